@@ -1,0 +1,160 @@
+# delver: a dice and dungeon-procedure bot for Discord, IRC and the console.
+#
+# make            build ./delver
+# make run        install missing packages, build, start (console by default)
+# make test       install missing packages, then unit tests (plain and under
+#                 ASan+UBSan), lint, fuzz smoke runs and integration tests
+# make bench      build and run the benchmarks
+# make fuzz       build the libFuzzer targets (FUZZ_SECONDS=N make fuzz-run)
+# make install    PREFIX=/usr/local DESTDIR= (both honoured)
+
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+UNITDIR   ?= $(PREFIX)/lib/systemd/system
+DOCDIR    ?= $(PREFIX)/share/doc/delver
+
+VERSION   := 0.1.0
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS      := libwebsockets libcurl libcjson libuv inih libsystemd
+
+CFLAGS    ?= -O2 -g
+WERROR    ?= -Werror
+WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+             -Wformat=2 -Wvla -Wpointer-arith -Wno-unused-parameter $(WERROR)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+ALL_CPPFLAGS := -D_GNU_SOURCE -DDELVER_VERSION='"$(VERSION)"' -I. $(CPPFLAGS)
+ALL_CFLAGS   := -std=c11 $(WARN) $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS  := $(LDFLAGS)
+LIBS         := $(PKG_LIBS) -lm
+
+# SANITIZE=address,undefined builds everything into its own tree.
+ifneq ($(SANITIZE),)
+BUILD     ?= build/sanitize
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+else
+BUILD     ?= build/default
+endif
+
+CORE_SRC  := $(wildcard rules/*.c) $(wildcard commands/*.c) \
+             $(filter-out bot/main.c,$(wildcard bot/*.c))
+CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_HELP := $(wildcard tests/unit/helpers/*.c)
+HELP_OBJ  := $(UNIT_HELP:%.c=$(BUILD)/%.o)
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+TOOL_SRC  := $(wildcard tests/tools/*.c)
+TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
+FUZZ_SECONDS ?= 60
+
+.PHONY: all run test unit unit-sanitize integration lint format bench fuzz \
+        fuzz-run deps install uninstall clean tools
+.DEFAULT_GOAL := all
+
+all: delver
+
+delver: $(BUILD)/delver
+	cp $< $@
+
+$(BUILD)/delver: $(BUILD)/bot/main.o $(BUILD)/libdelver.a
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/libdelver.a: $(CORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(HELP_OBJ) $(BUILD)/libdelver.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(HELP_OBJ) \
+		$(BUILD)/libdelver.a $(LIBS) -lcmocka
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libdelver.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(BUILD)/libdelver.a $(LIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libdelver.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(BUILD)/libdelver.a $(LIBS)
+
+-include $(CORE_OBJ:.o=.d) $(BUILD)/bot/main.d
+
+deps:
+	@sh scripts/deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./delver $(ARGS)
+
+tools: $(TOOL_BIN)
+
+# The unit suite: every tests/unit/test_*.c is one cmocka program.
+unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+unit-sanitize:
+	@$(MAKE) --no-print-directory SANITIZE=address,undefined unit
+
+integration: all tools
+	@sh tests/run-integration.sh $(BUILD)
+
+test: deps
+	@mkdir -p build && rm -f build/results.txt
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory unit-sanitize
+	@$(MAKE) --no-print-directory fuzz-run
+	@$(MAKE) --no-print-directory integration
+	@sh tests/summary.sh
+
+lint:
+	@sh scripts/lint.sh
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# libFuzzer targets are built with clang whatever CC is.
+FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+               -D_GNU_SOURCE -DFUZZING -I. $(PKG_CFLAGS)
+build/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(LIBS)
+
+fuzz: $(FUZZ_BIN)
+
+fuzz-run: fuzz
+	@sh tests/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(SYSCONFDIR)/delver $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 delver $(DESTDIR)$(BINDIR)/delver
+	if [ -f doc/delver.8 ]; then install -m 0644 doc/delver.8 $(DESTDIR)$(MANDIR)/man8/delver.8; fi
+	install -m 0644 config/delver.conf.example $(DESTDIR)$(DOCDIR)/delver.conf.example
+	for u in systemd/*.service; do [ -f "$$u" ] && sed 's|@BINDIR@|$(BINDIR)|g' "$$u" > $(DESTDIR)$(UNITDIR)/$$(basename $$u); done; true
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/delver $(DESTDIR)$(MANDIR)/man8/delver.8 \
+		$(DESTDIR)$(DOCDIR)/delver.conf.example \
+		$(DESTDIR)$(UNITDIR)/delver.service $(DESTDIR)$(UNITDIR)/delver@.service
+	-rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/delver 2>/dev/null
+
+clean:
+	rm -rf build delver

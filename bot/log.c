@@ -1,0 +1,145 @@
+/* log: levelled one-line logging to stderr with secret scrubbing. */
+#include "bot/log.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rules/buf.h"
+#include "rules/mem.h"
+
+#define LOG_LINE_MAX    4096
+#define LOG_SECRETS_MAX 16
+
+static enum log_level level = LOG_LEVEL_INFO;
+static char *secrets[LOG_SECRETS_MAX];
+static size_t nsecrets;
+
+static const char *const names[] = {"error", "warn", "info", "debug"};
+
+void
+log_set_level(enum log_level l)
+{
+	level = l;
+}
+
+enum log_level
+log_get_level(void)
+{
+	return level;
+}
+
+int
+log_parse_level(const char *s, enum log_level *out)
+{
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum log_level)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void
+log_secret(const char *secret)
+{
+	if (secret == NULL || strlen(secret) < 4 || nsecrets == LOG_SECRETS_MAX)
+		return;
+	secrets[nsecrets++] = xstrdup(secret);
+}
+
+void
+log_forget_secrets(void)
+{
+	while (nsecrets > 0)
+		free(secrets[--nsecrets]);
+}
+
+/* Replaces every occurrence of each secret in line by "[redacted]". */
+static void
+scrub(struct buf *line)
+{
+	for (size_t i = 0; i < nsecrets; i++) {
+		const char *hit;
+
+		while ((hit = strstr(buf_str(line), secrets[i])) != NULL) {
+			struct buf out;
+			size_t off = (size_t)(hit - buf_str(line));
+
+			buf_init(&out, LOG_LINE_MAX + 16);
+			buf_add(&out, buf_str(line), off);
+			buf_adds(&out, "[redacted]");
+			buf_adds(&out, buf_str(line) + off + strlen(secrets[i]));
+			buf_free(line);
+			*line = out;
+		}
+	}
+}
+
+static void
+vlog(enum log_level l, int errnum, const char *fmt, va_list ap)
+{
+	struct buf line;
+
+	if (l > level)
+		return;
+	buf_init(&line, LOG_LINE_MAX);
+	buf_addf(&line, "%s: ", names[l]);
+	buf_vaddf(&line, fmt, ap);
+	if (errnum != 0)
+		buf_addf(&line, ": %s", strerror(errnum));
+	if (line.toobig)
+		buf_adds(&line, " [line cut]");
+	/* One line per event: a newline inside a message cannot fake a line. */
+	for (size_t i = 0; i < line.len; i++)
+		if (line.p[i] == '\n' || line.p[i] == '\r')
+			line.p[i] = ' ';
+	scrub(&line);
+	buf_addc(&line, '\n');
+	fputs(buf_str(&line), stderr);
+	fflush(stderr);
+	buf_free(&line);
+}
+
+#define LOGFN(fn, lvl, witherr)                                                                    \
+	void fn(const char *fmt, ...)                                                              \
+	{                                                                                          \
+		int saved = errno;                                                                 \
+		va_list ap;                                                                        \
+		va_start(ap, fmt);                                                                 \
+		vlog(lvl, (witherr) ? saved : 0, fmt, ap);                                         \
+		va_end(ap);                                                                        \
+		errno = saved;                                                                     \
+	}
+
+LOGFN(log_warn, LOG_LEVEL_WARN, 1)
+LOGFN(log_warnx, LOG_LEVEL_WARN, 0)
+LOGFN(log_error, LOG_LEVEL_ERROR, 0)
+LOGFN(log_info, LOG_LEVEL_INFO, 0)
+LOGFN(log_debug, LOG_LEVEL_DEBUG, 0)
+
+void
+fatal(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_LEVEL_ERROR, saved, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlog(LOG_LEVEL_ERROR, 0, fmt, ap);
+	va_end(ap);
+	exit(1);
+}

@@ -1,0 +1,42 @@
+/*
+ * log: the one logging module (after OpenBSD ntpd's log.h).
+ *
+ * One line per event on stderr, prefixed with the level, so journald (or a
+ * terminal) captures it. Secrets registered with log_secret() are replaced by
+ * "[redacted]" in every line before it is written, as a second line of
+ * defence: code must still never pass a secret to these functions.
+ */
+#ifndef DELVER_LOG_H
+#define DELVER_LOG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+enum log_level {
+	LOG_LEVEL_ERROR = 0,
+	LOG_LEVEL_WARN,
+	LOG_LEVEL_INFO,
+	LOG_LEVEL_DEBUG,
+};
+
+/* Sets the level below which lines are dropped (default: info). */
+void log_set_level(enum log_level level);
+enum log_level log_get_level(void);
+/* Parses "error", "warn", "info" or "debug". Returns 0, or -1. */
+int log_parse_level(const char *s, enum log_level *out);
+/* Remembers a secret (copied) to scrub from every later line. Secrets
+ * shorter than 4 bytes are ignored. */
+void log_secret(const char *secret);
+/* Forgets every remembered secret (on config reload). */
+void log_forget_secrets(void);
+
+/* log_warn and fatal append ": " and strerror(errno). */
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void fatalx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,118 @@
+/* /help: every command, or one command in full, from the command table. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/commands.h"
+
+static const struct command *
+sub_named(const struct command *c, const char *name, size_t len)
+{
+	if (c->subs == NULL)
+		return NULL;
+	for (const struct command *s = c->subs; s->name != NULL; s++)
+		if (strlen(s->name) == len && strncmp(s->name, name, len) == 0)
+			return s;
+	return NULL;
+}
+
+static void
+help_one(const struct command *const *path, struct reply *out)
+{
+	const struct command *c = path[0];
+	char usage[512];
+	size_t n = 0;
+
+	while (n < 3 && path[n] != NULL)
+		c = path[n++];
+	registry_usage_of(path, usage, sizeof(usage));
+	reply_title(out, "%s", usage);
+	reply_line(out, 0, "%s", c->desc);
+	if (c->role == ROLE_GM)
+		reply_line(out, RS_ITALIC, "GM only.");
+	if (c->help != NULL)
+		reply_line(out, 0, "%s", c->help);
+	if (c->opts != NULL && c->opts[0].name != NULL) {
+		static const char *const hdr[] = {"option", "what it is"};
+
+		reply_table(out, 2, hdr);
+		for (const struct cmd_opt *o = c->opts; o->name != NULL; o++) {
+			const char *cells[] = {o->name, o->desc};
+
+			reply_row(out, false, cells);
+		}
+	}
+	if (c->subs != NULL) {
+		static const char *const hdr[] = {"subcommand", "what it does"};
+
+		reply_table(out, 2, hdr);
+		for (const struct command *s = c->subs; s->name != NULL; s++) {
+			const char *cells[] = {s->name, s->desc};
+
+			reply_row(out, c->default_sub && !strcmp(c->default_sub, s->name), cells);
+		}
+		if (c->default_sub != NULL)
+			reply_line(out, RS_DIM, "With no subcommand, /%s runs %s.", path[0]->name,
+			           c->default_sub);
+	}
+}
+
+static void
+help_fn(struct invocation *inv, struct reply *out)
+{
+	const char *topic = inv_str(inv, "command");
+	const struct command *path[3] = {NULL, NULL, NULL};
+
+	if (topic == NULL) {
+		static const char *const hdr[] = {"command", "what it does"};
+
+		reply_title(out, "delver commands");
+		reply_table(out, 2, hdr);
+		for (size_t i = 0; command_table[i] != NULL; i++) {
+			char name[40];
+			const char *cells[2] = {name, command_table[i]->desc};
+
+			snprintf(name, sizeof(name), "/%s", command_table[i]->name);
+			reply_row(out, false, cells);
+		}
+		reply_line(out, RS_DIM, "/help <command> shows one command in full.");
+		return;
+	}
+	/* "tension table set" or "/roll": walk the words down the tree. */
+	for (size_t d = 0; d < 3 && *topic;) {
+		size_t len;
+
+		while (*topic == ' ' || *topic == '/' || *topic == '!')
+			topic++;
+		len = strcspn(topic, " ");
+		if (len == 0)
+			break;
+		path[d] = d == 0 ? registry_find(topic, len) : sub_named(path[d - 1], topic, len);
+		if (path[d] == NULL) {
+			reply_error(out, "There is no command '%.*s'; /help lists them all.",
+			            (int)(len > 40 ? 40 : len), topic);
+			return;
+		}
+		d++;
+		topic += len;
+	}
+	if (path[0] == NULL) {
+		reply_error(out, "Name a command to get help on, e.g. /help roll.");
+		return;
+	}
+	help_one(path, out);
+}
+
+static const struct cmd_opt help_opts[] = {
+    {.name = "command",
+     .desc = "A command (and subcommand) to explain",
+     .type = OPT_STRING,
+     .flags = OPT_REST},
+    {0},
+};
+
+const struct command cmd_help = {
+    .name = "help",
+    .desc = "List the commands, or explain one",
+    .opts = help_opts,
+    .fn = help_fn,
+};

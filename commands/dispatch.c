@@ -1,0 +1,89 @@
+/* dispatch: from a command line to a durable reply; see dispatch.h. */
+#include "commands/dispatch.h"
+
+#include <string.h>
+
+#include "rules/utf8.h"
+
+static int
+persist_channel(struct channel *ch, void *ctx)
+{
+	struct dispatch *d = ctx;
+
+	return d->persist_channel ? d->persist_channel(ch, d->persist_ctx) : 0;
+}
+
+static int
+persist_user(struct user *u, void *ctx)
+{
+	struct dispatch *d = ctx;
+
+	return d->persist_user ? d->persist_user(u, d->persist_ctx) : 0;
+}
+
+void
+dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocation *inv, int64_t now,
+                    struct reply *out)
+{
+	const char *gm;
+
+	inv->from = o;
+	inv->state = d->state;
+	inv->rng = d->rng;
+	inv->now = now;
+	inv->chan = state_channel(d->state, o->chan_key);
+	inv->user = state_user(d->state, o->user_key);
+	if (strcmp(user_name(inv->user), o->user_name) != 0)
+		user_set_name(inv->user, o->user_name);
+	channel_set_last_used(inv->chan, now);
+	gm = channel_gm(inv->chan);
+	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
+
+	for (size_t i = 0; i < 3 && inv->path[i] != NULL; i++) {
+		if (inv->path[i]->role == ROLE_GM && !inv_require_gm(inv, out))
+			goto done;
+	}
+	inv->cmd->fn(inv, out);
+done:
+	if (state_flush(d->state, persist_channel, persist_user, d) > 0 && !reply_is_error(out)) {
+		reply_to(out, REPLY_CHANNEL);
+		reply_line(out, RS_BAD,
+		           "Warning: this change could not be saved to disk and may be lost if "
+		           "the bot restarts.");
+	}
+	invocation_clear(inv);
+}
+
+void
+dispatch_line(struct dispatch *d, const struct origin *o, const char *line, size_t len, int64_t now,
+              struct reply *out)
+{
+	struct invocation inv;
+
+	memset(&inv, 0, sizeof(inv));
+	if (len > CMD_LINE_MAX) {
+		reply_error(out,
+		            "That message is %zu bytes long; a command may be at most %d bytes.",
+		            len, CMD_LINE_MAX);
+		return;
+	}
+	if (memchr(line, '\0', len) != NULL) {
+		reply_error(out, "That message contains a NUL byte; send plain text.");
+		return;
+	}
+	if (!utf8_valid(line, len)) {
+		reply_error(out, "That message is not valid UTF-8 text; send plain text.");
+		return;
+	}
+	while (len > 0 && (*line == ' ' || *line == '\t')) {
+		line++;
+		len--;
+	}
+	if (len > 0 && *line == '/') {
+		line++;
+		len--;
+	}
+	if (registry_parse(line, len, &inv, out) < 0)
+		return;
+	dispatch_invocation(d, o, &inv, now, out);
+}

@@ -1,0 +1,549 @@
+/* registry: parsing and usage derived from the command table; see registry.h. */
+#include "commands/registry.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/buf.h"
+#include "rules/mem.h"
+
+#define MAX_TOKENS 128
+
+struct token {
+	const char *p; /* raw text (quotes removed for the value, see unq) */
+	size_t len;
+	char *unq; /* the token with quotes removed, owned */
+};
+
+const struct command *
+registry_find(const char *name, size_t len)
+{
+	for (size_t i = 0; command_table[i] != NULL; i++) {
+		const char *n = command_table[i]->name;
+
+		if (strlen(n) == len && strncasecmp(n, name, len) == 0)
+			return command_table[i];
+	}
+	return NULL;
+}
+
+static const struct command *
+find_sub(const struct command *c, const char *name)
+{
+	if (c->subs == NULL)
+		return NULL;
+	for (const struct command *s = c->subs; s->name != NULL; s++)
+		if (strcasecmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+static int
+opt_index(const struct command *c, const char *name, size_t len)
+{
+	if (c->opts == NULL)
+		return -1;
+	for (int i = 0; c->opts[i].name != NULL && i < CMD_MAX_OPTS; i++)
+		if (strlen(c->opts[i].name) == len && strncasecmp(c->opts[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+static void
+path_name(const struct command *const *path, struct buf *b)
+{
+	buf_addc(b, '/');
+	for (size_t i = 0; i < 3 && path[i] != NULL; i++)
+		buf_addf(b, "%s%s", i ? " " : "", path[i]->name);
+}
+
+static void
+opt_usage(const struct cmd_opt *o, bool positional, struct buf *b)
+{
+	bool req = (o->flags & OPT_REQUIRED) != 0;
+	const char *open = req ? "<" : "[", *close = req ? ">" : "]";
+
+	buf_adds(b, " ");
+	if (positional) {
+		buf_addf(b, "%s", open);
+	} else {
+		buf_addf(b, "%s%s:", open, o->name);
+	}
+	if (o->choices != NULL) {
+		for (size_t i = 0; o->choices[i] != NULL; i++)
+			buf_addf(b, "%s%s", i ? "|" : "", o->choices[i]);
+	} else if (o->type == OPT_BOOL) {
+		buf_adds(b, positional ? o->name : "true|false");
+	} else if (positional) {
+		buf_adds(b, o->name);
+	} else if (o->type == OPT_INT) {
+		buf_adds(b, "N");
+	} else {
+		buf_adds(b, "text");
+	}
+	buf_addf(b, "%s", close);
+}
+
+/* Whether option i of c is filled by position: every option before the
+ * first OPT_REST one, and that one. */
+static bool
+positional(const struct command *c, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (c->opts[j].flags & OPT_REST)
+			return false;
+	return true;
+}
+
+void
+registry_usage_of(const struct command *const *path, char *out, size_t len)
+{
+	struct buf b;
+	const struct command *c = NULL;
+	size_t n = 0;
+
+	while (n < 3 && path[n] != NULL)
+		c = path[n++];
+	buf_init(&b, len > 0 ? len - 1 : 0);
+	path_name(path, &b);
+	if (c != NULL && c->subs != NULL && c->fn == NULL) {
+		buf_adds(&b, " <");
+		for (const struct command *s = c->subs; s->name != NULL; s++)
+			buf_addf(&b, "%s%s", s == c->subs ? "" : "|", s->name);
+		buf_adds(&b, ">");
+	} else if (c != NULL && c->opts != NULL) {
+		for (int i = 0; c->opts[i].name != NULL; i++)
+			opt_usage(&c->opts[i], positional(c, i), &b);
+	}
+	if (len > 0)
+		snprintf(out, len, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
+void
+registry_usage(const struct invocation *inv, char *out, size_t len)
+{
+	registry_usage_of(inv->path, out, len);
+}
+
+void
+invocation_clear(struct invocation *inv)
+{
+	for (int i = 0; i < CMD_MAX_OPTS; i++) {
+		free(inv->args[i].s);
+		memset(&inv->args[i], 0, sizeof(inv->args[i]));
+	}
+}
+
+static void
+usage_error(struct invocation *inv, struct reply *out, const char *what)
+{
+	char usage[512];
+
+	registry_usage(inv, usage, sizeof(usage));
+	reply_error(out, "%c%s; usage: %s", toupper((unsigned char)what[0]), what + 1, usage);
+}
+
+static bool
+valid_utf8_text(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 && *p != '\t')
+			return false;
+	return true;
+}
+
+/* Converts and checks one value for option o, storing it in a. */
+static int
+set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, const char *v,
+          struct reply *out)
+{
+	char what[400];
+
+	if (o->type == OPT_INT) {
+		char *end;
+		long long x;
+
+		errno = 0;
+		x = strtoll(v, &end, 10);
+		if (errno != 0 || end == v || *end != '\0' || x < o->min || x > o->max) {
+			snprintf(what, sizeof(what),
+			         "%s must be a whole number from %lld to %lld (got '%.40s')",
+			         o->name, (long long)o->min, (long long)o->max, v);
+			usage_error(inv, out, what);
+			return -1;
+		}
+		a->i = x;
+	} else if (o->type == OPT_BOOL) {
+		if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
+		    !strcmp(v, "1")) {
+			a->b = true;
+		} else if (!strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+		           !strcasecmp(v, "off") || !strcmp(v, "0")) {
+			a->b = false;
+		} else {
+			snprintf(what, sizeof(what), "%s must be true or false (got '%.40s')",
+			         o->name, v);
+			usage_error(inv, out, what);
+			return -1;
+		}
+	} else {
+		size_t max = o->type == OPT_USER ? NAME_MAX_LEN - 1
+		             : o->max > 0        ? (size_t)o->max
+		                                 : OPT_STRING_MAX;
+
+		if (strlen(v) > max) {
+			snprintf(what, sizeof(what), "%s may be at most %zu bytes (got %zu)",
+			         o->name, max, strlen(v));
+			usage_error(inv, out, what);
+			return -1;
+		}
+		if (!valid_utf8_text(v)) {
+			snprintf(what, sizeof(what), "%s may not contain control characters",
+			         o->name);
+			usage_error(inv, out, what);
+			return -1;
+		}
+		if (o->choices != NULL) {
+			size_t i;
+
+			for (i = 0; o->choices[i] != NULL; i++)
+				if (strcasecmp(o->choices[i], v) == 0)
+					break;
+			if (o->choices[i] == NULL) {
+				struct buf b;
+
+				buf_init(&b, sizeof(what) - 1);
+				buf_addf(&b, "%s must be one of ", o->name);
+				for (i = 0; o->choices[i] != NULL; i++)
+					buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
+				buf_addf(&b, " (got '%.40s')", v);
+				snprintf(what, sizeof(what), "%s", buf_str(&b));
+				buf_free(&b);
+				usage_error(inv, out, what);
+				return -1;
+			}
+			v = o->choices[i];
+		}
+	}
+	free(a->s);
+	a->s = xstrdup(v);
+	a->set = true;
+	return 0;
+}
+
+int
+registry_bind(struct invocation *inv, const char *name, const char *value, struct reply *out)
+{
+	int i = opt_index(inv->cmd, name, strlen(name));
+	char what[200];
+
+	if (i < 0) {
+		snprintf(what, sizeof(what), "there is no option '%.40s'", name);
+		usage_error(inv, out, what);
+		return -1;
+	}
+	return set_value(inv, &inv->cmd->opts[i], &inv->args[i], value, out);
+}
+
+int
+registry_check_required(struct invocation *inv, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	char what[200];
+
+	if (c->opts == NULL)
+		return 0;
+	for (int i = 0; c->opts[i].name != NULL; i++) {
+		if ((c->opts[i].flags & OPT_REQUIRED) && !inv->args[i].set) {
+			snprintf(what, sizeof(what), "%s is missing", c->opts[i].name);
+			usage_error(inv, out, what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Splits line into whitespace-separated tokens; "double quotes" group
+ * words (also in name:"two words"). A lone # ends the tokens: *hash points
+ * at it (the rest of the line is label text, never parsed). */
+static int
+tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const char **hash)
+{
+	size_t i = 0, n = 0;
+
+	*hash = NULL;
+	while (i < len) {
+		struct buf u;
+		size_t start;
+		bool quoted = false;
+
+		while (i < len && isspace((unsigned char)line[i]))
+			i++;
+		if (i >= len)
+			break;
+		if (line[i] == '#' && (i + 1 == len || isspace((unsigned char)line[i + 1]))) {
+			*hash = line + i;
+			break;
+		}
+		if (n == MAX_TOKENS)
+			return -1;
+		start = i;
+		buf_init(&u, CMD_LINE_MAX);
+		while (i < len && (quoted || !isspace((unsigned char)line[i]))) {
+			if (line[i] == '"')
+				quoted = !quoted;
+			else
+				buf_addc(&u, line[i]);
+			i++;
+		}
+		tok[n].p = line + start;
+		tok[n].len = i - start;
+		tok[n].unq = buf_take(&u);
+		n++;
+	}
+	*ntok = n;
+	return 0;
+}
+
+static int
+select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used, struct reply *out)
+{
+	const struct command *c = inv->path[0];
+	size_t d = 1;
+
+	while (c->subs != NULL && d < 3) {
+		const struct command *s = NULL;
+
+		if (*used < ntok)
+			s = find_sub(c, tok[*used].unq);
+		if (s != NULL) {
+			(*used)++;
+		} else if (c->default_sub != NULL) {
+			s = find_sub(c, c->default_sub);
+			/* A word that names no subcommand goes to the default one
+			 * only when that one takes values; else it is a typo. */
+			if (s != NULL && *used < ntok &&
+			    (s->opts == NULL || s->opts[0].name == NULL))
+				s = NULL;
+		}
+		if (s == NULL) {
+			char what[300];
+
+			inv->cmd = c;
+			if (*used < ntok)
+				snprintf(what, sizeof(what), "unknown subcommand '%.40s'",
+				         tok[*used].unq);
+			else
+				snprintf(what, sizeof(what), "a subcommand is needed");
+			usage_error(inv, out, what);
+			return -1;
+		}
+		inv->path[d++] = s;
+		c = s;
+	}
+	inv->cmd = c;
+	return 0;
+}
+
+int
+registry_select(struct invocation *inv, const char *const *names, struct reply *out)
+{
+	const struct command *c = inv->path[0];
+	size_t d = 1;
+
+	for (size_t k = 0; names[k] != NULL && d < 3; k++) {
+		const struct command *s = find_sub(c, names[k]);
+
+		if (s == NULL) {
+			char what[200];
+
+			inv->cmd = c;
+			snprintf(what, sizeof(what), "unknown subcommand '%.40s'", names[k]);
+			usage_error(inv, out, what);
+			return -1;
+		}
+		inv->path[d++] = s;
+		c = s;
+	}
+	inv->cmd = c;
+	if (c->fn == NULL) {
+		usage_error(inv, out, "a subcommand is needed");
+		return -1;
+	}
+	return 0;
+}
+
+/* Binds the tokens after the subcommands: name:value ones by name, the rest
+ * by position; an OPT_REST option takes every remaining positional word and
+ * the label text after a lone #. */
+static int
+bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used, const char *hash,
+            const char *end, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	struct buf rest;
+	int rest_i = -1, next = 0, r = -1;
+	char what[300];
+
+	buf_init(&rest, CMD_LINE_MAX);
+	for (size_t k = used; k < ntok; k++) {
+		const char *colon = memchr(tok[k].p, ':', tok[k].len);
+		int i = -1;
+
+		if (colon != NULL)
+			i = opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));
+		if (i >= 0 && !(c->opts[i].flags & OPT_REST && rest_i == i)) {
+			const char *v = strchr(tok[k].unq, ':') + 1;
+
+			if (set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0)
+				goto done;
+			continue;
+		}
+		if (rest_i >= 0) {
+			buf_addf(&rest, " %.*s", (int)tok[k].len, tok[k].p);
+			continue;
+		}
+		while (c->opts != NULL && c->opts[next].name != NULL && inv->args[next].set)
+			next++;
+		if (c->opts == NULL || c->opts[next].name == NULL || !positional(c, next)) {
+			snprintf(what, sizeof(what), "unexpected '%.40s'", tok[k].unq);
+			usage_error(inv, out, what);
+			goto done;
+		}
+		if (c->opts[next].flags & OPT_REST) {
+			rest_i = next;
+			buf_add(&rest, tok[k].p, tok[k].len);
+			continue;
+		}
+		if (set_value(inv, &c->opts[next], &inv->args[next], tok[k].unq, out) < 0)
+			goto done;
+		next++;
+	}
+	if (hash != NULL) {
+		if (rest_i < 0 && c->opts != NULL) {
+			for (int i = 0; c->opts[i].name != NULL; i++)
+				if ((c->opts[i].flags & OPT_REST) && !inv->args[i].set)
+					rest_i = i;
+		}
+		if (rest_i < 0) {
+			usage_error(inv, out, "this command takes no '# label'");
+			goto done;
+		}
+		if (rest.len > 0)
+			buf_addc(&rest, ' ');
+		buf_add(&rest, hash, (size_t)(end - hash));
+	}
+	if (rest_i >= 0 &&
+	    set_value(inv, &c->opts[rest_i], &inv->args[rest_i], buf_str(&rest), out) < 0)
+		goto done;
+	r = registry_check_required(inv, out);
+done:
+	buf_free(&rest);
+	return r;
+}
+
+int
+registry_parse(const char *line, size_t len, struct invocation *inv, struct reply *out)
+{
+	struct token tok[MAX_TOKENS];
+	size_t ntok = 0, used = 1;
+	const char *hash;
+	int r = -1;
+
+	memset(inv->path, 0, sizeof(inv->path));
+	inv->cmd = NULL;
+	if (tokenize(line, len, tok, &ntok, &hash) < 0) {
+		reply_error(out, "That command has more than %d words; shorten it.", MAX_TOKENS);
+		goto done;
+	}
+	if (ntok == 0) {
+		reply_error(out, "No command given; try /help.");
+		goto done;
+	}
+	inv->path[0] = registry_find(tok[0].unq, strlen(tok[0].unq));
+	if (inv->path[0] == NULL) {
+		struct buf b;
+
+		buf_init(&b, 1000);
+		for (size_t i = 0; command_table[i] != NULL; i++)
+			buf_addf(&b, "%s%s", i ? ", " : "", command_table[i]->name);
+		reply_error(out, "Unknown command '%.40s'; the commands are %s (try /help).",
+		            tok[0].unq, buf_str(&b));
+		buf_free(&b);
+		goto done;
+	}
+	if (select_subs(inv, tok, ntok, &used, out) < 0)
+		goto done;
+	if (inv->cmd->fn == NULL) {
+		usage_error(inv, out, "a subcommand is needed");
+		goto done;
+	}
+	r = bind_tokens(inv, tok, ntok, used, hash, line + len, out);
+done:
+	for (size_t i = 0; i < ntok; i++)
+		free(tok[i].unq);
+	if (r < 0)
+		invocation_clear(inv);
+	return r;
+}
+
+static const struct cmd_arg *
+arg(const struct invocation *inv, const char *name)
+{
+	int i = opt_index(inv->cmd, name, strlen(name));
+
+	return i < 0 ? NULL : &inv->args[i];
+}
+
+bool
+inv_has(const struct invocation *inv, const char *name)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set;
+}
+
+const char *
+inv_str(const struct invocation *inv, const char *name)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set ? a->s : NULL;
+}
+
+int64_t
+inv_int(const struct invocation *inv, const char *name, int64_t dflt)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set ? a->i : dflt;
+}
+
+bool
+inv_bool(const struct invocation *inv, const char *name, bool dflt)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set ? a->b : dflt;
+}
+
+bool
+inv_require_gm(struct invocation *inv, struct reply *out)
+{
+	const char *gm;
+
+	if (inv->is_gm)
+		return true;
+	gm = inv->chan ? channel_gm_name(inv->chan) : NULL;
+	if (gm != NULL)
+		reply_error(out, "Only the GM can do that here; the GM is %s.", gm);
+	else
+		reply_error(out, "Only the GM can do that, and nobody is GM here yet; "
+		                 "/gm claim makes you the GM.");
+	return false;
+}

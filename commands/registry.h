@@ -1,0 +1,135 @@
+/*
+ * registry: the command table and what is derived from it.
+ *
+ * Every command is declared once, as a const struct command: its name,
+ * description, options (type, required, choices, limits), subcommands, who
+ * may run it and its help text. From that one declaration come text parsing
+ * for the console and IRC (`roll 4d6kh3 label:Stealth`, positional or
+ * name:value), usage messages, /help, and Discord's registration JSON. A
+ * handler never sees a value the declaration does not allow.
+ */
+#ifndef DELVER_REGISTRY_H
+#define DELVER_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "commands/reply.h"
+#include "commands/state.h"
+
+#define CMD_MAX_OPTS   16   /* options of one command */
+#define CMD_LINE_MAX   2000 /* bytes in one command line */
+#define OPT_STRING_MAX 200  /* default bytes in a string value */
+
+enum opt_type {
+	OPT_STRING,
+	OPT_INT,
+	OPT_BOOL,
+	OPT_USER, /* a player: a name on text platforms, a user on Discord */
+};
+
+/* Option flags. */
+#define OPT_REQUIRED     0x1u
+#define OPT_REST         0x2u /* a positional string taking the rest of the line */
+#define OPT_AUTOCOMPLETE 0x4u /* Discord may ask for suggestions */
+
+struct cmd_opt {
+	const char *name; /* lowercase, 1-32 chars, unique within the command */
+	const char *desc; /* one line, at most 100 chars */
+	enum opt_type type;
+	unsigned flags;
+	int64_t min, max;           /* OPT_INT bounds; OPT_STRING max length (0: default) */
+	const char *const *choices; /* NULL-terminated allowed values, or NULL */
+};
+
+enum cmd_role {
+	ROLE_ANYONE = 0,
+	ROLE_GM, /* the channel's GM or a platform admin */
+};
+
+struct invocation;
+typedef void (*cmd_fn)(struct invocation *inv, struct reply *out);
+
+struct command {
+	const char *name; /* lowercase, 1-32 chars */
+	const char *desc; /* one line, at most 100 chars */
+	const char *help; /* more text for /help <command>, or NULL */
+	enum cmd_role role;
+	const struct cmd_opt *opts; /* array ended by a zeroed entry, or NULL */
+	const struct command *subs; /* array ended by a zeroed entry, or NULL */
+	const char *default_sub;    /* run when no subcommand is named */
+	cmd_fn fn;                  /* NULL when the command only has subs */
+};
+
+/* Where a command came from, filled by the transport. */
+struct origin {
+	const char *platform;   /* "console", "discord", "irc" */
+	char chan_key[KEY_MAX]; /* platform-qualified channel key */
+	char user_key[KEY_MAX]; /* platform-qualified user key */
+	char user_name[NAME_MAX_LEN];
+	bool platform_admin; /* Discord manage rights, IRC channel operator, ... */
+	bool direct;         /* a private conversation with the bot */
+};
+
+struct cmd_arg {
+	bool set;
+	int64_t i;
+	bool b;
+	char *s; /* owned by the invocation */
+};
+
+struct invocation {
+	const struct command *cmd;     /* the leaf command that runs */
+	const struct command *path[3]; /* root .. leaf, NULL-padded */
+	struct cmd_arg args[CMD_MAX_OPTS];
+	const struct origin *from;
+	struct state *state;
+	struct channel *chan;
+	struct user *user;
+	struct rng *rng;
+	int64_t now; /* unix seconds */
+	bool is_gm;  /* the invoker may run GM commands here */
+};
+
+/* The top-level commands, ended by a NULL entry (commands/commands.c). */
+extern const struct command *const command_table[];
+
+/* The top-level command of that name, or NULL. */
+const struct command *registry_find(const char *name, size_t len);
+
+/*
+ * Parses a command line without its prefix ("roll 4d6kh3 # Stealth") into
+ * inv->cmd, inv->path and inv->args. Returns 0, or -1 with an error reply
+ * that names what is wrong and shows the usage. Free the values with
+ * invocation_clear().
+ */
+int registry_parse(const char *line, size_t len, struct invocation *inv, struct reply *out);
+
+/*
+ * Binds one option given by name to inv (for Discord, whose options arrive
+ * named and typed; values are given as text). Returns 0, or -1 with an error
+ * reply. registry_check_required() then reports a missing required option.
+ */
+int registry_bind(struct invocation *inv, const char *name, const char *value, struct reply *out);
+int registry_check_required(struct invocation *inv, struct reply *out);
+/* Resolves a subcommand path given as names (Discord); NULL names end it. */
+int registry_select(struct invocation *inv, const char *const *names, struct reply *out);
+
+void invocation_clear(struct invocation *inv);
+
+/* "roll <expression> [label:text] [private:true|false]" for the leaf. */
+void registry_usage(const struct invocation *inv, char *buf, size_t len);
+/* Usage of any command node, named by its full path ("tension table set"). */
+void registry_usage_of(const struct command *const *path, char *buf, size_t len);
+
+/* Values by option name; a name the command lacks is a programmer error. */
+bool inv_has(const struct invocation *inv, const char *name);
+const char *inv_str(const struct invocation *inv, const char *name);
+int64_t inv_int(const struct invocation *inv, const char *name, int64_t dflt);
+bool inv_bool(const struct invocation *inv, const char *name, bool dflt);
+
+/* Writes the refusal for a non-GM and returns false, or returns true. */
+bool inv_require_gm(struct invocation *inv, struct reply *out);
+
+#endif

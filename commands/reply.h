@@ -1,0 +1,156 @@
+/*
+ * reply: what a command answers, independent of any platform.
+ *
+ * A reply holds up to two messages: one for the channel and one for the
+ * invoker alone (a private roll, hidden Tension). Each message is a title,
+ * a sequence of blocks and optional buttons. A block is either a line of
+ * styled spans or a table with at most one highlighted row. Renderers for
+ * the terminal, plain text, Discord and IRC walk the read-only structs
+ * below; nothing here knows any platform.
+ *
+ * Ownership: the reply owns every string added to it (they are copied). The
+ * structs returned by reply_msg() live until reply_free().
+ */
+#ifndef DELVER_REPLY_H
+#define DELVER_REPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Span styles; combine with |. Meaning never rests on colour alone: the
+ * text of a span already says what matters (renderers add colour). */
+#define RS_BOLD      0x001u /* a number or word to see at a glance */
+#define RS_DIM       0x002u /* background: the rows not rolled */
+#define RS_STRUCK    0x004u /* dropped or rerolled dice: shown crossed out */
+#define RS_CRIT      0x008u /* a critical (maximum) die */
+#define RS_FUMBLE    0x010u /* a fumble (minimum) die */
+#define RS_CODE      0x020u /* notation or command text */
+#define RS_ITALIC    0x040u /* flavour, labels */
+#define RS_USER      0x080u /* drawn in span.user: a player's Thwack-O style */
+#define RS_GOOD      0x100u /* a success, a good outcome */
+#define RS_BAD       0x200u /* a failure, a bad outcome */
+#define RS_HIGHLIGHT 0x400u /* the one thing rolled or chosen */
+
+/* The colours every platform can show (Discord's ANSI palette). */
+enum ucolour {
+	UC_GRAY = 0,
+	UC_RED,
+	UC_GREEN,
+	UC_YELLOW,
+	UC_BLUE,
+	UC_PINK,
+	UC_CYAN,
+	UC_WHITE,
+	UC_COUNT
+};
+
+#define USTYLE_MARK_MAX 16
+
+/* A player's personal style: a colour and a mark (a short symbol or emoji)
+ * that identifies the player where colour does not render. */
+struct ustyle {
+	enum ucolour colour;
+	char mark[USTYLE_MARK_MAX]; /* UTF-8, NUL-terminated, may be "" */
+};
+
+struct reply_span {
+	unsigned style;
+	struct ustyle user; /* meaningful when style has RS_USER */
+	char *text;
+};
+
+struct reply_row {
+	bool highlight;
+	char **cells; /* ncols strings */
+};
+
+enum reply_block_kind {
+	RB_LINE,
+	RB_TABLE,
+};
+
+struct reply_block {
+	enum reply_block_kind kind;
+	/* RB_LINE */
+	size_t nspans;
+	struct reply_span *spans;
+	/* RB_TABLE */
+	int ncols;
+	char **header; /* ncols strings, or NULL for no header */
+	size_t nrows;
+	struct reply_row *rows;
+};
+
+struct reply_button {
+	char *label;  /* what the button says, e.g. "Roll again" */
+	char *action; /* the command line it runs, e.g. "roll 4d6kh3" */
+};
+
+struct reply_msg {
+	char *title; /* NULL for none */
+	size_t nblocks;
+	struct reply_block *blocks;
+	size_t nbuttons;
+	struct reply_button *buttons;
+};
+
+enum reply_audience {
+	REPLY_CHANNEL = 0, /* everyone in the channel */
+	REPLY_INVOKER = 1, /* the invoking user alone */
+};
+
+struct reply;
+
+struct reply *reply_new(void);
+void reply_free(struct reply *r);
+
+/* Directs everything added afterwards to the given message. New replies
+ * start with REPLY_CHANNEL. */
+void reply_to(struct reply *r, enum reply_audience a);
+
+/* Sets the current message's title. */
+void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Appends a span to the current line, starting a line when none is open. */
+void reply_add(struct reply *r, unsigned style, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Appends a span drawn in a player's style (RS_USER is added). */
+void reply_add_user(struct reply *r, const struct ustyle *us, unsigned style, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Ends the current line; the next span starts a new one. A call with no
+ * open line adds an empty line. */
+void reply_nl(struct reply *r);
+/* A whole line of one style: reply_add then reply_nl. */
+void reply_line(struct reply *r, unsigned style, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Starts a table of ncols columns (1..16); header may be NULL. Rows added
+ * with reply_row go to the newest table. */
+void reply_table(struct reply *r, int ncols, const char *const *header);
+void reply_row(struct reply *r, bool highlight, const char *const *cells);
+
+void reply_button(struct reply *r, const char *label, const char *action);
+
+/*
+ * Makes the reply an error: the channel message is replaced by one line,
+ * the sentence given (which should say what is wrong and what is allowed),
+ * and the reply is marked private to the invoker where the platform allows.
+ */
+void reply_error(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool reply_is_error(const struct reply *r);
+/* The error sentence, or NULL. */
+const char *reply_error_text(const struct reply *r);
+
+/* The message for an audience, or NULL when nothing was added to it. */
+const struct reply_msg *reply_msg(const struct reply *r, enum reply_audience a);
+
+/* Drops everything added so far (both messages, the error flag). */
+void reply_clear(struct reply *r);
+
+/* Joins every span of the channel message (then the invoker's) into plain
+ * text, one line per line, rows as cells joined by " | ": for tests and
+ * logs. The caller frees the result. */
+char *reply_plain(const struct reply *r);
+
+#endif

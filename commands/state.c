@@ -1,0 +1,341 @@
+/* state: in-memory channel and user records; see state.h. */
+#include "commands/state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "rules/mem.h"
+
+#undef uthash_fatal
+#define uthash_fatal(msg) abort()
+
+struct channel {
+	char key[KEY_MAX];
+	char gm[KEY_MAX];
+	char gm_name[NAME_MAX_LEN];
+	void *mods[CHANMOD_COUNT + 1];
+	int64_t last_used;
+	bool touched;
+	struct channel *next_touched;
+	struct state *owner;
+	UT_hash_handle hh;
+};
+
+struct user {
+	char key[KEY_MAX];
+	char name[NAME_MAX_LEN];
+	struct ustyle style;
+	bool style_set;
+	bool touched;
+	struct user *next_touched;
+	struct state *owner;
+	UT_hash_handle hh;
+};
+
+struct state {
+	struct channel *channels;
+	struct user *users;
+	struct channel *touched_channels;
+	struct user *touched_users;
+};
+
+static void
+copy_bounded(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+struct state *
+state_new(void)
+{
+	return xcalloc(1, sizeof(struct state));
+}
+
+static void
+channel_free(struct channel *ch)
+{
+	for (int i = 0; i < CHANMOD_COUNT; i++)
+		if (ch->mods[i] != NULL && chanmod_table[i] != NULL)
+			chanmod_table[i]->destroy(ch->mods[i]);
+	free(ch);
+}
+
+void
+state_free(struct state *st)
+{
+	struct channel *ch, *ctmp;
+	struct user *u, *utmp;
+
+	if (st == NULL)
+		return;
+	HASH_ITER(hh, st->channels, ch, ctmp)
+	{
+		HASH_DEL(st->channels, ch);
+		channel_free(ch);
+	}
+	HASH_ITER(hh, st->users, u, utmp)
+	{
+		HASH_DEL(st->users, u);
+		free(u);
+	}
+	free(st);
+}
+
+struct channel *
+state_channel_find(struct state *st, const char *key)
+{
+	struct channel *ch = NULL;
+
+	HASH_FIND_STR(st->channels, key, ch);
+	return ch;
+}
+
+struct channel *
+state_channel(struct state *st, const char *key)
+{
+	struct channel *ch = state_channel_find(st, key);
+
+	if (ch != NULL)
+		return ch;
+	ch = xcalloc(1, sizeof(*ch));
+	copy_bounded(ch->key, sizeof(ch->key), key);
+	ch->owner = st;
+	HASH_ADD_STR(st->channels, key, ch);
+	return ch;
+}
+
+struct user *
+state_user_find(struct state *st, const char *key)
+{
+	struct user *u = NULL;
+
+	HASH_FIND_STR(st->users, key, u);
+	return u;
+}
+
+struct user *
+state_user(struct state *st, const char *key)
+{
+	struct user *u = state_user_find(st, key);
+
+	if (u != NULL)
+		return u;
+	u = xcalloc(1, sizeof(*u));
+	copy_bounded(u->key, sizeof(u->key), key);
+	u->owner = st;
+	HASH_ADD_STR(st->users, key, u);
+	return u;
+}
+
+size_t
+state_nchannels(const struct state *st)
+{
+	return HASH_COUNT(st->channels);
+}
+
+size_t
+state_nusers(const struct state *st)
+{
+	return HASH_COUNT(st->users);
+}
+
+void
+state_each_channel(struct state *st, void (*fn)(struct channel *, void *), void *ctx)
+{
+	struct channel *ch, *tmp;
+
+	HASH_ITER(hh, st->channels, ch, tmp)
+	{
+		fn(ch, ctx);
+	}
+}
+
+void
+state_each_user(struct state *st, void (*fn)(struct user *, void *), void *ctx)
+{
+	struct user *u, *tmp;
+
+	HASH_ITER(hh, st->users, u, tmp)
+	{
+		fn(u, ctx);
+	}
+}
+
+int
+state_flush(struct state *st, int (*chan_fn)(struct channel *, void *),
+            int (*user_fn)(struct user *, void *), void *ctx)
+{
+	int failed = 0;
+
+	while (st->touched_channels != NULL) {
+		struct channel *ch = st->touched_channels;
+
+		st->touched_channels = ch->next_touched;
+		ch->next_touched = NULL;
+		ch->touched = false;
+		if (chan_fn != NULL && chan_fn(ch, ctx) != 0)
+			failed++;
+	}
+	while (st->touched_users != NULL) {
+		struct user *u = st->touched_users;
+
+		st->touched_users = u->next_touched;
+		u->next_touched = NULL;
+		u->touched = false;
+		if (user_fn != NULL && user_fn(u, ctx) != 0)
+			failed++;
+	}
+	return failed;
+}
+
+void
+state_evict_channel(struct state *st, struct channel *ch)
+{
+	if (ch->touched) {
+		struct channel **pp = &st->touched_channels;
+
+		while (*pp != NULL && *pp != ch)
+			pp = &(*pp)->next_touched;
+		if (*pp == ch)
+			*pp = ch->next_touched;
+	}
+	HASH_DEL(st->channels, ch);
+	channel_free(ch);
+}
+
+const char *
+channel_key(const struct channel *ch)
+{
+	return ch->key;
+}
+
+const char *
+channel_gm(const struct channel *ch)
+{
+	return ch->gm[0] ? ch->gm : NULL;
+}
+
+const char *
+channel_gm_name(const struct channel *ch)
+{
+	return ch->gm[0] ? ch->gm_name : NULL;
+}
+
+void
+channel_set_gm(struct channel *ch, const char *user_key, const char *name)
+{
+	copy_bounded(ch->gm, sizeof(ch->gm), user_key);
+	copy_bounded(ch->gm_name, sizeof(ch->gm_name), name);
+}
+
+void
+channel_clear_gm(struct channel *ch)
+{
+	ch->gm[0] = '\0';
+	ch->gm_name[0] = '\0';
+}
+
+void *
+channel_mod(struct channel *ch, enum chanmod_id id)
+{
+	if (ch->mods[id] == NULL)
+		ch->mods[id] = chanmod_table[id]->create();
+	return ch->mods[id];
+}
+
+void *
+channel_mod_peek(const struct channel *ch, enum chanmod_id id)
+{
+	return ch->mods[id];
+}
+
+void
+channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod)
+{
+	if (ch->mods[id] != NULL)
+		chanmod_table[id]->destroy(ch->mods[id]);
+	ch->mods[id] = mod;
+}
+
+void
+channel_touch(struct channel *ch)
+{
+	if (ch->touched)
+		return;
+	ch->touched = true;
+	ch->next_touched = ch->owner->touched_channels;
+	ch->owner->touched_channels = ch;
+}
+
+bool
+channel_touched(const struct channel *ch)
+{
+	return ch->touched;
+}
+
+int64_t
+channel_last_used(const struct channel *ch)
+{
+	return ch->last_used;
+}
+
+void
+channel_set_last_used(struct channel *ch, int64_t when)
+{
+	ch->last_used = when;
+}
+
+const char *
+user_key(const struct user *u)
+{
+	return u->key;
+}
+
+const char *
+user_name(const struct user *u)
+{
+	return u->name;
+}
+
+void
+user_set_name(struct user *u, const char *name)
+{
+	copy_bounded(u->name, sizeof(u->name), name);
+}
+
+const struct ustyle *
+user_style(const struct user *u)
+{
+	return u->style_set ? &u->style : NULL;
+}
+
+void
+user_set_style(struct user *u, const struct ustyle *style)
+{
+	u->style = *style;
+	u->style.mark[USTYLE_MARK_MAX - 1] = '\0';
+	u->style_set = true;
+}
+
+void
+user_touch(struct user *u)
+{
+	if (u->touched)
+		return;
+	u->touched = true;
+	u->next_touched = u->owner->touched_users;
+	u->owner->touched_users = u;
+}
+
+bool
+user_touched(const struct user *u)
+{
+	return u->touched;
+}

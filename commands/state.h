@@ -1,0 +1,117 @@
+/*
+ * state: every channel's and user's record, in memory.
+ *
+ * A channel record is keyed by a platform-qualified channel key
+ * ("console:<name>", "discord:<channel id>", "irc:<network>:<#channel>"), a
+ * user record by a user key ("console:<name>", "discord:<user id>",
+ * "irc:<network>:<account or nick>"). Lookups are O(1) (uthash).
+ *
+ * Each game keeps its per-channel state in a *module slot* of the channel
+ * record: a module (struct chanmod) says how to create, free, save and load
+ * its state, and channel_mod() creates a slot's state on first use. The
+ * persistence layer walks the modules generically, so adding a game never
+ * touches the store.
+ *
+ * Every change to a record must be followed by channel_touch() or
+ * user_touch(): the dispatcher makes touched records durable (journal)
+ * before the reply that acknowledges the change is sent.
+ *
+ * Ownership: the store owns every record; pointers to records stay valid
+ * until state_free() or state_evict() of that record.
+ */
+#ifndef DELVER_STATE_H
+#define DELVER_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "commands/reply.h"
+
+#define KEY_MAX      128 /* channel and user keys, with the NUL */
+#define NAME_MAX_LEN 64  /* display names, with the NUL */
+
+struct cJSON;
+struct state;
+struct channel;
+struct user;
+
+/* The module slots of a channel record. Add a game's slot here and its
+ * struct chanmod to chanmod_table in commands/commands.c. */
+enum chanmod_id {
+	CHANMOD_COUNT
+};
+
+struct chanmod {
+	const char *name;      /* the key of this state in saved records */
+	void *(*create)(void); /* fresh state for a new channel; never NULL */
+	void (*destroy)(void *);
+	/* A JSON object holding the whole state (caller frees with cJSON_Delete). */
+	struct cJSON *(*save)(const void *);
+	/* Fills a fresh state from save()'s output. Returns 0, or -1 with one
+	 * sentence in err naming what is wrong; the state may then be partly
+	 * filled and is destroyed by the caller. */
+	int (*load)(void *, const struct cJSON *, char *err, size_t errlen);
+};
+
+/* Defined in commands/commands.c; NULL entries are unused slots. */
+extern const struct chanmod *const chanmod_table[];
+
+struct state *state_new(void);
+void state_free(struct state *st);
+
+/* The channel with this key, created empty on first use. A key longer than
+ * KEY_MAX - 1 bytes is a programmer error (transports bound their keys). */
+struct channel *state_channel(struct state *st, const char *key);
+/* The channel with this key, or NULL. */
+struct channel *state_channel_find(struct state *st, const char *key);
+struct user *state_user(struct state *st, const char *key);
+struct user *state_user_find(struct state *st, const char *key);
+
+size_t state_nchannels(const struct state *st);
+size_t state_nusers(const struct state *st);
+
+/* Calls fn for every record, in no particular order; fn must not add or
+ * remove records. */
+void state_each_channel(struct state *st, void (*fn)(struct channel *, void *), void *ctx);
+void state_each_user(struct state *st, void (*fn)(struct user *, void *), void *ctx);
+
+/* Hands every record touched since the last call to fn (channels first),
+ * and clears their touched marks. Returns the number of records for which
+ * fn returned non-zero (changes that could not be made durable). */
+int state_flush(struct state *st, int (*chan_fn)(struct channel *, void *),
+                int (*user_fn)(struct user *, void *), void *ctx);
+
+/* Forgets a record (memory only: persistence keeps it). */
+void state_evict_channel(struct state *st, struct channel *ch);
+
+/* --- channels --- */
+const char *channel_key(const struct channel *ch);
+/* The GM's user key and display name, or NULL when no one claimed it. */
+const char *channel_gm(const struct channel *ch);
+const char *channel_gm_name(const struct channel *ch);
+void channel_set_gm(struct channel *ch, const char *user_key, const char *name);
+void channel_clear_gm(struct channel *ch);
+/* The module's state, created on first use. */
+void *channel_mod(struct channel *ch, enum chanmod_id id);
+/* The module's state, or NULL when it was never created. */
+void *channel_mod_peek(const struct channel *ch, enum chanmod_id id);
+/* Replaces the module's state (for loading); frees the old one. */
+void channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod);
+void channel_touch(struct channel *ch);
+bool channel_touched(const struct channel *ch);
+/* When the channel was last used by a command (unix seconds). */
+int64_t channel_last_used(const struct channel *ch);
+void channel_set_last_used(struct channel *ch, int64_t when);
+
+/* --- users --- */
+const char *user_key(const struct user *u);
+const char *user_name(const struct user *u);
+void user_set_name(struct user *u, const char *name);
+/* The user's chosen Thwack-O style, or NULL when none was chosen. */
+const struct ustyle *user_style(const struct user *u);
+void user_set_style(struct user *u, const struct ustyle *style);
+void user_touch(struct user *u);
+bool user_touched(const struct user *u);
+
+#endif

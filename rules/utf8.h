@@ -1,0 +1,20 @@
+/* utf8: validation and measuring of UTF-8 text from users and the network. */
+#ifndef DELVER_UTF8_H
+#define DELVER_UTF8_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether s[0..len) is well-formed UTF-8 (no overlongs, no surrogates, no
+ * code point past U+10FFFF). NUL bytes are well-formed; callers that refuse
+ * them check separately. */
+bool utf8_valid(const char *s, size_t len);
+
+/* The number of code points in a well-formed string (display width is
+ * approximated by it). */
+size_t utf8_len(const char *s);
+
+/* The largest n <= max such that s[0..n) ends on a code point boundary. */
+size_t utf8_cut(const char *s, size_t len, size_t max);
+
+#endif
