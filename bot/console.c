@@ -10,6 +10,7 @@
 #include "bot/log.h"
 #include "bot/render_text.h"
 #include "rules/mem.h"
+#include "rules/utf8.h"
 
 #define READ_CHUNK 4096
 
@@ -121,8 +122,10 @@ console_handle_line(struct console *c, const char *line, size_t len, struct buf 
 		len--;
 	if (len == 0)
 		return;
-	if (c->o.echo)
-		buf_addf(out, "%s> %.*s\n", c->user, (int)(len > 200 ? 200 : len), line);
+	if (c->o.echo && utf8_valid(line, len) && memchr(line, '\0', len) == NULL)
+		buf_addf(out, "%s> %.*s\n", c->user, (int)utf8_cut(line, len, 200), line);
+	else if (c->o.echo)
+		buf_addf(out, "%s> (%zu bytes that are not text)\n", c->user, len);
 	if (console_command(c, line, len, out))
 		return;
 	memset(&o, 0, sizeof(o));

@@ -1,0 +1,106 @@
+/*
+ * config: delver's configuration, read from one INI file
+ * (/etc/delver/delver.conf by default, --config PATH) with libinih.
+ *
+ * Secrets (the Discord token, IRC passwords) are never in the file itself:
+ * a *_source key names where to read them: "env:NAME", "file:/path" (refused
+ * when group- or world-readable) or "credential:NAME"
+ * ($CREDENTIALS_DIRECTORY/NAME under systemd's LoadCredential=).
+ *
+ * Ownership: config_load() returns a struct config the caller frees with
+ * config_free(); every string in it is owned by it.
+ */
+#ifndef DELVER_CONFIG_H
+#define DELVER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bot/log.h"
+
+#define CONFIG_IRC_MAX      8  /* [irc.<network>] sections */
+#define CONFIG_CHANNELS_MAX 32 /* channels per IRC network */
+#define CONFIG_NICKS_MAX    4  /* alternate nicks */
+
+enum fsync_policy {
+	FSYNC_EVERYSEC = 0, /* default: fsync the journal once a second */
+	FSYNC_ALWAYS,       /* fsync before every acknowledging reply */
+	FSYNC_NO,           /* leave it to the kernel */
+};
+
+struct config_bot {
+	char *state_dir;          /* NULL: $STATE_DIRECTORY, else ./state */
+	int snapshot_interval;    /* seconds, default 60 */
+	enum fsync_policy fsync;  /* default everysec */
+	enum log_level log_level; /* default info */
+	char *gm_role;            /* Discord role name that acts as GM, or NULL */
+	bool players_roll_hazard; /* default true: anyone may roll /hazard */
+};
+
+struct config_discord {
+	bool enabled;         /* the section is present */
+	char *token_source;   /* env:NAME | file:PATH | credential:NAME */
+	char *token;          /* resolved secret; never logged */
+	char *application_id; /* snowflake as text, or NULL (from READY) */
+	char *gateway_url;    /* default: from GET /gateway/bot */
+	char *rest_url;       /* default https://discord.com/api/v10 */
+	int shard_id;         /* default 0 */
+	int shard_count;      /* default 1 */
+	char *dev_guild;      /* register commands here (instant), or NULL */
+	uint64_t intents;     /* default 1 (GUILDS) */
+	bool tls_verify;      /* default true */
+};
+
+struct config_irc {
+	char *network; /* from the section name [irc.<network>] */
+	char *host;
+	int port;        /* default 6697 with TLS, 6667 without */
+	bool tls;        /* default true */
+	bool tls_verify; /* default true; false only for test servers */
+	char *nick;
+	char *alt_nicks[CONFIG_NICKS_MAX];
+	size_t nalt_nicks;
+	char *username;        /* default: nick */
+	char *realname;        /* default: "delver dice bot" */
+	char *sasl_user;       /* NULL: no SASL */
+	char *password_source; /* env:/file:/credential: */
+	char *password;        /* resolved secret; never logged */
+	char *channels[CONFIG_CHANNELS_MAX];
+	size_t nchannels;
+	char *prefix;          /* default "!" */
+	int flood_burst;       /* default 4 */
+	int flood_interval_ms; /* default 2000 */
+	int max_lines;         /* reply lines before summarising, default 6 */
+};
+
+struct config_console {
+	bool enabled;  /* default: true when nothing else is configured */
+	char *user;    /* default $USER */
+	char *channel; /* default "table" */
+};
+
+struct config {
+	char *path; /* the file it was read from, or NULL */
+	struct config_bot bot;
+	struct config_discord discord;
+	struct config_irc irc[CONFIG_IRC_MAX];
+	size_t nirc;
+	struct config_console console;
+};
+
+/* A config with every default and no file. */
+struct config *config_defaults(void);
+
+/*
+ * Reads path. Returns a config, or NULL with one sentence in err naming the
+ * file, line, section, key and what is allowed (e.g. "delver.conf:12:
+ * [bot] snapshot_interval must be a whole number of seconds from 1 to
+ * 86400 (got 'soon')"). Unknown sections and keys are errors. Secrets are
+ * resolved (and registered with log_secret) unless resolve_secrets is false.
+ */
+struct config *config_load(const char *path, bool resolve_secrets, char *err, size_t errlen);
+
+void config_free(struct config *c);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * d12: the D12 dungeon crawl's encounter check (RULES.md section 3), shared
+ * by /tension roll and /wander tension: roll a d12; an encounter happens if
+ * the roll is at most the room's exits or at most the current Tension.
+ */
+#ifndef DELVER_D12_H
+#define DELVER_D12_H
+
+#include <stdbool.h>
+
+struct rng;
+
+struct d12_check {
+	int roll;        /* the d12, 1..12 */
+	int exits;       /* as given */
+	int tension;     /* as given */
+	bool by_exits;   /* roll <= exits */
+	bool by_tension; /* roll <= tension */
+	bool encounter;  /* either */
+};
+
+/* Rolls the check. exits >= 0, tension 1..10. */
+void d12_encounter_check(struct rng *r, int exits, int tension, struct d12_check *out);
+
+#endif

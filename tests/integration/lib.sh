@@ -1,0 +1,40 @@
+# Shared helpers for integration tests (sourced; $1 of the test is the
+# build directory, e.g. build/default).
+#
+# transcript NAME SEED [delver args...]
+#   Pipes tests/integration/transcripts/NAME.in into the console
+#   (--seed SEED --color never --user gm, plus the args) and compares the
+#   whole output with NAME.expected. Set UPDATE=1 to rewrite the expected
+#   file instead; a rewritten file must be read line by line and checked
+#   against the rules before it is committed.
+set -u
+BUILD=${1:-build/default}
+DELVER=${DELVER:-$BUILD/delver}
+TDIR=tests/integration/transcripts
+
+transcript() {
+	name=$1
+	seed=$2
+	shift 2
+	out=$(mktemp)
+	"$DELVER" --console --seed "$seed" --color never --user gm "$@" \
+		< "$TDIR/$name.in" > "$out" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "delver exited $rc on $name"
+		cat "$out"
+		rm -f "$out"
+		return 1
+	fi
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$out" "$TDIR/$name.expected"
+		rm -f "$out"
+		return 0
+	fi
+	if ! diff -u "$TDIR/$name.expected" "$out"; then
+		echo "transcript $name differs from $TDIR/$name.expected"
+		rm -f "$out"
+		return 1
+	fi
+	rm -f "$out"
+}

@@ -1,0 +1,5 @@
+#!/bin/sh
+# The console: GM seat, help, bad input (long lines, invalid UTF-8, unknown
+# commands), /as switching players, /channel switching channels.
+. tests/integration/lib.sh
+transcript basics 1
