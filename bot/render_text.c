@@ -56,11 +56,25 @@ span(const struct reply_span *s, bool ansi, struct buf *out)
 		buf_adds(out, SGR_RESET);
 }
 
-static void
-pad(struct buf *out, size_t n)
+void
+render_pad(struct buf *out, size_t n)
 {
 	while (n-- > 0)
 		buf_addc(out, ' ');
+}
+
+void
+render_table_widths(const struct reply_block *b, size_t width[16])
+{
+	for (int c = 0; c < b->ncols && c < 16; c++) {
+		width[c] = b->header != NULL ? utf8_len(b->header[c]) : 0;
+		for (size_t r = 0; r < b->nrows; r++) {
+			size_t w = utf8_len(b->rows[r].cells[c]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
 }
 
 static void
@@ -69,16 +83,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 	size_t width[16] = {0};
 	bool any_hl = false;
 
-	for (int c = 0; c < b->ncols; c++) {
-		if (b->header != NULL)
-			width[c] = utf8_len(b->header[c]);
-		for (size_t r = 0; r < b->nrows; r++) {
-			size_t w = utf8_len(b->rows[r].cells[c]);
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
+	render_table_widths(b, width);
 	for (size_t r = 0; r < b->nrows; r++)
 		any_hl |= b->rows[r].highlight;
 	if (b->header != NULL) {
@@ -88,7 +93,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 		for (int c = 0; c < b->ncols; c++) {
 			buf_adds(out, b->header[c]);
 			if (c + 1 < b->ncols)
-				pad(out, width[c] - utf8_len(b->header[c]) + 2);
+				render_pad(out, width[c] - utf8_len(b->header[c]) + 2);
 		}
 		if (ansi)
 			buf_adds(out, SGR_RESET);
@@ -104,7 +109,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 		for (int c = 0; c < b->ncols; c++) {
 			buf_adds(out, row->cells[c]);
 			if (c + 1 < b->ncols)
-				pad(out, width[c] - utf8_len(row->cells[c]) + 2);
+				render_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
 		}
 		if (ansi && (row->highlight || any_hl))
 			buf_adds(out, SGR_RESET);

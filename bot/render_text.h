@@ -17,6 +17,12 @@
 /* Appends the message to out, every line ending in '\n'. */
 void render_text(const struct reply_msg *m, bool ansi, struct buf *out);
 
+/* The width of each of a table's columns: the code points of its widest
+ * cell or header. */
+void render_table_widths(const struct reply_block *b, size_t width[16]);
+/* Appends n spaces. */
+void render_pad(struct buf *out, size_t n);
+
 /* ANSI SGR foreground code (30..37) of a palette colour. */
 int render_ansi_colour(enum ucolour c);
 

@@ -139,6 +139,25 @@ invocation_clear(struct invocation *inv)
 	}
 }
 
+void
+completions_add(struct completions *c, const char *value)
+{
+	if (c->n == COMPLETIONS_MAX || value == NULL || *value == '\0' || strlen(value) > 100)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->v[i], value) == 0)
+			return;
+	c->v[c->n++] = xstrdup(value);
+}
+
+void
+completions_clear(struct completions *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i]);
+	c->n = 0;
+}
+
 static void
 usage_error(struct invocation *inv, struct reply *out, const char *what)
 {

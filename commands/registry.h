@@ -34,6 +34,16 @@ enum opt_type {
 #define OPT_REST         0x2u /* a positional string taking the rest of the line */
 #define OPT_AUTOCOMPLETE 0x4u /* Discord may ask for suggestions */
 
+#define COMPLETIONS_MAX 25 /* suggestions Discord shows at most */
+
+/* Suggestions for a partly typed option value (Discord autocomplete). */
+struct completions {
+	size_t n;
+	char *v[COMPLETIONS_MAX]; /* owned; freed by completions_clear() */
+};
+
+struct invocation;
+
 struct cmd_opt {
 	const char *name; /* lowercase, 1-32 chars, unique within the command */
 	const char *desc; /* one line, at most 100 chars */
@@ -41,6 +51,13 @@ struct cmd_opt {
 	unsigned flags;
 	int64_t min, max;           /* OPT_INT bounds; OPT_STRING max length (0: default) */
 	const char *const *choices; /* NULL-terminated allowed values, or NULL */
+	/*
+	 * Suggests values for a partly typed one (OPT_AUTOCOMPLETE), or NULL:
+	 * then the choices that contain the partial text are suggested. inv has
+	 * its context (channel, user, is_gm) and the options typed so far; the
+	 * function adds values with completions_add() and changes nothing.
+	 */
+	void (*complete)(struct invocation *inv, const char *partial, struct completions *out);
 };
 
 enum cmd_role {
@@ -48,7 +65,6 @@ enum cmd_role {
 	ROLE_GM, /* the channel's GM or a platform admin */
 };
 
-struct invocation;
 typedef void (*cmd_fn)(struct invocation *inv, struct reply *out);
 
 struct command {
@@ -117,6 +133,11 @@ int registry_check_required(struct invocation *inv, struct reply *out);
 int registry_select(struct invocation *inv, const char *const *names, struct reply *out);
 
 void invocation_clear(struct invocation *inv);
+
+/* Adds a copy of value unless the list is full or already has it; values
+ * longer than 100 bytes (Discord's limit) are skipped. */
+void completions_add(struct completions *c, const char *value);
+void completions_clear(struct completions *c);
 
 /* "roll <expression> [label:text] [private:true|false]" for the leaf. */
 void registry_usage(const struct invocation *inv, char *buf, size_t len);

@@ -1,0 +1,81 @@
+/*
+ * discord_interact: gateway events in, the HTTP calls that answer them out.
+ *
+ * INTERACTION_CREATE is turned into an origin (channel key
+ * "discord:<channel id>", user key "discord:<user id>", the member's display
+ * name, direct for DMs) and then:
+ *  - type 2 (slash command): the command path and typed options are bound
+ *    through the registry and run by dispatch_invocation();
+ *  - type 3 (button): the button's command line runs through dispatch_line()
+ *    as if the presser had typed it;
+ *  - type 4 (autocomplete): the focused option's suggestions.
+ * The reply is rendered for Discord into the body of the interaction
+ * callback (type 4 message, or type 8 suggestions). When a reply has both a
+ * channel part and a private part, the private part follows as an
+ * ephemeral follow-up message; a reply that is only private, or an error,
+ * is ephemeral (flags 64).
+ *
+ * GM rights: the channel's claimed GM (the dispatcher checks that), or a
+ * member whose permissions include Administrator, Manage Channels or Manage
+ * Server, or a member of the configured GM role. The role is named in the
+ * config; its id is learnt from GUILD_CREATE and GUILD_ROLE_* events (a
+ * configured value made only of digits is taken as the role id itself).
+ *
+ * Each interaction id is answered once: the ids of the last 4096 handled
+ * interactions are remembered, so an event replayed after a resume is
+ * ignored. Nothing here does I/O; malformed events are counted and dropped,
+ * never fatal.
+ */
+#ifndef DELVER_DISCORD_INTERACT_H
+#define DELVER_DISCORD_INTERACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "commands/dispatch.h"
+
+#define DISCORD_PERM_ADMINISTRATOR   (1ULL << 3)
+#define DISCORD_PERM_MANAGE_CHANNELS (1ULL << 4)
+#define DISCORD_PERM_MANAGE_GUILD    (1ULL << 5)
+
+struct cJSON;
+struct interact;
+
+struct interact_opts {
+	struct dispatch *d;
+	const char *gm_role;                   /* a role name or id, or NULL */
+	const struct command *const *commands; /* NULL: command_table */
+};
+
+/* What answers one interaction. Every string is owned by the struct. */
+struct interact_out {
+	char id[24];         /* the interaction's id */
+	int type;            /* the interaction's type */
+	char *callback_path; /* "/interactions/<id>/<token>/callback" */
+	char *callback_body;
+	char *followup_path; /* "/webhooks/<application id>/<token>", or NULL */
+	char *followup_body;
+};
+
+struct interact_stats {
+	uint64_t commands, components, autocompletes;
+	uint64_t duplicates, malformed;
+};
+
+struct interact *interact_new(const struct interact_opts *o);
+void interact_free(struct interact *it);
+
+/*
+ * Handles one dispatched gateway event (t, d). Returns 1 when out was
+ * filled with calls to make (an INTERACTION_CREATE), else 0: role events
+ * update the GM-role cache, other events are ignored, and a malformed or
+ * duplicate interaction is counted and dropped. now is unix seconds.
+ */
+int interact_event(struct interact *it, const char *t, const struct cJSON *d, int64_t now,
+                   struct interact_out *out);
+
+void interact_out_clear(struct interact_out *out);
+
+const struct interact_stats *interact_stats(const struct interact *it);
+
+#endif

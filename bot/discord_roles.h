@@ -1,0 +1,32 @@
+/*
+ * discord_roles: which roles make a Discord member a GM.
+ *
+ * The config names a GM role ([bot] gm_role). Interactions carry a member's
+ * role ids, not names, so the ids of the roles with that name (compared
+ * without regard to ASCII case) are learnt per guild from GUILD_CREATE,
+ * GUILD_UPDATE and GUILD_ROLE_CREATE/UPDATE/DELETE events, which the GUILDS
+ * intent delivers. A configured value made only of digits is taken as a
+ * role id and matched directly. Only guilds that have such a role take
+ * memory (at most 8 role ids each).
+ */
+#ifndef DELVER_DISCORD_ROLES_H
+#define DELVER_DISCORD_ROLES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct cJSON;
+struct roles;
+
+/* gm_role may be NULL or "" (no GM role). The string is copied. */
+struct roles *roles_new(const char *gm_role);
+void roles_free(struct roles *r);
+
+/* Learns from one gateway event; other events are ignored. */
+void roles_event(struct roles *r, const char *t, const struct cJSON *d);
+
+/* Whether a member of guild with these role ids (a JSON array of id
+ * strings, or NULL) holds the GM role. */
+bool roles_member_is_gm(const struct roles *r, uint64_t guild, const struct cJSON *member_roles);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * render_discord: a reply message as a Discord message object.
+ *
+ * Lines that carry dice (spans styled as crits, fumbles, struck dice,
+ * players' Thwack-O styles, the highlighted pick) and every table go into
+ * one fenced ```ansi block, so that desktop clients show colour; the text
+ * itself still tells things apart where ANSI does not render (mobile): the
+ * highlighted row is marked "▶", struck dice read ~~x~~ and a player's span
+ * starts with the player's mark. Other lines are Discord markdown (**bold**,
+ * *italic*, `code`) with user text escaped.
+ *
+ * Every message fits Discord's limits: content at most 2000 characters
+ * (counted in UTF-16 code units, which is never less than Discord's count),
+ * at most 25 buttons in rows of 5, labels at most 80 characters, custom_id at
+ * most 100. A message that would be longer is summarised: table rows far
+ * from the highlighted row, then trailing lines, are left out and replaced
+ * by a line saying how many were left out; lines are never cut in the
+ * middle, except a single line longer than a whole message, which is
+ * shortened at a word and says so. allowed_mentions is always
+ * {"parse": []}, so no reply can ping anyone.
+ *
+ * A button runs a command line when pressed. Its custom_id is "a:<line>"
+ * when the line fits, else "b:<n>", a reference into a bounded in-memory
+ * store of recent long lines (a pressed button whose line was evicted, or
+ * that was made before a restart, is reported as expired).
+ */
+#ifndef DELVER_RENDER_DISCORD_H
+#define DELVER_RENDER_DISCORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "commands/reply.h"
+
+#define DISCORD_CONTENT_MAX   2000
+#define DISCORD_BUTTONS_MAX   25
+#define DISCORD_ROW_BUTTONS   5
+#define DISCORD_LABEL_MAX     80
+#define DISCORD_CUSTOM_ID_MAX 100
+#define DISCORD_FLAG_EPHEMERAL 64
+
+struct cJSON;
+struct dbuttons;
+
+/* A store remembering the cap most recent long button lines. */
+struct dbuttons *dbuttons_new(size_t cap);
+void dbuttons_free(struct dbuttons *bs);
+
+/*
+ * The command line a custom_id stands for, or NULL when it is not one of
+ * ours or has expired. The pointer is valid until the store next changes.
+ */
+const char *dbuttons_action(const struct dbuttons *bs, const char *custom_id);
+
+/*
+ * Renders m as a message object: content, flags (64 when ephemeral),
+ * allowed_mentions and components. bs may be NULL (long button lines are
+ * then left out). The caller owns the result (cJSON_Delete).
+ */
+struct cJSON *render_discord(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs);
+
+/* The length of UTF-8 text in UTF-16 code units (Discord's character). */
+size_t render_discord_len(const char *s);
+
+#endif

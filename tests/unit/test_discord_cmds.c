@@ -1,0 +1,240 @@
+/* Tests for bot/discord_cmds: registration JSON from command tables. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord_cmds.h"
+#include "bot/render_discord.h"
+
+static void
+noop(struct invocation *inv, struct reply *out)
+{
+}
+
+static const char *const sizes[] = {"small", "medium", "large", NULL};
+static const char *const many[] = {"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9",
+                                   "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9",
+                                   "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", NULL};
+
+static const struct cmd_opt roll_opts[] = {
+    {.name = "label", .desc = "What the roll is for", .type = OPT_STRING, .flags = OPT_REST},
+    {.name = "expression",
+     .desc = "Dice to roll",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = 300},
+    {.name = "times", .desc = "How often", .type = OPT_INT, .min = 1, .max = 20},
+    {.name = "private", .desc = "Only you see it", .type = OPT_BOOL},
+    {.name = "size", .desc = "Size", .type = OPT_STRING, .choices = sizes},
+    {.name = "entry", .desc = "A table entry", .type = OPT_STRING, .choices = many},
+    {.name = "who", .desc = "A player", .type = OPT_USER},
+    {.name = "huge", .desc = "Huge", .type = OPT_INT, .min = INT64_MIN, .max = INT64_MAX},
+    {0},
+};
+
+static const struct command roll_cmd = {
+    .name = "roll", .desc = "Roll dice", .opts = roll_opts, .fn = noop};
+
+static const struct cmd_opt set_opts[] = {
+    {.name = "value", .desc = "", .type = OPT_INT, .flags = OPT_REQUIRED, .min = 0, .max = 6},
+    {0},
+};
+
+static const struct command table_subs[] = {
+    {.name = "set", .desc = "Set it", .role = ROLE_GM, .opts = set_opts, .fn = noop},
+    {.name = "show", .desc = "Show it", .fn = noop},
+    {0},
+};
+
+static const struct command tension_subs[] = {
+    {.name = "show", .desc = "Show the Tension", .fn = noop},
+    {.name = "table", .desc = "The Tension table", .subs = table_subs, .default_sub = "show"},
+    {0},
+};
+
+static const struct command tension_cmd = {
+    .name = "tension", .desc = "Tension", .subs = tension_subs, .default_sub = "show"};
+
+static const struct command reset_cmd = {
+    .name = "reset", .desc = "Reset the channel", .role = ROLE_GM, .fn = noop};
+
+static const struct command *const test_table[] = {&roll_cmd, &tension_cmd, &reset_cmd, NULL};
+
+static const cJSON *
+named(const cJSON *arr, const char *name)
+{
+	const cJSON *o;
+
+	cJSON_ArrayForEach(o, arr)
+	{
+		if (strcmp(cJSON_GetObjectItem(o, "name")->valuestring, name) == 0)
+			return o;
+	}
+	fail_msg("no '%s'", name);
+	return NULL;
+}
+
+static int
+num(const cJSON *o, const char *key)
+{
+	const cJSON *j = cJSON_GetObjectItem(o, key);
+
+	assert_true(cJSON_IsNumber(j));
+	return j->valueint;
+}
+
+static void
+test_options(void **state)
+{
+	cJSON *arr = discord_cmds_json(test_table);
+	const cJSON *roll = named(arr, "roll"), *opts = cJSON_GetObjectItem(roll, "options"), *o;
+
+	assert_int_equal(num(roll, "type"), 1);
+	assert_string_equal(cJSON_GetObjectItem(roll, "description")->valuestring, "Roll dice");
+	assert_null(cJSON_GetObjectItem(roll, "default_member_permissions"));
+	/* Required first, whatever the table's order. */
+	assert_string_equal(cJSON_GetArrayItem(opts, 0)->child->valuestring, "expression");
+	o = named(opts, "expression");
+	assert_int_equal(num(o, "type"), 3);
+	assert_int_equal(num(o, "max_length"), 300);
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "required")));
+	o = named(opts, "label");
+	assert_int_equal(num(o, "max_length"), OPT_STRING_MAX);
+	assert_null(cJSON_GetObjectItem(o, "required"));
+	o = named(opts, "times");
+	assert_int_equal(num(o, "type"), 4);
+	assert_int_equal(num(o, "min_value"), 1);
+	assert_int_equal(num(o, "max_value"), 20);
+	assert_int_equal(num(named(opts, "private"), "type"), 5);
+	assert_int_equal(num(named(opts, "who"), "type"), 6);
+	o = named(opts, "size");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "choices")), 3);
+	assert_string_equal(
+	    cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "choices"), 1), "value")
+	        ->valuestring,
+	    "medium");
+	/* Over 25 choices: autocomplete instead. */
+	o = named(opts, "entry");
+	assert_null(cJSON_GetObjectItem(o, "choices"));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "autocomplete")));
+	/* Integers stay within what JSON numbers hold exactly. */
+	o = named(opts, "huge");
+	assert_true(cJSON_GetObjectItem(o, "max_value")->valuedouble == 9007199254740991.0);
+	assert_true(cJSON_GetObjectItem(o, "min_value")->valuedouble == -9007199254740991.0);
+	cJSON_Delete(arr);
+}
+
+static void
+test_subcommands_and_gm(void **state)
+{
+	cJSON *arr = discord_cmds_json(test_table);
+	const cJSON *t = named(arr, "tension"), *opts = cJSON_GetObjectItem(t, "options"), *g;
+
+	/* The default subcommand is exposed by name like the others. */
+	assert_int_equal(num(named(opts, "show"), "type"), 1);
+	g = named(opts, "table");
+	assert_int_equal(num(g, "type"), 2);
+	assert_int_equal(num(named(cJSON_GetObjectItem(g, "options"), "set"), "type"), 1);
+	/* A description is never empty: the name stands in. */
+	assert_string_equal(
+	    cJSON_GetObjectItem(named(cJSON_GetObjectItem(named(cJSON_GetObjectItem(g, "options"),
+	                                                        "set"),
+	                                                  "options"),
+	                              "value"),
+	                        "description")
+	        ->valuestring,
+	    "value");
+	assert_null(cJSON_GetObjectItem(t, "default_member_permissions"));
+	assert_string_equal(
+	    cJSON_GetObjectItem(named(arr, "reset"), "default_member_permissions")->valuestring,
+	    "16");
+	cJSON_Delete(arr);
+}
+
+static void
+test_hash(void **state)
+{
+	char *body = discord_cmds_body(test_table);
+	char h1[17], h2[17], h3[17];
+
+	discord_cmds_hash(body, "/applications/1/commands", h1);
+	discord_cmds_hash(body, "/applications/1/commands", h2);
+	discord_cmds_hash(body, "/applications/1/guilds/2/commands", h3);
+	assert_string_equal(h1, h2);
+	assert_string_not_equal(h1, h3);
+	assert_int_equal(strlen(h1), 16);
+	free(body);
+}
+
+/* Discord's rules for one option or subcommand list. */
+static void
+check_options(const cJSON *opts, int depth)
+{
+	const cJSON *o;
+	bool optional_seen = false;
+
+	if (opts == NULL)
+		return;
+	assert_true(cJSON_GetArraySize(opts) <= 25);
+	cJSON_ArrayForEach(o, opts)
+	{
+		const char *name = cJSON_GetObjectItem(o, "name")->valuestring;
+		const char *desc = cJSON_GetObjectItem(o, "description")->valuestring;
+		int type = num(o, "type");
+		const cJSON *choices = cJSON_GetObjectItem(o, "choices");
+
+		assert_true(strlen(name) >= 1 && strlen(name) <= 32);
+		assert_true(strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(name));
+		assert_true(render_discord_len(desc) >= 1 && render_discord_len(desc) <= 100);
+		assert_true(type >= 1 && type <= 11);
+		if (type == 1 || type == 2) {
+			assert_true(depth < 2 && (type == 1 || depth == 0));
+			check_options(cJSON_GetObjectItem(o, "options"), depth + 1);
+			continue;
+		}
+		if (cJSON_IsTrue(cJSON_GetObjectItem(o, "required")))
+			assert_false(optional_seen);
+		else
+			optional_seen = true;
+		assert_true(choices == NULL || cJSON_GetArraySize(choices) <= 25);
+		assert_false(choices != NULL && cJSON_IsTrue(cJSON_GetObjectItem(o, "autocomplete")));
+	}
+}
+
+/* The real command table obeys every rule Discord enforces. */
+static void
+test_command_table_valid(void **state)
+{
+	cJSON *arr = discord_cmds_json(NULL), *c;
+
+	assert_true(cJSON_GetArraySize(arr) >= 1 && cJSON_GetArraySize(arr) <= 100);
+	cJSON_ArrayForEach(c, arr)
+	{
+		char *one = cJSON_PrintUnformatted(c);
+
+		assert_true(strlen(one) <= 8000);
+		free(one);
+		check_options(cJSON_GetObjectItem(c, "options"), 0);
+	}
+	cJSON_Delete(arr);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_options),
+	    cmocka_unit_test(test_subcommands_and_gm),
+	    cmocka_unit_test(test_hash),
+	    cmocka_unit_test(test_command_table_valid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,511 @@
+/* Tests for bot/discord_interact and bot/discord_roles. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord_interact.h"
+#include "commands/commands.h"
+#include "rules/rng.h"
+
+static void
+secret_fn(struct invocation *inv, struct reply *out)
+{
+	reply_line(out, 0, "Something was rolled.");
+	reply_to(out, REPLY_INVOKER);
+	reply_line(out, RS_BOLD, "It was a 6.");
+}
+
+static void
+whisper_fn(struct invocation *inv, struct reply *out)
+{
+	reply_to(out, REPLY_INVOKER);
+	reply_line(out, 0, "psst");
+}
+
+static void
+pick_fn(struct invocation *inv, struct reply *out)
+{
+	reply_line(out, 0, "who=%s n=%lld flag=%d size=%s", inv_str(inv, "who"),
+	           (long long)inv_int(inv, "n", -1), inv_bool(inv, "flag", false),
+	           inv_has(inv, "size") ? inv_str(inv, "size") : "-");
+}
+
+static void
+gmcmd_fn(struct invocation *inv, struct reply *out)
+{
+	reply_line(out, 0, "done by the GM");
+}
+
+static void
+complete_entry(struct invocation *inv, const char *partial, struct completions *out)
+{
+	static const char *const entries[] = {"alpha", "beta", "gamma", NULL};
+
+	for (size_t i = 0; entries[i] != NULL; i++)
+		if (strstr(entries[i], partial) != NULL)
+			completions_add(out, entries[i]);
+	completions_add(out, channel_key(inv->chan));
+}
+
+static const char *const sizes[] = {"small", "medium", "large", NULL};
+
+static const struct cmd_opt pick_opts[] = {
+    {.name = "who", .desc = "A player", .type = OPT_USER, .flags = OPT_REQUIRED},
+    {.name = "n", .desc = "A number", .type = OPT_INT, .min = 1, .max = 10},
+    {.name = "flag", .desc = "A flag", .type = OPT_BOOL},
+    {.name = "size", .desc = "A size", .type = OPT_STRING, .choices = sizes},
+    {.name = "entry",
+     .desc = "An entry",
+     .type = OPT_STRING,
+     .flags = OPT_AUTOCOMPLETE,
+     .complete = complete_entry},
+    {0},
+};
+
+static const struct command secret_cmd = {.name = "secret", .desc = "s", .fn = secret_fn};
+static const struct command whisper_cmd = {.name = "whisper", .desc = "w", .fn = whisper_fn};
+static const struct command pick_cmd = {
+    .name = "pick", .desc = "p", .opts = pick_opts, .fn = pick_fn};
+static const struct command gmcmd_cmd = {
+    .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
+
+static const struct command *const test_table[] = {
+    &cmd_gm, &cmd_help, &secret_cmd, &whisper_cmd, &pick_cmd, &gmcmd_cmd, NULL};
+
+struct fixture {
+	struct dispatch d;
+	struct interact *it;
+	struct interact_out out;
+};
+
+static struct fixture *
+fixture_new(const char *gm_role)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct interact_opts o = {.d = &f->d, .gm_role = gm_role, .commands = test_table};
+
+	f->d.state = state_new();
+	f->d.rng = rng_new_seeded(1);
+	f->it = interact_new(&o);
+	return f;
+}
+
+static int
+setup(void **state)
+{
+	*state = fixture_new(NULL);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	interact_out_clear(&f->out);
+	interact_free(f->it);
+	state_free(f->d.state);
+	rng_free(f->d.rng);
+	free(f);
+	return 0;
+}
+
+/* Feeds one event given as JSON text; returns interact_event's result. */
+static int
+feed(struct fixture *f, const char *t, const char *json)
+{
+	cJSON *d = cJSON_Parse(json);
+	int r;
+
+	assert_non_null(d);
+	interact_out_clear(&f->out);
+	r = interact_event(f->it, t, d, 1000, &f->out);
+	cJSON_Delete(d);
+	return r;
+}
+
+/* An INTERACTION_CREATE in guild 99, channel 1234567890123456789. */
+static int
+interaction(struct fixture *f, const char *id, int type, const char *member, const char *data)
+{
+	char json[4096];
+
+	snprintf(json, sizeof(json),
+	         "{\"id\":\"%s\",\"application_id\":\"42\",\"type\":%d,\"token\":\"tok-%s\","
+	         "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\","
+	         "\"member\":%s,\"data\":%s}",
+	         id, type, id, member, data);
+	return feed(f, "INTERACTION_CREATE", json);
+}
+
+#define ALICE "{\"user\":{\"id\":\"555\",\"username\":\"alice\"},\"nick\":\"Alice\"," \
+	      "\"permissions\":\"0\",\"roles\":[]}"
+#define BOB   "{\"user\":{\"id\":\"556\",\"username\":\"bob\",\"global_name\":\"Bobby\"}," \
+	      "\"permissions\":\"1024\",\"roles\":[\"501\"]}"
+
+static cJSON *
+body(const char *s)
+{
+	cJSON *j = cJSON_Parse(s);
+
+	assert_non_null(j);
+	return j;
+}
+
+/* The content of a callback body, checked to be a type 4 message. */
+static void
+assert_message(const char *s, const char *content, bool ephemeral)
+{
+	cJSON *j = body(s), *data = cJSON_GetObjectItem(j, "data");
+	const cJSON *flags = cJSON_GetObjectItem(data, "flags");
+	const cJSON *parse = cJSON_GetObjectItem(cJSON_GetObjectItem(data, "allowed_mentions"), "parse");
+
+	assert_int_equal(cJSON_GetObjectItem(j, "type")->valueint, 4);
+	assert_string_equal(cJSON_GetObjectItem(data, "content")->valuestring, content);
+	assert_true(cJSON_IsArray(parse) && cJSON_GetArraySize(parse) == 0);
+	if (ephemeral)
+		assert_int_equal(flags->valueint, 64);
+	else
+		assert_null(flags);
+	cJSON_Delete(j);
+}
+
+static void
+test_command_reply(void **state)
+{
+	struct fixture *f = *state;
+	struct channel *ch;
+
+	assert_int_equal(interaction(f, "1001", 2, ALICE,
+	                             "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}"),
+	                 1);
+	assert_string_equal(f->out.id, "1001");
+	assert_int_equal(f->out.type, 2);
+	assert_string_equal(f->out.callback_path, "/interactions/1001/tok-1001/callback");
+	assert_message(f->out.callback_body, "**Alice** is now the GM of this channel.", false);
+	assert_null(f->out.followup_path);
+	ch = state_channel_find(f->d.state, "discord:1234567890123456789");
+	assert_non_null(ch);
+	assert_string_equal(channel_gm(ch), "discord:555");
+	assert_string_equal(channel_gm_name(ch), "Alice");
+	assert_int_equal(interact_stats(f->it)->commands, 1);
+}
+
+static void
+test_duplicate_ignored(void **state)
+{
+	struct fixture *f = *state;
+	const char *data = "{\"name\":\"gm\",\"options\":[{\"name\":\"show\",\"type\":1}]}";
+
+	assert_int_equal(interaction(f, "1002", 2, ALICE, data), 1);
+	assert_int_equal(interaction(f, "1002", 2, ALICE, data), 0);
+	assert_null(f->out.callback_body);
+	assert_int_equal(interact_stats(f->it)->duplicates, 1);
+	assert_int_equal(interact_stats(f->it)->commands, 1);
+}
+
+static void
+test_malformed_dropped(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const bad[] = {
+	    "{\"id\":1003,\"type\":2,\"token\":\"t\",\"channel_id\":\"1\",\"user\":{\"id\":\"2\"},"
+	    "\"data\":{\"name\":\"help\"}}",
+	    "{\"id\":\"1004\",\"type\":2,\"channel_id\":\"1\",\"user\":{\"id\":\"2\"},"
+	    "\"data\":{\"name\":\"help\"}}",
+	    "{\"id\":\"1005\",\"type\":2,\"token\":\"t/../x\",\"channel_id\":\"1\","
+	    "\"user\":{\"id\":\"2\"},\"data\":{\"name\":\"help\"}}",
+	    "{\"id\":\"1006\",\"type\":2,\"token\":\"t\",\"user\":{\"id\":\"2\"},"
+	    "\"data\":{\"name\":\"help\"}}",
+	    "{\"id\":\"1007\",\"type\":2,\"token\":\"t\",\"channel_id\":\"18446744073709551616\","
+	    "\"user\":{\"id\":\"2\"},\"data\":{\"name\":\"help\"}}",
+	    "{\"id\":\"1008\",\"type\":\"2\",\"token\":\"t\",\"channel_id\":\"1\","
+	    "\"user\":{\"id\":\"2\"},\"data\":{\"name\":\"help\"}}",
+	    "{\"id\":\"1009\",\"type\":2,\"token\":\"t\",\"channel_id\":\"1\","
+	    "\"user\":{\"id\":\"2\"},\"data\":[]}",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(feed(f, "INTERACTION_CREATE", bad[i]), 0);
+	assert_int_equal(interact_stats(f->it)->malformed, sizeof(bad) / sizeof(bad[0]));
+	assert_int_equal(feed(f, "INTERACTION_CREATE", "[1,2]"), 0);
+	assert_int_equal(feed(f, "MESSAGE_CREATE", "{\"id\":\"5\"}"), 0);
+}
+
+static void
+test_dm_and_big_snowflake(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(feed(f, "INTERACTION_CREATE",
+	                      "{\"id\":\"18446744073709551615\",\"type\":2,\"token\":\"t\","
+	                      "\"channel_id\":\"18446744073709551614\",\"user\":{\"id\":"
+	                      "\"9007199254740993\",\"username\":\"carol\"},"
+	                      "\"data\":{\"name\":\"gm\",\"options\":[{\"name\":\"claim\","
+	                      "\"type\":1}]}}"),
+	                 1);
+	assert_string_equal(f->out.callback_path,
+	                    "/interactions/18446744073709551615/t/callback");
+	assert_string_equal(channel_gm(state_channel_find(f->d.state,
+	                                                  "discord:18446744073709551614")),
+	                    "discord:9007199254740993");
+	assert_message(f->out.callback_body, "**carol** is now the GM of this channel.", false);
+}
+
+static void
+test_error_is_ephemeral(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1010", 2, ALICE,
+	            "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}");
+	assert_int_equal(interaction(f, "1011", 2,
+	                             "{\"user\":{\"id\":\"557\",\"username\":\"dave\"},"
+	                             "\"permissions\":\"0\"}",
+	                             "{\"name\":\"gm\",\"options\":[{\"name\":\"release\","
+	                             "\"type\":1}]}"),
+	                 1);
+	assert_message(f->out.callback_body,
+	               "Only Alice (the GM) or a channel admin can release the GM seat.", true);
+}
+
+static void
+test_manage_channels_is_admin(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1020", 2, ALICE,
+	            "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}");
+	/* 16 = Manage Channels: may release someone else's seat. */
+	interaction(f, "1021", 2,
+	            "{\"user\":{\"id\":\"557\",\"username\":\"dave\"},\"permissions\":\"16\"}",
+	            "{\"name\":\"gm\",\"options\":[{\"name\":\"release\",\"type\":1}]}");
+	assert_message(f->out.callback_body, "**Alice** is no longer the GM; anyone may /gm claim.",
+	               false);
+	/* Every bit set, as a string too long for a double to hold exactly. */
+	interaction(f, "1022", 2,
+	            "{\"user\":{\"id\":\"558\",\"username\":\"erin\"},"
+	            "\"permissions\":\"18446744073709551615\"}",
+	            "{\"name\":\"gmcmd\"}");
+	assert_message(f->out.callback_body, "done by the GM", false);
+	interaction(f, "1023", 2, ALICE, "{\"name\":\"gmcmd\"}");
+	assert_message(f->out.callback_body,
+	               "Only the GM can do that, and nobody is GM here yet; /gm claim makes "
+	               "you the GM.",
+	               true);
+}
+
+static void
+test_gm_role_by_name(void **state)
+{
+	struct fixture *f = fixture_new("Game Master");
+
+	feed(f, "GUILD_CREATE",
+	     "{\"id\":\"99\",\"roles\":[{\"id\":\"500\",\"name\":\"game master\"},"
+	     "{\"id\":\"501\",\"name\":\"Player\"}]}");
+	interaction(f, "1030", 2,
+	            "{\"user\":{\"id\":\"560\",\"username\":\"gm\"},\"permissions\":\"0\","
+	            "\"roles\":[\"501\",\"500\"]}",
+	            "{\"name\":\"gmcmd\"}");
+	assert_message(f->out.callback_body, "done by the GM", false);
+	interaction(f, "1031", 2, BOB, "{\"name\":\"gmcmd\"}");
+	assert_true(strstr(f->out.callback_body, "Only the GM") != NULL);
+	/* Renamed: 501 is now the GM role, 500 no longer. */
+	feed(f, "GUILD_ROLE_UPDATE",
+	     "{\"guild_id\":\"99\",\"role\":{\"id\":\"501\",\"name\":\"GAME MASTER\"}}");
+	feed(f, "GUILD_ROLE_UPDATE",
+	     "{\"guild_id\":\"99\",\"role\":{\"id\":\"500\",\"name\":\"retired\"}}");
+	interaction(f, "1032", 2, BOB, "{\"name\":\"gmcmd\"}");
+	assert_message(f->out.callback_body, "done by the GM", false);
+	feed(f, "GUILD_ROLE_DELETE", "{\"guild_id\":\"99\",\"role_id\":\"501\"}");
+	interaction(f, "1033", 2, BOB, "{\"name\":\"gmcmd\"}");
+	assert_true(strstr(f->out.callback_body, "Only the GM") != NULL);
+	/* Another guild's role of that name does not count here. */
+	feed(f, "GUILD_CREATE", "{\"id\":\"98\",\"roles\":[{\"id\":\"501\",\"name\":\"Game Master\"}]}");
+	interaction(f, "1034", 2, BOB, "{\"name\":\"gmcmd\"}");
+	assert_true(strstr(f->out.callback_body, "Only the GM") != NULL);
+	teardown((void **)&f);
+}
+
+static void
+test_gm_role_by_id(void **state)
+{
+	struct fixture *f = fixture_new("501");
+
+	interaction(f, "1040", 2, BOB, "{\"name\":\"gmcmd\"}");
+	assert_message(f->out.callback_body, "done by the GM", false);
+	interaction(f, "1041", 2, ALICE, "{\"name\":\"gmcmd\"}");
+	assert_true(strstr(f->out.callback_body, "Only the GM") != NULL);
+	teardown((void **)&f);
+}
+
+static void
+test_options_bound(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1050", 2, ALICE,
+	            "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
+	            "{\"name\":\"n\",\"type\":4,\"value\":3},{\"name\":\"flag\",\"type\":5,"
+	            "\"value\":true},{\"name\":\"size\",\"type\":3,\"value\":\"large\"}],"
+	            "\"resolved\":{\"users\":{\"888\":{\"id\":\"888\",\"username\":\"bob\"}},"
+	            "\"members\":{\"888\":{\"nick\":\"Bob the Bold\"}}}}");
+	assert_message(f->out.callback_body, "who=Bob the Bold n=3 flag=1 size=large", false);
+	/* Out of the declared range: the registry's own error, privately. */
+	interaction(f, "1051", 2, ALICE,
+	            "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
+	            "{\"name\":\"n\",\"type\":4,\"value\":11}]}");
+	assert_message(f->out.callback_body,
+	               "N must be a whole number from 1 to 10 (got '11'); usage: /pick \\<who> "
+	               "\\[n\\] \\[flag\\] \\[small\\|medium\\|large\\] \\[entry\\]",
+	               true);
+	/* A required option missing, and a fractional integer. */
+	interaction(f, "1052", 2, ALICE, "{\"name\":\"pick\"}");
+	assert_true(strstr(f->out.callback_body, "Who is missing") != NULL);
+	interaction(f, "1053", 2, ALICE,
+	            "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
+	            "{\"name\":\"n\",\"type\":4,\"value\":2.5}]}");
+	assert_true(strstr(f->out.callback_body, "The option n arrived malformed") != NULL);
+}
+
+static void
+test_private_part_follows_up(void **state)
+{
+	struct fixture *f = *state;
+	cJSON *j;
+
+	interaction(f, "1060", 2, ALICE, "{\"name\":\"secret\"}");
+	assert_message(f->out.callback_body, "Something was rolled.", false);
+	assert_string_equal(f->out.followup_path, "/webhooks/42/tok-1060");
+	j = body(f->out.followup_body);
+	assert_string_equal(cJSON_GetObjectItem(j, "content")->valuestring, "**It was a 6.**");
+	assert_int_equal(cJSON_GetObjectItem(j, "flags")->valueint, 64);
+	assert_non_null(cJSON_GetObjectItem(j, "allowed_mentions"));
+	cJSON_Delete(j);
+	interaction(f, "1061", 2, ALICE, "{\"name\":\"whisper\"}");
+	assert_message(f->out.callback_body, "psst", true);
+	assert_null(f->out.followup_path);
+}
+
+static void
+test_unknown_command(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1070", 2, ALICE, "{\"name\":\"nosuch\"}");
+	assert_message(f->out.callback_body,
+	               "There is no command /nosuch here any more; the command list is being "
+	               "updated, so try again in a minute.",
+	               true);
+	interaction(f, "1071", 2, ALICE,
+	            "{\"name\":\"gm\",\"options\":[{\"name\":\"nosuch\",\"type\":1}]}");
+	assert_true(strstr(f->out.callback_body, "Unknown subcommand 'nosuch'") != NULL);
+}
+
+static void
+test_button_runs_line(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1080", 3, ALICE, "{\"custom_id\":\"a:gm show\",\"component_type\":2}");
+	assert_message(f->out.callback_body, "Nobody is GM here yet; /gm claim makes you the GM.",
+	               false);
+	interaction(f, "1081", 3, ALICE, "{\"custom_id\":\"b:77\",\"component_type\":2}");
+	assert_message(f->out.callback_body, "That button has expired; run the command again.",
+	               true);
+	interaction(f, "1082", 3, ALICE, "{\"component_type\":2}");
+	assert_message(f->out.callback_body, "That button has expired; run the command again.",
+	               true);
+	assert_int_equal(interact_stats(f->it)->components, 3);
+}
+
+static void
+assert_choices(const char *s, const char *const *want, size_t n)
+{
+	cJSON *j = body(s);
+	const cJSON *arr = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "choices");
+
+	assert_int_equal(cJSON_GetObjectItem(j, "type")->valueint, 8);
+	assert_int_equal(cJSON_GetArraySize(arr), n);
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *c = cJSON_GetArrayItem(arr, (int)i);
+
+		assert_string_equal(cJSON_GetObjectItem(c, "name")->valuestring, want[i]);
+		assert_string_equal(cJSON_GetObjectItem(c, "value")->valuestring, want[i]);
+	}
+	cJSON_Delete(j);
+}
+
+static void
+test_autocomplete(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const sizes_l[] = {"large", "small"};
+	static const char *const entries[] = {"alpha", "beta", "gamma",
+	                                             "discord:1234567890123456789"};
+
+	interaction(f, "1090", 4, ALICE,
+	            "{\"name\":\"pick\",\"options\":[{\"name\":\"size\",\"type\":3,"
+	            "\"value\":\"L\",\"focused\":true}]}");
+	assert_choices(f->out.callback_body, sizes_l, 2);
+	/* A bad value in another option does not stop suggestions. */
+	interaction(f, "1091", 4, ALICE,
+	            "{\"name\":\"pick\",\"options\":[{\"name\":\"n\",\"type\":4,\"value\":99},"
+	            "{\"name\":\"entry\",\"type\":3,\"value\":\"a\",\"focused\":true}]}");
+	assert_choices(f->out.callback_body, entries, 4);
+	interaction(f, "1092", 4, ALICE, "{\"name\":\"nosuch\",\"options\":[]}");
+	assert_choices(f->out.callback_body, NULL, 0);
+	assert_int_equal(interact_stats(f->it)->autocompletes, 3);
+}
+
+/* The id set forgets the oldest ids first and never loses a recent one,
+ * whatever clusters the open addressing forms. */
+static void
+test_seen_window(void **state)
+{
+	struct fixture *f = *state;
+	char id[32];
+	int answered = 0;
+
+	for (int i = 0; i < 10000; i++) {
+		snprintf(id, sizeof(id), "%d", 100000 + i * 4096);
+		answered += interaction(f, id, 2, ALICE, "{\"name\":\"whisper\"}");
+	}
+	assert_int_equal(answered, 10000);
+	for (int i = 10000 - 4096; i < 10000; i++) {
+		snprintf(id, sizeof(id), "%d", 100000 + i * 4096);
+		assert_int_equal(interaction(f, id, 2, ALICE, "{\"name\":\"whisper\"}"), 0);
+	}
+	snprintf(id, sizeof(id), "%d", 100000);
+	assert_int_equal(interaction(f, id, 2, ALICE, "{\"name\":\"whisper\"}"), 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_duplicate_ignored, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_malformed_dropped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dm_and_big_snowflake, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_error_is_ephemeral, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_manage_channels_is_admin, setup, teardown),
+	    cmocka_unit_test(test_gm_role_by_name),
+	    cmocka_unit_test(test_gm_role_by_id),
+	    cmocka_unit_test_setup_teardown(test_options_bound, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_private_part_follows_up, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_seen_window, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

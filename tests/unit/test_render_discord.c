@@ -1,0 +1,358 @@
+/* Tests for bot/render_discord: markdown, the ansi block, limits, buttons. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/render_discord.h"
+#include "rules/buf.h"
+
+/* Renders the channel message of r and returns the parsed object. */
+static cJSON *
+render(struct reply *r, bool eph, struct dbuttons *bs)
+{
+	cJSON *m = render_discord(reply_msg(r, REPLY_CHANNEL), eph, bs);
+	char *s = cJSON_PrintUnformatted(m);
+	cJSON *back = cJSON_Parse(s); /* it must print as valid JSON */
+
+	assert_non_null(back);
+	free(s);
+	cJSON_Delete(m);
+	return back;
+}
+
+static const char *
+content(const cJSON *m)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItem(m, "content"));
+}
+
+static void
+assert_no_mentions(const cJSON *m)
+{
+	const cJSON *am = cJSON_GetObjectItem(m, "allowed_mentions");
+	const cJSON *parse = cJSON_GetObjectItem(am, "parse");
+
+	assert_true(cJSON_IsArray(parse));
+	assert_int_equal(cJSON_GetArraySize(parse), 0);
+}
+
+static void
+test_plain_markdown(void **state)
+{
+	struct reply *r = reply_new();
+	cJSON *m;
+
+	reply_add(r, RS_BOLD, "Alice");
+	reply_add(r, 0, " is now the GM.");
+	reply_nl(r);
+	reply_line(r, RS_ITALIC, " flavour ");
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "**Alice** is now the GM.\n *flavour* ");
+	assert_null(cJSON_GetObjectItem(m, "flags"));
+	assert_null(cJSON_GetObjectItem(m, "components"));
+	assert_no_mentions(m);
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+static void
+test_escapes_user_text(void **state)
+{
+	struct reply *r = reply_new();
+	cJSON *m;
+
+	reply_title(r, "# big");
+	reply_line(r, 0, "*x* _y_ `z` ~~w~~ <@123> [a](b) |s| @everyone");
+	reply_line(r, 0, "> quote");
+	reply_line(r, 0, "1. list");
+	m = render(r, true, NULL);
+	assert_string_equal(content(m), "**\\# big**\n"
+	                                "\\*x\\* \\_y\\_ \\`z\\` \\~\\~w\\~\\~ \\<@123> \\[a\\](b) "
+	                                "\\|s\\| @everyone\n"
+	                                "\\> quote\n"
+	                                "1\\. list");
+	assert_int_equal(cJSON_GetObjectItem(m, "flags")->valueint, 64);
+	assert_no_mentions(m);
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+static void
+test_dice_line_fenced(void **state)
+{
+	struct reply *r = reply_new();
+	struct ustyle us = {.colour = UC_BLUE, .mark = "*"};
+	cJSON *m;
+
+	reply_line(r, 0, "Stealth");
+	reply_add(r, 0, "4d6kh3: ");
+	reply_add(r, RS_CRIT, "6");
+	reply_add(r, 0, " ");
+	reply_add(r, RS_STRUCK, "1");
+	reply_add(r, 0, " = ");
+	reply_add(r, RS_BOLD, "13");
+	reply_nl(r);
+	reply_add_user(r, &us, 0, "d8 `3`");
+	reply_nl(r);
+	reply_line(r, 0, "after");
+	m = render(r, false, NULL);
+	assert_string_equal(content(m),
+	                    "Stealth\n"
+	                    "```ansi\n"
+	                    "4d6kh3: \033[1;32m6\033[0m \033[0;30m~~1~~\033[0m = \033[1m13\033[0m\n"
+	                    "\033[1;4;34m*d8 `\xe2\x80\x8b" "3`\xe2\x80\x8b\033[0m\n"
+	                    "```\n"
+	                    "after");
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+static void
+test_table_highlight(void **state)
+{
+	static const char *const hdr[] = {"d6", "result"};
+	static const char *const r1[] = {"1-3", "nothing"};
+	static const char *const r2[] = {"4-6", "a rat"};
+	struct reply *r = reply_new();
+	cJSON *m;
+
+	reply_table(r, 2, hdr);
+	reply_row(r, false, r1);
+	reply_row(r, true, r2);
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "```ansi\n"
+	                                "  \033[1md6   result\033[0m\n"
+	                                "  \033[30m1-3  nothing\033[0m\n"
+	                                "\xe2\x96\xb6 \033[1;33m4-6  a rat\033[0m\n"
+	                                "```");
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+/* Every line of the content is one of the lines given, or a fence, or a
+ * "not shown" marker: nothing was cut in the middle. */
+static void
+assert_whole_lines(const char *text, char **lines, size_t n)
+{
+	char *copy = strdup(text), *save = NULL;
+
+	for (char *l = strtok_r(copy, "\n", &save); l != NULL; l = strtok_r(NULL, "\n", &save)) {
+		bool ok = strcmp(l, "```ansi") == 0 || strcmp(l, "```") == 0 ||
+		          strstr(l, "not shown") != NULL;
+
+		for (size_t i = 0; i < n && !ok; i++)
+			ok = strcmp(l, lines[i]) == 0;
+		if (!ok)
+			fail_msg("line cut or unknown: '%s'", l);
+	}
+	free(copy);
+}
+
+static void
+test_long_table_summarised(void **state)
+{
+	struct reply *r = reply_new();
+	char *lines[300];
+	cJSON *m;
+	const char *c;
+
+	reply_table(r, 2, NULL);
+	for (int i = 0; i < 300; i++) {
+		char a[16], b[64];
+		const char *cells[] = {a, b};
+
+		snprintf(a, sizeof(a), "%d", i + 1);
+		snprintf(b, sizeof(b), "entry number %d of the long table", i + 1);
+		reply_row(r, i == 150, cells);
+		lines[i] = malloc(128);
+		if (i == 150)
+			snprintf(lines[i], 128, "\xe2\x96\xb6 \033[1;33m%-3s  %s\033[0m", a, b);
+		else
+			snprintf(lines[i], 128, "  \033[30m%-3s  %s\033[0m", a, b);
+	}
+	m = render(r, false, NULL);
+	c = content(m);
+	assert_true(render_discord_len(c) <= DISCORD_CONTENT_MAX);
+	assert_true(render_discord_len(c) > DISCORD_CONTENT_MAX - 200); /* not over-eager */
+	assert_non_null(strstr(c, lines[150]));
+	assert_non_null(strstr(c, lines[149]));
+	assert_non_null(strstr(c, lines[151]));
+	assert_null(strstr(c, lines[0]));
+	assert_null(strstr(c, lines[299]));
+	assert_non_null(strstr(c, "more rows not shown"));
+	assert_whole_lines(c, lines, 300);
+	for (int i = 0; i < 300; i++)
+		free(lines[i]);
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+static void
+test_long_lines_dropped_from_end(void **state)
+{
+	struct reply *r = reply_new();
+	char *lines[100];
+	cJSON *m;
+	const char *c;
+
+	reply_title(r, "Many lines");
+	for (int i = 0; i < 100; i++) {
+		lines[i] = malloc(64);
+		snprintf(lines[i], 64, "line %d with some words in it", i);
+		reply_line(r, 0, "%s", lines[i]);
+	}
+	m = render(r, false, NULL);
+	c = content(m);
+	assert_true(render_discord_len(c) <= DISCORD_CONTENT_MAX);
+	assert_true(strncmp(c, "**Many lines**\nline 0 with", 26) == 0);
+	assert_null(strstr(c, lines[99]));
+	assert_non_null(strstr(c, "more lines not shown*"));
+	for (int i = 0; i < 100; i++)
+		free(lines[i]);
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+static void
+test_huge_line_shortened(void **state)
+{
+	struct reply *r = reply_new();
+	struct buf b;
+	cJSON *m;
+	const char *c;
+
+	buf_init(&b, 100000);
+	for (int i = 0; i < 1500; i++)
+		buf_adds(&b, "word ");
+	reply_line(r, RS_CRIT, "%s", buf_str(&b));
+	m = render(r, false, NULL);
+	c = content(m);
+	assert_true(render_discord_len(c) <= DISCORD_CONTENT_MAX);
+	assert_true(strncmp(c, "```ansi\n\033[1;32mword word", 24) == 0);
+	assert_non_null(strstr(c, "word\033[0m \xe2\x80\xa6 (shortened)\n```"));
+	buf_free(&b);
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+static void
+test_utf16_length(void **state)
+{
+	assert_int_equal(render_discord_len("abc"), 3);
+	assert_int_equal(render_discord_len("\xc3\xa9"), 1);         /* é */
+	assert_int_equal(render_discord_len("\xe2\x96\xb6"), 1);     /* ▶ */
+	assert_int_equal(render_discord_len("\xf0\x9f\x8e\xb2"), 2); /* 🎲 */
+}
+
+static void
+test_emoji_message_fits(void **state)
+{
+	struct reply *r = reply_new();
+	struct buf b;
+	cJSON *m;
+
+	buf_init(&b, 100000);
+	for (int i = 0; i < 60; i++) {
+		buf_reset(&b);
+		for (int k = 0; k < 20; k++)
+			buf_adds(&b, "\xf0\x9f\x8e\xb2"); /* 🎲: 2 UTF-16 units, 4 bytes */
+		reply_line(r, 0, "%s", buf_str(&b));
+	}
+	m = render(r, false, NULL);
+	assert_true(render_discord_len(content(m)) <= DISCORD_CONTENT_MAX);
+	assert_true(render_discord_len(content(m)) > 1800);
+	buf_free(&b);
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+static void
+test_buttons(void **state)
+{
+	struct dbuttons *bs = dbuttons_new(4);
+	struct reply *r = reply_new();
+	char long_action[200], long_label[200];
+	const cJSON *rows, *b;
+	cJSON *m;
+
+	memset(long_action, 'x', sizeof(long_action) - 1);
+	long_action[sizeof(long_action) - 1] = '\0';
+	memcpy(long_action, "roll ", 5);
+	memset(long_label, 'L', sizeof(long_label) - 1);
+	long_label[sizeof(long_label) - 1] = '\0';
+	reply_line(r, 0, "rolled");
+	reply_button(r, "Roll again", "roll 1d6");
+	reply_button(r, long_label, long_action);
+	for (int i = 0; i < 30; i++)
+		reply_button(r, "More", "help");
+	m = render(r, false, bs);
+	rows = cJSON_GetObjectItem(m, "components");
+	assert_int_equal(cJSON_GetArraySize(rows), 5);
+	for (int i = 0; i < 5; i++) {
+		const cJSON *row = cJSON_GetArrayItem(rows, i);
+
+		assert_int_equal(cJSON_GetObjectItem(row, "type")->valueint, 1);
+		assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(row, "components")), 5);
+	}
+	b = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "components"), 0);
+	assert_string_equal(cJSON_GetObjectItem(b, "custom_id")->valuestring, "a:roll 1d6");
+	assert_string_equal(cJSON_GetObjectItem(b, "label")->valuestring, "Roll again");
+	assert_int_equal(cJSON_GetObjectItem(b, "type")->valueint, 2);
+	assert_string_equal(dbuttons_action(bs, "a:roll 1d6"), "roll 1d6");
+	b = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "components"), 1);
+	assert_string_equal(cJSON_GetObjectItem(b, "custom_id")->valuestring, "b:1");
+	assert_int_equal(strlen(cJSON_GetObjectItem(b, "label")->valuestring), 80);
+	assert_string_equal(dbuttons_action(bs, "b:1"), long_action);
+	assert_null(dbuttons_action(bs, "b:2"));
+	assert_null(dbuttons_action(bs, "b:zz"));
+	assert_null(dbuttons_action(bs, "x:1"));
+	cJSON_Delete(m);
+	/* The store keeps the last 4 long lines: the first expires. */
+	for (int i = 0; i < 4; i++) {
+		cJSON_Delete(render_discord(reply_msg(r, REPLY_CHANNEL), false, bs));
+	}
+	assert_null(dbuttons_action(bs, "b:1"));
+	assert_string_equal(dbuttons_action(bs, "b:5"), long_action);
+	reply_free(r);
+	dbuttons_free(bs);
+}
+
+static void
+test_empty_message(void **state)
+{
+	struct reply *r = reply_new();
+	cJSON *m;
+
+	reply_nl(r);
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "(nothing to show)");
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_plain_markdown),
+	    cmocka_unit_test(test_escapes_user_text),
+	    cmocka_unit_test(test_dice_line_fenced),
+	    cmocka_unit_test(test_table_highlight),
+	    cmocka_unit_test(test_long_table_summarised),
+	    cmocka_unit_test(test_long_lines_dropped_from_end),
+	    cmocka_unit_test(test_huge_line_shortened),
+	    cmocka_unit_test(test_utf16_length),
+	    cmocka_unit_test(test_emoji_message_fits),
+	    cmocka_unit_test(test_buttons),
+	    cmocka_unit_test(test_empty_message),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
