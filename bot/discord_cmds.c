@@ -103,8 +103,8 @@ node_options(const struct command *c, cJSON *parent)
 
 			cJSON_AddStringToObject(o, "name", s->name);
 			add_desc(o, s->desc, s->name);
-			cJSON_AddNumberToObject(o, "type",
-			                        s->subs != NULL ? T_SUB_COMMAND_GROUP : T_SUB_COMMAND);
+			cJSON_AddNumberToObject(
+			    o, "type", s->subs != NULL ? T_SUB_COMMAND_GROUP : T_SUB_COMMAND);
 			node_options(s, o);
 			cJSON_AddItemToArray(arr, o);
 		}

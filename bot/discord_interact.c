@@ -203,9 +203,10 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 	memset(o, 0, sizeof(*o));
 	o->platform = "discord";
 	if (chan == NULL)
-		chan = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "channel"),
-		                                        "id");
-	if (!snowflake(chan, &cid) || !snowflake(cJSON_GetObjectItemCaseSensitive(user, "id"), &uid))
+		chan = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(d, "channel"), "id");
+	if (!snowflake(chan, &cid) ||
+	    !snowflake(cJSON_GetObjectItemCaseSensitive(user, "id"), &uid))
 		return false;
 	snprintf(o->chan_key, sizeof(o->chan_key), "discord:%llu", (unsigned long long)cid);
 	snprintf(o->user_key, sizeof(o->user_key), "discord:%llu", (unsigned long long)uid);
@@ -220,12 +221,13 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 	if (perms != NULL && strspn(perms, "0123456789") == strlen(perms) && *perms != '\0') {
 		unsigned long long p = strtoull(perms, NULL, 10);
 
-		o->platform_admin = (p & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_CHANNELS |
-		                          DISCORD_PERM_MANAGE_GUILD)) != 0;
+		o->platform_admin =
+		    (p & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_CHANNELS |
+		          DISCORD_PERM_MANAGE_GUILD)) != 0;
 	}
 	if (!o->direct && !o->platform_admin)
-		o->platform_admin =
-		    roles_member_is_gm(it->roles, gid, cJSON_GetObjectItemCaseSensitive(member, "roles"));
+		o->platform_admin = roles_member_is_gm(
+		    it->roles, gid, cJSON_GetObjectItemCaseSensitive(member, "roles"));
 	return true;
 }
 
@@ -293,8 +295,8 @@ walk_options(const cJSON *data, const char **names, const cJSON **leaves)
 			*leaves = cJSON_IsArray(opts) ? opts : NULL;
 			return true;
 		}
-		if (depth == 2 || cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "name")) ==
-		                      NULL)
+		if (depth == 2 ||
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "name")) == NULL)
 			return false;
 		names[depth++] = cJSON_GetObjectItemCaseSensitive(first, "name")->valuestring;
 		names[depth] = NULL;
@@ -320,8 +322,9 @@ bind_command(struct interact *it, const cJSON *data, struct invocation *inv, str
 
 	inv->path[0] = find_command(it, name);
 	if (inv->path[0] == NULL) {
-		reply_error(out, "There is no command /%.32s here any more; the command list is "
-		                 "being updated, so try again in a minute.",
+		reply_error(out,
+		            "There is no command /%.32s here any more; the command list is "
+		            "being updated, so try again in a minute.",
 		            name ? name : "?");
 		goto done;
 	}
@@ -333,10 +336,12 @@ bind_command(struct interact *it, const cJSON *data, struct invocation *inv, str
 		goto done;
 	cJSON_ArrayForEach(opt, leaves)
 	{
-		const char *oname = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(opt, "name"));
+		const char *oname =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(opt, "name"));
 		struct reply *scratch;
 
-		if (focused != NULL && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opt, "focused"))) {
+		if (focused != NULL &&
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opt, "focused"))) {
 			*focused = opt;
 			continue;
 		}
@@ -419,7 +424,8 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 
 	memset(&inv, 0, sizeof(inv));
 	if (bind_command(it, data, &inv, r, &focused) == 0 && focused != NULL) {
-		const char *oname = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(focused, "name"));
+		const char *oname =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(focused, "name"));
 		const char *partial =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(focused, "value"));
 		const struct cmd_opt *opt = NULL;
@@ -508,7 +514,8 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	}
 	r = reply_new();
 	if (type->valueint == IT_COMPONENT) {
-		const char *cid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
+		const char *cid =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
 		const char *line = cid != NULL ? dbuttons_action(it->buttons, cid) : NULL;
 
 		it->stats.components++;

@@ -55,7 +55,7 @@ struct dbuttons {
 	struct {
 		uint64_t id;
 		char *action;
-	} *slot;
+	} * slot;
 };
 
 size_t
@@ -180,8 +180,7 @@ md_text(struct buf *b, const char *s, bool *at_start)
 			buf_addc(b, ' ');
 			continue;
 		}
-		if (strchr("\\*_~`|<[]", c) != NULL ||
-		    (*at_start && strchr("#>-+", c) != NULL))
+		if (strchr("\\*_~`|<[]", c) != NULL || (*at_start && strchr("#>-+", c) != NULL))
 			buf_addc(b, '\\');
 		if (*at_start && c >= '0' && c <= '9') {
 			const char *q = p;
@@ -208,8 +207,8 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 	const char *text, *core, *end;
 	const char *mark = "";
 	size_t lead, trail;
-	bool code = (s->style & RS_CODE) && strchr(s->text, '`') == NULL &&
-	            strchr(s->text, '\n') == NULL;
+	bool code =
+	    (s->style & RS_CODE) && strchr(s->text, '`') == NULL && strchr(s->text, '\n') == NULL;
 	const char *open = "";
 
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
@@ -349,7 +348,8 @@ table_units(const struct reply_block *bl, struct units *u)
 			buf_adds(&b, SGR_RESET);
 		units_add(u, row->highlight ? U_HLROW : U_ROW, true, &b);
 		/* Far rows go first; without a highlight, the last rows go first. */
-		u->v[u->n - 1].rank = hl == SIZE_MAX ? r : (r > hl ? r - hl : hl - r) * 2 + (r > hl);
+		u->v[u->n - 1].rank =
+		    hl == SIZE_MAX ? r : (r > hl ? r - hl : hl - r) * 2 + (r > hl);
 	}
 	buf_free(&b);
 }
@@ -400,7 +400,9 @@ gap_marker(struct buf *out, bool *open, size_t gap, bool rows, bool fenced)
 	if (!fenced && *open)
 		buf_adds(out, FENCE_CLOSE);
 	*open = fenced;
-	buf_addf(out, fenced ? "\xe2\x80\xa6 %zu more %s not shown\n" : "*\xe2\x80\xa6 %zu more %s not shown*\n",
+	buf_addf(out,
+	         fenced ? "\xe2\x80\xa6 %zu more %s not shown\n"
+	                : "*\xe2\x80\xa6 %zu more %s not shown*\n",
 	         gap, rows ? (gap == 1 ? "row" : "rows") : (gap == 1 ? "line" : "lines"));
 }
 
@@ -456,7 +458,8 @@ next_drop(const struct units *u)
 	for (size_t i = 0; i < u->n; i++) {
 		const struct unit *x = &u->v[i];
 
-		if (!x->dropped && x->kind == U_ROW && (best == SIZE_MAX || x->rank >= u->v[best].rank))
+		if (!x->dropped && x->kind == U_ROW &&
+		    (best == SIZE_MAX || x->rank >= u->v[best].rank))
 			best = i;
 	}
 	if (best != SIZE_MAX)

@@ -32,11 +32,11 @@
 
 #include "commands/reply.h"
 
-#define DISCORD_CONTENT_MAX   2000
-#define DISCORD_BUTTONS_MAX   25
-#define DISCORD_ROW_BUTTONS   5
-#define DISCORD_LABEL_MAX     80
-#define DISCORD_CUSTOM_ID_MAX 100
+#define DISCORD_CONTENT_MAX    2000
+#define DISCORD_BUTTONS_MAX    25
+#define DISCORD_ROW_BUTTONS    5
+#define DISCORD_LABEL_MAX      80
+#define DISCORD_CUSTOM_ID_MAX  100
 #define DISCORD_FLAG_EPHEMERAL 64
 
 struct cJSON;

@@ -144,11 +144,11 @@ test_subcommands_and_gm(void **state)
 	assert_int_equal(num(named(cJSON_GetObjectItem(g, "options"), "set"), "type"), 1);
 	/* A description is never empty: the name stands in. */
 	assert_string_equal(
-	    cJSON_GetObjectItem(named(cJSON_GetObjectItem(named(cJSON_GetObjectItem(g, "options"),
-	                                                        "set"),
-	                                                  "options"),
-	                              "value"),
-	                        "description")
+	    cJSON_GetObjectItem(
+	        named(
+	            cJSON_GetObjectItem(named(cJSON_GetObjectItem(g, "options"), "set"), "options"),
+	            "value"),
+	        "description")
 	        ->valuestring,
 	    "value");
 	assert_null(cJSON_GetObjectItem(t, "default_member_permissions"));
@@ -204,7 +204,8 @@ check_options(const cJSON *opts, int depth)
 		else
 			optional_seen = true;
 		assert_true(choices == NULL || cJSON_GetArraySize(choices) <= 25);
-		assert_false(choices != NULL && cJSON_IsTrue(cJSON_GetObjectItem(o, "autocomplete")));
+		assert_false(choices != NULL &&
+		             cJSON_IsTrue(cJSON_GetObjectItem(o, "autocomplete")));
 	}
 }
 

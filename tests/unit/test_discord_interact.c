@@ -76,8 +76,8 @@ static const struct command pick_cmd = {
 static const struct command gmcmd_cmd = {
     .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
 
-static const struct command *const test_table[] = {
-    &cmd_gm, &cmd_help, &secret_cmd, &whisper_cmd, &pick_cmd, &gmcmd_cmd, NULL};
+static const struct command *const test_table[] = {&cmd_gm,   &cmd_help,  &secret_cmd, &whisper_cmd,
+                                                   &pick_cmd, &gmcmd_cmd, NULL};
 
 struct fixture {
 	struct dispatch d;
@@ -145,10 +145,12 @@ interaction(struct fixture *f, const char *id, int type, const char *member, con
 	return feed(f, "INTERACTION_CREATE", json);
 }
 
-#define ALICE "{\"user\":{\"id\":\"555\",\"username\":\"alice\"},\"nick\":\"Alice\"," \
-	      "\"permissions\":\"0\",\"roles\":[]}"
-#define BOB   "{\"user\":{\"id\":\"556\",\"username\":\"bob\",\"global_name\":\"Bobby\"}," \
-	      "\"permissions\":\"1024\",\"roles\":[\"501\"]}"
+#define ALICE                                                                                      \
+	"{\"user\":{\"id\":\"555\",\"username\":\"alice\"},\"nick\":\"Alice\","                    \
+	"\"permissions\":\"0\",\"roles\":[]}"
+#define BOB                                                                                        \
+	"{\"user\":{\"id\":\"556\",\"username\":\"bob\",\"global_name\":\"Bobby\"},"               \
+	"\"permissions\":\"1024\",\"roles\":[\"501\"]}"
 
 static cJSON *
 body(const char *s)
@@ -165,7 +167,8 @@ assert_message(const char *s, const char *content, bool ephemeral)
 {
 	cJSON *j = body(s), *data = cJSON_GetObjectItem(j, "data");
 	const cJSON *flags = cJSON_GetObjectItem(data, "flags");
-	const cJSON *parse = cJSON_GetObjectItem(cJSON_GetObjectItem(data, "allowed_mentions"), "parse");
+	const cJSON *parse =
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(data, "allowed_mentions"), "parse");
 
 	assert_int_equal(cJSON_GetObjectItem(j, "type")->valueint, 4);
 	assert_string_equal(cJSON_GetObjectItem(data, "content")->valuestring, content);
@@ -183,9 +186,10 @@ test_command_reply(void **state)
 	struct fixture *f = *state;
 	struct channel *ch;
 
-	assert_int_equal(interaction(f, "1001", 2, ALICE,
-	                             "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}"),
-	                 1);
+	assert_int_equal(
+	    interaction(f, "1001", 2, ALICE,
+	                "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}"),
+	    1);
 	assert_string_equal(f->out.id, "1001");
 	assert_int_equal(f->out.type, 2);
 	assert_string_equal(f->out.callback_path, "/interactions/1001/tok-1001/callback");
@@ -251,11 +255,10 @@ test_dm_and_big_snowflake(void **state)
 	                      "\"data\":{\"name\":\"gm\",\"options\":[{\"name\":\"claim\","
 	                      "\"type\":1}]}}"),
 	                 1);
-	assert_string_equal(f->out.callback_path,
-	                    "/interactions/18446744073709551615/t/callback");
-	assert_string_equal(channel_gm(state_channel_find(f->d.state,
-	                                                  "discord:18446744073709551614")),
-	                    "discord:9007199254740993");
+	assert_string_equal(f->out.callback_path, "/interactions/18446744073709551615/t/callback");
+	assert_string_equal(
+	    channel_gm(state_channel_find(f->d.state, "discord:18446744073709551614")),
+	    "discord:9007199254740993");
 	assert_message(f->out.callback_body, "**carol** is now the GM of this channel.", false);
 }
 
@@ -328,7 +331,8 @@ test_gm_role_by_name(void **state)
 	interaction(f, "1033", 2, BOB, "{\"name\":\"gmcmd\"}");
 	assert_true(strstr(f->out.callback_body, "Only the GM") != NULL);
 	/* Another guild's role of that name does not count here. */
-	feed(f, "GUILD_CREATE", "{\"id\":\"98\",\"roles\":[{\"id\":\"501\",\"name\":\"Game Master\"}]}");
+	feed(f, "GUILD_CREATE",
+	     "{\"id\":\"98\",\"roles\":[{\"id\":\"501\",\"name\":\"Game Master\"}]}");
 	interaction(f, "1034", 2, BOB, "{\"name\":\"gmcmd\"}");
 	assert_true(strstr(f->out.callback_body, "Only the GM") != NULL);
 	teardown((void **)&f);
@@ -351,17 +355,19 @@ test_options_bound(void **state)
 {
 	struct fixture *f = *state;
 
-	interaction(f, "1050", 2, ALICE,
-	            "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
-	            "{\"name\":\"n\",\"type\":4,\"value\":3},{\"name\":\"flag\",\"type\":5,"
-	            "\"value\":true},{\"name\":\"size\",\"type\":3,\"value\":\"large\"}],"
-	            "\"resolved\":{\"users\":{\"888\":{\"id\":\"888\",\"username\":\"bob\"}},"
-	            "\"members\":{\"888\":{\"nick\":\"Bob the Bold\"}}}}");
+	interaction(
+	    f, "1050", 2, ALICE,
+	    "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
+	    "{\"name\":\"n\",\"type\":4,\"value\":3},{\"name\":\"flag\",\"type\":5,"
+	    "\"value\":true},{\"name\":\"size\",\"type\":3,\"value\":\"large\"}],"
+	    "\"resolved\":{\"users\":{\"888\":{\"id\":\"888\",\"username\":\"bob\"}},"
+	    "\"members\":{\"888\":{\"nick\":\"Bob the Bold\"}}}}");
 	assert_message(f->out.callback_body, "who=Bob the Bold n=3 flag=1 size=large", false);
 	/* Out of the declared range: the registry's own error, privately. */
-	interaction(f, "1051", 2, ALICE,
-	            "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
-	            "{\"name\":\"n\",\"type\":4,\"value\":11}]}");
+	interaction(
+	    f, "1051", 2, ALICE,
+	    "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
+	    "{\"name\":\"n\",\"type\":4,\"value\":11}]}");
 	assert_message(f->out.callback_body,
 	               "N must be a whole number from 1 to 10 (got '11'); usage: /pick \\<who> "
 	               "\\[n\\] \\[flag\\] \\[small\\|medium\\|large\\] \\[entry\\]",
@@ -369,9 +375,10 @@ test_options_bound(void **state)
 	/* A required option missing, and a fractional integer. */
 	interaction(f, "1052", 2, ALICE, "{\"name\":\"pick\"}");
 	assert_true(strstr(f->out.callback_body, "Who is missing") != NULL);
-	interaction(f, "1053", 2, ALICE,
-	            "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
-	            "{\"name\":\"n\",\"type\":4,\"value\":2.5}]}");
+	interaction(
+	    f, "1053", 2, ALICE,
+	    "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
+	    "{\"name\":\"n\",\"type\":4,\"value\":2.5}]}");
 	assert_true(strstr(f->out.callback_body, "The option n arrived malformed") != NULL);
 }
 
@@ -449,7 +456,7 @@ test_autocomplete(void **state)
 	struct fixture *f = *state;
 	static const char *const sizes_l[] = {"large", "small"};
 	static const char *const entries[] = {"alpha", "beta", "gamma",
-	                                             "discord:1234567890123456789"};
+	                                      "discord:1234567890123456789"};
 
 	interaction(f, "1090", 4, ALICE,
 	            "{\"name\":\"pick\",\"options\":[{\"name\":\"size\",\"type\":3,"

@@ -107,7 +107,8 @@ test_dice_line_fenced(void **state)
 	                    "Stealth\n"
 	                    "```ansi\n"
 	                    "4d6kh3: \033[1;32m6\033[0m \033[0;30m~~1~~\033[0m = \033[1m13\033[0m\n"
-	                    "\033[1;4;34m*d8 `\xe2\x80\x8b" "3`\xe2\x80\x8b\033[0m\n"
+	                    "\033[1;4;34m*d8 `\xe2\x80\x8b"
+	                    "3`\xe2\x80\x8b\033[0m\n"
 	                    "```\n"
 	                    "after");
 	cJSON_Delete(m);

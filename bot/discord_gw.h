@@ -1,0 +1,144 @@
+/*
+ * discord_gw: the Discord gateway protocol (v10, JSON), without I/O.
+ *
+ * This module is the state machine of one gateway session: it decides when
+ * to connect and to which URL, what to send (IDENTIFY, RESUME, heartbeats)
+ * and when, what a close code means, and it hands dispatched events on. A
+ * transport (discord_ws) owns the socket: it calls gw_opened(),
+ * gw_message() and gw_closed() as things happen, gw_tick() when the time
+ * gw_next_wakeup() named has come, and sends the frames gw_next_frame()
+ * gives it. Time is passed in (milliseconds on a monotonic clock), so every
+ * rule below is testable without a network or a clock.
+ *
+ * What it does, after PROTOCOLS.md:
+ *  - HELLO: heartbeats every heartbeat_interval, the first one after
+ *    interval * random[0, 1); a heartbeat carries the last sequence number
+ *    seen. An op 1 from the server is answered at once. When no ACK (op 11)
+ *    came between two heartbeats the connection is a zombie: it is closed
+ *    with 4000 (never 1000/1001, which would end the session) and resumed.
+ *  - IDENTIFY with the token, intents, properties and shard [id, count];
+ *    at most one per 5 seconds (this process holds one shard, so its
+ *    max_concurrency bucket is its own) and no more than the daily
+ *    session_start_limit allows: past it, connecting waits for the reset.
+ *  - READY: session id, resume_gateway_url and application id are kept;
+ *    RESUME (op 6) with the last sequence goes to resume_gateway_url.
+ *  - op 7: reconnect and resume. op 9: resume when d is true, else a fresh
+ *    IDENTIFY after 1-5 s.
+ *  - Close codes: 4004, 4010, 4011, 4012, 4013, 4014 stop the session with
+ *    one clear sentence (e.g. "token rejected (4004): check [discord]
+ *    token"); 4007 and 4009 re-identify; everything else, and a connection
+ *    lost without a close frame, resumes.
+ *  - Reconnecting waits: a connection that had reached READY or RESUMED is
+ *    retried after up to 1 s (250 ms when the server asked for it); each
+ *    failed attempt after that doubles the wait, up to 60 s, with jitter.
+ *  - Sends stay within 120 per 60 s per connection: other frames may use
+ *    115 of them, so heartbeats always find room.
+ *
+ * A payload that is not JSON, or not an object with a numeric op, is
+ * logged and ignored; nothing the server sends can stop the process except
+ * a fatal close code.
+ */
+#ifndef DELVER_DISCORD_GW_H
+#define DELVER_DISCORD_GW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GW_SEND_MAX       4096  /* bytes in one frame we send */
+#define GW_BUDGET         120   /* frames per window */
+#define GW_BUDGET_OTHER   115   /* of which not heartbeats */
+#define GW_BUDGET_WINDOW  60000 /* ms */
+#define GW_IDENTIFY_EVERY 5000  /* ms between IDENTIFYs */
+#define GW_ZOMBIE_CODE    4000  /* our close code when we reconnect */
+
+struct cJSON;
+struct rng;
+struct gw;
+
+enum gw_state {
+	GW_IDLE,         /* not started */
+	GW_WAIT_CONNECT, /* waiting to connect (backoff, identify limits) */
+	GW_CONNECTING,   /* the transport is connecting */
+	GW_WAIT_HELLO,   /* connected, no HELLO yet */
+	GW_IDENTIFYING,  /* IDENTIFY sent (or about to be), no READY yet */
+	GW_RESUMING,     /* RESUME sent, no RESUMED yet */
+	GW_READY,        /* events flow */
+	GW_CLOSING,      /* we asked the transport to close */
+	GW_STOPPED,      /* fatal close code, or gw_stop() */
+};
+
+struct gw_opts {
+	const char *token;       /* copied; never logged */
+	const char *gateway_url; /* "wss://gateway.discord.gg" (no query) */
+	uint64_t intents;
+	int shard_id, shard_count;
+};
+
+struct gw_hooks {
+	void *ctx;
+	/* Opens a connection to url (with ?v=10&encoding=json). Returns 0,
+	 * or -1 when it failed at once (then gw_closed is not called). */
+	int (*connect)(void *ctx, const char *url);
+	/* Closes the open connection with code; gw_closed() follows. */
+	void (*close)(void *ctx, int code);
+	/* Frames are waiting in gw_next_frame(). */
+	void (*want_write)(void *ctx);
+	/* A dispatched event (op 0), READY and RESUMED included. */
+	void (*event)(void *ctx, const char *t, const struct cJSON *d);
+	/* The session stopped for good; msg is one sentence. */
+	void (*fatal)(void *ctx, const char *msg);
+};
+
+struct gw_stats {
+	uint64_t heartbeats, acks, zombies;
+	uint64_t identifies, resumes, reconnects;
+	uint64_t events, ignored;
+	int64_t last_ack_ms; /* heartbeat to ACK of the last ACK, or -1 */
+};
+
+/* A session; rng gives the jitter and stays the caller's. */
+struct gw *gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng);
+void gw_free(struct gw *g);
+
+/* Connects at once (state IDLE to WAIT_CONNECT). */
+void gw_start(struct gw *g, int64_t now);
+/* The identify limits from GET /gateway/bot's session_start_limit. */
+void gw_set_limits(struct gw *g, int total, int remaining, int64_t reset_after_ms,
+                   int max_concurrency, int64_t now);
+/* Uses another gateway URL for new sessions from now on. */
+void gw_set_url(struct gw *g, const char *url);
+
+/* The transport's news: connected; one whole message; closed (code -1
+ * when no close frame came). */
+void gw_opened(struct gw *g, int64_t now);
+void gw_message(struct gw *g, const char *data, size_t len, int64_t now);
+void gw_closed(struct gw *g, int code, int64_t now);
+/* The transport gave up on the connection (e.g. a message over its size
+ * cap): close it and resume. why is logged. */
+void gw_abort(struct gw *g, const char *why, int64_t now);
+
+/* Runs what is due at now; call it at gw_next_wakeup(). */
+void gw_tick(struct gw *g, int64_t now);
+/* When gw_tick() must run next, or INT64_MAX. */
+int64_t gw_next_wakeup(const struct gw *g);
+
+/* The next frame to send now, or NULL when none is waiting or the send
+ * budget is spent (gw_next_wakeup() then says when to ask again). The
+ * caller frees it; *len is set. */
+char *gw_next_frame(struct gw *g, int64_t now, size_t *len);
+
+/* Ends the session: closes with 1000 (which ends it at Discord too). */
+void gw_stop(struct gw *g);
+
+enum gw_state gw_state(const struct gw *g);
+const struct gw_stats *gw_stats(const struct gw *g);
+/* From READY: the application id, or NULL. */
+const char *gw_application_id(const struct gw *g);
+const char *gw_session_id(const struct gw *g);
+int64_t gw_seq(const struct gw *g);
+
+/* The sentence for a fatal close code, or NULL when the code is not fatal. */
+const char *gw_fatal_reason(int code);
+
+#endif

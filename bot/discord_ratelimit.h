@@ -1,0 +1,60 @@
+/*
+ * discord_ratelimit: Discord's REST rate limits, without I/O.
+ *
+ * Requests are grouped by route: the method and the path with every id
+ * replaced by ":id", except the major parameters that Discord limits
+ * separately (the channel, guild and webhook or interaction id and token),
+ * so "POST /channels/1/messages" and "POST /channels/2/messages" are two
+ * routes. A route joins the bucket its responses name (X-RateLimit-Bucket,
+ * qualified by its major parameters), learning limit, remaining and
+ * reset-after from the headers; until then it is unlimited.
+ *
+ * A request may go when its bucket has requests left (counting those in
+ * flight) or has reset, no 429 has locked the bucket, and, unless it is an
+ * interaction callback (exempt), the global limit allows: 50 requests a
+ * second and no global 429 lock. A 429 locks the bucket, or everything when
+ * global, for retry_after: nothing is sent there before it passes.
+ *
+ * Idle buckets are forgotten a minute after their reset, so memory stays
+ * bounded however many interactions pass. Times are milliseconds.
+ */
+#ifndef DELVER_DISCORD_RATELIMIT_H
+#define DELVER_DISCORD_RATELIMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RL_ROUTE_MAX   256
+#define RL_GLOBAL_RATE 50 /* requests a second */
+
+struct rl;
+
+/* What a response said about limits; -1 (or NULL) for absent headers. */
+struct rl_headers {
+	const char *bucket;
+	int limit;
+	int remaining;
+	double reset_after; /* seconds */
+};
+
+struct rl *rl_new(void);
+void rl_free(struct rl *rl);
+
+/* The route key of a request, e.g. "POST /channels/1/messages". */
+void rl_route(const char *method, const char *path, char *out, size_t len);
+
+/* How many ms the request must wait (0: it may go now). */
+int64_t rl_wait(struct rl *rl, const char *route, bool exempt, int64_t now);
+/* The request went: counts it against its bucket and the global limit. */
+void rl_sent(struct rl *rl, const char *route, bool exempt, int64_t now);
+/* Its answer came (status 0: none came). retry_after (seconds) and global
+ * matter for a 429 only. The buckets of exempt (interaction) routes are not
+ * learnt, since each is used once or twice; their 429s still lock them. */
+void rl_done(struct rl *rl, const char *route, bool exempt, long status,
+             const struct rl_headers *h, double retry_after, bool global, int64_t now);
+
+/* Buckets known (for tests). */
+size_t rl_buckets(const struct rl *rl);
+
+#endif

@@ -1,0 +1,523 @@
+/* Tests for bot/discord_gw: the gateway protocol with an injected clock. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord_gw.h"
+#include "bot/log.h"
+#include "rules/rng.h"
+
+#define TOKEN "test.token-value"
+
+/* What the session asked the transport to do. */
+struct world {
+	struct gw *g;
+	struct rng *rng;
+	int64_t now;
+	int connects;
+	char url[600];
+	int closes, close_code;
+	int writes;
+	int fatals;
+	char fatal[300];
+	int events;
+	char last_event[64];
+	int connect_result;
+};
+
+static int
+h_connect(void *ctx, const char *url)
+{
+	struct world *w = ctx;
+
+	w->connects++;
+	snprintf(w->url, sizeof(w->url), "%s", url);
+	return w->connect_result;
+}
+
+static void
+h_close(void *ctx, int code)
+{
+	struct world *w = ctx;
+
+	w->closes++;
+	w->close_code = code;
+}
+
+static void
+h_want_write(void *ctx)
+{
+	((struct world *)ctx)->writes++;
+}
+
+static void
+h_event(void *ctx, const char *t, const cJSON *d)
+{
+	struct world *w = ctx;
+
+	w->events++;
+	snprintf(w->last_event, sizeof(w->last_event), "%s", t);
+}
+
+static void
+h_fatal(void *ctx, const char *msg)
+{
+	struct world *w = ctx;
+
+	w->fatals++;
+	snprintf(w->fatal, sizeof(w->fatal), "%s", msg);
+}
+
+static int
+setup(void **state)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	struct gw_opts o = {.token = TOKEN,
+	                    .gateway_url = "wss://gateway.discord.gg/",
+	                    .intents = 1,
+	                    .shard_id = 0,
+	                    .shard_count = 1};
+	struct gw_hooks h = {.ctx = w,
+	                     .connect = h_connect,
+	                     .close = h_close,
+	                     .want_write = h_want_write,
+	                     .event = h_event,
+	                     .fatal = h_fatal};
+
+	log_set_level(LOG_LEVEL_ERROR);
+	w->rng = rng_new_seeded(7);
+	w->g = gw_new(&o, &h, w->rng);
+	w->now = 1000000;
+	*state = w;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct world *w = *state;
+
+	gw_free(w->g);
+	rng_free(w->rng);
+	free(w);
+	return 0;
+}
+
+static void
+msg(struct world *w, const char *json)
+{
+	gw_message(w->g, json, strlen(json), w->now);
+}
+
+/* Runs the clock to the session's next wakeup (at most to limit). */
+static void
+advance(struct world *w, int64_t limit)
+{
+	int64_t t = gw_next_wakeup(w->g);
+
+	assert_true(t != INT64_MAX);
+	assert_true(t <= limit);
+	if (t > w->now)
+		w->now = t;
+	gw_tick(w->g, w->now);
+}
+
+/* The next frame, parsed; NULL when none. */
+static cJSON *
+frame(struct world *w)
+{
+	size_t len;
+	char *s = gw_next_frame(w->g, w->now, &len);
+	cJSON *j;
+
+	if (s == NULL)
+		return NULL;
+	assert_int_equal(strlen(s), len);
+	assert_true(len <= GW_SEND_MAX);
+	j = cJSON_Parse(s);
+	assert_non_null(j);
+	free(s);
+	return j;
+}
+
+static int
+op_of(const cJSON *j)
+{
+	return cJSON_GetObjectItem(j, "op")->valueint;
+}
+
+/* start, connect, HELLO, IDENTIFY, READY. */
+static void
+to_ready(struct world *w)
+{
+	cJSON *j;
+
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	assert_int_equal(w->connects, 1);
+	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250},\"s\":null,\"t\":null}");
+	j = frame(w);
+	assert_int_equal(op_of(j), 2);
+	cJSON_Delete(j);
+	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"v\":10,\"session_id\":\"sess1\","
+	       "\"resume_gateway_url\":\"wss://resume.example/\",\"application\":{\"id\":"
+	       "\"111122223333444455\"},\"user\":{\"id\":\"9\",\"username\":\"delver\"}}}");
+	assert_int_equal(gw_state(w->g), GW_READY);
+}
+
+static void
+test_identify_payload(void **state)
+{
+	struct world *w = *state;
+	cJSON *j, *d;
+
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	assert_int_equal(gw_state(w->g), GW_IDENTIFYING);
+	j = frame(w);
+	d = cJSON_GetObjectItem(j, "d");
+	assert_int_equal(op_of(j), 2);
+	assert_string_equal(cJSON_GetObjectItem(d, "token")->valuestring, TOKEN);
+	assert_int_equal(cJSON_GetObjectItem(d, "intents")->valueint, 1);
+	assert_string_equal(
+	    cJSON_GetObjectItem(cJSON_GetObjectItem(d, "properties"), "os")->valuestring, "linux");
+	assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "shard"), 0)->valueint, 0);
+	assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "shard"), 1)->valueint, 1);
+	cJSON_Delete(j);
+	assert_null(frame(w));
+	/* The first heartbeat is jittered within one interval. */
+	assert_true(gw_next_wakeup(w->g) >= w->now && gw_next_wakeup(w->g) < w->now + 41250);
+}
+
+static void
+test_ready_and_heartbeats(void **state)
+{
+	struct world *w = *state;
+	int64_t first;
+	cJSON *j;
+
+	to_ready(w);
+	assert_string_equal(gw_session_id(w->g), "sess1");
+	assert_string_equal(gw_application_id(w->g), "111122223333444455");
+	assert_string_equal(w->last_event, "READY");
+	msg(w, "{\"op\":0,\"s\":5,\"t\":\"GUILD_CREATE\",\"d\":{\"id\":\"1\"}}");
+	assert_string_equal(w->last_event, "GUILD_CREATE");
+	assert_int_equal(gw_seq(w->g), 5);
+	advance(w, w->now + 41250);
+	first = w->now;
+	j = frame(w);
+	assert_int_equal(op_of(j), 1);
+	assert_int_equal(cJSON_GetObjectItem(j, "d")->valueint, 5);
+	cJSON_Delete(j);
+	w->now += 30;
+	msg(w, "{\"op\":11}");
+	assert_int_equal(gw_stats(w->g)->last_ack_ms, 30);
+	/* The rhythm: exactly one interval after the first beat. */
+	assert_int_equal(gw_next_wakeup(w->g), first + 41250);
+	advance(w, first + 41250);
+	j = frame(w);
+	assert_int_equal(op_of(j), 1);
+	cJSON_Delete(j);
+	/* A heartbeat asked for by the server goes at once. */
+	msg(w, "{\"op\":11}");
+	msg(w, "{\"op\":1,\"d\":null}");
+	j = frame(w);
+	assert_int_equal(op_of(j), 1);
+	cJSON_Delete(j);
+	assert_int_equal(gw_stats(w->g)->heartbeats, 3);
+}
+
+static void
+test_zombie_resumes(void **state)
+{
+	struct world *w = *state;
+	cJSON *j, *d;
+
+	to_ready(w);
+	msg(w, "{\"op\":0,\"s\":7,\"t\":\"X\",\"d\":{}}");
+	advance(w, w->now + 41250); /* first heartbeat */
+	cJSON_Delete(frame(w));
+	advance(w, w->now + 41250); /* no ACK came: zombie */
+	assert_int_equal(w->closes, 1);
+	assert_int_equal(w->close_code, 4000);
+	assert_int_equal(gw_stats(w->g)->zombies, 1);
+	assert_null(frame(w));
+	gw_closed(w->g, -1, w->now);
+	advance(w, w->now + 250);
+	assert_int_equal(w->connects, 2);
+	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	d = cJSON_GetObjectItem(j, "d");
+	assert_int_equal(op_of(j), 6);
+	assert_string_equal(cJSON_GetObjectItem(d, "session_id")->valuestring, "sess1");
+	assert_int_equal(cJSON_GetObjectItem(d, "seq")->valueint, 7);
+	assert_string_equal(cJSON_GetObjectItem(d, "token")->valuestring, TOKEN);
+	cJSON_Delete(j);
+	/* Replayed events flow before RESUMED. */
+	msg(w, "{\"op\":0,\"s\":8,\"t\":\"INTERACTION_CREATE\",\"d\":{}}");
+	assert_string_equal(w->last_event, "INTERACTION_CREATE");
+	msg(w, "{\"op\":0,\"s\":null,\"t\":\"RESUMED\",\"d\":{}}");
+	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(gw_seq(w->g), 8);
+}
+
+static void
+test_reconnect_op7(void **state)
+{
+	struct world *w = *state;
+
+	to_ready(w);
+	msg(w, "{\"op\":7,\"d\":null}");
+	assert_int_equal(w->close_code, 4000);
+	assert_int_equal(gw_state(w->g), GW_CLOSING);
+	/* Whatever code the close carries, the plan was to resume. */
+	gw_closed(w->g, 1000, w->now);
+	assert_int_equal(gw_state(w->g), GW_WAIT_CONNECT);
+	advance(w, w->now + 250);
+	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
+}
+
+static void
+test_invalid_session(void **state)
+{
+	struct world *w = *state;
+	int64_t closed_at;
+	cJSON *j;
+
+	to_ready(w);
+	msg(w, "{\"op\":9,\"d\":true}");
+	gw_closed(w->g, -1, w->now);
+	advance(w, w->now + 250);
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	assert_int_equal(op_of(j), 6);
+	cJSON_Delete(j);
+	/* d false: a new session after 1-5 s, at the gateway URL. */
+	msg(w, "{\"op\":9,\"d\":false}");
+	assert_null(gw_session_id(w->g));
+	gw_closed(w->g, -1, w->now);
+	closed_at = w->now;
+	assert_true(gw_next_wakeup(w->g) >= closed_at + 1000);
+	assert_true(gw_next_wakeup(w->g) <= closed_at + 5000 + 5000);
+	advance(w, closed_at + 10000);
+	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	assert_int_equal(op_of(j), 2);
+	cJSON_Delete(j);
+	assert_int_equal(gw_stats(w->g)->identifies, 2);
+}
+
+static void
+test_identify_spacing(void **state)
+{
+	struct world *w = *state;
+	int64_t first;
+
+	to_ready(w);
+	first = w->now;
+	/* 4009: the session timed out; identify again, 5 s after the last. */
+	gw_closed(w->g, 4009, w->now);
+	assert_null(gw_session_id(w->g));
+	assert_true(gw_next_wakeup(w->g) >= first + GW_IDENTIFY_EVERY);
+	advance(w, first + GW_IDENTIFY_EVERY + 1000);
+	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
+}
+
+static void
+test_fatal_codes(void **state)
+{
+	static const int fatal[] = {4004, 4010, 4011, 4012, 4013, 4014};
+
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+		struct world *w;
+
+		setup((void **)&w);
+		to_ready(w);
+		gw_closed(w->g, fatal[i], w->now);
+		assert_int_equal(gw_state(w->g), GW_STOPPED);
+		assert_int_equal(w->fatals, 1);
+		assert_string_equal(w->fatal, gw_fatal_reason(fatal[i]));
+		assert_int_equal(gw_next_wakeup(w->g), INT64_MAX);
+		teardown((void **)&w);
+	}
+	assert_string_equal(gw_fatal_reason(4004), "token rejected (4004): check [discord] token");
+	assert_null(gw_fatal_reason(4000));
+	assert_null(gw_fatal_reason(4007));
+}
+
+static void
+test_resumable_codes(void **state)
+{
+	static const int codes[] = {-1, 1000, 1001, 1006, 4000, 4001, 4002, 4003, 4005, 4008};
+
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		struct world *w;
+
+		setup((void **)&w);
+		to_ready(w);
+		gw_closed(w->g, codes[i], w->now);
+		assert_int_equal(w->fatals, 0);
+		advance(w, w->now + 1000);
+		assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
+		teardown((void **)&w);
+	}
+}
+
+static void
+test_backoff_grows(void **state)
+{
+	struct world *w = *state;
+	int64_t prev_max = 0;
+
+	to_ready(w);
+	gw_closed(w->g, -1, w->now);
+	for (int attempt = 0; attempt < 9; attempt++) {
+		int64_t closed_at, wait, lo, hi;
+
+		advance(w, w->now + 60000);
+		gw_closed(w->g, -1, w->now); /* failed before READY */
+		closed_at = w->now;
+		wait = gw_next_wakeup(w->g) - closed_at;
+		hi = attempt >= 6 ? 60000 : (int64_t)1000 << attempt;
+		lo = hi / 2;
+		assert_true(wait >= lo && wait <= hi);
+		assert_true(hi >= prev_max);
+		prev_max = hi;
+	}
+}
+
+static void
+test_send_budget(void **state)
+{
+	struct world *w = *state;
+	int sent = 0;
+	char *s;
+	size_t len;
+
+	to_ready(w);
+	/* The server asks for 200 heartbeats at once: 120 go out. */
+	for (int i = 0; i < 200; i++) {
+		msg(w, "{\"op\":1}");
+		while ((s = gw_next_frame(w->g, w->now, &len)) != NULL) {
+			sent++;
+			free(s);
+		}
+	}
+	assert_int_equal(sent, GW_BUDGET - 1); /* the IDENTIFY used one */
+	/* The budget refills as the window slides; the wakeup says when. */
+	msg(w, "{\"op\":1}");
+	assert_null(gw_next_frame(w->g, w->now, &len));
+	assert_true(gw_next_wakeup(w->g) <= w->now + GW_BUDGET_WINDOW);
+	w->now += GW_BUDGET_WINDOW;
+	s = gw_next_frame(w->g, w->now, &len);
+	assert_non_null(s);
+	free(s);
+}
+
+static void
+test_garbage_ignored(void **state)
+{
+	struct world *w = *state;
+	static const char *const junk[] = {
+	    "not json",       "[]", "{\"op\":\"1\"}", "{}", "{\"op\":10,\"d\":{}}",
+	    "{\"op\":0,\"d\":{}}", "{\"op\":99}", "",  "{\"op\":0,\"t\":\"READY\",\"d\":{}}",
+	};
+
+	to_ready(w);
+	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
+		msg(w, junk[i]);
+	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(gw_stats(w->g)->ignored, 9);
+	assert_string_equal(gw_session_id(w->g), "sess1");
+}
+
+static void
+test_hello_timeout(void **state)
+{
+	struct world *w = *state;
+
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	gw_opened(w->g, w->now);
+	advance(w, w->now + 20000);
+	assert_int_equal(w->closes, 1);
+	gw_closed(w->g, -1, w->now);
+	assert_int_equal(gw_state(w->g), GW_WAIT_CONNECT);
+}
+
+static void
+test_daily_limit_waits(void **state)
+{
+	struct world *w = *state;
+
+	gw_set_limits(w->g, 1000, 0, 30000, 1, w->now);
+	gw_start(w->g, w->now);
+	assert_int_equal(gw_next_wakeup(w->g), w->now + 30000);
+	advance(w, w->now + 30000);
+	assert_int_equal(w->connects, 1);
+}
+
+static void
+test_connect_failure_retries(void **state)
+{
+	struct world *w = *state;
+
+	w->connect_result = -1;
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	assert_int_equal(gw_state(w->g), GW_WAIT_CONNECT);
+	assert_true(gw_next_wakeup(w->g) > w->now);
+}
+
+static void
+test_stop(void **state)
+{
+	struct world *w = *state;
+
+	to_ready(w);
+	gw_stop(w->g);
+	assert_int_equal(w->close_code, 1000);
+	gw_closed(w->g, 1000, w->now);
+	assert_int_equal(gw_state(w->g), GW_STOPPED);
+	assert_int_equal(gw_next_wakeup(w->g), INT64_MAX);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_identify_payload, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ready_and_heartbeats, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_zombie_resumes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reconnect_op7, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_invalid_session, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_identify_spacing, setup, teardown),
+	    cmocka_unit_test(test_fatal_codes),
+	    cmocka_unit_test(test_resumable_codes),
+	    cmocka_unit_test_setup_teardown(test_backoff_grows, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_send_budget, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_garbage_ignored, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hello_timeout, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_daily_limit_waits, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_connect_failure_retries, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stop, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
