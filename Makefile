@@ -85,10 +85,13 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libdelver.a
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(BUILD)/libdelver.a $(LIBS)
 
-$(BUILD)/tools/%: tests/tools/%.c $(BUILD)/libdelver.a
+# A tool may keep more sources in tests/tools/<tool>/.
+.SECONDEXPANSION:
+$(BUILD)/tools/%: tests/tools/%.c $$(wildcard tests/tools/$$*/*.c tests/tools/$$*/*.h) \
+		$(BUILD)/libdelver.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
-		$(BUILD)/libdelver.a $(LIBS)
+		$(wildcard tests/tools/$*/*.c) $(BUILD)/libdelver.a $(LIBS)
 
 -include $(CORE_OBJ:.o=.d) $(BUILD)/bot/main.d
 

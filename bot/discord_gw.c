@@ -636,8 +636,9 @@ gw_tick(struct gw *g, int64_t now)
 	if (g->state >= GW_IDENTIFYING && g->state <= GW_READY && now >= g->hb_next) {
 		if (!g->hb_acked) {
 			g->stats.zombies++;
-			log_warnx("discord: no heartbeat ACK since the last heartbeat; the connection "
-			          "is a zombie, reconnecting");
+			log_warnx(
+			    "discord: no heartbeat ACK since the last heartbeat; the connection "
+			    "is a zombie, reconnecting");
 			close_and(g, true, jitter(g, 250), now);
 			return;
 		}

@@ -49,7 +49,9 @@ interact_new(const struct interact_opts *o)
 	struct interact *it = xcalloc(1, sizeof(*it));
 
 	it->d = o->d;
-	it->commands = o->commands != NULL ? o->commands : command_table;
+	it->commands = o->commands != NULL      ? o->commands
+	               : o->d->commands != NULL ? o->d->commands
+	                                        : command_table;
 	it->roles = roles_new(o->gm_role);
 	it->buttons = dbuttons_new(BUTTONS_KEPT);
 	it->seen_set = xcalloc(2 * SEEN_MAX, sizeof(uint64_t));

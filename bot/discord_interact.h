@@ -44,7 +44,7 @@ struct interact;
 struct interact_opts {
 	struct dispatch *d;
 	const char *gm_role;                   /* a role name or id, or NULL */
-	const struct command *const *commands; /* NULL: command_table */
+	const struct command *const *commands; /* NULL: d->commands or command_table */
 };
 
 /* What answers one interaction. Every string is owned by the struct. */

@@ -86,7 +86,8 @@ is_id(const char *s, size_t n)
 static int
 major_after(const char *seg, size_t n)
 {
-	if ((n == 8 && strncmp(seg, "channels", n) == 0) || (n == 6 && strncmp(seg, "guilds", n) == 0))
+	if ((n == 8 && strncmp(seg, "channels", n) == 0) ||
+	    (n == 6 && strncmp(seg, "guilds", n) == 0))
 		return 1;
 	if ((n == 8 && strncmp(seg, "webhooks", n) == 0) ||
 	    (n == 12 && strncmp(seg, "interactions", n) == 0))

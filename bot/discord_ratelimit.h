@@ -51,8 +51,8 @@ void rl_sent(struct rl *rl, const char *route, bool exempt, int64_t now);
 /* Its answer came (status 0: none came). retry_after (seconds) and global
  * matter for a 429 only. The buckets of exempt (interaction) routes are not
  * learnt, since each is used once or twice; their 429s still lock them. */
-void rl_done(struct rl *rl, const char *route, bool exempt, long status,
-             const struct rl_headers *h, double retry_after, bool global, int64_t now);
+void rl_done(struct rl *rl, const char *route, bool exempt, long status, const struct rl_headers *h,
+             double retry_after, bool global, int64_t now);
 
 /* Buckets known (for tests). */
 size_t rl_buckets(const struct rl *rl);

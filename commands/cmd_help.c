@@ -102,11 +102,41 @@ help_fn(struct invocation *inv, struct reply *out)
 	help_one(path, out);
 }
 
+static void
+offer(struct completions *out, const char *path, const char *partial, bool prefix)
+{
+	const char *hit = strstr(path, partial);
+
+	if (hit != NULL && (hit == path) == prefix)
+		completions_add(out, path);
+}
+
+/* Suggests command paths ("gm", "gm claim") that contain the typed text,
+ * those that start with it first. */
+static void
+help_complete(struct invocation *inv, const char *partial, struct completions *out)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; command_table[i] != NULL; i++) {
+			const struct command *c = command_table[i];
+
+			offer(out, c->name, partial, pass == 0);
+			for (const struct command *s = c->subs; s != NULL && s->name != NULL; s++) {
+				char path[80];
+
+				snprintf(path, sizeof(path), "%s %s", c->name, s->name);
+				offer(out, path, partial, pass == 0);
+			}
+		}
+	}
+}
+
 static const struct cmd_opt help_opts[] = {
     {.name = "command",
      .desc = "A command (and subcommand) to explain",
      .type = OPT_STRING,
-     .flags = OPT_REST},
+     .flags = OPT_REST | OPT_AUTOCOMPLETE,
+     .complete = help_complete},
     {0},
 };
 

@@ -435,8 +435,15 @@ test_garbage_ignored(void **state)
 {
 	struct world *w = *state;
 	static const char *const junk[] = {
-	    "not json",       "[]", "{\"op\":\"1\"}", "{}", "{\"op\":10,\"d\":{}}",
-	    "{\"op\":0,\"d\":{}}", "{\"op\":99}", "",  "{\"op\":0,\"t\":\"READY\",\"d\":{}}",
+	    "not json",
+	    "[]",
+	    "{\"op\":\"1\"}",
+	    "{}",
+	    "{\"op\":10,\"d\":{}}",
+	    "{\"op\":0,\"d\":{}}",
+	    "{\"op\":99}",
+	    "",
+	    "{\"op\":0,\"t\":\"READY\",\"d\":{}}",
 	};
 
 	to_ready(w);

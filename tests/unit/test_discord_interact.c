@@ -89,9 +89,10 @@ static struct fixture *
 fixture_new(const char *gm_role)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct interact_opts o = {.d = &f->d, .gm_role = gm_role, .commands = test_table};
+	struct interact_opts o = {.d = &f->d, .gm_role = gm_role};
 
 	f->d.state = state_new();
+	f->d.commands = test_table;
 	f->d.rng = rng_new_seeded(1);
 	f->it = interact_new(&o);
 	return f;

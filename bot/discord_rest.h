@@ -1,0 +1,73 @@
+/*
+ * discord_rest: Discord's HTTP API from the libuv loop.
+ *
+ * One libcurl multi handle driven by the loop (the multi socket API on
+ * uv_poll and a uv_timer, after curl's docs/examples/multi-uv.c), so
+ * requests never block the loop that carries the gateway's heartbeats.
+ * Connections are reused (HTTP/2 multiplexing to discord.com, keep-alive
+ * on HTTP/1.1). Every request carries "Authorization: Bot <token>" and
+ * "User-Agent: DiscordBot (<url>, <version>)".
+ *
+ * Requests wait for their rate-limit bucket (discord_ratelimit): a 429
+ * waits its retry_after and is sent again (at most 8 times); a 5xx or a
+ * failed connection is retried after 0.5, 1 and 2 s with jitter; a 401
+ * means the token is wrong: REST stops for good, logging why, and every
+ * request from then on completes with status 0. No token or interaction
+ * token ever reaches the log: requests are logged by their route.
+ */
+#ifndef DELVER_DISCORD_REST_H
+#define DELVER_DISCORD_REST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#define REST_INTERACTION 0x1u /* an interaction endpoint: exempt from the global limit */
+
+struct rest;
+
+struct rest_opts {
+	const char *base_url; /* e.g. "https://discord.com/api/v10" */
+	const char *token;    /* copied; never logged */
+	bool tls_verify;
+};
+
+struct rest_result {
+	long status;         /* the HTTP status, or 0 when no answer could be had */
+	const char *body;    /* the response body (NUL-terminated), valid during the callback */
+	size_t len;
+	uint64_t sent_ns;    /* uv_hrtime() when the request's last try began to go out */
+	uint64_t queued_ns;  /* uv_hrtime() when rest_call() was made */
+};
+
+/* Runs once per request, from the loop (never inside rest_call). */
+typedef void (*rest_cb)(void *ctx, const struct rest_result *res);
+
+struct rest_stats {
+	uint64_t requests, done, retries, rate_limited, server_errors, failures;
+};
+
+struct rest *rest_new(uv_loop_t *loop, const struct rest_opts *o);
+
+/*
+ * Queues method path (relative to base_url) with an optional JSON body
+ * (copied). cb may be NULL.
+ */
+void rest_call(struct rest *r, const char *method, const char *path, const char *body,
+               unsigned flags, rest_cb cb, void *ctx);
+
+/* Requests queued or in flight. */
+size_t rest_pending(const struct rest *r);
+/* Whether a 401 stopped REST. */
+bool rest_stopped(const struct rest *r);
+const struct rest_stats *rest_stats(const struct rest *r);
+
+/*
+ * Aborts everything (callbacks run with status 0) and closes the loop
+ * handles; r is freed once libuv has closed them, after which done runs.
+ */
+void rest_close(struct rest *r, void (*done)(void *ctx), void *ctx);
+
+#endif

@@ -1,0 +1,161 @@
+# Helpers for the Discord integration tests (sourced after lib.sh).
+#
+# fake_start [fake_discord args]   start the fake Discord; sets PORT
+# bot_start [transport args]       start the bot against it; sets BOT_PID
+# ctl COMMAND                      one control command (see fake_discord.c)
+# inject JSON                      POST /_control/interact
+# stat PATH                        one statistic, e.g. stat interactions.answered
+# wait_until PYEXPR SECONDS        poll the statistics (as s) until PYEXPR holds
+# bot_wait_exit SECONDS            wait for the bot to exit; sets BOT_STATUS
+# finish                           stop both, fail on any violation, on the
+#                                  token in any log line, or on a bot crash
+# Every helper fails the test (exit 1) with one line saying why.
+set -u
+TOOLS=$BUILD/tools
+WORK=$(mktemp -d /tmp/delver-discord.XXXXXX)
+TOKEN="MTEwMDAwMDAwMDAwMDAwMDAwMQ.fake.$$-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
+export DELVER_TEST_TOKEN="$TOKEN"
+FAKE_PID=""
+BOT_PID=""
+BOT_STATUS=""
+BOT_N=0
+
+fail() {
+	echo "FAIL: $*"
+	[ -n "$BOT_PID" ] && kill "$BOT_PID" 2>/dev/null
+	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null
+	for f in "$WORK"/*.log; do
+		[ -f "$f" ] && { echo "--- $f (last 25 lines)"; tail -n 25 "$f"; }
+	done
+	exit 1
+}
+
+cleanup() {
+	[ -n "$BOT_PID" ] && kill "$BOT_PID" 2>/dev/null
+	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fake_start() {
+	"$TOOLS/fake_discord" --port-file "$WORK/port" --token "$TOKEN" \
+		--stats "$WORK/final-stats.json" "$@" > "$WORK/fake.log" 2>&1 &
+	FAKE_PID=$!
+	i=0
+	while [ ! -s "$WORK/port" ]; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && fail "the fake Discord did not start"
+		sleep 0.05
+	done
+	PORT=$(cat "$WORK/port")
+	REST="http://127.0.0.1:$PORT/api/v10"
+}
+
+# The transport runs in tests/tools/discord_harness until the daemon's
+# configuration file can point [discord] at a test server.
+bot_start() {
+	BOT_N=$((BOT_N + 1))
+	BOT_LOG="$WORK/bot$BOT_N.log"
+	"$TOOLS/discord_harness" --rest "$REST" --token-env DELVER_TEST_TOKEN \
+		--state-dir "$WORK" "$@" > "$BOT_LOG" 2>&1 &
+	BOT_PID=$!
+	BOT_STATUS=""
+	BOT_T0=$(date +%s%N)
+}
+
+# Discord allows one IDENTIFY per 5 s (max_concurrency 1), across restarts
+# too: waits until 5.2 s have passed since the last bot started.
+identify_window() {
+	ms=$((($(date +%s%N) - BOT_T0) / 1000000))
+	if [ "$ms" -lt 5200 ]; then
+		sleep "$(python3 -c "print((5200 - $ms) / 1000)")"
+	fi
+}
+
+ctl() {
+	out=$(curl -s -X POST --data "$*" "http://127.0.0.1:$PORT/_control") ||
+		fail "the fake Discord does not answer"
+	[ "$out" = ok ] || fail "control '$*': $out"
+}
+
+inject() {
+	out=$(curl -s -X POST --data "$1" "http://127.0.0.1:$PORT/_control/interact") ||
+		fail "the fake Discord does not answer"
+	[ "$out" = ok ] || fail "inject: $out"
+}
+
+stats() {
+	curl -s "http://127.0.0.1:$PORT/_control/stats"
+}
+
+stat() {
+	stats | python3 -c '
+import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1].split("."):
+    v = v[k]
+print(v)' "$1"
+}
+
+wait_until() {
+	expr=$1
+	limit=$2
+	start=$(date +%s)
+	while :; do
+		if stats | python3 -c "
+import json, sys
+s = json.load(sys.stdin)
+i, g, r = s['interactions'], s['gateway'], s['rest']
+sys.exit(0 if ($expr) else 1)" 2>/dev/null; then
+			return 0
+		fi
+		if [ $(($(date +%s) - start)) -ge "$limit" ]; then
+			stats
+			fail "timed out after ${limit}s waiting for: $expr"
+		fi
+		sleep 0.1
+	done
+}
+
+bot_wait_exit() {
+	i=0
+	while kill -0 "$BOT_PID" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt $(($1 * 10)) ] && fail "the bot did not exit within $1 s"
+		sleep 0.1
+	done
+	wait "$BOT_PID"
+	BOT_STATUS=$?
+	BOT_PID=""
+}
+
+bot_stop() {
+	kill -TERM "$BOT_PID" 2>/dev/null
+	bot_wait_exit 10
+	[ "$BOT_STATUS" = 0 ] || fail "the bot exited with $BOT_STATUS after SIGTERM"
+}
+
+# An interaction template: command name, options JSON, expected text,
+# whether the answer must be private, and extra JSON fields.
+tmpl() {
+	printf '{"data":{"type":1,"name":"%s","options":%s},"expect":"%s","private":%s%s}' \
+		"$1" "$2" "$3" "$4" "${5:-}"
+}
+
+finish() {
+	[ -n "$BOT_PID" ] && bot_stop
+	kill -TERM "$FAKE_PID" 2>/dev/null
+	wait "$FAKE_PID"
+	fake_status=$?
+	FAKE_PID=""
+	[ "$fake_status" = 0 ] || fail "the fake Discord saw violations (exit $fake_status)"
+	for f in "$WORK"/*.log; do
+		if grep -F -q -- "$TOKEN" "$f"; then
+			fail "the token appears in $(basename "$f")"
+		fi
+		if grep -q -E "AddressSanitizer|runtime error|Segmentation" "$f"; then
+			fail "$(basename "$f") shows a crash or sanitizer report"
+		fi
+	done
+	echo "ok"
+}

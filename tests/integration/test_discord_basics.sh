@@ -1,0 +1,53 @@
+#!/bin/sh
+# Discord: connect, identify, register the commands (once: a restart with
+# the same state skips it; the dev guild gets its own), then answer 1,000
+# interactions of every command family (slash commands, buttons,
+# autocomplete, DMs, errors), each once within 3 s with a body Discord
+# accepts; the token is in no log line.
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+fake_start --heartbeat 2000
+bot_start
+wait_until "g['ready'] and r['registrations'] == 1" 10
+[ "$(stat rest.commands)" -ge 2 ] || fail "fewer than 2 commands registered"
+curl -s "http://127.0.0.1:$PORT/_control/commands" | grep -q '"name":[[:space:]]*"gm"' ||
+	fail "/gm is not registered"
+
+T=""
+add() { T="${T:+$T,}$1"; }
+add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false)"
+add "$(tmpl gm '[{"type":1,"name":"claim"}]' GM null)"
+add "$(tmpl gm '[{"type":1,"name":"release"}]' GM null)"
+add "$(tmpl help '[]' 'delver commands' false)"
+add "$(tmpl help '[{"type":3,"name":"command","value":"gm claim"}]' '/gm claim' false)"
+add "$(tmpl help '[{"type":3,"name":"command","value":"nope"}]' "There is no command 'nope'" true)"
+add "$(tmpl nosuch '[]' 'There is no command /nosuch' true)"
+add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false ',"dm":true')"
+add "$(tmpl gm '[{"type":1,"name":"release"}]' GM null ',"permissions":"16"')"
+add '{"type":3,"data":{"custom_id":"a:help gm","component_type":2},"expect":"/gm","private":false}'
+add '{"type":3,"data":{"custom_id":"b:99","component_type":2},"expect":"expired","private":true}'
+add '{"type":4,"data":{"type":1,"name":"help","options":[{"type":3,"name":"command","value":"g","focused":true}]}}'
+inject "{\"count\":1000,\"rate\":500,\"channels\":37,\"users\":7,\"templates\":[$T]}"
+wait_until "i['answered'] == 1000" 15
+[ "$(stat interactions.duplicates)" = 0 ] || fail "interactions answered twice"
+[ "$(stat interactions.late)" = 0 ] || fail "interactions answered late"
+[ "$(stat violations)" = 0 ] || fail "violations: $(stat violation_list)"
+
+# A restart with the same state directory does not register again.
+bot_stop
+identify_window
+bot_start
+wait_until "g['ready'] and g['identifies'] == 2" 15
+sleep 0.5
+[ "$(stat rest.registrations)" = 1 ] || fail "unchanged commands were registered again"
+grep -q "unchanged since they were registered" "$BOT_LOG" || fail "no log line about the skip"
+
+# The dev guild is another scope: registered there, at once.
+bot_stop
+identify_window
+bot_start --dev-guild 1000000000000000001
+wait_until "g['ready'] and r['registrations'] == 2" 15
+stat rest.commands_scope | grep -q "/guilds/1000000000000000001/commands" ||
+	fail "the dev guild registration went to $(stat rest.commands_scope)"
+finish

@@ -1,0 +1,513 @@
+/*
+ * fake_discord: Discord's gateway and REST API on loopback, for tests and
+ * benchmarks (see tests/tools/fake_discord/fake.h for what it checks).
+ *
+ * fake_discord --port-file FILE --token TOKEN [--heartbeat MS]
+ *              [--record FILE] [--stats FILE]
+ *
+ * It listens on an ephemeral port of 127.0.0.1, writes "PORT\n" to the port
+ * file, and serves until SIGTERM, SIGINT or a "quit" control. The bot's
+ * REST base is http://127.0.0.1:PORT/api/v10; GET /gateway/bot names the
+ * gateway. The control API (driven with curl):
+ *   POST /_control            one command: drop | noack on|off | op1 | op7 |
+ *                             op9 true|false | close CODE | oversize BYTES |
+ *                             malformed | fragment BYTES | heartbeat MS |
+ *                             remaining N | mark | lenient on|off | quit |
+ *                             rest429 ... |
+ *                             rest5xx ... | restslow ... | rest401 ...
+ *   POST /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
+ *                              "templates":[{"data":{...},"type":2,
+ *                              "expect":"text","private":false,...}]}
+ *   GET  /_control/stats      counters and the first violations, as JSON
+ *   GET  /_control/commands   the registered command list
+ * At exit it prints the statistics and exits 1 when anything the bot sent
+ * broke Discord's rules.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rules/mem.h"
+#include "tests/tools/fake_discord/fake.h"
+
+#define BODY_MAX  (8u << 20)
+#define TICK_US   5000
+#define VIOLATIONS_KEPT 100
+
+struct fake F;
+
+static volatile sig_atomic_t stop_flag;
+
+struct http {
+	char method[8];
+	char path[1024];
+	char auth[512], ua[256], ctype[128];
+	struct buf body;
+	struct http_answer a;
+	int phase; /* 0: reading, 1: headers due, 2: body due */
+	lws_sorted_usec_list_t sul;
+	struct lws *wsi;
+};
+
+struct pss {
+	struct conn *c;
+	struct http *h;
+};
+
+int64_t
+fake_now(void)
+{
+	return (int64_t)(lws_now_usecs() / 1000);
+}
+
+void
+fake_violation(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	F.st.violations++;
+	fprintf(stderr, "fake: VIOLATION: %s\n", line);
+	if (cJSON_GetArraySize(F.violations) < VIOLATIONS_KEPT)
+		cJSON_AddItemToArray(F.violations, cJSON_CreateString(line));
+}
+
+void
+fake_record(const char *dir, const char *what, const char *body)
+{
+	cJSON *line;
+	char *s, *hit;
+	struct buf b;
+
+	if (F.record == NULL)
+		return;
+	buf_init(&b, 64u << 20);
+	buf_adds(&b, body != NULL ? body : "");
+	while ((hit = strstr(b.p != NULL ? b.p : "", F.token)) != NULL) {
+		/* The token never lands in the record either. */
+		size_t off = (size_t)(hit - b.p), tl = strlen(F.token);
+
+		memmove(hit + 7, hit + tl, b.len - off - tl + 1);
+		memcpy(hit, "[token]", 7);
+		b.len = b.len - tl + 7;
+	}
+	line = cJSON_CreateObject();
+	cJSON_AddNumberToObject(line, "t", (double)(fake_now() - F.started));
+	cJSON_AddStringToObject(line, "dir", dir);
+	cJSON_AddStringToObject(line, "what", what);
+	cJSON_AddStringToObject(line, "body", buf_str(&b));
+	s = cJSON_PrintUnformatted(line);
+	fprintf(F.record, "%s\n", s);
+	cJSON_free(s);
+	cJSON_Delete(line);
+	buf_free(&b);
+}
+
+static char *
+stats_json(void)
+{
+	cJSON *o = cJSON_CreateObject(), *i, *g, *r;
+	char *s;
+
+	cJSON_AddNumberToObject(o, "violations", (double)F.st.violations);
+	cJSON_AddItemReferenceToObject(o, "violation_list", F.violations);
+	i = cJSON_AddObjectToObject(o, "interactions");
+	cJSON_AddNumberToObject(i, "created", (double)F.st.created);
+	cJSON_AddNumberToObject(i, "delivered", (double)F.st.delivered);
+	cJSON_AddNumberToObject(i, "answered", (double)F.st.answered);
+	cJSON_AddNumberToObject(i, "duplicates", (double)F.st.duplicates);
+	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
+	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
+	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);
+	cJSON_AddNumberToObject(i, "left_to_inject", F.inject_left);
+	g = cJSON_AddObjectToObject(o, "gateway");
+	cJSON_AddNumberToObject(g, "connections", (double)F.st.connections);
+	cJSON_AddNumberToObject(g, "open", F.nconns);
+	cJSON_AddNumberToObject(g, "identifies", (double)F.st.identifies);
+	cJSON_AddNumberToObject(g, "resumes", (double)F.st.resumes);
+	cJSON_AddNumberToObject(g, "resumed", (double)F.st.resumed);
+	cJSON_AddNumberToObject(g, "heartbeats", (double)F.st.heartbeats);
+	cJSON_AddNumberToObject(g, "max_hb_gap_ms", (double)F.st.max_hb_gap);
+	cJSON_AddNumberToObject(g, "min_hb_gap_ms", (double)F.st.min_hb_gap);
+	cJSON_AddNumberToObject(g, "client_closes", (double)F.st.client_closes);
+	cJSON_AddNumberToObject(g, "last_close", F.st.last_close);
+	cJSON_AddBoolToObject(g, "ready", F.current != NULL && F.current->conn != NULL &&
+	                                      F.current->conn->authed);
+	r = cJSON_AddObjectToObject(o, "rest");
+	cJSON_AddNumberToObject(r, "requests", (double)F.st.requests);
+	cJSON_AddNumberToObject(r, "registrations", (double)F.st.registrations);
+	cJSON_AddNumberToObject(r, "r429", (double)F.st.r429);
+	cJSON_AddNumberToObject(r, "r5xx", (double)F.st.r5xx);
+	cJSON_AddNumberToObject(r, "r401", (double)F.st.r401);
+	cJSON_AddNumberToObject(r, "slow", (double)F.st.slow);
+	cJSON_AddNumberToObject(r, "early", (double)F.st.early);
+	cJSON_AddNumberToObject(r, "commands", (double)cJSON_GetArraySize(F.commands));
+	cJSON_AddStringToObject(r, "commands_scope", F.commands_scope);
+	s = cJSON_Print(o);
+	cJSON_Delete(o);
+	return s;
+}
+
+static void
+interact(const char *body, size_t len, struct http_answer *a)
+{
+	cJSON *j = cJSON_ParseWithLength(body, len);
+	cJSON *t = cJSON_DetachItemFromObjectCaseSensitive(j, "templates");
+	const cJSON *count = cJSON_GetObjectItemCaseSensitive(j, "count");
+	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(j, "rate");
+	const cJSON *channels = cJSON_GetObjectItemCaseSensitive(j, "channels");
+	const cJSON *users = cJSON_GetObjectItemCaseSensitive(j, "users");
+
+	if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) == 0 || !cJSON_IsNumber(count)) {
+		a->status = 400;
+		a->body = xstrdup("interact needs count and a non-empty templates list\n");
+		cJSON_Delete(t);
+		cJSON_Delete(j);
+		return;
+	}
+	cJSON_AddItemToArray(F.all_tmpls, t);
+	F.tmpls = t;
+	F.inject_left += count->valueint;
+	F.inject_rate = cJSON_IsNumber(rate) ? rate->valueint : 0;
+	F.channels = cJSON_IsNumber(channels) ? channels->valueint : 1;
+	F.users = cJSON_IsNumber(users) ? users->valueint : 1;
+	F.inject_next = (int64_t)lws_now_usecs();
+	gw_fake_inject(F.inject_next);
+	cJSON_Delete(j);
+	a->status = 200;
+	a->body = xstrdup("ok\n");
+}
+
+static void
+control(struct http *h, struct http_answer *a)
+{
+	char err[256] = "";
+	const char *body = buf_str(&h->body);
+
+	if (strcmp(h->path, "/_control/stats") == 0) {
+		a->status = 200;
+		a->body = stats_json();
+	} else if (strcmp(h->path, "/_control/commands") == 0) {
+		a->status = 200;
+		a->body = F.commands != NULL ? cJSON_Print(F.commands) : xstrdup("[]");
+	} else if (strcmp(h->path, "/_control/interact") == 0) {
+		interact(body, h->body.len, a);
+	} else if (strcmp(h->path, "/_control") == 0) {
+		int r;
+
+		if (strncmp(body, "quit", 4) == 0) {
+			stop_flag = 1;
+			r = 0;
+		} else if (strncmp(body, "rest", 4) == 0) {
+			r = rest_fake_fault(body, err, sizeof(err));
+		} else {
+			r = gw_fake_control(body, err, sizeof(err));
+		}
+		a->status = r == 0 ? 200 : 400;
+		a->body = xstrdup(r == 0 ? "ok\n" : err);
+	} else {
+		a->status = 404;
+		a->body = xstrdup("no such control\n");
+	}
+}
+
+static void
+on_delay(lws_sorted_usec_list_t *sul)
+{
+	struct http *h = lws_container_of(sul, struct http, sul);
+
+	lws_callback_on_writable(h->wsi);
+}
+
+static void
+process(struct http *h)
+{
+	memset(&h->a, 0, sizeof(h->a));
+	if (strncmp(h->path, "/_control", 9) == 0)
+		control(h, &h->a);
+	else
+		rest_fake_handle(h->method, h->path, h->auth, h->ua, h->ctype, buf_str(&h->body),
+		                 h->body.len, &h->a);
+	h->phase = 1;
+	if (h->a.delay_ms > 0)
+		lws_sul_schedule(F.ctx, 0, &h->sul, on_delay, (lws_usec_t)h->a.delay_ms * 1000);
+	else
+		lws_callback_on_writable(h->wsi);
+}
+
+static int
+http_writeable(struct http *h)
+{
+	unsigned char buf[LWS_PRE + 2048], *p = buf + LWS_PRE, *end = buf + sizeof(buf);
+	size_t blen = h->a.body != NULL ? strlen(h->a.body) : 0;
+
+	if (h->phase == 1) {
+		if (lws_add_http_header_status(h->wsi, (unsigned int)h->a.status, &p, end))
+			return -1;
+		if (blen > 0 && lws_add_http_header_by_token(h->wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+		                                             (const unsigned char *)"application/json",
+		                                             16, &p, end))
+			return -1;
+		for (char *line = h->a.headers; *line != '\0';) {
+			char name[128];
+			char *colon = strchr(line, ':'), *nl = strchr(line, '\n');
+
+			if (colon == NULL || nl == NULL)
+				break;
+			snprintf(name, sizeof(name), "%.*s:", (int)(colon - line), line);
+			if (lws_add_http_header_by_name(h->wsi, (const unsigned char *)name,
+			                                (const unsigned char *)colon + 2,
+			                                (int)(nl - colon - 2), &p, end))
+				return -1;
+			line = nl + 1;
+		}
+		if (lws_add_http_header_content_length(h->wsi, blen, &p, end) ||
+		    lws_finalize_write_http_header(h->wsi, buf + LWS_PRE, &p, end))
+			return -1;
+		if (blen > 0) {
+			h->phase = 2;
+			lws_callback_on_writable(h->wsi);
+			return 0;
+		}
+	} else if (h->phase == 2) {
+		unsigned char *b = xmalloc(LWS_PRE + blen);
+
+		memcpy(b + LWS_PRE, h->a.body, blen);
+		if (lws_write(h->wsi, b + LWS_PRE, blen, LWS_WRITE_HTTP_FINAL) != (int)blen) {
+			free(b);
+			return -1;
+		}
+		free(b);
+	} else {
+		return 0;
+	}
+	h->phase = 0;
+	free(h->a.body);
+	h->a.body = NULL;
+	buf_reset(&h->body);
+	return lws_http_transaction_completed(h->wsi) ? -1 : 0;
+}
+
+static const char *
+method_of(struct lws *wsi)
+{
+	static const struct {
+		enum lws_token_indexes tok;
+		const char *name;
+	} m[] = {
+	    {WSI_TOKEN_GET_URI, "GET"},     {WSI_TOKEN_POST_URI, "POST"},
+	    {WSI_TOKEN_PUT_URI, "PUT"},     {WSI_TOKEN_PATCH_URI, "PATCH"},
+	    {WSI_TOKEN_DELETE_URI, "DELETE"},
+	};
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (lws_hdr_total_length(wsi, m[i].tok) > 0)
+			return m[i].name;
+	return "?";
+}
+
+static int
+http_start(struct lws *wsi, struct pss *pss, const char *path)
+{
+	struct http *h = pss->h;
+	char cl[32] = "";
+
+	if (h == NULL) {
+		h = pss->h = xcalloc(1, sizeof(*h));
+		buf_init(&h->body, BODY_MAX);
+	}
+	lws_sul_cancel(&h->sul);
+	h->wsi = wsi;
+	h->phase = 0;
+	buf_reset(&h->body);
+	snprintf(h->method, sizeof(h->method), "%s", method_of(wsi));
+	snprintf(h->path, sizeof(h->path), "%s", path);
+	h->auth[0] = h->ua[0] = h->ctype[0] = '\0';
+	lws_hdr_copy(wsi, h->auth, sizeof(h->auth), WSI_TOKEN_HTTP_AUTHORIZATION);
+	lws_hdr_copy(wsi, h->ua, sizeof(h->ua), WSI_TOKEN_HTTP_USER_AGENT);
+	lws_hdr_copy(wsi, h->ctype, sizeof(h->ctype), WSI_TOKEN_HTTP_CONTENT_TYPE);
+	lws_hdr_copy(wsi, cl, sizeof(cl), WSI_TOKEN_HTTP_CONTENT_LENGTH);
+	if (strcmp(h->method, "GET") == 0 || atol(cl) <= 0)
+		process(h);
+	return 0;
+}
+
+static int
+callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+	struct pss *pss = user;
+
+	switch (reason) {
+	case LWS_CALLBACK_HTTP:
+		return http_start(wsi, pss, in);
+	case LWS_CALLBACK_HTTP_BODY:
+		if (pss->h != NULL)
+			buf_add(&pss->h->body, in, len);
+		return 0;
+	case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+		if (pss->h != NULL)
+			process(pss->h);
+		return 0;
+	case LWS_CALLBACK_HTTP_WRITEABLE:
+		return pss->h != NULL ? http_writeable(pss->h) : 0;
+	case LWS_CALLBACK_CLOSED_HTTP:
+		if (pss->h != NULL) {
+			lws_sul_cancel(&pss->h->sul);
+			free(pss->h->a.body);
+			buf_free(&pss->h->body);
+			free(pss->h);
+			pss->h = NULL;
+		}
+		return 0;
+	case LWS_CALLBACK_ESTABLISHED:
+		pss->c = xcalloc(1, sizeof(*pss->c));
+		pss->c->wsi = wsi;
+		pss->c->peer_code = -1;
+		gw_fake_established(pss->c);
+		return 0;
+	case LWS_CALLBACK_RECEIVE:
+		if (pss->c != NULL)
+			gw_fake_receive(pss->c, in, len,
+			                lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi));
+		return 0;
+	case LWS_CALLBACK_SERVER_WRITEABLE:
+		return pss->c != NULL ? gw_fake_writeable(pss->c) : 0;
+	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+		if (pss->c != NULL && len >= 2)
+			pss->c->peer_code = ((unsigned char *)in)[0] << 8 | ((unsigned char *)in)[1];
+		return 0;
+	case LWS_CALLBACK_CLOSED:
+		if (pss->c != NULL) {
+			gw_fake_closed(pss->c, pss->c->peer_code);
+			free(pss->c);
+			pss->c = NULL;
+		}
+		return 0;
+	default:
+		return lws_callback_http_dummy(wsi, reason, user, in, len);
+	}
+}
+
+static const struct lws_protocols protocols[] = {
+    {"fake-discord", callback, sizeof(struct pss), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+static void
+on_tick(lws_sorted_usec_list_t *sul)
+{
+	gw_fake_inject((int64_t)lws_now_usecs());
+	gw_fake_tick(fake_now());
+	if (stop_flag)
+		lws_cancel_service(F.ctx);
+	lws_sul_schedule(F.ctx, 0, &F.tick, on_tick, TICK_US);
+}
+
+static void
+on_signal(int sig)
+{
+	stop_flag = 1;
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: fake_discord --port-file FILE --token TOKEN [--heartbeat MS] "
+	                "[--record FILE] [--stats FILE]\n");
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct lws_context_creation_info info;
+	const char *port_file = NULL, *stats_file = NULL;
+	FILE *f;
+	char *s;
+
+	memset(&F, 0, sizeof(F));
+	F.heartbeat_ms = 41250;
+	F.remaining = 1000;
+	F.st.last_close = -1;
+	F.next_id = 1200000000000000000ull;
+	snprintf(F.app_id, sizeof(F.app_id), "1100000000000000001");
+	snprintf(F.guild_id, sizeof(F.guild_id), "1000000000000000001");
+	snprintf(F.bot_id, sizeof(F.bot_id), "1100000000000000002");
+	snprintf(F.gm_role_id, sizeof(F.gm_role_id), "1000000000000000500");
+	for (int i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (v == NULL)
+			usage();
+		if (!strcmp(argv[i], "--port-file"))
+			port_file = v;
+		else if (!strcmp(argv[i], "--token"))
+			F.token = xstrdup(v);
+		else if (!strcmp(argv[i], "--heartbeat"))
+			F.heartbeat_ms = atoi(v);
+		else if (!strcmp(argv[i], "--record"))
+			F.record = fopen(v, "w");
+		else if (!strcmp(argv[i], "--stats"))
+			stats_file = v;
+		else
+			usage();
+		i++;
+	}
+	if (port_file == NULL || F.token == NULL)
+		usage();
+	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
+	F.violations = cJSON_CreateArray();
+	F.all_tmpls = cJSON_CreateArray();
+	F.started = fake_now();
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	lws_set_log_level(LLL_ERR, NULL);
+	memset(&info, 0, sizeof(info));
+	info.port = 0;
+	info.iface = "127.0.0.1";
+	info.protocols = protocols;
+	info.keepalive_timeout = 60;
+	info.timeout_secs = 30;
+	F.ctx = lws_create_context(&info);
+	if (F.ctx == NULL) {
+		fprintf(stderr, "fake: cannot start libwebsockets\n");
+		return 2;
+	}
+	F.port = lws_get_vhost_listen_port(lws_get_vhost_by_name(F.ctx, "default"));
+	f = fopen(port_file, "w");
+	if (f == NULL) {
+		fprintf(stderr, "fake: cannot write %s\n", port_file);
+		return 2;
+	}
+	fprintf(f, "%d\n", F.port);
+	fclose(f);
+	fprintf(stderr, "fake: listening on 127.0.0.1:%d\n", F.port);
+	lws_sul_schedule(F.ctx, 0, &F.tick, on_tick, TICK_US);
+	while (!stop_flag && lws_service(F.ctx, 0) >= 0)
+		;
+	s = stats_json();
+	fprintf(stderr, "fake: %s\n", s);
+	if (stats_file != NULL && (f = fopen(stats_file, "w")) != NULL) {
+		fprintf(f, "%s\n", s);
+		fclose(f);
+	}
+	cJSON_free(s);
+	lws_sul_cancel(&F.tick);
+	lws_context_destroy(F.ctx);
+	gw_fake_free();
+	cJSON_Delete(F.commands);
+	cJSON_Delete(F.all_tmpls);
+	cJSON_Delete(F.violations);
+	if (F.record != NULL)
+		fclose(F.record);
+	free(F.token);
+	return F.st.violations > 0 ? 1 : 0;
+}

@@ -1,0 +1,192 @@
+/*
+ * fake_discord: a Discord gateway and REST API on loopback, for tests.
+ *
+ * One libwebsockets server (its own poll loop) serves the websocket
+ * gateway and the HTTP routes the bot uses, plus a control API under
+ * /_control that test scripts drive with curl. Everything the bot sends is
+ * checked against what Discord accepts; each breach is a "violation",
+ * printed on stderr and counted, and the process exits 1 at the end when
+ * there was any. The modules: main (fake_discord.c: options, the server,
+ * the control API), gateway.c (sessions, events, faults), rest.c (routes,
+ * rate limits, faults) and check.c (body validation).
+ */
+#ifndef FAKE_DISCORD_H
+#define FAKE_DISCORD_H
+
+#include <libwebsockets.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cJSON.h>
+#include <uthash.h>
+
+#include "rules/buf.h"
+
+#define FAKE_RECV_MAX    4096 /* a gateway payload from the client */
+#define FAKE_SEND_BUDGET 120  /* client payloads per 60 s */
+#define FAKE_ANSWER_MS   3000 /* an interaction must be answered within */
+#define FAKE_REPLAY_MAX  20000
+
+struct conn;
+
+/* A gateway session: survives its connection, for RESUME. */
+struct session {
+	char id[40];
+	int64_t seq; /* last sequence number sent */
+	bool invalid;
+	struct conn *conn;
+	/* the dispatched events, for replay */
+	struct {
+		int64_t seq;
+		char *text;
+		bool no_replay;
+	} *log;
+	size_t nlog, caplog, logstart;
+	UT_hash_handle hh;
+};
+
+struct frame {
+	char *text;
+	size_t len;
+	struct frame *next;
+};
+
+/* One websocket connection. */
+struct conn {
+	struct lws *wsi;
+	int n; /* connection number */
+	struct session *s;
+	bool authed; /* IDENTIFY or RESUME accepted */
+	struct frame *out, *out_tail;
+	size_t frag_off; /* bytes of out's head already sent as fragments */
+	int close_code;  /* to send */
+	int peer_code;   /* the client's close code, -1 for none */
+	bool drop;       /* kill the TCP connection without a close frame */
+	struct buf rx;
+	bool rx_toobig;
+	int64_t sends[FAKE_SEND_BUDGET];
+	size_t sends_next;
+	int64_t hello_at, last_hb;
+	int64_t op7_at; /* when op 7 was sent: the client must close */
+	int heartbeats;
+};
+
+/* One interaction sent to the bot. */
+struct inter {
+	uint64_t id;
+	char token[160];
+	int64_t created;     /* ms */
+	int type;            /* 2, 3 or 4 */
+	const cJSON *tmpl;   /* its template (expectations) */
+	int answers;
+	int followups;
+	int64_t answered_at; /* ms, or 0 */
+	UT_hash_handle hh;
+};
+
+/* A scripted REST fault. */
+struct fault {
+	char kind[8];     /* "429", "5xx", "slow", "401" */
+	char match[128];  /* substring of "METHOD /path" */
+	int count;        /* answers left to spoil */
+	double retry;     /* 429: seconds */
+	bool global;      /* 429 */
+	int status;       /* 5xx */
+	int ms;           /* slow */
+};
+
+#define FAULTS_MAX 16
+
+struct lock {
+	char route[256];
+	int64_t until;
+	UT_hash_handle hh;
+};
+
+struct fake {
+	struct lws_context *ctx;
+	int port;
+	char *token;
+	char app_id[24], guild_id[24], bot_id[24], gm_role_id[24];
+	int heartbeat_ms;
+	int remaining; /* session starts */
+	int fragment;  /* send events in fragments of this size (0: whole) */
+	bool noack;
+	bool lenient; /* unanswered interactions are no violation (REST stopped on purpose) */
+	FILE *record;
+	int64_t started;
+
+	struct session *sessions;
+	struct session *current; /* the session new events go to */
+	struct conn *conns[64];
+	int nconns, conn_seq;
+	int64_t last_identify;
+
+	struct inter *inters;
+	uint64_t next_id;
+	/* interactions to inject */
+	cJSON *tmpls;     /* the templates injection cycles through */
+	cJSON *all_tmpls; /* every template list given (interactions point into them) */
+	int inject_left, inject_rate, channels, users;
+	int64_t inject_next; /* microseconds */
+	lws_sorted_usec_list_t tick;
+
+	struct fault faults[FAULTS_MAX];
+	struct lock *locks;
+	int64_t global_lock;
+
+	cJSON *commands; /* the last registered set */
+	char commands_scope[160];
+
+	/* statistics */
+	struct {
+		uint64_t violations;
+		uint64_t created, delivered, answered, duplicates, late, followups;
+		int64_t max_answer_ms;
+		uint64_t connections, identifies, resumes, resumed, heartbeats;
+		int64_t max_hb_gap, min_hb_gap;
+		uint64_t requests, registrations, r429, r5xx, r401, slow;
+		uint64_t early; /* requests before a 429's retry_after */
+		int last_close; /* the client's close code, -1 none */
+		uint64_t client_closes;
+	} st;
+	cJSON *violations; /* the first 100, as strings */
+};
+
+extern struct fake F;
+
+int64_t fake_now(void);
+void fake_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fake_record(const char *dir, const char *what, const char *body);
+
+/* gateway.c */
+void gw_fake_established(struct conn *c);
+void gw_fake_receive(struct conn *c, const char *in, size_t len, bool final);
+int gw_fake_writeable(struct conn *c);
+void gw_fake_closed(struct conn *c, int peer_code);
+/* control: "drop", "noack on", "op1", "op7", "op9 true", "close 4004", ... */
+int gw_fake_control(const char *cmd, char *err, size_t errlen);
+void gw_fake_inject(int64_t now_us);
+void gw_fake_tick(int64_t now);
+struct inter *gw_fake_interaction(uint64_t id);
+void gw_fake_free(void);
+
+/* rest.c: answers one request; *delay_ms > 0 delays the answer. */
+struct http_answer {
+	int status;
+	char headers[1024]; /* "name: value\n" lines */
+	char *body;         /* owned, may be NULL */
+	int delay_ms;
+};
+void rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
+                      const char *ctype, const char *body, size_t len, struct http_answer *a);
+int rest_fake_fault(const char *args, char *err, size_t errlen);
+
+/* check.c: each returns 0, or -1 after recording a violation. */
+int check_message(const cJSON *msg, const char *where);
+int check_commands(const cJSON *arr, const char *where);
+int check_autocomplete(const cJSON *data, const char *where);
+size_t utf16_len(const char *s);
+
+#endif

@@ -1,0 +1,674 @@
+/* fake_discord/gateway: sessions, HELLO/READY/RESUME, events, replay and
+ * the scripted gateway faults. */
+#include "tests/tools/fake_discord/fake.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/mem.h"
+
+#define WRITE_CLOSE ((enum lws_write_protocol)4) /* the close opcode */
+#define PRIVILEGED  ((1ull << 1) | (1ull << 8) | (1ull << 15))
+
+/* Interactions in creation order, to find the unanswered quickly. */
+static uint64_t *order;
+static size_t norder, caporder, ohead;
+
+static void
+random_hex(char *out, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i + 1 < n; i++)
+		out[i] = hex[random() % 16];
+	out[n - 1] = '\0';
+}
+
+static void
+conn_send(struct conn *c, const char *text)
+{
+	struct frame *f = xcalloc(1, sizeof(*f));
+
+	f->text = xstrdup(text);
+	f->len = strlen(text);
+	if (c->out_tail != NULL)
+		c->out_tail->next = f;
+	else
+		c->out = f;
+	c->out_tail = f;
+	lws_callback_on_writable(c->wsi);
+}
+
+static void
+conn_close(struct conn *c, int code, const char *why)
+{
+	if (c->close_code != 0 || c->drop)
+		return;
+	fprintf(stderr, "fake: closing connection %d with %d (%s)\n", c->n, code, why);
+	c->close_code = code;
+	lws_callback_on_writable(c->wsi);
+}
+
+static struct session *
+session_new(void)
+{
+	struct session *s = xcalloc(1, sizeof(*s));
+
+	random_hex(s->id, 33);
+	HASH_ADD_STR(F.sessions, id, s);
+	F.current = s;
+	return s;
+}
+
+/* Dispatches event t with data d (JSON text) on session s. */
+static void
+emit(struct session *s, const char *t, const char *d, bool no_replay)
+{
+	struct buf b;
+	size_t i;
+
+	buf_init(&b, 64u << 20);
+	s->seq++;
+	buf_addf(&b, "{\"t\":\"%s\",\"s\":%" PRId64 ",\"op\":0,\"d\":%s}", t, s->seq, d);
+	if (s->nlog == FAKE_REPLAY_MAX) {
+		free(s->log[s->logstart].text);
+		s->logstart = (s->logstart + 1) % FAKE_REPLAY_MAX;
+		s->nlog--;
+	}
+	if (s->caplog == 0) {
+		s->caplog = FAKE_REPLAY_MAX;
+		s->log = xcalloc(s->caplog, sizeof(*s->log));
+	}
+	i = (s->logstart + s->nlog++) % FAKE_REPLAY_MAX;
+	s->log[i].seq = s->seq;
+	s->log[i].no_replay = no_replay;
+	s->log[i].text = no_replay ? NULL : xstrdup(buf_str(&b));
+	if (s->conn != NULL && s->conn->authed && !s->invalid)
+		conn_send(s->conn, buf_str(&b));
+	buf_free(&b);
+}
+
+void
+gw_fake_established(struct conn *c)
+{
+	char v[32] = "", enc[32] = "", hello[160];
+
+	c->n = ++F.conn_seq;
+	c->close_code = 0;
+	buf_init(&c->rx, FAKE_RECV_MAX);
+	if (F.nconns < 64)
+		F.conns[F.nconns++] = c;
+	F.st.connections++;
+	c->hello_at = fake_now();
+	lws_get_urlarg_by_name(c->wsi, "v=", v, sizeof(v));
+	lws_get_urlarg_by_name(c->wsi, "encoding=", enc, sizeof(enc));
+	fprintf(stderr, "fake: connection %d (v=%s encoding=%s)\n", c->n, v, enc);
+	if (strcmp(v, "10") != 0 && strcmp(v, "v=10") != 0) {
+		fake_violation("the gateway URL does not ask for v=10");
+		conn_close(c, 4012, "invalid API version");
+		return;
+	}
+	if (strcmp(enc, "json") != 0 && strcmp(enc, "encoding=json") != 0) {
+		fake_violation("the gateway URL does not ask for encoding=json");
+		conn_close(c, 4002, "decode error");
+		return;
+	}
+	snprintf(hello, sizeof(hello),
+	         "{\"t\":null,\"s\":null,\"op\":10,\"d\":{\"heartbeat_interval\":%d,"
+	         "\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}}",
+	         F.heartbeat_ms);
+	conn_send(c, hello);
+}
+
+static void
+ready(struct conn *c, const cJSON *d)
+{
+	struct session *s = session_new();
+	const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
+	struct buf b;
+
+	s->conn = c;
+	c->s = s;
+	c->authed = true;
+	buf_init(&b, 1 << 16);
+	buf_addf(&b,
+	         "{\"v\":10,\"user_settings\":{},\"user\":{\"verified\":true,\"username\":"
+	         "\"delver\",\"mfa_enabled\":false,\"id\":\"%s\",\"global_name\":null,\"flags\":0,"
+	         "\"email\":null,\"discriminator\":\"0\",\"bot\":true,\"avatar\":null},"
+	         "\"session_type\":\"normal\",\"session_id\":\"%s\",\"resume_gateway_url\":"
+	         "\"ws://127.0.0.1:%d\",\"relationships\":[],\"private_channels\":[],"
+	         "\"presences\":[],\"guilds\":[{\"unavailable\":true,\"id\":\"%s\"}],"
+	         "\"guild_join_requests\":[],\"geo_ordered_rtc_regions\":[],"
+	         "\"application\":{\"id\":\"%s\",\"flags\":565248},",
+	         F.bot_id, s->id, F.port, F.guild_id, F.app_id);
+	if (cJSON_IsArray(shard))
+		buf_addf(&b, "\"shard\":[%d,%d],", cJSON_GetArrayItem(shard, 0)->valueint,
+		         cJSON_GetArrayItem(shard, 1)->valueint);
+	buf_adds(&b, "\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}");
+	emit(s, "READY", buf_str(&b), false);
+	buf_reset(&b);
+	buf_addf(&b,
+	         "{\"id\":\"%s\",\"name\":\"Test Table\",\"unavailable\":false,\"member_count\":3,"
+	         "\"large\":false,\"joined_at\":\"2024-01-01T00:00:00.000000+00:00\","
+	         "\"roles\":[{\"id\":\"%s\",\"name\":\"@everyone\",\"permissions\":\"1024\","
+	         "\"position\":0,\"color\":0,\"hoist\":false,\"managed\":false,"
+	         "\"mentionable\":false},{\"id\":\"%s\",\"name\":\"Game Master\","
+	         "\"permissions\":\"1024\",\"position\":1,\"color\":0,\"hoist\":false,"
+	         "\"managed\":false,\"mentionable\":false}],\"channels\":[],\"threads\":[],"
+	         "\"emojis\":[],\"stickers\":[],\"features\":[],\"preferred_locale\":\"en-US\"}",
+	         F.guild_id, F.guild_id, F.gm_role_id);
+	emit(s, "GUILD_CREATE", buf_str(&b), false);
+	buf_free(&b);
+}
+
+static void
+identify(struct conn *c, const cJSON *d)
+{
+	const char *token = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "token"));
+	const cJSON *intents = cJSON_GetObjectItemCaseSensitive(d, "intents");
+	const cJSON *props = cJSON_GetObjectItemCaseSensitive(d, "properties");
+	const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
+	int64_t now = fake_now();
+
+	F.st.identifies++;
+	if (c->authed) {
+		fake_violation("IDENTIFY on an authenticated connection");
+		conn_close(c, 4005, "already authenticated");
+		return;
+	}
+	if (token == NULL || strcmp(token, F.token) != 0) {
+		conn_close(c, 4004, "authentication failed");
+		return;
+	}
+	if (!cJSON_IsNumber(intents) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "os")) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "browser")) ||
+	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "device"))) {
+		fake_violation("IDENTIFY lacks intents or properties{os, browser, device}");
+		conn_close(c, 4002, "decode error");
+		return;
+	}
+	if ((uint64_t)intents->valuedouble & PRIVILEGED) {
+		conn_close(c, 4014, "disallowed intents");
+		return;
+	}
+	if (shard != NULL &&
+	    (!cJSON_IsArray(shard) || cJSON_GetArraySize(shard) != 2 ||
+	     cJSON_GetArrayItem(shard, 0)->valueint < 0 ||
+	     cJSON_GetArrayItem(shard, 0)->valueint >= cJSON_GetArrayItem(shard, 1)->valueint)) {
+		conn_close(c, 4010, "invalid shard");
+		return;
+	}
+	if (F.last_identify != 0 && now - F.last_identify < 5000)
+		fake_violation("IDENTIFY %" PRId64 " ms after the last (max_concurrency 1 allows "
+		               "one per 5 s)",
+		               now - F.last_identify);
+	F.last_identify = now;
+	if (F.remaining-- <= 0)
+		fake_violation("IDENTIFY past the session_start_limit");
+	ready(c, d);
+}
+
+static void
+resume(struct conn *c, const cJSON *d)
+{
+	const char *token = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "token"));
+	const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "session_id"));
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(d, "seq");
+	struct session *s = NULL;
+
+	F.st.resumes++;
+	if (token == NULL || strcmp(token, F.token) != 0) {
+		conn_close(c, 4004, "authentication failed");
+		return;
+	}
+	if (sid != NULL)
+		HASH_FIND_STR(F.sessions, sid, s);
+	if (s == NULL || s->invalid || !cJSON_IsNumber(seq)) {
+		conn_send(c, "{\"t\":null,\"s\":null,\"op\":9,\"d\":false}");
+		return;
+	}
+	if ((int64_t)seq->valuedouble > s->seq)
+		fake_violation("RESUME with sequence %" PRId64 ", past the last sent (%" PRId64 ")",
+		               (int64_t)seq->valuedouble, s->seq);
+	if (s->conn != NULL && s->conn != c) {
+		s->conn->s = NULL;
+		conn_close(s->conn, 4000, "session resumed elsewhere");
+	}
+	s->conn = c;
+	c->s = s;
+	c->authed = true;
+	F.current = s;
+	for (size_t k = 0; k < s->nlog; k++) {
+		size_t i = (s->logstart + k) % FAKE_REPLAY_MAX;
+
+		if (s->log[i].seq > (int64_t)seq->valuedouble && s->log[i].text != NULL)
+			conn_send(c, s->log[i].text);
+	}
+	F.st.resumed++;
+	emit(s, "RESUMED", "{\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}", false);
+}
+
+static void
+heartbeat(struct conn *c, const cJSON *d)
+{
+	int64_t now = fake_now();
+
+	F.st.heartbeats++;
+	if (c->last_hb != 0) {
+		int64_t gap = now - c->last_hb;
+
+		if (gap > F.st.max_hb_gap)
+			F.st.max_hb_gap = gap;
+		if (F.st.min_hb_gap == 0 || gap < F.st.min_hb_gap)
+			F.st.min_hb_gap = gap;
+		if (gap > F.heartbeat_ms * 3 / 2)
+			fake_violation("heartbeats %" PRId64 " ms apart (interval %d ms)", gap,
+			               F.heartbeat_ms);
+	}
+	c->last_hb = now;
+	c->heartbeats++;
+	if (!cJSON_IsNull(d) && !(cJSON_IsNumber(d) && c->s != NULL && d->valuedouble <= c->s->seq))
+		fake_violation("a heartbeat carries %s instead of the last sequence",
+		               cJSON_IsNumber(d) ? "a sequence never sent" : "a non-number");
+	if (!F.noack)
+		conn_send(c, "{\"t\":null,\"s\":null,\"op\":11,\"d\":null}");
+}
+
+static void
+payload(struct conn *c, const char *text, size_t len)
+{
+	cJSON *j = cJSON_ParseWithLength(text, len);
+	const cJSON *op = cJSON_GetObjectItemCaseSensitive(j, "op");
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(j, "d");
+	int64_t now = fake_now();
+	size_t recent = 0;
+
+	fake_record("gw-in", "payload", text);
+	c->sends[c->sends_next] = now;
+	c->sends_next = (c->sends_next + 1) % FAKE_SEND_BUDGET;
+	for (size_t i = 0; i < FAKE_SEND_BUDGET; i++)
+		recent += c->sends[i] != 0 && c->sends[i] > now - 60000;
+	if (recent >= FAKE_SEND_BUDGET && c->sends[c->sends_next] > now - 60000) {
+		fake_violation("more than 120 payloads in 60 s");
+		conn_close(c, 4008, "rate limited");
+	} else if (!cJSON_IsObject(j) || !cJSON_IsNumber(op)) {
+		fake_violation("the client sent a payload that is not a gateway message");
+		conn_close(c, 4002, "decode error");
+	} else if (op->valueint == 1) {
+		heartbeat(c, d);
+	} else if (op->valueint == 2) {
+		identify(c, d);
+	} else if (op->valueint == 6) {
+		resume(c, d);
+	} else if (op->valueint != 3 && op->valueint != 4 && op->valueint != 8) {
+		conn_close(c, 4001, "unknown opcode");
+	} else if (!c->authed) {
+		conn_close(c, 4003, "not authenticated");
+	}
+	cJSON_Delete(j);
+}
+
+void
+gw_fake_receive(struct conn *c, const char *in, size_t len, bool final)
+{
+	if (!c->rx_toobig && buf_add(&c->rx, in, len) < 0)
+		c->rx_toobig = true;
+	if (!final)
+		return;
+	if (c->rx_toobig) {
+		fake_violation("the client sent a payload over 4096 bytes");
+		conn_close(c, 4002, "payload too large");
+	} else {
+		payload(c, buf_str(&c->rx), c->rx.len);
+	}
+	c->rx_toobig = false;
+	buf_reset(&c->rx);
+}
+
+int
+gw_fake_writeable(struct conn *c)
+{
+	struct frame *f = c->out;
+
+	if (c->drop)
+		return -1; /* no close frame: the TCP connection just ends */
+	if (c->close_code != 0) {
+		unsigned char cf[LWS_PRE + 2];
+
+		cf[LWS_PRE] = (unsigned char)(c->close_code >> 8);
+		cf[LWS_PRE + 1] = (unsigned char)(c->close_code & 0xff);
+		lws_write(c->wsi, cf + LWS_PRE, 2, WRITE_CLOSE);
+		return -1;
+	}
+	if (f == NULL)
+		return 0;
+	if (F.fragment > 0 && f->len > (size_t)F.fragment) {
+		size_t n = f->len - c->frag_off;
+		int flags;
+		unsigned char *b;
+
+		if (n > (size_t)F.fragment)
+			n = (size_t)F.fragment;
+		flags = c->frag_off == 0 ? LWS_WRITE_TEXT : LWS_WRITE_CONTINUATION;
+		if (c->frag_off + n < f->len)
+			flags |= LWS_WRITE_NO_FIN;
+		b = xmalloc(LWS_PRE + n);
+		memcpy(b + LWS_PRE, f->text + c->frag_off, n);
+		lws_write(c->wsi, b + LWS_PRE, n, (enum lws_write_protocol)flags);
+		free(b);
+		c->frag_off += n;
+		if (c->frag_off < f->len) {
+			lws_callback_on_writable(c->wsi);
+			return 0;
+		}
+		c->frag_off = 0;
+	} else {
+		unsigned char *b = xmalloc(LWS_PRE + f->len);
+
+		memcpy(b + LWS_PRE, f->text, f->len);
+		if (lws_write(c->wsi, b + LWS_PRE, f->len, LWS_WRITE_TEXT) < (int)f->len) {
+			free(b);
+			return -1;
+		}
+		free(b);
+	}
+	c->out = f->next;
+	if (c->out == NULL)
+		c->out_tail = NULL;
+	free(f->text);
+	free(f);
+	if (c->out != NULL)
+		lws_callback_on_writable(c->wsi);
+	return 0;
+}
+
+void
+gw_fake_closed(struct conn *c, int peer_code)
+{
+	struct frame *f;
+
+	F.st.client_closes += peer_code >= 0;
+	F.st.last_close = peer_code;
+	fprintf(stderr, "fake: connection %d closed (client code %d)\n", c->n, peer_code);
+	if (c->s != NULL) {
+		if (peer_code == 1000 || peer_code == 1001)
+			c->s->invalid = true; /* the client ended its session */
+		if (c->s->conn == c)
+			c->s->conn = NULL;
+	}
+	for (int i = 0; i < F.nconns; i++) {
+		if (F.conns[i] == c) {
+			F.conns[i] = F.conns[--F.nconns];
+			break;
+		}
+	}
+	while ((f = c->out) != NULL) {
+		c->out = f->next;
+		free(f->text);
+		free(f);
+	}
+	c->out_tail = NULL;
+	buf_free(&c->rx);
+}
+
+static void
+each_conn(void (*fn)(struct conn *, const char *), const char *arg)
+{
+	for (int i = 0; i < F.nconns; i++)
+		fn(F.conns[i], arg);
+}
+
+static void
+do_drop(struct conn *c, const char *arg)
+{
+	c->drop = true;
+	lws_callback_on_writable(c->wsi);
+}
+
+static void
+do_send(struct conn *c, const char *arg)
+{
+	if (strstr(arg, "\"op\":7") != NULL)
+		c->op7_at = fake_now();
+	conn_send(c, arg);
+}
+
+static void
+do_close(struct conn *c, const char *arg)
+{
+	int code = atoi(arg);
+
+	if (c->s != NULL && (code == 4007 || code == 4009))
+		c->s->invalid = true;
+	conn_close(c, code, "asked by the test");
+}
+
+static void
+malformed(struct conn *c, const char *arg)
+{
+	static const char *const junk[] = {
+	    "not json at all",
+	    "{\"op\":",
+	    "[1,2,3]",
+	    "{\"op\":\"0\",\"d\":{}}",
+	    "{\"op\":0,\"s\":null,\"t\":null,\"d\":null}",
+	    "{\"op\":12345,\"d\":{}}",
+	    "\"just a string\"",
+	};
+
+	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
+		conn_send(c, junk[i]);
+}
+
+int
+gw_fake_control(const char *cmd, char *err, size_t errlen)
+{
+	char word[32] = "", arg[64] = "";
+	size_t wl = strcspn(cmd, " \n");
+
+	snprintf(word, sizeof(word), "%.*s", (int)wl, cmd);
+	cmd += wl;
+	cmd += strspn(cmd, " ");
+	snprintf(arg, sizeof(arg), "%.*s", (int)strcspn(cmd, " \n"), cmd);
+	if (strcmp(word, "drop") == 0) {
+		each_conn(do_drop, NULL);
+	} else if (strcmp(word, "noack") == 0) {
+		F.noack = strcmp(arg, "off") != 0;
+	} else if (strcmp(word, "op1") == 0) {
+		each_conn(do_send, "{\"t\":null,\"s\":null,\"op\":1,\"d\":null}");
+	} else if (strcmp(word, "op7") == 0) {
+		each_conn(do_send, "{\"t\":null,\"s\":null,\"op\":7,\"d\":null}");
+	} else if (strcmp(word, "op9") == 0) {
+		bool resumable = strcmp(arg, "true") == 0;
+
+		if (!resumable && F.current != NULL)
+			F.current->invalid = true;
+		each_conn(do_send, resumable ? "{\"t\":null,\"s\":null,\"op\":9,\"d\":true}"
+		                             : "{\"t\":null,\"s\":null,\"op\":9,\"d\":false}");
+	} else if (strcmp(word, "close") == 0) {
+		each_conn(do_close, arg);
+	} else if (strcmp(word, "malformed") == 0) {
+		each_conn(malformed, NULL);
+		if (F.current != NULL) {
+			emit(F.current, "INTERACTION_CREATE", "{\"id\":\"1\",\"type\":2}", false);
+			emit(F.current, "INTERACTION_CREATE", "[]", false);
+			emit(F.current, "NEVER_HEARD_OF_IT", "{\"x\":1}", false);
+		}
+	} else if (strcmp(word, "oversize") == 0 && F.current != NULL) {
+		size_t size = (size_t)strtoull(arg, NULL, 10);
+		char *pad = xmalloc(size + 64);
+
+		memset(pad, 'x', size);
+		memcpy(pad, "{\"padding\":\"", 12);
+		memcpy(pad + size - 2, "\"}", 3);
+		emit(F.current, "GUILD_UPDATE", pad, true);
+		free(pad);
+	} else if (strcmp(word, "fragment") == 0) {
+		F.fragment = atoi(arg);
+	} else if (strcmp(word, "heartbeat") == 0) {
+		F.heartbeat_ms = atoi(arg);
+	} else if (strcmp(word, "remaining") == 0) {
+		F.remaining = atoi(arg);
+	} else if (strcmp(word, "lenient") == 0) {
+		F.lenient = strcmp(arg, "off") != 0;
+	} else if (strcmp(word, "mark") == 0) {
+		F.st.max_hb_gap = F.st.min_hb_gap = 0;
+	} else {
+		snprintf(err, errlen, "unknown gateway control '%s'", word);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+random_token(char *out, size_t n)
+{
+	static const char set[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+	memcpy(out, "aW50ZXJhY3Rpb246", 16);
+	for (size_t i = 16; i + 1 < n; i++)
+		out[i] = set[random() % 64];
+	out[n - 1] = '\0';
+}
+
+/* Builds and dispatches one interaction from template t. */
+static void
+inject_one(const cJSON *t, uint64_t k)
+{
+	struct inter *it = xcalloc(1, sizeof(*it));
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(t, "data");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(t, "type");
+	const char *perms = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "permissions"));
+	bool dm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "dm"));
+	bool gm_role = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "gm_role"));
+	uint64_t chan = 1300000000000000000ull + k % (uint64_t)(F.channels > 0 ? F.channels : 1);
+	uint64_t user = 1400000000000000000ull + k % (uint64_t)(F.users > 0 ? F.users : 1);
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(t, "user");
+	char *dtext = cJSON_PrintUnformatted(data);
+	struct buf b, who;
+
+	if (cJSON_IsNumber(u))
+		user = 1400000000000000000ull + (uint64_t)u->valuedouble;
+	it->id = F.next_id++;
+	random_token(it->token, 121);
+	it->created = fake_now();
+	it->type = cJSON_IsNumber(type) ? type->valueint : 2;
+	it->tmpl = t;
+	HASH_ADD(hh, F.inters, id, sizeof(it->id), it);
+	if (norder == caporder) {
+		caporder = caporder ? caporder * 2 : 4096;
+		order = xrealloc(order, caporder * sizeof(*order));
+	}
+	order[norder++] = it->id;
+	F.st.created++;
+	buf_init(&who, 4096);
+	buf_addf(&who,
+	         "{\"id\":\"%" PRIu64 "\",\"username\":\"player%" PRIu64 "\",\"global_name\":"
+	         "\"Player %" PRIu64 "\",\"discriminator\":\"0\",\"avatar\":null,"
+	         "\"public_flags\":0}",
+	         user, user % 1000, user % 1000);
+	buf_init(&b, 1 << 20);
+	buf_addf(&b,
+	         "{\"version\":1,\"type\":%d,\"token\":\"%s\",\"locale\":\"en-US\",\"id\":\"%" PRIu64
+	         "\",\"entitlements\":[],\"data\":%s,\"channel_id\":\"%" PRIu64 "\","
+	         "\"application_id\":\"%s\",\"app_permissions\":\"2248473465835073\","
+	         "\"context\":%d,",
+	         it->type, it->token, it->id, dtext, chan, F.app_id, dm ? 1 : 0);
+	if (dm) {
+		buf_addf(&b, "\"user\":%s,\"channel\":{\"id\":\"%" PRIu64 "\",\"type\":1}}",
+		         buf_str(&who), chan);
+	} else {
+		buf_addf(&b,
+		         "\"guild_id\":\"%s\",\"guild_locale\":\"en-US\",\"guild\":{\"id\":\"%s\","
+		         "\"locale\":\"en-US\",\"features\":[]},\"channel\":{\"id\":\"%" PRIu64
+		         "\",\"type\":0,\"guild_id\":\"%s\",\"name\":\"table\"},"
+		         "\"member\":{\"user\":%s,\"roles\":[%s%s%s],\"premium_since\":null,"
+		         "\"permissions\":\"%s\",\"pending\":false,\"nick\":null,\"mute\":false,"
+		         "\"joined_at\":\"2024-01-01T00:00:00.000000+00:00\",\"flags\":0,"
+		         "\"deaf\":false}}",
+		         F.guild_id, F.guild_id, chan, F.guild_id, buf_str(&who),
+		         gm_role ? "\"" : "", gm_role ? F.gm_role_id : "", gm_role ? "\"" : "",
+		         perms != NULL ? perms : "1024");
+	}
+	if (F.current != NULL) {
+		emit(F.current, "INTERACTION_CREATE", buf_str(&b), false);
+		F.st.delivered++;
+	}
+	buf_free(&b);
+	buf_free(&who);
+	cJSON_free(dtext);
+}
+
+void
+gw_fake_inject(int64_t now_us)
+{
+	int n = cJSON_GetArraySize(F.tmpls);
+
+	while (F.inject_left > 0 && n > 0 && now_us >= F.inject_next) {
+		uint64_t k = F.st.created;
+
+		inject_one(cJSON_GetArrayItem(F.tmpls, (int)(k % (uint64_t)n)), k);
+		F.inject_left--;
+		if (F.inject_rate > 0)
+			F.inject_next += 1000000 / F.inject_rate; /* in microseconds */
+	}
+}
+
+struct inter *
+gw_fake_interaction(uint64_t id)
+{
+	struct inter *it;
+
+	HASH_FIND(hh, F.inters, &id, sizeof(id), it);
+	return it;
+}
+
+void
+gw_fake_tick(int64_t now)
+{
+	while (ohead < norder) {
+		struct inter *it = gw_fake_interaction(order[ohead]);
+
+		if (it != NULL && it->answers == 0 && now - it->created <= FAKE_ANSWER_MS)
+			break;
+		if (it != NULL && it->answers == 0 && !F.lenient) {
+			F.st.late++;
+			fake_violation("interaction %" PRIu64 " was not answered within 3 s", it->id);
+		}
+		ohead++;
+	}
+	for (int i = 0; i < F.nconns; i++) {
+		struct conn *c = F.conns[i];
+
+		if (c->op7_at != 0 && now - c->op7_at > 5000) {
+			fake_violation("the client did not reconnect within 5 s of op 7");
+			c->op7_at = 0;
+		}
+	}
+}
+
+void
+gw_fake_free(void)
+{
+	struct session *s, *st;
+	struct inter *it, *tmp;
+
+	HASH_ITER(hh, F.sessions, s, st)
+	{
+		HASH_DEL(F.sessions, s);
+		for (size_t k = 0; k < s->nlog; k++)
+			free(s->log[(s->logstart + k) % FAKE_REPLAY_MAX].text);
+		free(s->log);
+		free(s);
+	}
+	HASH_ITER(hh, F.inters, it, tmp)
+	{
+		HASH_DEL(F.inters, it);
+		free(it);
+	}
+	free(order);
+}

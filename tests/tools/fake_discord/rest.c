@@ -1,0 +1,449 @@
+/* fake_discord/rest: the HTTP routes the bot uses, their checks, rate
+ * limits and the scripted REST faults. */
+#include "tests/tools/fake_discord/fake.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/mem.h"
+
+#define API "/api/v10"
+
+static void
+answer(struct http_answer *a, int status, const char *body)
+{
+	a->status = status;
+	free(a->body);
+	a->body = body != NULL ? xstrdup(body) : NULL;
+}
+
+static void
+header(struct http_answer *a, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+header(struct http_answer *a, const char *name, const char *fmt, ...)
+{
+	size_t n = strlen(a->headers);
+	va_list ap;
+	int r;
+
+	r = snprintf(a->headers + n, sizeof(a->headers) - n, "%s: ", name);
+	if (r < 0 || (size_t)r >= sizeof(a->headers) - n)
+		return;
+	n += (size_t)r;
+	va_start(ap, fmt);
+	r = vsnprintf(a->headers + n, sizeof(a->headers) - n, fmt, ap);
+	va_end(ap);
+	if (r < 0 || (size_t)r >= sizeof(a->headers) - n - 1)
+		return;
+	n += (size_t)r;
+	a->headers[n++] = '\n';
+	a->headers[n] = '\0';
+}
+
+static bool
+digits(const char *s, size_t n)
+{
+	return n > 0 && strspn(s, "0123456789") >= n;
+}
+
+/* "POST /interactions/1/tok/callback": ids become :id except the major
+ * parameters, as Discord buckets them. */
+static void
+route_of(const char *method, const char *path, char *out, size_t len)
+{
+	struct buf b;
+	int keep = 0;
+
+	buf_init(&b, len - 1);
+	buf_addf(&b, "%s ", method);
+	for (const char *p = path; *p == '/';) {
+		const char *seg = ++p;
+		size_t n = strcspn(seg, "/?");
+
+		if (keep > 0) {
+			buf_addf(&b, "/%.*s", (int)n, seg);
+			keep--;
+			p = seg + n;
+			continue;
+		}
+		if (digits(seg, n))
+			buf_adds(&b, "/:id");
+		else
+			buf_addf(&b, "/%.*s", (int)n, seg);
+		if ((n == 8 && !strncmp(seg, "channels", n)) || (n == 6 && !strncmp(seg, "guilds", n)))
+			keep = 1;
+		if ((n == 8 && !strncmp(seg, "webhooks", n)) ||
+		    (n == 12 && !strncmp(seg, "interactions", n)))
+			keep = 2;
+		p = seg + n;
+	}
+	snprintf(out, len, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
+static bool
+is_interaction_route(const char *route)
+{
+	return strstr(route, " /interactions/") != NULL || strstr(route, " /webhooks/") != NULL;
+}
+
+static void
+limits(struct http_answer *a, const char *route)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (const char *p = route; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	header(a, "X-RateLimit-Limit", "5");
+	header(a, "X-RateLimit-Remaining", "4");
+	header(a, "X-RateLimit-Reset-After", "1.000");
+	header(a, "X-RateLimit-Bucket", "%016" PRIx64, h);
+}
+
+static void
+gateway_bot(struct http_answer *a)
+{
+	char body[512];
+
+	snprintf(body, sizeof(body),
+	         "{\"url\":\"ws://127.0.0.1:%d\",\"shards\":1,\"session_start_limit\":"
+	         "{\"total\":1000,\"remaining\":%d,\"reset_after\":14400000,"
+	         "\"max_concurrency\":1}}",
+	         F.port, F.remaining > 0 ? F.remaining : 0);
+	answer(a, 200, body);
+}
+
+static void
+put_commands(const char *path, const char *body, size_t len, struct http_answer *a)
+{
+	cJSON *arr = cJSON_ParseWithLength(body, len), *c;
+	char *out;
+	int i = 0;
+
+	if (check_commands(arr, "PUT commands") < 0) {
+		answer(a, 400, "{\"code\":50035,\"message\":\"Invalid Form Body\"}");
+		cJSON_Delete(arr);
+		return;
+	}
+	cJSON_ArrayForEach(c, arr)
+	{
+		char id[32];
+
+		snprintf(id, sizeof(id), "%" PRIu64, (uint64_t)1500000000000000000ull + (uint64_t)i++);
+		cJSON_AddStringToObject(c, "id", id);
+		cJSON_AddStringToObject(c, "application_id", F.app_id);
+		cJSON_AddStringToObject(c, "version", "1");
+	}
+	cJSON_Delete(F.commands);
+	F.commands = arr;
+	snprintf(F.commands_scope, sizeof(F.commands_scope), "%s", path);
+	F.st.registrations++;
+	out = cJSON_PrintUnformatted(arr);
+	answer(a, 200, out);
+	cJSON_free(out);
+}
+
+/* The expectations a test attached to the interaction's template. */
+static void
+expectations(const struct inter *it, const cJSON *data)
+{
+	const char *expect =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it->tmpl, "expect"));
+	const cJSON *priv = cJSON_GetObjectItemCaseSensitive(it->tmpl, "private");
+	const char *content = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content"));
+	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(data, "flags");
+	bool eph = cJSON_IsNumber(flags) && ((int)flags->valuedouble & 64);
+
+	if (expect != NULL && (content == NULL || strstr(content, expect) == NULL))
+		fake_violation("interaction %" PRIu64 ": the answer lacks '%s': %.300s", it->id,
+		               expect, content ? content : "(no content)");
+	if (cJSON_IsBool(priv) && cJSON_IsTrue(priv) != eph)
+		fake_violation("interaction %" PRIu64 ": the answer should %sbe private: %.300s",
+		               it->id, eph ? "not " : "", content ? content : "");
+}
+
+static void
+callback(const char *path, const char *body, size_t len, struct http_answer *a)
+{
+	const char *p = path + strlen("/interactions/");
+	char *end;
+	uint64_t id = strtoull(p, &end, 10);
+	struct inter *it = gw_fake_interaction(id);
+	const char *tok = *end == '/' ? end + 1 : "";
+	size_t toklen = strcspn(tok, "/");
+	cJSON *j;
+	const cJSON *type, *data;
+	int64_t age;
+
+	if (it == NULL) {
+		fake_violation("a callback for interaction %.24s, never sent", p);
+		answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");
+		return;
+	}
+	if (toklen != strlen(it->token) || strncmp(tok, it->token, toklen) != 0) {
+		fake_violation("interaction %" PRIu64 ": the callback has the wrong token", id);
+		answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
+		return;
+	}
+	age = fake_now() - it->created;
+	if (it->answers++ > 0) {
+		F.st.duplicates++;
+		fake_violation("interaction %" PRIu64 " was answered twice", id);
+		answer(a, 400,
+		       "{\"message\":\"Interaction has already been acknowledged.\",\"code\":40060}");
+		return;
+	}
+	it->answered_at = fake_now();
+	if (age > FAKE_ANSWER_MS) {
+		fake_violation("interaction %" PRIu64 " was answered after %" PRId64 " ms", id, age);
+		answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");
+		return;
+	}
+	F.st.answered++;
+	if (age > F.st.max_answer_ms)
+		F.st.max_answer_ms = age;
+	j = cJSON_ParseWithLength(body, len);
+	type = cJSON_GetObjectItemCaseSensitive(j, "type");
+	data = cJSON_GetObjectItemCaseSensitive(j, "data");
+	if (!cJSON_IsNumber(type)) {
+		fake_violation("interaction %" PRIu64 ": the callback has no type", id);
+	} else if (it->type == 4) {
+		if (type->valueint != 8)
+			fake_violation("autocomplete %" PRIu64 " answered with type %d, not 8", id,
+			               type->valueint);
+		else
+			check_autocomplete(data, "autocomplete callback");
+	} else if (type->valueint == 4 || (type->valueint == 7 && it->type == 3)) {
+		if (check_message(data, "interaction callback") == 0)
+			expectations(it, data);
+	} else if (type->valueint != 5 && !(type->valueint == 6 && it->type == 3)) {
+		fake_violation("interaction %" PRIu64 " answered with type %d", id, type->valueint);
+	}
+	cJSON_Delete(j);
+	answer(a, 204, NULL);
+}
+
+static void
+webhook(const char *method, const char *path, const char *body, size_t len,
+        struct http_answer *a)
+{
+	const char *p = path + strlen("/webhooks/");
+	const char *tok = strchr(p, '/');
+	struct inter *it, *tmp, *found = NULL;
+	cJSON *j;
+
+	if (tok == NULL || strncmp(p, F.app_id, strlen(F.app_id)) != 0) {
+		fake_violation("a webhook call for another application: %.60s", p);
+		answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
+		return;
+	}
+	tok++;
+	HASH_ITER(hh, F.inters, it, tmp)
+	{
+		size_t n = strlen(it->token);
+
+		if (strncmp(tok, it->token, n) == 0 && (tok[n] == '\0' || tok[n] == '/'))
+			found = it;
+	}
+	if (found == NULL || found->answers == 0) {
+		fake_violation("a follow-up for an interaction %s",
+		               found == NULL ? "never sent" : "not yet acknowledged");
+		answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
+		return;
+	}
+	j = cJSON_ParseWithLength(body, len);
+	check_message(j, strcmp(method, "POST") == 0 ? "follow-up" : "edit");
+	cJSON_Delete(j);
+	found->followups++;
+	F.st.followups++;
+	answer(a, 200, "{\"id\":\"1600000000000000000\",\"type\":0,\"content\":\"\"}");
+}
+
+/* Applies the first matching scripted fault. Returns true when it answered. */
+static bool
+fault(const char *route, struct http_answer *a)
+{
+	int64_t now = fake_now();
+
+	for (int i = 0; i < FAULTS_MAX; i++) {
+		struct fault *f = &F.faults[i];
+		char body[256];
+
+		if (f->count <= 0 || strstr(route, f->match) == NULL)
+			continue;
+		f->count--;
+		if (strcmp(f->kind, "slow") == 0) {
+			F.st.slow++;
+			a->delay_ms = f->ms;
+			return false;
+		}
+		if (strcmp(f->kind, "5xx") == 0) {
+			F.st.r5xx++;
+			answer(a, f->status, "{\"message\":\"upstream connect error\",\"code\":0}");
+			return true;
+		}
+		if (strcmp(f->kind, "401") == 0) {
+			F.st.r401++;
+			answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
+			return true;
+		}
+		F.st.r429++;
+		snprintf(body, sizeof(body),
+		         "{\"message\":\"You are being rate limited.\",\"retry_after\":%.3f,"
+		         "\"global\":%s}",
+		         f->retry, f->global ? "true" : "false");
+		answer(a, 429, body);
+		header(a, "Retry-After", "%d", (int)ceil(f->retry));
+		header(a, "X-RateLimit-Scope", "%s", f->global ? "global" : "user");
+		if (f->global) {
+			header(a, "X-RateLimit-Global", "true");
+			F.global_lock = now + (int64_t)(f->retry * 1000.0);
+		} else {
+			struct lock *l;
+
+			HASH_FIND_STR(F.locks, route, l);
+			if (l == NULL) {
+				l = xcalloc(1, sizeof(*l));
+				snprintf(l->route, sizeof(l->route), "%s", route);
+				HASH_ADD_STR(F.locks, route, l);
+			}
+			l->until = now + (int64_t)(f->retry * 1000.0);
+			header(a, "X-RateLimit-Limit", "5");
+			header(a, "X-RateLimit-Remaining", "0");
+			header(a, "X-RateLimit-Reset-After", "%.3f", f->retry);
+		}
+		return true;
+	}
+	return false;
+}
+
+/* Whether the request came while a 429 said to wait. */
+static void
+check_early(const char *route)
+{
+	int64_t now = fake_now();
+	struct lock *l;
+
+	HASH_FIND_STR(F.locks, route, l);
+	if (l != NULL && l->until > now) {
+		F.st.early++;
+		fake_violation("%s came %" PRId64 " ms before its retry_after passed", route,
+		               l->until - now);
+	}
+	if (F.global_lock > now && !is_interaction_route(route)) {
+		F.st.early++;
+		fake_violation("%s came %" PRId64 " ms before a global retry_after passed", route,
+		               F.global_lock - now);
+	}
+}
+
+void
+rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
+                 const char *ctype, const char *body, size_t len, struct http_answer *a)
+{
+	char route[300], want[512];
+	bool has_body = strcmp(method, "GET") != 0 && strcmp(method, "DELETE") != 0;
+
+	F.st.requests++;
+	if (strncmp(path, API, strlen(API)) != 0) {
+		fake_violation("%s %.100s is not under " API, method, path);
+		answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
+		return;
+	}
+	path += strlen(API);
+	route_of(method, path, route, sizeof(route));
+	fake_record("rest", route, body);
+	if (strncmp(ua, "DiscordBot (", 12) != 0 || strchr(ua, ')') == NULL)
+		fake_violation("%s: User-Agent '%.80s' is not 'DiscordBot (url, version)'", route, ua);
+	if (has_body && len > 0 && strncmp(ctype, "application/json", 16) != 0)
+		fake_violation("%s: Content-Type is '%.60s', not application/json", route, ctype);
+	snprintf(want, sizeof(want), "Bot %s", F.token);
+	if (strcmp(auth, want) != 0) {
+		F.st.r401++;
+		answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
+		return;
+	}
+	check_early(route);
+	if (fault(route, a))
+		return;
+	if (!is_interaction_route(route))
+		limits(a, route);
+	if (strcmp(route, "GET /gateway/bot") == 0) {
+		gateway_bot(a);
+	} else if (strncmp(route, "PUT /applications/", 18) == 0 && strstr(route, "/commands")) {
+		if (strncmp(path + strlen("/applications/"), F.app_id, strlen(F.app_id)) != 0)
+			fake_violation("commands registered for application %.30s, not %s",
+			               path + strlen("/applications/"), F.app_id);
+		put_commands(path, body, len, a);
+	} else if (strncmp(route, "POST /interactions/", 19) == 0 &&
+	           strstr(route, "/callback") != NULL) {
+		callback(path, body, len, a);
+	} else if (strncmp(route, "POST /webhooks/", 15) == 0 ||
+	           strncmp(route, "PATCH /webhooks/", 16) == 0) {
+		webhook(method, path, body, len, a);
+	} else {
+		fake_violation("%s is not a route the bot should use", route);
+		answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
+	}
+}
+
+/* "rest429 match=/callback count=2 retry=0.5 global=1", "rest5xx match=X
+ * count=3 status=502", "restslow match=X count=50 ms=1500", "rest401". */
+int
+rest_fake_fault(const char *args, char *err, size_t errlen)
+{
+	struct fault f = {.count = 1, .retry = 1.0, .status = 502, .ms = 1000};
+	const char *p = args;
+	int i;
+
+	if (strncmp(p, "rest", 4) != 0) {
+		snprintf(err, errlen, "not a REST fault");
+		return -1;
+	}
+	p += 4;
+	snprintf(f.kind, sizeof(f.kind), "%.*s", (int)strcspn(p, " \n"), p);
+	if (strcmp(f.kind, "429") && strcmp(f.kind, "5xx") && strcmp(f.kind, "slow") &&
+	    strcmp(f.kind, "401")) {
+		snprintf(err, errlen, "unknown REST fault '%s'", f.kind);
+		return -1;
+	}
+	for (p += strcspn(p, " \n"); *p != '\0';) {
+		const char *kv = p + strspn(p, " \n");
+		size_t n = strcspn(kv, " \n");
+		const char *eq = memchr(kv, '=', n);
+
+		if (n == 0)
+			break;
+		if (eq == NULL) {
+			snprintf(err, errlen, "'%.*s' is not key=value", (int)n, kv);
+			return -1;
+		}
+		if (!strncmp(kv, "match=", 6))
+			snprintf(f.match, sizeof(f.match), "%.*s", (int)(n - 6), kv + 6);
+		else if (!strncmp(kv, "count=", 6))
+			f.count = atoi(eq + 1);
+		else if (!strncmp(kv, "retry=", 6))
+			f.retry = strtod(eq + 1, NULL);
+		else if (!strncmp(kv, "global=", 7))
+			f.global = eq[1] == '1' || eq[1] == 't';
+		else if (!strncmp(kv, "status=", 7))
+			f.status = atoi(eq + 1);
+		else if (!strncmp(kv, "ms=", 3))
+			f.ms = atoi(eq + 1);
+		p = kv + n;
+	}
+	for (i = 0; i < FAULTS_MAX && F.faults[i].count > 0; i++)
+		;
+	if (i == FAULTS_MAX) {
+		snprintf(err, errlen, "too many faults at once");
+		return -1;
+	}
+	F.faults[i] = f;
+	return 0;
+}
