@@ -71,6 +71,7 @@ struct hash_write {
 static void
 fatal_stop(struct discord *dc, const char *msg)
 {
+	log_error("discord: %s", msg);
 	if (dc->on_fatal != NULL)
 		dc->on_fatal(dc->ctx, msg);
 }

@@ -581,7 +581,6 @@ gw_closed(struct gw *g, int code, int64_t now)
 		g->planned = false;
 	} else if (fatal != NULL) {
 		g->state = GW_STOPPED;
-		log_error("discord: %s", fatal);
 		if (g->h.fatal != NULL)
 			g->h.fatal(g->h.ctx, fatal);
 		return;

@@ -86,7 +86,8 @@ struct gw_hooks {
 	void (*want_write)(void *ctx);
 	/* A dispatched event (op 0), READY and RESUMED included. */
 	void (*event)(void *ctx, const char *t, const struct cJSON *d);
-	/* The session stopped for good; msg is one sentence. */
+	/* The session stopped for good; msg is one sentence (not logged
+	 * here: the hook decides). */
 	void (*fatal)(void *ctx, const char *msg);
 };
 

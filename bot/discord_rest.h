@@ -35,11 +35,11 @@ struct rest_opts {
 };
 
 struct rest_result {
-	long status;         /* the HTTP status, or 0 when no answer could be had */
-	const char *body;    /* the response body (NUL-terminated), valid during the callback */
+	long status;      /* the HTTP status, or 0 when no answer could be had */
+	const char *body; /* the response body (NUL-terminated), valid during the callback */
 	size_t len;
-	uint64_t sent_ns;    /* uv_hrtime() when the request's last try began to go out */
-	uint64_t queued_ns;  /* uv_hrtime() when rest_call() was made */
+	uint64_t sent_ns;   /* uv_hrtime() when the request's last try began to go out */
+	uint64_t queued_ns; /* uv_hrtime() when rest_call() was made */
 };
 
 /* Runs once per request, from the loop (never inside rest_call). */

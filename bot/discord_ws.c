@@ -13,10 +13,10 @@
 #include "rules/buf.h"
 #include "rules/mem.h"
 
-#define PROTOCOL "discord-gw"
-#define HOST_MAX 256
+#define PROTOCOL     "discord-gw"
+#define HOST_MAX     256
 #define PATH_MAX_LEN 1024
-#define RX_CHUNK (64 * 1024)
+#define RX_CHUNK     (64 * 1024)
 /* The close opcode: what lws_close_reason() would send. Writing it in the
  * writeable callback is the way 4.1 reliably sends our own close code. */
 #define WRITE_CLOSE ((enum lws_write_protocol)4)
@@ -38,8 +38,8 @@ struct dws {
 	bool over;      /* this attempt's end was reported */
 	struct lws *wsi;
 	bool established;
-	int close_code;      /* ours, to send (0: none) */
-	int peer_code;       /* theirs, from the close frame (-1: none) */
+	int close_code; /* ours, to send (0: none) */
+	int peer_code;  /* theirs, from the close frame (-1: none) */
 	char host[HOST_MAX];
 	char path[PATH_MAX_LEN];
 	int port;
@@ -179,8 +179,8 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		break;
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		if (len >= 2)
-			w->peer_code = ((const unsigned char *)in)[0] << 8 |
-			               ((const unsigned char *)in)[1];
+			w->peer_code =
+			    ((const unsigned char *)in)[0] << 8 | ((const unsigned char *)in)[1];
 		break;
 	case LWS_CALLBACK_CLIENT_CLOSED:
 		if (wsi != w->wsi)
@@ -299,9 +299,10 @@ on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 
 	w->resolving = false;
 	if (status == 0 && res != NULL) {
-		const void *a = res->ai_family == AF_INET6
-		                    ? (const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr
-		                    : (const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr;
+		const void *a =
+		    res->ai_family == AF_INET6
+		        ? (const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr
+		        : (const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr;
 
 		inet_ntop(res->ai_family, a, ip, sizeof(ip));
 	}

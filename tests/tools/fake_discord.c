@@ -9,7 +9,7 @@
  * file, and serves until SIGTERM, SIGINT or a "quit" control. The bot's
  * REST base is http://127.0.0.1:PORT/api/v10; GET /gateway/bot names the
  * gateway. The control API (driven with curl):
- *   POST /_control            one command: drop | noack on|off | op1 | op7 |
+ *   POST /_control            one command: drop | noack | op1 | op7 |
  *                             op9 true|false | close CODE | oversize BYTES |
  *                             malformed | fragment BYTES | heartbeat MS |
  *                             remaining N | mark | lenient on|off | quit |
@@ -34,8 +34,8 @@
 #include "rules/mem.h"
 #include "tests/tools/fake_discord/fake.h"
 
-#define BODY_MAX  (8u << 20)
-#define TICK_US   5000
+#define BODY_MAX        (8u << 20)
+#define TICK_US         5000
 #define VIOLATIONS_KEPT 100
 
 struct fake F;
@@ -126,7 +126,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
 	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);
-	cJSON_AddNumberToObject(i, "left_to_inject", F.inject_left);
+	cJSON_AddNumberToObject(i, "left_to_inject", gw_fake_left());
 	g = cJSON_AddObjectToObject(o, "gateway");
 	cJSON_AddNumberToObject(g, "connections", (double)F.st.connections);
 	cJSON_AddNumberToObject(g, "open", F.nconns);
@@ -138,8 +138,8 @@ stats_json(void)
 	cJSON_AddNumberToObject(g, "min_hb_gap_ms", (double)F.st.min_hb_gap);
 	cJSON_AddNumberToObject(g, "client_closes", (double)F.st.client_closes);
 	cJSON_AddNumberToObject(g, "last_close", F.st.last_close);
-	cJSON_AddBoolToObject(g, "ready", F.current != NULL && F.current->conn != NULL &&
-	                                      F.current->conn->authed);
+	cJSON_AddBoolToObject(
+	    g, "ready", F.current != NULL && F.current->conn != NULL && F.current->conn->authed);
 	r = cJSON_AddObjectToObject(o, "rest");
 	cJSON_AddNumberToObject(r, "requests", (double)F.st.requests);
 	cJSON_AddNumberToObject(r, "registrations", (double)F.st.registrations);
@@ -164,6 +164,8 @@ interact(const char *body, size_t len, struct http_answer *a)
 	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(j, "rate");
 	const cJSON *channels = cJSON_GetObjectItemCaseSensitive(j, "channels");
 	const cJSON *users = cJSON_GetObjectItemCaseSensitive(j, "users");
+	struct stream *st;
+	int k;
 
 	if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) == 0 || !cJSON_IsNumber(count)) {
 		a->status = 400;
@@ -172,14 +174,24 @@ interact(const char *body, size_t len, struct http_answer *a)
 		cJSON_Delete(j);
 		return;
 	}
+	for (k = 0; k < STREAMS_MAX && F.streams[k].left > 0; k++)
+		;
+	if (k == STREAMS_MAX) {
+		a->status = 400;
+		a->body = xstrdup("too many interaction streams at once\n");
+		cJSON_Delete(t);
+		cJSON_Delete(j);
+		return;
+	}
+	st = &F.streams[k];
 	cJSON_AddItemToArray(F.all_tmpls, t);
-	F.tmpls = t;
-	F.inject_left += count->valueint;
-	F.inject_rate = cJSON_IsNumber(rate) ? rate->valueint : 0;
-	F.channels = cJSON_IsNumber(channels) ? channels->valueint : 1;
-	F.users = cJSON_IsNumber(users) ? users->valueint : 1;
-	F.inject_next = (int64_t)lws_now_usecs();
-	gw_fake_inject(F.inject_next);
+	st->tmpls = t;
+	st->left = count->valueint;
+	st->rate = cJSON_IsNumber(rate) ? rate->valueint : 0;
+	st->channels = cJSON_IsNumber(channels) ? channels->valueint : 1;
+	st->users = cJSON_IsNumber(users) ? users->valueint : 1;
+	st->next = (int64_t)lws_now_usecs();
+	gw_fake_inject(st->next);
 	cJSON_Delete(j);
 	a->status = 200;
 	a->body = xstrdup("ok\n");
@@ -251,9 +263,9 @@ http_writeable(struct http *h)
 	if (h->phase == 1) {
 		if (lws_add_http_header_status(h->wsi, (unsigned int)h->a.status, &p, end))
 			return -1;
-		if (blen > 0 && lws_add_http_header_by_token(h->wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
-		                                             (const unsigned char *)"application/json",
-		                                             16, &p, end))
+		if (blen > 0 && lws_add_http_header_by_token(
+		                    h->wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+		                    (const unsigned char *)"application/json", 16, &p, end))
 			return -1;
 		for (char *line = h->a.headers; *line != '\0';) {
 			char name[128];
@@ -302,8 +314,8 @@ method_of(struct lws *wsi)
 		enum lws_token_indexes tok;
 		const char *name;
 	} m[] = {
-	    {WSI_TOKEN_GET_URI, "GET"},     {WSI_TOKEN_POST_URI, "POST"},
-	    {WSI_TOKEN_PUT_URI, "PUT"},     {WSI_TOKEN_PATCH_URI, "PATCH"},
+	    {WSI_TOKEN_GET_URI, "GET"},       {WSI_TOKEN_POST_URI, "POST"},
+	    {WSI_TOKEN_PUT_URI, "PUT"},       {WSI_TOKEN_PATCH_URI, "PATCH"},
 	    {WSI_TOKEN_DELETE_URI, "DELETE"},
 	};
 
@@ -358,7 +370,8 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 	case LWS_CALLBACK_HTTP_WRITEABLE:
 		return pss->h != NULL ? http_writeable(pss->h) : 0;
 	case LWS_CALLBACK_CLOSED_HTTP:
-		if (pss->h != NULL) {
+	case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+		if (pss != NULL && pss->h != NULL) {
 			lws_sul_cancel(&pss->h->sul);
 			free(pss->h->a.body);
 			buf_free(&pss->h->body);
@@ -375,13 +388,15 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 	case LWS_CALLBACK_RECEIVE:
 		if (pss->c != NULL)
 			gw_fake_receive(pss->c, in, len,
-			                lws_is_final_fragment(wsi) && !lws_remaining_packet_payload(wsi));
+			                lws_is_final_fragment(wsi) &&
+			                    !lws_remaining_packet_payload(wsi));
 		return 0;
 	case LWS_CALLBACK_SERVER_WRITEABLE:
 		return pss->c != NULL ? gw_fake_writeable(pss->c) : 0;
 	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
 		if (pss->c != NULL && len >= 2)
-			pss->c->peer_code = ((unsigned char *)in)[0] << 8 | ((unsigned char *)in)[1];
+			pss->c->peer_code =
+			    ((unsigned char *)in)[0] << 8 | ((unsigned char *)in)[1];
 		return 0;
 	case LWS_CALLBACK_CLOSED:
 		if (pss->c != NULL) {

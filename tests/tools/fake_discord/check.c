@@ -57,13 +57,15 @@ check_embeds(const cJSON *embeds, const char *where)
 			return bad(where, "an embed description is over 4096 characters");
 		if (foot != NULL && !len_in(foot, 0, 2048))
 			return bad(where, "an embed footer is over 2048 characters");
-		total += (t ? utf16_len(t) : 0) + (d ? utf16_len(d) : 0) + (foot ? utf16_len(foot) : 0);
+		total +=
+		    (t ? utf16_len(t) : 0) + (d ? utf16_len(d) : 0) + (foot ? utf16_len(foot) : 0);
 		if (fields != NULL && (!cJSON_IsArray(fields) || cJSON_GetArraySize(fields) > 25))
 			return bad(where, "an embed has more than 25 fields");
 		cJSON_ArrayForEach(f, fields)
 		{
 			if (!len_in(str(f, "name"), 1, 256) || !len_in(str(f, "value"), 1, 1024))
-				return bad(where, "an embed field's name or value is out of bounds");
+				return bad(where,
+				           "an embed field's name or value is out of bounds");
 			total += utf16_len(str(f, "name")) + utf16_len(str(f, "value"));
 		}
 	}
@@ -100,7 +102,8 @@ check_components(const cJSON *rows, const char *where)
 			if (label != NULL && !len_in(label, 0, 80))
 				return bad(where, "a button label is over 80 characters");
 			if (style->valueint != 5 && !len_in(id, 1, 100))
-				return bad(where, "a button's custom_id must be 1 to 100 characters");
+				return bad(where,
+				           "a button's custom_id must be 1 to 100 characters");
 		}
 	}
 	return 0;
@@ -122,8 +125,7 @@ check_message(const cJSON *msg, const char *where)
 		return bad(where, "content is not a string");
 	if (content != NULL && utf16_len(content->valuestring) > 2000)
 		return bad(where, "content is over 2000 characters");
-	if ((content == NULL || content->valuestring[0] == '\0') && embeds == NULL &&
-	    comps == NULL)
+	if ((content == NULL || content->valuestring[0] == '\0') && embeds == NULL && comps == NULL)
 		return bad(where, "the message is empty");
 	if (!cJSON_IsObject(am) || !cJSON_IsArray(parse))
 		return bad(where, "allowed_mentions with a parse list is missing");
@@ -132,7 +134,8 @@ check_message(const cJSON *msg, const char *where)
 		if (cJSON_IsString(p) && strcmp(p->valuestring, "everyone") == 0)
 			return bad(where, "allowed_mentions lets @everyone ping");
 	}
-	if (flags != NULL && (!cJSON_IsNumber(flags) || ((int)flags->valuedouble & ~(4 | 64 | 4096))))
+	if (flags != NULL &&
+	    (!cJSON_IsNumber(flags) || ((int)flags->valuedouble & ~(4 | 64 | 4096))))
 		return bad(where, "flags may only combine 4, 64 and 4096");
 	if (embeds != NULL && check_embeds(embeds, where) < 0)
 		return -1;
@@ -196,7 +199,8 @@ check_options(const cJSON *opts, int depth, const char *where)
 			return bad(where, "min_value/max_value on a non-numeric option");
 		if (min != NULL && max != NULL && min->valuedouble > max->valuedouble)
 			return bad(where, "min_value is over max_value");
-		if (maxlen != NULL && (t != 3 || maxlen->valuedouble < 1 || maxlen->valuedouble > 6000))
+		if (maxlen != NULL &&
+		    (t != 3 || maxlen->valuedouble < 1 || maxlen->valuedouble > 6000))
 			return bad(where, "max_length must be 1-6000 on a string option");
 		if (choices == NULL)
 			continue;
@@ -208,7 +212,8 @@ check_options(const cJSON *opts, int depth, const char *where)
 		{
 			if (!len_in(str(c, "name"), 1, 100) ||
 			    cJSON_GetObjectItemCaseSensitive(c, "value") == NULL)
-				return bad(where, "a choice needs a name of 1-100 characters and a value");
+				return bad(where,
+				           "a choice needs a name of 1-100 characters and a value");
 		}
 	}
 	return 0;
@@ -225,7 +230,8 @@ check_commands(const cJSON *arr, const char *where)
 	{
 		char *one = cJSON_PrintUnformatted(c);
 		const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
-		const cJSON *perms = cJSON_GetObjectItemCaseSensitive(c, "default_member_permissions");
+		const cJSON *perms =
+		    cJSON_GetObjectItemCaseSensitive(c, "default_member_permissions");
 		size_t n = strlen(one);
 
 		cJSON_free(one);

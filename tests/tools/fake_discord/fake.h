@@ -27,6 +27,7 @@
 #define FAKE_SEND_BUDGET 120  /* client payloads per 60 s */
 #define FAKE_ANSWER_MS   3000 /* an interaction must be answered within */
 #define FAKE_REPLAY_MAX  20000
+#define STREAMS_MAX      8
 
 struct conn;
 
@@ -41,7 +42,7 @@ struct session {
 		int64_t seq;
 		char *text;
 		bool no_replay;
-	} *log;
+	} * log;
 	size_t nlog, caplog, logstart;
 	UT_hash_handle hh;
 };
@@ -69,6 +70,7 @@ struct conn {
 	size_t sends_next;
 	int64_t hello_at, last_hb;
 	int64_t op7_at; /* when op 7 was sent: the client must close */
+	bool noack;     /* this connection's heartbeats go unanswered */
 	int heartbeats;
 };
 
@@ -76,9 +78,9 @@ struct conn {
 struct inter {
 	uint64_t id;
 	char token[160];
-	int64_t created;     /* ms */
-	int type;            /* 2, 3 or 4 */
-	const cJSON *tmpl;   /* its template (expectations) */
+	int64_t created;   /* ms */
+	int type;          /* 2, 3 or 4 */
+	const cJSON *tmpl; /* its template (expectations) */
 	int answers;
 	int followups;
 	int64_t answered_at; /* ms, or 0 */
@@ -87,13 +89,13 @@ struct inter {
 
 /* A scripted REST fault. */
 struct fault {
-	char kind[8];     /* "429", "5xx", "slow", "401" */
-	char match[128];  /* substring of "METHOD /path" */
-	int count;        /* answers left to spoil */
-	double retry;     /* 429: seconds */
-	bool global;      /* 429 */
-	int status;       /* 5xx */
-	int ms;           /* slow */
+	char kind[8];    /* "429", "5xx", "slow", "401" */
+	char match[128]; /* substring of "METHOD /path" */
+	int count;       /* answers left to spoil */
+	double retry;    /* 429: seconds */
+	bool global;     /* 429 */
+	int status;      /* 5xx */
+	int ms;          /* slow */
 };
 
 #define FAULTS_MAX 16
@@ -112,8 +114,7 @@ struct fake {
 	int heartbeat_ms;
 	int remaining; /* session starts */
 	int fragment;  /* send events in fragments of this size (0: whole) */
-	bool noack;
-	bool lenient; /* unanswered interactions are no violation (REST stopped on purpose) */
+	bool lenient;  /* unanswered interactions are no violation (REST stopped on purpose) */
 	FILE *record;
 	int64_t started;
 
@@ -126,10 +127,13 @@ struct fake {
 	struct inter *inters;
 	uint64_t next_id;
 	/* interactions to inject */
-	cJSON *tmpls;     /* the templates injection cycles through */
+	/* interaction streams, each cycling through its templates */
+	struct stream {
+		const cJSON *tmpls;
+		int left, rate, channels, users;
+		int64_t next; /* microseconds */
+	} streams[STREAMS_MAX];
 	cJSON *all_tmpls; /* every template list given (interactions point into them) */
-	int inject_left, inject_rate, channels, users;
-	int64_t inject_next; /* microseconds */
 	lws_sorted_usec_list_t tick;
 
 	struct fault faults[FAULTS_MAX];
@@ -165,9 +169,10 @@ void gw_fake_established(struct conn *c);
 void gw_fake_receive(struct conn *c, const char *in, size_t len, bool final);
 int gw_fake_writeable(struct conn *c);
 void gw_fake_closed(struct conn *c, int peer_code);
-/* control: "drop", "noack on", "op1", "op7", "op9 true", "close 4004", ... */
+/* control: "drop", "noack", "op1", "op7", "op9 true", "close 4004", ... */
 int gw_fake_control(const char *cmd, char *err, size_t errlen);
 void gw_fake_inject(int64_t now_us);
+int gw_fake_left(void);
 void gw_fake_tick(int64_t now);
 struct inter *gw_fake_interaction(uint64_t id);
 void gw_fake_free(void);

@@ -273,7 +273,7 @@ heartbeat(struct conn *c, const cJSON *d)
 	if (!cJSON_IsNull(d) && !(cJSON_IsNumber(d) && c->s != NULL && d->valuedouble <= c->s->seq))
 		fake_violation("a heartbeat carries %s instead of the last sequence",
 		               cJSON_IsNumber(d) ? "a sequence never sent" : "a non-number");
-	if (!F.noack)
+	if (!c->noack)
 		conn_send(c, "{\"t\":null,\"s\":null,\"op\":11,\"d\":null}");
 }
 
@@ -429,6 +429,12 @@ do_drop(struct conn *c, const char *arg)
 }
 
 static void
+do_noack(struct conn *c, const char *arg)
+{
+	c->noack = true;
+}
+
+static void
 do_send(struct conn *c, const char *arg)
 {
 	if (strstr(arg, "\"op\":7") != NULL)
@@ -476,7 +482,7 @@ gw_fake_control(const char *cmd, char *err, size_t errlen)
 	if (strcmp(word, "drop") == 0) {
 		each_conn(do_drop, NULL);
 	} else if (strcmp(word, "noack") == 0) {
-		F.noack = strcmp(arg, "off") != 0;
+		each_conn(do_noack, NULL);
 	} else if (strcmp(word, "op1") == 0) {
 		each_conn(do_send, "{\"t\":null,\"s\":null,\"op\":1,\"d\":null}");
 	} else if (strcmp(word, "op7") == 0) {
@@ -535,18 +541,20 @@ random_token(char *out, size_t n)
 	out[n - 1] = '\0';
 }
 
-/* Builds and dispatches one interaction from template t. */
+/* Builds and dispatches one interaction from template t of stream st. */
 static void
-inject_one(const cJSON *t, uint64_t k)
+inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 {
 	struct inter *it = xcalloc(1, sizeof(*it));
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(t, "data");
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(t, "type");
-	const char *perms = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "permissions"));
+	const char *perms =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "permissions"));
 	bool dm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "dm"));
 	bool gm_role = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "gm_role"));
-	uint64_t chan = 1300000000000000000ull + k % (uint64_t)(F.channels > 0 ? F.channels : 1);
-	uint64_t user = 1400000000000000000ull + k % (uint64_t)(F.users > 0 ? F.users : 1);
+	uint64_t chan =
+	    1300000000000000000ull + k % (uint64_t)(st->channels > 0 ? st->channels : 1);
+	uint64_t user = 1400000000000000000ull + k % (uint64_t)(st->users > 0 ? st->users : 1);
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(t, "user");
 	char *dtext = cJSON_PrintUnformatted(data);
 	struct buf b, who;
@@ -572,12 +580,13 @@ inject_one(const cJSON *t, uint64_t k)
 	         "\"public_flags\":0}",
 	         user, user % 1000, user % 1000);
 	buf_init(&b, 1 << 20);
-	buf_addf(&b,
-	         "{\"version\":1,\"type\":%d,\"token\":\"%s\",\"locale\":\"en-US\",\"id\":\"%" PRIu64
-	         "\",\"entitlements\":[],\"data\":%s,\"channel_id\":\"%" PRIu64 "\","
-	         "\"application_id\":\"%s\",\"app_permissions\":\"2248473465835073\","
-	         "\"context\":%d,",
-	         it->type, it->token, it->id, dtext, chan, F.app_id, dm ? 1 : 0);
+	buf_addf(
+	    &b,
+	    "{\"version\":1,\"type\":%d,\"token\":\"%s\",\"locale\":\"en-US\",\"id\":\"%" PRIu64
+	    "\",\"entitlements\":[],\"data\":%s,\"channel_id\":\"%" PRIu64 "\","
+	    "\"application_id\":\"%s\",\"app_permissions\":\"2248473465835073\","
+	    "\"context\":%d,",
+	    it->type, it->token, it->id, dtext, chan, F.app_id, dm ? 1 : 0);
 	if (dm) {
 		buf_addf(&b, "\"user\":%s,\"channel\":{\"id\":\"%" PRIu64 "\",\"type\":1}}",
 		         buf_str(&who), chan);
@@ -606,16 +615,29 @@ inject_one(const cJSON *t, uint64_t k)
 void
 gw_fake_inject(int64_t now_us)
 {
-	int n = cJSON_GetArraySize(F.tmpls);
+	for (int i = 0; i < STREAMS_MAX; i++) {
+		struct stream *st = &F.streams[i];
+		int n = cJSON_GetArraySize(st->tmpls);
 
-	while (F.inject_left > 0 && n > 0 && now_us >= F.inject_next) {
-		uint64_t k = F.st.created;
+		while (st->left > 0 && n > 0 && now_us >= st->next) {
+			uint64_t k = F.st.created;
 
-		inject_one(cJSON_GetArrayItem(F.tmpls, (int)(k % (uint64_t)n)), k);
-		F.inject_left--;
-		if (F.inject_rate > 0)
-			F.inject_next += 1000000 / F.inject_rate; /* in microseconds */
+			inject_one(st, cJSON_GetArrayItem(st->tmpls, (int)(k % (uint64_t)n)), k);
+			st->left--;
+			if (st->rate > 0)
+				st->next += 1000000 / st->rate;
+		}
 	}
+}
+
+int
+gw_fake_left(void)
+{
+	int left = 0;
+
+	for (int i = 0; i < STREAMS_MAX; i++)
+		left += F.streams[i].left;
+	return left;
 }
 
 struct inter *
@@ -637,7 +659,8 @@ gw_fake_tick(int64_t now)
 			break;
 		if (it != NULL && it->answers == 0 && !F.lenient) {
 			F.st.late++;
-			fake_violation("interaction %" PRIu64 " was not answered within 3 s", it->id);
+			fake_violation("interaction %" PRIu64 " was not answered within 3 s",
+			               it->id);
 		}
 		ohead++;
 	}

@@ -21,8 +21,7 @@ answer(struct http_answer *a, int status, const char *body)
 	a->body = body != NULL ? xstrdup(body) : NULL;
 }
 
-static void
-header(struct http_answer *a, const char *name, const char *fmt, ...)
+static void header(struct http_answer *a, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void
@@ -76,7 +75,8 @@ route_of(const char *method, const char *path, char *out, size_t len)
 			buf_adds(&b, "/:id");
 		else
 			buf_addf(&b, "/%.*s", (int)n, seg);
-		if ((n == 8 && !strncmp(seg, "channels", n)) || (n == 6 && !strncmp(seg, "guilds", n)))
+		if ((n == 8 && !strncmp(seg, "channels", n)) ||
+		    (n == 6 && !strncmp(seg, "guilds", n)))
 			keep = 1;
 		if ((n == 8 && !strncmp(seg, "webhooks", n)) ||
 		    (n == 12 && !strncmp(seg, "interactions", n)))
@@ -135,7 +135,8 @@ put_commands(const char *path, const char *body, size_t len, struct http_answer 
 	{
 		char id[32];
 
-		snprintf(id, sizeof(id), "%" PRIu64, (uint64_t)1500000000000000000ull + (uint64_t)i++);
+		snprintf(id, sizeof(id), "%" PRIu64,
+		         (uint64_t)1500000000000000000ull + (uint64_t)i++);
 		cJSON_AddStringToObject(c, "id", id);
 		cJSON_AddStringToObject(c, "application_id", F.app_id);
 		cJSON_AddStringToObject(c, "version", "1");
@@ -156,7 +157,8 @@ expectations(const struct inter *it, const cJSON *data)
 	const char *expect =
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it->tmpl, "expect"));
 	const cJSON *priv = cJSON_GetObjectItemCaseSensitive(it->tmpl, "private");
-	const char *content = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content"));
+	const char *content =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content"));
 	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(data, "flags");
 	bool eph = cJSON_IsNumber(flags) && ((int)flags->valuedouble & 64);
 
@@ -195,13 +197,15 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	if (it->answers++ > 0) {
 		F.st.duplicates++;
 		fake_violation("interaction %" PRIu64 " was answered twice", id);
-		answer(a, 400,
-		       "{\"message\":\"Interaction has already been acknowledged.\",\"code\":40060}");
+		answer(
+		    a, 400,
+		    "{\"message\":\"Interaction has already been acknowledged.\",\"code\":40060}");
 		return;
 	}
 	it->answered_at = fake_now();
 	if (age > FAKE_ANSWER_MS) {
-		fake_violation("interaction %" PRIu64 " was answered after %" PRId64 " ms", id, age);
+		fake_violation("interaction %" PRIu64 " was answered after %" PRId64 " ms", id,
+		               age);
 		answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");
 		return;
 	}
@@ -230,8 +234,7 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 }
 
 static void
-webhook(const char *method, const char *path, const char *body, size_t len,
-        struct http_answer *a)
+webhook(const char *method, const char *path, const char *body, size_t len, struct http_answer *a)
 {
 	const char *p = path + strlen("/webhooks/");
 	const char *tok = strchr(p, '/');
@@ -360,7 +363,8 @@ rest_fake_handle(const char *method, const char *path, const char *auth, const c
 	route_of(method, path, route, sizeof(route));
 	fake_record("rest", route, body);
 	if (strncmp(ua, "DiscordBot (", 12) != 0 || strchr(ua, ')') == NULL)
-		fake_violation("%s: User-Agent '%.80s' is not 'DiscordBot (url, version)'", route, ua);
+		fake_violation("%s: User-Agent '%.80s' is not 'DiscordBot (url, version)'", route,
+		               ua);
 	if (has_body && len > 0 && strncmp(ctype, "application/json", 16) != 0)
 		fake_violation("%s: Content-Type is '%.60s', not application/json", route, ctype);
 	snprintf(want, sizeof(want), "Bot %s", F.token);
