@@ -458,8 +458,8 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 						completions_add(&c, opt->choices[i]);
 				}
 		}
-		invocation_clear(&inv);
 	}
+	invocation_clear(&inv);
 	for (size_t i = 0; i < c.n; i++) {
 		cJSON *ch = cJSON_CreateObject();
 

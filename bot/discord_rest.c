@@ -14,6 +14,9 @@
 #include "rules/mem.h"
 #include "rules/rng.h"
 
+#ifndef DELVER_VERSION /* the fuzzing build does not pass it */
+#define DELVER_VERSION "0"
+#endif
 #define USER_AGENT     "DiscordBot (https://github.com/delver-bot/delver, " DELVER_VERSION ")"
 #define RESPONSE_MAX   (1u << 20)
 #define POOL_MAX       64
