@@ -130,7 +130,7 @@ lint:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) tools
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
 # libFuzzer targets are built with clang whatever CC is.

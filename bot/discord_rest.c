@@ -19,7 +19,7 @@
 #endif
 #define USER_AGENT     "DiscordBot (https://github.com/delver-bot/delver, " DELVER_VERSION ")"
 #define RESPONSE_MAX   (1u << 20)
-#define POOL_MAX       64
+#define POOL_MAX       16
 #define TRIES_MAX      3 /* retries of a 5xx or a failed connection */
 #define LIMITED_MAX    8 /* 429s one request may meet */
 #define TIMEOUT_MS     15000
@@ -309,6 +309,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
 	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
 	if (strcmp(q->method, "GET") == 0) {
