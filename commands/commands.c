@@ -5,11 +5,9 @@
 
 const struct command *const command_table[] = {
 
-    &cmd_gm,
-    &cmd_help,
-    NULL,
+    &cmd_gm, &cmd_fungeon, &cmd_thwacko, &cmd_xp, &cmd_help, NULL,
 };
 
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
-    NULL,
+    [CHANMOD_FUNGEON] = &fungeon_mod,
 };
