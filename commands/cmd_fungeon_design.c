@@ -73,10 +73,10 @@ price_lines(struct reply *out, enum fg_kind k, const struct fg_design *d, const 
 	}
 	reply_add(out, 0, "Cost: ");
 	reply_add(out, RS_BOLD, "%lld", (long long)p->total);
-	reply_add(out, 0, " points.");
+	reply_add(out, 0, " point%s.", p->total == 1 ? "" : "s");
 	if (k == FG_MONSTER)
-		reply_add(out, 0, " Hits %d (3 x level); attacks roll %d Pain dice, universal.",
-		          fg_monster_hits(d->level), d->level);
+		reply_add(out, 0, " Hits %d (3 x level); attacks roll %d Pain %s, universal.",
+		          fg_monster_hits(d->level), d->level, d->level == 1 ? "die" : "dice");
 	if (k == FG_TREASURE)
 		reply_add(out, 0, " Sells in town for %lld.", (long long)fg_sell_value(p->total));
 	reply_nl(out);

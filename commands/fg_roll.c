@@ -418,6 +418,8 @@ fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont 
 		const char *names[2] = {k->effect.source, m->name};
 		const struct cf_group *g[2] = {&k->pain.g[0], &k->pain.g[1]};
 
+		group_line(out, g[0], k->effect.source, styles, NULL);
+		group_line(out, g[1], label, styles, NULL);
 		fg_pain_table(out, names, g, 2, &k->pain_res, styles, c);
 	}
 	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[1], k->hits_after,

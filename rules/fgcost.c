@@ -522,7 +522,7 @@ annoy_term(struct fg_price *p, const char *who, int annoy)
 	int64_t pts = (annoy + 1) / 2;
 
 	if (annoy % 2)
-		term(p, pts, "%s%sannoy %d (as %d)", who, who[0] ? " " : "", annoy, annoy + 1);
+		term(p, pts, "%s%sannoy %d as %d", who, who[0] ? " " : "", annoy, annoy + 1);
 	else
 		term(p, pts, "%s%sannoy %d", who, who[0] ? " " : "", annoy);
 }

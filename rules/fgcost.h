@@ -75,7 +75,7 @@ struct fg_design {
 #define FG_DOUBLES_MAX 24
 
 struct fg_term {
-	char what[64];  /* "annoy 3 (as 4)", "breath pain 2" */
+	char what[64];  /* "annoy 3 as 4", "breath pain 2" */
 	int64_t points; /* this term's plain points */
 };
 

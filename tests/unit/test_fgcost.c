@@ -72,7 +72,7 @@ odd_annoy_costs_as_next_even(void **unused)
 	assert_int_equal(fgcost_parse(FG_TRAP, "annoy 3 pain 2", &d, err, sizeof(err)), 0);
 	assert_int_equal(fgcost_price(&d, &p, err, sizeof(err)), 0);
 	assert_int_equal(p.nterms, 2);
-	assert_string_equal(p.term[0].what, "annoy 3 (as 4)");
+	assert_string_equal(p.term[0].what, "annoy 3 as 4");
 	assert_int_equal(p.term[0].points, 2);
 	assert_string_equal(p.term[1].what, "pain 2");
 	assert_int_equal(p.plain, 4);
