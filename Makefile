@@ -127,8 +127,9 @@ lint:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-bench: $(BENCH_BIN)
+bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@for s in bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s"; sh "$$s" $(BUILD) || exit 1; done
 
 # libFuzzer targets are built with clang whatever CC is.
 FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
