@@ -270,16 +270,18 @@ read_word(struct parser *ps, const struct word *tab, const char *w, void *obj, u
 	return 1;
 }
 
-/* Reads every word of the spec against one table (traps, treasure). */
+/* Reads every word of the spec against one table (traps, treasure); *seen
+ * receives the table entries given. */
 static int
-parse_flat(struct parser *ps, const struct word *tab, const char *allowed, struct fg_design *d)
+parse_flat(struct parser *ps, const struct word *tab, const char *allowed, struct fg_design *d,
+           unsigned *seen)
 {
 	char w[WORD_MAX];
-	unsigned seen = 0;
 	int n, r;
 
+	*seen = 0;
 	while ((n = next_word(&ps->p, w)) != 0) {
-		r = n < 0 ? 1 : read_word(ps, tab, w, d, &seen);
+		r = n < 0 ? 1 : read_word(ps, tab, w, d, seen);
 		if (r < 0)
 			return -1;
 		if (r > 0)
@@ -351,6 +353,9 @@ parse_monster(struct parser *ps, struct fg_design *d)
 		       FG_LEVEL_MIN, FG_LEVEL_MAX);
 		return -1;
 	}
+	for (int k = 0; k < d->nab; k++) /* zero Resist dice resist nothing */
+		if (d->ab[k].resist == 0)
+			memset(d->ab[k].resist_type, 0, sizeof(d->ab[k].resist_type));
 	return 0;
 }
 
@@ -359,18 +364,15 @@ parse_treasure(struct parser *ps, struct fg_design *d)
 {
 	static const char allowed[] = "mundane or fancy, value N, heal N, annoy N, pain N, "
 	                              "universal, type WORD";
-	const char *p = ps->p;
-	char w[WORD_MAX];
-	int grades = 0, n;
+	unsigned seen;
 
-	while ((n = next_word(&p, w)) != 0)
-		if (n > 0 && (!strcasecmp(w, "fancy") || !strcasecmp(w, "mundane")))
-			grades++;
-	if (grades > 1) {
+	if (parse_flat(ps, treasure_words, allowed, d, &seen) < 0)
+		return -1;
+	if ((seen & 3u) == 3u) { /* entries 0 and 1: fancy and mundane */
 		seterr(ps->err, ps->errlen, "An item is either mundane or fancy, not both.");
 		return -1;
 	}
-	return parse_flat(ps, treasure_words, allowed, d);
+	return 0;
 }
 
 int
@@ -378,6 +380,7 @@ fgcost_parse(enum fg_kind kind, const char *spec, struct fg_design *out, char *e
 {
 	struct parser ps = {.p = spec, .err = err, .errlen = errlen, .kind = fg_kind_name(kind)};
 	size_t len = strlen(spec);
+	unsigned seen;
 
 	memset(out, 0, sizeof(*out));
 	out->kind = kind;
@@ -391,7 +394,7 @@ fgcost_parse(enum fg_kind kind, const char *spec, struct fg_design *out, char *e
 		return parse_flat(&ps, trap_words,
 		                  "annoy N, pain N, guards, unlimited, universal, continuous, "
 		                  "type WORD",
-		                  out);
+		                  out, &seen);
 	case FG_MONSTER:
 		return parse_monster(&ps, out);
 	case FG_TREASURE:

@@ -199,6 +199,12 @@ format_round_trips(void **unused)
 	     "level 2 ability web annoy 2 hold ability hide resist 3 fire type acid"},
 	    {FG_TREASURE, "pain 1 fancy type fire value 1", "fancy value 1 pain 1 type fire"},
 	    {FG_TREASURE, "", "mundane"},
+	    /* found by fuzz_fgcost: zero Resist dice resist nothing */
+	    {FG_MONSTER, "level 2 ability hide resist 0 fire pain 1",
+	     "level 2 ability hide pain 1"},
+	    /* and a type may be any word, even a feature's */
+	    {FG_TREASURE, "type fancy", "mundane type fancy"},
+	    {FG_MONSTER, "level 1 ability level type level", "level 1 ability level type level"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
