@@ -312,7 +312,7 @@ fg_xprule_cmd(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_BOLD, "%s", c->xp_rule == FG_XP_FORMULA ? "formula" : "table");
 	reply_add(out, 0,
 	          c->xp_rule == FG_XP_FORMULA
-	              ? " (level up when XP >= 10 x 2^(level - 1): level 3 at 20)."
+	              ? " (level up when XP >= 10 x 2^(current level - 1): level 3 at 20)."
 	              : " (0 10 40 80 160 320 640 1280 2560 5120, then 10 x "
 	                "2^(level - 1): level 3 at 40).");
 	reply_nl(out);

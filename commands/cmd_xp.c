@@ -37,11 +37,17 @@ xp_fn(struct invocation *inv, struct reply *out)
 		snprintf(bonus, sizeof(bonus), "%d", fg_class_bonus(l));
 		reply_row(out, m != NULL && m->level == l, cells);
 	}
-	reply_line(out, RS_DIM, "%s",
-	           rule == FG_XP_FORMULA
-	               ? "Formula (Ruling, chosen here): level up when XP >= 10 x 2^(level - 1)."
-	               : "Table (the default; Ruling): beyond 10, 10 x 2^(level - 1).");
-	if (m != NULL && m->level < FG_LEVEL_MAX)
+	reply_line(
+	    out, RS_DIM, "%s",
+	    rule == FG_XP_FORMULA
+	        ? "Formula (Ruling, chosen here): level up when XP >= 10 x 2^(current level - 1)."
+	        : "Table (the default; Ruling): beyond 10, 10 x 2^(level - 1).");
+	if (m != NULL && !m->dead && fg_level_for_xp(rule, m->xp) > m->level)
+		reply_line(out, RS_GOOD,
+		           "%s is level %d with %lld XP: level %d is due in the "
+		           "hallway.",
+		           m->name, m->level, (long long)m->xp, fg_level_for_xp(rule, m->xp));
+	else if (m != NULL && m->level < FG_LEVEL_MAX)
 		reply_line(out, 0, "%s is level %d with %lld XP: level %d at %lld.", m->name,
 		           m->level, (long long)m->xp, m->level + 1,
 		           (long long)fg_xp_needed(rule, m->level + 1));
