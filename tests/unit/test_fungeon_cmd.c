@@ -394,6 +394,79 @@ cost_shows_the_budget(void **unused)
 	table_free(t);
 }
 
+/* Ruling: the formula is a per-channel setting (the GM's); the hallway
+ * levels by the rule in force. */
+static void
+xp_rule_setting(void **unused)
+{
+	struct table *t = table_new(6);
+	const struct fg_chan *c;
+	char *text, *json;
+
+	ok(t, "alice", "/fungeon join Alba wizard 2");
+	ok(t, "alice", "/fungeon xp Alba 10"); /* 20 in all */
+	ok(t, "alice", "/fungeon hallway");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	assert_int_equal(c->m[0].level, 2); /* the table: level 3 at 40 */
+	ok(t, "alice", "/gm claim");
+	text = run(t, "alice", "/fungeon xp-rule formula");
+	assert_string_equal(text, "XP rule here: formula (level up when XP >= 10 x 2^(current "
+	                          "level - 1): level 3 at 20).\n");
+	free(text);
+	json = saved(t);
+	assert_non_null(strstr(json, "\"xp_rule\":\"formula\""));
+	free(json);
+	ok(t, "alice", "/fungeon hallway");
+	assert_int_equal(c->m[0].level, 3);
+	assert_int_equal(c->m[0].hits, 15);
+	text = run(t, "alice", "/xp 3");
+	assert_string_equal(text, "Level 3 needs 20 XP in all (formula); max hits 15, class bonus "
+	                          "1.\n");
+	free(text);
+	table_free(t);
+}
+
+/* A dead Fungeoneer's player joins again at level floor - 1 (at least 1);
+ * the next hallway reports the replacement. */
+static void
+death_and_replacement_by_join(void **unused)
+{
+	struct table *t = table_new(7);
+	const struct fg_chan *c;
+	char *text;
+
+	ok(t, "alice", "/fungeon join Alba wizard 5");
+	ok(t, "bob", "/fungeon join Brom fighter 5");
+	ok(t, "bob", "/fungeon floor 4");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	text = run(t, "bob", "/fungeon damage Brom 30");
+	assert_string_equal(text, "Brom takes 30: 0/25 hits. Brom dies! bob makes a new Fungeoneer "
+	                          "at level 3 in the hallway.\n");
+	free(text);
+	assert_true(c->m[1].dead);
+	text = run(t, "bob", "/fungeon join Bram fighter 5");
+	assert_string_equal(reply_error_text(t->last), "A new Fungeoneer after a death starts at "
+	                                               "level 3 (floor 4 - 1, at least 1); join at "
+	                                               "level 3.");
+	free(text);
+	ok(t, "bob", "/fungeon join Bram fighter");
+	assert_int_equal(c->n, 2);
+	assert_string_equal(c->m[1].name, "Bram");
+	assert_int_equal(c->m[1].level, 3);
+	assert_int_equal(c->m[1].hits, 15);
+	assert_false(c->m[1].dead);
+	text = run(t, "bob", "/fungeon hallway");
+	assert_non_null(strstr(text, "1. Replacements\nbob's new Fungeoneer Bram (level 3) joins "
+	                             "the party.\n2. Level-ups\n"));
+	free(text);
+	/* on floor 1 the replacement is level 1 */
+	ok(t, "bob", "/fungeon floor 1");
+	ok(t, "bob", "/fungeon damage Bram 15");
+	ok(t, "bob", "/fungeon join Brim fighter 1");
+	assert_int_equal(c->m[1].level, 1);
+	table_free(t);
+}
+
 int
 main(void)
 {
@@ -405,6 +478,8 @@ main(void)
 	    cmocka_unit_test(styles_default_distinct_and_chosen),
 	    cmocka_unit_test(thwacko_style_is_per_user),
 	    cmocka_unit_test(cost_shows_the_budget),
+	    cmocka_unit_test(xp_rule_setting),
+	    cmocka_unit_test(death_and_replacement_by_join),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
