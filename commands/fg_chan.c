@@ -160,16 +160,17 @@ fg_split_names(const char *s, char words[][FG_NAME_MAX * 2 + 2], int max, struct
 		len = strcspn(s, " ,\t");
 		if (len == 0)
 			break;
-		if (n == max) {
-			reply_error(out, "That names more than %d participants; name at most %d.",
-			            max, max);
-			return -1;
-		}
-		if (len > FG_NAME_MAX * 2 + 1) {
-			reply_error(out,
-			            "'%.20s…' is too long for a name; names are at most %d "
-			            "characters.",
-			            s, FG_NAME_MAX);
+		if (n == max || len > FG_NAME_MAX * 2 + 1) {
+			if (out != NULL && n == max)
+				reply_error(out,
+				            "That names more than %d participants; name at "
+				            "most %d.",
+				            max, max);
+			else if (out != NULL)
+				reply_error(out,
+				            "'%.20s…' is too long for a name; names are at "
+				            "most %d characters.",
+				            s, FG_NAME_MAX);
 			return -1;
 		}
 		memcpy(words[n], s, len);
@@ -206,14 +207,11 @@ bool
 fg_bonus_for(const struct fg_chan *c, const char *bonus, int i)
 {
 	char w[CF_GROUPS_MAX][FG_NAME_MAX * 2 + 2];
-	struct reply *tmp;
 	int n;
 
 	if (bonus == NULL)
 		return false;
-	tmp = reply_new();
-	n = fg_split_names(bonus, w, CF_GROUPS_MAX, tmp);
-	reply_free(tmp);
+	n = fg_split_names(bonus, w, CF_GROUPS_MAX, NULL); /* checked by fg_bonus_check */
 	for (int k = 0; k < n; k++)
 		if (!strcasecmp(w[k], "all") || fgchan_member_named(c, w[k]) == i)
 			return true;

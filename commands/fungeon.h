@@ -87,7 +87,8 @@ int fgchan_roller(const struct fg_chan *c, enum fg_category cat, const struct in
 void fgchan_styles(const struct fg_chan *c, struct state *st, struct ustyle *out);
 
 /* Splits a list of names ("alba, brom carol") into words. Returns how many
- * (at most max), or -1 with an error reply when there are more. */
+ * (at most max), or -1 when there are more or a word is too long, with an
+ * error reply unless out is NULL. */
 int fg_split_names(const char *s, char words[][FG_NAME_MAX * 2 + 2], int max, struct reply *out);
 
 /* The members named in a list ("Alba bob"), or with who NULL every living
