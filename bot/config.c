@@ -28,7 +28,6 @@
 #define LINE_BYTES 1024 /* longer lines are refused before inih sees them */
 #define SHOW_BYTES 80   /* of a bad value quoted in a message */
 
-
 /* One section of the file being read. */
 struct sect {
 	const struct section_kind *kind;
@@ -407,12 +406,15 @@ check_sections(struct parser *p)
 		}
 		if (p->err_line != 0)
 			break;
-		if (s->kind == &config_kinds[KIND_DISCORD] && c->discord.shard_id >= c->discord.shard_count) {
+		if (s->kind == &config_kinds[KIND_DISCORD] &&
+		    c->discord.shard_id >= c->discord.shard_count) {
 			int id = config_find_key(s->kind, "shard_id");
-			int line = s->key_line[id] ? s->key_line[id]
-			                           : s->key_line[config_find_key(s->kind, "shard_count")];
+			int line = s->key_line[id]
+			               ? s->key_line[id]
+			               : s->key_line[config_find_key(s->kind, "shard_count")];
 
-			fail(p, line, "[discord] shard_id must be less than shard_count (%d) (got '%d')",
+			fail(p, line,
+			     "[discord] shard_id must be less than shard_count (%d) (got '%d')",
 			     c->discord.shard_count, c->discord.shard_id);
 		} else if (s->kind == &config_kinds[KIND_IRC]) {
 			struct config_irc *irc = s->base;
@@ -431,7 +433,8 @@ check_sections(struct parser *p)
 	for (size_t i = 0; i < p->nsects; i++) {
 		struct sect *s = &p->sects[i];
 
-		if (s->kind == &config_kinds[KIND_CONSOLE] && s->key_line[config_find_key(s->kind, "enabled")])
+		if (s->kind == &config_kinds[KIND_CONSOLE] &&
+		    s->key_line[config_find_key(s->kind, "enabled")])
 			return;
 	}
 	c->console.enabled = !c->discord.enabled && c->nirc == 0;
@@ -447,7 +450,8 @@ resolve(struct parser *p, struct sect *s, const char *key, const char *source, c
 		return;
 	*out = secret_read(source, why, sizeof(why));
 	if (*out == NULL)
-		fail(p, s->key_line[config_find_key(s->kind, key)], "[%s] %s: %s", s->name, key, why);
+		fail(p, s->key_line[config_find_key(s->kind, key)], "[%s] %s: %s", s->name, key,
+		     why);
 }
 
 static void

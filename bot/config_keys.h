@@ -48,7 +48,13 @@ struct section_kind {
 	size_t nkeys;
 };
 
-enum { KIND_BOT, KIND_DISCORD, KIND_IRC, KIND_CONSOLE, KIND_COUNT };
+enum {
+	KIND_BOT,
+	KIND_DISCORD,
+	KIND_IRC,
+	KIND_CONSOLE,
+	KIND_COUNT
+};
 
 extern const struct section_kind config_kinds[KIND_COUNT];
 
