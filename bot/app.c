@@ -346,7 +346,8 @@ app_run(const struct app_opts *o)
 	if (start_services(&a) < 0) {
 		app_shutdown(&a, APP_EXIT_FAILURE, "a service could not start");
 	} else {
-		if (app_console_only(&a))
+		/* Quiet on the console alone, where play shares the terminal. */
+		if (a.cfg->console.enabled && app_console_only(&a))
 			log_debug("delver %s ready", DELVER_VERSION);
 		else
 			log_info("delver %s ready", DELVER_VERSION);

@@ -68,8 +68,8 @@ struct app_service;
  * apply live it logs ("restart delver to apply ...").
  */
 struct app_service_ops {
-	const char *name;     /* in log lines: "console", "discord", "irc libera" */
-	unsigned timeout_ms;  /* for each of drain and stop; 0: 20 s */
+	const char *name;    /* in log lines: "console", "discord", "irc libera" */
+	unsigned timeout_ms; /* for each of drain and stop; 0: 20 s */
 	void (*drain)(void *ctx, struct app_service *s);
 	void (*stop)(void *ctx, struct app_service *s);
 	void (*reload)(void *ctx, const struct config *old, const struct config *now);

@@ -45,10 +45,11 @@ apply_overrides(const struct app_opts *o, struct config *c, char *err, size_t er
 		return -1;
 	}
 	if (c->bot.state_dir != NULL) {
-		snprintf(err, errlen,
-		         "--shard runs one instance per shard, each with its own state: leave [bot] "
-		         "state_dir unset in %s (systemd's StateDirectory= then gives each its own)",
-		         file);
+		snprintf(
+		    err, errlen,
+		    "--shard runs one instance per shard, each with its own state: leave [bot] "
+		    "state_dir unset in %s (systemd's StateDirectory= then gives each its own)",
+		    file);
 		return -1;
 	}
 	c->discord.shard_id = o->shard;
@@ -95,10 +96,11 @@ static void
 describe(const struct config *c, struct buf *b)
 {
 	if (c->discord.enabled)
-		buf_addf(b, "discord (shard %d of %d)", c->discord.shard_id, c->discord.shard_count);
+		buf_addf(b, "discord (shard %d of %d)", c->discord.shard_id,
+		         c->discord.shard_count);
 	for (size_t i = 0; i < c->nirc; i++)
-		buf_addf(b, "%sirc %s (%s:%d, %zu channels)", b->len ? ", " : "",
-		         c->irc[i].network, c->irc[i].host, c->irc[i].port, c->irc[i].nchannels);
+		buf_addf(b, "%sirc %s (%s:%d, %zu channels)", b->len ? ", " : "", c->irc[i].network,
+		         c->irc[i].host, c->irc[i].port, c->irc[i].nchannels);
 	if (c->console.enabled)
 		buf_addf(b, "%sthe console", b->len ? ", " : "");
 	if (b->len == 0)

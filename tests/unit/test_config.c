@@ -270,12 +270,13 @@ test_bad_text(void **state)
 static void
 test_long_value_is_cut_in_message(void **state)
 {
-	refused("[bot]\nlog_level = "
-	        "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijXYZ"
-	        "\n",
-	        "t.conf:2: [bot] log_level must be error, warn, info or debug (got "
-	        "'abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij."
-	        "..')");
+	refused(
+	    "[bot]\nlog_level = "
+	    "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijXYZ"
+	    "\n",
+	    "t.conf:2: [bot] log_level must be error, warn, info or debug (got "
+	    "'abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij."
+	    "..')");
 }
 
 static void
@@ -367,8 +368,9 @@ test_long_line(void **state)
 
 	memset(text + n, 'x', 300);
 	memcpy(text + n + 300, "\n", 2);
-	refused(text, "t.conf:2: the line is longer than 198 characters; give a long list on several "
-	              "lines, repeating its key");
+	refused(text,
+	        "t.conf:2: the line is longer than 198 characters; give a long list on several "
+	        "lines, repeating its key");
 	/* A line of exactly 198 characters is fine. */
 	memset(text + n, 'x', 198 - n);
 	memcpy(text + 198, "\n", 2);

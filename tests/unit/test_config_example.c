@@ -144,8 +144,8 @@ test_example_uncommented_states_the_defaults(void **state)
 	assert_int_equal(c->nirc, 1);
 	config_irc_init(&irc, "libera");
 	assert_string_equal(c->irc[0].network, irc.network);
-	assert_non_null(c->irc[0].host); /* required: an example */
-	assert_non_null(c->irc[0].nick); /* required: an example */
+	assert_non_null(c->irc[0].host);        /* required: an example */
+	assert_non_null(c->irc[0].nick);        /* required: an example */
 	assert_int_equal(c->irc[0].port, 6697); /* stated as the default with TLS */
 	assert_int_equal(c->irc[0].tls, irc.tls);
 	assert_int_equal(c->irc[0].tls_verify, irc.tls_verify);
