@@ -18,7 +18,9 @@ replace(char **dst, const char *v)
 	*dst = xstrdup(v);
 }
 
-/* --console, --user, --channel, --log-level and --shard win over the file. */
+/* --console, --user, --channel, --log-level and --shard win over the file.
+ * A shard other than 0 runs Discord alone: the instances share one file, and
+ * each IRC network must be joined once. */
 static int
 apply_overrides(const struct app_opts *o, struct config *c, char *err, size_t errlen)
 {
@@ -53,6 +55,13 @@ apply_overrides(const struct app_opts *o, struct config *c, char *err, size_t er
 		return -1;
 	}
 	c->discord.shard_id = o->shard;
+	/* The other transports run once, in shard 0 (which also gets the DMs). */
+	if (o->shard > 0) {
+		for (size_t i = 0; i < c->nirc; i++)
+			config_irc_clear(&c->irc[i]);
+		c->nirc = 0;
+		c->console.enabled = o->console;
+	}
 	return 0;
 }
 

@@ -92,6 +92,11 @@ check shard-range 1 "error: --shard must be from 0 to 1, below [discord] shard_c
 	--check-config --config t.conf --shard 2
 check shard-valid 0 "t.conf is valid; it enables discord (shard 1 of 2)" \
 	--check-config --config t.conf --shard 1
+printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n[irc.n]\nhost = h\nnick = n\n[console]\nenabled = yes\n' > t.conf
+check shard-0-runs-the-rest 0 "t.conf is valid; it enables discord (shard 0 of 2), irc n (h:6697, 0 channels), the console" \
+	--check-config --config t.conf --shard 0
+check shard-1-runs-discord-alone 0 "t.conf is valid; it enables discord (shard 1 of 2)" \
+	--check-config --config t.conf --shard 1
 printf '[bot]\nstate_dir = /var/lib/delver\n[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n' > t.conf
 check shard-shared-state 1 "error: --shard runs one instance per shard, each with its own state: leave [bot] state_dir unset in t.conf (systemd's StateDirectory= then gives each its own)" \
 	--check-config --config t.conf --shard 0
