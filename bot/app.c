@@ -226,14 +226,15 @@ reload(struct app *a)
 		sd_notify(0, "READY=1\nSTATUS=reload failed: kept the old configuration");
 		return;
 	}
-	log_forget_secrets();
-	config_log_secrets(now);
 	log_set_level(now->bot.log_level);
 	app_config_note_restart(old, now);
 	a->cfg = now;
 	for (size_t i = 0; i < a->nsvc; i++)
 		if (a->svc[i]->ops->reload != NULL)
 			a->svc[i]->ops->reload(a->svc[i]->ctx, old, now);
+	/* Both sets of secrets were scrubbed until no service held the old. */
+	log_forget_secrets();
+	config_log_secrets(now);
 	config_free(old);
 	log_info("reloaded the configuration%s%s", now->path ? " from " : " (defaults)",
 	         now->path ? now->path : "");
