@@ -3,13 +3,16 @@
 
 #include <stddef.h>
 
+#include "commands/tension_state.h"
+
 const struct command *const command_table[] = {
 
     &cmd_gm,
+    &cmd_tension,
     &cmd_help,
     NULL,
 };
 
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
-    NULL,
+    [CHANMOD_TENSION] = &tension_chanmod,
 };
