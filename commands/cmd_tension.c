@@ -57,7 +57,8 @@ show_history(const struct tension *t, struct reply *out)
 	size_t first = t->nhist > SHOW_CHANGES ? t->nhist - SHOW_CHANGES : 0;
 
 	if (t->nhist == 0) {
-		reply_line(out, RS_DIM, "No changes yet; a new dungeon starts at %d.", TENSION_START);
+		reply_line(out, RS_DIM, "No changes yet; a new dungeon starts at %d.",
+		           TENSION_START);
 		return;
 	}
 	reply_line(out, RS_DIM, "Last changes, oldest first:");
@@ -146,8 +147,7 @@ changed(struct invocation *inv, struct tension_state *ts, const struct tension_c
 	tension_cmd_bar(out, c->to);
 }
 
-static const char *const raise_events[] = {"door", "quiet-combat", "combat", "enemy-escaped",
-                                           NULL};
+static const char *const raise_events[] = {"door", "quiet-combat", "combat", "enemy-escaped", NULL};
 static const char *const lower_events[] = {"trap", "secret", "prisoner", "objective", NULL};
 
 static void
@@ -160,8 +160,9 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 	const struct tension_change *c;
 
 	if (ev != NULL && inv_has(inv, "amount")) {
-		reply_error(out, "Give an event or an amount, not both: /tension %s %s, or "
-		                 "/tension %s amount:N reason:\"why\".",
+		reply_error(out,
+		            "Give an event or an amount, not both: /tension %s %s, or "
+		            "/tension %s amount:N reason:\"why\".",
 		            verb, ev, verb);
 		return;
 	}
@@ -173,8 +174,9 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 		return;
 	}
 	if (ev == NULL && reason == NULL) {
-		reply_error(out, "A change by an amount needs a reason: /tension %s amount:%d "
-		                 "reason:\"why\".",
+		reply_error(out,
+		            "A change by an amount needs a reason: /tension %s amount:%d "
+		            "reason:\"why\".",
 		            verb, (int)inv_int(inv, "amount", 1));
 		return;
 	}
@@ -242,10 +244,10 @@ tension_mode(struct invocation *inv, struct reply *out)
 static const char *const modes[] = {"open", "hidden", NULL};
 static const char *const kinds[] = {"encounter", "effects", NULL};
 
-#define REASON_OPT(what)                                                                         \
-	{                                                                                        \
-		.name = "reason", .desc = what, .type = OPT_STRING, .flags = OPT_REST,           \
-		.max = REASON_MAX                                                                \
+#define REASON_OPT(what)                                                                           \
+	{                                                                                          \
+		.name = "reason", .desc = what, .type = OPT_STRING, .flags = OPT_REST,             \
+		.max = REASON_MAX                                                                  \
 	}
 
 static const struct cmd_opt raise_opts[] = {
@@ -311,10 +313,7 @@ static const struct cmd_opt mode_opts[] = {
 };
 
 static const struct cmd_opt table_show_opts[] = {
-    {.name = "kind",
-     .desc = "Which table (default: both)",
-     .type = OPT_STRING,
-     .choices = kinds},
+    {.name = "kind", .desc = "Which table (default: both)", .type = OPT_STRING, .choices = kinds},
     {0},
 };
 

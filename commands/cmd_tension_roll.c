@@ -5,8 +5,8 @@
 
 /* One d10 + Tension lookup: "  effects table: d10 6 + Tension 4 = 10 → text". */
 static void
-pick_line(const char *table_name, const struct rtable *t, const struct tension_pick *p,
-          int tension, const char *nothing, struct reply *out)
+pick_line(const char *table_name, const struct rtable *t, const struct tension_pick *p, int tension,
+          const char *nothing, struct reply *out)
 {
 	const struct rtable_entry *e = &t->e[p->index];
 

@@ -23,7 +23,8 @@ show_table(const struct rtable *t, enum tension_table k, struct reply *out)
 		const char *cells[] = {range, text};
 
 		rtable_range_text(&t->e[i], range, sizeof(range));
-		snprintf(text, sizeof(text), "%s%s", t->e[i].text, t->e[i].struck ? " (struck)" : "");
+		snprintf(text, sizeof(text), "%s%s", t->e[i].text,
+		         t->e[i].struck ? " (struck)" : "");
 		reply_row(out, false, cells);
 	}
 }
@@ -176,8 +177,9 @@ tension_cmd_strike(struct invocation *inv, struct reply *out)
 		return;
 	entry_name(&ts->tables[k].e[i], name, sizeof(name));
 	if (ts->tables[k].e[i].struck) {
-		reply_error(out, "%s is already struck from the %s table; /tension unstrike "
-		                 "restores it.",
+		reply_error(out,
+		            "%s is already struck from the %s table; /tension unstrike "
+		            "restores it.",
 		            name, tension_table_name(k));
 		return;
 	}

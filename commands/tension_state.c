@@ -166,7 +166,8 @@ load_table(const cJSON *o, enum tension_table k, struct rtable *t, char *err, si
 		if (i >= 0)
 			rtable_range_text(&t->e[i], r, sizeof(r));
 		if (i < 0 || strcmp(r, s->valuestring) != 0) {
-			snprintf(err, errlen, "tension: the %s table has no entry to strike at %.20s.",
+			snprintf(err, errlen,
+			         "tension: the %s table has no entry to strike at %.20s.",
 			         tension_table_name(k), cJSON_IsString(s) ? s->valuestring : "?");
 			return -1;
 		}

@@ -118,8 +118,8 @@ const char *tension_dungeon_event_range(enum tension_dungeon_event e);
 /* A d10 + Tension lookup on a table. */
 struct tension_pick {
 	int d10;
-	int total;  /* d10 + Tension, 2..20 */
-	int index;  /* the entry in the table */
+	int total;   /* d10 + Tension, 2..20 */
+	int index;   /* the entry in the table */
 	bool struck; /* the entry was struck: nothing happens */
 };
 
@@ -135,8 +135,8 @@ struct tension_roll {
 	struct tension_pick effect; /* meaningful when event is TENSION_DE_EFFECT */
 	struct d12_check check;
 	struct tension_pick encounter; /* meaningful when check.encounter */
-	bool event_happens;     /* an event other than nothing (and not a struck effect) */
-	bool encounter_happens; /* the check triggered and the entry is not struck */
+	bool event_happens;            /* an event other than nothing (and not a struck effect) */
+	bool encounter_happens;        /* the check triggered and the entry is not struck */
 };
 
 /*

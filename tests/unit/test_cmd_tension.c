@@ -25,7 +25,7 @@ struct fx {
 	struct dispatch d;
 	struct reply *out;
 	struct channel *ch;
-	char *text;     /* the last reply as plain text */
+	char *text;    /* the last reply as plain text */
 	int persisted; /* channel records handed to persistence */
 };
 
@@ -131,9 +131,8 @@ raise_by_event_and_clamp(void **state)
 	                    "Tension stays at 10 (+1, clamped at 10, the most it can be): "
 	                    "breaking down a stuck or locked door.\n"
 	                    "Tension ██████████ 10/10\n");
-	assert_string_equal(run(f, "gm", "/tension set 2"),
-	                    "Tension set 10 → 2: GM's choice.\n"
-	                    "Tension ██░░░░░░░░ 2/10\n");
+	assert_string_equal(run(f, "gm", "/tension set 2"), "Tension set 10 → 2: GM's choice.\n"
+	                                                    "Tension ██░░░░░░░░ 2/10\n");
 	assert_string_equal(run(f, "gm", "/tension lower objective"),
 	                    "Tension lowered 2 → 1 (-3, clamped at 1, the least it can be): "
 	                    "achieving a major objective.\n"
@@ -181,8 +180,8 @@ refused_changes_change_nothing(void **state)
 	                    "A change by an amount needs a reason: /tension raise amount:3 "
 	                    "reason:\"why\".\n");
 	assert_non_null(strstr(run(f, "gm", "/tension raise trap"), "Event must be one of door, "
-	                                                             "quiet-combat, combat, "
-	                                                             "enemy-escaped (got 'trap')"));
+	                                                            "quiet-combat, combat, "
+	                                                            "enemy-escaped (got 'trap')"));
 	assert_non_null(strstr(run(f, "gm", "/tension set 0"),
 	                       "Value must be a whole number from 1 to 10 (got '0')"));
 	assert_non_null(strstr(run(f, "gm", "/tension raise amount:10 reason:x"),
@@ -319,8 +318,9 @@ hidden_mode(void **state)
 	/* the GM's own /tension is private and says nothing in the channel */
 	run(f, "gm", "/tension");
 	assert_null(reply_msg(f->out, REPLY_CHANNEL));
-	assert_non_null(strstr(f->text, "[private]\nTension █░░░░░░░░░ 1/10\n"
-	                                "Mode: hidden (only the GM sees Tension and its rolls).\n"));
+	assert_non_null(strstr(f->text,
+	                       "[private]\nTension █░░░░░░░░░ 1/10\n"
+	                       "Mode: hidden (only the GM sees Tension and its rolls).\n"));
 	assert_string_equal(run(f, "gm", "/tension mode hidden"), "Tension is already hidden.\n");
 	assert_string_equal(run(f, "gm", "/tension mode open"),
 	                    "Tension is now open: everyone sees it, its changes and rolls.\n"
@@ -380,9 +380,10 @@ strike_and_unstrike(void **state)
 {
 	struct fx *f = *state;
 
-	assert_string_equal(run(f, "gm", "/tension strike trolls"),
-	                    "No encounter entry matches 'trolls'; name a range like 9-12, a result "
-	                    "like 10 or part of an entry's text (/tension table show encounter).\n");
+	assert_string_equal(
+	    run(f, "gm", "/tension strike trolls"),
+	    "No encounter entry matches 'trolls'; name a range like 9-12, a result "
+	    "like 10 or part of an entry's text (/tension table show encounter).\n");
 	assert_string_equal(run(f, "gm", "/tension strike lost adventurer"),
 	                    "Struck 1-4 a lost adventurer from the encounter table: rolling it now "
 	                    "means no encounter.\n");
@@ -394,8 +395,9 @@ strike_and_unstrike(void **state)
 	                    "table: rolling it now means no effect.\n");
 	assert_string_equal(run(f, "gm", "/tension unstrike 5-8"),
 	                    "5-8 1d4 goblins is not struck from the encounter table.\n");
-	assert_string_equal(run(f, "gm", "/tension unstrike table:effects"),
-	                    "Restored 1 struck entry: 19-20 a structural collapse blocks an exit.\n");
+	assert_string_equal(
+	    run(f, "gm", "/tension unstrike table:effects"),
+	    "Restored 1 struck entry: 19-20 a structural collapse blocks an exit.\n");
 	assert_string_equal(run(f, "gm", "/tension unstrike table:effects"),
 	                    "Nothing is struck in the effects table.\n");
 	run(f, "gm", "/tension strike 17");

@@ -439,9 +439,8 @@ defaults_parse(void **unused)
 		struct rtable t;
 		char err[200] = "";
 
-		assert_int_equal(tension_table_parse(tension_table_default_text(k), &t, err,
-		                                     sizeof(err)),
-		                 0);
+		assert_int_equal(
+		    tension_table_parse(tension_table_default_text(k), &t, err, sizeof(err)), 0);
 		assert_int_equal(t.lo, 1);
 		assert_int_equal(t.hi, 20);
 	}
