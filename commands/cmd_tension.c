@@ -392,8 +392,10 @@ static const struct command tension_subs[] = {
     {.name = "raise",
      .desc = "Raise Tension for an event or by an amount with a reason",
      .help = "Events: door +1 (breaking down a stuck or locked door), quiet-combat +1, "
-             "combat +2, enemy-escaped +4 (combat in which an enemy escaped). Or "
-             "amount:N reason:\"why\". Tension stops at 10 and the reply says so.",
+             "combat +2, enemy-escaped +4 (combat in which an enemy escaped); words after the "
+             "event are kept with it (/tension raise combat goblins at the bridge). Or "
+             "amount:N reason:\"why\" (or # why). Tension stops at 10 and the reply says "
+             "so; the change is still recorded.",
      .role = ROLE_GM,
      .opts = raise_opts,
      .fn = tension_raise},
@@ -401,8 +403,9 @@ static const struct command tension_subs[] = {
      .desc = "Lower Tension for an event or by an amount with a reason",
      .help = "Events: trap -1 (disarming or circumventing a trap), secret -1 (discovering "
              "a secret), prisoner -2 (rescuing a prisoner), objective -3 (achieving a major "
-             "objective). Or amount:N reason:\"why\". Tension stops at 1 and the reply "
-             "says so.",
+             "objective); words after the event are kept with it. Or amount:N "
+             "reason:\"why\" (or # why). Tension stops at 1 and the reply says so; the "
+             "change is still recorded.",
      .role = ROLE_GM,
      .opts = lower_opts,
      .fn = tension_lower},
@@ -427,7 +430,7 @@ static const struct command tension_subs[] = {
              "d12: an encounter when the roll is at most the exits or at most Tension, then "
              "d10 + Tension on the encounter table. Dice in entries are rolled. A struck "
              "entry means no encounter (no effect). Ruling: exits default to 1 and may be "
-             "0 to 20.",
+             "0 (only Tension can trigger) to 20.",
      .role = ROLE_GM,
      .opts = roll_opts,
      .fn = tension_cmd_roll},
@@ -438,13 +441,17 @@ static const struct command tension_subs[] = {
     {.name = "strike",
      .desc = "Strike a defeated encounter: rolling it means no encounter",
      .help = "Name the entry by range (9-12), by a result it covers (10) or by part of its "
-             "text (goblins, when only one entry says so). table:effects strikes an "
-             "effect instead.",
+             "text (2d4, when only one entry says so). table:effects strikes an effect "
+             "instead: rolling it then means no effect. Struck entries stay struck through "
+             "/tension reset.",
      .role = ROLE_GM,
      .opts = strike_opts,
      .fn = tension_cmd_strike},
     {.name = "unstrike",
      .desc = "Restore a struck entry, or every struck entry",
+     .help = "With an entry: that entry of the encounter table (table:effects for the "
+             "effects table). Without: every struck entry of the table given, or of both "
+             "tables.",
      .role = ROLE_GM,
      .opts = unstrike_opts,
      .fn = tension_cmd_unstrike},
