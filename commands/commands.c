@@ -7,6 +7,7 @@
 
 const struct command *const command_table[] = {
 
+    &cmd_roll,
     &cmd_gm,
     &cmd_tension,
     &cmd_help,
