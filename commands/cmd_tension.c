@@ -428,9 +428,10 @@ static const struct command tension_subs[] = {
      .help = "Dungeon event d12: 1-5 nothing; 6 a non-magical light source fails; 7-10 "
              "d10 + Tension on the effects table; 11-12 enemy or NPC sounds. Encounter "
              "d12: an encounter when the roll is at most the exits or at most Tension, then "
-             "d10 + Tension on the encounter table. Dice in entries are rolled. A struck "
-             "entry means no encounter (no effect). Ruling: exits default to 1 and may be "
-             "0 (only Tension can trigger) to 20.",
+             "d10 + Tension on the encounter table. Dice in entries are rolled (2d4 goblins "
+             "→ 5 goblins (2d4: 3+2)). A struck entry means no encounter (no effect). "
+             "Rulings: exits default to 1 and may be 0 (only Tension can trigger) to 20; "
+             "the d12s and d10s are rolled before the dice inside entries.",
      .role = ROLE_GM,
      .opts = roll_opts,
      .fn = tension_cmd_roll},

@@ -16,6 +16,10 @@ pick_line(const char *table_name, const struct rtable *t, const struct tension_p
 	if (p->struck) {
 		reply_add(out, RS_STRUCK, "%s", e->text);
 		reply_add(out, RS_DIM, " (struck): %s", nothing);
+	} else if (p->ndice > 0) {
+		/* "2d4 goblins → 5 goblins (2d4: 3+2)" */
+		reply_add(out, 0, "%s → ", e->text);
+		reply_add(out, RS_HIGHLIGHT, "%s", p->text);
 	} else {
 		reply_add(out, RS_HIGHLIGHT, "%s", e->text);
 	}
@@ -61,7 +65,7 @@ tension_cmd_roll(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 	if (r.event == TENSION_DE_EFFECT) {
 		pick_line("effects", eff, &r.effect, r.tension, "no effect", out);
-		event_text = eff->e[r.effect.index].text;
+		event_text = r.effect.text;
 	}
 
 	check_line(&r.check, out);
@@ -72,7 +76,7 @@ tension_cmd_roll(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, "Event and encounter together: ");
 		reply_add(out, RS_ITALIC, "%s", event_text);
 		reply_add(out, 0, ", and ");
-		reply_add(out, RS_ITALIC, "%s", enc->e[r.encounter.index].text);
+		reply_add(out, RS_ITALIC, "%s", r.encounter.text);
 		reply_add(out, 0, "; weave them into one scene.");
 		reply_nl(out);
 	}

@@ -7,11 +7,7 @@
 
 const struct command *const command_table[] = {
 
-    &cmd_roll,
-    &cmd_gm,
-    &cmd_tension,
-    &cmd_help,
-    NULL,
+    &cmd_roll, &cmd_gm, &cmd_tension, &cmd_help, NULL,
 };
 
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "rng.h"
 #include "utf8.h"
 
@@ -198,15 +199,36 @@ tension_pick_at(const struct rtable *table, int d10, int tension, struct tension
 
 	out->d10 = d10;
 	out->total = d10 + tension;
+	out->ndice = 0;
 	e = rtable_lookup(table, out->total);
 	out->index = e != NULL ? (int)(e - table->e) : -1;
 	out->struck = e == NULL || e->struck;
+	snprintf(out->text, sizeof(out->text), "%s", e != NULL ? e->text : "");
+}
+
+/* Rolls the dice written in the picked entry into p->text. */
+static void
+roll_dice(struct rng *r, const struct rtable *table, struct tension_pick *p)
+{
+	struct buf b;
+	int n;
+
+	if (p->struck)
+		return;
+	buf_init(&b, sizeof(p->text) - 1);
+	n = rtable_roll_text(table->e[p->index].text, r, &b);
+	if (n > 0 && !b.toobig) {
+		snprintf(p->text, sizeof(p->text), "%s", buf_str(&b));
+		p->ndice = n;
+	}
+	buf_free(&b);
 }
 
 void
 tension_pick(struct rng *r, const struct rtable *table, int tension, struct tension_pick *out)
 {
 	tension_pick_at(table, (int)rng_die(r, 10), tension, out);
+	roll_dice(r, table, out);
 }
 
 void
@@ -220,14 +242,18 @@ tension_roll(struct rng *r, int tension, int exits, const struct rtable *encount
 	out->event = tension_dungeon_event_of(out->event_d12);
 	out->event_happens = out->event != TENSION_DE_NOTHING;
 	if (out->event == TENSION_DE_EFFECT) {
-		tension_pick(r, effects, tension, &out->effect);
+		tension_pick_at(effects, (int)rng_die(r, 10), tension, &out->effect);
 		out->event_happens = !out->effect.struck;
 	}
 	d12_encounter_check(r, exits, tension, &out->check);
 	if (out->check.encounter) {
-		tension_pick(r, encounters, tension, &out->encounter);
+		tension_pick_at(encounters, (int)rng_die(r, 10), tension, &out->encounter);
 		out->encounter_happens = !out->encounter.struck;
 	}
+	if (out->event == TENSION_DE_EFFECT)
+		roll_dice(r, effects, &out->effect);
+	if (out->check.encounter)
+		roll_dice(r, encounters, &out->encounter);
 }
 
 /* --- default tables --- */

@@ -115,17 +115,27 @@ enum tension_dungeon_event tension_dungeon_event_of(int d12);
 const char *tension_dungeon_event_text(enum tension_dungeon_event e);
 const char *tension_dungeon_event_range(enum tension_dungeon_event e);
 
+/* An entry with its dice rolled: the entry's text (at most
+ * RTABLE_TEXT_MAX - 1 bytes) plus rtable_roll_text's notes (at most 1024). */
+#define TENSION_ROLLED_MAX 1200
+
 /* A d10 + Tension lookup on a table. */
 struct tension_pick {
 	int d10;
 	int total;   /* d10 + Tension, 2..20 */
 	int index;   /* the entry in the table */
 	bool struck; /* the entry was struck: nothing happens */
+	int ndice;   /* dice expressions rolled inside the entry's text */
+	/* the entry's text with its dice rolled ("5 goblins (2d4: 3+2)"); as
+	 * written when it holds no dice, is struck, or was only looked up */
+	char text[TENSION_ROLLED_MAX];
 };
 
-/* Looks total up in table (total is clamped into the table's span). */
+/* Looks d10 + tension up in table (the total is clamped into the table's
+ * span). Rolls nothing: text is the entry as written. */
 void tension_pick_at(const struct rtable *table, int d10, int tension, struct tension_pick *out);
-/* Rolls d10 + tension and looks it up. */
+/* Rolls d10 + tension, looks it up and, unless the entry is struck, rolls
+ * the dice written in it (rtable_roll_text). */
 void tension_pick(struct rng *r, const struct rtable *table, int tension, struct tension_pick *out);
 
 struct tension_roll {
@@ -142,8 +152,11 @@ struct tension_roll {
 /*
  * Makes a tension roll: the dungeon event d12 (and d10 + Tension on effects
  * for 7-10), then the encounter check d12 against exits and Tension (and
- * d10 + Tension on encounters when it triggers), in that order.
- * tension is 1..10, exits >= 0; both tables are parsed over 1..20.
+ * d10 + Tension on encounters when it triggers), in that order; then the
+ * dice inside the effect's text and the encounter's text (not of struck
+ * entries). The d12s and d10s come first so that dice inside a table never
+ * change whether an encounter happens. tension is 1..10, exits >= 0; both
+ * tables are parsed over 1..20.
  */
 void tension_roll(struct rng *r, int tension, int exits, const struct rtable *encounters,
                   const struct rtable *effects, struct tension_roll *out);

@@ -3,4 +3,4 @@
 # roll in the open and behind the screen (hidden mode), strike a defeated
 # encounter and go back to town; refusals and bad input along the way.
 . tests/integration/lib.sh
-transcript tension 3
+transcript tension 85

@@ -195,18 +195,19 @@ roll_open(void **state)
 	struct fx *f = *state;
 
 	run(f, "gm", "/tension set 5");
-	/* seed 3: event d12 9, effect d10 7, encounter d12 3, encounter d10 6 */
+	/* seed 3: event d12 9, effect d10 7, encounter d12 3, encounter d10 6,
+	 * then the dice in the entries: 1d6 3, 2d4 2+1 */
 	rng_seed(f->d.rng, 3);
 	assert_string_equal(
 	    run(f, "gm", "/tension roll exits:3"),
 	    "Tension roll (Tension 5, exits 3)\n"
 	    "Dungeon event: d12 9 (7-10) → an environmental effect\n"
 	    "  effects table: d10 7 + Tension 5 = 12 → a pocket of toxic gas, CON save or 1d6 "
-	    "poison damage\n"
+	    "poison damage → a pocket of toxic gas, CON save or 3 poison damage (1d6: 3)\n"
 	    "Encounter check: d12 3 ≤ exits 3 and ≤ tension 5 → encounter\n"
-	    "  encounter table: d10 6 + Tension 5 = 11 → 2d4 goblins\n"
-	    "Event and encounter together: a pocket of toxic gas, CON save or 1d6 poison "
-	    "damage, and 2d4 goblins; weave them into one scene.\n");
+	    "  encounter table: d10 6 + Tension 5 = 11 → 2d4 goblins → 3 goblins (2d4: 2+1)\n"
+	    "Event and encounter together: a pocket of toxic gas, CON save or 3 poison damage "
+	    "(1d6: 3), and 3 goblins (2d4: 2+1); weave them into one scene.\n");
 	/* a roll changes nothing (only the set was saved) */
 	assert_int_equal(f->persisted, 1);
 	/* the same dice with 2d4 goblins struck */
@@ -219,7 +220,7 @@ roll_open(void **state)
 	    "Tension roll (Tension 5, exits 3)\n"
 	    "Dungeon event: d12 9 (7-10) → an environmental effect\n"
 	    "  effects table: d10 7 + Tension 5 = 12 → a pocket of toxic gas, CON save or 1d6 "
-	    "poison damage\n"
+	    "poison damage → a pocket of toxic gas, CON save or 3 poison damage (1d6: 3)\n"
 	    "Encounter check: d12 3 ≤ exits 3 and ≤ tension 5 → encounter\n"
 	    "  encounter table: d10 6 + Tension 5 = 11 → 2d4 goblins (struck): no encounter\n");
 	/* seed 9 (d12 4) with 4 exits and Tension 1; seed 5 (d12 8) at Tension 8 */
@@ -282,11 +283,13 @@ hidden_mode(void **state)
 	    "Tension roll (Tension 6, exits 3)\n"
 	    "Dungeon event: d12 9 (7-10) → an environmental effect\n"
 	    "  effects table: d10 7 + Tension 6 = 13 → a tremor drops roof tiles, DEX save or "
-	    "1d8 bludgeoning damage\n"
+	    "1d8 bludgeoning damage → a tremor drops roof tiles, DEX save or 4 bludgeoning "
+	    "damage (1d8: 4)\n"
 	    "Encounter check: d12 3 ≤ exits 3 and ≤ tension 6 → encounter\n"
-	    "  encounter table: d10 6 + Tension 6 = 12 → 2d4 goblins\n"
-	    "Event and encounter together: a tremor drops roof tiles, DEX save or 1d8 "
-	    "bludgeoning damage, and 2d4 goblins; weave them into one scene.\n");
+	    "  encounter table: d10 6 + Tension 6 = 12 → 2d4 goblins → 3 goblins (2d4: 2+1)\n"
+	    "Event and encounter together: a tremor drops roof tiles, DEX save or 4 "
+	    "bludgeoning damage (1d8: 4), and 3 goblins (2d4: 2+1); weave them into one "
+	    "scene.\n");
 	/* the channel message holds no number at all */
 	m = reply_msg(f->out, REPLY_CHANNEL);
 	assert_int_equal(m->nblocks, 1);

@@ -433,6 +433,72 @@ light_and_sounds(void **unused)
 }
 
 static void
+dice_in_entries_are_rolled(void **unused)
+{
+	struct tension_roll t;
+	struct rtable enc, calm;
+	struct tension_pick p;
+	struct rng *r;
+	char err[200] = "";
+
+	/* seed 3 draws d12 9, d10 7, d12 3, d10 6, then 1d6 3 (toxic gas)
+	 * and 2d4 2+1 (goblins) */
+	roll(3, 5, 3, NULL, &t);
+	assert_int_equal(t.effect.ndice, 1);
+	assert_string_equal(t.effect.text,
+	                    "a pocket of toxic gas, CON save or 3 poison damage (1d6: 3)");
+	assert_int_equal(t.encounter.ndice, 1);
+	assert_string_equal(t.encounter.text, "3 goblins (2d4: 2+1)");
+	/* a struck entry rolls nothing and keeps its text */
+	tension_table_default(TENSION_TABLE_ENCOUNTER, &enc);
+	enc.e[2].struck = true;
+	roll(3, 5, 3, &enc, &t);
+	assert_int_equal(t.encounter.ndice, 0);
+	assert_string_equal(t.encounter.text, "2d4 goblins");
+	assert_string_equal(t.effect.text,
+	                    "a pocket of toxic gas, CON save or 3 poison damage (1d6: 3)");
+	/* dice inside the tables never move the d12s: without the effect's
+	 * 1d6 the encounter check and its d10 are the same */
+	assert_int_equal(tension_table_parse("1-20 calm", &calm, err, sizeof(err)), 0);
+	r = rng_new_seeded(3);
+	tension_roll(r, 5, 3, &enc, &calm, &t);
+	rng_free(r);
+	assert_int_equal(t.effect.ndice, 0);
+	assert_string_equal(t.effect.text, "calm");
+	assert_int_equal(t.check.roll, 3);
+	assert_int_equal(t.encounter.d10, 6);
+	/* two expressions in one entry; seed 1 draws d10 8, 1d4 3, 1d6 4 */
+	assert_int_equal(
+	    tension_table_parse("1-20 1d4 goblins and 1d6 rats", &calm, err, sizeof(err)), 0);
+	r = rng_new_seeded(1);
+	tension_pick(r, &calm, 2, &p);
+	rng_free(r);
+	assert_int_equal(p.d10, 8);
+	assert_int_equal(p.total, 10);
+	assert_int_equal(p.ndice, 2);
+	assert_string_equal(p.text, "3 goblins and 4 rats (1d4: 3; 1d6: 4)");
+	/* a lookup alone rolls nothing */
+	tension_pick_at(&calm, 8, 2, &p);
+	assert_int_equal(p.ndice, 0);
+	assert_string_equal(p.text, "1d4 goblins and 1d6 rats");
+	/* struck entries and entries without dice roll nothing more than the
+	 * d10 (seed 1: d10 8, then d10 6) */
+	r = rng_new_seeded(1);
+	tension_pick(r, &enc, 1, &p); /* 8 + 1 = 9: the struck 2d4 goblins */
+	assert_true(p.struck);
+	assert_string_equal(p.text, "2d4 goblins");
+	assert_int_equal(rng_draws(r), 1);
+	assert_int_equal(tension_table_parse("1-20 a lost adventurer", &calm, err, sizeof(err)), 0);
+	tension_pick(r, &calm, 1, &p);
+	assert_int_equal(p.d10, 6);
+	assert_false(p.struck);
+	assert_int_equal(p.ndice, 0);
+	assert_string_equal(p.text, "a lost adventurer");
+	assert_int_equal(rng_draws(r), 2);
+	rng_free(r);
+}
+
+static void
 defaults_parse(void **unused)
 {
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
@@ -466,6 +532,7 @@ main(void)
 	    cmocka_unit_test(tension_ten_without_exits),
 	    cmocka_unit_test(event_and_encounter_both),
 	    cmocka_unit_test(light_and_sounds),
+	    cmocka_unit_test(dice_in_entries_are_rolled),
 	    cmocka_unit_test(defaults_parse),
 	};
 
