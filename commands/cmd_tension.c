@@ -203,6 +203,7 @@ static void
 tension_set_fn(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
+
 	changed(inv, ts,
 	        tension_set(&ts->track, (int)inv_int(inv, "value", TENSION_START),
 	                    reason_of(inv, "GM's choice")),
@@ -213,6 +214,7 @@ static void
 tension_reset_fn(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
+
 	changed(inv, ts, tension_reset(&ts->track, reason_of(inv, "back to town")), out);
 }
 
