@@ -6,52 +6,68 @@
  * p penetrated, r rerolled, * success, _ failure, ** critical, __ fumble,
  * ^ raised by min, v lowered by max. Colour only repeats what the marks say.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands/commands.h"
-#include "rules/buf.h"
 #include "rules/dice.h"
 
 /* Dice shown per group; more are summarised (the total still counts all). */
 #define ROLL_SHOWN_MAX 100
 
+/* Appends s to text at *n (text has room: marks are short and bounded). */
+static void
+mark(char *text, size_t *n, const char *s)
+{
+	size_t len = strlen(s);
+
+	memcpy(text + *n, s, len);
+	*n += len;
+}
+
 static void
 die_span(struct reply *out, const struct dice_group *g, const struct dice_die *d)
 {
 	unsigned style = 0;
-	char text[48];
-	struct buf b;
+	char text[64], digits[24];
+	size_t n = 0, k = 0;
+	uint64_t v = d->value < 0 ? -(uint64_t)d->value : (uint64_t)d->value;
 
-	buf_init(&b, sizeof(text) - 1);
-	if (g->fate)
-		buf_adds(&b, d->value > 0 ? "+" : d->value < 0 ? "-" : "0");
-	else
-		buf_addf(&b, "%lld", (long long)d->value);
+	if (g->fate) {
+		mark(text, &n, d->value > 0 ? "+" : d->value < 0 ? "-" : "0");
+	} else {
+		do
+			digits[k++] = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		if (d->value < 0)
+			text[n++] = '-';
+		while (k > 0)
+			text[n++] = digits[--k];
+	}
 	if (d->flags & DICE_COMPOUNDED)
-		buf_adds(&b, "!!");
+		mark(text, &n, "!!");
 	else if (d->flags & DICE_EXPLODED)
-		buf_adds(&b, "!");
+		mark(text, &n, "!");
 	if (d->flags & DICE_PENETRATED)
-		buf_adds(&b, "p");
+		mark(text, &n, "p");
 	if (d->flags & DICE_REROLLED)
-		buf_adds(&b, "r");
+		mark(text, &n, "r");
 	if (d->flags & DICE_MIN)
-		buf_adds(&b, "^");
+		mark(text, &n, "^");
 	if (d->flags & DICE_MAX)
-		buf_adds(&b, "v");
+		mark(text, &n, "v");
 	if (d->flags & DICE_SUCCESS)
-		buf_adds(&b, "*");
+		mark(text, &n, "*");
 	else if (d->flags & DICE_FAILURE)
-		buf_adds(&b, "_");
+		mark(text, &n, "_");
 	if (d->flags & DICE_CRIT)
-		buf_adds(&b, "**");
+		mark(text, &n, "**");
 	if (d->flags & DICE_FUMBLE)
-		buf_adds(&b, "__");
+		mark(text, &n, "__");
 	if (d->flags & DICE_CAPPED)
-		buf_adds(&b, "…");
-	snprintf(text, sizeof(text), "%s", buf_str(&b));
-	buf_free(&b);
+		mark(text, &n, "…");
+	text[n] = '\0';
 
 	if (d->flags & (DICE_DROPPED | DICE_REROLLED))
 		style |= RS_STRUCK | RS_DIM;

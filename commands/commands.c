@@ -3,12 +3,15 @@
 
 #include <stddef.h>
 
-/* One entry a line, so that each family's line merges on its own. */
+#include "commands/tension_state.h"
+
+/* One family per line, so that each new family adds one line. */
 /* clang-format off */
 const struct command *const command_table[] = {
 
     &cmd_roll,
     &cmd_gm,
+    &cmd_tension,
     &cmd_fungeon,
     &cmd_thwacko,
     &cmd_xp,
@@ -18,5 +21,6 @@ const struct command *const command_table[] = {
 /* clang-format on */
 
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
+    [CHANMOD_TENSION] = &tension_chanmod,
     [CHANMOD_FUNGEON] = &fungeon_mod,
 };
