@@ -219,6 +219,22 @@ check_options(const cJSON *opts, int depth, const char *where)
 	return 0;
 }
 
+/* What Discord counts against a command's 8000 characters: every name,
+ * description and value, down through options and choices. */
+static size_t
+counted(const cJSON *o)
+{
+	static const char *const keys[] = {"name", "description", "value"};
+	const cJSON *c;
+	size_t n = 0;
+
+	for (size_t k = 0; k < 3; k++)
+		n += str(o, keys[k]) != NULL ? utf16_len(str(o, keys[k])) : 0;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(o, "options")) n += counted(c);
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(o, "choices")) n += counted(c);
+	return n;
+}
+
 int
 check_commands(const cJSON *arr, const char *where)
 {
@@ -228,14 +244,11 @@ check_commands(const cJSON *arr, const char *where)
 		return bad(where, "the command list must be an array of at most 100");
 	cJSON_ArrayForEach(c, arr)
 	{
-		char *one = cJSON_PrintUnformatted(c);
 		const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
 		const cJSON *perms =
 		    cJSON_GetObjectItemCaseSensitive(c, "default_member_permissions");
-		size_t n = strlen(one);
 
-		cJSON_free(one);
-		if (n > 8000)
+		if (counted(c) > 8000)
 			return bad(where, "a command is over 8000 characters");
 		if (!valid_name(str(c, "name")))
 			return bad(where, "a command name is not 1-32 lowercase characters");
