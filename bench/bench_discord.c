@@ -162,8 +162,8 @@ phase(struct discord *dc, const char *what, int count, int rate, int channels, u
 	double secs;
 
 	snprintf(body, sizeof(body),
-	         "{\"count\":%d,\"rate\":%d,\"channels\":%d,\"users\":1000,\"templates\":%s}", count,
-	         rate, channels, templates);
+	         "{\"count\":%d,\"rate\":%d,\"channels\":%d,\"users\":1000,\"templates\":%s}",
+	         count, rate, channels, templates);
 	control("/_control/interact", body);
 	secs = run_until(dc, done + (uint64_t)count, 120);
 	report(dc, what, discord_stats(dc)->answered - done, secs);

@@ -13,6 +13,7 @@
 
 #include "bot/app_config.h"
 #include "bot/console.h"
+#include "bot/discord.h"
 #include "bot/log.h"
 #include "rules/mem.h"
 #include "rules/rng.h"
@@ -29,6 +30,7 @@
  */
 static int (*const starters[])(struct app *a, char *err, size_t errlen) = {
     console_service_start,
+    discord_service_start,
 };
 
 enum phase {
@@ -311,10 +313,13 @@ start_services(struct app *a)
 static void
 free_app(struct app *a)
 {
-	for (size_t i = 0; i < a->nsvc; i++)
-		free(a->svc[i]);
 	uv_close((uv_handle_t *)&a->grace, NULL);
 	uv_run(a->loop, UV_RUN_NOWAIT);
+	for (size_t i = 0; i < a->nsvc; i++) {
+		if (a->svc[i]->ops->release != NULL)
+			a->svc[i]->ops->release(a->svc[i]->ctx);
+		free(a->svc[i]);
+	}
 	if (uv_loop_close(a->loop) != 0)
 		log_warnx("the event loop still had handles at exit");
 	state_free(a->d.state);

@@ -73,6 +73,11 @@ struct app_service_ops {
 	void (*drain)(void *ctx, struct app_service *s);
 	void (*stop)(void *ctx, struct app_service *s);
 	void (*reload)(void *ctx, const struct config *old, const struct config *now);
+	/* Frees what the service keeps past its stop step, once the loop has
+	 * ended (libwebsockets on a foreign loop frees its context only then),
+	 * before the loop is closed. May run the loop until its own handles
+	 * are closed. */
+	void (*release)(void *ctx);
 };
 
 /* Registers a started service (in start order; it is stopped in reverse).

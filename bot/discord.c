@@ -496,6 +496,16 @@ discord_free(struct discord *dc)
 	free(dc);
 }
 
+void
+discord_set_gm_role(struct discord *dc, const char *gm_role)
+{
+	interact_set_gm_role(dc->it, gm_role);
+	if (gm_role != NULL && strspn(gm_role, "0123456789") != strlen(gm_role))
+		log_info("discord: the GM role is now '%s'; each guild's role ids are learnt when "
+		         "Discord next sends its roles (restart delver to apply it at once)",
+		         gm_role);
+}
+
 const struct discord_stats *
 discord_stats(const struct discord *dc)
 {

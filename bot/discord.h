@@ -54,10 +54,18 @@ struct discord_stats {
 	uint64_t registrations;
 };
 
+struct app;
+/* Starts the transport as an app service when [discord] is present
+ * (bot/discord_service.c; a starter in app.c). */
+int discord_service_start(struct app *a, char *err, size_t errlen);
+
 /* Returns NULL (and logs why) when the transport cannot start. */
 struct discord *discord_start(uv_loop_t *loop, const struct discord_opts *o);
 void discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx);
 void discord_free(struct discord *dc);
+
+/* Uses another GM role name (or id) from now on (a reload). */
+void discord_set_gm_role(struct discord *dc, const char *gm_role);
 
 const struct discord_stats *discord_stats(const struct discord *dc);
 /* With record_latency: the frame-received to callback-sent times in

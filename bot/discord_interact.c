@@ -69,6 +69,13 @@ interact_free(struct interact *it)
 	free(it);
 }
 
+void
+interact_set_gm_role(struct interact *it, const char *gm_role)
+{
+	roles_free(it->roles);
+	it->roles = roles_new(gm_role);
+}
+
 const struct interact_stats *
 interact_stats(const struct interact *it)
 {

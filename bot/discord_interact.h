@@ -76,6 +76,10 @@ int interact_event(struct interact *it, const char *t, const struct cJSON *d, in
 
 void interact_out_clear(struct interact_out *out);
 
+/* Matches another GM role from now on. A role named (not given by id) is
+ * known in a guild once Discord next sends that guild's roles. */
+void interact_set_gm_role(struct interact *it, const char *gm_role);
+
 const struct interact_stats *interact_stats(const struct interact *it);
 
 #endif

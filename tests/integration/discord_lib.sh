@@ -51,13 +51,21 @@ fake_start() {
 	REST="http://127.0.0.1:$PORT/api/v10"
 }
 
-# The transport runs in tests/tools/discord_harness until the daemon's
-# configuration file can point [discord] at a test server.
+# bot_start [KEY=VALUE ...]: delver with a configuration file whose
+# [discord] section points at the fake; the pairs are more [discord] keys.
 bot_start() {
 	BOT_N=$((BOT_N + 1))
 	BOT_LOG="$WORK/bot$BOT_N.log"
-	"$TOOLS/discord_harness" --rest "$REST" --token-env DELVER_TEST_TOKEN \
-		--state-dir "$WORK" "$@" > "$BOT_LOG" 2>&1 &
+	BOT_CONF="$WORK/delver$BOT_N.conf"
+	mkdir -p "$WORK/state"
+	{
+		printf '[bot]\nstate_dir = %s\ngm_role = Game Master\n' "$WORK/state"
+		printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nrest_url = %s\n' "$REST"
+		for kv in "$@"; do
+			printf '%s = %s\n' "${kv%%=*}" "${kv#*=}"
+		done
+	} > "$BOT_CONF"
+	"$DELVER" --config "$BOT_CONF" --seed 1 < /dev/null > "$BOT_LOG" 2>&1 &
 	BOT_PID=$!
 	BOT_STATUS=""
 	BOT_T0=$(date +%s%N)

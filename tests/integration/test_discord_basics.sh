@@ -46,7 +46,7 @@ grep -q "unchanged since they were registered" "$BOT_LOG" || fail "no log line a
 # The dev guild is another scope: registered there, at once.
 bot_stop
 identify_window
-bot_start --dev-guild 1000000000000000001
+bot_start dev_guild=1000000000000000001
 wait_until "g['ready'] and r['registrations'] == 2" 15
 stat rest.commands_scope | grep -q "/guilds/1000000000000000001/commands" ||
 	fail "the dev guild registration went to $(stat rest.commands_scope)"

@@ -31,7 +31,7 @@ done
 
 # Privileged intents (MESSAGE_CONTENT): the fake refuses them as Discord does.
 identify_window
-bot_start --intents 32769
+bot_start intents=32769
 expect_stop "privileged intents" "disallowed intents (4014)"
 
 # A token Discord does not know: REST says 401 before any gateway work.
