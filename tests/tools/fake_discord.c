@@ -105,6 +105,7 @@ fake_record(const char *dir, const char *what, const char *body)
 	cJSON_AddStringToObject(line, "body", buf_str(&b));
 	s = cJSON_PrintUnformatted(line);
 	fprintf(F.record, "%s\n", s);
+	fflush(F.record);
 	cJSON_free(s);
 	cJSON_Delete(line);
 	buf_free(&b);
