@@ -453,6 +453,11 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 		inv.user = state_user(it->d->state, o->user_key);
 		gm = channel_gm(inv.chan);
 		inv.is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
+		/* A GM-only command suggests nothing to others: the suggestions
+		 * could show what only the GM may see. */
+		for (size_t i = 0; i < 3 && inv.path[i] != NULL && opt != NULL; i++)
+			if (inv.path[i]->role == ROLE_GM && !inv.is_gm)
+				opt = NULL;
 		if (opt != NULL && opt->complete != NULL) {
 			opt->complete(&inv, partial, &c);
 		} else if (opt != NULL && opt->choices != NULL) {

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "commands/commands.h"
+#include "commands/complete.h"
 #include "commands/fungeon.h"
 #include "commands/ustyle.h"
 #include "rules/buf.h"
@@ -326,11 +327,13 @@ static const char *const cat_choices[] = {"traps", "monsters", "treasure", NULL}
 #define WHO(req)                                                                                   \
 	{                                                                                          \
 		.name = "who", .desc = "A Fungeoneer, by character or player name",                \
-		.type = OPT_STRING, .flags = (req), .max = 2 * FG_NAME_MAX + 1                     \
+		.type = OPT_STRING, .flags = (req) | OPT_AUTOCOMPLETE, .max = 2 * FG_NAME_MAX + 1, \
+		.complete = complete_fg_who                                                        \
 	}
 #define WHO_LIST(what)                                                                             \
 	{                                                                                          \
-		.name = "who", .desc = (what), .type = OPT_STRING, .flags = OPT_REST, .max = 400   \
+		.name = "who", .desc = (what), .type = OPT_STRING,                                 \
+		.flags = OPT_REST | OPT_AUTOCOMPLETE, .max = 400, .complete = complete_fg_who      \
 	}
 #define BONUS                                                                                      \
 	{                                                                                          \
@@ -418,8 +421,9 @@ static const struct cmd_opt annoy_opts[] = {
     {.name = "obstacle",
      .desc = "A trap, or a monster's ability as monster/ability",
      .type = OPT_STRING,
-     .flags = OPT_REQUIRED,
-     .max = 2 * FG_NAME_MAX + 1},
+     .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
+     .max = 2 * FG_NAME_MAX + 1,
+     .complete = complete_fg_obstacle},
     WHO_LIST("Who resists (default: every living Fungeoneer)"),
     BONUS,
     {0},
@@ -428,8 +432,9 @@ static const struct cmd_opt find_opts[] = {
     {.name = "trap",
      .desc = "The trap",
      .type = OPT_STRING,
-     .flags = OPT_REQUIRED,
-     .max = FG_NAME_MAX},
+     .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
+     .max = FG_NAME_MAX,
+     .complete = complete_fg_trap},
     WHO_LIST("Who searches or triggers (default: every living Fungeoneer)"),
     BONUS,
     {0},
@@ -447,8 +452,9 @@ static const struct cmd_opt combat_opts[] = {
     {.name = "monsters",
      .desc = "The monsters fighting (default: every monster with hits left)",
      .type = OPT_STRING,
-     .flags = OPT_REST,
-     .max = 400},
+     .flags = OPT_REST | OPT_AUTOCOMPLETE,
+     .max = 400,
+     .complete = complete_fg_monsters},
     {.name = "use",
      .desc = "Abilities used as monster/ability, or none (default: each one's first)",
      .type = OPT_STRING,

@@ -1,5 +1,6 @@
 /* /tension: the D12 Tension track, its mode and the command table. */
 #include "commands/cmd_tension.h"
+#include "commands/complete.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -346,8 +347,9 @@ static const struct cmd_opt strike_opts[] = {
     {.name = "entry",
      .desc = "A range (9-12), a result (10) or part of the entry's text",
      .type = OPT_STRING,
-     .flags = OPT_REQUIRED | OPT_REST,
-     .max = RTABLE_TEXT_MAX - 1},
+     .flags = OPT_REQUIRED | OPT_REST | OPT_AUTOCOMPLETE,
+     .max = RTABLE_TEXT_MAX - 1,
+     .complete = complete_tension_entry},
     {.name = "table",
      .desc = "Which table (default: encounter)",
      .type = OPT_STRING,
@@ -359,8 +361,9 @@ static const struct cmd_opt unstrike_opts[] = {
     {.name = "entry",
      .desc = "A struck entry to restore (default: every struck entry)",
      .type = OPT_STRING,
-     .flags = OPT_REST,
-     .max = RTABLE_TEXT_MAX - 1},
+     .flags = OPT_REST | OPT_AUTOCOMPLETE,
+     .max = RTABLE_TEXT_MAX - 1,
+     .complete = complete_tension_struck},
     {.name = "table",
      .desc = "Which table (default: encounter with an entry, else both)",
      .type = OPT_STRING,

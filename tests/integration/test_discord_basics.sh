@@ -1,9 +1,10 @@
 #!/bin/sh
 # Discord: connect, identify, register the commands (once: a restart with
 # the same state skips it; the dev guild gets its own), then answer 1,000
-# interactions of every command family (slash commands, buttons,
-# autocomplete, DMs, errors), each once within 3 s with a body Discord
-# accepts; the token is in no log line.
+# interactions of every command family (gm, help, roll, tension, fungeon,
+# thwacko, xp; slash commands, buttons, autocomplete, DMs, errors, GM by
+# permission and by role, a result too long for one message), each once
+# within 3 s with a body Discord accepts; the token is in no log line.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -18,16 +19,29 @@ T=""
 add() { T="${T:+$T,}$1"; }
 add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false)"
 add "$(tmpl gm '[{"type":1,"name":"claim"}]' GM null)"
-add "$(tmpl gm '[{"type":1,"name":"release"}]' GM null)"
+add "$(tmpl gm '[{"type":1,"name":"release"}]' GM null ',"permissions":"16"')"
 add "$(tmpl help '[]' 'delver commands' false)"
-add "$(tmpl help '[{"type":3,"name":"command","value":"gm claim"}]' '/gm claim' false)"
+add "$(tmpl help '[{"type":3,"name":"command","value":"fungeon join"}]' '/fungeon join' false)"
 add "$(tmpl help '[{"type":3,"name":"command","value":"nope"}]' "There is no command 'nope'" true)"
 add "$(tmpl nosuch '[]' 'There is no command /nosuch' true)"
+add "$(tmpl roll '[{"type":3,"name":"expression","value":"4d6kh3"},{"type":3,"name":"label","value":"Stealth"}]' 'Stealth' false)"
+add "$(tmpl roll '[{"type":3,"name":"expression","value":"1d20+5"},{"type":5,"name":"private","value":true}]' 'rolls' true)"
+add "$(tmpl roll '[{"type":3,"name":"expression","value":"4d"}]' "after 'd'" true)"
+add "$(tmpl roll '[{"type":3,"name":"expression","value":"20x 100d6"}]' 'not shown' false)"
+add "$(tmpl tension '[{"type":1,"name":"show"}]' Tension false)"
+add "$(tmpl tension '[{"type":1,"name":"raise","options":[{"type":3,"name":"event","value":"door"}]}]' 'Only the GM' true)"
+add "$(tmpl tension '[{"type":1,"name":"raise","options":[{"type":3,"name":"event","value":"door"}]}]' Tension null ',"permissions":"8"')"
+add "$(tmpl tension '[{"type":1,"name":"roll"}]' '' null ',"gm_role":true')"
+add "$(tmpl fungeon '[{"type":1,"name":"party"}]' 'party' false)"
+add "$(tmpl fungeon '[{"type":1,"name":"join","options":[{"type":3,"name":"name","value":"Alba"},{"type":3,"name":"class","value":"fighter"}]}]' '' null)"
+add "$(tmpl thwacko '[{"type":1,"name":"show"}]' 'Thwack-O' false)"
+add "$(tmpl xp '[{"type":4,"name":"level","value":3}]' 'XP' false)"
 add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false ',"dm":true')"
-add "$(tmpl gm '[{"type":1,"name":"release"}]' GM null ',"permissions":"16"')"
 add '{"type":3,"data":{"custom_id":"a:help gm","component_type":2},"expect":"/gm","private":false}'
+add '{"type":3,"data":{"custom_id":"a:roll 2d6","component_type":2},"expect":"rolls","private":false}'
 add '{"type":3,"data":{"custom_id":"b:99","component_type":2},"expect":"expired","private":true}'
 add '{"type":4,"data":{"type":1,"name":"help","options":[{"type":3,"name":"command","value":"g","focused":true}]}}'
+add '{"type":4,"data":{"type":1,"name":"fungeon","options":[{"type":1,"name":"sheet","options":[{"type":3,"name":"who","value":"a","focused":true}]}]}}'
 inject "{\"count\":1000,\"rate\":500,\"channels\":37,\"users\":7,\"templates\":[$T]}"
 wait_until "i['answered'] == 1000" 15
 [ "$(stat interactions.duplicates)" = 0 ] || fail "interactions answered twice"

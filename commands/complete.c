@@ -1,0 +1,133 @@
+/* complete: autocomplete for the families' options; see complete.h. */
+#include "commands/complete.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/fungeon.h"
+#include "commands/tension_state.h"
+#include "rules/tension.h"
+#include "rules/utf8.h"
+
+#define VALUE_MAX 100 /* bytes of a suggestion Discord takes */
+
+/* Offers prefix + value when value contains word (ignoring case) and,
+ * on the first pass, starts with it. Long values are cut at a character
+ * boundary: a part of an entry's text still names it. */
+static void
+offer(struct completions *out, const char *prefix, const char *value, const char *word,
+      bool first_pass)
+{
+	const char *hit = strcasestr(value, word);
+	char v[VALUE_MAX + 1];
+	size_t pl = strlen(prefix), n;
+
+	if (hit == NULL || (hit == value) != first_pass || pl >= VALUE_MAX)
+		return;
+	n = utf8_cut(value, strlen(value), VALUE_MAX - pl);
+	snprintf(v, sizeof(v), "%s%.*s", prefix, (int)n, value);
+	completions_add(out, v);
+}
+
+/* Splits a list being typed: *word is its last word, prefix the rest. */
+static const char *
+last_word(const char *partial, char *prefix, size_t len)
+{
+	const char *w = partial + strlen(partial);
+
+	while (w > partial && w[-1] != ' ' && w[-1] != ',')
+		w--;
+	snprintf(prefix, len, "%.*s", (int)(w - partial), partial);
+	return w;
+}
+
+static const struct fg_chan *
+fg(const struct invocation *inv)
+{
+	return inv->chan != NULL ? fgchan_peek(inv->chan) : NULL;
+}
+
+void
+complete_fg_who(struct invocation *inv, const char *partial, struct completions *out)
+{
+	const struct fg_chan *c = fg(inv);
+	char prefix[VALUE_MAX + 1];
+	const char *word = last_word(partial, prefix, sizeof(prefix));
+
+	for (int pass = 0; c != NULL && pass < 2; pass++)
+		for (int i = 0; i < c->n; i++)
+			offer(out, prefix, c->m[i].name, word, pass == 0);
+}
+
+static void
+designs(const struct fg_chan *c, enum fg_kind k, const char *prefix, const char *word,
+        bool abilities, struct completions *out)
+{
+	for (int pass = 0; c != NULL && pass < 2; pass++) {
+		for (int i = 0; i < c->nd[k]; i++) {
+			const struct fg_stored *s = &c->d[k][i];
+
+			if (!abilities) {
+				offer(out, prefix, s->name, word, pass == 0);
+				continue;
+			}
+			for (int a = 0; a < s->d.nab; a++) {
+				char v[2 * FG_NAME_MAX + 2];
+
+				snprintf(v, sizeof(v), "%s/%s", s->name, s->d.ab[a].name);
+				offer(out, prefix, v, word, pass == 0);
+			}
+		}
+	}
+}
+
+void
+complete_fg_obstacle(struct invocation *inv, const char *partial, struct completions *out)
+{
+	designs(fg(inv), FG_TRAP, "", partial, false, out);
+	designs(fg(inv), FG_MONSTER, "", partial, true, out);
+}
+
+void
+complete_fg_trap(struct invocation *inv, const char *partial, struct completions *out)
+{
+	designs(fg(inv), FG_TRAP, "", partial, false, out);
+}
+
+void
+complete_fg_monsters(struct invocation *inv, const char *partial, struct completions *out)
+{
+	char prefix[VALUE_MAX + 1];
+	const char *word = last_word(partial, prefix, sizeof(prefix));
+
+	designs(fg(inv), FG_MONSTER, prefix, word, false, out);
+}
+
+static void
+entries(struct invocation *inv, const char *partial, bool struck, struct completions *out)
+{
+	const char *kind = inv_str(inv, "table");
+	int k = kind != NULL ? tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
+	struct rtable t;
+
+	if (inv->chan == NULL || k < 0)
+		return;
+	tension_state_table(inv->chan, (enum tension_table)k, &t);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < t.n; i++)
+			if (t.e[i].struck == struck)
+				offer(out, "", t.e[i].text, partial, pass == 0);
+}
+
+void
+complete_tension_entry(struct invocation *inv, const char *partial, struct completions *out)
+{
+	entries(inv, partial, false, out);
+}
+
+void
+complete_tension_struck(struct invocation *inv, const char *partial, struct completions *out)
+{
+	entries(inv, partial, true, out);
+}

@@ -1,0 +1,200 @@
+/* Tests for commands/complete through Discord autocomplete: Fungeoneers,
+ * traps, monsters and their abilities, Tension table entries, lists, and
+ * nothing for a non-GM on a GM-only command. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord_interact.h"
+#include "commands/commands.h"
+#include "rules/rng.h"
+
+#define CHANNEL "1300000000000000001"
+
+struct fixture {
+	struct dispatch d;
+	struct interact *it;
+	int next_id;
+};
+
+/* Runs a console-style line in the Discord channel as user id. */
+static void
+run(struct fixture *f, const char *user, const char *line)
+{
+	struct origin o = {.platform = "discord"};
+	struct reply *r = reply_new();
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "discord:" CHANNEL);
+	snprintf(o.user_key, sizeof(o.user_key), "discord:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "u%s", user);
+	dispatch_line(&f->d, &o, line, strlen(line), 1000, r);
+	assert_false(reply_is_error(r));
+	reply_free(r);
+}
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct interact_opts io = {.d = &f->d};
+
+	f->d.state = state_new();
+	f->d.rng = rng_new_seeded(1);
+	f->it = interact_new(&io);
+	f->next_id = 5000;
+	run(f, "1", "fungeon join Alba fighter");
+	run(f, "2", "fungeon join Brom thief");
+	run(f, "1", "fungeon trap add Spikes annoy 1");
+	run(f, "1", "fungeon monster add Ogre level 1 ability club annoy 1");
+	run(f, "1", "gm claim");
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	interact_free(f->it);
+	state_free(f->d.state);
+	rng_free(f->d.rng);
+	free(f);
+	return 0;
+}
+
+/* Asks for suggestions for the focused option of data (a JSON object) as
+ * user id, and checks them against want (NULL-terminated). */
+static void
+suggest(struct fixture *f, const char *user, const char *data, const char *const *want)
+{
+	char json[2048];
+	struct interact_out out = {0};
+	cJSON *d, *body;
+	const cJSON *choices;
+	size_t n = 0;
+
+	snprintf(json, sizeof(json),
+	         "{\"id\":\"%d\",\"type\":4,\"token\":\"t\",\"guild_id\":\"1\",\"channel_id\":\"" CHANNEL
+	         "\",\"member\":{\"user\":{\"id\":\"%s\",\"username\":\"u\"},\"permissions\":\"0\"},"
+	         "\"data\":%s}",
+	         f->next_id++, user, data);
+	d = cJSON_Parse(json);
+	assert_non_null(d);
+	assert_int_equal(interact_event(f->it, "INTERACTION_CREATE", d, 1000, &out), 1);
+	body = cJSON_Parse(out.callback_body);
+	choices = cJSON_GetObjectItem(cJSON_GetObjectItem(body, "data"), "choices");
+	while (want[n] != NULL)
+		n++;
+	if ((size_t)cJSON_GetArraySize(choices) != n)
+		fail_msg("%s: got %s", data, out.callback_body);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(
+		    cJSON_GetObjectItem(cJSON_GetArrayItem(choices, (int)i), "value")->valuestring,
+		    want[i]);
+	cJSON_Delete(body);
+	cJSON_Delete(d);
+	interact_out_clear(&out);
+}
+
+static void
+test_fungeoneers(void **state)
+{
+	static const char *const all[] = {"Alba", "Brom", NULL};
+	static const char *const b[] = {"Brom", "Alba", NULL}; /* starts with, then contains */
+	static const char *const list[] = {"Alba, Brom", NULL};
+
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"sheet\",\"options\":"
+	        "[{\"type\":3,\"name\":\"who\",\"value\":\"\",\"focused\":true}]}]}",
+	        all);
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"sheet\",\"options\":"
+	        "[{\"type\":3,\"name\":\"who\",\"value\":\"b\",\"focused\":true}]}]}",
+	        b);
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"retreat\",\"options\":"
+	        "[{\"type\":3,\"name\":\"who\",\"value\":\"Alba, br\",\"focused\":true}]}]}",
+	        list);
+}
+
+static void
+test_obstacles(void **state)
+{
+	static const char *const obstacles[] = {"Spikes", "Ogre/club", NULL};
+	static const char *const club[] = {"Ogre/club", NULL};
+	static const char *const traps[] = {"Spikes", NULL};
+	static const char *const monsters[] = {"Ogre", NULL};
+
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"annoy\",\"options\":"
+	        "[{\"type\":3,\"name\":\"obstacle\",\"value\":\"\",\"focused\":true}]}]}",
+	        obstacles);
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"annoy\",\"options\":"
+	        "[{\"type\":3,\"name\":\"obstacle\",\"value\":\"CLU\",\"focused\":true}]}]}",
+	        club);
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"find\",\"options\":"
+	        "[{\"type\":3,\"name\":\"trap\",\"value\":\"s\",\"focused\":true}]}]}",
+	        traps);
+	suggest(*state, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"combat\",\"options\":"
+	        "[{\"type\":3,\"name\":\"monsters\",\"value\":\"o\",\"focused\":true}]}]}",
+	        monsters);
+}
+
+#define STRIKE(value, more)                                                                        \
+	snprintf(data, sizeof(data),                                                               \
+	         "{\"name\":\"tension\",\"options\":[{\"type\":1,\"name\":\"strike\",\"options\":"     \
+	         "[{\"type\":3,\"name\":\"entry\",\"value\":\"%s\",\"focused\":true}%s]}]}",                                        \
+	         value, more)
+
+static void
+test_tension_entries(void **state)
+{
+	static const char *const goblins[] = {"1d4 goblins", "2d4 goblins", NULL};
+	static const char *const effects[] = {"a tremor drops roof tiles, DEX save or 1d8 "
+	                                      "bludgeoning damage",
+	                                      NULL};
+	static const char *const none[] = {NULL};
+	static const char *const struck[] = {"1d4 goblins", NULL};
+	char data[512];
+
+	/* The GM (user 1 claimed the seat) sees the encounter table's entries. */
+	STRIKE("gob", "");
+	suggest(*state, "1", data, goblins);
+	STRIKE("tremor",
+	         ",{\"type\":3,\"name\":\"table\",\"value\":\"effects\"}");
+	suggest(*state, "1", data, effects);
+	/* Anyone else: nothing, the command being the GM's. */
+	STRIKE("gob", "");
+	suggest(*state, "3", data, none);
+	/* unstrike offers the struck entries only. */
+	run(*state, "1", "tension strike 1d4 goblins");
+	snprintf(data, sizeof(data),
+	         "{\"name\":\"tension\",\"options\":[{\"type\":1,\"name\":\"unstrike\","
+	         "\"options\":[{\"type\":3,\"name\":\"entry\",\"value\":\"\",\"focused\":true}]}]}");
+	suggest(*state, "1", data, struck);
+	STRIKE("gob", "");
+	suggest(*state, "1", data, goblins + 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_fungeoneers, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_obstacles, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tension_entries, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
