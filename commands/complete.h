@@ -19,9 +19,7 @@ void complete_fg_trap(struct invocation *inv, const char *partial, struct comple
 void complete_fg_monsters(struct invocation *inv, const char *partial, struct completions *out);
 /* The Tension table's entries (the table option's, else encounter): not
  * struck for /tension strike, struck for /tension unstrike. */
-void complete_tension_entry(struct invocation *inv, const char *partial,
-                            struct completions *out);
-void complete_tension_struck(struct invocation *inv, const char *partial,
-                             struct completions *out);
+void complete_tension_entry(struct invocation *inv, const char *partial, struct completions *out);
+void complete_tension_struck(struct invocation *inv, const char *partial, struct completions *out);
 
 #endif

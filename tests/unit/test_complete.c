@@ -81,11 +81,12 @@ suggest(struct fixture *f, const char *user, const char *data, const char *const
 	const cJSON *choices;
 	size_t n = 0;
 
-	snprintf(json, sizeof(json),
-	         "{\"id\":\"%d\",\"type\":4,\"token\":\"t\",\"guild_id\":\"1\",\"channel_id\":\"" CHANNEL
-	         "\",\"member\":{\"user\":{\"id\":\"%s\",\"username\":\"u\"},\"permissions\":\"0\"},"
-	         "\"data\":%s}",
-	         f->next_id++, user, data);
+	snprintf(
+	    json, sizeof(json),
+	    "{\"id\":\"%d\",\"type\":4,\"token\":\"t\",\"guild_id\":\"1\",\"channel_id\":\"" CHANNEL
+	    "\",\"member\":{\"user\":{\"id\":\"%s\",\"username\":\"u\"},\"permissions\":\"0\"},"
+	    "\"data\":%s}",
+	    f->next_id++, user, data);
 	d = cJSON_Parse(json);
 	assert_non_null(d);
 	assert_int_equal(interact_event(f->it, "INTERACTION_CREATE", d, 1000, &out), 1);
@@ -153,8 +154,8 @@ test_obstacles(void **state)
 
 #define STRIKE(value, more)                                                                        \
 	snprintf(data, sizeof(data),                                                               \
-	         "{\"name\":\"tension\",\"options\":[{\"type\":1,\"name\":\"strike\",\"options\":"     \
-	         "[{\"type\":3,\"name\":\"entry\",\"value\":\"%s\",\"focused\":true}%s]}]}",                                        \
+	         "{\"name\":\"tension\",\"options\":[{\"type\":1,\"name\":\"strike\",\"options\":" \
+	         "[{\"type\":3,\"name\":\"entry\",\"value\":\"%s\",\"focused\":true}%s]}]}",       \
 	         value, more)
 
 static void
@@ -171,17 +172,17 @@ test_tension_entries(void **state)
 	/* The GM (user 1 claimed the seat) sees the encounter table's entries. */
 	STRIKE("gob", "");
 	suggest(*state, "1", data, goblins);
-	STRIKE("tremor",
-	         ",{\"type\":3,\"name\":\"table\",\"value\":\"effects\"}");
+	STRIKE("tremor", ",{\"type\":3,\"name\":\"table\",\"value\":\"effects\"}");
 	suggest(*state, "1", data, effects);
 	/* Anyone else: nothing, the command being the GM's. */
 	STRIKE("gob", "");
 	suggest(*state, "3", data, none);
 	/* unstrike offers the struck entries only. */
 	run(*state, "1", "tension strike 1d4 goblins");
-	snprintf(data, sizeof(data),
-	         "{\"name\":\"tension\",\"options\":[{\"type\":1,\"name\":\"unstrike\","
-	         "\"options\":[{\"type\":3,\"name\":\"entry\",\"value\":\"\",\"focused\":true}]}]}");
+	snprintf(
+	    data, sizeof(data),
+	    "{\"name\":\"tension\",\"options\":[{\"type\":1,\"name\":\"unstrike\","
+	    "\"options\":[{\"type\":3,\"name\":\"entry\",\"value\":\"\",\"focused\":true}]}]}");
 	suggest(*state, "1", data, struck);
 	STRIKE("gob", "");
 	suggest(*state, "1", data, goblins + 1);
