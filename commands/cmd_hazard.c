@@ -1,0 +1,246 @@
+/*
+ * /hazard: the hazard die of the turn procedure. /hazard (roll) passes a
+ * turn with a roll; the settings subcommands live in cmd_hazard_set.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/cmd_hazard.h"
+#include "commands/commands.h"
+#include "commands/proc.h"
+
+/* The short name of a row: its text up to the first ':' ',' or '(' . */
+static void
+row_label(const char *text, char *buf, size_t len)
+{
+	size_t n = strcspn(text, ":,(");
+
+	while (n > 0 && text[n - 1] == ' ')
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, text);
+}
+
+static bool
+has_event(const struct turn_report *r, enum turn_event_kind k)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ev[i].kind == k)
+			return true;
+	return false;
+}
+
+void
+proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s,
+                 const struct hazard_view *v, bool resting)
+{
+	struct turn_report rep;
+	struct turn_how how = {.resting = resting, .safe = s->safe};
+	char label[RTABLE_TEXT_MAX];
+	size_t row;
+	int roll = hazard_roll(inv->rng, v, &row);
+
+	how.effect = v->rows[row].effect;
+	turn_report_init(&rep);
+	turn_pass(&s->clock, s->proc, &how, &rep);
+	channel_touch(inv->chan);
+
+	reply_title(out, "%s: turn %d", resting ? "Rest" : "Hazard die", s->clock.turn);
+	proc_hazard_table(out, v, (int)row);
+	row_label(v->rows[row].text, label, sizeof(label));
+	reply_add(out, 0, "Rolled ");
+	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", roll);
+	reply_add(out, 0, " on the d%d (%s): ", v->die, hazard_table_name(v->table));
+	reply_add(out, RS_BOLD, "%s", label);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	proc_report(out, &rep, s->proc, false);
+	proc_footer(out, s);
+	if (has_event(&rep, TE_FATIGUE_CHOICE) || has_event(&rep, TE_FATIGUE_PENDING))
+		reply_button(out, "Rest now", "rest");
+	if (has_event(&rep, TE_ENCOUNTER) || has_event(&rep, TE_SIGN_MET))
+		reply_button(out, "Surprise check", "surprise");
+}
+
+static void
+hazard_roll_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	const char *tname = inv_str(inv, "table"), *note = inv_str(inv, "note");
+	struct hazard_view v;
+
+	if (!proc_may_pass(inv, s, out))
+		return;
+	if (proc_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v, out) < 0)
+		return;
+	/* A note given as "# text" keeps its '#': drop it. */
+	while (note != NULL && (*note == '#' || *note == ' '))
+		note++;
+	if (note != NULL && *note != '\0')
+		reply_line(out, RS_ITALIC, "%s", note);
+	proc_hazard_turn(inv, out, s, &v, false);
+}
+
+static void
+hazard_show_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	struct hazard_view v;
+
+	if (proc_view(s, s->table, &v, out) < 0)
+		return;
+	reply_title(out, "Hazard die here: %s (d%d)", hazard_table_name(s->table), v.die);
+	proc_hazard_table(out, &v, -1);
+	hazard_settings_lines(out, s);
+}
+
+static const char *const table_choices[] = {"exploration", "delving", "classic", "custom", NULL};
+
+static const struct cmd_opt roll_opts[] = {
+    {.name = "table",
+     .desc = "Roll this table once instead of the channel's",
+     .type = OPT_STRING,
+     .choices = table_choices},
+    {.name = "note",
+     .desc = "What the party is doing this turn",
+     .type = OPT_STRING,
+     .flags = OPT_REST},
+    {0},
+};
+
+static const struct cmd_opt table_opts[] = {
+    {.name = "table",
+     .desc = "exploration, delving, classic (X-in-N) or custom",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = table_choices},
+    {0},
+};
+
+static const struct cmd_opt chance_opts[] = {
+    {.name = "x",
+     .desc = "Encounter on this or less",
+     .type = OPT_INT,
+     .flags = OPT_REQUIRED,
+     .min = 1,
+     .max = XIN_SIDES_MAX},
+    {.name = "n",
+     .desc = "The die's sides (2-100)",
+     .type = OPT_INT,
+     .flags = OPT_REQUIRED,
+     .min = XIN_SIDES_MIN,
+     .max = XIN_SIDES_MAX},
+    {0},
+};
+
+static const struct cmd_opt custom_opts[] = {
+    {.name = "die",
+     .desc = "The die: d2 to d100",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = 8},
+    {.name = "entries",
+     .desc = "Entries like \"1 Encounter; 2-3 Sign; 4-6 Nothing\"",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = 1900},
+    {0},
+};
+
+static const char *const proc_choices[] = {"exploration", "delving", NULL};
+
+static const struct cmd_opt procedure_opts[] = {
+    {.name = "procedure",
+     .desc = "How light and rest are kept: exploration or delving",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = proc_choices},
+    {0},
+};
+
+static const char *const who_choices[] = {"anyone", "gm", NULL};
+
+static const struct cmd_opt who_opts[] = {
+    {.name = "who",
+     .desc = "Who may roll the hazard die and rest: anyone or gm",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = who_choices},
+    {0},
+};
+
+static const struct cmd_opt sign_opts[] = {
+    {.name = "creature",
+     .desc = "The creature whose sign was met (none: forget it)",
+     .type = OPT_STRING,
+     .flags = OPT_REST,
+     .max = TURN_SIGN_MAX - 1},
+    {0},
+};
+
+static const struct command hazard_subs[] = {
+    {.name = "roll",
+     .desc = "Roll the hazard die: a turn passes",
+     .help = "Shows the whole table with the rolled row highlighted, what the result does, "
+             "then the bookkeeping: light burning down or out, rest due, delving Fatigue, the "
+             "sign's creature. A turn is 10 minutes. Rulings: time passes before the result "
+             "is applied (sources burn down, then a Light result flags the oldest one still "
+             "lit); table: changes only the table rolled this once, light and rest still "
+             "follow the channel's procedure; an Encounter in a safe area does not happen.",
+     .opts = roll_opts,
+     .fn = hazard_roll_fn},
+    {.name = "show", .desc = "Show the channel's hazard table and settings", .fn = hazard_show_fn},
+    {.name = "table",
+     .desc = "Choose the channel's hazard die",
+     .help = "exploration and delving also set how light and rest are kept (/hazard "
+             "procedure); classic and custom keep the procedure the channel has.",
+     .role = ROLE_GM,
+     .opts = table_opts,
+     .fn = hazard_table_fn},
+    {.name = "chance",
+     .desc = "Classic die: encounter on X or less on a dN (and use it)",
+     .role = ROLE_GM,
+     .opts = chance_opts,
+     .fn = hazard_chance_fn},
+    {.name = "custom",
+     .desc = "Define the channel's own dN hazard table (and use it)",
+     .help = "Entries cover 1..N without gap or overlap, separated by ';': /hazard custom d8 "
+             "\"1 Encounter; 2-3 Sign; 4 Light; 5-8 Nothing\". An entry starting with "
+             "Encounter, Sign, Light, Burn, Fatigue, Shift, Nothing or Free gets that result's "
+             "bookkeeping (Sign and Fatigue as the channel's procedure means them); any other "
+             "entry is shown as written.",
+     .role = ROLE_GM,
+     .opts = custom_opts,
+     .fn = hazard_custom_fn},
+    {.name = "procedure",
+     .desc = "Keep light and rest the exploration or the delving way",
+     .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
+             "CON save DC 12 per character. delving: torches last until a Burn, candles and "
+             "lanterns the expedition (48 turns); Fatigue is damage unless the party rests.",
+     .role = ROLE_GM,
+     .opts = procedure_opts,
+     .fn = hazard_procedure_fn},
+    {.name = "who",
+     .desc = "Who may roll the hazard die and rest here: anyone or gm",
+     .role = ROLE_GM,
+     .opts = who_opts,
+     .fn = hazard_who_fn},
+    {.name = "sign",
+     .desc = "Name the creature whose sign was met (the next encounter)",
+     .help = "Delving: a Sign result remembers that the next encounter is the sign's creature; "
+             "name it here so the bot can say so. Without a creature, forgets it. Ruling: a "
+             "newer Sign replaces the creature remembered.",
+     .role = ROLE_GM,
+     .opts = sign_opts,
+     .fn = hazard_sign_fn},
+    {0},
+};
+
+const struct command cmd_hazard = {
+    .name = "hazard",
+    .desc = "Roll the hazard die (a turn passes); GM: choose and define tables",
+    .help = "The channel's hazard die is rolled each turn by anyone (or only the GM: /hazard "
+            "who gm). Tables: exploration (default), delving, classic (encounter on X-in-N, "
+            "default 1-in-6) or the channel's custom dN table.",
+    .subs = hazard_subs,
+    .default_sub = "roll",
+};
