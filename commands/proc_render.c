@@ -91,6 +91,16 @@ rest_due(struct reply *out, const struct turn_event *e, enum procedure p)
 	}
 }
 
+/* Whether a source burned out on turn t (time passes before the result). */
+static bool
+burned_out_on(const struct turn_report *r, int t)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ev[i].kind == TE_LIGHT_OUT && r->ev[i].turn == t)
+			return true;
+	return false;
+}
+
 /* Writes the line of one event, or of a run starting there; returns the
  * index after it. */
 static size_t
@@ -145,7 +155,12 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		reply_add(out, 0, ". The GM may rule it only flickers: /light flicker.");
 		break;
 	case TE_FLAG_NONE:
-		reply_add(out, 0, "Nothing is lit, so nothing sputters.");
+		if (burned_out_on(r, e->turn))
+			reply_add(out, 0,
+			          "The last light burns out this turn, so nothing "
+			          "is left to sputter.");
+		else
+			reply_add(out, 0, "Nothing is lit, so nothing sputters.");
 		break;
 	case TE_BURN_OUT:
 		return burned_torches(out, r, i);
