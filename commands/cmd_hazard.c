@@ -238,9 +238,9 @@ static const struct command hazard_subs[] = {
 const struct command cmd_hazard = {
     .name = "hazard",
     .desc = "Roll the hazard die (a turn passes); GM: choose and define tables",
-    .help = "The channel's hazard die is rolled each turn by anyone (or only the GM: /hazard "
-            "who gm). Tables: exploration (default), delving, classic (encounter on X-in-N, "
-            "default 1-in-6) or the channel's custom dN table.",
+    .help = "Tables: exploration (default), delving, classic (encounter on X-in-N, default "
+            "1-in-6) or the channel's custom dN table. Ruling: anyone may roll the hazard die "
+            "(and rest the party) until the GM keeps it with /hazard who gm.",
     .subs = hazard_subs,
     .default_sub = "roll",
 };

@@ -166,9 +166,10 @@ static const struct command light_subs[] = {
      .fn = light_out},
     {.name = "flicker",
      .desc = "Rule this turn's Light result only a flicker",
-     .help = "A Light result flags the oldest lit source (a torch or candle sputters out, a "
-             "lantern's oil runs low to 1 turn). The result is pressure, not a straitjacket: "
-             "the GM may rule it only flickered, and the source is as it was.",
+     .help = "Ruling: a Light result flags the oldest lit source: a torch or candle sputters "
+             "out, a lantern's oil runs low to 1 turn. The result is pressure, not a "
+             "straitjacket: until the next turn the GM may rule it only flickered, and the "
+             "source is as it was.",
      .role = ROLE_GM,
      .fn = light_flicker},
     {.name = "refill",
@@ -185,8 +186,9 @@ const struct command cmd_light = {
             "Delving: torches burn out on a Burn result, candles and lanterns last the "
             "expedition (8 hours, 48 turns). The bot warns one turn before a source goes out "
             "and says when it does. Torch: shapes 12 m, details 3 m; candle: shapes 6 m, "
-            "details 3 m. Ruling: total darkness (-10 to movement and coordination checks) "
-            "applies in both procedures.",
+            "details 3 m. Rulings: total darkness (-10 to movement and coordination checks) "
+            "applies in both procedures; a delving candle or lantern counts its 48 turns from "
+            "when it is lit.",
     .subs = light_subs,
     .default_sub = "list",
 };
