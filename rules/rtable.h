@@ -19,6 +19,8 @@
 
 #include "buf.h"
 
+struct rng;
+
 #define RTABLE_ENTRIES_MAX 40  /* entries in one table */
 #define RTABLE_TEXT_MAX    161 /* bytes of one entry's text, with the NUL */
 #define RTABLE_SPAN_MAX    100 /* the largest table span (hi) */
@@ -56,6 +58,15 @@ int rtable_find(const struct rtable *t, const char *what);
 
 /* Writes the table back as text rtable_parse accepts ("1-4 A; 5-8 B"). */
 void rtable_format(const struct rtable *t, struct buf *out);
+
+/*
+ * Rolls the dice written inside an entry's text: each word that is a dice
+ * expression ("1d4", "2d6+1", "d20", with trailing punctuation ignored) is
+ * rolled and replaced by its total, and what was rolled is appended:
+ * "2d4 goblins" becomes "5 goblins (2d4: 3+2)". Other words are copied as
+ * they are. Appends to out; returns the number of expressions rolled.
+ */
+int rtable_roll_text(const char *text, struct rng *rng, struct buf *out);
 
 /* "5" or "5-8": an entry's range as text. */
 void rtable_range_text(const struct rtable_entry *e, char *buf, size_t len);

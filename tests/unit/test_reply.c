@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,40 @@ buttons_and_long_spans(void **unused)
 	reply_free(r);
 }
 
+/* Arrays grow past several doublings and keep every item. */
+static void
+many_spans_rows_and_blocks(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+	char cell[16];
+	const char *cells[1] = {cell};
+
+	for (int i = 0; i < 1000; i++)
+		reply_add(r, 0, "%d,", i);
+	reply_nl(r);
+	for (int i = 0; i < 100; i++) {
+		snprintf(cell, sizeof(cell), "row %d", i);
+		reply_row(r, i == 57, cells);
+	}
+	for (int i = 0; i < 70; i++)
+		reply_line(r, 0, "line %d", i);
+	for (int i = 0; i < 20; i++)
+		reply_button(r, "b", "help");
+	m = reply_msg(r, REPLY_CHANNEL);
+	assert_int_equal(m->nblocks, 72);
+	assert_int_equal(m->blocks[0].nspans, 1000);
+	assert_string_equal(m->blocks[0].spans[999].text, "999,");
+	assert_string_equal(m->blocks[0].spans[8].text, "8,");
+	assert_int_equal(m->blocks[1].nrows, 100);
+	assert_string_equal(m->blocks[1].rows[99].cells[0], "row 99");
+	assert_true(m->blocks[1].rows[57].highlight);
+	assert_false(m->blocks[1].rows[58].highlight);
+	assert_string_equal(m->blocks[71].spans[0].text, "line 69");
+	assert_int_equal(m->nbuttons, 20);
+	reply_free(r);
+}
+
 int
 main(void)
 {
@@ -145,6 +180,7 @@ main(void)
 	    cmocka_unit_test(table_with_highlighted_row),
 	    cmocka_unit_test(error_replaces_everything),
 	    cmocka_unit_test(buttons_and_long_spans),
+	    cmocka_unit_test(many_spans_rows_and_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
