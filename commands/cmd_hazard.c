@@ -8,6 +8,7 @@
 #include "commands/cmd_hazard.h"
 #include "commands/commands.h"
 #include "commands/proc.h"
+#include "rules/buf.h"
 
 /* The short name of a row: its text up to the first ':' ',' or '(' . */
 static void
@@ -27,6 +28,19 @@ has_event(const struct turn_report *r, enum turn_event_kind k)
 		if (r->ev[i].kind == k)
 			return true;
 	return false;
+}
+
+/* A custom entry with dice in it ("1d4 giant rats") gets its own line with
+ * them rolled: "3 giant rats (1d4: 3)". */
+static void
+entry_dice(struct invocation *inv, struct reply *out, const char *text)
+{
+	struct buf b;
+
+	buf_init(&b, 2 * RTABLE_TEXT_MAX + 512);
+	if (rtable_roll_text(text, inv->rng, &b) > 0)
+		reply_line(out, RS_BOLD, "%s", buf_str(&b));
+	buf_free(&b);
 }
 
 void
@@ -53,6 +67,8 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 	reply_add(out, RS_BOLD, "%s", label);
 	reply_add(out, 0, ".");
 	reply_nl(out);
+	if (v->table == HAZARD_CUSTOM)
+		entry_dice(inv, out, v->rows[row].text);
 	proc_report(out, &rep, s->proc, false);
 	proc_footer(out, s);
 	if (has_event(&rep, TE_FATIGUE_CHOICE) || has_event(&rep, TE_FATIGUE_PENDING))
@@ -207,7 +223,8 @@ static const struct command hazard_subs[] = {
              "\"1 Encounter; 2-3 Sign; 4 Light; 5-8 Nothing\". An entry starting with "
              "Encounter, Sign, Light, Burn, Fatigue, Shift, Nothing or Free gets that result's "
              "bookkeeping (Sign and Fatigue as the channel's procedure means them); any other "
-             "entry is shown as written.",
+             "entry is shown as written. Dice in an entry are rolled when it comes up: "
+             "\"1d4 giant rats\" gives \"3 giant rats (1d4: 3)\".",
      .role = ROLE_GM,
      .opts = custom_opts,
      .fn = hazard_custom_fn},

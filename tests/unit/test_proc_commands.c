@@ -266,6 +266,30 @@ custom_table_is_used(void **unused)
 	ok("gm", "hazard table custom");
 }
 
+static void
+custom_entry_dice_are_rolled(void **unused)
+{
+	struct rng *twin = rng_new_seeded(99);
+	char want[80], *text;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard custom d2 \"1-2 Encounter: 1d4 giant rats\"");
+	ok("gm", "hazard");
+	/* the same draws as the bot's: the d2 hazard die, then the 1d4 */
+	(void)rng_die(twin, 2);
+	{
+		int rats = (int)rng_die(twin, 4);
+
+		snprintf(want, sizeof(want), "\nEncounter: %d giant rats (1d4: %d)\n", rats, rats);
+	}
+	text = reply_plain(last);
+	assert_non_null(strstr(text, want));
+	/* the table itself shows the entry as written */
+	assert_non_null(strstr(text, "1-2 | Encounter: 1d4 giant rats"));
+	free(text);
+	rng_free(twin);
+}
+
 int
 main(void)
 {
@@ -275,6 +299,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(state_is_per_channel, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
+	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
