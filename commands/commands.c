@@ -4,15 +4,32 @@
 #include <stddef.h>
 
 #include "commands/proc_state.h"
+#include "commands/tension_state.h"
 
+/* One family per line, so that each new family adds one line. */
+/* clang-format off */
 const struct command *const command_table[] = {
 
-    &cmd_roll,  &cmd_gm,     &cmd_help,    &cmd_hazard,      &cmd_turn,
-    &cmd_light, &cmd_rest,   &cmd_wander,  &cmd_surprise,    &cmd_procedure,
-    &cmd_safe,  &cmd_vendor, &cmd_bargain, &cmd_encumbrance, NULL,
+    &cmd_roll,
+    &cmd_gm,
+    &cmd_tension,
+    &cmd_hazard,
+    &cmd_turn,
+    &cmd_light,
+    &cmd_rest,
+    &cmd_wander,
+    &cmd_surprise,
+    &cmd_procedure,
+    &cmd_safe,
+    &cmd_vendor,
+    &cmd_bargain,
+    &cmd_encumbrance,
+    &cmd_help,
+    NULL,
 };
+/* clang-format on */
 
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
+    [CHANMOD_TENSION] = &tension_chanmod,
     [CHANMOD_PROC] = &proc_mod,
-    NULL,
 };

@@ -12,6 +12,7 @@
 extern const struct command cmd_roll;
 extern const struct command cmd_help;
 extern const struct command cmd_gm;
+extern const struct command cmd_tension;
 extern const struct command cmd_hazard;
 extern const struct command cmd_turn;
 extern const struct command cmd_light;

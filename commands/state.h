@@ -39,7 +39,8 @@ struct user;
 /* The module slots of a channel record. Add a game's slot here and its
  * struct chanmod to chanmod_table in commands/commands.c. */
 enum chanmod_id {
-	CHANMOD_PROC, /* dungeon procedure: turn, lights, hazard and wander settings */
+	CHANMOD_TENSION, /* commands/tension_state.h */
+	CHANMOD_PROC,    /* dungeon procedure: turn, lights, hazard and wander settings */
 	CHANMOD_COUNT
 };
 
