@@ -8,6 +8,7 @@
 #include "commands/cmd_hazard.h"
 #include "commands/commands.h"
 #include "commands/proc.h"
+#include "commands/tension_state.h"
 #include "rules/buf.h"
 
 /* The short name of a row: its text up to the first ':' ',' or '(' . */
@@ -43,16 +44,36 @@ entry_dice(struct invocation *inv, struct reply *out, const char *text)
 	buf_free(&b);
 }
 
+/* Behind the GM's screen: the sign's creature and its roll, to the GM. */
+static void
+secret_sign(struct reply *out, const struct turn_report *r)
+{
+	reply_to(out, REPLY_INVOKER);
+	reply_add(out, 0, "Behind the screen: the sign is of ");
+	reply_add(out, RS_BOLD, "%s", r->sign);
+	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = %d).", r->pick.d10,
+	          r->pick.total - r->pick.d10, r->pick.total);
+	reply_nl(out);
+	reply_to(out, REPLY_CHANNEL);
+}
+
 void
 proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s,
                  const struct hazard_view *v, bool resting)
 {
 	struct turn_report rep;
 	struct turn_how how = {.resting = resting, .safe = s->safe};
+	struct rtable encounters;
+	bool hidden = tension_state_hidden(inv->chan);
 	char label[RTABLE_TEXT_MAX];
 	size_t row;
 	int roll = hazard_roll(inv->rng, v, &row);
 
+	/* A delving Sign's creature comes from the channel's encounter table. */
+	tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, &encounters);
+	how.encounters = &encounters;
+	how.tension = tension_state_value(inv->chan);
+	how.rng = inv->rng;
 	how.effect = v->rows[row].effect;
 	turn_report_init(&rep);
 	turn_pass(&s->clock, s->proc, &how, &rep);
@@ -69,8 +90,10 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 	reply_nl(out);
 	if (v->table == HAZARD_CUSTOM)
 		entry_dice(inv, out, v->rows[row].text);
-	proc_report(out, &rep, s->proc, false);
+	proc_report(out, &rep, s->proc, false, hidden);
 	proc_footer(out, s);
+	if (hidden && inv->is_gm && has_event(&rep, TE_SIGN_REMEMBERED))
+		secret_sign(out, &rep);
 	if (has_event(&rep, TE_FATIGUE_CHOICE) || has_event(&rep, TE_FATIGUE_PENDING))
 		reply_button(out, "Rest now", "rest");
 	if (has_event(&rep, TE_ENCOUNTER) || has_event(&rep, TE_SIGN_MET))
@@ -243,9 +266,11 @@ static const struct command hazard_subs[] = {
      .fn = hazard_who_fn},
     {.name = "sign",
      .desc = "Name the creature whose sign was met (the next encounter)",
-     .help = "Delving: a Sign result remembers that the next encounter is the sign's creature; "
-             "name it here so the bot can say so. Without a creature, forgets it. Ruling: a "
-             "newer Sign replaces the creature remembered.",
+     .help = "Delving: a Sign result rolls the channel's encounter table (d10 + Tension) and "
+             "remembers that creature as the next encounter; this names another (or, "
+             "without a creature, forgets it). Rulings: a newer Sign replaces the creature "
+             "remembered; a struck entry leaves no sign's creature; when Tension is hidden "
+             "the creature stays behind the GM's screen until the party meets it.",
      .role = ROLE_GM,
      .opts = sign_opts,
      .fn = hazard_sign_fn},

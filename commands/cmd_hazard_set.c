@@ -5,6 +5,7 @@
 
 #include "commands/cmd_hazard.h"
 #include "commands/proc.h"
+#include "commands/tension_state.h"
 
 void
 hazard_settings_lines(struct reply *out, const struct proc_state *s)
@@ -157,6 +158,10 @@ hazard_sign_fn(struct invocation *inv, struct reply *out)
 	}
 	turn_sign_set(&s->clock, creature);
 	channel_touch(inv->chan);
+	if (tension_state_hidden(inv->chan)) {
+		reply_line(out, 0, "The GM notes the sign's creature behind the screen.");
+		reply_to(out, REPLY_INVOKER);
+	}
 	reply_add(out, 0, "The next encounter is ");
 	reply_add(out, RS_BOLD, "%s", s->clock.sign);
 	reply_add(out, 0, " (its sign was met on turn %d).", s->clock.sign_turn);

@@ -27,7 +27,7 @@ rest_fn(struct invocation *inv, struct reply *out)
 		turn_pass(&s->clock, s->proc, &how, &rep);
 		channel_touch(inv->chan);
 		reply_title(out, "Rest: turn %d", s->clock.turn);
-		proc_report(out, &rep, s->proc, false);
+		proc_report(out, &rep, s->proc, false, false);
 		proc_footer(out, s);
 	}
 	if (s->safe) {

@@ -3,6 +3,7 @@
 
 #include "commands/commands.h"
 #include "commands/proc.h"
+#include "commands/tension_state.h"
 
 /* The lit sources as a table: which, carried by, turns left. */
 void
@@ -24,6 +25,29 @@ proc_lights_table(struct reply *out, const struct proc_state *s)
 		else
 			snprintf(left, sizeof(left), "%d", n);
 		reply_row(out, false, cells);
+	}
+}
+
+/* The remembered sign's creature; behind the GM's screen when Tension is
+ * hidden (the GM alone sees it, in a private part). */
+static void
+sign_line(struct invocation *inv, struct reply *out, const struct turn_clock *c)
+{
+	bool hidden = tension_state_hidden(inv->chan) && c->sign[0] != '\0';
+
+	reply_add(out, 0, "The next encounter is the creature whose sign was met on turn ");
+	reply_add(out, RS_BOLD, "%d", c->sign_turn);
+	if (hidden || c->sign[0] == '\0') {
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	} else {
+		reply_add(out, 0, ": %s.", c->sign);
+		reply_nl(out);
+	}
+	if (hidden && inv->is_gm) {
+		reply_to(out, REPLY_INVOKER);
+		reply_line(out, 0, "Behind the screen: it is %s.", c->sign);
+		reply_to(out, REPLY_CHANNEL);
 	}
 }
 
@@ -51,14 +75,10 @@ turn_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_BAD,
 		           "Fatigue: each party member takes 1 damage unless the party "
 		           "rests this turn (/rest).");
-	if (c->sign_set) {
-		reply_add(out, 0, "The next encounter is the creature whose sign was met on turn ");
-		reply_add(out, RS_BOLD, "%d", c->sign_turn);
-		reply_add(out, 0, "%s%s.", c->sign[0] ? ": " : "", c->sign);
-		reply_nl(out);
-	}
 	if (c->lights.n == 0)
 		proc_darkness(out);
+	if (c->sign_set)
+		sign_line(inv, out, c);
 }
 
 static void
@@ -73,7 +93,7 @@ turn_advance_fn(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 	reply_title(out, "%d %s pass%s without a hazard roll", n, n == 1 ? "turn" : "turns",
 	            n == 1 ? "es" : "");
-	proc_report(out, &rep, s->proc, n > 1);
+	proc_report(out, &rep, s->proc, n > 1, false);
 	proc_footer(out, s);
 }
 

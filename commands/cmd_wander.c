@@ -5,6 +5,7 @@
 
 #include "commands/commands.h"
 #include "commands/proc.h"
+#include "commands/tension_state.h"
 
 /* The line that says what the check's die did. */
 static void
@@ -20,6 +21,24 @@ check_roll(struct reply *out, const struct wander_check *w)
 		return;
 	}
 	reply_add(out, RS_BOLD | RS_BAD, "wandering monsters!");
+	reply_nl(out);
+}
+
+/* The encounter table's line: d10 + Tension and the entry, struck or
+ * with its dice rolled. */
+static void
+table_line(struct reply *out, const struct tension_pick *p, int tension)
+{
+	reply_add(out, 0, "Encounter table: d10 + Tension = %d + %d = ", p->d10, tension);
+	reply_add(out, RS_BOLD, "%d", p->total);
+	reply_add(out, 0, ": ");
+	if (p->struck) {
+		reply_add(out, RS_STRUCK, "%s", p->text);
+		reply_add(out, 0, " is struck, so no encounter (the dungeon's supply is finite).");
+	} else {
+		reply_add(out, RS_BOLD | RS_BAD, "%s", p->text);
+		reply_add(out, 0, ".");
+	}
 	reply_nl(out);
 }
 
@@ -55,13 +74,8 @@ show_check(struct reply *out, const struct wander_check *w, struct xin chance, i
 		          w->d12.by_exits ? "<=" : ">", w->exits, w->roll,
 		          w->d12.by_tension ? "<=" : ">", tension);
 		reply_nl(out);
-		if (w->encounter) {
-			reply_add(out, 0, "Encounter table: d10 + Tension = %d + %d = ", w->d10,
-			          tension);
-			reply_add(out, RS_BOLD, "%d", w->table_roll);
-			reply_add(out, 0, "; the GM reads that row of the encounter table.");
-			reply_nl(out);
-		}
+		if (w->d12.encounter)
+			table_line(out, &w->pick, tension);
 		break;
 	default:
 		break;
@@ -98,9 +112,12 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 	struct proc_state *s = proc_of(inv->chan);
 	const char *pname = inv_str(inv, "procedure");
 	int proc = pname != NULL ? wander_parse(pname) : (int)s->wander;
-	int exits = (int)inv_int(inv, "exits", 1), tension = (int)inv_int(inv, "tension", 1);
+	int exits = (int)inv_int(inv, "exits", 1);
+	int tension = (int)inv_int(inv, "tension", tension_state_value(inv->chan));
+	bool hidden = proc == WANDER_TENSION && tension_state_hidden(inv->chan);
 	struct xin chance = s->wander_chance;
 	struct wander_check w;
+	struct rtable encounters;
 
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;
@@ -114,11 +131,21 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		            wander_name(proc));
 		return;
 	}
+	if (hidden && !inv->is_gm) {
+		reply_error(out,
+		            "Tension is behind the GM's screen here, so only the GM makes the "
+		            "tension check; corridor, rest and classic checks are open to all.");
+		return;
+	}
 	if (s->safe) {
 		reply_line(out, RS_GOOD,
 		           "No wandering monsters: the party is in a safe area (the GM "
 		           "ends it with /safe off).");
 		return;
+	}
+	if (hidden) {
+		reply_line(out, 0, "The GM makes a wandering check (tension) behind the screen.");
+		reply_to(out, REPLY_INVOKER);
 	}
 	if (proc == WANDER_CORRIDOR)
 		wander_corridor(inv->rng, &w);
@@ -126,8 +153,10 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		wander_rest(inv->rng, exits, &w);
 	else if (proc == WANDER_CLASSIC)
 		wander_classic(inv->rng, chance, &w);
-	else
-		wander_tension(inv->rng, exits, tension, &w);
+	else {
+		tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, &encounters);
+		wander_tension(inv->rng, exits, tension, &encounters, &w);
+	}
 	show_check(out, &w, chance, tension);
 }
 
@@ -223,7 +252,7 @@ static const struct cmd_opt check_opts[] = {
      .max = WANDER_EXITS_MAX},
     {.name = "chance", .desc = "Classic odds X-in-N, e.g. 2-in-6", .type = OPT_STRING, .max = 16},
     {.name = "tension",
-     .desc = "The Tension (tension check; 1-10, default 1)",
+     .desc = "Use this Tension (1-10) instead of the channel's",
      .type = OPT_INT,
      .min = 1,
      .max = 10},
@@ -261,8 +290,10 @@ static const struct command wander_subs[] = {
      .help = "corridor: on entering a corridor leg, 1-in-6; they appear at its far end. rest: "
              "each turn resting, 1-in-6; they come through one of the room's exits (exits:N, "
              "the bot picks 1..N). classic: X-in-N per turn (default 1-in-6). tension: the D12 "
-             "encounter check, d12 <= exits or <= Tension (tension:N until the channel's "
-             "Tension exists), then d10 + Tension on the encounter table.",
+             "encounter check, d12 <= exits or <= the channel's Tension (tension:N uses "
+             "another), then d10 + Tension on the channel's encounter table; a struck entry "
+             "means no encounter. When Tension is hidden, only the GM makes this check and "
+             "sees it.",
      .opts = check_opts,
      .fn = wander_check_fn},
     {.name = "retreat",

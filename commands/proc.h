@@ -22,9 +22,11 @@ void proc_light_name(const struct light *l, bool cap, char *buf, size_t len);
 /* "40 min", "2 h", "2 h 20 min": the game time of turns. */
 void proc_time_text(int turns, char *buf, size_t len);
 
-/* One line per event of r (prefixed "Turn N:" when several turns passed). */
-void proc_report(struct reply *out, const struct turn_report *r, enum procedure p,
-                 bool turn_prefix);
+/* One line per event of r (prefixed "Turn N:" when several turns passed);
+ * with hidden (Tension behind the GM's screen) a sign's creature and its
+ * roll are not shown. */
+void proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bool turn_prefix,
+                 bool hidden);
 
 /* The darkness line: nothing is lit, and what that means. */
 void proc_darkness(struct reply *out);

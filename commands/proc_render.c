@@ -91,6 +91,40 @@ rest_due(struct reply *out, const struct turn_event *e, enum procedure p)
 	}
 }
 
+/* A delving Sign: the creature rolled on the encounter table (kept behind
+ * the GM's screen when Tension is hidden), or left to the GM. */
+static void
+sign_line(struct reply *out, const struct turn_report *r, bool struck, bool hidden)
+{
+	const struct tension_pick *p = &r->pick;
+
+	if (struck) {
+		reply_add(out, 0, "The sign leads nowhere: the encounter it belongs to was struck");
+		if (!hidden)
+			reply_add(out, 0, " (d10 + Tension = %d)", p->total);
+		reply_add(out, 0, ", so no creature is remembered.");
+		return;
+	}
+	if (p->total == 0) {
+		reply_add(out, 0,
+		          "The GM rolls an encounter and shows only its sign; that creature "
+		          "is the next encounter (/hazard sign <creature> records it).");
+		return;
+	}
+	if (hidden) {
+		reply_add(out, 0,
+		          "The party meets only a sign; the creature behind it (behind the "
+		          "GM's screen) is the next encounter.");
+		return;
+	}
+	reply_add(out, 0, "The party meets only the sign of ");
+	reply_add(out, RS_BOLD, "%s", r->sign);
+	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = ", p->d10,
+	          p->total - p->d10);
+	reply_add(out, RS_BOLD, "%d", p->total);
+	reply_add(out, 0, "); that creature is the next encounter.");
+}
+
 /* Whether a source burned out on turn t (time passes before the result). */
 static bool
 burned_out_on(const struct turn_report *r, int t)
@@ -104,7 +138,7 @@ burned_out_on(const struct turn_report *r, int t)
 /* Writes the line of one event, or of a run starting there; returns the
  * index after it. */
 static size_t
-event_line(struct reply *out, const struct turn_report *r, size_t i, enum procedure p)
+event_line(struct reply *out, const struct turn_report *r, size_t i, enum procedure p, bool hidden)
 {
 	const struct turn_event *e = &r->ev[i];
 	char name[100];
@@ -137,9 +171,8 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		          "GM describes it.");
 		break;
 	case TE_SIGN_REMEMBERED:
-		reply_add(out, 0,
-		          "The GM rolls an encounter and shows only its sign; that creature "
-		          "is the next encounter (/hazard sign <creature> records it).");
+	case TE_SIGN_STRUCK:
+		sign_line(out, r, e->kind == TE_SIGN_STRUCK, hidden);
 		break;
 	case TE_FLAG_OUT:
 	case TE_FLAG_LOW:
@@ -225,14 +258,15 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 }
 
 void
-proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bool turn_prefix)
+proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bool turn_prefix,
+            bool hidden)
 {
 	size_t i = 0;
 
 	while (i < r->n) {
 		if (turn_prefix)
 			reply_add(out, RS_DIM, "Turn %d: ", r->ev[i].turn);
-		i = event_line(out, r, i, p);
+		i = event_line(out, r, i, p, hidden);
 		reply_nl(out);
 	}
 	if (r->dropped > 0)

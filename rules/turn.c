@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "utf8.h"
+
 void
 turn_clock_init(struct turn_clock *c)
 {
@@ -17,6 +19,7 @@ turn_report_init(struct turn_report *r)
 	r->n = 0;
 	r->dropped = 0;
 	r->sign[0] = '\0';
+	memset(&r->pick, 0, sizeof(r->pick));
 }
 
 static void
@@ -52,6 +55,27 @@ encounter(struct turn_clock *c, const struct turn_how *how, struct turn_report *
 	snprintf(r->sign, sizeof(r->sign), "%s", c->sign);
 	c->sign_set = false;
 	c->sign[0] = '\0';
+}
+
+/* A delving Sign: the creature is rolled on the encounter table when there
+ * is one; a newer sign replaces the one remembered. */
+static void
+sign(struct turn_clock *c, const struct turn_how *how, struct turn_report *r)
+{
+	c->sign_set = false;
+	c->sign[0] = '\0';
+	if (how->encounters != NULL) {
+		tension_pick(how->rng, how->encounters, how->tension, &r->pick);
+		if (r->pick.struck) {
+			add(r, TE_SIGN_STRUCK, c->turn, 0, NULL);
+			return;
+		}
+		turn_sign_set(c, r->pick.text);
+		snprintf(r->sign, sizeof(r->sign), "%s", c->sign);
+	}
+	c->sign_set = true;
+	c->sign_turn = c->turn;
+	add(r, TE_SIGN_REMEMBERED, c->turn, 0, NULL);
 }
 
 static void
@@ -92,11 +116,7 @@ effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struc
 		add(r, TE_SIGN_HINT, c->turn, 0, NULL);
 		break;
 	case HZ_SIGN_CREATURE:
-		/* A newer sign replaces the one remembered. */
-		c->sign_set = true;
-		c->sign_turn = c->turn;
-		c->sign[0] = '\0';
-		add(r, TE_SIGN_REMEMBERED, c->turn, 0, NULL);
+		sign(c, how, r);
 		break;
 	case HZ_LIGHT:
 		flag(c, p, r);
@@ -228,6 +248,8 @@ turn_flag_clear(struct turn_clock *c)
 void
 turn_sign_set(struct turn_clock *c, const char *name)
 {
+	size_t n;
+
 	if (name[0] == '\0') {
 		c->sign_set = false;
 		c->sign[0] = '\0';
@@ -237,5 +259,7 @@ turn_sign_set(struct turn_clock *c, const char *name)
 		c->sign_set = true;
 		c->sign_turn = c->turn;
 	}
-	snprintf(c->sign, sizeof(c->sign), "%s", name);
+	n = utf8_cut(name, strlen(name), sizeof(c->sign) - 1);
+	memcpy(c->sign, name, n);
+	c->sign[n] = '\0';
 }

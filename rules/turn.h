@@ -25,6 +25,7 @@
 
 #include "hazard.h"
 #include "light.h"
+#include "tension.h"
 
 #define TURN_MINUTES     10
 #define TURN_REST_DUE    6       /* turns without a rest before the reminder */
@@ -53,6 +54,7 @@ enum turn_event_kind {
 	TE_SAFE_AREA,       /* no encounter: this is a safe area */
 	TE_SIGN_HINT,       /* exploration sign: a hint of danger */
 	TE_SIGN_REMEMBERED, /* delving sign: its creature is the next encounter */
+	TE_SIGN_STRUCK,     /* delving sign: the table's roll was struck: no creature */
 	TE_FLAG_OUT,        /* Light: a torch or candle sputters out */
 	TE_FLAG_LOW,        /* Light: a lantern's oil runs low */
 	TE_FLAG_NONE,       /* Light: nothing is lit */
@@ -84,7 +86,10 @@ struct turn_report {
 	size_t n;
 	size_t dropped; /* events past TURN_EVENTS_MAX, not kept */
 	struct turn_event ev[TURN_EVENTS_MAX];
-	char sign[TURN_SIGN_MAX]; /* TE_SIGN_MET: the creature, "" when unnamed */
+	/* TE_SIGN_MET, TE_SIGN_REMEMBERED: the creature, "" when unnamed */
+	char sign[TURN_SIGN_MAX];
+	/* TE_SIGN_REMEMBERED, TE_SIGN_STRUCK with a table: its d10 + Tension */
+	struct tension_pick pick;
 };
 
 /* How one turn passes. */
@@ -92,6 +97,11 @@ struct turn_how {
 	enum hazard_effect effect; /* the hazard result; HZ_NOTHING when unrolled */
 	bool resting;              /* the party spends the turn resting */
 	bool safe;                 /* in a safe area: no wandering monsters */
+	/* A delving Sign rolls d10 + tension on encounters for its creature
+	 * (with rng); with encounters NULL the GM names it (turn_sign_set). */
+	const struct rtable *encounters;
+	int tension;
+	struct rng *rng;
 };
 
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
@@ -116,8 +126,9 @@ int turn_flicker(struct turn_clock *c, struct light *l);
 /* Forgets a pending flicker (call on any change to the lights). */
 void turn_flag_clear(struct turn_clock *c);
 
-/* Names the remembered sign's creature (remembering one now if none is);
- * name "" forgets it. */
+/* Names the remembered sign's creature (remembering one now if none is),
+ * cut to TURN_SIGN_MAX - 1 bytes on a character boundary; name "" forgets
+ * it. */
 void turn_sign_set(struct turn_clock *c, const char *name);
 
 #endif

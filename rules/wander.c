@@ -63,7 +63,8 @@ wander_classic(struct rng *r, struct xin chance, struct wander_check *out)
 }
 
 void
-wander_tension(struct rng *r, int exits, int tension, struct wander_check *out)
+wander_tension(struct rng *r, int exits, int tension, const struct rtable *encounters,
+               struct wander_check *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->proc = WANDER_TENSION;
@@ -71,10 +72,9 @@ wander_tension(struct rng *r, int exits, int tension, struct wander_check *out)
 	out->exits = exits;
 	d12_encounter_check(r, exits, tension, &out->d12);
 	out->roll = out->d12.roll;
-	out->encounter = out->d12.encounter;
-	if (out->encounter) {
-		out->d10 = (int)rng_die(r, 10);
-		out->table_roll = out->d10 + tension;
+	if (out->d12.encounter) {
+		tension_pick(r, encounters, tension, &out->pick);
+		out->encounter = !out->pick.struck;
 	}
 }
 

@@ -21,6 +21,8 @@
 #include <stddef.h>
 
 #include "d12.h"
+#include "rtable.h"
+#include "tension.h"
 #include "xin.h"
 
 struct rng;
@@ -50,22 +52,24 @@ int wander_parse(const char *name);
 
 struct wander_check {
 	enum wander_proc proc;
-	int sides;            /* the die rolled: 6, N or 12 */
-	int roll;             /* its result */
-	bool encounter;       /* wandering monsters come */
-	int exits;            /* rest, tension: the room's exits */
-	int entry;            /* rest, on an encounter: the exit they come through (1..exits) */
-	struct d12_check d12; /* tension */
-	int d10;              /* tension, on an encounter: the d10 for the encounter table */
-	int table_roll;       /* d10 + Tension */
+	int sides;                /* the die rolled: 6, N or 12 */
+	int roll;                 /* its result */
+	bool encounter;           /* wandering monsters come */
+	int exits;                /* rest, tension: the room's exits */
+	int entry;                /* rest, on an encounter: the exit they come through (1..exits) */
+	struct d12_check d12;     /* tension */
+	struct tension_pick pick; /* tension, when the d12 triggers: d10 + Tension */
 };
 
 void wander_corridor(struct rng *r, struct wander_check *out);
 /* exits 1..WANDER_EXITS_MAX. */
 void wander_rest(struct rng *r, int exits, struct wander_check *out);
 void wander_classic(struct rng *r, struct xin chance, struct wander_check *out);
-/* exits 1..WANDER_EXITS_MAX, tension 1..10. */
-void wander_tension(struct rng *r, int exits, int tension, struct wander_check *out);
+/* exits 1..WANDER_EXITS_MAX, tension 1..10. When the check triggers, rolls
+ * d10 + tension on encounters (a struck entry means no encounter after all:
+ * encounter is then false and pick.struck true). */
+void wander_tension(struct rng *r, int exits, int tension, const struct rtable *encounters,
+                    struct wander_check *out);
 
 struct retreat_player {
 	char name[RETREAT_NAME_MAX];

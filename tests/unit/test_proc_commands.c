@@ -290,6 +290,102 @@ custom_entry_dice_are_rolled(void **unused)
 	rng_free(twin);
 }
 
+/* The lines (not tables) of one audience's message, joined by newlines. */
+static void
+msg_text(const struct reply *r, enum reply_audience a, char *buf, size_t len)
+{
+	const struct reply_msg *m = reply_msg(r, a);
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; m != NULL && i < m->nblocks; i++) {
+		for (size_t k = 0; m->blocks[i].kind == RB_LINE && k < m->blocks[i].nspans; k++)
+			off += (size_t)snprintf(buf + off, len - off, "%s",
+			                        m->blocks[i].spans[k].text);
+		off += (size_t)snprintf(buf + off, len - off, "\n");
+	}
+	if (m != NULL && m->title != NULL)
+		snprintf(buf + off, len - off, "%s\n", m->title);
+}
+
+static void
+tension_check_uses_the_channels_tension(void **unused)
+{
+	char pub[4000], priv[4000];
+
+	ok("gm", "gm claim");
+	ok("gm", "tension set 4 a loud fight");
+	ok("alice", "wander tension exits:12"); /* every d12 <= 12: the table is rolled */
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "D12 encounter check (exits 12, Tension 4)"));
+	assert_non_null(strstr(pub, "Encounter table: d10 + Tension = "));
+	/* an explicit tension: wins */
+	ok("alice", "wander tension exits:12 tension:9");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "(exits 12, Tension 9)"));
+	/* hidden: players may not, the GM's check is private */
+	ok("gm", "tension mode hidden");
+	refused("alice", "wander tension", "Tension is behind the GM's screen here");
+	refused("alice", "wander tension tension:3", "only the GM makes the tension check");
+	ok("alice", "wander corridor");
+	ok("gm", "wander tension exits:12");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	assert_string_equal(pub, "The GM makes a wandering check (tension) behind the screen.\n");
+	assert_non_null(strstr(priv, "(exits 12, Tension 4)"));
+	assert_non_null(strstr(priv, "Encounter table: d10 + Tension = "));
+}
+
+static void
+sign_rolls_the_encounter_table(void **unused)
+{
+	char pub[4000], priv[4000];
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard procedure delving");
+	ok("gm", "hazard custom d2 \"1-2 Sign\"");
+	ok("gm", "tension table set encounter 1-20 an owlbear");
+	ok("alice", "hazard");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "The party meets only the sign of an owlbear (encounter "
+	                            "table, d10 + Tension = "));
+	ok("alice", "turn");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "whose sign was met on turn 1: an owlbear."));
+	/* behind the screen: the channel never sees the creature, the GM does */
+	ok("gm", "tension mode hidden");
+	ok("gm", "tension table set encounter 1-20 a basilisk");
+	ok("alice", "hazard");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "basilisk"));
+	assert_non_null(strstr(pub, "The party meets only a sign; the creature behind it"));
+	assert_null(reply_msg(last, REPLY_INVOKER));
+	ok("alice", "turn");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "basilisk"));
+	assert_null(reply_msg(last, REPLY_INVOKER));
+	ok("gm", "turn");
+	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	assert_non_null(strstr(priv, "Behind the screen: it is a basilisk."));
+	ok("gm", "hazard");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	assert_null(strstr(pub, "basilisk"));
+	assert_non_null(strstr(priv, "Behind the screen: the sign is of a basilisk (encounter "
+	                             "table, d10 + Tension = "));
+	/* naming it is private too */
+	ok("gm", "hazard sign a cockatrice");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "cockatrice"));
+	/* a struck entry leaves no sign's creature */
+	ok("gm", "tension mode open");
+	ok("gm", "tension strike basilisk");
+	ok("alice", "hazard");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "The sign leads nowhere: the encounter it belongs to was "
+	                            "struck (d10 + Tension = "));
+}
+
 int
 main(void)
 {
@@ -300,6 +396,9 @@ main(void)
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tension_check_uses_the_channels_tension, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(sign_rolls_the_encounter_table, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,8 +7,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
+#include "rules/rng.h"
 #include "rules/turn.h"
 
 static struct turn_clock c;
@@ -275,6 +277,50 @@ signs_and_encounters(void **unused)
 }
 
 static void
+sign_from_the_encounter_table(void **unused)
+{
+	struct rng *a = rng_new_seeded(5), *b = rng_new_seeded(5);
+	struct turn_how how = {.effect = HZ_SIGN_CREATURE, .tension = 10};
+	struct rtable t;
+	char err[200], want[80], name[400];
+
+	assert_int_equal(rtable_parse("1-10 rats; 11-20 1d4 goblins", 1, 20, &t, err, sizeof(err)),
+	                 0);
+	how.encounters = &t;
+	how.rng = a;
+	turn_clock_init(&c);
+	turn_report_init(&r);
+	turn_pass(&c, PROC_DELVING, &how, &r);
+	EXPECT(TE_SIGN_REMEMBERED);
+	{
+		int d10 = (int)rng_die(b, 10), goblins = (int)rng_die(b, 4);
+
+		assert_int_equal(r.pick.d10, d10);
+		assert_int_equal(r.pick.total, d10 + 10);
+		snprintf(want, sizeof(want), "%d goblins (1d4: %d)", goblins, goblins);
+	}
+	assert_string_equal(r.sign, want);
+	assert_string_equal(c.sign, want);
+	assert_true(c.sign_set);
+	/* the goblins were defeated: a struck entry leaves no creature */
+	t.e[1].struck = true;
+	turn_report_init(&r);
+	turn_pass(&c, PROC_DELVING, &how, &r);
+	EXPECT(TE_SIGN_STRUCK);
+	assert_false(c.sign_set);
+	/* a long name is cut on a character boundary */
+	memset(name, 0, sizeof(name));
+	name[0] = 'x';
+	for (int i = 0; i < 100; i++)
+		memcpy(name + 1 + 2 * i, "\xc3\xa9", 2); /* é */
+	turn_sign_set(&c, name);
+	/* 160 bytes would end inside an é: "x" and 79 of them */
+	assert_int_equal(strlen(c.sign), 159);
+	rng_free(a);
+	rng_free(b);
+}
+
+static void
 advance_reports_each_turn(void **unused)
 {
 	char err[200];
@@ -327,6 +373,7 @@ main(void)
 	    cmocka_unit_test(light_result_and_flicker),
 	    cmocka_unit_test(burn_result),
 	    cmocka_unit_test(signs_and_encounters),
+	    cmocka_unit_test(sign_from_the_encounter_table),
 	    cmocka_unit_test(advance_reports_each_turn),
 	    cmocka_unit_test(counter_stops),
 	};

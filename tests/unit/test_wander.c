@@ -87,37 +87,52 @@ static void
 tension(void **unused)
 {
 	struct rng *a = rng_new_seeded(14), *b = rng_new_seeded(14);
-	bool by_exits = false, by_tension = false, none = false;
+	bool by_exits = false, by_tension = false, none = false, struck = false;
+	struct rtable t;
+	char err[200];
 
+	/* no dice in the entries, so the twin draws only the d12 and the d10 */
+	assert_int_equal(
+	    rtable_parse("1-10 rats; 11-14 bats; 15-20 a troll", 1, 20, &t, err, sizeof(err)), 0);
+	t.e[1].struck = true; /* the bats were defeated */
 	for (int i = 0; i < 600; i++) {
 		struct wander_check w;
 		int want = (int)rng_die(b, 12);
 
-		wander_tension(a, 2, 5, &w);
+		wander_tension(a, 2, 5, &t, &w);
 		assert_int_equal(w.roll, want);
 		assert_int_equal(w.d12.by_exits, want <= 2);
 		assert_int_equal(w.d12.by_tension, want <= 5);
-		assert_int_equal(w.encounter, want <= 5);
-		if (w.encounter) {
+		assert_int_equal(w.d12.encounter, want <= 5);
+		if (want <= 5) {
 			int d10 = (int)rng_die(b, 10);
+			const char *who = d10 + 5 <= 10   ? "rats"
+			                  : d10 + 5 <= 14 ? "bats"
+			                                  : "a troll";
 
-			assert_int_equal(w.d10, d10);
-			assert_int_equal(w.table_roll, d10 + 5);
+			assert_int_equal(w.pick.d10, d10);
+			assert_int_equal(w.pick.total, d10 + 5);
+			assert_string_equal(w.pick.text, who);
+			/* a struck entry: the check triggered, but no encounter */
+			assert_int_equal(w.pick.struck, strcmp(who, "bats") == 0);
+			assert_int_equal(w.encounter, strcmp(who, "bats") != 0);
+			struck |= w.pick.struck;
 		} else {
-			assert_int_equal(w.table_roll, 0);
+			assert_false(w.encounter);
+			assert_int_equal(w.pick.total, 0);
 		}
 		by_exits |= w.d12.by_exits;
 		by_tension |= w.d12.by_tension && !w.d12.by_exits;
-		none |= !w.encounter;
+		none |= !w.d12.encounter;
 	}
-	assert_true(by_exits && by_tension && none);
+	assert_true(by_exits && by_tension && none && struck);
 	/* more exits than Tension: the exits decide */
 	{
 		struct wander_check w;
 
 		for (int i = 0; i < 100; i++) {
-			wander_tension(a, 9, 1, &w);
-			assert_int_equal(w.encounter, w.roll <= 9);
+			wander_tension(a, 9, 1, &t, &w);
+			assert_int_equal(w.d12.encounter, w.roll <= 9);
 		}
 	}
 	rng_free(a);
