@@ -13,6 +13,9 @@ const struct command *const command_table[] = {
     &cmd_roll,
     &cmd_gm,
     &cmd_tension,
+    &cmd_fungeon,
+    &cmd_thwacko,
+    &cmd_xp,
     &cmd_hazard,
     &cmd_turn,
     &cmd_light,
@@ -31,5 +34,6 @@ const struct command *const command_table[] = {
 
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_TENSION] = &tension_chanmod,
+    [CHANMOD_FUNGEON] = &fungeon_mod,
     [CHANMOD_PROC] = &proc_mod,
 };

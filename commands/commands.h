@@ -24,5 +24,10 @@ extern const struct command cmd_safe;
 extern const struct command cmd_vendor;
 extern const struct command cmd_bargain;
 extern const struct command cmd_encumbrance;
+extern const struct command cmd_fungeon;
+extern const struct command cmd_thwacko;
+extern const struct command cmd_xp;
+
+extern const struct chanmod fungeon_mod;
 
 #endif

@@ -342,10 +342,10 @@ tables_set_show_reset(void **state)
 	                    "The encounter table was not changed: entry 3: range 9-8 is "
 	                    "reversed; write it low-high.\n");
 	assert_string_equal(run(f, "gm", "/tension table set encounter 1-4 a; 6-20 b"),
-	                    "The encounter table was not changed: entry 2: results 5-5 are not "
+	                    "The encounter table was not changed: entry 2: result 5 is not "
 	                    "covered by any entry.\n");
 	assert_string_equal(run(f, "gm", "/tension table set encounter 1-4 a; 5-19 b"),
-	                    "The encounter table was not changed: results 20-20 are not covered; "
+	                    "The encounter table was not changed: result 20 is not covered; "
 	                    "the entries must reach 20.\n");
 	assert_string_equal(run(f, "ann", "/tension table set encounter 1-20 a"),
 	                    "Only the GM can do that here; the GM is Greta.\n");

@@ -120,9 +120,9 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "hazard chance 1 101", "N must be a whole number from 2 to 100");
 	refused("gm", "hazard custom d8 \"\"", "the table is empty");
 	refused("gm", "hazard custom d8 \"1 a; 3-8 b\"",
-	        "The d8 table was not saved: entry 2: results 2-2 are not covered by any entry.");
+	        "The d8 table was not saved: entry 2: result 2 is not covered by any entry.");
 	refused("gm", "hazard custom d8 \"1-3 a; 3-8 b\"", "entry 2: range 3-8 overlaps");
-	refused("gm", "hazard custom d8 \"1-4 a; 5-7 b\"", "results 8-8 are not covered");
+	refused("gm", "hazard custom d8 \"1-4 a; 5-7 b\"", "result 8 is not covered");
 	refused("gm", "hazard custom d6 \"1-4 a; 5-8 b\"", "range 5-8 is outside 1-6");
 	refused("gm", "hazard custom d1 \"1 a\"", "'d1' is not a die for a hazard table");
 	refused("gm", "hazard procedure dungeon", "procedure must be one of exploration, delving");

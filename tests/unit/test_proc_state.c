@@ -174,7 +174,7 @@ bad_records(void **unused)
 	refused("\"lights\":[]", "\"lights\":{}",
 	        "procedure state: 'lights' must be a list of at most 20.");
 	refused("\"safe\":false", "\"safe\":false,\"custom_die\":6,\"custom\":\"1 a; 3-6 b\"",
-	        "procedure state: the custom table: entry 2: results 2-2 are not covered by any "
+	        "procedure state: the custom table: entry 2: result 2 is not covered by any "
 	        "entry.");
 	refused("\"safe\":false", "\"safe\":false,\"sign\":{\"turn\":0}",
 	        "procedure state: 'creature' must be text of at most 160 bytes.");
