@@ -178,28 +178,34 @@ dice_text(const int *d, int n, char *buf, size_t len)
 static void
 wander_retreat_fn(struct invocation *inv, struct reply *out)
 {
-	static const char *const hdr[] = {"player", "floor dice", "player dice", "result"};
+	static const char *const hdr[] = {"player", "dice", "result"};
 	struct retreat_player p[RETREAT_PLAYERS_MAX];
+	struct retreat_obstacle o;
 	int floor = (int)inv_int(inv, "floor", 1), failures = 0;
-	char err[200];
+	char err[200], dice[RETREAT_DICE_MAX * 3 + 16];
 	int n = retreat_parse(inv_str(inv, "players"), p, err, sizeof(err));
 
 	if (n < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
+	retreat_obstacle_roll(inv->rng, floor, &o);
+	dice_text(o.dice, o.floor, dice, sizeof(dice));
 	reply_title(out, "Back to town: floor %d, before re-entering the room", floor);
-	reply_table(out, 4, hdr);
+	reply_add(out, 0, "The floor's %d Annoy %s: %s, highest ", floor,
+	          floor == 1 ? "die" : "dice", dice);
+	reply_add(out, RS_BOLD, "%d", o.high);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	reply_table(out, 3, hdr);
 	for (int i = 0; i < n; i++) {
 		struct retreat_roll r;
-		char obs[RETREAT_FLOOR_MAX * 3 + 16], mine[RETREAT_DICE_MAX * 3 + 16], res[80];
-		const char *cells[4] = {p[i].name, obs, mine, res};
+		char res[80];
+		const char *cells[3] = {p[i].name, dice, res};
 
-		retreat_roll(inv->rng, floor, &p[i], &r);
-		dice_text(r.obstacle, r.nobstacle, obs, sizeof(obs));
-		dice_text(r.dice, r.ndice, mine, sizeof(mine));
-		snprintf(obs + strlen(obs), sizeof(obs) - strlen(obs), " (%d)", r.obstacle_high);
-		snprintf(mine + strlen(mine), sizeof(mine) - strlen(mine), " (%d)", r.high);
+		retreat_roll(inv->rng, &o, &p[i], &r);
+		dice_text(r.dice, r.ndice, dice, sizeof(dice));
+		snprintf(dice + strlen(dice), sizeof(dice) - strlen(dice), " (%d)", r.high);
 		if (r.failed)
 			snprintf(res, sizeof(res), "fails: %d points for a wandering monster",
 			         r.points);
@@ -211,7 +217,8 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_BOLD, "%d", failures);
 	reply_add(out, 0,
 	          " of %d %s: each failing player builds a wandering monster with level + "
-	          "floor points.",
+	          "floor points. With a Fungeon party, /fungeon retreat uses its levels, class "
+	          "bonuses, magic and Thwack-O dice.",
 	          n, failures == 1 ? "fails" : "fail");
 	reply_nl(out);
 }
@@ -300,9 +307,11 @@ static const struct command wander_subs[] = {
      .desc = "Back-to-town check per player (Fungeon): /wander retreat 2 alice:2 bob:3",
      .help = "Retracing steps, before re-entering each room every player makes an Annoy roll "
              "against as many dice as the floor; each failure gives that player level + floor "
-             "points to build a wandering monster. Rulings for this plain version (until "
-             "Fungeon's party exists): the dice are d6, the highest die counts, a tie avoids "
-             "it, +N adds extra dice (class bonus, magic); no Thwack-O die.",
+             "points to build a wandering monster. This is the plain version for players "
+             "given by name; /fungeon retreat does it for a Fungeon party. Rulings: the "
+             "floor's dice are rolled once for every player (as in /fungeon retreat), the "
+             "dice are d6, the highest die counts, a tie avoids it, +N adds extra dice "
+             "(class bonus, magic); no Thwack-O die.",
      .opts = retreat_opts,
      .fn = wander_retreat_fn},
     {.name = "default",

@@ -161,15 +161,22 @@ annoy(struct rng *r, int n, int *d)
 }
 
 void
-retreat_roll(struct rng *r, int floor, const struct retreat_player *p, struct retreat_roll *out)
+retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->nobstacle = floor;
-	out->obstacle_high = annoy(r, floor, out->obstacle);
+	out->floor = floor;
+	out->high = annoy(r, floor, out->dice);
+}
+
+void
+retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retreat_player *p,
+             struct retreat_roll *out)
+{
+	memset(out, 0, sizeof(*out));
 	out->ndice = p->level + p->bonus;
 	out->high = annoy(r, out->ndice, out->dice);
-	out->failed = out->high < out->obstacle_high;
-	out->points = out->failed ? p->level + floor : 0;
+	out->failed = out->high < o->high;
+	out->points = out->failed ? p->level + o->floor : 0;
 }
 
 void

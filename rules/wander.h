@@ -6,10 +6,10 @@
  * through one of the room's N exits, picked at random), classic (X-in-N per
  * turn), tension (the D12 encounter check of rules/d12.h, then d10 + Tension
  * on the encounter table) and retreat (the back-to-town check of RULES.md
- * section 4, per player: an Annoy roll against as many dice as the floor;
- * each failure gives that player level + floor points to build a wandering
- * monster). Annoy dice are d6 and the highest die counts; a tie is a
- * success.
+ * section 4, per player: an Annoy roll against as many dice as the floor,
+ * rolled once for all; each failure gives that player level + floor points
+ * to build a wandering monster). Annoy dice are d6 and the highest die
+ * counts; a tie is a success.
  *
  * Surprise: each character makes a WIS check, d20 + modifier against DC 12;
  * reaching 12 means not surprised.
@@ -77,14 +77,19 @@ struct retreat_player {
 	int bonus; /* 0..RETREAT_BONUS_MAX extra dice */
 };
 
+/* The floor's Annoy dice: rolled once for every player (as /fungeon
+ * retreat does). */
+struct retreat_obstacle {
+	int floor; /* the number of dice */
+	int dice[RETREAT_FLOOR_MAX];
+	int high;
+};
+
 struct retreat_roll {
-	int nobstacle; /* = floor */
-	int obstacle[RETREAT_FLOOR_MAX];
-	int obstacle_high;
 	int ndice; /* level + bonus */
 	int dice[RETREAT_DICE_MAX];
 	int high;
-	bool failed; /* high < obstacle_high */
+	bool failed; /* high < the obstacle's high */
 	int points;  /* on a failure: level + floor points for a wandering monster */
 };
 
@@ -95,8 +100,10 @@ struct retreat_roll {
  */
 int retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen);
 
-/* One player's back-to-town check on floor (1..RETREAT_FLOOR_MAX). */
-void retreat_roll(struct rng *r, int floor, const struct retreat_player *p,
+/* Rolls the floor's dice (floor 1..RETREAT_FLOOR_MAX). */
+void retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out);
+/* One player's Annoy roll against the obstacle. */
+void retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retreat_player *p,
                   struct retreat_roll *out);
 
 struct surprise_check {

@@ -177,25 +177,28 @@ retreat_rolls(void **unused)
 	bool fail = false, tie = false, win = false;
 
 	for (int i = 0; i < 400; i++) {
+		struct retreat_obstacle o;
 		struct retreat_roll r;
 		int obs = 0, mine = 0;
 
-		retreat_roll(a, 3, &p, &r);
-		assert_int_equal(r.nobstacle, 3);
-		assert_int_equal(r.ndice, 3);
+		/* the floor's dice once, then each player's */
+		retreat_obstacle_roll(a, 3, &o);
+		assert_int_equal(o.floor, 3);
 		for (int k = 0; k < 3; k++) {
 			int d = (int)rng_die(b, 6);
 
-			assert_int_equal(r.obstacle[k], d);
+			assert_int_equal(o.dice[k], d);
 			obs = d > obs ? d : obs;
 		}
+		assert_int_equal(o.high, obs);
+		retreat_roll(a, &o, &p, &r);
+		assert_int_equal(r.ndice, 3);
 		for (int k = 0; k < 3; k++) {
 			int d = (int)rng_die(b, 6);
 
 			assert_int_equal(r.dice[k], d);
 			mine = d > mine ? d : mine;
 		}
-		assert_int_equal(r.obstacle_high, obs);
 		assert_int_equal(r.high, mine);
 		assert_int_equal(r.failed, mine < obs);
 		/* level + floor points, only on a failure */
