@@ -2,9 +2,11 @@
 # Discord: connect, identify, register the commands (once: a restart with
 # the same state skips it; the dev guild gets its own), then answer 1,000
 # interactions of every command family (gm, help, roll, tension, fungeon,
-# thwacko, xp; slash commands, buttons, autocomplete, DMs, errors, GM by
-# permission and by role, a result too long for one message), each once
-# within 3 s with a body Discord accepts; the token is in no log line.
+# thwacko, xp, hazard, turn, light, rest, wander, surprise, procedure, safe,
+# vendor, bargain, encumbrance; slash commands, buttons, autocomplete, DMs,
+# errors, GM by permission and by role, a result too long for one message),
+# each once within 3 s with a body Discord accepts; the token is in no log
+# line.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -36,9 +38,21 @@ add "$(tmpl fungeon '[{"type":1,"name":"party"}]' 'party' false)"
 add "$(tmpl fungeon '[{"type":1,"name":"join","options":[{"type":3,"name":"name","value":"Alba"},{"type":3,"name":"class","value":"fighter"}]}]' '' null)"
 add "$(tmpl thwacko '[{"type":1,"name":"show"}]' 'Thwack-O' false)"
 add "$(tmpl xp '[{"type":4,"name":"level","value":3}]' 'XP' false)"
+add "$(tmpl hazard '[{"type":1,"name":"roll"}]' 'Hazard die' false)"
+add "$(tmpl turn '[{"type":1,"name":"show"}]' 'Turn' false)"
+add "$(tmpl light '[{"type":1,"name":"list"}]' '' false)"
+add "$(tmpl rest '[]' 'Rest' false)"
+add "$(tmpl wander '[{"type":1,"name":"check"}]' '' null)"
+add "$(tmpl surprise '[{"type":4,"name":"n","value":3}]' 'Surprise' false)"
+add "$(tmpl procedure '[]' 'procedure' false)"
+add "$(tmpl safe '[{"type":1,"name":"on"}]' 'Only the GM' true)"
+add "$(tmpl vendor '[]' '' null)"
+add "$(tmpl bargain '[{"type":4,"name":"margin","value":3}]' '' false)"
+add "$(tmpl encumbrance '[{"type":4,"name":"str","value":2},{"type":4,"name":"weight","value":60}]' '' false)"
 add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false ',"dm":true')"
 add '{"type":3,"data":{"custom_id":"a:help gm","component_type":2},"expect":"/gm","private":false}'
 add '{"type":3,"data":{"custom_id":"a:roll 2d6","component_type":2},"expect":"rolls","private":false}'
+add '{"type":3,"data":{"custom_id":"a:wander rest exits:1","component_type":2}}'
 add '{"type":3,"data":{"custom_id":"b:99","component_type":2},"expect":"expired","private":true}'
 add '{"type":4,"data":{"type":1,"name":"help","options":[{"type":3,"name":"command","value":"g","focused":true}]}}'
 add '{"type":4,"data":{"type":1,"name":"fungeon","options":[{"type":1,"name":"sheet","options":[{"type":3,"name":"who","value":"a","focused":true}]}]}}'
