@@ -21,6 +21,27 @@ persist_user(struct user *u, void *ctx)
 	return d->persist_user ? d->persist_user(u, d->persist_ctx) : 0;
 }
 
+/*
+ * Runs the handler. Game state that a command creates but does not change
+ * (a read-only /tension or /fungeon party in a channel that never played)
+ * is dropped again, so memory tracks channels that hold state, not every
+ * channel that was ever asked something.
+ */
+static void
+run_handler(struct invocation *inv, struct reply *out)
+{
+	bool had[CHANMOD_COUNT + 1];
+
+	for (int i = 0; i < CHANMOD_COUNT; i++)
+		had[i] = channel_mod_peek(inv->chan, (enum chanmod_id)i) != NULL;
+	inv->cmd->fn(inv, out);
+	if (channel_touched(inv->chan))
+		return;
+	for (int i = 0; i < CHANMOD_COUNT; i++)
+		if (!had[i] && channel_mod_peek(inv->chan, (enum chanmod_id)i) != NULL)
+			channel_mod_set(inv->chan, (enum chanmod_id)i, NULL);
+}
+
 void
 dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocation *inv, int64_t now,
                     struct reply *out)
@@ -43,7 +64,7 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 		if (inv->path[i]->role == ROLE_GM && !inv_require_gm(inv, out))
 			goto done;
 	}
-	inv->cmd->fn(inv, out);
+	run_handler(inv, out);
 done:
 	if (state_flush(d->state, persist_channel, persist_user, d) > 0 && !reply_is_error(out)) {
 		reply_to(out, REPLY_CHANNEL);

@@ -372,6 +372,32 @@ bad_bytes_are_refused(void **state)
 	state_free(d.state);
 }
 
+/* Game state made by a command that changed nothing is not kept. */
+static void
+read_only_commands_keep_no_game_state(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	struct channel *ch;
+
+	run(&d, "alice", false, "/tension", out);
+	run(&d, "alice", false, "/fungeon party", out);
+	run(&d, "alice", false, "/turn", out);
+	ch = state_channel_find(d.state, "test:chan");
+	assert_non_null(ch);
+	for (int i = 0; i < CHANMOD_COUNT; i++)
+		assert_null(channel_mod_peek(ch, (enum chanmod_id)i));
+	/* a change keeps the state it made */
+	run(&d, "alice", true, "/tension raise combat", out);
+	assert_false(reply_is_error(out));
+	assert_non_null(channel_mod_peek(ch, CHANMOD_TENSION));
+	run(&d, "alice", false, "/tension", out);
+	assert_non_null(channel_mod_peek(ch, CHANMOD_TENSION));
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -388,6 +414,7 @@ main(void)
 	    cmocka_unit_test(gm_only_is_enforced),
 	    cmocka_unit_test(touched_records_are_persisted_before_reply),
 	    cmocka_unit_test(bad_bytes_are_refused),
+	    cmocka_unit_test(read_only_commands_keep_no_game_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
