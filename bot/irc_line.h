@@ -51,12 +51,12 @@ struct irc_msg {
 
 enum irc_parse_result {
 	IRC_PARSE_OK = 0,
-	IRC_PARSE_EMPTY = -1,    /* nothing but spaces */
-	IRC_PARSE_TOOLONG = -2,  /* tags over IRC_TAGS_MAX or the rest over IRC_REST_MAX */
-	IRC_PARSE_CONTROL = -3,  /* NUL, CR or LF inside the line */
-	IRC_PARSE_BADTAGS = -4,  /* a tag section with no message after it */
+	IRC_PARSE_EMPTY = -1,     /* nothing but spaces */
+	IRC_PARSE_TOOLONG = -2,   /* tags over IRC_TAGS_MAX or the rest over IRC_REST_MAX */
+	IRC_PARSE_CONTROL = -3,   /* NUL, CR or LF inside the line */
+	IRC_PARSE_BADTAGS = -4,   /* a tag section with no message after it */
 	IRC_PARSE_BADPREFIX = -5, /* ':' with nothing after it */
-	IRC_PARSE_BADCMD = -6,   /* no command, or not letters / three digits */
+	IRC_PARSE_BADCMD = -6,    /* no command, or not letters / three digits */
 };
 
 /*
@@ -89,8 +89,7 @@ bool irc_msg_is(const struct irc_msg *m, const char *cmd);
  * ':', any parameter holds CR, LF or NUL, or the line would be longer than
  * IRC_LINE_MAX bytes (or size). out is then "".
  */
-int irc_build(char *out, size_t size, const char *cmd, const char *const *params,
-              size_t nparams);
+int irc_build(char *out, size_t size, const char *cmd, const char *const *params, size_t nparams);
 
 /* irc_build with the parameters as arguments, ended by NULL. */
 int irc_buildl(char *out, size_t size, const char *cmd, ...) __attribute__((sentinel));

@@ -91,8 +91,9 @@ test_parse_tags_escapes(void **state)
 	static struct irc_msg m;
 
 	(void)state;
-	assert_int_equal(parse(&m, "@account=al\\sice;time=2024-01-01T00:00:00.000Z;+draft/x=a\\:b\\\\"
-	                           "c\\r\\n\\q\\;flag;bad$key=1;account=alice :n!u@h PRIVMSG #a :hi"),
+	assert_int_equal(parse(&m,
+	                       "@account=al\\sice;time=2024-01-01T00:00:00.000Z;+draft/x=a\\:b\\\\"
+	                       "c\\r\\n\\q\\;flag;bad$key=1;account=alice :n!u@h PRIVMSG #a :hi"),
 	                 0);
 	assert_string_equal(irc_msg_tag(&m, "account"), "alice"); /* the last wins */
 	assert_string_equal(irc_msg_tag(&m, "time"), "2024-01-01T00:00:00.000Z");
