@@ -20,16 +20,16 @@ struct fifo {
 };
 
 struct irc_flood {
-	int64_t interval;  /* ms per send */
-	int64_t capacity;  /* burst * interval */
-	int64_t credit;    /* ms of sending credit, at most capacity */
-	int64_t refilled;  /* when credit was last brought up to date */
-	bool started;      /* refilled is meaningful */
+	int64_t interval; /* ms per send */
+	int64_t capacity; /* burst * interval */
+	int64_t credit;   /* ms of sending credit, at most capacity */
+	int64_t refilled; /* when credit was last brought up to date */
+	bool started;     /* refilled is meaningful */
 	struct fifo urgent;
-	struct fifo *q;    /* q[0] is the "" queue; targets follow */
+	struct fifo *q; /* q[0] is the "" queue; targets follow */
 	size_t nq;
-	size_t rr;         /* the target queue to serve next (index >= 1) */
-	size_t total;      /* lines in q (not urgent) */
+	size_t rr;    /* the target queue to serve next (index >= 1) */
+	size_t total; /* lines in q (not urgent) */
 };
 
 struct irc_flood *

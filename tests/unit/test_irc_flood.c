@@ -154,10 +154,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_burst_then_interval),
-	    cmocka_unit_test(test_refill_is_capped),
-	    cmocka_unit_test(test_urgent_bypasses),
-	    cmocka_unit_test(test_targets_take_turns),
+	    cmocka_unit_test(test_burst_then_interval), cmocka_unit_test(test_refill_is_capped),
+	    cmocka_unit_test(test_urgent_bypasses),     cmocka_unit_test(test_targets_take_turns),
 	    cmocka_unit_test(test_caps_and_clear),
 	};
 
