@@ -64,14 +64,15 @@ irc_conn_free(struct irc_conn *c)
 
 int
 irc_conn__send(struct irc_conn *c, bool urgent, const char *target, const char *cmd,
-            const char *const *p, size_t n)
+               const char *const *p, size_t n)
 {
 	char line[IRC_LINE_MAX + 1];
 	int len = irc_build(line, sizeof(line), cmd, p, n);
 	int r;
 
 	if (len < 0) {
-		log_warnx("irc %s: not sending a %s line that IRC cannot carry", irc_conn__net(c), cmd);
+		log_warnx("irc %s: not sending a %s line that IRC cannot carry", irc_conn__net(c),
+		          cmd);
 		return -1;
 	}
 	if (urgent)
@@ -79,7 +80,8 @@ irc_conn__send(struct irc_conn *c, bool urgent, const char *target, const char *
 	else
 		r = irc_flood_push(c->flood, target, line, (size_t)len);
 	if (r < 0) {
-		log_warnx("irc %s: the send queue is full; a %s line was dropped", irc_conn__net(c), cmd);
+		log_warnx("irc %s: the send queue is full; a %s line was dropped", irc_conn__net(c),
+		          cmd);
 		return -1;
 	}
 	if (c->h.wake != NULL)
@@ -277,8 +279,8 @@ on_kick(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 		irc_track_part(c->track, chan, victim);
 		return;
 	}
-	log_warnx("irc %s: kicked from %s by %s (%s)", irc_conn__net(c), chan, m->nick ? m->nick : "?",
-	          irc_msg_param(m, 2));
+	log_warnx("irc %s: kicked from %s by %s (%s)", irc_conn__net(c), chan,
+	          m->nick ? m->nick : "?", irc_msg_param(m, 2));
 	lost_channel(c, chan, now);
 }
 
@@ -380,8 +382,8 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 	} else if (strcmp(cmd, "AUTHENTICATE") == 0) {
 		irc_reg_authenticate(c, m);
 	} else if (strcmp(cmd, "PRIVMSG") == 0 || strcmp(cmd, "NOTICE") == 0) {
-		if (c->st == ST_READY && m->nick != NULL && m->user != NULL &&
-		    !is_me(c, m->nick) && m->nparams == 2 && c->h.message != NULL)
+		if (c->st == ST_READY && m->nick != NULL && m->user != NULL && !is_me(c, m->nick) &&
+		    m->nparams == 2 && c->h.message != NULL)
 			c->h.message(c->ctx, m);
 	} else if (strcmp(cmd, "JOIN") == 0) {
 		on_join(c, m);
@@ -433,7 +435,7 @@ irc_conn_tick(struct irc_conn *c, int64_t now)
 		return;
 	if (c->st == ST_REG && now - c->link_at >= c->t.register_max) {
 		irc_conn__recycle(c, "the server did not finish registration within %d s",
-		        c->t.register_max / 1000);
+		                  c->t.register_max / 1000);
 		return;
 	}
 	if (c->ping_at == 0 && now - c->last_rx >= c->t.ping_idle) {
@@ -441,7 +443,7 @@ irc_conn_tick(struct irc_conn *c, int64_t now)
 		SEND(c, true, "PING", "delver");
 	} else if (c->ping_at != 0 && now - c->ping_at >= c->t.ping_timeout) {
 		irc_conn__recycle(c, "the server has been silent for %d s",
-		        (int)((now - c->last_rx) / 1000));
+		                  (int)((now - c->last_rx) / 1000));
 		return;
 	}
 	if (c->st != ST_READY)

@@ -40,15 +40,15 @@
 /* Timings in milliseconds; irc_timing_defaults() gives the production ones
  * (tests shorten them). */
 struct irc_timing {
-	int ping_idle;     /* silence before delver sends a PING (60 s) */
-	int ping_timeout;  /* then silence before the link is recycled (30 s) */
-	int register_max;  /* link up to 001 (60 s) */
-	int rejoin;        /* first delay before rejoining after a KICK (5 s) */
-	int rejoin_max;    /* the longest rejoin delay (10 min) */
-	int nick_retry;    /* between attempts to take the primary nick back (2 min) */
-	int backoff_min;   /* first reconnect delay (1 s, with jitter) */
-	int backoff_max;   /* the longest reconnect delay (5 min) */
-	int stable;        /* registered this long: the backoff starts over (60 s) */
+	int ping_idle;    /* silence before delver sends a PING (60 s) */
+	int ping_timeout; /* then silence before the link is recycled (30 s) */
+	int register_max; /* link up to 001 (60 s) */
+	int rejoin;       /* first delay before rejoining after a KICK (5 s) */
+	int rejoin_max;   /* the longest rejoin delay (10 min) */
+	int nick_retry;   /* between attempts to take the primary nick back (2 min) */
+	int backoff_min;  /* first reconnect delay (1 s, with jitter) */
+	int backoff_max;  /* the longest reconnect delay (5 min) */
+	int stable;       /* registered this long: the backoff starts over (60 s) */
 };
 
 void irc_timing_defaults(struct irc_timing *t);

@@ -10,7 +10,7 @@
 #include "bot/irc_flood.h"
 #include "bot/irc_track.h"
 
-#define CAPS_MAX      256
+#define CAPS_MAX 256
 
 enum state {
 	ST_DOWN,
@@ -19,7 +19,7 @@ enum state {
 };
 
 struct chanrec {
-	const char *name; /* the configured name */
+	const char *name;  /* the configured name */
 	int64_t rejoin_at; /* 0: no rejoin scheduled */
 	int64_t delay;     /* the last rejoin delay */
 	int64_t trouble;   /* when the last kick or refusal happened */

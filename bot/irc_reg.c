@@ -108,7 +108,7 @@ cap_ls(struct irc_conn *c, const struct irc_msg *m)
 		return;
 	if (sasl_wanted(c) && strstr(c->want, "sasl") == NULL) {
 		irc_conn__recycle(c, "the server does not offer SASL PLAIN, which this network's "
-		           "configuration requires");
+		                     "configuration requires");
 		return;
 	}
 	if (c->want[0] == '\0')
@@ -254,8 +254,8 @@ irc_reg_sasl_numeric(struct irc_conn *c, int num, const struct irc_msg *m)
 	case 905:
 	case 906:
 		c->sasl_pending = false;
-		irc_conn__recycle(c, "SASL authentication as %s failed (%d: %s)", c->cfg->sasl_user, num,
-		        irc_msg_param(m, m->nparams - 1));
+		irc_conn__recycle(c, "SASL authentication as %s failed (%d: %s)", c->cfg->sasl_user,
+		                  num, irc_msg_param(m, m->nparams - 1));
 		break;
 	default:
 		break;
@@ -268,14 +268,16 @@ irc_reg_nick_refused(struct irc_conn *c, int num, const struct irc_msg *m)
 	char next[IRC_NICK_MAX];
 
 	if (c->st != ST_REG) {
-		log_debug("irc %s: nick %s still unavailable (%d)", irc_conn__net(c), irc_msg_param(m, 1), num);
+		log_debug("irc %s: nick %s still unavailable (%d)", irc_conn__net(c),
+		          irc_msg_param(m, 1), num);
 		return;
 	}
 	if (!nick_candidate(c, ++c->nick_try, next, sizeof(next))) {
 		irc_conn__recycle(c, "every configured nick is in use or refused");
 		return;
 	}
-	log_warnx("irc %s: nick %s is unavailable (%d); trying %s", irc_conn__net(c), c->nick, num, next);
+	log_warnx("irc %s: nick %s is unavailable (%d); trying %s", irc_conn__net(c), c->nick, num,
+	          next);
 	snprintf(c->nick, sizeof(c->nick), "%s", next);
 	SEND(c, true, "NICK", next);
 }

@@ -106,8 +106,7 @@ out(struct fixture *f)
 	size_t n, len = 0;
 
 	all[0] = '\0';
-	while ((n = irc_conn_pop(f->c, f->now, line, sizeof(line))) > 0 &&
-	       len + n < sizeof(all)) {
+	while ((n = irc_conn_pop(f->c, f->now, line, sizeof(line))) > 0 && len + n < sizeof(all)) {
 		memcpy(all + len, line, n + 1);
 		len += n;
 	}
@@ -118,7 +117,8 @@ static void
 register_plain(struct fixture *f)
 {
 	start(f);
-	assert_string_equal(out(f), "CAP LS 302\r\nNICK delver\r\nUSER delver 0 * :delver dice bot\r\n");
+	assert_string_equal(out(f),
+	                    "CAP LS 302\r\nNICK delver\r\nUSER delver 0 * :delver dice bot\r\n");
 	feed(f, ":irc.test CAP * LS :multi-prefix server-time away-notify");
 	assert_string_equal(out(f), "CAP REQ :multi-prefix server-time\r\n");
 	feed(f, ":irc.test CAP delver ACK :multi-prefix server-time");
@@ -212,7 +212,8 @@ test_sasl_chunks(void **state)
 	f->cfg.password = pw;
 	sasl_to_plus(f);
 	o = out(f);
-	assert_int_equal(strlen(o), strlen("AUTHENTICATE ") + 400 + 2 + strlen("AUTHENTICATE +\r\n"));
+	assert_int_equal(strlen(o),
+	                 strlen("AUTHENTICATE ") + 400 + 2 + strlen("AUTHENTICATE +\r\n"));
 	assert_string_equal(o + strlen(o) - 18, "\r\nAUTHENTICATE +\r\n");
 	teardown(f);
 
@@ -423,7 +424,7 @@ test_operator_tracking(void **state)
 	assert_false(irc_conn_is_op(f->c, "#a", "bob"));
 	assert_true(irc_conn_is_op(f->c, "#A", "CAROL")); /* ~ ranks above @ */
 	assert_false(irc_conn_is_op(f->c, "#a", "dave"));
-	assert_true(irc_conn_is_op(f->c, "#a", "ed{1}")); /* rfc1459 folding */
+	assert_true(irc_conn_is_op(f->c, "#a", "ed{1}"));  /* rfc1459 folding */
 	assert_false(irc_conn_is_op(f->c, "#B", "alice")); /* not joined there */
 	feed(f, ":alice!a@h MODE #a +o-o dave alice");
 	assert_true(irc_conn_is_op(f->c, "#a", "dave"));
@@ -489,7 +490,8 @@ test_messages_and_budget(void **state)
 	/* 510 - len(":delver!" + 10 + "@" + 63 + " PRIVMSG #a :") */
 	assert_int_equal(irc_conn_budget(f->c, "#a"), 510 - 1 - 6 - 1 - 10 - 1 - 63 - 9 - 2 - 2);
 	feed(f, ":delver!~d@127.0.0.1 JOIN #a");
-	assert_int_equal(irc_conn_budget(f->c, "#a"), 510 - strlen(":delver!~d@127.0.0.1 PRIVMSG #a :"));
+	assert_int_equal(irc_conn_budget(f->c, "#a"),
+	                 510 - strlen(":delver!~d@127.0.0.1 PRIVMSG #a :"));
 	/* Nothing user-made can add a line. */
 	out(f);
 	f->now += 60000;
