@@ -1,117 +1,134 @@
 /*
- * delver: the daemon's entry point. Parses the command line, builds the
- * state, the RNG and the dispatcher, starts the transports on one libuv
- * loop and runs it until input ends or a signal asks it to stop.
+ * delver: the entry point. Parses the command line into struct app_opts and
+ * hands it to the app (bot/app.h), which runs everything else. Options and
+ * usage() must match the man page, bot/delver.8 (a test checks both ways).
  */
 #include <getopt.h>
-#include <inttypes.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <uv.h>
-
-#include "bot/console.h"
+#include "bot/app.h"
 #include "bot/log.h"
-#include "commands/dispatch.h"
-#include "rules/rng.h"
-
-struct app {
-	uv_loop_t *loop;
-	uv_signal_t sigint, sigterm;
-	struct console *console;
-	bool stopping;
-};
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: delver [--console] [--user NAME] [--channel NAME] [--color WHEN]\n"
-	           "              [--seed N] [--log-level LEVEL] [--version] [--help]\n"
-	           "\n"
-	           "  --console          play in this terminal (the default when nothing else\n"
-	           "                     is configured)\n"
-	           "  --user NAME        who is typing (default: $USER)\n"
-	           "  --channel NAME     the console channel (default: table)\n"
-	           "  --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
-	           "  --seed N           fix the dice (for tests and demonstrations)\n"
-	           "  --log-level LEVEL  error, warn, info (default) or debug\n");
+	fprintf(f,
+	        "usage: delver [--config PATH] [--check-config] [--console] [--user NAME]\n"
+	        "              [--channel NAME] [--color WHEN] [--seed N] [--shard ID]\n"
+	        "              [--log-level LEVEL] [--version] [--help]\n"
+	        "\n"
+	        "  --config PATH      the configuration file (default: %s;\n"
+	        "                     when it does not exist, the defaults: the console)\n"
+	        "  --check-config     check the configuration and its secrets, then exit:\n"
+	        "                     0 when it is valid, 1 when not\n"
+	        "  --console          play in this terminal, even with other transports\n"
+	        "                     configured (the default when nothing else is)\n"
+	        "  --user NAME        who is typing (default: [console] user, else $USER)\n"
+	        "  --channel NAME     the console channel (default: [console] channel, table)\n"
+	        "  --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
+	        "  --seed N           fix the dice (for tests and demonstrations)\n"
+	        "  --shard ID         run Discord shard ID of [discord] shard_count\n"
+	        "                     (delver@.service passes its instance name)\n"
+	        "  --log-level LEVEL  error, warn, info or debug (default: [bot] log_level,\n"
+	        "                     info)\n"
+	        "  --version          print the version and exit\n"
+	        "  --help             print this help and exit\n",
+	        DELVER_CONFIG_PATH);
 }
 
-static void
-app_stop(struct app *a)
+/* A whole number from 0 to max, or -1. */
+static long long
+parse_count(const char *s, unsigned long long max)
 {
-	if (a->stopping)
-		return;
-	a->stopping = true;
-	console_stop(a->console);
-	a->console = NULL;
-	uv_close((uv_handle_t *)&a->sigint, NULL);
-	uv_close((uv_handle_t *)&a->sigterm, NULL);
-}
+	char *end;
+	unsigned long long v;
 
-static void
-on_eof(void *ctx)
-{
-	app_stop(ctx);
-}
-
-static void
-on_signal(uv_signal_t *h, int signum)
-{
-	log_info("signal %d: stopping", signum);
-	app_stop(h->data);
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0' || v > max)
+		return -1;
+	return (long long)v;
 }
 
 int
 main(int argc, char **argv)
 {
+	enum {
+		ARG_CONFIG = 256,
+		ARG_CHECK,
+		ARG_CONSOLE,
+		ARG_USER,
+		ARG_CHANNEL,
+		ARG_COLOR,
+		ARG_SEED,
+		ARG_SHARD,
+		ARG_LOG_LEVEL,
+	};
 	static const struct option longopts[] = {
-	    {"console", no_argument, NULL, 'c'},
-	    {"user", required_argument, NULL, 'u'},
-	    {"channel", required_argument, NULL, 'C'},
-	    {"color", required_argument, NULL, 'K'},
-	    {"seed", required_argument, NULL, 's'},
-	    {"log-level", required_argument, NULL, 'l'},
+	    {"config", required_argument, NULL, ARG_CONFIG},
+	    {"check-config", no_argument, NULL, ARG_CHECK},
+	    {"console", no_argument, NULL, ARG_CONSOLE},
+	    {"user", required_argument, NULL, ARG_USER},
+	    {"channel", required_argument, NULL, ARG_CHANNEL},
+	    {"color", required_argument, NULL, ARG_COLOR},
+	    {"seed", required_argument, NULL, ARG_SEED},
+	    {"shard", required_argument, NULL, ARG_SHARD},
+	    {"log-level", required_argument, NULL, ARG_LOG_LEVEL},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct console_opts co = {.channel = "table"};
-	const char *color = "auto", *seed = NULL;
-	struct dispatch d = {0};
-	struct app a = {0};
+	struct app_opts o = {.color = "auto", .log_level = -1, .shard = -1};
+	bool check = false;
 	enum log_level lvl;
+	long long v;
+	char *end;
 	int ch;
 
-	co.user = getenv("USER");
-	if (co.user == NULL || *co.user == '\0') {
-		struct passwd *pw = getpwuid(getuid());
-
-		co.user = pw ? pw->pw_name : "player";
-	}
 	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'c':
+		case ARG_CONFIG:
+			o.config_path = optarg;
 			break;
-		case 'u':
-			co.user = optarg;
+		case ARG_CHECK:
+			check = true;
 			break;
-		case 'C':
-			co.channel = optarg;
+		case ARG_CONSOLE:
+			o.console = true;
 			break;
-		case 'K':
-			color = optarg;
+		case ARG_USER:
+			o.user = optarg;
 			break;
-		case 's':
-			seed = optarg;
+		case ARG_CHANNEL:
+			o.channel = optarg;
 			break;
-		case 'l':
+		case ARG_COLOR:
+			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0 &&
+			    strcmp(optarg, "never") != 0)
+				fatalx("--color must be auto, always or never (got '%s')", optarg);
+			o.color = optarg;
+			break;
+		case ARG_SEED:
+			if (*optarg < '0' || *optarg > '9' ||
+			    (o.seed = strtoull(optarg, &end, 10), *end != '\0'))
+				fatalx("--seed must be a whole number (got '%s')", optarg);
+			o.seeded = true;
+			break;
+		case ARG_SHARD:
+			v = parse_count(optarg, 65534);
+			if (v < 0)
+				fatalx("--shard must be a whole number from 0 to 65534 (got '%s')",
+				       optarg);
+			o.shard = (int)v;
+			break;
+		case ARG_LOG_LEVEL:
 			if (log_parse_level(optarg, &lvl) < 0)
 				fatalx("--log-level must be error, warn, info or debug (got '%s')",
 				       optarg);
+			o.log_level = (int)lvl;
 			log_set_level(lvl);
 			break;
 		case 'V':
@@ -129,43 +146,5 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(color, "always") == 0)
-		co.ansi = true;
-	else if (strcmp(color, "never") == 0)
-		co.ansi = false;
-	else if (strcmp(color, "auto") == 0)
-		co.ansi = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
-	else
-		fatalx("--color must be auto, always or never (got '%s')", color);
-	co.echo = !isatty(STDIN_FILENO);
-
-	if (seed != NULL) {
-		char *end;
-		unsigned long long v = strtoull(seed, &end, 10);
-
-		if (*seed == '\0' || *end != '\0')
-			fatalx("--seed must be a whole number (got '%s')", seed);
-		d.rng = rng_new_seeded((uint64_t)v);
-	} else {
-		d.rng = rng_new();
-	}
-	if (d.rng == NULL)
-		fatal("cannot seed the dice from the kernel");
-	d.state = state_new();
-
-	a.loop = uv_default_loop();
-	uv_signal_init(a.loop, &a.sigint);
-	uv_signal_init(a.loop, &a.sigterm);
-	a.sigint.data = a.sigterm.data = &a;
-	uv_signal_start(&a.sigint, on_signal, SIGINT);
-	uv_signal_start(&a.sigterm, on_signal, SIGTERM);
-
-	a.console = console_start(a.loop, &d, &co, on_eof, &a);
-	if (a.console == NULL)
-		fatalx("the console cannot read standard input");
-	uv_run(a.loop, UV_RUN_DEFAULT);
-	uv_loop_close(a.loop);
-	state_free(d.state);
-	rng_free(d.rng);
-	return 0;
+	return check ? app_check_config(&o) : app_run(&o);
 }

@@ -5,6 +5,7 @@
 
 const struct command *const command_table[] = {
 
+    &cmd_roll,
     &cmd_gm,
     &cmd_help,
     NULL,
