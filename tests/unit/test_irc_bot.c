@@ -162,6 +162,7 @@ static void
 test_private_messages(void **state)
 {
 	struct fixture *f = *state;
+	const char *expect;
 
 	/* No prefix needed, but it is accepted; the conversation is its own
 	 * channel, keyed like the user. */
@@ -174,8 +175,8 @@ test_private_messages(void **state)
 	assert_non_null(state_channel_find(f->d.state, "irc:net:alice"));
 	/* Unknown words are answered in private. */
 	feed(f, ":alice!a@h PRIVMSG delver :hello");
-	assert_string_equal(out(f), "NOTICE alice :\x03" "04\x02\x02Unknown command 'hello'; the "
-	                            "commands are gm, help (try /help).\x0f\r\n");
+	expect = "NOTICE alice :\x03" "04\x02\x02Unknown command 'hello'; the commands are ";
+	assert_memory_equal(out(f), expect, strlen(expect)); /* the list grows */
 	/* NOTICEs are never answered. */
 	feed(f, ":alice!a@h NOTICE delver :gm");
 	feed(f, ":alice!a@h NOTICE #a :!gm");
