@@ -80,8 +80,8 @@ static const struct key irc_keys[] = {
     {"max_lines", KEY_INT, I(max_lines), 0, 1, 100, "a whole number of lines", NULL, NULL, 0},
     {"ping_interval", KEY_INT, I(ping_interval), 0, 1, 3600, "a whole number of seconds", NULL,
      NULL, 0},
-    {"ping_timeout", KEY_INT, I(ping_timeout), 0, 1, 600, "a whole number of seconds", NULL,
-     NULL, 0},
+    {"ping_timeout", KEY_INT, I(ping_timeout), 0, 1, 600, "a whole number of seconds", NULL, NULL,
+     0},
 };
 #undef I
 

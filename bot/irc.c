@@ -66,7 +66,8 @@ ctcp(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t now)
 		return;
 	}
 	if (now < b->ctcp_next) {
-		log_debug("irc %s: not answering a CTCP from %s (rate limit)", b->cfg->network, m->nick);
+		log_debug("irc %s: not answering a CTCP from %s (rate limit)", b->cfg->network,
+		          m->nick);
 		return;
 	}
 	b->ctcp_next = now + CTCP_INTERVAL_MS;

@@ -39,7 +39,8 @@ struct irc_bot;
 
 /* A command handler for the network whose session is conn and whose
  * configuration is cfg; both must outlive it. */
-struct irc_bot *irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *conn);
+struct irc_bot *irc_bot_new(struct dispatch *d, const struct config_irc *cfg,
+                            struct irc_conn *conn);
 void irc_bot_free(struct irc_bot *b);
 
 /* Handles one PRIVMSG or NOTICE that reached the bot. mono_ms is the

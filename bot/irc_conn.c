@@ -155,6 +155,7 @@ irc_conn_link_down(struct irc_conn *c, int64_t now)
 		c->stable = true;
 	c->st = ST_DOWN;
 	c->recycling = false;
+	c->quitting = false;
 	irc_flood_clear(c->flood);
 	irc_track_reset(c->track);
 	snprintf(c->nick, sizeof(c->nick), "%s", c->cfg->nick);
@@ -376,7 +377,10 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 	} else if (strcmp(cmd, "PING") == 0) {
 		SEND(c, true, "PONG", irc_msg_param(m, 0));
 	} else if (strcmp(cmd, "ERROR") == 0) {
-		irc_conn__recycle(c, "the server ended the link: %s", irc_msg_param(m, 0));
+		if (c->quitting)
+			log_info("irc %s: left the server", irc_conn__net(c));
+		else
+			irc_conn__recycle(c, "the server ended the link: %s", irc_msg_param(m, 0));
 	} else if (strcmp(cmd, "CAP") == 0) {
 		irc_reg_cap(c, m);
 	} else if (strcmp(cmd, "AUTHENTICATE") == 0) {
@@ -477,7 +481,12 @@ earliest(int64_t *best, int64_t t)
 int64_t
 irc_conn_next(struct irc_conn *c, int64_t now)
 {
-	int64_t best = irc_flood_next(c->flood, now);
+	int64_t flood = irc_flood_next(c->flood, now), best = -1;
+
+	/* Output that may go now waits for the writable socket, not for a
+	 * timer; only a dry bucket sets a time. */
+	if (flood > now)
+		best = flood;
 
 	if (c->st == ST_DOWN || c->recycling)
 		return best;
@@ -536,8 +545,16 @@ irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const char
 void
 irc_conn_quit(struct irc_conn *c, const char *reason)
 {
-	if (c->st != ST_DOWN)
-		SEND(c, true, "QUIT", reason);
+	if (c->st == ST_DOWN)
+		return;
+	c->quitting = true;
+	SEND(c, true, "QUIT", reason);
+}
+
+size_t
+irc_conn_pending(const struct irc_conn *c)
+{
+	return irc_flood_pending(c->flood);
 }
 
 bool

@@ -76,7 +76,9 @@ void irc_conn_link_down(struct irc_conn *c, int64_t now);
 void irc_conn_receive(struct irc_conn *c, const char *line, size_t len, int64_t now);
 /* Runs whatever timer is due at now. */
 void irc_conn_tick(struct irc_conn *c, int64_t now);
-/* When irc_conn_tick or irc_conn_pop next has work (now or later), or -1. */
+/* When irc_conn_tick next has work, or irc_conn_pop will have a line once
+ * the flood bucket refills (now or later), or -1. Lines that may be
+ * written at once do not count: the hook `wake` announced them. */
 int64_t irc_conn_next(struct irc_conn *c, int64_t now);
 /* The next line (with CRLF) that may be written at now; 0 when none. */
 size_t irc_conn_pop(struct irc_conn *c, int64_t now, char *out, size_t size);
@@ -99,6 +101,8 @@ int irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const 
 void irc_conn_quit(struct irc_conn *c, const char *reason);
 
 bool irc_conn_ready(const struct irc_conn *c);
+/* Lines waiting to be written. */
+size_t irc_conn_pending(const struct irc_conn *c);
 const char *irc_conn_nick(const struct irc_conn *c);
 const char *irc_conn_network(const struct irc_conn *c);
 bool irc_conn_has_cap(const struct irc_conn *c, const char *cap);

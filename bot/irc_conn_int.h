@@ -36,6 +36,7 @@ struct irc_conn {
 	struct irc_track *track;
 	enum state st;
 	bool recycling; /* asked the transport to recycle: wait for link_down */
+	bool quitting;  /* sent QUIT: the server's ERROR is expected */
 	char nick[IRC_NICK_MAX];
 	char self_user[IRC_NICK_MAX]; /* learned from our own JOIN */
 	char self_host[256];

@@ -52,8 +52,7 @@ out(struct fixture *f)
 	size_t n, len = 0;
 
 	all[0] = '\0';
-	while ((n = irc_conn_pop(f->c, f->now, line, sizeof(line))) > 0 &&
-	       len + n < sizeof(all)) {
+	while ((n = irc_conn_pop(f->c, f->now, line, sizeof(line))) > 0 && len + n < sizeof(all)) {
 		memcpy(all + len, line, n + 1);
 		len += n;
 	}
@@ -107,9 +106,11 @@ test_prefix_commands_in_channels(void **state)
 	struct fixture *f = *state;
 
 	feed(f, ":alice!a@h PRIVMSG #a :!gm");
-	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; /gm claim makes you the GM.\r\n");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :Nobody is GM here yet; /gm claim makes you the GM.\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02" "alice\x0f is now the GM of this channel.\r\n");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "alice\x0f is now the GM of this channel.\r\n");
 	/* Without the prefix, or an unknown word after it: silence. */
 	feed(f, ":alice!a@h PRIVMSG #a :gm claim");
 	feed(f, ":alice!a@h PRIVMSG #a :!quote something");
@@ -117,7 +118,8 @@ test_prefix_commands_in_channels(void **state)
 	assert_string_equal(out(f), "");
 	/* Each channel keeps its own state; channel names fold by CASEMAPPING. */
 	feed(f, ":alice!a@h PRIVMSG #b :!gm");
-	assert_string_equal(out(f), "PRIVMSG #b :Nobody is GM here yet; /gm claim makes you the GM.\r\n");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #b :Nobody is GM here yet; /gm claim makes you the GM.\r\n");
 	feed(f, ":Alice!a@h PRIVMSG #A :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #A :You are already the GM here.\r\n");
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#a"));
@@ -131,7 +133,8 @@ test_errors_go_by_notice(void **state)
 	struct fixture *f = *state;
 
 	feed(f, ":alice!a@h PRIVMSG #a :!gm dance");
-	assert_string_equal(out(f), "NOTICE alice :\x03" "04\x02\x02Unknown subcommand 'dance'; "
+	assert_string_equal(out(f), "NOTICE alice :\x03"
+	                            "04\x02\x02Unknown subcommand 'dance'; "
 	                            "usage: /gm <show|claim|release>\x0f\r\n");
 }
 
@@ -143,18 +146,22 @@ test_operator_is_admin(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	out(f);
 	feed(f, ":bob!b@h PRIVMSG #a :!gm release");
-	assert_string_equal(out(f), "NOTICE bob :\x03" "04\x02\x02Only alice (the GM) or a channel "
+	assert_string_equal(out(f), "NOTICE bob :\x03"
+	                            "04\x02\x02Only alice (the GM) or a channel "
 	                            "admin can release the GM seat.\x0f\r\n");
 	feed(f, ":boss!b@h PRIVMSG #a :!gm release");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02" "alice\x0f is no longer the GM; anyone may /gm "
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "alice\x0f is no longer the GM; anyone may /gm "
 	                            "claim.\r\n");
 	/* Op rank follows MODE. */
 	feed(f, ":boss!b@h MODE #a +o alice");
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	feed(f, ":boss!b@h MODE #a -o boss");
 	feed(f, ":boss!b@h PRIVMSG #a :!gm release");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02" "alice\x0f is now the GM of this channel.\r\n"
-	                            "NOTICE boss :\x03" "04\x02\x02Only alice (the GM) or a channel "
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "alice\x0f is now the GM of this channel.\r\n"
+	                            "NOTICE boss :\x03"
+	                            "04\x02\x02Only alice (the GM) or a channel "
 	                            "admin can release the GM seat.\x0f\r\n");
 }
 
@@ -170,12 +177,14 @@ test_private_messages(void **state)
 	assert_string_equal(out(f), "PRIVMSG alice :Nobody is GM here yet; /gm claim makes you the "
 	                            "GM.\r\n");
 	feed(f, ":alice!a@h PRIVMSG delver :!gm claim");
-	assert_string_equal(out(f), "PRIVMSG alice :\x02" "alice\x0f is now the GM of this "
+	assert_string_equal(out(f), "PRIVMSG alice :\x02"
+	                            "alice\x0f is now the GM of this "
 	                            "channel.\r\n");
 	assert_non_null(state_channel_find(f->d.state, "irc:net:alice"));
 	/* Unknown words are answered in private. */
 	feed(f, ":alice!a@h PRIVMSG delver :hello");
-	expect = "NOTICE alice :\x03" "04\x02\x02Unknown command 'hello'; the commands are ";
+	expect = "NOTICE alice :\x03"
+	         "04\x02\x02Unknown command 'hello'; the commands are ";
 	assert_memory_equal(out(f), expect, strlen(expect)); /* the list grows */
 	/* NOTICEs are never answered. */
 	feed(f, ":alice!a@h NOTICE delver :gm");
@@ -200,8 +209,10 @@ test_ctcp(void **state)
 	/* Not in channels, not ACTIONs, not unknown CTCPs. */
 	f->now += 10000;
 	feed(f, ":bob!b@h PRIVMSG #a :\x01VERSION\x01");
-	feed(f, ":bob!b@h PRIVMSG delver :\x01" "ACTION waves\x01");
-	feed(f, ":bob!b@h PRIVMSG delver :\x01" "FINGER\x01");
+	feed(f, ":bob!b@h PRIVMSG delver :\x01"
+	        "ACTION waves\x01");
+	feed(f, ":bob!b@h PRIVMSG delver :\x01"
+	        "FINGER\x01");
 	assert_string_equal(out(f), "");
 }
 
@@ -218,13 +229,16 @@ test_account_identity(void **state)
 	feed(f, ":irc.test 001 delver :Welcome");
 	out(f);
 	feed(f, "@account=Alice :al!a@h PRIVMSG #a :!gm claim");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02" "al\x0f is now the GM of this channel.\r\n");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "al\x0f is now the GM of this channel.\r\n");
 	/* Same account, another nick: the same user. */
 	feed(f, "@account=alice :al2!a@h PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :You are already the GM here.\r\n");
 	/* Someone using the account's name as a nick, not logged in: not her. */
 	feed(f, ":alice!x@evil PRIVMSG #a :!gm claim");
-	assert_string_equal(out(f), "NOTICE alice :\x03" "04\x02\x02" "al is already the GM here; "
+	assert_string_equal(out(f), "NOTICE alice :\x03"
+	                            "04\x02\x02"
+	                            "al is already the GM here; "
 	                            "they can /gm release first.\x0f\r\n");
 	assert_non_null(state_user_find(f->d.state, "irc:net:alice"));
 	assert_non_null(state_user_find(f->d.state, "irc:net:~alice"));
@@ -236,8 +250,10 @@ test_no_injection(void **state)
 	struct fixture *f = *state;
 
 	/* A word echoed back in an error: its control bytes are dropped. */
-	feed(f, ":alice!a@h PRIVMSG delver :gm x\x01y\x03" "04z");
-	assert_string_equal(out(f), "NOTICE alice :\x03" "04\x02\x02Unknown subcommand 'xy04z'; "
+	feed(f, ":alice!a@h PRIVMSG delver :gm x\x01y\x03"
+	        "04z");
+	assert_string_equal(out(f), "NOTICE alice :\x03"
+	                            "04\x02\x02Unknown subcommand 'xy04z'; "
 	                            "usage: /gm <show|claim|release>\x0f\r\n");
 	/* A nick that cannot be a target (a hostile server): no reply at all,
 	 * rather than a line the server would read differently. */
