@@ -19,9 +19,14 @@
 #define WRITE_MAX    4096  /* bytes handed to one lws_write */
 #define HANDSHAKE_MS 30000 /* for the TLS handshake */
 
+#define REAP_MS    10  /* how often a context being destroyed is checked */
+#define REAP_TRIES 500 /* then it is given up on (5 s) */
+
 struct irc_lws {
-	struct lws_context *ctx;
+	struct lws_context *ctx; /* NULL once libwebsockets finished destroying it */
 	uv_loop_t *loop;
+	uv_timer_t reap;
+	int tries;
 };
 
 enum net_state {
@@ -364,6 +369,7 @@ irc_lws_new(uv_loop_t *loop)
 	info.protocols = protocols;
 	info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
 	info.foreign_loops = loops;
+	info.pcontext = &x->ctx;
 	lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
 	x->loop = loop;
 	x->ctx = lws_create_context(&info);
@@ -375,13 +381,37 @@ irc_lws_new(uv_loop_t *loop)
 	return x;
 }
 
+static void
+reaped(uv_handle_t *h)
+{
+	free(h->data);
+}
+
+/* On a foreign loop the context goes away in steps, as libuv closes its
+ * handles; this timer keeps the loop running until it has. */
+static void
+reap(uv_timer_t *t)
+{
+	struct irc_lws *x = t->data;
+
+	if (x->ctx != NULL && ++x->tries < REAP_TRIES)
+		return;
+	if (x->ctx != NULL)
+		log_warnx("irc: libwebsockets did not finish closing in %d ms",
+		          REAP_MS * REAP_TRIES);
+	uv_timer_stop(t);
+	uv_close((uv_handle_t *)t, reaped);
+}
+
 void
 irc_lws_destroy(struct irc_lws *x)
 {
 	if (x == NULL)
 		return;
 	lws_context_destroy(x->ctx);
-	free(x);
+	uv_timer_init(x->loop, &x->reap);
+	x->reap.data = x;
+	uv_timer_start(&x->reap, reap, 0, REAP_MS);
 }
 
 /* --- connecting --- */

@@ -111,15 +111,16 @@ stopped(void *ctx)
 {
 	struct svc_net *sn = ctx;
 	struct irc_service *svc = sn->svc;
-	struct app_service *as = sn->as;
 
 	sn->net = NULL;
 	config_irc_clear(&sn->cfg);
+	/* The app reads the service's ops (in svc) while ending the step:
+	 * end it before the last network frees them. */
+	app_service_done(sn->as);
 	if (--svc->live == 0) {
 		irc_lws_destroy(svc->x);
 		free(svc);
 	}
-	app_service_done(as);
 }
 
 static void
