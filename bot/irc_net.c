@@ -19,8 +19,9 @@
 #define WRITE_MAX    4096  /* bytes handed to one lws_write */
 #define HANDSHAKE_MS 30000 /* for the TLS handshake */
 
-#define REAP_MS    10  /* how often a context being destroyed is checked */
-#define REAP_TRIES 500 /* then it is given up on (5 s) */
+#define REAP_MS     10  /* how often a context being destroyed is checked */
+#define REAP_SECOND 3   /* ticks before the second lws_context_destroy */
+#define REAP_TRIES  400 /* then it is given up on (4 s) */
 
 struct irc_lws {
 	struct lws_context *ctx; /* NULL once libwebsockets finished destroying it */
@@ -387,14 +388,22 @@ reaped(uv_handle_t *h)
 	free(h->data);
 }
 
-/* On a foreign loop the context goes away in steps, as libuv closes its
- * handles; this timer keeps the loop running until it has. */
+/*
+ * On a foreign loop libwebsockets 4.1 destroys a context in two calls: the
+ * first closes its libuv handles (their close callbacks run on the next
+ * loop iterations); a second lws_context_destroy() once they are closed
+ * frees the rest and clears info.pcontext. This timer keeps the loop
+ * running through both.
+ */
 static void
 reap(uv_timer_t *t)
 {
 	struct irc_lws *x = t->data;
 
-	if (x->ctx != NULL && ++x->tries < REAP_TRIES)
+	x->tries++;
+	if (x->ctx != NULL && x->tries == REAP_SECOND)
+		lws_context_destroy(x->ctx);
+	if (x->ctx != NULL && x->tries < REAP_TRIES)
 		return;
 	if (x->ctx != NULL)
 		log_warnx("irc: libwebsockets did not finish closing in %d ms",

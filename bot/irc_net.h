@@ -41,7 +41,7 @@ int irc_service_start(struct app *a, char *err, size_t errlen);
 
 /* A libwebsockets context on loop; NULL (logged) when it cannot be made. */
 struct irc_lws *irc_lws_new(uv_loop_t *loop);
-/* Destroys the context; the loop keeps running (for at most 5 s) until
+/* Destroys the context; the loop keeps running (for at most 4 s) until
  * libwebsockets has closed all its handles, then x is freed. */
 void irc_lws_destroy(struct irc_lws *x);
 

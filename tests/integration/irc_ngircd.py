@@ -143,6 +143,7 @@ channels = #t
     check(status == 0, "delver exited with status %s" % status)
     alice.expect(r"^:delver!\S+ QUIT :?.*delver is shutting down")
     check(re.search(r"^error:", bot.log(), re.M) is None, "errors in the log:\n" + bot.log())
+    check("handles were left open" not in bot.log(), "the loop did not end by itself")
 
 
 if __name__ == "__main__":

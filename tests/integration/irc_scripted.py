@@ -84,6 +84,7 @@ def stop(bot, p):
     p.close()
     status = bot.proc.wait(10)
     check(status == 0, "delver exited with status %s" % status)
+    check("handles were left open" not in bot.log(), "the loop did not end by itself")
 
 
 def quiet(p, marker):
