@@ -12,5 +12,11 @@
 extern const struct command cmd_roll;
 extern const struct command cmd_help;
 extern const struct command cmd_gm;
+extern const struct command cmd_tension;
+extern const struct command cmd_fungeon;
+extern const struct command cmd_thwacko;
+extern const struct command cmd_xp;
+
+extern const struct chanmod fungeon_mod;
 
 #endif

@@ -405,7 +405,22 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 
 		if (colon != NULL)
 			i = opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));
-		if (i >= 0 && !(c->opts[i].flags & OPT_REST && rest_i == i)) {
+		if (i >= 0 && (c->opts[i].flags & OPT_REST) && rest_i < 0) {
+			/* A rest-of-line option given by name takes the rest of
+			 * the line (up to a # label), quotes around it removed. */
+			const char *v = colon + 1, *e = hash != NULL ? hash : end;
+
+			while (e > v && isspace((unsigned char)e[-1]))
+				e--;
+			if (e - v >= 2 && *v == '"' && e[-1] == '"') {
+				v++;
+				e--;
+			}
+			rest_i = i;
+			buf_add(&rest, v, (size_t)(e - v));
+			break;
+		}
+		if (i >= 0) {
 			const char *v = strchr(tok[k].unq, ':') + 1;
 
 			if (set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0)

@@ -98,6 +98,16 @@ badrange:
 	return -1;
 }
 
+/* "result 5 is" or "results 5-8 are", for coverage errors. */
+static void
+span_text(int lo, int hi, char *buf, size_t len)
+{
+	if (lo == hi)
+		snprintf(buf, len, "result %d is", lo);
+	else
+		snprintf(buf, len, "results %d-%d are", lo, hi);
+}
+
 int
 rtable_parse(const char *text, int lo, int hi, struct rtable *out, char *err, size_t errlen)
 {
@@ -138,9 +148,11 @@ rtable_parse(const char *text, int lo, int hi, struct rtable *out, char *err, si
 			return -1;
 		}
 		if (t.e[t.n].lo > next) {
-			snprintf(err, errlen,
-			         "entry %zu: results %d-%d are not covered by any entry.", t.n + 1,
-			         next, t.e[t.n].lo - 1);
+			char what[40];
+
+			span_text(next, t.e[t.n].lo - 1, what, sizeof(what));
+			snprintf(err, errlen, "entry %zu: %s not covered by any entry.", t.n + 1,
+			         what);
 			return -1;
 		}
 		next = t.e[t.n].hi + 1;
@@ -152,8 +164,10 @@ rtable_parse(const char *text, int lo, int hi, struct rtable *out, char *err, si
 		return -1;
 	}
 	if (next <= hi) {
-		snprintf(err, errlen, "results %d-%d are not covered; the entries must reach %d.",
-		         next, hi, hi);
+		char what[40];
+
+		span_text(next, hi, what, sizeof(what));
+		snprintf(err, errlen, "%s not covered; the entries must reach %d.", what, hi);
 		return -1;
 	}
 	*out = t;

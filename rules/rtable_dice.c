@@ -5,6 +5,8 @@
 #include "dice.h"
 #include "rtable.h"
 
+/* Bytes of the "(2d4: 3+2)" notes; a longer list ends in " …". */
+#define RTABLE_NOTES_MAX 1024
 /* Dice words in one entry that are rolled; more are copied as text. */
 #define ROLLED_WORDS_MAX 8
 
@@ -46,7 +48,7 @@ rtable_roll_text(const char *text, struct rng *rng, struct buf *out)
 	const char *p = text;
 	int rolled = 0;
 
-	buf_init(&notes, 1024);
+	buf_init(&notes, RTABLE_NOTES_MAX);
 	while (*p != '\0') {
 		size_t sp = strspn(p, " \t"), len, core;
 		struct dice_result *res = NULL;
@@ -79,7 +81,7 @@ rtable_roll_text(const char *text, struct rng *rng, struct buf *out)
 		p += len;
 	}
 	if (rolled > 0)
-		buf_addf(out, " (%s)", buf_str(&notes));
+		buf_addf(out, " (%s%s)", buf_str(&notes), notes.toobig ? " …" : "");
 	buf_free(&notes);
 	return rolled;
 }

@@ -121,6 +121,22 @@ positional_named_and_rest(void **state)
 	assert_false(inv_bool(&f->inv, "loud", false));
 }
 
+/* A rest-of-line option named with name: takes the rest of the line. */
+static void
+named_rest_takes_the_line(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "say times:2 text:the bridge creaks"), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "the bridge creaks");
+	assert_int_equal(inv_int(&f->inv, "times", 0), 2);
+	assert_int_equal(parse(f, "say text:\"quoted words\""), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "quoted words");
+	/* up to a # label, which is never parsed */
+	assert_int_equal(parse(f, "say text:a b # c times:3"), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "a b # c times:3");
+}
+
 static void
 hash_label_is_never_parsed(void **state)
 {
@@ -361,6 +377,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(positional_named_and_rest, setup, teardown),
+	    cmocka_unit_test_setup_teardown(named_rest_takes_the_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hash_label_is_never_parsed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(quotes_group_words, setup, teardown),
 	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),

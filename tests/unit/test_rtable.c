@@ -69,9 +69,12 @@ errors_name_the_entry(void **unused)
 	             "entry 3: range 9-8 is reversed; write it low-high.");
 	expect_error("1-4 a; 4-8 b; 9-20 c", 1, 20,
 	             "entry 2: range 4-8 overlaps the entry before it.");
-	expect_error("1-4 a; 6-20 b", 1, 20, "entry 2: results 5-5 are not covered by any entry.");
+	expect_error("1-4 a; 6-20 b", 1, 20, "entry 2: result 5 is not covered by any entry.");
+	expect_error("1-4 a; 7-20 b", 1, 20, "entry 2: results 5-6 are not covered by any entry.");
 	expect_error("1-4 a; 5-19 b", 1, 20,
-	             "results 20-20 are not covered; the entries must reach 20.");
+	             "result 20 is not covered; the entries must reach 20.");
+	expect_error("1-4 a; 5-18 b", 1, 20,
+	             "results 19-20 are not covered; the entries must reach 20.");
 	expect_error("1-4 a; 5-21 b", 1, 20, "entry 2: range 5-21 is outside 1-20.");
 	expect_error("1-4 a; 5-20", 1, 20, "entry 2 has a range but no text.");
 	expect_error(
@@ -193,6 +196,20 @@ words_that_are_not_dice_are_kept(void **unused)
 	free(got);
 }
 
+/* A list of dice too long for the notes ends in an ellipsis, not silently. */
+static void
+long_dice_notes_are_marked(void **unused)
+{
+	int n;
+	char *got = expand("1000d6 coins", 3, &n);
+	size_t len = strlen(got);
+
+	assert_int_equal(n, 1);
+	assert_true(len > 6);
+	assert_string_equal(got + len - 5, " …)");
+	free(got);
+}
+
 int
 main(void)
 {
@@ -205,6 +222,7 @@ main(void)
 	    cmocka_unit_test(format_round_trips),
 	    cmocka_unit_test(dice_in_entries_are_rolled),
 	    cmocka_unit_test(words_that_are_not_dice_are_kept),
+	    cmocka_unit_test(long_dice_notes_are_marked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
