@@ -53,11 +53,11 @@ add_piece(void *ctx, const char *piece, size_t len)
 	irc_lines_add(ctx, piece, len);
 }
 
-/* Cuts one finished logical line into out's lines and empties it. */
+/* Ends a logical line: it joins the list uncut, and line is emptied. */
 static void
-flush_line(struct buf *line, const struct render_irc_opts *o, struct irc_lines *out)
+flush_line(struct buf *line, struct irc_lines *logical)
 {
-	irc_fmt_split(buf_str(line), line->len, o->budget, add_piece, out);
+	irc_lines_add(logical, buf_str(line), line->len);
 	buf_reset(line);
 }
 
@@ -156,14 +156,14 @@ any_highlight(const struct reply_block *b)
 	return false;
 }
 
+/* Every row; cells padded to columns when padded, else two spaces apart. */
 static void
-table_full(const struct reply_block *b, const struct render_irc_opts *o, struct buf *line,
-           struct irc_lines *out)
+table_rows(const struct reply_block *b, bool padded, struct buf *line, struct irc_lines *out)
 {
 	size_t width[16] = {0};
 	bool hl = any_highlight(b);
 
-	for (int c = 0; c < b->ncols && c < 16; c++) {
+	for (int c = 0; padded && c < b->ncols && c < 16; c++) {
 		if (b->header != NULL)
 			width[c] = clean_len(b->header[c]);
 		for (size_t r = 0; r < b->nrows; r++) {
@@ -174,10 +174,10 @@ table_full(const struct reply_block *b, const struct render_irc_opts *o, struct 
 		}
 	}
 	if (b->header != NULL) {
-		buf_adds(line, hl ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
-		cells_line(b->header, b->ncols, width, line);
+		buf_adds(line, hl && padded ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
+		cells_line(b->header, b->ncols, padded ? width : NULL, line);
 		buf_adds(line, IRC_FMT_RESET);
-		flush_line(line, o, out);
+		flush_line(line, out);
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
 		const struct reply_row *row = &b->rows[r];
@@ -186,20 +186,19 @@ table_full(const struct reply_block *b, const struct render_irc_opts *o, struct 
 			buf_adds(line, "▶ " IRC_FMT_BOLD);
 			colour(line, C_ORANGE);
 		} else if (hl) {
-			buf_adds(line, "  ");
+			buf_adds(line, padded ? "  " : ""); /* under the ▶ */
 			colour(line, C_GREY);
 		}
-		cells_line(row->cells, b->ncols, width, line);
+		cells_line(row->cells, b->ncols, padded ? width : NULL, line);
 		if (hl)
 			buf_adds(line, IRC_FMT_RESET);
-		flush_line(line, o, out);
+		flush_line(line, out);
 	}
 }
 
 /* A table in one line: its highlighted row, or its first column. */
 static void
-table_compact(const struct reply_block *b, const struct render_irc_opts *o, struct buf *line,
-              struct irc_lines *out)
+table_brief(const struct reply_block *b, struct buf *line, struct irc_lines *out)
 {
 	for (size_t r = 0; r < b->nrows; r++) {
 		if (!b->rows[r].highlight)
@@ -210,7 +209,7 @@ table_compact(const struct reply_block *b, const struct render_irc_opts *o, stru
 		buf_adds(line, IRC_FMT_RESET " ");
 		colour(line, C_GREY);
 		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
-		flush_line(line, o, out);
+		flush_line(line, out);
 		return;
 	}
 	if (b->header != NULL) {
@@ -223,12 +222,19 @@ table_compact(const struct reply_block *b, const struct render_irc_opts *o, stru
 			buf_adds(line, ", ");
 		irc_fmt_clean(line, b->rows[r].cells[0]);
 	}
-	flush_line(line, o, out);
+	flush_line(line, out);
 }
 
+enum layout {
+	LAYOUT_FULL,   /* one line per line, tables padded into columns */
+	LAYOUT_PACKED, /* short lines packed together, tables unpadded */
+	LAYOUT_BRIEF,  /* packed, tables cut to their highlighted row */
+};
+
+/* The message's logical lines (uncut, formatting closed at each end). */
 static void
-render_pass(const struct reply_msg *m, const struct render_irc_opts *o, bool compact,
-            struct irc_lines *out)
+logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum layout lay,
+              struct irc_lines *out)
 {
 	struct buf line;
 
@@ -237,21 +243,21 @@ render_pass(const struct reply_msg *m, const struct render_irc_opts *o, bool com
 		buf_adds(&line, IRC_FMT_BOLD);
 		irc_fmt_clean(&line, m->title);
 		buf_adds(&line, IRC_FMT_RESET);
-		flush_line(&line, o, out);
+		flush_line(&line, out);
 	}
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
 
 		if (b->kind == RB_TABLE) {
-			if (compact)
-				table_compact(b, o, &line, out);
+			if (lay == LAYOUT_BRIEF)
+				table_brief(b, &line, out);
 			else
-				table_full(b, o, &line, out);
+				table_rows(b, lay == LAYOUT_FULL, &line, out);
 			continue;
 		}
 		for (size_t j = 0; j < b->nspans; j++)
 			span(&b->spans[j], &line);
-		flush_line(&line, o, out);
+		flush_line(&line, out);
 	}
 	if (m->nbuttons > 0) {
 		colour(&line, C_GREY);
@@ -264,29 +270,77 @@ render_pass(const struct reply_msg *m, const struct render_irc_opts *o, bool com
 			buf_adds(&line, "]");
 		}
 		buf_adds(&line, IRC_FMT_RESET);
-		flush_line(&line, o, out);
+		flush_line(&line, out);
 	}
 	buf_free(&line);
+}
+
+/*
+ * Cuts the logical lines to the budget into out. Packed, consecutive lines
+ * share an IRC line, " · " apart, while they fit. Each logical line closes
+ * its own formatting, so joining them cannot carry styles across.
+ */
+static void
+layout(const struct irc_lines *logical, const struct render_irc_opts *o, bool pack,
+       struct irc_lines *out)
+{
+	static const char sep[] = " · ";
+	struct buf cur;
+
+	buf_init(&cur, LOGICAL_MAX);
+	for (size_t i = 0; i < logical->n; i++) {
+		const char *l = logical->v[i];
+		size_t len = strlen(l);
+
+		if (len == 0)
+			continue;
+		if (pack && cur.len > 0 && cur.len + strlen(sep) + len <= o->budget) {
+			buf_adds(&cur, sep);
+			buf_add(&cur, l, len);
+			continue;
+		}
+		if (cur.len > 0)
+			irc_fmt_split(buf_str(&cur), cur.len, o->budget, add_piece, out);
+		buf_reset(&cur);
+		buf_add(&cur, l, len);
+		if (!pack) {
+			irc_fmt_split(buf_str(&cur), cur.len, o->budget, add_piece, out);
+			buf_reset(&cur);
+		}
+	}
+	if (cur.len > 0)
+		irc_fmt_split(buf_str(&cur), cur.len, o->budget, add_piece, out);
+	buf_free(&cur);
+}
+
+static void
+render_as(const struct reply_msg *m, const struct render_irc_opts *o, enum layout lay,
+          struct irc_lines *out)
+{
+	struct irc_lines logical = {0};
+
+	logical_lines(m, o, lay, &logical);
+	layout(&logical, o, lay != LAYOUT_FULL, out);
+	irc_lines_free(&logical);
 }
 
 void
 render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct irc_lines *out)
 {
-	struct irc_lines tmp = {0};
 	size_t max = o->max_lines < 2 ? 2 : (size_t)o->max_lines;
+	struct irc_lines tmp = {0};
 	char note[96];
 	int n;
 
-	render_pass(m, o, false, &tmp);
-	if (tmp.n > max) {
+	for (enum layout lay = LAYOUT_FULL; lay <= LAYOUT_BRIEF; lay++) {
 		irc_lines_free(&tmp);
-		render_pass(m, o, true, &tmp);
-	}
-	if (tmp.n <= max) {
-		for (size_t i = 0; i < tmp.n; i++)
-			irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
-		irc_lines_free(&tmp);
-		return;
+		render_as(m, o, lay, &tmp);
+		if (tmp.n <= max) {
+			for (size_t i = 0; i < tmp.n; i++)
+				irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
+			irc_lines_free(&tmp);
+			return;
+		}
 	}
 	for (size_t i = 0; i + 1 < max; i++)
 		irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));

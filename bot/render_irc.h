@@ -9,9 +9,11 @@
  * Every string from the reply is cleaned (irc_fmt_clean) before it is
  * embedded, so user text cannot end a line, start a command or reformat
  * the reply. Each logical line is cut to the budget (irc_fmt_split). A
- * message longer than max_lines lines is summarised: tables collapse to
- * their highlighted row (or to a list of their first column), and what
- * still does not fit is cut, the last line saying how much was left out.
+ * message longer than max_lines lines is summarised, in steps until it
+ * fits: short lines are packed together (" · " apart) with tables
+ * unpadded; then tables shrink to their highlighted row (or to a list of
+ * their first column); what still does not fit is cut, the last line
+ * saying how much was left out.
  */
 #ifndef DELVER_RENDER_IRC_H
 #define DELVER_RENDER_IRC_H

@@ -6,7 +6,7 @@ import re
 import sys
 import time
 
-from irclib import Client, Delver, Ngircd, check, free_port, run, workdir
+from irclib import Client, Delver, Ngircd, check, free_port, plain, run, workdir
 
 BOT = r"^:delver2!\S+ "
 
@@ -93,6 +93,34 @@ channels = #t
     roll_ok(alice.expect(BOT + r"PRIVMSG alice :1d4: \[(\d)\] = (\d+)$"), 1, 4)
     alice.say("#a", "!roll 1d6 private:true")
     roll_ok(alice.expect(BOT + r"NOTICE alice :1d6: \[(\d)\] = (\d+)$"), 1, 6)
+
+    step("!tension roll and a Fungeon conflict, with Thwack-O dice in the player's colour")
+    bob.say("#b", "!gm claim")
+    bob.expect(BOT + r"PRIVMSG #b :bob is now the GM of this channel\.$")
+    bob.say("#b", "!tension roll 2")
+    bob.expect(BOT + r"PRIVMSG #b :Tension roll \(Tension 1, exits 2\)$")
+    bob.expect(BOT + r"PRIVMSG #b :Dungeon event: d12 \d+ ")
+    bob.expect(BOT + r"PRIVMSG #b :Encounter check: d12 \d+ ")
+    bob.say("#b", "!fungeon join Brom rogue")
+    bob.expect(BOT + r"PRIVMSG #b :bob joins as Brom, level 1 rogue")
+    bob.say("#b", "!fungeon hallway")
+    # 17 lines do not fit max_lines (6): they come packed, none lost.
+    hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next · 1\. Replacements · None\. · ")
+    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*Picks first and narrates: bob").string
+    check("Monsters budget this room: 2" in rest and "more lines not shown" not in rest,
+          "the hallway lost lines: %r" % rest)
+    bob.say("#b", "!fungeon monster add rat level 1")
+    bob.expect(BOT + r"PRIVMSG #b :Stored monster rat\.$")
+    bob.say("#b", "!fungeon pain Brom rat")
+    conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :\x02Painful conflict\x0f · Brom \\(bob\\): "
+                          "\x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
+    check(conflict.group(1) != "14" and conflict.group(2) != "",
+          "Brom's Thwack-O die is not in his style: %r" % conflict.string)
+    text = plain(conflict.string)
+    if "Narrative control" not in text:
+        text += bob.expect(BOT + r"PRIVMSG #b :.*Narrative control: ").string
+    check(re.search(r" · rank  Brom  rat  winner  damage · 1  \S+  \d  (Brom|rat|tie)  ", text),
+          "the conflict's table is not there: %r" % text)
 
     step("TLS: the unverified network answers; the verifying one refuses the certificate")
     carol = Client(port, "carol")

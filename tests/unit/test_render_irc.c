@@ -270,15 +270,13 @@ test_render_long_line_split(void **state)
 	reply_free(r);
 }
 
-static void
-test_render_summarise_table(void **state)
+static struct reply *
+table_of_20(void)
 {
-	struct reply *r = reply_new();
-	struct irc_lines l = {0};
 	static const char *const hdr[] = {"d20", "what"};
+	struct reply *r = reply_new();
 	char num[8], what[32];
 
-	(void)state;
 	reply_line(r, 0, "You rolled 7.");
 	reply_table(r, 2, hdr);
 	for (int i = 1; i <= 20; i++) {
@@ -288,47 +286,90 @@ test_render_summarise_table(void **state)
 		snprintf(what, sizeof(what), "entry %d", i);
 		reply_row(r, i == 7, cells);
 	}
+	return r;
+}
+
+static void
+test_render_summarise_packs(void **state)
+{
+	static const char first[] = "You rolled 7. · \x02"
+	                            "d20  what\x0f · \x03"
+	                            "14\x02\x02"
+	                            "1  entry 1\x0f · ";
+	struct reply *r = table_of_20();
+	struct irc_lines l = {0};
+
+	(void)state;
+	/* 22 lines do not fit 6: they are packed, every row kept. */
 	render_irc(msg(r), &opts, &l);
 	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "You rolled 7.");
-	assert_string_equal(l.v[1], "▶ \x02\x03"
+	assert_memory_equal(l.v[0], first, strlen(first));
+	assert_non_null(strstr(l.v[0], " · ▶ \x02\x03"
+	                               "07\x02\x02"
+	                               "7  entry 7\x0f · "));
+	assert_true(strlen(l.v[0]) <= opts.budget);
+	assert_string_equal(l.v[1] + strlen(l.v[1]) - 22, " · \x03"
+	                                                  "14\x02\x02"
+	                                                  "20  entry 20\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+static void
+test_render_summarise_brief(void **state)
+{
+	struct render_irc_opts o = {.budget = 60, .max_lines = 3, .prefix = "!"};
+	struct reply *r = table_of_20();
+	struct irc_lines l = {0};
+	static const char *const hdr[] = {"command", "what"};
+
+	(void)state;
+	/* Packed, it still takes 7 lines of 60 bytes: the table shrinks to
+	 * its highlighted row. */
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "You rolled 7. · ▶ \x02\x03"
 	                            "07\x02\x02"
 	                            "7  entry 7\x0f "
 	                            "\x03"
 	                            "14\x02\x02(row 7 of 20)\x0f");
 	irc_lines_free(&l);
 	reply_free(r);
-}
 
-static void
-test_render_summarise_list_and_cut(void **state)
-{
-	static const char *const hdr[] = {"command", "what"};
-	struct reply *r = reply_new();
-	struct irc_lines l = {0};
-	char name[16];
-
-	(void)state;
+	/* Without a highlighted row: its first column. */
+	r = reply_new();
 	reply_table(r, 2, hdr);
 	for (int i = 0; i < 8; i++) {
-		const char *cells[] = {name, "does things"};
+		char name[16];
+		const char *cells[] = {name, "does a great many interesting things"};
 
 		snprintf(name, sizeof(name), "c%d", i);
 		reply_row(r, false, cells);
 	}
-	render_irc(msg(r), &opts, &l);
+	render_irc(msg(r), &o, &l);
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.v[0], "\x02"
 	                            "command:\x0f c0, c1, c2, c3, c4, c5, c6, c7");
 	irc_lines_free(&l);
 	reply_free(r);
+}
 
-	r = reply_new();
+static void
+test_render_summarise_cut(void **state)
+{
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+	char text[301];
+
+	(void)state;
+	/* Lines too long to pack: the first five, and a note. */
+	memset(text, 'w', 300);
+	text[300] = '\0';
 	for (int i = 0; i < 10; i++)
-		reply_line(r, 0, "line %d", i);
+		reply_line(r, 0, "%d %s", i, text);
 	render_irc(msg(r), &opts, &l);
 	assert_int_equal(l.n, 6);
-	assert_string_equal(l.v[4], "line 4");
+	assert_memory_equal(l.v[4], "4 www", 5);
 	assert_string_equal(l.v[5], "\x03"
 	                            "14… 5 more lines not shown (too long for IRC)\x0f");
 	irc_lines_free(&l);
@@ -350,8 +391,9 @@ main(void)
 	    cmocka_unit_test(test_render_table_highlight),
 	    cmocka_unit_test(test_render_injection),
 	    cmocka_unit_test(test_render_long_line_split),
-	    cmocka_unit_test(test_render_summarise_table),
-	    cmocka_unit_test(test_render_summarise_list_and_cut),
+	    cmocka_unit_test(test_render_summarise_packs),
+	    cmocka_unit_test(test_render_summarise_brief),
+	    cmocka_unit_test(test_render_summarise_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
