@@ -94,13 +94,20 @@ channels = #t
     alice.say("#a", "!roll 1d6 private:true")
     roll_ok(alice.expect(BOT + r"NOTICE alice :1d6: \[(\d)\] = (\d+)$"), 1, 6)
 
-    step("!tension roll and a Fungeon conflict, with Thwack-O dice in the player's colour")
+    step("!tension roll, !hazard and a Fungeon conflict (Thwack-O dice in the player's colour)")
     bob.say("#b", "!gm claim")
     bob.expect(BOT + r"PRIVMSG #b :bob is now the GM of this channel\.$")
     bob.say("#b", "!tension roll 2")
     bob.expect(BOT + r"PRIVMSG #b :Tension roll \(Tension 1, exits 2\)$")
     bob.expect(BOT + r"PRIVMSG #b :Dungeon event: d12 \d+ ")
     bob.expect(BOT + r"PRIVMSG #b :Encounter check: d12 \d+ ")
+    bob.say("#b", "!hazard")
+    hazard = bob.expect("^:delver2!\\S+ PRIVMSG #b :\x02?Hazard die: turn 1.* · ▶ \x02\x03" "07",
+                        raw=True).string
+    text = plain(hazard)
+    if "Rolled" not in text:
+        text += bob.expect(BOT + r"PRIVMSG #b :.*Rolled \d on the d6").string
+    check(re.search(r"Rolled \d on the d6 \(exploration\)", text), "no hazard roll: %r" % text)
     bob.say("#b", "!fungeon join Brom rogue")
     bob.expect(BOT + r"PRIVMSG #b :bob joins as Brom, level 1 rogue")
     bob.say("#b", "!fungeon hallway")
