@@ -14,6 +14,7 @@
 #include "bot/app_config.h"
 #include "bot/console.h"
 #include "bot/discord.h"
+#include "bot/irc_net.h"
 #include "bot/log.h"
 #include "rules/mem.h"
 #include "rules/rng.h"
@@ -31,6 +32,7 @@
 static int (*const starters[])(struct app *a, char *err, size_t errlen) = {
     console_service_start,
     discord_service_start,
+    irc_service_start,
 };
 
 enum phase {

@@ -532,6 +532,8 @@ config_irc_init(struct config_irc *irc, const char *network)
 	irc->flood_burst = 4;
 	irc->flood_interval_ms = 2000;
 	irc->max_lines = 6;
+	irc->ping_interval = 60;
+	irc->ping_timeout = 30;
 }
 
 struct config *

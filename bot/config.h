@@ -73,6 +73,8 @@ struct config_irc {
 	int flood_burst;       /* default 4 */
 	int flood_interval_ms; /* default 2000 */
 	int max_lines;         /* reply lines before summarising, default 6 */
+	int ping_interval;     /* seconds of silence before delver PINGs, default 60 */
+	int ping_timeout;      /* then seconds before the link is recycled, default 30 */
 };
 
 struct config_console {

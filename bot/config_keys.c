@@ -78,6 +78,10 @@ static const struct key irc_keys[] = {
     {"flood_interval_ms", KEY_INT, I(flood_interval_ms), 0, 100, 60000,
      "a whole number of milliseconds", NULL, NULL, 0},
     {"max_lines", KEY_INT, I(max_lines), 0, 1, 100, "a whole number of lines", NULL, NULL, 0},
+    {"ping_interval", KEY_INT, I(ping_interval), 0, 1, 3600, "a whole number of seconds", NULL,
+     NULL, 0},
+    {"ping_timeout", KEY_INT, I(ping_timeout), 0, 1, 600, "a whole number of seconds", NULL, NULL,
+     0},
 };
 #undef I
 

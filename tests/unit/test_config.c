@@ -110,6 +110,8 @@ test_full_file(void **state)
 	                        "flood_burst = 2\n"
 	                        "flood_interval_ms = 500\n"
 	                        "max_lines = 3\n"
+	                        "ping_interval = 2\n"
+	                        "ping_timeout = 5\n"
 	                        "sasl_user = delverbot\n"
 	                        "password_source = file:/etc/delver/irc-pass\n"
 	                        "[irc.oftc]\n"
@@ -159,6 +161,10 @@ test_full_file(void **state)
 	assert_int_equal(c->irc[0].flood_burst, 2);
 	assert_int_equal(c->irc[0].flood_interval_ms, 500);
 	assert_int_equal(c->irc[0].max_lines, 3);
+	assert_int_equal(c->irc[0].ping_interval, 2);
+	assert_int_equal(c->irc[0].ping_timeout, 5);
+	assert_int_equal(c->irc[1].ping_interval, 60); /* the defaults */
+	assert_int_equal(c->irc[1].ping_timeout, 30);
 	assert_string_equal(c->irc[0].sasl_user, "delverbot");
 	assert_string_equal(c->irc[0].password_source, "file:/etc/delver/irc-pass");
 	assert_string_equal(c->irc[1].network, "oftc");

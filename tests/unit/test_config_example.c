@@ -159,6 +159,8 @@ test_example_uncommented_states_the_defaults(void **state)
 	assert_int_equal(c->irc[0].flood_burst, irc.flood_burst);
 	assert_int_equal(c->irc[0].flood_interval_ms, irc.flood_interval_ms);
 	assert_int_equal(c->irc[0].max_lines, irc.max_lines);
+	assert_int_equal(c->irc[0].ping_interval, irc.ping_interval);
+	assert_int_equal(c->irc[0].ping_timeout, irc.ping_timeout);
 	config_irc_clear(&irc);
 
 	/* "enabled = yes" is the stated default of a console-only setup. */

@@ -1,0 +1,59 @@
+/*
+ * irc_flood: the outgoing queue of one IRC connection, paced by a token
+ * bucket so the server never sees a flood.
+ *
+ * The bucket holds `burst` sends and refills one every `interval_ms`: a
+ * burst of lines goes at once, then one line per interval. Lines wait in a
+ * FIFO per target (a channel or nick, or "" for lines addressed to no one:
+ * JOIN, MODE, NICK, own PINGs), so replies to one channel keep their order
+ * while channels take turns; the "" queue goes first. Urgent lines (PONG,
+ * registration, QUIT) bypass the bucket and every queue: a server's PING is
+ * answered at once even behind a long backlog.
+ *
+ * Times are milliseconds on any monotonic clock the caller chooses; nothing
+ * here reads a clock. Ownership: the flood queue copies every line it is
+ * given and frees them itself.
+ */
+#ifndef DELVER_IRC_FLOOD_H
+#define DELVER_IRC_FLOOD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IRC_FLOOD_TARGET_MAX 256  /* lines waiting for one target */
+#define IRC_FLOOD_TOTAL_MAX  2048 /* lines waiting in all */
+
+struct irc_flood;
+
+/* A bucket of burst sends (at least 1) refilled every interval_ms (0: no
+ * pacing at all). It starts full. */
+struct irc_flood *irc_flood_new(int burst, int interval_ms);
+void irc_flood_free(struct irc_flood *f);
+
+/* Queues line[0..len) (with its CRLF) for target. Returns 0, or -1 when the
+ * target's queue or the whole queue is full: the line is then dropped. */
+int irc_flood_push(struct irc_flood *f, const char *target, const char *line, size_t len);
+
+/* Queues a line ahead of everything, outside the bucket. Returns 0, or -1
+ * when the urgent queue is full (IRC_FLOOD_TARGET_MAX lines). */
+int irc_flood_push_urgent(struct irc_flood *f, const char *line, size_t len);
+
+/*
+ * Takes the next line that may be sent at now and copies it into out (size
+ * bytes, NUL-terminated; a longer line is dropped, which cannot happen with
+ * size > IRC_LINE_MAX). Returns its length, or 0 when nothing may be sent
+ * now (empty, or the bucket is dry).
+ */
+size_t irc_flood_pop(struct irc_flood *f, int64_t now, char *out, size_t size);
+
+/* When the next queued line may be sent (now when it may go at once), or
+ * -1 when nothing is queued. */
+int64_t irc_flood_next(struct irc_flood *f, int64_t now);
+
+/* Lines waiting, urgent ones included. */
+size_t irc_flood_pending(const struct irc_flood *f);
+
+/* Drops every waiting line (the link went down) and refills the bucket. */
+void irc_flood_clear(struct irc_flood *f);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * irc_tls: the client side of TLS over any byte stream, with OpenSSL
+ * memory BIOs: ciphertext goes in and out as bytes, so the IRC link can be
+ * a plain libwebsockets raw connection. (libwebsockets 4.1.6 starts a raw
+ * client's TLS before its socket is connected, and that handshake always
+ * fails; see the README's IRC section.)
+ *
+ * Certificates are verified against the system's trust store and the
+ * server's host name (SNI is sent for a name, not for an IP address)
+ * unless verify is false, which is for test servers with self-signed
+ * certificates. TLS 1.2 is the oldest version accepted.
+ *
+ * Ownership: irc_tls_new copies host. Nothing here blocks or reads a clock.
+ */
+#ifndef DELVER_IRC_TLS_H
+#define DELVER_IRC_TLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct irc_tls;
+
+/* A client session for host; NULL with one sentence in err when OpenSSL
+ * cannot set one up. The ClientHello is waiting in irc_tls_output(). */
+struct irc_tls *irc_tls_new(const char *host, bool verify, char *err, size_t errlen);
+void irc_tls_free(struct irc_tls *t);
+
+/*
+ * Takes n bytes from the network and advances the handshake or decrypts:
+ * each piece of plaintext is passed to deliver. Returns 0, or -1 with one
+ * sentence in err (a failed handshake, a certificate that does not verify,
+ * a corrupt record); the session is then unusable. The server closing TLS
+ * cleanly also returns -1 ("the server closed the TLS session").
+ */
+int irc_tls_input(struct irc_tls *t, const void *p, size_t n,
+                  void (*deliver)(void *ctx, const char *plain, size_t len), void *ctx, char *err,
+                  size_t errlen);
+
+/* Whether the handshake is done (plaintext may be sent). */
+bool irc_tls_ready(const struct irc_tls *t);
+
+/* Encrypts n bytes of plaintext (only once ready). Returns 0, or -1. */
+int irc_tls_send(struct irc_tls *t, const void *p, size_t n);
+
+/* Moves up to n bytes of ciphertext waiting for the network into buf;
+ * returns how many. */
+size_t irc_tls_output(struct irc_tls *t, void *buf, size_t n);
+/* Bytes of ciphertext waiting. */
+size_t irc_tls_pending(const struct irc_tls *t);
+
+#endif

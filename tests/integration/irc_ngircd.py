@@ -1,0 +1,185 @@
+"""delver against a real IRC server (ngircd on loopback, plain and TLS).
+
+Usage: python3 irc_ngircd.py BUILD_DIR
+"""
+import re
+import sys
+import time
+
+from irclib import Client, Delver, Ngircd, check, free_port, plain, run, workdir
+
+BOT = r"^:delver2!\S+ "
+
+
+def step(what):
+    print("-- " + what, flush=True)
+
+
+def roll_ok(m, count, sides):
+    dice = [int(x) for x in m.group(1).split(", ")]
+    check(len(dice) == count and all(1 <= d <= sides for d in dice)
+          and sum(dice) == int(m.group(2)), "a wrong roll: %s" % m.group(0))
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
+    work = workdir()
+    port, tls_port = free_port(), free_port()
+    server = Ngircd(work, port, tls_port)
+    server.start()
+
+    step("someone holds the bot's nick and is the operator of #a")
+    taker = Client(port, "delver")
+    taker.join("#a")
+
+    conf = """
+[irc.plain]
+host = 127.0.0.1
+port = %(port)d
+tls = no
+nick = delver
+alt_nicks = delver2
+channels = #a #b
+flood_burst = 4
+flood_interval_ms = 400
+
+[irc.tls]
+host = localhost
+port = %(tls)d
+tls = yes
+tls_verify = no
+nick = dtls
+channels = #t
+prefix = .
+
+[irc.strict]
+host = localhost
+port = %(tls)d
+nick = dstrict
+channels = #t
+""" % {"port": port, "tls": tls_port}
+    bot = Delver(build + "/delver", work, "bot", conf)
+    bot.start()
+
+    step("the bot takes its alternate nick and joins both channels")
+    taker.expect(BOT + r"JOIN :?#a")
+    bot.wait_log(r"irc plain: joined #b")
+    bot.wait_log(r"irc tls: joined #t")
+    alice = Client(port, "alice")
+    check("delver2" in [n.lstrip("@") for n in alice.join("#a")], "delver2 is not in #a")
+    bob = Client(port, "bob")
+    bob.join("#b")
+
+    step("!roll in a channel")
+    alice.say("#a", "!roll 2d6")
+    alice.expect(BOT + r"PRIVMSG #a :alice rolls$")
+    roll_ok(alice.expect(BOT + r"PRIVMSG #a :2d6: \[(\d, \d)\] = (\d+)$"), 2, 6)
+    alice.expect(BOT + r"PRIVMSG #a :\[Roll again: !roll 2d6\]$")
+
+    step("per-channel state: a GM in #a is not one in #b")
+    alice.say("#a", "!gm claim")
+    alice.expect(BOT + r"PRIVMSG #a :alice is now the GM of this channel\.$")
+    bob.say("#b", "!gm")
+    bob.expect(BOT + r"PRIVMSG #b :Nobody is GM here yet")
+
+    step("a channel operator may act as GM")
+    taker.say("#a", "!gm release")
+    taker.expect(BOT + r"PRIVMSG #a :alice is no longer the GM")
+    bob.say("#b", "!gm release")
+    bob.expect(BOT + r"NOTICE bob :Nobody is GM here")
+
+    step("private messages need no prefix; private rolls go by NOTICE")
+    alice.say("delver2", "roll 1d4")
+    roll_ok(alice.expect(BOT + r"PRIVMSG alice :1d4: \[(\d)\] = (\d+)$"), 1, 4)
+    alice.say("#a", "!roll 1d6 private:true")
+    roll_ok(alice.expect(BOT + r"NOTICE alice :1d6: \[(\d)\] = (\d+)$"), 1, 6)
+
+    step("!tension roll, !hazard and a Fungeon conflict (Thwack-O dice in the player's colour)")
+    bob.say("#b", "!gm claim")
+    bob.expect(BOT + r"PRIVMSG #b :bob is now the GM of this channel\.$")
+    bob.say("#b", "!tension roll 2")
+    bob.expect(BOT + r"PRIVMSG #b :Tension roll \(Tension 1, exits 2\)$")
+    bob.expect(BOT + r"PRIVMSG #b :Dungeon event: d12 \d+ ")
+    bob.expect(BOT + r"PRIVMSG #b :Encounter check: d12 \d+ ")
+    bob.say("#b", "!hazard")
+    hazard = bob.expect("^:delver2!\\S+ PRIVMSG #b :\x02?Hazard die: turn 1.* · ▶ \x02\x03" "07",
+                        raw=True).string
+    text = plain(hazard)
+    if "Rolled" not in text:
+        text += bob.expect(BOT + r"PRIVMSG #b :.*Rolled \d on the d6").string
+    check(re.search(r"Rolled \d on the d6 \(exploration\)", text), "no hazard roll: %r" % text)
+    bob.say("#b", "!fungeon join Brom rogue")
+    bob.expect(BOT + r"PRIVMSG #b :bob joins as Brom, level 1 rogue")
+    bob.say("#b", "!fungeon hallway")
+    # 17 lines do not fit max_lines (6): they come packed, none lost.
+    hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next · 1\. Replacements · None\. · ")
+    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*Picks first and narrates: bob").string
+    check("Monsters budget this room: 2" in rest and "more lines not shown" not in rest,
+          "the hallway lost lines: %r" % rest)
+    bob.say("#b", "!fungeon monster add rat level 1")
+    bob.expect(BOT + r"PRIVMSG #b :Stored monster rat\.$")
+    bob.say("#b", "!fungeon pain Brom rat")
+    conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :\x02Painful conflict\x0f · Brom \\(bob\\): "
+                          "\x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
+    check(conflict.group(1) != "14" and conflict.group(2) != "",
+          "Brom's Thwack-O die is not in his style: %r" % conflict.string)
+    text = plain(conflict.string)
+    if "Narrative control" not in text:
+        text += bob.expect(BOT + r"PRIVMSG #b :.*Narrative control: ").string
+    check(re.search(r" · rank  Brom  rat  winner  damage · 1  \S+  \d  (Brom|rat|tie)  ", text),
+          "the conflict's table is not there: %r" % text)
+
+    step("TLS: the unverified network answers; the verifying one refuses the certificate")
+    carol = Client(port, "carol")
+    names = carol.join("#t")
+    check("dtls" in [n.lstrip("@") for n in names], "dtls is not in #t: %s" % names)
+    carol.say("#t", ".roll 1d8")
+    roll_ok(carol.expect(r"^:dtls!\S+ PRIVMSG #t :1d8: \[(\d)\] = (\d+)$"), 1, 8)
+    bot.wait_log(r"irc strict: the server's certificate does not verify: self-signed")
+    check("irc strict: registered" not in bot.log(), "the verifying network registered")
+
+    step("kicked: the bot rejoins after a delay")
+    taker.send("KICK #a delver2 :out")
+    taker.expect(r"^:delver!\S+ KICK #a delver2")
+    kicked = time.time()
+    taker.expect(BOT + r"JOIN :?#a", timeout=12)
+    waited = time.time() - kicked
+    check(4.0 <= waited <= 9.0, "rejoined after %.1f s, not about 5 s" % waited)
+
+    step("the holder of the nick leaves: the bot takes its nick back")
+    taker.quit()
+    alice.expect(r"^:delver2!\S+ NICK :?delver$")
+
+    step("50 commands at once: all answered in order, never disconnected")
+    alice.sock.setblocking(True)
+    alice.sock.sendall(b"".join(b"PRIVMSG #a :!help x%d\r\n" % i for i in range(50)))
+    alice.sock.setblocking(False)
+    for i in range(50):
+        alice.expect(r"^:delver!\S+ NOTICE alice :There is no command 'x%d'" % i, timeout=60)
+    alice.say("#a", "!gm")
+    alice.expect(r"^:delver!\S+ PRIVMSG #a :Nobody is GM here yet", timeout=30)
+    check(bot.log().count("irc plain: connected;") == 1, "the bot reconnected during the flood")
+
+    step("the server restarts: the bot reconnects and rejoins; state is kept")
+    alice.say("#a", "!gm claim")
+    alice.expect(r"^:delver!\S+ PRIVMSG #a :alice is now the GM")
+    server.stop()
+    server.start()
+    bot.wait_log(r"irc plain: joined #a", count=3, timeout=30)  # start, kick, restart
+    bot.wait_log(r"irc plain: joined #b", count=2, timeout=10)
+    bot.wait_log(r"irc tls: joined #t", count=2, timeout=30)
+    alice = Client(port, "alice")
+    check("delver" in [n.lstrip("@") for n in alice.join("#a")], "the bot is not back in #a")
+    alice.say("#a", "!gm")
+    alice.expect(r"^:delver!\S+ PRIVMSG #a :The GM here is alice\.$")
+
+    step("SIGTERM: QUIT and a clean exit")
+    status = bot.stop()
+    check(status == 0, "delver exited with status %s" % status)
+    alice.expect(r"^:delver!\S+ QUIT :?.*delver is shutting down")
+    check(re.search(r"^error:", bot.log(), re.M) is None, "errors in the log:\n" + bot.log())
+    check("handles were left open" not in bot.log(), "the loop did not end by itself")
+
+
+if __name__ == "__main__":
+    run(main)

@@ -1,0 +1,163 @@
+/* Unit tests for bot/irc_flood: the token bucket and the per-target queues. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/irc_flood.h"
+
+static void
+push(struct irc_flood *f, const char *target, const char *line)
+{
+	assert_int_equal(irc_flood_push(f, target, line, strlen(line)), 0);
+}
+
+/* The next line at now, or "" when none may go. */
+static const char *
+pop(struct irc_flood *f, int64_t now)
+{
+	static char out[600];
+
+	if (irc_flood_pop(f, now, out, sizeof(out)) == 0)
+		out[0] = '\0';
+	return out;
+}
+
+static void
+test_burst_then_interval(void **state)
+{
+	struct irc_flood *f = irc_flood_new(4, 2000);
+	char line[32];
+
+	(void)state;
+	assert_int_equal(irc_flood_next(f, 0), -1);
+	for (int i = 1; i <= 7; i++) {
+		snprintf(line, sizeof(line), "PRIVMSG #a :%d\r\n", i);
+		push(f, "#a", line);
+	}
+	assert_int_equal(irc_flood_pending(f), 7);
+	assert_int_equal(irc_flood_next(f, 1000), 1000);
+	for (int i = 1; i <= 4; i++) {
+		snprintf(line, sizeof(line), "PRIVMSG #a :%d\r\n", i);
+		assert_string_equal(pop(f, 1000), line);
+	}
+	assert_string_equal(pop(f, 1000), "");
+	assert_int_equal(irc_flood_next(f, 1000), 3000);
+	assert_string_equal(pop(f, 2999), "");
+	assert_string_equal(pop(f, 3000), "PRIVMSG #a :5\r\n");
+	assert_int_equal(irc_flood_next(f, 3000), 5000);
+	assert_string_equal(pop(f, 4000), "");
+	assert_string_equal(pop(f, 5000), "PRIVMSG #a :6\r\n");
+	assert_string_equal(pop(f, 7000), "PRIVMSG #a :7\r\n");
+	assert_int_equal(irc_flood_next(f, 7000), -1);
+	irc_flood_free(f);
+}
+
+static void
+test_refill_is_capped(void **state)
+{
+	struct irc_flood *f = irc_flood_new(2, 1000);
+
+	(void)state;
+	assert_string_equal(pop(f, 0), "");
+	/* An hour of silence still buys only a burst of 2. */
+	for (int i = 0; i < 5; i++)
+		push(f, "#a", "x\r\n");
+	assert_string_equal(pop(f, 3600000), "x\r\n");
+	assert_string_equal(pop(f, 3600000), "x\r\n");
+	assert_string_equal(pop(f, 3600000), "");
+	assert_string_equal(pop(f, 3600999), "");
+	assert_string_equal(pop(f, 3601000), "x\r\n");
+	irc_flood_free(f);
+}
+
+static void
+test_urgent_bypasses(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 2000);
+
+	(void)state;
+	push(f, "#a", "one\r\n");
+	push(f, "#a", "two\r\n");
+	assert_string_equal(pop(f, 0), "one\r\n");
+	assert_string_equal(pop(f, 0), "");
+	assert_int_equal(irc_flood_push_urgent(f, "PONG :x\r\n", 9), 0);
+	assert_int_equal(irc_flood_next(f, 10), 10);
+	assert_string_equal(pop(f, 10), "PONG :x\r\n");
+	assert_string_equal(pop(f, 10), "");
+	assert_string_equal(pop(f, 2000), "two\r\n");
+	irc_flood_free(f);
+}
+
+static void
+test_targets_take_turns(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 0);
+
+	(void)state;
+	push(f, "#a", "a1");
+	push(f, "#a", "a2");
+	push(f, "#a", "a3");
+	push(f, "#b", "b1");
+	push(f, "#b", "b2");
+	push(f, "", "JOIN #c");
+	push(f, "nick", "n1");
+	assert_string_equal(pop(f, 0), "JOIN #c");
+	assert_string_equal(pop(f, 0), "a1");
+	assert_string_equal(pop(f, 0), "b1");
+	assert_string_equal(pop(f, 0), "n1");
+	assert_string_equal(pop(f, 0), "a2");
+	push(f, "#d", "d1");
+	assert_string_equal(pop(f, 0), "b2");
+	assert_string_equal(pop(f, 0), "d1");
+	assert_string_equal(pop(f, 0), "a3");
+	assert_string_equal(pop(f, 0), "");
+	assert_int_equal(irc_flood_pending(f), 0);
+	irc_flood_free(f);
+}
+
+static void
+test_caps_and_clear(void **state)
+{
+	struct irc_flood *f = irc_flood_new(4, 2000);
+
+	(void)state;
+	for (int i = 0; i < IRC_FLOOD_TARGET_MAX; i++)
+		push(f, "#a", "x");
+	assert_int_equal(irc_flood_push(f, "#a", "x", 1), -1);
+	push(f, "#b", "y");
+	for (int i = 0; i < 4; i++)
+		pop(f, 0);
+	assert_string_equal(pop(f, 0), "");
+	irc_flood_clear(f);
+	assert_int_equal(irc_flood_pending(f), 0);
+	/* Cleared: the bucket is full again. */
+	for (int i = 0; i < 4; i++)
+		push(f, "#a", "z");
+	for (int i = 0; i < 4; i++)
+		assert_string_equal(pop(f, 1), "z");
+	for (int i = 0; i < IRC_FLOOD_TOTAL_MAX; i++) {
+		char t[16];
+
+		snprintf(t, sizeof(t), "#%d", i % 16);
+		push(f, t, "w");
+	}
+	assert_int_equal(irc_flood_push(f, "#new", "w", 1), -1);
+	irc_flood_free(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_burst_then_interval), cmocka_unit_test(test_refill_is_capped),
+	    cmocka_unit_test(test_urgent_bypasses),     cmocka_unit_test(test_targets_take_turns),
+	    cmocka_unit_test(test_caps_and_clear),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,400 @@
+/* Unit tests for bot/irc_fmt (cleaning, cutting) and bot/render_irc. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/irc_fmt.h"
+#include "bot/render_irc.h"
+
+static void
+collect(void *ctx, const char *piece, size_t len)
+{
+	irc_lines_add(ctx, piece, len);
+}
+
+static struct irc_lines
+split(const char *s, size_t budget)
+{
+	struct irc_lines l = {0};
+
+	irc_fmt_split(s, strlen(s), budget, collect, &l);
+	return l;
+}
+
+static void
+test_clean(void **state)
+{
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 1024);
+	irc_fmt_clean(&b, "a\r\nb\x01"
+	                  "c\x03"
+	                  "04d\x02"
+	                  "e\tf\x7f"
+	                  "g\x0f\x1e"
+	                  "é");
+	assert_string_equal(buf_str(&b), "a  bc04de fgé");
+	buf_free(&b);
+}
+
+static void
+test_split_short_and_empty(void **state)
+{
+	struct irc_lines l = split("hello world", 100);
+
+	(void)state;
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "hello world");
+	irc_lines_free(&l);
+	l = split("", 100);
+	assert_int_equal(l.n, 0);
+}
+
+static void
+test_split_at_space(void **state)
+{
+	struct irc_lines l = split("aaaa bbbb cccc dddd eeee ffff", 24);
+
+	(void)state;
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "aaaa bbbb cccc dddd eeee");
+	assert_string_equal(l.v[1], "ffff");
+	irc_lines_free(&l);
+}
+
+static void
+test_split_utf8_boundary(void **state)
+{
+	/* 20 two-byte characters and no space: cut every 12 characters. */
+	char s[64] = "";
+	struct irc_lines l;
+
+	(void)state;
+	for (int i = 0; i < 20; i++)
+		memcpy(s + 2 * i, "é", 3);
+	l = split(s, 25);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(strlen(l.v[0]), 24);
+	assert_int_equal(strlen(l.v[1]), 16);
+	irc_lines_free(&l);
+}
+
+static void
+test_split_reapplies_formatting(void **state)
+{
+	struct irc_lines l = split("\x02\x03"
+	                           "04hello world this is long",
+	                           24);
+
+	(void)state;
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "\x02\x03"
+	                            "04hello world this is");
+	assert_string_equal(l.v[1], "\x02\x03"
+	                            "04long");
+	irc_lines_free(&l);
+	/* A reset before the cut: the continuation starts plain. */
+	l = split("\x02"
+	          "bold\x0f plain words go on here",
+	          24);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "\x02"
+	                            "bold\x0f plain words go on");
+	assert_string_equal(l.v[1], "here");
+	irc_lines_free(&l);
+}
+
+static void
+test_split_never_inside_colour(void **state)
+{
+	/* The budget ends inside "\x0304,05": the code moves whole. */
+	struct irc_lines l = split("abcdefghijklmnopqrstu\x03"
+	                           "04,05xyz",
+	                           24);
+
+	(void)state;
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "abcdefghijklmnopqrstu");
+	assert_string_equal(l.v[1], "\x03"
+	                            "04,05xyz");
+	irc_lines_free(&l);
+}
+
+static void
+test_split_comma_guard(void **state)
+{
+	/* A continuation in colour that starts with ",5" gets a guard so the
+	 * text is not read as a background colour. */
+	struct irc_lines l = split("\x03"
+	                           "04aaaaaaaaaaaaaaaaaaa ,5 gold",
+	                           24);
+
+	(void)state;
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "\x03"
+	                            "04aaaaaaaaaaaaaaaaaaa");
+	assert_string_equal(l.v[1], "\x03"
+	                            "04\x02\x02,5 gold");
+	irc_lines_free(&l);
+}
+
+static struct reply_msg *
+msg(struct reply *r)
+{
+	return (struct reply_msg *)reply_msg(r, REPLY_CHANNEL);
+}
+
+static const struct render_irc_opts opts = {.budget = 400, .max_lines = 6, .prefix = "!"};
+
+static void
+test_render_spans(void **state)
+{
+	struct reply *r = reply_new();
+	struct ustyle us = {.colour = UC_BLUE, .mark = "★"};
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_title(r, "Thwack-O");
+	reply_add(r, 0, "total ");
+	reply_add(r, RS_BOLD, "12");
+	reply_add(r, 0, " ");
+	reply_add_user(r, &us, 0, "6");
+	reply_add(r, 0, " ");
+	reply_add(r, RS_STRUCK, "1");
+	reply_add(r, 0, " ");
+	reply_add(r, RS_CRIT, "20");
+	reply_add(r, RS_BAD, " fail");
+	reply_nl(r);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "\x02Thwack-O\x0f");
+	assert_string_equal(l.v[1], "total \x02"
+	                            "12\x0f "
+	                            "\x02\x03"
+	                            "12\x02\x02★6\x0f "
+	                            "\x1e\x03"
+	                            "14\x02\x02"
+	                            "1\x0f "
+	                            "\x02\x03"
+	                            "03\x02\x02"
+	                            "20\x0f"
+	                            "\x03"
+	                            "04\x02\x02 fail\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+static void
+test_render_table_highlight(void **state)
+{
+	static const char *const hdr[] = {"d6", "encounter"};
+	static const char *const r1[] = {"1", "rats"};
+	static const char *const r2[] = {"2", "bats"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_table(r, 2, hdr);
+	reply_row(r, false, r1);
+	reply_row(r, true, r2);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0], "  \x02"
+	                            "d6  encounter\x0f");
+	assert_string_equal(l.v[1], "  \x03"
+	                            "14\x02\x02"
+	                            "1   rats\x0f");
+	assert_string_equal(l.v[2], "▶ \x02\x03"
+	                            "07\x02\x02"
+	                            "2   bats\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+static void
+test_render_injection(void **state)
+{
+	static const char *const cells[] = {"x\r\nQUIT :a", "\x01VERSION\x01"};
+	struct reply *r = reply_new();
+	struct ustyle us = {.colour = UC_RED, .mark = "\r\n"};
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_title(r, "t\r\nJOIN #evil");
+	reply_add(r, 0, "%s", "label\r\nPRIVMSG NickServ :IDENTIFY x\n");
+	reply_add_user(r, &us, 0,
+	               "\x03"
+	               "04,05x\x0f");
+	reply_nl(r);
+	reply_table(r, 2, NULL);
+	reply_row(r, true, cells);
+	reply_button(r, "go\n", "roll\r\n1d6");
+	render_irc(msg(r), &opts, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		assert_null(strpbrk(l.v[i], "\r\n\x01"));
+		assert_true(strlen(l.v[i]) <= opts.budget);
+	}
+	assert_string_equal(l.v[0], "\x02t  JOIN #evil\x0f");
+	assert_string_equal(l.v[1], "label  PRIVMSG NickServ :IDENTIFY x \x02\x03"
+	                            "04\x02\x02  04,05x\x0f");
+	assert_string_equal(l.v[3], "\x03"
+	                            "14\x02\x02[go : !roll  1d6]\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+static void
+test_render_long_line_split(void **state)
+{
+	struct render_irc_opts o = {.budget = 40, .max_lines = 6, .prefix = "!"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_add(r, RS_GOOD, "one two three four five six seven eight nine ten eleven");
+	reply_nl(r);
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "\x03"
+	                            "03\x02\x02one two three four five six seven");
+	assert_string_equal(l.v[1], "\x03"
+	                            "03eight nine ten eleven\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+static struct reply *
+table_of_20(void)
+{
+	static const char *const hdr[] = {"d20", "what"};
+	struct reply *r = reply_new();
+	char num[8], what[32];
+
+	reply_line(r, 0, "You rolled 7.");
+	reply_table(r, 2, hdr);
+	for (int i = 1; i <= 20; i++) {
+		const char *cells[] = {num, what};
+
+		snprintf(num, sizeof(num), "%d", i);
+		snprintf(what, sizeof(what), "entry %d", i);
+		reply_row(r, i == 7, cells);
+	}
+	return r;
+}
+
+static void
+test_render_summarise_packs(void **state)
+{
+	static const char first[] = "You rolled 7. · \x02"
+	                            "d20  what\x0f · \x03"
+	                            "14\x02\x02"
+	                            "1  entry 1\x0f · ";
+	struct reply *r = table_of_20();
+	struct irc_lines l = {0};
+
+	(void)state;
+	/* 22 lines do not fit 6: they are packed, every row kept. */
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 2);
+	assert_memory_equal(l.v[0], first, strlen(first));
+	assert_non_null(strstr(l.v[0], " · ▶ \x02\x03"
+	                               "07\x02\x02"
+	                               "7  entry 7\x0f · "));
+	assert_true(strlen(l.v[0]) <= opts.budget);
+	assert_string_equal(l.v[1] + strlen(l.v[1]) - 22, " · \x03"
+	                                                  "14\x02\x02"
+	                                                  "20  entry 20\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+static void
+test_render_summarise_brief(void **state)
+{
+	struct render_irc_opts o = {.budget = 60, .max_lines = 3, .prefix = "!"};
+	struct reply *r = table_of_20();
+	struct irc_lines l = {0};
+	static const char *const hdr[] = {"command", "what"};
+
+	(void)state;
+	/* Packed, it still takes 7 lines of 60 bytes: the table shrinks to
+	 * its highlighted row. */
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "You rolled 7. · ▶ \x02\x03"
+	                            "07\x02\x02"
+	                            "7  entry 7\x0f "
+	                            "\x03"
+	                            "14\x02\x02(row 7 of 20)\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+
+	/* Without a highlighted row: its first column. */
+	r = reply_new();
+	reply_table(r, 2, hdr);
+	for (int i = 0; i < 8; i++) {
+		char name[16];
+		const char *cells[] = {name, "does a great many interesting things"};
+
+		snprintf(name, sizeof(name), "c%d", i);
+		reply_row(r, false, cells);
+	}
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02"
+	                            "command:\x0f c0, c1, c2, c3, c4, c5, c6, c7");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+static void
+test_render_summarise_cut(void **state)
+{
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+	char text[301];
+
+	(void)state;
+	/* Lines too long to pack: the first five, and a note. */
+	memset(text, 'w', 300);
+	text[300] = '\0';
+	for (int i = 0; i < 10; i++)
+		reply_line(r, 0, "%d %s", i, text);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 6);
+	assert_memory_equal(l.v[4], "4 www", 5);
+	assert_string_equal(l.v[5], "\x03"
+	                            "14… 5 more lines not shown (too long for IRC)\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_clean),
+	    cmocka_unit_test(test_split_short_and_empty),
+	    cmocka_unit_test(test_split_at_space),
+	    cmocka_unit_test(test_split_utf8_boundary),
+	    cmocka_unit_test(test_split_reapplies_formatting),
+	    cmocka_unit_test(test_split_never_inside_colour),
+	    cmocka_unit_test(test_split_comma_guard),
+	    cmocka_unit_test(test_render_spans),
+	    cmocka_unit_test(test_render_table_highlight),
+	    cmocka_unit_test(test_render_injection),
+	    cmocka_unit_test(test_render_long_line_split),
+	    cmocka_unit_test(test_render_summarise_packs),
+	    cmocka_unit_test(test_render_summarise_brief),
+	    cmocka_unit_test(test_render_summarise_cut),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
