@@ -15,6 +15,7 @@
 
 #include "bot/console.h"
 #include "bot/log.h"
+#include "bot/persist.h"
 #include "commands/dispatch.h"
 #include "rules/rng.h"
 
@@ -29,7 +30,9 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: delver [--console] [--user NAME] [--channel NAME] [--color WHEN]\n"
-	           "              [--seed N] [--log-level LEVEL] [--version] [--help]\n"
+	           "              [--seed N] [--log-level LEVEL] [--state-dir DIR]\n"
+	           "              [--fsync POLICY] [--snapshot-interval SECONDS]\n"
+	           "              [--evict-after SECONDS] [--salvage] [--version] [--help]\n"
 	           "\n"
 	           "  --console          play in this terminal (the default when nothing else\n"
 	           "                     is configured)\n"
@@ -37,7 +40,23 @@ usage(FILE *f)
 	           "  --channel NAME     the console channel (default: table)\n"
 	           "  --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
 	           "  --seed N           fix the dice (for tests and demonstrations)\n"
-	           "  --log-level LEVEL  error, warn, info (default) or debug\n");
+	           "  --log-level LEVEL  error, warn, info (default) or debug\n"
+	           "\n"
+	           "State (channel and user records) is kept in a directory:\n"
+	           "  --state-dir DIR    default: $STATE_DIRECTORY (systemd), else ./state;\n"
+	           "                     created with mode 0700, one delver per directory\n"
+	           "  --fsync POLICY     when a change reaches the disk: always (before the\n"
+	           "                     reply), everysec (default: at most one second of\n"
+	           "                     changes lost on power loss) or no (the kernel decides)\n"
+	           "  --snapshot-interval SECONDS\n"
+	           "                     how often all records are rewritten into a snapshot\n"
+	           "                     when something changed (default 60, 1 to 86400)\n"
+	           "  --evict-after SECONDS\n"
+	           "                     channels idle this long leave memory and are read\n"
+	           "                     back when used (default 86400; 0: never)\n"
+	           "  --salvage          when a state file is damaged, move it aside (renamed\n"
+	           "                     FILE.bad-TIME) and start from what is readable,\n"
+	           "                     instead of refusing to start\n");
 }
 
 static void
@@ -75,6 +94,11 @@ main(int argc, char **argv)
 	    {"color", required_argument, NULL, 'K'},
 	    {"seed", required_argument, NULL, 's'},
 	    {"log-level", required_argument, NULL, 'l'},
+	    {"state-dir", required_argument, NULL, 'P'},
+	    {"fsync", required_argument, NULL, 'P'},
+	    {"snapshot-interval", required_argument, NULL, 'P'},
+	    {"evict-after", required_argument, NULL, 'P'},
+	    {"salvage", no_argument, NULL, 'S'},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -84,7 +108,10 @@ main(int argc, char **argv)
 	struct dispatch d = {0};
 	struct app a = {0};
 	enum log_level lvl;
-	int ch;
+	int ch, idx;
+	struct persist_opts po;
+	struct persist *p;
+	char perr[4096];
 
 	co.user = getenv("USER");
 	if (co.user == NULL || *co.user == '\0') {
@@ -92,7 +119,8 @@ main(int argc, char **argv)
 
 		co.user = pw ? pw->pw_name : "player";
 	}
-	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	persist_opts_default(&po);
+	while ((ch = getopt_long(argc, argv, "hV", longopts, &idx)) != -1) {
 		switch (ch) {
 		case 'c':
 			break;
@@ -113,6 +141,13 @@ main(int argc, char **argv)
 				fatalx("--log-level must be error, warn, info or debug (got '%s')",
 				       optarg);
 			log_set_level(lvl);
+			break;
+		case 'P':
+			if (persist_opt(&po, longopts[idx].name, optarg, perr, sizeof(perr)) < 0)
+				fatalx("%s", perr);
+			break;
+		case 'S':
+			po.salvage = true;
 			break;
 		case 'V':
 			printf("delver %s\n", DELVER_VERSION);
@@ -154,6 +189,10 @@ main(int argc, char **argv)
 	d.state = state_new();
 
 	a.loop = uv_default_loop();
+	p = persist_open(a.loop, d.state, &po, perr, sizeof(perr));
+	if (p == NULL)
+		fatalx("%s", perr);
+	persist_attach(p, &d);
 	uv_signal_init(a.loop, &a.sigint);
 	uv_signal_init(a.loop, &a.sigterm);
 	a.sigint.data = a.sigterm.data = &a;
@@ -164,6 +203,7 @@ main(int argc, char **argv)
 	if (a.console == NULL)
 		fatalx("the console cannot read standard input");
 	uv_run(a.loop, UV_RUN_DEFAULT);
+	persist_close(p);
 	uv_loop_close(a.loop);
 	state_free(d.state);
 	rng_free(d.rng);
