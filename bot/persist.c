@@ -581,6 +581,16 @@ load_channel(struct channel *fresh, void *ctx)
 
 /* --- the timer --- */
 
+/* Sweeps once a minute, or as often as channels can become idle. */
+static uint64_t
+sweep_ms(const struct persist *p)
+{
+	int s = p->o.evict_after > 0 && p->o.evict_after < SWEEP_SECONDS ? p->o.evict_after
+	                                                                 : SWEEP_SECONDS;
+
+	return (uint64_t)s * 1000;
+}
+
 static void
 tick_cb(uv_timer_t *t)
 {
@@ -599,7 +609,7 @@ tick_cb(uv_timer_t *t)
 			persist_snapshot(p);
 	}
 	if (now >= p->next_sweep_ms) {
-		p->next_sweep_ms = now + SWEEP_SECONDS * 1000;
+		p->next_sweep_ms = now + sweep_ms(p);
 		persist_evict(p);
 	}
 }
@@ -729,7 +739,7 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 	uv_unref((uv_handle_t *)&p->tick);
 	p->next_snapshot_ms =
 	    uv_now(loop) + (p->need_snapshot ? TICK_MS : (uint64_t)o->snapshot_interval * 1000);
-	p->next_sweep_ms = uv_now(loop) + SWEEP_SECONDS * 1000;
+	p->next_sweep_ms = uv_now(loop) + sweep_ms(p);
 	return p;
 }
 

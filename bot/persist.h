@@ -98,8 +98,8 @@ int persist_flush(struct persist *p);
 int persist_snapshot(struct persist *p);
 /* True while a background snapshot is running. */
 bool persist_busy(const struct persist *p);
-/* Drops idle channels now (the timer does it every minute); returns how
- * many. */
+/* Drops idle channels now (the timer does it every minute, or every
+ * evict_after seconds when that is shorter); returns how many. */
 size_t persist_evict(struct persist *p);
 void persist_get_stats(const struct persist *p, struct persist_stats *s);
 /* The state directory in use. */
