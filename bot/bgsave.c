@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,6 +64,9 @@ child_main(struct bgsave *b, struct state *st, struct snapshot *base, int64_t ta
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
+	/* Background work: the loop must win the CPU over the writer. */
+	if (setpriority(PRIO_PROCESS, 0, 10) < 0)
+		log_debug("snapshot writer: cannot lower its priority");
 	if (keep_fd >= 0)
 		close(keep_fd);
 	snapshot_tmp_path(b->tmp, sizeof(b->tmp), b->dir, getpid());

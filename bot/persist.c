@@ -15,6 +15,7 @@
 
 #include "bot/bgsave.h"
 #include "bot/fsio.h"
+#include "bot/hugeheap.h"
 #include "bot/journal.h"
 #include "bot/log.h"
 #include "bot/record.h"
@@ -426,6 +427,7 @@ bg_fork(struct persist *p, struct journal *next)
 {
 	retire(p, p->j);
 	p->j = next;
+	hugeheap_advise();
 	p->bg_taken = tick_clock(p);
 	p->bg_changes = p->changes;
 	p->bg_need = p->need_snapshot;
@@ -597,6 +599,7 @@ tick_cb(uv_timer_t *t)
 	struct persist *p = t->data;
 	uint64_t now = uv_now(p->loop);
 
+	hugeheap_advise();
 	tick_clock(p);
 	if (p->retry != NULL || p->j == NULL || journal_broken(p->j))
 		recover(p);
@@ -682,7 +685,8 @@ restore(struct persist *p, char *err, size_t errlen)
 	struct restore_opts ro = {.dir = p->dir,
 	                          .salvage = p->o.salvage,
 	                          .now = (int64_t)time(NULL),
-	                          .evict_after = p->o.evict_after};
+	                          .evict_after = p->o.evict_after,
+	                          .progress = hugeheap_advise};
 	struct restore_result res;
 	char why[2048];
 
@@ -722,6 +726,7 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 	p->o = *o;
 	p->lock_fd = -1;
 	snprintf(p->dir, sizeof(p->dir), "%s", o->dir != NULL ? o->dir : default_dir());
+	hugeheap_init();
 	if (open_dir(p, err, errlen) < 0 || restore(p, err, errlen) < 0) {
 		free_persist(p);
 		return NULL;

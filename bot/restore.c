@@ -147,6 +147,8 @@ apply(struct load *l, struct record *r)
 		l->res->replayed++;
 	else
 		l->res->loaded++;
+	if (l->o->progress != NULL && (l->res->replayed + l->res->loaded) % 4096 == 0)
+		l->o->progress();
 }
 
 /* Keeps track of whether the snapshot's channels are sorted. */

@@ -32,8 +32,9 @@ struct snapshot;
 struct restore_opts {
 	const char *dir;
 	bool salvage;
-	int64_t now;         /* unix seconds */
-	int64_t evict_after; /* seconds; 0: keep every channel in memory */
+	int64_t now;            /* unix seconds */
+	int64_t evict_after;    /* seconds; 0: keep every channel in memory */
+	void (*progress)(void); /* called every few thousand records, or NULL */
 };
 
 struct restore_result {

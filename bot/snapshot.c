@@ -16,6 +16,7 @@
 #include "rules/mem.h"
 
 #define WRITE_CHUNK (1u << 20) /* bytes gathered before each write */
+#define SYNC_EVERY  (8u << 20) /* bytes after which writeback is started */
 #define READ_CHUNK  (1u << 20) /* bytes per read when copying a base */
 #define PROBE_CHUNK 4096       /* bytes per read in a lookup */
 #define SCAN_MAX    16384      /* below this span a lookup reads line by line */
@@ -34,6 +35,7 @@ struct writer {
 	const char *path;
 	struct buf b;
 	uint64_t bytes;
+	uint64_t synced; /* writeback started up to here */
 	uint64_t records;
 	uint64_t copied;
 	char *err;
@@ -67,6 +69,18 @@ writer_flush(struct writer *w)
 	}
 	w->bytes += w->b.len;
 	buf_reset(&w->b);
+	/* Start writeback as we go (and wait for the chunk before last), so a
+	 * large snapshot never piles up dirty pages that would throttle the
+	 * loop's own journal writes (Redis: rdb-save-incremental-fsync). */
+	if (w->bytes - w->synced >= SYNC_EVERY) {
+		sync_file_range(w->fd, (off_t)w->synced, (off_t)(w->bytes - w->synced),
+		                SYNC_FILE_RANGE_WRITE);
+		if (w->synced >= SYNC_EVERY)
+			sync_file_range(w->fd, (off_t)(w->synced - SYNC_EVERY), SYNC_EVERY,
+			                SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+			                    SYNC_FILE_RANGE_WAIT_AFTER);
+		w->synced = w->bytes;
+	}
 	return 0;
 }
 
