@@ -6,7 +6,8 @@
 #                 ASan+UBSan), lint, fuzz smoke runs and integration tests
 # make bench      build and run the benchmarks
 # make fuzz       build the libFuzzer targets (FUZZ_SECONDS=N make fuzz-run)
-# make install    PREFIX=/usr/local DESTDIR= (both honoured)
+# make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (all honoured);
+#                 make uninstall with the same variables reverses it
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
@@ -26,7 +27,8 @@ WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
              -Wformat=2 -Wvla -Wpointer-arith -Wno-unused-parameter $(WERROR)
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
-ALL_CPPFLAGS := -D_GNU_SOURCE -DDELVER_VERSION='"$(VERSION)"' -I. $(CPPFLAGS)
+ALL_CPPFLAGS := -D_GNU_SOURCE -DDELVER_VERSION='"$(VERSION)"' \
+                -DDELVER_CONFIG_PATH='"$(SYSCONFDIR)/delver/delver.conf"' -I. $(CPPFLAGS)
 ALL_CFLAGS   := -std=c11 $(WARN) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS  := $(LDFLAGS)
 LIBS         := $(PKG_LIBS) -lm
@@ -127,12 +129,13 @@ lint:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-bench: $(BENCH_BIN)
+bench: all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+	@for s in bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s"; sh "$$s" $(BUILD) || exit 1; done
 
 # libFuzzer targets are built with clang whatever CC is.
 FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
-               -D_GNU_SOURCE -DFUZZING -I. $(PKG_CFLAGS)
+               -D_GNU_SOURCE -DFUZZING -DDELVER_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS)
 build/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
 	@mkdir -p $(@D)
 	clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(LIBS)
@@ -142,19 +145,27 @@ fuzz: $(FUZZ_BIN)
 fuzz-run: fuzz
 	@sh tests/run-fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
+# The units get the installed paths; /etc/delver is created for the
+# configuration, which uninstall leaves (and the directory, unless empty).
+UNITS := delver.service delver@.service
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(SYSCONFDIR)/delver $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 delver $(DESTDIR)$(BINDIR)/delver
-	if [ -f doc/delver.8 ]; then install -m 0644 doc/delver.8 $(DESTDIR)$(MANDIR)/man8/delver.8; fi
+	install -m 0644 bot/delver.8 $(DESTDIR)$(MANDIR)/man8/delver.8
 	install -m 0644 config/delver.conf.example $(DESTDIR)$(DOCDIR)/delver.conf.example
-	for u in systemd/*.service; do [ -f "$$u" ] && sed 's|@BINDIR@|$(BINDIR)|g' "$$u" > $(DESTDIR)$(UNITDIR)/$$(basename $$u); done; true
+	for u in $(UNITS); do \
+		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+			systemd/$$u > $(DESTDIR)$(UNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
+	done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/delver $(DESTDIR)$(MANDIR)/man8/delver.8 \
 		$(DESTDIR)$(DOCDIR)/delver.conf.example \
-		$(DESTDIR)$(UNITDIR)/delver.service $(DESTDIR)$(UNITDIR)/delver@.service
-	-rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/delver 2>/dev/null
+		$(UNITS:%=$(DESTDIR)$(UNITDIR)/%)
+	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(SYSCONFDIR)/delver 2>/dev/null || true
 
 clean:
 	rm -rf build delver

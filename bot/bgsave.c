@@ -183,7 +183,6 @@ bgsave_new(uv_loop_t *loop, const char *dir, bgsave_done_fn *done, void *ctx)
 	b->ctx = ctx;
 	uv_timer_init(loop, &b->watch);
 	b->watch.data = b;
-	uv_unref((uv_handle_t *)&b->watch);
 	return b;
 }
 
@@ -227,29 +226,6 @@ bool
 bgsave_running(const struct bgsave *b)
 {
 	return b->phase != BG_IDLE;
-}
-
-void
-bgsave_finish(struct bgsave *b)
-{
-	int status;
-	pid_t r;
-
-	while (b->phase == BG_INSTALLING)
-		uv_run(b->loop, UV_RUN_ONCE);
-	if (b->phase != BG_CHILD)
-		return;
-	uv_timer_stop(&b->watch);
-	do
-		r = waitpid(b->child, &status, 0);
-	while (r < 0 && errno == EINTR);
-	if (r < 0 || !reaped(b, status)) {
-		finish(b);
-		return;
-	}
-	snapshot_tmp_path(b->tmp, sizeof(b->tmp), b->dir, b->child);
-	install(b);
-	install_done(&b->work, 0);
 }
 
 static void

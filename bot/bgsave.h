@@ -4,7 +4,8 @@
  * copy-on-write image of the state and exits, and the loop goes on
  * answering. A timer on the loop reaps the child; the rename into place,
  * the directory fsync and the removal of obsolete journals then run on
- * libuv's thread pool. The loop itself only pays for fork(2).
+ * libuv's thread pool. The loop itself only pays for fork(2). While a save
+ * runs its timer keeps the loop alive.
  *
  * The child ignores the signals that stop the bot (a Ctrl-C reaches the
  * whole process group), dies with its parent (PR_SET_PDEATHSIG), and never
@@ -52,10 +53,6 @@ struct bgsave *bgsave_new(uv_loop_t *loop, const char *dir, bgsave_done_fn *done
 int bgsave_start(struct bgsave *b, struct state *st, struct snapshot *base, int64_t taken,
                  uint64_t next_journal, int keep_fd, bool open_result);
 bool bgsave_running(const struct bgsave *b);
-
-/* Blocks until a running save has ended (for shutdown): waits for the
- * child, installs its snapshot in this thread and calls done. */
-void bgsave_finish(struct bgsave *b);
 
 /* Frees b once libuv has closed its timer; no save may be running. */
 void bgsave_free(struct bgsave *b);

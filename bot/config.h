@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bot/log.h"
 
@@ -33,6 +34,8 @@ struct config_bot {
 	char *state_dir;          /* NULL: $STATE_DIRECTORY, else ./state */
 	int snapshot_interval;    /* seconds, default 60 */
 	enum fsync_policy fsync;  /* default everysec */
+	int evict_after;          /* idle seconds before a channel leaves memory;
+	                             0: never; default 86400 */
 	enum log_level log_level; /* default info */
 	char *gm_role;            /* Discord role name that acts as GM, or NULL */
 	bool players_roll_hazard; /* default true: anyone may roll /hazard */
@@ -76,7 +79,7 @@ struct config_irc {
 
 struct config_console {
 	bool enabled;  /* default: true when nothing else is configured */
-	char *user;    /* default $USER */
+	char *user;    /* NULL: $USER */
 	char *channel; /* default "table" */
 };
 
@@ -89,8 +92,15 @@ struct config {
 	struct config_console console;
 };
 
-/* A config with every default and no file. */
+/* A config with every default and no file: the console alone. Its discord
+ * member holds the [discord] defaults with enabled false. */
 struct config *config_defaults(void);
+
+/* Fills irc with the defaults of an [irc.<network>] section named network
+ * (copied) before its keys are read; the port is 0 until the section is
+ * complete (then 6697 with TLS, 6667 without). Free with config_irc_clear(). */
+void config_irc_init(struct config_irc *irc, const char *network);
+void config_irc_clear(struct config_irc *irc);
 
 /*
  * Reads path. Returns a config, or NULL with one sentence in err naming the
@@ -100,6 +110,21 @@ struct config *config_defaults(void);
  * resolved (and registered with log_secret) unless resolve_secrets is false.
  */
 struct config *config_load(const char *path, bool resolve_secrets, char *err, size_t errlen);
+
+/* config_load() from an open stream; name stands for the file in messages
+ * and in c->path. The caller keeps f. */
+struct config *config_load_stream(FILE *f, const char *name, bool resolve_secrets, char *err,
+                                  size_t errlen);
+
+/* Registers every resolved secret of c with log_secret() (config_load does
+ * it; a reload calls it again after log_forget_secrets()). */
+void config_log_secrets(const struct config *c);
+
+/* Calls fn for every key the parser knows, section by section ("bot",
+ * "discord", "irc" for [irc.<network>], "console"), in the order of the
+ * example file: the parser's own table, so tests can hold the
+ * documentation to it. */
+void config_each_key(void (*fn)(const char *section, const char *key, void *ctx), void *ctx);
 
 void config_free(struct config *c);
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rules/buf.h"
@@ -14,10 +15,13 @@
 #define LOG_SECRETS_MAX 16
 
 static enum log_level level = LOG_LEVEL_INFO;
+static bool journal; /* prefix lines with "<priority>" */
 static char *secrets[LOG_SECRETS_MAX];
 static size_t nsecrets;
 
 static const char *const names[] = {"error", "warn", "info", "debug"};
+/* The syslog priority of each level, for journald (sd-daemon(3)). */
+static const int priorities[] = {3, 4, 6, 7};
 
 void
 log_set_level(enum log_level l)
@@ -41,6 +45,25 @@ log_parse_level(const char *s, enum log_level *out)
 		}
 	}
 	return -1;
+}
+
+void
+log_detect_journal(void)
+{
+	const char *v = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+	char *end;
+
+	journal = false;
+	if (v == NULL || fstat(STDERR_FILENO, &st) < 0)
+		return;
+	dev = strtoull(v, &end, 10);
+	if (*end != ':')
+		return;
+	ino = strtoull(end + 1, &end, 10);
+	journal = *end == '\0' && dev == (unsigned long long)st.st_dev &&
+	          ino == (unsigned long long)st.st_ino;
 }
 
 void
@@ -87,6 +110,8 @@ vlog(enum log_level l, int errnum, const char *fmt, va_list ap)
 	if (l > level)
 		return;
 	buf_init(&line, LOG_LINE_MAX);
+	if (journal)
+		buf_addf(&line, "<%d>", priorities[l]);
 	buf_addf(&line, "%s: ", names[l]);
 	buf_vaddf(&line, fmt, ap);
 	if (errnum != 0)

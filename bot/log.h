@@ -24,6 +24,10 @@ void log_set_level(enum log_level level);
 enum log_level log_get_level(void);
 /* Parses "error", "warn", "info" or "debug". Returns 0, or -1. */
 int log_parse_level(const char *s, enum log_level *out);
+/* When stderr is the journal stream $JOURNAL_STREAM names (a service
+ * under systemd), prefixes every line with its syslog priority ("<3>error:
+ * ...") so journald records each line's level. */
+void log_detect_journal(void);
 /* Remembers a secret (copied) to scrub from every later line. Secrets
  * shorter than 4 bytes are ignored. */
 void log_secret(const char *secret);

@@ -1,153 +1,184 @@
 /*
- * delver: the daemon's entry point. Parses the command line, builds the
- * state, the RNG and the dispatcher, starts the transports on one libuv
- * loop and runs it until input ends or a signal asks it to stop.
+ * delver: the entry point. Parses the command line into struct app_opts and
+ * hands it to the app (bot/app.h), which runs everything else. Options and
+ * usage() must match the man page, bot/delver.8 (a test checks both ways).
  */
 #include <getopt.h>
-#include <inttypes.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <uv.h>
-
-#include "bot/console.h"
+#include "bot/app.h"
 #include "bot/log.h"
 #include "bot/persist.h"
-#include "commands/dispatch.h"
-#include "rules/rng.h"
-
-struct app {
-	uv_loop_t *loop;
-	uv_signal_t sigint, sigterm;
-	struct console *console;
-	bool stopping;
-};
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: delver [--console] [--user NAME] [--channel NAME] [--color WHEN]\n"
-	           "              [--seed N] [--log-level LEVEL] [--state-dir DIR]\n"
-	           "              [--fsync POLICY] [--snapshot-interval SECONDS]\n"
-	           "              [--evict-after SECONDS] [--salvage] [--version] [--help]\n"
-	           "\n"
-	           "  --console          play in this terminal (the default when nothing else\n"
-	           "                     is configured)\n"
-	           "  --user NAME        who is typing (default: $USER)\n"
-	           "  --channel NAME     the console channel (default: table)\n"
-	           "  --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
-	           "  --seed N           fix the dice (for tests and demonstrations)\n"
-	           "  --log-level LEVEL  error, warn, info (default) or debug\n"
-	           "\n"
-	           "State (channel and user records) is kept in a directory:\n"
-	           "  --state-dir DIR    default: $STATE_DIRECTORY (systemd), else ./state;\n"
-	           "                     created with mode 0700, one delver per directory\n"
-	           "  --fsync POLICY     when a change reaches the disk: always (before the\n"
-	           "                     reply), everysec (default: at most one second of\n"
-	           "                     changes lost on power loss) or no (the kernel decides)\n"
-	           "  --snapshot-interval SECONDS\n"
-	           "                     how often all records are rewritten into a snapshot\n"
-	           "                     when something changed (default 60, 1 to 86400)\n"
-	           "  --evict-after SECONDS\n"
-	           "                     channels idle this long leave memory and are read\n"
-	           "                     back when used (default 86400; 0: never)\n"
-	           "  --salvage          when a state file is damaged, move it aside (renamed\n"
-	           "                     FILE.bad-TIME) and start from what is readable,\n"
-	           "                     instead of refusing to start\n");
+	fprintf(f,
+	        "usage: delver [--config PATH] [--check-config] [--console] [--user NAME]\n"
+	        "              [--channel NAME] [--color WHEN] [--seed N] [--shard ID]\n"
+	        "              [--log-level LEVEL] [--state-dir DIR] [--fsync POLICY]\n"
+	        "              [--snapshot-interval SECONDS] [--evict-after SECONDS]\n"
+	        "              [--salvage] [--version] [--help]\n"
+	        "\n"
+	        "  --config PATH      the configuration file (default: %s;\n"
+	        "                     when it does not exist, the defaults: the console)\n"
+	        "  --check-config     check the configuration and its secrets, then exit:\n"
+	        "                     0 when it is valid, 1 when not\n"
+	        "  --console          play in this terminal, even with other transports\n"
+	        "                     configured (the default when nothing else is)\n"
+	        "  --user NAME        who is typing (default: [console] user, else $USER)\n"
+	        "  --channel NAME     the console channel (default: [console] channel, table)\n"
+	        "  --color WHEN       auto (default), always or never; NO_COLOR is honoured\n"
+	        "  --seed N           fix the dice (for tests and demonstrations)\n"
+	        "  --shard ID         run Discord shard ID of [discord] shard_count\n"
+	        "                     (delver@.service passes its instance name)\n"
+	        "  --log-level LEVEL  error, warn, info or debug (default: [bot] log_level,\n"
+	        "                     info)\n"
+	        "  --state-dir DIR    where channel and user records are kept (default:\n"
+	        "                     [bot] state_dir, else $STATE_DIRECTORY, else ./state)\n"
+	        "  --fsync POLICY     always (durable before each reply), everysec or no\n"
+	        "                     (default: [bot] fsync, everysec)\n"
+	        "  --snapshot-interval SECONDS\n"
+	        "                     seconds between snapshots, 1 to 86400 (default:\n"
+	        "                     [bot] snapshot_interval, 60)\n"
+	        "  --evict-after SECONDS\n"
+	        "                     idle seconds before a channel leaves memory, 0 never\n"
+	        "                     (default: [bot] evict_after, 86400)\n"
+	        "  --salvage          move damaged state files aside (FILE.bad-TIME) and\n"
+	        "                     start from what is readable, instead of refusing\n"
+	        "  --version          print the version and exit\n"
+	        "  --help             print this help and exit\n",
+	        DELVER_CONFIG_PATH);
 }
 
-static void
-app_stop(struct app *a)
+/* A whole number from 0 to max, or -1. */
+static long long
+parse_count(const char *s, unsigned long long max)
 {
-	if (a->stopping)
-		return;
-	a->stopping = true;
-	console_stop(a->console);
-	a->console = NULL;
-	uv_close((uv_handle_t *)&a->sigint, NULL);
-	uv_close((uv_handle_t *)&a->sigterm, NULL);
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0' || v > max)
+		return -1;
+	return (long long)v;
 }
 
+/* Copies the persistence option name, just parsed into po, into o. */
 static void
-on_eof(void *ctx)
+set_persist(struct app_opts *o, const struct persist_opts *po, const char *name)
 {
-	app_stop(ctx);
-}
-
-static void
-on_signal(uv_signal_t *h, int signum)
-{
-	log_info("signal %d: stopping", signum);
-	app_stop(h->data);
+	if (strcmp(name, "state-dir") == 0)
+		o->state_dir = po->dir;
+	else if (strcmp(name, "fsync") == 0)
+		o->fsync = (int)po->fsync;
+	else if (strcmp(name, "snapshot-interval") == 0)
+		o->snapshot_interval = po->snapshot_interval;
+	else
+		o->evict_after = po->evict_after;
 }
 
 int
 main(int argc, char **argv)
 {
+	enum {
+		ARG_CONFIG = 256,
+		ARG_CHECK,
+		ARG_CONSOLE,
+		ARG_USER,
+		ARG_CHANNEL,
+		ARG_COLOR,
+		ARG_SEED,
+		ARG_SHARD,
+		ARG_LOG_LEVEL,
+		ARG_PERSIST, /* --state-dir, --fsync, --snapshot-interval, --evict-after */
+		ARG_SALVAGE,
+	};
 	static const struct option longopts[] = {
-	    {"console", no_argument, NULL, 'c'},
-	    {"user", required_argument, NULL, 'u'},
-	    {"channel", required_argument, NULL, 'C'},
-	    {"color", required_argument, NULL, 'K'},
-	    {"seed", required_argument, NULL, 's'},
-	    {"log-level", required_argument, NULL, 'l'},
-	    {"state-dir", required_argument, NULL, 'P'},
-	    {"fsync", required_argument, NULL, 'P'},
-	    {"snapshot-interval", required_argument, NULL, 'P'},
-	    {"evict-after", required_argument, NULL, 'P'},
-	    {"salvage", no_argument, NULL, 'S'},
+	    {"config", required_argument, NULL, ARG_CONFIG},
+	    {"check-config", no_argument, NULL, ARG_CHECK},
+	    {"console", no_argument, NULL, ARG_CONSOLE},
+	    {"user", required_argument, NULL, ARG_USER},
+	    {"channel", required_argument, NULL, ARG_CHANNEL},
+	    {"color", required_argument, NULL, ARG_COLOR},
+	    {"seed", required_argument, NULL, ARG_SEED},
+	    {"shard", required_argument, NULL, ARG_SHARD},
+	    {"log-level", required_argument, NULL, ARG_LOG_LEVEL},
+	    {"state-dir", required_argument, NULL, ARG_PERSIST},
+	    {"fsync", required_argument, NULL, ARG_PERSIST},
+	    {"snapshot-interval", required_argument, NULL, ARG_PERSIST},
+	    {"evict-after", required_argument, NULL, ARG_PERSIST},
+	    {"salvage", no_argument, NULL, ARG_SALVAGE},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct console_opts co = {.channel = "table"};
-	const char *color = "auto", *seed = NULL;
-	struct dispatch d = {0};
-	struct app a = {0};
-	enum log_level lvl;
-	int ch, idx;
+	struct app_opts o = {
+	    .color = "auto", .log_level = -1, .shard = -1, .fsync = -1, .evict_after = -1};
 	struct persist_opts po;
-	struct persist *p;
-	char perr[4096];
+	char perr[256];
+	int idx;
+	bool check = false;
+	enum log_level lvl;
+	long long v;
+	char *end;
+	int ch;
 
-	co.user = getenv("USER");
-	if (co.user == NULL || *co.user == '\0') {
-		struct passwd *pw = getpwuid(getuid());
-
-		co.user = pw ? pw->pw_name : "player";
-	}
 	persist_opts_default(&po);
 	while ((ch = getopt_long(argc, argv, "hV", longopts, &idx)) != -1) {
 		switch (ch) {
-		case 'c':
+		case ARG_CONFIG:
+			o.config_path = optarg;
 			break;
-		case 'u':
-			co.user = optarg;
+		case ARG_CHECK:
+			check = true;
 			break;
-		case 'C':
-			co.channel = optarg;
+		case ARG_CONSOLE:
+			o.console = true;
 			break;
-		case 'K':
-			color = optarg;
+		case ARG_USER:
+			o.user = optarg;
 			break;
-		case 's':
-			seed = optarg;
+		case ARG_CHANNEL:
+			o.channel = optarg;
 			break;
-		case 'l':
+		case ARG_COLOR:
+			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0 &&
+			    strcmp(optarg, "never") != 0)
+				fatalx("--color must be auto, always or never (got '%s')", optarg);
+			o.color = optarg;
+			break;
+		case ARG_SEED:
+			if (*optarg < '0' || *optarg > '9' ||
+			    (o.seed = strtoull(optarg, &end, 10), *end != '\0'))
+				fatalx("--seed must be a whole number (got '%s')", optarg);
+			o.seeded = true;
+			break;
+		case ARG_SHARD:
+			v = parse_count(optarg, 65534);
+			if (v < 0)
+				fatalx("--shard must be a whole number from 0 to 65534 (got '%s')",
+				       optarg);
+			o.shard = (int)v;
+			break;
+		case ARG_LOG_LEVEL:
 			if (log_parse_level(optarg, &lvl) < 0)
 				fatalx("--log-level must be error, warn, info or debug (got '%s')",
 				       optarg);
+			o.log_level = (int)lvl;
 			log_set_level(lvl);
 			break;
-		case 'P':
+		case ARG_PERSIST:
 			if (persist_opt(&po, longopts[idx].name, optarg, perr, sizeof(perr)) < 0)
 				fatalx("%s", perr);
+			set_persist(&o, &po, longopts[idx].name);
 			break;
-		case 'S':
-			po.salvage = true;
+		case ARG_SALVAGE:
+			o.salvage = true;
 			break;
 		case 'V':
 			printf("delver %s\n", DELVER_VERSION);
@@ -164,48 +195,5 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(color, "always") == 0)
-		co.ansi = true;
-	else if (strcmp(color, "never") == 0)
-		co.ansi = false;
-	else if (strcmp(color, "auto") == 0)
-		co.ansi = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
-	else
-		fatalx("--color must be auto, always or never (got '%s')", color);
-	co.echo = !isatty(STDIN_FILENO);
-
-	if (seed != NULL) {
-		char *end;
-		unsigned long long v = strtoull(seed, &end, 10);
-
-		if (*seed == '\0' || *end != '\0')
-			fatalx("--seed must be a whole number (got '%s')", seed);
-		d.rng = rng_new_seeded((uint64_t)v);
-	} else {
-		d.rng = rng_new();
-	}
-	if (d.rng == NULL)
-		fatal("cannot seed the dice from the kernel");
-	d.state = state_new();
-
-	a.loop = uv_default_loop();
-	p = persist_open(a.loop, d.state, &po, perr, sizeof(perr));
-	if (p == NULL)
-		fatalx("%s", perr);
-	persist_attach(p, &d);
-	uv_signal_init(a.loop, &a.sigint);
-	uv_signal_init(a.loop, &a.sigterm);
-	a.sigint.data = a.sigterm.data = &a;
-	uv_signal_start(&a.sigint, on_signal, SIGINT);
-	uv_signal_start(&a.sigterm, on_signal, SIGTERM);
-
-	a.console = console_start(a.loop, &d, &co, on_eof, &a);
-	if (a.console == NULL)
-		fatalx("the console cannot read standard input");
-	uv_run(a.loop, UV_RUN_DEFAULT);
-	persist_close(p);
-	uv_loop_close(a.loop);
-	state_free(d.state);
-	rng_free(d.rng);
-	return 0;
+	return check ? app_check_config(&o) : app_run(&o);
 }

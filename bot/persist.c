@@ -59,6 +59,9 @@ struct persist {
 	struct bgsave *bg;
 	bool bg_preparing; /* a new journal is being made for a snapshot */
 	bool closing;
+	int close_phase;        /* close_step's progress */
+	void (*closed)(void *); /* persist_close_async's callback */
+	void *closed_ctx;
 	uv_timer_t tick;
 	int works;                 /* thread-pool jobs not yet done */
 	struct journal *syncing_j; /* the journal an everysec fsync is running on */
@@ -78,6 +81,8 @@ struct job {
 	int rc, err;
 	char msg[512];
 };
+
+static void close_step(struct persist *p);
 
 void
 persist_opts_default(struct persist_opts *o)
@@ -401,6 +406,10 @@ bg_done(void *ctx, const struct bgsave_result *res)
 		p->need_snapshot |= p->bg_need;
 		p->stats.snapshot_failures++;
 		p->next_snapshot_ms = uv_now(p->loop) + RETRY_SECONDS * 1000;
+		if (p->closing) {
+			log_error("snapshot at shutdown failed; the journals keep the changes");
+			close_step(p);
+		}
 		return;
 	}
 	snapshot_close(p->snap);
@@ -418,6 +427,8 @@ bg_done(void *ctx, const struct bgsave_result *res)
 	}
 	if (p->retry == NULL)
 		p->failing = false;
+	if (p->closing)
+		close_step(p);
 }
 
 /* Forks the writer once the next journal exists: changes made after the
@@ -486,6 +497,8 @@ job_done(uv_work_t *req, int status)
 		journal_release(w->j);
 	}
 	free(w);
+	if (p->closing)
+		close_step(p);
 }
 
 int
@@ -749,6 +762,19 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 }
 
 void
+persist_reconfigure(struct persist *p, const struct persist_opts *o)
+{
+	uint64_t soon = uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000;
+
+	p->o.fsync = o->fsync;
+	p->o.snapshot_interval = o->snapshot_interval;
+	p->o.evict_after = o->evict_after;
+	if (p->next_snapshot_ms > soon)
+		p->next_snapshot_ms = soon;
+	p->next_sweep_ms = uv_now(p->loop) + sweep_ms(p);
+}
+
+void
 persist_attach(struct persist *p, struct dispatch *d)
 {
 	d->persist_channel = persist_channel;
@@ -773,34 +799,82 @@ persist_dir(const struct persist *p)
 static void
 tick_closed(uv_handle_t *h)
 {
-	free_persist(h->data);
+	struct persist *p = h->data;
+	void (*done)(void *) = p->closed;
+	void *ctx = p->closed_ctx;
+
+	free_persist(p);
+	if (done != NULL)
+		done(ctx);
+}
+
+/*
+ * The steps of closing, run again whenever a job or a snapshot ends:
+ * wait for them; then persist what is left, fsync the journal and start
+ * the final snapshot (it folds in every journal); then close the handles.
+ */
+static void
+close_step(struct persist *p)
+{
+	char err[2048];
+
+	if (p->works > 0 || bgsave_running(p->bg))
+		return;
+	if (p->close_phase == 0) {
+		p->close_phase = 1;
+		persist_flush(p);
+		if (p->retry != NULL)
+			recover(p);
+		if (p->j != NULL && p->o.fsync != FSYNC_NO)
+			journal_sync(p->j);
+		if (p->changes > p->saved_changes || p->need_snapshot || p->retry != NULL) {
+			p->bg_taken = tick_clock(p);
+			p->bg_changes = p->changes;
+			p->bg_need = p->need_snapshot;
+			if (bgsave_start(p->bg, p->st, p->snap, p->bg_taken, p->next_seq,
+			                 p->lock_fd, false) == 0)
+				return; /* bg_done comes back here */
+			if (snapshot_here(p, err, sizeof(err)) < 0)
+				log_error("snapshot at shutdown: %s; the journals keep the changes",
+				          err);
+		} else if (p->j != NULL && journal_empty(p->j) &&
+		           journal_path(err, sizeof(err), p->dir, journal_seq(p->j)) == 0) {
+			unlink(err); /* nothing in it: do not leave one behind per start */
+		}
+	}
+	if (p->close_phase == 1) {
+		p->close_phase = 2;
+		bgsave_free(p->bg);
+		uv_close((uv_handle_t *)&p->tick, tick_closed);
+	}
+}
+
+void
+persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx)
+{
+	p->closing = true;
+	p->closed = done;
+	p->closed_ctx = ctx;
+	uv_timer_stop(&p->tick);
+	close_step(p);
+}
+
+static void
+set_true(void *ctx)
+{
+	*(bool *)ctx = true;
 }
 
 void
 persist_close(struct persist *p)
 {
-	char err[2048];
+	uv_loop_t *loop;
+	bool done = false;
 
 	if (p == NULL)
 		return;
-	p->closing = true;
-	uv_timer_stop(&p->tick);
-	while (p->works > 0)
-		uv_run(p->loop, UV_RUN_ONCE);
-	bgsave_finish(p->bg);
-	persist_flush(p);
-	if (p->retry != NULL)
-		recover(p);
-	if (p->j != NULL && p->o.fsync != FSYNC_NO)
-		journal_sync(p->j);
-	if (p->changes > p->saved_changes || p->need_snapshot || p->retry != NULL) {
-		if (snapshot_here(p, err, sizeof(err)) < 0)
-			log_error("snapshot at shutdown: %s; the journals keep the changes", err);
-	} else if (p->j != NULL && journal_empty(p->j) &&
-	           journal_path(err, sizeof(err), p->dir, journal_seq(p->j)) == 0) {
-		unlink(err); /* nothing in it: do not leave one behind per start */
-	}
-	bgsave_free(p->bg);
-	uv_close((uv_handle_t *)&p->tick, tick_closed);
-	uv_run(p->loop, UV_RUN_NOWAIT);
+	loop = p->loop;
+	persist_close_async(p, set_true, &done);
+	while (!done)
+		uv_run(loop, UV_RUN_ONCE);
 }

@@ -105,9 +105,27 @@ void persist_get_stats(const struct persist *p, struct persist_stats *s);
 /* The state directory in use. */
 const char *persist_dir(const struct persist *p);
 
-/* Waits for a running snapshot, writes a final one when anything changed,
- * closes the files, releases the lock and frees p. Runs the loop briefly to
- * close its handles. */
+/* Applies new fsync, snapshot_interval and evict_after values at once (the
+ * directory and salvage are fixed at open). */
+void persist_reconfigure(struct persist *p, const struct persist_opts *o);
+
+/*
+ * Closes p: waits for running jobs and a running snapshot, persists what is
+ * left, fsyncs the journal, writes a final snapshot (in a forked child, so
+ * the loop keeps running) when anything changed since the last one, closes
+ * the files, releases the lock and frees p; then calls done(ctx) from the
+ * loop. Nothing may use p after the call.
+ */
+void persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx);
+/* The same, running the loop until it is over: only outside the loop's
+ * callbacks (tests, tools). */
 void persist_close(struct persist *p);
+
+/* Opens the store as an app service (bot/store_service.c; the first
+ * starter in app.c): [bot] keys and their command-line overrides; drained
+ * last, with the final snapshot; SIGHUP applies new [bot] fsync,
+ * snapshot_interval and evict_after. */
+struct app;
+int store_service_start(struct app *a, char *err, size_t errlen);
 
 #endif

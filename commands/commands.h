@@ -12,5 +12,6 @@
 extern const struct command cmd_roll;
 extern const struct command cmd_help;
 extern const struct command cmd_gm;
+extern const struct command cmd_tension;
 
 #endif

@@ -90,7 +90,7 @@ dispatch_line(struct dispatch *d, const struct origin *o, const char *line, size
 		line++;
 		len--;
 	}
-	if (registry_parse(line, len, &inv, out) < 0)
+	if (registry_parse_in(d->commands ? d->commands : command_table, line, len, &inv, out) < 0)
 		return;
 	dispatch_invocation(d, o, &inv, now, out);
 }

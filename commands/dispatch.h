@@ -21,6 +21,7 @@ struct rng;
 struct dispatch {
 	struct state *state;
 	struct rng *rng;
+	const struct command *const *commands; /* NULL: command_table */
 	/* Each returns 0, or -1 when the record could not be made durable
 	 * (the reply then says so). Either may be NULL (no persistence). */
 	int (*persist_channel)(struct channel *ch, void *ctx);

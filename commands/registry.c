@@ -20,15 +20,21 @@ struct token {
 };
 
 const struct command *
-registry_find(const char *name, size_t len)
+registry_find_in(const struct command *const *table, const char *name, size_t len)
 {
-	for (size_t i = 0; command_table[i] != NULL; i++) {
-		const char *n = command_table[i]->name;
+	for (size_t i = 0; table[i] != NULL; i++) {
+		const char *n = table[i]->name;
 
 		if (strlen(n) == len && strncasecmp(n, name, len) == 0)
-			return command_table[i];
+			return table[i];
 	}
 	return NULL;
+}
+
+const struct command *
+registry_find(const char *name, size_t len)
+{
+	return registry_find_in(command_table, name, len);
 }
 
 static const struct command *
@@ -290,8 +296,10 @@ tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const ch
 			*hash = line + i;
 			break;
 		}
-		if (n == MAX_TOKENS)
+		if (n == MAX_TOKENS) {
+			*ntok = n; /* so the caller frees the tokens made so far */
 			return -1;
+		}
 		start = i;
 		buf_init(&u, CMD_LINE_MAX);
 		while (i < len && (quoted || !isspace((unsigned char)line[i]))) {
@@ -397,7 +405,22 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 
 		if (colon != NULL)
 			i = opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));
-		if (i >= 0 && !(c->opts[i].flags & OPT_REST && rest_i == i)) {
+		if (i >= 0 && (c->opts[i].flags & OPT_REST) && rest_i < 0) {
+			/* A rest-of-line option given by name takes the rest of
+			 * the line (up to a # label), quotes around it removed. */
+			const char *v = colon + 1, *e = hash != NULL ? hash : end;
+
+			while (e > v && isspace((unsigned char)e[-1]))
+				e--;
+			if (e - v >= 2 && *v == '"' && e[-1] == '"') {
+				v++;
+				e--;
+			}
+			rest_i = i;
+			buf_add(&rest, v, (size_t)(e - v));
+			break;
+		}
+		if (i >= 0) {
 			const char *v = strchr(tok[k].unq, ':') + 1;
 
 			if (set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0)
@@ -450,6 +473,13 @@ done:
 int
 registry_parse(const char *line, size_t len, struct invocation *inv, struct reply *out)
 {
+	return registry_parse_in(command_table, line, len, inv, out);
+}
+
+int
+registry_parse_in(const struct command *const *table, const char *line, size_t len,
+                  struct invocation *inv, struct reply *out)
+{
 	struct token tok[MAX_TOKENS];
 	size_t ntok = 0, used = 1;
 	const char *hash;
@@ -465,13 +495,13 @@ registry_parse(const char *line, size_t len, struct invocation *inv, struct repl
 		reply_error(out, "No command given; try /help.");
 		goto done;
 	}
-	inv->path[0] = registry_find(tok[0].unq, strlen(tok[0].unq));
+	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
 	if (inv->path[0] == NULL) {
 		struct buf b;
 
 		buf_init(&b, 1000);
-		for (size_t i = 0; command_table[i] != NULL; i++)
-			buf_addf(&b, "%s%s", i ? ", " : "", command_table[i]->name);
+		for (size_t i = 0; table[i] != NULL; i++)
+			buf_addf(&b, "%s%s", i ? ", " : "", table[i]->name);
 		reply_error(out, "Unknown command '%.40s'; the commands are %s (try /help).",
 		            tok[0].unq, buf_str(&b));
 		buf_free(&b);

@@ -97,6 +97,9 @@ extern const struct command *const command_table[];
 
 /* The top-level command of that name, or NULL. */
 const struct command *registry_find(const char *name, size_t len);
+/* The same in another table (tests use their own tables). */
+const struct command *registry_find_in(const struct command *const *table, const char *name,
+                                       size_t len);
 
 /*
  * Parses a command line without its prefix ("roll 4d6kh3 # Stealth") into
@@ -105,6 +108,9 @@ const struct command *registry_find(const char *name, size_t len);
  * invocation_clear().
  */
 int registry_parse(const char *line, size_t len, struct invocation *inv, struct reply *out);
+/* The same against another table. */
+int registry_parse_in(const struct command *const *table, const char *line, size_t len,
+                      struct invocation *inv, struct reply *out);
 
 /*
  * Binds one option given by name to inv (for Discord, whose options arrive

@@ -13,13 +13,89 @@
  * by the command that builds it, never by the renderer. */
 #define SPAN_MAX 8192
 
+/* Every string and array of a reply comes from its arena: a reply lives
+ * for one command, so it is freed in one go instead of piece by piece. */
+struct chunk {
+	struct chunk *next;
+	size_t used, size;
+	char data[];
+};
+
 struct reply {
+	struct chunk *arena;
 	struct reply_msg msg[2];
+	size_t cap_blocks[2]; /* allocated blocks per message */
 	enum reply_audience cur;
 	bool line_open[2];
 	bool error;
 	char *error_text;
 };
+
+#define CHUNK_SIZE 4096
+
+/* Returns n bytes aligned for any struct, from the reply's arena. */
+static void *
+alloc(struct reply *r, size_t n)
+{
+	struct chunk *c = r->arena;
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (c == NULL || c->size - c->used < n) {
+		size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+
+		c = xmalloc(sizeof(*c) + size);
+		c->size = size;
+		c->used = 0;
+		c->next = r->arena;
+		r->arena = c;
+	}
+	p = c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+/* Grows an arena array of elem-sized items to hold at least n; the old
+ * copy stays in the arena until the reply goes. */
+static void *
+grow_array(struct reply *r, void *old, size_t *cap, size_t n, size_t elem)
+{
+	void *p;
+
+	if (n <= *cap)
+		return old;
+	*cap = *cap ? *cap * 2 : 8;
+	while (*cap < n)
+		*cap *= 2;
+	p = alloc(r, *cap * elem);
+	if (old != NULL)
+		memcpy(p, old, (n - 1) * elem);
+	return p;
+}
+
+/* The capacity an array of n items has: arrays start at 8 items and
+ * double, so it follows from the count and need not be stored. */
+static size_t
+implied_cap(size_t n)
+{
+	size_t c = 8;
+
+	if (n == 0)
+		return 0;
+	while (c < n)
+		c *= 2;
+	return c;
+}
+
+static char *
+copy(struct reply *r, const char *s, size_t n)
+{
+	char *p = alloc(r, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
 
 struct reply *
 reply_new(void)
@@ -27,48 +103,19 @@ reply_new(void)
 	return xcalloc(1, sizeof(struct reply));
 }
 
-static void
-free_strings(char **v, int n)
-{
-	if (v == NULL)
-		return;
-	for (int i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-static void
-msg_free(struct reply_msg *m)
-{
-	for (size_t i = 0; i < m->nblocks; i++) {
-		struct reply_block *b = &m->blocks[i];
-
-		for (size_t j = 0; j < b->nspans; j++)
-			free(b->spans[j].text);
-		free(b->spans);
-		free_strings(b->header, b->ncols);
-		for (size_t j = 0; j < b->nrows; j++)
-			free_strings(b->rows[j].cells, b->ncols);
-		free(b->rows);
-	}
-	free(m->blocks);
-	for (size_t i = 0; i < m->nbuttons; i++) {
-		free(m->buttons[i].label);
-		free(m->buttons[i].action);
-	}
-	free(m->buttons);
-	free(m->title);
-	memset(m, 0, sizeof(*m));
-}
-
 void
 reply_clear(struct reply *r)
 {
-	msg_free(&r->msg[0]);
-	msg_free(&r->msg[1]);
+	while (r->arena != NULL) {
+		struct chunk *c = r->arena;
+
+		r->arena = c->next;
+		free(c);
+	}
+	memset(r->msg, 0, sizeof(r->msg));
+	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
 	r->line_open[0] = r->line_open[1] = false;
 	r->error = false;
-	free(r->error_text);
 	r->error_text = NULL;
 	r->cur = REPLY_CHANNEL;
 }
@@ -88,18 +135,27 @@ reply_to(struct reply *r, enum reply_audience a)
 	r->cur = a;
 }
 
+/* Formats into the arena. Literal and "%s" formats, most of a reply's
+ * spans, skip printf altogether. */
 static char *
-vformat(const char *fmt, va_list ap)
+vformat(struct reply *r, const char *fmt, va_list ap)
 {
 	struct buf b;
+	char *out;
 
+	if (strchr(fmt, '%') == NULL)
+		return copy(r, fmt, strlen(fmt));
+	if (strcmp(fmt, "%s") == 0) {
+		const char *s = va_arg(ap, const char *);
+		size_t n = strlen(s);
+
+		return n > SPAN_MAX ? copy(r, "…", strlen("…")) : copy(r, s, n);
+	}
 	buf_init(&b, SPAN_MAX);
 	buf_vaddf(&b, fmt, ap);
-	if (b.toobig) {
-		buf_reset(&b);
-		buf_adds(&b, "…");
-	}
-	return buf_take(&b);
+	out = b.toobig ? copy(r, "…", strlen("…")) : copy(r, buf_str(&b), b.len);
+	buf_free(&b);
+	return out;
 }
 
 void
@@ -108,8 +164,7 @@ reply_title(struct reply *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	free(r->msg[r->cur].title);
-	r->msg[r->cur].title = vformat(fmt, ap);
+	r->msg[r->cur].title = vformat(r, fmt, ap);
 	va_end(ap);
 }
 
@@ -119,7 +174,8 @@ new_block(struct reply *r, enum reply_block_kind kind)
 	struct reply_msg *m = &r->msg[r->cur];
 	struct reply_block *b;
 
-	m->blocks = xrealloc(m->blocks, (m->nblocks + 1) * sizeof(*m->blocks));
+	m->blocks =
+	    grow_array(r, m->blocks, &r->cap_blocks[r->cur], m->nblocks + 1, sizeof(*m->blocks));
 	b = &m->blocks[m->nblocks++];
 	memset(b, 0, sizeof(*b));
 	b->kind = kind;
@@ -142,8 +198,9 @@ add_span(struct reply *r, unsigned style, const struct ustyle *us, char *text)
 {
 	struct reply_block *b = open_line(r);
 	struct reply_span *s;
+	size_t cap = implied_cap(b->nspans);
 
-	b->spans = xrealloc(b->spans, (b->nspans + 1) * sizeof(*b->spans));
+	b->spans = grow_array(r, b->spans, &cap, b->nspans + 1, sizeof(*b->spans));
 	s = &b->spans[b->nspans++];
 	memset(s, 0, sizeof(*s));
 	s->style = style;
@@ -161,7 +218,7 @@ reply_add(struct reply *r, unsigned style, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_span(r, style & ~RS_USER, NULL, vformat(fmt, ap));
+	add_span(r, style & ~RS_USER, NULL, vformat(r, fmt, ap));
 	va_end(ap);
 }
 
@@ -171,7 +228,7 @@ reply_add_user(struct reply *r, const struct ustyle *us, unsigned style, const c
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_span(r, style, us, vformat(fmt, ap));
+	add_span(r, style, us, vformat(r, fmt, ap));
 	va_end(ap);
 }
 
@@ -189,18 +246,18 @@ reply_line(struct reply *r, unsigned style, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_span(r, style & ~RS_USER, NULL, vformat(fmt, ap));
+	add_span(r, style & ~RS_USER, NULL, vformat(r, fmt, ap));
 	va_end(ap);
 	reply_nl(r);
 }
 
 static char **
-copy_strings(const char *const *v, int n)
+copy_strings(struct reply *r, const char *const *v, int n)
 {
-	char **out = xcalloc((size_t)n, sizeof(*out));
+	char **out = alloc(r, (size_t)n * sizeof(*out));
 
 	for (int i = 0; i < n; i++)
-		out[i] = xstrdup(v[i] ? v[i] : "");
+		out[i] = copy(r, v[i] ? v[i] : "", v[i] ? strlen(v[i]) : 0);
 	return out;
 }
 
@@ -216,7 +273,7 @@ reply_table(struct reply *r, int ncols, const char *const *header)
 	b = new_block(r, RB_TABLE);
 	b->ncols = ncols;
 	if (header != NULL)
-		b->header = copy_strings(header, ncols);
+		b->header = copy_strings(r, header, ncols);
 	r->line_open[r->cur] = false;
 }
 
@@ -226,6 +283,7 @@ reply_row(struct reply *r, bool highlight, const char *const *cells)
 	struct reply_msg *m = &r->msg[r->cur];
 	struct reply_block *b = NULL;
 	struct reply_row *row;
+	size_t cap;
 
 	for (size_t i = m->nblocks; i > 0; i--) {
 		if (m->blocks[i - 1].kind == RB_TABLE) {
@@ -237,10 +295,11 @@ reply_row(struct reply *r, bool highlight, const char *const *cells)
 		reply_table(r, 1, NULL);
 		b = &m->blocks[m->nblocks - 1];
 	}
-	b->rows = xrealloc(b->rows, (b->nrows + 1) * sizeof(*b->rows));
+	cap = implied_cap(b->nrows);
+	b->rows = grow_array(r, b->rows, &cap, b->nrows + 1, sizeof(*b->rows));
 	row = &b->rows[b->nrows++];
 	row->highlight = highlight;
-	row->cells = copy_strings(cells, b->ncols);
+	row->cells = copy_strings(r, cells, b->ncols);
 }
 
 void
@@ -248,9 +307,11 @@ reply_button(struct reply *r, const char *label, const char *action)
 {
 	struct reply_msg *m = &r->msg[r->cur];
 
-	m->buttons = xrealloc(m->buttons, (m->nbuttons + 1) * sizeof(*m->buttons));
-	m->buttons[m->nbuttons].label = xstrdup(label);
-	m->buttons[m->nbuttons].action = xstrdup(action);
+	size_t cap = implied_cap(m->nbuttons);
+
+	m->buttons = grow_array(r, m->buttons, &cap, m->nbuttons + 1, sizeof(*m->buttons));
+	m->buttons[m->nbuttons].label = copy(r, label, strlen(label));
+	m->buttons[m->nbuttons].action = copy(r, action, strlen(action));
 	m->nbuttons++;
 }
 
@@ -260,12 +321,17 @@ reply_error(struct reply *r, const char *fmt, ...)
 	va_list ap;
 	char *text;
 
+	struct buf b;
+
+	buf_init(&b, SPAN_MAX);
 	va_start(ap, fmt);
-	text = vformat(fmt, ap);
+	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	reply_clear(r);
+	text = copy(r, buf_str(&b), b.len);
+	buf_free(&b);
 	r->error = true;
-	r->error_text = xstrdup(text);
+	r->error_text = text;
 	r->cur = REPLY_CHANNEL;
 	add_span(r, RS_BAD, NULL, text);
 	reply_nl(r);

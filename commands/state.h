@@ -39,6 +39,7 @@ struct user;
 /* The module slots of a channel record. Add a game's slot here and its
  * struct chanmod to chanmod_table in commands/commands.c. */
 enum chanmod_id {
+	CHANMOD_TENSION, /* commands/tension_state.h */
 	CHANMOD_COUNT
 };
 

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cJSON.h>
+
 #include "bot/persist.h"
 #include "bot/render_text.h"
 #include "bot/restore.h"
@@ -434,6 +436,94 @@ test_damaged_file_refuses_then_salvage_starts(void **state)
 	bot_free(b);
 }
 
+/* The saved JSON of every module slot of a channel and its GM, as text. */
+static char *
+channel_text(struct state *st, const char *key)
+{
+	struct channel *ch = state_channel_find(st, key);
+	struct buf b;
+
+	buf_init(&b, 1 << 20);
+	if (ch == NULL)
+		return buf_take(&b);
+	buf_addf(&b, "gm=%s;", channel_gm(ch) ? channel_gm(ch) : "");
+	for (int i = 0; i < CHANMOD_COUNT; i++) {
+		const void *m = channel_mod_peek(ch, (enum chanmod_id)i);
+		cJSON *o = m != NULL ? chanmod_table[i]->save(m) : NULL;
+		char *t = o != NULL ? cJSON_PrintUnformatted(o) : NULL;
+
+		buf_addf(&b, "%s=%s;", chanmod_table[i]->name, t != NULL ? t : "-");
+		cJSON_free(t);
+		cJSON_Delete(o);
+	}
+	return buf_take(&b);
+}
+
+/* Restores b's directory into a fresh state. */
+static struct state *
+restored(struct bot *b)
+{
+	struct restore_opts ro = {.dir = b->dir, .now = (int64_t)time(NULL)};
+	struct restore_result res;
+	struct state *st = state_new();
+	char err[1024];
+
+	if (restore_state(st, &ro, &res, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	snapshot_close(res.snap);
+	return st;
+}
+
+static void
+test_every_module_round_trips_through_journal_and_snapshot(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct ustyle style = {.colour = UC_CYAN, .mark = "🐉"};
+	struct channel *ch;
+	struct user *u = state_user(b->st, "console:ann");
+	struct state *st;
+	char *want, *got;
+
+	/* Real commands give the modules rich states: Tension with a custom
+	 * table, struck entries, a hidden mode. */
+	say(b, "ann", "all", "/gm claim");
+	say(b, "ann", "all", "/tension raise combat goblins in the guardroom");
+	say(b, "ann", "all",
+	    "/tension table set encounter 1-10 rats; 11-19 bats; 20 a lost knight");
+	say(b, "ann", "all", "/tension strike bats");
+	say(b, "ann", "all", "/tension mode hidden");
+	/* Every other module, at least in its fresh state. */
+	ch = state_channel(b->st, "console:all");
+	for (int i = 0; i < CHANMOD_COUNT; i++)
+		if (chanmod_table[i] != NULL)
+			channel_mod(ch, (enum chanmod_id)i);
+	channel_touch(ch);
+	user_set_style(u, &style);
+	user_touch(u);
+	assert_int_equal(persist_flush(b->p), 0);
+	want = channel_text(b->st, "console:all");
+	assert_non_null(strstr(want, "\"mode\":\"hidden\""));
+	assert_non_null(strstr(want, "\"struck\":[\"11-19\"]"));
+
+	st = restored(b); /* from the journal */
+	got = channel_text(st, "console:all");
+	assert_string_equal(got, want);
+	assert_int_equal(user_style(state_user_find(st, "console:ann"))->colour, UC_CYAN);
+	assert_string_equal(user_style(state_user_find(st, "console:ann"))->mark, "🐉");
+	free(got);
+	state_free(st);
+
+	bot_close(b); /* now from the snapshot alone */
+	st = restored(b);
+	got = channel_text(st, "console:all");
+	assert_string_equal(got, want);
+	assert_string_equal(user_style(state_user_find(st, "console:ann"))->mark, "🐉");
+	free(got);
+	free(want);
+	state_free(st);
+	bot_free(b);
+}
+
 static void
 test_options_from_the_command_line(void **state)
 {
@@ -471,6 +561,7 @@ main(void)
 	    cmocka_unit_test(test_failed_rename_keeps_the_previous_one),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
 	    cmocka_unit_test(test_damaged_file_refuses_then_salvage_starts),
+	    cmocka_unit_test(test_every_module_round_trips_through_journal_and_snapshot),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
 

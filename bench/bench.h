@@ -1,0 +1,34 @@
+/* bench: what every benchmark needs: a monotonic clock and the resident
+ * set size. Header-only; benchmarks are single files. */
+#ifndef DELVER_BENCH_H
+#define DELVER_BENCH_H
+
+#include <stdio.h>
+#include <time.h>
+
+/* Nanoseconds on the monotonic clock. */
+static inline double
+bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Resident memory of this process in kB, or -1. */
+static inline long
+bench_rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long pages = 0, resident = -1;
+
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+		resident = -1;
+	fclose(f);
+	return resident < 0 ? -1 : resident * 4;
+}
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * app: the daemon's life cycle on one libuv loop (start, signals, reload,
+ * the two-phase stop, systemd notification); see app.h.
+ */
+#include "bot/app.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "bot/app_config.h"
+#include "bot/console.h"
+#include "bot/log.h"
+#include "bot/persist.h"
+#include "rules/mem.h"
+#include "rules/rng.h"
+
+#define APP_SERVICES_MAX   16
+#define APP_STEP_TIMEOUT   20000 /* ms a drain or stop step may take by default */
+#define APP_CLOSE_GRACE_MS 5000  /* after the stop, for handles left open */
+
+/*
+ * The services, in start order. Each starts its service when the
+ * configuration asks for it and registers it with app_add_service(). Keep
+ * the store first: it must be open before any transport takes a command,
+ * and it drains (snapshots) after every transport has drained.
+ */
+static int (*const starters[])(struct app *a, char *err, size_t errlen) = {
+    store_service_start,
+    console_service_start,
+};
+
+enum phase {
+	PHASE_RUN,
+	PHASE_DRAIN,
+	PHASE_STOP,
+	PHASE_CLOSE,
+};
+
+struct app_service {
+	struct app *app;
+	const struct app_service_ops *ops;
+	void *ctx;
+	bool waiting; /* its current step has not ended yet */
+};
+
+struct app {
+	uv_loop_t *loop;
+	struct app_opts opts;
+	struct config *cfg;
+	struct dispatch d;
+	uv_signal_t sigterm, sigint, sighup;
+	uv_timer_t watchdog; /* started only under a systemd watchdog */
+	uv_timer_t step;     /* the next step, or the current one's timeout */
+	uv_timer_t grace;    /* ends a loop kept alive by a leaked handle */
+	struct app_service *svc[APP_SERVICES_MAX];
+	size_t nsvc;
+	enum phase phase;
+	size_t cur; /* services left in the current phase: svc[0..cur) */
+	int status;
+};
+
+static const char *const phase_names[] = {"run", "drain", "stop", "close"};
+
+struct app_service *
+app_add_service(struct app *a, const struct app_service_ops *ops, void *ctx)
+{
+	struct app_service *s;
+
+	if (a->nsvc == APP_SERVICES_MAX)
+		fatalx("too many services (APP_SERVICES_MAX is %d)", APP_SERVICES_MAX);
+	s = xcalloc(1, sizeof(*s));
+	s->app = a;
+	s->ops = ops;
+	s->ctx = ctx;
+	a->svc[a->nsvc++] = s;
+	log_debug("%s: started", ops->name);
+	return s;
+}
+
+uv_loop_t *
+app_loop(struct app *a)
+{
+	return a->loop;
+}
+
+const struct config *
+app_config(const struct app *a)
+{
+	return a->cfg;
+}
+
+const struct app_opts *
+app_options(const struct app *a)
+{
+	return &a->opts;
+}
+
+struct dispatch *
+app_dispatch(struct app *a)
+{
+	return &a->d;
+}
+
+bool
+app_console_only(const struct app *a)
+{
+	return !a->cfg->discord.enabled && a->cfg->nirc == 0;
+}
+
+static void run_step(struct app *a);
+
+static void
+on_next_step(uv_timer_t *t)
+{
+	run_step(t->data);
+}
+
+static void
+on_step_timeout(uv_timer_t *t)
+{
+	struct app *a = t->data;
+	struct app_service *s = a->svc[a->cur];
+
+	s->waiting = false;
+	log_warnx("%s: did not finish its %s step in time; going on", s->ops->name,
+	          phase_names[a->phase]);
+	run_step(a);
+}
+
+void
+app_service_done(struct app_service *s)
+{
+	struct app *a = s->app;
+
+	if (!s->waiting)
+		return;
+	s->waiting = false;
+	log_debug("%s: %s step done", s->ops->name, phase_names[a->phase]);
+	/* Go on from the loop, not from inside the service's callback. */
+	uv_timer_start(&a->step, on_next_step, 0, 0);
+}
+
+static void
+on_grace_over(uv_timer_t *t)
+{
+	struct app *a = t->data;
+
+	log_warnx("handles were left open after the stop; ending the loop");
+	uv_stop(a->loop);
+}
+
+/* The last step: delver's own handles. The loop ends when they are closed,
+ * unless a service leaked a handle (then the unreferenced grace timer ends
+ * it). */
+static void
+close_handles(struct app *a)
+{
+	a->phase = PHASE_CLOSE;
+	uv_close((uv_handle_t *)&a->sigterm, NULL);
+	uv_close((uv_handle_t *)&a->sigint, NULL);
+	uv_close((uv_handle_t *)&a->sighup, NULL);
+	uv_close((uv_handle_t *)&a->watchdog, NULL);
+	uv_close((uv_handle_t *)&a->step, NULL);
+	uv_timer_start(&a->grace, on_grace_over, APP_CLOSE_GRACE_MS, 0);
+	uv_unref((uv_handle_t *)&a->grace);
+}
+
+/* Runs the next service's step of the current phase, or the next phase. */
+static void
+run_step(struct app *a)
+{
+	while (a->cur > 0) {
+		struct app_service *s = a->svc[--a->cur];
+		void (*fn)(void *, struct app_service *) =
+		    a->phase == PHASE_DRAIN ? s->ops->drain : s->ops->stop;
+		unsigned timeout = s->ops->timeout_ms ? s->ops->timeout_ms : APP_STEP_TIMEOUT;
+
+		if (fn == NULL)
+			continue;
+		s->waiting = true;
+		log_debug("%s: %s", s->ops->name, phase_names[a->phase]);
+		uv_timer_start(&a->step, on_step_timeout, timeout, 0);
+		fn(s->ctx, s);
+		return;
+	}
+	if (a->phase == PHASE_DRAIN) {
+		a->phase = PHASE_STOP;
+		a->cur = a->nsvc;
+		run_step(a);
+		return;
+	}
+	close_handles(a);
+}
+
+void
+app_shutdown(struct app *a, int status, const char *why)
+{
+	if (a->phase != PHASE_RUN)
+		return;
+	a->status = status;
+	if (status == APP_EXIT_OK)
+		log_debug("stopping: %s", why);
+	else
+		log_error("stopping: %s", why);
+	sd_notify(0, "STOPPING=1");
+	a->phase = PHASE_DRAIN;
+	a->cur = a->nsvc;
+	run_step(a);
+}
+
+/* SIGHUP: a new configuration, or the old one kept. */
+static void
+reload(struct app *a)
+{
+	char err[1024];
+	struct config *old = a->cfg, *now;
+
+	if (a->phase != PHASE_RUN)
+		return;
+	sd_notify(0, "RELOADING=1");
+	now = app_config_load(&a->opts, err, sizeof(err));
+	if (now == NULL) {
+		log_error("reload: %s; keeping the configuration in use", err);
+		sd_notify(0, "READY=1\nSTATUS=reload failed: kept the old configuration");
+		return;
+	}
+	log_set_level(now->bot.log_level);
+	app_config_note_restart(old, now);
+	a->cfg = now;
+	for (size_t i = 0; i < a->nsvc; i++)
+		if (a->svc[i]->ops->reload != NULL)
+			a->svc[i]->ops->reload(a->svc[i]->ctx, old, now);
+	/* Both sets of secrets were scrubbed until no service held the old. */
+	log_forget_secrets();
+	config_log_secrets(now);
+	config_free(old);
+	log_info("reloaded the configuration%s%s", now->path ? " from " : " (defaults)",
+	         now->path ? now->path : "");
+	sd_notify(0, "READY=1\nSTATUS=running");
+}
+
+static void
+on_signal(uv_signal_t *h, int signum)
+{
+	struct app *a = h->data;
+
+	if (signum == SIGHUP) {
+		log_info("SIGHUP: reloading the configuration");
+		reload(a);
+	} else if (a->phase != PHASE_RUN) {
+		log_info("%s: already stopping", signum == SIGTERM ? "SIGTERM" : "SIGINT");
+	} else {
+		log_info("%s: stopping once the commands in flight are answered",
+		         signum == SIGTERM ? "SIGTERM" : "SIGINT");
+		app_shutdown(a, APP_EXIT_OK, signum == SIGTERM ? "SIGTERM" : "SIGINT");
+	}
+}
+
+static void
+on_watchdog(uv_timer_t *t)
+{
+	sd_notify(0, "WATCHDOG=1");
+}
+
+/* Signals and the watchdog: handles of delver's own on the loop. */
+static void
+init_handles(struct app *a)
+{
+	uint64_t usec = 0;
+
+	uv_signal_init(a->loop, &a->sigterm);
+	uv_signal_init(a->loop, &a->sigint);
+	uv_signal_init(a->loop, &a->sighup);
+	a->sigterm.data = a->sigint.data = a->sighup.data = a;
+	uv_signal_start(&a->sigterm, on_signal, SIGTERM);
+	uv_signal_start(&a->sigint, on_signal, SIGINT);
+	uv_signal_start(&a->sighup, on_signal, SIGHUP);
+	uv_timer_init(a->loop, &a->watchdog);
+	uv_timer_init(a->loop, &a->step);
+	uv_timer_init(a->loop, &a->grace);
+	a->watchdog.data = a->step.data = a->grace.data = a;
+	/* Half the interval, as sd_watchdog_enabled(3) advises. */
+	if (sd_watchdog_enabled(0, &usec) > 0 && usec >= 2000) {
+		uint64_t ms = usec / 2000;
+
+		uv_timer_start(&a->watchdog, on_watchdog, ms, ms);
+		log_debug("systemd watchdog: a ping every %llu ms", (unsigned long long)ms);
+	}
+}
+
+static int
+start_services(struct app *a)
+{
+	char err[1024];
+
+	for (size_t i = 0; i < sizeof(starters) / sizeof(starters[0]); i++) {
+		err[0] = '\0';
+		if (starters[i](a, err, sizeof(err)) < 0) {
+			log_error("%s", err);
+			return -1;
+		}
+	}
+	/* The store always runs (it is svc[0]); the rest are transports. */
+	if (a->nsvc <= 1)
+		log_warnx("no service is configured to run (see delver(8)); waiting for a signal");
+	return 0;
+}
+
+/* Frees what app_run built; the loop's handles are closed by then. */
+static void
+free_app(struct app *a)
+{
+	for (size_t i = 0; i < a->nsvc; i++)
+		free(a->svc[i]);
+	uv_close((uv_handle_t *)&a->grace, NULL);
+	uv_run(a->loop, UV_RUN_NOWAIT);
+	if (uv_loop_close(a->loop) != 0)
+		log_warnx("the event loop still had handles at exit");
+	state_free(a->d.state);
+	rng_free(a->d.rng);
+	config_free(a->cfg);
+}
+
+int
+app_run(const struct app_opts *o)
+{
+	struct app a;
+	char err[1024];
+
+	memset(&a, 0, sizeof(a));
+	a.opts = *o;
+	log_detect_journal();
+	a.cfg = app_config_load(o, err, sizeof(err));
+	if (a.cfg == NULL) {
+		log_error("%s", err);
+		return APP_EXIT_FAILURE;
+	}
+	log_set_level(a.cfg->bot.log_level);
+	a.d.rng = o->seeded ? rng_new_seeded(o->seed) : rng_new();
+	if (a.d.rng == NULL)
+		fatal("cannot seed the dice from the kernel");
+	a.d.state = state_new();
+	a.loop = uv_default_loop();
+	signal(SIGPIPE, SIG_IGN);
+	init_handles(&a);
+	if (start_services(&a) < 0) {
+		app_shutdown(&a, APP_EXIT_FAILURE, "a service could not start");
+	} else {
+		/* Quiet on the console alone, where play shares the terminal. */
+		if (a.cfg->console.enabled && app_console_only(&a))
+			log_debug("delver %s ready", DELVER_VERSION);
+		else
+			log_info("delver %s ready", DELVER_VERSION);
+		sd_notify(0, "READY=1\nSTATUS=running");
+	}
+	uv_run(a.loop, UV_RUN_DEFAULT);
+	free_app(&a);
+	return a.status;
+}

@@ -1,0 +1,115 @@
+/*
+ * app: the running daemon. One libuv loop carries every service (the state
+ * store, the console, Discord, IRC) and delver's own handles: SIGTERM,
+ * SIGINT, SIGHUP and the systemd watchdog.
+ *
+ * Start: app_run() loads the configuration, builds the state, the RNG and
+ * the dispatcher, calls each starter in app.c's starters[] in order (the
+ * store first, then the transports), tells systemd READY=1 and runs the
+ * loop. A starter returns 0 when its service is running or not configured,
+ * or -1 with one sentence in err, which ends the start (exit status 1).
+ *
+ * Stop: SIGTERM, SIGINT or app_shutdown() tell systemd STOPPING=1, then run
+ * two phases, each service in turn in reverse start order:
+ *   drain: stop taking commands and answer those in flight (transports);
+ *          write the final snapshot (the store, which drains last);
+ *   stop:  close connections and files.
+ * Each step ends when the service calls app_service_done(), or after its
+ * timeout (then a warning is logged and the stop goes on). Then delver's
+ * own handles close, the loop ends and app_run() returns the exit status.
+ *
+ * Reload: SIGHUP reads the configuration again. A file with any error is
+ * rejected with the error logged and the old configuration kept. Otherwise
+ * the log level changes at once and each service's reload callback sees the
+ * old and the new configuration (for IRC channels, tables, ...); after the
+ * callbacks the old one is freed, so a service keeps no pointer into it.
+ */
+#ifndef DELVER_APP_H
+#define DELVER_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "bot/config.h"
+#include "commands/dispatch.h"
+
+#ifndef DELVER_CONFIG_PATH
+#define DELVER_CONFIG_PATH "/etc/delver/delver.conf"
+#endif
+
+#define APP_EXIT_OK      0
+#define APP_EXIT_FAILURE 1
+
+/* The command line, as main() parsed it. */
+struct app_opts {
+	const char *config_path; /* --config; NULL: DELVER_CONFIG_PATH, where a
+	                          * missing file means the defaults */
+	bool console;            /* --console: the console even with other transports */
+	const char *user;        /* --user, or NULL for [console] user */
+	const char *channel;     /* --channel, or NULL for [console] channel */
+	const char *color;       /* --color: "auto", "always" or "never" */
+	bool seeded;             /* --seed was given: */
+	uint64_t seed;           /* fixed dice */
+	int log_level;           /* --log-level as an enum log_level, or -1 */
+	int shard;               /* --shard, or -1 for [discord] shard_id */
+	/* persistence (bot/persist.h): each overrides its [bot] key when set */
+	const char *state_dir; /* --state-dir, or NULL */
+	int fsync;             /* --fsync as an enum fsync_policy, or -1 */
+	int snapshot_interval; /* --snapshot-interval, or 0 */
+	int evict_after;       /* --evict-after, or -1 */
+	bool salvage;          /* --salvage: move damaged state files aside */
+};
+
+struct app;
+struct app_service;
+
+/*
+ * What a service gives the app. Every member but name may be NULL. drain
+ * and stop are asynchronous: the service calls app_service_done(s) once,
+ * when the step is over (it may do so before returning). reload runs on
+ * SIGHUP with a valid new configuration and must not fail: what it cannot
+ * apply live it logs ("restart delver to apply ...").
+ */
+struct app_service_ops {
+	const char *name;    /* in log lines: "console", "discord", "irc libera" */
+	unsigned timeout_ms; /* for each of drain and stop; 0: 20 s */
+	void (*drain)(void *ctx, struct app_service *s);
+	void (*stop)(void *ctx, struct app_service *s);
+	void (*reload)(void *ctx, const struct config *old, const struct config *now);
+};
+
+/* Registers a started service (in start order; it is stopped in reverse).
+ * ops must outlive the app; ctx is the service's own. */
+struct app_service *app_add_service(struct app *a, const struct app_service_ops *ops, void *ctx);
+/* Ends the service's current drain or stop step; a late or second call
+ * (after the step timed out) is ignored. */
+void app_service_done(struct app_service *s);
+
+/* Starts the stop sequence (once; later calls do nothing). status is the
+ * exit status app_run() returns: APP_EXIT_OK, or APP_EXIT_FAILURE when a
+ * service cannot go on (say, a token the server rejects). why is logged as
+ * an error with APP_EXIT_FAILURE, else at debug level (the caller logs what
+ * a user should see). */
+void app_shutdown(struct app *a, int status, const char *why);
+
+uv_loop_t *app_loop(struct app *a);
+/* The configuration in use: valid until the next reload (see above). */
+const struct config *app_config(const struct app *a);
+const struct app_opts *app_options(const struct app *a);
+/* The dispatcher (its state and RNG); a store sets its persist hooks. */
+struct dispatch *app_dispatch(struct app *a);
+/* True when the only transport configured is the console, whose end of
+ * input then ends delver. */
+bool app_console_only(const struct app *a);
+
+/* Runs delver until it is stopped. Returns the exit status. */
+int app_run(const struct app_opts *o);
+
+/* --check-config: loads and validates the configuration, with its secrets,
+ * prints the verdict and returns the exit status (0 valid, 1 not). */
+int app_check_config(const struct app_opts *o);
+
+#endif

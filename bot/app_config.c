@@ -1,0 +1,157 @@
+/* app_config: the configuration with the command line applied; see app_config.h. */
+#include "bot/app_config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot/log.h"
+#include "rules/buf.h"
+#include "rules/mem.h"
+
+static void
+replace(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+/* --state-dir, --fsync, --snapshot-interval and --evict-after win over the
+ * [bot] keys. */
+static void
+apply_persist_overrides(const struct app_opts *o, struct config *c)
+{
+	if (o->state_dir != NULL)
+		replace(&c->bot.state_dir, o->state_dir);
+	if (o->fsync >= 0)
+		c->bot.fsync = (enum fsync_policy)o->fsync;
+	if (o->snapshot_interval > 0)
+		c->bot.snapshot_interval = o->snapshot_interval;
+	if (o->evict_after >= 0)
+		c->bot.evict_after = o->evict_after;
+}
+
+/* --console, --user, --channel, --log-level and --shard win over the file.
+ * A shard other than 0 runs Discord alone: the instances share one file, and
+ * each IRC network must be joined once. */
+static int
+apply_overrides(const struct app_opts *o, struct config *c, char *err, size_t errlen)
+{
+	const char *file = c->path ? c->path : "the configuration";
+
+	if (o->console)
+		c->console.enabled = true;
+	if (o->user != NULL)
+		replace(&c->console.user, o->user);
+	if (o->channel != NULL)
+		replace(&c->console.channel, o->channel);
+	if (o->log_level >= 0)
+		c->bot.log_level = (enum log_level)o->log_level;
+	if (o->shard < 0)
+		return 0;
+	if (!c->discord.enabled) {
+		snprintf(err, errlen, "--shard %d needs a [discord] section in %s", o->shard, file);
+		return -1;
+	}
+	if (o->shard >= c->discord.shard_count) {
+		snprintf(err, errlen,
+		         "--shard must be from 0 to %d, below [discord] shard_count in %s (got %d)",
+		         c->discord.shard_count - 1, file, o->shard);
+		return -1;
+	}
+	if (c->bot.state_dir != NULL) {
+		snprintf(
+		    err, errlen,
+		    "--shard runs one instance per shard, each with its own state: leave [bot] "
+		    "state_dir unset in %s (systemd's StateDirectory= then gives each its own)",
+		    file);
+		return -1;
+	}
+	c->discord.shard_id = o->shard;
+	/* The other transports run once, in shard 0 (which also gets the DMs). */
+	if (o->shard > 0) {
+		for (size_t i = 0; i < c->nirc; i++)
+			config_irc_clear(&c->irc[i]);
+		c->nirc = 0;
+		c->console.enabled = o->console;
+	}
+	return 0;
+}
+
+struct config *
+app_config_load(const struct app_opts *o, char *err, size_t errlen)
+{
+	struct config *c;
+
+	if (o->config_path == NULL && access(DELVER_CONFIG_PATH, F_OK) != 0 && errno == ENOENT)
+		c = config_defaults();
+	else
+		c = config_load(o->config_path ? o->config_path : DELVER_CONFIG_PATH, true, err,
+		                errlen);
+	if (c != NULL && apply_overrides(o, c, err, errlen) < 0) {
+		config_free(c);
+		return NULL;
+	}
+	if (c != NULL)
+		apply_persist_overrides(o, c);
+	return c;
+}
+
+static bool
+same(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+void
+app_config_note_restart(const struct config *old, const struct config *now)
+{
+	if (!same(old->bot.state_dir, now->bot.state_dir))
+		log_warnx("[bot] state_dir changed: restart delver to apply it");
+	if (old->discord.enabled != now->discord.enabled)
+		log_warnx("[discord] was %s: restart delver to apply it",
+		          now->discord.enabled ? "added" : "removed");
+	if (old->console.enabled != now->console.enabled)
+		log_warnx("[console] enabled changed: restart delver to apply it");
+}
+
+/* "discord (shard 0 of 1), irc libera, the console": what c runs. */
+static void
+describe(const struct config *c, struct buf *b)
+{
+	if (c->discord.enabled)
+		buf_addf(b, "discord (shard %d of %d)", c->discord.shard_id,
+		         c->discord.shard_count);
+	for (size_t i = 0; i < c->nirc; i++)
+		buf_addf(b, "%sirc %s (%s:%d, %zu channels)", b->len ? ", " : "", c->irc[i].network,
+		         c->irc[i].host, c->irc[i].port, c->irc[i].nchannels);
+	if (c->console.enabled)
+		buf_addf(b, "%sthe console", b->len ? ", " : "");
+	if (b->len == 0)
+		buf_adds(b, "nothing");
+}
+
+int
+app_check_config(const struct app_opts *o)
+{
+	char err[1024];
+	struct config *c = app_config_load(o, err, sizeof(err));
+	struct buf b;
+
+	if (c == NULL) {
+		log_error("%s", err);
+		return APP_EXIT_FAILURE;
+	}
+	buf_init(&b, 4096);
+	describe(c, &b);
+	if (c->path == NULL)
+		printf("%s does not exist: delver runs with the defaults, which enable %s\n",
+		       DELVER_CONFIG_PATH, buf_str(&b));
+	else
+		printf("%s is valid; it enables %s\n", c->path, buf_str(&b));
+	buf_free(&b);
+	config_free(c);
+	return APP_EXIT_OK;
+}

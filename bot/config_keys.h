@@ -1,0 +1,64 @@
+/*
+ * config_keys: the table of every configuration key, for config.c.
+ *
+ * Each section kind ([bot], [discord], [irc.<network>], [console]) has an
+ * array of struct key saying where a value goes in its struct (config.h),
+ * its type and what it allows. Adding a key: a field in config.h, its
+ * default in config_defaults() or config_irc_init(), one line in the
+ * section's table in config_keys.c, and its documentation in
+ * config/delver.conf.example (a unit test holds the example to the table).
+ */
+#ifndef DELVER_CONFIG_KEYS_H
+#define DELVER_CONFIG_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CONFIG_KEYS_MAX       20 /* keys of one section kind */
+#define CONFIG_SOURCE_ALLOWED "env:NAME, file:PATH or credential:NAME"
+
+enum key_type {
+	KEY_STRING, /* text accepted by .valid */
+	KEY_INT,    /* from .min to .max, stored in an int */
+	KEY_U64,
+	KEY_BOOL,
+	KEY_CHOICE, /* one of .choices, stored as its index in an enum */
+	KEY_LIST,   /* words accepted by .valid, at most .max in all */
+	KEY_SOURCE, /* a secret source (config_secret.h) */
+};
+
+#define KEY_REQUIRED 0x1u /* a section without it is an error */
+#define KEY_OPTIONAL 0x2u /* an empty value leaves it unset (NULL) */
+
+struct key {
+	const char *name;
+	enum key_type type;
+	size_t off;          /* of the value in the section's struct */
+	size_t count_off;    /* KEY_LIST: of its size_t count */
+	long long min, max;  /* KEY_INT bounds; KEY_LIST: max items */
+	const char *allowed; /* what is allowed, to end "must be ..." */
+	bool (*valid)(const char *);
+	const char *const *choices; /* KEY_CHOICE, NULL-terminated */
+	unsigned flags;
+};
+
+struct section_kind {
+	const char *name; /* "bot", "discord", "irc", "console" */
+	const struct key *keys;
+	size_t nkeys;
+};
+
+enum {
+	KIND_BOT,
+	KIND_DISCORD,
+	KIND_IRC,
+	KIND_CONSOLE,
+	KIND_COUNT
+};
+
+extern const struct section_kind config_kinds[KIND_COUNT];
+
+/* The index of the key named name in kind, or -1. */
+int config_find_key(const struct section_kind *kind, const char *name);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * /roll: dice in the full chat notation (rules/dice.h, NOTATION.md).
+ *
+ * Every die is shown; dropped and rerolled dice are struck; marks after a
+ * die follow rpg-dice-roller's, which players know: ! exploded, !! compound,
+ * p penetrated, r rerolled, * success, _ failure, ** critical, __ fumble,
+ * ^ raised by min, v lowered by max. Colour only repeats what the marks say.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/commands.h"
+#include "rules/dice.h"
+
+/* Dice shown per group; more are summarised (the total still counts all). */
+#define ROLL_SHOWN_MAX 100
+
+/* Appends s to text at *n (text has room: marks are short and bounded). */
+static void
+mark(char *text, size_t *n, const char *s)
+{
+	size_t len = strlen(s);
+
+	memcpy(text + *n, s, len);
+	*n += len;
+}
+
+static void
+die_span(struct reply *out, const struct dice_group *g, const struct dice_die *d)
+{
+	unsigned style = 0;
+	char text[64], digits[24];
+	size_t n = 0, k = 0;
+	uint64_t v = d->value < 0 ? -(uint64_t)d->value : (uint64_t)d->value;
+
+	if (g->fate) {
+		mark(text, &n, d->value > 0 ? "+" : d->value < 0 ? "-" : "0");
+	} else {
+		do
+			digits[k++] = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		if (d->value < 0)
+			text[n++] = '-';
+		while (k > 0)
+			text[n++] = digits[--k];
+	}
+	if (d->flags & DICE_COMPOUNDED)
+		mark(text, &n, "!!");
+	else if (d->flags & DICE_EXPLODED)
+		mark(text, &n, "!");
+	if (d->flags & DICE_PENETRATED)
+		mark(text, &n, "p");
+	if (d->flags & DICE_REROLLED)
+		mark(text, &n, "r");
+	if (d->flags & DICE_MIN)
+		mark(text, &n, "^");
+	if (d->flags & DICE_MAX)
+		mark(text, &n, "v");
+	if (d->flags & DICE_SUCCESS)
+		mark(text, &n, "*");
+	else if (d->flags & DICE_FAILURE)
+		mark(text, &n, "_");
+	if (d->flags & DICE_CRIT)
+		mark(text, &n, "**");
+	if (d->flags & DICE_FUMBLE)
+		mark(text, &n, "__");
+	if (d->flags & DICE_CAPPED)
+		mark(text, &n, "…");
+	text[n] = '\0';
+
+	if (d->flags & (DICE_DROPPED | DICE_REROLLED))
+		style |= RS_STRUCK | RS_DIM;
+	else if (d->flags & DICE_CRIT)
+		style |= RS_CRIT;
+	else if (d->flags & DICE_FUMBLE)
+		style |= RS_FUMBLE;
+	else if (d->flags & DICE_SUCCESS)
+		style |= RS_GOOD;
+	else if (d->flags & DICE_FAILURE)
+		style |= RS_BAD;
+	reply_add(out, style, "%s", text);
+}
+
+static void
+group_spans(struct reply *out, const struct dice_group *g)
+{
+	size_t shown = g->ndice < ROLL_SHOWN_MAX ? g->ndice : ROLL_SHOWN_MAX;
+
+	if (g->operand)
+		reply_add(out, RS_DIM, "%s→", g->notation);
+	reply_add(out, 0, "[");
+	for (size_t i = 0; i < shown; i++) {
+		if (i > 0)
+			reply_add(out, 0, ", ");
+		die_span(out, g, &g->dice[i]);
+	}
+	if (shown < g->ndice)
+		reply_add(out, RS_DIM, ", … %zu more", g->ndice - shown);
+	reply_add(out, 0, "]");
+	if (g->label != NULL)
+		reply_add(out, RS_ITALIC, " %s", g->label);
+	if (g->operand)
+		reply_add(out, 0, " ");
+}
+
+static void
+repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
+{
+	const struct dice_repeat *rep = &e->repeats[r];
+	long long succ = 0, fail = 0;
+	bool counting = false;
+
+	if (e->nrepeats > 1) {
+		reply_add(out, RS_DIM, "%2zu: ", r + 1);
+	} else {
+		reply_add(out, RS_CODE, "%s", e->source);
+		reply_add(out, 0, ": ");
+	}
+	for (size_t i = 0; i < rep->nitems; i++) {
+		const struct dice_item *it = &rep->items[i];
+
+		if (it->kind == DICE_ITEM_TEXT) {
+			reply_add(out, 0, "%s", it->text);
+			if (it->label != NULL)
+				reply_add(out, RS_ITALIC, " %s", it->label);
+			continue;
+		}
+		group_spans(out, it->group);
+		if (it->group->successes_counted) {
+			counting = true;
+			succ += it->group->successes;
+			fail += it->group->failures;
+		}
+	}
+	reply_add(out, 0, " = ");
+	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%lld", (long long)rep->total);
+	if (counting && fail > 0)
+		reply_add(out, RS_DIM, " (%lld success%s − %lld failure%s)", succ,
+		          succ == 1 ? "" : "es", fail, fail == 1 ? "" : "s");
+	else if (counting)
+		reply_add(out, RS_DIM, " success%s", rep->total == 1 ? "" : "es");
+	reply_nl(out);
+}
+
+static void
+roll_fn(struct invocation *inv, struct reply *out)
+{
+	const char *expr = inv_str(inv, "expression");
+	const char *label = inv_str(inv, "label");
+	bool private = inv_bool(inv, "private", false);
+	struct dice_result *res = NULL;
+	char err[DICE_ERR_MAX], action[160];
+	const char *shown_label;
+	int r;
+
+	r = dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err));
+	if (r != DICE_OK) {
+		size_t n = strlen(err);
+
+		reply_error(out, "%c%s%s", err[0] >= 'a' && err[0] <= 'z' ? err[0] - 32 : err[0],
+		            err + 1, n > 0 && err[n - 1] != '.' ? "." : "");
+		return;
+	}
+	if (private)
+		reply_to(out, REPLY_INVOKER);
+	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
+	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+	reply_add(out, 0, " rolls");
+	if (shown_label != NULL)
+		reply_add(out, RS_ITALIC, " %s", shown_label);
+	reply_nl(out);
+	for (size_t i = 0; i < dice_result_nexprs(res); i++) {
+		const struct dice_expr *e = dice_result_expr(res, i);
+
+		if (e->nrepeats > 1)
+			reply_line(out, RS_CODE, "%zux %s", e->nrepeats, e->source);
+		for (size_t k = 0; k < e->nrepeats; k++)
+			repeat_line(out, e, k);
+	}
+	if (dice_result_capped(res))
+		reply_line(out, RS_DIM,
+		           "A die marked … kept exploding or rerolling; its chain stopped after %d "
+		           "extra rolls.",
+		           DICE_CHAIN_MAX);
+	/* Named options go first: everything after a '#' is label text. */
+	if ((size_t)snprintf(action, sizeof(action), "roll %s%s%s%s",
+	                     private ? "private:true " : "", expr,
+	                     label && !dice_result_label(res) ? " # " : "",
+	                     label && !dice_result_label(res) ? label : "") < 101)
+		reply_button(out, "Roll again", action);
+	dice_result_free(res);
+}
+
+static const struct cmd_opt roll_opts[] = {
+    {.name = "expression",
+     .desc = "Dice to roll, e.g. 4d6kh3, 2d20kl1+3, 6x 4d6kh3, 1d20+5 # attack",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = DICE_TEXT_MAX},
+    {.name = "label",
+     .desc = "What the roll is for (shown, never parsed as dice)",
+     .type = OPT_STRING,
+     .max = DICE_LABEL_MAX},
+    {.name = "private", .desc = "Show the result only to you", .type = OPT_BOOL},
+    {0},
+};
+
+const struct command cmd_roll = {
+    .name = "roll",
+    .desc = "Roll dice: 4d6kh3, 2d20kl1+3, 3d6!, 5d10>=8, 6x 4d6kh3, 1d20+5 # attack",
+    .help = "Notation: NdS (d% = d100, dF = fate), keep/drop kh kl dh dl (k = kh, d = dl), "
+            "explode ! (compound !!, penetrate !p) with an optional compare point (=N <N "
+            "<=N >N >=N !=N), reroll r / once ro, success counting >=N with failures fN, "
+            "min/max, criticals cs/cf, sort s/sa/sd, + - * / and ( ), repeat 6x, several "
+            "rolls with ';', a label after ' # ' or [in brackets]. Marks: ~~struck~~ = "
+            "dropped, ! exploded, r rerolled, * success, _ failure, ** critical, __ fumble. "
+            "Limits: 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, 20 "
+            "repeats, 10 rolls, 500 characters.",
+    .opts = roll_opts,
+    .fn = roll_fn,
+};

@@ -1,0 +1,55 @@
+/*
+ * fuzz_config: arbitrary bytes as a configuration file. Secrets are not
+ * resolved (no environment or files). Checks, beyond the sanitizers: a
+ * refused file has exactly one line of message naming the file, and an
+ * accepted one keeps every limit the rest of delver relies on.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/config.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void
+check_accepted(const struct config *c)
+{
+	if (c->nirc > CONFIG_IRC_MAX || c->discord.shard_id >= c->discord.shard_count ||
+	    c->bot.snapshot_interval < 1 || c->bot.log_level > LOG_LEVEL_DEBUG)
+		abort();
+	if (c->discord.enabled && c->discord.token_source == NULL)
+		abort();
+	for (size_t i = 0; i < c->nirc; i++) {
+		const struct config_irc *irc = &c->irc[i];
+
+		if (irc->host == NULL || irc->nick == NULL || irc->username == NULL ||
+		    irc->port < 1 || irc->port > 65535 || irc->nchannels > CONFIG_CHANNELS_MAX ||
+		    irc->nalt_nicks > CONFIG_NICKS_MAX)
+			abort();
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[1024] = "";
+	struct config *c;
+	FILE *f;
+
+	if (size == 0)
+		return 0;
+	f = fmemopen((void *)data, size, "r");
+	if (f == NULL)
+		return 0;
+	c = config_load_stream(f, "fuzz.conf", false, err, sizeof(err));
+	fclose(f);
+	if (c != NULL) {
+		check_accepted(c);
+		config_free(c);
+	} else if (strncmp(err, "fuzz.conf:", 10) != 0 || strchr(err, '\n') != NULL) {
+		abort();
+	}
+	return 0;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# make install into a scratch DESTDIR with PREFIX=/usr, then the installed
+# binary with the installed example configuration (--check-config and a short
+# console run), --help against the installed man page (every option of one
+# is in the other), and make uninstall leaving no file behind.
+. tests/integration/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL $*"
+	fails=$((fails + 1))
+}
+
+dest=$tmp/root
+make --no-print-directory install DESTDIR="$dest" PREFIX=/usr > "$tmp/make.log" 2>&1 ||
+	{ cat "$tmp/make.log"; exit 1; }
+bin=$dest/usr/bin/delver
+example=$dest/usr/share/doc/delver/delver.conf.example
+man=$dest/usr/share/man/man8/delver.8
+find "$dest" ! -type d | sed "s|^$dest||" | sort > "$tmp/files"
+cat > "$tmp/want" <<'EOF'
+/usr/bin/delver
+/usr/lib/systemd/system/delver.service
+/usr/lib/systemd/system/delver@.service
+/usr/share/doc/delver/delver.conf.example
+/usr/share/man/man8/delver.8
+EOF
+diff -u "$tmp/want" "$tmp/files" || fail "make install wrote other files"
+[ -d "$dest/etc/delver" ] || fail "make install made no /etc/delver"
+grep -qx 'ExecStart=/usr/bin/delver --config /etc/delver/delver.conf' \
+	"$dest/usr/lib/systemd/system/delver.service" || fail "delver.service runs another path"
+
+out=$("$bin" --check-config --config "$example" 2>&1)
+[ "$out" = "$example is valid; it enables the console" ] || fail "--check-config: $out"
+[ "$("$bin" --version)" = "delver 0.1.0" ] || fail "--version: $("$bin" --version)"
+
+out=$(printf '/gm claim\n/gm\n' | "$bin" --config "$example" --seed 1 --color never --user gm 2>&1)
+want="gm> /gm claim
+gm is now the GM of this channel.
+gm> /gm
+The GM here is gm."
+[ "$out" = "$want" ] || fail "console run: $out"
+
+# Every option of --help is in the man page's OPTIONS, and back.
+"$bin" --help | grep -o -- '--[a-z][a-z-]*' | sort -u > "$tmp/help-opts"
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man" | grep '^\.B' | sed 's/\\-/-/g' |
+	grep -o -- '--[a-z][a-z-]*' | sort -u > "$tmp/man-opts"
+diff -u "$tmp/help-opts" "$tmp/man-opts" || fail "--help and delver(8) list other options"
+[ "$(wc -l < "$tmp/help-opts")" -ge 10 ] || fail "too few options found in --help"
+groff -man -ww -z "$man" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
+	{ fail "delver(8) has troff warnings"; cat "$tmp/groff"; }
+
+make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr > "$tmp/make.log" 2>&1 ||
+	{ cat "$tmp/make.log"; exit 1; }
+left=$(find "$dest" ! -type d -o -name '*delver*')
+[ -z "$left" ] || fail "make uninstall left: $left"
+
+[ "$fails" -eq 0 ]

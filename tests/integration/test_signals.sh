@@ -1,0 +1,162 @@
+#!/bin/sh
+# Signals and systemd notification, against a running delver:
+# - SIGHUP with a good file applies it (the log level) without stopping the
+#   console; SIGHUP with a bad file logs the error and keeps the old one;
+# - SIGTERM and SIGINT stop it in order (drain, then stop) with status 0,
+#   the store last (its drain writes the final snapshot, so the next start
+#   finds the GM seat taken before the SIGTERM);
+# - under a (fake) systemd, READY=1, WATCHDOG=1 at half the interval,
+#   RELOADING=1/READY=1 around a reload and STOPPING=1 reach NOTIFY_SOCKET.
+. tests/integration/lib.sh
+DELVER=$(cd "$(dirname "$DELVER")" && pwd)/$(basename "$DELVER")
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null
+	exec 3>&- 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+cd "$tmp" || exit 1
+fails=0
+
+fail() {
+	echo "FAIL $*"
+	fails=$((fails + 1))
+}
+
+# wait_for FILE TEXT: waits up to 5 s for a line equal to TEXT in FILE.
+wait_for() {
+	i=0
+	while ! grep -qxF -- "$2" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		if [ "$i" -gt 50 ]; then
+			fail "no line '$2' in $1; it holds:"
+			cat "$1"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# stopped: waits for $pid to exit and checks its status is $1.
+stopped() {
+	wait "$pid"
+	rc=$?
+	pid=""
+	[ "$rc" -eq "$1" ] || fail "exit status $rc, want $1"
+}
+
+# 1. SIGHUP and SIGTERM with the console reading a FIFO that stays open.
+printf '[bot]\nlog_level = info\n[console]\nuser = alice\n' > d.conf
+mkfifo in
+"$DELVER" --config d.conf --color never < in > out 2> err &
+pid=$!
+exec 3> in
+echo "/gm claim" >&3
+wait_for out "alice is now the GM of this channel." || exit 1
+
+printf '[bot]\nlog_level = debug\n[console]\nuser = alice\n' > d.conf
+kill -HUP "$pid"
+wait_for err "info: reloaded the configuration from d.conf" || exit 1
+
+printf '[bot]\nlog_level = loud\n' > d.conf
+kill -HUP "$pid"
+wait_for err "error: reload: d.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud'); keeping the configuration in use" || exit 1
+echo "/gm" >&3
+wait_for out "The GM here is alice." || exit 1
+
+kill -TERM "$pid"
+stopped 0
+exec 3>&-
+# The debug lines show the first reload's level was kept over the bad one.
+cat > want <<'EOF'
+info: SIGHUP: reloading the configuration
+info: reloaded the configuration from d.conf
+info: SIGHUP: reloading the configuration
+error: reload: d.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud'); keeping the configuration in use
+info: SIGTERM: stopping once the commands in flight are answered
+debug: stopping: SIGTERM
+debug: console: drain
+debug: console: drain step done
+debug: store: drain
+debug: store: drain step done
+debug: console: stop
+debug: console: stop step done
+debug: store: stop
+debug: store: stop step done
+EOF
+diff -u want err || fail "the log of the SIGHUP/SIGTERM run differs"
+cat > want <<'EOF'
+alice> /gm claim
+alice is now the GM of this channel.
+alice> /gm
+The GM here is alice.
+EOF
+diff -u want out || fail "the console's output differs"
+
+# 2. SIGINT stops it the same way. The state (./state) survived the SIGTERM.
+printf '[console]\nuser = bob\n' > d.conf
+rm -f in && mkfifo in
+"$DELVER" --config d.conf --color never < in > out 2> err &
+pid=$!
+exec 3> in
+echo "/gm" >&3
+wait_for out "The GM here is alice." || exit 1
+kill -INT "$pid"
+stopped 0
+exec 3>&-
+[ "$(cat err)" = "info: SIGINT: stopping once the commands in flight are answered" ] ||
+	fail "SIGINT run logged: $(cat err)"
+
+# 3. A daemon with nothing but the systemd protocol: a fake NOTIFY_SOCKET.
+cat > notify.py <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(10)
+with open(sys.argv[2], "w") as out:
+    while True:
+        try:
+            m = s.recv(4096).decode()
+        except socket.timeout:
+            break
+        out.write(m.replace("\n", " ") + "\n")
+        out.flush()
+        if "STOPPING=1" in m:
+            break
+EOF
+python3 notify.py "$tmp/notify" notes &
+npid=$!
+i=0
+while [ ! -S "$tmp/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+printf '[console]\nenabled = no\n' > d.conf
+NOTIFY_SOCKET=$tmp/notify WATCHDOG_USEC=200000 "$DELVER" --config d.conf < /dev/null > out 2> err &
+pid=$!
+wait_for notes "READY=1 STATUS=running" || exit 1
+sleep 0.5 # about five watchdog pings (every 100 ms)
+kill -HUP "$pid"
+wait_for err "info: reloaded the configuration from d.conf" || exit 1
+kill -TERM "$pid"
+stopped 0
+wait "$npid"
+pings=$(grep -c '^WATCHDOG=1$' notes)
+[ "$pings" -ge 3 ] || fail "only $pings watchdog pings in 0.5 s at 100 ms"
+grep -v '^WATCHDOG=1$' notes > got
+cat > want <<'EOF'
+READY=1 STATUS=running
+RELOADING=1
+READY=1 STATUS=running
+STOPPING=1
+EOF
+diff -u want got || fail "the notifications differ"
+cat > want <<'EOF'
+warn: no service is configured to run (see delver(8)); waiting for a signal
+info: delver 0.1.0 ready
+info: SIGHUP: reloading the configuration
+info: reloaded the configuration from d.conf
+info: SIGTERM: stopping once the commands in flight are answered
+EOF
+diff -u want err || fail "the daemon's log differs"
+
+[ "$fails" -eq 0 ]

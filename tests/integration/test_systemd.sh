@@ -1,0 +1,63 @@
+#!/bin/sh
+# The systemd units as `make install` writes them: `systemd-analyze verify`
+# passes with no complaint at all (the installed binary and man page exist:
+# the install goes to a scratch PREFIX, so the units name real paths), and
+# `systemd-analyze security` rates them OK or better. A unit with a typo
+# must be caught, or this test could not fail.
+. tests/integration/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+fail() {
+	echo "FAIL $*"
+	fails=$((fails + 1))
+}
+
+make --no-print-directory install PREFIX="$tmp" SYSCONFDIR="$tmp/etc" > "$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log"; exit 1; }
+units=$tmp/lib/systemd/system
+# verify runs `man delver(8)` for Documentation=: find the installed page.
+MANPATH=$tmp/share/man
+export MANPATH
+
+if grep -n '@[A-Z]*@' "$units"/delver*.service; then
+	fail "placeholders left in the installed units"
+fi
+grep -qx "ExecStart=$tmp/bin/delver --config $tmp/etc/delver/delver.conf --shard %i" \
+	"$units/delver@.service" || fail "delver@.service does not run the installed binary"
+
+# verify UNIT: no output at all (warnings included) and status 0.
+verify() {
+	out=$(systemd-analyze verify "$1" 2>&1)
+	rc=$?
+	if [ "$rc" -ne 0 ] || [ -n "$out" ]; then
+		fail "systemd-analyze verify $(basename "$1") (status $rc):"
+		echo "$out"
+	else
+		echo "ok   verify $(basename "$1")"
+	fi
+}
+verify "$units/delver.service"
+verify "$units/delver@.service"
+verify "$units/delver@0.service" # an instance, through the template
+
+for u in delver.service delver@.service; do
+	line=$(systemd-analyze security --offline=true "$units/$u" 2>&1 | grep 'Overall exposure level')
+	rating=$(echo "$line" | sed -n 's/.*: [0-9.]* \([A-Z]*\).*/\1/p')
+	case $rating in
+	OK | SAFE | PERFECT) echo "ok   security $u: $line" ;;
+	*) fail "security $u rates '$rating': $line" ;;
+	esac
+done
+
+# The negative control: a misspelt key is reported.
+mkdir "$tmp/broken"
+sed 's/^Restart=/Restrat=/' "$units/delver.service" > "$tmp/broken/delver.service"
+out=$(systemd-analyze verify "$tmp/broken/delver.service" 2>&1)
+case $out in
+*Restrat*) echo "ok   a misspelt key is caught" ;;
+*) fail "verify did not report a misspelt key: $out" ;;
+esac
+
+[ "$fails" -eq 0 ]

@@ -1,0 +1,258 @@
+/*
+ * Unit tests for bot/app.c's life cycle: the order of the two-phase stop,
+ * asynchronous and late completions, step timeouts, and SIGHUP's reload.
+ * app.c is included to reach its static functions (curl's UNITTEST idea);
+ * the test builds a struct app by hand instead of calling app_run().
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "bot/app.c"
+
+static char trace[512];
+
+static void
+note(const char *what, const char *name)
+{
+	size_t n = strlen(trace);
+
+	snprintf(trace + n, sizeof(trace) - n, "%s%s.%s", n ? " " : "", name, what);
+}
+
+/* A fake service: name, how it ends each step, and what it saw. */
+struct fake {
+	const char *name;
+	int delay_ms; /* 0: done at once; >0: done after a timer; <0: never */
+	struct app_service *s;
+	uv_timer_t timer;
+	bool timer_open;
+	int reloads;
+	int old_level, new_level;
+};
+
+static void
+fake_later(uv_timer_t *t)
+{
+	struct fake *f = t->data;
+
+	app_service_done(f->s);
+	app_service_done(f->s); /* a second call is ignored */
+}
+
+static void
+fake_step(struct fake *f, struct app_service *s, const char *what)
+{
+	note(what, f->name);
+	f->s = s;
+	if (f->delay_ms == 0) {
+		app_service_done(s);
+	} else if (f->delay_ms > 0) {
+		if (!f->timer_open) {
+			uv_timer_init(app_loop(s->app), &f->timer);
+			f->timer.data = f;
+			f->timer_open = true;
+		}
+		uv_timer_start(&f->timer, fake_later, (uint64_t)f->delay_ms, 0);
+	}
+}
+
+static void
+fake_drain(void *ctx, struct app_service *s)
+{
+	fake_step(ctx, s, "drain");
+}
+
+static void
+fake_stop(void *ctx, struct app_service *s)
+{
+	fake_step(ctx, s, "stop");
+}
+
+static void
+fake_reload(void *ctx, const struct config *old, const struct config *now)
+{
+	struct fake *f = ctx;
+
+	f->reloads++;
+	f->old_level = (int)old->bot.log_level;
+	f->new_level = (int)now->bot.log_level;
+}
+
+static const struct app_service_ops fake_ops = {
+    .name = "fake", .drain = fake_drain, .stop = fake_stop, .reload = fake_reload};
+static const struct app_service_ops quick_ops = {
+    .name = "stuck", .timeout_ms = 50, .drain = fake_drain, .stop = fake_stop};
+static const struct app_service_ops stop_only_ops = {.name = "stop-only", .stop = fake_stop};
+
+static uv_loop_t loop;
+
+static void app_free(struct app *a);
+
+static void
+app_setup(struct app *a)
+{
+	memset(a, 0, sizeof(*a));
+	memset(trace, 0, sizeof(trace));
+	uv_loop_init(&loop);
+	a->loop = &loop;
+	a->opts.log_level = -1;
+	a->opts.shard = -1;
+	a->cfg = config_defaults();
+	init_handles(a);
+}
+
+/* Runs the loop to its end and frees the app as app_run() does. */
+static void
+app_finish(struct app *a)
+{
+	uv_run(a->loop, UV_RUN_DEFAULT);
+	app_free(a);
+}
+
+static void
+app_free(struct app *a)
+{
+	for (size_t i = 0; i < a->nsvc; i++)
+		free(a->svc[i]);
+	uv_close((uv_handle_t *)&a->grace, NULL);
+	uv_run(a->loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(a->loop), 0);
+	config_free(a->cfg);
+}
+
+static void
+close_fake_timer(struct fake *f)
+{
+	if (f->timer_open && !uv_is_closing((uv_handle_t *)&f->timer))
+		uv_close((uv_handle_t *)&f->timer, NULL);
+}
+
+static void
+test_stop_runs_drains_then_stops_in_reverse_order(void **state)
+{
+	struct app a;
+	struct fake store = {.name = "store"}, irc = {.name = "irc"}, discord = {.name = "discord"};
+
+	app_setup(&a);
+	app_add_service(&a, &fake_ops, &store);
+	app_add_service(&a, &stop_only_ops, &irc);
+	app_add_service(&a, &fake_ops, &discord);
+	app_shutdown(&a, APP_EXIT_OK, "test");
+	app_shutdown(&a, APP_EXIT_FAILURE, "ignored: already stopping");
+	app_finish(&a);
+	assert_string_equal(trace, "discord.drain store.drain discord.stop irc.stop store.stop");
+	assert_int_equal(a.status, APP_EXIT_OK);
+}
+
+static void
+test_asynchronous_steps_are_waited_for(void **state)
+{
+	struct app a;
+	struct fake store = {.name = "store"}, discord = {.name = "discord", .delay_ms = 20};
+
+	app_setup(&a);
+	app_add_service(&a, &fake_ops, &store);
+	app_add_service(&a, &fake_ops, &discord);
+	app_shutdown(&a, APP_EXIT_FAILURE, "token rejected");
+	/* The store must not drain before discord says it is done. */
+	uv_run(a.loop, UV_RUN_NOWAIT);
+	assert_string_equal(trace, "discord.drain");
+	uv_run(a.loop, UV_RUN_ONCE);
+	while (strstr(trace, "store.stop") == NULL)
+		uv_run(a.loop, UV_RUN_ONCE);
+	close_fake_timer(&discord);
+	app_finish(&a);
+	assert_string_equal(trace, "discord.drain store.drain discord.stop store.stop");
+	assert_int_equal(a.status, APP_EXIT_FAILURE);
+}
+
+static void
+test_a_stuck_step_times_out(void **state)
+{
+	struct app a;
+	struct fake store = {.name = "store"}, stuck = {.name = "stuck", .delay_ms = -1};
+	uint64_t start;
+
+	app_setup(&a);
+	app_add_service(&a, &fake_ops, &store);
+	app_add_service(&a, &quick_ops, &stuck);
+	start = uv_now(a.loop);
+	app_shutdown(&a, APP_EXIT_OK, "test");
+	uv_run(a.loop, UV_RUN_DEFAULT);
+	assert_string_equal(trace, "stuck.drain store.drain stuck.stop store.stop");
+	/* Two steps of 50 ms each were waited for, not 20 s. */
+	assert_true(uv_now(a.loop) - start >= 100);
+	assert_true(uv_now(a.loop) - start < 2000);
+	/* A late completion is ignored: nothing more runs. */
+	app_service_done(a.svc[1]);
+	assert_int_equal(uv_run(a.loop, UV_RUN_NOWAIT), 0);
+	assert_string_equal(trace, "stuck.drain store.drain stuck.stop store.stop");
+	app_free(&a);
+}
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void
+test_reload_applies_a_good_file_and_keeps_the_old_on_a_bad_one(void **state)
+{
+	char path[] = "/tmp/delver-app-XXXXXX";
+	struct fake svc = {.name = "svc"};
+	struct app a;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	app_setup(&a);
+	a.opts.config_path = path;
+	app_add_service(&a, &fake_ops, &svc);
+
+	write_file(path, "[bot]\nlog_level = debug\n");
+	reload(&a);
+	assert_int_equal(svc.reloads, 1);
+	assert_int_equal(svc.old_level, LOG_LEVEL_INFO);
+	assert_int_equal(svc.new_level, LOG_LEVEL_DEBUG);
+	assert_int_equal(a.cfg->bot.log_level, LOG_LEVEL_DEBUG);
+	assert_int_equal(log_get_level(), LOG_LEVEL_DEBUG);
+
+	write_file(path, "[bot]\nlog_level = warn\nsnapshot_interval = never\n");
+	reload(&a);
+	assert_int_equal(svc.reloads, 1); /* not called */
+	assert_int_equal(a.cfg->bot.log_level, LOG_LEVEL_DEBUG);
+	assert_int_equal(log_get_level(), LOG_LEVEL_DEBUG);
+
+	/* --log-level wins over the file across reloads. */
+	a.opts.log_level = LOG_LEVEL_ERROR;
+	write_file(path, "[bot]\nlog_level = info\n");
+	reload(&a);
+	assert_int_equal(svc.reloads, 2);
+	assert_int_equal(log_get_level(), LOG_LEVEL_ERROR);
+
+	log_set_level(LOG_LEVEL_INFO);
+	unlink(path);
+	app_shutdown(&a, APP_EXIT_OK, "test");
+	app_finish(&a);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_stop_runs_drains_then_stops_in_reverse_order),
+	    cmocka_unit_test(test_asynchronous_steps_are_waited_for),
+	    cmocka_unit_test(test_a_stuck_step_times_out),
+	    cmocka_unit_test(test_reload_applies_a_good_file_and_keeps_the_old_on_a_bad_one),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

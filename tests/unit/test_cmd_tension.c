@@ -1,0 +1,516 @@
+/*
+ * Unit tests for /tension (commands/cmd_tension*.c) and its channel state
+ * (commands/tension_state.c): replies, GM enforcement, hidden mode, tables,
+ * strikes, errors that leave the state unchanged, and the save/load round
+ * trip.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "commands/commands.h"
+#include "commands/dispatch.h"
+#include "commands/tension_state.h"
+#include "rules/rng.h"
+
+struct fx {
+	struct dispatch d;
+	struct reply *out;
+	struct channel *ch;
+	char *text;    /* the last reply as plain text */
+	int persisted; /* channel records handed to persistence */
+};
+
+static int
+persist(struct channel *ch, void *ctx)
+{
+	struct fx *f = ctx;
+
+	(void)ch;
+	f->persisted++;
+	return 0;
+}
+
+static int
+setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	f->d.state = state_new();
+	f->d.rng = rng_new_seeded(3);
+	f->d.persist_channel = persist;
+	f->d.persist_ctx = f;
+	f->out = reply_new();
+	f->ch = state_channel(f->d.state, "test:chan");
+	channel_set_gm(f->ch, "test:gm", "Greta");
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fx *f = *state;
+
+	free(f->text);
+	reply_free(f->out);
+	rng_free(f->d.rng);
+	state_free(f->d.state);
+	free(f);
+	return 0;
+}
+
+/* Runs line as user (the GM is "gm") and returns the reply as plain text:
+ * the channel message, then "[private]" and the invoker's. */
+static const char *
+run(struct fx *f, const char *user, const char *line)
+{
+	struct origin o = {.platform = "test"};
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "test:chan");
+	snprintf(o.user_key, sizeof(o.user_key), "test:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_clear(f->out);
+	dispatch_line(&f->d, &o, line, strlen(line), 1000, f->out);
+	free(f->text);
+	f->text = reply_plain(f->out);
+	return f->text;
+}
+
+static const struct tension_state *
+ts(struct fx *f)
+{
+	return channel_mod_peek(f->ch, CHANMOD_TENSION);
+}
+
+static void
+fresh_channel_reads_one(void **state)
+{
+	struct fx *f = *state;
+	struct rtable t;
+
+	assert_int_equal(tension_state_value(f->ch), 1);
+	assert_false(tension_state_hidden(f->ch));
+	tension_state_table(f->ch, TENSION_TABLE_ENCOUNTER, &t);
+	assert_string_equal(t.e[0].text, "a lost adventurer");
+	/* reading created nothing */
+	assert_null(ts(f));
+	assert_string_equal(run(f, "ann", "/tension"),
+	                    "Tension █░░░░░░░░░ 1/10\n"
+	                    "Mode: open (everyone sees Tension and its rolls).\n"
+	                    "No changes yet; a new dungeon starts at 1.\n");
+}
+
+static void
+raise_by_event_and_clamp(void **state)
+{
+	struct fx *f = *state;
+
+	assert_string_equal(run(f, "gm", "/tension raise combat"),
+	                    "Tension raised 1 → 3 (+2): normal combat.\n"
+	                    "Tension ███░░░░░░░ 3/10\n");
+	assert_int_equal(f->persisted, 1);
+	assert_int_equal(tension_state_value(f->ch), 3);
+	assert_string_equal(run(f, "gm", "/tension raise enemy-escaped the goblin ran"),
+	                    "Tension raised 3 → 7 (+4): combat in which an enemy escaped (the "
+	                    "goblin ran).\n"
+	                    "Tension ███████░░░ 7/10\n");
+	assert_string_equal(run(f, "gm", "/tension raise enemy-escaped"),
+	                    "Tension raised 7 → 10 (+4, clamped at 10, the most it can be): "
+	                    "combat in which an enemy escaped.\n"
+	                    "Tension ██████████ 10/10\n");
+	assert_string_equal(run(f, "gm", "/tension raise door"),
+	                    "Tension stays at 10 (+1, clamped at 10, the most it can be): "
+	                    "breaking down a stuck or locked door.\n"
+	                    "Tension ██████████ 10/10\n");
+	assert_string_equal(run(f, "gm", "/tension set 2"), "Tension set 10 → 2: GM's choice.\n"
+	                                                    "Tension ██░░░░░░░░ 2/10\n");
+	assert_string_equal(run(f, "gm", "/tension lower objective"),
+	                    "Tension lowered 2 → 1 (-3, clamped at 1, the least it can be): "
+	                    "achieving a major objective.\n"
+	                    "Tension █░░░░░░░░░ 1/10\n");
+	assert_string_equal(
+	    run(f, "gm", "/tension raise amount:2 reason:\"the bridge creaks\""),
+	    "Tension raised 1 → 3 (+2): the bridge creaks.\nTension ███░░░░░░░ 3/10\n");
+	assert_string_equal(run(f, "gm", "/tension lower amount:1 # a quiet hour"),
+	                    "Tension lowered 3 → 2 (-1): a quiet hour.\n"
+	                    "Tension ██░░░░░░░░ 2/10\n");
+	assert_string_equal(run(f, "gm", "/tension reset"), "Tension reset 2 → 1: back to town.\n"
+	                                                    "Tension █░░░░░░░░░ 1/10\n");
+	assert_string_equal(run(f, "ann", "/tension"),
+	                    "Tension █░░░░░░░░░ 1/10\n"
+	                    "Mode: open (everyone sees Tension and its rolls).\n"
+	                    "Last changes, oldest first:\n"
+	                    "  set 2 | 10 → 2 | GM's choice\n"
+	                    "  -3 (clamped) | 2 → 1 | achieving a major objective\n"
+	                    "  +2 | 1 → 3 | the bridge creaks\n"
+	                    "  -1 | 3 → 2 | a quiet hour\n"
+	                    "  reset | 2 → 1 | back to town\n");
+}
+
+/* Every change refused leaves the history exactly as it was. */
+static void
+refused_changes_change_nothing(void **state)
+{
+	struct fx *f = *state;
+	struct tension before;
+
+	run(f, "gm", "/tension raise combat");
+	before = ts(f)->track;
+	assert_string_equal(run(f, "ann", "/tension raise combat"),
+	                    "Only the GM can do that here; the GM is Greta.\n");
+	assert_string_equal(run(f, "gm", "/tension raise combat amount:2"),
+	                    "Give an event or an amount, not both: /tension raise combat, or "
+	                    "/tension raise amount:N reason:\"why\".\n");
+	assert_string_equal(run(f, "gm", "/tension lower"),
+	                    "Name what happened (trap, secret, prisoner or objective) or give an "
+	                    "amount with a reason: /tension lower amount:N reason:\"why\".\n");
+	assert_string_equal(run(f, "gm", "/tension raise amount:3"),
+	                    "A change by an amount needs a reason: /tension raise amount:3 "
+	                    "reason:\"why\".\n");
+	assert_string_equal(run(f, "gm", "/tension raise amount:3 #"),
+	                    "A change by an amount needs a reason: /tension raise amount:3 "
+	                    "reason:\"why\".\n");
+	assert_non_null(strstr(run(f, "gm", "/tension raise trap"), "Event must be one of door, "
+	                                                            "quiet-combat, combat, "
+	                                                            "enemy-escaped (got 'trap')"));
+	assert_non_null(strstr(run(f, "gm", "/tension set 0"),
+	                       "Value must be a whole number from 1 to 10 (got '0')"));
+	assert_non_null(strstr(run(f, "gm", "/tension raise amount:10 reason:x"),
+	                       "Amount must be a whole number from 1 to 9 (got '10')"));
+	assert_memory_equal(&ts(f)->track, &before, sizeof(before));
+}
+
+static void
+roll_open(void **state)
+{
+	struct fx *f = *state;
+
+	run(f, "gm", "/tension set 5");
+	/* seed 3: event d12 9, effect d10 7, encounter d12 3, encounter d10 6,
+	 * then the dice in the entries: 1d6 3, 2d4 2+1 */
+	rng_seed(f->d.rng, 3);
+	assert_string_equal(
+	    run(f, "gm", "/tension roll exits:3"),
+	    "Tension roll (Tension 5, exits 3)\n"
+	    "Dungeon event: d12 9 (7-10) → an environmental effect\n"
+	    "  effects table: d10 7 + Tension 5 = 12 → a pocket of toxic gas, CON save or 1d6 "
+	    "poison damage → a pocket of toxic gas, CON save or 3 poison damage (1d6: 3)\n"
+	    "Encounter check: d12 3 ≤ exits 3 and ≤ tension 5 → encounter\n"
+	    "  encounter table: d10 6 + Tension 5 = 11 → 2d4 goblins → 3 goblins (2d4: 2+1)\n"
+	    "Event and encounter together: a pocket of toxic gas, CON save or 3 poison damage "
+	    "(1d6: 3), and 3 goblins (2d4: 2+1); weave them into one scene.\n");
+	/* a roll changes nothing (only the set was saved) */
+	assert_int_equal(f->persisted, 1);
+	/* the same dice with 2d4 goblins struck */
+	assert_string_equal(run(f, "gm", "/tension strike 2d4"),
+	                    "Struck 9-12 2d4 goblins from the encounter table: rolling it now "
+	                    "means no encounter.\n");
+	rng_seed(f->d.rng, 3);
+	assert_string_equal(
+	    run(f, "gm", "/tension roll 3"),
+	    "Tension roll (Tension 5, exits 3)\n"
+	    "Dungeon event: d12 9 (7-10) → an environmental effect\n"
+	    "  effects table: d10 7 + Tension 5 = 12 → a pocket of toxic gas, CON save or 1d6 "
+	    "poison damage → a pocket of toxic gas, CON save or 3 poison damage (1d6: 3)\n"
+	    "Encounter check: d12 3 ≤ exits 3 and ≤ tension 5 → encounter\n"
+	    "  encounter table: d10 6 + Tension 5 = 11 → 2d4 goblins (struck): no encounter\n");
+	/* seed 9 (d12 4) with 4 exits and Tension 1; seed 5 (d12 8) at Tension 8 */
+	run(f, "gm", "/tension set 1");
+	rng_seed(f->d.rng, 9);
+	assert_non_null(strstr(run(f, "gm", "/tension roll 4"),
+	                       "Dungeon event: d12 1 (1-5) → nothing\n"
+	                       "Encounter check: d12 4 ≤ exits 4 → encounter\n"));
+	rng_seed(f->d.rng, 9);
+	assert_non_null(strstr(run(f, "gm", "/tension roll 3"),
+	                       "Encounter check: d12 4 > exits 3 and > tension 1 → no "
+	                       "encounter\n"));
+	run(f, "gm", "/tension set 8");
+	rng_seed(f->d.rng, 5);
+	assert_non_null(strstr(run(f, "gm", "/tension roll"),
+	                       "Encounter check: d12 8 ≤ tension 8 → encounter\n"));
+	/* seed 23: a light fails; seed 10: sounds */
+	rng_seed(f->d.rng, 23);
+	assert_non_null(strstr(run(f, "gm", "/tension roll"),
+	                       "Dungeon event: d12 6 (6) → a non-magical light source fails\n"));
+	rng_seed(f->d.rng, 10);
+	assert_non_null(strstr(run(f, "gm", "/tension roll"),
+	                       "Dungeon event: d12 12 (11-12) → enemy or NPC sounds\n"));
+}
+
+static void
+roll_bad_exits(void **state)
+{
+	struct fx *f = *state;
+
+	assert_string_equal(run(f, "gm", "/tension roll exits:-1"),
+	                    "Exits must be a whole number from 0 to 20 (got '-1'); usage: "
+	                    "/tension roll [exits]\n");
+	assert_string_equal(run(f, "gm", "/tension roll 1000"),
+	                    "Exits must be a whole number from 0 to 20 (got '1000'); usage: "
+	                    "/tension roll [exits]\n");
+	assert_string_equal(run(f, "ann", "/tension roll"),
+	                    "Only the GM can do that here; the GM is Greta.\n");
+}
+
+/* Hidden mode: the channel learns only that the GM did something; the
+ * value and the dice reach the GM alone. */
+static void
+hidden_mode(void **state)
+{
+	struct fx *f = *state;
+	const struct reply_msg *m;
+
+	run(f, "gm", "/tension set 6");
+	assert_string_equal(run(f, "gm", "/tension mode hidden"),
+	                    "Tension is now hidden behind the GM's screen: its value, changes "
+	                    "and rolls reach only the GM.\n"
+	                    "[private]\n"
+	                    "Tension ██████░░░░ 6/10\n");
+	rng_seed(f->d.rng, 3);
+	assert_string_equal(
+	    run(f, "gm", "/tension roll 3"),
+	    "The GM made a tension roll behind the screen.\n"
+	    "[private]\n"
+	    "Tension roll (Tension 6, exits 3)\n"
+	    "Dungeon event: d12 9 (7-10) → an environmental effect\n"
+	    "  effects table: d10 7 + Tension 6 = 13 → a tremor drops roof tiles, DEX save or "
+	    "1d8 bludgeoning damage → a tremor drops roof tiles, DEX save or 4 bludgeoning "
+	    "damage (1d8: 4)\n"
+	    "Encounter check: d12 3 ≤ exits 3 and ≤ tension 6 → encounter\n"
+	    "  encounter table: d10 6 + Tension 6 = 12 → 2d4 goblins → 3 goblins (2d4: 2+1)\n"
+	    "Event and encounter together: a tremor drops roof tiles, DEX save or 4 "
+	    "bludgeoning damage (1d8: 4), and 3 goblins (2d4: 2+1); weave them into one "
+	    "scene.\n");
+	/* the channel message holds no number at all */
+	m = reply_msg(f->out, REPLY_CHANNEL);
+	assert_int_equal(m->nblocks, 1);
+	assert_null(m->title);
+	assert_null(strpbrk(m->blocks[0].spans[0].text, "0123456789"));
+	assert_string_equal(run(f, "gm", "/tension raise combat"),
+	                    "The GM changed the Tension behind the screen.\n"
+	                    "[private]\n"
+	                    "Tension raised 6 → 8 (+2): normal combat.\n"
+	                    "Tension ████████░░ 8/10\n");
+	assert_string_equal(run(f, "gm", "/tension reset"),
+	                    "The GM reset the Tension behind the screen.\n"
+	                    "[private]\n"
+	                    "Tension reset 8 → 1: back to town.\n"
+	                    "Tension █░░░░░░░░░ 1/10\n");
+	assert_string_equal(run(f, "gm", "/tension strike orcs"),
+	                    "'orcs' matches several encounter entries (13-16 2d6 orcs, 17-20 4d6 "
+	                    "orcs); name one by its range.\n");
+	assert_string_equal(run(f, "gm", "/tension strike 13"),
+	                    "The GM changed the Tension tables behind the screen.\n"
+	                    "[private]\n"
+	                    "Struck 13-16 2d6 orcs from the encounter table: rolling it now means "
+	                    "no encounter.\n");
+	/* players see that it is hidden, never the value or the tables */
+	assert_string_equal(run(f, "ann", "/tension"),
+	                    "Tension is hidden behind the GM's screen; only Greta sees it.\n");
+	assert_string_equal(run(f, "ann", "/tension table"),
+	                    "The Tension tables are behind the GM's screen (hidden mode).\n");
+	/* the GM's own /tension is private and says nothing in the channel */
+	run(f, "gm", "/tension");
+	assert_null(reply_msg(f->out, REPLY_CHANNEL));
+	assert_non_null(strstr(f->text,
+	                       "[private]\nTension █░░░░░░░░░ 1/10\n"
+	                       "Mode: hidden (only the GM sees Tension and its rolls).\n"));
+	assert_string_equal(run(f, "gm", "/tension mode hidden"), "Tension is already hidden.\n");
+	assert_string_equal(run(f, "gm", "/tension mode open"),
+	                    "Tension is now open: everyone sees it, its changes and rolls.\n"
+	                    "Tension █░░░░░░░░░ 1/10\n");
+}
+
+static void
+tables_set_show_reset(void **state)
+{
+	struct fx *f = *state;
+	struct rtable before;
+
+	run(f, "gm", "/tension strike 9-12");
+	before = ts(f)->tables[TENSION_TABLE_ENCOUNTER];
+	assert_string_equal(run(f, "gm", "/tension table set encounter 1-4 a; 5-8 b; 9-8 c"),
+	                    "The encounter table was not changed: entry 3: range 9-8 is "
+	                    "reversed; write it low-high.\n");
+	assert_string_equal(run(f, "gm", "/tension table set encounter 1-4 a; 6-20 b"),
+	                    "The encounter table was not changed: entry 2: result 5 is not "
+	                    "covered by any entry.\n");
+	assert_string_equal(run(f, "gm", "/tension table set encounter 1-4 a; 5-19 b"),
+	                    "The encounter table was not changed: result 20 is not covered; "
+	                    "the entries must reach 20.\n");
+	assert_string_equal(run(f, "ann", "/tension table set encounter 1-20 a"),
+	                    "Only the GM can do that here; the GM is Greta.\n");
+	assert_memory_equal(&ts(f)->tables[TENSION_TABLE_ENCOUNTER], &before, sizeof(before));
+	/* an unchanged entry keeps its strike */
+	assert_string_equal(
+	    run(f, "gm", "/tension table set encounter 1-8 rats; 9-12 2d4 goblins; 13-20 a troll"),
+	    "The encounter table now has 3 entries; 1 unchanged entry is still struck.\n"
+	    "Encounter table (d10 + Tension)\n"
+	    "  1-8 | rats\n"
+	    "  9-12 | 2d4 goblins (struck)\n"
+	    "  13-20 | a troll\n");
+	assert_true(ts(f)->tables[TENSION_TABLE_ENCOUNTER].e[1].struck);
+	assert_string_equal(run(f, "ann", "/tension table encounter"),
+	                    "Encounter table (d10 + Tension)\n"
+	                    "  1-8 | rats\n"
+	                    "  9-12 | 2d4 goblins (struck)\n"
+	                    "  13-20 | a troll\n");
+	assert_string_equal(run(f, "gm", "/tension table reset encounter"),
+	                    "The encounter table is back to its default; nothing in it is struck.\n"
+	                    "Encounter table (d10 + Tension)\n"
+	                    "  1-4 | a lost adventurer\n"
+	                    "  5-8 | 1d4 goblins\n"
+	                    "  9-12 | 2d4 goblins\n"
+	                    "  13-16 | 2d6 orcs\n"
+	                    "  17-20 | 4d6 orcs\n");
+	/* the effects table shows its ten rows after a title */
+	assert_non_null(strstr(run(f, "ann", "/tension table effects"),
+	                       "Effects table (d10 + Tension)\n"
+	                       "  1-2 | 2d6 hidden gold pieces glimmer in a corner\n"));
+}
+
+static void
+strike_and_unstrike(void **state)
+{
+	struct fx *f = *state;
+
+	assert_string_equal(
+	    run(f, "gm", "/tension strike trolls"),
+	    "No encounter entry matches 'trolls'; name a range like 9-12, a result "
+	    "like 10 or part of an entry's text (/tension table show encounter).\n");
+	assert_string_equal(run(f, "gm", "/tension strike lost adventurer"),
+	                    "Struck 1-4 a lost adventurer from the encounter table: rolling it now "
+	                    "means no encounter.\n");
+	assert_string_equal(run(f, "gm", "/tension strike 3"),
+	                    "1-4 a lost adventurer is already struck from the encounter table; "
+	                    "/tension unstrike restores it.\n");
+	assert_string_equal(run(f, "gm", "/tension strike collapse table:effects"),
+	                    "Struck 19-20 a structural collapse blocks an exit from the effects "
+	                    "table: rolling it now means no effect.\n");
+	assert_string_equal(run(f, "gm", "/tension unstrike 5-8"),
+	                    "5-8 1d4 goblins is not struck from the encounter table.\n");
+	assert_string_equal(
+	    run(f, "gm", "/tension unstrike table:effects"),
+	    "Restored 1 struck entry: 19-20 a structural collapse blocks an exit.\n");
+	assert_string_equal(run(f, "gm", "/tension unstrike table:effects"),
+	                    "Nothing is struck in the effects table.\n");
+	run(f, "gm", "/tension strike 17");
+	assert_string_equal(run(f, "gm", "/tension unstrike 1-4"),
+	                    "Restored 1-4 a lost adventurer to the encounter table.\n");
+	run(f, "gm", "/tension strike 1");
+	assert_string_equal(run(f, "gm", "/tension unstrike"),
+	                    "Restored 2 struck entries: 1-4 a lost adventurer, 17-20 4d6 orcs.\n");
+	assert_string_equal(run(f, "gm", "/tension unstrike"), "Nothing is struck.\n");
+	assert_string_equal(run(f, "ann", "/tension strike 1"),
+	                    "Only the GM can do that here; the GM is Greta.\n");
+}
+
+static char *
+saved_text(const struct tension_state *s)
+{
+	cJSON *j = tension_chanmod.save(s);
+	char *text = cJSON_PrintUnformatted(j);
+
+	cJSON_Delete(j);
+	return text;
+}
+
+static void
+save_load_round_trip(void **state)
+{
+	struct fx *f = *state;
+	struct tension_state *copy = tension_chanmod.create();
+	char *a, *b, err[200] = "";
+	cJSON *j;
+
+	run(f, "gm", "/tension raise enemy-escaped a goblin ran «off»");
+	run(f, "gm", "/tension raise combat");
+	run(f, "gm", "/tension raise combat");
+	run(f, "gm", "/tension raise combat");
+	run(f, "gm", "/tension mode hidden");
+	run(f, "gm", "/tension table set effects 1-10 calm; 11 \"quoted\" \\ text; 12-20 storm");
+	run(f, "gm", "/tension strike 11 table:effects");
+	run(f, "gm", "/tension strike 5-8");
+	a = saved_text(ts(f));
+	j = cJSON_Parse(a);
+	assert_int_equal(tension_chanmod.load(copy, j, err, sizeof(err)), 0);
+	cJSON_Delete(j);
+	b = saved_text(copy);
+	assert_string_equal(a, b);
+	assert_int_equal(copy->track.value, 10);
+	assert_false(copy->track.hist[2].clamped);
+	assert_true(copy->track.hist[3].clamped);
+	assert_true(copy->hidden);
+	assert_true(copy->tables[TENSION_TABLE_EFFECTS].e[1].struck);
+	assert_true(copy->tables[TENSION_TABLE_ENCOUNTER].e[1].struck);
+	assert_memory_equal(copy, ts(f), sizeof(*copy));
+	free(a);
+	free(b);
+	tension_chanmod.destroy(copy);
+}
+
+static void
+load_rejects_bad_records(void **state)
+{
+	static const struct {
+		const char *json, *err;
+	} bad[] = {
+	    {"{\"value\":11}", "tension: 'value' must be a whole number from 1 to 10."},
+	    {"{\"value\":2.5}", "tension: 'value' must be a whole number from 1 to 10."},
+	    {"{\"value\":2,\"mode\":\"secret\"}", "tension: 'mode' must be open or hidden."},
+	    {"{\"value\":2,\"mode\":\"open\",\"history\":{}}",
+	     "tension: 'history' must be a list of at most 32 changes."},
+	    {"{\"value\":2,\"mode\":\"open\",\"history\":[{\"kind\":\"bump\"}]}",
+	     "tension: unknown history kind 'bump'."},
+	    {"{\"value\":2,\"mode\":\"open\",\"history\":[]}",
+	     "tension: the encounter table lacks its text or struck list."},
+	    {"{\"value\":2,\"mode\":\"open\",\"history\":[],\"encounter\":{\"text\":\"1-4 "
+	     "a\",\"struck\":[]}}",
+	     "tension: the encounter table does not parse: results 5-20 are not covered; the "
+	     "entries must reach 20."},
+	    {"{\"value\":2,\"mode\":\"open\",\"history\":[],\"encounter\":{\"text\":\"1-20 "
+	     "a\",\"struck\":[\"1-4\"]}}",
+	     "tension: the encounter table has no entry to strike at 1-4."},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct tension_state *s = tension_chanmod.create();
+		cJSON *j = cJSON_Parse(bad[i].json);
+		char err[200] = "";
+
+		assert_non_null(j);
+		assert_int_equal(tension_chanmod.load(s, j, err, sizeof(err)), -1);
+		assert_string_equal(err, bad[i].err);
+		cJSON_Delete(j);
+		tension_chanmod.destroy(s);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(fresh_channel_reads_one, setup, teardown),
+	    cmocka_unit_test_setup_teardown(raise_by_event_and_clamp, setup, teardown),
+	    cmocka_unit_test_setup_teardown(refused_changes_change_nothing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(roll_open, setup, teardown),
+	    cmocka_unit_test_setup_teardown(roll_bad_exits, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hidden_mode, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tables_set_show_reset, setup, teardown),
+	    cmocka_unit_test_setup_teardown(strike_and_unstrike, setup, teardown),
+	    cmocka_unit_test_setup_teardown(save_load_round_trip, setup, teardown),
+	    cmocka_unit_test(load_rejects_bad_records),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

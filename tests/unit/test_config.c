@@ -1,0 +1,471 @@
+/* Unit tests for bot/config.c: parsing, every error message, and defaults. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/config.h"
+#include "bot/config_value.h"
+
+static char err[1024];
+
+/* Loads text as a file named "t.conf" (secrets not resolved). */
+static struct config *
+load(const char *text)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	struct config *c;
+
+	assert_non_null(f);
+	err[0] = '\0';
+	c = config_load_stream(f, "t.conf", false, err, sizeof(err));
+	fclose(f);
+	return c;
+}
+
+/* Asserts that text is refused with exactly the message want. */
+static void
+refused(const char *text, const char *want)
+{
+	struct config *c = load(text);
+
+	if (c != NULL)
+		fail_msg("accepted: %s", text);
+	assert_string_equal(err, want);
+}
+
+static void
+test_defaults(void **state)
+{
+	struct config *c = config_defaults();
+
+	assert_null(c->path);
+	assert_null(c->bot.state_dir);
+	assert_int_equal(c->bot.snapshot_interval, 60);
+	assert_int_equal(c->bot.fsync, FSYNC_EVERYSEC);
+	assert_int_equal(c->bot.log_level, LOG_LEVEL_INFO);
+	assert_null(c->bot.gm_role);
+	assert_true(c->bot.players_roll_hazard);
+	assert_false(c->discord.enabled);
+	assert_string_equal(c->discord.rest_url, "https://discord.com/api/v10");
+	assert_int_equal(c->discord.shard_id, 0);
+	assert_int_equal(c->discord.shard_count, 1);
+	assert_int_equal(c->discord.intents, 1);
+	assert_true(c->discord.tls_verify);
+	assert_int_equal(c->nirc, 0);
+	assert_true(c->console.enabled);
+	assert_null(c->console.user);
+	assert_string_equal(c->console.channel, "table");
+	config_free(c);
+}
+
+static void
+test_empty_file_is_the_console(void **state)
+{
+	struct config *c = load("; nothing here\n\n# nor here\n");
+
+	assert_non_null(c);
+	assert_string_equal(c->path, "t.conf");
+	assert_true(c->console.enabled);
+	assert_false(c->discord.enabled);
+	config_free(c);
+}
+
+static void
+test_full_file(void **state)
+{
+	struct config *c = load("[bot]\n"
+	                        "state_dir = /var/lib/delver\n"
+	                        "snapshot_interval = 30 ; half a minute\n"
+	                        "fsync = always\n"
+	                        "log_level = debug\n"
+	                        "gm_role = Dungeon Master\n"
+	                        "players_roll_hazard = no\n"
+	                        "[discord]\n"
+	                        "token_source = env:TOKEN\n"
+	                        "application_id = 123456789012345678\n"
+	                        "gateway_url = ws://127.0.0.1:9000\n"
+	                        "rest_url = http://127.0.0.1:9000/api/v10\n"
+	                        "shard_id = 1\n"
+	                        "shard_count = 2\n"
+	                        "dev_guild = 42\n"
+	                        "intents = 513\n"
+	                        "tls_verify = off\n"
+	                        "[irc.libera]\n"
+	                        "host = irc.libera.chat\n"
+	                        "tls = false\n"
+	                        "nick = delver\n"
+	                        "alt_nicks = delver_,\n"
+	                        "  delver__\n"
+	                        "channels = #dungeon, #crawl\n"
+	                        "  #not-a-channel-but-a-comment\n"
+	                        "channels = #third\n"
+	                        "channels = &local\n"
+	                        "prefix = .\n"
+	                        "flood_burst = 2\n"
+	                        "flood_interval_ms = 500\n"
+	                        "max_lines = 3\n"
+	                        "sasl_user = delverbot\n"
+	                        "password_source = file:/etc/delver/irc-pass\n"
+	                        "[irc.oftc]\n"
+	                        "host = 127.0.0.1\n"
+	                        "port = 6668\n"
+	                        "nick = d\n"
+	                        "username = dice\n"
+	                        "realname = The Dice\n"
+	                        "[console]\n"
+	                        "user = alice\n"
+	                        "channel = den\n");
+
+	assert_non_null(c);
+	assert_string_equal(c->bot.state_dir, "/var/lib/delver");
+	assert_int_equal(c->bot.snapshot_interval, 30);
+	assert_int_equal(c->bot.fsync, FSYNC_ALWAYS);
+	assert_int_equal(c->bot.log_level, LOG_LEVEL_DEBUG);
+	assert_string_equal(c->bot.gm_role, "Dungeon Master");
+	assert_false(c->bot.players_roll_hazard);
+	assert_true(c->discord.enabled);
+	assert_string_equal(c->discord.token_source, "env:TOKEN");
+	assert_null(c->discord.token); /* not resolved */
+	assert_string_equal(c->discord.application_id, "123456789012345678");
+	assert_string_equal(c->discord.gateway_url, "ws://127.0.0.1:9000");
+	assert_string_equal(c->discord.rest_url, "http://127.0.0.1:9000/api/v10");
+	assert_int_equal(c->discord.shard_id, 1);
+	assert_int_equal(c->discord.shard_count, 2);
+	assert_string_equal(c->discord.dev_guild, "42");
+	assert_int_equal(c->discord.intents, 513);
+	assert_false(c->discord.tls_verify);
+	assert_int_equal(c->nirc, 2);
+	assert_string_equal(c->irc[0].network, "libera");
+	assert_string_equal(c->irc[0].host, "irc.libera.chat");
+	assert_false(c->irc[0].tls);
+	assert_int_equal(c->irc[0].port, 6667); /* the default without TLS */
+	assert_true(c->irc[0].tls_verify);
+	assert_string_equal(c->irc[0].nick, "delver");
+	assert_int_equal(c->irc[0].nalt_nicks, 2);
+	assert_string_equal(c->irc[0].alt_nicks[1], "delver__");
+	assert_string_equal(c->irc[0].username, "delver"); /* the nick */
+	assert_string_equal(c->irc[0].realname, "delver dice bot");
+	assert_int_equal(c->irc[0].nchannels, 4);
+	assert_string_equal(c->irc[0].channels[0], "#dungeon");
+	assert_string_equal(c->irc[0].channels[2], "#third");
+	assert_string_equal(c->irc[0].channels[3], "&local");
+	assert_string_equal(c->irc[0].prefix, ".");
+	assert_int_equal(c->irc[0].flood_burst, 2);
+	assert_int_equal(c->irc[0].flood_interval_ms, 500);
+	assert_int_equal(c->irc[0].max_lines, 3);
+	assert_string_equal(c->irc[0].sasl_user, "delverbot");
+	assert_string_equal(c->irc[0].password_source, "file:/etc/delver/irc-pass");
+	assert_string_equal(c->irc[1].network, "oftc");
+	assert_int_equal(c->irc[1].port, 6668);
+	assert_true(c->irc[1].tls);
+	assert_string_equal(c->irc[1].username, "dice");
+	assert_string_equal(c->irc[1].realname, "The Dice");
+	assert_null(c->irc[1].sasl_user);
+	assert_int_equal(c->irc[1].nchannels, 0);
+	assert_false(c->console.enabled); /* something else is configured */
+	assert_string_equal(c->console.user, "alice");
+	assert_string_equal(c->console.channel, "den");
+	config_free(c);
+}
+
+static void
+test_irc_port_default_with_tls(void **state)
+{
+	struct config *c = load("[irc.x]\nhost = h\nnick = n\n");
+
+	assert_non_null(c);
+	assert_int_equal(c->irc[0].port, 6697);
+	assert_false(c->console.enabled);
+	config_free(c);
+}
+
+static void
+test_console_enabled_explicitly(void **state)
+{
+	struct config *c = load("[irc.x]\nhost = h\nnick = n\n[console]\nenabled = yes\n");
+
+	assert_non_null(c);
+	assert_true(c->console.enabled);
+	config_free(c);
+	c = load("[console]\nenabled = no\n");
+	assert_non_null(c);
+	assert_false(c->console.enabled);
+	config_free(c);
+}
+
+static void
+test_empty_optional_value_unsets(void **state)
+{
+	struct config *c = load("[bot]\ngm_role =\nstate_dir=\n[console]\nuser =\n");
+
+	assert_non_null(c);
+	assert_null(c->bot.gm_role);
+	assert_null(c->bot.state_dir);
+	assert_null(c->console.user);
+	config_free(c);
+}
+
+/* One test per class of bad value, each with its exact message. */
+static void
+test_bad_integer(void **state)
+{
+	refused("[bot]\nsnapshot_interval = soon\n",
+	        "t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to "
+	        "86400 (got 'soon')");
+	refused("[bot]\nsnapshot_interval = 1e3\n",
+	        "t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to "
+	        "86400 (got '1e3')");
+	refused("[discord]\ntoken_source = env:T\nintents = -1\n",
+	        "t.conf:3: [discord] intents must be a whole number, the sum of the gateway intent "
+	        "bits (got '-1')");
+}
+
+static void
+test_out_of_range(void **state)
+{
+	refused("[bot]\nsnapshot_interval = 0\n",
+	        "t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to "
+	        "86400 (got '0')");
+	refused("[irc.libera]\nhost = h\nnick = n\nport = 70000\n",
+	        "t.conf:4: [irc.libera] port must be a whole number from 1 to 65535 (got '70000')");
+	refused("[bot]\nsnapshot_interval = 99999999999999999999\n",
+	        "t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to "
+	        "86400 (got '99999999999999999999')");
+	refused("[discord]\ntoken_source = env:T\nshard_count = 2\nshard_id = 2\n",
+	        "t.conf:4: [discord] shard_id must be less than shard_count (2) (got '2')");
+}
+
+static void
+test_bad_enum(void **state)
+{
+	refused("[bot]\nfsync = sometimes\n",
+	        "t.conf:2: [bot] fsync must be everysec, always or no (got 'sometimes')");
+	refused("[bot]\nlog_level = verbose\n",
+	        "t.conf:2: [bot] log_level must be error, warn, info or debug (got 'verbose')");
+	refused("[irc.n]\ntls = maybe\n", "t.conf:2: [irc.n] tls must be yes or no (got 'maybe')");
+}
+
+static void
+test_bad_text(void **state)
+{
+	refused("[irc.n]\nhost = h\nnick = 9lives\n",
+	        "t.conf:3: [irc.n] nick must be an IRC nick (a letter or one of []\\`_^{|}, then "
+	        "also digits and '-'; 1 to 30 characters) (got '9lives')");
+	refused("[irc.n]\nchannels = #ok dungeon\n",
+	        "t.conf:2: [irc.n] channels must be channel names (#, &, + or ! and up to 49 more "
+	        "characters) separated by spaces or commas (got 'dungeon')");
+	refused("[discord]\ntoken_source = env:T\nrest_url = ftp://x\n",
+	        "t.conf:3: [discord] rest_url must be an https:// or http:// URL (got 'ftp://x')");
+	refused("[console]\nuser = a:b\n",
+	        "t.conf:2: [console] user must be a name of 1 to 63 characters without spaces or "
+	        "':' (got 'a:b')");
+}
+
+static void
+test_long_value_is_cut_in_message(void **state)
+{
+	refused(
+	    "[bot]\nlog_level = "
+	    "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijXYZ"
+	    "\n",
+	    "t.conf:2: [bot] log_level must be error, warn, info or debug (got "
+	    "'abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij."
+	    "..')");
+}
+
+static void
+test_too_many_list_items(void **state)
+{
+	refused("[irc.n]\nalt_nicks = a b c\nalt_nicks = d e\n",
+	        "t.conf:3: [irc.n] alt_nicks may list at most 4");
+}
+
+static void
+test_unknown_key(void **state)
+{
+	refused("[bot]\nlog_level = info\ncolour = red\n",
+	        "t.conf:3: [bot] has no key 'colour'; its keys are state_dir, snapshot_interval, "
+	        "fsync, evict_after, log_level, gm_role, players_roll_hazard");
+	refused("log_level = info\n",
+	        "t.conf:1: key 'log_level' is outside any section; put it under [bot], [discord], "
+	        "[irc.<network>] or [console]");
+}
+
+static void
+test_unknown_section(void **state)
+{
+	refused("[bot]\n\n[discrod]\n",
+	        "t.conf:3: unknown section [discrod]; sections are [bot], [discord], "
+	        "[irc.<network>] and [console]");
+	refused("[irc.]\n", "t.conf:1: [irc.] needs a network name after 'irc.': 1 to 32 letters, "
+	                    "digits, '-' or '_'");
+	refused("[bot]\n[console]\n[BOT]\n", "t.conf:3: unknown section [BOT]; sections are [bot], "
+	                                     "[discord], [irc.<network>] and [console]");
+	refused("[irc.a]\nhost=h\nnick=n\n[irc.A]\n",
+	        "t.conf:4: section [irc.A] appears twice (first on line 1)");
+}
+
+static void
+test_too_many_networks(void **state)
+{
+	char text[2048] = "";
+	size_t used = 0;
+
+	for (int i = 0; i <= CONFIG_IRC_MAX; i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used,
+		                         "[irc.n%d]\nhost = h\nnick = n\n", i);
+	refused(text, "t.conf:25: [irc.n8] is one [irc.<network>] section too many; at most 8");
+}
+
+static void
+test_missing_required_key(void **state)
+{
+	refused("[bot]\n[discord]\nshard_id = 0\n",
+	        "t.conf:2: [discord] is missing token_source (env:NAME, file:PATH or "
+	        "credential:NAME)");
+	refused("[irc.libera]\nhost = irc.libera.chat\n",
+	        "t.conf:1: [irc.libera] is missing nick (an IRC nick (a letter or one of "
+	        "[]\\`_^{|}, then also digits and '-'; 1 to 30 characters))");
+	refused("[irc.libera]\nhost = h\nnick = n\nsasl_user = me\n",
+	        "t.conf:4: [irc.libera] sasl_user needs password_source too (env:NAME, file:PATH "
+	        "or credential:NAME)");
+}
+
+static void
+test_duplicates(void **state)
+{
+	refused("[bot]\nfsync = no\n\nfsync = always\n",
+	        "t.conf:4: [bot] fsync is set twice (first on line 2)");
+	refused("[bot]\nfsync = no\n  always\n",
+	        "t.conf:3: [bot] fsync takes one line: an indented line continues the key above "
+	        "it, which only lists (channels, alt_nicks) allow");
+	refused("[bot]\n[console]\n[bot]\n", "t.conf:3: section [bot] appears twice (first on line "
+	                                     "1)");
+}
+
+static void
+test_syntax(void **state)
+{
+	refused("[bot]\nfsync always\n",
+	        "t.conf:2: expected 'key = value', a [section] header or a comment");
+	refused("[bot\n", "t.conf:1: a section header needs a closing ']'");
+	refused("[bot] x\n", "t.conf:1: a section header must end at its ']'");
+	refused("[bot]\n  [console]\n",
+	        "t.conf:2: a section header must start at the beginning of its line");
+}
+
+static void
+test_long_line(void **state)
+{
+	char text[600] = "[bot]\ngm_role = ";
+	size_t n = strlen(text);
+
+	memset(text + n, 'x', 300);
+	memcpy(text + n + 300, "\n", 2);
+	refused(text,
+	        "t.conf:2: the line is longer than 198 characters; give a long list on several "
+	        "lines, repeating its key");
+	/* A line of exactly 198 characters is fine. */
+	memset(text + n, 'x', 198 - n);
+	memcpy(text + 198, "\n", 2);
+	config_free(load(text));
+	assert_string_equal(err, "");
+}
+
+/* A source that does not parse is never repeated: it may be the secret. */
+static void
+test_bad_source_is_not_echoed(void **state)
+{
+	refused("[discord]\ntoken_source = MTIzNDU2Nzg5.GhIjKl.mnopqrstuvwxyz\n",
+	        "t.conf:2: [discord] token_source must be env:NAME, file:PATH or credential:NAME; "
+	        "the secret itself never goes in this file");
+	refused("[discord]\ntoken_source = env:MTIz.Gh\n",
+	        "t.conf:2: [discord] token_source must name a variable after env: (letters, digits "
+	        "and '_')");
+	refused("[discord]\ntoken_source = file:relative\n",
+	        "t.conf:2: [discord] token_source must give an absolute path after file:");
+	refused("[irc.n]\npassword_source = credential:../x\n",
+	        "t.conf:2: [irc.n] password_source must name a credential after credential: "
+	        "(letters, digits, '.', '-' and '_')");
+}
+
+static void
+test_missing_file(void **state)
+{
+	assert_null(config_load("/nonexistent/delver.conf", false, err, sizeof(err)));
+	assert_string_equal(err, "cannot read /nonexistent/delver.conf: No such file or directory");
+}
+
+/* cv_* edge cases the messages above do not reach. */
+static void
+test_values(void **state)
+{
+	long long v;
+	bool b;
+
+	assert_int_equal(cv_int("-0", -5, 5, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(cv_int("+5", 0, 9, &v), -1);
+	assert_int_equal(cv_int(" 5", 0, 9, &v), -1);
+	assert_int_equal(cv_int("5 ", 0, 9, &v), -1);
+	assert_int_equal(cv_int("", 0, 9, &v), -1);
+	assert_int_equal(cv_bool("on", &b), 0);
+	assert_true(b);
+	assert_int_equal(cv_bool("0", &b), 0);
+	assert_false(b);
+	assert_int_equal(cv_bool("Yes", &b), -1);
+	assert_true(cv_nick("[away]_"));
+	assert_true(cv_nick("a-1"));
+	assert_false(cv_nick("-a"));
+	assert_false(cv_nick("abcdefghijabcdefghijabcdefghijX"));
+	assert_true(cv_channel("#a"));
+	assert_false(cv_channel("#"));
+	assert_false(cv_channel("#a,b"));
+	assert_true(cv_host("::1"));
+	assert_true(cv_host("irc.example_net.org"));
+	assert_false(cv_host("a b"));
+	assert_false(cv_host("a/b"));
+	assert_false(cv_snowflake("123456789012345678901"));
+	assert_false(cv_ws_url("wss://"));
+	assert_true(cv_ws_url("wss://gateway.discord.gg"));
+	assert_false(cv_http_url("https://a b"));
+	assert_false(cv_prefix("!!!!!"));
+	assert_false(cv_network("a.b"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_empty_file_is_the_console),
+	    cmocka_unit_test(test_full_file),
+	    cmocka_unit_test(test_irc_port_default_with_tls),
+	    cmocka_unit_test(test_console_enabled_explicitly),
+	    cmocka_unit_test(test_empty_optional_value_unsets),
+	    cmocka_unit_test(test_bad_integer),
+	    cmocka_unit_test(test_out_of_range),
+	    cmocka_unit_test(test_bad_enum),
+	    cmocka_unit_test(test_bad_text),
+	    cmocka_unit_test(test_long_value_is_cut_in_message),
+	    cmocka_unit_test(test_too_many_list_items),
+	    cmocka_unit_test(test_unknown_key),
+	    cmocka_unit_test(test_unknown_section),
+	    cmocka_unit_test(test_too_many_networks),
+	    cmocka_unit_test(test_missing_required_key),
+	    cmocka_unit_test(test_duplicates),
+	    cmocka_unit_test(test_syntax),
+	    cmocka_unit_test(test_long_line),
+	    cmocka_unit_test(test_bad_source_is_not_echoed),
+	    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_values),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,394 @@
+/*
+ * Unit tests for commands/registry and commands/dispatch: text parsing
+ * (positional, name:value, quotes, rest-of-line, # label), value checks,
+ * subcommands and defaults, usage, GM enforcement, persistence hooks.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/dispatch.h"
+#include "rules/rng.h"
+
+static const char *const colours[] = {"red", "green", NULL};
+static int ran;
+
+static void
+noop(struct invocation *inv, struct reply *out)
+{
+	ran++;
+	reply_line(out, 0, "ran %s", inv->cmd->name);
+}
+
+static void
+mutate(struct invocation *inv, struct reply *out)
+{
+	ran++;
+	channel_touch(inv->chan);
+	reply_line(out, 0, "changed");
+}
+
+static const struct cmd_opt say_opts[] = {
+    {.name = "text", .desc = "what to say", .type = OPT_STRING, .flags = OPT_REQUIRED | OPT_REST},
+    {.name = "loud", .desc = "shout it", .type = OPT_BOOL},
+    {.name = "times", .desc = "how often", .type = OPT_INT, .min = 1, .max = 5},
+    {0},
+};
+
+static const struct cmd_opt paint_opts[] = {
+    {.name = "colour",
+     .desc = "a colour",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = colours},
+    {.name = "coats", .desc = "how many", .type = OPT_INT, .min = 1, .max = 3},
+    {.name = "note", .desc = "a note", .type = OPT_STRING, .max = 10},
+    {0},
+};
+
+static const struct command set_subs[] = {
+    {.name = "paint", .desc = "paint", .opts = paint_opts, .fn = noop},
+    {.name = "wipe", .desc = "wipe", .role = ROLE_GM, .fn = mutate},
+    {0},
+};
+
+static const struct command room_subs[] = {
+    {.name = "look", .desc = "look around", .fn = noop},
+    {.name = "set", .desc = "settings", .subs = set_subs},
+    {0},
+};
+
+static const struct command say = {.name = "say", .desc = "say", .opts = say_opts, .fn = noop};
+static const struct command room = {
+    .name = "room", .desc = "room", .subs = room_subs, .default_sub = "look"};
+static const struct command gmonly = {
+    .name = "secret", .desc = "gm only", .role = ROLE_GM, .fn = mutate};
+static const struct command *const table[] = {&say, &room, &gmonly, NULL};
+
+struct fixture {
+	struct invocation inv;
+	struct reply *out;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	f->out = reply_new();
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	invocation_clear(&f->inv);
+	reply_free(f->out);
+	free(f);
+	return 0;
+}
+
+static int
+parse(struct fixture *f, const char *line)
+{
+	invocation_clear(&f->inv);
+	reply_clear(f->out);
+	return registry_parse_in(table, line, strlen(line), &f->inv, f->out);
+}
+
+static void
+positional_named_and_rest(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "say hello there friend loud:yes times:3"), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "hello there friend");
+	assert_true(inv_bool(&f->inv, "loud", false));
+	assert_int_equal(inv_int(&f->inv, "times", 0), 3);
+	/* named options may come first, and the command name is case-insensitive */
+	assert_int_equal(parse(f, "SAY times:2 hi"), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "hi");
+	assert_false(inv_has(&f->inv, "loud"));
+	assert_false(inv_bool(&f->inv, "loud", false));
+}
+
+/* A rest-of-line option named with name: takes the rest of the line. */
+static void
+named_rest_takes_the_line(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "say times:2 text:the bridge creaks"), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "the bridge creaks");
+	assert_int_equal(inv_int(&f->inv, "times", 0), 2);
+	assert_int_equal(parse(f, "say text:\"quoted words\""), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "quoted words");
+	/* up to a # label, which is never parsed */
+	assert_int_equal(parse(f, "say text:a b # c times:3"), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "a b # c times:3");
+}
+
+static void
+hash_label_is_never_parsed(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "say 4d6kh3 # Stealth times:9 \"x"), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "4d6kh3 # Stealth times:9 \"x");
+	assert_false(inv_has(&f->inv, "times"));
+	/* a # inside a word is not a label marker */
+	assert_int_equal(parse(f, "say a#b"), 0);
+	assert_string_equal(inv_str(&f->inv, "text"), "a#b");
+}
+
+static void
+quotes_group_words(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "room set paint green note:\"two words\""), 0);
+	assert_string_equal(inv_str(&f->inv, "note"), "two words");
+	assert_int_equal(parse(f, "room set paint \"red\""), 0);
+	assert_string_equal(inv_str(&f->inv, "colour"), "red");
+}
+
+static void
+choices_are_canonical(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "room set paint GREEN 2"), 0);
+	assert_string_equal(inv_str(&f->inv, "colour"), "green");
+	assert_int_equal(inv_int(&f->inv, "coats", 0), 2);
+	assert_ptr_equal(f->inv.cmd, &set_subs[0]);
+	assert_ptr_equal(f->inv.path[0], &room);
+	assert_ptr_equal(f->inv.path[1], &room_subs[1]);
+	assert_ptr_equal(f->inv.path[2], &set_subs[0]);
+}
+
+static void
+expect_error(struct fixture *f, const char *line, const char *msg)
+{
+	assert_int_equal(parse(f, line), -1);
+	assert_true(reply_is_error(f->out));
+	assert_string_equal(reply_error_text(f->out), msg);
+}
+
+static void
+errors_say_what_is_allowed(void **state)
+{
+	struct fixture *f = *state;
+
+	expect_error(f, "room set paint blue",
+	             "Colour must be one of red, green (got 'blue'); usage: /room set paint "
+	             "<red|green> [coats] [note]");
+	expect_error(f, "room set paint red 4",
+	             "Coats must be a whole number from 1 to 3 (got '4'); usage: /room set paint "
+	             "<red|green> [coats] [note]");
+	expect_error(f, "room set paint red x",
+	             "Coats must be a whole number from 1 to 3 (got 'x'); usage: /room set paint "
+	             "<red|green> [coats] [note]");
+	expect_error(f, "room set paint red 1 elevenbytes",
+	             "Note may be at most 10 bytes (got 11); usage: /room set paint <red|green> "
+	             "[coats] [note]");
+	expect_error(f, "room set paint red 1 ok extra",
+	             "Unexpected 'extra'; usage: /room set paint <red|green> [coats] [note]");
+	expect_error(f, "room set paint",
+	             "Colour is missing; usage: /room set paint <red|green> [coats] [note]");
+	expect_error(
+	    f, "say loud:maybe hi",
+	    "Loud must be true or false (got 'maybe'); usage: /say <text> [loud:true|false] "
+	    "[times:N]");
+	expect_error(f, "say", "Text is missing; usage: /say <text> [loud:true|false] [times:N]");
+	expect_error(f, "room set", "A subcommand is needed; usage: /room set <paint|wipe>");
+	expect_error(f, "room set fly", "Unknown subcommand 'fly'; usage: /room set <paint|wipe>");
+	expect_error(f, "room dance", "Unknown subcommand 'dance'; usage: /room <look|set>");
+	expect_error(f, "dance",
+	             "Unknown command 'dance'; the commands are say, room, secret (try "
+	             "/help).");
+	expect_error(f, "   ", "No command given; try /help.");
+	expect_error(f, "room set paint red # label",
+	             "This command takes no '# label'; usage: "
+	             "/room set paint <red|green> [coats] [note]");
+}
+
+static void
+default_subcommand(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "room"), 0);
+	assert_ptr_equal(f->inv.cmd, &room_subs[0]);
+}
+
+static void
+too_many_words(void **state)
+{
+	struct fixture *f = *state;
+	char line[1024] = "say";
+	size_t len = 3;
+
+	for (int i = 0; i < 130; i++, len += 2)
+		memcpy(line + len, " w", 3);
+	expect_error(f, line, "That command has more than 128 words; shorten it.");
+}
+
+static void
+usage_text(void **state)
+{
+	const struct command *path[3] = {&say, NULL, NULL};
+	char buf[200];
+
+	registry_usage_of(path, buf, sizeof(buf));
+	assert_string_equal(buf, "/say <text> [loud:true|false] [times:N]");
+	path[0] = &room;
+	registry_usage_of(path, buf, sizeof(buf));
+	assert_string_equal(buf, "/room <look|set>");
+	/* a short buffer is cut, never overrun */
+	registry_usage_of(path, buf, 6);
+	assert_string_equal(buf, "/room");
+}
+
+/* --- dispatch --- */
+
+static int persisted, fail_persist;
+
+static int
+persist(struct channel *ch, void *ctx)
+{
+	(void)ch;
+	(void)ctx;
+	persisted++;
+	return fail_persist ? -1 : 0;
+}
+
+static void
+run(struct dispatch *d, const char *user, bool admin, const char *line, struct reply *out)
+{
+	struct origin o = {.platform = "test"};
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "test:chan");
+	snprintf(o.user_key, sizeof(o.user_key), "test:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	o.platform_admin = admin;
+	reply_clear(out);
+	dispatch_line(d, &o, line, strlen(line), 1000, out);
+}
+
+static void
+gm_only_is_enforced(void **state)
+{
+	struct dispatch d = {.state = state_new(), .commands = table};
+	struct reply *out = reply_new();
+	struct channel *ch;
+
+	ran = 0;
+	run(&d, "bob", false, "/secret", out);
+	assert_int_equal(ran, 0);
+	assert_string_equal(reply_error_text(out), "Only the GM can do that, and nobody is GM here "
+	                                           "yet; /gm claim makes you the GM.");
+	ch = state_channel(d.state, "test:chan");
+	channel_set_gm(ch, "test:alice", "Alice");
+	run(&d, "bob", false, "secret", out);
+	assert_int_equal(ran, 0);
+	assert_string_equal(reply_error_text(out),
+	                    "Only the GM can do that here; the GM is Alice.");
+	/* a GM-only node deep in the path is enforced too */
+	run(&d, "bob", false, "room set wipe", out);
+	assert_int_equal(ran, 0);
+	run(&d, "alice", false, "room set wipe", out);
+	assert_int_equal(ran, 1);
+	/* platform admins act as GM */
+	run(&d, "carol", true, "secret", out);
+	assert_int_equal(ran, 2);
+	reply_free(out);
+	state_free(d.state);
+}
+
+static void
+touched_records_are_persisted_before_reply(void **state)
+{
+	struct dispatch d = {.state = state_new(), .commands = table, .persist_channel = persist};
+	struct reply *out = reply_new();
+	char *text;
+
+	persisted = fail_persist = 0;
+	run(&d, "alice", true, "say hi", out);
+	assert_int_equal(persisted, 0); /* nothing changed, nothing written */
+	run(&d, "alice", true, "secret", out);
+	assert_int_equal(persisted, 1);
+	text = reply_plain(out);
+	assert_string_equal(text, "changed\n");
+	free(text);
+	fail_persist = 1;
+	run(&d, "alice", true, "secret", out);
+	assert_int_equal(persisted, 2);
+	text = reply_plain(out);
+	assert_string_equal(text,
+	                    "changed\nWarning: this change could not be saved to disk and may "
+	                    "be lost if the bot restarts.\n");
+	free(text);
+	reply_free(out);
+	state_free(d.state);
+}
+
+static void
+bad_bytes_are_refused(void **state)
+{
+	struct dispatch d = {.state = state_new(), .commands = table};
+	struct reply *out = reply_new();
+	struct origin o = {.platform = "test", .chan_key = "c", .user_key = "u", .user_name = "u"};
+	char big[2002];
+
+	ran = 0;
+	dispatch_line(&d, &o, "say a\0b", 7, 0, out);
+	assert_string_equal(reply_error_text(out),
+	                    "That message contains a NUL byte; send plain text.");
+	reply_clear(out);
+	dispatch_line(&d, &o, "say \xc3\x28", 6, 0, out);
+	assert_string_equal(reply_error_text(out),
+	                    "That message is not valid UTF-8 text; send plain text.");
+	reply_clear(out);
+	memset(big, 'a', sizeof(big));
+	dispatch_line(&d, &o, big, 2001, 0, out);
+	assert_string_equal(
+	    reply_error_text(out),
+	    "That message is 2001 bytes long; a command may be at most 2000 bytes.");
+	reply_clear(out);
+	dispatch_line(&d, &o, "say \x01", 5, 0, out);
+	assert_true(reply_is_error(out));
+	assert_int_equal(ran, 0);
+	assert_int_equal(state_nchannels(d.state), 0);
+	reply_free(out);
+	state_free(d.state);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(positional_named_and_rest, setup, teardown),
+	    cmocka_unit_test_setup_teardown(named_rest_takes_the_line, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hash_label_is_never_parsed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(quotes_group_words, setup, teardown),
+	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),
+	    cmocka_unit_test_setup_teardown(errors_say_what_is_allowed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(default_subcommand, setup, teardown),
+	    cmocka_unit_test_setup_teardown(too_many_words, setup, teardown),
+	    cmocka_unit_test(usage_text),
+	    cmocka_unit_test(gm_only_is_enforced),
+	    cmocka_unit_test(touched_records_are_persisted_before_reply),
+	    cmocka_unit_test(bad_bytes_are_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

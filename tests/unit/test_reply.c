@@ -1,0 +1,187 @@
+/* Unit tests for commands/reply and bot/render_text. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/render_text.h"
+#include "commands/reply.h"
+
+static char *
+render(const struct reply *r, enum reply_audience a, bool ansi)
+{
+	struct buf b;
+
+	buf_init(&b, 1 << 16);
+	render_text(reply_msg(r, a), ansi, &b);
+	return buf_take(&b);
+}
+
+static void
+lines_spans_and_private_part(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+	char *s;
+
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	reply_title(r, "Roll %d", 1);
+	reply_add(r, 0, "4d6kh3: [");
+	reply_add(r, RS_STRUCK, "%d", 1);
+	reply_add(r, 0, ", 6] = ");
+	reply_add(r, RS_BOLD, "%d", 6);
+	reply_nl(r);
+	reply_to(r, REPLY_INVOKER);
+	reply_line(r, 0, "secret");
+	m = reply_msg(r, REPLY_CHANNEL);
+	assert_non_null(m);
+	assert_string_equal(m->title, "Roll 1");
+	assert_int_equal(m->nblocks, 1);
+	assert_int_equal(m->blocks[0].nspans, 4);
+	assert_int_equal(m->blocks[0].spans[1].style, RS_STRUCK);
+	s = reply_plain(r);
+	assert_string_equal(s, "Roll 1\n4d6kh3: [1, 6] = 6\n[private]\nsecret\n");
+	free(s);
+	s = render(r, REPLY_CHANNEL, false);
+	assert_string_equal(s, "Roll 1\n4d6kh3: [~~1~~, 6] = 6\n");
+	free(s);
+	s = render(r, REPLY_CHANNEL, true);
+	assert_string_equal(s, "\033[1mRoll 1\033[0m\n4d6kh3: [\033[0;9m1\033[0m, 6] = "
+	                       "\033[0;1m6\033[0m\n");
+	free(s);
+	reply_free(r);
+}
+
+static void
+user_style_carries_mark_and_colour(void **unused)
+{
+	struct reply *r = reply_new();
+	struct ustyle us = {.colour = UC_PINK, .mark = "◆"};
+	char *s;
+
+	reply_add(r, 0, "alice ");
+	reply_add_user(r, &us, RS_BOLD, "%d", 5);
+	reply_nl(r);
+	s = render(r, REPLY_CHANNEL, false);
+	assert_string_equal(s, "alice ◆5\n");
+	free(s);
+	s = render(r, REPLY_CHANNEL, true);
+	assert_string_equal(s, "alice \033[0;1;35;4m◆5\033[0m\n");
+	free(s);
+	reply_free(r);
+}
+
+static void
+table_with_highlighted_row(void **unused)
+{
+	struct reply *r = reply_new();
+	static const char *const hdr[] = {"roll", "result"};
+	static const char *const a[] = {"1", "Encounter"}, *const b[] = {"5-6", "Nothing"};
+	char *s;
+
+	reply_table(r, 2, hdr);
+	reply_row(r, false, a);
+	reply_row(r, true, b);
+	s = render(r, REPLY_CHANNEL, false);
+	assert_string_equal(s, "  roll  result\n"
+	                       "  1     Encounter\n"
+	                       "▶ 5-6   Nothing\n");
+	free(s);
+	s = render(r, REPLY_CHANNEL, true);
+	assert_string_equal(s, "  \033[1mroll  result\033[0m\n"
+	                       "  \033[2m1     Encounter\033[0m\n"
+	                       "▶ \033[1;33m5-6   Nothing\033[0m\n");
+	free(s);
+	reply_free(r);
+}
+
+static void
+error_replaces_everything(void **unused)
+{
+	struct reply *r = reply_new();
+	char *s;
+
+	reply_line(r, 0, "half a reply");
+	reply_to(r, REPLY_INVOKER);
+	reply_line(r, 0, "private half");
+	reply_error(r, "That is wrong; %s is allowed.", "this");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r), "That is wrong; this is allowed.");
+	assert_null(reply_msg(r, REPLY_INVOKER));
+	s = reply_plain(r);
+	assert_string_equal(s, "That is wrong; this is allowed.\n");
+	free(s);
+	reply_free(r);
+}
+
+static void
+buttons_and_long_spans(void **unused)
+{
+	struct reply *r = reply_new();
+	char *big = malloc(10000), *s;
+
+	memset(big, 'x', 9999);
+	big[9999] = '\0';
+	reply_line(r, 0, "%s", big);
+	reply_button(r, "Roll again", "roll 4d6kh3");
+	s = render(r, REPLY_CHANNEL, false);
+	/* an over-long span is replaced by an ellipsis, never cut mid-character */
+	assert_string_equal(s, "…\n[Roll again: /roll 4d6kh3]\n");
+	free(s);
+	free(big);
+	reply_free(r);
+}
+
+/* Arrays grow past several doublings and keep every item. */
+static void
+many_spans_rows_and_blocks(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+	char cell[16];
+	const char *cells[1] = {cell};
+
+	for (int i = 0; i < 1000; i++)
+		reply_add(r, 0, "%d,", i);
+	reply_nl(r);
+	for (int i = 0; i < 100; i++) {
+		snprintf(cell, sizeof(cell), "row %d", i);
+		reply_row(r, i == 57, cells);
+	}
+	for (int i = 0; i < 70; i++)
+		reply_line(r, 0, "line %d", i);
+	for (int i = 0; i < 20; i++)
+		reply_button(r, "b", "help");
+	m = reply_msg(r, REPLY_CHANNEL);
+	assert_int_equal(m->nblocks, 72);
+	assert_int_equal(m->blocks[0].nspans, 1000);
+	assert_string_equal(m->blocks[0].spans[999].text, "999,");
+	assert_string_equal(m->blocks[0].spans[8].text, "8,");
+	assert_int_equal(m->blocks[1].nrows, 100);
+	assert_string_equal(m->blocks[1].rows[99].cells[0], "row 99");
+	assert_true(m->blocks[1].rows[57].highlight);
+	assert_false(m->blocks[1].rows[58].highlight);
+	assert_string_equal(m->blocks[71].spans[0].text, "line 69");
+	assert_int_equal(m->nbuttons, 20);
+	reply_free(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(lines_spans_and_private_part),
+	    cmocka_unit_test(user_style_carries_mark_and_colour),
+	    cmocka_unit_test(table_with_highlighted_row),
+	    cmocka_unit_test(error_replaces_everything),
+	    cmocka_unit_test(buttons_and_long_spans),
+	    cmocka_unit_test(many_spans_rows_and_blocks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
