@@ -365,8 +365,10 @@ restore_state(struct state *st, const struct restore_opts *o, struct restore_res
 			continue; /* folded into the snapshot; removed by the next one */
 		if (seqs[i] != expect && expect != 0)
 			log_warnx(
-			    "%s: journal %llu comes after %llu: journals in between are missing",
-			    o->dir, (unsigned long long)seqs[i], (unsigned long long)expect - 1);
+			    "%s: journal %llu found where %llu was expected: journals %llu to %llu "
+			    "are missing",
+			    o->dir, (unsigned long long)seqs[i], (unsigned long long)expect,
+			    (unsigned long long)expect, (unsigned long long)seqs[i] - 1);
 		expect = seqs[i] + 1;
 		journal_path(path, sizeof(path), o->dir, seqs[i]);
 		rc = load_file(&l, seqs[i]);
