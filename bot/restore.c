@@ -30,6 +30,7 @@ struct load {
 	bool journal;
 	bool lazy;      /* snapshot: idle channels may stay on disk */
 	bool sorted;    /* snapshot: channels so far in key order, before users */
+	bool users;     /* snapshot: a user record was read */
 	bool bad;       /* salvage: some line was skipped */
 	bool ended;     /* snapshot: the end line was read */
 	uint64_t count; /* snapshot: record lines read */
@@ -88,10 +89,18 @@ scan_dir(const char *dir, uint64_t **seqs, size_t *n, bool *has_snapshot, char *
 	return 0;
 }
 
-/* A bad line: refuses the restore, or with salvage skips the line. */
+/* A bad line: refuses the restore, or with salvage skips the line. The
+ * reason may quote the file: control characters become '?', so the
+ * message stays one line. */
 static int
-bad_line(struct load *l, unsigned long lineno, const char *why)
+bad_line(struct load *l, unsigned long lineno, const char *reason)
 {
+	char why[512];
+
+	snprintf(why, sizeof(why), "%s", reason);
+	for (char *p = why; *p != '\0'; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			*p = '?';
 	if (!l->o->salvage) {
 		snprintf(l->err, l->errlen, "%s:%lu: %s", l->path, lineno, why);
 		return -1;
@@ -156,11 +165,11 @@ static void
 check_order(struct load *l, const struct record *r)
 {
 	if (r->kind == RECORD_CHANNEL) {
-		if (l->prev[0] != '\0' && strcmp(r->key, l->prev) <= 0)
+		if (l->users || (l->prev[0] != '\0' && strcmp(r->key, l->prev) <= 0))
 			l->sorted = false;
 		memcpy(l->prev, r->key, sizeof(l->prev));
 	} else if (r->kind == RECORD_USER) {
-		memcpy(l->prev, "\xff", 2); /* a channel after a user is out of order */
+		l->users = true; /* a channel after a user is out of order */
 	}
 }
 
@@ -303,7 +312,7 @@ load_snapshot(struct state *st, const struct restore_opts *o, struct restore_res
 	for (int pass = 0; pass < 2; pass++) {
 		l.lazy = pass == 0 && !o->salvage && o->evict_after > 0;
 		l.sorted = true;
-		l.bad = l.ended = false;
+		l.bad = l.ended = l.users = false;
 		l.version = 0;
 		l.count = 0;
 		l.prev[0] = '\0';

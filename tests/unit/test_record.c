@@ -246,6 +246,8 @@ test_bad_records_name_the_reason(void **state)
 	    {"{\"t\":\"c\",\"key\":\"a\",\"last_used\":-1}",
 	     "'last_used' must be a whole number from 0 to 2^53"},
 	    {"{\"t\":\"c\",\"key\":\"a\",\"last_used\":1,\"colour\":2}", "unknown field 'colour'"},
+	    /* a name from the file never breaks the message's line (found by fuzz_state) */
+	    {"{\"t\":\"c\",\"key\":\"a\",\"last_used\":1,\"ta\\nk\":2}", "unknown field 'ta?k'"},
 	    {"{\"t\":\"c\",\"key\":\"a\",\"last_used\":1,\"gm_name\":\"x\"}",
 	     "'gm_name' without 'gm'"},
 	    {"{\"t\":\"c\",\"key\":\"a\",\"last_used\":1,\"mods\":{\"fungeon\":{}}}",
