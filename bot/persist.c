@@ -84,74 +84,6 @@ struct job {
 
 static void close_step(struct persist *p);
 
-void
-persist_opts_default(struct persist_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->fsync = FSYNC_EVERYSEC;
-	o->snapshot_interval = 60;
-	o->evict_after = 86400;
-}
-
-static int
-parse_seconds(const char *s, long min, long max, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (*s == '\0' || *end != '\0' || errno != 0 || v < min || v > max)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-int
-persist_opt(struct persist_opts *o, const char *name, const char *value, char *err, size_t errlen)
-{
-	if (strcmp(name, "state-dir") == 0) {
-		if (*value == '\0') {
-			snprintf(err, errlen, "--state-dir needs a directory name");
-			return -1;
-		}
-		o->dir = value;
-	} else if (strcmp(name, "fsync") == 0) {
-		if (strcmp(value, "always") == 0)
-			o->fsync = FSYNC_ALWAYS;
-		else if (strcmp(value, "everysec") == 0)
-			o->fsync = FSYNC_EVERYSEC;
-		else if (strcmp(value, "no") == 0)
-			o->fsync = FSYNC_NO;
-		else {
-			snprintf(err, errlen, "--fsync must be always, everysec or no (got '%s')",
-			         value);
-			return -1;
-		}
-	} else if (strcmp(name, "snapshot-interval") == 0) {
-		if (parse_seconds(value, 1, 86400, &o->snapshot_interval) < 0) {
-			snprintf(err, errlen,
-			         "--snapshot-interval must be a whole number of seconds from 1 to "
-			         "86400 (got '%s')",
-			         value);
-			return -1;
-		}
-	} else if (strcmp(name, "evict-after") == 0) {
-		if (parse_seconds(value, 0, 365L * 86400, &o->evict_after) < 0) {
-			snprintf(
-			    err, errlen,
-			    "--evict-after must be a whole number of seconds from 0 (never) to "
-			    "31536000 (got '%s')",
-			    value);
-			return -1;
-		}
-	} else {
-		snprintf(err, errlen, "unknown persistence option '%s'", name);
-		return -1;
-	}
-	return 0;
-}
-
 static int64_t
 tick_clock(struct persist *p)
 {
@@ -469,6 +401,16 @@ job_done(uv_work_t *req, int status)
 	p->works--;
 	if (!w->fsync) {
 		p->bg_preparing = false;
+		if (w->j != NULL && p->j != NULL && journal_seq(w->j) < journal_seq(p->j)) {
+			/* A broken journal was replaced by a newer file meanwhile: the
+			 * prepared one would sort before changes made before it. It
+			 * stays, empty (it replays as nothing), and the next snapshot
+			 * folds it in. */
+			journal_release(w->j);
+			w->j = NULL;
+			snprintf(w->msg, sizeof(w->msg),
+			         "the journal changed while it was prepared");
+		}
 		if (w->j != NULL && p->closing) {
 			retire(p, p->j); /* shutting down: a final snapshot follows */
 			p->j = w->j;
@@ -477,7 +419,7 @@ job_done(uv_work_t *req, int status)
 		} else {
 			log_warnx("snapshot: %s; retrying in %d s", w->msg, RETRY_SECONDS);
 			if (p->next_seq == w->seq + 1)
-				p->next_seq = w->seq;
+				p->next_seq = w->seq; /* unused: no gap in the numbers */
 			p->stats.snapshot_failures++;
 			p->next_snapshot_ms = uv_now(p->loop) + RETRY_SECONDS * 1000;
 		}
@@ -632,19 +574,6 @@ tick_cb(uv_timer_t *t)
 
 /* --- opening and closing --- */
 
-static const char *
-default_dir(void)
-{
-	static char first[4096];
-	const char *sd = getenv("STATE_DIRECTORY");
-
-	if (sd == NULL || *sd == '\0')
-		return "./state";
-	/* systemd lists one directory per StateDirectory= entry, ':'-separated. */
-	snprintf(first, sizeof(first), "%.*s", (int)strcspn(sd, ":"), sd);
-	return first;
-}
-
 static int
 open_dir(struct persist *p, char *err, size_t errlen)
 {
@@ -738,7 +667,7 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 	p->st = st;
 	p->o = *o;
 	p->lock_fd = -1;
-	snprintf(p->dir, sizeof(p->dir), "%s", o->dir != NULL ? o->dir : default_dir());
+	snprintf(p->dir, sizeof(p->dir), "%s", o->dir != NULL ? o->dir : persist_default_dir());
 	hugeheap_init();
 	if (open_dir(p, err, errlen) < 0 || restore(p, err, errlen) < 0) {
 		free_persist(p);

@@ -65,8 +65,11 @@ struct persist_stats {
 	double last_total_ms;       /* the last snapshot, from fork to installed */
 };
 
-/* Fills o with the defaults. */
+/* Fills o with the defaults (bot/persist_opts.c). */
 void persist_opts_default(struct persist_opts *o);
+/* The directory when none is given: the first of $STATE_DIRECTORY's
+ * ':'-separated entries, else "./state". Static storage. */
+const char *persist_default_dir(void);
 /* Sets one option from command-line text: name is "state-dir", "fsync",
  * "snapshot-interval" or "evict-after". Returns 0, or -1 with one sentence
  * in err saying what is allowed. value must outlive o. */

@@ -339,6 +339,31 @@ test_failed_rename_keeps_the_previous_one(void **state)
 	bot_free(b);
 }
 
+static void
+test_journal_replaced_while_a_snapshot_prepares(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+
+	say(b, "ann", "crypt", "/gm claim");         /* journal 1 */
+	assert_int_equal(persist_snapshot(b->p), 0); /* journal 2, made on the pool... */
+	usleep(300000);                              /* ...by now, but not yet seen */
+	faultio_arm(FAULTIO_FSYNC, 1, EIO, false);
+	assert_string_equal(say(b, "ann", "crypt", "/gm release"),
+	                    "ann is no longer the GM; anyone may /gm claim.\n" WARNING);
+	faultio_off();
+	say(b, "bob", "crypt", "/gm claim"); /* journal 1 broke: this goes to journal 3 */
+	while (persist_busy(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	say(b, "bob", "crypt", "/gm release");
+	/* Had journal 2 been used, this release would replay before journal 3's
+	 * older claim. */
+	assert_string_equal(gm_on_disk(b, "crypt"), "(none)");
+	assert_int_equal(stats(b).snapshot_failures, 1);
+	snapshot_now(b);
+	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)"); /* empty: not written */
+	bot_free(b);
+}
+
 /* Waits until the clock has passed t. */
 static void
 after(time_t t)
@@ -559,6 +584,7 @@ main(void)
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
 	    cmocka_unit_test(test_failed_snapshot_keeps_the_previous_one),
 	    cmocka_unit_test(test_failed_rename_keeps_the_previous_one),
+	    cmocka_unit_test(test_journal_replaced_while_a_snapshot_prepares),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
 	    cmocka_unit_test(test_damaged_file_refuses_then_salvage_starts),
 	    cmocka_unit_test(test_every_module_round_trips_through_journal_and_snapshot),
