@@ -24,6 +24,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[64];
 
+/* Removes the scratch directory when the fuzzer exits. */
+static void
+remove_dir(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/snapshot.dlv", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/journal.00000001.dlv", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 struct check {
 	struct state *lazy;    /* the second restore */
 	struct snapshot *snap; /* its lookups, or NULL */
@@ -97,6 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(dir, sizeof(dir), "/tmp/delver-fuzz-state-XXXXXX");
 		if (mkdtemp(dir) == NULL)
 			abort();
+		atexit(remove_dir);
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir,
 	         data[0] & 1 ? "journal.00000001.dlv" : "snapshot.dlv");
