@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 
+#include "commands/proc_state.h"
 #include "commands/tension_state.h"
 
 /* One family per line, so that each new family adds one line. */
@@ -12,6 +13,20 @@ const struct command *const command_table[] = {
     &cmd_roll,
     &cmd_gm,
     &cmd_tension,
+    &cmd_fungeon,
+    &cmd_thwacko,
+    &cmd_xp,
+    &cmd_hazard,
+    &cmd_turn,
+    &cmd_light,
+    &cmd_rest,
+    &cmd_wander,
+    &cmd_surprise,
+    &cmd_procedure,
+    &cmd_safe,
+    &cmd_vendor,
+    &cmd_bargain,
+    &cmd_encumbrance,
     &cmd_help,
     NULL,
 };
@@ -19,4 +34,6 @@ const struct command *const command_table[] = {
 
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_TENSION] = &tension_chanmod,
+    [CHANMOD_FUNGEON] = &fungeon_mod,
+    [CHANMOD_PROC] = &proc_mod,
 };

@@ -13,5 +13,21 @@ extern const struct command cmd_roll;
 extern const struct command cmd_help;
 extern const struct command cmd_gm;
 extern const struct command cmd_tension;
+extern const struct command cmd_hazard;
+extern const struct command cmd_turn;
+extern const struct command cmd_light;
+extern const struct command cmd_rest;
+extern const struct command cmd_wander;
+extern const struct command cmd_surprise;
+extern const struct command cmd_procedure;
+extern const struct command cmd_safe;
+extern const struct command cmd_vendor;
+extern const struct command cmd_bargain;
+extern const struct command cmd_encumbrance;
+extern const struct command cmd_fungeon;
+extern const struct command cmd_thwacko;
+extern const struct command cmd_xp;
+
+extern const struct chanmod fungeon_mod;
 
 #endif

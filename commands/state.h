@@ -40,6 +40,8 @@ struct user;
  * struct chanmod to chanmod_table in commands/commands.c. */
 enum chanmod_id {
 	CHANMOD_TENSION, /* commands/tension_state.h */
+	CHANMOD_FUNGEON, /* Fungeon: party, floor, designs (commands/fg_save.c) */
+	CHANMOD_PROC,    /* dungeon procedure: turn, lights, hazard and wander settings */
 	CHANMOD_COUNT
 };
 

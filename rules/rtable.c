@@ -7,25 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "num.h"
 #include "utf8.h"
-
-/* Reads a positive whole number (at most 3 digits) at *p. */
-static int
-number(const char **p, int *out)
-{
-	int v = 0, digits = 0;
-
-	while (isdigit((unsigned char)**p)) {
-		if (++digits > 3)
-			return -1;
-		v = v * 10 + (**p - '0');
-		(*p)++;
-	}
-	if (digits == 0)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 static void
 trim(const char **s, size_t *len)
@@ -46,13 +29,13 @@ entry(const char *s, size_t len, size_t idx, struct rtable_entry *e, char *err, 
 	char word[24];
 	size_t tl;
 
-	if (number(&p, &e->lo) < 0)
+	if (num_read(&p, &e->lo) < 0)
 		goto badrange;
 	e->hi = e->lo;
 	if (p < end && (*p == '-' || *p == '.')) {
 		while (p < end && (*p == '-' || *p == '.'))
 			p++;
-		if (number(&p, &e->hi) < 0)
+		if (num_read(&p, &e->hi) < 0)
 			goto badrange;
 	}
 	if (p < end && !isspace((unsigned char)*p))
@@ -195,11 +178,11 @@ rtable_find(const struct rtable *t, const char *what)
 	const char *p = what;
 	int lo, hi, found = -1;
 
-	if (number(&p, &lo) == 0) {
+	if (num_read(&p, &lo) == 0) {
 		hi = lo;
 		if (*p == '-') {
 			p++;
-			if (number(&p, &hi) < 0)
+			if (num_read(&p, &hi) < 0)
 				hi = -1;
 		}
 		if (*p == '\0') {

@@ -1,0 +1,138 @@
+/*
+ * conflict: the dice of Fungeon conflicts (RULES.md section 4), separate
+ * from who the participants are.
+ *
+ * A roll is a list of dice groups; each group belongs to one participant
+ * (a Fungeoneer, a trap, a monster) and is rolled by one player or by
+ * nobody (player -1). conflict_roll() draws every die with rng_die() and
+ * then places the Thwack-O dice: each player's Thwack-O die replaces one of
+ * that player's regular dice, exactly one per player per roll, even when the
+ * player rolls several groups (for a Fungeoneer and a trap at once): it is
+ * the first die of the player's first group that has dice. It counts like
+ * any die.
+ *
+ * Resolution is separate from rolling, so tests give the dice directly:
+ * conflict_annoy() (highest against highest, lower fails, equal succeeds),
+ * conflict_pain() (ranks compared across all rolls, the single highest die
+ * at a rank deals 1 damage; Ruling: a tie for highest deals none; a roll
+ * that ran out counts 0), conflict_trigger() (one die + level each, the
+ * highest avoids). conflict_narrator() names the player with the highest
+ * Thwack-O value; Ruling: a tie is broken by re-rolling the tied Thwack-O
+ * dice, as often as needed, every re-roll recorded so it can be shown.
+ *
+ * Pure: no I/O, no allocation, no globals; randomness only from the rng.
+ */
+#ifndef DELVER_CONFLICT_H
+#define DELVER_CONFLICT_H
+
+#include <stdbool.h>
+
+struct rng;
+
+#define CF_DICE_MAX    100 /* dice of one group */
+#define CF_GROUPS_MAX  16  /* groups of one roll */
+#define CF_PLAYERS_MAX 8   /* players of one roll (a party) */
+#define CF_ROUNDS_MAX  32  /* tie re-roll rounds before falling back to order */
+#define CF_PARTS_MAX   13  /* participants of one Painful conflict */
+
+struct cf_group {
+	int player; /* who rolls it: 0..CF_PLAYERS_MAX-1, or -1 for nobody */
+	int n;      /* dice, 0..CF_DICE_MAX */
+	int v[CF_DICE_MAX];
+	int thwacko; /* index in v of the player's Thwack-O die, or -1 */
+};
+
+struct cf_roll {
+	int ng;
+	struct cf_group g[CF_GROUPS_MAX];
+};
+
+/* Marks each player's Thwack-O die: the first die of the first group of
+ * that player with at least one die; every other group gets -1. */
+void conflict_place_thwacko(struct cf_roll *r);
+
+/* Rolls every die of every group (group order, die order) as a die of
+ * `sides` faces, then places the Thwack-O dice. */
+void conflict_roll(struct rng *rng, struct cf_roll *r, int sides);
+
+/* The highest die of g, or 0 when it has none. */
+int conflict_highest(const struct cf_group *g);
+
+/* Sorts g high to low; the Thwack-O mark stays on a die of its value. */
+void conflict_sort(struct cf_group *g);
+
+struct cf_narration {
+	int value[CF_PLAYERS_MAX]; /* each player's Thwack-O value, 0 when absent */
+	int nrounds;               /* tie re-roll rounds (0: no tie) */
+	/* round[k][p]: player p's re-rolled Thwack-O in round k, 0 when p did
+	 * not re-roll in that round */
+	int round[CF_ROUNDS_MAX][CF_PLAYERS_MAX];
+	int winner; /* the player who narrates, or -1 when no player rolled */
+};
+
+/* Finds who narrates: the highest Thwack-O value; the tied re-roll (one die
+ * of `sides` faces each) until one is highest. After CF_ROUNDS_MAX tied
+ * rounds the first tied player narrates (vanishingly rare). */
+void conflict_narrator(struct rng *rng, const struct cf_roll *r, int sides,
+                       struct cf_narration *out);
+
+/* A full order of n (<= CF_PLAYERS_MAX) values high to low, ties broken by
+ * re-rolling the tied (every tied group re-rolls in the same round). */
+struct cf_ranking {
+	int n;
+	int order[CF_PLAYERS_MAX]; /* indices, best first */
+	int nrounds;
+	int round[CF_ROUNDS_MAX][CF_PLAYERS_MAX]; /* as in cf_narration */
+};
+void conflict_rank(struct rng *rng, const int *values, int n, int sides, struct cf_ranking *out);
+
+/* Annoying conflict: group `obstacle` against every other group. */
+struct cf_annoy {
+	int obstacle_best;
+	int best[CF_GROUPS_MAX];   /* each group's highest */
+	bool fails[CF_GROUPS_MAX]; /* lower than the obstacle's highest */
+};
+void conflict_annoy(const struct cf_roll *r, int obstacle, struct cf_annoy *out);
+
+/* Several Fungeoneers triggering one trap: group i (one die) + bonus[i];
+ * the highest total avoids it (everyone tied for highest avoids). */
+struct cf_trigger {
+	int total[CF_GROUPS_MAX];
+	bool avoids[CF_GROUPS_MAX];
+};
+void conflict_trigger(const struct cf_roll *r, const int *bonus, struct cf_trigger *out);
+
+/* One participant of a Painful conflict. */
+struct cf_pain_part {
+	const struct cf_group *g; /* sorted high to low (conflict_sort) */
+	int side;                 /* participants on the same side never hurt each other */
+	int hits;                 /* current hits; -1: never takes damage (a trap) */
+	int target;               /* participant it hits when it wins a rank, or -1 */
+};
+
+struct cf_pain_rank {
+	int value[CF_PARTS_MAX]; /* 0 where that roll has run out */
+	int winner;              /* the single highest, or -1 for a tie */
+	int target;              /* who takes the point, or -1 (tie, or no one can) */
+};
+
+struct cf_pain {
+	int n;      /* participants */
+	int nranks; /* the longest roll */
+	struct cf_pain_rank rank[CF_DICE_MAX];
+	int dealt[CF_PARTS_MAX]; /* damage points each dealt */
+	int taken[CF_PARTS_MAX];
+	int hits[CF_PARTS_MAX]; /* hits after the conflict (-1 for no hits) */
+};
+
+/*
+ * Resolves a Painful conflict over dice already rolled. Ranks are taken in
+ * order; at each the single highest die deals 1 point to one participant of
+ * another side that can still take damage: its chosen target when that one
+ * qualifies, else the one with the lowest die at that rank (the first listed
+ * among equals). A participant at 0 hits is no longer a target but its
+ * dice still count. Returns 0, or -1 when n is outside 1..CF_PARTS_MAX.
+ */
+int conflict_pain(const struct cf_pain_part *p, int n, struct cf_pain *out);
+
+#endif

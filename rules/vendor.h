@@ -1,0 +1,71 @@
+/*
+ * vendor: safe-area vendors, bargaining and carrying capacity (RULES.md
+ * section 6).
+ *
+ * A vendor has 1d6 hoards of goods, 2d6 x 100 rations (1 gp each), trades
+ * 1d10 x 10% of its coins for salvage, and bargains with skill 1d10 + 5.
+ * A deal is attempted once; the player's margin of success picks a row of
+ * the bargain table. Carrying capacity depends on the Strength modifier
+ * (-4..+10) and gives three load bands; what each band costs is our ruling
+ * (see load_penalty).
+ */
+#ifndef DELVER_VENDOR_H
+#define DELVER_VENDOR_H
+
+#include <limits.h>
+#include <stddef.h>
+
+struct rng;
+
+#define STR_MOD_MIN  (-4)
+#define STR_MOD_MAX  10
+#define MARGIN_LIMIT 999 /* margins are taken from -999 to +999 */
+
+struct vendor_stock {
+	int hoards;       /* 1d6 */
+	int rations_d[2]; /* the 2d6 */
+	int rations;      /* (2d6) x 100 */
+	int coin_d10;     /* the 1d10 */
+	int coin_percent; /* 1d10 x 10 */
+	int skill_d10;    /* the 1d10 */
+	int skill;        /* 1d10 + 5 */
+};
+
+void vendor_roll(struct rng *r, struct vendor_stock *out);
+
+struct bargain_row {
+	int lo, hi;       /* margins covered; INT_MIN / INT_MAX at the open ends */
+	int sell_percent; /* the player sells at this % of the price */
+	int buy_percent;  /* the player buys at this % */
+};
+
+/* The whole table, lowest margin first; *n gets its length. */
+const struct bargain_row *bargain_table(size_t *n);
+/* The index of the row for margin. */
+size_t bargain_row_of(int margin);
+
+enum load_band {
+	LOAD_UNENCUMBERED = 0,
+	LOAD_MEDIUM,
+	LOAD_HEAVY,
+	LOAD_OVER, /* more than the heavy limit */
+	LOAD_BAND_COUNT
+};
+
+struct carry_row {
+	int str;       /* the Strength modifier */
+	int light_max; /* unencumbered up to this many lb */
+	int medium_max;
+	int heavy_max;
+};
+
+/* The row for Strength modifier str (STR_MOD_MIN..STR_MOD_MAX), or NULL. */
+const struct carry_row *carry_row_of(int str);
+/* The band weight (lb, >= 0) falls in. */
+enum load_band load_band_of(const struct carry_row *row, int weight);
+/* "unencumbered", "medium", "heavy", "over capacity". */
+const char *load_band_name(enum load_band b);
+/* What the band costs, one sentence (our ruling: the source gives none). */
+const char *load_penalty(enum load_band b);
+
+#endif

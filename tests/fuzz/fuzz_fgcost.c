@@ -1,0 +1,40 @@
+/*
+ * libFuzzer target: Fungeon design words. The first byte picks trap,
+ * monster or treasure; the rest is the spec. Whatever parses must price or
+ * fail cleanly, and its canonical words must parse back to the same design
+ * and the same cost.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/fgcost.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fg_price p, q;
+	char spec[FG_SPEC_MAX + 64], canon[FG_SPEC_MAX + 1], err[300];
+	struct fg_design a, b;
+	enum fg_kind kind;
+	int pa, pb;
+
+	if (size == 0 || size > sizeof(spec))
+		return 0;
+	kind = (enum fg_kind)(data[0] % FG_KIND_COUNT);
+	memcpy(spec, data + 1, size - 1);
+	spec[size - 1] = '\0';
+	if (fgcost_parse(kind, spec, &a, err, sizeof(err)) < 0)
+		return 0;
+	pa = fgcost_price(&a, &p, err, sizeof(err));
+	fgcost_format(&a, canon, sizeof(canon));
+	if (fgcost_parse(kind, canon, &b, err, sizeof(err)) < 0 || memcmp(&a, &b, sizeof(a)) != 0)
+		abort();
+	pb = fgcost_price(&b, &q, err, sizeof(err));
+	if (pa != pb || (pa == 0 && (p.total != q.total || p.total > FG_COST_MAX)))
+		abort();
+	return 0;
+}

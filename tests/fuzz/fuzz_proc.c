@@ -1,0 +1,142 @@
+/*
+ * fuzz_proc: the dungeon procedure's parsers and commands. The first byte
+ * picks the target; the rest is its text:
+ *   0 X-in-N odds, 1 back-to-town players, 2 a custom table's die,
+ *   3 a light selector, 4 a saved procedure state (JSON), 5 a custom hazard
+ *   table, anything else: command lines (one per line) run through the
+ *   dispatcher in one channel, as the GM and as a player.
+ * Nothing may crash, leak or trip a sanitizer; a loaded state must save
+ * and load again.
+ */
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/dispatch.h"
+#include "commands/proc_state.h"
+#include "rules/rng.h"
+
+static void
+load_state(const char *text)
+{
+	cJSON *o = cJSON_Parse(text), *again;
+	struct proc_state *s = proc_mod.create(), *t;
+	struct turn_report r;
+	struct turn_how how = {.effect = HZ_LIGHT};
+	char err[200];
+
+	if (o != NULL && proc_mod.load(s, o, err, sizeof(err)) == 0) {
+		again = proc_mod.save(s);
+		t = proc_mod.create();
+		if (proc_mod.load(t, again, err, sizeof(err)) != 0)
+			abort(); /* what was saved must load */
+		turn_report_init(&r);
+		turn_pass(&t->clock, t->proc, &how, &r);
+		turn_advance(&t->clock, t->proc, 3, &r);
+		proc_mod.destroy(t);
+		cJSON_Delete(again);
+	}
+	cJSON_Delete(o);
+	proc_mod.destroy(s);
+}
+
+static void
+custom_table(const char *text)
+{
+	struct rtable t;
+	struct hazard_view v;
+	char err[200];
+
+	if (rtable_parse(text, 1, 8, &t, err, sizeof(err)) < 0)
+		return;
+	if (hazard_view(HAZARD_CUSTOM, (struct xin){1, 6}, &t, PROC_DELVING, &v) != 0)
+		abort();
+	for (int roll = 1; roll <= 8; roll++)
+		(void)hazard_row_of(&v, roll);
+}
+
+static void
+commands(const char *text)
+{
+	struct dispatch d = {0};
+	struct origin gm = {.platform = "console",
+	                    .chan_key = "console:f",
+	                    .user_key = "console:gm",
+	                    .user_name = "gm"};
+	struct origin pl = gm;
+	const char *p = text;
+
+	snprintf(pl.user_key, sizeof(pl.user_key), "console:pl");
+	snprintf(pl.user_name, sizeof(pl.user_name), "pl");
+	d.state = state_new();
+	d.rng = rng_new_seeded(1);
+	for (int i = 0; *p != '\0' && i < 64; i++) {
+		size_t len = strcspn(p, "\n");
+		struct reply *r = reply_new();
+
+		dispatch_line(&d, i % 3 == 2 ? &pl : &gm, p, len, 0, r);
+		free(reply_plain(r));
+		reply_free(r);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	state_free(d.state);
+	rng_free(d.rng);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text, err[200];
+
+	if (size < 1 || size > 4096)
+		return 0;
+	text = malloc(size);
+	memcpy(text, data + 1, size - 1);
+	text[size - 1] = '\0';
+	switch (data[0]) {
+	case 0: {
+		struct xin c;
+
+		(void)xin_parse(text, &c, err, sizeof(err));
+		break;
+	}
+	case 1: {
+		struct retreat_player p[RETREAT_PLAYERS_MAX];
+
+		(void)retreat_parse(text, p, err, sizeof(err));
+		break;
+	}
+	case 2: {
+		int sides;
+
+		(void)hazard_parse_die(text, &sides, err, sizeof(err));
+		break;
+	}
+	case 3: {
+		struct lights ls = {0};
+		size_t idx[LIGHT_MAX];
+
+		lights_add(&ls, LIGHT_TORCH, 3, "a", err, sizeof(err));
+		lights_add(&ls, LIGHT_LANTERN, 2, NULL, err, sizeof(err));
+		(void)lights_select(&ls, text, idx, err, sizeof(err));
+		break;
+	}
+	case 4:
+		load_state(text);
+		break;
+	case 5:
+		custom_table(text);
+		break;
+	default:
+		commands(text);
+		break;
+	}
+	free(text);
+	return 0;
+}

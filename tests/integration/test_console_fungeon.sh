@@ -1,0 +1,52 @@
+#!/bin/sh
+# Fungeon at a table of three (/as alice, bob, carol): the hallway and its
+# category draw, a trap found, triggered, resisted and suffered, a combat
+# turn, XP and level-ups; then the same game in colour, checking that each
+# player's Thwack-O die is drawn in that player's ANSI colour with their
+# mark, never in anyone else's.
+. tests/integration/lib.sh
+transcript fungeon 7 || exit 1
+
+out=$(mktemp)
+if ! "$DELVER" --console --seed 7 --color always --user gm \
+	< "$TDIR/fungeon.in" > "$out" 2>&1; then
+	echo "delver failed in colour"
+	cat "$out"
+	rm -f "$out"
+	exit 1
+fi
+esc=$(printf '\033')
+status=0
+
+fail() {
+	echo "colour check: $*"
+	status=1
+}
+
+# check PLAYER FUNGEONEER SGR-COLOUR MARK (styles from /thwacko show)
+check() {
+	player=$1
+	name=$2
+	code=$3
+	mark=$4
+	die="${esc}\[0;1;${code};4m${mark}[1-6]${esc}\[0m"
+	lines=$(grep -c "^$name ($player): " "$out")
+	good=$(grep "^$name ($player): " "$out" | grep -c "$die")
+	twice=$(grep "^$name ($player): " "$out" | grep -c "$die.*$die")
+	[ "$lines" -ge 3 ] || fail "$name has only $lines dice lines"
+	[ "$good" -eq "$lines" ] || fail "$good of $lines dice lines of $name carry $player's die"
+	[ "$twice" -eq 0 ] || fail "$twice dice lines of $name carry two Thwack-O dice"
+	grep -q "^$player: $die" "$out" || fail "$player's category draw die is not in style"
+	grep -q "^Narrative control: ${esc}\[0;1m$player${esc}\[0m ($name), Thwack-O $die" "$out" ||
+		fail "no narration line for $player in style"
+	others=$(grep -o "${esc}\[0;1;[0-9]*;4m${mark}" "$out" | grep -vc "\[0;1;${code};4m")
+	[ "$others" -eq 0 ] || fail "$player's mark $mark is drawn in another colour $others times"
+}
+
+check alice Alba 31 "◆"
+check bob Brom 33 "■"
+check carol Cora 34 "▲"
+# carol rolls the trap she placed when her own Fungeoneer is not in the roll
+grep -q "^pit: ${esc}\[0;1;34;4m▲[1-6]" "$out" || fail "carol's Thwack-O is not on the pit"
+rm -f "$out"
+exit $status

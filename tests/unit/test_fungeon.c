@@ -1,0 +1,385 @@
+/* Unit tests for rules/fungeon and rules/fghall: XP table and formula,
+ * level-ups, death and replacement, party math and budgets, dice counts,
+ * continuous effects and the hallway order. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/fghall.h"
+#include "rules/fungeon.h"
+#include "rules/rng.h"
+
+#define SET(dst, s) snprintf((dst), sizeof(dst), "%s", (s))
+
+static void
+xp_table(void **unused)
+{
+	static const int64_t want[] = {0, 10, 40, 80, 160, 320, 640, 1280, 2560, 5120};
+
+	for (int l = 1; l <= 10; l++)
+		assert_int_equal(fg_xp_needed(FG_XP_TABLE, l), want[l - 1]);
+	/* beyond 10: 10 x 2^(level-1) */
+	assert_int_equal(fg_xp_needed(FG_XP_TABLE, 11), 10240);
+	assert_int_equal(fg_xp_needed(FG_XP_TABLE, 12), 20480);
+	assert_int_equal(fg_xp_needed(FG_XP_TABLE, 20), 5242880);
+	for (int l = 3; l <= 20; l++)
+		assert_int_equal(fg_xp_needed(FG_XP_TABLE, l), (int64_t)10 << (l - 1));
+}
+
+/* Ruling: the prose formula, level up when XP >= 10 x 2^(current level-1). */
+static void
+xp_formula(void **unused)
+{
+	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 1), 0);
+	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 2), 10);
+	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 3), 20);
+	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 4), 40);
+	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 10), 2560);
+	assert_int_equal(fg_level_for_xp(FG_XP_FORMULA, 20), 3);
+	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 20), 2);
+	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 0), 1);
+	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 9), 1);
+	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 10), 2);
+	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 39), 2);
+	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 40), 3);
+	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, FG_XP_MAX), 20);
+}
+
+static void
+member_basics(void **unused)
+{
+	struct fg_member m;
+
+	fg_member_init(&m, "console:alice", "alice", "Alba", "wizard", 3, FG_XP_TABLE);
+	assert_int_equal(m.hits, 15);
+	assert_int_equal(m.xp, 40);
+	assert_int_equal(fg_class_bonus(3), 1);
+	assert_int_equal(fg_class_bonus(1), 0);
+	assert_int_equal(fg_class_bonus(20), 10);
+	assert_int_equal(fg_max_hits(20), 100);
+	assert_int_equal(fg_heal(&m, 5), 0);
+	assert_false(fg_damage(&m, 4));
+	assert_int_equal(m.hits, 11);
+	assert_int_equal(fg_heal(&m, 100), 4);
+	fg_add_xp(&m, -1000);
+	assert_int_equal(m.xp, 0);
+	fg_add_xp(&m, FG_XP_MAX * 2LL);
+	assert_int_equal(m.xp, FG_XP_MAX);
+}
+
+/* Several levels at once: class bonus and max hits recomputed, 5 hits
+ * healed per level gained. */
+static void
+multi_level_level_up(void **unused)
+{
+	struct fg_member m;
+	struct fg_levelup up;
+
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+	m.hits = 3;
+	fg_add_xp(&m, 85);
+	assert_true(fg_level_up(&m, FG_XP_TABLE, &up));
+	assert_int_equal(up.from, 1);
+	assert_int_equal(up.to, 4);
+	assert_int_equal(up.hits_before, 3);
+	assert_int_equal(up.hits_after, 18);
+	assert_int_equal(up.max_before, 5);
+	assert_int_equal(up.max_after, 20);
+	assert_int_equal(up.bonus_before, 0);
+	assert_int_equal(up.bonus_after, 2);
+	assert_int_equal(m.level, 4);
+	assert_int_equal(m.hits, 18);
+	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
+	/* 20 XP: level 2 by the table, level 3 by the formula */
+	fg_member_init(&m, "k", "p", "Brom", "fighter", 2, FG_XP_TABLE);
+	fg_add_xp(&m, 10); /* 20 XP */
+	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
+	assert_true(fg_level_up(&m, FG_XP_FORMULA, &up));
+	assert_int_equal(up.to, 3);
+	assert_int_equal(m.hits, 15);
+	/* the cap */
+	fg_member_init(&m, "k", "p", "Cid", "rogue", 19, FG_XP_TABLE);
+	fg_add_xp(&m, FG_XP_MAX);
+	assert_true(fg_level_up(&m, FG_XP_TABLE, &up));
+	assert_int_equal(m.level, 20);
+}
+
+static void
+death_and_replacement(void **unused)
+{
+	struct fg_member m;
+	struct fg_levelup up;
+
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 2, FG_XP_TABLE);
+	m.effects[0].kind = FG_EFFECT_DAMAGE;
+	m.neffects = 1;
+	assert_false(fg_damage(&m, 9));
+	assert_true(fg_damage(&m, 3));
+	assert_true(m.dead);
+	assert_int_equal(m.hits, 0);
+	assert_int_equal(m.neffects, 0);
+	assert_false(fg_damage(&m, 1));
+	assert_int_equal(fg_heal(&m, 5), 0);
+	fg_add_xp(&m, 1000);
+	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
+	assert_int_equal(fg_replacement_level(1), 1);
+	assert_int_equal(fg_replacement_level(2), 1);
+	assert_int_equal(fg_replacement_level(5), 4);
+	assert_int_equal(fg_replacement_level(FG_FLOOR_MAX), FG_LEVEL_MAX);
+}
+
+static void
+party_math_and_budgets(void **unused)
+{
+	struct fg_member m[4];
+	struct fg_party p;
+	struct fg_budgets b;
+
+	fg_member_init(&m[0], "a", "a", "A", "c", 2, FG_XP_TABLE);
+	fg_member_init(&m[1], "b", "b", "B", "c", 3, FG_XP_TABLE);
+	fg_member_init(&m[2], "c", "c", "C", "c", 4, FG_XP_TABLE);
+	fg_member_init(&m[3], "d", "d", "D", "c", 1, FG_XP_TABLE);
+	m[3].dead = true;
+	fg_party_math(m, 4, &p);
+	assert_int_equal(p.n, 3);
+	assert_int_equal(p.min, 2);
+	assert_int_equal(p.max, 4);
+	assert_int_equal(p.total, 9);
+	assert_int_equal(fg_floor(0, &p), 2); /* the entrance: Party Min */
+	assert_int_equal(fg_floor(5, &p), 5);
+	fg_budgets(&p, 2, &b);
+	assert_int_equal(b.traps, 6);
+	assert_int_equal(b.monsters, 11);
+	assert_int_equal(b.treasure, 4);
+	fg_party_math(m, 0, &p);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(fg_floor(0, &p), 1);
+}
+
+static void
+dice_counts(void **unused)
+{
+	struct fg_member m;
+	int magic;
+
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 4, FG_XP_TABLE);
+	m.nitems = 3;
+	m.items[0].d = (struct fg_design){.kind = FG_TREASURE, .fancy = true, .pain = 3};
+	SET(m.items[0].d.type, "fire");
+	m.items[1].d =
+	    (struct fg_design){.kind = FG_TREASURE, .fancy = true, .annoy = 2, .universal = true};
+	m.items[2].d = (struct fg_design){.kind = FG_TREASURE, .pain = 5};
+	SET(m.items[2].d.type, "fire"); /* mundane: never magic */
+	assert_int_equal(fg_annoy_dice(&m, false, "", false, &magic), 6);
+	assert_int_equal(magic, 2);
+	assert_int_equal(fg_annoy_dice(&m, true, "fire", false, &magic), 8);
+	assert_int_equal(fg_annoy_dice(&m, true, "fire", true, &magic), 6);
+	assert_int_equal(magic, 0);
+	assert_int_equal(fg_pain_dice(&m, true, "FIRE", false, &magic), 9);
+	assert_int_equal(magic, 3);
+	assert_int_equal(fg_pain_dice(&m, true, "cold", false, &magic), 6);
+	/* universal damage: no class bonus, no magic protection */
+	assert_int_equal(fg_pain_dice(&m, true, "fire", true, &magic), 4);
+	assert_int_equal(magic, 0);
+}
+
+static void
+effects(void **unused)
+{
+	struct fg_member m;
+	struct fg_effect e = {.kind = FG_EFFECT_DAMAGE, .annoy = 2, .pain = 1};
+
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+	for (int i = 0; i < FG_EFFECTS_MAX; i++) {
+		e.source[0] = (char)('a' + i);
+		assert_int_equal(fg_effect_add(&m, &e), 0);
+	}
+	e.annoy = 4;
+	assert_int_equal(fg_effect_add(&m, &e), 0); /* the same source: replaced */
+	assert_int_equal(m.effects[FG_EFFECTS_MAX - 1].annoy, 4);
+	e.source[0] = 'z';
+	assert_int_equal(fg_effect_add(&m, &e), -1);
+	fg_effect_remove(&m, 0);
+	assert_int_equal(m.neffects, FG_EFFECTS_MAX - 1);
+	assert_string_equal(m.effects[0].source, "b");
+}
+
+/* A continuous-damage roll: Annoy against the effect, and on a failure the
+ * effect's Pain roll against the Fungeoneer. Replayed from the seed. */
+static void
+continuous_damage_roll(void **unused)
+{
+	struct fg_member m[1];
+	struct fg_cont *c = calloc(1, sizeof(*c));
+	struct rng *rng = rng_new_seeded(11);
+	int rolls = 0, failures = 0;
+
+	assert_non_null(c);
+	for (int round = 0; round < 20; round++) {
+		fg_member_init(&m[0], "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+		m[0].neffects = 1;
+		m[0].effects[0] =
+		    (struct fg_effect){.kind = FG_EFFECT_DAMAGE, .annoy = 4, .pain = 3};
+		SET(m[0].effects[0].source, "pit");
+		fg_cont_roll(rng, m, 0, 0, false, c);
+		rolls++;
+		assert_int_equal(c->annoy.g[0].n, 4);
+		assert_int_equal(c->annoy.g[1].n, 1);
+		assert_int_equal(c->annoy.g[0].thwacko, -1); /* nobody rolls the effect */
+		assert_int_equal(c->annoy.g[1].thwacko, 0);
+		assert_int_equal(c->success,
+		                 c->annoy.g[1].v[0] >= conflict_highest(&c->annoy.g[0]));
+		if (c->success) {
+			assert_int_equal(m[0].neffects, 0);
+			assert_false(c->pained);
+			continue;
+		}
+		failures++;
+		assert_true(c->pained);
+		assert_int_equal(c->pain.g[0].n, 3);
+		assert_int_equal(c->pain.g[1].n, 1);
+		assert_int_equal(m[0].hits, 5 - c->pain_res.taken[1]);
+		assert_int_equal(c->hits_after, m[0].hits);
+		assert_int_equal(c->pain_res.dealt[1], 0); /* the effect takes no damage */
+		assert_int_equal(m[0].neffects, 1);
+	}
+	assert_true(failures > 0 && failures < rolls);
+	rng_free(rng);
+	free(c);
+}
+
+struct trace {
+	int n;
+	enum fg_hall_kind kind[32];
+	int member[32];
+	int level[32];
+	int cont_dice[32];
+	int holder[FG_CAT_COUNT];
+	int stair_to;
+};
+
+static void
+record(const struct fg_hall_event *ev, void *ctx)
+{
+	struct trace *t = ctx;
+
+	t->kind[t->n] = ev->kind;
+	t->member[t->n] = ev->member;
+	t->level[t->n] = ev->level;
+	if (ev->kind == FG_HALL_CONT)
+		t->cont_dice[t->n] = ev->cont->annoy.g[1].n;
+	if (ev->kind == FG_HALL_DRAW)
+		memcpy(t->holder, ev->draw->holder, sizeof(t->holder));
+	if (ev->kind == FG_HALL_STAIR)
+		t->stair_to = ev->to;
+	t->n++;
+}
+
+/* The hallway order: replacements, level-ups (so the continuous roll uses
+ * the new level and Party Min compares after them), continuous effects,
+ * the category draw, then the downward stair when Party Min rose. */
+static void
+hallway_order(void **unused)
+{
+	struct fg_member m[4];
+	struct trace t = {0};
+	struct rng *rng = rng_new_seeded(2);
+
+	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 2, FG_XP_TABLE);
+	m[0].dead = true;
+	m[0].hits = 0;
+	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3, FG_XP_TABLE);
+	m[1].fresh = true;
+	fg_member_init(&m[2], "c", "carol", "Cora", "rogue", 2, FG_XP_TABLE);
+	fg_add_xp(&m[2], 30); /* 40: level 3 */
+	m[2].neffects = 1;
+	m[2].effects[0] = (struct fg_effect){.kind = FG_EFFECT_DAMAGE, .annoy = 1, .pain = 1};
+	SET(m[2].effects[0].source, "wasp/sting");
+	fg_member_init(&m[3], "d", "dan", "Dirk", "monk", 2, FG_XP_TABLE);
+	fg_add_xp(&m[3], 30);
+	m[3].neffects = 1;
+	m[3].effects[0] = (struct fg_effect){.kind = FG_EFFECT_HOLD, .annoy = 2};
+	SET(m[3].effects[0].source, "spider/web");
+
+	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, record, &t);
+	assert_int_equal(t.n, 8);
+	assert_int_equal(t.kind[0], FG_HALL_DUE);
+	assert_int_equal(t.member[0], 0);
+	assert_int_equal(t.level[0], 3); /* floor 4 - 1 */
+	assert_int_equal(t.kind[1], FG_HALL_FRESH);
+	assert_int_equal(t.member[1], 1);
+	assert_int_equal(t.kind[2], FG_HALL_LEVELUP);
+	assert_int_equal(t.member[2], 2);
+	assert_int_equal(t.kind[3], FG_HALL_LEVELUP);
+	assert_int_equal(t.member[3], 3);
+	assert_int_equal(t.kind[4], FG_HALL_CONT);
+	assert_int_equal(t.member[4], 2);
+	assert_int_equal(t.cont_dice[4], 3); /* rolled at the new level */
+	assert_int_equal(t.kind[5], FG_HALL_HOLD_ENDS);
+	assert_int_equal(t.member[5], 3);
+	assert_int_equal(t.kind[6], FG_HALL_DRAW);
+	assert_int_equal(t.kind[7], FG_HALL_STAIR);
+	assert_int_equal(t.level[7], 2);
+	assert_int_equal(t.stair_to, 3);
+	assert_int_equal(t.member[7], t.holder[FG_CAT_TRAPS]);
+	assert_false(m[1].fresh);
+	assert_int_equal(m[3].neffects, 0);
+	/* four players, three categories: each holder distinct */
+	assert_true(t.holder[0] != t.holder[1] && t.holder[1] != t.holder[2] &&
+	            t.holder[0] != t.holder[2]);
+
+	/* a second hallway: nothing due but the dead, no stair */
+	memset(&t, 0, sizeof(t));
+	m[2].neffects = 0;
+	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, record, &t);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.kind[0], FG_HALL_DUE);
+	assert_int_equal(t.kind[1], FG_HALL_DRAW);
+	rng_free(rng);
+}
+
+/* With fewer players than categories someone picks again, in draw order. */
+static void
+draw_with_two_players(void **unused)
+{
+	struct rng *rng = rng_new_seeded(4);
+	struct fg_draw *d = calloc(1, sizeof(*d));
+
+	assert_non_null(d);
+	fg_draw_categories(rng, 2, d);
+	assert_int_equal(d->roll.g[0].thwacko, 0);
+	assert_int_equal(d->roll.g[1].thwacko, 0);
+	assert_int_equal(d->holder[FG_CAT_TRAPS], d->rank.order[0]);
+	assert_int_equal(d->holder[FG_CAT_MONSTERS], d->rank.order[1]);
+	assert_int_equal(d->holder[FG_CAT_TREASURE], d->rank.order[0]);
+	if (d->rank.nrounds == 0)
+		assert_true(d->roll.g[d->rank.order[0]].v[0] > d->roll.g[d->rank.order[1]].v[0]);
+	rng_free(rng);
+	free(d);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(xp_table),
+	    cmocka_unit_test(xp_formula),
+	    cmocka_unit_test(member_basics),
+	    cmocka_unit_test(multi_level_level_up),
+	    cmocka_unit_test(death_and_replacement),
+	    cmocka_unit_test(party_math_and_budgets),
+	    cmocka_unit_test(dice_counts),
+	    cmocka_unit_test(effects),
+	    cmocka_unit_test(continuous_damage_roll),
+	    cmocka_unit_test(hallway_order),
+	    cmocka_unit_test(draw_with_two_players),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

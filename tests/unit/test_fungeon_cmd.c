@@ -1,0 +1,486 @@
+/* Unit tests for the Fungeon commands: the channel module's save/load round
+ * trip, state unchanged on every bad input, Thwack-O styles and their
+ * placement when a player rolls for a trap, and the budget check. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "commands/dispatch.h"
+#include "commands/fungeon.h"
+#include "commands/ustyle.h"
+#include "rules/rng.h"
+
+struct table {
+	struct state *st;
+	struct rng *rng;
+	struct dispatch d;
+	struct reply *last;
+};
+
+static struct table *
+table_new(uint64_t seed)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	t->st = state_new();
+	t->rng = rng_new_seeded(seed);
+	t->d.state = t->st;
+	t->d.rng = t->rng;
+	t->last = reply_new();
+	return t;
+}
+
+static void
+table_free(struct table *t)
+{
+	reply_free(t->last);
+	state_free(t->st);
+	rng_free(t->rng);
+	free(t);
+}
+
+/* Runs line as user in channel "console:t"; returns the reply's plain text
+ * (the caller frees it). */
+static char *
+run(struct table *t, const char *user, const char *line)
+{
+	struct origin o = {.platform = "console"};
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_clear(t->last);
+	dispatch_line(&t->d, &o, line, strlen(line), 1000, t->last);
+	return reply_plain(t->last);
+}
+
+static void
+ok(struct table *t, const char *user, const char *line)
+{
+	char *text = run(t, user, line);
+
+	if (reply_is_error(t->last))
+		fail_msg("'%s' failed: %s", line, text);
+	free(text);
+}
+
+/* The channel's Fungeon state as JSON text. */
+static char *
+saved(struct table *t)
+{
+	struct channel *ch = state_channel(t->st, "console:t");
+	const void *mod = channel_mod_peek(ch, CHANMOD_FUNGEON);
+	cJSON *j;
+	char *s;
+
+	if (mod == NULL)
+		return strdup("(none)");
+	j = fungeon_mod.save(mod);
+	s = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	return s;
+}
+
+static void
+play_a_room(struct table *t)
+{
+	ok(t, "alice", "/fungeon join Alba wizard 3");
+	ok(t, "bob", "/fungeon join Brom fighter 2");
+	ok(t, "carol", "/fungeon join Cora rogue 1");
+	ok(t, "carol", "/fungeon hallway");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous");
+	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab pain 1");
+	ok(t, "alice", "/fungeon treasure add coin mundane");
+	ok(t, "alice", "/fungeon take coin");
+	ok(t, "carol", "/fungeon annoy pit");
+	ok(t, "carol", "/fungeon combat");
+	ok(t, "carol", "/fungeon xp Cora 12");
+}
+
+static void
+module_round_trip(void **unused)
+{
+	struct table *t = table_new(1);
+	char *a, *b, err[200] = "";
+	cJSON *j;
+	void *fresh;
+
+	play_a_room(t);
+	a = saved(t);
+	j = cJSON_Parse(a);
+	assert_non_null(j);
+	fresh = fungeon_mod.create();
+	if (fungeon_mod.load(fresh, j, err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	cJSON_Delete(j);
+	j = fungeon_mod.save(fresh);
+	b = cJSON_PrintUnformatted(j);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "\"name\":\"Alba\""));
+	assert_non_null(strstr(a, "\"design\":\"annoy 2 pain 1 continuous\""));
+	assert_non_null(strstr(a, "\"items\":[{\"name\":\"coin\",\"design\":\"mundane\"}]"));
+	cJSON_Delete(j);
+	free(a);
+	free(b);
+	fungeon_mod.destroy(fresh);
+	table_free(t);
+}
+
+static void
+module_load_rejects_bad_records(void **unused)
+{
+	static const char *const bad[] = {
+	    "{}",
+	    "{\"floor\":0,\"rooms\":0,\"xp_rule\":\"prose\",\"holders\":{},\"party\":[],"
+	    "\"designs\":{}}",
+	    "{\"floor\":100,\"rooms\":0,\"xp_rule\":\"table\"}",
+	    "{\"floor\":1,\"rooms\":0,\"xp_rule\":\"table\",\"holders\":{\"traps\":\"\","
+	    "\"monsters\":\"\",\"treasure\":\"\"},\"party\":[{\"user\":\"k\",\"player\":\"p\","
+	    "\"name\":\"A\",\"class\":\"c\",\"level\":21,\"hits\":5,\"xp\":0,\"dead\":false,"
+	    "\"fresh\":false,\"credit\":0,\"wander\":0,\"items\":[],\"effects\":[]}],"
+	    "\"designs\":{\"traps\":[],\"monsters\":[],\"treasure\":[]}}",
+	    "{\"floor\":1,\"rooms\":0,\"xp_rule\":\"table\",\"holders\":{\"traps\":\"\","
+	    "\"monsters\":\"\",\"treasure\":\"\"},\"party\":[],\"designs\":{\"traps\":[{"
+	    "\"name\":\"pit\",\"design\":\"pain 2\",\"room\":true,\"hits\":0,\"taken\":\"\"}],"
+	    "\"monsters\":[],\"treasure\":[]}}",
+	    "{\"floor\":1,\"rooms\":0,\"xp_rule\":\"table\",\"holders\":{\"traps\":\"\","
+	    "\"monsters\":\"\",\"treasure\":\"\"},\"party\":[],\"designs\":{\"traps\":[],"
+	    "\"monsters\":[{\"name\":\"a b\",\"design\":\"level 1\",\"room\":true,\"hits\":3,"
+	    "\"taken\":\"\"}],\"treasure\":[]}}",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cJSON *j = cJSON_Parse(bad[i]);
+		void *fresh = fungeon_mod.create();
+		char err[200] = "";
+
+		assert_non_null(j);
+		assert_int_equal(fungeon_mod.load(fresh, j, err, sizeof(err)), -1);
+		assert_true(strncmp(err, "Fungeon ", 8) == 0);
+		cJSON_Delete(j);
+		fungeon_mod.destroy(fresh);
+	}
+}
+
+/* Every bad input is one error sentence and leaves the state as it was. */
+static void
+bad_input_changes_nothing(void **unused)
+{
+	static const struct {
+		const char *user, *line, *error;
+	} cases[] = {
+	    {"alice", "/fungeon join Alba2 wizard 2",
+	     "You already play Alba here (one Fungeoneer per player); /fungeon leave first."},
+	    {"dan", "/fungeon join Dirk monk 21", NULL},
+	    {"dan", "/fungeon join Dirk monk 0", NULL},
+	    {"dan", "/fungeon join Alba monk 1", "The name Alba is taken here; pick another."},
+	    {"dan", "/fungeon join pit monk 1", "The name pit is taken here; pick another."},
+	    {"dan", "/fungeon join Di:rk monk 1", NULL},
+	    {"alice", "/fungeon damage Zed 3",
+	     "There is no Fungeoneer or monster 'Zed' here; the party is Alba (alice), "
+	     "Brom (bob), Cora (carol); the monsters are goblin."},
+	    {"alice", "/fungeon annoy nothing",
+	     "There is no trap or monster/ability 'nothing' here; the traps are pit; "
+	     "the monsters are goblin."},
+	    {"alice", "/fungeon annoy goblin/bite",
+	     "The monster goblin has no ability 'bite'; its abilities are stab."},
+	    {"alice", "/fungeon annoy goblin/stab",
+	     "goblin/stab has no Annoy dice, so nobody has "
+	     "to resist it."},
+	    {"alice", "/fungeon annoy pit Alba Alba",
+	     "Alba is named twice; name each Fungeoneer once."},
+	    {"alice", "/fungeon annoy pit Alba bonus:Zed", NULL},
+	    {"alice", "/fungeon pain Alba Brom",
+	     "A Painful conflict needs Fungeoneers on one side and at least one trap or monster "
+	     "on the other."},
+	    {"alice", "/fungeon pain Alba>Brom Brom goblin",
+	     "Alba cannot target Brom: they are on the same side."},
+	    {"alice", "/fungeon pain Alba>Brom goblin",
+	     "Alba targets 'Brom', who is not in this conflict; a target must be named among "
+	     "the participants."},
+	    {"alice", "/fungeon pain Alba>ghost goblin", NULL},
+	    {"alice", "/fungeon trap add big annoy 200",
+	     "'annoy' must be from 0 to 100 (got 200)."},
+	    {"alice", "/fungeon trap add big annoy 20 pain 20",
+	     "big costs 30 but the Traps budget has 0 left this room (budget 4, spent 4); make "
+	     "it cheaper."},
+	    {"alice", "/fungeon monster add ogre level 5",
+	     "ogre costs 5 but the Monsters budget has 4 left this room (budget 7, spent 3); make "
+	     "it cheaper."},
+	    {"alice", "/fungeon monster add wyrm level 20 ability breath annoy 90 pain 1", NULL},
+	    {"alice", "/fungeon trap add pit annoy 1", "The name pit is taken here; pick another."},
+	    {"alice", "/fungeon find pit Zed", NULL},
+	    {"alice", "/fungeon take coin", "Alba took coin already."},
+	    {"alice", "/fungeon use coin",
+	     "coin has no magic heal; only healing items are used up."},
+	    {"alice", "/fungeon town sell ring", "Alba carries no 'ring'; Alba carries coin."},
+	    {"alice", "/fungeon xp-rule formula", NULL},
+	    {"alice", "/fungeon floor 100", NULL},
+	    {"dan", "/fungeon leave",
+	     "You have no Fungeoneer here; /fungeon join NAME CLASS LEVEL "
+	     "makes one."},
+	    {"alice", "/fungeon combat use:goblin/bite", NULL},
+	    {"alice", "/fungeon combat rat", NULL},
+	    {"alice", "/thwacko style red two words", NULL},
+	    {"alice", "/thwacko style red abcde",
+	     "A mark is 1 or 2 symbols or emoji, or up to 4 letters (got 5 characters)."},
+	    {"alice", "/thwacko style purple", NULL},
+	};
+	struct table *t = table_new(2);
+
+	play_a_room(t);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *before = saved(t), *after, *text;
+
+		text = run(t, cases[i].user, cases[i].line);
+		if (!reply_is_error(t->last))
+			fail_msg("'%s' did not fail: %s", cases[i].line, text);
+		if (cases[i].error != NULL)
+			assert_string_equal(reply_error_text(t->last), cases[i].error);
+		after = saved(t);
+		if (strcmp(before, after) != 0)
+			fail_msg("'%s' changed the state", cases[i].line);
+		free(before);
+		free(after);
+		free(text);
+	}
+	table_free(t);
+}
+
+/* A player rolling for a trap without their own Fungeoneer in the roll gets
+ * their one Thwack-O die on the trap's dice. */
+static void
+thwacko_on_the_trap_player(void **unused)
+{
+	struct table *t = table_new(3);
+	const struct reply_msg *m;
+	int bob_spans = 0, alice_spans = 0;
+	struct ustyle styles[FG_PARTY_MAX];
+	const struct fg_chan *c;
+
+	ok(t, "alice", "/fungeon join Alba wizard 2");
+	ok(t, "bob", "/fungeon join Brom fighter 2");
+	ok(t, "bob", "/fungeon pick traps");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3");
+	ok(t, "alice", "/fungeon pain pit Alba");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	fgchan_styles(c, t->st, styles);
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	assert_non_null(m);
+	for (size_t b = 0; b < m->nblocks; b++) {
+		const struct reply_block *bl = &m->blocks[b];
+
+		if (bl->kind != RB_LINE || bl->nspans == 0)
+			continue;
+		for (size_t s = 0; s < bl->nspans; s++) {
+			if (!(bl->spans[s].style & RS_USER))
+				continue;
+			if (!strncmp(bl->spans[0].text, "pit: ", 5)) {
+				assert_int_equal(bl->spans[s].user.colour, styles[1].colour);
+				assert_string_equal(bl->spans[s].user.mark, styles[1].mark);
+				bob_spans++;
+			}
+			if (!strncmp(bl->spans[0].text, "Alba (alice): ", 14)) {
+				assert_int_equal(bl->spans[s].user.colour, styles[0].colour);
+				alice_spans++;
+			}
+		}
+	}
+	assert_int_equal(bob_spans, 1);
+	assert_int_equal(alice_spans, 1);
+	table_free(t);
+}
+
+static void
+styles_default_distinct_and_chosen(void **unused)
+{
+	const char *keys[8] = {"console:a", "console:b", "console:c", "console:d",
+	                       "console:e", "console:f", "console:g", "console:h"};
+	const struct ustyle *chosen[8] = {NULL};
+	struct ustyle mine = {.colour = UC_RED, .mark = "🔥"}, out[8], again[8], one;
+	char err[200];
+
+	chosen[3] = &mine;
+	ustyle_party(keys, chosen, 8, out);
+	ustyle_party(keys, chosen, 8, again);
+	assert_memory_equal(out, again, sizeof(out));
+	assert_int_equal(out[3].colour, UC_RED);
+	assert_string_equal(out[3].mark, "🔥");
+	for (int i = 0; i < 8; i++)
+		for (int k = 0; k < i; k++)
+			assert_true(out[i].colour != out[k].colour);
+	for (int i = 0; i < 8; i++)
+		for (int k = 0; k < i; k++)
+			if (i != 3 && k != 3)
+				assert_string_not_equal(out[i].mark, out[k].mark);
+	/* alone, a player keeps the hashed default */
+	ustyle_default("console:a", &one);
+	ustyle_party(keys, (const struct ustyle *const[]){NULL}, 1, out);
+	assert_int_equal(out[0].colour, one.colour);
+	assert_string_equal(out[0].mark, one.mark);
+	assert_true(one.colour != UC_GRAY);
+
+	assert_int_equal(ustyle_mark_check("◆", err, sizeof(err)), 0);
+	assert_int_equal(ustyle_mark_check("🐉", err, sizeof(err)), 0);
+	assert_int_equal(ustyle_mark_check("❤️", err, sizeof(err)),
+	                 0); /* + variation selector */
+	assert_int_equal(ustyle_mark_check("AB12", err, sizeof(err)), 0);
+	assert_int_equal(ustyle_mark_check("ABCDE", err, sizeof(err)), -1);
+	assert_int_equal(ustyle_mark_check("◆◆◆", err, sizeof(err)), -1);
+	assert_int_equal(ustyle_mark_check("", err, sizeof(err)), -1);
+	assert_int_equal(ustyle_mark_check("a b", err, sizeof(err)), -1);
+	assert_int_equal(ustyle_mark_check("a\tb", err, sizeof(err)), -1);
+	assert_int_equal(ustyle_mark_check("\xe2\x80\x8b", err, sizeof(err)), -1); /* ZWSP */
+	assert_int_equal(ustyle_mark_check("\xff", err, sizeof(err)), -1);
+	assert_int_equal(ustyle_colour_parse("Cyan"), UC_CYAN);
+	assert_int_equal(ustyle_colour_parse("grey"), UC_GRAY);
+	assert_int_equal(ustyle_colour_parse("purple"), -1);
+}
+
+/* /thwacko style is a user preference: stored on the user record and used
+ * in every channel. */
+static void
+thwacko_style_is_per_user(void **unused)
+{
+	struct table *t = table_new(4);
+	const struct ustyle *s;
+	char *text;
+
+	ok(t, "alice", "/thwacko style cyan AL");
+	s = user_style(state_user_find(t->st, "console:alice"));
+	assert_non_null(s);
+	assert_int_equal(s->colour, UC_CYAN);
+	assert_string_equal(s->mark, "AL");
+	ok(t, "alice", "/thwacko style green");
+	assert_int_equal(s->colour, UC_GREEN);
+	assert_string_equal(s->mark, "AL");
+	text = run(t, "alice", "/thwacko");
+	/* plain text: the renderers add the mark before the die */
+	assert_string_equal(text, "Thwack-O dice\nYou: 6 (green, mark AL)\n");
+	free(text);
+	table_free(t);
+}
+
+/* The cost reply shows plain points, each doubling, the budget and what is
+ * left; floor and budgets follow the party. */
+static void
+cost_shows_the_budget(void **unused)
+{
+	struct table *t = table_new(5);
+	char *text;
+
+	ok(t, "alice", "/fungeon join Alba wizard 2");
+	ok(t, "bob", "/fungeon join Brom fighter 3");
+	text = run(t, "alice", "/fungeon cost trap annoy 2 pain 1 unlimited universal");
+	assert_string_equal(text, "Trap: annoy 2 pain 1 unlimited universal\n"
+	                          "Plain: annoy 2 (1) + pain 1 (1) = 2\n"
+	                          "Doubled: unlimited use → 4, universal damage → 8\n"
+	                          "Cost: 8 points.\n"
+	                          "Traps budget this room: 5 (Party Max 3 + floor 2); spent 0, "
+	                          "this design 8, left -3.\n");
+	free(text);
+	text = run(t, "alice", "/fungeon cost treasure fancy value 1 pain 1 type fire");
+	assert_non_null(strstr(text, "Cost: 6 points. Sells in town for 3.\n"));
+	free(text);
+	table_free(t);
+}
+
+/* Ruling: the formula is a per-channel setting (the GM's); the hallway
+ * levels by the rule in force. */
+static void
+xp_rule_setting(void **unused)
+{
+	struct table *t = table_new(6);
+	const struct fg_chan *c;
+	char *text, *json;
+
+	ok(t, "alice", "/fungeon join Alba wizard 2");
+	ok(t, "alice", "/fungeon xp Alba 10"); /* 20 in all */
+	ok(t, "alice", "/fungeon hallway");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	assert_int_equal(c->m[0].level, 2); /* the table: level 3 at 40 */
+	ok(t, "alice", "/gm claim");
+	text = run(t, "alice", "/fungeon xp-rule formula");
+	assert_string_equal(text, "XP rule here: formula (level up when XP >= 10 x 2^(current "
+	                          "level - 1): level 3 at 20).\n");
+	free(text);
+	json = saved(t);
+	assert_non_null(strstr(json, "\"xp_rule\":\"formula\""));
+	free(json);
+	ok(t, "alice", "/fungeon hallway");
+	assert_int_equal(c->m[0].level, 3);
+	assert_int_equal(c->m[0].hits, 15);
+	text = run(t, "alice", "/xp 3");
+	assert_string_equal(text, "Level 3 needs 20 XP in all (formula); max hits 15, class bonus "
+	                          "1.\n");
+	free(text);
+	table_free(t);
+}
+
+/* A dead Fungeoneer's player joins again at level floor - 1 (at least 1);
+ * the next hallway reports the replacement. */
+static void
+death_and_replacement_by_join(void **unused)
+{
+	struct table *t = table_new(7);
+	const struct fg_chan *c;
+	char *text;
+
+	ok(t, "alice", "/fungeon join Alba wizard 5");
+	ok(t, "bob", "/fungeon join Brom fighter 5");
+	ok(t, "bob", "/fungeon floor 4");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	text = run(t, "bob", "/fungeon damage Brom 30");
+	assert_string_equal(text, "Brom takes 30: 0/25 hits. Brom dies! bob makes a new Fungeoneer "
+	                          "at level 3 in the hallway.\n");
+	free(text);
+	assert_true(c->m[1].dead);
+	text = run(t, "bob", "/fungeon join Bram fighter 5");
+	assert_string_equal(reply_error_text(t->last), "A new Fungeoneer after a death starts at "
+	                                               "level 3 (floor 4 - 1, at least 1); join at "
+	                                               "level 3.");
+	free(text);
+	ok(t, "bob", "/fungeon join Bram fighter");
+	assert_int_equal(c->n, 2);
+	assert_string_equal(c->m[1].name, "Bram");
+	assert_int_equal(c->m[1].level, 3);
+	assert_int_equal(c->m[1].hits, 15);
+	assert_false(c->m[1].dead);
+	text = run(t, "bob", "/fungeon hallway");
+	assert_non_null(strstr(text, "1. Replacements\nbob's new Fungeoneer Bram (level 3) joins "
+	                             "the party.\n2. Level-ups\n"));
+	free(text);
+	/* on floor 1 the replacement is level 1 */
+	ok(t, "bob", "/fungeon floor 1");
+	ok(t, "bob", "/fungeon damage Bram 15");
+	ok(t, "bob", "/fungeon join Brim fighter 1");
+	assert_int_equal(c->m[1].level, 1);
+	table_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(module_round_trip),
+	    cmocka_unit_test(module_load_rejects_bad_records),
+	    cmocka_unit_test(bad_input_changes_nothing),
+	    cmocka_unit_test(thwacko_on_the_trap_player),
+	    cmocka_unit_test(styles_default_distinct_and_chosen),
+	    cmocka_unit_test(thwacko_style_is_per_user),
+	    cmocka_unit_test(cost_shows_the_budget),
+	    cmocka_unit_test(xp_rule_setting),
+	    cmocka_unit_test(death_and_replacement_by_join),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,405 @@
+/*
+ * Unit tests for the procedure commands through the dispatcher: every bad
+ * input of issue 3 gets one error sentence and leaves the channel's state
+ * exactly as it was; GM-only settings; per-channel state; the hazard roll
+ * shows the whole table with one highlighted row.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/dispatch.h"
+#include "commands/proc_state.h"
+#include "rules/rng.h"
+
+static struct dispatch d;
+static struct reply *last;
+
+static int
+setup(void **unused)
+{
+	memset(&d, 0, sizeof(d));
+	d.state = state_new();
+	d.rng = rng_new_seeded(99);
+	last = NULL;
+	return 0;
+}
+
+static int
+teardown(void **unused)
+{
+	reply_free(last);
+	state_free(d.state);
+	rng_free(d.rng);
+	return 0;
+}
+
+/* Runs line as user in channel; the reply stays in last. */
+static const struct reply *
+run_in(const char *chan, const char *user, const char *line)
+{
+	struct origin o;
+
+	memset(&o, 0, sizeof(o));
+	o.platform = "console";
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_free(last);
+	last = reply_new();
+	dispatch_line(&d, &o, line, strlen(line), 0, last);
+	return last;
+}
+
+static const struct reply *
+run(const char *user, const char *line)
+{
+	return run_in("table", user, line);
+}
+
+static char *
+state_text(const char *chan)
+{
+	struct channel *ch = state_channel(d.state, chan);
+	cJSON *o = proc_mod.save(proc_of(ch));
+	char *t = cJSON_PrintUnformatted(o);
+
+	cJSON_Delete(o);
+	return t;
+}
+
+/* line must fail with an error containing want, the state unchanged. */
+static void
+refused(const char *user, const char *line, const char *want)
+{
+	char *before = state_text("console:table"), *after;
+	const struct reply *r = run(user, line);
+
+	if (!reply_is_error(r) || strcasestr(reply_error_text(r), want) == NULL) {
+		fprintf(stderr, "'%s' gave: %s\n", line,
+		        reply_is_error(r) ? reply_error_text(r) : "(no error)");
+		fail();
+	}
+	after = state_text("console:table");
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+}
+
+static void
+ok(const char *user, const char *line)
+{
+	const struct reply *r = run(user, line);
+
+	if (reply_is_error(r)) {
+		fprintf(stderr, "'%s' failed: %s\n", line, reply_error_text(r));
+		fail();
+	}
+}
+
+static void
+bad_input_leaves_state(void **unused)
+{
+	ok("gm", "gm claim");
+	ok("gm", "light add torch 2 alice");
+	ok("gm", "turn advance 1");
+	refused("gm", "hazard table dungeon",
+	        "table must be one of exploration, delving, classic, custom");
+	refused("gm", "hazard table custom", "no custom hazard table yet");
+	refused("gm", "hazard roll table:custom", "no custom hazard table yet");
+	refused("gm", "hazard chance 7 6",
+	        "7-in-6 is not a chance; X must be from 1 to 6 on a d6.");
+	refused("gm", "hazard chance 0 6", "X must be a whole number from 1 to 100");
+	refused("gm", "hazard chance 1 101", "N must be a whole number from 2 to 100");
+	refused("gm", "hazard custom d8 \"\"", "the table is empty");
+	refused("gm", "hazard custom d8 \"1 a; 3-8 b\"",
+	        "The d8 table was not saved: entry 2: result 2 is not covered by any entry.");
+	refused("gm", "hazard custom d8 \"1-3 a; 3-8 b\"", "entry 2: range 3-8 overlaps");
+	refused("gm", "hazard custom d8 \"1-4 a; 5-7 b\"", "result 8 is not covered");
+	refused("gm", "hazard custom d6 \"1-4 a; 5-8 b\"", "range 5-8 is outside 1-6");
+	refused("gm", "hazard custom d1 \"1 a\"", "'d1' is not a die for a hazard table");
+	refused("gm", "hazard procedure dungeon", "procedure must be one of exploration, delving");
+	refused("gm", "hazard who everyone", "who must be one of anyone, gm");
+	refused("gm", "hazard sign", "No sign's creature is remembered");
+	refused("gm", "hazard frob", "(got 'frob'); usage: /hazard roll");
+	refused("gm", "turn advance 100000", "Turns must be a whole number from 1 to 144");
+	refused("gm", "turn advance 0", "Turns must be a whole number from 1 to 144");
+	refused("gm", "wander hallway",
+	        "procedure must be one of corridor, rest, classic, tension");
+	refused("gm", "wander rest exits:0", "Exits must be a whole number from 1 to 20");
+	refused("gm", "wander tension exits:21", "Exits must be a whole number from 1 to 20");
+	refused("gm", "wander tension tension:11", "Tension must be a whole number from 1 to 10");
+	refused("gm", "wander classic chance:7-in-6", "7-in-6 is not a chance");
+	refused("gm", "wander classic chance:lots", "'lots' is not a chance");
+	refused("gm", "wander corridor chance:2", "chance is for the classic check only");
+	refused("gm", "wander corridor exits:2", "exits is for the rest and tension checks only");
+	refused("gm", "wander rest tension:3", "tension is for the tension check only");
+	refused("gm", "wander default retreat", "procedure must be one of corridor, rest");
+	refused("gm", "wander default rest chance:2", "chance is for the classic check only");
+	refused("gm", "wander retreat 0 a:1", "Floor must be a whole number from 1 to 20");
+	refused("gm", "wander retreat 2 alice", "'alice' is not a player");
+	refused("gm", "wander retreat 2", "players is missing");
+	refused("gm", "light add lamp", "kind must be one of torch, lantern, candle");
+	refused("gm", "light add torch 19",
+	        "2 sources are lit and 19 more would pass the limit of 20");
+	refused("gm", "light add torch 0", "Count must be a whole number from 1 to 20");
+	refused("gm", "light out 9", "No lit source is numbered '9'");
+	refused("gm", "light out candle", "No candle is lit.");
+	refused("gm", "light refill 1", "Torch #1 (alice) is not a lantern");
+	refused("gm", "light flicker", "There is no Light result this turn");
+	refused("gm", "rest exits:0", "Exits must be a whole number from 1 to 20");
+	refused("gm", "surprise 21", "N must be a whole number from 1 to 20");
+	refused("gm", "surprise forced:true", "give monsters:N too");
+	refused("gm", "bargain 1000", "Margin must be a whole number from -999 to 999");
+	refused("gm", "encumbrance -5 10", "Str must be a whole number from -4 to 10");
+	refused("gm", "encumbrance 11 10", "Str must be a whole number from -4 to 10");
+	refused("gm", "encumbrance 0 -1", "Weight must be a whole number from 0 to 100000");
+	refused("gm", "procedure dungeon", "procedure must be one of exploration, delving");
+}
+
+static void
+gm_only_settings(void **unused)
+{
+	ok("gm", "gm claim");
+	refused("alice", "hazard table delving", "Only the GM can do that here; the GM is gm.");
+	refused("alice", "hazard chance 2 6", "the GM is gm");
+	refused("alice", "hazard custom d6 \"1-6 a\"", "the GM is gm");
+	refused("alice", "hazard procedure delving", "the GM is gm");
+	refused("alice", "hazard who gm", "the GM is gm");
+	refused("alice", "hazard sign owlbear", "the GM is gm");
+	refused("alice", "turn advance 2", "the GM is gm");
+	refused("alice", "turn reset", "the GM is gm");
+	refused("alice", "wander default rest", "the GM is gm");
+	refused("alice", "safe on", "the GM is gm");
+	refused("alice", "light flicker", "the GM is gm");
+	/* anyone may roll by default; the GM can keep the die */
+	ok("alice", "hazard");
+	ok("gm", "hazard who gm");
+	refused("alice", "hazard",
+	        "Only the GM passes turns in this channel (/hazard who is gm); "
+	        "the GM is gm.");
+	refused("alice", "rest", "Only the GM passes turns");
+	ok("gm", "hazard");
+	ok("alice", "light add torch");
+	ok("alice", "wander");
+}
+
+static void
+state_is_per_channel(void **unused)
+{
+	char *other;
+
+	ok("gm", "light add torch");
+	ok("gm", "hazard");
+	ok("gm", "hazard");
+	other = state_text("console:crypt");
+	assert_non_null(strstr(other, "\"turn\":0,"));
+	assert_non_null(strstr(other, "\"lights\":[]"));
+	free(other);
+	run_in("crypt", "bob", "light");
+	{
+		char *text = reply_plain(last);
+
+		assert_non_null(strstr(text, "Darkness"));
+		free(text);
+	}
+	run_in("table", "bob", "turn");
+	{
+		char *text = reply_plain(last);
+
+		assert_non_null(strstr(text, "Turn 2: 20 min in the dungeon"));
+		free(text);
+	}
+}
+
+static void
+roll_shows_whole_table(void **unused)
+{
+	const struct reply_msg *m;
+	size_t tables = 0, hl = 0, rows = 0;
+
+	ok("gm", "hazard # listening at the door");
+	m = reply_msg(last, REPLY_CHANNEL);
+	assert_non_null(m);
+	assert_string_equal(m->title, "Hazard die: turn 1");
+	for (size_t i = 0; i < m->nblocks; i++) {
+		if (m->blocks[i].kind != RB_TABLE)
+			continue;
+		tables++;
+		rows = m->blocks[i].nrows;
+		for (size_t k = 0; k < rows; k++)
+			hl += m->blocks[i].rows[k].highlight;
+	}
+	assert_int_equal(tables, 1);
+	assert_int_equal(rows, 5);
+	assert_int_equal(hl, 1);
+	/* the note, without its '#' */
+	assert_int_equal(m->blocks[0].kind, RB_LINE);
+	assert_string_equal(m->blocks[0].spans[0].text, "listening at the door");
+}
+
+static void
+custom_table_is_used(void **unused)
+{
+	char *text;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard custom d4 \"1 Encounter; 2-4 Nothing\"");
+	text = state_text("console:table");
+	assert_non_null(strstr(text, "\"table\":\"custom\""));
+	assert_non_null(strstr(text, "\"custom\":\"1 Encounter; 2-4 Nothing\""));
+	free(text);
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "on the d4 (custom)"));
+	free(text);
+	/* a rejected table leaves the saved one */
+	refused("gm", "hazard custom d4 \"1 a\"", "results 2-4 are not covered");
+	ok("gm", "hazard table exploration");
+	ok("gm", "hazard table custom");
+}
+
+static void
+custom_entry_dice_are_rolled(void **unused)
+{
+	struct rng *twin = rng_new_seeded(99);
+	char want[80], *text;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard custom d2 \"1-2 Encounter: 1d4 giant rats\"");
+	ok("gm", "hazard");
+	/* the same draws as the bot's: the d2 hazard die, then the 1d4 */
+	(void)rng_die(twin, 2);
+	{
+		int rats = (int)rng_die(twin, 4);
+
+		snprintf(want, sizeof(want), "\nEncounter: %d giant rats (1d4: %d)\n", rats, rats);
+	}
+	text = reply_plain(last);
+	assert_non_null(strstr(text, want));
+	/* the table itself shows the entry as written */
+	assert_non_null(strstr(text, "1-2 | Encounter: 1d4 giant rats"));
+	free(text);
+	rng_free(twin);
+}
+
+/* The lines (not tables) of one audience's message, joined by newlines. */
+static void
+msg_text(const struct reply *r, enum reply_audience a, char *buf, size_t len)
+{
+	const struct reply_msg *m = reply_msg(r, a);
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; m != NULL && i < m->nblocks; i++) {
+		for (size_t k = 0; m->blocks[i].kind == RB_LINE && k < m->blocks[i].nspans; k++)
+			off += (size_t)snprintf(buf + off, len - off, "%s",
+			                        m->blocks[i].spans[k].text);
+		off += (size_t)snprintf(buf + off, len - off, "\n");
+	}
+	if (m != NULL && m->title != NULL)
+		snprintf(buf + off, len - off, "%s\n", m->title);
+}
+
+static void
+tension_check_uses_the_channels_tension(void **unused)
+{
+	char pub[4000], priv[4000];
+
+	ok("gm", "gm claim");
+	ok("gm", "tension set 4 a loud fight");
+	ok("alice", "wander tension exits:12"); /* every d12 <= 12: the table is rolled */
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "D12 encounter check (exits 12, Tension 4)"));
+	assert_non_null(strstr(pub, "Encounter table: d10 + Tension = "));
+	/* an explicit tension: wins */
+	ok("alice", "wander tension exits:12 tension:9");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "(exits 12, Tension 9)"));
+	/* hidden: players may not, the GM's check is private */
+	ok("gm", "tension mode hidden");
+	refused("alice", "wander tension", "Tension is behind the GM's screen here");
+	refused("alice", "wander tension tension:3", "only the GM makes the tension check");
+	ok("alice", "wander corridor");
+	ok("gm", "wander tension exits:12");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	assert_string_equal(pub, "The GM makes a wandering check (tension) behind the screen.\n");
+	assert_non_null(strstr(priv, "(exits 12, Tension 4)"));
+	assert_non_null(strstr(priv, "Encounter table: d10 + Tension = "));
+}
+
+static void
+sign_rolls_the_encounter_table(void **unused)
+{
+	char pub[4000], priv[4000];
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard procedure delving");
+	ok("gm", "hazard custom d2 \"1-2 Sign\"");
+	ok("gm", "tension table set encounter 1-20 an owlbear");
+	ok("alice", "hazard");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "The party meets only the sign of an owlbear (encounter "
+	                            "table, d10 + Tension = "));
+	ok("alice", "turn");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "whose sign was met on turn 1: an owlbear."));
+	/* behind the screen: the channel never sees the creature, the GM does */
+	ok("gm", "tension mode hidden");
+	ok("gm", "tension table set encounter 1-20 a basilisk");
+	ok("alice", "hazard");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "basilisk"));
+	assert_non_null(strstr(pub, "The party meets only a sign; the creature behind it"));
+	assert_null(reply_msg(last, REPLY_INVOKER));
+	ok("alice", "turn");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "basilisk"));
+	assert_null(reply_msg(last, REPLY_INVOKER));
+	ok("gm", "turn");
+	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	assert_non_null(strstr(priv, "Behind the screen: it is a basilisk."));
+	ok("gm", "hazard");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	assert_null(strstr(pub, "basilisk"));
+	assert_non_null(strstr(priv, "Behind the screen: the sign is of a basilisk (encounter "
+	                             "table, d10 + Tension = "));
+	/* naming it is private too */
+	ok("gm", "hazard sign a cockatrice");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "cockatrice"));
+	/* a struck entry leaves no sign's creature */
+	ok("gm", "tension mode open");
+	ok("gm", "tension strike basilisk");
+	ok("alice", "hazard");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_non_null(strstr(pub, "The sign leads nowhere: the encounter it belongs to was "
+	                            "struck (d10 + Tension = "));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(bad_input_leaves_state, setup, teardown),
+	    cmocka_unit_test_setup_teardown(gm_only_settings, setup, teardown),
+	    cmocka_unit_test_setup_teardown(state_is_per_channel, setup, teardown),
+	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
+	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
+	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tension_check_uses_the_channels_tension, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(sign_rolls_the_encounter_table, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,193 @@
+/* Unit tests for commands/proc_state: the save/load round trip of a
+ * channel's procedure state, and loads that must be refused. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/proc_state.h"
+
+static char *
+save_text(const struct proc_state *s)
+{
+	cJSON *o = proc_mod.save(s);
+	char *text = cJSON_PrintUnformatted(o);
+
+	cJSON_Delete(o);
+	return text;
+}
+
+/* Loads text into a fresh state: 0, or -1 with err filled. */
+static int
+load_text(const char *text, struct proc_state **out, char *err, size_t errlen)
+{
+	cJSON *o = cJSON_Parse(text);
+	struct proc_state *s = proc_mod.create();
+	int r;
+
+	assert_non_null(o);
+	r = proc_mod.load(s, o, err, errlen);
+	cJSON_Delete(o);
+	if (r < 0) {
+		proc_mod.destroy(s);
+		*out = NULL;
+	} else {
+		*out = s;
+	}
+	return r;
+}
+
+static void
+round_trip(const struct proc_state *s)
+{
+	char *a = save_text(s), *b, err[200] = "";
+	struct proc_state *t;
+
+	assert_int_equal(load_text(a, &t, err, sizeof(err)), 0);
+	b = save_text(t);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	proc_mod.destroy(t);
+}
+
+static void
+fresh_state(void **unused)
+{
+	struct proc_state *s = proc_mod.create();
+	char *text = save_text(s);
+
+	assert_int_equal(s->table, HAZARD_EXPLORATION);
+	assert_int_equal(s->proc, PROC_EXPLORATION);
+	assert_int_equal(s->chance.x, 1);
+	assert_int_equal(s->chance.n, 6);
+	assert_false(s->gm_rolls);
+	assert_string_equal(text,
+	                    "{\"turn\":0,\"since_rest\":0,\"rest_mark\":0,\"fatigue_due\":false,"
+	                    "\"lights\":[],\"next_light\":1,\"table\":\"exploration\","
+	                    "\"procedure\":\"exploration\",\"chance\":[1,6],\"who\":\"anyone\","
+	                    "\"wander\":\"corridor\",\"wander_chance\":[1,6],\"safe\":false}");
+	free(text);
+	round_trip(s);
+	proc_mod.destroy(s);
+}
+
+static void
+full_state(void **unused)
+{
+	struct proc_state *s = proc_mod.create();
+	struct turn_report r;
+	struct turn_how how = {.effect = HZ_LIGHT};
+	char err[200];
+
+	lights_add(&s->clock.lights, LIGHT_TORCH, 2, "alice", err, sizeof(err));
+	lights_add(&s->clock.lights, LIGHT_LANTERN, 1, "bob \"the bold\"", err, sizeof(err));
+	turn_report_init(&r);
+	turn_advance(&s->clock, PROC_EXPLORATION, 8, &r);
+	how.effect = HZ_FATIGUE_DAMAGE;
+	turn_pass(&s->clock, PROC_DELVING, &how, &r);
+	how.effect = HZ_LIGHT;
+	turn_pass(&s->clock, PROC_EXPLORATION, &how, &r); /* a flag to keep */
+	s->clock.fatigue_due = true;
+	turn_sign_set(&s->clock, "a gelatinous cube");
+	assert_int_equal(rtable_parse("1 Encounter: 1d4 rats; 2-3 Sign; 4-8 Nothing", 1, 8,
+	                              &s->custom, err, sizeof(err)),
+	                 0);
+	s->have_custom = true;
+	s->table = HAZARD_CUSTOM;
+	s->proc = PROC_DELVING;
+	s->chance = (struct xin){2, 8};
+	s->gm_rolls = true;
+	s->wander = WANDER_TENSION;
+	s->wander_chance = (struct xin){3, 10};
+	s->safe = true;
+	assert_true(s->clock.flagged);
+	assert_true(s->clock.fatigue_due);
+	round_trip(s);
+	{
+		char *text = save_text(s);
+		struct proc_state *t;
+
+		assert_int_equal(load_text(text, &t, err, sizeof(err)), 0);
+		assert_int_equal(t->clock.turn, 10);
+		assert_int_equal(t->clock.lights.n, 1);
+		assert_string_equal(t->clock.lights.l[0].who, "bob \"the bold\"");
+		assert_string_equal(t->clock.sign, "a gelatinous cube");
+		assert_int_equal(t->custom.n, 3);
+		assert_string_equal(t->custom.e[0].text, "Encounter: 1d4 rats");
+		assert_int_equal(t->wander, WANDER_TENSION);
+		assert_true(t->safe);
+		free(text);
+		proc_mod.destroy(t);
+	}
+	proc_mod.destroy(s);
+}
+
+/* Replaces the first "from" in the fresh state's text by "to" and checks
+ * the load is refused with msg. */
+static void
+refused(const char *from, const char *to, const char *msg)
+{
+	struct proc_state *s = proc_mod.create(), *t;
+	char *text = save_text(s), buf[1000], err[200] = "";
+	const char *at = strstr(text, from);
+
+	assert_non_null(at);
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	assert_int_equal(load_text(buf, &t, err, sizeof(err)), -1);
+	assert_string_equal(err, msg);
+	free(text);
+	proc_mod.destroy(s);
+}
+
+static void
+bad_records(void **unused)
+{
+	refused("\"turn\":0", "\"turn\":-1",
+	        "procedure state: 'turn' must be a whole number from 0 to 1000000.");
+	refused("\"turn\":0", "\"turn\":1.5",
+	        "procedure state: 'turn' must be a whole number from 0 to 1000000.");
+	refused("\"fatigue_due\":false", "\"fatigue_due\":0",
+	        "procedure state: 'fatigue_due' must be true or false.");
+	refused("\"table\":\"exploration\"", "\"table\":\"dungeon\"",
+	        "procedure state: 'table' has an unknown value 'dungeon'.");
+	refused("\"table\":\"exploration\"", "\"table\":\"custom\"",
+	        "procedure state: the table is custom but none is saved.");
+	refused("\"chance\":[1,6]", "\"chance\":[7,6]",
+	        "procedure state: 'chance' must be a valid [X, N] chance.");
+	refused("\"who\":\"anyone\"", "\"who\":\"nobody\"",
+	        "procedure state: 'wander' or 'who' has a value not allowed.");
+	refused("\"wander\":\"corridor\"", "\"wander\":\"retreat\"",
+	        "procedure state: 'wander' or 'who' has a value not allowed.");
+	refused("\"lights\":[]",
+	        "\"lights\":[{\"id\":1,\"kind\":\"lamp\",\"burned\":0,\"who\":\"\"}]",
+	        "procedure state: 'kind' has an unknown value 'lamp'.");
+	refused("\"lights\":[]",
+	        "\"lights\":[{\"id\":1,\"kind\":\"torch\",\"burned\":0,\"who\":\"\"}]",
+	        "procedure state: light ids must rise and stay below next_light.");
+	refused("\"lights\":[]", "\"lights\":{}",
+	        "procedure state: 'lights' must be a list of at most 20.");
+	refused("\"safe\":false", "\"safe\":false,\"custom_die\":6,\"custom\":\"1 a; 3-6 b\"",
+	        "procedure state: the custom table: entry 2: result 2 is not covered by any "
+	        "entry.");
+	refused("\"safe\":false", "\"safe\":false,\"sign\":{\"turn\":0}",
+	        "procedure state: 'creature' must be text of at most 160 bytes.");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(fresh_state),
+	    cmocka_unit_test(full_state),
+	    cmocka_unit_test(bad_records),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

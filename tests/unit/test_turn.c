@@ -1,0 +1,382 @@
+/* Unit tests for rules/turn: the turn clock and each kind of bookkeeping:
+ * the rest reminder at 6 turns, delving Fatigue, lights warning and going
+ * out through turns, Light flags and flickers, Burn, signs, safe areas. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/rng.h"
+#include "rules/turn.h"
+
+static struct turn_clock c;
+static struct turn_report r;
+
+static void
+pass(enum procedure p, enum hazard_effect e, bool resting, bool safe)
+{
+	struct turn_how how = {.effect = e, .resting = resting, .safe = safe};
+
+	turn_report_init(&r);
+	turn_pass(&c, p, &how, &r);
+}
+
+/* The kinds reported by the last pass, in order, ended by -1. */
+static void
+expect(const int *kinds)
+{
+	size_t i = 0;
+
+	for (; kinds[i] >= 0; i++) {
+		assert_true(i < r.n);
+		assert_int_equal(r.ev[i].kind, kinds[i]);
+	}
+	assert_int_equal(r.n, i);
+}
+
+#define EXPECT(...)                                                                                \
+	do {                                                                                       \
+		static const int k_[] = {__VA_ARGS__, -1};                                         \
+		expect(k_);                                                                        \
+	} while (0)
+#define NONE() assert_int_equal(r.n, 0)
+
+static void
+rest_reminder_exploration(void **unused)
+{
+	turn_clock_init(&c);
+	for (int t = 1; t <= 5; t++) {
+		pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+		NONE();
+	}
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+	EXPECT(TE_REST_DUE);
+	assert_int_equal(r.ev[0].value, 6);
+	assert_int_equal(r.ev[0].turn, 6);
+	/* skipped: the CON save, then the count starts again */
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+	EXPECT(TE_REST_SKIPPED);
+	assert_int_equal(r.ev[0].value, 7);
+	for (int t = 8; t <= 12; t++) {
+		pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+		NONE();
+	}
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+	EXPECT(TE_REST_DUE);
+	assert_int_equal(r.ev[0].value, 13);
+	assert_int_equal(c.since_rest, 13);
+	/* a rest starts the clock again */
+	pass(PROC_EXPLORATION, HZ_NOTHING, true, false);
+	EXPECT(TE_RESTED);
+	assert_int_equal(c.since_rest, 0);
+	assert_int_equal(c.turn, 14);
+	for (int t = 1; t <= 5; t++) {
+		pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+		NONE();
+	}
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+	EXPECT(TE_REST_DUE);
+}
+
+static void
+rest_reminder_delving(void **unused)
+{
+	turn_clock_init(&c);
+	for (int t = 1; t <= 13; t++) {
+		pass(PROC_DELVING, HZ_NOTHING, false, false);
+		if (t == 6 || t == 12) {
+			EXPECT(TE_REST_DUE);
+			assert_int_equal(r.ev[0].value, t);
+		} else {
+			NONE();
+		}
+	}
+}
+
+static void
+delving_fatigue(void **unused)
+{
+	turn_clock_init(&c);
+	pass(PROC_DELVING, HZ_FATIGUE_DAMAGE, false, false);
+	EXPECT(TE_FATIGUE_PENDING);
+	assert_true(c.fatigue_due);
+	/* no rest next turn: the damage */
+	pass(PROC_DELVING, HZ_NOTHING, false, false);
+	EXPECT(TE_FATIGUE_DAMAGE);
+	assert_false(c.fatigue_due);
+	pass(PROC_DELVING, HZ_NOTHING, false, false);
+	NONE();
+	/* rested in time: avoided */
+	pass(PROC_DELVING, HZ_FATIGUE_DAMAGE, false, false);
+	pass(PROC_DELVING, HZ_NOTHING, true, false);
+	EXPECT(TE_FATIGUE_AVOIDED, TE_RESTED);
+	/* rolled while resting: ignored, nothing pending */
+	pass(PROC_DELVING, HZ_FATIGUE_DAMAGE, true, false);
+	EXPECT(TE_FATIGUE_IGNORED, TE_RESTED);
+	assert_false(c.fatigue_due);
+	/* Fatigue twice: the first is damage, the second pending again */
+	pass(PROC_DELVING, HZ_FATIGUE_DAMAGE, false, false);
+	pass(PROC_DELVING, HZ_FATIGUE_DAMAGE, false, false);
+	EXPECT(TE_FATIGUE_PENDING, TE_FATIGUE_DAMAGE);
+	assert_true(c.fatigue_due);
+	/* an unrolled turn counts as not resting */
+	turn_report_init(&r);
+	turn_advance(&c, PROC_DELVING, 1, &r);
+	EXPECT(TE_FATIGUE_DAMAGE);
+}
+
+static void
+exploration_fatigue(void **unused)
+{
+	turn_clock_init(&c);
+	pass(PROC_EXPLORATION, HZ_FATIGUE_SAVE, false, false);
+	EXPECT(TE_FATIGUE_CHOICE);
+	assert_false(c.fatigue_due);
+	pass(PROC_EXPLORATION, HZ_FATIGUE_SAVE, true, false);
+	EXPECT(TE_FATIGUE_RESTING, TE_RESTED);
+}
+
+static void
+torches_through_turns(void **unused)
+{
+	char err[200];
+
+	turn_clock_init(&c);
+	lights_add(&c.lights, LIGHT_TORCH, 1, "alice", err, sizeof(err));
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false); /* 1 */
+	lights_add(&c.lights, LIGHT_TORCH, 1, "bob", err, sizeof(err));
+	for (int t = 2; t <= 4; t++) {
+		pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+		NONE();
+	}
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false); /* 5: alice's has 1 left */
+	EXPECT(TE_LIGHT_WARN);
+	assert_string_equal(r.ev[0].light.who, "alice");
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false); /* 6: out; bob's warned */
+	EXPECT(TE_LIGHT_OUT, TE_LIGHT_WARN, TE_REST_DUE);
+	assert_string_equal(r.ev[0].light.who, "alice");
+	assert_string_equal(r.ev[1].light.who, "bob");
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false); /* 7 */
+	EXPECT(TE_LIGHT_OUT, TE_REST_SKIPPED);
+	assert_int_equal(c.lights.n, 0);
+}
+
+static void
+light_result_and_flicker(void **unused)
+{
+	struct light l;
+	char err[200];
+
+	turn_clock_init(&c);
+	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	EXPECT(TE_FLAG_NONE);
+	assert_int_equal(turn_flicker(&c, &l), -1);
+	lights_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
+	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	EXPECT(TE_FLAG_OUT);
+	assert_int_equal(r.ev[0].light.id, 1);
+	assert_int_equal(r.ev[0].light.burned, 1); /* time passed first */
+	assert_int_equal(c.lights.n, 1);
+	/* the GM rules it only flickered */
+	assert_int_equal(turn_flicker(&c, &l), 0);
+	assert_int_equal(l.id, 1);
+	assert_int_equal(c.lights.n, 2);
+	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 5);
+	assert_int_equal(turn_flicker(&c, &l), -1); /* only once */
+	/* a flag lasts only its turn */
+	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+	assert_int_equal(turn_flicker(&c, &l), -1);
+	/* a lantern runs low, and the flicker gives its oil back */
+	turn_clock_init(&c);
+	lights_add(&c.lights, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
+	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	EXPECT(TE_FLAG_LOW);
+	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 1);
+	assert_int_equal(turn_flicker(&c, &l), 0);
+	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 35);
+	/* unflickered, the low lantern goes out the next turn */
+	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+	EXPECT(TE_LIGHT_OUT);
+	/* a change to the lights forgets the flag */
+	lights_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	turn_flag_clear(&c);
+	assert_int_equal(turn_flicker(&c, &l), -1);
+}
+
+static void
+burn_result(void **unused)
+{
+	char err[200];
+
+	turn_clock_init(&c);
+	pass(PROC_DELVING, HZ_BURN, false, false);
+	EXPECT(TE_BURN_NONE);
+	lights_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
+	lights_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err));
+	pass(PROC_DELVING, HZ_BURN, false, false);
+	EXPECT(TE_BURN_OUT, TE_BURN_OUT);
+	assert_int_equal(c.lights.n, 1);
+	assert_int_equal(c.lights.l[0].kind, LIGHT_CANDLE);
+	/* the candle lasts the expedition: 48 turns from when it was lit */
+	turn_report_init(&r);
+	turn_advance(&c, PROC_DELVING, 45, &r);
+	assert_int_equal(c.lights.n, 1);
+	pass(PROC_DELVING, HZ_NOTHING, false, false); /* 48: 8 x 6 turns unrested */
+	EXPECT(TE_LIGHT_WARN, TE_REST_DUE);
+	pass(PROC_DELVING, HZ_NOTHING, false, false);
+	EXPECT(TE_LIGHT_OUT);
+	assert_int_equal(c.turn, 49);
+}
+
+static void
+signs_and_encounters(void **unused)
+{
+	turn_clock_init(&c);
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
+	EXPECT(TE_ENCOUNTER);
+	pass(PROC_DELVING, HZ_SIGN_CREATURE, false, false);
+	EXPECT(TE_SIGN_REMEMBERED);
+	assert_true(c.sign_set);
+	assert_int_equal(c.sign_turn, 2);
+	turn_sign_set(&c, "an owlbear");
+	/* a safe area has no encounter and keeps the sign */
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, true);
+	EXPECT(TE_SAFE_AREA);
+	assert_true(c.sign_set);
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
+	EXPECT(TE_SIGN_MET);
+	assert_int_equal(r.ev[0].value, 2);
+	assert_string_equal(r.sign, "an owlbear");
+	assert_false(c.sign_set);
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
+	EXPECT(TE_ENCOUNTER);
+	/* a newer sign replaces the one remembered */
+	pass(PROC_DELVING, HZ_SIGN_CREATURE, false, false);
+	turn_sign_set(&c, "rats");
+	pass(PROC_DELVING, HZ_SIGN_CREATURE, false, false);
+	assert_int_equal(c.sign_turn, 7);
+	assert_string_equal(c.sign, "");
+	/* naming one with no sign remembers it now; "" forgets */
+	turn_sign_set(&c, "");
+	assert_false(c.sign_set);
+	turn_sign_set(&c, "a ghoul");
+	assert_true(c.sign_set);
+	assert_int_equal(c.sign_turn, 7);
+	/* exploration signs are only hints */
+	pass(PROC_EXPLORATION, HZ_SIGN, false, false);
+	EXPECT(TE_SIGN_HINT);
+	pass(PROC_DELVING, HZ_SHIFT, false, false);
+	EXPECT(TE_SHIFT);
+}
+
+static void
+sign_from_the_encounter_table(void **unused)
+{
+	struct rng *a = rng_new_seeded(5), *b = rng_new_seeded(5);
+	struct turn_how how = {.effect = HZ_SIGN_CREATURE, .tension = 10};
+	struct rtable t;
+	char err[200], want[80], name[400];
+
+	assert_int_equal(rtable_parse("1-10 rats; 11-20 1d4 goblins", 1, 20, &t, err, sizeof(err)),
+	                 0);
+	how.encounters = &t;
+	how.rng = a;
+	turn_clock_init(&c);
+	turn_report_init(&r);
+	turn_pass(&c, PROC_DELVING, &how, &r);
+	EXPECT(TE_SIGN_REMEMBERED);
+	{
+		int d10 = (int)rng_die(b, 10), goblins = (int)rng_die(b, 4);
+
+		assert_int_equal(r.pick.d10, d10);
+		assert_int_equal(r.pick.total, d10 + 10);
+		snprintf(want, sizeof(want), "%d goblins (1d4: %d)", goblins, goblins);
+	}
+	assert_string_equal(r.sign, want);
+	assert_string_equal(c.sign, want);
+	assert_true(c.sign_set);
+	/* the goblins were defeated: a struck entry leaves no creature */
+	t.e[1].struck = true;
+	turn_report_init(&r);
+	turn_pass(&c, PROC_DELVING, &how, &r);
+	EXPECT(TE_SIGN_STRUCK);
+	assert_false(c.sign_set);
+	/* a long name is cut on a character boundary */
+	memset(name, 0, sizeof(name));
+	name[0] = 'x';
+	for (int i = 0; i < 100; i++)
+		memcpy(name + 1 + 2 * i, "\xc3\xa9", 2); /* é */
+	turn_sign_set(&c, name);
+	/* 160 bytes would end inside an é: "x" and 79 of them */
+	assert_int_equal(strlen(c.sign), 159);
+	rng_free(a);
+	rng_free(b);
+}
+
+static void
+advance_reports_each_turn(void **unused)
+{
+	char err[200];
+
+	turn_clock_init(&c);
+	lights_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	turn_report_init(&r);
+	turn_advance(&c, PROC_EXPLORATION, 7, &r);
+	EXPECT(TE_LIGHT_WARN, TE_LIGHT_OUT, TE_REST_DUE, TE_REST_SKIPPED);
+	assert_int_equal(r.ev[0].turn, 5);
+	assert_int_equal(r.ev[1].turn, 6);
+	assert_int_equal(r.ev[2].turn, 6);
+	assert_int_equal(r.ev[3].turn, 7);
+	assert_int_equal(c.turn, 7);
+	/* a day: 144 turns; events past the cap are counted, not kept */
+	turn_clock_init(&c);
+	lights_add(&c.lights, LIGHT_LANTERN, 20, NULL, err, sizeof(err));
+	turn_report_init(&r);
+	turn_advance(&c, PROC_EXPLORATION, TURN_ADVANCE_MAX, &r);
+	assert_int_equal(c.turn, 144);
+	assert_int_equal(r.n, TURN_EVENTS_MAX);
+	/* 20 warnings, 20 outs, 20 reminders (turns 6, 13, ..., 139), 20 skips (7, ..., 140) */
+	assert_int_equal(r.n + r.dropped, 20 + 20 + 20 + 20);
+	/* more than a day at once is cut to a day */
+	turn_advance(&c, PROC_EXPLORATION, 1000, &r);
+	assert_int_equal(c.turn, 288);
+}
+
+static void
+counter_stops(void **unused)
+{
+	turn_clock_init(&c);
+	c.turn = TURN_MAX;
+	c.since_rest = TURN_MAX;
+	c.rest_mark = TURN_MAX;
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
+	assert_int_equal(c.turn, TURN_MAX);
+	assert_int_equal(c.since_rest, TURN_MAX);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(rest_reminder_exploration),
+	    cmocka_unit_test(rest_reminder_delving),
+	    cmocka_unit_test(delving_fatigue),
+	    cmocka_unit_test(exploration_fatigue),
+	    cmocka_unit_test(torches_through_turns),
+	    cmocka_unit_test(light_result_and_flicker),
+	    cmocka_unit_test(burn_result),
+	    cmocka_unit_test(signs_and_encounters),
+	    cmocka_unit_test(sign_from_the_encounter_table),
+	    cmocka_unit_test(advance_reports_each_turn),
+	    cmocka_unit_test(counter_stops),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
