@@ -8,10 +8,23 @@
 #   whole output with NAME.expected. Set UPDATE=1 to rewrite the expected
 #   file instead; a rewritten file must be read line by line and checked
 #   against the rules before it is committed.
+#
+# delver_fresh [delver args...]
+#   Runs $DELVER with a fresh empty --state-dir, removed afterwards: delver
+#   keeps its state (./state by default), so a run that must start from
+#   nothing says so. Returns delver's exit status.
 set -u
 BUILD=${1:-build/default}
 DELVER=${DELVER:-$BUILD/delver}
 TDIR=tests/integration/transcripts
+
+delver_fresh() {
+	fresh=$(mktemp -d)
+	"$DELVER" --state-dir "$fresh/state" "$@"
+	frc=$?
+	rm -rf "$fresh"
+	return $frc
+}
 
 transcript() {
 	name=$1
