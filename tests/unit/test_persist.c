@@ -517,6 +517,17 @@ test_every_module_round_trips_through_journal_and_snapshot(void **state)
 	    "/tension table set encounter 1-10 rats; 11-19 bats; 20 a lost knight");
 	say(b, "ann", "all", "/tension strike bats");
 	say(b, "ann", "all", "/tension mode hidden");
+	/* The procedure: a light, a hazard table, a wandering-monster setting. */
+	say(b, "ann", "all", "/light add torch who:ann");
+	say(b, "ann", "all", "/hazard table delving");
+	say(b, "ann", "all", "/wander classic chance:2-in-6");
+	/* Fungeon: a party, a trap and a monster designed, a trap found. */
+	say(b, "ann", "all", "/fungeon join Alba wizard 2");
+	say(b, "bob", "all", "/fungeon join Brom fighter 2");
+	say(b, "bob", "all", "/thwacko style red ◆");
+	say(b, "ann", "all", "/fungeon trap add pit annoy 2 pain 2");
+	say(b, "ann", "all", "/fungeon monster add wasp level 1 ability sting annoy 2 pain 1");
+	say(b, "ann", "all", "/fungeon find pit");
 	/* Every other module, at least in its fresh state. */
 	ch = state_channel(b->st, "console:all");
 	for (int i = 0; i < CHANMOD_COUNT; i++)
@@ -529,12 +540,17 @@ test_every_module_round_trips_through_journal_and_snapshot(void **state)
 	want = channel_text(b->st, "console:all");
 	assert_non_null(strstr(want, "\"mode\":\"hidden\""));
 	assert_non_null(strstr(want, "\"struck\":[\"11-19\"]"));
+	assert_non_null(strstr(want, "torch"));
+	assert_non_null(strstr(want, "Brom"));
+	assert_non_null(strstr(want, "wasp"));
 
 	st = restored(b); /* from the journal */
 	got = channel_text(st, "console:all");
 	assert_string_equal(got, want);
 	assert_int_equal(user_style(state_user_find(st, "console:ann"))->colour, UC_CYAN);
 	assert_string_equal(user_style(state_user_find(st, "console:ann"))->mark, "🐉");
+	assert_int_equal(user_style(state_user_find(st, "console:bob"))->colour, UC_RED);
+	assert_string_equal(user_style(state_user_find(st, "console:bob"))->mark, "◆");
 	free(got);
 	state_free(st);
 
@@ -543,6 +559,7 @@ test_every_module_round_trips_through_journal_and_snapshot(void **state)
 	got = channel_text(st, "console:all");
 	assert_string_equal(got, want);
 	assert_string_equal(user_style(state_user_find(st, "console:ann"))->mark, "🐉");
+	assert_string_equal(user_style(state_user_find(st, "console:bob"))->mark, "◆");
 	free(got);
 	free(want);
 	state_free(st);
