@@ -16,6 +16,7 @@
 #include "bot/discord.h"
 #include "bot/irc_net.h"
 #include "bot/log.h"
+#include "bot/persist.h"
 #include "rules/mem.h"
 #include "rules/rng.h"
 
@@ -30,6 +31,7 @@
  * and it drains (snapshots) after every transport has drained.
  */
 static int (*const starters[])(struct app *a, char *err, size_t errlen) = {
+    store_service_start,
     console_service_start,
     discord_service_start,
     irc_service_start,
@@ -306,7 +308,8 @@ start_services(struct app *a)
 			return -1;
 		}
 	}
-	if (a->nsvc == 0)
+	/* The store always runs (it is svc[0]); the rest are transports. */
+	if (a->nsvc <= 1)
 		log_warnx("no service is configured to run (see delver(8)); waiting for a signal");
 	return 0;
 }

@@ -18,6 +18,21 @@ replace(char **dst, const char *v)
 	*dst = xstrdup(v);
 }
 
+/* --state-dir, --fsync, --snapshot-interval and --evict-after win over the
+ * [bot] keys. */
+static void
+apply_persist_overrides(const struct app_opts *o, struct config *c)
+{
+	if (o->state_dir != NULL)
+		replace(&c->bot.state_dir, o->state_dir);
+	if (o->fsync >= 0)
+		c->bot.fsync = (enum fsync_policy)o->fsync;
+	if (o->snapshot_interval > 0)
+		c->bot.snapshot_interval = o->snapshot_interval;
+	if (o->evict_after >= 0)
+		c->bot.evict_after = o->evict_after;
+}
+
 /* --console, --user, --channel, --log-level and --shard win over the file.
  * A shard other than 0 runs Discord alone: the instances share one file, and
  * each IRC network must be joined once. */
@@ -79,6 +94,8 @@ app_config_load(const struct app_opts *o, char *err, size_t errlen)
 		config_free(c);
 		return NULL;
 	}
+	if (c != NULL)
+		apply_persist_overrides(o, c);
 	return c;
 }
 

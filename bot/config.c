@@ -543,6 +543,7 @@ config_defaults(void)
 
 	c->bot.snapshot_interval = 60;
 	c->bot.fsync = FSYNC_EVERYSEC;
+	c->bot.evict_after = 86400;
 	c->bot.log_level = LOG_LEVEL_INFO;
 	c->bot.players_roll_hazard = true;
 	c->discord.rest_url = xstrdup("https://discord.com/api/v10");

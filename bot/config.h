@@ -34,6 +34,8 @@ struct config_bot {
 	char *state_dir;          /* NULL: $STATE_DIRECTORY, else ./state */
 	int snapshot_interval;    /* seconds, default 60 */
 	enum fsync_policy fsync;  /* default everysec */
+	int evict_after;          /* idle seconds before a channel leaves memory;
+	                             0: never; default 86400 */
 	enum log_level log_level; /* default info */
 	char *gm_role;            /* Discord role name that acts as GM, or NULL */
 	bool players_roll_hazard; /* default true: anyone may roll /hazard */

@@ -21,6 +21,8 @@ static const struct key bot_keys[] = {
     {"snapshot_interval", KEY_INT, B(snapshot_interval), 0, 1, 86400, "a whole number of seconds",
      NULL, NULL, 0},
     {"fsync", KEY_CHOICE, B(fsync), 0, 0, 0, NULL, NULL, fsync_choices, 0},
+    {"evict_after", KEY_INT, B(evict_after), 0, 0, 31536000, "a whole number of seconds (0: never)",
+     NULL, NULL, 0},
     {"log_level", KEY_CHOICE, B(log_level), 0, 0, 0, NULL, NULL, level_choices, 0},
     {"gm_role", KEY_STRING, B(gm_role), 0, 0, 0, "a role name of 1 to 200 characters", cv_text,
      NULL, KEY_OPTIONAL},

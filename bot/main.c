@@ -10,6 +10,7 @@
 
 #include "bot/app.h"
 #include "bot/log.h"
+#include "bot/persist.h"
 
 static void
 usage(FILE *f)
@@ -17,7 +18,9 @@ usage(FILE *f)
 	fprintf(f,
 	        "usage: delver [--config PATH] [--check-config] [--console] [--user NAME]\n"
 	        "              [--channel NAME] [--color WHEN] [--seed N] [--shard ID]\n"
-	        "              [--log-level LEVEL] [--version] [--help]\n"
+	        "              [--log-level LEVEL] [--state-dir DIR] [--fsync POLICY]\n"
+	        "              [--snapshot-interval SECONDS] [--evict-after SECONDS]\n"
+	        "              [--salvage] [--version] [--help]\n"
 	        "\n"
 	        "  --config PATH      the configuration file (default: %s;\n"
 	        "                     when it does not exist, the defaults: the console)\n"
@@ -33,6 +36,18 @@ usage(FILE *f)
 	        "                     (delver@.service passes its instance name)\n"
 	        "  --log-level LEVEL  error, warn, info or debug (default: [bot] log_level,\n"
 	        "                     info)\n"
+	        "  --state-dir DIR    where channel and user records are kept (default:\n"
+	        "                     [bot] state_dir, else $STATE_DIRECTORY, else ./state)\n"
+	        "  --fsync POLICY     always (durable before each reply), everysec or no\n"
+	        "                     (default: [bot] fsync, everysec)\n"
+	        "  --snapshot-interval SECONDS\n"
+	        "                     seconds between snapshots, 1 to 86400 (default:\n"
+	        "                     [bot] snapshot_interval, 60)\n"
+	        "  --evict-after SECONDS\n"
+	        "                     idle seconds before a channel leaves memory, 0 never\n"
+	        "                     (default: [bot] evict_after, 86400)\n"
+	        "  --salvage          move damaged state files aside (FILE.bad-TIME) and\n"
+	        "                     start from what is readable, instead of refusing\n"
 	        "  --version          print the version and exit\n"
 	        "  --help             print this help and exit\n",
 	        DELVER_CONFIG_PATH);
@@ -53,6 +68,20 @@ parse_count(const char *s, unsigned long long max)
 	return (long long)v;
 }
 
+/* Copies the persistence option name, just parsed into po, into o. */
+static void
+set_persist(struct app_opts *o, const struct persist_opts *po, const char *name)
+{
+	if (strcmp(name, "state-dir") == 0)
+		o->state_dir = po->dir;
+	else if (strcmp(name, "fsync") == 0)
+		o->fsync = (int)po->fsync;
+	else if (strcmp(name, "snapshot-interval") == 0)
+		o->snapshot_interval = po->snapshot_interval;
+	else
+		o->evict_after = po->evict_after;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -66,6 +95,8 @@ main(int argc, char **argv)
 		ARG_SEED,
 		ARG_SHARD,
 		ARG_LOG_LEVEL,
+		ARG_PERSIST, /* --state-dir, --fsync, --snapshot-interval, --evict-after */
+		ARG_SALVAGE,
 	};
 	static const struct option longopts[] = {
 	    {"config", required_argument, NULL, ARG_CONFIG},
@@ -77,18 +108,28 @@ main(int argc, char **argv)
 	    {"seed", required_argument, NULL, ARG_SEED},
 	    {"shard", required_argument, NULL, ARG_SHARD},
 	    {"log-level", required_argument, NULL, ARG_LOG_LEVEL},
+	    {"state-dir", required_argument, NULL, ARG_PERSIST},
+	    {"fsync", required_argument, NULL, ARG_PERSIST},
+	    {"snapshot-interval", required_argument, NULL, ARG_PERSIST},
+	    {"evict-after", required_argument, NULL, ARG_PERSIST},
+	    {"salvage", no_argument, NULL, ARG_SALVAGE},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct app_opts o = {.color = "auto", .log_level = -1, .shard = -1};
+	struct app_opts o = {
+	    .color = "auto", .log_level = -1, .shard = -1, .fsync = -1, .evict_after = -1};
+	struct persist_opts po;
+	char perr[256];
+	int idx;
 	bool check = false;
 	enum log_level lvl;
 	long long v;
 	char *end;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	persist_opts_default(&po);
+	while ((ch = getopt_long(argc, argv, "hV", longopts, &idx)) != -1) {
 		switch (ch) {
 		case ARG_CONFIG:
 			o.config_path = optarg;
@@ -130,6 +171,14 @@ main(int argc, char **argv)
 				       optarg);
 			o.log_level = (int)lvl;
 			log_set_level(lvl);
+			break;
+		case ARG_PERSIST:
+			if (persist_opt(&po, longopts[idx].name, optarg, perr, sizeof(perr)) < 0)
+				fatalx("%s", perr);
+			set_persist(&o, &po, longopts[idx].name);
+			break;
+		case ARG_SALVAGE:
+			o.salvage = true;
 			break;
 		case 'V':
 			printf("delver %s\n", DELVER_VERSION);

@@ -53,6 +53,13 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 	inv->rng = d->rng;
 	inv->now = now;
 	inv->chan = state_channel(d->state, o->chan_key);
+	if (inv->chan == NULL) {
+		reply_error(out,
+		            "This channel's saved state cannot be read right now (the error is "
+		            "logged); try again in a minute.");
+		invocation_clear(inv);
+		return;
+	}
 	inv->user = state_user(d->state, o->user_key);
 	if (strcmp(user_name(inv->user), o->user_name) != 0)
 		user_set_name(inv->user, o->user_name);

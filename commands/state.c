@@ -39,6 +39,8 @@ struct state {
 	struct user *users;
 	struct channel *touched_channels;
 	struct user *touched_users;
+	int (*load)(struct channel *fresh, void *ctx);
+	void *load_ctx;
 };
 
 static void
@@ -88,21 +90,53 @@ state_free(struct state *st)
 	free(st);
 }
 
+void
+state_set_loader(struct state *st, int (*load)(struct channel *, void *), void *ctx)
+{
+	st->load = load;
+	st->load_ctx = ctx;
+}
+
+/* The channel in memory or from the loader; *failed tells a loader error
+ * from a record that does not exist. */
+static struct channel *
+channel_lookup(struct state *st, const char *key, bool *failed)
+{
+	struct channel *ch = NULL;
+	int r;
+
+	*failed = false;
+	HASH_FIND_STR(st->channels, key, ch);
+	if (ch != NULL || st->load == NULL)
+		return ch;
+	ch = xcalloc(1, sizeof(*ch));
+	copy_bounded(ch->key, sizeof(ch->key), key);
+	ch->owner = st;
+	r = st->load(ch, st->load_ctx);
+	if (r == 1) {
+		HASH_ADD_STR(st->channels, key, ch);
+		return ch;
+	}
+	*failed = r < 0;
+	channel_free(ch);
+	return NULL;
+}
+
 struct channel *
 state_channel_find(struct state *st, const char *key)
 {
-	struct channel *ch = NULL;
+	bool failed;
 
-	HASH_FIND_STR(st->channels, key, ch);
-	return ch;
+	return channel_lookup(st, key, &failed);
 }
 
 struct channel *
 state_channel(struct state *st, const char *key)
 {
-	struct channel *ch = state_channel_find(st, key);
+	bool failed;
+	struct channel *ch = channel_lookup(st, key, &failed);
 
-	if (ch != NULL)
+	if (ch != NULL || failed)
 		return ch;
 	ch = xcalloc(1, sizeof(*ch));
 	copy_bounded(ch->key, sizeof(ch->key), key);
@@ -208,6 +242,23 @@ state_evict_channel(struct state *st, struct channel *ch)
 	}
 	HASH_DEL(st->channels, ch);
 	channel_free(ch);
+}
+
+size_t
+state_evict_channels_if(struct state *st, bool (*evict)(const struct channel *, void *), void *ctx)
+{
+	struct channel *ch, *tmp;
+	size_t n = 0;
+
+	HASH_ITER(hh, st->channels, ch, tmp)
+	{
+		if (!ch->touched && evict(ch, ctx)) {
+			HASH_DEL(st->channels, ch);
+			channel_free(ch);
+			n++;
+		}
+	}
+	return n;
 }
 
 const char *
@@ -322,6 +373,13 @@ user_set_style(struct user *u, const struct ustyle *style)
 	u->style = *style;
 	u->style.mark[USTYLE_MARK_MAX - 1] = '\0';
 	u->style_set = true;
+}
+
+void
+user_clear_style(struct user *u)
+{
+	memset(&u->style, 0, sizeof(u->style));
+	u->style_set = false;
 }
 
 void

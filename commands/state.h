@@ -64,10 +64,22 @@ struct state *state_new(void);
 void state_free(struct state *st);
 
 /* The channel with this key, created empty on first use. A key longer than
- * KEY_MAX - 1 bytes is a programmer error (transports bound their keys). */
+ * KEY_MAX - 1 bytes is a programmer error (transports bound their keys).
+ * With a loader set, a channel not in memory is first asked of the loader;
+ * NULL is returned only when the loader failed (the record exists but cannot
+ * be read now: the caller refuses the command, so nothing overwrites it). */
 struct channel *state_channel(struct state *st, const char *key);
-/* The channel with this key, or NULL. */
+/* The channel with this key (asking the loader on a miss), or NULL. */
 struct channel *state_channel_find(struct state *st, const char *key);
+
+/*
+ * Sets the loader of channels that are not in memory (evicted or not yet
+ * loaded; persistence sets it). On a miss, load gets a fresh empty channel
+ * with the key and fills it through the setters below; it returns 1 when it
+ * found the record (the channel joins the store), 0 when there is none, -1
+ * when it could not read it. It must not call the state_ functions.
+ */
+void state_set_loader(struct state *st, int (*load)(struct channel *fresh, void *ctx), void *ctx);
 struct user *state_user(struct state *st, const char *key);
 struct user *state_user_find(struct state *st, const char *key);
 
@@ -87,6 +99,10 @@ int state_flush(struct state *st, int (*chan_fn)(struct channel *, void *),
 
 /* Forgets a record (memory only: persistence keeps it). */
 void state_evict_channel(struct state *st, struct channel *ch);
+/* Forgets every channel for which evict returns true, touched ones never;
+ * returns how many. evict must not add or remove records. */
+size_t state_evict_channels_if(struct state *st, bool (*evict)(const struct channel *, void *),
+                               void *ctx);
 
 /* --- channels --- */
 const char *channel_key(const struct channel *ch);
@@ -114,6 +130,7 @@ void user_set_name(struct user *u, const char *name);
 /* The user's chosen Thwack-O style, or NULL when none was chosen. */
 const struct ustyle *user_style(const struct user *u);
 void user_set_style(struct user *u, const struct ustyle *style);
+void user_clear_style(struct user *u);
 void user_touch(struct user *u);
 bool user_touched(const struct user *u);
 

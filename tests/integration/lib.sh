@@ -3,23 +3,39 @@
 #
 # transcript NAME SEED [delver args...]
 #   Pipes tests/integration/transcripts/NAME.in into the console
-#   (--seed SEED --color never --user gm, plus the args) and compares the
+#   (--seed SEED --color never --user gm, a fresh empty --state-dir, plus
+#   the args) and compares the
 #   whole output with NAME.expected. Set UPDATE=1 to rewrite the expected
 #   file instead; a rewritten file must be read line by line and checked
 #   against the rules before it is committed.
+#
+# delver_fresh [delver args...]
+#   Runs $DELVER with a fresh empty --state-dir, removed afterwards: delver
+#   keeps its state (./state by default), so a run that must start from
+#   nothing says so. Returns delver's exit status.
 set -u
 BUILD=${1:-build/default}
 DELVER=${DELVER:-$BUILD/delver}
 TDIR=tests/integration/transcripts
+
+delver_fresh() {
+	fresh=$(mktemp -d)
+	"$DELVER" --state-dir "$fresh/state" "$@"
+	frc=$?
+	rm -rf "$fresh"
+	return $frc
+}
 
 transcript() {
 	name=$1
 	seed=$2
 	shift 2
 	out=$(mktemp)
-	"$DELVER" --console --seed "$seed" --color never --user gm "$@" \
-		< "$TDIR/$name.in" > "$out" 2>&1
+	sdir=$(mktemp -d)
+	"$DELVER" --console --seed "$seed" --color never --user gm \
+		--state-dir "$sdir/state" "$@" < "$TDIR/$name.in" > "$out" 2>&1
 	rc=$?
+	rm -rf "$sdir"
 	if [ "$rc" -ne 0 ]; then
 		echo "delver exited $rc on $name"
 		cat "$out"

@@ -8,7 +8,7 @@
 transcript fungeon 7 || exit 1
 
 out=$(mktemp)
-if ! "$DELVER" --console --seed 7 --color always --user gm \
+if ! delver_fresh --console --seed 7 --color always --user gm \
 	< "$TDIR/fungeon.in" > "$out" 2>&1; then
 	echo "delver failed in colour"
 	cat "$out"

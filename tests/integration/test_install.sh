@@ -36,7 +36,8 @@ out=$("$bin" --check-config --config "$example" 2>&1)
 [ "$out" = "$example is valid; it enables the console" ] || fail "--check-config: $out"
 [ "$("$bin" --version)" = "delver 0.1.0" ] || fail "--version: $("$bin" --version)"
 
-out=$(printf '/gm claim\n/gm\n' | "$bin" --config "$example" --seed 1 --color never --user gm 2>&1)
+out=$(printf '/gm claim\n/gm\n' | "$bin" --config "$example" --seed 1 --color never --user gm \
+	--state-dir "$tmp/state" 2>&1)
 want="gm> /gm claim
 gm is now the GM of this channel.
 gm> /gm

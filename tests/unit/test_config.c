@@ -297,7 +297,7 @@ test_unknown_key(void **state)
 {
 	refused("[bot]\nlog_level = info\ncolour = red\n",
 	        "t.conf:3: [bot] has no key 'colour'; its keys are state_dir, snapshot_interval, "
-	        "fsync, log_level, gm_role, players_roll_hazard");
+	        "fsync, evict_after, log_level, gm_role, players_roll_hazard");
 	refused("log_level = info\n",
 	        "t.conf:1: key 'log_level' is outside any section; put it under [bot], [discord], "
 	        "[irc.<network>] or [console]");

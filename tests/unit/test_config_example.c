@@ -92,6 +92,7 @@ assert_bot_defaults(const struct config_bot *got, const struct config_bot *want)
 	assert_same_str(got->state_dir, want->state_dir);
 	assert_int_equal(got->snapshot_interval, want->snapshot_interval);
 	assert_int_equal(got->fsync, want->fsync);
+	assert_int_equal(got->evict_after, want->evict_after);
 	assert_int_equal(got->log_level, want->log_level);
 	assert_same_str(got->gm_role, want->gm_role);
 	assert_int_equal(got->players_roll_hazard, want->players_roll_hazard);

@@ -1,0 +1,37 @@
+/*
+ * fsio: every write, fsync and rename that persistence makes goes through
+ * this one switchable layer, so that tests can make any of them fail (with
+ * ENOSPC, EIO, ...) and check that nothing is lost or corrupted (after
+ * SQLite's VFS fault simulation and curl's torture runs).
+ *
+ * The layer is process-wide. fsio_set_ops() must be called while no worker
+ * thread is using it (tests call it between steps); a forked snapshot
+ * writer inherits the ops in force when it was forked.
+ */
+#ifndef DELVER_FSIO_H
+#define DELVER_FSIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct fsio_ops {
+	ssize_t (*write)(int fd, const void *p, size_t n);
+	int (*fsync)(int fd);
+	int (*rename)(const char *from, const char *to);
+};
+
+/* Installs ops (copied); NULL restores the system calls. */
+void fsio_set_ops(const struct fsio_ops *ops);
+
+/* Writes all n bytes, continuing after short writes and EINTR. Returns 0,
+ * or -1 with errno set; on error some bytes may have been written. */
+int fsio_write_all(int fd, const void *p, size_t n);
+/* fsync(2), retried on EINTR. Returns 0, or -1 with errno set. */
+int fsio_fsync(int fd);
+/* rename(2). Returns 0, or -1 with errno set. */
+int fsio_rename(const char *from, const char *to);
+/* Makes the creations, renames and removals done in dir so far durable by
+ * fsyncing the directory itself. Returns 0, or -1 with errno set. */
+int fsio_fsync_dir(const char *dir);
+
+#endif
