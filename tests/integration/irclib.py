@@ -125,6 +125,9 @@ class Delver:
         self.binary = os.path.abspath(binary)
         self.conf = os.path.join(work, name + ".conf")
         self.logpath = os.path.join(work, name + ".log")
+        # Each bot keeps its own state for the whole test (across its own
+        # restarts), never the ./state of another run.
+        self.statedir = os.path.join(work, name + ".state")
         self.env = dict(os.environ, **(env or {}))
         self.proc = None
         with open(self.conf, "w") as f:
@@ -134,7 +137,8 @@ class Delver:
 
     def start(self, level="debug"):
         log = open(self.logpath, "wb")
-        self.proc = subprocess.Popen([self.binary, "--config", self.conf, "--log-level", level],
+        self.proc = subprocess.Popen([self.binary, "--config", self.conf, "--log-level", level,
+                                      "--state-dir", self.statedir],
                                      stdin=subprocess.DEVNULL, stdout=log,
                                      stderr=subprocess.STDOUT, env=self.env)
         PROCS.append(self.proc)
