@@ -61,6 +61,22 @@ main(void)
 	printf("100,000 console commands: RSS %ld kB after 10,000 (warm), %ld kB after 100,000 "
 	       "(growth %ld kB)\n",
 	       warm, bench_rss_kb(), bench_rss_kb() - warm);
+	{
+		long before = bench_rss_kb();
+		struct origin from = {.platform = "bench", .user_key = "bench:u", .user_name = "u"};
+		struct reply *r = reply_new();
+
+		for (int i = 0; i < 100000; i++) {
+			snprintf(from.chan_key, sizeof(from.chan_key), "discord:%d",
+			         1000000000 + i);
+			reply_clear(r);
+			dispatch_line(&d, &from, "roll 1d20", 9, 0, r);
+		}
+		printf("100,000 channels that each rolled once: %ld kB more resident (%zu "
+		       "records)\n",
+		       bench_rss_kb() - before, state_nchannels(d.state));
+		reply_free(r);
+	}
 	buf_free(&out);
 	console_free(c);
 	state_free(d.state);

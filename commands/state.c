@@ -1,6 +1,7 @@
 /* state: in-memory channel and user records; see state.h. */
 #include "commands/state.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,27 +12,32 @@
 #undef uthash_fatal
 #define uthash_fatal(msg) abort()
 
+/*
+ * Records are sized to what they hold: a server may keep a hundred
+ * thousand channels in memory, most with no GM and no game state, so the
+ * key is allocated with the record and the GM's key and name only when
+ * there is a GM.
+ */
 struct channel {
-	char key[KEY_MAX];
-	char gm[KEY_MAX];
-	char gm_name[NAME_MAX_LEN];
+	UT_hash_handle hh;
+	struct state *owner;
+	struct channel *next_touched;
 	void *mods[CHANMOD_COUNT + 1];
 	int64_t last_used;
+	char *gm; /* the GM's key, NUL, the GM's name; or NULL */
 	bool touched;
-	struct channel *next_touched;
-	struct state *owner;
-	UT_hash_handle hh;
+	char key[]; /* at most KEY_MAX bytes with the NUL */
 };
 
 struct user {
-	char key[KEY_MAX];
-	char name[NAME_MAX_LEN];
+	UT_hash_handle hh;
+	struct state *owner;
+	struct user *next_touched;
 	struct ustyle style;
 	bool style_set;
 	bool touched;
-	struct user *next_touched;
-	struct state *owner;
-	UT_hash_handle hh;
+	char name[NAME_MAX_LEN];
+	char key[]; /* at most KEY_MAX bytes with the NUL */
 };
 
 struct state {
@@ -54,6 +60,24 @@ copy_bounded(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/* A zeroed record of type T whose flexible key member gets key (cut to
+ * KEY_MAX - 1 bytes). The key starts at offsetof, which may lie inside
+ * sizeof's trailing padding. */
+#define record_alloc(T, k) ((T *)record_alloc_at(offsetof(T, key), sizeof(T), (k)))
+
+static void *
+record_alloc_at(size_t off, size_t size, const char *key)
+{
+	size_t n = strlen(key);
+	char *r;
+
+	if (n >= KEY_MAX)
+		n = KEY_MAX - 1;
+	r = xcalloc(1, off + n + 1 > size ? off + n + 1 : size);
+	memcpy(r + off, key, n);
+	return r;
+}
+
 struct state *
 state_new(void)
 {
@@ -66,6 +90,7 @@ channel_free(struct channel *ch)
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		if (ch->mods[i] != NULL && chanmod_table[i] != NULL)
 			chanmod_table[i]->destroy(ch->mods[i]);
+	free(ch->gm);
 	free(ch);
 }
 
@@ -109,8 +134,7 @@ channel_lookup(struct state *st, const char *key, bool *failed)
 	HASH_FIND_STR(st->channels, key, ch);
 	if (ch != NULL || st->load == NULL)
 		return ch;
-	ch = xcalloc(1, sizeof(*ch));
-	copy_bounded(ch->key, sizeof(ch->key), key);
+	ch = record_alloc(struct channel, key);
 	ch->owner = st;
 	r = st->load(ch, st->load_ctx);
 	if (r == 1) {
@@ -138,8 +162,7 @@ state_channel(struct state *st, const char *key)
 
 	if (ch != NULL || failed)
 		return ch;
-	ch = xcalloc(1, sizeof(*ch));
-	copy_bounded(ch->key, sizeof(ch->key), key);
+	ch = record_alloc(struct channel, key);
 	ch->owner = st;
 	HASH_ADD_STR(st->channels, key, ch);
 	return ch;
@@ -161,8 +184,7 @@ state_user(struct state *st, const char *key)
 
 	if (u != NULL)
 		return u;
-	u = xcalloc(1, sizeof(*u));
-	copy_bounded(u->key, sizeof(u->key), key);
+	u = record_alloc(struct user, key);
 	u->owner = st;
 	HASH_ADD_STR(st->users, key, u);
 	return u;
@@ -270,27 +292,39 @@ channel_key(const struct channel *ch)
 const char *
 channel_gm(const struct channel *ch)
 {
-	return ch->gm[0] ? ch->gm : NULL;
+	return ch->gm;
 }
 
 const char *
 channel_gm_name(const struct channel *ch)
 {
-	return ch->gm[0] ? ch->gm_name : NULL;
+	return ch->gm != NULL ? ch->gm + strlen(ch->gm) + 1 : NULL;
 }
 
 void
 channel_set_gm(struct channel *ch, const char *user_key, const char *name)
 {
-	copy_bounded(ch->gm, sizeof(ch->gm), user_key);
-	copy_bounded(ch->gm_name, sizeof(ch->gm_name), name);
+	size_t kl = strlen(user_key), nl = strlen(name);
+	char *gm;
+
+	if (kl >= KEY_MAX)
+		kl = KEY_MAX - 1;
+	if (nl >= NAME_MAX_LEN)
+		nl = NAME_MAX_LEN - 1;
+	gm = xmalloc(kl + nl + 2);
+	memcpy(gm, user_key, kl);
+	gm[kl] = '\0';
+	memcpy(gm + kl + 1, name, nl);
+	gm[kl + 1 + nl] = '\0';
+	free(ch->gm);
+	ch->gm = gm;
 }
 
 void
 channel_clear_gm(struct channel *ch)
 {
-	ch->gm[0] = '\0';
-	ch->gm_name[0] = '\0';
+	free(ch->gm);
+	ch->gm = NULL;
 }
 
 void *

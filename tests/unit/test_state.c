@@ -35,6 +35,24 @@ records_are_found_by_key(void **unused)
 }
 
 static void
+gm_name_is_bounded(void **unused)
+{
+	struct state *st = state_new();
+	struct channel *c = state_channel(st, "k");
+	char name[200];
+
+	memset(name, 'g', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	channel_set_gm(c, "console:g", name);
+	assert_int_equal(strlen(channel_gm_name(c)), NAME_MAX_LEN - 1);
+	assert_string_equal(channel_gm(c), "console:g");
+	/* replacing the GM frees the old seat (the sanitizer run checks) */
+	channel_set_gm(c, "console:h", "H");
+	assert_string_equal(channel_gm_name(c), "H");
+	state_free(st);
+}
+
+static void
 gm_seat(void **unused)
 {
 	struct state *st = state_new();
@@ -265,6 +283,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(records_are_found_by_key),
 	    cmocka_unit_test(gm_seat),
+	    cmocka_unit_test(gm_name_is_bounded),
 	    cmocka_unit_test(touched_records_flush_once),
 	    cmocka_unit_test(evicting_a_touched_channel_unlinks_it),
 	    cmocka_unit_test(long_names_are_bounded),
