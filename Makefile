@@ -137,11 +137,21 @@ bench: all $(BENCH_BIN) tools
 	@for s in bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s"; sh "$$s" $(BUILD) || exit 1; done
 
 # libFuzzer targets are built with clang whatever CC is.
-FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+# The code under test is compiled once with coverage hooks but without
+# libFuzzer's main (fuzzer-no-link); each target then links against it.
+FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
                -D_GNU_SOURCE -DFUZZING -DDELVER_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS)
-build/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
+FUZZ_OBJ  := $(CORE_SRC:%.c=build/fuzz/obj/%.o)
+build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRC) $(LIBS)
+	@clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+build/fuzz/libdelver.a: $(FUZZ_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+build/fuzz/%: tests/fuzz/%.c build/fuzz/libdelver.a
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libdelver.a $(LIBS)
+-include $(FUZZ_OBJ:.o=.d)
 
 fuzz: $(FUZZ_BIN)
 
