@@ -195,6 +195,44 @@ join_all(struct irc_conn *c)
 		SEND(c, false, "JOIN", list);
 }
 
+void
+irc_conn_set_channels(struct irc_conn *c, char *const *names, size_t n)
+{
+	struct chanrec next[CONFIG_CHANNELS_MAX];
+	bool fresh[CONFIG_CHANNELS_MAX];
+	size_t nn = 0;
+
+	if (n > CONFIG_CHANNELS_MAX)
+		n = CONFIG_CHANNELS_MAX;
+	for (size_t i = 0; i < n; i++) {
+		struct chanrec *old = find_chanrec(c, names[i]);
+
+		fresh[nn] = old == NULL;
+		if (old != NULL)
+			next[nn] = *old;
+		else
+			memset(&next[nn], 0, sizeof(next[nn]));
+		next[nn++].name = names[i];
+	}
+	for (size_t i = 0; i < c->nchans; i++) {
+		char have[IRC_CHAN_MAX], want[IRC_CHAN_MAX];
+		bool kept = false;
+
+		irc_track_casefold(c->track, c->chans[i].name, have, sizeof(have));
+		for (size_t k = 0; k < n && !kept; k++) {
+			irc_track_casefold(c->track, names[k], want, sizeof(want));
+			kept = strcmp(have, want) == 0;
+		}
+		if (!kept && c->chans[i].joined && c->st == ST_READY)
+			SEND(c, false, "PART", c->chans[i].name);
+	}
+	memcpy(c->chans, next, nn * sizeof(next[0]));
+	c->nchans = nn;
+	for (size_t i = 0; i < nn && c->st == ST_READY; i++)
+		if (fresh[i] && irc_middle_ok(next[i].name) && strchr(next[i].name, ',') == NULL)
+			SEND(c, false, "JOIN", next[i].name);
+}
+
 static void
 on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 {

@@ -99,6 +99,13 @@ int64_t irc_conn_backoff(struct irc_conn *c, uint64_t rnd);
 int irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const char *text);
 /* Queues QUIT ahead of everything (shutting down). */
 void irc_conn_quit(struct irc_conn *c, const char *reason);
+/*
+ * Makes names (n of them, at most CONFIG_CHANNELS_MAX) the channels to keep
+ * joined, on a live link: channels no longer listed are left (PART), new
+ * ones joined, the others keep their state. The strings must outlive the
+ * connection or the next call (they replace the configured names).
+ */
+void irc_conn_set_channels(struct irc_conn *c, char *const *names, size_t n);
 
 bool irc_conn_ready(const struct irc_conn *c);
 /* Lines waiting to be written. */

@@ -708,3 +708,10 @@ irc_net_stop(struct irc_net *n, void (*done)(void *ctx), void *ctx)
 		break;
 	}
 }
+
+void
+irc_net_set_channels(struct irc_net *n, char *const *names, size_t count)
+{
+	irc_conn_set_channels(n->conn, names, count);
+	on_wake(n); /* the PARTs and JOINs wait in the queue */
+}

@@ -50,6 +50,8 @@ struct irc_net *irc_net_new(struct irc_lws *x, struct dispatch *d, const struct 
                             const struct irc_timing *t);
 /* Starts resolving and connecting. */
 void irc_net_start(struct irc_net *n);
+/* Applies a new channel list on the live link (see irc_conn_set_channels). */
+void irc_net_set_channels(struct irc_net *n, char *const *names, size_t count);
 /* Stops taking commands; calls drained(ctx) once the replies already
  * queued are written or the link is gone (maybe before returning). */
 void irc_net_drain(struct irc_net *n, void (*drained)(void *ctx), void *ctx);

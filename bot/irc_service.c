@@ -6,8 +6,9 @@
  * libwebsockets context, destroyed when the last of them has stopped.
  *
  * Each network keeps its own copy of its configuration, so a reload (which
- * frees the old configuration) leaves nothing dangling; a changed section
- * is reported as needing a restart.
+ * frees the old configuration) leaves nothing dangling. A reload applies a
+ * changed channel list on the live link (leaving and joining channels);
+ * other changed settings are reported as needing a restart.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,24 +70,53 @@ same_str(const char *a, const char *b)
 }
 
 static bool
-same_cfg(const struct config_irc *a, const struct config_irc *b)
+same_channels(const struct config_irc *a, const struct config_irc *b)
+{
+	if (a->nchannels != b->nchannels)
+		return false;
+	for (size_t i = 0; i < a->nchannels; i++)
+		if (!same_str(a->channels[i], b->channels[i]))
+			return false;
+	return true;
+}
+
+/* Everything but the channel list, which a reload applies live. */
+static bool
+same_link(const struct config_irc *a, const struct config_irc *b)
 {
 	if (!same_str(a->host, b->host) || a->port != b->port || a->tls != b->tls ||
 	    a->tls_verify != b->tls_verify || !same_str(a->nick, b->nick) ||
 	    a->nalt_nicks != b->nalt_nicks || !same_str(a->username, b->username) ||
 	    !same_str(a->realname, b->realname) || !same_str(a->sasl_user, b->sasl_user) ||
-	    !same_str(a->password, b->password) || a->nchannels != b->nchannels ||
-	    !same_str(a->prefix, b->prefix) || a->flood_burst != b->flood_burst ||
-	    a->flood_interval_ms != b->flood_interval_ms || a->max_lines != b->max_lines ||
-	    a->ping_interval != b->ping_interval || a->ping_timeout != b->ping_timeout)
+	    !same_str(a->password, b->password) || !same_str(a->prefix, b->prefix) ||
+	    a->flood_burst != b->flood_burst || a->flood_interval_ms != b->flood_interval_ms ||
+	    a->max_lines != b->max_lines || a->ping_interval != b->ping_interval ||
+	    a->ping_timeout != b->ping_timeout)
 		return false;
 	for (size_t i = 0; i < a->nalt_nicks; i++)
 		if (!same_str(a->alt_nicks[i], b->alt_nicks[i]))
 			return false;
-	for (size_t i = 0; i < a->nchannels; i++)
-		if (!same_str(a->channels[i], b->channels[i]))
-			return false;
 	return true;
+}
+
+/* Joins and leaves channels to match the new list, on the live link; the
+ * old names are freed only once the session points at the new ones. */
+static void
+apply_channels(struct svc_net *sn, const struct config_irc *now)
+{
+	char *old[CONFIG_CHANNELS_MAX];
+	size_t nold = sn->cfg.nchannels;
+
+	memcpy(old, sn->cfg.channels, nold * sizeof(old[0]));
+	for (size_t i = 0; i < now->nchannels; i++)
+		sn->cfg.channels[i] = xstrdup(now->channels[i]);
+	sn->cfg.nchannels = now->nchannels;
+	if (sn->net != NULL)
+		irc_net_set_channels(sn->net, sn->cfg.channels, sn->cfg.nchannels);
+	for (size_t i = 0; i < nold; i++)
+		free(old[i]);
+	log_info("irc %s: channel list reloaded (%zu channels)", sn->cfg.network,
+	         sn->cfg.nchannels);
 }
 
 static void
@@ -141,9 +171,13 @@ reload(void *ctx, const struct config *old, const struct config *now)
 	for (size_t i = 0; i < now->nirc; i++) {
 		if (strcmp(now->irc[i].network, sn->cfg.network) != 0)
 			continue;
-		if (!same_cfg(&now->irc[i], &sn->cfg))
-			log_warnx("irc %s: its configuration changed; restart delver to apply it",
-			          sn->cfg.network);
+		if (!same_channels(&now->irc[i], &sn->cfg))
+			apply_channels(sn, &now->irc[i]);
+		if (!same_link(&now->irc[i], &sn->cfg))
+			log_warnx(
+			    "irc %s: its connection settings changed; restart delver to apply "
+			    "them (the channel list applies at once)",
+			    sn->cfg.network);
 		return;
 	}
 	log_warnx("irc %s: its section is gone from the configuration; restart delver to leave "

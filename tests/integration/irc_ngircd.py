@@ -3,6 +3,7 @@
 Usage: python3 irc_ngircd.py BUILD_DIR
 """
 import re
+import signal
 import sys
 import time
 
@@ -172,6 +173,18 @@ channels = #t
     check("delver" in [n.lstrip("@") for n in alice.join("#a")], "the bot is not back in #a")
     alice.say("#a", "!gm")
     alice.expect(r"^:delver!\S+ PRIVMSG #a :The GM here is alice\.$")
+
+    step("SIGHUP with a new channel list: leaves #b, joins #c, same connection")
+    alice.join("#b")
+    with open(bot.conf, "w") as f:
+        f.write(conf.replace("channels = #a #b", "channels = #a #c"))
+    bot.proc.send_signal(signal.SIGHUP)
+    alice.expect(r"^:delver!\S+ PART #b")
+    bot.wait_log(r"irc plain: joined #c", timeout=10)
+    alice.join("#c")
+    alice.say("#c", "!gm")
+    alice.expect(r"^:delver!\S+ PRIVMSG #c :Nobody is GM here yet")
+    check(bot.log().count("irc plain: connected;") == 2, "the reload reconnected the bot")
 
     step("SIGTERM: QUIT and a clean exit")
     status = bot.stop()

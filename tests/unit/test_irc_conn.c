@@ -145,6 +145,34 @@ test_register_and_join(void **state)
 	teardown(f);
 }
 
+/* A reloaded channel list is applied on the live link: channels no longer
+ * listed are left, new ones joined, the rest untouched (casefolded). */
+static void
+test_channel_list_changes_live(void **state)
+{
+	struct fixture *f = setup();
+	char *next[] = {"#b", "#c"};
+
+	(void)state;
+	register_plain(f);
+	feed(f, ":delver!d@h JOIN #a");
+	feed(f, ":delver!d@h JOIN #B");
+	irc_conn_set_channels(f->c, next, 2);
+	assert_string_equal(out(f), "PART #a\r\nJOIN #c\r\n");
+	feed(f, ":delver!d@h PART #a");
+	assert_string_equal(out(f), "");
+	/* the same list again changes nothing */
+	irc_conn_set_channels(f->c, next, 2);
+	assert_string_equal(out(f), "");
+	/* a dropped link rejoins the new list only */
+	irc_conn_link_down(f->c, f->now);
+	irc_conn_link_up(f->c, f->now);
+	out(f);
+	feed(f, ":irc.test 001 delver :Welcome");
+	assert_string_equal(out(f), "JOIN #b,#c\r\n");
+	teardown(f);
+}
+
 static void
 test_cap_multiline_and_password(void **state)
 {
@@ -533,6 +561,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_register_and_join),
+	    cmocka_unit_test(test_channel_list_changes_live),
 	    cmocka_unit_test(test_cap_multiline_and_password),
 	    cmocka_unit_test(test_sasl_success),
 	    cmocka_unit_test(test_sasl_chunks),
