@@ -279,6 +279,26 @@ step_pain(struct invocation *inv, struct fg_chan *c, struct turn *t, const struc
 	pain_safe(inv, c, parts, n, styles, out);
 }
 
+/* While a monster of this fight stands, a button plays the next turn
+ * against the same monsters; once none does, one opens the hallway. */
+static void
+next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
+{
+	const char *list = inv_str(inv, "monsters");
+	char action[120];
+	bool standing = false;
+
+	for (int i = 0; i < t->nmon; i++)
+		standing |= t->mon[i].s->hits > 0;
+	if (!standing) {
+		reply_button(out, "Hallway", "fungeon hallway");
+		return;
+	}
+	if ((size_t)snprintf(action, sizeof(action), "fungeon combat%s%s", list ? " " : "",
+	                     list ? list : "") <= 100)
+		reply_button(out, "Next combat turn", action);
+}
+
 void
 fg_combat(struct invocation *inv, struct reply *out)
 {
@@ -297,6 +317,7 @@ fg_combat(struct invocation *inv, struct reply *out)
 	step_abilities(inv, c, t, styles, out);
 	step_pain(inv, c, t, styles, out);
 	channel_touch(inv->chan);
+	next_buttons(inv, t, out);
 	free(t);
 }
 

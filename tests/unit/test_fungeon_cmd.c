@@ -106,6 +106,40 @@ play_a_room(struct table *t)
 	ok(t, "carol", "/fungeon xp Cora 12");
 }
 
+/* A combat turn offers the next turn while a monster of the fight stands,
+ * and the hallway once none does. */
+static void
+combat_offers_next_turn_then_hallway(void **unused)
+{
+	struct table *t = table_new(3);
+	int turns;
+
+	ok(t, "alice", "/fungeon join Alba wizard 3");
+	ok(t, "bob", "/fungeon join Brom fighter 3");
+	ok(t, "carol", "/fungeon hallway");
+	ok(t, "bob", "/fungeon monster add goblin level 3");
+	for (turns = 0; turns < 60; turns++) {
+		const struct reply_msg *m;
+
+		ok(t, "alice", "/fungeon combat goblin");
+		m = reply_msg(t->last, REPLY_CHANNEL);
+		assert_int_equal(m->nbuttons, 1);
+		if (strcmp(m->buttons[0].label, "Hallway") == 0) {
+			assert_string_equal(m->buttons[0].action, "fungeon hallway");
+			break;
+		}
+		assert_string_equal(m->buttons[0].label, "Next combat turn");
+		assert_string_equal(m->buttons[0].action, "fungeon combat goblin");
+	}
+	assert_true(turns > 0 && turns < 60);
+	/* the hallway button came exactly when the goblin fell */
+	free(run(t, "alice", "/fungeon combat goblin"));
+	assert_true(reply_is_error(t->last));
+	assert_string_equal(reply_error_text(t->last),
+	                    "goblin is already defeated; name a monster with hits left.");
+	table_free(t);
+}
+
 static void
 module_round_trip(void **unused)
 {
@@ -472,6 +506,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(module_round_trip),
+	    cmocka_unit_test(combat_offers_next_turn_then_hallway),
 	    cmocka_unit_test(module_load_rejects_bad_records),
 	    cmocka_unit_test(bad_input_changes_nothing),
 	    cmocka_unit_test(thwacko_on_the_trap_player),
