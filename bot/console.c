@@ -17,6 +17,8 @@
 struct console {
 	struct dispatch *d;
 	struct console_opts o;
+	struct origin from; /* who speaks where, rebuilt after /as or /channel */
+	bool from_ok;
 	char user[NAME_MAX_LEN];
 	char channel[NAME_MAX_LEN];
 	/* the line being read: at most CMD_LINE_MAX bytes are kept */
@@ -106,6 +108,7 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 			return true;
 		}
 		snprintf((char *)c + cmds[i].off, NAME_MAX_LEN, "%.*s", (int)alen, arg);
+		c->from_ok = false;
 		buf_addf(out, "%s %.*s.\n", cmds[i].what, (int)alen, arg);
 		return true;
 	}
@@ -115,7 +118,6 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 void
 console_handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 {
-	struct origin o;
 	struct reply *r;
 
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
@@ -128,17 +130,20 @@ console_handle_line(struct console *c, const char *line, size_t len, struct buf 
 		buf_addf(out, "%s> (%zu bytes that are not text)\n", c->user, len);
 	if (console_command(c, line, len, out))
 		return;
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", c->channel);
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", c->user);
-	copy_name(o.user_name, sizeof(o.user_name), c->user);
+	if (!c->from_ok) {
+		memset(&c->from, 0, sizeof(c->from));
+		c->from.platform = "console";
+		snprintf(c->from.chan_key, sizeof(c->from.chan_key), "console:%s", c->channel);
+		snprintf(c->from.user_key, sizeof(c->from.user_key), "console:%s", c->user);
+		copy_name(c->from.user_name, sizeof(c->from.user_name), c->user);
+		c->from_ok = true;
+	}
 	if (len > 0 && line[0] == '!') {
 		line++;
 		len--;
 	}
 	r = reply_new();
-	dispatch_line(c->d, &o, line, len, (int64_t)time(NULL), r);
+	dispatch_line(c->d, &c->from, line, len, (int64_t)time(NULL), r);
 	emit(c, r, out);
 	reply_free(r);
 }

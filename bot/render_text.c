@@ -133,7 +133,11 @@ render_text(const struct reply_msg *m, bool ansi, struct buf *out)
 			span(&b->spans[j], ansi, out);
 		buf_addc(out, '\n');
 	}
-	for (size_t i = 0; i < m->nbuttons; i++)
-		buf_addf(out, "%s[%s: /%s]%s", i ? " " : "", m->buttons[i].label,
-		         m->buttons[i].action, i + 1 == m->nbuttons ? "\n" : "");
+	for (size_t i = 0; i < m->nbuttons; i++) {
+		buf_adds(out, i ? " [" : "[");
+		buf_adds(out, m->buttons[i].label);
+		buf_adds(out, ": /");
+		buf_adds(out, m->buttons[i].action);
+		buf_adds(out, i + 1 == m->nbuttons ? "]\n" : "]");
+	}
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "commands/commands.h"
+#include "rules/buf.h"
 #include "rules/dice.h"
 
 /* Dice shown per group; more are summarised (the total still counts all). */
@@ -26,25 +27,37 @@ mark(char *text, size_t *n, const char *s)
 	*n += len;
 }
 
+/* Writes v in decimal to out (at least 21 bytes) and returns its length:
+ * dice totals are drawn often enough that printf shows in profiles. */
+static size_t
+int_text(int64_t v, char *out)
+{
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	char digits[24];
+	size_t n = 0, k = 0;
+
+	do
+		digits[k++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		out[n++] = '-';
+	while (k > 0)
+		out[n++] = digits[--k];
+	out[n] = '\0';
+	return n;
+}
+
 static void
 die_span(struct reply *out, const struct dice_group *g, const struct dice_die *d)
 {
 	unsigned style = 0;
-	char text[64], digits[24];
-	size_t n = 0, k = 0;
-	uint64_t v = d->value < 0 ? -(uint64_t)d->value : (uint64_t)d->value;
+	char text[64];
+	size_t n = 0;
 
-	if (g->fate) {
+	if (g->fate)
 		mark(text, &n, d->value > 0 ? "+" : d->value < 0 ? "-" : "0");
-	} else {
-		do
-			digits[k++] = (char)('0' + v % 10);
-		while ((v /= 10) != 0);
-		if (d->value < 0)
-			text[n++] = '-';
-		while (k > 0)
-			text[n++] = digits[--k];
-	}
+	else
+		n = int_text(d->value, text);
 	if (d->flags & DICE_COMPOUNDED)
 		mark(text, &n, "!!");
 	else if (d->flags & DICE_EXPLODED)
@@ -134,7 +147,12 @@ repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 		}
 	}
 	reply_add(out, 0, " = ");
-	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%lld", (long long)rep->total);
+	{
+		char num[24];
+
+		int_text(rep->total, num);
+		reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%s", num);
+	}
 	if (counting && fail > 0)
 		reply_add(out, RS_DIM, " (%lld success%s − %lld failure%s)", succ,
 		          succ == 1 ? "" : "es", fail, fail == 1 ? "" : "s");
@@ -150,7 +168,8 @@ roll_fn(struct invocation *inv, struct reply *out)
 	const char *label = inv_str(inv, "label");
 	bool private = inv_bool(inv, "private", false);
 	struct dice_result *res = NULL;
-	char err[DICE_ERR_MAX], action[160];
+	char err[DICE_ERR_MAX];
+	struct buf action;
 	const char *shown_label;
 	int r;
 
@@ -183,12 +202,18 @@ roll_fn(struct invocation *inv, struct reply *out)
 		           "A die marked … kept exploding or rerolling; its chain stopped after %d "
 		           "extra rolls.",
 		           DICE_CHAIN_MAX);
-	/* Named options go first: everything after a '#' is label text. */
-	if ((size_t)snprintf(action, sizeof(action), "roll %s%s%s%s",
-	                     private ? "private:true " : "", expr,
-	                     label && !dice_result_label(res) ? " # " : "",
-	                     label && !dice_result_label(res) ? label : "") < 101)
-		reply_button(out, "Roll again", action);
+	/* Named options go first: everything after a '#' is label text. The
+	 * button is left out when its command would pass Discord's 100. */
+	buf_init(&action, 100);
+	buf_adds(&action, private ? "roll private:true " : "roll ");
+	buf_adds(&action, expr);
+	if (label != NULL && dice_result_label(res) == NULL) {
+		buf_adds(&action, " # ");
+		buf_adds(&action, label);
+	}
+	if (!action.toobig)
+		reply_button(out, "Roll again", buf_str(&action));
+	buf_free(&action);
 	dice_result_free(res);
 }
 
