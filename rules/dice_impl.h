@@ -74,9 +74,6 @@ int dice__fail(struct dice_errbuf *e, int code, const char *fmt, ...)
 /* The 1-based column (in UTF-8 code points) of byte offset off of s. */
 int dice__column(const char *s, size_t off);
 
-/* The length (1..4) of the well-formed UTF-8 sequence at s[off], or 0. */
-size_t dice__utf8_len(const char *s, size_t len, size_t off);
-
 /* Writes a safe quotation of the character at s[off] ("'@'", "'é'" or
  * "byte 0x00") into buf. */
 void dice__quote(const char *s, size_t len, size_t off, char *buf, size_t buflen);

@@ -4,6 +4,7 @@
  * not be NUL-terminated; recursion is bounded by DICE_NEST_MAX.
  */
 #include "dice_impl.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -209,7 +210,7 @@ check_label(struct parser *p, size_t start, size_t n, size_t where)
 			                  col(p, where));
 		if (c < 0x80)
 			u = 1;
-		else if ((u = dice__utf8_len(p->s, start + n, k)) == 0)
+		else if ((u = utf8_seq_len(p->s + k, start + n - k)) == 0)
 			return dice__fail(p->e, DICE_ESYNTAX,
 			                  "the label at column %d is not valid UTF-8 text",
 			                  col(p, where));

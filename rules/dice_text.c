@@ -3,6 +3,7 @@
  * printing. See dice_impl.h.
  */
 #include "dice_impl.h"
+#include "utf8.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,40 +131,6 @@ dice__column(const char *s, size_t off)
 	return col;
 }
 
-/* Overlong forms, surrogates and code points past U+10FFFF are not
- * well-formed (RFC 3629). */
-size_t
-dice__utf8_len(const char *s, size_t len, size_t off)
-{
-	const unsigned char *u = (const unsigned char *)s + off;
-	size_t left = len - off, n;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (off >= len)
-		return 0;
-	if (u[0] < 0x80)
-		return 1;
-	if (u[0] < 0xc2 || u[0] > 0xf4)
-		return 0;
-	n = u[0] < 0xe0 ? 2 : u[0] < 0xf0 ? 3 : 4;
-	if (left < n)
-		return 0;
-	if (u[0] == 0xe0)
-		lo = 0xa0;
-	else if (u[0] == 0xed)
-		hi = 0x9f;
-	else if (u[0] == 0xf0)
-		lo = 0x90;
-	else if (u[0] == 0xf4)
-		hi = 0x8f;
-	if (u[1] < lo || u[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if (u[i] < 0x80 || u[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 void
 dice__quote(const char *s, size_t len, size_t off, char *buf, size_t buflen)
 {
@@ -173,7 +140,7 @@ dice__quote(const char *s, size_t len, size_t off, char *buf, size_t buflen)
 
 	if (c > 0x20 && c < 0x7f)
 		r = snprintf(buf, buflen, "'%c'", c);
-	else if (c >= 0x80 && (n = dice__utf8_len(s, len, off)) > 1)
+	else if (c >= 0x80 && (n = utf8_seq_len(s + off, len - off)) > 1)
 		r = snprintf(buf, buflen, "'%.*s'", (int)n, s + off);
 	else
 		r = snprintf(buf, buflen, "byte 0x%02X", c);

@@ -2,46 +2,49 @@
  * byte sequences. */
 #include "utf8.h"
 
+size_t
+utf8_seq_len(const char *str, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)str;
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (len == 0)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] < 0xC2 || u[0] > 0xF4)
+		return 0;
+	n = u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : 4;
+	if (len < n)
+		return 0;
+	if (u[0] == 0xE0)
+		lo = 0xA0;
+	else if (u[0] == 0xED)
+		hi = 0x9F;
+	else if (u[0] == 0xF0)
+		lo = 0x90;
+	else if (u[0] == 0xF4)
+		hi = 0x8F;
+	if (u[1] < lo || u[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (u[i] < 0x80 || u[i] > 0xBF)
+			return 0;
+	return n;
+}
+
 bool
 utf8_valid(const char *str, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0;
 
 	while (i < len) {
-		unsigned char c = s[i];
-		size_t n;
-		unsigned char lo = 0x80, hi = 0xBF;
+		size_t n = utf8_seq_len(str + i, len - i);
 
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF) {
-			n = 1;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			n = 2;
-			if (c == 0xE0)
-				lo = 0xA0;
-			if (c == 0xED)
-				hi = 0x9F;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			n = 3;
-			if (c == 0xF0)
-				lo = 0x90;
-			if (c == 0xF4)
-				hi = 0x8F;
-		} else {
+		if (n == 0)
 			return false;
-		}
-		if (len - i - 1 < n)
-			return false;
-		if (s[i + 1] < lo || s[i + 1] > hi)
-			return false;
-		for (size_t k = 2; k <= n; k++)
-			if (s[i + k] < 0x80 || s[i + k] > 0xBF)
-				return false;
-		i += n + 1;
+		i += n;
 	}
 	return true;
 }

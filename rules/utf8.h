@@ -10,6 +10,10 @@
  * them check separately. */
 bool utf8_valid(const char *s, size_t len);
 
+/* The length (1-4) of the well-formed UTF-8 sequence at the start of
+ * s[0..len), or 0 when it is not well-formed or len is 0. */
+size_t utf8_seq_len(const char *s, size_t len);
+
 /* The number of code points in a well-formed string (display width is
  * approximated by it). */
 size_t utf8_len(const char *s);

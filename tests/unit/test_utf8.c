@@ -1,0 +1,71 @@
+/* Unit tests for rules/utf8 at the edges of the Unicode Standard's table
+ * 3-7 of well-formed byte sequences. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "rules/utf8.h"
+
+#define SEQ(s) utf8_seq_len((s), sizeof(s) - 1)
+
+static void
+sequence_lengths(void **unused)
+{
+	assert_int_equal(SEQ("a"), 1);
+	assert_int_equal(SEQ("\x7f"), 1);
+	assert_int_equal(SEQ("\xc2\x80"), 2);         /* U+0080 */
+	assert_int_equal(SEQ("\xdf\xbf"), 2);         /* U+07FF */
+	assert_int_equal(SEQ("\xe0\xa0\x80"), 3);     /* U+0800 */
+	assert_int_equal(SEQ("\xed\x9f\xbf"), 3);     /* U+D7FF, below the surrogates */
+	assert_int_equal(SEQ("\xef\xbf\xbf"), 3);     /* U+FFFF */
+	assert_int_equal(SEQ("\xf0\x90\x80\x80"), 4); /* U+10000 */
+	assert_int_equal(SEQ("\xf4\x8f\xbf\xbf"), 4); /* U+10FFFF */
+	assert_int_equal(utf8_seq_len("", 0), 0);
+}
+
+static void
+ill_formed_sequences(void **unused)
+{
+	assert_int_equal(SEQ("\x80"), 0);             /* a lone continuation byte */
+	assert_int_equal(SEQ("\xc0\x80"), 0);         /* overlong NUL */
+	assert_int_equal(SEQ("\xc1\xbf"), 0);         /* overlong */
+	assert_int_equal(SEQ("\xe0\x9f\xbf"), 0);     /* overlong 3-byte */
+	assert_int_equal(SEQ("\xed\xa0\x80"), 0);     /* U+D800, a surrogate */
+	assert_int_equal(SEQ("\xf0\x8f\xbf\xbf"), 0); /* overlong 4-byte */
+	assert_int_equal(SEQ("\xf4\x90\x80\x80"), 0); /* past U+10FFFF */
+	assert_int_equal(SEQ("\xf5\x80\x80\x80"), 0);
+	assert_int_equal(SEQ("\xe2\x82"), 0);     /* cut short */
+	assert_int_equal(SEQ("\xe2\x28\xa1"), 0); /* bad continuation */
+}
+
+static void
+whole_strings(void **unused)
+{
+	const char *ok = "dé ◆ 🎲";
+
+	assert_true(utf8_valid(ok, strlen(ok)));
+	assert_true(utf8_valid("a\0b", 3)); /* NUL is well-formed; callers refuse it */
+	assert_false(utf8_valid("ab\xe2\x82", 4));
+	assert_false(utf8_valid("\xff", 1));
+	assert_int_equal(utf8_len(ok), 6);
+	/* cutting never splits a character */
+	assert_int_equal(utf8_cut(ok, strlen(ok), 2), 1);
+	assert_int_equal(utf8_cut(ok, strlen(ok), 3), 3);
+	assert_int_equal(utf8_cut(ok, strlen(ok), 100), strlen(ok));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(sequence_lengths),
+	    cmocka_unit_test(ill_formed_sequences),
+	    cmocka_unit_test(whole_strings),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
