@@ -9,6 +9,7 @@
 #include <cJSON.h>
 
 #include "bot/crc32.h"
+#include "commands/ustyle.h"
 #include "rules/utf8.h"
 
 _Static_assert(CHANMOD_COUNT <= RECORD_MODS_MAX, "raise RECORD_MODS_MAX");
@@ -24,11 +25,6 @@ static record_step_fn *const steps[RECORD_VERSION] = {
     NULL, /* 1 -> 2 */
 };
 
-static const char *const colour_names[UC_COUNT] = {
-    [UC_GRAY] = "gray", [UC_RED] = "red",   [UC_GREEN] = "green", [UC_YELLOW] = "yellow",
-    [UC_BLUE] = "blue", [UC_PINK] = "pink", [UC_CYAN] = "cyan",   [UC_WHITE] = "white",
-};
-
 static const struct record_mods builtin = {chanmod_table, CHANMOD_COUNT};
 
 const struct record_mods *
@@ -37,19 +33,17 @@ record_builtin_mods(void)
 	return &builtin;
 }
 
+/* Saved colours use the names players type (commands/ustyle). */
 const char *
 record_colour_name(enum ucolour c)
 {
-	return (unsigned)c < UC_COUNT ? colour_names[c] : "gray";
+	return ustyle_colour_name(c);
 }
 
 int
 record_colour_parse(const char *name)
 {
-	for (int i = 0; i < UC_COUNT; i++)
-		if (strcmp(name, colour_names[i]) == 0)
-			return i;
-	return -1;
+	return ustyle_colour_parse(name);
 }
 
 static void
