@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/evp.h>
+
 #include "bot/log.h"
 #include "rules/mem.h"
 
 #define NICK_SUFFIXES 4   /* "nick_" .. "nick____" after the alternates */
 #define SASL_CHUNK    400 /* bytes of base64 per AUTHENTICATE line */
-
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static bool
 nick_candidate(const struct irc_conn *c, int i, char *out, size_t size)
@@ -117,24 +117,11 @@ cap_ls(struct irc_conn *c, const struct irc_msg *m)
 		SEND(c, true, "CAP", "REQ", c->want);
 }
 
+/* Encodes n bytes into out (4 * ((n + 2) / 3) + 1 bytes), NUL-terminated. */
 static void
 base64(const unsigned char *in, size_t n, char *out)
 {
-	size_t o = 0;
-
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)in[i] << 16;
-
-		if (i + 1 < n)
-			v |= (unsigned)in[i + 1] << 8;
-		if (i + 2 < n)
-			v |= in[i + 2];
-		out[o++] = b64[(v >> 18) & 63];
-		out[o++] = b64[(v >> 12) & 63];
-		out[o++] = i + 1 < n ? b64[(v >> 6) & 63] : '=';
-		out[o++] = i + 2 < n ? b64[v & 63] : '=';
-	}
-	out[o] = '\0';
+	EVP_EncodeBlock((unsigned char *)out, in, (int)n);
 }
 
 /* AUTHENTICATE with base64("user\0user\0password") in 400-byte lines; an

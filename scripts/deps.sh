@@ -7,7 +7,7 @@ set -eu
 
 PKGS="make gcc clang libclang-rt-14-dev pkg-config clang-format valgrind
 python3 libwebsockets-dev libwebsockets-evlib-uv libcurl4-openssl-dev
-libssl-dev libcjson-dev libcmocka-dev libinih-dev libsystemd-dev libuv1-dev uthash-dev
+libssl-dev zlib1g-dev libcjson-dev libcmocka-dev libinih-dev libsystemd-dev libuv1-dev uthash-dev
 ngircd openssl systemd man-db groff-base procps"
 
 missing=""
