@@ -4,17 +4,6 @@
 
 #include "commands/commands.h"
 
-static const struct command *
-sub_named(const struct command *c, const char *name, size_t len)
-{
-	if (c->subs == NULL)
-		return NULL;
-	for (const struct command *s = c->subs; s->name != NULL; s++)
-		if (strlen(s->name) == len && strncmp(s->name, name, len) == 0)
-			return s;
-	return NULL;
-}
-
 static void
 help_one(const struct command *const *path, struct reply *out)
 {
@@ -86,7 +75,8 @@ help_fn(struct invocation *inv, struct reply *out)
 		len = strcspn(topic, " ");
 		if (len == 0)
 			break;
-		path[d] = d == 0 ? registry_find(topic, len) : sub_named(path[d - 1], topic, len);
+		path[d] =
+		    d == 0 ? registry_find(topic, len) : registry_find_sub(path[d - 1], topic, len);
 		if (path[d] == NULL) {
 			reply_error(out, "There is no command '%.*s'; /help lists them all.",
 			            (int)(len > 40 ? 40 : len), topic);

@@ -37,15 +37,21 @@ registry_find(const char *name, size_t len)
 	return registry_find_in(command_table, name, len);
 }
 
-static const struct command *
-find_sub(const struct command *c, const char *name)
+const struct command *
+registry_find_sub(const struct command *c, const char *name, size_t len)
 {
 	if (c->subs == NULL)
 		return NULL;
 	for (const struct command *s = c->subs; s->name != NULL; s++)
-		if (strcasecmp(s->name, name) == 0)
+		if (strlen(s->name) == len && strncasecmp(s->name, name, len) == 0)
 			return s;
 	return NULL;
+}
+
+static const struct command *
+find_sub(const struct command *c, const char *name)
+{
+	return registry_find_sub(c, name, strlen(name));
 }
 
 static int

@@ -113,6 +113,9 @@ extern const struct command *const command_table[];
 
 /* The top-level command of that name, or NULL. */
 const struct command *registry_find(const char *name, size_t len);
+/* The subcommand of c named by the first len bytes of name, or NULL
+ * (case-insensitive, like every command name). */
+const struct command *registry_find_sub(const struct command *c, const char *name, size_t len);
 /* The same in another table (tests use their own tables). */
 const struct command *registry_find_in(const struct command *const *table, const char *name,
                                        size_t len);
