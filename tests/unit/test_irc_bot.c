@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bot/irc.h"
+#include "tests/unit/helpers/ircdrain.h"
 #include "commands/dispatch.h"
 #include "rules/rng.h"
 
@@ -42,21 +43,10 @@ feed(struct fixture *f, const char *line)
 	irc_conn_receive(f->c, line, strlen(line), f->now);
 }
 
-/* Every line that may be written now, concatenated; the bucket is kept
- * out of the way by a zero interval. */
 static const char *
 out(struct fixture *f)
 {
-	static char all[16384];
-	char line[600];
-	size_t n, len = 0;
-
-	all[0] = '\0';
-	while ((n = irc_conn_pop(f->c, f->now, line, sizeof(line))) > 0 && len + n < sizeof(all)) {
-		memcpy(all + len, line, n + 1);
-		len += n;
-	}
-	return all;
+	return ircdrain(f->c, f->now);
 }
 
 static int

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bot/irc_conn.h"
+#include "tests/unit/helpers/ircdrain.h"
 #include "rules/buf.h"
 
 struct fixture {
@@ -97,20 +98,10 @@ feed(struct fixture *f, const char *line)
 	irc_conn_receive(f->c, line, strlen(line), f->now);
 }
 
-/* Every line that may be written now, concatenated. */
 static const char *
 out(struct fixture *f)
 {
-	static char all[8192];
-	char line[600];
-	size_t n, len = 0;
-
-	all[0] = '\0';
-	while ((n = irc_conn_pop(f->c, f->now, line, sizeof(line))) > 0 && len + n < sizeof(all)) {
-		memcpy(all + len, line, n + 1);
-		len += n;
-	}
-	return all;
+	return ircdrain(f->c, f->now);
 }
 
 static void
