@@ -35,6 +35,7 @@ struct frame {
 	char *text;
 	size_t len;
 	bool heartbeat;
+	bool identify;
 };
 
 struct gw {
@@ -197,7 +198,7 @@ jitter(struct gw *g, int64_t ms)
 }
 
 static void
-queue(struct gw *g, char *text, bool heartbeat)
+queue(struct gw *g, char *text, bool heartbeat, bool identify)
 {
 	struct frame *f;
 
@@ -210,6 +211,7 @@ queue(struct gw *g, char *text, bool heartbeat)
 	f->text = text;
 	f->len = strlen(text);
 	f->heartbeat = heartbeat;
+	f->identify = identify;
 	if (g->h.want_write != NULL)
 		g->h.want_write(g->h.ctx);
 }
@@ -226,7 +228,7 @@ send_heartbeat(struct gw *g, int64_t now)
 	g->hb_acked = false;
 	g->hb_sent_at = now;
 	g->stats.heartbeats++;
-	queue(g, xstrdup(s), true);
+	queue(g, xstrdup(s), true, false);
 }
 
 /* When the next IDENTIFY may go: 5 s after the last, and not before the
@@ -273,7 +275,7 @@ send_identify(struct gw *g, int64_t now)
 	g->identify_at = INT64_MAX;
 	g->stats.identifies++;
 	log_info("discord: identifying as shard %d/%d", g->shard_id, g->shard_count);
-	queue(g, s, false);
+	queue(g, s, false, true);
 }
 
 static void
@@ -288,7 +290,7 @@ send_resume(struct gw *g)
 	cJSON_AddNumberToObject(d, "seq", (double)g->seq);
 	g->stats.resumes++;
 	log_info("discord: resuming session at sequence %" PRId64, g->seq);
-	queue(g, cJSON_PrintUnformatted(root), false);
+	queue(g, cJSON_PrintUnformatted(root), false, false);
 	cJSON_Delete(root);
 }
 
@@ -693,6 +695,8 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 		return NULL;
 	text = g->out[pick].text;
 	*len = g->out[pick].len;
+	if (g->out[pick].identify)
+		g->last_identify = now; /* the spacing counts from the wire */
 	memmove(&g->out[pick], &g->out[pick + 1], (g->nout - pick - 1) * sizeof(g->out[0]));
 	g->nout--;
 	g->sent[g->sent_next] = now;

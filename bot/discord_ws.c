@@ -53,6 +53,7 @@ struct dws {
 static int64_t
 now_ms(const struct dws *w)
 {
+	uv_update_time(w->loop); /* the loop's cached time lags behind busy callbacks */
 	return (int64_t)uv_now(w->loop);
 }
 

@@ -68,16 +68,13 @@ bot_start() {
 	"$DELVER" --config "$BOT_CONF" --seed 1 < /dev/null > "$BOT_LOG" 2>&1 &
 	BOT_PID=$!
 	BOT_STATUS=""
-	BOT_T0=$(date +%s%N)
 }
 
 # Discord allows one IDENTIFY per 5 s (max_concurrency 1), across restarts
-# too: waits until 5.2 s have passed since the last bot started.
+# too: waits until the fake saw the last IDENTIFY 5.2 s ago, so the next
+# bot's first IDENTIFY cannot come sooner than 5 s after it.
 identify_window() {
-	ms=$((($(date +%s%N) - BOT_T0) / 1000000))
-	if [ "$ms" -lt 5200 ]; then
-		sleep "$(python3 -c "print((5200 - $ms) / 1000)")"
-	fi
+	wait_until "g['ms_since_identify'] < 0 or g['ms_since_identify'] >= 5200" 10
 }
 
 ctl() {
@@ -156,7 +153,8 @@ finish() {
 	wait "$FAKE_PID"
 	fake_status=$?
 	FAKE_PID=""
-	[ "$fake_status" = 0 ] || fail "the fake Discord saw violations (exit $fake_status)"
+	[ "$fake_status" = 0 ] || fail "the fake Discord saw violations (exit $fake_status):
+$(grep -m 5 VIOLATION "$WORK/fake.log")"
 	for f in "$WORK"/*.log; do
 		if grep -F -q -- "$TOKEN" "$f"; then
 			fail "the token appears in $(basename "$f")"

@@ -139,6 +139,8 @@ stats_json(void)
 	cJSON_AddNumberToObject(g, "min_hb_gap_ms", (double)F.st.min_hb_gap);
 	cJSON_AddNumberToObject(g, "client_closes", (double)F.st.client_closes);
 	cJSON_AddNumberToObject(g, "last_close", F.st.last_close);
+	cJSON_AddNumberToObject(g, "ms_since_identify",
+	                        F.last_identify != 0 ? (double)(fake_now() - F.last_identify) : -1);
 	cJSON_AddBoolToObject(
 	    g, "ready", F.current != NULL && F.current->conn != NULL && F.current->conn->authed);
 	r = cJSON_AddObjectToObject(o, "rest");

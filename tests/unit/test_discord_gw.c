@@ -339,6 +339,29 @@ test_identify_spacing(void **state)
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
 }
 
+/* The spacing counts from when IDENTIFY went on the wire, not from when it
+ * was queued: a write that waited must not shorten the next gap. */
+static void
+test_identify_spacing_from_write(void **state)
+{
+	struct world *w = *state;
+	int64_t written;
+	cJSON *j;
+
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250},\"s\":null,\"t\":null}");
+	w->now += 300; /* the socket became writable late */
+	written = w->now;
+	j = frame(w);
+	assert_int_equal(op_of(j), 2);
+	cJSON_Delete(j);
+	gw_closed(w->g, 4009, w->now);
+	assert_true(gw_next_wakeup(w->g) >= written + GW_IDENTIFY_EVERY);
+	assert_true(GW_IDENTIFY_EVERY > 5000); /* a margin over Discord's 5 s */
+}
+
 static void
 test_fatal_codes(void **state)
 {
@@ -514,6 +537,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_zombie_resumes, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reconnect_op7, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_invalid_session, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_identify_spacing_from_write, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_identify_spacing, setup, teardown),
 	    cmocka_unit_test(test_fatal_codes),
 	    cmocka_unit_test(test_resumable_codes),
