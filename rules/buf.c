@@ -55,7 +55,7 @@ grow(struct buf *b, size_t n)
 }
 
 int
-buf_add(struct buf *b, const void *p, size_t n)
+buf_add_slow(struct buf *b, const void *p, size_t n)
 {
 	if (grow(b, n) < 0)
 		return -1;
@@ -64,18 +64,6 @@ buf_add(struct buf *b, const void *p, size_t n)
 	b->len += n;
 	b->p[b->len] = '\0';
 	return 0;
-}
-
-int
-buf_adds(struct buf *b, const char *s)
-{
-	return buf_add(b, s, strlen(s));
-}
-
-int
-buf_addc(struct buf *b, char c)
-{
-	return buf_add(b, &c, 1);
 }
 
 int

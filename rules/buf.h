@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 struct buf {
 	char *p;     /* the bytes; NULL until the first append */
@@ -29,9 +30,33 @@ void buf_free(struct buf *b);
 void buf_reset(struct buf *b);
 
 /* Appends n bytes. Returns 0, or -1 when the cap would be passed. */
-int buf_add(struct buf *b, const void *p, size_t n);
-int buf_adds(struct buf *b, const char *s);
-int buf_addc(struct buf *b, char c);
+int buf_add_slow(struct buf *b, const void *p, size_t n);
+
+/* The common case (room already allocated, cap not reached) stays inline:
+ * renderers append many short pieces and this is their hot path. */
+static inline int
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (n > 0 && n < b->cap - b->len && b->len + n <= b->max) { /* cap 0: never */
+		memcpy(b->p + b->len, p, n);
+		b->len += n;
+		b->p[b->len] = '\0';
+		return 0;
+	}
+	return buf_add_slow(b, p, n);
+}
+
+static inline int
+buf_adds(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s));
+}
+
+static inline int
+buf_addc(struct buf *b, char c)
+{
+	return buf_add(b, &c, 1);
+}
 int buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int buf_vaddf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
