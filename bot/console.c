@@ -19,6 +19,7 @@ struct console {
 	struct console_opts o;
 	struct origin from; /* who speaks where, rebuilt after /as or /channel */
 	bool from_ok;
+	struct reply *reply; /* reused line after line */
 	char user[NAME_MAX_LEN];
 	char channel[NAME_MAX_LEN];
 	/* the line being read: at most CMD_LINE_MAX bytes are kept */
@@ -142,10 +143,10 @@ console_handle_line(struct console *c, const char *line, size_t len, struct buf 
 		line++;
 		len--;
 	}
-	r = reply_new();
+	r = c->reply;
+	reply_clear(r);
 	dispatch_line(c->d, &c->from, line, len, (int64_t)time(NULL), r);
 	emit(c, r, out);
-	reply_free(r);
 }
 
 static void
@@ -284,12 +285,16 @@ console_new(struct dispatch *d, const struct console_opts *o)
 	copy_name(c->channel, sizeof(c->channel), o->channel);
 	c->o.user = c->user;
 	c->o.channel = c->channel;
+	c->reply = reply_new();
 	return c;
 }
 
 void
 console_free(struct console *c)
 {
+	if (c == NULL)
+		return;
+	reply_free(c->reply);
 	free(c);
 }
 

@@ -1,6 +1,7 @@
 /* render_text: terminal rendering of the reply model; see render_text.h. */
 #include "bot/render_text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "rules/utf8.h"
@@ -14,29 +15,36 @@ render_ansi_colour(enum ucolour c)
 	return 30 + ((int)c >= 0 && c < UC_COUNT ? (int)c : 0);
 }
 
+/* One SGR sequence for the style, written in one append. */
 static void
 sgr_open(unsigned style, const struct ustyle *us, struct buf *out)
 {
-	buf_adds(out, "\033[0");
+	char sgr[48] = "\033[0";
+	size_t n = 3;
+
+#define SGR(s) (memcpy(sgr + n, (s), sizeof(s) - 1), n += sizeof(s) - 1)
 	if (style & (RS_BOLD | RS_CRIT | RS_FUMBLE | RS_USER | RS_HIGHLIGHT))
-		buf_adds(out, ";1");
+		SGR(";1");
 	if (style & RS_DIM)
-		buf_adds(out, ";2");
+		SGR(";2");
 	if (style & RS_ITALIC)
-		buf_adds(out, ";3");
+		SGR(";3");
 	if (style & RS_STRUCK)
-		buf_adds(out, ";9");
+		SGR(";9");
 	if (style & RS_USER)
-		buf_addf(out, ";%d;4", render_ansi_colour(us->colour));
+		n += (size_t)snprintf(sgr + n, sizeof(sgr) - n, ";%d;4",
+		                      render_ansi_colour(us->colour));
 	else if (style & (RS_CRIT | RS_GOOD))
-		buf_adds(out, ";32");
+		SGR(";32");
 	else if (style & (RS_FUMBLE | RS_BAD))
-		buf_adds(out, ";31");
+		SGR(";31");
 	else if (style & RS_HIGHLIGHT)
-		buf_adds(out, ";33");
+		SGR(";33");
 	else if (style & RS_CODE)
-		buf_adds(out, ";36");
-	buf_addc(out, 'm');
+		SGR(";36");
+#undef SGR
+	sgr[n++] = 'm';
+	buf_add(out, sgr, n);
 }
 
 static void
@@ -51,7 +59,7 @@ span(const struct reply_span *s, bool ansi, struct buf *out)
 	if (!ansi && (s->style & RS_STRUCK))
 		buf_addf(out, "~~%s~~", s->text);
 	else
-		buf_adds(out, s->text);
+		buf_add(out, s->text, s->len);
 	if (ansi && s->style != 0)
 		buf_adds(out, SGR_RESET);
 }

@@ -1,6 +1,7 @@
 /* reply: the platform-neutral answer model; see reply.h. */
 #include "commands/reply.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "rules/buf.h"
 #include "rules/mem.h"
+#include "rules/num.h"
 
 /* One span's text may not exceed this; longer text is cut with an ellipsis
  * by the command that builds it, never by the renderer. */
@@ -33,6 +35,13 @@ struct reply {
 
 #define CHUNK_SIZE 4096
 
+/* Arena allocations are multiples of 16 bytes. */
+static size_t
+round_up(size_t n)
+{
+	return (n + 15) & ~(size_t)15;
+}
+
 /* Returns n bytes aligned for any struct, from the reply's arena. */
 static void *
 alloc(struct reply *r, size_t n)
@@ -40,7 +49,7 @@ alloc(struct reply *r, size_t n)
 	struct chunk *c = r->arena;
 	void *p;
 
-	n = (n + 15) & ~(size_t)15;
+	n = round_up(n);
 	if (c == NULL || c->size - c->used < n) {
 		size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
 
@@ -103,14 +112,40 @@ reply_new(void)
 	return xcalloc(1, sizeof(struct reply));
 }
 
+static void
+free_chunks(struct chunk *c)
+{
+	while (c != NULL) {
+		struct chunk *next = c->next;
+
+		free(c);
+		c = next;
+	}
+}
+
 void
 reply_clear(struct reply *r)
 {
-	while (r->arena != NULL) {
+	/* The first chunk of ordinary size stays for the next reply: a
+	 * transport that reuses one reply allocates nothing per command. */
+	struct chunk *keep = r->arena;
+
+	while (keep != NULL && keep->next != NULL)
+		keep = keep->next;
+	if (keep != NULL && keep->size == CHUNK_SIZE) {
 		struct chunk *c = r->arena;
 
-		r->arena = c->next;
-		free(c);
+		while (c != keep) {
+			struct chunk *next = c->next;
+
+			free(c);
+			c = next;
+		}
+		keep->used = 0;
+		r->arena = keep;
+	} else {
+		free_chunks(r->arena);
+		r->arena = NULL;
 	}
 	memset(r->msg, 0, sizeof(r->msg));
 	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
@@ -125,7 +160,7 @@ reply_free(struct reply *r)
 {
 	if (r == NULL)
 		return;
-	reply_clear(r);
+	free_chunks(r->arena);
 	free(r);
 }
 
@@ -135,27 +170,91 @@ reply_to(struct reply *r, enum reply_audience a)
 	r->cur = a;
 }
 
-/* Formats into the arena. Literal and "%s" formats, most of a reply's
- * spans, skip printf altogether. */
-static char *
-vformat(struct reply *r, const char *fmt, va_list ap)
+/* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,
+ * into out (size bytes). Returns the length, or SIZE_MAX when the format
+ * has another conversion or the text does not fit: printf's turn then. */
+static size_t
+quick_format(char *out, size_t size, const char *fmt, va_list ap)
 {
-	struct buf b;
-	char *out;
+	size_t n = 0;
 
-	if (strchr(fmt, '%') == NULL)
-		return copy(r, fmt, strlen(fmt));
-	if (strcmp(fmt, "%s") == 0) {
-		const char *s = va_arg(ap, const char *);
-		size_t n = strlen(s);
+	for (const char *f = fmt; *f != '\0'; f++) {
+		const char *s = f;
+		char num[NUM_TEXT_MAX];
+		size_t len = 1;
 
-		return n > SPAN_MAX ? copy(r, "…", strlen("…")) : copy(r, s, n);
+		if (*f == '%') {
+			if (f[1] == 's') {
+				s = va_arg(ap, const char *);
+				len = strlen(s);
+				f++;
+			} else if (f[1] == 'd') {
+				s = num;
+				len = num_text(va_arg(ap, int), num);
+				f++;
+			} else if (f[1] == 'z' && f[2] == 'u') {
+				size_t z = va_arg(ap, size_t);
+
+				if (z > LLONG_MAX)
+					return SIZE_MAX;
+				s = num;
+				len = num_text((long long)z, num);
+				f += 2;
+			} else if (f[1] == 'l' && f[2] == 'l' && f[3] == 'd') {
+				s = num;
+				len = num_text(va_arg(ap, long long), num);
+				f += 3;
+			} else if (f[1] == '%') {
+				f++;
+			} else {
+				return SIZE_MAX;
+			}
+		}
+		if (len >= size - n)
+			return SIZE_MAX;
+		memcpy(out + n, s, len);
+		n += len;
 	}
-	buf_init(&b, SPAN_MAX);
-	buf_vaddf(&b, fmt, ap);
-	out = b.toobig ? copy(r, "…", strlen("…")) : copy(r, buf_str(&b), b.len);
-	buf_free(&b);
-	return out;
+	out[n] = '\0';
+	return n;
+}
+
+/* Formats into the arena; *len (when not NULL) gets the length. Literal
+ * formats and the common conversions skip printf altogether. */
+static char *
+vformat(struct reply *r, const char *fmt, va_list ap, size_t *len)
+{
+	char small[512], *out = NULL;
+	const char *src = small;
+	va_list again, third;
+	size_t n;
+	int f;
+
+	va_copy(again, ap);
+	va_copy(third, ap);
+	if (strchr(fmt, '%') == NULL) {
+		src = fmt;
+		n = strlen(fmt);
+	} else if (strcmp(fmt, "%s") == 0) {
+		src = va_arg(ap, const char *);
+		n = strlen(src);
+	} else if ((n = quick_format(small, sizeof(small), fmt, ap)) == SIZE_MAX) {
+		f = vsnprintf(small, sizeof(small), fmt, again);
+		n = f < 0 ? SIZE_MAX : (size_t)f;
+		if (n >= sizeof(small) && n <= SPAN_MAX) {
+			out = alloc(r, n + 1);
+			vsnprintf(out, n + 1, fmt, third);
+		}
+	}
+	va_end(again);
+	va_end(third);
+	if (n > SPAN_MAX) {
+		src = "…";
+		n = strlen(src);
+	}
+	if (len != NULL)
+		*len = n;
+	return out != NULL ? out : copy(r, src, n);
 }
 
 void
@@ -164,7 +263,7 @@ reply_title(struct reply *r, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	r->msg[r->cur].title = vformat(r, fmt, ap);
+	r->msg[r->cur].title = vformat(r, fmt, ap, NULL);
 	va_end(ap);
 }
 
@@ -193,8 +292,9 @@ open_line(struct reply *r)
 	return new_block(r, RB_LINE);
 }
 
-static void
-add_span(struct reply *r, unsigned style, const struct ustyle *us, char *text)
+/* A new span on the open line; the caller sets text and len. */
+static struct reply_span *
+push_span(struct reply *r, unsigned style, const struct ustyle *us)
 {
 	struct reply_block *b = open_line(r);
 	struct reply_span *s;
@@ -202,14 +302,44 @@ add_span(struct reply *r, unsigned style, const struct ustyle *us, char *text)
 
 	b->spans = grow_array(r, b->spans, &cap, b->nspans + 1, sizeof(*b->spans));
 	s = &b->spans[b->nspans++];
-	memset(s, 0, sizeof(*s));
 	s->style = style;
-	s->text = text;
+	s->text = NULL;
+	s->len = 0;
 	if (us != NULL) {
 		s->user = *us;
 		s->user.mark[USTYLE_MARK_MAX - 1] = '\0';
 		s->style |= RS_USER;
 	}
+	return s;
+}
+
+/* Plain text after plain text on the same line joins the span before it
+ * when the two are adjacent in the arena (they are, unless a chunk filled
+ * up): a roll's separators and ordinary dice then cost no span each. */
+static void
+add_span(struct reply *r, unsigned style, const struct ustyle *us, const char *fmt, va_list ap)
+{
+	struct reply_msg *m = &r->msg[r->cur];
+	struct reply_span *s, *last = NULL;
+	char *text;
+	size_t len;
+
+	if (style == 0 && us == NULL && r->line_open[r->cur]) {
+		struct reply_block *b = &m->blocks[m->nblocks - 1];
+
+		if (b->nspans > 0 && b->spans[b->nspans - 1].style == 0)
+			last = &b->spans[b->nspans - 1];
+	}
+	text = vformat(r, fmt, ap, &len);
+	if (last != NULL && text == last->text + round_up(last->len + 1)) {
+		memmove(last->text + last->len, text, len + 1);
+		last->len += len;
+		r->arena->used = (size_t)(last->text + round_up(last->len + 1) - r->arena->data);
+		return;
+	}
+	s = push_span(r, style, us);
+	s->text = text;
+	s->len = len;
 }
 
 void
@@ -218,7 +348,7 @@ reply_add(struct reply *r, unsigned style, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_span(r, style & ~RS_USER, NULL, vformat(r, fmt, ap));
+	add_span(r, style & ~RS_USER, NULL, fmt, ap);
 	va_end(ap);
 }
 
@@ -228,7 +358,7 @@ reply_add_user(struct reply *r, const struct ustyle *us, unsigned style, const c
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_span(r, style, us, vformat(r, fmt, ap));
+	add_span(r, style, us, fmt, ap);
 	va_end(ap);
 }
 
@@ -246,7 +376,7 @@ reply_line(struct reply *r, unsigned style, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	add_span(r, style & ~RS_USER, NULL, vformat(r, fmt, ap));
+	add_span(r, style & ~RS_USER, NULL, fmt, ap);
 	va_end(ap);
 	reply_nl(r);
 }
@@ -320,20 +450,25 @@ reply_error(struct reply *r, const char *fmt, ...)
 {
 	va_list ap;
 	char *text;
-
+	struct reply_span *span;
 	struct buf b;
+	size_t len;
 
+	/* Formatted first: the arguments may point into this reply. */
 	buf_init(&b, SPAN_MAX);
 	va_start(ap, fmt);
 	buf_vaddf(&b, fmt, ap);
 	va_end(ap);
 	reply_clear(r);
-	text = copy(r, buf_str(&b), b.len);
+	len = b.len;
+	text = copy(r, buf_str(&b), len);
 	buf_free(&b);
 	r->error = true;
 	r->error_text = text;
 	r->cur = REPLY_CHANNEL;
-	add_span(r, RS_BAD, NULL, text);
+	span = push_span(r, RS_BAD, NULL);
+	span->text = text;
+	span->len = len;
 	reply_nl(r);
 }
 

@@ -56,8 +56,9 @@ struct ustyle {
 
 struct reply_span {
 	unsigned style;
-	struct ustyle user; /* meaningful when style has RS_USER */
+	struct ustyle user; /* meaningful only when style has RS_USER */
 	char *text;
+	size_t len; /* strlen(text) */
 };
 
 struct reply_row {
@@ -112,7 +113,9 @@ void reply_to(struct reply *r, enum reply_audience a);
 /* Sets the current message's title. */
 void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Appends a span to the current line, starting a line when none is open. */
+/* Appends a span to the current line, starting a line when none is open.
+ * Unstyled text (style 0) right after an unstyled span joins that span:
+ * renderers see the same text in fewer pieces. */
 void reply_add(struct reply *r, unsigned style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Appends a span drawn in a player's style (RS_USER is added). */
@@ -145,7 +148,8 @@ const char *reply_error_text(const struct reply *r);
 /* The message for an audience, or NULL when nothing was added to it. */
 const struct reply_msg *reply_msg(const struct reply *r, enum reply_audience a);
 
-/* Drops everything added so far (both messages, the error flag). */
+/* Drops everything added so far (both messages, the error flag); one
+ * chunk of memory is kept for the next reply built in r. */
 void reply_clear(struct reply *r);
 
 /* Joins every span of the channel message (then the invoker's) into plain

@@ -19,3 +19,21 @@ num_read(const char **p, int *out)
 	*out = v;
 	return 0;
 }
+
+size_t
+num_text(long long v, char *out)
+{
+	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+	char digits[24];
+	size_t n = 0, k = 0;
+
+	do
+		digits[k++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		out[n++] = '-';
+	while (k > 0)
+		out[n++] = digits[--k];
+	out[n] = '\0';
+	return n;
+}

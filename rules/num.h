@@ -1,6 +1,8 @@
-/* num: reading small whole numbers out of user text. */
+/* num: reading small whole numbers out of user text, and writing numbers. */
 #ifndef DELVER_NUM_H
 #define DELVER_NUM_H
+
+#include <stddef.h>
 
 /*
  * Reads a whole number of 1 to 3 decimal digits at *p and moves *p past it.
@@ -8,5 +10,10 @@
  * or more than 3.
  */
 int num_read(const char **p, int *out);
+
+/* Writes v in decimal at out (room for NUM_TEXT_MAX bytes, NUL included)
+ * and returns its length: printf shows in profiles of the dice path. */
+#define NUM_TEXT_MAX 21
+size_t num_text(long long v, char *out);
 
 #endif

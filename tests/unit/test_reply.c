@@ -11,6 +11,7 @@
 
 #include "bot/render_text.h"
 #include "commands/reply.h"
+#include "rules/buf.h"
 
 static char *
 render(const struct reply *r, enum reply_audience a, bool ansi)
@@ -116,6 +117,9 @@ error_replaces_everything(void **unused)
 	s = reply_plain(r);
 	assert_string_equal(s, "That is wrong; this is allowed.\n");
 	free(s);
+	s = render(r, REPLY_CHANNEL, false);
+	assert_string_equal(s, "That is wrong; this is allowed.\n");
+	free(s);
 	reply_free(r);
 }
 
@@ -137,6 +141,75 @@ buttons_and_long_spans(void **unused)
 	reply_free(r);
 }
 
+/* Plain text after plain text joins one span, also past a chunk's end (a
+ * new span then), and the joined text is exactly the pieces in order. */
+static void
+plain_spans_join(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+	struct buf want, got;
+
+	buf_init(&want, 1 << 20);
+	buf_init(&got, 1 << 20);
+	for (int round = 0; round < 2; round++) { /* the second reuses the arena */
+		reply_clear(r);
+		buf_reset(&want);
+		buf_reset(&got);
+		reply_add(r, RS_BOLD, "bold");
+		for (int i = 0; i < 3000; i++) {
+			reply_add(r, 0, "%d,", i);
+			buf_addf(&want, "%d,", i);
+		}
+		reply_add(r, RS_DIM, "dim");
+		reply_add(r, 0, "a");
+		reply_add(r, 0, "b");
+		reply_nl(r);
+		m = reply_msg(r, REPLY_CHANNEL);
+		assert_int_equal(m->nblocks, 1);
+		assert_string_equal(m->blocks[0].spans[0].text, "bold");
+		assert_true(m->blocks[0].nspans >= 5);
+		assert_true(m->blocks[0].nspans < 10); /* one per arena chunk or so */
+		for (size_t i = 1; i + 2 < m->blocks[0].nspans; i++) {
+			assert_int_equal(m->blocks[0].spans[i].style, 0);
+			assert_int_equal(m->blocks[0].spans[i].len,
+			                 strlen(m->blocks[0].spans[i].text));
+			buf_adds(&got, m->blocks[0].spans[i].text);
+		}
+		assert_string_equal(buf_str(&got), buf_str(&want));
+		assert_string_equal(m->blocks[0].spans[m->blocks[0].nspans - 2].text, "dim");
+		assert_string_equal(m->blocks[0].spans[m->blocks[0].nspans - 1].text, "ab");
+		assert_int_equal(m->blocks[0].spans[m->blocks[0].nspans - 1].len, 2);
+	}
+	buf_free(&want);
+	buf_free(&got);
+	reply_free(r);
+}
+
+/* Formats the quick path takes and those it leaves to printf agree. */
+static void
+formats(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+	char big[700];
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	reply_add(r, RS_BOLD, "%d|%zu|%lld|%s|100%%", -42, (size_t)7, -9223372036854775807LL - 1,
+	          "s");
+	reply_add(r, RS_DIM, "%3d|%.2s|%x", 5, "abc", 255);
+	reply_add(r, RS_BOLD, "<%s>", big);
+	reply_add(r, RS_DIM, "%zu", (size_t)-1);
+	m = reply_msg(r, REPLY_CHANNEL);
+	assert_string_equal(m->blocks[0].spans[0].text, "-42|7|-9223372036854775808|s|100%");
+	assert_string_equal(m->blocks[0].spans[1].text, "  5|ab|ff");
+	assert_int_equal(m->blocks[0].spans[2].len, 701);
+	assert_int_equal(m->blocks[0].spans[2].text[700], '>');
+	assert_string_equal(m->blocks[0].spans[3].text, "18446744073709551615");
+	reply_free(r);
+}
+
 /* Arrays grow past several doublings and keep every item. */
 static void
 many_spans_rows_and_blocks(void **unused)
@@ -147,7 +220,7 @@ many_spans_rows_and_blocks(void **unused)
 	const char *cells[1] = {cell};
 
 	for (int i = 0; i < 1000; i++)
-		reply_add(r, 0, "%d,", i);
+		reply_add(r, i % 2 ? RS_BOLD : RS_DIM, "%d,", i);
 	reply_nl(r);
 	for (int i = 0; i < 100; i++) {
 		snprintf(cell, sizeof(cell), "row %d", i);
@@ -181,6 +254,8 @@ main(void)
 	    cmocka_unit_test(error_replaces_everything),
 	    cmocka_unit_test(buttons_and_long_spans),
 	    cmocka_unit_test(many_spans_rows_and_blocks),
+	    cmocka_unit_test(plain_spans_join),
+	    cmocka_unit_test(formats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
