@@ -16,7 +16,7 @@
 struct token {
 	const char *p; /* raw text (quotes removed for the value, see unq) */
 	size_t len;
-	char *unq; /* the token with quotes removed, owned */
+	char *unq; /* the token with quotes removed, in the caller's store */
 };
 
 const struct command *
@@ -301,15 +301,16 @@ registry_check_required(struct invocation *inv, struct reply *out)
 
 /* Splits line into whitespace-separated tokens; "double quotes" group
  * words (also in name:"two words"). A lone # ends the tokens: *hash points
- * at it (the rest of the line is label text, never parsed). */
+ * at it (the rest of the line is label text, never parsed). The unquoted
+ * copies go to store, which holds len + MAX_TOKENS bytes. */
 static int
-tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const char **hash)
+tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const char **hash,
+         char *store)
 {
 	size_t i = 0, n = 0;
 
 	*hash = NULL;
 	while (i < len) {
-		struct buf u;
 		size_t start;
 		bool quoted = false;
 
@@ -326,17 +327,17 @@ tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const ch
 			return -1;
 		}
 		start = i;
-		buf_init(&u, CMD_LINE_MAX);
+		tok[n].unq = store;
 		while (i < len && (quoted || !isspace((unsigned char)line[i]))) {
 			if (line[i] == '"')
 				quoted = !quoted;
 			else
-				buf_addc(&u, line[i]);
+				*store++ = line[i];
 			i++;
 		}
+		*store++ = '\0';
 		tok[n].p = line + start;
 		tok[n].len = i - start;
-		tok[n].unq = buf_take(&u);
 		n++;
 	}
 	*ntok = n;
@@ -506,13 +507,20 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
                   struct invocation *inv, struct reply *out)
 {
 	struct token tok[MAX_TOKENS];
+	char store[CMD_LINE_MAX + MAX_TOKENS];
 	size_t ntok = 0, used = 1;
 	const char *hash;
 	int r = -1;
 
 	memset(inv->path, 0, sizeof(inv->path));
 	inv->cmd = NULL;
-	if (tokenize(line, len, tok, &ntok, &hash) < 0) {
+	if (len > CMD_LINE_MAX) {
+		reply_error(out,
+		            "That message is %zu bytes long; a command may be at most %d bytes.",
+		            len, CMD_LINE_MAX);
+		goto done;
+	}
+	if (tokenize(line, len, tok, &ntok, &hash, store) < 0) {
 		reply_error(out, "That command has more than %d words; shorten it.", MAX_TOKENS);
 		goto done;
 	}
@@ -540,8 +548,6 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 	}
 	r = bind_tokens(inv, tok, ntok, used, hash, line + len, out);
 done:
-	for (size_t i = 0; i < ntok; i++)
-		free(tok[i].unq);
 	if (r < 0)
 		invocation_clear(inv);
 	return r;
