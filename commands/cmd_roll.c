@@ -13,6 +13,7 @@
 #include "commands/commands.h"
 #include "rules/buf.h"
 #include "rules/dice.h"
+#include "rules/num.h"
 
 /* Dice shown per group; more are summarised (the total still counts all). */
 #define ROLL_SHOWN_MAX 100
@@ -27,28 +28,39 @@ mark(char *text, size_t *n, const char *s)
 	*n += len;
 }
 
-/* Writes v in decimal to out (at least 21 bytes) and returns its length:
- * dice totals are drawn often enough that printf shows in profiles. */
-static size_t
-int_text(int64_t v, char *out)
-{
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	char digits[24];
-	size_t n = 0, k = 0;
+/* Plain text gathered into one span: most of a roll's pieces (brackets,
+ * separators, ordinary dice) are unstyled, and one reply span per piece
+ * made the reply the costliest part of a roll. */
+struct plain {
+	char t[256];
+	size_t n;
+};
 
-	do
-		digits[k++] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		out[n++] = '-';
-	while (k > 0)
-		out[n++] = digits[--k];
-	out[n] = '\0';
-	return n;
+static void
+plain_flush(struct reply *out, struct plain *p)
+{
+	if (p->n == 0)
+		return;
+	p->t[p->n] = '\0';
+	reply_add(out, 0, "%s", p->t);
+	p->n = 0;
 }
 
 static void
-die_span(struct reply *out, const struct dice_group *g, const struct dice_die *d)
+plain_add(struct reply *out, struct plain *p, const char *s, size_t len)
+{
+	if (len >= sizeof(p->t) - p->n)
+		plain_flush(out, p);
+	if (len >= sizeof(p->t)) {
+		reply_add(out, 0, "%s", s);
+		return;
+	}
+	memcpy(p->t + p->n, s, len);
+	p->n += len;
+}
+
+static void
+die_span(struct reply *out, struct plain *p, const struct dice_group *g, const struct dice_die *d)
 {
 	unsigned style = 0;
 	char text[64];
@@ -57,7 +69,7 @@ die_span(struct reply *out, const struct dice_group *g, const struct dice_die *d
 	if (g->fate)
 		mark(text, &n, d->value > 0 ? "+" : d->value < 0 ? "-" : "0");
 	else
-		n = int_text(d->value, text);
+		n = num_text(d->value, text);
 	if (d->flags & DICE_COMPOUNDED)
 		mark(text, &n, "!!");
 	else if (d->flags & DICE_EXPLODED)
@@ -92,6 +104,11 @@ die_span(struct reply *out, const struct dice_group *g, const struct dice_die *d
 		style |= RS_GOOD;
 	else if (d->flags & DICE_FAILURE)
 		style |= RS_BAD;
+	if (style == 0) {
+		plain_add(out, p, text, n);
+		return;
+	}
+	plain_flush(out, p);
 	reply_add(out, style, "%s", text);
 }
 
@@ -99,15 +116,17 @@ static void
 group_spans(struct reply *out, const struct dice_group *g)
 {
 	size_t shown = g->ndice < ROLL_SHOWN_MAX ? g->ndice : ROLL_SHOWN_MAX;
+	struct plain p = {.n = 0};
 
 	if (g->operand)
 		reply_add(out, RS_DIM, "%s→", g->notation);
-	reply_add(out, 0, "[");
+	plain_add(out, &p, "[", 1);
 	for (size_t i = 0; i < shown; i++) {
 		if (i > 0)
-			reply_add(out, 0, ", ");
-		die_span(out, g, &g->dice[i]);
+			plain_add(out, &p, ", ", 2);
+		die_span(out, &p, g, &g->dice[i]);
 	}
+	plain_flush(out, &p);
 	if (shown < g->ndice)
 		reply_add(out, RS_DIM, ", … %zu more", g->ndice - shown);
 	reply_add(out, 0, "]");
@@ -150,7 +169,7 @@ repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 	{
 		char num[24];
 
-		int_text(rep->total, num);
+		num_text(rep->total, num);
 		reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%s", num);
 	}
 	if (counting && fail > 0)
