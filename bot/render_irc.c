@@ -1,12 +1,14 @@
 /* render_irc: IRC rendering of the reply model; see render_irc.h. */
 #include "bot/render_irc.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot/irc_fmt.h"
+#include "commands/registry.h"
 #include "rules/buf.h"
 #include "rules/mem.h"
 #include "rules/utf8.h"
@@ -99,14 +101,52 @@ open_style(unsigned st, const struct ustyle *us, struct buf *out)
 	return out->len > before;
 }
 
+/* A command reference: "/name" at the start of a word, name a command. */
+static size_t
+command_ref(const char *s, const char *p)
+{
+	size_t n = 0;
+
+	if (*p != '/' || (p > s && strchr(" \t([\"'`", p[-1]) == NULL))
+		return 0;
+	while (p[1 + n] >= 'a' && p[1 + n] <= 'z')
+		n++;
+	if (n == 0 || isalnum((unsigned char)p[1 + n]) || p[1 + n] == '_' || p[1 + n] == '-' ||
+	    registry_find(p + 1, n) == NULL)
+		return 0;
+	return n;
+}
+
+/* Cleans s into out (irc_fmt_clean), writing each command reference with
+ * the network's prefix: help and hints say /roll, IRC users type !roll. */
 static void
-span(const struct reply_span *s, struct buf *out)
+clean(struct buf *out, const char *s, const char *prefix)
+{
+	struct buf t;
+
+	if (prefix == NULL || strcmp(prefix, "/") == 0 || strchr(s, '/') == NULL) {
+		irc_fmt_clean(out, s);
+		return;
+	}
+	buf_init(&t, LOGICAL_MAX);
+	for (const char *p = s; *p != '\0'; p++) {
+		if (command_ref(s, p) > 0)
+			buf_adds(&t, prefix);
+		else
+			buf_addc(&t, *p);
+	}
+	irc_fmt_clean(out, buf_str(&t));
+	buf_free(&t);
+}
+
+static void
+span(const struct reply_span *s, const char *prefix, struct buf *out)
 {
 	bool opened = open_style(s->style, &s->user, out);
 
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		irc_fmt_clean(out, s->user.mark);
-	irc_fmt_clean(out, s->text);
+	clean(out, s->text, prefix);
 	if (opened)
 		buf_adds(out, IRC_FMT_RESET);
 }
@@ -120,12 +160,12 @@ pad(struct buf *out, size_t n)
 
 /* Appends cells cleaned, padded to widths (NULL: joined by two spaces). */
 static void
-cells_line(char *const *cells, int ncols, const size_t *width, struct buf *out)
+cells_line(char *const *cells, int ncols, const size_t *width, const char *prefix, struct buf *out)
 {
 	for (int c = 0; c < ncols; c++) {
 		size_t start = out->len;
 
-		irc_fmt_clean(out, cells[c]);
+		clean(out, cells[c], prefix);
 		if (c + 1 < ncols) {
 			size_t w = utf8_len(out->p != NULL ? out->p + start : "");
 
@@ -135,13 +175,13 @@ cells_line(char *const *cells, int ncols, const size_t *width, struct buf *out)
 }
 
 static size_t
-clean_len(const char *s)
+clean_len(const char *s, const char *prefix)
 {
 	struct buf b;
 	size_t n;
 
 	buf_init(&b, LOGICAL_MAX);
-	irc_fmt_clean(&b, s);
+	clean(&b, s, prefix);
 	n = utf8_len(buf_str(&b));
 	buf_free(&b);
 	return n;
@@ -158,16 +198,17 @@ any_highlight(const struct reply_block *b)
 
 /* Every row; cells padded to columns when padded, else two spaces apart. */
 static void
-table_rows(const struct reply_block *b, bool padded, struct buf *line, struct irc_lines *out)
+table_rows(const struct reply_block *b, bool padded, const char *prefix, struct buf *line,
+           struct irc_lines *out)
 {
 	size_t width[16] = {0};
 	bool hl = any_highlight(b);
 
 	for (int c = 0; padded && c < b->ncols && c < 16; c++) {
 		if (b->header != NULL)
-			width[c] = clean_len(b->header[c]);
+			width[c] = clean_len(b->header[c], prefix);
 		for (size_t r = 0; r < b->nrows; r++) {
-			size_t w = clean_len(b->rows[r].cells[c]);
+			size_t w = clean_len(b->rows[r].cells[c], prefix);
 
 			if (w > width[c])
 				width[c] = w;
@@ -175,7 +216,7 @@ table_rows(const struct reply_block *b, bool padded, struct buf *line, struct ir
 	}
 	if (b->header != NULL) {
 		buf_adds(line, hl && padded ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
-		cells_line(b->header, b->ncols, padded ? width : NULL, line);
+		cells_line(b->header, b->ncols, padded ? width : NULL, prefix, line);
 		buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
 	}
@@ -189,7 +230,7 @@ table_rows(const struct reply_block *b, bool padded, struct buf *line, struct ir
 			buf_adds(line, padded ? "  " : ""); /* under the ▶ */
 			colour(line, C_GREY);
 		}
-		cells_line(row->cells, b->ncols, padded ? width : NULL, line);
+		cells_line(row->cells, b->ncols, padded ? width : NULL, prefix, line);
 		if (hl)
 			buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
@@ -198,14 +239,15 @@ table_rows(const struct reply_block *b, bool padded, struct buf *line, struct ir
 
 /* A table in one line: its highlighted row, or its first column. */
 static void
-table_brief(const struct reply_block *b, struct buf *line, struct irc_lines *out)
+table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
+            struct irc_lines *out)
 {
 	for (size_t r = 0; r < b->nrows; r++) {
 		if (!b->rows[r].highlight)
 			continue;
 		buf_adds(line, "▶ " IRC_FMT_BOLD);
 		colour(line, C_ORANGE);
-		cells_line(b->rows[r].cells, b->ncols, NULL, line);
+		cells_line(b->rows[r].cells, b->ncols, NULL, prefix, line);
 		buf_adds(line, IRC_FMT_RESET " ");
 		colour(line, C_GREY);
 		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
@@ -214,13 +256,13 @@ table_brief(const struct reply_block *b, struct buf *line, struct irc_lines *out
 	}
 	if (b->header != NULL) {
 		buf_adds(line, IRC_FMT_BOLD);
-		irc_fmt_clean(line, b->header[0]);
+		clean(line, b->header[0], prefix);
 		buf_adds(line, ":" IRC_FMT_RESET " ");
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
 		if (r > 0)
 			buf_adds(line, ", ");
-		irc_fmt_clean(line, b->rows[r].cells[0]);
+		clean(line, b->rows[r].cells[0], prefix);
 	}
 	flush_line(line, out);
 }
@@ -241,7 +283,7 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 	buf_init(&line, LOGICAL_MAX);
 	if (m->title != NULL) {
 		buf_adds(&line, IRC_FMT_BOLD);
-		irc_fmt_clean(&line, m->title);
+		clean(&line, m->title, o->prefix);
 		buf_adds(&line, IRC_FMT_RESET);
 		flush_line(&line, out);
 	}
@@ -250,13 +292,13 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 
 		if (b->kind == RB_TABLE) {
 			if (lay == LAYOUT_BRIEF)
-				table_brief(b, &line, out);
+				table_brief(b, o->prefix, &line, out);
 			else
-				table_rows(b, lay == LAYOUT_FULL, &line, out);
+				table_rows(b, lay == LAYOUT_FULL, o->prefix, &line, out);
 			continue;
 		}
 		for (size_t j = 0; j < b->nspans; j++)
-			span(&b->spans[j], &line);
+			span(&b->spans[j], o->prefix, &line);
 		flush_line(&line, out);
 	}
 	if (m->nbuttons > 0) {

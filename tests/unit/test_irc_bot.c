@@ -97,7 +97,7 @@ test_prefix_commands_in_channels(void **state)
 
 	feed(f, ":alice!a@h PRIVMSG #a :!gm");
 	assert_string_equal(out(f),
-	                    "PRIVMSG #a :Nobody is GM here yet; /gm claim makes you the GM.\r\n");
+	                    "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the GM.\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
 	                            "alice\x0f is now the GM of this channel.\r\n");
@@ -109,7 +109,7 @@ test_prefix_commands_in_channels(void **state)
 	/* Each channel keeps its own state; channel names fold by CASEMAPPING. */
 	feed(f, ":alice!a@h PRIVMSG #b :!gm");
 	assert_string_equal(out(f),
-	                    "PRIVMSG #b :Nobody is GM here yet; /gm claim makes you the GM.\r\n");
+	                    "PRIVMSG #b :Nobody is GM here yet; !gm claim makes you the GM.\r\n");
 	feed(f, ":Alice!a@h PRIVMSG #A :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #A :You are already the GM here.\r\n");
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#a"));
@@ -125,7 +125,7 @@ test_errors_go_by_notice(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!gm dance");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
 	                            "04\x02\x02Unknown subcommand 'dance'; "
-	                            "usage: /gm <show|claim|release>\x0f\r\n");
+	                            "usage: !gm <show|claim|release>\x0f\r\n");
 }
 
 static void
@@ -141,7 +141,7 @@ test_operator_is_admin(void **state)
 	                            "admin can release the GM seat.\x0f\r\n");
 	feed(f, ":boss!b@h PRIVMSG #a :!gm release");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "alice\x0f is no longer the GM; anyone may /gm "
+	                            "alice\x0f is no longer the GM; anyone may !gm "
 	                            "claim.\r\n");
 	/* Op rank follows MODE. */
 	feed(f, ":boss!b@h MODE #a +o alice");
@@ -164,7 +164,7 @@ test_private_messages(void **state)
 	/* No prefix needed, but it is accepted; the conversation is its own
 	 * channel, keyed like the user. */
 	feed(f, ":alice!a@h PRIVMSG delver :gm");
-	assert_string_equal(out(f), "PRIVMSG alice :Nobody is GM here yet; /gm claim makes you the "
+	assert_string_equal(out(f), "PRIVMSG alice :Nobody is GM here yet; !gm claim makes you the "
 	                            "GM.\r\n");
 	feed(f, ":alice!a@h PRIVMSG delver :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG alice :\x02"
@@ -229,7 +229,7 @@ test_account_identity(void **state)
 	assert_string_equal(out(f), "NOTICE alice :\x03"
 	                            "04\x02\x02"
 	                            "al is already the GM here; "
-	                            "they can /gm release first.\x0f\r\n");
+	                            "they can !gm release first.\x0f\r\n");
 	assert_non_null(state_user_find(f->d.state, "irc:net:alice"));
 	assert_non_null(state_user_find(f->d.state, "irc:net:~alice"));
 }
@@ -244,7 +244,7 @@ test_no_injection(void **state)
 	        "04z");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
 	                            "04\x02\x02Unknown subcommand 'xy04z'; "
-	                            "usage: /gm <show|claim|release>\x0f\r\n");
+	                            "usage: !gm <show|claim|release>\x0f\r\n");
 	/* A nick that cannot be a target (a hostile server): no reply at all,
 	 * rather than a line the server would read differently. */
 	feed(f, "::x!a@h PRIVMSG delver :gm");

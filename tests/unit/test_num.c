@@ -28,7 +28,8 @@ read_numbers(void **unused)
 static void
 text_of_numbers(void **unused)
 {
-	static const long long v[] = {0, 1, -1, 9, 10, -10, 99, 100, 123456789, -987654321,
+	static const long long v[] = {0,         1,         -1,           9,         10,
+	                              -10,       99,        100,          123456789, -987654321,
 	                              LLONG_MAX, LLONG_MIN, LLONG_MIN + 1};
 	char got[NUM_TEXT_MAX], want[32];
 

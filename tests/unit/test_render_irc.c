@@ -191,6 +191,42 @@ test_render_spans(void **state)
 	reply_free(r);
 }
 
+/* Help and hints name commands as /roll; IRC users type the network's
+ * prefix, so command references are shown with it, and only those. */
+static void
+test_render_command_prefix(void **state)
+{
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+	struct render_irc_opts slash = opts;
+	const char *cells[2] = {"/gm claim", "take the seat"};
+
+	(void)state;
+	reply_title(r, "/help");
+	reply_line(r, 0,
+	           "Try /help or (/roll 2d6); not 1d20/2, http://x/roll, /rollx, /nosuch, "
+	           "/roll-x, a/roll.");
+	reply_table(r, 2, NULL);
+	reply_row(r, false, cells);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0], "\x02!help\x0f");
+	assert_string_equal(l.v[1], "Try !help or (!roll 2d6); not 1d20/2, http://x/roll, /rollx, "
+	                            "/nosuch, /roll-x, a/roll.");
+	assert_string_equal(l.v[2], "!gm claim  take the seat");
+	irc_lines_free(&l);
+	slash.prefix = "/";
+	render_irc(msg(r), &slash, &l);
+	assert_string_equal(l.v[0], "\x02/help\x0f");
+	irc_lines_free(&l);
+	slash.prefix = "\r\nQUIT :";
+	render_irc(msg(r), &slash, &l);
+	for (size_t i = 0; i < l.n; i++)
+		assert_null(strpbrk(l.v[i], "\r\n"));
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
 static void
 test_render_table_highlight(void **state)
 {
@@ -394,6 +430,7 @@ main(void)
 	    cmocka_unit_test(test_render_summarise_packs),
 	    cmocka_unit_test(test_render_summarise_brief),
 	    cmocka_unit_test(test_render_summarise_cut),
+	    cmocka_unit_test(test_render_command_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
