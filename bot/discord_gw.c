@@ -19,6 +19,7 @@
 #define CONNECT_TIMEOUT 30000 /* ms from connect to connected */
 #define BACKOFF_MAX     60000
 #define QUERY           "/?v=10&encoding=json"
+#define QUERY_ZLIB      QUERY "&compress=zlib-stream"
 
 enum op {
 	OP_DISPATCH = 0,
@@ -45,6 +46,7 @@ struct gw {
 	char url[URL_MAX];
 	uint64_t intents;
 	int shard_id, shard_count;
+	bool compress;
 	enum gw_state state;
 
 	/* the session */
@@ -118,6 +120,7 @@ gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng)
 	g->intents = o->intents;
 	g->shard_id = o->shard_id;
 	g->shard_count = o->shard_count > 0 ? o->shard_count : 1;
+	g->compress = o->compress;
 	g->seq = -1;
 	g->last_identify = INT64_MIN / 2;
 	g->total = g->remaining = 1000;
@@ -326,10 +329,10 @@ schedule_connect(struct gw *g, bool resume, int64_t delay, int64_t now)
 static void
 do_connect(struct gw *g, int64_t now)
 {
-	char url[URL_MAX + sizeof(QUERY)];
+	char url[URL_MAX + sizeof(QUERY_ZLIB)];
 	const char *base = g->resume_next && g->resume_url[0] != '\0' ? g->resume_url : g->url;
 
-	snprintf(url, sizeof(url), "%s%s", base, QUERY);
+	snprintf(url, sizeof(url), "%s%s", base, g->compress ? QUERY_ZLIB : QUERY);
 	g->state = GW_CONNECTING;
 	g->deadline = now + CONNECT_TIMEOUT;
 	g->reached_ready = false;

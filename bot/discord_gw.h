@@ -75,11 +75,13 @@ struct gw_opts {
 	const char *gateway_url; /* "wss://gateway.discord.gg" (no query) */
 	uint64_t intents;
 	int shard_id, shard_count;
+	bool compress; /* ask for compress=zlib-stream (the transport inflates) */
 };
 
 struct gw_hooks {
 	void *ctx;
-	/* Opens a connection to url (with ?v=10&encoding=json). Returns 0,
+	/* Opens a connection to url (with ?v=10&encoding=json, and
+	 * &compress=zlib-stream when asked for, also when resuming). Returns 0,
 	 * or -1 when it failed at once (then gw_closed is not called). */
 	int (*connect)(void *ctx, const char *url);
 	/* Closes the open connection with code; gw_closed() follows. */

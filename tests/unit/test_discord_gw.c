@@ -75,15 +75,16 @@ h_fatal(void *ctx, const char *msg)
 	snprintf(w->fatal, sizeof(w->fatal), "%s", msg);
 }
 
-static int
-setup(void **state)
+static struct world *
+world_new(bool compress)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	struct gw_opts o = {.token = TOKEN,
 	                    .gateway_url = "wss://gateway.discord.gg/",
 	                    .intents = 1,
 	                    .shard_id = 0,
-	                    .shard_count = 1};
+	                    .shard_count = 1,
+	                    .compress = compress};
 	struct gw_hooks h = {.ctx = w,
 	                     .connect = h_connect,
 	                     .close = h_close,
@@ -95,7 +96,20 @@ setup(void **state)
 	w->rng = rng_new_seeded(7);
 	w->g = gw_new(&o, &h, w->rng);
 	w->now = 1000000;
-	*state = w;
+	return w;
+}
+
+static int
+setup(void **state)
+{
+	*state = world_new(false);
+	return 0;
+}
+
+static int
+setup_compress(void **state)
+{
+	*state = world_new(true);
 	return 0;
 }
 
@@ -272,6 +286,41 @@ test_zombie_resumes(void **state)
 	msg(w, "{\"op\":0,\"s\":null,\"t\":\"RESUMED\",\"d\":{}}");
 	assert_int_equal(gw_state(w->g), GW_READY);
 	assert_int_equal(gw_seq(w->g), 8);
+}
+
+/* With compression, every URL asks for it: the first, a resume's and a
+ * new session's. */
+static void
+test_compress_in_every_url(void **state)
+{
+	struct world *w = *state;
+	cJSON *j;
+
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	assert_string_equal(w->url,
+	                    "wss://gateway.discord.gg/?v=10&encoding=json&compress=zlib-stream");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	cJSON_Delete(frame(w));
+	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"sess1\","
+	       "\"resume_gateway_url\":\"wss://resume.example/\"}}");
+	assert_int_equal(gw_state(w->g), GW_READY);
+	gw_closed(w->g, -1, w->now);
+	advance(w, w->now + 1000);
+	assert_int_equal(w->connects, 2);
+	assert_string_equal(w->url,
+	                    "wss://resume.example/?v=10&encoding=json&compress=zlib-stream");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	assert_int_equal(op_of(j), 6);
+	cJSON_Delete(j);
+	gw_closed(w->g, 4009, w->now); /* session timed out: a new one */
+	advance(w, w->now + 60000);
+	assert_int_equal(w->connects, 3);
+	assert_string_equal(w->url,
+	                    "wss://gateway.discord.gg/?v=10&encoding=json&compress=zlib-stream");
 }
 
 static void
@@ -535,6 +584,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_identify_payload, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ready_and_heartbeats, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_zombie_resumes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_compress_in_every_url, setup_compress, teardown),
 	    cmocka_unit_test_setup_teardown(test_reconnect_op7, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_invalid_session, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_identify_spacing_from_write, setup, teardown),
