@@ -550,6 +550,7 @@ config_defaults(void)
 	c->discord.shard_count = 1;
 	c->discord.intents = 1;
 	c->discord.tls_verify = true;
+	c->discord.compress = DISCORD_COMPRESS_ZLIB;
 	c->console.enabled = true;
 	c->console.channel = xstrdup("table");
 	return c;

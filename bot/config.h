@@ -41,18 +41,24 @@ struct config_bot {
 	bool players_roll_hazard; /* default true: anyone may roll /hazard */
 };
 
+enum discord_compress {
+	DISCORD_COMPRESS_ZLIB = 0, /* default: compress=zlib-stream */
+	DISCORD_COMPRESS_NONE,     /* plain JSON text frames */
+};
+
 struct config_discord {
-	bool enabled;         /* the section is present */
-	char *token_source;   /* env:NAME | file:PATH | credential:NAME */
-	char *token;          /* resolved secret; never logged */
-	char *application_id; /* snowflake as text, or NULL (from READY) */
-	char *gateway_url;    /* default: from GET /gateway/bot */
-	char *rest_url;       /* default https://discord.com/api/v10 */
-	int shard_id;         /* default 0 */
-	int shard_count;      /* default 1 */
-	char *dev_guild;      /* register commands here (instant), or NULL */
-	uint64_t intents;     /* default 1 (GUILDS) */
-	bool tls_verify;      /* default true */
+	bool enabled;                   /* the section is present */
+	char *token_source;             /* env:NAME | file:PATH | credential:NAME */
+	char *token;                    /* resolved secret; never logged */
+	char *application_id;           /* snowflake as text, or NULL (from READY) */
+	char *gateway_url;              /* default: from GET /gateway/bot */
+	char *rest_url;                 /* default https://discord.com/api/v10 */
+	int shard_id;                   /* default 0 */
+	int shard_count;                /* default 1 */
+	char *dev_guild;                /* register commands here (instant), or NULL */
+	uint64_t intents;               /* default 1 (GUILDS) */
+	bool tls_verify;                /* default true */
+	enum discord_compress compress; /* gateway transport compression, default zlib */
 };
 
 struct config_irc {

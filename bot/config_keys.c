@@ -8,11 +8,14 @@
 
 static const char *const fsync_choices[] = {"everysec", "always", "no", NULL};
 static const char *const level_choices[] = {"error", "warn", "info", "debug", NULL};
+static const char *const compress_choices[] = {"zlib-stream", "none", NULL};
 
 _Static_assert(sizeof(enum fsync_policy) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(enum log_level) == sizeof(int), "enums are stored as int");
 _Static_assert(FSYNC_EVERYSEC == 0 && FSYNC_ALWAYS == 1 && FSYNC_NO == 2, "fsync_choices");
 _Static_assert(LOG_LEVEL_ERROR == 0 && LOG_LEVEL_DEBUG == 3, "level_choices");
+_Static_assert(sizeof(enum discord_compress) == sizeof(int), "enums are stored as int");
+_Static_assert(DISCORD_COMPRESS_ZLIB == 0 && DISCORD_COMPRESS_NONE == 1, "compress_choices");
 
 #define B(f) offsetof(struct config_bot, f)
 static const struct key bot_keys[] = {
@@ -47,6 +50,7 @@ static const struct key discord_keys[] = {
     {"intents", KEY_U64, D(intents), 0, 0, 0, "a whole number, the sum of the gateway intent bits",
      NULL, NULL, 0},
     {"tls_verify", KEY_BOOL, D(tls_verify), 0, 0, 0, NULL, NULL, NULL, 0},
+    {"compress", KEY_CHOICE, D(compress), 0, 0, 0, NULL, NULL, compress_choices, 0},
 };
 #undef D
 

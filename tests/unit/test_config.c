@@ -57,6 +57,7 @@ test_defaults(void **state)
 	assert_int_equal(c->discord.shard_count, 1);
 	assert_int_equal(c->discord.intents, 1);
 	assert_true(c->discord.tls_verify);
+	assert_int_equal(c->discord.compress, DISCORD_COMPRESS_ZLIB);
 	assert_int_equal(c->nirc, 0);
 	assert_true(c->console.enabled);
 	assert_null(c->console.user);
@@ -96,6 +97,7 @@ test_full_file(void **state)
 	                        "dev_guild = 42\n"
 	                        "intents = 513\n"
 	                        "tls_verify = off\n"
+	                        "compress = none\n"
 	                        "[irc.libera]\n"
 	                        "host = irc.libera.chat\n"
 	                        "tls = false\n"
@@ -142,6 +144,7 @@ test_full_file(void **state)
 	assert_string_equal(c->discord.dev_guild, "42");
 	assert_int_equal(c->discord.intents, 513);
 	assert_false(c->discord.tls_verify);
+	assert_int_equal(c->discord.compress, DISCORD_COMPRESS_NONE);
 	assert_int_equal(c->nirc, 2);
 	assert_string_equal(c->irc[0].network, "libera");
 	assert_string_equal(c->irc[0].host, "irc.libera.chat");
@@ -255,6 +258,8 @@ test_bad_enum(void **state)
 	refused("[bot]\nlog_level = verbose\n",
 	        "t.conf:2: [bot] log_level must be error, warn, info or debug (got 'verbose')");
 	refused("[irc.n]\ntls = maybe\n", "t.conf:2: [irc.n] tls must be yes or no (got 'maybe')");
+	refused("[discord]\ntoken_source = env:T\ncompress = zlib\n",
+	        "t.conf:3: [discord] compress must be zlib-stream or none (got 'zlib')");
 }
 
 static void

@@ -110,6 +110,7 @@ assert_discord_defaults(const struct config_discord *got, const struct config_di
 	assert_same_str(got->dev_guild, want->dev_guild);
 	assert_int_equal(got->intents, want->intents);
 	assert_int_equal(got->tls_verify, want->tls_verify);
+	assert_int_equal(got->compress, want->compress);
 }
 
 static void
