@@ -379,7 +379,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	                     .gateway_url = cfg->gateway_url,
 	                     .intents = cfg->intents,
 	                     .shard_id = cfg->shard_id,
-	                     .shard_count = cfg->shard_count};
+	                     .shard_count = cfg->shard_count,
+	                     .compress = cfg->compress == DISCORD_COMPRESS_ZLIB};
 	struct gw_hooks gh = {.connect = hook_connect,
 	                      .close = hook_close,
 	                      .want_write = hook_want_write,
@@ -393,7 +394,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	}
 	dc = xcalloc(1, sizeof(*dc));
 	dc->loop = loop;
-	dc->ws = dws_new(loop, cfg->tls_verify);
+	dc->ws = dws_new(loop, cfg->tls_verify, cfg->compress == DISCORD_COMPRESS_ZLIB);
 	if (dc->ws == NULL) {
 		free(dc);
 		return NULL;
@@ -414,7 +415,9 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
 	dc->retry_timer.data = dc->stop_timer.data = dc;
-	log_info("discord: starting (shard %d of %d)", cfg->shard_id, cfg->shard_count);
+	log_info("discord: starting (shard %d of %d, %s)", cfg->shard_id, cfg->shard_count,
+	         cfg->compress == DISCORD_COMPRESS_ZLIB ? "zlib-stream compression"
+	                                                : "no compression");
 	get_gateway(dc);
 	return dc;
 }

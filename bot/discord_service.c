@@ -60,7 +60,7 @@ reload(void *ctx, const struct config *old, const struct config *now)
 	    !same(o->gateway_url, n->gateway_url) || !same(o->rest_url, n->rest_url) ||
 	    !same(o->dev_guild, n->dev_guild) || o->shard_id != n->shard_id ||
 	    o->shard_count != n->shard_count || o->intents != n->intents ||
-	    o->tls_verify != n->tls_verify)
+	    o->tls_verify != n->tls_verify || o->compress != n->compress)
 		log_warnx("[discord] changed: restart delver to apply it");
 }
 

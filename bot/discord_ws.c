@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bot/discord_gw.h"
+#include "bot/discord_zlib.h"
 #include "bot/log.h"
 #include "rules/buf.h"
 #include "rules/mem.h"
@@ -48,6 +49,8 @@ struct dws {
 	struct buf rx;
 	bool oversize;
 	uint64_t rx_ns;
+	struct dzl *z;   /* the connection's zlib stream, or NULL without compression */
+	bool text_noted; /* a text message on a compressed connection was logged */
 };
 
 static int64_t
@@ -98,9 +101,40 @@ ended(struct dws *w, int code)
 	dws_rearm(w);
 }
 
+/* A binary message with compression: part of the connection's zlib stream. */
+static void
+receive_compressed(struct dws *w, struct lws *wsi, const char *in, size_t len)
+{
+	const char *payload;
+	size_t n;
+
+	dzl_add(w->z, in, len);
+	if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0)
+		return;
+	w->rx_ns = uv_hrtime();
+	switch (dzl_end(w->z)) {
+	case DZL_PAYLOAD:
+		payload = dzl_payload(w->z, &n);
+		gw_message(w->g, payload, n, now_ms(w));
+		break;
+	case DZL_ERROR: /* once per connection: later input is dropped */
+		gw_abort(w->g, dzl_why(w->z), now_ms(w));
+		break;
+	case DZL_MORE:
+		break;
+	}
+}
+
+/* A message in one or more pieces. With compression, Discord's messages
+ * are binary; a text message is taken for plain JSON (as discord.py does),
+ * leaving the zlib stream as it was. */
 static void
 receive(struct dws *w, struct lws *wsi, const char *in, size_t len)
 {
+	if (w->z != NULL && lws_frame_is_binary(wsi)) {
+		receive_compressed(w, wsi, in, len);
+		return;
+	}
 	if (!w->oversize && buf_add(&w->rx, in, len) < 0) {
 		w->oversize = true;
 		buf_reset(&w->rx);
@@ -108,6 +142,11 @@ receive(struct dws *w, struct lws *wsi, const char *in, size_t len)
 	if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0)
 		return;
 	w->rx_ns = uv_hrtime();
+	if (w->z != NULL && !w->text_noted) {
+		w->text_noted = true;
+		log_warnx("discord: the gateway sent a text message on a compressed connection; "
+		          "reading it as plain JSON");
+	}
 	if (w->oversize) {
 		char why[128];
 
@@ -170,6 +209,9 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		return 0;
 	case LWS_CALLBACK_CLIENT_ESTABLISHED:
 		w->established = true;
+		w->text_noted = false;
+		if (w->z != NULL)
+			dzl_reset(w->z); /* one zlib stream per connection */
 		gw_opened(w->g, now_ms(w));
 		break;
 	case LWS_CALLBACK_CLIENT_RECEIVE:
@@ -212,7 +254,7 @@ lws_log(int level, const char *line)
 }
 
 struct dws *
-dws_new(uv_loop_t *loop, bool tls_verify)
+dws_new(uv_loop_t *loop, bool tls_verify, bool compress)
 {
 	struct dws *w = xcalloc(1, sizeof(*w));
 	struct lws_context_creation_info info;
@@ -239,6 +281,8 @@ dws_new(uv_loop_t *loop, bool tls_verify)
 		free(w);
 		return NULL;
 	}
+	if (compress)
+		w->z = dzl_new(DWS_MESSAGE_MAX, DWS_MESSAGE_MAX);
 	uv_timer_init(loop, &w->timer);
 	w->timer.data = w;
 	w->timer_open = true;
@@ -449,5 +493,6 @@ dws_free(struct dws *w)
 		uv_run(w->loop, UV_RUN_DEFAULT);
 	}
 	buf_free(&w->rx);
+	dzl_free(w->z);
 	free(w);
 }

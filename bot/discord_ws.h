@@ -10,7 +10,13 @@
  * This module owns the socket and feeds a struct gw (discord_gw): it
  * reports connections, whole messages (reassembled from fragments up to
  * DWS_MESSAGE_MAX bytes: a bigger message is dropped and the session told
- * to reconnect and resume) and closes with their code; it sends the frames
+ * to reconnect and resume) and closes with their code. With compression
+ * (compress=zlib-stream) binary messages go through the connection's
+ * zlib stream (discord_zlib, reset at each connection; a payload is at most
+ * DWS_MESSAGE_MAX bytes compressed and inflated) and each whole payload is
+ * reported; an over-cap or corrupt payload is logged once and the session
+ * told to reconnect and resume; a text message is read as plain JSON. It
+ * sends the frames
  * the session releases, one per writeable callback, and runs the session's
  * timer. The gw's connect, close and want_write hooks must call
  * dws_connect(), dws_close() and dws_want_write().
@@ -34,8 +40,10 @@
 struct gw;
 struct dws;
 
-/* Returns NULL (and logs) when libwebsockets cannot start on loop. */
-struct dws *dws_new(uv_loop_t *loop, bool tls_verify);
+/* Returns NULL (and logs) when libwebsockets cannot start on loop. With
+ * compress, binary messages are inflated (the gw must ask for
+ * compress=zlib-stream: gw_opts.compress). */
+struct dws *dws_new(uv_loop_t *loop, bool tls_verify, bool compress);
 /* The session this socket serves (set once, before it connects). */
 void dws_attach(struct dws *w, struct gw *g);
 
