@@ -18,13 +18,12 @@
 
 #include "dice.h"
 
-/* No allocation beyond this is ever needed by a command within limits. */
-#define DICE_ARENA_MAX (8u * 1024 * 1024)
-
 /*
  * A bump allocator: the first block is supplied by the owner (inside the
- * result, or on the stack), further blocks are malloc'd and chained. Memory
- * is released all at once by dice__arena_release().
+ * result, or on the stack), further blocks are xmalloc'd (rules/mem.h: they
+ * never fail) and chained. Memory is released all at once by
+ * dice__arena_release(). What one command needs is bounded by the limits
+ * of dice.h (under 2 MB for the worst command found).
  */
 struct dice_block {
 	struct dice_block *next;
@@ -35,8 +34,8 @@ struct dice_block {
 struct dice_arena {
 	unsigned char *cur;
 	unsigned char *end;
-	struct dice_block *blocks; /* malloc'd blocks, newest first */
-	size_t total;              /* bytes malloc'd so far */
+	struct dice_block *blocks; /* xmalloc'd blocks, newest first */
+	size_t total;              /* bytes xmalloc'd so far */
 };
 
 #define DICE_ALIGN _Alignof(max_align_t)
@@ -46,15 +45,14 @@ void *dice__arena_grow(struct dice_arena *a, size_t n);
 char *dice__arena_strdup(struct dice_arena *a, const char *s, size_t n);
 void dice__arena_release(struct dice_arena *a);
 
-/* Returns n bytes aligned for any type, or NULL when memory ran out or
- * the arena would pass DICE_ARENA_MAX. */
+/* Returns n bytes aligned for any type; never NULL. */
 static inline void *
 dice__arena_alloc(struct dice_arena *a, size_t n)
 {
 	size_t r = (n + DICE_ALIGN - 1) & ~(size_t)(DICE_ALIGN - 1);
 	void *p = a->cur;
 
-	if (n == 0 || n > DICE_ARENA_MAX || a->cur == NULL || (size_t)(a->end - a->cur) < r)
+	if (n == 0 || a->cur == NULL || (size_t)(a->end - a->cur) < r)
 		return dice__arena_grow(a, n);
 	a->cur += r;
 	return p;

@@ -59,12 +59,6 @@ col(const struct parser *p, size_t off)
 	return dice__column(p->s, off);
 }
 
-static int
-oom(struct parser *p)
-{
-	return dice__fail(p->e, DICE_ENOMEM, "out of memory");
-}
-
 /* Fills buf with ", not 'c'" naming the byte at p->i, or "" at the end. */
 static void
 found(const struct parser *p, char *buf, size_t len)
@@ -232,9 +226,7 @@ parse_bracket_label(struct parser *p, const char **out)
 	end = (size_t)(rb - p->s);
 	if (check_label(p, start, end - start, open) != 0)
 		return p->e->code;
-	*out = NULL;
-	if (end > start && (*out = dice__arena_strdup(p->a, p->s + start, end - start)) == NULL)
-		return oom(p);
+	*out = end > start ? dice__arena_strdup(p->a, p->s + start, end - start) : NULL;
 	p->i = end + 1;
 	return 0;
 }
@@ -244,29 +236,22 @@ new_node(struct parser *p, uint8_t kind, size_t pos)
 {
 	struct dice_node *n = dice__arena_alloc(p->a, sizeof(*n));
 
-	if (n == NULL) {
-		oom(p);
-		return NULL;
-	}
 	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	n->pos = (uint32_t)pos;
 	return n;
 }
 
-/* Copies what o printed into the arena. */
+/* Copies what o printed into the arena; NULL (an error) when it did not
+ * fit. */
 static const char *
 keep_text(struct parser *p, struct dice_out *o)
 {
-	const char *s;
-
 	if (o->overflow) {
 		dice__fail(p->e, DICE_ELIMIT, "the roll is too long to print");
 		return NULL;
 	}
-	if ((s = dice__arena_strdup(p->a, o->buf, o->used)) == NULL)
-		oom(p);
-	return s;
+	return dice__arena_strdup(p->a, o->buf, o->used);
 }
 
 static int
@@ -469,8 +454,7 @@ parse_paren(struct parser *p)
 	}
 	p->i++;
 	p->depth--;
-	if ((n = new_node(p, NODE_PAREN, open)) == NULL)
-		return NULL;
+	n = new_node(p, NODE_PAREN, open);
 	n->kid = kid;
 	n->nitems = kid->nitems + 2;
 	n->ngroups = kid->ngroups;
@@ -494,12 +478,8 @@ parse_dice(struct parser *p, size_t pos, struct dice_node *count_expr, int64_t c
 
 	if (count_expr == NULL && dice__check_count(count, p->e) != 0)
 		return NULL;
-	if ((n = new_node(p, NODE_DICE, pos)) == NULL)
-		return NULL;
-	if ((sp = dice__arena_alloc(p->a, sizeof(*sp))) == NULL) {
-		oom(p);
-		return NULL;
-	}
+	n = new_node(p, NODE_DICE, pos);
+	sp = dice__arena_alloc(p->a, sizeof(*sp));
 	memset(sp, 0, sizeof(*sp));
 	n->spec = sp;
 	sp->count_expr = count_expr;
@@ -581,8 +561,7 @@ parse_atom(struct parser *p, const char *after)
 			return NULL;
 		if (lc(at(p, p->i)) == 'd')
 			return parse_dice(p, pos, NULL, v);
-		if ((n = new_node(p, NODE_NUM, pos)) == NULL)
-			return NULL;
+		n = new_node(p, NODE_NUM, pos);
 		n->v = v;
 		n->nitems = 1;
 		p->last_dice = false;
@@ -630,12 +609,8 @@ parse_unary(struct parser *p, const char *after)
 	}
 	if ((kid = parse_atom(p, after)) == NULL || nneg == 0)
 		return kid;
-	if ((n = new_node(p, NODE_NEG, pos)) == NULL)
-		return NULL;
-	if ((dash = dice__arena_alloc(p->a, nneg + 1)) == NULL) {
-		oom(p);
-		return NULL;
-	}
+	n = new_node(p, NODE_NEG, pos);
+	dash = dice__arena_alloc(p->a, nneg + 1);
 	memset(dash, '-', nneg);
 	dash[nneg] = '\0';
 	n->text = dash;
@@ -677,8 +652,7 @@ parse_chain(struct parser *p, const char *after, bool sum)
 		if (k == NULL)
 			return NULL;
 		if (n == NULL) {
-			if ((n = new_node(p, sum ? NODE_SUM : NODE_PROD, first->pos)) == NULL)
-				return NULL;
+			n = new_node(p, sum ? NODE_SUM : NODE_PROD, first->pos);
 			n->kid = first;
 			n->nitems = first->nitems;
 			n->ngroups = first->ngroups;
@@ -747,9 +721,8 @@ parse_command_label(struct parser *p, struct dice_cmd *cmd)
 		end--;
 	if (check_label(p, start, end - start, hash) != 0)
 		return p->e->code;
-	if (end > start &&
-	    (cmd->label = dice__arena_strdup(p->a, p->s + start, end - start)) == NULL)
-		return oom(p);
+	if (end > start)
+		cmd->label = dice__arena_strdup(p->a, p->s + start, end - start);
 	p->i = p->len;
 	return 0;
 }
