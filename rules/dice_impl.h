@@ -2,9 +2,10 @@
  * dice_impl.h: what the dice engine's files share and nobody else sees.
  *
  * dice_parse.c turns text into a struct dice_cmd (an AST whose nodes live
- * in an arena), dice_check.c holds the limits knowable before rolling and
- * the entry points that only parse, dice_text.c the arena, error messages
- * and canonical printing, and dice_eval.c rolls a dice_cmd into a struct
+ * in an arena), reading numbers, labels and modifiers through dice_mods.c;
+ * dice_check.c holds the limits knowable before rolling and the entry
+ * points that only parse, dice_text.c the arena, error messages and
+ * canonical printing, and dice_eval.c rolls a dice_cmd into a struct
  * dice_result.
  * Internal names use the dice__ prefix.
  */
@@ -191,6 +192,65 @@ struct dice_cmd {
 	const char *label; /* "# label" text or NULL */
 	uint64_t sdice;    /* dice known before rolling, repeats in */
 };
+
+/*
+ * The parser's cursor over a byte string that need not be NUL-terminated.
+ * dice_parse.c holds the grammar (terms, operators, parentheses, "Nx",
+ * ';' and "# label"); dice_mods.c what it reads through: numbers, compare
+ * points, labels and a dice term's modifiers. Every reader advances i past
+ * what it read and returns 0, or records an error in e and returns its
+ * code.
+ */
+struct dice_parser {
+	const char *s;
+	size_t len;
+	size_t i;
+	int depth;      /* open parentheses */
+	bool last_dice; /* the last atom was a dice term */
+	struct dice_arena *a;
+	struct dice_errbuf *e;
+};
+
+/* The byte at off, or -1 past the end. */
+static inline int
+dice__at(const struct dice_parser *p, size_t off)
+{
+	return off < p->len ? (unsigned char)p->s[off] : -1;
+}
+
+/* ASCII lower case (notation letters are case-insensitive). */
+static inline int
+dice__lc(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static inline bool
+dice__isdig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The 1-based column of byte offset off, for messages. */
+static inline int
+dice__col(const struct dice_parser *p, size_t off)
+{
+	return dice__column(p->s, off);
+}
+
+/* Fills buf with ", not 'c'" naming the byte at p->i, or "" at the end. */
+void dice__found(const struct dice_parser *p, char *buf, size_t len);
+/* Reads the digits at p->i into *v (0 when there are none). */
+int dice__parse_uint(struct dice_parser *p, int64_t *v);
+/* Checks the n label bytes at start (length, UTF-8, no control
+ * characters); where is the column messages name. */
+int dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where);
+/* Reads "[label]" at p->i into *out, copied into the arena (NULL when
+ * empty). */
+int dice__parse_bracket_label(struct dice_parser *p, const char **out);
+/* Reads the modifiers after a term's sides into sp, and a trailing
+ * "[label]" into *label. */
+int dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label);
 
 /* Parses text into cmd, every node in a; checks every static limit. */
 int dice__parse(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd,
