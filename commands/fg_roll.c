@@ -407,7 +407,9 @@ fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont 
 	reply_nl(out);
 	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
 	group_line(out, &k->annoy.g[0], k->effect.source, styles, suffix);
-	snprintf(label, sizeof(label), "%s (%s)", m->name, m->player);
+	/* A long player name is cut short here, as in every roll's label. */
+	if (snprintf(label, sizeof(label), "%s (%s)", m->name, m->player) < 0)
+		label[0] = '\0';
 	snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[1],
 	         k->success ? "succeeds: the effect ends" : "fails");
 	group_line(out, &k->annoy.g[1], label, styles, suffix);
