@@ -17,6 +17,7 @@
 #include "commands/fungeon.h"
 #include "commands/ustyle.h"
 #include "rules/rng.h"
+#include "rules/utf8.h"
 
 struct table {
 	struct state *st;
@@ -108,6 +109,38 @@ play_a_room(struct table *t)
 
 /* A combat turn offers the next turn while a monster of the fight stands,
  * and the hallway once none does. */
+/* A long name and a long multibyte player name: every roll label is cut
+ * on a character boundary, so replies stay valid UTF-8. */
+static void
+long_names_stay_utf8(void **unused)
+{
+	struct table *t = table_new(7);
+	char player[NAME_MAX_LEN], line[200];
+	char *text;
+
+	memset(player, 0, sizeof(player));
+	for (size_t i = 0; i + 2 < sizeof(player); i += 2)
+		memcpy(player + i, "é", 2);
+	snprintf(line, sizeof(line), "/fungeon join %s wizard 3", "Aaaaaaaaaaaaaaaaaaaaaaaa");
+	ok(t, player, line);
+	ok(t, "bob", "/fungeon join Brom fighter 2");
+	ok(t, "bob", "/fungeon hallway");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous");
+	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab pain 1");
+	for (int i = 0; i < 3; i++) {
+		static const char *const cmds[] = {
+		    "/fungeon annoy pit", "/fungeon pain pit Aaaaaaaaaaaaaaaaaaaaaaaa Brom",
+		    "/fungeon combat"};
+
+		text = run(t, "bob", cmds[i]);
+		assert_false(reply_is_error(t->last));
+		assert_true(utf8_valid(text, strlen(text)));
+		assert_non_null(strstr(text, "Aaaaaaaaaaaaaaaaaaaaaaaa (éé"));
+		free(text);
+	}
+	table_free(t);
+}
+
 static void
 combat_offers_next_turn_then_hallway(void **unused)
 {
@@ -753,6 +786,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(module_round_trip),
+	    cmocka_unit_test(long_names_stay_utf8),
 	    cmocka_unit_test(combat_offers_next_turn_then_hallway),
 	    cmocka_unit_test(module_load_rejects_bad_records),
 	    cmocka_unit_test(bad_input_changes_nothing),
