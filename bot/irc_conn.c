@@ -634,10 +634,10 @@ irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick)
 	return irc_track_is_op(c->track, channel, nick);
 }
 
-void
+int
 irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size)
 {
-	irc_track_casefold(c->track, in, out, size);
+	return irc_track_casefold(c->track, in, out, size);
 }
 
 size_t

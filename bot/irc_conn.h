@@ -117,8 +117,9 @@ bool irc_conn_has_cap(const struct irc_conn *c, const char *cap);
 bool irc_conn_is_channel(const struct irc_conn *c, const char *target);
 /* Whether nick holds operator rank (or above) in channel. */
 bool irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick);
-/* Folds case by the server's CASEMAPPING into out (truncated to size). */
-void irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size);
+/* Folds case by the server's CASEMAPPING into out (see bot/irc_fold.h).
+ * Returns 0, or -1 when the fold did not fit whole in size bytes. */
+int irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size);
 /* Bytes of text that fit one PRIVMSG or NOTICE to target. */
 size_t irc_conn_budget(const struct irc_conn *c, const char *target);
 

@@ -487,6 +487,16 @@ test_casemapping(void **state)
 	feed(f, ":irc.test 005 delver CASEMAPPING=strict-rfc1459 :are supported");
 	irc_conn_casefold(f->c, "#Dice[]\\~", out1, sizeof(out1));
 	assert_string_equal(out1, "#dice{}|~");
+	/* rfc7613: Unicode, not ASCII alone (bot/irc_fold.h). */
+	feed(f, ":irc.test 005 delver CASEMAPPING=rfc7613 :are supported");
+	assert_int_equal(irc_conn_casefold(f->c, "#\xef\xbc\xa4ice\xc3\x89[]", out1, sizeof(out1)),
+	                 0);
+	assert_string_equal(out1, "#dice\xc3\xa9[]");
+	feed(f, ":delver!~d@h JOIN #\xc3\x89t\xc3\xa9");
+	feed(f, ":irc.test 353 delver = #\xc3\x89t\xc3\xa9 :@\xc3\x89lodie delver");
+	assert_true(irc_conn_is_op(f->c, "#E\xcc\x81T\xc3\x89", "\xc3\xa9LODIE"));
+	assert_true(irc_conn_is_op(f->c, "#\xc3\xa9t\xc3\xa9", "\xef\xbc\xa5\xcc\x81lodie"));
+	assert_false(irc_conn_is_op(f->c, "#\xc3\xa9t\xc3\xa9", "elodie"));
 	teardown(f);
 }
 
