@@ -80,16 +80,16 @@ map_char(utf8proc_int32_t cp, void *data)
 static int
 fold_precis(const char *in, char *out, size_t size)
 {
-	const utf8proc_option_t decompose = UTF8PROC_NULLTERM | UTF8PROC_STABLE |
-	                                    UTF8PROC_DECOMPOSE;
+	const utf8proc_option_t decompose =
+	    UTF8PROC_NULLTERM | UTF8PROC_STABLE | UTF8PROC_DECOMPOSE;
 	utf8proc_int32_t stack[STACK_CPS + 1], *cps = stack; /* + 1: the NUL */
 	utf8proc_ssize_t n, bytes;
 	int r;
 
 	if (!utf8_valid(in, strlen(in)))
 		return -2;
-	n = utf8proc_decompose_custom((const utf8proc_uint8_t *)in, 0, cps, STACK_CPS,
-	                              decompose, map_char, NULL);
+	n = utf8proc_decompose_custom((const utf8proc_uint8_t *)in, 0, cps, STACK_CPS, decompose,
+	                              map_char, NULL);
 	if (n > STACK_CPS) {
 		cps = xmalloc(((size_t)n + 1) * sizeof(*cps));
 		n = utf8proc_decompose_custom((const utf8proc_uint8_t *)in, 0, cps, n, decompose,

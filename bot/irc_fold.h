@@ -11,8 +11,8 @@
  *                   <narrow> decomposition: "Ａ" is "A"), Unicode lowercase
  *                   (of the canonically decomposed text, so "İ" becomes
  *                   "i" U+0307 as full lowercasing does), then NFC.
- *                   Lowercase, not case folding (RFC 8265): "ß" stays. "ＣＲＹＰＴ", "Crypt" and "crypt" fold alike;
- *                   "É" (U+00C9) and "E" U+0301 both fold to "é" (U+00E9).
+ *                   Lowercase, not case folding (RFC 8265): "ß" stays. "ＣＲＹＰＴ", "Crypt" and
+ * "crypt" fold alike; "É" (U+00C9) and "E" U+0301 both fold to "é" (U+00E9).
  *
  * Text that is not well-formed UTF-8 cannot be mapped by rfc7613: it is
  * folded as ascii instead and keeps its other bytes as they are. Its fold is

@@ -69,12 +69,15 @@ test_rfc7613(void **state)
 	assert_string_equal(fold(IRC_CM_RFC7613, "\xce\xa3\xce\x91\xce\xa3"),
 	                    "\xcf\x83\xce\xb1\xcf\x83");
 	/* Lowercase, not case folding: ß stays, so "straße" is not "strasse". */
-	assert_string_equal(fold(IRC_CM_RFC7613, "STRA\xc3\x9f" "E"), "stra\xc3\x9f" "e");
+	assert_string_equal(fold(IRC_CM_RFC7613, "STRA\xc3\x9f"
+	                                         "E"),
+	                    "stra\xc3\x9f"
+	                    "e");
 	/* Capital I with dot above keeps its dot, as full lowercasing does. */
 	assert_string_equal(fold(IRC_CM_RFC7613, "\xc4\xb0"), "i\xcc\x87");
 	/* Compatibility characters other than width are kept (not NFKC). */
 	assert_string_equal(fold(IRC_CM_RFC7613, "\xef\xac\x81"), "\xef\xac\x81"); /* fi ligature */
-	assert_string_equal(fold(IRC_CM_RFC7613, "x\xc2\xb2"), "x\xc2\xb2");       /* superscript 2 */
+	assert_string_equal(fold(IRC_CM_RFC7613, "x\xc2\xb2"), "x\xc2\xb2"); /* superscript 2 */
 }
 
 /* Text that is not UTF-8 folds as ascii and stays apart from every
@@ -137,8 +140,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_casemapping_names), cmocka_unit_test(test_ascii_family),
-	    cmocka_unit_test(test_rfc7613),           cmocka_unit_test(test_rfc7613_not_utf8),
+	    cmocka_unit_test(test_casemapping_names),
+	    cmocka_unit_test(test_ascii_family),
+	    cmocka_unit_test(test_rfc7613),
+	    cmocka_unit_test(test_rfc7613_not_utf8),
 	    cmocka_unit_test(test_cut),
 	};
 
