@@ -37,6 +37,12 @@ irc_bot_free(struct irc_bot *b)
 	free(b);
 }
 
+void
+irc_bot_set_config(struct irc_bot *b, const struct config_irc *cfg)
+{
+	b->cfg = cfg;
+}
+
 static const char *
 prefix(const struct irc_bot *b)
 {

@@ -37,32 +37,6 @@ struct irc_service {
 	struct svc_net nets[CONFIG_IRC_MAX];
 };
 
-static char *
-dup_or_null(const char *s)
-{
-	return s != NULL ? xstrdup(s) : NULL;
-}
-
-/* A deep copy, freed with config_irc_clear(). */
-static void
-copy_cfg(struct config_irc *dst, const struct config_irc *src)
-{
-	*dst = *src;
-	dst->network = dup_or_null(src->network);
-	dst->host = dup_or_null(src->host);
-	dst->nick = dup_or_null(src->nick);
-	for (size_t i = 0; i < src->nalt_nicks; i++)
-		dst->alt_nicks[i] = dup_or_null(src->alt_nicks[i]);
-	dst->username = dup_or_null(src->username);
-	dst->realname = dup_or_null(src->realname);
-	dst->sasl_user = dup_or_null(src->sasl_user);
-	dst->password_source = dup_or_null(src->password_source);
-	dst->password = dup_or_null(src->password);
-	for (size_t i = 0; i < src->nchannels; i++)
-		dst->channels[i] = dup_or_null(src->channels[i]);
-	dst->prefix = dup_or_null(src->prefix);
-}
-
 static bool
 same_str(const char *a, const char *b)
 {
@@ -75,7 +49,8 @@ same_channels(const struct config_irc *a, const struct config_irc *b)
 	if (a->nchannels != b->nchannels)
 		return false;
 	for (size_t i = 0; i < a->nchannels; i++)
-		if (!same_str(a->channels[i], b->channels[i]))
+		if (!same_str(a->channels[i], b->channels[i]) ||
+		    !same_str(a->channel_keys[i], b->channel_keys[i]))
 			return false;
 	return true;
 }
@@ -104,17 +79,23 @@ same_link(const struct config_irc *a, const struct config_irc *b)
 static void
 apply_channels(struct svc_net *sn, const struct config_irc *now)
 {
-	char *old[CONFIG_CHANNELS_MAX];
+	char *old[CONFIG_CHANNELS_MAX], *oldkeys[CONFIG_CHANNELS_MAX];
 	size_t nold = sn->cfg.nchannels;
 
 	memcpy(old, sn->cfg.channels, nold * sizeof(old[0]));
-	for (size_t i = 0; i < now->nchannels; i++)
+	memcpy(oldkeys, sn->cfg.channel_keys, nold * sizeof(oldkeys[0]));
+	for (size_t i = 0; i < now->nchannels; i++) {
 		sn->cfg.channels[i] = xstrdup(now->channels[i]);
+		sn->cfg.channel_keys[i] =
+		    now->channel_keys[i] != NULL ? xstrdup(now->channel_keys[i]) : NULL;
+	}
 	sn->cfg.nchannels = now->nchannels;
 	if (sn->net != NULL)
-		irc_net_set_channels(sn->net, sn->cfg.channels, sn->cfg.nchannels);
-	for (size_t i = 0; i < nold; i++)
+		irc_net_reconfigure(sn->net, &sn->cfg, NULL);
+	for (size_t i = 0; i < nold; i++) {
 		free(old[i]);
+		free(oldkeys[i]);
+	}
 	log_info("irc %s: channel list reloaded (%zu channels)", sn->cfg.network,
 	         sn->cfg.nchannels);
 }
@@ -215,7 +196,7 @@ irc_service_start(struct app *a, char *err, size_t errlen)
 		struct svc_net *sn = &svc->nets[i];
 
 		sn->svc = svc;
-		copy_cfg(&sn->cfg, &c->irc[i]);
+		config_irc_copy(&sn->cfg, &c->irc[i]);
 		timing_from(&sn->cfg, &sn->timing);
 		snprintf(sn->name, sizeof(sn->name), "irc %s", sn->cfg.network);
 		sn->ops.name = sn->name;
