@@ -693,7 +693,7 @@ finish_stop(struct irc_net *n)
 }
 
 void
-irc_net_stop(struct irc_net *n, void (*done)(void *ctx), void *ctx)
+irc_net_stop(struct irc_net *n, const char *why, void (*done)(void *ctx), void *ctx)
 {
 	enum net_state was = n->st;
 
@@ -704,7 +704,7 @@ irc_net_stop(struct irc_net *n, void (*done)(void *ctx), void *ctx)
 	n->drained = NULL;
 	switch (was) {
 	case NS_UP:
-		irc_conn_quit(n->conn, "delver is shutting down");
+		irc_conn_quit(n->conn, why);
 		arm(n);
 		break;
 	case NS_RESOLVING:

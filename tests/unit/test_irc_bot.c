@@ -117,6 +117,23 @@ test_prefix_commands_in_channels(void **state)
 	assert_null(state_channel_find(f->d.state, "irc:net:#A"));
 }
 
+/* A reloaded prefix applies to the next message. */
+static void
+test_prefix_reloaded(void **state)
+{
+	struct fixture *f = *state;
+	struct config_irc next = f->cfg;
+
+	next.prefix = ".";
+	irc_bot_set_config(f->b, &next);
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG #a :.gm");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :Nobody is GM here yet; .gm claim makes you the GM.\r\n");
+	irc_bot_set_config(f->b, &f->cfg);
+}
+
 static void
 test_errors_go_by_notice(void **state)
 {
@@ -290,6 +307,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_ctcp, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_account_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rfc7613_keys, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
 	};
 
