@@ -1,8 +1,9 @@
 /*
  * Fungeon benchmarks: the largest Painful conflict the limits allow (13
  * participants of 100 dice: roll, sort, resolve, narrate), whole commands
- * through the console for a full party of 8 at level 20, and the channel
- * module's JSON for a full channel (size and save+load time).
+ * through the console for a full party of 8 at level 20, the channel
+ * module's JSON for a full channel (size and save+load time), and the
+ * memory a channel's state holds, full and for a small party.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,6 +93,26 @@ say(struct console *c, const char *fmt, ...)
 	buf_free(&out);
 }
 
+/* A channel with a 3-player party and two designs (a trap, a monster). */
+static void
+small_channel(struct dispatch *d)
+{
+	struct console_opts o = {.user = "q0", .channel = "small", .ansi = true};
+	struct console *c = console_new(d, &o);
+	const struct fg_chan *fc;
+
+	for (int i = 0; i < 3; i++) {
+		say(c, "/as q%d", i);
+		say(c, "/fungeon join G%d fighter 3", i);
+	}
+	say(c, "/fungeon trap add pit annoy 2 pain 1");
+	say(c, "/fungeon monster add rat level 3");
+	fc = fgchan_peek(state_channel(d->state, "console:small"));
+	printf("small channel (%d members, %d designs): state %zu bytes in memory\n", fc->n,
+	       fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE], fgchan_bytes(fc));
+	console_free(c);
+}
+
 int
 main(void)
 {
@@ -150,8 +171,9 @@ main(void)
 		printf(
 		    "full channel (8 members, 72 designs): %zu bytes of JSON, save+load %.0f us; "
 		    "state %zu bytes in memory\n",
-		    size, (t1 - t0) / n / 1000, sizeof(struct fg_chan));
+		    size, (t1 - t0) / n / 1000, fgchan_bytes(fc));
 	}
+	small_channel(&d);
 	console_free(c);
 	state_free(d.state);
 	rng_free(d.rng);

@@ -308,8 +308,9 @@ start_services(struct app *a)
 			return -1;
 		}
 	}
-	/* The store always runs (it is svc[0]); the rest are transports. */
-	if (a->nsvc <= 1)
+	/* The IRC service always registers (a reload may add a network), so
+	 * ask the configuration which transports run. */
+	if (!a->cfg->console.enabled && !a->cfg->discord.enabled && a->cfg->nirc == 0)
 		log_warnx("no service is configured to run (see delver(8)); waiting for a signal");
 	return 0;
 }

@@ -147,6 +147,73 @@ set_list(struct parser *p, void *base, const struct key *k, const char *v)
 	return 0;
 }
 
+/* Whether name is among the n names (ASCII letters in any case). */
+static bool
+listed(char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Channels: words "#name" or "#name:key" (':' cannot be part of a channel
+ * name, RFC 2812 1.3). The names go to the list, the keys (or NULL) to the
+ * parallel array at k->aux_off. A key is never quoted in a message.
+ */
+static int
+set_channels(struct parser *p, void *base, const struct key *k, const char *v)
+{
+	char **names = str_at(base, k);
+	char **keys = (char **)((char *)base + k->aux_off);
+	size_t *count = (size_t *)((char *)base + k->count_off);
+	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1],
+	     *key[CONFIG_CHANNELS_MAX + 1];
+	char show[SHOW_BYTES + 8];
+	int n = cv_split(v, copy, words, (size_t)k->max + 1), r = -1;
+
+	for (int i = 0; i < n; i++) {
+		char *colon = strchr(words[i], ':');
+
+		key[i] = NULL;
+		if (colon != NULL) {
+			*colon = '\0';
+			key[i] = colon + 1;
+		}
+		if (!k->valid(words[i])) {
+			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
+			     k->allowed, shown(words[i], show, sizeof(show)));
+			goto out;
+		}
+		if (key[i] != NULL && !cv_chankey(key[i])) {
+			fail(p, p->line,
+			     "[%s] %s: the key of %s must be 1 to %d printable ASCII characters "
+			     "other "
+			     "than ',' and ':' (the key is not shown)",
+			     p->cur->name, k->name, words[i], CONFIG_CHANKEY_MAX);
+			goto out;
+		}
+		if (listed(names, *count, words[i]) || listed(words, (size_t)i, words[i])) {
+			fail(p, p->line, "[%s] %s lists %s twice", p->cur->name, k->name, words[i]);
+			goto out;
+		}
+	}
+	if (n < 0 || *count + (size_t)n > (size_t)k->max) {
+		fail(p, p->line, "[%s] %s may list at most %lld", p->cur->name, k->name, k->max);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		keys[*count] = key[i] != NULL ? xstrdup(key[i]) : NULL;
+		names[(*count)++] = xstrdup(words[i]);
+	}
+	r = 0;
+out:
+	explicit_bzero(copy, strlen(v) + 1); /* it held the keys */
+	free(copy);
+	return r;
+}
+
 /* Stores v in key k of the current section. Returns 0, or -1 after fail(). */
 static int
 set_value(struct parser *p, const struct key *k, const char *v)
@@ -201,6 +268,8 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		return 0;
 	case KEY_LIST:
 		return set_list(p, base, k, v);
+	case KEY_CHANNELS:
+		return set_channels(p, base, k, v);
 	case KEY_SOURCE:
 		/* Never quoted: a source that does not parse may be a secret. */
 		if (secret_check(v, what, sizeof(what)) < 0) {
@@ -247,7 +316,7 @@ on_value(void *user, const char *section, const char *name, const char *value)
 		return 0;
 	}
 	k = &p->cur->kind->keys[i];
-	if (p->cur->key_line[i] != 0 && k->type != KEY_LIST) {
+	if (p->cur->key_line[i] != 0 && k->type != KEY_LIST && k->type != KEY_CHANNELS) {
 		if (p->continued)
 			fail(p, p->line,
 			     "[%s] %s takes one line: an indented line continues the key above it, "
@@ -560,8 +629,38 @@ void
 config_log_secrets(const struct config *c)
 {
 	log_secret(c->discord.token);
-	for (size_t i = 0; i < c->nirc; i++)
+	for (size_t i = 0; i < c->nirc; i++) {
 		log_secret(c->irc[i].password);
+		for (size_t k = 0; k < c->irc[i].nchannels; k++)
+			log_secret(c->irc[i].channel_keys[k]);
+	}
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+void
+config_irc_copy(struct config_irc *dst, const struct config_irc *src)
+{
+	*dst = *src;
+	dst->network = dup_or_null(src->network);
+	dst->host = dup_or_null(src->host);
+	dst->nick = dup_or_null(src->nick);
+	for (size_t i = 0; i < src->nalt_nicks; i++)
+		dst->alt_nicks[i] = dup_or_null(src->alt_nicks[i]);
+	dst->username = dup_or_null(src->username);
+	dst->realname = dup_or_null(src->realname);
+	dst->sasl_user = dup_or_null(src->sasl_user);
+	dst->password_source = dup_or_null(src->password_source);
+	dst->password = dup_or_null(src->password);
+	for (size_t i = 0; i < src->nchannels; i++) {
+		dst->channels[i] = dup_or_null(src->channels[i]);
+		dst->channel_keys[i] = dup_or_null(src->channel_keys[i]);
+	}
+	dst->prefix = dup_or_null(src->prefix);
 }
 
 void
@@ -577,8 +676,10 @@ config_irc_clear(struct config_irc *irc)
 	free(irc->sasl_user);
 	free(irc->password_source);
 	secret_free(irc->password);
-	for (size_t i = 0; i < irc->nchannels; i++)
+	for (size_t i = 0; i < irc->nchannels; i++) {
 		free(irc->channels[i]);
+		secret_free(irc->channel_keys[i]);
+	}
 	free(irc->prefix);
 	memset(irc, 0, sizeof(*irc));
 }

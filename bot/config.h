@@ -23,6 +23,7 @@
 #define CONFIG_IRC_MAX      8  /* [irc.<network>] sections */
 #define CONFIG_CHANNELS_MAX 32 /* channels per IRC network */
 #define CONFIG_NICKS_MAX    4  /* alternate nicks */
+#define CONFIG_CHANKEY_MAX  23 /* bytes of a channel key (RFC 2812) */
 
 enum fsync_policy {
 	FSYNC_EVERYSEC = 0, /* default: fsync the journal once a second */
@@ -70,12 +71,14 @@ struct config_irc {
 	char *nick;
 	char *alt_nicks[CONFIG_NICKS_MAX];
 	size_t nalt_nicks;
-	char *username;        /* default: nick */
-	char *realname;        /* default: "delver dice bot" */
-	char *sasl_user;       /* NULL: no SASL */
-	char *password_source; /* env:/file:/credential: */
-	char *password;        /* resolved secret; never logged */
-	char *channels[CONFIG_CHANNELS_MAX];
+	char *username;                          /* default: nick */
+	char *realname;                          /* default: "delver dice bot" */
+	char *sasl_user;                         /* NULL: no SASL */
+	char *password_source;                   /* env:/file:/credential: */
+	char *password;                          /* resolved secret; never logged */
+	char *channels[CONFIG_CHANNELS_MAX];     /* names, without keys */
+	char *channel_keys[CONFIG_CHANNELS_MAX]; /* channels[i]'s key (+k), or NULL;
+	                                            a secret-lite: never logged */
 	size_t nchannels;
 	char *prefix;          /* default "!" */
 	int flood_burst;       /* default 4 */
@@ -108,6 +111,8 @@ struct config *config_defaults(void);
  * (copied) before its keys are read; the port is 0 until the section is
  * complete (then 6697 with TLS, 6667 without). Free with config_irc_clear(). */
 void config_irc_init(struct config_irc *irc, const char *network);
+/* A deep copy of src into dst, freed with config_irc_clear(). */
+void config_irc_copy(struct config_irc *dst, const struct config_irc *src);
 void config_irc_clear(struct config_irc *irc);
 
 /*
@@ -124,8 +129,9 @@ struct config *config_load(const char *path, bool resolve_secrets, char *err, si
 struct config *config_load_stream(FILE *f, const char *name, bool resolve_secrets, char *err,
                                   size_t errlen);
 
-/* Registers every resolved secret of c with log_secret() (config_load does
- * it; a reload calls it again after log_forget_secrets()). */
+/* Registers every resolved secret of c, and every channel key, with
+ * log_secret() (config_load does it; a reload calls it again after
+ * log_forget_secrets()). */
 void config_log_secrets(const struct config *c);
 
 /* Calls fn for every key the parser knows, section by section ("bot",

@@ -22,9 +22,11 @@ enum key_type {
 	KEY_INT,    /* from .min to .max, stored in an int */
 	KEY_U64,
 	KEY_BOOL,
-	KEY_CHOICE, /* one of .choices, stored as its index in an enum */
-	KEY_LIST,   /* words accepted by .valid, at most .max in all */
-	KEY_SOURCE, /* a secret source (config_secret.h) */
+	KEY_CHOICE,   /* one of .choices, stored as its index in an enum */
+	KEY_LIST,     /* words accepted by .valid, at most .max in all */
+	KEY_SOURCE,   /* a secret source (config_secret.h) */
+	KEY_CHANNELS, /* IRC channels, each "#name" or "#name:key"; .count_off and
+	                 .max as KEY_LIST, keys at .aux_off */
 };
 
 #define KEY_REQUIRED 0x1u /* a section without it is an error */
@@ -35,6 +37,7 @@ struct key {
 	enum key_type type;
 	size_t off;          /* of the value in the section's struct */
 	size_t count_off;    /* KEY_LIST: of its size_t count */
+	size_t aux_off;      /* KEY_CHANNELS: of the parallel array of keys */
 	long long min, max;  /* KEY_INT bounds; KEY_LIST: max items */
 	const char *allowed; /* what is allowed, to end "must be ..." */
 	bool (*valid)(const char *);

@@ -168,6 +168,12 @@ cv_channel(const char *s)
 }
 
 bool
+cv_chankey(const char *s)
+{
+	return len_in(s, 1, 23) && bytes_in(s, 0x21, 0x7e, ",:");
+}
+
+bool
 cv_host(const char *s)
 {
 	return len_in(s, 1, 253) && alnum_or(s, "-._:");

@@ -37,6 +37,12 @@ irc_bot_free(struct irc_bot *b)
 	free(b);
 }
 
+void
+irc_bot_set_config(struct irc_bot *b, const struct config_irc *cfg)
+{
+	b->cfg = cfg;
+}
+
 static const char *
 prefix(const struct irc_bot *b)
 {
@@ -99,18 +105,21 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 	memset(o, 0, sizeof(*o));
 	o->platform = "irc";
 	if (account_ok(account)) {
-		irc_conn_casefold(b->conn, account, who, sizeof(who));
+		if (irc_conn_casefold(b->conn, account, who, sizeof(who)) < 0)
+			return -1;
 	} else {
 		bool marked = irc_conn_has_cap(b->conn, "account-tag");
 
 		who[0] = '~';
-		irc_conn_casefold(b->conn, m->nick, who + marked, sizeof(who) - marked);
+		if (irc_conn_casefold(b->conn, m->nick, who + marked, sizeof(who) - marked) < 0)
+			return -1;
 	}
 	n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:%s", net, who);
 	if (n < 0 || (size_t)n >= sizeof(o->user_key))
 		return -1;
 	if (chan != NULL) {
-		irc_conn_casefold(b->conn, chan, fold, sizeof(fold));
+		if (irc_conn_casefold(b->conn, chan, fold, sizeof(fold)) < 0)
+			return -1;
 		n = snprintf(o->chan_key, sizeof(o->chan_key), "irc:%s:%s", net, fold);
 		o->platform_admin = irc_conn_is_op(b->conn, chan, m->nick);
 	} else {

@@ -42,6 +42,9 @@ struct irc_bot;
 struct irc_bot *irc_bot_new(struct dispatch *d, const struct config_irc *cfg,
                             struct irc_conn *conn);
 void irc_bot_free(struct irc_bot *b);
+/* Makes cfg (which must outlive the bot or the next call) its
+ * configuration: the prefix and max_lines apply to the next message. */
+void irc_bot_set_config(struct irc_bot *b, const struct config_irc *cfg);
 
 /* Handles one PRIVMSG or NOTICE that reached the bot. mono_ms is the
  * monotonic clock (for rate limits), unix_s the wall clock (for commands). */

@@ -10,6 +10,8 @@
 #include "bot/log.h"
 #include "rules/mem.h"
 
+#define JOIN_LISTS_MAX 400 /* bytes of channels and keys in one JOIN line */
+
 void
 irc_timing_defaults(struct irc_timing *t)
 {
@@ -46,8 +48,10 @@ irc_conn_new(const struct config_irc *cfg, const struct irc_timing *t,
 	c->flood = irc_flood_new(cfg->flood_burst > 0 ? cfg->flood_burst : 4,
 	                         cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : 2000);
 	c->track = irc_track_new();
-	for (size_t i = 0; i < cfg->nchannels && i < CONFIG_CHANNELS_MAX; i++)
-		c->chans[c->nchans++].name = cfg->channels[i];
+	for (size_t i = 0; i < cfg->nchannels && i < CONFIG_CHANNELS_MAX; i++) {
+		c->chans[c->nchans].name = cfg->channels[i];
+		c->chans[c->nchans++].key = cfg->channel_keys[i];
+	}
 	snprintf(c->nick, sizeof(c->nick), "%s", cfg->nick);
 	return c;
 }
@@ -166,40 +170,95 @@ irc_conn_link_down(struct irc_conn *c, int64_t now)
 	c->ping_at = c->ready_at = c->nick_retry_at = 0;
 	for (size_t i = 0; i < c->nchans; i++) {
 		c->chans[i].joined = false;
+		c->chans[i].badkey = false; /* one more try on the next link */
 		c->chans[i].rejoin_at = 0;
 	}
 }
 
+/* A JOIN list item: no comma, no space, never empty. */
+static bool
+list_item_ok(const char *s)
+{
+	return irc_middle_ok(s) && strchr(s, ',') == NULL;
+}
+
+/* Whether ch is to be joined now. */
+static bool
+joinable(const struct chanrec *ch)
+{
+	return !ch->joined && !ch->dead && !ch->badkey && list_item_ok(ch->name) &&
+	       (ch->key == NULL || list_item_ok(ch->key));
+}
+
+static void
+send_join(struct irc_conn *c, const struct chanrec *ch)
+{
+	if (ch->key != NULL)
+		SEND(c, false, "JOIN", ch->name, ch->key);
+	else
+		SEND(c, false, "JOIN", ch->name);
+}
+
+static void
+send_joins(struct irc_conn *c, char *names, char *keys)
+{
+	if (names[0] == '\0')
+		return;
+	if (keys[0] != '\0')
+		SEND(c, false, "JOIN", names, keys);
+	else
+		SEND(c, false, "JOIN", names);
+	names[0] = keys[0] = '\0';
+}
+
+static void
+list_add(char *list, const char *item)
+{
+	size_t len = strlen(list), n = strlen(item);
+
+	if (len > 0)
+		list[len++] = ',';
+	memcpy(list + len, item, n + 1);
+}
+
+/* Joins every channel not joined in as few lines as fit: keyed channels
+ * first, their keys in the same order ("JOIN #k1,#k2,#open k1,k2"). */
 static void
 join_all(struct irc_conn *c)
 {
-	char list[400] = "";
+	char names[JOIN_LISTS_MAX + 2] = "", keys[JOIN_LISTS_MAX + 2] = "";
 
-	for (size_t i = 0; i < c->nchans; i++) {
-		const char *name = c->chans[i].name;
-		size_t len = strlen(list), n = strlen(name);
+	for (int keyed = 1; keyed >= 0; keyed--) {
+		for (size_t i = 0; i < c->nchans; i++) {
+			const struct chanrec *ch = &c->chans[i];
+			size_t more;
 
-		if (c->chans[i].joined || c->chans[i].dead || !irc_middle_ok(name) ||
-		    strchr(name, ',') != NULL)
-			continue;
-		if (len + n + 2 > sizeof(list)) {
-			SEND(c, false, "JOIN", list);
-			list[0] = '\0';
-			len = 0;
+			if (!joinable(ch) || (ch->key != NULL) != (keyed == 1))
+				continue;
+			more = strlen(ch->name) + 1 + (ch->key != NULL ? strlen(ch->key) + 1 : 0);
+			if (strlen(names) + strlen(keys) + more > JOIN_LISTS_MAX)
+				send_joins(c, names, keys);
+			list_add(names, ch->name);
+			if (ch->key != NULL)
+				list_add(keys, ch->key);
 		}
-		if (len > 0)
-			list[len++] = ',';
-		memcpy(list + len, name, n + 1);
 	}
-	if (list[0] != '\0')
-		SEND(c, false, "JOIN", list);
+	send_joins(c, names, keys);
 }
 
-void
-irc_conn_set_channels(struct irc_conn *c, char *const *names, size_t n)
+static bool
+same_key(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Makes names (with keys) the channels to keep joined; see
+ * irc_conn_reconfigure. */
+static void
+set_channels(struct irc_conn *c, char *const *names, char *const *keys, size_t n)
 {
 	struct chanrec next[CONFIG_CHANNELS_MAX];
-	bool fresh[CONFIG_CHANNELS_MAX];
+	bool fresh[CONFIG_CHANNELS_MAX], rekeyed[CONFIG_CHANNELS_MAX];
 	size_t nn = 0;
 
 	if (n > CONFIG_CHANNELS_MAX)
@@ -208,10 +267,14 @@ irc_conn_set_channels(struct irc_conn *c, char *const *names, size_t n)
 		struct chanrec *old = find_chanrec(c, names[i]);
 
 		fresh[nn] = old == NULL;
+		rekeyed[nn] = old != NULL && !same_key(old->key, keys[i]);
 		if (old != NULL)
 			next[nn] = *old;
 		else
 			memset(&next[nn], 0, sizeof(next[nn]));
+		if (rekeyed[nn])
+			next[nn].badkey = false;
+		next[nn].key = keys[i];
 		next[nn++].name = names[i];
 	}
 	for (size_t i = 0; i < c->nchans; i++) {
@@ -228,9 +291,23 @@ irc_conn_set_channels(struct irc_conn *c, char *const *names, size_t n)
 	}
 	memcpy(c->chans, next, nn * sizeof(next[0]));
 	c->nchans = nn;
-	for (size_t i = 0; i < nn && c->st == ST_READY; i++)
-		if (fresh[i] && irc_middle_ok(next[i].name) && strchr(next[i].name, ',') == NULL)
-			SEND(c, false, "JOIN", next[i].name);
+	for (size_t i = 0; i < nn && c->st == ST_READY; i++) {
+		if ((fresh[i] || rekeyed[i]) && joinable(&c->chans[i])) {
+			c->chans[i].rejoin_at = 0;
+			send_join(c, &c->chans[i]);
+		}
+	}
+}
+
+void
+irc_conn_reconfigure(struct irc_conn *c, const struct config_irc *cfg, const struct irc_timing *t)
+{
+	c->cfg = cfg;
+	if (t != NULL)
+		c->t = *t;
+	irc_flood_set_rate(c->flood, cfg->flood_burst > 0 ? cfg->flood_burst : 4,
+	                   cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : 2000);
+	set_channels(c, cfg->channels, cfg->channel_keys, cfg->nchannels);
 }
 
 static void
@@ -346,6 +423,21 @@ on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t no
 
 	if (ch == NULL)
 		return;
+	if (num == 475) {
+		/* Retrying a wrong key only repeats the refusal. */
+		ch->badkey = true;
+		if (ch->key != NULL)
+			log_warnx("irc %s: cannot join %s: the server refused its key (475); not "
+			          "retrying until the key changes in the configuration (SIGHUP) or "
+			          "the bot reconnects",
+			          irc_conn__net(c), ch->name);
+		else
+			log_warnx(
+			    "irc %s: cannot join %s: it needs a key (475, mode +k); give it in "
+			    "channels as %s:KEY and reload (SIGHUP)",
+			    irc_conn__net(c), ch->name, ch->name);
+		return;
+	}
 	log_warnx("irc %s: cannot join %s (%d: %s)", irc_conn__net(c), ch->name, num,
 	          irc_msg_param(m, m->nparams - 1));
 	if (num == 403) {
@@ -495,8 +587,8 @@ irc_conn_tick(struct irc_conn *c, int64_t now)
 
 		if (ch->rejoin_at != 0 && now >= ch->rejoin_at) {
 			ch->rejoin_at = 0;
-			if (!ch->joined && !ch->dead)
-				SEND(c, false, "JOIN", ch->name);
+			if (joinable(ch))
+				send_join(c, ch);
 		}
 	}
 	if (c->nick_retry_at != 0 && now >= c->nick_retry_at) {
@@ -634,10 +726,10 @@ irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick)
 	return irc_track_is_op(c->track, channel, nick);
 }
 
-void
+int
 irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size)
 {
-	irc_track_casefold(c->track, in, out, size);
+	return irc_track_casefold(c->track, in, out, size);
 }
 
 size_t

@@ -13,10 +13,12 @@
  * few minutes. It answers PINGs at once, sends its own after a silence and
  * asks the transport to recycle a link that stays silent, that does not
  * finish registering, whose SASL fails, or that the server ends with ERROR.
- * It rejoins a channel after a KICK (or a failed JOIN) after a delay that
- * doubles while the kicks go on. It learns CASEMAPPING, PREFIX, CHANMODES
- * and CHANTYPES from 005 and tracks, from NAMES, JOIN, PART, KICK, QUIT,
- * NICK and MODE, who holds operator rank in each configured channel.
+ * Channels with a key (+k) are joined with it, keyed channels first in
+ * a JOIN ("JOIN #k1,#k2,#open k1,k2"). It rejoins a channel after a KICK
+ * (or a failed JOIN) after a delay that doubles while the kicks go on; a
+ * wrong key (475) is not retried on the same link unless the key changes. It learns CASEMAPPING,
+ * PREFIX, CHANMODES and CHANTYPES from 005 and tracks, from NAMES, JOIN, PART, KICK, QUIT, NICK and
+ * MODE, who holds operator rank in each configured channel.
  *
  * Outgoing lines go through a per-connection irc_flood queue; the
  * transport takes them with irc_conn_pop() when the hook `wake` says there
@@ -100,12 +102,17 @@ int irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const 
 /* Queues QUIT ahead of everything (shutting down). */
 void irc_conn_quit(struct irc_conn *c, const char *reason);
 /*
- * Makes names (n of them, at most CONFIG_CHANNELS_MAX) the channels to keep
- * joined, on a live link: channels no longer listed are left (PART), new
- * ones joined, the others keep their state. The strings must outlive the
- * connection or the next call (they replace the configured names).
+ * Makes cfg the session's configuration for what applies without a new
+ * link: the flood rate, the timings t (NULL: unchanged) and the channels
+ * with their keys. On a live link channels no longer listed are left
+ * (PART) and new ones joined; a channel not joined whose key changed is
+ * joined at once with the new key; the others keep their state. The
+ * settings that need a new link (server, nicks, login) are not looked at
+ * again until the next one. cfg must outlive the connection or the next
+ * call; the old configuration may be freed once this returns.
  */
-void irc_conn_set_channels(struct irc_conn *c, char *const *names, size_t n);
+void irc_conn_reconfigure(struct irc_conn *c, const struct config_irc *cfg,
+                          const struct irc_timing *t);
 
 bool irc_conn_ready(const struct irc_conn *c);
 /* Lines waiting to be written. */
@@ -117,8 +124,9 @@ bool irc_conn_has_cap(const struct irc_conn *c, const char *cap);
 bool irc_conn_is_channel(const struct irc_conn *c, const char *target);
 /* Whether nick holds operator rank (or above) in channel. */
 bool irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick);
-/* Folds case by the server's CASEMAPPING into out (truncated to size). */
-void irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size);
+/* Folds case by the server's CASEMAPPING into out (see bot/irc_fold.h).
+ * Returns 0, or -1 when the fold did not fit whole in size bytes. */
+int irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size);
 /* Bytes of text that fit one PRIVMSG or NOTICE to target. */
 size_t irc_conn_budget(const struct irc_conn *c, const char *target);
 

@@ -20,11 +20,13 @@ enum state {
 
 struct chanrec {
 	const char *name;  /* the configured name */
+	const char *key;   /* its configured key (+k), or NULL */
 	int64_t rejoin_at; /* 0: no rejoin scheduled */
 	int64_t delay;     /* the last rejoin delay */
 	int64_t trouble;   /* when the last kick or refusal happened */
 	bool joined;
-	bool dead; /* the server says it does not exist: not retried */
+	bool dead;   /* the server says it does not exist: not retried */
+	bool badkey; /* 475: not retried on this link unless the key changes */
 };
 
 struct irc_conn {

@@ -51,6 +51,22 @@ irc_flood_new(int burst, int interval_ms)
 	return f;
 }
 
+void
+irc_flood_set_rate(struct irc_flood *f, int burst, int interval_ms)
+{
+	int64_t sends = f->interval > 0 ? f->credit / f->interval : burst;
+
+	if (burst < 1)
+		burst = 1;
+	if (interval_ms < 0)
+		interval_ms = 0;
+	if (sends > burst)
+		sends = burst;
+	f->interval = interval_ms;
+	f->capacity = (int64_t)burst * interval_ms;
+	f->credit = sends * interval_ms;
+}
+
 static void
 fifo_drop(struct fifo *q)
 {

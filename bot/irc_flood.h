@@ -29,6 +29,9 @@ struct irc_flood;
  * pacing at all). It starts full. */
 struct irc_flood *irc_flood_new(int burst, int interval_ms);
 void irc_flood_free(struct irc_flood *f);
+/* Changes the rate (as irc_flood_new), keeping the queued lines and the
+ * sends the bucket holds (at most the new burst). */
+void irc_flood_set_rate(struct irc_flood *f, int burst, int interval_ms);
 
 /* Queues line[0..len) (with its CRLF) for target. Returns 0, or -1 when the
  * target's queue or the whole queue is full: the line is then dropped. */

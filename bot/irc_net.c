@@ -188,14 +188,21 @@ receive(void *ctx, const char *p, size_t len)
 static void
 log_sent(const struct irc_net *n, const char *line, size_t len)
 {
+	const char *keys;
+
 	if (log_get_level() < LOG_LEVEL_DEBUG)
 		return;
 	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
-	/* Passwords and SASL payloads never reach the log. */
+	/* Passwords, SASL payloads and channel keys never reach the log. */
 	if (strncmp(line, "PASS ", 5) == 0 || (strncmp(line, "AUTHENTICATE ", 13) == 0 &&
 	                                       strcmp(line, "AUTHENTICATE PLAIN\r\n") != 0))
 		len = (size_t)(strchr(line, ' ') - line);
+	if (strncmp(line, "JOIN ", 5) == 0 && (keys = memchr(line + 5, ' ', len - 5)) != NULL) {
+		log_debug("irc %s: -> %.*s (keys not shown)", n->cfg->network, (int)(keys - line),
+		          line);
+		return;
+	}
 	log_debug("irc %s: -> %.*s", n->cfg->network, (int)len, line);
 }
 
@@ -686,7 +693,7 @@ finish_stop(struct irc_net *n)
 }
 
 void
-irc_net_stop(struct irc_net *n, void (*done)(void *ctx), void *ctx)
+irc_net_stop(struct irc_net *n, const char *why, void (*done)(void *ctx), void *ctx)
 {
 	enum net_state was = n->st;
 
@@ -697,7 +704,7 @@ irc_net_stop(struct irc_net *n, void (*done)(void *ctx), void *ctx)
 	n->drained = NULL;
 	switch (was) {
 	case NS_UP:
-		irc_conn_quit(n->conn, "delver is shutting down");
+		irc_conn_quit(n->conn, why);
 		arm(n);
 		break;
 	case NS_RESOLVING:
@@ -710,8 +717,10 @@ irc_net_stop(struct irc_net *n, void (*done)(void *ctx), void *ctx)
 }
 
 void
-irc_net_set_channels(struct irc_net *n, char *const *names, size_t count)
+irc_net_reconfigure(struct irc_net *n, const struct config_irc *cfg, const struct irc_timing *t)
 {
-	irc_conn_set_channels(n->conn, names, count);
+	n->cfg = cfg;
+	irc_bot_set_config(n->bot, cfg);
+	irc_conn_reconfigure(n->conn, cfg, t);
 	on_wake(n); /* the PARTs and JOINs wait in the queue */
 }

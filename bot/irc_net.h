@@ -34,9 +34,9 @@ struct irc_net;
 
 struct app;
 
-/* The app's starter: one network per [irc.<network>] section, each an app
- * service named "irc <network>" (bot/irc_service.c). Returns 0, or -1 with
- * one sentence in err. */
+/* The app's starter: the app service "irc", with one network per
+ * [irc.<network>] section (bot/irc_service.c). Returns 0, or -1 with one
+ * sentence in err. */
 int irc_service_start(struct app *a, char *err, size_t errlen);
 
 /* A libwebsockets context on loop; NULL (logged) when it cannot be made. */
@@ -50,14 +50,20 @@ struct irc_net *irc_net_new(struct irc_lws *x, struct dispatch *d, const struct 
                             const struct irc_timing *t);
 /* Starts resolving and connecting. */
 void irc_net_start(struct irc_net *n);
-/* Applies a new channel list on the live link (see irc_conn_set_channels). */
-void irc_net_set_channels(struct irc_net *n, char *const *names, size_t count);
+/* Makes cfg (and t, unless NULL) the network's configuration for what
+ * applies on the live link: the prefix, max_lines, the flood rate, the
+ * ping timings and the channels with their keys (see irc_conn_reconfigure).
+ * cfg must outlive the network or the next call; the old one may be freed
+ * once this returns. */
+void irc_net_reconfigure(struct irc_net *n, const struct config_irc *cfg,
+                         const struct irc_timing *t);
 /* Stops taking commands; calls drained(ctx) once the replies already
  * queued are written or the link is gone (maybe before returning). */
 void irc_net_drain(struct irc_net *n, void (*drained)(void *ctx), void *ctx);
-/* Sends QUIT, closes the link (after at most IRC_NET_QUIT_MS), frees the
- * network and then calls done(ctx). */
-void irc_net_stop(struct irc_net *n, void (*done)(void *ctx), void *ctx);
+/* Sends QUIT with why as its reason, closes the link (after at most
+ * IRC_NET_QUIT_MS), frees the network and then calls done(ctx), always
+ * from the loop (never before returning). */
+void irc_net_stop(struct irc_net *n, const char *why, void (*done)(void *ctx), void *ctx);
 
 #define IRC_NET_QUIT_MS 2000
 

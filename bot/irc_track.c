@@ -7,16 +7,11 @@
 
 #include <uthash.h>
 
+#include "bot/irc_fold.h"
 #include "rules/mem.h"
 
 #define FOLD_MAX  128 /* bytes of a folded nick or channel, with the NUL */
 #define RANKS_MAX 8
-
-enum casemap {
-	CM_ASCII,
-	CM_RFC1459,
-	CM_STRICT,
-};
 
 struct member {
 	char nick[FOLD_MAX]; /* folded */
@@ -31,7 +26,7 @@ struct chan {
 };
 
 struct irc_track {
-	enum casemap cm;
+	enum irc_casemap cm;
 	char casemapping[32];
 	char prefix_modes[RANKS_MAX + 1]; /* "ov" */
 	char prefix_chars[RANKS_MAX + 1]; /* "@+" */
@@ -43,7 +38,7 @@ struct irc_track {
 static void
 defaults(struct irc_track *t)
 {
-	t->cm = CM_RFC1459;
+	t->cm = IRC_CM_RFC1459;
 	snprintf(t->casemapping, sizeof(t->casemapping), "rfc1459");
 	snprintf(t->prefix_modes, sizeof(t->prefix_modes), "ov");
 	snprintf(t->prefix_chars, sizeof(t->prefix_chars), "@+");
@@ -102,12 +97,7 @@ static void
 set_casemapping(struct irc_track *t, const char *v)
 {
 	snprintf(t->casemapping, sizeof(t->casemapping), "%s", v);
-	if (strcmp(v, "rfc1459") == 0)
-		t->cm = CM_RFC1459;
-	else if (strcmp(v, "strict-rfc1459") == 0)
-		t->cm = CM_STRICT;
-	else
-		t->cm = CM_ASCII; /* ascii, and rfc7613 folded as far as ASCII goes */
+	t->cm = irc_fold_casemap(v);
 }
 
 /* PREFIX=(qaohv)~&@%+ */
@@ -180,25 +170,10 @@ irc_track_casemapping(const struct irc_track *t)
 	return t->casemapping;
 }
 
-void
+int
 irc_track_casefold(const struct irc_track *t, const char *in, char *out, size_t size)
 {
-	size_t i = 0;
-
-	if (size == 0)
-		return;
-	for (; in[i] != '\0' && i + 1 < size; i++) {
-		char c = in[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
-		else if (t->cm != CM_ASCII && (c == '[' || c == ']' || c == '\\'))
-			c = (char)(c + 32); /* [ ] \ fold to { } | */
-		else if (t->cm == CM_RFC1459 && c == '~')
-			c = '^';
-		out[i] = c;
-	}
-	out[i] = '\0';
+	return irc_fold(t->cm, in, out, size);
 }
 
 bool

@@ -2,8 +2,8 @@
  * irc_track: what an IRC server said about itself (005 ISUPPORT) and who
  * is in the channels the bot is in, with their channel ranks.
  *
- * ISUPPORT: CASEMAPPING (ascii, rfc1459, strict-rfc1459; others fold ASCII
- * only), PREFIX (e.g. (qaohv)~&@%+), CHANMODES (which modes take a
+ * ISUPPORT: CASEMAPPING (ascii, rfc1459, strict-rfc1459, rfc7613; others
+ * fold ASCII only; see bot/irc_fold.h), PREFIX (e.g. (qaohv)~&@%+), CHANMODES (which modes take a
  * parameter, so MODE lines are read correctly) and CHANTYPES. Until the
  * server says otherwise the RFC 1459 defaults hold. Members are keyed by
  * their case-folded nick; a member is an operator when it holds the 'o'
@@ -30,8 +30,9 @@ void irc_track_reset(struct irc_track *t);
 void irc_track_isupport(struct irc_track *t, const struct irc_msg *m);
 /* The server's CASEMAPPING name ("rfc1459" until told). */
 const char *irc_track_casemapping(const struct irc_track *t);
-/* Folds case into out (at most size - 1 bytes, NUL-terminated). */
-void irc_track_casefold(const struct irc_track *t, const char *in, char *out, size_t size);
+/* Folds case into out (at most size - 1 bytes, NUL-terminated, cut on a
+ * character). Returns 0, or -1 when the fold did not fit whole. */
+int irc_track_casefold(const struct irc_track *t, const char *in, char *out, size_t size);
 /* Whether s starts with one of CHANTYPES. */
 bool irc_track_is_channel(const struct irc_track *t, const char *s);
 

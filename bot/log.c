@@ -12,7 +12,7 @@
 #include "rules/mem.h"
 
 #define LOG_LINE_MAX    4096
-#define LOG_SECRETS_MAX 16
+#define LOG_SECRETS_MAX 320 /* tokens, passwords and 8 x 32 IRC channel keys */
 
 static enum log_level level = LOG_LEVEL_INFO;
 static bool journal; /* prefix lines with "<priority>" */

@@ -55,9 +55,13 @@ fg_join(struct invocation *inv, struct reply *out)
 			return;
 		}
 		level = (int)inv_int(inv, "level", p.n > 0 ? p.min : 1);
-		me = c->n++;
 	}
-	m = &c->m[me];
+	if (replacing) {
+		m = &c->m[me];
+		fg_member_free(m); /* the new Fungeoneer carries nothing */
+	} else {
+		m = fgchan_member_add(c);
+	}
 	fg_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level, c->xp_rule);
 	m->fresh = replacing;
 	channel_touch(inv->chan);
@@ -82,8 +86,7 @@ fg_leave(struct invocation *inv, struct reply *out)
 	for (int k = 0; k < FG_CAT_COUNT; k++)
 		if (!strcmp(c->holder[k], c->m[me].user_key))
 			c->holder[k][0] = '\0';
-	memmove(&c->m[me], &c->m[me + 1], (size_t)(c->n - me - 1) * sizeof(c->m[0]));
-	c->n--;
+	fgchan_member_remove(c, me);
 	channel_touch(inv->chan);
 	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
 }

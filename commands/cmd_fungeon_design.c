@@ -206,8 +206,7 @@ add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 		free(p);
 		return;
 	}
-	s = &c->d[k][c->nd[k]++];
-	memset(s, 0, sizeof(*s));
+	s = fgchan_design_add(c, k);
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->d = d;
 	s->cost = p->total;
@@ -288,14 +287,11 @@ remove_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 	struct fg_chan *c = fgchan(inv);
 	struct fg_stored *s = need_design(c, k, inv_str(inv, "name"), out);
 	char name[FG_NAME_MAX + 1];
-	int i;
 
 	if (s == NULL)
 		return;
 	snprintf(name, sizeof(name), "%s", s->name);
-	i = (int)(s - c->d[k]);
-	memmove(s, s + 1, (size_t)(c->nd[k] - i - 1) * sizeof(*s));
-	c->nd[k]--;
+	fgchan_design_remove(c, k, (int)(s - c->d[k]));
 	channel_touch(inv->chan);
 	reply_line(out, 0, "Removed %s %s.", fg_kind_name(k), name);
 	fg_budget_line(out, c, k, 0);
@@ -354,7 +350,7 @@ may_carry(const struct fg_member *m, const struct fg_design *d, struct reply *ou
 static void
 carry(struct fg_member *m, const char *name, const struct fg_design *d, int64_t cost)
 {
-	struct fg_item *it = &m->items[m->nitems++];
+	struct fg_item *it = fg_item_add(m); /* may_carry() found room */
 
 	snprintf(it->name, sizeof(it->name), "%s", name);
 	it->d = *d;
@@ -404,13 +400,6 @@ own_item(const struct fg_chan *c, int me, const char *item, struct reply *out)
 	return -1;
 }
 
-static void
-drop_item(struct fg_member *m, int i)
-{
-	memmove(&m->items[i], &m->items[i + 1], (size_t)(m->nitems - i - 1) * sizeof(m->items[0]));
-	m->nitems--;
-}
-
 void
 fg_use(struct invocation *inv, struct reply *out)
 {
@@ -433,7 +422,7 @@ fg_use(struct invocation *inv, struct reply *out)
 	}
 	snprintf(name, sizeof(name), "%s", m->items[i].name);
 	healed = fg_heal(m, m->items[i].d.heal);
-	drop_item(m, i);
+	fg_item_remove(m, i);
 	channel_touch(inv->chan);
 	reply_line(out, 0, "%s uses up %s and heals %d: %d/%d hits.", m->name, name, healed,
 	           m->hits, fg_max_hits(m->level));
@@ -454,7 +443,7 @@ town_sell(struct invocation *inv, struct reply *out)
 	snprintf(name, sizeof(name), "%s", m->items[i].name);
 	cost = m->items[i].cost;
 	got = fg_sell_value(cost);
-	drop_item(m, i);
+	fg_item_remove(m, i);
 	m->credit += got;
 	channel_touch(inv->chan);
 	reply_add(out, 0, "%s sells %s (%lld points) for half, rounded down: ", m->name, name,

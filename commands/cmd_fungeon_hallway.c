@@ -140,17 +140,17 @@ static void
 new_room(struct fg_chan *c)
 {
 	for (int k = 0; k < FG_KIND_COUNT; k++) {
-		int j = 0;
-
-		for (int i = 0; i < c->nd[k]; i++) {
+		for (int i = 0; i < c->nd[k];) {
 			struct fg_stored *s = &c->d[k][i];
 
-			if ((k == FG_TREASURE && s->taken[0]) || (k == FG_MONSTER && s->hits == 0))
+			if ((k == FG_TREASURE && s->taken[0]) ||
+			    (k == FG_MONSTER && s->hits == 0)) {
+				fgchan_design_remove(c, (enum fg_kind)k, i);
 				continue;
+			}
 			s->room = false;
-			c->d[k][j++] = *s;
+			i++;
 		}
-		c->nd[k] = j;
 	}
 	c->rooms++;
 }

@@ -1,5 +1,6 @@
 /* fg_chan: lookups over a channel's Fungeon state; see fungeon.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -18,6 +19,65 @@ const struct fg_chan *
 fgchan_peek(const struct channel *ch)
 {
 	return channel_mod_peek(ch, CHANMOD_FUNGEON);
+}
+
+struct fg_member *
+fgchan_member_add(struct fg_chan *c)
+{
+	c->m = fg_array_grow(c->m, c->n, sizeof(*c->m));
+	return &c->m[c->n++];
+}
+
+void
+fgchan_member_remove(struct fg_chan *c, int i)
+{
+	if (i < 0 || i >= c->n)
+		return;
+	fg_member_free(&c->m[i]);
+	c->m = fg_array_drop(c->m, c->n, i, sizeof(*c->m));
+	c->n--;
+}
+
+struct fg_stored *
+fgchan_design_add(struct fg_chan *c, enum fg_kind k)
+{
+	c->d[k] = fg_array_grow(c->d[k], c->nd[k], sizeof(*c->d[k]));
+	return &c->d[k][c->nd[k]++];
+}
+
+void
+fgchan_design_remove(struct fg_chan *c, enum fg_kind k, int i)
+{
+	if (i < 0 || i >= c->nd[k])
+		return;
+	c->d[k] = fg_array_drop(c->d[k], c->nd[k], i, sizeof(*c->d[k]));
+	c->nd[k]--;
+}
+
+void
+fgchan_free(struct fg_chan *c)
+{
+	if (c == NULL)
+		return;
+	for (int i = 0; i < c->n; i++)
+		fg_member_free(&c->m[i]);
+	free(c->m);
+	for (int k = 0; k < FG_KIND_COUNT; k++)
+		free(c->d[k]);
+	free(c);
+}
+
+size_t
+fgchan_bytes(const struct fg_chan *c)
+{
+	size_t n = sizeof(*c) + (size_t)c->n * sizeof(c->m[0]);
+
+	for (int i = 0; i < c->n; i++)
+		n += (size_t)c->m[i].nitems * sizeof(c->m[i].items[0]) +
+		     (size_t)c->m[i].neffects * sizeof(c->m[i].effects[0]);
+	for (int k = 0; k < FG_KIND_COUNT; k++)
+		n += (size_t)c->nd[k] * sizeof(c->d[k][0]);
+	return n;
 }
 
 int

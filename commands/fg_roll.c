@@ -9,10 +9,23 @@
 #include "commands/fungeon.h"
 #include "rules/buf.h"
 #include "rules/mem.h"
+#include "rules/utf8.h"
+
+/* Copies src into dst[size], cut short on a character boundary: labels
+ * join a name and a player's display name and may not fit. */
+static void
+fit_label(char *dst, size_t size, const char *src)
+{
+	size_t n = utf8_cut(src, strlen(src), size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
 
 int
 fgroll_add(struct fgroll *fr, int player, int ndice, struct reply *out, const char *fmt, ...)
 {
+	char whole[256];
 	va_list ap;
 	int i = fr->r.ng;
 
@@ -21,8 +34,9 @@ fgroll_add(struct fgroll *fr, int player, int ndice, struct reply *out, const ch
 		return -1;
 	}
 	va_start(ap, fmt);
-	vsnprintf(fr->label[i], sizeof(fr->label[i]), fmt, ap);
+	vsnprintf(whole, sizeof(whole), fmt, ap);
 	va_end(ap);
+	fit_label(fr->label[i], sizeof(fr->label[i]), whole);
 	if (ndice < 0 || ndice > CF_DICE_MAX) {
 		reply_error(out, "%s would roll %d dice; a participant rolls at most %d dice.",
 		            fr->label[i], ndice, CF_DICE_MAX);
@@ -399,7 +413,7 @@ fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont 
                const struct ustyle *styles)
 {
 	const struct fg_member *m = &c->m[k->member];
-	char label[80], suffix[80];
+	char label[80], suffix[80], whole[256];
 
 	reply_add(out, RS_ITALIC,
 	          "Continuous %s: ", k->effect.kind == FG_EFFECT_HOLD ? "hold" : "damage");
@@ -407,7 +421,9 @@ fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont 
 	reply_nl(out);
 	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
 	group_line(out, &k->annoy.g[0], k->effect.source, styles, suffix);
-	snprintf(label, sizeof(label), "%s (%s)", m->name, m->player);
+	/* A long player name is cut short here, as in every roll's label. */
+	snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
+	fit_label(label, sizeof(label), whole);
 	snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[1],
 	         k->success ? "succeeds: the effect ends" : "fails");
 	group_line(out, &k->annoy.g[1], label, styles, suffix);

@@ -23,7 +23,7 @@ fg_create(void)
 static void
 fg_destroy(void *p)
 {
-	free(p);
+	fgchan_free(p);
 }
 
 static const char *const kind_keys[FG_KIND_COUNT] = {"traps", "monsters", "treasure"};
@@ -112,7 +112,10 @@ fg_save(const void *p)
 	return o;
 }
 
-/* Loading: each reader returns 0, or -1 with err filled. */
+/* Loading: each reader returns 0, or -1 with err filled. Arrays are
+ * allocated at the size the record gives (after its limit is checked),
+ * zeroed, and counted as they are read, so a state left partly read is
+ * freed whole by fg_destroy(). */
 struct rd {
 	char *err;
 	size_t errlen;
@@ -214,6 +217,13 @@ rd_effect(struct rd *r, const cJSON *eo, struct fg_effect *e)
 	return 0;
 }
 
+/* n zeroed elements of size bytes, or NULL for none. */
+static void *
+zeroed(int n, size_t size)
+{
+	return n > 0 ? xcalloc((size_t)n, size) : NULL;
+}
+
 static int
 rd_member(struct rd *r, const cJSON *o, struct fg_member *m)
 {
@@ -236,6 +246,8 @@ rd_member(struct rd *r, const cJSON *o, struct fg_member *m)
 		return bad(r, "items", "is not a list of at most 8");
 	if (!cJSON_IsArray(effects) || cJSON_GetArraySize(effects) > FG_EFFECTS_MAX)
 		return bad(r, "effects", "is not a list of at most 4");
+	m->items = zeroed(cJSON_GetArraySize(items), sizeof(*m->items));
+	m->effects = zeroed(cJSON_GetArraySize(effects), sizeof(*m->effects));
 	cJSON_ArrayForEach(x, items)
 	{
 		struct fg_item *it = &m->items[m->nitems++];
@@ -291,6 +303,7 @@ fg_load(void *p, const cJSON *o, char *err, size_t errlen)
 			return -1;
 	if (!cJSON_IsArray(party) || cJSON_GetArraySize(party) > FG_PARTY_MAX)
 		return bad(&r, "party", "is not a list of at most 8");
+	c->m = zeroed(cJSON_GetArraySize(party), sizeof(*c->m));
 	cJSON_ArrayForEach(x, party)
 	{
 		if (rd_member(&r, x, &c->m[c->n++]) < 0)
@@ -303,6 +316,7 @@ fg_load(void *p, const cJSON *o, char *err, size_t errlen)
 
 		if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > FG_DESIGNS_MAX)
 			return bad(&r, kind_keys[k], "is not a list of at most 24");
+		c->d[k] = zeroed(cJSON_GetArraySize(arr), sizeof(*c->d[k]));
 		cJSON_ArrayForEach(x, arr)
 		{
 			if (rd_stored(&r, x, (enum fg_kind)k, &c->d[k][c->nd[k]++]) < 0)

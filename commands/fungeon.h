@@ -9,6 +9,13 @@
  * before the first change, so state is unchanged on every error, and call
  * channel_touch() after a change.
  *
+ * Memory: struct fg_chan owns its members and designs, arrays of exactly
+ * as many elements as the channel holds (NULL when none), grown and shrunk
+ * only through fgchan_member_add/remove and fgchan_design_add/remove; the
+ * limits (FG_PARTY_MAX, FG_DESIGNS_MAX) are checked by the handlers, with
+ * an error reply, before those are called. Adding or removing moves the
+ * array, so a pointer to a member or design is stale after either.
+ *
  * fgroll: a roll under construction. Handlers add one group per
  * participant (Fungeoneers first, so a player's Thwack-O die lands on their
  * own Fungeoneer when they also roll for a trap or monster), roll, then
@@ -41,20 +48,36 @@ struct fg_stored {
 };
 
 struct fg_chan {
-	int n;
-	struct fg_member m[FG_PARTY_MAX];
-	int floor; /* 0: the entrance, Party Min */
+	int n;               /* 0..FG_PARTY_MAX */
+	struct fg_member *m; /* n members, owned */
+	int floor;           /* 0: the entrance, Party Min */
 	enum fg_xp_rule xp_rule;
 	char holder[FG_CAT_COUNT][FG_KEY_MAX]; /* user keys, "" for nobody */
 	int rooms;                             /* hallways run */
-	int nd[FG_KIND_COUNT];
-	struct fg_stored d[FG_KIND_COUNT][FG_DESIGNS_MAX];
+	int nd[FG_KIND_COUNT];                 /* 0..FG_DESIGNS_MAX each */
+	struct fg_stored *d[FG_KIND_COUNT];    /* nd[k] designs of kind k, owned */
 };
 
 /* This channel's Fungeon state (created on first use), or, for peek, NULL
  * when the channel never used Fungeon. */
 struct fg_chan *fgchan(struct invocation *inv);
 const struct fg_chan *fgchan_peek(const struct channel *ch);
+
+/* Appends a zeroed member and returns it (the caller checked
+ * FG_PARTY_MAX). */
+struct fg_member *fgchan_member_add(struct fg_chan *c);
+/* Frees member i and closes the gap, keeping the others' order. */
+void fgchan_member_remove(struct fg_chan *c, int i);
+/* Appends a zeroed design of kind k and returns it (the caller checked
+ * FG_DESIGNS_MAX). */
+struct fg_stored *fgchan_design_add(struct fg_chan *c, enum fg_kind k);
+/* Removes design i of kind k, keeping the others' order. */
+void fgchan_design_remove(struct fg_chan *c, enum fg_kind k, int i);
+/* Frees everything c owns, and c. */
+void fgchan_free(struct fg_chan *c);
+/* Bytes of memory c holds: the struct and every array it owns (what the
+ * allocator adds aside). */
+size_t fgchan_bytes(const struct fg_chan *c);
 
 /* The member index of a user key, or -1. */
 int fgchan_member_of(const struct fg_chan *c, const char *user_key);

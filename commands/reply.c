@@ -226,31 +226,37 @@ vformat(struct reply *r, const char *fmt, va_list ap, size_t *len)
 {
 	char small[512], *out = NULL;
 	const char *src = small;
-	va_list again, third;
+	va_list again;
 	size_t n;
 	int f;
 
-	va_copy(again, ap);
-	va_copy(third, ap);
-	if (strchr(fmt, '%') == NULL) {
-		src = fmt;
-		n = strlen(fmt);
-	} else if (strcmp(fmt, "%s") == 0) {
+	if (fmt[0] == '%' && fmt[1] == 's' && fmt[2] == '\0') {
 		src = va_arg(ap, const char *);
 		n = strlen(src);
-	} else if ((n = quick_format(small, sizeof(small), fmt, ap)) == SIZE_MAX) {
-		f = vsnprintf(small, sizeof(small), fmt, again);
-		n = f < 0 ? SIZE_MAX : (size_t)f;
-		if (n >= sizeof(small) && n <= SPAN_MAX) {
-			out = alloc(r, n + 1);
-			vsnprintf(out, n + 1, fmt, third);
+	} else if (strchr(fmt, '%') == NULL) {
+		src = fmt;
+		n = strlen(fmt);
+	} else {
+		va_copy(again, ap);
+		n = quick_format(small, sizeof(small), fmt, ap);
+		if (n == SIZE_MAX) {
+			va_list third;
+
+			va_copy(third, again);
+			f = vsnprintf(small, sizeof(small), fmt, again);
+			n = f < 0 ? SIZE_MAX : (size_t)f;
+			if (n >= sizeof(small) && n <= SPAN_MAX) {
+				out = alloc(r, n + 1);
+				vsnprintf(out, n + 1, fmt, third);
+			}
+			va_end(third);
 		}
+		va_end(again);
 	}
-	va_end(again);
-	va_end(third);
 	if (n > SPAN_MAX) {
 		src = "…";
 		n = strlen(src);
+		out = NULL;
 	}
 	if (len != NULL)
 		*len = n;

@@ -69,7 +69,10 @@
  * Memory: everything a successful dice_roll() returns lives in one
  * struct dice_result that owns it (a few blocks, not one allocation per
  * die); every pointer reached from it stays valid until
- * dice_result_free(). The engine has no global state and does no I/O.
+ * dice_result_free(). Allocation follows rules/mem.h: running out of
+ * memory ends the process, so no call here fails for want of memory; what
+ * a command needs is bounded by the limits below. The engine has no
+ * global state and does no I/O.
  */
 #ifndef DELVER_DICE_H
 #define DELVER_DICE_H
@@ -101,8 +104,8 @@ enum dice_err {
 	DICE_ESYNTAX = -1, /* the text is not dice notation */
 	DICE_ELIMIT = -2,  /* a limit of NOTATION.md would be broken */
 	DICE_EMATH = -3,   /* division by zero or 64-bit overflow */
-	DICE_ENOMEM = -4,  /* out of memory */
-	DICE_EINVAL = -5,  /* a NULL argument or too small a buffer */
+	/* -4 was "out of memory": allocation failure now ends the process. */
+	DICE_EINVAL = -5, /* a NULL argument or too small a buffer */
 };
 
 /* Die flags (struct dice_die.flags). */
@@ -198,8 +201,9 @@ struct dice_result;
  * errlen > 0; whole when errlen >= DICE_ERR_MAX). Columns in messages
  * are 1-based and count characters (UTF-8 code points) of text. A message
  * never repeats label text: of the user's text it quotes one character at
- * most, besides numbers and canonical dice notation. Never aborts; work
- * per call is bounded by the limits (about 2 ms at worst).
+ * most, besides numbers and canonical dice notation. No input makes it
+ * abort (see Memory above); work per call is bounded by the limits (about
+ * 2 ms at worst).
  */
 int dice_roll(const char *text, size_t len, struct rng *rng, struct dice_result **out, char *err,
               size_t errlen);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "rng.h"
 
 /* Bytes of arena inside the result itself: with the header, 1 KB, which
@@ -63,12 +64,6 @@ col(const struct eval *ev, uint32_t pos)
 	return dice__column(ev->text, pos);
 }
 
-static int
-oom(struct eval *ev)
-{
-	return dice__fail(ev->e, DICE_ENOMEM, "out of memory");
-}
-
 static void
 emit_text(struct eval *ev, const char *text, const char *label)
 {
@@ -80,21 +75,18 @@ emit_text(struct eval *ev, const char *text, const char *label)
 	it->group = NULL;
 }
 
-static inline int
+static inline void
 push(struct eval *ev, struct dlist *l, struct dice_die d)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap * 2;
-		struct dice_die *nd;
+		struct dice_die *nd = dice__arena_alloc(ev->a, cap * sizeof(*nd));
 
-		if ((nd = dice__arena_alloc(ev->a, cap * sizeof(*nd))) == NULL)
-			return oom(ev);
 		memcpy(nd, l->d, l->n * sizeof(*nd));
 		l->d = nd;
 		l->cap = cap;
 	}
 	l->d[l->n++] = d;
-	return 0;
 }
 
 static int
@@ -195,16 +187,20 @@ add_rerolled(struct eval *ev, const struct dice_spec *sp, int64_t sides, const s
 	struct dice_die g = {0, 0};
 	unsigned int keep;
 
-	if (sp->reroll == RR_NONE || !dice__cmp_match(&pt->reroll, face(&d)))
-		return push(ev, l, d);
+	if (sp->reroll == RR_NONE || !dice__cmp_match(&pt->reroll, face(&d))) {
+		push(ev, l, d);
+		return 0;
+	}
 	for (int n = 0;; n++) {
 		if (sp->reroll == RR_ALL && n == DICE_CHAIN_MAX) {
 			d.flags |= DICE_CAPPED;
 			ev->capped = true;
-			return push(ev, l, d);
+			push(ev, l, d);
+			return 0;
 		}
 		d.flags |= DICE_REROLLED;
-		if (push(ev, l, d) != 0 || roll_face(ev, sp, sides, &g) != 0)
+		push(ev, l, d);
+		if (roll_face(ev, sp, sides, &g) != 0)
 			return ev->e->code;
 		/* The replacement takes the place of the same die: an added
 		 * die stays added, a penetrating one still counts one less. A
@@ -214,8 +210,10 @@ add_rerolled(struct eval *ev, const struct dice_spec *sp, int64_t sides, const s
 			g.value--;
 		g.flags |= keep;
 		d = g;
-		if (sp->reroll == RR_ONCE || !dice__cmp_match(&pt->reroll, face(&d)))
-			return push(ev, l, d);
+		if (sp->reroll == RR_ONCE || !dice__cmp_match(&pt->reroll, face(&d))) {
+			push(ev, l, d);
+			return 0;
+		}
 	}
 }
 
@@ -318,7 +316,7 @@ sort_ranks(struct rank *r, size_t n, bool desc)
 
 /* Marks DICE_DROPPED the dice that keep and then drop remove. Dice rank
  * by value, ties by position, so equal notations drop equal dice. */
-static int
+static void
 keep_drop(struct eval *ev, const struct dice_spec *sp, struct dlist *l)
 {
 	struct rank *r;
@@ -326,9 +324,8 @@ keep_drop(struct eval *ev, const struct dice_spec *sp, struct dlist *l)
 	int64_t n;
 
 	if (!(sp->have & (MOD_KEEP | MOD_DROP)))
-		return 0;
-	if ((r = dice__arena_alloc(ev->a, l->n * sizeof(*r))) == NULL)
-		return oom(ev);
+		return;
+	r = dice__arena_alloc(ev->a, l->n * sizeof(*r));
 	for (size_t i = 0; i < l->n; i++)
 		if (!(l->d[i].flags & DICE_REROLLED))
 			r[m++] = (struct rank){l->d[i].value, (uint32_t)i, 1};
@@ -352,20 +349,16 @@ keep_drop(struct eval *ev, const struct dice_spec *sp, struct dlist *l)
 	for (size_t k = 0; k < m; k++)
 		if (k < lo || k >= hi)
 			l->d[r[k].i].flags |= DICE_DROPPED;
-	return 0;
 }
 
 /* Reorders the shown dice; a rerolled die stays before its replacement. */
-static int
+static void
 sort_dice(struct eval *ev, const struct dice_spec *sp, struct dlist *l)
 {
-	struct rank *r;
-	struct dice_die *nd;
+	struct rank *r = dice__arena_alloc(ev->a, l->n * sizeof(*r));
+	struct dice_die *nd = dice__arena_alloc(ev->a, l->n * sizeof(*nd));
 	size_t m = 0, start = 0, k = 0;
 
-	if ((r = dice__arena_alloc(ev->a, l->n * sizeof(*r))) == NULL ||
-	    (nd = dice__arena_alloc(ev->a, l->n * sizeof(*nd))) == NULL)
-		return oom(ev);
 	for (size_t i = 0; i < l->n; i++) {
 		if (l->d[i].flags & DICE_REROLLED)
 			continue;
@@ -378,7 +371,6 @@ sort_dice(struct eval *ev, const struct dice_spec *sp, struct dlist *l)
 		k += r[i].n;
 	}
 	l->d = nd;
-	return 0;
 }
 
 /* Counts successes and failures, marks criticals and fumbles, and sums. */
@@ -473,18 +465,18 @@ eval_dice(struct eval *ev, const struct dice_node *node, int64_t *v)
 		return too_many(ev);
 	l.n = 0;
 	l.cap = (size_t)count;
-	if ((l.d = dice__arena_alloc(ev->a, l.cap * sizeof(*l.d))) == NULL)
-		return oom(ev);
+	l.d = dice__arena_alloc(ev->a, l.cap * sizeof(*l.d));
 	if (sp->explode == EXP_NONE && sp->reroll == RR_NONE)
 		roll_plain(ev, sp, sides, &l, (size_t)count);
 	else
 		for (int64_t i = 0; i < count; i++)
 			if (roll_one(ev, node, sides, &pt, &l) != 0)
 				return ev->e->code;
-	if (keep_drop(ev, sp, &l) != 0 || score(ev, node, &pt, &l, g) != 0)
+	keep_drop(ev, sp, &l);
+	if (score(ev, node, &pt, &l, g) != 0)
 		return ev->e->code;
-	if ((sp->have & MOD_SORT) && sort_dice(ev, sp, &l) != 0)
-		return ev->e->code;
+	if (sp->have & MOD_SORT)
+		sort_dice(ev, sp, &l);
 	g->dice = l.d;
 	g->ndice = l.n;
 
@@ -599,8 +591,6 @@ roll_cmd(struct dice_result *res, const struct dice_cmd *cmd, const char *text, 
 	struct eval ev = {&res->arena, rng, e, text, 0, false, 0, NULL, 0, NULL, 0};
 
 	res->exprs = dice__arena_alloc(ev.a, cmd->nstmt * sizeof(*res->exprs));
-	if (res->exprs == NULL)
-		return oom(&ev);
 
 	for (size_t i = 0; i < cmd->nstmt; i++) {
 		const struct dice_stmt *st = &cmd->stmt[i];
@@ -608,16 +598,12 @@ roll_cmd(struct dice_result *res, const struct dice_cmd *cmd, const char *text, 
 		struct dice_repeat *reps;
 
 		reps = dice__arena_alloc(ev.a, (size_t)st->repeat * sizeof(*reps));
-		if (reps == NULL)
-			return oom(&ev);
 		x->source = st->source;
 		x->nrepeats = (size_t)st->repeat;
 		x->repeats = reps;
 		for (int64_t r = 0; r < st->repeat; r++) {
 			ev.items = dice__arena_alloc(ev.a, st->root->nitems * sizeof(*ev.items));
 			ev.groups = dice__arena_alloc(ev.a, st->root->ngroups * sizeof(*ev.groups));
-			if (ev.items == NULL || ev.groups == NULL)
-				return oom(&ev);
 			ev.nitems = ev.ngroups = 0;
 			if (eval_node(&ev, st->root, &reps[r].total) != 0)
 				return e->code;
@@ -650,8 +636,7 @@ dice_roll(const char *text, size_t len, struct rng *rng, struct dice_result **ou
 		                  "generator and a place for the result");
 	if (text == NULL)
 		text = "";
-	if ((res = malloc(sizeof(*res) + RESULT_INLINE)) == NULL)
-		return dice__fail(&e, DICE_ENOMEM, "out of memory");
+	res = xmalloc(sizeof(*res) + RESULT_INLINE);
 	dice__arena_init(&res->arena, res->mem, RESULT_INLINE);
 	if (dice__parse(text, len, &res->arena, &cmd, &e) != 0 ||
 	    roll_cmd(res, &cmd, text, rng, &e) != 0) {

@@ -2,9 +2,10 @@
  * dice_impl.h: what the dice engine's files share and nobody else sees.
  *
  * dice_parse.c turns text into a struct dice_cmd (an AST whose nodes live
- * in an arena), dice_check.c holds the limits knowable before rolling and
- * the entry points that only parse, dice_text.c the arena, error messages
- * and canonical printing, and dice_eval.c rolls a dice_cmd into a struct
+ * in an arena), reading numbers, labels and modifiers through dice_mods.c;
+ * dice_check.c holds the limits knowable before rolling and the entry
+ * points that only parse, dice_text.c the arena, error messages and
+ * canonical printing, and dice_eval.c rolls a dice_cmd into a struct
  * dice_result.
  * Internal names use the dice__ prefix.
  */
@@ -18,13 +19,12 @@
 
 #include "dice.h"
 
-/* No allocation beyond this is ever needed by a command within limits. */
-#define DICE_ARENA_MAX (8u * 1024 * 1024)
-
 /*
  * A bump allocator: the first block is supplied by the owner (inside the
- * result, or on the stack), further blocks are malloc'd and chained. Memory
- * is released all at once by dice__arena_release().
+ * result, or on the stack), further blocks are xmalloc'd (rules/mem.h: they
+ * never fail) and chained. Memory is released all at once by
+ * dice__arena_release(). What one command needs is bounded by the limits
+ * of dice.h (under 2 MB for the worst command found).
  */
 struct dice_block {
 	struct dice_block *next;
@@ -35,8 +35,8 @@ struct dice_block {
 struct dice_arena {
 	unsigned char *cur;
 	unsigned char *end;
-	struct dice_block *blocks; /* malloc'd blocks, newest first */
-	size_t total;              /* bytes malloc'd so far */
+	struct dice_block *blocks; /* xmalloc'd blocks, newest first */
+	size_t total;              /* bytes xmalloc'd so far */
 };
 
 #define DICE_ALIGN _Alignof(max_align_t)
@@ -46,15 +46,14 @@ void *dice__arena_grow(struct dice_arena *a, size_t n);
 char *dice__arena_strdup(struct dice_arena *a, const char *s, size_t n);
 void dice__arena_release(struct dice_arena *a);
 
-/* Returns n bytes aligned for any type, or NULL when memory ran out or
- * the arena would pass DICE_ARENA_MAX. */
+/* Returns n bytes aligned for any type; never NULL. */
 static inline void *
 dice__arena_alloc(struct dice_arena *a, size_t n)
 {
 	size_t r = (n + DICE_ALIGN - 1) & ~(size_t)(DICE_ALIGN - 1);
 	void *p = a->cur;
 
-	if (n == 0 || n > DICE_ARENA_MAX || a->cur == NULL || (size_t)(a->end - a->cur) < r)
+	if (n == 0 || a->cur == NULL || (size_t)(a->end - a->cur) < r)
 		return dice__arena_grow(a, n);
 	a->cur += r;
 	return p;
@@ -193,6 +192,65 @@ struct dice_cmd {
 	const char *label; /* "# label" text or NULL */
 	uint64_t sdice;    /* dice known before rolling, repeats in */
 };
+
+/*
+ * The parser's cursor over a byte string that need not be NUL-terminated.
+ * dice_parse.c holds the grammar (terms, operators, parentheses, "Nx",
+ * ';' and "# label"); dice_mods.c what it reads through: numbers, compare
+ * points, labels and a dice term's modifiers. Every reader advances i past
+ * what it read and returns 0, or records an error in e and returns its
+ * code.
+ */
+struct dice_parser {
+	const char *s;
+	size_t len;
+	size_t i;
+	int depth;      /* open parentheses */
+	bool last_dice; /* the last atom was a dice term */
+	struct dice_arena *a;
+	struct dice_errbuf *e;
+};
+
+/* The byte at off, or -1 past the end. */
+static inline int
+dice__at(const struct dice_parser *p, size_t off)
+{
+	return off < p->len ? (unsigned char)p->s[off] : -1;
+}
+
+/* ASCII lower case (notation letters are case-insensitive). */
+static inline int
+dice__lc(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static inline bool
+dice__isdig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The 1-based column of byte offset off, for messages. */
+static inline int
+dice__col(const struct dice_parser *p, size_t off)
+{
+	return dice__column(p->s, off);
+}
+
+/* Fills buf with ", not 'c'" naming the byte at p->i, or "" at the end. */
+void dice__found(const struct dice_parser *p, char *buf, size_t len);
+/* Reads the digits at p->i into *v (0 when there are none). */
+int dice__parse_uint(struct dice_parser *p, int64_t *v);
+/* Checks the n label bytes at start (length, UTF-8, no control
+ * characters); where is the column messages name. */
+int dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where);
+/* Reads "[label]" at p->i into *out, copied into the arena (NULL when
+ * empty). */
+int dice__parse_bracket_label(struct dice_parser *p, const char **out);
+/* Reads the modifiers after a term's sides into sp, and a trailing
+ * "[label]" into *label. */
+int dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label);
 
 /* Parses text into cmd, every node in a; checks every static limit. */
 int dice__parse(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd,

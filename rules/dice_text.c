@@ -3,6 +3,7 @@
  * printing. See dice_impl.h.
  */
 #include "dice_impl.h"
+#include "mem.h"
 #include "utf8.h"
 
 #include <stdio.h>
@@ -32,7 +33,7 @@ dice__arena_init(struct dice_arena *a, void *buf, size_t len)
 
 /*
  * The slow path of dice__arena_alloc(): a new block. Blocks grow
- * geometrically, so a command makes a handful of mallocs at most, and
+ * geometrically, so a command makes a handful of allocations at most, and
  * usually none.
  */
 void *
@@ -42,8 +43,6 @@ dice__arena_grow(struct dice_arena *a, size_t n)
 	size_t want, size;
 	void *p;
 
-	if (n > DICE_ARENA_MAX)
-		return NULL;
 	n = ROUNDUP(n == 0 ? 1 : n);
 	if (a->cur != NULL && (size_t)(a->end - a->cur) >= n) {
 		p = a->cur;
@@ -54,13 +53,7 @@ dice__arena_grow(struct dice_arena *a, size_t n)
 	size = a->total > BLOCK_MIN ? a->total : BLOCK_MIN;
 	if (size < want)
 		size = want;
-	if (a->total + size > DICE_ARENA_MAX) {
-		if (a->total + want > DICE_ARENA_MAX)
-			return NULL;
-		size = want;
-	}
-	if ((b = malloc(size)) == NULL)
-		return NULL;
+	b = xmalloc(size);
 	b->next = a->blocks;
 	b->size = size;
 	a->blocks = b;
@@ -77,11 +70,9 @@ dice__arena_strdup(struct dice_arena *a, const char *s, size_t n)
 {
 	char *p = dice__arena_alloc(a, n + 1);
 
-	if (p != NULL) {
-		if (n > 0)
-			memcpy(p, s, n);
-		p[n] = '\0';
-	}
+	if (n > 0)
+		memcpy(p, s, n);
+	p[n] = '\0';
 	return p;
 }
 

@@ -2,8 +2,11 @@
 #include "rules/fungeon.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "rules/mem.h"
 
 static const int64_t xp_table[] = {0, 10, 40, 80, 160, 320, 640, 1280, 2560, 5120};
 
@@ -140,6 +143,8 @@ fg_damage(struct fg_member *m, int n)
 	m->hits = n >= m->hits ? 0 : m->hits - n;
 	if (m->hits == 0) {
 		m->dead = true;
+		free(m->effects);
+		m->effects = NULL;
 		m->neffects = 0;
 		return true;
 	}
@@ -217,6 +222,7 @@ fg_effect_add(struct fg_member *m, const struct fg_effect *e)
 	}
 	if (m->neffects == FG_EFFECTS_MAX)
 		return -1;
+	m->effects = fg_array_grow(m->effects, m->neffects, sizeof(*m->effects));
 	m->effects[m->neffects++] = *e;
 	return 0;
 }
@@ -226,7 +232,56 @@ fg_effect_remove(struct fg_member *m, int i)
 {
 	if (i < 0 || i >= m->neffects)
 		return;
-	memmove(&m->effects[i], &m->effects[i + 1],
-	        (size_t)(m->neffects - i - 1) * sizeof(m->effects[0]));
+	m->effects = fg_array_drop(m->effects, m->neffects, i, sizeof(*m->effects));
 	m->neffects--;
+}
+
+void *
+fg_array_grow(void *p, int n, size_t size)
+{
+	unsigned char *a = xrealloc(p, (size_t)(n + 1) * size);
+
+	memset(a + (size_t)n * size, 0, size);
+	return a;
+}
+
+void *
+fg_array_drop(void *p, int n, int i, size_t size)
+{
+	unsigned char *a = p;
+
+	if (n <= 1) {
+		free(p);
+		return NULL;
+	}
+	memmove(a + (size_t)i * size, a + (size_t)(i + 1) * size, (size_t)(n - i - 1) * size);
+	return xrealloc(a, (size_t)(n - 1) * size);
+}
+
+void
+fg_member_free(struct fg_member *m)
+{
+	free(m->items);
+	free(m->effects);
+	m->items = NULL;
+	m->effects = NULL;
+	m->nitems = m->neffects = 0;
+}
+
+struct fg_item *
+fg_item_add(struct fg_member *m)
+{
+	if (m->nitems >= FG_ITEMS_MAX)
+		return NULL;
+	m->items = fg_array_grow(m->items, m->nitems, sizeof(*m->items));
+	return &m->items[m->nitems++];
+}
+
+void
+fg_item_remove(struct fg_member *m, int i)
+{
+	if (i < 0 || i >= m->nitems)
+		return;
+	m->items = fg_array_drop(m->items, m->nitems, i, sizeof(*m->items));
+	m->nitems--;
 }

@@ -17,12 +17,20 @@
  * in the hallway, several at once if the XP allows; each level gained
  * recomputes class bonus and max hits and heals 5 hits.
  *
+ * Memory: a Fungeoneer owns its items and effects, each an array of
+ * exactly as many elements as it holds (NULL when it holds none), so a
+ * party costs what it carries rather than its limits. fg_member_free()
+ * releases them; allocation follows rules/mem.h (it never fails). A
+ * member may be moved (memmove) but never copied: a copy would share the
+ * arrays.
+ *
  * Pure: no I/O, no globals.
  */
 #ifndef DELVER_FUNGEON_H
 #define DELVER_FUNGEON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rules/fgcost.h"
@@ -73,13 +81,13 @@ struct fg_member {
 	int level, hits;
 	int64_t xp;
 	bool dead;
-	bool fresh;     /* a replacement made since the last hallway */
-	int64_t credit; /* town trade points from sold treasure */
-	int64_t wander; /* points to build a wandering monster with */
-	int nitems;
-	struct fg_item items[FG_ITEMS_MAX];
-	int neffects;
-	struct fg_effect effects[FG_EFFECTS_MAX];
+	bool fresh;                /* a replacement made since the last hallway */
+	int64_t credit;            /* town trade points from sold treasure */
+	int64_t wander;            /* points to build a wandering monster with */
+	int nitems;                /* 0..FG_ITEMS_MAX */
+	struct fg_item *items;     /* nitems items, owned */
+	int neffects;              /* 0..FG_EFFECTS_MAX */
+	struct fg_effect *effects; /* neffects effects, owned */
 };
 
 struct fg_party {
@@ -119,7 +127,8 @@ int64_t fg_xp_needed(enum fg_xp_rule rule, int level);
 /* The highest level (1..FG_LEVEL_MAX) that xp reaches under the rule. */
 int fg_level_for_xp(enum fg_xp_rule rule, int64_t xp);
 
-/* A fresh Fungeoneer at full hits, with the XP its level needs. */
+/* A fresh Fungeoneer at full hits, with the XP its level needs. m must own
+ * nothing (never initialised, or freed by fg_member_free()). */
 void fg_member_init(struct fg_member *m, const char *user_key, const char *player, const char *name,
                     const char *cls, int level, enum fg_xp_rule rule);
 
@@ -128,7 +137,24 @@ void fg_member_init(struct fg_member *m, const char *user_key, const char *playe
  * Fungeoneers do not level. */
 bool fg_level_up(struct fg_member *m, enum fg_xp_rule rule, struct fg_levelup *up);
 
-/* Takes n hits (down to 0). Returns true when m died of it. */
+/* Frees what m owns (its items and effects); m then holds none. */
+void fg_member_free(struct fg_member *m);
+
+/* The owned arrays' two moves (rules/mem.h: they never fail). Each takes
+ * p, an array of n elements of size bytes, and returns it resized: grown
+ * to n + 1 with the new last element zeroed, or with element i (< n)
+ * removed, the others keeping their order (NULL when none is left). */
+void *fg_array_grow(void *p, int n, size_t size);
+void *fg_array_drop(void *p, int n, int i, size_t size);
+
+/* Appends a zeroed item to m and returns it, or NULL when m carries
+ * FG_ITEMS_MAX already. Pointers to m's items are then stale. */
+struct fg_item *fg_item_add(struct fg_member *m);
+/* Removes item i (ignored when out of range), keeping the others' order. */
+void fg_item_remove(struct fg_member *m, int i);
+
+/* Takes n hits (down to 0). Returns true when m died of it; its continuous
+ * effects end then. */
 bool fg_damage(struct fg_member *m, int n);
 /* Heals n hits (up to max); the dead are not healed. Returns hits gained. */
 int fg_heal(struct fg_member *m, int n);
@@ -153,7 +179,8 @@ int fg_pain_dice(const struct fg_member *m, bool bonus, const char *type, bool u
                  int *magic);
 
 /* Adds an effect (replacing one from the same source). Returns -1 when m
- * already carries FG_EFFECTS_MAX others. */
+ * already carries FG_EFFECTS_MAX others. Pointers to m's effects are then
+ * stale, as after fg_effect_remove(). */
 int fg_effect_add(struct fg_member *m, const struct fg_effect *e);
 void fg_effect_remove(struct fg_member *m, int i);
 

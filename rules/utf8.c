@@ -71,3 +71,23 @@ utf8_cut(const char *str, size_t len, size_t max)
 		max--;
 	return max;
 }
+
+size_t
+utf8_repair(struct buf *out, const char *str, size_t len)
+{
+	size_t i = 0, bad = 0;
+
+	while (i < len) {
+		size_t n = utf8_seq_len(str + i, len - i);
+
+		if (n == 0) {
+			buf_adds(out, "\xEF\xBF\xBD");
+			bad++;
+			n = 1;
+		} else {
+			buf_add(out, str + i, n);
+		}
+		i += n;
+	}
+	return bad;
+}

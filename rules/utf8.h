@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rules/buf.h"
+
 /* Whether s[0..len) is well-formed UTF-8 (no overlongs, no surrogates, no
  * code point past U+10FFFF). NUL bytes are well-formed; callers that refuse
  * them check separately. */
@@ -20,5 +22,9 @@ size_t utf8_len(const char *s);
 
 /* The largest n <= max such that s[0..n) ends on a code point boundary. */
 size_t utf8_cut(const char *s, size_t len, size_t max);
+
+/* Appends s[0..len) to out with each byte that does not start a
+ * well-formed sequence replaced by U+FFFD; returns how many were. */
+size_t utf8_repair(struct buf *out, const char *s, size_t len);
 
 #endif

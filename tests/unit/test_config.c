@@ -270,12 +270,51 @@ test_bad_text(void **state)
 	        "also digits and '-'; 1 to 30 characters) (got '9lives')");
 	refused("[irc.n]\nchannels = #ok dungeon\n",
 	        "t.conf:2: [irc.n] channels must be channel names (#, &, + or ! and up to 49 more "
-	        "characters) separated by spaces or commas (got 'dungeon')");
+	        "characters), each with an optional key after ':' (#name:key), separated by spaces "
+	        "or commas (got 'dungeon')");
 	refused("[discord]\ntoken_source = env:T\nrest_url = ftp://x\n",
 	        "t.conf:3: [discord] rest_url must be an https:// or http:// URL (got 'ftp://x')");
 	refused("[console]\nuser = a:b\n",
 	        "t.conf:2: [console] user must be a name of 1 to 63 characters without spaces or "
 	        "':' (got 'a:b')");
+}
+
+/* "#name:key": keys go beside the names; a bad key is named, never shown. */
+static void
+test_channel_keys(void **state)
+{
+	struct config *c = load("[irc.n]\nhost = h\nnick = n\n"
+	                        "channels = #open #secret:hunter2,&b:k!~x\n"
+	                        "channels = #more\n");
+
+	assert_non_null(c);
+	assert_int_equal(c->irc[0].nchannels, 4);
+	assert_string_equal(c->irc[0].channels[1], "#secret");
+	assert_string_equal(c->irc[0].channel_keys[1], "hunter2");
+	assert_string_equal(c->irc[0].channels[2], "&b");
+	assert_string_equal(c->irc[0].channel_keys[2], "k!~x");
+	assert_null(c->irc[0].channel_keys[0]);
+	assert_null(c->irc[0].channel_keys[3]);
+	config_free(c);
+	refused("[irc.n]\nchannels = #a #secret:\n",
+	        "t.conf:2: [irc.n] channels: the key of #secret must be 1 to 23 printable ASCII "
+	        "characters other than ',' and ':' (the key is not shown)");
+	refused("[irc.n]\nchannels = #secret:hunter2:x\n",
+	        "t.conf:2: [irc.n] channels: the key of #secret must be 1 to 23 printable ASCII "
+	        "characters other than ',' and ':' (the key is not shown)");
+	refused("[irc.n]\nchannels = #secret:abcdefghijklmnopqrstuvwx\n",
+	        "t.conf:2: [irc.n] channels: the key of #secret must be 1 to 23 printable ASCII "
+	        "characters other than ',' and ':' (the key is not shown)");
+	refused("[irc.n]\nchannels = #secret:s\xc3\xa9same\n",
+	        "t.conf:2: [irc.n] channels: the key of #secret must be 1 to 23 printable ASCII "
+	        "characters other than ',' and ':' (the key is not shown)");
+	refused("[irc.n]\nchannels = secret:hunter2\n",
+	        "t.conf:2: [irc.n] channels must be channel names (#, &, + or ! and up to 49 more "
+	        "characters), each with an optional key after ':' (#name:key), separated by spaces "
+	        "or commas (got 'secret')");
+	refused("[irc.n]\nchannels = #a:one\nchannels = #b #A:two\n",
+	        "t.conf:3: [irc.n] channels lists #A twice");
+	refused("[irc.n]\nchannels = #b:x #b\n", "t.conf:2: [irc.n] channels lists #b twice");
 }
 
 static void
@@ -464,6 +503,7 @@ main(void)
 	    cmocka_unit_test(test_out_of_range),
 	    cmocka_unit_test(test_bad_enum),
 	    cmocka_unit_test(test_bad_text),
+	    cmocka_unit_test(test_channel_keys),
 	    cmocka_unit_test(test_long_value_is_cut_in_message),
 	    cmocka_unit_test(test_too_many_list_items),
 	    cmocka_unit_test(test_unknown_key),

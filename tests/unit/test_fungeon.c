@@ -117,13 +117,14 @@ death_and_replacement(void **unused)
 	struct fg_levelup up;
 
 	fg_member_init(&m, "k", "p", "Alba", "wizard", 2, FG_XP_TABLE);
-	m.effects[0].kind = FG_EFFECT_DAMAGE;
-	m.neffects = 1;
+	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_DAMAGE}), 0);
+	assert_int_equal(m.neffects, 1);
 	assert_false(fg_damage(&m, 9));
 	assert_true(fg_damage(&m, 3));
 	assert_true(m.dead);
 	assert_int_equal(m.hits, 0);
 	assert_int_equal(m.neffects, 0);
+	assert_null(m.effects); /* death ends the effects and frees them */
 	assert_false(fg_damage(&m, 1));
 	assert_int_equal(fg_heal(&m, 5), 0);
 	fg_add_xp(&m, 1000);
@@ -132,6 +133,7 @@ death_and_replacement(void **unused)
 	assert_int_equal(fg_replacement_level(2), 1);
 	assert_int_equal(fg_replacement_level(5), 4);
 	assert_int_equal(fg_replacement_level(FG_FLOOR_MAX), FG_LEVEL_MAX);
+	fg_member_free(&m);
 }
 
 static void
@@ -169,7 +171,8 @@ dice_counts(void **unused)
 	int magic;
 
 	fg_member_init(&m, "k", "p", "Alba", "wizard", 4, FG_XP_TABLE);
-	m.nitems = 3;
+	for (int i = 0; i < 3; i++)
+		assert_non_null(fg_item_add(&m));
 	m.items[0].d = (struct fg_design){.kind = FG_TREASURE, .fancy = true, .pain = 3};
 	SET(m.items[0].d.type, "fire");
 	m.items[1].d =
@@ -187,6 +190,7 @@ dice_counts(void **unused)
 	/* universal damage: no class bonus, no magic protection */
 	assert_int_equal(fg_pain_dice(&m, true, "fire", true, &magic), 4);
 	assert_int_equal(magic, 0);
+	fg_member_free(&m);
 }
 
 static void
@@ -208,6 +212,7 @@ effects(void **unused)
 	fg_effect_remove(&m, 0);
 	assert_int_equal(m.neffects, FG_EFFECTS_MAX - 1);
 	assert_string_equal(m.effects[0].source, "b");
+	fg_member_free(&m);
 }
 
 /* A continuous-damage roll: Annoy against the effect, and on a failure the
@@ -215,18 +220,20 @@ effects(void **unused)
 static void
 continuous_damage_roll(void **unused)
 {
-	struct fg_member m[1];
+	struct fg_member m[1] = {0};
 	struct fg_cont *c = calloc(1, sizeof(*c));
 	struct rng *rng = rng_new_seeded(11);
 	int rolls = 0, failures = 0;
 
 	assert_non_null(c);
 	for (int round = 0; round < 20; round++) {
+		fg_member_free(&m[0]);
 		fg_member_init(&m[0], "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
-		m[0].neffects = 1;
-		m[0].effects[0] =
-		    (struct fg_effect){.kind = FG_EFFECT_DAMAGE, .annoy = 4, .pain = 3};
-		SET(m[0].effects[0].source, "pit");
+		assert_int_equal(fg_effect_add(&m[0], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
+		                                                          .source = "pit",
+		                                                          .annoy = 4,
+		                                                          .pain = 3}),
+		                 0);
 		fg_cont_roll(rng, m, 0, 0, false, c);
 		rolls++;
 		assert_int_equal(c->annoy.g[0].n, 4);
@@ -250,6 +257,7 @@ continuous_damage_roll(void **unused)
 		assert_int_equal(m[0].neffects, 1);
 	}
 	assert_true(failures > 0 && failures < rolls);
+	fg_member_free(&m[0]);
 	rng_free(rng);
 	free(c);
 }
@@ -298,14 +306,17 @@ hallway_order(void **unused)
 	m[1].fresh = true;
 	fg_member_init(&m[2], "c", "carol", "Cora", "rogue", 2, FG_XP_TABLE);
 	fg_add_xp(&m[2], 30); /* 40: level 3 */
-	m[2].neffects = 1;
-	m[2].effects[0] = (struct fg_effect){.kind = FG_EFFECT_DAMAGE, .annoy = 1, .pain = 1};
-	SET(m[2].effects[0].source, "wasp/sting");
+	assert_int_equal(fg_effect_add(&m[2], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
+	                                                          .source = "wasp/sting",
+	                                                          .annoy = 1,
+	                                                          .pain = 1}),
+	                 0);
 	fg_member_init(&m[3], "d", "dan", "Dirk", "monk", 2, FG_XP_TABLE);
 	fg_add_xp(&m[3], 30);
-	m[3].neffects = 1;
-	m[3].effects[0] = (struct fg_effect){.kind = FG_EFFECT_HOLD, .annoy = 2};
-	SET(m[3].effects[0].source, "spider/web");
+	assert_int_equal(fg_effect_add(&m[3], &(struct fg_effect){.kind = FG_EFFECT_HOLD,
+	                                                          .source = "spider/web",
+	                                                          .annoy = 2}),
+	                 0);
 
 	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, record, &t);
 	assert_int_equal(t.n, 8);
@@ -336,11 +347,13 @@ hallway_order(void **unused)
 
 	/* a second hallway: nothing due but the dead, no stair */
 	memset(&t, 0, sizeof(t));
-	m[2].neffects = 0;
+	fg_member_free(&m[2]); /* its effects end: it carried nothing else */
 	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, record, &t);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(t.kind[0], FG_HALL_DUE);
 	assert_int_equal(t.kind[1], FG_HALL_DRAW);
+	for (int i = 0; i < 4; i++)
+		fg_member_free(&m[i]);
 	rng_free(rng);
 }
 

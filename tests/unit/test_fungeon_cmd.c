@@ -17,6 +17,7 @@
 #include "commands/fungeon.h"
 #include "commands/ustyle.h"
 #include "rules/rng.h"
+#include "rules/utf8.h"
 
 struct table {
 	struct state *st;
@@ -108,6 +109,38 @@ play_a_room(struct table *t)
 
 /* A combat turn offers the next turn while a monster of the fight stands,
  * and the hallway once none does. */
+/* A long name and a long multibyte player name: every roll label is cut
+ * on a character boundary, so replies stay valid UTF-8. */
+static void
+long_names_stay_utf8(void **unused)
+{
+	struct table *t = table_new(7);
+	char player[NAME_MAX_LEN], line[200];
+	char *text;
+
+	memset(player, 0, sizeof(player));
+	for (size_t i = 0; i + 2 < sizeof(player); i += 2)
+		memcpy(player + i, "é", 2);
+	snprintf(line, sizeof(line), "/fungeon join %s wizard 3", "Aaaaaaaaaaaaaaaaaaaaaaaa");
+	ok(t, player, line);
+	ok(t, "bob", "/fungeon join Brom fighter 2");
+	ok(t, "bob", "/fungeon hallway");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous");
+	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab pain 1");
+	for (int i = 0; i < 3; i++) {
+		static const char *const cmds[] = {
+		    "/fungeon annoy pit", "/fungeon pain pit Aaaaaaaaaaaaaaaaaaaaaaaa Brom",
+		    "/fungeon combat"};
+
+		text = run(t, "bob", cmds[i]);
+		assert_false(reply_is_error(t->last));
+		assert_true(utf8_valid(text, strlen(text)));
+		assert_non_null(strstr(text, "Aaaaaaaaaaaaaaaaaaaaaaaa (éé"));
+		free(text);
+	}
+	table_free(t);
+}
+
 static void
 combat_offers_next_turn_then_hallway(void **unused)
 {
@@ -205,6 +238,26 @@ module_load_rejects_bad_records(void **unused)
 	}
 }
 
+/* Runs line, which must fail with error (any error when NULL) and leave
+ * the channel's saved state as it was. */
+static void
+fails_unchanged(struct table *t, const char *user, const char *line, const char *error)
+{
+	char *before = saved(t), *after, *text;
+
+	text = run(t, user, line);
+	if (!reply_is_error(t->last))
+		fail_msg("'%s' did not fail: %s", line, text);
+	if (error != NULL)
+		assert_string_equal(reply_error_text(t->last), error);
+	after = saved(t);
+	if (strcmp(before, after) != 0)
+		fail_msg("'%s' changed the state", line);
+	free(before);
+	free(after);
+	free(text);
+}
+
 /* Every bad input is one error sentence and leaves the state as it was. */
 static void
 bad_input_changes_nothing(void **unused)
@@ -272,21 +325,8 @@ bad_input_changes_nothing(void **unused)
 	struct table *t = table_new(2);
 
 	play_a_room(t);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *before = saved(t), *after, *text;
-
-		text = run(t, cases[i].user, cases[i].line);
-		if (!reply_is_error(t->last))
-			fail_msg("'%s' did not fail: %s", cases[i].line, text);
-		if (cases[i].error != NULL)
-			assert_string_equal(reply_error_text(t->last), cases[i].error);
-		after = saved(t);
-		if (strcmp(before, after) != 0)
-			fail_msg("'%s' changed the state", cases[i].line);
-		free(before);
-		free(after);
-		free(text);
-	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		fails_unchanged(t, cases[i].user, cases[i].line, cases[i].error);
 	table_free(t);
 }
 
@@ -501,11 +541,252 @@ death_and_replacement_by_join(void **unused)
 	table_free(t);
 }
 
+/* Stores a design of kind k read from spec, priced, in c. */
+static struct fg_stored *
+store(struct fg_chan *c, enum fg_kind k, const char *name, const char *spec)
+{
+	struct fg_stored *s = fgchan_design_add(c, k);
+	struct fg_price p;
+	char err[200];
+
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	if (fgcost_parse(k, spec, &s->d, err, sizeof(err)) < 0 ||
+	    fgcost_price(&s->d, &p, err, sizeof(err)) < 0)
+		fail_msg("%s: %s", spec, err);
+	s->cost = p.total;
+	s->room = true;
+	s->hits = k == FG_MONSTER ? fg_monster_hits(s->d.level) : 0;
+	return s;
+}
+
+/* Fills c with n Fungeoneers F0.. (players p0.., user keys console:p0..)
+ * carrying items items and effects effects each, and designs designs of
+ * each kind (traps t0.., monsters m0.., treasure r0..). */
+static void
+fill(struct fg_chan *c, int n, int items, int effects, int designs)
+{
+	static const char *const prefix[FG_KIND_COUNT] = {"t", "m", "r"};
+	static const char *const spec[FG_KIND_COUNT] = {"annoy 2 pain 1 continuous",
+	                                                "level 2 ability bite pain 1", "mundane"};
+	char key[32], player[16], name[16], err[200];
+
+	for (int i = 0; i < n; i++) {
+		struct fg_member *m = fgchan_member_add(c);
+
+		snprintf(key, sizeof(key), "console:p%d", i);
+		snprintf(player, sizeof(player), "p%d", i);
+		snprintf(name, sizeof(name), "F%d", i);
+		fg_member_init(m, key, player, name, "fighter", 3, FG_XP_TABLE);
+		for (int k = 0; k < items; k++) {
+			struct fg_item *it = fg_item_add(m);
+
+			assert_non_null(it);
+			snprintf(it->name, sizeof(it->name), "i%d-%d", i, k);
+			assert_int_equal(fgcost_parse(FG_TREASURE, "fancy pain 1 type fire", &it->d,
+			                              err, sizeof(err)),
+			                 0);
+			it->cost = 4;
+		}
+		for (int k = 0; k < effects; k++) {
+			struct fg_effect e = {.kind = k % 2 ? FG_EFFECT_HOLD : FG_EFFECT_DAMAGE,
+			                      .annoy = 2,
+			                      .pain = k % 2 ? 0 : 1,
+			                      .type = "fire"};
+
+			snprintf(e.source, sizeof(e.source), "s%d", k);
+			assert_int_equal(fg_effect_add(m, &e), 0);
+		}
+	}
+	for (int k = 0; k < FG_KIND_COUNT; k++) {
+		for (int i = 0; i < designs; i++) {
+			snprintf(name, sizeof(name), "%s%d", prefix[k], i);
+			store(c, (enum fg_kind)k, name, spec[k]);
+		}
+	}
+	if (n > 0)
+		snprintf(c->holder[FG_CAT_TRAPS], sizeof(c->holder[0]), "console:p0");
+	if (n > 0 && designs > 0)
+		snprintf(c->d[FG_TREASURE][0].taken, sizeof(c->d[0][0].taken), "F0");
+}
+
+/* save -> JSON text -> load -> save gives the same text, and the loaded
+ * state holds as many bytes as the one saved. */
+static void
+round_trips(const struct fg_chan *c)
+{
+	cJSON *j = fungeon_mod.save(c);
+	char *a = cJSON_PrintUnformatted(j), *b, err[200] = "";
+	struct fg_chan *fresh = fungeon_mod.create();
+
+	cJSON_Delete(j);
+	j = cJSON_Parse(a);
+	assert_non_null(j);
+	if (fungeon_mod.load(fresh, j, err, sizeof(err)) != 0)
+		fail_msg("load: %s", err);
+	cJSON_Delete(j);
+	j = fungeon_mod.save(fresh);
+	b = cJSON_PrintUnformatted(j);
+	assert_string_equal(a, b);
+	assert_int_equal(fgchan_bytes(fresh), fgchan_bytes(c));
+	cJSON_Delete(j);
+	free(a);
+	free(b);
+	fungeon_mod.destroy(fresh);
+}
+
+/* Edge sizes: nothing held costs the struct alone and allocates nothing. */
+static void
+module_round_trip_empty(void **unused)
+{
+	struct fg_chan *c = fungeon_mod.create();
+
+	assert_null(c->m);
+	for (int k = 0; k < FG_KIND_COUNT; k++)
+		assert_null(c->d[k]);
+	assert_int_equal(fgchan_bytes(c), sizeof(struct fg_chan));
+	round_trips(c);
+	/* members with nothing carried own no arrays either */
+	fill(c, 1, 0, 0, 0);
+	assert_null(c->m[0].items);
+	assert_null(c->m[0].effects);
+	round_trips(c);
+	fungeon_mod.destroy(c);
+}
+
+static void
+module_round_trip_one(void **unused)
+{
+	struct fg_chan *c = fungeon_mod.create();
+
+	fill(c, 1, 1, 1, 1);
+	assert_int_equal(fgchan_bytes(c), sizeof(struct fg_chan) + sizeof(struct fg_member) +
+	                                      sizeof(struct fg_item) + sizeof(struct fg_effect) +
+	                                      FG_KIND_COUNT * sizeof(struct fg_stored));
+	round_trips(c);
+	fungeon_mod.destroy(c);
+}
+
+static void
+module_round_trip_full(void **unused)
+{
+	struct fg_chan *c = fungeon_mod.create();
+
+	fill(c, FG_PARTY_MAX, FG_ITEMS_MAX, FG_EFFECTS_MAX, FG_DESIGNS_MAX);
+	assert_null(fg_item_add(&c->m[0])); /* full: nothing added */
+	assert_int_equal(c->m[0].nitems, FG_ITEMS_MAX);
+	round_trips(c);
+	fungeon_mod.destroy(c);
+}
+
+/* A record one past a limit is refused, whatever the arrays hold. */
+static void
+module_load_rejects_one_past_the_limits(void **unused)
+{
+	struct fg_chan *c = fungeon_mod.create();
+	cJSON *j, *more;
+	char err[200];
+
+	fill(c, FG_PARTY_MAX, FG_ITEMS_MAX, FG_EFFECTS_MAX, FG_DESIGNS_MAX);
+	for (int what = 0; what < 4; what++) {
+		struct fg_chan *fresh = fungeon_mod.create();
+		cJSON *m0;
+
+		j = fungeon_mod.save(c);
+		m0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "party"), 0);
+		switch (what) {
+		case 0:
+			more = cJSON_GetObjectItem(j, "party");
+			cJSON_AddItemToArray(more, cJSON_Duplicate(m0, true));
+			break;
+		case 1:
+			more = cJSON_GetObjectItem(m0, "items");
+			cJSON_AddItemToArray(more,
+			                     cJSON_Duplicate(cJSON_GetArrayItem(more, 0), true));
+			break;
+		case 2:
+			more = cJSON_GetObjectItem(m0, "effects");
+			cJSON_AddItemToArray(more,
+			                     cJSON_Duplicate(cJSON_GetArrayItem(more, 0), true));
+			break;
+		default:
+			more = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "designs"), "monsters");
+			cJSON_AddItemToArray(more,
+			                     cJSON_Duplicate(cJSON_GetArrayItem(more, 0), true));
+			break;
+		}
+		assert_int_equal(fungeon_mod.load(fresh, j, err, sizeof(err)), -1);
+		assert_true(strstr(err, "is not a list of at most") != NULL);
+		cJSON_Delete(j);
+		fungeon_mod.destroy(fresh);
+	}
+	fungeon_mod.destroy(c);
+}
+
+/* At each maximum, adding one more is the same one-sentence error as
+ * ever, and the state (its saved text) is unchanged. */
+static void
+limits_at_the_maximum(void **unused)
+{
+	static const struct {
+		const char *user, *line, *error;
+	} cases[] = {
+	    {"newcomer", "/fungeon join Zed fighter 3", "The party is full (8 Fungeoneers)."},
+	    {"p1", "/fungeon trap add pit annoy 2",
+	     "This channel holds 24 traps already, the most it can; remove one first."},
+	    {"p1", "/fungeon monster add rat level 1",
+	     "This channel holds 24 monsters already, the most it can; remove one first."},
+	    {"p1", "/fungeon treasure add gem mundane",
+	     "This channel holds 24 treasures already, the most it can; remove one first."},
+	    {"p1", "/fungeon take r1",
+	     "F1 carries 8 items already, the most one can; sell one in town first."},
+	    {"p1", "/fungeon annoy t0 F1",
+	     "F1 already suffers 4 continuous effects, the most one Fungeoneer can carry; roll "
+	     "those off first."},
+	};
+	struct table *t = table_new(3);
+	struct fg_chan *c;
+
+	c = channel_mod(state_channel(t->st, "console:t"), CHANMOD_FUNGEON);
+	fill(c, FG_PARTY_MAX, FG_ITEMS_MAX, FG_EFFECTS_MAX, FG_DESIGNS_MAX);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		fails_unchanged(t, cases[i].user, cases[i].line, cases[i].error);
+	table_free(t);
+}
+
+/* Memory follows what the channel holds: a 3-player party with two
+ * designs costs the struct and those five records, and leaving or
+ * removing gives the bytes back. */
+static void
+memory_tracks_what_the_channel_holds(void **unused)
+{
+	struct table *t = table_new(4);
+	const struct fg_chan *c;
+	size_t empty;
+
+	c = channel_mod(state_channel(t->st, "console:t"), CHANMOD_FUNGEON);
+	empty = fgchan_bytes(c);
+	assert_int_equal(empty, sizeof(struct fg_chan));
+	ok(t, "alice", "/fungeon join Alba wizard 3");
+	ok(t, "bob", "/fungeon join Brom fighter 3");
+	ok(t, "carol", "/fungeon join Cora rogue 3");
+	ok(t, "alice", "/fungeon trap add pit annoy 2 pain 1");
+	ok(t, "alice", "/fungeon monster add rat level 3");
+	assert_int_equal(fgchan_bytes(c),
+	                 empty + 3 * sizeof(struct fg_member) + 2 * sizeof(struct fg_stored));
+	assert_true(fgchan_bytes(c) < 4096);
+	ok(t, "carol", "/fungeon leave");
+	ok(t, "alice", "/fungeon trap remove pit");
+	assert_int_equal(fgchan_bytes(c),
+	                 empty + 2 * sizeof(struct fg_member) + sizeof(struct fg_stored));
+	table_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(module_round_trip),
+	    cmocka_unit_test(long_names_stay_utf8),
 	    cmocka_unit_test(combat_offers_next_turn_then_hallway),
 	    cmocka_unit_test(module_load_rejects_bad_records),
 	    cmocka_unit_test(bad_input_changes_nothing),
@@ -515,6 +796,12 @@ main(void)
 	    cmocka_unit_test(cost_shows_the_budget),
 	    cmocka_unit_test(xp_rule_setting),
 	    cmocka_unit_test(death_and_replacement_by_join),
+	    cmocka_unit_test(module_round_trip_empty),
+	    cmocka_unit_test(module_round_trip_one),
+	    cmocka_unit_test(module_round_trip_full),
+	    cmocka_unit_test(module_load_rejects_one_past_the_limits),
+	    cmocka_unit_test(limits_at_the_maximum),
+	    cmocka_unit_test(memory_tracks_what_the_channel_holds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,6 +117,23 @@ test_prefix_commands_in_channels(void **state)
 	assert_null(state_channel_find(f->d.state, "irc:net:#A"));
 }
 
+/* A reloaded prefix applies to the next message. */
+static void
+test_prefix_reloaded(void **state)
+{
+	struct fixture *f = *state;
+	struct config_irc next = f->cfg;
+
+	next.prefix = ".";
+	irc_bot_set_config(f->b, &next);
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG #a :.gm");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :Nobody is GM here yet; .gm claim makes you the GM.\r\n");
+	irc_bot_set_config(f->b, &f->cfg);
+}
+
 static void
 test_errors_go_by_notice(void **state)
 {
@@ -234,6 +251,34 @@ test_account_identity(void **state)
 	assert_non_null(state_user_find(f->d.state, "irc:net:~alice"));
 }
 
+/* On an rfc7613 network channel and user keys fold Unicode: fullwidth and
+ * accented capitals share the records of their lowercase. */
+static void
+test_rfc7613_keys(void **state)
+{
+	struct fixture *f = *state;
+
+	feed(f, ":irc.test 005 delver CASEMAPPING=rfc7613 :are supported");
+	feed(f, ":delver!~d@127.0.0.1 JOIN #\xc3\xa9t\xc3\xa9");
+	out(f);
+	feed(f, ":\xc3\x89LODIE!e@h PRIVMSG #\xc3\x89T\xc3\x89 :!gm claim");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #\xc3\x89T\xc3\x89 :\x02\xc3\x89LODIE\x0f is now the GM "
+	                    "of this channel.\r\n");
+	/* Fullwidth and decomposed spellings of the same channel and nick. */
+	feed(f, ":E\xcc\x81lodie!e@h PRIVMSG #\xef\xbc\xa5\xcc\x81t\xc3\xa9 :!gm claim");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #\xef\xbc\xa5\xcc\x81t\xc3\xa9 :You are already the GM "
+	                    "here.\r\n");
+	assert_non_null(state_channel_find(f->d.state, "irc:net:#\xc3\xa9t\xc3\xa9"));
+	assert_non_null(state_user_find(f->d.state, "irc:net:\xc3\xa9lodie"));
+	assert_null(state_user_find(f->d.state, "irc:net:\xc3\x89lodie"));
+	/* Not UTF-8: folded as ASCII, a key of its own. */
+	feed(f, ":Z\xff!z@h PRIVMSG #\xc3\xa9t\xc3\xa9 :!gm");
+	out(f);
+	assert_non_null(state_user_find(f->d.state, "irc:net:z\xff"));
+}
+
 static void
 test_no_injection(void **state)
 {
@@ -261,6 +306,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_private_messages, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ctcp, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_account_identity, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_rfc7613_keys, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
 	};
 

@@ -142,18 +142,21 @@ static void
 test_channel_list_changes_live(void **state)
 {
 	struct fixture *f = setup();
-	char *next[] = {"#b", "#c"};
+	struct config_irc next;
 
 	(void)state;
 	register_plain(f);
 	feed(f, ":delver!d@h JOIN #a");
 	feed(f, ":delver!d@h JOIN #B");
-	irc_conn_set_channels(f->c, next, 2);
+	next = f->cfg;
+	next.channels[0] = "#b";
+	next.channels[1] = "#c";
+	irc_conn_reconfigure(f->c, &next, NULL);
 	assert_string_equal(out(f), "PART #a\r\nJOIN #c\r\n");
 	feed(f, ":delver!d@h PART #a");
 	assert_string_equal(out(f), "");
 	/* the same list again changes nothing */
-	irc_conn_set_channels(f->c, next, 2);
+	irc_conn_reconfigure(f->c, &next, NULL);
 	assert_string_equal(out(f), "");
 	/* a dropped link rejoins the new list only */
 	irc_conn_link_down(f->c, f->now);
@@ -161,6 +164,89 @@ test_channel_list_changes_live(void **state)
 	out(f);
 	feed(f, ":irc.test 001 delver :Welcome");
 	assert_string_equal(out(f), "JOIN #b,#c\r\n");
+	teardown(f);
+}
+
+/* Keyed channels are joined first with their keys, in every JOIN: at
+ * registration, after a KICK and after a reconnect. */
+static void
+test_channel_keys(void **state)
+{
+	struct fixture *f = setup();
+	static char *names[] = {"#a", "#k1", "#B", "#k2"};
+	static char *keys[] = {NULL, "one", NULL, "two"};
+	struct config_irc next;
+
+	(void)state;
+	memcpy(f->cfg.channels, names, sizeof(names));
+	memcpy(f->cfg.channel_keys, keys, sizeof(keys));
+	f->cfg.nchannels = 4;
+	start(f);
+	out(f);
+	feed(f, ":irc.test 001 delver :Welcome");
+	assert_string_equal(out(f), "JOIN #k1,#k2,#a,#B one,two\r\n");
+	feed(f, ":delver!d@h JOIN #k1");
+	feed(f, ":delver!d@h JOIN #a");
+	f->now += 10000;
+	feed(f, ":op!o@h KICK #K1 delver :out");
+	f->now += 5000;
+	irc_conn_tick(f->c, f->now);
+	assert_string_equal(out(f), "JOIN #k1 one\r\n");
+	/* A wrong key is not retried on this link, nor a missing one. */
+	feed(f, ":irc.test 475 delver #k2 :Cannot join channel (+k) -- Wrong channel key");
+	feed(f, ":irc.test 475 delver #B :Cannot join channel (+k) -- Wrong channel key");
+	assert_int_equal(irc_conn_next(f->c, f->now), f->now + 60000); /* the PING, no JOIN */
+	f->now += 3600000;
+	feed(f, ":irc.test NOTICE delver :still here");
+	irc_conn_tick(f->c, f->now);
+	assert_string_equal(out(f), "");
+	/* A changed key is tried at once; an unchanged one is not. */
+	next = f->cfg;
+	irc_conn_reconfigure(f->c, &next, NULL);
+	assert_string_equal(out(f), "");
+	next.channel_keys[3] = "three";
+	irc_conn_reconfigure(f->c, &next, NULL);
+	assert_string_equal(out(f), "JOIN #k2 three\r\n");
+	/* A new link tries every channel not joined once more, with its key. */
+	irc_conn_link_down(f->c, f->now);
+	irc_conn_link_up(f->c, f->now);
+	out(f);
+	feed(f, ":irc.test 001 delver :Welcome");
+	assert_string_equal(out(f), "JOIN #k1,#k2,#a,#B one,three\r\n");
+	teardown(f);
+}
+
+/* Long lists take several JOINs; each starts with its keyed channels. */
+static void
+test_channel_keys_split(void **state)
+{
+	struct fixture *f = setup();
+	static char names[7][48];
+	char want[1024] = "JOIN ";
+
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		snprintf(names[i], sizeof(names[i]), "#%d%044d", i, 0);
+		f->cfg.channels[i] = names[i];
+		f->cfg.channel_keys[i] = "abcdefghijklmnopqrstuvw"; /* 23 bytes */
+	}
+	snprintf(names[6], sizeof(names[6]), "#open");
+	f->cfg.channels[6] = names[6];
+	f->cfg.channel_keys[6] = NULL;
+	f->cfg.nchannels = 7;
+	f->cfg.flood_burst = 10;
+	start(f);
+	out(f);
+	feed(f, ":irc.test 001 delver :Welcome");
+	/* 71 bytes a keyed channel: five fit 400 */
+	for (int i = 0; i < 5; i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s", i ? "," : "",
+		         names[i]);
+	snprintf(want + strlen(want), sizeof(want) - strlen(want), " %s\r\nJOIN %s,#open %s\r\n",
+	         "abcdefghijklmnopqrstuvw,abcdefghijklmnopqrstuvw,abcdefghijklmnopqrstuvw,"
+	         "abcdefghijklmnopqrstuvw,abcdefghijklmnopqrstuvw",
+	         names[5], "abcdefghijklmnopqrstuvw");
+	assert_string_equal(out(f), want);
 	teardown(f);
 }
 
@@ -487,6 +573,16 @@ test_casemapping(void **state)
 	feed(f, ":irc.test 005 delver CASEMAPPING=strict-rfc1459 :are supported");
 	irc_conn_casefold(f->c, "#Dice[]\\~", out1, sizeof(out1));
 	assert_string_equal(out1, "#dice{}|~");
+	/* rfc7613: Unicode, not ASCII alone (bot/irc_fold.h). */
+	feed(f, ":irc.test 005 delver CASEMAPPING=rfc7613 :are supported");
+	assert_int_equal(irc_conn_casefold(f->c, "#\xef\xbc\xa4ice\xc3\x89[]", out1, sizeof(out1)),
+	                 0);
+	assert_string_equal(out1, "#dice\xc3\xa9[]");
+	feed(f, ":delver!~d@h JOIN #\xc3\x89t\xc3\xa9");
+	feed(f, ":irc.test 353 delver = #\xc3\x89t\xc3\xa9 :@\xc3\x89lodie delver");
+	assert_true(irc_conn_is_op(f->c, "#E\xcc\x81T\xc3\x89", "\xc3\xa9LODIE"));
+	assert_true(irc_conn_is_op(f->c, "#\xc3\xa9t\xc3\xa9", "\xef\xbc\xa5\xcc\x81lodie"));
+	assert_false(irc_conn_is_op(f->c, "#\xc3\xa9t\xc3\xa9", "elodie"));
 	teardown(f);
 }
 
@@ -553,6 +649,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_register_and_join),
 	    cmocka_unit_test(test_channel_list_changes_live),
+	    cmocka_unit_test(test_channel_keys),
+	    cmocka_unit_test(test_channel_keys_split),
 	    cmocka_unit_test(test_cap_multiline_and_password),
 	    cmocka_unit_test(test_sasl_success),
 	    cmocka_unit_test(test_sasl_chunks),

@@ -57,6 +57,28 @@ test_burst_then_interval(void **state)
 	irc_flood_free(f);
 }
 
+/* A new rate applies to the lines already queued; the bucket keeps the
+ * sends it held, up to the new burst. */
+static void
+test_set_rate(void **state)
+{
+	struct irc_flood *f = irc_flood_new(4, 2000);
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		push(f, "#a", "PRIVMSG #a :x\r\n");
+	assert_string_equal(pop(f, 1000), "PRIVMSG #a :x\r\n"); /* 3 sends left */
+	irc_flood_set_rate(f, 2, 500);                          /* at most 2 kept */
+	assert_string_equal(pop(f, 1000), "PRIVMSG #a :x\r\n");
+	assert_string_equal(pop(f, 1000), "PRIVMSG #a :x\r\n");
+	assert_string_equal(pop(f, 1000), "");
+	assert_int_equal(irc_flood_next(f, 1000), 1500);
+	irc_flood_set_rate(f, 2, 100);
+	assert_int_equal(irc_flood_next(f, 1000), 1100);
+	assert_string_equal(pop(f, 1100), "PRIVMSG #a :x\r\n");
+	irc_flood_free(f);
+}
+
 static void
 test_refill_is_capped(void **state)
 {
@@ -156,7 +178,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_burst_then_interval), cmocka_unit_test(test_refill_is_capped),
 	    cmocka_unit_test(test_urgent_bypasses),     cmocka_unit_test(test_targets_take_turns),
-	    cmocka_unit_test(test_caps_and_clear),
+	    cmocka_unit_test(test_caps_and_clear),      cmocka_unit_test(test_set_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

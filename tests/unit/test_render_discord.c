@@ -43,6 +43,24 @@ assert_no_mentions(const cJSON *m)
 	assert_int_equal(cJSON_GetArraySize(parse), 0);
 }
 
+/* Text that is not UTF-8 (a label cut mid-character) is repaired, never
+ * sent as is: Discord would refuse the whole message. */
+static void
+test_invalid_utf8_repaired(void **state)
+{
+	struct reply *r = reply_new();
+	cJSON *m;
+
+	(void)state;
+	reply_add(r, RS_BOLD, "Ann\xC3");
+	reply_add(r, 0, " rolls \xE2\x96");
+	reply_nl(r);
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "**Ann\xEF\xBF\xBD** rolls \xEF\xBF\xBD\xEF\xBF\xBD");
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
 static void
 test_plain_markdown(void **state)
 {
@@ -353,6 +371,7 @@ main(void)
 	    cmocka_unit_test(test_emoji_message_fits),
 	    cmocka_unit_test(test_buttons),
 	    cmocka_unit_test(test_empty_message),
+	    cmocka_unit_test(test_invalid_utf8_repaired),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,6 +58,29 @@ whole_strings(void **unused)
 	assert_int_equal(utf8_cut(ok, strlen(ok), 100), strlen(ok));
 }
 
+/* Each byte that starts no well-formed sequence becomes U+FFFD; good
+ * sequences, NUL included, pass unchanged. */
+static void
+repair(void **unused)
+{
+	struct buf b;
+
+	buf_init(&b, 1000);
+	assert_int_equal(utf8_repair(&b, "plain é ▶", strlen("plain é ▶")), 0);
+	assert_string_equal(buf_str(&b), "plain é ▶");
+	buf_reset(&b);
+	assert_int_equal(utf8_repair(&b, "a\xC3", 2), 1);
+	assert_string_equal(buf_str(&b), "a\xEF\xBF\xBD");
+	buf_reset(&b);
+	assert_int_equal(utf8_repair(&b, "\xE2\x96x\xC0\xAF\xED\xA0\x80", 8), 7);
+	assert_string_equal(buf_str(&b), "\xEF\xBF\xBD\xEF\xBF\xBDx\xEF\xBF\xBD\xEF\xBF\xBD"
+	                                 "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+	buf_reset(&b);
+	assert_int_equal(utf8_repair(&b, "a\0b", 3), 0);
+	assert_int_equal(b.len, 3);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -65,6 +88,7 @@ main(void)
 	    cmocka_unit_test(sequence_lengths),
 	    cmocka_unit_test(ill_formed_sequences),
 	    cmocka_unit_test(whole_strings),
+	    cmocka_unit_test(repair),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
