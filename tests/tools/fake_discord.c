@@ -3,19 +3,26 @@
  * benchmarks (see tests/tools/fake_discord/fake.h for what it checks).
  *
  * fake_discord --port-file FILE --token TOKEN [--heartbeat MS]
- *              [--record FILE] [--stats FILE]
+ *              [--record FILE] [--stats FILE] [--expect-compress yes|no]
  *
  * It listens on an ephemeral port of 127.0.0.1, writes "PORT\n" to the port
  * file, and serves until SIGTERM, SIGINT or a "quit" control. The bot's
  * REST base is http://127.0.0.1:PORT/api/v10; GET /gateway/bot names the
- * gateway. The control API (driven with curl):
+ * gateway. A connection whose URL has compress=zlib-stream gets every
+ * payload compressed, as Discord does (one deflate context per connection,
+ * a Z_SYNC_FLUSH after each payload, binary messages); with
+ * --expect-compress, a connection that asks otherwise is a violation. The
+ * control API (driven with curl):
  *   POST /_control            one command: drop | noack | op1 | op7 |
  *                             op9 true|false | close CODE | oversize BYTES |
  *                             malformed | fragment BYTES | heartbeat MS |
  *                             remaining N | mark | lenient on|off | quit |
- *                             rest429 ... |
- *                             rest5xx ... | restslow ... | rest401 ...
- *   POST /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
+ *                             zsplit BYTES (compressed payloads in messages
+ *                             of this size) | zexpect yes|no|any (as
+ *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
+ * block) | zbomb BYTES (an event that deflates a thousandfold) | ztext (op 1 as plain text on a
+ * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... POST
+ * /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
  *                              "templates":[{"data":{...},"type":2,
  *                              "expect":"text","private":false,...}]}
  *   GET  /_control/stats      counters and the first violations, as JSON
@@ -139,6 +146,9 @@ stats_json(void)
 	cJSON_AddNumberToObject(g, "min_hb_gap_ms", (double)F.st.min_hb_gap);
 	cJSON_AddNumberToObject(g, "client_closes", (double)F.st.client_closes);
 	cJSON_AddNumberToObject(g, "last_close", F.st.last_close);
+	cJSON_AddNumberToObject(g, "zlib_connections", (double)F.st.zlib_connections);
+	cJSON_AddNumberToObject(g, "raw_bytes", (double)F.st.raw_bytes);
+	cJSON_AddNumberToObject(g, "wire_bytes", (double)F.st.wire_bytes);
 	cJSON_AddNumberToObject(g, "ms_since_identify",
 	                        F.last_identify != 0 ? (double)(fake_now() - F.last_identify) : -1);
 	cJSON_AddBoolToObject(
@@ -390,7 +400,7 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		return 0;
 	case LWS_CALLBACK_RECEIVE:
 		if (pss->c != NULL)
-			gw_fake_receive(pss->c, in, len,
+			gw_fake_receive(pss->c, in, len, lws_frame_is_binary(wsi),
 			                lws_is_final_fragment(wsi) &&
 			                    !lws_remaining_packet_payload(wsi));
 		return 0;
@@ -438,7 +448,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: fake_discord --port-file FILE --token TOKEN [--heartbeat MS] "
-	                "[--record FILE] [--stats FILE]\n");
+	                "[--record FILE] [--stats FILE] [--expect-compress yes|no]\n");
 	exit(2);
 }
 
@@ -474,6 +484,8 @@ main(int argc, char **argv)
 			F.record = fopen(v, "w");
 		else if (!strcmp(argv[i], "--stats"))
 			stats_file = v;
+		else if (!strcmp(argv[i], "--expect-compress"))
+			F.expect_compress = !strcmp(v, "yes") ? 1 : !strcmp(v, "no") ? -1 : 0;
 		else
 			usage();
 		i++;

@@ -7,7 +7,8 @@
  * checked against what Discord accepts; each breach is a "violation",
  * printed on stderr and counted, and the process exits 1 at the end when
  * there was any. The modules: main (fake_discord.c: options, the server,
- * the control API), gateway.c (sessions, events, faults), rest.c (routes,
+ * the control API), gateway.c (sessions, events), faults.c (the gateway
+ * faults tests ask for), zstream.c (compress=zlib-stream), rest.c (routes,
  * rate limits, faults) and check.c (body validation).
  */
 #ifndef FAKE_DISCORD_H
@@ -20,6 +21,7 @@
 
 #include <cJSON.h>
 #include <uthash.h>
+#include <zlib.h>
 
 #include "rules/buf.h"
 
@@ -48,8 +50,9 @@ struct session {
 };
 
 struct frame {
-	char *text;
+	char *text; /* the message's bytes (NUL-terminated) */
 	size_t len;
+	bool binary; /* a binary message (compressed), else text */
 	struct frame *next;
 };
 
@@ -66,6 +69,9 @@ struct conn {
 	bool drop;       /* kill the TCP connection without a close frame */
 	struct buf rx;
 	bool rx_toobig;
+	bool rx_binary; /* the client sent a binary message (reported once) */
+	bool zlib;      /* it asked for compress=zlib-stream: zs deflates what goes */
+	z_stream zs;
 	int64_t sends[FAKE_SEND_BUDGET];
 	size_t sends_next;
 	int64_t hello_at, last_hb;
@@ -112,9 +118,12 @@ struct fake {
 	char *token;
 	char app_id[24], guild_id[24], bot_id[24], gm_role_id[24];
 	int heartbeat_ms;
-	int remaining; /* session starts */
-	int fragment;  /* send events in fragments of this size (0: whole) */
-	bool lenient;  /* unanswered interactions are no violation (REST stopped on purpose) */
+	int remaining;       /* session starts */
+	int fragment;        /* send events in fragments of this size (0: whole) */
+	int zsplit;          /* cut each compressed payload into messages of this size (0: one) */
+	int expect_compress; /* 1: every connection must ask for compression, -1: none
+	                        may, 0: either */
+	bool lenient; /* unanswered interactions are no violation (REST stopped on purpose) */
 	FILE *record;
 	int64_t started;
 
@@ -154,6 +163,8 @@ struct fake {
 		uint64_t early; /* requests before a 429's retry_after */
 		int last_close; /* the client's close code, -1 none */
 		uint64_t client_closes;
+		uint64_t zlib_connections;      /* that asked for compress=zlib-stream */
+		uint64_t raw_bytes, wire_bytes; /* gateway payloads, before and as sent */
 	} st;
 	cJSON *violations; /* the first 100, as strings */
 };
@@ -166,16 +177,39 @@ void fake_record(const char *dir, const char *what, const char *body);
 
 /* gateway.c */
 void gw_fake_established(struct conn *c);
-void gw_fake_receive(struct conn *c, const char *in, size_t len, bool final);
+void gw_fake_receive(struct conn *c, const char *in, size_t len, bool binary, bool final);
 int gw_fake_writeable(struct conn *c);
 void gw_fake_closed(struct conn *c, int peer_code);
-/* control: "drop", "noack", "op1", "op7", "op9 true", "close 4004", ... */
-int gw_fake_control(const char *cmd, char *err, size_t errlen);
+/* One payload to c: compressed (and cut per zsplit) when c asked for it. */
+void gw_fake_send(struct conn *c, const char *text);
+/* n bytes as one message, as they are. */
+void gw_fake_send_raw(struct conn *c, const void *p, size_t n, bool binary);
+/* A payload compressed already (raw bytes before): cut per zsplit, sent. */
+void gw_fake_send_packed(struct conn *c, const struct buf *packed, size_t raw);
+void gw_fake_close(struct conn *c, int code, const char *why);
+/* Dispatches event t with data d (JSON text) on session s. */
+void gw_fake_emit(struct session *s, const char *t, const char *d, bool no_replay);
+/* The next sequence number of s, the event kept for replay as text (NULL:
+ * never replayed); the caller sends it. */
+int64_t gw_fake_log(struct session *s, const char *text);
+/* s's connection when events may go to it, or NULL. */
+struct conn *gw_fake_live(struct session *s);
 void gw_fake_inject(int64_t now_us);
 int gw_fake_left(void);
 void gw_fake_tick(int64_t now);
 struct inter *gw_fake_interaction(uint64_t id);
 void gw_fake_free(void);
+
+/* faults.c: "drop", "noack", "op1", "op7", "op9 true", "close 4004",
+ * "zcorrupt", "zbomb BYTES", ... (see fake_discord.c) */
+int gw_fake_control(const char *cmd, char *err, size_t errlen);
+
+/* zstream.c: arg is the URL's compress value. Starts c's deflate context
+ * when it asked for zlib-stream; 0, or -1 after closing c. */
+int zs_start(struct conn *c, const char *arg);
+void zs_end(struct conn *c);
+/* Deflates n bytes onto out; end finishes the payload (Z_SYNC_FLUSH). */
+void zs_deflate(struct conn *c, const void *p, size_t n, bool end, struct buf *out);
 
 /* rest.c: answers one request; *delay_ms > 0 delays the answer. */
 struct http_answer {

@@ -26,13 +26,16 @@ random_hex(char *out, size_t n)
 	out[n - 1] = '\0';
 }
 
-static void
-conn_send(struct conn *c, const char *text)
+void
+gw_fake_send_raw(struct conn *c, const void *p, size_t n, bool binary)
 {
 	struct frame *f = xcalloc(1, sizeof(*f));
 
-	f->text = xstrdup(text);
-	f->len = strlen(text);
+	f->text = xmalloc(n + 1);
+	memcpy(f->text, p, n);
+	f->text[n] = '\0';
+	f->len = n;
+	f->binary = binary;
 	if (c->out_tail != NULL)
 		c->out_tail->next = f;
 	else
@@ -41,8 +44,38 @@ conn_send(struct conn *c, const char *text)
 	lws_callback_on_writable(c->wsi);
 }
 
-static void
-conn_close(struct conn *c, int code, const char *why)
+void
+gw_fake_send_packed(struct conn *c, const struct buf *packed, size_t raw)
+{
+	size_t step = F.zsplit > 0 ? (size_t)F.zsplit : packed->len;
+
+	F.st.raw_bytes += raw;
+	F.st.wire_bytes += packed->len;
+	for (size_t off = 0; off < packed->len; off += step)
+		gw_fake_send_raw(c, packed->p + off,
+		                 packed->len - off < step ? packed->len - off : step, true);
+}
+
+void
+gw_fake_send(struct conn *c, const char *text)
+{
+	size_t n = strlen(text);
+	struct buf packed;
+
+	if (!c->zlib) {
+		F.st.raw_bytes += n;
+		F.st.wire_bytes += n;
+		gw_fake_send_raw(c, text, n, false);
+		return;
+	}
+	buf_init(&packed, 64u << 20);
+	zs_deflate(c, text, n, true, &packed);
+	gw_fake_send_packed(c, &packed, n);
+	buf_free(&packed);
+}
+
+void
+gw_fake_close(struct conn *c, int code, const char *why)
 {
 	if (c->close_code != 0 || c->drop)
 		return;
@@ -62,16 +95,14 @@ session_new(void)
 	return s;
 }
 
-/* Dispatches event t with data d (JSON text) on session s. */
-static void
-emit(struct session *s, const char *t, const char *d, bool no_replay)
+/* The next sequence number of s, its event logged for replay as text
+ * (NULL: never replayed). */
+int64_t
+gw_fake_log(struct session *s, const char *text)
 {
-	struct buf b;
 	size_t i;
 
-	buf_init(&b, 64u << 20);
 	s->seq++;
-	buf_addf(&b, "{\"t\":\"%s\",\"s\":%" PRId64 ",\"op\":0,\"d\":%s}", t, s->seq, d);
 	if (s->nlog == FAKE_REPLAY_MAX) {
 		free(s->log[s->logstart].text);
 		s->logstart = (s->logstart + 1) % FAKE_REPLAY_MAX;
@@ -83,17 +114,34 @@ emit(struct session *s, const char *t, const char *d, bool no_replay)
 	}
 	i = (s->logstart + s->nlog++) % FAKE_REPLAY_MAX;
 	s->log[i].seq = s->seq;
-	s->log[i].no_replay = no_replay;
-	s->log[i].text = no_replay ? NULL : xstrdup(buf_str(&b));
-	if (s->conn != NULL && s->conn->authed && !s->invalid)
-		conn_send(s->conn, buf_str(&b));
+	s->log[i].no_replay = text == NULL;
+	s->log[i].text = text != NULL ? xstrdup(text) : NULL;
+	return s->seq;
+}
+
+struct conn *
+gw_fake_live(struct session *s)
+{
+	return s != NULL && s->conn != NULL && s->conn->authed && !s->invalid ? s->conn : NULL;
+}
+
+void
+gw_fake_emit(struct session *s, const char *t, const char *d, bool no_replay)
+{
+	struct buf b;
+
+	buf_init(&b, 64u << 20);
+	buf_addf(&b, "{\"t\":\"%s\",\"s\":%" PRId64 ",\"op\":0,\"d\":%s}", t, s->seq + 1, d);
+	gw_fake_log(s, no_replay ? NULL : buf_str(&b));
+	if (gw_fake_live(s) != NULL)
+		gw_fake_send(s->conn, buf_str(&b));
 	buf_free(&b);
 }
 
 void
 gw_fake_established(struct conn *c)
 {
-	char v[32] = "", enc[32] = "", hello[160];
+	char v[32] = "", enc[32] = "", z[64] = "", hello[160];
 
 	c->n = ++F.conn_seq;
 	c->close_code = 0;
@@ -104,22 +152,26 @@ gw_fake_established(struct conn *c)
 	c->hello_at = fake_now();
 	lws_get_urlarg_by_name(c->wsi, "v=", v, sizeof(v));
 	lws_get_urlarg_by_name(c->wsi, "encoding=", enc, sizeof(enc));
-	fprintf(stderr, "fake: connection %d (v=%s encoding=%s)\n", c->n, v, enc);
+	if (lws_get_urlarg_by_name(c->wsi, "compress=", z, sizeof(z)) == NULL)
+		z[0] = '\0'; /* lws leaves the last argument it looked at there */
+	fprintf(stderr, "fake: connection %d (v=%s encoding=%s compress=%s)\n", c->n, v, enc, z);
 	if (strcmp(v, "10") != 0 && strcmp(v, "v=10") != 0) {
 		fake_violation("the gateway URL does not ask for v=10");
-		conn_close(c, 4012, "invalid API version");
+		gw_fake_close(c, 4012, "invalid API version");
 		return;
 	}
 	if (strcmp(enc, "json") != 0 && strcmp(enc, "encoding=json") != 0) {
 		fake_violation("the gateway URL does not ask for encoding=json");
-		conn_close(c, 4002, "decode error");
+		gw_fake_close(c, 4002, "decode error");
 		return;
 	}
+	if (zs_start(c, z) < 0)
+		return;
 	snprintf(hello, sizeof(hello),
 	         "{\"t\":null,\"s\":null,\"op\":10,\"d\":{\"heartbeat_interval\":%d,"
 	         "\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}}",
 	         F.heartbeat_ms);
-	conn_send(c, hello);
+	gw_fake_send(c, hello);
 }
 
 static void
@@ -147,7 +199,7 @@ ready(struct conn *c, const cJSON *d)
 		buf_addf(&b, "\"shard\":[%d,%d],", cJSON_GetArrayItem(shard, 0)->valueint,
 		         cJSON_GetArrayItem(shard, 1)->valueint);
 	buf_adds(&b, "\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}");
-	emit(s, "READY", buf_str(&b), false);
+	gw_fake_emit(s, "READY", buf_str(&b), false);
 	buf_reset(&b);
 	buf_addf(&b,
 	         "{\"id\":\"%s\",\"name\":\"Test Table\",\"unavailable\":false,\"member_count\":3,"
@@ -159,7 +211,7 @@ ready(struct conn *c, const cJSON *d)
 	         "\"managed\":false,\"mentionable\":false}],\"channels\":[],\"threads\":[],"
 	         "\"emojis\":[],\"stickers\":[],\"features\":[],\"preferred_locale\":\"en-US\"}",
 	         F.guild_id, F.guild_id, F.gm_role_id);
-	emit(s, "GUILD_CREATE", buf_str(&b), false);
+	gw_fake_emit(s, "GUILD_CREATE", buf_str(&b), false);
 	buf_free(&b);
 }
 
@@ -175,11 +227,11 @@ identify(struct conn *c, const cJSON *d)
 	F.st.identifies++;
 	if (c->authed) {
 		fake_violation("IDENTIFY on an authenticated connection");
-		conn_close(c, 4005, "already authenticated");
+		gw_fake_close(c, 4005, "already authenticated");
 		return;
 	}
 	if (token == NULL || strcmp(token, F.token) != 0) {
-		conn_close(c, 4004, "authentication failed");
+		gw_fake_close(c, 4004, "authentication failed");
 		return;
 	}
 	if (!cJSON_IsNumber(intents) ||
@@ -187,18 +239,18 @@ identify(struct conn *c, const cJSON *d)
 	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "browser")) ||
 	    !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(props, "device"))) {
 		fake_violation("IDENTIFY lacks intents or properties{os, browser, device}");
-		conn_close(c, 4002, "decode error");
+		gw_fake_close(c, 4002, "decode error");
 		return;
 	}
 	if ((uint64_t)intents->valuedouble & PRIVILEGED) {
-		conn_close(c, 4014, "disallowed intents");
+		gw_fake_close(c, 4014, "disallowed intents");
 		return;
 	}
 	if (shard != NULL &&
 	    (!cJSON_IsArray(shard) || cJSON_GetArraySize(shard) != 2 ||
 	     cJSON_GetArrayItem(shard, 0)->valueint < 0 ||
 	     cJSON_GetArrayItem(shard, 0)->valueint >= cJSON_GetArrayItem(shard, 1)->valueint)) {
-		conn_close(c, 4010, "invalid shard");
+		gw_fake_close(c, 4010, "invalid shard");
 		return;
 	}
 	if (F.last_identify != 0 && now - F.last_identify < 5000)
@@ -221,13 +273,13 @@ resume(struct conn *c, const cJSON *d)
 
 	F.st.resumes++;
 	if (token == NULL || strcmp(token, F.token) != 0) {
-		conn_close(c, 4004, "authentication failed");
+		gw_fake_close(c, 4004, "authentication failed");
 		return;
 	}
 	if (sid != NULL)
 		HASH_FIND_STR(F.sessions, sid, s);
 	if (s == NULL || s->invalid || !cJSON_IsNumber(seq)) {
-		conn_send(c, "{\"t\":null,\"s\":null,\"op\":9,\"d\":false}");
+		gw_fake_send(c, "{\"t\":null,\"s\":null,\"op\":9,\"d\":false}");
 		return;
 	}
 	if ((int64_t)seq->valuedouble > s->seq)
@@ -235,7 +287,7 @@ resume(struct conn *c, const cJSON *d)
 		               (int64_t)seq->valuedouble, s->seq);
 	if (s->conn != NULL && s->conn != c) {
 		s->conn->s = NULL;
-		conn_close(s->conn, 4000, "session resumed elsewhere");
+		gw_fake_close(s->conn, 4000, "session resumed elsewhere");
 	}
 	s->conn = c;
 	c->s = s;
@@ -245,10 +297,11 @@ resume(struct conn *c, const cJSON *d)
 		size_t i = (s->logstart + k) % FAKE_REPLAY_MAX;
 
 		if (s->log[i].seq > (int64_t)seq->valuedouble && s->log[i].text != NULL)
-			conn_send(c, s->log[i].text);
+			gw_fake_send(c, s->log[i].text);
 	}
 	F.st.resumed++;
-	emit(s, "RESUMED", "{\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}", false);
+	gw_fake_emit(s, "RESUMED", "{\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}",
+	             false);
 }
 
 static void
@@ -274,7 +327,7 @@ heartbeat(struct conn *c, const cJSON *d)
 		fake_violation("a heartbeat carries %s instead of the last sequence",
 		               cJSON_IsNumber(d) ? "a sequence never sent" : "a non-number");
 	if (!c->noack)
-		conn_send(c, "{\"t\":null,\"s\":null,\"op\":11,\"d\":null}");
+		gw_fake_send(c, "{\"t\":null,\"s\":null,\"op\":11,\"d\":null}");
 }
 
 static void
@@ -293,10 +346,10 @@ payload(struct conn *c, const char *text, size_t len)
 		recent += c->sends[i] != 0 && c->sends[i] > now - 60000;
 	if (recent >= FAKE_SEND_BUDGET && c->sends[c->sends_next] > now - 60000) {
 		fake_violation("more than 120 payloads in 60 s");
-		conn_close(c, 4008, "rate limited");
+		gw_fake_close(c, 4008, "rate limited");
 	} else if (!cJSON_IsObject(j) || !cJSON_IsNumber(op)) {
 		fake_violation("the client sent a payload that is not a gateway message");
-		conn_close(c, 4002, "decode error");
+		gw_fake_close(c, 4002, "decode error");
 	} else if (op->valueint == 1) {
 		heartbeat(c, d);
 	} else if (op->valueint == 2) {
@@ -304,23 +357,28 @@ payload(struct conn *c, const char *text, size_t len)
 	} else if (op->valueint == 6) {
 		resume(c, d);
 	} else if (op->valueint != 3 && op->valueint != 4 && op->valueint != 8) {
-		conn_close(c, 4001, "unknown opcode");
+		gw_fake_close(c, 4001, "unknown opcode");
 	} else if (!c->authed) {
-		conn_close(c, 4003, "not authenticated");
+		gw_fake_close(c, 4003, "not authenticated");
 	}
 	cJSON_Delete(j);
 }
 
 void
-gw_fake_receive(struct conn *c, const char *in, size_t len, bool final)
+gw_fake_receive(struct conn *c, const char *in, size_t len, bool binary, bool final)
 {
+	if (binary && !c->rx_binary) {
+		c->rx_binary = true;
+		fake_violation("the client sent a binary message; the gateway takes JSON text, "
+		               "compressed or not");
+	}
 	if (!c->rx_toobig && buf_add(&c->rx, in, len) < 0)
 		c->rx_toobig = true;
 	if (!final)
 		return;
 	if (c->rx_toobig) {
 		fake_violation("the client sent a payload over 4096 bytes");
-		conn_close(c, 4002, "payload too large");
+		gw_fake_close(c, 4002, "payload too large");
 	} else {
 		payload(c, buf_str(&c->rx), c->rx.len);
 	}
@@ -352,7 +410,9 @@ gw_fake_writeable(struct conn *c)
 
 		if (n > (size_t)F.fragment)
 			n = (size_t)F.fragment;
-		flags = c->frag_off == 0 ? LWS_WRITE_TEXT : LWS_WRITE_CONTINUATION;
+		flags = c->frag_off > 0 ? LWS_WRITE_CONTINUATION
+		        : f->binary     ? LWS_WRITE_BINARY
+		                        : LWS_WRITE_TEXT;
 		if (c->frag_off + n < f->len)
 			flags |= LWS_WRITE_NO_FIN;
 		b = xmalloc(LWS_PRE + n);
@@ -369,7 +429,8 @@ gw_fake_writeable(struct conn *c)
 		unsigned char *b = xmalloc(LWS_PRE + f->len);
 
 		memcpy(b + LWS_PRE, f->text, f->len);
-		if (lws_write(c->wsi, b + LWS_PRE, f->len, LWS_WRITE_TEXT) < (int)f->len) {
+		if (lws_write(c->wsi, b + LWS_PRE, f->len,
+		              f->binary ? LWS_WRITE_BINARY : LWS_WRITE_TEXT) < (int)f->len) {
 			free(b);
 			return -1;
 		}
@@ -412,121 +473,7 @@ gw_fake_closed(struct conn *c, int peer_code)
 	}
 	c->out_tail = NULL;
 	buf_free(&c->rx);
-}
-
-static void
-each_conn(void (*fn)(struct conn *, const char *), const char *arg)
-{
-	for (int i = 0; i < F.nconns; i++)
-		fn(F.conns[i], arg);
-}
-
-static void
-do_drop(struct conn *c, const char *arg)
-{
-	c->drop = true;
-	lws_callback_on_writable(c->wsi);
-}
-
-static void
-do_noack(struct conn *c, const char *arg)
-{
-	c->noack = true;
-}
-
-static void
-do_send(struct conn *c, const char *arg)
-{
-	if (strstr(arg, "\"op\":7") != NULL)
-		c->op7_at = fake_now();
-	conn_send(c, arg);
-}
-
-static void
-do_close(struct conn *c, const char *arg)
-{
-	int code = atoi(arg);
-
-	if (c->s != NULL && (code == 4007 || code == 4009))
-		c->s->invalid = true;
-	conn_close(c, code, "asked by the test");
-}
-
-static void
-malformed(struct conn *c, const char *arg)
-{
-	static const char *const junk[] = {
-	    "not json at all",
-	    "{\"op\":",
-	    "[1,2,3]",
-	    "{\"op\":\"0\",\"d\":{}}",
-	    "{\"op\":0,\"s\":null,\"t\":null,\"d\":null}",
-	    "{\"op\":12345,\"d\":{}}",
-	    "\"just a string\"",
-	};
-
-	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
-		conn_send(c, junk[i]);
-}
-
-int
-gw_fake_control(const char *cmd, char *err, size_t errlen)
-{
-	char word[32] = "", arg[64] = "";
-	size_t wl = strcspn(cmd, " \n");
-
-	snprintf(word, sizeof(word), "%.*s", (int)wl, cmd);
-	cmd += wl;
-	cmd += strspn(cmd, " ");
-	snprintf(arg, sizeof(arg), "%.*s", (int)strcspn(cmd, " \n"), cmd);
-	if (strcmp(word, "drop") == 0) {
-		each_conn(do_drop, NULL);
-	} else if (strcmp(word, "noack") == 0) {
-		each_conn(do_noack, NULL);
-	} else if (strcmp(word, "op1") == 0) {
-		each_conn(do_send, "{\"t\":null,\"s\":null,\"op\":1,\"d\":null}");
-	} else if (strcmp(word, "op7") == 0) {
-		each_conn(do_send, "{\"t\":null,\"s\":null,\"op\":7,\"d\":null}");
-	} else if (strcmp(word, "op9") == 0) {
-		bool resumable = strcmp(arg, "true") == 0;
-
-		if (!resumable && F.current != NULL)
-			F.current->invalid = true;
-		each_conn(do_send, resumable ? "{\"t\":null,\"s\":null,\"op\":9,\"d\":true}"
-		                             : "{\"t\":null,\"s\":null,\"op\":9,\"d\":false}");
-	} else if (strcmp(word, "close") == 0) {
-		each_conn(do_close, arg);
-	} else if (strcmp(word, "malformed") == 0) {
-		each_conn(malformed, NULL);
-		if (F.current != NULL) {
-			emit(F.current, "INTERACTION_CREATE", "{\"id\":\"1\",\"type\":2}", false);
-			emit(F.current, "INTERACTION_CREATE", "[]", false);
-			emit(F.current, "NEVER_HEARD_OF_IT", "{\"x\":1}", false);
-		}
-	} else if (strcmp(word, "oversize") == 0 && F.current != NULL) {
-		size_t size = (size_t)strtoull(arg, NULL, 10);
-		char *pad = xmalloc(size + 64);
-
-		memset(pad, 'x', size);
-		memcpy(pad, "{\"padding\":\"", 12);
-		memcpy(pad + size - 2, "\"}", 3);
-		emit(F.current, "GUILD_UPDATE", pad, true);
-		free(pad);
-	} else if (strcmp(word, "fragment") == 0) {
-		F.fragment = atoi(arg);
-	} else if (strcmp(word, "heartbeat") == 0) {
-		F.heartbeat_ms = atoi(arg);
-	} else if (strcmp(word, "remaining") == 0) {
-		F.remaining = atoi(arg);
-	} else if (strcmp(word, "lenient") == 0) {
-		F.lenient = strcmp(arg, "off") != 0;
-	} else if (strcmp(word, "mark") == 0) {
-		F.st.max_hb_gap = F.st.min_hb_gap = 0;
-	} else {
-		snprintf(err, errlen, "unknown gateway control '%s'", word);
-		return -1;
-	}
-	return 0;
+	zs_end(c);
 }
 
 static void
@@ -604,7 +551,7 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 		         perms != NULL ? perms : "1024");
 	}
 	if (F.current != NULL) {
-		emit(F.current, "INTERACTION_CREATE", buf_str(&b), false);
+		gw_fake_emit(F.current, "INTERACTION_CREATE", buf_str(&b), false);
 		F.st.delivered++;
 	}
 	buf_free(&b);
