@@ -1,5 +1,10 @@
 # Helpers for the Discord integration tests (sourced after lib.sh).
 #
+# DISCORD_COMPRESS=none in the environment runs a test with [discord]
+# compress = none; by default the bot runs with its default (zlib-stream).
+# Either way the fake checks that every connection asks for what was
+# configured (ctl zexpect changes that within a test).
+#
 # fake_start [fake_discord args]   start the fake Discord; sets PORT
 # bot_start [transport args]       start the bot against it; sets BOT_PID
 # ctl COMMAND                      one control command (see fake_discord.c)
@@ -19,6 +24,7 @@ FAKE_PID=""
 BOT_PID=""
 BOT_STATUS=""
 BOT_N=0
+DISCORD_COMPRESS=${DISCORD_COMPRESS:-}
 
 fail() {
 	echo "FAIL: $*"
@@ -38,8 +44,10 @@ cleanup() {
 trap cleanup EXIT
 
 fake_start() {
+	if [ "$DISCORD_COMPRESS" = none ]; then expect=no; else expect=yes; fi
 	"$TOOLS/fake_discord" --port-file "$WORK/port" --token "$TOKEN" \
-		--stats "$WORK/final-stats.json" "$@" > "$WORK/fake.log" 2>&1 &
+		--stats "$WORK/final-stats.json" --expect-compress $expect "$@" \
+		> "$WORK/fake.log" 2>&1 &
 	FAKE_PID=$!
 	i=0
 	while [ ! -s "$WORK/port" ]; do
@@ -52,7 +60,8 @@ fake_start() {
 }
 
 # bot_start [KEY=VALUE ...]: delver with a configuration file whose
-# [discord] section points at the fake; the pairs are more [discord] keys.
+# [discord] section points at the fake; the pairs are more [discord] keys
+# (a compress= pair wins over DISCORD_COMPRESS).
 bot_start() {
 	BOT_N=$((BOT_N + 1))
 	BOT_LOG="$WORK/bot$BOT_N.log"
@@ -61,9 +70,12 @@ bot_start() {
 	{
 		printf '[bot]\nstate_dir = %s\ngm_role = Game Master\n' "$WORK/state"
 		printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nrest_url = %s\n' "$REST"
+		compress=$DISCORD_COMPRESS
 		for kv in "$@"; do
 			printf '%s = %s\n' "${kv%%=*}" "${kv#*=}"
+			[ "${kv%%=*}" = compress ] && compress=""
 		done
+		[ -n "$compress" ] && printf 'compress = %s\n' "$compress"
 	} > "$BOT_CONF"
 	"$DELVER" --config "$BOT_CONF" --seed 1 < /dev/null > "$BOT_LOG" 2>&1 &
 	BOT_PID=$!
