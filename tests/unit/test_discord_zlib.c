@@ -18,7 +18,8 @@
 
 #define MIB (1024u * 1024)
 
-static const char HELLO[] = "{\"t\":null,\"s\":null,\"op\":10,\"d\":{\"heartbeat_interval\":41250}}";
+static const char HELLO[] =
+    "{\"t\":null,\"s\":null,\"op\":10,\"d\":{\"heartbeat_interval\":41250}}";
 static const char READY[] =
     "{\"t\":\"READY\",\"s\":1,\"op\":0,\"d\":{\"v\":10,\"session_id\":\"8f3c2a\","
     "\"resume_gateway_url\":\"wss://gateway-us-east1-b.discord.gg\","
@@ -428,8 +429,7 @@ test_big_buffers_given_back(void **state)
 
 	buf_init(&big, 64 * MIB);
 	for (int i = 0; big.len < 2 * MIB; i++)
-		buf_addf(&big, "{\"id\":\"%d\",\"name\":\"channel-%d\",\"type\":0},", i * 7919,
-		         i);
+		buf_addf(&big, "{\"id\":\"%d\",\"name\":\"channel-%d\",\"type\":0},", i * 7919, i);
 	pack(&f->pk, big.p, big.len, &f->c);
 	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
 	assert_payload(f->z, big.p, big.len);
