@@ -105,7 +105,8 @@ zbomb(size_t bytes, char *err, size_t errlen)
 	size_t n;
 
 	if (c == NULL || !c->zlib) {
-		snprintf(err, errlen, "zbomb needs a ready connection that asked for compression\n");
+		snprintf(err, errlen,
+		         "zbomb needs a ready connection that asked for compression\n");
 		return -1;
 	}
 	snprintf(head, sizeof(head),
@@ -182,7 +183,8 @@ gw_fake_control(const char *cmd, char *err, size_t errlen)
 	} else if (strcmp(word, "malformed") == 0) {
 		each_conn(malformed, NULL);
 		if (F.current != NULL) {
-			gw_fake_emit(F.current, "INTERACTION_CREATE", "{\"id\":\"1\",\"type\":2}", false);
+			gw_fake_emit(F.current, "INTERACTION_CREATE", "{\"id\":\"1\",\"type\":2}",
+			             false);
 			gw_fake_emit(F.current, "INTERACTION_CREATE", "[]", false);
 			gw_fake_emit(F.current, "NEVER_HEARD_OF_IT", "{\"x\":1}", false);
 		}
@@ -213,4 +215,3 @@ gw_fake_control(const char *cmd, char *err, size_t errlen)
 	}
 	return 0;
 }
-
