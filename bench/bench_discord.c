@@ -7,8 +7,12 @@
  * resident memory with 100,000 channels active.
  *
  * It runs the fake (tools/fake_discord next to this program's directory)
- * as a child and the transport in this process; no assertions.
+ * as a child and the transport in this process; no assertions. The
+ * gateway is compressed (zlib-stream, delver's default) unless
+ * DELVER_BENCH_COMPRESS=none is in the environment; the bytes the fake sent
+ * are printed either way.
  */
+#include <cJSON.h>
 #include <curl/curl.h>
 #include <libgen.h>
 #include <malloc.h>
@@ -87,6 +91,31 @@ control(const char *path, const char *body)
 		fatalx("control %s failed: %s", path, buf_str(&out));
 	curl_easy_cleanup(e);
 	buf_free(&out);
+}
+
+/* One of the fake's gateway counters (GET /_control/stats). */
+static double
+gateway_stat(const char *name)
+{
+	CURL *e = curl_easy_init();
+	struct buf out;
+	char url[256];
+	cJSON *j;
+	double v;
+
+	buf_init(&out, 1 << 20);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/_control/stats", port);
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, sink);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, &out);
+	if (curl_easy_perform(e) != CURLE_OK)
+		fatalx("the fake's statistics did not come");
+	j = cJSON_Parse(buf_str(&out));
+	v = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "gateway"), name));
+	cJSON_Delete(j);
+	curl_easy_cleanup(e);
+	buf_free(&out);
+	return v;
 }
 
 static void
@@ -217,7 +246,11 @@ main(int argc, char **argv)
 	long rss0, rss1, rss2;
 	size_t n1;
 	int status;
+	const char *mode = getenv("DELVER_BENCH_COMPRESS");
+	double raw0, wire0;
 
+	if (mode != NULL && strcmp(mode, "none") == 0)
+		cfg.compress = DISCORD_COMPRESS_NONE;
 	log_set_level(LOG_LEVEL_ERROR);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	start_fake(argv[0]);
@@ -235,7 +268,10 @@ main(int argc, char **argv)
 		uv_run(loop, UV_RUN_ONCE);
 	control("/_control", "lenient on");
 	rss0 = rss_kb();
-	printf("delver Discord transport against the fake Discord on loopback\n");
+	raw0 = gateway_stat("raw_bytes");
+	wire0 = gateway_stat("wire_bytes");
+	printf("delver Discord transport against the fake Discord on loopback (%s)\n",
+	       cfg.compress == DISCORD_COMPRESS_NONE ? "compress = none" : "zlib-stream");
 	done = phase(dc, "500/s for 6 s", 3000, 500, 50, templates, done);
 	done = phase(dc, "2,000/s for 6 s", 12000, 2000, 50, templates, done);
 	rss1 = rss_kb();
@@ -243,6 +279,9 @@ main(int argc, char **argv)
 	done = phase(dc, "100,000 channels, 8,000/s", 100000, 8000, 100000, light_templates, done);
 	rss2 = rss_kb();
 	done = phase(dc, "saturating (no pacing)", 30000, 0, 50, templates, done);
+	printf("gateway: %.1f MB of payloads sent as %.1f MB (%.1f%%)\n",
+	       (gateway_stat("raw_bytes") - raw0) / 1e6, (gateway_stat("wire_bytes") - wire0) / 1e6,
+	       100 * (gateway_stat("wire_bytes") - wire0) / (gateway_stat("raw_bytes") - raw0));
 	malloc_trim(0);
 	printf("resident memory: %.1f MB at ready, %.1f MB after the paced phases (%zu channels), "
 	       "%.1f MB with %zu channels and %zu users active; %.1f MB at the end, after the "
