@@ -21,6 +21,7 @@
 #include "bot/discord_zlib.h"
 #include "rules/buf.h"
 #include "rules/rng.h"
+#include "tests/zpack.h"
 
 #define PAYLOADS 20000
 #define ROUNDS   5
@@ -102,22 +103,6 @@ guild(struct rng *rng, size_t n, struct buf *b)
 	buf_adds(b, "]}}");
 }
 
-/* Deflates one payload with Z_SYNC_FLUSH, appending to out. */
-static void
-deflate_payload(z_stream *zs, const char *p, size_t n, struct buf *out)
-{
-	unsigned char chunk[65536];
-
-	zs->next_in = (Bytef *)p;
-	zs->avail_in = (uInt)n;
-	do {
-		zs->next_out = chunk;
-		zs->avail_out = sizeof(chunk);
-		deflate(zs, Z_SYNC_FLUSH);
-		buf_add(out, chunk, sizeof(chunk) - zs->avail_out);
-	} while (zs->avail_out == 0 || zs->avail_in > 0);
-}
-
 /* ns per payload to inflate the stream (ROUNDS passes, a fresh stream
  * each), and to parse the payloads (what they cost without compression). */
 static void
@@ -186,7 +171,7 @@ main(void)
 	for (size_t i = 0; i < PAYLOADS; i++) {
 		interaction(rng, i, &one);
 		raw += one.len;
-		deflate_payload(&zs, one.p, one.len, &stream);
+		zpack(&zs, one.p, one.len, Z_SYNC_FLUSH, &stream);
 		ends[i] = stream.len;
 		if (i == 0)
 			first = stream.len;
@@ -207,7 +192,7 @@ main(void)
 	deflateReset(&zs);
 	buf_reset(&stream);
 	guild(rng, 1u << 20, &one);
-	deflate_payload(&zs, one.p, one.len, &stream);
+	zpack(&zs, one.p, one.len, Z_SYNC_FLUSH, &stream);
 	ends[0] = stream.len;
 	printf("a GUILD_CREATE-like payload of %zu bytes: %zu compressed (%.1f%%)\n", one.len,
 	       stream.len, 100.0 * (double)stream.len / (double)one.len);

@@ -24,6 +24,7 @@
 
 #include "bot/discord_zlib.h"
 #include "rules/buf.h"
+#include "tests/zpack.h"
 
 #define IN_MAX  2048
 #define OUT_MAX 8192
@@ -75,23 +76,6 @@ raw_stream(struct dzl *z, const uint8_t *p, size_t n, size_t k, bool reset)
 	}
 }
 
-/* Deflates one payload (Z_SYNC_FLUSH) onto out. */
-static void
-pack(z_stream *zs, const char *p, size_t n, struct buf *out)
-{
-	unsigned char chunk[4096];
-
-	buf_reset(out);
-	zs->next_in = (Bytef *)p;
-	zs->avail_in = (uInt)n;
-	do {
-		zs->next_out = chunk;
-		zs->avail_out = sizeof(chunk);
-		deflate(zs, Z_SYNC_FLUSH);
-		buf_add(out, chunk, sizeof(chunk) - zs->avail_out);
-	} while (zs->avail_out == 0 || zs->avail_in > 0);
-}
-
 /* The payload of n bytes, packed as c, sent in k-byte messages: what
  * must come of it. */
 static void
@@ -134,7 +118,8 @@ payloads(struct dzl *z, const uint8_t *p, size_t n, size_t k, int level)
 		const char *nl = memchr(text + start, '\n', n - start);
 		size_t len = nl != NULL ? (size_t)(nl - text) - start : n - start;
 
-		pack(&zs, text + start, len, &c);
+		buf_reset(&c);
+		zpack(&zs, text + start, len, Z_SYNC_FLUSH, &c);
 		if (c.len > 0) /* zlib flushes nothing twice: no message */
 			round_trip(z, text + start, len, &c, k ? k : c.len);
 		if (dzl_fault(z) != DZL_OK) { /* a new connection */

@@ -15,6 +15,7 @@
 
 #include "bot/discord_zlib.h"
 #include "rules/buf.h"
+#include "tests/zpack.h"
 
 #define MIB (1024u * 1024)
 
@@ -52,30 +53,12 @@ packer_end(struct packer *pk)
 	deflateEnd(&pk->zs);
 }
 
-static void
-deflate_onto(struct packer *pk, const void *p, size_t n, int flush, struct buf *out)
-{
-	unsigned char chunk[16384];
-
-	pk->zs.next_in = (Bytef *)p;
-	pk->zs.avail_in = (uInt)n;
-	do {
-		int r;
-
-		pk->zs.next_out = chunk;
-		pk->zs.avail_out = sizeof(chunk);
-		r = deflate(&pk->zs, flush);
-		assert_true(r == Z_OK || r == Z_BUF_ERROR || r == Z_STREAM_END);
-		assert_int_equal(buf_add(out, chunk, sizeof(chunk) - pk->zs.avail_out), 0);
-	} while (pk->zs.avail_out == 0 || pk->zs.avail_in > 0);
-}
-
 /* One payload, as Discord sends it: its compressed bytes replace out's. */
 static void
 pack(struct packer *pk, const void *p, size_t n, struct buf *out)
 {
 	buf_reset(out);
-	deflate_onto(pk, p, n, Z_SYNC_FLUSH, out);
+	zpack(&pk->zs, p, n, Z_SYNC_FLUSH, out);
 	assert_true(out->len >= DZL_SUFFIX_LEN);
 	assert_memory_equal(out->p + out->len - DZL_SUFFIX_LEN, DZL_SUFFIX, DZL_SUFFIX_LEN);
 }
@@ -89,8 +72,8 @@ pack_repeat(struct packer *pk, char c, size_t n, struct buf *out)
 	memset(chunk, c, sizeof(chunk));
 	buf_reset(out);
 	for (; n > sizeof(chunk); n -= sizeof(chunk))
-		deflate_onto(pk, chunk, sizeof(chunk), Z_NO_FLUSH, out);
-	deflate_onto(pk, chunk, n, Z_SYNC_FLUSH, out);
+		zpack(&pk->zs, chunk, sizeof(chunk), Z_NO_FLUSH, out);
+	zpack(&pk->zs, chunk, n, Z_SYNC_FLUSH, out);
 }
 
 static void
@@ -299,7 +282,7 @@ test_stream_end(void **state)
 {
 	struct fx *f = *state;
 
-	deflate_onto(&f->pk, HELLO, strlen(HELLO), Z_FINISH, &f->c);
+	zpack(&f->pk.zs, HELLO, strlen(HELLO), Z_FINISH, &f->c);
 	buf_add(&f->c, DZL_SUFFIX, DZL_SUFFIX_LEN);
 	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_ERROR);
 	assert_string_equal(

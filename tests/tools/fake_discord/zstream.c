@@ -2,6 +2,7 @@
  * context per connection that asked, each payload ended by a
  * Z_SYNC_FLUSH (so its last four bytes are 00 00 ff ff), as Discord does. */
 #include "tests/tools/fake_discord/fake.h"
+#include "tests/zpack.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -45,14 +46,5 @@ zs_end(struct conn *c)
 void
 zs_deflate(struct conn *c, const void *p, size_t n, bool end, struct buf *out)
 {
-	unsigned char chunk[16384];
-
-	c->zs.next_in = (Bytef *)p;
-	c->zs.avail_in = (uInt)n;
-	do {
-		c->zs.next_out = chunk;
-		c->zs.avail_out = sizeof(chunk);
-		deflate(&c->zs, end ? Z_SYNC_FLUSH : Z_NO_FLUSH);
-		buf_add(out, chunk, sizeof(chunk) - c->zs.avail_out);
-	} while (c->zs.avail_out == 0 || c->zs.avail_in > 0);
+	zpack(&c->zs, p, n, end ? Z_SYNC_FLUSH : Z_NO_FLUSH, out);
 }
