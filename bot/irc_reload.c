@@ -104,7 +104,7 @@ irc_reload_plan(const struct config_irc *const *old, size_t nold, const struct c
 			c = irc_reload_diff(old[i], &now->irc[j]);
 			steps[i].now = j;
 			steps[i].changes = c;
-			steps[i].action = c == 0                       ? IRC_RELOAD_KEEP
+			steps[i].action = c == 0                         ? IRC_RELOAD_KEEP
 			                  : (c & IRC_CHG_RECONNECT) != 0 ? IRC_RELOAD_RECONNECT
 			                                                 : IRC_RELOAD_APPLY;
 			break;
@@ -143,7 +143,8 @@ describe_channels(const struct config_irc *a, const struct config_irc *b, struct
 		int k = find(a->channels, a->nchannels, b->channels[i]);
 
 		if (k >= 0 && !same(a->channel_keys[k], b->channel_keys[i]))
-			buf_addf(out, "%skey of %s", out->len > start + 2 ? ", " : "", b->channels[i]);
+			buf_addf(out, "%skey of %s", out->len > start + 2 ? ", " : "",
+			         b->channels[i]);
 	}
 	if (out->len == start + 2)
 		buf_adds(out, "order");

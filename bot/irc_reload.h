@@ -75,7 +75,7 @@ size_t irc_reload_plan(const struct config_irc *const *old, size_t nold, const s
  * password is "password (from password_source)", a new key "key of #k".
  * Cut to size, NUL-terminated.
  */
-void irc_reload_describe(const struct config_irc *a, const struct config_irc *b,
-                         unsigned changes, char *out, size_t size);
+void irc_reload_describe(const struct config_irc *a, const struct config_irc *b, unsigned changes,
+                         char *out, size_t size);
 
 #endif

@@ -16,7 +16,7 @@
 #include "bot/irc_reload.h"
 
 #define BASE                                                                                       \
-	"[irc.a]\nhost = irc.a\nnick = delver\nalt_nicks = d2\n"                                  \
+	"[irc.a]\nhost = irc.a\nnick = delver\nalt_nicks = d2\n"                                   \
 	"channels = #one #k:secret1 #two\n"
 
 static struct config *
@@ -145,8 +145,8 @@ test_plan(void **state)
 
 	(void)state;
 	assert_int_equal(irc_reload_plan(base, 4, now, steps, added), 2);
-	assert_int_equal(added[0], 0); /* e */
-	assert_int_equal(added[1], 4); /* f */
+	assert_int_equal(added[0], 0);                        /* e */
+	assert_int_equal(added[1], 4);                        /* f */
 	assert_int_equal(steps[0].action, IRC_RELOAD_REMOVE); /* a */
 	assert_int_equal(steps[1].action, IRC_RELOAD_APPLY);  /* b */
 	assert_int_equal(steps[1].now, 3);
