@@ -53,7 +53,9 @@ struct gw {
 	char session_id[SESSION_MAX];
 	char resume_url[URL_MAX];
 	char app_id[24];
-	int64_t seq; /* last sequence number, -1 for none */
+	int64_t seq;       /* last sequence number, -1 for none */
+	int64_t abort_seq; /* seq at the last gw_abort */
+	int aborts;        /* gw_aborts in a row at abort_seq */
 
 	/* the connection */
 	bool reached_ready; /* this connection reached READY or RESUMED */
@@ -610,6 +612,22 @@ gw_abort(struct gw *g, const char *why, int64_t now)
 {
 	if (g->state < GW_CONNECTING || g->state > GW_READY)
 		return;
+	if (g->aborts > 0 && g->seq == g->abort_seq) {
+		g->aborts++;
+	} else {
+		g->abort_seq = g->seq;
+		g->aborts = 1;
+	}
+	if (g->aborts >= 2) {
+		/* A resume replays what broke the connection: the same event
+		 * would break it again, forever. A new session skips it. */
+		log_warnx("discord: %s again at sequence %" PRId64 "; starting a new session", why,
+		          g->seq);
+		forget_session(g);
+		g->aborts = 0;
+		close_and(g, false, jitter(g, 250), now);
+		return;
+	}
 	log_warnx("discord: %s; reconnecting", why);
 	close_and(g, true, jitter(g, 250), now);
 }

@@ -120,7 +120,9 @@ void gw_opened(struct gw *g, int64_t now);
 void gw_message(struct gw *g, const char *data, size_t len, int64_t now);
 void gw_closed(struct gw *g, int code, int64_t now);
 /* The transport gave up on the connection (e.g. a message over its size
- * cap): close it and resume. why is logged. */
+ * cap): close it and resume. why is logged. A second abort in a row with
+ * no event received in between means the resume replays what broke the
+ * connection: that one starts a new session instead. */
 void gw_abort(struct gw *g, const char *why, int64_t now);
 
 /* Runs what is due at now; call it at gw_next_wakeup(). */
