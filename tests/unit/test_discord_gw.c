@@ -411,46 +411,46 @@ test_identify_spacing_from_write(void **state)
 	assert_true(GW_IDENTIFY_EVERY > 5000); /* a margin over Discord's 5 s */
 }
 
+/* After a close: runs the clock to the reconnect (at most to limit), opens
+ * the connection, says HELLO and returns the op of the client's answer. */
+static int
+reconnect_op(struct world *w, int64_t limit)
+{
+	cJSON *j;
+	int op;
+
+	gw_closed(w->g, GW_ZOMBIE_CODE, w->now);
+	advance(w, limit);
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	op = op_of(j);
+	cJSON_Delete(j);
+	return op;
+}
+
 /* An abort resumes; the same abort again before any new event means the
  * replay carries what broke the connection, so a new session starts. */
 static void
 test_repeated_abort_starts_new_session(void **state)
 {
 	struct world *w = *state;
-	cJSON *j;
+	const char *why = "the gateway sent a message over 8388608 bytes";
 
 	to_ready(w);
-	gw_abort(w->g, "the gateway sent a message over 8388608 bytes", w->now);
-	gw_closed(w->g, GW_ZOMBIE_CODE, w->now);
-	advance(w, w->now + 1000);
+	gw_abort(w->g, why, w->now);
+	assert_int_equal(reconnect_op(w, w->now + 1000), 6); /* RESUME */
 	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
-	gw_opened(w->g, w->now);
-	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
-	j = frame(w);
-	assert_int_equal(op_of(j), 6); /* RESUME */
-	cJSON_Delete(j);
 	/* Progress (an event) in between: still a resume. */
 	msg(w, "{\"op\":0,\"s\":2,\"t\":\"RESUMED\",\"d\":{}}");
-	gw_abort(w->g, "the gateway sent a message over 8388608 bytes", w->now);
-	gw_closed(w->g, GW_ZOMBIE_CODE, w->now);
-	advance(w, w->now + 1000);
-	gw_opened(w->g, w->now);
-	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
-	j = frame(w);
-	assert_int_equal(op_of(j), 6);
-	cJSON_Delete(j);
+	gw_abort(w->g, why, w->now);
+	assert_int_equal(reconnect_op(w, w->now + 1000), 6);
 	assert_string_equal(gw_session_id(w->g), "sess1");
 	/* The replay breaks it again at the same sequence: a new session. */
-	gw_abort(w->g, "the gateway sent a message over 8388608 bytes", w->now);
+	gw_abort(w->g, why, w->now);
 	assert_null(gw_session_id(w->g));
-	gw_closed(w->g, GW_ZOMBIE_CODE, w->now);
-	advance(w, w->now + GW_IDENTIFY_EVERY + 2000);
+	assert_int_equal(reconnect_op(w, w->now + GW_IDENTIFY_EVERY + 2000), 2); /* IDENTIFY */
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
-	gw_opened(w->g, w->now);
-	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
-	j = frame(w);
-	assert_int_equal(op_of(j), 2); /* IDENTIFY */
-	cJSON_Delete(j);
 }
 
 static void
