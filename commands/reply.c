@@ -10,6 +10,7 @@
 #include "rules/buf.h"
 #include "rules/mem.h"
 #include "rules/num.h"
+#include "rules/utf8.h"
 
 /* One span's text may not exceed this; longer text is cut with an ellipsis
  * by the command that builds it, never by the renderer. */
@@ -188,6 +189,27 @@ quick_format(char *out, size_t size, const char *fmt, va_list ap)
 				s = va_arg(ap, const char *);
 				len = strlen(s);
 				f++;
+			} else if (f[1] == '.' && (f[2] == '*' || (f[2] >= '0' && f[2] <= '9'))) {
+				/* %.Ns and %.*s cut on a character boundary, not
+				 * inside one as printf would. */
+				size_t prec = 0;
+				const char *p = f + 2;
+
+				if (*p == '*') {
+					int v = va_arg(ap, int);
+
+					prec = v < 0 ? SIZE_MAX : (size_t)v;
+					p++;
+				} else {
+					while (*p >= '0' && *p <= '9' && prec < 100000)
+						prec = prec * 10 + (size_t)(*p++ - '0');
+				}
+				if (*p != 's')
+					return SIZE_MAX;
+				s = va_arg(ap, const char *);
+				len = strnlen(s, prec == SIZE_MAX ? prec : prec + 1);
+				len = utf8_cut(s, len, prec);
+				f = p;
 			} else if (f[1] == 'd') {
 				s = num;
 				len = num_text(va_arg(ap, int), num);
@@ -217,6 +239,23 @@ quick_format(char *out, size_t size, const char *fmt, va_list ap)
 	}
 	out[n] = '\0';
 	return n;
+}
+
+/* A copy of s[0..n) in the arena with every ill-formed byte replaced by
+ * U+FFFD: a reply is always UTF-8, even if some text was cut badly. */
+static char *
+repaired(struct reply *r, const char *s, size_t n, size_t *len)
+{
+	struct buf b;
+	char *out;
+
+	buf_init(&b, 3 * (size_t)SPAN_MAX);
+	utf8_repair(&b, s, n);
+	out = copy(r, buf_str(&b), b.len);
+	if (len != NULL)
+		*len = b.len;
+	buf_free(&b);
+	return out;
 }
 
 /* Formats into the arena; *len (when not NULL) gets the length. Literal
@@ -258,6 +297,8 @@ vformat(struct reply *r, const char *fmt, va_list ap, size_t *len)
 		n = strlen(src);
 		out = NULL;
 	}
+	if (src != fmt && !utf8_valid(out != NULL ? out : src, n))
+		return repaired(r, out != NULL ? out : src, n, len);
 	if (len != NULL)
 		*len = n;
 	return out != NULL ? out : copy(r, src, n);
@@ -454,8 +495,8 @@ reply_button(struct reply *r, const char *label, const char *action)
 void
 reply_error(struct reply *r, const char *fmt, ...)
 {
-	va_list ap;
-	char *text;
+	va_list ap, again;
+	char *text, small[512];
 	struct reply_span *span;
 	struct buf b;
 	size_t len;
@@ -463,11 +504,21 @@ reply_error(struct reply *r, const char *fmt, ...)
 	/* Formatted first: the arguments may point into this reply. */
 	buf_init(&b, SPAN_MAX);
 	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
+	va_copy(again, ap);
+	len = quick_format(small, sizeof(small), fmt, ap);
+	if (len != SIZE_MAX)
+		buf_add(&b, small, len);
+	else
+		buf_vaddf(&b, fmt, again);
+	va_end(again);
 	va_end(ap);
 	reply_clear(r);
-	len = b.len;
-	text = copy(r, buf_str(&b), len);
+	if (utf8_valid(buf_str(&b), b.len)) {
+		len = b.len;
+		text = copy(r, buf_str(&b), len);
+	} else {
+		text = repaired(r, buf_str(&b), b.len, &len);
+	}
 	buf_free(&b);
 	r->error = true;
 	r->error_text = text;

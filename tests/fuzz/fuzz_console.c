@@ -2,7 +2,9 @@
  * libFuzzer target: one console line through the whole command path:
  * validation, parsing against the real command table, every handler, and
  * both terminal renderings. State persists across inputs (as in a long
- * session) but is reset every 1000 inputs to keep memory bounded.
+ * session) but is reset every 1000 inputs to keep memory bounded. Whatever
+ * the input, the rendered reply must be valid UTF-8 (names are cut on
+ * character boundaries); a long multibyte display name tests that.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +13,7 @@
 #include "bot/render_text.h"
 #include "commands/dispatch.h"
 #include "rules/rng.h"
+#include "rules/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,6 +43,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(o.user_name, "other", sizeof("other"));
 		o.platform_admin = (data[0] & 2) != 0;
 	}
+	if (size > 0 && (data[0] & 4)) {
+		memset(o.user_name, 0, sizeof(o.user_name));
+		for (size_t i = 0; i + 2 < sizeof(o.user_name); i += 2)
+			memcpy(o.user_name + i, "é", 2);
+	}
 	memset(&d, 0, sizeof(d));
 	d.state = st;
 	d.rng = rng;
@@ -54,6 +62,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			render_text(m, false, &b);
 		}
 	}
+	if (!utf8_valid(buf_str(&b), b.len))
+		__builtin_trap();
 	buf_free(&b);
 	reply_free(r);
 	return 0;

@@ -210,6 +210,33 @@ formats(void **unused)
 	reply_free(r);
 }
 
+/* A precision cuts on a character boundary; text that is not UTF-8 all
+ * the same (a name cut badly elsewhere) is repaired with U+FFFD. */
+static void
+always_utf8(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+
+	reply_add(r, RS_BOLD, "'%.3s'", "aéb");
+	reply_add(r, RS_DIM, "'%.2s'", "aéb");
+	reply_add(r, RS_BOLD, "'%.*s' %d", 2, "aéb", 7);
+	reply_add(r, RS_DIM, "%.9s|", "ab");
+	reply_add(r, RS_BOLD, "%s", "x\xC3");
+	reply_add(r, RS_DIM, "<%s>", "\xE2\x96");
+	m = reply_msg(r, REPLY_CHANNEL);
+	assert_string_equal(m->blocks[0].spans[0].text, "'aé'");
+	assert_string_equal(m->blocks[0].spans[1].text, "'a'");
+	assert_string_equal(m->blocks[0].spans[2].text, "'a' 7");
+	assert_string_equal(m->blocks[0].spans[3].text, "ab|");
+	assert_string_equal(m->blocks[0].spans[4].text, "x\xEF\xBF\xBD");
+	assert_int_equal(m->blocks[0].spans[4].len, 4);
+	assert_string_equal(m->blocks[0].spans[5].text, "<\xEF\xBF\xBD\xEF\xBF\xBD>");
+	reply_error(r, "Unknown '%.2s'; also %s.", "aé", "\xC3");
+	assert_string_equal(reply_error_text(r), "Unknown 'a'; also \xEF\xBF\xBD.");
+	reply_free(r);
+}
+
 /* Arrays grow past several doublings and keep every item. */
 static void
 many_spans_rows_and_blocks(void **unused)
@@ -256,6 +283,7 @@ main(void)
 	    cmocka_unit_test(many_spans_rows_and_blocks),
 	    cmocka_unit_test(plain_spans_join),
 	    cmocka_unit_test(formats),
+	    cmocka_unit_test(always_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
