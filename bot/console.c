@@ -259,7 +259,7 @@ fs_read_cb(uv_fs_t *req)
 	uv_fs_req_cleanup(req);
 	c->inflight = false;
 	if (c->stopping) {
-		free(c);
+		console_free(c);
 		return;
 	}
 	if (n > 0 && c->reading) {
@@ -328,7 +328,7 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 	}
 	if (r != 0) {
 		log_warnx("console: cannot read stdin: %s", uv_strerror(r));
-		free(c);
+		console_free(c);
 		return NULL;
 	}
 	return c;
@@ -337,7 +337,7 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 static void
 closed_cb(uv_handle_t *h)
 {
-	free(h->data);
+	console_free(h->data);
 }
 
 void
@@ -355,6 +355,6 @@ console_stop(struct console *c)
 		c->stopping = true;
 		uv_cancel((uv_req_t *)&c->req);
 	} else {
-		free(c);
+		console_free(c);
 	}
 }
