@@ -128,16 +128,6 @@ units_add(struct units *u, enum ukind kind, bool fenced, struct buf *text)
 {
 	struct unit *x;
 
-	if (!utf8_valid(buf_str(text), text->len)) {
-		/* Discord refuses a message that is not UTF-8: a name cut
-		 * mid-character somewhere must not cost the whole reply. */
-		struct buf good;
-
-		buf_init(&good, 3 * (size_t)RENDER_MAX);
-		utf8_repair(&good, buf_str(text), text->len);
-		buf_free(text);
-		*text = good;
-	}
 	u->v = xrealloc(u->v, (u->n + 1) * sizeof(*u->v));
 	x = &u->v[u->n++];
 	memset(x, 0, sizeof(*x));

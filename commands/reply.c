@@ -258,6 +258,19 @@ repaired(struct reply *r, const char *s, size_t n, size_t *len)
 	return out;
 }
 
+/* A copy of s[0..n) in the arena, repaired when it is not UTF-8. Every
+ * string a reply holds comes through here or through vformat, so the
+ * renderers can rely on UTF-8 and none needs its own check. */
+static char *
+copy_text(struct reply *r, const char *s, size_t n, size_t *len)
+{
+	if (!utf8_valid(s, n))
+		return repaired(r, s, n, len);
+	if (len != NULL)
+		*len = n;
+	return copy(r, s, n);
+}
+
 /* Formats into the arena; *len (when not NULL) gets the length. Literal
  * formats and the common conversions skip printf altogether. */
 static char *
@@ -297,11 +310,13 @@ vformat(struct reply *r, const char *fmt, va_list ap, size_t *len)
 		n = strlen(src);
 		out = NULL;
 	}
-	if (src != fmt && !utf8_valid(out != NULL ? out : src, n))
-		return repaired(r, out != NULL ? out : src, n, len);
+	if (out == NULL)
+		return copy_text(r, src, n, len);
+	if (!utf8_valid(out, n))
+		return repaired(r, out, n, len);
 	if (len != NULL)
 		*len = n;
-	return out != NULL ? out : copy(r, src, n);
+	return out;
 }
 
 void
@@ -434,7 +449,7 @@ copy_strings(struct reply *r, const char *const *v, int n)
 	char **out = alloc(r, (size_t)n * sizeof(*out));
 
 	for (int i = 0; i < n; i++)
-		out[i] = copy(r, v[i] ? v[i] : "", v[i] ? strlen(v[i]) : 0);
+		out[i] = copy_text(r, v[i] ? v[i] : "", v[i] ? strlen(v[i]) : 0, NULL);
 	return out;
 }
 
@@ -487,8 +502,8 @@ reply_button(struct reply *r, const char *label, const char *action)
 	size_t cap = implied_cap(m->nbuttons);
 
 	m->buttons = grow_array(r, m->buttons, &cap, m->nbuttons + 1, sizeof(*m->buttons));
-	m->buttons[m->nbuttons].label = copy(r, label, strlen(label));
-	m->buttons[m->nbuttons].action = copy(r, action, strlen(action));
+	m->buttons[m->nbuttons].label = copy_text(r, label, strlen(label), NULL);
+	m->buttons[m->nbuttons].action = copy_text(r, action, strlen(action), NULL);
 	m->nbuttons++;
 }
 
@@ -513,12 +528,7 @@ reply_error(struct reply *r, const char *fmt, ...)
 	va_end(again);
 	va_end(ap);
 	reply_clear(r);
-	if (utf8_valid(buf_str(&b), b.len)) {
-		len = b.len;
-		text = copy(r, buf_str(&b), len);
-	} else {
-		text = repaired(r, buf_str(&b), b.len, &len);
-	}
+	text = copy_text(r, buf_str(&b), b.len, &len);
 	buf_free(&b);
 	r->error = true;
 	r->error_text = text;
