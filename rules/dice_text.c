@@ -4,6 +4,7 @@
  */
 #include "dice_impl.h"
 #include "mem.h"
+#include "num.h"
 #include "utf8.h"
 
 #include <stdio.h>
@@ -168,17 +169,9 @@ out_mem(struct dice_out *o, const char *s, size_t n)
 void
 dice__out_i64(struct dice_out *o, int64_t v)
 {
-	char tmp[24];
-	size_t i = sizeof(tmp);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	char tmp[NUM_TEXT_MAX];
 
-	do {
-		tmp[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (v < 0)
-		tmp[--i] = '-';
-	out_mem(o, tmp + i, sizeof(tmp) - i);
+	out_mem(o, tmp, num_text(v, tmp));
 }
 
 /* Prints a compare point; bare is allowed where the modifier takes an
