@@ -80,12 +80,16 @@ struct config_irc {
 	char *channel_keys[CONFIG_CHANNELS_MAX]; /* channels[i]'s key (+k), or NULL;
 	                                            a secret-lite: never logged */
 	size_t nchannels;
-	char *prefix;          /* default "!" */
-	int flood_burst;       /* default 4 */
-	int flood_interval_ms; /* default 2000 */
-	int max_lines;         /* reply lines before summarising, default 6 */
-	int ping_interval;     /* seconds of silence before delver PINGs, default 60 */
-	int ping_timeout;      /* then seconds before the link is recycled, default 30 */
+	char *prefix;            /* default "!" */
+	int flood_burst;         /* default 4 */
+	int flood_interval_ms;   /* default 2000 */
+	int max_lines;           /* reply lines before summarising, default 6 */
+	int user_burst;          /* commands a user may send at once, default 3 */
+	int user_interval_ms;    /* then one every this many ms, default 4000 */
+	int channel_burst;       /* commands a channel may send at once, default 12 */
+	int channel_interval_ms; /* then one every this many ms, default 1000 */
+	int ping_interval;       /* seconds of silence before delver PINGs, default 60 */
+	int ping_timeout;        /* then seconds before the link is recycled, default 30 */
 };
 
 struct config_console {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bot/irc_fmt.h"
+#include "bot/irc_limit.h"
 #include "bot/log.h"
 #include "bot/render_irc.h"
 #include "rules/buf.h"
@@ -17,8 +18,17 @@ struct irc_bot {
 	struct dispatch *d;
 	const struct config_irc *cfg;
 	struct irc_conn *conn;
-	int64_t ctcp_next; /* monotonic ms before which CTCPs are not answered */
+	struct irc_limit *users; /* commands per user key */
+	struct irc_limit *chans; /* commands per channel key */
+	struct irc_limit *ctcp;  /* CTCP answers per nick */
 };
+
+static void
+set_rates(struct irc_bot *b)
+{
+	irc_limit_set_rate(b->users, b->cfg->user_burst, b->cfg->user_interval_ms);
+	irc_limit_set_rate(b->chans, b->cfg->channel_burst, b->cfg->channel_interval_ms);
+}
 
 struct irc_bot *
 irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *conn)
@@ -28,12 +38,21 @@ irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *c
 	b->d = d;
 	b->cfg = cfg;
 	b->conn = conn;
+	b->users = irc_limit_new(1, 0);
+	b->chans = irc_limit_new(1, 0);
+	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
+	set_rates(b);
 	return b;
 }
 
 void
 irc_bot_free(struct irc_bot *b)
 {
+	if (b == NULL)
+		return;
+	irc_limit_free(b->users);
+	irc_limit_free(b->chans);
+	irc_limit_free(b->ctcp);
 	free(b);
 }
 
@@ -41,6 +60,7 @@ void
 irc_bot_set_config(struct irc_bot *b, const struct config_irc *cfg)
 {
 	b->cfg = cfg;
+	set_rates(b);
 }
 
 static const char *
@@ -55,7 +75,7 @@ ctcp(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t now)
 {
 	size_t vl = strcspn(text + 1, " \x01");
 	const char *args = text + 1 + vl;
-	char reply[128];
+	char reply[128], who[IRC_NICK_MAX];
 	struct buf clean;
 
 	if (vl == 7 && strncmp(text + 1, "VERSION", 7) == 0) {
@@ -71,12 +91,13 @@ ctcp(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t now)
 	} else {
 		return;
 	}
-	if (now < b->ctcp_next) {
+	if (irc_conn_casefold(b->conn, m->nick, who, sizeof(who)) < 0)
+		return;
+	if (!irc_limit_take(b->ctcp, who, now)) {
 		log_debug("irc %s: not answering a CTCP from %s (rate limit)", b->cfg->network,
 		          m->nick);
 		return;
 	}
-	b->ctcp_next = now + CTCP_INTERVAL_MS;
 	irc_conn_say(b->conn, "NOTICE", m->nick, reply);
 }
 
@@ -132,25 +153,105 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 	return 0;
 }
 
+/* Renders msg (NULL: nothing) for target and adds its lines to v. */
 static void
-send_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, const char *target)
+render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, const char *target,
+           struct irc_lines *keep, struct irc_say **v, size_t *n)
 {
 	struct render_irc_opts ro = {
 	    .budget = irc_conn_budget(b->conn, target),
 	    .max_lines = b->cfg->max_lines > 0 ? b->cfg->max_lines : 6,
 	    .prefix = prefix(b),
 	};
-	struct irc_lines lines = {0};
+	size_t first = keep->n;
 
 	if (msg == NULL)
 		return;
 	if (ro.budget < IRC_FMT_BUDGET_MIN)
 		ro.budget = IRC_FMT_BUDGET_MIN;
-	render_irc(msg, &ro, &lines);
-	for (size_t i = 0; i < lines.n; i++)
-		if (irc_conn_say(b->conn, cmd, target, lines.v[i]) < 0)
-			break;
-	irc_lines_free(&lines);
+	render_irc(msg, &ro, keep);
+	*v = xrealloc(*v, (*n + keep->n - first + 1) * sizeof(**v));
+	for (size_t i = first; i < keep->n; i++)
+		(*v)[(*n)++] = (struct irc_say){cmd, target, keep->v[i]};
+}
+
+/*
+ * Sends every line of r as one group in the invoker's lane: all of it or,
+ * when the send queue has no room, none of it and a NOTICE saying so.
+ */
+static void
+send_reply(struct irc_bot *b, const struct reply *r, const struct irc_msg *m, const char *where,
+           const char *lane)
+{
+	struct irc_lines keep = {0};
+	struct irc_say *v = NULL;
+	size_t n = 0;
+
+	if (reply_is_error(r)) {
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", m->nick, &keep, &v, &n);
+	} else {
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", m->nick, &keep, &v, &n);
+	}
+	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
+		log_warnx("irc %s: the send queue is full; a reply of %zu lines to %s was not sent",
+		          b->cfg->network, n, m->nick);
+		irc_conn_say_lane(
+		    b->conn, lane, "NOTICE", m->nick,
+		    "delver has too many replies waiting to be sent, so it dropped its "
+		    "answer to your command; try again in a minute.");
+	}
+	free(v);
+	irc_lines_free(&keep);
+}
+
+/* " then one every N s" for a rate. */
+static void
+rate_text(char *out, size_t size, int burst, int interval_ms)
+{
+	if (interval_ms % 1000 == 0)
+		snprintf(out, size, "%d at once, then one every %d s", burst, interval_ms / 1000);
+	else
+		snprintf(out, size, "%d at once, then one every %d ms", burst, interval_ms);
+}
+
+/*
+ * Whether the command of o (from nick, in chan or privately) is within the
+ * user's and the channel's rate limits; it is then counted against both.
+ * A refused command's user is told once per throttled spell, by NOTICE.
+ */
+static bool
+admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *chan, int64_t now)
+{
+	bool user_ok = irc_limit_ready(b->users, o->user_key, now);
+	bool chan_ok = chan == NULL || irc_limit_ready(b->chans, o->chan_key, now);
+	char rate[96], text[400];
+
+	if (user_ok && chan_ok) {
+		irc_limit_take(b->users, o->user_key, now);
+		if (chan != NULL)
+			irc_limit_take(b->chans, o->chan_key, now);
+		return true;
+	}
+	log_debug("irc %s: ignoring a command from %s: %s rate limit", b->cfg->network, nick,
+	          user_ok ? "the channel's" : "the user's");
+	if (!irc_limit_tell(b->users, o->user_key, now))
+		return false;
+	if (!user_ok) {
+		rate_text(rate, sizeof(rate), b->cfg->user_burst, b->cfg->user_interval_ms);
+		snprintf(text, sizeof(text),
+		         "You are sending commands faster than delver takes them from one person "
+		         "(%s); it ignores the extra ones, so slow down.",
+		         rate);
+	} else {
+		rate_text(rate, sizeof(rate), b->cfg->channel_burst, b->cfg->channel_interval_ms);
+		snprintf(text, sizeof(text),
+		         "%.64s is sending commands faster than delver takes them from one channel "
+		         "(%s); it ignores the extra ones, so slow down.",
+		         chan, rate);
+	}
+	irc_conn_say_lane(b->conn, o->user_key, "NOTICE", nick, text);
+	return false;
 }
 
 /* Whether the first word of line names a command. */
@@ -195,13 +296,10 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		          b->cfg->network, m->nick);
 		return;
 	}
+	if (!admit(b, &o, m->nick, direct ? NULL : target, mono_ms))
+		return;
 	r = reply_new();
 	dispatch_line(b->d, &o, text, strlen(text), unix_s, r);
-	if (reply_is_error(r)) {
-		send_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", m->nick);
-	} else {
-		send_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", direct ? m->nick : target);
-		send_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", m->nick);
-	}
+	send_reply(b, r, m, direct ? m->nick : target, o.user_key);
 	reply_free(r);
 }

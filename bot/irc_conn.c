@@ -672,6 +672,50 @@ irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const char
 	return irc_conn__send(c, false, target, cmd, p, 2);
 }
 
+int
+irc_conn_say_lane(struct irc_conn *c, const char *lane, const char *cmd, const char *target,
+                  const char *text)
+{
+	const char *p[] = {target, text};
+
+	if (c->st != ST_READY || !irc_middle_ok(target))
+		return -1;
+	return irc_conn__send(c, false, lane, cmd, p, 2);
+}
+
+int
+irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v, size_t n,
+                   size_t reserve)
+{
+	char(*buf)[IRC_LINE_MAX + 1];
+	const char **lines;
+	int r = IRC_SAY_OK;
+
+	if (c->st != ST_READY)
+		return IRC_SAY_BAD;
+	if (n == 0)
+		return IRC_SAY_OK;
+	buf = xcalloc(n, sizeof(*buf));
+	lines = xcalloc(n, sizeof(*lines));
+	for (size_t i = 0; i < n && r == IRC_SAY_OK; i++) {
+		const char *p[] = {v[i].target, v[i].text};
+
+		if (!irc_middle_ok(v[i].target) ||
+		    irc_build(buf[i], sizeof(buf[i]), v[i].cmd, p, 2) < 0)
+			r = IRC_SAY_BAD;
+		lines[i] = buf[i];
+	}
+	if (r == IRC_SAY_OK && irc_flood_push_group(c->flood, lane, lines, n, reserve) < 0)
+		r = IRC_SAY_FULL;
+	free(lines);
+	free(buf);
+	if (r == IRC_SAY_BAD)
+		log_warnx("irc %s: not sending a reply that IRC cannot carry", irc_conn__net(c));
+	else if (r == IRC_SAY_OK && c->h.wake != NULL)
+		c->h.wake(c->ctx);
+	return r;
+}
+
 void
 irc_conn_quit(struct irc_conn *c, const char *reason)
 {

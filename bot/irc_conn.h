@@ -99,6 +99,30 @@ int64_t irc_conn_backoff(struct irc_conn *c, uint64_t rnd);
  * long) or the queue is full; nothing is queued then.
  */
 int irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const char *text);
+/* One line of a reply: "cmd target :text". */
+struct irc_say {
+	const char *cmd; /* PRIVMSG or NOTICE */
+	const char *target;
+	const char *text;
+};
+
+/* What irc_conn_say_group returns. */
+enum {
+	IRC_SAY_OK = 0,
+	IRC_SAY_BAD = -1,  /* a line cannot be built (see irc_conn_say) */
+	IRC_SAY_FULL = -2, /* the queue has no room for them all */
+};
+
+/*
+ * Queues the n lines of one reply in lane's queue (see bot/irc_flood.h),
+ * whole: they go out one after another once the first does. Nothing is
+ * queued unless all fit with `reserve` lines to spare. Returns IRC_SAY_*.
+ */
+int irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v, size_t n,
+                       size_t reserve);
+/* irc_conn_say() in lane's queue instead of target's. */
+int irc_conn_say_lane(struct irc_conn *c, const char *lane, const char *cmd, const char *target,
+                      const char *text);
 /* Queues QUIT ahead of everything (shutting down). */
 void irc_conn_quit(struct irc_conn *c, const char *reason);
 /*

@@ -10,6 +10,7 @@
 struct line {
 	struct line *next;
 	size_t len;
+	bool cont; /* the lane's next line belongs to the same group */
 	char text[];
 };
 
@@ -29,6 +30,7 @@ struct irc_flood {
 	struct fifo *q; /* q[0] is the "" queue; targets follow */
 	size_t nq;
 	size_t rr;    /* the target queue to serve next (index >= 1) */
+	size_t hold;  /* a group is being sent from q[hold] (0: none) */
 	size_t total; /* lines in q (not urgent) */
 };
 
@@ -93,6 +95,7 @@ irc_flood_clear(struct irc_flood *f)
 	}
 	f->nq = 1;
 	f->rr = 1;
+	f->hold = 0;
 	f->total = 0;
 	f->credit = f->capacity;
 	f->started = false;
@@ -110,12 +113,13 @@ irc_flood_free(struct irc_flood *f)
 }
 
 static void
-fifo_push(struct fifo *q, const char *text, size_t len)
+fifo_push(struct fifo *q, const char *text, size_t len, bool cont)
 {
 	struct line *l = xmalloc(sizeof(*l) + len + 1);
 
 	l->next = NULL;
 	l->len = len;
+	l->cont = cont;
 	memcpy(l->text, text, len);
 	l->text[len] = '\0';
 	if (q->tail != NULL)
@@ -139,6 +143,8 @@ fifo_pop(struct fifo *q)
 	q->n--;
 	return l;
 }
+
+static void drop_queue(struct irc_flood *f, size_t i);
 
 static struct fifo *
 queue_for(struct irc_flood *f, const char *target)
@@ -164,8 +170,30 @@ irc_flood_push(struct irc_flood *f, const char *target, const char *line, size_t
 	q = queue_for(f, target);
 	if (q->n >= IRC_FLOOD_TARGET_MAX)
 		return -1;
-	fifo_push(q, line, len);
+	fifo_push(q, line, len, false);
 	f->total++;
+	return 0;
+}
+
+int
+irc_flood_push_group(struct irc_flood *f, const char *lane, const char *const *lines, size_t n,
+                     size_t reserve)
+{
+	struct fifo *q;
+
+	if (n == 0)
+		return 0;
+	if (f->total + n + reserve > IRC_FLOOD_TOTAL_MAX)
+		return -1;
+	q = queue_for(f, lane);
+	if (q->n + n + reserve > IRC_FLOOD_TARGET_MAX) {
+		if (q->n == 0 && q != &f->q[0])
+			drop_queue(f, (size_t)(q - f->q));
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		fifo_push(q, lines[i], strlen(lines[i]), i + 1 < n);
+	f->total += n;
 	return 0;
 }
 
@@ -174,7 +202,7 @@ irc_flood_push_urgent(struct irc_flood *f, const char *line, size_t len)
 {
 	if (f->urgent.n >= IRC_FLOOD_TARGET_MAX)
 		return -1;
-	fifo_push(&f->urgent, line, len);
+	fifo_push(&f->urgent, line, len, false);
 	return 0;
 }
 
@@ -201,6 +229,8 @@ drop_queue(struct irc_flood *f, size_t i)
 	free(f->q[i].target);
 	memmove(&f->q[i], &f->q[i + 1], (f->nq - i - 1) * sizeof(*f->q));
 	f->nq--;
+	if (f->hold > i)
+		f->hold--;
 	if (f->rr > i)
 		f->rr--;
 	if (f->rr >= f->nq)
@@ -211,6 +241,11 @@ drop_queue(struct irc_flood *f, size_t i)
 static struct fifo *
 next_queue(struct irc_flood *f, size_t *index)
 {
+	if (f->hold > 0 && f->hold < f->nq && f->q[f->hold].n > 0) {
+		*index = f->hold;
+		return &f->q[f->hold];
+	}
+	f->hold = 0;
 	if (f->q[0].n > 0) {
 		*index = 0;
 		return &f->q[0];
@@ -252,7 +287,8 @@ irc_flood_pop(struct irc_flood *f, int64_t now, char *out, size_t size)
 	l = fifo_pop(q);
 	f->total--;
 	f->credit -= f->interval;
-	if (i > 0) {
+	f->hold = l->cont && q->n > 0 ? i : 0;
+	if (i > 0 && f->hold == 0) {
 		if (q->n == 0)
 			drop_queue(f, i);
 		else

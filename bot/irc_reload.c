@@ -33,6 +33,7 @@ static const struct {
     {IRC_CHG_PING_INTERVAL, "ping_interval"},
     {IRC_CHG_PING_TIMEOUT, "ping_timeout"},
     {IRC_CHG_CHANNELS, "channels"},
+    {IRC_CHG_RATE, "command rate limits"},
 };
 
 static bool
@@ -77,6 +78,11 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	c |= a->flood_interval_ms == b->flood_interval_ms ? 0 : IRC_CHG_FLOOD_INTERVAL;
 	c |= a->max_lines == b->max_lines ? 0 : IRC_CHG_MAX_LINES;
 	c |= a->ping_interval == b->ping_interval ? 0 : IRC_CHG_PING_INTERVAL;
+	c |= a->user_burst == b->user_burst && a->user_interval_ms == b->user_interval_ms &&
+	             a->channel_burst == b->channel_burst &&
+	             a->channel_interval_ms == b->channel_interval_ms
+	         ? 0
+	         : IRC_CHG_RATE;
 	c |= a->ping_timeout == b->ping_timeout ? 0 : IRC_CHG_PING_TIMEOUT;
 	if (!same_list(a->channels, a->nchannels, b->channels, b->nchannels) ||
 	    !same_list(a->channel_keys, a->nchannels, b->channel_keys, b->nchannels))

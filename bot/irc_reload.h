@@ -8,8 +8,10 @@
  * connects or who it is (host, port, tls, tls_verify, nick, alt_nicks,
  * username, realname, sasl_user, password_source, or the password that
  * source now gives) needs a new connection; the others (prefix,
- * flood_burst, flood_interval_ms, max_lines, ping_interval, ping_timeout,
- * channels and their keys) apply on the live one.
+ * flood_burst, flood_interval_ms, max_lines, the command rate limits
+ * (user_burst, user_interval_ms, channel_burst, channel_interval_ms),
+ * ping_interval, ping_timeout, channels and their keys) apply on the live
+ * one.
  */
 #ifndef DELVER_IRC_RELOAD_H
 #define DELVER_IRC_RELOAD_H
@@ -38,6 +40,7 @@ enum {
 	IRC_CHG_PING_INTERVAL = 1u << 15,
 	IRC_CHG_PING_TIMEOUT = 1u << 16,
 	IRC_CHG_CHANNELS = 1u << 17, /* names, order or keys */
+	IRC_CHG_RATE = 1u << 18,     /* the command rate limits */
 };
 
 /* The changes that need a new connection. */

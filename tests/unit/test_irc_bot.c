@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bot/irc.h"
+#include "bot/irc_flood.h"
 #include "tests/unit/helpers/ircdrain.h"
 #include "commands/dispatch.h"
 #include "rules/rng.h"
@@ -206,13 +207,16 @@ test_ctcp(void **state)
 
 	feed(f, ":alice!a@h PRIVMSG delver :\x01VERSION\x01");
 	assert_string_equal(out(f), "NOTICE alice :\x01VERSION delver " DELVER_VERSION "\x01\r\n");
-	/* Rate-limited: a second CTCP within 3 s gets nothing. */
+	/* Rate-limited per user: alice's second CTCP within 3 s gets
+	 * nothing, and does not use up bob's. */
 	f->now += 2999;
-	feed(f, ":bob!b@h PRIVMSG delver :\x01PING 123\x01");
+	feed(f, ":Alice!a@h PRIVMSG delver :\x01PING 123\x01");
 	assert_string_equal(out(f), "");
-	f->now += 1;
 	feed(f, ":bob!b@h PRIVMSG delver :\x01PING 123 \x02x\x01");
 	assert_string_equal(out(f), "NOTICE bob :\x01PING 123 x\x01\r\n");
+	f->now += 1;
+	feed(f, ":alice!a@h PRIVMSG delver :\x01PING 1\x01");
+	assert_string_equal(out(f), "NOTICE alice :\x01PING 1\x01\r\n");
 	/* Not in channels, not ACTIONs, not unknown CTCPs. */
 	f->now += 10000;
 	feed(f, ":bob!b@h PRIVMSG #a :\x01VERSION\x01");
@@ -296,6 +300,123 @@ test_no_injection(void **state)
 	assert_string_equal(out(f), "");
 }
 
+/* A user over their rate is told once, then ignored until their bucket
+ * refills; the others are not slowed down. */
+static void
+test_user_rate_limit(void **state)
+{
+	struct fixture *f = *state;
+	static const char told[] =
+	    "NOTICE alice :You are sending commands faster than delver takes "
+	    "them from one person (2 at once, then one every 4 s); it "
+	    "ignores the extra ones, so slow down.\r\n";
+
+	f->cfg.user_burst = 2;
+	f->cfg.user_interval_ms = 4000;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	feed(f, ":alice!a@h PRIVMSG delver :gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\nPRIVMSG alice :Nobody is GM here yet; !gm claim "
+	                            "makes you the GM.\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), told);
+	feed(f, ":ALICE!a@h PRIVMSG #a :!gm");
+	feed(f, ":alice!a@h PRIVMSG #a :not a command");
+	assert_string_equal(out(f), "");
+	feed(f, ":bob!b@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+	f->now += 4000;
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+	/* Refused again 25.999 s after the last refusal: not told again. */
+	f->now += 21999;
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\nPRIVMSG #a :Nobody is GM here yet; !gm claim makes "
+	                            "you the GM.\r\n");
+	/* Quiet for 30 s after the last refusal: a new spell is told. */
+	f->now += 30000;
+	for (int i = 0; i < 2; i++)
+		feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), told);
+}
+
+/* A channel over its rate: each user whose command it refuses is told
+ * once; other channels and private messages go on. */
+static void
+test_channel_rate_limit(void **state)
+{
+	struct fixture *f = *state;
+
+	f->cfg.channel_burst = 2;
+	f->cfg.channel_interval_ms = 1000;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	feed(f, ":bob!b@h PRIVMSG #A :!gm");
+	out(f);
+	feed(f, ":carol!c@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "NOTICE carol :#a is sending commands faster than delver takes "
+	                            "them from one channel (2 at once, then one every 1 s); it "
+	                            "ignores the extra ones, so slow down.\r\n");
+	feed(f, ":carol!c@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "");
+	feed(f, ":bob!b@h PRIVMSG #a :!gm");
+	assert_memory_equal(out(f), "NOTICE bob :#a is sending", 25);
+	feed(f, ":carol!c@h PRIVMSG #b :!gm");
+	feed(f, ":carol!c@h PRIVMSG delver :gm");
+	assert_string_equal(out(f), "PRIVMSG #b :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\nPRIVMSG carol :Nobody is GM here yet; !gm claim "
+	                            "makes you the GM.\r\n");
+	f->now += 1000;
+	feed(f, ":carol!c@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+}
+
+/* A reply that does not fit the send queue whole is not sent at all; its
+ * user is told by NOTICE. */
+static void
+test_reply_whole_or_refused(void **state)
+{
+	struct fixture *f = *state;
+	const char *all;
+	size_t gm = 0;
+
+	f->cfg.flood_interval_ms = 60000;
+	irc_conn_reconfigure(f->c, &f->cfg, NULL);
+	/* 253 one-line replies fill alice's lane but for 3 lines, one of
+	 * them kept in reserve. */
+	for (int i = 0; i < IRC_FLOOD_TARGET_MAX - 3; i++)
+		feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	/* Help takes more than 2 lines: refused whole, and she is told. */
+	feed(f, ":alice!a@h PRIVMSG #a :!help");
+	/* A one-line reply still fits. */
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 1d6");
+	f->cfg.flood_interval_ms = 0;
+	irc_conn_reconfigure(f->c, &f->cfg, NULL);
+	all = out(f);
+	for (const char *p = all; (p = strstr(p, "PRIVMSG #a :Nobody is GM")) != NULL; p++)
+		gm++;
+	assert_int_equal(gm, IRC_FLOOD_TARGET_MAX - 3);
+	assert_null(strstr(all, "!roll"));
+	assert_non_null(strstr(all, "NOTICE alice :delver has too many replies waiting to be sent, "
+	                            "so it dropped its answer to your command; try again in a "
+	                            "minute.\r\nPRIVMSG #a :\x02"
+	                            "alice\x0f rolls · \x03"
+	                            "10\x02\x02"
+	                            "1d6\x0f: ["));
+	/* With room again, help goes whole. */
+	feed(f, ":alice!a@h PRIVMSG #a :!help");
+	assert_non_null(strstr(out(f), "!roll"));
+}
+
 int
 main(void)
 {
@@ -309,6 +430,9 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_rfc7613_keys, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reply_whole_or_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
