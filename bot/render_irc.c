@@ -14,6 +14,7 @@
 #include "rules/utf8.h"
 
 #define LOGICAL_MAX (64 * 1024) /* bytes of one logical line before cutting */
+#define SHORT_LINES 3           /* logical lines a message may pack into one */
 
 #define C_GREEN  3
 #define C_RED    4
@@ -146,7 +147,11 @@ span(const struct reply_span *s, const char *prefix, struct buf *out)
 
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		irc_fmt_clean(out, s->user.mark);
+	if (s->style & RS_STRUCK)
+		buf_adds(out, "~~"); /* read where strike-through is not shown */
 	clean(out, s->text, prefix);
+	if (s->style & RS_STRUCK)
+		buf_adds(out, "~~");
 	if (opened)
 		buf_adds(out, IRC_FMT_RESET);
 }
@@ -196,13 +201,13 @@ any_highlight(const struct reply_block *b)
 	return false;
 }
 
-/* Every row; cells padded to columns when padded, else two spaces apart. */
+/* Every row of a table without a rolled row; cells padded to columns when
+ * padded, else two spaces apart. */
 static void
 table_rows(const struct reply_block *b, bool padded, const char *prefix, struct buf *line,
            struct irc_lines *out)
 {
 	size_t width[16] = {0};
-	bool hl = any_highlight(b);
 
 	for (int c = 0; padded && c < b->ncols && c < 16; c++) {
 		if (b->header != NULL)
@@ -215,45 +220,46 @@ table_rows(const struct reply_block *b, bool padded, const char *prefix, struct 
 		}
 	}
 	if (b->header != NULL) {
-		buf_adds(line, hl && padded ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
+		buf_adds(line, IRC_FMT_BOLD);
 		cells_line(b->header, b->ncols, padded ? width : NULL, prefix, line);
 		buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
-		const struct reply_row *row = &b->rows[r];
-
-		if (row->highlight) {
-			buf_adds(line, "▶ " IRC_FMT_BOLD);
-			colour(line, C_ORANGE);
-		} else if (hl) {
-			buf_adds(line, padded ? "  " : ""); /* under the ▶ */
-			colour(line, C_GREY);
-		}
-		cells_line(row->cells, b->ncols, padded ? width : NULL, prefix, line);
-		if (hl)
-			buf_adds(line, IRC_FMT_RESET);
+		cells_line(b->rows[r].cells, b->ncols, padded ? width : NULL, prefix, line);
 		flush_line(line, out);
 	}
 }
 
-/* A table in one line: its highlighted row, or its first column. */
+/* A table with a rolled (highlighted) row, in one line: its header, then
+ * the row marked "▶" and where it stands ("(row 7 of 20)"). */
 static void
-table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
-            struct irc_lines *out)
+table_rolled(const struct reply_block *b, const char *prefix, struct buf *line,
+             struct irc_lines *out)
 {
+	if (b->header != NULL) {
+		buf_adds(line, IRC_FMT_BOLD);
+		cells_line(b->header, b->ncols, NULL, prefix, line);
+		buf_adds(line, IRC_FMT_RESET);
+	}
 	for (size_t r = 0; r < b->nrows; r++) {
 		if (!b->rows[r].highlight)
 			continue;
-		buf_adds(line, "▶ " IRC_FMT_BOLD);
+		buf_adds(line, line->len > 0 ? " ▶ " IRC_FMT_BOLD : "▶ " IRC_FMT_BOLD);
 		colour(line, C_ORANGE);
 		cells_line(b->rows[r].cells, b->ncols, NULL, prefix, line);
 		buf_adds(line, IRC_FMT_RESET " ");
 		colour(line, C_GREY);
 		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
-		flush_line(line, out);
-		return;
 	}
+	flush_line(line, out);
+}
+
+/* A table without a rolled row in one line: its first column. */
+static void
+table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
+            struct irc_lines *out)
+{
 	if (b->header != NULL) {
 		buf_adds(line, IRC_FMT_BOLD);
 		clean(line, b->header[0], prefix);
@@ -291,7 +297,9 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 		const struct reply_block *b = &m->blocks[i];
 
 		if (b->kind == RB_TABLE) {
-			if (lay == LAYOUT_BRIEF)
+			if (any_highlight(b))
+				table_rolled(b, o->prefix, &line, out);
+			else if (lay == LAYOUT_BRIEF)
 				table_brief(b, o->prefix, &line, out);
 			else
 				table_rows(b, lay == LAYOUT_FULL, o->prefix, &line, out);
@@ -299,19 +307,6 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 		}
 		for (size_t j = 0; j < b->nspans; j++)
 			span(&b->spans[j], o->prefix, &line);
-		flush_line(&line, out);
-	}
-	if (m->nbuttons > 0) {
-		colour(&line, C_GREY);
-		for (size_t i = 0; i < m->nbuttons; i++) {
-			buf_adds(&line, i > 0 ? " [" : "[");
-			irc_fmt_clean(&line, m->buttons[i].label);
-			buf_adds(&line, ": ");
-			irc_fmt_clean(&line, o->prefix != NULL ? o->prefix : "");
-			irc_fmt_clean(&line, m->buttons[i].action);
-			buf_adds(&line, "]");
-		}
-		buf_adds(&line, IRC_FMT_RESET);
 		flush_line(&line, out);
 	}
 	buf_free(&line);
@@ -366,6 +361,21 @@ render_as(const struct reply_msg *m, const struct render_irc_opts *o, enum layou
 	irc_lines_free(&logical);
 }
 
+/* Whether m has at most SHORT_LINES logical lines and no table that is
+ * shown whole. */
+static bool
+short_message(const struct reply_msg *m)
+{
+	size_t n = m->title != NULL ? 1 : 0;
+
+	for (size_t i = 0; i < m->nblocks; i++) {
+		if (m->blocks[i].kind == RB_TABLE && !any_highlight(&m->blocks[i]))
+			return false;
+		n++;
+	}
+	return n <= SHORT_LINES;
+}
+
 void
 render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct irc_lines *out)
 {
@@ -374,6 +384,16 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 	char note[96];
 	int n;
 
+	/* A short message (a roll: who rolls, the dice) that packs into one
+	 * IRC line is sent as one. */
+	if (short_message(m)) {
+		render_as(m, o, LAYOUT_PACKED, &tmp);
+		if (tmp.n == 1) {
+			irc_lines_add(out, tmp.v[0], strlen(tmp.v[0]));
+			irc_lines_free(&tmp);
+			return;
+		}
+	}
 	for (enum layout lay = LAYOUT_FULL; lay <= LAYOUT_BRIEF; lay++) {
 		irc_lines_free(&tmp);
 		render_as(m, o, lay, &tmp);

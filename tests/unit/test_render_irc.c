@@ -173,15 +173,17 @@ test_render_spans(void **state)
 	reply_add(r, RS_BAD, " fail");
 	reply_nl(r);
 	render_irc(msg(r), &opts, &l);
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "\x02Thwack-O\x0f");
-	assert_string_equal(l.v[1], "total \x02"
+	/* Two short lines: packed into one. A struck die keeps a textual
+	 * mark for clients without strike-through. */
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02Thwack-O\x0f · "
+	                            "total \x02"
 	                            "12\x0f "
 	                            "\x02\x03"
 	                            "12\x02\x02★6\x0f "
 	                            "\x1e\x03"
 	                            "14\x02\x02"
-	                            "1\x0f "
+	                            "~~1~~\x0f "
 	                            "\x02\x03"
 	                            "03\x02\x02"
 	                            "20\x0f"
@@ -240,16 +242,14 @@ test_render_table_highlight(void **state)
 	reply_table(r, 2, hdr);
 	reply_row(r, false, r1);
 	reply_row(r, true, r2);
+	/* A rolled table shrinks to its header and the rolled row. */
 	render_irc(msg(r), &opts, &l);
-	assert_int_equal(l.n, 3);
-	assert_string_equal(l.v[0], "  \x02"
-	                            "d6  encounter\x0f");
-	assert_string_equal(l.v[1], "  \x03"
-	                            "14\x02\x02"
-	                            "1   rats\x0f");
-	assert_string_equal(l.v[2], "▶ \x02\x03"
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02"
+	                            "d6  encounter\x0f ▶ \x02\x03"
 	                            "07\x02\x02"
-	                            "2   bats\x0f");
+	                            "2  bats\x0f \x03"
+	                            "14\x02\x02(row 2 of 2)\x0f");
 	irc_lines_free(&l);
 	reply_free(r);
 }
@@ -277,11 +277,13 @@ test_render_injection(void **state)
 		assert_null(strpbrk(l.v[i], "\r\n\x01"));
 		assert_true(strlen(l.v[i]) <= opts.budget);
 	}
-	assert_string_equal(l.v[0], "\x02t  JOIN #evil\x0f");
-	assert_string_equal(l.v[1], "label  PRIVMSG NickServ :IDENTIFY x \x02\x03"
-	                            "04\x02\x02  04,05x\x0f");
-	assert_string_equal(l.v[3], "\x03"
-	                            "14\x02\x02[go : !roll  1d6]\x0f");
+	/* Buttons are not shown on IRC. */
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02t  JOIN #evil\x0f · "
+	                            "label  PRIVMSG NickServ :IDENTIFY x \x02\x03"
+	                            "04\x02\x02  04,05x\x0f · ▶ \x02\x03"
+	                            "07\x02\x02x  QUIT :a  VERSION\x0f \x03"
+	                            "14\x02\x02(row 1 of 1)\x0f");
 	irc_lines_free(&l);
 	reply_free(r);
 }
@@ -307,7 +309,7 @@ test_render_long_line_split(void **state)
 }
 
 static struct reply *
-table_of_20(void)
+table_of_20(int rolled)
 {
 	static const char *const hdr[] = {"d20", "what"};
 	struct reply *r = reply_new();
@@ -320,7 +322,7 @@ table_of_20(void)
 
 		snprintf(num, sizeof(num), "%d", i);
 		snprintf(what, sizeof(what), "entry %d", i);
-		reply_row(r, i == 7, cells);
+		reply_row(r, i == rolled, cells);
 	}
 	return r;
 }
@@ -329,24 +331,19 @@ static void
 test_render_summarise_packs(void **state)
 {
 	static const char first[] = "You rolled 7. · \x02"
-	                            "d20  what\x0f · \x03"
-	                            "14\x02\x02"
-	                            "1  entry 1\x0f · ";
-	struct reply *r = table_of_20();
+	                            "d20  what\x0f · "
+	                            "1  entry 1 · ";
+	struct reply *r = table_of_20(0);
 	struct irc_lines l = {0};
 
 	(void)state;
 	/* 22 lines do not fit 6: they are packed, every row kept. */
 	render_irc(msg(r), &opts, &l);
-	assert_int_equal(l.n, 2);
+	assert_int_equal(l.n, 1);
 	assert_memory_equal(l.v[0], first, strlen(first));
-	assert_non_null(strstr(l.v[0], " · ▶ \x02\x03"
-	                               "07\x02\x02"
-	                               "7  entry 7\x0f · "));
+	assert_non_null(strstr(l.v[0], " · 7  entry 7 · "));
 	assert_true(strlen(l.v[0]) <= opts.budget);
-	assert_string_equal(l.v[1] + strlen(l.v[1]) - 22, " · \x03"
-	                                                  "14\x02\x02"
-	                                                  "20  entry 20\x0f");
+	assert_string_equal(l.v[0] + strlen(l.v[0]) - 16, " · 20  entry 20");
 	irc_lines_free(&l);
 	reply_free(r);
 }
@@ -355,24 +352,25 @@ static void
 test_render_summarise_brief(void **state)
 {
 	struct render_irc_opts o = {.budget = 60, .max_lines = 3, .prefix = "!"};
-	struct reply *r = table_of_20();
+	struct reply *r = table_of_20(7);
 	struct irc_lines l = {0};
 	static const char *const hdr[] = {"command", "what"};
 
 	(void)state;
-	/* Packed, it still takes 7 lines of 60 bytes: the table shrinks to
-	 * its highlighted row. */
+	/* A rolled table is its header and rolled row, whatever the room. */
 	render_irc(msg(r), &o, &l);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0], "You rolled 7. · ▶ \x02\x03"
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "You rolled 7.");
+	assert_string_equal(l.v[1], "\x02"
+	                            "d20  what\x0f ▶ \x02\x03"
 	                            "07\x02\x02"
-	                            "7  entry 7\x0f "
-	                            "\x03"
+	                            "7  entry 7\x0f \x03"
 	                            "14\x02\x02(row 7 of 20)\x0f");
 	irc_lines_free(&l);
 	reply_free(r);
 
-	/* Without a highlighted row: its first column. */
+	/* Packed, a table without a rolled row still takes many lines of 60
+	 * bytes: it shrinks to its first column. */
 	r = reply_new();
 	reply_table(r, 2, hdr);
 	for (int i = 0; i < 8; i++) {
