@@ -31,6 +31,7 @@ struct irc_flood {
 	size_t nq;
 	size_t rr;    /* the target queue to serve next (index >= 1) */
 	size_t hold;  /* a group is being sent from q[hold] (0: none) */
+	size_t fresh; /* q[rr .. rr+fresh) are new lanes not served yet */
 	size_t total; /* lines in q (not urgent) */
 };
 
@@ -96,6 +97,7 @@ irc_flood_clear(struct irc_flood *f)
 	f->nq = 1;
 	f->rr = 1;
 	f->hold = 0;
+	f->fresh = 0;
 	f->total = 0;
 	f->credit = f->capacity;
 	f->started = false;
@@ -146,18 +148,34 @@ fifo_pop(struct fifo *q)
 
 static void drop_queue(struct irc_flood *f, size_t i);
 
+/* lane's queue; a new one is served next, after the other new ones: a
+ * user who was not waiting goes ahead of those who were. */
 static struct fifo *
-queue_for(struct irc_flood *f, const char *target)
+queue_for(struct irc_flood *f, const char *lane)
 {
-	if (target == NULL || *target == '\0')
+	size_t pos;
+
+	if (lane == NULL || *lane == '\0')
 		return &f->q[0];
 	for (size_t i = 1; i < f->nq; i++)
-		if (strcmp(f->q[i].target, target) == 0)
+		if (strcmp(f->q[i].target, lane) == 0)
 			return &f->q[i];
+	if (f->rr >= f->nq) {
+		f->rr = 1;
+		f->fresh = 0;
+	}
+	pos = f->rr + f->fresh;
+	if (pos > f->nq)
+		pos = f->nq;
 	f->q = xrealloc(f->q, (f->nq + 1) * sizeof(*f->q));
-	memset(&f->q[f->nq], 0, sizeof(f->q[f->nq]));
-	f->q[f->nq].target = xstrdup(target);
-	return &f->q[f->nq++];
+	memmove(&f->q[pos + 1], &f->q[pos], (f->nq - pos) * sizeof(*f->q));
+	memset(&f->q[pos], 0, sizeof(f->q[pos]));
+	f->q[pos].target = xstrdup(lane);
+	f->nq++;
+	f->fresh++;
+	if (f->hold >= pos)
+		f->hold++;
+	return &f->q[pos];
 }
 
 int
@@ -229,6 +247,8 @@ drop_queue(struct irc_flood *f, size_t i)
 	free(f->q[i].target);
 	memmove(&f->q[i], &f->q[i + 1], (f->nq - i - 1) * sizeof(*f->q));
 	f->nq--;
+	if (i >= f->rr && i < f->rr + f->fresh)
+		f->fresh--;
 	if (f->hold > i)
 		f->hold--;
 	if (f->rr > i)
@@ -250,10 +270,18 @@ next_queue(struct irc_flood *f, size_t *index)
 		*index = 0;
 		return &f->q[0];
 	}
-	if (f->nq <= 1)
-		return NULL;
-	if (f->rr >= f->nq)
-		f->rr = 1;
+	for (;;) {
+		if (f->nq <= 1)
+			return NULL;
+		if (f->rr >= f->nq) {
+			f->rr = 1;
+			f->fresh = 0;
+		}
+		if (f->q[f->rr].n > 0)
+			break;
+		/* Empty for a whole turn: the lane leaves the rotation. */
+		drop_queue(f, f->rr);
+	}
 	*index = f->rr;
 	return &f->q[f->rr];
 }
@@ -281,18 +309,23 @@ irc_flood_pop(struct irc_flood *f, int64_t now, char *out, size_t size)
 	if (f->urgent.head != NULL)
 		return take(fifo_pop(&f->urgent), out, size);
 	refill(f, now);
+	/* Nothing to send now: the lanes keep their places (next_queue drops
+	 * the ones it passes empty). */
+	if (f->total == 0 || (f->interval > 0 && f->credit < f->interval))
+		return 0;
 	q = next_queue(f, &i);
-	if (q == NULL || (f->interval > 0 && f->credit < f->interval))
+	if (q == NULL)
 		return 0;
 	l = fifo_pop(q);
 	f->total--;
 	f->credit -= f->interval;
 	f->hold = l->cont && q->n > 0 ? i : 0;
 	if (i > 0 && f->hold == 0) {
-		if (q->n == 0)
-			drop_queue(f, i);
-		else
-			f->rr = i + 1 < f->nq ? i + 1 : 1;
+		/* An emptied lane keeps its place for one turn, so a user whose
+		 * next command is on its way does not come back as new. */
+		if (i >= f->rr && i < f->rr + f->fresh)
+			f->fresh--;
+		f->rr = i + 1 < f->nq ? i + 1 : 1;
 	}
 	return take(l, out, size);
 }

@@ -11,7 +11,11 @@
  * or not at all and, once its first line is sent, the others follow before
  * any other lane's: lanes take turns reply by reply, so a reply is never
  * interleaved with another and one busy lane delays the others by at most
- * one reply. Urgent lines (PONG, registration, QUIT) bypass the bucket and
+ * one reply. A new lane joins the turn next (after the other new ones):
+ * someone who was not waiting is not put behind those who were. A lane
+ * that empties keeps its place until its turn comes round again empty
+ * (then it leaves): a flooder whose commands trickle in is not new each
+ * time. Urgent lines (PONG, registration, QUIT) bypass the bucket and
  * every queue: a server's PING is answered at once even behind a long
  * backlog.
  *

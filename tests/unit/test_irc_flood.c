@@ -133,9 +133,10 @@ test_targets_take_turns(void **state)
 	assert_string_equal(pop(f, 0), "b1");
 	assert_string_equal(pop(f, 0), "n1");
 	assert_string_equal(pop(f, 0), "a2");
+	/* A new lane goes next, ahead of those already waiting. */
 	push(f, "#d", "d1");
-	assert_string_equal(pop(f, 0), "b2");
 	assert_string_equal(pop(f, 0), "d1");
+	assert_string_equal(pop(f, 0), "b2");
 	assert_string_equal(pop(f, 0), "a3");
 	assert_string_equal(pop(f, 0), "");
 	assert_int_equal(irc_flood_pending(f), 0);
@@ -202,6 +203,66 @@ test_groups(void **state)
 	irc_flood_free(f);
 }
 
+/* Users who were not waiting go ahead of a flooder, in the order they
+ * came; the flooder keeps its turn after them. */
+static void
+test_newcomers_first(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 0);
+	char line[16];
+
+	(void)state;
+	for (int i = 1; i <= 5; i++) {
+		snprintf(line, sizeof(line), "a%d", i);
+		push(f, "alice", line);
+	}
+	assert_string_equal(pop(f, 0), "a1");
+	push(f, "bob", "b1");
+	push(f, "carol", "c1");
+	assert_string_equal(pop(f, 0), "b1");
+	assert_string_equal(pop(f, 0), "c1");
+	assert_string_equal(pop(f, 0), "a2");
+	assert_string_equal(pop(f, 0), "a3");
+	push(f, "dave", "d1");
+	push(f, "bob", "b2");
+	assert_string_equal(pop(f, 0), "d1");
+	assert_string_equal(pop(f, 0), "b2");
+	assert_string_equal(pop(f, 0), "a4");
+	assert_string_equal(pop(f, 0), "a5");
+	assert_string_equal(pop(f, 0), "");
+	irc_flood_free(f);
+}
+
+/* Flooders whose lines trickle in keep their lanes: a newcomer still goes
+ * ahead of them; a lane empty for a whole turn leaves. */
+static void
+test_trickle_keeps_place(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 0);
+
+	(void)state;
+	push(f, "alice", "a1");
+	push(f, "bob", "b1");
+	assert_string_equal(pop(f, 0), "a1");
+	assert_string_equal(pop(f, 0), "b1");
+	assert_string_equal(pop(f, 0), ""); /* nothing queued: places kept */
+	push(f, "alice", "a2");
+	push(f, "bob", "b2");
+	push(f, "dave", "d1");
+	assert_string_equal(pop(f, 0), "d1");
+	assert_string_equal(pop(f, 0), "a2");
+	assert_string_equal(pop(f, 0), "b2");
+	/* Dave's lane was passed empty: when he speaks again he is new. */
+	push(f, "alice", "a3");
+	assert_string_equal(pop(f, 0), "a3");
+	push(f, "alice", "a4");
+	push(f, "dave", "d2");
+	assert_string_equal(pop(f, 0), "d2");
+	assert_string_equal(pop(f, 0), "a4");
+	assert_int_equal(irc_flood_pending(f), 0);
+	irc_flood_free(f);
+}
+
 /* A group that does not fit with its reserve is refused whole. */
 static void
 test_group_refused_whole(void **state)
@@ -240,6 +301,8 @@ main(void)
 	    cmocka_unit_test(test_set_rate),
 	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_group_refused_whole),
+	    cmocka_unit_test(test_newcomers_first),
+	    cmocka_unit_test(test_trickle_keeps_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
