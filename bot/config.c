@@ -601,9 +601,9 @@ config_irc_init(struct config_irc *irc, const char *network)
 	irc->flood_burst = 4;
 	irc->flood_interval_ms = 2000;
 	irc->max_lines = 6;
-	irc->user_burst = 3;
-	irc->user_interval_ms = 4000;
-	irc->channel_burst = 12;
+	irc->user_burst = 5;
+	irc->user_interval_ms = 3000;
+	irc->channel_burst = 20;
 	irc->channel_interval_ms = 1000;
 	irc->ping_interval = 60;
 	irc->ping_timeout = 30;

@@ -84,9 +84,9 @@ struct config_irc {
 	int flood_burst;         /* default 4 */
 	int flood_interval_ms;   /* default 2000 */
 	int max_lines;           /* reply lines before summarising, default 6 */
-	int user_burst;          /* commands a user may send at once, default 3 */
-	int user_interval_ms;    /* then one every this many ms, default 4000 */
-	int channel_burst;       /* commands a channel may send at once, default 12 */
+	int user_burst;          /* commands a user may send at once, default 5 */
+	int user_interval_ms;    /* then one every this many ms, default 3000 */
+	int channel_burst;       /* commands a channel may send at once, default 20 */
 	int channel_interval_ms; /* then one every this many ms, default 1000 */
 	int ping_interval;       /* seconds of silence before delver PINGs, default 60 */
 	int ping_timeout;        /* then seconds before the link is recycled, default 30 */

@@ -210,11 +210,12 @@ def flood_default(work):
     srv, bot, p = start(work, "flood")
     register(p)
     time.sleep(2.2)  # the JOIN's token comes back
+    # Six users (one alone would meet its own command limit of 3 at once).
     for i in range(6):
-        p.send(":bob!b@h PRIVMSG #a :!help x%d" % i)
+        p.send(":bob%d!b@h PRIVMSG #a :!help x%d" % (i, i))
     times = []
     for i in range(6):
-        p.expect(r"^NOTICE bob :There is no command 'x%d'" % i)
+        p.expect(r"^NOTICE bob%d :There is no command 'x%d'" % (i, i))
         times.append(p.last_time)
         if i == 3:
             # Two replies wait for the bucket; a PONG does not.
