@@ -601,8 +601,9 @@ config_irc_init(struct config_irc *irc, const char *network)
 	irc->flood_burst = 4;
 	irc->flood_interval_ms = 2000;
 	irc->max_lines = 6;
+	irc->formatting = true;
 	irc->user_burst = 5;
-	irc->user_interval_ms = 3000;
+	irc->user_interval_ms = 2000;
 	irc->channel_burst = 20;
 	irc->channel_interval_ms = 1000;
 	irc->ping_interval = 60;
@@ -665,6 +666,8 @@ config_irc_copy(struct config_irc *dst, const struct config_irc *src)
 		dst->channel_keys[i] = dup_or_null(src->channel_keys[i]);
 	}
 	dst->prefix = dup_or_null(src->prefix);
+	for (size_t i = 0; i < src->nplain_channels; i++)
+		dst->plain_channels[i] = dup_or_null(src->plain_channels[i]);
 }
 
 void
@@ -685,6 +688,8 @@ config_irc_clear(struct config_irc *irc)
 		secret_free(irc->channel_keys[i]);
 	}
 	free(irc->prefix);
+	for (size_t i = 0; i < irc->nplain_channels; i++)
+		free(irc->plain_channels[i]);
 	memset(irc, 0, sizeof(*irc));
 }
 

@@ -80,12 +80,15 @@ struct config_irc {
 	char *channel_keys[CONFIG_CHANNELS_MAX]; /* channels[i]'s key (+k), or NULL;
 	                                            a secret-lite: never logged */
 	size_t nchannels;
-	char *prefix;            /* default "!" */
-	int flood_burst;         /* default 4 */
-	int flood_interval_ms;   /* default 2000 */
-	int max_lines;           /* reply lines before summarising, default 6 */
+	char *prefix;                              /* default "!" */
+	int flood_burst;                           /* default 4 */
+	int flood_interval_ms;                     /* default 2000 */
+	int max_lines;                             /* reply lines before summarising, default 6 */
+	bool formatting;                           /* mIRC formatting in replies, default true */
+	char *plain_channels[CONFIG_CHANNELS_MAX]; /* channels without formatting */
+	size_t nplain_channels;
 	int user_burst;          /* commands a user may send at once, default 5 */
-	int user_interval_ms;    /* then one every this many ms, default 3000 */
+	int user_interval_ms;    /* then one every this many ms, default 2000 */
 	int channel_burst;       /* commands a channel may send at once, default 20 */
 	int channel_interval_ms; /* then one every this many ms, default 1000 */
 	int ping_interval;       /* seconds of silence before delver PINGs, default 60 */

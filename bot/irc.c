@@ -12,7 +12,16 @@
 #include "rules/buf.h"
 #include "rules/mem.h"
 
-#define CTCP_ARG_MAX 64 /* bytes of a CTCP PING token echoed back */
+#define CTCP_ARG_MAX 64  /* bytes of a CTCP PING token echoed back */
+#define ALIASES_MAX  512 /* nick changes remembered */
+#define MASK_MAX     320 /* bytes of "user@host", with the NUL */
+
+/* Someone now called nick was first seen as orig, from user@host mask. */
+struct alias {
+	char nick[IRC_NICK_MAX]; /* folded; "" for a free slot */
+	char orig[IRC_NICK_MAX]; /* folded */
+	char mask[MASK_MAX];
+};
 
 struct irc_bot {
 	struct dispatch *d;
@@ -21,6 +30,8 @@ struct irc_bot {
 	struct irc_limit *users; /* commands per user key */
 	struct irc_limit *chans; /* commands per channel key */
 	struct irc_limit *ctcp;  /* CTCP answers per nick */
+	struct alias *aliases;   /* ALIASES_MAX, used as a ring */
+	size_t next_alias;       /* the slot the next new alias takes */
 };
 
 static void
@@ -41,6 +52,7 @@ irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *c
 	b->users = irc_limit_new(1, 0);
 	b->chans = irc_limit_new(1, 0);
 	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
+	b->aliases = xcalloc(ALIASES_MAX, sizeof(*b->aliases));
 	set_rates(b);
 	return b;
 }
@@ -53,6 +65,7 @@ irc_bot_free(struct irc_bot *b)
 	irc_limit_free(b->users);
 	irc_limit_free(b->chans);
 	irc_limit_free(b->ctcp);
+	free(b->aliases);
 	free(b);
 }
 
@@ -113,14 +126,96 @@ account_ok(const char *a)
 	return true;
 }
 
-/* Fills o for a message from m->nick in target (a channel, or us). Returns
- * -1 when a key would not fit. */
+/* "user@host" of m, the host in lowercase; -1 when it does not fit. */
+static int
+make_mask(const struct irc_msg *m, char *out, size_t size)
+{
+	int n = snprintf(out, size, "%s@%s", m->user != NULL ? m->user : "",
+	                 m->host != NULL ? m->host : "");
+
+	if (n < 0 || (size_t)n >= size)
+		return -1;
+	for (char *p = strchr(out, '@'); p != NULL && *p != '\0'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return 0;
+}
+
+/* The alias of folded nick, or NULL. */
+static struct alias *
+find_alias(struct irc_bot *b, const char *nick)
+{
+	for (size_t i = 0; i < ALIASES_MAX; i++)
+		if (b->aliases[i].nick[0] != '\0' && strcmp(b->aliases[i].nick, nick) == 0)
+			return &b->aliases[i];
+	return NULL;
+}
+
+/*
+ * The nick m->nick (folded into fold) stands for: the nick its user had
+ * when first seen, if they changed nick since and still come from the same
+ * user@host, else the nick itself. Returns -1 when something does not fit.
+ */
+static int
+identity_nick(struct irc_bot *b, const struct irc_msg *m, char *fold, size_t size)
+{
+	char mask[MASK_MAX];
+	struct alias *a;
+
+	if (irc_conn_casefold(b->conn, m->nick, fold, size) < 0 ||
+	    make_mask(m, mask, sizeof(mask)) < 0)
+		return -1;
+	a = find_alias(b, fold);
+	if (a == NULL)
+		return 0;
+	if (strcmp(a->mask, mask) != 0) {
+		a->nick[0] = '\0'; /* someone else has that nick now */
+		return 0;
+	}
+	snprintf(fold, size, "%s", a->orig);
+	return 0;
+}
+
+void
+irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
+{
+	char old[IRC_NICK_MAX], now[IRC_NICK_MAX], orig[IRC_NICK_MAX], mask[MASK_MAX];
+	struct alias *a;
+
+	if (m->nick == NULL || identity_nick(b, m, orig, sizeof(orig)) < 0 ||
+	    irc_conn_casefold(b->conn, m->nick, old, sizeof(old)) < 0)
+		return;
+	a = find_alias(b, old);
+	if (a != NULL)
+		a->nick[0] = '\0';
+	if (!irc_msg_is(m, "NICK") ||
+	    irc_conn_casefold(b->conn, irc_msg_param(m, 0), now, sizeof(now)) < 0 ||
+	    make_mask(m, mask, sizeof(mask)) < 0)
+		return;
+	a = find_alias(b, now);
+	if (a != NULL)
+		a->nick[0] = '\0';
+	if (strcmp(now, orig) == 0)
+		return; /* back to the nick they were first seen with */
+	a = &b->aliases[b->next_alias];
+	b->next_alias = (b->next_alias + 1) % ALIASES_MAX;
+	snprintf(a->nick, sizeof(a->nick), "%s", now);
+	snprintf(a->orig, sizeof(a->orig), "%s", orig);
+	snprintf(a->mask, sizeof(a->mask), "%s", mask);
+}
+
+/*
+ * Fills o for a message from m->nick in target (a channel, or us). The
+ * user key is the account's when the message carries one, else
+ * "~nick!user@host" with the nick the user was first seen with (see
+ * irc.h). Returns -1 when a key would not fit.
+ */
 static int
 make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct origin *o)
 {
 	const char *net = b->cfg->network;
 	const char *account = irc_msg_tag(m, "account");
-	char who[IRC_NICK_MAX + 1], fold[IRC_CHAN_MAX];
+	char who[IRC_NICK_MAX], mask[MASK_MAX], fold[IRC_CHAN_MAX];
 	int n;
 
 	memset(o, 0, sizeof(*o));
@@ -128,14 +223,13 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 	if (account_ok(account)) {
 		if (irc_conn_casefold(b->conn, account, who, sizeof(who)) < 0)
 			return -1;
+		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:%s", net, who);
 	} else {
-		bool marked = irc_conn_has_cap(b->conn, "account-tag");
-
-		who[0] = '~';
-		if (irc_conn_casefold(b->conn, m->nick, who + marked, sizeof(who) - marked) < 0)
+		if (identity_nick(b, m, who, sizeof(who)) < 0 ||
+		    make_mask(m, mask, sizeof(mask)) < 0)
 			return -1;
+		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:~%s!%s", net, who, mask);
 	}
-	n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:%s", net, who);
 	if (n < 0 || (size_t)n >= sizeof(o->user_key))
 		return -1;
 	if (chan != NULL) {
@@ -151,6 +245,46 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 		return -1;
 	snprintf(o->user_name, sizeof(o->user_name), "%s", m->nick);
 	return 0;
+}
+
+/* Whether replies to target go without formatting: the network's
+ * formatting is off, or target is one of its plain_channels. */
+static bool
+plain(struct irc_bot *b, const char *target)
+{
+	char want[IRC_CHAN_MAX], have[IRC_CHAN_MAX];
+
+	if (!b->cfg->formatting)
+		return true;
+	if (!irc_conn_is_channel(b->conn, target) ||
+	    irc_conn_casefold(b->conn, target, want, sizeof(want)) < 0)
+		return false;
+	for (size_t i = 0; i < b->cfg->nplain_channels; i++)
+		if (irc_conn_casefold(b->conn, b->cfg->plain_channels[i], have, sizeof(have)) ==
+		        0 &&
+		    strcmp(want, have) == 0)
+			return true;
+	return false;
+}
+
+/* Removes the formatting codes of l->v[first..], dropping lines left
+ * without text. */
+static void
+strip_lines(struct irc_lines *l, size_t first)
+{
+	size_t kept = first;
+	struct buf t;
+
+	for (size_t i = first; i < l->n; i++) {
+		buf_init(&t, IRC_LINE_MAX);
+		irc_fmt_strip(&t, l->v[i], strlen(l->v[i]));
+		free(l->v[i]);
+		l->v[i] = NULL;
+		if (t.len > 0 && strspn(buf_str(&t), " ") < t.len)
+			l->v[kept++] = xstrdup(buf_str(&t));
+		buf_free(&t);
+	}
+	l->n = kept;
 }
 
 /* Renders msg (NULL: nothing) for target and adds its lines to v. */
@@ -170,6 +304,8 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
 	if (ro.budget < IRC_FMT_BUDGET_MIN)
 		ro.budget = IRC_FMT_BUDGET_MIN;
 	render_irc(msg, &ro, keep);
+	if (plain(b, target))
+		strip_lines(keep, first);
 	*v = xrealloc(*v, (*n + keep->n - first + 1) * sizeof(**v));
 	for (size_t i = first; i < keep->n; i++)
 		(*v)[(*n)++] = (struct irc_say){cmd, target, keep->v[i]};

@@ -413,6 +413,8 @@ on_nick(struct irc_conn *c, const struct irc_msg *m)
 		log_info("irc %s: now known as %s", irc_conn__net(c), to);
 		return;
 	}
+	if (c->h.user != NULL)
+		c->h.user(c->ctx, m);
 	regain_nick(c, m->nick);
 }
 
@@ -532,6 +534,8 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 		if (m->nick != NULL) {
 			irc_track_quit(c->track, m->nick);
 			regain_nick(c, m->nick);
+			if (!is_me(c, m->nick) && c->h.user != NULL)
+				c->h.user(c->ctx, m);
 		}
 	} else if (strcmp(cmd, "NICK") == 0) {
 		on_nick(c, m);

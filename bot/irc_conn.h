@@ -62,6 +62,9 @@ struct irc_conn_hooks {
 	void (*recycle)(void *ctx, const char *why);
 	/* A PRIVMSG or NOTICE arrived after registration. */
 	void (*message)(void *ctx, const struct irc_msg *m);
+	/* Someone else changed nick (NICK) or left the network (QUIT); may be
+	 * NULL. */
+	void (*user)(void *ctx, const struct irc_msg *m);
 };
 
 struct irc_conn;

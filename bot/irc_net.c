@@ -553,7 +553,15 @@ on_message(void *ctx, const struct irc_msg *m)
 		irc_bot_message(n->bot, m, now_ms(n), (int64_t)time(NULL));
 }
 
-static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message};
+static void
+on_user(void *ctx, const struct irc_msg *m)
+{
+	struct irc_net *n = ctx;
+
+	irc_bot_user(n->bot, m);
+}
+
+static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message, on_user};
 
 static void
 on_timer(uv_timer_t *t)

@@ -34,6 +34,7 @@ static const struct {
     {IRC_CHG_PING_TIMEOUT, "ping_timeout"},
     {IRC_CHG_CHANNELS, "channels"},
     {IRC_CHG_RATE, "command rate limits"},
+    {IRC_CHG_FORMATTING, "formatting"},
 };
 
 static bool
@@ -84,6 +85,9 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	         ? 0
 	         : IRC_CHG_RATE;
 	c |= a->ping_timeout == b->ping_timeout ? 0 : IRC_CHG_PING_TIMEOUT;
+	if (a->formatting != b->formatting || !same_list(a->plain_channels, a->nplain_channels,
+	                                                 b->plain_channels, b->nplain_channels))
+		c |= IRC_CHG_FORMATTING;
 	if (!same_list(a->channels, a->nchannels, b->channels, b->nchannels) ||
 	    !same_list(a->channel_keys, a->nchannels, b->channel_keys, b->nchannels))
 		c |= IRC_CHG_CHANNELS;

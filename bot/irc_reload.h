@@ -10,6 +10,7 @@
  * source now gives) needs a new connection; the others (prefix,
  * flood_burst, flood_interval_ms, max_lines, the command rate limits
  * (user_burst, user_interval_ms, channel_burst, channel_interval_ms),
+ * formatting, plain_channels,
  * ping_interval, ping_timeout, channels and their keys) apply on the live
  * one.
  */
@@ -39,8 +40,9 @@ enum {
 	IRC_CHG_MAX_LINES = 1u << 14,
 	IRC_CHG_PING_INTERVAL = 1u << 15,
 	IRC_CHG_PING_TIMEOUT = 1u << 16,
-	IRC_CHG_CHANNELS = 1u << 17, /* names, order or keys */
-	IRC_CHG_RATE = 1u << 18,     /* the command rate limits */
+	IRC_CHG_CHANNELS = 1u << 17,   /* names, order or keys */
+	IRC_CHG_RATE = 1u << 18,       /* the command rate limits */
+	IRC_CHG_FORMATTING = 1u << 19, /* formatting, plain_channels */
 };
 
 /* The changes that need a new connection. */

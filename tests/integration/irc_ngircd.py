@@ -151,14 +151,14 @@ channels = #t
     alice.expect(r"^:delver2!\S+ NICK :?delver$")
 
     step("50 commands at once: 5 answered in order, one slow-down notice, never disconnected")
-    time.sleep(15)  # alice's command bucket (5, one per 3 s) is full again
+    time.sleep(15)  # alice's command bucket (5, one per 2 s) is full again
     alice.sock.setblocking(True)
     alice.sock.sendall(b"".join(b"PRIVMSG #a :!help x%d\r\n" % i for i in range(50)))
     alice.sock.setblocking(False)
     for i in range(5):
         alice.expect(r"^:delver!\S+ NOTICE alice :There is no command 'x%d'" % i, timeout=60)
     alice.expect(r"^:delver!\S+ NOTICE alice :You are sending commands faster than delver "
-                 r"takes them from one person \(5 at once, then one every 3 s\)", timeout=30)
+                 r"takes them from one person \(5 at once, then one every 2 s\)", timeout=30)
     time.sleep(15)
     alice.say("#a", "!gm")
     alice.expect(r"^:delver!\S+ PRIVMSG #a :Nobody is GM here yet", timeout=30)

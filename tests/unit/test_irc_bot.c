@@ -35,7 +35,15 @@ on_message(void *ctx, const struct irc_msg *m)
 	irc_bot_message(f->b, m, f->now, 1700000000);
 }
 
-static const struct irc_conn_hooks hooks = {NULL, NULL, on_message};
+static void
+on_user(void *ctx, const struct irc_msg *m)
+{
+	struct fixture *f = ctx;
+
+	irc_bot_user(f->b, m);
+}
+
+static const struct irc_conn_hooks hooks = {NULL, NULL, on_message, on_user};
 static char *channels[] = {"#a", "#B"};
 
 static void
@@ -63,6 +71,7 @@ setup(void **state)
 	f->cfg.flood_burst = 1;
 	f->cfg.flood_interval_ms = 0;
 	f->cfg.prefix = "!";
+	f->cfg.formatting = true;
 	f->d.state = state_new();
 	f->d.rng = rng_new_seeded(1);
 	f->now = 5000;
@@ -188,7 +197,7 @@ test_private_messages(void **state)
 	assert_string_equal(out(f), "PRIVMSG alice :\x02"
 	                            "alice\x0f is now the GM of this "
 	                            "channel.\r\n");
-	assert_non_null(state_channel_find(f->d.state, "irc:net:alice"));
+	assert_non_null(state_channel_find(f->d.state, "irc:net:~alice!a@h"));
 	/* Unknown words are answered in private. */
 	feed(f, ":alice!a@h PRIVMSG delver :hello");
 	expect = "NOTICE alice :\x03"
@@ -252,7 +261,7 @@ test_account_identity(void **state)
 	                            "al is already the GM here; "
 	                            "they can !gm release first.\x0f\r\n");
 	assert_non_null(state_user_find(f->d.state, "irc:net:alice"));
-	assert_non_null(state_user_find(f->d.state, "irc:net:~alice"));
+	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!x@evil"));
 }
 
 /* On an rfc7613 network channel and user keys fold Unicode: fullwidth and
@@ -275,12 +284,12 @@ test_rfc7613_keys(void **state)
 	                    "PRIVMSG #\xef\xbc\xa5\xcc\x81t\xc3\xa9 :You are already the GM "
 	                    "here.\r\n");
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#\xc3\xa9t\xc3\xa9"));
-	assert_non_null(state_user_find(f->d.state, "irc:net:\xc3\xa9lodie"));
-	assert_null(state_user_find(f->d.state, "irc:net:\xc3\x89lodie"));
+	assert_non_null(state_user_find(f->d.state, "irc:net:~\xc3\xa9lodie!e@h"));
+	assert_null(state_user_find(f->d.state, "irc:net:~\xc3\x89lodie!e@h"));
 	/* Not UTF-8: folded as ASCII, a key of its own. */
 	feed(f, ":Z\xff!z@h PRIVMSG #\xc3\xa9t\xc3\xa9 :!gm");
 	out(f);
-	assert_non_null(state_user_find(f->d.state, "irc:net:z\xff"));
+	assert_non_null(state_user_find(f->d.state, "irc:net:~z\xff!z@h"));
 }
 
 static void
@@ -417,6 +426,83 @@ test_reply_whole_or_refused(void **state)
 	assert_non_null(strstr(out(f), "!roll"));
 }
 
+/* Without accounts a player is their nick and user@host: the records
+ * follow NICK changes, and someone else taking the nick gets none. */
+static void
+test_nick_identity(void **state)
+{
+	struct fixture *f = *state;
+	static const char already[] = "PRIVMSG #a :You are already the GM here.\r\n";
+	static const char taken[] = "NOTICE alice :\x03"
+	                            "04\x02\x02"
+	                            "alice is already the GM here; "
+	                            "they can !gm release first.\x0f\r\n";
+
+	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
+	out(f);
+	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!a@host.example"));
+	/* A nick change keeps the seat, and so does a second one. */
+	feed(f, ":alice!a@host.example NICK :alice_");
+	feed(f, ":alice_!a@host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), already);
+	feed(f, ":alice_!a@host.example NICK :Alice2");
+	feed(f, ":alice2!a@host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), already);
+	/* Someone else takes "alice" from another host: not her. */
+	feed(f, ":alice!a@evil.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), taken);
+	/* Nor from her host under another user name. */
+	feed(f, ":alice!b@host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), taken);
+	/* Back to her own nick: still her. */
+	feed(f, ":Alice2!a@host.example NICK :alice");
+	feed(f, ":alice!a@host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), already);
+	/* She quits as alice_; a newcomer with that nick and another host is
+	 * someone new, even after taking her alias's nick. */
+	feed(f, ":alice!a@host.example NICK :alice_");
+	feed(f, ":alice_!a@host.example QUIT :bye");
+	feed(f, ":alice_!m@elsewhere PRIVMSG #a :!gm claim");
+	assert_memory_equal(out(f), "NOTICE alice_ :", 15);
+	/* An alias is only good from the user@host it was made for. */
+	feed(f, ":bob!b@h PRIVMSG #a :!roll 1d6");
+	out(f);
+	feed(f, ":bob!b@h NICK :bob_");
+	feed(f, ":bob_!z@other PRIVMSG #a :!gm claim");
+	assert_memory_equal(out(f), "NOTICE bob_ :", 13);
+	assert_null(state_user_find(f->d.state, "irc:net:~bob!z@other"));
+}
+
+/* formatting = no, or a channel in plain_channels: the same text without
+ * codes; dropped dice keep their ~~ mark. */
+static void
+test_plain_formatting(void **state)
+{
+	struct fixture *f = *state;
+	static char *plain_chans[] = {"#b"};
+
+	f->cfg.plain_channels[0] = plain_chans[0];
+	f->cfg.nplain_channels = 1;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 2d1kh1");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "alice\x0f rolls · \x03"
+	                            "10\x02\x02"
+	                            "2d1kh1\x0f: [\x1e\x03"
+	                            "14\x02\x02~~1~~\x0f, 1] = \x02\x03"
+	                            "07\x02\x02"
+	                            "1\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #B :!roll 2d1kh1");
+	assert_string_equal(out(f), "PRIVMSG #B :alice rolls · 2d1kh1: [~~1~~, 1] = 1\r\n");
+	f->cfg.formatting = false;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 2d1kh1");
+	feed(f, ":alice!a@h PRIVMSG delver :gm x");
+	assert_string_equal(out(f), "PRIVMSG #a :alice rolls · 2d1kh1: [~~1~~, 1] = 1\r\n"
+	                            "NOTICE alice :Unknown subcommand 'x'; usage: !gm "
+	                            "<show|claim|release>\r\n");
+}
+
 int
 main(void)
 {
@@ -433,6 +519,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_whole_or_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_nick_identity, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

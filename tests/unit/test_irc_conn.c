@@ -53,7 +53,7 @@ on_message(void *ctx, const struct irc_msg *m)
 	         irc_msg_param(m, 1));
 }
 
-static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message};
+static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message, NULL};
 
 static char *channels[] = {"#a", "#B"};
 static char *alts[] = {"delver2"};

@@ -145,6 +145,22 @@ test_split_comma_guard(void **state)
 	irc_lines_free(&l);
 }
 
+static void
+test_strip(void **state)
+{
+	static const char in[] = "\x02"
+	                         "a\x0f \x03"
+	                         "04,05b\x03 c\x03"
+	                         "7d \x1e~~1~~\x0f \x1d\x1f\x11\x16é\x03";
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 1024);
+	irc_fmt_strip(&b, in, strlen(in));
+	assert_string_equal(buf_str(&b), "a b cd ~~1~~ é");
+	buf_free(&b);
+}
+
 static struct reply_msg *
 msg(struct reply *r)
 {
@@ -415,6 +431,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_clean),
+	    cmocka_unit_test(test_strip),
 	    cmocka_unit_test(test_split_short_and_empty),
 	    cmocka_unit_test(test_split_at_space),
 	    cmocka_unit_test(test_split_utf8_boundary),
