@@ -317,13 +317,13 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
  */
 static void
 send_reply(struct irc_bot *b, const struct reply *r, const struct irc_msg *m, const char *where,
-           const char *lane)
+           const char *lane, bool quiet)
 {
 	struct irc_lines keep = {0};
 	struct irc_say *v = NULL;
 	size_t n = 0;
 
-	if (reply_is_error(r)) {
+	if (reply_is_error(r) || quiet) {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", m->nick, &keep, &v, &n);
 	} else {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, &keep, &v, &n);
@@ -390,6 +390,45 @@ admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *c
 	return false;
 }
 
+/* Whether the first word of line is w. */
+static bool
+first_word_is(const char *line, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (*line == ' ')
+		line++;
+	if (*line == '/')
+		line++;
+	return strncmp(line, w, n) == 0 && (line[n] == '\0' || line[n] == ' ');
+}
+
+/*
+ * Whether text starts by addressing the bot by nick ("delver: roll 1d6",
+ * "delver, roll"; the nick compared by CASEMAPPING); *rest is then what
+ * follows the ':' or ',' and its spaces.
+ */
+static bool
+addressed(struct irc_bot *b, const char *text, const char **rest)
+{
+	const char *me = irc_conn_nick(b->conn);
+	size_t n = strcspn(text, ":, ");
+	char word[IRC_NICK_MAX], fw[IRC_NICK_MAX], fme[IRC_NICK_MAX];
+
+	if (n == 0 || n >= sizeof(word) || (text[n] != ':' && text[n] != ','))
+		return false;
+	memcpy(word, text, n);
+	word[n] = '\0';
+	if (irc_conn_casefold(b->conn, word, fw, sizeof(fw)) < 0 ||
+	    irc_conn_casefold(b->conn, me, fme, sizeof(fme)) < 0 || strcmp(fw, fme) != 0)
+		return false;
+	text += n + 1;
+	while (*text == ' ')
+		text++;
+	*rest = text;
+	return true;
+}
+
 /* Whether the first word of line names a command. */
 static bool
 names_command(const char *line)
@@ -421,10 +460,16 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 			ctcp(b, m, text, mono_ms);
 		return;
 	}
-	if (strncmp(text, pre, pl) == 0)
+	if (strncmp(text, pre, pl) == 0) {
 		text += pl;
-	else if (!direct)
+	} else if (!direct && addressed(b, text, &text)) {
+		if (strncmp(text, pre, pl) == 0)
+			text += pl; /* "delver: !roll 1d6" */
+		if (*text == '\0')
+			return;
+	} else if (!direct) {
 		return;
+	}
 	if (!direct && !names_command(text))
 		return;
 	if (make_origin(b, m, direct ? NULL : target, &o) < 0) {
@@ -436,6 +481,8 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		return;
 	r = reply_new();
 	dispatch_line(b->d, &o, text, strlen(text), unix_s, r);
-	send_reply(b, r, m, direct ? m->nick : target, o.user_key);
+	/* Help is long and for the asker: by NOTICE, not to the channel. */
+	send_reply(b, r, m, direct ? m->nick : target, o.user_key,
+	           !direct && first_word_is(text, "help"));
 	reply_free(r);
 }

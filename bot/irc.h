@@ -3,12 +3,13 @@
  * asked, where, and the reply sent back. No I/O: lines go out through the
  * network's irc_conn (and so through its flood control).
  *
- * In a channel a command starts with the configured prefix ("!roll 2d6");
- * a word after the prefix that names no command is ignored there (other
- * bots share prefixes). In a private message the prefix is optional and
- * every error is answered. NOTICEs are never answered. CTCP VERSION and
- * PING sent to the bot itself are answered by NOTICE, at most one answer
- * per CTCP_INTERVAL_MS per nick; other CTCPs (ACTION, ...) are ignored.
+ * In a channel a command starts with the configured prefix ("!roll 2d6")
+ * or with the bot's nick and ':' or ',' ("delver: roll 2d6"); a word that
+ * names no command is ignored there (other bots share prefixes). Help
+ * asked in a channel is answered by NOTICE to the asker. In a private message the prefix is
+ * optional and every error is answered. NOTICEs are never answered. CTCP VERSION and PING sent to
+ * the bot itself are answered by NOTICE, at most one answer per CTCP_INTERVAL_MS per nick; other
+ * CTCPs (ACTION, ...) are ignored.
  *
  * Rate limits: each user key may send user_burst commands at once, then
  * one every user_interval_ms; each channel channel_burst, then one every

@@ -148,15 +148,52 @@ connect_failed(struct irc_net *n, const char *why)
 		connect_next(n);
 }
 
+/*
+ * Writes s[0..len) to out (size bytes, NUL-terminated) with every control
+ * byte and DEL as \xNN and a backslash as \\, so that a line a user sent
+ * (ESC sequences, formatting codes) cannot act on a terminal showing the
+ * log. A line that does not fit is cut and ends with "...".
+ */
+static void
+escape_line(char *out, size_t size, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (o + 8 >= size) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		} else {
+			if (c == '\\')
+				out[o++] = '\\';
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+}
+
 static void
 received(struct irc_net *n, int64_t now)
 {
 	size_t len = n->rxlen;
+	char shown[4 * IRC_RX_MAX + 8];
 
 	if (len > 0 && n->rx[len - 1] == '\r')
 		len--;
-	if (log_get_level() >= LOG_LEVEL_DEBUG)
-		log_debug("irc %s: <- %.*s", n->cfg->network, (int)len, n->rx);
+	if (log_get_level() >= LOG_LEVEL_DEBUG) {
+		escape_line(shown, sizeof(shown), n->rx, len);
+		log_debug("irc %s: <- %s", n->cfg->network, shown);
+	}
 	irc_conn_receive(n->conn, n->rx, len, now);
 }
 
@@ -189,6 +226,7 @@ static void
 log_sent(const struct irc_net *n, const char *line, size_t len)
 {
 	const char *keys;
+	char shown[4 * IRC_LINE_MAX + 8];
 
 	if (log_get_level() < LOG_LEVEL_DEBUG)
 		return;
@@ -199,11 +237,12 @@ log_sent(const struct irc_net *n, const char *line, size_t len)
 	                                       strcmp(line, "AUTHENTICATE PLAIN\r\n") != 0))
 		len = (size_t)(strchr(line, ' ') - line);
 	if (strncmp(line, "JOIN ", 5) == 0 && (keys = memchr(line + 5, ' ', len - 5)) != NULL) {
-		log_debug("irc %s: -> %.*s (keys not shown)", n->cfg->network, (int)(keys - line),
-		          line);
+		escape_line(shown, sizeof(shown), line, (size_t)(keys - line));
+		log_debug("irc %s: -> %s (keys not shown)", n->cfg->network, shown);
 		return;
 	}
-	log_debug("irc %s: -> %.*s", n->cfg->network, (int)len, line);
+	escape_line(shown, sizeof(shown), line, len);
+	log_debug("irc %s: -> %s", n->cfg->network, shown);
 }
 
 /* Takes the lines that may go now: as they are, or encrypted into the

@@ -503,6 +503,38 @@ test_plain_formatting(void **state)
 	                            "<show|claim|release>\r\n");
 }
 
+/* "delver: gm" in a channel is a command; help goes to the asker alone. */
+static void
+test_addressed_and_help(void **state)
+{
+	struct fixture *f = *state;
+	static const char nobody[] = "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                             "GM.\r\n";
+	const char *all;
+
+	feed(f, ":alice!a@h PRIVMSG #a :delver: gm");
+	assert_string_equal(out(f), nobody);
+	feed(f, ":alice!a@h PRIVMSG #a :DELVER, !gm");
+	assert_string_equal(out(f), nobody);
+	feed(f, ":alice!a@h PRIVMSG #a :delver:");
+	feed(f, ":alice!a@h PRIVMSG #a :delver: hello there");
+	feed(f, ":alice!a@h PRIVMSG #a :delverx: gm");
+	feed(f, ":alice!a@h PRIVMSG #a :delver gm");
+	feed(f, ":alice!a@h PRIVMSG #a :I asked delver: gm");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG #a :!help");
+	all = out(f);
+	assert_memory_equal(all, "NOTICE alice :", 14);
+	assert_null(strstr(all, "PRIVMSG"));
+	feed(f, ":alice!a@h PRIVMSG #a :delver: help roll");
+	all = out(f);
+	assert_memory_equal(all, "NOTICE alice :", 14);
+	assert_null(strstr(all, "PRIVMSG"));
+	/* Help in a private conversation stays a PRIVMSG. */
+	feed(f, ":alice!a@h PRIVMSG delver :help");
+	assert_memory_equal(out(f), "PRIVMSG alice :", 15);
+}
+
 int
 main(void)
 {
@@ -521,6 +553,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_reply_whole_or_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nick_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_addressed_and_help, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

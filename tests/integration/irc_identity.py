@@ -1,0 +1,99 @@
+"""delver's IRC identity and plain text against a real ngircd.
+
+Usage: python3 irc_identity.py BUILD_DIR
+"""
+import re
+import sys
+
+from irclib import Client, Delver, Ngircd, check, free_port, run, workdir
+
+BOT = r"^:delver!\S+ "
+
+
+def step(what):
+    print("-- " + what, flush=True)
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
+    work = workdir()
+    port = free_port()
+    server = Ngircd(work, port)
+    server.start()
+    conf = """
+[irc.plain]
+host = 127.0.0.1
+port = %d
+tls = no
+nick = delver
+channels = #a #p
+plain_channels = #P
+""" % port
+    bot = Delver(build + "/delver", work, "bot", conf)
+    bot.start()
+    bot.wait_log(r"irc plain: joined #a")
+    bot.wait_log(r"irc plain: joined #p")
+    alice = Client(port, "alice")
+    alice.join("#a")
+    alice.join("#p")
+
+    step("alice claims the GM seat, changes nick twice and keeps it")
+    alice.say("#a", "!gm claim")
+    alice.expect(BOT + r"PRIVMSG #a :alice is now the GM of this channel\.$")
+    alice.send("NICK alice_")
+    alice.expect(r"^:alice!\S+ NICK :?alice_$")
+    alice.say("#a", "!gm claim")
+    alice.expect(BOT + r"PRIVMSG #a :You are already the GM here\.$")
+    alice.send("NICK Alice2")
+    alice.expect(r"^:alice_!\S+ NICK :?Alice2$")
+    alice.say("#a", "!gm claim")
+    alice.expect(BOT + r"PRIVMSG #a :You are already the GM here\.$")
+
+    step("someone takes the nick alice from another user@host: not the GM")
+    mallory = Client(port, "alice", user="mallory")
+    mallory.join("#a")
+    mallory.say("#a", "!gm claim")
+    mallory.expect(BOT + r"NOTICE alice :alice is already the GM here; they can !gm release "
+                   r"first\.$")
+    mallory.say("#a", "!gm release")
+    mallory.expect(BOT + r"NOTICE alice :Only alice \(the GM\) or a channel admin can release")
+
+    step("addressing the bot by nick")
+    alice.say("#a", "delver: roll 1d4")
+    alice.expect(BOT + r"PRIVMSG #a :Alice2 rolls · 1d4: \[(\d)\] = \1$")
+    alice.say("#a", "Delver, !roll 1d6")
+    alice.expect(BOT + r"PRIVMSG #a :Alice2 rolls · 1d6: \[(\d)\] = \1$")
+
+    step("help goes by NOTICE to the asker, not to the channel")
+    mallory.expect(BOT + r"PRIVMSG #a :Alice2 rolls · 1d6: ")
+    alice.say("#a", "!help")
+    alice.expect(BOT + r"NOTICE Alice2 :")
+    alice.say("#a", "!roll 1d2")
+    line = mallory.expect(BOT + r"PRIVMSG #a :").string
+    check(re.search(r"Alice2 rolls · 1d2: \[(\d)\] = \1$", line),
+          "the channel saw something before the roll: %r" % line)
+
+    step("a channel in plain_channels: no formatting; dropped dice keep ~~")
+    alice.say("#p", "!roll 4d6kh3")
+    m = alice.expect(BOT + r"PRIVMSG #p :(.*)$", raw=True)
+    text = m.group(1)
+    check(re.search(r"[\x02\x03\x0f\x1d\x1e\x1f]", text) is None,
+          "formatting in a plain channel: %r" % text)
+    check(re.match(r"Alice2 rolls · 4d6kh3: \[.*~~\d~~.*\] = \d+$", text),
+          "no ~~ mark on the dropped die: %r" % text)
+    alice.say("#a", "!roll 4d6kh3")
+    m = alice.expect(BOT + r"PRIVMSG #a :(.*)$", raw=True)
+    check("\x1e" in m.group(1) and "~~" in m.group(1), "#a lost its formatting: %r" % m.group(1))
+
+    step("user control characters are escaped in the debug log")
+    alice.say("#a", "!roll 1d2 # \x1b[31mred")
+    alice.expect(BOT + r"NOTICE Alice2 :.*control characters")
+    bot.wait_log(r"<- :Alice2!\S+ PRIVMSG #a :!roll 1d2 # \\x1b\[31mred$")
+    check("\x1b" not in bot.log(), "a raw ESC reached the log")
+
+    status = bot.stop()
+    check(status == 0, "delver exited with status %s" % status)
+
+
+if __name__ == "__main__":
+    run(main)
