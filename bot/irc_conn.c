@@ -726,6 +726,8 @@ irc_conn_quit(struct irc_conn *c, const char *reason)
 	if (c->st == ST_DOWN)
 		return;
 	c->quitting = true;
+	/* A reply half written is finished first: never cut by QUIT. */
+	irc_flood_finish(c->flood);
 	SEND(c, true, "QUIT", reason);
 }
 

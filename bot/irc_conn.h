@@ -126,7 +126,8 @@ int irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_sa
 /* irc_conn_say() in lane's queue instead of target's. */
 int irc_conn_say_lane(struct irc_conn *c, const char *lane, const char *cmd, const char *target,
                       const char *text);
-/* Queues QUIT ahead of everything (shutting down). */
+/* Queues QUIT ahead of everything (shutting down): the rest of a reply
+ * being written goes first, whole; replies not started are dropped. */
 void irc_conn_quit(struct irc_conn *c, const char *reason);
 /*
  * Makes cfg the session's configuration for what applies without a new

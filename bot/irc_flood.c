@@ -103,6 +103,36 @@ irc_flood_clear(struct irc_flood *f)
 	f->started = false;
 }
 
+static struct line *fifo_pop(struct fifo *q);
+
+void
+irc_flood_finish(struct irc_flood *f)
+{
+	if (f->hold > 0 && f->hold < f->nq) {
+		struct fifo *q = &f->q[f->hold];
+		struct line *l;
+		bool more = true;
+
+		while (more && (l = fifo_pop(q)) != NULL) {
+			more = l->cont;
+			l->cont = false;
+			l->next = NULL;
+			if (f->urgent.tail != NULL)
+				f->urgent.tail->next = l;
+			else
+				f->urgent.head = l;
+			f->urgent.tail = l;
+			f->urgent.n++;
+			f->total--;
+		}
+	}
+	for (size_t i = 0; i < f->nq; i++) {
+		f->total -= f->q[i].n;
+		fifo_drop(&f->q[i]);
+	}
+	f->hold = 0;
+}
+
 void
 irc_flood_free(struct irc_flood *f)
 {

@@ -74,6 +74,11 @@ int64_t irc_flood_next(struct irc_flood *f, int64_t now);
 /* Lines waiting, urgent ones included. */
 size_t irc_flood_pending(const struct irc_flood *f);
 
+/* Before QUIT: the rest of the group being sent (a reply half written)
+ * becomes urgent, so it goes out whole at once; every other waiting line
+ * is dropped. */
+void irc_flood_finish(struct irc_flood *f);
+
 /* Drops every waiting line (the link went down) and refills the bucket. */
 void irc_flood_clear(struct irc_flood *f);
 

@@ -3,7 +3,9 @@
 Usage: python3 irc_identity.py BUILD_DIR
 """
 import re
+import signal
 import sys
+import time
 
 from irclib import Client, Delver, Ngircd, check, free_port, run, workdir
 
@@ -91,7 +93,20 @@ plain_channels = #P
     bot.wait_log(r"<- :Alice2!\S+ PRIVMSG #a :!roll 1d2 # \\x1b\[31mred$")
     check("\x1b" not in bot.log(), "a raw ESC reached the log")
 
-    status = bot.stop()
+    step("SIGTERM while a long reply is being written: it is finished, then QUIT")
+    with open(bot.conf, "w") as f:
+        f.write(conf + "flood_burst = 1\nflood_interval_ms = 5000\n")
+    bot.proc.send_signal(signal.SIGHUP)
+    bot.wait_log(r"irc plain: reload: flood_burst, flood_interval_ms changed; applied")
+    time.sleep(5.5)  # the bucket holds one send again
+    alice.say("delver", "help")
+    alice.expect(BOT + r"PRIVMSG Alice2 :", timeout=15)
+    bot.proc.send_signal(signal.SIGTERM)
+    # The drain gives up after 10 s; the rest of the reply then goes whole.
+    alice.expect(BOT + r"PRIVMSG Alice2 :!help <command> shows one command in full\.$",
+                 timeout=30)
+    alice.expect(BOT + r"QUIT ", timeout=10)
+    status = bot.proc.wait(30)
     check(status == 0, "delver exited with status %s" % status)
 
 

@@ -263,6 +263,35 @@ test_trickle_keeps_place(void **state)
 	irc_flood_free(f);
 }
 
+/* Quitting: the reply being written is finished, at once; the others
+ * (not started) are dropped. */
+static void
+test_finish(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 2000);
+	const char *three[] = {"a1", "a2", "a3"}, *two[] = {"b1", "b2"};
+
+	(void)state;
+	assert_int_equal(irc_flood_push_group(f, "alice", three, 3, 0), 0);
+	assert_int_equal(irc_flood_push_group(f, "bob", two, 2, 0), 0);
+	push(f, "", "JOIN #x");
+	assert_string_equal(pop(f, 0), "JOIN #x");
+	assert_string_equal(pop(f, 2000), "a1");
+	irc_flood_finish(f);
+	assert_int_equal(irc_flood_push_urgent(f, "QUIT", 4), 0);
+	assert_string_equal(pop(f, 2000), "a2");
+	assert_string_equal(pop(f, 2000), "a3");
+	assert_string_equal(pop(f, 2000), "QUIT");
+	assert_string_equal(pop(f, 9000), "");
+	assert_int_equal(irc_flood_pending(f), 0);
+	/* Nothing being written: everything waiting is dropped. */
+	assert_int_equal(irc_flood_push_group(f, "bob", two, 2, 0), 0);
+	irc_flood_finish(f);
+	assert_int_equal(irc_flood_pending(f), 0);
+	assert_string_equal(pop(f, 20000), "");
+	irc_flood_free(f);
+}
+
 /* A group that does not fit with its reserve is refused whole. */
 static void
 test_group_refused_whole(void **state)
@@ -303,6 +332,7 @@ main(void)
 	    cmocka_unit_test(test_group_refused_whole),
 	    cmocka_unit_test(test_newcomers_first),
 	    cmocka_unit_test(test_trickle_keeps_place),
+	    cmocka_unit_test(test_finish),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
