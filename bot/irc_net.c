@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include <libwebsockets.h>
@@ -80,11 +81,23 @@ static void finish_stop(struct irc_net *n);
 
 /* --- the libwebsockets side --- */
 
+/*
+ * Ends the link now. The socket is shut down as well as handed to
+ * libwebsockets to close: a raw client still in the TLS handshake (delver's
+ * own, bot/irc_tls) was otherwise only closed by libwebsockets' own
+ * timeout, 30 s after the handshake timeout had been logged.
+ */
 static void
 kill_link(struct irc_net *n)
 {
-	if (n->wsi != NULL)
-		lws_set_timeout(n->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+	lws_sockfd_type fd;
+
+	if (n->wsi == NULL)
+		return;
+	fd = lws_get_socket_fd(n->wsi);
+	if (fd >= 0)
+		shutdown(fd, SHUT_RDWR);
+	lws_set_timeout(n->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
 static void
