@@ -10,7 +10,7 @@
 
 #include "bot/app.h"
 #include "bot/log.h"
-#include "bot/persist.h"
+#include "bot/store/persist.h"
 
 static void
 usage(FILE *f)

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/buf.h"
-#include "rules/mem.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
 
 #define MAX_TOKENS 128
 
