@@ -105,8 +105,6 @@ bool persist_busy(const struct persist *p);
  * evict_after seconds when that is shorter); returns how many. */
 size_t persist_evict(struct persist *p);
 void persist_get_stats(const struct persist *p, struct persist_stats *s);
-/* The state directory in use. */
-const char *persist_dir(const struct persist *p);
 
 /* Applies new fsync, snapshot_interval and evict_after values at once (the
  * directory and salvage are fixed at open). */
