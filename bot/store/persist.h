@@ -122,11 +122,4 @@ void persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx);
  * callbacks (tests, tools). */
 void persist_close(struct persist *p);
 
-/* Opens the store as an app service (bot/store_service.c; the first
- * starter in app.c): [bot] keys and their command-line overrides; drained
- * last, with the final snapshot; SIGHUP applies new [bot] fsync,
- * snapshot_interval and evict_after. */
-struct app;
-int store_service_start(struct app *a, char *err, size_t errlen);
-
 #endif
