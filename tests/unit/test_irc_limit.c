@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "bot/irc_limit.h"
+#include "bot/irc/irc_limit.h"
 
 static void
 test_burst_then_interval(void **state)

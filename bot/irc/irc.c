@@ -1,0 +1,488 @@
+/* irc: commands and replies on IRC; see irc.h. */
+#include "bot/irc/irc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/irc/irc_fmt.h"
+#include "bot/irc/irc_limit.h"
+#include "bot/log.h"
+#include "bot/irc/render_irc.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+#define CTCP_ARG_MAX 64  /* bytes of a CTCP PING token echoed back */
+#define ALIASES_MAX  512 /* nick changes remembered */
+#define MASK_MAX     320 /* bytes of "user@host", with the NUL */
+
+/* Someone now called nick was first seen as orig, from user@host mask. */
+struct alias {
+	char nick[IRC_NICK_MAX]; /* folded; "" for a free slot */
+	char orig[IRC_NICK_MAX]; /* folded */
+	char mask[MASK_MAX];
+};
+
+struct irc_bot {
+	struct dispatch *d;
+	const struct config_irc *cfg;
+	struct irc_conn *conn;
+	struct irc_limit *users; /* commands per user key */
+	struct irc_limit *chans; /* commands per channel key */
+	struct irc_limit *ctcp;  /* CTCP answers per nick */
+	struct alias *aliases;   /* ALIASES_MAX, used as a ring */
+	size_t next_alias;       /* the slot the next new alias takes */
+};
+
+static void
+set_rates(struct irc_bot *b)
+{
+	irc_limit_set_rate(b->users, b->cfg->user_burst, b->cfg->user_interval_ms);
+	irc_limit_set_rate(b->chans, b->cfg->channel_burst, b->cfg->channel_interval_ms);
+}
+
+struct irc_bot *
+irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *conn)
+{
+	struct irc_bot *b = xcalloc(1, sizeof(*b));
+
+	b->d = d;
+	b->cfg = cfg;
+	b->conn = conn;
+	b->users = irc_limit_new(1, 0);
+	b->chans = irc_limit_new(1, 0);
+	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
+	b->aliases = xcalloc(ALIASES_MAX, sizeof(*b->aliases));
+	set_rates(b);
+	return b;
+}
+
+void
+irc_bot_free(struct irc_bot *b)
+{
+	if (b == NULL)
+		return;
+	irc_limit_free(b->users);
+	irc_limit_free(b->chans);
+	irc_limit_free(b->ctcp);
+	free(b->aliases);
+	free(b);
+}
+
+void
+irc_bot_set_config(struct irc_bot *b, const struct config_irc *cfg)
+{
+	b->cfg = cfg;
+	set_rates(b);
+}
+
+static const char *
+prefix(const struct irc_bot *b)
+{
+	return b->cfg->prefix != NULL && b->cfg->prefix[0] != '\0' ? b->cfg->prefix : "!";
+}
+
+/* Answers "\x01VERB args\x01" sent to the bot: VERSION and PING only. */
+static void
+ctcp(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t now)
+{
+	size_t vl = strcspn(text + 1, " \x01");
+	const char *args = text + 1 + vl;
+	char reply[128], who[IRC_NICK_MAX];
+	struct buf clean;
+
+	if (vl == 7 && strncmp(text + 1, "VERSION", 7) == 0) {
+		snprintf(reply, sizeof(reply), "\x01VERSION delver %s\x01", DELVER_VERSION);
+	} else if (vl == 4 && strncmp(text + 1, "PING", 4) == 0) {
+		buf_init(&clean, CTCP_ARG_MAX);
+		while (*args == ' ')
+			args++;
+		irc_fmt_clean(&clean, args); /* drops the closing \x01 too */
+		snprintf(reply, sizeof(reply), "\x01PING %.*s\x01", CTCP_ARG_MAX,
+		         clean.toobig ? "" : buf_str(&clean));
+		buf_free(&clean);
+	} else {
+		return;
+	}
+	if (irc_conn_casefold(b->conn, m->nick, who, sizeof(who)) < 0)
+		return;
+	if (!irc_limit_take(b->ctcp, who, now)) {
+		log_debug("irc %s: not answering a CTCP from %s (rate limit)", b->cfg->network,
+		          m->nick);
+		return;
+	}
+	irc_conn_say(b->conn, "NOTICE", m->nick, reply);
+}
+
+/* Whether a tag value could be an account name. */
+static bool
+account_ok(const char *a)
+{
+	if (a == NULL || *a == '\0' || strcmp(a, "*") == 0 || strlen(a) >= IRC_NICK_MAX)
+		return false;
+	for (; *a != '\0'; a++)
+		if ((unsigned char)*a <= ' ' || *a == 0x7f)
+			return false;
+	return true;
+}
+
+/* "user@host" of m, the host in lowercase; -1 when it does not fit. */
+static int
+make_mask(const struct irc_msg *m, char *out, size_t size)
+{
+	int n = snprintf(out, size, "%s@%s", m->user != NULL ? m->user : "",
+	                 m->host != NULL ? m->host : "");
+
+	if (n < 0 || (size_t)n >= size)
+		return -1;
+	for (char *p = strchr(out, '@'); p != NULL && *p != '\0'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return 0;
+}
+
+/* The alias of folded nick, or NULL. */
+static struct alias *
+find_alias(struct irc_bot *b, const char *nick)
+{
+	for (size_t i = 0; i < ALIASES_MAX; i++)
+		if (b->aliases[i].nick[0] != '\0' && strcmp(b->aliases[i].nick, nick) == 0)
+			return &b->aliases[i];
+	return NULL;
+}
+
+/*
+ * The nick m->nick (folded into fold) stands for: the nick its user had
+ * when first seen, if they changed nick since and still come from the same
+ * user@host, else the nick itself. Returns -1 when something does not fit.
+ */
+static int
+identity_nick(struct irc_bot *b, const struct irc_msg *m, char *fold, size_t size)
+{
+	char mask[MASK_MAX];
+	struct alias *a;
+
+	if (irc_conn_casefold(b->conn, m->nick, fold, size) < 0 ||
+	    make_mask(m, mask, sizeof(mask)) < 0)
+		return -1;
+	a = find_alias(b, fold);
+	if (a == NULL)
+		return 0;
+	if (strcmp(a->mask, mask) != 0) {
+		a->nick[0] = '\0'; /* someone else has that nick now */
+		return 0;
+	}
+	snprintf(fold, size, "%s", a->orig);
+	return 0;
+}
+
+void
+irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
+{
+	char old[IRC_NICK_MAX], now[IRC_NICK_MAX], orig[IRC_NICK_MAX], mask[MASK_MAX];
+	struct alias *a;
+
+	if (m->nick == NULL || identity_nick(b, m, orig, sizeof(orig)) < 0 ||
+	    irc_conn_casefold(b->conn, m->nick, old, sizeof(old)) < 0)
+		return;
+	a = find_alias(b, old);
+	if (a != NULL)
+		a->nick[0] = '\0';
+	if (!irc_msg_is(m, "NICK") ||
+	    irc_conn_casefold(b->conn, irc_msg_param(m, 0), now, sizeof(now)) < 0 ||
+	    make_mask(m, mask, sizeof(mask)) < 0)
+		return;
+	a = find_alias(b, now);
+	if (a != NULL)
+		a->nick[0] = '\0';
+	if (strcmp(now, orig) == 0)
+		return; /* back to the nick they were first seen with */
+	a = &b->aliases[b->next_alias];
+	b->next_alias = (b->next_alias + 1) % ALIASES_MAX;
+	snprintf(a->nick, sizeof(a->nick), "%s", now);
+	snprintf(a->orig, sizeof(a->orig), "%s", orig);
+	snprintf(a->mask, sizeof(a->mask), "%s", mask);
+}
+
+/*
+ * Fills o for a message from m->nick in target (a channel, or us). The
+ * user key is the account's when the message carries one, else
+ * "~nick!user@host" with the nick the user was first seen with (see
+ * irc.h). Returns -1 when a key would not fit.
+ */
+static int
+make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct origin *o)
+{
+	const char *net = b->cfg->network;
+	const char *account = irc_msg_tag(m, "account");
+	char who[IRC_NICK_MAX], mask[MASK_MAX], fold[IRC_CHAN_MAX];
+	int n;
+
+	memset(o, 0, sizeof(*o));
+	o->platform = "irc";
+	if (account_ok(account)) {
+		if (irc_conn_casefold(b->conn, account, who, sizeof(who)) < 0)
+			return -1;
+		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:%s", net, who);
+	} else {
+		if (identity_nick(b, m, who, sizeof(who)) < 0 ||
+		    make_mask(m, mask, sizeof(mask)) < 0)
+			return -1;
+		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:~%s!%s", net, who, mask);
+	}
+	if (n < 0 || (size_t)n >= sizeof(o->user_key))
+		return -1;
+	if (chan != NULL) {
+		if (irc_conn_casefold(b->conn, chan, fold, sizeof(fold)) < 0)
+			return -1;
+		n = snprintf(o->chan_key, sizeof(o->chan_key), "irc:%s:%s", net, fold);
+		o->platform_admin = irc_conn_is_op(b->conn, chan, m->nick);
+	} else {
+		n = snprintf(o->chan_key, sizeof(o->chan_key), "%s", o->user_key);
+		o->direct = true;
+	}
+	if (n < 0 || (size_t)n >= sizeof(o->chan_key))
+		return -1;
+	snprintf(o->user_name, sizeof(o->user_name), "%s", m->nick);
+	return 0;
+}
+
+/* Whether replies to target go without formatting: the network's
+ * formatting is off, or target is one of its plain_channels. */
+static bool
+plain(struct irc_bot *b, const char *target)
+{
+	char want[IRC_CHAN_MAX], have[IRC_CHAN_MAX];
+
+	if (!b->cfg->formatting)
+		return true;
+	if (!irc_conn_is_channel(b->conn, target) ||
+	    irc_conn_casefold(b->conn, target, want, sizeof(want)) < 0)
+		return false;
+	for (size_t i = 0; i < b->cfg->nplain_channels; i++)
+		if (irc_conn_casefold(b->conn, b->cfg->plain_channels[i], have, sizeof(have)) ==
+		        0 &&
+		    strcmp(want, have) == 0)
+			return true;
+	return false;
+}
+
+/* Removes the formatting codes of l->v[first..], dropping lines left
+ * without text. */
+static void
+strip_lines(struct irc_lines *l, size_t first)
+{
+	size_t kept = first;
+	struct buf t;
+
+	for (size_t i = first; i < l->n; i++) {
+		buf_init(&t, IRC_LINE_MAX);
+		irc_fmt_strip(&t, l->v[i], strlen(l->v[i]));
+		free(l->v[i]);
+		l->v[i] = NULL;
+		if (t.len > 0 && strspn(buf_str(&t), " ") < t.len)
+			l->v[kept++] = xstrdup(buf_str(&t));
+		buf_free(&t);
+	}
+	l->n = kept;
+}
+
+/* Renders msg (NULL: nothing) for target and adds its lines to v. */
+static void
+render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, const char *target,
+           struct irc_lines *keep, struct irc_say **v, size_t *n)
+{
+	struct render_irc_opts ro = {
+	    .budget = irc_conn_budget(b->conn, target),
+	    .max_lines = b->cfg->max_lines > 0 ? b->cfg->max_lines : 6,
+	    .prefix = prefix(b),
+	};
+	size_t first = keep->n;
+
+	if (msg == NULL)
+		return;
+	if (ro.budget < IRC_FMT_BUDGET_MIN)
+		ro.budget = IRC_FMT_BUDGET_MIN;
+	render_irc(msg, &ro, keep);
+	if (plain(b, target))
+		strip_lines(keep, first);
+	*v = xrealloc(*v, (*n + keep->n - first + 1) * sizeof(**v));
+	for (size_t i = first; i < keep->n; i++)
+		(*v)[(*n)++] = (struct irc_say){cmd, target, keep->v[i]};
+}
+
+/*
+ * Sends every line of r as one group in the invoker's lane: all of it or,
+ * when the send queue has no room, none of it and a NOTICE saying so.
+ */
+static void
+send_reply(struct irc_bot *b, const struct reply *r, const struct irc_msg *m, const char *where,
+           const char *lane, bool quiet)
+{
+	struct irc_lines keep = {0};
+	struct irc_say *v = NULL;
+	size_t n = 0;
+
+	if (reply_is_error(r) || quiet) {
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", m->nick, &keep, &v, &n);
+	} else {
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", m->nick, &keep, &v, &n);
+	}
+	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
+		log_warnx("irc %s: the send queue is full; a reply of %zu lines to %s was not sent",
+		          b->cfg->network, n, m->nick);
+		irc_conn_say_lane(
+		    b->conn, lane, "NOTICE", m->nick,
+		    "delver has too many replies waiting to be sent, so it dropped its "
+		    "answer to your command; try again in a minute.");
+	}
+	free(v);
+	irc_lines_free(&keep);
+}
+
+/* " then one every N s" for a rate. */
+static void
+rate_text(char *out, size_t size, int burst, int interval_ms)
+{
+	if (interval_ms % 1000 == 0)
+		snprintf(out, size, "%d at once, then one every %d s", burst, interval_ms / 1000);
+	else
+		snprintf(out, size, "%d at once, then one every %d ms", burst, interval_ms);
+}
+
+/*
+ * Whether the command of o (from nick, in chan or privately) is within the
+ * user's and the channel's rate limits; it is then counted against both.
+ * A refused command's user is told once per throttled spell, by NOTICE.
+ */
+static bool
+admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *chan, int64_t now)
+{
+	bool user_ok = irc_limit_ready(b->users, o->user_key, now);
+	bool chan_ok = chan == NULL || irc_limit_ready(b->chans, o->chan_key, now);
+	char rate[96], text[400];
+
+	if (user_ok && chan_ok) {
+		irc_limit_take(b->users, o->user_key, now);
+		if (chan != NULL)
+			irc_limit_take(b->chans, o->chan_key, now);
+		return true;
+	}
+	log_debug("irc %s: ignoring a command from %s: %s rate limit", b->cfg->network, nick,
+	          user_ok ? "the channel's" : "the user's");
+	if (!irc_limit_tell(b->users, o->user_key, now))
+		return false;
+	if (!user_ok) {
+		rate_text(rate, sizeof(rate), b->cfg->user_burst, b->cfg->user_interval_ms);
+		snprintf(text, sizeof(text),
+		         "You are sending commands faster than delver takes them from one person "
+		         "(%s); it ignores the extra ones, so slow down.",
+		         rate);
+	} else {
+		rate_text(rate, sizeof(rate), b->cfg->channel_burst, b->cfg->channel_interval_ms);
+		snprintf(text, sizeof(text),
+		         "%.64s is sending commands faster than delver takes them from one channel "
+		         "(%s); it ignores the extra ones, so slow down.",
+		         chan, rate);
+	}
+	irc_conn_say_lane(b->conn, o->user_key, "NOTICE", nick, text);
+	return false;
+}
+
+/* Whether the first word of line is w. */
+static bool
+first_word_is(const char *line, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (*line == ' ')
+		line++;
+	if (*line == '/')
+		line++;
+	return strncmp(line, w, n) == 0 && (line[n] == '\0' || line[n] == ' ');
+}
+
+/*
+ * Whether text starts by addressing the bot by nick ("delver: roll 1d6",
+ * "delver, roll"; the nick compared by CASEMAPPING); *rest is then what
+ * follows the ':' or ',' and its spaces.
+ */
+static bool
+addressed(struct irc_bot *b, const char *text, const char **rest)
+{
+	const char *me = irc_conn_nick(b->conn);
+	size_t n = strcspn(text, ":, ");
+	char word[IRC_NICK_MAX], fw[IRC_NICK_MAX], fme[IRC_NICK_MAX];
+
+	if (n == 0 || n >= sizeof(word) || (text[n] != ':' && text[n] != ','))
+		return false;
+	memcpy(word, text, n);
+	word[n] = '\0';
+	if (irc_conn_casefold(b->conn, word, fw, sizeof(fw)) < 0 ||
+	    irc_conn_casefold(b->conn, me, fme, sizeof(fme)) < 0 || strcmp(fw, fme) != 0)
+		return false;
+	text += n + 1;
+	while (*text == ' ')
+		text++;
+	*rest = text;
+	return true;
+}
+
+/* Whether the first word of line names a command. */
+static bool
+names_command(const char *line)
+{
+	size_t n;
+
+	while (*line == ' ')
+		line++;
+	if (*line == '/')
+		line++;
+	n = strcspn(line, " ");
+	return n > 0 && registry_find(line, n) != NULL;
+}
+
+void
+irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int64_t unix_s)
+{
+	const char *target = irc_msg_param(m, 0), *text = irc_msg_param(m, 1);
+	const char *pre = prefix(b);
+	size_t pl = strlen(pre);
+	bool direct = !irc_conn_is_channel(b->conn, target);
+	struct origin o;
+	struct reply *r;
+
+	if (!irc_msg_is(m, "PRIVMSG") || m->nick == NULL)
+		return; /* NOTICEs are never answered */
+	if (text[0] == '\x01') {
+		if (direct)
+			ctcp(b, m, text, mono_ms);
+		return;
+	}
+	if (strncmp(text, pre, pl) == 0) {
+		text += pl;
+	} else if (!direct && addressed(b, text, &text)) {
+		if (strncmp(text, pre, pl) == 0)
+			text += pl; /* "delver: !roll 1d6" */
+		if (*text == '\0')
+			return;
+	} else if (!direct) {
+		return;
+	}
+	if (!direct && !names_command(text))
+		return;
+	if (make_origin(b, m, direct ? NULL : target, &o) < 0) {
+		log_warnx("irc %s: ignoring a command from %s: its channel or user key is too long",
+		          b->cfg->network, m->nick);
+		return;
+	}
+	if (!admit(b, &o, m->nick, direct ? NULL : target, mono_ms))
+		return;
+	r = reply_new();
+	dispatch_line(b->d, &o, text, strlen(text), unix_s, r);
+	/* Help is long and for the asker: by NOTICE, not to the channel. */
+	send_reply(b, r, m, direct ? m->nick : target, o.user_key,
+	           !direct && first_word_is(text, "help"));
+	reply_free(r);
+}
