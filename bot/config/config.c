@@ -653,6 +653,8 @@ config_irc_copy(struct config_irc *dst, const struct config_irc *src)
 	*dst = *src;
 	dst->network = dup_or_null(src->network);
 	dst->host = dup_or_null(src->host);
+	dst->tls_ca_file = dup_or_null(src->tls_ca_file);
+	dst->tls_fingerprint = dup_or_null(src->tls_fingerprint);
 	dst->nick = dup_or_null(src->nick);
 	for (size_t i = 0; i < src->nalt_nicks; i++)
 		dst->alt_nicks[i] = dup_or_null(src->alt_nicks[i]);
@@ -675,6 +677,8 @@ config_irc_clear(struct config_irc *irc)
 {
 	free(irc->network);
 	free(irc->host);
+	free(irc->tls_ca_file);
+	free(irc->tls_fingerprint);
 	free(irc->nick);
 	for (size_t i = 0; i < irc->nalt_nicks; i++)
 		free(irc->alt_nicks[i]);

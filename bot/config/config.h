@@ -65,9 +65,11 @@ struct config_discord {
 struct config_irc {
 	char *network; /* from the section name [irc.<network>] */
 	char *host;
-	int port;        /* default 6697 with TLS, 6667 without */
-	bool tls;        /* default true */
-	bool tls_verify; /* default true; false only for test servers */
+	int port;              /* default 6697 with TLS, 6667 without */
+	bool tls;              /* default true */
+	bool tls_verify;       /* default true; false only for test servers */
+	char *tls_ca_file;     /* CA certificates to trust instead of the system's, or NULL */
+	char *tls_fingerprint; /* SHA-256 pin of the server's certificate, or NULL */
 	char *nick;
 	char *alt_nicks[CONFIG_NICKS_MAX];
 	size_t nalt_nicks;
@@ -80,11 +82,12 @@ struct config_irc {
 	char *channel_keys[CONFIG_CHANNELS_MAX]; /* channels[i]'s key (+k), or NULL;
 	                                            a secret-lite: never logged */
 	size_t nchannels;
-	char *prefix;                              /* default "!" */
-	int flood_burst;                           /* default 4 */
-	int flood_interval_ms;                     /* default 2000 */
-	int max_lines;                             /* reply lines before summarising, default 6 */
-	bool formatting;                           /* mIRC formatting in replies, default true */
+	char *prefix;          /* default "!" */
+	int flood_burst;       /* default 4 */
+	int flood_interval_ms; /* default 2000 */
+	int max_lines;         /* reply lines before summarising, default 6 */
+	bool formatting;       /* mIRC formatting in replies, default true */
+	bool join_on_invite;   /* join a channel the bot is invited to, default false */
 	char *plain_channels[CONFIG_CHANNELS_MAX]; /* channels without formatting */
 	size_t nplain_channels;
 	int user_burst;          /* commands a user may send at once, default 5 */

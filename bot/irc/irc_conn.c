@@ -449,6 +449,28 @@ on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t no
 	schedule_rejoin(c, ch, now);
 }
 
+/* An INVITE to the bot: joined when join_on_invite is on. The channel is
+ * not added to the configured ones: it is not rejoined after a kick or a
+ * reconnect. */
+static void
+on_invite(struct irc_conn *c, const struct irc_msg *m)
+{
+	const char *chan = irc_msg_param(m, 1);
+
+	if (c->st != ST_READY || !is_me(c, irc_msg_param(m, 0)))
+		return;
+	if (!c->cfg->join_on_invite) {
+		log_info("irc %s: %s invited the bot to %s; not joining (join_on_invite is off)",
+		         irc_conn__net(c), m->nick != NULL ? m->nick : "?", chan);
+		return;
+	}
+	if (!irc_track_is_channel(c->track, chan) || !list_item_ok(chan))
+		return;
+	log_info("irc %s: %s invited the bot to %s; joining", irc_conn__net(c),
+	         m->nick != NULL ? m->nick : "?", chan);
+	SEND(c, false, "JOIN", chan);
+}
+
 /* --- input --- */
 
 static void
@@ -539,6 +561,8 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 		}
 	} else if (strcmp(cmd, "NICK") == 0) {
 		on_nick(c, m);
+	} else if (strcmp(cmd, "INVITE") == 0) {
+		on_invite(c, m);
 	} else if (strcmp(cmd, "MODE") == 0) {
 		if (irc_track_is_channel(c->track, irc_msg_param(m, 0)))
 			irc_track_mode(c->track, m);

@@ -18,7 +18,9 @@
  * (or a failed JOIN) after a delay that doubles while the kicks go on; a
  * wrong key (475) is not retried on the same link unless the key changes. It learns CASEMAPPING,
  * PREFIX, CHANMODES and CHANTYPES from 005 and tracks, from NAMES, JOIN, PART, KICK, QUIT, NICK and
- * MODE, who holds operator rank in each configured channel.
+ * MODE, who holds operator rank in each configured channel. With
+ * join_on_invite it joins a channel it is INVITEd to (once: such a channel
+ * is not rejoined).
  *
  * Outgoing lines go through a per-connection irc_flood queue; the
  * transport takes them with irc_conn_pop() when the hook `wake` says there

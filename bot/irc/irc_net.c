@@ -333,7 +333,17 @@ on_connected(struct irc_net *n, struct lws *wsi)
 		link_up(n);
 		return 0;
 	}
-	n->tls = irc_tls_new(n->cfg->host, n->cfg->tls_verify, err, sizeof(err));
+	{
+		unsigned char pin[IRC_TLS_SHA256_LEN];
+		struct irc_tls_opts o = {.verify = n->cfg->tls_verify,
+		                         .ca_file = n->cfg->tls_ca_file};
+
+		/* The configuration checked the fingerprint's form. */
+		if (n->cfg->tls_fingerprint != NULL &&
+		    irc_tls_parse_fingerprint(n->cfg->tls_fingerprint, pin) == 0)
+			o.fingerprint = pin;
+		n->tls = irc_tls_new(n->cfg->host, &o, err, sizeof(err));
+	}
 	if (n->tls == NULL) {
 		log_warnx("irc %s: %s", n->cfg->network, err);
 		return -1;

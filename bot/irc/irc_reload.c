@@ -35,6 +35,8 @@ static const struct {
     {IRC_CHG_CHANNELS, "channels"},
     {IRC_CHG_RATE, "command rate limits"},
     {IRC_CHG_FORMATTING, "formatting"},
+    {IRC_CHG_TLS_TRUST, "tls_ca_file or tls_fingerprint"},
+    {IRC_CHG_INVITE, "join_on_invite"},
 };
 
 static bool
@@ -63,6 +65,9 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	c |= a->port == b->port ? 0 : IRC_CHG_PORT;
 	c |= a->tls == b->tls ? 0 : IRC_CHG_TLS;
 	c |= a->tls_verify == b->tls_verify ? 0 : IRC_CHG_TLS_VERIFY;
+	c |= same(a->tls_ca_file, b->tls_ca_file) && same(a->tls_fingerprint, b->tls_fingerprint)
+	         ? 0
+	         : IRC_CHG_TLS_TRUST;
 	c |= same(a->nick, b->nick) ? 0 : IRC_CHG_NICK;
 	c |= same_list(a->alt_nicks, a->nalt_nicks, b->alt_nicks, b->nalt_nicks)
 	         ? 0
@@ -85,6 +90,7 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	         ? 0
 	         : IRC_CHG_RATE;
 	c |= a->ping_timeout == b->ping_timeout ? 0 : IRC_CHG_PING_TIMEOUT;
+	c |= a->join_on_invite == b->join_on_invite ? 0 : IRC_CHG_INVITE;
 	if (a->formatting != b->formatting || !same_list(a->plain_channels, a->nplain_channels,
 	                                                 b->plain_channels, b->nplain_channels))
 		c |= IRC_CHG_FORMATTING;

@@ -2,8 +2,11 @@
 
 Usage: python3 irc_identity.py BUILD_DIR
 """
+import hashlib
+import os
 import re
 import signal
+import ssl
 import sys
 import time
 
@@ -19,9 +22,37 @@ def step(what):
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
     work = workdir()
-    port = free_port()
-    server = Ngircd(work, port)
+    port, tls_port = free_port(), free_port()
+    server = Ngircd(work, port, tls_port)
     server.start()
+    cert = os.path.join(work, "cert.pem")
+    with open(cert) as f:
+        pin = hashlib.sha256(ssl.PEM_cert_to_DER_cert(f.read())).hexdigest().upper()
+    pin = ":".join(pin[i:i + 2] for i in range(0, 64, 2))
+    wrong = ("00" if not pin.startswith("00") else "11") + pin[2:]
+    tls_conf = """
+[irc.ca]
+host = localhost
+port = %(tls)d
+nick = dca
+channels = #t
+tls_ca_file = %(cert)s
+
+[irc.pin]
+host = 127.0.0.1
+port = %(tls)d
+nick = dpin
+channels = #t
+tls_fingerprint = %(pin)s
+
+[irc.badpin]
+host = localhost
+port = %(tls)d
+nick = dbad
+channels = #t
+tls_verify = no
+tls_fingerprint = %(wrong)s
+""" % {"tls": tls_port, "cert": cert, "pin": pin, "wrong": wrong}
     conf = """
 [irc.plain]
 host = 127.0.0.1
@@ -30,14 +61,23 @@ tls = no
 nick = delver
 channels = #a #p
 plain_channels = #P
+join_on_invite = yes
 """ % port
-    bot = Delver(build + "/delver", work, "bot", conf)
+    bot = Delver(build + "/delver", work, "bot", conf + tls_conf)
     bot.start()
     bot.wait_log(r"irc plain: joined #a")
     bot.wait_log(r"irc plain: joined #p")
     alice = Client(port, "alice")
     alice.join("#a")
     alice.join("#p")
+
+    step("TLS: tls_ca_file trusts the server's own CA; a pinned fingerprint replaces "
+         "verification; a wrong pin is refused")
+    bot.wait_log(r"irc ca: joined #t", timeout=20)
+    bot.wait_log(r"irc pin: joined #t", timeout=20)
+    bot.wait_log(r"irc badpin: the server's certificate does not match tls_fingerprint "
+                 r"\(its SHA-256 is %s\)" % pin, timeout=20)
+    check("irc badpin: registered" not in bot.log(), "the wrong pin registered")
 
     step("alice claims the GM seat, changes nick twice and keeps it")
     alice.say("#a", "!gm claim")
@@ -87,6 +127,12 @@ plain_channels = #P
     m = alice.expect(BOT + r"PRIVMSG #a :(.*)$", raw=True)
     check("\x1e" in m.group(1) and "~~" in m.group(1), "#a lost its formatting: %r" % m.group(1))
 
+    step("join_on_invite: an INVITE is followed")
+    alice.join("#inv")
+    alice.send("INVITE delver #inv")
+    alice.expect(BOT + r"JOIN :?#inv$")
+    bot.wait_log(r"irc plain: Alice2 invited the bot to #inv; joining")
+
     step("user control characters are escaped in the debug log")
     alice.say("#a", "!roll 1d2 # \x1b[31mred")
     alice.expect(BOT + r"NOTICE Alice2 :.*control characters")
@@ -95,7 +141,7 @@ plain_channels = #P
 
     step("SIGTERM while a long reply is being written: it is finished, then QUIT")
     with open(bot.conf, "w") as f:
-        f.write(conf + "flood_burst = 1\nflood_interval_ms = 5000\n")
+        f.write(conf + "flood_burst = 1\nflood_interval_ms = 5000\n" + tls_conf)
     bot.proc.send_signal(signal.SIGHUP)
     bot.wait_log(r"irc plain: reload: flood_burst, flood_interval_ms changed; applied")
     time.sleep(5.5)  # the bucket holds one send again

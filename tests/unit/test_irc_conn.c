@@ -121,6 +121,27 @@ register_plain(struct fixture *f)
 	assert_true(irc_conn_ready(f->c));
 }
 
+/* INVITE: ignored unless join_on_invite; then the channel is joined. */
+static void
+test_invite(void **state)
+{
+	struct fixture *f = setup();
+
+	(void)state;
+	register_plain(f);
+	feed(f, ":alice!a@h INVITE delver :#new");
+	assert_string_equal(out(f), "");
+	f->cfg.join_on_invite = true;
+	feed(f, ":alice!a@h INVITE delver :#new");
+	assert_string_equal(out(f), "JOIN #new\r\n");
+	/* Not for us, not a channel, not a channel name IRC can carry. */
+	feed(f, ":alice!a@h INVITE bob :#other");
+	feed(f, ":alice!a@h INVITE delver :nochan");
+	feed(f, ":alice!a@h INVITE delver :#a,#b");
+	assert_string_equal(out(f), "");
+	teardown(f);
+}
+
 static void
 test_register_and_join(void **state)
 {
@@ -665,6 +686,7 @@ main(void)
 	    cmocka_unit_test(test_casemapping),
 	    cmocka_unit_test(test_messages_and_budget),
 	    cmocka_unit_test(test_backoff),
+	    cmocka_unit_test(test_invite),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
