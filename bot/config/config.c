@@ -537,6 +537,8 @@ resolve_secrets(struct parser *p)
 			struct config_irc *irc = s->base;
 
 			resolve(p, s, "password_source", irc->password_source, &irc->password);
+			resolve(p, s, "nickserv_password_source", irc->nickserv_source,
+			        &irc->nickserv_password);
 		}
 	}
 }
@@ -636,6 +638,7 @@ config_log_secrets(const struct config *c)
 	log_secret(c->discord.token);
 	for (size_t i = 0; i < c->nirc; i++) {
 		log_secret(c->irc[i].password);
+		log_secret(c->irc[i].nickserv_password);
 		for (size_t k = 0; k < c->irc[i].nchannels; k++)
 			log_secret(c->irc[i].channel_keys[k]);
 	}
@@ -663,6 +666,8 @@ config_irc_copy(struct config_irc *dst, const struct config_irc *src)
 	dst->sasl_user = dup_or_null(src->sasl_user);
 	dst->password_source = dup_or_null(src->password_source);
 	dst->password = dup_or_null(src->password);
+	dst->nickserv_source = dup_or_null(src->nickserv_source);
+	dst->nickserv_password = dup_or_null(src->nickserv_password);
 	for (size_t i = 0; i < src->nchannels; i++) {
 		dst->channels[i] = dup_or_null(src->channels[i]);
 		dst->channel_keys[i] = dup_or_null(src->channel_keys[i]);
@@ -687,6 +692,8 @@ config_irc_clear(struct config_irc *irc)
 	free(irc->sasl_user);
 	free(irc->password_source);
 	secret_free(irc->password);
+	free(irc->nickserv_source);
+	secret_free(irc->nickserv_password);
 	for (size_t i = 0; i < irc->nchannels; i++) {
 		free(irc->channels[i]);
 		secret_free(irc->channel_keys[i]);

@@ -73,12 +73,14 @@ struct config_irc {
 	char *nick;
 	char *alt_nicks[CONFIG_NICKS_MAX];
 	size_t nalt_nicks;
-	char *username;                          /* default: nick */
-	char *realname;                          /* default: "delver dice bot" */
-	char *sasl_user;                         /* NULL: no SASL */
-	char *password_source;                   /* env:/file:/credential: */
-	char *password;                          /* resolved secret; never logged */
-	char *channels[CONFIG_CHANNELS_MAX];     /* names, without keys */
+	char *username;                      /* default: nick */
+	char *realname;                      /* default: "delver dice bot" */
+	char *sasl_user;                     /* NULL: no SASL */
+	char *password_source;               /* env:/file:/credential: */
+	char *password;                      /* resolved secret; never logged */
+	char *nickserv_source;               /* env:/file:/credential: of the NickServ password */
+	char *nickserv_password;             /* resolved secret; never logged */
+	char *channels[CONFIG_CHANNELS_MAX]; /* names, without keys */
 	char *channel_keys[CONFIG_CHANNELS_MAX]; /* channels[i]'s key (+k), or NULL;
 	                                            a secret-lite: never logged */
 	size_t nchannels;

@@ -81,6 +81,8 @@ static const struct key irc_keys[] = {
      NULL, KEY_OPTIONAL},
     {"password_source", KEY_SOURCE, I(password_source), 0, 0, 0, 0, CONFIG_SOURCE_ALLOWED, NULL,
      NULL, KEY_OPTIONAL},
+    {"nickserv_password_source", KEY_SOURCE, I(nickserv_source), 0, 0, 0, 0, CONFIG_SOURCE_ALLOWED,
+     NULL, NULL, KEY_OPTIONAL},
     {"channels", KEY_CHANNELS, I(channels), I(nchannels), I(channel_keys), 0, CONFIG_CHANNELS_MAX,
      "channel names (#, &, + or ! and up to 49 more characters), each with an optional key "
      "after ':' (#name:key), separated by spaces or commas",

@@ -310,6 +310,30 @@ irc_conn_reconfigure(struct irc_conn *c, const struct config_irc *cfg, const str
 	set_channels(c, cfg->channels, cfg->channel_keys, cfg->nchannels);
 }
 
+/* With a NickServ password: IDENTIFY as the configured nick and, when
+ * another holds it, REGAIN it (Atheme, as on Libera and OFTC). */
+static void
+nickserv(struct irc_conn *c)
+{
+	char text[400];
+	int n;
+
+	if (c->cfg->nickserv_password == NULL)
+		return;
+	n = snprintf(text, sizeof(text), "IDENTIFY %s %s", c->cfg->nick, c->cfg->nickserv_password);
+	if (n > 0 && (size_t)n < sizeof(text))
+		irc_conn__send(c, false, "", "PRIVMSG", (const char *[]){"NickServ", text}, 2);
+	if (same_nick(c, c->nick, c->cfg->nick)) {
+		explicit_bzero(text, sizeof(text));
+		return;
+	}
+	log_info("irc %s: asking NickServ to regain %s", irc_conn__net(c), c->cfg->nick);
+	n = snprintf(text, sizeof(text), "REGAIN %s %s", c->cfg->nick, c->cfg->nickserv_password);
+	if (n > 0 && (size_t)n < sizeof(text))
+		irc_conn__send(c, false, "", "PRIVMSG", (const char *[]){"NickServ", text}, 2);
+	explicit_bzero(text, sizeof(text));
+}
+
 static void
 on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 {
@@ -321,6 +345,7 @@ on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 	log_info("irc %s: registered as %s", irc_conn__net(c), c->nick);
 	if (!same_nick(c, c->nick, c->cfg->nick))
 		c->nick_retry_at = now + c->t.nick_retry;
+	nickserv(c);
 	join_all(c);
 }
 

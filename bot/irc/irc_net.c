@@ -249,6 +249,8 @@ log_sent(const struct irc_net *n, const char *line, size_t len)
 	if (strncmp(line, "PASS ", 5) == 0 || (strncmp(line, "AUTHENTICATE ", 13) == 0 &&
 	                                       strcmp(line, "AUTHENTICATE PLAIN\r\n") != 0))
 		len = (size_t)(strchr(line, ' ') - line);
+	if (strncmp(line, "PRIVMSG NickServ :", 18) == 0)
+		len = 17; /* IDENTIFY and REGAIN carry the password */
 	if (strncmp(line, "JOIN ", 5) == 0 && (keys = memchr(line + 5, ' ', len - 5)) != NULL) {
 		escape_line(shown, sizeof(shown), line, (size_t)(keys - line));
 		log_debug("irc %s: -> %s (keys not shown)", n->cfg->network, shown);

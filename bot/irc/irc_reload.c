@@ -37,6 +37,7 @@ static const struct {
     {IRC_CHG_FORMATTING, "formatting"},
     {IRC_CHG_TLS_TRUST, "tls_ca_file or tls_fingerprint"},
     {IRC_CHG_INVITE, "join_on_invite"},
+    {IRC_CHG_NICKSERV, "nickserv_password_source"},
 };
 
 static bool
@@ -91,6 +92,10 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	         : IRC_CHG_RATE;
 	c |= a->ping_timeout == b->ping_timeout ? 0 : IRC_CHG_PING_TIMEOUT;
 	c |= a->join_on_invite == b->join_on_invite ? 0 : IRC_CHG_INVITE;
+	c |= same(a->nickserv_source, b->nickserv_source) &&
+	             same(a->nickserv_password, b->nickserv_password)
+	         ? 0
+	         : IRC_CHG_NICKSERV;
 	if (a->formatting != b->formatting || !same_list(a->plain_channels, a->nplain_channels,
 	                                                 b->plain_channels, b->nplain_channels))
 		c |= IRC_CHG_FORMATTING;

@@ -6,7 +6,7 @@
  * A network is known by its section name ([irc.<name>]). For one that is in
  * both configurations every setting is compared: a change to how it
  * connects or who it is (host, port, tls, tls_verify, tls_ca_file,
- * tls_fingerprint, nick, alt_nicks,
+ * tls_fingerprint, nick, alt_nicks, nickserv_password_source or its secret,
  * username, realname, sasl_user, password_source, or the password that
  * source now gives) needs a new connection; the others (prefix,
  * flood_burst, flood_interval_ms, max_lines, the command rate limits
@@ -46,10 +46,11 @@ enum {
 	IRC_CHG_FORMATTING = 1u << 19, /* formatting, plain_channels */
 	IRC_CHG_TLS_TRUST = 1u << 20,  /* tls_ca_file, tls_fingerprint */
 	IRC_CHG_INVITE = 1u << 21,     /* join_on_invite */
+	IRC_CHG_NICKSERV = 1u << 22,   /* nickserv_password_source or its secret */
 };
 
 /* The changes that need a new connection. */
-#define IRC_CHG_RECONNECT ((IRC_CHG_PREFIX - 1u) | IRC_CHG_TLS_TRUST)
+#define IRC_CHG_RECONNECT ((IRC_CHG_PREFIX - 1u) | IRC_CHG_TLS_TRUST | IRC_CHG_NICKSERV)
 
 enum irc_reload_action {
 	IRC_RELOAD_KEEP,      /* nothing changed */

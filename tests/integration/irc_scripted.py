@@ -205,6 +205,26 @@ def silent_server(work):
     stop(bot, p)
 
 
+def nickserv(work):
+    step("NickServ: IDENTIFY with the password from its source, REGAIN of a taken nick")
+    srv, bot, p = start(work, "nickserv", "nickserv_password_source = env:NS_PW\n",
+                        {"NS_PW": SECRET})
+    p.expect(r"^CAP LS 302$")
+    p.expect(r"^NICK delver$")
+    p.expect(r"^USER ")
+    p.send(":srv 433 * delver :Nickname is already in use")
+    p.expect(r"^NICK delver2$")
+    p.send(":srv CAP * LS :")
+    p.expect(r"^CAP END$")
+    p.send(":srv 001 delver2 :Welcome")
+    p.expect(r"^PRIVMSG NickServ :IDENTIFY delver %s$" % SECRET)
+    p.expect(r"^PRIVMSG NickServ :REGAIN delver %s$" % SECRET)
+    p.expect(r"^JOIN #a$")
+    bot.wait_log(r"irc s: asking NickServ to regain delver")
+    check(SECRET not in bot.log(), "the NickServ password reached the log")
+    stop(bot, p)
+
+
 def flood_default(work):
     step("default flood control: a burst of 4, then one line per 2 s; PONG bypasses")
     srv, bot, p = start(work, "flood")
@@ -240,6 +260,7 @@ def main():
     nick_refused(work)
     silent_server(work)
     flood_default(work)
+    nickserv(work)
 
 
 if __name__ == "__main__":

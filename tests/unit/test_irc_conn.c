@@ -121,6 +121,37 @@ register_plain(struct fixture *f)
 	assert_true(irc_conn_ready(f->c));
 }
 
+/* With a NickServ password: IDENTIFY after 001, and REGAIN when the nick
+ * is held by someone else; before the JOINs. */
+static void
+test_nickserv(void **state)
+{
+	struct fixture *f = setup();
+
+	(void)state;
+	f->cfg.nickserv_password = "pw word";
+	start(f);
+	out(f);
+	feed(f, ":irc.test 433 * delver :Nickname is already in use");
+	assert_string_equal(out(f), "NICK delver2\r\n");
+	feed(f, ":irc.test CAP * LS :");
+	out(f);
+	feed(f, ":irc.test 001 delver2 :Welcome");
+	assert_string_equal(out(f), "PRIVMSG NickServ :IDENTIFY delver pw word\r\n"
+	                            "PRIVMSG NickServ :REGAIN delver pw word\r\n"
+	                            "JOIN #a,#B\r\n");
+	teardown(f);
+	/* Registered with its own nick: IDENTIFY only. */
+	f = setup();
+	f->cfg.nickserv_password = "pw";
+	start(f);
+	feed(f, ":irc.test CAP * LS :");
+	out(f);
+	feed(f, ":irc.test 001 delver :Welcome");
+	assert_string_equal(out(f), "PRIVMSG NickServ :IDENTIFY delver pw\r\nJOIN #a,#B\r\n");
+	teardown(f);
+}
+
 /* INVITE: ignored unless join_on_invite; then the channel is joined. */
 static void
 test_invite(void **state)
@@ -687,6 +718,7 @@ main(void)
 	    cmocka_unit_test(test_messages_and_budget),
 	    cmocka_unit_test(test_backoff),
 	    cmocka_unit_test(test_invite),
+	    cmocka_unit_test(test_nickserv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
