@@ -675,6 +675,8 @@ config_irc_copy(struct config_irc *dst, const struct config_irc *src)
 	dst->prefix = dup_or_null(src->prefix);
 	for (size_t i = 0; i < src->nplain_channels; i++)
 		dst->plain_channels[i] = dup_or_null(src->plain_channels[i]);
+	for (size_t i = 0; i < src->nadmins; i++)
+		dst->admins[i] = dup_or_null(src->admins[i]);
 }
 
 void
@@ -701,6 +703,8 @@ config_irc_clear(struct config_irc *irc)
 	free(irc->prefix);
 	for (size_t i = 0; i < irc->nplain_channels; i++)
 		free(irc->plain_channels[i]);
+	for (size_t i = 0; i < irc->nadmins; i++)
+		free(irc->admins[i]);
 	memset(irc, 0, sizeof(*irc));
 }
 

@@ -84,12 +84,14 @@ struct config_irc {
 	char *channel_keys[CONFIG_CHANNELS_MAX]; /* channels[i]'s key (+k), or NULL;
 	                                            a secret-lite: never logged */
 	size_t nchannels;
-	char *prefix;          /* default "!" */
-	int flood_burst;       /* default 4 */
-	int flood_interval_ms; /* default 2000 */
-	int max_lines;         /* reply lines before summarising, default 6 */
-	bool formatting;       /* mIRC formatting in replies, default true */
-	bool join_on_invite;   /* join a channel the bot is invited to, default false */
+	char *prefix;                      /* default "!" */
+	int flood_burst;                   /* default 4 */
+	int flood_interval_ms;             /* default 2000 */
+	int max_lines;                     /* reply lines before summarising, default 6 */
+	bool formatting;                   /* mIRC formatting in replies, default true */
+	bool join_on_invite;               /* join a channel the bot is invited to, default false */
+	char *admins[CONFIG_CHANNELS_MAX]; /* accounts or nick!user@host masks */
+	size_t nadmins;
 	char *plain_channels[CONFIG_CHANNELS_MAX]; /* channels without formatting */
 	size_t nplain_channels;
 	int user_burst;          /* commands a user may send at once, default 5 */

@@ -96,6 +96,10 @@ static const struct key irc_keys[] = {
     {"max_lines", KEY_INT, I(max_lines), 0, 0, 1, 100, "a whole number of lines", NULL, NULL, 0},
     {"formatting", KEY_BOOL, I(formatting), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"join_on_invite", KEY_BOOL, I(join_on_invite), 0, 0, 0, 0, NULL, NULL, NULL, 0},
+    {"admins", KEY_LIST, I(admins), I(nadmins), 0, 0, CONFIG_CHANNELS_MAX,
+     "account names or nick!user@host masks (* and ? as wildcards), separated by spaces or "
+     "commas",
+     cv_word, NULL, 0},
     {"plain_channels", KEY_LIST, I(plain_channels), I(nplain_channels), 0, 0, CONFIG_CHANNELS_MAX,
      "channel names separated by spaces or commas", cv_channel, NULL, 0},
     {"user_burst", KEY_INT, I(user_burst), 0, 0, 1, 100, "a whole number of commands", NULL, NULL,

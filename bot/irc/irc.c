@@ -1,6 +1,7 @@
 /* irc: commands and replies on IRC; see irc.h. */
 #include "bot/irc/irc.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +28,13 @@ struct irc_bot {
 	struct dispatch *d;
 	const struct config_irc *cfg;
 	struct irc_conn *conn;
-	struct irc_limit *users; /* commands per user key */
-	struct irc_limit *chans; /* commands per channel key */
-	struct irc_limit *ctcp;  /* CTCP answers per nick */
-	struct alias *aliases;   /* ALIASES_MAX, used as a ring */
-	size_t next_alias;       /* the slot the next new alias takes */
+	struct irc_limit *users;   /* commands per user key */
+	struct irc_limit *chans;   /* commands per channel key */
+	struct irc_limit *ctcp;    /* CTCP answers per nick */
+	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
+	void *reload_ctx;
+	struct alias *aliases; /* ALIASES_MAX, used as a ring */
+	size_t next_alias;     /* the slot the next new alias takes */
 };
 
 static void
@@ -390,6 +393,137 @@ admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *c
 	return false;
 }
 
+void
+irc_bot_set_reload(struct irc_bot *b, void (*reload)(void *ctx), void *ctx)
+{
+	b->reload = reload;
+	b->reload_ctx = ctx;
+}
+
+/* Whether s matches the glob pattern p ('*' any run, '?' one byte),
+ * ignoring ASCII case. */
+static bool
+glob_match(const char *p, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*s != '\0') {
+		if (*p == '*') {
+			star = p++;
+			resume = s;
+		} else if (*p == '?' || (*p != '\0' && tolower((unsigned char)*p) ==
+		                                           tolower((unsigned char)*s))) {
+			p++;
+			s++;
+		} else if (star != NULL) {
+			p = star + 1;
+			s = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * Whether the sender of m is one of the network's admins: an entry with
+ * '!' or '@' is a nick!user@host mask, any other an account name, matched
+ * against the message's account tag (by CASEMAPPING).
+ */
+static bool
+is_admin(struct irc_bot *b, const struct irc_msg *m)
+{
+	const char *account = irc_msg_tag(m, "account");
+	char mask[IRC_NICK_MAX + MASK_MAX], fa[IRC_NICK_MAX], fe[IRC_NICK_MAX];
+	int n = snprintf(mask, sizeof(mask), "%s!%s@%s", m->nick, m->user != NULL ? m->user : "",
+	                 m->host != NULL ? m->host : "");
+
+	if (n < 0 || (size_t)n >= sizeof(mask))
+		return false;
+	for (size_t i = 0; i < b->cfg->nadmins; i++) {
+		const char *e = b->cfg->admins[i];
+
+		if (strpbrk(e, "!@") != NULL) {
+			if (glob_match(e, mask))
+				return true;
+		} else if (account_ok(account) &&
+		           irc_conn_casefold(b->conn, account, fa, sizeof(fa)) == 0 &&
+		           irc_conn_casefold(b->conn, e, fe, sizeof(fe)) == 0 &&
+		           strcmp(fa, fe) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * An owner's command in a private message (join, part, reload, status),
+ * answered by NOTICE. Returns false when text is none of them, or the
+ * sender is not an admin: it is then an ordinary command.
+ */
+static bool
+owner_command(struct irc_bot *b, const struct irc_msg *m, const char *text)
+{
+	char word[16], chan[IRC_CHAN_MAX], key[64], reply[400];
+	const char *p = text;
+	size_t n;
+
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, " ");
+	if (n == 0 || n >= sizeof(word))
+		return false;
+	memcpy(word, p, n);
+	word[n] = '\0';
+	if (strcmp(word, "join") != 0 && strcmp(word, "part") != 0 && strcmp(word, "reload") != 0 &&
+	    strcmp(word, "status") != 0)
+		return false;
+	if (b->cfg->nadmins == 0 || !is_admin(b, m))
+		return false;
+	p += n;
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, " ");
+	snprintf(chan, sizeof(chan), "%.*s", (int)(n < sizeof(chan) ? n : 0), p);
+	p += n;
+	while (*p == ' ')
+		p++;
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(p, " "), p);
+	log_info("irc %s: owner %s!%s@%s: %s %s", b->cfg->network, m->nick,
+	         m->user != NULL ? m->user : "", m->host != NULL ? m->host : "", word, chan);
+	if (strcmp(word, "status") == 0) {
+		irc_conn_status(b->conn, reply, sizeof(reply));
+	} else if (strcmp(word, "reload") == 0) {
+		if (b->reload != NULL)
+			b->reload(b->reload_ctx);
+		snprintf(reply, sizeof(reply),
+		         "Reloading the configuration; the log says what "
+		         "changed.");
+	} else if (chan[0] == '\0' || !irc_conn_is_channel(b->conn, chan)) {
+		snprintf(reply, sizeof(reply), "Usage: %s <#channel>%s.", word,
+		         strcmp(word, "join") == 0 ? " [key]" : "");
+	} else if (strcmp(word, "part") == 0 && irc_conn_configured(b->conn, chan)) {
+		snprintf(
+		    reply, sizeof(reply),
+		    "%s is in the configuration's channels; remove it there and reload, or the "
+		    "bot rejoins it.",
+		    chan);
+	} else if ((strcmp(word, "join") == 0
+	                ? irc_conn_join(b->conn, chan, key[0] != '\0' ? key : NULL)
+	                : irc_conn_part(b->conn, chan)) < 0) {
+		snprintf(reply, sizeof(reply), "%s cannot be sent to the server as a channel name.",
+		         chan);
+	} else {
+		snprintf(reply, sizeof(reply), "%s %s.",
+		         strcmp(word, "join") == 0 ? "Joining" : "Leaving", chan);
+	}
+	explicit_bzero(key, sizeof(key));
+	irc_conn_say(b->conn, "NOTICE", m->nick, reply);
+	return true;
+}
+
 /* Whether the first word of line is w. */
 static bool
 first_word_is(const char *line, const char *w)
@@ -478,6 +612,8 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		return;
 	}
 	if (!admit(b, &o, m->nick, direct ? NULL : target, mono_ms))
+		return;
+	if (direct && owner_command(b, m, text))
 		return;
 	r = reply_new();
 	dispatch_line(b->d, &o, text, strlen(text), unix_s, r);

@@ -58,6 +58,17 @@ void irc_bot_free(struct irc_bot *b);
  * configuration: the prefix and max_lines apply to the next message. */
 void irc_bot_set_config(struct irc_bot *b, const struct config_irc *cfg);
 
+/*
+ * Owner commands: a private message "join <#channel> [key]", "part
+ * <#channel>", "reload" or "status" (prefix optional) from one of the
+ * network's admins (an account name matched against the account tag, or a
+ * nick!user@host mask with * and ?) is carried out and answered by NOTICE;
+ * from anyone else it is an ordinary (unknown) command. join and part do
+ * not change the configured channels (a configured channel cannot be
+ * parted: the bot would rejoin it); reload calls the function given here.
+ */
+void irc_bot_set_reload(struct irc_bot *b, void (*reload)(void *ctx), void *ctx);
+
 /* Follows one NICK or QUIT of someone else (see Identity above). */
 void irc_bot_user(struct irc_bot *b, const struct irc_msg *m);
 

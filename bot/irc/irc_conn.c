@@ -769,6 +769,51 @@ irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v
 	return r;
 }
 
+int
+irc_conn_join(struct irc_conn *c, const char *channel, const char *key)
+{
+	if (c->st != ST_READY || !irc_track_is_channel(c->track, channel) ||
+	    !list_item_ok(channel) || (key != NULL && !list_item_ok(key)))
+		return -1;
+	if (key != NULL)
+		return SEND(c, false, "JOIN", channel, key);
+	return SEND(c, false, "JOIN", channel);
+}
+
+int
+irc_conn_part(struct irc_conn *c, const char *channel)
+{
+	if (c->st != ST_READY || !irc_track_is_channel(c->track, channel) || !list_item_ok(channel))
+		return -1;
+	return SEND(c, false, "PART", channel);
+}
+
+bool
+irc_conn_configured(struct irc_conn *c, const char *channel)
+{
+	return find_chanrec(c, channel) != NULL;
+}
+
+void
+irc_conn_status(struct irc_conn *c, char *out, size_t size)
+{
+	size_t n;
+	int r;
+
+	if (size == 0)
+		return;
+	r = snprintf(out, size, "%s as %s; configured channels joined:",
+	             c->st == ST_READY ? "registered" : "not registered", c->nick);
+	n = r > 0 && (size_t)r < size ? (size_t)r : size - 1;
+	for (size_t i = 0; i < c->nchans && n < size - 1; i++) {
+		if (!c->chans[i].joined)
+			continue;
+		r = snprintf(out + n, size - n, " %s", c->chans[i].name);
+		n = r > 0 && (size_t)r < size - n ? n + (size_t)r : size - 1;
+	}
+	snprintf(out + n, size - n, "; %zu lines waiting to be sent.", irc_conn_pending(c));
+}
+
 void
 irc_conn_quit(struct irc_conn *c, const char *reason)
 {

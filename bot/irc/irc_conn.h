@@ -128,6 +128,16 @@ int irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_sa
 /* irc_conn_say() in lane's queue instead of target's. */
 int irc_conn_say_lane(struct irc_conn *c, const char *lane, const char *cmd, const char *target,
                       const char *text);
+/* Joins channel (with key, or NULL) or leaves it, for an owner's command:
+ * not added to or removed from the configured channels. Returns 0, or -1
+ * when the name (or key) cannot be sent. */
+int irc_conn_join(struct irc_conn *c, const char *channel, const char *key);
+int irc_conn_part(struct irc_conn *c, const char *channel);
+/* Whether channel is one of the configured channels. */
+bool irc_conn_configured(struct irc_conn *c, const char *channel);
+/* One line describing the session: nick, channels joined, lines waiting. */
+void irc_conn_status(struct irc_conn *c, char *out, size_t size);
+
 /* Queues QUIT ahead of everything (shutting down): the rest of a reply
  * being written goes first, whole; replies not started are dropped. */
 void irc_conn_quit(struct irc_conn *c, const char *reason);

@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -617,6 +618,14 @@ on_message(void *ctx, const struct irc_msg *m)
 		irc_bot_message(n->bot, m, now_ms(n), (int64_t)time(NULL));
 }
 
+/* An owner's "reload": the same as SIGHUP, which the app handles. */
+static void
+owner_reload(void *ctx)
+{
+	(void)ctx;
+	raise(SIGHUP);
+}
+
 static void
 on_user(void *ctx, const struct irc_msg *m)
 {
@@ -705,6 +714,7 @@ irc_net_new(struct irc_lws *x, struct dispatch *d, const struct config_irc *cfg,
 	n->cfg = cfg;
 	n->conn = irc_conn_new(cfg, t, &hooks, n);
 	n->bot = irc_bot_new(d, cfg, n->conn);
+	irc_bot_set_reload(n->bot, owner_reload, n);
 	uv_timer_init(n->loop, &n->timer);
 	n->timer.data = n;
 	return n;

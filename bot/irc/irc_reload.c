@@ -38,6 +38,7 @@ static const struct {
     {IRC_CHG_TLS_TRUST, "tls_ca_file or tls_fingerprint"},
     {IRC_CHG_INVITE, "join_on_invite"},
     {IRC_CHG_NICKSERV, "nickserv_password_source"},
+    {IRC_CHG_ADMINS, "admins"},
 };
 
 static bool
@@ -92,6 +93,7 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	         : IRC_CHG_RATE;
 	c |= a->ping_timeout == b->ping_timeout ? 0 : IRC_CHG_PING_TIMEOUT;
 	c |= a->join_on_invite == b->join_on_invite ? 0 : IRC_CHG_INVITE;
+	c |= same_list(a->admins, a->nadmins, b->admins, b->nadmins) ? 0 : IRC_CHG_ADMINS;
 	c |= same(a->nickserv_source, b->nickserv_source) &&
 	             same(a->nickserv_password, b->nickserv_password)
 	         ? 0

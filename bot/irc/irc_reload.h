@@ -11,7 +11,7 @@
  * source now gives) needs a new connection; the others (prefix,
  * flood_burst, flood_interval_ms, max_lines, the command rate limits
  * (user_burst, user_interval_ms, channel_burst, channel_interval_ms),
- * formatting, plain_channels, join_on_invite,
+ * formatting, plain_channels, join_on_invite, admins,
  * ping_interval, ping_timeout, channels and their keys) apply on the live
  * one.
  */
@@ -47,6 +47,7 @@ enum {
 	IRC_CHG_TLS_TRUST = 1u << 20,  /* tls_ca_file, tls_fingerprint */
 	IRC_CHG_INVITE = 1u << 21,     /* join_on_invite */
 	IRC_CHG_NICKSERV = 1u << 22,   /* nickserv_password_source or its secret */
+	IRC_CHG_ADMINS = 1u << 23,     /* admins */
 };
 
 /* The changes that need a new connection. */

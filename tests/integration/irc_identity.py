@@ -62,6 +62,7 @@ nick = delver
 channels = #a #p
 plain_channels = #P
 join_on_invite = yes
+admins = *!~alice@127.0.0.1
 """ % port
     bot = Delver(build + "/delver", work, "bot", conf + tls_conf)
     bot.start()
@@ -132,6 +133,23 @@ join_on_invite = yes
     alice.send("INVITE delver #inv")
     alice.expect(BOT + r"JOIN :?#inv$")
     bot.wait_log(r"irc plain: Alice2 invited the bot to #inv; joining")
+
+    step("owner commands from an admin's hostmask: status, join, part, reload")
+    alice.say("delver", "status")
+    alice.expect(BOT + r"NOTICE Alice2 :registered as delver; configured channels joined: "
+                 r"#a #p; \d+ lines waiting to be sent\.$")
+    alice.say("delver", "join #own")
+    alice.expect(BOT + r"NOTICE Alice2 :Joining #own\.$")
+    bot.wait_log(r"irc plain: joined #own")
+    alice.say("delver", "part #own")
+    alice.expect(BOT + r"NOTICE Alice2 :Leaving #own\.$")
+    alice.say("delver", "part #a")
+    alice.expect(BOT + r"NOTICE Alice2 :#a is in the configuration's channels")
+    alice.say("delver", "reload")
+    alice.expect(BOT + r"NOTICE Alice2 :Reloading the configuration")
+    bot.wait_log(r"irc plain: reload: no change")
+    mallory.say("delver", "status")
+    mallory.expect(BOT + r"NOTICE alice :Unknown command 'status'")
 
     step("user control characters are escaped in the debug log")
     alice.say("#a", "!roll 1d2 # \x1b[31mred")

@@ -535,6 +535,62 @@ test_addressed_and_help(void **state)
 	assert_memory_equal(out(f), "PRIVMSG alice :", 15);
 }
 
+static int reloads;
+
+static void
+count_reload(void *ctx)
+{
+	(void)ctx;
+	reloads++;
+}
+
+/* Owner commands from admins (a mask or an account), by private message;
+ * from anyone else they are unknown commands. */
+static void
+test_owner_commands(void **state)
+{
+	struct fixture *f = *state;
+	static char *admins[] = {"*!a@Admin.example", "Boss"};
+	const char *all;
+
+	f->cfg.admins[0] = admins[0];
+	f->cfg.admins[1] = admins[1];
+	f->cfg.nadmins = 2;
+	irc_bot_set_config(f->b, &f->cfg);
+	irc_bot_set_reload(f->b, count_reload, NULL);
+	reloads = 0;
+	feed(f, ":alice!a@admin.example PRIVMSG delver :status");
+	assert_string_equal(out(f), "NOTICE alice :registered as delver; configured channels "
+	                            "joined: #a #B; 0 lines waiting to be sent.\r\n");
+	feed(f, ":alice!a@admin.example PRIVMSG delver :!join #new k3y");
+	assert_string_equal(out(f), "JOIN #new k3y\r\nNOTICE alice :Joining #new.\r\n");
+	feed(f, ":alice!a@admin.example PRIVMSG delver :part #A");
+	assert_string_equal(out(f),
+	                    "NOTICE alice :#A is in the configuration's channels; remove it "
+	                    "there and reload, or the bot rejoins it.\r\n");
+	feed(f, ":alice!a@admin.example PRIVMSG delver :part #new");
+	assert_string_equal(out(f), "PART #new\r\nNOTICE alice :Leaving #new.\r\n");
+	feed(f, ":alice!a@admin.example PRIVMSG delver :join");
+	assert_string_equal(out(f), "NOTICE alice :Usage: join <#channel> [key].\r\n");
+	feed(f, "@account=BOSS :x!y@z PRIVMSG delver :reload");
+	assert_string_equal(out(f), "NOTICE x :Reloading the configuration; the log says what "
+	                            "changed.\r\n");
+	assert_int_equal(reloads, 1);
+	/* Not an admin: another host, an account tag that does not match, a
+	 * nick that looks like an account. In a channel: never. */
+	feed(f, ":alice!a@evil.example PRIVMSG delver :reload");
+	feed(f, "@account=other :boss!y@z PRIVMSG delver :join #x");
+	feed(f, ":boss!y@z PRIVMSG delver :status");
+	all = out(f);
+	assert_null(strstr(all, "JOIN"));
+	assert_null(strstr(all, "registered as"));
+	assert_non_null(strstr(all, "NOTICE alice :\x03"
+	                            "04\x02\x02Unknown command 'reload'"));
+	feed(f, ":alice!a@admin.example PRIVMSG #a :!status");
+	assert_string_equal(out(f), "");
+	assert_int_equal(reloads, 1);
+}
+
 int
 main(void)
 {
@@ -554,6 +610,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_nick_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_addressed_and_help, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_owner_commands, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
