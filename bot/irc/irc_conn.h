@@ -6,7 +6,9 @@
  * without SASL), CAP LS 302 (multi-line listings accepted), NICK, USER; it
  * requests sasl (when configured), account-tag, message-tags, server-time
  * and multi-prefix when offered, authenticates with SASL PLAIN (payload in
- * 400-byte chunks), ends CAP and, on 001, joins the configured channels.
+ * 400-byte chunks), ends CAP and, on 001, identifies with NickServ (when
+ * a NickServ password is configured: IDENTIFY, and REGAIN when another
+ * holds its nick) and joins the configured channels.
  * A nick in use or refused (433, 432, 436, 437) moves to the next
  * candidate: the configured alternates, then the nick with '_' appended;
  * the primary nick is taken back when its holder leaves and retried every

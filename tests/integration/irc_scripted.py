@@ -205,6 +205,22 @@ def silent_server(work):
     stop(bot, p)
 
 
+def tls_handshake_timeout(work):
+    step("a server that never answers the TLS handshake: logged and closed at 30 s")
+    srv = Server()
+    conf = config(srv.port).replace("tls = no", "tls = yes")
+    bot = Delver(BUILD + "/delver", work, "tlshang", conf)
+    bot.start()
+    p = srv.accept()
+    t0 = time.time()
+    # Before the fix the link stayed open until 60 s; 45 s is the bound.
+    p.expect_closed(45)
+    took = time.time() - t0
+    bot.wait_log(r"irc s: the TLS handshake did not finish within 30 s")
+    check(took >= 25, "the link was closed after %.1f s, before the handshake timeout" % took)
+    bot.stop()
+
+
 def nickserv(work):
     step("NickServ: IDENTIFY with the password from its source, REGAIN of a taken nick")
     srv, bot, p = start(work, "nickserv", "nickserv_password_source = env:NS_PW\n",
@@ -261,6 +277,7 @@ def main():
     silent_server(work)
     flood_default(work)
     nickserv(work)
+    tls_handshake_timeout(work)
 
 
 if __name__ == "__main__":
