@@ -123,14 +123,16 @@ fi
 # Replies wrap on word boundaries at the width: no line is longer, and the
 # help table's descriptions keep to their column.
 keys "/help" Enter
-wait_line "/help         List the commands, or explain one"
+wait_line "/help          List the commands, or explain one"
 screen | while IFS= read -r l; do
 	[ "$(printf '%s' "$l" | LC_ALL=C.UTF-8 wc -m)" -le "$WIDTH" ] ||
 		echo "$l"
 done > "$tmp/long"
 [ -s "$tmp/long" ] && fail "lines wider than $WIDTH columns: $(cat "$tmp/long")"
-wait_line "/fungeon      Fungeon: masterless dungeon crawling with"
-wait_line "              Thwack-O dice"
+wait_line "/fungeon       Fungeon: masterless dungeon crawling with"
+wait_line "               Thwack-O dice"
+wait_line "/as NAME       Play as NAME; with no name, say who you are"
+wait_line "               (console)"
 
 keys "quit" Enter
 ended "quit"
