@@ -524,16 +524,16 @@ resolve(struct parser *p, struct sect *s, const char *key, const char *source, c
 }
 
 static void
-resolve_secrets(struct parser *p)
+resolve_secrets(struct parser *p, unsigned secrets)
 {
 	for (size_t i = 0; i < p->nsects; i++) {
 		struct sect *s = &p->sects[i];
 
-		if (s->kind == &config_kinds[KIND_DISCORD]) {
+		if (s->kind == &config_kinds[KIND_DISCORD] && (secrets & CONFIG_SECRETS_DISCORD)) {
 			struct config_discord *d = s->base;
 
 			resolve(p, s, "token_source", d->token_source, &d->token);
-		} else if (s->kind == &config_kinds[KIND_IRC]) {
+		} else if (s->kind == &config_kinds[KIND_IRC] && (secrets & CONFIG_SECRETS_IRC)) {
 			struct config_irc *irc = s->base;
 
 			resolve(p, s, "password_source", irc->password_source, &irc->password);
@@ -542,7 +542,7 @@ resolve_secrets(struct parser *p)
 }
 
 struct config *
-config_load_stream(FILE *f, const char *name, bool resolve, char *err, size_t errlen)
+config_load_stream(FILE *f, const char *name, unsigned secrets, char *err, size_t errlen)
 {
 	struct parser p;
 	int r;
@@ -564,8 +564,7 @@ config_load_stream(FILE *f, const char *name, bool resolve, char *err, size_t er
 	if (p.err_line == 0 && ferror(f))
 		fail(&p, p.line, "cannot read the file: %s", strerror(errno));
 	check_sections(&p);
-	if (resolve)
-		resolve_secrets(&p);
+	resolve_secrets(&p, secrets);
 	if (p.err_line != 0) {
 		config_free(p.c);
 		return NULL;
@@ -575,7 +574,7 @@ config_load_stream(FILE *f, const char *name, bool resolve, char *err, size_t er
 }
 
 struct config *
-config_load(const char *path, bool resolve, char *err, size_t errlen)
+config_load(const char *path, unsigned secrets, char *err, size_t errlen)
 {
 	struct config *c;
 	FILE *f = fopen(path, "re");
@@ -584,7 +583,7 @@ config_load(const char *path, bool resolve, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	c = config_load_stream(f, path, resolve, err, errlen);
+	c = config_load_stream(f, path, secrets, err, errlen);
 	fclose(f);
 	return c;
 }

@@ -97,6 +97,12 @@ check shard-0-runs-the-rest 0 "t.conf is valid; it enables discord (shard 0 of 2
 	--check-config --config t.conf --shard 0
 check shard-1-runs-discord-alone 0 "t.conf is valid; it enables discord (shard 1 of 2)" \
 	--check-config --config t.conf --shard 1
+# Only shard 0 runs IRC: the others do not need its secrets.
+printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n[irc.n]\nhost = h\nnick = n\npassword_source = file:%s/absent\n' "$tmp" > t.conf
+check shard-1-needs-no-irc-secret 0 "t.conf is valid; it enables discord (shard 1 of 2)" \
+	--check-config --config t.conf --shard 1
+check shard-0-needs-the-irc-secret 1 "error: t.conf:7: [irc.n] password_source: cannot read $tmp/absent: No such file or directory" \
+	--check-config --config t.conf --shard 0
 printf '[bot]\nstate_dir = /var/lib/delver\n[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n' > t.conf
 check shard-shared-state 1 "error: --shard runs one instance per shard, each with its own state: leave [bot] state_dir unset in t.conf (systemd's StateDirectory= then gives each its own)" \
 	--check-config --config t.conf --shard 0

@@ -23,7 +23,7 @@ load(const char *text)
 
 	assert_non_null(f);
 	err[0] = '\0';
-	c = config_load_stream(f, "t.conf", false, err, sizeof(err));
+	c = config_load_stream(f, "t.conf", CONFIG_SECRETS_NONE, err, sizeof(err));
 	fclose(f);
 	return c;
 }
@@ -448,7 +448,7 @@ test_bad_source_is_not_echoed(void **state)
 static void
 test_missing_file(void **state)
 {
-	assert_null(config_load("/nonexistent/delver.conf", false, err, sizeof(err)));
+	assert_null(config_load("/nonexistent/delver.conf", CONFIG_SECRETS_NONE, err, sizeof(err)));
 	assert_string_equal(err, "cannot read /nonexistent/delver.conf: No such file or directory");
 }
 

@@ -79,7 +79,7 @@ load_text(const char *text)
 	struct config *c;
 
 	assert_non_null(f);
-	c = config_load_stream(f, EXAMPLE, false, err, sizeof(err));
+	c = config_load_stream(f, EXAMPLE, CONFIG_SECRETS_NONE, err, sizeof(err));
 	fclose(f);
 	if (c == NULL)
 		fail_msg("%s", err);
