@@ -82,6 +82,15 @@ export CREDENTIALS_DIRECTORY
 check credential 0 "t.conf is valid; it enables discord (shard 0 of 1)"
 unset CREDENTIALS_DIRECTORY
 
+# A wrong command line: one line and a pointer to --help, status 2.
+check unknown-option 2 "delver: unknown option '--colour'; delver --help lists the options" \
+	--colour never
+check unknown-short-option 2 "delver: unknown option '-q'; delver --help lists the options" -qV
+check option-without-value 2 "delver: --config needs a value; delver --help lists the options" \
+	--config
+check stray-argument 2 "delver: unexpected argument 'play'; delver --help lists the options" \
+	--console play
+
 printf '[bot]\nfsync always\n' > t.conf
 check syntax 1 "error: t.conf:2: expected 'key = value', a [section] header or a comment"
 
