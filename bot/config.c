@@ -304,6 +304,16 @@ on_value(void *user, const char *section, const char *name, const char *value)
 		return 0;
 	}
 	i = config_find_key(p->cur->kind, name);
+	if (i < 0 && p->cur->kind == &config_kinds[KIND_BOT] &&
+	    strcmp(name, "players_roll_hazard") == 0) {
+		/* It was read but never used: a file that has it must learn why it
+		 * no longer applies, not merely that it is unknown. */
+		fail(p, p->line,
+		     "[bot] players_roll_hazard is no longer a key: the GM chooses who rolls the "
+		     "hazard die in each channel with /hazard who anyone or /hazard who gm; remove "
+		     "the line");
+		return 0;
+	}
 	if (i < 0) {
 		for (size_t j = 0; j < p->cur->kind->nkeys; j++) {
 			int r = snprintf(keys + used, sizeof(keys) - used, "%s%s", j ? ", " : "",
@@ -613,7 +623,6 @@ config_defaults(void)
 	c->bot.fsync = FSYNC_EVERYSEC;
 	c->bot.evict_after = 86400;
 	c->bot.log_level = LOG_LEVEL_INFO;
-	c->bot.players_roll_hazard = true;
 	c->discord.rest_url = xstrdup("https://discord.com/api/v10");
 	c->discord.shard_count = 1;
 	c->discord.intents = 1;

@@ -39,7 +39,6 @@ struct config_bot {
 	                             0: never; default 86400 */
 	enum log_level log_level; /* default info */
 	char *gm_role;            /* Discord role name that acts as GM, or NULL */
-	bool players_roll_hazard; /* default true: anyone may roll /hazard */
 };
 
 enum discord_compress {
