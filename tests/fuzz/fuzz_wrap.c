@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bot/render_text.h"
-#include "rules/utf8.h"
+#include "bot/console/render_text.h"
+#include "rules/base/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

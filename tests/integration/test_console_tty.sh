@@ -9,9 +9,11 @@
 . tests/integration/lib.sh
 DELVER=$(cd "$(dirname "$DELVER")" && pwd)/$(basename "$DELVER")
 tmp=$(mktemp -d)
-SOCK=$tmp/tmux.sock
+runs=0
 cleanup() {
-	tmux -S "$SOCK" kill-server 2>/dev/null
+	for sock in "$tmp"/tmux.*.sock; do
+		[ -S "$sock" ] && tmux -S "$sock" kill-server 2>/dev/null
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -61,13 +63,17 @@ keys() {
 	tmux -S "$SOCK" send-keys -t delver "$@"
 }
 
-# start: delver in a fresh tmux server, $WIDTH columns wide.
+# start: delver in a fresh tmux server, $WIDTH columns wide. Each run has
+# its own socket: a server just told to exit may still hold the old one.
 start() {
+	runs=$((runs + 1))
+	SOCK=$tmp/tmux.$runs.sock
 	rm -f "$tmp/status"
 	tmux -S "$SOCK" -f /dev/null new-session -d -s delver -x "$WIDTH" -y 50 \
 		"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm '$DELVER' --console \
 		--seed 1 --color never --user gm --state-dir '$tmp/state'; \
-		echo \$? > '$tmp/status'; sleep 600"
+		echo \$? > '$tmp/status'; sleep 600" ||
+		{ echo "FAIL tmux could not start a session"; exit 1; }
 }
 
 # ended: waits up to 20 s for delver to exit 0.

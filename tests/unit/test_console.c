@@ -17,10 +17,10 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "bot/console.h"
-#include "rules/buf.h"
+#include "bot/console/console.h"
+#include "rules/base/buf.h"
 #include "commands/dispatch.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 struct run {
 	struct console *c;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/render_text.h"
+#include "bot/console/render_text.h"
 
 /* Wraps s at width and checks the result is want. */
 static void

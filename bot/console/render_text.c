@@ -1,0 +1,237 @@
+/* render_text: terminal rendering of the reply model; see render_text.h. */
+#include "bot/console/render_text.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/base/utf8.h"
+
+#define SGR_RESET "\033[0m"
+
+int
+render_ansi_colour(enum ucolour c)
+{
+	/* Discord's ANSI palette is 30 gray .. 37 white in this order. */
+	return 30 + ((int)c >= 0 && c < UC_COUNT ? (int)c : 0);
+}
+
+/* One SGR sequence for the style, written in one append. */
+static void
+sgr_open(unsigned style, const struct ustyle *us, struct buf *out)
+{
+	char sgr[48] = "\033[0";
+	size_t n = 3;
+
+#define SGR(s) (memcpy(sgr + n, (s), sizeof(s) - 1), n += sizeof(s) - 1)
+	if (style & (RS_BOLD | RS_CRIT | RS_FUMBLE | RS_USER | RS_HIGHLIGHT))
+		SGR(";1");
+	if (style & RS_DIM)
+		SGR(";2");
+	if (style & RS_ITALIC)
+		SGR(";3");
+	if (style & RS_STRUCK)
+		SGR(";9");
+	if (style & RS_USER)
+		n += (size_t)snprintf(sgr + n, sizeof(sgr) - n, ";%d;4",
+		                      render_ansi_colour(us->colour));
+	else if (style & (RS_CRIT | RS_GOOD))
+		SGR(";32");
+	else if (style & (RS_FUMBLE | RS_BAD))
+		SGR(";31");
+	else if (style & RS_HIGHLIGHT)
+		SGR(";33");
+	else if (style & RS_CODE)
+		SGR(";36");
+#undef SGR
+	sgr[n++] = 'm';
+	buf_add(out, sgr, n);
+}
+
+static void
+span(const struct reply_span *s, bool ansi, struct buf *out)
+{
+	bool mark = (s->style & RS_USER) && s->user.mark[0] != '\0';
+
+	if (ansi && s->style != 0)
+		sgr_open(s->style, &s->user, out);
+	if (mark)
+		buf_adds(out, s->user.mark);
+	if (!ansi && (s->style & RS_STRUCK))
+		buf_addf(out, "~~%s~~", s->text);
+	else
+		buf_add(out, s->text, s->len);
+	if (ansi && s->style != 0)
+		buf_adds(out, SGR_RESET);
+}
+
+void
+render_pad(struct buf *out, size_t n)
+{
+	while (n-- > 0)
+		buf_addc(out, ' ');
+}
+
+void
+render_table_widths(const struct reply_block *b, size_t width[16])
+{
+	for (int c = 0; c < b->ncols && c < 16; c++) {
+		width[c] = b->header != NULL ? utf8_len(b->header[c]) : 0;
+		for (size_t r = 0; r < b->nrows; r++) {
+			size_t w = utf8_len(b->rows[r].cells[c]);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+}
+
+static void
+table(const struct reply_block *b, bool ansi, struct buf *out)
+{
+	size_t width[16] = {0};
+	bool any_hl = false;
+
+	render_table_widths(b, width);
+	for (size_t r = 0; r < b->nrows; r++)
+		any_hl |= b->rows[r].highlight;
+	if (b->header != NULL) {
+		buf_adds(out, any_hl ? "  " : "");
+		if (ansi)
+			buf_adds(out, "\033[1m");
+		for (int c = 0; c < b->ncols; c++) {
+			buf_adds(out, b->header[c]);
+			if (c + 1 < b->ncols)
+				render_pad(out, width[c] - utf8_len(b->header[c]) + 2);
+		}
+		if (ansi)
+			buf_adds(out, SGR_RESET);
+		buf_addc(out, '\n');
+	}
+	for (size_t r = 0; r < b->nrows; r++) {
+		const struct reply_row *row = &b->rows[r];
+
+		if (any_hl)
+			buf_adds(out, row->highlight ? "▶ " : "  ");
+		if (ansi)
+			buf_adds(out, row->highlight ? "\033[1;33m" : any_hl ? "\033[2m" : "");
+		for (int c = 0; c < b->ncols; c++) {
+			buf_adds(out, row->cells[c]);
+			if (c + 1 < b->ncols)
+				render_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
+		}
+		if (ansi && (row->highlight || any_hl))
+			buf_adds(out, SGR_RESET);
+		buf_addc(out, '\n');
+	}
+}
+
+void
+render_text(const struct reply_msg *m, bool ansi, struct buf *out)
+{
+	if (m->title != NULL)
+		buf_addf(out, ansi ? "\033[1m%s" SGR_RESET "\n" : "%s\n", m->title);
+	for (size_t i = 0; i < m->nblocks; i++) {
+		const struct reply_block *b = &m->blocks[i];
+
+		if (b->kind == RB_TABLE) {
+			table(b, ansi, out);
+			continue;
+		}
+		for (size_t j = 0; j < b->nspans; j++)
+			span(&b->spans[j], ansi, out);
+		buf_addc(out, '\n');
+	}
+	for (size_t i = 0; i < m->nbuttons; i++) {
+		buf_adds(out, i ? " [" : "[");
+		buf_adds(out, m->buttons[i].label);
+		buf_adds(out, ": /");
+		buf_adds(out, m->buttons[i].action);
+		buf_adds(out, i + 1 == m->nbuttons ? "]\n" : "]");
+	}
+}
+
+/* The bytes of the CSI escape sequence (ESC [ ... final byte) at s, or 0. */
+static size_t
+csi_len(const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 2 || s[0] != '\033' || s[1] != '[')
+		return 0;
+	while (i < n && !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e))
+		i++;
+	return i < n ? i + 1 : n;
+}
+
+/* Wraps one line (no '\n') of n bytes; see render_wrap. */
+static void
+wrap_line(const char *s, size_t n, size_t width, struct buf *out)
+{
+	size_t pos = 0, col0 = 0, indent = 0;
+	bool first = true;
+
+	for (;;) {
+		size_t col = col0, i = pos, stop = n, brk = 0, hang = 0, hang_at = 0, end;
+		size_t run = 0; /* visible spaces just before i */
+		bool found = false;
+
+		while (i < n) {
+			size_t e = csi_len(s + i, n - i);
+			unsigned char ch = (unsigned char)s[i];
+
+			if (e > 0 || (ch & 0xc0) == 0x80) {
+				i += e > 0 ? e : 1;
+				continue;
+			}
+			if (ch == ' ' && run == 0 && col > col0) {
+				brk = i;
+				found = true;
+			}
+			if (col == width) {
+				stop = i;
+				break;
+			}
+			if (ch != ' ' && run >= 2 && first && col <= width / 2) {
+				hang = col;
+				hang_at = i;
+			}
+			run = ch == ' ' ? run + 1 : 0;
+			col++;
+			i++;
+		}
+		if (stop == n) {
+			buf_add(out, s + pos, n - pos);
+			buf_addc(out, '\n');
+			return;
+		}
+		end = found ? brk : stop;
+		buf_add(out, s + pos, end - pos);
+		buf_addc(out, '\n');
+		if (first)
+			indent = hang_at != 0 && hang_at < end ? hang : 0;
+		first = false;
+		pos = end;
+		while (found && pos < n && s[pos] == ' ')
+			pos++;
+		render_pad(out, indent);
+		col0 = indent;
+	}
+}
+
+void
+render_wrap(const char *s, size_t len, size_t width, struct buf *out)
+{
+	while (len > 0) {
+		const char *nl = memchr(s, '\n', len);
+		size_t n = nl != NULL ? (size_t)(nl - s) : len;
+
+		if (width < 20) {
+			buf_add(out, s, n);
+			buf_addc(out, '\n');
+		} else {
+			wrap_line(s, n, width, out);
+		}
+		s += n + (nl != NULL);
+		len -= n + (nl != NULL);
+	}
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# Installs the Debian packages delver needs, when any is missing:
+#   tests/deps.sh run    what building and running delver needs (make run)
+#   tests/deps.sh test   that and the test tools (make test, make deps)
+# As root it runs apt-get itself (updating the package lists once first,
+# since a fresh machine may have none); otherwise it prints the exact
+# command to run and fails. It never starts, stops or kills any process.
+set -eu
+
+# Building and running: the compiler and the libraries' headers.
+RUN_PKGS="make gcc pkg-config libwebsockets-dev libwebsockets-evlib-uv
+libcurl4-openssl-dev libssl-dev zlib1g-dev libcjson-dev libinih-dev libsystemd-dev
+libuv1-dev uthash-dev libutf8proc-dev libedit-dev"
+
+# Testing: clang and its sanitizer runtime (fuzzing), clang-format (lint),
+# cmocka (unit tests), valgrind, python3 and ngircd (IRC tests), tmux (the
+# interactive console's test), openssl (test certificates), systemd
+# (systemd-analyze), man-db and groff (the man page), procps.
+TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
+ngircd tmux openssl systemd man-db groff-base procps"
+
+case "${1:-test}" in
+run) PKGS=$RUN_PKGS ;;
+test) PKGS="$RUN_PKGS $TEST_PKGS" ;;
+*)
+	echo "usage: tests/deps.sh [run|test] (got '$1')" >&2
+	exit 2
+	;;
+esac
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "delver needs these Debian packages:$missing" >&2
+	echo "install them with: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# A system ngircd that the package may start is left alone: the tests run
+# their own on a free port and stop it by PID.
