@@ -42,7 +42,8 @@ struct console {
 	int open_handles; /* the poll and SIGWINCH handles not yet closed */
 	uv_poll_t poll;
 	uv_signal_t winch;
-	size_t width; /* the terminal's columns: replies wrap there */
+	size_t width;    /* the terminal's columns: replies wrap there */
+	bool in_handler; /* a typed line is being handled: no prompt shown */
 	char prompt[2 * NAME_MAX_LEN + 4];
 	bool reading;
 	bool inflight; /* a uv_fs_read is pending */
@@ -432,12 +433,36 @@ edit_prompt(struct console *c)
 	rl_callback_handler_install(c->prompt, edit_line_cb);
 }
 
+/* A log line is about to be written: the prompt and the line being typed
+ * are erased (the cursor goes back to the start of the screen line)... */
+static void
+edit_log_before(void *ctx)
+{
+	struct console *c = ctx;
+
+	if (c->editing && !c->in_handler) {
+		fputs("\r\033[K", stdout);
+		fflush(stdout);
+	}
+}
+
+/* ... and drawn again below it, with the cursor where it was. */
+static void
+edit_log_after(void *ctx)
+{
+	struct console *c = ctx;
+
+	if (c->editing && !c->in_handler)
+		rl_forced_update_display();
+}
+
 /* Stops editing: the terminal gets its modes back. */
 static void
 edit_end(struct console *c)
 {
 	if (!c->editing)
 		return;
+	log_set_around(NULL, NULL, NULL);
 	c->editing = false;
 	c->reading = false;
 	uv_poll_stop(&c->poll);
@@ -476,7 +501,9 @@ edit_line_cb(char *line)
 			write_history(c->o.history);
 	}
 	buf_init(&out, 1 << 20);
+	c->in_handler = true; /* no prompt on the screen until edit_prompt */
 	more = input_line(c, line, len, 0, &out);
+	c->in_handler = false;
 	free(line);
 	edit_write(c, &out);
 	buf_free(&out);
@@ -576,6 +603,7 @@ edit_start(struct console *c)
 		read_history(c->o.history);
 	edit_banner(c);
 	edit_prompt(c);
+	log_set_around(edit_log_before, edit_log_after, c);
 	uv_signal_start(&c->winch, edit_winch_cb, SIGWINCH);
 	return uv_poll_start(&c->poll, UV_READABLE, edit_poll_cb);
 }

@@ -2,7 +2,8 @@
 # The interactive console, driven through a pseudo-terminal (tmux, on a
 # private socket in a temporary folder; only that server is killed):
 # the banner and the prompt; history recall with the up arrow and line
-# editing; Ctrl-C dropping the line without stopping delver; a control
+# editing; Ctrl-C dropping the line without stopping delver; log lines
+# written above the line being typed, not into it; a control
 # character shown as its picture, never raw; replies wrapped at the
 # terminal's width on word boundaries; quit; the history kept across runs
 # in $XDG_STATE_HOME/delver/history; Ctrl-D.
@@ -70,8 +71,8 @@ start() {
 	SOCK=$tmp/tmux.$runs.sock
 	rm -f "$tmp/status"
 	tmux -S "$SOCK" -f /dev/null new-session -d -s delver -x "$WIDTH" -y 50 \
-		"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm '$DELVER' --console \
-		--seed 1 --color never --user gm --state-dir '$tmp/state'; \
+		"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm sh -c 'echo \$\$ > $tmp/pid; \
+		exec $DELVER --console --seed 1 --color never --user gm --state-dir $tmp/state'; \
 		echo \$? > '$tmp/status'; sleep 600" ||
 		{ echo "FAIL tmux could not start a session"; exit 1; }
 }
@@ -118,6 +119,17 @@ last_line "gm@table>"
 wait_line "gm@table> /gm claim^C"
 keys "/gm" Enter
 wait_line "Nobody is GM here yet; /gm claim makes you the GM."
+
+# A log line (SIGHUP reloads the configuration) goes above the line being
+# typed, which is drawn again whole, the cursor where it was.
+keys "/roll 1d6" Left Left
+last_line "gm@table> /roll 1d6"
+kill -HUP "$(cat "$tmp/pid")"
+wait_line "info: reloaded the configuration (defaults)"
+last_line "gm@table> /roll 1d6"
+keys 2
+last_line "gm@table> /roll 12d6"
+keys C-u
 
 # A control character typed (Ctrl-V Esc) comes back as its picture.
 keys "/x" C-v Escape "[A" Enter
