@@ -37,7 +37,7 @@ struct console {
 		uv_pipe_t pipe;
 	} h;
 	bool is_stream;
-	/* interactive: libedit reads the terminal when h.poll says it can */
+	/* interactive: libedit reads the terminal when poll says it can */
 	bool editing;
 	int open_handles; /* the poll and SIGWINCH handles not yet closed */
 	uv_poll_t poll;
