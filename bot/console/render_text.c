@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "rules/base/utf8.h"
 
 #define SGR_RESET "\033[0m"
@@ -163,6 +165,42 @@ csi_len(const char *s, size_t n)
 	return i < n ? i + 1 : n;
 }
 
+/* The columns the character at s takes on a terminal (0 for a combining
+ * mark, 2 for a wide one; 1 for a byte that is not UTF-8), its bytes in
+ * *len. */
+static size_t
+char_columns(const char *s, size_t n, size_t *len)
+{
+	utf8proc_int32_t cp;
+	utf8proc_ssize_t r =
+	    utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &cp);
+
+	if (r <= 0) {
+		*len = 1;
+		return 1;
+	}
+	*len = (size_t)r;
+	return (size_t)utf8proc_charwidth(cp);
+}
+
+size_t
+render_columns(const char *s, size_t n)
+{
+	size_t cols = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t e = csi_len(s + i, n - i), clen;
+
+		if (e > 0) {
+			i += e;
+			continue;
+		}
+		cols += char_columns(s + i, n - i, &clen);
+		i += clen;
+	}
+	return cols;
+}
+
 /* Wraps one line (no '\n') of n bytes; see render_wrap. */
 static void
 wrap_line(const char *s, size_t n, size_t width, struct buf *out)
@@ -176,18 +214,19 @@ wrap_line(const char *s, size_t n, size_t width, struct buf *out)
 		bool found = false;
 
 		while (i < n) {
-			size_t e = csi_len(s + i, n - i);
+			size_t e = csi_len(s + i, n - i), clen, w;
 			unsigned char ch = (unsigned char)s[i];
 
-			if (e > 0 || (ch & 0xc0) == 0x80) {
-				i += e > 0 ? e : 1;
+			if (e > 0) {
+				i += e;
 				continue;
 			}
+			w = char_columns(s + i, n - i, &clen);
 			if (ch == ' ' && run == 0 && col > col0) {
 				brk = i;
 				found = true;
 			}
-			if (col == width) {
+			if (col + w > width) {
 				stop = i;
 				break;
 			}
@@ -196,8 +235,8 @@ wrap_line(const char *s, size_t n, size_t width, struct buf *out)
 				hang_at = i;
 			}
 			run = ch == ' ' ? run + 1 : 0;
-			col++;
-			i++;
+			col += w;
+			i += clen;
 		}
 		if (stop == n) {
 			buf_add(out, s + pos, n - pos);

@@ -3,8 +3,8 @@
  * a user typed) at the terminal's width. The first byte picks the width
  * (0 to 255; under 20 leaves the text alone), the rest is the text.
  * Oracles: wrapping only moves spaces and line breaks (the other bytes come
- * out in the same order); no line is wider than the width once wrapped;
- * valid UTF-8 stays valid.
+ * out in the same order); no line is wider than the width (render_columns)
+ * once wrapped; valid UTF-8 stays valid.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,29 +25,6 @@ ink(const char *s, size_t n, char *out)
 		if (s[i] != ' ' && s[i] != '\n')
 			out[k++] = s[i];
 	return k;
-}
-
-/* The columns of the n bytes at s: a CSI sequence (ESC [ to its final
- * byte, or to the end) takes none, each other character one. */
-static size_t
-columns(const char *s, size_t n)
-{
-	size_t cols = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == 0x1b && i + 1 < n && s[i + 1] == '[') {
-			i += 2;
-			while (i < n &&
-			       !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e))
-				i++;
-			continue;
-		}
-		if ((ch & 0xc0) != 0x80)
-			cols++;
-	}
-	return cols;
 }
 
 int
@@ -75,7 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const char *nl = memchr(out.p + i, '\n', out.len - i);
 			size_t n = nl != NULL ? (size_t)(nl - (out.p + i)) : out.len - i;
 
-			if (columns(out.p + i, n) > width)
+			if (render_columns(out.p + i, n) > width)
 				__builtin_trap();
 			i += n + 1;
 		}

@@ -71,6 +71,19 @@ escapes_take_no_column(void **unused)
 	wraps("éééé éééé éééé éééé éééé\n", 20, "éééé éééé éééé éééé\néééé\n");
 }
 
+/* A wide character takes two columns, a combining mark none. */
+static void
+wide_characters_take_two_columns(void **unused)
+{
+	assert_int_equal(render_columns("日本", strlen("日本")), 4);
+	assert_int_equal(render_columns("e\u0301", strlen("e\u0301")), 1);
+	assert_int_equal(render_columns("\033[1;33m▶\033[0m", strlen("\033[1;33m▶\033[0m")), 1);
+	assert_int_equal(render_columns("\xff", 1), 1);
+	wraps("日本語 日本語 日本語 日本語\n", 20, "日本語 日本語 日本語\n日本語\n");
+	/* A word of wide characters is cut between two of them. */
+	wraps("日本語日本語日本語日本語\n", 20, "日本語日本語日本語日\n本語\n");
+}
+
 static void
 narrow_width_leaves_text(void **unused)
 {
@@ -86,6 +99,7 @@ main(void)
 	    cmocka_unit_test(cuts_a_word_longer_than_the_line),
 	    cmocka_unit_test(hangs_under_the_last_cell),
 	    cmocka_unit_test(escapes_take_no_column),
+	    cmocka_unit_test(wide_characters_take_two_columns),
 	    cmocka_unit_test(narrow_width_leaves_text),
 	};
 
