@@ -42,8 +42,9 @@ struct console {
 	int open_handles; /* the poll and SIGWINCH handles not yet closed */
 	uv_poll_t poll;
 	uv_signal_t winch;
-	size_t width;    /* the terminal's columns: replies wrap there */
-	bool in_handler; /* a typed line is being handled: no prompt shown */
+	size_t width;                /* the terminal's columns: replies wrap there */
+	bool in_handler;             /* a typed line is being handled: no prompt shown */
+	char last[CMD_LINE_MAX + 1]; /* the line last added to the history */
 	char prompt[2 * NAME_MAX_LEN + 4];
 	bool reading;
 	bool inflight; /* a uv_fs_read is pending */
@@ -495,10 +496,12 @@ edit_line_cb(char *line)
 		return;
 	}
 	len = strlen(line);
-	if (strspn(line, " ") < len) {
+	/* The history skips blank lines and a line repeated at once. */
+	if (strspn(line, " ") < len && strcmp(line, c->last) != 0) {
 		add_history(line);
 		if (c->o.history != NULL)
 			write_history(c->o.history);
+		snprintf(c->last, sizeof(c->last), "%s", line);
 	}
 	buf_init(&out, 1 << 20);
 	c->in_handler = true; /* no prompt on the screen until edit_prompt */

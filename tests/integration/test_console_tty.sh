@@ -5,8 +5,8 @@
 # editing; Ctrl-C dropping the line without stopping delver; log lines
 # written above the line being typed, not into it; a control
 # character shown as its picture, never raw; replies wrapped at the
-# terminal's width on word boundaries; quit; the history kept across runs
-# in $XDG_STATE_HOME/delver/history; Ctrl-D.
+# terminal's width on word boundaries, a new width followed; quit; the
+# history kept across runs in $XDG_STATE_HOME/delver/history; Ctrl-D.
 . tests/integration/lib.sh
 DELVER=$(cd "$(dirname "$DELVER")" && pwd)/$(basename "$DELVER")
 tmp=$(mktemp -d)
@@ -152,14 +152,20 @@ wait_line "               Thwack-O dice"
 wait_line "/as NAME       Play as NAME; with no name, say who you are"
 wait_line "               (console)"
 
+# A narrower terminal (SIGWINCH): the next replies wrap at its width.
+tmux -S "$SOCK" resize-window -t delver -x 40
+keys "/help" Enter
+wait_line "/encumbrance   The load band for a"
+wait_line "               Strength modifier and a"
+
 keys "quit" Enter
 ended "quit"
 # libedit's own format: a space is \040.
 grep -qxF '/roll\0401d20' "$tmp/xdg/delver/history" ||
 	fail "the history file does not hold '/roll 1d20'"
 
-# The history survives the restart: quit, /help, the line with the
-# escape, /gm, ... back.
+# The history survives the restart: quit, /help (typed twice in a row,
+# kept once), the line with the escape, /gm, ... back.
 start
 last_line "gm@table>"
 keys Up
