@@ -211,6 +211,34 @@ md_text(struct buf *b, const char *s, bool *at_start)
 	}
 }
 
+/* A command as typed on Discord, where every option is named:
+ * "/fungeon annoy obstacle:pit who:Alba". */
+static char *
+discord_cmd(const struct reply_cmdref *c)
+{
+	struct buf b;
+
+	buf_init(&b, RENDER_MAX);
+	buf_addf(&b, "/%s", c->path);
+	for (size_t i = 0; i < c->nopts; i++)
+		buf_addf(&b, " %s:%s", c->opts[i].name, c->opts[i].value);
+	return buf_take(&b);
+}
+
+/* s, or a copy of it whose text is its command as typed on Discord (in
+ * *own, to free). */
+static const struct reply_span *
+discord_span(const struct reply_span *s, struct reply_span *own)
+{
+	if (s->cmd == NULL)
+		return s;
+	*own = *s;
+	own->text = discord_cmd(s->cmd);
+	own->len = strlen(own->text);
+	own->style |= RS_CODE; /* shown as code: what to type */
+	return own;
+}
+
 static void
 md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 {
@@ -515,10 +543,15 @@ build_units(const struct reply_msg *m, struct units *u)
 		if (bl->nspans == 0) /* an empty line stays where it is */
 			fenced = u->n > 0 && u->v[u->n - 1].fenced;
 		for (size_t j = 0; j < bl->nspans; j++) {
+			struct reply_span own;
+			const struct reply_span *sp = discord_span(&bl->spans[j], &own);
+
 			if (fenced)
-				ansi_span(&bl->spans[j], &b);
+				ansi_span(sp, &b);
 			else
-				md_span(&bl->spans[j], &b, &start);
+				md_span(sp, &b, &start);
+			if (sp == &own)
+				free(own.text);
 		}
 		units_add(u, U_LINE, fenced, &b);
 		u->v[u->n - 1].bl = bl;
@@ -703,8 +736,14 @@ alt_text(struct unit *x)
 		struct buf b;
 
 		buf_init(&b, RENDER_MAX);
-		for (size_t j = 0; j < x->bl->nspans; j++)
-			ansi_span(&x->bl->spans[j], &b);
+		for (size_t j = 0; j < x->bl->nspans; j++) {
+			struct reply_span own;
+			const struct reply_span *sp = discord_span(&x->bl->spans[j], &own);
+
+			ansi_span(sp, &b);
+			if (sp == &own)
+				free(own.text);
+		}
 		x->alt = buf_take(&b);
 		x->alt_len = render_discord_len(x->alt);
 	}

@@ -525,7 +525,9 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 		goto done;
 	}
 	if (ntok == 0) {
-		reply_error(out, "No command given; try /help.");
+		reply_error(out, "No command given; try ");
+		reply_cmd(out, RS_BAD, "help", NULL);
+		reply_add(out, RS_BAD, ".");
 		goto done;
 	}
 	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
@@ -535,9 +537,11 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 		buf_init(&b, 1000);
 		for (size_t i = 0; table[i] != NULL; i++)
 			buf_addf(&b, "%s%s", i ? ", " : "", table[i]->name);
-		reply_error(out, "Unknown command '%.40s'; the commands are %s (try /help).",
-		            tok[0].unq, buf_str(&b));
+		reply_error(out, "Unknown command '%.40s'; the commands are %s (try ", tok[0].unq,
+		            buf_str(&b));
 		buf_free(&b);
+		reply_cmd(out, RS_BAD, "help", NULL);
+		reply_add(out, RS_BAD, ").");
 		goto done;
 	}
 	if (select_subs(inv, tok, ntok, &used, out) < 0)
@@ -603,8 +607,10 @@ inv_require_gm(struct invocation *inv, struct reply *out)
 	gm = inv->chan ? channel_gm_name(inv->chan) : NULL;
 	if (gm != NULL)
 		reply_error(out, "Only the GM can do that here; the GM is %s.", gm);
-	else
-		reply_error(out, "Only the GM can do that, and nobody is GM here yet; "
-		                 "/gm claim makes you the GM.");
+	else {
+		reply_error(out, "Only the GM can do that, and nobody is GM here yet; ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, " makes you the GM.");
+	}
 	return false;
 }

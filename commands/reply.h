@@ -31,6 +31,7 @@
 #define RS_GOOD      0x100u /* a success, a good outcome */
 #define RS_BAD       0x200u /* a failure, a bad outcome */
 #define RS_HIGHLIGHT 0x400u /* the one thing rolled or chosen */
+#define RS_CMD       0x800u /* a command as a user types it: span.cmd */
 
 /* The colours every platform can show (Discord's ANSI palette). */
 enum ucolour {
@@ -54,11 +55,32 @@ struct ustyle {
 	char mark[USTYLE_MARK_MAX]; /* UTF-8, NUL-terminated, may be "" */
 };
 
+/* One option of a command reference, with the value to type. */
+struct reply_cmd_opt {
+	char *name;  /* as declared in the command table */
+	char *value; /* e.g. "pit", "Alba", or a placeholder such as "NAME" */
+	bool named;  /* written name:value where options may be positional too */
+};
+
+/*
+ * A command as a user would type it: where commands are typed as text
+ * (console, IRC) the values follow the path in order, positionally unless
+ * named; where options are named (Discord) each is name:value. The span's
+ * text holds the console's form ("/fungeon annoy pit Alba"), so a renderer
+ * that knows nothing of references still shows something typeable.
+ */
+struct reply_cmdref {
+	char *path; /* command and subcommand names: "fungeon annoy" */
+	size_t nopts;
+	struct reply_cmd_opt *opts;
+};
+
 struct reply_span {
 	unsigned style;
 	struct ustyle user; /* meaningful only when style has RS_USER */
 	char *text;
-	size_t len; /* strlen(text) */
+	size_t len;                     /* strlen(text) */
+	const struct reply_cmdref *cmd; /* when style has RS_CMD, else NULL */
 };
 
 struct reply_row {
@@ -121,6 +143,24 @@ void reply_add(struct reply *r, unsigned style, const char *fmt, ...)
 /* Appends a span drawn in a player's style (RS_USER is added). */
 void reply_add_user(struct reply *r, const struct ustyle *us, unsigned style, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/*
+ * Appends a command reference (RS_CMD is added): path names the
+ * command and subcommand ("tension raise"); then pairs of option name and
+ * value, ended by NULL. A name written with a trailing colon ("reason:") is
+ * name:value on every platform; the others are positional where commands
+ * are typed as text, so give them in their declared order, none skipped. A
+ * value with a space is quoted on text platforms unless it is the last.
+ */
+void reply_cmd(struct reply *r, unsigned style, const char *path, ...) __attribute__((sentinel));
+
+/*
+ * Appends trusted text (a command's help, never user input) in which each
+ * "{/path opt=value name:value}" is a command reference as reply_cmd makes
+ * it (opt=value positional on text platforms, name:value named everywhere;
+ * a value may be "quoted" to hold spaces), the rest plain text in style.
+ */
+void reply_text(struct reply *r, unsigned style, const char *text);
+
 /* Ends the current line; the next span starts a new one. A call with no
  * open line adds an empty line. */
 void reply_nl(struct reply *r);
@@ -139,6 +179,8 @@ void reply_button(struct reply *r, const char *label, const char *action);
  * Makes the reply an error: the channel message is replaced by one line,
  * the sentence given (which should say what is wrong and what is allowed),
  * and the reply is marked private to the invoker where the platform allows.
+ * The line stays open: spans added next (a command reference with
+ * reply_cmd, the rest of the sentence) continue it and the error's text.
  */
 void reply_error(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool reply_is_error(const struct reply *r);

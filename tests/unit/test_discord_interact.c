@@ -304,8 +304,8 @@ test_manage_channels_is_admin(void **state)
 	interaction(f, "1021", 2,
 	            "{\"user\":{\"id\":\"557\",\"username\":\"dave\"},\"permissions\":\"16\"}",
 	            "{\"name\":\"gm\",\"options\":[{\"name\":\"release\",\"type\":1}]}");
-	assert_message(f->out.callback_body, "**Alice** is no longer the GM; anyone may /gm claim.",
-	               false);
+	assert_message(f->out.callback_body,
+	               "**Alice** is no longer the GM; anyone may `/gm claim`.", false);
 	/* Every bit set, as a string too long for a double to hold exactly. */
 	interaction(f, "1022", 2,
 	            "{\"user\":{\"id\":\"558\",\"username\":\"erin\"},"
@@ -314,7 +314,7 @@ test_manage_channels_is_admin(void **state)
 	assert_message(f->out.callback_body, "done by the GM", false);
 	interaction(f, "1023", 2, ALICE, "{\"name\":\"gmcmd\"}");
 	assert_message(f->out.callback_body,
-	               "Only the GM can do that, and nobody is GM here yet; /gm claim makes "
+	               "Only the GM can do that, and nobody is GM here yet; `/gm claim` makes "
 	               "you the GM.",
 	               true);
 }
@@ -479,7 +479,7 @@ test_button_runs_line(void **state)
 	struct fixture *f = *state;
 
 	interaction(f, "1080", 3, ALICE, "{\"custom_id\":\"a:gm show\",\"component_type\":2}");
-	assert_message(f->out.callback_body, "Nobody is GM here yet; /gm claim makes you the GM.",
+	assert_message(f->out.callback_body, "Nobody is GM here yet; `/gm claim` makes you the GM.",
 	               false);
 	interaction(f, "1081", 3, ALICE, "{\"custom_id\":\"b:77\",\"component_type\":2}");
 	assert_message(f->out.callback_body, "That button has expired; run the command again.",
