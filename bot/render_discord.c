@@ -399,10 +399,22 @@ table_units(const struct reply_block *bl, struct units *u)
 		const struct reply_row *row = &bl->rows[r];
 		bool mark = hl != SIZE_MAX;
 
+		const char *rowsgr = !mark ? "" : row->highlight ? "\033[1;33m" : "\033[30m";
+
 		if (mark)
-			buf_adds(&b, row->highlight ? HL_MARK "\033[1;33m" : "  \033[30m");
+			buf_addf(&b, "%s%s", row->highlight ? HL_MARK : "  ", rowsgr);
 		for (int c = 0; c < bl->ncols; c++) {
-			fence_text(&b, row->cells[c]);
+			char sgr[32];
+
+			/* A player's die keeps the player's colour. */
+			if ((row->user_cols >> c & 1u) &&
+			    sgr_codes(RS_USER, &row->user[c], sgr, sizeof(sgr))) {
+				buf_adds(&b, sgr);
+				fence_text(&b, row->cells[c]);
+				buf_addf(&b, SGR_RESET "%s", rowsgr);
+			} else {
+				fence_text(&b, row->cells[c]);
+			}
 			if (c + 1 < bl->ncols)
 				render_pad(&b, width[c] - utf8_len(row->cells[c]) + 2);
 		}

@@ -650,6 +650,31 @@ reply_row(struct reply *r, bool highlight, const char *const *cells)
 	row = &b->rows[b->nrows++];
 	row->highlight = highlight;
 	row->cells = copy_strings(r, cells, b->ncols);
+	row->user = NULL;
+	row->user_cols = 0;
+}
+
+void
+reply_cell_user(struct reply *r, int col, const struct ustyle *us)
+{
+	struct reply_msg *m = &r->msg[r->cur];
+
+	for (size_t i = m->nblocks; i > 0; i--) {
+		struct reply_block *b = &m->blocks[i - 1];
+		struct reply_row *row;
+
+		if (b->kind != RB_TABLE)
+			continue;
+		if (b->nrows == 0 || col < 0 || col >= b->ncols)
+			return;
+		row = &b->rows[b->nrows - 1];
+		if (row->user == NULL)
+			row->user = alloc(r, (size_t)b->ncols * sizeof(*row->user));
+		row->user[col] = *us;
+		row->user[col].mark[USTYLE_MARK_MAX - 1] = '\0';
+		row->user_cols |= 1u << col;
+		return;
+	}
 }
 
 void

@@ -85,7 +85,9 @@ struct reply_span {
 
 struct reply_row {
 	bool highlight;
-	char **cells; /* ncols strings */
+	char **cells;        /* ncols strings */
+	struct ustyle *user; /* ncols styles, or NULL when no cell has one */
+	uint32_t user_cols;  /* bit c: cell c is drawn in user[c] */
 };
 
 enum reply_block_kind {
@@ -172,6 +174,9 @@ void reply_line(struct reply *r, unsigned style, const char *fmt, ...)
  * with reply_row go to the newest table. */
 void reply_table(struct reply *r, int ncols, const char *const *header);
 void reply_row(struct reply *r, bool highlight, const char *const *cells);
+/* Draws cell col of the newest row in a player's style (a Thwack-O die in
+ * a rank table); the cell's text should already carry the player's mark. */
+void reply_cell_user(struct reply *r, int col, const struct ustyle *us);
 
 void reply_button(struct reply *r, const char *label, const char *action);
 

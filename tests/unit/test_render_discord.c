@@ -421,6 +421,34 @@ test_parts_tables(void **state)
 	reply_free(r);
 }
 
+/* A player's die in a table keeps the player's colour; the row goes on in
+ * its own style after it. */
+static void
+test_table_cell_user(void **state)
+{
+	struct reply *r = reply_new();
+	struct ustyle us = {.colour = UC_CYAN, .mark = "\xe2\x96\xb2"};
+	static const char *const a[] = {"1",
+	                                "\xe2\x96\xb2"
+	                                "4",
+	                                "2"},
+	                         *const b[] = {"2", "3", "1"};
+	cJSON *m;
+
+	reply_table(r, 3, NULL);
+	reply_row(r, false, a);
+	reply_cell_user(r, 1, &us);
+	reply_row(r, true, b);
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "```ansi\n"
+	                                "  \033[30m1  \033[1;4;36m\xe2\x96\xb2"
+	                                "4\033[0m\033[30m  2\033[0m\n"
+	                                "\xe2\x96\xb6 \033[1;33m2  3   1\033[0m\n"
+	                                "```");
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
 /* Plain lines between dice lines join the block: one block, not three. */
 static void
 test_one_block(void **state)
@@ -557,6 +585,7 @@ main(void)
 	    cmocka_unit_test(test_parts_bounded),
 	    cmocka_unit_test(test_parts_tables),
 	    cmocka_unit_test(test_one_block),
+	    cmocka_unit_test(test_table_cell_user),
 	    cmocka_unit_test(test_utf16_length),
 	    cmocka_unit_test(test_emoji_message_fits),
 	    cmocka_unit_test(test_buttons),
