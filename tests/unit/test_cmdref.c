@@ -321,6 +321,9 @@ annoy_hint_per_platform(void **unused)
 		snprintf(want, sizeof(want), "!fungeon annoy pit %s", who);
 		assert_non_null(strstr(i, want));
 	}
+	free(d);
+	free(i);
+	free(con);
 	/* A named option stays named on the text platforms. */
 	run(t, "console", "alice", "/gm claim");
 	r = run(t, "console", "alice", "/tension raise amount:3");
