@@ -34,7 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bot/render_discord.h"
+#include "bot/discord/render_discord.h"
 #include "commands/dispatch.h"
 
 #define DISCORD_PERM_ADMINISTRATOR   (1ULL << 3)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "commands/dispatch.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 /* The plain text of /roll line with a seeded RNG (the caller frees it). */
 static char *

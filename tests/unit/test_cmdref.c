@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/render_discord.h"
-#include "bot/render_irc.h"
-#include "bot/render_text.h"
+#include "bot/discord/render_discord.h"
+#include "bot/irc/render_irc.h"
+#include "bot/console/render_text.h"
 #include "commands/dispatch.h"
-#include "rules/buf.h"
-#include "rules/rng.h"
+#include "rules/base/buf.h"
+#include "rules/base/rng.h"
 
 struct table {
 	struct state *st;
