@@ -481,9 +481,12 @@ add_cmd(struct reply *r, unsigned style, const char *path, size_t plen, const st
 	struct reply_span *s;
 	struct buf b;
 
+	memset(c, 0, sizeof(*c));
 	c->path = copy_text(r, path, plen, NULL);
 	c->nopts = n;
 	c->opts = n > 0 ? alloc(r, n * sizeof(*c->opts)) : NULL;
+	if (n > 0)
+		memset(c->opts, 0, n * sizeof(*c->opts));
 	buf_init(&b, SPAN_MAX);
 	buf_addf(&b, "/%s", c->path);
 	for (size_t i = 0; i < n; i++) {
@@ -498,6 +501,43 @@ add_cmd(struct reply *r, unsigned style, const char *path, size_t plen, const st
 		         quote ? "\"" : "", o->value, quote ? "\"" : "");
 	}
 	s = push_span(r, style | RS_CMD, NULL);
+	s->text = copy_text(r, buf_str(&b), b.len, &s->len);
+	s->cmd = c;
+	buf_free(&b);
+	error_extend(r);
+}
+
+void
+reply_usage(struct reply *r, unsigned style, const char *path, const struct reply_usage_opt *opts,
+            size_t n)
+{
+	struct reply_cmdref *c = alloc(r, sizeof(*c));
+	struct reply_span *s;
+	struct buf b;
+
+	memset(c, 0, sizeof(*c));
+	c->path = copy_text(r, path, strlen(path), NULL);
+	c->usage = true;
+	c->nopts = n;
+	c->opts = n > 0 ? alloc(r, n * sizeof(*c->opts)) : NULL;
+	buf_init(&b, SPAN_MAX);
+	buf_addf(&b, "/%s", c->path);
+	for (size_t i = 0; i < n; i++) {
+		struct reply_cmd_opt *o = &c->opts[i];
+		const char *open = opts[i].optional ? "[" : "<",
+		           *close = opts[i].optional ? "]" : ">";
+
+		o->name = copy_text(r, opts[i].name, strlen(opts[i].name), NULL);
+		o->value = copy_text(r, opts[i].value, strlen(opts[i].value), NULL);
+		o->kind = copy_text(r, opts[i].kind, strlen(opts[i].kind), NULL);
+		o->named = opts[i].named;
+		o->optional = opts[i].optional;
+		if (o->named)
+			buf_addf(&b, " %s%s:%s%s", open, o->name, o->kind, close);
+		else
+			buf_addf(&b, " %s%s%s", open, o->value, close);
+	}
+	s = push_span(r, (style & ~RS_USER) | RS_CMD, NULL);
 	s->text = copy_text(r, buf_str(&b), b.len, &s->len);
 	s->cmd = c;
 	buf_free(&b);

@@ -57,9 +57,12 @@ struct ustyle {
 
 /* One option of a command reference, with the value to type. */
 struct reply_cmd_opt {
-	char *name;  /* as declared in the command table */
+	char *name;  /* as declared in the command table ("" in a usage: the subcommands) */
 	char *value; /* e.g. "pit", "Alba", or a placeholder such as "NAME" */
 	bool named;  /* written name:value where options may be positional too */
+	/* In a usage only: */
+	bool optional; /* shown in [ ], else in < > */
+	char *kind;    /* what a named value is: "N", "text", "a|b", ... */
 };
 
 /*
@@ -73,6 +76,16 @@ struct reply_cmdref {
 	char *path; /* command and subcommand names: "fungeon annoy" */
 	size_t nopts;
 	struct reply_cmd_opt *opts;
+	bool usage; /* a usage: every option, placeholders, [optional] */
+};
+
+/* An option of a usage, for reply_usage. */
+struct reply_usage_opt {
+	const char *name;  /* "" for the list of subcommands */
+	const char *value; /* the positional placeholder: "who", "red|green" */
+	const char *kind;  /* the named placeholder: "N", "text", "red|green" */
+	bool named;        /* written name:kind on text platforms too */
+	bool optional;
 };
 
 struct reply_span {
@@ -154,6 +167,12 @@ void reply_add_user(struct reply *r, const struct ustyle *us, unsigned style, co
  * value with a space is quoted on text platforms unless it is the last.
  */
 void reply_cmd(struct reply *r, unsigned style, const char *path, ...) __attribute__((sentinel));
+
+/* Appends a command's usage as a reference (RS_CMD is added): on text
+ * platforms "/pick <who> [n] [size:small|large]", where options are named
+ * "/pick who:text [n:N] [size:small|large]". */
+void reply_usage(struct reply *r, unsigned style, const char *path,
+                 const struct reply_usage_opt *opts, size_t n);
 
 /*
  * Appends trusted text (a command's help, never user input) in which each

@@ -212,7 +212,7 @@ md_text(struct buf *b, const char *s, bool *at_start)
 }
 
 /* A command as typed on Discord, where every option is named:
- * "/fungeon annoy obstacle:pit who:Alba". */
+ * "/fungeon annoy obstacle:pit who:Alba"; a usage "/pick who:text [n:N]". */
 static char *
 discord_cmd(const struct reply_cmdref *c)
 {
@@ -220,8 +220,17 @@ discord_cmd(const struct reply_cmdref *c)
 
 	buf_init(&b, RENDER_MAX);
 	buf_addf(&b, "/%s", c->path);
-	for (size_t i = 0; i < c->nopts; i++)
-		buf_addf(&b, " %s:%s", c->opts[i].name, c->opts[i].value);
+	for (size_t i = 0; i < c->nopts; i++) {
+		const struct reply_cmd_opt *o = &c->opts[i];
+
+		if (!c->usage)
+			buf_addf(&b, " %s:%s", o->name, o->value);
+		else if (o->name[0] == '\0') /* the subcommands */
+			buf_addf(&b, " <%s>", o->value);
+		else
+			buf_addf(&b, " %s%s:%s%s", o->optional ? "[" : "", o->name, o->kind,
+			         o->optional ? "]" : "");
+	}
 	return buf_take(&b);
 }
 

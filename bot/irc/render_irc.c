@@ -139,15 +139,21 @@ clean(struct buf *out, const char *s, const char *prefix)
 	buf_free(&t);
 }
 
+/* Writes s. Its formatting stays open (*open) when the next span has the
+ * same style: a sentence in several spans (an error with a command
+ * reference in it) is one run of formatting, as one span would be. */
 static void
-span(const struct reply_span *s, const char *prefix, struct buf *out)
+span(const struct reply_span *s, const struct reply_span *next, const char *prefix, bool *open,
+     struct buf *out)
 {
-	bool opened = open_style(s->style, &s->user, out);
+	unsigned st = s->style & ~RS_CMD;
+	bool opened = *open || open_style(st, &s->user, out);
 
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		irc_fmt_clean(out, s->user.mark);
 	clean(out, s->text, prefix);
-	if (opened)
+	*open = opened && next != NULL && (next->style & ~RS_CMD) == st && !(st & RS_USER);
+	if (opened && !*open)
 		buf_adds(out, IRC_FMT_RESET);
 }
 
@@ -289,6 +295,7 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 	}
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
+		bool open = false;
 
 		if (b->kind == RB_TABLE) {
 			if (lay == LAYOUT_BRIEF)
@@ -298,7 +305,8 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 			continue;
 		}
 		for (size_t j = 0; j < b->nspans; j++)
-			span(&b->spans[j], o->prefix, &line);
+			span(&b->spans[j], j + 1 < b->nspans ? &b->spans[j + 1] : NULL, o->prefix,
+			     &open, &line);
 		flush_line(&line, out);
 	}
 	if (m->nbuttons > 0) {

@@ -246,9 +246,7 @@ test_account_identity(void **state)
 	assert_string_equal(out(f), "NOTICE alice :\x03"
 	                            "04\x02\x02"
 	                            "al is already the GM here; "
-	                            "they can \x0f\x03"
-	                            "04\x02\x02!gm release\x0f\x03"
-	                            "04\x02\x02 first.\x0f\r\n");
+	                            "they can !gm release first.\x0f\r\n");
 	assert_non_null(state_user_find(f->d.state, "irc:net:alice"));
 	assert_non_null(state_user_find(f->d.state, "irc:net:~alice"));
 }
