@@ -8,13 +8,13 @@ static void
 help_one(const struct command *const *path, bool typed, struct reply *out)
 {
 	const struct command *c = path[0];
-	char usage[512];
 	size_t n = 0;
 
 	while (n < 3 && path[n] != NULL)
 		c = path[n++];
-	registry_usage_of(path, usage, sizeof(usage));
-	reply_title(out, "%s", usage);
+	/* The usage heads the help, as each platform types the command. */
+	registry_usage_add(path, RS_BOLD, out);
+	reply_nl(out);
 	reply_line(out, 0, "%s", c->desc);
 	if (c->role == ROLE_GM)
 		reply_line(out, RS_ITALIC, "GM only.");
