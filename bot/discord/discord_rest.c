@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_ratelimit.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
@@ -25,6 +26,9 @@
 #define TIMEOUT_MS     15000
 #define CONNECT_MS     5000
 #define HOST_CONNS_MAX 64
+/* Requests handed to libcurl at once; later ones wait in our queue, where
+ * their deadlines are still checked. */
+#define ACTIVE_MAX 256
 
 struct req {
 	struct rest *r;
@@ -34,13 +38,15 @@ struct req {
 	char *body;
 	char route[RL_ROUTE_MAX];
 	unsigned flags;
+	bool token_route, expired;
+	uint64_t deadline_ns; /* 0: none */
 	rest_cb cb;
 	void *ctx;
 	int tries, limited;
 	int64_t not_before;
 	CURL *easy;
 	struct buf resp;
-	uint64_t queued_ns, added_ns, sent_ns;
+	uint64_t queued_ns, sent_ns;
 };
 
 struct list {
@@ -69,6 +75,9 @@ struct rest {
 	CURL *pool[POOL_MAX];
 	size_t npool;
 	bool stopped, closing;
+	char fatal_msg[RL_ROUTE_MAX + 128]; /* set when the fatal hook is due */
+	void (*fatal)(void *, const char *);
+	void *fatal_ctx;
 	int open_handles;
 	void (*done)(void *);
 	void *done_ctx;
@@ -150,6 +159,7 @@ complete(struct rest *r, struct req *q, long status)
 	    .len = q->resp.len,
 	    .sent_ns = q->sent_ns,
 	    .queued_ns = q->queued_ns,
+	    .expired = q->expired,
 	};
 
 	r->stats.done++;
@@ -289,6 +299,21 @@ on_write(char *p, size_t size, size_t n, void *ctx)
 	return size * n;
 }
 
+/* libcurl has a connection and is about to send: the last moment to drop
+ * a request past its deadline. */
+static int
+on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
+{
+	struct req *q = ctx;
+
+	q->sent_ns = uv_hrtime();
+	if (q->deadline_ns != 0 && q->sent_ns >= q->deadline_ns) {
+		q->expired = true;
+		return CURL_PREREQFUNC_ABORT;
+	}
+	return CURL_PREREQFUNC_OK;
+}
+
 static void
 start(struct rest *r, struct req *q, int64_t now)
 {
@@ -302,6 +327,8 @@ start(struct rest *r, struct req *q, int64_t now)
 	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
+	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, has_body ? r->hdr_body : r->hdr_plain);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
@@ -325,21 +352,37 @@ start(struct rest *r, struct req *q, int64_t now)
 	rl_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
 	list_push(&r->active, q, false);
 	r->nactive++;
-	q->added_ns = uv_hrtime();
 	curl_multi_add_handle(r->multi, e);
 }
+
+static void fail_later(struct rest *r, struct req *q);
 
 static void
 pump(struct rest *r)
 {
 	int64_t now = (int64_t)uv_now(r->loop), next = INT64_MAX;
+	uint64_t now_ns = 0;
 	struct req *q, *nx;
 
 	for (q = r->pending.head; q != NULL; q = nx) {
-		int64_t w = q->not_before > now ? q->not_before - now : 0;
-		int64_t wr = rl_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
+		int64_t w, wr;
 
 		nx = q->next;
+		if (q->deadline_ns != 0) {
+			if (now_ns == 0)
+				now_ns = uv_hrtime();
+			if (now_ns >= q->deadline_ns) {
+				list_unlink(&r->pending, q);
+				r->npending--;
+				q->expired = true;
+				fail_later(r, q);
+				continue;
+			}
+		}
+		if (r->nactive >= ACTIVE_MAX)
+			break; /* check_done pumps again as requests finish */
+		w = q->not_before > now ? q->not_before - now : 0;
+		wr = rl_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
 		if (wr > w)
 			w = wr;
 		if (w > 0) {
@@ -365,6 +408,15 @@ on_pump_timer(uv_timer_t *t)
 		list_unlink(&r->failed, q);
 		complete(r, q, 0);
 	}
+	if (r->fatal_msg[0] != '\0' && !r->closing) {
+		char msg[sizeof(r->fatal_msg)];
+
+		memcpy(msg, r->fatal_msg, sizeof(msg));
+		r->fatal_msg[0] = '\0';
+		if (r->fatal != NULL)
+			r->fatal(r->fatal_ctx, msg); /* may close r: touch nothing after */
+		return;
+	}
 	if (!r->closing)
 		pump(r);
 }
@@ -386,16 +438,21 @@ fail_later(struct rest *r, struct req *q)
 	uv_timer_start(&r->pump_timer, on_pump_timer, 0, 0);
 }
 
+/* The bot token was refused on route lr: no more REST, and the fatal hook
+ * runs from the loop. */
 static void
-stop_rest(struct rest *r)
+stop_rest(struct rest *r, const char *lr)
 {
 	struct req *q;
 
 	if (r->stopped)
 		return;
 	r->stopped = true;
-	log_error("discord: the REST API rejected the token (401): check [discord] token; no "
-	          "more REST calls will be made");
+	snprintf(r->fatal_msg, sizeof(r->fatal_msg),
+	         "token rejected by Discord (401): check [discord] token (the call was %s); "
+	         "no more REST calls will be made",
+	         lr);
+	uv_timer_start(&r->pump_timer, on_pump_timer, 0, 0);
 	while ((q = r->pending.head) != NULL) {
 		list_unlink(&r->pending, q);
 		r->npending--;
@@ -455,6 +512,11 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	struct rl_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
 	log_route(q->route, lr, sizeof(lr));
+	if (q->expired) { /* on_prereq dropped it: not an error */
+		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
+		complete(r, q, 0);
+		return;
+	}
 	if (rc != CURLE_OK) {
 		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
@@ -478,6 +540,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 
 		rl_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
 		r->stats.rate_limited++;
+		opstats_add(OPSTATS_REST_429);
 		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", lr,
 		          global ? "global" : "bucket", secs);
 		if (q->limited++ < LIMITED_MAX) {
@@ -490,15 +553,16 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	rl_done(r->rl, q->route, exempt, status, &h, 0, false, now);
 	if (status >= 500 && status <= 599) {
 		r->stats.server_errors++;
+		opstats_add(OPSTATS_REST_5XX);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
 			log_warnx("discord: %s answered %ld; retrying", lr, status);
 			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
 			return;
 		}
 	}
-	if (status == 401)
-		stop_rest(r);
-	else if (status >= 400)
+	if (status == 401 && !q->token_route)
+		stop_rest(r, lr);
+	else if (status >= 400 && !q->token_route)
 		log_warnx("discord: %s answered %ld: %.200s", lr, status, buf_str(&q->resp));
 	complete(r, q, status);
 }
@@ -513,13 +577,10 @@ check_done(struct rest *r)
 		CURL *e = m->easy_handle;
 		CURLcode rc = m->data.result;
 		struct req *q = NULL;
-		curl_off_t pre = 0;
 
 		if (m->msg != CURLMSG_DONE)
 			continue;
 		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&q);
-		curl_easy_getinfo(e, CURLINFO_PRETRANSFER_TIME_T, &pre);
-		q->sent_ns = q->added_ns + (uint64_t)pre * 1000u;
 		list_unlink(&r->active, q);
 		r->nactive--;
 		curl_multi_remove_handle(r->multi, e);
@@ -570,6 +631,8 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	while (n > 0 && r->base[n - 1] == '/')
 		r->base[--n] = '\0';
 	r->tls_verify = o->tls_verify;
+	r->fatal = o->fatal;
+	r->fatal_ctx = o->ctx;
 	r->hdr_body = headers(o->token != NULL ? o->token : "", true);
 	r->hdr_plain = headers(o->token != NULL ? o->token : "", false);
 	r->rl = rl_new();
@@ -588,9 +651,30 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	return r;
 }
 
+bool
+rest_token_route(const char *path)
+{
+	const char *p;
+
+	if (strncmp(path, "/interactions/", 14) == 0)
+		return true;
+	if (strncmp(path, "/webhooks/", 10) != 0)
+		return false;
+	/* /webhooks/<id>/<token>...: the token is the second segment. */
+	p = strchr(path + 10, '/');
+	return p != NULL && p[1] != '\0' && p[1] != '?';
+}
+
 void
 rest_call(struct rest *r, const char *method, const char *path, const char *body, unsigned flags,
           rest_cb cb, void *ctx)
+{
+	rest_call_until(r, method, path, body, flags, 0, cb, ctx);
+}
+
+void
+rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
+                unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
 {
 	struct req *q = xcalloc(1, sizeof(*q));
 	struct buf u;
@@ -603,6 +687,8 @@ rest_call(struct rest *r, const char *method, const char *path, const char *body
 	q->body = xstrdup(body);
 	rl_route(method, path, q->route, sizeof(q->route));
 	q->flags = flags;
+	q->token_route = rest_token_route(path);
+	q->deadline_ns = deadline_ns;
 	q->cb = cb;
 	q->ctx = ctx;
 	buf_init(&q->resp, RESPONSE_MAX);
