@@ -20,9 +20,9 @@
 #endif
 #define USER_AGENT     "DiscordBot (https://github.com/delver-bot/delver, " DELVER_VERSION ")"
 #define RESPONSE_MAX   (1u << 20)
-#define POOL_MAX       16
-#define TRIES_MAX      3 /* retries of a 5xx or a failed connection */
-#define LIMITED_MAX    8 /* 429s one request may meet */
+#define POOL_MAX       64 /* easy handles kept for reuse: one per connection */
+#define TRIES_MAX      3  /* retries of a 5xx or a failed connection */
+#define LIMITED_MAX    8  /* 429s one request may meet */
 #define TIMEOUT_MS     15000
 #define CONNECT_MS     5000
 #define HOST_CONNS_MAX 64
@@ -36,6 +36,7 @@ struct req {
 	char method[8];
 	char *url;
 	char *body;
+	size_t body_len;
 	char route[RL_ROUTE_MAX];
 	unsigned flags;
 	bool token_route, expired;
@@ -314,22 +315,17 @@ on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
 	return CURL_PREREQFUNC_OK;
 }
 
-static void
-start(struct rest *r, struct req *q, int64_t now)
+/* A handle with the options every request shares; pooled handles keep
+ * them, so a request sets only its own. */
+static CURL *
+handle_new(struct rest *r)
 {
-	CURL *e = r->npool > 0 ? r->pool[--r->npool] : curl_easy_init();
-	bool has_body = q->body != NULL;
+	CURL *e = curl_easy_init();
 
-	if (e == NULL) { /* out of memory: the policy is to stop */
+	if (e == NULL) /* out of memory: the policy is to stop */
 		fatalx("libcurl cannot make a handle");
-	}
-	curl_easy_setopt(e, CURLOPT_URL, q->url);
-	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
-	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, has_body ? r->hdr_body : r->hdr_plain);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
@@ -339,14 +335,30 @@ start(struct rest *r, struct req *q, int64_t now)
 	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
+	return e;
+}
+
+static void
+start(struct rest *r, struct req *q, int64_t now)
+{
+	CURL *e = r->npool > 0 ? r->pool[--r->npool] : handle_new(r);
+	bool has_body = q->body != NULL;
+
+	curl_easy_setopt(e, CURLOPT_URL, q->url);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
+	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, has_body ? r->hdr_body : r->hdr_plain);
 	if (strcmp(q->method, "GET") == 0) {
 		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
 	} else {
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, has_body ? q->body : "");
-		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, has_body ? (long)strlen(q->body) : 0L);
-		if (strcmp(q->method, "POST") != 0)
-			curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, q->method);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, has_body ? (long)q->body_len : 0L);
 	}
+	/* NULL: the method the options above imply (GET or POST). */
+	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST,
+	                 strcmp(q->method, "GET") != 0 && strcmp(q->method, "POST") != 0 ? q->method
+	                                                                                 : NULL);
 	q->easy = e;
 	buf_reset(&q->resp);
 	rl_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
@@ -502,6 +514,9 @@ parse_429(CURL *e, const struct req *q, bool *global)
 	return secs;
 }
 
+/* The route for a log line, worked out only when a line is written. */
+#define LOG_ROUTE() (lr[0] == '\0' ? log_route(q->route, lr, sizeof(lr)) : (void)0, lr)
+
 static void
 finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 {
@@ -511,7 +526,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	struct curl_header *bh;
 	struct rl_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
-	log_route(q->route, lr, sizeof(lr));
+	lr[0] = '\0';     /* LOG_ROUTE() fills it for the lines that need it */
 	if (q->expired) { /* on_prereq dropped it: not an error */
 		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		complete(r, q, 0);
@@ -520,11 +535,13 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	if (rc != CURLE_OK) {
 		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
-			log_warnx("discord: %s failed (%s); retrying", lr, curl_easy_strerror(rc));
+			log_warnx("discord: %s failed (%s); retrying", LOG_ROUTE(),
+			          curl_easy_strerror(rc));
 			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
 			return;
 		}
-		log_warnx("discord: %s failed (%s); giving up", lr, curl_easy_strerror(rc));
+		log_warnx("discord: %s failed (%s); giving up", LOG_ROUTE(),
+		          curl_easy_strerror(rc));
 		complete(r, q, 0);
 		return;
 	}
@@ -541,7 +558,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		rl_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
 		r->stats.rate_limited++;
 		opstats_add(OPSTATS_REST_429);
-		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", lr,
+		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", LOG_ROUTE(),
 		          global ? "global" : "bucket", secs);
 		if (q->limited++ < LIMITED_MAX) {
 			retry(r, q, (int64_t)(secs * 1000.0 + 0.999) + 1, now);
@@ -555,15 +572,16 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		r->stats.server_errors++;
 		opstats_add(OPSTATS_REST_5XX);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
-			log_warnx("discord: %s answered %ld; retrying", lr, status);
+			log_warnx("discord: %s answered %ld; retrying", LOG_ROUTE(), status);
 			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
 			return;
 		}
 	}
 	if (status == 401 && !q->token_route)
-		stop_rest(r, lr);
+		stop_rest(r, LOG_ROUTE());
 	else if (status >= 400 && !q->token_route)
-		log_warnx("discord: %s answered %ld: %.200s", lr, status, buf_str(&q->resp));
+		log_warnx("discord: %s answered %ld: %.200s", LOG_ROUTE(), status,
+		          buf_str(&q->resp));
 	complete(r, q, status);
 }
 
@@ -586,8 +604,7 @@ check_done(struct rest *r)
 		curl_multi_remove_handle(r->multi, e);
 		finish(r, q, e, rc, (int64_t)uv_now(r->loop));
 		q = NULL;
-		curl_easy_reset(e);
-		if (r->npool < POOL_MAX)
+		if (r->npool < POOL_MAX) /* it keeps its shared options */
 			r->pool[r->npool++] = e;
 		else
 			curl_easy_cleanup(e);
@@ -685,6 +702,7 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
 	buf_addf(&u, "%s%s", r->base, path);
 	q->url = buf_take(&u);
 	q->body = xstrdup(body);
+	q->body_len = body != NULL ? strlen(body) : 0;
 	rl_route(method, path, q->route, sizeof(q->route));
 	q->flags = flags;
 	q->token_route = rest_token_route(path);
