@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_ratelimit.h"
@@ -230,6 +231,22 @@ on_poll(uv_poll_t *h, int status, int events)
 	check_done(r);
 }
 
+static struct sock *
+sock_find(struct rest *r, curl_socket_t fd)
+{
+	struct sock *s;
+
+	for (s = r->socks; s != NULL && s->fd != fd; s = s->next)
+		;
+	return s;
+}
+
+/*
+ * A connection's poll handle lives as long as its socket: when curl stops
+ * watching a socket (its connection waits in the cache between requests)
+ * the handle only stops polling, and the next request on that connection
+ * starts it again; it is closed when curl closes the socket (on_close).
+ */
 static int
 socket_cb(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
 {
@@ -238,13 +255,15 @@ socket_cb(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
 	int events = 0;
 
 	if (action == CURL_POLL_REMOVE) {
-		if (s != NULL) {
-			curl_multi_assign(r->multi, fd, NULL);
-			sock_close(r, s);
-		}
+		if (s == NULL)
+			s = sock_find(r, fd);
+		if (s != NULL)
+			uv_poll_stop(&s->poll);
 		return 0;
 	}
-	if (s == NULL) {
+	if (s == NULL && (s = sock_find(r, fd)) != NULL) {
+		curl_multi_assign(r->multi, fd, s);
+	} else if (s == NULL) {
 		s = xcalloc(1, sizeof(*s));
 		s->fd = fd;
 		s->r = r;
@@ -266,6 +285,18 @@ socket_cb(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
 		events |= UV_WRITABLE;
 	uv_poll_start(&s->poll, events, on_poll);
 	return 0;
+}
+
+/* curl closes a socket: its poll handle goes first. */
+static int
+on_close(void *clientp, curl_socket_t fd)
+{
+	struct rest *r = clientp;
+	struct sock *s = sock_find(r, fd);
+
+	if (s != NULL)
+		sock_close(r, s);
+	return close(fd);
 }
 
 static void
@@ -326,6 +357,8 @@ handle_new(struct rest *r)
 		fatalx("libcurl cannot make a handle");
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close);
+	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, r);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
