@@ -58,7 +58,7 @@ struct discord_stats {
 	uint64_t interactions; /* answers attempted */
 	uint64_t answered;     /* callbacks Discord accepted */
 	uint64_t failed;       /* callbacks that failed */
-	uint64_t shed;         /* interactions not answered: too late (not in interactions) */
+	uint64_t shed; /* not answered: too late (those shed on arrival are not in interactions) */
 	uint64_t followups;
 	uint64_t registrations;
 };
