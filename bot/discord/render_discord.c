@@ -639,14 +639,15 @@ assemble(const struct units *u)
 }
 
 /* The next unit to leave out: the row farthest from the highlight, then
- * the last plain line, then (only when a message is little else) the last
- * header or highlighted row, and the title last of all. SIZE_MAX when
+ * the last plain line but the message's last (its conclusion: a total, the
+ * narrator), then (only when a message is little else) the last header or
+ * highlighted row, the last line, and the title last of all. SIZE_MAX when
  * everything is left out already. */
 static size_t
 next_drop(const struct units *u)
 {
-	static const enum ukind order[] = {U_LINE, U_HEADER, U_HLROW, U_TITLE};
-	size_t best = SIZE_MAX;
+	static const enum ukind order[] = {U_LINE, U_HEADER, U_HLROW, U_LINE, U_TITLE};
+	size_t best = SIZE_MAX, last = u->n;
 
 	for (size_t i = 0; i < u->n; i++) {
 		const struct unit *x = &u->v[i];
@@ -657,10 +658,12 @@ next_drop(const struct units *u)
 	}
 	if (best != SIZE_MAX)
 		return best;
+	while (last > 0 && (u->v[last - 1].kind != U_LINE || u->v[last - 1].done))
+		last--;
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		for (size_t i = u->n; i > 0; i--)
 			if (!u->v[i - 1].dropped && !u->v[i - 1].done &&
-			    u->v[i - 1].kind == order[k])
+			    u->v[i - 1].kind == order[k] && (k > 0 || i != last))
 				return i - 1;
 	return SIZE_MAX;
 }
