@@ -29,7 +29,6 @@ static const struct key bot_keys[] = {
     {"log_level", KEY_CHOICE, B(log_level), 0, 0, 0, 0, NULL, NULL, level_choices, 0},
     {"gm_role", KEY_STRING, B(gm_role), 0, 0, 0, 0, "a role name of 1 to 200 characters", cv_text,
      NULL, KEY_OPTIONAL},
-    {"players_roll_hazard", KEY_BOOL, B(players_roll_hazard), 0, 0, 0, 0, NULL, NULL, NULL, 0},
 };
 #undef B
 
@@ -51,6 +50,8 @@ static const struct key discord_keys[] = {
      "a whole number, the sum of the gateway intent bits", NULL, NULL, 0},
     {"tls_verify", KEY_BOOL, D(tls_verify), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"compress", KEY_CHOICE, D(compress), 0, 0, 0, 0, NULL, NULL, compress_choices, 0},
+    {"stats_interval", KEY_INT, D(stats_interval), 0, 0, 0, 86400,
+     "a whole number of seconds (0: no periodic stats line)", NULL, NULL, 0},
 };
 #undef D
 

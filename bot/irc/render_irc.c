@@ -140,10 +140,15 @@ clean(struct buf *out, const char *s, const char *prefix)
 	buf_free(&t);
 }
 
+/* Writes s. Its formatting stays open (*open) when the next span has the
+ * same style: a sentence in several spans (an error with a command
+ * reference in it) is one run of formatting, as one span would be. */
 static void
-span(const struct reply_span *s, const char *prefix, struct buf *out)
+span(const struct reply_span *s, const struct reply_span *next, const char *prefix, bool *open,
+     struct buf *out)
 {
-	bool opened = open_style(s->style, &s->user, out);
+	unsigned st = s->style & ~RS_CMD;
+	bool opened = *open || open_style(st, &s->user, out);
 
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		irc_fmt_clean(out, s->user.mark);
@@ -152,7 +157,8 @@ span(const struct reply_span *s, const char *prefix, struct buf *out)
 	clean(out, s->text, prefix);
 	if (s->style & RS_STRUCK)
 		buf_adds(out, "~~");
-	if (opened)
+	*open = opened && next != NULL && (next->style & ~RS_CMD) == st && !(st & RS_USER);
+	if (opened && !*open)
 		buf_adds(out, IRC_FMT_RESET);
 }
 
@@ -163,19 +169,36 @@ pad(struct buf *out, size_t n)
 		buf_addc(out, ' ');
 }
 
-/* Appends cells cleaned, padded to widths (NULL: joined by two spaces). */
+/* Appends cells cleaned, padded to widths (NULL: joined by two spaces).
+ * With row, a cell in a player's style is drawn in it, then reopen (the
+ * row's own formatting) goes on. */
 static void
-cells_line(char *const *cells, int ncols, const size_t *width, const char *prefix, struct buf *out)
+cells_line(char *const *cells, const struct reply_row *row, const char *reopen, int ncols,
+           const size_t *width, const char *prefix, struct buf *out)
 {
 	for (int c = 0; c < ncols; c++) {
-		size_t start = out->len;
+		size_t start = out->len, w;
 
 		clean(out, cells[c], prefix);
-		if (c + 1 < ncols) {
-			size_t w = utf8_len(out->p != NULL ? out->p + start : "");
+		w = utf8_len(out->p != NULL ? out->p + start : "");
+		if (row != NULL && (row->user_cols >> c & 1u)) {
+			struct buf cell;
 
-			pad(out, width != NULL && width[c] > w ? width[c] - w + 2 : 2);
+			buf_init(&cell, LOGICAL_MAX);
+			buf_adds(&cell, out->p + start);
+			out->len = start;
+			out->p[start] = '\0';
+			if (open_style(RS_USER, &row->user[c], out)) {
+				buf_add(out, cell.p, cell.len);
+				buf_adds(out, IRC_FMT_RESET);
+				buf_adds(out, reopen);
+			} else {
+				buf_add(out, cell.p, cell.len);
+			}
+			buf_free(&cell);
 		}
+		if (c + 1 < ncols)
+			pad(out, width != NULL && width[c] > w ? width[c] - w + 2 : 2);
 	}
 }
 
@@ -201,13 +224,67 @@ any_highlight(const struct reply_block *b)
 	return false;
 }
 
-/* Every row of a table without a rolled row; cells padded to columns when
- * padded, else two spaces apart. */
+/* Whether b is a roll table whose highlighted row is the one rolled: its
+ * first column is the die ("roll", "d12", "2d6"). Other tables with a
+ * highlighted row (help's default, a party's own member, a price band)
+ * are shown whole. */
+static bool
+rolled_table(const struct reply_block *b)
+{
+	const char *h;
+
+	if (b->header == NULL || !any_highlight(b))
+		return false;
+	h = b->header[0];
+	if (strcmp(h, "roll") == 0)
+		return true;
+	while (*h >= '0' && *h <= '9')
+		h++;
+	if (*h++ != 'd' || *h < '1' || *h > '9')
+		return false;
+	while (*h >= '0' && *h <= '9')
+		h++;
+	return *h == '\0';
+}
+
+/* A table with a rolled (highlighted) row, in one line: its header, then
+ * the row marked "▶" and where it stands ("(row 7 of 20)"). */
+static void
+table_rolled(const struct reply_block *b, const char *prefix, struct buf *line,
+             struct irc_lines *out)
+{
+	if (b->header != NULL) {
+		buf_adds(line, IRC_FMT_BOLD);
+		cells_line(b->header, NULL, "", b->ncols, NULL, prefix, line);
+		buf_adds(line, IRC_FMT_RESET);
+	}
+	for (size_t r = 0; r < b->nrows; r++) {
+		struct buf reopen;
+
+		if (!b->rows[r].highlight)
+			continue;
+		buf_init(&reopen, 64);
+		buf_adds(&reopen, IRC_FMT_BOLD);
+		colour(&reopen, C_ORANGE);
+		buf_adds(line, line->len > 0 ? " ▶ " : "▶ ");
+		buf_adds(line, buf_str(&reopen));
+		cells_line(b->rows[r].cells, &b->rows[r], buf_str(&reopen), b->ncols, NULL, prefix,
+		           line);
+		buf_free(&reopen);
+		buf_adds(line, IRC_FMT_RESET " ");
+		colour(line, C_GREY);
+		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
+	}
+	flush_line(line, out);
+}
+
+/* Every row; cells padded to columns when padded, else two spaces apart. */
 static void
 table_rows(const struct reply_block *b, bool padded, const char *prefix, struct buf *line,
            struct irc_lines *out)
 {
 	size_t width[16] = {0};
+	bool hl = any_highlight(b);
 
 	for (int c = 0; padded && c < b->ncols && c < 16; c++) {
 		if (b->header != NULL)
@@ -220,46 +297,52 @@ table_rows(const struct reply_block *b, bool padded, const char *prefix, struct 
 		}
 	}
 	if (b->header != NULL) {
-		buf_adds(line, IRC_FMT_BOLD);
-		cells_line(b->header, b->ncols, padded ? width : NULL, prefix, line);
+		buf_adds(line, hl && padded ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
+		cells_line(b->header, NULL, "", b->ncols, padded ? width : NULL, prefix, line);
 		buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
-		cells_line(b->rows[r].cells, b->ncols, padded ? width : NULL, prefix, line);
+		const struct reply_row *row = &b->rows[r];
+
+		struct buf reopen;
+
+		buf_init(&reopen, 64);
+		if (row->highlight) {
+			buf_adds(&reopen, IRC_FMT_BOLD);
+			colour(&reopen, C_ORANGE);
+			buf_adds(line, "▶ ");
+		} else if (hl) {
+			buf_adds(line, padded ? "  " : ""); /* under the ▶ */
+			colour(&reopen, C_GREY);
+		}
+		buf_adds(line, buf_str(&reopen));
+		cells_line(row->cells, row, buf_str(&reopen), b->ncols, padded ? width : NULL,
+		           prefix, line);
+		buf_free(&reopen);
+		if (hl)
+			buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
 	}
 }
 
-/* A table with a rolled (highlighted) row, in one line: its header, then
- * the row marked "▶" and where it stands ("(row 7 of 20)"). */
-static void
-table_rolled(const struct reply_block *b, const char *prefix, struct buf *line,
-             struct irc_lines *out)
-{
-	if (b->header != NULL) {
-		buf_adds(line, IRC_FMT_BOLD);
-		cells_line(b->header, b->ncols, NULL, prefix, line);
-		buf_adds(line, IRC_FMT_RESET);
-	}
-	for (size_t r = 0; r < b->nrows; r++) {
-		if (!b->rows[r].highlight)
-			continue;
-		buf_adds(line, line->len > 0 ? " ▶ " IRC_FMT_BOLD : "▶ " IRC_FMT_BOLD);
-		colour(line, C_ORANGE);
-		cells_line(b->rows[r].cells, b->ncols, NULL, prefix, line);
-		buf_adds(line, IRC_FMT_RESET " ");
-		colour(line, C_GREY);
-		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
-	}
-	flush_line(line, out);
-}
-
-/* A table without a rolled row in one line: its first column. */
+/* A table in one line: its highlighted row, or its first column. */
 static void
 table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
             struct irc_lines *out)
 {
+	for (size_t r = 0; r < b->nrows; r++) {
+		if (!b->rows[r].highlight)
+			continue;
+		buf_adds(line, "▶ " IRC_FMT_BOLD);
+		colour(line, C_ORANGE);
+		cells_line(b->rows[r].cells, NULL, "", b->ncols, NULL, prefix, line);
+		buf_adds(line, IRC_FMT_RESET " ");
+		colour(line, C_GREY);
+		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
+		flush_line(line, out);
+		return;
+	}
 	if (b->header != NULL) {
 		buf_adds(line, IRC_FMT_BOLD);
 		clean(line, b->header[0], prefix);
@@ -295,9 +378,10 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 	}
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
+		bool open = false;
 
 		if (b->kind == RB_TABLE) {
-			if (any_highlight(b))
+			if (rolled_table(b))
 				table_rolled(b, o->prefix, &line, out);
 			else if (lay == LAYOUT_BRIEF)
 				table_brief(b, o->prefix, &line, out);
@@ -306,7 +390,8 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 			continue;
 		}
 		for (size_t j = 0; j < b->nspans; j++)
-			span(&b->spans[j], o->prefix, &line);
+			span(&b->spans[j], j + 1 < b->nspans ? &b->spans[j + 1] : NULL, o->prefix,
+			     &open, &line);
 		flush_line(&line, out);
 	}
 	buf_free(&line);
@@ -369,7 +454,7 @@ short_message(const struct reply_msg *m)
 	size_t n = m->title != NULL ? 1 : 0;
 
 	for (size_t i = 0; i < m->nblocks; i++) {
-		if (m->blocks[i].kind == RB_TABLE && !any_highlight(&m->blocks[i]))
+		if (m->blocks[i].kind == RB_TABLE && !rolled_table(&m->blocks[i]))
 			return false;
 		n++;
 	}

@@ -270,6 +270,62 @@ test_render_table_highlight(void **state)
 	reply_free(r);
 }
 
+/* A table whose highlighted row was not rolled (its first column is no
+ * die: a party's own member, help's default) is shown whole. */
+static void
+test_render_table_highlight_not_rolled(void **state)
+{
+	static const char *const hdr[] = {"player", "level"};
+	static const char *const r1[] = {"alice", "2"};
+	static const char *const r2[] = {"bob", "3"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_table(r, 2, hdr);
+	reply_row(r, false, r1);
+	reply_row(r, true, r2);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 3);
+	assert_memory_equal(l.v[2], "▶ ", 4);
+	assert_non_null(strstr(l.v[1], "alice"));
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+/* A player's die in a table keeps the player's colour; the padding still
+ * counts only the text, and a highlighted row goes on in its style. */
+static void
+test_render_table_cell_user(void **state)
+{
+	static const char *const r1[] = {"1", "*4", "2"};
+	static const char *const r2[] = {"2", "*3", "1"};
+	struct ustyle us = {.colour = UC_RED, .mark = "*"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_table(r, 3, NULL);
+	reply_row(r, false, r1);
+	reply_cell_user(r, 1, &us);
+	reply_row(r, true, r2);
+	reply_cell_user(r, 1, &us);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "  \x03"
+	                            "14\x02\x02"
+	                            "1  \x02\x03"
+	                            "04\x02\x02*4\x0f\x03"
+	                            "14\x02\x02  2\x0f");
+	assert_string_equal(l.v[1], "▶ \x02\x03"
+	                            "07\x02\x02"
+	                            "2  \x02\x03"
+	                            "04\x02\x02*3\x0f\x02\x03"
+	                            "07\x02\x02  1\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
 static void
 test_render_injection(void **state)
 {
@@ -293,13 +349,12 @@ test_render_injection(void **state)
 		assert_null(strpbrk(l.v[i], "\r\n\x01"));
 		assert_true(strlen(l.v[i]) <= opts.budget);
 	}
-	/* Buttons are not shown on IRC. */
-	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0], "\x02t  JOIN #evil\x0f · "
-	                            "label  PRIVMSG NickServ :IDENTIFY x \x02\x03"
-	                            "04\x02\x02  04,05x\x0f · ▶ \x02\x03"
-	                            "07\x02\x02x  QUIT :a  VERSION\x0f \x03"
-	                            "14\x02\x02(row 1 of 1)\x0f");
+	/* Buttons are not shown on IRC: three lines, not four. */
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0], "\x02t  JOIN #evil\x0f");
+	assert_string_equal(l.v[1], "label  PRIVMSG NickServ :IDENTIFY x \x02\x03"
+	                            "04\x02\x02  04,05x\x0f");
+	assert_null(strstr(l.v[2], "!roll"));
 	irc_lines_free(&l);
 	reply_free(r);
 }
@@ -432,6 +487,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_clean),
 	    cmocka_unit_test(test_strip),
+	    cmocka_unit_test(test_render_table_highlight_not_rolled),
 	    cmocka_unit_test(test_split_short_and_empty),
 	    cmocka_unit_test(test_split_at_space),
 	    cmocka_unit_test(test_split_utf8_boundary),
@@ -440,6 +496,7 @@ main(void)
 	    cmocka_unit_test(test_split_comma_guard),
 	    cmocka_unit_test(test_render_spans),
 	    cmocka_unit_test(test_render_table_highlight),
+	    cmocka_unit_test(test_render_table_cell_user),
 	    cmocka_unit_test(test_render_injection),
 	    cmocka_unit_test(test_render_long_line_split),
 	    cmocka_unit_test(test_render_summarise_packs),
