@@ -502,6 +502,12 @@ check_sections(struct parser *p)
 				fail(p, s->key_line[config_find_key(s->kind, "sasl_user")],
 				     "[%s] sasl_user needs password_source too (%s)", s->name,
 				     CONFIG_SOURCE_ALLOWED);
+			if (irc->sasl_external && (irc->tls_cert_file == NULL || !irc->tls))
+				fail(p, s->key_line[config_find_key(s->kind, "sasl_external")],
+				     "[%s] sasl_external needs tls = yes and tls_cert_file (the "
+				     "client "
+				     "certificate the server identifies the bot by)",
+				     s->name);
 			if (irc->port == 0)
 				irc->port = irc->tls ? 6697 : 6667;
 			if (irc->username == NULL)
@@ -667,6 +673,7 @@ config_irc_copy(struct config_irc *dst, const struct config_irc *src)
 	dst->host = dup_or_null(src->host);
 	dst->tls_ca_file = dup_or_null(src->tls_ca_file);
 	dst->tls_fingerprint = dup_or_null(src->tls_fingerprint);
+	dst->tls_cert_file = dup_or_null(src->tls_cert_file);
 	dst->nick = dup_or_null(src->nick);
 	for (size_t i = 0; i < src->nalt_nicks; i++)
 		dst->alt_nicks[i] = dup_or_null(src->alt_nicks[i]);
@@ -695,6 +702,7 @@ config_irc_clear(struct config_irc *irc)
 	free(irc->host);
 	free(irc->tls_ca_file);
 	free(irc->tls_fingerprint);
+	free(irc->tls_cert_file);
 	free(irc->nick);
 	for (size_t i = 0; i < irc->nalt_nicks; i++)
 		free(irc->alt_nicks[i]);

@@ -70,6 +70,8 @@ struct config_irc {
 	bool tls_verify;       /* default true; false only for test servers */
 	char *tls_ca_file;     /* CA certificates to trust instead of the system's, or NULL */
 	char *tls_fingerprint; /* SHA-256 pin of the server's certificate, or NULL */
+	char *tls_cert_file;   /* the client certificate and its key (PEM), or NULL */
+	bool sasl_external;    /* log in with SASL EXTERNAL (the client certificate) */
 	char *nick;
 	char *alt_nicks[CONFIG_NICKS_MAX];
 	size_t nalt_nicks;

@@ -68,6 +68,11 @@ static const struct key irc_keys[] = {
     {"tls_ca_file", KEY_STRING, I(tls_ca_file), 0, 0, 0, 0,
      "the path of a PEM file of CA certificates (1 to 200 characters)", cv_text, NULL,
      KEY_OPTIONAL},
+    {"tls_cert_file", KEY_STRING, I(tls_cert_file), 0, 0, 0, 0,
+     "the path of a PEM file with the client certificate and its private key (1 to 200 "
+     "characters)",
+     cv_text, NULL, KEY_OPTIONAL},
+    {"sasl_external", KEY_BOOL, I(sasl_external), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"tls_fingerprint", KEY_STRING, I(tls_fingerprint), 0, 0, 0, 0,
      "a SHA-256 fingerprint: 64 hex digits, in pairs that may be separated by ':'", cv_sha256, NULL,
      KEY_OPTIONAL},

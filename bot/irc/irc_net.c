@@ -339,7 +339,8 @@ on_connected(struct irc_net *n, struct lws *wsi)
 	{
 		unsigned char pin[IRC_TLS_SHA256_LEN];
 		struct irc_tls_opts o = {.verify = n->cfg->tls_verify,
-		                         .ca_file = n->cfg->tls_ca_file};
+		                         .ca_file = n->cfg->tls_ca_file,
+		                         .cert_file = n->cfg->tls_cert_file};
 
 		/* The configuration checked the fingerprint's form. */
 		if (n->cfg->tls_fingerprint != NULL &&

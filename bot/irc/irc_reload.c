@@ -35,7 +35,7 @@ static const struct {
     {IRC_CHG_CHANNELS, "channels"},
     {IRC_CHG_RATE, "command rate limits"},
     {IRC_CHG_FORMATTING, "formatting"},
-    {IRC_CHG_TLS_TRUST, "tls_ca_file or tls_fingerprint"},
+    {IRC_CHG_TLS_TRUST, "tls_ca_file, tls_fingerprint, tls_cert_file or sasl_external"},
     {IRC_CHG_INVITE, "join_on_invite"},
     {IRC_CHG_NICKSERV, "nickserv_password_source"},
     {IRC_CHG_ADMINS, "admins"},
@@ -67,7 +67,9 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	c |= a->port == b->port ? 0 : IRC_CHG_PORT;
 	c |= a->tls == b->tls ? 0 : IRC_CHG_TLS;
 	c |= a->tls_verify == b->tls_verify ? 0 : IRC_CHG_TLS_VERIFY;
-	c |= same(a->tls_ca_file, b->tls_ca_file) && same(a->tls_fingerprint, b->tls_fingerprint)
+	c |= same(a->tls_ca_file, b->tls_ca_file) && same(a->tls_fingerprint, b->tls_fingerprint) &&
+	             same(a->tls_cert_file, b->tls_cert_file) &&
+	             a->sasl_external == b->sasl_external
 	         ? 0
 	         : IRC_CHG_TLS_TRUST;
 	c |= same(a->nick, b->nick) ? 0 : IRC_CHG_NICK;

@@ -44,10 +44,11 @@ enum {
 	IRC_CHG_CHANNELS = 1u << 17,   /* names, order or keys */
 	IRC_CHG_RATE = 1u << 18,       /* the command rate limits */
 	IRC_CHG_FORMATTING = 1u << 19, /* formatting, plain_channels */
-	IRC_CHG_TLS_TRUST = 1u << 20,  /* tls_ca_file, tls_fingerprint */
-	IRC_CHG_INVITE = 1u << 21,     /* join_on_invite */
-	IRC_CHG_NICKSERV = 1u << 22,   /* nickserv_password_source or its secret */
-	IRC_CHG_ADMINS = 1u << 23,     /* admins */
+	IRC_CHG_TLS_TRUST =
+	    1u << 20,              /* tls_ca_file, tls_fingerprint, tls_cert_file, sasl_external */
+	IRC_CHG_INVITE = 1u << 21, /* join_on_invite */
+	IRC_CHG_NICKSERV = 1u << 22, /* nickserv_password_source or its secret */
+	IRC_CHG_ADMINS = 1u << 23,   /* admins */
 };
 
 /* The changes that need a new connection. */

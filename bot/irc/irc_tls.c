@@ -104,6 +104,15 @@ irc_tls_new(const char *host, const struct irc_tls_opts *o, char *err, size_t er
 	} else {
 		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_NONE, NULL);
 	}
+	if (o->cert_file != NULL &&
+	    (SSL_CTX_use_certificate_chain_file(t->ctx, o->cert_file) != 1 ||
+	     SSL_CTX_use_PrivateKey_file(t->ctx, o->cert_file, SSL_FILETYPE_PEM) != 1)) {
+		describe(err, errlen,
+		         "TLS cannot be set up: tls_cert_file must hold the client certificate and "
+		         "its private key, in PEM");
+		irc_tls_free(t);
+		return NULL;
+	}
 	t->ssl = SSL_new(t->ctx);
 	t->in = BIO_new(BIO_s_mem());
 	t->out = BIO_new(BIO_s_mem());

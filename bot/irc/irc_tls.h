@@ -29,6 +29,7 @@ struct irc_tls_opts {
 	bool verify;
 	const char *ca_file;              /* NULL: the system's trust store */
 	const unsigned char *fingerprint; /* IRC_TLS_SHA256_LEN bytes, or NULL */
+	const char *cert_file;            /* the client certificate and its key (PEM), or NULL */
 };
 
 /* A client session for host; NULL with one sentence in err when OpenSSL

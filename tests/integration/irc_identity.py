@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import ssl
+import subprocess
 import sys
 import time
 
@@ -30,6 +31,15 @@ def main():
         pin = hashlib.sha256(ssl.PEM_cert_to_DER_cert(f.read())).hexdigest().upper()
     pin = ":".join(pin[i:i + 2] for i in range(0, 64, 2))
     wrong = ("00" if not pin.startswith("00") else "11") + pin[2:]
+    client = os.path.join(work, "client.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                    client, "-out", client + ".crt", "-days", "2", "-subj", "/CN=delver"],
+                   check=True, capture_output=True)
+    with open(client + ".crt") as f:
+        crt = f.read()
+    with open(client, "a") as f:
+        f.write(crt)
+    os.chmod(client, 0o600)
     tls_conf = """
 [irc.ca]
 host = localhost
@@ -45,6 +55,14 @@ nick = dpin
 channels = #t
 tls_fingerprint = %(pin)s
 
+[irc.cert]
+host = localhost
+port = %(tls)d
+nick = dcert
+channels = #t
+tls_verify = no
+tls_cert_file = %(client)s
+
 [irc.badpin]
 host = localhost
 port = %(tls)d
@@ -52,7 +70,7 @@ nick = dbad
 channels = #t
 tls_verify = no
 tls_fingerprint = %(wrong)s
-""" % {"tls": tls_port, "cert": cert, "pin": pin, "wrong": wrong}
+""" % {"tls": tls_port, "cert": cert, "pin": pin, "wrong": wrong, "client": client}
     conf = """
 [irc.plain]
 host = 127.0.0.1
@@ -79,6 +97,9 @@ admins = *!~alice@127.0.0.1
     bot.wait_log(r"irc badpin: the server's certificate does not match tls_fingerprint "
                  r"\(its SHA-256 is %s\)" % pin, timeout=20)
     check("irc badpin: registered" not in bot.log(), "the wrong pin registered")
+    # With a client certificate (tls_cert_file) the link comes up as well;
+    # ngircd shows no certificate fingerprint to others to check it by.
+    bot.wait_log(r"irc cert: joined #t", timeout=20)
 
     step("alice claims the GM seat, changes nick twice and keeps it")
     alice.say("#a", "!gm claim")

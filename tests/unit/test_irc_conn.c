@@ -152,6 +152,49 @@ test_nickserv(void **state)
 	teardown(f);
 }
 
+/* SASL EXTERNAL: asked for only when offered, "AUTHENTICATE +" answered
+ * with an empty one (the certificate says who), then CAP END. */
+static void
+test_sasl_external(void **state)
+{
+	struct fixture *f = setup();
+
+	(void)state;
+	f->cfg.sasl_external = true;
+	start(f);
+	out(f);
+	feed(f, ":irc.test CAP * LS :sasl=PLAIN,EXTERNAL server-time");
+	assert_string_equal(out(f), "CAP REQ :sasl server-time\r\n");
+	feed(f, ":irc.test CAP delver ACK :sasl server-time");
+	assert_string_equal(out(f), "AUTHENTICATE EXTERNAL\r\n");
+	feed(f, "AUTHENTICATE +");
+	assert_string_equal(out(f), "AUTHENTICATE +\r\n");
+	feed(f, ":irc.test 900 delver delver!d@h bot :You are now logged in as bot");
+	feed(f, ":irc.test 903 delver :SASL authentication successful");
+	assert_string_equal(out(f), "CAP END\r\n");
+	teardown(f);
+	/* Offered without EXTERNAL: not registering without the account. */
+	f = setup();
+	f->cfg.sasl_external = true;
+	start(f);
+	out(f);
+	feed(f, ":irc.test CAP * LS :sasl=PLAIN");
+	assert_int_equal(f->recycles, 1);
+	assert_string_equal(f->why, "the server does not offer SASL EXTERNAL, which this "
+	                            "network's configuration requires");
+	teardown(f);
+	/* Refused: says which mechanism. */
+	f = setup();
+	f->cfg.sasl_external = true;
+	start(f);
+	feed(f, ":irc.test CAP * LS :sasl");
+	feed(f, ":irc.test CAP delver ACK :sasl");
+	feed(f, ":irc.test 904 delver :SASL authentication failed");
+	assert_string_equal(f->why, "SASL EXTERNAL authentication failed (904: SASL authentication "
+	                            "failed)");
+	teardown(f);
+}
+
 /* INVITE: ignored unless join_on_invite; then the channel is joined. */
 static void
 test_invite(void **state)
@@ -718,6 +761,7 @@ main(void)
 	    cmocka_unit_test(test_messages_and_budget),
 	    cmocka_unit_test(test_backoff),
 	    cmocka_unit_test(test_invite),
+	    cmocka_unit_test(test_sasl_external),
 	    cmocka_unit_test(test_nickserv),
 	};
 

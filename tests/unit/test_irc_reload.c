@@ -79,7 +79,8 @@ test_diff_each_setting(void **state)
 	    {"plain_channels = #x\n", IRC_CHG_FORMATTING, "formatting"},
 	    {"join_on_invite = yes\n", IRC_CHG_INVITE, "join_on_invite"},
 	    {"admins = boss\n", IRC_CHG_ADMINS, "admins"},
-	    {"tls_ca_file = /etc/ssl/x.pem\n", IRC_CHG_TLS_TRUST, "tls_ca_file or tls_fingerprint"},
+	    {"tls_ca_file = /etc/ssl/x.pem\n", IRC_CHG_TLS_TRUST,
+	     "tls_ca_file, tls_fingerprint, tls_cert_file or sasl_external"},
 	    {"nickserv_password_source = env:P\n", IRC_CHG_NICKSERV, "nickserv_password_source"},
 	};
 	char what[256];

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
@@ -174,6 +175,63 @@ test_fingerprint_pin(void **state)
 	assert_int_equal(irc_tls_parse_fingerprint(hex, parsed), -1);
 }
 
+static int
+accept_any(int ok, X509_STORE_CTX *x)
+{
+	(void)ok;
+	(void)x;
+	return 1;
+}
+
+/* tls_cert_file: the client presents that certificate (the server sees
+ * its digest); a file without a key is refused when the session is made. */
+static void
+test_client_certificate(void **state)
+{
+	char path[] = "/tmp/delver-test-cert-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct irc_tls_opts o = {.verify = false, .cert_file = path};
+	unsigned char md[IRC_TLS_SHA256_LEN], seen[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	struct server s;
+	struct buf got;
+	struct irc_tls *c;
+	X509 *peer;
+
+	(void)state;
+	assert_non_null(fp);
+	fputs(cert_pem, fp);
+	fputs(key_pem, fp);
+	fclose(fp);
+	server_init(&s);
+	SSL_set_verify(s.ssl, SSL_VERIFY_PEER, accept_any);
+	c = irc_tls_new("irc.test", &o, err, sizeof(err));
+	assert_non_null(c);
+	buf_init(&got, 4096);
+	assert_int_equal(pump(c, &s, 4096, &got, err, sizeof(err)), 0);
+	assert_true(irc_tls_ready(c));
+	peer = SSL_get1_peer_certificate(s.ssl);
+	assert_non_null(peer);
+	assert_int_equal(X509_digest(peer, EVP_sha256(), seen, &len), 1);
+	cert_digest(md);
+	assert_memory_equal(seen, md, sizeof(md));
+	X509_free(peer);
+	irc_tls_free(c);
+	server_free(&s);
+	buf_free(&got);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(cert_pem, fp);
+	fclose(fp);
+	assert_null(irc_tls_new("irc.test", &o, err, sizeof(err)));
+	assert_memory_equal(err,
+	                    "TLS cannot be set up: tls_cert_file must hold the client "
+	                    "certificate and its private key, in PEM",
+	                    96);
+	unlink(path);
+}
+
 /* tls_ca_file that cannot be read: no session, a sentence naming it. */
 static void
 test_ca_file_unreadable(void **state)
@@ -268,6 +326,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fingerprint_pin),
 	    cmocka_unit_test(test_ca_file_unreadable),
+	    cmocka_unit_test(test_client_certificate),
 	    cmocka_unit_test(test_handshake_and_data),
 	    cmocka_unit_test(test_verify_refuses_self_signed),
 	    cmocka_unit_test(test_not_tls),
