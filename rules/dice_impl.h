@@ -106,11 +106,6 @@ enum {
 	RR_ONCE
 };
 enum {
-	KD_NONE,
-	KD_HIGH,
-	KD_LOW
-};
-enum {
 	SORT_NONE,
 	SORT_ASC,
 	SORT_DESC
@@ -121,13 +116,15 @@ enum {
 #define MOD_MAX     0x002u
 #define MOD_EXPLODE 0x004u
 #define MOD_REROLL  0x008u
-#define MOD_KEEP    0x010u
-#define MOD_DROP    0x020u
+#define MOD_KEEP    0x010u /* kh (k) */
+#define MOD_DROP    0x020u /* dl (d) */
 #define MOD_SUCCESS 0x040u
 #define MOD_FAILURE 0x080u
 #define MOD_CRIT    0x100u
 #define MOD_FUMBLE  0x200u
 #define MOD_SORT    0x400u
+#define MOD_KEEPL   0x800u  /* kl */
+#define MOD_DROPH   0x1000u /* dh */
 
 struct dice_node;
 
@@ -140,11 +137,13 @@ struct dice_spec {
 	bool fate;
 	unsigned int have; /* MOD_* */
 	int64_t min, max;
-	uint8_t explode;    /* EXP_* */
-	uint8_t reroll;     /* RR_* */
-	uint8_t keep, drop; /* KD_* */
-	uint8_t sort;       /* SORT_* */
-	int64_t keep_n, drop_n;
+	uint8_t explode; /* EXP_* */
+	uint8_t reroll;  /* RR_* */
+	uint8_t sort;    /* SORT_* */
+	/* Keep highest/lowest, drop lowest/highest: one of each end, each
+	 * applied to the whole pool (MOD_KEEP, MOD_KEEPL, MOD_DROP,
+	 * MOD_DROPH say which are present). */
+	int64_t keep_n, keepl_n, drop_n, droph_n;
 	struct dice_cmp explode_cp, reroll_cp, success, failure, crit, fumble;
 };
 

@@ -205,6 +205,68 @@ test_keep_and_drop_combine(void **state)
 	}
 }
 
+/* The kept dice of group g, in order, as a small number ("55" for two 5s). */
+static int64_t
+kept(const struct dice_group *g)
+{
+	int64_t k = 0;
+
+	for (size_t i = 0; i < g->ndice; i++)
+		if (!(g->dice[i].flags & DICE_DROPPED))
+			k = k * 10 + g->dice[i].value;
+	return k;
+}
+
+/*
+ * Keep and drop each look at the whole pool and the union of what they
+ * drop is dropped (rpg-dice-roller). Under SEED_2545 4d6 rolls 2, 5, 4, 5;
+ * ranked low to high: 2, 4, the first 5, the second 5.
+ */
+static void
+test_keep_drop_union(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t total, kept;
+	} t[] = {
+	    {"4d6kh3dl1", 14, 545},                          /* both drop the 2 */
+	    {"4d6kh3d1", 14, 545},      {"4d6dh1dl2", 5, 5}, /* drops the second 5, then 2 and 4 */
+	    {"4d6kh3kl1", 0, 0},                             /* kh3 drops the 2, kl1 the rest */
+	    {"4d6kh2kl3", 5, 5},  /* kh2 drops 2 and 4, kl3 the second 5 */
+	    {"4d6kl3dh2", 6, 24}, /* both drop the second 5, dh2 the first too */
+	    {"4d6kh1dl1", 5, 5},  /* the highest is not the lowest: kept */
+	    {"4d6kh3kl3dl1dh1", 9, 54},
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		struct dice_result *res = roll_seeded(t[k].text, SEED_2545);
+
+		if (total(res) != t[k].total || kept(group(res, 0)) != t[k].kept)
+			fail_msg("%s: total %lld kept %lld, want %lld kept %lld", t[k].text,
+			         (long long)total(res), (long long)kept(group(res, 0)),
+			         (long long)t[k].total, (long long)t[k].kept);
+		dice_result_free(res);
+	}
+	/* 3d10k1d1 is the highest die, 4d6kh3dl1 is 4d6kh3, whatever the roll. */
+	for (uint64_t s = 0; s < SEEDS; s++) {
+		struct dice_result *a = roll_seeded("3d10k1d1", s);
+		struct dice_result *b = roll_seeded("4d6kh3dl1", s);
+		struct dice_result *c = roll_seeded("4d6kh3", s);
+		const struct dice_group *g = group(a, 0);
+		int64_t max = 0;
+
+		for (size_t i = 0; i < g->ndice; i++)
+			max = g->dice[i].value > max ? g->dice[i].value : max;
+		assert_int_equal(total(a), max);
+		assert_same_dice(group(b, 0), group(c, 0));
+		assert_int_equal(total(b), total(c));
+		dice_result_free(a);
+		dice_result_free(b);
+		dice_result_free(c);
+	}
+}
+
 /* Checks that every die added by an explosion follows a die that matched
  * the explode point (lo..hi) and that every matching die exploded. */
 static size_t
@@ -1092,8 +1154,17 @@ test_notation_errors(void **state)
 	     "6"},
 	    {"4d6k", DICE_ESYNTAX, "expected a number after 'k' at column 5"},
 	    {"4d6dl-1", DICE_ESYNTAX, "expected a number after 'dl' at column 6, not '-'"},
-	    {"4d6kh3kl1", DICE_ESYNTAX,
-	     "a dice term may have only one keep "
+	    {"4d6kh3k1", DICE_ESYNTAX,
+	     "a dice term may have only one keep-highest ('kh') "
+	     "modifier (another at column 7)"},
+	    {"4d6d1dl2", DICE_ESYNTAX,
+	     "a dice term may have only one drop-lowest ('dl') "
+	     "modifier (another at column 6)"},
+	    {"4d6kl1kh3kl2", DICE_ESYNTAX,
+	     "a dice term may have only one keep-lowest ('kl') "
+	     "modifier (another at column 10)"},
+	    {"4d6dh1dh1", DICE_ESYNTAX,
+	     "a dice term may have only one drop-highest ('dh') "
 	     "modifier (another at column 7)"},
 	    {"4d6!!!", DICE_ESYNTAX,
 	     "a dice term may have only one explode "
@@ -1238,6 +1309,9 @@ test_normalize(void **state)
 	expect_canon("4d6k3", "4d6kh3");
 	expect_canon("4d6d1", "4d6dl1");
 	expect_canon("4D6KH3", "4d6kh3");
+	expect_canon("4d10dl2dh1", "4d10dh1dl2");
+	expect_canon("4d6kl1k3", "4d6kh3kl1");
+	expect_canon("4d6d1dh1kl3kh2", "4d6kh2kl3dh1dl1");
 	expect_canon("d%", "1d100");
 	expect_canon("4df", "4dF");
 	expect_canon("3d6!=3", "3d6!3");
@@ -1292,6 +1366,7 @@ main(void)
 	    cmocka_unit_test(test_d20_is_1d20),
 	    cmocka_unit_test(test_keep_drop_equivalences),
 	    cmocka_unit_test(test_keep_and_drop_combine),
+	    cmocka_unit_test(test_keep_drop_union),
 	    cmocka_unit_test(test_explode),
 	    cmocka_unit_test(test_compound),
 	    cmocka_unit_test(test_penetrate),
