@@ -32,7 +32,8 @@ struct eval {
 	const char *text;
 	size_t rolled;
 	bool capped;
-	int sub; /* > 0 inside a count or sides */
+	int sub;       /* > 0 inside a count or sides */
+	uint32_t term; /* byte offset of the term being rolled */
 	struct dice_item *items;
 	size_t nitems;
 	struct dice_group *groups;
@@ -94,8 +95,9 @@ too_many(struct eval *ev)
 {
 	return dice__fail(ev->e, DICE_ELIMIT,
 	                  "a roll may roll at most %d dice "
-	                  "in all, counting explosions and rerolls",
-	                  DICE_ROLLED_MAX);
+	                  "in all, counting explosions and rerolls; the term at "
+	                  "column %d went past it",
+	                  DICE_ROLLED_MAX, col(ev, ev->term));
 }
 
 /* Rolls one die (one rng draw), clamped by min and max. */
@@ -452,7 +454,7 @@ eval_dice(struct eval *ev, const struct dice_node *node, int64_t *v)
 		return ev->e->code;
 	ev->sub--;
 	if ((sp->count_expr != NULL || sp->sides_expr != NULL) &&
-	    dice__check_term(sp, count, sides, ev->e) != 0)
+	    dice__check_term(sp, count, sides, col(ev, node->pos), ev->e) != 0)
 		return ev->e->code;
 	hi = sp->fate ? 1 : sides;
 	pt.explode = point(&sp->explode_cp, hi);
@@ -460,6 +462,7 @@ eval_dice(struct eval *ev, const struct dice_node *node, int64_t *v)
 	pt.crit = point(&sp->crit, hi);
 	pt.fumble = point(&sp->fumble, lo);
 
+	ev->term = node->pos;
 	g = &ev->groups[ev->ngroups++];
 	memset(g, 0, sizeof(*g));
 	g->notation = node->text;
@@ -597,7 +600,7 @@ static int
 roll_cmd(struct dice_result *res, const struct dice_cmd *cmd, const char *text, struct rng *rng,
          struct dice_errbuf *e)
 {
-	struct eval ev = {&res->arena, rng, e, text, 0, false, 0, NULL, 0, NULL, 0};
+	struct eval ev = {&res->arena, rng, e, text, 0, false, 0, 0, NULL, 0, NULL, 0};
 
 	res->exprs = dice__arena_alloc(ev.a, cmd->nstmt * sizeof(*res->exprs));
 

@@ -25,23 +25,31 @@ dice__found(const struct dice_parser *p, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+bool
+dice__scan_uint(struct dice_parser *p, int64_t *v)
+{
+	bool big = false;
+	int64_t n = 0;
+
+	for (; dice__isdig(dice__at(p, p->i)); p->i++)
+		if (!big && (__builtin_mul_overflow(n, 10, &n) ||
+		             __builtin_add_overflow(n, dice__at(p, p->i) - '0', &n)))
+			big = true;
+	*v = big ? INT64_MAX : n;
+	return big;
+}
+
 /* Parses the digits at p->i into *v. */
 int
 dice__parse_uint(struct dice_parser *p, int64_t *v)
 {
 	size_t start = p->i;
-	int64_t n = 0;
 
-	while (dice__isdig(dice__at(p, p->i))) {
-		if (__builtin_mul_overflow(n, 10, &n) ||
-		    __builtin_add_overflow(n, dice__at(p, p->i) - '0', &n))
-			return dice__fail(p->e, DICE_ESYNTAX,
-			                  "the number at column %d is too large (at most "
-			                  "9223372036854775807)",
-			                  dice__col(p, start));
-		p->i++;
-	}
-	*v = n;
+	if (dice__scan_uint(p, v))
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "the number at column %d is too large (at most "
+		                  "9223372036854775807)",
+		                  dice__col(p, start));
 	return 0;
 }
 

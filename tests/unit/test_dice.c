@@ -967,18 +967,28 @@ test_limits(void **state)
 	res = roll_seeded("1000d6", 1);
 	assert_int_equal(group(res, 0)->ndice, 1000);
 	dice_result_free(res);
-	expect_err("1001d6", DICE_ELIMIT, "a term may have at most 1000 dice (got 1001)");
+	expect_err("1001d6", DICE_ELIMIT,
+	           "the term at column 1 must roll between 1 and 1000 dice (got 1001)");
+	expect_err(
+	    "2 + 99999999999999999999d6", DICE_ELIMIT,
+	    "the term at column 5 must roll between 1 and 1000 dice (got a number of 20 digits)");
 
 	res = roll_seeded("d1000000", 1);
 	dice_result_free(res);
-	expect_err("d1000001", DICE_ELIMIT,
-	           "a die must have between 1 and 1000000 sides (got 1000001)");
+	expect_err(
+	    "d1000001", DICE_ELIMIT,
+	    "the dice of the term at column 1 must have between 1 and 1000000 sides (got 1000001)");
+	expect_err("1+d99999999999999999999", DICE_ELIMIT,
+	           "the dice of the term at column 3 must have between 1 and 1000000 sides (got a "
+	           "number of 20 digits)");
 
 	res = roll_seeded("20x d6", 1);
 	assert_int_equal(dice_result_expr(res, 0)->nrepeats, 20);
 	dice_result_free(res);
-	expect_err("21x d6", DICE_ELIMIT, "a repeat must be between 1x and 20x (got 21x)");
-	expect_err("0x d6", DICE_ELIMIT, "a repeat must be between 1x and 20x (got 0x)");
+	expect_err("21x d6", DICE_ELIMIT,
+	           "a repeat must be between 1x and 20x (got 21x at column 1)");
+	expect_err("d6; 0x d6", DICE_ELIMIT,
+	           "a repeat must be between 1x and 20x (got 0x at column 5)");
 	expect_err("99999999999999999999x d6", DICE_ELIMIT,
 	           "a repeat must be between 1x and 20x (the one at column 1 is far "
 	           "larger)");
@@ -987,7 +997,8 @@ test_limits(void **state)
 	assert_int_equal(dice_result_nexprs(res), 10);
 	dice_result_free(res);
 	expect_err("1;2;3;4;5;6;7;8;9;10;11", DICE_ELIMIT,
-	           "a roll may have at most 10 expressions separated by ';'");
+	           "a roll may have at most 10 expressions separated by ';' (the ';' at "
+	           "column 21 starts one more)");
 
 	/* 490 zeros and ten ones: a number that fits, written long. */
 	memset(text, '0', 490);
@@ -1040,14 +1051,14 @@ test_limits(void **state)
 	           "10000 dice in all, counting explosions and rerolls (this one asks "
 	           "for 10010)");
 	expect_err("9x 1000d2!", DICE_ELIMIT,
-	           "a roll may roll at most 10000 "
-	           "dice in all, counting explosions and rerolls");
+	           "a roll may roll at most 10000 dice in all, counting explosions and "
+	           "rerolls; the term at column 4 went past it");
 	expect_err("20x (1000)d1000000!>1", DICE_ELIMIT,
-	           "a roll may roll at "
-	           "most 10000 dice in all, counting explosions and rerolls");
+	           "a roll may roll at most 10000 dice in all, counting explosions and "
+	           "rerolls; the term at column 5 went past it");
 	expect_err("10x 1000d6r<6", DICE_ELIMIT,
-	           "a roll may roll at most "
-	           "10000 dice in all, counting explosions and rerolls");
+	           "a roll may roll at most 10000 dice in all, counting explosions and "
+	           "rerolls; the term at column 5 went past it");
 
 	/* Labels: 200 bytes, not 201. */
 	memcpy(text, "d20 # ", 6);
@@ -1069,48 +1080,59 @@ test_notation_errors(void **state)
 		int code;
 		const char *msg;
 	} t[] = {
-	    {"0d6", DICE_ELIMIT, "a term must roll at least 1 die (got 0)"},
-	    {"d0", DICE_ELIMIT, "a die must have between 1 and 1000000 sides (got 0)"},
-	    {"1001d6", DICE_ELIMIT, "a term may have at most 1000 dice (got 1001)"},
+	    {"0d6", DICE_ELIMIT, "the term at column 1 must roll between 1 and 1000 dice (got 0)"},
+	    {"d0", DICE_ELIMIT,
+	     "the dice of the term at column 1 must have between 1 and 1000000 sides (got 0)"},
+	    {"1001d6", DICE_ELIMIT,
+	     "the term at column 1 must roll between 1 and 1000 dice (got 1001)"},
 	    {"d1!", DICE_ELIMIT,
-	     "'!' explodes on every face of d1, so it "
+	     "'!' of the term at column 1 explodes on every face of d1, so it "
 	     "would never stop; use a compare point that some faces "
 	     "miss"},
 	    {"d6!>0", DICE_ELIMIT,
-	     "'!>0' explodes on every face of d6, so "
+	     "'!>0' of the term at column 1 explodes on every face of d6, so "
 	     "it would never stop; use a compare point that some faces "
 	     "miss"},
 	    {"d6r<7", DICE_ELIMIT,
-	     "'r<7' rerolls every face of d6, so it "
+	     "'r<7' of the term at column 1 rerolls every face of d6, so it "
 	     "would never stop; use a compare point that some faces "
 	     "miss"},
 	    {"d6!!<=6", DICE_ELIMIT,
-	     "'!!<=6' compounds on every face of "
+	     "'!!<=6' of the term at column 1 compounds on every face of "
 	     "d6, so it would never stop; use a compare point that some "
 	     "faces miss"},
 	    {"d6!p>=1", DICE_ELIMIT,
-	     "'!p>=1' penetrates on every face of "
+	     "'!p>=1' of the term at column 1 penetrates on every face of "
 	     "d6, so it would never stop; use a compare point that some "
 	     "faces miss"},
 	    {"d6min6!", DICE_ELIMIT,
-	     "'!' explodes on every face of d6min6, "
+	     "'!' of the term at column 1 explodes on every face of d6min6, "
 	     "so it would never stop; use a compare point that some "
 	     "faces miss"},
 	    {"dF!<>5", DICE_ELIMIT,
-	     "'!<>5' explodes on every face of dF, "
+	     "'!<>5' of the term at column 1 explodes on every face of dF, "
 	     "so it would never stop; use a compare point that some "
 	     "faces miss"},
 	    {"d1r", DICE_ELIMIT,
-	     "'r' rerolls every face of d1, so it "
+	     "'r' of the term at column 1 rerolls every face of d1, so it "
 	     "would never stop; use a compare point that some faces "
 	     "miss"},
 	    {"d(1)!", DICE_ELIMIT,
-	     "'!' explodes on every face of d1, so "
+	     "'!' of the term at column 1 explodes on every face of d1, so "
 	     "it would never stop; use a compare point that some faces "
 	     "miss"},
-	    {"(0)d6", DICE_ELIMIT, "a term must roll at least 1 die (got 0)"},
-	    {"(2-3)d6", DICE_ELIMIT, "a term must roll at least 1 die (got -1)"},
-	    {"d(0)", DICE_ELIMIT, "a die must have between 1 and 1000000 sides (got 0)"},
+	    {"(0)d6", DICE_ELIMIT,
+	     "the term at column 1 must roll between 1 and 1000 dice (got 0)"},
+	    {"1 + (2-3)d6", DICE_ELIMIT,
+	     "the term at column 5 must roll between 1 and 1000 dice (got -1)"},
+	    {"d(0)", DICE_ELIMIT,
+	     "the dice of the term at column 1 must have between 1 and 1000000 sides (got 0)"},
+	    {"1 + d6r<7", DICE_ELIMIT,
+	     "'r<7' of the term at column 5 rerolls every face of d6, so it would never stop; "
+	     "use a compare point that some faces miss"},
+	    {"3 * 2d(1)!", DICE_ELIMIT,
+	     "'!' of the term at column 5 explodes on every face of d1, so it would never "
+	     "stop; use a compare point that some faces miss"},
 	    {"1d20+", DICE_ESYNTAX, "expected a number or dice after '+' at column 6"},
 	    {"((1d6)", DICE_ESYNTAX, "expected ')' at column 7 to close the '(' at column 1"},
 	    {"(1d6 x)", DICE_ESYNTAX,
@@ -1291,7 +1313,8 @@ test_check(void **state)
 	(void)state;
 	assert_int_equal(dice_check("10x 1000d6", 10, err, sizeof(err)), 0);
 	assert_int_equal(dice_check("1001d6", 6, err, sizeof(err)), DICE_ELIMIT);
-	assert_string_equal(err, "a term may have at most 1000 dice (got 1001)");
+	assert_string_equal(err,
+	                    "the term at column 1 must roll between 1 and 1000 dice (got 1001)");
 	assert_int_equal(dice_check("1d20+", 5, err, sizeof(err)), DICE_ESYNTAX);
 	assert_string_equal(err, "expected a number or dice after '+' at column 6");
 	/* Math and sub-expression limits need a roll. */
