@@ -398,6 +398,26 @@ read_only_commands_keep_no_game_state(void **state)
 	state_free(d.state);
 }
 
+/* A label with a right-to-left override before "+ 0 = 14" would show the
+ * total as 41: the override never reaches the reply. */
+static void
+roll_label_cannot_reorder_the_total(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(&d, "alice", false, "/roll 1d20[\xE2\x80\xAE] + 0 # \xE2\x81\xA7x\xE2\x80\x8B\xC2\x85y",
+	    out);
+	assert_false(reply_is_error(out));
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls x y\n1d20[] + 0: [15]  + 0 = 15\n");
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -415,6 +435,7 @@ main(void)
 	    cmocka_unit_test(touched_records_are_persisted_before_reply),
 	    cmocka_unit_test(bad_bytes_are_refused),
 	    cmocka_unit_test(read_only_commands_keep_no_game_state),
+	    cmocka_unit_test(roll_label_cannot_reorder_the_total),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
