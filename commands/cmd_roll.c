@@ -253,14 +253,19 @@ static const struct cmd_opt roll_opts[] = {
 const struct command cmd_roll = {
     .name = "roll",
     .desc = "Roll dice: 4d6kh3, 2d20kl1+3, 3d6!, 5d10>=8, 6x 4d6kh3, 1d20+5 # attack",
-    .help = "Notation: NdS (d% = d100, dF = fate), keep/drop kh kl dh dl (k = kh, d = dl), "
-            "explode ! (compound !!, penetrate !p) with an optional compare point (=N <N "
-            "<=N >N >=N !=N), reroll r / once ro, success counting >=N with failures fN, "
-            "min/max, criticals cs/cf, sort s/sa/sd, + - * / and ( ), repeat 6x, several "
-            "rolls with ';', a label after ' # ' or [in brackets]. Marks: ~~struck~~ = "
-            "dropped, ! exploded, r rerolled, * success, _ failure, ** critical, __ fumble. "
-            "Limits: 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, 20 "
-            "repeats, 10 rolls, 500 characters.",
+    .help = "Notation: NdS (d% = d100, dF = fate), keep/drop kh kl dh dl (k = kh, d = dl; one "
+            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3), explode ! "
+            "(compound !!, penetrate !p), reroll r / once ro, success counting >=N with "
+            "failures fN, min/max, criticals cs/cf, sort s/sa/sd, + - * / and ( ), repeat "
+            "6x, several rolls with ';', a label after ' # ' or in [brackets] after a term "
+            "(2d10 [fire]). Compare points: =N, <>N (not equal), <N, <=N, >N, >=N; a bare "
+            "number means =N; right after a term !=N means explode on N, so not-equal is "
+            "written <>N. Rulings: min/max clamp explosion and reroll dice too; a penetrated "
+            "die keeps its -1 through a reroll; one die's explosion or reroll chain stops "
+            "after 100 extra rolls. Marks: ~~struck~~ = dropped, ! exploded, r rerolled, * "
+            "success, _ failure, ** critical, __ fumble. Limits: 500 bytes of text, 200 "
+            "bytes a label, 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, "
+            "20 repeats, 10 rolls.",
     .opts = roll_opts,
     .fn = roll_fn,
 };

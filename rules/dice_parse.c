@@ -190,9 +190,40 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 	return n;
 }
 
-/* Parses a number, a dice term or a parenthesised expression. */
+/* Reads a "[label]" that follows term n after whitespace ("2d10 [fire]",
+ * as rpg-dice-roller allows), when n has no label yet. Returns n, or NULL
+ * on an error in the label. */
+static struct dice_node *
+spaced_label(struct dice_parser *p, struct dice_node *n)
+{
+	size_t j = p->i;
+
+	if (n == NULL || n->label != NULL || !isws(dice__at(p, j)))
+		return n;
+	while (isws(dice__at(p, j)))
+		j++;
+	if (dice__at(p, j) != '[')
+		return n;
+	p->i = j;
+	return dice__parse_bracket_label(p, &n->label) == 0 ? n : NULL;
+}
+
+static struct dice_node *parse_term_atom(struct dice_parser *, const char *);
+
+/* Parses a number, a dice term or a parenthesised expression, and the
+ * label of a number or dice term. */
 static struct dice_node *
 parse_atom(struct dice_parser *p, const char *after)
+{
+	struct dice_node *n = parse_term_atom(p, after);
+
+	if (n != NULL && (n->kind == NODE_DICE || n->kind == NODE_NUM))
+		return spaced_label(p, n);
+	return n;
+}
+
+static struct dice_node *
+parse_term_atom(struct dice_parser *p, const char *after)
 {
 	size_t pos = p->i;
 	int c = dice__at(p, p->i);

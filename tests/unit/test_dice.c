@@ -1211,6 +1211,10 @@ test_notation_errors(void **state)
 	    {"d6m3", DICE_ESYNTAX, "expected 'min' or 'max' at column 3"},
 	    {"d6min", DICE_ESYNTAX, "expected a number after 'min' at column 6"},
 	    {"2d6[fire", DICE_ESYNTAX, "expected ']' to close the label at column 4"},
+	    {"2d6  [fire", DICE_ESYNTAX, "expected ']' to close the label at column 6"},
+	    {"2d6[a] [b]", DICE_ESYNTAX,
+	     "unexpected '[' at column 8; an operator (+ - * /), ';', '# label' or the end may "
+	     "follow a term"},
 	    {"1d6)", DICE_ESYNTAX,
 	     "unexpected ')' at column 4; a dice "
 	     "modifier, an operator (+ - * /), ';', '# label' or the end "
@@ -1333,6 +1337,10 @@ test_normalize(void **state)
 	expect_canon("4d6d1", "4d6dl1");
 	expect_canon("4D6KH3", "4d6kh3");
 	expect_canon("4d10dl2dh1", "4d10dh1dl2");
+	/* A bracket label may follow its term after spaces (rpg-dice-roller). */
+	expect_canon("2d10 [fire]", "2d10[fire]");
+	expect_canon("2d10\t [fire] + 3  [flat] - (1d4)d6 [x]",
+	             "2d10[fire] + 3[flat] - (1d4)d6[x]");
 	expect_canon("4d6kl1k3", "4d6kh3kl1");
 	expect_canon("4d6d1dh1kl3kh2", "4d6kh2kl3dh1dl1");
 	expect_canon("d%", "1d100");
