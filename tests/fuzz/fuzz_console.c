@@ -99,7 +99,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memcpy(o.user_name + i, "é", 2);
 	}
 	if (size > 0 && (data[0] & 8))
-		memcpy(o.user_name, "\xE2\x80\xAEevil", sizeof("\xE2\x80\xAEevil"));
+		memcpy(o.user_name,
+		       "\xE2\x80\xAE"
+		       "evil",
+		       sizeof("\xE2\x80\xAE"
+		              "evil"));
 	memset(&d, 0, sizeof(d));
 	d.state = st;
 	d.rng = rng;
