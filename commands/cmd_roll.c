@@ -268,4 +268,5 @@ const struct command cmd_roll = {
             "20 repeats, 10 rolls.",
     .opts = roll_opts,
     .fn = roll_fn,
+    .alias = "r",
 };

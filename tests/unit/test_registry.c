@@ -418,6 +418,55 @@ roll_label_cannot_reorder_the_total(void **state)
 	state_free(d.state);
 }
 
+/* /r is /roll; a slip in a command, subcommand or choice names the word
+ * meant; a bare number goes to the one amount a command takes. */
+static void
+shortcuts_and_suggestions(void **state)
+{
+	static const struct {
+		const char *line, *error;
+	} t[] = {
+	    {"/rol 2d6", "Unknown command 'rol'; did you mean roll? The commands are "},
+	    {"/hazard tabel", "Unknown subcommand 'tabel' (did you mean table?); usage: /hazard "},
+	    {"/light add torches", "Kind must be one of torch, lantern, candle (got 'torches'; did "
+	                           "you mean torch?); usage: "},
+	    {"/fungeon jion", "Unknown subcommand 'jion' (did you mean join?); usage: "},
+	    {"/lihgt", "Unknown command 'lihgt'; did you mean light? The commands are "},
+	    /* Too far from anything, or as close to two: no guess. */
+	    {"/zzz", "Unknown command 'zzz'; the commands are "},
+	};
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run(&d, "alice", true, t[i].line, out);
+		assert_true(reply_is_error(out));
+		if (strncmp(reply_error_text(out), t[i].error, strlen(t[i].error)) != 0)
+			fail_msg("%s: got \"%s\"", t[i].line, reply_error_text(out));
+	}
+	run(&d, "alice", false, "/r 2d6 # fire", out);
+	assert_false(reply_is_error(out));
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls fire\n2d6: [5, 4] = 9\n");
+	free(plain);
+	run(&d, "alice", true, "/tension raise 2 # noise", out);
+	assert_false(reply_is_error(out));
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "Tension raised 1 → 3 (+2): noise."));
+	free(plain);
+	/* A word that is a value of the default subcommand stays one. */
+	run(&d, "alice", false, "/hazard delving", out);
+	assert_false(reply_is_error(out));
+	assert_string_equal(registry_suggest("tabel", (const char *const[]){"table", "cable"}, 2),
+	                    "table");
+	assert_null(registry_suggest("tble", (const char *const[]){"table", "tale"}, 2));
+	assert_null(registry_suggest("x", (const char *const[]){"roll"}, 1));
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -436,6 +485,7 @@ main(void)
 	    cmocka_unit_test(bad_bytes_are_refused),
 	    cmocka_unit_test(read_only_commands_keep_no_game_state),
 	    cmocka_unit_test(roll_label_cannot_reorder_the_total),
+	    cmocka_unit_test(shortcuts_and_suggestions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
