@@ -6,9 +6,11 @@
  * p penetrated, r rerolled, * success, _ failure, ** critical, __ fumble,
  * ^ raised by min, v lowered by max. Colour only repeats what the marks say.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands/commands.h"
 #include "rules/buf.h"
@@ -180,6 +182,116 @@ repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 	reply_nl(out);
 }
 
+/* Whether c may end a dice term that adv/dis can double: an operator, a
+ * space, a label or the end. */
+static bool
+term_end(int c)
+{
+	return c == '\0' || c == ' ' || c == '\t' || c == '+' || c == '-' || c == '*' || c == '/' ||
+	       c == ')' || c == ';' || c == '[' || c == '#';
+}
+
+/*
+ * "1d20+5 adv" is "2d20kh1+5", "d20 dis # save" is "2d20kl1 # save": a
+ * trailing word adv or dis (before any '# label') doubles the first plain
+ * d20 of the roll and keeps the better or the worse. Writes the rewritten
+ * expression into buf (len bytes) and returns it, returns expr itself when
+ * it ends in neither word, or NULL (with *err set) when there is no plain
+ * d20 to double.
+ */
+static const char *
+advantage(const char *expr, char *buf, size_t len, const char **err)
+{
+	const char *hash = strchr(expr, '#'), *end = hash != NULL ? hash : expr + strlen(expr);
+	const char *w, *p;
+	bool adv;
+	struct buf b;
+
+	while (end > expr && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end - expr < 4 || (end[-4] != ' ' && end[-4] != '\t'))
+		return expr;
+	w = end - 3;
+	if (strncasecmp(w, "adv", 3) == 0)
+		adv = true;
+	else if (strncasecmp(w, "dis", 3) == 0)
+		adv = false;
+	else
+		return expr;
+	for (p = expr; p < w; p++) {
+		const char *d = p;
+
+		if (*p == '1' && (p == expr || !isdigit((unsigned char)p[-1])))
+			d = p + 1;
+		else if (p > expr &&
+		         (isdigit((unsigned char)p[-1]) || isalpha((unsigned char)p[-1])))
+			continue;
+		if ((*d == 'd' || *d == 'D') && d[1] == '2' && d[2] == '0' && term_end(d[3]))
+			break;
+	}
+	if (p >= w) {
+		*err = adv ? "Adv rolls a plain d20 twice and this roll has none; write it as in "
+		             "/roll 1d20+5 adv."
+		           : "Dis rolls a plain d20 twice and this roll has none; write it as in "
+		             "/roll 1d20+5 dis.";
+		return NULL;
+	}
+	buf_init(&b, len - 1);
+	buf_add(&b, expr, (size_t)(p - expr));
+	buf_adds(&b, adv ? "2d20kh1" : "2d20kl1");
+	p += *p == '1' ? 4 : 3;
+	buf_add(&b, p, (size_t)(w - p));
+	if (hash != NULL)
+		buf_adds(&b, hash);
+	if (b.toobig) {
+		buf_free(&b);
+		return expr; /* the dice engine names the length limit */
+	}
+	memcpy(buf, buf_str(&b), b.len + 1);
+	buf_free(&b);
+	return buf;
+}
+
+/* "Natural 20!" or "Natural 1." after a roll of one lone d20 (no other
+ * dice term, no repeat; kept from several, as adv and dis do, counts), as
+ * Roll20 and Avrae mark it; NULL otherwise. */
+static const char *
+natural(const struct dice_result *res)
+{
+	const struct dice_group *g = NULL;
+	const struct dice_die *d = NULL;
+	const struct dice_expr *e;
+
+	if (dice_result_nexprs(res) != 1)
+		return NULL;
+	e = dice_result_expr(res, 0);
+	if (e->nrepeats != 1)
+		return NULL;
+	for (size_t i = 0; i < e->repeats[0].nitems; i++) {
+		const struct dice_item *it = &e->repeats[0].items[i];
+
+		if (it->kind != DICE_ITEM_GROUP)
+			continue;
+		if (g != NULL)
+			return NULL;
+		g = it->group;
+	}
+	if (g == NULL || g->fate || g->sides != 20 || g->successes_counted)
+		return NULL;
+	for (size_t i = 0; i < g->ndice; i++) {
+		if (g->dice[i].flags & (DICE_DROPPED | DICE_REROLLED))
+			continue;
+		if (d != NULL || (g->dice[i].flags & (DICE_MIN | DICE_MAX | DICE_ADDED)))
+			return NULL;
+		d = &g->dice[i];
+	}
+	if (d != NULL && d->value == 20)
+		return "Natural 20!";
+	if (d != NULL && d->value == 1)
+		return "Natural 1.";
+	return NULL;
+}
+
 static void
 roll_fn(struct invocation *inv, struct reply *out)
 {
@@ -187,11 +299,16 @@ roll_fn(struct invocation *inv, struct reply *out)
 	const char *label = inv_str(inv, "label");
 	bool private = inv_bool(inv, "private", false);
 	struct dice_result *res = NULL;
-	char err[DICE_ERR_MAX];
+	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8];
+	const char *typed = expr, *aerr = NULL, *nat;
 	struct buf action;
 	const char *shown_label;
 	int r;
 
+	if ((expr = advantage(typed, advbuf, sizeof(advbuf), &aerr)) == NULL) {
+		reply_error(out, "%s", aerr);
+		return;
+	}
 	r = dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err));
 	if (r != DICE_OK) {
 		size_t n = strlen(err);
@@ -216,6 +333,8 @@ roll_fn(struct invocation *inv, struct reply *out)
 		for (size_t k = 0; k < e->nrepeats; k++)
 			repeat_line(out, e, k);
 	}
+	if ((nat = natural(res)) != NULL)
+		reply_line(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), "%s", nat);
 	if (dice_result_capped(res))
 		reply_line(out, RS_DIM,
 		           "A die marked … kept exploding or rerolling; its chain stopped after %d "
@@ -225,7 +344,7 @@ roll_fn(struct invocation *inv, struct reply *out)
 	 * button is left out when its command would pass Discord's 100. */
 	buf_init(&action, 100);
 	buf_adds(&action, private ? "roll private:true " : "roll ");
-	buf_adds(&action, expr);
+	buf_adds(&action, typed);
 	if (label != NULL && dice_result_label(res) == NULL) {
 		buf_adds(&action, " # ");
 		buf_adds(&action, label);

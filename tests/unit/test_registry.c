@@ -467,6 +467,55 @@ shortcuts_and_suggestions(void **state)
 	state_free(d.state);
 }
 
+/* adv and dis double the plain d20 and keep the better or the worse;
+ * a lone d20's natural 20 and 1 are marked, and nothing else is. */
+static void
+advantage_and_naturals(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	int n20 = 0, n1 = 0;
+	char *plain;
+
+	run(&d, "alice", false, "/roll 1d20+5 adv # attack", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls attack\n2d20kh1 + 5: [15, 11] + 5 = 20\n");
+	free(plain);
+	assert_string_equal(reply_msg(out, REPLY_CHANNEL)->buttons[0].action,
+	                    "roll 1d20+5 adv # attack");
+	run(&d, "alice", false, "/r 3 + D20 DIS", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls\n3 + 2d20kl1: 3 + [12, 8] = 11\n");
+	free(plain);
+	run(&d, "alice", false, "/roll 2d6 adv", out);
+	assert_string_equal(reply_error_text(out), "Adv rolls a plain d20 twice and this roll has "
+	                                           "none; write it as in /roll 1d20+5 adv.");
+	run(&d, "alice", false, "/roll 11d20 dis", out);
+	assert_true(reply_is_error(out));
+	/* "advantage" is not the word adv: the dice engine refuses it. */
+	run(&d, "alice", false, "/roll d20 advantage", out);
+	assert_true(reply_is_error(out));
+	for (int i = 0; i < 200; i++) {
+		run(&d, "alice", false, i % 2 == 0 ? "/roll d20+4" : "/roll d20+d4", out);
+		plain = reply_plain(out);
+		if (i % 2 == 1)
+			assert_null(strstr(plain, "Natural"));
+		else if (strstr(plain, "[20]") != NULL && ++n20)
+			assert_non_null(strstr(plain, "\nNatural 20!\n"));
+		else if (strstr(plain, "[1]") != NULL && ++n1)
+			assert_non_null(strstr(plain, "\nNatural 1.\n"));
+		else
+			assert_null(strstr(plain, "Natural"));
+		free(plain);
+	}
+	/* Seed 1 rolls both within these rolls. */
+	assert_int_equal(n20, 1);
+	assert_int_equal(n1, 5);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -486,6 +535,7 @@ main(void)
 	    cmocka_unit_test(read_only_commands_keep_no_game_state),
 	    cmocka_unit_test(roll_label_cannot_reorder_the_total),
 	    cmocka_unit_test(shortcuts_and_suggestions),
+	    cmocka_unit_test(advantage_and_naturals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
