@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "commands/commands.h"
+#include "commands/rollchan.h"
 #include "rules/buf.h"
 #include "rules/dice.h"
 #include "rules/num.h"
@@ -292,6 +293,43 @@ natural(const struct dice_result *res)
 	return NULL;
 }
 
+/* Logs a roll the channel saw: its canonical text and its totals. */
+static void
+log_roll(struct invocation *inv, const struct dice_result *res)
+{
+	struct rollchan *rc = rollchan_of(inv->chan);
+	char what[ROLLCHAN_WHAT_MAX * 2], result[ROLLCHAN_RESULT_MAX * 2];
+	struct buf w, t;
+
+	buf_init(&w, sizeof(what) - 1);
+	buf_init(&t, sizeof(result) - 1);
+	for (size_t i = 0; i < dice_result_nexprs(res); i++) {
+		const struct dice_expr *e = dice_result_expr(res, i);
+
+		if (i > 0)
+			buf_adds(&w, "; ");
+		if (e->nrepeats > 1)
+			buf_addf(&w, "%zux ", e->nrepeats);
+		buf_adds(&w, e->source);
+		for (size_t k = 0; k < e->nrepeats; k++)
+			buf_addf(&t, "%s%lld", t.len > 0 ? ", " : "",
+			         (long long)e->repeats[k].total);
+	}
+	if (dice_result_label(res) != NULL)
+		buf_addf(&w, " # %s", dice_result_label(res));
+	/* A text too long for the log is cut; "…" says so. */
+	snprintf(what, sizeof(what), "%s%s", buf_str(&w), w.toobig ? "…" : "");
+	snprintf(result, sizeof(result), "%s%s", buf_str(&t), t.toobig ? "…" : "");
+	if (strlen(what) >= ROLLCHAN_WHAT_MAX)
+		memcpy(what + ROLLCHAN_WHAT_MAX - 4, "…", sizeof("…"));
+	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
+		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
+	rollchan_log(rc, inv->now, inv->from->user_name, what, result);
+	channel_touch(inv->chan);
+	buf_free(&w);
+	buf_free(&t);
+}
+
 static void
 roll_fn(struct invocation *inv, struct reply *out)
 {
@@ -333,7 +371,7 @@ roll_fn(struct invocation *inv, struct reply *out)
 		for (size_t k = 0; k < e->nrepeats; k++)
 			repeat_line(out, e, k);
 	}
-	if ((nat = natural(res)) != NULL)
+	if ((nat = natural(res)) != NULL && !rollchan_of(inv->chan)->no_natural)
 		reply_line(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), "%s", nat);
 	if (dice_result_capped(res))
 		reply_line(out, RS_DIM,
@@ -352,6 +390,8 @@ roll_fn(struct invocation *inv, struct reply *out)
 	if (!action.toobig)
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
+	if (!private)
+		log_roll(inv, res);
 	dice_result_free(res);
 }
 

@@ -528,6 +528,10 @@ test_every_module_round_trips_through_journal_and_snapshot(void **state)
 	say(b, "ann", "all", "/fungeon trap add pit annoy 2 pain 2");
 	say(b, "ann", "all", "/fungeon monster add wasp level 1 ability sting annoy 2 pain 1");
 	say(b, "ann", "all", "/fungeon find pit");
+	/* Dice: a roll log and a setting. */
+	say(b, "ann", "all", "/roll 2d6+1 # fire");
+	say(b, "bob", "all", "/roll 3x d20");
+	say(b, "ann", "all", "/dice natural off");
 	/* Every other module, at least in its fresh state. */
 	ch = state_channel(b->st, "console:all");
 	for (int i = 0; i < CHANMOD_COUNT; i++)

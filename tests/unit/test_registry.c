@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "commands/dispatch.h"
+#include "commands/rollchan.h"
 #include "rules/rng.h"
 
 static const char *const colours[] = {"red", "green", NULL};
@@ -516,6 +517,56 @@ advantage_and_naturals(void **state)
 	state_free(d.state);
 }
 
+/* /log shows the channel's last rolls, newest first, never a private one;
+ * it keeps ROLLCHAN_LOG_MAX. /dice natural off is the GM's and stops the
+ * natural marks. */
+static void
+roll_log_and_settings(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	struct channel *ch;
+	char *plain;
+
+	run(&d, "alice", false, "/log", out);
+	plain = reply_plain(out);
+	assert_string_equal(
+	    plain, "No rolls here yet; /roll rolls dice (private rolls are never logged).\n");
+	free(plain);
+	run(&d, "alice", false, "/roll d20+2 # attack", out);
+	run(&d, "bob", false, "/roll d20 private:true", out);
+	run(&d, "bob", false, "/r 3x 2d6; 1", out);
+	run(&d, "alice", false, "/log", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "The last 2 rolls here, newest first\n"
+	                           "  just now | bob | 3x 2d6; 1 | 7, 6, 4, 1\n"
+	                           "  just now | alice | 1d20 + 2 # attack | 17\n");
+	free(plain);
+	for (int i = 0; i < 30; i++)
+		run(&d, "alice", false, "/roll 1", out);
+	ch = state_channel_find(d.state, "test:chan");
+	assert_int_equal(((struct rollchan *)channel_mod_peek(ch, CHANMOD_ROLL))->nlog,
+	                 ROLLCHAN_LOG_MAX);
+	run(&d, "bob", false, "/dice natural off", out);
+	assert_true(reply_is_error(out));
+	run(&d, "alice", true, "/dice natural off", out);
+	assert_false(reply_is_error(out));
+	for (int i = 0; i < 60; i++) {
+		run(&d, "alice", false, "/roll d20", out);
+		plain = reply_plain(out);
+		assert_null(strstr(plain, "Natural"));
+		free(plain);
+	}
+	run(&d, "alice", false, "/dice", out);
+	plain = reply_plain(out);
+	assert_string_equal(
+	    plain, "Natural 20 and 1 marks on a lone d20: off (GM: /dice natural on|off).\n");
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -536,6 +587,7 @@ main(void)
 	    cmocka_unit_test(roll_label_cannot_reorder_the_total),
 	    cmocka_unit_test(shortcuts_and_suggestions),
 	    cmocka_unit_test(advantage_and_naturals),
+	    cmocka_unit_test(roll_log_and_settings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

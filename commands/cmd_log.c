@@ -1,0 +1,121 @@
+/*
+ * /log: the channel's last rolls (who, what, result, when), and /dice: the
+ * channel's /roll settings. Both live in the channel's roll state
+ * (commands/rollchan.h), saved with its record.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/commands.h"
+#include "commands/rollchan.h"
+
+/* "just now", "5 min ago", "3 h ago", "2 d ago". */
+static void
+ago(int64_t now, int64_t when, char *buf, size_t len)
+{
+	int64_t s = now > when ? now - when : 0;
+
+	if (s < 60)
+		snprintf(buf, len, "just now");
+	else if (s < 3600)
+		snprintf(buf, len, "%lld min ago", (long long)(s / 60));
+	else if (s < 86400)
+		snprintf(buf, len, "%lld h ago", (long long)(s / 3600));
+	else
+		snprintf(buf, len, "%lld d ago", (long long)(s / 86400));
+}
+
+static void
+log_fn(struct invocation *inv, struct reply *out)
+{
+	static const char *const hdr[] = {"when", "who", "roll", "result"};
+	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	size_t want = (size_t)inv_int(inv, "count", 10), n;
+
+	if (rc == NULL || rc->nlog == 0) {
+		reply_line(out, 0, "No rolls here yet; /roll rolls dice (private rolls are never "
+		                   "logged).");
+		return;
+	}
+	n = want < rc->nlog ? want : rc->nlog;
+	reply_title(out, "The last %zu roll%s here, newest first", n, n == 1 ? "" : "s");
+	reply_table(out, 4, hdr);
+	for (size_t i = 0; i < n; i++) {
+		const struct rollchan_entry *e = rollchan_entry(rc, i);
+		char when[32];
+		const char *cells[4] = {when, e->who, e->what, e->result};
+
+		ago(inv->now, e->when, when, sizeof(when));
+		reply_row(out, false, cells);
+	}
+}
+
+static const struct cmd_opt log_opts[] = {
+    {.name = "count",
+     .desc = "How many rolls to show (1-20, default 10)",
+     .type = OPT_INT,
+     .min = 1,
+     .max = ROLLCHAN_LOG_MAX},
+    {0},
+};
+
+const struct command cmd_log = {
+    .name = "log",
+    .desc = "The channel's last rolls: who rolled what, the result and when",
+    .help = "The channel keeps its last 20 /roll results, across restarts. Private rolls "
+            "are never logged.",
+    .opts = log_opts,
+    .fn = log_fn,
+};
+
+static void
+dice_show(struct invocation *inv, struct reply *out)
+{
+	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	bool natural = rc == NULL || !rc->no_natural;
+
+	reply_add(out, 0, "Natural 20 and 1 marks on a lone d20: ");
+	reply_add(out, RS_BOLD, "%s", natural ? "on" : "off");
+	reply_add(out, 0, " (GM: /dice natural on|off).");
+	reply_nl(out);
+}
+
+static void
+dice_natural(struct invocation *inv, struct reply *out)
+{
+	struct rollchan *rc = rollchan_of(inv->chan);
+	bool on = strcmp(inv_str(inv, "mode"), "on") == 0;
+
+	rc->no_natural = !on;
+	channel_touch(inv->chan);
+	reply_line(out, 0, "A lone d20's natural 20 and 1 are %s here.",
+	           on ? "marked again" : "no longer marked");
+}
+
+static const char *const on_off[] = {"on", "off", NULL};
+
+static const struct cmd_opt natural_opts[] = {
+    {.name = "mode",
+     .desc = "on or off",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = on_off},
+    {0},
+};
+
+static const struct command dice_subs[] = {
+    {.name = "show", .desc = "This channel's /roll settings", .fn = dice_show},
+    {.name = "natural",
+     .desc = "Mark a lone d20's natural 20 and 1 (on by default)",
+     .role = ROLE_GM,
+     .opts = natural_opts,
+     .fn = dice_natural},
+    {0},
+};
+
+const struct command cmd_dice = {
+    .name = "dice",
+    .desc = "This channel's /roll settings: show; GM: natural on|off",
+    .subs = dice_subs,
+    .default_sub = "show",
+};
