@@ -33,8 +33,9 @@ log_fn(struct invocation *inv, struct reply *out)
 	size_t want = (size_t)inv_int(inv, "count", 10), n;
 
 	if (rc == NULL || rc->nlog == 0) {
-		reply_line(out, 0, "No rolls here yet; /roll rolls dice (private rolls are never "
-		                   "logged).");
+		reply_line(out, 0,
+		           "No rolls here yet; /roll rolls dice (private rolls are never "
+		           "logged).");
 		return;
 	}
 	n = want < rc->nlog ? want : rc->nlog;

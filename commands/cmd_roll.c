@@ -293,6 +293,64 @@ natural(const struct dice_result *res)
 	return NULL;
 }
 
+/*
+ * "/roll fireball +2 # big" with fireball saved as "8d6 # fire" rolls
+ * "8d6 +2 # big": the saved roll, what follows its name, and the label
+ * given or else the saved one. The invoker's saved roll wins over the
+ * channel's. Returns expr itself when it does not start with a name, the
+ * expansion (in buf, len bytes), or NULL with an error reply.
+ */
+static const char *
+expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, struct reply *out)
+{
+	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	const struct rollchan_saved *sv = NULL;
+	char name[ROLLCHAN_NAME_MAX];
+	const char *p = expr, *rest, *hash, *slabel;
+	size_t n = 0;
+	struct buf b;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (n + 1 < sizeof(name) &&
+	       (isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_')) {
+		name[n] = p[n];
+		n++;
+	}
+	name[n] = '\0';
+	if (n == 0 || !rollchan_name_ok(name) || isalnum((unsigned char)p[n]) || p[n] == '-' ||
+	    p[n] == '_')
+		return expr;
+	if (rc != NULL && (sv = rollchan_find(rc, inv->from->user_key, name)) == NULL)
+		sv = rollchan_find(rc, "", name);
+	if (sv == NULL) {
+		reply_error(out,
+		            "'%s' is neither dice nor a saved roll here; /saved lists the saved "
+		            "rolls, /help roll the notation.",
+		            name);
+		return NULL;
+	}
+	rest = p + n;
+	hash = strchr(rest, '#');
+	slabel = strchr(sv->roll, '#');
+	buf_init(&b, len - 1);
+	buf_add(&b, sv->roll, slabel != NULL ? (size_t)(slabel - sv->roll) : strlen(sv->roll));
+	buf_add(&b, rest, hash != NULL ? (size_t)(hash - rest) : strlen(rest));
+	if (hash != NULL)
+		buf_adds(&b, hash);
+	else if (slabel != NULL)
+		buf_adds(&b, slabel);
+	if (b.toobig) {
+		buf_free(&b);
+		reply_error(out, "With what follows it, the saved roll %s is longer than %d bytes.",
+		            sv->name, DICE_TEXT_MAX);
+		return NULL;
+	}
+	memcpy(buf, buf_str(&b), b.len + 1);
+	buf_free(&b);
+	return buf;
+}
+
 /* Logs a roll the channel saw: its canonical text and its totals. */
 static void
 log_roll(struct invocation *inv, const struct dice_result *res)
@@ -337,13 +395,15 @@ roll_fn(struct invocation *inv, struct reply *out)
 	const char *label = inv_str(inv, "label");
 	bool private = inv_bool(inv, "private", false);
 	struct dice_result *res = NULL;
-	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8];
+	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
 	const char *typed = expr, *aerr = NULL, *nat;
 	struct buf action;
 	const char *shown_label;
 	int r;
 
-	if ((expr = advantage(typed, advbuf, sizeof(advbuf), &aerr)) == NULL) {
+	if ((expr = expand_saved(inv, typed, savbuf, sizeof(savbuf), out)) == NULL)
+		return;
+	if ((expr = advantage(expr, advbuf, sizeof(advbuf), &aerr)) == NULL) {
 		reply_error(out, "%s", aerr);
 		return;
 	}

@@ -28,6 +28,8 @@ const struct command *const command_table[] = {
     &cmd_vendor,
     &cmd_bargain,
     &cmd_encumbrance,
+    &cmd_save,
+    &cmd_saved,
     &cmd_log,
     &cmd_dice,
     &cmd_help,

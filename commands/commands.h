@@ -12,6 +12,8 @@
 extern const struct command cmd_roll;
 extern const struct command cmd_help;
 extern const struct command cmd_log;
+extern const struct command cmd_save;
+extern const struct command cmd_saved;
 extern const struct command cmd_dice;
 extern const struct command cmd_gm;
 extern const struct command cmd_tension;

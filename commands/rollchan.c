@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rules/mem.h"
 #include "rules/utf8.h"
@@ -18,6 +19,10 @@ rollchan_create(void)
 static void
 rollchan_destroy(void *p)
 {
+	struct rollchan *rc = p;
+
+	if (rc != NULL)
+		free(rc->saved);
 	free(p);
 }
 
@@ -64,8 +69,94 @@ rollchan_entry(const struct rollchan *rc, size_t i)
 	return &rc->log[(rc->head + rc->nlog - 1 - i) % ROLLCHAN_LOG_MAX];
 }
 
+bool
+rollchan_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+	int c0 = (unsigned char)name[0];
+
+	if (n == 0 || n >= ROLLCHAN_NAME_MAX ||
+	    !((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z')))
+		return false;
+	if (c0 == 'd' || c0 == 'D' || strcasecmp(name, "adv") == 0 || strcasecmp(name, "dis") == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_'))
+			return false;
+	}
+	return true;
+}
+
+const struct rollchan_saved *
+rollchan_find(const struct rollchan *rc, const char *owner, const char *name)
+{
+	for (size_t i = 0; i < rc->nsaved; i++)
+		if (strcmp(rc->saved[i].owner, owner) == 0 &&
+		    strcasecmp(rc->saved[i].name, name) == 0)
+			return &rc->saved[i];
+	return NULL;
+}
+
+int
+rollchan_save(struct rollchan *rc, const char *owner, const char *name, const char *roll, char *err,
+              size_t errlen)
+{
+	struct rollchan_saved *s = (struct rollchan_saved *)rollchan_find(rc, owner, name);
+	size_t mine = 0, max = owner[0] != '\0' ? ROLLCHAN_SAVED_USER : ROLLCHAN_SAVED_CHAN;
+
+	if (!rollchan_name_ok(name)) {
+		snprintf(
+		    err, errlen,
+		    "A saved roll's name is 1 to %d letters, digits, '-' or '_', starting with "
+		    "a letter other than d, and not adv or dis, so it never reads as dice.",
+		    ROLLCHAN_NAME_MAX - 1);
+		return -1;
+	}
+	if (strlen(owner) >= KEY_MAX || strlen(roll) >= ROLLCHAN_ROLL_MAX) {
+		snprintf(err, errlen, "A saved roll may be at most %d bytes long (got %zu).",
+		         ROLLCHAN_ROLL_MAX - 1, strlen(roll));
+		return -1;
+	}
+	if (s == NULL) {
+		for (size_t i = 0; i < rc->nsaved; i++)
+			mine += strcmp(rc->saved[i].owner, owner) == 0;
+		if (mine >= max || rc->nsaved >= ROLLCHAN_SAVED_MAX) {
+			snprintf(
+			    err, errlen,
+			    "%s may keep at most %zu saved rolls here (and a channel %d in all); "
+			    "delete one with /saved delete first.",
+			    owner[0] != '\0' ? "A player" : "The channel", max, ROLLCHAN_SAVED_MAX);
+			return -1;
+		}
+		rc->saved = xrealloc(rc->saved, (rc->nsaved + 1) * sizeof(*rc->saved));
+		s = &rc->saved[rc->nsaved++];
+		memset(s, 0, sizeof(*s));
+		put(s->owner, sizeof(s->owner), owner);
+	}
+	put(s->name, sizeof(s->name), name);
+	put(s->roll, sizeof(s->roll), roll);
+	return 0;
+}
+
+bool
+rollchan_delete(struct rollchan *rc, const char *owner, const char *name)
+{
+	const struct rollchan_saved *s = rollchan_find(rc, owner, name);
+	size_t i;
+
+	if (s == NULL)
+		return false;
+	i = (size_t)(s - rc->saved);
+	memmove(&rc->saved[i], &rc->saved[i + 1], (rc->nsaved - i - 1) * sizeof(*rc->saved));
+	rc->nsaved--;
+	return true;
+}
+
 static cJSON *
-rollchan_save(const void *p)
+rollchan_save_json(const void *p)
 {
 	const struct rollchan *rc = p;
 	cJSON *o = cJSON_CreateObject(), *log = cJSON_AddArrayToObject(o, "log");
@@ -82,6 +173,18 @@ rollchan_save(const void *p)
 		cJSON_AddStringToObject(j, "result", e->result);
 		cJSON_AddItemToArray(log, j);
 	}
+	if (rc->nsaved > 0) {
+		cJSON *saved = cJSON_AddArrayToObject(o, "saved");
+
+		for (size_t i = 0; i < rc->nsaved; i++) {
+			cJSON *j = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(j, "owner", rc->saved[i].owner);
+			cJSON_AddStringToObject(j, "name", rc->saved[i].name);
+			cJSON_AddStringToObject(j, "roll", rc->saved[i].roll);
+			cJSON_AddItemToArray(saved, j);
+		}
+	}
 	return o;
 }
 
@@ -95,6 +198,38 @@ text(const cJSON *o, const char *name, size_t max)
 	    !utf8_valid(v->valuestring, strlen(v->valuestring)))
 		return NULL;
 	return v->valuestring;
+}
+
+/* Loads the optional "saved" array. */
+static int
+load_saved(struct rollchan *rc, const cJSON *saved, char *err, size_t errlen)
+{
+	const cJSON *j;
+
+	if (saved == NULL)
+		return 0;
+	if (!cJSON_IsArray(saved)) {
+		snprintf(err, errlen, "roll state: 'saved' must be an array.");
+		return -1;
+	}
+	cJSON_ArrayForEach(j, saved)
+	{
+		const char *owner = text(j, "owner", KEY_MAX),
+		           *name = text(j, "name", ROLLCHAN_NAME_MAX);
+		const char *roll = text(j, "roll", ROLLCHAN_ROLL_MAX);
+		char why[256];
+
+		if (owner == NULL || name == NULL || roll == NULL ||
+		    rollchan_find(rc, owner, name) != NULL ||
+		    rollchan_save(rc, owner, name, roll, why, sizeof(why)) < 0) {
+			snprintf(err, errlen,
+			         "roll state: a saved roll needs a unique allowed 'name', an "
+			         "'owner' and "
+			         "a 'roll' within the limits.");
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int
@@ -133,13 +268,13 @@ rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
 		}
 		rollchan_log(rc, (int64_t)when->valuedouble, who, what, result);
 	}
-	return 0;
+	return load_saved(rc, cJSON_GetObjectItemCaseSensitive(o, "saved"), err, errlen);
 }
 
 const struct chanmod rollchan_mod = {
     .name = "roll",
     .create = rollchan_create,
     .destroy = rollchan_destroy,
-    .save = rollchan_save,
+    .save = rollchan_save_json,
     .load = rollchan_load,
 };

@@ -567,6 +567,75 @@ roll_log_and_settings(void **state)
 	state_free(d.state);
 }
 
+/* Saved rolls: a player's own and the channel's (the GM's), rolled by
+ * name with more after it; names never read as dice; bounded. */
+static void
+saved_rolls(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	char *plain, line[64];
+
+	run(&d, "alice", false, "/save fireball 8d6 # fire", out);
+	assert_false(reply_is_error(out));
+	run(&d, "alice", false, "/roll fireball +2", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain,
+	                    "alice rolls fire\n8d6 + 2: [5, 4, 4, 3, 5, 1, 1, 3] + 2 = 28\n");
+	free(plain);
+	run(&d, "alice", false, "/r Fireball # big", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls big\n8d6: [6, 4, 6, 6, 6, 5, 4, 6] = 43\n");
+	free(plain);
+	/* Bob has no fireball; the channel's is everyone's, a player's wins. */
+	run(&d, "bob", false, "/roll fireball", out);
+	assert_string_equal(reply_error_text(out), "'fireball' is neither dice nor a saved roll "
+	                                           "here; /saved lists the saved rolls, /help roll "
+	                                           "the notation.");
+	run(&d, "bob", false, "/save fireball 1 channel:true", out);
+	assert_string_equal(reply_error_text(out), "Only the GM saves or deletes the channel's "
+	                                           "rolls; save your own without channel:true.");
+	run(&d, "gm", true, "/save fireball 1 channel:true", out);
+	assert_false(reply_is_error(out));
+	run(&d, "bob", false, "/roll fireball", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "bob rolls\n1: 1 = 1\n");
+	free(plain);
+	run(&d, "alice", false, "/saved show fireball", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "fireball = 8d6 # fire (yours)\n");
+	free(plain);
+	/* Names that could read as dice, and rolls that do not parse. */
+	run(&d, "alice", false, "/save d6 1d6", out);
+	assert_true(reply_is_error(out));
+	run(&d, "alice", false, "/save adv 1d6", out);
+	assert_true(reply_is_error(out));
+	run(&d, "alice", false, "/save x2 1d6+", out);
+	assert_string_equal(reply_error_text(out),
+	                    "That roll does not parse: expected a number or dice after '+' at "
+	                    "column 5.");
+	for (int i = 0; i < ROLLCHAN_SAVED_USER - 1; i++) {
+		snprintf(line, sizeof(line), "/save r%d %d", i, i);
+		run(&d, "alice", false, line, out);
+		assert_false(reply_is_error(out));
+	}
+	run(&d, "alice", false, "/save one-more 1", out);
+	assert_string_equal(reply_error_text(out),
+	                    "A player may keep at most 20 saved rolls here (and a channel 200 in "
+	                    "all); delete one with /saved delete first.");
+	run(&d, "alice", false, "/saved delete fireball", out);
+	assert_false(reply_is_error(out));
+	run(&d, "alice", false, "/save one-more 1", out);
+	assert_false(reply_is_error(out));
+	run(&d, "alice", false, "/roll fireball", out); /* the channel's now */
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls\n1: 1 = 1\n");
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -588,6 +657,7 @@ main(void)
 	    cmocka_unit_test(shortcuts_and_suggestions),
 	    cmocka_unit_test(advantage_and_naturals),
 	    cmocka_unit_test(roll_log_and_settings),
+	    cmocka_unit_test(saved_rolls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
