@@ -14,9 +14,9 @@
 
 #include "commands/commands.h"
 #include "commands/rollchan.h"
-#include "rules/buf.h"
-#include "rules/dice.h"
-#include "rules/num.h"
+#include "rules/base/buf.h"
+#include "rules/base/num.h"
+#include "rules/dice/dice.h"
 
 /* Dice shown per group; more are summarised (the total still counts all). */
 #define ROLL_SHOWN_MAX 100

@@ -8,7 +8,7 @@
 
 #include "commands/commands.h"
 #include "commands/rollchan.h"
-#include "rules/dice.h"
+#include "rules/dice/dice.h"
 
 /* The owner a command acts for: the invoker, or "" for the channel. */
 static const char *

@@ -3,9 +3,9 @@
 
 #include <stddef.h>
 
-#include "commands/proc_state.h"
+#include "commands/procedure/proc_state.h"
 #include "commands/rollchan.h"
-#include "commands/tension_state.h"
+#include "commands/tension/tension_state.h"
 
 /* One family per line, so that each new family adds one line. */
 /* clang-format off */

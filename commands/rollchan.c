@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/mem.h"
-#include "rules/utf8.h"
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 static void *
 rollchan_create(void)

@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rules/buf.h"
-#include "rules/textsafe.h"
-#include "rules/utf8.h"
+#include "rules/base/buf.h"
+#include "rules/base/textsafe.h"
+#include "rules/base/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,7 +29,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!textsafe_ok(buf_str(&once), once.len) || !utf8_valid(buf_str(&once), once.len) ||
 	    once.len > in.len)
 		__builtin_trap();
-	if ((changed == 0) != (once.len == in.len && memcmp(buf_str(&once), buf_str(&in), in.len) == 0))
+	if ((changed == 0) !=
+	    (once.len == in.len && memcmp(buf_str(&once), buf_str(&in), in.len) == 0))
 		__builtin_trap();
 	if (textsafe_ok(buf_str(&in), in.len) != (changed == 0))
 		__builtin_trap();

@@ -15,7 +15,7 @@
 
 #include "commands/dispatch.h"
 #include "commands/rollchan.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 static const char *const colours[] = {"red", "green", NULL};
 static int ran;
