@@ -1,6 +1,6 @@
 /*
- * /log: the channel's last rolls (who, what, result, when), and /dice: the
- * channel's /roll settings. Both live in the channel's roll state
+ * /log: the channel's last rolls (who, what, result, when), and /settings:
+ * the channel's output settings. Both live in the channel's roll state
  * (commands/rollchan.h), saved with its record.
  */
 #include <stdio.h>
@@ -70,32 +70,61 @@ const struct command cmd_log = {
 };
 
 static void
-dice_show(struct invocation *inv, struct reply *out)
+settings_show(struct invocation *inv, struct reply *out)
 {
 	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	bool natural = rc == NULL || !rc->no_natural;
+	bool natural = rc == NULL || !rc->no_natural, compact = rc != NULL && rc->compact;
 
 	reply_add(out, 0, "Natural 20 and 1 marks on a lone d20: ");
 	reply_add(out, RS_BOLD, "%s", natural ? "on" : "off");
-	reply_add(out, 0, " (GM: /dice natural on|off).");
+	reply_add(out, 0, ".");
 	reply_nl(out);
+	reply_add(out, 0, "Compact output: ");
+	reply_add(out, RS_BOLD, "%s", compact ? "on" : "off");
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	reply_line(out, RS_DIM, "GM: /settings natural on|off, /settings compact on|off.");
+}
+
+static bool
+mode_on(const struct invocation *inv)
+{
+	return strcmp(inv_str(inv, "mode"), "on") == 0;
 }
 
 static void
-dice_natural(struct invocation *inv, struct reply *out)
+settings_natural(struct invocation *inv, struct reply *out)
 {
 	struct rollchan *rc = rollchan_of(inv->chan);
-	bool on = strcmp(inv_str(inv, "mode"), "on") == 0;
 
-	rc->no_natural = !on;
+	rc->no_natural = !mode_on(inv);
 	channel_touch(inv->chan);
 	reply_line(out, 0, "A lone d20's natural 20 and 1 are %s here.",
-	           on ? "marked again" : "no longer marked");
+	           mode_on(inv) ? "marked" : "no longer marked");
+}
+
+static void
+settings_compact(struct invocation *inv, struct reply *out)
+{
+	struct rollchan *rc = rollchan_of(inv->chan);
+
+	rc->compact = mode_on(inv);
+	rc->dark_shown = false;
+	channel_touch(inv->chan);
+	if (rc->compact)
+		reply_line(out, 0,
+		           "Compact output: a hazard roll shows only the rolled row (/hazard "
+		           "show has the whole table) and the Darkness line comes only when "
+		           "it is new.");
+	else
+		reply_line(out, 0,
+		           "Full output: hazard rolls show the whole table, and every turn "
+		           "says when nothing is lit.");
 }
 
 static const char *const on_off[] = {"on", "off", NULL};
 
-static const struct cmd_opt natural_opts[] = {
+static const struct cmd_opt mode_opts[] = {
     {.name = "mode",
      .desc = "on or off",
      .type = OPT_STRING,
@@ -104,19 +133,24 @@ static const struct cmd_opt natural_opts[] = {
     {0},
 };
 
-static const struct command dice_subs[] = {
-    {.name = "show", .desc = "This channel's /roll settings", .fn = dice_show},
+static const struct command settings_subs[] = {
+    {.name = "show", .desc = "This channel's settings", .fn = settings_show},
     {.name = "natural",
      .desc = "Mark a lone d20's natural 20 and 1 (on by default)",
      .role = ROLE_GM,
-     .opts = natural_opts,
-     .fn = dice_natural},
+     .opts = mode_opts,
+     .fn = settings_natural},
+    {.name = "compact",
+     .desc = "Compact output: only a hazard roll's row, Darkness only when new (off by default)",
+     .role = ROLE_GM,
+     .opts = mode_opts,
+     .fn = settings_compact},
     {0},
 };
 
-const struct command cmd_dice = {
-    .name = "dice",
-    .desc = "This channel's /roll settings: show; GM: natural on|off",
-    .subs = dice_subs,
+const struct command cmd_settings = {
+    .name = "settings",
+    .desc = "This channel's settings: show; GM: natural on|off, compact on|off",
+    .subs = settings_subs,
     .default_sub = "show",
 };

@@ -31,7 +31,7 @@ const struct command *const command_table[] = {
     &cmd_save,
     &cmd_saved,
     &cmd_log,
-    &cmd_dice,
+    &cmd_settings,
     &cmd_help,
     NULL,
 };

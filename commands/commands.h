@@ -14,7 +14,7 @@ extern const struct command cmd_help;
 extern const struct command cmd_log;
 extern const struct command cmd_save;
 extern const struct command cmd_saved;
-extern const struct command cmd_dice;
+extern const struct command cmd_settings;
 extern const struct command cmd_gm;
 extern const struct command cmd_tension;
 extern const struct command cmd_hazard;

@@ -70,6 +70,30 @@ rollchan_entry(const struct rollchan *rc, size_t i)
 }
 
 bool
+rollchan_compact(const struct channel *ch)
+{
+	const struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+
+	return rc != NULL && rc->compact;
+}
+
+bool
+rollchan_show_dark(struct channel *ch, bool dark)
+{
+	struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+	bool show;
+
+	if (rc == NULL || !rc->compact)
+		return dark;
+	show = dark && !rc->dark_shown;
+	if (rc->dark_shown != dark) {
+		rc->dark_shown = dark;
+		channel_touch(ch);
+	}
+	return show;
+}
+
+bool
 rollchan_name_ok(const char *name)
 {
 	size_t n = strlen(name);
@@ -162,6 +186,10 @@ rollchan_save_json(const void *p)
 	cJSON *o = cJSON_CreateObject(), *log = cJSON_AddArrayToObject(o, "log");
 
 	cJSON_AddBoolToObject(o, "natural", !rc->no_natural);
+	if (rc->compact) {
+		cJSON_AddBoolToObject(o, "compact", true);
+		cJSON_AddBoolToObject(o, "dark_shown", rc->dark_shown);
+	}
 	/* Oldest first, so a load appends them in order. */
 	for (size_t i = rc->nlog; i > 0; i--) {
 		const struct rollchan_entry *e = rollchan_entry(rc, i - 1);
@@ -198,6 +226,16 @@ text(const cJSON *o, const char *name, size_t max)
 	    !utf8_valid(v->valuestring, strlen(v->valuestring)))
 		return NULL;
 	return v->valuestring;
+}
+
+/* Reads an optional boolean member (absent: false). */
+static int
+get_flag(const cJSON *o, const char *name, bool *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	*out = cJSON_IsTrue(v);
+	return v == NULL || cJSON_IsBool(v) ? 0 : -1;
 }
 
 /* Loads the optional "saved" array. */
@@ -246,6 +284,11 @@ rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
 		return -1;
 	}
 	rc->no_natural = !cJSON_IsTrue(nat);
+	if (get_flag(o, "compact", &rc->compact) < 0 ||
+	    get_flag(o, "dark_shown", &rc->dark_shown) < 0) {
+		snprintf(err, errlen, "roll state: 'compact' and 'dark_shown' are true or false.");
+		return -1;
+	}
 	if (cJSON_GetArraySize(log) > ROLLCHAN_LOG_MAX) {
 		snprintf(err, errlen, "roll state: the log holds more than %d rolls.",
 		         ROLLCHAN_LOG_MAX);

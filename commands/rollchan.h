@@ -1,6 +1,6 @@
 /*
- * rollchan: a channel's dice state (module slot CHANMOD_ROLL): its /roll
- * settings and its roll log.
+ * rollchan: a channel's dice state (module slot CHANMOD_ROLL): its roll
+ * log, its saved rolls and its output settings (/settings).
  *
  * The log keeps the channel's last ROLLCHAN_LOG_MAX rolls (who, what,
  * result, when), oldest dropped first; private rolls are never logged.
@@ -48,6 +48,9 @@ struct rollchan_entry {
 
 struct rollchan {
 	bool no_natural; /* the channel turned off "Natural 20!" marks */
+	bool compact;    /* compact output: only a hazard roll's row, no
+	                  * unchanged "Darkness:" line */
+	bool dark_shown; /* compact: the last status said "Darkness:" */
 	size_t nlog;     /* entries in log, at most ROLLCHAN_LOG_MAX */
 	size_t head;     /* index of the oldest entry */
 	struct rollchan_entry log[ROLLCHAN_LOG_MAX];
@@ -67,6 +70,18 @@ void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char
 
 /* The i-th entry from the newest (0 is the newest), or NULL. */
 const struct rollchan_entry *rollchan_entry(const struct rollchan *rc, size_t i);
+
+/* Whether the channel asked for compact output (a fresh channel did not). */
+bool rollchan_compact(const struct channel *ch);
+
+/*
+ * Whether a turn's status footer shows the "Darkness:" line, dark saying
+ * whether nothing is lit: always when dark, except that compact output
+ * says it only when the previous footer did not (what /light and /turn
+ * show when asked is not a footer: they always say it). Remembers what
+ * was shown (touching the channel when that changes).
+ */
+bool rollchan_show_dark(struct channel *ch, bool dark);
 
 /* Whether name is allowed for a saved roll (see above). */
 bool rollchan_name_ok(const char *name);

@@ -531,7 +531,8 @@ test_every_module_round_trips_through_journal_and_snapshot(void **state)
 	/* Dice: a roll log and a setting. */
 	say(b, "ann", "all", "/roll 2d6+1 # fire");
 	say(b, "bob", "all", "/roll 3x d20");
-	say(b, "ann", "all", "/dice natural off");
+	say(b, "ann", "all", "/settings natural off");
+	say(b, "ann", "all", "/settings compact on");
 	say(b, "bob", "all", "/save fireball 8d6 # fire");
 	say(b, "ann", "all", "/save sneak 1d20+7 channel:true");
 	/* Every other module, at least in its fresh state. */

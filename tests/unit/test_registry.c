@@ -518,7 +518,7 @@ advantage_and_naturals(void **state)
 }
 
 /* /log shows the channel's last rolls, newest first, never a private one;
- * it keeps ROLLCHAN_LOG_MAX. /dice natural off is the GM's and stops the
+ * it keeps ROLLCHAN_LOG_MAX. /settings natural off is the GM's and stops the
  * natural marks. */
 static void
 roll_log_and_settings(void **state)
@@ -547,9 +547,9 @@ roll_log_and_settings(void **state)
 	ch = state_channel_find(d.state, "test:chan");
 	assert_int_equal(((struct rollchan *)channel_mod_peek(ch, CHANMOD_ROLL))->nlog,
 	                 ROLLCHAN_LOG_MAX);
-	run(&d, "bob", false, "/dice natural off", out);
+	run(&d, "bob", false, "/settings natural off", out);
 	assert_true(reply_is_error(out));
-	run(&d, "alice", true, "/dice natural off", out);
+	run(&d, "alice", true, "/settings natural off", out);
 	assert_false(reply_is_error(out));
 	for (int i = 0; i < 60; i++) {
 		run(&d, "alice", false, "/roll d20", out);
@@ -557,10 +557,75 @@ roll_log_and_settings(void **state)
 		assert_null(strstr(plain, "Natural"));
 		free(plain);
 	}
-	run(&d, "alice", false, "/dice", out);
+	run(&d, "alice", false, "/settings", out);
 	plain = reply_plain(out);
-	assert_string_equal(
-	    plain, "Natural 20 and 1 marks on a lone d20: off (GM: /dice natural on|off).\n");
+	assert_string_equal(plain,
+	                    "Natural 20 and 1 marks on a lone d20: off.\nCompact output: off.\n"
+	                    "GM: /settings natural on|off, /settings compact on|off.\n");
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
+/* Counts the lines of the plain reply that start with prefix. */
+static int
+lines_with(const char *plain, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = plain; p != NULL && *p;
+	     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		n += strncmp(p, prefix, strlen(prefix)) == 0;
+	return n;
+}
+
+/* Compact output: a hazard roll shows its rolled row alone, and the
+ * Darkness line only when it is new; full output shows both every time. */
+static void
+compact_output(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(&d, "gm", true, "/hazard roll", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "  "), 4); /* four rows not rolled */
+	assert_int_equal(lines_with(plain, "> "), 1);
+	assert_int_equal(lines_with(plain, "Darkness:"), 1);
+	free(plain);
+	run(&d, "bob", false, "/settings compact on", out);
+	assert_true(reply_is_error(out));
+	run(&d, "gm", true, "/settings compact on", out);
+	assert_false(reply_is_error(out));
+	for (int i = 0; i < 3; i++) {
+		run(&d, "gm", true, "/hazard roll", out);
+		plain = reply_plain(out);
+		assert_int_equal(lines_with(plain, "  "), 0);
+		assert_int_equal(lines_with(plain, "> "), 1);
+		assert_int_equal(lines_with(plain, "Darkness:"), i == 0);
+		free(plain);
+	}
+	run(&d, "gm", true, "/hazard show", out); /* the whole table stays here */
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "  "), 5);
+	free(plain);
+	/* A turn with light, then dark again: the Darkness line is new once
+	 * more in the next turn's footer. */
+	run(&d, "gm", true, "/light add candle", out);
+	run(&d, "gm", true, "/rest", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 0);
+	free(plain);
+	run(&d, "gm", true, "/light out all", out);
+	run(&d, "gm", true, "/rest", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 1);
+	free(plain);
+	run(&d, "gm", true, "/rest", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 0);
 	free(plain);
 	reply_free(out);
 	rng_free(d.rng);
@@ -658,6 +723,7 @@ main(void)
 	    cmocka_unit_test(advantage_and_naturals),
 	    cmocka_unit_test(roll_log_and_settings),
 	    cmocka_unit_test(saved_rolls),
+	    cmocka_unit_test(compact_output),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
