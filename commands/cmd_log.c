@@ -114,12 +114,12 @@ settings_compact(struct invocation *inv, struct reply *out)
 	if (rc->compact)
 		reply_line(out, 0,
 		           "Compact output: a hazard roll shows only the rolled row (/hazard "
-		           "show has the whole table) and the Darkness line comes only when "
-		           "it is new.");
+		           "show has the whole table), the Darkness line comes only when it "
+		           "is new, and an empty Fungeon step is one line.");
 	else
 		reply_line(out, 0,
-		           "Full output: hazard rolls show the whole table, and every turn "
-		           "says when nothing is lit.");
+		           "Full output: hazard rolls show the whole table, every turn says "
+		           "when nothing is lit, and empty Fungeon steps say None.");
 }
 
 static const char *const on_off[] = {"on", "off", NULL};

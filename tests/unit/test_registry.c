@@ -701,6 +701,38 @@ saved_rolls(void **state)
 	state_free(d.state);
 }
 
+/* Compact output folds an empty step of a Fungeon hallway or combat turn
+ * into one line; full output keeps the heading and its "None.". */
+static void
+compact_folds_empty_steps(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(2)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(&d, "gm", true, "/fungeon join Alba wizard 3", out);
+	run(&d, "gm", true, "/fungeon hallway", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "\n1. Replacements\nNone.\n2. Level-ups\nNone.\n"));
+	free(plain);
+	run(&d, "gm", true, "/fungeon monster add goblin level 3", out);
+	run(&d, "gm", true, "/fungeon combat goblin", out);
+	plain = reply_plain(out);
+	assert_non_null(
+	    strstr(plain, "1. Continuous effects\nNone.\n2. Monster abilities\nNone.\n"));
+	free(plain);
+	run(&d, "gm", true, "/settings compact on", out);
+	run(&d, "gm", true, "/fungeon combat goblin", out);
+	plain = reply_plain(out);
+	assert_non_null(
+	    strstr(plain, "1. Continuous effects: none.\n2. Monster abilities: none.\n"));
+	assert_null(strstr(plain, "None."));
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -724,6 +756,7 @@ main(void)
 	    cmocka_unit_test(roll_log_and_settings),
 	    cmocka_unit_test(saved_rolls),
 	    cmocka_unit_test(compact_output),
+	    cmocka_unit_test(compact_folds_empty_steps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
