@@ -484,7 +484,10 @@ const struct command cmd_roll = {
             "after 100 extra rolls. Marks: ~~struck~~ = dropped, ! exploded, r rerolled, * "
             "success, _ failure, ** critical, __ fumble. Limits: 500 bytes of text, 200 "
             "bytes a label, 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, "
-            "20 repeats, 10 rolls.",
+            "20 repeats, 10 rolls. Shortcuts: /r; 1d20+5 adv (or dis) rolls the d20 twice "
+            "keeping the better (worse); a lone d20's natural 20 and 1 are marked "
+            "(/settings natural off); /roll NAME [+2] [# label] rolls a roll saved with "
+            "/save.",
     .opts = roll_opts,
     .fn = roll_fn,
     .alias = "r",
