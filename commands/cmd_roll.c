@@ -200,8 +200,8 @@ term_end(int c)
  * it ends in neither word, or NULL (with *err set) when there is no plain
  * d20 to double.
  */
-static const char *
-advantage(const char *expr, char *buf, size_t len, const char **err)
+const char *
+cmd_roll_advantage(const char *expr, char *buf, size_t len, const char **err)
 {
 	const char *hash = strchr(expr, '#'), *end = hash != NULL ? hash : expr + strlen(expr);
 	const char *w, *p;
@@ -306,8 +306,8 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
 	const struct rollchan_saved *sv = NULL;
 	char name[ROLLCHAN_NAME_MAX];
-	const char *p = expr, *rest, *hash, *slabel;
-	size_t n = 0;
+	const char *p = expr, *rest, *hash, *slabel, *advword = NULL;
+	size_t n = 0, base;
 	struct buf b;
 
 	while (*p == ' ' || *p == '\t')
@@ -333,9 +333,23 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	rest = p + n;
 	hash = strchr(rest, '#');
 	slabel = strchr(sv->roll, '#');
+	base = slabel != NULL ? (size_t)(slabel - sv->roll) : strlen(sv->roll);
+	while (base > 0 && (sv->roll[base - 1] == ' ' || sv->roll[base - 1] == '\t'))
+		base--;
+	/* A saved "1d20+5 adv" keeps its adv last: "/roll atk +2" is
+	 * "1d20+5 +2 adv". */
+	if (base > 4 && (sv->roll[base - 4] == ' ' || sv->roll[base - 4] == '\t') &&
+	    (strncasecmp(sv->roll + base - 3, "adv", 3) == 0 ||
+	     strncasecmp(sv->roll + base - 3, "dis", 3) == 0))
+		advword = sv->roll + base - 3;
 	buf_init(&b, len - 1);
-	buf_add(&b, sv->roll, slabel != NULL ? (size_t)(slabel - sv->roll) : strlen(sv->roll));
+	buf_add(&b, sv->roll, advword != NULL ? base - 4 : base);
 	buf_add(&b, rest, hash != NULL ? (size_t)(hash - rest) : strlen(rest));
+	if (advword != NULL) {
+		buf_addc(&b, ' ');
+		buf_add(&b, advword, 3);
+		buf_addc(&b, ' ');
+	}
 	if (hash != NULL)
 		buf_adds(&b, hash);
 	else if (slabel != NULL)
@@ -403,7 +417,7 @@ roll_fn(struct invocation *inv, struct reply *out)
 
 	if ((expr = expand_saved(inv, typed, savbuf, sizeof(savbuf), out)) == NULL)
 		return;
-	if ((expr = advantage(expr, advbuf, sizeof(advbuf), &aerr)) == NULL) {
+	if ((expr = cmd_roll_advantage(expr, advbuf, sizeof(advbuf), &aerr)) == NULL) {
 		reply_error(out, "%s", aerr);
 		return;
 	}

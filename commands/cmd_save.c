@@ -31,8 +31,8 @@ gm_check(struct invocation *inv, struct reply *out)
 static void
 save_fn(struct invocation *inv, struct reply *out)
 {
-	const char *name = inv_str(inv, "name"), *roll = inv_str(inv, "roll");
-	char err[DICE_ERR_MAX], why[300];
+	const char *name = inv_str(inv, "name"), *roll = inv_str(inv, "roll"), *chk, *aerr = NULL;
+	char err[DICE_ERR_MAX], why[300], adv[DICE_TEXT_MAX + 8];
 
 	if (!gm_check(inv, out))
 		return;
@@ -42,7 +42,11 @@ save_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	/* A saved roll must roll: checked now, not when it is used. */
-	if (dice_check(roll, strlen(roll), err, sizeof(err)) != DICE_OK) {
+	if ((chk = cmd_roll_advantage(roll, adv, sizeof(adv), &aerr)) == NULL) {
+		reply_error(out, "%s", aerr);
+		return;
+	}
+	if (dice_check(chk, strlen(chk), err, sizeof(err)) != DICE_OK) {
 		reply_error(out, "That roll does not parse: %s.", err);
 		return;
 	}

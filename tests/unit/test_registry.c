@@ -675,6 +675,17 @@ saved_rolls(void **state)
 	assert_true(reply_is_error(out));
 	run(&d, "alice", false, "/save adv 1d6", out);
 	assert_true(reply_is_error(out));
+	run(&d, "alice", false, "/save atk 1d20+5 adv", out);
+	assert_false(reply_is_error(out));
+	run(&d, "alice", false, "/roll atk # sword", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "alice rolls sword\n2d20kh1 + 5: ["));
+	free(plain);
+	run(&d, "alice", false, "/roll atk +2", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "alice rolls\n2d20kh1 + 5 + 2: ["));
+	free(plain);
+	run(&d, "alice", false, "/saved delete atk", out);
 	run(&d, "alice", false, "/save x2 1d6+", out);
 	assert_string_equal(reply_error_text(out),
 	                    "That roll does not parse: expected a number or dice after '+' at "
