@@ -16,7 +16,9 @@
  *   POST /_control            one command: drop | noack | op1 | op7 |
  *                             op9 true|false | close CODE | oversize BYTES |
  *                             malformed | fragment BYTES | heartbeat MS |
- *                             remaining N | mark | lenient on|off | quit |
+ *                             remaining N | mark (restarts the heartbeat gap
+ *                             and the since-mark interaction counts) |
+ *                             lenient on|off | quit |
  *                             zsplit BYTES (compressed payloads in messages
  *                             of this size) | zexpect yes|no|any (as
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
@@ -135,6 +137,9 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
 	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);
 	cJSON_AddNumberToObject(i, "left_to_inject", gw_fake_left());
+	cJSON_AddNumberToObject(i, "mark_created", (double)F.st.mark_created);
+	cJSON_AddNumberToObject(i, "mark_answered", (double)F.st.mark_answered);
+	cJSON_AddNumberToObject(i, "mark_unanswered", (double)F.st.mark_unanswered);
 	g = cJSON_AddObjectToObject(o, "gateway");
 	cJSON_AddNumberToObject(g, "connections", (double)F.st.connections);
 	cJSON_AddNumberToObject(g, "open", F.nconns);

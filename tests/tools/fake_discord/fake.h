@@ -90,6 +90,7 @@ struct inter {
 	int answers;
 	int followups;
 	int64_t answered_at; /* ms, or 0 */
+	bool spoiled;        /* a fault answered its callback: it cannot be late */
 	UT_hash_handle hh;
 };
 
@@ -134,7 +135,7 @@ struct fake {
 	int64_t last_identify;
 
 	struct inter *inters;
-	uint64_t next_id;
+	uint64_t next_id; /* the least id the next interaction may have */
 	/* interactions to inject */
 	/* interaction streams, each cycling through its templates */
 	struct stream {
@@ -165,7 +166,11 @@ struct fake {
 		uint64_t client_closes;
 		uint64_t zlib_connections;      /* that asked for compress=zlib-stream */
 		uint64_t raw_bytes, wire_bytes; /* gateway payloads, before and as sent */
+		/* interactions created since the last "mark": made, answered in
+		 * time, not answered in time (lenient or not) */
+		uint64_t mark_created, mark_answered, mark_unanswered;
 	} st;
+	uint64_t mark_id;  /* the first id after the last "mark" */
 	cJSON *violations; /* the first 100, as strings */
 };
 

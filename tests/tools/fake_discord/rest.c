@@ -210,6 +210,8 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 		return;
 	}
 	F.st.answered++;
+	if (F.mark_id != 0 && id >= F.mark_id)
+		F.st.mark_answered++;
 	if (age > F.st.max_answer_ms)
 		F.st.max_answer_ms = age;
 	j = cJSON_ParseWithLength(body, len);
@@ -292,6 +294,14 @@ fault(const char *route, struct http_answer *a)
 			return true;
 		}
 		if (strcmp(f->kind, "401") == 0) {
+			const char *cb = strstr(route, " /interactions/");
+
+			if (cb != NULL) { /* that interaction is lost on purpose */
+				struct inter *it = gw_fake_interaction(strtoull(cb + 15, NULL, 10));
+
+				if (it != NULL)
+					it->spoiled = true;
+			}
 			F.st.r401++;
 			answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
 			return true;
