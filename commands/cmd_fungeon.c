@@ -129,9 +129,11 @@ sheet_of(const struct fg_chan *c, int i, struct reply *out)
 		reply_line(out, 0, "Carries %s: %s (%lld points).", m->items[k].name, spec,
 		           (long long)m->items[k].cost);
 	}
-	if (m->credit || m->wander)
-		reply_line(out, 0, "Town credit %lld · wandering-monster points %lld.",
-		           (long long)m->credit, (long long)m->wander);
+	if (m->credit)
+		reply_line(out, 0, "Town credit %lld.", (long long)m->credit);
+	for (int k = 0; k < m->nwander; k++)
+		reply_line(out, 0, "Wandering monster to build: %lld points.",
+		           (long long)m->wanderer[k]);
 }
 
 void

@@ -160,10 +160,24 @@ may_store(struct invocation *inv, struct fg_chan *c, enum fg_kind k, const char 
 		*payer = fg_need_self(c, inv, out);
 		if (*payer < 0)
 			return -1;
-		if (cost > c->m[*payer].wander) {
+		if (c->m[*payer].nwander == 0) {
 			reply_error(out,
-			            "%s costs %lld but you have %lld wandering-monster points.",
-			            name, (long long)cost, (long long)c->m[*payer].wander);
+			            "You have no wandering monster to build; a failure on the way "
+			            "back to town (/fungeon retreat) gives one.");
+			return -1;
+		}
+		if (cost > c->m[*payer].wanderer[0]) {
+			reply_error(out,
+			            "%s costs %lld but your next wandering monster has %lld "
+			            "points; points from separate failures never pool.",
+			            name, (long long)cost, (long long)c->m[*payer].wanderer[0]);
+			return -1;
+		}
+		if (cost < fgchan_floor(c)) {
+			reply_error(out,
+			            "%s costs %lld but every monster on floor %d costs at least "
+			            "%d points.",
+			            name, (long long)cost, fgchan_floor(c), fgchan_floor(c));
 			return -1;
 		}
 		return 0;
@@ -213,7 +227,7 @@ add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 	s->room = !wander;
 	s->hits = k == FG_MONSTER ? fg_monster_hits(d.level) : 0;
 	if (payer >= 0)
-		c->m[payer].wander -= p->total;
+		fg_wanderer_remove(&c->m[payer], 0); /* one monster per failure */
 	channel_touch(inv->chan);
 	reply_add(out, 0, "Stored %s ", fg_kind_name(k));
 	reply_add(out, RS_BOLD, "%s", s->name);
@@ -221,8 +235,7 @@ add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 	reply_nl(out);
 	price_lines(out, k, &d, p);
 	if (wander)
-		reply_line(out, 0, "Wandering-monster points left: %lld.",
-		           (long long)c->m[payer].wander);
+		reply_line(out, 0, "Wandering monsters left to build: %d.", c->m[payer].nwander);
 	else
 		fg_budget_line(out, c, k, 0);
 	free(p);

@@ -41,7 +41,7 @@ design_json(const struct fg_design *d)
 static cJSON *
 member_json(const struct fg_member *m)
 {
-	cJSON *o = cJSON_CreateObject(), *items, *effects;
+	cJSON *o = cJSON_CreateObject(), *items, *effects, *wanderers;
 
 	cJSON_AddStringToObject(o, "user", m->user_key);
 	cJSON_AddStringToObject(o, "player", m->player);
@@ -53,7 +53,9 @@ member_json(const struct fg_member *m)
 	cJSON_AddBoolToObject(o, "dead", m->dead);
 	cJSON_AddBoolToObject(o, "fresh", m->fresh);
 	cJSON_AddNumberToObject(o, "credit", (double)m->credit);
-	cJSON_AddNumberToObject(o, "wander", (double)m->wander);
+	wanderers = cJSON_AddArrayToObject(o, "wanderers");
+	for (int i = 0; i < m->nwander; i++)
+		cJSON_AddItemToArray(wanderers, cJSON_CreateNumber((double)m->wanderer[i]));
 	items = cJSON_AddArrayToObject(o, "items");
 	for (int i = 0; i < m->nitems; i++) {
 		cJSON *it = cJSON_CreateObject();
@@ -106,6 +108,7 @@ fg_save(const void *p)
 			cJSON_AddBoolToObject(d, "room", s->room);
 			cJSON_AddNumberToObject(d, "hits", s->hits);
 			cJSON_AddStringToObject(d, "taken", s->taken);
+			cJSON_AddBoolToObject(d, "sprung", s->sprung);
 			cJSON_AddItemToArray(arr, d);
 		}
 	}
@@ -163,6 +166,17 @@ rd_bool(struct rd *r, const cJSON *o, const char *key, bool *out)
 	return 0;
 }
 
+/* A flag added after the first saved records: absent means false. */
+static int
+rd_opt_bool(struct rd *r, const cJSON *o, const char *key, bool *out)
+{
+	if (cJSON_GetObjectItemCaseSensitive(o, key) == NULL) {
+		*out = false;
+		return 0;
+	}
+	return rd_bool(r, o, key, out);
+}
+
 /* A string of at most size - 1 bytes; with name, a valid name (or "" when
  * empty_ok). */
 static int
@@ -217,6 +231,35 @@ rd_effect(struct rd *r, const cJSON *eo, struct fg_effect *e)
 	return 0;
 }
 
+/* The wandering monsters a player has yet to build: "wanderers", a list
+ * of points; a record from before points stopped pooling has "wander", a
+ * single number, read as one monster of that many points (none for 0). */
+static int
+rd_wanderers(struct rd *r, const cJSON *o, struct fg_member *m)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "wanderers"), *x;
+	int64_t old;
+
+	if (list == NULL) {
+		if (rd_int(r, o, "wander", 0, FG_XP_MAX, &old) < 0)
+			return -1;
+		if (old > 0)
+			m->wanderer[m->nwander++] = old;
+		return 0;
+	}
+	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > FG_WANDERERS_MAX)
+		return bad(r, "wanderers", "is not a list of at most 8");
+	cJSON_ArrayForEach(x, list)
+	{
+		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+		    x->valuedouble < 1 || x->valuedouble > FG_XP_MAX)
+			return bad(r, "wanderers",
+			           "holds something other than points 1..100000000");
+		m->wanderer[m->nwander++] = (int64_t)x->valuedouble;
+	}
+	return 0;
+}
+
 /* n zeroed elements of size bytes, or NULL for none. */
 static void *
 zeroed(int n, size_t size)
@@ -240,7 +283,7 @@ rd_member(struct rd *r, const cJSON *o, struct fg_member *m)
 	    rd_i(r, o, "hits", 0, fg_max_hits(m->level), &m->hits) ||
 	    rd_int(r, o, "xp", 0, FG_XP_MAX, &m->xp) || rd_bool(r, o, "dead", &m->dead) ||
 	    rd_bool(r, o, "fresh", &m->fresh) || rd_int(r, o, "credit", 0, FG_XP_MAX, &m->credit) ||
-	    rd_int(r, o, "wander", 0, FG_XP_MAX, &m->wander))
+	    rd_wanderers(r, o, m))
 		return -1;
 	if (!cJSON_IsArray(items) || cJSON_GetArraySize(items) > FG_ITEMS_MAX)
 		return bad(r, "items", "is not a list of at most 8");
@@ -273,7 +316,8 @@ rd_stored(struct rd *r, const cJSON *o, enum fg_kind k, struct fg_stored *s)
 	if (rd_str(r, o, "name", s->name, sizeof(s->name), true, false) ||
 	    rd_design(r, o, k, &s->d, &s->cost) || rd_bool(r, o, "room", &s->room) ||
 	    rd_i(r, o, "hits", 0, k == FG_MONSTER ? fg_monster_hits(s->d.level) : 0, &s->hits) ||
-	    rd_str(r, o, "taken", s->taken, sizeof(s->taken), true, true))
+	    rd_str(r, o, "taken", s->taken, sizeof(s->taken), true, true) ||
+	    rd_opt_bool(r, o, "sprung", &s->sprung))
 		return -1;
 	return 0;
 }

@@ -16,11 +16,12 @@
  * an error reply, before those are called. Adding or removing moves the
  * array, so a pointer to a member or design is stale after either.
  *
- * fgroll: a roll under construction. Handlers add one group per
- * participant (Fungeoneers first, so a player's Thwack-O die lands on their
- * own Fungeoneer when they also roll for a trap or monster), roll, then
- * render each group with its Thwack-O die drawn in the player's style, and
- * end the reply with the line naming who narrates.
+ * Conflicts are decided by rules/fgplay.h into an outcome; the handlers
+ * check their input, apply that outcome to the channel and render it:
+ * each group with its Thwack-O die drawn in the player's style (members
+ * first, so a player's Thwack-O die lands on their own Fungeoneer when they
+ * also roll for a trap or monster), ending with the line naming who
+ * narrates.
  */
 #ifndef DELVER_FUNGEON_CMD_H
 #define DELVER_FUNGEON_CMD_H
@@ -33,6 +34,7 @@
 #include "rules/conflict.h"
 #include "rules/fgcost.h"
 #include "rules/fghall.h"
+#include "rules/fgplay.h"
 #include "rules/fungeon.h"
 
 #define FG_DESIGNS_MAX 24 /* designs of each kind stored on a channel */
@@ -45,6 +47,7 @@ struct fg_stored {
 	bool room;                   /* paid from this room's budget */
 	int hits;                    /* monsters: hits left */
 	char taken[FG_NAME_MAX + 1]; /* treasure: the Fungeoneer who took it, or "" */
+	bool sprung;                 /* traps: sprung (one without Unlimited Use springs once) */
 };
 
 struct fg_chan {
@@ -128,24 +131,8 @@ int fg_need_member(const struct fg_chan *c, const char *name, struct reply *out)
 /* The invoker's member, or an error reply and -1. */
 int fg_need_self(const struct fg_chan *c, const struct invocation *inv, struct reply *out);
 
-struct fgroll {
-	struct cf_roll r;
-	char label[CF_GROUPS_MAX][80];
-};
-
-/* Adds a group; returns its index, or -1 with an error reply when the roll
- * has CF_GROUPS_MAX groups or the group more than CF_DICE_MAX dice. */
-int fgroll_add(struct fgroll *fr, int player, int ndice, struct reply *out, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-/* Renders group gi as "label: 6 ◆4 1" (the Thwack-O die in its player's
- * style, the rest plain), then the suffix; ends the line. */
-void fgroll_line(struct reply *out, const struct fgroll *fr, int gi, const struct ustyle *styles,
-                 const char *suffix);
-/* Finds who narrates, shows any tie re-rolls and ends with the line naming
- * the narrator (nothing when no player rolled). */
-void fgroll_narrate(struct reply *out, struct rng *rng, const struct fgroll *fr,
-                    const struct fg_chan *c, const struct ustyle *styles, const char *what);
-/* The same, from a narration already found (draws, effects). */
+/* The lines naming who narrates, from a narration found by rules/ (with
+ * any Thwack-O tie re-rolls shown); nothing when no player rolled. */
 void fg_narration_lines(struct reply *out, const struct cf_narration *n, const struct fg_chan *c,
                         const struct ustyle *styles, const char *what);
 
@@ -207,42 +194,49 @@ int fg_part_resolve(struct fg_chan *c, const char *word, unsigned kinds, struct 
 const char *fg_part_name(const struct fg_chan *c, const struct fg_part *p, char *buf, size_t len);
 /* The category whose holder rolls for it (members: none, -1). */
 int fg_part_category(const struct fg_part *p);
-/* The Annoy or Pain dice of an obstacle (trap, monster ability), with its
- * damage type and universality. */
-struct fg_obstacle {
-	char label[80];
-	int annoy, pain;
-	const char *type;
-	bool universal;
-	bool hold, continuous; /* what a failure brings */
-	int64_t xp;            /* XP for each success against it (traps: their cost) */
-	int roller;            /* the member who rolls it, or -1 */
-};
+/* The obstacle a trap, monster or monster ability is (rules/fgplay.h):
+ * its dice, damage type, universality, what a failure brings, the XP of a
+ * success and who rolls it (inv may be NULL). */
 void fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct invocation *inv,
-                    struct fg_obstacle *o);
+                    struct fgp_obstacle *o);
 
 /*
- * An Annoying conflict: obstacle o (its annoy dice, or `dice` when >= 0)
- * against the members listed. Checks dice counts and effect slots first
- * (returns -1 with an error reply, nothing rolled or changed); then rolls,
- * renders every roll, applies XP and the continuous effects of failures,
- * and sets fails[i] for each listed member i. The roll is left in fr (the
- * caller's, zeroed) for the caller to narrate after its own lines.
+ * An Annoying conflict: obstacle o (its annoy dice, or `dice`) against the
+ * members listed. fg_annoy_check() checks dice counts and effect slots
+ * (returns -1 with an error reply, nothing rolled or changed).
+ * fg_annoy_play() then has rules/fgplay.h decide the outcome into *a,
+ * renders every roll, and applies the outcome (XP, continuous effects);
+ * the caller adds its own lines and then the narration (a->nar).
  */
-int fg_annoy_check(const struct fg_chan *c, const struct fg_obstacle *o, int dice,
+int fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice,
                    const int *members, int n, const char *bonus, struct reply *out);
-void fg_annoy_run(struct invocation *inv, struct fg_chan *c, const struct fg_obstacle *o, int dice,
+int fg_annoy_play(struct invocation *inv, struct fg_chan *c, const struct fgp_obstacle *o, int dice,
                   const int *members, int n, const char *bonus, const struct ustyle *styles,
-                  bool *fails, struct fgroll *fr, struct reply *out);
+                  struct fgp_annoy *a, struct reply *out);
+/* out[i]: whether members[i]'s class fits, by the bonus option. */
+void fg_bonus_flags(const struct fg_chan *c, const char *bonus, const int *members, int n,
+                    bool *out);
 
 /* A Painful conflict among parts[0..n): fg_pain_check validates (and puts
- * members first, resolving targets); fg_pain_run rolls, shows the
- * rank-by-rank table, applies damage, deaths and XP, and names the
- * narrator. */
+ * members first, resolving targets); fg_pain_run has rules/fgplay.h decide
+ * the outcome, shows the rank-by-rank table and the outcome, applies it
+ * (damage, deaths, XP, monsters' hits) and names the narrator. */
 int fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus,
                   struct reply *out);
 void fg_pain_run(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, int n,
                  const char *bonus, const struct ustyle *styles, struct reply *out);
+
+/* Renders an Annoying conflict's outcome: the obstacle's roll, then each
+ * member's with its result and XP. */
+void fg_annoy_render(struct reply *out, const struct fg_chan *c, const struct fgp_obstacle *o,
+                     const struct fgp_annoy *a, const struct ustyle *styles);
+
+/* Copies src into dst[size], cut short on a character boundary. */
+void fg_fit_label(char *dst, size_t size, const char *src);
+/* Renders group g as "label: 6 ◆4 1" (the Thwack-O die in its player's
+ * style), then the suffix; ends the line. */
+void fg_group_line(struct reply *out, const struct cf_group *g, const char *label,
+                   const struct ustyle *styles, const char *suffix);
 
 /* Renders one continuous-effect roll (hallway step 3, combat step 1). */
 void fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont *k,

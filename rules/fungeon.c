@@ -135,6 +135,25 @@ fg_level_up(struct fg_member *m, enum fg_xp_rule rule, struct fg_levelup *up)
 	return true;
 }
 
+int
+fg_add_wanderer(struct fg_member *m, int64_t points)
+{
+	if (m->nwander == FG_WANDERERS_MAX)
+		return -1;
+	m->wanderer[m->nwander++] = points;
+	return 0;
+}
+
+void
+fg_wanderer_remove(struct fg_member *m, int i)
+{
+	if (i < 0 || i >= m->nwander)
+		return;
+	memmove(&m->wanderer[i], &m->wanderer[i + 1],
+	        (size_t)(m->nwander - i - 1) * sizeof(m->wanderer[0]));
+	m->nwander--;
+}
+
 bool
 fg_damage(struct fg_member *m, int n)
 {
@@ -198,7 +217,7 @@ fg_annoy_dice(const struct fg_member *m, bool bonus, const char *type, bool univ
 
 	if (magic != NULL)
 		*magic = mg;
-	return m->level + (bonus ? fg_class_bonus(m->level) : 0) + mg;
+	return m->level + (bonus && !universal ? fg_class_bonus(m->level) : 0) + mg;
 }
 
 int

@@ -182,7 +182,8 @@ dice_counts(void **unused)
 	assert_int_equal(fg_annoy_dice(&m, false, "", false, &magic), 6);
 	assert_int_equal(magic, 2);
 	assert_int_equal(fg_annoy_dice(&m, true, "fire", false, &magic), 8);
-	assert_int_equal(fg_annoy_dice(&m, true, "fire", true, &magic), 6);
+	/* universal: no class bonus and no magic on the Annoy roll either */
+	assert_int_equal(fg_annoy_dice(&m, true, "fire", true, &magic), 4);
 	assert_int_equal(magic, 0);
 	assert_int_equal(fg_pain_dice(&m, true, "FIRE", false, &magic), 9);
 	assert_int_equal(magic, 3);

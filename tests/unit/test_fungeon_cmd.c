@@ -283,7 +283,13 @@ bad_input_changes_nothing(void **unused)
 	    {"alice", "/fungeon annoy goblin/stab",
 	     "goblin/stab has no Annoy dice, so nobody has "
 	     "to resist it."},
-	    {"alice", "/fungeon annoy pit Alba Alba",
+	    {"alice", "/fungeon annoy pit Alba",
+	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
+	     "more XP."},
+	    {"alice", "/fungeon trigger pit Alba",
+	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
+	     "more XP."},
+	    {"alice", "/fungeon find pit Alba Alba",
 	     "Alba is named twice; name each Fungeoneer once."},
 	    {"alice", "/fungeon annoy pit Alba bonus:Zed", NULL},
 	    {"alice", "/fungeon pain Alba Brom",
