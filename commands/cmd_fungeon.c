@@ -554,8 +554,10 @@ static const struct command fungeon_subs[] = {
      .help = "The obstacle keeps its highest die; each resister rolls level dice (+ class "
              "bonus if the class fits: bonus:NAME or bonus:all; + matching magic Annoy "
              "dice unless the obstacle is universal) and keeps the highest. Lower fails, "
-             "equal succeeds. Success against a trap earns the trap's cost in XP. A "
-             "monster's ability rolls level + its Annoy dice.",
+             "equal succeeds. Against a trap this is getting past or disarming it (the "
+             "class bonus where it fits): a success earns the trap's cost in XP, and a "
+             "trap without Unlimited Use is then spent, sprung or not. A monster's ability "
+             "rolls level + its Annoy dice.",
      .opts = annoy_opts,
      .fn = fg_annoy},
     {.name = "find",
@@ -563,9 +565,12 @@ static const struct command fungeon_subs[] = {
      .opts = find_opts,
      .fn = fg_find},
     {.name = "trigger",
-     .desc = "Fungeoneers trigger a trap at once: one die + level each, highest avoids",
-     .help = "Everyone tied for the highest total avoids it. Disarming works the same "
-             "way, with the class bonus where it fits (bonus:NAME).",
+     .desc = "Fungeoneers stumble into a trap: an Annoy roll against its Annoy dice",
+     .help = "One Fungeoneer makes an Annoy roll against the trap's Annoy dice. Several at "
+             "once each roll one die + level first: the highest total (and everyone tied "
+             "with it) avoids it, the others make that Annoy roll. A trap without "
+             "Unlimited Use springs once: after that it cannot be triggered or rolled "
+             "against again.",
      .opts = find_opts,
      .fn = fg_trigger},
     {.name = "pain",
@@ -585,8 +590,9 @@ static const struct command fungeon_subs[] = {
      .fn = fg_combat},
     {.name = "retreat",
      .desc = "Back to town: Annoy rolls against floor dice; failures build wanderers",
-     .help = "Each failure gives that player level + floor points to build a wandering "
-             "monster (/fungeon monster add NAME ... budget:wander).",
+     .help = "Each failure gives that player one wandering monster of level + floor "
+             "points (at least the floor; points from separate failures never pool), "
+             "built with /fungeon monster add NAME ... budget:wander.",
      .opts = retreat_opts,
      .fn = fg_retreat},
     {.name = "town",

@@ -19,7 +19,7 @@ design_of(struct invocation *inv, enum fg_kind k, struct fg_design *d, struct fg
 	char err[300];
 
 	if (fgcost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
-	    fgcost_price(d, p, err, sizeof(err)) < 0) {
+	    fgcost_price(d, p, err, sizeof(err)) < 0 || fgcost_check(d, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return -1;
 	}

@@ -98,8 +98,8 @@ play_a_room(struct table *t)
 	ok(t, "bob", "/fungeon join Brom fighter 2");
 	ok(t, "carol", "/fungeon join Cora rogue 1");
 	ok(t, "carol", "/fungeon hallway");
-	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous");
-	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab pain 1");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous type acid");
+	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab annoy 1 pain 1 type blade");
 	ok(t, "alice", "/fungeon treasure add coin mundane");
 	ok(t, "alice", "/fungeon take coin");
 	ok(t, "carol", "/fungeon annoy pit");
@@ -125,8 +125,8 @@ long_names_stay_utf8(void **unused)
 	ok(t, player, line);
 	ok(t, "bob", "/fungeon join Brom fighter 2");
 	ok(t, "bob", "/fungeon hallway");
-	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous");
-	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab pain 1");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous type acid");
+	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab annoy 1 pain 1 type blade");
 	for (int i = 0; i < 3; i++) {
 		static const char *const cmds[] = {
 		    "/fungeon annoy pit", "/fungeon pain pit Aaaaaaaaaaaaaaaaaaaaaaaa Brom",
@@ -193,7 +193,7 @@ module_round_trip(void **unused)
 	b = cJSON_PrintUnformatted(j);
 	assert_string_equal(a, b);
 	assert_non_null(strstr(a, "\"name\":\"Alba\""));
-	assert_non_null(strstr(a, "\"design\":\"annoy 2 pain 1 continuous\""));
+	assert_non_null(strstr(a, "\"design\":\"annoy 2 pain 1 continuous type acid\""));
 	assert_non_null(strstr(a, "\"items\":[{\"name\":\"coin\",\"design\":\"mundane\"}]"));
 	cJSON_Delete(j);
 	free(a);
@@ -280,9 +280,11 @@ bad_input_changes_nothing(void **unused)
 	     "the monsters are goblin."},
 	    {"alice", "/fungeon annoy goblin/bite",
 	     "The monster goblin has no ability 'bite'; its abilities are stab."},
-	    {"alice", "/fungeon annoy goblin/stab",
-	     "goblin/stab has no Annoy dice, so nobody has "
-	     "to resist it."},
+	    {"alice", "/fungeon monster add imp level 1 ability zap pain 3 type shock",
+	     "The ability 'zap' has no Annoy dice; every special ability spends at least 1 "
+	     "point on Annoy (annoy N, 1 point per 2 dice)."},
+	    {"alice", "/fungeon trap add hole annoy 1",
+	     "A trap needs a Type (fire, poison, arrows...): add type WORD."},
 	    {"alice", "/fungeon annoy pit Alba",
 	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
 	     "more XP."},
@@ -303,14 +305,15 @@ bad_input_changes_nothing(void **unused)
 	    {"alice", "/fungeon pain Alba>ghost goblin", NULL},
 	    {"alice", "/fungeon trap add big annoy 200",
 	     "'annoy' must be from 0 to 100 (got 200)."},
-	    {"alice", "/fungeon trap add big annoy 20 pain 20",
+	    {"alice", "/fungeon trap add big annoy 20 pain 20 type fire",
 	     "big costs 30 but the Traps budget has 0 left this room (budget 4, spent 4); make "
 	     "it cheaper."},
 	    {"alice", "/fungeon monster add ogre level 5",
-	     "ogre costs 5 but the Monsters budget has 4 left this room (budget 7, spent 3); make "
+	     "ogre costs 5 but the Monsters budget has 3 left this room (budget 7, spent 4); make "
 	     "it cheaper."},
 	    {"alice", "/fungeon monster add wyrm level 20 ability breath annoy 90 pain 1", NULL},
-	    {"alice", "/fungeon trap add pit annoy 1", "The name pit is taken here; pick another."},
+	    {"alice", "/fungeon trap add pit annoy 1 type fire",
+	     "The name pit is taken here; pick another."},
 	    {"alice", "/fungeon find pit Zed", NULL},
 	    {"alice", "/fungeon take coin", "Alba took coin already."},
 	    {"alice", "/fungeon use coin",
@@ -350,7 +353,7 @@ thwacko_on_the_trap_player(void **unused)
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "bob", "/fungeon join Brom fighter 2");
 	ok(t, "bob", "/fungeon pick traps");
-	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3 type spikes");
 	ok(t, "alice", "/fungeon pain pit Alba");
 	c = fgchan_peek(state_channel(t->st, "console:t"));
 	fgchan_styles(c, t->st, styles);
@@ -460,8 +463,8 @@ cost_shows_the_budget(void **unused)
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "bob", "/fungeon join Brom fighter 3");
-	text = run(t, "alice", "/fungeon cost trap annoy 2 pain 1 unlimited universal");
-	assert_string_equal(text, "Trap: annoy 2 pain 1 unlimited universal\n"
+	text = run(t, "alice", "/fungeon cost trap annoy 2 pain 1 unlimited universal type darts");
+	assert_string_equal(text, "Trap: annoy 2 pain 1 unlimited universal type darts\n"
 	                          "Plain: annoy 2 (1) + pain 1 (1) = 2\n"
 	                          "Doubled: unlimited use → 4, universal damage → 8\n"
 	                          "Cost: 8 points.\n"
@@ -572,8 +575,9 @@ static void
 fill(struct fg_chan *c, int n, int items, int effects, int designs)
 {
 	static const char *const prefix[FG_KIND_COUNT] = {"t", "m", "r"};
-	static const char *const spec[FG_KIND_COUNT] = {"annoy 2 pain 1 continuous",
-	                                                "level 2 ability bite pain 1", "mundane"};
+	static const char *const spec[FG_KIND_COUNT] = {
+	    "annoy 2 pain 1 continuous", "level 2 ability bite annoy 1 pain 1 type claws",
+	    "mundane"};
 	char key[32], player[16], name[16], err[200];
 
 	for (int i = 0; i < n; i++) {
@@ -737,7 +741,7 @@ limits_at_the_maximum(void **unused)
 		const char *user, *line, *error;
 	} cases[] = {
 	    {"newcomer", "/fungeon join Zed fighter 3", "The party is full (8 Fungeoneers)."},
-	    {"p1", "/fungeon trap add pit annoy 2",
+	    {"p1", "/fungeon trap add pit annoy 2 type darts",
 	     "This channel holds 24 traps already, the most it can; remove one first."},
 	    {"p1", "/fungeon monster add rat level 1",
 	     "This channel holds 24 monsters already, the most it can; remove one first."},
@@ -775,7 +779,7 @@ memory_tracks_what_the_channel_holds(void **unused)
 	ok(t, "alice", "/fungeon join Alba wizard 3");
 	ok(t, "bob", "/fungeon join Brom fighter 3");
 	ok(t, "carol", "/fungeon join Cora rogue 3");
-	ok(t, "alice", "/fungeon trap add pit annoy 2 pain 1");
+	ok(t, "alice", "/fungeon trap add pit annoy 2 pain 1 type darts");
 	ok(t, "alice", "/fungeon monster add rat level 3");
 	assert_int_equal(fgchan_bytes(c),
 	                 empty + 3 * sizeof(struct fg_member) + 2 * sizeof(struct fg_stored));
