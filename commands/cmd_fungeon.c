@@ -62,7 +62,7 @@ fg_join(struct invocation *inv, struct reply *out)
 	} else {
 		m = fgchan_member_add(c);
 	}
-	fg_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level, c->xp_rule);
+	fg_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level);
 	m->fresh = replacing;
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", m->player);

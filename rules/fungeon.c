@@ -98,7 +98,7 @@ copy(char *dst, size_t size, const char *src)
 
 void
 fg_member_init(struct fg_member *m, const char *user_key, const char *player, const char *name,
-               const char *cls, int level, enum fg_xp_rule rule)
+               const char *cls, int level)
 {
 	memset(m, 0, sizeof(*m));
 	copy(m->user_key, sizeof(m->user_key), user_key);
@@ -107,7 +107,7 @@ fg_member_init(struct fg_member *m, const char *user_key, const char *player, co
 	copy(m->cls, sizeof(m->cls), cls);
 	m->level = level;
 	m->hits = fg_max_hits(level);
-	m->xp = fg_xp_needed(rule, level);
+	m->xp = 0; /* whatever its level: "None of us have any" */
 }
 
 bool

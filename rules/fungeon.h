@@ -129,10 +129,11 @@ int64_t fg_xp_needed(enum fg_xp_rule rule, int level);
 /* The highest level (1..FG_LEVEL_MAX) that xp reaches under the rule. */
 int fg_level_for_xp(enum fg_xp_rule rule, int64_t xp);
 
-/* A fresh Fungeoneer at full hits, with the XP its level needs. m must own
- * nothing (never initialised, or freed by fg_member_free()). */
+/* A fresh Fungeoneer at full hits with 0 XP, whatever its level (XP then
+ * counts up against the level table from there). m must own nothing (never
+ * initialised, or freed by fg_member_free()). */
 void fg_member_init(struct fg_member *m, const char *user_key, const char *player, const char *name,
-                    const char *cls, int level, enum fg_xp_rule rule);
+                    const char *cls, int level);
 
 /* Applies every level m's XP reaches (never lowering a level). Returns true
  * and fills up (may be NULL) when m gained at least one level. Dead

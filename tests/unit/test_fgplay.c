@@ -23,8 +23,7 @@ party(struct fg_member *m, int n, const int *levels)
 	static const char *const names[] = {"Alba", "Brom", "Cora", "Dirk"};
 
 	for (int i = 0; i < n; i++)
-		fg_member_init(&m[i], names[i], names[i], names[i], "wizard", levels[i],
-		               FG_XP_TABLE);
+		fg_member_init(&m[i], names[i], names[i], names[i], "wizard", levels[i]);
 }
 
 static void

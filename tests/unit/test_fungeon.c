@@ -56,9 +56,13 @@ member_basics(void **unused)
 {
 	struct fg_member m;
 
-	fg_member_init(&m, "console:alice", "alice", "Alba", "wizard", 3, FG_XP_TABLE);
+	fg_member_init(&m, "console:alice", "alice", "Alba", "wizard", 3);
 	assert_int_equal(m.hits, 15);
-	assert_int_equal(m.xp, 40);
+	/* issue 13 #10: a new Fungeoneer starts with 0 XP whatever its level, so
+	 * the prose formula gives no free level-up in the first hallway */
+	assert_int_equal(m.xp, 0);
+	assert_false(fg_level_up(&m, FG_XP_FORMULA, NULL));
+	assert_int_equal(m.level, 3);
 	assert_int_equal(fg_class_bonus(3), 1);
 	assert_int_equal(fg_class_bonus(1), 0);
 	assert_int_equal(fg_class_bonus(20), 10);
@@ -81,7 +85,7 @@ multi_level_level_up(void **unused)
 	struct fg_member m;
 	struct fg_levelup up;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 1);
 	m.hits = 3;
 	fg_add_xp(&m, 85);
 	assert_true(fg_level_up(&m, FG_XP_TABLE, &up));
@@ -97,14 +101,14 @@ multi_level_level_up(void **unused)
 	assert_int_equal(m.hits, 18);
 	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
 	/* 20 XP: level 2 by the table, level 3 by the formula */
-	fg_member_init(&m, "k", "p", "Brom", "fighter", 2, FG_XP_TABLE);
-	fg_add_xp(&m, 10); /* 20 XP */
+	fg_member_init(&m, "k", "p", "Brom", "fighter", 2);
+	fg_add_xp(&m, 20); /* 20 XP (it started with 0) */
 	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
 	assert_true(fg_level_up(&m, FG_XP_FORMULA, &up));
 	assert_int_equal(up.to, 3);
 	assert_int_equal(m.hits, 15);
 	/* the cap */
-	fg_member_init(&m, "k", "p", "Cid", "rogue", 19, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Cid", "rogue", 19);
 	fg_add_xp(&m, FG_XP_MAX);
 	assert_true(fg_level_up(&m, FG_XP_TABLE, &up));
 	assert_int_equal(m.level, 20);
@@ -116,7 +120,7 @@ death_and_replacement(void **unused)
 	struct fg_member m;
 	struct fg_levelup up;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 2, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 2);
 	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_DAMAGE}), 0);
 	assert_int_equal(m.neffects, 1);
 	assert_false(fg_damage(&m, 9));
@@ -143,10 +147,10 @@ party_math_and_budgets(void **unused)
 	struct fg_party p;
 	struct fg_budgets b;
 
-	fg_member_init(&m[0], "a", "a", "A", "c", 2, FG_XP_TABLE);
-	fg_member_init(&m[1], "b", "b", "B", "c", 3, FG_XP_TABLE);
-	fg_member_init(&m[2], "c", "c", "C", "c", 4, FG_XP_TABLE);
-	fg_member_init(&m[3], "d", "d", "D", "c", 1, FG_XP_TABLE);
+	fg_member_init(&m[0], "a", "a", "A", "c", 2);
+	fg_member_init(&m[1], "b", "b", "B", "c", 3);
+	fg_member_init(&m[2], "c", "c", "C", "c", 4);
+	fg_member_init(&m[3], "d", "d", "D", "c", 1);
 	m[3].dead = true;
 	fg_party_math(m, 4, &p);
 	assert_int_equal(p.n, 3);
@@ -170,7 +174,7 @@ dice_counts(void **unused)
 	struct fg_member m;
 	int magic;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 4, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 4);
 	for (int i = 0; i < 3; i++)
 		assert_non_null(fg_item_add(&m));
 	m.items[0].d = (struct fg_design){.kind = FG_TREASURE, .fancy = true, .pain = 3};
@@ -200,7 +204,7 @@ effects(void **unused)
 	struct fg_member m;
 	struct fg_effect e = {.kind = FG_EFFECT_DAMAGE, .annoy = 2, .pain = 1};
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 1);
 	for (int i = 0; i < FG_EFFECTS_MAX; i++) {
 		e.source[0] = (char)('a' + i);
 		assert_int_equal(fg_effect_add(&m, &e), 0);
@@ -229,7 +233,7 @@ continuous_damage_roll(void **unused)
 	assert_non_null(c);
 	for (int round = 0; round < 20; round++) {
 		fg_member_free(&m[0]);
-		fg_member_init(&m[0], "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+		fg_member_init(&m[0], "k", "p", "Alba", "wizard", 1);
 		assert_int_equal(fg_effect_add(&m[0], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
 		                                                          .source = "pit",
 		                                                          .annoy = 4,
@@ -300,20 +304,20 @@ hallway_order(void **unused)
 	struct trace t = {0};
 	struct rng *rng = rng_new_seeded(2);
 
-	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 2, FG_XP_TABLE);
+	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 2);
 	m[0].dead = true;
 	m[0].hits = 0;
-	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3, FG_XP_TABLE);
+	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
 	m[1].fresh = true;
-	fg_member_init(&m[2], "c", "carol", "Cora", "rogue", 2, FG_XP_TABLE);
-	fg_add_xp(&m[2], 30); /* 40: level 3 */
+	fg_member_init(&m[2], "c", "carol", "Cora", "rogue", 2);
+	fg_add_xp(&m[2], 40); /* level 3 */
 	assert_int_equal(fg_effect_add(&m[2], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
 	                                                          .source = "wasp/sting",
 	                                                          .annoy = 1,
 	                                                          .pain = 1}),
 	                 0);
-	fg_member_init(&m[3], "d", "dan", "Dirk", "monk", 2, FG_XP_TABLE);
-	fg_add_xp(&m[3], 30);
+	fg_member_init(&m[3], "d", "dan", "Dirk", "monk", 2);
+	fg_add_xp(&m[3], 40);
 	assert_int_equal(fg_effect_add(&m[3], &(struct fg_effect){.kind = FG_EFFECT_HOLD,
 	                                                          .source = "spider/web",
 	                                                          .annoy = 2}),

@@ -487,7 +487,7 @@ xp_rule_setting(void **unused)
 	char *text, *json;
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
-	ok(t, "alice", "/fungeon xp Alba 10"); /* 20 in all */
+	ok(t, "alice", "/fungeon xp Alba 20"); /* 20 in all: a new one starts with 0 */
 	ok(t, "alice", "/fungeon hallway");
 	c = fgchan_peek(state_channel(t->st, "console:t"));
 	assert_int_equal(c->m[0].level, 2); /* the table: level 3 at 40 */
@@ -586,7 +586,7 @@ fill(struct fg_chan *c, int n, int items, int effects, int designs)
 		snprintf(key, sizeof(key), "console:p%d", i);
 		snprintf(player, sizeof(player), "p%d", i);
 		snprintf(name, sizeof(name), "F%d", i);
-		fg_member_init(m, key, player, name, "fighter", 3, FG_XP_TABLE);
+		fg_member_init(m, key, player, name, "fighter", 3);
 		for (int k = 0; k < items; k++) {
 			struct fg_item *it = fg_item_add(m);
 
