@@ -40,20 +40,22 @@ fg_join(struct invocation *inv, struct reply *out)
 		reply_error(out, "The name %s is taken here; pick another.", name);
 		return;
 	}
-	if (replacing) {
+	if (!replacing && c->n == FG_PARTY_MAX) {
+		reply_error(out, "The party is full (%d Fungeoneers).", FG_PARTY_MAX);
+		return;
+	}
+	if (replacing || fgchan_fallen(c, inv->from->user_key)) {
+		/* after a death, however the player comes back */
 		level = fg_replacement_level(fgchan_floor(c));
 		if (inv_has(inv, "level") && inv_int(inv, "level", 0) != level) {
-			reply_error(out,
-			            "A new Fungeoneer after a death starts at level %d (floor %d "
-			            "- 1, at least 1); join at level %d.",
-			            level, fgchan_floor(c), level);
+			reply_error(
+			    out,
+			    "A new Fungeoneer after a death starts at level %d (floor %d "
+			    "- 1, at least 1) for the rest of this dungeon; join at level %d.",
+			    level, fgchan_floor(c), level);
 			return;
 		}
 	} else {
-		if (c->n == FG_PARTY_MAX) {
-			reply_error(out, "The party is full (%d Fungeoneers).", FG_PARTY_MAX);
-			return;
-		}
 		level = (int)inv_int(inv, "level", p.n > 0 ? p.min : 1);
 	}
 	if (replacing) {
@@ -63,7 +65,9 @@ fg_join(struct invocation *inv, struct reply *out)
 		m = fgchan_member_add(c);
 	}
 	fg_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level);
-	m->fresh = replacing;
+	m->fresh = replacing || fgchan_fallen(c, inv->from->user_key);
+	if (replacing)
+		fgchan_fallen_add(c, inv->from->user_key);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", m->player);
 	reply_add(out, 0, " %s ", replacing ? "makes a new Fungeoneer:" : "joins as");
@@ -86,7 +90,11 @@ fg_leave(struct invocation *inv, struct reply *out)
 	for (int k = 0; k < FG_CAT_COUNT; k++)
 		if (!strcmp(c->holder[k], c->m[me].user_key))
 			c->holder[k][0] = '\0';
+	if (c->m[me].dead)
+		fgchan_fallen_add(c, c->m[me].user_key);
 	fgchan_member_remove(c, me);
+	if (c->n == 0)
+		fgchan_fallen_clear(c); /* the party is gone: that dungeon is over */
 	channel_touch(inv->chan);
 	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
 }
@@ -154,6 +162,8 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 	                                  "hits",       "XP",     "bonus"};
 	struct fg_chan *c = fgchan(inv);
 	struct fg_party p;
+	struct fg_picks pk;
+	int next;
 
 	if (c->n == 0) {
 		reply_line(out, 0, "No party here yet: /fungeon join NAME CLASS LEVEL.");
@@ -179,9 +189,18 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 	           c->xp_rule == FG_XP_FORMULA ? "formula" : "table");
 	for (int k = 0; k < FG_KIND_COUNT; k++)
 		fg_budget_line(out, c, (enum fg_kind)k, 0);
+	if (c->waived[0])
+		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
+	fgchan_picks(c, &pk);
+	next = fg_picks_next(&pk);
+	if (pk.n > 0 && next >= 0)
+		reply_line(out, 0, "Choosing categories: %s is next (/fungeon pick CATEGORY).",
+		           c->m[next].player);
 	if (fgchan_holder(c, FG_CAT_TRAPS) < 0 && fgchan_holder(c, FG_CAT_MONSTERS) < 0 &&
 	    fgchan_holder(c, FG_CAT_TREASURE) < 0) {
-		reply_line(out, RS_DIM, "Categories are drawn in the hallway (/fungeon hallway).");
+		if (pk.n == 0)
+			reply_line(out, RS_DIM,
+			           "Categories are drawn in the hallway (/fungeon hallway).");
 		return;
 	}
 	reply_add(out, 0, "Picking:");
@@ -396,6 +415,12 @@ static const struct cmd_opt xprule_opts[] = {
      .choices = rule_choices},
     {0},
 };
+static const struct cmd_opt hallway_opts[] = {
+    {.name = "waive",
+     .desc = "Leave the room with points unspent (recorded and shown)",
+     .type = OPT_BOOL},
+    {0},
+};
 static const struct cmd_opt pick_opts[] = {
     {.name = "category",
      .desc = "traps, monsters or treasure",
@@ -513,16 +538,21 @@ static const struct command fungeon_subs[] = {
      .fn = fg_xprule_cmd},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
+     .opts = hallway_opts,
      .help = "In order: (1) dead Fungeoneers are replaced at level floor - 1 (minimum 1); "
              "(2) level-ups, several at once, each level recomputing class bonus and max "
              "hits and healing 5 hits; (3) continuous-damage rolls (holds end with the "
-             "fight); (4) every player rolls one die, their Thwack-O: the highest picks "
-             "first among Traps, Monsters, Treasure (ties re-rolled). If Party Min rose, "
-             "the Traps player places a downward stair. A new room's budgets start "
-             "fresh.",
+             "fight); (4) every player rolls one die, their Thwack-O: the highest chooses "
+             "first among Traps, Monsters, Treasure with /fungeon pick, then the next "
+             "(ties re-rolled; a player chooses again only when there are fewer players "
+             "than categories). If Party Min rose, the Traps player places a downward "
+             "stair. The room's budgets are computed once, after (1) and (2), and stay "
+             "fixed for the room. A dead Fungeoneer's player makes the new one before the "
+             "hallway. All points must be spent first, unless the players waive it "
+             "(waive:true, recorded and shown).",
      .fn = fg_hallway_cmd},
     {.name = "pick",
-     .desc = "Take a category (traps, monsters, treasure) for yourself or a player",
+     .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
      .opts = pick_opts,
      .fn = fg_pick},
     {.name = "cost",

@@ -81,10 +81,30 @@ member_json(const struct fg_member *m)
 }
 
 static cJSON *
+budgets_json(const struct fg_budgets *b)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "traps", (double)b->traps);
+	cJSON_AddNumberToObject(o, "monsters", (double)b->monsters);
+	cJSON_AddNumberToObject(o, "treasure", (double)b->treasure);
+	return o;
+}
+
+static void
+keys_json(cJSON *o, const char *name, char (*keys)[FG_KEY_MAX], int n)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, name);
+
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(keys[i]));
+}
+
+static cJSON *
 fg_save(const void *p)
 {
 	const struct fg_chan *c = p;
-	cJSON *o = cJSON_CreateObject(), *party, *holders, *designs;
+	cJSON *o = cJSON_CreateObject(), *party, *holders, *designs, *order;
 
 	cJSON_AddNumberToObject(o, "floor", c->floor);
 	cJSON_AddStringToObject(o, "xp_rule", c->xp_rule == FG_XP_FORMULA ? "formula" : "table");
@@ -92,6 +112,13 @@ fg_save(const void *p)
 	holders = cJSON_AddObjectToObject(o, "holders");
 	for (int k = 0; k < FG_CAT_COUNT; k++)
 		cJSON_AddStringToObject(holders, cat_keys[k], c->holder[k]);
+	cJSON_AddItemToObject(o, "budgets", budgets_json(&c->room));
+	order = cJSON_AddArrayToObject(o, "order");
+	for (int i = 0; i < c->norder; i++)
+		cJSON_AddItemToArray(order, cJSON_CreateNumber(c->order[i]));
+	cJSON_AddNumberToObject(o, "picks_made", c->picks_made);
+	keys_json(o, "fallen", c->fallen, c->nfallen);
+	cJSON_AddStringToObject(o, "waived", c->waived);
 	party = cJSON_AddArrayToObject(o, "party");
 	for (int i = 0; i < c->n; i++)
 		cJSON_AddItemToArray(party, member_json(&c->m[i]));
@@ -322,6 +349,85 @@ rd_stored(struct rd *r, const cJSON *o, enum fg_kind k, struct fg_stored *s)
 	return 0;
 }
 
+/* The fallen players' user keys; absent (a record from before it
+ * existed) is none. */
+static int
+rd_keys(struct rd *r, const cJSON *o, const char *key, struct fg_chan *c)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+
+	if (a == NULL)
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > FG_FALLEN_MAX)
+		return bad(r, key, "is not a list of at most 16 user keys");
+	c->fallen = zeroed(cJSON_GetArraySize(a), sizeof(*c->fallen));
+	cJSON_ArrayForEach(x, a)
+	{
+		if (!cJSON_IsString(x) || !x->valuestring[0] ||
+		    strlen(x->valuestring) >= FG_KEY_MAX)
+			return bad(r, key, "holds something other than a user key");
+		memcpy(c->fallen[c->nfallen++], x->valuestring, strlen(x->valuestring) + 1);
+	}
+	return 0;
+}
+
+/* The choosing order: distinct member indices; absent is none. */
+static int
+rd_order(struct rd *r, const cJSON *o, struct fg_chan *c)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "order"), *x;
+
+	if (a == NULL)
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > c->n)
+		return bad(r, "order", "is not a list of party members");
+	cJSON_ArrayForEach(x, a)
+	{
+		int v;
+
+		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+		    x->valuedouble < 0 || x->valuedouble >= c->n)
+			return bad(r, "order", "holds something other than a party member");
+		v = (int)x->valuedouble;
+		for (int i = 0; i < c->norder; i++)
+			if (c->order[i] == v)
+				return bad(r, "order", "names a member twice");
+		c->order[c->norder++] = v;
+	}
+	return 0;
+}
+
+/* The fields added after the first saved records, each optional: the
+ * room's budgets (absent: as the party is now), the choosing of categories
+ * (absent: every category chosen, as the old draw assigned them), the
+ * fallen players and the waiver. */
+static int
+rd_room(struct rd *r, const cJSON *o, struct fg_chan *c)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "budgets");
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "waived");
+
+	if (b == NULL) {
+		struct fg_party p;
+
+		fgchan_party(c, &p);
+		fg_budgets(&p, fg_floor(c->floor, &p), &c->room);
+	} else if (rd_int(r, b, "traps", 0, FG_COST_MAX, &c->room.traps) ||
+	           rd_int(r, b, "monsters", 0, FG_COST_MAX, &c->room.monsters) ||
+	           rd_int(r, b, "treasure", 0, FG_COST_MAX, &c->room.treasure)) {
+		return -1;
+	}
+	if (rd_order(r, o, c) < 0 || rd_keys(r, o, "fallen", c) < 0)
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(o, "picks_made") == NULL)
+		c->picks_made = FG_CAT_COUNT;
+	else if (rd_i(r, o, "picks_made", 0, FG_CAT_COUNT, &c->picks_made))
+		return -1;
+	if (w != NULL && rd_str(r, o, "waived", c->waived, sizeof(c->waived), false, true))
+		return -1;
+	return 0;
+}
+
 static int
 fg_load(void *p, const cJSON *o, char *err, size_t errlen)
 {
@@ -367,7 +473,8 @@ fg_load(void *p, const cJSON *o, char *err, size_t errlen)
 				return -1;
 		}
 	}
-	return 0;
+	r.where = "state";
+	return rd_room(&r, o, c);
 }
 
 const struct chanmod fungeon_mod = {

@@ -37,8 +37,10 @@
 #include "rules/fgplay.h"
 #include "rules/fungeon.h"
 
-#define FG_DESIGNS_MAX 24 /* designs of each kind stored on a channel */
-#define FG_MAGIC_MAX   70 /* magic Annoy (or Pain) dice one Fungeoneer may carry */
+#define FG_DESIGNS_MAX 24  /* designs of each kind stored on a channel */
+#define FG_MAGIC_MAX   70  /* magic Annoy (or Pain) dice one Fungeoneer may carry */
+#define FG_FALLEN_MAX  16  /* players remembered as having lost a Fungeoneer */
+#define FG_WAIVED_MAX  256 /* bytes of the waiver record, with the NUL */
 
 struct fg_stored {
 	char name[FG_NAME_MAX + 1];
@@ -57,8 +59,24 @@ struct fg_chan {
 	enum fg_xp_rule xp_rule;
 	char holder[FG_CAT_COUNT][FG_KEY_MAX]; /* user keys, "" for nobody */
 	int rooms;                             /* hallways run */
-	int nd[FG_KIND_COUNT];                 /* 0..FG_DESIGNS_MAX each */
-	struct fg_stored *d[FG_KIND_COUNT];    /* nd[k] designs of kind k, owned */
+	/* The room's budgets, fixed in its hallway (valid once rooms > 0). */
+	struct fg_budgets room;
+	/* Choosing categories: the draw's order (member indices, best first;
+	 * kept right when a member leaves) and the choices made so far (holder
+	 * above holds them). */
+	int norder;
+	int order[FG_PARTY_MAX];
+	int picks_made;
+	/* Players whose Fungeoneer died in this dungeon: however they come
+	 * back, their new one starts at floor - 1 (kept until the party is
+	 * empty, oldest dropped past FG_FALLEN_MAX). */
+	int nfallen;
+	char (*fallen)[FG_KEY_MAX]; /* nfallen user keys, owned */
+	/* The last room left with points unspent, as the players waived it
+	 * ("room 2: Traps 1 unspent, waived by alice"), or "". */
+	char waived[FG_WAIVED_MAX];
+	int nd[FG_KIND_COUNT];              /* 0..FG_DESIGNS_MAX each */
+	struct fg_stored *d[FG_KIND_COUNT]; /* nd[k] designs of kind k, owned */
 };
 
 /* This channel's Fungeon state (created on first use), or, for peek, NULL
@@ -102,6 +120,16 @@ int fgchan_floor(const struct fg_chan *c);
 /* Budget and points spent this room for kind k. */
 int64_t fgchan_budget(const struct fg_chan *c, enum fg_kind k);
 int64_t fgchan_spent(const struct fg_chan *c, enum fg_kind k);
+
+/* Remembers that user_key's Fungeoneer died in this dungeon. */
+void fgchan_fallen_add(struct fg_chan *c, const char *user_key);
+bool fgchan_fallen(const struct fg_chan *c, const char *user_key);
+/* Forgets them all (a new dungeon). */
+void fgchan_fallen_clear(struct fg_chan *c);
+/* The choosing of categories as rules/fghall.h sees it. */
+void fgchan_picks(const struct fg_chan *c, struct fg_picks *p);
+/* Stores p's holders and choices made back as user keys. */
+void fgchan_picks_store(struct fg_chan *c, const struct fg_picks *p);
 
 /* The member picking category cat, or -1. */
 int fgchan_holder(const struct fg_chan *c, enum fg_category cat);

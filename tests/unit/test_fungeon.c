@@ -303,6 +303,7 @@ hallway_order(void **unused)
 	struct fg_member m[4];
 	struct trace t = {0};
 	struct rng *rng = rng_new_seeded(2);
+	struct fg_budgets room;
 
 	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 2);
 	m[0].dead = true;
@@ -323,7 +324,7 @@ hallway_order(void **unused)
 	                                                          .annoy = 2}),
 	                 0);
 
-	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, record, &t);
+	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, &room, record, &t);
 	assert_int_equal(t.n, 8);
 	assert_int_equal(t.kind[0], FG_HALL_DUE);
 	assert_int_equal(t.member[0], 0);
@@ -353,13 +354,84 @@ hallway_order(void **unused)
 	/* a second hallway: nothing due but the dead, no stair */
 	memset(&t, 0, sizeof(t));
 	fg_member_free(&m[2]); /* its effects end: it carried nothing else */
-	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, record, &t);
+	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, &room, record, &t);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(t.kind[0], FG_HALL_DUE);
 	assert_int_equal(t.kind[1], FG_HALL_DRAW);
 	for (int i = 0; i < 4; i++)
 		fg_member_free(&m[i]);
 	rng_free(rng);
+}
+
+/* Issue 13 #14 (and #11): the room's budgets are computed once, from the
+ * party after replacements and level-ups, and a death later changes
+ * nothing. Alba (level 1) levels to 2 in step 2; Brom (level 3) then dies
+ * of continuous damage in step 3 (seed 4: the effect's Annoy 2 6 3 6 2 4
+ * -> 6 beats his 3 5 1 -> 5; its Pain 6 5 4 3 3 3 beats his 4 3 1 at the
+ * first rank, and he has 1 hit). Party after step 2: levels 2 and 3, floor
+ * 1: Traps 3 + 1, Monsters 5 + 1, Treasure 2 + 1. */
+static void
+room_budgets_fixed_after_step_two(void **unused)
+{
+	struct fg_member m[2];
+	struct fg_budgets room;
+	struct trace t = {0};
+	struct rng *rng = rng_new_seeded(4);
+
+	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
+	fg_add_xp(&m[0], 10);
+	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
+	m[1].hits = 1;
+	assert_int_equal(fg_effect_add(&m[1], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
+	                                                          .source = "acid",
+	                                                          .annoy = 6,
+	                                                          .pain = 6}),
+	                 0);
+	fg_hallway(rng, m, 2, FG_XP_TABLE, 1, &room, record, &t);
+	assert_int_equal(m[0].level, 2);
+	assert_true(m[1].dead);
+	assert_int_equal(room.traps, 4);
+	assert_int_equal(room.monsters, 6);
+	assert_int_equal(room.treasure, 3);
+	for (int i = 0; i < 2; i++)
+		fg_member_free(&m[i]);
+	rng_free(rng);
+}
+
+/* Issue 13 #13: the highest roller chooses first, then the next; nobody
+ * chooses twice while another has not chosen; the last category goes to
+ * the next in order; with two players the first chooses again. */
+static void
+picks_follow_the_draw(void **unused)
+{
+	static const char *const names[] = {"alice", "bob", "carol", "dan"};
+	struct fg_draw d = {.n = 4, .rank = {.n = 4, .order = {2, 0, 3, 1}}};
+	struct fg_picks p;
+	char err[200];
+
+	fg_picks_start(&p, &d);
+	assert_int_equal(fg_picks_next(&p), 2);
+	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TRAPS, names, err, sizeof(err)), -1);
+	assert_string_equal(err, "It is carol's turn to choose a category (the highest roller "
+	                         "chooses first, then the next).");
+	assert_int_equal(fg_picks_choose(&p, 2, FG_CAT_TREASURE, names, err, sizeof(err)), 0);
+	assert_int_equal(fg_picks_next(&p), 0);
+	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TREASURE, names, err, sizeof(err)), -1);
+	assert_string_equal(err, "Treasure is carol's already; choose one of the others.");
+	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_MONSTERS, names, err, sizeof(err)), 0);
+	/* the last one goes to dan, next in order; bob gets none */
+	assert_int_equal(p.holder[FG_CAT_TRAPS], 3);
+	assert_int_equal(p.holder[FG_CAT_MONSTERS], 0);
+	assert_int_equal(p.holder[FG_CAT_TREASURE], 2);
+	assert_int_equal(fg_picks_next(&p), -1);
+	assert_int_equal(fg_picks_choose(&p, 1, FG_CAT_TRAPS, names, err, sizeof(err)), -1);
+	assert_string_equal(err, "Every category is chosen for this room already.");
+
+	d = (struct fg_draw){.n = 2, .rank = {.n = 2, .order = {1, 0}}};
+	fg_picks_start(&p, &d);
+	assert_int_equal(fg_picks_choose(&p, 1, FG_CAT_MONSTERS, names, err, sizeof(err)), 0);
+	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TRAPS, names, err, sizeof(err)), 0);
+	assert_int_equal(p.holder[FG_CAT_TREASURE], 1); /* round again: bob */
 }
 
 /* With fewer players than categories someone picks again, in draw order. */
@@ -390,6 +462,8 @@ main(void)
 	    cmocka_unit_test(xp_formula),
 	    cmocka_unit_test(member_basics),
 	    cmocka_unit_test(multi_level_level_up),
+	    cmocka_unit_test(room_budgets_fixed_after_step_two),
+	    cmocka_unit_test(picks_follow_the_draw),
 	    cmocka_unit_test(death_and_replacement),
 	    cmocka_unit_test(party_math_and_budgets),
 	    cmocka_unit_test(dice_counts),

@@ -352,6 +352,8 @@ thwacko_on_the_trap_player(void **unused)
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "bob", "/fungeon join Brom fighter 2");
+	ok(t, "bob", "/fungeon hallway");
+	ok(t, "alice", "/fungeon pick monsters"); /* alice drew highest */
 	ok(t, "bob", "/fungeon pick traps");
 	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3 type spikes");
 	ok(t, "alice", "/fungeon pain pit Alba");
@@ -499,7 +501,7 @@ xp_rule_setting(void **unused)
 	json = saved(t);
 	assert_non_null(strstr(json, "\"xp_rule\":\"formula\""));
 	free(json);
-	ok(t, "alice", "/fungeon hallway");
+	ok(t, "alice", "/fungeon hallway waive:true");
 	assert_int_equal(c->m[0].level, 3);
 	assert_int_equal(c->m[0].hits, 15);
 	text = run(t, "alice", "/xp 3");
@@ -528,9 +530,9 @@ death_and_replacement_by_join(void **unused)
 	free(text);
 	assert_true(c->m[1].dead);
 	text = run(t, "bob", "/fungeon join Bram fighter 5");
-	assert_string_equal(reply_error_text(t->last), "A new Fungeoneer after a death starts at "
-	                                               "level 3 (floor 4 - 1, at least 1); join at "
-	                                               "level 3.");
+	assert_string_equal(reply_error_text(t->last),
+	                    "A new Fungeoneer after a death starts at level 3 (floor 4 - 1, at "
+	                    "least 1) for the rest of this dungeon; join at level 3.");
 	free(text);
 	ok(t, "bob", "/fungeon join Bram fighter");
 	assert_int_equal(c->n, 2);
@@ -547,6 +549,87 @@ death_and_replacement_by_join(void **unused)
 	ok(t, "bob", "/fungeon damage Bram 15");
 	ok(t, "bob", "/fungeon join Brim fighter 1");
 	assert_int_equal(c->m[1].level, 1);
+	table_free(t);
+}
+
+/* Issue 13 #4: leaving and joining again does not bypass the replacement
+ * level; #11: the hallway waits for the replacement, so its budgets count
+ * it. */
+static void
+replacement_level_survives_leave_and_join(void **unused)
+{
+	struct table *t = table_new(7);
+	const struct fg_chan *c;
+	char *text;
+
+	ok(t, "alice", "/fungeon join Alba wizard 5");
+	ok(t, "bob", "/fungeon join Brom fighter 5");
+	ok(t, "bob", "/fungeon floor 4");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	ok(t, "bob", "/fungeon damage Brom 30");
+	text = run(t, "alice", "/fungeon hallway");
+	assert_string_equal(reply_error_text(t->last),
+	                    "bob's Brom died: the new Fungeoneer comes first in the hallway "
+	                    "(/fungeon join NAME CLASS, at level 3), or bob leaves the party "
+	                    "(/fungeon leave).");
+	free(text);
+	ok(t, "bob", "/fungeon leave");
+	text = run(t, "bob", "/fungeon join Bram fighter 5");
+	assert_true(reply_is_error(t->last));
+	free(text);
+	ok(t, "bob", "/fungeon join Bram fighter");
+	assert_int_equal(c->m[1].level, 3);
+	assert_true(c->m[1].fresh);
+	/* the new one counts in the hallway's budgets: Max 5, Total 8, Min 3 */
+	text = run(t, "alice", "/fungeon hallway");
+	assert_non_null(strstr(text, "bob's new Fungeoneer Bram (level 3) joins the party."));
+	assert_non_null(strstr(text, "Traps budget this room: 9 (Party Max 5 + floor 4)"));
+	assert_non_null(strstr(text, "Monsters budget this room: 12 (Party Total 8 + floor 4)"));
+	assert_non_null(strstr(text, "Treasure budget this room: 7 (Party Min 3 + floor 4)"));
+	free(text);
+	/* alive, leaving and joining again still gives level 3 in this dungeon */
+	ok(t, "bob", "/fungeon leave");
+	ok(t, "bob", "/fungeon join Bram fighter");
+	assert_int_equal(c->m[1].level, 3);
+	table_free(t);
+}
+
+/* Issue 13 #14: the budgets are fixed in the hallway; a death in the room
+ * changes nothing. #3: points left unspent keep the party in the room
+ * until they are spent or waived, and a waiver is recorded and shown. */
+static void
+room_budgets_and_unspent_points(void **unused)
+{
+	struct table *t = table_new(7);
+	const struct fg_chan *c;
+	char *text, *json;
+
+	ok(t, "alice", "/fungeon join Alba wizard 2");
+	ok(t, "bob", "/fungeon join Brom fighter 3");
+	ok(t, "alice", "/fungeon hallway");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	assert_int_equal(fgchan_budget(c, FG_MONSTER), 5 + 2);
+	ok(t, "bob", "/fungeon damage Brom 15");
+	assert_true(c->m[1].dead);
+	assert_int_equal(fgchan_budget(c, FG_MONSTER), 7);
+	assert_int_equal(fgchan_budget(c, FG_TRAP), 5);
+	assert_int_equal(fgchan_budget(c, FG_TREASURE), 4);
+	ok(t, "bob", "/fungeon join Bram fighter");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3 type spikes"); /* 4 of 5 */
+	text = run(t, "alice", "/fungeon hallway");
+	assert_string_equal(reply_error_text(t->last),
+	                    "This room's points are not all spent (Traps 1, Monsters 7, "
+	                    "Treasure 4 left); spend them, or leave anyway with /fungeon "
+	                    "hallway waive:true.");
+	free(text);
+	text = run(t, "alice", "/fungeon hallway waive:true");
+	assert_non_null(strstr(text, "Points left unspent, waived by alice: Traps 1, Monsters 7, "
+	                             "Treasure 4.\n"));
+	free(text);
+	json = saved(t);
+	assert_non_null(strstr(json, "\"waived\":\"room 1: Traps 1, Monsters 7, Treasure 4 "
+	                             "unspent, waived by alice\""));
+	free(json);
 	table_free(t);
 }
 
@@ -806,6 +889,8 @@ main(void)
 	    cmocka_unit_test(cost_shows_the_budget),
 	    cmocka_unit_test(xp_rule_setting),
 	    cmocka_unit_test(death_and_replacement_by_join),
+	    cmocka_unit_test(replacement_level_survives_leave_and_join),
+	    cmocka_unit_test(room_budgets_and_unspent_points),
 	    cmocka_unit_test(module_round_trip_empty),
 	    cmocka_unit_test(module_round_trip_one),
 	    cmocka_unit_test(module_round_trip_full),
