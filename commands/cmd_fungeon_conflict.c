@@ -43,8 +43,10 @@ annoy_conflict(struct invocation *inv, struct fg_chan *c, const struct fgp_obsta
 		free(a);
 		return;
 	}
-	if (trap != NULL && !trap->d.unlimited)
-		trap->sprung = true;
+	if (trap != NULL) {
+		trap->passed = true;
+		trap->sprung = !trap->d.unlimited;
+	}
 	channel_touch(inv->chan);
 	for (int i = 0; i < n; i++)
 		failed += a->fails[i];
@@ -178,6 +180,7 @@ fg_trigger(struct invocation *inv, struct reply *out)
 		fg_annoy_render(out, c, &o, &t->annoy, styles);
 	}
 	fgplay_trigger_apply(c->m, t);
+	p.s->passed = true;
 	if (t->sprung)
 		p.s->sprung = true;
 	channel_touch(inv->chan);

@@ -50,6 +50,7 @@ struct fg_stored {
 	int hits;                    /* monsters: hits left */
 	char taken[FG_NAME_MAX + 1]; /* treasure: the Fungeoneer who took it, or "" */
 	bool sprung;                 /* traps: sprung (one without Unlimited Use springs once) */
+	bool passed;                 /* traps: triggered, disarmed or sidestepped at least once */
 };
 
 struct fg_chan {

@@ -271,3 +271,17 @@ fgplay_retreat_apply(struct fg_member *m, const struct fgp_retreat *r)
 		if (r->wander[i] > 0)
 			fg_add_wanderer(&m[r->annoy.member[i]], r->wander[i]);
 }
+
+enum fgp_treasure
+fgplay_treasure_gate(const bool *passed, int nguards, int standing, int *which)
+{
+	for (int i = 0; i < nguards; i++) {
+		if (!passed[i]) {
+			*which = i;
+			return FGP_TREASURE_GUARDED;
+		}
+	}
+	if (nguards == 0 && standing > 0)
+		return FGP_TREASURE_MONSTERS;
+	return FGP_TREASURE_OPEN;
+}

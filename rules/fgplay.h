@@ -158,4 +158,15 @@ int fgplay_retreat(struct rng *rng, const struct fg_member *m, const int *member
  * apart from any earlier one: see fg_member.wander). */
 void fgplay_retreat_apply(struct fg_member *m, const struct fgp_retreat *r);
 
+/* Whether the room's treasure can be taken. With traps that Guard Treasure
+ * (passed[i]: trap i has been triggered, disarmed or sidestepped), it waits
+ * for every one of them (*which: the first not passed); without, it is
+ * found once the room's monsters are dead (`standing` still have hits). */
+enum fgp_treasure {
+	FGP_TREASURE_OPEN = 0,
+	FGP_TREASURE_GUARDED,
+	FGP_TREASURE_MONSTERS,
+};
+enum fgp_treasure fgplay_treasure_gate(const bool *passed, int nguards, int standing, int *which);
+
 #endif

@@ -154,6 +154,37 @@ fg_wanderer_remove(struct fg_member *m, int i)
 	m->nwander--;
 }
 
+int
+fg_plunder(struct fg_member *from, int i, struct fg_member *to)
+{
+	struct fg_item *it;
+
+	if (!from->dead || to->dead || i < 0 || i >= from->nitems)
+		return -1;
+	it = fg_item_add(to);
+	if (it == NULL)
+		return -1;
+	*it = from->items[i];
+	fg_item_remove(from, i);
+	return 0;
+}
+
+int
+fg_magic_cure(struct fg_member *m)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->neffects;) {
+		if (m->effects[i].kind == FG_EFFECT_DAMAGE) {
+			fg_effect_remove(m, i);
+			n++;
+			continue;
+		}
+		i++;
+	}
+	return n;
+}
+
 bool
 fg_damage(struct fg_member *m, int n)
 {

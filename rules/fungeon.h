@@ -163,6 +163,14 @@ int fg_add_wanderer(struct fg_member *m, int64_t points);
 /* Removes wanderer i (built), keeping the others' order. */
 void fg_wanderer_remove(struct fg_member *m, int i);
 
+/* Moves item i of the dead Fungeoneer `from` to the living `to` (its
+ * treasure is left for the others to plunder). Returns -1 when from lives,
+ * to is dead, i is out of range or to carries FG_ITEMS_MAX already. */
+int fg_plunder(struct fg_member *from, int i, struct fg_member *to);
+/* A magic treasure used on m ends its continuous damage. Returns how many
+ * effects ended. */
+int fg_magic_cure(struct fg_member *m);
+
 /* Takes n hits (down to 0). Returns true when m died of it; its continuous
  * effects end then. */
 bool fg_damage(struct fg_member *m, int n);

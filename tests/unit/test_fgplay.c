@@ -253,6 +253,26 @@ retreat_failures_never_pool(void **unused)
 	rng_free(rng);
 }
 
+/* Issue 13 #6: treasure guarded by a trap waits for that trap to be
+ * triggered, disarmed or sidestepped; otherwise it is found when the
+ * room's monsters are dead. */
+static void
+treasure_gate(void **unused)
+{
+	const bool none_passed[] = {false, false}, one_passed[] = {true, false};
+	const bool all_passed[] = {true, true};
+	int which = -1;
+
+	assert_int_equal(fgplay_treasure_gate(none_passed, 2, 0, &which), FGP_TREASURE_GUARDED);
+	assert_int_equal(which, 0);
+	assert_int_equal(fgplay_treasure_gate(one_passed, 2, 0, &which), FGP_TREASURE_GUARDED);
+	assert_int_equal(which, 1);
+	/* guarded treasure, once its traps are passed, does not wait for monsters */
+	assert_int_equal(fgplay_treasure_gate(all_passed, 2, 3, &which), FGP_TREASURE_OPEN);
+	assert_int_equal(fgplay_treasure_gate(NULL, 0, 1, &which), FGP_TREASURE_MONSTERS);
+	assert_int_equal(fgplay_treasure_gate(NULL, 0, 0, &which), FGP_TREASURE_OPEN);
+}
+
 /* Bad input is an error sentence, and nothing is rolled. */
 static void
 refusals_roll_nothing(void **unused)
@@ -288,6 +308,7 @@ main(void)
 	    cmocka_unit_test(several_trigger_then_annoy),
 	    cmocka_unit_test(retreat_failures_never_pool),
 	    cmocka_unit_test(refusals_roll_nothing),
+	    cmocka_unit_test(treasure_gate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -434,6 +434,56 @@ picks_follow_the_draw(void **unused)
 	assert_int_equal(p.holder[FG_CAT_TREASURE], 1); /* round again: bob */
 }
 
+/* Issue 13 #8: a dead Fungeoneer's treasure is left for the others to
+ * plunder; the living cannot be plundered, nor can the dead take. */
+static void
+plunder_the_dead(void **unused)
+{
+	struct fg_member m[2];
+	struct fg_item *it;
+
+	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
+	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 1);
+	it = fg_item_add(&m[0]);
+	snprintf(it->name, sizeof(it->name), "ring");
+	it->cost = 6;
+	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), -1); /* Alba lives */
+	assert_true(fg_damage(&m[0], 5));
+	assert_int_equal(fg_plunder(&m[1], 0, &m[0]), -1); /* the dead take nothing */
+	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), 0);
+	assert_int_equal(m[0].nitems, 0);
+	assert_int_equal(m[1].nitems, 1);
+	assert_string_equal(m[1].items[0].name, "ring");
+	assert_int_equal(m[1].items[0].cost, 6);
+	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), -1); /* nothing left */
+	fg_member_free(&m[0]);
+	fg_member_free(&m[1]);
+}
+
+/* Issue 13 #12: a magic treasure used on the sufferer ends continuous
+ * damage (holds are not damage and stay). */
+static void
+magic_ends_continuous_damage(void **unused)
+{
+	struct fg_member m;
+
+	fg_member_init(&m, "a", "alice", "Alba", "wizard", 2);
+	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
+	                                                       .source = "acid",
+	                                                       .annoy = 2,
+	                                                       .pain = 1}),
+	                 0);
+	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_HOLD,
+	                                                       .source = "spider/web",
+	                                                       .annoy = 2}),
+	                 0);
+	assert_int_equal(fg_magic_cure(&m), 1);
+	assert_int_equal(m.neffects, 1);
+	assert_int_equal(m.effects[0].kind, FG_EFFECT_HOLD);
+	assert_int_equal(fg_magic_cure(&m), 0);
+	fg_member_free(&m);
+}
+
 /* With fewer players than categories someone picks again, in draw order. */
 static void
 draw_with_two_players(void **unused)
@@ -464,6 +514,8 @@ main(void)
 	    cmocka_unit_test(multi_level_level_up),
 	    cmocka_unit_test(room_budgets_fixed_after_step_two),
 	    cmocka_unit_test(picks_follow_the_draw),
+	    cmocka_unit_test(plunder_the_dead),
+	    cmocka_unit_test(magic_ends_continuous_damage),
 	    cmocka_unit_test(death_and_replacement),
 	    cmocka_unit_test(party_math_and_budgets),
 	    cmocka_unit_test(dice_counts),

@@ -94,15 +94,15 @@ saved(struct table *t)
 static void
 play_a_room(struct table *t)
 {
-	ok(t, "alice", "/fungeon join Alba wizard 3");
+	ok(t, "alice", "/fungeon join Alba wizard 5");
 	ok(t, "bob", "/fungeon join Brom fighter 2");
 	ok(t, "carol", "/fungeon join Cora rogue 1");
 	ok(t, "carol", "/fungeon hallway");
-	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous type acid");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous guards type acid");
 	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab annoy 1 pain 1 type blade");
 	ok(t, "alice", "/fungeon treasure add coin mundane");
-	ok(t, "alice", "/fungeon take coin");
 	ok(t, "carol", "/fungeon annoy pit");
+	ok(t, "alice", "/fungeon take coin"); /* the pit guarding it was passed */
 	ok(t, "carol", "/fungeon combat");
 	ok(t, "carol", "/fungeon xp Cora 12");
 }
@@ -193,7 +193,7 @@ module_round_trip(void **unused)
 	b = cJSON_PrintUnformatted(j);
 	assert_string_equal(a, b);
 	assert_non_null(strstr(a, "\"name\":\"Alba\""));
-	assert_non_null(strstr(a, "\"design\":\"annoy 2 pain 1 continuous type acid\""));
+	assert_non_null(strstr(a, "\"design\":\"annoy 2 pain 1 guards continuous type acid\""));
 	assert_non_null(strstr(a, "\"items\":[{\"name\":\"coin\",\"design\":\"mundane\"}]"));
 	cJSON_Delete(j);
 	free(a);
@@ -306,10 +306,10 @@ bad_input_changes_nothing(void **unused)
 	    {"alice", "/fungeon trap add big annoy 200",
 	     "'annoy' must be from 0 to 100 (got 200)."},
 	    {"alice", "/fungeon trap add big annoy 20 pain 20 type fire",
-	     "big costs 30 but the Traps budget has 0 left this room (budget 4, spent 4); make "
+	     "big costs 30 but the Traps budget has 0 left this room (budget 6, spent 6); make "
 	     "it cheaper."},
-	    {"alice", "/fungeon monster add ogre level 5",
-	     "ogre costs 5 but the Monsters budget has 3 left this room (budget 7, spent 4); make "
+	    {"alice", "/fungeon monster add ogre level 6",
+	     "ogre costs 6 but the Monsters budget has 5 left this room (budget 9, spent 4); make "
 	     "it cheaper."},
 	    {"alice", "/fungeon monster add wyrm level 20 ability breath annoy 90 pain 1", NULL},
 	    {"alice", "/fungeon trap add pit annoy 1 type fire",
@@ -633,6 +633,35 @@ room_budgets_and_unspent_points(void **unused)
 	table_free(t);
 }
 
+/* Issue 13 #6 and #8 at the table: guarded treasure waits for its trap;
+ * a dead Fungeoneer's treasure is plundered by the living. */
+static void
+guarded_treasure_and_plunder(void **unused)
+{
+	struct table *t = table_new(5);
+	char *text;
+
+	ok(t, "alice", "/fungeon join Alba wizard 3");
+	ok(t, "bob", "/fungeon join Brom fighter 3");
+	ok(t, "alice", "/fungeon hallway");
+	ok(t, "alice", "/fungeon trap add pit annoy 2 guards type darts");
+	ok(t, "alice", "/fungeon treasure add ring fancy value 1");
+	text = run(t, "alice", "/fungeon take ring");
+	assert_string_equal(reply_error_text(t->last),
+	                    "pit guards the treasure: trigger it, disarm it or get past it "
+	                    "(/fungeon trigger or /fungeon annoy) before taking any.");
+	free(text);
+	ok(t, "alice", "/fungeon annoy pit Alba");
+	text = run(t, "alice", "/fungeon take ring");
+	assert_string_equal(text, "Alba takes ring (3 points).\n");
+	free(text);
+	ok(t, "alice", "/fungeon damage Alba 15");
+	text = run(t, "bob", "/fungeon take ring");
+	assert_string_equal(text, "Brom plunders ring (3 points) from the dead Alba.\n");
+	free(text);
+	table_free(t);
+}
+
 /* Stores a design of kind k read from spec, priced, in c. */
 static struct fg_stored *
 store(struct fg_chan *c, enum fg_kind k, const char *name, const char *spec)
@@ -891,6 +920,7 @@ main(void)
 	    cmocka_unit_test(death_and_replacement_by_join),
 	    cmocka_unit_test(replacement_level_survives_leave_and_join),
 	    cmocka_unit_test(room_budgets_and_unspent_points),
+	    cmocka_unit_test(guarded_treasure_and_plunder),
 	    cmocka_unit_test(module_round_trip_empty),
 	    cmocka_unit_test(module_round_trip_one),
 	    cmocka_unit_test(module_round_trip_full),
