@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/discord_interact.h"
+#include "bot/discord/discord_interact.h"
 #include "commands/commands.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 static void
 secret_fn(struct invocation *inv, struct reply *out)

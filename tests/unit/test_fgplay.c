@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/fgplay.h"
-#include "rules/rng.h"
+#include "rules/fungeon/fgplay.h"
+#include "rules/base/rng.h"
 
 static void
 party(struct fg_member *m, int n, const int *levels)

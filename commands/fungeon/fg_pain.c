@@ -1,0 +1,300 @@
+/* fg_pain: Painful conflicts among Fungeoneers, traps and monsters (shared
+ * by /fungeon pain and /fungeon combat); see fungeon.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/fungeon/fungeon.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+/* Whether any member taking part carries magic matching `type`. */
+static bool
+magic_among(const struct fg_chan *c, const struct fg_part *parts, int n, const char *type)
+{
+	for (int i = 0; i < n; i++) {
+		const struct fg_member *m;
+
+		if (parts[i].kind != FGP_MEMBER)
+			continue;
+		m = &c->m[parts[i].member];
+		for (int k = 0; k < m->nitems; k++)
+			if ((m->items[k].d.annoy || m->items[k].d.pain) &&
+			    fg_item_matches(&m->items[k].d, type))
+				return true;
+	}
+	return false;
+}
+
+/* The damage the Fungeoneers face: universal if any opponent deals
+ * universal damage (monsters' attacks always do), of the first typed
+ * opponent's type otherwise. */
+static void
+fg_pain_faced(const struct fg_chan *c, const struct fg_part *parts, int n, const char **type,
+              bool *universal)
+{
+	static const char none[] = "";
+
+	*type = none;
+	*universal = false;
+	for (int k = 0; k < n; k++) {
+		struct fgp_obstacle o;
+
+		if (parts[k].kind == FGP_MEMBER)
+			continue;
+		fg_obstacle_of(c, &parts[k], NULL, &o);
+		*universal |= o.universal;
+		if (!(*type)[0] && o.type[0])
+			*type = parts[k].kind == FGP_ABILITY
+			            ? parts[k].s->d.ab[parts[k].ability].type
+			            : parts[k].s->d.type;
+	}
+}
+
+/* The Pain dice participant i rolls. Fungeoneers face the opposition's
+ * damage: universal if any opponent deals universal damage (monsters'
+ * attacks always do), of the first typed opponent's type otherwise. */
+static int
+pain_dice(const struct fg_chan *c, const struct fg_part *parts, int n, int i, const char *bonus)
+{
+	const struct fg_part *p = &parts[i];
+
+	if (p->kind == FGP_MEMBER) {
+		const char *type;
+		bool universal;
+
+		fg_pain_faced(c, parts, n, &type, &universal);
+		return fg_pain_dice(&c->m[p->member], fg_bonus_for(c, bonus, p->member), type,
+		                    universal, NULL);
+	}
+	if (p->kind == FGP_MONSTER) {
+		int dice = p->s->d.level;
+
+		for (int a = 0; a < p->s->d.nab; a++)
+			if (p->s->d.ab[a].resist &&
+			    magic_among(c, parts, n, p->s->d.ab[a].resist_type))
+				dice += p->s->d.ab[a].resist;
+		return dice;
+	}
+	if (p->kind == FGP_ABILITY)
+		return p->s->d.ab[p->ability].pain ? p->s->d.level + p->s->d.ab[p->ability].pain
+		                                   : 0;
+	return p->s->d.pain;
+}
+
+static bool
+same_part(const struct fg_part *a, const struct fg_part *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == FGP_MEMBER)
+		return a->member == b->member;
+	return a->s == b->s && (a->kind != FGP_ABILITY || a->ability == b->ability);
+}
+
+static int
+find_target(const struct fg_chan *c, struct fg_part *parts, int n, int i, struct reply *out)
+{
+	char name[FG_SOURCE_MAX];
+
+	for (int k = 0; k < n; k++) {
+		bool named = !strcasecmp(fg_part_name(c, &parts[k], name, sizeof(name)),
+		                         parts[i].target_name) ||
+		             (parts[k].kind == FGP_MEMBER &&
+		              !strcasecmp(c->m[parts[k].member].player, parts[i].target_name));
+
+		if (!named)
+			continue;
+		if ((parts[k].kind == FGP_MEMBER) == (parts[i].kind == FGP_MEMBER)) {
+			reply_error(out, "%s cannot target %s: they are on the same side.",
+			            fg_part_name(c, &parts[i], name, sizeof(name)),
+			            parts[i].target_name);
+			return -1;
+		}
+		parts[i].target = k;
+		return 0;
+	}
+	reply_error(out,
+	            "%s targets '%.40s', who is not in this conflict; a target must be "
+	            "named among the participants.",
+	            fg_part_name(c, &parts[i], name, sizeof(name)), parts[i].target_name);
+	return -1;
+}
+
+static int
+check_one(const struct fg_chan *c, const struct fg_part *p, struct reply *out)
+{
+	char name[FG_SOURCE_MAX];
+
+	fg_part_name(c, p, name, sizeof(name));
+	if (p->kind == FGP_MEMBER && c->m[p->member].dead) {
+		reply_error(out,
+		            "%s is dead and rolls no more; %s makes a new Fungeoneer in the "
+		            "hallway.",
+		            name, c->m[p->member].player);
+		return -1;
+	}
+	if (p->kind == FGP_MONSTER && p->s->hits <= 0) {
+		reply_error(out, "%s is already defeated; name a monster with hits left.", name);
+		return -1;
+	}
+	if ((p->kind == FGP_TRAP && p->s->d.pain < 1) ||
+	    (p->kind == FGP_ABILITY && p->s->d.ab[p->ability].pain < 1)) {
+		reply_error(out, "%s has no Pain dice, so it takes no part in a Painful conflict.",
+		            name);
+		return -1;
+	}
+	return 0;
+}
+
+int
+fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus, struct reply *out)
+{
+	struct fg_part sorted[CF_PARTS_MAX];
+	int members = 0, k = 0;
+
+	if (n < 2 || n > CF_PARTS_MAX) {
+		reply_error(out, "A Painful conflict takes 2 to %d participants (got %d).",
+		            CF_PARTS_MAX, n);
+		return -1;
+	}
+	if (fg_bonus_check(c, bonus, out) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char name[FG_SOURCE_MAX];
+
+		for (int j = 0; j < i; j++) {
+			if (same_part(&parts[i], &parts[j])) {
+				reply_error(out, "%s is named twice; name each participant once.",
+				            fg_part_name(c, &parts[i], name, sizeof(name)));
+				return -1;
+			}
+		}
+		if (check_one(c, &parts[i], out) < 0)
+			return -1;
+		members += parts[i].kind == FGP_MEMBER;
+	}
+	if (members == 0 || members == n) {
+		reply_error(out,
+		            "A Painful conflict needs Fungeoneers on one side and at least one "
+		            "trap or monster on the other.");
+		return -1;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++)
+			if ((parts[i].kind == FGP_MEMBER) == (pass == 0))
+				sorted[k++] = parts[i];
+	memcpy(parts, sorted, (size_t)n * sizeof(parts[0]));
+	for (int i = 0; i < n; i++) {
+		char name[FG_SOURCE_MAX];
+		int d = pain_dice(c, parts, n, i, bonus);
+
+		if (parts[i].target_name[0] && find_target(c, parts, n, i, out) < 0)
+			return -1;
+		if (d > CF_DICE_MAX) {
+			reply_error(out,
+			            "%s would roll %d dice; a participant rolls at most %d dice.",
+			            fg_part_name(c, &parts[i], name, sizeof(name)), d, CF_DICE_MAX);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Says the outcome: each participant's damage dealt and taken, hits,
+ * XP, deaths and defeats. */
+static void
+render(const struct fg_chan *c, const struct fg_part *parts, int n,
+       const char names[][FG_SOURCE_MAX], const struct fgp_pain *o, struct reply *out)
+{
+	for (int i = 0; i < n; i++) {
+		const struct fg_part *p = &parts[i];
+
+		reply_add(out, RS_BOLD, "%s", names[i]);
+		reply_add(out, 0, " deals %d", o->res.dealt[i]);
+		if (p->kind == FGP_TRAP || p->kind == FGP_ABILITY) {
+			reply_add(out, 0, ".");
+			reply_nl(out);
+			continue;
+		}
+		reply_add(out, 0, " and takes %d: ", o->res.taken[i]);
+		if (p->kind == FGP_MEMBER) {
+			const struct fg_member *m = &c->m[p->member];
+
+			reply_add(out, 0, "%d/%d hits", o->hits[i] < 0 ? 0 : o->hits[i],
+			          fg_max_hits(m->level));
+			if (o->xp[i] > 0)
+				reply_add(out, RS_GOOD, ", +%lld XP", (long long)o->xp[i]);
+			reply_add(out, 0, ".");
+			if (o->died[i])
+				reply_add(out, RS_BAD | RS_BOLD,
+				          " %s dies! %s makes a new Fungeoneer at level %d in the "
+				          "hallway.",
+				          m->name, m->player,
+				          fg_replacement_level(fgchan_floor(c)));
+		} else {
+			reply_add(out, 0, "%d/%d hits.", o->hits[i] < 0 ? 0 : o->hits[i],
+			          fg_monster_hits(p->s->d.level));
+			if (o->defeated[i])
+				reply_add(out, RS_GOOD | RS_BOLD, " %s is defeated!", names[i]);
+		}
+		reply_nl(out);
+	}
+}
+
+void
+fg_pain_run(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, int n,
+            const char *bonus, const struct ustyle *styles, struct reply *out)
+{
+	struct fgp_pain *o = xmalloc(sizeof(*o));
+	struct fgp_part pp[CF_PARTS_MAX];
+	char names[CF_PARTS_MAX][FG_SOURCE_MAX], err[200];
+	const char *np[CF_PARTS_MAX] = {NULL};
+	const struct cf_group *gp[CF_PARTS_MAX] = {NULL};
+	const char *type;
+	bool universal;
+
+	fg_pain_faced(c, parts, n, &type, &universal);
+	for (int i = 0; i < n; i++) {
+		const struct fg_part *p = &parts[i];
+		int cat = fg_part_category(p);
+
+		fg_part_name(c, p, names[i], sizeof(names[i]));
+		pp[i] = (struct fgp_part){
+		    .member = p->kind == FGP_MEMBER ? p->member : -1,
+		    .dice = pain_dice(c, parts, n, i, bonus),
+		    .hits = p->kind == FGP_MONSTER ? p->s->hits : -1,
+		    .worth = p->kind == FGP_MONSTER ? p->s->cost : 0,
+		    .player = cat < 0 ? p->member : fgchan_roller(c, cat, inv),
+		    .target = p->target,
+		    .bonus = p->kind == FGP_MEMBER && fg_bonus_for(c, bonus, p->member),
+		};
+	}
+	if (fgplay_pain(inv->rng, c->m, pp, n, type, universal, o, err, sizeof(err)) < 0) {
+		reply_line(out, RS_BAD, "%s", err);
+		free(o);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		char whole[FG_SOURCE_MAX + FG_PLAYER_MAX + 4], label[80];
+
+		if (parts[i].kind == FGP_MEMBER)
+			snprintf(whole, sizeof(whole), "%.*s (%s)", FG_SOURCE_MAX, names[i],
+			         c->m[parts[i].member].player);
+		else
+			snprintf(whole, sizeof(whole), "%.*s", FG_SOURCE_MAX, names[i]);
+		fg_fit_label(label, sizeof(label), whole);
+		fg_group_line(out, &o->roll.g[i], label, styles, NULL);
+		np[i] = names[i];
+		gp[i] = &o->roll.g[i];
+	}
+	fg_pain_table(out, np, gp, n, &o->res, styles, c);
+	render(c, parts, n, (const char(*)[FG_SOURCE_MAX])names, o, out);
+	fgplay_pain_apply(c->m, pp, o);
+	for (int i = 0; i < n; i++)
+		if (parts[i].kind == FGP_MONSTER)
+			parts[i].s->hits = o->hits[i] < 0 ? 0 : o->hits[i];
+	fg_narration_lines(out, &o->nar, c, styles, NULL);
+	free(o);
+}

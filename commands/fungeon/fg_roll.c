@@ -1,0 +1,250 @@
+/* fg_roll: the participants of Fungeon conflicts and the Annoying conflict
+ * played through rules/fgplay.h; see fungeon.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/fungeon/fungeon.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+static int
+resolve_error(struct fg_chan *c, const char *word, unsigned kinds, struct reply *err)
+{
+	const char *what[4];
+	int n = 0;
+	struct buf b;
+
+	if (kinds & FGP_MEMBER)
+		what[n++] = "Fungeoneer";
+	if (kinds & FGP_TRAP)
+		what[n++] = "trap";
+	if (kinds & FGP_MONSTER)
+		what[n++] = "monster";
+	if (kinds & FGP_ABILITY)
+		what[n++] = "monster/ability";
+	buf_init(&b, 2000);
+	buf_adds(&b, "There is no ");
+	for (int i = 0; i < n; i++)
+		buf_addf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", what[i]);
+	buf_addf(&b, " '%.40s' here;", word);
+	if (kinds & FGP_MEMBER) {
+		buf_adds(&b, " the party is ");
+		fgchan_list_members(c, &b);
+		buf_adds(&b, ";");
+	}
+	if (kinds & FGP_TRAP) {
+		buf_adds(&b, " the traps are ");
+		fgchan_list_designs(c, FG_TRAP, &b);
+		buf_adds(&b, ";");
+	}
+	if (kinds & (FGP_MONSTER | FGP_ABILITY)) {
+		buf_adds(&b, " the monsters are ");
+		fgchan_list_designs(c, FG_MONSTER, &b);
+		buf_adds(&b, ";");
+	}
+	b.p[b.len - 1] = '.';
+	reply_error(err, "%s", buf_str(&b));
+	buf_free(&b);
+	return -1;
+}
+
+static int
+resolve_ability(struct fg_chan *c, const char *word, struct fg_part *out, struct reply *err)
+{
+	char mon[FG_NAME_MAX * 2 + 2];
+	const char *slash = strchr(word, '/');
+	struct fg_stored *s;
+	struct buf b;
+
+	snprintf(mon, sizeof(mon), "%.*s", (int)(slash - word), word);
+	s = fgchan_design(c, FG_MONSTER, mon);
+	if (s == NULL)
+		return resolve_error(c, mon, FGP_MONSTER, err);
+	for (int i = 0; i < s->d.nab; i++) {
+		if (strcasecmp(s->d.ab[i].name, slash + 1) == 0) {
+			out->kind = FGP_ABILITY;
+			out->s = s;
+			out->ability = i;
+			return 0;
+		}
+	}
+	buf_init(&b, 500);
+	for (int i = 0; i < s->d.nab; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", s->d.ab[i].name);
+	reply_error(err, "The monster %s has no ability '%.40s'; its abilities are %s.", s->name,
+	            slash + 1, s->d.nab ? buf_str(&b) : "none");
+	buf_free(&b);
+	return -1;
+}
+
+int
+fg_part_resolve(struct fg_chan *c, const char *word, unsigned kinds, struct fg_part *out,
+                struct reply *err)
+{
+	char name[FG_NAME_MAX * 2 + 2];
+	const char *gt = strchr(word, '>');
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	out->member = -1;
+	out->target = -1;
+	snprintf(name, sizeof(name), "%.*s", gt ? (int)(gt - word) : (int)strlen(word), word);
+	if (gt != NULL)
+		snprintf(out->target_name, sizeof(out->target_name), "%s", gt + 1);
+	if (strchr(name, '/') != NULL && (kinds & FGP_ABILITY))
+		return resolve_ability(c, name, out, err);
+	if ((kinds & FGP_MEMBER) && (i = fgchan_member_named(c, name)) >= 0) {
+		out->kind = FGP_MEMBER;
+		out->member = i;
+		return 0;
+	}
+	if ((kinds & FGP_TRAP) && (out->s = fgchan_design(c, FG_TRAP, name)) != NULL) {
+		out->kind = FGP_TRAP;
+		return 0;
+	}
+	if ((kinds & FGP_MONSTER) && (out->s = fgchan_design(c, FG_MONSTER, name)) != NULL) {
+		out->kind = FGP_MONSTER;
+		return 0;
+	}
+	return resolve_error(c, name, kinds, err);
+}
+
+const char *
+fg_part_name(const struct fg_chan *c, const struct fg_part *p, char *buf, size_t len)
+{
+	if (p->kind == FGP_MEMBER)
+		snprintf(buf, len, "%s", c->m[p->member].name);
+	else if (p->kind == FGP_ABILITY)
+		snprintf(buf, len, "%s/%s", p->s->name, p->s->d.ab[p->ability].name);
+	else
+		snprintf(buf, len, "%s", p->s->name);
+	return buf;
+}
+
+int
+fg_part_category(const struct fg_part *p)
+{
+	return p->kind == FGP_TRAP ? FG_CAT_TRAPS : p->kind == FGP_MEMBER ? -1 : FG_CAT_MONSTERS;
+}
+
+void
+fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct invocation *inv,
+               struct fgp_obstacle *o)
+{
+	const struct fg_design *d = &p->s->d;
+
+	memset(o, 0, sizeof(*o));
+	fg_part_name(c, p, o->label, sizeof(o->label));
+	o->roller = fgchan_roller(c, (enum fg_category)fg_part_category(p), inv);
+	if (p->kind == FGP_TRAP) {
+		o->annoy = d->annoy;
+		o->pain = d->pain;
+		snprintf(o->type, sizeof(o->type), "%s", d->type);
+		o->universal = d->universal;
+		o->continuous = d->continuous;
+		o->xp = p->s->cost;
+	} else if (p->kind == FGP_ABILITY) {
+		const struct fg_ability *a = &d->ab[p->ability];
+
+		/* it rolls level plus the ability's Annoy and/or Pain dice */
+		o->annoy = a->annoy ? d->level + a->annoy : 0;
+		o->pain = a->pain ? d->level + a->pain : 0;
+		snprintf(o->type, sizeof(o->type), "%s", a->type);
+		o->universal = a->universal;
+		o->hold = a->hold;
+		o->continuous = a->continuous;
+	} else {
+		o->pain = d->level; /* attacks: Pain dice = level, always universal */
+		o->universal = true;
+	}
+}
+
+static bool
+has_effect_slot(const struct fg_member *m, const char *source)
+{
+	if (m->neffects < FG_EFFECTS_MAX)
+		return true;
+	for (int i = 0; i < m->neffects; i++)
+		if (strcmp(m->effects[i].source, source) == 0)
+			return true;
+	return false;
+}
+
+int
+fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice, const int *members,
+               int n, const char *bonus, struct reply *out)
+{
+	if (dice < 1) {
+		reply_error(out, "%s has no Annoy dice, so nobody has to resist it.", o->label);
+		return -1;
+	}
+	if (dice > CF_DICE_MAX) {
+		reply_error(out, "%s would roll %d dice; a participant rolls at most %d dice.",
+		            o->label, dice, CF_DICE_MAX);
+		return -1;
+	}
+	if (n < 1) {
+		reply_error(out,
+		            "Nobody is there to resist %s: the party has no living "
+		            "Fungeoneer.",
+		            o->label);
+		return -1;
+	}
+	if (fg_bonus_check(c, bonus, out) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct fg_member *m = &c->m[members[i]];
+
+		for (int k = 0; k < i; k++) {
+			if (members[k] == members[i]) {
+				reply_error(out, "%s is named twice; name each Fungeoneer once.",
+				            m->name);
+				return -1;
+			}
+		}
+		if (m->dead) {
+			reply_error(out,
+			            "%s is dead and rolls no more; %s makes a new Fungeoneer "
+			            "in the hallway.",
+			            m->name, m->player);
+			return -1;
+		}
+		if ((o->hold || o->continuous) && !has_effect_slot(m, o->label)) {
+			reply_error(out,
+			            "%s already suffers %d continuous effects, the most one "
+			            "Fungeoneer can carry; roll those off first.",
+			            m->name, FG_EFFECTS_MAX);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+fg_bonus_flags(const struct fg_chan *c, const char *bonus, const int *members, int n, bool *out)
+{
+	for (int i = 0; i < n; i++)
+		out[i] = fg_bonus_for(c, bonus, members[i]);
+}
+
+int
+fg_annoy_play(struct invocation *inv, struct fg_chan *c, const struct fgp_obstacle *o, int dice,
+              const int *members, int n, const char *bonus, const struct ustyle *styles,
+              struct fgp_annoy *a, struct reply *out)
+{
+	bool b[FG_PARTY_MAX];
+	char err[200];
+
+	fg_bonus_flags(c, bonus, members, n, b);
+	if (fgplay_annoy(inv->rng, c->m, members, n, b, o, dice, a, err, sizeof(err)) < 0) {
+		reply_line(out, RS_BAD, "%s", err);
+		return -1;
+	}
+	fg_annoy_render(out, c, o, a, styles);
+	fgplay_annoy_apply(c->m, a);
+	return 0;
+}
