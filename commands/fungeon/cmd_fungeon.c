@@ -536,6 +536,11 @@ static const struct command fungeon_subs[] = {
              "level 3 on (20 XP) and is the alternative. Setting it is the GM's.",
      .opts = xprule_opts,
      .fn = fg_xprule_cmd},
+    {.name = "entrance",
+     .desc = "When the players don't agree on the dungeon: each rolls, the highest describes it",
+     .help = "Every player rolls one die, their Thwack-O (ties re-rolled); the highest "
+             "describes the entrance. It opens on floor = Party Min.",
+     .fn = fg_entrance_cmd},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
      .opts = hallway_opts,

@@ -1,10 +1,12 @@
 /* /fungeon hallway and pick: between rooms, in the order of RULES.md, and
  * who builds what. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "commands/fungeon/fungeon.h"
+#include "rules/base/mem.h"
 
 struct hall {
 	struct fg_chan *c;
@@ -285,4 +287,49 @@ fg_pick(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, ".");
 	}
 	reply_nl(out);
+}
+
+void
+fg_entrance_cmd(struct invocation *inv, struct reply *out)
+{
+	struct fg_chan *c = fgchan(inv);
+	struct ustyle styles[FG_PARTY_MAX];
+	struct fg_draw *d;
+	int first, die;
+
+	if (c->n == 0) {
+		reply_error(out, "No party here yet: /fungeon join NAME CLASS LEVEL.");
+		return;
+	}
+	fgchan_styles(c, inv->state, styles);
+	d = xmalloc(sizeof(*d));
+	fg_entrance(inv->rng, c->n, d);
+	reply_title(out, "The entrance: each player rolls, the highest describes it");
+	for (int i = 0; i < d->n; i++) {
+		reply_add(out, 0, "%s: ", c->m[i].player);
+		reply_add_user(out, &styles[i], RS_BOLD, "%d", d->roll.g[i].v[0]);
+		reply_nl(out);
+	}
+	for (int k = 0; k < d->rank.nrounds; k++) {
+		reply_add(out, 0, "Tied, re-rolled:");
+		for (int i = 0; i < d->n; i++) {
+			if (d->rank.round[k][i] == 0)
+				continue;
+			reply_add(out, 0, " %s ", c->m[i].player);
+			reply_add_user(out, &styles[i], RS_BOLD, "%d", d->rank.round[k][i]);
+		}
+		reply_nl(out);
+	}
+	first = d->rank.order[0];
+	die = d->roll.g[first].v[0];
+	for (int k = 0; k < d->rank.nrounds; k++)
+		if (d->rank.round[k][first] != 0)
+			die = d->rank.round[k][first];
+	reply_add(out, 0, "Describes the entrance: ");
+	reply_add(out, RS_BOLD, "%s", c->m[first].player);
+	reply_add(out, 0, " (%s), Thwack-O ", c->m[first].name);
+	reply_add_user(out, &styles[first], RS_BOLD, "%d", die);
+	reply_add(out, 0, ". The entrance opens on floor %d (Party Min).", fgchan_floor(c));
+	reply_nl(out);
+	free(d);
 }

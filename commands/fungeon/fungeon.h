@@ -192,6 +192,7 @@ void fg_retreat(struct invocation *inv, struct reply *out);
 /* cmd_fungeon_hallway.c */
 void fg_hallway_cmd(struct invocation *inv, struct reply *out);
 void fg_pick(struct invocation *inv, struct reply *out);
+void fg_entrance_cmd(struct invocation *inv, struct reply *out);
 
 /* Budget, spent and left for kind k this room (extra: a design being
  * priced), as one line. */

@@ -86,6 +86,12 @@ fg_draw_categories(struct rng *rng, int n, struct fg_draw *out)
 		out->holder[c] = n > 0 ? out->rank.order[c % n] : -1;
 }
 
+void
+fg_entrance(struct rng *rng, int n, struct fg_draw *out)
+{
+	fg_draw_categories(rng, n, out);
+}
+
 static void
 emit(void (*fn)(const struct fg_hall_event *, void *), void *ctx, const struct fg_hall_event *ev)
 {

@@ -66,6 +66,12 @@ struct fg_draw {
 
 void fg_draw_categories(struct rng *rng, int n, struct fg_draw *out);
 
+/* Entering the dungeon when the players don't agree on it: each of the n
+ * players rolls one die (their Thwack-O) and the highest describes the
+ * entrance, ties re-rolled (the same roll as the category draw: out->rank
+ * .order[0] describes). */
+void fg_entrance(struct rng *rng, int n, struct fg_draw *out);
+
 enum fg_hall_kind {
 	FG_HALL_DUE,       /* step 1: member died; a new one is due at `level` */
 	FG_HALL_FRESH,     /* step 1: member is a replacement made since the last hallway */
