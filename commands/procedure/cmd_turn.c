@@ -76,7 +76,7 @@ turn_show(struct invocation *inv, struct reply *out)
 		           "Fatigue: each party member takes 1 damage unless the party "
 		           "rests this turn (/rest).");
 	if (c->lights.n == 0)
-		proc_darkness(out);
+		proc_darkness(out, s->proc);
 	if (c->sign_set)
 		sign_line(inv, out, c);
 }

@@ -274,12 +274,23 @@ proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bo
 }
 
 void
-proc_darkness(struct reply *out)
+proc_darkness(struct reply *out, enum procedure proc)
 {
 	reply_add(out, RS_BOLD | RS_BAD, "Darkness:");
-	reply_add(out, 0, " nothing is lit. In total darkness, ");
-	reply_add(out, RS_BOLD, "-10");
-	reply_add(out, 0, " to movement and coordination checks; /light add lights a source.");
+	if (proc == PROC_DELVING) {
+		reply_add(out, 0, " nothing is lit. In total darkness, ");
+		reply_add(out, RS_BOLD, "-10");
+		reply_add(out, 0,
+		          " to movement and coordination checks, surprised by all encounters, "
+		          "springing all traps, no mapping; /light add lights a source.");
+	} else {
+		reply_add(out, 0, " nothing is lit. Without light the party is ");
+		reply_add(out, RS_BOLD, "effectively blind");
+		reply_add(out, 0,
+		          ": a setback on all rolls, movement halved, no reading, searching or "
+		          "spotting danger (darkvision sees darkness as dim light); /light add "
+		          "lights a source.");
+	}
 	reply_nl(out);
 }
 
@@ -290,7 +301,7 @@ proc_footer(struct reply *out, const struct proc_state *s)
 	char t[40];
 
 	if (c->lights.n == 0)
-		proc_darkness(out);
+		proc_darkness(out, s->proc);
 	proc_time_text(c->turn, t, sizeof(t));
 	reply_add(out, RS_DIM, "Turn ");
 	reply_add(out, RS_BOLD, "%d", c->turn);

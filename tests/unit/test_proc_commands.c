@@ -386,6 +386,33 @@ sign_rolls_the_encounter_table(void **unused)
 	                            "struck (d10 + Tension = "));
 }
 
+/* The exploration procedure's own facts (RULES.md section 2): light
+ * radii, darkvision and, with no light, being effectively blind; the
+ * delving -10 belongs to delving only. */
+static void
+exploration_light_facts(void **unused)
+{
+	char *text;
+
+	run_in("table", "bob", "procedure exploration");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Torch and lantern: 30 ft bright light and 30 ft dim beyond; "
+	                             "candle: 5 ft bright and 5 ft dim."));
+	assert_non_null(strstr(text, "Darkvision"));
+	assert_non_null(strstr(text, "Effectively blind: a setback on all rolls, movement halved, "
+	                             "cannot read, search or spot danger."));
+	assert_null(strstr(text, "-10"));
+	free(text);
+	run_in("table", "bob", "light");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "effectively blind"));
+	free(text);
+	run_in("table", "bob", "procedure delving");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "-10 to movement and coordination checks"));
+	free(text);
+}
+
 int
 main(void)
 {
@@ -393,6 +420,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(bad_input_leaves_state, setup, teardown),
 	    cmocka_unit_test_setup_teardown(gm_only_settings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(state_is_per_channel, setup, teardown),
+	    cmocka_unit_test_setup_teardown(exploration_light_facts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
