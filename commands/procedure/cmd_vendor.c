@@ -149,10 +149,12 @@ const struct command cmd_bargain = {
 const struct command cmd_encumbrance = {
     .name = "encumbrance",
     .desc = "The load band for a Strength modifier and a weight, and its penalty",
-    .help = "Ruling: the source gives the bands but not what they cost; ours follows the d20 "
-            "tradition the table comes from. Medium: speed drops by a third, at most +3 from "
-            "Dex, -3 to Str- and Dex-based checks. Heavy: speed drops by a third, at most +1 "
-            "from Dex, -6. Over the heavy limit: cannot move until something is dropped.",
+    .help = "The safe-areas text's penalties (Ruling: its table is garbled; this is our "
+            "reading). Medium: movement -5 ft, Encumbrance 3 (a negative trait that offsets "
+            "Dex), 1 Fatigue at the end of each room. Heavy (max): movement 5 ft, Dex "
+            "incapacitated, 3 Fatigue at the end of each room. Dragging (over heavy): "
+            "movement 5 ft, Dex incapacitated, 1 Fatigue per round. The larger of these and "
+            "armour's penalty applies; they don't stack.",
     .opts = encumbrance_opts,
     .fn = encumbrance_fn,
 };

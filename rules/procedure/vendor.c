@@ -71,8 +71,8 @@ load_band_of(const struct carry_row *row, int weight)
 const char *
 load_band_name(enum load_band b)
 {
-	static const char *const names[LOAD_BAND_COUNT] = {"unencumbered", "medium", "heavy",
-	                                                   "over capacity"};
+	static const char *const names[LOAD_BAND_COUNT] = {"unencumbered", "medium", "heavy (max)",
+	                                                   "dragging (over heavy)"};
 
 	return (unsigned)b < LOAD_BAND_COUNT ? names[b] : "?";
 }
@@ -82,11 +82,9 @@ load_penalty(enum load_band b)
 {
 	static const char *const penalties[LOAD_BAND_COUNT] = {
 	    "No penalty.",
-	    "Speed drops by a third (e.g. 90 to 60 yards a turn), at most +3 from Dex, and -3 to "
-	    "Str- and Dex-based checks.",
-	    "Speed drops by a third (e.g. 90 to 60 yards a turn), at most +1 from Dex, and -6 to "
-	    "Str- and Dex-based checks.",
-	    "Too much to carry: the character cannot move until something is dropped.",
+	    "Movement -5 ft, Encumbrance 3 (offsets Dex), 1 Fatigue at the end of each room.",
+	    "Movement 5 ft, Dex incapacitated, 3 Fatigue at the end of each room.",
+	    "Movement 5 ft, Dex incapacitated, 1 Fatigue per round.",
 	};
 
 	return (unsigned)b < LOAD_BAND_COUNT ? penalties[b] : "?";

@@ -6,8 +6,10 @@
  * 1d10 x 10% of its coins for salvage, and bargains with skill 1d10 + 5.
  * A deal is attempted once; the player's margin of success picks a row of
  * the bargain table. Carrying capacity depends on the Strength modifier
- * (-4..+10) and gives three load bands; what each band costs is our ruling
- * (see load_penalty).
+ * (-4..+10) and gives three load bands; what each costs comes from the
+ * safe-areas text (RULES.md section 6: medium, max/heavy, dragging), whose
+ * table is garbled: the reading is our Ruling. The larger of these and
+ * armour's penalty applies; they don't stack.
  */
 #ifndef DELVER_VENDOR_H
 #define DELVER_VENDOR_H
@@ -63,9 +65,9 @@ struct carry_row {
 const struct carry_row *carry_row_of(int str);
 /* The band weight (lb, >= 0) falls in. */
 enum load_band load_band_of(const struct carry_row *row, int weight);
-/* "unencumbered", "medium", "heavy", "over capacity". */
+/* "unencumbered", "medium", "heavy (max)", "dragging (over heavy)". */
 const char *load_band_name(enum load_band b);
-/* What the band costs, one sentence (our ruling: the source gives none). */
+/* What the band costs, one sentence (the safe-areas text, our reading). */
 const char *load_penalty(enum load_band b);
 
 #endif

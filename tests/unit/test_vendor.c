@@ -135,8 +135,17 @@ carrying_capacity(void **unused)
 	band(0, 34, LOAD_MEDIUM);
 	band(0, 67, LOAD_HEAVY);
 	band(0, 101, LOAD_OVER);
-	assert_string_equal(load_band_name(LOAD_OVER), "over capacity");
+	assert_string_equal(load_band_name(LOAD_HEAVY), "heavy (max)");
+	assert_string_equal(load_band_name(LOAD_OVER), "dragging (over heavy)");
 	assert_string_equal(load_penalty(LOAD_UNENCUMBERED), "No penalty.");
+	/* the safe-areas text's penalties (RULES.md section 6, our reading) */
+	assert_string_equal(load_penalty(LOAD_MEDIUM),
+	                    "Movement -5 ft, Encumbrance 3 (offsets Dex), 1 Fatigue at the end of "
+	                    "each room.");
+	assert_string_equal(load_penalty(LOAD_HEAVY),
+	                    "Movement 5 ft, Dex incapacitated, 3 Fatigue at the end of each room.");
+	assert_string_equal(load_penalty(LOAD_OVER),
+	                    "Movement 5 ft, Dex incapacitated, 1 Fatigue per round.");
 }
 
 int
