@@ -160,6 +160,29 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		else
 			reply_add(out, 0, " (the one the GM rolled for that sign).");
 		break;
+	case TE_ENCOUNTER_ROLLED:
+		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
+		if (hidden) {
+			reply_add(out, 0,
+			          " A creature from the encounter table (behind the GM's screen); "
+			          "/surprise checks who is caught off guard.");
+			break;
+		}
+		reply_add(out, 0,
+		          " From the encounter table (d10 + Tension = %d + %d = ", r->pick.d10,
+		          r->pick.total - r->pick.d10);
+		reply_add(out, RS_BOLD, "%d", r->pick.total);
+		reply_add(out, 0, "): ");
+		reply_add(out, RS_BOLD, "%s", r->sign);
+		reply_add(out, 0, ". /surprise checks who is caught off guard.");
+		break;
+	case TE_ENCOUNTER_STRUCK:
+		reply_add(out, RS_GOOD, "No encounter after all:");
+		reply_add(out, 0, " the encounter table's roll");
+		if (!hidden)
+			reply_add(out, 0, " (d10 + Tension = %d)", r->pick.total);
+		reply_add(out, 0, " is struck (defeated), and the dungeon's supply is finite.");
+		break;
 	case TE_SAFE_AREA:
 		reply_add(out, RS_GOOD,
 		          "No encounter: this is a safe area, where no wandering "

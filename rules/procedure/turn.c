@@ -40,11 +40,27 @@ add(struct turn_report *r, enum turn_event_kind k, int turn, int value, const st
 		e->light = *l;
 }
 
+/* An Encounter: the creature a Sign announced, else (delving, with an
+ * encounter table) the table's creature, else the GM's wandering monster. */
 static void
-encounter(struct turn_clock *c, const struct turn_how *how, struct turn_report *r)
+encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, struct turn_report *r)
 {
 	if (how->safe) {
 		add(r, TE_SAFE_AREA, c->turn, 0, NULL);
+		return;
+	}
+	if (!c->sign_set && p == PROC_DELVING && how->encounters != NULL) {
+		size_t n;
+
+		tension_pick(how->rng, how->encounters, how->tension, &r->pick);
+		if (r->pick.struck) {
+			add(r, TE_ENCOUNTER_STRUCK, c->turn, 0, NULL);
+			return;
+		}
+		n = utf8_cut(r->pick.text, strlen(r->pick.text), sizeof(r->sign) - 1);
+		memcpy(r->sign, r->pick.text, n);
+		r->sign[n] = '\0';
+		add(r, TE_ENCOUNTER_ROLLED, c->turn, 0, NULL);
 		return;
 	}
 	if (!c->sign_set) {
@@ -110,7 +126,7 @@ effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struc
 {
 	switch (how->effect) {
 	case HZ_ENCOUNTER:
-		encounter(c, how, r);
+		encounter(c, p, how, r);
 		break;
 	case HZ_SIGN:
 		add(r, TE_SIGN_HINT, c->turn, 0, NULL);

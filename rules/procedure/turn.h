@@ -49,22 +49,24 @@ struct turn_clock {
 
 enum turn_event_kind {
 	/* what the hazard result did */
-	TE_ENCOUNTER,       /* a wandering monster appears */
-	TE_SIGN_MET,        /* the encounter is the remembered sign's creature */
-	TE_SAFE_AREA,       /* no encounter: this is a safe area */
-	TE_SIGN_HINT,       /* exploration sign: a hint of danger */
-	TE_SIGN_REMEMBERED, /* delving sign: its creature is the next encounter */
-	TE_SIGN_STRUCK,     /* delving sign: the table's roll was struck: no creature */
-	TE_FLAG_OUT,        /* Light: a torch or candle sputters out */
-	TE_FLAG_LOW,        /* Light: a lantern's oil runs low */
-	TE_FLAG_NONE,       /* Light: nothing is lit */
-	TE_BURN_OUT,        /* Burn: a torch burns out */
-	TE_BURN_NONE,       /* Burn: no torch is lit */
-	TE_FATIGUE_CHOICE,  /* exploration Fatigue: rest now or CON save */
-	TE_FATIGUE_RESTING, /* exploration Fatigue on a rest turn: this rest is it */
-	TE_FATIGUE_PENDING, /* delving Fatigue: rest next turn or 1 damage each */
-	TE_FATIGUE_IGNORED, /* delving Fatigue on a rest turn */
-	TE_SHIFT,           /* delving: the environment changes */
+	TE_ENCOUNTER,        /* a wandering monster appears */
+	TE_SIGN_MET,         /* the encounter is the remembered sign's creature */
+	TE_ENCOUNTER_ROLLED, /* delving: the encounter table's creature (in sign, pick) */
+	TE_ENCOUNTER_STRUCK, /* delving: the table's roll was struck: no encounter */
+	TE_SAFE_AREA,        /* no encounter: this is a safe area */
+	TE_SIGN_HINT,        /* exploration sign: a hint of danger */
+	TE_SIGN_REMEMBERED,  /* delving sign: its creature is the next encounter */
+	TE_SIGN_STRUCK,      /* delving sign: the table's roll was struck: no creature */
+	TE_FLAG_OUT,         /* Light: a torch or candle sputters out */
+	TE_FLAG_LOW,         /* Light: a lantern's oil runs low */
+	TE_FLAG_NONE,        /* Light: nothing is lit */
+	TE_BURN_OUT,         /* Burn: a torch burns out */
+	TE_BURN_NONE,        /* Burn: no torch is lit */
+	TE_FATIGUE_CHOICE,   /* exploration Fatigue: rest now or CON save */
+	TE_FATIGUE_RESTING,  /* exploration Fatigue on a rest turn: this rest is it */
+	TE_FATIGUE_PENDING,  /* delving Fatigue: rest next turn or 1 damage each */
+	TE_FATIGUE_IGNORED,  /* delving Fatigue on a rest turn */
+	TE_SHIFT,            /* delving: the environment changes */
 	/* what time did */
 	TE_FATIGUE_AVOIDED, /* the party rested after delving Fatigue */
 	TE_FATIGUE_DAMAGE,  /* it did not: 1 damage to each member */
@@ -86,9 +88,11 @@ struct turn_report {
 	size_t n;
 	size_t dropped; /* events past TURN_EVENTS_MAX, not kept */
 	struct turn_event ev[TURN_EVENTS_MAX];
-	/* TE_SIGN_MET, TE_SIGN_REMEMBERED: the creature, "" when unnamed */
+	/* TE_SIGN_MET, TE_SIGN_REMEMBERED, TE_ENCOUNTER_ROLLED: the creature, ""
+	 * when unnamed */
 	char sign[TURN_SIGN_MAX];
-	/* TE_SIGN_REMEMBERED, TE_SIGN_STRUCK with a table: its d10 + Tension */
+	/* TE_SIGN_REMEMBERED, TE_SIGN_STRUCK, TE_ENCOUNTER_ROLLED,
+	 * TE_ENCOUNTER_STRUCK with a table: its d10 + Tension */
 	struct tension_pick pick;
 };
 
