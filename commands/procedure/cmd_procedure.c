@@ -35,8 +35,8 @@ static const struct card_row delving_card[] = {
                   "shift, 5 Sign, 6 Free."},
     {"Crawling", "36 m per turn: detect traps automatically, map."},
     {"Walking", "720 m per turn: surprised by all encounters, spring all traps, can map."},
-    {"Running", "1.5 km per turn: surprised, spring traps, no map, candles blown out (/light "
-                "out candle)."},
+    {"Running", "1.5 km per turn: surprised, spring traps, no map, candles blown out (/turn "
+                "move running)."},
     {"Searching", "1 turn, 2 in dim light (candle or lantern)."},
     {"Encounters", "Reaction, activity, distance and surprise are the GM's (/surprise rolls "
                    "WIS DC 12 when wanted)."},

@@ -183,6 +183,11 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 			reply_add(out, 0, " (d10 + Tension = %d)", r->pick.total);
 		reply_add(out, 0, " is struck (defeated), and the dungeon's supply is finite.");
 		break;
+	case TE_CANDLE_BLOWN:
+		reply_add(out, 0, "%s ", name);
+		reply_add(out, RS_BAD, "is blown out");
+		reply_add(out, 0, ": the party is running (/turn move).");
+		break;
 	case TE_SAFE_AREA:
 		reply_add(out, RS_GOOD,
 		          "No encounter: this is a safe area, where no wandering "

@@ -66,6 +66,8 @@ proc_save(const void *p)
 	cJSON_AddNumberToObject(o, "since_rest", c->since_rest);
 	cJSON_AddNumberToObject(o, "rest_mark", c->rest_mark);
 	cJSON_AddBoolToObject(o, "fatigue_due", c->fatigue_due);
+	if (c->running)
+		cJSON_AddBoolToObject(o, "running", true);
 	if (c->sign_set) {
 		cJSON *sign = cJSON_AddObjectToObject(o, "sign");
 
@@ -206,6 +208,10 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 	    get_int(o, "rest_mark", 0, c->since_rest, &c->rest_mark, err, errlen) < 0 ||
 	    get_bool(o, "fatigue_due", &c->fatigue_due, err, errlen) < 0 ||
 	    get_int(o, "next_light", 1, 100000, &c->lights.next_id, err, errlen) < 0)
+		return -1;
+	/* "running" came later: a record without it is not running */
+	if (cJSON_GetObjectItemCaseSensitive(o, "running") != NULL &&
+	    get_bool(o, "running", &c->running, err, errlen) < 0)
 		return -1;
 	if (sign != NULL) {
 		const char *creature;

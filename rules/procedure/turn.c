@@ -13,6 +13,13 @@ turn_clock_init(struct turn_clock *c)
 	c->lights.next_id = 1;
 }
 
+size_t
+turn_set_running(struct turn_clock *c, bool running, struct light *out)
+{
+	c->running = running;
+	return running ? lights_blow_candles(&c->lights, out) : 0;
+}
+
 void
 turn_report_init(struct turn_report *r)
 {
@@ -211,6 +218,13 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	 * lit), but what the result did is reported first. */
 	nch = lights_burn(&c->lights, p, ch);
 	effect(c, p, how, r);
+	if (c->running) {
+		struct light blown[LIGHT_MAX];
+		size_t nb = lights_blow_candles(&c->lights, blown);
+
+		for (size_t i = 0; i < nb; i++)
+			add(r, TE_CANDLE_BLOWN, c->turn, 0, &blown[i]);
+	}
 	if (fatigue_was_due)
 		add(r, how->resting ? TE_FATIGUE_AVOIDED : TE_FATIGUE_DAMAGE, c->turn, 0, NULL);
 	for (size_t i = 0; i < nch; i++) {

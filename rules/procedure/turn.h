@@ -45,6 +45,7 @@ struct turn_clock {
 	struct lights lights;
 	bool flagged;          /* this turn's Light result may still be ruled a flicker */
 	struct light flag_was; /* the flagged source before it sputtered */
+	bool running;          /* the party runs: candles are blown out */
 };
 
 enum turn_event_kind {
@@ -72,6 +73,7 @@ enum turn_event_kind {
 	TE_FATIGUE_DAMAGE,  /* it did not: 1 damage to each member */
 	TE_LIGHT_WARN,      /* a source has one turn left */
 	TE_LIGHT_OUT,       /* a source burned out */
+	TE_CANDLE_BLOWN,    /* the party runs: a lit candle is blown out */
 	TE_RESTED,          /* this turn was a rest */
 	TE_REST_DUE,        /* value turns without a rest: the reminder */
 	TE_REST_SKIPPED,    /* exploration: the due rest was skipped: CON save */
@@ -107,6 +109,12 @@ struct turn_how {
 	int tension;
 	struct rng *rng;
 };
+
+/* Sets whether the party runs (a movement setting). Starting to run blows
+ * every lit candle out at once: copies go to out (room for LIGHT_MAX) and
+ * the count is returned; while it runs, each turn blows out any candle lit
+ * since (TE_CANDLE_BLOWN). */
+size_t turn_set_running(struct turn_clock *c, bool running, struct light *out);
 
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
 void turn_clock_init(struct turn_clock *c);

@@ -357,6 +357,32 @@ delving_encounter_rolls_the_table(void **unused)
 	rng_free(b);
 }
 
+/* RULES.md section 2: running (a party movement setting) blows candles
+ * out: at once when the party starts running, and any lit while it runs
+ * at the next turn; torches and lanterns stay lit. */
+static void
+running_blows_candles_out(void **unused)
+{
+	struct light out[LIGHT_MAX];
+	char err[200];
+
+	turn_clock_init(&c);
+	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 2, NULL, err, sizeof(err)), 0);
+	assert_int_equal(lights_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(turn_set_running(&c, true, out), 2);
+	assert_int_equal(out[0].kind, LIGHT_CANDLE);
+	assert_int_equal(c.lights.n, 1);
+	assert_int_equal(c.lights.l[0].kind, LIGHT_TORCH);
+	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
+	pass(PROC_DELVING, HZ_NOTHING, false, false);
+	EXPECT(TE_CANDLE_BLOWN);
+	assert_int_equal(c.lights.n, 1);
+	assert_int_equal(turn_set_running(&c, false, out), 0);
+	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
+	pass(PROC_DELVING, HZ_NOTHING, false, false);
+	assert_int_equal(c.lights.n, 2);
+}
+
 static void
 advance_reports_each_turn(void **unused)
 {
@@ -412,6 +438,7 @@ main(void)
 	    cmocka_unit_test(signs_and_encounters),
 	    cmocka_unit_test(sign_from_the_encounter_table),
 	    cmocka_unit_test(delving_encounter_rolls_the_table),
+	    cmocka_unit_test(running_blows_candles_out),
 	    cmocka_unit_test(advance_reports_each_turn),
 	    cmocka_unit_test(counter_stops),
 	};
