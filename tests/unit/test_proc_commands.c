@@ -157,7 +157,7 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "rest exits:0", "Exits must be a whole number from 1 to 20");
 	refused("gm", "surprise 21", "N must be a whole number from 1 to 20");
 	refused("gm", "surprise forced:true", "give monsters:N too");
-	refused("gm", "bargain 1000", "Margin must be a whole number from -999 to 999");
+	refused("gm", "bargain Bob ring sell", "There is no vendor 'Bob' here");
 	refused("gm", "encumbrance -5 10", "Str must be a whole number from -4 to 10");
 	refused("gm", "encumbrance 11 10", "Str must be a whole number from -4 to 10");
 	refused("gm", "encumbrance 0 -1", "Weight must be a whole number from 0 to 100000");
@@ -413,6 +413,24 @@ exploration_light_facts(void **unused)
 	free(text);
 }
 
+/* RULES.md section 6: the bot rolls the deal against the vendor's skill,
+ * remembered per channel, and a second try on an item is refused. */
+static void
+bargain_once_per_item(void **unused)
+{
+	char *before;
+
+	ok("gm", "vendor Gus");
+	ok("gm", "bargain Gus ring sell +3");
+	before = state_text("console:table");
+	assert_non_null(strstr(before, "\"vendors\":[{\"name\":\"Gus\""));
+	assert_non_null(strstr(before, "\"tried\":[\"ring\"]"));
+	free(before);
+	refused("gm", "bargain Gus Ring buy 1d20",
+	        "Gus has already dealt on ring: a buy or sell of an item or lot is tried once");
+	refused("gm", "bargain Gus gem buy 1d20;1d20", "A bargaining roll is one expression");
+}
+
 int
 main(void)
 {
@@ -421,6 +439,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(gm_only_settings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(state_is_per_channel, setup, teardown),
 	    cmocka_unit_test_setup_teardown(exploration_light_facts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),
