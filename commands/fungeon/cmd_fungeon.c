@@ -59,6 +59,13 @@ fg_join(struct invocation *inv, struct reply *out)
 		level = (int)inv_int(inv, "level", p.n > 0 ? p.min : 1);
 	}
 	if (replacing) {
+		int lost = fgchan_leave_behind(c, me); /* left in the room to plunder */
+
+		if (lost > 0)
+			reply_line(out, RS_BAD,
+			           "%d of %s's items could not stay in the room (it holds "
+			           "%d treasures) and are lost.",
+			           lost, c->m[me].name, FG_DESIGNS_MAX);
 		m = &c->m[me];
 		fg_member_free(m); /* the new Fungeoneer carries nothing */
 	} else {
@@ -90,8 +97,10 @@ fg_leave(struct invocation *inv, struct reply *out)
 	for (int k = 0; k < FG_CAT_COUNT; k++)
 		if (!strcmp(c->holder[k], c->m[me].user_key))
 			c->holder[k][0] = '\0';
-	if (c->m[me].dead)
+	if (c->m[me].dead) {
 		fgchan_fallen_add(c, c->m[me].user_key);
+		fgchan_leave_behind(c, me);
+	}
 	fgchan_member_remove(c, me);
 	if (c->n == 0)
 		fgchan_fallen_clear(c); /* the party is gone: that dungeon is over */

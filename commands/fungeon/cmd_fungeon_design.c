@@ -469,13 +469,19 @@ fg_take(struct invocation *inv, struct reply *out)
 		reply_error(out, "%s took %s already.", s->taken, s->name);
 		return;
 	}
-	if (may_carry(&c->m[i], &s->d, out) < 0 || treasure_open(c, out) < 0)
+	if (c->m[i].dead) {
+		reply_error(out, "%s is dead and takes nothing.", c->m[i].name);
+		return;
+	}
+	if (may_carry(&c->m[i], &s->d, out) < 0 || (!s->left && treasure_open(c, out) < 0))
 		return;
 	carry(&c->m[i], s->name, &s->d, s->cost);
 	snprintf(s->taken, sizeof(s->taken), "%s", c->m[i].name);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", c->m[i].name);
-	reply_add(out, 0, " takes %s (%lld points).", s->name, (long long)s->cost);
+	reply_add(out, 0, " %s %s (%lld points)%s.", s->left ? "plunders" : "takes", s->name,
+	          (long long)s->cost, s->left ? ", left by the dead" : "");
+	s->left = false;
 	reply_nl(out);
 }
 

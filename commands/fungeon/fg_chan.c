@@ -181,6 +181,34 @@ fgchan_budget(const struct fg_chan *c, enum fg_kind k)
 	return k == FG_TRAP ? b.traps : k == FG_MONSTER ? b.monsters : b.treasure;
 }
 
+int
+fgchan_leave_behind(struct fg_chan *c, int i)
+{
+	struct fg_member *m = &c->m[i];
+	int lost = 0;
+
+	while (m->nitems > 0) {
+		const struct fg_item *it = &m->items[0];
+		struct fg_stored *s = fgchan_design(c, FG_TREASURE, it->name);
+
+		if (s == NULL && c->nd[FG_TREASURE] < FG_DESIGNS_MAX &&
+		    !fgchan_name_used(c, it->name)) {
+			s = fgchan_design_add(c, FG_TREASURE);
+			snprintf(s->name, sizeof(s->name), "%s", it->name);
+			s->d = it->d;
+			s->cost = it->cost;
+		}
+		if (s == NULL) {
+			lost++;
+		} else {
+			s->taken[0] = '\0';
+			s->left = true;
+		}
+		fg_item_remove(m, 0);
+	}
+	return lost;
+}
+
 void
 fgchan_fallen_add(struct fg_chan *c, const char *user_key)
 {

@@ -137,6 +137,7 @@ fg_save(const void *p)
 			cJSON_AddStringToObject(d, "taken", s->taken);
 			cJSON_AddBoolToObject(d, "sprung", s->sprung);
 			cJSON_AddBoolToObject(d, "passed", s->passed);
+			cJSON_AddBoolToObject(d, "left", s->left);
 			cJSON_AddItemToArray(arr, d);
 		}
 	}
@@ -345,7 +346,8 @@ rd_stored(struct rd *r, const cJSON *o, enum fg_kind k, struct fg_stored *s)
 	    rd_design(r, o, k, &s->d, &s->cost) || rd_bool(r, o, "room", &s->room) ||
 	    rd_i(r, o, "hits", 0, k == FG_MONSTER ? fg_monster_hits(s->d.level) : 0, &s->hits) ||
 	    rd_str(r, o, "taken", s->taken, sizeof(s->taken), true, true) ||
-	    rd_opt_bool(r, o, "sprung", &s->sprung) || rd_opt_bool(r, o, "passed", &s->passed))
+	    rd_opt_bool(r, o, "sprung", &s->sprung) || rd_opt_bool(r, o, "passed", &s->passed) ||
+	    rd_opt_bool(r, o, "left", &s->left))
 		return -1;
 	return 0;
 }

@@ -51,6 +51,7 @@ struct fg_stored {
 	char taken[FG_NAME_MAX + 1]; /* treasure: the Fungeoneer who took it, or "" */
 	bool sprung;                 /* traps: sprung (one without Unlimited Use springs once) */
 	bool passed;                 /* traps: triggered, disarmed or sidestepped at least once */
+	bool left;                   /* treasure: left by a dead Fungeoneer, to plunder */
 };
 
 struct fg_chan {
@@ -121,6 +122,13 @@ int fgchan_floor(const struct fg_chan *c);
 /* Budget and points spent this room for kind k. */
 int64_t fgchan_budget(const struct fg_chan *c, enum fg_kind k);
 int64_t fgchan_spent(const struct fg_chan *c, enum fg_kind k);
+
+/* A dead member i's treasure stays in the room for the others to plunder
+ * when the member record goes (a replacement, or the player leaving): each
+ * item becomes a stored treasure marked left (outside every budget).
+ * Returns how many items were lost because the channel holds
+ * FG_DESIGNS_MAX treasures already. */
+int fgchan_leave_behind(struct fg_chan *c, int i);
 
 /* Remembers that user_key's Fungeoneer died in this dungeon. */
 void fgchan_fallen_add(struct fg_chan *c, const char *user_key);

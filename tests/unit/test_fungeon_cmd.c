@@ -659,6 +659,13 @@ guarded_treasure_and_plunder(void **unused)
 	text = run(t, "bob", "/fungeon take ring");
 	assert_string_equal(text, "Brom plunders ring (3 points) from the dead Alba.\n");
 	free(text);
+	/* a replacement leaves the dead one's treasure in the room */
+	ok(t, "bob", "/fungeon damage Brom 15");
+	ok(t, "bob", "/fungeon join Bram fighter");
+	ok(t, "alice", "/fungeon join Ada wizard");
+	text = run(t, "alice", "/fungeon take ring");
+	assert_string_equal(text, "Ada plunders ring (3 points), left by the dead.\n");
+	free(text);
 	table_free(t);
 }
 
