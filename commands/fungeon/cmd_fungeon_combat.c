@@ -122,7 +122,7 @@ check_turn(struct invocation *inv, struct fg_chan *c, struct turn *t, struct rep
 	int n = 0;
 
 	for (int i = 0; i < c->n; i++)
-		if (!c->m[i].dead)
+		if (!c->m[i].dead && !c->m[i].fresh) /* a replacement waits for the hallway */
 			t->fight[t->nfight++] = i;
 	if (t->nfight == 0) {
 		reply_error(out, "The party has no living Fungeoneer to fight.");

@@ -342,7 +342,8 @@ fg_members_named(const struct fg_chan *c, const char *who, int *idx, struct repl
 
 	if (who == NULL) {
 		for (int i = 0; i < c->n; i++)
-			if (!c->m[i].dead)
+			if (!c->m[i].dead &&
+			    !c->m[i].fresh) /* a replacement waits for the hallway */
 				idx[n++] = i;
 		return n;
 	}

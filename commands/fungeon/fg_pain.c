@@ -135,6 +135,13 @@ check_one(const struct fg_chan *c, const struct fg_part *p, struct reply *out)
 		            name, c->m[p->member].player);
 		return -1;
 	}
+	if (p->kind == FGP_MEMBER && c->m[p->member].fresh) {
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party.",
+		            name, c->m[p->member].player, name);
+		return -1;
+	}
 	if (p->kind == FGP_MONSTER && p->s->hits <= 0) {
 		reply_error(out, "%s is already defeated; name a monster with hits left.", name);
 		return -1;

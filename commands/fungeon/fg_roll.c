@@ -213,6 +213,14 @@ fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice, 
 			            m->name, m->player);
 			return -1;
 		}
+		if (m->fresh) {
+			reply_error(
+			    out,
+			    "%s is a replacement: %s is out until the next hallway, where %s "
+			    "joins the party.",
+			    m->name, m->player, m->name);
+			return -1;
+		}
 		if ((o->hold || o->continuous) && !has_effect_slot(m, o->label)) {
 			reply_error(out,
 			            "%s already suffers %d continuous effects, the most one "

@@ -662,6 +662,12 @@ guarded_treasure_and_plunder(void **unused)
 	/* a replacement leaves the dead one's treasure in the room */
 	ok(t, "bob", "/fungeon damage Brom 15");
 	ok(t, "bob", "/fungeon join Bram fighter");
+	/* the replacement is out until the next hallway (RULES.md section 4) */
+	text = run(t, "bob", "/fungeon pain Bram pit");
+	assert_string_equal(reply_error_text(t->last),
+	                    "Bram is a replacement: bob is out until the next hallway, where Bram "
+	                    "joins the party.");
+	free(text);
 	ok(t, "alice", "/fungeon join Ada wizard");
 	text = run(t, "alice", "/fungeon take ring");
 	assert_string_equal(text, "Ada plunders ring (3 points), left by the dead.\n");
