@@ -386,8 +386,11 @@ plunder(struct invocation *inv, struct fg_chan *c, int i, const char *item, stru
 
 			if (strcasecmp(dead->items[k].name, item) != 0)
 				continue;
-			if (c->m[i].dead) {
-				reply_error(out, "%s is dead and takes nothing.", c->m[i].name);
+			if (c->m[i].dead || c->m[i].fresh) {
+				reply_error(out, "%s cannot plunder: %s.", c->m[i].name,
+				            c->m[i].dead
+				                ? "the dead take nothing"
+				                : "a replacement is out until the next hallway");
 				return -1;
 			}
 			if (may_carry(&c->m[i], &dead->items[k].d, out) < 0)
@@ -471,6 +474,13 @@ fg_take(struct invocation *inv, struct reply *out)
 	}
 	if (c->m[i].dead) {
 		reply_error(out, "%s is dead and takes nothing.", c->m[i].name);
+		return;
+	}
+	if (c->m[i].fresh) {
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party.",
+		            c->m[i].name, c->m[i].player, c->m[i].name);
 		return;
 	}
 	if (may_carry(&c->m[i], &s->d, out) < 0 || (!s->left && treasure_open(c, out) < 0))

@@ -643,6 +643,7 @@ guarded_treasure_and_plunder(void **unused)
 
 	ok(t, "alice", "/fungeon join Alba wizard 3");
 	ok(t, "bob", "/fungeon join Brom fighter 3");
+	ok(t, "carol", "/fungeon join Cora rogue 3");
 	ok(t, "alice", "/fungeon hallway");
 	ok(t, "alice", "/fungeon trap add pit annoy 2 guards type darts");
 	ok(t, "alice", "/fungeon treasure add ring fancy value 1");
@@ -668,9 +669,13 @@ guarded_treasure_and_plunder(void **unused)
 	                    "Bram is a replacement: bob is out until the next hallway, where Bram "
 	                    "joins the party.");
 	free(text);
-	ok(t, "alice", "/fungeon join Ada wizard");
-	text = run(t, "alice", "/fungeon take ring");
-	assert_string_equal(text, "Ada plunders ring (3 points), left by the dead.\n");
+	text = run(t, "bob", "/fungeon take ring");
+	assert_string_equal(reply_error_text(t->last),
+	                    "Bram is a replacement: bob is out until the next hallway, where Bram "
+	                    "joins the party.");
+	free(text);
+	text = run(t, "carol", "/fungeon take ring");
+	assert_string_equal(text, "Cora plunders ring (3 points), left by the dead.\n");
 	free(text);
 	table_free(t);
 }
