@@ -28,12 +28,12 @@ fgplay_annoy_dice(const struct fg_member *m, bool bonus, const struct fgp_obstac
 }
 
 static void
-effect_of(const struct fgp_obstacle *o, struct fg_effect *e)
+effect_of(const struct fgp_obstacle *o, enum fg_effect_kind kind, struct fg_effect *e)
 {
 	size_t n = strnlen(o->label, sizeof(e->source) - 1);
 
 	memset(e, 0, sizeof(*e));
-	e->kind = o->hold ? FG_EFFECT_HOLD : FG_EFFECT_DAMAGE;
+	e->kind = kind;
 	memcpy(e->source, o->label, n);
 	e->annoy = o->annoy;
 	e->pain = o->pain;
@@ -76,7 +76,10 @@ fgplay_annoy(struct rng *rng, const struct fg_member *m, const int *members, int
 	out->roll.ng = n + 1;
 	conflict_roll(rng, &out->roll, FG_DIE);
 	conflict_annoy(&out->roll, n, &out->res);
-	effect_of(o, &out->eff);
+	if (o->hold)
+		effect_of(o, FG_EFFECT_HOLD, &out->eff[out->neff++]);
+	if (o->continuous)
+		effect_of(o, FG_EFFECT_DAMAGE, &out->eff[out->neff++]);
 	for (int i = 0; i < n; i++) {
 		out->fails[i] = out->res.fails[i];
 		out->xp[i] = out->fails[i] ? 0 : o->xp;
@@ -93,8 +96,8 @@ fgplay_annoy_apply(struct fg_member *m, const struct fgp_annoy *a)
 		struct fg_member *f = &m[a->member[i]];
 
 		fg_add_xp(f, a->xp[i]);
-		if (a->effect[i])
-			fg_effect_add(f, &a->eff); /* the caller checked the slot */
+		for (int k = 0; a->effect[i] && k < a->neff; k++)
+			fg_effect_add(f, &a->eff[k]); /* ignored when f carries the most */
 	}
 }
 

@@ -59,8 +59,9 @@ struct fgp_annoy {
 	struct cf_annoy res;
 	bool fails[FG_PARTY_MAX];
 	int64_t xp[FG_PARTY_MAX];  /* XP each member earns */
-	bool effect[FG_PARTY_MAX]; /* the obstacle's continuous effect starts on it */
-	struct fg_effect eff;      /* that effect */
+	bool effect[FG_PARTY_MAX]; /* the obstacle's continuous effects start on it */
+	int neff;                  /* 0..2: a hold and/or continuous damage */
+	struct fg_effect eff[2];   /* those effects */
 	struct cf_narration nar;
 };
 

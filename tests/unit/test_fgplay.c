@@ -105,6 +105,13 @@ annoy_outcome_and_apply(void **unused)
 	assert_int_equal(m[0].neffects, 1);
 	assert_int_equal(m[0].effects[0].kind, FG_EFFECT_DAMAGE);
 	assert_string_equal(m[0].effects[0].source, "pit");
+	/* a hold that is also continuous damage brings both */
+	pit.hold = true;
+	rng_seed(rng, 2);
+	assert_int_equal(fgplay_annoy(rng, m, who, 2, bonus, &pit, 2, &a, err, sizeof(err)), 0);
+	fgplay_annoy_apply(m, &a);
+	assert_int_equal(m[0].neffects, 2);
+	assert_int_equal(m[0].effects[1].kind, FG_EFFECT_HOLD);
 	unparty(m, 2);
 	rng_free(rng);
 }
