@@ -116,7 +116,8 @@ fg_find(struct invocation *inv, struct reply *out)
 	struct fgp_obstacle o;
 	char title[200];
 
-	if (fg_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0)
+	if (fg_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
+	    trap_live(p.s, out) < 0) /* a sprung trap is rolled against no more */
 		return;
 	fg_obstacle_of(c, &p, inv, &o);
 	o.hold = o.continuous = false; /* searching springs nothing */

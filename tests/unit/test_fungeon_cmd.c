@@ -291,7 +291,10 @@ bad_input_changes_nothing(void **unused)
 	    {"alice", "/fungeon trigger pit Alba",
 	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
 	     "more XP."},
-	    {"alice", "/fungeon find pit Alba Alba",
+	    {"alice", "/fungeon find pit Alba",
+	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
+	     "more XP."},
+	    {"alice", "/fungeon annoy goblin/stab Alba Alba",
 	     "Alba is named twice; name each Fungeoneer once."},
 	    {"alice", "/fungeon annoy pit Alba bonus:Zed", NULL},
 	    {"alice", "/fungeon pain Alba Brom",
