@@ -23,10 +23,10 @@ fg_join(struct invocation *inv, struct reply *out)
 
 	fgchan_party(c, &p);
 	if (me >= 0 && !replacing) {
-		reply_error(out,
-		            "You already play %s here (one Fungeoneer per player); "
-		            "/fungeon leave first.",
+		reply_error(out, "You already play %s here (one Fungeoneer per player); ",
 		            c->m[me].name);
+		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
+		reply_add(out, RS_BAD, " first.");
 		return;
 	}
 	if (!fg_name_valid(name)) {
@@ -128,11 +128,12 @@ sheet_of(const struct fg_chan *c, int i, struct reply *out)
 	if (!m->dead && fg_level_for_xp(c->xp_rule, m->xp) > m->level)
 		reply_line(out, RS_GOOD, "Level-up due in the hallway: the XP reach level %d.",
 		           fg_level_for_xp(c->xp_rule, m->xp));
-	if (m->dead)
-		reply_line(out, RS_BAD,
-		           "Dead: %s makes a new Fungeoneer at level %d "
-		           "(/fungeon join NAME CLASS).",
-		           m->player, fg_replacement_level(fgchan_floor(c)));
+	if (m->dead) {
+		reply_add(out, RS_BAD, "Dead: %s makes a new Fungeoneer at level %d (", m->player,
+		          fg_replacement_level(fgchan_floor(c)));
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_line(out, RS_BAD, ").");
+	}
 	for (int e = 0; e < m->neffects; e++)
 		reply_line(out, 0, "Suffers %s: continuous %s (annoy %d, pain %d%s).",
 		           m->effects[e].source,
@@ -175,7 +176,10 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 	int next;
 
 	if (c->n == 0) {
-		reply_line(out, 0, "No party here yet: /fungeon join NAME CLASS LEVEL.");
+		reply_add(out, 0, "No party here yet: ");
+		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_line(out, 0, ".");
 		return;
 	}
 	fgchan_party(c, &p);
@@ -202,14 +206,18 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
 	fgchan_picks(c, &pk);
 	next = fg_picks_next(&pk);
-	if (pk.n > 0 && next >= 0)
-		reply_line(out, 0, "Choosing categories: %s is next (/fungeon pick CATEGORY).",
-		           c->m[next].player);
+	if (pk.n > 0 && next >= 0) {
+		reply_add(out, 0, "Choosing categories: %s is next (", c->m[next].player);
+		reply_cmd(out, 0, "fungeon pick", "category", "CATEGORY", NULL);
+		reply_line(out, 0, ").");
+	}
 	if (fgchan_holder(c, FG_CAT_TRAPS) < 0 && fgchan_holder(c, FG_CAT_MONSTERS) < 0 &&
 	    fgchan_holder(c, FG_CAT_TREASURE) < 0) {
-		if (pk.n == 0)
-			reply_line(out, RS_DIM,
-			           "Categories are drawn in the hallway (/fungeon hallway).");
+		if (pk.n == 0) {
+			reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
+			reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
+			reply_line(out, RS_DIM, ").");
+		}
 		return;
 	}
 	reply_add(out, 0, "Picking:");
@@ -557,13 +565,14 @@ static const struct command fungeon_subs[] = {
              "(2) level-ups, several at once, each level recomputing class bonus and max "
              "hits and healing 5 hits; (3) continuous-damage rolls (holds end with the "
              "fight); (4) every player rolls one die, their Thwack-O: the highest chooses "
-             "first among Traps, Monsters, Treasure with /fungeon pick, then the next "
+             "first among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
+             "the next "
              "(ties re-rolled; a player chooses again only when there are fewer players "
              "than categories). If Party Min rose, the Traps player places a downward "
              "stair. The room's budgets are computed once, after (1) and (2), and stay "
              "fixed for the room. A dead Fungeoneer's player makes the new one before the "
              "hallway. All points must be spent first, unless the players waive it "
-             "(waive:true, recorded and shown).",
+             "({/fungeon hallway waive:true}, recorded and shown).",
      .fn = fg_hallway_cmd},
     {.name = "pick",
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
@@ -636,7 +645,7 @@ static const struct command fungeon_subs[] = {
      .desc = "Back to town: Annoy rolls against floor dice; failures build wanderers",
      .help = "Each failure gives that player one wandering monster of level + floor "
              "points (at least the floor; points from separate failures never pool), "
-             "built with /fungeon monster add NAME ... budget:wander.",
+             "built with {/fungeon monster add name=NAME design=DESIGN budget:wander}.",
      .opts = retreat_opts,
      .fn = fg_retreat},
     {.name = "town",
@@ -650,12 +659,12 @@ const struct command cmd_fungeon = {
     .desc = "Fungeon: masterless dungeon crawling with Thwack-O dice",
     .help = "Every player rolls in every conflict; each player's Thwack-O die replaces one "
             "of their dice (one per player per roll) and is drawn in their style "
-            "(/thwacko). The highest Thwack-O narrates. Ruling: a tie for the highest "
+            "({/thwacko show}). The highest Thwack-O narrates. Ruling: a tie for the highest "
             "Thwack-O is broken by re-rolling the tied dice, shown. Costs: plain points "
             "first, then one doubling per doubling feature. Ruling: an odd number of "
             "Annoy dice costs as the next even number. Ruling: a tie at a rank of a "
             "Painful conflict deals no damage. Ruling: XP use the level table unless the "
-            "channel chose the formula (/fungeon xp-rule).",
+            "channel chose the formula ({/fungeon xp-rule}).",
     .subs = fungeon_subs,
     .default_sub = "party",
 };

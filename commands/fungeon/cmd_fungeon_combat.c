@@ -42,9 +42,10 @@ pick_monsters(struct fg_chan *c, const char *list, struct turn *t, struct reply 
 			t->nmon++;
 		}
 		if (t->nmon == 0) {
-			reply_error(out,
-			            "No monster with hits left is stored here; /fungeon monster "
-			            "add NAME DESIGN makes one.");
+			reply_error(out, "No monster with hits left is stored here; ");
+			reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design",
+			          "DESIGN", NULL);
+			reply_add(out, RS_BAD, " makes one.");
 			return -1;
 		}
 		return 0;
@@ -368,10 +369,13 @@ fg_retreat(struct invocation *inv, struct reply *out)
 
 		if (r->wander[i] == 0)
 			continue;
-		reply_line(out, RS_BAD,
-		           "%s builds one wandering monster of %lld points (level %d + floor %d, "
-		           "at least the floor): /fungeon monster add NAME DESIGN budget:wander",
-		           m->player, (long long)r->wander[i], m->level, floor);
+		reply_add(out, RS_BAD,
+		          "%s builds one wandering monster of %lld points (level %d + floor %d, "
+		          "at least the floor): ",
+		          m->player, (long long)r->wander[i], m->level, floor);
+		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
+		          "budget:", "wander", NULL);
+		reply_nl(out);
 	}
 	channel_touch(inv->chan);
 	fg_narration_lines(out, &r->annoy.nar, c, styles, NULL);

@@ -56,11 +56,16 @@ annoy_conflict(struct invocation *inv, struct fg_chan *c, const struct fgp_obsta
 		           failed < n ? "is found" : "stays hidden");
 	} else if (failed > 0) {
 		names_of(c, idx, a->fails, n, &b);
-		if (o->pain > 0)
-			reply_line(out, RS_BAD, "Those who failed suffer it: /fungeon pain %s %s",
-			           o->label, buf_str(&b));
-		else
+		if (o->pain > 0) {
+			char who[1200];
+
+			snprintf(who, sizeof(who), "%s %s", o->label, buf_str(&b));
+			reply_add(out, RS_BAD, "Those who failed suffer it: ");
+			reply_cmd(out, RS_BAD, "fungeon pain", "who", who, NULL);
+			reply_nl(out);
+		} else {
 			reply_line(out, RS_BAD, "Failed: %s.", buf_str(&b));
+		}
 		if (o->hold || o->continuous)
 			reply_line(out, 0,
 			           "They now suffer continuous %s until one successful "
@@ -191,13 +196,18 @@ fg_trigger(struct invocation *inv, struct reply *out)
 	}
 	buf_init(&names, 1000);
 	names_of(c, idx, fails, n, &names);
-	if (hit > 0 && o.pain > 0)
-		reply_line(out, RS_BAD, "Those who failed suffer it: /fungeon pain %s %s", o.label,
-		           buf_str(&names));
-	else if (hit > 0)
+	if (hit > 0 && o.pain > 0) {
+		char who[1200];
+
+		snprintf(who, sizeof(who), "%s %s", o.label, buf_str(&names));
+		reply_add(out, RS_BAD, "Those who failed suffer it: ");
+		reply_cmd(out, RS_BAD, "fungeon pain", "who", who, NULL);
+		reply_nl(out);
+	} else if (hit > 0) {
 		reply_line(out, RS_BAD, "Failed: %s.", buf_str(&names));
-	else
+	} else {
 		reply_line(out, RS_GOOD, "Nobody is caught by %s.", o.label);
+	}
 	if (t->sprung)
 		reply_line(out, 0, "%s has sprung: it cannot be triggered or rolled against again.",
 		           o.label);

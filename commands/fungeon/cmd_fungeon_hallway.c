@@ -80,10 +80,10 @@ on_event(const struct fg_hall_event *ev, void *ctx)
 	switch (ev->kind) {
 	case FG_HALL_DUE:
 		enter(h, 1);
-		reply_line(out, 0,
-		           "%s's %s died: make a new Fungeoneer at level %d with /fungeon "
-		           "join NAME CLASS.",
-		           m->player, m->name, ev->level);
+		reply_add(out, 0, "%s's %s died: make a new Fungeoneer at level %d with ",
+		          m->player, m->name, ev->level);
+		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_line(out, 0, ".");
 		break;
 	case FG_HALL_FRESH:
 		enter(h, 1);
@@ -181,19 +181,22 @@ may_leave_room(struct invocation *inv, struct fg_chan *c, struct reply *out)
 	for (int i = 0; i < c->n; i++) {
 		if (!c->m[i].dead)
 			continue;
-		reply_error(
-		    out,
-		    "%s's %s died: the new Fungeoneer comes first in the hallway (/fungeon "
-		    "join NAME CLASS, at level %d), or %s leaves the party (/fungeon leave).",
-		    c->m[i].player, c->m[i].name, fg_replacement_level(fgchan_floor(c)),
-		    c->m[i].player);
+		reply_error(out, "%s's %s died: the new Fungeoneer comes first in the hallway (",
+		            c->m[i].player, c->m[i].name);
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_add(out, RS_BAD, ", at level %d), or %s leaves the party (",
+		          fg_replacement_level(fgchan_floor(c)), c->m[i].player);
+		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
+		reply_add(out, RS_BAD, ").");
 		return -1;
 	}
 	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0 && !inv_bool(inv, "waive", false)) {
 		reply_error(out,
 		            "This room's points are not all spent (%s left); spend them, or leave "
-		            "anyway with /fungeon hallway waive:true.",
+		            "anyway with ",
 		            left);
+		reply_cmd(out, RS_BAD, "fungeon hallway", "waive:", "true", NULL);
+		reply_add(out, RS_BAD, ".");
 		return -1;
 	}
 	return 0;
@@ -208,7 +211,10 @@ fg_hallway_cmd(struct invocation *inv, struct reply *out)
 	char left[120];
 
 	if (c->n == 0) {
-		reply_error(out, "No party here yet: /fungeon join NAME CLASS LEVEL.");
+		reply_error(out, "No party here yet: ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
 	if (may_leave_room(inv, c, out) < 0)
@@ -238,7 +244,9 @@ fg_hallway_cmd(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_BOLD, "%s", c->m[h.first].player);
 	reply_add(out, 0, " (%s), Thwack-O ", c->m[h.first].name);
 	reply_add_user(out, &styles[h.first], RS_BOLD, "%d", h.first_die);
-	reply_add(out, 0, ": /fungeon pick traps|monsters|treasure.");
+	reply_add(out, 0, ": ");
+	reply_cmd(out, 0, "fungeon pick", "category", "traps|monsters|treasure", NULL);
+	reply_add(out, 0, ".");
 	reply_nl(out);
 }
 
@@ -264,7 +272,9 @@ fg_pick(struct invocation *inv, struct reply *out)
 		names[m] = c->m[m].player;
 	fgchan_picks(c, &p);
 	if (p.n == 0) {
-		reply_error(out, "No category draw yet: /fungeon hallway draws who chooses first.");
+		reply_error(out, "No category draw yet: ");
+		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+		reply_add(out, RS_BAD, " draws who chooses first.");
 		return;
 	}
 	if (fg_picks_choose(&p, i, (enum fg_category)k, names, err, sizeof(err)) < 0) {
@@ -298,7 +308,10 @@ fg_entrance_cmd(struct invocation *inv, struct reply *out)
 	int first, die;
 
 	if (c->n == 0) {
-		reply_error(out, "No party here yet: /fungeon join NAME CLASS LEVEL.");
+		reply_error(out, "No party here yet: ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
 	fgchan_styles(c, inv->state, styles);

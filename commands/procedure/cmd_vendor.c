@@ -53,9 +53,12 @@ vendor_fn(struct invocation *inv, struct reply *out)
 		vendor_roll(inv->rng, &st);
 		reply_title(out, "A vendor's stock");
 		stock_lines(out, &st);
-		reply_line(out, RS_DIM,
-		           "Name the vendor (/vendor NAME) so the bot remembers it and rolls "
-		           "each deal with /bargain.");
+		reply_add(out, RS_DIM, "Name the vendor (");
+		reply_cmd(out, RS_DIM, "vendor", "name", "NAME", NULL);
+		reply_add(out, RS_DIM, ") so the bot remembers it and rolls each deal with ");
+		reply_cmd(out, RS_DIM, "bargain", "vendor", "NAME", "item", "ITEM", "deal",
+		          "sell|buy", NULL);
+		reply_line(out, RS_DIM, ".");
 		return;
 	}
 	if ((v = proc_vendor(s, name)) != NULL) {
@@ -81,10 +84,10 @@ vendor_fn(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 	reply_title(out, "%s's stock", v->name);
 	stock_lines(out, &v->stock);
-	reply_line(out, RS_DIM,
-	           "Each deal is tried once: /bargain %s ITEM sell|buy ROLL rolls it against "
-	           "this skill.",
-	           v->name);
+	reply_add(out, RS_DIM, "Each deal is tried once: ");
+	reply_cmd(out, RS_DIM, "bargain", "vendor", v->name, "item", "ITEM", "deal", "sell|buy",
+	          "roll", "ROLL", NULL);
+	reply_line(out, RS_DIM, " rolls it against this skill.");
 }
 
 static void
@@ -173,8 +176,9 @@ bargain_fn(struct invocation *inv, struct reply *out)
 	const struct bargain_row *t = bargain_table(&n);
 
 	if (v == NULL) {
-		reply_error(out, "There is no vendor '%.24s' here; /vendor %.24s meets one.", vname,
-		            vname);
+		reply_error(out, "There is no vendor '%.24s' here; ", vname);
+		reply_cmd(out, RS_BAD, "vendor", "name", vname, NULL);
+		reply_add(out, RS_BAD, " meets one.");
 		return;
 	}
 	if (vendor_tried(v, item)) {
@@ -259,7 +263,7 @@ static const struct cmd_opt vendor_opts[] = {
 
 static const struct cmd_opt bargain_opts[] = {
     {.name = "vendor",
-     .desc = "The vendor met (/vendor NAME)",
+     .desc = "The vendor met (named with the vendor command)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
      .max = VENDOR_NAME_MAX},
@@ -302,7 +306,7 @@ const struct command cmd_vendor = {
     .help = "A vendor has 1d6 hoards of goods, 2d6 x 100 rations (1 gp each), trades 1d10 x "
             "10% of its coins for salvage, and bargains with skill 1d10 + 5. Named, it is "
             "remembered in this channel with its stock and skill, rolled once. Vendor rooms "
-            "are safe areas (/safe on).",
+            "are safe areas ({/safe on}).",
     .opts = vendor_opts,
     .fn = vendor_fn,
 };

@@ -10,15 +10,15 @@ proc_may_pass(struct invocation *inv, const struct proc_state *s, struct reply *
 {
 	if (!s->gm_rolls || inv->is_gm)
 		return true;
-	if (channel_gm_name(inv->chan) != NULL)
-		reply_error(
-		    out,
-		    "Only the GM passes turns in this channel (/hazard who is gm); the GM is %s.",
-		    channel_gm_name(inv->chan));
-	else
-		reply_error(out,
-		            "Only the GM passes turns in this channel (/hazard who is gm), and "
-		            "nobody is GM yet; /gm claim makes you the GM.");
+	reply_error(out, "Only the GM passes turns in this channel (");
+	reply_cmd(out, RS_BAD, "hazard who", "who", "gm", NULL);
+	if (channel_gm_name(inv->chan) != NULL) {
+		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->chan));
+	} else {
+		reply_add(out, RS_BAD, "), and nobody is GM yet; ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, " makes you the GM.");
+	}
 	return false;
 }
 
@@ -63,8 +63,10 @@ burned_torches(struct reply *out, const struct turn_report *r, size_t i)
 			                                                           : " and ");
 		reply_add(out, 0, "%s", name);
 	}
-	reply_add(out, 0, " %s out; new ones can be lit from the embers (/light add torch).",
+	reply_add(out, 0, " %s out; new ones can be lit from the embers (",
 	          j - i > 1 ? "burn" : "burns");
+	reply_cmd(out, 0, "light add", "kind", "torch", NULL);
+	reply_add(out, 0, ").");
 	return j;
 }
 
@@ -84,10 +86,14 @@ rest_due(struct reply *out, const struct turn_event *e, enum procedure p)
 {
 	reply_add(out, RS_BOLD, "%d", e->value);
 	if (p == PROC_EXPLORATION) {
-		reply_add(out, 0, " turns without a rest: rest next turn (/rest), or ");
+		reply_add(out, 0, " turns without a rest: rest next turn (");
+		reply_cmd(out, 0, "rest", NULL);
+		reply_add(out, 0, "), or ");
 		con_save(out);
 	} else {
-		reply_add(out, 0, " turns without a rest: the party should rest (/rest).");
+		reply_add(out, 0, " turns without a rest: the party should rest (");
+		reply_cmd(out, 0, "rest", NULL);
+		reply_add(out, 0, ").");
 	}
 }
 
@@ -108,7 +114,9 @@ sign_line(struct reply *out, const struct turn_report *r, bool struck, bool hidd
 	if (p->total == 0) {
 		reply_add(out, 0,
 		          "The GM rolls an encounter and shows only its sign; that creature "
-		          "is the next encounter (/hazard sign <creature> records it).");
+		          "is the next encounter (");
+		reply_cmd(out, 0, "hazard sign", "creature", "<creature>", NULL);
+		reply_add(out, 0, " records it).");
 		return;
 	}
 	if (hidden) {
@@ -147,9 +155,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 	switch (e->kind) {
 	case TE_ENCOUNTER:
 		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
-		reply_add(out, 0,
-		          " A wandering monster appears; /surprise checks who is caught "
-		          "off guard.");
+		reply_add(out, 0, " A wandering monster appears; ");
+		reply_cmd(out, 0, "surprise", NULL);
+		reply_add(out, 0, " checks who is caught off guard.");
 		break;
 	case TE_SIGN_MET:
 		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
@@ -186,7 +194,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 	case TE_CANDLE_BLOWN:
 		reply_add(out, 0, "%s ", name);
 		reply_add(out, RS_BAD, "is blown out");
-		reply_add(out, 0, ": the party is running (/turn move).");
+		reply_add(out, 0, ": the party is running (");
+		reply_cmd(out, 0, "turn move", NULL);
+		reply_add(out, 0, ").");
 		break;
 	case TE_SAFE_AREA:
 		reply_add(out, RS_GOOD,
@@ -213,7 +223,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 			reply_add(out, RS_BOLD, "1");
 			reply_add(out, 0, " turn left");
 		}
-		reply_add(out, 0, ". The GM may rule it only flickers: /light flicker.");
+		reply_add(out, 0, ". The GM may rule it only flickers: ");
+		reply_cmd(out, 0, "light flicker", NULL);
+		reply_add(out, 0, ".");
 		break;
 	case TE_FLAG_NONE:
 		if (burned_out_on(r, e->turn))
@@ -229,7 +241,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		reply_add(out, 0, "No torch is lit, so none burns out.");
 		break;
 	case TE_FATIGUE_CHOICE:
-		reply_add(out, 0, "Rest 1 turn now (/rest), or ");
+		reply_add(out, 0, "Rest 1 turn now (");
+		reply_cmd(out, 0, "rest", NULL);
+		reply_add(out, 0, "), or ");
 		con_save(out);
 		break;
 	case TE_FATIGUE_RESTING:
@@ -240,7 +254,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 	case TE_FATIGUE_PENDING:
 		reply_add(out, 0, "Each party member takes ");
 		reply_add(out, RS_BOLD, "1");
-		reply_add(out, 0, " damage unless the party rests next turn (/rest).");
+		reply_add(out, 0, " damage unless the party rests next turn (");
+		reply_cmd(out, 0, "rest", NULL);
+		reply_add(out, 0, ").");
 		break;
 	case TE_FATIGUE_IGNORED:
 		reply_add(out, RS_GOOD, "Fatigue is ignored while resting.");
@@ -310,15 +326,16 @@ proc_darkness(struct reply *out, enum procedure proc)
 		reply_add(out, RS_BOLD, "-10");
 		reply_add(out, 0,
 		          " to movement and coordination checks, surprised by all encounters, "
-		          "springing all traps, no mapping; /light add lights a source.");
+		          "springing all traps, no mapping; ");
 	} else {
 		reply_add(out, 0, " nothing is lit. Without light the party is ");
 		reply_add(out, RS_BOLD, "effectively blind");
 		reply_add(out, 0,
 		          ": a setback on all rolls, movement halved, no reading, searching or "
-		          "spotting danger (darkvision sees darkness as dim light); /light add "
-		          "lights a source.");
+		          "spotting danger (darkvision sees darkness as dim light); ");
 	}
+	reply_cmd(out, 0, "light add", NULL);
+	reply_add(out, 0, " lights a source.");
 	reply_nl(out);
 }
 
@@ -362,7 +379,9 @@ proc_view(const struct proc_state *s, enum hazard_table t, struct hazard_view *v
 {
 	if (hazard_view(t, s->chance, s->have_custom ? &s->custom : NULL, s->proc, v) == 0)
 		return 0;
-	reply_error(out, "This channel has no custom hazard table yet; the GM defines one with "
-	                 "/hazard custom d6 \"1 Encounter; 2 Sign; 3-6 Nothing\".");
+	reply_error(out, "This channel has no custom hazard table yet; the GM defines one with ");
+	reply_cmd(out, RS_BAD, "hazard custom", "die", "d6", "entries",
+	          "1 Encounter; 2 Sign; 3-6 Nothing", NULL);
+	reply_add(out, RS_BAD, ".");
 	return -1;
 }
