@@ -132,7 +132,8 @@ main(void)
 	/* three designs of each kind a room, so every one fits its budget */
 	for (int k = 0; k < FG_DESIGNS_MAX; k++) {
 		if (k % 3 == 0)
-			say(c, "/fungeon hallway");
+			say(c,
+			    "/fungeon hallway waive:true"); /* a bench fills rooms, not budgets */
 		say(c, "/fungeon trap add t%d annoy 4 pain 4 type fire", k);
 		say(c,
 		    "/fungeon monster add m%d level 5 ability bite annoy 4 pain 4 type claws "
