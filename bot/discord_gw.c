@@ -230,9 +230,16 @@ send_heartbeat(struct gw *g, int64_t now)
 		snprintf(s, sizeof(s), "{\"op\":1,\"d\":%" PRId64 "}", g->seq);
 	else
 		snprintf(s, sizeof(s), "{\"op\":1,\"d\":null}");
-	g->hb_acked = false;
-	g->hb_sent_at = now;
-	g->stats.heartbeats++;
+	/* One heartbeat waits at most (the send budget may hold it back): a
+	 * later one only brings its sequence up to date. */
+	for (size_t i = 0; i < g->nout; i++) {
+		if (g->out[i].heartbeat) {
+			free(g->out[i].text);
+			g->out[i].text = xstrdup(s);
+			g->out[i].len = strlen(s);
+			return;
+		}
+	}
 	queue(g, xstrdup(s), true, false);
 }
 
@@ -550,6 +557,8 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 	cJSON_Delete(root);
 }
 
+static size_t pick_frame(const struct gw *g, int64_t now);
+
 /* The wait before the next attempt when this one ended unplanned. */
 static int64_t
 backoff(struct gw *g)
@@ -669,55 +678,106 @@ gw_tick(struct gw *g, int64_t now)
 		if (g->hb_next <= now)
 			g->hb_next = now + g->hb_interval;
 	}
+	/* A frame held back by the send budget may go now: the transport
+	 * only writes when asked to. */
+	if (g->nout > 0 && pick_frame(g, now) != SIZE_MAX && g->h.want_write != NULL)
+		g->h.want_write(g->h.ctx);
 }
 
-/* How many frames went in the last window. */
-static size_t
-sends_in_window(const struct gw *g, int64_t now)
+/*
+ * When a frame of this kind may go under the send budget: limit frames per
+ * GW_BUDGET_WINDOW. With the sends s_1 <= ... <= s_n kept (the last
+ * GW_BUDGET), a frame may go at T when fewer than limit of them are later
+ * than T - window, that is from s_(n - limit + 1) + window on; with fewer
+ * than limit sends kept it may go at any time (INT64_MIN). The result does
+ * not depend on the clock: a time already past means "now".
+ */
+static int64_t
+budget_allows_at(const struct gw *g, size_t limit)
 {
+	int64_t kept[GW_BUDGET];
 	size_t n = 0;
 
 	for (size_t i = 0; i < GW_BUDGET; i++)
-		if (g->sent[i] > now - GW_BUDGET_WINDOW)
-			n++;
-	return n;
+		if (g->sent[i] > INT64_MIN / 2)
+			kept[n++] = g->sent[i];
+	if (n < limit)
+		return INT64_MIN;
+	/* The (n - limit + 1)-th smallest: a partial selection sort is enough
+	 * for at most 120 entries, a few times a minute. */
+	for (size_t i = 0; i <= n - limit; i++) {
+		size_t m = i;
+
+		for (size_t j = i + 1; j < n; j++)
+			if (kept[j] < kept[m])
+				m = j;
+		if (m != i) {
+			int64_t t = kept[i];
+
+			kept[i] = kept[m];
+			kept[m] = t;
+		}
+	}
+	return kept[n - limit] + GW_BUDGET_WINDOW;
 }
 
-/* When the oldest send in the window leaves it (the budget grows then). */
-static int64_t
-budget_frees_at(const struct gw *g)
+/* The outbox entry that may go at now, or SIZE_MAX: heartbeats first, with
+ * the whole budget; other frames within GW_BUDGET_OTHER. */
+static size_t
+pick_frame(const struct gw *g, int64_t now)
 {
-	int64_t oldest = INT64_MAX;
+	bool hb_ok = budget_allows_at(g, GW_BUDGET) <= now;
+	bool other_ok = budget_allows_at(g, GW_BUDGET_OTHER) <= now;
 
-	for (size_t i = 0; i < GW_BUDGET; i++)
-		if (g->sent[i] > INT64_MIN / 2 && g->sent[i] < oldest)
-			oldest = g->sent[i];
-	return oldest == INT64_MAX ? INT64_MAX : oldest + GW_BUDGET_WINDOW;
+	for (size_t i = 0; i < g->nout; i++)
+		if (g->out[i].heartbeat && hb_ok)
+			return i;
+	for (size_t i = 0; i < g->nout; i++)
+		if (!g->out[i].heartbeat && other_ok)
+			return i;
+	return SIZE_MAX;
+}
+
+/* When the budget next lets a waiting frame go, if none may go at now; else
+ * INT64_MAX (the transport's writeable callback takes it, no timer). */
+static int64_t
+budget_wakeup(const struct gw *g, int64_t now)
+{
+	int64_t t = INT64_MAX;
+
+	if (g->nout == 0 || pick_frame(g, now) != SIZE_MAX)
+		return INT64_MAX;
+	for (size_t i = 0; i < g->nout; i++) {
+		int64_t at = budget_allows_at(g, g->out[i].heartbeat ? GW_BUDGET : GW_BUDGET_OTHER);
+
+		if (at < t)
+			t = at;
+	}
+	return t;
 }
 
 char *
 gw_next_frame(struct gw *g, int64_t now, size_t *len)
 {
-	size_t used, pick = SIZE_MAX;
+	size_t pick;
 	char *text;
 
 	if (g->nout == 0 || g->state < GW_WAIT_HELLO || g->state > GW_READY)
 		return NULL;
-	used = sends_in_window(g, now);
-	for (size_t i = 0; i < g->nout && pick == SIZE_MAX; i++)
-		if (g->out[i].heartbeat && used < GW_BUDGET)
-			pick = i;
-	if (pick == SIZE_MAX && used < GW_BUDGET_OTHER) {
-		for (size_t i = 0; i < g->nout && pick == SIZE_MAX; i++)
-			if (!g->out[i].heartbeat)
-				pick = i;
-	}
+	pick = pick_frame(g, now);
 	if (pick == SIZE_MAX)
 		return NULL;
 	text = g->out[pick].text;
 	*len = g->out[pick].len;
 	if (g->out[pick].identify)
 		g->last_identify = now; /* the spacing counts from the wire */
+	if (g->out[pick].heartbeat) {
+		/* An ACK is owed from when the heartbeat left, not from when it
+		 * was queued. */
+		g->hb_acked = false;
+		g->hb_sent_at = now;
+		g->stats.heartbeats++;
+	}
 	memmove(&g->out[pick], &g->out[pick + 1], (g->nout - pick - 1) * sizeof(g->out[0]));
 	g->nout--;
 	g->sent[g->sent_next] = now;
@@ -726,9 +786,9 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 }
 
 int64_t
-gw_next_wakeup(const struct gw *g)
+gw_next_wakeup(const struct gw *g, int64_t now)
 {
-	int64_t t = INT64_MAX;
+	int64_t t = INT64_MAX, f;
 
 	switch (g->state) {
 	case GW_WAIT_CONNECT:
@@ -743,13 +803,8 @@ gw_next_wakeup(const struct gw *g)
 	case GW_READY:
 		if (g->hb_next < t)
 			t = g->hb_next;
-		if (g->nout > 0) {
-			int64_t f = budget_frees_at(g);
-
-			if (f < t)
-				t = f;
-		}
-		return t;
+		f = budget_wakeup(g, now);
+		return f < t ? f : t;
 	default:
 		return INT64_MAX;
 	}

@@ -32,7 +32,8 @@
  *    retried after up to 1 s (250 ms when the server asked for it); each
  *    failed attempt after that doubles the wait, up to 60 s, with jitter.
  *  - Sends stay within 120 per 60 s per connection: other frames may use
- *    115 of them, so heartbeats always find room.
+ *    115 of them, so heartbeats always find room. The budget only delays a
+ *    frame when it is spent; reading goes on meanwhile.
  *
  * A payload that is not JSON, or not an object with a numeric op, is
  * logged and ignored; nothing the server sends can stop the process except
@@ -125,14 +126,22 @@ void gw_closed(struct gw *g, int code, int64_t now);
  * connection: that one starts a new session instead. */
 void gw_abort(struct gw *g, const char *why, int64_t now);
 
-/* Runs what is due at now; call it at gw_next_wakeup(). */
+/* Runs what is due at now; call it at gw_next_wakeup(). When the send
+ * budget lets a held-back frame go, it asks the transport to write. */
 void gw_tick(struct gw *g, int64_t now);
-/* When gw_tick() must run next, or INT64_MAX. */
-int64_t gw_next_wakeup(const struct gw *g);
+/* When gw_tick() must run next, or INT64_MAX: the earliest of the
+ * deadlines of the state (connect, connect timeout, HELLO timeout, the
+ * identify spacing, the next heartbeat) and, when frames wait that the
+ * send budget holds back at now, when it lets the first of them go. A frame
+ * the budget lets go at now needs no timer (the transport writes it). Right
+ * after gw_tick(g, now) the answer is always later than now, however old
+ * the connection is: a caller re-arming its timer from the timer's own
+ * callback never arms one that is already due. */
+int64_t gw_next_wakeup(const struct gw *g, int64_t now);
 
 /* The next frame to send now, or NULL when none is waiting or the send
- * budget is spent (gw_next_wakeup() then says when to ask again). The
- * caller frees it; *len is set. */
+ * budget is spent (gw_next_wakeup() then says when to ask again, and
+ * gw_tick() then asks for the write). The caller frees it; *len is set. */
 char *gw_next_frame(struct gw *g, int64_t now, size_t *len);
 
 /* Ends the session: closes with 1000 (which ends it at Discord too). */

@@ -77,12 +77,14 @@ dws_rearm(struct dws *w)
 
 	if (w->g == NULL || !w->timer_open)
 		return;
-	at = gw_next_wakeup(w->g);
+	at = gw_next_wakeup(w->g, now);
 	if (at == INT64_MAX) {
 		uv_timer_stop(&w->timer);
 		return;
 	}
-	uv_timer_start(&w->timer, on_timer, at > now ? (uint64_t)(at - now) : 0, 0);
+	/* At least 1 ms: a timer armed at 0 from inside its own callback
+	 * would run again before the loop polls its sockets and signals. */
+	uv_timer_start(&w->timer, on_timer, at > now ? (uint64_t)(at - now) : 1, 0);
 }
 
 /* The connection ended (or never began): tells the session. */
