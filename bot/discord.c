@@ -509,6 +509,14 @@ discord_set_gm_role(struct discord *dc, const char *gm_role)
 		         gm_role);
 }
 
+const char *
+discord_stalled(struct discord *dc, char *why, size_t len)
+{
+	if (dc->stopping)
+		return NULL;
+	return gw_stalled(dc->gw, (int64_t)uv_now(dc->loop), why, len);
+}
+
 const struct discord_stats *
 discord_stats(const struct discord *dc)
 {

@@ -67,6 +67,10 @@ void discord_free(struct discord *dc);
 /* Uses another GM role name (or id) from now on (a reload). */
 void discord_set_gm_role(struct discord *dc, const char *gm_role);
 
+/* NULL while the transport makes progress, else one sentence in why
+ * (gw_stalled() of its gateway session); for the systemd watchdog. */
+const char *discord_stalled(struct discord *dc, char *why, size_t len);
+
 const struct discord_stats *discord_stats(const struct discord *dc);
 /* With record_latency: the frame-received to callback-sent times in
  * nanoseconds, in the order the callbacks went out. */

@@ -35,6 +35,7 @@ enum op {
 struct frame {
 	char *text;
 	size_t len;
+	int64_t queued_at;
 	bool heartbeat;
 	bool identify;
 };
@@ -54,6 +55,8 @@ struct gw {
 	char resume_url[URL_MAX];
 	char app_id[24];
 	int64_t seq;       /* last sequence number, -1 for none */
+	int64_t last_rx;   /* when the last message was read */
+	int64_t clock;     /* the latest time the session was given */
 	int64_t abort_seq; /* seq at the last gw_abort */
 	int aborts;        /* gw_aborts in a row at abort_seq */
 
@@ -214,6 +217,7 @@ queue(struct gw *g, char *text, bool heartbeat, bool identify)
 	}
 	f = &g->out[g->nout++];
 	f->text = text;
+	f->queued_at = g->clock;
 	f->len = strlen(text);
 	f->heartbeat = heartbeat;
 	f->identify = identify;
@@ -403,6 +407,7 @@ gw_opened(struct gw *g, int64_t now)
 		return;
 	g->state = GW_WAIT_HELLO;
 	g->deadline = now + HELLO_TIMEOUT;
+	g->last_rx = now;
 	g->sent_next = 0;
 	for (size_t i = 0; i < GW_BUDGET; i++)
 		g->sent[i] = INT64_MIN / 2;
@@ -505,10 +510,12 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "s");
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "d");
 
+	g->clock = now;
 	if (g->state < GW_WAIT_HELLO || g->state > GW_READY) {
 		cJSON_Delete(root);
 		return; /* closing or stopped: late frames do not count */
 	}
+	g->last_rx = now;
 	if (!cJSON_IsObject(root) || !cJSON_IsNumber(op)) {
 		g->stats.ignored++;
 		log_warnx("discord: the gateway sent a payload that is not a gateway message "
@@ -644,6 +651,7 @@ gw_abort(struct gw *g, const char *why, int64_t now)
 void
 gw_tick(struct gw *g, int64_t now)
 {
+	g->clock = now;
 	switch (g->state) {
 	case GW_WAIT_CONNECT:
 		if (now >= g->connect_at)
@@ -820,4 +828,29 @@ gw_stop(struct gw *g)
 	outbox_clear(g);
 	if (open)
 		g->h.close(g->h.ctx, 1000);
+}
+
+const char *
+gw_stalled(const struct gw *g, int64_t now, char *why, size_t len)
+{
+	int64_t due = gw_next_wakeup(g, now);
+	size_t pick = g->nout > 0 ? pick_frame(g, now) : SIZE_MAX;
+
+	if (due != INT64_MAX && now - due > GW_STALL_MS) {
+		snprintf(why, len, "the gateway's timer is %" PRId64 " ms overdue (state %d)",
+		         now - due, (int)g->state);
+		return why;
+	}
+	if (pick != SIZE_MAX && now - g->out[pick].queued_at > GW_STALL_MS) {
+		snprintf(why, len, "a gateway frame has waited %" PRId64 " ms for the socket",
+		         now - g->out[pick].queued_at);
+		return why;
+	}
+	if (g->state == GW_READY && g->hb_interval > 0 &&
+	    now - g->last_rx > 2 * g->hb_interval + GW_STALL_MS) {
+		snprintf(why, len, "nothing was read from the gateway for %" PRId64 " ms",
+		         now - g->last_rx);
+		return why;
+	}
+	return NULL;
 }

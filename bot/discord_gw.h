@@ -52,8 +52,9 @@
 #define GW_BUDGET_WINDOW 60000 /* ms */
 /* Discord allows one IDENTIFY per 5 s; the extra half second absorbs the
  * scheduling and network delays between our clock and Discord's. */
-#define GW_IDENTIFY_EVERY 5500 /* ms between IDENTIFYs, counted from the write */
-#define GW_ZOMBIE_CODE    4000 /* our close code when we reconnect */
+#define GW_IDENTIFY_EVERY 5500  /* ms between IDENTIFYs, counted from the write */
+#define GW_ZOMBIE_CODE    4000  /* our close code when we reconnect */
+#define GW_STALL_MS       10000 /* late by this much: stuck (gw_stalled) */
 
 struct cJSON;
 struct rng;
@@ -143,6 +144,14 @@ int64_t gw_next_wakeup(const struct gw *g, int64_t now);
  * budget is spent (gw_next_wakeup() then says when to ask again, and
  * gw_tick() then asks for the write). The caller frees it; *len is set. */
 char *gw_next_frame(struct gw *g, int64_t now, size_t *len);
+
+/* Whether the session is stuck at now (for the systemd watchdog): NULL
+ * when it makes progress, else one sentence in why: a deadline more than
+ * GW_STALL_MS past without gw_tick(), a frame the budget lets go that the
+ * transport has not taken for that long, or, once READY, nothing read for
+ * two heartbeat intervals and that long (the zombie check would have
+ * reconnected). Waiting (backoff, identify spacing) is progress. */
+const char *gw_stalled(const struct gw *g, int64_t now, char *why, size_t len);
 
 /* Ends the session: closes with 1000 (which ends it at Discord too). */
 void gw_stop(struct gw *g);

@@ -896,6 +896,39 @@ test_wakeups_reconnects_after_hours(void **state)
 	assert_true(w->now - 1000000 > 7 * 3600 * 1000LL); /* the clock covered hours */
 }
 
+/* What the watchdog asks: waiting is progress; a deadline long past, a
+ * frame never taken, or silence past two intervals is a stall. */
+static void
+test_stalled(void **state)
+{
+	struct world *w = *state;
+	char why[200];
+	int64_t due;
+
+	gw_start(w->g, w->now);
+	assert_null(gw_stalled(w->g, w->now, why, sizeof(why)));
+	/* connect due, never ticked */
+	assert_null(gw_stalled(w->g, w->now + GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(gw_stalled(w->g, w->now + GW_STALL_MS + 1, why, sizeof(why)));
+	assert_non_null(strstr(why, "overdue"));
+	advance(w, w->now);
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	/* IDENTIFY queued, the transport never takes it */
+	assert_null(gw_stalled(w->g, w->now + GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(gw_stalled(w->g, w->now + GW_STALL_MS + 1, why, sizeof(why)));
+	assert_non_null(strstr(why, "waited"));
+	cJSON_Delete(frame(w));
+	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"s\"}}");
+	/* the heartbeat's deadline, never ticked */
+	due = gw_next_wakeup(w->g, w->now);
+	assert_null(gw_stalled(w->g, due + GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(gw_stalled(w->g, due + GW_STALL_MS + 1, why, sizeof(why)));
+	/* backoff of a minute: waiting, not stalled */
+	gw_closed(w->g, 4009, w->now);
+	assert_null(gw_stalled(w->g, w->now + 5000, why, sizeof(why)));
+}
+
 static void
 test_garbage_ignored(void **state)
 {
@@ -993,6 +1026,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_wakeups_budget_on_old_connection, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_budget_wakeup_exact, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wakeups_reconnects_after_hours, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stalled, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_garbage_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hello_timeout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_daily_limit_waits, setup, teardown),
