@@ -39,6 +39,7 @@ struct session {
 	int64_t seq; /* last sequence number sent */
 	bool invalid;
 	struct conn *conn;
+	int64_t left_at; /* when its last connection ended (0: never or open) */
 	/* the dispatched events, for replay */
 	struct {
 		int64_t seq;
@@ -124,6 +125,8 @@ struct fake {
 	int expect_compress; /* 1: every connection must ask for compression, -1: none
 	                        may, 0: either */
 	bool lenient; /* unanswered interactions are no violation (REST stopped on purpose) */
+	bool hold;    /* IDENTIFY and RESUME go unanswered (a slow gateway) */
+	int64_t resume_window; /* ms a session stays resumable without a connection */
 	FILE *record;
 	int64_t started;
 

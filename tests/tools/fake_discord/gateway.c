@@ -225,6 +225,10 @@ identify(struct conn *c, const cJSON *d)
 	int64_t now = fake_now();
 
 	F.st.identifies++;
+	if (F.hold) {
+		F.last_identify = now;
+		return;
+	}
 	if (c->authed) {
 		fake_violation("IDENTIFY on an authenticated connection");
 		gw_fake_close(c, 4005, "already authenticated");
@@ -272,12 +276,22 @@ resume(struct conn *c, const cJSON *d)
 	struct session *s = NULL;
 
 	F.st.resumes++;
+	if (F.hold)
+		return;
 	if (token == NULL || strcmp(token, F.token) != 0) {
 		gw_fake_close(c, 4004, "authentication failed");
 		return;
 	}
 	if (sid != NULL)
 		HASH_FIND_STR(F.sessions, sid, s);
+	if (s != NULL && s->conn == NULL && s->left_at != 0 &&
+	    fake_now() - s->left_at > F.resume_window) {
+		/* Discord keeps a session for a while after its connection
+		 * ends; past that it cannot be resumed. */
+		fprintf(stderr, "fake: session %s expired %" PRId64 " ms after its connection\n",
+		        s->id, fake_now() - s->left_at);
+		s->invalid = true;
+	}
 	if (s == NULL || s->invalid || !cJSON_IsNumber(seq)) {
 		gw_fake_send(c, "{\"t\":null,\"s\":null,\"op\":9,\"d\":false}");
 		return;
@@ -457,8 +471,10 @@ gw_fake_closed(struct conn *c, int peer_code)
 	if (c->s != NULL) {
 		if (peer_code == 1000 || peer_code == 1001)
 			c->s->invalid = true; /* the client ended its session */
-		if (c->s->conn == c)
+		if (c->s->conn == c) {
 			c->s->conn = NULL;
+			c->s->left_at = fake_now();
+		}
 	}
 	for (int i = 0; i < F.nconns; i++) {
 		if (F.conns[i] == c) {
