@@ -373,11 +373,24 @@ close_and(struct gw *g, bool resume, int64_t delay, int64_t now)
 }
 
 void
+gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t seq)
+{
+	if (g->state != GW_IDLE || session_id == NULL || *session_id == '\0' ||
+	    strlen(session_id) >= sizeof(g->session_id) || seq < 0)
+		return;
+	snprintf(g->session_id, sizeof(g->session_id), "%s", session_id);
+	snprintf(g->resume_url, sizeof(g->resume_url), "%s",
+	         resume_url != NULL && strlen(resume_url) < sizeof(g->resume_url) ? resume_url
+	                                                                          : "");
+	g->seq = seq;
+}
+
+void
 gw_start(struct gw *g, int64_t now)
 {
 	if (g->state != GW_IDLE)
 		return;
-	schedule_connect(g, false, 0, now);
+	schedule_connect(g, can_resume(g), 0, now);
 }
 
 void
@@ -819,7 +832,7 @@ gw_next_wakeup(const struct gw *g, int64_t now)
 }
 
 void
-gw_stop(struct gw *g)
+gw_stop(struct gw *g, bool keep_session)
 {
 	bool open = g->state >= GW_CONNECTING && g->state <= GW_CLOSING;
 
@@ -827,7 +840,13 @@ gw_stop(struct gw *g)
 	g->hb_next = INT64_MAX;
 	outbox_clear(g);
 	if (open)
-		g->h.close(g->h.ctx, 1000);
+		g->h.close(g->h.ctx, keep_session ? GW_ZOMBIE_CODE : 1000);
+}
+
+const char *
+gw_resume_url(const struct gw *g)
+{
+	return g->resume_url[0] != '\0' ? g->resume_url : NULL;
 }
 
 const char *

@@ -108,7 +108,12 @@ struct gw_stats {
 struct gw *gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng);
 void gw_free(struct gw *g);
 
-/* Connects at once (state IDLE to WAIT_CONNECT). */
+/* A session saved by an earlier process (before gw_start()): the first
+ * connection resumes it at resume_url (the gateway URL when NULL or "");
+ * when Discord answers op 9 false, a new session starts. */
+void gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t seq);
+/* Connects at once (state IDLE to WAIT_CONNECT), resuming a restored
+ * session. */
 void gw_start(struct gw *g, int64_t now);
 /* The identify limits from GET /gateway/bot's session_start_limit. */
 void gw_set_limits(struct gw *g, int total, int remaining, int64_t reset_after_ms,
@@ -153,14 +158,18 @@ char *gw_next_frame(struct gw *g, int64_t now, size_t *len);
  * reconnected). Waiting (backoff, identify spacing) is progress. */
 const char *gw_stalled(const struct gw *g, int64_t now, char *why, size_t len);
 
-/* Ends the session: closes with 1000 (which ends it at Discord too). */
-void gw_stop(struct gw *g);
+/* Stops: closes with 1000, which ends the session at Discord too, or,
+ * with keep_session, with 4000, which leaves it resumable for a while (a
+ * restart then resumes it; meanwhile the bot still looks online). */
+void gw_stop(struct gw *g, bool keep_session);
 
 enum gw_state gw_state(const struct gw *g);
 const struct gw_stats *gw_stats(const struct gw *g);
 /* From READY: the application id, or NULL. */
 const char *gw_application_id(const struct gw *g);
 const char *gw_session_id(const struct gw *g);
+/* From READY: where to resume, or NULL. */
+const char *gw_resume_url(const struct gw *g);
 int64_t gw_seq(const struct gw *g);
 
 /* The sentence for a fatal close code, or NULL when the code is not fatal. */

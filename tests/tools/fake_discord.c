@@ -139,6 +139,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "delivered", (double)F.st.delivered);
 	cJSON_AddNumberToObject(i, "answered", (double)F.st.answered);
 	cJSON_AddNumberToObject(i, "duplicates", (double)F.st.duplicates);
+	cJSON_AddNumberToObject(i, "replay_duplicates", (double)F.st.replay_duplicates);
 	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
 	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);

@@ -929,6 +929,48 @@ test_stalled(void **state)
 	assert_null(gw_stalled(w->g, w->now + 5000, why, sizeof(why)));
 }
 
+/* A session saved by the last process: the first connection resumes it
+ * where it left off; Discord refusing it (op 9 false) starts a new one. A
+ * stop that keeps the session closes with 4000, not 1000. */
+static void
+test_restored_session_resumes_first(void **state)
+{
+	struct world *w = *state;
+	cJSON *j, *d;
+
+	gw_restore(w->g, "saved1", "wss://resume.example", 77);
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	d = cJSON_GetObjectItem(j, "d");
+	assert_int_equal(op_of(j), 6);
+	assert_string_equal(cJSON_GetObjectItem(d, "session_id")->valuestring, "saved1");
+	assert_int_equal(cJSON_GetObjectItem(d, "seq")->valueint, 77);
+	cJSON_Delete(j);
+	assert_int_equal(gw_stats(w->g)->identifies, 0);
+	/* the session expired at Discord */
+	msg(w, "{\"op\":9,\"d\":false}");
+	assert_null(gw_session_id(w->g));
+	assert_int_equal(w->closes, 1);
+	gw_closed(w->g, GW_ZOMBIE_CODE, w->now);
+	advance(w, w->now + 6000);
+	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	assert_int_equal(op_of(j), 2);
+	cJSON_Delete(j);
+	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"new1\","
+	       "\"resume_gateway_url\":\"wss://r2.example/\"}}");
+	assert_string_equal(gw_session_id(w->g), "new1");
+	assert_string_equal(gw_resume_url(w->g), "wss://r2.example");
+	gw_stop(w->g, true);
+	assert_int_equal(w->close_code, GW_ZOMBIE_CODE);
+}
+
 static void
 test_garbage_ignored(void **state)
 {
@@ -997,7 +1039,7 @@ test_stop(void **state)
 	struct world *w = *state;
 
 	to_ready(w);
-	gw_stop(w->g);
+	gw_stop(w->g, false);
 	assert_int_equal(w->close_code, 1000);
 	gw_closed(w->g, 1000, w->now);
 	assert_int_equal(gw_state(w->g), GW_STOPPED);
@@ -1027,6 +1069,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_budget_wakeup_exact, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_wakeups_reconnects_after_hours, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stalled, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_restored_session_resumes_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_garbage_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hello_timeout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_daily_limit_waits, setup, teardown),

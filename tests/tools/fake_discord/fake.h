@@ -90,6 +90,7 @@ struct inter {
 	const cJSON *tmpl; /* its template (expectations) */
 	int answers;
 	int followups;
+	bool replayed;       /* its event was replayed after a RESUME */
 	int64_t answered_at; /* ms, or 0 */
 	UT_hash_handle hh;
 };
@@ -159,6 +160,7 @@ struct fake {
 	struct {
 		uint64_t violations;
 		uint64_t created, delivered, answered, duplicates, late, followups;
+		uint64_t replay_duplicates; /* answered again after a replay: Discord's 400 */
 		int64_t max_answer_ms;
 		uint64_t connections, identifies, resumes, resumed, heartbeats;
 		int64_t max_hb_gap, min_hb_gap;

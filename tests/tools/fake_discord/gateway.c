@@ -267,6 +267,26 @@ identify(struct conn *c, const cJSON *d)
 	ready(c, d);
 }
 
+/* An interaction whose event is replayed may reach the bot twice (a bot
+ * killed after answering, before saving its sequence): a second answer is
+ * then Discord's 400 "already acknowledged", not a breach. */
+static void
+mark_replayed(const char *text)
+{
+	cJSON *j;
+	const char *id;
+	struct inter *it;
+
+	if (strstr(text, "\"INTERACTION_CREATE\"") == NULL)
+		return;
+	j = cJSON_Parse(text);
+	id = cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "d"), "id"));
+	if (id != NULL && (it = gw_fake_interaction(strtoull(id, NULL, 10))) != NULL)
+		it->replayed = true;
+	cJSON_Delete(j);
+}
+
 static void
 resume(struct conn *c, const cJSON *d)
 {
@@ -307,11 +327,18 @@ resume(struct conn *c, const cJSON *d)
 	c->s = s;
 	c->authed = true;
 	F.current = s;
+	if (s->nlog > 0 && s->log[s->logstart].seq > (int64_t)seq->valuedouble + 1)
+		fake_violation("RESUME at sequence %" PRId64 ": events from %" PRId64
+		               " on are lost (the replay log starts at %" PRId64 ")",
+		               (int64_t)seq->valuedouble, (int64_t)seq->valuedouble + 1,
+		               s->log[s->logstart].seq);
 	for (size_t k = 0; k < s->nlog; k++) {
 		size_t i = (s->logstart + k) % FAKE_REPLAY_MAX;
 
-		if (s->log[i].seq > (int64_t)seq->valuedouble && s->log[i].text != NULL)
+		if (s->log[i].seq > (int64_t)seq->valuedouble && s->log[i].text != NULL) {
+			mark_replayed(s->log[i].text);
 			gw_fake_send(c, s->log[i].text);
+		}
 	}
 	F.st.resumed++;
 	gw_fake_emit(s, "RESUMED", "{\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}",
