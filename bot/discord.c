@@ -41,6 +41,8 @@ struct discord {
 	char stored_hash[17];
 	bool registering;
 	bool register_tried; /* this process has checked the registration */
+	uint64_t intents;    /* as configured: a saved session with others is not resumed */
+	int shard_count;
 	/* the session file: what was last written, and the write in flight */
 	char *session_path;
 	struct discord_session saved;
@@ -290,7 +292,10 @@ session_write(uv_work_t *req)
 {
 	struct session_write *sw = (struct session_write *)req;
 
-	sw->r = discord_session_save(sw->path, &sw->s, sw->err, sizeof(sw->err));
+	if (sw->s.session_id[0] == '\0')
+		sw->r = discord_session_remove(sw->path, sw->err, sizeof(sw->err));
+	else
+		sw->r = discord_session_save(sw->path, &sw->s, sw->err, sizeof(sw->err));
 }
 
 /* Writes the session's resume point off the loop, unless the file holds it
@@ -303,9 +308,18 @@ session_save(struct discord *dc)
 	const char *sid = gw_session_id(dc->gw), *url = gw_resume_url(dc->gw);
 	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
 
-	if (dc->session_path == NULL || sid == NULL || gw_seq(dc->gw) < 0)
+	if (dc->session_path == NULL)
 		return;
 	memset(&now, 0, sizeof(now));
+	if (sid == NULL || gw_seq(dc->gw) < 0) {
+		/* No session to resume (a fatal close ended it): the file goes,
+		 * once one was written or read. */
+		if (dc->saved.session_id[0] == '\0')
+			return;
+		sid = "";
+	}
+	now.intents = dc->intents;
+	now.shard_count = dc->shard_count;
 	snprintf(now.session_id, sizeof(now.session_id), "%s", sid);
 	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
 	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
@@ -496,6 +510,12 @@ session_load(struct discord *dc)
 	}
 	if (r == 0)
 		return;
+	if (dc->saved.intents != dc->intents || dc->saved.shard_count != dc->shard_count) {
+		log_info("discord: the intents or the shard count changed since the session was "
+		         "saved; starting a new session");
+		memset(&dc->saved, 0, sizeof(dc->saved)); /* the next READY replaces it */
+		return;
+	}
 	if (dc->app_id == NULL && dc->saved.app_id[0] != '\0')
 		dc->app_id = xstrdup(dc->saved.app_id);
 	gw_restore(dc->gw, dc->saved.session_id, dc->saved.resume_url, dc->saved.seq);
@@ -543,6 +563,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->ctx = o->ctx;
 	dc->record = o->record_latency;
 	dc->app_id = dup_or_null(cfg->application_id);
+	dc->intents = cfg->intents;
+	dc->shard_count = cfg->shard_count > 0 ? cfg->shard_count : 1;
 	dc->dev_guild = dup_or_null(cfg->dev_guild);
 	dc->gateway_url = dup_or_null(cfg->gateway_url);
 	read_hash(dc, o->state_dir);

@@ -616,6 +616,8 @@ gw_closed(struct gw *g, int code, int64_t now)
 			delay += backoff(g);
 		g->planned = false;
 	} else if (fatal != NULL) {
+		/* Discord ends the session with a fatal close: no resume. */
+		forget_session(g);
 		g->state = GW_STOPPED;
 		if (g->h.fatal != NULL)
 			g->h.fatal(g->h.ctx, fatal);

@@ -36,8 +36,8 @@ take_string(const cJSON *root, const char *key, bool required, char *dst, size_t
 	}
 	for (const char *p = s; *p != '\0'; p++) {
 		if (*p < 0x21 || *p > 0x7e) {
-			snprintf(err, errlen, "\"%s\" holds a character that is not printable ASCII",
-			         key);
+			snprintf(err, errlen,
+			         "\"%s\" holds a character that is not printable ASCII", key);
 			return -1;
 		}
 	}
@@ -87,6 +87,21 @@ discord_session_parse(const char *text, size_t len, struct discord_session *out,
 		goto out;
 	}
 	out->seq = (int64_t)seq->valuedouble;
+	seq = cJSON_GetObjectItemCaseSensitive(root, "intents");
+	if (!cJSON_IsNumber(seq) || seq->valuedouble < 0 ||
+	    seq->valuedouble >= 9007199254740992.0 ||
+	    seq->valuedouble != (double)(int64_t)seq->valuedouble) {
+		snprintf(err, errlen, "\"intents\" must be a whole number from 0 to 2^53");
+		goto out;
+	}
+	out->intents = (uint64_t)seq->valuedouble;
+	seq = cJSON_GetObjectItemCaseSensitive(root, "shard_count");
+	if (!cJSON_IsNumber(seq) || seq->valuedouble < 1 || seq->valuedouble > 65535 ||
+	    seq->valuedouble != (double)(int)seq->valuedouble) {
+		snprintf(err, errlen, "\"shard_count\" must be a whole number from 1 to 65535");
+		goto out;
+	}
+	out->shard_count = (int)seq->valuedouble;
 	roles = cJSON_GetObjectItemCaseSensitive(root, "gm_roles");
 	if (roles != NULL) {
 		char *rt = cJSON_IsObject(roles) ? cJSON_PrintUnformatted(roles) : NULL;
@@ -118,6 +133,8 @@ discord_session_format(const struct discord_session *s)
 	cJSON_AddStringToObject(root, "resume_gateway_url", s->resume_url);
 	cJSON_AddStringToObject(root, "application_id", s->app_id);
 	cJSON_AddNumberToObject(root, "seq", (double)s->seq);
+	cJSON_AddNumberToObject(root, "intents", (double)s->intents);
+	cJSON_AddNumberToObject(root, "shard_count", s->shard_count);
 	if (s->gm_roles[0] != '\0') {
 		cJSON *roles = cJSON_Parse(s->gm_roles);
 
@@ -172,8 +189,7 @@ discord_session_load(const char *path, struct discord_session *out, char *err, s
 }
 
 int
-discord_session_save(const char *path, const struct discord_session *s, char *err,
-                     size_t errlen)
+discord_session_save(const char *path, const struct discord_session *s, char *err, size_t errlen)
 {
 	struct buf tmp, dir;
 	char *text = discord_session_format(s);
@@ -215,10 +231,36 @@ out:
 	return r;
 }
 
+int
+discord_session_remove(const char *path, char *err, size_t errlen)
+{
+	struct buf dir;
+	const char *slash = strrchr(path, '/');
+	int r = 0;
+
+	if (unlink(path) < 0 && errno != ENOENT) {
+		snprintf(err, errlen, "cannot remove %s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf_init(&dir, 8192);
+	if (slash != NULL)
+		buf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		buf_adds(&dir, ".");
+	if (fsio_fsync_dir(buf_str(&dir)) < 0) {
+		snprintf(err, errlen, "cannot make the removal of %s durable: %s", path,
+		         strerror(errno));
+		r = -1;
+	}
+	buf_free(&dir);
+	return r;
+}
+
 bool
 discord_session_equal(const struct discord_session *a, const struct discord_session *b)
 {
-	return a->seq == b->seq && strcmp(a->session_id, b->session_id) == 0 &&
+	return a->seq == b->seq && a->intents == b->intents && a->shard_count == b->shard_count &&
+	       strcmp(a->session_id, b->session_id) == 0 &&
 	       strcmp(a->resume_url, b->resume_url) == 0 && strcmp(a->app_id, b->app_id) == 0 &&
 	       strcmp(a->gm_roles, b->gm_roles) == 0;
 }

@@ -29,6 +29,10 @@ struct discord_session {
 	char resume_url[512]; /* ws:// or wss://, or "" */
 	char app_id[24];      /* digits, or "" */
 	int64_t seq;          /* >= 0 */
+	/* what the session was identified with: a start with other intents or
+	 * another shard count starts a new session */
+	uint64_t intents;
+	int shard_count;
 	/* the GM role ids learnt (roles_export(): a JSON object), or "":
 	 * Discord does not replay GUILD_CREATE on a resume */
 	char gm_roles[DISCORD_SESSION_ROLES_MAX];
@@ -47,6 +51,8 @@ int discord_session_load(const char *path, struct discord_session *out, char *er
  * with err. */
 int discord_session_save(const char *path, const struct discord_session *s, char *err,
                          size_t errlen);
+/* Removes path (no file is no error), durably. Returns 0, or -1 with err. */
+int discord_session_remove(const char *path, char *err, size_t errlen);
 bool discord_session_equal(const struct discord_session *a, const struct discord_session *b);
 
 #endif

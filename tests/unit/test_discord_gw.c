@@ -466,6 +466,7 @@ test_fatal_codes(void **state)
 		to_ready(w);
 		gw_closed(w->g, fatal[i], w->now);
 		assert_int_equal(gw_state(w->g), GW_STOPPED);
+		assert_null(gw_session_id(w->g)); /* not to be resumed after a restart */
 		assert_int_equal(w->fatals, 1);
 		assert_string_equal(w->fatal, gw_fatal_reason(fatal[i]));
 		assert_int_equal(gw_next_wakeup(w->g, w->now), INT64_MAX);

@@ -19,6 +19,8 @@ static const struct discord_session S1 = {
     .resume_url = "wss://gateway-us-east1-b.discord.gg",
     .app_id = "1100000000000000001",
     .seq = 4242,
+    .intents = 1,
+    .shard_count = 1,
 };
 
 static void
@@ -30,7 +32,8 @@ test_round_trip(void **state)
 
 	assert_string_equal(text, "{\"session_id\":\"0123456789abcdef0123456789abcdef\","
 	                          "\"resume_gateway_url\":\"wss://gateway-us-east1-b.discord.gg\","
-	                          "\"application_id\":\"1100000000000000001\",\"seq\":4242}\n");
+	                          "\"application_id\":\"1100000000000000001\",\"seq\":4242,"
+	                          "\"intents\":1,\"shard_count\":1}\n");
 	assert_int_equal(discord_session_parse(text, strlen(text), &got, err, sizeof(err)), 0);
 	assert_true(discord_session_equal(&got, &S1));
 	free(text);
@@ -57,6 +60,12 @@ test_rejects_bad_files(void **state)
 	     "\"resume_gateway_url\" must be a ws:// or wss:// URL"},
 	    {"{\"session_id\":\"a\",\"seq\":1,\"application_id\":\"12a\"}",
 	     "\"application_id\" must be digits"},
+	    {"{\"session_id\":\"a\",\"seq\":1}",
+	     "\"intents\" must be a whole number from 0 to 2^53"},
+	    {"{\"session_id\":\"a\",\"seq\":1,\"intents\":1,\"shard_count\":0}",
+	     "\"shard_count\" must be a whole number from 1 to 65535"},
+	    {"{\"session_id\":\"a\",\"seq\":1,\"intents\":1,\"shard_count\":1,\"gm_roles\":[]}",
+	     "\"gm_roles\" must be an object under 8192 bytes"},
 	};
 	struct discord_session got;
 	char err[256];
@@ -64,14 +73,17 @@ test_rejects_bad_files(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		assert_int_equal(
-		    discord_session_parse(bad[i].text, strlen(bad[i].text), &got, err, sizeof(err)), -1);
+		    discord_session_parse(bad[i].text, strlen(bad[i].text), &got, err, sizeof(err)),
+		    -1);
 		assert_string_equal(err, bad[i].err);
 		assert_string_equal(got.session_id, "");
 	}
 	/* the optional members may be absent */
-	assert_int_equal(discord_session_parse("{\"session_id\":\"a\",\"seq\":0}", 27, &got, err,
-	                                       sizeof(err)),
+	assert_int_equal(discord_session_parse(
+	                     "{\"session_id\":\"a\",\"seq\":0,\"intents\":0,\"shard_count\":2}", 54,
+	                     &got, err, sizeof(err)),
 	                 0);
+	assert_int_equal(got.shard_count, 2);
 	assert_string_equal(got.resume_url, "");
 	assert_int_equal(got.seq, 0);
 }
@@ -116,6 +128,10 @@ test_save_and_load(void **state)
 	assert_int_equal(discord_session_load(buf_str(&path), &got, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, buf_str(&path)));
 	assert_non_null(strstr(err, "not a JSON object"));
+	/* Removed, durably; removing nothing is no error. */
+	assert_int_equal(discord_session_remove(buf_str(&path), err, sizeof(err)), 0);
+	assert_int_equal(discord_session_load(buf_str(&path), &got, err, sizeof(err)), 0);
+	assert_int_equal(discord_session_remove(buf_str(&path), err, sizeof(err)), 0);
 	buf_free(&path);
 	tmpdir_remove(dir);
 }
