@@ -42,15 +42,17 @@ else
 BUILD     ?= build/default
 endif
 
-CORE_SRC  := $(wildcard rules/*.c) $(wildcard commands/*.c) \
-             $(filter-out bot/main.c,$(wildcard bot/*.c))
+# Every .c under rules/, commands/ and bot/ (one level of subfolders: the
+# subsystems) except bot/main.c goes into libdelver.a.
+CORE_SRC  := $(wildcard rules/*.c rules/*/*.c commands/*.c commands/*/*.c) \
+             $(filter-out bot/main.c,$(wildcard bot/*.c bot/*/*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_HELP := $(wildcard tests/unit/helpers/*.c)
 HELP_OBJ  := $(UNIT_HELP:%.c=$(BUILD)/%.o)
-BENCH_SRC := $(wildcard bench/bench_*.c)
-BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+BENCH_SRC := $(wildcard tests/bench/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 TOOL_SRC  := $(wildcard tests/tools/*.c)
@@ -82,7 +84,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(HELP_OBJ) $(BUILD)/libdelver.a
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(HELP_OBJ) \
 		$(BUILD)/libdelver.a $(LIBS) -lcmocka
 
-$(BUILD)/bench/%: bench/%.c $(BUILD)/libdelver.a
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdelver.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(BUILD)/libdelver.a $(LIBS)
@@ -98,7 +100,7 @@ $(BUILD)/tools/%: tests/tools/%.c $$(wildcard tests/tools/$$*/*.c tests/tools/$$
 -include $(CORE_OBJ:.o=.d) $(BUILD)/bot/main.d
 
 deps:
-	@sh scripts/deps.sh
+	@sh tests/deps.sh
 
 run: deps
 	@$(MAKE) --no-print-directory all
@@ -127,14 +129,14 @@ test: deps
 	@sh tests/summary.sh
 
 lint:
-	@sh scripts/lint.sh
+	@sh tests/lint.sh
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 bench: all $(BENCH_BIN) tools
 	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
-	@for s in bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s"; sh "$$s" $(BUILD) || exit 1; done
+	@for s in tests/bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s"; sh "$$s" $(BUILD) || exit 1; done
 
 # libFuzzer targets are built with clang whatever CC is.
 # The code under test is compiled once with coverage hooks but without

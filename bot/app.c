@@ -12,13 +12,17 @@
 #include <systemd/sd-daemon.h>
 
 #include "bot/app_config.h"
-#include "bot/console.h"
-#include "bot/discord.h"
-#include "bot/irc_net.h"
+#include "bot/console/console.h"
+#include "bot/discord/discord.h"
+#include "bot/irc/irc_net.h"
 #include "bot/log.h"
-#include "bot/persist.h"
-#include "rules/mem.h"
-#include "rules/rng.h"
+#include "bot/store/persist.h"
+#include "rules/base/mem.h"
+#include "rules/base/rng.h"
+#include "bot/console/console_service.h"
+#include "bot/discord/discord_service.h"
+#include "bot/irc/irc_service.h"
+#include "bot/store/store_service.h"
 
 #define APP_SERVICES_MAX   16
 #define APP_STEP_TIMEOUT   20000 /* ms a drain or stop step may take by default */

@@ -39,7 +39,7 @@
 
 #include <uv.h>
 
-#include "bot/config.h"
+#include "bot/config/config.h"
 #include "commands/dispatch.h"
 
 #ifndef DELVER_CONFIG_PATH

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "bot/log.h"
-#include "rules/buf.h"
-#include "rules/mem.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
 
 static void
 replace(char **dst, const char *v)

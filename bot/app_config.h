@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "bot/app.h"
-#include "bot/config.h"
+#include "bot/config/config.h"
 
 /* Loads and resolves the configuration for o. Returns it (the caller frees
  * it with config_free), or NULL with one sentence in err. */

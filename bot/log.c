@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "rules/buf.h"
-#include "rules/mem.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
 
 #define LOG_LINE_MAX    4096
 #define LOG_SECRETS_MAX 320 /* tokens, passwords and 8 x 32 IRC channel keys */

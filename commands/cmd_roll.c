@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "rules/buf.h"
-#include "rules/dice.h"
-#include "rules/num.h"
+#include "rules/base/buf.h"
+#include "rules/dice/dice.h"
+#include "rules/base/num.h"
 
 /* Dice shown per group; more are summarised (the total still counts all). */
 #define ROLL_SHOWN_MAX 100

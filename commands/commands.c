@@ -3,8 +3,8 @@
 
 #include <stddef.h>
 
-#include "commands/proc_state.h"
-#include "commands/tension_state.h"
+#include "commands/procedure/proc_state.h"
+#include "commands/tension/tension_state.h"
 
 /* One family per line, so that each new family adds one line. */
 /* clang-format off */

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands/fungeon.h"
-#include "commands/tension_state.h"
-#include "rules/tension.h"
-#include "rules/utf8.h"
+#include "commands/fungeon/fungeon.h"
+#include "commands/tension/tension_state.h"
+#include "rules/tension/tension.h"
+#include "rules/base/utf8.h"
 
 #define VALUE_MAX 100 /* bytes of a suggestion Discord takes */
 

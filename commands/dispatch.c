@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "rules/utf8.h"
+#include "rules/base/utf8.h"
 
 static int
 persist_channel(struct channel *ch, void *ctx)

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/buf.h"
-#include "rules/mem.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
 
 #define MAX_TOKENS 128
 
@@ -494,12 +494,6 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 done:
 	buf_free(&rest);
 	return r;
-}
-
-int
-registry_parse(const char *line, size_t len, struct invocation *inv, struct reply *out)
-{
-	return registry_parse_in(command_table, line, len, inv, out);
 }
 
 int

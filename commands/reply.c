@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/buf.h"
-#include "rules/mem.h"
-#include "rules/num.h"
-#include "rules/utf8.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/num.h"
+#include "rules/base/utf8.h"
 
 /* One span's text may not exceed this; longer text is cut with an ellipsis
  * by the command that builds it, never by the renderer. */

@@ -7,7 +7,7 @@
 
 #include <uthash.h>
 
-#include "rules/mem.h"
+#include "rules/base/mem.h"
 
 #undef uthash_fatal
 #define uthash_fatal(msg) abort()

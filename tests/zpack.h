@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <zlib.h>
 
-#include "rules/buf.h"
+#include "rules/base/buf.h"
 
 /* Deflates n bytes through zs onto out with flush (Z_NO_FLUSH, or
  * Z_SYNC_FLUSH to end a payload as Discord does, with 00 00 ff ff). */

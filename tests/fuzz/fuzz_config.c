@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/config.h"
+#include "bot/config/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,10 +10,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "bot/render_text.h"
+#include "bot/console/render_text.h"
 #include "commands/dispatch.h"
-#include "rules/rng.h"
-#include "rules/utf8.h"
+#include "rules/base/rng.h"
+#include "rules/base/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

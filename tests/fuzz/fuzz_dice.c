@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/dice.h"
-#include "rules/rng.h"
+#include "rules/dice/dice.h"
+#include "rules/base/rng.h"
 
 #define ALL_FLAGS 0x1fffu
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/fgcost.h"
+#include "rules/fungeon/fgcost.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/discord_gw.h"
-#include "bot/discord_interact.h"
+#include "bot/discord/discord_gw.h"
+#include "bot/discord/discord_interact.h"
 #include "bot/log.h"
-#include "rules/buf.h"
-#include "rules/rng.h"
+#include "rules/base/buf.h"
+#include "rules/base/rng.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

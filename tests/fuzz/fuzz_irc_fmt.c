@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/irc_fmt.h"
+#include "bot/irc/irc_fmt.h"
 
 #define MAXCH 4096
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/irc_fold.h"
-#include "rules/utf8.h"
+#include "bot/irc/irc_fold.h"
+#include "rules/base/utf8.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

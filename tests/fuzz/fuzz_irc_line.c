@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/irc_line.h"
+#include "bot/irc/irc_line.h"
 
 static void
 no_controls(const char *s)

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "commands/dispatch.h"
-#include "commands/proc_state.h"
-#include "rules/rng.h"
+#include "commands/procedure/proc_state.h"
+#include "rules/base/rng.h"
 
 static void
 load_state(const char *text)

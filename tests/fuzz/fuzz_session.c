@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/discord_session.h"
+#include "bot/discord/discord_session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

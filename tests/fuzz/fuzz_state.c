@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/record.h"
-#include "bot/restore.h"
-#include "bot/snapshot.h"
-#include "rules/buf.h"
+#include "bot/store/record.h"
+#include "bot/store/restore.h"
+#include "bot/store/snapshot.h"
+#include "rules/base/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,8 +11,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "commands/tension_state.h"
-#include "rules/mem.h"
+#include "commands/tension/tension_state.h"
+#include "rules/base/mem.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

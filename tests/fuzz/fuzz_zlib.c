@@ -22,8 +22,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bot/discord_zlib.h"
-#include "rules/buf.h"
+#include "bot/discord/discord_zlib.h"
+#include "rules/base/buf.h"
 #include "tests/zpack.h"
 
 #define IN_MAX  2048

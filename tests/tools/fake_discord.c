@@ -46,7 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rules/mem.h"
+#include "rules/base/mem.h"
 #include "tests/tools/fake_discord/fake.h"
 
 #define BODY_MAX        (8u << 20)

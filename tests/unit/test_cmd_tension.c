@@ -18,8 +18,8 @@
 
 #include "commands/commands.h"
 #include "commands/dispatch.h"
-#include "commands/tension_state.h"
-#include "rules/rng.h"
+#include "commands/tension/tension_state.h"
+#include "rules/base/rng.h"
 
 struct fx {
 	struct dispatch d;

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/discord_interact.h"
+#include "bot/discord/discord_interact.h"
 #include "commands/commands.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 #define CHANNEL "1300000000000000001"
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/config.h"
-#include "bot/config_value.h"
+#include "bot/config/config.h"
+#include "bot/config/config_value.h"
 
 static char err[1024];
 

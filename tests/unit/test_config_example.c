@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/config.h"
-#include "rules/buf.h"
+#include "bot/config/config.h"
+#include "rules/base/buf.h"
 
 #define EXAMPLE "config/delver.conf.example"
 

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/config.h"
-#include "bot/config_secret.h"
+#include "bot/config/config.h"
+#include "bot/config/config_secret.h"
 #include "bot/log.h"
 
 #define TOKEN "MTIzNDU2Nzg5MDEy.GhIjKl.s3cr3t-t0ken"

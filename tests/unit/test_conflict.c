@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/conflict.h"
-#include "rules/rng.h"
+#include "rules/fungeon/conflict.h"
+#include "rules/base/rng.h"
 
 static struct cf_roll *
 new_roll(void)

@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "bot/console.h"
+#include "bot/console/console.h"
 #include "commands/dispatch.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 struct run {
 	struct console *c;

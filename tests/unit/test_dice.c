@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/dice.h"
-#include "rules/rng.h"
+#include "rules/dice/dice.h"
+#include "rules/base/rng.h"
 
 /* rng_new_seeded(SEED_2545) makes 4d6 roll 2, 5, 4, 5. */
 #define SEED_2545 484

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/discord_cmds.h"
-#include "bot/render_discord.h"
+#include "bot/discord/discord_cmds.h"
+#include "bot/discord/render_discord.h"
 
 static void
 noop(struct invocation *inv, struct reply *out)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/discord_gw.h"
+#include "bot/discord/discord_gw.h"
 #include "bot/log.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 #define TOKEN "test.token-value"
 

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/discord_interact.h"
-#include "bot/discord_roles.h"
+#include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_roles.h"
 #include "commands/commands.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 static void
 secret_fn(struct invocation *inv, struct reply *out)

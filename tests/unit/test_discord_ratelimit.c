@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot/discord_ratelimit.h"
+#include "bot/discord/discord_ratelimit.h"
 
 static void
 test_routes(void **state)

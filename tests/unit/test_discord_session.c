@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/discord_session.h"
-#include "rules/buf.h"
+#include "bot/discord/discord_session.h"
+#include "rules/base/buf.h"
 #include "tests/unit/helpers/faultio.h"
 
 static const struct discord_session S1 = {

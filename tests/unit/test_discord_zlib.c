@@ -13,8 +13,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "bot/discord_zlib.h"
-#include "rules/buf.h"
+#include "bot/discord/discord_zlib.h"
+#include "rules/base/buf.h"
 #include "tests/zpack.h"
 
 #define MIB (1024u * 1024)

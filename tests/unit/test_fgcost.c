@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/fgcost.h"
+#include "rules/fungeon/fgcost.h"
 
 static int64_t
 cost_of(enum fg_kind kind, const char *spec)

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/fghall.h"
-#include "rules/fungeon.h"
-#include "rules/rng.h"
+#include "rules/fungeon/fghall.h"
+#include "rules/fungeon/fungeon.h"
+#include "rules/base/rng.h"
 
 #define SET(dst, s) snprintf((dst), sizeof(dst), "%s", (s))
 

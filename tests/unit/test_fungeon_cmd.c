@@ -14,10 +14,10 @@
 #include <cJSON.h>
 
 #include "commands/dispatch.h"
-#include "commands/fungeon.h"
-#include "commands/ustyle.h"
-#include "rules/rng.h"
-#include "rules/utf8.h"
+#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/ustyle.h"
+#include "rules/base/rng.h"
+#include "rules/base/utf8.h"
 
 struct table {
 	struct state *st;

@@ -8,9 +8,9 @@
 
 #include <string.h>
 
-#include "rules/hazard.h"
-#include "rules/rng.h"
-#include "rules/xin.h"
+#include "rules/procedure/hazard.h"
+#include "rules/base/rng.h"
+#include "rules/procedure/xin.h"
 
 static const struct xin d6 = {1, 6};
 

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/irc.h"
+#include "bot/irc/irc.h"
 #include "tests/unit/helpers/ircdrain.h"
 #include "commands/dispatch.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 struct fixture {
 	struct config_irc cfg;

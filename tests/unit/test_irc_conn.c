@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/irc_conn.h"
+#include "bot/irc/irc_conn.h"
 #include "tests/unit/helpers/ircdrain.h"
-#include "rules/buf.h"
+#include "rules/base/buf.h"
 
 struct fixture {
 	struct config_irc cfg;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bot/irc_flood.h"
+#include "bot/irc/irc_flood.h"
 
 static void
 push(struct irc_flood *f, const char *target, const char *line)

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "bot/irc_fold.h"
+#include "bot/irc/irc_fold.h"
 
 static const char *
 fold(enum irc_casemap cm, const char *in)

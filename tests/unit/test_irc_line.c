@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/irc_line.h"
+#include "bot/irc/irc_line.h"
 
 static int
 parse(struct irc_msg *m, const char *s)

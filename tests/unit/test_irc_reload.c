@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/irc_reload.h"
+#include "bot/irc/irc_reload.h"
 
 #define BASE                                                                                       \
 	"[irc.a]\nhost = irc.a\nnick = delver\nalt_nicks = d2\n"                                   \

@@ -14,8 +14,8 @@
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 
-#include "bot/irc_tls.h"
-#include "rules/buf.h"
+#include "bot/irc/irc_tls.h"
+#include "rules/base/buf.h"
 
 /* openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes
  *   -days 36500 -subj /CN=irc.test -addext subjectAltName=DNS:irc.test */

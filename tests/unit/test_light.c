@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "rules/light.h"
+#include "rules/procedure/light.h"
 
 /* Lights one source of kind k and burns it turn by turn in procedure p:
  * it must be warned about exactly on turn life-1 and go out on turn life. */

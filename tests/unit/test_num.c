@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/num.h"
+#include "rules/base/num.h"
 
 static void
 read_numbers(void **unused)

@@ -15,11 +15,11 @@
 
 #include <cJSON.h>
 
-#include "bot/persist.h"
-#include "bot/render_text.h"
-#include "bot/restore.h"
-#include "bot/snapshot.h"
-#include "rules/rng.h"
+#include "bot/store/persist.h"
+#include "bot/console/render_text.h"
+#include "bot/store/restore.h"
+#include "bot/store/snapshot.h"
+#include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 
 #define WARNING                                                                                    \

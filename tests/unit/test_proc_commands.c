@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "commands/dispatch.h"
-#include "commands/proc_state.h"
-#include "rules/rng.h"
+#include "commands/procedure/proc_state.h"
+#include "rules/base/rng.h"
 
 static struct dispatch d;
 static struct reply *last;

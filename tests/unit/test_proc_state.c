@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/proc_state.h"
+#include "commands/procedure/proc_state.h"
 
 static char *
 save_text(const struct proc_state *s)

@@ -11,9 +11,9 @@
 
 #include <cJSON.h>
 
-#include "bot/crc32.h"
-#include "bot/record.h"
-#include "rules/mem.h"
+#include "bot/store/crc32.h"
+#include "bot/store/record.h"
+#include "rules/base/mem.h"
 
 /* --- two test-only channel modules --- */
 

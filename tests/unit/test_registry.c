@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "commands/dispatch.h"
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 static const char *const colours[] = {"red", "green", NULL};
 static int ran;

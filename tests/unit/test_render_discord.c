@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/render_discord.h"
-#include "rules/buf.h"
+#include "bot/discord/render_discord.h"
+#include "rules/base/buf.h"
 
 /* Renders the channel message of r and returns the parsed object. */
 static cJSON *

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/irc_fmt.h"
-#include "bot/render_irc.h"
+#include "bot/irc/irc_fmt.h"
+#include "bot/irc/render_irc.h"
 
 static void
 collect(void *ctx, const char *piece, size_t len)

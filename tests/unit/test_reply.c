@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/render_text.h"
+#include "bot/console/render_text.h"
 #include "commands/reply.h"
-#include "rules/buf.h"
+#include "rules/base/buf.h"
 
 static char *
 render(const struct reply *r, enum reply_audience a, bool ansi)

@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/crc32.h"
-#include "bot/journal.h"
-#include "bot/restore.h"
-#include "bot/snapshot.h"
-#include "rules/buf.h"
+#include "bot/store/crc32.h"
+#include "bot/store/journal.h"
+#include "bot/store/restore.h"
+#include "bot/store/snapshot.h"
+#include "rules/base/buf.h"
 #include "tests/unit/helpers/faultio.h"
 
 #define NOW 1700000000

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "rules/rng.h"
+#include "rules/base/rng.h"
 
 #define DRAWS 1000000
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/rng.h"
-#include "rules/rtable.h"
+#include "rules/base/rng.h"
+#include "rules/tables/rtable.h"
 
 static const char *const encounter =
     "1-4 a lost adventurer; 5-8 1d4 goblins; 9-12 2d4 goblins; 13-16 2d6 orcs; 17-20 4d6 orcs";

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/crc32.h"
-#include "bot/journal.h"
-#include "bot/snapshot.h"
+#include "bot/store/crc32.h"
+#include "bot/store/journal.h"
+#include "bot/store/snapshot.h"
 #include "tests/unit/helpers/faultio.h"
 
 /* Channels "console:c0000" .. with a GM on every third (the rest are

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/rng.h"
-#include "rules/tension.h"
-#include "rules/utf8.h"
+#include "rules/base/rng.h"
+#include "rules/tension/tension.h"
+#include "rules/base/utf8.h"
 
 /* The events table of RULES.md section 3, row by row. */
 static const struct {

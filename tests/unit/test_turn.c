@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/rng.h"
-#include "rules/turn.h"
+#include "rules/base/rng.h"
+#include "rules/procedure/turn.h"
 
 static struct turn_clock c;
 static struct turn_report r;

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "rules/utf8.h"
+#include "rules/base/utf8.h"
 
 #define SEQ(s) utf8_seq_len((s), sizeof(s) - 1)
 

@@ -6,8 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "rules/rng.h"
-#include "rules/vendor.h"
+#include "rules/base/rng.h"
+#include "rules/procedure/vendor.h"
 
 static void
 stock(void **unused)

@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "rules/rng.h"
-#include "rules/wander.h"
+#include "rules/base/rng.h"
+#include "rules/procedure/wander.h"
 
 static void
 corridor(void **unused)

@@ -23,7 +23,7 @@
 #include <uthash.h>
 #include <zlib.h>
 
-#include "rules/buf.h"
+#include "rules/base/buf.h"
 
 #define FAKE_RECV_MAX    4096 /* a gateway payload from the client */
 #define FAKE_SEND_BUDGET 120  /* client payloads per 60 s */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/mem.h"
+#include "rules/base/mem.h"
 
 #define OP1 "{\"t\":null,\"s\":null,\"op\":1,\"d\":null}"
 

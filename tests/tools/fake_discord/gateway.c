@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/mem.h"
+#include "rules/base/mem.h"
 
 #define WRITE_CLOSE ((enum lws_write_protocol)4) /* the close opcode */
 #define PRIVILEGED  ((1ull << 1) | (1ull << 8) | (1ull << 15))

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/mem.h"
+#include "rules/base/mem.h"
 
 #define API "/api/v10"
 

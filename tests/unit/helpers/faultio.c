@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/crc32.h"
-#include "bot/fsio.h"
-#include "rules/mem.h"
+#include "bot/store/crc32.h"
+#include "bot/store/fsio.h"
+#include "rules/base/mem.h"
 
 static struct {
 	int n, err, calls, failed;

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "bot/irc_conn.h"
+#include "bot/irc/irc_conn.h"
 
 const char *
 ircdrain(struct irc_conn *c, int64_t now)

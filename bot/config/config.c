@@ -1,0 +1,706 @@
+/*
+ * config: the INI configuration; see config.h.
+ *
+ * libinih splits the file into (section, key, value); everything else is
+ * table-driven: each section kind has a table of keys saying where a value
+ * goes, its type and what it allows, and one function turns any bad value
+ * into a message naming file, line, section and key. The reader that feeds
+ * inih counts lines and sees section headers itself, so even an empty
+ * section is known and every message has its line.
+ */
+#include "bot/config/config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <ini.h>
+
+#include "bot/config/config_keys.h"
+#include "bot/config/config_secret.h"
+#include "bot/config/config_value.h"
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+#define SECTS_MAX  (3 + CONFIG_IRC_MAX)
+#define LINE_BYTES 1024 /* longer lines are refused before inih sees them */
+#define SHOW_BYTES 80   /* of a bad value quoted in a message */
+
+/* One section of the file being read. */
+struct sect {
+	const struct section_kind *kind;
+	void *base;    /* the struct its keys fill */
+	char name[64]; /* as written, without brackets: "bot", "irc.libera" */
+	int line;      /* of its header */
+	int key_line[CONFIG_KEYS_MAX];
+};
+
+struct parser {
+	struct config *c;
+	FILE *f;
+	const char *name; /* the file, in messages */
+	int line;         /* the line last read */
+	bool have_key;    /* a key was read in the current section */
+	bool continued;   /* the line continues that key's value (it is indented) */
+	struct sect sects[SECTS_MAX];
+	size_t nsects;
+	struct sect *cur;
+	char *err;
+	size_t errlen;
+	int err_line; /* 0 while no error */
+};
+
+/* Records the first error, at line, with the file's name in front. */
+static void __attribute__((format(printf, 3, 4)))
+fail(struct parser *p, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (p->err_line != 0)
+		return;
+	p->err_line = line;
+	n = snprintf(p->err, p->errlen, "%s:%d: ", p->name, line);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* A bad value as quoted in a message: cut at SHOW_BYTES, on a character. */
+static const char *
+shown(const char *v, char *out, size_t outlen)
+{
+	size_t n = strlen(v);
+
+	if (!utf8_valid(v, n))
+		return "bytes that are not UTF-8";
+	if (n <= SHOW_BYTES) {
+		snprintf(out, outlen, "%s", v);
+		return out;
+	}
+	snprintf(out, outlen, "%.*s...", (int)utf8_cut(v, n, SHOW_BYTES), v);
+	return out;
+}
+
+/* "a, b or c" from a NULL-terminated list. */
+static void
+join_choices(const char *const *choices, char *out, size_t outlen)
+{
+	size_t n = 0, used = 0;
+
+	while (choices[n] != NULL)
+		n++;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && used < outlen; i++) {
+		const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+		int r = snprintf(out + used, outlen - used, "%s%s", sep, choices[i]);
+
+		if (r < 0)
+			return;
+		used += (size_t)r;
+	}
+}
+
+static char **
+str_at(void *base, const struct key *k)
+{
+	return (char **)((char *)base + k->off);
+}
+
+static void
+set_str(void *base, const struct key *k, const char *v)
+{
+	char **dst = str_at(base, k);
+
+	free(*dst);
+	*dst = xstrdup(v);
+}
+
+static int
+set_list(struct parser *p, void *base, const struct key *k, const char *v)
+{
+	char **items = str_at(base, k);
+	size_t *count = (size_t *)((char *)base + k->count_off);
+	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1], show[SHOW_BYTES + 8];
+	int n = cv_split(v, copy, words, (size_t)k->max + 1);
+
+	for (int i = 0; i < n; i++) {
+		if (!k->valid(words[i])) {
+			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
+			     k->allowed, shown(words[i], show, sizeof(show)));
+			free(copy);
+			return -1;
+		}
+	}
+	if (n < 0 || *count + (size_t)n > (size_t)k->max) {
+		fail(p, p->line, "[%s] %s may list at most %lld", p->cur->name, k->name, k->max);
+		free(copy);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		items[(*count)++] = xstrdup(words[i]);
+	free(copy);
+	return 0;
+}
+
+/* Whether name is among the n names (ASCII letters in any case). */
+static bool
+listed(char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasecmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Channels: words "#name" or "#name:key" (':' cannot be part of a channel
+ * name, RFC 2812 1.3). The names go to the list, the keys (or NULL) to the
+ * parallel array at k->aux_off. A key is never quoted in a message.
+ */
+static int
+set_channels(struct parser *p, void *base, const struct key *k, const char *v)
+{
+	char **names = str_at(base, k);
+	char **keys = (char **)((char *)base + k->aux_off);
+	size_t *count = (size_t *)((char *)base + k->count_off);
+	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1],
+	     *key[CONFIG_CHANNELS_MAX + 1];
+	char show[SHOW_BYTES + 8];
+	int n = cv_split(v, copy, words, (size_t)k->max + 1), r = -1;
+
+	for (int i = 0; i < n; i++) {
+		char *colon = strchr(words[i], ':');
+
+		key[i] = NULL;
+		if (colon != NULL) {
+			*colon = '\0';
+			key[i] = colon + 1;
+		}
+		if (!k->valid(words[i])) {
+			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
+			     k->allowed, shown(words[i], show, sizeof(show)));
+			goto out;
+		}
+		if (key[i] != NULL && !cv_chankey(key[i])) {
+			fail(p, p->line,
+			     "[%s] %s: the key of %s must be 1 to %d printable ASCII characters "
+			     "other "
+			     "than ',' and ':' (the key is not shown)",
+			     p->cur->name, k->name, words[i], CONFIG_CHANKEY_MAX);
+			goto out;
+		}
+		if (listed(names, *count, words[i]) || listed(words, (size_t)i, words[i])) {
+			fail(p, p->line, "[%s] %s lists %s twice", p->cur->name, k->name, words[i]);
+			goto out;
+		}
+	}
+	if (n < 0 || *count + (size_t)n > (size_t)k->max) {
+		fail(p, p->line, "[%s] %s may list at most %lld", p->cur->name, k->name, k->max);
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		keys[*count] = key[i] != NULL ? xstrdup(key[i]) : NULL;
+		names[(*count)++] = xstrdup(words[i]);
+	}
+	r = 0;
+out:
+	explicit_bzero(copy, strlen(v) + 1); /* it held the keys */
+	free(copy);
+	return r;
+}
+
+/* Stores v in key k of the current section. Returns 0, or -1 after fail(). */
+static int
+set_value(struct parser *p, const struct key *k, const char *v)
+{
+	void *base = p->cur->base;
+	char what[160], show[SHOW_BYTES + 8];
+	long long i;
+	bool b;
+	int c;
+
+	if ((k->flags & KEY_OPTIONAL) && *v == '\0') {
+		free(*str_at(base, k));
+		*str_at(base, k) = NULL;
+		return 0;
+	}
+	switch (k->type) {
+	case KEY_STRING:
+		if (!k->valid(v))
+			break;
+		set_str(base, k, v);
+		return 0;
+	case KEY_INT:
+		if (cv_int(v, k->min, k->max, &i) < 0) {
+			fail(p, p->line, "[%s] %s must be %s from %lld to %lld (got '%s')",
+			     p->cur->name, k->name, k->allowed, k->min, k->max,
+			     shown(v, show, sizeof(show)));
+			return -1;
+		}
+		*(int *)((char *)base + k->off) = (int)i;
+		return 0;
+	case KEY_U64:
+		if (cv_u64(v, (uint64_t *)((char *)base + k->off)) < 0)
+			break;
+		return 0;
+	case KEY_BOOL:
+		if (cv_bool(v, &b) < 0) {
+			fail(p, p->line, "[%s] %s must be yes or no (got '%s')", p->cur->name,
+			     k->name, shown(v, show, sizeof(show)));
+			return -1;
+		}
+		*(bool *)((char *)base + k->off) = b;
+		return 0;
+	case KEY_CHOICE:
+		c = cv_choice(v, k->choices);
+		if (c < 0) {
+			join_choices(k->choices, what, sizeof(what));
+			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
+			     what, shown(v, show, sizeof(show)));
+			return -1;
+		}
+		*(int *)((char *)base + k->off) = c;
+		return 0;
+	case KEY_LIST:
+		return set_list(p, base, k, v);
+	case KEY_CHANNELS:
+		return set_channels(p, base, k, v);
+	case KEY_SOURCE:
+		/* Never quoted: a source that does not parse may be a secret. */
+		if (secret_check(v, what, sizeof(what)) < 0) {
+			fail(p, p->line, "[%s] %s %s", p->cur->name, k->name, what);
+			return -1;
+		}
+		set_str(base, k, v);
+		return 0;
+	}
+	fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name, k->allowed,
+	     shown(v, show, sizeof(show)));
+	return -1;
+}
+
+static int
+on_value(void *user, const char *section, const char *name, const char *value)
+{
+	struct parser *p = user;
+	const struct key *k;
+	char keys[400];
+	size_t used = 0;
+	int i;
+
+	(void)section; /* the reader tracks sections itself: p->cur */
+	if (p->err_line != 0)
+		return 0;
+	if (p->cur == NULL) {
+		fail(p, p->line,
+		     "key '%s' is outside any section; put it under [bot], [discord], "
+		     "[irc.<network>] or [console]",
+		     name);
+		return 0;
+	}
+	i = config_find_key(p->cur->kind, name);
+	if (i < 0) {
+		for (size_t j = 0; j < p->cur->kind->nkeys; j++) {
+			int r = snprintf(keys + used, sizeof(keys) - used, "%s%s", j ? ", " : "",
+			                 p->cur->kind->keys[j].name);
+
+			if (r > 0 && (size_t)r < sizeof(keys) - used)
+				used += (size_t)r;
+		}
+		fail(p, p->line, "[%s] has no key '%s'; its keys are %s", p->cur->name, name, keys);
+		return 0;
+	}
+	k = &p->cur->kind->keys[i];
+	if (p->cur->key_line[i] != 0 && k->type != KEY_LIST && k->type != KEY_CHANNELS) {
+		if (p->continued)
+			fail(p, p->line,
+			     "[%s] %s takes one line: an indented line continues the key above it, "
+			     "which only lists (channels, alt_nicks) allow",
+			     p->cur->name, name);
+		else
+			fail(p, p->line, "[%s] %s is set twice (first on line %d)", p->cur->name,
+			     name, p->cur->key_line[i]);
+		return 0;
+	}
+	if (p->cur->key_line[i] == 0)
+		p->cur->key_line[i] = p->line;
+	p->have_key = true;
+	return set_value(p, k, value) == 0;
+}
+
+/* Starts the section named name (the text between the brackets). */
+static void
+open_section(struct parser *p, const char *name)
+{
+	struct config *c = p->c;
+	struct sect *s;
+	int kind = -1;
+	void *base = NULL;
+
+	if (strcmp(name, "bot") == 0) {
+		kind = KIND_BOT;
+		base = &c->bot;
+	} else if (strcmp(name, "discord") == 0) {
+		kind = KIND_DISCORD;
+		base = &c->discord;
+		c->discord.enabled = true;
+	} else if (strcmp(name, "console") == 0) {
+		kind = KIND_CONSOLE;
+		base = &c->console;
+	} else if (strncmp(name, "irc.", 4) == 0) {
+		kind = KIND_IRC;
+		if (!cv_network(name + 4)) {
+			fail(p, p->line,
+			     "[%s] needs a network name after 'irc.': 1 to 32 letters, digits, '-' "
+			     "or '_'",
+			     name);
+			return;
+		}
+	} else {
+		fail(p, p->line,
+		     "unknown section [%s]; sections are [bot], [discord], [irc.<network>] and "
+		     "[console]",
+		     name);
+		return;
+	}
+	for (size_t i = 0; i < p->nsects; i++) {
+		if (strcasecmp(p->sects[i].name, name) == 0) {
+			fail(p, p->line, "section [%s] appears twice (first on line %d)", name,
+			     p->sects[i].line);
+			return;
+		}
+	}
+	if (kind == KIND_IRC) {
+		if (c->nirc == CONFIG_IRC_MAX) {
+			fail(p, p->line, "[%s] is one [irc.<network>] section too many; at most %d",
+			     name, CONFIG_IRC_MAX);
+			return;
+		}
+		base = &c->irc[c->nirc];
+		config_irc_init(&c->irc[c->nirc++], name + 4);
+	}
+	s = &p->sects[p->nsects++];
+	memset(s, 0, sizeof(*s));
+	s->kind = &config_kinds[kind];
+	s->base = base;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->line = p->line;
+	p->cur = s;
+	p->have_key = false;
+}
+
+/*
+ * Looks at a line before inih does: a header starts a section here (so an
+ * empty one is seen too); an indented header, a header with text after it
+ * and a line too long for inih are refused. Returns -1 after fail().
+ */
+static int
+look_at_line(struct parser *p, const char *line, int max)
+{
+	const char *s = line, *end;
+	char name[64];
+
+	if (strlen(line) > (size_t)max - 1 || (strchr(line, '\n') == NULL && !feof(p->f))) {
+		fail(p, p->line,
+		     "the line is longer than %d characters; give a long list on several lines, "
+		     "repeating its key",
+		     max - 2);
+		return -1;
+	}
+	while (*s == ' ' || *s == '\t')
+		s++;
+	/* inih's rule for a continuation line, so messages can tell. */
+	p->continued = p->have_key && s > line && *s != '\0' && *s != '\n' && *s != '\r' &&
+	               *s != ';' && *s != '#';
+	if (*s != '[')
+		return 0;
+	if (s > line) {
+		fail(p, p->line, "a section header must start at the beginning of its line");
+		return -1;
+	}
+	end = strchr(s, ']');
+	if (end == NULL) {
+		fail(p, p->line, "a section header needs a closing ']'");
+		return -1;
+	}
+	for (const char *t = end + 1; *t != '\0' && *t != ';' && *t != '#'; t++) {
+		if (*t != ' ' && *t != '\t' && *t != '\r' && *t != '\n') {
+			fail(p, p->line, "a section header must end at its ']'");
+			return -1;
+		}
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(end - s - 1), s + 1);
+	open_section(p, name);
+	return p->err_line != 0 ? -1 : 0;
+}
+
+/* inih's reader: one physical line per call, so its line count is ours. */
+static char *
+read_line(char *str, int num, void *stream)
+{
+	struct parser *p = stream;
+	char line[LINE_BYTES];
+
+	if (p->err_line != 0 || fgets(line, sizeof(line), p->f) == NULL)
+		return NULL;
+	p->line++;
+	if (look_at_line(p, line, num) < 0)
+		return NULL;
+	memcpy(str, line, strlen(line) + 1);
+	return str;
+}
+
+/* Keys that must be present, and checks across keys. */
+static void
+check_sections(struct parser *p)
+{
+	struct config *c = p->c;
+
+	for (size_t i = 0; i < p->nsects && p->err_line == 0; i++) {
+		struct sect *s = &p->sects[i];
+
+		for (size_t j = 0; j < s->kind->nkeys; j++) {
+			const struct key *k = &s->kind->keys[j];
+
+			if ((k->flags & KEY_REQUIRED) && s->key_line[j] == 0) {
+				fail(p, s->line, "[%s] is missing %s (%s)", s->name, k->name,
+				     k->allowed);
+				break;
+			}
+		}
+		if (p->err_line != 0)
+			break;
+		if (s->kind == &config_kinds[KIND_DISCORD] &&
+		    c->discord.shard_id >= c->discord.shard_count) {
+			int id = config_find_key(s->kind, "shard_id");
+			int line = s->key_line[id]
+			               ? s->key_line[id]
+			               : s->key_line[config_find_key(s->kind, "shard_count")];
+
+			fail(p, line,
+			     "[discord] shard_id must be less than shard_count (%d) (got '%d')",
+			     c->discord.shard_count, c->discord.shard_id);
+		} else if (s->kind == &config_kinds[KIND_IRC]) {
+			struct config_irc *irc = s->base;
+
+			if (irc->sasl_user != NULL && irc->password_source == NULL)
+				fail(p, s->key_line[config_find_key(s->kind, "sasl_user")],
+				     "[%s] sasl_user needs password_source too (%s)", s->name,
+				     CONFIG_SOURCE_ALLOWED);
+			if (irc->port == 0)
+				irc->port = irc->tls ? 6697 : 6667;
+			if (irc->username == NULL)
+				irc->username = xstrdup(irc->nick);
+		}
+	}
+	/* The console is on by default only when nothing else is configured. */
+	for (size_t i = 0; i < p->nsects; i++) {
+		struct sect *s = &p->sects[i];
+
+		if (s->kind == &config_kinds[KIND_CONSOLE] &&
+		    s->key_line[config_find_key(s->kind, "enabled")])
+			return;
+	}
+	c->console.enabled = !c->discord.enabled && c->nirc == 0;
+}
+
+/* Reads the secret of the source key named key in section s into *out. */
+static void
+resolve(struct parser *p, struct sect *s, const char *key, const char *source, char **out)
+{
+	char why[700];
+
+	if (p->err_line != 0 || source == NULL)
+		return;
+	*out = secret_read(source, why, sizeof(why));
+	if (*out == NULL)
+		fail(p, s->key_line[config_find_key(s->kind, key)], "[%s] %s: %s", s->name, key,
+		     why);
+}
+
+static void
+resolve_secrets(struct parser *p)
+{
+	for (size_t i = 0; i < p->nsects; i++) {
+		struct sect *s = &p->sects[i];
+
+		if (s->kind == &config_kinds[KIND_DISCORD]) {
+			struct config_discord *d = s->base;
+
+			resolve(p, s, "token_source", d->token_source, &d->token);
+		} else if (s->kind == &config_kinds[KIND_IRC]) {
+			struct config_irc *irc = s->base;
+
+			resolve(p, s, "password_source", irc->password_source, &irc->password);
+		}
+	}
+}
+
+struct config *
+config_load_stream(FILE *f, const char *name, bool resolve, char *err, size_t errlen)
+{
+	struct parser p;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	p.c = config_defaults();
+	p.c->path = xstrdup(name);
+	p.f = f;
+	p.name = name;
+	p.err = err;
+	p.errlen = errlen;
+	r = ini_parse_stream(read_line, &p, on_value, &p);
+	if (r > 0 && (p.err_line == 0 || r < p.err_line)) {
+		p.err_line = 0;
+		fail(&p, r, "expected 'key = value', a [section] header or a comment");
+	} else if (r < 0 && p.err_line == 0) {
+		fail(&p, p.line, "cannot parse the file (out of memory)");
+	}
+	if (p.err_line == 0 && ferror(f))
+		fail(&p, p.line, "cannot read the file: %s", strerror(errno));
+	check_sections(&p);
+	if (resolve)
+		resolve_secrets(&p);
+	if (p.err_line != 0) {
+		config_free(p.c);
+		return NULL;
+	}
+	config_log_secrets(p.c);
+	return p.c;
+}
+
+struct config *
+config_load(const char *path, bool resolve, char *err, size_t errlen)
+{
+	struct config *c;
+	FILE *f = fopen(path, "re");
+
+	if (f == NULL) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	c = config_load_stream(f, path, resolve, err, errlen);
+	fclose(f);
+	return c;
+}
+
+void
+config_irc_init(struct config_irc *irc, const char *network)
+{
+	memset(irc, 0, sizeof(*irc));
+	irc->network = xstrdup(network);
+	irc->tls = true;
+	irc->tls_verify = true;
+	irc->realname = xstrdup("delver dice bot");
+	irc->prefix = xstrdup("!");
+	irc->flood_burst = 4;
+	irc->flood_interval_ms = 2000;
+	irc->max_lines = 6;
+	irc->ping_interval = 60;
+	irc->ping_timeout = 30;
+}
+
+struct config *
+config_defaults(void)
+{
+	struct config *c = xcalloc(1, sizeof(*c));
+
+	c->bot.snapshot_interval = 60;
+	c->bot.fsync = FSYNC_EVERYSEC;
+	c->bot.evict_after = 86400;
+	c->bot.log_level = LOG_LEVEL_INFO;
+	c->bot.players_roll_hazard = true;
+	c->discord.rest_url = xstrdup("https://discord.com/api/v10");
+	c->discord.shard_count = 1;
+	c->discord.intents = 1;
+	c->discord.tls_verify = true;
+	c->discord.compress = DISCORD_COMPRESS_ZLIB;
+	c->console.enabled = true;
+	c->console.channel = xstrdup("table");
+	return c;
+}
+
+void
+config_log_secrets(const struct config *c)
+{
+	log_secret(c->discord.token);
+	for (size_t i = 0; i < c->nirc; i++) {
+		log_secret(c->irc[i].password);
+		for (size_t k = 0; k < c->irc[i].nchannels; k++)
+			log_secret(c->irc[i].channel_keys[k]);
+	}
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+void
+config_irc_copy(struct config_irc *dst, const struct config_irc *src)
+{
+	*dst = *src;
+	dst->network = dup_or_null(src->network);
+	dst->host = dup_or_null(src->host);
+	dst->nick = dup_or_null(src->nick);
+	for (size_t i = 0; i < src->nalt_nicks; i++)
+		dst->alt_nicks[i] = dup_or_null(src->alt_nicks[i]);
+	dst->username = dup_or_null(src->username);
+	dst->realname = dup_or_null(src->realname);
+	dst->sasl_user = dup_or_null(src->sasl_user);
+	dst->password_source = dup_or_null(src->password_source);
+	dst->password = dup_or_null(src->password);
+	for (size_t i = 0; i < src->nchannels; i++) {
+		dst->channels[i] = dup_or_null(src->channels[i]);
+		dst->channel_keys[i] = dup_or_null(src->channel_keys[i]);
+	}
+	dst->prefix = dup_or_null(src->prefix);
+}
+
+void
+config_irc_clear(struct config_irc *irc)
+{
+	free(irc->network);
+	free(irc->host);
+	free(irc->nick);
+	for (size_t i = 0; i < irc->nalt_nicks; i++)
+		free(irc->alt_nicks[i]);
+	free(irc->username);
+	free(irc->realname);
+	free(irc->sasl_user);
+	free(irc->password_source);
+	secret_free(irc->password);
+	for (size_t i = 0; i < irc->nchannels; i++) {
+		free(irc->channels[i]);
+		secret_free(irc->channel_keys[i]);
+	}
+	free(irc->prefix);
+	memset(irc, 0, sizeof(*irc));
+}
+
+void
+config_free(struct config *c)
+{
+	if (c == NULL)
+		return;
+	free(c->path);
+	free(c->bot.state_dir);
+	free(c->bot.gm_role);
+	free(c->discord.token_source);
+	secret_free(c->discord.token);
+	free(c->discord.application_id);
+	free(c->discord.gateway_url);
+	free(c->discord.rest_url);
+	free(c->discord.dev_guild);
+	for (size_t i = 0; i < c->nirc; i++)
+		config_irc_clear(&c->irc[i]);
+	free(c->console.user);
+	free(c->console.channel);
+	free(c);
+}

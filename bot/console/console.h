@@ -1,0 +1,46 @@
+/*
+ * console: the local transport. One command per stdin line, replies on
+ * stdout; works on a terminal, in a pipe and from a file.
+ *
+ * Console-only lines: "/as NAME" switches the acting player (so one terminal
+ * can play a whole table) and "/channel NAME" switches the channel. Lines
+ * over CMD_LINE_MAX bytes, with NUL bytes or invalid UTF-8 get an error
+ * reply and the console keeps reading. End of input calls on_eof.
+ */
+#ifndef DELVER_CONSOLE_H
+#define DELVER_CONSOLE_H
+
+#include <stdbool.h>
+
+#include <uv.h>
+
+#include "commands/dispatch.h"
+#include "rules/base/buf.h"
+
+struct console;
+
+struct console_opts {
+	const char *user;    /* the acting user's name */
+	const char *channel; /* the channel's name */
+	bool ansi;           /* colours and styles on stdout */
+	bool echo;           /* print "name> line" before each reply */
+};
+
+/* Starts reading stdin on loop. Returns NULL (and logs) when stdin cannot
+ * be read. on_eof runs once, when input ends. */
+struct console *console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
+                              void (*on_eof)(void *ctx), void *ctx);
+/* Stops reading; the console is freed once libuv has closed its handle. */
+void console_stop(struct console *c);
+
+struct app;
+
+/* Handles one line as if read from stdin (tests and benchmarks). The reply
+ * text is appended to out instead of being written to stdout. */
+void console_handle_line(struct console *c, const char *line, size_t len, struct buf *out);
+
+/* A console with no input, for console_handle_line (free with console_free). */
+struct console *console_new(struct dispatch *d, const struct console_opts *o);
+void console_free(struct console *c);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * console_service: the console as an app service: started when [console]
+ * is enabled (or --console), drained by no longer reading stdin. Its end of
+ * input ends delver when the console is the only transport configured.
+ */
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bot/app.h"
+#include "bot/console/console.h"
+#include "bot/console/console_service.h"
+#include "bot/log.h"
+#include "rules/base/mem.h"
+
+struct console_service {
+	struct app *app;
+	struct console *console; /* NULL once it stopped reading */
+};
+
+static void
+drain(void *ctx, struct app_service *s)
+{
+	struct console_service *cs = ctx;
+
+	/* Lines are handled as they are read: none is in flight. */
+	console_stop(cs->console);
+	cs->console = NULL;
+	app_service_done(s);
+}
+
+static void
+stop(void *ctx, struct app_service *s)
+{
+	free(ctx);
+	app_service_done(s);
+}
+
+static const struct app_service_ops ops = {
+    .name = "console",
+    .drain = drain,
+    .stop = stop,
+};
+
+static void
+on_eof(void *ctx)
+{
+	struct console_service *cs = ctx;
+
+	if (app_console_only(cs->app)) {
+		app_shutdown(cs->app, APP_EXIT_OK, "end of input");
+		return;
+	}
+	log_info("console: end of input; the other transports keep running");
+	console_stop(cs->console);
+	cs->console = NULL;
+}
+
+/* Who is typing: [console] user or --user, else $USER, else the login. */
+static const char *
+console_user(const struct config *c)
+{
+	const char *u = c->console.user;
+	struct passwd *pw;
+
+	if (u == NULL || *u == '\0')
+		u = getenv("USER");
+	if (u != NULL && *u != '\0')
+		return u;
+	pw = getpwuid(getuid());
+	return pw != NULL ? pw->pw_name : "player";
+}
+
+int
+console_service_start(struct app *a, char *err, size_t errlen)
+{
+	const struct config *c = app_config(a);
+	const char *color = app_options(a)->color;
+	struct console_opts co = {0};
+	struct console_service *cs;
+
+	if (!c->console.enabled)
+		return 0;
+	co.user = console_user(c);
+	co.channel = c->console.channel;
+	if (color != NULL && strcmp(color, "always") == 0)
+		co.ansi = true;
+	else if (color != NULL && strcmp(color, "never") == 0)
+		co.ansi = false;
+	else
+		co.ansi = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
+	co.echo = !isatty(STDIN_FILENO);
+	cs = xcalloc(1, sizeof(*cs));
+	cs->app = a;
+	cs->console = console_start(app_loop(a), app_dispatch(a), &co, on_eof, cs);
+	if (cs->console == NULL) {
+		free(cs);
+		snprintf(err, errlen, "the console cannot read standard input");
+		return -1;
+	}
+	app_add_service(a, &ops, cs);
+	return 0;
+}

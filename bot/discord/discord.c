@@ -1,0 +1,715 @@
+/* discord: the transport's pieces wired together; see discord.h. */
+#include "bot/discord/discord.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bot/discord/discord_cmds.h"
+#include "bot/discord/discord_gw.h"
+#include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_rest.h"
+#include "bot/discord/discord_roles.h"
+#include "bot/discord/discord_session.h"
+#include "bot/discord/discord_ws.h"
+#include "bot/log.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/rng.h"
+
+#define STOP_GRACE   2000 /* ms answers in flight may take at shutdown */
+#define LATENCY_MAX  (4u << 20)
+#define HASH_FILE    "discord-commands.hash"
+#define GATEWAY_WAIT 60000 /* ms between GET /gateway/bot tries, at most */
+#define SESSION_FILE "discord-session-%d.json"
+#define SESSION_SAVE 1000 /* ms: the session file is written at most this often */
+
+struct discord {
+	uv_loop_t *loop;
+	struct rest *rest;
+	struct dws *ws;
+	struct gw *gw;
+	struct rng *rng;
+	struct interact *it;
+	char *app_id, *dev_guild, *gateway_url;
+	char *hash_path;
+	char stored_hash[17];
+	bool registering;
+	bool register_tried; /* this process has checked the registration */
+	uint64_t intents;    /* as configured: a saved session with others is not resumed */
+	int shard_count;
+	/* the session file: what was last written, and the write in flight */
+	char *session_path;
+	struct discord_session saved;
+	bool saving, save_again;
+	uv_timer_t save_timer;
+	uv_timer_t retry_timer, stop_timer;
+	int gateway_tries;
+	bool stopping, stopped;
+	int64_t stop_deadline;
+	int closing; /* handles and parts still closing */
+	void (*on_stopped)(void *);
+	void *stopped_ctx;
+	void (*on_fatal)(void *, const char *);
+	void *ctx;
+	struct discord_stats stats;
+	bool record;
+	uint64_t *lat;
+	size_t nlat, caplat;
+};
+
+struct answer {
+	struct discord *dc;
+	uint64_t rx_ns;
+	char id[24];
+	char *followup_path, *followup_body;
+};
+
+struct registration {
+	struct discord *dc;
+	char hash[17];
+};
+
+struct session_write {
+	uv_work_t work;
+	struct discord *dc;
+	struct discord_session s;
+	char *path;
+	int r;
+	char err[512];
+};
+
+struct hash_write {
+	uv_work_t work;
+	char *path;
+	char hash[17];
+};
+
+static void
+fatal_stop(struct discord *dc, const char *msg)
+{
+	log_error("discord: %s", msg);
+	if (dc->on_fatal != NULL)
+		dc->on_fatal(dc->ctx, msg);
+}
+
+static void
+record(struct discord *dc, uint64_t ns)
+{
+	if (!dc->record || dc->nlat == LATENCY_MAX)
+		return;
+	if (dc->nlat == dc->caplat) {
+		dc->caplat = dc->caplat ? dc->caplat * 2 : 4096;
+		dc->lat = xrealloc(dc->lat, dc->caplat * sizeof(*dc->lat));
+	}
+	dc->lat[dc->nlat++] = ns;
+}
+
+static void
+answer_free(struct answer *a)
+{
+	free(a->followup_path);
+	free(a->followup_body);
+	free(a);
+}
+
+static void
+on_followup(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+
+	if (res->status < 200 || res->status > 299)
+		log_warnx("discord: the private part of the answer to interaction %s failed (%ld)",
+		          a->id, res->status);
+	answer_free(a);
+}
+
+static void
+on_callback(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+	struct discord *dc = a->dc;
+
+	if (res->status >= 200 && res->status <= 299) {
+		dc->stats.answered++;
+		record(dc, res->sent_ns > a->rx_ns ? res->sent_ns - a->rx_ns : 0);
+		if (a->followup_path != NULL && dc->rest != NULL) {
+			dc->stats.followups++;
+			rest_call(dc->rest, "POST", a->followup_path, a->followup_body,
+			          REST_INTERACTION, on_followup, a);
+			return;
+		}
+	} else if (res->status == 400 && res->body != NULL && strstr(res->body, "40060") != NULL) {
+		/* A replay after a restart re-sent an interaction the previous
+		 * process had answered (its saved sequence lags by up to 1 s). */
+		log_debug("discord: interaction %s was answered before the restart", a->id);
+	} else {
+		dc->stats.failed++;
+		log_warnx("discord: the answer to interaction %s failed (%ld)", a->id, res->status);
+	}
+	answer_free(a);
+}
+
+static void
+answer(struct discord *dc, struct interact_out *out)
+{
+	struct answer *a = xcalloc(1, sizeof(*a));
+
+	a->dc = dc;
+	a->rx_ns = dws_rx_ns(dc->ws);
+	snprintf(a->id, sizeof(a->id), "%s", out->id);
+	a->followup_path = out->followup_path;
+	a->followup_body = out->followup_body;
+	out->followup_path = out->followup_body = NULL;
+	dc->stats.interactions++;
+	rest_call(dc->rest, "POST", out->callback_path, out->callback_body, REST_INTERACTION,
+	          on_callback, a);
+}
+
+static void
+write_hash(uv_work_t *req)
+{
+	struct hash_write *hw = (struct hash_write *)req;
+	struct buf tmp;
+	FILE *f;
+
+	buf_init(&tmp, 8192);
+	buf_addf(&tmp, "%s.tmp", hw->path);
+	f = fopen(buf_str(&tmp), "w");
+	if (f != NULL) {
+		bool ok = fprintf(f, "%s\n", hw->hash) > 0;
+
+		ok = fclose(f) == 0 && ok;
+		if (!ok || rename(buf_str(&tmp), hw->path) != 0)
+			unlink(buf_str(&tmp));
+	}
+	buf_free(&tmp);
+}
+
+static void
+hash_written(uv_work_t *req, int status)
+{
+	struct hash_write *hw = (struct hash_write *)req;
+
+	free(hw->path);
+	free(hw);
+}
+
+static void
+on_registered(void *ctx, const struct rest_result *res)
+{
+	struct registration *reg = ctx;
+	struct discord *dc = reg->dc;
+
+	dc->registering = false;
+	if (res->status >= 200 && res->status <= 299) {
+		dc->stats.registrations++;
+		snprintf(dc->stored_hash, sizeof(dc->stored_hash), "%s", reg->hash);
+		log_info("discord: the commands are registered");
+		if (dc->hash_path != NULL && !dc->stopped) {
+			struct hash_write *hw = xcalloc(1, sizeof(*hw));
+
+			hw->path = xstrdup(dc->hash_path);
+			snprintf(hw->hash, sizeof(hw->hash), "%s", reg->hash);
+			uv_queue_work(dc->loop, &hw->work, write_hash, hash_written);
+		}
+	} else {
+		log_warnx("discord: registering the commands failed (%ld): %.300s", res->status,
+		          res->body);
+	}
+	free(reg);
+}
+
+/* Registers the command table unless Discord already has exactly it. */
+static void
+register_commands(struct discord *dc)
+{
+	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+	struct registration *reg;
+	struct buf path;
+	char *body;
+
+	if (dc->registering || dc->rest == NULL)
+		return;
+	dc->register_tried = true;
+	if (app == NULL) {
+		log_warnx("discord: READY named no application id; set [discord] application_id "
+		          "to register the commands");
+		return;
+	}
+	buf_init(&path, 512);
+	if (dc->dev_guild != NULL)
+		buf_addf(&path, "/applications/%s/guilds/%s/commands", app, dc->dev_guild);
+	else
+		buf_addf(&path, "/applications/%s/commands", app);
+	body = discord_cmds_body(NULL);
+	reg = xcalloc(1, sizeof(*reg));
+	reg->dc = dc;
+	discord_cmds_hash(body, buf_str(&path), reg->hash);
+	if (strcmp(reg->hash, dc->stored_hash) == 0) {
+		log_info("discord: the commands are unchanged since they were registered");
+		free(reg);
+	} else {
+		dc->registering = true;
+		log_info("discord: registering the commands %s",
+		         dc->dev_guild != NULL ? "in the dev guild" : "globally");
+		rest_call(dc->rest, "PUT", buf_str(&path), body, 0, on_registered, reg);
+	}
+	free(body);
+	buf_free(&path);
+}
+
+static void session_save(struct discord *dc);
+
+static void
+session_written(uv_work_t *req, int status)
+{
+	struct session_write *sw = (struct session_write *)req;
+	struct discord *dc = sw->dc;
+
+	dc->saving = false;
+	if (sw->r == 0)
+		dc->saved = sw->s;
+	else
+		log_warnx("discord: cannot save the gateway session (a restart will start a new "
+		          "one): %s",
+		          sw->err);
+	free(sw->path);
+	free(sw);
+	if (dc->save_again) {
+		dc->save_again = false;
+		session_save(dc);
+	}
+}
+
+static void
+session_write(uv_work_t *req)
+{
+	struct session_write *sw = (struct session_write *)req;
+
+	if (sw->s.session_id[0] == '\0')
+		sw->r = discord_session_remove(sw->path, sw->err, sizeof(sw->err));
+	else
+		sw->r = discord_session_save(sw->path, &sw->s, sw->err, sizeof(sw->err));
+}
+
+/* Writes the session's resume point off the loop, unless the file holds it
+ * already; one write at a time. */
+static void
+session_save(struct discord *dc)
+{
+	struct discord_session now;
+	struct session_write *sw;
+	const char *sid = gw_session_id(dc->gw), *url = gw_resume_url(dc->gw);
+	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+
+	if (dc->session_path == NULL)
+		return;
+	memset(&now, 0, sizeof(now));
+	if (sid == NULL || gw_seq(dc->gw) < 0) {
+		/* No session to resume (a fatal close ended it): the file goes,
+		 * once one was written or read. */
+		if (dc->saved.session_id[0] == '\0')
+			return;
+		sid = "";
+	}
+	now.intents = dc->intents;
+	now.shard_count = dc->shard_count;
+	snprintf(now.session_id, sizeof(now.session_id), "%s", sid);
+	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
+	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
+	now.seq = gw_seq(dc->gw);
+	roles_export(interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
+	if (discord_session_equal(&now, &dc->saved))
+		return;
+	if (dc->saving) {
+		dc->save_again = true;
+		return;
+	}
+	sw = xcalloc(1, sizeof(*sw));
+	sw->dc = dc;
+	sw->s = now;
+	sw->path = xstrdup(dc->session_path);
+	dc->saving = true;
+	uv_queue_work(dc->loop, &sw->work, session_write, session_written);
+}
+
+static void
+on_save_timer(uv_timer_t *t)
+{
+	session_save(t->data);
+}
+
+static void
+on_event(void *ctx, const char *t, const cJSON *d)
+{
+	struct discord *dc = ctx;
+	struct interact_out out = {0};
+
+	if (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried))
+		register_commands(dc);
+	/* The resume point changed: saved within SESSION_SAVE. */
+	if (dc->session_path != NULL && !dc->stopping &&
+	    !uv_is_active((uv_handle_t *)&dc->save_timer))
+		uv_timer_start(&dc->save_timer, on_save_timer, SESSION_SAVE, 0);
+	if (interact_event(dc->it, t, d, (int64_t)time(NULL), &out) == 1 && dc->rest != NULL)
+		answer(dc, &out);
+	interact_out_clear(&out);
+}
+
+static void
+on_gw_fatal(void *ctx, const char *msg)
+{
+	fatal_stop(ctx, msg);
+}
+
+static int
+hook_connect(void *ctx, const char *url)
+{
+	return dws_connect(((struct discord *)ctx)->ws, url);
+}
+
+static void
+hook_close(void *ctx, int code)
+{
+	dws_close(((struct discord *)ctx)->ws, code);
+}
+
+static void
+hook_want_write(void *ctx)
+{
+	dws_want_write(((struct discord *)ctx)->ws);
+}
+
+static void get_gateway(struct discord *dc);
+
+static void
+on_retry_timer(uv_timer_t *t)
+{
+	get_gateway(t->data);
+}
+
+static void
+on_gateway_bot(void *ctx, const struct rest_result *res)
+{
+	struct discord *dc = ctx;
+	cJSON *j;
+	const cJSON *ssl;
+	const char *url;
+	int shards;
+	int64_t now = (int64_t)uv_now(dc->loop), wait;
+
+	if (dc->stopping)
+		return;
+	if (res->status == 401) {
+		fatal_stop(dc, "token rejected by Discord (401): check [discord] token");
+		return;
+	}
+	j = res->status == 200 ? cJSON_ParseWithLength(res->body, res->len) : NULL;
+	if (!cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		wait = dc->gateway_tries >= 6 ? GATEWAY_WAIT : 1000LL << dc->gateway_tries;
+		dc->gateway_tries++;
+		log_warnx("discord: GET /gateway/bot failed (%ld); trying again in %lld s",
+		          res->status, (long long)(wait / 1000));
+		uv_timer_start(&dc->retry_timer, on_retry_timer, (uint64_t)wait, 0);
+		return;
+	}
+	url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url"));
+	if (dc->gateway_url == NULL && url != NULL &&
+	    (strncmp(url, "wss://", 6) == 0 || strncmp(url, "ws://", 5) == 0))
+		gw_set_url(dc->gw, url);
+	shards = cJSON_GetObjectItemCaseSensitive(j, "shards") != NULL
+	             ? cJSON_GetObjectItemCaseSensitive(j, "shards")->valueint
+	             : 1;
+	ssl = cJSON_GetObjectItemCaseSensitive(j, "session_start_limit");
+	if (cJSON_IsObject(ssl)) {
+		const cJSON *total = cJSON_GetObjectItemCaseSensitive(ssl, "total");
+		const cJSON *rem = cJSON_GetObjectItemCaseSensitive(ssl, "remaining");
+		const cJSON *reset = cJSON_GetObjectItemCaseSensitive(ssl, "reset_after");
+		const cJSON *mc = cJSON_GetObjectItemCaseSensitive(ssl, "max_concurrency");
+
+		gw_set_limits(dc->gw, cJSON_IsNumber(total) ? total->valueint : 1000,
+		              cJSON_IsNumber(rem) ? rem->valueint : 1000,
+		              cJSON_IsNumber(reset) ? (int64_t)reset->valuedouble : 0,
+		              cJSON_IsNumber(mc) ? mc->valueint : 1, now);
+	}
+	log_info("discord: Discord recommends %d shard%s for this bot", shards,
+	         shards == 1 ? "" : "s");
+	cJSON_Delete(j);
+	gw_start(dc->gw, now);
+	dws_rearm(dc->ws);
+}
+
+static void
+get_gateway(struct discord *dc)
+{
+	if (dc->rest != NULL)
+		rest_call(dc->rest, "GET", "/gateway/bot", NULL, 0, on_gateway_bot, dc);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL && *s != '\0' ? xstrdup(s) : NULL;
+}
+
+static void
+read_hash(struct discord *dc, const char *state_dir)
+{
+	struct buf p;
+	FILE *f;
+
+	if (state_dir == NULL)
+		state_dir = getenv("STATE_DIRECTORY");
+	if (state_dir == NULL || *state_dir == '\0')
+		return;
+	buf_init(&p, 8192);
+	buf_addf(&p, "%s/%s", state_dir, HASH_FILE);
+	dc->hash_path = buf_take(&p);
+	f = fopen(dc->hash_path, "r");
+	if (f == NULL)
+		return;
+	if (fgets(dc->stored_hash, sizeof(dc->stored_hash), f) == NULL)
+		dc->stored_hash[0] = '\0';
+	fclose(f);
+}
+
+static void
+session_path(struct discord *dc, const char *state_dir, int shard)
+{
+	struct buf p;
+
+	if (state_dir == NULL)
+		state_dir = getenv("STATE_DIRECTORY");
+	if (state_dir == NULL || *state_dir == '\0')
+		return;
+	buf_init(&p, 8192);
+	buf_addf(&p, "%s/" SESSION_FILE, state_dir, shard);
+	dc->session_path = buf_take(&p);
+}
+
+/* A session saved by the last process: the first connection resumes it. */
+static void
+session_load(struct discord *dc)
+{
+	char err[512];
+	int r;
+
+	if (dc->session_path == NULL)
+		return;
+	r = discord_session_load(dc->session_path, &dc->saved, err, sizeof(err));
+	if (r < 0) {
+		log_warnx("discord: ignoring the saved gateway session: %s", err);
+		return;
+	}
+	if (r == 0)
+		return;
+	if (dc->saved.intents != dc->intents || dc->saved.shard_count != dc->shard_count) {
+		log_info("discord: the intents or the shard count changed since the session was "
+		         "saved; starting a new session");
+		memset(&dc->saved, 0, sizeof(dc->saved)); /* the next READY replaces it */
+		return;
+	}
+	if (dc->app_id == NULL && dc->saved.app_id[0] != '\0')
+		dc->app_id = xstrdup(dc->saved.app_id);
+	gw_restore(dc->gw, dc->saved.session_id, dc->saved.resume_url, dc->saved.seq);
+	if (dc->saved.gm_roles[0] != '\0') {
+		cJSON *roles = cJSON_Parse(dc->saved.gm_roles);
+
+		roles_import(interact_roles(dc->it), roles);
+		cJSON_Delete(roles);
+	}
+	log_info("discord: resuming the saved session at sequence %" PRId64, dc->saved.seq);
+}
+
+struct discord *
+discord_start(uv_loop_t *loop, const struct discord_opts *o)
+{
+	const struct config_discord *cfg = o->cfg;
+	struct discord *dc;
+	struct rest_opts ro = {
+	    .base_url = cfg->rest_url, .token = cfg->token, .tls_verify = cfg->tls_verify};
+	struct gw_opts go = {.token = cfg->token,
+	                     .gateway_url = cfg->gateway_url,
+	                     .intents = cfg->intents,
+	                     .shard_id = cfg->shard_id,
+	                     .shard_count = cfg->shard_count,
+	                     .compress = cfg->compress == DISCORD_COMPRESS_ZLIB};
+	struct gw_hooks gh = {.connect = hook_connect,
+	                      .close = hook_close,
+	                      .want_write = hook_want_write,
+	                      .event = on_event,
+	                      .fatal = on_gw_fatal};
+	struct interact_opts io = {.d = o->d, .gm_role = o->gm_role};
+
+	if (cfg->token == NULL || *cfg->token == '\0') {
+		log_error("discord: no token: set [discord] token_source");
+		return NULL;
+	}
+	dc = xcalloc(1, sizeof(*dc));
+	dc->loop = loop;
+	dc->ws = dws_new(loop, cfg->tls_verify, cfg->compress == DISCORD_COMPRESS_ZLIB);
+	if (dc->ws == NULL) {
+		free(dc);
+		return NULL;
+	}
+	dc->on_fatal = o->on_fatal;
+	dc->ctx = o->ctx;
+	dc->record = o->record_latency;
+	dc->app_id = dup_or_null(cfg->application_id);
+	dc->intents = cfg->intents;
+	dc->shard_count = cfg->shard_count > 0 ? cfg->shard_count : 1;
+	dc->dev_guild = dup_or_null(cfg->dev_guild);
+	dc->gateway_url = dup_or_null(cfg->gateway_url);
+	read_hash(dc, o->state_dir);
+	session_path(dc, o->state_dir, cfg->shard_id);
+	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
+	gh.ctx = dc;
+	dc->gw = gw_new(&go, &gh, dc->rng);
+	dws_attach(dc->ws, dc->gw);
+	dc->it = interact_new(&io);
+	session_load(dc);
+	dc->rest = rest_new(loop, &ro);
+	uv_timer_init(loop, &dc->retry_timer);
+	uv_timer_init(loop, &dc->stop_timer);
+	uv_timer_init(loop, &dc->save_timer);
+	dc->retry_timer.data = dc->stop_timer.data = dc->save_timer.data = dc;
+	log_info("discord: starting (shard %d of %d, %s)", cfg->shard_id, cfg->shard_count,
+	         cfg->compress == DISCORD_COMPRESS_ZLIB ? "zlib-stream compression"
+	                                                : "no compression");
+	get_gateway(dc);
+	return dc;
+}
+
+static void
+part_closed(void *ctx)
+{
+	struct discord *dc = ctx;
+
+	if (--dc->closing == 0 && dc->on_stopped != NULL)
+		dc->on_stopped(dc->stopped_ctx);
+}
+
+static void
+timer_closed(uv_handle_t *h)
+{
+	part_closed(h->data);
+}
+
+static void
+finish_stop(struct discord *dc)
+{
+	struct rest *r = dc->rest;
+
+	dc->stopped = true;
+	dc->closing = 5;
+	uv_close((uv_handle_t *)&dc->retry_timer, timer_closed);
+	uv_close((uv_handle_t *)&dc->stop_timer, timer_closed);
+	uv_close((uv_handle_t *)&dc->save_timer, timer_closed);
+	dc->rest = NULL;
+	if (r != NULL)
+		rest_close(r, part_closed, dc);
+	else
+		dc->closing--;
+	dws_shutdown(dc->ws, part_closed, dc);
+}
+
+static void
+on_stop_timer(uv_timer_t *t)
+{
+	struct discord *dc = t->data;
+	int64_t now = (int64_t)uv_now(dc->loop);
+	bool idle =
+	    !dws_busy(dc->ws) && (dc->rest == NULL || rest_pending(dc->rest) == 0) && !dc->saving;
+
+	if (idle || now >= dc->stop_deadline) {
+		uv_timer_stop(t);
+		finish_stop(dc);
+	}
+}
+
+void
+discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx)
+{
+	if (dc == NULL || dc->stopping)
+		return;
+	dc->stopping = true;
+	dc->on_stopped = done;
+	dc->stopped_ctx = ctx;
+	uv_timer_stop(&dc->retry_timer);
+	uv_timer_stop(&dc->save_timer);
+	/* With a session file the session stays resumable at Discord, and its
+	 * last resume point is written now: a restart loses nothing. */
+	gw_stop(dc->gw, dc->session_path != NULL);
+	session_save(dc);
+	dws_rearm(dc->ws);
+	dc->stop_deadline = (int64_t)uv_now(dc->loop) + STOP_GRACE;
+	uv_timer_start(&dc->stop_timer, on_stop_timer, 0, 20);
+}
+
+void
+discord_free(struct discord *dc)
+{
+	if (dc == NULL)
+		return;
+	dws_free(dc->ws);
+	gw_free(dc->gw);
+	interact_free(dc->it);
+	rng_free(dc->rng);
+	free(dc->app_id);
+	free(dc->dev_guild);
+	free(dc->gateway_url);
+	free(dc->hash_path);
+	free(dc->session_path);
+	free(dc->lat);
+	free(dc);
+}
+
+void
+discord_set_gm_role(struct discord *dc, const char *gm_role)
+{
+	interact_set_gm_role(dc->it, gm_role);
+	if (gm_role != NULL && strspn(gm_role, "0123456789") != strlen(gm_role))
+		log_info("discord: the GM role is now '%s'; each guild's role ids are learnt when "
+		         "Discord next sends its roles (restart delver to apply it at once)",
+		         gm_role);
+}
+
+const char *
+discord_stalled(struct discord *dc, char *why, size_t len)
+{
+	if (dc->stopping)
+		return NULL;
+	return gw_stalled(dc->gw, (int64_t)uv_now(dc->loop), why, len);
+}
+
+const struct discord_stats *
+discord_stats(const struct discord *dc)
+{
+	return &dc->stats;
+}
+
+const uint64_t *
+discord_latencies(const struct discord *dc, size_t *n)
+{
+	*n = dc->nlat;
+	return dc->lat;
+}
+
+void
+discord_latencies_reset(struct discord *dc)
+{
+	dc->nlat = 0;
+}
+
+struct gw *
+discord_gateway(struct discord *dc)
+{
+	return dc->gw;
+}

@@ -1,0 +1,85 @@
+/*
+ * discord: the Discord transport, assembled.
+ *
+ * At start it asks GET /gateway/bot for the gateway URL, the recommended
+ * shard count and the identify limits (a configured gateway_url wins over
+ * the URL), then runs the gateway session (discord_gw over discord_ws).
+ * On the first READY it registers the command table with one bulk
+ * overwrite (PUT, to the dev guild when one is configured, else globally),
+ * unless the hash of what it would send matches the one it stored in the
+ * state directory after the last successful registration. Each
+ * INTERACTION_CREATE is answered through discord_interact and the REST
+ * client: the callback, then the private follow-up if the reply has one.
+ *
+ * Everything runs on the caller's libuv loop. A fatal condition (a fatal
+ * gateway close code, the token refused at start) is logged as one
+ * sentence and reported through on_fatal; the caller decides to stop.
+ *
+ * With a state directory, the session's resume point is kept in
+ * discord-session-N.json (discord_session), written off the loop at most
+ * once a second and at the stop; a start that finds it resumes that
+ * session, so the events sent while delver was down are replayed to it.
+ *
+ * Lifetime: discord_start() before or while the loop runs; discord_stop()
+ * closes the gateway (with 4000 when the session is kept, so Discord keeps
+ * it for the next start; else 1000), writes the resume point, lets answers
+ * in flight finish for up to 2 s, closes its loop handles and then calls done;
+ * libwebsockets' own handles close by themselves. discord_free() must come
+ * after uv_run() has returned (libwebsockets frees its context only then).
+ */
+#ifndef DELVER_DISCORD_H
+#define DELVER_DISCORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "bot/config/config.h"
+#include "commands/dispatch.h"
+
+struct discord;
+
+struct discord_opts {
+	const struct config_discord *cfg; /* read during discord_start() only */
+	const char *gm_role;              /* [bot] gm_role, or NULL */
+	const char *state_dir;            /* the registration hash and the session, or NULL */
+	struct dispatch *d;
+	void (*on_fatal)(void *ctx, const char *msg);
+	void *ctx;
+	/* Keep each interaction's frame-to-callback time (benchmarks). */
+	bool record_latency;
+};
+
+struct discord_stats {
+	uint64_t interactions; /* answers attempted */
+	uint64_t answered;     /* callbacks Discord accepted */
+	uint64_t failed;       /* callbacks that failed */
+	uint64_t followups;
+	uint64_t registrations;
+};
+
+struct app;
+
+/* Returns NULL (and logs why) when the transport cannot start. */
+struct discord *discord_start(uv_loop_t *loop, const struct discord_opts *o);
+void discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx);
+void discord_free(struct discord *dc);
+
+/* Uses another GM role name (or id) from now on (a reload). */
+void discord_set_gm_role(struct discord *dc, const char *gm_role);
+
+/* NULL while the transport makes progress, else one sentence in why
+ * (gw_stalled() of its gateway session); for the systemd watchdog. */
+const char *discord_stalled(struct discord *dc, char *why, size_t len);
+
+const struct discord_stats *discord_stats(const struct discord *dc);
+/* With record_latency: the frame-received to callback-sent times in
+ * nanoseconds, in the order the callbacks went out. */
+const uint64_t *discord_latencies(const struct discord *dc, size_t *n);
+void discord_latencies_reset(struct discord *dc);
+/* The gateway session, for tests and benchmarks. */
+struct gw *discord_gateway(struct discord *dc);
+
+#endif

@@ -1,0 +1,169 @@
+/* discord_cmds: registration JSON from the command table; see discord_cmds.h. */
+#include "bot/discord/discord_cmds.h"
+
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/base/utf8.h"
+
+#define DESC_MAX        100
+#define CHOICES_MAX     25
+#define STRING_LEN_MAX  6000
+#define DISCORD_INT_MAX 9007199254740991LL /* 2^53 - 1 */
+
+enum {
+	T_SUB_COMMAND = 1,
+	T_SUB_COMMAND_GROUP = 2,
+	T_STRING = 3,
+	T_INTEGER = 4,
+	T_BOOLEAN = 5,
+	T_USER = 6,
+};
+
+static void
+add_desc(cJSON *o, const char *desc, const char *name)
+{
+	char d[DESC_MAX + 1];
+	const char *s = desc != NULL && *desc != '\0' ? desc : name;
+	size_t n = utf8_cut(s, strlen(s), DESC_MAX);
+
+	snprintf(d, sizeof(d), "%.*s", (int)n, s);
+	cJSON_AddStringToObject(o, "description", d);
+}
+
+static int64_t
+clamp(int64_t v)
+{
+	return v > DISCORD_INT_MAX ? DISCORD_INT_MAX : v < -DISCORD_INT_MAX ? -DISCORD_INT_MAX : v;
+}
+
+static cJSON *
+option_json(const struct cmd_opt *o)
+{
+	cJSON *j = cJSON_CreateObject();
+	size_t nchoices = 0;
+
+	if (o->choices != NULL)
+		while (o->choices[nchoices] != NULL)
+			nchoices++;
+	cJSON_AddStringToObject(j, "name", o->name);
+	add_desc(j, o->desc, o->name);
+	switch (o->type) {
+	case OPT_INT:
+		cJSON_AddNumberToObject(j, "type", T_INTEGER);
+		cJSON_AddNumberToObject(j, "min_value", (double)clamp(o->min));
+		cJSON_AddNumberToObject(j, "max_value", (double)clamp(o->max));
+		break;
+	case OPT_BOOL:
+		cJSON_AddNumberToObject(j, "type", T_BOOLEAN);
+		break;
+	case OPT_USER:
+		cJSON_AddNumberToObject(j, "type", T_USER);
+		break;
+	case OPT_STRING:
+	default:
+		cJSON_AddNumberToObject(j, "type", T_STRING);
+		cJSON_AddNumberToObject(j, "max_length",
+		                        o->max > 0 && o->max <= STRING_LEN_MAX ? (double)o->max
+		                        : o->max > 0                           ? STRING_LEN_MAX
+		                                                               : OPT_STRING_MAX);
+		break;
+	}
+	if (o->flags & OPT_REQUIRED)
+		cJSON_AddTrueToObject(j, "required");
+	if (o->type == OPT_STRING && nchoices > 0 && nchoices <= CHOICES_MAX &&
+	    !(o->flags & OPT_AUTOCOMPLETE)) {
+		cJSON *arr = cJSON_AddArrayToObject(j, "choices");
+
+		for (size_t i = 0; i < nchoices; i++) {
+			cJSON *c = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(c, "name", o->choices[i]);
+			cJSON_AddStringToObject(c, "value", o->choices[i]);
+			cJSON_AddItemToArray(arr, c);
+		}
+	} else if (o->type == OPT_STRING && (nchoices > 0 || (o->flags & OPT_AUTOCOMPLETE))) {
+		cJSON_AddTrueToObject(j, "autocomplete");
+	}
+	return j;
+}
+
+/* The options of node c: its subcommands, or its own options with the
+ * required ones first. */
+static void
+node_options(const struct command *c, cJSON *parent)
+{
+	cJSON *arr = cJSON_AddArrayToObject(parent, "options");
+
+	if (c->subs != NULL) {
+		for (const struct command *s = c->subs; s->name != NULL; s++) {
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "name", s->name);
+			add_desc(o, s->desc, s->name);
+			cJSON_AddNumberToObject(
+			    o, "type", s->subs != NULL ? T_SUB_COMMAND_GROUP : T_SUB_COMMAND);
+			node_options(s, o);
+			cJSON_AddItemToArray(arr, o);
+		}
+		return;
+	}
+	if (c->opts == NULL)
+		return;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; c->opts[i].name != NULL && i < CMD_MAX_OPTS; i++) {
+			bool req = (c->opts[i].flags & OPT_REQUIRED) != 0;
+
+			if (req == (pass == 0))
+				cJSON_AddItemToArray(arr, option_json(&c->opts[i]));
+		}
+	}
+}
+
+cJSON *
+discord_cmds_json(const struct command *const *table)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	if (table == NULL)
+		table = command_table;
+	for (size_t i = 0; table[i] != NULL; i++) {
+		const struct command *c = table[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "name", c->name);
+		cJSON_AddNumberToObject(o, "type", 1);
+		add_desc(o, c->desc, c->name);
+		if (c->role == ROLE_GM)
+			cJSON_AddStringToObject(o, "default_member_permissions",
+			                        DISCORD_GM_PERMISSIONS);
+		node_options(c, o);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+char *
+discord_cmds_body(const struct command *const *table)
+{
+	cJSON *j = discord_cmds_json(table);
+	char *s = cJSON_PrintUnformatted(j);
+
+	cJSON_Delete(j);
+	return s;
+}
+
+void
+discord_cmds_hash(const char *body, const char *scope, char out[17])
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (const char *p = scope; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	h = (h ^ 0xff) * 0x100000001b3ULL; /* separates scope from body */
+	for (const char *p = body; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	snprintf(out, 17, "%016" PRIx64, h);
+}

@@ -1,0 +1,877 @@
+/* discord_gw: the gateway session state machine; see discord_gw.h. */
+#include "bot/discord/discord_gw.h"
+
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/log.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/rng.h"
+
+#define OUTBOX_MAX      16
+#define URL_MAX         512
+#define SESSION_MAX     128
+#define HELLO_TIMEOUT   20000 /* ms from connected to HELLO */
+#define CONNECT_TIMEOUT 30000 /* ms from connect to connected */
+#define BACKOFF_MAX     60000
+#define QUERY           "/?v=10&encoding=json"
+#define QUERY_ZLIB      QUERY "&compress=zlib-stream"
+
+enum op {
+	OP_DISPATCH = 0,
+	OP_HEARTBEAT = 1,
+	OP_IDENTIFY = 2,
+	OP_RESUME = 6,
+	OP_RECONNECT = 7,
+	OP_INVALID_SESSION = 9,
+	OP_HELLO = 10,
+	OP_HEARTBEAT_ACK = 11,
+};
+
+struct frame {
+	char *text;
+	size_t len;
+	int64_t queued_at;
+	bool heartbeat;
+	bool identify;
+};
+
+struct gw {
+	struct gw_hooks h;
+	struct rng *rng;
+	char *token;
+	char url[URL_MAX];
+	uint64_t intents;
+	int shard_id, shard_count;
+	bool compress;
+	enum gw_state state;
+
+	/* the session */
+	char session_id[SESSION_MAX];
+	char resume_url[URL_MAX];
+	char app_id[24];
+	int64_t seq;       /* last sequence number, -1 for none */
+	int64_t last_rx;   /* when the last message was read */
+	int64_t clock;     /* the latest time the session was given */
+	int64_t abort_seq; /* seq at the last gw_abort */
+	int aborts;        /* gw_aborts in a row at abort_seq */
+
+	/* the connection */
+	bool reached_ready; /* this connection reached READY or RESUMED */
+	bool resume_next;   /* the next connection resumes */
+	int64_t connect_at; /* WAIT_CONNECT: when to connect */
+	int64_t deadline;   /* CONNECTING, WAIT_HELLO: give up at */
+	int attempt;        /* connections that failed since the last READY */
+	int64_t hb_interval, hb_next, hb_sent_at;
+	bool hb_acked;
+	int64_t identify_at; /* IDENTIFYING: send IDENTIFY then (INT64_MAX: sent) */
+	/* after our own close: what the next connection does */
+	bool planned;
+	bool planned_resume;
+	int64_t planned_delay;
+
+	/* identify limits */
+	int64_t last_identify;
+	int total, remaining;
+	int64_t reset_at;
+
+	/* frames to send and the times of the last sends */
+	struct frame out[OUTBOX_MAX];
+	size_t nout;
+	int64_t sent[GW_BUDGET];
+	size_t sent_next;
+
+	struct gw_stats stats;
+};
+
+const char *
+gw_fatal_reason(int code)
+{
+	switch (code) {
+	case 4004:
+		return "token rejected (4004): check [discord] token";
+	case 4010:
+		return "invalid shard (4010): check [discord] shard_id and shard_count";
+	case 4011:
+		return "sharding required (4011): the bot is in too many guilds for one shard; "
+		       "raise [discord] shard_count";
+	case 4012:
+		return "invalid API version (4012): Discord no longer accepts gateway v10; "
+		       "upgrade delver";
+	case 4013:
+		return "invalid intents (4013): check [discord] intents";
+	case 4014:
+		return "disallowed intents (4014): [discord] intents asks for a privileged intent "
+		       "this application may not use; remove it or enable it in the Developer "
+		       "Portal";
+	default:
+		return NULL;
+	}
+}
+
+struct gw *
+gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng)
+{
+	struct gw *g = xcalloc(1, sizeof(*g));
+
+	g->h = *h;
+	g->rng = rng;
+	g->token = xstrdup(o->token != NULL ? o->token : "");
+	gw_set_url(g, o->gateway_url);
+	g->intents = o->intents;
+	g->shard_id = o->shard_id;
+	g->shard_count = o->shard_count > 0 ? o->shard_count : 1;
+	g->compress = o->compress;
+	g->seq = -1;
+	g->last_identify = INT64_MIN / 2;
+	g->total = g->remaining = 1000;
+	g->reset_at = INT64_MIN / 2;
+	g->identify_at = INT64_MAX;
+	g->stats.last_ack_ms = -1;
+	for (size_t i = 0; i < GW_BUDGET; i++)
+		g->sent[i] = INT64_MIN / 2;
+	return g;
+}
+
+static void
+outbox_clear(struct gw *g)
+{
+	for (size_t i = 0; i < g->nout; i++)
+		free(g->out[i].text);
+	g->nout = 0;
+}
+
+void
+gw_free(struct gw *g)
+{
+	if (g == NULL)
+		return;
+	outbox_clear(g);
+	/* The token is wiped before it is freed. */
+	memset(g->token, 0, strlen(g->token));
+	free(g->token);
+	free(g);
+}
+
+void
+gw_set_url(struct gw *g, const char *url)
+{
+	size_t n;
+
+	snprintf(g->url, sizeof(g->url), "%s", url != NULL ? url : "wss://gateway.discord.gg");
+	n = strlen(g->url);
+	while (n > 0 && g->url[n - 1] == '/')
+		g->url[--n] = '\0';
+}
+
+enum gw_state
+gw_state(const struct gw *g)
+{
+	return g->state;
+}
+
+const struct gw_stats *
+gw_stats(const struct gw *g)
+{
+	return &g->stats;
+}
+
+const char *
+gw_application_id(const struct gw *g)
+{
+	return g->app_id[0] != '\0' ? g->app_id : NULL;
+}
+
+const char *
+gw_session_id(const struct gw *g)
+{
+	return g->session_id[0] != '\0' ? g->session_id : NULL;
+}
+
+int64_t
+gw_seq(const struct gw *g)
+{
+	return g->seq;
+}
+
+/* A uniform random duration in [0, ms). */
+static int64_t
+jitter(struct gw *g, int64_t ms)
+{
+	return ms > 0 ? (int64_t)rng_below(g->rng, (uint64_t)ms) : 0;
+}
+
+static void
+queue(struct gw *g, char *text, bool heartbeat, bool identify)
+{
+	struct frame *f;
+
+	if (g->nout == OUTBOX_MAX) { /* cannot happen: we queue a few frames a minute */
+		log_warnx("discord: gateway send queue full; dropping a frame");
+		free(text);
+		return;
+	}
+	f = &g->out[g->nout++];
+	f->text = text;
+	f->queued_at = g->clock;
+	f->len = strlen(text);
+	f->heartbeat = heartbeat;
+	f->identify = identify;
+	if (g->h.want_write != NULL)
+		g->h.want_write(g->h.ctx);
+}
+
+static void
+send_heartbeat(struct gw *g, int64_t now)
+{
+	char s[64];
+
+	if (g->seq >= 0)
+		snprintf(s, sizeof(s), "{\"op\":1,\"d\":%" PRId64 "}", g->seq);
+	else
+		snprintf(s, sizeof(s), "{\"op\":1,\"d\":null}");
+	/* One heartbeat waits at most (the send budget may hold it back): a
+	 * later one only brings its sequence up to date. */
+	for (size_t i = 0; i < g->nout; i++) {
+		if (g->out[i].heartbeat) {
+			free(g->out[i].text);
+			g->out[i].text = xstrdup(s);
+			g->out[i].len = strlen(s);
+			return;
+		}
+	}
+	queue(g, xstrdup(s), true, false);
+}
+
+/* When the next IDENTIFY may go: 5 s after the last, and not before the
+ * daily limit resets once it is spent. */
+static int64_t
+identify_gate(struct gw *g, int64_t now)
+{
+	int64_t at = g->last_identify + GW_IDENTIFY_EVERY;
+
+	if (now >= g->reset_at && g->remaining <= 0) {
+		g->remaining = g->total;
+	}
+	if (g->remaining <= 0 && g->reset_at > at)
+		at = g->reset_at;
+	return at;
+}
+
+static void
+send_identify(struct gw *g, int64_t now)
+{
+	cJSON *root = cJSON_CreateObject(), *d, *props, *shard;
+	char *s;
+
+	cJSON_AddNumberToObject(root, "op", OP_IDENTIFY);
+	d = cJSON_AddObjectToObject(root, "d");
+	cJSON_AddStringToObject(d, "token", g->token);
+	cJSON_AddNumberToObject(d, "intents", (double)g->intents);
+	props = cJSON_AddObjectToObject(d, "properties");
+	cJSON_AddStringToObject(props, "os", "linux");
+	cJSON_AddStringToObject(props, "browser", "delver");
+	cJSON_AddStringToObject(props, "device", "delver");
+	shard = cJSON_AddArrayToObject(d, "shard");
+	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_id));
+	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_count));
+	s = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	g->last_identify = now;
+	if (g->remaining > 0)
+		g->remaining--;
+	if (g->remaining == 0)
+		log_warnx("discord: the daily identify limit is spent; the next new session waits "
+		          "%" PRId64 " s for it to reset",
+		          (g->reset_at - now) / 1000);
+	g->identify_at = INT64_MAX;
+	g->stats.identifies++;
+	log_info("discord: identifying as shard %d/%d", g->shard_id, g->shard_count);
+	queue(g, s, false, true);
+}
+
+static void
+send_resume(struct gw *g)
+{
+	cJSON *root = cJSON_CreateObject(), *d;
+
+	cJSON_AddNumberToObject(root, "op", OP_RESUME);
+	d = cJSON_AddObjectToObject(root, "d");
+	cJSON_AddStringToObject(d, "token", g->token);
+	cJSON_AddStringToObject(d, "session_id", g->session_id);
+	cJSON_AddNumberToObject(d, "seq", (double)g->seq);
+	g->stats.resumes++;
+	log_info("discord: resuming session at sequence %" PRId64, g->seq);
+	queue(g, cJSON_PrintUnformatted(root), false, false);
+	cJSON_Delete(root);
+}
+
+static void
+forget_session(struct gw *g)
+{
+	g->session_id[0] = '\0';
+	g->resume_url[0] = '\0';
+	g->seq = -1;
+}
+
+static bool
+can_resume(const struct gw *g)
+{
+	return g->session_id[0] != '\0' && g->seq >= 0;
+}
+
+/* Waits delay, then connects (resuming when asked and possible). */
+static void
+schedule_connect(struct gw *g, bool resume, int64_t delay, int64_t now)
+{
+	g->state = GW_WAIT_CONNECT;
+	g->resume_next = resume && can_resume(g);
+	g->connect_at = now + delay;
+	if (!g->resume_next) {
+		int64_t gate = identify_gate(g, now);
+
+		if (gate > g->connect_at)
+			g->connect_at = gate;
+	}
+}
+
+static void
+do_connect(struct gw *g, int64_t now)
+{
+	char url[URL_MAX + sizeof(QUERY_ZLIB)];
+	const char *base = g->resume_next && g->resume_url[0] != '\0' ? g->resume_url : g->url;
+
+	snprintf(url, sizeof(url), "%s%s", base, g->compress ? QUERY_ZLIB : QUERY);
+	g->state = GW_CONNECTING;
+	g->deadline = now + CONNECT_TIMEOUT;
+	g->reached_ready = false;
+	g->planned = false;
+	if (g->stats.identifies + g->stats.resumes > 0)
+		g->stats.reconnects++;
+	if (g->h.connect(g->h.ctx, url) < 0) {
+		log_warnx("discord: cannot start a gateway connection");
+		gw_closed(g, -1, now);
+	}
+}
+
+/* Asks the transport to close, then connect again as planned. */
+static void
+close_and(struct gw *g, bool resume, int64_t delay, int64_t now)
+{
+	g->planned = true;
+	g->planned_resume = resume;
+	g->planned_delay = delay;
+	if (g->state == GW_CLOSING)
+		return;
+	g->state = GW_CLOSING;
+	g->hb_next = INT64_MAX;
+	g->h.close(g->h.ctx, GW_ZOMBIE_CODE);
+}
+
+void
+gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t seq)
+{
+	if (g->state != GW_IDLE || session_id == NULL || *session_id == '\0' ||
+	    strlen(session_id) >= sizeof(g->session_id) || seq < 0)
+		return;
+	snprintf(g->session_id, sizeof(g->session_id), "%s", session_id);
+	snprintf(g->resume_url, sizeof(g->resume_url), "%s",
+	         resume_url != NULL && strlen(resume_url) < sizeof(g->resume_url) ? resume_url
+	                                                                          : "");
+	g->seq = seq;
+}
+
+void
+gw_start(struct gw *g, int64_t now)
+{
+	if (g->state != GW_IDLE)
+		return;
+	schedule_connect(g, can_resume(g), 0, now);
+}
+
+void
+gw_set_limits(struct gw *g, int total, int remaining, int64_t reset_after_ms, int max_concurrency,
+              int64_t now)
+{
+	g->total = total > 0 ? total : 1000;
+	g->remaining = remaining >= 0 ? remaining : 0;
+	g->reset_at = now + (reset_after_ms > 0 ? reset_after_ms : 0);
+	(void)max_concurrency; /* one shard per process: its bucket is its own */
+	if (g->state == GW_WAIT_CONNECT && !g->resume_next) {
+		int64_t gate = identify_gate(g, now);
+
+		if (gate > g->connect_at)
+			g->connect_at = gate;
+	}
+	if (g->remaining == 0)
+		log_warnx("discord: no session starts left today; waiting %" PRId64
+		          " s for Discord's limit to reset",
+		          reset_after_ms / 1000);
+}
+
+void
+gw_opened(struct gw *g, int64_t now)
+{
+	if (g->state != GW_CONNECTING)
+		return;
+	g->state = GW_WAIT_HELLO;
+	g->deadline = now + HELLO_TIMEOUT;
+	g->last_rx = now;
+	g->sent_next = 0;
+	for (size_t i = 0; i < GW_BUDGET; i++)
+		g->sent[i] = INT64_MIN / 2;
+	outbox_clear(g);
+}
+
+static void
+on_hello(struct gw *g, const cJSON *d, int64_t now)
+{
+	const cJSON *iv = cJSON_GetObjectItemCaseSensitive(d, "heartbeat_interval");
+
+	if (g->state != GW_WAIT_HELLO || !cJSON_IsNumber(iv) || iv->valuedouble < 100 ||
+	    iv->valuedouble > 3600000) {
+		g->stats.ignored++;
+		return;
+	}
+	g->hb_interval = (int64_t)iv->valuedouble;
+	g->hb_next = now + jitter(g, g->hb_interval);
+	g->hb_acked = true;
+	if (g->resume_next && can_resume(g)) {
+		g->state = GW_RESUMING;
+		send_resume(g);
+		return;
+	}
+	g->state = GW_IDENTIFYING;
+	g->identify_at = identify_gate(g, now);
+	if (g->identify_at <= now)
+		send_identify(g, now);
+}
+
+static void
+on_ready(struct gw *g, const cJSON *d)
+{
+	const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "session_id"));
+	const char *url =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "resume_gateway_url"));
+	const char *app = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+	    cJSON_GetObjectItemCaseSensitive(d, "application"), "id"));
+
+	if (sid == NULL || strlen(sid) >= sizeof(g->session_id)) {
+		log_warnx("discord: READY without a usable session id; the session cannot resume");
+		g->session_id[0] = '\0';
+	} else {
+		snprintf(g->session_id, sizeof(g->session_id), "%s", sid);
+	}
+	if (url != NULL && strlen(url) < sizeof(g->resume_url)) {
+		snprintf(g->resume_url, sizeof(g->resume_url), "%s", url);
+		while (strlen(g->resume_url) > 0 && g->resume_url[strlen(g->resume_url) - 1] == '/')
+			g->resume_url[strlen(g->resume_url) - 1] = '\0';
+	} else {
+		g->resume_url[0] = '\0';
+	}
+	if (app != NULL && strlen(app) < sizeof(g->app_id) &&
+	    strspn(app, "0123456789") == strlen(app))
+		snprintf(g->app_id, sizeof(g->app_id), "%s", app);
+	log_info("discord: ready (shard %d/%d)", g->shard_id, g->shard_count);
+}
+
+static void
+on_dispatch(struct gw *g, const cJSON *root, const cJSON *d)
+{
+	const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "t"));
+
+	if (t == NULL) {
+		g->stats.ignored++;
+		return;
+	}
+	if (strcmp(t, "READY") == 0) {
+		if (g->state != GW_IDENTIFYING) {
+			g->stats.ignored++;
+			return;
+		}
+		on_ready(g, d);
+		g->state = GW_READY;
+		g->reached_ready = true;
+		g->attempt = 0;
+	} else if (strcmp(t, "RESUMED") == 0) {
+		if (g->state != GW_RESUMING) {
+			g->stats.ignored++;
+			return;
+		}
+		log_info("discord: resumed");
+		g->state = GW_READY;
+		g->reached_ready = true;
+		g->attempt = 0;
+	} else if (g->state != GW_READY && g->state != GW_RESUMING) {
+		g->stats.ignored++; /* events before READY: not Discord's way */
+		return;
+	}
+	g->stats.events++;
+	if (g->h.event != NULL)
+		g->h.event(g->h.ctx, t, d);
+}
+
+void
+gw_message(struct gw *g, const char *data, size_t len, int64_t now)
+{
+	cJSON *root = cJSON_ParseWithLength(data, len);
+	const cJSON *op = cJSON_GetObjectItemCaseSensitive(root, "op");
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "s");
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "d");
+
+	g->clock = now;
+	if (g->state < GW_WAIT_HELLO || g->state > GW_READY) {
+		cJSON_Delete(root);
+		return; /* closing or stopped: late frames do not count */
+	}
+	g->last_rx = now;
+	if (!cJSON_IsObject(root) || !cJSON_IsNumber(op)) {
+		g->stats.ignored++;
+		log_warnx("discord: the gateway sent a payload that is not a gateway message "
+		          "(%zu bytes); ignored",
+		          len);
+		cJSON_Delete(root);
+		return;
+	}
+	if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble < 9007199254740992.0 &&
+	    op->valueint == OP_DISPATCH)
+		g->seq = (int64_t)s->valuedouble;
+	switch (op->valueint) {
+	case OP_HELLO:
+		on_hello(g, d, now);
+		break;
+	case OP_HEARTBEAT_ACK:
+		g->hb_acked = true;
+		g->stats.acks++;
+		g->stats.last_ack_ms = now - g->hb_sent_at;
+		break;
+	case OP_HEARTBEAT:
+		if (g->hb_interval > 0)
+			send_heartbeat(g, now);
+		break;
+	case OP_RECONNECT:
+		log_info("discord: the gateway asked to reconnect");
+		close_and(g, true, jitter(g, 250), now);
+		break;
+	case OP_INVALID_SESSION:
+		if (cJSON_IsTrue(d)) {
+			log_info("discord: session interrupted; resuming");
+			close_and(g, true, jitter(g, 250), now);
+		} else {
+			log_info("discord: session invalid; identifying again");
+			forget_session(g);
+			close_and(g, false, 1000 + jitter(g, 4000), now);
+		}
+		break;
+	case OP_DISPATCH:
+		on_dispatch(g, root, d);
+		break;
+	default:
+		g->stats.ignored++;
+		break;
+	}
+	cJSON_Delete(root);
+}
+
+static size_t pick_frame(const struct gw *g, int64_t now);
+
+/* The wait before the next attempt when this one ended unplanned. */
+static int64_t
+backoff(struct gw *g)
+{
+	int64_t ms;
+
+	if (g->reached_ready) {
+		g->attempt = 0;
+		return jitter(g, 1000);
+	}
+	g->attempt++;
+	ms = g->attempt >= 7 ? BACKOFF_MAX : (int64_t)1000 << (g->attempt - 1);
+	if (ms > BACKOFF_MAX)
+		ms = BACKOFF_MAX;
+	return ms / 2 + jitter(g, ms / 2 + 1);
+}
+
+void
+gw_closed(struct gw *g, int code, int64_t now)
+{
+	const char *fatal = gw_fatal_reason(code);
+	bool resume = true;
+	int64_t delay;
+
+	outbox_clear(g);
+	g->hb_next = INT64_MAX;
+	g->hb_interval = 0;
+	g->identify_at = INT64_MAX;
+	if (g->state == GW_STOPPED || g->state == GW_IDLE || g->state == GW_WAIT_CONNECT)
+		return;
+	if (g->planned) {
+		resume = g->planned_resume;
+		delay = g->planned_delay;
+		if (!g->reached_ready)
+			delay += backoff(g);
+		g->planned = false;
+	} else if (fatal != NULL) {
+		/* Discord ends the session with a fatal close: no resume. */
+		forget_session(g);
+		g->state = GW_STOPPED;
+		if (g->h.fatal != NULL)
+			g->h.fatal(g->h.ctx, fatal);
+		return;
+	} else {
+		if (code == 4007 || code == 4009) {
+			forget_session(g);
+			resume = false;
+		}
+		if (code >= 0)
+			log_warnx("discord: the gateway closed the connection (%d); %s", code,
+			          resume && can_resume(g) ? "resuming" : "identifying again");
+		else
+			log_warnx("discord: the gateway connection was lost; %s",
+			          can_resume(g) ? "resuming" : "identifying again");
+		delay = backoff(g);
+	}
+	schedule_connect(g, resume, delay, now);
+}
+
+void
+gw_abort(struct gw *g, const char *why, int64_t now)
+{
+	if (g->state < GW_CONNECTING || g->state > GW_READY)
+		return;
+	if (g->aborts > 0 && g->seq == g->abort_seq) {
+		g->aborts++;
+	} else {
+		g->abort_seq = g->seq;
+		g->aborts = 1;
+	}
+	if (g->aborts >= 2) {
+		/* A resume replays what broke the connection: the same event
+		 * would break it again, forever. A new session skips it. */
+		log_warnx("discord: %s again at sequence %" PRId64 "; starting a new session", why,
+		          g->seq);
+		forget_session(g);
+		g->aborts = 0;
+		close_and(g, false, jitter(g, 250), now);
+		return;
+	}
+	log_warnx("discord: %s; reconnecting", why);
+	close_and(g, true, jitter(g, 250), now);
+}
+
+void
+gw_tick(struct gw *g, int64_t now)
+{
+	g->clock = now;
+	switch (g->state) {
+	case GW_WAIT_CONNECT:
+		if (now >= g->connect_at)
+			do_connect(g, now);
+		return;
+	case GW_CONNECTING:
+	case GW_WAIT_HELLO:
+		if (now >= g->deadline) {
+			log_warnx("discord: the gateway did not %s in time",
+			          g->state == GW_CONNECTING ? "answer" : "say HELLO");
+			close_and(g, true, 0, now); /* gw_closed adds the backoff */
+		}
+		return;
+	case GW_IDENTIFYING:
+		if (now >= g->identify_at)
+			send_identify(g, now);
+		break;
+	default:
+		break;
+	}
+	if (g->state >= GW_IDENTIFYING && g->state <= GW_READY && now >= g->hb_next) {
+		if (!g->hb_acked) {
+			g->stats.zombies++;
+			log_warnx(
+			    "discord: no heartbeat ACK since the last heartbeat; the connection "
+			    "is a zombie, reconnecting");
+			close_and(g, true, jitter(g, 250), now);
+			return;
+		}
+		send_heartbeat(g, now);
+		g->hb_next += g->hb_interval;
+		if (g->hb_next <= now)
+			g->hb_next = now + g->hb_interval;
+	}
+	/* A frame held back by the send budget may go now: the transport
+	 * only writes when asked to. */
+	if (g->nout > 0 && pick_frame(g, now) != SIZE_MAX && g->h.want_write != NULL)
+		g->h.want_write(g->h.ctx);
+}
+
+/*
+ * When a frame of this kind may go under the send budget: limit frames per
+ * GW_BUDGET_WINDOW. With the sends s_1 <= ... <= s_n kept (the last
+ * GW_BUDGET), a frame may go at T when fewer than limit of them are later
+ * than T - window, that is from s_(n - limit + 1) + window on; with fewer
+ * than limit sends kept it may go at any time (INT64_MIN). The result does
+ * not depend on the clock: a time already past means "now".
+ */
+static int64_t
+budget_allows_at(const struct gw *g, size_t limit)
+{
+	int64_t kept[GW_BUDGET];
+	size_t n = 0;
+
+	for (size_t i = 0; i < GW_BUDGET; i++)
+		if (g->sent[i] > INT64_MIN / 2)
+			kept[n++] = g->sent[i];
+	if (n < limit)
+		return INT64_MIN;
+	/* The (n - limit + 1)-th smallest: a partial selection sort is enough
+	 * for at most 120 entries, a few times a minute. */
+	for (size_t i = 0; i <= n - limit; i++) {
+		size_t m = i;
+
+		for (size_t j = i + 1; j < n; j++)
+			if (kept[j] < kept[m])
+				m = j;
+		if (m != i) {
+			int64_t t = kept[i];
+
+			kept[i] = kept[m];
+			kept[m] = t;
+		}
+	}
+	return kept[n - limit] + GW_BUDGET_WINDOW;
+}
+
+/* The outbox entry that may go at now, or SIZE_MAX: heartbeats first, with
+ * the whole budget; other frames within GW_BUDGET_OTHER. */
+static size_t
+pick_frame(const struct gw *g, int64_t now)
+{
+	bool hb_ok = budget_allows_at(g, GW_BUDGET) <= now;
+	bool other_ok = budget_allows_at(g, GW_BUDGET_OTHER) <= now;
+
+	for (size_t i = 0; i < g->nout; i++)
+		if (g->out[i].heartbeat && hb_ok)
+			return i;
+	for (size_t i = 0; i < g->nout; i++)
+		if (!g->out[i].heartbeat && other_ok)
+			return i;
+	return SIZE_MAX;
+}
+
+/* When the budget next lets a waiting frame go, if none may go at now; else
+ * INT64_MAX (the transport's writeable callback takes it, no timer). */
+static int64_t
+budget_wakeup(const struct gw *g, int64_t now)
+{
+	int64_t t = INT64_MAX;
+
+	if (g->nout == 0 || pick_frame(g, now) != SIZE_MAX)
+		return INT64_MAX;
+	for (size_t i = 0; i < g->nout; i++) {
+		int64_t at = budget_allows_at(g, g->out[i].heartbeat ? GW_BUDGET : GW_BUDGET_OTHER);
+
+		if (at < t)
+			t = at;
+	}
+	return t;
+}
+
+char *
+gw_next_frame(struct gw *g, int64_t now, size_t *len)
+{
+	size_t pick;
+	char *text;
+
+	if (g->nout == 0 || g->state < GW_WAIT_HELLO || g->state > GW_READY)
+		return NULL;
+	pick = pick_frame(g, now);
+	if (pick == SIZE_MAX)
+		return NULL;
+	text = g->out[pick].text;
+	*len = g->out[pick].len;
+	if (g->out[pick].identify)
+		g->last_identify = now; /* the spacing counts from the wire */
+	if (g->out[pick].heartbeat) {
+		/* An ACK is owed from when the heartbeat left, not from when it
+		 * was queued. */
+		g->hb_acked = false;
+		g->hb_sent_at = now;
+		g->stats.heartbeats++;
+	}
+	memmove(&g->out[pick], &g->out[pick + 1], (g->nout - pick - 1) * sizeof(g->out[0]));
+	g->nout--;
+	g->sent[g->sent_next] = now;
+	g->sent_next = (g->sent_next + 1) % GW_BUDGET;
+	return text;
+}
+
+int64_t
+gw_next_wakeup(const struct gw *g, int64_t now)
+{
+	int64_t t = INT64_MAX, f;
+
+	switch (g->state) {
+	case GW_WAIT_CONNECT:
+		return g->connect_at;
+	case GW_CONNECTING:
+	case GW_WAIT_HELLO:
+		return g->deadline;
+	case GW_IDENTIFYING:
+		t = g->identify_at;
+		/* fall through */
+	case GW_RESUMING:
+	case GW_READY:
+		if (g->hb_next < t)
+			t = g->hb_next;
+		f = budget_wakeup(g, now);
+		return f < t ? f : t;
+	default:
+		return INT64_MAX;
+	}
+}
+
+void
+gw_stop(struct gw *g, bool keep_session)
+{
+	bool open = g->state >= GW_CONNECTING && g->state <= GW_CLOSING;
+
+	g->state = GW_STOPPED;
+	g->hb_next = INT64_MAX;
+	outbox_clear(g);
+	if (open)
+		g->h.close(g->h.ctx, keep_session ? GW_ZOMBIE_CODE : 1000);
+}
+
+const char *
+gw_resume_url(const struct gw *g)
+{
+	return g->resume_url[0] != '\0' ? g->resume_url : NULL;
+}
+
+const char *
+gw_stalled(const struct gw *g, int64_t now, char *why, size_t len)
+{
+	int64_t due = gw_next_wakeup(g, now);
+	size_t pick = g->nout > 0 ? pick_frame(g, now) : SIZE_MAX;
+
+	if (due != INT64_MAX && now - due > GW_STALL_MS) {
+		snprintf(why, len, "the gateway's timer is %" PRId64 " ms overdue (state %d)",
+		         now - due, (int)g->state);
+		return why;
+	}
+	if (pick != SIZE_MAX && now - g->out[pick].queued_at > GW_STALL_MS) {
+		snprintf(why, len, "a gateway frame has waited %" PRId64 " ms for the socket",
+		         now - g->out[pick].queued_at);
+		return why;
+	}
+	if (g->state == GW_READY && g->hb_interval > 0 &&
+	    now - g->last_rx > 2 * g->hb_interval + GW_STALL_MS) {
+		snprintf(why, len, "nothing was read from the gateway for %" PRId64 " ms",
+		         now - g->last_rx);
+		return why;
+	}
+	return NULL;
+}

@@ -1,0 +1,573 @@
+/* discord_interact: interactions to replies; see discord_interact.h. */
+#include "bot/discord/discord_interact.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bot/discord/discord_roles.h"
+#include "bot/log.h"
+#include "bot/discord/render_discord.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+#define SEEN_MAX     4096 /* interaction ids remembered */
+#define BUTTONS_KEPT 4096 /* long button command lines remembered */
+#define TOKEN_MAX    1000
+#define VALUE_MAX    4096 /* bytes of one option value */
+
+enum {
+	IT_COMMAND = 2,
+	IT_COMPONENT = 3,
+	IT_AUTOCOMPLETE = 4,
+};
+
+enum {
+	CB_MESSAGE = 4,
+	CB_AUTOCOMPLETE = 8,
+};
+
+struct interact {
+	struct dispatch *d;
+	const struct command *const *commands;
+	struct roles *roles;
+	struct dbuttons *buttons;
+	/* the ids seen, as a ring (eviction order) and a sorted-free hash */
+	uint64_t seen[SEEN_MAX];
+	size_t seen_next;
+	uint64_t *seen_set; /* open addressing, 2 * SEEN_MAX slots, 0 = free */
+	struct interact_stats stats;
+};
+
+struct interact *
+interact_new(const struct interact_opts *o)
+{
+	struct interact *it = xcalloc(1, sizeof(*it));
+
+	it->d = o->d;
+	it->commands = o->commands != NULL      ? o->commands
+	               : o->d->commands != NULL ? o->d->commands
+	                                        : command_table;
+	it->roles = roles_new(o->gm_role);
+	it->buttons = dbuttons_new(BUTTONS_KEPT);
+	it->seen_set = xcalloc(2 * SEEN_MAX, sizeof(uint64_t));
+	return it;
+}
+
+void
+interact_free(struct interact *it)
+{
+	if (it == NULL)
+		return;
+	roles_free(it->roles);
+	dbuttons_free(it->buttons);
+	free(it->seen_set);
+	free(it);
+}
+
+struct roles *
+interact_roles(struct interact *it)
+{
+	return it->roles;
+}
+
+void
+interact_set_gm_role(struct interact *it, const char *gm_role)
+{
+	roles_free(it->roles);
+	it->roles = roles_new(gm_role);
+}
+
+const struct interact_stats *
+interact_stats(const struct interact *it)
+{
+	return &it->stats;
+}
+
+void
+interact_out_clear(struct interact_out *out)
+{
+	free(out->callback_path);
+	free(out->callback_body);
+	free(out->followup_path);
+	free(out->followup_body);
+	memset(out, 0, sizeof(*out));
+}
+
+static size_t
+seen_slot(const struct interact *it, uint64_t id)
+{
+	size_t i = (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 40) % (2 * SEEN_MAX);
+
+	while (it->seen_set[i] != 0 && it->seen_set[i] != id)
+		i = (i + 1) % (2 * SEEN_MAX);
+	return i;
+}
+
+/* Removes id from the open-addressing set, moving later entries of its
+ * cluster back so lookups still find them. */
+static void
+seen_remove(struct interact *it, uint64_t id)
+{
+	size_t n = 2 * SEEN_MAX, i = seen_slot(it, id), j = i;
+
+	if (it->seen_set[i] == 0)
+		return;
+	it->seen_set[i] = 0;
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) % n;
+		if (it->seen_set[j] == 0)
+			return;
+		home = (size_t)((it->seen_set[j] * 0x9E3779B97F4A7C15ULL) >> 40) % n;
+		/* Move j back to i unless its home lies cyclically in (i, j]. */
+		if ((i < j) ? (home <= i || home > j) : (home <= i && home > j)) {
+			it->seen_set[i] = it->seen_set[j];
+			it->seen_set[j] = 0;
+			i = j;
+		}
+	}
+}
+
+/* Records id; returns false when it was seen before. */
+static bool
+seen_add(struct interact *it, uint64_t id)
+{
+	size_t i = seen_slot(it, id);
+	uint64_t old;
+
+	if (it->seen_set[i] == id)
+		return false;
+	old = it->seen[it->seen_next];
+	if (old != 0)
+		seen_remove(it, old);
+	it->seen[it->seen_next] = id;
+	it->seen_next = (it->seen_next + 1) % SEEN_MAX;
+	it->seen_set[seen_slot(it, id)] = id;
+	return true;
+}
+
+/* A snowflake: 1-20 digits, fitting 64 bits, never through a double. */
+static bool
+snowflake(const cJSON *j, uint64_t *out)
+{
+	const char *s = cJSON_GetStringValue(j);
+	char *end;
+	size_t n;
+
+	if (s == NULL || (n = strlen(s)) == 0 || n > 20 || strspn(s, "0123456789") != n)
+		return false;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno == 0 && *out != 0;
+}
+
+static bool
+valid_token(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return n > 0 && n <= TOKEN_MAX &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+/* Copies a display name: valid UTF-8, no control characters, cut to fit. */
+static void
+copy_name(char *dst, size_t size, const char *src)
+{
+	size_t n = 0;
+
+	if (src == NULL || !utf8_valid(src, strlen(src))) {
+		snprintf(dst, size, "someone");
+		return;
+	}
+	n = utf8_cut(src, strlen(src), size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	for (char *p = dst; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	if (dst[0] == '\0')
+		snprintf(dst, size, "someone");
+}
+
+static const char *
+nonempty(const cJSON *j)
+{
+	const char *s = cJSON_GetStringValue(j);
+
+	return s != NULL && *s != '\0' ? s : NULL;
+}
+
+/* Fills o from an interaction; returns false when it names no channel or
+ * no user. */
+static bool
+make_origin(struct interact *it, const cJSON *d, struct origin *o)
+{
+	const cJSON *member = cJSON_GetObjectItemCaseSensitive(d, "member");
+	const cJSON *user = cJSON_GetObjectItemCaseSensitive(member ? member : d, "user");
+	const cJSON *chan = cJSON_GetObjectItemCaseSensitive(d, "channel_id");
+	const char *name, *perms;
+	uint64_t uid, cid, gid;
+
+	memset(o, 0, sizeof(*o));
+	o->platform = "discord";
+	if (chan == NULL)
+		chan = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(d, "channel"), "id");
+	if (!snowflake(chan, &cid) ||
+	    !snowflake(cJSON_GetObjectItemCaseSensitive(user, "id"), &uid))
+		return false;
+	snprintf(o->chan_key, sizeof(o->chan_key), "discord:%llu", (unsigned long long)cid);
+	snprintf(o->user_key, sizeof(o->user_key), "discord:%llu", (unsigned long long)uid);
+	name = nonempty(cJSON_GetObjectItemCaseSensitive(member, "nick"));
+	if (name == NULL)
+		name = nonempty(cJSON_GetObjectItemCaseSensitive(user, "global_name"));
+	if (name == NULL)
+		name = nonempty(cJSON_GetObjectItemCaseSensitive(user, "username"));
+	copy_name(o->user_name, sizeof(o->user_name), name);
+	o->direct = !snowflake(cJSON_GetObjectItemCaseSensitive(d, "guild_id"), &gid);
+	perms = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(member, "permissions"));
+	if (perms != NULL && strspn(perms, "0123456789") == strlen(perms) && *perms != '\0') {
+		unsigned long long p = strtoull(perms, NULL, 10);
+
+		o->platform_admin =
+		    (p & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_CHANNELS |
+		          DISCORD_PERM_MANAGE_GUILD)) != 0;
+	}
+	if (!o->direct && !o->platform_admin)
+		o->platform_admin = roles_member_is_gm(
+		    it->roles, gid, cJSON_GetObjectItemCaseSensitive(member, "roles"));
+	return true;
+}
+
+static const struct command *
+find_command(const struct interact *it, const char *name)
+{
+	for (size_t i = 0; name != NULL && it->commands[i] != NULL; i++)
+		if (strcmp(it->commands[i]->name, name) == 0)
+			return it->commands[i];
+	return NULL;
+}
+
+/* An option's value as the text registry_bind() takes. Returns false for a
+ * value it cannot express. */
+static bool
+value_text(const cJSON *opt, const cJSON *resolved, char *out, size_t len)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(opt, "value");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(opt, "type");
+	int r;
+
+	if (cJSON_IsString(v) && cJSON_IsNumber(type) && type->valueint == 6) {
+		/* A user: their display name in this guild, as on text platforms. */
+		const char *id = v->valuestring, *name = NULL;
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(resolved, "members"), id);
+		const cJSON *u = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(resolved, "users"), id);
+
+		name = nonempty(cJSON_GetObjectItemCaseSensitive(m, "nick"));
+		if (name == NULL)
+			name = nonempty(cJSON_GetObjectItemCaseSensitive(u, "global_name"));
+		if (name == NULL)
+			name = nonempty(cJSON_GetObjectItemCaseSensitive(u, "username"));
+		copy_name(out, len < NAME_MAX_LEN ? len : NAME_MAX_LEN, name ? name : id);
+		return true;
+	}
+	if (cJSON_IsString(v))
+		r = snprintf(out, len, "%s", v->valuestring);
+	else if (cJSON_IsBool(v))
+		r = snprintf(out, len, "%s", cJSON_IsTrue(v) ? "true" : "false");
+	else if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble &&
+	         v->valuedouble < 9007199254740992.0 && v->valuedouble > -9007199254740992.0)
+		r = snprintf(out, len, "%lld", (long long)v->valuedouble);
+	else
+		return false;
+	return r >= 0 && (size_t)r < len;
+}
+
+/* Walks the options tree: subcommand names into names[], the leaf options
+ * into *leaves. Returns false on a malformed tree. */
+static bool
+walk_options(const cJSON *data, const char **names, const cJSON **leaves)
+{
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(data, "options");
+	size_t depth = 0;
+
+	names[0] = NULL;
+	for (;;) {
+		const cJSON *first = cJSON_IsArray(opts) ? opts->child : NULL;
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(first, "type");
+
+		if (first == NULL || !cJSON_IsNumber(type) ||
+		    (type->valueint != 1 && type->valueint != 2)) {
+			*leaves = cJSON_IsArray(opts) ? opts : NULL;
+			return true;
+		}
+		if (depth == 2 ||
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(first, "name")) == NULL)
+			return false;
+		names[depth++] = cJSON_GetObjectItemCaseSensitive(first, "name")->valuestring;
+		names[depth] = NULL;
+		opts = cJSON_GetObjectItemCaseSensitive(first, "options");
+	}
+}
+
+/*
+ * Binds a slash command's path and options to inv. Returns 0, or -1 with an
+ * error reply. With focused non-NULL (autocomplete), binding errors are
+ * ignored and the focused option is returned there instead of bound.
+ */
+static int
+bind_command(struct interact *it, const cJSON *data, struct invocation *inv, struct reply *out,
+             const cJSON **focused)
+{
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "name"));
+	const cJSON *resolved = cJSON_GetObjectItemCaseSensitive(data, "resolved");
+	const char *names[3];
+	const cJSON *leaves = NULL, *opt;
+	char *value = xmalloc(VALUE_MAX);
+	int r = -1;
+
+	inv->path[0] = find_command(it, name);
+	if (inv->path[0] == NULL) {
+		reply_error(out,
+		            "There is no command /%.32s here any more; the command list is "
+		            "being updated, so try again in a minute.",
+		            name ? name : "?");
+		goto done;
+	}
+	if (!walk_options(data, names, &leaves)) {
+		reply_error(out, "That command arrived malformed; try it again.");
+		goto done;
+	}
+	if (registry_select(inv, names, out) < 0)
+		goto done;
+	cJSON_ArrayForEach(opt, leaves)
+	{
+		const char *oname =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(opt, "name"));
+		struct reply *scratch;
+
+		if (focused != NULL &&
+		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(opt, "focused"))) {
+			*focused = opt;
+			continue;
+		}
+		if (oname == NULL || !value_text(opt, resolved, value, VALUE_MAX)) {
+			if (focused != NULL)
+				continue;
+			reply_error(out, "The option %.32s arrived malformed; try it again.",
+			            oname ? oname : "?");
+			goto done;
+		}
+		if (focused == NULL) {
+			if (registry_bind(inv, oname, value, out) < 0)
+				goto done;
+			continue;
+		}
+		scratch = reply_new();
+		(void)registry_bind(inv, oname, value, scratch);
+		reply_free(scratch);
+	}
+	r = focused != NULL ? 0 : registry_check_required(inv, out);
+done:
+	free(value);
+	if (r < 0)
+		invocation_clear(inv);
+	return r;
+}
+
+static char *
+print_callback(int type, cJSON *data)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *s;
+
+	cJSON_AddNumberToObject(root, "type", type);
+	cJSON_AddItemToObject(root, "data", data);
+	s = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	return s;
+}
+
+/* Renders a reply into the callback body and, when it has a channel part
+ * and a private part, the follow-up. */
+static void
+render_reply(struct interact *it, const struct reply *r, const char *app_id, const char *token,
+             struct interact_out *out)
+{
+	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
+	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
+	static const struct reply_msg empty = {0};
+
+	if (reply_is_error(r) || pub == NULL) {
+		const struct reply_msg *m = reply_is_error(r) ? pub : priv;
+
+		out->callback_body = print_callback(
+		    CB_MESSAGE, render_discord(m != NULL ? m : &empty, true, it->buttons));
+		return;
+	}
+	out->callback_body = print_callback(CB_MESSAGE, render_discord(pub, false, it->buttons));
+	if (priv != NULL && app_id != NULL) {
+		cJSON *m = render_discord(priv, true, it->buttons);
+		struct buf b;
+
+		out->followup_body = cJSON_PrintUnformatted(m);
+		cJSON_Delete(m);
+		buf_init(&b, 2 * TOKEN_MAX);
+		buf_addf(&b, "/webhooks/%s/%s", app_id, token);
+		out->followup_path = buf_take(&b);
+	}
+}
+
+static void
+autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int64_t now,
+             struct interact_out *out)
+{
+	struct invocation inv;
+	struct reply *r = reply_new();
+	struct completions c = {0};
+	const cJSON *focused = NULL;
+	cJSON *res = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(res, "choices");
+
+	memset(&inv, 0, sizeof(inv));
+	if (bind_command(it, data, &inv, r, &focused) == 0 && focused != NULL) {
+		const char *oname =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(focused, "name"));
+		const char *partial =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(focused, "value"));
+		const struct cmd_opt *opt = NULL;
+		const char *gm;
+
+		for (int i = 0; inv.cmd->opts != NULL && inv.cmd->opts[i].name != NULL; i++)
+			if (oname != NULL && strcmp(inv.cmd->opts[i].name, oname) == 0)
+				opt = &inv.cmd->opts[i];
+		if (partial == NULL)
+			partial = "";
+		inv.from = o;
+		inv.state = it->d->state;
+		inv.rng = it->d->rng;
+		inv.now = now;
+		inv.chan = state_channel(it->d->state, o->chan_key);
+		inv.user = state_user(it->d->state, o->user_key);
+		gm = channel_gm(inv.chan);
+		inv.is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
+		/* A GM-only command suggests nothing to others: the suggestions
+		 * could show what only the GM may see. */
+		for (size_t i = 0; i < 3 && inv.path[i] != NULL && opt != NULL; i++)
+			if (inv.path[i]->role == ROLE_GM && !inv.is_gm)
+				opt = NULL;
+		if (opt != NULL && opt->complete != NULL) {
+			opt->complete(&inv, partial, &c);
+		} else if (opt != NULL && opt->choices != NULL) {
+			/* Choices that start with the text, then those containing it. */
+			for (int pass = 0; pass < 2; pass++)
+				for (size_t i = 0; opt->choices[i] != NULL; i++) {
+					const char *hit = strcasestr(opt->choices[i], partial);
+
+					if (hit != NULL && (hit == opt->choices[i]) == (pass == 0))
+						completions_add(&c, opt->choices[i]);
+				}
+		}
+	}
+	invocation_clear(&inv);
+	for (size_t i = 0; i < c.n; i++) {
+		cJSON *ch = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(ch, "name", c.v[i]);
+		cJSON_AddStringToObject(ch, "value", c.v[i]);
+		cJSON_AddItemToArray(arr, ch);
+	}
+	completions_clear(&c);
+	reply_free(r);
+	out->callback_body = print_callback(CB_AUTOCOMPLETE, res);
+}
+
+static int
+interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_out *out)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(d, "data");
+	const char *token = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "token"));
+	const cJSON *app = cJSON_GetObjectItemCaseSensitive(d, "application_id");
+	const char *app_id = NULL;
+	struct origin o;
+	struct reply *r;
+	uint64_t id, appn;
+	struct buf b;
+
+	if (!snowflake(cJSON_GetObjectItemCaseSensitive(d, "id"), &id) || !valid_token(token) ||
+	    !cJSON_IsNumber(type) || !cJSON_IsObject(data) || !make_origin(it, d, &o)) {
+		it->stats.malformed++;
+		log_debug("discord: dropped a malformed interaction");
+		return 0;
+	}
+	if (type->valueint != IT_COMMAND && type->valueint != IT_COMPONENT &&
+	    type->valueint != IT_AUTOCOMPLETE) {
+		log_debug("discord: ignored an interaction of type %d", type->valueint);
+		return 0;
+	}
+	if (!seen_add(it, id)) {
+		it->stats.duplicates++;
+		log_debug("discord: interaction %llu was already answered", (unsigned long long)id);
+		return 0;
+	}
+	if (snowflake(app, &appn))
+		app_id = app->valuestring;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->id, sizeof(out->id), "%llu", (unsigned long long)id);
+	out->type = type->valueint;
+	buf_init(&b, 2 * TOKEN_MAX);
+	buf_addf(&b, "/interactions/%s/%s/callback", out->id, token);
+	out->callback_path = buf_take(&b);
+	if (type->valueint == IT_AUTOCOMPLETE) {
+		it->stats.autocompletes++;
+		autocomplete(it, data, &o, now, out);
+		return 1;
+	}
+	r = reply_new();
+	if (type->valueint == IT_COMPONENT) {
+		const char *cid =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
+		const char *line = cid != NULL ? dbuttons_action(it->buttons, cid) : NULL;
+
+		it->stats.components++;
+		if (line == NULL) {
+			reply_error(r, "That button has expired; run the command again.");
+		} else {
+			char *copy = xstrdup(line); /* the store may change while it runs */
+
+			dispatch_line(it->d, &o, copy, strlen(copy), now, r);
+			free(copy);
+		}
+	} else {
+		struct invocation inv;
+
+		it->stats.commands++;
+		memset(&inv, 0, sizeof(inv));
+		if (bind_command(it, data, &inv, r, NULL) == 0)
+			dispatch_invocation(it->d, &o, &inv, now, r);
+	}
+	render_reply(it, r, app_id, token, out);
+	reply_free(r);
+	return 1;
+}
+
+int
+interact_event(struct interact *it, const char *t, const cJSON *d, int64_t now,
+               struct interact_out *out)
+{
+	if (t == NULL || !cJSON_IsObject(d))
+		return 0;
+	if (strcmp(t, "INTERACTION_CREATE") == 0)
+		return interaction(it, d, now, out);
+	roles_event(it->roles, t, d);
+	return 0;
+}

@@ -1,0 +1,326 @@
+/* discord_ratelimit: buckets, 429 locks, the global limit; see
+ * discord_ratelimit.h. */
+#include "bot/discord/discord_ratelimit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+#define IDLE_FORGET 60000 /* ms after its reset an idle bucket is forgotten */
+#define SWEEP_EVERY 1024  /* calls between sweeps */
+
+struct bucket {
+	char key[RL_ROUTE_MAX * 2]; /* bucket hash + major parameters, or the route */
+	int limit, remaining;       /* -1: unknown */
+	int64_t reset_at;           /* when remaining refills */
+	int64_t locked_until;       /* a 429 said wait */
+	int inflight;
+	int refs; /* routes in this bucket */
+	int64_t last_used;
+	UT_hash_handle hh;
+};
+
+struct route {
+	char key[RL_ROUTE_MAX];
+	struct bucket *b;
+	UT_hash_handle hh;
+};
+
+struct rl {
+	struct bucket *buckets;
+	struct route *routes;
+	int64_t global_until;
+	double tokens;
+	int64_t tokens_at;
+	unsigned calls;
+};
+
+struct rl *
+rl_new(void)
+{
+	struct rl *rl = xcalloc(1, sizeof(*rl));
+
+	rl->tokens = RL_GLOBAL_RATE;
+	return rl;
+}
+
+void
+rl_free(struct rl *rl)
+{
+	struct bucket *b, *bt;
+	struct route *r, *rt;
+
+	if (rl == NULL)
+		return;
+	HASH_ITER(hh, rl->routes, r, rt)
+	{
+		HASH_DEL(rl->routes, r);
+		free(r);
+	}
+	HASH_ITER(hh, rl->buckets, b, bt)
+	{
+		HASH_DEL(rl->buckets, b);
+		free(b);
+	}
+	free(rl);
+}
+
+size_t
+rl_buckets(const struct rl *rl)
+{
+	return HASH_COUNT(rl->buckets);
+}
+
+static bool
+is_id(const char *s, size_t n)
+{
+	return n > 0 && n <= 20 && strspn(s, "0123456789") >= n;
+}
+
+/* How many segments after this one are major parameters. */
+static int
+major_after(const char *seg, size_t n)
+{
+	if ((n == 8 && strncmp(seg, "channels", n) == 0) ||
+	    (n == 6 && strncmp(seg, "guilds", n) == 0))
+		return 1;
+	if ((n == 8 && strncmp(seg, "webhooks", n) == 0) ||
+	    (n == 12 && strncmp(seg, "interactions", n) == 0))
+		return 2;
+	return 0;
+}
+
+/* Walks path's segments into b: the route (ids replaced except major
+ * parameters) when major_only is false, else the major parameters alone. */
+static void
+walk(const char *path, bool major_only, struct buf *b)
+{
+	int keep = 0;
+
+	for (const char *p = path; *p == '/';) {
+		const char *seg = ++p;
+		size_t n = strcspn(seg, "/?");
+
+		if (keep > 0) {
+			buf_addf(b, "/%.*s", (int)n, seg);
+			keep--;
+		} else if (!major_only) {
+			if (is_id(seg, n))
+				buf_adds(b, "/:id");
+			else
+				buf_addf(b, "/%.*s", (int)n, seg);
+			keep = major_after(seg, n);
+		} else {
+			keep = major_after(seg, n);
+		}
+		p = seg + n;
+	}
+}
+
+void
+rl_route(const char *method, const char *path, char *out, size_t len)
+{
+	struct buf b;
+
+	buf_init(&b, len > 0 ? len - 1 : 0);
+	buf_addf(&b, "%s ", method);
+	walk(path, false, &b);
+	snprintf(out, len, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
+/* The major parameters of a route key (the route starts at its '/'). */
+static void
+major_of(const char *route, char *out, size_t len)
+{
+	struct buf b;
+	const char *p = strchr(route, '/');
+
+	buf_init(&b, len > 0 ? len - 1 : 0);
+	if (p != NULL)
+		walk(p, true, &b);
+	snprintf(out, len, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
+static bool
+idle(const struct bucket *b, int64_t now)
+{
+	return b->inflight == 0 && b->locked_until <= now && b->last_used + IDLE_FORGET <= now &&
+	       b->reset_at + IDLE_FORGET <= now;
+}
+
+/* Forgets idle routes, then the buckets no route uses that are idle. */
+static void
+sweep(struct rl *rl, int64_t now)
+{
+	struct route *r, *rt;
+	struct bucket *b, *bt;
+
+	HASH_ITER(hh, rl->routes, r, rt)
+	{
+		if (!idle(r->b, now))
+			continue;
+		r->b->refs--;
+		HASH_DEL(rl->routes, r);
+		free(r);
+	}
+	HASH_ITER(hh, rl->buckets, b, bt)
+	{
+		if (b->refs > 0 || !idle(b, now))
+			continue;
+		HASH_DEL(rl->buckets, b);
+		free(b);
+	}
+}
+
+static struct bucket *
+bucket_get(struct rl *rl, const char *key, bool create, int64_t now)
+{
+	struct bucket *b;
+
+	HASH_FIND_STR(rl->buckets, key, b);
+	if (b == NULL && create) {
+		b = xcalloc(1, sizeof(*b));
+		snprintf(b->key, sizeof(b->key), "%s", key);
+		b->limit = b->remaining = -1;
+		b->reset_at = INT64_MIN / 2;
+		b->locked_until = INT64_MIN / 2;
+		HASH_ADD_STR(rl->buckets, key, b);
+	}
+	if (b != NULL)
+		b->last_used = now;
+	return b;
+}
+
+/* The bucket a route is in, or NULL when nothing is known of it. */
+static struct bucket *
+bucket_of(struct rl *rl, const char *route, bool create, int64_t now)
+{
+	struct route *r;
+
+	HASH_FIND_STR(rl->routes, route, r);
+	if (r == NULL && !create)
+		return NULL;
+	if (r == NULL) {
+		r = xcalloc(1, sizeof(*r));
+		snprintf(r->key, sizeof(r->key), "%s", route);
+		r->b = bucket_get(rl, route, true, now);
+		r->b->refs++;
+		HASH_ADD_STR(rl->routes, key, r);
+	}
+	r->b->last_used = now;
+	return r->b;
+}
+
+static void
+refill(struct rl *rl, int64_t now)
+{
+	if (now > rl->tokens_at) {
+		rl->tokens += (double)(now - rl->tokens_at) * RL_GLOBAL_RATE / 1000.0;
+		if (rl->tokens > RL_GLOBAL_RATE)
+			rl->tokens = RL_GLOBAL_RATE;
+		rl->tokens_at = now;
+	}
+}
+
+int64_t
+rl_wait(struct rl *rl, const char *route, bool exempt, int64_t now)
+{
+	struct bucket *b = bucket_of(rl, route, false, now);
+	int64_t wait = 0;
+
+	if (++rl->calls % SWEEP_EVERY == 0) {
+		sweep(rl, now);
+		b = bucket_of(rl, route, false, now);
+	}
+	if (!exempt) {
+		refill(rl, now);
+		if (rl->global_until > now)
+			wait = rl->global_until - now;
+		if (rl->tokens < 1.0) {
+			int64_t t = (int64_t)((1.0 - rl->tokens) * 1000.0 / RL_GLOBAL_RATE) + 1;
+
+			if (t > wait)
+				wait = t;
+		}
+	}
+	if (b == NULL)
+		return wait;
+	if (b->locked_until > now && b->locked_until - now > wait)
+		wait = b->locked_until - now;
+	if (b->reset_at <= now && b->limit >= 0)
+		b->remaining = b->limit;
+	if (b->remaining >= 0 && b->remaining - b->inflight <= 0 && b->reset_at > now &&
+	    b->reset_at - now > wait)
+		wait = b->reset_at - now;
+	return wait;
+}
+
+void
+rl_sent(struct rl *rl, const char *route, bool exempt, int64_t now)
+{
+	struct bucket *b = bucket_of(rl, route, false, now);
+
+	if (!exempt) {
+		refill(rl, now);
+		rl->tokens -= 1.0;
+	}
+	if (b != NULL)
+		b->inflight++;
+}
+
+void
+rl_done(struct rl *rl, const char *route, bool exempt, long status, const struct rl_headers *h,
+        double retry_after, bool global, int64_t now)
+{
+	struct bucket *b = bucket_of(rl, route, false, now);
+	/* An interaction's routes are used once or twice: learning them would
+	 * only fill memory, so only their 429s are kept. */
+	bool learn = !exempt && h != NULL && h->bucket != NULL && h->bucket[0] != '\0';
+
+	if (b != NULL && b->inflight > 0)
+		b->inflight--;
+	if (status == 429 && global) {
+		rl->global_until = now + (int64_t)(retry_after * 1000.0 + 0.999);
+		return;
+	}
+	if (!learn && status != 429)
+		return;
+	if (learn) {
+		char key[RL_ROUTE_MAX * 2], major[RL_ROUTE_MAX];
+		struct route *r;
+		struct bucket *nb;
+		int inflight = b != NULL ? b->inflight : 0;
+
+		major_of(route, major, sizeof(major));
+		snprintf(key, sizeof(key), "%.100s%s", h->bucket, major);
+		(void)bucket_of(rl, route, true, now);
+		HASH_FIND_STR(rl->routes, route, r);
+		nb = bucket_get(rl, key, true, now);
+		if (r->b != nb) {
+			r->b->inflight = r->b->inflight > inflight ? r->b->inflight - inflight : 0;
+			r->b->refs--;
+			nb->inflight += inflight;
+			nb->refs++;
+			r->b = nb;
+		}
+		b = nb;
+		if (h->limit >= 0)
+			b->limit = h->limit;
+		if (h->remaining >= 0)
+			b->remaining = h->remaining;
+		if (h->reset_after >= 0)
+			b->reset_at = now + (int64_t)(h->reset_after * 1000.0 + 0.999);
+	}
+	if (status == 429) {
+		if (b == NULL)
+			b = bucket_of(rl, route, true, now);
+		b->locked_until = now + (int64_t)(retry_after * 1000.0 + 0.999);
+	}
+}

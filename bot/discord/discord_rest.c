@@ -1,0 +1,676 @@
+/* discord_rest: libcurl multi on the libuv loop; see discord_rest.h. */
+#include "bot/discord/discord_rest.h"
+
+#include <cJSON.h>
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bot/discord/discord_ratelimit.h"
+#include "bot/log.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/rng.h"
+
+#ifndef DELVER_VERSION /* the fuzzing build does not pass it */
+#define DELVER_VERSION "0"
+#endif
+#define USER_AGENT     "DiscordBot (https://github.com/delver-bot/delver, " DELVER_VERSION ")"
+#define RESPONSE_MAX   (1u << 20)
+#define POOL_MAX       16
+#define TRIES_MAX      3 /* retries of a 5xx or a failed connection */
+#define LIMITED_MAX    8 /* 429s one request may meet */
+#define TIMEOUT_MS     15000
+#define CONNECT_MS     5000
+#define HOST_CONNS_MAX 64
+
+struct req {
+	struct rest *r;
+	struct req *prev, *next;
+	char method[8];
+	char *url;
+	char *body;
+	char route[RL_ROUTE_MAX];
+	unsigned flags;
+	rest_cb cb;
+	void *ctx;
+	int tries, limited;
+	int64_t not_before;
+	CURL *easy;
+	struct buf resp;
+	uint64_t queued_ns, added_ns, sent_ns;
+};
+
+struct list {
+	struct req *head, *tail;
+};
+
+struct sock {
+	uv_poll_t poll;
+	curl_socket_t fd;
+	struct rest *r;
+	struct sock *prev, *next;
+};
+
+struct rest {
+	uv_loop_t *loop;
+	CURLM *multi;
+	uv_timer_t curl_timer, pump_timer;
+	char *base;
+	struct curl_slist *hdr_body, *hdr_plain;
+	bool tls_verify;
+	struct rl *rl;
+	struct rng *rng;
+	struct list pending, active, failed;
+	size_t npending, nactive;
+	struct sock *socks;
+	CURL *pool[POOL_MAX];
+	size_t npool;
+	bool stopped, closing;
+	int open_handles;
+	void (*done)(void *);
+	void *done_ctx;
+	struct rest_stats stats;
+};
+
+static void pump(struct rest *r);
+static void check_done(struct rest *r);
+static void on_pump_timer(uv_timer_t *t);
+
+static void
+list_push(struct list *l, struct req *q, bool front)
+{
+	q->prev = q->next = NULL;
+	if (l->head == NULL) {
+		l->head = l->tail = q;
+	} else if (front) {
+		q->next = l->head;
+		l->head->prev = q;
+		l->head = q;
+	} else {
+		q->prev = l->tail;
+		l->tail->next = q;
+		l->tail = q;
+	}
+}
+
+static void
+list_unlink(struct list *l, struct req *q)
+{
+	if (q->prev != NULL)
+		q->prev->next = q->next;
+	else
+		l->head = q->next;
+	if (q->next != NULL)
+		q->next->prev = q->prev;
+	else
+		l->tail = q->prev;
+	q->prev = q->next = NULL;
+}
+
+/* The route as logs show it: an interaction's or webhook's token hidden. */
+static void
+log_route(const char *route, char *out, size_t len)
+{
+	const char *p = strstr(route, "/interactions/");
+
+	if (p == NULL)
+		p = strstr(route, "/webhooks/");
+	if (p != NULL) {
+		const char *id = strchr(p + 1, '/') + 1, *tok = strchr(id, '/');
+
+		if (tok != NULL) {
+			const char *after = strchr(tok + 1, '/');
+
+			snprintf(out, len, "%.*s/[token]%s", (int)(tok - route), route,
+			         after != NULL ? after : "");
+			return;
+		}
+	}
+	snprintf(out, len, "%s", route);
+}
+
+static void
+req_free(struct req *q)
+{
+	free(q->url);
+	free(q->body);
+	buf_free(&q->resp);
+	free(q);
+}
+
+static void
+complete(struct rest *r, struct req *q, long status)
+{
+	struct rest_result res = {
+	    .status = status,
+	    .body = buf_str(&q->resp),
+	    .len = q->resp.len,
+	    .sent_ns = q->sent_ns,
+	    .queued_ns = q->queued_ns,
+	};
+
+	r->stats.done++;
+	if (status == 0)
+		r->stats.failures++;
+	if (q->cb != NULL)
+		q->cb(q->ctx, &res);
+	req_free(q);
+}
+
+static void
+handle_closed(struct rest *r)
+{
+	if (--r->open_handles == 0) {
+		void (*done)(void *) = r->done;
+		void *ctx = r->done_ctx;
+
+		free(r);
+		if (done != NULL)
+			done(ctx);
+	}
+}
+
+static void
+on_timer_closed(uv_handle_t *h)
+{
+	handle_closed(h->data);
+}
+
+static void
+on_sock_closed(uv_handle_t *h)
+{
+	struct sock *s = h->data;
+	struct rest *r = s->r;
+
+	free(s);
+	handle_closed(r);
+}
+
+static void
+sock_close(struct rest *r, struct sock *s)
+{
+	if (s->prev != NULL)
+		s->prev->next = s->next;
+	else
+		r->socks = s->next;
+	if (s->next != NULL)
+		s->next->prev = s->prev;
+	uv_poll_stop(&s->poll);
+	uv_close((uv_handle_t *)&s->poll, on_sock_closed);
+}
+
+static void
+on_poll(uv_poll_t *h, int status, int events)
+{
+	struct sock *s = h->data;
+	struct rest *r = s->r;
+	int flags = 0, running;
+
+	if (status < 0)
+		flags = CURL_CSELECT_ERR;
+	if (events & UV_READABLE)
+		flags |= CURL_CSELECT_IN;
+	if (events & UV_WRITABLE)
+		flags |= CURL_CSELECT_OUT;
+	curl_multi_socket_action(r->multi, s->fd, flags, &running);
+	check_done(r);
+}
+
+static int
+socket_cb(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
+{
+	struct rest *r = userp;
+	struct sock *s = socketp;
+	int events = 0;
+
+	if (action == CURL_POLL_REMOVE) {
+		if (s != NULL) {
+			curl_multi_assign(r->multi, fd, NULL);
+			sock_close(r, s);
+		}
+		return 0;
+	}
+	if (s == NULL) {
+		s = xcalloc(1, sizeof(*s));
+		s->fd = fd;
+		s->r = r;
+		if (uv_poll_init_socket(r->loop, &s->poll, fd) != 0) {
+			free(s);
+			return -1;
+		}
+		s->poll.data = s;
+		r->open_handles++;
+		s->next = r->socks;
+		if (r->socks != NULL)
+			r->socks->prev = s;
+		r->socks = s;
+		curl_multi_assign(r->multi, fd, s);
+	}
+	if (action & CURL_POLL_IN)
+		events |= UV_READABLE;
+	if (action & CURL_POLL_OUT)
+		events |= UV_WRITABLE;
+	uv_poll_start(&s->poll, events, on_poll);
+	return 0;
+}
+
+static void
+on_curl_timer(uv_timer_t *t)
+{
+	struct rest *r = t->data;
+	int running;
+
+	curl_multi_socket_action(r->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	check_done(r);
+}
+
+static int
+timer_cb(CURLM *m, long timeout_ms, void *userp)
+{
+	struct rest *r = userp;
+
+	if (timeout_ms < 0)
+		uv_timer_stop(&r->curl_timer);
+	else
+		uv_timer_start(&r->curl_timer, on_curl_timer, (uint64_t)timeout_ms, 0);
+	return 0;
+}
+
+static size_t
+on_write(char *p, size_t size, size_t n, void *ctx)
+{
+	struct req *q = ctx;
+
+	if (buf_add(&q->resp, p, size * n) < 0)
+		return 0; /* too big: curl fails the transfer */
+	return size * n;
+}
+
+static void
+start(struct rest *r, struct req *q, int64_t now)
+{
+	CURL *e = r->npool > 0 ? r->pool[--r->npool] : curl_easy_init();
+	bool has_body = q->body != NULL;
+
+	if (e == NULL) { /* out of memory: the policy is to stop */
+		fatalx("libcurl cannot make a handle");
+	}
+	curl_easy_setopt(e, CURLOPT_URL, q->url);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, has_body ? r->hdr_body : r->hdr_plain);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, USER_AGENT);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
+	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
+	if (strcmp(q->method, "GET") == 0) {
+		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+	} else {
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, has_body ? q->body : "");
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, has_body ? (long)strlen(q->body) : 0L);
+		if (strcmp(q->method, "POST") != 0)
+			curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, q->method);
+	}
+	q->easy = e;
+	buf_reset(&q->resp);
+	rl_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
+	list_push(&r->active, q, false);
+	r->nactive++;
+	q->added_ns = uv_hrtime();
+	curl_multi_add_handle(r->multi, e);
+}
+
+static void
+pump(struct rest *r)
+{
+	int64_t now = (int64_t)uv_now(r->loop), next = INT64_MAX;
+	struct req *q, *nx;
+
+	for (q = r->pending.head; q != NULL; q = nx) {
+		int64_t w = q->not_before > now ? q->not_before - now : 0;
+		int64_t wr = rl_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
+
+		nx = q->next;
+		if (wr > w)
+			w = wr;
+		if (w > 0) {
+			if (now + w < next)
+				next = now + w;
+			continue;
+		}
+		list_unlink(&r->pending, q);
+		r->npending--;
+		start(r, q, now);
+	}
+	if (next != INT64_MAX)
+		uv_timer_start(&r->pump_timer, on_pump_timer, (uint64_t)(next - now), 0);
+}
+
+static void
+on_pump_timer(uv_timer_t *t)
+{
+	struct rest *r = t->data;
+	struct req *q;
+
+	while ((q = r->failed.head) != NULL) {
+		list_unlink(&r->failed, q);
+		complete(r, q, 0);
+	}
+	if (!r->closing)
+		pump(r);
+}
+
+/* Sends q again after delay ms (it keeps its place before later ones). */
+static void
+retry(struct rest *r, struct req *q, int64_t delay, int64_t now)
+{
+	q->not_before = now + delay;
+	list_push(&r->pending, q, true);
+	r->npending++;
+	r->stats.retries++;
+}
+
+static void
+fail_later(struct rest *r, struct req *q)
+{
+	list_push(&r->failed, q, false);
+	uv_timer_start(&r->pump_timer, on_pump_timer, 0, 0);
+}
+
+static void
+stop_rest(struct rest *r)
+{
+	struct req *q;
+
+	if (r->stopped)
+		return;
+	r->stopped = true;
+	log_error("discord: the REST API rejected the token (401): check [discord] token; no "
+	          "more REST calls will be made");
+	while ((q = r->pending.head) != NULL) {
+		list_unlink(&r->pending, q);
+		r->npending--;
+		fail_later(r, q);
+	}
+}
+
+static int
+header_int(CURL *e, const char *name, int dflt)
+{
+	struct curl_header *h;
+
+	if (curl_easy_header(e, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
+		return dflt;
+	return atoi(h->value);
+}
+
+static double
+header_double(CURL *e, const char *name, double dflt)
+{
+	struct curl_header *h;
+
+	if (curl_easy_header(e, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
+		return dflt;
+	return strtod(h->value, NULL);
+}
+
+/* The wait a 429 asks for, in seconds, and whether it is global. */
+static double
+parse_429(CURL *e, const struct req *q, bool *global)
+{
+	cJSON *j = cJSON_ParseWithLength(buf_str(&q->resp), q->resp.len);
+	const cJSON *ra = cJSON_GetObjectItemCaseSensitive(j, "retry_after");
+	struct curl_header *h;
+	double secs = cJSON_IsNumber(ra) ? ra->valuedouble : header_double(e, "Retry-After", 1.0);
+
+	*global = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(j, "global"));
+	if (curl_easy_header(e, "X-RateLimit-Global", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
+	    strcasecmp(h->value, "true") == 0)
+		*global = true;
+	if (curl_easy_header(e, "X-RateLimit-Scope", 0, CURLH_HEADER, -1, &h) == CURLHE_OK &&
+	    strcasecmp(h->value, "global") == 0)
+		*global = true;
+	cJSON_Delete(j);
+	if (!(secs >= 0) || secs > 3600)
+		secs = secs > 3600 ? 3600 : 1.0;
+	return secs;
+}
+
+static void
+finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
+{
+	bool exempt = (q->flags & REST_INTERACTION) != 0;
+	long status = 0;
+	char lr[RL_ROUTE_MAX];
+	struct curl_header *bh;
+	struct rl_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
+
+	log_route(q->route, lr, sizeof(lr));
+	if (rc != CURLE_OK) {
+		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
+		if (q->tries++ < TRIES_MAX && !r->stopped) {
+			log_warnx("discord: %s failed (%s); retrying", lr, curl_easy_strerror(rc));
+			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
+			return;
+		}
+		log_warnx("discord: %s failed (%s); giving up", lr, curl_easy_strerror(rc));
+		complete(r, q, 0);
+		return;
+	}
+	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+	if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
+		h.bucket = bh->value;
+	h.limit = header_int(e, "X-RateLimit-Limit", -1);
+	h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
+	h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
+	if (status == 429) {
+		bool global = false;
+		double secs = parse_429(e, q, &global);
+
+		rl_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
+		r->stats.rate_limited++;
+		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", lr,
+		          global ? "global" : "bucket", secs);
+		if (q->limited++ < LIMITED_MAX) {
+			retry(r, q, (int64_t)(secs * 1000.0 + 0.999) + 1, now);
+			return;
+		}
+		complete(r, q, status);
+		return;
+	}
+	rl_done(r->rl, q->route, exempt, status, &h, 0, false, now);
+	if (status >= 500 && status <= 599) {
+		r->stats.server_errors++;
+		if (q->tries++ < TRIES_MAX && !r->stopped) {
+			log_warnx("discord: %s answered %ld; retrying", lr, status);
+			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
+			return;
+		}
+	}
+	if (status == 401)
+		stop_rest(r);
+	else if (status >= 400)
+		log_warnx("discord: %s answered %ld: %.200s", lr, status, buf_str(&q->resp));
+	complete(r, q, status);
+}
+
+static void
+check_done(struct rest *r)
+{
+	CURLMsg *m;
+	int left;
+
+	while ((m = curl_multi_info_read(r->multi, &left)) != NULL) {
+		CURL *e = m->easy_handle;
+		CURLcode rc = m->data.result;
+		struct req *q = NULL;
+		curl_off_t pre = 0;
+
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&q);
+		curl_easy_getinfo(e, CURLINFO_PRETRANSFER_TIME_T, &pre);
+		q->sent_ns = q->added_ns + (uint64_t)pre * 1000u;
+		list_unlink(&r->active, q);
+		r->nactive--;
+		curl_multi_remove_handle(r->multi, e);
+		finish(r, q, e, rc, (int64_t)uv_now(r->loop));
+		q = NULL;
+		curl_easy_reset(e);
+		if (r->npool < POOL_MAX)
+			r->pool[r->npool++] = e;
+		else
+			curl_easy_cleanup(e);
+	}
+	if (!r->closing)
+		pump(r);
+}
+
+static struct curl_slist *
+headers(const char *token, bool body)
+{
+	struct curl_slist *l = NULL;
+	struct buf b;
+
+	buf_init(&b, 4096);
+	buf_addf(&b, "Authorization: Bot %s", token);
+	l = curl_slist_append(l, buf_str(&b));
+	memset(b.p, 0, b.len); /* the token does not linger in freed memory */
+	buf_free(&b);
+	if (body) {
+		l = curl_slist_append(l, "Content-Type: application/json");
+		l = curl_slist_append(l, "Expect:");
+	}
+	return l;
+}
+
+struct rest *
+rest_new(uv_loop_t *loop, const struct rest_opts *o)
+{
+	static bool curl_ready;
+	struct rest *r = xcalloc(1, sizeof(*r));
+	size_t n;
+
+	if (!curl_ready) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		curl_ready = true;
+	}
+	r->loop = loop;
+	r->base = xstrdup(o->base_url != NULL ? o->base_url : "https://discord.com/api/v10");
+	n = strlen(r->base);
+	while (n > 0 && r->base[n - 1] == '/')
+		r->base[--n] = '\0';
+	r->tls_verify = o->tls_verify;
+	r->hdr_body = headers(o->token != NULL ? o->token : "", true);
+	r->hdr_plain = headers(o->token != NULL ? o->token : "", false);
+	r->rl = rl_new();
+	r->rng = rng_new_seeded(uv_hrtime());
+	r->multi = curl_multi_init();
+	curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
+	curl_multi_setopt(r->multi, CURLMOPT_SOCKETDATA, r);
+	curl_multi_setopt(r->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+	curl_multi_setopt(r->multi, CURLMOPT_TIMERDATA, r);
+	curl_multi_setopt(r->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)HOST_CONNS_MAX);
+	curl_multi_setopt(r->multi, CURLMOPT_MAXCONNECTS, (long)HOST_CONNS_MAX);
+	uv_timer_init(loop, &r->curl_timer);
+	uv_timer_init(loop, &r->pump_timer);
+	r->curl_timer.data = r->pump_timer.data = r;
+	r->open_handles = 2;
+	return r;
+}
+
+void
+rest_call(struct rest *r, const char *method, const char *path, const char *body, unsigned flags,
+          rest_cb cb, void *ctx)
+{
+	struct req *q = xcalloc(1, sizeof(*q));
+	struct buf u;
+
+	q->r = r;
+	snprintf(q->method, sizeof(q->method), "%s", method);
+	buf_init(&u, 8192);
+	buf_addf(&u, "%s%s", r->base, path);
+	q->url = buf_take(&u);
+	q->body = xstrdup(body);
+	rl_route(method, path, q->route, sizeof(q->route));
+	q->flags = flags;
+	q->cb = cb;
+	q->ctx = ctx;
+	buf_init(&q->resp, RESPONSE_MAX);
+	q->queued_ns = uv_hrtime();
+	r->stats.requests++;
+	if (r->stopped || r->closing) {
+		fail_later(r, q);
+		return;
+	}
+	list_push(&r->pending, q, false);
+	r->npending++;
+	pump(r);
+}
+
+size_t
+rest_pending(const struct rest *r)
+{
+	return r->npending + r->nactive;
+}
+
+bool
+rest_stopped(const struct rest *r)
+{
+	return r->stopped;
+}
+
+const struct rest_stats *
+rest_stats(const struct rest *r)
+{
+	return &r->stats;
+}
+
+void
+rest_close(struct rest *r, void (*done)(void *), void *ctx)
+{
+	struct req *q;
+
+	r->closing = true;
+	r->done = done;
+	r->done_ctx = ctx;
+	while ((q = r->active.head) != NULL) {
+		list_unlink(&r->active, q);
+		curl_multi_remove_handle(r->multi, q->easy);
+		curl_easy_cleanup(q->easy);
+		complete(r, q, 0);
+	}
+	while ((q = r->pending.head) != NULL) {
+		list_unlink(&r->pending, q);
+		complete(r, q, 0);
+	}
+	while ((q = r->failed.head) != NULL) {
+		list_unlink(&r->failed, q);
+		complete(r, q, 0);
+	}
+	r->npending = r->nactive = 0;
+	while (r->npool > 0)
+		curl_easy_cleanup(r->pool[--r->npool]);
+	curl_multi_cleanup(r->multi);
+	r->multi = NULL;
+	while (r->socks != NULL)
+		sock_close(r, r->socks);
+	curl_slist_free_all(r->hdr_body);
+	curl_slist_free_all(r->hdr_plain);
+	rl_free(r->rl);
+	rng_free(r->rng);
+	free(r->base);
+	uv_timer_stop(&r->curl_timer);
+	uv_timer_stop(&r->pump_timer);
+	uv_close((uv_handle_t *)&r->curl_timer, on_timer_closed);
+	uv_close((uv_handle_t *)&r->pump_timer, on_timer_closed);
+}

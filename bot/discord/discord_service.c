@@ -1,0 +1,128 @@
+/*
+ * discord_service: the Discord transport as an app service: started when
+ * the configuration has a [discord] section; draining closes the gateway
+ * and lets answers in flight finish; a fatal Discord error stops delver
+ * with exit status 1. libwebsockets frees its context only after the loop
+ * has ended, so the memory goes in the release step.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/app.h"
+#include "bot/discord/discord.h"
+#include "bot/discord/discord_service.h"
+#include "bot/log.h"
+#include "rules/base/mem.h"
+
+struct discord_service {
+	struct app *app;
+	struct discord *dc;
+	struct app_service *svc;
+};
+
+static void
+drained(void *ctx)
+{
+	struct discord_service *ds = ctx;
+
+	app_service_done(ds->svc);
+}
+
+static void
+drain(void *ctx, struct app_service *s)
+{
+	struct discord_service *ds = ctx;
+
+	ds->svc = s;
+	discord_stop(ds->dc, drained, ds);
+}
+
+static void
+stop(void *ctx, struct app_service *s)
+{
+	app_service_done(s); /* the drain closed everything */
+}
+
+static bool
+same(const char *a, const char *b)
+{
+	return (a == NULL && b == NULL) || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static void
+reload(void *ctx, const struct config *old, const struct config *now)
+{
+	struct discord_service *ds = ctx;
+	const struct config_discord *o = &old->discord, *n = &now->discord;
+
+	if (!same(old->bot.gm_role, now->bot.gm_role))
+		discord_set_gm_role(ds->dc, now->bot.gm_role);
+	if (!same(o->token, n->token) || !same(o->application_id, n->application_id) ||
+	    !same(o->gateway_url, n->gateway_url) || !same(o->rest_url, n->rest_url) ||
+	    !same(o->dev_guild, n->dev_guild) || o->shard_id != n->shard_id ||
+	    o->shard_count != n->shard_count || o->intents != n->intents ||
+	    o->tls_verify != n->tls_verify || o->compress != n->compress)
+		log_warnx("[discord] changed: restart delver to apply it");
+}
+
+static void
+release(void *ctx)
+{
+	struct discord_service *ds = ctx;
+
+	discord_free(ds->dc);
+	free(ds);
+}
+
+static const char *
+stalled(void *ctx, char *why, size_t len)
+{
+	struct discord_service *ds = ctx;
+
+	return discord_stalled(ds->dc, why, len);
+}
+
+static const struct app_service_ops ops = {
+    .name = "discord",
+    .timeout_ms = 5000,
+    .drain = drain,
+    .stop = stop,
+    .reload = reload,
+    .stalled = stalled,
+    .release = release,
+};
+
+static void
+on_fatal(void *ctx, const char *msg)
+{
+	struct discord_service *ds = ctx;
+
+	app_shutdown(ds->app, APP_EXIT_FAILURE, "Discord cannot go on");
+}
+
+int
+discord_service_start(struct app *a, char *err, size_t errlen)
+{
+	const struct config *c = app_config(a);
+	struct discord_service *ds;
+	struct discord_opts o = {0};
+
+	if (!c->discord.enabled)
+		return 0;
+	ds = xcalloc(1, sizeof(*ds));
+	ds->app = a;
+	o.cfg = &c->discord;
+	o.gm_role = c->bot.gm_role;
+	o.state_dir = c->bot.state_dir;
+	o.d = app_dispatch(a);
+	o.on_fatal = on_fatal;
+	o.ctx = ds;
+	ds->dc = discord_start(app_loop(a), &o);
+	if (ds->dc == NULL) {
+		free(ds);
+		snprintf(err, errlen, "the Discord transport cannot start (see above)");
+		return -1;
+	}
+	app_add_service(a, &ops, ds);
+	return 0;
+}

@@ -1,0 +1,618 @@
+/* render_discord: Discord rendering of the reply model; see render_discord.h. */
+#include "bot/discord/render_discord.h"
+
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/console/render_text.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+#define FENCE_OPEN  "```ansi\n"
+#define FENCE_CLOSE "```\n"
+#define SGR_RESET   "\033[0m"
+#define ZWSP        "\xe2\x80\x8b"
+#define HL_MARK     "\xe2\x96\xb6 " /* "▶ " */
+#define SHORTENED   " \xe2\x80\xa6 (shortened)"
+/* Spans with any of these styles make a line a dice line (fenced). */
+#define DICE_STYLES (RS_CRIT | RS_FUMBLE | RS_STRUCK | RS_USER | RS_HIGHLIGHT | RS_DIM)
+#define BOLD_STYLES (RS_BOLD | RS_CRIT | RS_FUMBLE | RS_HIGHLIGHT)
+/* A rendered message is built in a buffer this large at most. */
+#define RENDER_MAX (1u << 22)
+/* A longer line is shortened rather than left out. */
+#define LINE_MAX_UNITS 1500
+
+enum ukind {
+	U_TITLE,
+	U_LINE,
+	U_HEADER,
+	U_ROW,
+	U_HLROW,
+};
+
+/* One output line of a message, before fitting it into the limit. */
+struct unit {
+	char *text;
+	size_t len; /* UTF-16 code units */
+	enum ukind kind;
+	bool fenced;
+	bool dropped;
+	size_t rank; /* rows: drop order, the larger the earlier */
+};
+
+struct units {
+	struct unit *v;
+	size_t n;
+};
+
+struct dbuttons {
+	size_t cap;
+	uint64_t next;
+	struct {
+		uint64_t id;
+		char *action;
+	} * slot;
+};
+
+size_t
+render_discord_len(const char *s)
+{
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p & 0xC0) != 0x80)
+			n++;
+		if (*p >= 0xF0)
+			n++; /* a surrogate pair */
+	}
+	return n;
+}
+
+struct dbuttons *
+dbuttons_new(size_t cap)
+{
+	struct dbuttons *bs = xcalloc(1, sizeof(*bs));
+
+	bs->cap = cap > 0 ? cap : 1;
+	bs->slot = xcalloc(bs->cap, sizeof(*bs->slot));
+	return bs;
+}
+
+void
+dbuttons_free(struct dbuttons *bs)
+{
+	if (bs == NULL)
+		return;
+	for (size_t i = 0; i < bs->cap; i++)
+		free(bs->slot[i].action);
+	free(bs->slot);
+	free(bs);
+}
+
+static uint64_t
+dbuttons_put(struct dbuttons *bs, const char *action)
+{
+	uint64_t id = ++bs->next;
+	size_t i = (size_t)(id % bs->cap);
+
+	free(bs->slot[i].action);
+	bs->slot[i].id = id;
+	bs->slot[i].action = xstrdup(action);
+	return id;
+}
+
+const char *
+dbuttons_action(const struct dbuttons *bs, const char *custom_id)
+{
+	char *end;
+	uint64_t id;
+
+	if (strncmp(custom_id, "a:", 2) == 0 && custom_id[2] != '\0')
+		return custom_id + 2;
+	if (bs == NULL || strncmp(custom_id, "b:", 2) != 0 || custom_id[2] == '\0')
+		return NULL;
+	id = strtoull(custom_id + 2, &end, 16);
+	if (*end != '\0' || id == 0)
+		return NULL;
+	if (bs->slot[id % bs->cap].id != id)
+		return NULL;
+	return bs->slot[id % bs->cap].action;
+}
+
+static void
+units_add(struct units *u, enum ukind kind, bool fenced, struct buf *text)
+{
+	struct unit *x;
+
+	u->v = xrealloc(u->v, (u->n + 1) * sizeof(*u->v));
+	x = &u->v[u->n++];
+	memset(x, 0, sizeof(*x));
+	x->text = buf_take(text);
+	x->len = render_discord_len(x->text);
+	x->kind = kind;
+	x->fenced = fenced;
+}
+
+static void
+units_free(struct units *u)
+{
+	for (size_t i = 0; i < u->n; i++)
+		free(u->v[i].text);
+	free(u->v);
+}
+
+/* Text inside the ansi block: control characters become spaces and a
+ * zero-width space follows each backtick, so no text can end the block. */
+static void
+fence_text(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			buf_addc(b, ' ');
+		else
+			buf_addc(b, *s);
+		if (c == '`')
+			buf_adds(b, ZWSP);
+	}
+}
+
+/* Markdown text with Discord's markup characters escaped. at_start says
+ * whether the text begins a line (where '#', '>', '-' and "1." mean
+ * something). */
+static void
+md_text(struct buf *b, const char *s, bool *at_start)
+{
+	for (const char *p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c == '\n') {
+			buf_addc(b, '\n');
+			*at_start = true;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			buf_addc(b, ' ');
+			continue;
+		}
+		if (strchr("\\*_~`|<[]", c) != NULL || (*at_start && strchr("#>-+", c) != NULL))
+			buf_addc(b, '\\');
+		if (*at_start && c >= '0' && c <= '9') {
+			const char *q = p;
+
+			while (*q >= '0' && *q <= '9')
+				q++;
+			buf_add(b, p, (size_t)(q - p));
+			if (*q == '.')
+				buf_addc(b, '\\');
+			p = q - 1;
+			*at_start = false;
+			continue;
+		}
+		buf_addc(b, *p);
+		if (c != ' ')
+			*at_start = false;
+	}
+}
+
+static void
+md_span(const struct reply_span *s, struct buf *b, bool *at_start)
+{
+	struct buf t;
+	const char *text, *core, *end;
+	const char *mark = "";
+	size_t lead, trail;
+	bool code =
+	    (s->style & RS_CODE) && strchr(s->text, '`') == NULL && strchr(s->text, '\n') == NULL;
+	const char *open = "";
+
+	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
+		mark = s->user.mark;
+	buf_init(&t, RENDER_MAX);
+	buf_addf(&t, "%s%s", mark, s->text);
+	text = buf_str(&t);
+	lead = strspn(text, " \t");
+	core = text + lead;
+	end = core + strlen(core);
+	while (end > core && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	trail = strlen(end);
+	buf_add(b, text, lead);
+	if (core == end) {
+		buf_adds(b, end);
+		buf_free(&t);
+		return;
+	}
+	if (s->style & BOLD_STYLES)
+		open = "**";
+	else if (s->style & RS_ITALIC)
+		open = "*";
+	if (s->style & RS_STRUCK)
+		buf_adds(b, "~~");
+	buf_adds(b, open);
+	if (code) {
+		buf_addc(b, '`');
+		buf_add(b, core, (size_t)(end - core));
+		buf_addc(b, '`');
+		*at_start = false;
+	} else {
+		char *part = xstrndup(core, (size_t)(end - core));
+
+		md_text(b, part, at_start);
+		free(part);
+	}
+	buf_adds(b, open);
+	if (s->style & RS_STRUCK)
+		buf_adds(b, "~~");
+	buf_add(b, end, trail);
+	buf_free(&t);
+}
+
+/* The SGR parameters Discord's ANSI blocks know: 1 bold, 4 underline,
+ * 30-37 colours. Returns false when the span needs none. */
+static bool
+sgr_codes(unsigned style, const struct ustyle *us, char *out, size_t len)
+{
+	int colour = -1;
+	bool bold = (style & (BOLD_STYLES | RS_USER)) != 0;
+	bool under = (style & RS_USER) != 0;
+
+	if (style & RS_USER)
+		colour = render_ansi_colour(us->colour);
+	else if (style & (RS_CRIT | RS_GOOD))
+		colour = 32;
+	else if (style & (RS_FUMBLE | RS_BAD))
+		colour = 31;
+	else if (style & RS_HIGHLIGHT)
+		colour = 33;
+	else if (style & RS_CODE)
+		colour = 36;
+	else if (style & (RS_DIM | RS_STRUCK))
+		colour = 30;
+	if (!bold && !under && colour < 0)
+		return false;
+	if (colour >= 0)
+		snprintf(out, len, "\033[%s%s;%dm", bold ? "1" : "0", under ? ";4" : "", colour);
+	else
+		snprintf(out, len, "\033[%s%sm", bold ? "1" : "0", under ? ";4" : "");
+	return true;
+}
+
+static void
+ansi_span(const struct reply_span *s, struct buf *b)
+{
+	char sgr[32];
+	bool styled = sgr_codes(s->style, &s->user, sgr, sizeof(sgr));
+
+	if (styled)
+		buf_adds(b, sgr);
+	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
+		fence_text(b, s->user.mark);
+	if (s->style & RS_STRUCK)
+		buf_adds(b, "~~");
+	fence_text(b, s->text);
+	if (s->style & RS_STRUCK)
+		buf_adds(b, "~~");
+	if (styled)
+		buf_adds(b, SGR_RESET);
+}
+
+static bool
+is_dice_line(const struct reply_block *bl)
+{
+	for (size_t j = 0; j < bl->nspans; j++)
+		if (bl->spans[j].style & DICE_STYLES)
+			return true;
+	return false;
+}
+
+static void
+table_units(const struct reply_block *bl, struct units *u)
+{
+	size_t width[16] = {0};
+	size_t hl = SIZE_MAX;
+	struct buf b;
+
+	buf_init(&b, RENDER_MAX);
+	render_table_widths(bl, width);
+	for (size_t r = 0; r < bl->nrows; r++)
+		if (bl->rows[r].highlight && hl == SIZE_MAX)
+			hl = r;
+	if (bl->header != NULL) {
+		buf_adds(&b, hl != SIZE_MAX ? "  \033[1m" : "\033[1m");
+		for (int c = 0; c < bl->ncols; c++) {
+			fence_text(&b, bl->header[c]);
+			if (c + 1 < bl->ncols)
+				render_pad(&b, width[c] - utf8_len(bl->header[c]) + 2);
+		}
+		buf_adds(&b, SGR_RESET);
+		units_add(u, U_HEADER, true, &b);
+	}
+	for (size_t r = 0; r < bl->nrows; r++) {
+		const struct reply_row *row = &bl->rows[r];
+		bool mark = hl != SIZE_MAX;
+
+		if (mark)
+			buf_adds(&b, row->highlight ? HL_MARK "\033[1;33m" : "  \033[30m");
+		for (int c = 0; c < bl->ncols; c++) {
+			fence_text(&b, row->cells[c]);
+			if (c + 1 < bl->ncols)
+				render_pad(&b, width[c] - utf8_len(row->cells[c]) + 2);
+		}
+		if (mark)
+			buf_adds(&b, SGR_RESET);
+		units_add(u, row->highlight ? U_HLROW : U_ROW, true, &b);
+		/* Far rows go first; without a highlight, the last rows go first. */
+		u->v[u->n - 1].rank =
+		    hl == SIZE_MAX ? r : (r > hl ? r - hl : hl - r) * 2 + (r > hl);
+	}
+	buf_free(&b);
+}
+
+static void
+build_units(const struct reply_msg *m, struct units *u)
+{
+	struct buf b;
+
+	buf_init(&b, RENDER_MAX);
+	if (m->title != NULL) {
+		bool start = true;
+
+		buf_adds(&b, "**");
+		md_text(&b, m->title, &start);
+		buf_adds(&b, "**");
+		units_add(u, U_TITLE, false, &b);
+	}
+	for (size_t i = 0; i < m->nblocks; i++) {
+		const struct reply_block *bl = &m->blocks[i];
+		bool fenced, start = true;
+
+		if (bl->kind == RB_TABLE) {
+			table_units(bl, u);
+			continue;
+		}
+		fenced = is_dice_line(bl);
+		if (bl->nspans == 0) /* an empty line stays where it is */
+			fenced = u->n > 0 && u->v[u->n - 1].fenced;
+		for (size_t j = 0; j < bl->nspans; j++) {
+			if (fenced)
+				ansi_span(&bl->spans[j], &b);
+			else
+				md_span(&bl->spans[j], &b, &start);
+		}
+		units_add(u, U_LINE, fenced, &b);
+	}
+	buf_free(&b);
+}
+
+static void
+gap_marker(struct buf *out, bool *open, size_t gap, bool rows, bool fenced)
+{
+	if (gap == 0)
+		return;
+	if (fenced && !*open)
+		buf_adds(out, FENCE_OPEN);
+	if (!fenced && *open)
+		buf_adds(out, FENCE_CLOSE);
+	*open = fenced;
+	buf_addf(out,
+	         fenced ? "\xe2\x80\xa6 %zu more %s not shown\n"
+	                : "*\xe2\x80\xa6 %zu more %s not shown*\n",
+	         gap, rows ? (gap == 1 ? "row" : "rows") : (gap == 1 ? "line" : "lines"));
+}
+
+/* Joins the units that are not dropped, with fences and gap markers. */
+static char *
+assemble(const struct units *u)
+{
+	struct buf out;
+	bool open = false, gap_rows = true, gap_fenced = false;
+	size_t gap = 0;
+
+	buf_init(&out, RENDER_MAX);
+	for (size_t i = 0; i < u->n; i++) {
+		const struct unit *x = &u->v[i];
+
+		if (x->dropped) {
+			if (gap == 0) {
+				gap_fenced = x->fenced;
+				gap_rows = true;
+			}
+			gap_rows &= (x->kind == U_ROW);
+			gap++;
+			continue;
+		}
+		gap_marker(&out, &open, gap, gap_rows, gap_fenced);
+		gap = 0;
+		if (x->fenced && !open)
+			buf_adds(&out, FENCE_OPEN);
+		if (!x->fenced && open)
+			buf_adds(&out, FENCE_CLOSE);
+		open = x->fenced;
+		buf_adds(&out, x->text);
+		buf_addc(&out, '\n');
+	}
+	gap_marker(&out, &open, gap, gap_rows, gap_fenced);
+	if (open)
+		buf_adds(&out, FENCE_CLOSE);
+	if (out.len > 0)
+		out.p[--out.len] = '\0'; /* the last newline */
+	return buf_take(&out);
+}
+
+/* The next unit to leave out: the row farthest from the highlight, then
+ * the last plain line, then (only when a message is little else) the last
+ * header or highlighted row, and the title last of all. SIZE_MAX when
+ * everything is left out already. */
+static size_t
+next_drop(const struct units *u)
+{
+	static const enum ukind order[] = {U_LINE, U_HEADER, U_HLROW, U_TITLE};
+	size_t best = SIZE_MAX;
+
+	for (size_t i = 0; i < u->n; i++) {
+		const struct unit *x = &u->v[i];
+
+		if (!x->dropped && x->kind == U_ROW &&
+		    (best == SIZE_MAX || x->rank >= u->v[best].rank))
+			best = i;
+	}
+	if (best != SIZE_MAX)
+		return best;
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (size_t i = u->n; i > 0; i--)
+			if (!u->v[i - 1].dropped && u->v[i - 1].kind == order[k])
+				return i - 1;
+	return SIZE_MAX;
+}
+
+/* Shortens a unit to about keep UTF-16 units, at a word, without
+ * splitting an escape sequence or a character, and says so. */
+static void
+shorten(struct unit *x, size_t keep)
+{
+	const char *t = x->text;
+	size_t cut = 0;
+	struct buf b;
+
+	for (size_t n = 0; t[cut] != '\0' && n < keep; cut++) {
+		unsigned char c = (unsigned char)t[cut];
+
+		if ((c & 0xC0) != 0x80)
+			n += c >= 0xF0 ? 2 : 1;
+	}
+	cut = utf8_cut(t, strlen(t), cut);
+	for (size_t k = cut; k > 0 && cut - k < 40; k--) {
+		if (t[k - 1] == ' ') {
+			cut = k - 1;
+			break;
+		}
+	}
+	for (size_t k = cut; k > 0 && cut - k < 16; k--) {
+		if (t[k - 1] == 'm')
+			break;
+		if (t[k - 1] == '\033') { /* inside an escape: cut before it */
+			cut = k - 1;
+			break;
+		}
+	}
+	buf_init(&b, RENDER_MAX);
+	buf_add(&b, t, cut);
+	buf_adds(&b, x->fenced ? SGR_RESET SHORTENED : SHORTENED);
+	free(x->text);
+	x->text = buf_take(&b);
+	x->len = render_discord_len(x->text);
+}
+
+/* The content of the message, fitted into DISCORD_CONTENT_MAX. */
+static char *
+fit(struct units *u)
+{
+	char *s = assemble(u);
+	size_t len = render_discord_len(s), est;
+
+	if (len <= DISCORD_CONTENT_MAX)
+		return s;
+	/* A line longer than most of a message is shortened, not dropped. */
+	for (size_t i = 0; i < u->n; i++)
+		if (u->v[i].len > LINE_MAX_UNITS)
+			shorten(&u->v[i], LINE_MAX_UNITS - 40);
+	free(s);
+	s = assemble(u);
+	est = render_discord_len(s);
+	if (est <= DISCORD_CONTENT_MAX)
+		return s;
+	/* Drop by estimate first (each marker line costs about 30). */
+	while (est > DISCORD_CONTENT_MAX - 120) {
+		size_t i = next_drop(u);
+
+		if (i == SIZE_MAX)
+			break;
+		u->v[i].dropped = true;
+		est -= u->v[i].len + 1 < est ? u->v[i].len + 1 : est;
+	}
+	for (;;) {
+		size_t i;
+
+		free(s);
+		s = assemble(u);
+		len = render_discord_len(s);
+		if (len <= DISCORD_CONTENT_MAX)
+			return s;
+		i = next_drop(u);
+		if (i == SIZE_MAX)
+			return s; /* only the marker is left: it always fits */
+		u->v[i].dropped = true;
+	}
+}
+
+static void
+add_buttons(cJSON *msg, const struct reply_msg *m, struct dbuttons *bs)
+{
+	cJSON *rows = NULL, *row = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nbuttons && n < DISCORD_BUTTONS_MAX; i++) {
+		const char *action = m->buttons[i].action, *label = m->buttons[i].label;
+		char id[DISCORD_CUSTOM_ID_MAX + 1], lab[DISCORD_LABEL_MAX + 1];
+		size_t ll = strlen(label);
+		cJSON *b;
+
+		if (action == NULL || *action == '\0')
+			continue;
+		if (strlen(action) + 2 <= DISCORD_CUSTOM_ID_MAX)
+			snprintf(id, sizeof(id), "a:%s", action);
+		else if (bs != NULL)
+			snprintf(id, sizeof(id), "b:%" PRIx64, dbuttons_put(bs, action));
+		else
+			continue;
+		ll = utf8_cut(label, ll, DISCORD_LABEL_MAX);
+		snprintf(lab, sizeof(lab), "%.*s", (int)ll, ll > 0 ? label : "Run");
+		if (ll == 0)
+			snprintf(lab, sizeof(lab), "Run");
+		if (rows == NULL)
+			rows = cJSON_AddArrayToObject(msg, "components");
+		if (n % DISCORD_ROW_BUTTONS == 0) {
+			row = cJSON_CreateObject();
+			cJSON_AddNumberToObject(row, "type", 1);
+			cJSON_AddArrayToObject(row, "components");
+			cJSON_AddItemToArray(rows, row);
+		}
+		b = cJSON_CreateObject();
+		cJSON_AddNumberToObject(b, "type", 2);
+		cJSON_AddNumberToObject(b, "style", n == 0 ? 1 : 2);
+		cJSON_AddStringToObject(b, "label", lab);
+		cJSON_AddStringToObject(b, "custom_id", id);
+		cJSON_AddItemToArray(cJSON_GetObjectItem(row, "components"), b);
+		n++;
+	}
+}
+
+cJSON *
+render_discord(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs)
+{
+	struct units u = {0};
+	cJSON *msg = cJSON_CreateObject(), *am;
+	char *content;
+
+	build_units(m, &u);
+	content = fit(&u);
+	units_free(&u);
+	add_buttons(msg, m, bs);
+	if (*content == '\0' && cJSON_GetObjectItem(msg, "components") == NULL) {
+		free(content);
+		content = xstrdup("(nothing to show)");
+	}
+	cJSON_AddStringToObject(msg, "content", content);
+	free(content);
+	if (ephemeral)
+		cJSON_AddNumberToObject(msg, "flags", DISCORD_FLAG_EPHEMERAL);
+	am = cJSON_AddObjectToObject(msg, "allowed_mentions");
+	cJSON_AddArrayToObject(am, "parse");
+	return msg;
+}

@@ -1,0 +1,745 @@
+/* irc_conn: the IRC session state machine; see irc_conn.h. */
+#include "bot/irc/irc_conn.h"
+#include "bot/irc/irc_conn_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/log.h"
+#include "rules/base/mem.h"
+
+#define JOIN_LISTS_MAX 400 /* bytes of channels and keys in one JOIN line */
+
+void
+irc_timing_defaults(struct irc_timing *t)
+{
+	t->ping_idle = 60000;
+	t->ping_timeout = 30000;
+	t->register_max = 60000;
+	t->rejoin = 5000;
+	t->rejoin_max = 600000;
+	t->nick_retry = 120000;
+	t->backoff_min = 1000;
+	t->backoff_max = 300000;
+	t->stable = 60000;
+}
+
+const char *
+irc_conn__net(const struct irc_conn *c)
+{
+	return c->cfg->network != NULL ? c->cfg->network : "?";
+}
+
+struct irc_conn *
+irc_conn_new(const struct config_irc *cfg, const struct irc_timing *t,
+             const struct irc_conn_hooks *h, void *ctx)
+{
+	struct irc_conn *c = xcalloc(1, sizeof(*c));
+
+	c->cfg = cfg;
+	if (t != NULL)
+		c->t = *t;
+	else
+		irc_timing_defaults(&c->t);
+	c->h = *h;
+	c->ctx = ctx;
+	c->flood = irc_flood_new(cfg->flood_burst > 0 ? cfg->flood_burst : 4,
+	                         cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : 2000);
+	c->track = irc_track_new();
+	for (size_t i = 0; i < cfg->nchannels && i < CONFIG_CHANNELS_MAX; i++) {
+		c->chans[c->nchans].name = cfg->channels[i];
+		c->chans[c->nchans++].key = cfg->channel_keys[i];
+	}
+	snprintf(c->nick, sizeof(c->nick), "%s", cfg->nick);
+	return c;
+}
+
+void
+irc_conn_free(struct irc_conn *c)
+{
+	if (c == NULL)
+		return;
+	irc_flood_free(c->flood);
+	irc_track_free(c->track);
+	free(c);
+}
+
+int
+irc_conn__send(struct irc_conn *c, bool urgent, const char *target, const char *cmd,
+               const char *const *p, size_t n)
+{
+	char line[IRC_LINE_MAX + 1];
+	int len = irc_build(line, sizeof(line), cmd, p, n);
+	int r;
+
+	if (len < 0) {
+		log_warnx("irc %s: not sending a %s line that IRC cannot carry", irc_conn__net(c),
+		          cmd);
+		return -1;
+	}
+	if (urgent)
+		r = irc_flood_push_urgent(c->flood, line, (size_t)len);
+	else
+		r = irc_flood_push(c->flood, target, line, (size_t)len);
+	if (r < 0) {
+		log_warnx("irc %s: the send queue is full; a %s line was dropped", irc_conn__net(c),
+		          cmd);
+		return -1;
+	}
+	if (c->h.wake != NULL)
+		c->h.wake(c->ctx);
+	return 0;
+}
+
+void
+irc_conn__recycle(struct irc_conn *c, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	if (c->recycling)
+		return;
+	c->recycling = true;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	log_warnx("irc %s: %s; reconnecting", irc_conn__net(c), why);
+	if (c->h.recycle != NULL)
+		c->h.recycle(c->ctx, why);
+}
+
+static bool
+same_nick(const struct irc_conn *c, const char *a, const char *b)
+{
+	char fa[IRC_NICK_MAX], fb[IRC_NICK_MAX];
+
+	irc_track_casefold(c->track, a, fa, sizeof(fa));
+	irc_track_casefold(c->track, b, fb, sizeof(fb));
+	return strcmp(fa, fb) == 0;
+}
+
+static bool
+is_me(const struct irc_conn *c, const char *nick)
+{
+	return nick != NULL && same_nick(c, nick, c->nick);
+}
+
+static struct chanrec *
+find_chanrec(struct irc_conn *c, const char *name)
+{
+	char want[IRC_CHAN_MAX], have[IRC_CHAN_MAX];
+
+	irc_track_casefold(c->track, name, want, sizeof(want));
+	for (size_t i = 0; i < c->nchans; i++) {
+		irc_track_casefold(c->track, c->chans[i].name, have, sizeof(have));
+		if (strcmp(want, have) == 0)
+			return &c->chans[i];
+	}
+	return NULL;
+}
+
+/* --- registration --- */
+
+void
+irc_conn_link_up(struct irc_conn *c, int64_t now)
+{
+	irc_conn_link_down(c, now);
+	c->st = ST_REG;
+	c->link_at = c->last_rx = now;
+	log_info("irc %s: connected; registering as %s", irc_conn__net(c), c->cfg->nick);
+	irc_reg_start(c);
+}
+
+void
+irc_conn_link_down(struct irc_conn *c, int64_t now)
+{
+	if (c->st == ST_READY && now - c->ready_at >= c->t.stable)
+		c->stable = true;
+	c->st = ST_DOWN;
+	c->recycling = false;
+	c->quitting = false;
+	irc_flood_clear(c->flood);
+	irc_track_reset(c->track);
+	snprintf(c->nick, sizeof(c->nick), "%s", c->cfg->nick);
+	c->self_user[0] = c->self_host[0] = '\0';
+	c->nick_try = 0;
+	c->want[0] = c->caps[0] = '\0';
+	c->sasl_pending = c->cap_ended = false;
+	c->ping_at = c->ready_at = c->nick_retry_at = 0;
+	for (size_t i = 0; i < c->nchans; i++) {
+		c->chans[i].joined = false;
+		c->chans[i].badkey = false; /* one more try on the next link */
+		c->chans[i].rejoin_at = 0;
+	}
+}
+
+/* A JOIN list item: no comma, no space, never empty. */
+static bool
+list_item_ok(const char *s)
+{
+	return irc_middle_ok(s) && strchr(s, ',') == NULL;
+}
+
+/* Whether ch is to be joined now. */
+static bool
+joinable(const struct chanrec *ch)
+{
+	return !ch->joined && !ch->dead && !ch->badkey && list_item_ok(ch->name) &&
+	       (ch->key == NULL || list_item_ok(ch->key));
+}
+
+static void
+send_join(struct irc_conn *c, const struct chanrec *ch)
+{
+	if (ch->key != NULL)
+		SEND(c, false, "JOIN", ch->name, ch->key);
+	else
+		SEND(c, false, "JOIN", ch->name);
+}
+
+static void
+send_joins(struct irc_conn *c, char *names, char *keys)
+{
+	if (names[0] == '\0')
+		return;
+	if (keys[0] != '\0')
+		SEND(c, false, "JOIN", names, keys);
+	else
+		SEND(c, false, "JOIN", names);
+	names[0] = keys[0] = '\0';
+}
+
+static void
+list_add(char *list, const char *item)
+{
+	size_t len = strlen(list), n = strlen(item);
+
+	if (len > 0)
+		list[len++] = ',';
+	memcpy(list + len, item, n + 1);
+}
+
+/* Joins every channel not joined in as few lines as fit: keyed channels
+ * first, their keys in the same order ("JOIN #k1,#k2,#open k1,k2"). */
+static void
+join_all(struct irc_conn *c)
+{
+	char names[JOIN_LISTS_MAX + 2] = "", keys[JOIN_LISTS_MAX + 2] = "";
+
+	for (int keyed = 1; keyed >= 0; keyed--) {
+		for (size_t i = 0; i < c->nchans; i++) {
+			const struct chanrec *ch = &c->chans[i];
+			size_t more;
+
+			if (!joinable(ch) || (ch->key != NULL) != (keyed == 1))
+				continue;
+			more = strlen(ch->name) + 1 + (ch->key != NULL ? strlen(ch->key) + 1 : 0);
+			if (strlen(names) + strlen(keys) + more > JOIN_LISTS_MAX)
+				send_joins(c, names, keys);
+			list_add(names, ch->name);
+			if (ch->key != NULL)
+				list_add(keys, ch->key);
+		}
+	}
+	send_joins(c, names, keys);
+}
+
+static bool
+same_key(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+/* Makes names (with keys) the channels to keep joined; see
+ * irc_conn_reconfigure. */
+static void
+set_channels(struct irc_conn *c, char *const *names, char *const *keys, size_t n)
+{
+	struct chanrec next[CONFIG_CHANNELS_MAX];
+	bool fresh[CONFIG_CHANNELS_MAX], rekeyed[CONFIG_CHANNELS_MAX];
+	size_t nn = 0;
+
+	if (n > CONFIG_CHANNELS_MAX)
+		n = CONFIG_CHANNELS_MAX;
+	for (size_t i = 0; i < n; i++) {
+		struct chanrec *old = find_chanrec(c, names[i]);
+
+		fresh[nn] = old == NULL;
+		rekeyed[nn] = old != NULL && !same_key(old->key, keys[i]);
+		if (old != NULL)
+			next[nn] = *old;
+		else
+			memset(&next[nn], 0, sizeof(next[nn]));
+		if (rekeyed[nn])
+			next[nn].badkey = false;
+		next[nn].key = keys[i];
+		next[nn++].name = names[i];
+	}
+	for (size_t i = 0; i < c->nchans; i++) {
+		char have[IRC_CHAN_MAX], want[IRC_CHAN_MAX];
+		bool kept = false;
+
+		irc_track_casefold(c->track, c->chans[i].name, have, sizeof(have));
+		for (size_t k = 0; k < n && !kept; k++) {
+			irc_track_casefold(c->track, names[k], want, sizeof(want));
+			kept = strcmp(have, want) == 0;
+		}
+		if (!kept && c->chans[i].joined && c->st == ST_READY)
+			SEND(c, false, "PART", c->chans[i].name);
+	}
+	memcpy(c->chans, next, nn * sizeof(next[0]));
+	c->nchans = nn;
+	for (size_t i = 0; i < nn && c->st == ST_READY; i++) {
+		if ((fresh[i] || rekeyed[i]) && joinable(&c->chans[i])) {
+			c->chans[i].rejoin_at = 0;
+			send_join(c, &c->chans[i]);
+		}
+	}
+}
+
+void
+irc_conn_reconfigure(struct irc_conn *c, const struct config_irc *cfg, const struct irc_timing *t)
+{
+	c->cfg = cfg;
+	if (t != NULL)
+		c->t = *t;
+	irc_flood_set_rate(c->flood, cfg->flood_burst > 0 ? cfg->flood_burst : 4,
+	                   cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : 2000);
+	set_channels(c, cfg->channels, cfg->channel_keys, cfg->nchannels);
+}
+
+static void
+on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
+{
+	c->st = ST_READY;
+	c->ready_at = now;
+	snprintf(c->nick, sizeof(c->nick), "%s", irc_msg_param(m, 0));
+	c->sasl_pending = false;
+	c->cap_ended = true;
+	log_info("irc %s: registered as %s", irc_conn__net(c), c->nick);
+	if (!same_nick(c, c->nick, c->cfg->nick))
+		c->nick_retry_at = now + c->t.nick_retry;
+	join_all(c);
+}
+
+/* --- channels --- */
+
+static void
+schedule_rejoin(struct irc_conn *c, struct chanrec *ch, int64_t now)
+{
+	if (ch->trouble == 0 || now - ch->trouble > c->t.rejoin_max || ch->delay == 0)
+		ch->delay = c->t.rejoin;
+	else if (ch->delay < c->t.rejoin_max)
+		ch->delay = ch->delay * 2 > c->t.rejoin_max ? c->t.rejoin_max : ch->delay * 2;
+	ch->trouble = now;
+	ch->rejoin_at = now + ch->delay;
+}
+
+static void
+learn_self(struct irc_conn *c, const struct irc_msg *m)
+{
+	if (m->user != NULL)
+		snprintf(c->self_user, sizeof(c->self_user), "%s", m->user);
+	if (m->host != NULL)
+		snprintf(c->self_host, sizeof(c->self_host), "%s", m->host);
+}
+
+static void
+on_join(struct irc_conn *c, const struct irc_msg *m)
+{
+	const char *chan = irc_msg_param(m, 0);
+	struct chanrec *ch;
+
+	if (!is_me(c, m->nick)) {
+		irc_track_join(c->track, chan, m->nick);
+		return;
+	}
+	learn_self(c, m);
+	irc_track_joined(c->track, chan);
+	ch = find_chanrec(c, chan);
+	if (ch != NULL) {
+		ch->joined = true;
+		ch->rejoin_at = 0;
+	}
+	log_info("irc %s: joined %s", irc_conn__net(c), chan);
+}
+
+static void
+lost_channel(struct irc_conn *c, const char *chan, int64_t now)
+{
+	struct chanrec *ch = find_chanrec(c, chan);
+
+	irc_track_left(c->track, chan);
+	if (ch == NULL)
+		return;
+	ch->joined = false;
+	schedule_rejoin(c, ch, now);
+}
+
+static void
+regain_nick(struct irc_conn *c, const char *gone)
+{
+	if (c->st == ST_READY && same_nick(c, gone, c->cfg->nick) &&
+	    !same_nick(c, c->nick, c->cfg->nick))
+		SEND(c, false, "NICK", c->cfg->nick);
+}
+
+static void
+on_kick(struct irc_conn *c, const struct irc_msg *m, int64_t now)
+{
+	const char *chan = irc_msg_param(m, 0), *victim = irc_msg_param(m, 1);
+
+	if (!is_me(c, victim)) {
+		irc_track_part(c->track, chan, victim);
+		return;
+	}
+	log_warnx("irc %s: kicked from %s by %s (%s)", irc_conn__net(c), chan,
+	          m->nick ? m->nick : "?", irc_msg_param(m, 2));
+	lost_channel(c, chan, now);
+}
+
+static void
+on_nick(struct irc_conn *c, const struct irc_msg *m)
+{
+	const char *to = irc_msg_param(m, 0);
+
+	if (m->nick == NULL || *to == '\0')
+		return;
+	irc_track_nick(c->track, m->nick, to);
+	if (is_me(c, m->nick)) {
+		snprintf(c->nick, sizeof(c->nick), "%s", to);
+		log_info("irc %s: now known as %s", irc_conn__net(c), to);
+		return;
+	}
+	regain_nick(c, m->nick);
+}
+
+static void
+on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t now)
+{
+	struct chanrec *ch = find_chanrec(c, irc_msg_param(m, 1));
+
+	if (ch == NULL)
+		return;
+	if (num == 475) {
+		/* Retrying a wrong key only repeats the refusal. */
+		ch->badkey = true;
+		if (ch->key != NULL)
+			log_warnx("irc %s: cannot join %s: the server refused its key (475); not "
+			          "retrying until the key changes in the configuration (SIGHUP) or "
+			          "the bot reconnects",
+			          irc_conn__net(c), ch->name);
+		else
+			log_warnx(
+			    "irc %s: cannot join %s: it needs a key (475, mode +k); give it in "
+			    "channels as %s:KEY and reload (SIGHUP)",
+			    irc_conn__net(c), ch->name, ch->name);
+		return;
+	}
+	log_warnx("irc %s: cannot join %s (%d: %s)", irc_conn__net(c), ch->name, num,
+	          irc_msg_param(m, m->nparams - 1));
+	if (num == 403) {
+		ch->dead = true;
+		return;
+	}
+	schedule_rejoin(c, ch, now);
+}
+
+/* --- input --- */
+
+static void
+on_numeric(struct irc_conn *c, int num, const struct irc_msg *m, int64_t now)
+{
+	switch (num) {
+	case 1:
+		on_welcome(c, m, now);
+		break;
+	case 5:
+		irc_track_isupport(c->track, m);
+		break;
+	case 353:
+		irc_track_names(c->track, irc_msg_param(m, 2), irc_msg_param(m, m->nparams - 1));
+		break;
+	case 396:
+		snprintf(c->self_host, sizeof(c->self_host), "%s", irc_msg_param(m, 1));
+		break;
+	case 432:
+	case 433:
+	case 436:
+	case 437:
+		if (num == 437 && irc_track_is_channel(c->track, irc_msg_param(m, 1)))
+			on_join_refused(c, num, m, now);
+		else
+			irc_reg_nick_refused(c, num, m);
+		break;
+	case 403:
+	case 405:
+	case 471:
+	case 473:
+	case 474:
+	case 475:
+	case 477:
+		on_join_refused(c, num, m, now);
+		break;
+	case 900:
+	case 902:
+	case 903:
+	case 904:
+	case 905:
+	case 906:
+	case 907:
+		irc_reg_sasl_numeric(c, num, m);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
+{
+	const char *cmd = m->command;
+
+	if (cmd[0] >= '0' && cmd[0] <= '9') {
+		on_numeric(c, atoi(cmd), m, now);
+	} else if (strcmp(cmd, "PING") == 0) {
+		SEND(c, true, "PONG", irc_msg_param(m, 0));
+	} else if (strcmp(cmd, "ERROR") == 0) {
+		if (c->quitting)
+			log_info("irc %s: left the server", irc_conn__net(c));
+		else
+			irc_conn__recycle(c, "the server ended the link: %s", irc_msg_param(m, 0));
+	} else if (strcmp(cmd, "CAP") == 0) {
+		irc_reg_cap(c, m);
+	} else if (strcmp(cmd, "AUTHENTICATE") == 0) {
+		irc_reg_authenticate(c, m);
+	} else if (strcmp(cmd, "PRIVMSG") == 0 || strcmp(cmd, "NOTICE") == 0) {
+		if (c->st == ST_READY && m->nick != NULL && m->user != NULL && !is_me(c, m->nick) &&
+		    m->nparams == 2 && c->h.message != NULL)
+			c->h.message(c->ctx, m);
+	} else if (strcmp(cmd, "JOIN") == 0) {
+		on_join(c, m);
+	} else if (strcmp(cmd, "PART") == 0) {
+		if (is_me(c, m->nick))
+			lost_channel(c, irc_msg_param(m, 0), now);
+		else if (m->nick != NULL)
+			irc_track_part(c->track, irc_msg_param(m, 0), m->nick);
+	} else if (strcmp(cmd, "KICK") == 0) {
+		on_kick(c, m, now);
+	} else if (strcmp(cmd, "QUIT") == 0) {
+		if (m->nick != NULL) {
+			irc_track_quit(c->track, m->nick);
+			regain_nick(c, m->nick);
+		}
+	} else if (strcmp(cmd, "NICK") == 0) {
+		on_nick(c, m);
+	} else if (strcmp(cmd, "MODE") == 0) {
+		if (irc_track_is_channel(c->track, irc_msg_param(m, 0)))
+			irc_track_mode(c->track, m);
+	}
+}
+
+void
+irc_conn_receive(struct irc_conn *c, const char *line, size_t len, int64_t now)
+{
+	static struct irc_msg m; /* large; the loop is single-threaded */
+	int r;
+
+	if (c->st == ST_DOWN)
+		return;
+	c->last_rx = now;
+	c->ping_at = 0;
+	r = irc_parse(&m, line, len);
+	if (r != IRC_PARSE_OK) {
+		log_debug("irc %s: ignoring a line from the server: %s", irc_conn__net(c),
+		          irc_parse_strerror(r));
+		return;
+	}
+	dispatch(c, &m, now);
+}
+
+/* --- time --- */
+
+void
+irc_conn_tick(struct irc_conn *c, int64_t now)
+{
+	if (c->st == ST_DOWN || c->recycling)
+		return;
+	if (c->st == ST_REG && now - c->link_at >= c->t.register_max) {
+		irc_conn__recycle(c, "the server did not finish registration within %d s",
+		                  c->t.register_max / 1000);
+		return;
+	}
+	if (c->ping_at == 0 && now - c->last_rx >= c->t.ping_idle) {
+		c->ping_at = now;
+		SEND(c, true, "PING", "delver");
+	} else if (c->ping_at != 0 && now - c->ping_at >= c->t.ping_timeout) {
+		irc_conn__recycle(c, "the server has been silent for %d s",
+		                  (int)((now - c->last_rx) / 1000));
+		return;
+	}
+	if (c->st != ST_READY)
+		return;
+	for (size_t i = 0; i < c->nchans; i++) {
+		struct chanrec *ch = &c->chans[i];
+
+		if (ch->rejoin_at != 0 && now >= ch->rejoin_at) {
+			ch->rejoin_at = 0;
+			if (joinable(ch))
+				send_join(c, ch);
+		}
+	}
+	if (c->nick_retry_at != 0 && now >= c->nick_retry_at) {
+		if (same_nick(c, c->nick, c->cfg->nick)) {
+			c->nick_retry_at = 0;
+		} else {
+			c->nick_retry_at = now + c->t.nick_retry;
+			SEND(c, false, "NICK", c->cfg->nick);
+		}
+	}
+}
+
+static void
+earliest(int64_t *best, int64_t t)
+{
+	if (t >= 0 && (*best < 0 || t < *best))
+		*best = t;
+}
+
+int64_t
+irc_conn_next(struct irc_conn *c, int64_t now)
+{
+	int64_t flood = irc_flood_next(c->flood, now), best = -1;
+
+	/* Output that may go now waits for the writable socket, not for a
+	 * timer; only a dry bucket sets a time. */
+	if (flood > now)
+		best = flood;
+
+	if (c->st == ST_DOWN || c->recycling)
+		return best;
+	if (c->st == ST_REG)
+		earliest(&best, c->link_at + c->t.register_max);
+	if (c->ping_at == 0)
+		earliest(&best, c->last_rx + c->t.ping_idle);
+	else
+		earliest(&best, c->ping_at + c->t.ping_timeout);
+	if (c->st == ST_READY) {
+		for (size_t i = 0; i < c->nchans; i++)
+			if (c->chans[i].rejoin_at != 0)
+				earliest(&best, c->chans[i].rejoin_at);
+		if (c->nick_retry_at != 0)
+			earliest(&best, c->nick_retry_at);
+	}
+	return best < now && best >= 0 ? now : best;
+}
+
+size_t
+irc_conn_pop(struct irc_conn *c, int64_t now, char *out, size_t size)
+{
+	return irc_flood_pop(c->flood, now, out, size);
+}
+
+int64_t
+irc_conn_backoff(struct irc_conn *c, uint64_t rnd)
+{
+	int64_t step = c->t.backoff_min;
+
+	if (c->stable) {
+		c->attempts = 0;
+		c->stable = false;
+	}
+	for (int i = 0; i < c->attempts && step < c->t.backoff_max; i++)
+		step *= 2;
+	if (step > c->t.backoff_max)
+		step = c->t.backoff_max;
+	if (c->attempts < 30)
+		c->attempts++;
+	return step / 2 + (int64_t)(rnd % (uint64_t)(step / 2 + 1));
+}
+
+/* --- for the bot --- */
+
+int
+irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const char *text)
+{
+	const char *p[] = {target, text};
+
+	if (c->st != ST_READY || !irc_middle_ok(target))
+		return -1;
+	return irc_conn__send(c, false, target, cmd, p, 2);
+}
+
+void
+irc_conn_quit(struct irc_conn *c, const char *reason)
+{
+	if (c->st == ST_DOWN)
+		return;
+	c->quitting = true;
+	SEND(c, true, "QUIT", reason);
+}
+
+size_t
+irc_conn_pending(const struct irc_conn *c)
+{
+	return irc_flood_pending(c->flood);
+}
+
+bool
+irc_conn_ready(const struct irc_conn *c)
+{
+	return c->st == ST_READY;
+}
+
+const char *
+irc_conn_nick(const struct irc_conn *c)
+{
+	return c->nick;
+}
+
+const char *
+irc_conn_network(const struct irc_conn *c)
+{
+	return irc_conn__net(c);
+}
+
+bool
+irc_conn_has_cap(const struct irc_conn *c, const char *cap)
+{
+	char word[CAPS_MAX];
+
+	snprintf(word, sizeof(word), " %s ", cap);
+	return strstr(c->caps, word) != NULL;
+}
+
+bool
+irc_conn_is_channel(const struct irc_conn *c, const char *target)
+{
+	return irc_track_is_channel(c->track, target);
+}
+
+bool
+irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick)
+{
+	return irc_track_is_op(c->track, channel, nick);
+}
+
+int
+irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size)
+{
+	return irc_track_casefold(c->track, in, out, size);
+}
+
+size_t
+irc_conn_budget(const struct irc_conn *c, const char *target)
+{
+	/* Until our own JOIN shows it, assume the longest user and host. */
+	size_t user = c->self_user[0] != '\0' ? strlen(c->self_user) : 10;
+	size_t host = c->self_host[0] != '\0' ? strlen(c->self_host) : 63;
+	size_t over = 1 + strlen(c->nick) + 1 + user + 1 + host + strlen(" PRIVMSG ") +
+	              strlen(target) + strlen(" :");
+
+	return over < IRC_LINE_MAX - 2 ? IRC_LINE_MAX - 2 - over : 0;
+}

@@ -1,0 +1,181 @@
+/* irc_tls: client TLS over memory BIOs with OpenSSL; see irc_tls.h. */
+#include "bot/irc/irc_tls.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include "rules/base/mem.h"
+
+struct irc_tls {
+	SSL_CTX *ctx;
+	SSL *ssl;
+	BIO *in;         /* ciphertext from the network, read by OpenSSL */
+	BIO *out;        /* ciphertext OpenSSL wrote, for the network */
+	bool bios_owned; /* by ssl, since SSL_set_bio */
+	bool ready;
+	bool failed;
+};
+
+static bool
+is_ip(const char *host)
+{
+	unsigned char addr[16];
+
+	return inet_pton(AF_INET, host, addr) == 1 || inet_pton(AF_INET6, host, addr) == 1;
+}
+
+/* The oldest OpenSSL error as one phrase, or what. */
+static void
+describe(char *err, size_t errlen, const char *what)
+{
+	unsigned long e = ERR_get_error();
+	const char *reason = e != 0 ? ERR_reason_error_string(e) : NULL;
+
+	snprintf(err, errlen, "%s%s%s", what, reason != NULL ? ": " : "",
+	         reason != NULL ? reason : "");
+	ERR_clear_error();
+}
+
+struct irc_tls *
+irc_tls_new(const char *host, bool verify, char *err, size_t errlen)
+{
+	struct irc_tls *t = xcalloc(1, sizeof(*t));
+
+	ERR_clear_error();
+	t->ctx = SSL_CTX_new(TLS_client_method());
+	if (t->ctx == NULL)
+		goto fail;
+	SSL_CTX_set_min_proto_version(t->ctx, TLS1_2_VERSION);
+	if (verify) {
+		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_PEER, NULL);
+		if (SSL_CTX_set_default_verify_paths(t->ctx) != 1)
+			goto fail;
+	} else {
+		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_NONE, NULL);
+	}
+	t->ssl = SSL_new(t->ctx);
+	t->in = BIO_new(BIO_s_mem());
+	t->out = BIO_new(BIO_s_mem());
+	if (t->ssl == NULL || t->in == NULL || t->out == NULL)
+		goto fail;
+	BIO_set_mem_eof_return(t->in, -1); /* empty means "more to come" */
+	SSL_set_bio(t->ssl, t->in, t->out);
+	t->bios_owned = true;
+	if (!is_ip(host) && SSL_set_tlsext_host_name(t->ssl, host) != 1)
+		goto fail;
+	if (verify) {
+		SSL_set_hostflags(t->ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+		if (SSL_set1_host(t->ssl, host) != 1)
+			goto fail;
+	}
+	SSL_set_connect_state(t->ssl);
+	(void)SSL_do_handshake(t->ssl); /* writes the ClientHello */
+	return t;
+fail:
+	describe(err, errlen, "TLS cannot be set up");
+	if (!t->bios_owned) {
+		BIO_free(t->in);
+		BIO_free(t->out);
+	}
+	irc_tls_free(t);
+	return NULL;
+}
+
+void
+irc_tls_free(struct irc_tls *t)
+{
+	if (t == NULL)
+		return;
+	SSL_free(t->ssl); /* frees both BIOs */
+	SSL_CTX_free(t->ctx);
+	free(t);
+}
+
+/* After a failed SSL call: -1 with the reason, or 0 when it only wants
+ * more input. */
+static int
+check(struct irc_tls *t, int r, char *err, size_t errlen)
+{
+	int e = SSL_get_error(t->ssl, r);
+	long v;
+
+	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
+		return 0;
+	t->failed = true;
+	if (e == SSL_ERROR_ZERO_RETURN) {
+		snprintf(err, errlen, "the server closed the TLS session");
+		return -1;
+	}
+	v = SSL_get_verify_result(t->ssl);
+	if (!t->ready && v != X509_V_OK) {
+		snprintf(err, errlen, "the server's certificate does not verify: %s",
+		         X509_verify_cert_error_string(v));
+		ERR_clear_error();
+		return -1;
+	}
+	describe(err, errlen, t->ready ? "TLS failed" : "the TLS handshake failed");
+	return -1;
+}
+
+int
+irc_tls_input(struct irc_tls *t, const void *p, size_t n,
+              void (*deliver)(void *ctx, const char *plain, size_t len), void *ctx, char *err,
+              size_t errlen)
+{
+	char plain[4096];
+	int r;
+
+	if (t->failed) {
+		snprintf(err, errlen, "the TLS session already failed");
+		return -1;
+	}
+	ERR_clear_error();
+	if (n > 0 && BIO_write(t->in, p, (int)n) != (int)n) {
+		snprintf(err, errlen, "TLS input could not be buffered");
+		t->failed = true;
+		return -1;
+	}
+	if (!t->ready) {
+		r = SSL_do_handshake(t->ssl);
+		if (r != 1)
+			return check(t, r, err, errlen);
+		t->ready = true;
+	}
+	while ((r = SSL_read(t->ssl, plain, sizeof(plain))) > 0)
+		deliver(ctx, plain, (size_t)r);
+	return check(t, r, err, errlen);
+}
+
+bool
+irc_tls_ready(const struct irc_tls *t)
+{
+	return t->ready && !t->failed;
+}
+
+int
+irc_tls_send(struct irc_tls *t, const void *p, size_t n)
+{
+	if (!irc_tls_ready(t))
+		return -1;
+	return n == 0 || SSL_write(t->ssl, p, (int)n) == (int)n ? 0 : -1;
+}
+
+size_t
+irc_tls_output(struct irc_tls *t, void *buf, size_t n)
+{
+	int r = BIO_read(t->out, buf, (int)n);
+
+	return r > 0 ? (size_t)r : 0;
+}
+
+size_t
+irc_tls_pending(const struct irc_tls *t)
+{
+	return BIO_ctrl_pending(t->out);
+}

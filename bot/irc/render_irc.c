@@ -1,0 +1,395 @@
+/* render_irc: IRC rendering of the reply model; see render_irc.h. */
+#include "bot/irc/render_irc.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/irc/irc_fmt.h"
+#include "commands/registry.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+#define LOGICAL_MAX (64 * 1024) /* bytes of one logical line before cutting */
+
+#define C_GREEN  3
+#define C_RED    4
+#define C_ORANGE 7
+#define C_TEAL   10
+#define C_GREY   14
+
+int
+render_irc_colour(enum ucolour c)
+{
+	/* gray, red, green, yellow, blue, pink, cyan, white, in mIRC numbers;
+	 * yellow and white are darkened a step to stay readable on light
+	 * backgrounds (orange, light grey). */
+	static const int map[UC_COUNT] = {14, 4, 3, 7, 12, 13, 10, 15};
+
+	return (int)c >= 0 && c < UC_COUNT ? map[c] : C_GREY;
+}
+
+void
+irc_lines_add(struct irc_lines *l, const char *line, size_t len)
+{
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrndup(line, len);
+}
+
+void
+irc_lines_free(struct irc_lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static void
+add_piece(void *ctx, const char *piece, size_t len)
+{
+	irc_lines_add(ctx, piece, len);
+}
+
+/* Ends a logical line: it joins the list uncut, and line is emptied. */
+static void
+flush_line(struct buf *line, struct irc_lines *logical)
+{
+	irc_lines_add(logical, buf_str(line), line->len);
+	buf_reset(line);
+}
+
+static void
+colour(struct buf *out, int c)
+{
+	buf_addf(out, "\x03%02d\x02\x02", c); /* the guard keeps ",5" text from being a bg */
+}
+
+/* Opens the codes for a span style; returns whether anything was opened. */
+static bool
+open_style(unsigned st, const struct ustyle *us, struct buf *out)
+{
+	int c = -1;
+	size_t before = out->len;
+
+	if (st & (RS_BOLD | RS_CRIT | RS_FUMBLE | RS_USER | RS_HIGHLIGHT))
+		buf_adds(out, IRC_FMT_BOLD);
+	if (st & RS_ITALIC)
+		buf_adds(out, IRC_FMT_ITALIC);
+	if (st & RS_STRUCK)
+		buf_adds(out, IRC_FMT_STRIKE);
+	if (st & RS_USER)
+		c = render_irc_colour(us->colour);
+	else if (st & RS_STRUCK)
+		c = C_GREY;
+	else if (st & (RS_CRIT | RS_GOOD))
+		c = C_GREEN;
+	else if (st & (RS_FUMBLE | RS_BAD))
+		c = C_RED;
+	else if (st & RS_HIGHLIGHT)
+		c = C_ORANGE;
+	else if (st & RS_CODE)
+		c = C_TEAL;
+	else if (st & RS_DIM)
+		c = C_GREY;
+	if (c >= 0)
+		colour(out, c);
+	return out->len > before;
+}
+
+/* A command reference: "/name" at the start of a word, name a command. */
+static size_t
+command_ref(const char *s, const char *p)
+{
+	size_t n = 0;
+
+	if (*p != '/' || (p > s && strchr(" \t([\"'`", p[-1]) == NULL))
+		return 0;
+	while (p[1 + n] >= 'a' && p[1 + n] <= 'z')
+		n++;
+	if (n == 0 || isalnum((unsigned char)p[1 + n]) || p[1 + n] == '_' || p[1 + n] == '-' ||
+	    registry_find(p + 1, n) == NULL)
+		return 0;
+	return n;
+}
+
+/* Cleans s into out (irc_fmt_clean), writing each command reference with
+ * the network's prefix: help and hints say /roll, IRC users type !roll. */
+static void
+clean(struct buf *out, const char *s, const char *prefix)
+{
+	struct buf t;
+
+	if (prefix == NULL || strcmp(prefix, "/") == 0 || strchr(s, '/') == NULL) {
+		irc_fmt_clean(out, s);
+		return;
+	}
+	buf_init(&t, LOGICAL_MAX);
+	for (const char *p = s; *p != '\0'; p++) {
+		if (command_ref(s, p) > 0)
+			buf_adds(&t, prefix);
+		else
+			buf_addc(&t, *p);
+	}
+	irc_fmt_clean(out, buf_str(&t));
+	buf_free(&t);
+}
+
+static void
+span(const struct reply_span *s, const char *prefix, struct buf *out)
+{
+	bool opened = open_style(s->style, &s->user, out);
+
+	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
+		irc_fmt_clean(out, s->user.mark);
+	clean(out, s->text, prefix);
+	if (opened)
+		buf_adds(out, IRC_FMT_RESET);
+}
+
+static void
+pad(struct buf *out, size_t n)
+{
+	while (n-- > 0)
+		buf_addc(out, ' ');
+}
+
+/* Appends cells cleaned, padded to widths (NULL: joined by two spaces). */
+static void
+cells_line(char *const *cells, int ncols, const size_t *width, const char *prefix, struct buf *out)
+{
+	for (int c = 0; c < ncols; c++) {
+		size_t start = out->len;
+
+		clean(out, cells[c], prefix);
+		if (c + 1 < ncols) {
+			size_t w = utf8_len(out->p != NULL ? out->p + start : "");
+
+			pad(out, width != NULL && width[c] > w ? width[c] - w + 2 : 2);
+		}
+	}
+}
+
+static size_t
+clean_len(const char *s, const char *prefix)
+{
+	struct buf b;
+	size_t n;
+
+	buf_init(&b, LOGICAL_MAX);
+	clean(&b, s, prefix);
+	n = utf8_len(buf_str(&b));
+	buf_free(&b);
+	return n;
+}
+
+static bool
+any_highlight(const struct reply_block *b)
+{
+	for (size_t r = 0; r < b->nrows; r++)
+		if (b->rows[r].highlight)
+			return true;
+	return false;
+}
+
+/* Every row; cells padded to columns when padded, else two spaces apart. */
+static void
+table_rows(const struct reply_block *b, bool padded, const char *prefix, struct buf *line,
+           struct irc_lines *out)
+{
+	size_t width[16] = {0};
+	bool hl = any_highlight(b);
+
+	for (int c = 0; padded && c < b->ncols && c < 16; c++) {
+		if (b->header != NULL)
+			width[c] = clean_len(b->header[c], prefix);
+		for (size_t r = 0; r < b->nrows; r++) {
+			size_t w = clean_len(b->rows[r].cells[c], prefix);
+
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	if (b->header != NULL) {
+		buf_adds(line, hl && padded ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
+		cells_line(b->header, b->ncols, padded ? width : NULL, prefix, line);
+		buf_adds(line, IRC_FMT_RESET);
+		flush_line(line, out);
+	}
+	for (size_t r = 0; r < b->nrows; r++) {
+		const struct reply_row *row = &b->rows[r];
+
+		if (row->highlight) {
+			buf_adds(line, "▶ " IRC_FMT_BOLD);
+			colour(line, C_ORANGE);
+		} else if (hl) {
+			buf_adds(line, padded ? "  " : ""); /* under the ▶ */
+			colour(line, C_GREY);
+		}
+		cells_line(row->cells, b->ncols, padded ? width : NULL, prefix, line);
+		if (hl)
+			buf_adds(line, IRC_FMT_RESET);
+		flush_line(line, out);
+	}
+}
+
+/* A table in one line: its highlighted row, or its first column. */
+static void
+table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
+            struct irc_lines *out)
+{
+	for (size_t r = 0; r < b->nrows; r++) {
+		if (!b->rows[r].highlight)
+			continue;
+		buf_adds(line, "▶ " IRC_FMT_BOLD);
+		colour(line, C_ORANGE);
+		cells_line(b->rows[r].cells, b->ncols, NULL, prefix, line);
+		buf_adds(line, IRC_FMT_RESET " ");
+		colour(line, C_GREY);
+		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
+		flush_line(line, out);
+		return;
+	}
+	if (b->header != NULL) {
+		buf_adds(line, IRC_FMT_BOLD);
+		clean(line, b->header[0], prefix);
+		buf_adds(line, ":" IRC_FMT_RESET " ");
+	}
+	for (size_t r = 0; r < b->nrows; r++) {
+		if (r > 0)
+			buf_adds(line, ", ");
+		clean(line, b->rows[r].cells[0], prefix);
+	}
+	flush_line(line, out);
+}
+
+enum layout {
+	LAYOUT_FULL,   /* one line per line, tables padded into columns */
+	LAYOUT_PACKED, /* short lines packed together, tables unpadded */
+	LAYOUT_BRIEF,  /* packed, tables cut to their highlighted row */
+};
+
+/* The message's logical lines (uncut, formatting closed at each end). */
+static void
+logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum layout lay,
+              struct irc_lines *out)
+{
+	struct buf line;
+
+	buf_init(&line, LOGICAL_MAX);
+	if (m->title != NULL) {
+		buf_adds(&line, IRC_FMT_BOLD);
+		clean(&line, m->title, o->prefix);
+		buf_adds(&line, IRC_FMT_RESET);
+		flush_line(&line, out);
+	}
+	for (size_t i = 0; i < m->nblocks; i++) {
+		const struct reply_block *b = &m->blocks[i];
+
+		if (b->kind == RB_TABLE) {
+			if (lay == LAYOUT_BRIEF)
+				table_brief(b, o->prefix, &line, out);
+			else
+				table_rows(b, lay == LAYOUT_FULL, o->prefix, &line, out);
+			continue;
+		}
+		for (size_t j = 0; j < b->nspans; j++)
+			span(&b->spans[j], o->prefix, &line);
+		flush_line(&line, out);
+	}
+	if (m->nbuttons > 0) {
+		colour(&line, C_GREY);
+		for (size_t i = 0; i < m->nbuttons; i++) {
+			buf_adds(&line, i > 0 ? " [" : "[");
+			irc_fmt_clean(&line, m->buttons[i].label);
+			buf_adds(&line, ": ");
+			irc_fmt_clean(&line, o->prefix != NULL ? o->prefix : "");
+			irc_fmt_clean(&line, m->buttons[i].action);
+			buf_adds(&line, "]");
+		}
+		buf_adds(&line, IRC_FMT_RESET);
+		flush_line(&line, out);
+	}
+	buf_free(&line);
+}
+
+/*
+ * Cuts the logical lines to the budget into out. Packed, consecutive lines
+ * share an IRC line, " · " apart, while they fit. Each logical line closes
+ * its own formatting, so joining them cannot carry styles across.
+ */
+static void
+layout(const struct irc_lines *logical, const struct render_irc_opts *o, bool pack,
+       struct irc_lines *out)
+{
+	static const char sep[] = " · ";
+	struct buf cur;
+
+	buf_init(&cur, LOGICAL_MAX);
+	for (size_t i = 0; i < logical->n; i++) {
+		const char *l = logical->v[i];
+		size_t len = strlen(l);
+
+		if (len == 0)
+			continue;
+		if (pack && cur.len > 0 && cur.len + strlen(sep) + len <= o->budget) {
+			buf_adds(&cur, sep);
+			buf_add(&cur, l, len);
+			continue;
+		}
+		if (cur.len > 0)
+			irc_fmt_split(buf_str(&cur), cur.len, o->budget, add_piece, out);
+		buf_reset(&cur);
+		buf_add(&cur, l, len);
+		if (!pack) {
+			irc_fmt_split(buf_str(&cur), cur.len, o->budget, add_piece, out);
+			buf_reset(&cur);
+		}
+	}
+	if (cur.len > 0)
+		irc_fmt_split(buf_str(&cur), cur.len, o->budget, add_piece, out);
+	buf_free(&cur);
+}
+
+static void
+render_as(const struct reply_msg *m, const struct render_irc_opts *o, enum layout lay,
+          struct irc_lines *out)
+{
+	struct irc_lines logical = {0};
+
+	logical_lines(m, o, lay, &logical);
+	layout(&logical, o, lay != LAYOUT_FULL, out);
+	irc_lines_free(&logical);
+}
+
+void
+render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct irc_lines *out)
+{
+	size_t max = o->max_lines < 2 ? 2 : (size_t)o->max_lines;
+	struct irc_lines tmp = {0};
+	char note[96];
+	int n;
+
+	for (enum layout lay = LAYOUT_FULL; lay <= LAYOUT_BRIEF; lay++) {
+		irc_lines_free(&tmp);
+		render_as(m, o, lay, &tmp);
+		if (tmp.n <= max) {
+			for (size_t i = 0; i < tmp.n; i++)
+				irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
+			irc_lines_free(&tmp);
+			return;
+		}
+	}
+	for (size_t i = 0; i + 1 < max; i++)
+		irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
+	n = snprintf(note, sizeof(note),
+	             "\x03%02d… %zu more lines not shown (too long for IRC)\x0f", C_GREY,
+	             tmp.n - (max - 1));
+	if (n > 0 && (size_t)n < sizeof(note))
+		irc_lines_add(out, note, (size_t)n);
+	irc_lines_free(&tmp);
+}

@@ -1,0 +1,590 @@
+/* record: records as checksummed JSON lines; see record.h. */
+#include "bot/store/record.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "bot/store/crc32.h"
+#include "commands/fungeon/ustyle.h"
+#include "rules/base/utf8.h"
+
+_Static_assert(CHANMOD_COUNT <= RECORD_MODS_MAX, "raise RECORD_MODS_MAX");
+
+#define CRC_LEN      8                  /* hex digits */
+#define JSON_INT_MAX 9007199254740992.0 /* 2^53: exact in a double */
+
+/*
+ * The migration steps: steps[v - 1] turns a version-v record into a
+ * version-v+1 record. The last entry is NULL: there is no next version yet.
+ */
+static record_step_fn *const steps[RECORD_VERSION] = {
+    NULL, /* 1 -> 2 */
+};
+
+static const struct record_mods builtin = {chanmod_table, CHANMOD_COUNT};
+
+const struct record_mods *
+record_builtin_mods(void)
+{
+	return &builtin;
+}
+
+/* Saved colours use the names players type (commands/ustyle). */
+const char *
+record_colour_name(enum ucolour c)
+{
+	return ustyle_colour_name(c);
+}
+
+int
+record_colour_parse(const char *name)
+{
+	return ustyle_colour_parse(name);
+}
+
+static void
+copy_str(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src != NULL ? src : "");
+}
+
+void
+record_of_channel(struct record *r, const struct channel *ch)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = RECORD_CHANNEL;
+	copy_str(r->key, sizeof(r->key), channel_key(ch));
+	copy_str(r->gm, sizeof(r->gm), channel_gm(ch));
+	copy_str(r->gm_name, sizeof(r->gm_name), channel_gm_name(ch));
+	r->last_used = channel_last_used(ch);
+	for (int i = 0; i < CHANMOD_COUNT; i++)
+		r->mods[i] = channel_mod_peek(ch, (enum chanmod_id)i);
+}
+
+void
+record_of_user(struct record *r, const struct user *u)
+{
+	const struct ustyle *s = user_style(u);
+
+	memset(r, 0, sizeof(*r));
+	r->kind = RECORD_USER;
+	copy_str(r->key, sizeof(r->key), user_key(u));
+	copy_str(r->name, sizeof(r->name), user_name(u));
+	if (s != NULL) {
+		r->style = *s;
+		r->style_set = true;
+	}
+}
+
+bool
+record_is_empty(const struct record *r)
+{
+	if (r->kind != RECORD_CHANNEL || r->gm[0] != '\0')
+		return false;
+	for (size_t i = 0; i < RECORD_MODS_MAX; i++)
+		if (r->mods[i] != NULL)
+			return false;
+	return true;
+}
+
+/* Appends "<crc> <json>\n" for obj to out, or leaves out alone. */
+static int
+frame(cJSON *obj, struct buf *out)
+{
+	char *json = cJSON_PrintUnformatted(obj);
+	size_t len, old = out->len;
+	int r = -1;
+
+	if (json == NULL)
+		return -1;
+	len = strlen(json);
+	if (len + CRC_LEN + 2 <= RECORD_LINE_MAX &&
+	    buf_addf(out, "%08x ", (unsigned)crc32_of(json, len)) == 0 &&
+	    buf_add(out, json, len) == 0 && buf_addc(out, '\n') == 0)
+		r = 0;
+	if (r < 0) {
+		out->len = old;
+		if (out->p != NULL)
+			out->p[old] = '\0';
+	}
+	cJSON_free(json);
+	return r;
+}
+
+static cJSON *
+encode_channel(const struct record *r, const struct record_mods *m)
+{
+	cJSON *o = cJSON_CreateObject(), *mods = NULL;
+
+	cJSON_AddStringToObject(o, "t", "c");
+	cJSON_AddStringToObject(o, "key", r->key);
+	cJSON_AddNumberToObject(o, "last_used", (double)r->last_used);
+	if (r->gm[0] != '\0') {
+		cJSON_AddStringToObject(o, "gm", r->gm);
+		cJSON_AddStringToObject(o, "gm_name", r->gm_name);
+	}
+	for (size_t i = 0; i < m->n; i++) {
+		cJSON *saved;
+
+		if (r->mods[i] == NULL || m->table[i] == NULL)
+			continue;
+		saved = m->table[i]->save(r->mods[i]);
+		if (saved == NULL) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+		if (mods == NULL)
+			mods = cJSON_AddObjectToObject(o, "mods");
+		cJSON_AddItemToObject(mods, m->table[i]->name, saved);
+	}
+	return o;
+}
+
+int
+record_encode(const struct record *r, const struct record_mods *m, struct buf *out)
+{
+	cJSON *o, *s;
+	int rc;
+
+	if (r->kind == RECORD_CHANNEL) {
+		o = encode_channel(r, m);
+		if (o == NULL)
+			return -1;
+	} else if (r->kind == RECORD_USER) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "t", "u");
+		cJSON_AddStringToObject(o, "key", r->key);
+		cJSON_AddStringToObject(o, "name", r->name);
+		if (r->style_set) {
+			s = cJSON_AddObjectToObject(o, "style");
+			cJSON_AddStringToObject(s, "colour", record_colour_name(r->style.colour));
+			cJSON_AddStringToObject(s, "mark", r->style.mark);
+		}
+	} else {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "t", "end");
+		cJSON_AddNumberToObject(o, "records", (double)r->count);
+	}
+	rc = frame(o, out);
+	cJSON_Delete(o);
+	return rc;
+}
+
+int
+record_encode_header(const struct record_header *h, struct buf *out)
+{
+	cJSON *o = cJSON_CreateObject();
+	int rc;
+
+	cJSON_AddStringToObject(o, "format", RECORD_FORMAT);
+	cJSON_AddNumberToObject(o, "version", h->version);
+	if (h->file == RECORD_SNAPSHOT) {
+		cJSON_AddStringToObject(o, "file", "snapshot");
+		cJSON_AddNumberToObject(o, "taken", (double)h->taken);
+		cJSON_AddNumberToObject(o, "next_journal", (double)h->next_journal);
+	} else {
+		cJSON_AddStringToObject(o, "file", "journal");
+		cJSON_AddNumberToObject(o, "seq", (double)h->seq);
+	}
+	rc = frame(o, out);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* Checks a line's frame and checksum and parses its JSON object. */
+static cJSON *
+unframe(const char *line, size_t len, char *err, size_t errlen)
+{
+	uint32_t want = 0;
+	cJSON *o;
+
+	if (len < CRC_LEN + 3 || line[CRC_LEN] != ' ') {
+		snprintf(err, errlen, "the line does not start with a checksum and a space");
+		return NULL;
+	}
+	for (int i = 0; i < CRC_LEN; i++) {
+		char c = line[i];
+		int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+
+		if (v < 0) {
+			snprintf(err, errlen,
+			         "the line does not start with a checksum and a space");
+			return NULL;
+		}
+		want = want << 4 | (uint32_t)v;
+	}
+	line += CRC_LEN + 1;
+	len -= CRC_LEN + 1;
+#ifndef FUZZING /* let the fuzzer reach the JSON: it cannot fix checksums */
+	if (crc32_of(line, len) != want) {
+		snprintf(err, errlen, "checksum mismatch: the line was changed or damaged");
+		return NULL;
+	}
+#endif
+	o = cJSON_ParseWithLength(line, len);
+	if (o == NULL || !cJSON_IsObject(o)) {
+		snprintf(err, errlen, "the line is not one JSON object");
+		cJSON_Delete(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* A whole number in [0, 2^53] held by member name of o. */
+static int
+get_count(const cJSON *o, const char *name, uint64_t *out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > JSON_INT_MAX ||
+	    floor(v->valuedouble) != v->valuedouble) {
+		snprintf(err, errlen, "'%s' must be a whole number from 0 to 2^53", name);
+		return -1;
+	}
+	*out = (uint64_t)v->valuedouble;
+	return 0;
+}
+
+/* Copies member name (text of 1 .. size-1 bytes, or 0 .. when may_empty). */
+static int
+get_text(const cJSON *o, const char *name, char *dst, size_t size, bool may_empty, char *err,
+         size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	size_t len;
+
+	if (!cJSON_IsString(v) || (len = strlen(v->valuestring)) >= size ||
+	    (len == 0 && !may_empty)) {
+		snprintf(err, errlen, "'%s' must be text of %d to %zu bytes", name,
+		         may_empty ? 0 : 1, size - 1);
+		return -1;
+	}
+	memcpy(dst, v->valuestring, len + 1);
+	return 0;
+}
+
+/* A name read from a file, fit for a one-line message: at most 40 bytes,
+ * anything but printable ASCII shown as '?'. */
+static const char *
+shown(const char *s, char out[48])
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0' && i < 40; i++)
+		out[i] = s[i] >= ' ' && s[i] <= '~' ? s[i] : '?';
+	out[i] = '\0';
+	return out;
+}
+
+/* Fails on a member of o not in the NULL-terminated list allowed. */
+static int
+only_fields(const cJSON *o, const char *const *allowed, char *err, size_t errlen)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, o)
+	{
+		size_t i = 0;
+
+		while (allowed[i] != NULL && strcmp(allowed[i], c->string) != 0)
+			i++;
+		if (allowed[i] == NULL) {
+			char name[48];
+
+			snprintf(err, errlen, "unknown field '%s'", shown(c->string, name));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+record_decode_header(const char *line, size_t len, struct record_header *h, char *err,
+                     size_t errlen)
+{
+	static const char *const snap_fields[] = {"format", "version",      "file",
+	                                          "taken",  "next_journal", NULL};
+	static const char *const jour_fields[] = {"format", "version", "file", "seq", NULL};
+	cJSON *o = unframe(line, len, err, errlen);
+	const cJSON *f;
+	uint64_t v;
+	int rc = -1;
+
+	if (o == NULL)
+		return -1;
+	memset(h, 0, sizeof(*h));
+	f = cJSON_GetObjectItemCaseSensitive(o, "format");
+	if (!cJSON_IsString(f) || strcmp(f->valuestring, RECORD_FORMAT) != 0) {
+		snprintf(err, errlen, "this is not a delver state file (no \"format\":\"%s\")",
+		         RECORD_FORMAT);
+		goto out;
+	}
+	if (get_count(o, "version", &v, err, errlen) < 0 || v < 1) {
+		snprintf(err, errlen, "'version' must be a whole number from 1");
+		goto out;
+	}
+	if (v > RECORD_VERSION) {
+		snprintf(err, errlen,
+		         "format version %llu is newer than this delver understands (%d); run a "
+		         "newer delver",
+		         (unsigned long long)v, RECORD_VERSION);
+		goto out;
+	}
+	h->version = (int)v;
+	f = cJSON_GetObjectItemCaseSensitive(o, "file");
+	if (cJSON_IsString(f) && strcmp(f->valuestring, "snapshot") == 0) {
+		h->file = RECORD_SNAPSHOT;
+		if (only_fields(o, snap_fields, err, errlen) < 0 ||
+		    get_count(o, "taken", &v, err, errlen) < 0 ||
+		    get_count(o, "next_journal", &h->next_journal, err, errlen) < 0)
+			goto out;
+		h->taken = (int64_t)v;
+	} else if (cJSON_IsString(f) && strcmp(f->valuestring, "journal") == 0) {
+		h->file = RECORD_JOURNAL;
+		if (only_fields(o, jour_fields, err, errlen) < 0 ||
+		    get_count(o, "seq", &h->seq, err, errlen) < 0)
+			goto out;
+	} else {
+		snprintf(err, errlen, "'file' must be \"snapshot\" or \"journal\"");
+		goto out;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(o);
+	return rc;
+}
+
+int
+record_migrate(cJSON *rec, int from, int to, record_step_fn *const *s, char *err, size_t errlen)
+{
+	for (int v = from; v < to; v++) {
+		char why[200];
+
+		if (s[v - 1] == NULL) {
+			snprintf(err, errlen, "no migration from format version %d to %d", v,
+			         v + 1);
+			return -1;
+		}
+		if (s[v - 1](rec, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "migrating from format version %d to %d: %s", v,
+			         v + 1, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+decode_mods(const cJSON *mods, const struct record_mods *m, struct record *r, char *err,
+            size_t errlen)
+{
+	const cJSON *c;
+
+	if (!cJSON_IsObject(mods)) {
+		snprintf(err, errlen, "'mods' must be an object");
+		return -1;
+	}
+	cJSON_ArrayForEach(c, mods)
+	{
+		const struct chanmod *cm = NULL;
+		char why[200] = "";
+		size_t i;
+
+		for (i = 0; i < m->n; i++) {
+			if (m->table[i] != NULL && strcmp(m->table[i]->name, c->string) == 0) {
+				cm = m->table[i];
+				break;
+			}
+		}
+		if (cm == NULL) {
+			char name[48];
+
+			snprintf(err, errlen, "unknown module '%s' (a newer delver wrote it?)",
+			         shown(c->string, name));
+			return -1;
+		}
+		if (r->mods[i] != NULL) {
+			snprintf(err, errlen, "module '%s' appears twice", cm->name);
+			return -1;
+		}
+		r->mods[i] = cm->create();
+		if (cm->load(r->mods[i], c, why, sizeof(why)) < 0) {
+			cm->destroy(r->mods[i]);
+			r->mods[i] = NULL;
+			snprintf(err, errlen, "module '%s': %s", cm->name, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+decode_channel(const cJSON *o, const struct record_mods *m, struct record *r, char *err,
+               size_t errlen)
+{
+	static const char *const fields[] = {"t",       "key",  "last_used", "gm",
+	                                     "gm_name", "mods", NULL};
+	const cJSON *mods = cJSON_GetObjectItemCaseSensitive(o, "mods");
+	uint64_t v;
+
+	if (only_fields(o, fields, err, errlen) < 0 ||
+	    get_count(o, "last_used", &v, err, errlen) < 0)
+		return -1;
+	r->last_used = (int64_t)v;
+	if (cJSON_GetObjectItemCaseSensitive(o, "gm") != NULL &&
+	    (get_text(o, "gm", r->gm, sizeof(r->gm), false, err, errlen) < 0 ||
+	     get_text(o, "gm_name", r->gm_name, sizeof(r->gm_name), true, err, errlen) < 0))
+		return -1;
+	if (r->gm[0] == '\0' && cJSON_GetObjectItemCaseSensitive(o, "gm_name") != NULL) {
+		snprintf(err, errlen, "'gm_name' without 'gm'");
+		return -1;
+	}
+	r->owns_mods = true;
+	if (mods != NULL && decode_mods(mods, m, r, err, errlen) < 0) {
+		record_clear(r, m);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+decode_user(const cJSON *o, struct record *r, char *err, size_t errlen)
+{
+	static const char *const fields[] = {"t", "key", "name", "style", NULL};
+	static const char *const sfields[] = {"colour", "mark", NULL};
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "style");
+	const cJSON *c;
+	int colour;
+
+	if (only_fields(o, fields, err, errlen) < 0 ||
+	    get_text(o, "name", r->name, sizeof(r->name), true, err, errlen) < 0)
+		return -1;
+	if (s == NULL)
+		return 0;
+	c = cJSON_GetObjectItemCaseSensitive(s, "colour");
+	if (!cJSON_IsObject(s) || only_fields(s, sfields, err, errlen) < 0 || !cJSON_IsString(c) ||
+	    (colour = record_colour_parse(c->valuestring)) < 0) {
+		snprintf(err, errlen, "'style' must hold a known 'colour' and a 'mark'");
+		return -1;
+	}
+	if (get_text(s, "mark", r->style.mark, sizeof(r->style.mark), true, err, errlen) < 0)
+		return -1;
+	if (!utf8_valid(r->style.mark, strlen(r->style.mark))) {
+		snprintf(err, errlen, "'mark' is not valid UTF-8");
+		return -1;
+	}
+	r->style.colour = (enum ucolour)colour;
+	r->style_set = true;
+	return 0;
+}
+
+/* The kind of record o is, from its "t" member; -1 with err when unknown. */
+static int
+kind_of(const cJSON *o, char *err, size_t errlen)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t");
+
+	if (cJSON_IsString(t) && strcmp(t->valuestring, "c") == 0)
+		return RECORD_CHANNEL;
+	if (cJSON_IsString(t) && strcmp(t->valuestring, "u") == 0)
+		return RECORD_USER;
+	if (cJSON_IsString(t) && strcmp(t->valuestring, "end") == 0)
+		return RECORD_END;
+	snprintf(err, errlen, "'t' must be \"c\" (channel), \"u\" (user) or \"end\"");
+	return -1;
+}
+
+int
+record_decode(const char *line, size_t len, int version, const struct record_mods *m,
+              struct record *r, char *err, size_t errlen)
+{
+	static const char *const end_fields[] = {"t", "records", NULL};
+	cJSON *o = unframe(line, len, err, errlen);
+	int kind, rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (o == NULL)
+		return -1;
+	if (version < RECORD_VERSION &&
+	    record_migrate(o, version, RECORD_VERSION, steps, err, errlen) < 0)
+		goto out;
+	if ((kind = kind_of(o, err, errlen)) < 0)
+		goto out;
+	r->kind = (enum record_kind)kind;
+	if (r->kind == RECORD_END) {
+		if (only_fields(o, end_fields, err, errlen) == 0 &&
+		    get_count(o, "records", &r->count, err, errlen) == 0)
+			rc = 0;
+		goto out;
+	}
+	if (get_text(o, "key", r->key, sizeof(r->key), false, err, errlen) < 0)
+		goto out;
+	if (r->kind == RECORD_CHANNEL)
+		rc = decode_channel(o, m, r, err, errlen);
+	else
+		rc = decode_user(o, r, err, errlen);
+out:
+	cJSON_Delete(o);
+	return rc;
+}
+
+int
+record_peek(const char *line, size_t len, enum record_kind *kind, char key[KEY_MAX], char *err,
+            size_t errlen)
+{
+	cJSON *o = unframe(line, len, err, errlen);
+	int k, rc = -1;
+
+	if (o == NULL)
+		return -1;
+	key[0] = '\0';
+	if ((k = kind_of(o, err, errlen)) >= 0 &&
+	    (k == RECORD_END || get_text(o, "key", key, KEY_MAX, false, err, errlen) == 0)) {
+		*kind = (enum record_kind)k;
+		rc = 0;
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
+void
+record_clear(struct record *r, const struct record_mods *m)
+{
+	if (!r->owns_mods)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		if (r->mods[i] != NULL)
+			m->table[i]->destroy(r->mods[i]);
+		r->mods[i] = NULL;
+	}
+}
+
+void
+record_to_channel(struct record *r, struct channel *ch)
+{
+	if (r->gm[0] != '\0')
+		channel_set_gm(ch, r->gm, r->gm_name);
+	else
+		channel_clear_gm(ch);
+	channel_set_last_used(ch, r->last_used);
+	for (int i = 0; i < CHANMOD_COUNT; i++) {
+		if (r->mods[i] != NULL || channel_mod_peek(ch, (enum chanmod_id)i) != NULL)
+			channel_mod_set(ch, (enum chanmod_id)i, r->mods[i]);
+		r->mods[i] = NULL;
+	}
+	r->owns_mods = false;
+}
+
+void
+record_to_user(const struct record *r, struct user *u)
+{
+	user_set_name(u, r->name);
+	if (r->style_set)
+		user_set_style(u, &r->style);
+	else
+		user_clear_style(u);
+}

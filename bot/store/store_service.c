@@ -1,0 +1,91 @@
+/*
+ * store_service: persistence (bot/persist.h) as an app service. It starts
+ * first, so the state is restored before any transport takes a command,
+ * and drains last, writing the final snapshot after every transport has
+ * answered what was in flight.
+ */
+#include <stdlib.h>
+
+#include "bot/app.h"
+#include "bot/store/persist.h"
+#include "bot/store/store_service.h"
+#include "rules/base/mem.h"
+
+#define STORE_TIMEOUT_MS 120000 /* a final snapshot of a large state on a slow disk */
+
+struct store_service {
+	struct persist *p;
+	struct app_service *s;
+};
+
+/* The persistence options of a configuration (overrides already applied). */
+static void
+opts_of(const struct config *c, bool salvage, struct persist_opts *o)
+{
+	persist_opts_default(o);
+	o->dir = c->bot.state_dir;
+	o->fsync = c->bot.fsync;
+	o->snapshot_interval = c->bot.snapshot_interval;
+	o->evict_after = c->bot.evict_after;
+	o->salvage = salvage;
+}
+
+static void
+closed(void *ctx)
+{
+	struct store_service *ss = ctx;
+
+	app_service_done(ss->s);
+	free(ss);
+}
+
+static void
+drain(void *ctx, struct app_service *s)
+{
+	struct store_service *ss = ctx;
+
+	ss->s = s;
+	persist_close_async(ss->p, closed, ss);
+}
+
+static void
+stop(void *ctx, struct app_service *s)
+{
+	/* Everything was closed by the drain. */
+	app_service_done(s);
+}
+
+static void
+reload(void *ctx, const struct config *old, const struct config *now)
+{
+	struct store_service *ss = ctx;
+	struct persist_opts o;
+
+	opts_of(now, false, &o);
+	persist_reconfigure(ss->p, &o);
+}
+
+static const struct app_service_ops ops = {
+    .name = "store",
+    .timeout_ms = STORE_TIMEOUT_MS,
+    .drain = drain,
+    .stop = stop,
+    .reload = reload,
+};
+
+int
+store_service_start(struct app *a, char *err, size_t errlen)
+{
+	struct store_service *ss = xcalloc(1, sizeof(*ss));
+	struct persist_opts o;
+
+	opts_of(app_config(a), app_options(a)->salvage, &o);
+	ss->p = persist_open(app_loop(a), app_dispatch(a)->state, &o, err, errlen);
+	if (ss->p == NULL) {
+		free(ss);
+		return -1;
+	}
+	persist_attach(ss->p, app_dispatch(a));
+	app_add_service(a, &ops, ss);
+	return 0;
+}

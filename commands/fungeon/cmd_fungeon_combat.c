@@ -1,0 +1,358 @@
+/* /fungeon combat and retreat: a combat turn in its three steps, and the
+ * back-to-town check. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/fungeon/fungeon.h"
+#include "rules/base/mem.h"
+
+struct turn {
+	int nmon;
+	struct fg_part mon[CF_PARTS_MAX];
+	int nuse;
+	struct fg_part use[CF_PARTS_MAX]; /* abilities used this turn */
+	int nfight;
+	int fight[FG_PARTY_MAX];
+	bool held[FG_PARTY_MAX]; /* by member index */
+};
+
+static int
+pick_monsters(struct fg_chan *c, const char *list, struct turn *t, struct reply *out)
+{
+	char w[CF_PARTS_MAX][FG_NAME_MAX * 2 + 2];
+	int n;
+
+	if (list == NULL) {
+		for (int i = 0; i < c->nd[FG_MONSTER]; i++) {
+			if (c->d[FG_MONSTER][i].hits <= 0)
+				continue;
+			if (t->nmon == CF_PARTS_MAX - 1) {
+				reply_error(out,
+				            "More than %d monsters stand; name the ones in this "
+				            "fight.",
+				            CF_PARTS_MAX - 1);
+				return -1;
+			}
+			t->mon[t->nmon] = (struct fg_part){.kind = FGP_MONSTER,
+			                                   .member = -1,
+			                                   .s = &c->d[FG_MONSTER][i],
+			                                   .target = -1};
+			t->nmon++;
+		}
+		if (t->nmon == 0) {
+			reply_error(out,
+			            "No monster with hits left is stored here; /fungeon monster "
+			            "add NAME DESIGN makes one.");
+			return -1;
+		}
+		return 0;
+	}
+	n = fg_split_names(list, w, CF_PARTS_MAX - 1, out);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (fg_part_resolve(c, w[i], FGP_MONSTER, &t->mon[t->nmon++], out) < 0)
+			return -1;
+	return 0;
+}
+
+/* The abilities used: each monster's first by default, none, or a list. */
+static int
+pick_uses(struct fg_chan *c, const char *list, struct turn *t, struct reply *out)
+{
+	char w[CF_PARTS_MAX][FG_NAME_MAX * 2 + 2];
+	int n;
+
+	if (list != NULL && !strcasecmp(list, "none"))
+		return 0;
+	if (list == NULL) {
+		for (int i = 0; i < t->nmon; i++)
+			if (t->mon[i].s->d.nab > 0)
+				t->use[t->nuse++] = (struct fg_part){.kind = FGP_ABILITY,
+				                                     .member = -1,
+				                                     .s = t->mon[i].s,
+				                                     .ability = 0,
+				                                     .target = -1};
+		return 0;
+	}
+	n = fg_split_names(list, w, CF_PARTS_MAX, out);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		struct fg_part *u = &t->use[t->nuse];
+		bool fights = false;
+
+		if (strchr(w[i], '/') == NULL) {
+			reply_error(out,
+			            "Name abilities as monster/ability (or use:none); '%.40s' is "
+			            "not one.",
+			            w[i]);
+			return -1;
+		}
+		if (fg_part_resolve(c, w[i], FGP_ABILITY, u, out) < 0)
+			return -1;
+		for (int k = 0; k < t->nmon; k++)
+			fights |= t->mon[k].s == u->s;
+		for (int k = 0; k < t->nuse; k++) {
+			if (t->use[k].s == u->s) {
+				reply_error(out, "%s uses one special ability a turn; name one.",
+				            u->s->name);
+				return -1;
+			}
+		}
+		if (!fights) {
+			reply_error(out, "%s is not in this fight; its abilities cannot be used.",
+			            u->s->name);
+			return -1;
+		}
+		t->nuse++;
+	}
+	return 0;
+}
+
+/* Everything checked before the first die: the Painful conflict of the
+ * whole party against the monsters, and each ability's Annoy roll. */
+static int
+check_turn(struct invocation *inv, struct fg_chan *c, struct turn *t, struct reply *out)
+{
+	struct fg_part parts[CF_PARTS_MAX];
+	const char *bonus = inv_str(inv, "bonus");
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++)
+		if (!c->m[i].dead)
+			t->fight[t->nfight++] = i;
+	if (t->nfight == 0) {
+		reply_error(out, "The party has no living Fungeoneer to fight.");
+		return -1;
+	}
+	if (t->nfight + t->nmon > CF_PARTS_MAX) {
+		reply_error(out,
+		            "A combat turn takes at most %d participants; name fewer monsters.",
+		            CF_PARTS_MAX);
+		return -1;
+	}
+	for (int i = 0; i < t->nfight; i++)
+		parts[n++] =
+		    (struct fg_part){.kind = FGP_MEMBER, .member = t->fight[i], .target = -1};
+	for (int i = 0; i < t->nmon; i++)
+		parts[n++] = t->mon[i];
+	if (fg_pain_check(c, parts, n, bonus, out) < 0)
+		return -1;
+	for (int i = 0; i < t->nuse; i++) {
+		struct fg_obstacle o;
+
+		fg_obstacle_of(c, &t->use[i], inv, &o);
+		if (o.annoy > 0 &&
+		    fg_annoy_check(c, &o, o.annoy, t->fight, t->nfight, bonus, out) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Runs a Painful conflict checked before the turn began; should the check
+ * fail after all, it says so on a line rather than replacing the reply. */
+static void
+pain_safe(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, int n,
+          const struct ustyle *styles, struct reply *out)
+{
+	struct reply *tmp = reply_new();
+	const char *bonus = inv_str(inv, "bonus");
+
+	if (fg_pain_check(c, parts, n, bonus, tmp) == 0)
+		fg_pain_run(inv, c, parts, n, bonus, styles, out);
+	else
+		reply_line(out, RS_BAD, "%s", reply_error_text(tmp));
+	reply_free(tmp);
+}
+
+static void
+step_effects(struct invocation *inv, struct fg_chan *c, struct turn *t, const struct ustyle *styles,
+             struct reply *out)
+{
+	struct fg_cont *k = xmalloc(sizeof(*k));
+	int rolled = 0;
+
+	reply_line(out, RS_BOLD, "1. Continuous effects");
+	for (int f = 0; f < t->nfight; f++) {
+		int i = t->fight[f];
+
+		for (int e = 0; e < c->m[i].neffects && !c->m[i].dead;) {
+			bool hold = c->m[i].effects[e].kind == FG_EFFECT_HOLD;
+
+			fg_cont_roll(inv->rng, c->m, i, e,
+			             fg_bonus_for(c, inv_str(inv, "bonus"), i), k);
+			fg_cont_render(out, c, k, styles);
+			rolled++;
+			if (hold && !k->success) {
+				t->held[i] = true;
+				reply_line(out, RS_BAD, "%s is held and loses this turn.",
+				           c->m[i].name);
+			}
+			if (!k->success)
+				e++;
+		}
+	}
+	if (rolled == 0)
+		reply_line(out, RS_DIM, "None.");
+	free(k);
+}
+
+static void
+step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
+               const struct ustyle *styles, struct reply *out)
+{
+	const char *bonus = inv_str(inv, "bonus");
+
+	reply_line(out, RS_BOLD, "2. Monster abilities");
+	if (t->nuse == 0)
+		reply_line(out, RS_DIM, "None.");
+	for (int u = 0; u < t->nuse; u++) {
+		struct fg_obstacle o;
+		struct fg_part parts[CF_PARTS_MAX];
+		int targets[FG_PARTY_MAX], nt = 0, np = 0;
+		bool fails[FG_PARTY_MAX];
+
+		fg_obstacle_of(c, &t->use[u], inv, &o);
+		for (int f = 0; f < t->nfight; f++)
+			if (!c->m[t->fight[f]].dead)
+				targets[nt++] = t->fight[f];
+		if (nt == 0)
+			break;
+		reply_line(out, RS_ITALIC, "%s: level + %d Annoy, level + %d Pain dice%s", o.label,
+		           o.annoy ? o.annoy - t->use[u].s->d.level : 0,
+		           o.pain ? o.pain - t->use[u].s->d.level : 0,
+		           o.universal ? ", universal" : "");
+		if (o.annoy > 0) {
+			struct fgroll *fr = xcalloc(1, sizeof(*fr));
+
+			fg_annoy_run(inv, c, &o, o.annoy, targets, nt, bonus, styles, fails, fr,
+			             out);
+			fgroll_narrate(out, inv->rng, fr, c, styles, NULL);
+			free(fr);
+		} else {
+			for (int i = 0; i < nt; i++)
+				fails[i] = true;
+		}
+		for (int i = 0; i < nt; i++) {
+			if (!fails[i])
+				continue;
+			if (o.hold) {
+				t->held[targets[i]] = true;
+				reply_line(out, RS_BAD, "%s is held and loses this turn.",
+				           c->m[targets[i]].name);
+			}
+			parts[np++] = (struct fg_part){
+			    .kind = FGP_MEMBER, .member = targets[i], .target = -1};
+		}
+		if (np == 0 || o.pain == 0)
+			continue;
+		parts[np++] = t->use[u];
+		pain_safe(inv, c, parts, np, styles, out);
+	}
+}
+
+static void
+step_pain(struct invocation *inv, struct fg_chan *c, struct turn *t, const struct ustyle *styles,
+          struct reply *out)
+{
+	struct fg_part parts[CF_PARTS_MAX];
+	int n = 0, fighters = 0;
+
+	reply_line(out, RS_BOLD, "3. Painful conflict");
+	for (int f = 0; f < t->nfight; f++) {
+		int i = t->fight[f];
+
+		if (c->m[i].dead || t->held[i])
+			continue;
+		parts[n++] = (struct fg_part){.kind = FGP_MEMBER, .member = i, .target = -1};
+		fighters++;
+	}
+	if (fighters == 0) {
+		reply_line(out, RS_BAD, "No Fungeoneer can fight this turn.");
+		return;
+	}
+	for (int i = 0; i < t->nmon; i++)
+		parts[n++] = t->mon[i];
+	pain_safe(inv, c, parts, n, styles, out);
+}
+
+/* While a monster of this fight stands, a button plays the next turn
+ * against the same monsters; once none does, one opens the hallway. */
+static void
+next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
+{
+	const char *list = inv_str(inv, "monsters");
+	char action[120];
+	bool standing = false;
+
+	for (int i = 0; i < t->nmon; i++)
+		standing |= t->mon[i].s->hits > 0;
+	if (!standing) {
+		reply_button(out, "Hallway", "fungeon hallway");
+		return;
+	}
+	if ((size_t)snprintf(action, sizeof(action), "fungeon combat%s%s", list ? " " : "",
+	                     list ? list : "") <= 100)
+		reply_button(out, "Next combat turn", action);
+}
+
+void
+fg_combat(struct invocation *inv, struct reply *out)
+{
+	struct fg_chan *c = fgchan(inv);
+	struct turn *t = xcalloc(1, sizeof(*t));
+	struct ustyle styles[FG_PARTY_MAX];
+
+	if (pick_monsters(c, inv_str(inv, "monsters"), t, out) < 0 ||
+	    pick_uses(c, inv_str(inv, "use"), t, out) < 0 || check_turn(inv, c, t, out) < 0) {
+		free(t);
+		return;
+	}
+	fgchan_styles(c, inv->state, styles);
+	reply_title(out, "Combat turn");
+	step_effects(inv, c, t, styles, out);
+	step_abilities(inv, c, t, styles, out);
+	step_pain(inv, c, t, styles, out);
+	channel_touch(inv->chan);
+	next_buttons(inv, t, out);
+	free(t);
+}
+
+void
+fg_retreat(struct invocation *inv, struct reply *out)
+{
+	struct fg_chan *c = fgchan(inv);
+	int idx[FG_PARTY_MAX], n = fg_members_named(c, inv_str(inv, "who"), idx, out);
+	int floor = fgchan_floor(c);
+	const char *bonus = inv_str(inv, "bonus");
+	struct ustyle styles[FG_PARTY_MAX];
+	struct fg_obstacle o = {.type = "", .roller = -1};
+	bool fails[FG_PARTY_MAX];
+	struct fgroll *fr;
+
+	snprintf(o.label, sizeof(o.label), "floor %d", floor);
+	o.annoy = floor;
+	if (n < 0 || fg_annoy_check(c, &o, floor, idx, n, bonus, out) < 0)
+		return;
+	fgchan_styles(c, inv->state, styles);
+	fr = xcalloc(1, sizeof(*fr));
+	reply_title(out, "Back to town: Annoy rolls against %d dice (the floor)", floor);
+	fg_annoy_run(inv, c, &o, floor, idx, n, bonus, styles, fails, fr, out);
+	for (int i = 0; i < n; i++) {
+		struct fg_member *m = &c->m[idx[i]];
+
+		if (!fails[i])
+			continue;
+		m->wander += m->level + floor;
+		reply_line(out, RS_BAD,
+		           "%s builds a wandering monster of %d points (level %d + floor %d): "
+		           "/fungeon monster add NAME DESIGN budget:wander",
+		           m->player, m->level + floor, m->level, floor);
+	}
+	channel_touch(inv->chan);
+	fgroll_narrate(out, inv->rng, fr, c, styles, NULL);
+	free(fr);
+}

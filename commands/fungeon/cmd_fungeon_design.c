@@ -1,0 +1,565 @@
+/* /fungeon cost, trap, monster, treasure, take, use, town: designs priced
+ * against the room's budget, stored by name, and treasure carried. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/fungeon/fungeon.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+/* Parses, prices and bounds the design in the "design" option. Returns 0,
+ * or -1 with an error reply. */
+static int
+design_of(struct invocation *inv, enum fg_kind k, struct fg_design *d, struct fg_price *p,
+          struct reply *out)
+{
+	const char *spec = inv_str(inv, "design");
+	char err[300];
+
+	if (fgcost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
+	    fgcost_price(d, p, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return -1;
+	}
+	if (k == FG_MONSTER) {
+		int resist = 0;
+
+		for (int i = 0; i < d->nab; i++) {
+			const struct fg_ability *a = &d->ab[i];
+			int most = a->annoy > a->pain ? a->annoy : a->pain;
+
+			resist += a->resist;
+			if (d->level + most > FG_DICE_MAX) {
+				reply_error(
+				    out,
+				    "The ability %s would roll level + %d = %d dice; a roll "
+				    "has at most %d.",
+				    a->name, most, d->level + most, FG_DICE_MAX);
+				return -1;
+			}
+		}
+		if (d->level + resist > FG_DICE_MAX) {
+			reply_error(out,
+			            "With its Resist dice this monster would roll %d Pain dice; "
+			            "a roll has at most %d.",
+			            d->level + resist, FG_DICE_MAX);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The arithmetic: plain points, each doubling, the total. */
+static void
+price_lines(struct reply *out, enum fg_kind k, const struct fg_design *d, const struct fg_price *p)
+{
+	int64_t run = p->plain;
+
+	reply_add(out, 0, "Plain: ");
+	for (int i = 0; i < p->nterms; i++)
+		reply_add(out, 0, "%s%s (%lld)", i ? " + " : "", p->term[i].what,
+		          (long long)p->term[i].points);
+	reply_add(out, 0, " = %lld", (long long)p->plain);
+	reply_nl(out);
+	if (p->ndoubles > 0) {
+		reply_add(out, 0, "Doubled:");
+		for (int i = 0; i < p->ndoubles; i++) {
+			run *= 2;
+			reply_add(out, 0, "%s %s → %lld", i ? "," : "", p->dbl[i], (long long)run);
+		}
+		reply_nl(out);
+	}
+	reply_add(out, 0, "Cost: ");
+	reply_add(out, RS_BOLD, "%lld", (long long)p->total);
+	reply_add(out, 0, " point%s.", p->total == 1 ? "" : "s");
+	if (k == FG_MONSTER)
+		reply_add(out, 0, " Hits %d (3 x level); attacks roll %d Pain %s, universal.",
+		          fg_monster_hits(d->level), d->level, d->level == 1 ? "die" : "dice");
+	if (k == FG_TREASURE)
+		reply_add(out, 0, " Sells in town for %lld.", (long long)fg_sell_value(p->total));
+	reply_nl(out);
+}
+
+static void
+cost_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
+{
+	struct fg_chan *c = fgchan(inv);
+	struct fg_design d;
+	struct fg_price *p = xmalloc(sizeof(*p));
+	char spec[FG_SPEC_MAX + 1];
+
+	if (design_of(inv, k, &d, p, out) == 0) {
+		fgcost_format(&d, spec, sizeof(spec));
+		static const char *const what[] = {"Trap", "Monster", "Treasure"};
+
+		reply_title(out, "%s: %s", what[k], spec);
+		price_lines(out, k, &d, p);
+		fg_budget_line(out, c, k, p->total);
+		if (k == FG_MONSTER && p->total < fgchan_floor(c))
+			reply_line(out, RS_BAD,
+			           "Every monster here costs at least %d points (the "
+			           "floor).",
+			           fgchan_floor(c));
+	}
+	free(p);
+}
+
+static void
+cost_trap(struct invocation *inv, struct reply *out)
+{
+	cost_cmd(inv, out, FG_TRAP);
+}
+
+static void
+cost_monster(struct invocation *inv, struct reply *out)
+{
+	cost_cmd(inv, out, FG_MONSTER);
+}
+
+static void
+cost_treasure(struct invocation *inv, struct reply *out)
+{
+	cost_cmd(inv, out, FG_TREASURE);
+}
+
+/* Checks that the design d costing `cost` may be stored as asked; fills
+ * *payer with the member paying wander points (or -1). */
+static int
+may_store(struct invocation *inv, struct fg_chan *c, enum fg_kind k, const char *name, int64_t cost,
+          bool wander, int *payer, struct reply *out)
+{
+	int64_t left = fgchan_budget(c, k) - fgchan_spent(c, k);
+
+	*payer = -1;
+	if (!fg_name_valid(name)) {
+		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
+		            FG_NAME_MAX);
+		return -1;
+	}
+	if (fgchan_name_used(c, name)) {
+		reply_error(out, "The name %s is taken here; pick another.", name);
+		return -1;
+	}
+	if (c->nd[k] == FG_DESIGNS_MAX) {
+		reply_error(out,
+		            "This channel holds %d %ss already, the most it can; remove one "
+		            "first.",
+		            FG_DESIGNS_MAX, fg_kind_name(k));
+		return -1;
+	}
+	if (wander) {
+		if (k != FG_MONSTER) {
+			reply_error(out,
+			            "Wandering-monster points build monsters only; store a %s "
+			            "with budget:room.",
+			            fg_kind_name(k));
+			return -1;
+		}
+		*payer = fg_need_self(c, inv, out);
+		if (*payer < 0)
+			return -1;
+		if (cost > c->m[*payer].wander) {
+			reply_error(out,
+			            "%s costs %lld but you have %lld wandering-monster points.",
+			            name, (long long)cost, (long long)c->m[*payer].wander);
+			return -1;
+		}
+		return 0;
+	}
+	if (cost > left) {
+		reply_error(out,
+		            "%s costs %lld but the %s budget has %lld left this room (budget "
+		            "%lld, spent %lld); make it cheaper.",
+		            name, (long long)cost,
+		            k == FG_TRAP      ? "Traps"
+		            : k == FG_MONSTER ? "Monsters"
+		                              : "Treasure",
+		            (long long)left, (long long)fgchan_budget(c, k),
+		            (long long)fgchan_spent(c, k));
+		return -1;
+	}
+	if (k == FG_MONSTER && cost < fgchan_floor(c)) {
+		reply_error(out,
+		            "%s costs %lld but every monster on floor %d costs at least %d "
+		            "points.",
+		            name, (long long)cost, fgchan_floor(c), fgchan_floor(c));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
+{
+	struct fg_chan *c = fgchan(inv);
+	const char *name = inv_str(inv, "name"), *budget = inv_str(inv, "budget");
+	bool wander = budget != NULL && !strcmp(budget, "wander");
+	struct fg_price *p = xmalloc(sizeof(*p));
+	struct fg_stored *s;
+	struct fg_design d;
+	int payer;
+
+	if (design_of(inv, k, &d, p, out) < 0 ||
+	    may_store(inv, c, k, name, p->total, wander, &payer, out) < 0) {
+		free(p);
+		return;
+	}
+	s = fgchan_design_add(c, k);
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->d = d;
+	s->cost = p->total;
+	s->room = !wander;
+	s->hits = k == FG_MONSTER ? fg_monster_hits(d.level) : 0;
+	if (payer >= 0)
+		c->m[payer].wander -= p->total;
+	channel_touch(inv->chan);
+	reply_add(out, 0, "Stored %s ", fg_kind_name(k));
+	reply_add(out, RS_BOLD, "%s", s->name);
+	reply_add(out, 0, "%s.", wander ? " as a wandering monster" : "");
+	reply_nl(out);
+	price_lines(out, k, &d, p);
+	if (wander)
+		reply_line(out, 0, "Wandering-monster points left: %lld.",
+		           (long long)c->m[payer].wander);
+	else
+		fg_budget_line(out, c, k, 0);
+	free(p);
+}
+
+static void
+list_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
+{
+	static const char *const hdr[] = {"name", "design", "cost", "state"};
+	struct fg_chan *c = fgchan(inv);
+
+	if (c->nd[k] == 0) {
+		reply_line(out, 0, "No %ss here yet: /fungeon %s add NAME DESIGN.", fg_kind_name(k),
+		           fg_kind_name(k));
+		return;
+	}
+	reply_table(out, 4, hdr);
+	for (int i = 0; i < c->nd[k]; i++) {
+		const struct fg_stored *s = &c->d[k][i];
+		char spec[FG_SPEC_MAX + 1], cost[24], state[64];
+		const char *cells[] = {s->name, spec, cost, state};
+
+		fgcost_format(&s->d, spec, sizeof(spec));
+		snprintf(cost, sizeof(cost), "%lld", (long long)s->cost);
+		if (k == FG_MONSTER && s->hits == 0)
+			snprintf(state, sizeof(state), "defeated");
+		else if (k == FG_MONSTER)
+			snprintf(state, sizeof(state), "%d/%d hits", s->hits,
+			         fg_monster_hits(s->d.level));
+		else if (s->taken[0])
+			snprintf(state, sizeof(state), "taken by %s", s->taken);
+		else
+			state[0] = '\0';
+		if (!s->room)
+			snprintf(state + strlen(state), sizeof(state) - strlen(state), "%s%s",
+			         state[0] ? ", " : "", "not this room's");
+		reply_row(out, false, cells);
+	}
+	fg_budget_line(out, c, k, 0);
+}
+
+/* The stored design of kind k called name, or an error listing them. */
+static struct fg_stored *
+need_design(struct fg_chan *c, enum fg_kind k, const char *name, struct reply *out)
+{
+	struct fg_stored *s = fgchan_design(c, k, name);
+	struct buf b;
+
+	if (s != NULL)
+		return s;
+	buf_init(&b, 1000);
+	fgchan_list_designs(c, k, &b);
+	reply_error(out, "There is no %s '%.40s' here; the %s%s are %s.", fg_kind_name(k), name,
+	            fg_kind_name(k), k == FG_TREASURE ? "" : "s", buf_str(&b));
+	buf_free(&b);
+	return NULL;
+}
+
+static void
+remove_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
+{
+	struct fg_chan *c = fgchan(inv);
+	struct fg_stored *s = need_design(c, k, inv_str(inv, "name"), out);
+	char name[FG_NAME_MAX + 1];
+
+	if (s == NULL)
+		return;
+	snprintf(name, sizeof(name), "%s", s->name);
+	fgchan_design_remove(c, k, (int)(s - c->d[k]));
+	channel_touch(inv->chan);
+	reply_line(out, 0, "Removed %s %s.", fg_kind_name(k), name);
+	fg_budget_line(out, c, k, 0);
+}
+
+#define KIND_HANDLERS(kind, suffix)                                                                \
+	static void add_##suffix(struct invocation *inv, struct reply *out)                        \
+	{                                                                                          \
+		add_cmd(inv, out, kind);                                                           \
+	}                                                                                          \
+	static void list_##suffix(struct invocation *inv, struct reply *out)                       \
+	{                                                                                          \
+		list_cmd(inv, out, kind);                                                          \
+	}                                                                                          \
+	static void remove_##suffix(struct invocation *inv, struct reply *out)                     \
+	{                                                                                          \
+		remove_cmd(inv, out, kind);                                                        \
+	}
+
+KIND_HANDLERS(FG_TRAP, trap)
+KIND_HANDLERS(FG_MONSTER, monster)
+KIND_HANDLERS(FG_TREASURE, treasure)
+
+/* Whether member m may carry item d too: a free slot, and the magic it
+ * carries stays within FG_MAGIC_MAX Annoy and Pain dice. */
+static int
+may_carry(const struct fg_member *m, const struct fg_design *d, struct reply *out)
+{
+	int annoy = d->annoy, pain = d->pain;
+
+	if (m->dead) {
+		reply_error(out, "%s is dead and carries nothing more.", m->name);
+		return -1;
+	}
+	if (m->nitems == FG_ITEMS_MAX) {
+		reply_error(out,
+		            "%s carries %d items already, the most one can; sell one in town "
+		            "first.",
+		            m->name, FG_ITEMS_MAX);
+		return -1;
+	}
+	for (int i = 0; i < m->nitems; i++) {
+		annoy += m->items[i].d.annoy;
+		pain += m->items[i].d.pain;
+	}
+	if (annoy > FG_MAGIC_MAX || pain > FG_MAGIC_MAX) {
+		reply_error(out,
+		            "%s would carry more than %d magic Annoy or Pain dice; that is the "
+		            "most one Fungeoneer can.",
+		            m->name, FG_MAGIC_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+carry(struct fg_member *m, const char *name, const struct fg_design *d, int64_t cost)
+{
+	struct fg_item *it = fg_item_add(m); /* may_carry() found room */
+
+	snprintf(it->name, sizeof(it->name), "%s", name);
+	it->d = *d;
+	it->cost = cost;
+}
+
+void
+fg_take(struct invocation *inv, struct reply *out)
+{
+	struct fg_chan *c = fgchan(inv);
+	const char *who = inv_str(inv, "who");
+	int i = who ? fg_need_member(c, who, out) : fg_need_self(c, inv, out);
+	struct fg_stored *s;
+
+	if (i < 0 || (s = need_design(c, FG_TREASURE, inv_str(inv, "item"), out)) == NULL)
+		return;
+	if (s->taken[0]) {
+		reply_error(out, "%s took %s already.", s->taken, s->name);
+		return;
+	}
+	if (may_carry(&c->m[i], &s->d, out) < 0)
+		return;
+	carry(&c->m[i], s->name, &s->d, s->cost);
+	snprintf(s->taken, sizeof(s->taken), "%s", c->m[i].name);
+	channel_touch(inv->chan);
+	reply_add(out, RS_BOLD, "%s", c->m[i].name);
+	reply_add(out, 0, " takes %s (%lld points).", s->name, (long long)s->cost);
+	reply_nl(out);
+}
+
+/* The invoker's item named in the "item" option, or an error and -1. */
+static int
+own_item(const struct fg_chan *c, int me, const char *item, struct reply *out)
+{
+	const struct fg_member *m = &c->m[me];
+	struct buf b;
+
+	for (int i = 0; i < m->nitems; i++)
+		if (!strcasecmp(m->items[i].name, item))
+			return i;
+	buf_init(&b, 600);
+	for (int i = 0; i < m->nitems; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", m->items[i].name);
+	reply_error(out, "%s carries no '%.40s'; %s carries %s.", m->name, item, m->name,
+	            m->nitems ? buf_str(&b) : "nothing");
+	buf_free(&b);
+	return -1;
+}
+
+void
+fg_use(struct invocation *inv, struct reply *out)
+{
+	struct fg_chan *c = fgchan(inv);
+	int me = fg_need_self(c, inv, out), i, healed;
+	struct fg_member *m;
+	char name[FG_NAME_MAX + 1];
+
+	if (me < 0 || (i = own_item(c, me, inv_str(inv, "item"), out)) < 0)
+		return;
+	m = &c->m[me];
+	if (m->items[i].d.heal == 0) {
+		reply_error(out, "%s has no magic heal; only healing items are used up.",
+		            m->items[i].name);
+		return;
+	}
+	if (m->dead) {
+		reply_error(out, "%s is dead; no magic heals the dead.", m->name);
+		return;
+	}
+	snprintf(name, sizeof(name), "%s", m->items[i].name);
+	healed = fg_heal(m, m->items[i].d.heal);
+	fg_item_remove(m, i);
+	channel_touch(inv->chan);
+	reply_line(out, 0, "%s uses up %s and heals %d: %d/%d hits.", m->name, name, healed,
+	           m->hits, fg_max_hits(m->level));
+}
+
+static void
+town_sell(struct invocation *inv, struct reply *out)
+{
+	struct fg_chan *c = fgchan(inv);
+	int me = fg_need_self(c, inv, out), i;
+	struct fg_member *m;
+	char name[FG_NAME_MAX + 1];
+	int64_t cost, got;
+
+	if (me < 0 || (i = own_item(c, me, inv_str(inv, "item"), out)) < 0)
+		return;
+	m = &c->m[me];
+	snprintf(name, sizeof(name), "%s", m->items[i].name);
+	cost = m->items[i].cost;
+	got = fg_sell_value(cost);
+	fg_item_remove(m, i);
+	m->credit += got;
+	channel_touch(inv->chan);
+	reply_add(out, 0, "%s sells %s (%lld points) for half, rounded down: ", m->name, name,
+	          (long long)cost);
+	reply_add(out, RS_BOLD, "%lld", (long long)got);
+	reply_add(out, 0, " points of credit (%lld in all).", (long long)m->credit);
+	reply_nl(out);
+}
+
+static void
+town_buy(struct invocation *inv, struct reply *out)
+{
+	struct fg_chan *c = fgchan(inv);
+	int me = fg_need_self(c, inv, out);
+	const char *name = inv_str(inv, "name");
+	struct fg_price *p = xmalloc(sizeof(*p));
+	struct fg_design d;
+	struct fg_member *m;
+
+	if (me < 0 || design_of(inv, FG_TREASURE, &d, p, out) < 0)
+		goto done;
+	m = &c->m[me];
+	if (!fg_name_valid(name)) {
+		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
+		            FG_NAME_MAX);
+		goto done;
+	}
+	if (p->total > m->credit) {
+		reply_error(out, "%s costs %lld but %s has %lld points of credit.", name,
+		            (long long)p->total, m->name, (long long)m->credit);
+		goto done;
+	}
+	if (may_carry(m, &d, out) < 0)
+		goto done;
+	carry(m, name, &d, p->total);
+	m->credit -= p->total;
+	channel_touch(inv->chan);
+	reply_line(out, 0, "%s buys %s for %lld points (credit left %lld).", m->name, name,
+	           (long long)p->total, (long long)m->credit);
+done:
+	free(p);
+}
+
+#define NAME_OPT                                                                                   \
+	{                                                                                          \
+		.name = "name", .desc = "Its name (no spaces)", .type = OPT_STRING,                \
+		.flags = OPT_REQUIRED, .max = FG_NAME_MAX                                          \
+	}
+#define DESIGN_OPT(what)                                                                           \
+	{                                                                                          \
+		.name = "design", .desc = (what), .type = OPT_STRING, .flags = OPT_REST,           \
+		.max = FG_SPEC_MAX                                                                 \
+	}
+
+static const struct cmd_opt design_opts[] = {
+    DESIGN_OPT("Design words, e.g. annoy 2 pain 2 unlimited (see /help fungeon cost)"),
+    {0},
+};
+static const char *const budget_choices[] = {"room", "wander", NULL};
+static const struct cmd_opt add_opts[] = {
+    NAME_OPT,
+    DESIGN_OPT("Design words (see /help fungeon cost)"),
+    {.name = "budget",
+     .desc = "room (default: this room's budget) or wander (your wandering points)",
+     .type = OPT_STRING,
+     .choices = budget_choices},
+    {0},
+};
+static const struct cmd_opt buy_opts[] = {
+    NAME_OPT,
+    DESIGN_OPT("Treasure design words (see /help fungeon cost)"),
+    {0},
+};
+static const struct cmd_opt name_opts[] = {NAME_OPT, {0}};
+static const struct cmd_opt sell_opts[] = {
+    {.name = "item",
+     .desc = "An item you carry",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = FG_NAME_MAX},
+    {0},
+};
+
+const struct command fg_cost_subs[] = {
+    {.name = "trap", .desc = "Price a trap", .opts = design_opts, .fn = cost_trap},
+    {.name = "monster", .desc = "Price a monster", .opts = design_opts, .fn = cost_monster},
+    {.name = "treasure", .desc = "Price a treasure", .opts = design_opts, .fn = cost_treasure},
+    {0},
+};
+
+#define STORE_SUBS(kind, suffix)                                                                   \
+	{                                                                                          \
+		{.name = "add",                                                                    \
+		 .desc = "Store a priced " kind " by name (paid from the budget)",                 \
+		 .opts = add_opts,                                                                 \
+		 .fn = add_##suffix},                                                              \
+		    {.name = "list", .desc = "The stored " kind "s", .fn = list_##suffix},         \
+		    {.name = "remove",                                                             \
+		     .desc = "Remove a stored " kind,                                              \
+		     .opts = name_opts,                                                            \
+		     .fn = remove_##suffix},                                                       \
+		    {0},                                                                           \
+	}
+
+const struct command fg_trap_subs[] = STORE_SUBS("trap", trap);
+const struct command fg_monster_subs[] = STORE_SUBS("monster", monster);
+const struct command fg_treasure_subs[] = STORE_SUBS("treasure", treasure);
+
+const struct command fg_town_subs[] = {
+    {.name = "sell",
+     .desc = "Sell an item for half its points, rounded down, as credit",
+     .opts = sell_opts,
+     .fn = town_sell},
+    {.name = "buy",
+     .desc = "Buy a new treasure with your credit",
+     .opts = buy_opts,
+     .fn = town_buy},
+    {0},
+};

@@ -1,0 +1,348 @@
+/* fg_chan: lookups over a channel's Fungeon state; see fungeon.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/commands.h"
+#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/ustyle.h"
+#include "rules/base/buf.h"
+
+struct fg_chan *
+fgchan(struct invocation *inv)
+{
+	return channel_mod(inv->chan, CHANMOD_FUNGEON);
+}
+
+const struct fg_chan *
+fgchan_peek(const struct channel *ch)
+{
+	return channel_mod_peek(ch, CHANMOD_FUNGEON);
+}
+
+struct fg_member *
+fgchan_member_add(struct fg_chan *c)
+{
+	c->m = fg_array_grow(c->m, c->n, sizeof(*c->m));
+	return &c->m[c->n++];
+}
+
+void
+fgchan_member_remove(struct fg_chan *c, int i)
+{
+	if (i < 0 || i >= c->n)
+		return;
+	fg_member_free(&c->m[i]);
+	c->m = fg_array_drop(c->m, c->n, i, sizeof(*c->m));
+	c->n--;
+}
+
+struct fg_stored *
+fgchan_design_add(struct fg_chan *c, enum fg_kind k)
+{
+	c->d[k] = fg_array_grow(c->d[k], c->nd[k], sizeof(*c->d[k]));
+	return &c->d[k][c->nd[k]++];
+}
+
+void
+fgchan_design_remove(struct fg_chan *c, enum fg_kind k, int i)
+{
+	if (i < 0 || i >= c->nd[k])
+		return;
+	c->d[k] = fg_array_drop(c->d[k], c->nd[k], i, sizeof(*c->d[k]));
+	c->nd[k]--;
+}
+
+void
+fgchan_free(struct fg_chan *c)
+{
+	if (c == NULL)
+		return;
+	for (int i = 0; i < c->n; i++)
+		fg_member_free(&c->m[i]);
+	free(c->m);
+	for (int k = 0; k < FG_KIND_COUNT; k++)
+		free(c->d[k]);
+	free(c);
+}
+
+size_t
+fgchan_bytes(const struct fg_chan *c)
+{
+	size_t n = sizeof(*c) + (size_t)c->n * sizeof(c->m[0]);
+
+	for (int i = 0; i < c->n; i++)
+		n += (size_t)c->m[i].nitems * sizeof(c->m[i].items[0]) +
+		     (size_t)c->m[i].neffects * sizeof(c->m[i].effects[0]);
+	for (int k = 0; k < FG_KIND_COUNT; k++)
+		n += (size_t)c->nd[k] * sizeof(c->d[k][0]);
+	return n;
+}
+
+int
+fgchan_member_of(const struct fg_chan *c, const char *user_key)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcmp(c->m[i].user_key, user_key) == 0)
+			return i;
+	return -1;
+}
+
+int
+fgchan_member_named(const struct fg_chan *c, const char *name)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcasecmp(c->m[i].name, name) == 0)
+			return i;
+	for (int i = 0; i < c->n; i++)
+		if (strcasecmp(c->m[i].player, name) == 0)
+			return i;
+	return -1;
+}
+
+struct fg_stored *
+fgchan_design(struct fg_chan *c, enum fg_kind k, const char *name)
+{
+	for (int i = 0; i < c->nd[k]; i++)
+		if (strcasecmp(c->d[k][i].name, name) == 0)
+			return &c->d[k][i];
+	return NULL;
+}
+
+bool
+fgchan_name_used(const struct fg_chan *c, const char *name)
+{
+	for (int i = 0; i < c->n; i++)
+		if (strcasecmp(c->m[i].name, name) == 0)
+			return true;
+	for (int k = 0; k < FG_KIND_COUNT; k++)
+		for (int i = 0; i < c->nd[k]; i++)
+			if (strcasecmp(c->d[k][i].name, name) == 0)
+				return true;
+	return false;
+}
+
+void
+fgchan_list_members(const struct fg_chan *c, struct buf *b)
+{
+	if (c->n == 0)
+		buf_adds(b, "nobody yet (/fungeon join NAME CLASS LEVEL)");
+	for (int i = 0; i < c->n; i++)
+		buf_addf(b, "%s%s (%s)", i ? ", " : "", c->m[i].name, c->m[i].player);
+}
+
+void
+fgchan_list_designs(const struct fg_chan *c, enum fg_kind k, struct buf *b)
+{
+	if (c->nd[k] == 0)
+		buf_adds(b, "none");
+	for (int i = 0; i < c->nd[k]; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", c->d[k][i].name);
+}
+
+void
+fgchan_party(const struct fg_chan *c, struct fg_party *p)
+{
+	fg_party_math(c->m, c->n, p);
+}
+
+int
+fgchan_floor(const struct fg_chan *c)
+{
+	struct fg_party p;
+
+	fgchan_party(c, &p);
+	return fg_floor(c->floor, &p);
+}
+
+int64_t
+fgchan_budget(const struct fg_chan *c, enum fg_kind k)
+{
+	struct fg_party p;
+	struct fg_budgets b;
+
+	fgchan_party(c, &p);
+	fg_budgets(&p, fg_floor(c->floor, &p), &b);
+	return k == FG_TRAP ? b.traps : k == FG_MONSTER ? b.monsters : b.treasure;
+}
+
+int64_t
+fgchan_spent(const struct fg_chan *c, enum fg_kind k)
+{
+	int64_t s = 0;
+
+	for (int i = 0; i < c->nd[k]; i++)
+		if (c->d[k][i].room)
+			s += c->d[k][i].cost;
+	return s;
+}
+
+int
+fgchan_holder(const struct fg_chan *c, enum fg_category cat)
+{
+	return c->holder[cat][0] ? fgchan_member_of(c, c->holder[cat]) : -1;
+}
+
+int
+fgchan_roller(const struct fg_chan *c, enum fg_category cat, const struct invocation *inv)
+{
+	int h = fgchan_holder(c, cat);
+
+	return h >= 0 || inv == NULL ? h : fgchan_member_of(c, inv->from->user_key);
+}
+
+void
+fgchan_styles(const struct fg_chan *c, struct state *st, struct ustyle *out)
+{
+	const char *keys[FG_PARTY_MAX];
+	const struct ustyle *chosen[FG_PARTY_MAX];
+
+	for (int i = 0; i < c->n; i++) {
+		const struct user *u = state_user_find(st, c->m[i].user_key);
+
+		keys[i] = c->m[i].user_key;
+		chosen[i] = u != NULL ? user_style(u) : NULL;
+	}
+	ustyle_party(keys, chosen, c->n, out);
+}
+
+int
+fg_split_names(const char *s, char words[][FG_NAME_MAX * 2 + 2], int max, struct reply *out)
+{
+	int n = 0;
+
+	while (s != NULL && *s) {
+		size_t len;
+
+		while (*s == ' ' || *s == ',' || *s == '\t')
+			s++;
+		len = strcspn(s, " ,\t");
+		if (len == 0)
+			break;
+		if (n == max || len > FG_NAME_MAX * 2 + 1) {
+			if (out != NULL && n == max)
+				reply_error(out,
+				            "That names more than %d participants; name at "
+				            "most %d.",
+				            max, max);
+			else if (out != NULL)
+				reply_error(out,
+				            "'%.20s…' is too long for a name; names are at "
+				            "most %d characters.",
+				            s, FG_NAME_MAX);
+			return -1;
+		}
+		memcpy(words[n], s, len);
+		words[n][len] = '\0';
+		n++;
+		s += len;
+	}
+	return n;
+}
+
+int
+fg_members_named(const struct fg_chan *c, const char *who, int *idx, struct reply *out)
+{
+	char w[FG_PARTY_MAX][FG_NAME_MAX * 2 + 2];
+	int n = 0, k;
+
+	if (who == NULL) {
+		for (int i = 0; i < c->n; i++)
+			if (!c->m[i].dead)
+				idx[n++] = i;
+		return n;
+	}
+	k = fg_split_names(who, w, FG_PARTY_MAX, out);
+	for (int i = 0; i < k; i++) {
+		idx[n] = fg_need_member(c, w[i], out);
+		if (idx[n] < 0)
+			return -1;
+		n++;
+	}
+	return k;
+}
+
+bool
+fg_bonus_for(const struct fg_chan *c, const char *bonus, int i)
+{
+	char w[CF_GROUPS_MAX][FG_NAME_MAX * 2 + 2];
+	int n;
+
+	if (bonus == NULL)
+		return false;
+	n = fg_split_names(bonus, w, CF_GROUPS_MAX, NULL); /* checked by fg_bonus_check */
+	for (int k = 0; k < n; k++)
+		if (!strcasecmp(w[k], "all") || fgchan_member_named(c, w[k]) == i)
+			return true;
+	return false;
+}
+
+int
+fg_bonus_check(const struct fg_chan *c, const char *bonus, struct reply *out)
+{
+	char w[CF_GROUPS_MAX][FG_NAME_MAX * 2 + 2];
+	int n;
+
+	if (bonus == NULL)
+		return 0;
+	n = fg_split_names(bonus, w, CF_GROUPS_MAX, out);
+	if (n < 0)
+		return -1;
+	for (int k = 0; k < n; k++)
+		if (strcasecmp(w[k], "all") != 0 && fg_need_member(c, w[k], out) < 0)
+			return -1;
+	return 0;
+}
+
+int
+fg_need_member(const struct fg_chan *c, const char *name, struct reply *out)
+{
+	int i = fgchan_member_named(c, name);
+	struct buf b;
+
+	if (i >= 0)
+		return i;
+	buf_init(&b, 1000);
+	fgchan_list_members(c, &b);
+	reply_error(out, "There is no Fungeoneer or player '%.40s' here; the party is %s.", name,
+	            buf_str(&b));
+	buf_free(&b);
+	return -1;
+}
+
+int
+fg_need_self(const struct fg_chan *c, const struct invocation *inv, struct reply *out)
+{
+	int i = fgchan_member_of(c, inv->from->user_key);
+
+	if (i < 0)
+		reply_error(out,
+		            "You have no Fungeoneer here; /fungeon join NAME CLASS LEVEL makes "
+		            "one.");
+	return i;
+}
+
+void
+fg_budget_line(struct reply *out, const struct fg_chan *c, enum fg_kind k, int64_t extra)
+{
+	static const char *const what[] = {"Party Max", "Party Total", "Party Min"};
+	static const char *const label[] = {"Traps", "Monsters", "Treasure"};
+	struct fg_party p;
+	int64_t budget = fgchan_budget(c, k), spent = fgchan_spent(c, k);
+	int base;
+
+	fgchan_party(c, &p);
+	base = k == FG_TRAP ? p.max : k == FG_MONSTER ? p.total : p.min;
+	reply_add(out, 0, "%s budget this room: ", label[k]);
+	reply_add(out, RS_BOLD, "%lld", (long long)budget);
+	reply_add(out, 0, " (%s %d + floor %d); spent %lld", what[k], base, fgchan_floor(c),
+	          (long long)spent);
+	if (extra > 0)
+		reply_add(out, 0, ", this design %lld", (long long)extra);
+	reply_add(out, 0, ", left ");
+	reply_add(out, budget - spent - extra < 0 ? RS_BAD | RS_BOLD : RS_BOLD, "%lld",
+	          (long long)(budget - spent - extra));
+	reply_add(out, 0, ".");
+	reply_nl(out);
+}

@@ -1,0 +1,178 @@
+/* ustyle: Thwack-O styles, defaults and validation; see ustyle.h. */
+#include "commands/fungeon/ustyle.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/base/utf8.h"
+
+const char *const ustyle_marks[USTYLE_NMARKS] = {"◆", "●", "▲", "■", "★", "✚", "♣", "♥"};
+
+const char *const ustyle_colour_names[] = {"gray", "red",  "green", "yellow", "blue",
+                                           "pink", "cyan", "white", NULL};
+
+/* The order defaults walk: every colour but gray, then gray. */
+static const enum ucolour walk[UC_COUNT] = {UC_RED,  UC_GREEN, UC_YELLOW, UC_BLUE,
+                                            UC_PINK, UC_CYAN,  UC_WHITE,  UC_GRAY};
+
+const char *
+ustyle_colour_name(enum ucolour c)
+{
+	return (int)c >= 0 && c < UC_COUNT ? ustyle_colour_names[c] : "gray";
+}
+
+int
+ustyle_colour_parse(const char *name)
+{
+	for (int i = 0; i < UC_COUNT; i++)
+		if (strcasecmp(name, ustyle_colour_names[i]) == 0)
+			return i;
+	if (strcasecmp(name, "grey") == 0)
+		return UC_GRAY;
+	return -1;
+}
+
+/* FNV-1a: stable across runs and platforms. */
+static uint64_t
+hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int
+mark_index(const char *mark)
+{
+	for (int i = 0; i < USTYLE_NMARKS; i++)
+		if (strcmp(mark, ustyle_marks[i]) == 0)
+			return i;
+	return -1;
+}
+
+void
+ustyle_default(const char *user_key, struct ustyle *out)
+{
+	uint64_t h = hash(user_key);
+
+	memset(out, 0, sizeof(*out));
+	out->colour = walk[h % (UC_COUNT - 1)];
+	snprintf(out->mark, sizeof(out->mark), "%s", ustyle_marks[(h >> 32) % USTYLE_NMARKS]);
+}
+
+void
+ustyle_party(const char *const *keys, const struct ustyle *const *chosen, int n, struct ustyle *out)
+{
+	bool used_c[UC_COUNT] = {false}, used_m[USTYLE_NMARKS] = {false};
+
+	for (int i = 0; i < n; i++) {
+		if (chosen[i] == NULL)
+			continue;
+		if ((int)chosen[i]->colour >= 0 && chosen[i]->colour < UC_COUNT)
+			used_c[chosen[i]->colour] = true;
+		if (mark_index(chosen[i]->mark) >= 0)
+			used_m[mark_index(chosen[i]->mark)] = true;
+	}
+	for (int i = 0; i < n; i++) {
+		uint64_t h = hash(keys[i]);
+		int c0 = (int)(h % (UC_COUNT - 1)), m0 = (int)((h >> 32) % USTYLE_NMARKS);
+
+		if (chosen[i] != NULL) {
+			out[i] = *chosen[i];
+			continue;
+		}
+		ustyle_default(keys[i], &out[i]);
+		for (int k = 0; k < UC_COUNT; k++) {
+			/* the 7 colours from the hashed one, gray last */
+			enum ucolour c =
+			    k < UC_COUNT - 1 ? walk[(c0 + k) % (UC_COUNT - 1)] : UC_GRAY;
+
+			if (!used_c[c]) {
+				out[i].colour = c;
+				used_c[c] = true;
+				break;
+			}
+		}
+		for (int k = 0; k < USTYLE_NMARKS; k++) {
+			int m = (m0 + k) % USTYLE_NMARKS;
+
+			if (!used_m[m]) {
+				snprintf(out[i].mark, sizeof(out[i].mark), "%s", ustyle_marks[m]);
+				used_m[m] = true;
+				break;
+			}
+		}
+	}
+}
+
+/* Decodes the code point at s (well-formed UTF-8); returns its length. */
+static size_t
+decode(const unsigned char *s, uint32_t *cp)
+{
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] < 0xE0) {
+		*cp = (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3F);
+		return 2;
+	}
+	if (s[0] < 0xF0) {
+		*cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+		return 3;
+	}
+	*cp = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
+	      (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+	return 4;
+}
+
+/* Spaces, controls and characters that draw nothing on their own. */
+static bool
+invisible(uint32_t cp)
+{
+	return cp <= 0x20 || (cp >= 0x7F && cp <= 0xA0) || cp == 0xAD || cp == 0x1680 ||
+	       (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) ||
+	       (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF;
+}
+
+int
+ustyle_mark_check(const char *mark, char *err, size_t errlen)
+{
+	size_t len = strlen(mark), ncp = 0;
+	bool ascii = true;
+
+	if (len == 0 || len >= USTYLE_MARK_MAX || !utf8_valid(mark, len)) {
+		snprintf(err, errlen,
+		         "A mark is 1 or 2 symbols or emoji, or up to 4 letters, at most %d bytes.",
+		         USTYLE_MARK_MAX - 1);
+		return -1;
+	}
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+
+		i += decode((const unsigned char *)mark + i, &cp);
+		if (invisible(cp)) {
+			snprintf(err, errlen,
+			         "A mark may not contain spaces or invisible characters; pick 1 or "
+			         "2 symbols or emoji, or up to 4 letters.");
+			return -1;
+		}
+		if (cp >= 0x80)
+			ascii = false;
+		ncp++;
+	}
+	if ((ascii && ncp > 4) || (!ascii && ncp > 2)) {
+		snprintf(err, errlen,
+		         "A mark is 1 or 2 symbols or emoji, or up to 4 letters (got %zu "
+		         "characters).",
+		         ncp);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,288 @@
+/*
+ * /hazard: the hazard die of the turn procedure. /hazard (roll) passes a
+ * turn with a roll; the settings subcommands live in cmd_hazard_set.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/procedure/cmd_hazard.h"
+#include "commands/commands.h"
+#include "commands/procedure/proc.h"
+#include "commands/tension/tension_state.h"
+#include "rules/base/buf.h"
+
+/* The short name of a row: its text up to the first ':' ',' or '(' . */
+static void
+row_label(const char *text, char *buf, size_t len)
+{
+	size_t n = strcspn(text, ":,(");
+
+	while (n > 0 && text[n - 1] == ' ')
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, text);
+}
+
+static bool
+has_event(const struct turn_report *r, enum turn_event_kind k)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ev[i].kind == k)
+			return true;
+	return false;
+}
+
+/* A custom entry with dice in it ("1d4 giant rats") gets its own line with
+ * them rolled: "3 giant rats (1d4: 3)". */
+static void
+entry_dice(struct invocation *inv, struct reply *out, const char *text)
+{
+	struct buf b;
+
+	buf_init(&b, 2 * RTABLE_TEXT_MAX + 512);
+	if (rtable_roll_text(text, inv->rng, &b) > 0)
+		reply_line(out, RS_BOLD, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
+/* Behind the GM's screen: the sign's creature and its roll, to the GM. */
+static void
+secret_sign(struct reply *out, const struct turn_report *r)
+{
+	reply_to(out, REPLY_INVOKER);
+	reply_add(out, 0, "Behind the screen: the sign is of ");
+	reply_add(out, RS_BOLD, "%s", r->sign);
+	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = %d).", r->pick.d10,
+	          r->pick.total - r->pick.d10, r->pick.total);
+	reply_nl(out);
+	reply_to(out, REPLY_CHANNEL);
+}
+
+void
+proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s,
+                 const struct hazard_view *v, bool resting)
+{
+	struct turn_report rep;
+	struct turn_how how = {.resting = resting, .safe = s->safe};
+	struct rtable encounters;
+	bool hidden = tension_state_hidden(inv->chan);
+	char label[RTABLE_TEXT_MAX];
+	size_t row;
+	int roll = hazard_roll(inv->rng, v, &row);
+
+	/* A delving Sign's creature comes from the channel's encounter table. */
+	tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, &encounters);
+	how.encounters = &encounters;
+	how.tension = tension_state_value(inv->chan);
+	how.rng = inv->rng;
+	how.effect = v->rows[row].effect;
+	turn_report_init(&rep);
+	turn_pass(&s->clock, s->proc, &how, &rep);
+	channel_touch(inv->chan);
+
+	reply_title(out, "%s: turn %d", resting ? "Rest" : "Hazard die", s->clock.turn);
+	proc_hazard_table(out, v, (int)row);
+	row_label(v->rows[row].text, label, sizeof(label));
+	reply_add(out, 0, "Rolled ");
+	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", roll);
+	reply_add(out, 0, " on the d%d (%s): ", v->die, hazard_table_name(v->table));
+	reply_add(out, RS_BOLD, "%s", label);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	if (v->table == HAZARD_CUSTOM)
+		entry_dice(inv, out, v->rows[row].text);
+	proc_report(out, &rep, s->proc, false, hidden);
+	proc_footer(out, s);
+	if (hidden && inv->is_gm && has_event(&rep, TE_SIGN_REMEMBERED))
+		secret_sign(out, &rep);
+	if (has_event(&rep, TE_FATIGUE_CHOICE) || has_event(&rep, TE_FATIGUE_PENDING))
+		reply_button(out, "Rest now", "rest");
+	if (has_event(&rep, TE_ENCOUNTER) || has_event(&rep, TE_SIGN_MET))
+		reply_button(out, "Surprise check", "surprise");
+}
+
+static void
+hazard_roll_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	const char *tname = inv_str(inv, "table"), *note = inv_str(inv, "note");
+	struct hazard_view v;
+
+	if (!proc_may_pass(inv, s, out))
+		return;
+	if (proc_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v, out) < 0)
+		return;
+	/* A note given as "# text" keeps its '#': drop it. */
+	while (note != NULL && (*note == '#' || *note == ' '))
+		note++;
+	if (note != NULL && *note != '\0')
+		reply_line(out, RS_ITALIC, "%s", note);
+	proc_hazard_turn(inv, out, s, &v, false);
+}
+
+static void
+hazard_show_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	struct hazard_view v;
+
+	if (proc_view(s, s->table, &v, out) < 0)
+		return;
+	reply_title(out, "Hazard die here: %s (d%d)", hazard_table_name(s->table), v.die);
+	proc_hazard_table(out, &v, -1);
+	hazard_settings_lines(out, s);
+}
+
+static const char *const table_choices[] = {"exploration", "delving", "classic", "custom", NULL};
+
+static const struct cmd_opt roll_opts[] = {
+    {.name = "table",
+     .desc = "Roll this table once instead of the channel's",
+     .type = OPT_STRING,
+     .choices = table_choices},
+    {.name = "note",
+     .desc = "What the party is doing this turn",
+     .type = OPT_STRING,
+     .flags = OPT_REST},
+    {0},
+};
+
+static const struct cmd_opt table_opts[] = {
+    {.name = "table",
+     .desc = "exploration, delving, classic (X-in-N) or custom",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = table_choices},
+    {0},
+};
+
+static const struct cmd_opt chance_opts[] = {
+    {.name = "x",
+     .desc = "Encounter on this or less",
+     .type = OPT_INT,
+     .flags = OPT_REQUIRED,
+     .min = 1,
+     .max = XIN_SIDES_MAX},
+    {.name = "n",
+     .desc = "The die's sides (2-100)",
+     .type = OPT_INT,
+     .flags = OPT_REQUIRED,
+     .min = XIN_SIDES_MIN,
+     .max = XIN_SIDES_MAX},
+    {0},
+};
+
+static const struct cmd_opt custom_opts[] = {
+    {.name = "die",
+     .desc = "The die: d2 to d100",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = 8},
+    {.name = "entries",
+     .desc = "Entries like \"1 Encounter; 2-3 Sign; 4-6 Nothing\"",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = 1900},
+    {0},
+};
+
+static const char *const proc_choices[] = {"exploration", "delving", NULL};
+
+static const struct cmd_opt procedure_opts[] = {
+    {.name = "procedure",
+     .desc = "How light and rest are kept: exploration or delving",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = proc_choices},
+    {0},
+};
+
+static const char *const who_choices[] = {"anyone", "gm", NULL};
+
+static const struct cmd_opt who_opts[] = {
+    {.name = "who",
+     .desc = "Who may roll the hazard die and rest: anyone or gm",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = who_choices},
+    {0},
+};
+
+static const struct cmd_opt sign_opts[] = {
+    {.name = "creature",
+     .desc = "The creature whose sign was met (none: forget it)",
+     .type = OPT_STRING,
+     .flags = OPT_REST,
+     .max = TURN_SIGN_MAX - 1},
+    {0},
+};
+
+static const struct command hazard_subs[] = {
+    {.name = "roll",
+     .desc = "Roll the hazard die: a turn passes",
+     .help = "Shows the whole table with the rolled row highlighted, what the result does, "
+             "then the bookkeeping: light burning down or out, rest due, delving Fatigue, the "
+             "sign's creature. A turn is 10 minutes. Rulings: time passes before the result "
+             "is applied (sources burn down, then a Light result flags the oldest one still "
+             "lit); table: changes only the table rolled this once, light and rest still "
+             "follow the channel's procedure; an Encounter in a safe area does not happen.",
+     .opts = roll_opts,
+     .fn = hazard_roll_fn},
+    {.name = "show", .desc = "Show the channel's hazard table and settings", .fn = hazard_show_fn},
+    {.name = "table",
+     .desc = "Choose the channel's hazard die",
+     .help = "exploration and delving also set how light and rest are kept (/hazard "
+             "procedure); classic and custom keep the procedure the channel has.",
+     .role = ROLE_GM,
+     .opts = table_opts,
+     .fn = hazard_table_fn},
+    {.name = "chance",
+     .desc = "Classic die: encounter on X or less on a dN (and use it)",
+     .role = ROLE_GM,
+     .opts = chance_opts,
+     .fn = hazard_chance_fn},
+    {.name = "custom",
+     .desc = "Define the channel's own dN hazard table (and use it)",
+     .help = "Entries cover 1..N without gap or overlap, separated by ';': /hazard custom d8 "
+             "\"1 Encounter; 2-3 Sign; 4 Light; 5-8 Nothing\". An entry starting with "
+             "Encounter, Sign, Light, Burn, Fatigue, Shift, Nothing or Free gets that result's "
+             "bookkeeping (Sign and Fatigue as the channel's procedure means them); any other "
+             "entry is shown as written. Dice in an entry are rolled when it comes up: "
+             "\"1d4 giant rats\" gives \"3 giant rats (1d4: 3)\".",
+     .role = ROLE_GM,
+     .opts = custom_opts,
+     .fn = hazard_custom_fn},
+    {.name = "procedure",
+     .desc = "Keep light and rest the exploration or the delving way",
+     .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
+             "CON save DC 12 per character. delving: torches last until a Burn, candles and "
+             "lanterns the expedition (48 turns); Fatigue is damage unless the party rests.",
+     .role = ROLE_GM,
+     .opts = procedure_opts,
+     .fn = hazard_procedure_fn},
+    {.name = "who",
+     .desc = "Who may roll the hazard die and rest here: anyone or gm",
+     .role = ROLE_GM,
+     .opts = who_opts,
+     .fn = hazard_who_fn},
+    {.name = "sign",
+     .desc = "Name the creature whose sign was met (the next encounter)",
+     .help = "Delving: a Sign result rolls the channel's encounter table (d10 + Tension) and "
+             "remembers that creature as the next encounter; this names another (or, "
+             "without a creature, forgets it). Rulings: a newer Sign replaces the creature "
+             "remembered; a struck entry leaves no sign's creature; when Tension is hidden "
+             "the creature stays behind the GM's screen until the party meets it.",
+     .role = ROLE_GM,
+     .opts = sign_opts,
+     .fn = hazard_sign_fn},
+    {0},
+};
+
+const struct command cmd_hazard = {
+    .name = "hazard",
+    .desc = "Roll the hazard die (a turn passes); GM: choose and define tables",
+    .help = "Tables: exploration (default), delving, classic (encounter on X-in-N, default "
+            "1-in-6) or the channel's custom dN table. Ruling: anyone may roll the hazard die "
+            "(and rest the party) until the GM keeps it with /hazard who gm.",
+    .subs = hazard_subs,
+    .default_sub = "roll",
+};

@@ -1,0 +1,169 @@
+/* The /hazard settings: table, chance, custom, procedure, who, sign. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/procedure/cmd_hazard.h"
+#include "commands/procedure/proc.h"
+#include "commands/tension/tension_state.h"
+
+void
+hazard_settings_lines(struct reply *out, const struct proc_state *s)
+{
+	reply_add(out, 0, "Light and rest follow the ");
+	reply_add(out, RS_BOLD, "%s", procedure_name(s->proc));
+	if (s->proc == PROC_EXPLORATION)
+		reply_add(out, 0, " procedure: torch 6 turns, lantern 36, candle 6.");
+	else
+		reply_add(out, 0,
+		          " procedure: torches last until a Burn, candles and lanterns %d "
+		          "turns (the expedition).",
+		          LIGHT_EXPEDITION);
+	reply_nl(out);
+	reply_add(out, 0, "Classic odds: ");
+	reply_add(out, RS_BOLD, "%d-in-%d", s->chance.x, s->chance.n);
+	reply_add(out, 0, ". Who rolls: %s.", s->gm_rolls ? "the GM only" : "anyone");
+	reply_nl(out);
+}
+
+/* Shows the table the channel now uses, after a change. */
+static void
+show_new_table(struct reply *out, const struct proc_state *s)
+{
+	struct hazard_view v;
+
+	if (hazard_view(s->table, s->chance, s->have_custom ? &s->custom : NULL, s->proc, &v) < 0)
+		return;
+	reply_add(out, 0, "The hazard die here is now ");
+	reply_add(out, RS_BOLD, "%s", hazard_table_name(s->table));
+	reply_add(out, 0, " (d%d).", v.die);
+	reply_nl(out);
+	proc_hazard_table(out, &v, -1);
+	hazard_settings_lines(out, s);
+}
+
+void
+hazard_table_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	int t = hazard_table_parse(inv_str(inv, "table"));
+	struct hazard_view v;
+
+	if (proc_view(s, t, &v, out) < 0)
+		return;
+	s->table = t;
+	if (t == HAZARD_EXPLORATION)
+		s->proc = PROC_EXPLORATION;
+	else if (t == HAZARD_DELVING)
+		s->proc = PROC_DELVING;
+	channel_touch(inv->chan);
+	show_new_table(out, s);
+}
+
+void
+hazard_chance_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	int x = (int)inv_int(inv, "x", 1), n = (int)inv_int(inv, "n", 6);
+	char err[200];
+
+	if (xin_check(x, n, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	s->chance = (struct xin){x, n};
+	s->table = HAZARD_CLASSIC;
+	channel_touch(inv->chan);
+	show_new_table(out, s);
+}
+
+/* Copies text without one pair of surrounding double quotes. */
+static void
+unquote(const char *text, char *buf, size_t len)
+{
+	size_t n = strlen(text);
+
+	if (n >= 2 && text[0] == '"' && text[n - 1] == '"')
+		snprintf(buf, len, "%.*s", (int)(n - 2), text + 1);
+	else
+		snprintf(buf, len, "%s", text);
+}
+
+void
+hazard_custom_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	char text[CMD_LINE_MAX + 1], err[200];
+	struct rtable t;
+	int die;
+
+	if (hazard_parse_die(inv_str(inv, "die"), &die, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	unquote(inv_str(inv, "entries"), text, sizeof(text));
+	if (rtable_parse(text, 1, die, &t, err, sizeof(err)) < 0) {
+		reply_error(out, "The d%d table was not saved: %s", die, err);
+		return;
+	}
+	s->custom = t;
+	s->have_custom = true;
+	s->table = HAZARD_CUSTOM;
+	channel_touch(inv->chan);
+	show_new_table(out, s);
+}
+
+void
+hazard_procedure_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+
+	s->proc = procedure_parse(inv_str(inv, "procedure"));
+	channel_touch(inv->chan);
+	hazard_settings_lines(out, s);
+}
+
+void
+hazard_who_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+
+	s->gm_rolls = strcmp(inv_str(inv, "who"), "gm") == 0;
+	channel_touch(inv->chan);
+	if (s->gm_rolls)
+		reply_line(out, 0,
+		           "Only the GM rolls the hazard die and rests the party here now.");
+	else
+		reply_line(out, 0, "Anyone may roll the hazard die and rest the party here now.");
+}
+
+void
+hazard_sign_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	const char *creature = inv_str(inv, "creature");
+
+	if (creature == NULL || strcasecmp(creature, "none") == 0) {
+		if (!s->clock.sign_set) {
+			reply_error(out, "No sign's creature is remembered, so there is nothing to "
+			                 "forget; name one with /hazard sign <creature>.");
+			return;
+		}
+		turn_sign_set(&s->clock, "");
+		channel_touch(inv->chan);
+		reply_line(out, 0,
+		           "The sign's creature is forgotten; the next encounter is rolled "
+		           "as usual.");
+		return;
+	}
+	turn_sign_set(&s->clock, creature);
+	channel_touch(inv->chan);
+	if (tension_state_hidden(inv->chan)) {
+		reply_line(out, 0, "The GM notes the sign's creature behind the screen.");
+		reply_to(out, REPLY_INVOKER);
+	}
+	reply_add(out, 0, "The next encounter is ");
+	reply_add(out, RS_BOLD, "%s", s->clock.sign);
+	reply_add(out, 0, " (its sign was met on turn %d).", s->clock.sign_turn);
+	reply_nl(out);
+}

@@ -1,0 +1,194 @@
+/* /light: the party's light sources. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/commands.h"
+#include "commands/procedure/proc.h"
+
+static void
+light_list(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+
+	if (s->clock.lights.n == 0) {
+		proc_darkness(out);
+		return;
+	}
+	reply_title(out, "Lit sources (%s procedure)", procedure_name(s->proc));
+	proc_lights_table(out, s);
+}
+
+static void
+light_add(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	int kind = light_kind_parse(inv_str(inv, "kind"));
+	int count = (int)inv_int(inv, "count", 1), life = light_life(kind, s->proc);
+	const char *who = inv_str(inv, "who");
+	char err[200];
+
+	if (lights_add(&s->clock.lights, kind, count, who, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	turn_flag_clear(&s->clock);
+	channel_touch(inv->chan);
+	reply_add(out, 0, "Lit ");
+	reply_add(out, RS_BOLD, "%d", count);
+	reply_add(out, 0, " %s%s", light_kind_name(kind),
+	          count > 1 ? (kind == LIGHT_TORCH ? "es" : "s") : "");
+	if (who != NULL)
+		reply_add(out, 0, " carried by %s", who);
+	if (life > 0) {
+		reply_add(out, 0, "; %s lasts ", count > 1 ? "each" : "it");
+		reply_add(out, RS_BOLD, "%d", life);
+		reply_add(out, 0, " turns.");
+	} else {
+		reply_add(out, 0, "; torches last until a Burn result.");
+	}
+	reply_nl(out);
+	proc_lights_table(out, s);
+}
+
+static void
+light_out(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	size_t idx[LIGHT_MAX];
+	char err[200];
+	int n = lights_select(&s->clock.lights, inv_str(inv, "which"), idx, err, sizeof(err));
+
+	if (n < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		char name[100];
+
+		proc_light_name(&s->clock.lights.l[idx[i]], true, name, sizeof(name));
+		reply_line(out, 0, "%s is put out.", name);
+	}
+	for (int i = n - 1; i >= 0; i--)
+		lights_remove(&s->clock.lights, idx[i]);
+	turn_flag_clear(&s->clock);
+	channel_touch(inv->chan);
+	if (s->clock.lights.n == 0)
+		light_list(inv, out);
+}
+
+static void
+light_flicker(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	struct light l;
+	char name[100];
+
+	if (turn_flicker(&s->clock, &l) < 0) {
+		reply_error(out, "There is no Light result this turn to rule a flicker (or the "
+		                 "lights changed since); /light add or /light refill instead.");
+		return;
+	}
+	channel_touch(inv->chan);
+	proc_light_name(&l, true, name, sizeof(name));
+	reply_add(out, 0, "%s only flickers: it keeps burning with ", name);
+	reply_add(out, RS_BOLD, "%d", light_left(&l, s->proc));
+	reply_add(out, 0, " turns left.");
+	reply_nl(out);
+}
+
+static void
+light_refill(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	size_t idx[LIGHT_MAX];
+	char err[200], name[100];
+	int n = lights_select(&s->clock.lights, inv_str(inv, "which"), idx, err, sizeof(err));
+
+	if (n < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		if (s->clock.lights.l[idx[i]].kind != LIGHT_LANTERN) {
+			proc_light_name(&s->clock.lights.l[idx[i]], true, name, sizeof(name));
+			reply_error(out,
+			            "%s is not a lantern; only lanterns take a new flask of oil.",
+			            name);
+			return;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		struct light *l = &s->clock.lights.l[idx[i]];
+
+		l->burned = 0;
+		proc_light_name(l, true, name, sizeof(name));
+		reply_add(out, 0, "%s has a new flask: ", name);
+		reply_add(out, RS_BOLD, "%d", light_left(l, s->proc));
+		reply_add(out, 0, " turns.");
+		reply_nl(out);
+	}
+	turn_flag_clear(&s->clock);
+	channel_touch(inv->chan);
+}
+
+static const char *const kind_choices[] = {"torch", "lantern", "candle", NULL};
+
+static const struct cmd_opt add_opts[] = {
+    {.name = "kind",
+     .desc = "torch, lantern or candle",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = kind_choices},
+    {.name = "count", .desc = "How many (1-20)", .type = OPT_INT, .min = 1, .max = LIGHT_MAX},
+    {.name = "who", .desc = "Who carries it", .type = OPT_USER},
+    {0},
+};
+
+static const struct cmd_opt which_opts[] = {
+    {.name = "which",
+     .desc = "A number from /light list, torch, lantern, candle or all",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = 20},
+    {0},
+};
+
+static const struct command light_subs[] = {
+    {.name = "list", .desc = "The lit sources and their turns left", .fn = light_list},
+    {.name = "add",
+     .desc = "Light sources: torch, lantern or candle",
+     .opts = add_opts,
+     .fn = light_add},
+    {.name = "out",
+     .desc = "Put out a source, a kind (all torches) or all",
+     .help = "Running blows candles out: /light out candle.",
+     .opts = which_opts,
+     .fn = light_out},
+    {.name = "flicker",
+     .desc = "Rule this turn's Light result only a flicker",
+     .help = "Ruling: a Light result flags the oldest lit source: a torch or candle sputters "
+             "out, a lantern's oil runs low to 1 turn. The result is pressure, not a "
+             "straitjacket: until the next turn the GM may rule it only flickered, and the "
+             "source is as it was.",
+     .role = ROLE_GM,
+     .fn = light_flicker},
+    {.name = "refill",
+     .desc = "Give a lantern a new flask of oil",
+     .opts = which_opts,
+     .fn = light_refill},
+    {0},
+};
+
+const struct command cmd_light = {
+    .name = "light",
+    .desc = "Light sources: add, list, out, refill; GM: flicker",
+    .help = "Exploration: a torch lasts 6 turns, a lantern 36 (one flask), a candle 6. "
+            "Delving: torches burn out on a Burn result, candles and lanterns last the "
+            "expedition (8 hours, 48 turns). The bot warns one turn before a source goes out "
+            "and says when it does. Torch: shapes 12 m, details 3 m; candle: shapes 6 m, "
+            "details 3 m. Rulings: total darkness (-10 to movement and coordination checks) "
+            "applies in both procedures; a delving candle or lantern counts its 48 turns from "
+            "when it is lit.",
+    .subs = light_subs,
+    .default_sub = "list",
+};

@@ -1,0 +1,81 @@
+/* /procedure: a compact reference card of the turn procedure. */
+#include "commands/commands.h"
+#include "commands/procedure/proc_state.h"
+
+struct card_row {
+	const char *what, *text;
+};
+
+static const struct card_row exploration_card[] = {
+    {"Each turn", "Roll the hazard die (/hazard): 1 Encounter, 2 Sign, 3 Light, 4 Fatigue, "
+                  "5-6 Nothing."},
+    {"Movement", "3x base speed in yards per turn, cautious: slow 45, normal 90, fast 135. "
+                 "Rushing doubles it: no searching or mapping, a setback to spot traps."},
+    {"Searching", "1 turn; a WIS check, DC 8 (easy) to DC 16 (hard)."},
+    {"Surprise", "A WIS check DC 12 per character (/surprise)."},
+    {"Light", "Torch 6 turns, lantern 36 (one flask), candle 6 (/light). A Light result "
+              "flags the oldest lit source."},
+    {"Darkness", "Total darkness: -10 to movement and coordination checks (our ruling for "
+                 "exploration)."},
+    {"Rest", "1 turn (/rest). After 6 turns without one, rest or each character makes a "
+             "CON save DC 12 (1 Fatigue on a failure)."},
+    {"One turn each", "Move along a corridor to the next room; deal with monsters; deal with "
+                      "a room's challenges; search a room; rest; pass through a clear room; "
+                      "take a stair."},
+};
+
+static const struct card_row delving_card[] = {
+    {"Each turn", "Roll the hazard die (/hazard): 1 Encounter, 2 Fatigue, 3 Burn, 4 Dungeon "
+                  "shift, 5 Sign, 6 Free."},
+    {"Crawling", "36 m per turn: detect traps automatically, map."},
+    {"Walking", "720 m per turn: surprised by all encounters, spring all traps, can map."},
+    {"Running", "1.5 km per turn: surprised, spring traps, no map, candles blown out (/light "
+                "out candle)."},
+    {"Searching", "1 turn, 2 in dim light (candle or lantern)."},
+    {"Encounters", "Reaction, activity, distance and surprise are the GM's (/surprise rolls "
+                   "WIS DC 12 when wanted)."},
+    {"Light", "Torches burn out on a Burn; candles and lanterns last the expedition (8 hours). "
+              "Torch: shapes 12 m, details 3 m. Candle: shapes 6 m, details 3 m."},
+    {"Darkness", "Total darkness: -10 to movement and coordination checks."},
+    {"Rest", "1 turn (/rest). Fatigue: 1 damage each unless the party rests next turn; "
+             "ignored while resting. Reminder after 6 turns without rest."},
+    {"One turn each", "Move along a corridor to the next room; deal with monsters; deal with "
+                      "a room's challenges; search a room; rest; pass through a clear room; "
+                      "take a stair."},
+};
+
+static void
+procedure_fn(struct invocation *inv, struct reply *out)
+{
+	const char *name = inv_str(inv, "procedure");
+	int p = name != NULL ? procedure_parse(name) : (int)proc_of(inv->chan)->proc;
+	const struct card_row *rows = p == PROC_DELVING ? delving_card : exploration_card;
+	size_t n = p == PROC_DELVING ? sizeof(delving_card) / sizeof(delving_card[0])
+	                             : sizeof(exploration_card) / sizeof(exploration_card[0]);
+
+	reply_title(out, "%s procedure (a turn is 10 minutes)",
+	            p == PROC_DELVING ? "Delving" : "Exploration");
+	reply_table(out, 2, NULL);
+	for (size_t i = 0; i < n; i++) {
+		const char *cells[2] = {rows[i].what, rows[i].text};
+
+		reply_row(out, false, cells);
+	}
+}
+
+static const char *const proc_choices[] = {"exploration", "delving", NULL};
+
+static const struct cmd_opt procedure_opts[] = {
+    {.name = "procedure",
+     .desc = "exploration or delving (default: the channel's)",
+     .type = OPT_STRING,
+     .choices = proc_choices},
+    {0},
+};
+
+const struct command cmd_procedure = {
+    .name = "procedure",
+    .desc = "Reference card: turn steps, movement, searching, surprise, light, rest",
+    .opts = procedure_opts,
+    .fn = procedure_fn,
+};

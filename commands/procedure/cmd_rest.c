@@ -1,0 +1,65 @@
+/* /rest: the party spends a turn resting. */
+#include <stdio.h>
+
+#include "commands/commands.h"
+#include "commands/procedure/proc.h"
+
+static void
+rest_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	int exits = (int)inv_int(inv, "exits", 1);
+	char action[64];
+
+	if (!proc_may_pass(inv, s, out))
+		return;
+	if (inv_bool(inv, "hazard", true)) {
+		struct hazard_view v;
+
+		if (proc_view(s, s->table, &v, out) < 0)
+			return;
+		proc_hazard_turn(inv, out, s, &v, true);
+	} else {
+		struct turn_report rep;
+		struct turn_how how = {.effect = HZ_NOTHING, .resting = true, .safe = s->safe};
+
+		turn_report_init(&rep);
+		turn_pass(&s->clock, s->proc, &how, &rep);
+		channel_touch(inv->chan);
+		reply_title(out, "Rest: turn %d", s->clock.turn);
+		proc_report(out, &rep, s->proc, false, false);
+		proc_footer(out, s);
+	}
+	if (s->safe) {
+		reply_line(out, RS_DIM,
+		           "A safe area: no wandering monsters come while the party rests.");
+		return;
+	}
+	snprintf(action, sizeof(action), "wander rest exits:%d", exits);
+	reply_button(out, "Wandering check (resting)", action);
+}
+
+static const struct cmd_opt rest_opts[] = {
+    {.name = "hazard",
+     .desc = "Roll the hazard die for the rest turn (default true)",
+     .type = OPT_BOOL},
+    {.name = "exits",
+     .desc = "The room's exits, for the resting wandering check (1-20)",
+     .type = OPT_INT,
+     .min = 1,
+     .max = WANDER_EXITS_MAX},
+    {0},
+};
+
+const struct command cmd_rest = {
+    .name = "rest",
+    .desc = "The party rests for a turn (resets the rest clock)",
+    .help = "Resting takes 1 turn: lights burn down, the rest clock starts again, and a "
+            "pending delving Fatigue is avoided. The turn's hazard die is rolled as for any "
+            "turn (hazard:false skips it); a delving Fatigue rolled while resting is ignored. "
+            "Then the bot offers the resting wandering check (1-in-6; on a 1 they come "
+            "through one of the room's exits). Ruling: an exploration Fatigue rolled on a "
+            "rest turn is satisfied by that rest (no save).",
+    .opts = rest_opts,
+    .fn = rest_fn,
+};

@@ -1,0 +1,54 @@
+/* /safe: whether the party is in a safe area (level 0, a vendor's room). */
+#include "commands/commands.h"
+#include "commands/procedure/proc_state.h"
+
+static void
+safe_show(struct invocation *inv, struct reply *out)
+{
+	if (proc_of(inv->chan)->safe)
+		reply_line(out, 0,
+		           "The party is in a safe area: no wandering monsters, no "
+		           "fighting. /vendor rolls a vendor's stock.");
+	else
+		reply_line(out, 0,
+		           "The party is not in a safe area; the GM declares one with /safe on.");
+}
+
+static void
+safe_set(struct invocation *inv, struct reply *out, bool on)
+{
+	struct proc_state *s = proc_of(inv->chan);
+
+	s->safe = on;
+	channel_touch(inv->chan);
+	safe_show(inv, out);
+}
+
+static void
+safe_on(struct invocation *inv, struct reply *out)
+{
+	safe_set(inv, out, true);
+}
+
+static void
+safe_off(struct invocation *inv, struct reply *out)
+{
+	safe_set(inv, out, false);
+}
+
+static const struct command safe_subs[] = {
+    {.name = "show", .desc = "Whether the party is in a safe area", .fn = safe_show},
+    {.name = "on", .desc = "The party is in a safe area", .role = ROLE_GM, .fn = safe_on},
+    {.name = "off", .desc = "The party leaves the safe area", .role = ROLE_GM, .fn = safe_off},
+    {0},
+};
+
+const struct command cmd_safe = {
+    .name = "safe",
+    .desc = "Safe areas (level 0, vendor rooms): no wandering monsters",
+    .help = "Safe areas have no wandering monsters and no fighting: wandering checks there "
+            "roll nothing. Ruling: time still passes there (the hazard die is rolled and "
+            "lights burn), but an Encounter result does not happen.",
+    .subs = safe_subs,
+    .default_sub = "show",
+};

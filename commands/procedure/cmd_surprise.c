@@ -1,0 +1,109 @@
+/* /surprise: WIS checks DC 12 for the party, and for the other side. */
+#include <stdio.h>
+
+#include "commands/commands.h"
+#include "rules/procedure/wander.h"
+
+static void
+cell(const struct surprise_check *c, int mod, char *buf, size_t len)
+{
+	const char *what = c->surprised ? "surprised" : "alert";
+
+	if (mod != 0)
+		snprintf(buf, len, "%d%+d = %d %s", c->d20, mod, c->total, what);
+	else
+		snprintf(buf, len, "%d %s", c->d20, what);
+}
+
+static int
+count_surprised(const struct surprise_check *c, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += c[i].surprised;
+	return k;
+}
+
+static void
+side_line(struct reply *out, const char *side, int surprised, int n)
+{
+	reply_add(out, 0, "%s: ", side);
+	reply_add(out, RS_BOLD | (surprised > 0 ? RS_BAD : RS_GOOD), "%d", surprised);
+	reply_add(out, 0, " of %d surprised.", n);
+	reply_nl(out);
+}
+
+static void
+surprise_fn(struct invocation *inv, struct reply *out)
+{
+	static const char *const hdr2[] = {"#", "party"};
+	static const char *const hdr3[] = {"#", "party", "monsters"};
+	struct surprise_check party[SURPRISE_MAX], foes[SURPRISE_MAX];
+	int n = (int)inv_int(inv, "n", 1), mod = (int)inv_int(inv, "mod", 0);
+	int m = (int)inv_int(inv, "monsters", 0);
+	bool forced = inv_bool(inv, "forced", false), side = m > 0 && !forced;
+	int rows = side && m > n ? m : n;
+
+	if (forced && m == 0) {
+		reply_error(out, "forced:true is about the monsters; give monsters:N too (1-20).");
+		return;
+	}
+	surprise_roll(inv->rng, n, mod, party);
+	if (side)
+		surprise_roll(inv->rng, m, 0, foes);
+	reply_title(out, "Surprise: WIS check DC %d (d20%s)", SURPRISE_DC,
+	            mod ? " + modifier" : "");
+	reply_table(out, side ? 3 : 2, side ? hdr3 : hdr2);
+	for (int i = 0; i < rows; i++) {
+		char num[16], a[48] = "", b[48] = "";
+		const char *cells[3] = {num, a, b};
+
+		snprintf(num, sizeof(num), "%d", i + 1);
+		if (i < n)
+			cell(&party[i], mod, a, sizeof(a));
+		if (side && i < m)
+			cell(&foes[i], 0, b, sizeof(b));
+		reply_row(out, false, cells);
+	}
+	side_line(out, "Party", count_surprised(party, n), n);
+	if (side)
+		side_line(out, "Monsters", count_surprised(foes, m), m);
+	if (forced)
+		reply_line(out, 0,
+		           "The forced door alerted the room: its %d %s cannot be surprised.", m,
+		           m == 1 ? "inhabitant" : "inhabitants");
+}
+
+static const struct cmd_opt surprise_opts[] = {
+    {.name = "n",
+     .desc = "Characters checking (1-20, default 1)",
+     .type = OPT_INT,
+     .min = 1,
+     .max = SURPRISE_MAX},
+    {.name = "mod",
+     .desc = "Their WIS modifier (-5 to +10)",
+     .type = OPT_INT,
+     .min = -5,
+     .max = 10},
+    {.name = "monsters",
+     .desc = "Also check this many monsters, side by side (1-20)",
+     .type = OPT_INT,
+     .min = 1,
+     .max = SURPRISE_MAX},
+    {.name = "forced",
+     .desc = "The party forced a door: the monsters are alerted",
+     .type = OPT_BOOL},
+    {0},
+};
+
+const struct command cmd_surprise = {
+    .name = "surprise",
+    .desc = "Surprise: a WIS check DC 12 per character (and monster)",
+    .help = "When either side may be caught off guard, each character makes a WIS check DC "
+            "12: d20 + modifier, 12 or more is alert. monsters:N checks the other side too, "
+            "shown side by side. A forced door always alerts the room's inhabitants "
+            "(forced:true).",
+    .opts = surprise_opts,
+    .fn = surprise_fn,
+};

@@ -1,0 +1,147 @@
+/* /turn: the turn clock: show it, pass time without a roll, start again. */
+#include <stdio.h>
+
+#include "commands/commands.h"
+#include "commands/procedure/proc.h"
+#include "commands/tension/tension_state.h"
+
+/* The lit sources as a table: which, carried by, turns left. */
+void
+proc_lights_table(struct reply *out, const struct proc_state *s)
+{
+	static const char *const hdr[] = {"light", "carried by", "turns left"};
+	const struct lights *ls = &s->clock.lights;
+
+	reply_table(out, 3, hdr);
+	for (size_t i = 0; i < ls->n; i++) {
+		char which[40], left[40];
+		const char *cells[3] = {which, ls->l[i].who[0] ? ls->l[i].who : "-", left};
+		int n = light_left(&ls->l[i], s->proc);
+
+		snprintf(which, sizeof(which), "#%d %s", ls->l[i].id,
+		         light_kind_name(ls->l[i].kind));
+		if (n < 0)
+			snprintf(left, sizeof(left), "until a Burn");
+		else
+			snprintf(left, sizeof(left), "%d", n);
+		reply_row(out, false, cells);
+	}
+}
+
+/* The remembered sign's creature; behind the GM's screen when Tension is
+ * hidden (the GM alone sees it, in a private part). */
+static void
+sign_line(struct invocation *inv, struct reply *out, const struct turn_clock *c)
+{
+	bool hidden = tension_state_hidden(inv->chan) && c->sign[0] != '\0';
+
+	reply_add(out, 0, "The next encounter is the creature whose sign was met on turn ");
+	reply_add(out, RS_BOLD, "%d", c->sign_turn);
+	if (hidden || c->sign[0] == '\0') {
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	} else {
+		reply_add(out, 0, ": %s.", c->sign);
+		reply_nl(out);
+	}
+	if (hidden && inv->is_gm) {
+		reply_to(out, REPLY_INVOKER);
+		reply_line(out, 0, "Behind the screen: it is %s.", c->sign);
+		reply_to(out, REPLY_CHANNEL);
+	}
+}
+
+static void
+turn_show(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	const struct turn_clock *c = &s->clock;
+	char t[40];
+
+	proc_time_text(c->turn, t, sizeof(t));
+	reply_title(out, "Turn %d: %s in the dungeon", c->turn, t);
+	reply_add(out, 0, "Procedure: ");
+	reply_add(out, RS_BOLD, "%s", procedure_name(s->proc));
+	reply_add(out, 0, "; hazard die: %s%s.", hazard_table_name(s->table),
+	          s->safe ? "; the party is in a safe area" : "");
+	reply_nl(out);
+	if (c->lights.n > 0)
+		proc_lights_table(out, s);
+	reply_add(out, RS_BOLD, "%d", c->since_rest);
+	reply_add(out, 0, " %s since the last rest (a rest is due after %d).",
+	          c->since_rest == 1 ? "turn" : "turns", TURN_REST_DUE);
+	reply_nl(out);
+	if (c->fatigue_due)
+		reply_line(out, RS_BAD,
+		           "Fatigue: each party member takes 1 damage unless the party "
+		           "rests this turn (/rest).");
+	if (c->lights.n == 0)
+		proc_darkness(out);
+	if (c->sign_set)
+		sign_line(inv, out, c);
+}
+
+static void
+turn_advance_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	int n = (int)inv_int(inv, "turns", 1);
+	struct turn_report rep;
+
+	turn_report_init(&rep);
+	turn_advance(&s->clock, s->proc, n, &rep);
+	channel_touch(inv->chan);
+	reply_title(out, "%d %s pass%s without a hazard roll", n, n == 1 ? "turn" : "turns",
+	            n == 1 ? "es" : "");
+	proc_report(out, &rep, s->proc, n > 1, false);
+	proc_footer(out, s);
+}
+
+static void
+turn_reset_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+
+	turn_clock_init(&s->clock);
+	channel_touch(inv->chan);
+	reply_line(out, 0,
+	           "A new expedition: turn 0, nothing lit, the rest clock and the "
+	           "remembered sign cleared. The channel's settings are kept.");
+}
+
+static const struct cmd_opt advance_opts[] = {
+    {.name = "turns",
+     .desc = "How many turns pass (1-144; 144 is a day)",
+     .type = OPT_INT,
+     .min = 1,
+     .max = TURN_ADVANCE_MAX},
+    {0},
+};
+
+static const struct command turn_subs[] = {
+    {.name = "show",
+     .desc = "Turn, time in the dungeon, lit sources, turns since the last rest",
+     .fn = turn_show},
+    {.name = "advance",
+     .desc = "Pass turns without a hazard roll (lights and rest still count)",
+     .role = ROLE_GM,
+     .opts = advance_opts,
+     .fn = turn_advance_fn},
+    {.name = "reset",
+     .desc = "Start a new expedition: turn 0, no lights, rest clock cleared",
+     .role = ROLE_GM,
+     .fn = turn_reset_fn},
+    {0},
+};
+
+const struct command cmd_turn = {
+    .name = "turn",
+    .desc = "The turn clock: a turn is 10 minutes",
+    .help = "Turns pass with /hazard (a roll), /rest (a rest turn) or /turn advance (GM, no "
+            "roll). After 6 turns without a rest the bot reminds the party. Rulings: in "
+            "exploration, a seventh turn without rest calls for the CON save DC 12 (1 Fatigue "
+            "on a failure) once, and the count starts again; in delving the reminder repeats "
+            "every 6 turns and has no cost of its own.",
+    .subs = turn_subs,
+    .default_sub = "show",
+};

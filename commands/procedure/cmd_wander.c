@@ -1,0 +1,332 @@
+/* /wander: wandering-monster checks (corridor, rest, classic, tension) and
+ * the back-to-town check (retreat). */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/commands.h"
+#include "commands/procedure/proc.h"
+#include "commands/tension/tension_state.h"
+
+/* The line that says what the check's die did. */
+static void
+check_roll(struct reply *out, const struct wander_check *w)
+{
+	reply_add(out, 0, "d%d: ", w->sides);
+	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", w->roll);
+	reply_add(out, 0, " -> ");
+	if (!w->encounter) {
+		reply_add(out, RS_GOOD, "no wandering monsters");
+		reply_add(out, 0, ".");
+		reply_nl(out);
+		return;
+	}
+	reply_add(out, RS_BOLD | RS_BAD, "wandering monsters!");
+	reply_nl(out);
+}
+
+/* The encounter table's line: d10 + Tension and the entry, struck or
+ * with its dice rolled. */
+static void
+table_line(struct reply *out, const struct tension_pick *p, int tension)
+{
+	reply_add(out, 0, "Encounter table: d10 + Tension = %d + %d = ", p->d10, tension);
+	reply_add(out, RS_BOLD, "%d", p->total);
+	reply_add(out, 0, ": ");
+	if (p->struck) {
+		reply_add(out, RS_STRUCK, "%s", p->text);
+		reply_add(out, 0, " is struck, so no encounter (the dungeon's supply is finite).");
+	} else {
+		reply_add(out, RS_BOLD | RS_BAD, "%s", p->text);
+		reply_add(out, 0, ".");
+	}
+	reply_nl(out);
+}
+
+static void
+show_check(struct reply *out, const struct wander_check *w, struct xin chance, int tension)
+{
+	switch (w->proc) {
+	case WANDER_CORRIDOR:
+		reply_title(out, "Wandering check: corridor leg (1-in-6)");
+		check_roll(out, w);
+		if (w->encounter)
+			reply_line(out, 0, "They appear at the far end of the corridor leg.");
+		break;
+	case WANDER_REST:
+		reply_title(out, "Wandering check: resting (1-in-6)");
+		check_roll(out, w);
+		if (w->encounter) {
+			reply_add(out, 0, "They enter through exit ");
+			reply_add(out, RS_BOLD, "%d", w->entry);
+			reply_add(out, 0, " of %d (d%d).", w->exits, w->exits);
+			reply_nl(out);
+		}
+		break;
+	case WANDER_CLASSIC:
+		reply_title(out, "Wandering check: classic (%d-in-%d)", chance.x, chance.n);
+		check_roll(out, w);
+		break;
+	case WANDER_TENSION:
+		reply_title(out, "Wandering check: D12 encounter check (exits %d, Tension %d)",
+		            w->exits, tension);
+		check_roll(out, w);
+		reply_add(out, 0, "%d %s %d exits; %d %s Tension %d.", w->roll,
+		          w->d12.by_exits ? "<=" : ">", w->exits, w->roll,
+		          w->d12.by_tension ? "<=" : ">", tension);
+		reply_nl(out);
+		if (w->d12.encounter)
+			table_line(out, &w->pick, tension);
+		break;
+	default:
+		break;
+	}
+	if (w->encounter)
+		reply_button(out, "Surprise check", "surprise");
+}
+
+/* Reads the chance option, which only the classic check takes, into
+ * *chance. Returns 0, or -1 with an error reply. */
+static int
+chance_arg(struct invocation *inv, int proc, struct xin *chance, struct reply *out)
+{
+	char err[200];
+
+	if (!inv_has(inv, "chance"))
+		return 0;
+	if (proc != WANDER_CLASSIC) {
+		reply_error(out,
+		            "chance is for the classic check only; the %s check has fixed odds.",
+		            wander_name(proc));
+		return -1;
+	}
+	if (xin_parse(inv_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+wander_check_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	const char *pname = inv_str(inv, "procedure");
+	int proc = pname != NULL ? wander_parse(pname) : (int)s->wander;
+	int exits = (int)inv_int(inv, "exits", 1);
+	int tension = (int)inv_int(inv, "tension", tension_state_value(inv->chan));
+	bool hidden = proc == WANDER_TENSION && tension_state_hidden(inv->chan);
+	struct xin chance = s->wander_chance;
+	struct wander_check w;
+	struct rtable encounters;
+
+	if (chance_arg(inv, proc, &chance, out) < 0)
+		return;
+	if (inv_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
+		reply_error(out, "exits is for the rest and tension checks only, not %s.",
+		            wander_name(proc));
+		return;
+	}
+	if (inv_has(inv, "tension") && proc != WANDER_TENSION) {
+		reply_error(out, "tension is for the tension check only, not %s.",
+		            wander_name(proc));
+		return;
+	}
+	if (hidden && !inv->is_gm) {
+		reply_error(out,
+		            "Tension is behind the GM's screen here, so only the GM makes the "
+		            "tension check; corridor, rest and classic checks are open to all.");
+		return;
+	}
+	if (s->safe) {
+		reply_line(out, RS_GOOD,
+		           "No wandering monsters: the party is in a safe area (the GM "
+		           "ends it with /safe off).");
+		return;
+	}
+	if (hidden) {
+		reply_line(out, 0, "The GM makes a wandering check (tension) behind the screen.");
+		reply_to(out, REPLY_INVOKER);
+	}
+	if (proc == WANDER_CORRIDOR)
+		wander_corridor(inv->rng, &w);
+	else if (proc == WANDER_REST)
+		wander_rest(inv->rng, exits, &w);
+	else if (proc == WANDER_CLASSIC)
+		wander_classic(inv->rng, chance, &w);
+	else {
+		tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, &encounters);
+		wander_tension(inv->rng, exits, tension, &encounters, &w);
+	}
+	show_check(out, &w, chance, tension);
+}
+
+static void
+dice_text(const int *d, int n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && off < len; i++) {
+		int r = snprintf(buf + off, len - off, "%s%d", i ? " " : "", d[i]);
+
+		if (r < 0)
+			break;
+		off += (size_t)r;
+	}
+}
+
+static void
+wander_retreat_fn(struct invocation *inv, struct reply *out)
+{
+	static const char *const hdr[] = {"player", "dice", "result"};
+	struct retreat_player p[RETREAT_PLAYERS_MAX];
+	struct retreat_obstacle o;
+	int floor = (int)inv_int(inv, "floor", 1), failures = 0;
+	char err[200], dice[RETREAT_DICE_MAX * 3 + 16];
+	int n = retreat_parse(inv_str(inv, "players"), p, err, sizeof(err));
+
+	if (n < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	retreat_obstacle_roll(inv->rng, floor, &o);
+	dice_text(o.dice, o.floor, dice, sizeof(dice));
+	reply_title(out, "Back to town: floor %d, before re-entering the room", floor);
+	reply_add(out, 0, "The floor's %d Annoy %s: %s, highest ", floor,
+	          floor == 1 ? "die" : "dice", dice);
+	reply_add(out, RS_BOLD, "%d", o.high);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	reply_table(out, 3, hdr);
+	for (int i = 0; i < n; i++) {
+		struct retreat_roll r;
+		char res[80];
+		const char *cells[3] = {p[i].name, dice, res};
+
+		retreat_roll(inv->rng, &o, &p[i], &r);
+		dice_text(r.dice, r.ndice, dice, sizeof(dice));
+		snprintf(dice + strlen(dice), sizeof(dice) - strlen(dice), " (%d)", r.high);
+		if (r.failed)
+			snprintf(res, sizeof(res), "fails: %d points for a wandering monster",
+			         r.points);
+		else
+			snprintf(res, sizeof(res), "avoids it");
+		failures += r.failed;
+		reply_row(out, false, cells);
+	}
+	reply_add(out, RS_BOLD, "%d", failures);
+	reply_add(out, 0,
+	          " of %d %s: each failing player builds a wandering monster with level + "
+	          "floor points. With a Fungeon party, /fungeon retreat uses its levels, class "
+	          "bonuses, magic and Thwack-O dice.",
+	          n, failures == 1 ? "fails" : "fail");
+	reply_nl(out);
+}
+
+static void
+wander_default_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	int proc = wander_parse(inv_str(inv, "procedure"));
+	struct xin chance = s->wander_chance;
+
+	if (chance_arg(inv, proc, &chance, out) < 0)
+		return;
+	s->wander = proc;
+	s->wander_chance = chance;
+	channel_touch(inv->chan);
+	reply_add(out, 0, "/wander now runs the ");
+	reply_add(out, RS_BOLD, "%s", wander_name(proc));
+	if (proc == WANDER_CLASSIC)
+		reply_add(out, 0, " check (%d-in-%d)", chance.x, chance.n);
+	else
+		reply_add(out, 0, " check");
+	reply_add(out, 0, " here by default.");
+	reply_nl(out);
+}
+
+static const char *const check_choices[] = {"corridor", "rest", "classic", "tension", NULL};
+
+static const struct cmd_opt check_opts[] = {
+    {.name = "procedure",
+     .desc = "corridor, rest, classic or tension (default: the channel's)",
+     .type = OPT_STRING,
+     .choices = check_choices},
+    {.name = "exits",
+     .desc = "The room's exits (rest, tension; 1-20, default 1)",
+     .type = OPT_INT,
+     .min = 1,
+     .max = WANDER_EXITS_MAX},
+    {.name = "chance", .desc = "Classic odds X-in-N, e.g. 2-in-6", .type = OPT_STRING, .max = 16},
+    {.name = "tension",
+     .desc = "Use this Tension (1-10) instead of the channel's",
+     .type = OPT_INT,
+     .min = 1,
+     .max = 10},
+    {0},
+};
+
+static const struct cmd_opt retreat_opts[] = {
+    {.name = "floor",
+     .desc = "The dungeon floor (1-20): the Annoy dice against each player",
+     .type = OPT_INT,
+     .flags = OPT_REQUIRED,
+     .min = 1,
+     .max = RETREAT_FLOOR_MAX},
+    {.name = "players",
+     .desc = "Players as name:level, +N for extra dice: alice:2 bob:3+1",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = 600},
+    {0},
+};
+
+static const struct cmd_opt default_opts[] = {
+    {.name = "procedure",
+     .desc = "corridor, rest, classic or tension",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = check_choices},
+    {.name = "chance", .desc = "Classic odds X-in-N, e.g. 2-in-6", .type = OPT_STRING, .max = 16},
+    {0},
+};
+
+static const struct command wander_subs[] = {
+    {.name = "check",
+     .desc = "Check for wandering monsters",
+     .help = "corridor: on entering a corridor leg, 1-in-6; they appear at its far end. rest: "
+             "each turn resting, 1-in-6; they come through one of the room's exits (exits:N, "
+             "the bot picks 1..N). classic: X-in-N per turn (default 1-in-6). tension: the D12 "
+             "encounter check, d12 <= exits or <= the channel's Tension (tension:N uses "
+             "another), then d10 + Tension on the channel's encounter table; a struck entry "
+             "means no encounter. When Tension is hidden, only the GM makes this check and "
+             "sees it.",
+     .opts = check_opts,
+     .fn = wander_check_fn},
+    {.name = "retreat",
+     .desc = "Back-to-town check per player (Fungeon): /wander retreat 2 alice:2 bob:3",
+     .help = "Retracing steps, before re-entering each room every player makes an Annoy roll "
+             "against as many dice as the floor; each failure gives that player level + floor "
+             "points to build a wandering monster. This is the plain version for players "
+             "given by name; /fungeon retreat does it for a Fungeon party. Rulings: the "
+             "floor's dice are rolled once for every player (as in /fungeon retreat), the "
+             "dice are d6, the highest die counts, a tie avoids it, +N adds extra dice "
+             "(class bonus, magic); no Thwack-O die.",
+     .opts = retreat_opts,
+     .fn = wander_retreat_fn},
+    {.name = "default",
+     .desc = "Choose the channel's default check",
+     .role = ROLE_GM,
+     .opts = default_opts,
+     .fn = wander_default_fn},
+    {0},
+};
+
+const struct command cmd_wander = {
+    .name = "wander",
+    .desc = "Wandering-monster checks: corridor, rest, classic, tension, retreat",
+    .help = "Safe areas (level 0 and vendor rooms, /safe on) have no wandering monsters: the "
+            "checks there say so without rolling.",
+    .subs = wander_subs,
+    .default_sub = "check",
+};

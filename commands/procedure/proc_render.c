@@ -1,0 +1,329 @@
+/* proc_render: showing turns and their bookkeeping; see proc.h. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/procedure/proc.h"
+
+bool
+proc_may_pass(struct invocation *inv, const struct proc_state *s, struct reply *out)
+{
+	if (!s->gm_rolls || inv->is_gm)
+		return true;
+	if (channel_gm_name(inv->chan) != NULL)
+		reply_error(
+		    out,
+		    "Only the GM passes turns in this channel (/hazard who is gm); the GM is %s.",
+		    channel_gm_name(inv->chan));
+	else
+		reply_error(out,
+		            "Only the GM passes turns in this channel (/hazard who is gm), and "
+		            "nobody is GM yet; /gm claim makes you the GM.");
+	return false;
+}
+
+void
+proc_light_name(const struct light *l, bool cap, char *buf, size_t len)
+{
+	if (l->who[0] != '\0')
+		snprintf(buf, len, "%s #%d (%s)", light_kind_name(l->kind), l->id, l->who);
+	else
+		snprintf(buf, len, "%s #%d", light_kind_name(l->kind), l->id);
+	if (cap && len > 0)
+		buf[0] = (char)toupper((unsigned char)buf[0]);
+}
+
+void
+proc_time_text(int turns, char *buf, size_t len)
+{
+	long min = (long)turns * TURN_MINUTES;
+
+	if (min < 60)
+		snprintf(buf, len, "%ld min", min);
+	else if (min % 60 == 0)
+		snprintf(buf, len, "%ld h", min / 60);
+	else
+		snprintf(buf, len, "%ld h %ld min", min / 60, min % 60);
+}
+
+/* "Torch #1 (alice) and torch #3": the torches of the TE_BURN_OUT run
+ * starting at ev[i]. Returns the index after the run. */
+static size_t
+burned_torches(struct reply *out, const struct turn_report *r, size_t i)
+{
+	size_t j = i;
+
+	for (; j < r->n && r->ev[j].kind == TE_BURN_OUT; j++) {
+		char name[100];
+
+		proc_light_name(&r->ev[j].light, j == i, name, sizeof(name));
+		if (j > i)
+			reply_add(out, 0,
+			          j + 1 < r->n && r->ev[j + 1].kind == TE_BURN_OUT ? ", "
+			                                                           : " and ");
+		reply_add(out, 0, "%s", name);
+	}
+	reply_add(out, 0, " %s out; new ones can be lit from the embers (/light add torch).",
+	          j - i > 1 ? "burn" : "burns");
+	return j;
+}
+
+/* "each character makes a CON save DC 12; on a failure gain 1 Fatigue." */
+static void
+con_save(struct reply *out)
+{
+	reply_add(out, 0, "each character makes a CON save DC ");
+	reply_add(out, RS_BOLD, "12");
+	reply_add(out, 0, "; on a failure gain ");
+	reply_add(out, RS_BOLD, "1");
+	reply_add(out, 0, " Fatigue.");
+}
+
+static void
+rest_due(struct reply *out, const struct turn_event *e, enum procedure p)
+{
+	reply_add(out, RS_BOLD, "%d", e->value);
+	if (p == PROC_EXPLORATION) {
+		reply_add(out, 0, " turns without a rest: rest next turn (/rest), or ");
+		con_save(out);
+	} else {
+		reply_add(out, 0, " turns without a rest: the party should rest (/rest).");
+	}
+}
+
+/* A delving Sign: the creature rolled on the encounter table (kept behind
+ * the GM's screen when Tension is hidden), or left to the GM. */
+static void
+sign_line(struct reply *out, const struct turn_report *r, bool struck, bool hidden)
+{
+	const struct tension_pick *p = &r->pick;
+
+	if (struck) {
+		reply_add(out, 0, "The sign leads nowhere: the encounter it belongs to was struck");
+		if (!hidden)
+			reply_add(out, 0, " (d10 + Tension = %d)", p->total);
+		reply_add(out, 0, ", so no creature is remembered.");
+		return;
+	}
+	if (p->total == 0) {
+		reply_add(out, 0,
+		          "The GM rolls an encounter and shows only its sign; that creature "
+		          "is the next encounter (/hazard sign <creature> records it).");
+		return;
+	}
+	if (hidden) {
+		reply_add(out, 0,
+		          "The party meets only a sign; the creature behind it (behind the "
+		          "GM's screen) is the next encounter.");
+		return;
+	}
+	reply_add(out, 0, "The party meets only the sign of ");
+	reply_add(out, RS_BOLD, "%s", r->sign);
+	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = ", p->d10,
+	          p->total - p->d10);
+	reply_add(out, RS_BOLD, "%d", p->total);
+	reply_add(out, 0, "); that creature is the next encounter.");
+}
+
+/* Whether a source burned out on turn t (time passes before the result). */
+static bool
+burned_out_on(const struct turn_report *r, int t)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->ev[i].kind == TE_LIGHT_OUT && r->ev[i].turn == t)
+			return true;
+	return false;
+}
+
+/* Writes the line of one event, or of a run starting there; returns the
+ * index after it. */
+static size_t
+event_line(struct reply *out, const struct turn_report *r, size_t i, enum procedure p, bool hidden)
+{
+	const struct turn_event *e = &r->ev[i];
+	char name[100];
+
+	proc_light_name(&e->light, true, name, sizeof(name));
+	switch (e->kind) {
+	case TE_ENCOUNTER:
+		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
+		reply_add(out, 0,
+		          " A wandering monster appears; /surprise checks who is caught "
+		          "off guard.");
+		break;
+	case TE_SIGN_MET:
+		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
+		reply_add(out, 0, " It is the creature whose sign the party met on turn ");
+		reply_add(out, RS_BOLD, "%d", e->value);
+		if (r->sign[0] != '\0')
+			reply_add(out, 0, ": %s.", r->sign);
+		else
+			reply_add(out, 0, " (the one the GM rolled for that sign).");
+		break;
+	case TE_SAFE_AREA:
+		reply_add(out, RS_GOOD,
+		          "No encounter: this is a safe area, where no wandering "
+		          "monsters come.");
+		break;
+	case TE_SIGN_HINT:
+		reply_add(out, 0,
+		          "A sign of danger nearby (noise, smell, tracks or a shadow); the "
+		          "GM describes it.");
+		break;
+	case TE_SIGN_REMEMBERED:
+	case TE_SIGN_STRUCK:
+		sign_line(out, r, e->kind == TE_SIGN_STRUCK, hidden);
+		break;
+	case TE_FLAG_OUT:
+	case TE_FLAG_LOW:
+		reply_add(out, 0, "%s ", name);
+		if (e->kind == TE_FLAG_OUT) {
+			reply_add(out, RS_BAD, "sputters out");
+		} else {
+			reply_add(out, RS_BAD, "runs low on oil");
+			reply_add(out, 0, ": ");
+			reply_add(out, RS_BOLD, "1");
+			reply_add(out, 0, " turn left");
+		}
+		reply_add(out, 0, ". The GM may rule it only flickers: /light flicker.");
+		break;
+	case TE_FLAG_NONE:
+		if (burned_out_on(r, e->turn))
+			reply_add(out, 0,
+			          "The last light burns out this turn, so nothing "
+			          "is left to sputter.");
+		else
+			reply_add(out, 0, "Nothing is lit, so nothing sputters.");
+		break;
+	case TE_BURN_OUT:
+		return burned_torches(out, r, i);
+	case TE_BURN_NONE:
+		reply_add(out, 0, "No torch is lit, so none burns out.");
+		break;
+	case TE_FATIGUE_CHOICE:
+		reply_add(out, 0, "Rest 1 turn now (/rest), or ");
+		con_save(out);
+		break;
+	case TE_FATIGUE_RESTING:
+		reply_add(out, RS_GOOD,
+		          "The party is resting this turn, which is the rest Fatigue "
+		          "asks for: no save.");
+		break;
+	case TE_FATIGUE_PENDING:
+		reply_add(out, 0, "Each party member takes ");
+		reply_add(out, RS_BOLD, "1");
+		reply_add(out, 0, " damage unless the party rests next turn (/rest).");
+		break;
+	case TE_FATIGUE_IGNORED:
+		reply_add(out, RS_GOOD, "Fatigue is ignored while resting.");
+		break;
+	case TE_SHIFT:
+		reply_add(out, 0,
+		          "The dungeon shifts (sounds, temperature, wind, debris, "
+		          "apparitions or vermin); the GM describes it.");
+		break;
+	case TE_FATIGUE_AVOIDED:
+		reply_add(out, RS_GOOD, "The party rested after the Fatigue: no damage.");
+		break;
+	case TE_FATIGUE_DAMAGE:
+		reply_add(out, RS_BAD, "The party did not rest after the Fatigue:");
+		reply_add(out, 0, " each member takes ");
+		reply_add(out, RS_BOLD, "1");
+		reply_add(out, 0, " damage.");
+		break;
+	case TE_LIGHT_WARN:
+		reply_add(out, 0, "%s has ", name);
+		reply_add(out, RS_BOLD, "1");
+		reply_add(out, 0, " turn left: it goes out at the end of the next turn.");
+		break;
+	case TE_LIGHT_OUT:
+		reply_add(out, 0, "%s ", name);
+		reply_add(out, RS_BAD, "burns out");
+		reply_add(out, 0, ".");
+		break;
+	case TE_RESTED:
+		reply_add(out, RS_GOOD, "The party rests this turn:");
+		reply_add(out, 0, " the rest clock starts again.");
+		break;
+	case TE_REST_DUE:
+		rest_due(out, e, p);
+		break;
+	case TE_REST_SKIPPED:
+		reply_add(out, RS_BAD, "The rest was skipped:");
+		reply_add(out, 0, " ");
+		con_save(out);
+		break;
+	}
+	return i + 1;
+}
+
+void
+proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bool turn_prefix,
+            bool hidden)
+{
+	size_t i = 0;
+
+	while (i < r->n) {
+		if (turn_prefix)
+			reply_add(out, RS_DIM, "Turn %d: ", r->ev[i].turn);
+		i = event_line(out, r, i, p, hidden);
+		reply_nl(out);
+	}
+	if (r->dropped > 0)
+		reply_line(out, RS_DIM, "(%zu more events not shown)", r->dropped);
+}
+
+void
+proc_darkness(struct reply *out)
+{
+	reply_add(out, RS_BOLD | RS_BAD, "Darkness:");
+	reply_add(out, 0, " nothing is lit. In total darkness, ");
+	reply_add(out, RS_BOLD, "-10");
+	reply_add(out, 0, " to movement and coordination checks; /light add lights a source.");
+	reply_nl(out);
+}
+
+void
+proc_footer(struct reply *out, const struct proc_state *s)
+{
+	const struct turn_clock *c = &s->clock;
+	char t[40];
+
+	if (c->lights.n == 0)
+		proc_darkness(out);
+	proc_time_text(c->turn, t, sizeof(t));
+	reply_add(out, RS_DIM, "Turn ");
+	reply_add(out, RS_BOLD, "%d", c->turn);
+	reply_add(out, RS_DIM, " (%s in the dungeon); ", t);
+	reply_add(out, RS_BOLD, "%d", c->since_rest);
+	reply_add(out, RS_DIM, " %s since the last rest.", c->since_rest == 1 ? "turn" : "turns");
+	reply_nl(out);
+}
+
+void
+proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl)
+{
+	static const char *const hdr[] = {"roll", "result"};
+
+	reply_table(out, 2, hdr);
+	for (size_t i = 0; i < v->n; i++) {
+		char range[16];
+		const char *cells[2] = {range, v->rows[i].text};
+
+		if (v->rows[i].lo == v->rows[i].hi)
+			snprintf(range, sizeof(range), "%d", v->rows[i].lo);
+		else
+			snprintf(range, sizeof(range), "%d-%d", v->rows[i].lo, v->rows[i].hi);
+		reply_row(out, (int)i == hl, cells);
+	}
+}
+
+int
+proc_view(const struct proc_state *s, enum hazard_table t, struct hazard_view *v, struct reply *out)
+{
+	if (hazard_view(t, s->chance, s->have_custom ? &s->custom : NULL, s->proc, v) == 0)
+		return 0;
+	reply_error(out, "This channel has no custom hazard table yet; the GM defines one with "
+	                 "/hazard custom d6 \"1 Encounter; 2 Sign; 3-6 Nothing\".");
+	return -1;
+}

@@ -1,0 +1,308 @@
+/* proc_state: the dungeon-procedure module slot; see proc_state.h. */
+#include "commands/procedure/proc_state.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+static void *
+proc_create(void)
+{
+	struct proc_state *s = xcalloc(1, sizeof(*s));
+
+	turn_clock_init(&s->clock);
+	s->table = HAZARD_EXPLORATION;
+	s->proc = PROC_EXPLORATION;
+	s->chance = (struct xin){1, 6};
+	s->wander = WANDER_CORRIDOR;
+	s->wander_chance = (struct xin){1, 6};
+	return s;
+}
+
+static void
+proc_destroy(void *p)
+{
+	free(p);
+}
+
+struct proc_state *
+proc_of(struct channel *ch)
+{
+	return channel_mod(ch, CHANMOD_PROC);
+}
+
+static cJSON *
+light_json(const struct light *l)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "id", l->id);
+	cJSON_AddStringToObject(o, "kind", light_kind_name(l->kind));
+	cJSON_AddNumberToObject(o, "burned", l->burned);
+	cJSON_AddStringToObject(o, "who", l->who);
+	return o;
+}
+
+static cJSON *
+chance_json(struct xin c)
+{
+	int v[2] = {c.x, c.n};
+
+	return cJSON_CreateIntArray(v, 2);
+}
+
+static cJSON *
+proc_save(const void *p)
+{
+	const struct proc_state *s = p;
+	const struct turn_clock *c = &s->clock;
+	cJSON *o = cJSON_CreateObject(), *lights = cJSON_CreateArray();
+
+	cJSON_AddNumberToObject(o, "turn", c->turn);
+	cJSON_AddNumberToObject(o, "since_rest", c->since_rest);
+	cJSON_AddNumberToObject(o, "rest_mark", c->rest_mark);
+	cJSON_AddBoolToObject(o, "fatigue_due", c->fatigue_due);
+	if (c->sign_set) {
+		cJSON *sign = cJSON_AddObjectToObject(o, "sign");
+
+		cJSON_AddNumberToObject(sign, "turn", c->sign_turn);
+		cJSON_AddStringToObject(sign, "creature", c->sign);
+	}
+	for (size_t i = 0; i < c->lights.n; i++)
+		cJSON_AddItemToArray(lights, light_json(&c->lights.l[i]));
+	cJSON_AddItemToObject(o, "lights", lights);
+	cJSON_AddNumberToObject(o, "next_light", c->lights.next_id);
+	if (c->flagged)
+		cJSON_AddItemToObject(o, "flagged", light_json(&c->flag_was));
+	cJSON_AddStringToObject(o, "table", hazard_table_name(s->table));
+	cJSON_AddStringToObject(o, "procedure", procedure_name(s->proc));
+	cJSON_AddItemToObject(o, "chance", chance_json(s->chance));
+	cJSON_AddStringToObject(o, "who", s->gm_rolls ? "gm" : "anyone");
+	if (s->have_custom) {
+		struct buf b;
+
+		buf_init(&b, RTABLE_ENTRIES_MAX * (RTABLE_TEXT_MAX + 16));
+		rtable_format(&s->custom, &b);
+		cJSON_AddNumberToObject(o, "custom_die", s->custom.hi);
+		cJSON_AddStringToObject(o, "custom", buf_str(&b));
+		buf_free(&b);
+	}
+	cJSON_AddStringToObject(o, "wander", wander_name(s->wander));
+	cJSON_AddItemToObject(o, "wander_chance", chance_json(s->wander_chance));
+	cJSON_AddBoolToObject(o, "safe", s->safe);
+	return o;
+}
+
+/* Loading: each reader returns 0, or -1 with err filled. */
+
+static int
+get_int(const cJSON *o, const char *name, int lo, int hi, int *out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < lo || v->valuedouble > hi ||
+	    v->valuedouble != (double)(int)v->valuedouble) {
+		snprintf(err, errlen, "procedure state: '%s' must be a whole number from %d to %d.",
+		         name, lo, hi);
+		return -1;
+	}
+	*out = (int)v->valuedouble;
+	return 0;
+}
+
+static int
+get_bool(const cJSON *o, const char *name, bool *out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsBool(v)) {
+		snprintf(err, errlen, "procedure state: '%s' must be true or false.", name);
+		return -1;
+	}
+	*out = cJSON_IsTrue(v);
+	return 0;
+}
+
+static int
+get_str(const cJSON *o, const char *name, size_t max, const char **out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsString(v) || strlen(v->valuestring) >= max) {
+		snprintf(err, errlen, "procedure state: '%s' must be text of at most %zu bytes.",
+		         name, max - 1);
+		return -1;
+	}
+	*out = v->valuestring;
+	return 0;
+}
+
+/* Reads a name that parse() knows; *out gets its value. */
+static int
+get_name(const cJSON *o, const char *name, int (*parse)(const char *), int *out, char *err,
+         size_t errlen)
+{
+	const char *s;
+
+	if (get_str(o, name, 32, &s, err, errlen) < 0)
+		return -1;
+	if ((*out = parse(s)) < 0) {
+		snprintf(err, errlen, "procedure state: '%s' has an unknown value '%.20s'.", name,
+		         s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+get_chance(const cJSON *o, const char *name, struct xin *out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	const cJSON *x = cJSON_GetArrayItem(v, 0), *n = cJSON_GetArrayItem(v, 1);
+
+	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 || !cJSON_IsNumber(x) ||
+	    !cJSON_IsNumber(n) || xin_check(x->valueint, n->valueint, err, errlen) < 0) {
+		snprintf(err, errlen, "procedure state: '%s' must be a valid [X, N] chance.", name);
+		return -1;
+	}
+	out->x = x->valueint;
+	out->n = n->valueint;
+	return 0;
+}
+
+static int
+get_light(const cJSON *o, struct light *l, char *err, size_t errlen)
+{
+	const char *who;
+	int kind;
+
+	if (!cJSON_IsObject(o) || get_int(o, "id", 1, 100000, &l->id, err, errlen) < 0 ||
+	    get_name(o, "kind", light_kind_parse, &kind, err, errlen) < 0 ||
+	    get_int(o, "burned", 0, TURN_MAX, &l->burned, err, errlen) < 0 ||
+	    get_str(o, "who", LIGHT_WHO_MAX, &who, err, errlen) < 0) {
+		if (!cJSON_IsObject(o))
+			snprintf(err, errlen, "procedure state: a light must be an object.");
+		return -1;
+	}
+	l->kind = kind;
+	snprintf(l->who, sizeof(l->who), "%s", who);
+	return 0;
+}
+
+static int
+load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
+{
+	const cJSON *lights = cJSON_GetObjectItemCaseSensitive(o, "lights");
+	const cJSON *sign = cJSON_GetObjectItemCaseSensitive(o, "sign");
+	const cJSON *flag = cJSON_GetObjectItemCaseSensitive(o, "flagged");
+	const cJSON *l;
+
+	if (get_int(o, "turn", 0, TURN_MAX, &c->turn, err, errlen) < 0 ||
+	    get_int(o, "since_rest", 0, TURN_MAX, &c->since_rest, err, errlen) < 0 ||
+	    get_int(o, "rest_mark", 0, c->since_rest, &c->rest_mark, err, errlen) < 0 ||
+	    get_bool(o, "fatigue_due", &c->fatigue_due, err, errlen) < 0 ||
+	    get_int(o, "next_light", 1, 100000, &c->lights.next_id, err, errlen) < 0)
+		return -1;
+	if (sign != NULL) {
+		const char *creature;
+
+		if (get_int(sign, "turn", 0, TURN_MAX, &c->sign_turn, err, errlen) < 0 ||
+		    get_str(sign, "creature", TURN_SIGN_MAX, &creature, err, errlen) < 0)
+			return -1;
+		c->sign_set = true;
+		snprintf(c->sign, sizeof(c->sign), "%s", creature);
+	}
+	if (!cJSON_IsArray(lights) || cJSON_GetArraySize(lights) > LIGHT_MAX) {
+		snprintf(err, errlen, "procedure state: 'lights' must be a list of at most %d.",
+		         LIGHT_MAX);
+		return -1;
+	}
+	cJSON_ArrayForEach(l, lights)
+	{
+		struct light *x = &c->lights.l[c->lights.n];
+
+		if (get_light(l, x, err, errlen) < 0)
+			return -1;
+		if ((c->lights.n > 0 && x->id <= x[-1].id) || x->id >= c->lights.next_id) {
+			snprintf(err, errlen,
+			         "procedure state: light ids must rise and stay below next_light.");
+			return -1;
+		}
+		c->lights.n++;
+	}
+	if (flag != NULL) {
+		if (get_light(flag, &c->flag_was, err, errlen) < 0)
+			return -1;
+		c->flagged = true;
+	}
+	return 0;
+}
+
+static int
+load_custom(struct proc_state *s, const cJSON *o, char *err, size_t errlen)
+{
+	const char *text;
+	char why[200];
+	int die;
+
+	if (cJSON_GetObjectItemCaseSensitive(o, "custom") == NULL)
+		return 0;
+	if (get_int(o, "custom_die", 2, RTABLE_SPAN_MAX, &die, err, errlen) < 0 ||
+	    get_str(o, "custom", RTABLE_ENTRIES_MAX * (RTABLE_TEXT_MAX + 16), &text, err, errlen) <
+	        0)
+		return -1;
+	if (rtable_parse(text, 1, die, &s->custom, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "procedure state: the custom table: %s", why);
+		return -1;
+	}
+	s->have_custom = true;
+	return 0;
+}
+
+static int
+proc_load(void *p, const cJSON *o, char *err, size_t errlen)
+{
+	struct proc_state *s = p;
+	const char *who;
+	int table, proc, wander;
+
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errlen, "procedure state: the record must be a JSON object.");
+		return -1;
+	}
+	if (load_clock(&s->clock, o, err, errlen) < 0 || load_custom(s, o, err, errlen) < 0 ||
+	    get_name(o, "table", hazard_table_parse, &table, err, errlen) < 0 ||
+	    get_name(o, "procedure", procedure_parse, &proc, err, errlen) < 0 ||
+	    get_chance(o, "chance", &s->chance, err, errlen) < 0 ||
+	    get_str(o, "who", 8, &who, err, errlen) < 0 ||
+	    get_name(o, "wander", wander_parse, &wander, err, errlen) < 0 ||
+	    get_chance(o, "wander_chance", &s->wander_chance, err, errlen) < 0 ||
+	    get_bool(o, "safe", &s->safe, err, errlen) < 0)
+		return -1;
+	if (table == HAZARD_CUSTOM && !s->have_custom) {
+		snprintf(err, errlen, "procedure state: the table is custom but none is saved.");
+		return -1;
+	}
+	if (wander == WANDER_RETREAT || (strcmp(who, "gm") != 0 && strcmp(who, "anyone") != 0)) {
+		snprintf(err, errlen,
+		         "procedure state: 'wander' or 'who' has a value not allowed.");
+		return -1;
+	}
+	s->table = table;
+	s->proc = proc;
+	s->wander = wander;
+	s->gm_rolls = strcmp(who, "gm") == 0;
+	return 0;
+}
+
+const struct chanmod proc_mod = {
+    .name = "procedure",
+    .create = proc_create,
+    .destroy = proc_destroy,
+    .save = proc_save,
+    .load = proc_load,
+};

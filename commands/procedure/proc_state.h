@@ -1,0 +1,39 @@
+/*
+ * proc_state: a channel's dungeon-procedure state (module slot
+ * CHANMOD_PROC): the turn clock with its lights, rest clock and remembered
+ * sign, and the settings of the hazard die and the wandering checks.
+ *
+ * Saved as one JSON object; load() checks every field and refuses a record
+ * it cannot trust whole.
+ */
+#ifndef DELVER_PROC_STATE_H
+#define DELVER_PROC_STATE_H
+
+#include <stdbool.h>
+
+#include "commands/state.h"
+#include "rules/procedure/hazard.h"
+#include "rules/tables/rtable.h"
+#include "rules/procedure/turn.h"
+#include "rules/procedure/wander.h"
+#include "rules/procedure/xin.h"
+
+struct proc_state {
+	struct turn_clock clock;
+	enum hazard_table table; /* the channel's hazard die */
+	enum procedure proc;     /* how light and rest are kept */
+	struct xin chance;       /* the classic hazard die: X-in-N */
+	bool gm_rolls;           /* only the GM passes turns (default: anyone) */
+	bool have_custom;
+	struct rtable custom;     /* the channel's own table, 1..die */
+	enum wander_proc wander;  /* the default wandering check (never retreat) */
+	struct xin wander_chance; /* the classic wandering check's X-in-N */
+	bool safe;                /* the party is in a safe area */
+};
+
+extern const struct chanmod proc_mod;
+
+/* The channel's state, created on first use. */
+struct proc_state *proc_of(struct channel *ch);
+
+#endif

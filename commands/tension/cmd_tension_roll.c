@@ -1,0 +1,83 @@
+/* /tension roll: the dungeon event and the encounter check, then the tables. */
+#include "commands/tension/cmd_tension.h"
+
+#include <stdio.h>
+
+/* One d10 + Tension lookup: "  effects table: d10 6 + Tension 4 = 10 → text". */
+static void
+pick_line(const char *table_name, const struct rtable *t, const struct tension_pick *p, int tension,
+          const char *nothing, struct reply *out)
+{
+	const struct rtable_entry *e = &t->e[p->index];
+
+	reply_add(out, 0, "  %s table: d10 %d + Tension %d = ", table_name, p->d10, tension);
+	reply_add(out, RS_BOLD, "%d", p->total);
+	reply_add(out, 0, " → ");
+	if (p->struck) {
+		reply_add(out, RS_STRUCK, "%s", e->text);
+		reply_add(out, RS_DIM, " (struck): %s", nothing);
+	} else if (p->ndice > 0) {
+		/* "2d4 goblins → 5 goblins (2d4: 3+2)" */
+		reply_add(out, 0, "%s → ", e->text);
+		reply_add(out, RS_HIGHLIGHT, "%s", p->text);
+	} else {
+		reply_add(out, RS_HIGHLIGHT, "%s", e->text);
+	}
+	reply_nl(out);
+}
+
+static void
+check_line(const struct d12_check *c, struct reply *out)
+{
+	reply_add(out, 0, "Encounter check: d12 ");
+	reply_add(out, RS_BOLD, "%d", c->roll);
+	if (c->by_exits && c->by_tension)
+		reply_add(out, 0, " ≤ exits %d and ≤ tension %d → ", c->exits, c->tension);
+	else if (c->by_exits)
+		reply_add(out, 0, " ≤ exits %d → ", c->exits);
+	else if (c->by_tension)
+		reply_add(out, 0, " ≤ tension %d → ", c->tension);
+	else
+		reply_add(out, 0, " > exits %d and > tension %d → ", c->exits, c->tension);
+	reply_add(out, c->encounter ? RS_BOLD | RS_BAD : RS_GOOD, "%s",
+	          c->encounter ? "encounter" : "no encounter");
+	reply_nl(out);
+}
+
+void
+tension_cmd_roll(struct invocation *inv, struct reply *out)
+{
+	struct tension_state *ts = tension_state_of(inv->chan);
+	const struct rtable *enc = &ts->tables[TENSION_TABLE_ENCOUNTER];
+	const struct rtable *eff = &ts->tables[TENSION_TABLE_EFFECTS];
+	struct tension_roll r;
+	const char *event_text;
+
+	tension_roll(inv->rng, ts->track.value, (int)inv_int(inv, "exits", 1), enc, eff, &r);
+	tension_cmd_screen(ts, out, "The GM made a tension roll behind the screen.");
+	reply_title(out, "Tension roll (Tension %d, exits %d)", r.tension, r.exits);
+
+	event_text = tension_dungeon_event_text(r.event);
+	reply_add(out, 0, "Dungeon event: d12 ");
+	reply_add(out, RS_BOLD, "%d", r.event_d12);
+	reply_add(out, 0, " (%s) → ", tension_dungeon_event_range(r.event));
+	reply_add(out, r.event == TENSION_DE_NOTHING ? 0 : RS_BOLD, "%s", event_text);
+	reply_nl(out);
+	if (r.event == TENSION_DE_EFFECT) {
+		pick_line("effects", eff, &r.effect, r.tension, "no effect", out);
+		event_text = r.effect.text;
+	}
+
+	check_line(&r.check, out);
+	if (r.check.encounter)
+		pick_line("encounter", enc, &r.encounter, r.tension, "no encounter", out);
+
+	if (r.event_happens && r.encounter_happens) {
+		reply_add(out, 0, "Event and encounter together: ");
+		reply_add(out, RS_ITALIC, "%s", event_text);
+		reply_add(out, 0, ", and ");
+		reply_add(out, RS_ITALIC, "%s", r.encounter.text);
+		reply_add(out, 0, "; weave them into one scene.");
+		reply_nl(out);
+	}
+}

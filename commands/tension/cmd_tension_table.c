@@ -1,0 +1,256 @@
+/* /tension table, strike, unstrike: the channel's encounter and effects tables. */
+#include "commands/tension/cmd_tension.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/base/buf.h"
+
+#define EDITED "The GM changed the Tension tables behind the screen."
+
+static void
+show_table(const struct rtable *t, enum tension_table k, struct reply *out)
+{
+	static const char *const hdr[] = {"d10+T", "entry"};
+	const char *name = tension_table_name(k);
+
+	reply_add(out, RS_BOLD, "%c%s table", name[0] - 'a' + 'A', name + 1);
+	reply_add(out, RS_DIM, " (d10 + Tension)");
+	reply_nl(out);
+	reply_table(out, 2, hdr);
+	for (size_t i = 0; i < t->n; i++) {
+		char range[16], text[RTABLE_TEXT_MAX + 16];
+		const char *cells[] = {range, text};
+
+		rtable_range_text(&t->e[i], range, sizeof(range));
+		snprintf(text, sizeof(text), "%s%s", t->e[i].text,
+		         t->e[i].struck ? " (struck)" : "");
+		reply_row(out, false, cells);
+	}
+}
+
+/* Whether the invoker may see the tables; says so when not. */
+static bool
+may_see(struct invocation *inv, const struct tension_state *ts, struct reply *out)
+{
+	if (ts->hidden && !inv->is_gm) {
+		reply_line(out, 0, "The Tension tables are behind the GM's screen (hidden mode).");
+		return false;
+	}
+	return true;
+}
+
+void
+tension_cmd_table_show(struct invocation *inv, struct reply *out)
+{
+	struct tension_state *ts = tension_state_of(inv->chan);
+	const char *kind = inv_str(inv, "kind");
+
+	if (!may_see(inv, ts, out))
+		return;
+	tension_cmd_screen(ts, out, NULL);
+	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
+		if (kind != NULL && tension_table_find(kind) != k)
+			continue;
+		show_table(&ts->tables[k], (enum tension_table)k, out);
+	}
+}
+
+/* Marks struck the entries of t that were struck in old with the same
+ * range and text. Returns how many. */
+static size_t
+keep_struck(const struct rtable *old, struct rtable *t)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		for (size_t j = 0; j < old->n; j++) {
+			const struct rtable_entry *o = &old->e[j];
+
+			if (o->struck && o->lo == t->e[i].lo && o->hi == t->e[i].hi &&
+			    strcmp(o->text, t->e[i].text) == 0) {
+				t->e[i].struck = true;
+				kept++;
+			}
+		}
+	}
+	return kept;
+}
+
+void
+tension_cmd_table_set(struct invocation *inv, struct reply *out)
+{
+	struct tension_state *ts = tension_state_of(inv->chan);
+	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
+	struct rtable t;
+	char err[200];
+	size_t kept;
+
+	if (tension_table_parse(inv_str(inv, "text"), &t, err, sizeof(err)) < 0) {
+		reply_error(out, "The %s table was not changed: %s", tension_table_name(k), err);
+		return;
+	}
+	kept = keep_struck(&ts->tables[k], &t);
+	ts->tables[k] = t;
+	channel_touch(inv->chan);
+	tension_cmd_screen(ts, out, EDITED);
+	reply_add(out, 0, "The %s table now has %zu entries", tension_table_name(k), t.n);
+	if (kept > 0)
+		reply_add(out, 0, "; %zu unchanged %s still struck", kept,
+		          kept == 1 ? "entry is" : "entries are");
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	show_table(&ts->tables[k], k, out);
+}
+
+void
+tension_cmd_table_reset(struct invocation *inv, struct reply *out)
+{
+	struct tension_state *ts = tension_state_of(inv->chan);
+	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
+
+	tension_table_default(k, &ts->tables[k]);
+	channel_touch(inv->chan);
+	tension_cmd_screen(ts, out, EDITED);
+	reply_line(out, 0, "The %s table is back to its default; nothing in it is struck.",
+	           tension_table_name(k));
+	show_table(&ts->tables[k], k, out);
+}
+
+/* "9-12 2d4 goblins" */
+static void
+entry_name(const struct rtable_entry *e, char *buf, size_t len)
+{
+	char range[16];
+
+	rtable_range_text(e, range, sizeof(range));
+	snprintf(buf, len, "%s %s", range, e->text);
+}
+
+/* Finds the entry named by the invocation's entry option in the table of
+ * the table option (default encounter). Returns its index, or -1 with an
+ * error reply. */
+static int
+find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table *k,
+           struct reply *out)
+{
+	const char *what = inv_str(inv, "entry"), *kind = inv_str(inv, "table");
+	const struct rtable *t;
+	int i;
+
+	*k = kind != NULL ? (enum tension_table)tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
+	t = &ts->tables[*k];
+	i = rtable_find(t, what);
+	if (i == -1) {
+		reply_error(out,
+		            "No %s entry matches '%s'; name a range like 9-12, a result like 10 "
+		            "or part of an entry's text (/tension table show %s).",
+		            tension_table_name(*k), what, tension_table_name(*k));
+	} else if (i == -2) {
+		struct buf b;
+
+		buf_init(&b, 1500);
+		for (size_t j = 0; j < t->n; j++) {
+			char name[RTABLE_TEXT_MAX + 16];
+
+			if (strcasestr(t->e[j].text, what) == NULL)
+				continue;
+			entry_name(&t->e[j], name, sizeof(name));
+			buf_addf(&b, "%s%s", b.len ? ", " : "", name);
+		}
+		reply_error(out, "'%s' matches several %s entries (%s); name one by its range.",
+		            what, tension_table_name(*k), buf_str(&b));
+		buf_free(&b);
+	}
+	return i;
+}
+
+void
+tension_cmd_strike(struct invocation *inv, struct reply *out)
+{
+	struct tension_state *ts = tension_state_of(inv->chan);
+	enum tension_table k;
+	char name[RTABLE_TEXT_MAX + 16];
+	int i = find_entry(inv, ts, &k, out);
+
+	if (i < 0)
+		return;
+	entry_name(&ts->tables[k].e[i], name, sizeof(name));
+	if (ts->tables[k].e[i].struck) {
+		reply_error(out,
+		            "%s is already struck from the %s table; /tension unstrike "
+		            "restores it.",
+		            name, tension_table_name(k));
+		return;
+	}
+	ts->tables[k].e[i].struck = true;
+	channel_touch(inv->chan);
+	tension_cmd_screen(ts, out, EDITED);
+	reply_add(out, 0, "Struck ");
+	reply_add(out, RS_STRUCK, "%s", name);
+	reply_add(out, 0, " from the %s table: rolling it now means %s.", tension_table_name(k),
+	          k == TENSION_TABLE_ENCOUNTER ? "no encounter" : "no effect");
+	reply_nl(out);
+}
+
+/* Restores every struck entry of table k, naming them in b. */
+static size_t
+unstrike_all(struct rtable *t, struct buf *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		char name[RTABLE_TEXT_MAX + 16];
+
+		if (!t->e[i].struck)
+			continue;
+		t->e[i].struck = false;
+		entry_name(&t->e[i], name, sizeof(name));
+		buf_addf(b, "%s%s", b->len ? ", " : "", name);
+		n++;
+	}
+	return n;
+}
+
+void
+tension_cmd_unstrike(struct invocation *inv, struct reply *out)
+{
+	struct tension_state *ts = tension_state_of(inv->chan);
+	const char *kind = inv_str(inv, "table");
+	enum tension_table k;
+	char name[RTABLE_TEXT_MAX + 16];
+	struct buf b;
+	size_t n = 0;
+	int i;
+
+	if (inv_str(inv, "entry") != NULL) {
+		if ((i = find_entry(inv, ts, &k, out)) < 0)
+			return;
+		entry_name(&ts->tables[k].e[i], name, sizeof(name));
+		if (!ts->tables[k].e[i].struck) {
+			reply_error(out, "%s is not struck from the %s table.", name,
+			            tension_table_name(k));
+			return;
+		}
+		ts->tables[k].e[i].struck = false;
+		channel_touch(inv->chan);
+		tension_cmd_screen(ts, out, EDITED);
+		reply_line(out, 0, "Restored %s to the %s table.", name, tension_table_name(k));
+		return;
+	}
+	buf_init(&b, 1 << 14);
+	for (int j = 0; j < TENSION_TABLE_COUNT; j++)
+		if (kind == NULL || tension_table_find(kind) == j)
+			n += unstrike_all(&ts->tables[j], &b);
+	if (n == 0) {
+		tension_cmd_screen(ts, out, NULL);
+		reply_line(out, 0, "Nothing is struck%s%s%s.", kind ? " in the " : "",
+		           kind ? kind : "", kind ? " table" : "");
+	} else {
+		channel_touch(inv->chan);
+		tension_cmd_screen(ts, out, EDITED);
+		reply_line(out, 0, "Restored %zu struck %s: %s.", n, n == 1 ? "entry" : "entries",
+		           buf_str(&b));
+	}
+	buf_free(&b);
+}

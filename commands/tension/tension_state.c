@@ -1,0 +1,255 @@
+/* tension_state: a channel's Tension and its persistence; see tension_state.h. */
+#include "commands/tension/tension_state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+static const char *const kind_names[] = {
+    [TENSION_CHANGE_ADJUST] = "adjust",
+    [TENSION_CHANGE_SET] = "set",
+    [TENSION_CHANGE_RESET] = "reset",
+};
+
+static void *
+ts_create(void)
+{
+	struct tension_state *ts = xcalloc(1, sizeof(*ts));
+
+	tension_init(&ts->track);
+	for (int k = 0; k < TENSION_TABLE_COUNT; k++)
+		tension_table_default((enum tension_table)k, &ts->tables[k]);
+	return ts;
+}
+
+static void
+ts_destroy(void *p)
+{
+	free(p);
+}
+
+static cJSON *
+save_change(const struct tension_change *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "kind", kind_names[c->kind]);
+	cJSON_AddNumberToObject(o, "from", c->from);
+	cJSON_AddNumberToObject(o, "to", c->to);
+	cJSON_AddNumberToObject(o, "amount", c->amount);
+	cJSON_AddBoolToObject(o, "clamped", c->clamped);
+	cJSON_AddStringToObject(o, "reason", c->reason);
+	return o;
+}
+
+static cJSON *
+save_table(const struct rtable *t)
+{
+	cJSON *o = cJSON_CreateObject(), *struck;
+	struct buf b;
+
+	buf_init(&b, 1 << 16);
+	rtable_format(t, &b);
+	cJSON_AddStringToObject(o, "text", buf_str(&b));
+	buf_free(&b);
+	struck = cJSON_AddArrayToObject(o, "struck");
+	for (size_t i = 0; i < t->n; i++) {
+		char r[16];
+
+		if (!t->e[i].struck)
+			continue;
+		rtable_range_text(&t->e[i], r, sizeof(r));
+		cJSON_AddItemToArray(struck, cJSON_CreateString(r));
+	}
+	return o;
+}
+
+static cJSON *
+ts_save(const void *p)
+{
+	const struct tension_state *ts = p;
+	cJSON *o = cJSON_CreateObject(), *hist;
+
+	cJSON_AddNumberToObject(o, "value", ts->track.value);
+	cJSON_AddStringToObject(o, "mode", ts->hidden ? "hidden" : "open");
+	hist = cJSON_AddArrayToObject(o, "history");
+	for (size_t i = 0; i < ts->track.nhist; i++)
+		cJSON_AddItemToArray(hist, save_change(&ts->track.hist[i]));
+	for (int k = 0; k < TENSION_TABLE_COUNT; k++)
+		cJSON_AddItemToObject(o, tension_table_name((enum tension_table)k),
+		                      save_table(&ts->tables[k]));
+	return o;
+}
+
+/* An integer member from lo to hi, or -1 with err filled. */
+static int
+load_int(const cJSON *o, const char *name, int lo, int hi, int *out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsNumber(v) || v->valuedouble < lo || v->valuedouble > hi ||
+	    v->valuedouble != (double)(int)v->valuedouble) {
+		snprintf(err, errlen, "tension: '%s' must be a whole number from %d to %d.", name,
+		         lo, hi);
+		return -1;
+	}
+	*out = (int)v->valuedouble;
+	return 0;
+}
+
+static int
+load_change(const cJSON *o, struct tension_change *c, char *err, size_t errlen)
+{
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(o, "kind");
+	const cJSON *clamped = cJSON_GetObjectItemCaseSensitive(o, "clamped");
+	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(o, "reason");
+	size_t k, len;
+
+	if (!cJSON_IsString(kind)) {
+		snprintf(err, errlen, "tension: a history record has no kind.");
+		return -1;
+	}
+	for (k = 0; k < sizeof(kind_names) / sizeof(kind_names[0]); k++)
+		if (strcmp(kind_names[k], kind->valuestring) == 0)
+			break;
+	if (k == sizeof(kind_names) / sizeof(kind_names[0])) {
+		snprintf(err, errlen, "tension: unknown history kind '%.20s'.", kind->valuestring);
+		return -1;
+	}
+	c->kind = (enum tension_change_kind)k;
+	if (load_int(o, "from", TENSION_MIN, TENSION_MAX, &c->from, err, errlen) < 0 ||
+	    load_int(o, "to", TENSION_MIN, TENSION_MAX, &c->to, err, errlen) < 0 ||
+	    load_int(o, "amount", -100, 100, &c->amount, err, errlen) < 0)
+		return -1;
+	if (!cJSON_IsBool(clamped) || !cJSON_IsString(reason)) {
+		snprintf(err, errlen, "tension: a history record lacks 'clamped' or 'reason'.");
+		return -1;
+	}
+	c->clamped = cJSON_IsTrue(clamped);
+	len = strlen(reason->valuestring);
+	if (len >= TENSION_REASON_MAX || !utf8_valid(reason->valuestring, len)) {
+		snprintf(err, errlen, "tension: a history reason is too long or not UTF-8.");
+		return -1;
+	}
+	memcpy(c->reason, reason->valuestring, len + 1);
+	return 0;
+}
+
+static int
+load_table(const cJSON *o, enum tension_table k, struct rtable *t, char *err, size_t errlen)
+{
+	const cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
+	const cJSON *struck = cJSON_GetObjectItemCaseSensitive(o, "struck"), *s;
+	char why[160];
+
+	if (!cJSON_IsString(text) || !cJSON_IsArray(struck)) {
+		snprintf(err, errlen, "tension: the %s table lacks its text or struck list.",
+		         tension_table_name(k));
+		return -1;
+	}
+	if (tension_table_parse(text->valuestring, t, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "tension: the %s table does not parse: %s",
+		         tension_table_name(k), why);
+		return -1;
+	}
+	cJSON_ArrayForEach(s, struck)
+	{
+		int i = cJSON_IsString(s) ? rtable_find(t, s->valuestring) : -1;
+		char r[16] = "";
+
+		if (i >= 0)
+			rtable_range_text(&t->e[i], r, sizeof(r));
+		if (i < 0 || strcmp(r, s->valuestring) != 0) {
+			snprintf(err, errlen,
+			         "tension: the %s table has no entry to strike at %.20s.",
+			         tension_table_name(k), cJSON_IsString(s) ? s->valuestring : "?");
+			return -1;
+		}
+		t->e[i].struck = true;
+	}
+	return 0;
+}
+
+static int
+ts_load(void *p, const cJSON *o, char *err, size_t errlen)
+{
+	struct tension_state *ts = p;
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(o, "mode");
+	const cJSON *hist = cJSON_GetObjectItemCaseSensitive(o, "history"), *h;
+
+	if (load_int(o, "value", TENSION_MIN, TENSION_MAX, &ts->track.value, err, errlen) < 0)
+		return -1;
+	if (!cJSON_IsString(mode) ||
+	    (strcmp(mode->valuestring, "open") != 0 && strcmp(mode->valuestring, "hidden") != 0)) {
+		snprintf(err, errlen, "tension: 'mode' must be open or hidden.");
+		return -1;
+	}
+	ts->hidden = strcmp(mode->valuestring, "hidden") == 0;
+	if (!cJSON_IsArray(hist) || cJSON_GetArraySize(hist) > TENSION_HISTORY_MAX) {
+		snprintf(err, errlen, "tension: 'history' must be a list of at most %d changes.",
+		         TENSION_HISTORY_MAX);
+		return -1;
+	}
+	ts->track.nhist = 0;
+	cJSON_ArrayForEach(h, hist)
+	{
+		if (load_change(h, &ts->track.hist[ts->track.nhist], err, errlen) < 0)
+			return -1;
+		ts->track.nhist++;
+	}
+	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
+		const char *name = tension_table_name((enum tension_table)k);
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, name);
+
+		if (load_table(t, (enum tension_table)k, &ts->tables[k], err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+const struct chanmod tension_chanmod = {
+    .name = "tension",
+    .create = ts_create,
+    .destroy = ts_destroy,
+    .save = ts_save,
+    .load = ts_load,
+};
+
+struct tension_state *
+tension_state_of(struct channel *ch)
+{
+	return channel_mod(ch, CHANMOD_TENSION);
+}
+
+int
+tension_state_value(const struct channel *ch)
+{
+	const struct tension_state *ts = channel_mod_peek(ch, CHANMOD_TENSION);
+
+	return ts != NULL ? ts->track.value : TENSION_START;
+}
+
+bool
+tension_state_hidden(const struct channel *ch)
+{
+	const struct tension_state *ts = channel_mod_peek(ch, CHANMOD_TENSION);
+
+	return ts != NULL && ts->hidden;
+}
+
+void
+tension_state_table(const struct channel *ch, enum tension_table k, struct rtable *out)
+{
+	const struct tension_state *ts = channel_mod_peek(ch, CHANMOD_TENSION);
+
+	if (ts != NULL)
+		*out = ts->tables[k];
+	else
+		tension_table_default(k, out);
+}

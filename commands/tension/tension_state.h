@@ -1,0 +1,44 @@
+/*
+ * tension_state: a channel's Tension (the CHANMOD_TENSION module slot).
+ *
+ * Holds the track (value and history of changes), the mode (open, or
+ * hidden behind the GM's screen) and the channel's encounter and effects
+ * tables with their struck entries. The channel record owns the state;
+ * pointers returned here stay valid as long as the channel record.
+ *
+ * Other features read a channel's Tension through tension_state_value()
+ * and tension_state_table() (the procedure feature's /wander tension).
+ */
+#ifndef DELVER_TENSION_STATE_H
+#define DELVER_TENSION_STATE_H
+
+#include <stdbool.h>
+
+#include "commands/state.h"
+#include "rules/tension/tension.h"
+
+struct tension_state {
+	struct tension track;
+	bool hidden; /* behind the GM's screen; default open */
+	struct rtable tables[TENSION_TABLE_COUNT];
+};
+
+/* The module: fresh state is Tension 1, open, the default tables. */
+extern const struct chanmod tension_chanmod;
+
+/* The channel's Tension state, created on first use (the caller touches
+ * the channel after changing it). */
+struct tension_state *tension_state_of(struct channel *ch);
+
+/* The channel's Tension, 1..10: TENSION_START when the channel never used
+ * Tension. Reads only; creates nothing. */
+int tension_state_value(const struct channel *ch);
+
+/* Whether the channel keeps Tension hidden behind the GM's screen. */
+bool tension_state_hidden(const struct channel *ch);
+
+/* Copies the channel's table of that kind (with its struck entries) into
+ * *out, or the default table when the channel never used Tension. */
+void tension_state_table(const struct channel *ch, enum tension_table k, struct rtable *out);
+
+#endif

@@ -1,0 +1,30 @@
+/* utf8: validation and measuring of UTF-8 text from users and the network. */
+#ifndef DELVER_UTF8_H
+#define DELVER_UTF8_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules/base/buf.h"
+
+/* Whether s[0..len) is well-formed UTF-8 (no overlongs, no surrogates, no
+ * code point past U+10FFFF). NUL bytes are well-formed; callers that refuse
+ * them check separately. */
+bool utf8_valid(const char *s, size_t len);
+
+/* The length (1-4) of the well-formed UTF-8 sequence at the start of
+ * s[0..len), or 0 when it is not well-formed or len is 0. */
+size_t utf8_seq_len(const char *s, size_t len);
+
+/* The number of code points in a well-formed string (display width is
+ * approximated by it). */
+size_t utf8_len(const char *s);
+
+/* The largest n <= max such that s[0..n) ends on a code point boundary. */
+size_t utf8_cut(const char *s, size_t len, size_t max);
+
+/* Appends s[0..len) to out with each byte that does not start a
+ * well-formed sequence replaced by U+FFFD; returns how many were. */
+size_t utf8_repair(struct buf *out, const char *s, size_t len);
+
+#endif

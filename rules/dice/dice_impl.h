@@ -1,0 +1,308 @@
+/*
+ * dice_impl.h: what the dice engine's files share and nobody else sees.
+ *
+ * dice_parse.c turns text into a struct dice_cmd (an AST whose nodes live
+ * in an arena), reading numbers, labels and modifiers through dice_mods.c;
+ * dice_check.c holds the limits knowable before rolling and the entry
+ * points that only parse, dice_text.c the arena, error messages and
+ * canonical printing, and dice_eval.c rolls a dice_cmd into a struct
+ * dice_result.
+ * Internal names use the dice__ prefix.
+ */
+#ifndef DELVER_DICE_IMPL_H
+#define DELVER_DICE_IMPL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules/dice/dice.h"
+
+/*
+ * A bump allocator: the first block is supplied by the owner (inside the
+ * result, or on the stack), further blocks are xmalloc'd (rules/mem.h: they
+ * never fail) and chained. Memory is released all at once by
+ * dice__arena_release(). What one command needs is bounded by the limits
+ * of dice.h (under 2 MB for the worst command found).
+ */
+struct dice_block {
+	struct dice_block *next;
+	size_t size;
+	/* max_align_t aligned data follows */
+};
+
+struct dice_arena {
+	unsigned char *cur;
+	unsigned char *end;
+	struct dice_block *blocks; /* xmalloc'd blocks, newest first */
+	size_t total;              /* bytes xmalloc'd so far */
+};
+
+#define DICE_ALIGN _Alignof(max_align_t)
+
+void dice__arena_init(struct dice_arena *a, void *buf, size_t len);
+void *dice__arena_grow(struct dice_arena *a, size_t n);
+char *dice__arena_strdup(struct dice_arena *a, const char *s, size_t n);
+void dice__arena_release(struct dice_arena *a);
+
+/* Returns n bytes aligned for any type; never NULL. */
+static inline void *
+dice__arena_alloc(struct dice_arena *a, size_t n)
+{
+	size_t r = (n + DICE_ALIGN - 1) & ~(size_t)(DICE_ALIGN - 1);
+	void *p = a->cur;
+
+	if (n == 0 || a->cur == NULL || (size_t)(a->end - a->cur) < r)
+		return dice__arena_grow(a, n);
+	a->cur += r;
+	return p;
+}
+/* Where an error message goes; code is the first error reported. */
+struct dice_errbuf {
+	char *buf;
+	size_t len;
+	int code;
+};
+
+/* Records code and the formatted message (only the first error counts);
+ * returns code so callers can write "return dice__fail(...)". */
+int dice__fail(struct dice_errbuf *e, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The 1-based column (in UTF-8 code points) of byte offset off of s. */
+int dice__column(const char *s, size_t off);
+
+/* Writes a safe quotation of the character at s[off] ("'@'", "'é'" or
+ * "byte 0x00") into buf. */
+void dice__quote(const char *s, size_t len, size_t off, char *buf, size_t buflen);
+
+enum dice_cmpop {
+	CMP_NONE, /* not given: the modifier's default applies */
+	CMP_EQ,
+	CMP_NE,
+	CMP_LT,
+	CMP_LE,
+	CMP_GT,
+	CMP_GE,
+};
+
+struct dice_cmp {
+	uint8_t op; /* enum dice_cmpop */
+	bool bare;  /* written as a bare number */
+	int64_t n;
+};
+
+enum {
+	EXP_NONE,
+	EXP_EXPLODE,
+	EXP_COMPOUND,
+	EXP_PENETRATE,
+	EXP_COMPOUND_PEN
+};
+enum {
+	RR_NONE,
+	RR_ALL,
+	RR_ONCE
+};
+enum {
+	KD_NONE,
+	KD_HIGH,
+	KD_LOW
+};
+enum {
+	SORT_NONE,
+	SORT_ASC,
+	SORT_DESC
+};
+
+/* Modifiers present on a term (struct dice_spec.have). */
+#define MOD_MIN     0x001u
+#define MOD_MAX     0x002u
+#define MOD_EXPLODE 0x004u
+#define MOD_REROLL  0x008u
+#define MOD_KEEP    0x010u
+#define MOD_DROP    0x020u
+#define MOD_SUCCESS 0x040u
+#define MOD_FAILURE 0x080u
+#define MOD_CRIT    0x100u
+#define MOD_FUMBLE  0x200u
+#define MOD_SORT    0x400u
+
+struct dice_node;
+
+/* A dice term: its count, sides and modifiers. */
+struct dice_spec {
+	struct dice_node *count_expr; /* NULL: count is literal */
+	struct dice_node *sides_expr; /* NULL: sides is literal */
+	int64_t count;
+	int64_t sides; /* 3 for fate dice */
+	bool fate;
+	unsigned int have; /* MOD_* */
+	int64_t min, max;
+	uint8_t explode;    /* EXP_* */
+	uint8_t reroll;     /* RR_* */
+	uint8_t keep, drop; /* KD_* */
+	uint8_t sort;       /* SORT_* */
+	int64_t keep_n, drop_n;
+	struct dice_cmp explode_cp, reroll_cp, success, failure, crit, fumble;
+};
+
+enum dice_kind {
+	NODE_NUM,
+	NODE_DICE,
+	NODE_PAREN,
+	NODE_NEG,
+	NODE_SUM,
+	NODE_PROD
+};
+
+/*
+ * An AST node. SUM and PROD hold two or more children in kid/next order,
+ * each child but the first carrying the operator before it in op. NEG
+ * negates its child nneg times (a run of unary minus signs).
+ */
+struct dice_node {
+	uint8_t kind;   /* enum dice_kind */
+	char op;        /* '+', '-', '*', '/' or 0 */
+	uint32_t pos;   /* byte offset of the node's token */
+	uint32_t oppos; /* byte offset of op */
+	uint32_t nneg;
+	uint32_t nitems;  /* display items emitted at top level */
+	uint32_t ngroups; /* dice terms in this subtree */
+	uint32_t sdice;   /* dice known before rolling */
+	struct dice_node *kid;
+	struct dice_node *next;
+	int64_t v;              /* NUM */
+	struct dice_spec *spec; /* DICE */
+	const char *text;       /* NUM: digits; DICE: term; NEG: its signs */
+	const char *label;      /* "[label]" text or NULL */
+};
+
+struct dice_stmt {
+	struct dice_node *root;
+	int64_t repeat; /* 1 when no "Nx" was given */
+	bool has_repeat;
+	const char *source; /* canonical text without "Nx " */
+};
+
+struct dice_cmd {
+	struct dice_stmt stmt[DICE_EXPRS_MAX];
+	size_t nstmt;
+	const char *label; /* "# label" text or NULL */
+	uint64_t sdice;    /* dice known before rolling, repeats in */
+};
+
+/*
+ * The parser's cursor over a byte string that need not be NUL-terminated.
+ * dice_parse.c holds the grammar (terms, operators, parentheses, "Nx",
+ * ';' and "# label"); dice_mods.c what it reads through: numbers, compare
+ * points, labels and a dice term's modifiers. Every reader advances i past
+ * what it read and returns 0, or records an error in e and returns its
+ * code.
+ */
+struct dice_parser {
+	const char *s;
+	size_t len;
+	size_t i;
+	int depth;      /* open parentheses */
+	bool last_dice; /* the last atom was a dice term */
+	struct dice_arena *a;
+	struct dice_errbuf *e;
+};
+
+/* The byte at off, or -1 past the end. */
+static inline int
+dice__at(const struct dice_parser *p, size_t off)
+{
+	return off < p->len ? (unsigned char)p->s[off] : -1;
+}
+
+/* ASCII lower case (notation letters are case-insensitive). */
+static inline int
+dice__lc(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static inline bool
+dice__isdig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The 1-based column of byte offset off, for messages. */
+static inline int
+dice__col(const struct dice_parser *p, size_t off)
+{
+	return dice__column(p->s, off);
+}
+
+/* Fills buf with ", not 'c'" naming the byte at p->i, or "" at the end. */
+void dice__found(const struct dice_parser *p, char *buf, size_t len);
+/* Reads the digits at p->i into *v (0 when there are none). */
+int dice__parse_uint(struct dice_parser *p, int64_t *v);
+/* Checks the n label bytes at start (length, UTF-8, no control
+ * characters); where is the column messages name. */
+int dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where);
+/* Reads "[label]" at p->i into *out, copied into the arena (NULL when
+ * empty). */
+int dice__parse_bracket_label(struct dice_parser *p, const char **out);
+/* Reads the modifiers after a term's sides into sp, and a trailing
+ * "[label]" into *label. */
+int dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label);
+
+/* Parses text into cmd, every node in a; checks every static limit. */
+int dice__parse(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd,
+                struct dice_errbuf *e);
+
+/*
+ * Check a term's count (1..DICE_TERM_DICE_MAX), sides (1..DICE_SIDES_MAX)
+ * and its explode and reroll points against the faces it can show. The
+ * parser checks literals as it meets them; dice__check_term() checks all
+ * three once sub-expressions are evaluated.
+ */
+int dice__check_count(int64_t count, struct dice_errbuf *e);
+int dice__check_sides(int64_t sides, struct dice_errbuf *e);
+int dice__check_faces(const struct dice_spec *sp, int64_t sides, struct dice_errbuf *e);
+int dice__check_term(const struct dice_spec *sp, int64_t count, int64_t sides,
+                     struct dice_errbuf *e);
+
+/* Whether value v matches compare point c (CMP_NONE matches nothing). */
+static inline bool
+dice__cmp_match(const struct dice_cmp *c, int64_t v)
+{
+	switch (c->op) {
+	case CMP_EQ:
+		return v == c->n;
+	case CMP_NE:
+		return v != c->n;
+	case CMP_LT:
+		return v < c->n;
+	case CMP_LE:
+		return v <= c->n;
+	case CMP_GT:
+		return v > c->n;
+	case CMP_GE:
+		return v >= c->n;
+	default:
+		return false;
+	}
+}
+
+/* Canonical printing into a bounded buffer. */
+struct dice_out {
+	char *buf;
+	size_t len;
+	size_t used;
+	bool overflow;
+};
+
+void dice__out_str(struct dice_out *o, const char *s);
+void dice__out_i64(struct dice_out *o, int64_t v);
+void dice__print_cmp(struct dice_out *o, const struct dice_cmp *c, bool bare);
+void dice__print_node(struct dice_out *o, const struct dice_node *n);
+void dice__print_term(struct dice_out *o, const struct dice_node *n);
+void dice__print_cmd(struct dice_out *o, const struct dice_cmd *cmd);
+
+#endif

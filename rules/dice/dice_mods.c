@@ -1,0 +1,341 @@
+/*
+ * dice_mods: the lexical parts of dice notation that the grammar of
+ * dice_parse.c reads through: numbers, compare points, labels and the
+ * modifiers after a dice term's sides. See dice_impl.h.
+ */
+#include "rules/dice/dice_impl.h"
+#include "rules/base/utf8.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Fills buf with ", not 'c'" naming the byte at p->i, or "" at the end. */
+void
+dice__found(const struct dice_parser *p, char *buf, size_t len)
+{
+	char q[16];
+	int r;
+
+	buf[0] = '\0';
+	if (p->i >= p->len)
+		return;
+	dice__quote(p->s, p->len, p->i, q, sizeof(q));
+	r = snprintf(buf, len, ", not %s", q);
+	if (r < 0 || (size_t)r >= len)
+		buf[0] = '\0';
+}
+
+/* Parses the digits at p->i into *v. */
+int
+dice__parse_uint(struct dice_parser *p, int64_t *v)
+{
+	size_t start = p->i;
+	int64_t n = 0;
+
+	while (dice__isdig(dice__at(p, p->i))) {
+		if (__builtin_mul_overflow(n, 10, &n) ||
+		    __builtin_add_overflow(n, dice__at(p, p->i) - '0', &n))
+			return dice__fail(p->e, DICE_ESYNTAX,
+			                  "the number at column %d is too large (at most "
+			                  "9223372036854775807)",
+			                  dice__col(p, start));
+		p->i++;
+	}
+	*v = n;
+	return 0;
+}
+
+/* Parses an optional '-' and the digits that must follow it; what names
+ * the token before, for the error. */
+static int
+parse_int(struct dice_parser *p, int64_t *v, const char *what)
+{
+	bool neg = false;
+	char f[32];
+
+	if (dice__at(p, p->i) == '-' && dice__isdig(dice__at(p, p->i + 1))) {
+		neg = true;
+		p->i++;
+	}
+	if (!dice__isdig(dice__at(p, p->i))) {
+		dice__found(p, f, sizeof(f));
+		return dice__fail(p->e, DICE_ESYNTAX, "expected a number after '%s' at column %d%s",
+		                  what, dice__col(p, p->i), f);
+	}
+	if (dice__parse_uint(p, v) != 0)
+		return p->e->code;
+	if (neg)
+		*v = -*v;
+	return 0;
+}
+
+/*
+ * Parses a compare point at p->i into c. With bare set, plain digits mean
+ * "=N"; with required set, a missing point is an error naming after.
+ */
+static int
+parse_cp(struct dice_parser *p, struct dice_cmp *c, bool bare, bool required, const char *after)
+{
+	int c1 = dice__at(p, p->i + 1);
+	const char *name = NULL;
+	char f[32];
+
+	c->op = CMP_NONE;
+	c->bare = false;
+	c->n = 0;
+	switch (dice__at(p, p->i)) {
+	case '=':
+		c->op = CMP_EQ;
+		name = "=";
+		break;
+	case '!':
+		if (c1 == '=') {
+			c->op = CMP_NE;
+			name = "!=";
+		}
+		break;
+	case '<':
+		c->op = c1 == '>' ? CMP_NE : c1 == '=' ? CMP_LE : CMP_LT;
+		name = c1 == '>' ? "<>" : c1 == '=' ? "<=" : "<";
+		break;
+	case '>':
+		c->op = c1 == '=' ? CMP_GE : CMP_GT;
+		name = c1 == '=' ? ">=" : ">";
+		break;
+	}
+	if (name != NULL) {
+		p->i += name[1] != '\0' ? 2 : 1;
+		return parse_int(p, &c->n, name);
+	}
+	if (bare && dice__isdig(dice__at(p, p->i))) {
+		c->op = CMP_EQ;
+		c->bare = true;
+		return dice__parse_uint(p, &c->n);
+	}
+	if (required) {
+		dice__found(p, f, sizeof(f));
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "expected a compare point or number after '%s' at column "
+		                  "%d%s",
+		                  after, dice__col(p, p->i), f);
+	}
+	return 0;
+}
+
+/* Checks a label's bytes; start is the offset of its first byte. */
+int
+dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where)
+{
+	size_t k, u;
+
+	if (n > DICE_LABEL_MAX)
+		return dice__fail(p->e, DICE_ELIMIT,
+		                  "the label at column %d is longer than %d bytes",
+		                  dice__col(p, where), DICE_LABEL_MAX);
+	for (k = start; k < start + n; k += u) {
+		unsigned char c = (unsigned char)p->s[k];
+
+		if (c < 0x20 || c == 0x7f)
+			return dice__fail(p->e, DICE_ESYNTAX,
+			                  "the label at column %d holds a control character",
+			                  dice__col(p, where));
+		if (c < 0x80)
+			u = 1;
+		else if ((u = utf8_seq_len(p->s + k, start + n - k)) == 0)
+			return dice__fail(p->e, DICE_ESYNTAX,
+			                  "the label at column %d is not valid UTF-8 text",
+			                  dice__col(p, where));
+	}
+	return 0;
+}
+
+/* Parses "[label]" at p->i into *out (NULL when empty). */
+int
+dice__parse_bracket_label(struct dice_parser *p, const char **out)
+{
+	size_t open = p->i, start = p->i + 1, end;
+	const char *rb;
+
+	rb = memchr(p->s + start, ']', p->len - start);
+	if (rb == NULL)
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "expected ']' to close the label at column %d",
+		                  dice__col(p, open));
+	end = (size_t)(rb - p->s);
+	if (dice__check_label(p, start, end - start, open) != 0)
+		return p->e->code;
+	*out = end > start ? dice__arena_strdup(p->a, p->s + start, end - start) : NULL;
+	p->i = end + 1;
+	return 0;
+}
+
+static int
+dup_mod(struct dice_parser *p, struct dice_spec *sp, unsigned int mod, size_t pos)
+{
+	static const char *const names[] = {"min",      "max",    "explode", "reroll",
+	                                    "keep",     "drop",   "success", "failure",
+	                                    "critical", "fumble", "sort"};
+	int k = __builtin_ctz(mod);
+
+	if ((sp->have & mod) == 0) {
+		sp->have |= mod;
+		return 0;
+	}
+	return dice__fail(p->e, DICE_ESYNTAX,
+	                  "a dice term may have only one "
+	                  "%s modifier (another at column %d)",
+	                  names[k], dice__col(p, pos));
+}
+
+/* Parses "khN"/"klN"/"dlN"/"dhN" (and "kN", "dN") at p->i. */
+static int
+parse_keepdrop(struct dice_parser *p, struct dice_spec *sp, bool keep)
+{
+	size_t pos = p->i;
+	uint8_t which = keep ? KD_HIGH : KD_LOW;
+	char name[3] = {keep ? 'k' : 'd', 0, 0}, f[32];
+	int64_t n;
+
+	if (dup_mod(p, sp, keep ? MOD_KEEP : MOD_DROP, pos) != 0)
+		return p->e->code;
+	p->i++;
+	if (dice__lc(dice__at(p, p->i)) == 'h' || dice__lc(dice__at(p, p->i)) == 'l') {
+		which = dice__lc(dice__at(p, p->i)) == 'h' ? KD_HIGH : KD_LOW;
+		name[1] = (char)dice__lc(dice__at(p, p->i));
+		p->i++;
+	}
+	if (!dice__isdig(dice__at(p, p->i))) {
+		dice__found(p, f, sizeof(f));
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "expected a number after "
+		                  "'%s' at column %d%s",
+		                  name, dice__col(p, p->i), f);
+	}
+	if (dice__parse_uint(p, &n) != 0)
+		return p->e->code;
+	if (keep) {
+		sp->keep = which;
+		sp->keep_n = n;
+	} else {
+		sp->drop = which;
+		sp->drop_n = n;
+	}
+	return 0;
+}
+
+/* Parses the modifiers (and a trailing "[label]") after a term's sides. */
+int
+dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label)
+{
+	char f[32];
+
+	for (;;) {
+		size_t pos = p->i;
+		int c = dice__lc(dice__at(p, p->i));
+
+		switch (c) {
+		case 'm':
+			if (p->len - p->i >= 3 && dice__lc(dice__at(p, p->i + 1)) == 'i' &&
+			    dice__lc(dice__at(p, p->i + 2)) == 'n') {
+				if (dup_mod(p, sp, MOD_MIN, pos) != 0)
+					return p->e->code;
+				p->i += 3;
+				if (parse_int(p, &sp->min, "min") != 0)
+					return p->e->code;
+			} else if (p->len - p->i >= 3 && dice__lc(dice__at(p, p->i + 1)) == 'a' &&
+			           dice__lc(dice__at(p, p->i + 2)) == 'x') {
+				if (dup_mod(p, sp, MOD_MAX, pos) != 0)
+					return p->e->code;
+				p->i += 3;
+				if (parse_int(p, &sp->max, "max") != 0)
+					return p->e->code;
+			} else {
+				return dice__fail(p->e, DICE_ESYNTAX,
+				                  "expected 'min' or 'max' at column %d",
+				                  dice__col(p, pos));
+			}
+			break;
+		case '!':
+			if (dup_mod(p, sp, MOD_EXPLODE, pos) != 0)
+				return p->e->code;
+			p->i++;
+			sp->explode = EXP_EXPLODE;
+			if (dice__at(p, p->i) == '!') {
+				p->i++;
+				sp->explode = EXP_COMPOUND;
+			}
+			if (dice__lc(dice__at(p, p->i)) == 'p') {
+				p->i++;
+				sp->explode =
+				    sp->explode == EXP_COMPOUND ? EXP_COMPOUND_PEN : EXP_PENETRATE;
+			}
+			if (parse_cp(p, &sp->explode_cp, true, false, "!") != 0)
+				return p->e->code;
+			break;
+		case 'r':
+			if (dup_mod(p, sp, MOD_REROLL, pos) != 0)
+				return p->e->code;
+			p->i++;
+			sp->reroll = RR_ALL;
+			if (dice__lc(dice__at(p, p->i)) == 'o') {
+				p->i++;
+				sp->reroll = RR_ONCE;
+			}
+			if (parse_cp(p, &sp->reroll_cp, true, false, "r") != 0)
+				return p->e->code;
+			break;
+		case 'k':
+		case 'd':
+			if (parse_keepdrop(p, sp, c == 'k') != 0)
+				return p->e->code;
+			break;
+		case '=':
+		case '<':
+		case '>':
+			if (dup_mod(p, sp, MOD_SUCCESS, pos) != 0 ||
+			    parse_cp(p, &sp->success, false, true, "") != 0)
+				return p->e->code;
+			break;
+		case 'f':
+			if (dup_mod(p, sp, MOD_FAILURE, pos) != 0)
+				return p->e->code;
+			p->i++;
+			if (parse_cp(p, &sp->failure, true, true, "f") != 0)
+				return p->e->code;
+			break;
+		case 'c':
+			c = dice__lc(dice__at(p, p->i + 1));
+			if (c != 's' && c != 'f') {
+				p->i++;
+				dice__found(p, f, sizeof(f));
+				return dice__fail(p->e, DICE_ESYNTAX,
+				                  "expected 's' or 'f' after 'c' at column "
+				                  "%d%s (cs marks criticals, cf fumbles)",
+				                  dice__col(p, p->i), f);
+			}
+			if (dup_mod(p, sp, c == 's' ? MOD_CRIT : MOD_FUMBLE, pos) != 0)
+				return p->e->code;
+			p->i += 2;
+			if (parse_cp(p, c == 's' ? &sp->crit : &sp->fumble, true, false,
+			             c == 's' ? "cs" : "cf") != 0)
+				return p->e->code;
+			break;
+		case 's':
+			if (dup_mod(p, sp, MOD_SORT, pos) != 0)
+				return p->e->code;
+			p->i++;
+			sp->sort = SORT_ASC;
+			if (dice__lc(dice__at(p, p->i)) == 'a') {
+				p->i++;
+			} else if (dice__lc(dice__at(p, p->i)) == 'd') {
+				p->i++;
+				sp->sort = SORT_DESC;
+			}
+			break;
+		case '[':
+			return dice__parse_bracket_label(p, label);
+		default:
+			return 0;
+		}
+	}
+}

@@ -1,0 +1,447 @@
+/*
+ * dice_parse: the grammar of dice notation, text to AST, with every limit
+ * that is knowable before rolling. A recursive-descent parser over a byte
+ * string that need not be NUL-terminated; recursion is bounded by
+ * DICE_NEST_MAX. Numbers, labels and a term's modifiers are read by
+ * dice_mods.c.
+ */
+#include "rules/dice/dice_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct dice_node *parse_expr(struct dice_parser *, const char *);
+
+static bool
+isws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static void
+skip_ws(struct dice_parser *p)
+{
+	while (isws(dice__at(p, p->i)))
+		p->i++;
+}
+
+static int
+want_operand(struct dice_parser *p, const char *after)
+{
+	char f[32];
+
+	dice__found(p, f, sizeof(f));
+	if (after == NULL)
+		return dice__fail(p->e, DICE_ESYNTAX, "expected a number or dice at column %d%s",
+		                  dice__col(p, p->i), f);
+	return dice__fail(p->e, DICE_ESYNTAX, "expected a number or dice after '%s' at column %d%s",
+	                  after, dice__col(p, p->i), f);
+}
+
+static struct dice_node *
+new_node(struct dice_parser *p, uint8_t kind, size_t pos)
+{
+	struct dice_node *n = dice__arena_alloc(p->a, sizeof(*n));
+
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->pos = (uint32_t)pos;
+	return n;
+}
+
+/* Copies what o printed into the arena; NULL (an error) when it did not
+ * fit. */
+static const char *
+keep_text(struct dice_parser *p, struct dice_out *o)
+{
+	if (o->overflow) {
+		dice__fail(p->e, DICE_ELIMIT, "the roll is too long to print");
+		return NULL;
+	}
+	return dice__arena_strdup(p->a, o->buf, o->used);
+}
+
+/* Parses a parenthesised expression at p->i (which holds '('). */
+static struct dice_node *
+parse_paren(struct dice_parser *p)
+{
+	size_t open = p->i;
+	struct dice_node *n, *kid;
+	char f[32];
+
+	if (++p->depth > DICE_NEST_MAX) {
+		dice__fail(p->e, DICE_ELIMIT,
+		           "parentheses may nest at most %d "
+		           "deep (the '(' at column %d would be level %d)",
+		           DICE_NEST_MAX, dice__col(p, open), p->depth);
+		return NULL;
+	}
+	p->i++;
+	if ((kid = parse_expr(p, "(")) == NULL)
+		return NULL;
+	skip_ws(p);
+	if (dice__at(p, p->i) != ')') {
+		dice__found(p, f, sizeof(f));
+		dice__fail(p->e, DICE_ESYNTAX,
+		           "expected ')' at column %d to "
+		           "close the '(' at column %d%s",
+		           dice__col(p, p->i), dice__col(p, open), f);
+		return NULL;
+	}
+	p->i++;
+	p->depth--;
+	n = new_node(p, NODE_PAREN, open);
+	n->kid = kid;
+	n->nitems = kid->nitems + 2;
+	n->ngroups = kid->ngroups;
+	n->sdice = kid->sdice;
+	p->last_dice = false;
+	return n;
+}
+
+/*
+ * Parses a dice term whose 'd' is at p->i. The count is count_expr when
+ * that is not NULL, else the literal count.
+ */
+static struct dice_node *
+parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int64_t count)
+{
+	char buf[DICE_CANON_MAX], f[32];
+	struct dice_out o = {buf, sizeof(buf), 0, false};
+	struct dice_spec *sp;
+	struct dice_node *n;
+	int c;
+
+	if (count_expr == NULL && dice__check_count(count, p->e) != 0)
+		return NULL;
+	n = new_node(p, NODE_DICE, pos);
+	sp = dice__arena_alloc(p->a, sizeof(*sp));
+	memset(sp, 0, sizeof(*sp));
+	n->spec = sp;
+	sp->count_expr = count_expr;
+	sp->count = count;
+	p->i++;
+	c = dice__at(p, p->i);
+	if (dice__isdig(c)) {
+		if (dice__parse_uint(p, &sp->sides) != 0 || dice__check_sides(sp->sides, p->e) != 0)
+			return NULL;
+	} else if (c == '%') {
+		p->i++;
+		sp->sides = 100;
+	} else if (dice__lc(c) == 'f') {
+		p->i++;
+		sp->fate = true;
+		sp->sides = 3;
+	} else if (c == '(') {
+		if ((sp->sides_expr = parse_paren(p)) == NULL)
+			return NULL;
+	} else {
+		dice__found(p, f, sizeof(f));
+		dice__fail(p->e, DICE_ESYNTAX,
+		           "expected the number of sides, "
+		           "'%%' or 'F' after 'd' at column %d%s",
+		           dice__col(p, p->i), f);
+		return NULL;
+	}
+	if (dice__parse_mods(p, sp, &n->label) != 0)
+		return NULL;
+	if ((sp->have & MOD_FAILURE) && !(sp->have & MOD_SUCCESS)) {
+		/*
+		 * Ruling: "10d10!>8f1" counts successes at the explode point
+		 * (dice above 8 explode and succeed, 1s fail); the explicit
+		 * explode point keeps its meaning. With no point to borrow,
+		 * 'f' needs a success point of its own.
+		 */
+		if (!(sp->have & MOD_EXPLODE) || sp->explode_cp.op == CMP_NONE) {
+			dice__fail(p->e, DICE_ESYNTAX,
+			           "the failure modifier "
+			           "'f' of the term at column %d needs a success compare "
+			           "point too, as in 4d6>4f<3",
+			           dice__col(p, pos));
+			return NULL;
+		}
+		sp->success = sp->explode_cp;
+		sp->have |= MOD_SUCCESS;
+	}
+	if (sp->sides_expr == NULL && dice__check_faces(sp, sp->sides, p->e) != 0)
+		return NULL;
+	dice__print_term(&o, n);
+	if ((n->text = keep_text(p, &o)) == NULL)
+		return NULL;
+	n->ngroups = 1;
+	n->sdice = count_expr == NULL ? (uint32_t)count : 1;
+	if (count_expr != NULL) {
+		n->ngroups += count_expr->ngroups;
+		n->sdice += count_expr->sdice;
+	}
+	if (sp->sides_expr != NULL) {
+		n->ngroups += sp->sides_expr->ngroups;
+		n->sdice += sp->sides_expr->sdice;
+	}
+	n->nitems = n->ngroups;
+	p->last_dice = true;
+	return n;
+}
+
+/* Parses a number, a dice term or a parenthesised expression. */
+static struct dice_node *
+parse_atom(struct dice_parser *p, const char *after)
+{
+	size_t pos = p->i;
+	int c = dice__at(p, p->i);
+	struct dice_node *n;
+	int64_t v;
+
+	if (dice__isdig(c)) {
+		if (dice__parse_uint(p, &v) != 0)
+			return NULL;
+		if (dice__lc(dice__at(p, p->i)) == 'd')
+			return parse_dice(p, pos, NULL, v);
+		n = new_node(p, NODE_NUM, pos);
+		n->v = v;
+		n->nitems = 1;
+		p->last_dice = false;
+		{
+			char buf[24];
+			struct dice_out o = {buf, sizeof(buf), 0, false};
+
+			dice__out_i64(&o, v);
+			if ((n->text = keep_text(p, &o)) == NULL)
+				return NULL;
+		}
+		if (dice__at(p, p->i) == '[' && dice__parse_bracket_label(p, &n->label) != 0)
+			return NULL;
+		return n;
+	}
+	if (c == '(') {
+		if ((n = parse_paren(p)) == NULL)
+			return NULL;
+		if (dice__lc(dice__at(p, p->i)) == 'd')
+			return parse_dice(p, pos, n, 0);
+		return n;
+	}
+	if (dice__lc(c) == 'd')
+		return parse_dice(p, pos, NULL, 1);
+	want_operand(p, after);
+	return NULL;
+}
+
+/* Parses a run of unary minus signs and the atom they negate. */
+static struct dice_node *
+parse_unary(struct dice_parser *p, const char *after)
+{
+	size_t pos;
+	uint32_t nneg = 0;
+	struct dice_node *n, *kid;
+	char *dash;
+
+	skip_ws(p);
+	pos = p->i;
+	while (dice__at(p, p->i) == '-') {
+		nneg++;
+		p->i++;
+		skip_ws(p);
+		after = "-";
+	}
+	if ((kid = parse_atom(p, after)) == NULL || nneg == 0)
+		return kid;
+	n = new_node(p, NODE_NEG, pos);
+	dash = dice__arena_alloc(p->a, nneg + 1);
+	memset(dash, '-', nneg);
+	dash[nneg] = '\0';
+	n->text = dash;
+	n->kid = kid;
+	n->nneg = nneg;
+	n->nitems = kid->nitems + 1;
+	n->ngroups = kid->ngroups;
+	n->sdice = kid->sdice;
+	return n;
+}
+
+/*
+ * Parses a left-associative chain of operands joined by the operators in
+ * ops ("+-" for sums, "*" "/" for products) into one SUM or PROD node.
+ */
+static struct dice_node *
+parse_chain(struct dice_parser *p, const char *after, bool sum)
+{
+	struct dice_node *first, *last, *k, *n = NULL;
+	char opname[2] = {0, 0};
+
+	first = sum ? parse_chain(p, after, false) : parse_unary(p, after);
+	if (first == NULL)
+		return NULL;
+	last = first;
+	for (;;) {
+		size_t save = p->i, oppos;
+		int c;
+
+		skip_ws(p);
+		c = dice__at(p, p->i);
+		if (sum ? (c != '+' && c != '-') : (c != '*' && c != '/')) {
+			p->i = save;
+			break;
+		}
+		oppos = p->i++;
+		opname[0] = (char)c;
+		k = sum ? parse_chain(p, opname, false) : parse_unary(p, opname);
+		if (k == NULL)
+			return NULL;
+		if (n == NULL) {
+			n = new_node(p, sum ? NODE_SUM : NODE_PROD, first->pos);
+			n->kid = first;
+			n->nitems = first->nitems;
+			n->ngroups = first->ngroups;
+			n->sdice = first->sdice;
+		}
+		k->op = (char)c;
+		k->oppos = (uint32_t)oppos;
+		last->next = k;
+		last = k;
+		n->nitems += k->nitems + 1;
+		n->ngroups += k->ngroups;
+		n->sdice += k->sdice;
+	}
+	return n != NULL ? n : first;
+}
+
+static struct dice_node *
+parse_expr(struct dice_parser *p, const char *after)
+{
+	return parse_chain(p, after, true);
+}
+
+/* Parses "Nx" at p->i when it is there; *after names it for errors. */
+static int
+parse_repeat(struct dice_parser *p, struct dice_stmt *st, char *after, size_t afterlen)
+{
+	size_t j = p->i;
+	bool big = false;
+	int64_t n = 0;
+	int r;
+
+	for (; dice__isdig(dice__at(p, j)); j++)
+		if (!big && (__builtin_mul_overflow(n, 10, &n) ||
+		             __builtin_add_overflow(n, dice__at(p, j) - '0', &n)))
+			big = true;
+	if (j == p->i || dice__lc(dice__at(p, j)) != 'x')
+		return 0;
+	if (big)
+		return dice__fail(p->e, DICE_ELIMIT,
+		                  "a repeat must be between "
+		                  "1x and %dx (the one at column %d is far larger)",
+		                  DICE_REPEAT_MAX, dice__col(p, p->i));
+	if (n < 1 || n > DICE_REPEAT_MAX)
+		return dice__fail(p->e, DICE_ELIMIT,
+		                  "a repeat must be between "
+		                  "1x and %dx (got %lldx)",
+		                  DICE_REPEAT_MAX, (long long)n);
+	p->i = j + 1;
+	st->repeat = n;
+	st->has_repeat = true;
+	r = snprintf(after, afterlen, "%lldx", (long long)n);
+	if (r < 0 || (size_t)r >= afterlen)
+		after[0] = '\0';
+	return 0;
+}
+
+/* Parses the "# label" whose '#' is at p->i, up to the end of the text. */
+static int
+parse_command_label(struct dice_parser *p, struct dice_cmd *cmd)
+{
+	size_t hash = p->i, start = p->i + 1, end = p->len;
+
+	while (start < end && isws(dice__at(p, start)))
+		start++;
+	while (end > start && isws(dice__at(p, end - 1)))
+		end--;
+	if (dice__check_label(p, start, end - start, hash) != 0)
+		return p->e->code;
+	if (end > start)
+		cmd->label = dice__arena_strdup(p->a, p->s + start, end - start);
+	p->i = p->len;
+	return 0;
+}
+
+static int
+unexpected(struct dice_parser *p)
+{
+	char q[16];
+
+	dice__quote(p->s, p->len, p->i, q, sizeof(q));
+	return dice__fail(
+	    p->e, DICE_ESYNTAX,
+	    "unexpected %s at column %d; "
+	    "%san operator (+ - * /), ';', '# label' or the end may follow "
+	    "a term",
+	    q, dice__col(p, p->i),
+	    p->last_dice && p->i > 0 && !isws(dice__at(p, p->i - 1)) ? "a dice modifier, " : "");
+}
+
+int
+dice__parse(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd,
+            struct dice_errbuf *e)
+{
+	struct dice_parser p = {text, len, 0, 0, false, a, e};
+	char after[32], buf[DICE_CANON_MAX];
+	const char *prev = NULL;
+
+	cmd->nstmt = 0;
+	cmd->label = NULL;
+	cmd->sdice = 0;
+	if (len > DICE_TEXT_MAX)
+		return dice__fail(e, DICE_ELIMIT,
+		                  "a roll may be at most %d "
+		                  "bytes long (got %zu)",
+		                  DICE_TEXT_MAX, len);
+	for (;;) {
+		struct dice_stmt *st = &cmd->stmt[cmd->nstmt];
+		struct dice_out o = {buf, sizeof(buf), 0, false};
+		int c;
+
+		st->repeat = 1;
+		st->has_repeat = false;
+		skip_ws(&p);
+		if (parse_repeat(&p, st, after, sizeof(after)) != 0)
+			return e->code;
+		if (st->has_repeat)
+			prev = after;
+		if ((st->root = parse_expr(&p, prev)) == NULL)
+			return e->code;
+		cmd->nstmt++;
+		cmd->sdice += (uint64_t)st->repeat * st->root->sdice;
+		if ((st->root->kind == NODE_DICE || st->root->kind == NODE_NUM) &&
+		    st->root->label == NULL) {
+			st->source = st->root->text; /* already canonical */
+		} else {
+			dice__print_node(&o, st->root);
+			if ((st->source = keep_text(&p, &o)) == NULL)
+				return e->code;
+		}
+		skip_ws(&p);
+		c = dice__at(&p, p.i);
+		if (c == -1)
+			break;
+		if (c == '#') {
+			if (parse_command_label(&p, cmd) != 0)
+				return e->code;
+			break;
+		}
+		if (c != ';')
+			return unexpected(&p);
+		if (cmd->nstmt == DICE_EXPRS_MAX)
+			return dice__fail(e, DICE_ELIMIT,
+			                  "a roll may have at "
+			                  "most %d expressions separated by ';'",
+			                  DICE_EXPRS_MAX);
+		p.i++;
+		prev = ";";
+	}
+	if (cmd->sdice > DICE_ROLLED_MAX)
+		return dice__fail(e, DICE_ELIMIT,
+		                  "a roll may roll at most %d "
+		                  "dice in all, counting explosions and rerolls (this one "
+		                  "asks for %llu)",
+		                  DICE_ROLLED_MAX, (unsigned long long)cmd->sdice);
+	return 0;
+}

@@ -1,0 +1,250 @@
+/* conflict: Fungeon dice mechanics; see conflict.h. */
+#include "rules/fungeon/conflict.h"
+
+#include <string.h>
+
+#include "rules/base/rng.h"
+
+void
+conflict_place_thwacko(struct cf_roll *r)
+{
+	bool placed[CF_PLAYERS_MAX] = {false};
+
+	for (int i = 0; i < r->ng; i++) {
+		struct cf_group *g = &r->g[i];
+
+		g->thwacko = -1;
+		if (g->player < 0 || g->player >= CF_PLAYERS_MAX || g->n < 1 || placed[g->player])
+			continue;
+		g->thwacko = 0;
+		placed[g->player] = true;
+	}
+}
+
+void
+conflict_roll(struct rng *rng, struct cf_roll *r, int sides)
+{
+	for (int i = 0; i < r->ng; i++)
+		for (int k = 0; k < r->g[i].n; k++)
+			r->g[i].v[k] = (int)rng_die(rng, sides);
+	conflict_place_thwacko(r);
+}
+
+int
+conflict_highest(const struct cf_group *g)
+{
+	int best = 0;
+
+	for (int k = 0; k < g->n; k++)
+		if (g->v[k] > best)
+			best = g->v[k];
+	return best;
+}
+
+void
+conflict_sort(struct cf_group *g)
+{
+	int tv = g->thwacko >= 0 ? g->v[g->thwacko] : 0;
+
+	for (int i = 1; i < g->n; i++) {
+		int x = g->v[i], j = i;
+
+		while (j > 0 && g->v[j - 1] < x) {
+			g->v[j] = g->v[j - 1];
+			j--;
+		}
+		g->v[j] = x;
+	}
+	if (g->thwacko < 0)
+		return;
+	for (int i = 0; i < g->n; i++) {
+		if (g->v[i] == tv) {
+			g->thwacko = i;
+			break;
+		}
+	}
+}
+
+/* Whether a's keys (rounds 0..depth) beat b's: higher at the first
+ * difference. Equal keys compare false both ways. */
+static int
+key_cmp(const int key[][CF_ROUNDS_MAX + 1], int a, int b, int depth)
+{
+	for (int k = 0; k <= depth; k++)
+		if (key[a][k] != key[b][k])
+			return key[a][k] > key[b][k] ? -1 : 1;
+	return 0;
+}
+
+/*
+ * The shared tie-breaker: orders the `in` players by their keys, re-rolling
+ * tied groups (only the group at the top when top_only) until no tie is
+ * left to break or CF_ROUNDS_MAX rounds were rolled. order receives the
+ * indices best first; rounds the re-rolls.
+ */
+static int
+break_ties(struct rng *rng, const int *values, const bool *in, int n, int sides, bool top_only,
+           int *order, int round[][CF_PLAYERS_MAX])
+{
+	int key[CF_PLAYERS_MAX][CF_ROUNDS_MAX + 1];
+	int m = 0, depth = 0;
+
+	memset(key, 0, sizeof(key));
+	for (int i = 0; i < n; i++) {
+		if (!in[i])
+			continue;
+		key[i][0] = values[i];
+		order[m++] = i;
+	}
+	for (;;) {
+		bool tied[CF_PLAYERS_MAX] = {false}, any = false;
+
+		/* insertion sort: stable, so equal keys keep party order */
+		for (int i = 1; i < m; i++) {
+			int x = order[i], j = i;
+
+			while (j > 0 && key_cmp(key, x, order[j - 1], depth) < 0) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = x;
+		}
+		for (int i = 0; i + 1 < m; i++) {
+			if (key_cmp(key, order[i], order[i + 1], depth) != 0)
+				continue;
+			if (top_only && key_cmp(key, order[0], order[i], depth) != 0)
+				break;
+			tied[order[i]] = tied[order[i + 1]] = any = true;
+		}
+		if (!any || depth == CF_ROUNDS_MAX)
+			return depth;
+		for (int i = 0; i < n; i++) {
+			key[i][depth + 1] = tied[i] ? (int)rng_die(rng, sides) : 0;
+			round[depth][i] = key[i][depth + 1];
+		}
+		depth++;
+	}
+}
+
+void
+conflict_narrator(struct rng *rng, const struct cf_roll *r, int sides, struct cf_narration *out)
+{
+	bool in[CF_PLAYERS_MAX] = {false};
+	int order[CF_PLAYERS_MAX], any = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->winner = -1;
+	for (int i = 0; i < r->ng; i++) {
+		const struct cf_group *g = &r->g[i];
+
+		if (g->thwacko < 0 || g->player < 0 || g->player >= CF_PLAYERS_MAX)
+			continue;
+		out->value[g->player] = g->v[g->thwacko];
+		in[g->player] = true;
+		any++;
+	}
+	if (any == 0)
+		return;
+	out->nrounds =
+	    break_ties(rng, out->value, in, CF_PLAYERS_MAX, sides, true, order, out->round);
+	out->winner = order[0];
+}
+
+void
+conflict_rank(struct rng *rng, const int *values, int n, int sides, struct cf_ranking *out)
+{
+	bool in[CF_PLAYERS_MAX];
+
+	memset(out, 0, sizeof(*out));
+	if (n > CF_PLAYERS_MAX)
+		n = CF_PLAYERS_MAX;
+	for (int i = 0; i < n; i++)
+		in[i] = true;
+	out->n = n;
+	if (n > 0)
+		out->nrounds = break_ties(rng, values, in, n, sides, false, out->order, out->round);
+}
+
+void
+conflict_annoy(const struct cf_roll *r, int obstacle, struct cf_annoy *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->obstacle_best = conflict_highest(&r->g[obstacle]);
+	for (int i = 0; i < r->ng; i++) {
+		out->best[i] = conflict_highest(&r->g[i]);
+		out->fails[i] = i != obstacle && out->best[i] < out->obstacle_best;
+	}
+}
+
+void
+conflict_trigger(const struct cf_roll *r, const int *bonus, struct cf_trigger *out)
+{
+	int best = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < r->ng; i++) {
+		out->total[i] = conflict_highest(&r->g[i]) + bonus[i];
+		if (out->total[i] > best)
+			best = out->total[i];
+	}
+	for (int i = 0; i < r->ng; i++)
+		out->avoids[i] = out->total[i] == best;
+}
+
+/* The participant that takes the point won by w at rank k, or -1. */
+static int
+pick_target(const struct cf_pain_part *p, int n, const struct cf_pain_rank *rk, const int *hits,
+            int w)
+{
+	int best = -1, t = p[w].target;
+
+	if (t >= 0 && t < n && p[t].side != p[w].side && hits[t] > 0)
+		return t;
+	for (int i = 0; i < n; i++) {
+		if (p[i].side == p[w].side || hits[i] <= 0)
+			continue;
+		if (best < 0 || rk->value[i] < rk->value[best])
+			best = i;
+	}
+	return best;
+}
+
+int
+conflict_pain(const struct cf_pain_part *p, int n, struct cf_pain *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (n < 1 || n > CF_PARTS_MAX)
+		return -1;
+	out->n = n;
+	for (int i = 0; i < n; i++) {
+		out->hits[i] = p[i].hits;
+		if (p[i].g->n > out->nranks)
+			out->nranks = p[i].g->n;
+	}
+	for (int k = 0; k < out->nranks; k++) {
+		struct cf_pain_rank *rk = &out->rank[k];
+		int best = 0, nbest = 0, w = -1;
+
+		for (int i = 0; i < n; i++) {
+			rk->value[i] = k < p[i].g->n ? p[i].g->v[k] : 0;
+			if (rk->value[i] > best) {
+				best = rk->value[i];
+				nbest = 1;
+				w = i;
+			} else if (rk->value[i] == best) {
+				nbest++;
+			}
+		}
+		rk->winner = nbest == 1 ? w : -1;
+		rk->target = -1;
+		if (rk->winner < 0)
+			continue;
+		rk->target = pick_target(p, n, rk, out->hits, w);
+		if (rk->target < 0)
+			continue;
+		out->dealt[w]++;
+		out->taken[rk->target]++;
+		out->hits[rk->target]--;
+	}
+	return 0;
+}

@@ -1,0 +1,166 @@
+/* fghall: the Fungeon hallway; see fghall.h. */
+#include "rules/fungeon/fghall.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/base/mem.h"
+
+const char *
+fg_category_name(enum fg_category c)
+{
+	static const char *const names[] = {"Traps", "Monsters", "Treasure"};
+
+	return (int)c >= 0 && c < FG_CAT_COUNT ? names[c] : "?";
+}
+
+void
+fg_cont_roll(struct rng *rng, struct fg_member *party, int mi, int ei, bool bonus,
+             struct fg_cont *out)
+{
+	struct fg_member *m = &party[mi];
+	const struct fg_effect *e = &m->effects[ei];
+
+	memset(out, 0, sizeof(*out));
+	out->member = mi;
+	out->effect = *e;
+	out->hits_before = out->hits_after = m->hits;
+	out->annoy.ng = 2;
+	out->annoy.g[0].player = -1;
+	out->annoy.g[0].n = e->annoy;
+	out->annoy.g[1].player = mi;
+	out->annoy.g[1].n = fg_annoy_dice(m, bonus, e->type, e->universal, NULL);
+	conflict_roll(rng, &out->annoy, FG_DIE);
+	conflict_narrator(rng, &out->annoy, FG_DIE, &out->annoy_nar);
+	conflict_annoy(&out->annoy, 0, &out->annoy_res);
+	out->success = !out->annoy_res.fails[1];
+	if (out->success) {
+		fg_effect_remove(m, ei);
+		return;
+	}
+	if (out->effect.kind != FG_EFFECT_DAMAGE || out->effect.pain < 1)
+		return;
+	out->pained = true;
+	out->pain.ng = 2;
+	out->pain.g[0].player = -1;
+	out->pain.g[0].n = out->effect.pain;
+	out->pain.g[1].player = mi;
+	out->pain.g[1].n = fg_pain_dice(m, bonus, e->type, e->universal, NULL);
+	conflict_roll(rng, &out->pain, FG_DIE);
+	conflict_sort(&out->pain.g[0]);
+	conflict_sort(&out->pain.g[1]);
+	conflict_narrator(rng, &out->pain, FG_DIE, &out->pain_nar);
+	{
+		struct cf_pain_part parts[2] = {
+		    {.g = &out->pain.g[0], .side = 1, .hits = -1, .target = 1},
+		    {.g = &out->pain.g[1], .side = 0, .hits = m->hits, .target = 0},
+		};
+
+		conflict_pain(parts, 2, &out->pain_res);
+	}
+	out->died = fg_damage(m, out->pain_res.taken[1]);
+	out->hits_after = m->hits;
+}
+
+void
+fg_draw_categories(struct rng *rng, int n, struct fg_draw *out)
+{
+	int values[CF_PLAYERS_MAX];
+
+	memset(out, 0, sizeof(*out));
+	if (n > CF_PLAYERS_MAX)
+		n = CF_PLAYERS_MAX;
+	out->n = n;
+	out->roll.ng = n;
+	for (int i = 0; i < n; i++) {
+		out->roll.g[i].player = i;
+		out->roll.g[i].n = 1;
+	}
+	conflict_roll(rng, &out->roll, FG_DIE);
+	for (int i = 0; i < n; i++)
+		values[i] = out->roll.g[i].v[0];
+	conflict_rank(rng, values, n, FG_DIE, &out->rank);
+	for (int c = 0; c < FG_CAT_COUNT; c++)
+		out->holder[c] = n > 0 ? out->rank.order[c % n] : -1;
+}
+
+static void
+emit(void (*fn)(const struct fg_hall_event *, void *), void *ctx, const struct fg_hall_event *ev)
+{
+	if (fn != NULL)
+		fn(ev, ctx);
+}
+
+void
+fg_hallway(struct rng *rng, struct fg_member *m, int n, enum fg_xp_rule rule, int floor,
+           void (*fn)(const struct fg_hall_event *ev, void *ctx), void *ctx)
+{
+	struct fg_party before, after;
+	struct fg_cont *cont = xmalloc(sizeof(*cont));
+	struct fg_draw *draw = xmalloc(sizeof(*draw));
+
+	fg_party_math(m, n, &before);
+	/* 1. replacements */
+	for (int i = 0; i < n; i++) {
+		struct fg_hall_event ev = {.member = i};
+
+		if (m[i].dead) {
+			ev.kind = FG_HALL_DUE;
+			ev.level = fg_replacement_level(floor);
+			emit(fn, ctx, &ev);
+		} else if (m[i].fresh) {
+			ev.kind = FG_HALL_FRESH;
+			ev.level = m[i].level;
+			emit(fn, ctx, &ev);
+		}
+		m[i].fresh = false;
+	}
+	/* 2. level-ups */
+	for (int i = 0; i < n; i++) {
+		struct fg_levelup up;
+		struct fg_hall_event ev = {.kind = FG_HALL_LEVELUP, .member = i, .up = &up};
+
+		if (fg_level_up(&m[i], rule, &up))
+			emit(fn, ctx, &ev);
+	}
+	fg_party_math(m, n, &after);
+	/* 3. continuous effects: holds end with the fight; damage rolls */
+	for (int i = 0; i < n; i++) {
+		for (int e = 0; e < m[i].neffects && !m[i].dead;) {
+			struct fg_hall_event ev = {.member = i};
+
+			if (m[i].effects[e].kind == FG_EFFECT_HOLD) {
+				struct fg_effect gone = m[i].effects[e];
+
+				fg_effect_remove(&m[i], e);
+				ev.kind = FG_HALL_HOLD_ENDS;
+				ev.effect = &gone;
+				emit(fn, ctx, &ev);
+				continue;
+			}
+			fg_cont_roll(rng, m, i, e, false, cont);
+			ev.kind = FG_HALL_CONT;
+			ev.cont = cont;
+			emit(fn, ctx, &ev);
+			if (!cont->success)
+				e++;
+		}
+	}
+	/* 4. the category draw */
+	if (n > 0) {
+		struct fg_hall_event ev = {.kind = FG_HALL_DRAW, .member = -1, .draw = draw};
+
+		fg_draw_categories(rng, n, draw);
+		emit(fn, ctx, &ev);
+		if (before.n > 0 && after.n > 0 && after.min > before.min) {
+			struct fg_hall_event st = {.kind = FG_HALL_STAIR,
+			                           .member = draw->holder[FG_CAT_TRAPS],
+			                           .level = before.min,
+			                           .to = after.min};
+
+			emit(fn, ctx, &st);
+		}
+	}
+	free(cont);
+	free(draw);
+}

@@ -1,0 +1,97 @@
+/*
+ * fghall: the Fungeon hallway between rooms and the rolls it is made of
+ * (RULES.md section 4, "Hallway"), in this order:
+ *   1. a player whose Fungeoneer died makes a new one at level floor - 1
+ *      (minimum 1): the bot reports the replacements due and those made;
+ *   2. the XP level-up check (several levels at once);
+ *   3. continuous-damage rolls for those suffering it (holds end with the
+ *      fight, so the hallway lifts them);
+ *   4. every player rolls one die for the categories; the highest picks
+ *      first among Traps, Monsters and Treasure, ties re-rolled; with fewer
+ *      than three players someone picks again, with more someone gets none.
+ * If Party Min rose during the hallway, the Traps player must place a
+ * downward stair.
+ *
+ * fg_hallway() mutates the party and reports each step, in order, to a
+ * callback (which renders it; tests record the order). Pure apart from the
+ * callback: randomness from the rng only.
+ */
+#ifndef DELVER_FGHALL_H
+#define DELVER_FGHALL_H
+
+#include "rules/fungeon/conflict.h"
+#include "rules/fungeon/fungeon.h"
+
+enum fg_category {
+	FG_CAT_TRAPS = 0,
+	FG_CAT_MONSTERS,
+	FG_CAT_TREASURE,
+	FG_CAT_COUNT
+};
+
+const char *fg_category_name(enum fg_category c);
+
+/* One roll of a continuous effect: the effect's Annoy dice against the
+ * Fungeoneer's; a success ends it; a Continuous Damage failure then takes
+ * the Pain roll (the effect deals damage but never takes any). */
+struct fg_cont {
+	int member;
+	struct fg_effect effect; /* as rolled */
+	struct cf_roll annoy;    /* group 0: the effect (rolled by nobody), 1: the Fungeoneer */
+	struct cf_narration annoy_nar;
+	struct cf_annoy annoy_res;
+	bool success;
+	bool pained;
+	struct cf_roll pain; /* as annoy, each group sorted high to low */
+	struct cf_pain pain_res;
+	struct cf_narration pain_nar;
+	int hits_before, hits_after;
+	bool died;
+};
+
+/* Rolls effect ei of party member mi; with `bonus` the class bonus counts
+ * in the Annoy roll. Removes the effect on a success, applies the damage of
+ * a failure. Dice counts are bounded by construction (designs and carried
+ * magic are limited so that no roll passes CF_DICE_MAX). */
+void fg_cont_roll(struct rng *rng, struct fg_member *party, int mi, int ei, bool bonus,
+                  struct fg_cont *out);
+
+/* The category draw: group i is player i's single die, their Thwack-O. */
+struct fg_draw {
+	int n;
+	struct cf_roll roll;
+	struct cf_ranking rank;
+	int holder[FG_CAT_COUNT]; /* the member who picks each category */
+};
+
+void fg_draw_categories(struct rng *rng, int n, struct fg_draw *out);
+
+enum fg_hall_kind {
+	FG_HALL_DUE,       /* step 1: member died; a new one is due at `level` */
+	FG_HALL_FRESH,     /* step 1: member is a replacement made since the last hallway */
+	FG_HALL_LEVELUP,   /* step 2: `up` */
+	FG_HALL_HOLD_ENDS, /* step 3: a hold on member lifted (`effect`) */
+	FG_HALL_CONT,      /* step 3: `cont` */
+	FG_HALL_DRAW,      /* step 4: `draw` */
+	FG_HALL_STAIR,     /* Party Min rose from `level` to `to`: member (Traps) places a stair */
+};
+
+struct fg_hall_event {
+	enum fg_hall_kind kind;
+	int member;
+	int level, to;
+	const struct fg_levelup *up;
+	const struct fg_effect *effect;
+	const struct fg_cont *cont;
+	const struct fg_draw *draw;
+};
+
+/*
+ * Runs the hallway over party m[0..n) (n <= FG_PARTY_MAX) on the given floor
+ * (the one in play), calling fn for each event in order. Clears the fresh
+ * marks. The category holders are in the FG_HALL_DRAW event's draw.
+ */
+void fg_hallway(struct rng *rng, struct fg_member *m, int n, enum fg_xp_rule rule, int floor,
+                void (*fn)(const struct fg_hall_event *ev, void *ctx), void *ctx);
+
+#endif

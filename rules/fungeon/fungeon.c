@@ -1,0 +1,287 @@
+/* fungeon: Fungeoneers, party math, XP and hits; see fungeon.h. */
+#include "rules/fungeon/fungeon.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/base/mem.h"
+
+static const int64_t xp_table[] = {0, 10, 40, 80, 160, 320, 640, 1280, 2560, 5120};
+
+int
+fg_class_bonus(int level)
+{
+	return level / 2;
+}
+
+int
+fg_max_hits(int level)
+{
+	return 5 * level;
+}
+
+void
+fg_party_math(const struct fg_member *m, int n, struct fg_party *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < n; i++) {
+		if (m[i].dead)
+			continue;
+		if (out->n == 0 || m[i].level < out->min)
+			out->min = m[i].level;
+		if (out->n == 0 || m[i].level > out->max)
+			out->max = m[i].level;
+		out->total += m[i].level;
+		out->n++;
+	}
+}
+
+int
+fg_floor(int floor_set, const struct fg_party *p)
+{
+	if (floor_set > 0)
+		return floor_set;
+	return p->min > 0 ? p->min : 1;
+}
+
+void
+fg_budgets(const struct fg_party *p, int floor, struct fg_budgets *out)
+{
+	out->traps = (int64_t)p->max + floor;
+	out->monsters = (int64_t)p->total + floor;
+	out->treasure = (int64_t)p->min + floor;
+}
+
+int
+fg_replacement_level(int floor)
+{
+	int l = floor - 1;
+
+	if (l < FG_LEVEL_MIN)
+		l = FG_LEVEL_MIN;
+	if (l > FG_LEVEL_MAX)
+		l = FG_LEVEL_MAX;
+	return l;
+}
+
+int64_t
+fg_xp_needed(enum fg_xp_rule rule, int level)
+{
+	if (level <= 1)
+		return 0;
+	if (level > FG_LEVEL_MAX)
+		level = FG_LEVEL_MAX;
+	if (rule == FG_XP_FORMULA)
+		return (int64_t)10 << (level - 2); /* 10 x 2^(previous level - 1) */
+	if (level <= 10)
+		return xp_table[level - 1];
+	return (int64_t)10 << (level - 1); /* the table continued */
+}
+
+int
+fg_level_for_xp(enum fg_xp_rule rule, int64_t xp)
+{
+	int level = FG_LEVEL_MIN;
+
+	while (level < FG_LEVEL_MAX && xp >= fg_xp_needed(rule, level + 1))
+		level++;
+	return level;
+}
+
+static void
+copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src);
+}
+
+void
+fg_member_init(struct fg_member *m, const char *user_key, const char *player, const char *name,
+               const char *cls, int level, enum fg_xp_rule rule)
+{
+	memset(m, 0, sizeof(*m));
+	copy(m->user_key, sizeof(m->user_key), user_key);
+	copy(m->player, sizeof(m->player), player);
+	copy(m->name, sizeof(m->name), name);
+	copy(m->cls, sizeof(m->cls), cls);
+	m->level = level;
+	m->hits = fg_max_hits(level);
+	m->xp = fg_xp_needed(rule, level);
+}
+
+bool
+fg_level_up(struct fg_member *m, enum fg_xp_rule rule, struct fg_levelup *up)
+{
+	int to = fg_level_for_xp(rule, m->xp);
+	struct fg_levelup u;
+
+	if (m->dead || to <= m->level)
+		return false;
+	u.from = m->level;
+	u.to = to;
+	u.hits_before = m->hits;
+	u.max_before = fg_max_hits(m->level);
+	u.bonus_before = fg_class_bonus(m->level);
+	m->level = to;
+	m->hits += 5 * (to - u.from);
+	if (m->hits > fg_max_hits(to))
+		m->hits = fg_max_hits(to);
+	u.hits_after = m->hits;
+	u.max_after = fg_max_hits(to);
+	u.bonus_after = fg_class_bonus(to);
+	if (up != NULL)
+		*up = u;
+	return true;
+}
+
+bool
+fg_damage(struct fg_member *m, int n)
+{
+	if (m->dead || n <= 0)
+		return false;
+	m->hits = n >= m->hits ? 0 : m->hits - n;
+	if (m->hits == 0) {
+		m->dead = true;
+		free(m->effects);
+		m->effects = NULL;
+		m->neffects = 0;
+		return true;
+	}
+	return false;
+}
+
+int
+fg_heal(struct fg_member *m, int n)
+{
+	int before = m->hits;
+
+	if (m->dead || n <= 0)
+		return 0;
+	m->hits = n >= fg_max_hits(m->level) - m->hits ? fg_max_hits(m->level) : m->hits + n;
+	return m->hits - before;
+}
+
+void
+fg_add_xp(struct fg_member *m, int64_t n)
+{
+	int64_t x = m->xp + n;
+
+	m->xp = x < 0 ? 0 : x > FG_XP_MAX ? FG_XP_MAX : x;
+}
+
+bool
+fg_item_matches(const struct fg_design *item, const char *type)
+{
+	if (item->kind != FG_TREASURE || !item->fancy)
+		return false;
+	if (item->universal)
+		return true;
+	return item->type[0] != '\0' && type[0] != '\0' && strcasecmp(item->type, type) == 0;
+}
+
+static int
+magic_dice(const struct fg_member *m, const char *type, bool pain)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->nitems; i++)
+		if (fg_item_matches(&m->items[i].d, type))
+			n += pain ? m->items[i].d.pain : m->items[i].d.annoy;
+	return n;
+}
+
+int
+fg_annoy_dice(const struct fg_member *m, bool bonus, const char *type, bool universal, int *magic)
+{
+	int mg = universal ? 0 : magic_dice(m, type, false);
+
+	if (magic != NULL)
+		*magic = mg;
+	return m->level + (bonus ? fg_class_bonus(m->level) : 0) + mg;
+}
+
+int
+fg_pain_dice(const struct fg_member *m, bool bonus, const char *type, bool universal, int *magic)
+{
+	int mg = universal ? 0 : magic_dice(m, type, true);
+
+	if (magic != NULL)
+		*magic = mg;
+	return m->level + (bonus && !universal ? fg_class_bonus(m->level) : 0) + mg;
+}
+
+int
+fg_effect_add(struct fg_member *m, const struct fg_effect *e)
+{
+	for (int i = 0; i < m->neffects; i++) {
+		if (m->effects[i].kind == e->kind && strcmp(m->effects[i].source, e->source) == 0) {
+			m->effects[i] = *e;
+			return 0;
+		}
+	}
+	if (m->neffects == FG_EFFECTS_MAX)
+		return -1;
+	m->effects = fg_array_grow(m->effects, m->neffects, sizeof(*m->effects));
+	m->effects[m->neffects++] = *e;
+	return 0;
+}
+
+void
+fg_effect_remove(struct fg_member *m, int i)
+{
+	if (i < 0 || i >= m->neffects)
+		return;
+	m->effects = fg_array_drop(m->effects, m->neffects, i, sizeof(*m->effects));
+	m->neffects--;
+}
+
+void *
+fg_array_grow(void *p, int n, size_t size)
+{
+	unsigned char *a = xrealloc(p, (size_t)(n + 1) * size);
+
+	memset(a + (size_t)n * size, 0, size);
+	return a;
+}
+
+void *
+fg_array_drop(void *p, int n, int i, size_t size)
+{
+	unsigned char *a = p;
+
+	if (n <= 1) {
+		free(p);
+		return NULL;
+	}
+	memmove(a + (size_t)i * size, a + (size_t)(i + 1) * size, (size_t)(n - i - 1) * size);
+	return xrealloc(a, (size_t)(n - 1) * size);
+}
+
+void
+fg_member_free(struct fg_member *m)
+{
+	free(m->items);
+	free(m->effects);
+	m->items = NULL;
+	m->effects = NULL;
+	m->nitems = m->neffects = 0;
+}
+
+struct fg_item *
+fg_item_add(struct fg_member *m)
+{
+	if (m->nitems >= FG_ITEMS_MAX)
+		return NULL;
+	m->items = fg_array_grow(m->items, m->nitems, sizeof(*m->items));
+	return &m->items[m->nitems++];
+}
+
+void
+fg_item_remove(struct fg_member *m, int i)
+{
+	if (i < 0 || i >= m->nitems)
+		return;
+	m->items = fg_array_drop(m->items, m->nitems, i, sizeof(*m->items));
+	m->nitems--;
+}

@@ -1,0 +1,265 @@
+/* turn: the turn clock and its bookkeeping; see turn.h. */
+#include "rules/procedure/turn.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/base/utf8.h"
+
+void
+turn_clock_init(struct turn_clock *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->lights.next_id = 1;
+}
+
+void
+turn_report_init(struct turn_report *r)
+{
+	r->n = 0;
+	r->dropped = 0;
+	r->sign[0] = '\0';
+	memset(&r->pick, 0, sizeof(r->pick));
+}
+
+static void
+add(struct turn_report *r, enum turn_event_kind k, int turn, int value, const struct light *l)
+{
+	struct turn_event *e;
+
+	if (r->n == TURN_EVENTS_MAX) {
+		r->dropped++;
+		return;
+	}
+	e = &r->ev[r->n++];
+	memset(e, 0, sizeof(*e));
+	e->kind = k;
+	e->turn = turn;
+	e->value = value;
+	if (l != NULL)
+		e->light = *l;
+}
+
+static void
+encounter(struct turn_clock *c, const struct turn_how *how, struct turn_report *r)
+{
+	if (how->safe) {
+		add(r, TE_SAFE_AREA, c->turn, 0, NULL);
+		return;
+	}
+	if (!c->sign_set) {
+		add(r, TE_ENCOUNTER, c->turn, 0, NULL);
+		return;
+	}
+	add(r, TE_SIGN_MET, c->turn, c->sign_turn, NULL);
+	snprintf(r->sign, sizeof(r->sign), "%s", c->sign);
+	c->sign_set = false;
+	c->sign[0] = '\0';
+}
+
+/* A delving Sign: the creature is rolled on the encounter table when there
+ * is one; a newer sign replaces the one remembered. */
+static void
+sign(struct turn_clock *c, const struct turn_how *how, struct turn_report *r)
+{
+	c->sign_set = false;
+	c->sign[0] = '\0';
+	if (how->encounters != NULL) {
+		tension_pick(how->rng, how->encounters, how->tension, &r->pick);
+		if (r->pick.struck) {
+			add(r, TE_SIGN_STRUCK, c->turn, 0, NULL);
+			return;
+		}
+		turn_sign_set(c, r->pick.text);
+		snprintf(r->sign, sizeof(r->sign), "%s", c->sign);
+	}
+	c->sign_set = true;
+	c->sign_turn = c->turn;
+	add(r, TE_SIGN_REMEMBERED, c->turn, 0, NULL);
+}
+
+static void
+burn(struct turn_clock *c, struct turn_report *r)
+{
+	struct light out[LIGHT_MAX];
+	size_t n = lights_burn_torches(&c->lights, out);
+
+	if (n == 0)
+		add(r, TE_BURN_NONE, c->turn, 0, NULL);
+	for (size_t i = 0; i < n; i++)
+		add(r, TE_BURN_OUT, c->turn, 0, &out[i]);
+}
+
+static void
+flag(struct turn_clock *c, enum procedure p, struct turn_report *r)
+{
+	struct light was;
+
+	if (!lights_flag_oldest(&c->lights, p, &was)) {
+		add(r, TE_FLAG_NONE, c->turn, 0, NULL);
+		return;
+	}
+	c->flagged = true;
+	c->flag_was = was;
+	add(r, was.kind == LIGHT_LANTERN ? TE_FLAG_LOW : TE_FLAG_OUT, c->turn, 0, &was);
+}
+
+/* What the hazard result does this turn. */
+static void
+effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struct turn_report *r)
+{
+	switch (how->effect) {
+	case HZ_ENCOUNTER:
+		encounter(c, how, r);
+		break;
+	case HZ_SIGN:
+		add(r, TE_SIGN_HINT, c->turn, 0, NULL);
+		break;
+	case HZ_SIGN_CREATURE:
+		sign(c, how, r);
+		break;
+	case HZ_LIGHT:
+		flag(c, p, r);
+		break;
+	case HZ_BURN:
+		burn(c, r);
+		break;
+	case HZ_FATIGUE_SAVE:
+		add(r, how->resting ? TE_FATIGUE_RESTING : TE_FATIGUE_CHOICE, c->turn, 0, NULL);
+		break;
+	case HZ_FATIGUE_DAMAGE:
+		if (how->resting) {
+			add(r, TE_FATIGUE_IGNORED, c->turn, 0, NULL);
+		} else {
+			c->fatigue_due = true;
+			add(r, TE_FATIGUE_PENDING, c->turn, 0, NULL);
+		}
+		break;
+	case HZ_SHIFT:
+		add(r, TE_SHIFT, c->turn, 0, NULL);
+		break;
+	case HZ_NOTHING:
+	case HZ_TEXT:
+		break;
+	}
+}
+
+static bool
+still_lit(const struct lights *ls, int id)
+{
+	for (size_t i = 0; i < ls->n; i++)
+		if (ls->l[i].id == id)
+			return true;
+	return false;
+}
+
+static void
+rest_clock(struct turn_clock *c, enum procedure p, bool resting, struct turn_report *r)
+{
+	int unrested;
+
+	if (resting) {
+		c->since_rest = 0;
+		c->rest_mark = 0;
+		add(r, TE_RESTED, c->turn, 0, NULL);
+		return;
+	}
+	if (c->since_rest < TURN_MAX)
+		c->since_rest++;
+	unrested = c->since_rest - c->rest_mark;
+	if (unrested == TURN_REST_DUE) {
+		add(r, TE_REST_DUE, c->turn, c->since_rest, NULL);
+		if (p == PROC_DELVING)
+			c->rest_mark = c->since_rest;
+	} else if (unrested == TURN_REST_DUE + 1 && p == PROC_EXPLORATION) {
+		add(r, TE_REST_SKIPPED, c->turn, c->since_rest, NULL);
+		c->rest_mark = c->since_rest;
+	} else if (unrested > TURN_REST_DUE) {
+		/* The procedure changed since the reminder: start counting again. */
+		c->rest_mark = c->since_rest;
+	}
+}
+
+void
+turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, struct turn_report *r)
+{
+	struct light_change ch[LIGHT_MAX];
+	size_t nch;
+	bool fatigue_was_due = c->fatigue_due;
+
+	if (c->turn < TURN_MAX)
+		c->turn++;
+	c->flagged = false;
+	c->fatigue_due = false;
+	/* Time passes first (the hazard result can flag only what is still
+	 * lit), but what the result did is reported first. */
+	nch = lights_burn(&c->lights, p, ch);
+	effect(c, p, how, r);
+	if (fatigue_was_due)
+		add(r, how->resting ? TE_FATIGUE_AVOIDED : TE_FATIGUE_DAMAGE, c->turn, 0, NULL);
+	for (size_t i = 0; i < nch; i++) {
+		if (ch[i].out)
+			add(r, TE_LIGHT_OUT, c->turn, 0, &ch[i].light);
+		else if (still_lit(&c->lights, ch[i].light.id))
+			add(r, TE_LIGHT_WARN, c->turn, 0, &ch[i].light);
+	}
+	rest_clock(c, p, how->resting, r);
+}
+
+void
+turn_advance(struct turn_clock *c, enum procedure p, int n, struct turn_report *r)
+{
+	struct turn_how how = {.effect = HZ_NOTHING};
+
+	for (int i = 0; i < n && i < TURN_ADVANCE_MAX; i++)
+		turn_pass(c, p, &how, r);
+}
+
+int
+turn_flicker(struct turn_clock *c, struct light *l)
+{
+	struct lights *ls = &c->lights;
+	int at;
+
+	if (!c->flagged)
+		return -1;
+	for (size_t i = 0; i < ls->n; i++) {
+		if (ls->l[i].id == c->flag_was.id && ls->l[i].kind == c->flag_was.kind) {
+			ls->l[i] = c->flag_was;
+			*l = ls->l[i];
+			c->flagged = false;
+			return 0;
+		}
+	}
+	at = lights_restore(ls, &c->flag_was);
+	if (at < 0)
+		return -1;
+	*l = ls->l[at];
+	c->flagged = false;
+	return 0;
+}
+
+void
+turn_flag_clear(struct turn_clock *c)
+{
+	c->flagged = false;
+}
+
+void
+turn_sign_set(struct turn_clock *c, const char *name)
+{
+	size_t n;
+
+	if (name[0] == '\0') {
+		c->sign_set = false;
+		c->sign[0] = '\0';
+		return;
+	}
+	if (!c->sign_set) {
+		c->sign_set = true;
+		c->sign_turn = c->turn;
+	}
+	n = utf8_cut(name, strlen(name), sizeof(c->sign) - 1);
+	memcpy(c->sign, name, n);
+	c->sign[n] = '\0';
+}

@@ -1,0 +1,134 @@
+/*
+ * turn: the turn clock of a delve and the bookkeeping that follows each
+ * turn (RULES.md section 2).
+ *
+ * A turn is 10 minutes. Each turn passes in one of three ways: with a
+ * hazard roll (its result's effect is applied), as a rest, or unrolled (the
+ * GM advancing time). turn_pass() does one turn and reports what happened,
+ * in this order: first what the hazard result did (a torch sputters out, a
+ * sign's creature is remembered, ...), then what time did (pending delving
+ * Fatigue resolved, sources burning down or out, the rest clock).
+ *
+ * The rest clock: after 6 turns without a rest the party is reminded. In
+ * exploration, a seventh turn without rest means each character makes a
+ * CON save DC 12 (1 Fatigue on a failure) and the count starts again; in
+ * delving the reminder repeats every 6 turns (delving Fatigue comes from
+ * the hazard die instead).
+ *
+ * A struct turn_clock is a plain value; every function here is pure.
+ */
+#ifndef DELVER_TURN_H
+#define DELVER_TURN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules/procedure/hazard.h"
+#include "rules/procedure/light.h"
+#include "rules/tension/tension.h"
+
+#define TURN_MINUTES     10
+#define TURN_REST_DUE    6       /* turns without a rest before the reminder */
+#define TURN_ADVANCE_MAX 144     /* turns one advance may pass: a day */
+#define TURN_MAX         1000000 /* the counter stops here (about 19 years) */
+#define TURN_EVENTS_MAX  64
+#define TURN_SIGN_MAX    RTABLE_TEXT_MAX
+
+struct turn_clock {
+	int turn;                 /* turns passed since the expedition began */
+	int since_rest;           /* turns since the last rest (or the start) */
+	int rest_mark;            /* since_rest when the rest count last started again */
+	bool fatigue_due;         /* delving Fatigue: damage unless the next turn is a rest */
+	bool sign_set;            /* a sign's creature is remembered as the next encounter */
+	int sign_turn;            /* the turn its sign was met */
+	char sign[TURN_SIGN_MAX]; /* that creature, "" until someone names it */
+	struct lights lights;
+	bool flagged;          /* this turn's Light result may still be ruled a flicker */
+	struct light flag_was; /* the flagged source before it sputtered */
+};
+
+enum turn_event_kind {
+	/* what the hazard result did */
+	TE_ENCOUNTER,       /* a wandering monster appears */
+	TE_SIGN_MET,        /* the encounter is the remembered sign's creature */
+	TE_SAFE_AREA,       /* no encounter: this is a safe area */
+	TE_SIGN_HINT,       /* exploration sign: a hint of danger */
+	TE_SIGN_REMEMBERED, /* delving sign: its creature is the next encounter */
+	TE_SIGN_STRUCK,     /* delving sign: the table's roll was struck: no creature */
+	TE_FLAG_OUT,        /* Light: a torch or candle sputters out */
+	TE_FLAG_LOW,        /* Light: a lantern's oil runs low */
+	TE_FLAG_NONE,       /* Light: nothing is lit */
+	TE_BURN_OUT,        /* Burn: a torch burns out */
+	TE_BURN_NONE,       /* Burn: no torch is lit */
+	TE_FATIGUE_CHOICE,  /* exploration Fatigue: rest now or CON save */
+	TE_FATIGUE_RESTING, /* exploration Fatigue on a rest turn: this rest is it */
+	TE_FATIGUE_PENDING, /* delving Fatigue: rest next turn or 1 damage each */
+	TE_FATIGUE_IGNORED, /* delving Fatigue on a rest turn */
+	TE_SHIFT,           /* delving: the environment changes */
+	/* what time did */
+	TE_FATIGUE_AVOIDED, /* the party rested after delving Fatigue */
+	TE_FATIGUE_DAMAGE,  /* it did not: 1 damage to each member */
+	TE_LIGHT_WARN,      /* a source has one turn left */
+	TE_LIGHT_OUT,       /* a source burned out */
+	TE_RESTED,          /* this turn was a rest */
+	TE_REST_DUE,        /* value turns without a rest: the reminder */
+	TE_REST_SKIPPED,    /* exploration: the due rest was skipped: CON save */
+};
+
+struct turn_event {
+	enum turn_event_kind kind;
+	int turn;           /* the turn it happened on */
+	int value;          /* TE_SIGN_MET: the sign's turn; TE_REST_*: turns unrested */
+	struct light light; /* TE_FLAG_*, TE_BURN_OUT, TE_LIGHT_*: the source */
+};
+
+struct turn_report {
+	size_t n;
+	size_t dropped; /* events past TURN_EVENTS_MAX, not kept */
+	struct turn_event ev[TURN_EVENTS_MAX];
+	/* TE_SIGN_MET, TE_SIGN_REMEMBERED: the creature, "" when unnamed */
+	char sign[TURN_SIGN_MAX];
+	/* TE_SIGN_REMEMBERED, TE_SIGN_STRUCK with a table: its d10 + Tension */
+	struct tension_pick pick;
+};
+
+/* How one turn passes. */
+struct turn_how {
+	enum hazard_effect effect; /* the hazard result; HZ_NOTHING when unrolled */
+	bool resting;              /* the party spends the turn resting */
+	bool safe;                 /* in a safe area: no wandering monsters */
+	/* A delving Sign rolls d10 + tension on encounters for its creature
+	 * (with rng); with encounters NULL the GM names it (turn_sign_set). */
+	const struct rtable *encounters;
+	int tension;
+	struct rng *rng;
+};
+
+/* A fresh expedition: turn 0, nothing lit, nothing remembered. */
+void turn_clock_init(struct turn_clock *c);
+
+/* Empties r (call before the first turn_pass of a report). */
+void turn_report_init(struct turn_report *r);
+
+/* Passes one turn as how says, in procedure p, adding to r. The counter
+ * stops at TURN_MAX. */
+void turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how,
+               struct turn_report *r);
+
+/* Passes n unrolled, unrested turns (1..TURN_ADVANCE_MAX). */
+void turn_advance(struct turn_clock *c, enum procedure p, int n, struct turn_report *r);
+
+/* The GM rules the last Light result only flickered: the source is as it
+ * was. Returns 0 and copies it to *l, or -1 when there is nothing to undo
+ * (no Light result this turn, or the lights changed since). */
+int turn_flicker(struct turn_clock *c, struct light *l);
+
+/* Forgets a pending flicker (call on any change to the lights). */
+void turn_flag_clear(struct turn_clock *c);
+
+/* Names the remembered sign's creature (remembering one now if none is),
+ * cut to TURN_SIGN_MAX - 1 bytes on a character boundary; name "" forgets
+ * it. */
+void turn_sign_set(struct turn_clock *c, const char *name);
+
+#endif

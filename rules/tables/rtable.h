@@ -1,0 +1,74 @@
+/*
+ * rtable: a table of entries over ranges of a die result, written the way
+ * GMs write them: "1-4 A lost adventurer; 5-8 1d4 goblins; 9-12 2d4 goblins".
+ *
+ * Used by the Tension encounter and effect tables (d10 + Tension over
+ * 1..20) and by custom hazard tables (1..N). Entries cover the table's whole
+ * span with no gap and no overlap, in order. An entry may be struck (a
+ * defeated encounter): it stays in the table, and rolling it means nothing
+ * happens.
+ *
+ * A struct rtable is a plain value (no pointers inside), so it can be
+ * copied, compared and embedded in a channel's state.
+ */
+#ifndef DELVER_RTABLE_H
+#define DELVER_RTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules/base/buf.h"
+
+struct rng;
+
+#define RTABLE_ENTRIES_MAX 40  /* entries in one table */
+#define RTABLE_TEXT_MAX    161 /* bytes of one entry's text, with the NUL */
+#define RTABLE_SPAN_MAX    100 /* the largest table span (hi) */
+
+struct rtable_entry {
+	int lo, hi; /* the results this entry covers, lo <= hi */
+	bool struck;
+	char text[RTABLE_TEXT_MAX];
+};
+
+struct rtable {
+	int lo, hi; /* the span every table of this kind covers */
+	size_t n;
+	struct rtable_entry e[RTABLE_ENTRIES_MAX];
+};
+
+/*
+ * Parses text into a table covering lo..hi (1 <= lo <= hi <= RTABLE_SPAN_MAX).
+ * Entries are separated by ';' or newlines; each is "N text" or "N-M text".
+ * Returns 0, or -1 with one sentence in err pointing at the bad entry
+ * ("entry 3: range 9-8 is reversed") and *out untouched.
+ */
+int rtable_parse(const char *text, int lo, int hi, struct rtable *out, char *err, size_t errlen);
+
+/* The entry covering value (clamped into the table's span). */
+const struct rtable_entry *rtable_lookup(const struct rtable *t, int value);
+
+/*
+ * Finds an entry by range ("9-12", or any single result it covers: "10")
+ * or by text (case-insensitive; an exact match wins, else a unique
+ * substring). Returns its index, -1 when nothing matches, or -2 when a
+ * name matches several entries.
+ */
+int rtable_find(const struct rtable *t, const char *what);
+
+/* Writes the table back as text rtable_parse accepts ("1-4 A; 5-8 B"). */
+void rtable_format(const struct rtable *t, struct buf *out);
+
+/*
+ * Rolls the dice written inside an entry's text: each word that is a dice
+ * expression ("1d4", "2d6+1", "d20", with trailing punctuation ignored) is
+ * rolled and replaced by its total, and what was rolled is appended:
+ * "2d4 goblins" becomes "5 goblins (2d4: 3+2)". Other words are copied as
+ * they are. Appends to out; returns the number of expressions rolled.
+ */
+int rtable_roll_text(const char *text, struct rng *rng, struct buf *out);
+
+/* "5" or "5-8": an entry's range as text. */
+void rtable_range_text(const struct rtable_entry *e, char *buf, size_t len);
+
+#endif

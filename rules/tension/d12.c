@@ -1,0 +1,15 @@
+/* d12: the D12 encounter check; see d12.h. */
+#include "rules/tension/d12.h"
+
+#include "rules/base/rng.h"
+
+void
+d12_encounter_check(struct rng *r, int exits, int tension, struct d12_check *out)
+{
+	out->roll = (int)rng_die(r, 12);
+	out->exits = exits;
+	out->tension = tension;
+	out->by_exits = out->roll <= exits;
+	out->by_tension = out->roll <= tension;
+	out->encounter = out->by_exits || out->by_tension;
+}

@@ -1,0 +1,297 @@
+/* tension: the Tension track and the tension roll; see tension.h. */
+#include "rules/tension/tension.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/rng.h"
+#include "rules/base/utf8.h"
+
+static const struct tension_event_info events[TENSION_EV_COUNT] = {
+    [TENSION_EV_DOOR] = {"door", +1, "breaking down a stuck or locked door"},
+    [TENSION_EV_QUIET_COMBAT] = {"quiet-combat", +1, "quiet, stealthy combat"},
+    [TENSION_EV_COMBAT] = {"combat", +2, "normal combat"},
+    [TENSION_EV_ENEMY_ESCAPED] = {"enemy-escaped", +4, "combat in which an enemy escaped"},
+    [TENSION_EV_TRAP] = {"trap", -1, "disarming or circumventing a trap"},
+    [TENSION_EV_SECRET] = {"secret", -1, "discovering a secret"},
+    [TENSION_EV_PRISONER] = {"prisoner", -2, "rescuing a prisoner"},
+    [TENSION_EV_OBJECTIVE] = {"objective", -3, "achieving a major objective"},
+};
+
+static const char *const table_names[TENSION_TABLE_COUNT] = {
+    [TENSION_TABLE_ENCOUNTER] = "encounter",
+    [TENSION_TABLE_EFFECTS] = "effects",
+};
+
+static const char *const table_defaults[TENSION_TABLE_COUNT] = {
+    [TENSION_TABLE_ENCOUNTER] = "1-4 a lost adventurer; 5-8 1d4 goblins; 9-12 2d4 goblins; "
+                                "13-16 2d6 orcs; 17-20 4d6 orcs",
+    [TENSION_TABLE_EFFECTS] =
+        "1-2 2d6 hidden gold pieces glimmer in a corner; "
+        "3-4 tracks lead toward a pre-set encounter; "
+        "5-6 a fresh breeze shows the way to the nearest exit; "
+        "7-8 slime tracks on the walls hint at oozes nearby; "
+        "9-10 an unnatural draft makes torches flicker; "
+        "11-12 a pocket of toxic gas, CON save or 1d6 poison damage; "
+        "13-14 a tremor drops roof tiles, DEX save or 1d8 bludgeoning damage; "
+        "15-16 a sudden drop in temperature, something approaches; "
+        "17-18 gas makes the air unbreathable, everyone must move; "
+        "19-20 a structural collapse blocks an exit",
+};
+
+const struct tension_event_info *
+tension_event_info(enum tension_event e)
+{
+	return &events[e];
+}
+
+int
+tension_event_find(const char *name)
+{
+	for (int i = 0; i < TENSION_EV_COUNT; i++)
+		if (strcasecmp(events[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void
+tension_init(struct tension *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->value = TENSION_START;
+}
+
+static int
+clamp(int v, bool *clamped)
+{
+	*clamped = v < TENSION_MIN || v > TENSION_MAX;
+	if (v < TENSION_MIN)
+		return TENSION_MIN;
+	if (v > TENSION_MAX)
+		return TENSION_MAX;
+	return v;
+}
+
+/* Appends a change record (dropping the oldest when full) and applies it. */
+static const struct tension_change *
+record(struct tension *t, enum tension_change_kind kind, int to, int amount, bool clamped,
+       const char *reason)
+{
+	struct tension_change *c;
+	size_t len = strlen(reason);
+
+	if (t->nhist == TENSION_HISTORY_MAX) {
+		memmove(&t->hist[0], &t->hist[1], (TENSION_HISTORY_MAX - 1) * sizeof(t->hist[0]));
+		t->nhist--;
+	}
+	c = &t->hist[t->nhist++];
+	c->kind = kind;
+	c->from = t->value;
+	c->to = to;
+	c->amount = amount;
+	c->clamped = clamped;
+	len = utf8_cut(reason, len, TENSION_REASON_MAX - 1);
+	memcpy(c->reason, reason, len);
+	c->reason[len] = '\0';
+	t->value = to;
+	return c;
+}
+
+const struct tension_change *
+tension_adjust(struct tension *t, int amount, const char *reason)
+{
+	bool clamped;
+	int to;
+
+	/* amount is bounded by callers; keep the sum clear of overflow anyway */
+	if (amount > 100)
+		amount = 100;
+	if (amount < -100)
+		amount = -100;
+	to = clamp(t->value + amount, &clamped);
+	return record(t, TENSION_CHANGE_ADJUST, to, amount, clamped, reason);
+}
+
+const struct tension_change *
+tension_event(struct tension *t, enum tension_event e, const char *extra)
+{
+	char reason[TENSION_REASON_MAX];
+
+	if (extra != NULL && *extra != '\0') {
+		/* cut extra on a character boundary so that " (extra)" fits */
+		size_t room = sizeof(reason) - strlen(events[e].reason) - 4;
+		size_t n = utf8_cut(extra, strlen(extra), room);
+
+		snprintf(reason, sizeof(reason), "%s (%.*s)", events[e].reason, (int)n, extra);
+	} else
+		snprintf(reason, sizeof(reason), "%s", events[e].reason);
+	return tension_adjust(t, events[e].amount, reason);
+}
+
+const struct tension_change *
+tension_set(struct tension *t, int value, const char *reason)
+{
+	bool clamped;
+	int to = clamp(value, &clamped);
+
+	return record(t, TENSION_CHANGE_SET, to, to - t->value, clamped, reason);
+}
+
+const struct tension_change *
+tension_reset(struct tension *t, const char *reason)
+{
+	return record(t, TENSION_CHANGE_RESET, TENSION_START, TENSION_START - t->value, false,
+	              reason);
+}
+
+/* --- the tension roll --- */
+
+enum tension_dungeon_event
+tension_dungeon_event_of(int d12)
+{
+	if (d12 <= 5)
+		return TENSION_DE_NOTHING;
+	if (d12 == 6)
+		return TENSION_DE_LIGHT;
+	if (d12 <= 10)
+		return TENSION_DE_EFFECT;
+	return TENSION_DE_SOUNDS;
+}
+
+const char *
+tension_dungeon_event_text(enum tension_dungeon_event e)
+{
+	switch (e) {
+	case TENSION_DE_NOTHING:
+		return "nothing";
+	case TENSION_DE_LIGHT:
+		return "a non-magical light source fails";
+	case TENSION_DE_EFFECT:
+		return "an environmental effect";
+	case TENSION_DE_SOUNDS:
+		return "enemy or NPC sounds";
+	}
+	return "?";
+}
+
+const char *
+tension_dungeon_event_range(enum tension_dungeon_event e)
+{
+	switch (e) {
+	case TENSION_DE_NOTHING:
+		return "1-5";
+	case TENSION_DE_LIGHT:
+		return "6";
+	case TENSION_DE_EFFECT:
+		return "7-10";
+	case TENSION_DE_SOUNDS:
+		return "11-12";
+	}
+	return "?";
+}
+
+void
+tension_pick_at(const struct rtable *table, int d10, int tension, struct tension_pick *out)
+{
+	const struct rtable_entry *e;
+
+	out->d10 = d10;
+	out->total = d10 + tension;
+	out->ndice = 0;
+	e = rtable_lookup(table, out->total);
+	out->index = e != NULL ? (int)(e - table->e) : -1;
+	out->struck = e == NULL || e->struck;
+	snprintf(out->text, sizeof(out->text), "%s", e != NULL ? e->text : "");
+}
+
+/* Rolls the dice written in the picked entry into p->text. */
+static void
+roll_dice(struct rng *r, const struct rtable *table, struct tension_pick *p)
+{
+	struct buf b;
+	int n;
+
+	if (p->struck)
+		return;
+	buf_init(&b, sizeof(p->text) - 1);
+	n = rtable_roll_text(table->e[p->index].text, r, &b);
+	if (n > 0 && !b.toobig) {
+		snprintf(p->text, sizeof(p->text), "%s", buf_str(&b));
+		p->ndice = n;
+	}
+	buf_free(&b);
+}
+
+void
+tension_pick(struct rng *r, const struct rtable *table, int tension, struct tension_pick *out)
+{
+	tension_pick_at(table, (int)rng_die(r, 10), tension, out);
+	roll_dice(r, table, out);
+}
+
+void
+tension_roll(struct rng *r, int tension, int exits, const struct rtable *encounters,
+             const struct rtable *effects, struct tension_roll *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->tension = tension;
+	out->exits = exits;
+	out->event_d12 = (int)rng_die(r, 12);
+	out->event = tension_dungeon_event_of(out->event_d12);
+	out->event_happens = out->event != TENSION_DE_NOTHING;
+	if (out->event == TENSION_DE_EFFECT) {
+		tension_pick_at(effects, (int)rng_die(r, 10), tension, &out->effect);
+		out->event_happens = !out->effect.struck;
+	}
+	d12_encounter_check(r, exits, tension, &out->check);
+	if (out->check.encounter) {
+		tension_pick_at(encounters, (int)rng_die(r, 10), tension, &out->encounter);
+		out->encounter_happens = !out->encounter.struck;
+	}
+	if (out->event == TENSION_DE_EFFECT)
+		roll_dice(r, effects, &out->effect);
+	if (out->check.encounter)
+		roll_dice(r, encounters, &out->encounter);
+}
+
+/* --- default tables --- */
+
+const char *
+tension_table_name(enum tension_table k)
+{
+	return table_names[k];
+}
+
+int
+tension_table_find(const char *name)
+{
+	for (int i = 0; i < TENSION_TABLE_COUNT; i++)
+		if (strcasecmp(table_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *
+tension_table_default_text(enum tension_table k)
+{
+	return table_defaults[k];
+}
+
+int
+tension_table_parse(const char *text, struct rtable *out, char *err, size_t errlen)
+{
+	return rtable_parse(text, TENSION_TABLE_LO, TENSION_TABLE_HI, out, err, errlen);
+}
+
+void
+tension_table_default(enum tension_table k, struct rtable *out)
+{
+	char err[160];
+
+	/* The defaults are constants that parse; a failure is a programmer
+	 * error caught by the unit tests, and leaves an empty table. */
+	if (tension_table_parse(table_defaults[k], out, err, sizeof(err)) < 0)
+		memset(out, 0, sizeof(*out));
+}

@@ -1,0 +1,181 @@
+/*
+ * Fungeon benchmarks: the largest Painful conflict the limits allow (13
+ * participants of 100 dice: roll, sort, resolve, narrate), whole commands
+ * through the console for a full party of 8 at level 20, the channel
+ * module's JSON for a full channel (size and save+load time), and the
+ * memory a channel's state holds, full and for a small party.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "tests/bench/bench.h"
+#include "bot/console/console.h"
+#include "commands/fungeon/fungeon.h"
+#include "rules/base/rng.h"
+
+static void
+biggest_pain(int n)
+{
+	struct rng *rng = rng_new_seeded(1);
+	struct cf_roll *r = calloc(1, sizeof(*r));
+	struct cf_pain *res = calloc(1, sizeof(*res));
+	struct cf_pain_part parts[CF_PARTS_MAX];
+	struct cf_narration nar;
+	double t0, t1;
+	long dealt = 0;
+
+	r->ng = CF_PARTS_MAX;
+	for (int i = 0; i < CF_PARTS_MAX; i++) {
+		r->g[i].player = i < 8 ? i : -1;
+		r->g[i].n = CF_DICE_MAX;
+		parts[i] = (struct cf_pain_part){
+		    .g = &r->g[i], .side = i < 8 ? 0 : 1, .hits = 1000, .target = -1};
+	}
+	t0 = bench_now_ns();
+	for (int k = 0; k < n; k++) {
+		conflict_roll(rng, r, 6);
+		for (int i = 0; i < r->ng; i++)
+			conflict_sort(&r->g[i]);
+		conflict_narrator(rng, r, 6, &nar);
+		conflict_pain(parts, CF_PARTS_MAX, res);
+		dealt += res->dealt[0];
+	}
+	t1 = bench_now_ns();
+	printf("Painful conflict, 13 x 100 dice (roll+sort+narrate+resolve): %8.0f ns (%d runs, "
+	       "%ld dealt)\n",
+	       (t1 - t0) / n, n, dealt);
+	free(r);
+	free(res);
+	rng_free(rng);
+}
+
+/* Runs line n times; with heal, every Fungeoneer is back to full hits
+ * after each run (so a Painful conflict can be repeated). */
+static void
+command(struct console *c, struct fg_chan *fc, const char *line, int n, bool heal)
+{
+	struct buf out;
+	double t0, t1;
+	size_t bytes = 0;
+
+	buf_init(&out, 1 << 22);
+	t0 = bench_now_ns();
+	for (int i = 0; i < n; i++) {
+		console_handle_line(c, line, strlen(line), &out);
+		bytes = out.len;
+		buf_reset(&out);
+		for (int k = 0; heal && k < fc->n; k++)
+			fc->m[k].hits = fg_max_hits(fc->m[k].level);
+	}
+	t1 = bench_now_ns();
+	printf("console %-52.52s %8.0f ns/command (%zu bytes out)\n", line, (t1 - t0) / n, bytes);
+	buf_free(&out);
+}
+
+static void say(struct console *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+say(struct console *c, const char *fmt, ...)
+{
+	char line[300];
+	struct buf out;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	buf_init(&out, 1 << 22);
+	console_handle_line(c, line, strlen(line), &out);
+	buf_free(&out);
+}
+
+/* A channel with a 3-player party and two designs (a trap, a monster). */
+static void
+small_channel(struct dispatch *d)
+{
+	struct console_opts o = {.user = "q0", .channel = "small", .ansi = true};
+	struct console *c = console_new(d, &o);
+	const struct fg_chan *fc;
+
+	for (int i = 0; i < 3; i++) {
+		say(c, "/as q%d", i);
+		say(c, "/fungeon join G%d fighter 3", i);
+	}
+	say(c, "/fungeon trap add pit annoy 2 pain 1");
+	say(c, "/fungeon monster add rat level 3");
+	fc = fgchan_peek(state_channel(d->state, "console:small"));
+	printf("small channel (%d members, %d designs): state %zu bytes in memory\n", fc->n,
+	       fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE], fgchan_bytes(fc));
+	console_free(c);
+}
+
+int
+main(void)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct console_opts o = {.user = "p0", .channel = "table", .ansi = true};
+	struct console *c = console_new(&d, &o);
+	struct fg_chan *fc;
+	double t0, t1;
+
+	biggest_pain(2000);
+	for (int i = 0; i < FG_PARTY_MAX; i++) {
+		say(c, "/as p%d", i);
+		say(c, "/fungeon join F%d fighter 20", i);
+	}
+	say(c, "/fungeon floor 1");
+	fc = channel_mod(state_channel(d.state, "console:table"), CHANMOD_FUNGEON);
+	/* three designs of each kind a room, so every one fits its budget */
+	for (int k = 0; k < FG_DESIGNS_MAX; k++) {
+		if (k % 3 == 0)
+			say(c, "/fungeon hallway");
+		say(c, "/fungeon trap add t%d annoy 4 pain 4 type fire", k);
+		say(c,
+		    "/fungeon monster add m%d level 5 ability bite annoy 4 pain 4 ability hide "
+		    "resist 2 fire",
+		    k);
+		say(c, "/fungeon treasure add r%d fancy pain 1 type fire", k);
+	}
+	if (fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE] != 3 * FG_DESIGNS_MAX)
+		printf("only %d designs stored\n",
+		       fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE]);
+	command(c, fc, "/fungeon annoy t0", 20000, false);
+	command(c, fc, "/fungeon pain F0 F1 F2 F3 F4 F5 F6 F7 t0 t1 t2 t3 t4 bonus:all", 20000,
+	        true);
+	command(c, fc, "/fungeon cost monster level 20 ability breath annoy 80 pain 80 universal",
+	        20000, false);
+	command(c, fc, "/fungeon party", 20000, false);
+	{
+		int n = 200;
+		size_t size = 0;
+
+		t0 = bench_now_ns();
+		for (int i = 0; i < n; i++) {
+			cJSON *j = fungeon_mod.save(fc);
+			char *s = cJSON_PrintUnformatted(j);
+			void *fresh = fungeon_mod.create();
+			char err[200];
+
+			size = strlen(s);
+			if (fungeon_mod.load(fresh, j, err, sizeof(err)) != 0)
+				printf("load failed: %s\n", err);
+			fungeon_mod.destroy(fresh);
+			free(s);
+			cJSON_Delete(j);
+		}
+		t1 = bench_now_ns();
+		printf(
+		    "full channel (8 members, 72 designs): %zu bytes of JSON, save+load %.0f us; "
+		    "state %zu bytes in memory\n",
+		    size, (t1 - t0) / n / 1000, fgchan_bytes(fc));
+	}
+	small_channel(&d);
+	console_free(c);
+	state_free(d.state);
+	rng_free(d.rng);
+	return 0;
+}
