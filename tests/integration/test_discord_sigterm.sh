@@ -38,6 +38,13 @@ term() {
 	echo "ok   $1: SIGTERM taken within $seen ms, exit after $gone ms"
 }
 
+# Each state starts from no saved session: a saved one would be resumed at
+# its resume URL, past the gateway URL the state needs.
+fresh_start() {
+	rm -f "$WORK"/state/discord-session-*.json
+	bot_start "$@"
+}
+
 wait_log() {
 	i=0
 	while ! grep -qs -- "$1" "$BOT_LOG"; do
@@ -72,20 +79,20 @@ i=0
 while [ ! -s "$WORK/hole" ]; do
 	i=$((i + 1)); [ $i -gt 100 ] && fail "the silent listener did not start"; sleep 0.05
 done
-bot_start "gateway_url=ws://127.0.0.1:$(cat "$WORK/hole")"
+fresh_start "gateway_url=ws://127.0.0.1:$(cat "$WORK/hole")"
 sleep 2
 term connecting
 
 # backing off: nothing listens on the gateway port
 dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-bot_start "gateway_url=ws://127.0.0.1:$dead"
+fresh_start "gateway_url=ws://127.0.0.1:$dead"
 wait_log "cannot connect to the gateway"
 sleep 2
 term backoff
 
 # waiting for the identify spacing: a new session must wait 5.5 s
 identify_window
-bot_start
+fresh_start
 wait_until "g['ready']" 15
 ctl "close 4009"
 wait_log "closed the connection (4009)"
@@ -94,7 +101,7 @@ term "identify spacing"
 
 # resuming: the RESUME goes unanswered
 identify_window
-bot_start
+fresh_start
 wait_until "g['ready']" 15
 r0=$(stat gateway.resumes)
 ctl "hold on"
