@@ -579,6 +579,20 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 
 static size_t pick_frame(const struct gw *g, int64_t now);
 
+/* A heartbeat queued a whole interval ago that the send budget would have
+ * let go is still waiting: the socket takes nothing (its peer is gone),
+ * and with no heartbeat sent no ACK can be missed. */
+static bool
+heartbeat_stuck(const struct gw *g, int64_t now)
+{
+	size_t pick = pick_frame(g, now);
+
+	for (size_t i = 0; i < g->nout; i++)
+		if (g->out[i].heartbeat)
+			return pick == i && now - g->out[i].queued_at >= g->hb_interval;
+	return false;
+}
+
 /* The wait before the next attempt when this one ended unplanned. */
 static int64_t
 backoff(struct gw *g)
@@ -693,6 +707,13 @@ gw_tick(struct gw *g, int64_t now)
 			log_warnx(
 			    "discord: no heartbeat ACK since the last heartbeat; the connection "
 			    "is a zombie, reconnecting");
+			close_and(g, true, jitter(g, 250), now);
+			return;
+		}
+		if (heartbeat_stuck(g, now)) {
+			g->stats.zombies++;
+			log_warnx("discord: the last heartbeat could not be written in a whole "
+			          "interval; reconnecting");
 			close_and(g, true, jitter(g, 250), now);
 			return;
 		}

@@ -289,6 +289,24 @@ test_zombie_resumes(void **state)
 	assert_int_equal(gw_seq(w->g), 8);
 }
 
+/* A heartbeat the transport never takes (a socket that cannot write):
+ * at the next beat the connection is dropped and resumed, as when an ACK
+ * is missing. */
+static void
+test_unwritten_heartbeat_reconnects(void **state)
+{
+	struct world *w = *state;
+
+	to_ready(w);
+	advance(w, w->now + 41250); /* the first heartbeat is queued, never taken */
+	assert_int_equal(w->closes, 0);
+	advance(w, w->now + 41250);
+	assert_int_equal(w->closes, 1);
+	assert_int_equal(w->close_code, GW_ZOMBIE_CODE);
+	assert_int_equal(gw_stats(w->g)->zombies, 1);
+	assert_int_equal(gw_stats(w->g)->heartbeats, 0);
+}
+
 /* With compression, every URL asks for it: the first, a resume's and a
  * new session's. */
 static void
@@ -1054,6 +1072,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_identify_payload, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ready_and_heartbeats, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_zombie_resumes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unwritten_heartbeat_reconnects, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compress_in_every_url, setup_compress, teardown),
 	    cmocka_unit_test_setup_teardown(test_reconnect_op7, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_invalid_session, setup, teardown),
