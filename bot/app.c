@@ -60,7 +60,7 @@ struct app {
 	struct app_opts opts;
 	struct config *cfg;
 	struct dispatch d;
-	uv_signal_t sigterm, sigint, sighup;
+	uv_signal_t sigterm, sigint, sighup, sigusr1;
 	uv_timer_t watchdog; /* started only under a systemd watchdog */
 	uv_check_t polled;   /* counts loop iterations that polled */
 	uint64_t polls, polls_at_ping;
@@ -175,6 +175,7 @@ close_handles(struct app *a)
 	uv_close((uv_handle_t *)&a->sigterm, NULL);
 	uv_close((uv_handle_t *)&a->sigint, NULL);
 	uv_close((uv_handle_t *)&a->sighup, NULL);
+	uv_close((uv_handle_t *)&a->sigusr1, NULL);
 	uv_close((uv_handle_t *)&a->watchdog, NULL);
 	uv_close((uv_handle_t *)&a->polled, NULL);
 	uv_close((uv_handle_t *)&a->step, NULL);
@@ -264,6 +265,10 @@ on_signal(uv_signal_t *h, int signum)
 	if (signum == SIGHUP) {
 		log_info("SIGHUP: reloading the configuration");
 		reload(a);
+	} else if (signum == SIGUSR1) {
+		for (size_t i = 0; i < a->nsvc; i++)
+			if (a->svc[i]->ops->stats != NULL)
+				a->svc[i]->ops->stats(a->svc[i]->ctx);
 	} else if (a->phase != PHASE_RUN) {
 		log_info("%s: already stopping", signum == SIGTERM ? "SIGTERM" : "SIGINT");
 	} else {
@@ -334,10 +339,12 @@ init_handles(struct app *a)
 	uv_signal_init(a->loop, &a->sigterm);
 	uv_signal_init(a->loop, &a->sigint);
 	uv_signal_init(a->loop, &a->sighup);
-	a->sigterm.data = a->sigint.data = a->sighup.data = a;
+	uv_signal_init(a->loop, &a->sigusr1);
+	a->sigterm.data = a->sigint.data = a->sighup.data = a->sigusr1.data = a;
 	uv_signal_start(&a->sigterm, on_signal, SIGTERM);
 	uv_signal_start(&a->sigint, on_signal, SIGINT);
 	uv_signal_start(&a->sighup, on_signal, SIGHUP);
+	uv_signal_start(&a->sigusr1, on_signal, SIGUSR1);
 	uv_timer_init(a->loop, &a->watchdog);
 	uv_check_init(a->loop, &a->polled);
 	a->polled.data = a;

@@ -1,7 +1,7 @@
 /*
  * app: the running daemon. One libuv loop carries every service (the state
  * store, the console, Discord, IRC) and delver's own handles: SIGTERM,
- * SIGINT, SIGHUP and the systemd watchdog.
+ * SIGINT, SIGHUP, SIGUSR1 and the systemd watchdog.
  *
  * Start: app_run() loads the configuration, builds the state, the RNG and
  * the dispatcher, calls each starter in app.c's starters[] in order (the
@@ -23,6 +23,9 @@
  * signals since the last ping (a timer re-armed at 0 from its own callback
  * keeps libuv from ever polling) and no service says it is stalled. A
  * withheld ping is logged once per stall, with its reason.
+ *
+ * Stats: SIGUSR1 asks each service that keeps statistics to log them (its
+ * stats callback), in start order.
  *
  * Reload: SIGHUP reads the configuration again. A file with any error is
  * rejected with the error logged and the old configuration kept. Otherwise
@@ -90,6 +93,8 @@ struct app_service_ops {
 	 * overdue (say, a heartbeat 12 s late). While any service answers a
 	 * sentence the ping is withheld, so systemd restarts a stuck delver. */
 	const char *(*stalled)(void *ctx, char *why, size_t len);
+	/* Logs the service's statistics at info (SIGUSR1). */
+	void (*stats)(void *ctx);
 	/* Frees what the service keeps past its stop step, once the loop has
 	 * ended (libwebsockets on a foreign loop frees its context only then),
 	 * before the loop is closed. May run the loop until its own handles
