@@ -1,8 +1,10 @@
 /* /turn: the turn clock: show it, pass time without a roll, start again. */
 #include <stdio.h>
+#include <string.h>
 
 #include "commands/commands.h"
 #include "commands/procedure/proc.h"
+#include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 
 /* The lit sources as a table: which, carried by, turns left. */
@@ -65,6 +67,11 @@ turn_show(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "; hazard die: %s%s.", hazard_table_name(s->table),
 	          s->safe ? "; the party is in a safe area" : "");
 	reply_nl(out);
+	if (c->running) {
+		reply_add(out, RS_BAD, "The party is running: candles are blown out (");
+		reply_cmd(out, RS_BAD, "turn move", NULL);
+		reply_line(out, RS_BAD, ").");
+	}
 	if (c->lights.n > 0)
 		proc_lights_table(out, s);
 	reply_add(out, RS_BOLD, "%d", c->since_rest);
@@ -79,7 +86,7 @@ turn_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_BAD, ").");
 	}
 	if (c->lights.n == 0)
-		proc_darkness(out);
+		proc_darkness(out, s->proc);
 	if (c->sign_set)
 		sign_line(inv, out, c);
 }
@@ -97,7 +104,7 @@ turn_advance_fn(struct invocation *inv, struct reply *out)
 	reply_title(out, "%d %s pass%s without a hazard roll", n, n == 1 ? "turn" : "turns",
 	            n == 1 ? "es" : "");
 	proc_report(out, &rep, s->proc, n > 1, false);
-	proc_footer(out, s);
+	proc_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 }
 
 static void
@@ -111,6 +118,50 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 	           "A new expedition: turn 0, nothing lit, the rest clock and the "
 	           "remembered sign cleared. The channel's settings are kept.");
 }
+
+/* The party's movement: running blows candles out (RULES.md section 2). */
+static void
+turn_move_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	const char *how = inv_str(inv, "how");
+	struct light blown[LIGHT_MAX];
+	size_t n;
+
+	if (how == NULL) {
+		reply_line(out, 0, "The party is %s.",
+		           s->clock.running ? "running: candles are blown out" : "not running");
+		return;
+	}
+	if (!proc_may_pass(inv, s, out))
+		return;
+	n = turn_set_running(&s->clock, strcmp(how, "running") == 0, blown);
+	channel_touch(inv->chan);
+	reply_add(out, 0, "The party moves: ");
+	reply_add(out, RS_BOLD, "%s", how);
+	reply_add(out, 0, "%s.",
+	          s->clock.running ? " (surprised, springing traps, no map; candles blow out)"
+	                           : "");
+	reply_nl(out);
+	for (size_t i = 0; i < n; i++) {
+		char name[100];
+
+		proc_light_name(&blown[i], true, name, sizeof(name));
+		reply_line(out, RS_BAD, "%s is blown out.", name);
+	}
+	if (s->clock.lights.n == 0)
+		proc_darkness(out, s->proc);
+}
+
+static const char *const move_choices[] = {"crawling", "walking", "running", NULL};
+
+static const struct cmd_opt move_opts[] = {
+    {.name = "how",
+     .desc = "crawling, walking or running (running blows candles out)",
+     .type = OPT_STRING,
+     .choices = move_choices},
+    {0},
+};
 
 static const struct cmd_opt advance_opts[] = {
     {.name = "turns",
@@ -130,6 +181,10 @@ static const struct command turn_subs[] = {
      .role = ROLE_GM,
      .opts = advance_opts,
      .fn = turn_advance_fn},
+    {.name = "move",
+     .desc = "The party's movement: crawling, walking or running (blows candles out)",
+     .opts = move_opts,
+     .fn = turn_move_fn},
     {.name = "reset",
      .desc = "Start a new expedition: turn 0, no lights, rest clock cleared",
      .role = ROLE_GM,
