@@ -119,8 +119,8 @@ channels = #t
     bob.say("#b", "!fungeon hallway")
     # 17 lines do not fit max_lines (6): they come packed, none lost.
     hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next · 1\. Replacements · None\. · ")
-    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*Picks first and narrates: bob").string
-    check("Monsters budget this room: 2" in rest and "more lines not shown" not in rest,
+    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*first and narrates: bob").string
+    check("budget this room: 2" in rest and "more lines not shown" not in rest,
           "the hallway lost lines: %r" % rest)
     bob.say("#b", "!fungeon monster add rat level 1")
     bob.expect(BOT + r"PRIVMSG #b :Stored monster rat\.$")
