@@ -26,7 +26,11 @@
  *                              "templates":[{"data":{...},"type":2,
  *                              "expect":"text","private":false,...}]}
  *   GET  /_control/stats      counters and the first violations, as JSON
- *   GET  /_control/commands   the registered command list
+ *   GET  /_control/commands   the command list of the last registration
+ *   POST /_control/commands   {"scope":PATH,"commands":[...]}: what the scope
+ *                             (a PUT path; default: the last registration's)
+ *                             holds from now on, as a stale registration that
+ *                             another deployment left (no registration counted)
  * At exit it prints the statistics and exits 1 when anything the bot sent
  * broke Discord's rules.
  */
@@ -161,7 +165,9 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "r401", (double)F.st.r401);
 	cJSON_AddNumberToObject(r, "slow", (double)F.st.slow);
 	cJSON_AddNumberToObject(r, "early", (double)F.st.early);
-	cJSON_AddNumberToObject(r, "commands", (double)cJSON_GetArraySize(F.commands));
+	cJSON_AddNumberToObject(r, "commands",
+	                        (double)cJSON_GetArraySize(rest_fake_commands(F.commands_scope)));
+	cJSON_AddNumberToObject(r, "command_lists", (double)F.st.command_lists);
 	cJSON_AddStringToObject(r, "commands_scope", F.commands_scope);
 	s = cJSON_Print(o);
 	cJSON_Delete(o);
@@ -210,6 +216,26 @@ interact(const char *body, size_t len, struct http_answer *a)
 	a->body = xstrdup("ok\n");
 }
 
+/* {"scope":PATH,"commands":[...]}: the scope holds that from now on. */
+static void
+stale_commands(const char *body, size_t len, struct http_answer *a)
+{
+	cJSON *j = cJSON_ParseWithLength(body, len);
+	cJSON *arr = cJSON_DetachItemFromObjectCaseSensitive(j, "commands");
+	const char *scope = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "scope"));
+
+	if (!cJSON_IsArray(arr)) {
+		a->status = 400;
+		a->body = xstrdup("commands needs a \"commands\" list\n");
+		cJSON_Delete(arr);
+	} else {
+		rest_fake_set_commands(scope != NULL ? scope : F.commands_scope, arr);
+		a->status = 200;
+		a->body = xstrdup("ok\n");
+	}
+	cJSON_Delete(j);
+}
+
 static void
 control(struct http *h, struct http_answer *a)
 {
@@ -219,9 +245,13 @@ control(struct http *h, struct http_answer *a)
 	if (strcmp(h->path, "/_control/stats") == 0) {
 		a->status = 200;
 		a->body = stats_json();
+	} else if (strcmp(h->path, "/_control/commands") == 0 && h->body.len > 0) {
+		stale_commands(body, h->body.len, a);
 	} else if (strcmp(h->path, "/_control/commands") == 0) {
+		const cJSON *arr = rest_fake_commands(F.commands_scope);
+
 		a->status = 200;
-		a->body = F.commands != NULL ? cJSON_Print(F.commands) : xstrdup("[]");
+		a->body = arr != NULL ? cJSON_Print(arr) : xstrdup("[]");
 	} else if (strcmp(h->path, "/_control/interact") == 0) {
 		interact(body, h->body.len, a);
 	} else if (strcmp(h->path, "/_control") == 0) {
@@ -533,7 +563,7 @@ main(int argc, char **argv)
 	lws_sul_cancel(&F.tick);
 	lws_context_destroy(F.ctx);
 	gw_fake_free();
-	cJSON_Delete(F.commands);
+	cJSON_Delete(F.scopes);
 	cJSON_Delete(F.all_tmpls);
 	cJSON_Delete(F.violations);
 	if (F.record != NULL)

@@ -149,8 +149,8 @@ struct fake {
 	struct lock *locks;
 	int64_t global_lock;
 
-	cJSON *commands; /* the last registered set */
-	char commands_scope[160];
+	cJSON *scopes;            /* each scope's (PUT path's) command set, by path */
+	char commands_scope[160]; /* the scope of the last registration */
 
 	/* statistics */
 	struct {
@@ -160,8 +160,9 @@ struct fake {
 		uint64_t connections, identifies, resumes, resumed, heartbeats;
 		int64_t max_hb_gap, min_hb_gap;
 		uint64_t requests, registrations, r429, r5xx, r401, slow;
-		uint64_t early; /* requests before a 429's retry_after */
-		int last_close; /* the client's close code, -1 none */
+		uint64_t command_lists; /* GETs of a command set */
+		uint64_t early;         /* requests before a 429's retry_after */
+		int last_close;         /* the client's close code, -1 none */
 		uint64_t client_closes;
 		uint64_t zlib_connections;      /* that asked for compress=zlib-stream */
 		uint64_t raw_bytes, wire_bytes; /* gateway payloads, before and as sent */
@@ -221,6 +222,10 @@ struct http_answer {
 void rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
                       const char *ctype, const char *body, size_t len, struct http_answer *a);
 int rest_fake_fault(const char *args, char *err, size_t errlen);
+/* The command set held for scope (a PUT path), or NULL. */
+const cJSON *rest_fake_commands(const char *scope);
+/* Holds arr (taken) as scope's command set, with the fields Discord adds. */
+void rest_fake_set_commands(const char *scope, cJSON *arr);
 
 /* check.c: each returns 0, or -1 after recording a violation. */
 int check_message(const cJSON *msg, const char *where);
