@@ -21,7 +21,8 @@
  *                             of this size) | zexpect yes|no|any (as
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
  * block) | zbomb BYTES (an event that deflates a thousandfold) | ztext (op 1 as plain text on a
- * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... POST
+ * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... |
+ * restecho ... (see rest.c) POST
  * /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
  *                              "templates":[{"data":{...},"type":2,
  *                              "expect":"text","private":false,...}]}
@@ -168,6 +169,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "commands",
 	                        (double)cJSON_GetArraySize(rest_fake_commands(F.commands_scope)));
 	cJSON_AddNumberToObject(r, "command_lists", (double)F.st.command_lists);
+	cJSON_AddNumberToObject(r, "echoes", (double)F.st.echoes);
 	cJSON_AddStringToObject(r, "commands_scope", F.commands_scope);
 	s = cJSON_Print(o);
 	cJSON_Delete(o);

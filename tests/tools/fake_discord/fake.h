@@ -95,13 +95,14 @@ struct inter {
 
 /* A scripted REST fault. */
 struct fault {
-	char kind[8];    /* "429", "5xx", "slow", "401" */
+	char kind[8];    /* "429", "5xx", "slow", "401", "echo" */
 	char match[128]; /* substring of "METHOD /path" */
 	int count;       /* answers left to spoil */
 	double retry;    /* 429: seconds */
 	bool global;     /* 429 */
 	int status;      /* 5xx */
 	int ms;          /* slow */
+	int pad;         /* echo: characters before the echoed header */
 };
 
 #define FAULTS_MAX 16
@@ -161,6 +162,7 @@ struct fake {
 		int64_t max_hb_gap, min_hb_gap;
 		uint64_t requests, registrations, r429, r5xx, r401, slow;
 		uint64_t command_lists; /* GETs of a command set */
+		uint64_t echoes;        /* error bodies that echoed the token */
 		uint64_t early;         /* requests before a 429's retry_after */
 		int last_close;         /* the client's close code, -1 none */
 		uint64_t client_closes;

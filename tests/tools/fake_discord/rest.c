@@ -326,6 +326,22 @@ fault(const char *route, struct http_answer *a)
 			answer(a, f->status, "{\"message\":\"upstream connect error\",\"code\":0}");
 			return true;
 		}
+		if (strcmp(f->kind, "echo") == 0) {
+			/* A hostile or broken server that echoes the request's
+			 * headers in its error body, after pad characters. */
+			struct buf b;
+
+			F.st.echoes++;
+			buf_init(&b, 1 << 16);
+			buf_adds(&b, "{\"message\":\"");
+			for (int k = 0; k < f->pad; k++)
+				buf_addc(&b, 'x');
+			buf_addf(&b, "\",\"request_headers\":\"Authorization: Bot %s\"}", F.token);
+			answer(a, f->status >= 400 && f->status <= 499 ? f->status : 400,
+			       buf_str(&b));
+			buf_free(&b);
+			return true;
+		}
 		if (strcmp(f->kind, "401") == 0) {
 			F.st.r401++;
 			answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
@@ -438,7 +454,9 @@ rest_fake_handle(const char *method, const char *path, const char *auth, const c
 }
 
 /* "rest429 match=/callback count=2 retry=0.5 global=1", "rest5xx match=X
- * count=3 status=502", "restslow match=X count=50 ms=1500", "rest401". */
+ * count=3 status=502", "restslow match=X count=50 ms=1500", "rest401",
+ * "restecho match=X pad=150 status=400" (the Authorization header echoed in
+ * the error body after pad characters). */
 int
 rest_fake_fault(const char *args, char *err, size_t errlen)
 {
@@ -453,7 +471,7 @@ rest_fake_fault(const char *args, char *err, size_t errlen)
 	p += 4;
 	snprintf(f.kind, sizeof(f.kind), "%.*s", (int)strcspn(p, " \n"), p);
 	if (strcmp(f.kind, "429") && strcmp(f.kind, "5xx") && strcmp(f.kind, "slow") &&
-	    strcmp(f.kind, "401")) {
+	    strcmp(f.kind, "401") && strcmp(f.kind, "echo")) {
 		snprintf(err, errlen, "unknown REST fault '%s'", f.kind);
 		return -1;
 	}
@@ -480,6 +498,8 @@ rest_fake_fault(const char *args, char *err, size_t errlen)
 			f.status = atoi(eq + 1);
 		else if (!strncmp(kv, "ms=", 3))
 			f.ms = atoi(eq + 1);
+		else if (!strncmp(kv, "pad=", 4))
+			f.pad = atoi(eq + 1);
 		p = kv + n;
 	}
 	for (i = 0; i < FAULTS_MAX && F.faults[i].count > 0; i++)
