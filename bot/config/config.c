@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
 #include <openssl/evp.h>
@@ -580,9 +582,35 @@ config_load(const char *path, bool resolve, char *err, size_t errlen)
 {
 	struct config *c;
 	FILE *f = fopen(path, "re");
+	struct stat st;
 
 	if (f == NULL) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/* The file decides which files are read as secrets and where they are
+	 * sent: as OpenSSH does, only its owner (or root) may be able to change
+	 * it. */
+	if (fstat(fileno(f), &st) < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	if ((st.st_mode & 022) != 0) {
+		snprintf(err, errlen,
+		         "%s is writable by %s (mode %04o), and it decides where secrets are "
+		         "sent; run chmod go-w %s",
+		         path, (st.st_mode & 002) ? "any user" : "its group",
+		         (unsigned)(st.st_mode & 07777), path);
+		fclose(f);
+		return NULL;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		snprintf(err, errlen,
+		         "%s is owned by user %u, neither root nor the user delver runs as (%u); "
+		         "chown it to one of them",
+		         path, (unsigned)st.st_uid, (unsigned)geteuid());
+		fclose(f);
 		return NULL;
 	}
 	c = config_load_stream(f, path, resolve, err, errlen);
