@@ -20,6 +20,10 @@
 #include "bot/store/persist.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
+#include "bot/console/console_service.h"
+#include "bot/discord/discord_service.h"
+#include "bot/irc/irc_service.h"
+#include "bot/store/store_service.h"
 
 #define APP_SERVICES_MAX   16
 #define APP_STEP_TIMEOUT   20000 /* ms a drain or stop step may take by default */

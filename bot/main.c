@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cJSON.h>
+
 #include "bot/app.h"
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "rules/base/mem.h"
 
 static void
 usage(FILE *f)
@@ -127,7 +130,10 @@ main(int argc, char **argv)
 	long long v;
 	char *end;
 	int ch;
+	/* cJSON allocates through mem.h's policy like the rest of delver. */
+	cJSON_Hooks json_hooks = {.malloc_fn = xmalloc, .free_fn = free};
 
+	cJSON_InitHooks(&json_hooks);
 	persist_opts_default(&po);
 	while ((ch = getopt_long(argc, argv, "hV", longopts, &idx)) != -1) {
 		switch (ch) {

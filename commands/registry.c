@@ -497,12 +497,6 @@ done:
 }
 
 int
-registry_parse(const char *line, size_t len, struct invocation *inv, struct reply *out)
-{
-	return registry_parse_in(command_table, line, len, inv, out);
-}
-
-int
 registry_parse_in(const struct command *const *table, const char *line, size_t len,
                   struct invocation *inv, struct reply *out)
 {

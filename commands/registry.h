@@ -122,12 +122,10 @@ const struct command *registry_find_in(const struct command *const *table, const
 
 /*
  * Parses a command line without its prefix ("roll 4d6kh3 # Stealth") into
- * inv->cmd, inv->path and inv->args. Returns 0, or -1 with an error reply
- * that names what is wrong and shows the usage. Free the values with
- * invocation_clear().
+ * inv->cmd, inv->path and inv->args against table (command_table, or a
+ * test's own). Returns 0, or -1 with an error reply that names what is
+ * wrong and shows the usage. Free the values with invocation_clear().
  */
-int registry_parse(const char *line, size_t len, struct invocation *inv, struct reply *out);
-/* The same against another table. */
 int registry_parse_in(const struct command *const *table, const char *line, size_t len,
                       struct invocation *inv, struct reply *out);
 

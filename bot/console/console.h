@@ -34,9 +34,6 @@ struct console *console_start(uv_loop_t *loop, struct dispatch *d, const struct 
 void console_stop(struct console *c);
 
 struct app;
-/* Starts the console as an app service when [console] is enabled
- * (bot/console_service.c; a starter in app.c). */
-int console_service_start(struct app *a, char *err, size_t errlen);
 
 /* Handles one line as if read from stdin (tests and benchmarks). The reply
  * text is appended to out instead of being written to stdout. */

@@ -10,6 +10,7 @@
 
 #include "bot/app.h"
 #include "bot/console/console.h"
+#include "bot/console/console_service.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
 

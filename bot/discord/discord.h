@@ -57,9 +57,6 @@ struct discord_stats {
 };
 
 struct app;
-/* Starts the transport as an app service when [discord] is present
- * (bot/discord_service.c; a starter in app.c). */
-int discord_service_start(struct app *a, char *err, size_t errlen);
 
 /* Returns NULL (and logs why) when the transport cannot start. */
 struct discord *discord_start(uv_loop_t *loop, const struct discord_opts *o);

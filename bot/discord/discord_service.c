@@ -10,6 +10,7 @@
 
 #include "bot/app.h"
 #include "bot/discord/discord.h"
+#include "bot/discord/discord_service.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
 

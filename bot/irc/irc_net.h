@@ -34,11 +34,6 @@ struct irc_net;
 
 struct app;
 
-/* The app's starter: the app service "irc", with one network per
- * [irc.<network>] section (bot/irc_service.c). Returns 0, or -1 with one
- * sentence in err. */
-int irc_service_start(struct app *a, char *err, size_t errlen);
-
 /* A libwebsockets context on loop; NULL (logged) when it cannot be made. */
 struct irc_lws *irc_lws_new(uv_loop_t *loop);
 /* Destroys the context; the loop keeps running (for at most 4 s) until

@@ -29,6 +29,7 @@
 #include "bot/app.h"
 #include "bot/irc/irc_net.h"
 #include "bot/irc/irc_reload.h"
+#include "bot/irc/irc_service.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
 

@@ -719,12 +719,6 @@ persist_get_stats(const struct persist *p, struct persist_stats *s)
 	s->retry_pending = HASH_COUNT(p->retry);
 }
 
-const char *
-persist_dir(const struct persist *p)
-{
-	return p->dir;
-}
-
 static void
 tick_closed(uv_handle_t *h)
 {

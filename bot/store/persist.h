@@ -105,8 +105,6 @@ bool persist_busy(const struct persist *p);
  * evict_after seconds when that is shorter); returns how many. */
 size_t persist_evict(struct persist *p);
 void persist_get_stats(const struct persist *p, struct persist_stats *s);
-/* The state directory in use. */
-const char *persist_dir(const struct persist *p);
 
 /* Applies new fsync, snapshot_interval and evict_after values at once (the
  * directory and salvage are fixed at open). */
@@ -123,12 +121,5 @@ void persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx);
 /* The same, running the loop until it is over: only outside the loop's
  * callbacks (tests, tools). */
 void persist_close(struct persist *p);
-
-/* Opens the store as an app service (bot/store_service.c; the first
- * starter in app.c): [bot] keys and their command-line overrides; drained
- * last, with the final snapshot; SIGHUP applies new [bot] fsync,
- * snapshot_interval and evict_after. */
-struct app;
-int store_service_start(struct app *a, char *err, size_t errlen);
 
 #endif

@@ -413,12 +413,6 @@ snapshot_close(struct snapshot *s)
 	free(s);
 }
 
-int
-snapshot_version(const struct snapshot *s)
-{
-	return s->h.version;
-}
-
 int64_t
 snapshot_taken(const struct snapshot *s)
 {
@@ -429,12 +423,6 @@ uint64_t
 snapshot_next_journal(const struct snapshot *s)
 {
 	return s->h.next_journal;
-}
-
-const char *
-snapshot_name(const struct snapshot *s)
-{
-	return s->path;
 }
 
 /* Reads the line starting at off: *cmp is its order against key (users

@@ -61,10 +61,8 @@ int snapshot_install(const char *dir, const char *tmp, uint64_t next_journal, ch
  * line (not every line: restore does that). Returns NULL with err. */
 struct snapshot *snapshot_open(const char *path, char *err, size_t errlen);
 void snapshot_close(struct snapshot *s);
-int snapshot_version(const struct snapshot *s);
 int64_t snapshot_taken(const struct snapshot *s);
 uint64_t snapshot_next_journal(const struct snapshot *s);
-const char *snapshot_name(const struct snapshot *s);
 
 /* Looks the channel key up. Returns 1 with r decoded (builtin modules; the
  * caller applies or clears it), 0 when the snapshot has no such channel, -1

@@ -8,6 +8,7 @@
 
 #include "bot/app.h"
 #include "bot/store/persist.h"
+#include "bot/store/store_service.h"
 #include "rules/base/mem.h"
 
 #define STORE_TIMEOUT_MS 120000 /* a final snapshot of a large state on a slow disk */

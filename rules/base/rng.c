@@ -2,6 +2,7 @@
  * rng: xoshiro256** with Lemire's unbiased bounded draws.
  * See rng.h for the contract.
  */
+#include "rules/base/mem.h"
 #include "rules/base/rng.h"
 
 #include <errno.h>
@@ -42,22 +43,19 @@ rng_seed(struct rng *r, uint64_t seed)
 struct rng *
 rng_new_seeded(uint64_t seed)
 {
-	struct rng *r = malloc(sizeof(*r));
+	struct rng *r = xmalloc(sizeof(*r));
 
-	if (r != NULL)
-		rng_seed(r, seed);
+	rng_seed(r, seed);
 	return r;
 }
 
 struct rng *
 rng_new(void)
 {
-	struct rng *r = malloc(sizeof(*r));
+	struct rng *r = xmalloc(sizeof(*r));
 	unsigned char *p;
 	size_t got = 0;
 
-	if (r == NULL)
-		return NULL;
 	p = (unsigned char *)r->s;
 	while (got < sizeof(r->s)) {
 		ssize_t n = getrandom(p + got, sizeof(r->s) - got, 0);

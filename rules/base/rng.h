@@ -18,11 +18,12 @@
 struct rng;
 
 /* Returns a generator seeded from the kernel (getrandom), or NULL when the
- * kernel refused or memory ran out. The caller frees it with rng_free(). */
+ * kernel refused. Memory follows mem.h's policy. The caller frees it with
+ * rng_free(). */
 struct rng *rng_new(void);
 
 /* Returns a generator whose whole sequence is fixed by seed (for tests and
- * benchmarks), or NULL when memory ran out. */
+ * benchmarks); never NULL (mem.h's policy). */
 struct rng *rng_new_seeded(uint64_t seed);
 
 /* Reseeds an existing generator as rng_new_seeded(seed) would. */

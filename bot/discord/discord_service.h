@@ -1,0 +1,16 @@
+/*
+ * discord_service: the Discord transport (bot/discord/discord.h) as an app
+ * service, started when the configuration has a [discord] section.
+ */
+#ifndef DELVER_DISCORD_SERVICE_H
+#define DELVER_DISCORD_SERVICE_H
+
+#include <stddef.h>
+
+struct app;
+
+/* Starts the transport and registers the service (nothing without
+ * [discord]). Returns 0, or -1 with one sentence in err. */
+int discord_service_start(struct app *a, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * The user's manual names every command and subcommand of the command
+ * table, so the two cannot drift: a command added without its docs fails
+ * here. Run from the repository's top (as make unit does).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "commands/commands.h"
+#include "commands/registry.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+/* The documents a user reads, joined: README.md and the manual pages. */
+static const char *const doc_files[] = {"README.md", "bot/delver.7", "bot/delver.8",
+                                        "bot/delver.conf.5"};
+
+static char *
+read_docs(void)
+{
+	struct buf all;
+
+	buf_init(&all, 16u << 20);
+	for (size_t i = 0; i < sizeof(doc_files) / sizeof(doc_files[0]); i++) {
+		FILE *f = fopen(doc_files[i], "r");
+		char chunk[4096];
+		size_t n;
+
+		if (f == NULL)
+			continue; /* a page that does not exist yet */
+		while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			buf_add(&all, chunk, n);
+		fclose(f);
+		buf_add(&all, "\n", 1);
+	}
+	{
+		char *text = xstrdup(buf_str(&all));
+
+		buf_free(&all);
+		return text;
+	}
+}
+
+/* True when text holds "/name" (or "/name sub") as a whole word: followed
+ * by neither a letter nor a digit nor '_'. Roff escapes "\-" are not used
+ * in command names, so the same search serves the manual pages. */
+static int
+mentions(const char *text, const char *what)
+{
+	size_t n = strlen(what);
+
+	for (const char *p = strstr(text, what); p != NULL; p = strstr(p + 1, what)) {
+		char c = p[n];
+
+		if (!(c >= 'a' && c <= 'z') && !(c >= '0' && c <= '9') && c != '_')
+			return 1;
+	}
+	return 0;
+}
+
+static void
+every_command_is_documented(void **state)
+{
+	char *docs = read_docs();
+	char missing[4096] = "";
+	size_t used = 0;
+
+	(void)state;
+	assert_true(strlen(docs) > 1000);
+	for (size_t i = 0; command_table[i] != NULL; i++) {
+		const struct command *c = command_table[i];
+		char want[128];
+
+		snprintf(want, sizeof(want), "/%s", c->name);
+		if (!mentions(docs, want) && used < sizeof(missing) - 200)
+			used +=
+			    (size_t)snprintf(missing + used, sizeof(missing) - used, " %s", want);
+		for (const struct command *s = c->subs; s != NULL && s->name != NULL; s++) {
+			snprintf(want, sizeof(want), "/%s %s", c->name, s->name);
+			if (!mentions(docs, want) && used < sizeof(missing) - 200)
+				used += (size_t)snprintf(missing + used, sizeof(missing) - used,
+				                         " '%s'", want);
+		}
+	}
+	if (used > 0)
+		fail_msg("not in README.md or the manual pages:%s", missing);
+	free(docs);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(every_command_is_documented),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
