@@ -74,11 +74,15 @@ main(void)
 	static const char *const struck[] = {"/gm claim", "/tension set 5", "/tension strike 9-12",
 	                                     NULL};
 	static const char *const light[] = {"/gm claim", "/light add torch", NULL};
+	static const char *const hazard[] = {
+	    "/gm claim", "/hazard custom d6 1 a wandering monster; 2 a torch gutters; 3-6 nothing",
+	    NULL};
 
 	measure("a GM claimed, nothing else", gm);
 	measure("Tension set once", t1);
 	measure("Tension with ten changes in its history", t10);
 	measure("Tension with an entry struck (its own table)", struck);
 	measure("a light source (the procedure's state)", light);
+	measure("a custom hazard table (the procedure's state)", hazard);
 	return 0;
 }
