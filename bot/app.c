@@ -61,7 +61,7 @@ struct app {
 	struct app_opts opts;
 	struct config *cfg;
 	struct dispatch d;
-	uv_signal_t sigterm, sigint, sighup;
+	uv_signal_t sigterm, sigint, sighup, sigusr1;
 	uv_timer_t watchdog; /* started only under a systemd watchdog */
 	uv_timer_t step;     /* the next step, or the current one's timeout */
 	uv_timer_t grace;    /* ends a loop kept alive by a leaked handle */
@@ -172,6 +172,7 @@ close_handles(struct app *a)
 	uv_close((uv_handle_t *)&a->sigterm, NULL);
 	uv_close((uv_handle_t *)&a->sigint, NULL);
 	uv_close((uv_handle_t *)&a->sighup, NULL);
+	uv_close((uv_handle_t *)&a->sigusr1, NULL);
 	uv_close((uv_handle_t *)&a->watchdog, NULL);
 	uv_close((uv_handle_t *)&a->step, NULL);
 	uv_timer_start(&a->grace, on_grace_over, APP_CLOSE_GRACE_MS, 0);
@@ -260,6 +261,10 @@ on_signal(uv_signal_t *h, int signum)
 	if (signum == SIGHUP) {
 		log_info("SIGHUP: reloading the configuration");
 		reload(a);
+	} else if (signum == SIGUSR1) {
+		for (size_t i = 0; i < a->nsvc; i++)
+			if (a->svc[i]->ops->stats != NULL)
+				a->svc[i]->ops->stats(a->svc[i]->ctx);
 	} else if (a->phase != PHASE_RUN) {
 		log_info("%s: already stopping", signum == SIGTERM ? "SIGTERM" : "SIGINT");
 	} else {
@@ -284,10 +289,12 @@ init_handles(struct app *a)
 	uv_signal_init(a->loop, &a->sigterm);
 	uv_signal_init(a->loop, &a->sigint);
 	uv_signal_init(a->loop, &a->sighup);
-	a->sigterm.data = a->sigint.data = a->sighup.data = a;
+	uv_signal_init(a->loop, &a->sigusr1);
+	a->sigterm.data = a->sigint.data = a->sighup.data = a->sigusr1.data = a;
 	uv_signal_start(&a->sigterm, on_signal, SIGTERM);
 	uv_signal_start(&a->sigint, on_signal, SIGINT);
 	uv_signal_start(&a->sighup, on_signal, SIGHUP);
+	uv_signal_start(&a->sigusr1, on_signal, SIGUSR1);
 	uv_timer_init(a->loop, &a->watchdog);
 	uv_timer_init(a->loop, &a->step);
 	uv_timer_init(a->loop, &a->grace);

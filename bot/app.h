@@ -1,7 +1,7 @@
 /*
  * app: the running daemon. One libuv loop carries every service (the state
  * store, the console, Discord, IRC) and delver's own handles: SIGTERM,
- * SIGINT, SIGHUP and the systemd watchdog.
+ * SIGINT, SIGHUP, SIGUSR1 and the systemd watchdog.
  *
  * Start: app_run() loads the configuration, builds the state, the RNG and
  * the dispatcher, calls each starter in app.c's starters[] in order (the
@@ -17,6 +17,9 @@
  * Each step ends when the service calls app_service_done(), or after its
  * timeout (then a warning is logged and the stop goes on). Then delver's
  * own handles close, the loop ends and app_run() returns the exit status.
+ *
+ * Stats: SIGUSR1 asks each service that keeps statistics to log them (its
+ * stats callback), in start order.
  *
  * Reload: SIGHUP reads the configuration again. A file with any error is
  * rejected with the error logged and the old configuration kept. Otherwise
@@ -79,6 +82,8 @@ struct app_service_ops {
 	void (*drain)(void *ctx, struct app_service *s);
 	void (*stop)(void *ctx, struct app_service *s);
 	void (*reload)(void *ctx, const struct config *old, const struct config *now);
+	/* Logs the service's statistics at info (SIGUSR1). */
+	void (*stats)(void *ctx);
 	/* Frees what the service keeps past its stop step, once the loop has
 	 * ended (libwebsockets on a foreign loop frees its context only then),
 	 * before the loop is closed. May run the loop until its own handles

@@ -5,21 +5,23 @@
 #include "commands/commands.h"
 
 static void
-help_one(const struct command *const *path, struct reply *out)
+help_one(const struct command *const *path, bool typed, struct reply *out)
 {
 	const struct command *c = path[0];
-	char usage[512];
 	size_t n = 0;
 
 	while (n < 3 && path[n] != NULL)
 		c = path[n++];
-	registry_usage_of(path, usage, sizeof(usage));
-	reply_title(out, "%s", usage);
+	/* The usage heads the help, as each platform types the command. */
+	registry_usage_add(path, RS_BOLD, out);
+	reply_nl(out);
 	reply_line(out, 0, "%s", c->desc);
 	if (c->role == ROLE_GM)
 		reply_line(out, RS_ITALIC, "GM only.");
-	if (c->help != NULL)
-		reply_line(out, 0, "%s", c->help);
+	if (c->help != NULL) {
+		reply_text(out, 0, c->help);
+		reply_nl(out);
+	}
 	if (c->opts != NULL && c->opts[0].name != NULL) {
 		static const char *const hdr[] = {"option", "what it is"};
 
@@ -39,9 +41,21 @@ help_one(const struct command *const *path, struct reply *out)
 
 			reply_row(out, c->default_sub && !strcmp(c->default_sub, s->name), cells);
 		}
-		if (c->default_sub != NULL)
-			reply_line(out, RS_DIM, "With no subcommand, /%s runs %s.", path[0]->name,
-			           c->default_sub);
+		/* Where options are named (Discord) a subcommand is always
+		 * chosen: there is no command without one to mention. */
+		if (c->default_sub != NULL && typed) {
+			char name[80] = "", sub[120];
+
+			for (size_t i = 0; i < n; i++)
+				snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
+				         i ? " " : "", path[i]->name);
+			snprintf(sub, sizeof(sub), "%s %s", name, c->default_sub);
+			reply_add(out, RS_DIM, "With no subcommand, ");
+			reply_cmd(out, RS_DIM, name, NULL);
+			reply_add(out, RS_DIM, " runs ");
+			reply_cmd(out, RS_DIM, sub, NULL);
+			reply_line(out, RS_DIM, ".");
+		}
 	}
 }
 
@@ -63,7 +77,8 @@ help_fn(struct invocation *inv, struct reply *out)
 			snprintf(name, sizeof(name), "/%s", command_table[i]->name);
 			reply_row(out, false, cells);
 		}
-		reply_line(out, RS_DIM, "/help <command> shows one command in full.");
+		reply_cmd(out, RS_DIM, "help", "command", "<command>", NULL);
+		reply_line(out, RS_DIM, " shows one command in full.");
 		return;
 	}
 	/* "tension table set" or "/roll": walk the words down the tree. */
@@ -78,18 +93,22 @@ help_fn(struct invocation *inv, struct reply *out)
 		path[d] =
 		    d == 0 ? registry_find(topic, len) : registry_find_sub(path[d - 1], topic, len);
 		if (path[d] == NULL) {
-			reply_error(out, "There is no command '%.*s'; /help lists them all.",
-			            (int)(len > 40 ? 40 : len), topic);
+			reply_error(out, "There is no command '%.*s'; ", (int)(len > 40 ? 40 : len),
+			            topic);
+			reply_cmd(out, RS_BAD, "help", NULL);
+			reply_add(out, RS_BAD, " lists them all.");
 			return;
 		}
 		d++;
 		topic += len;
 	}
 	if (path[0] == NULL) {
-		reply_error(out, "Name a command to get help on, e.g. /help roll.");
+		reply_error(out, "Name a command to get help on, e.g. ");
+		reply_cmd(out, RS_BAD, "help", "command", "roll", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
-	help_one(path, out);
+	help_one(path, inv->from == NULL || strcmp(inv->from->platform, "discord") != 0, out);
 }
 
 static void

@@ -649,6 +649,7 @@ config_defaults(void)
 	c->discord.intents = 1;
 	c->discord.tls_verify = true;
 	c->discord.compress = DISCORD_COMPRESS_ZLIB;
+	c->discord.stats_interval = 300;
 	c->console.enabled = true;
 	c->console.channel = xstrdup("table");
 	return c;

@@ -60,6 +60,7 @@ struct config_discord {
 	uint64_t intents;               /* default 1 (GUILDS) */
 	bool tls_verify;                /* default true */
 	enum discord_compress compress; /* gateway transport compression, default zlib */
+	int stats_interval;             /* seconds between stats lines, default 300; 0: none */
 };
 
 struct config_irc {

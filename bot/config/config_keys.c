@@ -51,6 +51,8 @@ static const struct key discord_keys[] = {
      "a whole number, the sum of the gateway intent bits", NULL, NULL, 0},
     {"tls_verify", KEY_BOOL, D(tls_verify), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"compress", KEY_CHOICE, D(compress), 0, 0, 0, 0, NULL, NULL, compress_choices, 0},
+    {"stats_interval", KEY_INT, D(stats_interval), 0, 0, 0, 86400,
+     "a whole number of seconds (0: no periodic stats line)", NULL, NULL, 0},
 };
 #undef D
 

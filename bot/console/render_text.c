@@ -115,7 +115,17 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 		if (ansi)
 			buf_adds(out, row->highlight ? "\033[1;33m" : any_hl ? "\033[2m" : "");
 		for (int c = 0; c < b->ncols; c++) {
-			buf_adds(out, row->cells[c]);
+			if (ansi && (row->user_cols >> c & 1u)) {
+				/* A player's die keeps the player's colour. */
+				sgr_open(RS_USER, &row->user[c], out);
+				buf_adds(out, row->cells[c]);
+				buf_adds(out, SGR_RESET);
+				buf_adds(out, row->highlight ? "\033[1;33m"
+				              : any_hl       ? "\033[2m"
+				                             : "");
+			} else {
+				buf_adds(out, row->cells[c]);
+			}
 			if (c + 1 < b->ncols)
 				render_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
 		}

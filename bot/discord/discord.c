@@ -12,7 +12,9 @@
 #include "bot/discord/discord_cmds.h"
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_rest.h"
+#include "bot/discord/discord_shed.h"
 #include "bot/discord/discord_ws.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
@@ -23,6 +25,8 @@
 #define LATENCY_MAX  (4u << 20)
 #define HASH_FILE    "discord-commands.hash"
 #define GATEWAY_WAIT 60000 /* ms between GET /gateway/bot tries, at most */
+#define SUMMARY_MS   10000 /* shed and failed answers are summed up this often */
+#define FAIL_LOG_MAX 5     /* failed answers logged one by one per summary period */
 
 struct discord {
 	uv_loop_t *loop;
@@ -36,7 +40,11 @@ struct discord {
 	/* what was last registered, and Discord's answer when it held that */
 	char stored_want[17], stored_have[17];
 	bool registering;
-	uv_timer_t retry_timer, stop_timer;
+	uv_timer_t retry_timer, stop_timer, summary_timer, stats_timer;
+	struct shed *shed;
+	uint64_t summary_shed, summary_failed; /* since the last summary */
+	int failed_logged;                     /* lines in this summary period */
+	bool summary_due;
 	int gateway_tries;
 	bool stopping, stopped;
 	int64_t stop_deadline;
@@ -55,7 +63,9 @@ struct answer {
 	struct discord *dc;
 	uint64_t rx_ns;
 	char id[24];
-	char *followup_path, *followup_body;
+	char *followup_path;
+	char *followups[2 * DISCORD_PARTS_MAX];
+	size_t nfollowups, next; /* the follow-ups, the next one to send */
 };
 
 struct registration {
@@ -79,6 +89,59 @@ fatal_stop(struct discord *dc, const char *msg)
 }
 
 static void
+on_summary_timer(uv_timer_t *t)
+{
+	struct discord *dc = t->data;
+
+	dc->summary_due = false;
+	if (dc->summary_shed > 0)
+		log_warnx(
+		    "discord: %llu interaction%s could no longer be answered within Discord's "
+		    "3 s and went unanswered in the last %d s (overload); %llu since the start",
+		    (unsigned long long)dc->summary_shed, dc->summary_shed == 1 ? "" : "s",
+		    SUMMARY_MS / 1000, (unsigned long long)dc->stats.shed);
+	if (dc->summary_failed > (uint64_t)dc->failed_logged)
+		log_warnx("discord: %llu more answers failed in the last %d s",
+		          (unsigned long long)(dc->summary_failed - (uint64_t)dc->failed_logged),
+		          SUMMARY_MS / 1000);
+	dc->summary_shed = dc->summary_failed = 0;
+	dc->failed_logged = 0;
+}
+
+/* Starts a summary period unless one runs. */
+static void
+summary_arm(struct discord *dc)
+{
+	if (dc->summary_due || dc->stopped)
+		return;
+	dc->summary_due = true;
+	uv_timer_start(&dc->summary_timer, on_summary_timer, SUMMARY_MS, 0);
+}
+
+static void
+count_shed(struct discord *dc)
+{
+	dc->stats.shed++;
+	dc->summary_shed++;
+	opstats_add(OPSTATS_SHED);
+	summary_arm(dc);
+}
+
+/* Counts a failed answer; true when it may have a log line of its own. */
+static bool
+count_failed(struct discord *dc)
+{
+	dc->stats.failed++;
+	dc->summary_failed++;
+	opstats_add(OPSTATS_FAILED);
+	summary_arm(dc);
+	if (dc->failed_logged >= FAIL_LOG_MAX)
+		return false;
+	dc->failed_logged++;
+	return true;
+}
+
+static void
 record(struct discord *dc, uint64_t ns)
 {
 	if (!dc->record || dc->nlat == LATENCY_MAX)
@@ -94,8 +157,27 @@ static void
 answer_free(struct answer *a)
 {
 	free(a->followup_path);
-	free(a->followup_body);
+	for (size_t i = 0; i < a->nfollowups; i++)
+		free(a->followups[i]);
 	free(a);
+}
+
+static void on_followup(void *ctx, const struct rest_result *res);
+
+/* Sends the next follow-up of an answer, or frees the answer when none is
+ * left: one at a time, so that they arrive in order. */
+static void
+next_followup(struct answer *a)
+{
+	struct discord *dc = a->dc;
+
+	if (a->next >= a->nfollowups || dc->rest == NULL) {
+		answer_free(a);
+		return;
+	}
+	dc->stats.followups++;
+	rest_call(dc->rest, "POST", a->followup_path, a->followups[a->next++], REST_INTERACTION,
+	          on_followup, a);
 }
 
 static void
@@ -103,10 +185,14 @@ on_followup(void *ctx, const struct rest_result *res)
 {
 	struct answer *a = ctx;
 
-	if (res->status < 200 || res->status > 299)
-		log_warnx("discord: the private part of the answer to interaction %s failed (%ld)",
-		          a->id, res->status);
-	answer_free(a);
+	if (res->status < 200 || res->status > 299) {
+		log_warnx("discord: follow-up %zu of %zu of the answer to interaction %s failed "
+		          "(%ld); the rest of the answer is not sent",
+		          a->next, a->nfollowups, a->id, res->status);
+		answer_free(a);
+		return;
+	}
+	next_followup(a);
 }
 
 static void
@@ -116,35 +202,39 @@ on_callback(void *ctx, const struct rest_result *res)
 	struct discord *dc = a->dc;
 
 	if (res->status >= 200 && res->status <= 299) {
+		uint64_t took = res->sent_ns > a->rx_ns ? res->sent_ns - a->rx_ns : 0;
+
 		dc->stats.answered++;
-		record(dc, res->sent_ns > a->rx_ns ? res->sent_ns - a->rx_ns : 0);
-		if (a->followup_path != NULL && dc->rest != NULL) {
-			dc->stats.followups++;
-			rest_call(dc->rest, "POST", a->followup_path, a->followup_body,
-			          REST_INTERACTION, on_followup, a);
-			return;
-		}
-	} else {
-		dc->stats.failed++;
-		log_warnx("discord: the answer to interaction %s failed (%ld)", a->id, res->status);
+		opstats_add(OPSTATS_ANSWERED);
+		opstats_time(took);
+		record(dc, took);
+		next_followup(a);
+		return;
+	} else if (res->expired) {
+		count_shed(dc); /* it waited in the queue past its deadline */
+	} else if (count_failed(dc)) {
+		log_warnx("discord: the answer to interaction %s failed (%ld%s%.200s)", a->id,
+		          res->status, res->len > 0 ? ": " : "", res->len > 0 ? res->body : "");
 	}
 	answer_free(a);
 }
 
 static void
-answer(struct discord *dc, struct interact_out *out)
+answer(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
 {
 	struct answer *a = xcalloc(1, sizeof(*a));
 
 	a->dc = dc;
-	a->rx_ns = dws_rx_ns(dc->ws);
+	a->rx_ns = rx_ns;
 	snprintf(a->id, sizeof(a->id), "%s", out->id);
 	a->followup_path = out->followup_path;
-	a->followup_body = out->followup_body;
-	out->followup_path = out->followup_body = NULL;
+	memcpy(a->followups, out->followups, out->nfollowups * sizeof(*a->followups));
+	a->nfollowups = out->nfollowups;
+	out->followup_path = NULL;
+	out->nfollowups = 0;
 	dc->stats.interactions++;
-	rest_call(dc->rest, "POST", out->callback_path, out->callback_body, REST_INTERACTION,
-	          on_callback, a);
+	rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body, REST_INTERACTION,
+	                deadline, on_callback, a);
 }
 
 static void
@@ -311,16 +401,49 @@ register_commands(struct discord *dc)
 	rest_call(dc->rest, "GET", reg->path, NULL, 0, on_listed, reg);
 }
 
+/*
+ * The deadline of the interaction d, whose frame came at rx_ns (see
+ * discord_shed.h), or 0 when its id is not a snowflake (interact drops it).
+ */
+static uint64_t
+deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns)
+{
+	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
+	struct timespec ts;
+	uint64_t now = uv_hrtime(), n;
+	int64_t wall;
+	char *end;
+
+	if (id == NULL || *id < '1' || *id > '9' || strlen(id) > 20)
+		return 0;
+	errno = 0;
+	n = strtoull(id, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return 0;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	wall = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	wall -= (int64_t)((now - rx_ns) / 1000000u); /* the wall clock at rx_ns */
+	return shed_deadline(dc->shed, n, wall, rx_ns);
+}
+
 static void
 on_event(void *ctx, const char *t, const cJSON *d)
 {
 	struct discord *dc = ctx;
 	struct interact_out out = {0};
+	uint64_t rx_ns = dws_rx_ns(dc->ws), deadline = 0;
 
 	if (strcmp(t, "READY") == 0)
 		register_commands(dc);
+	if (strcmp(t, "INTERACTION_CREATE") == 0) {
+		deadline = deadline_of(dc, d, rx_ns);
+		if (deadline != 0 && uv_hrtime() >= deadline) {
+			count_shed(dc); /* not even worked out: too late already */
+			return;
+		}
+	}
 	if (interact_event(dc->it, t, d, (int64_t)time(NULL), &out) == 1 && dc->rest != NULL)
-		answer(dc, &out);
+		answer(dc, &out, rx_ns, deadline);
 	interact_out_clear(&out);
 }
 
@@ -328,6 +451,28 @@ static void
 on_gw_fatal(void *ctx, const char *msg)
 {
 	fatal_stop(ctx, msg);
+}
+
+static void
+on_rest_fatal(void *ctx, const char *msg)
+{
+	fatal_stop(ctx, msg);
+}
+
+void
+discord_log_stats(struct discord *dc)
+{
+	char line[512];
+
+	(void)dc;
+	opstats_line(line, sizeof(line));
+	log_info("%s", line);
+}
+
+static void
+on_stats_timer(uv_timer_t *t)
+{
+	discord_log_stats(t->data);
 }
 
 static int
@@ -366,12 +511,8 @@ on_gateway_bot(void *ctx, const struct rest_result *res)
 	int shards;
 	int64_t now = (int64_t)uv_now(dc->loop), wait;
 
-	if (dc->stopping)
+	if (dc->stopping || res->status == 401) /* REST's fatal hook tells of a 401 */
 		return;
-	if (res->status == 401) {
-		fatal_stop(dc, "token rejected by Discord (401): check [discord] token");
-		return;
-	}
 	j = res->status == 200 ? cJSON_ParseWithLength(res->body, res->len) : NULL;
 	if (!cJSON_IsObject(j)) {
 		cJSON_Delete(j);
@@ -454,8 +595,10 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 {
 	const struct config_discord *cfg = o->cfg;
 	struct discord *dc;
-	struct rest_opts ro = {
-	    .base_url = cfg->rest_url, .token = cfg->token, .tls_verify = cfg->tls_verify};
+	struct rest_opts ro = {.base_url = cfg->rest_url,
+	                       .token = cfg->token,
+	                       .tls_verify = cfg->tls_verify,
+	                       .fatal = on_rest_fatal};
 	struct gw_opts go = {.token = cfg->token,
 	                     .gateway_url = cfg->gateway_url,
 	                     .intents = cfg->intents,
@@ -492,10 +635,18 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->gw = gw_new(&go, &gh, dc->rng);
 	dws_attach(dc->ws, dc->gw);
 	dc->it = interact_new(&io);
+	ro.ctx = dc;
 	dc->rest = rest_new(loop, &ro);
+	dc->shed = shed_new();
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
+	uv_timer_init(loop, &dc->summary_timer);
+	uv_timer_init(loop, &dc->stats_timer);
 	dc->retry_timer.data = dc->stop_timer.data = dc;
+	dc->summary_timer.data = dc->stats_timer.data = dc;
+	if (o->stats_interval_ms > 0)
+		uv_timer_start(&dc->stats_timer, on_stats_timer, o->stats_interval_ms,
+		               o->stats_interval_ms);
 	log_info("discord: starting (shard %d of %d, %s)", cfg->shard_id, cfg->shard_count,
 	         cfg->compress == DISCORD_COMPRESS_ZLIB ? "zlib-stream compression"
 	                                                : "no compression");
@@ -524,9 +675,12 @@ finish_stop(struct discord *dc)
 	struct rest *r = dc->rest;
 
 	dc->stopped = true;
-	dc->closing = 4;
+	dc->closing = 6;
+	on_summary_timer(&dc->summary_timer); /* what is not yet told */
 	uv_close((uv_handle_t *)&dc->retry_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stop_timer, timer_closed);
+	uv_close((uv_handle_t *)&dc->summary_timer, timer_closed);
+	uv_close((uv_handle_t *)&dc->stats_timer, timer_closed);
 	dc->rest = NULL;
 	if (r != NULL)
 		rest_close(r, part_closed, dc);
@@ -571,6 +725,7 @@ discord_free(struct discord *dc)
 	dws_free(dc->ws);
 	gw_free(dc->gw);
 	interact_free(dc->it);
+	shed_free(dc->shed);
 	rng_free(dc->rng);
 	free(dc->app_id);
 	free(dc->dev_guild);

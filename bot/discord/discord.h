@@ -13,6 +13,13 @@
  * INTERACTION_CREATE is answered through discord_interact and the REST
  * client: the callback, then the private follow-up if the reply has one.
  *
+ * An interaction that can no longer be answered within Discord's 3 s is
+ * not answered (discord_shed.h says how that is decided): it is counted
+ * as shed, and the shed and the failed answers are summed up in one
+ * warning per 10 s (at most 5 failed answers a period get a line of their
+ * own). Every stats_interval_ms, and on discord_log_stats(), one info line
+ * gives the counters of discord_opstats.h.
+ *
  * Everything runs on the caller's libuv loop. A fatal condition (a fatal
  * gateway close code, the token refused at start) is logged as one
  * sentence and reported through on_fatal; the caller decides to stop.
@@ -46,12 +53,14 @@ struct discord_opts {
 	void *ctx;
 	/* Keep each interaction's frame-to-callback time (benchmarks). */
 	bool record_latency;
+	uint64_t stats_interval_ms; /* the stats line this often; 0: never */
 };
 
 struct discord_stats {
 	uint64_t interactions; /* answers attempted */
 	uint64_t answered;     /* callbacks Discord accepted */
 	uint64_t failed;       /* callbacks that failed */
+	uint64_t shed; /* not answered: too late (those shed on arrival are not in interactions) */
 	uint64_t followups;
 	uint64_t registrations;
 };
@@ -67,6 +76,8 @@ void discord_free(struct discord *dc);
 void discord_set_gm_role(struct discord *dc, const char *gm_role);
 
 const struct discord_stats *discord_stats(const struct discord *dc);
+/* Logs the stats line (discord_opstats.h) at info. */
+void discord_log_stats(struct discord *dc);
 /* With record_latency: the frame-received to callback-sent times in
  * nanoseconds, in the order the callbacks went out. */
 const uint64_t *discord_latencies(const struct discord *dc, size_t *n);

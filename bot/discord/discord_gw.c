@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/discord/discord_opstats.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -279,6 +280,7 @@ send_identify(struct gw *g, int64_t now)
 		          (g->reset_at - now) / 1000);
 	g->identify_at = INT64_MAX;
 	g->stats.identifies++;
+	opstats_add(OPSTATS_IDENTIFIES);
 	log_info("discord: identifying as shard %d/%d", g->shard_id, g->shard_count);
 	queue(g, s, false, true);
 }
@@ -294,6 +296,7 @@ send_resume(struct gw *g)
 	cJSON_AddStringToObject(d, "session_id", g->session_id);
 	cJSON_AddNumberToObject(d, "seq", (double)g->seq);
 	g->stats.resumes++;
+	opstats_add(OPSTATS_RESUMES);
 	log_info("discord: resuming session at sequence %" PRId64, g->seq);
 	queue(g, cJSON_PrintUnformatted(root), false, false);
 	cJSON_Delete(root);

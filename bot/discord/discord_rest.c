@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
+#include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_ratelimit.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
@@ -19,12 +21,15 @@
 #endif
 #define USER_AGENT     "DiscordBot (https://github.com/delver-bot/delver, " DELVER_VERSION ")"
 #define RESPONSE_MAX   (1u << 20)
-#define POOL_MAX       16
-#define TRIES_MAX      3 /* retries of a 5xx or a failed connection */
-#define LIMITED_MAX    8 /* 429s one request may meet */
+#define POOL_MAX       64 /* easy handles kept for reuse: one per connection */
+#define TRIES_MAX      3  /* retries of a 5xx or a failed connection */
+#define LIMITED_MAX    8  /* 429s one request may meet */
 #define TIMEOUT_MS     15000
 #define CONNECT_MS     5000
 #define HOST_CONNS_MAX 64
+/* Requests handed to libcurl at once; later ones wait in our queue, where
+ * their deadlines are still checked. */
+#define ACTIVE_MAX 256
 
 struct req {
 	struct rest *r;
@@ -32,15 +37,18 @@ struct req {
 	char method[8];
 	char *url;
 	char *body;
+	size_t body_len;
 	char route[RL_ROUTE_MAX];
 	unsigned flags;
+	bool token_route, expired;
+	uint64_t deadline_ns; /* 0: none */
 	rest_cb cb;
 	void *ctx;
 	int tries, limited;
 	int64_t not_before;
 	CURL *easy;
 	struct buf resp;
-	uint64_t queued_ns, added_ns, sent_ns;
+	uint64_t queued_ns, sent_ns;
 };
 
 struct list {
@@ -69,6 +77,9 @@ struct rest {
 	CURL *pool[POOL_MAX];
 	size_t npool;
 	bool stopped, closing;
+	char fatal_msg[RL_ROUTE_MAX + 128]; /* set when the fatal hook is due */
+	void (*fatal)(void *, const char *);
+	void *fatal_ctx;
 	int open_handles;
 	void (*done)(void *);
 	void *done_ctx;
@@ -150,6 +161,7 @@ complete(struct rest *r, struct req *q, long status)
 	    .len = q->resp.len,
 	    .sent_ns = q->sent_ns,
 	    .queued_ns = q->queued_ns,
+	    .expired = q->expired,
 	};
 
 	r->stats.done++;
@@ -219,6 +231,22 @@ on_poll(uv_poll_t *h, int status, int events)
 	check_done(r);
 }
 
+static struct sock *
+sock_find(struct rest *r, curl_socket_t fd)
+{
+	struct sock *s;
+
+	for (s = r->socks; s != NULL && s->fd != fd; s = s->next)
+		;
+	return s;
+}
+
+/*
+ * A connection's poll handle lives as long as its socket: when curl stops
+ * watching a socket (its connection waits in the cache between requests)
+ * the handle only stops polling, and the next request on that connection
+ * starts it again; it is closed when curl closes the socket (on_close).
+ */
 static int
 socket_cb(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
 {
@@ -227,13 +255,15 @@ socket_cb(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
 	int events = 0;
 
 	if (action == CURL_POLL_REMOVE) {
-		if (s != NULL) {
-			curl_multi_assign(r->multi, fd, NULL);
-			sock_close(r, s);
-		}
+		if (s == NULL)
+			s = sock_find(r, fd);
+		if (s != NULL)
+			uv_poll_stop(&s->poll);
 		return 0;
 	}
-	if (s == NULL) {
+	if (s == NULL && (s = sock_find(r, fd)) != NULL) {
+		curl_multi_assign(r->multi, fd, s);
+	} else if (s == NULL) {
 		s = xcalloc(1, sizeof(*s));
 		s->fd = fd;
 		s->r = r;
@@ -255,6 +285,18 @@ socket_cb(CURL *e, curl_socket_t fd, int action, void *userp, void *socketp)
 		events |= UV_WRITABLE;
 	uv_poll_start(&s->poll, events, on_poll);
 	return 0;
+}
+
+/* curl closes a socket: its poll handle goes first. */
+static int
+on_close(void *clientp, curl_socket_t fd)
+{
+	struct rest *r = clientp;
+	struct sock *s = sock_find(r, fd);
+
+	if (s != NULL)
+		sock_close(r, s);
+	return close(fd);
 }
 
 static void
@@ -289,20 +331,34 @@ on_write(char *p, size_t size, size_t n, void *ctx)
 	return size * n;
 }
 
-static void
-start(struct rest *r, struct req *q, int64_t now)
+/* libcurl has a connection and is about to send: the last moment to drop
+ * a request past its deadline. */
+static int
+on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
 {
-	CURL *e = r->npool > 0 ? r->pool[--r->npool] : curl_easy_init();
-	bool has_body = q->body != NULL;
+	struct req *q = ctx;
 
-	if (e == NULL) { /* out of memory: the policy is to stop */
-		fatalx("libcurl cannot make a handle");
+	q->sent_ns = uv_hrtime();
+	if (q->deadline_ns != 0 && q->sent_ns >= q->deadline_ns) {
+		q->expired = true;
+		return CURL_PREREQFUNC_ABORT;
 	}
-	curl_easy_setopt(e, CURLOPT_URL, q->url);
-	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
+	return CURL_PREREQFUNC_OK;
+}
+
+/* A handle with the options every request shares; pooled handles keep
+ * them, so a request sets only its own. */
+static CURL *
+handle_new(struct rest *r)
+{
+	CURL *e = curl_easy_init();
+
+	if (e == NULL) /* out of memory: the policy is to stop */
+		fatalx("libcurl cannot make a handle");
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, has_body ? r->hdr_body : r->hdr_plain);
+	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close);
+	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, r);
 	curl_easy_setopt(e, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
@@ -312,34 +368,66 @@ start(struct rest *r, struct req *q, int64_t now)
 	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
+	return e;
+}
+
+static void
+start(struct rest *r, struct req *q, int64_t now)
+{
+	CURL *e = r->npool > 0 ? r->pool[--r->npool] : handle_new(r);
+	bool has_body = q->body != NULL;
+
+	curl_easy_setopt(e, CURLOPT_URL, q->url);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
+	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, has_body ? r->hdr_body : r->hdr_plain);
 	if (strcmp(q->method, "GET") == 0) {
 		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
 	} else {
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, has_body ? q->body : "");
-		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, has_body ? (long)strlen(q->body) : 0L);
-		if (strcmp(q->method, "POST") != 0)
-			curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, q->method);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, has_body ? (long)q->body_len : 0L);
 	}
+	/* NULL: the method the options above imply (GET or POST). */
+	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST,
+	                 strcmp(q->method, "GET") != 0 && strcmp(q->method, "POST") != 0 ? q->method
+	                                                                                 : NULL);
 	q->easy = e;
 	buf_reset(&q->resp);
 	rl_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
 	list_push(&r->active, q, false);
 	r->nactive++;
-	q->added_ns = uv_hrtime();
 	curl_multi_add_handle(r->multi, e);
 }
+
+static void fail_later(struct rest *r, struct req *q);
 
 static void
 pump(struct rest *r)
 {
 	int64_t now = (int64_t)uv_now(r->loop), next = INT64_MAX;
+	uint64_t now_ns = 0;
 	struct req *q, *nx;
 
 	for (q = r->pending.head; q != NULL; q = nx) {
-		int64_t w = q->not_before > now ? q->not_before - now : 0;
-		int64_t wr = rl_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
+		int64_t w, wr;
 
 		nx = q->next;
+		if (q->deadline_ns != 0) {
+			if (now_ns == 0)
+				now_ns = uv_hrtime();
+			if (now_ns >= q->deadline_ns) {
+				list_unlink(&r->pending, q);
+				r->npending--;
+				q->expired = true;
+				fail_later(r, q);
+				continue;
+			}
+		}
+		if (r->nactive >= ACTIVE_MAX)
+			break; /* check_done pumps again as requests finish */
+		w = q->not_before > now ? q->not_before - now : 0;
+		wr = rl_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
 		if (wr > w)
 			w = wr;
 		if (w > 0) {
@@ -365,6 +453,15 @@ on_pump_timer(uv_timer_t *t)
 		list_unlink(&r->failed, q);
 		complete(r, q, 0);
 	}
+	if (r->fatal_msg[0] != '\0' && !r->closing) {
+		char msg[sizeof(r->fatal_msg)];
+
+		memcpy(msg, r->fatal_msg, sizeof(msg));
+		r->fatal_msg[0] = '\0';
+		if (r->fatal != NULL)
+			r->fatal(r->fatal_ctx, msg); /* may close r: touch nothing after */
+		return;
+	}
 	if (!r->closing)
 		pump(r);
 }
@@ -386,16 +483,21 @@ fail_later(struct rest *r, struct req *q)
 	uv_timer_start(&r->pump_timer, on_pump_timer, 0, 0);
 }
 
+/* The bot token was refused on route lr: no more REST, and the fatal hook
+ * runs from the loop. */
 static void
-stop_rest(struct rest *r)
+stop_rest(struct rest *r, const char *lr)
 {
 	struct req *q;
 
 	if (r->stopped)
 		return;
 	r->stopped = true;
-	log_error("discord: the REST API rejected the token (401): check [discord] token; no "
-	          "more REST calls will be made");
+	snprintf(r->fatal_msg, sizeof(r->fatal_msg),
+	         "token rejected by Discord (401): check [discord] token (the call was %s); "
+	         "no more REST calls will be made",
+	         lr);
+	uv_timer_start(&r->pump_timer, on_pump_timer, 0, 0);
 	while ((q = r->pending.head) != NULL) {
 		list_unlink(&r->pending, q);
 		r->npending--;
@@ -445,6 +547,9 @@ parse_429(CURL *e, const struct req *q, bool *global)
 	return secs;
 }
 
+/* The route for a log line, worked out only when a line is written. */
+#define LOG_ROUTE() (lr[0] == '\0' ? log_route(q->route, lr, sizeof(lr)) : (void)0, lr)
+
 static void
 finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 {
@@ -454,15 +559,22 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	struct curl_header *bh;
 	struct rl_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
-	log_route(q->route, lr, sizeof(lr));
+	lr[0] = '\0';     /* LOG_ROUTE() fills it for the lines that need it */
+	if (q->expired) { /* on_prereq dropped it: not an error */
+		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
+		complete(r, q, 0);
+		return;
+	}
 	if (rc != CURLE_OK) {
 		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
-			log_warnx("discord: %s failed (%s); retrying", lr, curl_easy_strerror(rc));
+			log_warnx("discord: %s failed (%s); retrying", LOG_ROUTE(),
+			          curl_easy_strerror(rc));
 			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
 			return;
 		}
-		log_warnx("discord: %s failed (%s); giving up", lr, curl_easy_strerror(rc));
+		log_warnx("discord: %s failed (%s); giving up", LOG_ROUTE(),
+		          curl_easy_strerror(rc));
 		complete(r, q, 0);
 		return;
 	}
@@ -478,7 +590,8 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 
 		rl_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
 		r->stats.rate_limited++;
-		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", lr,
+		opstats_add(OPSTATS_REST_429);
+		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", LOG_ROUTE(),
 		          global ? "global" : "bucket", secs);
 		if (q->limited++ < LIMITED_MAX) {
 			retry(r, q, (int64_t)(secs * 1000.0 + 0.999) + 1, now);
@@ -490,16 +603,18 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	rl_done(r->rl, q->route, exempt, status, &h, 0, false, now);
 	if (status >= 500 && status <= 599) {
 		r->stats.server_errors++;
+		opstats_add(OPSTATS_REST_5XX);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
-			log_warnx("discord: %s answered %ld; retrying", lr, status);
+			log_warnx("discord: %s answered %ld; retrying", LOG_ROUTE(), status);
 			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
 			return;
 		}
 	}
-	if (status == 401)
-		stop_rest(r);
-	else if (status >= 400)
-		log_warnx("discord: %s answered %ld: %.200s", lr, status, buf_str(&q->resp));
+	if (status == 401 && !q->token_route)
+		stop_rest(r, LOG_ROUTE());
+	else if (status >= 400 && !q->token_route)
+		log_warnx("discord: %s answered %ld: %.200s", LOG_ROUTE(), status,
+		          buf_str(&q->resp));
 	complete(r, q, status);
 }
 
@@ -513,20 +628,16 @@ check_done(struct rest *r)
 		CURL *e = m->easy_handle;
 		CURLcode rc = m->data.result;
 		struct req *q = NULL;
-		curl_off_t pre = 0;
 
 		if (m->msg != CURLMSG_DONE)
 			continue;
 		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&q);
-		curl_easy_getinfo(e, CURLINFO_PRETRANSFER_TIME_T, &pre);
-		q->sent_ns = q->added_ns + (uint64_t)pre * 1000u;
 		list_unlink(&r->active, q);
 		r->nactive--;
 		curl_multi_remove_handle(r->multi, e);
 		finish(r, q, e, rc, (int64_t)uv_now(r->loop));
 		q = NULL;
-		curl_easy_reset(e);
-		if (r->npool < POOL_MAX)
+		if (r->npool < POOL_MAX) /* it keeps its shared options */
 			r->pool[r->npool++] = e;
 		else
 			curl_easy_cleanup(e);
@@ -570,6 +681,8 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	while (n > 0 && r->base[n - 1] == '/')
 		r->base[--n] = '\0';
 	r->tls_verify = o->tls_verify;
+	r->fatal = o->fatal;
+	r->fatal_ctx = o->ctx;
 	r->hdr_body = headers(o->token != NULL ? o->token : "", true);
 	r->hdr_plain = headers(o->token != NULL ? o->token : "", false);
 	r->rl = rl_new();
@@ -588,9 +701,30 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	return r;
 }
 
+bool
+rest_token_route(const char *path)
+{
+	const char *p;
+
+	if (strncmp(path, "/interactions/", 14) == 0)
+		return true;
+	if (strncmp(path, "/webhooks/", 10) != 0)
+		return false;
+	/* /webhooks/<id>/<token>...: the token is the second segment. */
+	p = strchr(path + 10, '/');
+	return p != NULL && p[1] != '\0' && p[1] != '?';
+}
+
 void
 rest_call(struct rest *r, const char *method, const char *path, const char *body, unsigned flags,
           rest_cb cb, void *ctx)
+{
+	rest_call_until(r, method, path, body, flags, 0, cb, ctx);
+}
+
+void
+rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
+                unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
 {
 	struct req *q = xcalloc(1, sizeof(*q));
 	struct buf u;
@@ -601,8 +735,11 @@ rest_call(struct rest *r, const char *method, const char *path, const char *body
 	buf_addf(&u, "%s%s", r->base, path);
 	q->url = buf_take(&u);
 	q->body = xstrdup(body);
+	q->body_len = body != NULL ? strlen(body) : 0;
 	rl_route(method, path, q->route, sizeof(q->route));
 	q->flags = flags;
+	q->token_route = rest_token_route(path);
+	q->deadline_ns = deadline_ns;
 	q->cb = cb;
 	q->ctx = ctx;
 	buf_init(&q->resp, RESPONSE_MAX);

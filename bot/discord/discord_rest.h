@@ -32,6 +32,10 @@ struct rest_opts {
 	const char *base_url; /* e.g. "https://discord.com/api/v10" */
 	const char *token;    /* copied; never logged */
 	bool tls_verify;
+	/* REST stopped for good (the bot token was refused); msg is one
+	 * sentence, not logged here. May be NULL. */
+	void (*fatal)(void *ctx, const char *msg);
+	void *ctx;
 };
 
 struct rest_result {
@@ -40,6 +44,7 @@ struct rest_result {
 	size_t len;
 	uint64_t sent_ns;   /* uv_hrtime() when the request's last try began to go out */
 	uint64_t queued_ns; /* uv_hrtime() when rest_call() was made */
+	bool expired;       /* not sent: its deadline passed first (status 0) */
 };
 
 /* Runs once per request, from the loop (never inside rest_call). */
@@ -57,6 +62,18 @@ struct rest *rest_new(uv_loop_t *loop, const struct rest_opts *o);
  */
 void rest_call(struct rest *r, const char *method, const char *path, const char *body,
                unsigned flags, rest_cb cb, void *ctx);
+
+/*
+ * As rest_call(), but a request that has not begun to go out by
+ * deadline_ns (on uv_hrtime()'s clock) is not sent, nor sent again after a
+ * 429 or a 5xx: it completes with status 0 and expired set.
+ */
+void rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
+                     unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx);
+
+/* Whether path (relative to base_url) is authorised by an interaction's
+ * token rather than the bot token. */
+bool rest_token_route(const char *path);
 
 /* Requests queued or in flight. */
 size_t rest_pending(const struct rest *r);

@@ -61,8 +61,17 @@ reload(void *ctx, const struct config *old, const struct config *now)
 	    !same(o->gateway_url, n->gateway_url) || !same(o->rest_url, n->rest_url) ||
 	    !same(o->dev_guild, n->dev_guild) || o->shard_id != n->shard_id ||
 	    o->shard_count != n->shard_count || o->intents != n->intents ||
-	    o->tls_verify != n->tls_verify || o->compress != n->compress)
+	    o->tls_verify != n->tls_verify || o->compress != n->compress ||
+	    o->stats_interval != n->stats_interval)
 		log_warnx("[discord] changed: restart delver to apply it");
+}
+
+static void
+stats(void *ctx)
+{
+	struct discord_service *ds = ctx;
+
+	discord_log_stats(ds->dc);
 }
 
 static void
@@ -80,6 +89,7 @@ static const struct app_service_ops ops = {
     .drain = drain,
     .stop = stop,
     .reload = reload,
+    .stats = stats,
     .release = release,
 };
 
@@ -108,6 +118,7 @@ discord_service_start(struct app *a, char *err, size_t errlen)
 	o.d = app_dispatch(a);
 	o.on_fatal = on_fatal;
 	o.ctx = ds;
+	o.stats_interval_ms = (uint64_t)c->discord.stats_interval * 1000u;
 	ds->dc = discord_start(app_loop(a), &o);
 	if (ds->dc == NULL) {
 		free(ds);

@@ -16,7 +16,10 @@
  *   POST /_control            one command: drop | noack | op1 | op7 |
  *                             op9 true|false | close CODE | oversize BYTES |
  *                             malformed | fragment BYTES | heartbeat MS |
- *                             remaining N | mark | lenient on|off | quit |
+ *                             remaining N | mark (restarts the heartbeat gap
+ *                             and the since-mark interaction counts) |
+ *                             lenient on|off | quit |
+ *                             age MS (interactions so far made MS older) |
  *                             zsplit BYTES (compressed payloads in messages
  *                             of this size) | zexpect yes|no|any (as
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
@@ -25,7 +28,10 @@
  * restecho ... (see rest.c) POST
  * /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
  *                              "templates":[{"data":{...},"type":2,
- *                              "expect":"text","private":false,...}]}
+ *                              "expect":"text","private":false,
+ *                              "parts":["text",...],...}]}
+ *                             (parts: strings the callback and follow-ups
+ *                             must hold, in this order)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/commands   the command list of the last registration
  *   POST /_control/commands   {"scope":PATH,"commands":[...]}: what the scope
@@ -138,8 +144,12 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "duplicates", (double)F.st.duplicates);
 	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
+	cJSON_AddNumberToObject(i, "parts_missing", rest_fake_parts_missing());
 	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);
 	cJSON_AddNumberToObject(i, "left_to_inject", gw_fake_left());
+	cJSON_AddNumberToObject(i, "mark_created", (double)F.st.mark_created);
+	cJSON_AddNumberToObject(i, "mark_answered", (double)F.st.mark_answered);
+	cJSON_AddNumberToObject(i, "mark_unanswered", (double)F.st.mark_unanswered);
 	g = cJSON_AddObjectToObject(o, "gateway");
 	cJSON_AddNumberToObject(g, "connections", (double)F.st.connections);
 	cJSON_AddNumberToObject(g, "open", F.nconns);
@@ -555,6 +565,7 @@ main(int argc, char **argv)
 	lws_sul_schedule(F.ctx, 0, &F.tick, on_tick, TICK_US);
 	while (!stop_flag && lws_service(F.ctx, 0) >= 0)
 		;
+	rest_fake_final();
 	s = stats_json();
 	fprintf(stderr, "fake: %s\n", s);
 	if (stats_file != NULL && (f = fopen(stats_file, "w")) != NULL) {

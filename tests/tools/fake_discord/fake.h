@@ -25,9 +25,11 @@
 
 #include "rules/base/buf.h"
 
-#define FAKE_RECV_MAX    4096 /* a gateway payload from the client */
-#define FAKE_SEND_BUDGET 120  /* client payloads per 60 s */
-#define FAKE_ANSWER_MS   3000 /* an interaction must be answered within */
+#define FAKE_RECV_MAX    4096             /* a gateway payload from the client */
+#define FAKE_SEND_BUDGET 120              /* client payloads per 60 s */
+#define FAKE_ANSWER_MS   3000             /* an interaction must be answered within */
+#define FAKE_TOKEN_MS    (15 * 60 * 1000) /* its token serves follow-ups this long */
+#define FAKE_FOLLOWUPS   16               /* more follow-ups to one interaction: unbounded */
 #define FAKE_REPLAY_MAX  20000
 #define STREAMS_MAX      8
 
@@ -89,7 +91,9 @@ struct inter {
 	const cJSON *tmpl; /* its template (expectations) */
 	int answers;
 	int followups;
+	int parts;           /* how many of the template's "parts" were seen, in order */
 	int64_t answered_at; /* ms, or 0 */
+	bool spoiled;        /* a fault answered its callback: it cannot be late */
 	UT_hash_handle hh;
 };
 
@@ -135,7 +139,7 @@ struct fake {
 	int64_t last_identify;
 
 	struct inter *inters;
-	uint64_t next_id;
+	uint64_t next_id; /* the least id the next interaction may have */
 	/* interactions to inject */
 	/* interaction streams, each cycling through its templates */
 	struct stream {
@@ -168,7 +172,11 @@ struct fake {
 		uint64_t client_closes;
 		uint64_t zlib_connections;      /* that asked for compress=zlib-stream */
 		uint64_t raw_bytes, wire_bytes; /* gateway payloads, before and as sent */
+		/* interactions created since the last "mark": made, answered in
+		 * time, not answered in time (lenient or not) */
+		uint64_t mark_created, mark_answered, mark_unanswered;
 	} st;
+	uint64_t mark_id;  /* the first id after the last "mark" */
 	cJSON *violations; /* the first 100, as strings */
 };
 
@@ -228,6 +236,10 @@ int rest_fake_fault(const char *args, char *err, size_t errlen);
 const cJSON *rest_fake_commands(const char *scope);
 /* Holds arr (taken) as scope's command set, with the fields Discord adds. */
 void rest_fake_set_commands(const char *scope, cJSON *arr);
+/* Interactions whose answer still lacks some of its template's "parts". */
+int rest_fake_parts_missing(void);
+/* At exit: each such interaction is a violation. */
+void rest_fake_final(void);
 
 /* check.c: each returns 0, or -1 after recording a violation. */
 int check_message(const cJSON *msg, const char *where);

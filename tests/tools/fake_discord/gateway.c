@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rules/base/mem.h"
 
@@ -488,6 +489,24 @@ random_token(char *out, size_t n)
 	out[n - 1] = '\0';
 }
 
+/* A snowflake as Discord makes them: the wall clock in ms since
+ * 2015-01-01 in the top 42 bits, so its age can be read from it; ids
+ * still grow by at least one. */
+static uint64_t
+snowflake_now(void)
+{
+	struct timespec ts;
+	uint64_t ms, id;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u - 1420070400000ull;
+	id = ms << 22;
+	if (id < F.next_id)
+		id = F.next_id;
+	F.next_id = id + 1;
+	return id;
+}
+
 /* Builds and dispatches one interaction from template t of stream st. */
 static void
 inject_one(const struct stream *st, const cJSON *t, uint64_t k)
@@ -508,7 +527,9 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 
 	if (cJSON_IsNumber(u))
 		user = 1400000000000000000ull + (uint64_t)u->valuedouble;
-	it->id = F.next_id++;
+	it->id = snowflake_now();
+	if (F.mark_id != 0 && it->id >= F.mark_id)
+		F.st.mark_created++;
 	random_token(it->token, 121);
 	it->created = fake_now();
 	it->type = cJSON_IsNumber(type) ? type->valueint : 2;
@@ -604,7 +625,9 @@ gw_fake_tick(int64_t now)
 
 		if (it != NULL && it->answers == 0 && now - it->created <= FAKE_ANSWER_MS)
 			break;
-		if (it != NULL && it->answers == 0 && !F.lenient) {
+		if (it != NULL && it->answers == 0 && F.mark_id != 0 && it->id >= F.mark_id)
+			F.st.mark_unanswered++;
+		if (it != NULL && it->answers == 0 && !F.lenient && !it->spoiled) {
 			F.st.late++;
 			fake_violation("interaction %" PRIu64 " was not answered within 3 s",
 			               it->id);

@@ -1,0 +1,126 @@
+/* discord_opstats: counters and handling times; see discord_opstats.h. */
+#include "bot/discord/discord_opstats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SUB     8  /* buckets per power of two */
+#define MAJORS  38 /* up to 2^40 us: any time at all */
+#define BUCKETS (MAJORS * SUB)
+
+static struct {
+	uint64_t count[OPSTATS_COUNTERS];
+	uint32_t hist[BUCKETS];
+	uint64_t n, max_us;
+} S;
+
+/* Values below 16 us have a bucket each; above, a power of two is split
+ * into SUB equal buckets. */
+static unsigned
+bucket_of(uint64_t us)
+{
+	unsigned msb, i;
+
+	if (us < 2 * SUB)
+		return (unsigned)us;
+	msb = 63u - (unsigned)__builtin_clzll(us);
+	i = (msb - 2) * SUB + (unsigned)((us >> (msb - 3)) & (SUB - 1));
+	return i < BUCKETS ? i : BUCKETS - 1;
+}
+
+/* The largest value bucket i holds. */
+static uint64_t
+bucket_top(unsigned i)
+{
+	unsigned msb, sub;
+
+	if (i < 2 * SUB)
+		return i;
+	msb = i / SUB + 2;
+	sub = i % SUB;
+	return (((uint64_t)(SUB + sub) + 1) << (msb - 3)) - 1;
+}
+
+void
+opstats_add(enum opstats_counter c)
+{
+	S.count[c]++;
+}
+
+uint64_t
+opstats_get(enum opstats_counter c)
+{
+	return S.count[c];
+}
+
+void
+opstats_time(uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+	unsigned b = bucket_of(us);
+
+	if (S.hist[b] < UINT32_MAX)
+		S.hist[b]++;
+	S.n++;
+	if (us > S.max_us)
+		S.max_us = us;
+}
+
+/* The smallest bucket top under which at least rank values lie. */
+static uint64_t
+rank_value(uint64_t rank)
+{
+	uint64_t seen = 0;
+
+	for (unsigned i = 0; i < BUCKETS; i++) {
+		seen += S.hist[i];
+		if (seen >= rank)
+			return bucket_top(i) < S.max_us ? bucket_top(i) : S.max_us;
+	}
+	return S.max_us;
+}
+
+void
+opstats_times(struct opstats_times *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = S.n;
+	if (S.n == 0)
+		return;
+	/* The nearest-rank percentiles: ceil(p * n / 100). */
+	out->p50_us = rank_value((S.n * 50 + 99) / 100);
+	out->p99_us = rank_value((S.n * 99 + 99) / 100);
+	out->max_us = S.max_us;
+}
+
+int
+opstats_line(char *buf, size_t len)
+{
+	struct opstats_times t;
+	int r;
+
+	opstats_times(&t);
+	r = snprintf(buf, len,
+	             "discord stats: interactions answered %llu, shed %llu, failed %llu; "
+	             "gateway resumes %llu, identifies %llu; REST 429s %llu, 5xx %llu; "
+	             "handling time over %llu interactions since the last line: p50 %llu us, "
+	             "p99 %llu us, max %llu us",
+	             (unsigned long long)S.count[OPSTATS_ANSWERED],
+	             (unsigned long long)S.count[OPSTATS_SHED],
+	             (unsigned long long)S.count[OPSTATS_FAILED],
+	             (unsigned long long)S.count[OPSTATS_RESUMES],
+	             (unsigned long long)S.count[OPSTATS_IDENTIFIES],
+	             (unsigned long long)S.count[OPSTATS_REST_429],
+	             (unsigned long long)S.count[OPSTATS_REST_5XX], (unsigned long long)t.n,
+	             (unsigned long long)t.p50_us, (unsigned long long)t.p99_us,
+	             (unsigned long long)t.max_us);
+	memset(S.hist, 0, sizeof(S.hist));
+	S.n = S.max_us = 0;
+	return r;
+}
+
+void
+opstats_reset(void)
+{
+	memset(&S, 0, sizeof(S));
+}

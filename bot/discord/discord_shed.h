@@ -1,0 +1,58 @@
+/*
+ * discord_shed: which interactions can still be answered in time.
+ *
+ * Discord accepts the first answer to an interaction (the callback) for
+ * 3 s after it created the interaction; a later one fails with 404
+ * "Unknown interaction" and costs a request for nothing. Under overload,
+ * answering what is already too late only makes everything later: so an
+ * interaction that cannot be answered in time is not answered at all (it
+ * is shed, counted, and logged in a summary, never one line each).
+ *
+ * The deadline of one interaction, on the monotonic clock of the frame's
+ * receipt (uv_hrtime()):
+ *
+ *     deadline = received + 3000 ms - SHED_MARGIN_MS - age
+ *     age      = max(0, wall clock at receipt - the id's timestamp - skew)
+ *
+ * The id is a snowflake: its top 42 bits are Discord's clock in ms since
+ * 2015-01-01 when it created the interaction. Our clock and Discord's
+ * differ by an unknown skew: it is estimated as the smallest difference
+ * (wall clock at receipt - id timestamp) seen over the last 5 to 10
+ * minutes, which is the skew plus the fastest delivery; a skew estimate
+ * above SHED_SKEW_MAX_MS is taken as that much (a clock so far ahead of
+ * Discord's sheds early rather than a long backlog passing as skew). The
+ * age so misses the fastest delivery time (milliseconds): the margin
+ * covers it, with the time the callback takes to reach Discord.
+ *
+ * A callback is sent only before its deadline (rest_call_until); one that
+ * is not yet sent by then is dropped too. Pure: every clock is an
+ * argument.
+ */
+#ifndef DELVER_DISCORD_SHED_H
+#define DELVER_DISCORD_SHED_H
+
+#include <stdint.h>
+
+#define SHED_WINDOW_MS        3000 /* Discord's window for the callback */
+#define SHED_MARGIN_MS        500  /* kept for the callback's trip and the clocks' error */
+#define SHED_SKEW_MAX_MS      1000 /* the largest skew believed (our clock ahead) */
+#define SHED_SKEW_SPAN        (300ull * 1000000000ull) /* ns per skew-estimate period */
+#define SHED_DISCORD_EPOCH_MS 1420070400000LL          /* 2015-01-01T00:00:00Z */
+
+struct shed;
+
+struct shed *shed_new(void);
+void shed_free(struct shed *s);
+
+/*
+ * The deadline (on rx_ns's clock) for the callback of interaction id,
+ * whose frame was received at rx_ns, when the wall clock read wall_ms (ms
+ * since 1970) at rx_ns. Updates the skew estimate. The interaction can be
+ * answered when the deadline is still ahead.
+ */
+uint64_t shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns);
+
+/* The skew estimate in ms (0 before any interaction). */
+int64_t shed_skew_ms(const struct shed *s);
+
+#endif

@@ -1,0 +1,121 @@
+/* bot/discord/discord_opstats: the counters, the handling-time histogram
+ * and the stats line. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/discord/discord_opstats.h"
+
+static int
+reset(void **unused)
+{
+	opstats_reset();
+	return 0;
+}
+
+static void
+no_times(void **unused)
+{
+	struct opstats_times t;
+
+	opstats_times(&t);
+	assert_int_equal(t.n, 0);
+	assert_int_equal(t.p50_us, 0);
+	assert_int_equal(t.p99_us, 0);
+	assert_int_equal(t.max_us, 0);
+}
+
+/* Below 16 us every microsecond has its bucket: percentiles are exact. */
+static void
+small_times_exact(void **unused)
+{
+	struct opstats_times t;
+
+	for (uint64_t us = 1; us <= 10; us++)
+		for (int k = 0; k < 10; k++)
+			opstats_time(us * 1000 + 999); /* ns below the next microsecond */
+	opstats_times(&t);
+	assert_int_equal(t.n, 100);
+	assert_int_equal(t.p50_us, 5);  /* the 50th of 100 */
+	assert_int_equal(t.p99_us, 10); /* the 99th */
+	assert_int_equal(t.max_us, 10);
+}
+
+/* Above, a percentile is its bucket's top: never below the true value,
+ * at most 12.5% above it, and never above the maximum. */
+static void
+large_times_bounded(void **unused)
+{
+	struct opstats_times t;
+
+	for (uint64_t us = 1; us <= 1000; us++)
+		opstats_time(us * 1000);
+	opstats_time(5000000000ull); /* one 5 s outlier */
+	opstats_times(&t);
+	assert_int_equal(t.n, 1001);
+	assert_true(t.p50_us >= 501 && t.p50_us <= 501 + 501 / 8);
+	assert_true(t.p99_us >= 991 && t.p99_us <= 991 + 991 / 8);
+	assert_int_equal(t.max_us, 5000000);
+	/* A time past the last bucket lands in it, and the max stays exact. */
+	opstats_time(UINT64_MAX);
+	opstats_times(&t);
+	assert_int_equal(t.max_us, UINT64_MAX / 1000);
+	assert_true(t.p50_us >= 501 && t.p50_us <= 501 + 501 / 8);
+}
+
+/* The line names every counter; the times start afresh after it, the
+ * counters do not. */
+static void
+the_line(void **unused)
+{
+	char line[512];
+	struct opstats_times t;
+	int n;
+
+	for (int i = 0; i < 7; i++)
+		opstats_add(OPSTATS_ANSWERED);
+	for (int i = 0; i < 3; i++)
+		opstats_add(OPSTATS_SHED);
+	opstats_add(OPSTATS_FAILED);
+	opstats_add(OPSTATS_RESUMES);
+	opstats_add(OPSTATS_RESUMES);
+	opstats_add(OPSTATS_IDENTIFIES);
+	for (int i = 0; i < 4; i++)
+		opstats_add(OPSTATS_REST_429);
+	for (int i = 0; i < 5; i++)
+		opstats_add(OPSTATS_REST_5XX);
+	opstats_time(120000);
+	opstats_time(250000);
+	n = opstats_line(line, sizeof(line));
+	assert_int_equal(n, (int)strlen(line));
+	assert_string_equal(
+	    line, "discord stats: interactions answered 7, shed 3, failed 1; gateway resumes 2, "
+	          "identifies 1; REST 429s 4, 5xx 5; handling time over 2 interactions since the "
+	          "last line: p50 127 us, p99 250 us, max 250 us");
+	opstats_times(&t);
+	assert_int_equal(t.n, 0);
+	assert_int_equal(opstats_get(OPSTATS_ANSWERED), 7);
+	/* Cut to fit a short buffer, with the length it needed. */
+	/* Cut to fit a short buffer, with the length it needed: three
+	 * three-digit times are now 0. */
+	assert_int_equal(opstats_line(line, 16), n - 6);
+	assert_string_equal(line, "discord stats: ");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup(no_times, reset),
+	    cmocka_unit_test_setup(small_times_exact, reset),
+	    cmocka_unit_test_setup(large_times_bounded, reset),
+	    cmocka_unit_test_setup(the_line, reset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

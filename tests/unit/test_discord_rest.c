@@ -1,0 +1,45 @@
+/* bot/discord/discord_rest: which routes an interaction's token authorises
+ * (a 401 there fails one request; elsewhere it stops REST). The requests
+ * themselves are tested against the fake Discord
+ * (tests/integration/test_discord_rest.sh). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "bot/discord/discord_rest.h"
+
+static void
+token_routes(void **unused)
+{
+	assert_true(rest_token_route("/interactions/1200000000000000000/aW50ZXJhY3Rpb24/callback"));
+	assert_true(rest_token_route("/webhooks/1100000000000000001/aW50ZXJhY3Rpb24"));
+	assert_true(
+	    rest_token_route("/webhooks/1100000000000000001/aW50ZXJhY3Rpb24/messages/@original"));
+}
+
+static void
+bot_token_routes(void **unused)
+{
+	assert_false(rest_token_route("/gateway/bot"));
+	assert_false(rest_token_route("/applications/1100000000000000001/commands"));
+	assert_false(rest_token_route("/applications/1/guilds/2/commands"));
+	assert_false(rest_token_route("/channels/1300000000000000000/messages"));
+	/* A webhook named by id alone is managed with the bot token. */
+	assert_false(rest_token_route("/webhooks/1100000000000000001"));
+	assert_false(rest_token_route("/webhooks/1100000000000000001/"));
+	assert_false(rest_token_route("/webhooks/1100000000000000001/?wait=true"));
+	assert_false(rest_token_route("/interactionsx/1/t/callback"));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(token_routes),
+	    cmocka_unit_test(bot_token_routes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
