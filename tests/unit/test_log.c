@@ -88,7 +88,7 @@ test_sasl_payload(void **state)
 
 	setenv("DELVER_TEST_PASS", "s3cret-pass-4-tests", 1);
 	log_forget_secrets();
-	c = config_load_stream(f, "t.conf", true, err, sizeof(err));
+	c = config_load_stream(f, "t.conf", CONFIG_SECRETS_ALL, err, sizeof(err));
 	fclose(f);
 	if (c == NULL)
 		fail_msg("%s", err);
