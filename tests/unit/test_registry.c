@@ -654,9 +654,10 @@ saved_rolls(void **state)
 	free(plain);
 	/* Bob has no fireball; the channel's is everyone's, a player's wins. */
 	run(&d, "bob", false, "/roll fireball", out);
-	assert_string_equal(reply_error_text(out), "'fireball' is neither dice nor a saved roll "
-	                                           "here; /saved list lists the saved rolls, /help roll "
-	                                           "the notation.");
+	assert_string_equal(reply_error_text(out),
+	                    "'fireball' is neither dice nor a saved roll "
+	                    "here; /saved list lists the saved rolls, /help roll "
+	                    "the notation.");
 	run(&d, "bob", false, "/save fireball 1 channel:true", out);
 	assert_string_equal(reply_error_text(out), "Only the GM saves or deletes the channel's "
 	                                           "rolls; save your own without channel:true.");
