@@ -52,7 +52,7 @@ sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man" | grep '^\.B' | sed 's/\\-/-/g' |
 diff -u "$tmp/help-opts" "$tmp/man-opts" || fail "--help and delver(8) list other options"
 [ "$(wc -l < "$tmp/help-opts")" -ge 10 ] || fail "too few options found in --help"
 for page in "$dest"/usr/share/man/man*/*; do
-	groff -k -man -ww -z "$page" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
+	groff -k -Tutf8 -man -ww -z "$page" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
 		{ fail "$(basename "$page") has troff warnings"; cat "$tmp/groff"; }
 done
 
