@@ -61,6 +61,8 @@ struct app {
 	struct config *cfg;
 	struct dispatch d;
 	uv_signal_t sigterm, sigint, sighup, sigusr1;
+	bool (*interrupt)(void *ctx); /* asked first on SIGINT; see app.h */
+	void *interrupt_ctx;
 	uv_timer_t watchdog; /* started only under a systemd watchdog */
 	uv_timer_t step;     /* the next step, or the current one's timeout */
 	uv_timer_t grace;    /* ends a loop kept alive by a leaked handle */
@@ -252,12 +254,22 @@ reload(struct app *a)
 	sd_notify(0, "READY=1\nSTATUS=running");
 }
 
+void
+app_set_interrupt(struct app *a, bool (*fn)(void *ctx), void *ctx)
+{
+	a->interrupt = fn;
+	a->interrupt_ctx = ctx;
+}
+
 static void
 on_signal(uv_signal_t *h, int signum)
 {
 	struct app *a = h->data;
 
-	if (signum == SIGHUP) {
+	if (signum == SIGINT && a->phase == PHASE_RUN && a->interrupt != NULL &&
+	    a->interrupt(a->interrupt_ctx)) {
+		return;
+	} else if (signum == SIGHUP) {
 		log_info("SIGHUP: reloading the configuration");
 		reload(a);
 	} else if (signum == SIGUSR1) {

@@ -115,6 +115,12 @@ struct dispatch *app_dispatch(struct app *a);
  * input then ends delver. */
 bool app_console_only(const struct app *a);
 
+/* SIGINT first asks fn(ctx), which returns true when it used the signal (an
+ * interactive console clears its line: Ctrl-C does not stop delver there);
+ * otherwise SIGINT stops delver. One handler at a time; fn NULL removes it.
+ * ctx must outlive the handler. */
+void app_set_interrupt(struct app *a, bool (*fn)(void *ctx), void *ctx);
+
 /* Runs delver until it is stopped. Returns the exit status. */
 int app_run(const struct app_opts *o);
 

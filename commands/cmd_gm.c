@@ -13,8 +13,10 @@ gm_claim(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (gm != NULL) {
-		reply_error(out, "%s is already the GM here; they can /gm release first.",
+		reply_error(out, "%s is already the GM here; they can ",
 		            channel_gm_name(inv->chan));
+		reply_cmd(out, RS_BAD, "gm release", NULL);
+		reply_add(out, RS_BAD, " first.");
 		return;
 	}
 	channel_set_gm(inv->chan, inv->from->user_key, inv->from->user_name);
@@ -39,7 +41,9 @@ gm_release(struct invocation *inv, struct reply *out)
 		return;
 	}
 	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->chan));
-	reply_add(out, 0, " is no longer the GM; anyone may /gm claim.");
+	reply_add(out, 0, " is no longer the GM; anyone may ");
+	reply_cmd(out, 0, "gm claim", NULL);
+	reply_add(out, 0, ".");
 	reply_nl(out);
 	channel_clear_gm(inv->chan);
 	channel_touch(inv->chan);
@@ -51,7 +55,9 @@ gm_show(struct invocation *inv, struct reply *out)
 	const char *name = channel_gm_name(inv->chan);
 
 	if (name == NULL) {
-		reply_line(out, 0, "Nobody is GM here yet; /gm claim makes you the GM.");
+		reply_add(out, 0, "Nobody is GM here yet; ");
+		reply_cmd(out, 0, "gm claim", NULL);
+		reply_line(out, 0, " makes you the GM.");
 		return;
 	}
 	reply_add(out, 0, "The GM here is ");

@@ -4,22 +4,63 @@
 
 #include "commands/commands.h"
 
+/* Lines the console answers itself (bot/console.c), listed on the console
+ * only. */
+static const struct {
+	const char *name;
+	const char *usage;
+	const char *desc;
+} console_only[] = {
+    {"as", "/as NAME", "Play as NAME; with no name, say who you are (console)"},
+    {"channel", "/channel NAME", "Move to channel NAME; with no name, say which (console)"},
+    {"quit", "quit", "Leave delver; exit and Ctrl-D too (console)"},
+};
+
+static bool
+on_console(const struct invocation *inv)
+{
+	return inv->from != NULL && inv->from->platform != NULL &&
+	       strcmp(inv->from->platform, "console") == 0;
+}
+
+/* "/help as" on the console: true when topic named a console-only line. */
+static bool
+help_console(const char *topic, struct reply *out)
+{
+	size_t len;
+
+	while (*topic == ' ' || *topic == '/')
+		topic++;
+	len = strcspn(topic, " ");
+	for (size_t i = 0; i < sizeof(console_only) / sizeof(console_only[0]); i++) {
+		if (strlen(console_only[i].name) != len ||
+		    strncmp(topic, console_only[i].name, len) != 0)
+			continue;
+		reply_title(out, "%s", console_only[i].usage);
+		reply_line(out, 0, "%s.", console_only[i].desc);
+		return true;
+	}
+	return false;
+}
+
 static void
-help_one(const struct command *const *path, struct reply *out)
+help_one(const struct command *const *path, bool typed, struct reply *out)
 {
 	const struct command *c = path[0];
-	char usage[512];
 	size_t n = 0;
 
 	while (n < 3 && path[n] != NULL)
 		c = path[n++];
-	registry_usage_of(path, usage, sizeof(usage));
-	reply_title(out, "%s", usage);
+	/* The usage heads the help, as each platform types the command. */
+	registry_usage_add(path, RS_BOLD, out);
+	reply_nl(out);
 	reply_line(out, 0, "%s", c->desc);
 	if (c->role == ROLE_GM)
 		reply_line(out, RS_ITALIC, "GM only.");
-	if (c->help != NULL)
-		reply_line(out, 0, "%s", c->help);
+	if (c->help != NULL) {
+		reply_text(out, 0, c->help);
+		reply_nl(out);
+	}
 	if (c->opts != NULL && c->opts[0].name != NULL) {
 		static const char *const hdr[] = {"option", "what it is"};
 
@@ -39,9 +80,21 @@ help_one(const struct command *const *path, struct reply *out)
 
 			reply_row(out, c->default_sub && !strcmp(c->default_sub, s->name), cells);
 		}
-		if (c->default_sub != NULL)
-			reply_line(out, RS_DIM, "With no subcommand, /%s runs %s.", path[0]->name,
-			           c->default_sub);
+		/* Where options are named (Discord) a subcommand is always
+		 * chosen: there is no command without one to mention. */
+		if (c->default_sub != NULL && typed) {
+			char name[80] = "", sub[120];
+
+			for (size_t i = 0; i < n; i++)
+				snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
+				         i ? " " : "", path[i]->name);
+			snprintf(sub, sizeof(sub), "%s %s", name, c->default_sub);
+			reply_add(out, RS_DIM, "With no subcommand, ");
+			reply_cmd(out, RS_DIM, name, NULL);
+			reply_add(out, RS_DIM, " runs ");
+			reply_cmd(out, RS_DIM, sub, NULL);
+			reply_line(out, RS_DIM, ".");
+		}
 	}
 }
 
@@ -63,9 +116,18 @@ help_fn(struct invocation *inv, struct reply *out)
 			snprintf(name, sizeof(name), "/%s", command_table[i]->name);
 			reply_row(out, false, cells);
 		}
-		reply_line(out, RS_DIM, "/help <command> shows one command in full.");
+		for (size_t i = 0;
+		     on_console(inv) && i < sizeof(console_only) / sizeof(console_only[0]); i++) {
+			const char *cells[2] = {console_only[i].usage, console_only[i].desc};
+
+			reply_row(out, false, cells);
+		}
+		reply_cmd(out, RS_DIM, "help", "command", "<command>", NULL);
+		reply_line(out, RS_DIM, " shows one command in full.");
 		return;
 	}
+	if (on_console(inv) && help_console(topic, out))
+		return;
 	/* "tension table set" or "/roll": walk the words down the tree. */
 	for (size_t d = 0; d < 3 && *topic;) {
 		size_t len;
@@ -78,18 +140,22 @@ help_fn(struct invocation *inv, struct reply *out)
 		path[d] =
 		    d == 0 ? registry_find(topic, len) : registry_find_sub(path[d - 1], topic, len);
 		if (path[d] == NULL) {
-			reply_error(out, "There is no command '%.*s'; /help lists them all.",
-			            (int)(len > 40 ? 40 : len), topic);
+			reply_error(out, "There is no command '%.*s'; ", (int)(len > 40 ? 40 : len),
+			            topic);
+			reply_cmd(out, RS_BAD, "help", NULL);
+			reply_add(out, RS_BAD, " lists them all.");
 			return;
 		}
 		d++;
 		topic += len;
 	}
 	if (path[0] == NULL) {
-		reply_error(out, "Name a command to get help on, e.g. /help roll.");
+		reply_error(out, "Name a command to get help on, e.g. ");
+		reply_cmd(out, RS_BAD, "help", "command", "roll", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
-	help_one(path, out);
+	help_one(path, inv->from == NULL || strcmp(inv->from->platform, "discord") != 0, out);
 }
 
 static void

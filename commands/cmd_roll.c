@@ -16,7 +16,8 @@
 #include "rules/base/num.h"
 
 /* Dice shown per group; more are summarised (the total still counts all). */
-#define ROLL_SHOWN_MAX 100
+#define ROLL_SHOWN_MAX    100 /* entries of a pool shown */
+#define ROLL_COMPACT_FROM 20  /* a larger pool has its runs compacted */
 
 /* Appends s to text at *n (text has room: marks are short and bounded). */
 static void
@@ -60,7 +61,8 @@ plain_add(struct reply *out, struct plain *p, const char *s, size_t len)
 }
 
 static void
-die_span(struct reply *out, struct plain *p, const struct dice_group *g, const struct dice_die *d)
+die_span(struct reply *out, struct plain *p, const struct dice_group *g, const struct dice_die *d,
+         size_t times)
 {
 	unsigned style = 0;
 	char text[64];
@@ -92,6 +94,8 @@ die_span(struct reply *out, struct plain *p, const struct dice_group *g, const s
 		mark(text, &n, "__");
 	if (d->flags & DICE_CAPPED)
 		mark(text, &n, "…");
+	if (times > 1)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "x%zu", times);
 	text[n] = '\0';
 
 	if (d->flags & (DICE_DROPPED | DICE_REROLLED))
@@ -112,23 +116,48 @@ die_span(struct reply *out, struct plain *p, const struct dice_group *g, const s
 	reply_add(out, style, "%s", text);
 }
 
+/* The flags that show in a die's text or style. */
+#define SHOWN_FLAGS                                                                                \
+	(DICE_COMPOUNDED | DICE_EXPLODED | DICE_PENETRATED | DICE_REROLLED | DICE_MIN | DICE_MAX | \
+	 DICE_SUCCESS | DICE_FAILURE | DICE_CRIT | DICE_FUMBLE | DICE_CAPPED | DICE_DROPPED)
+
+/* How many dice from i on read the same (value and marks). */
+static size_t
+run_of(const struct dice_group *g, size_t i)
+{
+	size_t n = 1;
+
+	while (i + n < g->ndice && g->dice[i + n].value == g->dice[i].value &&
+	       (g->dice[i + n].flags & SHOWN_FLAGS) == (g->dice[i].flags & SHOWN_FLAGS))
+		n++;
+	return n;
+}
+
+/* A pool of more than ROLL_COMPACT_FROM dice is written as chat rollers
+ * do: a run of three or more equal dice as one entry, "6x3" (a sorted pool
+ * becomes a count of each face); at most ROLL_SHOWN_MAX entries, then how
+ * many dice are left. */
 static void
 group_spans(struct reply *out, const struct dice_group *g)
 {
-	size_t shown = g->ndice < ROLL_SHOWN_MAX ? g->ndice : ROLL_SHOWN_MAX;
+	bool compact = g->ndice > ROLL_COMPACT_FROM;
 	struct plain p = {.n = 0};
+	size_t i = 0;
 
 	if (g->operand)
 		reply_add(out, RS_DIM, "%s→", g->notation);
 	plain_add(out, &p, "[", 1);
-	for (size_t i = 0; i < shown; i++) {
+	for (size_t entries = 0; i < g->ndice && entries < ROLL_SHOWN_MAX; entries++) {
+		size_t run = compact ? run_of(g, i) : 1;
+
 		if (i > 0)
 			plain_add(out, &p, ", ", 2);
-		die_span(out, &p, g, &g->dice[i]);
+		die_span(out, &p, g, &g->dice[i], run >= 3 ? run : 1);
+		i += run >= 3 ? run : 1;
 	}
 	plain_flush(out, &p);
-	if (shown < g->ndice)
-		reply_add(out, RS_DIM, ", … %zu more", g->ndice - shown);
+	if (i < g->ndice)
+		reply_add(out, RS_DIM, ", … %zu more", g->ndice - i);
 	reply_add(out, 0, "]");
 	if (g->label != NULL)
 		reply_add(out, RS_ITALIC, " %s", g->label);

@@ -137,6 +137,52 @@ registry_usage_of(const struct command *const *path, char *out, size_t len)
 }
 
 void
+registry_usage_add(const struct command *const *path, unsigned style, struct reply *out)
+{
+	struct reply_usage_opt opts[CMD_MAX_OPTS];
+	char names[80] = "", kinds[CMD_MAX_OPTS][160], subs[512] = "";
+	const struct command *c = NULL;
+	size_t n = 0, np = 0;
+
+	while (np < 3 && path[np] != NULL) {
+		c = path[np];
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+		         np ? " " : "", path[np]->name);
+		np++;
+	}
+	if (c != NULL && c->subs != NULL && c->fn == NULL) {
+		for (const struct command *s = c->subs; s->name != NULL; s++)
+			snprintf(subs + strlen(subs), sizeof(subs) - strlen(subs), "%s%s",
+			         s == c->subs ? "" : "|", s->name);
+		opts[n++] = (struct reply_usage_opt){.name = "", .value = subs, .kind = subs};
+	} else if (c != NULL && c->opts != NULL) {
+		for (int i = 0; c->opts[i].name != NULL && n < CMD_MAX_OPTS; i++) {
+			const struct cmd_opt *o = &c->opts[i];
+			struct buf b;
+
+			buf_init(&b, sizeof(kinds[n]) - 1);
+			for (size_t k = 0; o->choices != NULL && o->choices[k] != NULL; k++)
+				buf_addf(&b, "%s%s", k ? "|" : "", o->choices[k]);
+			if (o->choices == NULL)
+				buf_adds(&b, o->type == OPT_BOOL  ? "true|false"
+				             : o->type == OPT_INT ? "N"
+				                                  : "text");
+			snprintf(kinds[n], sizeof(kinds[n]), "%s", buf_str(&b));
+			buf_free(&b);
+			opts[n] = (struct reply_usage_opt){
+			    .name = o->name,
+			    .value = o->choices != NULL ? kinds[n] : o->name,
+			    .kind = kinds[n],
+			    .named = !positional(c, i),
+			    .optional = (o->flags & OPT_REQUIRED) == 0,
+			};
+			n++;
+		}
+	}
+	reply_usage(out, style, names, opts, n);
+}
+
+void
 registry_usage(const struct invocation *inv, char *out, size_t len)
 {
 	registry_usage_of(inv->path, out, len);
@@ -173,10 +219,8 @@ completions_clear(struct completions *c)
 static void
 usage_error(struct invocation *inv, struct reply *out, const char *what)
 {
-	char usage[512];
-
-	registry_usage(inv, usage, sizeof(usage));
-	reply_error(out, "%c%s; usage: %s", toupper((unsigned char)what[0]), what + 1, usage);
+	reply_error(out, "%c%s; usage: ", toupper((unsigned char)what[0]), what + 1);
+	registry_usage_add(inv->path, RS_BAD, out);
 }
 
 static bool
@@ -519,7 +563,9 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 		goto done;
 	}
 	if (ntok == 0) {
-		reply_error(out, "No command given; try /help.");
+		reply_error(out, "No command given; try ");
+		reply_cmd(out, RS_BAD, "help", NULL);
+		reply_add(out, RS_BAD, ".");
 		goto done;
 	}
 	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
@@ -529,9 +575,11 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 		buf_init(&b, 1000);
 		for (size_t i = 0; table[i] != NULL; i++)
 			buf_addf(&b, "%s%s", i ? ", " : "", table[i]->name);
-		reply_error(out, "Unknown command '%.40s'; the commands are %s (try /help).",
-		            tok[0].unq, buf_str(&b));
+		reply_error(out, "Unknown command '%.40s'; the commands are %s (try ", tok[0].unq,
+		            buf_str(&b));
 		buf_free(&b);
+		reply_cmd(out, RS_BAD, "help", NULL);
+		reply_add(out, RS_BAD, ").");
 		goto done;
 	}
 	if (select_subs(inv, tok, ntok, &used, out) < 0)
@@ -597,8 +645,10 @@ inv_require_gm(struct invocation *inv, struct reply *out)
 	gm = inv->chan ? channel_gm_name(inv->chan) : NULL;
 	if (gm != NULL)
 		reply_error(out, "Only the GM can do that here; the GM is %s.", gm);
-	else
-		reply_error(out, "Only the GM can do that, and nobody is GM here yet; "
-		                 "/gm claim makes you the GM.");
+	else {
+		reply_error(out, "Only the GM can do that, and nobody is GM here yet; ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, " makes you the GM.");
+	}
 	return false;
 }

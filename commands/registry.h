@@ -150,6 +150,9 @@ void completions_clear(struct completions *c);
 void registry_usage(const struct invocation *inv, char *buf, size_t len);
 /* Usage of any command node, named by its full path ("tension table set"). */
 void registry_usage_of(const struct command *const *path, char *buf, size_t len);
+/* The same usage appended to out as a command reference, which each
+ * platform writes as it is typed there. */
+void registry_usage_add(const struct command *const *path, unsigned style, struct reply *out);
 
 /* Values by option name; a name the command lacks is a programmer error. */
 bool inv_has(const struct invocation *inv, const char *name);

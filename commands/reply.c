@@ -367,12 +367,31 @@ push_span(struct reply *r, unsigned style, const struct ustyle *us)
 	s->style = style;
 	s->text = NULL;
 	s->len = 0;
+	s->cmd = NULL;
 	if (us != NULL) {
 		s->user = *us;
 		s->user.mark[USTYLE_MARK_MAX - 1] = '\0';
 		s->style |= RS_USER;
 	}
 	return s;
+}
+
+/* After reply_error, spans added to the error's line (a command
+ * reference, the end of the sentence) extend the error's text. */
+static void
+error_extend(struct reply *r)
+{
+	const struct reply_block *b = &r->msg[REPLY_CHANNEL].blocks[0];
+	struct buf t;
+
+	if (!r->error || r->cur != REPLY_CHANNEL || r->msg[REPLY_CHANNEL].nblocks != 1 ||
+	    !r->line_open[REPLY_CHANNEL])
+		return;
+	buf_init(&t, 4 * (size_t)SPAN_MAX);
+	for (size_t i = 0; i < b->nspans; i++)
+		buf_add(&t, b->spans[i].text, b->spans[i].len);
+	r->error_text = copy(r, buf_str(&t), t.len);
+	buf_free(&t);
 }
 
 /* Plain text after plain text on the same line joins the span before it
@@ -402,6 +421,7 @@ add_span(struct reply *r, unsigned style, const struct ustyle *us, const char *f
 	s = push_span(r, style, us);
 	s->text = text;
 	s->len = len;
+	error_extend(r);
 }
 
 void
@@ -441,6 +461,184 @@ reply_line(struct reply *r, unsigned style, const char *fmt, ...)
 	add_span(r, style & ~RS_USER, NULL, fmt, ap);
 	va_end(ap);
 	reply_nl(r);
+}
+
+/* One option of a reference being built: pieces of the caller's text. */
+struct opt_in {
+	const char *name, *value;
+	size_t nlen, vlen;
+	bool named;
+};
+
+#define REF_OPTS_MAX 16
+
+/* Appends a command reference span; its text is the console's form. */
+static void
+add_cmd(struct reply *r, unsigned style, const char *path, size_t plen, const struct opt_in *in,
+        size_t n)
+{
+	struct reply_cmdref *c = alloc(r, sizeof(*c));
+	struct reply_span *s;
+	struct buf b;
+
+	memset(c, 0, sizeof(*c));
+	c->path = copy_text(r, path, plen, NULL);
+	c->nopts = n;
+	c->opts = n > 0 ? alloc(r, n * sizeof(*c->opts)) : NULL;
+	if (n > 0)
+		memset(c->opts, 0, n * sizeof(*c->opts));
+	buf_init(&b, SPAN_MAX);
+	buf_addf(&b, "/%s", c->path);
+	for (size_t i = 0; i < n; i++) {
+		struct reply_cmd_opt *o = &c->opts[i];
+		bool quote;
+
+		o->name = copy_text(r, in[i].name, in[i].nlen, NULL);
+		o->value = copy_text(r, in[i].value, in[i].vlen, NULL);
+		o->named = in[i].named;
+		quote = memchr(o->value, ' ', in[i].vlen) != NULL && (o->named || i + 1 < n);
+		buf_addf(&b, " %s%s%s%s%s", o->named ? o->name : "", o->named ? ":" : "",
+		         quote ? "\"" : "", o->value, quote ? "\"" : "");
+	}
+	s = push_span(r, style | RS_CMD, NULL);
+	s->text = copy_text(r, buf_str(&b), b.len, &s->len);
+	s->cmd = c;
+	buf_free(&b);
+	error_extend(r);
+}
+
+void
+reply_usage(struct reply *r, unsigned style, const char *path, const struct reply_usage_opt *opts,
+            size_t n)
+{
+	struct reply_cmdref *c = alloc(r, sizeof(*c));
+	struct reply_span *s;
+	struct buf b;
+
+	memset(c, 0, sizeof(*c));
+	c->path = copy_text(r, path, strlen(path), NULL);
+	c->usage = true;
+	c->nopts = n;
+	c->opts = n > 0 ? alloc(r, n * sizeof(*c->opts)) : NULL;
+	buf_init(&b, SPAN_MAX);
+	buf_addf(&b, "/%s", c->path);
+	for (size_t i = 0; i < n; i++) {
+		struct reply_cmd_opt *o = &c->opts[i];
+		const char *open = opts[i].optional ? "[" : "<",
+		           *close = opts[i].optional ? "]" : ">";
+
+		o->name = copy_text(r, opts[i].name, strlen(opts[i].name), NULL);
+		o->value = copy_text(r, opts[i].value, strlen(opts[i].value), NULL);
+		o->kind = copy_text(r, opts[i].kind, strlen(opts[i].kind), NULL);
+		o->named = opts[i].named;
+		o->optional = opts[i].optional;
+		if (o->named)
+			buf_addf(&b, " %s%s:%s%s", open, o->name, o->kind, close);
+		else
+			buf_addf(&b, " %s%s%s", open, o->value, close);
+	}
+	s = push_span(r, (style & ~RS_USER) | RS_CMD, NULL);
+	s->text = copy_text(r, buf_str(&b), b.len, &s->len);
+	s->cmd = c;
+	buf_free(&b);
+	error_extend(r);
+}
+
+void
+reply_cmd(struct reply *r, unsigned style, const char *path, ...)
+{
+	struct opt_in in[REF_OPTS_MAX];
+	size_t n = 0;
+	const char *name;
+	va_list ap;
+
+	va_start(ap, path);
+	while ((name = va_arg(ap, const char *)) != NULL) {
+		const char *value = va_arg(ap, const char *);
+		size_t nlen = strlen(name);
+
+		if (n == REF_OPTS_MAX || value == NULL)
+			continue;
+		in[n].named = nlen > 0 && name[nlen - 1] == ':';
+		in[n].name = name;
+		in[n].nlen = in[n].named ? nlen - 1 : nlen;
+		in[n].value = value;
+		in[n].vlen = strlen(value);
+		n++;
+	}
+	va_end(ap);
+	add_cmd(r, style & ~RS_USER, path, strlen(path), in, n);
+}
+
+/* Parses "/path opt=value name:\"a b\"}" (just after the brace) into a
+ * reference; returns the length up to and with the closing brace, or 0
+ * when it is not one. */
+static size_t
+parse_ref(const char *t, const char **path, size_t *plen, struct opt_in *in, size_t *n)
+{
+	const char *p = t + 1;
+
+	*path = p;
+	*plen = 0;
+	*n = 0;
+	while (*p != '\0' && *p != '}') {
+		size_t w = strcspn(p, " =:}\"");
+
+		if (p[w] != '=' && p[w] != ':') { /* a word of the path */
+			if (*n > 0 || w == 0)
+				return 0;
+			p += w;
+			*plen = (size_t)(p - *path);
+		} else {
+			struct opt_in *o = &in[*n];
+
+			if (*n == REF_OPTS_MAX || w == 0)
+				return 0;
+			o->name = p;
+			o->nlen = w;
+			o->named = p[w] == ':';
+			p += w + 1;
+			if (*p == '"') {
+				o->value = ++p;
+				p += strcspn(p, "\"");
+				if (*p != '"')
+					return 0;
+				o->vlen = (size_t)(p++ - o->value);
+			} else {
+				o->value = p;
+				o->vlen = strcspn(p, " }");
+				p += o->vlen;
+			}
+			(*n)++;
+		}
+		p += strspn(p, " ");
+	}
+	if (*p != '}' || *plen == 0)
+		return 0;
+	return (size_t)(p + 1 - t) + 1;
+}
+
+void
+reply_text(struct reply *r, unsigned style, const char *text)
+{
+	const char *p = text;
+
+	for (;;) {
+		const char *ref = strstr(p, "{/"), *path;
+		struct opt_in in[REF_OPTS_MAX];
+		size_t plen, n, len = 0;
+
+		while (ref != NULL && (len = parse_ref(ref + 1, &path, &plen, in, &n)) == 0)
+			ref = strstr(ref + 2, "{/");
+		if (ref == NULL)
+			break;
+		if (ref > p)
+			reply_add(r, style, "%.*s", (int)(ref - p), p);
+		add_cmd(r, style & ~RS_USER, path, plen, in, n);
+		p = ref + len;
+	}
+	if (*p != '\0')
+		reply_add(r, style, "%s", p);
 }
 
 static char **
@@ -492,6 +690,31 @@ reply_row(struct reply *r, bool highlight, const char *const *cells)
 	row = &b->rows[b->nrows++];
 	row->highlight = highlight;
 	row->cells = copy_strings(r, cells, b->ncols);
+	row->user = NULL;
+	row->user_cols = 0;
+}
+
+void
+reply_cell_user(struct reply *r, int col, const struct ustyle *us)
+{
+	struct reply_msg *m = &r->msg[r->cur];
+
+	for (size_t i = m->nblocks; i > 0; i--) {
+		struct reply_block *b = &m->blocks[i - 1];
+		struct reply_row *row;
+
+		if (b->kind != RB_TABLE)
+			continue;
+		if (b->nrows == 0 || col < 0 || col >= b->ncols)
+			return;
+		row = &b->rows[b->nrows - 1];
+		if (row->user == NULL)
+			row->user = alloc(r, (size_t)b->ncols * sizeof(*row->user));
+		row->user[col] = *us;
+		row->user[col].mark[USTYLE_MARK_MAX - 1] = '\0';
+		row->user_cols |= 1u << col;
+		return;
+	}
 }
 
 void
@@ -536,7 +759,6 @@ reply_error(struct reply *r, const char *fmt, ...)
 	span = push_span(r, RS_BAD, NULL);
 	span->text = text;
 	span->len = len;
-	reply_nl(r);
 }
 
 bool

@@ -31,6 +31,7 @@
 #define RS_GOOD      0x100u /* a success, a good outcome */
 #define RS_BAD       0x200u /* a failure, a bad outcome */
 #define RS_HIGHLIGHT 0x400u /* the one thing rolled or chosen */
+#define RS_CMD       0x800u /* a command as a user types it: span.cmd */
 
 /* The colours every platform can show (Discord's ANSI palette). */
 enum ucolour {
@@ -54,16 +55,52 @@ struct ustyle {
 	char mark[USTYLE_MARK_MAX]; /* UTF-8, NUL-terminated, may be "" */
 };
 
+/* One option of a command reference, with the value to type. */
+struct reply_cmd_opt {
+	char *name;  /* as declared in the command table ("" in a usage: the subcommands) */
+	char *value; /* e.g. "pit", "Alba", or a placeholder such as "NAME" */
+	bool named;  /* written name:value where options may be positional too */
+	/* In a usage only: */
+	bool optional; /* shown in [ ], else in < > */
+	char *kind;    /* what a named value is: "N", "text", "a|b", ... */
+};
+
+/*
+ * A command as a user would type it: where commands are typed as text
+ * (console, IRC) the values follow the path in order, positionally unless
+ * named; where options are named (Discord) each is name:value. The span's
+ * text holds the console's form ("/fungeon annoy pit Alba"), so a renderer
+ * that knows nothing of references still shows something typeable.
+ */
+struct reply_cmdref {
+	char *path; /* command and subcommand names: "fungeon annoy" */
+	size_t nopts;
+	struct reply_cmd_opt *opts;
+	bool usage; /* a usage: every option, placeholders, [optional] */
+};
+
+/* An option of a usage, for reply_usage. */
+struct reply_usage_opt {
+	const char *name;  /* "" for the list of subcommands */
+	const char *value; /* the positional placeholder: "who", "red|green" */
+	const char *kind;  /* the named placeholder: "N", "text", "red|green" */
+	bool named;        /* written name:kind on text platforms too */
+	bool optional;
+};
+
 struct reply_span {
 	unsigned style;
 	struct ustyle user; /* meaningful only when style has RS_USER */
 	char *text;
-	size_t len; /* strlen(text) */
+	size_t len;                     /* strlen(text) */
+	const struct reply_cmdref *cmd; /* when style has RS_CMD, else NULL */
 };
 
 struct reply_row {
 	bool highlight;
-	char **cells; /* ncols strings */
+	char **cells;        /* ncols strings */
+	struct ustyle *user; /* ncols styles, or NULL when no cell has one */
+	uint32_t user_cols;  /* bit c: cell c is drawn in user[c] */
 };
 
 enum reply_block_kind {
@@ -121,6 +158,30 @@ void reply_add(struct reply *r, unsigned style, const char *fmt, ...)
 /* Appends a span drawn in a player's style (RS_USER is added). */
 void reply_add_user(struct reply *r, const struct ustyle *us, unsigned style, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/*
+ * Appends a command reference (RS_CMD is added): path names the
+ * command and subcommand ("tension raise"); then pairs of option name and
+ * value, ended by NULL. A name written with a trailing colon ("reason:") is
+ * name:value on every platform; the others are positional where commands
+ * are typed as text, so give them in their declared order, none skipped. A
+ * value with a space is quoted on text platforms unless it is the last.
+ */
+void reply_cmd(struct reply *r, unsigned style, const char *path, ...) __attribute__((sentinel));
+
+/* Appends a command's usage as a reference (RS_CMD is added): on text
+ * platforms "/pick <who> [n] [size:small|large]", where options are named
+ * "/pick who:text [n:N] [size:small|large]". */
+void reply_usage(struct reply *r, unsigned style, const char *path,
+                 const struct reply_usage_opt *opts, size_t n);
+
+/*
+ * Appends trusted text (a command's help, never user input) in which each
+ * "{/path opt=value name:value}" is a command reference as reply_cmd makes
+ * it (opt=value positional on text platforms, name:value named everywhere;
+ * a value may be "quoted" to hold spaces), the rest plain text in style.
+ */
+void reply_text(struct reply *r, unsigned style, const char *text);
+
 /* Ends the current line; the next span starts a new one. A call with no
  * open line adds an empty line. */
 void reply_nl(struct reply *r);
@@ -132,6 +193,9 @@ void reply_line(struct reply *r, unsigned style, const char *fmt, ...)
  * with reply_row go to the newest table. */
 void reply_table(struct reply *r, int ncols, const char *const *header);
 void reply_row(struct reply *r, bool highlight, const char *const *cells);
+/* Draws cell col of the newest row in a player's style (a Thwack-O die in
+ * a rank table); the cell's text should already carry the player's mark. */
+void reply_cell_user(struct reply *r, int col, const struct ustyle *us);
 
 void reply_button(struct reply *r, const char *label, const char *action);
 
@@ -139,6 +203,8 @@ void reply_button(struct reply *r, const char *label, const char *action);
  * Makes the reply an error: the channel message is replaced by one line,
  * the sentence given (which should say what is wrong and what is allowed),
  * and the reply is marked private to the invoker where the platform allows.
+ * The line stays open: spans added next (a command reference with
+ * reply_cmd, the rest of the sentence) continue it and the error's text.
  */
 void reply_error(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool reply_is_error(const struct reply *r);

@@ -62,7 +62,9 @@ struct answer {
 	struct discord *dc;
 	uint64_t rx_ns;
 	char id[24];
-	char *followup_path, *followup_body;
+	char *followup_path;
+	char *followups[2 * DISCORD_PARTS_MAX];
+	size_t nfollowups, next; /* the follow-ups, the next one to send */
 };
 
 struct registration {
@@ -153,8 +155,27 @@ static void
 answer_free(struct answer *a)
 {
 	free(a->followup_path);
-	free(a->followup_body);
+	for (size_t i = 0; i < a->nfollowups; i++)
+		free(a->followups[i]);
 	free(a);
+}
+
+static void on_followup(void *ctx, const struct rest_result *res);
+
+/* Sends the next follow-up of an answer, or frees the answer when none is
+ * left: one at a time, so that they arrive in order. */
+static void
+next_followup(struct answer *a)
+{
+	struct discord *dc = a->dc;
+
+	if (a->next >= a->nfollowups || dc->rest == NULL) {
+		answer_free(a);
+		return;
+	}
+	dc->stats.followups++;
+	rest_call(dc->rest, "POST", a->followup_path, a->followups[a->next++], REST_INTERACTION,
+	          on_followup, a);
 }
 
 static void
@@ -162,10 +183,14 @@ on_followup(void *ctx, const struct rest_result *res)
 {
 	struct answer *a = ctx;
 
-	if (res->status < 200 || res->status > 299)
-		log_warnx("discord: the private part of the answer to interaction %s failed (%ld)",
-		          a->id, res->status);
-	answer_free(a);
+	if (res->status < 200 || res->status > 299) {
+		log_warnx("discord: follow-up %zu of %zu of the answer to interaction %s failed "
+		          "(%ld); the rest of the answer is not sent",
+		          a->next, a->nfollowups, a->id, res->status);
+		answer_free(a);
+		return;
+	}
+	next_followup(a);
 }
 
 static void
@@ -181,12 +206,8 @@ on_callback(void *ctx, const struct rest_result *res)
 		opstats_add(OPSTATS_ANSWERED);
 		opstats_time(took);
 		record(dc, took);
-		if (a->followup_path != NULL && dc->rest != NULL) {
-			dc->stats.followups++;
-			rest_call(dc->rest, "POST", a->followup_path, a->followup_body,
-			          REST_INTERACTION, on_followup, a);
-			return;
-		}
+		next_followup(a);
+		return;
 	} else if (res->expired) {
 		count_shed(dc); /* it waited in the queue past its deadline */
 	} else if (count_failed(dc)) {
@@ -205,8 +226,10 @@ answer(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t de
 	a->rx_ns = rx_ns;
 	snprintf(a->id, sizeof(a->id), "%s", out->id);
 	a->followup_path = out->followup_path;
-	a->followup_body = out->followup_body;
-	out->followup_path = out->followup_body = NULL;
+	memcpy(a->followups, out->followups, out->nfollowups * sizeof(*a->followups));
+	a->nfollowups = out->nfollowups;
+	out->followup_path = NULL;
+	out->nfollowups = 0;
 	dc->stats.interactions++;
 	rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body, REST_INTERACTION,
 	                deadline, on_callback, a);

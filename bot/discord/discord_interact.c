@@ -88,7 +88,8 @@ interact_out_clear(struct interact_out *out)
 	free(out->callback_path);
 	free(out->callback_body);
 	free(out->followup_path);
-	free(out->followup_body);
+	for (size_t i = 0; i < out->nfollowups; i++)
+		free(out->followups[i]);
 	memset(out, 0, sizeof(*out));
 }
 
@@ -391,8 +392,9 @@ print_callback(int type, cJSON *data)
 	return s;
 }
 
-/* Renders a reply into the callback body and, when it has a channel part
- * and a private part, the follow-up. */
+/* Renders a reply into the callback body and, when it is longer than a
+ * message or has a channel part and a private part, the follow-ups. With
+ * no application id to address follow-ups, one message is all there is. */
 static void
 render_reply(struct interact *it, const struct reply *r, const char *app_id, const char *token,
              struct interact_out *out)
@@ -400,21 +402,26 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
 	static const struct reply_msg empty = {0};
+	cJSON *parts[2 * DISCORD_PARTS_MAX];
+	size_t n, max = app_id != NULL ? DISCORD_PARTS_MAX : 1;
 
 	if (reply_is_error(r) || pub == NULL) {
 		const struct reply_msg *m = reply_is_error(r) ? pub : priv;
 
-		out->callback_body = print_callback(
-		    CB_MESSAGE, render_discord(m != NULL ? m : &empty, true, it->buttons));
-		return;
+		n = render_discord_parts(m != NULL ? m : &empty, true, it->buttons, parts, max);
+	} else {
+		n = render_discord_parts(pub, false, it->buttons, parts, max);
+		if (priv != NULL && app_id != NULL)
+			n += render_discord_parts(priv, true, it->buttons, parts + n, max);
 	}
-	out->callback_body = print_callback(CB_MESSAGE, render_discord(pub, false, it->buttons));
-	if (priv != NULL && app_id != NULL) {
-		cJSON *m = render_discord(priv, true, it->buttons);
+	out->callback_body = print_callback(CB_MESSAGE, parts[0]);
+	for (size_t i = 1; i < n; i++) {
+		out->followups[out->nfollowups++] = cJSON_PrintUnformatted(parts[i]);
+		cJSON_Delete(parts[i]);
+	}
+	if (n > 1) {
 		struct buf b;
 
-		out->followup_body = cJSON_PrintUnformatted(m);
-		cJSON_Delete(m);
 		buf_init(&b, 2 * TOKEN_MAX);
 		buf_addf(&b, "/webhooks/%s/%s", app_id, token);
 		out->followup_path = buf_take(&b);

@@ -10,9 +10,11 @@
  *    as if the presser had typed it;
  *  - type 4 (autocomplete): the focused option's suggestions.
  * The reply is rendered for Discord into the body of the interaction
- * callback (type 4 message, or type 8 suggestions). When a reply has both a
- * channel part and a private part, the private part follows as an
- * ephemeral follow-up message; a reply that is only private, or an error,
+ * callback (type 4 message, or type 8 suggestions). A reply longer than one
+ * message is sent in parts (render_discord_parts): the first answers the
+ * callback, the others follow as follow-up messages, in order. When a reply
+ * has both a channel part and a private part, the private part follows as
+ * ephemeral follow-up messages; a reply that is only private, or an error,
  * is ephemeral (flags 64).
  *
  * GM rights: the channel's claimed GM (the dispatcher checks that), or a
@@ -32,6 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bot/discord/render_discord.h"
 #include "commands/dispatch.h"
 
 #define DISCORD_PERM_ADMINISTRATOR   (1ULL << 3)
@@ -54,7 +57,10 @@ struct interact_out {
 	char *callback_path; /* "/interactions/<id>/<token>/callback" */
 	char *callback_body;
 	char *followup_path; /* "/webhooks/<application id>/<token>", or NULL */
-	char *followup_body;
+	/* The follow-up messages' bodies, to send in this order after the
+	 * callback succeeded, each once the one before it did. */
+	char *followups[2 * DISCORD_PARTS_MAX];
+	size_t nfollowups;
 };
 
 struct interact_stats {

@@ -17,6 +17,7 @@
 #define SGR_RESET   "\033[0m"
 #define ZWSP        "\xe2\x80\x8b"
 #define HL_MARK     "\xe2\x96\xb6 " /* "▶ " */
+#define STROKE      "\xcc\xb6"      /* U+0336 COMBINING LONG STROKE OVERLAY */
 #define SHORTENED   " \xe2\x80\xa6 (shortened)"
 /* Spans with any of these styles make a line a dice line (fenced). */
 #define DICE_STYLES (RS_CRIT | RS_FUMBLE | RS_STRUCK | RS_USER | RS_HIGHLIGHT | RS_DIM)
@@ -41,7 +42,13 @@ struct unit {
 	enum ukind kind;
 	bool fenced;
 	bool dropped;
-	size_t rank; /* rows: drop order, the larger the earlier */
+	bool done;                    /* sent in an earlier part: skipped without a marker */
+	size_t rank;                  /* rows: drop order, the larger the earlier */
+	size_t head;                  /* rows: the unit of their table's header, or SIZE_MAX */
+	size_t table;                 /* a table's units: its first unit, else SIZE_MAX */
+	const struct reply_block *bl; /* lines: for the ansi rendering */
+	char *alt;                    /* lines not fenced: their ansi rendering */
+	size_t alt_len;
 };
 
 struct units {
@@ -138,13 +145,17 @@ units_add(struct units *u, enum ukind kind, bool fenced, struct buf *text)
 	x->len = render_discord_len(x->text);
 	x->kind = kind;
 	x->fenced = fenced;
+	x->head = SIZE_MAX;
+	x->table = SIZE_MAX;
 }
 
 static void
 units_free(struct units *u)
 {
-	for (size_t i = 0; i < u->n; i++)
+	for (size_t i = 0; i < u->n; i++) {
 		free(u->v[i].text);
+		free(u->v[i].alt);
+	}
 	free(u->v);
 }
 
@@ -209,6 +220,43 @@ md_text(struct buf *b, const char *s, bool *at_start)
 		if (c != ' ')
 			*at_start = false;
 	}
+}
+
+/* A command as typed on Discord, where every option is named:
+ * "/fungeon annoy obstacle:pit who:Alba"; a usage "/pick who:text [n:N]". */
+static char *
+discord_cmd(const struct reply_cmdref *c)
+{
+	struct buf b;
+
+	buf_init(&b, RENDER_MAX);
+	buf_addf(&b, "/%s", c->path);
+	for (size_t i = 0; i < c->nopts; i++) {
+		const struct reply_cmd_opt *o = &c->opts[i];
+
+		if (!c->usage)
+			buf_addf(&b, " %s:%s", o->name, o->value);
+		else if (o->name[0] == '\0') /* the subcommands */
+			buf_addf(&b, " <%s>", o->value);
+		else
+			buf_addf(&b, " %s%s:%s%s", o->optional ? "[" : "", o->name, o->kind,
+			         o->optional ? "]" : "");
+	}
+	return buf_take(&b);
+}
+
+/* s, or a copy of it whose text is its command as typed on Discord (in
+ * *own, to free). */
+static const struct reply_span *
+discord_span(const struct reply_span *s, struct reply_span *own)
+{
+	if (s->cmd == NULL)
+		return s;
+	*own = *s;
+	own->text = discord_cmd(s->cmd);
+	own->len = strlen(own->text);
+	own->style |= RS_CODE; /* shown as code: what to type */
+	return own;
 }
 
 static void
@@ -294,6 +342,29 @@ sgr_codes(unsigned style, const struct ustyle *us, char *out, size_t len)
 	return true;
 }
 
+/* Struck text inside the ansi block, where markdown's ~~ would show as
+ * tildes: every visible character is followed by U+0336 (a combining long
+ * stroke), which crosses it out in the text itself, coloured or not. */
+static void
+struck_text(struct buf *b, const char *s)
+{
+	struct buf t;
+
+	buf_init(&t, RENDER_MAX);
+	fence_text(&t, s);
+	for (const char *p = buf_str(&t); *p != '\0';) {
+		size_t n = 1;
+
+		while ((p[n] & 0xC0) == 0x80)
+			n++;
+		buf_add(b, p, n);
+		if (*p != ' ' && strncmp(p, ZWSP, n) != 0)
+			buf_adds(b, STROKE);
+		p += n;
+	}
+	buf_free(&t);
+}
+
 static void
 ansi_span(const struct reply_span *s, struct buf *b)
 {
@@ -305,10 +376,9 @@ ansi_span(const struct reply_span *s, struct buf *b)
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		fence_text(b, s->user.mark);
 	if (s->style & RS_STRUCK)
-		buf_adds(b, "~~");
-	fence_text(b, s->text);
-	if (s->style & RS_STRUCK)
-		buf_adds(b, "~~");
+		struck_text(b, s->text);
+	else
+		fence_text(b, s->text);
 	if (styled)
 		buf_adds(b, SGR_RESET);
 }
@@ -326,7 +396,7 @@ static void
 table_units(const struct reply_block *bl, struct units *u)
 {
 	size_t width[16] = {0};
-	size_t hl = SIZE_MAX;
+	size_t hl = SIZE_MAX, head = SIZE_MAX, first = u->n;
 	struct buf b;
 
 	buf_init(&b, RENDER_MAX);
@@ -343,15 +413,28 @@ table_units(const struct reply_block *bl, struct units *u)
 		}
 		buf_adds(&b, SGR_RESET);
 		units_add(u, U_HEADER, true, &b);
+		head = u->n - 1;
 	}
 	for (size_t r = 0; r < bl->nrows; r++) {
 		const struct reply_row *row = &bl->rows[r];
 		bool mark = hl != SIZE_MAX;
 
+		const char *rowsgr = !mark ? "" : row->highlight ? "\033[1;33m" : "\033[30m";
+
 		if (mark)
-			buf_adds(&b, row->highlight ? HL_MARK "\033[1;33m" : "  \033[30m");
+			buf_addf(&b, "%s%s", row->highlight ? HL_MARK : "  ", rowsgr);
 		for (int c = 0; c < bl->ncols; c++) {
-			fence_text(&b, row->cells[c]);
+			char sgr[32];
+
+			/* A player's die keeps the player's colour. */
+			if ((row->user_cols >> c & 1u) &&
+			    sgr_codes(RS_USER, &row->user[c], sgr, sizeof(sgr))) {
+				buf_adds(&b, sgr);
+				fence_text(&b, row->cells[c]);
+				buf_addf(&b, SGR_RESET "%s", rowsgr);
+			} else {
+				fence_text(&b, row->cells[c]);
+			}
 			if (c + 1 < bl->ncols)
 				render_pad(&b, width[c] - utf8_len(row->cells[c]) + 2);
 		}
@@ -361,8 +444,107 @@ table_units(const struct reply_block *bl, struct units *u)
 		/* Far rows go first; without a highlight, the last rows go first. */
 		u->v[u->n - 1].rank =
 		    hl == SIZE_MAX ? r : (r > hl ? r - hl : hl - r) * 2 + (r > hl);
+		u->v[u->n - 1].head = head;
 	}
+	for (size_t i = first; i < u->n; i++)
+		u->v[i].table = first;
 	buf_free(&b);
+}
+
+/* Where to cut t to keep about keep UTF-16 units: at a word, never inside
+ * an escape sequence or a character. Never 0 unless t is empty. */
+static size_t
+cut_point(const char *t, size_t keep)
+{
+	size_t cut = 0, whole;
+
+	for (size_t n = 0; t[cut] != '\0' && n < keep; cut++) {
+		unsigned char c = (unsigned char)t[cut];
+
+		if ((c & 0xC0) != 0x80)
+			n += c >= 0xF0 ? 2 : 1;
+	}
+	cut = utf8_cut(t, strlen(t), cut);
+	whole = cut;
+	for (size_t k = cut; k > 0 && cut - k < 40; k--) {
+		if (t[k - 1] == ' ') {
+			cut = k - 1;
+			break;
+		}
+	}
+	for (size_t k = cut; k > 0 && cut - k < 16; k--) {
+		if (t[k - 1] == 'm')
+			break;
+		if (t[k - 1] == '\033') { /* inside an escape: cut before it */
+			cut = k - 1;
+			break;
+		}
+	}
+	return cut > 0 ? cut : whole;
+}
+
+/* Shortens a unit to about keep UTF-16 units and says so. */
+static void
+shorten(struct unit *x, size_t keep)
+{
+	struct buf b;
+
+	buf_init(&b, RENDER_MAX);
+	buf_add(&b, x->text, cut_point(x->text, keep));
+	buf_adds(&b, x->fenced ? SGR_RESET SHORTENED : SHORTENED);
+	free(x->text);
+	x->text = buf_take(&b);
+	x->len = render_discord_len(x->text);
+	x->bl = NULL; /* its ansi rendering would be the whole line */
+}
+
+/* Cuts the newest unit, when longer than LINE_MAX_UNITS, into lines of
+ * at most that length at words: every line then fits in a message of its
+ * own, and nothing needs to be left out of a reply sent in parts. */
+static void
+split_long(struct units *u)
+{
+	struct unit *x = &u->v[u->n - 1];
+	char *text, *rest, carry[32] = "";
+	bool fenced = x->fenced;
+	struct buf b;
+
+	if (x->len <= LINE_MAX_UNITS)
+		return;
+	text = x->text;
+	x->text = NULL;
+	free(x->alt);
+	u->n--;
+	buf_init(&b, RENDER_MAX);
+	for (rest = text; render_discord_len(rest) > LINE_MAX_UNITS;) {
+		size_t cut = cut_point(rest, LINE_MAX_UNITS - 40);
+		const char *sgr = NULL;
+
+		buf_adds(&b, carry);
+		buf_add(&b, rest, cut);
+		if (fenced)
+			buf_adds(&b, SGR_RESET);
+		units_add(u, U_LINE, fenced, &b);
+		/* The style open where the line was cut goes on in the next. */
+		for (const char *e = rest;
+		     (e = memchr(e, '\033', (size_t)(rest + cut - e))) != NULL; e++)
+			sgr = e;
+		if (sgr != NULL) {
+			size_t n = strcspn(sgr, "m") + 1;
+
+			carry[0] = '\0';
+			if (n < sizeof(carry) && strncmp(sgr, SGR_RESET, n) != 0)
+				snprintf(carry, sizeof(carry), "%.*s", (int)n, sgr);
+		}
+		rest += cut;
+		if (*rest == ' ')
+			rest++;
+	}
+	buf_adds(&b, carry);
+	buf_adds(&b, rest);
+	units_add(u, U_LINE, fenced, &b);
+	buf_free(&b);
+	free(text);
 }
 
 static void
@@ -378,6 +560,8 @@ build_units(const struct reply_msg *m, struct units *u)
 		md_text(&b, m->title, &start);
 		buf_adds(&b, "**");
 		units_add(u, U_TITLE, false, &b);
+		if (u->v[0].len > LINE_MAX_UNITS)
+			shorten(&u->v[0], LINE_MAX_UNITS - 40);
 	}
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *bl = &m->blocks[i];
@@ -391,12 +575,19 @@ build_units(const struct reply_msg *m, struct units *u)
 		if (bl->nspans == 0) /* an empty line stays where it is */
 			fenced = u->n > 0 && u->v[u->n - 1].fenced;
 		for (size_t j = 0; j < bl->nspans; j++) {
+			struct reply_span own;
+			const struct reply_span *sp = discord_span(&bl->spans[j], &own);
+
 			if (fenced)
-				ansi_span(&bl->spans[j], &b);
+				ansi_span(sp, &b);
 			else
-				md_span(&bl->spans[j], &b, &start);
+				md_span(sp, &b, &start);
+			if (sp == &own)
+				free(own.text);
 		}
 		units_add(u, U_LINE, fenced, &b);
+		u->v[u->n - 1].bl = bl;
+		split_long(u);
 	}
 	buf_free(&b);
 }
@@ -429,6 +620,8 @@ assemble(const struct units *u)
 	for (size_t i = 0; i < u->n; i++) {
 		const struct unit *x = &u->v[i];
 
+		if (x->done)
+			continue;
 		if (x->dropped) {
 			if (gap == 0) {
 				gap_fenced = x->fenced;
@@ -457,67 +650,33 @@ assemble(const struct units *u)
 }
 
 /* The next unit to leave out: the row farthest from the highlight, then
- * the last plain line, then (only when a message is little else) the last
- * header or highlighted row, and the title last of all. SIZE_MAX when
+ * the last plain line but the message's last (its conclusion: a total, the
+ * narrator), then (only when a message is little else) the last header or
+ * highlighted row, the last line, and the title last of all. SIZE_MAX when
  * everything is left out already. */
 static size_t
 next_drop(const struct units *u)
 {
-	static const enum ukind order[] = {U_LINE, U_HEADER, U_HLROW, U_TITLE};
-	size_t best = SIZE_MAX;
+	static const enum ukind order[] = {U_LINE, U_HEADER, U_HLROW, U_LINE, U_TITLE};
+	size_t best = SIZE_MAX, last = u->n;
 
 	for (size_t i = 0; i < u->n; i++) {
 		const struct unit *x = &u->v[i];
 
-		if (!x->dropped && x->kind == U_ROW &&
+		if (!x->dropped && !x->done && x->kind == U_ROW &&
 		    (best == SIZE_MAX || x->rank >= u->v[best].rank))
 			best = i;
 	}
 	if (best != SIZE_MAX)
 		return best;
+	while (last > 0 && (u->v[last - 1].kind != U_LINE || u->v[last - 1].done))
+		last--;
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		for (size_t i = u->n; i > 0; i--)
-			if (!u->v[i - 1].dropped && u->v[i - 1].kind == order[k])
+			if (!u->v[i - 1].dropped && !u->v[i - 1].done &&
+			    u->v[i - 1].kind == order[k] && (k > 0 || i != last))
 				return i - 1;
 	return SIZE_MAX;
-}
-
-/* Shortens a unit to about keep UTF-16 units, at a word, without
- * splitting an escape sequence or a character, and says so. */
-static void
-shorten(struct unit *x, size_t keep)
-{
-	const char *t = x->text;
-	size_t cut = 0;
-	struct buf b;
-
-	for (size_t n = 0; t[cut] != '\0' && n < keep; cut++) {
-		unsigned char c = (unsigned char)t[cut];
-
-		if ((c & 0xC0) != 0x80)
-			n += c >= 0xF0 ? 2 : 1;
-	}
-	cut = utf8_cut(t, strlen(t), cut);
-	for (size_t k = cut; k > 0 && cut - k < 40; k--) {
-		if (t[k - 1] == ' ') {
-			cut = k - 1;
-			break;
-		}
-	}
-	for (size_t k = cut; k > 0 && cut - k < 16; k--) {
-		if (t[k - 1] == 'm')
-			break;
-		if (t[k - 1] == '\033') { /* inside an escape: cut before it */
-			cut = k - 1;
-			break;
-		}
-	}
-	buf_init(&b, RENDER_MAX);
-	buf_add(&b, t, cut);
-	buf_adds(&b, x->fenced ? SGR_RESET SHORTENED : SHORTENED);
-	free(x->text);
-	x->text = buf_take(&b);
-	x->len = render_discord_len(x->text);
 }
 
 /* The content of the message, fitted into DISCORD_CONTENT_MAX. */
@@ -604,26 +763,183 @@ add_buttons(cJSON *msg, const struct reply_msg *m, struct dbuttons *bs)
 	}
 }
 
-cJSON *
-render_discord(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs)
+/* The ansi rendering of a plain line, for a part drawn as one block. */
+static const char *
+alt_text(struct unit *x)
 {
-	struct units u = {0};
-	cJSON *msg = cJSON_CreateObject(), *am;
-	char *content;
+	if (x->alt == NULL) {
+		struct buf b;
 
-	build_units(m, &u);
-	content = fit(&u);
-	units_free(&u);
-	add_buttons(msg, m, bs);
-	if (*content == '\0' && cJSON_GetObjectItem(msg, "components") == NULL) {
-		free(content);
-		content = xstrdup("(nothing to show)");
+		buf_init(&b, RENDER_MAX);
+		for (size_t j = 0; j < x->bl->nspans; j++) {
+			struct reply_span own;
+			const struct reply_span *sp = discord_span(&x->bl->spans[j], &own);
+
+			ansi_span(sp, &b);
+			if (sp == &own)
+				free(own.text);
+		}
+		x->alt = buf_take(&b);
+		x->alt_len = render_discord_len(x->alt);
 	}
+	return x->alt;
+}
+
+/* Whether units [a, b) go into one ansi block: when they would make more
+ * than one block, and every plain line among them has an ansi rendering.
+ * The title stays above the block. */
+static bool
+one_block(const struct units *u, size_t a, size_t b)
+{
+	size_t runs = 0;
+	bool prev = false;
+
+	for (size_t i = a; i < b; i++) {
+		const struct unit *x = &u->v[i];
+
+		if (x->kind == U_TITLE)
+			continue;
+		if (!x->fenced && x->bl == NULL)
+			return false;
+		if (x->fenced && !prev)
+			runs++;
+		prev = x->fenced;
+	}
+	return runs > 1;
+}
+
+/* The content of units [a, b) as one message; a part that starts inside
+ * a table repeats the table's header. */
+static char *
+assemble_part(struct units *u, size_t a, size_t b)
+{
+	bool merged = one_block(u, a, b), open = false;
+	struct buf out;
+
+	buf_init(&out, RENDER_MAX);
+	if (a < b && u->v[a].head != SIZE_MAX && u->v[a].head < a) {
+		buf_adds(&out, FENCE_OPEN);
+		buf_adds(&out, u->v[u->v[a].head].text);
+		buf_addc(&out, '\n');
+		open = true;
+	}
+	for (size_t i = a; i < b; i++) {
+		struct unit *x = &u->v[i];
+		bool fenced = x->fenced || (merged && x->kind != U_TITLE);
+
+		if (fenced && !open)
+			buf_adds(&out, FENCE_OPEN);
+		if (!fenced && open)
+			buf_adds(&out, FENCE_CLOSE);
+		open = fenced;
+		buf_adds(&out, fenced && !x->fenced ? alt_text(x) : x->text);
+		buf_addc(&out, '\n');
+	}
+	if (open)
+		buf_adds(&out, FENCE_CLOSE);
+	if (out.len > 0)
+		out.p[--out.len] = '\0';
+	return buf_take(&out);
+}
+
+/* Whether units [a, b) fit in one message; *s gets their content when they
+ * do. */
+static bool
+part_fits(struct units *u, size_t a, size_t b, char **s)
+{
+	char *c = assemble_part(u, a, b);
+
+	if (render_discord_len(c) <= DISCORD_CONTENT_MAX) {
+		free(*s);
+		*s = c;
+		return true;
+	}
+	free(c);
+	return false;
+}
+
+/* The end of the part starting at a (the largest b whose units fit), moved
+ * back to the start of a table cut in two when the part holds something
+ * before it. *s gets the part's content. */
+static size_t
+part_end(struct units *u, size_t a, char **s)
+{
+	size_t b = a + 1, t;
+
+	/* Every unit fits alone: long lines were cut, titles shortened. */
+	(void)part_fits(u, a, b, s);
+	while (b < u->n && part_fits(u, a, b + 1, s))
+		b++;
+	if (b < u->n && (t = u->v[b].table) != SIZE_MAX && t == u->v[b - 1].table && t > a) {
+		b = t;
+		(void)part_fits(u, a, b, s);
+	}
+	return b;
+}
+
+static cJSON *
+message(char *content, bool ephemeral)
+{
+	cJSON *msg = cJSON_CreateObject(), *am;
+
 	cJSON_AddStringToObject(msg, "content", content);
 	free(content);
 	if (ephemeral)
 		cJSON_AddNumberToObject(msg, "flags", DISCORD_FLAG_EPHEMERAL);
 	am = cJSON_AddObjectToObject(msg, "allowed_mentions");
 	cJSON_AddArrayToObject(am, "parse");
+	return msg;
+}
+
+size_t
+render_discord_parts(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs,
+                     struct cJSON **out, size_t max)
+{
+	struct units u = {0};
+	size_t n = 0, a = 0;
+	char *content = NULL;
+
+	if (max == 0)
+		return 0;
+	build_units(m, &u);
+	if (u.n > 0 && part_fits(&u, 0, u.n, &content)) {
+		a = u.n;
+	} else {
+		while (a < u.n && n + 1 < max) {
+			char *s = NULL;
+			size_t b = part_end(&u, a, &s);
+
+			out[n++] = message(s, ephemeral);
+			for (; a < b; a++)
+				u.v[a].done = true;
+		}
+		if (a < u.n)
+			content = fit(&u); /* the last part: what is left, summarised */
+	}
+	if (content == NULL && n > 0) {
+		cJSON *last = out[--n];
+
+		content = xstrdup(cJSON_GetStringValue(cJSON_GetObjectItem(last, "content")));
+		cJSON_Delete(last);
+	}
+	units_free(&u);
+	if (content == NULL || *content == '\0') {
+		free(content);
+		content = xstrdup(m->nbuttons > 0 ? "" : "(nothing to show)");
+	}
+	out[n] = message(content, ephemeral);
+	add_buttons(out[n], m, bs);
+	if (cJSON_GetStringValue(cJSON_GetObjectItem(out[n], "content"))[0] == '\0' &&
+	    cJSON_GetObjectItem(out[n], "components") == NULL)
+		cJSON_SetValuestring(cJSON_GetObjectItem(out[n], "content"), "(nothing to show)");
+	return n + 1;
+}
+
+cJSON *
+render_discord(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs)
+{
+	cJSON *msg;
+
+	(void)render_discord_parts(m, ephemeral, bs, &msg, 1);
 	return msg;
 }

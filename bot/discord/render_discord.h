@@ -5,8 +5,9 @@
  * players' Thwack-O styles, the highlighted pick) and every table go into
  * one fenced ```ansi block, so that desktop clients show colour; the text
  * itself still tells things apart where ANSI does not render (mobile): the
- * highlighted row is marked "▶", struck dice read ~~x~~ and a player's span
- * starts with the player's mark. Other lines are Discord markdown (**bold**,
+ * highlighted row is marked "▶", struck dice are grey and crossed out by a
+ * combining stroke (U+0336; markdown's ~~ does not apply inside a block)
+ * and a player's span starts with the player's mark. Other lines are Discord markdown (**bold**,
  * *italic*, `code`) with user text escaped.
  *
  * Every message fits Discord's limits: content at most 2000 characters
@@ -38,6 +39,8 @@
 #define DISCORD_LABEL_MAX      80
 #define DISCORD_CUSTOM_ID_MAX  100
 #define DISCORD_FLAG_EPHEMERAL 64
+/* Messages one reply may become: the interaction's answer and follow-ups. */
+#define DISCORD_PARTS_MAX 6
 
 struct cJSON;
 struct dbuttons;
@@ -58,6 +61,19 @@ const char *dbuttons_action(const struct dbuttons *bs, const char *custom_id);
  * then left out). The caller owns the result (cJSON_Delete).
  */
 struct cJSON *render_discord(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs);
+
+/*
+ * Renders m as up to max messages (max >= 1) into out, in the order they
+ * are to be sent, and returns how many. Whatever fits in one message is one
+ * message. A longer one is cut between lines into parts, each within the
+ * limits; a part that starts inside a table repeats its header; a part that
+ * would hold more than one ansi block is drawn as one. Only what max parts
+ * cannot hold is summarised, in the last part, as render_discord does. The
+ * buttons go with the last part; every part is ephemeral when asked. The
+ * caller owns the results (cJSON_Delete).
+ */
+size_t render_discord_parts(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs,
+                            struct cJSON **out, size_t max);
 
 /* The length of UTF-8 text in UTF-16 code units (Discord's character). */
 size_t render_discord_len(const char *s);

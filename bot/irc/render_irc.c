@@ -139,15 +139,21 @@ clean(struct buf *out, const char *s, const char *prefix)
 	buf_free(&t);
 }
 
+/* Writes s. Its formatting stays open (*open) when the next span has the
+ * same style: a sentence in several spans (an error with a command
+ * reference in it) is one run of formatting, as one span would be. */
 static void
-span(const struct reply_span *s, const char *prefix, struct buf *out)
+span(const struct reply_span *s, const struct reply_span *next, const char *prefix, bool *open,
+     struct buf *out)
 {
-	bool opened = open_style(s->style, &s->user, out);
+	unsigned st = s->style & ~RS_CMD;
+	bool opened = *open || open_style(st, &s->user, out);
 
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		irc_fmt_clean(out, s->user.mark);
 	clean(out, s->text, prefix);
-	if (opened)
+	*open = opened && next != NULL && (next->style & ~RS_CMD) == st && !(st & RS_USER);
+	if (opened && !*open)
 		buf_adds(out, IRC_FMT_RESET);
 }
 
@@ -158,19 +164,36 @@ pad(struct buf *out, size_t n)
 		buf_addc(out, ' ');
 }
 
-/* Appends cells cleaned, padded to widths (NULL: joined by two spaces). */
+/* Appends cells cleaned, padded to widths (NULL: joined by two spaces).
+ * With row, a cell in a player's style is drawn in it, then reopen (the
+ * row's own formatting) goes on. */
 static void
-cells_line(char *const *cells, int ncols, const size_t *width, const char *prefix, struct buf *out)
+cells_line(char *const *cells, const struct reply_row *row, const char *reopen, int ncols,
+           const size_t *width, const char *prefix, struct buf *out)
 {
 	for (int c = 0; c < ncols; c++) {
-		size_t start = out->len;
+		size_t start = out->len, w;
 
 		clean(out, cells[c], prefix);
-		if (c + 1 < ncols) {
-			size_t w = utf8_len(out->p != NULL ? out->p + start : "");
+		w = utf8_len(out->p != NULL ? out->p + start : "");
+		if (row != NULL && (row->user_cols >> c & 1u)) {
+			struct buf cell;
 
-			pad(out, width != NULL && width[c] > w ? width[c] - w + 2 : 2);
+			buf_init(&cell, LOGICAL_MAX);
+			buf_adds(&cell, out->p + start);
+			out->len = start;
+			out->p[start] = '\0';
+			if (open_style(RS_USER, &row->user[c], out)) {
+				buf_add(out, cell.p, cell.len);
+				buf_adds(out, IRC_FMT_RESET);
+				buf_adds(out, reopen);
+			} else {
+				buf_add(out, cell.p, cell.len);
+			}
+			buf_free(&cell);
 		}
+		if (c + 1 < ncols)
+			pad(out, width != NULL && width[c] > w ? width[c] - w + 2 : 2);
 	}
 }
 
@@ -216,21 +239,28 @@ table_rows(const struct reply_block *b, bool padded, const char *prefix, struct 
 	}
 	if (b->header != NULL) {
 		buf_adds(line, hl && padded ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
-		cells_line(b->header, b->ncols, padded ? width : NULL, prefix, line);
+		cells_line(b->header, NULL, "", b->ncols, padded ? width : NULL, prefix, line);
 		buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
 		const struct reply_row *row = &b->rows[r];
 
+		struct buf reopen;
+
+		buf_init(&reopen, 64);
 		if (row->highlight) {
-			buf_adds(line, "▶ " IRC_FMT_BOLD);
-			colour(line, C_ORANGE);
+			buf_adds(&reopen, IRC_FMT_BOLD);
+			colour(&reopen, C_ORANGE);
+			buf_adds(line, "▶ ");
 		} else if (hl) {
 			buf_adds(line, padded ? "  " : ""); /* under the ▶ */
-			colour(line, C_GREY);
+			colour(&reopen, C_GREY);
 		}
-		cells_line(row->cells, b->ncols, padded ? width : NULL, prefix, line);
+		buf_adds(line, buf_str(&reopen));
+		cells_line(row->cells, row, buf_str(&reopen), b->ncols, padded ? width : NULL,
+		           prefix, line);
+		buf_free(&reopen);
 		if (hl)
 			buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
@@ -247,7 +277,7 @@ table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
 			continue;
 		buf_adds(line, "▶ " IRC_FMT_BOLD);
 		colour(line, C_ORANGE);
-		cells_line(b->rows[r].cells, b->ncols, NULL, prefix, line);
+		cells_line(b->rows[r].cells, NULL, "", b->ncols, NULL, prefix, line);
 		buf_adds(line, IRC_FMT_RESET " ");
 		colour(line, C_GREY);
 		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
@@ -289,6 +319,7 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 	}
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
+		bool open = false;
 
 		if (b->kind == RB_TABLE) {
 			if (lay == LAYOUT_BRIEF)
@@ -298,7 +329,8 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 			continue;
 		}
 		for (size_t j = 0; j < b->nspans; j++)
-			span(&b->spans[j], o->prefix, &line);
+			span(&b->spans[j], j + 1 < b->nspans ? &b->spans[j + 1] : NULL, o->prefix,
+			     &open, &line);
 		flush_line(&line, out);
 	}
 	if (m->nbuttons > 0) {

@@ -23,10 +23,10 @@ fg_join(struct invocation *inv, struct reply *out)
 
 	fgchan_party(c, &p);
 	if (me >= 0 && !replacing) {
-		reply_error(out,
-		            "You already play %s here (one Fungeoneer per player); "
-		            "/fungeon leave first.",
+		reply_error(out, "You already play %s here (one Fungeoneer per player); ",
 		            c->m[me].name);
+		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
+		reply_add(out, RS_BAD, " first.");
 		return;
 	}
 	if (!fg_name_valid(name)) {
@@ -111,11 +111,12 @@ sheet_of(const struct fg_chan *c, int i, struct reply *out)
 	if (!m->dead && fg_level_for_xp(c->xp_rule, m->xp) > m->level)
 		reply_line(out, RS_GOOD, "Level-up due in the hallway: the XP reach level %d.",
 		           fg_level_for_xp(c->xp_rule, m->xp));
-	if (m->dead)
-		reply_line(out, RS_BAD,
-		           "Dead: %s makes a new Fungeoneer at level %d "
-		           "(/fungeon join NAME CLASS).",
-		           m->player, fg_replacement_level(fgchan_floor(c)));
+	if (m->dead) {
+		reply_add(out, RS_BAD, "Dead: %s makes a new Fungeoneer at level %d (", m->player,
+		          fg_replacement_level(fgchan_floor(c)));
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_line(out, RS_BAD, ").");
+	}
 	for (int e = 0; e < m->neffects; e++)
 		reply_line(out, 0, "Suffers %s: continuous %s (annoy %d, pain %d%s).",
 		           m->effects[e].source,
@@ -154,7 +155,10 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 	struct fg_party p;
 
 	if (c->n == 0) {
-		reply_line(out, 0, "No party here yet: /fungeon join NAME CLASS LEVEL.");
+		reply_add(out, 0, "No party here yet: ");
+		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_line(out, 0, ".");
 		return;
 	}
 	fgchan_party(c, &p);
@@ -179,7 +183,9 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 		fg_budget_line(out, c, (enum fg_kind)k, 0);
 	if (fgchan_holder(c, FG_CAT_TRAPS) < 0 && fgchan_holder(c, FG_CAT_MONSTERS) < 0 &&
 	    fgchan_holder(c, FG_CAT_TREASURE) < 0) {
-		reply_line(out, RS_DIM, "Categories are drawn in the hallway (/fungeon hallway).");
+		reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
+		reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
+		reply_line(out, RS_DIM, ").");
 		return;
 	}
 	reply_add(out, 0, "Picking:");
@@ -584,7 +590,7 @@ static const struct command fungeon_subs[] = {
     {.name = "retreat",
      .desc = "Back to town: Annoy rolls against floor dice; failures build wanderers",
      .help = "Each failure gives that player level + floor points to build a wandering "
-             "monster (/fungeon monster add NAME ... budget:wander).",
+             "monster ({/fungeon monster add name=NAME design=DESIGN budget:wander}).",
      .opts = retreat_opts,
      .fn = fg_retreat},
     {.name = "town",
@@ -598,12 +604,12 @@ const struct command cmd_fungeon = {
     .desc = "Fungeon: masterless dungeon crawling with Thwack-O dice",
     .help = "Every player rolls in every conflict; each player's Thwack-O die replaces one "
             "of their dice (one per player per roll) and is drawn in their style "
-            "(/thwacko). The highest Thwack-O narrates. Ruling: a tie for the highest "
+            "({/thwacko show}). The highest Thwack-O narrates. Ruling: a tie for the highest "
             "Thwack-O is broken by re-rolling the tied dice, shown. Costs: plain points "
             "first, then one doubling per doubling feature. Ruling: an odd number of "
             "Annoy dice costs as the next even number. Ruling: a tie at a rank of a "
             "Painful conflict deals no damage. Ruling: XP use the level table unless the "
-            "channel chose the formula (/fungeon xp-rule).",
+            "channel chose the formula ({/fungeon xp-rule}).",
     .subs = fungeon_subs,
     .default_sub = "party",
 };

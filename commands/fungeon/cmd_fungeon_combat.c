@@ -42,9 +42,10 @@ pick_monsters(struct fg_chan *c, const char *list, struct turn *t, struct reply 
 			t->nmon++;
 		}
 		if (t->nmon == 0) {
-			reply_error(out,
-			            "No monster with hits left is stored here; /fungeon monster "
-			            "add NAME DESIGN makes one.");
+			reply_error(out, "No monster with hits left is stored here; ");
+			reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design",
+			          "DESIGN", NULL);
+			reply_add(out, RS_BAD, " makes one.");
 			return -1;
 		}
 		return 0;
@@ -347,10 +348,12 @@ fg_retreat(struct invocation *inv, struct reply *out)
 		if (!fails[i])
 			continue;
 		m->wander += m->level + floor;
-		reply_line(out, RS_BAD,
-		           "%s builds a wandering monster of %d points (level %d + floor %d): "
-		           "/fungeon monster add NAME DESIGN budget:wander",
-		           m->player, m->level + floor, m->level, floor);
+		reply_add(out, RS_BAD,
+		          "%s builds a wandering monster of %d points (level %d + floor %d): ",
+		          m->player, m->level + floor, m->level, floor);
+		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
+		          "budget:", "wander", NULL);
+		reply_nl(out);
 	}
 	channel_touch(inv->chan);
 	fgroll_narrate(out, inv->rng, fr, c, styles, NULL);

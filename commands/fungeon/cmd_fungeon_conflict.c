@@ -50,11 +50,16 @@ annoy_conflict(struct invocation *inv, struct fg_chan *c, const struct fg_obstac
 		           failed < n ? "is found" : "stays hidden");
 	} else if (failed > 0) {
 		names_of(c, idx, fails, n, &b);
-		if (o->pain > 0)
-			reply_line(out, RS_BAD, "Those who failed suffer it: /fungeon pain %s %s",
-			           o->label, buf_str(&b));
-		else
+		if (o->pain > 0) {
+			char who[1200];
+
+			snprintf(who, sizeof(who), "%s %s", o->label, buf_str(&b));
+			reply_add(out, RS_BAD, "Those who failed suffer it: ");
+			reply_cmd(out, RS_BAD, "fungeon pain", "who", who, NULL);
+			reply_nl(out);
+		} else {
 			reply_line(out, RS_BAD, "Failed: %s.", buf_str(&b));
+		}
 		if (o->hold || o->continuous)
 			reply_line(out, 0,
 			           "They now suffer continuous %s until one successful "
@@ -145,9 +150,12 @@ fg_trigger(struct invocation *inv, struct reply *out)
 	}
 	buf_init(&b, 1000);
 	names_of(c, idx, fails, n, &b);
-	if (hit > 0)
-		reply_line(out, RS_BAD, "Caught, they must resist it: /fungeon annoy %s %s",
-		           o.label, buf_str(&b));
+	if (hit > 0) {
+		reply_add(out, RS_BAD, "Caught, they must resist it: ");
+		reply_cmd(out, RS_BAD, "fungeon annoy", "obstacle", o.label, "who", buf_str(&b),
+		          NULL);
+		reply_nl(out);
+	}
 	buf_free(&b);
 	fgroll_narrate(out, inv->rng, fr, c, styles, NULL);
 	free(fr);

@@ -235,8 +235,12 @@ list_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 	struct fg_chan *c = fgchan(inv);
 
 	if (c->nd[k] == 0) {
-		reply_line(out, 0, "No %ss here yet: /fungeon %s add NAME DESIGN.", fg_kind_name(k),
-		           fg_kind_name(k));
+		char path[64];
+
+		snprintf(path, sizeof(path), "fungeon %s add", fg_kind_name(k));
+		reply_add(out, 0, "No %ss here yet: ", fg_kind_name(k));
+		reply_cmd(out, 0, path, "name", "NAME", "design", "DESIGN", NULL);
+		reply_line(out, 0, ".");
 		return;
 	}
 	reply_table(out, 4, hdr);
@@ -499,13 +503,13 @@ done:
 	}
 
 static const struct cmd_opt design_opts[] = {
-    DESIGN_OPT("Design words, e.g. annoy 2 pain 2 unlimited (see /help fungeon cost)"),
+    DESIGN_OPT("Design words, e.g. annoy 2 pain 2 unlimited (see the help on fungeon cost)"),
     {0},
 };
 static const char *const budget_choices[] = {"room", "wander", NULL};
 static const struct cmd_opt add_opts[] = {
     NAME_OPT,
-    DESIGN_OPT("Design words (see /help fungeon cost)"),
+    DESIGN_OPT("Design words (see the help on fungeon cost)"),
     {.name = "budget",
      .desc = "room (default: this room's budget) or wander (your wandering points)",
      .type = OPT_STRING,
@@ -514,7 +518,7 @@ static const struct cmd_opt add_opts[] = {
 };
 static const struct cmd_opt buy_opts[] = {
     NAME_OPT,
-    DESIGN_OPT("Treasure design words (see /help fungeon cost)"),
+    DESIGN_OPT("Treasure design words (see the help on fungeon cost)"),
     {0},
 };
 static const struct cmd_opt name_opts[] = {NAME_OPT, {0}};

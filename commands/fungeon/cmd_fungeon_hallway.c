@@ -73,7 +73,9 @@ draw_lines(struct hall *h, const struct fg_draw *d)
 		reply_add(out, RS_BOLD, "%s", m->player);
 		set_holder(c, k, d->holder[k]);
 	}
-	reply_add(out, 0, " (swap with /fungeon pick).");
+	reply_add(out, 0, " (swap with ");
+	reply_cmd(out, 0, "fungeon pick", NULL);
+	reply_add(out, 0, ").");
 	reply_nl(out);
 	h->first = d->rank.order[0];
 	h->first_die = d->roll.g[h->first].v[0];
@@ -92,10 +94,10 @@ on_event(const struct fg_hall_event *ev, void *ctx)
 	switch (ev->kind) {
 	case FG_HALL_DUE:
 		enter(h, 1);
-		reply_line(out, 0,
-		           "%s's %s died: make a new Fungeoneer at level %d with /fungeon "
-		           "join NAME CLASS.",
-		           m->player, m->name, ev->level);
+		reply_add(out, 0, "%s's %s died: make a new Fungeoneer at level %d with ",
+		          m->player, m->name, ev->level);
+		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_line(out, 0, ".");
 		break;
 	case FG_HALL_FRESH:
 		enter(h, 1);
@@ -163,7 +165,10 @@ fg_hallway_cmd(struct invocation *inv, struct reply *out)
 	struct hall h = {.c = c, .styles = styles, .out = out, .first = -1};
 
 	if (c->n == 0) {
-		reply_error(out, "No party here yet: /fungeon join NAME CLASS LEVEL.");
+		reply_error(out, "No party here yet: ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
 	fgchan_styles(c, inv->state, styles);

@@ -68,7 +68,7 @@ const struct command cmd_xp = {
     .help = "Ruling: the level table (0 10 40 80 160 320 640 1280 2560 5120, then 10 x "
             "2^(level - 1)) is the default; the prose formula (level up when XP >= 10 x "
             "2^(current level - 1), 20 XP for level 3) is a per-channel alternative: "
-            "/fungeon xp-rule formula.",
+            "{/fungeon xp-rule rule=formula}.",
     .opts = xp_opts,
     .fn = xp_fn,
 };

@@ -127,7 +127,7 @@ void
 fgchan_list_members(const struct fg_chan *c, struct buf *b)
 {
 	if (c->n == 0)
-		buf_adds(b, "nobody yet (/fungeon join NAME CLASS LEVEL)");
+		buf_adds(b, "nobody yet");
 	for (int i = 0; i < c->n; i++)
 		buf_addf(b, "%s%s (%s)", i ? ", " : "", c->m[i].name, c->m[i].player);
 }
@@ -308,6 +308,12 @@ fg_need_member(const struct fg_chan *c, const char *name, struct reply *out)
 	reply_error(out, "There is no Fungeoneer or player '%.40s' here; the party is %s.", name,
 	            buf_str(&b));
 	buf_free(&b);
+	if (c->n == 0) {
+		reply_add(out, RS_BAD, " ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, " makes one.");
+	}
 	return -1;
 }
 
@@ -316,10 +322,12 @@ fg_need_self(const struct fg_chan *c, const struct invocation *inv, struct reply
 {
 	int i = fgchan_member_of(c, inv->from->user_key);
 
-	if (i < 0)
-		reply_error(out,
-		            "You have no Fungeoneer here; /fungeon join NAME CLASS LEVEL makes "
-		            "one.");
+	if (i < 0) {
+		reply_error(out, "You have no Fungeoneer here; ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, " makes one.");
+	}
 	return i;
 }
 

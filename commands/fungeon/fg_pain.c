@@ -44,6 +44,9 @@ fg_pain_table(struct reply *out, const char *const *names, const struct cf_group
 		for (int i = 0; i < n + 3; i++)
 			row[i] = cells[i];
 		reply_row(out, false, row);
+		for (int i = 0; i < n; i++)
+			if (k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n)
+				reply_cell_user(out, i + 1, &styles[g[i]->player]);
 	}
 }
 

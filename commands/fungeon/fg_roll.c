@@ -174,6 +174,12 @@ resolve_error(struct fg_chan *c, const char *word, unsigned kinds, struct reply 
 	b.p[b.len - 1] = '.';
 	reply_error(err, "%s", buf_str(&b));
 	buf_free(&b);
+	if ((kinds & FGP_MEMBER) && c->n == 0) {
+		reply_add(err, RS_BAD, " ");
+		reply_cmd(err, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(err, RS_BAD, " makes one.");
+	}
 	return -1;
 }
 

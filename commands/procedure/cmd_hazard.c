@@ -230,8 +230,8 @@ static const struct command hazard_subs[] = {
     {.name = "show", .desc = "Show the channel's hazard table and settings", .fn = hazard_show_fn},
     {.name = "table",
      .desc = "Choose the channel's hazard die",
-     .help = "exploration and delving also set how light and rest are kept (/hazard "
-             "procedure); classic and custom keep the procedure the channel has.",
+     .help = "exploration and delving also set how light and rest are kept ({/hazard "
+             "procedure}); classic and custom keep the procedure the channel has.",
      .role = ROLE_GM,
      .opts = table_opts,
      .fn = hazard_table_fn},
@@ -242,12 +242,13 @@ static const struct command hazard_subs[] = {
      .fn = hazard_chance_fn},
     {.name = "custom",
      .desc = "Define the channel's own dN hazard table (and use it)",
-     .help = "Entries cover 1..N without gap or overlap, separated by ';': /hazard custom d8 "
-             "\"1 Encounter; 2-3 Sign; 4 Light; 5-8 Nothing\". An entry starting with "
-             "Encounter, Sign, Light, Burn, Fatigue, Shift, Nothing or Free gets that result's "
-             "bookkeeping (Sign and Fatigue as the channel's procedure means them); any other "
-             "entry is shown as written. Dice in an entry are rolled when it comes up: "
-             "\"1d4 giant rats\" gives \"3 giant rats (1d4: 3)\".",
+     .help =
+         "Entries cover 1..N without gap or overlap, separated by ';': {/hazard custom "
+         "die=d8 entries=\"1 Encounter; 2-3 Sign; 4 Light; 5-8 Nothing\"}. An entry starting with "
+         "Encounter, Sign, Light, Burn, Fatigue, Shift, Nothing or Free gets that result's "
+         "bookkeeping (Sign and Fatigue as the channel's procedure means them); any other "
+         "entry is shown as written. Dice in an entry are rolled when it comes up: "
+         "\"1d4 giant rats\" gives \"3 giant rats (1d4: 3)\".",
      .role = ROLE_GM,
      .opts = custom_opts,
      .fn = hazard_custom_fn},
@@ -282,7 +283,7 @@ const struct command cmd_hazard = {
     .desc = "Roll the hazard die (a turn passes); GM: choose and define tables",
     .help = "Tables: exploration (default), delving, classic (encounter on X-in-N, default "
             "1-in-6) or the channel's custom dN table. Ruling: anyone may roll the hazard die "
-            "(and rest the party) until the GM keeps it with /hazard who gm.",
+            "(and rest the party) until the GM keeps it with {/hazard who who=gm}.",
     .subs = hazard_subs,
     .default_sub = "roll",
 };

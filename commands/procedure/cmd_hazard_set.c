@@ -146,7 +146,9 @@ hazard_sign_fn(struct invocation *inv, struct reply *out)
 	if (creature == NULL || strcasecmp(creature, "none") == 0) {
 		if (!s->clock.sign_set) {
 			reply_error(out, "No sign's creature is remembered, so there is nothing to "
-			                 "forget; name one with /hazard sign <creature>.");
+			                 "forget; name one with ");
+			reply_cmd(out, RS_BAD, "hazard sign", "creature", "<creature>", NULL);
+			reply_add(out, RS_BAD, ".");
 			return;
 		}
 		turn_sign_set(&s->clock, "");

@@ -85,7 +85,11 @@ light_flicker(struct invocation *inv, struct reply *out)
 
 	if (turn_flicker(&s->clock, &l) < 0) {
 		reply_error(out, "There is no Light result this turn to rule a flicker (or the "
-		                 "lights changed since); /light add or /light refill instead.");
+		                 "lights changed since); ");
+		reply_cmd(out, RS_BAD, "light add", NULL);
+		reply_add(out, RS_BAD, " or ");
+		reply_cmd(out, RS_BAD, "light refill", NULL);
+		reply_add(out, RS_BAD, " instead.");
 		return;
 	}
 	channel_touch(inv->chan);
@@ -161,7 +165,7 @@ static const struct command light_subs[] = {
      .fn = light_add},
     {.name = "out",
      .desc = "Put out a source, a kind (all torches) or all",
-     .help = "Running blows candles out: /light out candle.",
+     .help = "Running blows candles out: {/light out which=candle}.",
      .opts = which_opts,
      .fn = light_out},
     {.name = "flicker",

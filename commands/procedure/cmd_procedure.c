@@ -7,13 +7,13 @@ struct card_row {
 };
 
 static const struct card_row exploration_card[] = {
-    {"Each turn", "Roll the hazard die (/hazard): 1 Encounter, 2 Sign, 3 Light, 4 Fatigue, "
+    {"Each turn", "Roll the hazard die (/hazard roll): 1 Encounter, 2 Sign, 3 Light, 4 Fatigue, "
                   "5-6 Nothing."},
     {"Movement", "3x base speed in yards per turn, cautious: slow 45, normal 90, fast 135. "
                  "Rushing doubles it: no searching or mapping, a setback to spot traps."},
     {"Searching", "1 turn; a WIS check, DC 8 (easy) to DC 16 (hard)."},
     {"Surprise", "A WIS check DC 12 per character (/surprise)."},
-    {"Light", "Torch 6 turns, lantern 36 (one flask), candle 6 (/light). A Light result "
+    {"Light", "Torch 6 turns, lantern 36 (one flask), candle 6 (/light list). A Light result "
               "flags the oldest lit source."},
     {"Darkness", "Total darkness: -10 to movement and coordination checks (our ruling for "
                  "exploration)."},
@@ -25,7 +25,7 @@ static const struct card_row exploration_card[] = {
 };
 
 static const struct card_row delving_card[] = {
-    {"Each turn", "Roll the hazard die (/hazard): 1 Encounter, 2 Fatigue, 3 Burn, 4 Dungeon "
+    {"Each turn", "Roll the hazard die (/hazard roll): 1 Encounter, 2 Fatigue, 3 Burn, 4 Dungeon "
                   "shift, 5 Sign, 6 Free."},
     {"Crawling", "36 m per turn: detect traps automatically, map."},
     {"Walking", "720 m per turn: surprised by all encounters, spring all traps, can map."},

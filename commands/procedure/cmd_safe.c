@@ -5,13 +5,17 @@
 static void
 safe_show(struct invocation *inv, struct reply *out)
 {
-	if (proc_of(inv->chan)->safe)
-		reply_line(out, 0,
-		           "The party is in a safe area: no wandering monsters, no "
-		           "fighting. /vendor rolls a vendor's stock.");
-	else
-		reply_line(out, 0,
-		           "The party is not in a safe area; the GM declares one with /safe on.");
+	if (proc_of(inv->chan)->safe) {
+		reply_add(out, 0,
+		          "The party is in a safe area: no wandering monsters, no "
+		          "fighting. ");
+		reply_cmd(out, 0, "vendor", NULL);
+		reply_line(out, 0, " rolls a vendor's stock.");
+	} else {
+		reply_add(out, 0, "The party is not in a safe area; the GM declares one with ");
+		reply_cmd(out, 0, "safe on", NULL);
+		reply_line(out, 0, ".");
+	}
 }
 
 static void

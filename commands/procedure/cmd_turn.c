@@ -71,10 +71,13 @@ turn_show(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, " %s since the last rest (a rest is due after %d).",
 	          c->since_rest == 1 ? "turn" : "turns", TURN_REST_DUE);
 	reply_nl(out);
-	if (c->fatigue_due)
-		reply_line(out, RS_BAD,
-		           "Fatigue: each party member takes 1 damage unless the party "
-		           "rests this turn (/rest).");
+	if (c->fatigue_due) {
+		reply_add(out, RS_BAD,
+		          "Fatigue: each party member takes 1 damage unless the party "
+		          "rests this turn (");
+		reply_cmd(out, RS_BAD, "rest", NULL);
+		reply_line(out, RS_BAD, ").");
+	}
 	if (c->lights.n == 0)
 		proc_darkness(out);
 	if (c->sign_set)
@@ -137,11 +140,12 @@ static const struct command turn_subs[] = {
 const struct command cmd_turn = {
     .name = "turn",
     .desc = "The turn clock: a turn is 10 minutes",
-    .help = "Turns pass with /hazard (a roll), /rest (a rest turn) or /turn advance (GM, no "
-            "roll). After 6 turns without a rest the bot reminds the party. Rulings: in "
-            "exploration, a seventh turn without rest calls for the CON save DC 12 (1 Fatigue "
-            "on a failure) once, and the count starts again; in delving the reminder repeats "
-            "every 6 turns and has no cost of its own.",
+    .help =
+        "Turns pass with {/hazard roll} (a roll), {/rest} (a rest turn) or {/turn advance} (GM, no "
+        "roll). After 6 turns without a rest the bot reminds the party. Rulings: in "
+        "exploration, a seventh turn without rest calls for the CON save DC 12 (1 Fatigue "
+        "on a failure) once, and the count starts again; in delving the reminder repeats "
+        "every 6 turns and has no cost of its own.",
     .subs = turn_subs,
     .default_sub = "show",
 };

@@ -27,9 +27,9 @@ vendor_fn(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "Bargaining skill: 1d10 + 5 = %d + 5 = ", v.skill_d10);
 	reply_add(out, RS_BOLD, "%d", v.skill);
 	reply_nl(out);
-	reply_line(out, RS_DIM,
-	           "Each deal is tried once: /bargain <margin> gives the prices for "
-	           "the player's margin of success.");
+	reply_add(out, RS_DIM, "Each deal is tried once: ");
+	reply_cmd(out, RS_DIM, "bargain", "margin", "<margin>", NULL);
+	reply_line(out, RS_DIM, " gives the prices for the player's margin of success.");
 }
 
 static void
@@ -133,7 +133,7 @@ const struct command cmd_vendor = {
     .desc = "Roll a vendor's stock: hoards, rations, coin for salvage, bargaining skill",
     .help = "A vendor has 1d6 hoards of goods, 2d6 x 100 rations (1 gp each), trades 1d10 x "
             "10% of its coins for salvage, and bargains with skill 1d10 + 5. Vendor rooms are "
-            "safe areas (/safe on).",
+            "safe areas ({/safe on}).",
     .fn = vendor_fn,
 };
 

@@ -138,9 +138,11 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (s->safe) {
-		reply_line(out, RS_GOOD,
-		           "No wandering monsters: the party is in a safe area (the GM "
-		           "ends it with /safe off).");
+		reply_add(out, RS_GOOD,
+		          "No wandering monsters: the party is in a safe area (the GM "
+		          "ends it with ");
+		reply_cmd(out, RS_GOOD, "safe off", NULL);
+		reply_line(out, RS_GOOD, ").");
 		return;
 	}
 	if (hidden) {
@@ -217,9 +219,10 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_BOLD, "%d", failures);
 	reply_add(out, 0,
 	          " of %d %s: each failing player builds a wandering monster with level + "
-	          "floor points. With a Fungeon party, /fungeon retreat uses its levels, class "
-	          "bonuses, magic and Thwack-O dice.",
+	          "floor points. With a Fungeon party, ",
 	          n, failures == 1 ? "fails" : "fail");
+	reply_cmd(out, 0, "fungeon retreat", NULL);
+	reply_add(out, 0, " uses its levels, class bonuses, magic and Thwack-O dice.");
 	reply_nl(out);
 }
 
@@ -235,7 +238,8 @@ wander_default_fn(struct invocation *inv, struct reply *out)
 	s->wander = proc;
 	s->wander_chance = chance;
 	channel_touch(inv->chan);
-	reply_add(out, 0, "/wander now runs the ");
+	reply_cmd(out, 0, "wander check", NULL);
+	reply_add(out, 0, " now runs the ");
 	reply_add(out, RS_BOLD, "%s", wander_name(proc));
 	if (proc == WANDER_CLASSIC)
 		reply_add(out, 0, " check (%d-in-%d)", chance.x, chance.n);
@@ -304,12 +308,13 @@ static const struct command wander_subs[] = {
      .opts = check_opts,
      .fn = wander_check_fn},
     {.name = "retreat",
-     .desc = "Back-to-town check per player (Fungeon): /wander retreat 2 alice:2 bob:3",
-     .help = "Retracing steps, before re-entering each room every player makes an Annoy roll "
+     .desc = "Back-to-town check per player (Fungeon): floor 2, players alice:2 bob:3",
+     .help = "{/wander retreat floor=2 players=\"alice:2 bob:3\"}: retracing steps, before "
+             "re-entering each room every player makes an Annoy roll "
              "against as many dice as the floor; each failure gives that player level + floor "
              "points to build a wandering monster. This is the plain version for players "
-             "given by name; /fungeon retreat does it for a Fungeon party. Rulings: the "
-             "floor's dice are rolled once for every player (as in /fungeon retreat), the "
+             "given by name; {/fungeon retreat} does it for a Fungeon party. Rulings: the "
+             "floor's dice are rolled once for every player (as in {/fungeon retreat}), the "
              "dice are d6, the highest die counts, a tie avoids it, +N adds extra dice "
              "(class bonus, magic); no Thwack-O die.",
      .opts = retreat_opts,
@@ -325,7 +330,7 @@ static const struct command wander_subs[] = {
 const struct command cmd_wander = {
     .name = "wander",
     .desc = "Wandering-monster checks: corridor, rest, classic, tension, retreat",
-    .help = "Safe areas (level 0 and vendor rooms, /safe on) have no wandering monsters: the "
+    .help = "Safe areas (level 0 and vendor rooms, {/safe on}) have no wandering monsters: the "
             "checks there say so without rolling.",
     .subs = wander_subs,
     .default_sub = "check",

@@ -10,15 +10,15 @@ proc_may_pass(struct invocation *inv, const struct proc_state *s, struct reply *
 {
 	if (!s->gm_rolls || inv->is_gm)
 		return true;
-	if (channel_gm_name(inv->chan) != NULL)
-		reply_error(
-		    out,
-		    "Only the GM passes turns in this channel (/hazard who is gm); the GM is %s.",
-		    channel_gm_name(inv->chan));
-	else
-		reply_error(out,
-		            "Only the GM passes turns in this channel (/hazard who is gm), and "
-		            "nobody is GM yet; /gm claim makes you the GM.");
+	reply_error(out, "Only the GM passes turns in this channel (");
+	reply_cmd(out, RS_BAD, "hazard who", "who", "gm", NULL);
+	if (channel_gm_name(inv->chan) != NULL) {
+		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->chan));
+	} else {
+		reply_add(out, RS_BAD, "), and nobody is GM yet; ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, " makes you the GM.");
+	}
 	return false;
 }
 
@@ -63,8 +63,10 @@ burned_torches(struct reply *out, const struct turn_report *r, size_t i)
 			                                                           : " and ");
 		reply_add(out, 0, "%s", name);
 	}
-	reply_add(out, 0, " %s out; new ones can be lit from the embers (/light add torch).",
+	reply_add(out, 0, " %s out; new ones can be lit from the embers (",
 	          j - i > 1 ? "burn" : "burns");
+	reply_cmd(out, 0, "light add", "kind", "torch", NULL);
+	reply_add(out, 0, ").");
 	return j;
 }
 
@@ -84,10 +86,14 @@ rest_due(struct reply *out, const struct turn_event *e, enum procedure p)
 {
 	reply_add(out, RS_BOLD, "%d", e->value);
 	if (p == PROC_EXPLORATION) {
-		reply_add(out, 0, " turns without a rest: rest next turn (/rest), or ");
+		reply_add(out, 0, " turns without a rest: rest next turn (");
+		reply_cmd(out, 0, "rest", NULL);
+		reply_add(out, 0, "), or ");
 		con_save(out);
 	} else {
-		reply_add(out, 0, " turns without a rest: the party should rest (/rest).");
+		reply_add(out, 0, " turns without a rest: the party should rest (");
+		reply_cmd(out, 0, "rest", NULL);
+		reply_add(out, 0, ").");
 	}
 }
 
@@ -108,7 +114,9 @@ sign_line(struct reply *out, const struct turn_report *r, bool struck, bool hidd
 	if (p->total == 0) {
 		reply_add(out, 0,
 		          "The GM rolls an encounter and shows only its sign; that creature "
-		          "is the next encounter (/hazard sign <creature> records it).");
+		          "is the next encounter (");
+		reply_cmd(out, 0, "hazard sign", "creature", "<creature>", NULL);
+		reply_add(out, 0, " records it).");
 		return;
 	}
 	if (hidden) {
@@ -147,9 +155,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 	switch (e->kind) {
 	case TE_ENCOUNTER:
 		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
-		reply_add(out, 0,
-		          " A wandering monster appears; /surprise checks who is caught "
-		          "off guard.");
+		reply_add(out, 0, " A wandering monster appears; ");
+		reply_cmd(out, 0, "surprise", NULL);
+		reply_add(out, 0, " checks who is caught off guard.");
 		break;
 	case TE_SIGN_MET:
 		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
@@ -185,7 +193,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 			reply_add(out, RS_BOLD, "1");
 			reply_add(out, 0, " turn left");
 		}
-		reply_add(out, 0, ". The GM may rule it only flickers: /light flicker.");
+		reply_add(out, 0, ". The GM may rule it only flickers: ");
+		reply_cmd(out, 0, "light flicker", NULL);
+		reply_add(out, 0, ".");
 		break;
 	case TE_FLAG_NONE:
 		if (burned_out_on(r, e->turn))
@@ -201,7 +211,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		reply_add(out, 0, "No torch is lit, so none burns out.");
 		break;
 	case TE_FATIGUE_CHOICE:
-		reply_add(out, 0, "Rest 1 turn now (/rest), or ");
+		reply_add(out, 0, "Rest 1 turn now (");
+		reply_cmd(out, 0, "rest", NULL);
+		reply_add(out, 0, "), or ");
 		con_save(out);
 		break;
 	case TE_FATIGUE_RESTING:
@@ -212,7 +224,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 	case TE_FATIGUE_PENDING:
 		reply_add(out, 0, "Each party member takes ");
 		reply_add(out, RS_BOLD, "1");
-		reply_add(out, 0, " damage unless the party rests next turn (/rest).");
+		reply_add(out, 0, " damage unless the party rests next turn (");
+		reply_cmd(out, 0, "rest", NULL);
+		reply_add(out, 0, ").");
 		break;
 	case TE_FATIGUE_IGNORED:
 		reply_add(out, RS_GOOD, "Fatigue is ignored while resting.");
@@ -279,7 +293,9 @@ proc_darkness(struct reply *out)
 	reply_add(out, RS_BOLD | RS_BAD, "Darkness:");
 	reply_add(out, 0, " nothing is lit. In total darkness, ");
 	reply_add(out, RS_BOLD, "-10");
-	reply_add(out, 0, " to movement and coordination checks; /light add lights a source.");
+	reply_add(out, 0, " to movement and coordination checks; ");
+	reply_cmd(out, 0, "light add", NULL);
+	reply_add(out, 0, " lights a source.");
 	reply_nl(out);
 }
 
@@ -323,7 +339,9 @@ proc_view(const struct proc_state *s, enum hazard_table t, struct hazard_view *v
 {
 	if (hazard_view(t, s->chance, s->have_custom ? &s->custom : NULL, s->proc, v) == 0)
 		return 0;
-	reply_error(out, "This channel has no custom hazard table yet; the GM defines one with "
-	                 "/hazard custom d6 \"1 Encounter; 2 Sign; 3-6 Nothing\".");
+	reply_error(out, "This channel has no custom hazard table yet; the GM defines one with ");
+	reply_cmd(out, RS_BAD, "hazard custom", "die", "d6", "entries",
+	          "1 Encounter; 2 Sign; 3-6 Nothing", NULL);
+	reply_add(out, RS_BAD, ".");
 	return -1;
 }

@@ -157,28 +157,33 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 	struct tension_state *ts = tension_state_of(inv->chan);
 	const char *ev = inv_str(inv, "event"), *reason = reason_of(inv, NULL);
 	const char *const *names = sign > 0 ? raise_events : lower_events;
-	const char *verb = sign > 0 ? "raise" : "lower";
+	const char *path = sign > 0 ? "tension raise" : "tension lower";
 	const struct tension_change *c;
 
 	if (ev != NULL && inv_has(inv, "amount")) {
-		reply_error(out,
-		            "Give an event or an amount, not both: /tension %s %s, or "
-		            "/tension %s amount:N reason:\"why\".",
-		            verb, ev, verb);
+		reply_error(out, "Give an event or an amount, not both: ");
+		reply_cmd(out, RS_BAD, path, "event", ev, NULL);
+		reply_add(out, RS_BAD, ", or ");
+		reply_cmd(out, RS_BAD, path, "amount:", "N", "reason:", "why", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
 	if (ev == NULL && !inv_has(inv, "amount")) {
 		reply_error(out,
 		            "Name what happened (%s, %s, %s or %s) or give an amount with a "
-		            "reason: /tension %s amount:N reason:\"why\".",
-		            names[0], names[1], names[2], names[3], verb);
+		            "reason: ",
+		            names[0], names[1], names[2], names[3]);
+		reply_cmd(out, RS_BAD, path, "amount:", "N", "reason:", "why", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
 	if (ev == NULL && reason == NULL) {
-		reply_error(out,
-		            "A change by an amount needs a reason: /tension %s amount:%d "
-		            "reason:\"why\".",
-		            verb, (int)inv_int(inv, "amount", 1));
+		char n[24];
+
+		snprintf(n, sizeof(n), "%d", (int)inv_int(inv, "amount", 1));
+		reply_error(out, "A change by an amount needs a reason: ");
+		reply_cmd(out, RS_BAD, path, "amount:", n, "reason:", "why", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
 	if (ev != NULL)
@@ -398,8 +403,9 @@ static const struct command tension_subs[] = {
      .desc = "Raise Tension for an event or by an amount with a reason",
      .help = "Events: door +1 (breaking down a stuck or locked door), quiet-combat +1, "
              "combat +2, enemy-escaped +4 (combat in which an enemy escaped); words after the "
-             "event are kept with it (/tension raise combat goblins at the bridge). Or "
-             "amount:N reason:\"why\" (or # why). Tension stops at 10 and the reply says "
+             "event are kept with it ({/tension raise event=combat reason=\"goblins at the "
+             "bridge\"}). Or {/tension raise amount:N reason:why} (or # why on text). Tension "
+             "stops at 10 and the reply says "
              "so; the change is still recorded.",
      .role = ROLE_GM,
      .opts = raise_opts,
@@ -449,7 +455,7 @@ static const struct command tension_subs[] = {
      .help = "Name the entry by range (9-12), by a result it covers (10) or by part of its "
              "text (2d4, when only one entry says so). table:effects strikes an effect "
              "instead: rolling it then means no effect. Struck entries stay struck through "
-             "/tension reset.",
+             "{/tension reset}.",
      .role = ROLE_GM,
      .opts = strike_opts,
      .fn = tension_cmd_strike},
@@ -481,7 +487,7 @@ const struct command cmd_tension = {
             "the party enters an empty room or lingers. Rulings: a new dungeon starts at "
             "1 and reset (back to town) returns to 1; a change past 1 or 10 is clamped "
             "and the reply says so; the last 32 changes are kept with their reasons and "
-            "/tension shows the last 5; changes, rolls, strikes and table edits are for "
+            "{/tension show} shows the last 5; changes, rolls, strikes and table edits are for "
             "the GM; channels start in open mode.",
     .subs = tension_subs,
     .default_sub = "show",

@@ -144,8 +144,10 @@ find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table 
 	if (i == -1) {
 		reply_error(out,
 		            "No %s entry matches '%s'; name a range like 9-12, a result like 10 "
-		            "or part of an entry's text (/tension table show %s).",
-		            tension_table_name(*k), what, tension_table_name(*k));
+		            "or part of an entry's text (",
+		            tension_table_name(*k), what);
+		reply_cmd(out, RS_BAD, "tension table show", "kind", tension_table_name(*k), NULL);
+		reply_add(out, RS_BAD, ").");
 	} else if (i == -2) {
 		struct buf b;
 
@@ -177,10 +179,10 @@ tension_cmd_strike(struct invocation *inv, struct reply *out)
 		return;
 	entry_name(&ts->tables[k].e[i], name, sizeof(name));
 	if (ts->tables[k].e[i].struck) {
-		reply_error(out,
-		            "%s is already struck from the %s table; /tension unstrike "
-		            "restores it.",
-		            name, tension_table_name(k));
+		reply_error(out, "%s is already struck from the %s table; ", name,
+		            tension_table_name(k));
+		reply_cmd(out, RS_BAD, "tension unstrike", "entry", name, NULL);
+		reply_add(out, RS_BAD, " restores it.");
 		return;
 	}
 	ts->tables[k].e[i].struck = true;

@@ -4,7 +4,8 @@
 # interactions of every command family (gm, help, roll, tension, fungeon,
 # thwacko, xp, hazard, turn, light, rest, wander, surprise, procedure, safe,
 # vendor, bargain, encumbrance; slash commands, buttons, autocomplete, DMs,
-# errors, GM by permission and by role, a result too long for one message),
+# errors, GM by permission and by role, a result too long for one message,
+# sent whole in follow-ups),
 # each once within 3 s with a body Discord accepts; the token is in no log
 # line.
 . tests/integration/lib.sh
@@ -29,7 +30,7 @@ add "$(tmpl nosuch '[]' 'There is no command /nosuch' true)"
 add "$(tmpl roll '[{"type":3,"name":"expression","value":"4d6kh3"},{"type":3,"name":"label","value":"Stealth"}]' 'Stealth' false)"
 add "$(tmpl roll '[{"type":3,"name":"expression","value":"1d20+5"},{"type":5,"name":"private","value":true}]' 'rolls' true)"
 add "$(tmpl roll '[{"type":3,"name":"expression","value":"4d"}]' "after 'd'" true)"
-add "$(tmpl roll '[{"type":3,"name":"expression","value":"20x 100d6"}]' 'not shown' false)"
+add "$(tmpl roll '[{"type":3,"name":"expression","value":"20x 100d6"}]' 'rolls' false ',"parts":[" 1: ","20: "]')"
 add "$(tmpl tension '[{"type":1,"name":"show"}]' Tension false)"
 add "$(tmpl tension '[{"type":1,"name":"raise","options":[{"type":3,"name":"event","value":"door"}]}]' 'Only the GM' true)"
 add "$(tmpl tension '[{"type":1,"name":"raise","options":[{"type":3,"name":"event","value":"door"}]}]' Tension null ',"permissions":"8"')"

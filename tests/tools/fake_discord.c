@@ -19,6 +19,7 @@
  *                             remaining N | mark (restarts the heartbeat gap
  *                             and the since-mark interaction counts) |
  *                             lenient on|off | quit |
+ *                             age MS (interactions so far made MS older) |
  *                             zsplit BYTES (compressed payloads in messages
  *                             of this size) | zexpect yes|no|any (as
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
@@ -26,7 +27,10 @@
  * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... POST
  * /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
  *                              "templates":[{"data":{...},"type":2,
- *                              "expect":"text","private":false,...}]}
+ *                              "expect":"text","private":false,
+ *                              "parts":["text",...],...}]}
+ *                             (parts: strings the callback and follow-ups
+ *                             must hold, in this order)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/commands   the registered command list
  * At exit it prints the statistics and exits 1 when anything the bot sent
@@ -135,6 +139,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "duplicates", (double)F.st.duplicates);
 	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
+	cJSON_AddNumberToObject(i, "parts_missing", rest_fake_parts_missing());
 	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);
 	cJSON_AddNumberToObject(i, "left_to_inject", gw_fake_left());
 	cJSON_AddNumberToObject(i, "mark_created", (double)F.st.mark_created);
@@ -528,6 +533,7 @@ main(int argc, char **argv)
 	lws_sul_schedule(F.ctx, 0, &F.tick, on_tick, TICK_US);
 	while (!stop_flag && lws_service(F.ctx, 0) >= 0)
 		;
+	rest_fake_final();
 	s = stats_json();
 	fprintf(stderr, "fake: %s\n", s);
 	if (stats_file != NULL && (f = fopen(stats_file, "w")) != NULL) {

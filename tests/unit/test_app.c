@@ -1,6 +1,7 @@
 /*
  * Unit tests for bot/app.c's life cycle: the order of the two-phase stop,
- * asynchronous and late completions, step timeouts, and SIGHUP's reload.
+ * asynchronous and late completions, step timeouts, SIGHUP's reload, and
+ * SIGINT asking the interrupt handler first.
  * app.c is included to reach its static functions (curl's UNITTEST idea);
  * the test builds a struct app by hand instead of calling app_run().
  */
@@ -244,6 +245,43 @@ test_reload_applies_a_good_file_and_keeps_the_old_on_a_bad_one(void **state)
 	app_finish(&a);
 }
 
+static int interrupts;
+static bool interrupt_used;
+
+static bool
+count_interrupt(void *ctx)
+{
+	interrupts++;
+	return interrupt_used;
+}
+
+/* SIGINT asks the interrupt handler first (an interactive console clears
+ * its line): delver stops only when the handler does not use it. */
+static void
+test_sigint_asks_the_interrupt_handler_first(void **state)
+{
+	struct fake svc = {.name = "svc"};
+	struct app a;
+
+	app_setup(&a);
+	app_add_service(&a, &fake_ops, &svc);
+	interrupts = 0;
+	interrupt_used = true;
+	app_set_interrupt(&a, count_interrupt, NULL);
+	on_signal(&a.sigint, SIGINT);
+	assert_int_equal(interrupts, 1);
+	assert_int_equal(a.phase, PHASE_RUN);
+	assert_string_equal(trace, "");
+	/* A handler that does not use it: SIGINT stops delver as ever. */
+	interrupt_used = false;
+	on_signal(&a.sigint, SIGINT);
+	assert_int_equal(interrupts, 2);
+	assert_int_equal(a.phase, PHASE_DRAIN);
+	app_finish(&a);
+	assert_string_equal(trace, "svc.drain svc.stop");
+	assert_int_equal(a.status, APP_EXIT_OK);
+}
+
 int
 main(void)
 {
@@ -252,6 +290,7 @@ main(void)
 	    cmocka_unit_test(test_asynchronous_steps_are_waited_for),
 	    cmocka_unit_test(test_a_stuck_step_times_out),
 	    cmocka_unit_test(test_reload_applies_a_good_file_and_keeps_the_old_on_a_bad_one),
+	    cmocka_unit_test(test_sigint_asks_the_interrupt_handler_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

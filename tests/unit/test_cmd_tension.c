@@ -169,16 +169,16 @@ refused_changes_change_nothing(void **state)
 	                    "Only the GM can do that here; the GM is Greta.\n");
 	assert_string_equal(run(f, "gm", "/tension raise combat amount:2"),
 	                    "Give an event or an amount, not both: /tension raise combat, or "
-	                    "/tension raise amount:N reason:\"why\".\n");
+	                    "/tension raise amount:N reason:why.\n");
 	assert_string_equal(run(f, "gm", "/tension lower"),
 	                    "Name what happened (trap, secret, prisoner or objective) or give an "
-	                    "amount with a reason: /tension lower amount:N reason:\"why\".\n");
+	                    "amount with a reason: /tension lower amount:N reason:why.\n");
 	assert_string_equal(run(f, "gm", "/tension raise amount:3"),
 	                    "A change by an amount needs a reason: /tension raise amount:3 "
-	                    "reason:\"why\".\n");
+	                    "reason:why.\n");
 	assert_string_equal(run(f, "gm", "/tension raise amount:3 #"),
 	                    "A change by an amount needs a reason: /tension raise amount:3 "
-	                    "reason:\"why\".\n");
+	                    "reason:why.\n");
 	assert_non_null(strstr(run(f, "gm", "/tension raise trap"), "Event must be one of door, "
 	                                                            "quiet-combat, combat, "
 	                                                            "enemy-escaped (got 'trap')"));
@@ -392,7 +392,7 @@ strike_and_unstrike(void **state)
 	                    "means no encounter.\n");
 	assert_string_equal(run(f, "gm", "/tension strike 3"),
 	                    "1-4 a lost adventurer is already struck from the encounter table; "
-	                    "/tension unstrike restores it.\n");
+	                    "/tension unstrike 1-4 a lost adventurer restores it.\n");
 	assert_string_equal(run(f, "gm", "/tension strike collapse table:effects"),
 	                    "Struck 19-20 a structural collapse blocks an exit from the effects "
 	                    "table: rolling it now means no effect.\n");

@@ -29,6 +29,18 @@ whisper_fn(struct invocation *inv, struct reply *out)
 	reply_line(out, 0, "psst");
 }
 
+/* 150 lines for the channel, 100 for the invoker: both longer than one
+ * message. */
+static void
+long_fn(struct invocation *inv, struct reply *out)
+{
+	for (int i = 0; i < 150; i++)
+		reply_line(out, 0, "channel line %d with some words", i);
+	reply_to(out, REPLY_INVOKER);
+	for (int i = 0; i < 100; i++)
+		reply_line(out, 0, "private line %d with some words", i);
+}
+
 static void
 pick_fn(struct invocation *inv, struct reply *out)
 {
@@ -71,13 +83,14 @@ static const struct cmd_opt pick_opts[] = {
 
 static const struct command secret_cmd = {.name = "secret", .desc = "s", .fn = secret_fn};
 static const struct command whisper_cmd = {.name = "whisper", .desc = "w", .fn = whisper_fn};
+static const struct command long_cmd = {.name = "long", .desc = "l", .fn = long_fn};
 static const struct command pick_cmd = {
     .name = "pick", .desc = "p", .opts = pick_opts, .fn = pick_fn};
 static const struct command gmcmd_cmd = {
     .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
 
 static const struct command *const test_table[] = {&cmd_gm,   &cmd_help,  &secret_cmd, &whisper_cmd,
-                                                   &pick_cmd, &gmcmd_cmd, NULL};
+                                                   &pick_cmd, &gmcmd_cmd, &long_cmd,   NULL};
 
 struct fixture {
 	struct dispatch d;
@@ -291,8 +304,8 @@ test_manage_channels_is_admin(void **state)
 	interaction(f, "1021", 2,
 	            "{\"user\":{\"id\":\"557\",\"username\":\"dave\"},\"permissions\":\"16\"}",
 	            "{\"name\":\"gm\",\"options\":[{\"name\":\"release\",\"type\":1}]}");
-	assert_message(f->out.callback_body, "**Alice** is no longer the GM; anyone may /gm claim.",
-	               false);
+	assert_message(f->out.callback_body,
+	               "**Alice** is no longer the GM; anyone may `/gm claim`.", false);
 	/* Every bit set, as a string too long for a double to hold exactly. */
 	interaction(f, "1022", 2,
 	            "{\"user\":{\"id\":\"558\",\"username\":\"erin\"},"
@@ -301,7 +314,7 @@ test_manage_channels_is_admin(void **state)
 	assert_message(f->out.callback_body, "done by the GM", false);
 	interaction(f, "1023", 2, ALICE, "{\"name\":\"gmcmd\"}");
 	assert_message(f->out.callback_body,
-	               "Only the GM can do that, and nobody is GM here yet; /gm claim makes "
+	               "Only the GM can do that, and nobody is GM here yet; `/gm claim` makes "
 	               "you the GM.",
 	               true);
 }
@@ -370,8 +383,8 @@ test_options_bound(void **state)
 	    "{\"name\":\"pick\",\"options\":[{\"name\":\"who\",\"type\":6,\"value\":\"888\"},"
 	    "{\"name\":\"n\",\"type\":4,\"value\":11}]}");
 	assert_message(f->out.callback_body,
-	               "N must be a whole number from 1 to 10 (got '11'); usage: /pick \\<who> "
-	               "\\[n\\] \\[flag\\] \\[small\\|medium\\|large\\] \\[entry\\]",
+	               "N must be a whole number from 1 to 10 (got '11'); usage: `/pick who:text "
+	               "[n:N] [flag:true|false] [size:small|medium|large] [entry:text]`",
 	               true);
 	/* A required option missing, and a fractional integer. */
 	interaction(f, "1052", 2, ALICE, "{\"name\":\"pick\"}");
@@ -392,7 +405,8 @@ test_private_part_follows_up(void **state)
 	interaction(f, "1060", 2, ALICE, "{\"name\":\"secret\"}");
 	assert_message(f->out.callback_body, "Something was rolled.", false);
 	assert_string_equal(f->out.followup_path, "/webhooks/42/tok-1060");
-	j = body(f->out.followup_body);
+	assert_int_equal(f->out.nfollowups, 1);
+	j = body(f->out.followups[0]);
 	assert_string_equal(cJSON_GetObjectItem(j, "content")->valuestring, "**It was a 6.**");
 	assert_int_equal(cJSON_GetObjectItem(j, "flags")->valueint, 64);
 	assert_non_null(cJSON_GetObjectItem(j, "allowed_mentions"));
@@ -400,6 +414,48 @@ test_private_part_follows_up(void **state)
 	interaction(f, "1061", 2, ALICE, "{\"name\":\"whisper\"}");
 	assert_message(f->out.callback_body, "psst", true);
 	assert_null(f->out.followup_path);
+	assert_int_equal(f->out.nfollowups, 0);
+}
+
+/* A reply longer than a message: the callback has its start, follow-ups
+ * the rest, in order, the channel's before the invoker's. */
+static void
+test_long_reply_follows_up(void **state)
+{
+	struct fixture *f = *state;
+	int line = 0, priv = 0;
+	cJSON *j;
+
+	interaction(f, "1062", 2, ALICE, "{\"name\":\"long\"}");
+	assert_string_equal(f->out.followup_path, "/webhooks/42/tok-1062");
+	assert_int_equal(f->out.nfollowups, 4); /* 5,000 and 3,300 characters */
+	for (size_t i = 0; i <= f->out.nfollowups; i++) {
+		const char *c, *p;
+
+		j = body(i == 0 ? f->out.callback_body : f->out.followups[i - 1]);
+		if (i == 0) {
+			cJSON *root = j;
+
+			j = cJSON_DetachItemFromObject(root, "data");
+			cJSON_Delete(root);
+		}
+		c = cJSON_GetObjectItem(j, "content")->valuestring;
+		/* Each message continues where the one before it stopped. */
+		for (p = c; *p != '\0'; p += strcspn(p, "\n"), p += *p == '\n') {
+			char want[64];
+			bool eph = cJSON_GetObjectItem(j, "flags") != NULL;
+
+			if (line < 150)
+				snprintf(want, sizeof(want), "channel line %d with", line++);
+			else
+				snprintf(want, sizeof(want), "private line %d with", priv++);
+			assert_true(strncmp(p, want, strlen(want)) == 0);
+			assert_true(eph == (line == 150 && priv > 0));
+		}
+		cJSON_Delete(j);
+	}
+	assert_int_equal(line, 150);
+	assert_int_equal(priv, 100);
 }
 
 static void
@@ -423,7 +479,7 @@ test_button_runs_line(void **state)
 	struct fixture *f = *state;
 
 	interaction(f, "1080", 3, ALICE, "{\"custom_id\":\"a:gm show\",\"component_type\":2}");
-	assert_message(f->out.callback_body, "Nobody is GM here yet; /gm claim makes you the GM.",
+	assert_message(f->out.callback_body, "Nobody is GM here yet; `/gm claim` makes you the GM.",
 	               false);
 	interaction(f, "1081", 3, ALICE, "{\"custom_id\":\"b:77\",\"component_type\":2}");
 	assert_message(f->out.callback_body, "That button has expired; run the command again.",
@@ -514,6 +570,7 @@ main(void)
 	    cmocka_unit_test(test_gm_role_by_name),
 	    cmocka_unit_test(test_gm_role_by_id),
 	    cmocka_unit_test_setup_teardown(test_options_bound, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_long_reply_follows_up, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_private_part_follows_up, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),

@@ -374,6 +374,51 @@ thwacko_on_the_trap_player(void **unused)
 	table_free(t);
 }
 
+/* In a Painful conflict's rank table each Thwack-O die is drawn in its
+ * player's style, and no other cell is. */
+static void
+thwacko_styled_in_rank_tables(void **unused)
+{
+	struct table *t = table_new(3);
+	const struct reply_msg *m;
+	struct ustyle styles[FG_PARTY_MAX];
+	int styled = 0, tables = 0;
+
+	ok(t, "alice", "/fungeon join Alba wizard 2");
+	ok(t, "bob", "/fungeon join Brom fighter 2");
+	ok(t, "bob", "/fungeon monster add rat level 2");
+	ok(t, "alice", "/fungeon combat");
+	fgchan_styles(fgchan_peek(state_channel(t->st, "console:t")), t->st, styles);
+	m = reply_msg(t->last, REPLY_CHANNEL);
+	assert_non_null(m);
+	for (size_t b = 0; b < m->nblocks; b++) {
+		const struct reply_block *bl = &m->blocks[b];
+
+		if (bl->kind != RB_TABLE || bl->header == NULL || strcmp(bl->header[0], "rank"))
+			continue;
+		tables++;
+		for (size_t r = 0; r < bl->nrows; r++) {
+			for (int c = 1; c < bl->ncols; c++) {
+				int who = strcmp(bl->header[c], "Alba") == 0   ? 0
+				          : strcmp(bl->header[c], "Brom") == 0 ? 1
+				                                               : -1;
+				bool marked =
+				    who >= 0 && !strncmp(bl->rows[r].cells[c], styles[who].mark,
+				                         strlen(styles[who].mark));
+
+				assert_int_equal((bl->rows[r].user_cols >> c) & 1u, marked);
+				if (!marked)
+					continue;
+				assert_int_equal(bl->rows[r].user[c].colour, styles[who].colour);
+				styled++;
+			}
+		}
+	}
+	assert_true(tables >= 1);
+	assert_int_equal(styled, 2 * tables); /* one die per player per conflict */
+	table_free(t);
+}
+
 static void
 styles_default_distinct_and_chosen(void **unused)
 {
@@ -788,6 +833,7 @@ main(void)
 	    cmocka_unit_test(module_round_trip),
 	    cmocka_unit_test(long_names_stay_utf8),
 	    cmocka_unit_test(combat_offers_next_turn_then_hallway),
+	    cmocka_unit_test(thwacko_styled_in_rank_tables),
 	    cmocka_unit_test(module_load_rejects_bad_records),
 	    cmocka_unit_test(bad_input_changes_nothing),
 	    cmocka_unit_test(thwacko_on_the_trap_player),

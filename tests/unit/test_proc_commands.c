@@ -183,7 +183,7 @@ gm_only_settings(void **unused)
 	ok("alice", "hazard");
 	ok("gm", "hazard who gm");
 	refused("alice", "hazard",
-	        "Only the GM passes turns in this channel (/hazard who is gm); "
+	        "Only the GM passes turns in this channel (/hazard who gm); "
 	        "the GM is gm.");
 	refused("alice", "rest", "Only the GM passes turns");
 	ok("gm", "hazard");

@@ -121,14 +121,14 @@ test_dice_line_fenced(void **state)
 	reply_nl(r);
 	reply_line(r, 0, "after");
 	m = render(r, false, NULL);
-	assert_string_equal(content(m),
-	                    "Stealth\n"
-	                    "```ansi\n"
-	                    "4d6kh3: \033[1;32m6\033[0m \033[0;30m~~1~~\033[0m = \033[1m13\033[0m\n"
-	                    "\033[1;4;34m*d8 `\xe2\x80\x8b"
-	                    "3`\xe2\x80\x8b\033[0m\n"
-	                    "```\n"
-	                    "after");
+	assert_string_equal(
+	    content(m), "Stealth\n"
+	                "```ansi\n"
+	                "4d6kh3: \033[1;32m6\033[0m \033[0;30m1\xcc\xb6\033[0m = \033[1m13\033[0m\n"
+	                "\033[1;4;34m*d8 `\xe2\x80\x8b"
+	                "3`\xe2\x80\x8b\033[0m\n"
+	                "```\n"
+	                "after");
 	cJSON_Delete(m);
 	reply_free(r);
 }
@@ -253,21 +253,66 @@ test_long_lines_dropped_from_end(void **state)
 	c = content(m);
 	assert_true(render_discord_len(c) <= DISCORD_CONTENT_MAX);
 	assert_true(strncmp(c, "**Many lines**\nline 0 with", 26) == 0);
-	assert_null(strstr(c, lines[99]));
+	assert_null(strstr(c, lines[98]));
 	assert_non_null(strstr(c, "more lines not shown*"));
+	/* The last line (a total, the narrator) stays, after the marker. */
+	assert_non_null(strstr(c, "more lines not shown*\nline 99 with some words in it"));
 	for (int i = 0; i < 100; i++)
 		free(lines[i]);
 	cJSON_Delete(m);
 	reply_free(r);
 }
 
+/* Renders the channel message of r in parts; returns how many, each parsed
+ * back from its JSON text into parts[]. */
+static size_t
+render_parts(struct reply *r, bool eph, struct dbuttons *bs, cJSON **parts, size_t max)
+{
+	size_t n = render_discord_parts(reply_msg(r, REPLY_CHANNEL), eph, bs, parts, max);
+
+	assert_true(n >= 1 && n <= max);
+	for (size_t i = 0; i < n; i++) {
+		char *s = cJSON_PrintUnformatted(parts[i]);
+
+		cJSON_Delete(parts[i]);
+		parts[i] = cJSON_Parse(s);
+		assert_non_null(parts[i]);
+		free(s);
+		assert_true(render_discord_len(content(parts[i])) <= DISCORD_CONTENT_MAX);
+		assert_no_mentions(parts[i]);
+	}
+	return n;
+}
+
 static void
-test_huge_line_shortened(void **state)
+free_parts(cJSON **parts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cJSON_Delete(parts[i]);
+}
+
+/* How often needle occurs in s. */
+static size_t
+count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* A line longer than a message is cut at words into lines; one message
+ * shows the first and says how many more there were, parts show them all,
+ * each piece in the line's style. */
+static void
+test_huge_line_cut(void **state)
 {
 	struct reply *r = reply_new();
-	struct buf b;
-	cJSON *m;
+	cJSON *m, *parts[DISCORD_PARTS_MAX];
+	size_t n, words = 0;
 	const char *c;
+	struct buf b;
 
 	buf_init(&b, 100000);
 	for (int i = 0; i < 1500; i++)
@@ -277,8 +322,182 @@ test_huge_line_shortened(void **state)
 	c = content(m);
 	assert_true(render_discord_len(c) <= DISCORD_CONTENT_MAX);
 	assert_true(strncmp(c, "```ansi\n\033[1;32mword word", 24) == 0);
-	assert_non_null(strstr(c, "word\033[0m \xe2\x80\xa6 (shortened)\n```"));
+	/* The first and the last of the 6 lines it became. */
+	assert_non_null(strstr(c, "word\033[0m\n\xe2\x80\xa6 4 more lines not shown\n"
+	                          "\033[1;32mword"));
+	assert_true(strlen(c) > 13 && strcmp(c + strlen(c) - 13, "word \033[0m\n```") == 0);
+	cJSON_Delete(m);
+
+	n = render_parts(r, false, NULL, parts, DISCORD_PARTS_MAX);
+	assert_int_equal(n, 5); /* 7,500 characters: 6 lines, the last short */
+	for (size_t i = 0; i < n; i++) {
+		c = content(parts[i]);
+		assert_true(strncmp(c, "```ansi\n\033[1;32mword", 19) == 0);
+		assert_null(strstr(c, "not shown"));
+		words += count(c, "word");
+	}
+	assert_int_equal(words, 1500);
+	free_parts(parts, n);
 	buf_free(&b);
+	reply_free(r);
+}
+
+/* A reply longer than a message goes out whole, in order, in parts cut
+ * between lines; only the last part has the buttons. */
+static void
+test_parts_keep_everything(void **state)
+{
+	struct reply *r = reply_new();
+	cJSON *parts[DISCORD_PARTS_MAX];
+	struct buf all;
+	const char *at;
+	size_t n;
+
+	reply_title(r, "Many lines");
+	for (int i = 0; i < 150; i++)
+		reply_line(r, 0, "line %d with some words in it", i);
+	reply_button(r, "Again", "roll d6");
+	n = render_parts(r, true, NULL, parts, DISCORD_PARTS_MAX);
+	assert_int_equal(n, 3);
+	buf_init(&all, 1 << 20);
+	for (size_t i = 0; i < n; i++) {
+		const cJSON *flags = cJSON_GetObjectItem(parts[i], "flags");
+
+		assert_true(cJSON_IsNumber(flags) && flags->valueint == DISCORD_FLAG_EPHEMERAL);
+		assert_true((cJSON_GetObjectItem(parts[i], "components") != NULL) == (i == n - 1));
+		assert_null(strstr(content(parts[i]), "not shown"));
+		buf_addf(&all, "%s\n", content(parts[i]));
+	}
+	assert_true(strncmp(content(parts[0]), "**Many lines**\nline 0 with", 26) == 0);
+	at = buf_str(&all);
+	for (int i = 0; i < 150; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "\nline %d with some words in it\n", i);
+		at = strstr(at, line);
+		assert_non_null(at); /* every line, in order */
+	}
+	buf_free(&all);
+	free_parts(parts, n);
+	reply_free(r);
+}
+
+/* What max parts cannot hold is summarised in the last part. */
+static void
+test_parts_bounded(void **state)
+{
+	struct reply *r = reply_new();
+	cJSON *parts[3];
+	size_t n;
+
+	for (int i = 0; i < 1000; i++)
+		reply_line(r, 0, "line %d with some words in it", i);
+	n = render_parts(r, false, NULL, parts, 3);
+	assert_int_equal(n, 3);
+	assert_null(strstr(content(parts[1]), "not shown"));
+	assert_non_null(strstr(content(parts[2]), "more lines not shown"));
+	free_parts(parts, n);
+	reply_free(r);
+}
+
+/* A table cut between parts repeats its header; a table that fits in the
+ * next part is not cut at all. */
+static void
+test_parts_tables(void **state)
+{
+	struct reply *r = reply_new();
+	static const char *const head[] = {"rank", "entry"};
+	cJSON *parts[DISCORD_PARTS_MAX];
+	size_t n;
+
+	for (int i = 0; i < 60; i++)
+		reply_line(r, 0, "line %d with some words in it", i);
+	reply_table(r, 2, head);
+	for (int i = 0; i < 30; i++) {
+		char a[16], b[64];
+		const char *cells[] = {a, b};
+
+		snprintf(a, sizeof(a), "%d", i + 1);
+		snprintf(b, sizeof(b), "small table row %d", i + 1);
+		reply_row(r, false, cells);
+	}
+	reply_table(r, 2, head);
+	for (int i = 0; i < 150; i++) {
+		char a[16], b[64];
+		const char *cells[] = {a, b};
+
+		snprintf(a, sizeof(a), "%d", i + 1);
+		snprintf(b, sizeof(b), "big table row %d", i + 1);
+		reply_row(r, false, cells);
+	}
+	n = render_parts(r, false, NULL, parts, DISCORD_PARTS_MAX);
+	assert_int_equal(n, 4);
+	/* The small table moved whole to the second part. */
+	assert_null(strstr(content(parts[0]), "small table"));
+	assert_non_null(strstr(content(parts[1]), "small table row 1\n"));
+	assert_non_null(strstr(content(parts[1]), "small table row 30\n"));
+	/* The big one starts a part and is cut: each of its parts starts with
+	 * the header. */
+	assert_null(strstr(content(parts[1]), "big table"));
+	for (size_t i = 2; i < n; i++)
+		assert_true(strncmp(content(parts[i]), "```ansi\n\033[1mrank  entry", 23) == 0);
+	assert_int_equal(count(content(parts[3]), "big table row"),
+	                 150 - count(content(parts[1]), "big table row") -
+	                     count(content(parts[2]), "big table row"));
+	free_parts(parts, n);
+	reply_free(r);
+}
+
+/* A player's die in a table keeps the player's colour; the row goes on in
+ * its own style after it. */
+static void
+test_table_cell_user(void **state)
+{
+	struct reply *r = reply_new();
+	struct ustyle us = {.colour = UC_CYAN, .mark = "\xe2\x96\xb2"};
+	static const char *const a[] = {"1",
+	                                "\xe2\x96\xb2"
+	                                "4",
+	                                "2"},
+	                         *const b[] = {"2", "3", "1"};
+	cJSON *m;
+
+	reply_table(r, 3, NULL);
+	reply_row(r, false, a);
+	reply_cell_user(r, 1, &us);
+	reply_row(r, true, b);
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "```ansi\n"
+	                                "  \033[30m1  \033[1;4;36m\xe2\x96\xb2"
+	                                "4\033[0m\033[30m  2\033[0m\n"
+	                                "\xe2\x96\xb6 \033[1;33m2  3   1\033[0m\n"
+	                                "```");
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
+/* Plain lines between dice lines join the block: one block, not three. */
+static void
+test_one_block(void **state)
+{
+	struct reply *r = reply_new();
+	cJSON *m;
+
+	reply_title(r, "Turn");
+	reply_add(r, 0, "a: ");
+	reply_add(r, RS_CRIT, "6");
+	reply_nl(r);
+	reply_line(r, RS_BOLD, "Round 2");
+	reply_add(r, 0, "b: ");
+	reply_add(r, RS_STRUCK, "1");
+	reply_nl(r);
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "**Turn**\n"
+	                                "```ansi\n"
+	                                "a: \033[1;32m6\033[0m\n"
+	                                "\033[1mRound 2\033[0m\n"
+	                                "b: \033[0;30m1\xcc\xb6\033[0m\n"
+	                                "```");
 	cJSON_Delete(m);
 	reply_free(r);
 }
@@ -389,7 +608,12 @@ main(void)
 	    cmocka_unit_test(test_table_highlight),
 	    cmocka_unit_test(test_long_table_summarised),
 	    cmocka_unit_test(test_long_lines_dropped_from_end),
-	    cmocka_unit_test(test_huge_line_shortened),
+	    cmocka_unit_test(test_huge_line_cut),
+	    cmocka_unit_test(test_parts_keep_everything),
+	    cmocka_unit_test(test_parts_bounded),
+	    cmocka_unit_test(test_parts_tables),
+	    cmocka_unit_test(test_one_block),
+	    cmocka_unit_test(test_table_cell_user),
 	    cmocka_unit_test(test_utf16_length),
 	    cmocka_unit_test(test_emoji_message_fits),
 	    cmocka_unit_test(test_buttons),

@@ -254,6 +254,39 @@ test_render_table_highlight(void **state)
 	reply_free(r);
 }
 
+/* A player's die in a table keeps the player's colour; the padding still
+ * counts only the text, and a highlighted row goes on in its style. */
+static void
+test_render_table_cell_user(void **state)
+{
+	static const char *const r1[] = {"1", "*4", "2"};
+	static const char *const r2[] = {"2", "*3", "1"};
+	struct ustyle us = {.colour = UC_RED, .mark = "*"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_table(r, 3, NULL);
+	reply_row(r, false, r1);
+	reply_cell_user(r, 1, &us);
+	reply_row(r, true, r2);
+	reply_cell_user(r, 1, &us);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "  \x03"
+	                            "14\x02\x02"
+	                            "1  \x02\x03"
+	                            "04\x02\x02*4\x0f\x03"
+	                            "14\x02\x02  2\x0f");
+	assert_string_equal(l.v[1], "▶ \x02\x03"
+	                            "07\x02\x02"
+	                            "2  \x02\x03"
+	                            "04\x02\x02*3\x0f\x02\x03"
+	                            "07\x02\x02  1\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
 static void
 test_render_injection(void **state)
 {
@@ -425,6 +458,7 @@ main(void)
 	    cmocka_unit_test(test_split_comma_guard),
 	    cmocka_unit_test(test_render_spans),
 	    cmocka_unit_test(test_render_table_highlight),
+	    cmocka_unit_test(test_render_table_cell_user),
 	    cmocka_unit_test(test_render_injection),
 	    cmocka_unit_test(test_render_long_line_split),
 	    cmocka_unit_test(test_render_summarise_packs),

@@ -25,9 +25,11 @@
 
 #include "rules/base/buf.h"
 
-#define FAKE_RECV_MAX    4096 /* a gateway payload from the client */
-#define FAKE_SEND_BUDGET 120  /* client payloads per 60 s */
-#define FAKE_ANSWER_MS   3000 /* an interaction must be answered within */
+#define FAKE_RECV_MAX    4096             /* a gateway payload from the client */
+#define FAKE_SEND_BUDGET 120              /* client payloads per 60 s */
+#define FAKE_ANSWER_MS   3000             /* an interaction must be answered within */
+#define FAKE_TOKEN_MS    (15 * 60 * 1000) /* its token serves follow-ups this long */
+#define FAKE_FOLLOWUPS   16               /* more follow-ups to one interaction: unbounded */
 #define FAKE_REPLAY_MAX  20000
 #define STREAMS_MAX      8
 
@@ -89,6 +91,7 @@ struct inter {
 	const cJSON *tmpl; /* its template (expectations) */
 	int answers;
 	int followups;
+	int parts;           /* how many of the template's "parts" were seen, in order */
 	int64_t answered_at; /* ms, or 0 */
 	bool spoiled;        /* a fault answered its callback: it cannot be late */
 	UT_hash_handle hh;
@@ -226,6 +229,10 @@ struct http_answer {
 void rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
                       const char *ctype, const char *body, size_t len, struct http_answer *a);
 int rest_fake_fault(const char *args, char *err, size_t errlen);
+/* Interactions whose answer still lacks some of its template's "parts". */
+int rest_fake_parts_missing(void);
+/* At exit: each such interaction is a violation. */
+void rest_fake_final(void);
 
 /* check.c: each returns 0, or -1 after recording a violation. */
 int check_message(const cJSON *msg, const char *where);

@@ -170,6 +170,62 @@ expectations(const struct inter *it, const cJSON *data)
 		               it->id, eph ? "not " : "", content ? content : "");
 }
 
+/* The template's "parts": strings the messages answering it (the callback,
+ * then the follow-ups) must hold in this order. Advances it->parts through
+ * one more message. */
+static void
+parts_seen(struct inter *it, const cJSON *msg)
+{
+	const cJSON *parts = cJSON_GetObjectItemCaseSensitive(it->tmpl, "parts");
+	const char *c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "content"));
+	const char *want, *at;
+
+	if (!cJSON_IsArray(parts) || c == NULL)
+		return;
+	while ((want = cJSON_GetStringValue(cJSON_GetArrayItem(parts, it->parts))) != NULL &&
+	       (at = strstr(c, want)) != NULL) {
+		c = at + strlen(want);
+		it->parts++;
+	}
+}
+
+static bool
+parts_missing(const struct inter *it)
+{
+	const cJSON *parts = cJSON_GetObjectItemCaseSensitive(it->tmpl, "parts");
+
+	return cJSON_IsArray(parts) && it->parts < cJSON_GetArraySize(parts);
+}
+
+int
+rest_fake_parts_missing(void)
+{
+	struct inter *it, *tmp;
+	int n = 0;
+
+	HASH_ITER(hh, F.inters, it, tmp)
+	n += parts_missing(it);
+	return n;
+}
+
+void
+rest_fake_final(void)
+{
+	struct inter *it, *tmp;
+
+	HASH_ITER(hh, F.inters, it, tmp)
+	{
+		if (parts_missing(it) && it->answers > 0)
+			fake_violation(
+			    "interaction %" PRIu64 ": its answer lacks '%s' (part %d), "
+			    "or has it out of order",
+			    it->id,
+			    cJSON_GetStringValue(cJSON_GetArrayItem(
+			        cJSON_GetObjectItemCaseSensitive(it->tmpl, "parts"), it->parts)),
+			    it->parts + 1);
+	}
+}
+
 static void
 callback(const char *path, const char *body, size_t len, struct http_answer *a)
 {
@@ -226,8 +282,10 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 		else
 			check_autocomplete(data, "autocomplete callback");
 	} else if (type->valueint == 4 || (type->valueint == 7 && it->type == 3)) {
-		if (check_message(data, "interaction callback") == 0)
+		if (check_message(data, "interaction callback") == 0) {
 			expectations(it, data);
+			parts_seen(it, data);
+		}
 	} else if (type->valueint != 5 && !(type->valueint == 6 && it->type == 3)) {
 		fake_violation("interaction %" PRIu64 " answered with type %d", id, type->valueint);
 	}
@@ -262,8 +320,20 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 		answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
 		return;
 	}
+	if (fake_now() - found->created > FAKE_TOKEN_MS) {
+		fake_violation("interaction %" PRIu64
+		               ": a follow-up after its token expired (15 min)",
+		               found->id);
+		answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
+		return;
+	}
+	if (strcmp(method, "POST") == 0 && found->followups >= FAKE_FOLLOWUPS)
+		fake_violation("interaction %" PRIu64 ": more than %d follow-ups", found->id,
+		               FAKE_FOLLOWUPS);
 	j = cJSON_ParseWithLength(body, len);
-	check_message(j, strcmp(method, "POST") == 0 ? "follow-up" : "edit");
+	if (check_message(j, strcmp(method, "POST") == 0 ? "follow-up" : "edit") == 0 &&
+	    strcmp(method, "POST") == 0)
+		parts_seen(found, j);
 	cJSON_Delete(j);
 	found->followups++;
 	F.st.followups++;

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Discord: replies longer than one message lose nothing. A 5-player,
+# 3-monster /fungeon combat turn and /roll 10x 1000d1000 go out as the
+# interaction's answer plus follow-ups, each within Discord's limits, in
+# order (the fake checks the parts of each answer appear in the order
+# given, and that no follow-up comes after the token's 15 minutes).
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+fake_start --heartbeat 2000
+bot_start
+wait_until "g['ready'] and r['registrations'] == 1" 10
+
+n=0
+# one TEMPLATE: inject it alone in the one channel and wait for its answer
+one() {
+	n=$((n + 1))
+	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	wait_until "i['answered'] == $n and i['parts_missing'] == 0" 10
+}
+button() { # USER LINE [PERMISSIONS]
+	one "{\"type\":3,\"user\":$1,\"data\":{\"custom_id\":\"a:$2\",\"component_type\":2}${3:+,\"permissions\":\"$3\"}}"
+}
+button 1 "fungeon join Alba wizard 2"
+button 2 "fungeon join Brom fighter 2"
+button 3 "fungeon join Cora rogue 2"
+button 4 "fungeon join Dara cleric 2"
+button 5 "fungeon join Edda fighter 2"
+button 1 "fungeon monster add wasp level 1 ability sting annoy 2 pain 1 continuous" 8
+button 1 "fungeon monster add rat level 2" 8
+button 1 "fungeon monster add goblin level 3" 8
+
+# The combat turn: every step, each fight's rank table and the narrator.
+one "$(tmpl fungeon '[{"type":1,"name":"combat"}]' 'Combat turn' false \
+	',"user":1,"permissions":"8","parts":["Combat turn","1. Continuous effects","2. Monster abilities","rank","Narrative control","3. Painful conflict","rank","goblin","deals","Narrative control"]')"
+
+# Ten totals of a thousand dice each: every line and its total.
+P=""
+for k in 1 2 3 4 5 6 7 8 9 10; do
+	P="$P$(printf '"%2d: ","] = ",' "$k")"
+done
+before=$(stat interactions.followups)
+one "$(tmpl roll '[{"type":3,"name":"expression","value":"10x 1000d1000"}]' 'rolls' false \
+	",\"user\":2,\"parts\":[${P%,}]")"
+after=$(stat interactions.followups)
+[ $((after - before)) -ge 2 ] || fail "10x 1000d1000 came in $((after - before + 1)) message(s)"
+echo "roll: $((after - before + 1)) messages"
+finish

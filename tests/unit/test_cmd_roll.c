@@ -1,0 +1,98 @@
+/* Unit tests for /roll's dice lists: a large pool is compacted as chat
+ * rollers do (a run of equal dice as "6x3"), a small one never is, and
+ * what is not shown is counted. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/dispatch.h"
+#include "rules/base/rng.h"
+
+/* The plain text of /roll line with a seeded RNG (the caller frees it). */
+static char *
+roll(const char *line)
+{
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(5);
+	struct dispatch d = {.state = st, .rng = rng};
+	struct origin o = {.platform = "console"};
+	struct reply *r = reply_new();
+	char *text;
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
+	snprintf(o.user_key, sizeof(o.user_key), "console:al");
+	snprintf(o.user_name, sizeof(o.user_name), "al");
+	dispatch_line(&d, &o, line, strlen(line), 1000, r);
+	assert_false(reply_is_error(r));
+	text = reply_plain(r);
+	reply_free(r);
+	rng_free(rng);
+	state_free(st);
+	return text;
+}
+
+static void
+small_pool_as_is(void **unused)
+{
+	char *t = roll("/roll 20d1");
+
+	assert_non_null(strstr(t, "[1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1] "
+	                          "= 20"));
+	free(t);
+}
+
+static void
+large_pool_compacted(void **unused)
+{
+	char *t = roll("/roll 21d1");
+
+	assert_non_null(strstr(t, "[1x21] = 21"));
+	free(t);
+	/* Sorted, a pool becomes a count of each face. */
+	t = roll("/roll 60d3s");
+	assert_non_null(strstr(t, "[1x"));
+	assert_non_null(strstr(t, ", 2x"));
+	assert_non_null(strstr(t, ", 3x"));
+	assert_null(strstr(t, "1, 1"));
+	free(t);
+	/* Runs of two stay two dice. */
+	t = roll("/roll 22d1 + 2d1");
+	assert_non_null(strstr(t, "[1x22] + [1, 1] = 24"));
+	free(t);
+}
+
+/* At most 100 entries, then how many dice are left. */
+static void
+rest_counted(void **unused)
+{
+	char *t = roll("/roll 1000d1000");
+
+	assert_non_null(strstr(t, ", … 900 more]"));
+	free(t);
+	/* 1000 dice of 2 faces: runs take fewer entries, so more dice show. */
+	t = roll("/roll 1000d2");
+	assert_non_null(strstr(t, "more]"));
+	assert_null(strstr(t, ", … 900 more]"));
+	free(t);
+	t = roll("/roll 300d1");
+	assert_non_null(strstr(t, "[1x300] = 300"));
+	free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(small_pool_as_is),
+	    cmocka_unit_test(large_pool_compacted),
+	    cmocka_unit_test(rest_counted),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,374 @@
+/* Command references in replies: every command's help, and the hints and
+ * errors that name a command, rendered for Discord, IRC and the console.
+ * Each reference must name a real command that can be typed (a leaf, not a
+ * group), with real options, positional ones in their declared order; no
+ * other text may still name a command the console's way ("/fungeon annoy
+ * pit"), which a Discord user could not type. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cJSON.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord/render_discord.h"
+#include "bot/irc/render_irc.h"
+#include "bot/console/render_text.h"
+#include "commands/dispatch.h"
+#include "rules/base/buf.h"
+#include "rules/base/rng.h"
+
+struct table {
+	struct state *st;
+	struct rng *rng;
+	struct dispatch d;
+	struct reply *r;
+	size_t refs; /* references checked */
+};
+
+static struct table *
+table_new(void)
+{
+	struct table *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	t->st = state_new();
+	t->rng = rng_new_seeded(3);
+	t->d.state = t->st;
+	t->d.rng = t->rng;
+	t->r = reply_new();
+	return t;
+}
+
+static void
+table_free(struct table *t)
+{
+	reply_free(t->r);
+	state_free(t->st);
+	rng_free(t->rng);
+	free(t);
+}
+
+static const struct reply *
+run(struct table *t, const char *platform, const char *user, const char *line)
+{
+	struct origin o = {.platform = platform};
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "%s:t", platform);
+	snprintf(o.user_key, sizeof(o.user_key), "%s:%s", platform, user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_clear(t->r);
+	dispatch_line(&t->d, &o, line, strlen(line), 1000, t->r);
+	return t->r;
+}
+
+/* The command a reference's path names, or NULL. */
+static const struct command *
+resolve(const char *path)
+{
+	const struct command *c = NULL;
+
+	for (const char *p = path; *p != '\0';) {
+		size_t n = strcspn(p, " ");
+
+		c = c == NULL ? registry_find(p, n) : registry_find_sub(c, p, n);
+		if (c == NULL)
+			return NULL;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return c;
+}
+
+static void
+check_ref(const struct reply_cmdref *ref, bool discord, const char *where)
+{
+	const struct command *c = resolve(ref->path);
+	int last = -1;
+
+	if (c == NULL)
+		fail_msg("%s: '/%s' is no command", where, ref->path);
+	if (ref->usage) /* a usage names every option, in order, by itself */
+		return;
+	if (discord && c->fn == NULL)
+		fail_msg("%s: '/%s' cannot be typed on Discord: it needs a subcommand", where,
+		         ref->path);
+	for (size_t i = 0; i < ref->nopts; i++) {
+		int k = -1;
+
+		for (int j = 0; c->opts != NULL && c->opts[j].name != NULL; j++)
+			if (strcmp(c->opts[j].name, ref->opts[i].name) == 0)
+				k = j;
+		if (k < 0)
+			fail_msg("%s: /%s has no option '%s'", where, ref->path, ref->opts[i].name);
+		if (!ref->opts[i].named && k != last + 1)
+			fail_msg("%s: /%s: positional '%s' is not the next option in order", where,
+			         ref->path, ref->opts[i].name);
+		if (!ref->opts[i].named)
+			last = k;
+	}
+}
+
+static size_t plain_refs; /* found by check_plain: each one is printed */
+
+/* Counts text that names a command the console's way: "/name" at the start
+ * of a word, name a command. */
+static void
+check_plain(const char *text, const char *where)
+{
+	for (const char *p = text; (p = strchr(p, '/')) != NULL; p++) {
+		size_t n = 0;
+
+		if (p > text && !strchr(" ([\"'", p[-1]))
+			continue;
+		while (islower((unsigned char)p[1 + n]) || p[1 + n] == '-')
+			n++;
+		if (n > 0 && registry_find(p + 1, n) != NULL) {
+			print_error("%s: a command named as plain text: '%.60s'\n", where, p);
+			plain_refs++;
+		}
+	}
+}
+
+/* Checks every span of both messages of r. */
+static void
+check_reply(struct table *t, const struct reply *r, bool discord, const char *where)
+{
+	for (int a = 0; a < 2; a++) {
+		const struct reply_msg *m = reply_msg(r, (enum reply_audience)a);
+
+		for (size_t i = 0; m != NULL && i < m->nblocks; i++) {
+			const struct reply_block *b = &m->blocks[i];
+
+			for (size_t j = 0; b->kind == RB_LINE && j < b->nspans; j++) {
+				if (b->spans[j].style & RS_CMD) {
+					assert_non_null(b->spans[j].cmd);
+					check_ref(b->spans[j].cmd, discord, where);
+					t->refs++;
+				} else {
+					check_plain(b->spans[j].text, where);
+				}
+			}
+		}
+	}
+}
+
+/* The channel message of r on each platform, as one string each. */
+static void
+rendered(const struct reply *r, char **discord, char **irc, char **console)
+{
+	const struct reply_msg *m = reply_msg(r, REPLY_CHANNEL);
+	struct render_irc_opts io = {.budget = 400, .max_lines = 100, .prefix = "!"};
+	struct irc_lines lines = {0};
+	cJSON *parts[DISCORD_PARTS_MAX];
+	size_t n = render_discord_parts(m, false, NULL, parts, DISCORD_PARTS_MAX);
+	struct buf b;
+
+	buf_init(&b, 1 << 20);
+	for (size_t i = 0; i < n; i++) {
+		buf_addf(&b, "%s\n",
+		         cJSON_GetStringValue(cJSON_GetObjectItem(parts[i], "content")));
+		cJSON_Delete(parts[i]);
+	}
+	*discord = buf_take(&b);
+	buf_init(&b, 1 << 20);
+	render_irc(m, &io, &lines);
+	for (size_t i = 0; i < lines.n; i++)
+		buf_addf(&b, "%s\n", lines.v[i]);
+	irc_lines_free(&lines);
+	*irc = buf_take(&b);
+	buf_init(&b, 1 << 20);
+	render_text(m, false, &b);
+	*console = buf_take(&b);
+}
+
+/* Walks the command tree: help for every command and subcommand, on every
+ * platform. */
+static void
+walk(struct table *t, const struct command *c, const char *prefix)
+{
+	char path[128], line[160];
+	const char *platforms[] = {"discord", "irc", "console"};
+
+	snprintf(path, sizeof(path), "%s%s%s", prefix, *prefix ? " " : "", c->name);
+	snprintf(line, sizeof(line), "help %s", path);
+	for (size_t k = 0; k < 3; k++) {
+		const struct reply *r = run(t, platforms[k], "alice", line);
+		char *d, *i, *con;
+
+		if (reply_is_error(r))
+			fail_msg("'%s' failed: %s", line, reply_error_text(r));
+		check_reply(t, r, k == 0, line);
+		rendered(r, &d, &i, &con);
+		assert_null(strstr(d, "{/"));
+		assert_null(strstr(i, "{/"));
+		assert_null(strstr(con, "{/"));
+		/* A command without its subcommand cannot be typed on Discord. */
+		if (c->default_sub != NULL)
+			assert_true((strstr(d, "With no subcommand") != NULL) == (k != 0));
+		free(d);
+		free(i);
+		free(con);
+	}
+	for (const struct command *s = c->subs; s != NULL && s->name != NULL; s++)
+		walk(t, s, path);
+}
+
+static void
+every_help(void **unused)
+{
+	struct table *t = table_new();
+
+	for (size_t i = 0; command_table[i] != NULL; i++)
+		walk(t, command_table[i], "");
+	assert_int_equal(plain_refs, 0);
+	assert_true(t->refs >= 20);
+	table_free(t);
+}
+
+/* Hints and errors that name a command, from runs of the commands. */
+static void
+every_hint(void **unused)
+{
+	static const char *const lines[][2] = {
+	    {"alice", "/fungeon party"},
+	    {"alice", "/fungeon hallway"},
+	    {"alice", "/fungeon pain Alba"},
+	    {"alice", "/fungeon sheet"},
+	    {"alice", "/fungeon join Alba wizard 2"},
+	    {"alice", "/fungeon join Alba wizard 2"},
+	    {"bob", "/fungeon join Brom fighter 2"},
+	    {"alice", "/fungeon combat"},
+	    {"alice", "/fungeon trap list"},
+	    {"alice", "/fungeon hallway"},
+	    {"alice", "/fungeon trap add pit annoy 6 pain 2 continuous"},
+	    {"alice", "/fungeon trigger pit Alba Brom"},
+	    {"alice", "/fungeon find pit Alba Brom"},
+	    {"alice", "/fungeon annoy pit Alba Brom"},
+	    {"alice", "/gm"},
+	    {"alice", "/gm claim"},
+	    {"bob", "/gm claim"},
+	    {"bob", "/tension raise door"},
+	    {"alice", "/tension raise combat amount:2"},
+	    {"alice", "/tension lower"},
+	    {"alice", "/tension raise amount:3"},
+	    {"alice", "/tension strike 9-12"},
+	    {"alice", "/tension strike 9-12"},
+	    {"alice", "/tension strike nothing-like-this"},
+	    {"alice", "/help nope"},
+	    {"alice", "/help"},
+	    {"alice", "/nope"},
+	    {"alice", "/safe"},
+	    {"alice", "/safe on"},
+	    {"alice", "/safe"},
+	    {"alice", "/wander check"},
+	    {"alice", "/safe off"},
+	    {"alice", "/light flicker"},
+	    {"alice", "/hazard sign none"},
+	    {"alice", "/hazard table custom"},
+	    {"alice", "/vendor"},
+	    {"alice", "/wander default classic"},
+	    {"alice", "/wander retreat 2 alice:2 bob:3"},
+	    {"alice", "/gm release"},
+	    {"bob", "/hazard who gm"},
+	    {"bob", "/turn advance"},
+	};
+	static const char *const platforms[] = {"discord", "irc", "console"};
+	struct table *t = table_new();
+
+	for (size_t k = 0; k < 3; k++) {
+		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+			char where[200];
+
+			snprintf(where, sizeof(where), "%s on %s", lines[i][1], platforms[k]);
+			check_reply(t, run(t, platforms[k], lines[i][0], lines[i][1]), k == 0,
+			            where);
+		}
+	}
+	assert_int_equal(plain_refs, 0);
+	assert_true(t->refs >= 30);
+	table_free(t);
+}
+
+/* The annoy hint, as each platform types it. */
+static void
+annoy_hint_per_platform(void **unused)
+{
+	struct table *t = table_new();
+	const struct reply *r;
+	char *d, *i, *con;
+
+	run(t, "console", "alice", "/fungeon join Alba wizard 2");
+	run(t, "console", "bob", "/fungeon join Brom fighter 2");
+	run(t, "console", "alice", "/fungeon trap add pit annoy 6");
+	r = run(t, "console", "alice", "/fungeon trigger pit Alba Brom");
+	rendered(r, &d, &i, &con);
+	/* Whoever was caught: the same names, typed three ways (on Discord
+	 * inside the message's one ansi block, so not as `code`). */
+	{
+		const char *c = strstr(con, "Caught, they must resist it: /fungeon annoy pit ");
+		char who[64], want[128];
+
+		assert_non_null(c);
+		c += strlen("Caught, they must resist it: /fungeon annoy pit ");
+		snprintf(who, sizeof(who), "%.*s", (int)strcspn(c, "\n"), c);
+		assert_true(strlen(who) >= 4);
+		snprintf(want, sizeof(want), "/fungeon annoy obstacle:pit who:%s", who);
+		assert_non_null(strstr(d, want));
+		snprintf(want, sizeof(want), "!fungeon annoy pit %s", who);
+		assert_non_null(strstr(i, want));
+	}
+	free(d);
+	free(i);
+	free(con);
+	/* A named option stays named on the text platforms. */
+	run(t, "console", "alice", "/gm claim");
+	r = run(t, "console", "alice", "/tension raise amount:3");
+	rendered(r, &d, &i, &con);
+	assert_non_null(strstr(d, "`/tension raise amount:3 reason:why`"));
+	assert_non_null(strstr(con, "/tension raise amount:3 reason:why."));
+	free(d);
+	free(i);
+	free(con);
+	table_free(t);
+}
+
+/* A usage in an error, as each platform types the command. */
+static void
+usage_per_platform(void **unused)
+{
+	struct table *t = table_new();
+	const struct reply *r = run(t, "console", "alice", "/encumbrance 2");
+	char *d, *i, *con;
+
+	assert_true(reply_is_error(r));
+	check_reply(t, r, true, "usage");
+	rendered(r, &d, &i, &con);
+	assert_non_null(strstr(con, "; usage: /encumbrance <str> <weight>\n"));
+	assert_non_null(strstr(i, "!encumbrance <str> <weight>"));
+	assert_non_null(strstr(d, "; usage: `/encumbrance str:N weight:N`"));
+	assert_string_equal(reply_error_text(r),
+	                    "Weight is missing; usage: /encumbrance <str> <weight>");
+	free(d);
+	free(i);
+	free(con);
+	table_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(every_help),
+	    cmocka_unit_test(every_hint),
+	    cmocka_unit_test(annoy_hint_per_platform),
+	    cmocka_unit_test(usage_per_platform),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
