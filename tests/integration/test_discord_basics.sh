@@ -48,7 +48,7 @@ add "$(tmpl surprise '[{"type":4,"name":"n","value":3}]' 'Surprise' false)"
 add "$(tmpl procedure '[]' 'procedure' false)"
 add "$(tmpl safe '[{"type":1,"name":"on"}]' 'Only the GM' true)"
 add "$(tmpl vendor '[]' '' null)"
-add "$(tmpl bargain '[{"type":4,"name":"margin","value":3}]' '' false)"
+add "$(tmpl bargain '[{"type":3,"name":"vendor","value":"Gus"},{"type":3,"name":"item","value":"ring"},{"type":3,"name":"deal","value":"sell"}]' "There is no vendor 'Gus' here" true)"
 add "$(tmpl encumbrance '[{"type":4,"name":"str","value":2},{"type":4,"name":"weight","value":60}]' '' false)"
 add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false ',"dm":true')"
 add '{"type":3,"data":{"custom_id":"a:help gm","component_type":2},"expect":"/gm","private":false}'
