@@ -40,6 +40,7 @@
 #include "bot/discord/discord_gw.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
+#include "rules/base/mem.h"
 #include "rules/base/rng.h"
 
 #define TOKEN "MTEwMDAwMDAwMDAwMDAwMDAwMQ.bench.token-value"
@@ -326,6 +327,11 @@ main(int argc, char **argv)
 
 	if (mode != NULL && strcmp(mode, "none") == 0)
 		cfg.compress = DISCORD_COMPRESS_NONE;
+	cJSON_Hooks json_hooks = {.malloc_fn = xmalloc, .free_fn = free};
+
+	/* cJSON allocates as in the daemon (bot/main.c), which costs it
+	 * realloc when it prints: the figures are the daemon's. */
+	cJSON_InitHooks(&json_hooks);
 	log_set_level(LOG_LEVEL_ERROR);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	start_fake(argv[0]);
