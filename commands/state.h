@@ -42,6 +42,7 @@ enum chanmod_id {
 	CHANMOD_TENSION, /* commands/tension_state.h */
 	CHANMOD_FUNGEON, /* Fungeon: party, floor, designs (commands/fg_save.c) */
 	CHANMOD_PROC,    /* dungeon procedure: turn, lights, hazard and wander settings */
+	CHANMOD_ROLL,    /* /roll settings and the roll log (commands/rollchan.h) */
 	CHANMOD_COUNT
 };
 

@@ -141,6 +141,15 @@ discord_cmds_json(const struct command *const *table)
 			                        DISCORD_GM_PERMISSIONS);
 		node_options(c, o);
 		cJSON_AddItemToArray(arr, o);
+		/* A short name (/r for /roll) is a command of its own on
+		 * Discord, with the same options. */
+		if (c->alias != NULL) {
+			cJSON *a = cJSON_Duplicate(o, 1);
+
+			cJSON_ReplaceItemInObjectCaseSensitive(a, "name",
+			                                       cJSON_CreateString(c->alias));
+			cJSON_AddItemToArray(arr, a);
+		}
 	}
 	return arr;
 }

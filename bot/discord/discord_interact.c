@@ -69,6 +69,12 @@ interact_free(struct interact *it)
 	free(it);
 }
 
+struct roles *
+interact_roles(struct interact *it)
+{
+	return it->roles;
+}
+
 void
 interact_set_gm_role(struct interact *it, const char *gm_role)
 {
@@ -241,13 +247,11 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 	return true;
 }
 
+/* The command of that name, or of that alias (/r is registered too). */
 static const struct command *
 find_command(const struct interact *it, const char *name)
 {
-	for (size_t i = 0; name != NULL && it->commands[i] != NULL; i++)
-		if (strcmp(it->commands[i]->name, name) == 0)
-			return it->commands[i];
-	return NULL;
+	return name != NULL ? registry_find_in(it->commands, name, strlen(name)) : NULL;
 }
 
 /* An option's value as the text registry_bind() takes. Returns false for a

@@ -38,7 +38,7 @@ show_new_table(struct reply *out, const struct proc_state *s)
 	reply_add(out, RS_BOLD, "%s", hazard_table_name(s->table));
 	reply_add(out, 0, " (d%d).", v.die);
 	reply_nl(out);
-	proc_hazard_table(out, &v, -1);
+	proc_hazard_table(out, &v, -1, false);
 	hazard_settings_lines(out, s);
 }
 

@@ -63,18 +63,19 @@ wait_until "i['answered'] == 1000" 15
 [ "$(stat interactions.late)" = 0 ] || fail "interactions answered late"
 [ "$(stat violations)" = 0 ] || fail "violations: $(stat violation_list)"
 
-# A restart with the same state directory does not register again.
+# A restart with the same state directory resumes the session and does
+# not register again.
 bot_stop
-identify_window
 bot_start
-wait_until "g['ready'] and g['identifies'] == 2" 15
+wait_until "g['ready'] and g['resumed'] == 1" 15
+[ "$(stat gateway.identifies)" = 1 ] || fail "the restart did not resume the session"
 sleep 0.5
 [ "$(stat rest.registrations)" = 1 ] || fail "unchanged commands were registered again"
 grep -q "unchanged since they were registered" "$BOT_LOG" || fail "no log line about the skip"
 
-# The dev guild is another scope: registered there, at once.
+# The dev guild is another scope: registered there, at once (after a
+# resume too).
 bot_stop
-identify_window
 bot_start dev_guild=1000000000000000001
 wait_until "g['ready'] and r['registrations'] == 2" 15
 stat rest.commands_scope | grep -q "/guilds/1000000000000000001/commands" ||

@@ -235,6 +235,24 @@ test_command_table_valid(void **state)
 	cJSON *arr = discord_cmds_json(NULL), *c;
 
 	assert_true(cJSON_GetArraySize(arr) >= 1 && cJSON_GetArraySize(arr) <= 100);
+	/* /r is registered next to /roll, with the same options. */
+	{
+		const cJSON *roll = NULL, *r = NULL;
+
+		cJSON_ArrayForEach(c, arr)
+		{
+			const char *n = cJSON_GetObjectItem(c, "name")->valuestring;
+
+			if (strcmp(n, "roll") == 0)
+				roll = c;
+			else if (strcmp(n, "r") == 0)
+				r = c;
+		}
+		assert_non_null(roll);
+		assert_non_null(r);
+		assert_true(cJSON_Compare(cJSON_GetObjectItem(roll, "options"),
+		                          cJSON_GetObjectItem(r, "options"), true));
+	}
 	cJSON_ArrayForEach(c, arr)
 	{
 		assert_true(counted(c) <= 8000);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_roles.h"
 #include "commands/commands.h"
 #include "rules/base/rng.h"
 
@@ -82,7 +83,8 @@ static const struct cmd_opt pick_opts[] = {
 };
 
 static const struct command secret_cmd = {.name = "secret", .desc = "s", .fn = secret_fn};
-static const struct command whisper_cmd = {.name = "whisper", .desc = "w", .fn = whisper_fn};
+static const struct command whisper_cmd = {
+    .name = "whisper", .desc = "w", .fn = whisper_fn, .alias = "wh"};
 static const struct command long_cmd = {.name = "long", .desc = "l", .fn = long_fn};
 static const struct command pick_cmd = {
     .name = "pick", .desc = "p", .opts = pick_opts, .fn = pick_fn};
@@ -216,6 +218,17 @@ test_command_reply(void **state)
 	assert_int_equal(interact_stats(f->it)->commands, 1);
 }
 
+/* An alias (as /r for /roll) is registered as a command of its own and
+ * runs its command. */
+static void
+test_alias_runs_the_command(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(interaction(f, "1003", 2, ALICE, "{\"name\":\"wh\"}"), 1);
+	assert_message(f->out.callback_body, "psst", true);
+}
+
 static void
 test_duplicate_ignored(void **state)
 {
@@ -317,6 +330,43 @@ test_manage_channels_is_admin(void **state)
 	               "Only the GM can do that, and nobody is GM here yet; `/gm claim` makes "
 	               "you the GM.",
 	               true);
+}
+
+/* The GM role ids learnt from the guilds survive a restart through the
+ * session file (a resume does not send GUILD_CREATE again). */
+static void
+test_gm_roles_export_import(void **state)
+{
+	struct roles *a = roles_new("Game Master"), *b = roles_new("game master");
+	struct roles *other = roles_new("Referee"), *byid = roles_new("500");
+	cJSON *gd = cJSON_Parse("{\"id\":\"99\",\"roles\":[{\"id\":\"500\",\"name\":\"Game "
+	                        "Master\"},{\"id\":\"501\",\"name\":\"Player\"}]}");
+	cJSON *member = cJSON_Parse("[\"501\",\"500\"]"), *saved;
+	char out[256], tiny[20];
+
+	roles_event(a, "GUILD_CREATE", gd);
+	assert_int_equal(roles_export(a, out, sizeof(out)), 0);
+	assert_string_equal(out, "{\"name\":\"Game Master\",\"guilds\":{\"99\":[\"500\"]}}");
+	/* too small for any guild: the name alone would not fit either */
+	assert_int_equal(roles_export(a, tiny, sizeof(tiny)), 0);
+	assert_string_equal(tiny, "");
+	assert_int_equal(roles_export(byid, out, sizeof(out)), -1);
+	assert_string_equal(out, "");
+	roles_export(a, out, sizeof(out));
+	saved = cJSON_Parse(out);
+	assert_false(roles_member_is_gm(b, 99, member));
+	roles_import(b, saved);
+	assert_true(roles_member_is_gm(b, 99, member));
+	assert_false(roles_member_is_gm(b, 98, member));
+	roles_import(other, saved); /* another role's ids are not taken */
+	assert_false(roles_member_is_gm(other, 99, member));
+	cJSON_Delete(saved);
+	cJSON_Delete(member);
+	cJSON_Delete(gd);
+	roles_free(a);
+	roles_free(b);
+	roles_free(other);
+	roles_free(byid);
 }
 
 static void
@@ -562,12 +612,14 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_alias_runs_the_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_duplicate_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_malformed_dropped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dm_and_big_snowflake, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_error_is_ephemeral, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_manage_channels_is_admin, setup, teardown),
 	    cmocka_unit_test(test_gm_role_by_name),
+	    cmocka_unit_test(test_gm_roles_export_import),
 	    cmocka_unit_test(test_gm_role_by_id),
 	    cmocka_unit_test_setup_teardown(test_options_bound, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_long_reply_follows_up, setup, teardown),
