@@ -26,6 +26,7 @@ cat > "$tmp/want" <<'EOF'
 /usr/lib/systemd/system/delver@.service
 /usr/share/doc/delver/delver.conf.example
 /usr/share/man/man5/delver.conf.5
+/usr/share/man/man7/delver.7
 /usr/share/man/man8/delver.8
 EOF
 diff -u "$tmp/want" "$tmp/files" || fail "make install wrote other files"
