@@ -44,13 +44,14 @@ usage(FILE *f)
 	        "  --fsync POLICY     always (durable before each reply), everysec or no\n"
 	        "                     (default: [bot] fsync, everysec)\n"
 	        "  --snapshot-interval SECONDS\n"
-	        "                     seconds between snapshots, 1 to 86400 (default:\n"
-	        "                     [bot] snapshot_interval, 60)\n"
+	        "                     seconds between snapshot files, 1 to 86400 (default:\n"
+	        "                     [bot] snapshot_interval, 60; not used yet)\n"
 	        "  --evict-after SECONDS\n"
 	        "                     idle seconds before a channel leaves memory, 0 never\n"
 	        "                     (default: [bot] evict_after, 86400)\n"
-	        "  --salvage          move damaged state files aside (FILE.bad-TIME) and\n"
-	        "                     start from what is readable, instead of refusing\n"
+	        "  --salvage          when importing state files of the old format, move\n"
+	        "                     damaged ones aside (FILE.bad-TIME) and import what\n"
+	        "                     is readable, instead of refusing\n"
 	        "  --version          print the version and exit\n"
 	        "  --help             print this help and exit\n",
 	        DELVER_CONFIG_PATH);

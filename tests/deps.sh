@@ -8,7 +8,7 @@ set -eu
 PKGS="make gcc clang libclang-rt-14-dev pkg-config clang-format valgrind
 python3 libwebsockets-dev libwebsockets-evlib-uv libcurl4-openssl-dev
 libssl-dev zlib1g-dev libcjson-dev libcmocka-dev libinih-dev libsystemd-dev libuv1-dev uthash-dev
-libutf8proc-dev ngircd openssl systemd man-db groff-base procps"
+libutf8proc-dev libsqlite3-dev sqlite3 ngircd openssl systemd man-db groff-base procps"
 
 missing=""
 for p in $PKGS; do
