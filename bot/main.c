@@ -23,7 +23,7 @@ usage(FILE *f)
 	        "              [--channel NAME] [--color WHEN] [--seed N] [--shard ID]\n"
 	        "              [--log-level LEVEL] [--state-dir DIR] [--fsync POLICY]\n"
 	        "              [--snapshot-interval SECONDS] [--evict-after SECONDS]\n"
-	        "              [--salvage] [--version] [--help]\n"
+	        "              [--salvage] [--restore FILE] [--version] [--help]\n"
 	        "\n"
 	        "  --config PATH      the configuration file (default: %s;\n"
 	        "                     when it does not exist, the defaults: the console)\n"
@@ -45,7 +45,9 @@ usage(FILE *f)
 	        "                     (default: [bot] fsync, everysec)\n"
 	        "  --snapshot-interval SECONDS\n"
 	        "                     seconds between snapshot files, 1 to 86400 (default:\n"
-	        "                     [bot] snapshot_interval, 60; not used yet)\n"
+	        "                     [bot] snapshot_interval, 60)\n"
+	        "  --restore FILE     replace the state by a copy of a snapshot file and\n"
+	        "                     exit (the database it replaces is moved aside)\n"
 	        "  --evict-after SECONDS\n"
 	        "                     idle seconds before a channel leaves memory, 0 never\n"
 	        "                     (default: [bot] evict_after, 86400)\n"
@@ -101,6 +103,7 @@ main(int argc, char **argv)
 		ARG_LOG_LEVEL,
 		ARG_PERSIST, /* --state-dir, --fsync, --snapshot-interval, --evict-after */
 		ARG_SALVAGE,
+		ARG_RESTORE,
 	};
 	static const struct option longopts[] = {
 	    {"config", required_argument, NULL, ARG_CONFIG},
@@ -117,6 +120,7 @@ main(int argc, char **argv)
 	    {"snapshot-interval", required_argument, NULL, ARG_PERSIST},
 	    {"evict-after", required_argument, NULL, ARG_PERSIST},
 	    {"salvage", no_argument, NULL, ARG_SALVAGE},
+	    {"restore", required_argument, NULL, ARG_RESTORE},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -127,6 +131,7 @@ main(int argc, char **argv)
 	char perr[256];
 	int idx;
 	bool check = false;
+	const char *restore = NULL;
 	enum log_level lvl;
 	long long v;
 	char *end;
@@ -187,6 +192,9 @@ main(int argc, char **argv)
 		case ARG_SALVAGE:
 			o.salvage = true;
 			break;
+		case ARG_RESTORE:
+			restore = optarg;
+			break;
 		case 'V':
 			printf("delver %s\n", DELVER_VERSION);
 			return 0;
@@ -202,5 +210,7 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (restore != NULL)
+		return app_restore(&o, restore);
 	return check ? app_check_config(&o) : app_run(&o);
 }

@@ -88,6 +88,10 @@ struct persist {
 	bool ckpt_running;
 	bool ckpt_due; /* a commit since the last checkpoint began */
 	int ckpt_rc;
+	/* snapshot files, written on the thread pool */
+	struct snapjob *snap;  /* the running one, or NULL */
+	uint64_t snap_appends; /* stats.appends when the last one began */
+	uint64_t next_snapshot_ms;
 	bool closing;
 	void (*closed)(void *);
 	void *closed_ctx;
@@ -413,6 +417,190 @@ ckpt_start(struct persist *p)
 	uv_queue_work(p->loop, &p->ckpt_req, ckpt_work, ckpt_done);
 }
 
+/* --- snapshot files --- */
+
+#define SNAP_DIR    "snapshots"
+#define SNAP_PREFIX "delver-"
+#define SNAP_SUFFIX ".db"
+
+struct snapjob {
+	uv_work_t req;
+	struct persist *p;
+	char src[4200];
+	char dir[4200 + 16];
+	char tmp[4200 + 64];
+	char path[4200 + 64];
+	int keep;
+	int rc;
+	double ms;
+	char msg[9000];
+};
+
+static bool
+snapshot_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(SNAP_SUFFIX) &&
+	       strcmp(name + n - strlen(SNAP_SUFFIX), SNAP_SUFFIX) == 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Removes the oldest snapshot files past keep (names sort by time). */
+static void
+prune(struct snapjob *w)
+{
+	DIR *d = opendir(w->dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (!snapshot_name(e->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			names = xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (i + (size_t)w->keep < n) {
+			char path[4200 + 300];
+
+			snprintf(path, sizeof(path), "%s/%s", w->dir, names[i]);
+			unlink(path);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* The worker: a consistent copy of the database through the online backup
+ * API, on connections of its own; then rename, fsync, prune. */
+static void
+snap_work(uv_work_t *req)
+{
+	struct snapjob *w = req->data;
+	sqlite3 *src = NULL, *dst = NULL;
+	sqlite3_backup *b;
+	uint64_t t0 = uv_hrtime();
+	int rc;
+
+	w->rc = -1;
+	unlink(w->tmp);
+	if (sqlite3_open_v2(w->src, &src, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_open_v2(w->tmp, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	        SQLITE_OK) {
+		snprintf(w->msg, sizeof(w->msg), "cannot open %s: %s",
+		         dst == NULL ? w->src : w->tmp, sqlite3_errmsg(dst == NULL ? src : dst));
+		goto out;
+	}
+	sqlite3_busy_timeout(src, BUSY_MS);
+	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+	b = sqlite3_backup_init(dst, "main", src, "main");
+	if (b == NULL) {
+		snprintf(w->msg, sizeof(w->msg), "cannot start the copy: %s", sqlite3_errmsg(dst));
+		goto out;
+	}
+	rc = sqlite3_backup_step(b, -1);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		snprintf(w->msg, sizeof(w->msg), "the copy failed: %s", sqlite3_errstr(rc));
+		goto out;
+	}
+	if (sqlite3_close(dst) != SQLITE_OK) {
+		snprintf(w->msg, sizeof(w->msg), "cannot close %s", w->tmp);
+		dst = NULL;
+		goto out;
+	}
+	dst = NULL;
+	if (fsio_rename(w->tmp, w->path) < 0 || fsio_fsync_dir(w->dir) < 0) {
+		snprintf(w->msg, sizeof(w->msg), "cannot install %s: %s", w->path, strerror(errno));
+		goto out;
+	}
+	prune(w);
+	w->rc = 0;
+out:
+	if (dst != NULL)
+		sqlite3_close(dst);
+	if (w->rc < 0)
+		unlink(w->tmp);
+	sqlite3_close(src);
+	w->ms = (double)(uv_hrtime() - t0) / 1e6;
+}
+
+static void
+snap_done(uv_work_t *req, int status)
+{
+	struct snapjob *w = req->data;
+	struct persist *p = w->p;
+
+	p->snap = NULL;
+	if (w->rc == 0) {
+		p->stats.snapshots++;
+		p->stats.last_snapshot_ms = w->ms;
+		log_debug("store: snapshot %s written in %.0f ms", w->path, w->ms);
+	} else {
+		p->stats.snapshot_failures++;
+		p->snap_appends = 0; /* try again at the next interval */
+		log_warnx("store: snapshot file: %s; the database is not affected, and the next "
+		          "one is tried in %d s",
+		          w->msg, p->o.snapshot_interval);
+	}
+	free(w);
+	if (p->closing)
+		close_step(p);
+}
+
+int
+persist_snapshot(struct persist *p)
+{
+	struct snapjob *w;
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+
+	if (p->snap != NULL || p->closing)
+		return -1;
+	w = xcalloc(1, sizeof(*w));
+	w->p = p;
+	w->keep = p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1;
+	snprintf(w->src, sizeof(w->src), "%s", p->path);
+	snprintf(w->dir, sizeof(w->dir), "%s/" SNAP_DIR, p->dir);
+	if (mkdir(w->dir, 0700) < 0 && errno != EEXIST) {
+		log_warn("store: cannot create %s", w->dir);
+		p->stats.snapshot_failures++;
+		free(w);
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(w->path, sizeof(w->path), "%s/" SNAP_PREFIX "%s" SNAP_SUFFIX, w->dir, stamp);
+	snprintf(w->tmp, sizeof(w->tmp), "%s/" SNAP_PREFIX "%s.tmp", w->dir, stamp);
+	w->req.data = w;
+	p->snap = w;
+	p->snap_appends = p->stats.appends;
+	uv_queue_work(p->loop, &w->req, snap_work, snap_done);
+	return 0;
+}
+
+bool
+persist_busy(const struct persist *p)
+{
+	return p->snap != NULL;
+}
+
 /* --- idle channels --- */
 
 static bool
@@ -508,6 +696,11 @@ tick_cb(uv_timer_t *t)
 	if (p->retry != NULL)
 		retry_failed(p);
 	ckpt_start(p);
+	if (now >= p->next_snapshot_ms && p->snap == NULL) {
+		p->next_snapshot_ms = now + (uint64_t)p->o.snapshot_interval * 1000;
+		if (p->stats.appends != p->snap_appends)
+			persist_snapshot(p);
+	}
 	if (now >= p->next_sweep_ms) {
 		p->next_sweep_ms = now + sweep_ms(p);
 		persist_evict(p);
@@ -872,6 +1065,139 @@ persist_db_path(char *out, size_t size, const char *dir)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+/* --- restoring a snapshot file --- */
+
+/* Copies the database at from into to (which must not exist) with the
+ * backup API, fsynced. Returns 0, or -1 with err. */
+static int
+copy_db(const char *from, const char *to, char *err, size_t errlen)
+{
+	sqlite3 *src = NULL, *dst = NULL;
+	sqlite3_backup *b;
+	int rc = -1;
+
+	if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_open_v2(to, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	        SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s: %s", dst == NULL ? from : to,
+		         sqlite3_errmsg(dst == NULL ? src : dst));
+		goto out;
+	}
+	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+	b = sqlite3_backup_init(dst, "main", src, "main");
+	if (b == NULL) {
+		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
+		goto out;
+	}
+	rc = sqlite3_backup_step(b, -1) == SQLITE_DONE ? 0 : -1;
+	sqlite3_backup_finish(b);
+	if (rc < 0)
+		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
+out:
+	sqlite3_close(dst);
+	sqlite3_close(src);
+	return rc;
+}
+
+/* Checks that path is a whole delver database. Returns 0, or -1 with err. */
+static int
+check_file(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	const char *res;
+	int rc = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW ||
+	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {
+		snprintf(err, errlen, "%s is not a whole SQLite database (%s)", path,
+		         sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM channels, users LIMIT 0", -1, &s, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "%s is not a delver database (no channels and users tables)",
+		         path);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return rc;
+}
+
+int
+persist_restore(const char *dir, const char *file, char *err, size_t errlen)
+{
+	struct persist *p = xcalloc(1, sizeof(*p));
+	char why[8192], tmp[4300], from[4300], to[4400], sub[64], aside[4300];
+	static const char *const parts[] = {"", "-wal", "-shm"};
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc = -1;
+
+	p->lock_fd = -1;
+	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_default_dir());
+	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
+		snprintf(err, errlen, "the state directory's name is too long");
+		goto out;
+	}
+	if (check_file(file, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		goto out;
+	}
+	if (open_dir(p, err, errlen) < 0)
+		goto out;
+	snprintf(tmp, sizeof(tmp), "%s.restore-tmp", p->path);
+	unlink(tmp);
+	if (copy_db(file, tmp, why, sizeof(why)) < 0) {
+		unlink(tmp);
+		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		goto out;
+	}
+	/* The database in use (with its log) moves aside, never removed. */
+	gmtime_r(&now, &tm);
+	strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ", &tm);
+	snprintf(aside, sizeof(aside), "%s/%s", p->dir, sub);
+	if (access(p->path, F_OK) == 0) {
+		if (mkdir(aside, 0700) < 0 && errno != EEXIST) {
+			snprintf(err, errlen, "cannot create %s: %s; nothing was changed", aside,
+			         strerror(errno));
+			unlink(tmp);
+			goto out;
+		}
+		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+			snprintf(from, sizeof(from), "%s%s", p->path, parts[i]);
+			snprintf(to, sizeof(to), "%s/" PERSIST_DB_FILE "%s", aside, parts[i]);
+			if (access(from, F_OK) == 0 && fsio_rename(from, to) < 0) {
+				snprintf(err, errlen, "cannot move %s to %s: %s", from, aside,
+				         strerror(errno));
+				goto out;
+			}
+		}
+		fsio_fsync_dir(aside);
+	}
+	if (fsio_rename(tmp, p->path) < 0 || fsio_fsync_dir(p->dir) < 0) {
+		snprintf(err, errlen, "cannot install %s as %s: %s", tmp, p->path, strerror(errno));
+		goto out;
+	}
+	log_info("store: %s restored from %s%s%s", p->path, file,
+	         access(aside, F_OK) == 0 ? "; the database it replaced is in " : "",
+	         access(aside, F_OK) == 0 ? aside : "");
+	rc = 0;
+out:
+	free_persist(p);
+	return rc;
+}
+
 struct persist *
 persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, char *err,
              size_t errlen)
@@ -899,6 +1225,7 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 	uv_timer_start(&p->tick, tick_cb, TICK_MS, TICK_MS);
 	uv_unref((uv_handle_t *)&p->tick);
 	p->next_sweep_ms = uv_now(loop) + sweep_ms(p);
+	p->next_snapshot_ms = uv_now(loop) + (uint64_t)p->o.snapshot_interval * 1000;
 	return p;
 }
 
@@ -907,7 +1234,10 @@ persist_reconfigure(struct persist *p, const struct persist_opts *o)
 {
 	p->o.fsync = o->fsync;
 	p->o.snapshot_interval = o->snapshot_interval;
+	p->o.snapshot_keep = o->snapshot_keep;
 	p->o.evict_after = o->evict_after;
+	if (p->next_snapshot_ms > uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000)
+		p->next_snapshot_ms = uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000;
 	if (sqlite3_exec(p->db, sync_pragma(o->fsync), NULL, NULL, NULL) != SQLITE_OK)
 		log_warn("store: cannot change the fsync policy of %s: %s", p->path,
 		         sqlite3_errmsg(p->db));
@@ -947,7 +1277,7 @@ tick_closed(uv_handle_t *h)
 static void
 close_step(struct persist *p)
 {
-	if (p->ckpt_running)
+	if (p->ckpt_running || p->snap != NULL)
 		return;
 	persist_flush(p);
 	if (p->retry != NULL)

@@ -27,9 +27,15 @@
  *   lost), and they are written again from memory every second until that
  *   works.
  *
+ * - Snapshot files: every snapshot_interval seconds when anything was
+ *   committed since the last one, a worker thread copies the database with
+ *   SQLite's online backup API (a consistent image; the loop keeps
+ *   committing) to DIR/snapshots/delver-<UTC time>.db (written as .tmp,
+ *   renamed, the directory fsynced), keeping the snapshot_keep newest.
+ *
  * Files in the state directory (created 0700; files 0600): delver.db,
  * delver.db-wal, delver.db-shm (SQLite's), lock (held with flock while
- * running).
+ * running), snapshots/.
  *
  * Ownership: persist_open returns a struct persist that persist_close
  * frees; the state must outlive it and is not freed by it.
@@ -53,7 +59,8 @@ struct persist;
 struct persist_opts {
 	const char *dir;         /* NULL: $STATE_DIRECTORY, else ./state */
 	enum fsync_policy fsync; /* default FSYNC_EVERYSEC */
-	int snapshot_interval;   /* seconds, 1 to 86400; default 60 (not used yet) */
+	int snapshot_interval;   /* seconds between snapshot files, 1 to 86400; default 60 */
+	int snapshot_keep;       /* snapshot files kept, 1 to 10000; default 24 */
 	int evict_after;         /* idle seconds before a channel may leave memory;
 	                            0: never; default 86400 */
 	bool salvage;            /* accepted for compatibility; the database is never
@@ -61,12 +68,15 @@ struct persist_opts {
 };
 
 struct persist_stats {
-	uint64_t appends;         /* records committed */
-	uint64_t append_failures; /* records whose write or commit failed */
-	uint64_t retry_pending;   /* records waiting to be written again */
-	uint64_t checkpoints;     /* everysec checkpoints started */
-	uint64_t evicted;         /* channels dropped from memory */
-	uint64_t loaded;          /* channels read back on demand */
+	uint64_t appends;           /* records committed */
+	uint64_t append_failures;   /* records whose write or commit failed */
+	uint64_t retry_pending;     /* records waiting to be written again */
+	uint64_t checkpoints;       /* everysec checkpoints started */
+	uint64_t snapshots;         /* snapshot files written */
+	uint64_t snapshot_failures; /* snapshot files that could not be written */
+	double last_snapshot_ms;    /* the last one, on the worker thread */
+	uint64_t evicted;           /* channels dropped from memory */
+	uint64_t loaded;            /* channels read back on demand */
 };
 
 /* Fills o with the defaults (bot/persist_opts.c). */
@@ -92,6 +102,16 @@ int persist_db_path(char *out, size_t size, const char *dir);
 struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o,
                              char *err, size_t errlen);
 
+/*
+ * Replaces the database of dir (NULL: the default) by a copy of file (a
+ * snapshot file, or any delver database), for `delver --restore FILE`: file
+ * must pass SQLite's quick_check and hold the tables; the database in use
+ * and its log move into DIR/replaced-<UTC time>/ (never removed). Takes the
+ * directory's lock, so a running delver is refused. Returns 0, or -1 with
+ * one sentence in err (nothing changed unless it says so).
+ */
+int persist_restore(const char *dir, const char *file, char *err, size_t errlen);
+
 /* Points the dispatcher's hooks and the state's loader at p. */
 void persist_attach(struct persist *p, struct dispatch *d);
 
@@ -104,17 +124,22 @@ int persist_user(struct user *u, void *ctx);
  * after each command). Returns the number that are not durable. */
 int persist_flush(struct persist *p);
 
+/* Starts a snapshot file now. Returns 0, or -1 when one is running. */
+int persist_snapshot(struct persist *p);
+/* True while a snapshot file is being written. */
+bool persist_busy(const struct persist *p);
+
 /* Drops idle channels now (the timer does it every minute, or every
  * evict_after seconds when that is shorter); returns how many. */
 size_t persist_evict(struct persist *p);
 void persist_get_stats(const struct persist *p, struct persist_stats *s);
 
-/* Applies new fsync, snapshot_interval and evict_after values at once (the
- * directory is fixed at open). */
+/* Applies new fsync, snapshot_interval, snapshot_keep and evict_after values
+ * at once (the directory is fixed at open). */
 void persist_reconfigure(struct persist *p, const struct persist_opts *o);
 
 /*
- * Closes p: waits for a running checkpoint, commits what is left, closes the
+ * Closes p: waits for a running checkpoint or snapshot, commits what is left, closes the
  * database, releases the lock and frees p; then calls done(ctx) from the
  * loop. Nothing may use p after the call.
  */

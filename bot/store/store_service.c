@@ -26,6 +26,7 @@ opts_of(const struct config *c, bool salvage, struct persist_opts *o)
 	o->dir = c->bot.state_dir;
 	o->fsync = c->bot.fsync;
 	o->snapshot_interval = c->bot.snapshot_interval;
+	o->snapshot_keep = c->bot.snapshot_keep;
 	o->evict_after = c->bot.evict_after;
 	o->salvage = salvage;
 }

@@ -87,6 +87,24 @@ printf '/gm\n' | run "$db"
 grep -qF "The GM here is gm." "$top/out"
 check "the intact database still starts" $? "it did not"
 
+# --restore: a damaged file changes nothing; a good copy rolls the bot back
+# (a database closed by delver is a whole file, as a snapshot file is).
+cp "$db/delver.db" "$top/copy.db"
+printf '/gm release\n' | run "$db"
+"$DELVER" --state-dir "$db" --restore "$top/dbhead/delver.db" > "$top/out" 2> "$top/err"
+rc=$?
+[ $rc -eq 1 ] && grep -qF "cannot restore: $top/dbhead/delver.db is not a whole SQLite database" "$top/err" \
+	&& grep -qF "nothing was changed" "$top/err"
+check "--restore refuses a damaged file" $? "exit $rc"
+"$DELVER" --state-dir "$db" --restore "$top/copy.db" > "$top/out" 2> "$top/err"
+rc=$?
+[ $rc -eq 0 ] && grep -qF "info: store: $db/delver.db restored from $top/copy.db; the database it replaced is in $db/replaced-" "$top/err" \
+	&& [ -f "$(echo "$db"/replaced-*/delver.db)" ]
+check "--restore puts a copy back and keeps the replaced database" $? "exit $rc"
+printf '/gm\n' | run "$db"
+grep -qF "The GM here is gm." "$top/out"
+check "after --restore, the rolled-back state" $? "the release is still there"
+
 # A state directory in the old format with the same two channels, written as
 # the journal-and-snapshot store wrote it.
 good=$top/good

@@ -503,6 +503,80 @@ test_damaged_old_format_refuses_the_import(void **state)
 	free(b);
 }
 
+/* Waits for the running snapshot file. */
+static void
+snapshot_wait(struct bot *b)
+{
+	while (persist_busy(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+}
+
+static void
+test_snapshot_files_are_kept_and_restore_the_bot(void **state)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	char snaps[512], first[1024], name[256], err[4096], want[4096];
+	FILE *fp;
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	b->o.snapshot_interval = 1;
+	b->o.snapshot_keep = 2;
+	bot_open(b);
+	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	say(b, "ann", "crypt", "/gm claim");
+	spin(b, 1300); /* the interval passes with a change: one file */
+	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 1);
+	assert_int_equal(count_prefix(snaps, "delver-", name, sizeof(name)), 1);
+	snprintf(first, sizeof(first), "%s/%s", snaps, name);
+	spin(b, 1100); /* nothing changed: no new file */
+	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 1);
+	/* Two more generations, a second apart: the oldest goes. */
+	say(b, "bob", "tower", "/gm claim");
+	after(time(NULL));
+	assert_int_equal(persist_snapshot(b->p), 0);
+	assert_int_equal(persist_snapshot(b->p), -1); /* one at a time */
+	snapshot_wait(b);
+	after(time(NULL));
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 2);
+	assert_int_equal(access(first, F_OK), -1);
+	count_prefix(snaps, "delver-", name, sizeof(name));
+	snprintf(first, sizeof(first), "%s/%s", snaps, name); /* the newest */
+	/* A running delver is not restored under its feet. */
+	assert_int_equal(persist_restore(b->dir, first, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+	         "the state directory %s is in use by another delver (%s/lock is locked); stop "
+	         "it or use another --state-dir",
+	         b->dir, b->dir);
+	assert_string_equal(err, want);
+	say(b, "cat", "hall", "/gm claim"); /* after the snapshot */
+	bot_close(b);
+	/* A damaged file is refused and changes nothing. */
+	snprintf(name, sizeof(name), "%s/junk.db", b->dir);
+	fp = fopen(name, "w");
+	fputs("not a database at all, not even close to one....................................",
+	      fp);
+	fclose(fp);
+	assert_int_equal(persist_restore(b->dir, name, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is not a whole SQLite database"));
+	assert_non_null(strstr(err, "nothing was changed"));
+	assert_string_equal(gm_on_disk(b, "hall"), "console:cat");
+	/* The snapshot comes back whole; the database it replaced is kept. */
+	assert_int_equal(persist_restore(b->dir, first, err, sizeof(err)), 0);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 1);
+	bot_open(b);
+	assert_string_equal(say(b, "x", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_string_equal(say(b, "x", "tower", "/gm"), "The GM here is bob.\n");
+	assert_string_equal(say(b, "x", "hall", "/gm"),
+	                    "Nobody is GM here yet; /gm claim makes you the GM.\n");
+	bot_free(b);
+}
+
 /* The saved JSON of every module slot of a channel and its GM, as text. */
 static char *
 channel_text(struct state *st, const char *key)
@@ -630,6 +704,7 @@ main(void)
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
 	    cmocka_unit_test(test_old_format_is_imported_and_moved_aside),
 	    cmocka_unit_test(test_damaged_old_format_refuses_the_import),
+	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
