@@ -1,9 +1,13 @@
 # delver: a dice and dungeon-procedure bot for Discord, IRC and the console.
 #
-# make            build ./delver
-# make run        install missing packages, build, start (console by default)
-# make test       install missing packages, then unit tests (plain and under
-#                 ASan+UBSan), lint, fuzz smoke runs and integration tests
+# make            build ./delver (one line per file; V=1 shows the commands)
+# make run        install the missing packages delver needs to build and
+#                 run, build, start (console by default; ARGS= passes options)
+# make test       install the missing test tools too, then unit tests (plain
+#                 and under ASan+UBSan), lint, fuzz smoke runs and
+#                 integration tests
+# make deps       install every missing package (make deps-run: only those
+#                 make run needs)
 # make bench      build and run the benchmarks
 # make fuzz       build the libFuzzer targets (FUZZ_SECONDS=N make fuzz-run)
 # make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (all honoured);
@@ -19,7 +23,8 @@ DOCDIR    ?= $(PREFIX)/share/doc/delver
 VERSION   := 0.1.0
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS      := libwebsockets libcurl libcjson libuv inih libsystemd openssl zlib libutf8proc sqlite3
+PKGS      := libwebsockets libcurl libcjson libuv inih libsystemd openssl zlib libutf8proc \
+             libedit sqlite3
 
 CFLAGS    ?= -O2 -g
 WERROR    ?= -Werror
@@ -42,6 +47,17 @@ else
 BUILD     ?= build/default
 endif
 
+# Quiet by default, as the kernel's build: "  CC      bot/app.o"; warnings
+# and errors still appear in full. V=1 prints each command line instead.
+V ?= 0
+ifeq ($(V),1)
+Q   :=
+say := @true
+else
+Q   := @
+say := @printf '  %-7s %s\n'
+endif
+
 # Every .c under rules/, commands/ and bot/ (one level of subfolders: the
 # subsystems) except bot/main.c goes into libdelver.a.
 CORE_SRC  := $(wildcard rules/*.c rules/*/*.c commands/*.c commands/*/*.c) \
@@ -60,33 +76,38 @@ TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 FUZZ_SECONDS ?= 60
 
 .PHONY: all run test unit unit-sanitize integration lint format bench fuzz \
-        fuzz-run deps install uninstall clean tools
+        fuzz-run deps deps-run install uninstall clean tools
 .DEFAULT_GOAL := all
 
 all: delver
 
 delver: $(BUILD)/delver
-	cp $< $@
+	$(Q)cp $< $@
 
 $(BUILD)/delver: $(BUILD)/bot/main.o $(BUILD)/libdelver.a
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+	$(say) LD $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/libdelver.a: $(CORE_OBJ)
-	rm -f $@
-	ar rcs $@ $^
+	$(say) AR $@
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(say) CC $*.o
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(HELP_OBJ) $(BUILD)/libdelver.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(HELP_OBJ) \
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(HELP_OBJ) \
 		$(BUILD)/libdelver.a $(LIBS) -lcmocka
 
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdelver.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(BUILD)/libdelver.a $(LIBS)
 
 # A tool may keep more sources in tests/tools/<tool>/.
@@ -94,17 +115,21 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdelver.a
 $(BUILD)/tools/%: tests/tools/%.c $$(wildcard tests/tools/$$*/*.c tests/tools/$$*/*.h) \
 		$(BUILD)/libdelver.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(wildcard tests/tools/$*/*.c) $(BUILD)/libdelver.a $(LIBS)
 
 -include $(CORE_OBJ:.o=.d) $(BUILD)/bot/main.d
 
 deps:
-	@sh tests/deps.sh
+	@sh tests/deps.sh test
 
-run: deps
+deps-run:
+	@sh tests/deps.sh run
+
+run: deps-run
 	@$(MAKE) --no-print-directory all
-	./delver $(ARGS)
+	@./delver $(ARGS)
 
 tools: $(TOOL_BIN)
 
@@ -146,13 +171,16 @@ FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 FUZZ_OBJ  := $(CORE_SRC:%.c=build/fuzz/obj/%.o)
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	@clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+	$(say) CC $@
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 build/fuzz/libdelver.a: $(FUZZ_OBJ)
-	@rm -f $@
-	@ar rcs $@ $^
+	$(say) AR $@
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
 build/fuzz/%: tests/fuzz/%.c build/fuzz/libdelver.a
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libdelver.a $(LIBS)
+	$(say) CCLD $@
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libdelver.a $(LIBS)
 -include $(FUZZ_OBJ:.o=.d)
 
 fuzz: $(FUZZ_BIN)

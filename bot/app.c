@@ -61,9 +61,15 @@ struct app {
 	struct config *cfg;
 	struct dispatch d;
 	uv_signal_t sigterm, sigint, sighup, sigusr1;
+	bool (*interrupt)(void *ctx); /* asked first on SIGINT; see app.h */
+	void *interrupt_ctx;
 	uv_timer_t watchdog; /* started only under a systemd watchdog */
-	uv_timer_t step;     /* the next step, or the current one's timeout */
-	uv_timer_t grace;    /* ends a loop kept alive by a leaked handle */
+	uv_check_t polled;   /* counts loop iterations that polled */
+	uint64_t polls, polls_at_ping;
+	uint64_t pings, withheld; /* watchdog pings sent and held back */
+	bool stall_logged;        /* the current stall was logged */
+	uv_timer_t step;          /* the next step, or the current one's timeout */
+	uv_timer_t grace;         /* ends a loop kept alive by a leaked handle */
 	struct app_service *svc[APP_SERVICES_MAX];
 	size_t nsvc;
 	enum phase phase;
@@ -173,6 +179,7 @@ close_handles(struct app *a)
 	uv_close((uv_handle_t *)&a->sighup, NULL);
 	uv_close((uv_handle_t *)&a->sigusr1, NULL);
 	uv_close((uv_handle_t *)&a->watchdog, NULL);
+	uv_close((uv_handle_t *)&a->polled, NULL);
 	uv_close((uv_handle_t *)&a->step, NULL);
 	uv_timer_start(&a->grace, on_grace_over, APP_CLOSE_GRACE_MS, 0);
 	uv_unref((uv_handle_t *)&a->grace);
@@ -252,12 +259,22 @@ reload(struct app *a)
 	sd_notify(0, "READY=1\nSTATUS=running");
 }
 
+void
+app_set_interrupt(struct app *a, bool (*fn)(void *ctx), void *ctx)
+{
+	a->interrupt = fn;
+	a->interrupt_ctx = ctx;
+}
+
 static void
 on_signal(uv_signal_t *h, int signum)
 {
 	struct app *a = h->data;
 
-	if (signum == SIGHUP) {
+	if (signum == SIGINT && a->phase == PHASE_RUN && a->interrupt != NULL &&
+	    a->interrupt(a->interrupt_ctx)) {
+		return;
+	} else if (signum == SIGHUP) {
 		log_info("SIGHUP: reloading the configuration");
 		reload(a);
 	} else if (signum == SIGUSR1) {
@@ -274,9 +291,55 @@ on_signal(uv_signal_t *h, int signum)
 }
 
 static void
+on_polled(uv_check_t *h)
+{
+	((struct app *)h->data)->polls++;
+}
+
+/* Why the loop is not making progress (one sentence in why), or NULL. */
+static const char *
+stalled(struct app *a, char *why, size_t len)
+{
+	if (a->polls == a->polls_at_ping) {
+		snprintf(why, len,
+		         "the event loop has not polled its sockets and signals since "
+		         "the last watchdog ping");
+		return why;
+	}
+	for (size_t i = 0; i < a->nsvc; i++) {
+		const struct app_service_ops *ops = a->svc[i]->ops;
+		char sub[256];
+
+		if (ops->stalled != NULL &&
+		    ops->stalled(a->svc[i]->ctx, sub, sizeof(sub)) != NULL) {
+			snprintf(why, len, "%s: %s", ops->name, sub);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* The systemd watchdog is fed only on real progress, so that systemd
+ * restarts a loop that spins or a service that is stuck. */
+static void
 on_watchdog(uv_timer_t *t)
 {
-	sd_notify(0, "WATCHDOG=1");
+	struct app *a = t->data;
+	char why[512];
+
+	if (stalled(a, why, sizeof(why)) != NULL) {
+		a->withheld++;
+		if (!a->stall_logged)
+			log_warnx("watchdog: not pinging systemd: %s", why);
+		a->stall_logged = true;
+	} else {
+		if (a->stall_logged)
+			log_info("watchdog: progress again; pinging systemd");
+		a->stall_logged = false;
+		a->pings++;
+		sd_notify(0, "WATCHDOG=1");
+	}
+	a->polls_at_ping = a->polls;
 }
 
 /* Signals and the watchdog: handles of delver's own on the loop. */
@@ -295,6 +358,10 @@ init_handles(struct app *a)
 	uv_signal_start(&a->sighup, on_signal, SIGHUP);
 	uv_signal_start(&a->sigusr1, on_signal, SIGUSR1);
 	uv_timer_init(a->loop, &a->watchdog);
+	uv_check_init(a->loop, &a->polled);
+	a->polled.data = a;
+	uv_check_start(&a->polled, on_polled);
+	uv_unref((uv_handle_t *)&a->polled);
 	uv_timer_init(a->loop, &a->step);
 	uv_timer_init(a->loop, &a->grace);
 	a->watchdog.data = a->step.data = a->grace.data = a;

@@ -12,11 +12,17 @@
  * Stop: SIGTERM, SIGINT or app_shutdown() tell systemd STOPPING=1, then run
  * two phases, each service in turn in reverse start order:
  *   drain: stop taking commands and answer those in flight (transports);
- *          write the final snapshot (the store, which drains last);
+ *          commit what is left (the store, which drains last);
  *   stop:  close connections and files.
  * Each step ends when the service calls app_service_done(), or after its
  * timeout (then a warning is logged and the stop goes on). Then delver's
  * own handles close, the loop ends and app_run() returns the exit status.
+ *
+ * Watchdog: under systemd's WatchdogSec, WATCHDOG=1 goes every half interval
+ * only while the loop makes real progress: it polled its sockets and
+ * signals since the last ping (a timer re-armed at 0 from its own callback
+ * keeps libuv from ever polling) and no service says it is stalled. A
+ * withheld ping is logged once per stall, with its reason.
  *
  * Stats: SIGUSR1 asks each service that keeps statistics to log them (its
  * stats callback), in start order.
@@ -82,6 +88,11 @@ struct app_service_ops {
 	void (*drain)(void *ctx, struct app_service *s);
 	void (*stop)(void *ctx, struct app_service *s);
 	void (*reload)(void *ctx, const struct config *old, const struct config *now);
+	/* Whether the service is making progress, asked before each systemd
+	 * watchdog ping: NULL when it is, else one sentence saying what is
+	 * overdue (say, a heartbeat 12 s late). While any service answers a
+	 * sentence the ping is withheld, so systemd restarts a stuck delver. */
+	const char *(*stalled)(void *ctx, char *why, size_t len);
 	/* Logs the service's statistics at info (SIGUSR1). */
 	void (*stats)(void *ctx);
 	/* Frees what the service keeps past its stop step, once the loop has
@@ -114,6 +125,12 @@ struct dispatch *app_dispatch(struct app *a);
 /* True when the only transport configured is the console, whose end of
  * input then ends delver. */
 bool app_console_only(const struct app *a);
+
+/* SIGINT first asks fn(ctx), which returns true when it used the signal (an
+ * interactive console clears its line: Ctrl-C does not stop delver there);
+ * otherwise SIGINT stops delver. One handler at a time; fn NULL removes it.
+ * ctx must outlive the handler. */
+void app_set_interrupt(struct app *a, bool (*fn)(void *ctx), void *ctx);
 
 /* Runs delver until it is stopped. Returns the exit status. */
 int app_run(const struct app_opts *o);

@@ -85,11 +85,13 @@ struct config *
 app_config_load(const struct app_opts *o, char *err, size_t errlen)
 {
 	struct config *c;
+	/* A shard other than 0 runs no IRC (below): it needs no IRC secret. */
+	unsigned secrets = o->shard > 0 ? CONFIG_SECRETS_DISCORD : CONFIG_SECRETS_ALL;
 
 	if (o->config_path == NULL && access(DELVER_CONFIG_PATH, F_OK) != 0 && errno == ENOENT)
 		c = config_defaults();
 	else
-		c = config_load(o->config_path ? o->config_path : DELVER_CONFIG_PATH, true, err,
+		c = config_load(o->config_path ? o->config_path : DELVER_CONFIG_PATH, secrets, err,
 		                errlen);
 	if (c != NULL && apply_overrides(o, c, err, errlen) < 0) {
 		config_free(c);

@@ -102,6 +102,18 @@ scrub(struct buf *line)
 	}
 }
 
+static void (*around_before)(void *);
+static void (*around_after)(void *);
+static void *around_ctx;
+
+void
+log_set_around(void (*before)(void *ctx), void (*after)(void *ctx), void *ctx)
+{
+	around_before = before;
+	around_after = after;
+	around_ctx = ctx;
+}
+
 static void
 vlog(enum log_level l, int errnum, const char *fmt, va_list ap)
 {
@@ -124,8 +136,12 @@ vlog(enum log_level l, int errnum, const char *fmt, va_list ap)
 			line.p[i] = ' ';
 	scrub(&line);
 	buf_addc(&line, '\n');
+	if (around_before != NULL)
+		around_before(around_ctx);
 	fputs(buf_str(&line), stderr);
 	fflush(stderr);
+	if (around_after != NULL)
+		around_after(around_ctx);
 	buf_free(&line);
 }
 

@@ -19,6 +19,11 @@ enum log_level {
 	LOG_LEVEL_DEBUG,
 };
 
+/* Calls before(ctx) ahead of writing each line and after(ctx) once it is
+ * written (both NULL: none). The interactive console erases the line being
+ * typed and redraws it under the log line, so the two do not mix. */
+void log_set_around(void (*before)(void *ctx), void (*after)(void *ctx), void *ctx);
+
 /* Sets the level below which lines are dropped (default: info). */
 void log_set_level(enum log_level level);
 enum log_level log_get_level(void);

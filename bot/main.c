@@ -59,6 +59,25 @@ usage(FILE *f)
 	        DELVER_CONFIG_PATH);
 }
 
+/* An unknown option or one missing its value (getopt returned ch, '?' or
+ * ':', for the word arg): one line, and the exit status 2. */
+static int
+bad_option(int ch, const char *arg)
+{
+	char shortopt[3] = {'-', (char)optopt, '\0'};
+
+	/* A short option (optopt, below 256: the long ones' values are
+	 * higher, or 0) may sit inside a cluster like -Vq. */
+	if (optopt > 0 && optopt < 256)
+		arg = shortopt;
+	if (ch == ':')
+		fprintf(stderr, "delver: %s needs a value; delver --help lists the options\n", arg);
+	else
+		fprintf(stderr, "delver: unknown option '%s'; delver --help lists the options\n",
+		        arg);
+	return 2;
+}
+
 /* A whole number from 0 to max, or -1. */
 static long long
 parse_count(const char *s, unsigned long long max)
@@ -141,7 +160,8 @@ main(int argc, char **argv)
 
 	cJSON_InitHooks(&json_hooks);
 	persist_opts_default(&po);
-	while ((ch = getopt_long(argc, argv, "hV", longopts, &idx)) != -1) {
+	opterr = 0; /* one line of our own instead (bad_option) */
+	while ((ch = getopt_long(argc, argv, ":hV", longopts, &idx)) != -1) {
 		switch (ch) {
 		case ARG_CONFIG:
 			o.config_path = optarg;
@@ -202,12 +222,13 @@ main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return bad_option(ch, argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
-		usage(stderr);
+		fprintf(stderr,
+		        "delver: unexpected argument '%s'; delver --help lists the options\n",
+		        argv[optind]);
 		return 2;
 	}
 	if (restore != NULL)

@@ -4,6 +4,45 @@
 
 #include "commands/commands.h"
 
+/* Lines the console answers itself (bot/console.c), listed on the console
+ * only. */
+static const struct {
+	const char *name;
+	const char *usage;
+	const char *desc;
+} console_only[] = {
+    {"as", "/as NAME", "Play as NAME; with no name, say who you are (console)"},
+    {"channel", "/channel NAME", "Move to channel NAME; with no name, say which (console)"},
+    {"quit", "quit", "Leave delver; exit and Ctrl-D too (console)"},
+};
+
+static bool
+on_console(const struct invocation *inv)
+{
+	return inv->from != NULL && inv->from->platform != NULL &&
+	       strcmp(inv->from->platform, "console") == 0;
+}
+
+/* "/help as" on the console: true when topic named a console-only line. */
+static bool
+help_console(const char *topic, struct reply *out)
+{
+	size_t len;
+
+	while (*topic == ' ' || *topic == '/')
+		topic++;
+	len = strcspn(topic, " ");
+	for (size_t i = 0; i < sizeof(console_only) / sizeof(console_only[0]); i++) {
+		if (strlen(console_only[i].name) != len ||
+		    strncmp(topic, console_only[i].name, len) != 0)
+			continue;
+		reply_title(out, "%s", console_only[i].usage);
+		reply_line(out, 0, "%s.", console_only[i].desc);
+		return true;
+	}
+	return false;
+}
+
 static void
 help_one(const struct command *const *path, bool typed, struct reply *out)
 {
@@ -77,10 +116,18 @@ help_fn(struct invocation *inv, struct reply *out)
 			snprintf(name, sizeof(name), "/%s", command_table[i]->name);
 			reply_row(out, false, cells);
 		}
+		for (size_t i = 0;
+		     on_console(inv) && i < sizeof(console_only) / sizeof(console_only[0]); i++) {
+			const char *cells[2] = {console_only[i].usage, console_only[i].desc};
+
+			reply_row(out, false, cells);
+		}
 		reply_cmd(out, RS_DIM, "help", "command", "<command>", NULL);
 		reply_line(out, RS_DIM, " shows one command in full.");
 		return;
 	}
+	if (on_console(inv) && help_console(topic, out))
+		return;
 	/* "tension table set" or "/roll": walk the words down the tree. */
 	for (size_t d = 0; d < 3 && *topic;) {
 		size_t len;

@@ -1,14 +1,33 @@
 #!/bin/sh
-# Installs the Debian packages delver needs to build, test and run, when any
-# is missing. As root it runs apt-get itself (updating the package lists
-# once first, since a fresh machine may have none); otherwise it prints the
-# exact command to run and fails.
+# Installs the Debian packages delver needs, when any is missing:
+#   tests/deps.sh run    what building and running delver needs (make run)
+#   tests/deps.sh test   that and the test tools (make test, make deps)
+# As root it runs apt-get itself (updating the package lists once first,
+# since a fresh machine may have none); otherwise it prints the exact
+# command to run and fails. It never starts, stops or kills any process.
 set -eu
 
-PKGS="make gcc clang libclang-rt-14-dev pkg-config clang-format valgrind
-python3 libwebsockets-dev libwebsockets-evlib-uv libcurl4-openssl-dev
-libssl-dev zlib1g-dev libcjson-dev libcmocka-dev libinih-dev libsystemd-dev libuv1-dev uthash-dev
-libutf8proc-dev libsqlite3-dev sqlite3 ngircd openssl systemd man-db groff-base procps"
+# Building and running: the compiler and the libraries' headers.
+RUN_PKGS="make gcc pkg-config libwebsockets-dev libwebsockets-evlib-uv
+libcurl4-openssl-dev libssl-dev zlib1g-dev libcjson-dev libinih-dev libsystemd-dev
+libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev"
+
+# Testing: clang and its sanitizer runtime (fuzzing), clang-format (lint),
+# cmocka (unit tests), valgrind, python3 and ngircd (IRC tests), tmux (the
+# interactive console's test), openssl (test certificates), systemd
+# (systemd-analyze), man-db and groff (the man page), procps, sqlite3 (to
+# look into a state database).
+TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
+ngircd tmux openssl systemd man-db groff-base procps sqlite3"
+
+case "${1:-test}" in
+run) PKGS=$RUN_PKGS ;;
+test) PKGS="$RUN_PKGS $TEST_PKGS" ;;
+*)
+	echo "usage: tests/deps.sh [run|test] (got '$1')" >&2
+	exit 2
+	;;
+esac
 
 missing=""
 for p in $PKGS; do

@@ -304,6 +304,16 @@ on_value(void *user, const char *section, const char *name, const char *value)
 		return 0;
 	}
 	i = config_find_key(p->cur->kind, name);
+	if (i < 0 && p->cur->kind == &config_kinds[KIND_BOT] &&
+	    strcmp(name, "players_roll_hazard") == 0) {
+		/* It was read but never used: a file that has it must learn why it
+		 * no longer applies, not merely that it is unknown. */
+		fail(p, p->line,
+		     "[bot] players_roll_hazard is no longer a key: the GM chooses who rolls the "
+		     "hazard die in each channel with /hazard who anyone or /hazard who gm; remove "
+		     "the line");
+		return 0;
+	}
 	if (i < 0) {
 		for (size_t j = 0; j < p->cur->kind->nkeys; j++) {
 			int r = snprintf(keys + used, sizeof(keys) - used, "%s%s", j ? ", " : "",
@@ -524,16 +534,16 @@ resolve(struct parser *p, struct sect *s, const char *key, const char *source, c
 }
 
 static void
-resolve_secrets(struct parser *p)
+resolve_secrets(struct parser *p, unsigned secrets)
 {
 	for (size_t i = 0; i < p->nsects; i++) {
 		struct sect *s = &p->sects[i];
 
-		if (s->kind == &config_kinds[KIND_DISCORD]) {
+		if (s->kind == &config_kinds[KIND_DISCORD] && (secrets & CONFIG_SECRETS_DISCORD)) {
 			struct config_discord *d = s->base;
 
 			resolve(p, s, "token_source", d->token_source, &d->token);
-		} else if (s->kind == &config_kinds[KIND_IRC]) {
+		} else if (s->kind == &config_kinds[KIND_IRC] && (secrets & CONFIG_SECRETS_IRC)) {
 			struct config_irc *irc = s->base;
 
 			resolve(p, s, "password_source", irc->password_source, &irc->password);
@@ -542,7 +552,7 @@ resolve_secrets(struct parser *p)
 }
 
 struct config *
-config_load_stream(FILE *f, const char *name, bool resolve, char *err, size_t errlen)
+config_load_stream(FILE *f, const char *name, unsigned secrets, char *err, size_t errlen)
 {
 	struct parser p;
 	int r;
@@ -564,8 +574,7 @@ config_load_stream(FILE *f, const char *name, bool resolve, char *err, size_t er
 	if (p.err_line == 0 && ferror(f))
 		fail(&p, p.line, "cannot read the file: %s", strerror(errno));
 	check_sections(&p);
-	if (resolve)
-		resolve_secrets(&p);
+	resolve_secrets(&p, secrets);
 	if (p.err_line != 0) {
 		config_free(p.c);
 		return NULL;
@@ -575,7 +584,7 @@ config_load_stream(FILE *f, const char *name, bool resolve, char *err, size_t er
 }
 
 struct config *
-config_load(const char *path, bool resolve, char *err, size_t errlen)
+config_load(const char *path, unsigned secrets, char *err, size_t errlen)
 {
 	struct config *c;
 	FILE *f = fopen(path, "re");
@@ -584,7 +593,7 @@ config_load(const char *path, bool resolve, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	c = config_load_stream(f, path, resolve, err, errlen);
+	c = config_load_stream(f, path, secrets, err, errlen);
 	fclose(f);
 	return c;
 }
@@ -615,7 +624,6 @@ config_defaults(void)
 	c->bot.fsync = FSYNC_EVERYSEC;
 	c->bot.evict_after = 86400;
 	c->bot.log_level = LOG_LEVEL_INFO;
-	c->bot.players_roll_hazard = true;
 	c->discord.rest_url = xstrdup("https://discord.com/api/v10");
 	c->discord.shard_count = 1;
 	c->discord.intents = 1;

@@ -40,7 +40,6 @@ struct config_bot {
 	                             0: never; default 86400 */
 	enum log_level log_level; /* default info */
 	char *gm_role;            /* Discord role name that acts as GM, or NULL */
-	bool players_roll_hazard; /* default true: anyone may roll /hazard */
 };
 
 enum discord_compress {
@@ -121,14 +120,22 @@ void config_irc_clear(struct config_irc *irc);
  * Reads path. Returns a config, or NULL with one sentence in err naming the
  * file, line, section, key and what is allowed (e.g. "delver.conf:12:
  * [bot] snapshot_interval must be a whole number of seconds from 1 to
- * 86400 (got 'soon')"). Unknown sections and keys are errors. Secrets are
- * resolved (and registered with log_secret) unless resolve_secrets is false.
+ * 86400 (got 'soon')"). Unknown sections and keys are errors. The secrets
+ * of the networks in secrets are resolved (and registered with log_secret);
+ * the others stay unread (a Discord shard other than 0 runs no IRC, so it
+ * need not have IRC's secrets).
  */
-struct config *config_load(const char *path, bool resolve_secrets, char *err, size_t errlen);
+enum config_secrets {
+	CONFIG_SECRETS_NONE = 0,
+	CONFIG_SECRETS_DISCORD = 1, /* [discord] token_source */
+	CONFIG_SECRETS_IRC = 2,     /* each [irc.NAME] password_source */
+	CONFIG_SECRETS_ALL = 3,
+};
+struct config *config_load(const char *path, unsigned secrets, char *err, size_t errlen);
 
 /* config_load() from an open stream; name stands for the file in messages
  * and in c->path. The caller keeps f. */
-struct config *config_load_stream(FILE *f, const char *name, bool resolve_secrets, char *err,
+struct config *config_load_stream(FILE *f, const char *name, unsigned secrets, char *err,
                                   size_t errlen);
 
 /* Registers every resolved secret of c, and every channel key, with

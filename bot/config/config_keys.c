@@ -31,7 +31,6 @@ static const struct key bot_keys[] = {
     {"log_level", KEY_CHOICE, B(log_level), 0, 0, 0, 0, NULL, NULL, level_choices, 0},
     {"gm_role", KEY_STRING, B(gm_role), 0, 0, 0, 0, "a role name of 1 to 200 characters", cv_text,
      NULL, KEY_OPTIONAL},
-    {"players_roll_hazard", KEY_BOOL, B(players_roll_hazard), 0, 0, 0, 0, NULL, NULL, NULL, 0},
 };
 #undef B
 

@@ -1,11 +1,16 @@
 /* console: stdin/stdout transport on the libuv loop; see console.h. */
 #include "bot/console/console.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <editline/readline.h>
 
 #include "bot/log.h"
 #include "bot/console/render_text.h"
@@ -32,9 +37,19 @@ struct console {
 		uv_pipe_t pipe;
 	} h;
 	bool is_stream;
+	/* interactive: libedit reads the terminal when poll says it can */
+	bool editing;
+	int open_handles; /* the poll and SIGWINCH handles not yet closed */
+	uv_poll_t poll;
+	uv_signal_t winch;
+	size_t width;                /* the terminal's columns: replies wrap there */
+	bool in_handler;             /* a typed line is being handled: no prompt shown */
+	char last[CMD_LINE_MAX + 1]; /* the line last added to the history */
+	char prompt[2 * NAME_MAX_LEN + 4];
 	bool reading;
 	bool inflight; /* a uv_fs_read is pending */
 	bool stopping; /* console_stop was called: free when idle */
+	bool quit;     /* a "quit" or "exit" line was read */
 	uv_fs_t req;
 	char chunk[READ_CHUNK];
 	uv_loop_t *loop;
@@ -79,58 +94,120 @@ emit(struct console *c, const struct reply *r, struct buf *out)
 	}
 }
 
-/* "/as NAME" and "/channel NAME": returns true when line was one. */
+/* "/as [NAME]" and "/channel [NAME]": returns true when line was one. With
+ * no name, says the current one. */
 static bool
 console_command(struct console *c, const char *line, size_t len, struct buf *out)
 {
 	static const struct {
 		const char *word;
 		size_t off;
-		const char *what;
+		const char *now; /* after a switch */
+		const char *is;  /* with no name */
 	} cmds[] = {
-	    {"/as ", offsetof(struct console, user), "You are now"},
-	    {"/channel ", offsetof(struct console, channel), "You are now in channel"},
+	    {"/as", offsetof(struct console, user), "You are now", "You are"},
+	    {"/channel", offsetof(struct console, channel), "You are now in channel",
+	     "You are in channel"},
 	};
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		size_t wl = strlen(cmds[i].word);
+		char *name = (char *)c + cmds[i].off;
 		const char *arg;
 		size_t alen;
 
-		if (len < wl || strncmp(line, cmds[i].word, wl) != 0)
+		if (len < wl || strncmp(line, cmds[i].word, wl) != 0 ||
+		    (len > wl && line[wl] != ' '))
 			continue;
 		arg = line + wl;
 		alen = len - wl;
+		while (alen > 0 && arg[0] == ' ') {
+			arg++;
+			alen--;
+		}
 		while (alen > 0 && arg[alen - 1] == ' ')
 			alen--;
-		if (!valid_name(arg, alen)) {
-			buf_addf(out, "%sa name is 1 to %d characters with no spaces or colons.\n",
-			         cmds[i].word, NAME_MAX_LEN - 1);
+		if (alen == 0) {
+			buf_addf(out, "%s %s; %s NAME changes it.\n", cmds[i].is, name,
+			         cmds[i].word);
 			return true;
 		}
-		snprintf((char *)c + cmds[i].off, NAME_MAX_LEN, "%.*s", (int)alen, arg);
+		if (!valid_name(arg, alen)) {
+			buf_addf(
+			    out,
+			    "%s NAME: a name is 1 to %d characters with no spaces or colons.\n",
+			    cmds[i].word, NAME_MAX_LEN - 1);
+			return true;
+		}
+		snprintf(name, NAME_MAX_LEN, "%.*s", (int)alen, arg);
 		c->from_ok = false;
-		buf_addf(out, "%s %.*s.\n", cmds[i].what, (int)alen, arg);
+		buf_addf(out, "%s %.*s.\n", cmds[i].now, (int)alen, arg);
 		return true;
 	}
 	return false;
 }
 
-void
+/* "quit" and "exit" (a word alone on its line) end the console. */
+static bool
+is_quit(const char *line, size_t len)
+{
+	return (len == 4 && memcmp(line, "quit", 4) == 0) ||
+	       (len == 4 && memcmp(line, "exit", 4) == 0);
+}
+
+/* Copies line into dst with every control character (C0 and DEL) replaced
+ * by its Unicode control picture (ESC becomes U+241B; a tab, a space), so
+ * none reaches the
+ * terminal raw, in an echo or quoted in a reply. Returns the new length;
+ * dst holds at least 3 * len bytes. */
+static size_t
+picture_controls(const char *line, size_t len, char *dst)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)line[i];
+		unsigned cp;
+
+		if (ch >= 0x20 && ch != 0x7f) {
+			dst[n++] = (char)ch;
+			continue;
+		}
+		if (ch == '\t') {
+			dst[n++] = ' ';
+			continue;
+		}
+		cp = ch == 0x7f ? 0x2421 : 0x2400 + ch;
+		dst[n++] = (char)(0xe0 | (cp >> 12));
+		dst[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		dst[n++] = (char)(0x80 | (cp & 0x3f));
+	}
+	return n;
+}
+
+bool
 console_handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 {
+	char clean[3 * CMD_LINE_MAX];
 	struct reply *r;
 
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
 		len--;
 	if (len == 0)
-		return;
+		return true;
+	/* NUL bytes stay: the dispatcher refuses them with its own error. */
+	if (len <= CMD_LINE_MAX && memchr(line, '\0', len) == NULL) {
+		len = picture_controls(line, len, clean);
+		line = clean;
+	}
 	if (c->o.echo && utf8_valid(line, len) && memchr(line, '\0', len) == NULL)
 		buf_addf(out, "%s> %.*s\n", c->user, (int)utf8_cut(line, len, 200), line);
 	else if (c->o.echo)
 		buf_addf(out, "%s> (%zu bytes that are not text)\n", c->user, len);
+	if (is_quit(line, len))
+		return false;
 	if (console_command(c, line, len, out))
-		return;
+		return true;
 	if (!c->from_ok) {
 		memset(&c->from, 0, sizeof(c->from));
 		c->from.platform = "console";
@@ -147,6 +224,7 @@ console_handle_line(struct console *c, const char *line, size_t len, struct buf 
 	reply_clear(r);
 	dispatch_line(c->d, &c->from, line, len, (int64_t)time(NULL), r);
 	emit(c, r, out);
+	return true;
 }
 
 static void
@@ -159,14 +237,30 @@ flush_out(struct buf *out)
 	buf_reset(out);
 }
 
-/* Splits input bytes into lines, handling each complete one. */
+/* Handles one whole input line of len bytes (dropped more were cut off),
+ * appending what to print to out. Returns false when the line ends the
+ * console. */
+static bool
+input_line(struct console *c, const char *line, size_t len, size_t dropped, struct buf *out)
+{
+	if (len + dropped <= CMD_LINE_MAX)
+		return console_handle_line(c, line, len, out);
+	if (c->o.echo)
+		buf_addf(out, "%s> (a line of %zu bytes)\n", c->user, len + dropped);
+	buf_addf(out, "That line is %zu bytes long; a command may be at most %d bytes.\n",
+	         len + dropped, CMD_LINE_MAX);
+	return true;
+}
+
+/* Splits input bytes into lines, handling each complete one, up to a line
+ * that ends the console (c->quit). */
 static void
 feed(struct console *c, const char *p, size_t n)
 {
 	struct buf out;
 
 	buf_init(&out, 1 << 20);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !c->quit; i++) {
 		if (p[i] != '\n') {
 			if (c->len < CMD_LINE_MAX + 1)
 				c->line[c->len++] = p[i];
@@ -174,17 +268,8 @@ feed(struct console *c, const char *p, size_t n)
 				c->dropped++;
 			continue;
 		}
-		if (c->len > CMD_LINE_MAX) {
-			if (c->o.echo)
-				buf_addf(&out, "%s> (a line of %zu bytes)\n", c->user,
-				         c->len + c->dropped);
-			buf_addf(
-			    &out,
-			    "That line is %zu bytes long; a command may be at most %d bytes.\n",
-			    c->len + c->dropped, CMD_LINE_MAX);
-		} else {
-			console_handle_line(c, c->line, c->len, &out);
-		}
+		if (!input_line(c, c->line, c->len, c->dropped, &out))
+			c->quit = true;
 		c->len = 0;
 		c->dropped = 0;
 		flush_out(&out);
@@ -192,12 +277,15 @@ feed(struct console *c, const char *p, size_t n)
 	buf_free(&out);
 }
 
+/* Input ended (end of file, an error, or a quit line): handles a last line
+ * with no newline and calls on_eof, which may free c, so the caller must
+ * not touch c afterwards. */
 static void
 finish(struct console *c)
 {
-	if (c->len > 0) {
+	if (c->len > 0 && !c->quit)
 		feed(c, "\n", 1);
-	}
+	c->len = 0;
 	if (c->on_eof != NULL) {
 		void (*fn)(void *) = c->on_eof;
 
@@ -223,6 +311,11 @@ read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 
 	if (n > 0) {
 		feed(c, b->base, (size_t)n);
+		if (c->quit) {
+			uv_read_stop(s);
+			c->reading = false;
+			finish(c);
+		}
 		return;
 	}
 	if (n < 0) {
@@ -264,9 +357,10 @@ fs_read_cb(uv_fs_t *req)
 	}
 	if (n > 0 && c->reading) {
 		feed(c, c->chunk, (size_t)n);
-		if (c->reading)
+		if (!c->quit) {
 			fs_read_next(c);
-		return;
+			return;
+		}
 	}
 	if (n < 0)
 		log_warnx("console: reading stdin failed: %s", uv_strerror((int)n));
@@ -298,6 +392,225 @@ console_free(struct console *c)
 	free(c);
 }
 
+/*
+ * The interactive console: libedit (its readline interface) edits the line
+ * and keeps the history; the loop polls stdin and hands libedit one key at
+ * a time. That interface has no context pointer, so one console at a time
+ * may edit: edit_console.
+ */
+static struct console *edit_console;
+
+/* The terminal's columns (80 when it does not say). */
+static size_t
+term_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Writes out to stdout wrapped at the terminal's width, then empties it. */
+static void
+edit_write(struct console *c, struct buf *out)
+{
+	struct buf w;
+
+	buf_init(&w, 4 << 20);
+	render_wrap(out->p != NULL ? out->p : "", out->len, c->width, &w);
+	flush_out(&w);
+	buf_free(&w);
+	buf_reset(out);
+}
+
+static void edit_line_cb(char *line);
+
+/* A fresh prompt, "user@channel> ", on an empty line. */
+static void
+edit_prompt(struct console *c)
+{
+	snprintf(c->prompt, sizeof(c->prompt), "%s@%s> ", c->user, c->channel);
+	rl_callback_handler_install(c->prompt, edit_line_cb);
+}
+
+/* A log line is about to be written: the prompt and the line being typed
+ * are erased (the cursor goes back to the start of the screen line)... */
+static void
+edit_log_before(void *ctx)
+{
+	struct console *c = ctx;
+
+	if (c->editing && !c->in_handler) {
+		fputs("\r\033[K", stdout);
+		fflush(stdout);
+	}
+}
+
+/* ... and drawn again below it, with the cursor where it was. */
+static void
+edit_log_after(void *ctx)
+{
+	struct console *c = ctx;
+
+	if (c->editing && !c->in_handler)
+		rl_forced_update_display();
+}
+
+/* Stops editing: the terminal gets its modes back. */
+static void
+edit_end(struct console *c)
+{
+	if (!c->editing)
+		return;
+	log_set_around(NULL, NULL, NULL);
+	c->editing = false;
+	c->reading = false;
+	uv_poll_stop(&c->poll);
+	uv_signal_stop(&c->winch);
+	rl_callback_handler_remove();
+	if (c->o.history != NULL)
+		write_history(c->o.history);
+	edit_console = NULL;
+}
+
+/* libedit's line handler: line is a whole line (ours to free), or NULL
+ * for Ctrl-D on an empty line. */
+static void
+edit_line_cb(char *line)
+{
+	struct console *c = edit_console;
+	struct buf out;
+	size_t len;
+	bool more;
+
+	if (c == NULL) {
+		free(line);
+		return;
+	}
+	if (line == NULL) {
+		fputs("\n", stdout);
+		fflush(stdout);
+		edit_end(c);
+		finish(c);
+		return;
+	}
+	len = strlen(line);
+	/* The history skips blank lines and a line repeated at once. */
+	if (strspn(line, " ") < len && strcmp(line, c->last) != 0) {
+		add_history(line);
+		if (c->o.history != NULL)
+			write_history(c->o.history);
+		snprintf(c->last, sizeof(c->last), "%s", line);
+	}
+	buf_init(&out, 1 << 20);
+	c->in_handler = true; /* no prompt on the screen until edit_prompt */
+	more = input_line(c, line, len, 0, &out);
+	c->in_handler = false;
+	free(line);
+	edit_write(c, &out);
+	buf_free(&out);
+	if (!more) {
+		c->quit = true;
+		edit_end(c);
+		finish(c);
+		return;
+	}
+	edit_prompt(c);
+}
+
+static void
+edit_poll_cb(uv_poll_t *p, int status, int events)
+{
+	struct console *c = p->data;
+
+	if (status < 0) {
+		log_warnx("console: reading the terminal failed: %s", uv_strerror(status));
+		edit_end(c);
+		finish(c);
+		return;
+	}
+	rl_callback_read_char();
+}
+
+static void
+edit_winch_cb(uv_signal_t *h, int signum)
+{
+	struct console *c = h->data;
+
+	c->width = term_width();
+	rl_resize_terminal();
+}
+
+bool
+console_interrupt(struct console *c)
+{
+	if (c == NULL || !c->editing)
+		return false;
+	rl_callback_handler_remove();
+	fputs("^C\n", stdout);
+	fflush(stdout);
+	edit_prompt(c);
+	return true;
+}
+
+/* The banner, then the first prompt. */
+static void
+edit_banner(struct console *c)
+{
+	struct buf out;
+
+	buf_init(&out, 4096);
+	buf_addf(&out,
+	         "delver %s: dice and dungeon procedures, played in this terminal.\n"
+	         "You are %s in channel %s. /help lists the commands; /as NAME plays as "
+	         "someone else, /channel NAME moves to another channel.\n"
+	         "quit, exit or Ctrl-D leaves; Ctrl-C clears the line.\n",
+	         DELVER_VERSION, c->user, c->channel);
+	edit_write(c, &out);
+	buf_free(&out);
+}
+
+/* Starts the interactive console on the terminal. Returns 0 or a libuv
+ * error. */
+static int
+edit_start(struct console *c)
+{
+	int flags;
+	int r;
+
+	if (edit_console != NULL)
+		return UV_EBUSY;
+	r = uv_poll_init(c->loop, &c->poll, STDIN_FILENO);
+	if (r != 0)
+		return r;
+	/* uv_poll_init made the terminal non-blocking, and stdout shares it:
+	 * a long reply would then be cut short. Readiness is all we need. */
+	flags = fcntl(STDIN_FILENO, F_GETFL);
+	if (flags >= 0)
+		fcntl(STDIN_FILENO, F_SETFL, flags & ~O_NONBLOCK);
+	uv_signal_init(c->loop, &c->winch);
+	c->poll.data = c->winch.data = c;
+	c->open_handles = 2;
+	c->editing = true;
+	c->width = term_width();
+	edit_console = c;
+	/* The loop owns the signals: libedit installs no handler. */
+	rl_catch_signals = 0;
+	rl_catch_sigwinch = 0;
+	rl_instream = stdin;
+	rl_outstream = stdout;
+	using_history();
+	stifle_history(1000);
+	if (c->o.history != NULL)
+		read_history(c->o.history);
+	edit_banner(c);
+	edit_prompt(c);
+	log_set_around(edit_log_before, edit_log_after, c);
+	uv_signal_start(&c->winch, edit_winch_cb, SIGWINCH);
+	return uv_poll_start(&c->poll, UV_READABLE, edit_poll_cb);
+}
+
 struct console *
 console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
               void (*on_eof)(void *), void *ctx)
@@ -310,7 +623,21 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 	c->on_eof = on_eof;
 	c->ctx = ctx;
 	c->reading = true;
-	if (t == UV_TTY) {
+	if (t == UV_TTY && o->interactive) {
+		r = edit_start(c);
+		if (r == 0)
+			return c;
+		if (c->editing) {
+			/* its handles are open: they free c when closed */
+			log_warnx("console: cannot read the terminal: %s", uv_strerror(r));
+			c->on_eof = NULL;
+			console_stop(c);
+			return NULL;
+		}
+		log_warnx("console: cannot read the terminal: %s", uv_strerror(r));
+		console_free(c);
+		return NULL;
+	} else if (t == UV_TTY) {
 		r = uv_tty_init(loop, &c->h.tty, STDIN_FILENO, 1);
 		c->is_stream = true;
 	} else if (t == UV_NAMED_PIPE) {
@@ -340,6 +667,15 @@ closed_cb(uv_handle_t *h)
 	console_free(h->data);
 }
 
+static void
+edit_closed_cb(uv_handle_t *h)
+{
+	struct console *c = h->data;
+
+	if (--c->open_handles == 0)
+		console_free(c);
+}
+
 void
 console_stop(struct console *c)
 {
@@ -347,7 +683,11 @@ console_stop(struct console *c)
 		return;
 	c->reading = false;
 	c->on_eof = NULL;
-	if (c->is_stream) {
+	if (c->open_handles > 0) {
+		edit_end(c);
+		uv_close((uv_handle_t *)&c->poll, edit_closed_cb);
+		uv_close((uv_handle_t *)&c->winch, edit_closed_cb);
+	} else if (c->is_stream) {
 		uv_read_stop((uv_stream_t *)&c->h.pipe);
 		uv_close((uv_handle_t *)&c->h.pipe, closed_cb);
 	} else if (c->inflight) {

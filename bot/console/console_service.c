@@ -3,9 +3,13 @@
  * is enabled (or --console), drained by no longer reading stdin. Its end of
  * input ends delver when the console is the only transport configured.
  */
+#include <errno.h>
+#include <limits.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/app.h"
@@ -17,6 +21,7 @@
 struct console_service {
 	struct app *app;
 	struct console *console; /* NULL once it stopped reading */
+	char history[PATH_MAX];  /* the interactive console's history file */
 };
 
 static void
@@ -24,6 +29,7 @@ drain(void *ctx, struct app_service *s)
 {
 	struct console_service *cs = ctx;
 
+	app_set_interrupt(cs->app, NULL, NULL);
 	/* Lines are handled as they are read: none is in flight. */
 	console_stop(cs->console);
 	cs->console = NULL;
@@ -53,6 +59,7 @@ on_eof(void *ctx)
 		return;
 	}
 	log_info("console: end of input; the other transports keep running");
+	app_set_interrupt(cs->app, NULL, NULL);
 	console_stop(cs->console);
 	cs->console = NULL;
 }
@@ -70,6 +77,50 @@ console_user(const struct config *c)
 		return u;
 	pw = getpwuid(getuid());
 	return pw != NULL ? pw->pw_name : "player";
+}
+
+static bool
+interrupt(void *ctx)
+{
+	struct console_service *cs = ctx;
+
+	return console_interrupt(cs->console);
+}
+
+/* The history file, $XDG_STATE_HOME/delver/history (by default
+ * ~/.local/state/delver/history), its folders made if missing. False
+ * (no history kept across runs) when there is no home to keep it in. */
+static bool
+history_path(char *path, size_t size)
+{
+	const char *base = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	char dir[PATH_MAX];
+	int n;
+
+	if (base != NULL && base[0] == '/')
+		n = snprintf(dir, sizeof(dir), "%s/delver", base);
+	else if (home != NULL && home[0] == '/')
+		n = snprintf(dir, sizeof(dir), "%s/.local/state/delver", home);
+	else
+		return false;
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return false;
+	/* Each missing folder on the way, private like the state itself. */
+	for (char *p = dir + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return false;
+		*p = '/';
+	}
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		log_debug("console: no history kept: cannot make %s: %s", dir, strerror(errno));
+		return false;
+	}
+	n = snprintf(path, size, "%s/history", dir);
+	return n > 0 && (size_t)n < size;
 }
 
 int
@@ -91,8 +142,11 @@ console_service_start(struct app *a, char *err, size_t errlen)
 	else
 		co.ansi = isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
 	co.echo = !isatty(STDIN_FILENO);
+	co.interactive = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	cs = xcalloc(1, sizeof(*cs));
 	cs->app = a;
+	if (co.interactive && history_path(cs->history, sizeof(cs->history)))
+		co.history = cs->history;
 	cs->console = console_start(app_loop(a), app_dispatch(a), &co, on_eof, cs);
 	if (cs->console == NULL) {
 		free(cs);
@@ -100,5 +154,7 @@ console_service_start(struct app *a, char *err, size_t errlen)
 		return -1;
 	}
 	app_add_service(a, &ops, cs);
+	if (co.interactive)
+		app_set_interrupt(a, interrupt, cs);
 	return 0;
 }

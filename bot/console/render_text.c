@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <utf8proc.h>
+
 #include "rules/base/utf8.h"
 
 #define SGR_RESET "\033[0m"
@@ -157,5 +159,128 @@ render_text(const struct reply_msg *m, bool ansi, struct buf *out)
 		buf_adds(out, ": /");
 		buf_adds(out, m->buttons[i].action);
 		buf_adds(out, i + 1 == m->nbuttons ? "]\n" : "]");
+	}
+}
+
+/* The bytes of the CSI escape sequence (ESC [ ... final byte) at s, or 0. */
+static size_t
+csi_len(const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 2 || s[0] != '\033' || s[1] != '[')
+		return 0;
+	while (i < n && !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e))
+		i++;
+	return i < n ? i + 1 : n;
+}
+
+/* The columns the character at s takes on a terminal (0 for a combining
+ * mark, 2 for a wide one; 1 for a byte that is not UTF-8), its bytes in
+ * *len. */
+static size_t
+char_columns(const char *s, size_t n, size_t *len)
+{
+	utf8proc_int32_t cp;
+	utf8proc_ssize_t r =
+	    utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &cp);
+
+	if (r <= 0) {
+		*len = 1;
+		return 1;
+	}
+	*len = (size_t)r;
+	return (size_t)utf8proc_charwidth(cp);
+}
+
+size_t
+render_columns(const char *s, size_t n)
+{
+	size_t cols = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t e = csi_len(s + i, n - i), clen;
+
+		if (e > 0) {
+			i += e;
+			continue;
+		}
+		cols += char_columns(s + i, n - i, &clen);
+		i += clen;
+	}
+	return cols;
+}
+
+/* Wraps one line (no '\n') of n bytes; see render_wrap. */
+static void
+wrap_line(const char *s, size_t n, size_t width, struct buf *out)
+{
+	size_t pos = 0, col0 = 0, indent = 0;
+	bool first = true;
+
+	for (;;) {
+		size_t col = col0, i = pos, stop = n, brk = 0, hang = 0, hang_at = 0, end;
+		size_t run = 0; /* visible spaces just before i */
+		bool found = false;
+
+		while (i < n) {
+			size_t e = csi_len(s + i, n - i), clen, w;
+			unsigned char ch = (unsigned char)s[i];
+
+			if (e > 0) {
+				i += e;
+				continue;
+			}
+			w = char_columns(s + i, n - i, &clen);
+			if (ch == ' ' && run == 0 && col > col0) {
+				brk = i;
+				found = true;
+			}
+			if (col + w > width) {
+				stop = i;
+				break;
+			}
+			if (ch != ' ' && run >= 2 && first && col <= width / 2) {
+				hang = col;
+				hang_at = i;
+			}
+			run = ch == ' ' ? run + 1 : 0;
+			col += w;
+			i += clen;
+		}
+		if (stop == n) {
+			buf_add(out, s + pos, n - pos);
+			buf_addc(out, '\n');
+			return;
+		}
+		end = found ? brk : stop;
+		buf_add(out, s + pos, end - pos);
+		buf_addc(out, '\n');
+		if (first)
+			indent = hang_at != 0 && hang_at < end ? hang : 0;
+		first = false;
+		pos = end;
+		while (found && pos < n && s[pos] == ' ')
+			pos++;
+		render_pad(out, indent);
+		col0 = indent;
+	}
+}
+
+void
+render_wrap(const char *s, size_t len, size_t width, struct buf *out)
+{
+	while (len > 0) {
+		const char *nl = memchr(s, '\n', len);
+		size_t n = nl != NULL ? (size_t)(nl - s) : len;
+
+		if (width < 20) {
+			buf_add(out, s, n);
+			buf_addc(out, '\n');
+		} else {
+			wrap_line(s, n, width, out);
+		}
+		s += n + (nl != NULL);
+		len -= n + (nl != NULL);
 	}
 }

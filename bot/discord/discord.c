@@ -3,6 +3,7 @@
 
 #include <cJSON.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_rest.h"
+#include "bot/discord/discord_roles.h"
+#include "bot/discord/discord_session.h"
 #include "bot/discord/discord_shed.h"
 #include "bot/discord/discord_ws.h"
 #include "bot/log.h"
@@ -25,6 +28,8 @@
 #define LATENCY_MAX  (4u << 20)
 #define HASH_FILE    "discord-commands.hash"
 #define GATEWAY_WAIT 60000 /* ms between GET /gateway/bot tries, at most */
+#define SESSION_FILE "discord-session-%d.json"
+#define SESSION_SAVE 1000  /* ms: the session file is written at most this often */
 #define SUMMARY_MS   10000 /* shed and failed answers are summed up this often */
 #define FAIL_LOG_MAX 5     /* failed answers logged one by one per summary period */
 
@@ -39,6 +44,14 @@ struct discord {
 	char *hash_path;
 	char stored_hash[17];
 	bool registering;
+	bool register_tried; /* this process has checked the registration */
+	uint64_t intents;    /* as configured: a saved session with others is not resumed */
+	int shard_count;
+	/* the session file: what was last written, and the write in flight */
+	char *session_path;
+	struct discord_session saved;
+	bool saving, save_again;
+	uv_timer_t save_timer;
 	uv_timer_t retry_timer, stop_timer, summary_timer, stats_timer;
 	struct shed *shed;
 	uint64_t summary_shed, summary_failed; /* since the last summary */
@@ -70,6 +83,15 @@ struct answer {
 struct registration {
 	struct discord *dc;
 	char hash[17];
+};
+
+struct session_write {
+	uv_work_t work;
+	struct discord *dc;
+	struct discord_session s;
+	char *path;
+	int r;
+	char err[512];
 };
 
 struct hash_write {
@@ -210,6 +232,10 @@ on_callback(void *ctx, const struct rest_result *res)
 		return;
 	} else if (res->expired) {
 		count_shed(dc); /* it waited in the queue past its deadline */
+	} else if (res->status == 400 && res->len > 0 && strstr(res->body, "40060") != NULL) {
+		/* A replay after a restart re-sent an interaction the previous
+		 * process had answered (its saved sequence lags by up to 1 s). */
+		log_debug("discord: interaction %s was answered before the restart", a->id);
 	} else if (count_failed(dc)) {
 		log_warnx("discord: the answer to interaction %s failed (%ld%s%.200s)", a->id,
 		          res->status, res->len > 0 ? ": " : "", res->len > 0 ? res->body : "");
@@ -300,6 +326,7 @@ register_commands(struct discord *dc)
 
 	if (dc->registering || dc->rest == NULL)
 		return;
+	dc->register_tried = true;
 	if (app == NULL) {
 		log_warnx("discord: READY named no application id; set [discord] application_id "
 		          "to register the commands");
@@ -325,6 +352,87 @@ register_commands(struct discord *dc)
 	}
 	free(body);
 	buf_free(&path);
+}
+
+static void session_save(struct discord *dc);
+
+static void
+session_written(uv_work_t *req, int status)
+{
+	struct session_write *sw = (struct session_write *)req;
+	struct discord *dc = sw->dc;
+
+	dc->saving = false;
+	if (sw->r == 0)
+		dc->saved = sw->s;
+	else
+		log_warnx("discord: cannot save the gateway session (a restart will start a new "
+		          "one): %s",
+		          sw->err);
+	free(sw->path);
+	free(sw);
+	if (dc->save_again) {
+		dc->save_again = false;
+		session_save(dc);
+	}
+}
+
+static void
+session_write(uv_work_t *req)
+{
+	struct session_write *sw = (struct session_write *)req;
+
+	if (sw->s.session_id[0] == '\0')
+		sw->r = discord_session_remove(sw->path, sw->err, sizeof(sw->err));
+	else
+		sw->r = discord_session_save(sw->path, &sw->s, sw->err, sizeof(sw->err));
+}
+
+/* Writes the session's resume point off the loop, unless the file holds it
+ * already; one write at a time. */
+static void
+session_save(struct discord *dc)
+{
+	struct discord_session now;
+	struct session_write *sw;
+	const char *sid = gw_session_id(dc->gw), *url = gw_resume_url(dc->gw);
+	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+
+	if (dc->session_path == NULL)
+		return;
+	memset(&now, 0, sizeof(now));
+	if (sid == NULL || gw_seq(dc->gw) < 0) {
+		/* No session to resume (a fatal close ended it): the file goes,
+		 * once one was written or read. */
+		if (dc->saved.session_id[0] == '\0')
+			return;
+		sid = "";
+	}
+	now.intents = dc->intents;
+	now.shard_count = dc->shard_count;
+	snprintf(now.session_id, sizeof(now.session_id), "%s", sid);
+	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
+	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
+	now.seq = gw_seq(dc->gw);
+	roles_export(interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
+	if (discord_session_equal(&now, &dc->saved))
+		return;
+	if (dc->saving) {
+		dc->save_again = true;
+		return;
+	}
+	sw = xcalloc(1, sizeof(*sw));
+	sw->dc = dc;
+	sw->s = now;
+	sw->path = xstrdup(dc->session_path);
+	dc->saving = true;
+	uv_queue_work(dc->loop, &sw->work, session_write, session_written);
+}
+
+static void
+on_save_timer(uv_timer_t *t)
+{
+	session_save(t->data);
 }
 
 /*
@@ -359,8 +467,12 @@ on_event(void *ctx, const char *t, const cJSON *d)
 	struct interact_out out = {0};
 	uint64_t rx_ns = dws_rx_ns(dc->ws), deadline = 0;
 
-	if (strcmp(t, "READY") == 0)
+	if (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried))
 		register_commands(dc);
+	/* The resume point changed: saved within SESSION_SAVE. */
+	if (dc->session_path != NULL && !dc->stopping &&
+	    !uv_is_active((uv_handle_t *)&dc->save_timer))
+		uv_timer_start(&dc->save_timer, on_save_timer, SESSION_SAVE, 0);
 	if (strcmp(t, "INTERACTION_CREATE") == 0) {
 		deadline = deadline_of(dc, d, rx_ns);
 		if (deadline != 0 && uv_hrtime() >= deadline) {
@@ -509,6 +621,54 @@ read_hash(struct discord *dc, const char *state_dir)
 	fclose(f);
 }
 
+static void
+session_path(struct discord *dc, const char *state_dir, int shard)
+{
+	struct buf p;
+
+	if (state_dir == NULL)
+		state_dir = getenv("STATE_DIRECTORY");
+	if (state_dir == NULL || *state_dir == '\0')
+		return;
+	buf_init(&p, 8192);
+	buf_addf(&p, "%s/" SESSION_FILE, state_dir, shard);
+	dc->session_path = buf_take(&p);
+}
+
+/* A session saved by the last process: the first connection resumes it. */
+static void
+session_load(struct discord *dc)
+{
+	char err[512];
+	int r;
+
+	if (dc->session_path == NULL)
+		return;
+	r = discord_session_load(dc->session_path, &dc->saved, err, sizeof(err));
+	if (r < 0) {
+		log_warnx("discord: ignoring the saved gateway session: %s", err);
+		return;
+	}
+	if (r == 0)
+		return;
+	if (dc->saved.intents != dc->intents || dc->saved.shard_count != dc->shard_count) {
+		log_info("discord: the intents or the shard count changed since the session was "
+		         "saved; starting a new session");
+		memset(&dc->saved, 0, sizeof(dc->saved)); /* the next READY replaces it */
+		return;
+	}
+	if (dc->app_id == NULL && dc->saved.app_id[0] != '\0')
+		dc->app_id = xstrdup(dc->saved.app_id);
+	gw_restore(dc->gw, dc->saved.session_id, dc->saved.resume_url, dc->saved.seq);
+	if (dc->saved.gm_roles[0] != '\0') {
+		cJSON *roles = cJSON_Parse(dc->saved.gm_roles);
+
+		roles_import(interact_roles(dc->it), roles);
+		cJSON_Delete(roles);
+	}
+	log_info("discord: resuming the saved session at sequence %" PRId64, dc->saved.seq);
+}
+
 struct discord *
 discord_start(uv_loop_t *loop, const struct discord_opts *o)
 {
@@ -546,22 +706,27 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->ctx = o->ctx;
 	dc->record = o->record_latency;
 	dc->app_id = dup_or_null(cfg->application_id);
+	dc->intents = cfg->intents;
+	dc->shard_count = cfg->shard_count > 0 ? cfg->shard_count : 1;
 	dc->dev_guild = dup_or_null(cfg->dev_guild);
 	dc->gateway_url = dup_or_null(cfg->gateway_url);
 	read_hash(dc, o->state_dir);
+	session_path(dc, o->state_dir, cfg->shard_id);
 	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
 	gh.ctx = dc;
 	dc->gw = gw_new(&go, &gh, dc->rng);
 	dws_attach(dc->ws, dc->gw);
 	dc->it = interact_new(&io);
+	session_load(dc);
 	ro.ctx = dc;
 	dc->rest = rest_new(loop, &ro);
 	dc->shed = shed_new();
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
+	uv_timer_init(loop, &dc->save_timer);
 	uv_timer_init(loop, &dc->summary_timer);
 	uv_timer_init(loop, &dc->stats_timer);
-	dc->retry_timer.data = dc->stop_timer.data = dc;
+	dc->retry_timer.data = dc->stop_timer.data = dc->save_timer.data = dc;
 	dc->summary_timer.data = dc->stats_timer.data = dc;
 	if (o->stats_interval_ms > 0)
 		uv_timer_start(&dc->stats_timer, on_stats_timer, o->stats_interval_ms,
@@ -594,10 +759,11 @@ finish_stop(struct discord *dc)
 	struct rest *r = dc->rest;
 
 	dc->stopped = true;
-	dc->closing = 6;
+	dc->closing = 7;
 	on_summary_timer(&dc->summary_timer); /* what is not yet told */
 	uv_close((uv_handle_t *)&dc->retry_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stop_timer, timer_closed);
+	uv_close((uv_handle_t *)&dc->save_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->summary_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stats_timer, timer_closed);
 	dc->rest = NULL;
@@ -613,7 +779,8 @@ on_stop_timer(uv_timer_t *t)
 {
 	struct discord *dc = t->data;
 	int64_t now = (int64_t)uv_now(dc->loop);
-	bool idle = !dws_busy(dc->ws) && (dc->rest == NULL || rest_pending(dc->rest) == 0);
+	bool idle =
+	    !dws_busy(dc->ws) && (dc->rest == NULL || rest_pending(dc->rest) == 0) && !dc->saving;
 
 	if (idle || now >= dc->stop_deadline) {
 		uv_timer_stop(t);
@@ -630,7 +797,11 @@ discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx)
 	dc->on_stopped = done;
 	dc->stopped_ctx = ctx;
 	uv_timer_stop(&dc->retry_timer);
-	gw_stop(dc->gw);
+	uv_timer_stop(&dc->save_timer);
+	/* With a session file the session stays resumable at Discord, and its
+	 * last resume point is written now: a restart loses nothing. */
+	gw_stop(dc->gw, dc->session_path != NULL);
+	session_save(dc);
 	dws_rearm(dc->ws);
 	dc->stop_deadline = (int64_t)uv_now(dc->loop) + STOP_GRACE;
 	uv_timer_start(&dc->stop_timer, on_stop_timer, 0, 20);
@@ -650,6 +821,7 @@ discord_free(struct discord *dc)
 	free(dc->dev_guild);
 	free(dc->gateway_url);
 	free(dc->hash_path);
+	free(dc->session_path);
 	free(dc->lat);
 	free(dc);
 }
@@ -662,6 +834,14 @@ discord_set_gm_role(struct discord *dc, const char *gm_role)
 		log_info("discord: the GM role is now '%s'; each guild's role ids are learnt when "
 		         "Discord next sends its roles (restart delver to apply it at once)",
 		         gm_role);
+}
+
+const char *
+discord_stalled(struct discord *dc, char *why, size_t len)
+{
+	if (dc->stopping)
+		return NULL;
+	return gw_stalled(dc->gw, (int64_t)uv_now(dc->loop), why, len);
 }
 
 const struct discord_stats *

@@ -22,9 +22,15 @@
  * gateway close code, the token refused at start) is logged as one
  * sentence and reported through on_fatal; the caller decides to stop.
  *
+ * With a state directory, the session's resume point is kept in
+ * discord-session-N.json (discord_session), written off the loop at most
+ * once a second and at the stop; a start that finds it resumes that
+ * session, so the events sent while delver was down are replayed to it.
+ *
  * Lifetime: discord_start() before or while the loop runs; discord_stop()
- * closes the gateway (1000, so no new interactions come), lets answers in
- * flight finish for up to 2 s, closes its loop handles and then calls done;
+ * closes the gateway (with 4000 when the session is kept, so Discord keeps
+ * it for the next start; else 1000), writes the resume point, lets answers
+ * in flight finish for up to 2 s, closes its loop handles and then calls done;
  * libwebsockets' own handles close by themselves. discord_free() must come
  * after uv_run() has returned (libwebsockets frees its context only then).
  */
@@ -45,7 +51,7 @@ struct discord;
 struct discord_opts {
 	const struct config_discord *cfg; /* read during discord_start() only */
 	const char *gm_role;              /* [bot] gm_role, or NULL */
-	const char *state_dir;            /* where the registration hash lives, or NULL */
+	const char *state_dir;            /* the registration hash and the session, or NULL */
 	struct dispatch *d;
 	void (*on_fatal)(void *ctx, const char *msg);
 	void *ctx;
@@ -72,6 +78,10 @@ void discord_free(struct discord *dc);
 
 /* Uses another GM role name (or id) from now on (a reload). */
 void discord_set_gm_role(struct discord *dc, const char *gm_role);
+
+/* NULL while the transport makes progress, else one sentence in why
+ * (gw_stalled() of its gateway session); for the systemd watchdog. */
+const char *discord_stalled(struct discord *dc, char *why, size_t len);
 
 const struct discord_stats *discord_stats(const struct discord *dc);
 /* Logs the stats line (discord_opstats.h) at info. */

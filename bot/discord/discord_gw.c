@@ -36,6 +36,7 @@ enum op {
 struct frame {
 	char *text;
 	size_t len;
+	int64_t queued_at;
 	bool heartbeat;
 	bool identify;
 };
@@ -55,6 +56,8 @@ struct gw {
 	char resume_url[URL_MAX];
 	char app_id[24];
 	int64_t seq;       /* last sequence number, -1 for none */
+	int64_t last_rx;   /* when the last message was read */
+	int64_t clock;     /* the latest time the session was given */
 	int64_t abort_seq; /* seq at the last gw_abort */
 	int aborts;        /* gw_aborts in a row at abort_seq */
 
@@ -215,6 +218,7 @@ queue(struct gw *g, char *text, bool heartbeat, bool identify)
 	}
 	f = &g->out[g->nout++];
 	f->text = text;
+	f->queued_at = g->clock;
 	f->len = strlen(text);
 	f->heartbeat = heartbeat;
 	f->identify = identify;
@@ -231,9 +235,16 @@ send_heartbeat(struct gw *g, int64_t now)
 		snprintf(s, sizeof(s), "{\"op\":1,\"d\":%" PRId64 "}", g->seq);
 	else
 		snprintf(s, sizeof(s), "{\"op\":1,\"d\":null}");
-	g->hb_acked = false;
-	g->hb_sent_at = now;
-	g->stats.heartbeats++;
+	/* One heartbeat waits at most (the send budget may hold it back): a
+	 * later one only brings its sequence up to date. */
+	for (size_t i = 0; i < g->nout; i++) {
+		if (g->out[i].heartbeat) {
+			free(g->out[i].text);
+			g->out[i].text = xstrdup(s);
+			g->out[i].len = strlen(s);
+			return;
+		}
+	}
 	queue(g, xstrdup(s), true, false);
 }
 
@@ -365,11 +376,24 @@ close_and(struct gw *g, bool resume, int64_t delay, int64_t now)
 }
 
 void
+gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t seq)
+{
+	if (g->state != GW_IDLE || session_id == NULL || *session_id == '\0' ||
+	    strlen(session_id) >= sizeof(g->session_id) || seq < 0)
+		return;
+	snprintf(g->session_id, sizeof(g->session_id), "%s", session_id);
+	snprintf(g->resume_url, sizeof(g->resume_url), "%s",
+	         resume_url != NULL && strlen(resume_url) < sizeof(g->resume_url) ? resume_url
+	                                                                          : "");
+	g->seq = seq;
+}
+
+void
 gw_start(struct gw *g, int64_t now)
 {
 	if (g->state != GW_IDLE)
 		return;
-	schedule_connect(g, false, 0, now);
+	schedule_connect(g, can_resume(g), 0, now);
 }
 
 void
@@ -399,6 +423,7 @@ gw_opened(struct gw *g, int64_t now)
 		return;
 	g->state = GW_WAIT_HELLO;
 	g->deadline = now + HELLO_TIMEOUT;
+	g->last_rx = now;
 	g->sent_next = 0;
 	for (size_t i = 0; i < GW_BUDGET; i++)
 		g->sent[i] = INT64_MIN / 2;
@@ -501,10 +526,12 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "s");
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "d");
 
+	g->clock = now;
 	if (g->state < GW_WAIT_HELLO || g->state > GW_READY) {
 		cJSON_Delete(root);
 		return; /* closing or stopped: late frames do not count */
 	}
+	g->last_rx = now;
 	if (!cJSON_IsObject(root) || !cJSON_IsNumber(op)) {
 		g->stats.ignored++;
 		log_warnx("discord: the gateway sent a payload that is not a gateway message "
@@ -553,6 +580,22 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 	cJSON_Delete(root);
 }
 
+static size_t pick_frame(const struct gw *g, int64_t now);
+
+/* A heartbeat queued a whole interval ago that the send budget would have
+ * let go is still waiting: the socket takes nothing (its peer is gone),
+ * and with no heartbeat sent no ACK can be missed. */
+static bool
+heartbeat_stuck(const struct gw *g, int64_t now)
+{
+	size_t pick = pick_frame(g, now);
+
+	for (size_t i = 0; i < g->nout; i++)
+		if (g->out[i].heartbeat)
+			return pick == i && now - g->out[i].queued_at >= g->hb_interval;
+	return false;
+}
+
 /* The wait before the next attempt when this one ended unplanned. */
 static int64_t
 backoff(struct gw *g)
@@ -590,6 +633,8 @@ gw_closed(struct gw *g, int code, int64_t now)
 			delay += backoff(g);
 		g->planned = false;
 	} else if (fatal != NULL) {
+		/* Discord ends the session with a fatal close: no resume. */
+		forget_session(g);
 		g->state = GW_STOPPED;
 		if (g->h.fatal != NULL)
 			g->h.fatal(g->h.ctx, fatal);
@@ -638,6 +683,7 @@ gw_abort(struct gw *g, const char *why, int64_t now)
 void
 gw_tick(struct gw *g, int64_t now)
 {
+	g->clock = now;
 	switch (g->state) {
 	case GW_WAIT_CONNECT:
 		if (now >= g->connect_at)
@@ -667,60 +713,118 @@ gw_tick(struct gw *g, int64_t now)
 			close_and(g, true, jitter(g, 250), now);
 			return;
 		}
+		if (heartbeat_stuck(g, now)) {
+			g->stats.zombies++;
+			log_warnx("discord: the last heartbeat could not be written in a whole "
+			          "interval; reconnecting");
+			close_and(g, true, jitter(g, 250), now);
+			return;
+		}
 		send_heartbeat(g, now);
 		g->hb_next += g->hb_interval;
 		if (g->hb_next <= now)
 			g->hb_next = now + g->hb_interval;
 	}
+	/* A frame held back by the send budget may go now: the transport
+	 * only writes when asked to. */
+	if (g->nout > 0 && pick_frame(g, now) != SIZE_MAX && g->h.want_write != NULL)
+		g->h.want_write(g->h.ctx);
 }
 
-/* How many frames went in the last window. */
-static size_t
-sends_in_window(const struct gw *g, int64_t now)
+/*
+ * When a frame of this kind may go under the send budget: limit frames per
+ * GW_BUDGET_WINDOW. With the sends s_1 <= ... <= s_n kept (the last
+ * GW_BUDGET), a frame may go at T when fewer than limit of them are later
+ * than T - window, that is from s_(n - limit + 1) + window on; with fewer
+ * than limit sends kept it may go at any time (INT64_MIN). The result does
+ * not depend on the clock: a time already past means "now".
+ */
+static int64_t
+budget_allows_at(const struct gw *g, size_t limit)
 {
+	int64_t kept[GW_BUDGET];
 	size_t n = 0;
 
 	for (size_t i = 0; i < GW_BUDGET; i++)
-		if (g->sent[i] > now - GW_BUDGET_WINDOW)
-			n++;
-	return n;
+		if (g->sent[i] > INT64_MIN / 2)
+			kept[n++] = g->sent[i];
+	if (n < limit)
+		return INT64_MIN;
+	/* The (n - limit + 1)-th smallest: a partial selection sort is enough
+	 * for at most 120 entries, a few times a minute. */
+	for (size_t i = 0; i <= n - limit; i++) {
+		size_t m = i;
+
+		for (size_t j = i + 1; j < n; j++)
+			if (kept[j] < kept[m])
+				m = j;
+		if (m != i) {
+			int64_t t = kept[i];
+
+			kept[i] = kept[m];
+			kept[m] = t;
+		}
+	}
+	return kept[n - limit] + GW_BUDGET_WINDOW;
 }
 
-/* When the oldest send in the window leaves it (the budget grows then). */
-static int64_t
-budget_frees_at(const struct gw *g)
+/* The outbox entry that may go at now, or SIZE_MAX: heartbeats first, with
+ * the whole budget; other frames within GW_BUDGET_OTHER. */
+static size_t
+pick_frame(const struct gw *g, int64_t now)
 {
-	int64_t oldest = INT64_MAX;
+	bool hb_ok = budget_allows_at(g, GW_BUDGET) <= now;
+	bool other_ok = budget_allows_at(g, GW_BUDGET_OTHER) <= now;
 
-	for (size_t i = 0; i < GW_BUDGET; i++)
-		if (g->sent[i] > INT64_MIN / 2 && g->sent[i] < oldest)
-			oldest = g->sent[i];
-	return oldest == INT64_MAX ? INT64_MAX : oldest + GW_BUDGET_WINDOW;
+	for (size_t i = 0; i < g->nout; i++)
+		if (g->out[i].heartbeat && hb_ok)
+			return i;
+	for (size_t i = 0; i < g->nout; i++)
+		if (!g->out[i].heartbeat && other_ok)
+			return i;
+	return SIZE_MAX;
+}
+
+/* When the budget next lets a waiting frame go, if none may go at now; else
+ * INT64_MAX (the transport's writeable callback takes it, no timer). */
+static int64_t
+budget_wakeup(const struct gw *g, int64_t now)
+{
+	int64_t t = INT64_MAX;
+
+	if (g->nout == 0 || pick_frame(g, now) != SIZE_MAX)
+		return INT64_MAX;
+	for (size_t i = 0; i < g->nout; i++) {
+		int64_t at = budget_allows_at(g, g->out[i].heartbeat ? GW_BUDGET : GW_BUDGET_OTHER);
+
+		if (at < t)
+			t = at;
+	}
+	return t;
 }
 
 char *
 gw_next_frame(struct gw *g, int64_t now, size_t *len)
 {
-	size_t used, pick = SIZE_MAX;
+	size_t pick;
 	char *text;
 
 	if (g->nout == 0 || g->state < GW_WAIT_HELLO || g->state > GW_READY)
 		return NULL;
-	used = sends_in_window(g, now);
-	for (size_t i = 0; i < g->nout && pick == SIZE_MAX; i++)
-		if (g->out[i].heartbeat && used < GW_BUDGET)
-			pick = i;
-	if (pick == SIZE_MAX && used < GW_BUDGET_OTHER) {
-		for (size_t i = 0; i < g->nout && pick == SIZE_MAX; i++)
-			if (!g->out[i].heartbeat)
-				pick = i;
-	}
+	pick = pick_frame(g, now);
 	if (pick == SIZE_MAX)
 		return NULL;
 	text = g->out[pick].text;
 	*len = g->out[pick].len;
 	if (g->out[pick].identify)
 		g->last_identify = now; /* the spacing counts from the wire */
+	if (g->out[pick].heartbeat) {
+		/* An ACK is owed from when the heartbeat left, not from when it
+		 * was queued. */
+		g->hb_acked = false;
+		g->hb_sent_at = now;
+		g->stats.heartbeats++;
+	}
 	memmove(&g->out[pick], &g->out[pick + 1], (g->nout - pick - 1) * sizeof(g->out[0]));
 	g->nout--;
 	g->sent[g->sent_next] = now;
@@ -729,9 +833,9 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 }
 
 int64_t
-gw_next_wakeup(const struct gw *g)
+gw_next_wakeup(const struct gw *g, int64_t now)
 {
-	int64_t t = INT64_MAX;
+	int64_t t = INT64_MAX, f;
 
 	switch (g->state) {
 	case GW_WAIT_CONNECT:
@@ -746,20 +850,15 @@ gw_next_wakeup(const struct gw *g)
 	case GW_READY:
 		if (g->hb_next < t)
 			t = g->hb_next;
-		if (g->nout > 0) {
-			int64_t f = budget_frees_at(g);
-
-			if (f < t)
-				t = f;
-		}
-		return t;
+		f = budget_wakeup(g, now);
+		return f < t ? f : t;
 	default:
 		return INT64_MAX;
 	}
 }
 
 void
-gw_stop(struct gw *g)
+gw_stop(struct gw *g, bool keep_session)
 {
 	bool open = g->state >= GW_CONNECTING && g->state <= GW_CLOSING;
 
@@ -767,5 +866,36 @@ gw_stop(struct gw *g)
 	g->hb_next = INT64_MAX;
 	outbox_clear(g);
 	if (open)
-		g->h.close(g->h.ctx, 1000);
+		g->h.close(g->h.ctx, keep_session ? GW_ZOMBIE_CODE : 1000);
+}
+
+const char *
+gw_resume_url(const struct gw *g)
+{
+	return g->resume_url[0] != '\0' ? g->resume_url : NULL;
+}
+
+const char *
+gw_stalled(const struct gw *g, int64_t now, char *why, size_t len)
+{
+	int64_t due = gw_next_wakeup(g, now);
+	size_t pick = g->nout > 0 ? pick_frame(g, now) : SIZE_MAX;
+
+	if (due != INT64_MAX && now - due > GW_STALL_MS) {
+		snprintf(why, len, "the gateway's timer is %" PRId64 " ms overdue (state %d)",
+		         now - due, (int)g->state);
+		return why;
+	}
+	if (pick != SIZE_MAX && now - g->out[pick].queued_at > GW_STALL_MS) {
+		snprintf(why, len, "a gateway frame has waited %" PRId64 " ms for the socket",
+		         now - g->out[pick].queued_at);
+		return why;
+	}
+	if (g->state == GW_READY && g->hb_interval > 0 &&
+	    now - g->last_rx > 2 * g->hb_interval + GW_STALL_MS) {
+		snprintf(why, len, "nothing was read from the gateway for %" PRId64 " ms",
+		         now - g->last_rx);
+		return why;
+	}
+	return NULL;
 }

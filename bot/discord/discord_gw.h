@@ -32,7 +32,8 @@
  *    retried after up to 1 s (250 ms when the server asked for it); each
  *    failed attempt after that doubles the wait, up to 60 s, with jitter.
  *  - Sends stay within 120 per 60 s per connection: other frames may use
- *    115 of them, so heartbeats always find room.
+ *    115 of them, so heartbeats always find room. The budget only delays a
+ *    frame when it is spent; reading goes on meanwhile.
  *
  * A payload that is not JSON, or not an object with a numeric op, is
  * logged and ignored; nothing the server sends can stop the process except
@@ -51,8 +52,9 @@
 #define GW_BUDGET_WINDOW 60000 /* ms */
 /* Discord allows one IDENTIFY per 5 s; the extra half second absorbs the
  * scheduling and network delays between our clock and Discord's. */
-#define GW_IDENTIFY_EVERY 5500 /* ms between IDENTIFYs, counted from the write */
-#define GW_ZOMBIE_CODE    4000 /* our close code when we reconnect */
+#define GW_IDENTIFY_EVERY 5500  /* ms between IDENTIFYs, counted from the write */
+#define GW_ZOMBIE_CODE    4000  /* our close code when we reconnect */
+#define GW_STALL_MS       10000 /* late by this much: stuck (gw_stalled) */
 
 struct cJSON;
 struct rng;
@@ -106,7 +108,12 @@ struct gw_stats {
 struct gw *gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng);
 void gw_free(struct gw *g);
 
-/* Connects at once (state IDLE to WAIT_CONNECT). */
+/* A session saved by an earlier process (before gw_start()): the first
+ * connection resumes it at resume_url (the gateway URL when NULL or "");
+ * when Discord answers op 9 false, a new session starts. */
+void gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t seq);
+/* Connects at once (state IDLE to WAIT_CONNECT), resuming a restored
+ * session. */
 void gw_start(struct gw *g, int64_t now);
 /* The identify limits from GET /gateway/bot's session_start_limit. */
 void gw_set_limits(struct gw *g, int total, int remaining, int64_t reset_after_ms,
@@ -125,24 +132,44 @@ void gw_closed(struct gw *g, int code, int64_t now);
  * connection: that one starts a new session instead. */
 void gw_abort(struct gw *g, const char *why, int64_t now);
 
-/* Runs what is due at now; call it at gw_next_wakeup(). */
+/* Runs what is due at now; call it at gw_next_wakeup(). When the send
+ * budget lets a held-back frame go, it asks the transport to write. */
 void gw_tick(struct gw *g, int64_t now);
-/* When gw_tick() must run next, or INT64_MAX. */
-int64_t gw_next_wakeup(const struct gw *g);
+/* When gw_tick() must run next, or INT64_MAX: the earliest of the
+ * deadlines of the state (connect, connect timeout, HELLO timeout, the
+ * identify spacing, the next heartbeat) and, when frames wait that the
+ * send budget holds back at now, when it lets the first of them go. A frame
+ * the budget lets go at now needs no timer (the transport writes it). Right
+ * after gw_tick(g, now) the answer is always later than now, however old
+ * the connection is: a caller re-arming its timer from the timer's own
+ * callback never arms one that is already due. */
+int64_t gw_next_wakeup(const struct gw *g, int64_t now);
 
 /* The next frame to send now, or NULL when none is waiting or the send
- * budget is spent (gw_next_wakeup() then says when to ask again). The
- * caller frees it; *len is set. */
+ * budget is spent (gw_next_wakeup() then says when to ask again, and
+ * gw_tick() then asks for the write). The caller frees it; *len is set. */
 char *gw_next_frame(struct gw *g, int64_t now, size_t *len);
 
-/* Ends the session: closes with 1000 (which ends it at Discord too). */
-void gw_stop(struct gw *g);
+/* Whether the session is stuck at now (for the systemd watchdog): NULL
+ * when it makes progress, else one sentence in why: a deadline more than
+ * GW_STALL_MS past without gw_tick(), a frame the budget lets go that the
+ * transport has not taken for that long, or, once READY, nothing read for
+ * two heartbeat intervals and that long (the zombie check would have
+ * reconnected). Waiting (backoff, identify spacing) is progress. */
+const char *gw_stalled(const struct gw *g, int64_t now, char *why, size_t len);
+
+/* Stops: closes with 1000, which ends the session at Discord too, or,
+ * with keep_session, with 4000, which leaves it resumable for a while (a
+ * restart then resumes it; meanwhile the bot still looks online). */
+void gw_stop(struct gw *g, bool keep_session);
 
 enum gw_state gw_state(const struct gw *g);
 const struct gw_stats *gw_stats(const struct gw *g);
 /* From READY: the application id, or NULL. */
 const char *gw_application_id(const struct gw *g);
 const char *gw_session_id(const struct gw *g);
+/* From READY: where to resume, or NULL. */
+const char *gw_resume_url(const struct gw *g);
 int64_t gw_seq(const struct gw *g);
 
 /* The sentence for a fatal close code, or NULL when the code is not fatal. */

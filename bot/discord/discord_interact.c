@@ -69,6 +69,12 @@ interact_free(struct interact *it)
 	free(it);
 }
 
+struct roles *
+interact_roles(struct interact *it)
+{
+	return it->roles;
+}
+
 void
 interact_set_gm_role(struct interact *it, const char *gm_role)
 {

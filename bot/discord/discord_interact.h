@@ -85,6 +85,8 @@ void interact_out_clear(struct interact_out *out);
 /* Matches another GM role from now on. A role named (not given by id) is
  * known in a guild once Discord next sends that guild's roles. */
 void interact_set_gm_role(struct interact *it, const char *gm_role);
+/* The GM role ids learnt so far (discord_roles), kept across restarts. */
+struct roles *interact_roles(struct interact *it);
 
 const struct interact_stats *interact_stats(const struct interact *it);
 

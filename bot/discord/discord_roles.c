@@ -3,6 +3,8 @@
 
 #include <cJSON.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -147,6 +149,76 @@ roles_event(struct roles *r, const char *t, const cJSON *d)
 	} else if (strcmp(t, "GUILD_ROLE_DELETE") == 0) {
 		gid = id_of(cJSON_GetObjectItemCaseSensitive(d, "guild_id"));
 		forget(r, gid, id_of(cJSON_GetObjectItemCaseSensitive(d, "role_id")));
+	}
+}
+
+int
+roles_export(const struct roles *r, char *out, size_t cap)
+{
+	cJSON *root, *guilds;
+	const struct guild_roles *g, *tmp;
+	char *text;
+	bool fits;
+
+	if (cap > 0)
+		out[0] = '\0';
+	if (r->name == NULL || cap == 0)
+		return -1;
+	root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "name", r->name);
+	guilds = cJSON_AddObjectToObject(root, "guilds");
+	HASH_ITER(hh, r->guilds, g, tmp)
+	{
+		char key[24], id[24];
+		cJSON *ids = cJSON_CreateArray();
+
+		snprintf(key, sizeof(key), "%" PRIu64, g->guild);
+		for (size_t i = 0; i < g->n; i++) {
+			snprintf(id, sizeof(id), "%" PRIu64, g->ids[i]);
+			cJSON_AddItemToArray(ids, cJSON_CreateString(id));
+		}
+		cJSON_AddItemToObject(guilds, key, ids);
+		text = cJSON_PrintUnformatted(root);
+		fits = strlen(text) < cap;
+		cJSON_free(text);
+		if (!fits) {
+			cJSON_DeleteItemFromObjectCaseSensitive(guilds, key);
+			break;
+		}
+	}
+	text = cJSON_PrintUnformatted(root);
+	snprintf(out, cap, "%s", strlen(text) < cap ? text : "");
+	cJSON_free(text);
+	cJSON_Delete(root);
+	return 0;
+}
+
+void
+roles_import(struct roles *r, const cJSON *saved)
+{
+	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(saved, "name"));
+	const cJSON *g, *id;
+
+	if (r->name == NULL || name == NULL || strcasecmp(name, r->name) != 0)
+		return;
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(saved, "guilds"))
+	{
+		cJSON key = {.valuestring = g->string, .type = cJSON_String};
+		uint64_t gid = id_of(&key);
+		struct guild_roles *gr;
+
+		if (gid == 0 || guild(r, gid, false) != NULL)
+			continue;
+		cJSON_ArrayForEach(id, g)
+		{
+			uint64_t rid = id_of(id);
+
+			if (rid == 0)
+				continue;
+			gr = guild(r, gid, true);
+			if (gr->n < ROLE_IDS_MAX)
+				gr->ids[gr->n++] = rid;
+		}
 	}
 }
 

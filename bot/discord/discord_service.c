@@ -83,12 +83,21 @@ release(void *ctx)
 	free(ds);
 }
 
+static const char *
+stalled(void *ctx, char *why, size_t len)
+{
+	struct discord_service *ds = ctx;
+
+	return discord_stalled(ds->dc, why, len);
+}
+
 static const struct app_service_ops ops = {
     .name = "discord",
     .timeout_ms = 5000,
     .drain = drain,
     .stop = stop,
     .reload = reload,
+    .stalled = stalled,
     .stats = stats,
     .release = release,
 };

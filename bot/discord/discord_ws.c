@@ -37,6 +37,7 @@ struct dws {
 	bool resolving;
 	bool cancelled; /* dws_close() during DNS */
 	bool over;      /* this attempt's end was reported */
+	bool killing;   /* dws_close() is killing a connection in its handshake */
 	struct lws *wsi;
 	bool established;
 	int close_code; /* ours, to send (0: none) */
@@ -77,12 +78,14 @@ dws_rearm(struct dws *w)
 
 	if (w->g == NULL || !w->timer_open)
 		return;
-	at = gw_next_wakeup(w->g);
+	at = gw_next_wakeup(w->g, now);
 	if (at == INT64_MAX) {
 		uv_timer_stop(&w->timer);
 		return;
 	}
-	uv_timer_start(&w->timer, on_timer, at > now ? (uint64_t)(at - now) : 0, 0);
+	/* At least 1 ms: a timer armed at 0 from inside its own callback
+	 * would run again before the loop polls its sockets and signals. */
+	uv_timer_start(&w->timer, on_timer, at > now ? (uint64_t)(at - now) : 1, 0);
 }
 
 /* The connection ended (or never began): tells the session. */
@@ -203,8 +206,9 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
 		if (wsi != w->wsi && w->wsi != NULL)
 			return 0;
-		log_warnx("discord: cannot connect to the gateway at %s: %s", w->host,
-		          in != NULL ? (const char *)in : "connection failed");
+		if (!w->killing)
+			log_warnx("discord: cannot connect to the gateway at %s: %s", w->host,
+			          in != NULL ? (const char *)in : "connection failed");
 		ended(w, -1);
 		return 0;
 	case LWS_CALLBACK_CLIENT_ESTABLISHED:
@@ -229,6 +233,12 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		if (wsi != w->wsi)
 			return 0;
 		ended(w, w->peer_code);
+		return 0;
+	case LWS_CALLBACK_WSI_DESTROY:
+		/* A connection killed before its handshake finished (dws_close
+		 * while connecting) ends without CLIENT_CLOSED. */
+		if (wsi == w->wsi && !w->over)
+			ended(w, -1);
 		return 0;
 	default:
 		break;
@@ -424,7 +434,15 @@ dws_close(struct dws *w, int code)
 	if (w->wsi == NULL)
 		return;
 	if (!w->established) {
-		lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+		struct lws *wsi = w->wsi;
+
+		/* Still in its handshake: killed at once (an asynchronous kill
+		 * let a silent server hold the stop for seconds). */
+		w->killing = true;
+		lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_SYNC);
+		w->killing = false;
+		if (!w->over)
+			ended(w, -1);
 		return;
 	}
 	w->close_code = code;

@@ -40,30 +40,41 @@ fg_join(struct invocation *inv, struct reply *out)
 		reply_error(out, "The name %s is taken here; pick another.", name);
 		return;
 	}
-	if (replacing) {
+	if (!replacing && c->n == FG_PARTY_MAX) {
+		reply_error(out, "The party is full (%d Fungeoneers).", FG_PARTY_MAX);
+		return;
+	}
+	if (replacing || fgchan_fallen(c, inv->from->user_key)) {
+		/* after a death, however the player comes back */
 		level = fg_replacement_level(fgchan_floor(c));
 		if (inv_has(inv, "level") && inv_int(inv, "level", 0) != level) {
-			reply_error(out,
-			            "A new Fungeoneer after a death starts at level %d (floor %d "
-			            "- 1, at least 1); join at level %d.",
-			            level, fgchan_floor(c), level);
+			reply_error(
+			    out,
+			    "A new Fungeoneer after a death starts at level %d (floor %d "
+			    "- 1, at least 1) for the rest of this dungeon; join at level %d.",
+			    level, fgchan_floor(c), level);
 			return;
 		}
 	} else {
-		if (c->n == FG_PARTY_MAX) {
-			reply_error(out, "The party is full (%d Fungeoneers).", FG_PARTY_MAX);
-			return;
-		}
 		level = (int)inv_int(inv, "level", p.n > 0 ? p.min : 1);
 	}
 	if (replacing) {
+		int lost = fgchan_leave_behind(c, me); /* left in the room to plunder */
+
+		if (lost > 0)
+			reply_line(out, RS_BAD,
+			           "%d of %s's items could not stay in the room (it holds "
+			           "%d treasures) and are lost.",
+			           lost, c->m[me].name, FG_DESIGNS_MAX);
 		m = &c->m[me];
 		fg_member_free(m); /* the new Fungeoneer carries nothing */
 	} else {
 		m = fgchan_member_add(c);
 	}
-	fg_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level, c->xp_rule);
-	m->fresh = replacing;
+	fg_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level);
+	m->fresh = replacing || fgchan_fallen(c, inv->from->user_key);
+	if (replacing)
+		fgchan_fallen_add(c, inv->from->user_key);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", m->player);
 	reply_add(out, 0, " %s ", replacing ? "makes a new Fungeoneer:" : "joins as");
@@ -86,7 +97,13 @@ fg_leave(struct invocation *inv, struct reply *out)
 	for (int k = 0; k < FG_CAT_COUNT; k++)
 		if (!strcmp(c->holder[k], c->m[me].user_key))
 			c->holder[k][0] = '\0';
+	if (c->m[me].dead) {
+		fgchan_fallen_add(c, c->m[me].user_key);
+		fgchan_leave_behind(c, me);
+	}
 	fgchan_member_remove(c, me);
+	if (c->n == 0)
+		fgchan_fallen_clear(c); /* the party is gone: that dungeon is over */
 	channel_touch(inv->chan);
 	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
 }
@@ -130,9 +147,11 @@ sheet_of(const struct fg_chan *c, int i, struct reply *out)
 		reply_line(out, 0, "Carries %s: %s (%lld points).", m->items[k].name, spec,
 		           (long long)m->items[k].cost);
 	}
-	if (m->credit || m->wander)
-		reply_line(out, 0, "Town credit %lld · wandering-monster points %lld.",
-		           (long long)m->credit, (long long)m->wander);
+	if (m->credit)
+		reply_line(out, 0, "Town credit %lld.", (long long)m->credit);
+	for (int k = 0; k < m->nwander; k++)
+		reply_line(out, 0, "Wandering monster to build: %lld points.",
+		           (long long)m->wanderer[k]);
 }
 
 void
@@ -153,6 +172,8 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 	                                  "hits",       "XP",     "bonus"};
 	struct fg_chan *c = fgchan(inv);
 	struct fg_party p;
+	struct fg_picks pk;
+	int next;
 
 	if (c->n == 0) {
 		reply_add(out, 0, "No party here yet: ");
@@ -181,11 +202,22 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 	           c->xp_rule == FG_XP_FORMULA ? "formula" : "table");
 	for (int k = 0; k < FG_KIND_COUNT; k++)
 		fg_budget_line(out, c, (enum fg_kind)k, 0);
+	if (c->waived[0])
+		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
+	fgchan_picks(c, &pk);
+	next = fg_picks_next(&pk);
+	if (pk.n > 0 && next >= 0) {
+		reply_add(out, 0, "Choosing categories: %s is next (", c->m[next].player);
+		reply_cmd(out, 0, "fungeon pick", "category", "CATEGORY", NULL);
+		reply_line(out, 0, ").");
+	}
 	if (fgchan_holder(c, FG_CAT_TRAPS) < 0 && fgchan_holder(c, FG_CAT_MONSTERS) < 0 &&
 	    fgchan_holder(c, FG_CAT_TREASURE) < 0) {
-		reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
-		reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
-		reply_line(out, RS_DIM, ").");
+		if (pk.n == 0) {
+			reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
+			reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
+			reply_line(out, RS_DIM, ").");
+		}
 		return;
 	}
 	reply_add(out, 0, "Picking:");
@@ -400,6 +432,12 @@ static const struct cmd_opt xprule_opts[] = {
      .choices = rule_choices},
     {0},
 };
+static const struct cmd_opt hallway_opts[] = {
+    {.name = "waive",
+     .desc = "Leave the room with points unspent (recorded and shown)",
+     .type = OPT_BOOL},
+    {0},
+};
 static const struct cmd_opt pick_opts[] = {
     {.name = "category",
      .desc = "traps, monsters or treasure",
@@ -515,18 +553,29 @@ static const struct command fungeon_subs[] = {
              "level 3 on (20 XP) and is the alternative. Setting it is the GM's.",
      .opts = xprule_opts,
      .fn = fg_xprule_cmd},
+    {.name = "entrance",
+     .desc = "When the players don't agree on the dungeon: each rolls, the highest describes it",
+     .help = "Every player rolls one die, their Thwack-O (ties re-rolled); the highest "
+             "describes the entrance. It opens on floor = Party Min.",
+     .fn = fg_entrance_cmd},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
+     .opts = hallway_opts,
      .help = "In order: (1) dead Fungeoneers are replaced at level floor - 1 (minimum 1); "
              "(2) level-ups, several at once, each level recomputing class bonus and max "
              "hits and healing 5 hits; (3) continuous-damage rolls (holds end with the "
-             "fight); (4) every player rolls one die, their Thwack-O: the highest picks "
-             "first among Traps, Monsters, Treasure (ties re-rolled). If Party Min rose, "
-             "the Traps player places a downward stair. A new room's budgets start "
-             "fresh.",
+             "fight); (4) every player rolls one die, their Thwack-O: the highest chooses "
+             "first among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
+             "the next "
+             "(ties re-rolled; a player chooses again only when there are fewer players "
+             "than categories). If Party Min rose, the Traps player places a downward "
+             "stair. The room's budgets are computed once, after (1) and (2), and stay "
+             "fixed for the room. A dead Fungeoneer's player makes the new one before the "
+             "hallway. All points must be spent first, unless the players waive it "
+             "({/fungeon hallway waive:true}, recorded and shown).",
      .fn = fg_hallway_cmd},
     {.name = "pick",
-     .desc = "Take a category (traps, monsters, treasure) for yourself or a player",
+     .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
      .opts = pick_opts,
      .fn = fg_pick},
     {.name = "cost",
@@ -558,8 +607,10 @@ static const struct command fungeon_subs[] = {
      .help = "The obstacle keeps its highest die; each resister rolls level dice (+ class "
              "bonus if the class fits: bonus:NAME or bonus:all; + matching magic Annoy "
              "dice unless the obstacle is universal) and keeps the highest. Lower fails, "
-             "equal succeeds. Success against a trap earns the trap's cost in XP. A "
-             "monster's ability rolls level + its Annoy dice.",
+             "equal succeeds. Against a trap this is getting past or disarming it (the "
+             "class bonus where it fits): a success earns the trap's cost in XP, and a "
+             "trap without Unlimited Use is then spent, sprung or not. A monster's ability "
+             "rolls level + its Annoy dice.",
      .opts = annoy_opts,
      .fn = fg_annoy},
     {.name = "find",
@@ -567,9 +618,12 @@ static const struct command fungeon_subs[] = {
      .opts = find_opts,
      .fn = fg_find},
     {.name = "trigger",
-     .desc = "Fungeoneers trigger a trap at once: one die + level each, highest avoids",
-     .help = "Everyone tied for the highest total avoids it. Disarming works the same "
-             "way, with the class bonus where it fits (bonus:NAME).",
+     .desc = "Fungeoneers stumble into a trap: an Annoy roll against its Annoy dice",
+     .help = "One Fungeoneer makes an Annoy roll against the trap's Annoy dice. Several at "
+             "once each roll one die + level first: the highest total (and everyone tied "
+             "with it) avoids it, the others make that Annoy roll. A trap without "
+             "Unlimited Use springs once: after that it cannot be triggered or rolled "
+             "against again.",
      .opts = find_opts,
      .fn = fg_trigger},
     {.name = "pain",
@@ -589,8 +643,9 @@ static const struct command fungeon_subs[] = {
      .fn = fg_combat},
     {.name = "retreat",
      .desc = "Back to town: Annoy rolls against floor dice; failures build wanderers",
-     .help = "Each failure gives that player level + floor points to build a wandering "
-             "monster ({/fungeon monster add name=NAME design=DESIGN budget:wander}).",
+     .help = "Each failure gives that player one wandering monster of level + floor "
+             "points (at least the floor; points from separate failures never pool), "
+             "built with {/fungeon monster add name=NAME design=DESIGN budget:wander}.",
      .opts = retreat_opts,
      .fn = fg_retreat},
     {.name = "town",

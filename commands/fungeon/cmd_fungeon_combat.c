@@ -123,7 +123,7 @@ check_turn(struct invocation *inv, struct fg_chan *c, struct turn *t, struct rep
 	int n = 0;
 
 	for (int i = 0; i < c->n; i++)
-		if (!c->m[i].dead)
+		if (!c->m[i].dead && !c->m[i].fresh) /* a replacement waits for the hallway */
 			t->fight[t->nfight++] = i;
 	if (t->nfight == 0) {
 		reply_error(out, "The party has no living Fungeoneer to fight.");
@@ -143,7 +143,7 @@ check_turn(struct invocation *inv, struct fg_chan *c, struct turn *t, struct rep
 	if (fg_pain_check(c, parts, n, bonus, out) < 0)
 		return -1;
 	for (int i = 0; i < t->nuse; i++) {
-		struct fg_obstacle o;
+		struct fgp_obstacle o;
 
 		fg_obstacle_of(c, &t->use[i], inv, &o);
 		if (o.annoy > 0 &&
@@ -211,7 +211,7 @@ step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
 	if (t->nuse == 0)
 		reply_line(out, RS_DIM, "None.");
 	for (int u = 0; u < t->nuse; u++) {
-		struct fg_obstacle o;
+		struct fgp_obstacle o;
 		struct fg_part parts[CF_PARTS_MAX];
 		int targets[FG_PARTY_MAX], nt = 0, np = 0;
 		bool fails[FG_PARTY_MAX];
@@ -227,12 +227,16 @@ step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
 		           o.pain ? o.pain - t->use[u].s->d.level : 0,
 		           o.universal ? ", universal" : "");
 		if (o.annoy > 0) {
-			struct fgroll *fr = xcalloc(1, sizeof(*fr));
+			struct fgp_annoy *a = xcalloc(1, sizeof(*a));
 
-			fg_annoy_run(inv, c, &o, o.annoy, targets, nt, bonus, styles, fails, fr,
-			             out);
-			fgroll_narrate(out, inv->rng, fr, c, styles, NULL);
-			free(fr);
+			if (fg_annoy_play(inv, c, &o, o.annoy, targets, nt, bonus, styles, a, out) <
+			    0)
+				for (int i = 0; i < nt; i++)
+					a->fails[i] = false;
+			for (int i = 0; i < nt; i++)
+				fails[i] = a->fails[i];
+			fg_narration_lines(out, &a->nar, c, styles, NULL);
+			free(a);
 		} else {
 			for (int i = 0; i < nt; i++)
 				fails[i] = true;
@@ -330,32 +334,50 @@ fg_retreat(struct invocation *inv, struct reply *out)
 	int floor = fgchan_floor(c);
 	const char *bonus = inv_str(inv, "bonus");
 	struct ustyle styles[FG_PARTY_MAX];
-	struct fg_obstacle o = {.type = "", .roller = -1};
-	bool fails[FG_PARTY_MAX];
-	struct fgroll *fr;
+	struct fgp_obstacle o = {.roller = -1};
+	struct fgp_retreat *r;
+	bool b[FG_PARTY_MAX];
+	char err[200];
 
 	snprintf(o.label, sizeof(o.label), "floor %d", floor);
 	o.annoy = floor;
 	if (n < 0 || fg_annoy_check(c, &o, floor, idx, n, bonus, out) < 0)
 		return;
-	fgchan_styles(c, inv->state, styles);
-	fr = xcalloc(1, sizeof(*fr));
-	reply_title(out, "Back to town: Annoy rolls against %d dice (the floor)", floor);
-	fg_annoy_run(inv, c, &o, floor, idx, n, bonus, styles, fails, fr, out);
 	for (int i = 0; i < n; i++) {
-		struct fg_member *m = &c->m[idx[i]];
+		if (c->m[idx[i]].nwander == FG_WANDERERS_MAX) {
+			reply_error(out,
+			            "%s already has %d wandering monsters to build, the most one "
+			            "player may hold; build them first (/fungeon monster add NAME "
+			            "DESIGN budget:wander).",
+			            c->m[idx[i]].player, FG_WANDERERS_MAX);
+			return;
+		}
+	}
+	fgchan_styles(c, inv->state, styles);
+	fg_bonus_flags(c, bonus, idx, n, b);
+	r = xcalloc(1, sizeof(*r));
+	if (fgplay_retreat(inv->rng, c->m, idx, n, b, floor, r, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		free(r);
+		return;
+	}
+	reply_title(out, "Back to town: Annoy rolls against %d dice (the floor)", floor);
+	fg_annoy_render(out, c, &o, &r->annoy, styles);
+	fgplay_retreat_apply(c->m, r);
+	for (int i = 0; i < n; i++) {
+		const struct fg_member *m = &c->m[idx[i]];
 
-		if (!fails[i])
+		if (r->wander[i] == 0)
 			continue;
-		m->wander += m->level + floor;
 		reply_add(out, RS_BAD,
-		          "%s builds a wandering monster of %d points (level %d + floor %d): ",
-		          m->player, m->level + floor, m->level, floor);
+		          "%s builds one wandering monster of %lld points (level %d + floor %d, "
+		          "at least the floor): ",
+		          m->player, (long long)r->wander[i], m->level, floor);
 		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
 		          "budget:", "wander", NULL);
 		reply_nl(out);
 	}
 	channel_touch(inv->chan);
-	fgroll_narrate(out, inv->rng, fr, c, styles, NULL);
-	free(fr);
+	fg_narration_lines(out, &r->annoy.nar, c, styles, NULL);
+	free(r);
 }

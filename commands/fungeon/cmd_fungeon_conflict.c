@@ -25,31 +25,37 @@ names_of(const struct fg_chan *c, const int *idx, const bool *sel, int n, struct
 
 /* The shared body of annoy and find: o against the members named. */
 static void
-annoy_conflict(struct invocation *inv, struct fg_chan *c, const struct fg_obstacle *o, int dice,
-               const char *title, bool finding, struct reply *out)
+annoy_conflict(struct invocation *inv, struct fg_chan *c, const struct fgp_obstacle *o, int dice,
+               const char *title, bool finding, struct fg_stored *trap, struct reply *out)
 {
 	int idx[FG_PARTY_MAX], n = fg_members_named(c, inv_str(inv, "who"), idx, out), failed = 0;
 	const char *bonus = inv_str(inv, "bonus");
 	struct ustyle styles[FG_PARTY_MAX];
-	bool fails[FG_PARTY_MAX];
-	struct fgroll *fr;
+	struct fgp_annoy *a;
 	struct buf b;
 
 	if (n < 0 || fg_annoy_check(c, o, dice, idx, n, bonus, out) < 0)
 		return;
 	fgchan_styles(c, inv->state, styles);
-	fr = xcalloc(1, sizeof(*fr));
+	a = xcalloc(1, sizeof(*a));
 	reply_title(out, "%s", title);
-	fg_annoy_run(inv, c, o, dice, idx, n, bonus, styles, fails, fr, out);
+	if (fg_annoy_play(inv, c, o, dice, idx, n, bonus, styles, a, out) < 0) {
+		free(a);
+		return;
+	}
+	if (trap != NULL) {
+		trap->passed = true;
+		trap->sprung = !trap->d.unlimited;
+	}
 	channel_touch(inv->chan);
 	for (int i = 0; i < n; i++)
-		failed += fails[i];
+		failed += a->fails[i];
 	buf_init(&b, 1000);
 	if (finding) {
 		reply_line(out, failed < n ? RS_GOOD : RS_BAD, "%s %s.", o->label,
 		           failed < n ? "is found" : "stays hidden");
 	} else if (failed > 0) {
-		names_of(c, idx, fails, n, &b);
+		names_of(c, idx, a->fails, n, &b);
 		if (o->pain > 0) {
 			char who[1200];
 
@@ -68,9 +74,25 @@ annoy_conflict(struct invocation *inv, struct fg_chan *c, const struct fg_obstac
 	} else {
 		reply_line(out, RS_GOOD, "Everyone resists %s.", o->label);
 	}
+	if (trap != NULL && trap->sprung)
+		reply_line(out, 0, "%s has sprung: it cannot be triggered or rolled against again.",
+		           o->label);
 	buf_free(&b);
-	fgroll_narrate(out, inv->rng, fr, c, styles, NULL);
-	free(fr);
+	fg_narration_lines(out, &a->nar, c, styles, NULL);
+	free(a);
+}
+
+/* Refuses a trap already sprung (one without Unlimited Use springs once). */
+static int
+trap_live(const struct fg_stored *s, struct reply *out)
+{
+	if (!s->sprung)
+		return 0;
+	reply_error(out,
+	            "%s has already sprung; a trap without Unlimited Use springs once and "
+	            "gives no more XP.",
+	            s->name);
+	return -1;
 }
 
 void
@@ -78,15 +100,17 @@ fg_annoy(struct invocation *inv, struct reply *out)
 {
 	struct fg_chan *c = fgchan(inv);
 	struct fg_part p;
-	struct fg_obstacle o;
+	struct fgp_obstacle o;
 	char title[200];
 
 	if (fg_part_resolve(c, inv_str(inv, "obstacle"), FGP_TRAP | FGP_ABILITY, &p, out) < 0)
 		return;
+	if (p.kind == FGP_TRAP && trap_live(p.s, out) < 0)
+		return;
 	fg_obstacle_of(c, &p, inv, &o);
 	snprintf(title, sizeof(title), "Annoying conflict: %s (%d Annoy dice%s)", o.label, o.annoy,
 	         o.universal ? ", universal" : "");
-	annoy_conflict(inv, c, &o, o.annoy, title, false, out);
+	annoy_conflict(inv, c, &o, o.annoy, title, false, p.kind == FGP_TRAP ? p.s : NULL, out);
 }
 
 void
@@ -94,71 +118,103 @@ fg_find(struct invocation *inv, struct reply *out)
 {
 	struct fg_chan *c = fgchan(inv);
 	struct fg_part p;
-	struct fg_obstacle o;
+	struct fgp_obstacle o;
 	char title[200];
 
-	if (fg_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0)
+	if (fg_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
+	    trap_live(p.s, out) < 0) /* a sprung trap is rolled against no more */
 		return;
 	fg_obstacle_of(c, &p, inv, &o);
 	o.hold = o.continuous = false; /* searching springs nothing */
 	snprintf(title, sizeof(title), "Finding %s: Annoy rolls against %lld dice (its cost)",
 	         o.label, (long long)p.s->cost);
 	annoy_conflict(inv, c, &o, (int)(p.s->cost > CF_DICE_MAX ? CF_DICE_MAX + 1 : p.s->cost),
-	               title, true, out);
+	               title, true, NULL, out);
 }
 
 void
 fg_trigger(struct invocation *inv, struct reply *out)
 {
 	struct fg_chan *c = fgchan(inv);
-	int idx[FG_PARTY_MAX], n, bonus[CF_GROUPS_MAX], hit = 0;
+	int idx[FG_PARTY_MAX], n, hit = 0;
 	const char *bon = inv_str(inv, "bonus");
 	struct ustyle styles[FG_PARTY_MAX];
-	struct cf_trigger t;
-	struct fgroll *fr;
+	struct fgp_trigger *t;
 	struct fg_part p;
-	bool fails[FG_PARTY_MAX];
-	struct buf b;
-	struct fg_obstacle o;
+	bool b[FG_PARTY_MAX], fails[FG_PARTY_MAX];
+	struct buf names;
+	struct fgp_obstacle o;
+	char err[200];
 
 	if (fg_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
-	    (n = fg_members_named(c, inv_str(inv, "who"), idx, out)) < 0)
+	    (n = fg_members_named(c, inv_str(inv, "who"), idx, out)) < 0 || trap_live(p.s, out) < 0)
 		return;
 	fg_obstacle_of(c, &p, inv, &o);
-	o.hold = o.continuous = false;
-	if (fg_annoy_check(c, &o, 1, idx, n, bon, out) < 0)
+	if (fg_annoy_check(c, &o, o.annoy, idx, n, bon, out) < 0)
 		return;
 	fgchan_styles(c, inv->state, styles);
-	fr = xcalloc(1, sizeof(*fr));
-	for (int i = 0; i < n; i++) {
-		const struct fg_member *m = &c->m[idx[i]];
-
-		bonus[i] = m->level + (fg_bonus_for(c, bon, idx[i]) ? fg_class_bonus(m->level) : 0);
-		fgroll_add(fr, idx[i], 1, out, "%s (%s)", m->name, m->player);
+	fg_bonus_flags(c, bon, idx, n, b);
+	t = xcalloc(1, sizeof(*t));
+	if (fgplay_trigger(inv->rng, c->m, idx, n, b, &o, p.s->d.unlimited, t, err, sizeof(err)) <
+	    0) {
+		reply_error(out, "%s", err);
+		free(t);
+		return;
 	}
-	conflict_roll(inv->rng, &fr->r, FG_DIE);
-	conflict_trigger(&fr->r, bonus, &t);
-	reply_title(out, "Triggering %s: one die + level each, the highest avoids it", o.label);
-	for (int i = 0; i < n; i++) {
-		char suffix[80];
+	if (t->several) {
+		reply_title(out,
+		            "Triggering %s together: one die + level each, the highest avoids it",
+		            o.label);
+		for (int i = 0; i < n; i++) {
+			const struct fg_member *m = &c->m[idx[i]];
+			char suffix[80], label[80], whole[256];
 
-		fails[i] = !t.avoids[i];
+			snprintf(suffix, sizeof(suffix), " + %d = %d, %s", t->bonus[i],
+			         t->t.total[i], t->t.avoids[i] ? "avoids it" : "is caught");
+			snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
+			fg_fit_label(label, sizeof(label), whole);
+			fg_group_line(out, &t->draw.g[i], label, styles, suffix);
+		}
+		fg_narration_lines(out, &t->draw_nar, c, styles, NULL);
+	} else {
+		reply_title(out, "Triggering %s: an Annoy roll against its %d Annoy dice", o.label,
+		            o.annoy);
+	}
+	if (t->annoyed) {
+		if (t->several)
+			reply_line(out, 0, "Those caught roll against %s:", o.label);
+		fg_annoy_render(out, c, &o, &t->annoy, styles);
+	}
+	fgplay_trigger_apply(c->m, t);
+	p.s->passed = true;
+	if (t->sprung)
+		p.s->sprung = true;
+	channel_touch(inv->chan);
+	for (int i = 0; i < n; i++) {
+		fails[i] = t->annoy_of[i] >= 0 && t->annoy.fails[t->annoy_of[i]];
 		hit += fails[i];
-		snprintf(suffix, sizeof(suffix), " + %d = %d, %s", bonus[i], t.total[i],
-		         t.avoids[i] ? "avoids it" : "is caught");
-		fgroll_line(out, fr, i, styles, suffix);
 	}
-	buf_init(&b, 1000);
-	names_of(c, idx, fails, n, &b);
-	if (hit > 0) {
-		reply_add(out, RS_BAD, "Caught, they must resist it: ");
-		reply_cmd(out, RS_BAD, "fungeon annoy", "obstacle", o.label, "who", buf_str(&b),
-		          NULL);
+	buf_init(&names, 1000);
+	names_of(c, idx, fails, n, &names);
+	if (hit > 0 && o.pain > 0) {
+		char who[1200];
+
+		snprintf(who, sizeof(who), "%s %s", o.label, buf_str(&names));
+		reply_add(out, RS_BAD, "Those who failed suffer it: ");
+		reply_cmd(out, RS_BAD, "fungeon pain", "who", who, NULL);
 		reply_nl(out);
+	} else if (hit > 0) {
+		reply_line(out, RS_BAD, "Failed: %s.", buf_str(&names));
+	} else {
+		reply_line(out, RS_GOOD, "Nobody is caught by %s.", o.label);
 	}
-	buf_free(&b);
-	fgroll_narrate(out, inv->rng, fr, c, styles, NULL);
-	free(fr);
+	if (t->sprung)
+		reply_line(out, 0, "%s has sprung: it cannot be triggered or rolled against again.",
+		           o.label);
+	buf_free(&names);
+	if (t->annoyed)
+		fg_narration_lines(out, &t->annoy.nar, c, styles, NULL);
+	free(t);
 }
 
 void

@@ -19,7 +19,7 @@ design_of(struct invocation *inv, enum fg_kind k, struct fg_design *d, struct fg
 	char err[300];
 
 	if (fgcost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
-	    fgcost_price(d, p, err, sizeof(err)) < 0) {
+	    fgcost_price(d, p, err, sizeof(err)) < 0 || fgcost_check(d, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return -1;
 	}
@@ -160,10 +160,24 @@ may_store(struct invocation *inv, struct fg_chan *c, enum fg_kind k, const char 
 		*payer = fg_need_self(c, inv, out);
 		if (*payer < 0)
 			return -1;
-		if (cost > c->m[*payer].wander) {
+		if (c->m[*payer].nwander == 0) {
 			reply_error(out,
-			            "%s costs %lld but you have %lld wandering-monster points.",
-			            name, (long long)cost, (long long)c->m[*payer].wander);
+			            "You have no wandering monster to build; a failure on the way "
+			            "back to town (/fungeon retreat) gives one.");
+			return -1;
+		}
+		if (cost > c->m[*payer].wanderer[0]) {
+			reply_error(out,
+			            "%s costs %lld but your next wandering monster has %lld "
+			            "points; points from separate failures never pool.",
+			            name, (long long)cost, (long long)c->m[*payer].wanderer[0]);
+			return -1;
+		}
+		if (cost < fgchan_floor(c)) {
+			reply_error(out,
+			            "%s costs %lld but every monster on floor %d costs at least "
+			            "%d points.",
+			            name, (long long)cost, fgchan_floor(c), fgchan_floor(c));
 			return -1;
 		}
 		return 0;
@@ -213,7 +227,7 @@ add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 	s->room = !wander;
 	s->hits = k == FG_MONSTER ? fg_monster_hits(d.level) : 0;
 	if (payer >= 0)
-		c->m[payer].wander -= p->total;
+		fg_wanderer_remove(&c->m[payer], 0); /* one monster per failure */
 	channel_touch(inv->chan);
 	reply_add(out, 0, "Stored %s ", fg_kind_name(k));
 	reply_add(out, RS_BOLD, "%s", s->name);
@@ -221,8 +235,7 @@ add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 	reply_nl(out);
 	price_lines(out, k, &d, p);
 	if (wander)
-		reply_line(out, 0, "Wandering-monster points left: %lld.",
-		           (long long)c->m[payer].wander);
+		reply_line(out, 0, "Wandering monsters left to build: %d.", c->m[payer].nwander);
 	else
 		fg_budget_line(out, c, k, 0);
 	free(p);
@@ -361,27 +374,128 @@ carry(struct fg_member *m, const char *name, const struct fg_design *d, int64_t 
 	it->cost = cost;
 }
 
+/* Takes `item` from a dead Fungeoneer for member i (plunder). Returns 1
+ * when done, 0 when no dead Fungeoneer carries it, -1 with an error. */
+static int
+plunder(struct invocation *inv, struct fg_chan *c, int i, const char *item, struct reply *out)
+{
+	for (int d = 0; d < c->n; d++) {
+		struct fg_member *dead = &c->m[d];
+
+		if (!dead->dead)
+			continue;
+		for (int k = 0; k < dead->nitems; k++) {
+			char name[FG_NAME_MAX + 1];
+			int64_t cost = dead->items[k].cost;
+
+			if (strcasecmp(dead->items[k].name, item) != 0)
+				continue;
+			if (c->m[i].dead || c->m[i].fresh) {
+				reply_error(out, "%s cannot plunder: %s.", c->m[i].name,
+				            c->m[i].dead
+				                ? "the dead take nothing"
+				                : "a replacement is out until the next hallway");
+				return -1;
+			}
+			if (may_carry(&c->m[i], &dead->items[k].d, out) < 0)
+				return -1;
+			snprintf(name, sizeof(name), "%s", dead->items[k].name);
+			if (fg_plunder(dead, k, &c->m[i]) < 0) {
+				reply_error(out, "%s carries %d items already, the most one can.",
+				            c->m[i].name, FG_ITEMS_MAX);
+				return -1;
+			}
+			channel_touch(inv->chan);
+			reply_add(out, RS_BOLD, "%s", c->m[i].name);
+			reply_add(out, 0, " plunders %s (%lld points) from the dead %s.", name,
+			          (long long)cost, dead->name);
+			reply_nl(out);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether the room's treasure may be taken now (rules/fgplay.h); -1 with
+ * an error reply when not. */
+static int
+treasure_open(const struct fg_chan *c, struct reply *out)
+{
+	bool passed[FG_DESIGNS_MAX];
+	const struct fg_stored *guard[FG_DESIGNS_MAX];
+	int ng = 0, standing = 0, which = 0;
+
+	for (int k = 0; k < c->nd[FG_TRAP]; k++) {
+		const struct fg_stored *t = &c->d[FG_TRAP][k];
+
+		if (t->room && t->d.guards) {
+			guard[ng] = t;
+			passed[ng++] = t->passed;
+		}
+	}
+	for (int k = 0; k < c->nd[FG_MONSTER]; k++)
+		standing += c->d[FG_MONSTER][k].room && c->d[FG_MONSTER][k].hits > 0;
+	switch (fgplay_treasure_gate(passed, ng, standing, &which)) {
+	case FGP_TREASURE_GUARDED:
+		reply_error(out,
+		            "%s guards the treasure: trigger it, disarm it or get past it "
+		            "(/fungeon trigger or /fungeon annoy) before taking any.",
+		            guard[which]->name);
+		return -1;
+	case FGP_TREASURE_MONSTERS:
+		reply_error(out,
+		            "The treasure is found once the room's monsters are dead; %d still "
+		            "stand%s.",
+		            standing, standing == 1 ? "s" : "");
+		return -1;
+	case FGP_TREASURE_OPEN:
+		break;
+	}
+	return 0;
+}
+
 void
 fg_take(struct invocation *inv, struct reply *out)
 {
 	struct fg_chan *c = fgchan(inv);
-	const char *who = inv_str(inv, "who");
-	int i = who ? fg_need_member(c, who, out) : fg_need_self(c, inv, out);
+	const char *who = inv_str(inv, "who"), *item = inv_str(inv, "item");
+	int i = who ? fg_need_member(c, who, out) : fg_need_self(c, inv, out), r;
 	struct fg_stored *s;
 
-	if (i < 0 || (s = need_design(c, FG_TREASURE, inv_str(inv, "item"), out)) == NULL)
+	if (i < 0)
+		return;
+	s = fgchan_design(c, FG_TREASURE, item);
+	if (s == NULL || s->taken[0]) { /* perhaps on a dead Fungeoneer */
+		r = plunder(inv, c, i, item, out);
+		if (r != 0)
+			return;
+	}
+	if ((s = need_design(c, FG_TREASURE, item, out)) == NULL)
 		return;
 	if (s->taken[0]) {
 		reply_error(out, "%s took %s already.", s->taken, s->name);
 		return;
 	}
-	if (may_carry(&c->m[i], &s->d, out) < 0)
+	if (c->m[i].dead) {
+		reply_error(out, "%s is dead and takes nothing.", c->m[i].name);
+		return;
+	}
+	if (c->m[i].fresh) {
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party.",
+		            c->m[i].name, c->m[i].player, c->m[i].name);
+		return;
+	}
+	if (may_carry(&c->m[i], &s->d, out) < 0 || (!s->left && treasure_open(c, out) < 0))
 		return;
 	carry(&c->m[i], s->name, &s->d, s->cost);
 	snprintf(s->taken, sizeof(s->taken), "%s", c->m[i].name);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", c->m[i].name);
-	reply_add(out, 0, " takes %s (%lld points).", s->name, (long long)s->cost);
+	reply_add(out, 0, " %s %s (%lld points)%s.", s->left ? "plunders" : "takes", s->name,
+	          (long long)s->cost, s->left ? ", left by the dead" : "");
+	s->left = false;
 	reply_nl(out);
 }
 
@@ -408,7 +522,7 @@ void
 fg_use(struct invocation *inv, struct reply *out)
 {
 	struct fg_chan *c = fgchan(inv);
-	int me = fg_need_self(c, inv, out), i, healed;
+	int me = fg_need_self(c, inv, out), i, healed, cured;
 	struct fg_member *m;
 	char name[FG_NAME_MAX + 1];
 
@@ -426,10 +540,14 @@ fg_use(struct invocation *inv, struct reply *out)
 	}
 	snprintf(name, sizeof(name), "%s", m->items[i].name);
 	healed = fg_heal(m, m->items[i].d.heal);
+	cured = fg_magic_cure(m);
 	fg_item_remove(m, i);
 	channel_touch(inv->chan);
-	reply_line(out, 0, "%s uses up %s and heals %d: %d/%d hits.", m->name, name, healed,
-	           m->hits, fg_max_hits(m->level));
+	reply_add(out, 0, "%s uses up %s and heals %d: %d/%d hits.", m->name, name, healed, m->hits,
+	          fg_max_hits(m->level));
+	if (cured > 0)
+		reply_add(out, RS_GOOD, " The magic ends its continuous damage.");
+	reply_nl(out);
 }
 
 static void

@@ -1,10 +1,12 @@
 /* /fungeon hallway and pick: between rooms, in the order of RULES.md, and
  * who builds what. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "commands/fungeon/fungeon.h"
+#include "rules/base/mem.h"
 
 struct hall {
 	struct fg_chan *c;
@@ -15,6 +17,7 @@ struct hall {
 	int first;     /* who picks first (narrates), -1 before the draw */
 	int first_die; /* their final Thwack-O value */
 	char stair[200];
+	struct fg_picks picks;
 };
 
 /* Prints the headings up to step, "None." under empty ones. */
@@ -32,13 +35,6 @@ enter(struct hall *h, int step)
 		reply_line(h->out, RS_BOLD, "%s", names[h->step]);
 	}
 	h->any = true;
-}
-
-/* Member i picks category k (user keys fit: both are FG_KEY_MAX). */
-static void
-set_holder(struct fg_chan *c, int k, int i)
-{
-	memcpy(c->holder[k], c->m[i].user_key, sizeof(c->holder[k]));
 }
 
 static void
@@ -66,17 +62,7 @@ draw_lines(struct hall *h, const struct fg_draw *d)
 	for (int i = 0; i < d->n; i++)
 		reply_add(out, 0, "%s %d. %s", i ? "," : "", i + 1, c->m[d->rank.order[i]].player);
 	reply_nl(out);
-	for (int k = 0; k < FG_CAT_COUNT; k++) {
-		const struct fg_member *m = &c->m[d->holder[k]];
-
-		reply_add(out, 0, "%s%s: ", k ? " · " : "", fg_category_name((enum fg_category)k));
-		reply_add(out, RS_BOLD, "%s", m->player);
-		set_holder(c, k, d->holder[k]);
-	}
-	reply_add(out, 0, " (swap with ");
-	reply_cmd(out, 0, "fungeon pick", NULL);
-	reply_add(out, 0, ").");
-	reply_nl(out);
+	fg_picks_start(&h->picks, d);
 	h->first = d->rank.order[0];
 	h->first_die = d->roll.g[h->first].v[0];
 	for (int k = 0; k < d->rank.nrounds; k++)
@@ -130,8 +116,9 @@ on_event(const struct fg_hall_event *ev, void *ctx)
 		break;
 	case FG_HALL_STAIR:
 		snprintf(h->stair, sizeof(h->stair),
-		         "Party Min rose from %d to %d: %s (Traps) must place a downward stair.",
-		         ev->level, ev->to, m != NULL ? m->player : "the Traps player");
+		         "Party Min rose from %d to %d: whoever chooses Traps must place a "
+		         "downward stair.",
+		         ev->level, ev->to);
 		break;
 	}
 }
@@ -157,12 +144,71 @@ new_room(struct fg_chan *c)
 	c->rooms++;
 }
 
+/* Appends "Traps 2, Treasure 1" for the budgets with points unspent this
+ * room; returns how many. */
+static int
+unspent(const struct fg_chan *c, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < FG_KIND_COUNT; k++) {
+		int64_t left = fgchan_budget(c, (enum fg_kind)k) - fgchan_spent(c, (enum fg_kind)k);
+		static const char *const label[] = {"Traps", "Monsters", "Treasure"};
+		int r;
+
+		if (left <= 0)
+			continue;
+		r = snprintf(buf + used, len - used, "%s%s %lld", n ? ", " : "", label[k],
+		             (long long)left);
+		if (r < 0 || (size_t)r >= len - used)
+			break;
+		used += (size_t)r;
+		n++;
+	}
+	return n;
+}
+
+/* Everything that keeps the party from leaving the room: a replacement not
+ * made yet (the new room's budgets count it), points unspent and not
+ * waived. Returns 0, or -1 with an error reply. */
+static int
+may_leave_room(struct invocation *inv, struct fg_chan *c, struct reply *out)
+{
+	char left[120];
+
+	for (int i = 0; i < c->n; i++) {
+		if (!c->m[i].dead)
+			continue;
+		reply_error(out, "%s's %s died: the new Fungeoneer comes first in the hallway (",
+		            c->m[i].player, c->m[i].name);
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_add(out, RS_BAD, ", at level %d), or %s leaves the party (",
+		          fg_replacement_level(fgchan_floor(c)), c->m[i].player);
+		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
+		reply_add(out, RS_BAD, ").");
+		return -1;
+	}
+	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0 && !inv_bool(inv, "waive", false)) {
+		reply_error(out,
+		            "This room's points are not all spent (%s left); spend them, or leave "
+		            "anyway with ",
+		            left);
+		reply_cmd(out, RS_BAD, "fungeon hallway", "waive:", "true", NULL);
+		reply_add(out, RS_BAD, ".");
+		return -1;
+	}
+	return 0;
+}
+
 void
 fg_hallway_cmd(struct invocation *inv, struct reply *out)
 {
 	struct fg_chan *c = fgchan(inv);
 	struct ustyle styles[FG_PARTY_MAX];
 	struct hall h = {.c = c, .styles = styles, .out = out, .first = -1};
+	char left[120];
 
 	if (c->n == 0) {
 		reply_error(out, "No party here yet: ");
@@ -171,21 +217,35 @@ fg_hallway_cmd(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, ".");
 		return;
 	}
+	if (may_leave_room(inv, c, out) < 0)
+		return;
 	fgchan_styles(c, inv->state, styles);
 	if (c->floor == 0)
 		c->floor = fgchan_floor(c); /* the entrance opens on Party Min, then stays */
 	reply_title(out, "Hallway: room %d next", c->rooms + 1);
-	fg_hallway(inv->rng, c->m, c->n, c->xp_rule, fgchan_floor(c), on_event, &h);
+	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0) {
+		snprintf(c->waived, sizeof(c->waived), "room %d: %.120s unspent, waived by %.64s",
+		         c->rooms, left, inv->from->user_name);
+		reply_line(out, RS_BAD, "Points left unspent, waived by %s: %s.",
+		           inv->from->user_name, left);
+	}
+	fg_hallway(inv->rng, c->m, c->n, c->xp_rule, fgchan_floor(c), &c->room, on_event, &h);
 	new_room(c);
+	c->norder = 0;
+	for (int i = 0; i < h.picks.n; i++)
+		c->order[c->norder++] = h.picks.order[i];
+	fgchan_picks_store(c, &h.picks);
 	channel_touch(inv->chan);
 	if (h.stair[0])
 		reply_line(out, RS_BOLD, "%s", h.stair);
 	for (int k = 0; k < FG_KIND_COUNT; k++)
 		fg_budget_line(out, c, (enum fg_kind)k, 0);
-	reply_add(out, 0, "Picks first and narrates: ");
+	reply_add(out, 0, "Chooses a category first and narrates: ");
 	reply_add(out, RS_BOLD, "%s", c->m[h.first].player);
 	reply_add(out, 0, " (%s), Thwack-O ", c->m[h.first].name);
 	reply_add_user(out, &styles[h.first], RS_BOLD, "%d", h.first_die);
+	reply_add(out, 0, ": ");
+	reply_cmd(out, 0, "fungeon pick", "category", "traps|monsters|treasure", NULL);
 	reply_add(out, 0, ".");
 	reply_nl(out);
 }
@@ -199,17 +259,90 @@ fg_pick(struct invocation *inv, struct reply *out)
 	int k = !strcmp(cat, "traps")      ? FG_CAT_TRAPS
 	        : !strcmp(cat, "monsters") ? FG_CAT_MONSTERS
 	                                   : FG_CAT_TREASURE;
-	int was;
+	const char *names[FG_PARTY_MAX];
+	struct fg_picks p;
+	char err[200];
+	int next;
 
 	if (i < 0)
 		return;
-	was = fgchan_holder(c, (enum fg_category)k);
-	set_holder(c, k, i);
+	if (fgchan_member_of(c, inv->from->user_key) != i && !inv_require_gm(inv, out))
+		return;
+	for (int m = 0; m < c->n; m++)
+		names[m] = c->m[m].player;
+	fgchan_picks(c, &p);
+	if (p.n == 0) {
+		reply_error(out, "No category draw yet: ");
+		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
+		reply_add(out, RS_BAD, " draws who chooses first.");
+		return;
+	}
+	if (fg_picks_choose(&p, i, (enum fg_category)k, names, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	fgchan_picks_store(c, &p);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", c->m[i].player);
-	reply_add(out, 0, " picks %s", fg_category_name((enum fg_category)k));
-	if (was >= 0 && was != i)
-		reply_add(out, 0, " (instead of %s)", c->m[was].player);
-	reply_add(out, 0, ".");
+	reply_add(out, 0, " chooses %s.", fg_category_name((enum fg_category)k));
+	next = fg_picks_next(&p);
+	if (next >= 0) {
+		reply_add(out, 0, " Next to choose: ");
+		reply_add(out, RS_BOLD, "%s", c->m[next].player);
+		reply_add(out, 0, ".");
+	} else {
+		for (int q = 0; q < FG_CAT_COUNT; q++)
+			reply_add(out, 0, "%s%s: %s", q ? " · " : " ",
+			          fg_category_name((enum fg_category)q), c->m[p.holder[q]].player);
+		reply_add(out, 0, ".");
+	}
 	reply_nl(out);
+}
+
+void
+fg_entrance_cmd(struct invocation *inv, struct reply *out)
+{
+	struct fg_chan *c = fgchan(inv);
+	struct ustyle styles[FG_PARTY_MAX];
+	struct fg_draw *d;
+	int first, die;
+
+	if (c->n == 0) {
+		reply_error(out, "No party here yet: ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, ".");
+		return;
+	}
+	fgchan_styles(c, inv->state, styles);
+	d = xmalloc(sizeof(*d));
+	fg_entrance(inv->rng, c->n, d);
+	reply_title(out, "The entrance: each player rolls, the highest describes it");
+	for (int i = 0; i < d->n; i++) {
+		reply_add(out, 0, "%s: ", c->m[i].player);
+		reply_add_user(out, &styles[i], RS_BOLD, "%d", d->roll.g[i].v[0]);
+		reply_nl(out);
+	}
+	for (int k = 0; k < d->rank.nrounds; k++) {
+		reply_add(out, 0, "Tied, re-rolled:");
+		for (int i = 0; i < d->n; i++) {
+			if (d->rank.round[k][i] == 0)
+				continue;
+			reply_add(out, 0, " %s ", c->m[i].player);
+			reply_add_user(out, &styles[i], RS_BOLD, "%d", d->rank.round[k][i]);
+		}
+		reply_nl(out);
+	}
+	first = d->rank.order[0];
+	die = d->roll.g[first].v[0];
+	for (int k = 0; k < d->rank.nrounds; k++)
+		if (d->rank.round[k][first] != 0)
+			die = d->rank.round[k][first];
+	reply_add(out, 0, "Describes the entrance: ");
+	reply_add(out, RS_BOLD, "%s", c->m[first].player);
+	reply_add(out, 0, " (%s), Thwack-O ", c->m[first].name);
+	reply_add_user(out, &styles[first], RS_BOLD, "%d", die);
+	reply_add(out, 0, ". The entrance opens on floor %d (Party Min).", fgchan_floor(c));
+	reply_nl(out);
+	free(d);
 }

@@ -36,6 +36,17 @@ fgchan_member_remove(struct fg_chan *c, int i)
 	fg_member_free(&c->m[i]);
 	c->m = fg_array_drop(c->m, c->n, i, sizeof(*c->m));
 	c->n--;
+	for (int k = 0; k < c->norder;) { /* the choosing order follows */
+		if (c->order[k] == i) {
+			memmove(&c->order[k], &c->order[k + 1],
+			        (size_t)(c->norder - k - 1) * sizeof(c->order[0]));
+			c->norder--;
+			continue;
+		}
+		if (c->order[k] > i)
+			c->order[k]--;
+		k++;
+	}
 }
 
 struct fg_stored *
@@ -64,6 +75,7 @@ fgchan_free(struct fg_chan *c)
 	free(c->m);
 	for (int k = 0; k < FG_KIND_COUNT; k++)
 		free(c->d[k]);
+	free(c->fallen);
 	free(c);
 }
 
@@ -77,7 +89,7 @@ fgchan_bytes(const struct fg_chan *c)
 		     (size_t)c->m[i].neffects * sizeof(c->m[i].effects[0]);
 	for (int k = 0; k < FG_KIND_COUNT; k++)
 		n += (size_t)c->nd[k] * sizeof(c->d[k][0]);
-	return n;
+	return n + (size_t)c->nfallen * sizeof(c->fallen[0]);
 }
 
 int
@@ -160,11 +172,92 @@ int64_t
 fgchan_budget(const struct fg_chan *c, enum fg_kind k)
 {
 	struct fg_party p;
-	struct fg_budgets b;
+	struct fg_budgets b = c->room;
 
-	fgchan_party(c, &p);
-	fg_budgets(&p, fg_floor(c->floor, &p), &b);
+	if (c->rooms == 0) { /* before the first hallway: the party as it is */
+		fgchan_party(c, &p);
+		fg_budgets(&p, fg_floor(c->floor, &p), &b);
+	}
 	return k == FG_TRAP ? b.traps : k == FG_MONSTER ? b.monsters : b.treasure;
+}
+
+int
+fgchan_leave_behind(struct fg_chan *c, int i)
+{
+	struct fg_member *m = &c->m[i];
+	int lost = 0;
+
+	while (m->nitems > 0) {
+		const struct fg_item *it = &m->items[0];
+		struct fg_stored *s = fgchan_design(c, FG_TREASURE, it->name);
+
+		if (s == NULL && c->nd[FG_TREASURE] < FG_DESIGNS_MAX &&
+		    !fgchan_name_used(c, it->name)) {
+			s = fgchan_design_add(c, FG_TREASURE);
+			snprintf(s->name, sizeof(s->name), "%s", it->name);
+			s->d = it->d;
+			s->cost = it->cost;
+		}
+		if (s == NULL) {
+			lost++;
+		} else {
+			s->taken[0] = '\0';
+			s->left = true;
+		}
+		fg_item_remove(m, 0);
+	}
+	return lost;
+}
+
+void
+fgchan_fallen_add(struct fg_chan *c, const char *user_key)
+{
+	if (fgchan_fallen(c, user_key))
+		return;
+	if (c->nfallen == FG_FALLEN_MAX)
+		c->fallen = fg_array_drop(c->fallen, c->nfallen--, 0, sizeof(c->fallen[0]));
+	c->fallen = fg_array_grow(c->fallen, c->nfallen, sizeof(c->fallen[0]));
+	snprintf(c->fallen[c->nfallen++], sizeof(c->fallen[0]), "%s", user_key);
+}
+
+void
+fgchan_fallen_clear(struct fg_chan *c)
+{
+	free(c->fallen);
+	c->fallen = NULL;
+	c->nfallen = 0;
+}
+
+bool
+fgchan_fallen(const struct fg_chan *c, const char *user_key)
+{
+	for (int i = 0; i < c->nfallen; i++)
+		if (strcmp(c->fallen[i], user_key) == 0)
+			return true;
+	return false;
+}
+
+void
+fgchan_picks(const struct fg_chan *c, struct fg_picks *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < c->norder; i++)
+		p->order[p->n++] = c->order[i];
+	for (int k = 0; k < FG_CAT_COUNT; k++)
+		p->holder[k] = fgchan_holder(c, (enum fg_category)k);
+	p->made = c->picks_made;
+}
+
+void
+fgchan_picks_store(struct fg_chan *c, const struct fg_picks *p)
+{
+	for (int k = 0; k < FG_CAT_COUNT; k++) {
+		if (p->holder[k] >= 0)
+			memcpy(c->holder[k], c->m[p->holder[k]].user_key, sizeof(c->holder[k]));
+		else
+			c->holder[k][0] = '\0';
+	}
+	c->picks_made = p->made;
 }
 
 int64_t
@@ -249,7 +342,8 @@ fg_members_named(const struct fg_chan *c, const char *who, int *idx, struct repl
 
 	if (who == NULL) {
 		for (int i = 0; i < c->n; i++)
-			if (!c->m[i].dead)
+			if (!c->m[i].dead &&
+			    !c->m[i].fresh) /* a replacement waits for the hallway */
 				idx[n++] = i;
 		return n;
 	}

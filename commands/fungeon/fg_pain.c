@@ -9,47 +9,6 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
-void
-fg_pain_table(struct reply *out, const char *const *names, const struct cf_group *const *g, int n,
-              const struct cf_pain *res, const struct ustyle *styles, const struct fg_chan *c)
-{
-	const char *hdr[CF_PARTS_MAX + 3];
-	char cells[CF_PARTS_MAX + 3][FG_SOURCE_MAX + 32];
-	const char *row[CF_PARTS_MAX + 3];
-
-	hdr[0] = "rank";
-	for (int i = 0; i < n; i++)
-		hdr[i + 1] = names[i];
-	hdr[n + 1] = "winner";
-	hdr[n + 2] = "damage";
-	reply_table(out, n + 3, hdr);
-	for (int k = 0; k < res->nranks; k++) {
-		const struct cf_pain_rank *rk = &res->rank[k];
-
-		snprintf(cells[0], sizeof(cells[0]), "%d", k + 1);
-		for (int i = 0; i < n; i++) {
-			bool thw = k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n;
-
-			snprintf(cells[i + 1], sizeof(cells[i + 1]), "%s%d",
-			         thw ? styles[g[i]->player].mark : "", rk->value[i]);
-		}
-		snprintf(cells[n + 1], sizeof(cells[n + 1]), "%s",
-		         rk->winner < 0 ? "tie" : names[rk->winner]);
-		if (rk->winner < 0)
-			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (tie)");
-		else if (rk->target < 0)
-			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (no one it can hurt)");
-		else
-			snprintf(cells[n + 2], sizeof(cells[n + 2]), "1 → %s", names[rk->target]);
-		for (int i = 0; i < n + 3; i++)
-			row[i] = cells[i];
-		reply_row(out, false, row);
-		for (int i = 0; i < n; i++)
-			if (k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n)
-				reply_cell_user(out, i + 1, &styles[g[i]->player]);
-	}
-}
-
 /* Whether any member taking part carries magic matching `type`. */
 static bool
 magic_among(const struct fg_chan *c, const struct fg_part *parts, int n, const char *type)
@@ -68,6 +27,31 @@ magic_among(const struct fg_chan *c, const struct fg_part *parts, int n, const c
 	return false;
 }
 
+/* The damage the Fungeoneers face: universal if any opponent deals
+ * universal damage (monsters' attacks always do), of the first typed
+ * opponent's type otherwise. */
+static void
+fg_pain_faced(const struct fg_chan *c, const struct fg_part *parts, int n, const char **type,
+              bool *universal)
+{
+	static const char none[] = "";
+
+	*type = none;
+	*universal = false;
+	for (int k = 0; k < n; k++) {
+		struct fgp_obstacle o;
+
+		if (parts[k].kind == FGP_MEMBER)
+			continue;
+		fg_obstacle_of(c, &parts[k], NULL, &o);
+		*universal |= o.universal;
+		if (!(*type)[0] && o.type[0])
+			*type = parts[k].kind == FGP_ABILITY
+			            ? parts[k].s->d.ab[parts[k].ability].type
+			            : parts[k].s->d.type;
+	}
+}
+
 /* The Pain dice participant i rolls. Fungeoneers face the opposition's
  * damage: universal if any opponent deals universal damage (monsters'
  * attacks always do), of the first typed opponent's type otherwise. */
@@ -77,19 +61,10 @@ pain_dice(const struct fg_chan *c, const struct fg_part *parts, int n, int i, co
 	const struct fg_part *p = &parts[i];
 
 	if (p->kind == FGP_MEMBER) {
-		const char *type = "";
-		bool universal = false;
+		const char *type;
+		bool universal;
 
-		for (int k = 0; k < n; k++) {
-			struct fg_obstacle o;
-
-			if (parts[k].kind == FGP_MEMBER)
-				continue;
-			fg_obstacle_of(c, &parts[k], NULL, &o);
-			universal |= o.universal;
-			if (!type[0] && o.type[0])
-				type = o.type;
-		}
+		fg_pain_faced(c, parts, n, &type, &universal);
 		return fg_pain_dice(&c->m[p->member], fg_bonus_for(c, bonus, p->member), type,
 		                    universal, NULL);
 	}
@@ -160,6 +135,13 @@ check_one(const struct fg_chan *c, const struct fg_part *p, struct reply *out)
 		            name, c->m[p->member].player);
 		return -1;
 	}
+	if (p->kind == FGP_MEMBER && c->m[p->member].fresh) {
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party.",
+		            name, c->m[p->member].player, name);
+		return -1;
+	}
 	if (p->kind == FGP_MONSTER && p->s->hits <= 0) {
 		reply_error(out, "%s is already defeated; name a monster with hits left.", name);
 		return -1;
@@ -227,51 +209,41 @@ fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus
 	return 0;
 }
 
-/* Applies the outcome to hits, deaths and XP, and says it. */
+/* Says the outcome: each participant's damage dealt and taken, hits,
+ * XP, deaths and defeats. */
 static void
-apply(struct fg_chan *c, struct fg_part *parts, int n, const char names[][FG_SOURCE_MAX],
-      const struct cf_pain *res, struct reply *out)
+render(const struct fg_chan *c, const struct fg_part *parts, int n,
+       const char names[][FG_SOURCE_MAX], const struct fgp_pain *o, struct reply *out)
 {
-	int64_t xp[CF_PARTS_MAX] = {0};
-
-	for (int k = 0; k < res->nranks; k++) {
-		const struct cf_pain_rank *rk = &res->rank[k];
-
-		if (rk->winner >= 0 && rk->target >= 0 && parts[rk->winner].kind == FGP_MEMBER &&
-		    parts[rk->target].kind == FGP_MONSTER)
-			xp[rk->winner] += parts[rk->target].s->cost;
-	}
 	for (int i = 0; i < n; i++) {
-		struct fg_part *p = &parts[i];
+		const struct fg_part *p = &parts[i];
 
 		reply_add(out, RS_BOLD, "%s", names[i]);
-		reply_add(out, 0, " deals %d", res->dealt[i]);
+		reply_add(out, 0, " deals %d", o->res.dealt[i]);
 		if (p->kind == FGP_TRAP || p->kind == FGP_ABILITY) {
 			reply_add(out, 0, ".");
 			reply_nl(out);
 			continue;
 		}
-		reply_add(out, 0, " and takes %d: ", res->taken[i]);
+		reply_add(out, 0, " and takes %d: ", o->res.taken[i]);
 		if (p->kind == FGP_MEMBER) {
-			struct fg_member *m = &c->m[p->member];
-			bool died = fg_damage(m, res->taken[i]);
+			const struct fg_member *m = &c->m[p->member];
 
-			fg_add_xp(m, xp[i]);
-			reply_add(out, 0, "%d/%d hits", m->hits, fg_max_hits(m->level));
-			if (xp[i] > 0)
-				reply_add(out, RS_GOOD, ", +%lld XP", (long long)xp[i]);
+			reply_add(out, 0, "%d/%d hits", o->hits[i] < 0 ? 0 : o->hits[i],
+			          fg_max_hits(m->level));
+			if (o->xp[i] > 0)
+				reply_add(out, RS_GOOD, ", +%lld XP", (long long)o->xp[i]);
 			reply_add(out, 0, ".");
-			if (died)
+			if (o->died[i])
 				reply_add(out, RS_BAD | RS_BOLD,
 				          " %s dies! %s makes a new Fungeoneer at level %d in the "
 				          "hallway.",
 				          m->name, m->player,
 				          fg_replacement_level(fgchan_floor(c)));
 		} else {
-			p->s->hits = res->hits[i] < 0 ? 0 : res->hits[i];
-			reply_add(out, 0, "%d/%d hits.", p->s->hits,
+			reply_add(out, 0, "%d/%d hits.", o->hits[i] < 0 ? 0 : o->hits[i],
 			          fg_monster_hits(p->s->d.level));
-			if (p->s->hits == 0)
+			if (o->defeated[i])
 				reply_add(out, RS_GOOD | RS_BOLD, " %s is defeated!", names[i]);
 		}
 		reply_nl(out);
@@ -282,44 +254,54 @@ void
 fg_pain_run(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, int n,
             const char *bonus, const struct ustyle *styles, struct reply *out)
 {
-	struct fgroll *fr = xcalloc(1, sizeof(*fr));
-	struct cf_pain *res = xmalloc(sizeof(*res));
-	struct cf_pain_part pp[CF_PARTS_MAX];
-	char names[CF_PARTS_MAX][FG_SOURCE_MAX];
+	struct fgp_pain *o = xmalloc(sizeof(*o));
+	struct fgp_part pp[CF_PARTS_MAX];
+	char names[CF_PARTS_MAX][FG_SOURCE_MAX], err[200];
 	const char *np[CF_PARTS_MAX] = {NULL};
 	const struct cf_group *gp[CF_PARTS_MAX] = {NULL};
+	const char *type;
+	bool universal;
 
+	fg_pain_faced(c, parts, n, &type, &universal);
 	for (int i = 0; i < n; i++) {
-		int cat = fg_part_category(&parts[i]);
-		int player = cat < 0 ? parts[i].member : fgchan_roller(c, cat, inv);
+		const struct fg_part *p = &parts[i];
+		int cat = fg_part_category(p);
 
-		fg_part_name(c, &parts[i], names[i], sizeof(names[i]));
+		fg_part_name(c, p, names[i], sizeof(names[i]));
+		pp[i] = (struct fgp_part){
+		    .member = p->kind == FGP_MEMBER ? p->member : -1,
+		    .dice = pain_dice(c, parts, n, i, bonus),
+		    .hits = p->kind == FGP_MONSTER ? p->s->hits : -1,
+		    .worth = p->kind == FGP_MONSTER ? p->s->cost : 0,
+		    .player = cat < 0 ? p->member : fgchan_roller(c, cat, inv),
+		    .target = p->target,
+		    .bonus = p->kind == FGP_MEMBER && fg_bonus_for(c, bonus, p->member),
+		};
+	}
+	if (fgplay_pain(inv->rng, c->m, pp, n, type, universal, o, err, sizeof(err)) < 0) {
+		reply_line(out, RS_BAD, "%s", err);
+		free(o);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		char whole[FG_SOURCE_MAX + FG_PLAYER_MAX + 4], label[80];
+
 		if (parts[i].kind == FGP_MEMBER)
-			fgroll_add(fr, player, pain_dice(c, parts, n, i, bonus), out, "%s (%s)",
-			           names[i], c->m[parts[i].member].player);
+			snprintf(whole, sizeof(whole), "%.*s (%s)", FG_SOURCE_MAX, names[i],
+			         c->m[parts[i].member].player);
 		else
-			fgroll_add(fr, player, pain_dice(c, parts, n, i, bonus), out, "%s",
-			           names[i]);
-	}
-	conflict_roll(inv->rng, &fr->r, FG_DIE);
-	for (int i = 0; i < n; i++) {
-		struct fg_part *p = &parts[i];
-
-		conflict_sort(&fr->r.g[i]);
-		fgroll_line(out, fr, i, styles, NULL);
-		pp[i].g = &fr->r.g[i];
-		pp[i].side = p->kind == FGP_MEMBER ? 0 : 1;
-		pp[i].hits = p->kind == FGP_MEMBER    ? c->m[p->member].hits
-		             : p->kind == FGP_MONSTER ? p->s->hits
-		                                      : -1;
-		pp[i].target = p->target;
+			snprintf(whole, sizeof(whole), "%.*s", FG_SOURCE_MAX, names[i]);
+		fg_fit_label(label, sizeof(label), whole);
+		fg_group_line(out, &o->roll.g[i], label, styles, NULL);
 		np[i] = names[i];
-		gp[i] = &fr->r.g[i];
+		gp[i] = &o->roll.g[i];
 	}
-	conflict_pain(pp, n, res);
-	fg_pain_table(out, np, gp, n, res, styles, c);
-	apply(c, parts, n, (const char(*)[FG_SOURCE_MAX])names, res, out);
-	fgroll_narrate(out, inv->rng, fr, c, styles, NULL);
-	free(res);
-	free(fr);
+	fg_pain_table(out, np, gp, n, &o->res, styles, c);
+	render(c, parts, n, (const char(*)[FG_SOURCE_MAX])names, o, out);
+	fgplay_pain_apply(c->m, pp, o);
+	for (int i = 0; i < n; i++)
+		if (parts[i].kind == FGP_MONSTER)
+			parts[i].s->hits = o->hits[i] < 0 ? 0 : o->hits[i];
+	fg_narration_lines(out, &o->nar, c, styles, NULL);
+	free(o);
 }

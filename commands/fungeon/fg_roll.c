@@ -1,5 +1,5 @@
-/* fg_roll: building, rendering and narrating Fungeon rolls, participants
- * and Annoying conflicts; see fungeon.h. */
+/* fg_roll: the participants of Fungeon conflicts and the Annoying conflict
+ * played through rules/fgplay.h; see fungeon.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,131 +10,6 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
-
-/* Copies src into dst[size], cut short on a character boundary: labels
- * join a name and a player's display name and may not fit. */
-static void
-fit_label(char *dst, size_t size, const char *src)
-{
-	size_t n = utf8_cut(src, strlen(src), size - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-int
-fgroll_add(struct fgroll *fr, int player, int ndice, struct reply *out, const char *fmt, ...)
-{
-	char whole[256];
-	va_list ap;
-	int i = fr->r.ng;
-
-	if (i == CF_GROUPS_MAX) {
-		reply_error(out, "A roll may have at most %d participants.", CF_GROUPS_MAX);
-		return -1;
-	}
-	va_start(ap, fmt);
-	vsnprintf(whole, sizeof(whole), fmt, ap);
-	va_end(ap);
-	fit_label(fr->label[i], sizeof(fr->label[i]), whole);
-	if (ndice < 0 || ndice > CF_DICE_MAX) {
-		reply_error(out, "%s would roll %d dice; a participant rolls at most %d dice.",
-		            fr->label[i], ndice, CF_DICE_MAX);
-		return -1;
-	}
-	fr->r.g[i].player = player;
-	fr->r.g[i].n = ndice;
-	fr->r.g[i].thwacko = -1;
-	fr->r.ng++;
-	return i;
-}
-
-/* Renders a group's dice: the Thwack-O die in its player's style. */
-static void
-dice(struct reply *out, const struct cf_group *g, const struct ustyle *styles)
-{
-	if (g->n == 0)
-		reply_add(out, RS_DIM, "no dice");
-	for (int k = 0; k < g->n; k++) {
-		if (k > 0)
-			reply_add(out, 0, " ");
-		if (k == g->thwacko && g->player >= 0)
-			reply_add_user(out, &styles[g->player], RS_BOLD, "%d", g->v[k]);
-		else
-			reply_add(out, 0, "%d", g->v[k]);
-	}
-}
-
-static void
-group_line(struct reply *out, const struct cf_group *g, const char *label,
-           const struct ustyle *styles, const char *suffix)
-{
-	reply_add(out, 0, "%s: ", label);
-	dice(out, g, styles);
-	if (suffix != NULL && *suffix)
-		reply_add(out, 0, "%s", suffix);
-	reply_nl(out);
-}
-
-void
-fgroll_line(struct reply *out, const struct fgroll *fr, int gi, const struct ustyle *styles,
-            const char *suffix)
-{
-	group_line(out, &fr->r.g[gi], fr->label[gi], styles, suffix);
-}
-
-void
-fg_narration_lines(struct reply *out, const struct cf_narration *n, const struct fg_chan *c,
-                   const struct ustyle *styles, const char *what)
-{
-	int tie = 0, final;
-
-	if (n->winner < 0)
-		return;
-	for (int p = 0; p < CF_PLAYERS_MAX; p++)
-		if (n->value[p] > tie)
-			tie = n->value[p];
-	for (int k = 0; k < n->nrounds; k++) {
-		int next = 0;
-		bool first = true;
-
-		reply_add(out, 0, "Thwack-O tie at %d (", tie);
-		for (int p = 0; p < CF_PLAYERS_MAX && p < c->n; p++) {
-			if (n->round[k][p] == 0)
-				continue;
-			reply_add(out, 0, "%s%s", first ? "" : ", ", c->m[p].player);
-			first = false;
-		}
-		reply_add(out, 0, "): re-rolled");
-		for (int p = 0; p < CF_PLAYERS_MAX && p < c->n; p++) {
-			if (n->round[k][p] == 0)
-				continue;
-			reply_add(out, 0, " %s ", c->m[p].player);
-			reply_add_user(out, &styles[p], RS_BOLD, "%d", n->round[k][p]);
-			if (n->round[k][p] > next)
-				next = n->round[k][p];
-		}
-		reply_nl(out);
-		tie = next;
-	}
-	final = n->nrounds > 0 ? n->round[n->nrounds - 1][n->winner] : n->value[n->winner];
-	reply_add(out, 0, "%s: ", what != NULL ? what : "Narrative control");
-	reply_add(out, RS_BOLD, "%s", c->m[n->winner].player);
-	reply_add(out, 0, " (%s), Thwack-O ", c->m[n->winner].name);
-	reply_add_user(out, &styles[n->winner], RS_BOLD, "%d", final);
-	reply_add(out, 0, ".");
-	reply_nl(out);
-}
-
-void
-fgroll_narrate(struct reply *out, struct rng *rng, const struct fgroll *fr, const struct fg_chan *c,
-               const struct ustyle *styles, const char *what)
-{
-	struct cf_narration n;
-
-	conflict_narrator(rng, &fr->r, FG_DIE, &n);
-	fg_narration_lines(out, &n, c, styles, what);
-}
 
 static int
 resolve_error(struct fg_chan *c, const char *word, unsigned kinds, struct reply *err)
@@ -264,7 +139,7 @@ fg_part_category(const struct fg_part *p)
 
 void
 fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct invocation *inv,
-               struct fg_obstacle *o)
+               struct fgp_obstacle *o)
 {
 	const struct fg_design *d = &p->s->d;
 
@@ -274,7 +149,7 @@ fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct in
 	if (p->kind == FGP_TRAP) {
 		o->annoy = d->annoy;
 		o->pain = d->pain;
-		o->type = d->type;
+		snprintf(o->type, sizeof(o->type), "%s", d->type);
 		o->universal = d->universal;
 		o->continuous = d->continuous;
 		o->xp = p->s->cost;
@@ -284,13 +159,12 @@ fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct in
 		/* it rolls level plus the ability's Annoy and/or Pain dice */
 		o->annoy = a->annoy ? d->level + a->annoy : 0;
 		o->pain = a->pain ? d->level + a->pain : 0;
-		o->type = a->type;
+		snprintf(o->type, sizeof(o->type), "%s", a->type);
 		o->universal = a->universal;
 		o->hold = a->hold;
 		o->continuous = a->continuous;
 	} else {
 		o->pain = d->level; /* attacks: Pain dice = level, always universal */
-		o->type = "";
 		o->universal = true;
 	}
 }
@@ -307,7 +181,7 @@ has_effect_slot(const struct fg_member *m, const char *source)
 }
 
 int
-fg_annoy_check(const struct fg_chan *c, const struct fg_obstacle *o, int dice, const int *members,
+fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice, const int *members,
                int n, const char *bonus, struct reply *out)
 {
 	if (dice < 1) {
@@ -345,6 +219,14 @@ fg_annoy_check(const struct fg_chan *c, const struct fg_obstacle *o, int dice, c
 			            m->name, m->player);
 			return -1;
 		}
+		if (m->fresh) {
+			reply_error(
+			    out,
+			    "%s is a replacement: %s is out until the next hallway, where %s "
+			    "joins the party.",
+			    m->name, m->player, m->name);
+			return -1;
+		}
 		if ((o->hold || o->continuous) && !has_effect_slot(m, o->label)) {
 			reply_error(out,
 			            "%s already suffers %d continuous effects, the most one "
@@ -356,98 +238,27 @@ fg_annoy_check(const struct fg_chan *c, const struct fg_obstacle *o, int dice, c
 	return 0;
 }
 
-static void
-add_effect(struct fg_member *m, const struct fg_obstacle *o, enum fg_effect_kind kind)
+void
+fg_bonus_flags(const struct fg_chan *c, const char *bonus, const int *members, int n, bool *out)
 {
-	struct fg_effect e = {.kind = kind, .annoy = o->annoy, .pain = o->pain};
-	size_t n = strnlen(o->label, sizeof(e.source) - 1); /* "monster/ability" fits */
-
-	memcpy(e.source, o->label, n);
-	e.source[n] = '\0';
-	snprintf(e.type, sizeof(e.type), "%s", o->type);
-	e.universal = o->universal;
-	fg_effect_add(m, &e);
+	for (int i = 0; i < n; i++)
+		out[i] = fg_bonus_for(c, bonus, members[i]);
 }
 
-void
-fg_annoy_run(struct invocation *inv, struct fg_chan *c, const struct fg_obstacle *o, int dice,
-             const int *members, int n, const char *bonus, const struct ustyle *styles, bool *fails,
-             struct fgroll *fr, struct reply *out)
+int
+fg_annoy_play(struct invocation *inv, struct fg_chan *c, const struct fgp_obstacle *o, int dice,
+              const int *members, int n, const char *bonus, const struct ustyle *styles,
+              struct fgp_annoy *a, struct reply *out)
 {
-	struct cf_annoy res;
-	int og;
+	bool b[FG_PARTY_MAX];
+	char err[200];
 
-	for (int i = 0; i < n; i++) {
-		const struct fg_member *m = &c->m[members[i]];
-		bool b = fg_bonus_for(c, bonus, members[i]);
-
-		fgroll_add(fr, members[i], fg_annoy_dice(m, b, o->type, o->universal, NULL), out,
-		           "%s (%s)", m->name, m->player);
+	fg_bonus_flags(c, bonus, members, n, b);
+	if (fgplay_annoy(inv->rng, c->m, members, n, b, o, dice, a, err, sizeof(err)) < 0) {
+		reply_line(out, RS_BAD, "%s", err);
+		return -1;
 	}
-	og = fgroll_add(fr, o->roller, dice, out, "%s", o->label);
-	conflict_roll(inv->rng, &fr->r, FG_DIE);
-	conflict_annoy(&fr->r, og, &res);
-	{
-		char suffix[40];
-
-		snprintf(suffix, sizeof(suffix), " → %d", res.obstacle_best);
-		fgroll_line(out, fr, og, styles, suffix);
-	}
-	for (int i = 0; i < n; i++) {
-		struct fg_member *m = &c->m[members[i]];
-		char suffix[80];
-
-		fails[i] = res.fails[i];
-		if (!fails[i] && o->xp > 0) {
-			fg_add_xp(m, o->xp);
-			snprintf(suffix, sizeof(suffix), " → %d, succeeds (+%lld XP)", res.best[i],
-			         (long long)o->xp);
-		} else {
-			snprintf(suffix, sizeof(suffix), " → %d, %s", res.best[i],
-			         fails[i] ? "fails" : "succeeds");
-		}
-		fgroll_line(out, fr, i, styles, suffix);
-		if (fails[i] && o->hold)
-			add_effect(m, o, FG_EFFECT_HOLD);
-		if (fails[i] && o->continuous)
-			add_effect(m, o, FG_EFFECT_DAMAGE);
-	}
-}
-
-void
-fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont *k,
-               const struct ustyle *styles)
-{
-	const struct fg_member *m = &c->m[k->member];
-	char label[80], suffix[80], whole[256];
-
-	reply_add(out, RS_ITALIC,
-	          "Continuous %s: ", k->effect.kind == FG_EFFECT_HOLD ? "hold" : "damage");
-	reply_add(out, 0, "%s on %s", k->effect.source, m->name);
-	reply_nl(out);
-	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
-	group_line(out, &k->annoy.g[0], k->effect.source, styles, suffix);
-	/* A long player name is cut short here, as in every roll's label. */
-	snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
-	fit_label(label, sizeof(label), whole);
-	snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[1],
-	         k->success ? "succeeds: the effect ends" : "fails");
-	group_line(out, &k->annoy.g[1], label, styles, suffix);
-	fg_narration_lines(out, &k->annoy_nar, c, styles, NULL);
-	if (!k->pained)
-		return;
-	{
-		const char *names[2] = {k->effect.source, m->name};
-		const struct cf_group *g[2] = {&k->pain.g[0], &k->pain.g[1]};
-
-		group_line(out, g[0], k->effect.source, styles, NULL);
-		group_line(out, g[1], label, styles, NULL);
-		fg_pain_table(out, names, g, 2, &k->pain_res, styles, c);
-	}
-	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[1], k->hits_after,
-	          fg_max_hits(m->level));
-	if (k->died)
-		reply_add(out, RS_BAD | RS_BOLD, " %s dies!", m->name);
-	reply_nl(out);
-	fg_narration_lines(out, &k->pain_nar, c, styles, NULL);
+	fg_annoy_render(out, c, o, a, styles);
+	fgplay_annoy_apply(c->m, a);
+	return 0;
 }

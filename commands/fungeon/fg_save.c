@@ -41,7 +41,7 @@ design_json(const struct fg_design *d)
 static cJSON *
 member_json(const struct fg_member *m)
 {
-	cJSON *o = cJSON_CreateObject(), *items, *effects;
+	cJSON *o = cJSON_CreateObject(), *items, *effects, *wanderers;
 
 	cJSON_AddStringToObject(o, "user", m->user_key);
 	cJSON_AddStringToObject(o, "player", m->player);
@@ -53,7 +53,9 @@ member_json(const struct fg_member *m)
 	cJSON_AddBoolToObject(o, "dead", m->dead);
 	cJSON_AddBoolToObject(o, "fresh", m->fresh);
 	cJSON_AddNumberToObject(o, "credit", (double)m->credit);
-	cJSON_AddNumberToObject(o, "wander", (double)m->wander);
+	wanderers = cJSON_AddArrayToObject(o, "wanderers");
+	for (int i = 0; i < m->nwander; i++)
+		cJSON_AddItemToArray(wanderers, cJSON_CreateNumber((double)m->wanderer[i]));
 	items = cJSON_AddArrayToObject(o, "items");
 	for (int i = 0; i < m->nitems; i++) {
 		cJSON *it = cJSON_CreateObject();
@@ -79,10 +81,30 @@ member_json(const struct fg_member *m)
 }
 
 static cJSON *
+budgets_json(const struct fg_budgets *b)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "traps", (double)b->traps);
+	cJSON_AddNumberToObject(o, "monsters", (double)b->monsters);
+	cJSON_AddNumberToObject(o, "treasure", (double)b->treasure);
+	return o;
+}
+
+static void
+keys_json(cJSON *o, const char *name, char (*keys)[FG_KEY_MAX], int n)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, name);
+
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(keys[i]));
+}
+
+static cJSON *
 fg_save(const void *p)
 {
 	const struct fg_chan *c = p;
-	cJSON *o = cJSON_CreateObject(), *party, *holders, *designs;
+	cJSON *o = cJSON_CreateObject(), *party, *holders, *designs, *order;
 
 	cJSON_AddNumberToObject(o, "floor", c->floor);
 	cJSON_AddStringToObject(o, "xp_rule", c->xp_rule == FG_XP_FORMULA ? "formula" : "table");
@@ -90,6 +112,13 @@ fg_save(const void *p)
 	holders = cJSON_AddObjectToObject(o, "holders");
 	for (int k = 0; k < FG_CAT_COUNT; k++)
 		cJSON_AddStringToObject(holders, cat_keys[k], c->holder[k]);
+	cJSON_AddItemToObject(o, "budgets", budgets_json(&c->room));
+	order = cJSON_AddArrayToObject(o, "order");
+	for (int i = 0; i < c->norder; i++)
+		cJSON_AddItemToArray(order, cJSON_CreateNumber(c->order[i]));
+	cJSON_AddNumberToObject(o, "picks_made", c->picks_made);
+	keys_json(o, "fallen", c->fallen, c->nfallen);
+	cJSON_AddStringToObject(o, "waived", c->waived);
 	party = cJSON_AddArrayToObject(o, "party");
 	for (int i = 0; i < c->n; i++)
 		cJSON_AddItemToArray(party, member_json(&c->m[i]));
@@ -106,6 +135,9 @@ fg_save(const void *p)
 			cJSON_AddBoolToObject(d, "room", s->room);
 			cJSON_AddNumberToObject(d, "hits", s->hits);
 			cJSON_AddStringToObject(d, "taken", s->taken);
+			cJSON_AddBoolToObject(d, "sprung", s->sprung);
+			cJSON_AddBoolToObject(d, "passed", s->passed);
+			cJSON_AddBoolToObject(d, "left", s->left);
 			cJSON_AddItemToArray(arr, d);
 		}
 	}
@@ -163,6 +195,17 @@ rd_bool(struct rd *r, const cJSON *o, const char *key, bool *out)
 	return 0;
 }
 
+/* A flag added after the first saved records: absent means false. */
+static int
+rd_opt_bool(struct rd *r, const cJSON *o, const char *key, bool *out)
+{
+	if (cJSON_GetObjectItemCaseSensitive(o, key) == NULL) {
+		*out = false;
+		return 0;
+	}
+	return rd_bool(r, o, key, out);
+}
+
 /* A string of at most size - 1 bytes; with name, a valid name (or "" when
  * empty_ok). */
 static int
@@ -217,6 +260,35 @@ rd_effect(struct rd *r, const cJSON *eo, struct fg_effect *e)
 	return 0;
 }
 
+/* The wandering monsters a player has yet to build: "wanderers", a list
+ * of points; a record from before points stopped pooling has "wander", a
+ * single number, read as one monster of that many points (none for 0). */
+static int
+rd_wanderers(struct rd *r, const cJSON *o, struct fg_member *m)
+{
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "wanderers"), *x;
+	int64_t old;
+
+	if (list == NULL) {
+		if (rd_int(r, o, "wander", 0, FG_XP_MAX, &old) < 0)
+			return -1;
+		if (old > 0)
+			m->wanderer[m->nwander++] = old;
+		return 0;
+	}
+	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > FG_WANDERERS_MAX)
+		return bad(r, "wanderers", "is not a list of at most 8");
+	cJSON_ArrayForEach(x, list)
+	{
+		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+		    x->valuedouble < 1 || x->valuedouble > FG_XP_MAX)
+			return bad(r, "wanderers",
+			           "holds something other than points 1..100000000");
+		m->wanderer[m->nwander++] = (int64_t)x->valuedouble;
+	}
+	return 0;
+}
+
 /* n zeroed elements of size bytes, or NULL for none. */
 static void *
 zeroed(int n, size_t size)
@@ -240,7 +312,7 @@ rd_member(struct rd *r, const cJSON *o, struct fg_member *m)
 	    rd_i(r, o, "hits", 0, fg_max_hits(m->level), &m->hits) ||
 	    rd_int(r, o, "xp", 0, FG_XP_MAX, &m->xp) || rd_bool(r, o, "dead", &m->dead) ||
 	    rd_bool(r, o, "fresh", &m->fresh) || rd_int(r, o, "credit", 0, FG_XP_MAX, &m->credit) ||
-	    rd_int(r, o, "wander", 0, FG_XP_MAX, &m->wander))
+	    rd_wanderers(r, o, m))
 		return -1;
 	if (!cJSON_IsArray(items) || cJSON_GetArraySize(items) > FG_ITEMS_MAX)
 		return bad(r, "items", "is not a list of at most 8");
@@ -273,7 +345,88 @@ rd_stored(struct rd *r, const cJSON *o, enum fg_kind k, struct fg_stored *s)
 	if (rd_str(r, o, "name", s->name, sizeof(s->name), true, false) ||
 	    rd_design(r, o, k, &s->d, &s->cost) || rd_bool(r, o, "room", &s->room) ||
 	    rd_i(r, o, "hits", 0, k == FG_MONSTER ? fg_monster_hits(s->d.level) : 0, &s->hits) ||
-	    rd_str(r, o, "taken", s->taken, sizeof(s->taken), true, true))
+	    rd_str(r, o, "taken", s->taken, sizeof(s->taken), true, true) ||
+	    rd_opt_bool(r, o, "sprung", &s->sprung) || rd_opt_bool(r, o, "passed", &s->passed) ||
+	    rd_opt_bool(r, o, "left", &s->left))
+		return -1;
+	return 0;
+}
+
+/* The fallen players' user keys; absent (a record from before it
+ * existed) is none. */
+static int
+rd_keys(struct rd *r, const cJSON *o, const char *key, struct fg_chan *c)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+
+	if (a == NULL)
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > FG_FALLEN_MAX)
+		return bad(r, key, "is not a list of at most 16 user keys");
+	c->fallen = zeroed(cJSON_GetArraySize(a), sizeof(*c->fallen));
+	cJSON_ArrayForEach(x, a)
+	{
+		if (!cJSON_IsString(x) || !x->valuestring[0] ||
+		    strlen(x->valuestring) >= FG_KEY_MAX)
+			return bad(r, key, "holds something other than a user key");
+		memcpy(c->fallen[c->nfallen++], x->valuestring, strlen(x->valuestring) + 1);
+	}
+	return 0;
+}
+
+/* The choosing order: distinct member indices; absent is none. */
+static int
+rd_order(struct rd *r, const cJSON *o, struct fg_chan *c)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "order"), *x;
+
+	if (a == NULL)
+		return 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > c->n)
+		return bad(r, "order", "is not a list of party members");
+	cJSON_ArrayForEach(x, a)
+	{
+		int v;
+
+		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
+		    x->valuedouble < 0 || x->valuedouble >= c->n)
+			return bad(r, "order", "holds something other than a party member");
+		v = (int)x->valuedouble;
+		for (int i = 0; i < c->norder; i++)
+			if (c->order[i] == v)
+				return bad(r, "order", "names a member twice");
+		c->order[c->norder++] = v;
+	}
+	return 0;
+}
+
+/* The fields added after the first saved records, each optional: the
+ * room's budgets (absent: as the party is now), the choosing of categories
+ * (absent: every category chosen, as the old draw assigned them), the
+ * fallen players and the waiver. */
+static int
+rd_room(struct rd *r, const cJSON *o, struct fg_chan *c)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "budgets");
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "waived");
+
+	if (b == NULL) {
+		struct fg_party p;
+
+		fgchan_party(c, &p);
+		fg_budgets(&p, fg_floor(c->floor, &p), &c->room);
+	} else if (rd_int(r, b, "traps", 0, FG_COST_MAX, &c->room.traps) ||
+	           rd_int(r, b, "monsters", 0, FG_COST_MAX, &c->room.monsters) ||
+	           rd_int(r, b, "treasure", 0, FG_COST_MAX, &c->room.treasure)) {
+		return -1;
+	}
+	if (rd_order(r, o, c) < 0 || rd_keys(r, o, "fallen", c) < 0)
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(o, "picks_made") == NULL)
+		c->picks_made = FG_CAT_COUNT;
+	else if (rd_i(r, o, "picks_made", 0, FG_CAT_COUNT, &c->picks_made))
+		return -1;
+	if (w != NULL && rd_str(r, o, "waived", c->waived, sizeof(c->waived), false, true))
 		return -1;
 	return 0;
 }
@@ -323,7 +476,8 @@ fg_load(void *p, const cJSON *o, char *err, size_t errlen)
 				return -1;
 		}
 	}
-	return 0;
+	r.where = "state";
+	return rd_room(&r, o, c);
 }
 
 const struct chanmod fungeon_mod = {

@@ -16,11 +16,12 @@
  * an error reply, before those are called. Adding or removing moves the
  * array, so a pointer to a member or design is stale after either.
  *
- * fgroll: a roll under construction. Handlers add one group per
- * participant (Fungeoneers first, so a player's Thwack-O die lands on their
- * own Fungeoneer when they also roll for a trap or monster), roll, then
- * render each group with its Thwack-O die drawn in the player's style, and
- * end the reply with the line naming who narrates.
+ * Conflicts are decided by rules/fgplay.h into an outcome; the handlers
+ * check their input, apply that outcome to the channel and render it:
+ * each group with its Thwack-O die drawn in the player's style (members
+ * first, so a player's Thwack-O die lands on their own Fungeoneer when they
+ * also roll for a trap or monster), ending with the line naming who
+ * narrates.
  */
 #ifndef DELVER_FUNGEON_CMD_H
 #define DELVER_FUNGEON_CMD_H
@@ -33,10 +34,13 @@
 #include "rules/fungeon/conflict.h"
 #include "rules/fungeon/fgcost.h"
 #include "rules/fungeon/fghall.h"
+#include "rules/fungeon/fgplay.h"
 #include "rules/fungeon/fungeon.h"
 
-#define FG_DESIGNS_MAX 24 /* designs of each kind stored on a channel */
-#define FG_MAGIC_MAX   70 /* magic Annoy (or Pain) dice one Fungeoneer may carry */
+#define FG_DESIGNS_MAX 24  /* designs of each kind stored on a channel */
+#define FG_MAGIC_MAX   70  /* magic Annoy (or Pain) dice one Fungeoneer may carry */
+#define FG_FALLEN_MAX  16  /* players remembered as having lost a Fungeoneer */
+#define FG_WAIVED_MAX  256 /* bytes of the waiver record, with the NUL */
 
 struct fg_stored {
 	char name[FG_NAME_MAX + 1];
@@ -45,6 +49,9 @@ struct fg_stored {
 	bool room;                   /* paid from this room's budget */
 	int hits;                    /* monsters: hits left */
 	char taken[FG_NAME_MAX + 1]; /* treasure: the Fungeoneer who took it, or "" */
+	bool sprung;                 /* traps: sprung (one without Unlimited Use springs once) */
+	bool passed;                 /* traps: triggered, disarmed or sidestepped at least once */
+	bool left;                   /* treasure: left by a dead Fungeoneer, to plunder */
 };
 
 struct fg_chan {
@@ -54,8 +61,24 @@ struct fg_chan {
 	enum fg_xp_rule xp_rule;
 	char holder[FG_CAT_COUNT][FG_KEY_MAX]; /* user keys, "" for nobody */
 	int rooms;                             /* hallways run */
-	int nd[FG_KIND_COUNT];                 /* 0..FG_DESIGNS_MAX each */
-	struct fg_stored *d[FG_KIND_COUNT];    /* nd[k] designs of kind k, owned */
+	/* The room's budgets, fixed in its hallway (valid once rooms > 0). */
+	struct fg_budgets room;
+	/* Choosing categories: the draw's order (member indices, best first;
+	 * kept right when a member leaves) and the choices made so far (holder
+	 * above holds them). */
+	int norder;
+	int order[FG_PARTY_MAX];
+	int picks_made;
+	/* Players whose Fungeoneer died in this dungeon: however they come
+	 * back, their new one starts at floor - 1 (kept until the party is
+	 * empty, oldest dropped past FG_FALLEN_MAX). */
+	int nfallen;
+	char (*fallen)[FG_KEY_MAX]; /* nfallen user keys, owned */
+	/* The last room left with points unspent, as the players waived it
+	 * ("room 2: Traps 1 unspent, waived by alice"), or "". */
+	char waived[FG_WAIVED_MAX];
+	int nd[FG_KIND_COUNT];              /* 0..FG_DESIGNS_MAX each */
+	struct fg_stored *d[FG_KIND_COUNT]; /* nd[k] designs of kind k, owned */
 };
 
 /* This channel's Fungeon state (created on first use), or, for peek, NULL
@@ -100,6 +123,23 @@ int fgchan_floor(const struct fg_chan *c);
 int64_t fgchan_budget(const struct fg_chan *c, enum fg_kind k);
 int64_t fgchan_spent(const struct fg_chan *c, enum fg_kind k);
 
+/* A dead member i's treasure stays in the room for the others to plunder
+ * when the member record goes (a replacement, or the player leaving): each
+ * item becomes a stored treasure marked left (outside every budget).
+ * Returns how many items were lost because the channel holds
+ * FG_DESIGNS_MAX treasures already. */
+int fgchan_leave_behind(struct fg_chan *c, int i);
+
+/* Remembers that user_key's Fungeoneer died in this dungeon. */
+void fgchan_fallen_add(struct fg_chan *c, const char *user_key);
+bool fgchan_fallen(const struct fg_chan *c, const char *user_key);
+/* Forgets them all (a new dungeon). */
+void fgchan_fallen_clear(struct fg_chan *c);
+/* The choosing of categories as rules/fghall.h sees it. */
+void fgchan_picks(const struct fg_chan *c, struct fg_picks *p);
+/* Stores p's holders and choices made back as user keys. */
+void fgchan_picks_store(struct fg_chan *c, const struct fg_picks *p);
+
 /* The member picking category cat, or -1. */
 int fgchan_holder(const struct fg_chan *c, enum fg_category cat);
 /* Who rolls for an obstacle of category cat: its holder, else the invoker
@@ -128,24 +168,8 @@ int fg_need_member(const struct fg_chan *c, const char *name, struct reply *out)
 /* The invoker's member, or an error reply and -1. */
 int fg_need_self(const struct fg_chan *c, const struct invocation *inv, struct reply *out);
 
-struct fgroll {
-	struct cf_roll r;
-	char label[CF_GROUPS_MAX][80];
-};
-
-/* Adds a group; returns its index, or -1 with an error reply when the roll
- * has CF_GROUPS_MAX groups or the group more than CF_DICE_MAX dice. */
-int fgroll_add(struct fgroll *fr, int player, int ndice, struct reply *out, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-/* Renders group gi as "label: 6 ◆4 1" (the Thwack-O die in its player's
- * style, the rest plain), then the suffix; ends the line. */
-void fgroll_line(struct reply *out, const struct fgroll *fr, int gi, const struct ustyle *styles,
-                 const char *suffix);
-/* Finds who narrates, shows any tie re-rolls and ends with the line naming
- * the narrator (nothing when no player rolled). */
-void fgroll_narrate(struct reply *out, struct rng *rng, const struct fgroll *fr,
-                    const struct fg_chan *c, const struct ustyle *styles, const char *what);
-/* The same, from a narration already found (draws, effects). */
+/* The lines naming who narrates, from a narration found by rules/ (with
+ * any Thwack-O tie re-rolls shown); nothing when no player rolled. */
 void fg_narration_lines(struct reply *out, const struct cf_narration *n, const struct fg_chan *c,
                         const struct ustyle *styles, const char *what);
 
@@ -176,6 +200,7 @@ void fg_retreat(struct invocation *inv, struct reply *out);
 /* cmd_fungeon_hallway.c */
 void fg_hallway_cmd(struct invocation *inv, struct reply *out);
 void fg_pick(struct invocation *inv, struct reply *out);
+void fg_entrance_cmd(struct invocation *inv, struct reply *out);
 
 /* Budget, spent and left for kind k this room (extra: a design being
  * priced), as one line. */
@@ -207,42 +232,49 @@ int fg_part_resolve(struct fg_chan *c, const char *word, unsigned kinds, struct 
 const char *fg_part_name(const struct fg_chan *c, const struct fg_part *p, char *buf, size_t len);
 /* The category whose holder rolls for it (members: none, -1). */
 int fg_part_category(const struct fg_part *p);
-/* The Annoy or Pain dice of an obstacle (trap, monster ability), with its
- * damage type and universality. */
-struct fg_obstacle {
-	char label[80];
-	int annoy, pain;
-	const char *type;
-	bool universal;
-	bool hold, continuous; /* what a failure brings */
-	int64_t xp;            /* XP for each success against it (traps: their cost) */
-	int roller;            /* the member who rolls it, or -1 */
-};
+/* The obstacle a trap, monster or monster ability is (rules/fgplay.h):
+ * its dice, damage type, universality, what a failure brings, the XP of a
+ * success and who rolls it (inv may be NULL). */
 void fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct invocation *inv,
-                    struct fg_obstacle *o);
+                    struct fgp_obstacle *o);
 
 /*
- * An Annoying conflict: obstacle o (its annoy dice, or `dice` when >= 0)
- * against the members listed. Checks dice counts and effect slots first
- * (returns -1 with an error reply, nothing rolled or changed); then rolls,
- * renders every roll, applies XP and the continuous effects of failures,
- * and sets fails[i] for each listed member i. The roll is left in fr (the
- * caller's, zeroed) for the caller to narrate after its own lines.
+ * An Annoying conflict: obstacle o (its annoy dice, or `dice`) against the
+ * members listed. fg_annoy_check() checks dice counts and effect slots
+ * (returns -1 with an error reply, nothing rolled or changed).
+ * fg_annoy_play() then has rules/fgplay.h decide the outcome into *a,
+ * renders every roll, and applies the outcome (XP, continuous effects);
+ * the caller adds its own lines and then the narration (a->nar).
  */
-int fg_annoy_check(const struct fg_chan *c, const struct fg_obstacle *o, int dice,
+int fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice,
                    const int *members, int n, const char *bonus, struct reply *out);
-void fg_annoy_run(struct invocation *inv, struct fg_chan *c, const struct fg_obstacle *o, int dice,
+int fg_annoy_play(struct invocation *inv, struct fg_chan *c, const struct fgp_obstacle *o, int dice,
                   const int *members, int n, const char *bonus, const struct ustyle *styles,
-                  bool *fails, struct fgroll *fr, struct reply *out);
+                  struct fgp_annoy *a, struct reply *out);
+/* out[i]: whether members[i]'s class fits, by the bonus option. */
+void fg_bonus_flags(const struct fg_chan *c, const char *bonus, const int *members, int n,
+                    bool *out);
 
 /* A Painful conflict among parts[0..n): fg_pain_check validates (and puts
- * members first, resolving targets); fg_pain_run rolls, shows the
- * rank-by-rank table, applies damage, deaths and XP, and names the
- * narrator. */
+ * members first, resolving targets); fg_pain_run has rules/fgplay.h decide
+ * the outcome, shows the rank-by-rank table and the outcome, applies it
+ * (damage, deaths, XP, monsters' hits) and names the narrator. */
 int fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus,
                   struct reply *out);
 void fg_pain_run(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, int n,
                  const char *bonus, const struct ustyle *styles, struct reply *out);
+
+/* Renders an Annoying conflict's outcome: the obstacle's roll, then each
+ * member's with its result and XP. */
+void fg_annoy_render(struct reply *out, const struct fg_chan *c, const struct fgp_obstacle *o,
+                     const struct fgp_annoy *a, const struct ustyle *styles);
+
+/* Copies src into dst[size], cut short on a character boundary. */
+void fg_fit_label(char *dst, size_t size, const char *src);
+/* Renders group g as "label: 6 ◆4 1" (the Thwack-O die in its player's
+ * style), then the suffix; ends the line. */
+void fg_group_line(struct reply *out, const struct cf_group *g, const char *label,
+                   const struct ustyle *styles, const char *suffix);
 
 /* Renders one continuous-effect roll (hallway step 3, combat step 1). */
 void fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont *k,

@@ -44,12 +44,14 @@ entry_dice(struct invocation *inv, struct reply *out, const char *text)
 	buf_free(&b);
 }
 
-/* Behind the GM's screen: the sign's creature and its roll, to the GM. */
+/* Behind the GM's screen: the sign's (or the encounter's) creature and its
+ * roll, to the GM. */
 static void
-secret_sign(struct reply *out, const struct turn_report *r)
+secret_sign(struct reply *out, const struct turn_report *r, bool encounter)
 {
 	reply_to(out, REPLY_INVOKER);
-	reply_add(out, 0, "Behind the screen: the sign is of ");
+	reply_add(out, 0, "Behind the screen: %s ",
+	          encounter ? "the encounter is" : "the sign is of");
 	reply_add(out, RS_BOLD, "%s", r->sign);
 	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = %d).", r->pick.d10,
 	          r->pick.total - r->pick.d10, r->pick.total);
@@ -92,11 +94,13 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 		entry_dice(inv, out, v->rows[row].text);
 	proc_report(out, &rep, s->proc, false, hidden);
 	proc_footer(out, s);
-	if (hidden && inv->is_gm && has_event(&rep, TE_SIGN_REMEMBERED))
-		secret_sign(out, &rep);
+	if (hidden && inv->is_gm &&
+	    (has_event(&rep, TE_SIGN_REMEMBERED) || has_event(&rep, TE_ENCOUNTER_ROLLED)))
+		secret_sign(out, &rep, has_event(&rep, TE_ENCOUNTER_ROLLED));
 	if (has_event(&rep, TE_FATIGUE_CHOICE) || has_event(&rep, TE_FATIGUE_PENDING))
 		reply_button(out, "Rest now", "rest");
-	if (has_event(&rep, TE_ENCOUNTER) || has_event(&rep, TE_SIGN_MET))
+	if (has_event(&rep, TE_ENCOUNTER) || has_event(&rep, TE_SIGN_MET) ||
+	    has_event(&rep, TE_ENCOUNTER_ROLLED))
 		reply_button(out, "Surprise check", "surprise");
 }
 
@@ -221,7 +225,9 @@ static const struct command hazard_subs[] = {
      .desc = "Roll the hazard die: a turn passes",
      .help = "Shows the whole table with the rolled row highlighted, what the result does, "
              "then the bookkeeping: light burning down or out, rest due, delving Fatigue, the "
-             "sign's creature. A turn is 10 minutes. Rulings: time passes before the result "
+             "sign's creature. A delving Encounter rolls the channel's encounter table (d10 "
+             "+ Tension; a struck entry means no encounter), or meets the creature a Sign "
+             "announced. A turn is 10 minutes. Rulings: time passes before the result "
              "is applied (sources burn down, then a Light result flags the oldest one still "
              "lit); table: changes only the table rolled this once, light and rest still "
              "follow the channel's procedure; an Encounter in a safe area does not happen.",

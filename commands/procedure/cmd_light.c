@@ -11,7 +11,7 @@ light_list(struct invocation *inv, struct reply *out)
 	struct proc_state *s = proc_of(inv->chan);
 
 	if (s->clock.lights.n == 0) {
-		proc_darkness(out);
+		proc_darkness(out, s->proc);
 		return;
 	}
 	reply_title(out, "Lit sources (%s procedure)", procedure_name(s->proc));
@@ -165,7 +165,7 @@ static const struct command light_subs[] = {
      .fn = light_add},
     {.name = "out",
      .desc = "Put out a source, a kind (all torches) or all",
-     .help = "Running blows candles out: {/light out which=candle}.",
+     .help = "Running blows candles out by itself: {/turn move how=running}.",
      .opts = which_opts,
      .fn = light_out},
     {.name = "flicker",
@@ -190,9 +190,12 @@ const struct command cmd_light = {
             "Delving: torches burn out on a Burn result, candles and lanterns last the "
             "expedition (8 hours, 48 turns). The bot warns one turn before a source goes out "
             "and says when it does. Torch: shapes 12 m, details 3 m; candle: shapes 6 m, "
-            "details 3 m. Rulings: total darkness (-10 to movement and coordination checks) "
-            "applies in both procedures; a delving candle or lantern counts its 48 turns from "
-            "when it is lit.",
+            "details 3 m. Exploration: torch and lantern 30 ft bright + 30 ft dim, candle 5 + "
+            "5; no light: effectively blind (a setback on all rolls, movement halved, no "
+            "reading, searching or spotting danger). Delving darkness: -10 to movement and "
+            "coordination checks, surprised, traps sprung, no mapping. Running blows candles "
+            "out. Ruling: a delving candle or lantern counts its 48 turns from when it is "
+            "lit.",
     .subs = light_subs,
     .default_sub = "list",
 };

@@ -14,9 +14,15 @@ static const struct card_row exploration_card[] = {
     {"Searching", "1 turn; a WIS check, DC 8 (easy) to DC 16 (hard)."},
     {"Surprise", "A WIS check DC 12 per character (/surprise)."},
     {"Light", "Torch 6 turns, lantern 36 (one flask), candle 6 (/light list). A Light result "
-              "flags the oldest lit source."},
-    {"Darkness", "Total darkness: -10 to movement and coordination checks (our ruling for "
-                 "exploration)."},
+              "flags the oldest lit source. Torch and lantern: 30 ft bright light and 30 ft "
+              "dim beyond; candle: 5 ft bright and 5 ft dim."},
+    {"Darkvision", "Sees 30 ft in dim light as if bright, and in darkness as if dim, without "
+                   "colour or fine detail."},
+    {"No light", "Effectively blind: a setback on all rolls, movement halved, cannot read, "
+                 "search or spot danger."},
+    {"Quick reference", "1 turn each: move cautious; move rushing (setback to spot danger); "
+                        "search (WIS vs concealment); force a door (STR vs door); pick a lock "
+                        "(DEX vs lock); listen at a door (WIS); rest."},
     {"Rest", "1 turn (/rest). After 6 turns without one, rest or each character makes a "
              "CON save DC 12 (1 Fatigue on a failure)."},
     {"One turn each", "Move along a corridor to the next room; deal with monsters; deal with "
@@ -29,14 +35,15 @@ static const struct card_row delving_card[] = {
                   "shift, 5 Sign, 6 Free."},
     {"Crawling", "36 m per turn: detect traps automatically, map."},
     {"Walking", "720 m per turn: surprised by all encounters, spring all traps, can map."},
-    {"Running", "1.5 km per turn: surprised, spring traps, no map, candles blown out (/light "
-                "out candle)."},
+    {"Running", "1.5 km per turn: surprised, spring traps, no map, candles blown out (/turn "
+                "move)."},
     {"Searching", "1 turn, 2 in dim light (candle or lantern)."},
     {"Encounters", "Reaction, activity, distance and surprise are the GM's (/surprise rolls "
                    "WIS DC 12 when wanted)."},
     {"Light", "Torches burn out on a Burn; candles and lanterns last the expedition (8 hours). "
               "Torch: shapes 12 m, details 3 m. Candle: shapes 6 m, details 3 m."},
-    {"Darkness", "Total darkness: -10 to movement and coordination checks."},
+    {"Darkness", "Total darkness: -10 to movement and coordination checks, surprised by all "
+                 "encounters, springing all traps, no mapping."},
     {"Rest", "1 turn (/rest). Fatigue: 1 damage each unless the party rests next turn; "
              "ignored while resting. Reminder after 6 turns without rest."},
     {"One turn each", "Move along a corridor to the next room; deal with monsters; deal with "

@@ -1,5 +1,6 @@
 /* /turn: the turn clock: show it, pass time without a roll, start again. */
 #include <stdio.h>
+#include <string.h>
 
 #include "commands/commands.h"
 #include "commands/procedure/proc.h"
@@ -65,6 +66,11 @@ turn_show(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "; hazard die: %s%s.", hazard_table_name(s->table),
 	          s->safe ? "; the party is in a safe area" : "");
 	reply_nl(out);
+	if (c->running) {
+		reply_add(out, RS_BAD, "The party is running: candles are blown out (");
+		reply_cmd(out, RS_BAD, "turn move", NULL);
+		reply_line(out, RS_BAD, ").");
+	}
 	if (c->lights.n > 0)
 		proc_lights_table(out, s);
 	reply_add(out, RS_BOLD, "%d", c->since_rest);
@@ -79,7 +85,7 @@ turn_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_BAD, ").");
 	}
 	if (c->lights.n == 0)
-		proc_darkness(out);
+		proc_darkness(out, s->proc);
 	if (c->sign_set)
 		sign_line(inv, out, c);
 }
@@ -112,6 +118,50 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 	           "remembered sign cleared. The channel's settings are kept.");
 }
 
+/* The party's movement: running blows candles out (RULES.md section 2). */
+static void
+turn_move_fn(struct invocation *inv, struct reply *out)
+{
+	struct proc_state *s = proc_of(inv->chan);
+	const char *how = inv_str(inv, "how");
+	struct light blown[LIGHT_MAX];
+	size_t n;
+
+	if (how == NULL) {
+		reply_line(out, 0, "The party is %s.",
+		           s->clock.running ? "running: candles are blown out" : "not running");
+		return;
+	}
+	if (!proc_may_pass(inv, s, out))
+		return;
+	n = turn_set_running(&s->clock, strcmp(how, "running") == 0, blown);
+	channel_touch(inv->chan);
+	reply_add(out, 0, "The party moves: ");
+	reply_add(out, RS_BOLD, "%s", how);
+	reply_add(out, 0, "%s.",
+	          s->clock.running ? " (surprised, springing traps, no map; candles blow out)"
+	                           : "");
+	reply_nl(out);
+	for (size_t i = 0; i < n; i++) {
+		char name[100];
+
+		proc_light_name(&blown[i], true, name, sizeof(name));
+		reply_line(out, RS_BAD, "%s is blown out.", name);
+	}
+	if (s->clock.lights.n == 0)
+		proc_darkness(out, s->proc);
+}
+
+static const char *const move_choices[] = {"crawling", "walking", "running", NULL};
+
+static const struct cmd_opt move_opts[] = {
+    {.name = "how",
+     .desc = "crawling, walking or running (running blows candles out)",
+     .type = OPT_STRING,
+     .choices = move_choices},
+    {0},
+};
+
 static const struct cmd_opt advance_opts[] = {
     {.name = "turns",
      .desc = "How many turns pass (1-144; 144 is a day)",
@@ -130,6 +180,10 @@ static const struct command turn_subs[] = {
      .role = ROLE_GM,
      .opts = advance_opts,
      .fn = turn_advance_fn},
+    {.name = "move",
+     .desc = "The party's movement: crawling, walking or running (blows candles out)",
+     .opts = move_opts,
+     .fn = turn_move_fn},
     {.name = "reset",
      .desc = "Start a new expedition: turn 0, no lights, rest clock cleared",
      .role = ROLE_GM,

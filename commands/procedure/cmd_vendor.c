@@ -1,35 +1,93 @@
 /* /vendor, /bargain, /encumbrance: safe-area trade and carrying capacity. */
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "commands/commands.h"
+#include "commands/procedure/proc_state.h"
+#include "rules/dice/dice.h"
 #include "rules/procedure/vendor.h"
+
+static void
+stock_lines(struct reply *out, const struct vendor_stock *v)
+{
+	reply_add(out, 0, "Hoards of goods: 1d6 = ");
+	reply_add(out, RS_BOLD, "%d", v->hoards);
+	reply_nl(out);
+	reply_add(out, 0, "Rations: 2d6 x 100 = (%d + %d) x 100 = ", v->rations_d[0],
+	          v->rations_d[1]);
+	reply_add(out, RS_BOLD, "%d", v->rations);
+	reply_add(out, 0, ", at 1 gp each");
+	reply_nl(out);
+	reply_add(out, 0, "Trades for salvage: 1d10 x 10%% = %d x 10%% = ", v->coin_d10);
+	reply_add(out, RS_BOLD, "%d%%", v->coin_percent);
+	reply_add(out, 0, " of its coins");
+	reply_nl(out);
+	reply_add(out, 0, "Bargaining skill: 1d10 + 5 = %d + 5 = ", v->skill_d10);
+	reply_add(out, RS_BOLD, "%d", v->skill);
+	reply_nl(out);
+}
+
+static bool
+vendor_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > VENDOR_NAME_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x21 || s[i] == 0x7f)
+			return false;
+	return true;
+}
 
 static void
 vendor_fn(struct invocation *inv, struct reply *out)
 {
-	struct vendor_stock v;
+	struct proc_state *s = proc_of(inv->chan);
+	const char *name = inv_str(inv, "name");
+	struct vendor_stock st;
+	struct vendor *v;
 
-	vendor_roll(inv->rng, &v);
-	reply_title(out, "A vendor's stock");
-	reply_add(out, 0, "Hoards of goods: 1d6 = ");
-	reply_add(out, RS_BOLD, "%d", v.hoards);
-	reply_nl(out);
-	reply_add(out, 0, "Rations: 2d6 x 100 = (%d + %d) x 100 = ", v.rations_d[0],
-	          v.rations_d[1]);
-	reply_add(out, RS_BOLD, "%d", v.rations);
-	reply_add(out, 0, ", at 1 gp each");
-	reply_nl(out);
-	reply_add(out, 0, "Trades for salvage: 1d10 x 10%% = %d x 10%% = ", v.coin_d10);
-	reply_add(out, RS_BOLD, "%d%%", v.coin_percent);
-	reply_add(out, 0, " of its coins");
-	reply_nl(out);
-	reply_add(out, 0, "Bargaining skill: 1d10 + 5 = %d + 5 = ", v.skill_d10);
-	reply_add(out, RS_BOLD, "%d", v.skill);
-	reply_nl(out);
+	if (name == NULL) {
+		vendor_roll(inv->rng, &st);
+		reply_title(out, "A vendor's stock");
+		stock_lines(out, &st);
+		reply_add(out, RS_DIM, "Name the vendor (");
+		reply_cmd(out, RS_DIM, "vendor", "name", "NAME", NULL);
+		reply_add(out, RS_DIM, ") so the bot remembers it and rolls each deal with ");
+		reply_cmd(out, RS_DIM, "bargain", "vendor", "NAME", "item", "ITEM", "deal",
+		          "sell|buy", NULL);
+		reply_line(out, RS_DIM, ".");
+		return;
+	}
+	if ((v = proc_vendor(s, name)) != NULL) {
+		reply_title(out, "%s's stock (met before)", v->name);
+		stock_lines(out, &v->stock);
+		reply_line(out, RS_DIM, "%d item%s or lot%s dealt on so far.", v->ntried,
+		           v->ntried == 1 ? "" : "s", v->ntried == 1 ? "" : "s");
+		return;
+	}
+	if (!vendor_name_ok(name)) {
+		reply_error(out, "A vendor's name is 1 to %d bytes without spaces.",
+		            VENDOR_NAME_MAX);
+		return;
+	}
+	if (s->nvendors == VENDORS_MAX) {
+		reply_error(out, "This channel remembers %d vendors already, the most it can.",
+		            VENDORS_MAX);
+		return;
+	}
+	v = proc_vendor_add(s);
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	vendor_roll(inv->rng, &v->stock);
+	channel_touch(inv->chan);
+	reply_title(out, "%s's stock", v->name);
+	stock_lines(out, &v->stock);
 	reply_add(out, RS_DIM, "Each deal is tried once: ");
-	reply_cmd(out, RS_DIM, "bargain", "margin", "<margin>", NULL);
-	reply_line(out, RS_DIM, " gives the prices for the player's margin of success.");
+	reply_cmd(out, RS_DIM, "bargain", "vendor", v->name, "item", "ITEM", "deal", "sell|buy",
+	          "roll", "ROLL", NULL);
+	reply_line(out, RS_DIM, " rolls it against this skill.");
 }
 
 static void
@@ -45,15 +103,106 @@ margin_text(const struct bargain_row *r, char *buf, size_t len)
 		snprintf(buf, len, "%d to %d", r->lo, r->hi);
 }
 
+/* The player's bargaining roll: a dice expression, or a bare modifier
+ * ("+3", "-1") added to 1d20 (our reading of "a roll or modifier"). */
+static int
+bargain_roll(struct invocation *inv, const char *text, int64_t *total, char *shown, size_t len,
+             struct reply *out)
+{
+	char expr[80], err[DICE_ERR_MAX];
+	struct dice_result *res;
+	const struct dice_expr *e;
+	bool modifier = (text[0] == '+' || text[0] == '-') && text[1] != '\0' &&
+	                strspn(text + 1, "0123456789") == strlen(text + 1);
+
+	snprintf(expr, sizeof(expr), "%s%.60s", modifier ? "1d20" : "", text);
+	if (dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err)) != DICE_OK) {
+		reply_error(out, "%s", err);
+		return -1;
+	}
+	e = dice_result_expr(res, 0);
+	if (dice_result_nexprs(res) != 1 || e->nrepeats != 1) {
+		dice_result_free(res);
+		reply_error(out, "A bargaining roll is one expression, like 1d20+3 or +3.");
+		return -1;
+	}
+	*total = e->repeats[0].total;
+	{
+		/* "1d20+3: [14] + 3": every die shown, as in /roll */
+		size_t used = 0;
+		int r = snprintf(shown, len, "%s:", e->source);
+
+		used = r < 0 ? 0 : (size_t)r < len ? (size_t)r : len - 1;
+		for (size_t i = 0; i < e->repeats[0].nitems && used + 1 < len; i++) {
+			const struct dice_item *it = &e->repeats[0].items[i];
+
+			if (it->kind == DICE_ITEM_TEXT) {
+				r = snprintf(shown + used, len - used, "%s%s", i ? "" : " ",
+				             it->text);
+			} else {
+				r = snprintf(shown + used, len - used, "%s[", i ? "" : " ");
+				for (size_t k = 0; k < it->group->ndice && r >= 0; k++) {
+					used += (size_t)r < len - used ? (size_t)r : len - used - 1;
+					r = snprintf(shown + used, len - used, "%s%lld",
+					             k ? ", " : "",
+					             (long long)it->group->dice[k].value);
+				}
+				if (r >= 0) {
+					used += (size_t)r < len - used ? (size_t)r : len - used - 1;
+					r = snprintf(shown + used, len - used, "]");
+				}
+			}
+			if (r >= 0)
+				used += (size_t)r < len - used ? (size_t)r : len - used - 1;
+		}
+	}
+	dice_result_free(res);
+	return 0;
+}
+
 static void
 bargain_fn(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"margin", "player sells at", "player buys at"};
-	int margin = (int)inv_int(inv, "margin", 0);
-	size_t n, hl = bargain_row_of(margin);
+	struct proc_state *s = proc_of(inv->chan);
+	const char *vname = inv_str(inv, "vendor"), *item = inv_str(inv, "item");
+	const char *deal = inv_str(inv, "deal"), *rolltext = inv_str(inv, "roll");
+	bool selling = strcmp(deal, "sell") == 0;
+	struct vendor *v = proc_vendor(s, vname);
+	struct bargain b;
+	char shown[160], err[200];
+	int64_t total;
+	size_t n;
 	const struct bargain_row *t = bargain_table(&n);
 
-	reply_title(out, "Bargain: margin of success %+d", margin);
+	if (v == NULL) {
+		reply_error(out, "There is no vendor '%.24s' here; ", vname);
+		reply_cmd(out, RS_BAD, "vendor", "name", vname, NULL);
+		reply_add(out, RS_BAD, " meets one.");
+		return;
+	}
+	if (vendor_tried(v, item)) {
+		vendor_try(v, item, err, sizeof(err));
+		reply_error(out, "%s", err);
+		return;
+	}
+	if (bargain_roll(inv, rolltext != NULL ? rolltext : "1d20", &total, shown, sizeof(shown),
+	                 out) < 0)
+		return;
+	if (vendor_try(v, item, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	channel_touch(inv->chan);
+	vendor_bargain(v, total, &b);
+	reply_title(out, "Bargaining with %s: %s %s", v->name, selling ? "selling" : "buying",
+	            item);
+	reply_add(out, 0, "%s rolls %s = ", inv->from->user_name, shown);
+	reply_add(out, RS_BOLD, "%lld", (long long)b.roll);
+	reply_add(out, 0, " against %s's skill %d: margin ", v->name, b.skill);
+	reply_add(out, RS_BOLD, "%+d", b.margin);
+	reply_add(out, 0, ".");
+	reply_nl(out);
 	reply_table(out, 3, hdr);
 	for (size_t i = 0; i < n; i++) {
 		char m[32], sell[16], buy[16];
@@ -62,15 +211,15 @@ bargain_fn(struct invocation *inv, struct reply *out)
 		margin_text(&t[i], m, sizeof(m));
 		snprintf(sell, sizeof(sell), "%d%%", t[i].sell_percent);
 		snprintf(buy, sizeof(buy), "%d%%", t[i].buy_percent);
-		reply_row(out, i == hl, cells);
+		reply_row(out, i == b.row, cells);
 	}
-	reply_add(out, 0, "The player sells at ");
-	reply_add(out, RS_BOLD, "%d%%", t[hl].sell_percent);
-	reply_add(out, 0, " and buys at ");
-	reply_add(out, RS_BOLD, "%d%%", t[hl].buy_percent);
-	reply_add(out, 0, " of the price.");
+	reply_add(out, 0, "The price: ");
+	reply_add(out, RS_BOLD, "%d%%", selling ? t[b.row].sell_percent : t[b.row].buy_percent);
+	reply_add(out, 0,
+	          " of the item's value. This is the one try on %s with %s; a rejected "
+	          "price ends the deal for good.",
+	          item, v->name);
 	reply_nl(out);
-	reply_line(out, RS_DIM, "A rejected price ends that deal for good.");
 }
 
 static void
@@ -102,13 +251,36 @@ encumbrance_fn(struct invocation *inv, struct reply *out)
 	reply_line(out, 0, "%s", load_penalty(band));
 }
 
+static const char *const deal_choices[] = {"sell", "buy", NULL};
+
+static const struct cmd_opt vendor_opts[] = {
+    {.name = "name",
+     .desc = "The vendor's name: remembered with its stock and skill",
+     .type = OPT_STRING,
+     .max = VENDOR_NAME_MAX},
+    {0},
+};
+
 static const struct cmd_opt bargain_opts[] = {
-    {.name = "margin",
-     .desc = "The player's margin of success (-999 to +999)",
-     .type = OPT_INT,
+    {.name = "vendor",
+     .desc = "The vendor met (named with the vendor command)",
+     .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .min = -MARGIN_LIMIT,
-     .max = MARGIN_LIMIT},
+     .max = VENDOR_NAME_MAX},
+    {.name = "item",
+     .desc = "The item or lot dealt on (each is tried once)",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = VENDOR_ITEM_MAX},
+    {.name = "deal",
+     .desc = "sell or buy",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .choices = deal_choices},
+    {.name = "roll",
+     .desc = "Your bargaining roll: dice (1d20+3) or a modifier (+3, added to 1d20)",
+     .type = OPT_STRING,
+     .max = 60},
     {0},
 };
 
@@ -132,16 +304,22 @@ const struct command cmd_vendor = {
     .name = "vendor",
     .desc = "Roll a vendor's stock: hoards, rations, coin for salvage, bargaining skill",
     .help = "A vendor has 1d6 hoards of goods, 2d6 x 100 rations (1 gp each), trades 1d10 x "
-            "10% of its coins for salvage, and bargains with skill 1d10 + 5. Vendor rooms are "
-            "safe areas ({/safe on}).",
+            "10% of its coins for salvage, and bargains with skill 1d10 + 5. Named, it is "
+            "remembered in this channel with its stock and skill, rolled once. Vendor rooms "
+            "are safe areas ({/safe on}).",
+    .opts = vendor_opts,
     .fn = vendor_fn,
 };
 
 const struct command cmd_bargain = {
     .name = "bargain",
-    .desc = "The sell and buy price for a margin of success",
-    .help = "A buy or sell of an item (or lot) is attempted once; the player's margin of "
-            "success sets the price. A rejected price ends that deal for good.",
+    .desc = "Roll a deal with a vendor met: your roll against its skill sets the price",
+    .help = "The bot rolls your bargaining roll (dice, or a modifier added to 1d20) against "
+            "the vendor's remembered skill (1d10 + 5); the margin picks the price from the "
+            "table. A buy or sell of an item (or lot) is attempted once: a second try on the "
+            "same one is refused, and a rejected price ends that deal for good. Vendors "
+            "won't bargain with a character using magic or gear they know helps the roll "
+            "(the GM's call).",
     .opts = bargain_opts,
     .fn = bargain_fn,
 };
@@ -149,10 +327,12 @@ const struct command cmd_bargain = {
 const struct command cmd_encumbrance = {
     .name = "encumbrance",
     .desc = "The load band for a Strength modifier and a weight, and its penalty",
-    .help = "Ruling: the source gives the bands but not what they cost; ours follows the d20 "
-            "tradition the table comes from. Medium: speed drops by a third, at most +3 from "
-            "Dex, -3 to Str- and Dex-based checks. Heavy: speed drops by a third, at most +1 "
-            "from Dex, -6. Over the heavy limit: cannot move until something is dropped.",
+    .help = "The safe-areas text's penalties (Ruling: its table is garbled; this is our "
+            "reading). Medium: movement -5 ft, Encumbrance 3 (a negative trait that offsets "
+            "Dex), 1 Fatigue at the end of each room. Heavy (max): movement 5 ft, Dex "
+            "incapacitated, 3 Fatigue at the end of each room. Dragging (over heavy): "
+            "movement 5 ft, Dex incapacitated, 1 Fatigue per round. The larger of these and "
+            "armour's penalty applies; they don't stack.",
     .opts = encumbrance_opts,
     .fn = encumbrance_fn,
 };

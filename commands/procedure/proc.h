@@ -28,8 +28,10 @@ void proc_time_text(int turns, char *buf, size_t len);
 void proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bool turn_prefix,
                  bool hidden);
 
-/* The darkness line: nothing is lit, and what that means. */
-void proc_darkness(struct reply *out);
+/* The darkness line: nothing is lit, and what that means under procedure
+ * proc (exploration: effectively blind; delving: -10, surprised, traps
+ * sprung, no map). */
+void proc_darkness(struct reply *out, enum procedure proc);
 
 /* The lines that close every turn: darkness when nothing is lit, and the
  * time in the dungeon with the turns since the last rest. */

@@ -168,6 +168,36 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		else
 			reply_add(out, 0, " (the one the GM rolled for that sign).");
 		break;
+	case TE_ENCOUNTER_ROLLED:
+		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
+		if (hidden) {
+			reply_add(out, 0,
+			          " A creature from the encounter table (behind the GM's screen); "
+			          "/surprise checks who is caught off guard.");
+			break;
+		}
+		reply_add(out, 0,
+		          " From the encounter table (d10 + Tension = %d + %d = ", r->pick.d10,
+		          r->pick.total - r->pick.d10);
+		reply_add(out, RS_BOLD, "%d", r->pick.total);
+		reply_add(out, 0, "): ");
+		reply_add(out, RS_BOLD, "%s", r->sign);
+		reply_add(out, 0, ". /surprise checks who is caught off guard.");
+		break;
+	case TE_ENCOUNTER_STRUCK:
+		reply_add(out, RS_GOOD, "No encounter after all:");
+		reply_add(out, 0, " the encounter table's roll");
+		if (!hidden)
+			reply_add(out, 0, " (d10 + Tension = %d)", r->pick.total);
+		reply_add(out, 0, " is struck (defeated), and the dungeon's supply is finite.");
+		break;
+	case TE_CANDLE_BLOWN:
+		reply_add(out, 0, "%s ", name);
+		reply_add(out, RS_BAD, "is blown out");
+		reply_add(out, 0, ": the party is running (");
+		reply_cmd(out, 0, "turn move", NULL);
+		reply_add(out, 0, ").");
+		break;
 	case TE_SAFE_AREA:
 		reply_add(out, RS_GOOD,
 		          "No encounter: this is a safe area, where no wandering "
@@ -288,12 +318,22 @@ proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bo
 }
 
 void
-proc_darkness(struct reply *out)
+proc_darkness(struct reply *out, enum procedure proc)
 {
 	reply_add(out, RS_BOLD | RS_BAD, "Darkness:");
-	reply_add(out, 0, " nothing is lit. In total darkness, ");
-	reply_add(out, RS_BOLD, "-10");
-	reply_add(out, 0, " to movement and coordination checks; ");
+	if (proc == PROC_DELVING) {
+		reply_add(out, 0, " nothing is lit. In total darkness, ");
+		reply_add(out, RS_BOLD, "-10");
+		reply_add(out, 0,
+		          " to movement and coordination checks, surprised by all encounters, "
+		          "springing all traps, no mapping; ");
+	} else {
+		reply_add(out, 0, " nothing is lit. Without light the party is ");
+		reply_add(out, RS_BOLD, "effectively blind");
+		reply_add(out, 0,
+		          ": a setback on all rolls, movement halved, no reading, searching or "
+		          "spotting danger (darkvision sees darkness as dim light); ");
+	}
 	reply_cmd(out, 0, "light add", NULL);
 	reply_add(out, 0, " lights a source.");
 	reply_nl(out);
@@ -306,7 +346,7 @@ proc_footer(struct reply *out, const struct proc_state *s)
 	char t[40];
 
 	if (c->lights.n == 0)
-		proc_darkness(out);
+		proc_darkness(out, s->proc);
 	proc_time_text(c->turn, t, sizeof(t));
 	reply_add(out, RS_DIM, "Turn ");
 	reply_add(out, RS_BOLD, "%d", c->turn);

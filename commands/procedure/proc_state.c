@@ -5,9 +5,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+
+/* A vendor as saved: its name, the dice of its stock (the rest follows
+ * from them) and the items or lots tried. */
+static cJSON *
+vendor_json(const struct vendor *v)
+{
+	cJSON *o = cJSON_CreateObject(), *tried = cJSON_CreateArray();
+	const int d[5] = {v->stock.hoards, v->stock.rations_d[0], v->stock.rations_d[1],
+	                  v->stock.coin_d10, v->stock.skill_d10};
+
+	cJSON_AddStringToObject(o, "name", v->name);
+	cJSON_AddItemToObject(o, "dice", cJSON_CreateIntArray(d, 5));
+	for (int i = 0; i < v->ntried; i++)
+		cJSON_AddItemToArray(tried, cJSON_CreateString(v->tried[i]));
+	cJSON_AddItemToObject(o, "tried", tried);
+	return o;
+}
 
 static void *
 proc_create(void)
@@ -26,7 +44,28 @@ proc_create(void)
 static void
 proc_destroy(void *p)
 {
+	struct proc_state *s = p;
+
+	if (s != NULL)
+		free(s->vendors);
 	free(p);
+}
+
+struct vendor *
+proc_vendor(struct proc_state *s, const char *name)
+{
+	for (int i = 0; i < s->nvendors; i++)
+		if (strcasecmp(s->vendors[i].name, name) == 0)
+			return &s->vendors[i];
+	return NULL;
+}
+
+struct vendor *
+proc_vendor_add(struct proc_state *s)
+{
+	s->vendors = xrealloc(s->vendors, (size_t)(s->nvendors + 1) * sizeof(*s->vendors));
+	memset(&s->vendors[s->nvendors], 0, sizeof(s->vendors[0]));
+	return &s->vendors[s->nvendors++];
 }
 
 struct proc_state *
@@ -66,6 +105,8 @@ proc_save(const void *p)
 	cJSON_AddNumberToObject(o, "since_rest", c->since_rest);
 	cJSON_AddNumberToObject(o, "rest_mark", c->rest_mark);
 	cJSON_AddBoolToObject(o, "fatigue_due", c->fatigue_due);
+	if (c->running)
+		cJSON_AddBoolToObject(o, "running", true);
 	if (c->sign_set) {
 		cJSON *sign = cJSON_AddObjectToObject(o, "sign");
 
@@ -94,10 +135,82 @@ proc_save(const void *p)
 	cJSON_AddStringToObject(o, "wander", wander_name(s->wander));
 	cJSON_AddItemToObject(o, "wander_chance", chance_json(s->wander_chance));
 	cJSON_AddBoolToObject(o, "safe", s->safe);
+	if (s->nvendors > 0) {
+		cJSON *vs = cJSON_AddArrayToObject(o, "vendors");
+
+		for (int i = 0; i < s->nvendors; i++)
+			cJSON_AddItemToArray(vs, vendor_json(&s->vendors[i]));
+	}
 	return o;
 }
 
 /* Loading: each reader returns 0, or -1 with err filled. */
+
+static int get_str(const cJSON *o, const char *name, size_t max, const char **out, char *err,
+                   size_t errlen);
+
+/* The vendors met ("vendors", absent in records from before them). */
+static int
+load_vendors(struct proc_state *s, const cJSON *o, char *err, size_t errlen)
+{
+	static const int hi[5] = {6, 6, 6, 10, 10};
+	const cJSON *vs = cJSON_GetObjectItemCaseSensitive(o, "vendors"), *x;
+
+	if (vs == NULL)
+		return 0;
+	if (!cJSON_IsArray(vs) || cJSON_GetArraySize(vs) > VENDORS_MAX) {
+		snprintf(err, errlen, "procedure state: 'vendors' must be a list of at most %d.",
+		         VENDORS_MAX);
+		return -1;
+	}
+	cJSON_ArrayForEach(x, vs)
+	{
+		const cJSON *dice = cJSON_GetObjectItemCaseSensitive(x, "dice");
+		const cJSON *tried = cJSON_GetObjectItemCaseSensitive(x, "tried"), *t;
+		struct vendor *v = proc_vendor_add(s);
+		const char *name;
+		int d[5];
+
+		if (get_str(x, "name", VENDOR_NAME_MAX, &name, err, errlen) < 0)
+			return -1;
+		if (!cJSON_IsArray(dice) || cJSON_GetArraySize(dice) != 5 ||
+		    !cJSON_IsArray(tried) || cJSON_GetArraySize(tried) > VENDOR_TRIED_MAX) {
+			snprintf(err, errlen,
+			         "procedure state: a vendor's 'dice' or 'tried' is wrong.");
+			return -1;
+		}
+		for (int i = 0; i < 5; i++) {
+			const cJSON *n = cJSON_GetArrayItem(dice, i);
+
+			if (!cJSON_IsNumber(n) || n->valuedouble != (int)n->valuedouble ||
+			    n->valuedouble < 1 || n->valuedouble > hi[i]) {
+				snprintf(err, errlen,
+				         "procedure state: a vendor's die is out of range.");
+				return -1;
+			}
+			d[i] = (int)n->valuedouble;
+		}
+		snprintf(v->name, sizeof(v->name), "%s", name);
+		v->stock = (struct vendor_stock){.hoards = d[0],
+		                                 .rations_d = {d[1], d[2]},
+		                                 .rations = (d[1] + d[2]) * 100,
+		                                 .coin_d10 = d[3],
+		                                 .coin_percent = d[3] * 10,
+		                                 .skill_d10 = d[4],
+		                                 .skill = d[4] + 5};
+		cJSON_ArrayForEach(t, tried)
+		{
+			if (!cJSON_IsString(t) || !t->valuestring[0] ||
+			    strlen(t->valuestring) > VENDOR_ITEM_MAX) {
+				snprintf(err, errlen,
+				         "procedure state: a vendor's tried item is wrong.");
+				return -1;
+			}
+			snprintf(v->tried[v->ntried++], sizeof(v->tried[0]), "%s", t->valuestring);
+		}
+	}
+	return 0;
+}
 
 static int
 get_int(const cJSON *o, const char *name, int lo, int hi, int *out, char *err, size_t errlen)
@@ -207,6 +320,10 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 	    get_bool(o, "fatigue_due", &c->fatigue_due, err, errlen) < 0 ||
 	    get_int(o, "next_light", 1, 100000, &c->lights.next_id, err, errlen) < 0)
 		return -1;
+	/* "running" came later: a record without it is not running */
+	if (cJSON_GetObjectItemCaseSensitive(o, "running") != NULL &&
+	    get_bool(o, "running", &c->running, err, errlen) < 0)
+		return -1;
 	if (sign != NULL) {
 		const char *creature;
 
@@ -292,6 +409,8 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 		         "procedure state: 'wander' or 'who' has a value not allowed.");
 		return -1;
 	}
+	if (load_vendors(s, o, err, errlen) < 0)
+		return -1;
 	s->table = table;
 	s->proc = proc;
 	s->wander = wander;

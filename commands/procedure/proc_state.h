@@ -15,6 +15,7 @@
 #include "rules/procedure/hazard.h"
 #include "rules/tables/rtable.h"
 #include "rules/procedure/turn.h"
+#include "rules/procedure/vendor.h"
 #include "rules/procedure/wander.h"
 #include "rules/procedure/xin.h"
 
@@ -29,11 +30,18 @@ struct proc_state {
 	enum wander_proc wander;  /* the default wandering check (never retreat) */
 	struct xin wander_chance; /* the classic wandering check's X-in-N */
 	bool safe;                /* the party is in a safe area */
+	int nvendors;             /* 0..VENDORS_MAX */
+	struct vendor *vendors;   /* nvendors vendors met, owned (NULL when none) */
 };
 
 extern const struct chanmod proc_mod;
 
 /* The channel's state, created on first use. */
 struct proc_state *proc_of(struct channel *ch);
+
+/* The vendor called name (case-insensitive), or NULL. */
+struct vendor *proc_vendor(struct proc_state *s, const char *name);
+/* Appends a zeroed vendor and returns it (the caller checked VENDORS_MAX). */
+struct vendor *proc_vendor_add(struct proc_state *s);
 
 #endif

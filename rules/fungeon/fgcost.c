@@ -643,3 +643,32 @@ fgcost_price(const struct fg_design *d, struct fg_price *p, char *err, size_t er
 		return -1;
 	}
 }
+
+int
+fgcost_check(const struct fg_design *d, char *err, size_t errlen)
+{
+	if (d->kind == FG_TRAP && d->type[0] == '\0') {
+		seterr(err, errlen,
+		       "A trap needs a Type (fire, poison, arrows...): add type WORD.");
+		return -1;
+	}
+	for (int i = 0; d->kind == FG_MONSTER && i < d->nab; i++) {
+		const struct fg_ability *a = &d->ab[i];
+
+		if (a->annoy < 1) {
+			seterr(err, errlen,
+			       "The ability '%s' has no Annoy dice; every special ability spends "
+			       "at least 1 point on Annoy (annoy N, 1 point per 2 dice).",
+			       a->name);
+			return -1;
+		}
+		if (a->type[0] == '\0') {
+			seterr(err, errlen,
+			       "The ability '%s' needs a Type (fire, poison, claws...): add type "
+			       "WORD after it.",
+			       a->name);
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -118,6 +118,15 @@ void fgcost_format(const struct fg_design *d, char *out, size_t outlen);
  */
 int fgcost_price(const struct fg_design *d, struct fg_price *p, char *err, size_t errlen);
 
+/*
+ * The rules a design must meet to be made now (RULES.md section 4): every
+ * trap and every special ability has a Type, and every special ability has
+ * at least one Annoy die. Returns 0, or -1 with one sentence in err. Kept
+ * apart from fgcost_price() so that a design saved before these rules
+ * still loads and keeps its price; only new designs are refused.
+ */
+int fgcost_check(const struct fg_design *d, char *err, size_t errlen);
+
 /* Hits of a monster: 3 x level. */
 int fg_monster_hits(int level);
 

@@ -1,6 +1,8 @@
 /* fghall: the Fungeon hallway; see fghall.h. */
 #include "rules/fungeon/fghall.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +86,12 @@ fg_draw_categories(struct rng *rng, int n, struct fg_draw *out)
 		out->holder[c] = n > 0 ? out->rank.order[c % n] : -1;
 }
 
+void
+fg_entrance(struct rng *rng, int n, struct fg_draw *out)
+{
+	fg_draw_categories(rng, n, out);
+}
+
 static void
 emit(void (*fn)(const struct fg_hall_event *, void *), void *ctx, const struct fg_hall_event *ev)
 {
@@ -93,7 +101,8 @@ emit(void (*fn)(const struct fg_hall_event *, void *), void *ctx, const struct f
 
 void
 fg_hallway(struct rng *rng, struct fg_member *m, int n, enum fg_xp_rule rule, int floor,
-           void (*fn)(const struct fg_hall_event *ev, void *ctx), void *ctx)
+           struct fg_budgets *room, void (*fn)(const struct fg_hall_event *ev, void *ctx),
+           void *ctx)
 {
 	struct fg_party before, after;
 	struct fg_cont *cont = xmalloc(sizeof(*cont));
@@ -124,6 +133,7 @@ fg_hallway(struct rng *rng, struct fg_member *m, int n, enum fg_xp_rule rule, in
 			emit(fn, ctx, &ev);
 	}
 	fg_party_math(m, n, &after);
+	fg_budgets(&after, floor, room); /* once, after steps 1 and 2 */
 	/* 3. continuous effects: holds end with the fight; damage rolls */
 	for (int i = 0; i < n; i++) {
 		for (int e = 0; e < m[i].neffects && !m[i].dead;) {
@@ -163,4 +173,73 @@ fg_hallway(struct rng *rng, struct fg_member *m, int n, enum fg_xp_rule rule, in
 	}
 	free(cont);
 	free(draw);
+}
+
+void
+fg_picks_start(struct fg_picks *p, const struct fg_draw *d)
+{
+	memset(p, 0, sizeof(*p));
+	p->n = d->n;
+	for (int i = 0; i < d->n; i++)
+		p->order[i] = d->rank.order[i];
+	for (int k = 0; k < FG_CAT_COUNT; k++)
+		p->holder[k] = -1;
+}
+
+int
+fg_picks_next(const struct fg_picks *p)
+{
+	if (p->n < 1 || p->made >= FG_CAT_COUNT)
+		return -1;
+	return p->order[p->made % p->n];
+}
+
+static void picks_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+picks_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int
+fg_picks_choose(struct fg_picks *p, int who, enum fg_category k, const char *const *names,
+                char *err, size_t errlen)
+{
+	int next = fg_picks_next(p), left = -1, nleft = 0;
+
+	if (next < 0) {
+		picks_err(err, errlen, "Every category is chosen for this room already.");
+		return -1;
+	}
+	if (who != next) {
+		picks_err(err, errlen,
+		          "It is %s's turn to choose a category (the highest roller chooses "
+		          "first, then the next).",
+		          names[next]);
+		return -1;
+	}
+	if (p->holder[k] >= 0) {
+		picks_err(err, errlen, "%s is %s's already; choose one of the others.",
+		          fg_category_name(k), names[p->holder[k]]);
+		return -1;
+	}
+	p->holder[k] = who;
+	p->made++;
+	for (int c = 0; c < FG_CAT_COUNT; c++) {
+		if (p->holder[c] < 0) {
+			left = c;
+			nleft++;
+		}
+	}
+	if (nleft == 1) {
+		p->holder[left] = fg_picks_next(p);
+		p->made++;
+	}
+	return 0;
 }

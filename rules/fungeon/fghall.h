@@ -66,6 +66,12 @@ struct fg_draw {
 
 void fg_draw_categories(struct rng *rng, int n, struct fg_draw *out);
 
+/* Entering the dungeon when the players don't agree on it: each of the n
+ * players rolls one die (their Thwack-O) and the highest describes the
+ * entrance, ties re-rolled (the same roll as the category draw: out->rank
+ * .order[0] describes). */
+void fg_entrance(struct rng *rng, int n, struct fg_draw *out);
+
 enum fg_hall_kind {
 	FG_HALL_DUE,       /* step 1: member died; a new one is due at `level` */
 	FG_HALL_FRESH,     /* step 1: member is a replacement made since the last hallway */
@@ -89,9 +95,39 @@ struct fg_hall_event {
 /*
  * Runs the hallway over party m[0..n) (n <= FG_PARTY_MAX) on the given floor
  * (the one in play), calling fn for each event in order. Clears the fresh
- * marks. The category holders are in the FG_HALL_DRAW event's draw.
+ * marks. The order in which players choose categories is in the
+ * FG_HALL_DRAW event's draw. *room receives the next room's budgets,
+ * computed once from the party after steps 1 and 2 (replacements and
+ * level-ups), so that a death in step 3 or later in the room changes
+ * nothing: the caller keeps them for the whole room.
  */
 void fg_hallway(struct rng *rng, struct fg_member *m, int n, enum fg_xp_rule rule, int floor,
-                void (*fn)(const struct fg_hall_event *ev, void *ctx), void *ctx);
+                struct fg_budgets *room, void (*fn)(const struct fg_hall_event *ev, void *ctx),
+                void *ctx);
+
+/*
+ * Choosing categories (RULES.md section 4): the highest roller of the draw
+ * chooses first among the categories left, then the next highest, and so
+ * on; a player chooses more than once only when there are fewer players
+ * than categories (the choosing then goes round again in the same order),
+ * so with more players than categories the last ones get none. The last
+ * category left goes to whoever would choose it next.
+ */
+struct fg_picks {
+	int n;                    /* players in the draw, 0..FG_PARTY_MAX */
+	int order[FG_PARTY_MAX];  /* member indices, best first */
+	int holder[FG_CAT_COUNT]; /* the member holding each category, or -1 */
+	int made;                 /* choices made so far */
+};
+
+/* Starts the choosing in the draw's order, nothing held yet. */
+void fg_picks_start(struct fg_picks *p, const struct fg_draw *d);
+/* The member who chooses next, or -1 when every category is held. */
+int fg_picks_next(const struct fg_picks *p);
+/* Member `who` chooses category k. Returns 0 (and gives the last category
+ * left to the next in order), or -1 with one sentence in err naming whose
+ * turn it is or who holds k; names[i] is member i's player. */
+int fg_picks_choose(struct fg_picks *p, int who, enum fg_category k, const char *const *names,
+                    char *err, size_t errlen);
 
 #endif

@@ -98,7 +98,7 @@ copy(char *dst, size_t size, const char *src)
 
 void
 fg_member_init(struct fg_member *m, const char *user_key, const char *player, const char *name,
-               const char *cls, int level, enum fg_xp_rule rule)
+               const char *cls, int level)
 {
 	memset(m, 0, sizeof(*m));
 	copy(m->user_key, sizeof(m->user_key), user_key);
@@ -107,7 +107,7 @@ fg_member_init(struct fg_member *m, const char *user_key, const char *player, co
 	copy(m->cls, sizeof(m->cls), cls);
 	m->level = level;
 	m->hits = fg_max_hits(level);
-	m->xp = fg_xp_needed(rule, level);
+	m->xp = 0; /* whatever its level: "None of us have any" */
 }
 
 bool
@@ -133,6 +133,56 @@ fg_level_up(struct fg_member *m, enum fg_xp_rule rule, struct fg_levelup *up)
 	if (up != NULL)
 		*up = u;
 	return true;
+}
+
+int
+fg_add_wanderer(struct fg_member *m, int64_t points)
+{
+	if (m->nwander == FG_WANDERERS_MAX)
+		return -1;
+	m->wanderer[m->nwander++] = points;
+	return 0;
+}
+
+void
+fg_wanderer_remove(struct fg_member *m, int i)
+{
+	if (i < 0 || i >= m->nwander)
+		return;
+	memmove(&m->wanderer[i], &m->wanderer[i + 1],
+	        (size_t)(m->nwander - i - 1) * sizeof(m->wanderer[0]));
+	m->nwander--;
+}
+
+int
+fg_plunder(struct fg_member *from, int i, struct fg_member *to)
+{
+	struct fg_item *it;
+
+	if (!from->dead || to->dead || i < 0 || i >= from->nitems)
+		return -1;
+	it = fg_item_add(to);
+	if (it == NULL)
+		return -1;
+	*it = from->items[i];
+	fg_item_remove(from, i);
+	return 0;
+}
+
+int
+fg_magic_cure(struct fg_member *m)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->neffects;) {
+		if (m->effects[i].kind == FG_EFFECT_DAMAGE) {
+			fg_effect_remove(m, i);
+			n++;
+			continue;
+		}
+		i++;
+	}
+	return n;
 }
 
 bool
@@ -198,7 +248,7 @@ fg_annoy_dice(const struct fg_member *m, bool bonus, const char *type, bool univ
 
 	if (magic != NULL)
 		*magic = mg;
-	return m->level + (bonus ? fg_class_bonus(m->level) : 0) + mg;
+	return m->level + (bonus && !universal ? fg_class_bonus(m->level) : 0) + mg;
 }
 
 int

@@ -35,16 +35,17 @@
 
 #include "rules/fungeon/fgcost.h"
 
-#define FG_DIE         6   /* every Fungeon die is a d6 */
-#define FG_KEY_MAX     128 /* a player's user key, with the NUL */
-#define FG_PLAYER_MAX  64  /* a player's display name, with the NUL */
-#define FG_CLASS_MAX   24  /* bytes of a class, without the NUL */
-#define FG_PARTY_MAX   8
-#define FG_ITEMS_MAX   8 /* treasure one Fungeoneer carries */
-#define FG_EFFECTS_MAX 4 /* continuous effects on one Fungeoneer */
-#define FG_FLOOR_MAX   99
-#define FG_XP_MAX      100000000 /* XP one Fungeoneer may hold */
-#define FG_SOURCE_MAX  (2 * FG_NAME_MAX + 2)
+#define FG_DIE           6   /* every Fungeon die is a d6 */
+#define FG_KEY_MAX       128 /* a player's user key, with the NUL */
+#define FG_PLAYER_MAX    64  /* a player's display name, with the NUL */
+#define FG_CLASS_MAX     24  /* bytes of a class, without the NUL */
+#define FG_PARTY_MAX     8
+#define FG_ITEMS_MAX     8 /* treasure one Fungeoneer carries */
+#define FG_EFFECTS_MAX   4 /* continuous effects on one Fungeoneer */
+#define FG_FLOOR_MAX     99
+#define FG_XP_MAX        100000000 /* XP one Fungeoneer may hold */
+#define FG_SOURCE_MAX    (2 * FG_NAME_MAX + 2)
+#define FG_WANDERERS_MAX 8 /* wandering monsters one player has yet to build */
 
 enum fg_xp_rule {
 	FG_XP_TABLE = 0, /* the level table (default) */
@@ -81,13 +82,14 @@ struct fg_member {
 	int level, hits;
 	int64_t xp;
 	bool dead;
-	bool fresh;                /* a replacement made since the last hallway */
-	int64_t credit;            /* town trade points from sold treasure */
-	int64_t wander;            /* points to build a wandering monster with */
-	int nitems;                /* 0..FG_ITEMS_MAX */
-	struct fg_item *items;     /* nitems items, owned */
-	int neffects;              /* 0..FG_EFFECTS_MAX */
-	struct fg_effect *effects; /* neffects effects, owned */
+	bool fresh;                         /* a replacement made since the last hallway */
+	int64_t credit;                     /* town trade points from sold treasure */
+	int nwander;                        /* 0..FG_WANDERERS_MAX */
+	int64_t wanderer[FG_WANDERERS_MAX]; /* points of each wandering monster to build */
+	int nitems;                         /* 0..FG_ITEMS_MAX */
+	struct fg_item *items;              /* nitems items, owned */
+	int neffects;                       /* 0..FG_EFFECTS_MAX */
+	struct fg_effect *effects;          /* neffects effects, owned */
 };
 
 struct fg_party {
@@ -127,10 +129,11 @@ int64_t fg_xp_needed(enum fg_xp_rule rule, int level);
 /* The highest level (1..FG_LEVEL_MAX) that xp reaches under the rule. */
 int fg_level_for_xp(enum fg_xp_rule rule, int64_t xp);
 
-/* A fresh Fungeoneer at full hits, with the XP its level needs. m must own
- * nothing (never initialised, or freed by fg_member_free()). */
+/* A fresh Fungeoneer at full hits with 0 XP, whatever its level (XP then
+ * counts up against the level table from there). m must own nothing (never
+ * initialised, or freed by fg_member_free()). */
 void fg_member_init(struct fg_member *m, const char *user_key, const char *player, const char *name,
-                    const char *cls, int level, enum fg_xp_rule rule);
+                    const char *cls, int level);
 
 /* Applies every level m's XP reaches (never lowering a level). Returns true
  * and fills up (may be NULL) when m gained at least one level. Dead
@@ -153,6 +156,21 @@ struct fg_item *fg_item_add(struct fg_member *m);
 /* Removes item i (ignored when out of range), keeping the others' order. */
 void fg_item_remove(struct fg_member *m, int i);
 
+/* Gives m's player one more wandering monster of `points` to build (each
+ * failure on the way back builds its own; points never pool). Returns -1
+ * when m has FG_WANDERERS_MAX already. */
+int fg_add_wanderer(struct fg_member *m, int64_t points);
+/* Removes wanderer i (built), keeping the others' order. */
+void fg_wanderer_remove(struct fg_member *m, int i);
+
+/* Moves item i of the dead Fungeoneer `from` to the living `to` (its
+ * treasure is left for the others to plunder). Returns -1 when from lives,
+ * to is dead, i is out of range or to carries FG_ITEMS_MAX already. */
+int fg_plunder(struct fg_member *from, int i, struct fg_member *to);
+/* A magic treasure used on m ends its continuous damage. Returns how many
+ * effects ended. */
+int fg_magic_cure(struct fg_member *m);
+
 /* Takes n hits (down to 0). Returns true when m died of it; its continuous
  * effects end then. */
 bool fg_damage(struct fg_member *m, int n);
@@ -167,8 +185,9 @@ bool fg_item_matches(const struct fg_design *item, const char *type);
 
 /*
  * Dice a Fungeoneer rolls against an obstacle of damage `type` (may be "")
- * that is `universal` or not. Annoy: level + class bonus (when `bonus`, the
- * class fits) + matching magic Annoy dice unless universal. Pain: level,
+ * that is `universal` or not. Annoy: level, plus class bonus (when `bonus`,
+ * the class fits) and matching magic Annoy dice unless universal (against
+ * a universal obstacle nobody adds either, on Annoy as on Pain). Pain: level,
  * plus class bonus and matching magic Pain dice unless universal (universal
  * damage: no class bonus or magic protection applies). *magic receives the
  * magic dice counted (may be NULL).

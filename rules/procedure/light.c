@@ -199,6 +199,22 @@ lights_burn_torches(struct lights *ls, struct light *out)
 	return n;
 }
 
+size_t
+lights_blow_candles(struct lights *ls, struct light *out)
+{
+	size_t n = 0, i = 0;
+
+	while (i < ls->n) {
+		if (ls->l[i].kind == LIGHT_CANDLE) {
+			out[n++] = ls->l[i];
+			lights_remove(ls, i);
+			continue;
+		}
+		i++;
+	}
+	return n;
+}
+
 bool
 lights_flag_oldest(struct lights *ls, enum procedure p, struct light *before)
 {

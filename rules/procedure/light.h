@@ -92,6 +92,10 @@ size_t lights_burn(struct lights *ls, enum procedure p, struct light_change *ch)
  * for LIGHT_MAX), returns how many. */
 size_t lights_burn_torches(struct lights *ls, struct light *out);
 
+/* Running blows every lit candle out. Writes copies of them to out (room
+ * for LIGHT_MAX), returns how many. */
+size_t lights_blow_candles(struct lights *ls, struct light *out);
+
 /*
  * A Light result: the oldest lit source sputters. A torch or candle goes
  * out (removed); a lantern's oil runs low (one turn left). Copies the

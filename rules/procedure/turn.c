@@ -13,6 +13,13 @@ turn_clock_init(struct turn_clock *c)
 	c->lights.next_id = 1;
 }
 
+size_t
+turn_set_running(struct turn_clock *c, bool running, struct light *out)
+{
+	c->running = running;
+	return running ? lights_blow_candles(&c->lights, out) : 0;
+}
+
 void
 turn_report_init(struct turn_report *r)
 {
@@ -40,11 +47,27 @@ add(struct turn_report *r, enum turn_event_kind k, int turn, int value, const st
 		e->light = *l;
 }
 
+/* An Encounter: the creature a Sign announced, else (delving, with an
+ * encounter table) the table's creature, else the GM's wandering monster. */
 static void
-encounter(struct turn_clock *c, const struct turn_how *how, struct turn_report *r)
+encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, struct turn_report *r)
 {
 	if (how->safe) {
 		add(r, TE_SAFE_AREA, c->turn, 0, NULL);
+		return;
+	}
+	if (!c->sign_set && p == PROC_DELVING && how->encounters != NULL) {
+		size_t n;
+
+		tension_pick(how->rng, how->encounters, how->tension, &r->pick);
+		if (r->pick.struck) {
+			add(r, TE_ENCOUNTER_STRUCK, c->turn, 0, NULL);
+			return;
+		}
+		n = utf8_cut(r->pick.text, strlen(r->pick.text), sizeof(r->sign) - 1);
+		memcpy(r->sign, r->pick.text, n);
+		r->sign[n] = '\0';
+		add(r, TE_ENCOUNTER_ROLLED, c->turn, 0, NULL);
 		return;
 	}
 	if (!c->sign_set) {
@@ -110,7 +133,7 @@ effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struc
 {
 	switch (how->effect) {
 	case HZ_ENCOUNTER:
-		encounter(c, how, r);
+		encounter(c, p, how, r);
 		break;
 	case HZ_SIGN:
 		add(r, TE_SIGN_HINT, c->turn, 0, NULL);
@@ -195,6 +218,13 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	 * lit), but what the result did is reported first. */
 	nch = lights_burn(&c->lights, p, ch);
 	effect(c, p, how, r);
+	if (c->running) {
+		struct light blown[LIGHT_MAX];
+		size_t nb = lights_blow_candles(&c->lights, blown);
+
+		for (size_t i = 0; i < nb; i++)
+			add(r, TE_CANDLE_BLOWN, c->turn, 0, &blown[i]);
+	}
 	if (fatigue_was_due)
 		add(r, how->resting ? TE_FATIGUE_AVOIDED : TE_FATIGUE_DAMAGE, c->turn, 0, NULL);
 	for (size_t i = 0; i < nch; i++) {

@@ -45,31 +45,35 @@ struct turn_clock {
 	struct lights lights;
 	bool flagged;          /* this turn's Light result may still be ruled a flicker */
 	struct light flag_was; /* the flagged source before it sputtered */
+	bool running;          /* the party runs: candles are blown out */
 };
 
 enum turn_event_kind {
 	/* what the hazard result did */
-	TE_ENCOUNTER,       /* a wandering monster appears */
-	TE_SIGN_MET,        /* the encounter is the remembered sign's creature */
-	TE_SAFE_AREA,       /* no encounter: this is a safe area */
-	TE_SIGN_HINT,       /* exploration sign: a hint of danger */
-	TE_SIGN_REMEMBERED, /* delving sign: its creature is the next encounter */
-	TE_SIGN_STRUCK,     /* delving sign: the table's roll was struck: no creature */
-	TE_FLAG_OUT,        /* Light: a torch or candle sputters out */
-	TE_FLAG_LOW,        /* Light: a lantern's oil runs low */
-	TE_FLAG_NONE,       /* Light: nothing is lit */
-	TE_BURN_OUT,        /* Burn: a torch burns out */
-	TE_BURN_NONE,       /* Burn: no torch is lit */
-	TE_FATIGUE_CHOICE,  /* exploration Fatigue: rest now or CON save */
-	TE_FATIGUE_RESTING, /* exploration Fatigue on a rest turn: this rest is it */
-	TE_FATIGUE_PENDING, /* delving Fatigue: rest next turn or 1 damage each */
-	TE_FATIGUE_IGNORED, /* delving Fatigue on a rest turn */
-	TE_SHIFT,           /* delving: the environment changes */
+	TE_ENCOUNTER,        /* a wandering monster appears */
+	TE_SIGN_MET,         /* the encounter is the remembered sign's creature */
+	TE_ENCOUNTER_ROLLED, /* delving: the encounter table's creature (in sign, pick) */
+	TE_ENCOUNTER_STRUCK, /* delving: the table's roll was struck: no encounter */
+	TE_SAFE_AREA,        /* no encounter: this is a safe area */
+	TE_SIGN_HINT,        /* exploration sign: a hint of danger */
+	TE_SIGN_REMEMBERED,  /* delving sign: its creature is the next encounter */
+	TE_SIGN_STRUCK,      /* delving sign: the table's roll was struck: no creature */
+	TE_FLAG_OUT,         /* Light: a torch or candle sputters out */
+	TE_FLAG_LOW,         /* Light: a lantern's oil runs low */
+	TE_FLAG_NONE,        /* Light: nothing is lit */
+	TE_BURN_OUT,         /* Burn: a torch burns out */
+	TE_BURN_NONE,        /* Burn: no torch is lit */
+	TE_FATIGUE_CHOICE,   /* exploration Fatigue: rest now or CON save */
+	TE_FATIGUE_RESTING,  /* exploration Fatigue on a rest turn: this rest is it */
+	TE_FATIGUE_PENDING,  /* delving Fatigue: rest next turn or 1 damage each */
+	TE_FATIGUE_IGNORED,  /* delving Fatigue on a rest turn */
+	TE_SHIFT,            /* delving: the environment changes */
 	/* what time did */
 	TE_FATIGUE_AVOIDED, /* the party rested after delving Fatigue */
 	TE_FATIGUE_DAMAGE,  /* it did not: 1 damage to each member */
 	TE_LIGHT_WARN,      /* a source has one turn left */
 	TE_LIGHT_OUT,       /* a source burned out */
+	TE_CANDLE_BLOWN,    /* the party runs: a lit candle is blown out */
 	TE_RESTED,          /* this turn was a rest */
 	TE_REST_DUE,        /* value turns without a rest: the reminder */
 	TE_REST_SKIPPED,    /* exploration: the due rest was skipped: CON save */
@@ -86,9 +90,11 @@ struct turn_report {
 	size_t n;
 	size_t dropped; /* events past TURN_EVENTS_MAX, not kept */
 	struct turn_event ev[TURN_EVENTS_MAX];
-	/* TE_SIGN_MET, TE_SIGN_REMEMBERED: the creature, "" when unnamed */
+	/* TE_SIGN_MET, TE_SIGN_REMEMBERED, TE_ENCOUNTER_ROLLED: the creature, ""
+	 * when unnamed */
 	char sign[TURN_SIGN_MAX];
-	/* TE_SIGN_REMEMBERED, TE_SIGN_STRUCK with a table: its d10 + Tension */
+	/* TE_SIGN_REMEMBERED, TE_SIGN_STRUCK, TE_ENCOUNTER_ROLLED,
+	 * TE_ENCOUNTER_STRUCK with a table: its d10 + Tension */
 	struct tension_pick pick;
 };
 
@@ -103,6 +109,12 @@ struct turn_how {
 	int tension;
 	struct rng *rng;
 };
+
+/* Sets whether the party runs (a movement setting). Starting to run blows
+ * every lit candle out at once: copies go to out (room for LIGHT_MAX) and
+ * the count is returned; while it runs, each turn blows out any candle lit
+ * since (TE_CANDLE_BLOWN). */
+size_t turn_set_running(struct turn_clock *c, bool running, struct light *out);
 
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
 void turn_clock_init(struct turn_clock *c);

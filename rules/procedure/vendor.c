@@ -1,6 +1,10 @@
 /* vendor: vendors, bargaining and carrying capacity; see vendor.h. */
 #include "rules/procedure/vendor.h"
 
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
 #include "rules/base/rng.h"
 
 static const struct bargain_row bargains[] = {
@@ -71,8 +75,8 @@ load_band_of(const struct carry_row *row, int weight)
 const char *
 load_band_name(enum load_band b)
 {
-	static const char *const names[LOAD_BAND_COUNT] = {"unencumbered", "medium", "heavy",
-	                                                   "over capacity"};
+	static const char *const names[LOAD_BAND_COUNT] = {"unencumbered", "medium", "heavy (max)",
+	                                                   "dragging (over heavy)"};
 
 	return (unsigned)b < LOAD_BAND_COUNT ? names[b] : "?";
 }
@@ -82,12 +86,55 @@ load_penalty(enum load_band b)
 {
 	static const char *const penalties[LOAD_BAND_COUNT] = {
 	    "No penalty.",
-	    "Speed drops by a third (e.g. 90 to 60 yards a turn), at most +3 from Dex, and -3 to "
-	    "Str- and Dex-based checks.",
-	    "Speed drops by a third (e.g. 90 to 60 yards a turn), at most +1 from Dex, and -6 to "
-	    "Str- and Dex-based checks.",
-	    "Too much to carry: the character cannot move until something is dropped.",
+	    "Movement -5 ft, Encumbrance 3 (offsets Dex), 1 Fatigue at the end of each room.",
+	    "Movement 5 ft, Dex incapacitated, 3 Fatigue at the end of each room.",
+	    "Movement 5 ft, Dex incapacitated, 1 Fatigue per round.",
 	};
 
 	return (unsigned)b < LOAD_BAND_COUNT ? penalties[b] : "?";
+}
+
+bool
+vendor_tried(const struct vendor *v, const char *item)
+{
+	for (int i = 0; i < v->ntried; i++)
+		if (strcasecmp(v->tried[i], item) == 0)
+			return true;
+	return false;
+}
+
+int
+vendor_try(struct vendor *v, const char *item, char *err, size_t errlen)
+{
+	for (int i = 0; i < v->ntried; i++) {
+		if (strcasecmp(v->tried[i], item) != 0)
+			continue;
+		snprintf(err, errlen,
+		         "%s has already dealt on %s: a buy or sell of an item or lot is tried "
+		         "once, and a rejected price ends it for good.",
+		         v->name, v->tried[i]);
+		return -1;
+	}
+	if (v->ntried == VENDOR_TRIED_MAX) {
+		snprintf(err, errlen,
+		         "%s has dealt on %d items or lots, the most the bot remembers for one "
+		         "vendor.",
+		         v->name, VENDOR_TRIED_MAX);
+		return -1;
+	}
+	snprintf(v->tried[v->ntried++], sizeof(v->tried[0]), "%.32s", item);
+	return 0;
+}
+
+void
+vendor_bargain(const struct vendor *v, int64_t roll, struct bargain *out)
+{
+	int64_t m = roll - v->stock.skill;
+
+	out->roll = roll;
+	out->skill = v->stock.skill;
+	out->margin = (int)(m < -MARGIN_LIMIT  ? -MARGIN_LIMIT
+	                    : m > MARGIN_LIMIT ? MARGIN_LIMIT
+	                                       : m);
+	out->row = bargain_row_of(out->margin);
 }

@@ -6,14 +6,18 @@
  * 1d10 x 10% of its coins for salvage, and bargains with skill 1d10 + 5.
  * A deal is attempted once; the player's margin of success picks a row of
  * the bargain table. Carrying capacity depends on the Strength modifier
- * (-4..+10) and gives three load bands; what each band costs is our ruling
- * (see load_penalty).
+ * (-4..+10) and gives three load bands; what each costs comes from the
+ * safe-areas text (RULES.md section 6: medium, max/heavy, dragging), whose
+ * table is garbled: the reading is our Ruling. The larger of these and
+ * armour's penalty applies; they don't stack.
  */
 #ifndef DELVER_VENDOR_H
 #define DELVER_VENDOR_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct rng;
 
@@ -32,6 +36,35 @@ struct vendor_stock {
 };
 
 void vendor_roll(struct rng *r, struct vendor_stock *out);
+
+#define VENDOR_NAME_MAX  24 /* bytes of a vendor's name, without the NUL */
+#define VENDOR_ITEM_MAX  32 /* bytes of an item's or lot's name, without the NUL */
+#define VENDOR_TRIED_MAX 32 /* items or lots remembered for one vendor */
+#define VENDORS_MAX      16 /* vendors remembered in one channel */
+
+/* A vendor the channel met: its stock (the skill rolled once) and every
+ * item or lot already dealt on, each tried once. */
+struct vendor {
+	char name[VENDOR_NAME_MAX + 1];
+	struct vendor_stock stock;
+	int ntried;
+	char tried[VENDOR_TRIED_MAX][VENDOR_ITEM_MAX + 1];
+};
+
+/* Whether item was dealt on with v already (case-insensitive). */
+bool vendor_tried(const struct vendor *v, const char *item);
+/* Records a deal on item. Returns 0, or -1 with one sentence in err when
+ * it was tried already or v remembers VENDOR_TRIED_MAX deals. */
+int vendor_try(struct vendor *v, const char *item, char *err, size_t errlen);
+
+/* A deal: the player's bargaining roll against the vendor's skill. */
+struct bargain {
+	int64_t roll; /* the player's total */
+	int skill;    /* the vendor's, 1d10 + 5 as remembered */
+	int margin;   /* roll - skill, kept within +-MARGIN_LIMIT */
+	size_t row;   /* the bargain table's row for the margin */
+};
+void vendor_bargain(const struct vendor *v, int64_t roll, struct bargain *out);
 
 struct bargain_row {
 	int lo, hi;       /* margins covered; INT_MIN / INT_MAX at the open ends */
@@ -63,9 +96,9 @@ struct carry_row {
 const struct carry_row *carry_row_of(int str);
 /* The band weight (lb, >= 0) falls in. */
 enum load_band load_band_of(const struct carry_row *row, int weight);
-/* "unencumbered", "medium", "heavy", "over capacity". */
+/* "unencumbered", "medium", "heavy (max)", "dragging (over heavy)". */
 const char *load_band_name(enum load_band b);
-/* What the band costs, one sentence (our ruling: the source gives none). */
+/* What the band costs, one sentence (the safe-areas text, our reading). */
 const char *load_penalty(enum load_band b);
 
 #endif

@@ -105,7 +105,7 @@ small_channel(struct dispatch *d)
 		say(c, "/as q%d", i);
 		say(c, "/fungeon join G%d fighter 3", i);
 	}
-	say(c, "/fungeon trap add pit annoy 2 pain 1");
+	say(c, "/fungeon trap add pit annoy 2 pain 1 type darts");
 	say(c, "/fungeon monster add rat level 3");
 	fc = fgchan_peek(state_channel(d->state, "console:small"));
 	printf("small channel (%d members, %d designs): state %zu bytes in memory\n", fc->n,
@@ -132,22 +132,26 @@ main(void)
 	/* three designs of each kind a room, so every one fits its budget */
 	for (int k = 0; k < FG_DESIGNS_MAX; k++) {
 		if (k % 3 == 0)
-			say(c, "/fungeon hallway");
+			say(c,
+			    "/fungeon hallway waive:true"); /* a bench fills rooms, not budgets */
 		say(c, "/fungeon trap add t%d annoy 4 pain 4 type fire", k);
 		say(c,
-		    "/fungeon monster add m%d level 5 ability bite annoy 4 pain 4 ability hide "
-		    "resist 2 fire",
+		    "/fungeon monster add m%d level 5 ability bite annoy 4 pain 4 type claws "
+		    "ability hide "
+		    "annoy 1 resist 2 fire type fire",
 		    k);
 		say(c, "/fungeon treasure add r%d fancy pain 1 type fire", k);
 	}
 	if (fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE] != 3 * FG_DESIGNS_MAX)
 		printf("only %d designs stored\n",
 		       fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE]);
-	command(c, fc, "/fungeon annoy t0", 20000, false);
+	command(c, fc, "/fungeon annoy m0/bite", 20000, false);
 	command(c, fc, "/fungeon pain F0 F1 F2 F3 F4 F5 F6 F7 t0 t1 t2 t3 t4 bonus:all", 20000,
 	        true);
-	command(c, fc, "/fungeon cost monster level 20 ability breath annoy 80 pain 80 universal",
-	        20000, false);
+	command(
+	    c, fc,
+	    "/fungeon cost monster level 20 ability breath annoy 80 pain 80 universal type fire",
+	    20000, false);
 	command(c, fc, "/fungeon party", 20000, false);
 	{
 		int n = 200;

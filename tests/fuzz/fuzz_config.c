@@ -43,7 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "r");
 	if (f == NULL)
 		return 0;
-	c = config_load_stream(f, "fuzz.conf", false, err, sizeof(err));
+	c = config_load_stream(f, "fuzz.conf", CONFIG_SECRETS_NONE, err, sizeof(err));
 	fclose(f);
 	if (c != NULL) {
 		check_accepted(c);

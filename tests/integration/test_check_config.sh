@@ -82,6 +82,15 @@ export CREDENTIALS_DIRECTORY
 check credential 0 "t.conf is valid; it enables discord (shard 0 of 1)"
 unset CREDENTIALS_DIRECTORY
 
+# A wrong command line: one line and a pointer to --help, status 2.
+check unknown-option 2 "delver: unknown option '--colour'; delver --help lists the options" \
+	--colour never
+check unknown-short-option 2 "delver: unknown option '-q'; delver --help lists the options" -qV
+check option-without-value 2 "delver: --config needs a value; delver --help lists the options" \
+	--config
+check stray-argument 2 "delver: unexpected argument 'play'; delver --help lists the options" \
+	--console play
+
 printf '[bot]\nfsync always\n' > t.conf
 check syntax 1 "error: t.conf:2: expected 'key = value', a [section] header or a comment"
 
@@ -97,6 +106,12 @@ check shard-0-runs-the-rest 0 "t.conf is valid; it enables discord (shard 0 of 2
 	--check-config --config t.conf --shard 0
 check shard-1-runs-discord-alone 0 "t.conf is valid; it enables discord (shard 1 of 2)" \
 	--check-config --config t.conf --shard 1
+# Only shard 0 runs IRC: the others do not need its secrets.
+printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n[irc.n]\nhost = h\nnick = n\npassword_source = file:%s/absent\n' "$tmp" > t.conf
+check shard-1-needs-no-irc-secret 0 "t.conf is valid; it enables discord (shard 1 of 2)" \
+	--check-config --config t.conf --shard 1
+check shard-0-needs-the-irc-secret 1 "error: t.conf:7: [irc.n] password_source: cannot read $tmp/absent: No such file or directory" \
+	--check-config --config t.conf --shard 0
 printf '[bot]\nstate_dir = /var/lib/delver\n[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n' > t.conf
 check shard-shared-state 1 "error: --shard runs one instance per shard, each with its own state: leave [bot] state_dir unset in t.conf (systemd's StateDirectory= then gives each its own)" \
 	--check-config --config t.conf --shard 0

@@ -48,7 +48,7 @@ add "$(tmpl surprise '[{"type":4,"name":"n","value":3}]' 'Surprise' false)"
 add "$(tmpl procedure '[]' 'procedure' false)"
 add "$(tmpl safe '[{"type":1,"name":"on"}]' 'Only the GM' true)"
 add "$(tmpl vendor '[]' '' null)"
-add "$(tmpl bargain '[{"type":4,"name":"margin","value":3}]' '' false)"
+add "$(tmpl bargain '[{"type":3,"name":"vendor","value":"Gus"},{"type":3,"name":"item","value":"ring"},{"type":3,"name":"deal","value":"sell"}]' "There is no vendor 'Gus' here" true)"
 add "$(tmpl encumbrance '[{"type":4,"name":"str","value":2},{"type":4,"name":"weight","value":60}]' '' false)"
 add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false ',"dm":true')"
 add '{"type":3,"data":{"custom_id":"a:help gm","component_type":2},"expect":"/gm","private":false}'
@@ -63,18 +63,19 @@ wait_until "i['answered'] == 1000" 15
 [ "$(stat interactions.late)" = 0 ] || fail "interactions answered late"
 [ "$(stat violations)" = 0 ] || fail "violations: $(stat violation_list)"
 
-# A restart with the same state directory does not register again.
+# A restart with the same state directory resumes the session and does
+# not register again.
 bot_stop
-identify_window
 bot_start
-wait_until "g['ready'] and g['identifies'] == 2" 15
+wait_until "g['ready'] and g['resumed'] == 1" 15
+[ "$(stat gateway.identifies)" = 1 ] || fail "the restart did not resume the session"
 sleep 0.5
 [ "$(stat rest.registrations)" = 1 ] || fail "unchanged commands were registered again"
 grep -q "unchanged since they were registered" "$BOT_LOG" || fail "no log line about the skip"
 
-# The dev guild is another scope: registered there, at once.
+# The dev guild is another scope: registered there, at once (after a
+# resume too).
 bot_stop
-identify_window
 bot_start dev_guild=1000000000000000001
 wait_until "g['ready'] and r['registrations'] == 2" 15
 stat rest.commands_scope | grep -q "/guilds/1000000000000000001/commands" ||

@@ -2,8 +2,9 @@
 # The systemd units as `make install` writes them: `systemd-analyze verify`
 # passes with no complaint at all (the installed binary and man page exist:
 # the install goes to a scratch PREFIX, so the units name real paths), and
-# `systemd-analyze security` rates them OK or better. A unit with a typo
-# must be caught, or this test could not fail.
+# `systemd-analyze security` rates them OK or better, and both load every
+# credential the example configuration names. A unit with a typo must be
+# caught, or this test could not fail.
 . tests/integration/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -50,6 +51,18 @@ for u in delver.service delver@.service; do
 	*) fail "security $u rates '$rating': $line" ;;
 	esac
 done
+
+# The example configuration and the units agree: every credential the
+# example names is one both units load (delver@0 runs IRC too).
+creds=$(grep -o 'credential:[a-z][a-z0-9._-]*' config/delver.conf.example | sort -u)
+[ -n "$creds" ] || fail "the example configuration names no credential"
+for c in $creds; do
+	for u in delver.service delver@.service; do
+		grep -qx "LoadCredential=${c#credential:}" "$units/$u" ||
+			fail "the example names $c but $u does not load it"
+	done
+done
+echo "ok   the example's credentials are the units' ($(echo $creds))"
 
 # The negative control: a misspelt key is reported.
 mkdir "$tmp/broken"

@@ -4,6 +4,13 @@
  *
  * fake_discord --port-file FILE --token TOKEN [--heartbeat MS]
  *              [--record FILE] [--stats FILE] [--expect-compress yes|no]
+ *              [--resume-window MS]
+ *
+ * As Discord does, a session stays resumable for a while after its
+ * connection ends (--resume-window, 120 s by default); the events
+ * dispatched meanwhile are kept and replayed after RESUME, and each
+ * interaction must be answered within 3 s of its creation here (later
+ * callbacks get 404 "Unknown interaction").
  *
  * It listens on an ephemeral port of 127.0.0.1, writes "PORT\n" to the port
  * file, and serves until SIGTERM, SIGINT or a "quit" control. The bot's
@@ -19,6 +26,7 @@
  *                             remaining N | mark (restarts the heartbeat gap
  *                             and the since-mark interaction counts) |
  *                             lenient on|off | quit |
+ *                             hold on|off (IDENTIFY and RESUME go unanswered) |
  *                             age MS (interactions so far made MS older) |
  *                             zsplit BYTES (compressed payloads in messages
  *                             of this size) | zexpect yes|no|any (as
@@ -137,6 +145,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "delivered", (double)F.st.delivered);
 	cJSON_AddNumberToObject(i, "answered", (double)F.st.answered);
 	cJSON_AddNumberToObject(i, "duplicates", (double)F.st.duplicates);
+	cJSON_AddNumberToObject(i, "replay_duplicates", (double)F.st.replay_duplicates);
 	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
 	cJSON_AddNumberToObject(i, "parts_missing", rest_fake_parts_missing());
@@ -458,7 +467,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: fake_discord --port-file FILE --token TOKEN [--heartbeat MS] "
-	                "[--record FILE] [--stats FILE] [--expect-compress yes|no]\n");
+	                "[--record FILE] [--stats FILE] [--expect-compress yes|no] "
+	                "[--resume-window MS]\n");
 	exit(2);
 }
 
@@ -472,6 +482,7 @@ main(int argc, char **argv)
 
 	memset(&F, 0, sizeof(F));
 	F.heartbeat_ms = 41250;
+	F.resume_window = 120000;
 	F.remaining = 1000;
 	F.st.last_close = -1;
 	F.next_id = 1200000000000000000ull;
@@ -490,6 +501,8 @@ main(int argc, char **argv)
 			F.token = xstrdup(v);
 		else if (!strcmp(argv[i], "--heartbeat"))
 			F.heartbeat_ms = atoi(v);
+		else if (!strcmp(argv[i], "--resume-window"))
+			F.resume_window = atoll(v);
 		else if (!strcmp(argv[i], "--record"))
 			F.record = fopen(v, "w");
 		else if (!strcmp(argv[i], "--stats"))

@@ -1,6 +1,7 @@
 /*
  * Unit tests for bot/app.c's life cycle: the order of the two-phase stop,
- * asynchronous and late completions, step timeouts, and SIGHUP's reload.
+ * asynchronous and late completions, step timeouts, SIGHUP's reload, and
+ * SIGINT asking the interrupt handler first.
  * app.c is included to reach its static functions (curl's UNITTEST idea);
  * the test builds a struct app by hand instead of calling app_run().
  */
@@ -193,6 +194,114 @@ test_a_stuck_step_times_out(void **state)
 	app_free(&a);
 }
 
+/* A service whose progress the test decides. */
+static const char *stall_reason;
+
+static const char *
+fake_stalled(void *ctx, char *why, size_t len)
+{
+	if (stall_reason == NULL)
+		return NULL;
+	snprintf(why, len, "%s", stall_reason);
+	return why;
+}
+
+static const struct app_service_ops watched_ops = {
+    .name = "watched", .drain = fake_drain, .stop = fake_stop, .stalled = fake_stalled};
+
+/* Runs the loop until the watchdog has fired n more times. */
+static void
+watchdog_runs(struct app *a, uint64_t n)
+{
+	uint64_t until = a->pings + a->withheld + n;
+
+	while (a->pings + a->withheld < until)
+		uv_run(a->loop, UV_RUN_ONCE);
+}
+
+static void
+test_watchdog_pings_only_while_services_progress(void **state)
+{
+	struct app a;
+	struct fake f = {.name = "watched"};
+	uint64_t pings;
+
+	app_setup(&a);
+	app_add_service(&a, &watched_ops, &f);
+	uv_timer_start(&a.watchdog, on_watchdog, 5, 5);
+	stall_reason = NULL;
+	watchdog_runs(&a, 3);
+	assert_true(a.pings >= 3);
+	assert_int_equal(a.withheld, 0);
+	stall_reason = "the gateway heartbeat is 12 s late";
+	pings = a.pings;
+	watchdog_runs(&a, 4);
+	assert_int_equal(a.pings, pings);
+	assert_true(a.withheld >= 4);
+	stall_reason = NULL;
+	pings = a.pings;
+	watchdog_runs(&a, 2);
+	assert_true(a.pings >= pings + 2);
+	uv_timer_stop(&a.watchdog);
+	app_shutdown(&a, APP_EXIT_OK, "test");
+	app_finish(&a);
+}
+
+/* The spin issue 12 found: a timer re-armed at 0 ms from its own callback
+ * (refreshing the loop's clock, as discord_ws did) keeps libuv 1.44 in its
+ * timer phase; the watchdog timer still fires in there, but the loop never
+ * polls, so no ping may go. The spin ends after 150 ms here. */
+struct spin {
+	uv_timer_t t;
+	uint64_t until_ns;
+	uint64_t pings_seen; /* the app's pings when the spin began */
+	struct app *a;
+	long turns;
+};
+
+static void
+on_spin(uv_timer_t *t)
+{
+	struct spin *sp = t->data;
+
+	sp->turns++;
+	uv_update_time(t->loop);
+	assert_int_equal(sp->a->pings, sp->pings_seen);
+	if (uv_hrtime() < sp->until_ns)
+		uv_timer_start(t, on_spin, 0, 0);
+}
+
+static void
+test_watchdog_withholds_pings_while_a_timer_spins(void **state)
+{
+	struct app a;
+	struct spin sp = {0};
+	uint64_t withheld;
+
+	app_setup(&a);
+	uv_timer_start(&a.watchdog, on_watchdog, 5, 5);
+	watchdog_runs(&a, 2);
+	assert_true(a.pings >= 2);
+	uv_timer_init(a.loop, &sp.t);
+	sp.t.data = &sp;
+	sp.a = &a;
+	sp.pings_seen = a.pings;
+	withheld = a.withheld;
+	sp.until_ns = uv_hrtime() + 150000000ull;
+	uv_timer_start(&sp.t, on_spin, 0, 0);
+	uv_run(a.loop, UV_RUN_ONCE); /* the whole spin happens in here */
+	/* on_spin checked at every turn that no ping went. */
+	assert_true(sp.turns > 1000);
+	assert_true(a.withheld > withheld);
+	/* Once the loop polls again, the pings come back. */
+	watchdog_runs(&a, 3);
+	assert_true(a.pings > sp.pings_seen);
+	uv_close((uv_handle_t *)&sp.t, NULL);
+	uv_timer_stop(&a.watchdog);
+	app_shutdown(&a, APP_EXIT_OK, "test");
+	app_finish(&a);
+}
+
 static void
 write_file(const char *path, const char *text)
 {
@@ -244,6 +353,43 @@ test_reload_applies_a_good_file_and_keeps_the_old_on_a_bad_one(void **state)
 	app_finish(&a);
 }
 
+static int interrupts;
+static bool interrupt_used;
+
+static bool
+count_interrupt(void *ctx)
+{
+	interrupts++;
+	return interrupt_used;
+}
+
+/* SIGINT asks the interrupt handler first (an interactive console clears
+ * its line): delver stops only when the handler does not use it. */
+static void
+test_sigint_asks_the_interrupt_handler_first(void **state)
+{
+	struct fake svc = {.name = "svc"};
+	struct app a;
+
+	app_setup(&a);
+	app_add_service(&a, &fake_ops, &svc);
+	interrupts = 0;
+	interrupt_used = true;
+	app_set_interrupt(&a, count_interrupt, NULL);
+	on_signal(&a.sigint, SIGINT);
+	assert_int_equal(interrupts, 1);
+	assert_int_equal(a.phase, PHASE_RUN);
+	assert_string_equal(trace, "");
+	/* A handler that does not use it: SIGINT stops delver as ever. */
+	interrupt_used = false;
+	on_signal(&a.sigint, SIGINT);
+	assert_int_equal(interrupts, 2);
+	assert_int_equal(a.phase, PHASE_DRAIN);
+	app_finish(&a);
+	assert_string_equal(trace, "svc.drain svc.stop");
+	assert_int_equal(a.status, APP_EXIT_OK);
+}
+
 int
 main(void)
 {
@@ -251,7 +397,10 @@ main(void)
 	    cmocka_unit_test(test_stop_runs_drains_then_stops_in_reverse_order),
 	    cmocka_unit_test(test_asynchronous_steps_are_waited_for),
 	    cmocka_unit_test(test_a_stuck_step_times_out),
+	    cmocka_unit_test(test_watchdog_pings_only_while_services_progress),
+	    cmocka_unit_test(test_watchdog_withholds_pings_while_a_timer_spins),
 	    cmocka_unit_test(test_reload_applies_a_good_file_and_keeps_the_old_on_a_bad_one),
+	    cmocka_unit_test(test_sigint_asks_the_interrupt_handler_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

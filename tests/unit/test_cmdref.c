@@ -305,22 +305,23 @@ annoy_hint_per_platform(void **unused)
 
 	run(t, "console", "alice", "/fungeon join Alba wizard 2");
 	run(t, "console", "bob", "/fungeon join Brom fighter 2");
-	run(t, "console", "alice", "/fungeon trap add pit annoy 6");
+	run(t, "console", "alice", "/fungeon trap add pit annoy 6 pain 1 type darts");
 	r = run(t, "console", "alice", "/fungeon trigger pit Alba Brom");
 	rendered(r, &d, &i, &con);
-	/* Whoever was caught: the same names, typed three ways (on Discord
-	 * inside the message's one ansi block, so not as `code`). */
+	/* Whoever failed the Annoy roll: the same names, typed three ways (on
+	 * Discord inside the message's one ansi block, so not as `code`). */
 	{
-		const char *c = strstr(con, "Caught, they must resist it: /fungeon annoy pit ");
+		static const char hint[] = "Those who failed suffer it: /fungeon pain pit ";
+		const char *c = strstr(con, hint);
 		char who[64], want[128];
 
 		assert_non_null(c);
-		c += strlen("Caught, they must resist it: /fungeon annoy pit ");
+		c += strlen(hint);
 		snprintf(who, sizeof(who), "%.*s", (int)strcspn(c, "\n"), c);
 		assert_true(strlen(who) >= 4);
-		snprintf(want, sizeof(want), "/fungeon annoy obstacle:pit who:%s", who);
+		snprintf(want, sizeof(want), "/fungeon pain who:pit %s", who);
 		assert_non_null(strstr(d, want));
-		snprintf(want, sizeof(want), "!fungeon annoy pit %s", who);
+		snprintf(want, sizeof(want), "!fungeon pain pit %s", who);
 		assert_non_null(strstr(i, want));
 	}
 	free(d);

@@ -51,8 +51,8 @@ setup(void **state)
 	f->next_id = 5000;
 	run(f, "1", "fungeon join Alba fighter");
 	run(f, "2", "fungeon join Brom thief");
-	run(f, "1", "fungeon trap add Spikes annoy 1");
-	run(f, "1", "fungeon monster add Ogre level 1 ability club annoy 1");
+	run(f, "1", "fungeon trap add Spikes annoy 1 type darts");
+	run(f, "1", "fungeon monster add Ogre level 1 ability club annoy 1 type blunt");
 	run(f, "1", "gm claim");
 	*state = f;
 	return 0;

@@ -23,7 +23,7 @@ load(const char *text)
 
 	assert_non_null(f);
 	err[0] = '\0';
-	c = config_load_stream(f, "t.conf", false, err, sizeof(err));
+	c = config_load_stream(f, "t.conf", CONFIG_SECRETS_NONE, err, sizeof(err));
 	fclose(f);
 	return c;
 }
@@ -51,7 +51,6 @@ test_defaults(void **state)
 	assert_int_equal(c->bot.fsync, FSYNC_EVERYSEC);
 	assert_int_equal(c->bot.log_level, LOG_LEVEL_INFO);
 	assert_null(c->bot.gm_role);
-	assert_true(c->bot.players_roll_hazard);
 	assert_false(c->discord.enabled);
 	assert_string_equal(c->discord.rest_url, "https://discord.com/api/v10");
 	assert_int_equal(c->discord.shard_id, 0);
@@ -87,7 +86,6 @@ test_full_file(void **state)
 	                        "fsync = always\n"
 	                        "log_level = debug\n"
 	                        "gm_role = Dungeon Master\n"
-	                        "players_roll_hazard = no\n"
 	                        "[discord]\n"
 	                        "token_source = env:TOKEN\n"
 	                        "application_id = 123456789012345678\n"
@@ -133,7 +131,6 @@ test_full_file(void **state)
 	assert_int_equal(c->bot.fsync, FSYNC_ALWAYS);
 	assert_int_equal(c->bot.log_level, LOG_LEVEL_DEBUG);
 	assert_string_equal(c->bot.gm_role, "Dungeon Master");
-	assert_false(c->bot.players_roll_hazard);
 	assert_true(c->discord.enabled);
 	assert_string_equal(c->discord.token_source, "env:TOKEN");
 	assert_null(c->discord.token); /* not resolved */
@@ -345,7 +342,12 @@ test_unknown_key(void **state)
 {
 	refused("[bot]\nlog_level = info\ncolour = red\n",
 	        "t.conf:3: [bot] has no key 'colour'; its keys are state_dir, snapshot_interval, "
-	        "snapshot_keep, fsync, evict_after, log_level, gm_role, players_roll_hazard");
+	        "snapshot_keep, fsync, evict_after, log_level, gm_role");
+	/* A key that was removed says what replaced it. */
+	refused("[bot]\nplayers_roll_hazard = no\n",
+	        "t.conf:2: [bot] players_roll_hazard is no longer a key: the GM chooses who rolls "
+	        "the hazard die in each channel with /hazard who anyone or /hazard who gm; remove "
+	        "the line");
 	refused("log_level = info\n",
 	        "t.conf:1: key 'log_level' is outside any section; put it under [bot], [discord], "
 	        "[irc.<network>] or [console]");
@@ -452,7 +454,7 @@ test_bad_source_is_not_echoed(void **state)
 static void
 test_missing_file(void **state)
 {
-	assert_null(config_load("/nonexistent/delver.conf", false, err, sizeof(err)));
+	assert_null(config_load("/nonexistent/delver.conf", CONFIG_SECRETS_NONE, err, sizeof(err)));
 	assert_string_equal(err, "cannot read /nonexistent/delver.conf: No such file or directory");
 }
 

@@ -66,7 +66,7 @@ load_text(const char *text)
 
 	assert_non_null(f);
 	err[0] = '\0';
-	c = config_load_stream(f, "t.conf", true, err, sizeof(err));
+	c = config_load_stream(f, "t.conf", CONFIG_SECRETS_ALL, err, sizeof(err));
 	fclose(f);
 	return c;
 }

@@ -1,7 +1,8 @@
 /*
- * bot/console on a real loop: stdin as a pipe and as a file, read to EOF,
- * stopped and freed. Under ASan the leak checker sees every path that
- * frees a console (the handle's close callback, the file read's callback).
+ * bot/console on a real loop: stdin as a pipe and as a file, read to EOF
+ * or to a quit line, stopped and freed; and its console-only lines (/as,
+ * /channel, quit) and control characters, line by line. Under ASan the leak checker sees every path
+ * that frees a console (the handle's close callback, the file read's callback).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <uv.h>
 
 #include "bot/console/console.h"
+#include "rules/base/buf.h"
 #include "commands/dispatch.h"
 #include "rules/base/rng.h"
 
@@ -103,12 +105,123 @@ file_stdin(void **unused)
 	free(text);
 }
 
+/* A quit line ends the input: what follows it is not read, and on_eof
+ * runs once. */
+static void
+quit_ends_input(void **unused)
+{
+	static const char *const words[] = {"quit", "exit"};
+
+	for (size_t i = 0; i < 2; i++) {
+		char in[64];
+		int p[2];
+		char *text;
+		int n = snprintf(in, sizeof(in), "/roll 1d6\n%s\n/gm claim\n", words[i]);
+
+		assert_int_equal(pipe(p), 0);
+		assert_int_equal(write(p[1], in, (size_t)n), n);
+		close(p[1]);
+		text = run_console(p[0]);
+		assert_non_null(strstr(text, "gm rolls"));
+		assert_null(strstr(text, "GM"));
+		free(text);
+	}
+}
+
+/* One line through console_handle_line; returns what it printed. */
+static char *
+say(struct console *c, const char *line, bool *more)
+{
+	struct buf out;
+	char *text;
+
+	buf_init(&out, 1 << 16);
+	*more = console_handle_line(c, line, strlen(line), &out);
+	text = strdup(out.p != NULL ? out.p : "");
+	buf_free(&out);
+	return text;
+}
+
+/* Checks that line prints want and keeps the console going. */
+static void
+says(struct console *c, const char *line, const char *want)
+{
+	bool more;
+	char *text = say(c, line, &more);
+
+	assert_string_equal(text, want);
+	assert_true(more);
+	free(text);
+}
+
+static void
+as_and_channel(void **unused)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct console_opts o = {.user = "gm", .channel = "t", .echo = true};
+	struct console *c = console_new(&d, &o);
+	bool more;
+	char *text;
+
+	says(c, "/as", "gm> /as\nYou are gm; /as NAME changes it.\n");
+	says(c, "/channel  ", "gm> /channel\nYou are in channel t; /channel NAME changes it.\n");
+	says(c, "/as alice", "gm> /as alice\nYou are now alice.\n");
+	says(c, "/as", "alice> /as\nYou are alice; /as NAME changes it.\n");
+	says(c, "/channel crypt", "alice> /channel crypt\nYou are now in channel crypt.\n");
+	says(c, "/channel",
+	     "alice> /channel\nYou are in channel crypt; /channel NAME changes it.\n");
+	says(c, "/as a:b",
+	     "alice> /as a:b\n/as NAME: a name is 1 to 63 characters with no spaces or colons.\n");
+	/* "/ask" is not "/as k". */
+	text = say(c, "/ask", &more);
+	assert_non_null(strstr(text, "Unknown command 'ask'"));
+	free(text);
+	text = say(c, "quit", &more);
+	assert_string_equal(text, "alice> quit\n");
+	assert_false(more);
+	free(text);
+	/* Only the whole word: "quit now" is a line like any other. */
+	text = say(c, "quit now", &more);
+	assert_true(more);
+	free(text);
+	console_free(c);
+	state_free(d.state);
+	rng_free(d.rng);
+}
+
+/* Control characters never reach the terminal raw: ESC [ A (an arrow key
+ * in a terminal without line editing) comes back as its picture, in the
+ * echo and in the error quoting it. */
+static void
+control_characters_pictured(void **unused)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct console_opts o = {.user = "gm", .channel = "t", .echo = true};
+	struct console *c = console_new(&d, &o);
+	bool more;
+	char *text = say(c, "\033[A\x7f", &more);
+
+	assert_non_null(strstr(text, "gm> \u241b[A\u2421\n"));
+	assert_non_null(strstr(text, "'\u241b[A\u2421'"));
+	for (const char *p = text; *p != '\0'; p++)
+		assert_true((unsigned char)*p >= 0x20 || *p == '\n');
+	free(text);
+	/* A tab is a space. */
+	says(c, "/as\tbob", "gm> /as bob\nYou are now bob.\n");
+	console_free(c);
+	state_free(d.state);
+	rng_free(d.rng);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(pipe_stdin),
 	    cmocka_unit_test(file_stdin),
+	    cmocka_unit_test(quit_ends_input),
+	    cmocka_unit_test(as_and_channel),
+	    cmocka_unit_test(control_characters_pictured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,7 +134,7 @@ msg(struct world *w, const char *json)
 static void
 advance(struct world *w, int64_t limit)
 {
-	int64_t t = gw_next_wakeup(w->g);
+	int64_t t = gw_next_wakeup(w->g, w->now);
 
 	assert_true(t != INT64_MAX);
 	assert_true(t <= limit);
@@ -211,7 +211,8 @@ test_identify_payload(void **state)
 	cJSON_Delete(j);
 	assert_null(frame(w));
 	/* The first heartbeat is jittered within one interval. */
-	assert_true(gw_next_wakeup(w->g) >= w->now && gw_next_wakeup(w->g) < w->now + 41250);
+	assert_true(gw_next_wakeup(w->g, w->now) >= w->now &&
+	            gw_next_wakeup(w->g, w->now) < w->now + 41250);
 }
 
 static void
@@ -238,7 +239,7 @@ test_ready_and_heartbeats(void **state)
 	msg(w, "{\"op\":11}");
 	assert_int_equal(gw_stats(w->g)->last_ack_ms, 30);
 	/* The rhythm: exactly one interval after the first beat. */
-	assert_int_equal(gw_next_wakeup(w->g), first + 41250);
+	assert_int_equal(gw_next_wakeup(w->g, w->now), first + 41250);
 	advance(w, first + 41250);
 	j = frame(w);
 	assert_int_equal(op_of(j), 1);
@@ -286,6 +287,24 @@ test_zombie_resumes(void **state)
 	msg(w, "{\"op\":0,\"s\":null,\"t\":\"RESUMED\",\"d\":{}}");
 	assert_int_equal(gw_state(w->g), GW_READY);
 	assert_int_equal(gw_seq(w->g), 8);
+}
+
+/* A heartbeat the transport never takes (a socket that cannot write):
+ * at the next beat the connection is dropped and resumed, as when an ACK
+ * is missing. */
+static void
+test_unwritten_heartbeat_reconnects(void **state)
+{
+	struct world *w = *state;
+
+	to_ready(w);
+	advance(w, w->now + 41250); /* the first heartbeat is queued, never taken */
+	assert_int_equal(w->closes, 0);
+	advance(w, w->now + 41250);
+	assert_int_equal(w->closes, 1);
+	assert_int_equal(w->close_code, GW_ZOMBIE_CODE);
+	assert_int_equal(gw_stats(w->g)->zombies, 1);
+	assert_int_equal(gw_stats(w->g)->heartbeats, 0);
 }
 
 /* With compression, every URL asks for it: the first, a resume's and a
@@ -360,8 +379,8 @@ test_invalid_session(void **state)
 	assert_null(gw_session_id(w->g));
 	gw_closed(w->g, -1, w->now);
 	closed_at = w->now;
-	assert_true(gw_next_wakeup(w->g) >= closed_at + 1000);
-	assert_true(gw_next_wakeup(w->g) <= closed_at + 5000 + 5000);
+	assert_true(gw_next_wakeup(w->g, w->now) >= closed_at + 1000);
+	assert_true(gw_next_wakeup(w->g, w->now) <= closed_at + 5000 + 5000);
 	advance(w, closed_at + 10000);
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
 	gw_opened(w->g, w->now);
@@ -383,7 +402,7 @@ test_identify_spacing(void **state)
 	/* 4009: the session timed out; identify again, 5 s after the last. */
 	gw_closed(w->g, 4009, w->now);
 	assert_null(gw_session_id(w->g));
-	assert_true(gw_next_wakeup(w->g) >= first + GW_IDENTIFY_EVERY);
+	assert_true(gw_next_wakeup(w->g, w->now) >= first + GW_IDENTIFY_EVERY);
 	advance(w, first + GW_IDENTIFY_EVERY + 1000);
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
 }
@@ -407,7 +426,7 @@ test_identify_spacing_from_write(void **state)
 	assert_int_equal(op_of(j), 2);
 	cJSON_Delete(j);
 	gw_closed(w->g, 4009, w->now);
-	assert_true(gw_next_wakeup(w->g) >= written + GW_IDENTIFY_EVERY);
+	assert_true(gw_next_wakeup(w->g, w->now) >= written + GW_IDENTIFY_EVERY);
 	assert_true(GW_IDENTIFY_EVERY > 5000); /* a margin over Discord's 5 s */
 }
 
@@ -465,9 +484,10 @@ test_fatal_codes(void **state)
 		to_ready(w);
 		gw_closed(w->g, fatal[i], w->now);
 		assert_int_equal(gw_state(w->g), GW_STOPPED);
+		assert_null(gw_session_id(w->g)); /* not to be resumed after a restart */
 		assert_int_equal(w->fatals, 1);
 		assert_string_equal(w->fatal, gw_fatal_reason(fatal[i]));
-		assert_int_equal(gw_next_wakeup(w->g), INT64_MAX);
+		assert_int_equal(gw_next_wakeup(w->g, w->now), INT64_MAX);
 		teardown((void **)&w);
 	}
 	assert_string_equal(gw_fatal_reason(4004), "token rejected (4004): check [discord] token");
@@ -507,7 +527,7 @@ test_backoff_grows(void **state)
 		advance(w, w->now + 60000);
 		gw_closed(w->g, -1, w->now); /* failed before READY */
 		closed_at = w->now;
-		wait = gw_next_wakeup(w->g) - closed_at;
+		wait = gw_next_wakeup(w->g, w->now) - closed_at;
 		hi = attempt >= 6 ? 60000 : (int64_t)1000 << attempt;
 		lo = hi / 2;
 		assert_true(wait >= lo && wait <= hi);
@@ -537,11 +557,437 @@ test_send_budget(void **state)
 	/* The budget refills as the window slides; the wakeup says when. */
 	msg(w, "{\"op\":1}");
 	assert_null(gw_next_frame(w->g, w->now, &len));
-	assert_true(gw_next_wakeup(w->g) <= w->now + GW_BUDGET_WINDOW);
+	assert_true(gw_next_wakeup(w->g, w->now) <= w->now + GW_BUDGET_WINDOW);
 	w->now += GW_BUDGET_WINDOW;
 	s = gw_next_frame(w->g, w->now, &len);
 	assert_non_null(s);
 	free(s);
+}
+
+/*
+ * A Discord that answers at once, on the virtual clock, for a session's
+ * whole life over hours. It drives the session as discord_ws does: the
+ * timer runs gw_tick() at gw_next_wakeup() and re-arms from there, before
+ * any write; frames are taken only after a want_write. Right after every
+ * tick the next wakeup must lie in the future: a wakeup at or before now is
+ * a timer armed at 0 from its own callback, the spin that made the bot deaf
+ * once a connection was older than the send window.
+ */
+struct sim {
+	struct world *w;
+	int connects_seen, closes_seen, writes_seen;
+	bool refuse;     /* connections fail at once */
+	bool silent;     /* no HELLO */
+	bool ack;        /* heartbeats are ACKed */
+	int64_t seq;     /* the server's last sequence */
+	int64_t last_hb; /* this connection's last heartbeat, or -1 */
+	int64_t min_gap, max_gap;
+	int heartbeats, identifies, resumes, hellos;
+	int64_t last_identify_at;
+	long wakeups;
+	int64_t sends[GW_BUDGET + 1]; /* ring of send times, to check the budget */
+	size_t nsends;
+};
+
+static void
+sim_budget_check(struct sim *s, int64_t now)
+{
+	/* The 121st send back must be a full window old. */
+	size_t k = s->nsends % (GW_BUDGET + 1);
+
+	if (s->nsends > GW_BUDGET)
+		assert_true(now - s->sends[k] >= GW_BUDGET_WINDOW);
+	s->sends[k] = now;
+	s->nsends++;
+}
+
+static void
+sim_event(struct sim *s, const char *t)
+{
+	char m[160];
+
+	s->seq++;
+	snprintf(m, sizeof(m), "{\"op\":0,\"s\":%lld,\"t\":\"%s\",\"d\":{}}", (long long)s->seq, t);
+	msg(s->w, m);
+}
+
+/* The server's answer to one frame from the client. */
+static void
+sim_frame(struct sim *s, const cJSON *j)
+{
+	struct world *w = s->w;
+
+	switch (op_of(j)) {
+	case 1:
+		s->heartbeats++;
+		if (s->last_hb >= 0) {
+			int64_t gap = w->now - s->last_hb;
+
+			if (s->min_gap < 0 || gap < s->min_gap)
+				s->min_gap = gap;
+			if (gap > s->max_gap)
+				s->max_gap = gap;
+		}
+		s->last_hb = w->now;
+		if (s->ack)
+			msg(w, "{\"op\":11}");
+		break;
+	case 2:
+		s->identifies++;
+		if (s->last_identify_at > INT64_MIN)
+			assert_true(w->now - s->last_identify_at >= 5000);
+		s->last_identify_at = w->now;
+		s->seq = 0;
+		s->seq++;
+		msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"sim\","
+		       "\"resume_gateway_url\":\"wss://resume.example\",\"application\":{\"id\":"
+		       "\"1\"}}}");
+		break;
+	case 6:
+		s->resumes++;
+		assert_int_equal(
+		    (int64_t)cJSON_GetObjectItem(cJSON_GetObjectItem(j, "d"), "seq")->valuedouble,
+		    s->seq);
+		sim_event(s, "RESUMED");
+		break;
+	default:
+		fail_msg("unexpected op %d", op_of(j));
+	}
+}
+
+/* What the transport does after any call into the session. */
+static void
+sim_react(struct sim *s)
+{
+	struct world *w = s->w;
+	bool more = true;
+
+	while (more) {
+		more = false;
+		if (w->closes > s->closes_seen) {
+			s->closes_seen = w->closes;
+			gw_closed(w->g, w->close_code, w->now);
+			more = true;
+		}
+		if (w->connects > s->connects_seen) {
+			s->connects_seen = w->connects;
+			s->last_hb = -1;
+			s->nsends = 0; /* the budget is per connection */
+			if (s->refuse) {
+				gw_closed(w->g, -1, w->now);
+			} else {
+				gw_opened(w->g, w->now);
+				if (!s->silent) {
+					s->hellos++;
+					msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+				}
+			}
+			more = true;
+		}
+		if (w->writes > s->writes_seen) {
+			cJSON *j;
+
+			s->writes_seen = w->writes;
+			while ((j = frame(w)) != NULL) {
+				sim_budget_check(s, w->now);
+				sim_frame(s, j);
+				cJSON_Delete(j);
+			}
+			more = true;
+		}
+	}
+}
+
+/* Runs the session's timer up to until (not past it). */
+static void
+sim_run(struct sim *s, int64_t until)
+{
+	struct world *w = s->w;
+
+	sim_react(s);
+	for (;;) {
+		int64_t t = gw_next_wakeup(w->g, w->now);
+
+		/* Due already (a connect right after a close): runs at once. */
+		if (t > until)
+			break;
+		if (t > w->now)
+			w->now = t;
+		s->wakeups++;
+		gw_tick(w->g, w->now);
+		/* discord_ws re-arms here, before the socket is writable. */
+		assert_true(gw_next_wakeup(w->g, w->now) > w->now);
+		sim_react(s);
+	}
+	w->now = until;
+}
+
+static void
+sim_init(struct sim *s, struct world *w)
+{
+	memset(s, 0, sizeof(*s));
+	s->w = w;
+	s->ack = true;
+	s->last_hb = -1;
+	s->min_gap = -1;
+	s->last_identify_at = INT64_MIN;
+	gw_start(w->g, w->now);
+	sim_run(s, w->now + 1);
+	assert_int_equal(gw_state(w->g), GW_READY);
+}
+
+/* Hours of a quiet connection with an event every 5 s: every heartbeat is
+ * exactly one interval after the last, the timer wakes for nothing else. */
+static void
+test_wakeups_quiet_hours(void **state)
+{
+	struct world *w = *state;
+	struct sim s;
+	int64_t end;
+
+	sim_init(&s, w);
+	end = w->now + 4 * 3600 * 1000LL;
+	while (w->now < end) {
+		sim_run(&s, w->now + 5000);
+		sim_event(&s, "MESSAGE_CREATE");
+	}
+	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(s.min_gap, 41250);
+	assert_int_equal(s.max_gap, 41250);
+	assert_true(s.heartbeats >= 4 * 3600 * 1000LL / 41250 - 1);
+	assert_true(s.wakeups <= s.heartbeats + 1);
+	assert_int_equal(s.identifies, 1);
+	assert_int_equal(gw_stats(w->g)->zombies, 0);
+}
+
+/* The send budget on a connection hours old: the server asks for a
+ * heartbeat every 100 ms for two minutes. 120 sends per 60 s go and no
+ * more; a held-back frame wakes the timer exactly when the oldest send that
+ * counts leaves the window, and the write is asked for then. */
+static void
+test_wakeups_budget_on_old_connection(void **state)
+{
+	struct world *w = *state;
+	struct sim s;
+	int before;
+	long wake_before;
+
+	sim_init(&s, w);
+	sim_run(&s, w->now + 2 * 3600 * 1000LL);
+	before = s.heartbeats;
+	wake_before = s.wakeups;
+	for (int i = 0; i < 1200; i++) {
+		msg(w, "{\"op\":1}");
+		sim_run(&s, w->now + 100);
+	}
+	sim_run(&s, w->now + 60000);
+	/* Two minutes of requests (queued ones beyond the outbox are dropped):
+	 * at most 120 in any window (sim_budget_check), and the budget is
+	 * used, not left idle. */
+	assert_true(s.heartbeats - before >= 2 * GW_BUDGET);
+	assert_true(s.heartbeats - before <= 3 * GW_BUDGET + 3);
+	/* Each wakeup let a frame go or was a heartbeat due. */
+	assert_true(s.wakeups - wake_before <= s.heartbeats - before + 10);
+	assert_int_equal(gw_state(w->g), GW_READY);
+}
+
+/* A frame held back by a spent budget: the wakeup is the moment the
+ * 115th-last other send leaves the window, never now or before. */
+static void
+test_budget_wakeup_exact(void **state)
+{
+	struct world *w = *state;
+	int64_t t0;
+	size_t len;
+	char *f;
+
+	to_ready(w); /* the IDENTIFY went at now */
+	w->now += 3 * 3600 * 1000LL;
+	gw_tick(w->g, w->now); /* one heartbeat queued (age: hours) */
+	free(gw_next_frame(w->g, w->now, &len));
+	msg(w, "{\"op\":11}");
+	t0 = w->now;
+	/* 118 more server-asked heartbeats, one per 10 ms: 119 sends so far in
+	 * this window, plus the IDENTIFY hours ago. */
+	for (int i = 0; i < 118; i++) {
+		w->now += 10;
+		msg(w, "{\"op\":1}");
+		f = gw_next_frame(w->g, w->now, &len);
+		assert_non_null(f);
+		free(f);
+		msg(w, "{\"op\":11}");
+		assert_int_equal(gw_next_wakeup(w->g, w->now), t0 + 41250);
+	}
+	/* The 120th goes; the 121st waits for the first of them to age out. */
+	w->now += 10;
+	msg(w, "{\"op\":1}");
+	free(gw_next_frame(w->g, w->now, &len));
+	msg(w, "{\"op\":11}");
+	w->now += 10;
+	msg(w, "{\"op\":1}");
+	assert_null(gw_next_frame(w->g, w->now, &len));
+	assert_int_equal(gw_next_wakeup(w->g, w->now),
+	                 t0 + GW_BUDGET_WINDOW < t0 + 41250 ? t0 + GW_BUDGET_WINDOW : t0 + 41250);
+	/* At the heartbeat (41.25 s) the budget is still spent: the beat waits
+	 * too, and the next wakeup is when the window frees. */
+	w->now = t0 + 41250;
+	w->writes = 0;
+	gw_tick(w->g, w->now);
+	assert_null(gw_next_frame(w->g, w->now, &len));
+	assert_int_equal(gw_next_wakeup(w->g, w->now), t0 + GW_BUDGET_WINDOW);
+	w->now = t0 + GW_BUDGET_WINDOW;
+	w->writes = 0;
+	gw_tick(w->g, w->now);
+	assert_true(w->writes > 0); /* the transport is asked to write */
+	f = gw_next_frame(w->g, w->now, &len);
+	assert_non_null(f);
+	assert_non_null(strstr(f, "\"op\":1"));
+	free(f);
+	assert_true(gw_next_wakeup(w->g, w->now) > w->now);
+}
+
+/* The reconnect paths on a session hours old: a zombie resumes, a 4009
+ * identifies (5.5 s after the last IDENTIFY when that was recent), failed
+ * connections back off up to 60 s, a silent server times out, op 9 false
+ * identifies after 1-5 s. Every wakeup is in the future. */
+static void
+test_wakeups_reconnects_after_hours(void **state)
+{
+	struct world *w = *state;
+	struct sim s;
+	int64_t t;
+
+	sim_init(&s, w);
+	sim_run(&s, w->now + 3 * 3600 * 1000LL);
+	sim_event(&s, "X");
+
+	/* a zombie: resume */
+	s.ack = false;
+	sim_run(&s, w->now + 2 * 41250 + 1000);
+	s.ack = true;
+	assert_int_equal(gw_stats(w->g)->zombies, 1);
+	assert_int_equal(s.resumes, 1);
+	assert_int_equal(gw_state(w->g), GW_READY);
+
+	/* 4009 twice: a new session at once (the last IDENTIFY is hours
+	 * old), the second one 5.5 s after the first */
+	sim_run(&s, w->now + 3600 * 1000LL);
+	gw_closed(w->g, 4009, w->now);
+	sim_run(&s, w->now + 1000);
+	assert_int_equal(s.identifies, 2);
+	t = w->now;
+	gw_closed(w->g, 4009, w->now);
+	sim_run(&s, w->now + 5000);
+	assert_int_equal(s.identifies, 2);
+	sim_run(&s, t + GW_IDENTIFY_EVERY + 1000);
+	assert_int_equal(s.identifies, 3);
+
+	/* failed connections: backoff up to 60 s, then a resume */
+	sim_run(&s, w->now + 3600 * 1000LL);
+	s.refuse = true;
+	gw_closed(w->g, -1, w->now);
+	sim_run(&s, w->now + 10 * 60 * 1000LL);
+	assert_true(w->connects - 1 >= 10 && w->connects < 40);
+	s.refuse = false;
+	sim_run(&s, w->now + 61000);
+	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(s.resumes, 2);
+
+	/* a server that never says HELLO: the 20 s timeout, then backoff */
+	sim_run(&s, w->now + 3600 * 1000LL);
+	s.silent = true;
+	gw_closed(w->g, -1, w->now);
+	sim_run(&s, w->now + 5 * 60 * 1000LL);
+	assert_true(w->closes >= 3);
+	s.silent = false;
+	sim_run(&s, w->now + 61000);
+	assert_int_equal(gw_state(w->g), GW_READY);
+
+	/* op 9 false: identify after 1-5 s */
+	sim_run(&s, w->now + 3600 * 1000LL);
+	t = w->now;
+	msg(w, "{\"op\":9,\"d\":false}");
+	sim_run(&s, t + 999);
+	assert_int_equal(s.identifies, 3);
+	sim_run(&s, t + 5000 + 1000);
+	assert_int_equal(s.identifies, 4);
+	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_true(w->now - 1000000 > 7 * 3600 * 1000LL); /* the clock covered hours */
+}
+
+/* What the watchdog asks: waiting is progress; a deadline long past, a
+ * frame never taken, or silence past two intervals is a stall. */
+static void
+test_stalled(void **state)
+{
+	struct world *w = *state;
+	char why[200];
+	int64_t due;
+
+	gw_start(w->g, w->now);
+	assert_null(gw_stalled(w->g, w->now, why, sizeof(why)));
+	/* connect due, never ticked */
+	assert_null(gw_stalled(w->g, w->now + GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(gw_stalled(w->g, w->now + GW_STALL_MS + 1, why, sizeof(why)));
+	assert_non_null(strstr(why, "overdue"));
+	advance(w, w->now);
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	/* IDENTIFY queued, the transport never takes it */
+	assert_null(gw_stalled(w->g, w->now + GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(gw_stalled(w->g, w->now + GW_STALL_MS + 1, why, sizeof(why)));
+	assert_non_null(strstr(why, "waited"));
+	cJSON_Delete(frame(w));
+	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"s\"}}");
+	/* the heartbeat's deadline, never ticked */
+	due = gw_next_wakeup(w->g, w->now);
+	assert_null(gw_stalled(w->g, due + GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(gw_stalled(w->g, due + GW_STALL_MS + 1, why, sizeof(why)));
+	/* backoff of a minute: waiting, not stalled */
+	gw_closed(w->g, 4009, w->now);
+	assert_null(gw_stalled(w->g, w->now + 5000, why, sizeof(why)));
+}
+
+/* A session saved by the last process: the first connection resumes it
+ * where it left off; Discord refusing it (op 9 false) starts a new one. A
+ * stop that keeps the session closes with 4000, not 1000. */
+static void
+test_restored_session_resumes_first(void **state)
+{
+	struct world *w = *state;
+	cJSON *j, *d;
+
+	gw_restore(w->g, "saved1", "wss://resume.example", 77);
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	d = cJSON_GetObjectItem(j, "d");
+	assert_int_equal(op_of(j), 6);
+	assert_string_equal(cJSON_GetObjectItem(d, "session_id")->valuestring, "saved1");
+	assert_int_equal(cJSON_GetObjectItem(d, "seq")->valueint, 77);
+	cJSON_Delete(j);
+	assert_int_equal(gw_stats(w->g)->identifies, 0);
+	/* the session expired at Discord */
+	msg(w, "{\"op\":9,\"d\":false}");
+	assert_null(gw_session_id(w->g));
+	assert_int_equal(w->closes, 1);
+	gw_closed(w->g, GW_ZOMBIE_CODE, w->now);
+	advance(w, w->now + 6000);
+	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	assert_int_equal(op_of(j), 2);
+	cJSON_Delete(j);
+	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"new1\","
+	       "\"resume_gateway_url\":\"wss://r2.example/\"}}");
+	assert_string_equal(gw_session_id(w->g), "new1");
+	assert_string_equal(gw_resume_url(w->g), "wss://r2.example");
+	gw_stop(w->g, true);
+	assert_int_equal(w->close_code, GW_ZOMBIE_CODE);
 }
 
 static void
@@ -589,7 +1035,7 @@ test_daily_limit_waits(void **state)
 
 	gw_set_limits(w->g, 1000, 0, 30000, 1, w->now);
 	gw_start(w->g, w->now);
-	assert_int_equal(gw_next_wakeup(w->g), w->now + 30000);
+	assert_int_equal(gw_next_wakeup(w->g, w->now), w->now + 30000);
 	advance(w, w->now + 30000);
 	assert_int_equal(w->connects, 1);
 }
@@ -603,7 +1049,7 @@ test_connect_failure_retries(void **state)
 	gw_start(w->g, w->now);
 	advance(w, w->now);
 	assert_int_equal(gw_state(w->g), GW_WAIT_CONNECT);
-	assert_true(gw_next_wakeup(w->g) > w->now);
+	assert_true(gw_next_wakeup(w->g, w->now) > w->now);
 }
 
 static void
@@ -612,11 +1058,11 @@ test_stop(void **state)
 	struct world *w = *state;
 
 	to_ready(w);
-	gw_stop(w->g);
+	gw_stop(w->g, false);
 	assert_int_equal(w->close_code, 1000);
 	gw_closed(w->g, 1000, w->now);
 	assert_int_equal(gw_state(w->g), GW_STOPPED);
-	assert_int_equal(gw_next_wakeup(w->g), INT64_MAX);
+	assert_int_equal(gw_next_wakeup(w->g, w->now), INT64_MAX);
 }
 
 int
@@ -626,6 +1072,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_identify_payload, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ready_and_heartbeats, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_zombie_resumes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unwritten_heartbeat_reconnects, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compress_in_every_url, setup_compress, teardown),
 	    cmocka_unit_test_setup_teardown(test_reconnect_op7, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_invalid_session, setup, teardown),
@@ -637,6 +1084,12 @@ main(void)
 	    cmocka_unit_test(test_resumable_codes),
 	    cmocka_unit_test_setup_teardown(test_backoff_grows, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_send_budget, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wakeups_quiet_hours, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wakeups_budget_on_old_connection, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_budget_wakeup_exact, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wakeups_reconnects_after_hours, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stalled, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_restored_session_resumes_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_garbage_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hello_timeout, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_daily_limit_waits, setup, teardown),

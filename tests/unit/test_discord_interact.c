@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_roles.h"
 #include "commands/commands.h"
 #include "rules/base/rng.h"
 
@@ -319,6 +320,43 @@ test_manage_channels_is_admin(void **state)
 	               true);
 }
 
+/* The GM role ids learnt from the guilds survive a restart through the
+ * session file (a resume does not send GUILD_CREATE again). */
+static void
+test_gm_roles_export_import(void **state)
+{
+	struct roles *a = roles_new("Game Master"), *b = roles_new("game master");
+	struct roles *other = roles_new("Referee"), *byid = roles_new("500");
+	cJSON *gd = cJSON_Parse("{\"id\":\"99\",\"roles\":[{\"id\":\"500\",\"name\":\"Game "
+	                        "Master\"},{\"id\":\"501\",\"name\":\"Player\"}]}");
+	cJSON *member = cJSON_Parse("[\"501\",\"500\"]"), *saved;
+	char out[256], tiny[20];
+
+	roles_event(a, "GUILD_CREATE", gd);
+	assert_int_equal(roles_export(a, out, sizeof(out)), 0);
+	assert_string_equal(out, "{\"name\":\"Game Master\",\"guilds\":{\"99\":[\"500\"]}}");
+	/* too small for any guild: the name alone would not fit either */
+	assert_int_equal(roles_export(a, tiny, sizeof(tiny)), 0);
+	assert_string_equal(tiny, "");
+	assert_int_equal(roles_export(byid, out, sizeof(out)), -1);
+	assert_string_equal(out, "");
+	roles_export(a, out, sizeof(out));
+	saved = cJSON_Parse(out);
+	assert_false(roles_member_is_gm(b, 99, member));
+	roles_import(b, saved);
+	assert_true(roles_member_is_gm(b, 99, member));
+	assert_false(roles_member_is_gm(b, 98, member));
+	roles_import(other, saved); /* another role's ids are not taken */
+	assert_false(roles_member_is_gm(other, 99, member));
+	cJSON_Delete(saved);
+	cJSON_Delete(member);
+	cJSON_Delete(gd);
+	roles_free(a);
+	roles_free(b);
+	roles_free(other);
+	roles_free(byid);
+}
+
 static void
 test_gm_role_by_name(void **state)
 {
@@ -568,6 +606,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_error_is_ephemeral, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_manage_channels_is_admin, setup, teardown),
 	    cmocka_unit_test(test_gm_role_by_name),
+	    cmocka_unit_test(test_gm_roles_export_import),
 	    cmocka_unit_test(test_gm_role_by_id),
 	    cmocka_unit_test_setup_teardown(test_options_bound, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_long_reply_follows_up, setup, teardown),

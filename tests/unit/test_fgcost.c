@@ -47,6 +47,52 @@ error_of(enum fg_kind kind, const char *spec)
 	return err;
 }
 
+/* The sentence fgcost_check() gives for spec, or "" when it is complete. */
+static const char *
+check_of(enum fg_kind kind, const char *spec)
+{
+	static char err[300];
+	struct fg_design d;
+
+	err[0] = '\0';
+	if (fgcost_parse(kind, spec, &d, err, sizeof(err)) < 0)
+		fail_msg("parse '%s': %s", spec, err);
+	if (fgcost_check(&d, err, sizeof(err)) == 0)
+		return "";
+	assert_true(err[0] != '\0');
+	return err;
+}
+
+/* Issue 13 #15: every trap and every special ability has a Type. */
+static void
+traps_and_abilities_need_a_type(void **unused)
+{
+	assert_string_equal(check_of(FG_TRAP, "annoy 2 pain 1"),
+	                    "A trap needs a Type (fire, poison, arrows...): add type WORD.");
+	assert_string_equal(check_of(FG_TRAP, "annoy 2 pain 1 type arrows"), "");
+	assert_string_equal(check_of(FG_MONSTER, "level 2 ability bite annoy 2 pain 1"),
+	                    "The ability 'bite' needs a Type (fire, poison, claws...): add type "
+	                    "WORD after it.");
+	assert_string_equal(check_of(FG_MONSTER, "level 2 ability bite annoy 2 pain 1 type claws"),
+	                    "");
+	assert_string_equal(check_of(FG_MONSTER, "level 4"), "");
+	assert_string_equal(check_of(FG_TREASURE, "fancy value 1"), "");
+}
+
+/* Issue 13 #2: a special ability spends at least one point on Annoy dice. */
+static void
+abilities_need_annoy_dice(void **unused)
+{
+	assert_string_equal(check_of(FG_MONSTER, "level 1 ability zap pain 3 type shock"),
+	                    "The ability 'zap' has no Annoy dice; every special ability spends at "
+	                    "least 1 point on Annoy (annoy N, 1 point per 2 dice).");
+	assert_string_equal(check_of(FG_MONSTER, "level 1 ability ward resist 2 fire type fire"),
+	                    "The ability 'ward' has no Annoy dice; every special ability spends at "
+	                    "least 1 point on Annoy (annoy N, 1 point per 2 dice).");
+	assert_string_equal(check_of(FG_MONSTER, "level 1 ability zap annoy 1 pain 3 type shock"),
+	                    "");
+}
+
 static void
 trap_examples(void **unused)
 {
@@ -247,6 +293,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(traps_and_abilities_need_a_type),
+	    cmocka_unit_test(abilities_need_annoy_dice),
 	    cmocka_unit_test(trap_examples),
 	    cmocka_unit_test(odd_annoy_costs_as_next_even),
 	    cmocka_unit_test(monster_examples),

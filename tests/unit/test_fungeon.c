@@ -56,9 +56,13 @@ member_basics(void **unused)
 {
 	struct fg_member m;
 
-	fg_member_init(&m, "console:alice", "alice", "Alba", "wizard", 3, FG_XP_TABLE);
+	fg_member_init(&m, "console:alice", "alice", "Alba", "wizard", 3);
 	assert_int_equal(m.hits, 15);
-	assert_int_equal(m.xp, 40);
+	/* issue 13 #10: a new Fungeoneer starts with 0 XP whatever its level, so
+	 * the prose formula gives no free level-up in the first hallway */
+	assert_int_equal(m.xp, 0);
+	assert_false(fg_level_up(&m, FG_XP_FORMULA, NULL));
+	assert_int_equal(m.level, 3);
 	assert_int_equal(fg_class_bonus(3), 1);
 	assert_int_equal(fg_class_bonus(1), 0);
 	assert_int_equal(fg_class_bonus(20), 10);
@@ -81,7 +85,7 @@ multi_level_level_up(void **unused)
 	struct fg_member m;
 	struct fg_levelup up;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 1);
 	m.hits = 3;
 	fg_add_xp(&m, 85);
 	assert_true(fg_level_up(&m, FG_XP_TABLE, &up));
@@ -97,14 +101,14 @@ multi_level_level_up(void **unused)
 	assert_int_equal(m.hits, 18);
 	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
 	/* 20 XP: level 2 by the table, level 3 by the formula */
-	fg_member_init(&m, "k", "p", "Brom", "fighter", 2, FG_XP_TABLE);
-	fg_add_xp(&m, 10); /* 20 XP */
+	fg_member_init(&m, "k", "p", "Brom", "fighter", 2);
+	fg_add_xp(&m, 20); /* 20 XP (it started with 0) */
 	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
 	assert_true(fg_level_up(&m, FG_XP_FORMULA, &up));
 	assert_int_equal(up.to, 3);
 	assert_int_equal(m.hits, 15);
 	/* the cap */
-	fg_member_init(&m, "k", "p", "Cid", "rogue", 19, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Cid", "rogue", 19);
 	fg_add_xp(&m, FG_XP_MAX);
 	assert_true(fg_level_up(&m, FG_XP_TABLE, &up));
 	assert_int_equal(m.level, 20);
@@ -116,7 +120,7 @@ death_and_replacement(void **unused)
 	struct fg_member m;
 	struct fg_levelup up;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 2, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 2);
 	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_DAMAGE}), 0);
 	assert_int_equal(m.neffects, 1);
 	assert_false(fg_damage(&m, 9));
@@ -143,10 +147,10 @@ party_math_and_budgets(void **unused)
 	struct fg_party p;
 	struct fg_budgets b;
 
-	fg_member_init(&m[0], "a", "a", "A", "c", 2, FG_XP_TABLE);
-	fg_member_init(&m[1], "b", "b", "B", "c", 3, FG_XP_TABLE);
-	fg_member_init(&m[2], "c", "c", "C", "c", 4, FG_XP_TABLE);
-	fg_member_init(&m[3], "d", "d", "D", "c", 1, FG_XP_TABLE);
+	fg_member_init(&m[0], "a", "a", "A", "c", 2);
+	fg_member_init(&m[1], "b", "b", "B", "c", 3);
+	fg_member_init(&m[2], "c", "c", "C", "c", 4);
+	fg_member_init(&m[3], "d", "d", "D", "c", 1);
 	m[3].dead = true;
 	fg_party_math(m, 4, &p);
 	assert_int_equal(p.n, 3);
@@ -170,7 +174,7 @@ dice_counts(void **unused)
 	struct fg_member m;
 	int magic;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 4, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 4);
 	for (int i = 0; i < 3; i++)
 		assert_non_null(fg_item_add(&m));
 	m.items[0].d = (struct fg_design){.kind = FG_TREASURE, .fancy = true, .pain = 3};
@@ -182,7 +186,8 @@ dice_counts(void **unused)
 	assert_int_equal(fg_annoy_dice(&m, false, "", false, &magic), 6);
 	assert_int_equal(magic, 2);
 	assert_int_equal(fg_annoy_dice(&m, true, "fire", false, &magic), 8);
-	assert_int_equal(fg_annoy_dice(&m, true, "fire", true, &magic), 6);
+	/* universal: no class bonus and no magic on the Annoy roll either */
+	assert_int_equal(fg_annoy_dice(&m, true, "fire", true, &magic), 4);
 	assert_int_equal(magic, 0);
 	assert_int_equal(fg_pain_dice(&m, true, "FIRE", false, &magic), 9);
 	assert_int_equal(magic, 3);
@@ -199,7 +204,7 @@ effects(void **unused)
 	struct fg_member m;
 	struct fg_effect e = {.kind = FG_EFFECT_DAMAGE, .annoy = 2, .pain = 1};
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+	fg_member_init(&m, "k", "p", "Alba", "wizard", 1);
 	for (int i = 0; i < FG_EFFECTS_MAX; i++) {
 		e.source[0] = (char)('a' + i);
 		assert_int_equal(fg_effect_add(&m, &e), 0);
@@ -228,7 +233,7 @@ continuous_damage_roll(void **unused)
 	assert_non_null(c);
 	for (int round = 0; round < 20; round++) {
 		fg_member_free(&m[0]);
-		fg_member_init(&m[0], "k", "p", "Alba", "wizard", 1, FG_XP_TABLE);
+		fg_member_init(&m[0], "k", "p", "Alba", "wizard", 1);
 		assert_int_equal(fg_effect_add(&m[0], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
 		                                                          .source = "pit",
 		                                                          .annoy = 4,
@@ -298,27 +303,28 @@ hallway_order(void **unused)
 	struct fg_member m[4];
 	struct trace t = {0};
 	struct rng *rng = rng_new_seeded(2);
+	struct fg_budgets room;
 
-	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 2, FG_XP_TABLE);
+	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 2);
 	m[0].dead = true;
 	m[0].hits = 0;
-	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3, FG_XP_TABLE);
+	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
 	m[1].fresh = true;
-	fg_member_init(&m[2], "c", "carol", "Cora", "rogue", 2, FG_XP_TABLE);
-	fg_add_xp(&m[2], 30); /* 40: level 3 */
+	fg_member_init(&m[2], "c", "carol", "Cora", "rogue", 2);
+	fg_add_xp(&m[2], 40); /* level 3 */
 	assert_int_equal(fg_effect_add(&m[2], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
 	                                                          .source = "wasp/sting",
 	                                                          .annoy = 1,
 	                                                          .pain = 1}),
 	                 0);
-	fg_member_init(&m[3], "d", "dan", "Dirk", "monk", 2, FG_XP_TABLE);
-	fg_add_xp(&m[3], 30);
+	fg_member_init(&m[3], "d", "dan", "Dirk", "monk", 2);
+	fg_add_xp(&m[3], 40);
 	assert_int_equal(fg_effect_add(&m[3], &(struct fg_effect){.kind = FG_EFFECT_HOLD,
 	                                                          .source = "spider/web",
 	                                                          .annoy = 2}),
 	                 0);
 
-	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, record, &t);
+	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, &room, record, &t);
 	assert_int_equal(t.n, 8);
 	assert_int_equal(t.kind[0], FG_HALL_DUE);
 	assert_int_equal(t.member[0], 0);
@@ -348,13 +354,134 @@ hallway_order(void **unused)
 	/* a second hallway: nothing due but the dead, no stair */
 	memset(&t, 0, sizeof(t));
 	fg_member_free(&m[2]); /* its effects end: it carried nothing else */
-	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, record, &t);
+	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, &room, record, &t);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(t.kind[0], FG_HALL_DUE);
 	assert_int_equal(t.kind[1], FG_HALL_DRAW);
 	for (int i = 0; i < 4; i++)
 		fg_member_free(&m[i]);
 	rng_free(rng);
+}
+
+/* Issue 13 #14 (and #11): the room's budgets are computed once, from the
+ * party after replacements and level-ups, and a death later changes
+ * nothing. Alba (level 1) levels to 2 in step 2; Brom (level 3) then dies
+ * of continuous damage in step 3 (seed 4: the effect's Annoy 2 6 3 6 2 4
+ * -> 6 beats his 3 5 1 -> 5; its Pain 6 5 4 3 3 3 beats his 4 3 1 at the
+ * first rank, and he has 1 hit). Party after step 2: levels 2 and 3, floor
+ * 1: Traps 3 + 1, Monsters 5 + 1, Treasure 2 + 1. */
+static void
+room_budgets_fixed_after_step_two(void **unused)
+{
+	struct fg_member m[2];
+	struct fg_budgets room;
+	struct trace t = {0};
+	struct rng *rng = rng_new_seeded(4);
+
+	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
+	fg_add_xp(&m[0], 10);
+	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
+	m[1].hits = 1;
+	assert_int_equal(fg_effect_add(&m[1], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
+	                                                          .source = "acid",
+	                                                          .annoy = 6,
+	                                                          .pain = 6}),
+	                 0);
+	fg_hallway(rng, m, 2, FG_XP_TABLE, 1, &room, record, &t);
+	assert_int_equal(m[0].level, 2);
+	assert_true(m[1].dead);
+	assert_int_equal(room.traps, 4);
+	assert_int_equal(room.monsters, 6);
+	assert_int_equal(room.treasure, 3);
+	for (int i = 0; i < 2; i++)
+		fg_member_free(&m[i]);
+	rng_free(rng);
+}
+
+/* Issue 13 #13: the highest roller chooses first, then the next; nobody
+ * chooses twice while another has not chosen; the last category goes to
+ * the next in order; with two players the first chooses again. */
+static void
+picks_follow_the_draw(void **unused)
+{
+	static const char *const names[] = {"alice", "bob", "carol", "dan"};
+	struct fg_draw d = {.n = 4, .rank = {.n = 4, .order = {2, 0, 3, 1}}};
+	struct fg_picks p;
+	char err[200];
+
+	fg_picks_start(&p, &d);
+	assert_int_equal(fg_picks_next(&p), 2);
+	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TRAPS, names, err, sizeof(err)), -1);
+	assert_string_equal(err, "It is carol's turn to choose a category (the highest roller "
+	                         "chooses first, then the next).");
+	assert_int_equal(fg_picks_choose(&p, 2, FG_CAT_TREASURE, names, err, sizeof(err)), 0);
+	assert_int_equal(fg_picks_next(&p), 0);
+	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TREASURE, names, err, sizeof(err)), -1);
+	assert_string_equal(err, "Treasure is carol's already; choose one of the others.");
+	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_MONSTERS, names, err, sizeof(err)), 0);
+	/* the last one goes to dan, next in order; bob gets none */
+	assert_int_equal(p.holder[FG_CAT_TRAPS], 3);
+	assert_int_equal(p.holder[FG_CAT_MONSTERS], 0);
+	assert_int_equal(p.holder[FG_CAT_TREASURE], 2);
+	assert_int_equal(fg_picks_next(&p), -1);
+	assert_int_equal(fg_picks_choose(&p, 1, FG_CAT_TRAPS, names, err, sizeof(err)), -1);
+	assert_string_equal(err, "Every category is chosen for this room already.");
+
+	d = (struct fg_draw){.n = 2, .rank = {.n = 2, .order = {1, 0}}};
+	fg_picks_start(&p, &d);
+	assert_int_equal(fg_picks_choose(&p, 1, FG_CAT_MONSTERS, names, err, sizeof(err)), 0);
+	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TRAPS, names, err, sizeof(err)), 0);
+	assert_int_equal(p.holder[FG_CAT_TREASURE], 1); /* round again: bob */
+}
+
+/* Issue 13 #8: a dead Fungeoneer's treasure is left for the others to
+ * plunder; the living cannot be plundered, nor can the dead take. */
+static void
+plunder_the_dead(void **unused)
+{
+	struct fg_member m[2];
+	struct fg_item *it;
+
+	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
+	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 1);
+	it = fg_item_add(&m[0]);
+	snprintf(it->name, sizeof(it->name), "ring");
+	it->cost = 6;
+	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), -1); /* Alba lives */
+	assert_true(fg_damage(&m[0], 5));
+	assert_int_equal(fg_plunder(&m[1], 0, &m[0]), -1); /* the dead take nothing */
+	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), 0);
+	assert_int_equal(m[0].nitems, 0);
+	assert_int_equal(m[1].nitems, 1);
+	assert_string_equal(m[1].items[0].name, "ring");
+	assert_int_equal(m[1].items[0].cost, 6);
+	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), -1); /* nothing left */
+	fg_member_free(&m[0]);
+	fg_member_free(&m[1]);
+}
+
+/* Issue 13 #12: a magic treasure used on the sufferer ends continuous
+ * damage (holds are not damage and stay). */
+static void
+magic_ends_continuous_damage(void **unused)
+{
+	struct fg_member m;
+
+	fg_member_init(&m, "a", "alice", "Alba", "wizard", 2);
+	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
+	                                                       .source = "acid",
+	                                                       .annoy = 2,
+	                                                       .pain = 1}),
+	                 0);
+	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_HOLD,
+	                                                       .source = "spider/web",
+	                                                       .annoy = 2}),
+	                 0);
+	assert_int_equal(fg_magic_cure(&m), 1);
+	assert_int_equal(m.neffects, 1);
+	assert_int_equal(m.effects[0].kind, FG_EFFECT_HOLD);
+	assert_int_equal(fg_magic_cure(&m), 0);
+	fg_member_free(&m);
 }
 
 /* With fewer players than categories someone picks again, in draw order. */
@@ -385,6 +512,10 @@ main(void)
 	    cmocka_unit_test(xp_formula),
 	    cmocka_unit_test(member_basics),
 	    cmocka_unit_test(multi_level_level_up),
+	    cmocka_unit_test(room_budgets_fixed_after_step_two),
+	    cmocka_unit_test(picks_follow_the_draw),
+	    cmocka_unit_test(plunder_the_dead),
+	    cmocka_unit_test(magic_ends_continuous_damage),
 	    cmocka_unit_test(death_and_replacement),
 	    cmocka_unit_test(party_math_and_budgets),
 	    cmocka_unit_test(dice_counts),

@@ -94,15 +94,15 @@ saved(struct table *t)
 static void
 play_a_room(struct table *t)
 {
-	ok(t, "alice", "/fungeon join Alba wizard 3");
+	ok(t, "alice", "/fungeon join Alba wizard 5");
 	ok(t, "bob", "/fungeon join Brom fighter 2");
 	ok(t, "carol", "/fungeon join Cora rogue 1");
 	ok(t, "carol", "/fungeon hallway");
-	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous");
-	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab pain 1");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous guards type acid");
+	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab annoy 1 pain 1 type blade");
 	ok(t, "alice", "/fungeon treasure add coin mundane");
-	ok(t, "alice", "/fungeon take coin");
 	ok(t, "carol", "/fungeon annoy pit");
+	ok(t, "alice", "/fungeon take coin"); /* the pit guarding it was passed */
 	ok(t, "carol", "/fungeon combat");
 	ok(t, "carol", "/fungeon xp Cora 12");
 }
@@ -125,8 +125,8 @@ long_names_stay_utf8(void **unused)
 	ok(t, player, line);
 	ok(t, "bob", "/fungeon join Brom fighter 2");
 	ok(t, "bob", "/fungeon hallway");
-	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous");
-	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab pain 1");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 1 continuous type acid");
+	ok(t, "bob", "/fungeon monster add goblin level 2 ability stab annoy 1 pain 1 type blade");
 	for (int i = 0; i < 3; i++) {
 		static const char *const cmds[] = {
 		    "/fungeon annoy pit", "/fungeon pain pit Aaaaaaaaaaaaaaaaaaaaaaaa Brom",
@@ -193,7 +193,7 @@ module_round_trip(void **unused)
 	b = cJSON_PrintUnformatted(j);
 	assert_string_equal(a, b);
 	assert_non_null(strstr(a, "\"name\":\"Alba\""));
-	assert_non_null(strstr(a, "\"design\":\"annoy 2 pain 1 continuous\""));
+	assert_non_null(strstr(a, "\"design\":\"annoy 2 pain 1 guards continuous type acid\""));
 	assert_non_null(strstr(a, "\"items\":[{\"name\":\"coin\",\"design\":\"mundane\"}]"));
 	cJSON_Delete(j);
 	free(a);
@@ -280,10 +280,21 @@ bad_input_changes_nothing(void **unused)
 	     "the monsters are goblin."},
 	    {"alice", "/fungeon annoy goblin/bite",
 	     "The monster goblin has no ability 'bite'; its abilities are stab."},
-	    {"alice", "/fungeon annoy goblin/stab",
-	     "goblin/stab has no Annoy dice, so nobody has "
-	     "to resist it."},
-	    {"alice", "/fungeon annoy pit Alba Alba",
+	    {"alice", "/fungeon monster add imp level 1 ability zap pain 3 type shock",
+	     "The ability 'zap' has no Annoy dice; every special ability spends at least 1 "
+	     "point on Annoy (annoy N, 1 point per 2 dice)."},
+	    {"alice", "/fungeon trap add hole annoy 1",
+	     "A trap needs a Type (fire, poison, arrows...): add type WORD."},
+	    {"alice", "/fungeon annoy pit Alba",
+	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
+	     "more XP."},
+	    {"alice", "/fungeon trigger pit Alba",
+	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
+	     "more XP."},
+	    {"alice", "/fungeon find pit Alba",
+	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
+	     "more XP."},
+	    {"alice", "/fungeon annoy goblin/stab Alba Alba",
 	     "Alba is named twice; name each Fungeoneer once."},
 	    {"alice", "/fungeon annoy pit Alba bonus:Zed", NULL},
 	    {"alice", "/fungeon pain Alba Brom",
@@ -297,14 +308,15 @@ bad_input_changes_nothing(void **unused)
 	    {"alice", "/fungeon pain Alba>ghost goblin", NULL},
 	    {"alice", "/fungeon trap add big annoy 200",
 	     "'annoy' must be from 0 to 100 (got 200)."},
-	    {"alice", "/fungeon trap add big annoy 20 pain 20",
-	     "big costs 30 but the Traps budget has 0 left this room (budget 4, spent 4); make "
+	    {"alice", "/fungeon trap add big annoy 20 pain 20 type fire",
+	     "big costs 30 but the Traps budget has 0 left this room (budget 6, spent 6); make "
 	     "it cheaper."},
-	    {"alice", "/fungeon monster add ogre level 5",
-	     "ogre costs 5 but the Monsters budget has 4 left this room (budget 7, spent 3); make "
+	    {"alice", "/fungeon monster add ogre level 6",
+	     "ogre costs 6 but the Monsters budget has 5 left this room (budget 9, spent 4); make "
 	     "it cheaper."},
 	    {"alice", "/fungeon monster add wyrm level 20 ability breath annoy 90 pain 1", NULL},
-	    {"alice", "/fungeon trap add pit annoy 1", "The name pit is taken here; pick another."},
+	    {"alice", "/fungeon trap add pit annoy 1 type fire",
+	     "The name pit is taken here; pick another."},
 	    {"alice", "/fungeon find pit Zed", NULL},
 	    {"alice", "/fungeon take coin", "Alba took coin already."},
 	    {"alice", "/fungeon use coin",
@@ -343,8 +355,10 @@ thwacko_on_the_trap_player(void **unused)
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "bob", "/fungeon join Brom fighter 2");
+	ok(t, "bob", "/fungeon hallway");
+	ok(t, "alice", "/fungeon pick monsters"); /* alice drew highest */
 	ok(t, "bob", "/fungeon pick traps");
-	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3 type spikes");
 	ok(t, "alice", "/fungeon pain pit Alba");
 	c = fgchan_peek(state_channel(t->st, "console:t"));
 	fgchan_styles(c, t->st, styles);
@@ -499,8 +513,8 @@ cost_shows_the_budget(void **unused)
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "bob", "/fungeon join Brom fighter 3");
-	text = run(t, "alice", "/fungeon cost trap annoy 2 pain 1 unlimited universal");
-	assert_string_equal(text, "Trap: annoy 2 pain 1 unlimited universal\n"
+	text = run(t, "alice", "/fungeon cost trap annoy 2 pain 1 unlimited universal type darts");
+	assert_string_equal(text, "Trap: annoy 2 pain 1 unlimited universal type darts\n"
 	                          "Plain: annoy 2 (1) + pain 1 (1) = 2\n"
 	                          "Doubled: unlimited use → 4, universal damage → 8\n"
 	                          "Cost: 8 points.\n"
@@ -523,7 +537,7 @@ xp_rule_setting(void **unused)
 	char *text, *json;
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
-	ok(t, "alice", "/fungeon xp Alba 10"); /* 20 in all */
+	ok(t, "alice", "/fungeon xp Alba 20"); /* 20 in all: a new one starts with 0 */
 	ok(t, "alice", "/fungeon hallway");
 	c = fgchan_peek(state_channel(t->st, "console:t"));
 	assert_int_equal(c->m[0].level, 2); /* the table: level 3 at 40 */
@@ -535,7 +549,7 @@ xp_rule_setting(void **unused)
 	json = saved(t);
 	assert_non_null(strstr(json, "\"xp_rule\":\"formula\""));
 	free(json);
-	ok(t, "alice", "/fungeon hallway");
+	ok(t, "alice", "/fungeon hallway waive:true");
 	assert_int_equal(c->m[0].level, 3);
 	assert_int_equal(c->m[0].hits, 15);
 	text = run(t, "alice", "/xp 3");
@@ -564,9 +578,9 @@ death_and_replacement_by_join(void **unused)
 	free(text);
 	assert_true(c->m[1].dead);
 	text = run(t, "bob", "/fungeon join Bram fighter 5");
-	assert_string_equal(reply_error_text(t->last), "A new Fungeoneer after a death starts at "
-	                                               "level 3 (floor 4 - 1, at least 1); join at "
-	                                               "level 3.");
+	assert_string_equal(reply_error_text(t->last),
+	                    "A new Fungeoneer after a death starts at level 3 (floor 4 - 1, at "
+	                    "least 1) for the rest of this dungeon; join at level 3.");
 	free(text);
 	ok(t, "bob", "/fungeon join Bram fighter");
 	assert_int_equal(c->n, 2);
@@ -583,6 +597,134 @@ death_and_replacement_by_join(void **unused)
 	ok(t, "bob", "/fungeon damage Bram 15");
 	ok(t, "bob", "/fungeon join Brim fighter 1");
 	assert_int_equal(c->m[1].level, 1);
+	table_free(t);
+}
+
+/* Issue 13 #4: leaving and joining again does not bypass the replacement
+ * level; #11: the hallway waits for the replacement, so its budgets count
+ * it. */
+static void
+replacement_level_survives_leave_and_join(void **unused)
+{
+	struct table *t = table_new(7);
+	const struct fg_chan *c;
+	char *text;
+
+	ok(t, "alice", "/fungeon join Alba wizard 5");
+	ok(t, "bob", "/fungeon join Brom fighter 5");
+	ok(t, "bob", "/fungeon floor 4");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	ok(t, "bob", "/fungeon damage Brom 30");
+	text = run(t, "alice", "/fungeon hallway");
+	assert_string_equal(reply_error_text(t->last),
+	                    "bob's Brom died: the new Fungeoneer comes first in the hallway "
+	                    "(/fungeon join NAME CLASS, at level 3), or bob leaves the party "
+	                    "(/fungeon leave).");
+	free(text);
+	ok(t, "bob", "/fungeon leave");
+	text = run(t, "bob", "/fungeon join Bram fighter 5");
+	assert_true(reply_is_error(t->last));
+	free(text);
+	ok(t, "bob", "/fungeon join Bram fighter");
+	assert_int_equal(c->m[1].level, 3);
+	assert_true(c->m[1].fresh);
+	/* the new one counts in the hallway's budgets: Max 5, Total 8, Min 3 */
+	text = run(t, "alice", "/fungeon hallway");
+	assert_non_null(strstr(text, "bob's new Fungeoneer Bram (level 3) joins the party."));
+	assert_non_null(strstr(text, "Traps budget this room: 9 (Party Max 5 + floor 4)"));
+	assert_non_null(strstr(text, "Monsters budget this room: 12 (Party Total 8 + floor 4)"));
+	assert_non_null(strstr(text, "Treasure budget this room: 7 (Party Min 3 + floor 4)"));
+	free(text);
+	/* alive, leaving and joining again still gives level 3 in this dungeon */
+	ok(t, "bob", "/fungeon leave");
+	ok(t, "bob", "/fungeon join Bram fighter");
+	assert_int_equal(c->m[1].level, 3);
+	table_free(t);
+}
+
+/* Issue 13 #14: the budgets are fixed in the hallway; a death in the room
+ * changes nothing. #3: points left unspent keep the party in the room
+ * until they are spent or waived, and a waiver is recorded and shown. */
+static void
+room_budgets_and_unspent_points(void **unused)
+{
+	struct table *t = table_new(7);
+	const struct fg_chan *c;
+	char *text, *json;
+
+	ok(t, "alice", "/fungeon join Alba wizard 2");
+	ok(t, "bob", "/fungeon join Brom fighter 3");
+	ok(t, "alice", "/fungeon hallway");
+	c = fgchan_peek(state_channel(t->st, "console:t"));
+	assert_int_equal(fgchan_budget(c, FG_MONSTER), 5 + 2);
+	ok(t, "bob", "/fungeon damage Brom 15");
+	assert_true(c->m[1].dead);
+	assert_int_equal(fgchan_budget(c, FG_MONSTER), 7);
+	assert_int_equal(fgchan_budget(c, FG_TRAP), 5);
+	assert_int_equal(fgchan_budget(c, FG_TREASURE), 4);
+	ok(t, "bob", "/fungeon join Bram fighter");
+	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3 type spikes"); /* 4 of 5 */
+	text = run(t, "alice", "/fungeon hallway");
+	assert_string_equal(reply_error_text(t->last),
+	                    "This room's points are not all spent (Traps 1, Monsters 7, "
+	                    "Treasure 4 left); spend them, or leave anyway with /fungeon "
+	                    "hallway waive:true.");
+	free(text);
+	text = run(t, "alice", "/fungeon hallway waive:true");
+	assert_non_null(strstr(text, "Points left unspent, waived by alice: Traps 1, Monsters 7, "
+	                             "Treasure 4.\n"));
+	free(text);
+	json = saved(t);
+	assert_non_null(strstr(json, "\"waived\":\"room 1: Traps 1, Monsters 7, Treasure 4 "
+	                             "unspent, waived by alice\""));
+	free(json);
+	table_free(t);
+}
+
+/* Issue 13 #6 and #8 at the table: guarded treasure waits for its trap;
+ * a dead Fungeoneer's treasure is plundered by the living. */
+static void
+guarded_treasure_and_plunder(void **unused)
+{
+	struct table *t = table_new(5);
+	char *text;
+
+	ok(t, "alice", "/fungeon join Alba wizard 3");
+	ok(t, "bob", "/fungeon join Brom fighter 3");
+	ok(t, "carol", "/fungeon join Cora rogue 3");
+	ok(t, "alice", "/fungeon hallway");
+	ok(t, "alice", "/fungeon trap add pit annoy 2 guards type darts");
+	ok(t, "alice", "/fungeon treasure add ring fancy value 1");
+	text = run(t, "alice", "/fungeon take ring");
+	assert_string_equal(reply_error_text(t->last),
+	                    "pit guards the treasure: trigger it, disarm it or get past it "
+	                    "(/fungeon trigger or /fungeon annoy) before taking any.");
+	free(text);
+	ok(t, "alice", "/fungeon annoy pit Alba");
+	text = run(t, "alice", "/fungeon take ring");
+	assert_string_equal(text, "Alba takes ring (3 points).\n");
+	free(text);
+	ok(t, "alice", "/fungeon damage Alba 15");
+	text = run(t, "bob", "/fungeon take ring");
+	assert_string_equal(text, "Brom plunders ring (3 points) from the dead Alba.\n");
+	free(text);
+	/* a replacement leaves the dead one's treasure in the room */
+	ok(t, "bob", "/fungeon damage Brom 15");
+	ok(t, "bob", "/fungeon join Bram fighter");
+	/* the replacement is out until the next hallway (RULES.md section 4) */
+	text = run(t, "bob", "/fungeon pain Bram pit");
+	assert_string_equal(reply_error_text(t->last),
+	                    "Bram is a replacement: bob is out until the next hallway, where Bram "
+	                    "joins the party.");
+	free(text);
+	text = run(t, "bob", "/fungeon take ring");
+	assert_string_equal(reply_error_text(t->last),
+	                    "Bram is a replacement: bob is out until the next hallway, where Bram "
+	                    "joins the party.");
+	free(text);
+	text = run(t, "carol", "/fungeon take ring");
+	assert_string_equal(text, "Cora plunders ring (3 points), left by the dead.\n");
+	free(text);
 	table_free(t);
 }
 
@@ -611,8 +753,9 @@ static void
 fill(struct fg_chan *c, int n, int items, int effects, int designs)
 {
 	static const char *const prefix[FG_KIND_COUNT] = {"t", "m", "r"};
-	static const char *const spec[FG_KIND_COUNT] = {"annoy 2 pain 1 continuous",
-	                                                "level 2 ability bite pain 1", "mundane"};
+	static const char *const spec[FG_KIND_COUNT] = {
+	    "annoy 2 pain 1 continuous", "level 2 ability bite annoy 1 pain 1 type claws",
+	    "mundane"};
 	char key[32], player[16], name[16], err[200];
 
 	for (int i = 0; i < n; i++) {
@@ -621,7 +764,7 @@ fill(struct fg_chan *c, int n, int items, int effects, int designs)
 		snprintf(key, sizeof(key), "console:p%d", i);
 		snprintf(player, sizeof(player), "p%d", i);
 		snprintf(name, sizeof(name), "F%d", i);
-		fg_member_init(m, key, player, name, "fighter", 3, FG_XP_TABLE);
+		fg_member_init(m, key, player, name, "fighter", 3);
 		for (int k = 0; k < items; k++) {
 			struct fg_item *it = fg_item_add(m);
 
@@ -776,7 +919,7 @@ limits_at_the_maximum(void **unused)
 		const char *user, *line, *error;
 	} cases[] = {
 	    {"newcomer", "/fungeon join Zed fighter 3", "The party is full (8 Fungeoneers)."},
-	    {"p1", "/fungeon trap add pit annoy 2",
+	    {"p1", "/fungeon trap add pit annoy 2 type darts",
 	     "This channel holds 24 traps already, the most it can; remove one first."},
 	    {"p1", "/fungeon monster add rat level 1",
 	     "This channel holds 24 monsters already, the most it can; remove one first."},
@@ -814,7 +957,7 @@ memory_tracks_what_the_channel_holds(void **unused)
 	ok(t, "alice", "/fungeon join Alba wizard 3");
 	ok(t, "bob", "/fungeon join Brom fighter 3");
 	ok(t, "carol", "/fungeon join Cora rogue 3");
-	ok(t, "alice", "/fungeon trap add pit annoy 2 pain 1");
+	ok(t, "alice", "/fungeon trap add pit annoy 2 pain 1 type darts");
 	ok(t, "alice", "/fungeon monster add rat level 3");
 	assert_int_equal(fgchan_bytes(c),
 	                 empty + 3 * sizeof(struct fg_member) + 2 * sizeof(struct fg_stored));
@@ -842,6 +985,9 @@ main(void)
 	    cmocka_unit_test(cost_shows_the_budget),
 	    cmocka_unit_test(xp_rule_setting),
 	    cmocka_unit_test(death_and_replacement_by_join),
+	    cmocka_unit_test(replacement_level_survives_leave_and_join),
+	    cmocka_unit_test(room_budgets_and_unspent_points),
+	    cmocka_unit_test(guarded_treasure_and_plunder),
 	    cmocka_unit_test(module_round_trip_empty),
 	    cmocka_unit_test(module_round_trip_one),
 	    cmocka_unit_test(module_round_trip_full),

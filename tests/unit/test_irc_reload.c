@@ -24,7 +24,7 @@ load(const char *text)
 {
 	char err[512];
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	struct config *c = config_load_stream(f, "t.conf", false, err, sizeof(err));
+	struct config *c = config_load_stream(f, "t.conf", CONFIG_SECRETS_NONE, err, sizeof(err));
 
 	fclose(f);
 	if (c == NULL)

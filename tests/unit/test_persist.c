@@ -626,8 +626,9 @@ test_every_module_round_trips_through_the_database(void **state)
 	say(b, "ann", "all", "/fungeon join Alba wizard 2");
 	say(b, "bob", "all", "/fungeon join Brom fighter 2");
 	say(b, "bob", "all", "/thwacko style red ◆");
-	say(b, "ann", "all", "/fungeon trap add pit annoy 2 pain 2");
-	say(b, "ann", "all", "/fungeon monster add wasp level 1 ability sting annoy 2 pain 1");
+	say(b, "ann", "all", "/fungeon trap add pit annoy 2 pain 2 type spikes");
+	say(b, "ann", "all",
+	    "/fungeon monster add wasp level 1 ability sting annoy 2 pain 1 type poison");
 	say(b, "ann", "all", "/fungeon find pit");
 	/* Every other module, at least in its fresh state. */
 	ch = state_channel(b->st, "console:all");

@@ -157,7 +157,7 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "rest exits:0", "Exits must be a whole number from 1 to 20");
 	refused("gm", "surprise 21", "N must be a whole number from 1 to 20");
 	refused("gm", "surprise forced:true", "give monsters:N too");
-	refused("gm", "bargain 1000", "Margin must be a whole number from -999 to 999");
+	refused("gm", "bargain Bob ring sell", "There is no vendor 'Bob' here");
 	refused("gm", "encumbrance -5 10", "Str must be a whole number from -4 to 10");
 	refused("gm", "encumbrance 11 10", "Str must be a whole number from -4 to 10");
 	refused("gm", "encumbrance 0 -1", "Weight must be a whole number from 0 to 100000");
@@ -386,6 +386,51 @@ sign_rolls_the_encounter_table(void **unused)
 	                            "struck (d10 + Tension = "));
 }
 
+/* The exploration procedure's own facts (RULES.md section 2): light
+ * radii, darkvision and, with no light, being effectively blind; the
+ * delving -10 belongs to delving only. */
+static void
+exploration_light_facts(void **unused)
+{
+	char *text;
+
+	run_in("table", "bob", "procedure exploration");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Torch and lantern: 30 ft bright light and 30 ft dim beyond; "
+	                             "candle: 5 ft bright and 5 ft dim."));
+	assert_non_null(strstr(text, "Darkvision"));
+	assert_non_null(strstr(text, "Effectively blind: a setback on all rolls, movement halved, "
+	                             "cannot read, search or spot danger."));
+	assert_null(strstr(text, "-10"));
+	free(text);
+	run_in("table", "bob", "light");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "effectively blind"));
+	free(text);
+	run_in("table", "bob", "procedure delving");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "-10 to movement and coordination checks"));
+	free(text);
+}
+
+/* RULES.md section 6: the bot rolls the deal against the vendor's skill,
+ * remembered per channel, and a second try on an item is refused. */
+static void
+bargain_once_per_item(void **unused)
+{
+	char *before;
+
+	ok("gm", "vendor Gus");
+	ok("gm", "bargain Gus ring sell +3");
+	before = state_text("console:table");
+	assert_non_null(strstr(before, "\"vendors\":[{\"name\":\"Gus\""));
+	assert_non_null(strstr(before, "\"tried\":[\"ring\"]"));
+	free(before);
+	refused("gm", "bargain Gus Ring buy 1d20",
+	        "Gus has already dealt on ring: a buy or sell of an item or lot is tried once");
+	refused("gm", "bargain Gus gem buy 1d20;1d20", "A bargaining roll is one expression");
+}
+
 int
 main(void)
 {
@@ -393,6 +438,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(bad_input_leaves_state, setup, teardown),
 	    cmocka_unit_test_setup_teardown(gm_only_settings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(state_is_per_channel, setup, teardown),
+	    cmocka_unit_test_setup_teardown(exploration_light_facts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_entry_dice_are_rolled, setup, teardown),

@@ -320,6 +320,69 @@ sign_from_the_encounter_table(void **unused)
 	rng_free(b);
 }
 
+/* RULES.md section 2: a delving Encounter rolls the channel's encounter
+ * table when it has one (as a Sign does), or meets the creature a Sign
+ * announced; a struck entry means no encounter. Exploration's Encounter
+ * stays the GM's wandering monster. */
+static void
+delving_encounter_rolls_the_table(void **unused)
+{
+	struct rng *a = rng_new_seeded(6), *b = rng_new_seeded(6);
+	struct turn_how how = {.effect = HZ_ENCOUNTER, .tension = 1};
+	struct rtable t;
+	char err[200];
+	int d10;
+
+	assert_int_equal(rtable_parse("1-20 2 orcs", 1, 20, &t, err, sizeof(err)), 0);
+	how.encounters = &t;
+	how.rng = a;
+	turn_clock_init(&c);
+	turn_report_init(&r);
+	turn_pass(&c, PROC_DELVING, &how, &r);
+	EXPECT(TE_ENCOUNTER_ROLLED);
+	d10 = (int)rng_die(b, 10);
+	assert_int_equal(r.pick.d10, d10);
+	assert_int_equal(r.pick.total, d10 + 1);
+	assert_string_equal(r.sign, "2 orcs");
+	/* struck: the dungeon's supply is finite */
+	t.e[0].struck = true;
+	turn_report_init(&r);
+	turn_pass(&c, PROC_DELVING, &how, &r);
+	EXPECT(TE_ENCOUNTER_STRUCK);
+	/* exploration: no table roll */
+	turn_report_init(&r);
+	turn_pass(&c, PROC_EXPLORATION, &how, &r);
+	EXPECT(TE_ENCOUNTER);
+	rng_free(a);
+	rng_free(b);
+}
+
+/* RULES.md section 2: running (a party movement setting) blows candles
+ * out: at once when the party starts running, and any lit while it runs
+ * at the next turn; torches and lanterns stay lit. */
+static void
+running_blows_candles_out(void **unused)
+{
+	struct light out[LIGHT_MAX];
+	char err[200];
+
+	turn_clock_init(&c);
+	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 2, NULL, err, sizeof(err)), 0);
+	assert_int_equal(lights_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(turn_set_running(&c, true, out), 2);
+	assert_int_equal(out[0].kind, LIGHT_CANDLE);
+	assert_int_equal(c.lights.n, 1);
+	assert_int_equal(c.lights.l[0].kind, LIGHT_TORCH);
+	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
+	pass(PROC_DELVING, HZ_NOTHING, false, false);
+	EXPECT(TE_CANDLE_BLOWN);
+	assert_int_equal(c.lights.n, 1);
+	assert_int_equal(turn_set_running(&c, false, out), 0);
+	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
+	pass(PROC_DELVING, HZ_NOTHING, false, false);
+	assert_int_equal(c.lights.n, 2);
+}
+
 static void
 advance_reports_each_turn(void **unused)
 {
@@ -374,6 +437,8 @@ main(void)
 	    cmocka_unit_test(burn_result),
 	    cmocka_unit_test(signs_and_encounters),
 	    cmocka_unit_test(sign_from_the_encounter_table),
+	    cmocka_unit_test(delving_encounter_rolls_the_table),
+	    cmocka_unit_test(running_blows_candles_out),
 	    cmocka_unit_test(advance_reports_each_turn),
 	    cmocka_unit_test(counter_stops),
 	};

@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+
 #include "rules/base/rng.h"
 #include "rules/procedure/vendor.h"
 
@@ -135,8 +137,51 @@ carrying_capacity(void **unused)
 	band(0, 34, LOAD_MEDIUM);
 	band(0, 67, LOAD_HEAVY);
 	band(0, 101, LOAD_OVER);
-	assert_string_equal(load_band_name(LOAD_OVER), "over capacity");
+	assert_string_equal(load_band_name(LOAD_HEAVY), "heavy (max)");
+	assert_string_equal(load_band_name(LOAD_OVER), "dragging (over heavy)");
 	assert_string_equal(load_penalty(LOAD_UNENCUMBERED), "No penalty.");
+	/* the safe-areas text's penalties (RULES.md section 6, our reading) */
+	assert_string_equal(load_penalty(LOAD_MEDIUM),
+	                    "Movement -5 ft, Encumbrance 3 (offsets Dex), 1 Fatigue at the end of "
+	                    "each room.");
+	assert_string_equal(load_penalty(LOAD_HEAVY),
+	                    "Movement 5 ft, Dex incapacitated, 3 Fatigue at the end of each room.");
+	assert_string_equal(load_penalty(LOAD_OVER),
+	                    "Movement 5 ft, Dex incapacitated, 1 Fatigue per round.");
+}
+
+/* RULES.md section 6: the bot rolls the deal against the vendor's skill,
+ * rolled once and remembered; each item or lot is tried once. */
+static void
+remembered_vendor_and_one_try(void **unused)
+{
+	struct vendor v = {.stock = {.skill_d10 = 3, .skill = 8}};
+	struct bargain b;
+	char err[200];
+
+	snprintf(v.name, sizeof(v.name), "Gus");
+	vendor_bargain(&v, 17, &b);
+	assert_int_equal(b.skill, 8);
+	assert_int_equal(b.margin, 9);
+	assert_int_equal(bargain_table(&(size_t){0})[b.row].sell_percent, 90);
+	vendor_bargain(&v, 8, &b);
+	assert_int_equal(b.margin, 0);
+	assert_int_equal(bargain_table(&(size_t){0})[b.row].buy_percent, 150);
+	assert_false(vendor_tried(&v, "ring"));
+	assert_int_equal(vendor_try(&v, "ring", err, sizeof(err)), 0);
+	assert_true(vendor_tried(&v, "RING"));
+	assert_int_equal(vendor_try(&v, "Ring", err, sizeof(err)), -1);
+	assert_string_equal(err, "Gus has already dealt on ring: a buy or sell of an item or lot "
+	                         "is tried once, and a rejected price ends it for good.");
+	for (int i = 1; i < VENDOR_TRIED_MAX; i++) {
+		char item[16];
+
+		snprintf(item, sizeof(item), "lot%d", i);
+		assert_int_equal(vendor_try(&v, item, err, sizeof(err)), 0);
+	}
+	assert_int_equal(vendor_try(&v, "one-more", err, sizeof(err)), -1);
+	assert_string_equal(err, "Gus has dealt on 32 items or lots, the most the bot remembers "
+	                         "for one vendor.");
 }
 
 int
@@ -146,6 +191,7 @@ main(void)
 	    cmocka_unit_test(stock),
 	    cmocka_unit_test(bargain_boundaries),
 	    cmocka_unit_test(carrying_capacity),
+	    cmocka_unit_test(remembered_vendor_and_one_try),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,6 +41,7 @@ struct session {
 	int64_t seq; /* last sequence number sent */
 	bool invalid;
 	struct conn *conn;
+	int64_t left_at; /* when its last connection ended (0: never or open) */
 	/* the dispatched events, for replay */
 	struct {
 		int64_t seq;
@@ -91,6 +92,7 @@ struct inter {
 	const cJSON *tmpl; /* its template (expectations) */
 	int answers;
 	int followups;
+	bool replayed;       /* its event was replayed after a RESUME */
 	int parts;           /* how many of the template's "parts" were seen, in order */
 	int64_t answered_at; /* ms, or 0 */
 	bool spoiled;        /* a fault answered its callback: it cannot be late */
@@ -128,6 +130,8 @@ struct fake {
 	int expect_compress; /* 1: every connection must ask for compression, -1: none
 	                        may, 0: either */
 	bool lenient; /* unanswered interactions are no violation (REST stopped on purpose) */
+	bool hold;    /* IDENTIFY and RESUME go unanswered (a slow gateway) */
+	int64_t resume_window; /* ms a session stays resumable without a connection */
 	FILE *record;
 	int64_t started;
 
@@ -160,6 +164,7 @@ struct fake {
 	struct {
 		uint64_t violations;
 		uint64_t created, delivered, answered, duplicates, late, followups;
+		uint64_t replay_duplicates; /* answered again after a replay: Discord's 400 */
 		int64_t max_answer_ms;
 		uint64_t connections, identifies, resumes, resumed, heartbeats;
 		int64_t max_hb_gap, min_hb_gap;

@@ -203,6 +203,8 @@ gw_fake_control(const char *cmd, char *err, size_t errlen)
 		F.heartbeat_ms = atoi(arg);
 	} else if (strcmp(word, "remaining") == 0) {
 		F.remaining = atoi(arg);
+	} else if (strcmp(word, "hold") == 0) {
+		F.hold = strcmp(arg, "off") != 0;
 	} else if (strcmp(word, "lenient") == 0) {
 		F.lenient = strcmp(arg, "off") != 0;
 	} else if (strcmp(word, "age") == 0) {

@@ -226,6 +226,10 @@ identify(struct conn *c, const cJSON *d)
 	int64_t now = fake_now();
 
 	F.st.identifies++;
+	if (F.hold) {
+		F.last_identify = now;
+		return;
+	}
 	if (c->authed) {
 		fake_violation("IDENTIFY on an authenticated connection");
 		gw_fake_close(c, 4005, "already authenticated");
@@ -264,6 +268,26 @@ identify(struct conn *c, const cJSON *d)
 	ready(c, d);
 }
 
+/* An interaction whose event is replayed may reach the bot twice (a bot
+ * killed after answering, before saving its sequence): a second answer is
+ * then Discord's 400 "already acknowledged", not a breach. */
+static void
+mark_replayed(const char *text)
+{
+	cJSON *j;
+	const char *id;
+	struct inter *it;
+
+	if (strstr(text, "\"INTERACTION_CREATE\"") == NULL)
+		return;
+	j = cJSON_Parse(text);
+	id = cJSON_GetStringValue(
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "d"), "id"));
+	if (id != NULL && (it = gw_fake_interaction(strtoull(id, NULL, 10))) != NULL)
+		it->replayed = true;
+	cJSON_Delete(j);
+}
+
 static void
 resume(struct conn *c, const cJSON *d)
 {
@@ -273,12 +297,22 @@ resume(struct conn *c, const cJSON *d)
 	struct session *s = NULL;
 
 	F.st.resumes++;
+	if (F.hold)
+		return;
 	if (token == NULL || strcmp(token, F.token) != 0) {
 		gw_fake_close(c, 4004, "authentication failed");
 		return;
 	}
 	if (sid != NULL)
 		HASH_FIND_STR(F.sessions, sid, s);
+	if (s != NULL && s->conn == NULL && s->left_at != 0 &&
+	    fake_now() - s->left_at > F.resume_window) {
+		/* Discord keeps a session for a while after its connection
+		 * ends; past that it cannot be resumed. */
+		fprintf(stderr, "fake: session %s expired %" PRId64 " ms after its connection\n",
+		        s->id, fake_now() - s->left_at);
+		s->invalid = true;
+	}
 	if (s == NULL || s->invalid || !cJSON_IsNumber(seq)) {
 		gw_fake_send(c, "{\"t\":null,\"s\":null,\"op\":9,\"d\":false}");
 		return;
@@ -294,11 +328,18 @@ resume(struct conn *c, const cJSON *d)
 	c->s = s;
 	c->authed = true;
 	F.current = s;
+	if (s->nlog > 0 && s->log[s->logstart].seq > (int64_t)seq->valuedouble + 1)
+		fake_violation("RESUME at sequence %" PRId64 ": events from %" PRId64
+		               " on are lost (the replay log starts at %" PRId64 ")",
+		               (int64_t)seq->valuedouble, (int64_t)seq->valuedouble + 1,
+		               s->log[s->logstart].seq);
 	for (size_t k = 0; k < s->nlog; k++) {
 		size_t i = (s->logstart + k) % FAKE_REPLAY_MAX;
 
-		if (s->log[i].seq > (int64_t)seq->valuedouble && s->log[i].text != NULL)
+		if (s->log[i].seq > (int64_t)seq->valuedouble && s->log[i].text != NULL) {
+			mark_replayed(s->log[i].text);
 			gw_fake_send(c, s->log[i].text);
+		}
 	}
 	F.st.resumed++;
 	gw_fake_emit(s, "RESUMED", "{\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}",
@@ -458,8 +499,10 @@ gw_fake_closed(struct conn *c, int peer_code)
 	if (c->s != NULL) {
 		if (peer_code == 1000 || peer_code == 1001)
 			c->s->invalid = true; /* the client ended its session */
-		if (c->s->conn == c)
+		if (c->s->conn == c) {
 			c->s->conn = NULL;
+			c->s->left_at = fake_now();
+		}
 	}
 	for (int i = 0; i < F.nconns; i++) {
 		if (F.conns[i] == c) {

@@ -251,8 +251,12 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	}
 	age = fake_now() - it->created;
 	if (it->answers++ > 0) {
-		F.st.duplicates++;
-		fake_violation("interaction %" PRIu64 " was answered twice", id);
+		if (it->replayed)
+			F.st.replay_duplicates++;
+		else
+			F.st.duplicates++;
+		if (!it->replayed)
+			fake_violation("interaction %" PRIu64 " was answered twice", id);
 		answer(
 		    a, 400,
 		    "{\"message\":\"Interaction has already been acknowledged.\",\"code\":40060}");

@@ -1,0 +1,191 @@
+/* fg_render: how Fungeon rolls and the outcomes of rules/fgplay.h look in
+ * a reply (shared by every conflict command); see fungeon.h. Renders only:
+ * nothing here changes the channel's state or draws a die. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon.h"
+#include "rules/base/utf8.h"
+
+/* Copies src into dst[size], cut short on a character boundary: labels
+ * join a name and a player's display name and may not fit. */
+void
+fg_fit_label(char *dst, size_t size, const char *src)
+{
+	size_t n = utf8_cut(src, strlen(src), size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Renders a group's dice: the Thwack-O die in its player's style. */
+static void
+dice(struct reply *out, const struct cf_group *g, const struct ustyle *styles)
+{
+	if (g->n == 0)
+		reply_add(out, RS_DIM, "no dice");
+	for (int k = 0; k < g->n; k++) {
+		if (k > 0)
+			reply_add(out, 0, " ");
+		if (k == g->thwacko && g->player >= 0)
+			reply_add_user(out, &styles[g->player], RS_BOLD, "%d", g->v[k]);
+		else
+			reply_add(out, 0, "%d", g->v[k]);
+	}
+}
+
+void
+fg_group_line(struct reply *out, const struct cf_group *g, const char *label,
+              const struct ustyle *styles, const char *suffix)
+{
+	reply_add(out, 0, "%s: ", label);
+	dice(out, g, styles);
+	if (suffix != NULL && *suffix)
+		reply_add(out, 0, "%s", suffix);
+	reply_nl(out);
+}
+
+void
+fg_narration_lines(struct reply *out, const struct cf_narration *n, const struct fg_chan *c,
+                   const struct ustyle *styles, const char *what)
+{
+	int tie = 0, final;
+
+	if (n->winner < 0)
+		return;
+	for (int p = 0; p < CF_PLAYERS_MAX; p++)
+		if (n->value[p] > tie)
+			tie = n->value[p];
+	for (int k = 0; k < n->nrounds; k++) {
+		int next = 0;
+		bool first = true;
+
+		reply_add(out, 0, "Thwack-O tie at %d (", tie);
+		for (int p = 0; p < CF_PLAYERS_MAX && p < c->n; p++) {
+			if (n->round[k][p] == 0)
+				continue;
+			reply_add(out, 0, "%s%s", first ? "" : ", ", c->m[p].player);
+			first = false;
+		}
+		reply_add(out, 0, "): re-rolled");
+		for (int p = 0; p < CF_PLAYERS_MAX && p < c->n; p++) {
+			if (n->round[k][p] == 0)
+				continue;
+			reply_add(out, 0, " %s ", c->m[p].player);
+			reply_add_user(out, &styles[p], RS_BOLD, "%d", n->round[k][p]);
+			if (n->round[k][p] > next)
+				next = n->round[k][p];
+		}
+		reply_nl(out);
+		tie = next;
+	}
+	final = n->nrounds > 0 ? n->round[n->nrounds - 1][n->winner] : n->value[n->winner];
+	reply_add(out, 0, "%s: ", what != NULL ? what : "Narrative control");
+	reply_add(out, RS_BOLD, "%s", c->m[n->winner].player);
+	reply_add(out, 0, " (%s), Thwack-O ", c->m[n->winner].name);
+	reply_add_user(out, &styles[n->winner], RS_BOLD, "%d", final);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
+void
+fg_pain_table(struct reply *out, const char *const *names, const struct cf_group *const *g, int n,
+              const struct cf_pain *res, const struct ustyle *styles, const struct fg_chan *c)
+{
+	const char *hdr[CF_PARTS_MAX + 3];
+	char cells[CF_PARTS_MAX + 3][FG_SOURCE_MAX + 32];
+	const char *row[CF_PARTS_MAX + 3];
+
+	hdr[0] = "rank";
+	for (int i = 0; i < n; i++)
+		hdr[i + 1] = names[i];
+	hdr[n + 1] = "winner";
+	hdr[n + 2] = "damage";
+	reply_table(out, n + 3, hdr);
+	for (int k = 0; k < res->nranks; k++) {
+		const struct cf_pain_rank *rk = &res->rank[k];
+
+		snprintf(cells[0], sizeof(cells[0]), "%d", k + 1);
+		for (int i = 0; i < n; i++) {
+			bool thw = k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n;
+
+			snprintf(cells[i + 1], sizeof(cells[i + 1]), "%s%d",
+			         thw ? styles[g[i]->player].mark : "", rk->value[i]);
+		}
+		snprintf(cells[n + 1], sizeof(cells[n + 1]), "%s",
+		         rk->winner < 0 ? "tie" : names[rk->winner]);
+		if (rk->winner < 0)
+			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (tie)");
+		else if (rk->target < 0)
+			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (no one it can hurt)");
+		else
+			snprintf(cells[n + 2], sizeof(cells[n + 2]), "1 → %s", names[rk->target]);
+		for (int i = 0; i < n + 3; i++)
+			row[i] = cells[i];
+		reply_row(out, false, row);
+		for (int i = 0; i < n; i++)
+			if (k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n)
+				reply_cell_user(out, i + 1, &styles[g[i]->player]);
+	}
+}
+
+void
+fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont *k,
+               const struct ustyle *styles)
+{
+	const struct fg_member *m = &c->m[k->member];
+	char label[80], suffix[80], whole[256];
+
+	reply_add(out, RS_ITALIC,
+	          "Continuous %s: ", k->effect.kind == FG_EFFECT_HOLD ? "hold" : "damage");
+	reply_add(out, 0, "%s on %s", k->effect.source, m->name);
+	reply_nl(out);
+	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
+	fg_group_line(out, &k->annoy.g[0], k->effect.source, styles, suffix);
+	/* A long player name is cut short here, as in every roll's label. */
+	snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
+	fg_fit_label(label, sizeof(label), whole);
+	snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[1],
+	         k->success ? "succeeds: the effect ends" : "fails");
+	fg_group_line(out, &k->annoy.g[1], label, styles, suffix);
+	fg_narration_lines(out, &k->annoy_nar, c, styles, NULL);
+	if (!k->pained)
+		return;
+	{
+		const char *names[2] = {k->effect.source, m->name};
+		const struct cf_group *g[2] = {&k->pain.g[0], &k->pain.g[1]};
+
+		fg_group_line(out, g[0], k->effect.source, styles, NULL);
+		fg_group_line(out, g[1], label, styles, NULL);
+		fg_pain_table(out, names, g, 2, &k->pain_res, styles, c);
+	}
+	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[1], k->hits_after,
+	          fg_max_hits(m->level));
+	if (k->died)
+		reply_add(out, RS_BAD | RS_BOLD, " %s dies!", m->name);
+	reply_nl(out);
+	fg_narration_lines(out, &k->pain_nar, c, styles, NULL);
+}
+
+void
+fg_annoy_render(struct reply *out, const struct fg_chan *c, const struct fgp_obstacle *o,
+                const struct fgp_annoy *a, const struct ustyle *styles)
+{
+	char suffix[80], label[80], whole[256];
+
+	snprintf(suffix, sizeof(suffix), " → %d", a->res.obstacle_best);
+	fg_group_line(out, &a->roll.g[a->n], o->label, styles, suffix);
+	for (int i = 0; i < a->n; i++) {
+		const struct fg_member *m = &c->m[a->member[i]];
+
+		if (a->xp[i] > 0)
+			snprintf(suffix, sizeof(suffix), " → %d, succeeds (+%lld XP)",
+			         a->res.best[i], (long long)a->xp[i]);
+		else
+			snprintf(suffix, sizeof(suffix), " → %d, %s", a->res.best[i],
+			         a->fails[i] ? "fails" : "succeeds");
+		snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
+		fg_fit_label(label, sizeof(label), whole);
+		fg_group_line(out, &a->roll.g[i], label, styles, suffix);
+	}
+}

@@ -1,0 +1,290 @@
+/* fgplay: the outcomes of Fungeon's conflicts; see fgplay.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/fungeon/fgplay.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err != NULL && errlen > 0) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+int
+fgplay_annoy_dice(const struct fg_member *m, bool bonus, const struct fgp_obstacle *o)
+{
+	return fg_annoy_dice(m, bonus, o->type, o->universal, NULL);
+}
+
+static void
+effect_of(const struct fgp_obstacle *o, enum fg_effect_kind kind, struct fg_effect *e)
+{
+	size_t n = strnlen(o->label, sizeof(e->source) - 1);
+
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	memcpy(e->source, o->label, n);
+	e->annoy = o->annoy;
+	e->pain = o->pain;
+	snprintf(e->type, sizeof(e->type), "%s", o->type);
+	e->universal = o->universal;
+}
+
+int
+fgplay_annoy(struct rng *rng, const struct fg_member *m, const int *members, int n,
+             const bool *bonus, const struct fgp_obstacle *o, int dice, struct fgp_annoy *out,
+             char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	if (dice < 1)
+		return fail(err, errlen, "%s has no Annoy dice, so nobody has to resist it.",
+		            o->label);
+	if (dice > CF_DICE_MAX)
+		return fail(err, errlen,
+		            "%s would roll %d dice; a participant rolls at most %d dice.", o->label,
+		            dice, CF_DICE_MAX);
+	if (n < 1 || n > FG_PARTY_MAX)
+		return fail(err, errlen,
+		            "Nobody is there to resist %s: the party has no living Fungeoneer.",
+		            o->label);
+	for (int i = 0; i < n; i++) {
+		const struct fg_member *f = &m[members[i]];
+		int d = fgplay_annoy_dice(f, bonus[i], o);
+
+		if (f->dead)
+			return fail(err, errlen, "%s is dead and rolls no more.", f->name);
+		if (d > CF_DICE_MAX)
+			return fail(err, errlen,
+			            "%s would roll %d dice; a participant rolls at most %d dice.",
+			            f->name, d, CF_DICE_MAX);
+		out->member[i] = members[i];
+		out->roll.g[i] = (struct cf_group){.player = members[i], .n = d, .thwacko = -1};
+	}
+	out->n = n;
+	out->roll.g[n] = (struct cf_group){.player = o->roller, .n = dice, .thwacko = -1};
+	out->roll.ng = n + 1;
+	conflict_roll(rng, &out->roll, FG_DIE);
+	conflict_annoy(&out->roll, n, &out->res);
+	if (o->hold)
+		effect_of(o, FG_EFFECT_HOLD, &out->eff[out->neff++]);
+	if (o->continuous)
+		effect_of(o, FG_EFFECT_DAMAGE, &out->eff[out->neff++]);
+	for (int i = 0; i < n; i++) {
+		out->fails[i] = out->res.fails[i];
+		out->xp[i] = out->fails[i] ? 0 : o->xp;
+		out->effect[i] = out->fails[i] && (o->hold || o->continuous);
+	}
+	conflict_narrator(rng, &out->roll, FG_DIE, &out->nar);
+	return 0;
+}
+
+void
+fgplay_annoy_apply(struct fg_member *m, const struct fgp_annoy *a)
+{
+	for (int i = 0; i < a->n; i++) {
+		struct fg_member *f = &m[a->member[i]];
+
+		fg_add_xp(f, a->xp[i]);
+		for (int k = 0; a->effect[i] && k < a->neff; k++)
+			fg_effect_add(f, &a->eff[k]); /* ignored when f carries the most */
+	}
+}
+
+int
+fgplay_pain(struct rng *rng, const struct fg_member *m, const struct fgp_part *p, int n,
+            const char *type, bool universal, struct fgp_pain *out, char *err, size_t errlen)
+{
+	struct cf_pain_part pp[CF_PARTS_MAX];
+
+	memset(out, 0, sizeof(*out));
+	if (n < 2 || n > CF_PARTS_MAX)
+		return fail(err, errlen, "A Painful conflict takes 2 to %d participants (got %d).",
+		            CF_PARTS_MAX, n);
+	for (int i = 0; i < n; i++) {
+		int d = p[i].dice, player = p[i].player;
+
+		if (p[i].member >= 0) {
+			const struct fg_member *f = &m[p[i].member];
+
+			if (f->dead)
+				return fail(err, errlen, "%s is dead and rolls no more.", f->name);
+			d = fg_pain_dice(f, p[i].bonus, type, universal, NULL);
+			player = p[i].member;
+		}
+		if (d < 0 || d > CF_DICE_MAX)
+			return fail(err, errlen,
+			            "Participant %d would roll %d dice; a participant rolls at "
+			            "most %d dice.",
+			            i + 1, d, CF_DICE_MAX);
+		out->roll.g[i] = (struct cf_group){.player = player, .n = d, .thwacko = -1};
+	}
+	out->n = n;
+	out->roll.ng = n;
+	conflict_roll(rng, &out->roll, FG_DIE);
+	for (int i = 0; i < n; i++) {
+		conflict_sort(&out->roll.g[i]);
+		pp[i].g = &out->roll.g[i];
+		pp[i].side = p[i].member >= 0 ? 0 : 1;
+		pp[i].hits = p[i].member >= 0 ? m[p[i].member].hits : p[i].hits;
+		pp[i].target = p[i].target;
+	}
+	conflict_pain(pp, n, &out->res);
+	for (int k = 0; k < out->res.nranks; k++) {
+		const struct cf_pain_rank *rk = &out->res.rank[k];
+
+		if (rk->winner >= 0 && rk->target >= 0 && p[rk->winner].member >= 0)
+			out->xp[rk->winner] += p[rk->target].worth;
+	}
+	for (int i = 0; i < n; i++) {
+		out->hits[i] = out->res.hits[i];
+		if (p[i].member >= 0)
+			out->died[i] = out->res.taken[i] > 0 && out->hits[i] <= 0;
+		else
+			out->defeated[i] = p[i].hits > 0 && out->hits[i] == 0;
+	}
+	conflict_narrator(rng, &out->roll, FG_DIE, &out->nar);
+	return 0;
+}
+
+void
+fgplay_pain_apply(struct fg_member *m, const struct fgp_part *p, const struct fgp_pain *o)
+{
+	for (int i = 0; i < o->n; i++) {
+		struct fg_member *f;
+
+		if (p[i].member < 0)
+			continue;
+		f = &m[p[i].member];
+		fg_damage(f, o->res.taken[i]);
+		fg_add_xp(f, o->xp[i]);
+	}
+}
+
+int
+fgplay_trigger(struct rng *rng, const struct fg_member *m, const int *members, int n,
+               const bool *bonus, const struct fgp_obstacle *o, bool unlimited,
+               struct fgp_trigger *out, char *err, size_t errlen)
+{
+	int caught[FG_PARTY_MAX], nc = 0;
+	bool cbonus[FG_PARTY_MAX];
+
+	memset(out, 0, sizeof(*out));
+	if (n < 1 || n > FG_PARTY_MAX)
+		return fail(err, errlen,
+		            "Nobody is there to trigger %s: the party has no living Fungeoneer.",
+		            o->label);
+	if (o->annoy < 1 || o->annoy > CF_DICE_MAX)
+		return fail(err, errlen, "%s has %d Annoy dice; a trap has 1 to %d.", o->label,
+		            o->annoy, CF_DICE_MAX);
+	for (int i = 0; i < n; i++) {
+		const struct fg_member *f = &m[members[i]];
+
+		if (f->dead)
+			return fail(err, errlen, "%s is dead and rolls no more.", f->name);
+		if (fgplay_annoy_dice(f, bonus[i], o) > CF_DICE_MAX)
+			return fail(err, errlen,
+			            "%s would roll %d dice; a participant rolls at most %d dice.",
+			            f->name, fgplay_annoy_dice(f, bonus[i], o), CF_DICE_MAX);
+		out->member[i] = members[i];
+		out->annoy_of[i] = -1;
+	}
+	out->n = n;
+	out->several = n > 1;
+	if (out->several) {
+		for (int i = 0; i < n; i++) {
+			const struct fg_member *f = &m[members[i]];
+
+			out->bonus[i] =
+			    f->level + (bonus[i] && !o->universal ? fg_class_bonus(f->level) : 0);
+			out->draw.g[i] =
+			    (struct cf_group){.player = members[i], .n = 1, .thwacko = -1};
+		}
+		out->draw.ng = n;
+		conflict_roll(rng, &out->draw, FG_DIE);
+		conflict_trigger(&out->draw, out->bonus, &out->t);
+		conflict_narrator(rng, &out->draw, FG_DIE, &out->draw_nar);
+		for (int i = 0; i < n; i++)
+			out->caught[i] = !out->t.avoids[i];
+	} else {
+		out->caught[0] = true;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!out->caught[i])
+			continue;
+		out->annoy_of[i] = nc;
+		cbonus[nc] = bonus[i];
+		caught[nc++] = members[i];
+	}
+	if (nc > 0) {
+		if (fgplay_annoy(rng, m, caught, nc, cbonus, o, o->annoy, &out->annoy, err,
+		                 errlen) < 0)
+			return -1;
+		out->annoyed = true;
+	}
+	out->sprung = !unlimited;
+	return 0;
+}
+
+void
+fgplay_trigger_apply(struct fg_member *m, const struct fgp_trigger *t)
+{
+	if (t->annoyed)
+		fgplay_annoy_apply(m, &t->annoy);
+}
+
+int
+fgplay_retreat(struct rng *rng, const struct fg_member *m, const int *members, int n,
+               const bool *bonus, int floor, struct fgp_retreat *out, char *err, size_t errlen)
+{
+	struct fgp_obstacle o = {.roller = -1};
+
+	memset(out, 0, sizeof(*out));
+	snprintf(o.label, sizeof(o.label), "floor %d", floor);
+	o.annoy = floor;
+	out->floor = floor;
+	if (fgplay_annoy(rng, m, members, n, bonus, &o, floor, &out->annoy, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int64_t pts;
+
+		if (!out->annoy.fails[i])
+			continue;
+		pts = (int64_t)m[members[i]].level + floor;
+		out->wander[i] = pts < floor ? floor : pts;
+	}
+	return 0;
+}
+
+void
+fgplay_retreat_apply(struct fg_member *m, const struct fgp_retreat *r)
+{
+	fgplay_annoy_apply(m, &r->annoy);
+	for (int i = 0; i < r->annoy.n; i++)
+		if (r->wander[i] > 0)
+			fg_add_wanderer(&m[r->annoy.member[i]], r->wander[i]);
+}
+
+enum fgp_treasure
+fgplay_treasure_gate(const bool *passed, int nguards, int standing, int *which)
+{
+	for (int i = 0; i < nguards; i++) {
+		if (!passed[i]) {
+			*which = i;
+			return FGP_TREASURE_GUARDED;
+		}
+	}
+	if (nguards == 0 && standing > 0)
+		return FGP_TREASURE_MONSTERS;
+	return FGP_TREASURE_OPEN;
+}

@@ -1,0 +1,107 @@
+/* Unit tests for bot/render_text: wrapping at the terminal's width. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/console/render_text.h"
+
+/* Wraps s at width and checks the result is want. */
+static void
+wraps(const char *s, size_t width, const char *want)
+{
+	struct buf b;
+
+	buf_init(&b, 1 << 16);
+	render_wrap(s, strlen(s), width, &b);
+	assert_string_equal(b.p != NULL ? b.p : "", want);
+	buf_free(&b);
+}
+
+static void
+short_lines_stay(void **unused)
+{
+	wraps("gm rolls\n1d6: [5] = 5\n", 20, "gm rolls\n1d6: [5] = 5\n");
+	/* A last line without a newline gets one. */
+	wraps("one line", 20, "one line\n");
+	wraps("", 20, "");
+	/* Exactly the width fits. */
+	wraps("abcdefghij abcdefghi\n", 20, "abcdefghij abcdefghi\n");
+}
+
+static void
+breaks_at_the_last_space(void **unused)
+{
+	wraps("the quick brown fox jumps over the lazy dog\n", 20,
+	      "the quick brown fox\njumps over the lazy\ndog\n");
+	/* Spaces at the break are dropped, not carried to the next line. */
+	wraps("aaaa bbbb cccc dddd    eeee\n", 20, "aaaa bbbb cccc dddd\neeee\n");
+	/* A break exactly at the width. */
+	wraps("abcdefghij abcdefghij klm\n", 21, "abcdefghij abcdefghij\nklm\n");
+}
+
+static void
+cuts_a_word_longer_than_the_line(void **unused)
+{
+	wraps("x 0123456789012345678901234 y\n", 20, "x\n01234567890123456789\n01234 y\n");
+}
+
+/* A table row's text stays in its column: the lines it wraps into are
+ * indented to where the last cell begins. */
+static void
+hangs_under_the_last_cell(void **unused)
+{
+	wraps("/fungeon  Fungeon: masterless dungeon crawling\n", 30,
+	      "/fungeon  Fungeon: masterless\n          dungeon crawling\n");
+	/* Past half the width, no hanging indent. */
+	wraps("a very long first cell  and then some words\n", 30,
+	      "a very long first cell  and\nthen some words\n");
+}
+
+static void
+escapes_take_no_column(void **unused)
+{
+	wraps("\033[1mbold\033[0m words that fit in twenty\n", 20,
+	      "\033[1mbold\033[0m words that fit\nin twenty\n");
+	/* Multibyte characters count once. */
+	wraps("éééé éééé éééé éééé éééé\n", 20, "éééé éééé éééé éééé\néééé\n");
+}
+
+/* A wide character takes two columns, a combining mark none. */
+static void
+wide_characters_take_two_columns(void **unused)
+{
+	assert_int_equal(render_columns("日本", strlen("日本")), 4);
+	assert_int_equal(render_columns("e\u0301", strlen("e\u0301")), 1);
+	assert_int_equal(render_columns("\033[1;33m▶\033[0m", strlen("\033[1;33m▶\033[0m")), 1);
+	assert_int_equal(render_columns("\xff", 1), 1);
+	wraps("日本語 日本語 日本語 日本語\n", 20, "日本語 日本語 日本語\n日本語\n");
+	/* A word of wide characters is cut between two of them. */
+	wraps("日本語日本語日本語日本語\n", 20, "日本語日本語日本語日\n本語\n");
+}
+
+static void
+narrow_width_leaves_text(void **unused)
+{
+	wraps("the quick brown fox jumps\n", 10, "the quick brown fox jumps\n");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(short_lines_stay),
+	    cmocka_unit_test(breaks_at_the_last_space),
+	    cmocka_unit_test(cuts_a_word_longer_than_the_line),
+	    cmocka_unit_test(hangs_under_the_last_cell),
+	    cmocka_unit_test(escapes_take_no_column),
+	    cmocka_unit_test(wide_characters_take_two_columns),
+	    cmocka_unit_test(narrow_width_leaves_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
