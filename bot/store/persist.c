@@ -451,7 +451,18 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Removes the oldest snapshot files past keep (names sort by time). */
+static bool
+snapshot_tmp_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(".tmp") &&
+	       strcmp(name + n - strlen(".tmp"), ".tmp") == 0;
+}
+
+/* Removes the oldest snapshot files past keep (names sort by time), and the
+ * temporary files of snapshots that a crash left unfinished (only one
+ * snapshot is written at a time). */
 static void
 prune(struct snapjob *w)
 {
@@ -463,6 +474,13 @@ prune(struct snapjob *w)
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
+		if (snapshot_tmp_name(e->d_name)) {
+			char path[4200 + 300];
+
+			snprintf(path, sizeof(path), "%s/%s", w->dir, e->d_name);
+			unlink(path);
+			continue;
+		}
 		if (!snapshot_name(e->d_name))
 			continue;
 		if (n == cap) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -525,11 +526,17 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	b->o.snapshot_keep = 2;
 	bot_open(b);
 	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	/* What a crash in the middle of a snapshot leaves behind. */
+	assert_int_equal(mkdir(snaps, 0700), 0);
+	snprintf(first, sizeof(first), "%s/delver-20200101T000000Z.tmp", snaps);
+	fp = fopen(first, "w");
+	fclose(fp);
 	say(b, "ann", "crypt", "/gm claim");
 	spin(b, 1300); /* the interval passes with a change: one file */
 	snapshot_wait(b);
 	assert_int_equal(stats(b).snapshots, 1);
 	assert_int_equal(count_prefix(snaps, "delver-", name, sizeof(name)), 1);
+	assert_non_null(strstr(name, ".db")); /* the unfinished one is gone */
 	snprintf(first, sizeof(first), "%s/%s", snaps, name);
 	spin(b, 1100); /* nothing changed: no new file */
 	snapshot_wait(b);
