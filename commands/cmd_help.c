@@ -113,7 +113,11 @@ help_fn(struct invocation *inv, struct reply *out)
 			char name[40];
 			const char *cells[2] = {name, command_table[i]->desc};
 
-			snprintf(name, sizeof(name), "/%s", command_table[i]->name);
+			if (command_table[i]->alias != NULL)
+				snprintf(name, sizeof(name), "/%s (/%s)", command_table[i]->name,
+				         command_table[i]->alias);
+			else
+				snprintf(name, sizeof(name), "/%s", command_table[i]->name);
 			reply_row(out, false, cells);
 		}
 		for (size_t i = 0;

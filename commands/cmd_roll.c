@@ -6,14 +6,17 @@
  * p penetrated, r rerolled, * success, _ failure, ** critical, __ fumble,
  * ^ raised by min, v lowered by max. Colour only repeats what the marks say.
  */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands/commands.h"
+#include "commands/rollchan.h"
 #include "rules/base/buf.h"
-#include "rules/dice/dice.h"
 #include "rules/base/num.h"
+#include "rules/dice/dice.h"
 
 /* Dice shown per group; more are summarised (the total still counts all). */
 #define ROLL_SHOWN_MAX    100 /* entries of a pool shown */
@@ -209,6 +212,226 @@ repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 	reply_nl(out);
 }
 
+/* Whether c may end a dice term that adv/dis can double: an operator, a
+ * space, a label or the end. */
+static bool
+term_end(int c)
+{
+	return c == '\0' || c == ' ' || c == '\t' || c == '+' || c == '-' || c == '*' || c == '/' ||
+	       c == ')' || c == ';' || c == '[' || c == '#';
+}
+
+/*
+ * "1d20+5 adv" is "2d20kh1+5", "d20 dis # save" is "2d20kl1 # save": a
+ * trailing word adv or dis (before any '# label') doubles the first plain
+ * d20 of the roll and keeps the better or the worse. Writes the rewritten
+ * expression into buf (len bytes) and returns it, returns expr itself when
+ * it ends in neither word, or NULL (with *err set) when there is no plain
+ * d20 to double.
+ */
+const char *
+cmd_roll_advantage(const char *expr, char *buf, size_t len, const char **err)
+{
+	const char *hash = strchr(expr, '#'), *end = hash != NULL ? hash : expr + strlen(expr);
+	const char *w, *p;
+	bool adv;
+	struct buf b;
+
+	while (end > expr && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end - expr < 4 || (end[-4] != ' ' && end[-4] != '\t'))
+		return expr;
+	w = end - 3;
+	if (strncasecmp(w, "adv", 3) == 0)
+		adv = true;
+	else if (strncasecmp(w, "dis", 3) == 0)
+		adv = false;
+	else
+		return expr;
+	for (p = expr; p < w; p++) {
+		const char *d = p;
+
+		if (*p == '1' && (p == expr || !isdigit((unsigned char)p[-1])))
+			d = p + 1;
+		else if (p > expr &&
+		         (isdigit((unsigned char)p[-1]) || isalpha((unsigned char)p[-1])))
+			continue;
+		if ((*d == 'd' || *d == 'D') && d[1] == '2' && d[2] == '0' && term_end(d[3]))
+			break;
+	}
+	if (p >= w) {
+		*err = adv ? "Adv rolls a plain d20 twice and this roll has none; write it as in "
+		             "1d20+5 adv."
+		           : "Dis rolls a plain d20 twice and this roll has none; write it as in "
+		             "1d20+5 dis.";
+		return NULL;
+	}
+	buf_init(&b, len - 1);
+	buf_add(&b, expr, (size_t)(p - expr));
+	buf_adds(&b, adv ? "2d20kh1" : "2d20kl1");
+	p += *p == '1' ? 4 : 3;
+	buf_add(&b, p, (size_t)(w - p));
+	if (hash != NULL)
+		buf_adds(&b, hash);
+	if (b.toobig) {
+		buf_free(&b);
+		return expr; /* the dice engine names the length limit */
+	}
+	memcpy(buf, buf_str(&b), b.len + 1);
+	buf_free(&b);
+	return buf;
+}
+
+/* "Natural 20!" or "Natural 1." after a roll of one lone d20 (no other
+ * dice term, no repeat; kept from several, as adv and dis do, counts), as
+ * Roll20 and Avrae mark it; NULL otherwise. */
+static const char *
+natural(const struct dice_result *res)
+{
+	const struct dice_group *g = NULL;
+	const struct dice_die *d = NULL;
+	const struct dice_expr *e;
+
+	if (dice_result_nexprs(res) != 1)
+		return NULL;
+	e = dice_result_expr(res, 0);
+	if (e->nrepeats != 1)
+		return NULL;
+	for (size_t i = 0; i < e->repeats[0].nitems; i++) {
+		const struct dice_item *it = &e->repeats[0].items[i];
+
+		if (it->kind != DICE_ITEM_GROUP)
+			continue;
+		if (g != NULL)
+			return NULL;
+		g = it->group;
+	}
+	if (g == NULL || g->fate || g->sides != 20 || g->successes_counted)
+		return NULL;
+	for (size_t i = 0; i < g->ndice; i++) {
+		if (g->dice[i].flags & (DICE_DROPPED | DICE_REROLLED))
+			continue;
+		if (d != NULL || (g->dice[i].flags & (DICE_MIN | DICE_MAX | DICE_ADDED)))
+			return NULL;
+		d = &g->dice[i];
+	}
+	if (d != NULL && d->value == 20)
+		return "Natural 20!";
+	if (d != NULL && d->value == 1)
+		return "Natural 1.";
+	return NULL;
+}
+
+/*
+ * "/roll fireball +2 # big" with fireball saved as "8d6 # fire" rolls
+ * "8d6 +2 # big": the saved roll, what follows its name, and the label
+ * given or else the saved one. The invoker's saved roll wins over the
+ * channel's. Returns expr itself when it does not start with a name, the
+ * expansion (in buf, len bytes), or NULL with an error reply.
+ */
+static const char *
+expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, struct reply *out)
+{
+	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	const struct rollchan_saved *sv = NULL;
+	char name[ROLLCHAN_NAME_MAX];
+	const char *p = expr, *rest, *hash, *slabel, *advword = NULL;
+	size_t n = 0, base;
+	struct buf b;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (n + 1 < sizeof(name) &&
+	       (isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_')) {
+		name[n] = p[n];
+		n++;
+	}
+	name[n] = '\0';
+	if (n == 0 || !rollchan_name_ok(name) || isalnum((unsigned char)p[n]) || p[n] == '-' ||
+	    p[n] == '_')
+		return expr;
+	if (rc != NULL && (sv = rollchan_find(rc, inv->from->user_key, name)) == NULL)
+		sv = rollchan_find(rc, "", name);
+	if (sv == NULL) {
+		reply_error(out, "'%s' is neither dice nor a saved roll here; ", name);
+		reply_cmd(out, RS_BAD, "saved list", NULL);
+		reply_add(out, RS_BAD, " lists the saved rolls, ");
+		reply_cmd(out, RS_BAD, "help", "command", "roll", NULL);
+		reply_add(out, RS_BAD, " the notation.");
+		return NULL;
+	}
+	rest = p + n;
+	hash = strchr(rest, '#');
+	slabel = strchr(sv->roll, '#');
+	base = slabel != NULL ? (size_t)(slabel - sv->roll) : strlen(sv->roll);
+	while (base > 0 && (sv->roll[base - 1] == ' ' || sv->roll[base - 1] == '\t'))
+		base--;
+	/* A saved "1d20+5 adv" keeps its adv last: "/roll atk +2" is
+	 * "1d20+5 +2 adv". */
+	if (base > 4 && (sv->roll[base - 4] == ' ' || sv->roll[base - 4] == '\t') &&
+	    (strncasecmp(sv->roll + base - 3, "adv", 3) == 0 ||
+	     strncasecmp(sv->roll + base - 3, "dis", 3) == 0))
+		advword = sv->roll + base - 3;
+	buf_init(&b, len - 1);
+	buf_add(&b, sv->roll, advword != NULL ? base - 4 : base);
+	buf_add(&b, rest, hash != NULL ? (size_t)(hash - rest) : strlen(rest));
+	if (advword != NULL) {
+		buf_addc(&b, ' ');
+		buf_add(&b, advword, 3);
+		buf_addc(&b, ' ');
+	}
+	if (hash != NULL)
+		buf_adds(&b, hash);
+	else if (slabel != NULL)
+		buf_adds(&b, slabel);
+	if (b.toobig) {
+		buf_free(&b);
+		reply_error(out, "With what follows it, the saved roll %s is longer than %d bytes.",
+		            sv->name, DICE_TEXT_MAX);
+		return NULL;
+	}
+	memcpy(buf, buf_str(&b), b.len + 1);
+	buf_free(&b);
+	return buf;
+}
+
+/* Logs a roll the channel saw: its canonical text and its totals. */
+static void
+log_roll(struct invocation *inv, const struct dice_result *res)
+{
+	struct rollchan *rc = rollchan_of(inv->chan);
+	char what[ROLLCHAN_WHAT_MAX * 2], result[ROLLCHAN_RESULT_MAX * 2];
+	struct buf w, t;
+
+	buf_init(&w, sizeof(what) - 1);
+	buf_init(&t, sizeof(result) - 1);
+	for (size_t i = 0; i < dice_result_nexprs(res); i++) {
+		const struct dice_expr *e = dice_result_expr(res, i);
+
+		if (i > 0)
+			buf_adds(&w, "; ");
+		if (e->nrepeats > 1)
+			buf_addf(&w, "%zux ", e->nrepeats);
+		buf_adds(&w, e->source);
+		for (size_t k = 0; k < e->nrepeats; k++)
+			buf_addf(&t, "%s%lld", t.len > 0 ? ", " : "",
+			         (long long)e->repeats[k].total);
+	}
+	if (dice_result_label(res) != NULL)
+		buf_addf(&w, " # %s", dice_result_label(res));
+	/* A text too long for the log is cut; "…" says so. */
+	snprintf(what, sizeof(what), "%s%s", buf_str(&w), w.toobig ? "…" : "");
+	snprintf(result, sizeof(result), "%s%s", buf_str(&t), t.toobig ? "…" : "");
+	if (strlen(what) >= ROLLCHAN_WHAT_MAX)
+		memcpy(what + ROLLCHAN_WHAT_MAX - 4, "…", sizeof("…"));
+	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
+		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
+	rollchan_log(rc, inv->now, inv->from->user_name, what, result);
+	channel_touch(inv->chan);
+	buf_free(&w);
+	buf_free(&t);
+}
+
 static void
 roll_fn(struct invocation *inv, struct reply *out)
 {
@@ -216,11 +439,18 @@ roll_fn(struct invocation *inv, struct reply *out)
 	const char *label = inv_str(inv, "label");
 	bool private = inv_bool(inv, "private", false);
 	struct dice_result *res = NULL;
-	char err[DICE_ERR_MAX];
+	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
+	const char *typed = expr, *aerr = NULL, *nat;
 	struct buf action;
 	const char *shown_label;
 	int r;
 
+	if ((expr = expand_saved(inv, typed, savbuf, sizeof(savbuf), out)) == NULL)
+		return;
+	if ((expr = cmd_roll_advantage(expr, advbuf, sizeof(advbuf), &aerr)) == NULL) {
+		reply_error(out, "%s", aerr);
+		return;
+	}
 	r = dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err));
 	if (r != DICE_OK) {
 		size_t n = strlen(err);
@@ -245,6 +475,8 @@ roll_fn(struct invocation *inv, struct reply *out)
 		for (size_t k = 0; k < e->nrepeats; k++)
 			repeat_line(out, e, k);
 	}
+	if ((nat = natural(res)) != NULL && !rollchan_of(inv->chan)->no_natural)
+		reply_line(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), "%s", nat);
 	if (dice_result_capped(res))
 		reply_line(out, RS_DIM,
 		           "A die marked … kept exploding or rerolling; its chain stopped after %d "
@@ -254,7 +486,7 @@ roll_fn(struct invocation *inv, struct reply *out)
 	 * button is left out when its command would pass Discord's 100. */
 	buf_init(&action, 100);
 	buf_adds(&action, private ? "roll private:true " : "roll ");
-	buf_adds(&action, expr);
+	buf_adds(&action, typed);
 	if (label != NULL && dice_result_label(res) == NULL) {
 		buf_adds(&action, " # ");
 		buf_adds(&action, label);
@@ -262,6 +494,8 @@ roll_fn(struct invocation *inv, struct reply *out)
 	if (!action.toobig)
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
+	if (!private)
+		log_roll(inv, res);
 	dice_result_free(res);
 }
 
@@ -282,14 +516,24 @@ static const struct cmd_opt roll_opts[] = {
 const struct command cmd_roll = {
     .name = "roll",
     .desc = "Roll dice: 4d6kh3, 2d20kl1+3, 3d6!, 5d10>=8, 6x 4d6kh3, 1d20+5 # attack",
-    .help = "Notation: NdS (d% = d100, dF = fate), keep/drop kh kl dh dl (k = kh, d = dl), "
-            "explode ! (compound !!, penetrate !p) with an optional compare point (=N <N "
-            "<=N >N >=N !=N), reroll r / once ro, success counting >=N with failures fN, "
-            "min/max, criticals cs/cf, sort s/sa/sd, + - * / and ( ), repeat 6x, several "
-            "rolls with ';', a label after ' # ' or [in brackets]. Marks: ~~struck~~ = "
-            "dropped, ! exploded, r rerolled, * success, _ failure, ** critical, __ fumble. "
-            "Limits: 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, 20 "
-            "repeats, 10 rolls, 500 characters.",
+    .help = "Notation: NdS (d% = d100, dF = fate), keep/drop kh kl dh dl (k = kh, d = dl; one "
+            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3), explode ! "
+            "(compound !!, penetrate !p), reroll r / once ro, success counting >=N with "
+            "failures fN, min/max, criticals cs/cf, sort s/sa/sd, + - * / and ( ), repeat "
+            "6x, several rolls with ';', a label after ' # ' or in [brackets] after a term "
+            "(2d10 [fire]). Compare points: =N, <>N (not equal), <N, <=N, >N, >=N; a bare "
+            "number means =N; right after a term !=N means explode on N, so not-equal is "
+            "written <>N. Rulings: min/max clamp explosion and reroll dice too; a penetrated "
+            "die keeps its -1 through a reroll; one die's explosion or reroll chain stops "
+            "after 100 extra rolls. Marks: ~~struck~~ = dropped, ! exploded, r rerolled, * "
+            "success, _ failure, ** critical, __ fumble. Limits: 500 bytes of text, 200 "
+            "bytes a label, 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, "
+            "20 repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the "
+            "d20 twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "
+            "(the GM turns that off with {/settings natural mode=off}); "
+            "{/roll expression=\"NAME +2 # label\"} rolls a roll saved with {/save} (the "
+            "+2 and the label are optional).",
     .opts = roll_opts,
     .fn = roll_fn,
+    .alias = "r",
 };

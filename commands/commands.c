@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "commands/procedure/proc_state.h"
+#include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 
 /* One family per line, so that each new family adds one line. */
@@ -27,6 +28,10 @@ const struct command *const command_table[] = {
     &cmd_vendor,
     &cmd_bargain,
     &cmd_encumbrance,
+    &cmd_save,
+    &cmd_saved,
+    &cmd_log,
+    &cmd_settings,
     &cmd_help,
     NULL,
 };
@@ -36,4 +41,5 @@ const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_TENSION] = &tension_chanmod,
     [CHANMOD_FUNGEON] = &fungeon_mod,
     [CHANMOD_PROC] = &proc_mod,
+    [CHANMOD_ROLL] = &rollchan_mod,
 };

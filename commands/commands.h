@@ -10,7 +10,16 @@
 #include "commands/registry.h"
 
 extern const struct command cmd_roll;
+
+/* "1d20+5 adv" as "2d20kh1+5" (dis: kl1), written into buf (len bytes,
+ * DICE_TEXT_MAX + 8 is enough); expr itself when it ends in neither word;
+ * NULL with *err set (a sentence) when it has no plain d20 (cmd_roll.c). */
+const char *cmd_roll_advantage(const char *expr, char *buf, size_t len, const char **err);
 extern const struct command cmd_help;
+extern const struct command cmd_log;
+extern const struct command cmd_save;
+extern const struct command cmd_saved;
+extern const struct command cmd_settings;
 extern const struct command cmd_gm;
 extern const struct command cmd_tension;
 extern const struct command cmd_hazard;

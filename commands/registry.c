@@ -23,12 +23,98 @@ const struct command *
 registry_find_in(const struct command *const *table, const char *name, size_t len)
 {
 	for (size_t i = 0; table[i] != NULL; i++) {
-		const char *n = table[i]->name;
+		const char *n = table[i]->name, *a = table[i]->alias;
 
 		if (strlen(n) == len && strncasecmp(n, name, len) == 0)
 			return table[i];
+		if (a != NULL && strlen(a) == len && strncasecmp(a, name, len) == 0)
+			return table[i];
 	}
 	return NULL;
+}
+
+/* Case-insensitive optimal string alignment distance of two short words
+ * (a swap of neighbours counts one), capped: 3 means "3 or more". */
+static size_t
+distance(const char *a, const char *b)
+{
+	enum {
+		W = 33
+	};
+	size_t la = strlen(a), lb = strlen(b), d[3][W];
+
+	if (la >= W || lb >= W || (la > lb ? la - lb : lb - la) > 2)
+		return 3;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *cur = d[i % 3], *prev = d[(i - 1) % 3], *prev2 = d[(i + 1) % 3];
+
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
+			size_t v = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+		}
+	}
+	return d[la % 3][lb] < 3 ? d[la % 3][lb] : 3;
+}
+
+const char *
+registry_suggest(const char *typed, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = strlen(typed) >= 7 ? 3 : 2, tie = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t dd;
+
+		if (cands[i] == NULL)
+			continue;
+		dd = distance(typed, cands[i]);
+		if (dd < bestd) {
+			best = cands[i];
+			bestd = dd;
+			tie = 0;
+		} else if (dd == bestd && best != NULL && strcasecmp(best, cands[i]) != 0) {
+			tie++;
+		}
+	}
+	/* Two candidates as close as each other: no guess. */
+	return tie == 0 ? best : NULL;
+}
+
+/* Whether v is one of o's choices. */
+static bool
+is_choice(const struct cmd_opt *o, const char *v)
+{
+	for (size_t i = 0; o->choices[i] != NULL; i++)
+		if (strcasecmp(o->choices[i], v) == 0)
+			return true;
+	return false;
+}
+
+/* " (did you mean X?)" for typed among the subcommands of c, or "". */
+static void
+suggest_sub(const struct command *c, const char *typed, char *out, size_t len)
+{
+	const char *cands[32], *best;
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (const struct command *s = c->subs; s != NULL && s->name != NULL && n < 32; s++)
+		cands[n++] = s->name;
+	if ((best = registry_suggest(typed, cands, n)) != NULL)
+		snprintf(out, len, " (did you mean %s?)", best);
 }
 
 const struct command *
@@ -296,7 +382,18 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 				buf_addf(&b, "%s must be one of ", o->name);
 				for (i = 0; o->choices[i] != NULL; i++)
 					buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
-				buf_addf(&b, " (got '%.40s')", v);
+				buf_addf(&b, " (got '%.40s'", v);
+				{
+					size_t nc = 0;
+					const char *best;
+
+					while (o->choices[nc] != NULL)
+						nc++;
+					best = registry_suggest(v, o->choices, nc);
+					if (best != NULL)
+						buf_addf(&b, "; did you mean %s?", best);
+				}
+				buf_addc(&b, ')');
 				snprintf(what, sizeof(what), "%s", buf_str(&b));
 				buf_free(&b);
 				usage_error(inv, out, what);
@@ -408,15 +505,28 @@ select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used
 			if (s != NULL && *used < ntok &&
 			    (s->opts == NULL || s->opts[0].name == NULL))
 				s = NULL;
+			/* Nor when it is a slip for a subcommand and no value
+			 * the default one's first option allows ("tabel"). */
+			if (s != NULL && *used < ntok && s->opts != NULL &&
+			    s->opts[0].choices != NULL && !is_choice(&s->opts[0], tok[*used].unq)) {
+				char dym[64];
+
+				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
+				if (dym[0] != '\0')
+					s = NULL;
+			}
 		}
 		if (s == NULL) {
 			char what[300];
 
 			inv->cmd = c;
-			if (*used < ntok)
-				snprintf(what, sizeof(what), "unknown subcommand '%.40s'",
-				         tok[*used].unq);
-			else
+			if (*used < ntok) {
+				char dym[64];
+
+				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
+				snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s",
+				         tok[*used].unq, dym);
+			} else
 				snprintf(what, sizeof(what), "a subcommand is needed");
 			usage_error(inv, out, what);
 			return -1;
@@ -438,10 +548,11 @@ registry_select(struct invocation *inv, const char *const *names, struct reply *
 		const struct command *s = find_sub(c, names[k]);
 
 		if (s == NULL) {
-			char what[200];
+			char what[200], dym[64];
 
 			inv->cmd = c;
-			snprintf(what, sizeof(what), "unknown subcommand '%.40s'", names[k]);
+			suggest_sub(c, names[k], dym, sizeof(dym));
+			snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s", names[k], dym);
 			usage_error(inv, out, what);
 			return -1;
 		}
@@ -459,6 +570,36 @@ registry_select(struct invocation *inv, const char *const *names, struct reply *
 /* Binds the tokens after the subcommands: name:value ones by name, the rest
  * by position; an OPT_REST option takes every remaining positional word and
  * the label text after a lone #. */
+/*
+ * Where a bare number goes when the option next in line cannot take it: a
+ * choice list with no numbers in it, on a command with exactly one integer
+ * option still unset ("/tension raise 2" is "raise amount:2"). Returns
+ * that option's index, or -1.
+ */
+static int
+bare_amount(const struct command *c, const struct invocation *inv, int next, const char *v)
+{
+	const struct cmd_opt *o = &c->opts[next];
+	int found = -1;
+	const char *p = v + (*v == '-' || *v == '+');
+
+	if (*p == '\0' || strspn(p, "0123456789") != strlen(p))
+		return -1;
+	if (o->type != OPT_STRING || o->choices == NULL)
+		return -1;
+	for (size_t i = 0; o->choices[i] != NULL; i++)
+		if (strcasecmp(o->choices[i], v) == 0)
+			return -1;
+	for (int i = 0; c->opts[i].name != NULL; i++) {
+		if (c->opts[i].type != OPT_INT || inv->args[i].set)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = i;
+	}
+	return found;
+}
+
 static int
 bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used, const char *hash,
             const char *end, struct reply *out)
@@ -511,6 +652,11 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		if (c->opts[next].flags & OPT_REST) {
 			rest_i = next;
 			buf_add(&rest, tok[k].p, tok[k].len);
+			continue;
+		}
+		if ((i = bare_amount(c, inv, next, tok[k].unq)) >= 0) {
+			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
+				goto done;
 			continue;
 		}
 		if (set_value(inv, &c->opts[next], &inv->args[next], tok[k].unq, out) < 0)
@@ -570,13 +716,25 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 	}
 	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
 	if (inv->path[0] == NULL) {
+		const char *cands[64], *best;
+		size_t n = 0;
 		struct buf b;
 
 		buf_init(&b, 1000);
-		for (size_t i = 0; table[i] != NULL; i++)
+		for (size_t i = 0; table[i] != NULL; i++) {
 			buf_addf(&b, "%s%s", i ? ", " : "", table[i]->name);
-		reply_error(out, "Unknown command '%.40s'; the commands are %s (try ", tok[0].unq,
-		            buf_str(&b));
+			if (n < 64)
+				cands[n++] = table[i]->name;
+		}
+		best = registry_suggest(tok[0].unq, cands, n);
+		if (best != NULL)
+			reply_error(out,
+			            "Unknown command '%.40s'; did you mean %s? The commands are %s "
+			            "(try ",
+			            tok[0].unq, best, buf_str(&b));
+		else
+			reply_error(out, "Unknown command '%.40s'; the commands are %s (try ",
+			            tok[0].unq, buf_str(&b));
 		buf_free(&b);
 		reply_cmd(out, RS_BAD, "help", NULL);
 		reply_add(out, RS_BAD, ").");

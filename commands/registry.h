@@ -76,6 +76,9 @@ struct command {
 	const struct command *subs; /* array ended by a zeroed entry, or NULL */
 	const char *default_sub;    /* run when no subcommand is named */
 	cmd_fn fn;                  /* NULL when the command only has subs */
+	/* A short name typed lines also accept ("r" for roll), or NULL; it
+	 * may never equal another command's name or alias. */
+	const char *alias;
 };
 
 /* Where a command came from, filled by the transport. */
@@ -111,7 +114,12 @@ struct invocation {
 /* The top-level commands, ended by a NULL entry (commands/commands.c). */
 extern const struct command *const command_table[];
 
-/* The top-level command of that name, or NULL. */
+/* The known word closest to a mistyped one: one of the n words of cands
+ * within a typing slip of typed (an edit distance of 1, or 2 for words of
+ * seven letters or more; letters swapped count one), or NULL. */
+const char *registry_suggest(const char *typed, const char *const *cands, size_t n);
+
+/* The top-level command of that name (or alias), or NULL. */
 const struct command *registry_find(const char *name, size_t len);
 /* The subcommand of c named by the first len bytes of name, or NULL
  * (case-insensitive, like every command name). */

@@ -10,6 +10,7 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/num.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 /* One span's text may not exceed this; longer text is cut with an ellipsis
@@ -241,30 +242,45 @@ quick_format(char *out, size_t size, const char *fmt, va_list ap)
 	return n;
 }
 
+/* Whether s[0..n) may go into a reply as it is: UTF-8 without any
+ * character rules/textsafe.h removes. */
+static bool
+clean(const char *s, size_t n)
+{
+	return utf8_valid(s, n) && textsafe_ok(s, n);
+}
+
 /* A copy of s[0..n) in the arena with every ill-formed byte replaced by
- * U+FFFD: a reply is always UTF-8, even if some text was cut badly. */
+ * U+FFFD (a reply is always UTF-8, even if some text was cut badly), then
+ * without the controls, bidi controls and invisible characters of
+ * rules/textsafe.h: user text can neither break a line nor reorder the
+ * text around it ("+ 0 = 14" shown as "41 = 0 +"). */
 static char *
 repaired(struct reply *r, const char *s, size_t n, size_t *len)
 {
-	struct buf b;
+	struct buf b, safe;
 	char *out;
 
 	buf_init(&b, 3 * (size_t)SPAN_MAX);
+	buf_init(&safe, 3 * (size_t)SPAN_MAX);
 	utf8_repair(&b, s, n);
-	out = copy(r, buf_str(&b), b.len);
+	textsafe_clean(&safe, buf_str(&b), b.len);
+	out = copy(r, buf_str(&safe), safe.len);
 	if (len != NULL)
-		*len = b.len;
+		*len = safe.len;
 	buf_free(&b);
+	buf_free(&safe);
 	return out;
 }
 
-/* A copy of s[0..n) in the arena, repaired when it is not UTF-8. Every
- * string a reply holds comes through here or through vformat, so the
- * renderers can rely on UTF-8 and none needs its own check. */
+/* A copy of s[0..n) in the arena, repaired when it is not UTF-8 or holds
+ * what textsafe removes. Every string a reply holds comes through here or
+ * through vformat: this is the one place user text is made safe to show,
+ * so the renderers can rely on it and none needs its own check. */
 static char *
 copy_text(struct reply *r, const char *s, size_t n, size_t *len)
 {
-	if (!utf8_valid(s, n))
+	if (!clean(s, n))
 		return repaired(r, s, n, len);
 	if (len != NULL)
 		*len = n;
@@ -312,7 +328,7 @@ vformat(struct reply *r, const char *fmt, va_list ap, size_t *len)
 	}
 	if (out == NULL)
 		return copy_text(r, src, n, len);
-	if (!utf8_valid(out, n))
+	if (!clean(out, n))
 		return repaired(r, out, n, len);
 	if (len != NULL)
 		*len = n;
@@ -354,6 +370,23 @@ open_line(struct reply *r)
 	return new_block(r, RB_LINE);
 }
 
+/* Makes a player's mark (USTYLE_MARK_MAX bytes) as safe as span text. */
+static void
+safe_mark(char *mark)
+{
+	size_t n = strlen(mark);
+	struct buf b;
+
+	if (clean(mark, n))
+		return;
+	buf_init(&b, 4 * USTYLE_MARK_MAX);
+	textsafe_clean(&b, mark, utf8_valid(mark, n) ? n : 0);
+	n = utf8_cut(buf_str(&b), b.len, USTYLE_MARK_MAX - 1);
+	memcpy(mark, buf_str(&b), n);
+	mark[n] = '\0';
+	buf_free(&b);
+}
+
 /* A new span on the open line; the caller sets text and len. */
 static struct reply_span *
 push_span(struct reply *r, unsigned style, const struct ustyle *us)
@@ -371,6 +404,7 @@ push_span(struct reply *r, unsigned style, const struct ustyle *us)
 	if (us != NULL) {
 		s->user = *us;
 		s->user.mark[USTYLE_MARK_MAX - 1] = '\0';
+		safe_mark(s->user.mark);
 		s->style |= RS_USER;
 	}
 	return s;

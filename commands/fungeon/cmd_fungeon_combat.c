@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "commands/fungeon/fungeon.h"
+#include "commands/rollchan.h"
 #include "rules/base/mem.h"
 
 struct turn {
@@ -173,9 +174,17 @@ static void
 step_effects(struct invocation *inv, struct fg_chan *c, struct turn *t, const struct ustyle *styles,
              struct reply *out)
 {
-	struct fg_cont *k = xmalloc(sizeof(*k));
+	struct fg_cont *k;
 	int rolled = 0;
+	bool any = false;
 
+	for (int f = 0; f < t->nfight; f++)
+		any |= c->m[t->fight[f]].neffects > 0 && !c->m[t->fight[f]].dead;
+	if (!any && rollchan_compact(inv->chan)) {
+		reply_line(out, RS_DIM, "1. Continuous effects: none.");
+		return;
+	}
+	k = xmalloc(sizeof(*k));
 	reply_line(out, RS_BOLD, "1. Continuous effects");
 	for (int f = 0; f < t->nfight; f++) {
 		int i = t->fight[f];
@@ -207,6 +216,10 @@ step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
 {
 	const char *bonus = inv_str(inv, "bonus");
 
+	if (t->nuse == 0 && rollchan_compact(inv->chan)) {
+		reply_line(out, RS_DIM, "2. Monster abilities: none.");
+		return;
+	}
 	reply_line(out, RS_BOLD, "2. Monster abilities");
 	if (t->nuse == 0)
 		reply_line(out, RS_DIM, "None.");

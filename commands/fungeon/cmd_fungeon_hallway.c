@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "commands/fungeon/fungeon.h"
+#include "commands/rollchan.h"
 #include "rules/base/mem.h"
 
 struct hall {
@@ -14,13 +15,15 @@ struct hall {
 	struct reply *out;
 	int step;
 	bool any;
+	bool compact;  /* fold an empty step into one line (/settings compact) */
 	int first;     /* who picks first (narrates), -1 before the draw */
 	int first_die; /* their final Thwack-O value */
 	char stair[200];
 	struct fg_picks picks;
 };
 
-/* Prints the headings up to step, "None." under empty ones. */
+/* Prints the headings up to step, "None." under empty ones; compact
+ * output folds each empty step into "N. Heading: none.". */
 static void
 enter(struct hall *h, int step)
 {
@@ -32,6 +35,11 @@ enter(struct hall *h, int step)
 			reply_line(h->out, RS_DIM, "None.");
 		h->step++;
 		h->any = false;
+		if (h->compact && h->step < step) {
+			reply_line(h->out, RS_DIM, "%s: none.", names[h->step]);
+			h->any = true;
+			continue;
+		}
 		reply_line(h->out, RS_BOLD, "%s", names[h->step]);
 	}
 	h->any = true;
@@ -207,7 +215,11 @@ fg_hallway_cmd(struct invocation *inv, struct reply *out)
 {
 	struct fg_chan *c = fgchan(inv);
 	struct ustyle styles[FG_PARTY_MAX];
-	struct hall h = {.c = c, .styles = styles, .out = out, .first = -1};
+	struct hall h = {.c = c,
+	                 .styles = styles,
+	                 .out = out,
+	                 .first = -1,
+	                 .compact = rollchan_compact(inv->chan)};
 	char left[120];
 
 	if (c->n == 0) {

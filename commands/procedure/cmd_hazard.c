@@ -8,6 +8,7 @@
 #include "commands/procedure/cmd_hazard.h"
 #include "commands/commands.h"
 #include "commands/procedure/proc.h"
+#include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/buf.h"
 
@@ -82,7 +83,7 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 	channel_touch(inv->chan);
 
 	reply_title(out, "%s: turn %d", resting ? "Rest" : "Hazard die", s->clock.turn);
-	proc_hazard_table(out, v, (int)row);
+	proc_hazard_table(out, v, (int)row, rollchan_compact(inv->chan));
 	row_label(v->rows[row].text, label, sizeof(label));
 	reply_add(out, 0, "Rolled ");
 	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", roll);
@@ -93,7 +94,7 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 	if (v->table == HAZARD_CUSTOM)
 		entry_dice(inv, out, v->rows[row].text);
 	proc_report(out, &rep, s->proc, false, hidden);
-	proc_footer(out, s);
+	proc_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 	if (hidden && inv->is_gm &&
 	    (has_event(&rep, TE_SIGN_REMEMBERED) || has_event(&rep, TE_ENCOUNTER_ROLLED)))
 		secret_sign(out, &rep, has_event(&rep, TE_ENCOUNTER_ROLLED));
@@ -132,7 +133,7 @@ hazard_show_fn(struct invocation *inv, struct reply *out)
 	if (proc_view(s, s->table, &v, out) < 0)
 		return;
 	reply_title(out, "Hazard die here: %s (d%d)", hazard_table_name(s->table), v.die);
-	proc_hazard_table(out, &v, -1);
+	proc_hazard_table(out, &v, -1, false);
 	hazard_settings_lines(out, s);
 }
 

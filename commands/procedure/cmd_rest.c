@@ -3,6 +3,7 @@
 
 #include "commands/commands.h"
 #include "commands/procedure/proc.h"
+#include "commands/rollchan.h"
 
 static void
 rest_fn(struct invocation *inv, struct reply *out)
@@ -28,7 +29,7 @@ rest_fn(struct invocation *inv, struct reply *out)
 		channel_touch(inv->chan);
 		reply_title(out, "Rest: turn %d", s->clock.turn);
 		proc_report(out, &rep, s->proc, false, false);
-		proc_footer(out, s);
+		proc_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 	}
 	if (s->safe) {
 		reply_line(out, RS_DIM,

@@ -4,6 +4,7 @@
 
 #include "commands/commands.h"
 #include "commands/procedure/proc.h"
+#include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 
 /* The lit sources as a table: which, carried by, turns left. */
@@ -103,7 +104,7 @@ turn_advance_fn(struct invocation *inv, struct reply *out)
 	reply_title(out, "%d %s pass%s without a hazard roll", n, n == 1 ? "turn" : "turns",
 	            n == 1 ? "es" : "");
 	proc_report(out, &rep, s->proc, n > 1, false);
-	proc_footer(out, s);
+	proc_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 }
 
 static void

@@ -35,13 +35,17 @@ void proc_darkness(struct reply *out, enum procedure proc);
 
 /* The lines that close every turn: darkness when nothing is lit, and the
  * time in the dungeon with the turns since the last rest. */
-void proc_footer(struct reply *out, const struct proc_state *s);
+/* The status footer; show_dark says whether it has the "Darkness:" line
+ * (commands/rollchan.h: rollchan_show_dark()). */
+void proc_footer(struct reply *out, const struct proc_state *s, bool show_dark);
 
 /* The lit sources as a table: which, carried by, turns left. */
 void proc_lights_table(struct reply *out, const struct proc_state *s);
 
 /* Shows a hazard table, its row hl highlighted (-1: none). */
-void proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl);
+/* The hazard table with row hl highlighted (-1: none); with only_hl, that
+ * row alone (compact output). */
+void proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl, bool only_hl);
 
 /* The view of table t for this channel. Returns 0, or -1 with an error
  * reply when t is custom and the channel has none. */

@@ -340,12 +340,12 @@ proc_darkness(struct reply *out, enum procedure proc)
 }
 
 void
-proc_footer(struct reply *out, const struct proc_state *s)
+proc_footer(struct reply *out, const struct proc_state *s, bool show_dark)
 {
 	const struct turn_clock *c = &s->clock;
 	char t[40];
 
-	if (c->lights.n == 0)
+	if (show_dark)
 		proc_darkness(out, s->proc);
 	proc_time_text(c->turn, t, sizeof(t));
 	reply_add(out, RS_DIM, "Turn ");
@@ -357,7 +357,7 @@ proc_footer(struct reply *out, const struct proc_state *s)
 }
 
 void
-proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl)
+proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl, bool only_hl)
 {
 	static const char *const hdr[] = {"roll", "result"};
 
@@ -366,6 +366,8 @@ proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl)
 		char range[16];
 		const char *cells[2] = {range, v->rows[i].text};
 
+		if (only_hl && (int)i != hl)
+			continue;
 		if (v->rows[i].lo == v->rows[i].hi)
 			snprintf(range, sizeof(range), "%d", v->rows[i].lo);
 		else
@@ -377,7 +379,7 @@ proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl)
 int
 proc_view(const struct proc_state *s, enum hazard_table t, struct hazard_view *v, struct reply *out)
 {
-	if (hazard_view(t, s->chance, s->have_custom ? &s->custom : NULL, s->proc, v) == 0)
+	if (hazard_view(t, s->chance, s->custom, s->proc, v) == 0)
 		return 0;
 	reply_error(out, "This channel has no custom hazard table yet; the GM defines one with ");
 	reply_cmd(out, RS_BAD, "hazard custom", "die", "d6", "entries",

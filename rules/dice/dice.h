@@ -36,7 +36,8 @@
  * - Defaults: explode on the die's maximum face; reroll, and "cf", on its
  *   minimum face (1, or -1 for fate dice); "cs" on its maximum face.
  * - k/kh/kl/d/dl/dh need their count; each kind of modifier may appear
- *   once per term; "f" needs a success compare point on the same term,
+ *   once per term, keep and drop once per end (kh, kl, dl and dh may all
+ *   be given: "4d10dh1dl2"); "f" needs a success compare point on the same term,
  *   except that a term whose explosion has a compare point counts
  *   successes at that point ("10d10!>8f1": above 8 explodes and succeeds,
  *   1 fails; the canonical text shows it as "10d10>8!>8f1"); a
@@ -50,7 +51,10 @@
  *   rerolled die does not explode again), then keep, drop, successes,
  *   criticals and sorting over the whole term.
  * - Keep/drop rank dice by value, ties broken by position (earlier is
- *   lower), so kh3 of four dice drops exactly the die dl1 drops.
+ *   lower), so kh3 of four dice drops exactly the die dl1 drops. As in
+ *   rpg-dice-roller, each of kh, kl, dl, dh applies to the whole pool and
+ *   a die is dropped when any of them drops it: "4d6kh3dl1" is 4d6kh3,
+ *   "3d10kh1dl1" keeps the highest die, "3d10kh1dh1" keeps none.
  * - A modifier that would match every face the die can show (after
  *   min/max) is rejected before rolling: "d1!", "d6!>0", "d6r<7",
  *   "d6!!<=6", "d6min6!". "ro" on every face is allowed: it rerolls once.

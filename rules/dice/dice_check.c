@@ -9,25 +9,43 @@
 #define CHECK_INLINE 2048
 
 int
-dice__check_count(int64_t count, struct dice_errbuf *e)
+dice__check_count(int64_t count, int col, struct dice_errbuf *e)
 {
-	if (count < 1)
-		return dice__fail(e, DICE_ELIMIT, "a term must roll at least 1 die (got %lld)",
-		                  (long long)count);
-	if (count > DICE_TERM_DICE_MAX)
-		return dice__fail(e, DICE_ELIMIT, "a term may have at most %d dice (got %lld)",
-		                  DICE_TERM_DICE_MAX, (long long)count);
+	if (count < 1 || count > DICE_TERM_DICE_MAX)
+		return dice__fail(e, DICE_ELIMIT,
+		                  "the term at column %d must roll between 1 and %d dice "
+		                  "(got %lld)",
+		                  col, DICE_TERM_DICE_MAX, (long long)count);
 	return 0;
 }
 
 int
-dice__check_sides(int64_t sides, struct dice_errbuf *e)
+dice__count_huge(size_t ndigits, int col, struct dice_errbuf *e)
+{
+	return dice__fail(e, DICE_ELIMIT,
+	                  "the term at column %d must roll between 1 and %d dice "
+	                  "(got a number of %zu digits)",
+	                  col, DICE_TERM_DICE_MAX, ndigits);
+}
+
+int
+dice__check_sides(int64_t sides, int col, struct dice_errbuf *e)
 {
 	if (sides < 1 || sides > DICE_SIDES_MAX)
 		return dice__fail(e, DICE_ELIMIT,
-		                  "a die must have between 1 and %d sides (got %lld)",
-		                  DICE_SIDES_MAX, (long long)sides);
+		                  "the dice of the term at column %d must have between 1 "
+		                  "and %d sides (got %lld)",
+		                  col, DICE_SIDES_MAX, (long long)sides);
 	return 0;
+}
+
+int
+dice__sides_huge(size_t ndigits, int col, struct dice_errbuf *e)
+{
+	return dice__fail(e, DICE_ELIMIT,
+	                  "the dice of the term at column %d must have between 1 "
+	                  "and %d sides (got a number of %zu digits)",
+	                  col, DICE_SIDES_MAX, ndigits);
 }
 
 /* Whether c matches every value in lo..hi. */
@@ -54,7 +72,7 @@ matches_all(const struct dice_cmp *c, int64_t lo, int64_t hi)
 
 static int
 endless(const struct dice_spec *sp, int64_t sides, const char *what, const char *name,
-        const struct dice_cmp *c, struct dice_errbuf *e)
+        const struct dice_cmp *c, int col, struct dice_errbuf *e)
 {
 	char mbuf[64], dbuf[96];
 	struct dice_out m = {mbuf, sizeof(mbuf), 0, false};
@@ -77,9 +95,9 @@ endless(const struct dice_spec *sp, int64_t sides, const char *what, const char 
 		dice__out_i64(&d, sp->max);
 	}
 	return dice__fail(e, DICE_ELIMIT,
-	                  "'%s' %s every face of %s, so it "
-	                  "would never stop; use a compare point that some faces miss",
-	                  mbuf, what, dbuf);
+	                  "'%s' of the term at column %d %s every face of %s, so "
+	                  "it would never stop; use a compare point that some faces miss",
+	                  mbuf, col, what, dbuf);
 }
 
 /*
@@ -87,7 +105,7 @@ endless(const struct dice_spec *sp, int64_t sides, const char *what, const char 
  * matches every value the die can show once min and max clamp it.
  */
 int
-dice__check_faces(const struct dice_spec *sp, int64_t sides, struct dice_errbuf *e)
+dice__check_faces(const struct dice_spec *sp, int64_t sides, int col, struct dice_errbuf *e)
 {
 	static const char *const expl[] = {"", "!", "!!", "!p", "!!p"};
 	static const char *const verb[] = {"", "explodes on", "compounds on", "penetrates on",
@@ -111,7 +129,7 @@ dice__check_faces(const struct dice_spec *sp, int64_t sides, struct dice_errbuf 
 		}
 		if (matches_all(&c, lo, hi))
 			return endless(sp, sides, verb[sp->explode], expl[sp->explode],
-			               &sp->explode_cp, e);
+			               &sp->explode_cp, col, e);
 	}
 	if ((sp->have & MOD_REROLL) && sp->reroll == RR_ALL) {
 		c = sp->reroll_cp;
@@ -120,19 +138,20 @@ dice__check_faces(const struct dice_spec *sp, int64_t sides, struct dice_errbuf 
 			c.n = sp->fate ? -1 : 1;
 		}
 		if (matches_all(&c, lo, hi))
-			return endless(sp, sides, "rerolls", "r", &sp->reroll_cp, e);
+			return endless(sp, sides, "rerolls", "r", &sp->reroll_cp, col, e);
 	}
 	return 0;
 }
 
 int
-dice__check_term(const struct dice_spec *sp, int64_t count, int64_t sides, struct dice_errbuf *e)
+dice__check_term(const struct dice_spec *sp, int64_t count, int64_t sides, int col,
+                 struct dice_errbuf *e)
 {
-	if (dice__check_count(count, e) != 0)
+	if (dice__check_count(count, col, e) != 0)
 		return e->code;
-	if (!sp->fate && dice__check_sides(sides, e) != 0)
+	if (!sp->fate && dice__check_sides(sides, col, e) != 0)
 		return e->code;
-	return dice__check_faces(sp, sides, e);
+	return dice__check_faces(sp, sides, col, e);
 }
 
 int

@@ -32,7 +32,8 @@ struct eval {
 	const char *text;
 	size_t rolled;
 	bool capped;
-	int sub; /* > 0 inside a count or sides */
+	int sub;       /* > 0 inside a count or sides */
+	uint32_t term; /* byte offset of the term being rolled */
 	struct dice_item *items;
 	size_t nitems;
 	struct dice_group *groups;
@@ -94,8 +95,9 @@ too_many(struct eval *ev)
 {
 	return dice__fail(ev->e, DICE_ELIMIT,
 	                  "a roll may roll at most %d dice "
-	                  "in all, counting explosions and rerolls",
-	                  DICE_ROLLED_MAX);
+	                  "in all, counting explosions and rerolls; the term at "
+	                  "column %d went past it",
+	                  DICE_ROLLED_MAX, col(ev, ev->term));
 }
 
 /* Rolls one die (one rng draw), clamped by min and max. */
@@ -314,38 +316,47 @@ sort_ranks(struct rank *r, size_t n, bool desc)
 	}
 }
 
-/* Marks DICE_DROPPED the dice that keep and then drop remove. Dice rank
- * by value, ties by position, so equal notations drop equal dice. */
+/* How many of m ranked dice modifier mod names (n, capped at m), or 0
+ * when the term lacks it. */
+static size_t
+kd_count(const struct dice_spec *sp, unsigned int mod, int64_t n, size_t m)
+{
+	if (!(sp->have & mod))
+		return 0;
+	return n < (int64_t)m ? (size_t)n : m;
+}
+
+/*
+ * Marks DICE_DROPPED the dice that keep and drop remove. As in
+ * rpg-dice-roller, each of kh, kl, dl and dh looks at the whole pool and a
+ * die is dropped when any of them drops it ("3d10kh1dl1" keeps the
+ * highest die: dl1 drops the lowest, which kh1 had dropped already). Dice
+ * rank by value, ties by position, so equal notations drop equal dice.
+ */
 static void
 keep_drop(struct eval *ev, const struct dice_spec *sp, struct dlist *l)
 {
 	struct rank *r;
-	size_t m = 0, lo = 0, hi;
-	int64_t n;
+	size_t m = 0, lo, hi;
 
-	if (!(sp->have & (MOD_KEEP | MOD_DROP)))
+	if (!(sp->have & (MOD_KEEP | MOD_KEEPL | MOD_DROP | MOD_DROPH)))
 		return;
 	r = dice__arena_alloc(ev->a, l->n * sizeof(*r));
 	for (size_t i = 0; i < l->n; i++)
 		if (!(l->d[i].flags & DICE_REROLLED))
 			r[m++] = (struct rank){l->d[i].value, (uint32_t)i, 1};
 	sort_ranks(r, m, false);
-	/* The dice still kept are r[lo..hi). */
+	/* The dice kept are r[lo..hi): every modifier only narrows it. */
+	lo = 0;
 	hi = m;
-	if (sp->have & MOD_KEEP) {
-		n = sp->keep_n < (int64_t)m ? sp->keep_n : (int64_t)m;
-		if (sp->keep == KD_HIGH)
-			lo = m - (size_t)n;
-		else
-			hi = (size_t)n;
-	}
-	if (sp->have & MOD_DROP) {
-		n = sp->drop_n < (int64_t)(hi - lo) ? sp->drop_n : (int64_t)(hi - lo);
-		if (sp->drop == KD_LOW)
-			lo += (size_t)n;
-		else
-			hi -= (size_t)n;
-	}
+	if (sp->have & MOD_KEEP)
+		lo = m - kd_count(sp, MOD_KEEP, sp->keep_n, m);
+	if ((sp->have & MOD_KEEPL) && kd_count(sp, MOD_KEEPL, sp->keepl_n, m) < hi)
+		hi = kd_count(sp, MOD_KEEPL, sp->keepl_n, m);
+	if (kd_count(sp, MOD_DROP, sp->drop_n, m) > lo)
+		lo = kd_count(sp, MOD_DROP, sp->drop_n, m);
+	if (m - kd_count(sp, MOD_DROPH, sp->droph_n, m) < hi)
+		hi = m - kd_count(sp, MOD_DROPH, sp->droph_n, m);
 	for (size_t k = 0; k < m; k++)
 		if (k < lo || k >= hi)
 			l->d[r[k].i].flags |= DICE_DROPPED;
@@ -443,7 +454,7 @@ eval_dice(struct eval *ev, const struct dice_node *node, int64_t *v)
 		return ev->e->code;
 	ev->sub--;
 	if ((sp->count_expr != NULL || sp->sides_expr != NULL) &&
-	    dice__check_term(sp, count, sides, ev->e) != 0)
+	    dice__check_term(sp, count, sides, col(ev, node->pos), ev->e) != 0)
 		return ev->e->code;
 	hi = sp->fate ? 1 : sides;
 	pt.explode = point(&sp->explode_cp, hi);
@@ -451,6 +462,7 @@ eval_dice(struct eval *ev, const struct dice_node *node, int64_t *v)
 	pt.crit = point(&sp->crit, hi);
 	pt.fumble = point(&sp->fumble, lo);
 
+	ev->term = node->pos;
 	g = &ev->groups[ev->ngroups++];
 	memset(g, 0, sizeof(*g));
 	g->notation = node->text;
@@ -588,7 +600,7 @@ static int
 roll_cmd(struct dice_result *res, const struct dice_cmd *cmd, const char *text, struct rng *rng,
          struct dice_errbuf *e)
 {
-	struct eval ev = {&res->arena, rng, e, text, 0, false, 0, NULL, 0, NULL, 0};
+	struct eval ev = {&res->arena, rng, e, text, 0, false, 0, 0, NULL, 0, NULL, 0};
 
 	res->exprs = dice__arena_alloc(ev.a, cmd->nstmt * sizeof(*res->exprs));
 

@@ -106,11 +106,6 @@ enum {
 	RR_ONCE
 };
 enum {
-	KD_NONE,
-	KD_HIGH,
-	KD_LOW
-};
-enum {
 	SORT_NONE,
 	SORT_ASC,
 	SORT_DESC
@@ -121,13 +116,15 @@ enum {
 #define MOD_MAX     0x002u
 #define MOD_EXPLODE 0x004u
 #define MOD_REROLL  0x008u
-#define MOD_KEEP    0x010u
-#define MOD_DROP    0x020u
+#define MOD_KEEP    0x010u /* kh (k) */
+#define MOD_DROP    0x020u /* dl (d) */
 #define MOD_SUCCESS 0x040u
 #define MOD_FAILURE 0x080u
 #define MOD_CRIT    0x100u
 #define MOD_FUMBLE  0x200u
 #define MOD_SORT    0x400u
+#define MOD_KEEPL   0x800u  /* kl */
+#define MOD_DROPH   0x1000u /* dh */
 
 struct dice_node;
 
@@ -140,11 +137,13 @@ struct dice_spec {
 	bool fate;
 	unsigned int have; /* MOD_* */
 	int64_t min, max;
-	uint8_t explode;    /* EXP_* */
-	uint8_t reroll;     /* RR_* */
-	uint8_t keep, drop; /* KD_* */
-	uint8_t sort;       /* SORT_* */
-	int64_t keep_n, drop_n;
+	uint8_t explode; /* EXP_* */
+	uint8_t reroll;  /* RR_* */
+	uint8_t sort;    /* SORT_* */
+	/* Keep highest/lowest, drop lowest/highest: one of each end, each
+	 * applied to the whole pool (MOD_KEEP, MOD_KEEPL, MOD_DROP,
+	 * MOD_DROPH say which are present). */
+	int64_t keep_n, keepl_n, drop_n, droph_n;
 	struct dice_cmp explode_cp, reroll_cp, success, failure, crit, fumble;
 };
 
@@ -242,6 +241,9 @@ dice__col(const struct dice_parser *p, size_t off)
 void dice__found(const struct dice_parser *p, char *buf, size_t len);
 /* Reads the digits at p->i into *v (0 when there are none). */
 int dice__parse_uint(struct dice_parser *p, int64_t *v);
+/* Reads the digits at p->i into *v without failing: returns true, *v
+ * INT64_MAX, when they do not fit in 64 bits. */
+bool dice__scan_uint(struct dice_parser *p, int64_t *v);
 /* Checks the n label bytes at start (length, UTF-8, no control
  * characters); where is the column messages name. */
 int dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where);
@@ -258,15 +260,19 @@ int dice__parse(const char *text, size_t len, struct dice_arena *a, struct dice_
 
 /*
  * Check a term's count (1..DICE_TERM_DICE_MAX), sides (1..DICE_SIDES_MAX)
- * and its explode and reroll points against the faces it can show. The
+ * and its explode and reroll points against the faces it can show; col is
+ * the term's column, which every message names. The
  * parser checks literals as it meets them; dice__check_term() checks all
  * three once sub-expressions are evaluated.
  */
-int dice__check_count(int64_t count, struct dice_errbuf *e);
-int dice__check_sides(int64_t sides, struct dice_errbuf *e);
-int dice__check_faces(const struct dice_spec *sp, int64_t sides, struct dice_errbuf *e);
-int dice__check_term(const struct dice_spec *sp, int64_t count, int64_t sides,
+int dice__check_count(int64_t count, int col, struct dice_errbuf *e);
+int dice__check_sides(int64_t sides, int col, struct dice_errbuf *e);
+int dice__check_faces(const struct dice_spec *sp, int64_t sides, int col, struct dice_errbuf *e);
+int dice__check_term(const struct dice_spec *sp, int64_t count, int64_t sides, int col,
                      struct dice_errbuf *e);
+/* The same limits for a literal too large for 64 bits (ndigits digits). */
+int dice__count_huge(size_t ndigits, int col, struct dice_errbuf *e);
+int dice__sides_huge(size_t ndigits, int col, struct dice_errbuf *e);
 
 /* Whether value v matches compare point c (CMP_NONE matches nothing). */
 static inline bool

@@ -25,23 +25,31 @@ dice__found(const struct dice_parser *p, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+bool
+dice__scan_uint(struct dice_parser *p, int64_t *v)
+{
+	bool big = false;
+	int64_t n = 0;
+
+	for (; dice__isdig(dice__at(p, p->i)); p->i++)
+		if (!big && (__builtin_mul_overflow(n, 10, &n) ||
+		             __builtin_add_overflow(n, dice__at(p, p->i) - '0', &n)))
+			big = true;
+	*v = big ? INT64_MAX : n;
+	return big;
+}
+
 /* Parses the digits at p->i into *v. */
 int
 dice__parse_uint(struct dice_parser *p, int64_t *v)
 {
 	size_t start = p->i;
-	int64_t n = 0;
 
-	while (dice__isdig(dice__at(p, p->i))) {
-		if (__builtin_mul_overflow(n, 10, &n) ||
-		    __builtin_add_overflow(n, dice__at(p, p->i) - '0', &n))
-			return dice__fail(p->e, DICE_ESYNTAX,
-			                  "the number at column %d is too large (at most "
-			                  "9223372036854775807)",
-			                  dice__col(p, start));
-		p->i++;
-	}
-	*v = n;
+	if (dice__scan_uint(p, v))
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "the number at column %d is too large (at most "
+		                  "9223372036854775807)",
+		                  dice__col(p, start));
 	return 0;
 }
 
@@ -172,9 +180,19 @@ dice__parse_bracket_label(struct dice_parser *p, const char **out)
 static int
 dup_mod(struct dice_parser *p, struct dice_spec *sp, unsigned int mod, size_t pos)
 {
-	static const char *const names[] = {"min",      "max",    "explode", "reroll",
-	                                    "keep",     "drop",   "success", "failure",
-	                                    "critical", "fumble", "sort"};
+	static const char *const names[] = {"min",
+	                                    "max",
+	                                    "explode",
+	                                    "reroll",
+	                                    "keep-highest ('kh')",
+	                                    "drop-lowest ('dl')",
+	                                    "success",
+	                                    "failure",
+	                                    "critical",
+	                                    "fumble",
+	                                    "sort",
+	                                    "keep-lowest ('kl')",
+	                                    "drop-highest ('dh')"};
 	int k = __builtin_ctz(mod);
 
 	if ((sp->have & mod) == 0) {
@@ -187,23 +205,26 @@ dup_mod(struct dice_parser *p, struct dice_spec *sp, unsigned int mod, size_t po
 	                  names[k], dice__col(p, pos));
 }
 
-/* Parses "khN"/"klN"/"dlN"/"dhN" (and "kN", "dN") at p->i. */
+/* Parses "khN"/"klN"/"dlN"/"dhN" (and "kN", "dN") at p->i: one of each
+ * per term. */
 static int
 parse_keepdrop(struct dice_parser *p, struct dice_spec *sp, bool keep)
 {
 	size_t pos = p->i;
-	uint8_t which = keep ? KD_HIGH : KD_LOW;
+	bool high = keep;
 	char name[3] = {keep ? 'k' : 'd', 0, 0}, f[32];
+	unsigned int mod;
 	int64_t n;
 
-	if (dup_mod(p, sp, keep ? MOD_KEEP : MOD_DROP, pos) != 0)
-		return p->e->code;
 	p->i++;
 	if (dice__lc(dice__at(p, p->i)) == 'h' || dice__lc(dice__at(p, p->i)) == 'l') {
-		which = dice__lc(dice__at(p, p->i)) == 'h' ? KD_HIGH : KD_LOW;
+		high = dice__lc(dice__at(p, p->i)) == 'h';
 		name[1] = (char)dice__lc(dice__at(p, p->i));
 		p->i++;
 	}
+	mod = keep ? (high ? MOD_KEEP : MOD_KEEPL) : (high ? MOD_DROPH : MOD_DROP);
+	if (dup_mod(p, sp, mod, pos) != 0)
+		return p->e->code;
 	if (!dice__isdig(dice__at(p, p->i))) {
 		dice__found(p, f, sizeof(f));
 		return dice__fail(p->e, DICE_ESYNTAX,
@@ -213,13 +234,14 @@ parse_keepdrop(struct dice_parser *p, struct dice_spec *sp, bool keep)
 	}
 	if (dice__parse_uint(p, &n) != 0)
 		return p->e->code;
-	if (keep) {
-		sp->keep = which;
+	if (mod == MOD_KEEP)
 		sp->keep_n = n;
-	} else {
-		sp->drop = which;
+	else if (mod == MOD_KEEPL)
+		sp->keepl_n = n;
+	else if (mod == MOD_DROP)
 		sp->drop_n = n;
-	}
+	else
+		sp->droph_n = n;
 	return 0;
 }
 

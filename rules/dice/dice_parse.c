@@ -112,7 +112,7 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 	struct dice_node *n;
 	int c;
 
-	if (count_expr == NULL && dice__check_count(count, p->e) != 0)
+	if (count_expr == NULL && dice__check_count(count, dice__col(p, pos), p->e) != 0)
 		return NULL;
 	n = new_node(p, NODE_DICE, pos);
 	sp = dice__arena_alloc(p->a, sizeof(*sp));
@@ -123,7 +123,13 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 	p->i++;
 	c = dice__at(p, p->i);
 	if (dice__isdig(c)) {
-		if (dice__parse_uint(p, &sp->sides) != 0 || dice__check_sides(sp->sides, p->e) != 0)
+		size_t start = p->i;
+
+		if (dice__scan_uint(p, &sp->sides)) {
+			dice__sides_huge(p->i - start, dice__col(p, pos), p->e);
+			return NULL;
+		}
+		if (dice__check_sides(sp->sides, dice__col(p, pos), p->e) != 0)
 			return NULL;
 	} else if (c == '%') {
 		p->i++;
@@ -163,7 +169,8 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 		sp->success = sp->explode_cp;
 		sp->have |= MOD_SUCCESS;
 	}
-	if (sp->sides_expr == NULL && dice__check_faces(sp, sp->sides, p->e) != 0)
+	if (sp->sides_expr == NULL &&
+	    dice__check_faces(sp, sp->sides, dice__col(p, pos), p->e) != 0)
 		return NULL;
 	dice__print_term(&o, n);
 	if ((n->text = keep_text(p, &o)) == NULL)
@@ -183,9 +190,40 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 	return n;
 }
 
-/* Parses a number, a dice term or a parenthesised expression. */
+/* Reads a "[label]" that follows term n after whitespace ("2d10 [fire]",
+ * as rpg-dice-roller allows), when n has no label yet. Returns n, or NULL
+ * on an error in the label. */
+static struct dice_node *
+spaced_label(struct dice_parser *p, struct dice_node *n)
+{
+	size_t j = p->i;
+
+	if (n == NULL || n->label != NULL || !isws(dice__at(p, j)))
+		return n;
+	while (isws(dice__at(p, j)))
+		j++;
+	if (dice__at(p, j) != '[')
+		return n;
+	p->i = j;
+	return dice__parse_bracket_label(p, &n->label) == 0 ? n : NULL;
+}
+
+static struct dice_node *parse_term_atom(struct dice_parser *, const char *);
+
+/* Parses a number, a dice term or a parenthesised expression, and the
+ * label of a number or dice term. */
 static struct dice_node *
 parse_atom(struct dice_parser *p, const char *after)
+{
+	struct dice_node *n = parse_term_atom(p, after);
+
+	if (n != NULL && (n->kind == NODE_DICE || n->kind == NODE_NUM))
+		return spaced_label(p, n);
+	return n;
+}
+
+static struct dice_node *
+parse_term_atom(struct dice_parser *p, const char *after)
 {
 	size_t pos = p->i;
 	int c = dice__at(p, p->i);
@@ -193,8 +231,17 @@ parse_atom(struct dice_parser *p, const char *after)
 	int64_t v;
 
 	if (dice__isdig(c)) {
-		if (dice__parse_uint(p, &v) != 0)
+		bool big = dice__scan_uint(p, &v);
+
+		if (big && dice__lc(dice__at(p, p->i)) == 'd') {
+			dice__count_huge(p->i - pos, dice__col(p, pos), p->e);
 			return NULL;
+		}
+		if (big) {
+			p->i = pos;
+			dice__parse_uint(p, &v);
+			return NULL;
+		}
 		if (dice__lc(dice__at(p, p->i)) == 'd')
 			return parse_dice(p, pos, NULL, v);
 		n = new_node(p, NODE_NUM, pos);
@@ -334,8 +381,8 @@ parse_repeat(struct dice_parser *p, struct dice_stmt *st, char *after, size_t af
 	if (n < 1 || n > DICE_REPEAT_MAX)
 		return dice__fail(p->e, DICE_ELIMIT,
 		                  "a repeat must be between "
-		                  "1x and %dx (got %lldx)",
-		                  DICE_REPEAT_MAX, (long long)n);
+		                  "1x and %dx (got %lldx at column %d)",
+		                  DICE_REPEAT_MAX, (long long)n, dice__col(p, p->i));
 	p->i = j + 1;
 	st->repeat = n;
 	st->has_repeat = true;
@@ -432,8 +479,9 @@ dice__parse(const char *text, size_t len, struct dice_arena *a, struct dice_cmd 
 		if (cmd->nstmt == DICE_EXPRS_MAX)
 			return dice__fail(e, DICE_ELIMIT,
 			                  "a roll may have at "
-			                  "most %d expressions separated by ';'",
-			                  DICE_EXPRS_MAX);
+			                  "most %d expressions separated by ';' (the "
+			                  "';' at column %d starts one more)",
+			                  DICE_EXPRS_MAX, dice__col(&p, p.i));
 		p.i++;
 		prev = ";";
 	}

@@ -240,11 +240,19 @@ dice__print_term(struct dice_out *o, const struct dice_node *n)
 		dice__print_cmp(o, &sp->reroll_cp, true);
 	}
 	if (sp->have & MOD_KEEP) {
-		dice__out_str(o, sp->keep == KD_HIGH ? "kh" : "kl");
+		dice__out_str(o, "kh");
 		dice__out_i64(o, sp->keep_n);
 	}
+	if (sp->have & MOD_KEEPL) {
+		dice__out_str(o, "kl");
+		dice__out_i64(o, sp->keepl_n);
+	}
+	if (sp->have & MOD_DROPH) {
+		dice__out_str(o, "dh");
+		dice__out_i64(o, sp->droph_n);
+	}
 	if (sp->have & MOD_DROP) {
-		dice__out_str(o, sp->drop == KD_HIGH ? "dh" : "dl");
+		dice__out_str(o, "dl");
 		dice__out_i64(o, sp->drop_n);
 	}
 	if (sp->have & MOD_FAILURE) {

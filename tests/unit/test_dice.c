@@ -205,6 +205,68 @@ test_keep_and_drop_combine(void **state)
 	}
 }
 
+/* The kept dice of group g, in order, as a small number ("55" for two 5s). */
+static int64_t
+kept(const struct dice_group *g)
+{
+	int64_t k = 0;
+
+	for (size_t i = 0; i < g->ndice; i++)
+		if (!(g->dice[i].flags & DICE_DROPPED))
+			k = k * 10 + g->dice[i].value;
+	return k;
+}
+
+/*
+ * Keep and drop each look at the whole pool and the union of what they
+ * drop is dropped (rpg-dice-roller). Under SEED_2545 4d6 rolls 2, 5, 4, 5;
+ * ranked low to high: 2, 4, the first 5, the second 5.
+ */
+static void
+test_keep_drop_union(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t total, kept;
+	} t[] = {
+	    {"4d6kh3dl1", 14, 545},                          /* both drop the 2 */
+	    {"4d6kh3d1", 14, 545},      {"4d6dh1dl2", 5, 5}, /* drops the second 5, then 2 and 4 */
+	    {"4d6kh3kl1", 0, 0},                             /* kh3 drops the 2, kl1 the rest */
+	    {"4d6kh2kl3", 5, 5},  /* kh2 drops 2 and 4, kl3 the second 5 */
+	    {"4d6kl3dh2", 6, 24}, /* both drop the second 5, dh2 the first too */
+	    {"4d6kh1dl1", 5, 5},  /* the highest is not the lowest: kept */
+	    {"4d6kh3kl3dl1dh1", 9, 54},
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		struct dice_result *res = roll_seeded(t[k].text, SEED_2545);
+
+		if (total(res) != t[k].total || kept(group(res, 0)) != t[k].kept)
+			fail_msg("%s: total %lld kept %lld, want %lld kept %lld", t[k].text,
+			         (long long)total(res), (long long)kept(group(res, 0)),
+			         (long long)t[k].total, (long long)t[k].kept);
+		dice_result_free(res);
+	}
+	/* 3d10k1d1 is the highest die, 4d6kh3dl1 is 4d6kh3, whatever the roll. */
+	for (uint64_t s = 0; s < SEEDS; s++) {
+		struct dice_result *a = roll_seeded("3d10k1d1", s);
+		struct dice_result *b = roll_seeded("4d6kh3dl1", s);
+		struct dice_result *c = roll_seeded("4d6kh3", s);
+		const struct dice_group *g = group(a, 0);
+		int64_t max = 0;
+
+		for (size_t i = 0; i < g->ndice; i++)
+			max = g->dice[i].value > max ? g->dice[i].value : max;
+		assert_int_equal(total(a), max);
+		assert_same_dice(group(b, 0), group(c, 0));
+		assert_int_equal(total(b), total(c));
+		dice_result_free(a);
+		dice_result_free(b);
+		dice_result_free(c);
+	}
+}
+
 /* Checks that every die added by an explosion follows a die that matched
  * the explode point (lo..hi) and that every matching die exploded. */
 static size_t
@@ -905,18 +967,28 @@ test_limits(void **state)
 	res = roll_seeded("1000d6", 1);
 	assert_int_equal(group(res, 0)->ndice, 1000);
 	dice_result_free(res);
-	expect_err("1001d6", DICE_ELIMIT, "a term may have at most 1000 dice (got 1001)");
+	expect_err("1001d6", DICE_ELIMIT,
+	           "the term at column 1 must roll between 1 and 1000 dice (got 1001)");
+	expect_err(
+	    "2 + 99999999999999999999d6", DICE_ELIMIT,
+	    "the term at column 5 must roll between 1 and 1000 dice (got a number of 20 digits)");
 
 	res = roll_seeded("d1000000", 1);
 	dice_result_free(res);
-	expect_err("d1000001", DICE_ELIMIT,
-	           "a die must have between 1 and 1000000 sides (got 1000001)");
+	expect_err(
+	    "d1000001", DICE_ELIMIT,
+	    "the dice of the term at column 1 must have between 1 and 1000000 sides (got 1000001)");
+	expect_err("1+d99999999999999999999", DICE_ELIMIT,
+	           "the dice of the term at column 3 must have between 1 and 1000000 sides (got a "
+	           "number of 20 digits)");
 
 	res = roll_seeded("20x d6", 1);
 	assert_int_equal(dice_result_expr(res, 0)->nrepeats, 20);
 	dice_result_free(res);
-	expect_err("21x d6", DICE_ELIMIT, "a repeat must be between 1x and 20x (got 21x)");
-	expect_err("0x d6", DICE_ELIMIT, "a repeat must be between 1x and 20x (got 0x)");
+	expect_err("21x d6", DICE_ELIMIT,
+	           "a repeat must be between 1x and 20x (got 21x at column 1)");
+	expect_err("d6; 0x d6", DICE_ELIMIT,
+	           "a repeat must be between 1x and 20x (got 0x at column 5)");
 	expect_err("99999999999999999999x d6", DICE_ELIMIT,
 	           "a repeat must be between 1x and 20x (the one at column 1 is far "
 	           "larger)");
@@ -925,7 +997,8 @@ test_limits(void **state)
 	assert_int_equal(dice_result_nexprs(res), 10);
 	dice_result_free(res);
 	expect_err("1;2;3;4;5;6;7;8;9;10;11", DICE_ELIMIT,
-	           "a roll may have at most 10 expressions separated by ';'");
+	           "a roll may have at most 10 expressions separated by ';' (the ';' at "
+	           "column 21 starts one more)");
 
 	/* 490 zeros and ten ones: a number that fits, written long. */
 	memset(text, '0', 490);
@@ -978,14 +1051,14 @@ test_limits(void **state)
 	           "10000 dice in all, counting explosions and rerolls (this one asks "
 	           "for 10010)");
 	expect_err("9x 1000d2!", DICE_ELIMIT,
-	           "a roll may roll at most 10000 "
-	           "dice in all, counting explosions and rerolls");
+	           "a roll may roll at most 10000 dice in all, counting explosions and "
+	           "rerolls; the term at column 4 went past it");
 	expect_err("20x (1000)d1000000!>1", DICE_ELIMIT,
-	           "a roll may roll at "
-	           "most 10000 dice in all, counting explosions and rerolls");
+	           "a roll may roll at most 10000 dice in all, counting explosions and "
+	           "rerolls; the term at column 5 went past it");
 	expect_err("10x 1000d6r<6", DICE_ELIMIT,
-	           "a roll may roll at most "
-	           "10000 dice in all, counting explosions and rerolls");
+	           "a roll may roll at most 10000 dice in all, counting explosions and "
+	           "rerolls; the term at column 5 went past it");
 
 	/* Labels: 200 bytes, not 201. */
 	memcpy(text, "d20 # ", 6);
@@ -1007,48 +1080,59 @@ test_notation_errors(void **state)
 		int code;
 		const char *msg;
 	} t[] = {
-	    {"0d6", DICE_ELIMIT, "a term must roll at least 1 die (got 0)"},
-	    {"d0", DICE_ELIMIT, "a die must have between 1 and 1000000 sides (got 0)"},
-	    {"1001d6", DICE_ELIMIT, "a term may have at most 1000 dice (got 1001)"},
+	    {"0d6", DICE_ELIMIT, "the term at column 1 must roll between 1 and 1000 dice (got 0)"},
+	    {"d0", DICE_ELIMIT,
+	     "the dice of the term at column 1 must have between 1 and 1000000 sides (got 0)"},
+	    {"1001d6", DICE_ELIMIT,
+	     "the term at column 1 must roll between 1 and 1000 dice (got 1001)"},
 	    {"d1!", DICE_ELIMIT,
-	     "'!' explodes on every face of d1, so it "
+	     "'!' of the term at column 1 explodes on every face of d1, so it "
 	     "would never stop; use a compare point that some faces "
 	     "miss"},
 	    {"d6!>0", DICE_ELIMIT,
-	     "'!>0' explodes on every face of d6, so "
+	     "'!>0' of the term at column 1 explodes on every face of d6, so "
 	     "it would never stop; use a compare point that some faces "
 	     "miss"},
 	    {"d6r<7", DICE_ELIMIT,
-	     "'r<7' rerolls every face of d6, so it "
+	     "'r<7' of the term at column 1 rerolls every face of d6, so it "
 	     "would never stop; use a compare point that some faces "
 	     "miss"},
 	    {"d6!!<=6", DICE_ELIMIT,
-	     "'!!<=6' compounds on every face of "
+	     "'!!<=6' of the term at column 1 compounds on every face of "
 	     "d6, so it would never stop; use a compare point that some "
 	     "faces miss"},
 	    {"d6!p>=1", DICE_ELIMIT,
-	     "'!p>=1' penetrates on every face of "
+	     "'!p>=1' of the term at column 1 penetrates on every face of "
 	     "d6, so it would never stop; use a compare point that some "
 	     "faces miss"},
 	    {"d6min6!", DICE_ELIMIT,
-	     "'!' explodes on every face of d6min6, "
+	     "'!' of the term at column 1 explodes on every face of d6min6, "
 	     "so it would never stop; use a compare point that some "
 	     "faces miss"},
 	    {"dF!<>5", DICE_ELIMIT,
-	     "'!<>5' explodes on every face of dF, "
+	     "'!<>5' of the term at column 1 explodes on every face of dF, "
 	     "so it would never stop; use a compare point that some "
 	     "faces miss"},
 	    {"d1r", DICE_ELIMIT,
-	     "'r' rerolls every face of d1, so it "
+	     "'r' of the term at column 1 rerolls every face of d1, so it "
 	     "would never stop; use a compare point that some faces "
 	     "miss"},
 	    {"d(1)!", DICE_ELIMIT,
-	     "'!' explodes on every face of d1, so "
+	     "'!' of the term at column 1 explodes on every face of d1, so "
 	     "it would never stop; use a compare point that some faces "
 	     "miss"},
-	    {"(0)d6", DICE_ELIMIT, "a term must roll at least 1 die (got 0)"},
-	    {"(2-3)d6", DICE_ELIMIT, "a term must roll at least 1 die (got -1)"},
-	    {"d(0)", DICE_ELIMIT, "a die must have between 1 and 1000000 sides (got 0)"},
+	    {"(0)d6", DICE_ELIMIT,
+	     "the term at column 1 must roll between 1 and 1000 dice (got 0)"},
+	    {"1 + (2-3)d6", DICE_ELIMIT,
+	     "the term at column 5 must roll between 1 and 1000 dice (got -1)"},
+	    {"d(0)", DICE_ELIMIT,
+	     "the dice of the term at column 1 must have between 1 and 1000000 sides (got 0)"},
+	    {"1 + d6r<7", DICE_ELIMIT,
+	     "'r<7' of the term at column 5 rerolls every face of d6, so it would never stop; "
+	     "use a compare point that some faces miss"},
+	    {"3 * 2d(1)!", DICE_ELIMIT,
+	     "'!' of the term at column 5 explodes on every face of d1, so it would never "
+	     "stop; use a compare point that some faces miss"},
 	    {"1d20+", DICE_ESYNTAX, "expected a number or dice after '+' at column 6"},
 	    {"((1d6)", DICE_ESYNTAX, "expected ')' at column 7 to close the '(' at column 1"},
 	    {"(1d6 x)", DICE_ESYNTAX,
@@ -1092,8 +1176,17 @@ test_notation_errors(void **state)
 	     "6"},
 	    {"4d6k", DICE_ESYNTAX, "expected a number after 'k' at column 5"},
 	    {"4d6dl-1", DICE_ESYNTAX, "expected a number after 'dl' at column 6, not '-'"},
-	    {"4d6kh3kl1", DICE_ESYNTAX,
-	     "a dice term may have only one keep "
+	    {"4d6kh3k1", DICE_ESYNTAX,
+	     "a dice term may have only one keep-highest ('kh') "
+	     "modifier (another at column 7)"},
+	    {"4d6d1dl2", DICE_ESYNTAX,
+	     "a dice term may have only one drop-lowest ('dl') "
+	     "modifier (another at column 6)"},
+	    {"4d6kl1kh3kl2", DICE_ESYNTAX,
+	     "a dice term may have only one keep-lowest ('kl') "
+	     "modifier (another at column 10)"},
+	    {"4d6dh1dh1", DICE_ESYNTAX,
+	     "a dice term may have only one drop-highest ('dh') "
 	     "modifier (another at column 7)"},
 	    {"4d6!!!", DICE_ESYNTAX,
 	     "a dice term may have only one explode "
@@ -1118,6 +1211,10 @@ test_notation_errors(void **state)
 	    {"d6m3", DICE_ESYNTAX, "expected 'min' or 'max' at column 3"},
 	    {"d6min", DICE_ESYNTAX, "expected a number after 'min' at column 6"},
 	    {"2d6[fire", DICE_ESYNTAX, "expected ']' to close the label at column 4"},
+	    {"2d6  [fire", DICE_ESYNTAX, "expected ']' to close the label at column 6"},
+	    {"2d6[a] [b]", DICE_ESYNTAX,
+	     "unexpected '[' at column 8; an operator (+ - * /), ';', '# label' or the end may "
+	     "follow a term"},
 	    {"1d6)", DICE_ESYNTAX,
 	     "unexpected ')' at column 4; a dice "
 	     "modifier, an operator (+ - * /), ';', '# label' or the end "
@@ -1220,7 +1317,8 @@ test_check(void **state)
 	(void)state;
 	assert_int_equal(dice_check("10x 1000d6", 10, err, sizeof(err)), 0);
 	assert_int_equal(dice_check("1001d6", 6, err, sizeof(err)), DICE_ELIMIT);
-	assert_string_equal(err, "a term may have at most 1000 dice (got 1001)");
+	assert_string_equal(err,
+	                    "the term at column 1 must roll between 1 and 1000 dice (got 1001)");
 	assert_int_equal(dice_check("1d20+", 5, err, sizeof(err)), DICE_ESYNTAX);
 	assert_string_equal(err, "expected a number or dice after '+' at column 6");
 	/* Math and sub-expression limits need a roll. */
@@ -1238,6 +1336,13 @@ test_normalize(void **state)
 	expect_canon("4d6k3", "4d6kh3");
 	expect_canon("4d6d1", "4d6dl1");
 	expect_canon("4D6KH3", "4d6kh3");
+	expect_canon("4d10dl2dh1", "4d10dh1dl2");
+	/* A bracket label may follow its term after spaces (rpg-dice-roller). */
+	expect_canon("2d10 [fire]", "2d10[fire]");
+	expect_canon("2d10\t [fire] + 3  [flat] - (1d4)d6 [x]",
+	             "2d10[fire] + 3[flat] - (1d4)d6[x]");
+	expect_canon("4d6kl1k3", "4d6kh3kl1");
+	expect_canon("4d6d1dh1kl3kh2", "4d6kh2kl3dh1dl1");
 	expect_canon("d%", "1d100");
 	expect_canon("4df", "4dF");
 	expect_canon("3d6!=3", "3d6!3");
@@ -1292,6 +1397,7 @@ main(void)
 	    cmocka_unit_test(test_d20_is_1d20),
 	    cmocka_unit_test(test_keep_drop_equivalences),
 	    cmocka_unit_test(test_keep_and_drop_combine),
+	    cmocka_unit_test(test_keep_drop_union),
 	    cmocka_unit_test(test_explode),
 	    cmocka_unit_test(test_compound),
 	    cmocka_unit_test(test_penetrate),

@@ -64,7 +64,8 @@ complete_entry(struct invocation *inv, const char *partial, struct completions *
 	for (size_t i = 0; entries[i] != NULL; i++)
 		if (strstr(entries[i], partial) != NULL)
 			completions_add(out, entries[i]);
-	completions_add(out, channel_key(inv->chan));
+	/* Autocomplete reads a channel's record, never creates one. */
+	completions_add(out, inv->chan != NULL ? channel_key(inv->chan) : "no record");
 }
 
 static const char *const sizes[] = {"small", "medium", "large", NULL};
@@ -83,7 +84,8 @@ static const struct cmd_opt pick_opts[] = {
 };
 
 static const struct command secret_cmd = {.name = "secret", .desc = "s", .fn = secret_fn};
-static const struct command whisper_cmd = {.name = "whisper", .desc = "w", .fn = whisper_fn};
+static const struct command whisper_cmd = {
+    .name = "whisper", .desc = "w", .fn = whisper_fn, .alias = "wh"};
 static const struct command long_cmd = {.name = "long", .desc = "l", .fn = long_fn};
 static const struct command pick_cmd = {
     .name = "pick", .desc = "p", .opts = pick_opts, .fn = pick_fn};
@@ -215,6 +217,17 @@ test_command_reply(void **state)
 	assert_string_equal(channel_gm(ch), "discord:555");
 	assert_string_equal(channel_gm_name(ch), "Alice");
 	assert_int_equal(interact_stats(f->it)->commands, 1);
+}
+
+/* An alias (as /r for /roll) is registered as a command of its own and
+ * runs its command. */
+static void
+test_alias_runs_the_command(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(interaction(f, "1003", 2, ALICE, "{\"name\":\"wh\"}"), 1);
+	assert_message(f->out.callback_body, "psst", true);
 }
 
 static void
@@ -550,8 +563,7 @@ test_autocomplete(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const sizes_l[] = {"large", "small"};
-	static const char *const entries[] = {"alpha", "beta", "gamma",
-	                                      "discord:1234567890123456789"};
+	static const char *const entries[] = {"alpha", "beta", "gamma", "no record"};
 
 	interaction(f, "1090", 4, ALICE,
 	            "{\"name\":\"pick\",\"options\":[{\"name\":\"size\",\"type\":3,"
@@ -571,6 +583,8 @@ test_autocomplete(void **state)
 	            "\"value\":\"small\"}]}");
 	assert_choices(f->out.callback_body, NULL, 0);
 	assert_int_equal(interact_stats(f->it)->autocompletes, 4);
+	assert_int_equal(state_nchannels(f->d.state), 0);
+	assert_int_equal(state_nusers(f->d.state), 0);
 }
 
 /* The id set forgets the oldest ids first and never loses a recent one,
@@ -600,6 +614,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_alias_runs_the_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_duplicate_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_malformed_dropped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_dm_and_big_snowflake, setup, teardown),

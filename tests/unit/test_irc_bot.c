@@ -114,7 +114,13 @@ test_prefix_commands_in_channels(void **state)
 	assert_string_equal(out(f), "PRIVMSG #A :You are already the GM here.\r\n");
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#a"));
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#b"));
-	assert_null(state_channel_find(f->d.state, "irc:net:#A"));
+	assert_null(state_channel_find(f->d.state, "irc:net:#A")); /* !r is !roll. */
+	feed(f, ":alice!a@h PRIVMSG #a :!r 7 # sneak");
+	assert_memory_equal(out(f),
+	                    "PRIVMSG #a :\x02"
+	                    "alice\x0f rolls\x1d sneak\x0f\r\n",
+	                    strlen("PRIVMSG #a :\x02"
+	                           "alice\x0f rolls\x1d sneak\x0f\r\n"));
 }
 
 /* A reloaded prefix applies to the next message. */

@@ -637,6 +637,13 @@ test_every_module_round_trips_through_the_database(void **state)
 	say(b, "ann", "all",
 	    "/fungeon monster add wasp level 1 ability sting annoy 2 pain 1 type poison");
 	say(b, "ann", "all", "/fungeon find pit");
+	/* Dice: a roll log and a setting. */
+	say(b, "ann", "all", "/roll 2d6+1 # fire");
+	say(b, "bob", "all", "/roll 3x d20");
+	say(b, "ann", "all", "/settings natural off");
+	say(b, "ann", "all", "/settings compact on");
+	say(b, "bob", "all", "/save fireball 8d6 # fire");
+	say(b, "ann", "all", "/save sneak 1d20+7 channel:true");
 	/* Every other module, at least in its fresh state. */
 	ch = state_channel(b->st, "console:all");
 	for (int i = 0; i < CHANMOD_COUNT; i++)

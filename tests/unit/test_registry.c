@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "commands/dispatch.h"
+#include "commands/rollchan.h"
 #include "rules/base/rng.h"
 
 static const char *const colours[] = {"red", "green", NULL};
@@ -398,6 +399,352 @@ read_only_commands_keep_no_game_state(void **state)
 	state_free(d.state);
 }
 
+/* A label with a right-to-left override before "+ 0 = 14" would show the
+ * total as 41: the override never reaches the reply. */
+static void
+roll_label_cannot_reorder_the_total(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(&d, "alice", false, "/roll 1d20[\xE2\x80\xAE] + 0 # \xE2\x81\xA7x\xE2\x80\x8B\xC2\x85y",
+	    out);
+	assert_false(reply_is_error(out));
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls x y\n1d20[] + 0: [15]  + 0 = 15\n");
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
+/* /r is /roll; a slip in a command, subcommand or choice names the word
+ * meant; a bare number goes to the one amount a command takes. */
+static void
+shortcuts_and_suggestions(void **state)
+{
+	static const struct {
+		const char *line, *error;
+	} t[] = {
+	    {"/rol 2d6", "Unknown command 'rol'; did you mean roll? The commands are "},
+	    {"/hazard tabel", "Unknown subcommand 'tabel' (did you mean table?); usage: /hazard "},
+	    {"/light add torches", "Kind must be one of torch, lantern, candle (got 'torches'; did "
+	                           "you mean torch?); usage: "},
+	    {"/fungeon jion", "Unknown subcommand 'jion' (did you mean join?); usage: "},
+	    {"/lihgt", "Unknown command 'lihgt'; did you mean light? The commands are "},
+	    /* Too far from anything, or as close to two: no guess. */
+	    {"/zzz", "Unknown command 'zzz'; the commands are "},
+	};
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		run(&d, "alice", true, t[i].line, out);
+		assert_true(reply_is_error(out));
+		if (strncmp(reply_error_text(out), t[i].error, strlen(t[i].error)) != 0)
+			fail_msg("%s: got \"%s\"", t[i].line, reply_error_text(out));
+	}
+	run(&d, "alice", false, "/r 2d6 # fire", out);
+	assert_false(reply_is_error(out));
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls fire\n2d6: [5, 4] = 9\n");
+	free(plain);
+	run(&d, "alice", true, "/tension raise 2 # noise", out);
+	assert_false(reply_is_error(out));
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "Tension raised 1 → 3 (+2): noise."));
+	free(plain);
+	/* A word that is a value of the default subcommand stays one. */
+	run(&d, "alice", false, "/hazard delving", out);
+	assert_false(reply_is_error(out));
+	assert_string_equal(registry_suggest("tabel", (const char *const[]){"table", "cable"}, 2),
+	                    "table");
+	assert_null(registry_suggest("tble", (const char *const[]){"table", "tale"}, 2));
+	assert_null(registry_suggest("x", (const char *const[]){"roll"}, 1));
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
+/* adv and dis double the plain d20 and keep the better or the worse;
+ * a lone d20's natural 20 and 1 are marked, and nothing else is. */
+static void
+advantage_and_naturals(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	int n20 = 0, n1 = 0;
+	char *plain;
+
+	run(&d, "alice", false, "/roll 1d20+5 adv # attack", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls attack\n2d20kh1 + 5: [15, 11] + 5 = 20\n");
+	free(plain);
+	assert_string_equal(reply_msg(out, REPLY_CHANNEL)->buttons[0].action,
+	                    "roll 1d20+5 adv # attack");
+	run(&d, "alice", false, "/r 3 + D20 DIS", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls\n3 + 2d20kl1: 3 + [12, 8] = 11\n");
+	free(plain);
+	run(&d, "alice", false, "/roll 2d6 adv", out);
+	assert_string_equal(reply_error_text(out), "Adv rolls a plain d20 twice and this roll has "
+	                                           "none; write it as in 1d20+5 adv.");
+	run(&d, "alice", false, "/roll 11d20 dis", out);
+	assert_true(reply_is_error(out));
+	/* "advantage" is not the word adv: the dice engine refuses it. */
+	run(&d, "alice", false, "/roll d20 advantage", out);
+	assert_true(reply_is_error(out));
+	for (int i = 0; i < 200; i++) {
+		run(&d, "alice", false, i % 2 == 0 ? "/roll d20+4" : "/roll d20+d4", out);
+		plain = reply_plain(out);
+		if (i % 2 == 1)
+			assert_null(strstr(plain, "Natural"));
+		else if (strstr(plain, "[20]") != NULL && ++n20)
+			assert_non_null(strstr(plain, "\nNatural 20!\n"));
+		else if (strstr(plain, "[1]") != NULL && ++n1)
+			assert_non_null(strstr(plain, "\nNatural 1.\n"));
+		else
+			assert_null(strstr(plain, "Natural"));
+		free(plain);
+	}
+	/* Seed 1 rolls both within these rolls. */
+	assert_int_equal(n20, 1);
+	assert_int_equal(n1, 5);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
+/* /log shows the channel's last rolls, newest first, never a private one;
+ * it keeps ROLLCHAN_LOG_MAX. /settings natural off is the GM's and stops the
+ * natural marks. */
+static void
+roll_log_and_settings(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	struct channel *ch;
+	char *plain;
+
+	run(&d, "alice", false, "/log", out);
+	plain = reply_plain(out);
+	assert_string_equal(
+	    plain, "No rolls here yet; /roll rolls dice (private rolls are never logged).\n");
+	free(plain);
+	run(&d, "alice", false, "/roll d20+2 # attack", out);
+	run(&d, "bob", false, "/roll d20 private:true", out);
+	run(&d, "bob", false, "/r 3x 2d6; 1", out);
+	run(&d, "alice", false, "/log", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "The last 2 rolls here, newest first\n"
+	                           "  just now | bob | 3x 2d6; 1 | 7, 6, 4, 1\n"
+	                           "  just now | alice | 1d20 + 2 # attack | 17\n");
+	free(plain);
+	for (int i = 0; i < 30; i++)
+		run(&d, "alice", false, "/roll 1", out);
+	ch = state_channel_find(d.state, "test:chan");
+	assert_int_equal(((struct rollchan *)channel_mod_peek(ch, CHANMOD_ROLL))->nlog,
+	                 ROLLCHAN_LOG_MAX);
+	run(&d, "bob", false, "/settings natural off", out);
+	assert_true(reply_is_error(out));
+	run(&d, "alice", true, "/settings natural off", out);
+	assert_false(reply_is_error(out));
+	for (int i = 0; i < 60; i++) {
+		run(&d, "alice", false, "/roll d20", out);
+		plain = reply_plain(out);
+		assert_null(strstr(plain, "Natural"));
+		free(plain);
+	}
+	run(&d, "alice", false, "/settings", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain,
+	                    "Natural 20 and 1 marks on a lone d20: off.\nCompact output: off.\n"
+	                    "GM: /settings natural on or off, /settings compact on or off.\n");
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
+/* Counts the lines of the plain reply that start with prefix. */
+static int
+lines_with(const char *plain, const char *prefix)
+{
+	int n = 0;
+
+	for (const char *p = plain; p != NULL && *p;
+	     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		n += strncmp(p, prefix, strlen(prefix)) == 0;
+	return n;
+}
+
+/* Compact output: a hazard roll shows its rolled row alone, and the
+ * Darkness line only when it is new; full output shows both every time. */
+static void
+compact_output(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(&d, "gm", true, "/hazard roll", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "  "), 4); /* four rows not rolled */
+	assert_int_equal(lines_with(plain, "> "), 1);
+	assert_int_equal(lines_with(plain, "Darkness:"), 1);
+	free(plain);
+	run(&d, "bob", false, "/settings compact on", out);
+	assert_true(reply_is_error(out));
+	run(&d, "gm", true, "/settings compact on", out);
+	assert_false(reply_is_error(out));
+	for (int i = 0; i < 3; i++) {
+		run(&d, "gm", true, "/hazard roll", out);
+		plain = reply_plain(out);
+		assert_int_equal(lines_with(plain, "  "), 0);
+		assert_int_equal(lines_with(plain, "> "), 1);
+		assert_int_equal(lines_with(plain, "Darkness:"), i == 0);
+		free(plain);
+	}
+	run(&d, "gm", true, "/hazard show", out); /* the whole table stays here */
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "  "), 5);
+	free(plain);
+	/* A turn with light, then dark again: the Darkness line is new once
+	 * more in the next turn's footer. */
+	run(&d, "gm", true, "/light add candle", out);
+	run(&d, "gm", true, "/rest", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 0);
+	free(plain);
+	run(&d, "gm", true, "/light out all", out);
+	run(&d, "gm", true, "/rest", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 1);
+	free(plain);
+	run(&d, "gm", true, "/rest", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 0);
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
+/* Saved rolls: a player's own and the channel's (the GM's), rolled by
+ * name with more after it; names never read as dice; bounded. */
+static void
+saved_rolls(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct reply *out = reply_new();
+	char *plain, line[64];
+
+	run(&d, "alice", false, "/save fireball 8d6 # fire", out);
+	assert_false(reply_is_error(out));
+	run(&d, "alice", false, "/roll fireball +2", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain,
+	                    "alice rolls fire\n8d6 + 2: [5, 4, 4, 3, 5, 1, 1, 3] + 2 = 28\n");
+	free(plain);
+	run(&d, "alice", false, "/r Fireball # big", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls big\n8d6: [6, 4, 6, 6, 6, 5, 4, 6] = 43\n");
+	free(plain);
+	/* Bob has no fireball; the channel's is everyone's, a player's wins. */
+	run(&d, "bob", false, "/roll fireball", out);
+	assert_string_equal(reply_error_text(out),
+	                    "'fireball' is neither dice nor a saved roll "
+	                    "here; /saved list lists the saved rolls, /help roll "
+	                    "the notation.");
+	run(&d, "bob", false, "/save fireball 1 channel:true", out);
+	assert_string_equal(reply_error_text(out), "Only the GM saves or deletes the channel's "
+	                                           "rolls; save your own without channel:true.");
+	run(&d, "gm", true, "/save fireball 1 channel:true", out);
+	assert_false(reply_is_error(out));
+	run(&d, "bob", false, "/roll fireball", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "bob rolls\n1: 1 = 1\n");
+	free(plain);
+	run(&d, "alice", false, "/saved show fireball", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "fireball = 8d6 # fire (yours)\n");
+	free(plain);
+	/* Names that could read as dice, and rolls that do not parse. */
+	run(&d, "alice", false, "/save d6 1d6", out);
+	assert_true(reply_is_error(out));
+	run(&d, "alice", false, "/save adv 1d6", out);
+	assert_true(reply_is_error(out));
+	run(&d, "alice", false, "/save atk 1d20+5 adv", out);
+	assert_false(reply_is_error(out));
+	run(&d, "alice", false, "/roll atk # sword", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "alice rolls sword\n2d20kh1 + 5: ["));
+	free(plain);
+	run(&d, "alice", false, "/roll atk +2", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "alice rolls\n2d20kh1 + 5 + 2: ["));
+	free(plain);
+	run(&d, "alice", false, "/saved delete atk", out);
+	run(&d, "alice", false, "/save x2 1d6+", out);
+	assert_string_equal(reply_error_text(out),
+	                    "That roll does not parse: expected a number or dice after '+' at "
+	                    "column 5.");
+	for (int i = 0; i < ROLLCHAN_SAVED_USER - 1; i++) {
+		snprintf(line, sizeof(line), "/save r%d %d", i, i);
+		run(&d, "alice", false, line, out);
+		assert_false(reply_is_error(out));
+	}
+	run(&d, "alice", false, "/save one-more 1", out);
+	assert_string_equal(reply_error_text(out),
+	                    "A player may keep at most 20 saved rolls here (and a channel 200 in "
+	                    "all); delete one with /saved delete first.");
+	run(&d, "alice", false, "/saved delete fireball", out);
+	assert_false(reply_is_error(out));
+	run(&d, "alice", false, "/save one-more 1", out);
+	assert_false(reply_is_error(out));
+	run(&d, "alice", false, "/roll fireball", out); /* the channel's now */
+	plain = reply_plain(out);
+	assert_string_equal(plain, "alice rolls\n1: 1 = 1\n");
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
+/* Compact output folds an empty step of a Fungeon hallway or combat turn
+ * into one line; full output keeps the heading and its "None.". */
+static void
+compact_folds_empty_steps(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(2)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(&d, "gm", true, "/fungeon join Alba wizard 3", out);
+	run(&d, "gm", true, "/fungeon hallway", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "\n1. Replacements\nNone.\n2. Level-ups\nNone.\n"));
+	free(plain);
+	run(&d, "gm", true, "/fungeon monster add goblin level 3", out);
+	run(&d, "gm", true, "/fungeon combat goblin", out);
+	plain = reply_plain(out);
+	assert_non_null(
+	    strstr(plain, "1. Continuous effects\nNone.\n2. Monster abilities\nNone.\n"));
+	free(plain);
+	run(&d, "gm", true, "/settings compact on", out);
+	run(&d, "gm", true, "/fungeon combat goblin", out);
+	plain = reply_plain(out);
+	assert_non_null(
+	    strstr(plain, "1. Continuous effects: none.\n2. Monster abilities: none.\n"));
+	assert_null(strstr(plain, "None."));
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -415,6 +762,13 @@ main(void)
 	    cmocka_unit_test(touched_records_are_persisted_before_reply),
 	    cmocka_unit_test(bad_bytes_are_refused),
 	    cmocka_unit_test(read_only_commands_keep_no_game_state),
+	    cmocka_unit_test(roll_label_cannot_reorder_the_total),
+	    cmocka_unit_test(shortcuts_and_suggestions),
+	    cmocka_unit_test(advantage_and_naturals),
+	    cmocka_unit_test(roll_log_and_settings),
+	    cmocka_unit_test(saved_rolls),
+	    cmocka_unit_test(compact_output),
+	    cmocka_unit_test(compact_folds_empty_steps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -237,6 +237,110 @@ always_utf8(void **unused)
 	reply_free(r);
 }
 
+/* Every character textsafe removes, one per string, each between 'a' and
+ * 'b': bidi controls, breaks, C0 and C1 controls, zero-width characters. */
+static const char *const unsafe[] = {"\xE2\x80\xAE", "\xE2\x80\xAA",
+                                     "\xE2\x80\xAB", "\xE2\x80\xAC",
+                                     "\xE2\x80\xAD", "\xE2\x81\xA6",
+                                     "\xE2\x81\xA7", "\xE2\x81\xA8",
+                                     "\xE2\x81\xA9", "\xE2\x80\x8E",
+                                     "\xE2\x80\x8F", "\xD8\x9C",
+                                     "\xC2\x85",     "\xE2\x80\xA8",
+                                     "\xE2\x80\xA9", "\xE2\x80\x8B",
+                                     "\xE2\x80\x8C", "\xE2\x80\x8D",
+                                     "\xE2\x81\xA0", "\xEF\xBB\xBF",
+                                     "\x01",         "\x1B",
+                                     "\x7F",         "\xC2\x9B",
+                                     "\xC2\xAD",     "\xF3\xA0\x80\x81"};
+
+/* User text reaches a reply through spans, titles, cells, buttons, errors
+ * and marks; none of them lets a control or invisible character through. */
+static void
+user_text_is_made_safe(void **unused)
+{
+	for (size_t i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++) {
+		struct reply *r = reply_new();
+		const struct reply_msg *m;
+		const char *cells[1];
+		char text[32], *plain;
+		/* Breaks become a space; everything else goes. */
+		const char *want = strcmp(unsafe[i], "\xC2\x85") == 0 ||
+		                           strcmp(unsafe[i], "\xE2\x80\xA8") == 0 ||
+		                           strcmp(unsafe[i], "\xE2\x80\xA9") == 0
+		                       ? "a b"
+		                       : "ab";
+		struct ustyle us = {UC_RED, ""};
+
+		snprintf(text, sizeof(text), "a%sb", unsafe[i]);
+		memcpy(us.mark, text, strlen(text) + 1); /* at most 7 bytes */
+		cells[0] = text;
+		reply_title(r, "%s", text);
+		reply_add(r, RS_BOLD, "%s", text);
+		reply_add(r, RS_ITALIC, " %s ", text);
+		reply_add_user(r, &us, 0, "%s", text);
+		reply_table(r, 1, cells);
+		reply_row(r, true, cells);
+		reply_button(r, text, text);
+		m = reply_msg(r, REPLY_CHANNEL);
+		assert_string_equal(m->title, want);
+		assert_string_equal(m->blocks[0].spans[0].text, want);
+		assert_int_equal(m->blocks[0].spans[0].len, strlen(want));
+		assert_string_equal(m->blocks[0].spans[2].text, want);
+		assert_string_equal(m->blocks[0].spans[2].user.mark, want);
+		assert_string_equal(m->blocks[1].header[0], want);
+		assert_string_equal(m->blocks[1].rows[0].cells[0], want);
+		assert_string_equal(m->buttons[0].label, want);
+		assert_string_equal(m->buttons[0].action, want);
+		plain = reply_plain(r);
+		assert_null(strstr(plain, unsafe[i]));
+		free(plain);
+		reply_error(r, "Bad %s.", text);
+		assert_string_equal(reply_error_text(r),
+		                    strcmp(want, "ab") == 0 ? "Bad ab." : "Bad a b.");
+		reply_free(r);
+	}
+}
+
+/* Tab and newline inside text become spaces: a span stays on its line. */
+static void
+breaks_become_spaces(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+
+	reply_add(r, RS_BOLD, "x\ty\nz\r");
+	reply_add(r, RS_DIM, "%s|%d", "1\n2", 3);
+	m = reply_msg(r, REPLY_CHANNEL);
+	assert_string_equal(m->blocks[0].spans[0].text, "x y z ");
+	assert_string_equal(m->blocks[0].spans[1].text, "1 2|3");
+	reply_free(r);
+}
+
+/* A zero-width joiner between emoji joins them and stays; so do a flag's
+ * tag characters, and text with no unsafe character is left as it is. */
+static void
+emoji_sequences_stay(void **unused)
+{
+	static const char *const keep[] = {
+	    "\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x94\xAC",             /* woman scientist */
+	    "\xF0\x9F\x8F\xB3\xEF\xB8\x8F\xE2\x80\x8D\xF0\x9F\x8C\x88", /* rainbow flag */
+	    "\xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xB3\xF3\xA0\x81\xA3"
+	    "\xF3\xA0\x81\xB4\xF3\xA0\x81\xBF", /* Scotland */
+	    "caf\xC3\xA9 \xE2\x80\x94 \xE2\x80\xA6 \xE2\x86\x92 \xD8\xB3\xD9\x84\xD8\xA7\xD9\x85",
+	};
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		reply_add(r, RS_BOLD, "%s", keep[i]);
+	reply_add(r, RS_BOLD, "a\xE2\x80\x8D\xF0\x9F\x94\xAC"); /* joiner after a letter */
+	m = reply_msg(r, REPLY_CHANNEL);
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		assert_string_equal(m->blocks[0].spans[i].text, keep[i]);
+	assert_string_equal(m->blocks[0].spans[4].text, "a\xF0\x9F\x94\xAC");
+	reply_free(r);
+}
+
 /* Arrays grow past several doublings and keep every item. */
 static void
 many_spans_rows_and_blocks(void **unused)
@@ -284,6 +388,9 @@ main(void)
 	    cmocka_unit_test(plain_spans_join),
 	    cmocka_unit_test(formats),
 	    cmocka_unit_test(always_utf8),
+	    cmocka_unit_test(user_text_is_made_safe),
+	    cmocka_unit_test(breaks_become_spaces),
+	    cmocka_unit_test(emoji_sequences_stay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

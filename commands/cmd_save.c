@@ -1,0 +1,192 @@
+/*
+ * /save and /saved: rolls saved under a name, a player's own or (set by
+ * the GM) the channel's, then rolled with /roll name. They live in the
+ * channel's roll state (commands/rollchan.h), saved with its record.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/commands.h"
+#include "commands/rollchan.h"
+#include "rules/dice/dice.h"
+
+/* The owner a command acts for: the invoker, or "" for the channel. */
+static const char *
+owner(const struct invocation *inv)
+{
+	return inv_bool(inv, "channel", false) ? "" : inv->from->user_key;
+}
+
+static bool
+gm_check(struct invocation *inv, struct reply *out)
+{
+	if (inv_bool(inv, "channel", false) && !inv->is_gm) {
+		reply_error(out, "Only the GM saves or deletes the channel's rolls; save your own "
+		                 "without channel:true.");
+		return false;
+	}
+	return true;
+}
+
+static void
+save_fn(struct invocation *inv, struct reply *out)
+{
+	const char *name = inv_str(inv, "name"), *roll = inv_str(inv, "roll"), *chk, *aerr = NULL;
+	char err[DICE_ERR_MAX], why[300], adv[DICE_TEXT_MAX + 8];
+
+	if (!gm_check(inv, out))
+		return;
+	if (!rollchan_name_ok(name)) {
+		rollchan_save(rollchan_of(inv->chan), "", name, "", why, sizeof(why));
+		reply_error(out, "%s", why);
+		return;
+	}
+	/* A saved roll must roll: checked now, not when it is used. */
+	if ((chk = cmd_roll_advantage(roll, adv, sizeof(adv), &aerr)) == NULL) {
+		reply_error(out, "%s", aerr);
+		return;
+	}
+	if (dice_check(chk, strlen(chk), err, sizeof(err)) != DICE_OK) {
+		reply_error(out, "That roll does not parse: %s.", err);
+		return;
+	}
+	if (rollchan_save(rollchan_of(inv->chan), owner(inv), name, roll, why, sizeof(why)) < 0) {
+		reply_error(out, "%s", why);
+		return;
+	}
+	channel_touch(inv->chan);
+	reply_add(out, 0, "Saved %s", owner(inv)[0] ? "your roll " : "the channel's roll ");
+	reply_add(out, RS_CODE, "%s", name);
+	reply_add(out, 0, " = ");
+	reply_add(out, RS_CODE, "%s", roll);
+	reply_add(out, 0, "; roll it with /roll %s (more may follow: /roll %s +2).", name, name);
+	reply_nl(out);
+}
+
+static const struct cmd_opt save_opts[] = {
+    {.name = "name",
+     .desc = "A name: letters, digits, - or _, starting with a letter other than d",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = ROLLCHAN_NAME_MAX - 1},
+    {.name = "roll",
+     .desc = "The dice, as for /roll: 8d6 # fireball",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = ROLLCHAN_ROLL_MAX - 1},
+    {.name = "channel", .desc = "GM: save it for everyone in this channel", .type = OPT_BOOL},
+    {0},
+};
+
+const struct command cmd_save = {
+    .name = "save",
+    .desc = "Save a roll under a name to roll it by that name (the GM: for the whole channel)",
+    .help = "Your saved rolls are yours in this channel; the channel's (saved by the GM with "
+            "channel:true) are everyone's, and yours win when both have a name. "
+            "{/roll expression=\"name +2\"} adds to it, {/roll expression=\"name # label\"} "
+            "relabels it. At most 20 of yours and 30 of the channel's.",
+    .opts = save_opts,
+    .fn = save_fn,
+};
+
+static void
+list_owner(struct reply *out, const struct rollchan *rc, const char *who, const char *title)
+{
+	bool any = false;
+
+	for (size_t i = 0; rc != NULL && i < rc->nsaved; i++) {
+		const char *cells[2] = {rc->saved[i].name, rc->saved[i].roll};
+
+		if (strcmp(rc->saved[i].owner, who) != 0)
+			continue;
+		if (!any) {
+			static const char *const hdr[] = {"name", "roll"};
+
+			reply_line(out, RS_BOLD, "%s", title);
+			reply_table(out, 2, hdr);
+			any = true;
+		}
+		reply_row(out, false, cells);
+	}
+	if (!any)
+		reply_line(out, RS_DIM, "%s: none.", title);
+}
+
+static void
+saved_list(struct invocation *inv, struct reply *out)
+{
+	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+
+	list_owner(out, rc, inv->from->user_key, "Your saved rolls here");
+	list_owner(out, rc, "", "The channel's saved rolls");
+}
+
+static void
+saved_show(struct invocation *inv, struct reply *out)
+{
+	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	const char *name = inv_str(inv, "name");
+	const struct rollchan_saved *s = NULL;
+
+	if (rc != NULL && (s = rollchan_find(rc, inv->from->user_key, name)) == NULL)
+		s = rollchan_find(rc, "", name);
+	if (s == NULL) {
+		reply_error(out, "No saved roll is named '%.24s' here; /saved lists them.", name);
+		return;
+	}
+	reply_add(out, RS_CODE, "%s", s->name);
+	reply_add(out, 0, " = ");
+	reply_add(out, RS_CODE, "%s", s->roll);
+	reply_add(out, RS_DIM, " (%s)", s->owner[0] ? "yours" : "the channel's");
+	reply_nl(out);
+}
+
+static void
+saved_delete(struct invocation *inv, struct reply *out)
+{
+	struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	const char *name = inv_str(inv, "name");
+
+	if (!gm_check(inv, out))
+		return;
+	if (rc == NULL || !rollchan_delete(rc, owner(inv), name)) {
+		reply_error(out, "%s no saved roll named '%.24s' here; /saved lists them.",
+		            owner(inv)[0] ? "You have" : "The channel has", name);
+		return;
+	}
+	channel_touch(inv->chan);
+	reply_line(out, 0, "Deleted the saved roll %.24s.", name);
+}
+
+static const struct cmd_opt name_opts[] = {
+    {.name = "name",
+     .desc = "The saved roll's name",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = ROLLCHAN_NAME_MAX - 1},
+    {0},
+};
+
+static const struct cmd_opt delete_opts[] = {
+    {.name = "name",
+     .desc = "The saved roll's name",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = ROLLCHAN_NAME_MAX - 1},
+    {.name = "channel", .desc = "GM: delete the channel's, not yours", .type = OPT_BOOL},
+    {0},
+};
+
+static const struct command saved_subs[] = {
+    {.name = "list", .desc = "Your saved rolls and the channel's", .fn = saved_list},
+    {.name = "show", .desc = "What a saved roll rolls", .opts = name_opts, .fn = saved_show},
+    {.name = "delete", .desc = "Delete a saved roll", .opts = delete_opts, .fn = saved_delete},
+    {0},
+};
+
+const struct command cmd_saved = {
+    .name = "saved",
+    .desc = "Saved rolls: list, show, delete",
+    .subs = saved_subs,
+    .default_sub = "list",
+};

@@ -1,0 +1,124 @@
+/* textsafe: user text made safe to echo; see textsafe.h. */
+#include "rules/base/textsafe.h"
+
+#include <stdint.h>
+
+/* Decodes the well-formed sequence at s (n > 0 bytes left) into *cp;
+ * returns its length. */
+static size_t
+decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	if (s[0] < 0x80 || n < 2) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] < 0xE0) {
+		*cp = (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3Fu);
+		return 2;
+	}
+	if (s[0] < 0xF0 || n < 4) {
+		*cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
+		      (n > 2 ? (s[2] & 0x3Fu) : 0);
+		return n < 3 ? n : 3;
+	}
+	*cp = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
+	      (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu);
+	return 4;
+}
+
+/* A character that ends or splits a line: shown as a space. */
+static bool
+is_break(uint32_t cp)
+{
+	return cp == '\t' || cp == '\n' || cp == '\v' || cp == '\f' || cp == '\r' || cp == 0x85 ||
+	       cp == 0x2028 || cp == 0x2029;
+}
+
+/* Controls, bidi controls and invisible characters (breaks included). */
+static bool
+is_unsafe(uint32_t cp)
+{
+	if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+		return true;
+	if (cp < 0xAD)
+		return false;
+	return cp == 0xAD || cp == 0x61C || cp == 0x115F || cp == 0x1160 || cp == 0x180E ||
+	       (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+	       (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x206F) || cp == 0x3164 ||
+	       cp == 0xFEFF || cp == 0xFFA0 || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
+	       (cp >= 0xE0000 && cp <= 0xE007F);
+}
+
+/* Pictographs that a zero-width joiner may join (emoji ZWJ sequences). */
+static bool
+is_emoji(uint32_t cp)
+{
+	return (cp >= 0x1F000 && cp <= 0x1FAFF) || (cp >= 0x2600 && cp <= 0x27BF) || cp == 0xFE0F ||
+	       (cp >= 0x1F3FB && cp <= 0x1F3FF);
+}
+
+/*
+ * Whether the character cp at s[i] (len bytes) is kept; prev is the kept
+ * character before it (0 at the start). A joiner is kept between two
+ * emoji, a tag character in a run after U+1F3F4 (a subdivision flag).
+ */
+static bool
+kept(const unsigned char *s, size_t n, size_t i, size_t len, uint32_t cp, uint32_t prev)
+{
+	uint32_t next = 0;
+
+	if (!is_unsafe(cp))
+		return true;
+	if (cp == 0x200D) {
+		if (i + len < n)
+			decode(s + i + len, n - i - len, &next);
+		return is_emoji(prev) && is_emoji(next);
+	}
+	if (cp >= 0xE0020 && cp <= 0xE007F)
+		return prev == 0x1F3F4 || (prev >= 0xE0020 && prev <= 0xE007E);
+	return false;
+}
+
+bool
+textsafe_ok(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t cp, prev = 0;
+	size_t i = 0, len;
+
+	/* ASCII printable text, the usual case, needs no decoding. */
+	while (i < n && s[i] >= 0x20 && s[i] < 0x7F)
+		i++;
+	if (i > 0)
+		prev = s[i - 1];
+	for (; i < n; i += len) {
+		len = decode(s + i, n - i, &cp);
+		if (!kept(s, n, i, len, cp, prev))
+			return false;
+		prev = cp;
+	}
+	return true;
+}
+
+size_t
+textsafe_clean(struct buf *out, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	uint32_t cp, prev = 0;
+	size_t i, len, changed = 0;
+
+	for (i = 0; i < n; i += len) {
+		len = decode(s + i, n - i, &cp);
+		if (kept(s, n, i, len, cp, prev)) {
+			buf_add(out, s + i, len);
+			prev = cp;
+			continue;
+		}
+		changed++;
+		if (is_break(cp)) {
+			buf_addc(out, ' ');
+			prev = ' ';
+		}
+	}
+	return changed;
+}

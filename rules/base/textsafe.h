@@ -1,0 +1,37 @@
+/*
+ * textsafe: user text made safe to echo in a reply.
+ *
+ * Text a user typed (labels, names, reasons, table entries, hazard signs,
+ * Thwack-O marks) is shown next to text the bot writes, such as a total.
+ * Some characters change how the text around them looks rather than
+ * drawing anything: a right-to-left override before "+ 0 = 14" shows the
+ * total as 41. textsafe removes them:
+ * - bidi controls: U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069;
+ * - C0 and C1 controls, U+007F; line and paragraph breaks (LF, CR, VT, FF,
+ *   U+0085, U+2028, U+2029) and tab become one space each, so a line
+ *   stays a line;
+ * - zero-width and invisible characters: U+00AD, U+115F, U+1160, U+180E,
+ *   U+200B, U+200C, U+2060..U+2064, U+206A..U+206F, U+3164, U+FEFF,
+ *   U+FFA0, U+FFF9..U+FFFB; U+200D (zero-width joiner) too, except between
+ *   two emoji, where it joins them into one (a family, a rainbow flag);
+ *   tag characters (U+E0000..U+E007F) except in a flag's tag run after
+ *   U+1F3F4.
+ * Everything is pure: no state, no allocation beyond the buf given.
+ */
+#ifndef DELVER_TEXTSAFE_H
+#define DELVER_TEXTSAFE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules/base/buf.h"
+
+/* Whether well-formed UTF-8 s[0..n) holds nothing textsafe removes. Fast
+ * on ASCII text without controls. */
+bool textsafe_ok(const char *s, size_t n);
+
+/* Appends well-formed UTF-8 s[0..n) to out without what textsafe removes;
+ * returns how many characters were removed or replaced. */
+size_t textsafe_clean(struct buf *out, const char *s, size_t n);
+
+#endif
