@@ -1,0 +1,54 @@
+/*
+ * undo: /undo, and the channel's undo history (module slot CHANMOD_UNDO).
+ *
+ * Before a command runs, the dispatcher asks undo_before() for the saved
+ * encodings of the channel's game modules (Tension, Fungeon, the dungeon
+ * procedure); after it, undo_after() compares them with the new ones and,
+ * when the command changed any, records one step: who ran what, and the
+ * previous encoding of each module it changed. /undo restores the newest
+ * step's modules; only the one who made that change or the GM may.
+ *
+ * Bounded: a channel keeps its last UNDO_STEPS steps and at most
+ * UNDO_BYTES bytes of previous encodings, oldest dropped first; a change
+ * whose previous encodings alone pass UNDO_BYTES clears the history (older
+ * steps could no longer be taken back in order). The history is saved with
+ * the channel's record, so a restart keeps it.
+ *
+ * Not undoable (never recorded): rolls and /log, saved rolls (/save,
+ * /saved), /settings, the GM seat (/gm), /help and /undo itself.
+ *
+ * Ownership: the history belongs to its channel record (channel_mod()); an
+ * undo_snap is the caller's, freed by undo_after().
+ */
+#ifndef DELVER_UNDO_H
+#define DELVER_UNDO_H
+
+#include <stdbool.h>
+
+#include "commands/registry.h"
+
+#define UNDO_STEPS    10          /* changes a channel can take back */
+#define UNDO_BYTES    (256 << 10) /* bytes of previous encodings a channel keeps */
+#define UNDO_WHAT_MAX 160         /* bytes of a step's command text, with the NUL */
+
+/* The game modules a step may restore. */
+#define UNDO_NMODS 3
+
+struct undo_snap {
+	bool active;
+	char *before[UNDO_NMODS]; /* encodings (cJSON_free), NULL: no state */
+};
+
+/* Encodes the game modules before inv runs (nothing for a command that is
+ * not undoable). */
+void undo_before(struct invocation *inv, struct undo_snap *snap);
+/* Records the step when inv changed a game module; frees snap. */
+void undo_after(struct invocation *inv, struct undo_snap *snap);
+
+/* How many steps the channel's history holds (tests). */
+size_t undo_depth(const struct channel *ch);
+
+extern const struct command cmd_undo;
+extern const struct chanmod undo_mod;
+
+#endif
