@@ -118,5 +118,7 @@ dispatch_line(struct dispatch *d, const struct origin *o, const char *line, size
 	}
 	if (registry_parse_in(d->commands ? d->commands : command_table, line, len, &inv, out) < 0)
 		return;
+	inv.line = line;
+	inv.line_len = len;
 	dispatch_invocation(d, o, &inv, now, out);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cjson/cJSON.h>
 
@@ -23,7 +24,8 @@ static const char *const not_undoable[] = {"roll", "log",  "save", "saved", "set
 struct undo_step {
 	char who[KEY_MAX];
 	char name[NAME_MAX_LEN];
-	char what[UNDO_WHAT_MAX];
+	char path[UNDO_PATH_MAX]; /* "fungeon damage" */
+	char args[UNDO_WHAT_MAX]; /* "Alba 12" as typed, or "who:Alba hits:12" */
 	bool has[UNDO_NMODS];     /* the module changed in this step */
 	char *before[UNDO_NMODS]; /* its previous encoding (owned), NULL: none */
 };
@@ -132,7 +134,8 @@ hist_save(const void *p)
 
 		cJSON_AddStringToObject(so, "who", s->who);
 		cJSON_AddStringToObject(so, "name", s->name);
-		cJSON_AddStringToObject(so, "what", s->what);
+		cJSON_AddStringToObject(so, "path", s->path);
+		cJSON_AddStringToObject(so, "args", s->args);
 		mods = cJSON_AddObjectToObject(so, "mods");
 		for (int m = 0; m < UNDO_NMODS; m++) {
 			const char *key = chanmod_table[undo_ids[m]]->name;
@@ -177,7 +180,8 @@ load_step(const cJSON *so, struct undo_step *s, char *err, size_t errlen)
 	}
 	if (load_text(so, "who", s->who, sizeof(s->who), err, errlen) < 0 ||
 	    load_text(so, "name", s->name, sizeof(s->name), err, errlen) < 0 ||
-	    load_text(so, "what", s->what, sizeof(s->what), err, errlen) < 0)
+	    load_text(so, "path", s->path, sizeof(s->path), err, errlen) < 0 ||
+	    load_text(so, "args", s->args, sizeof(s->args), err, errlen) < 0)
 		return -1;
 	mods = cJSON_GetObjectItemCaseSensitive(so, "mods");
 	if (!cJSON_IsObject(mods)) {
@@ -296,31 +300,84 @@ undo_before(struct invocation *inv, struct undo_snap *snap)
 		snap->before[m] = encode_mod(inv->chan, m);
 }
 
-/* "/fungeon damage Alba 12": the command path and the values given. */
+/* Appends the command path's names to buf ("fungeon damage"). */
 static void
-describe(const struct invocation *inv, char *buf, size_t len)
+describe_path(const struct invocation *inv, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < 3 && inv->path[i] != NULL && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "", inv->path[i]->name);
+}
+
+/* Whether word (len bytes) names the command c (or its alias). */
+static bool
+names(const struct command *c, const char *word, size_t len)
+{
+	return (strlen(c->name) == len && strncasecmp(c->name, word, len) == 0) ||
+	       (c->alias != NULL && strlen(c->alias) == len &&
+	        strncasecmp(c->alias, word, len) == 0);
+}
+
+/* The values as typed after the command's path ("Alba 12"), or for a
+ * bound invocation each value given as name:value. */
+static void
+describe_args(const struct invocation *inv, char *buf, size_t len)
 {
 	size_t n = 0;
 	const struct command *c = inv->cmd;
 
 	buf[0] = '\0';
-	for (int i = 0; i < 3 && inv->path[i] != NULL && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " " : "/", inv->path[i]->name);
-	for (size_t i = 0; c->opts != NULL && c->opts[i].name != NULL && n < len; i++) {
-		const struct cmd_arg *a = &inv->args[i];
+	if (inv->line != NULL) {
+		const char *p = inv->line, *end = inv->line + inv->line_len;
 
-		if (!a->set)
-			continue;
-		if (c->opts[i].type == OPT_INT)
-			n += (size_t)snprintf(buf + n, len - n, " %lld", (long long)a->i);
-		else if (c->opts[i].type == OPT_BOOL)
-			n += (size_t)snprintf(buf + n, len - n, " %s:%s", c->opts[i].name,
-			                      a->b ? "true" : "false");
-		else if (a->s != NULL)
-			n += (size_t)snprintf(buf + n, len - n, " %s", a->s);
+		for (int i = 0; i < 3 && inv->path[i] != NULL; i++) {
+			const char *w;
+
+			while (p < end && (*p == ' ' || *p == '\t'))
+				p++;
+			w = p;
+			while (p < end && *p != ' ' && *p != '\t')
+				p++;
+			if (!names(inv->path[i], w, (size_t)(p - w))) {
+				p = w;
+				break;
+			}
+		}
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		n = (size_t)snprintf(buf, len, "%.*s", (int)(end - p), p);
+	} else {
+		for (size_t i = 0; c->opts != NULL && c->opts[i].name != NULL && n < len; i++) {
+			const struct cmd_arg *a = &inv->args[i];
+			const char *name = c->opts[i].name, *sep = n > 0 ? " " : "";
+
+			if (!a->set)
+				continue;
+			if (c->opts[i].type == OPT_INT)
+				n += (size_t)snprintf(buf + n, len - n, "%s%s:%lld", sep, name,
+				                      (long long)a->i);
+			else if (c->opts[i].type == OPT_BOOL)
+				n += (size_t)snprintf(buf + n, len - n, "%s%s:%s", sep, name,
+				                      a->b ? "true" : "false");
+			else if (a->s != NULL)
+				n += (size_t)snprintf(buf + n, len - n, "%s%s:%s", sep, name, a->s);
+		}
 	}
 	if (n >= len) /* cut: keep whole UTF-8 characters and mark it */
 		copy_bounded(buf + utf8_cut(buf, strlen(buf), len - 4), 4, "...");
+}
+
+/* "/fungeon damage Alba 12" as the platform writes commands. */
+static void
+put_what(struct reply *out, unsigned style, const struct undo_step *s)
+{
+	reply_cmd(out, style, s->path, NULL);
+	if (s->args[0] != '\0')
+		reply_add(out, style, " %s", s->args);
 }
 
 static void
@@ -357,7 +414,8 @@ undo_after(struct invocation *inv, struct undo_snap *snap)
 		return;
 	copy_bounded(s.who, sizeof(s.who), inv->from->user_key);
 	copy_bounded(s.name, sizeof(s.name), inv->from->user_name);
-	describe(inv, s.what, sizeof(s.what));
+	describe_path(inv, s.path, sizeof(s.path));
+	describe_args(inv, s.args, sizeof(s.args));
 	hist_push(channel_mod(inv->chan, CHANMOD_UNDO), &s);
 }
 
@@ -410,16 +468,19 @@ undo_fn(struct invocation *inv, struct reply *out)
 	}
 	s = &h->steps[h->n - 1];
 	if (strcmp(s->who, inv->from->user_key) != 0 && !inv->is_gm) {
-		reply_error(out, "The last change here is %s's %s; only %s or the GM can undo it.",
-		            s->name, s->what, s->name);
+		reply_error(out, "The last change here is %s's ", s->name);
+		put_what(out, RS_BAD, s);
+		reply_add(out, RS_BAD, "; only %s or the GM can undo it.", s->name);
 		return;
 	}
 	if (decode_step(s, fresh, err, sizeof(err)) < 0) {
-		reply_error(out, "%s's %s cannot be undone: %s", s->name, s->what, err);
+		reply_error(out, "%s's ", s->name);
+		put_what(out, RS_BAD, s);
+		reply_add(out, RS_BAD, " cannot be undone: %s", err);
 		return;
 	}
 	reply_add(out, 0, "Undid %s's ", s->name);
-	reply_add(out, RS_BOLD, "%s", s->what);
+	put_what(out, RS_BOLD, s);
 	reply_add(out, 0, ": ");
 	for (int m = 0; m < UNDO_NMODS; m++) {
 		if (!s->has[m])
@@ -433,10 +494,13 @@ undo_fn(struct invocation *inv, struct reply *out)
 	step_clear(s);
 	h->n--;
 	channel_touch(inv->chan);
-	if (h->n > 0)
-		reply_line(out, 0, "%zu more change%s can be undone; the next is %s's %s.", h->n,
-		           h->n == 1 ? "" : "s", h->steps[h->n - 1].name, h->steps[h->n - 1].what);
-	else
+	if (h->n > 0) {
+		reply_add(out, 0, "%zu more change%s can be undone; the next is %s's ", h->n,
+		          h->n == 1 ? "" : "s", h->steps[h->n - 1].name);
+		put_what(out, 0, &h->steps[h->n - 1]);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	} else
 		reply_line(out, 0, "Nothing more can be undone here.");
 }
 

@@ -29,7 +29,8 @@
 
 #define UNDO_STEPS    10          /* changes a channel can take back */
 #define UNDO_BYTES    (256 << 10) /* bytes of previous encodings a channel keeps */
-#define UNDO_WHAT_MAX 160         /* bytes of a step's command text, with the NUL */
+#define UNDO_PATH_MAX 100         /* bytes of a step's command path, with the NUL */
+#define UNDO_WHAT_MAX 160         /* bytes of a step's typed values, with the NUL */
 
 /* The game modules a step may restore. */
 #define UNDO_NMODS 3

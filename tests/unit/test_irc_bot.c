@@ -302,6 +302,26 @@ test_no_injection(void **state)
 	assert_string_equal(out(f), "");
 }
 
+/* /undo is !undo on IRC: refused to another player by NOTICE, and the
+ * change named as it is typed here. */
+static void
+test_undo(void **state)
+{
+	struct fixture *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	feed(f, ":alice!a@h PRIVMSG #a :!tension raise 2 # noise");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!undo");
+	assert_string_equal(out(f), "NOTICE bob :\x03"
+	                            "04\x02\x02The last change here is alice's !tension raise 2 "
+	                            "# noise; only alice or the GM can undo it.\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!undo");
+	assert_string_equal(out(f), "PRIVMSG #a :Undid alice's \x02!tension raise 2 # noise\x0f: "
+	                            "Tension state is as it was before.\r\n"
+	                            "PRIVMSG #a :Nothing more can be undone here.\r\n");
+}
+
 int
 main(void)
 {
@@ -315,6 +335,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_rfc7613_keys, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_undo, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
