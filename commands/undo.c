@@ -197,7 +197,7 @@ load_step(const cJSON *so, struct undo_step *s, char *err, size_t errlen)
 		if (m == UNDO_NMODS || s->has[m]) {
 			snprintf(err, errlen,
 			         "An undo step names module \"%.40s\" that is unknown or repeated; "
-			         "allowed once each: tension, fungeon, proc.",
+			         "allowed once each: tension, fungeon, procedure.",
 			         v->string);
 			return -1;
 		}

@@ -224,7 +224,7 @@ damaged_history_is_refused(void **unused)
 	    {"{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\",\"mods\":{"
 	     "\"roll\":null}}]}",
 	     "An undo step names module \"roll\" that is unknown or repeated; allowed once each: "
-	     "tension, fungeon, proc."},
+	     "tension, fungeon, procedure."},
 	    {"{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\",\"mods\":{"
 	     "\"tension\":3}}]}",
 	     "An undo step's \"tension\" is neither a string nor null."},
