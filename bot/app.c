@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <systemd/sd-daemon.h>
 
@@ -426,6 +427,12 @@ app_run(const struct app_opts *o)
 		return APP_EXIT_FAILURE;
 	}
 	log_set_level(a.cfg->bot.log_level);
+	/* The shipped unit never runs delver as root (DynamicUser=): said once,
+	 * when the network can reach it. */
+	if (geteuid() == 0 && !app_console_only(&a))
+		log_warnx("delver is running as root with a network transport, outside the "
+		          "shipped unit's sandbox; run it as an unprivileged user (the systemd "
+		          "unit does, with DynamicUser=)");
 	a.d.rng = o->seeded ? rng_new_seeded(o->seed) : rng_new();
 	if (a.d.rng == NULL)
 		fatal("cannot seed the dice from the kernel");

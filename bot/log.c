@@ -12,7 +12,9 @@
 #include "rules/base/mem.h"
 
 #define LOG_LINE_MAX    4096
-#define LOG_SECRETS_MAX 320 /* tokens, passwords and 8 x 32 IRC channel keys */
+#define LOG_SECRETS_MAX 400 /* tokens, passwords, SASL payloads, 8 x 32 IRC channel keys */
+#define SCRUB_PREFIX    8   /* bytes of a secret's start that are scrubbed alone */
+#define SCRUB_SHORT     4   /* secrets shorter than this go as whole words only */
 
 static enum log_level level = LOG_LEVEL_INFO;
 static bool journal; /* prefix lines with "<priority>" */
@@ -69,8 +71,11 @@ log_detect_journal(void)
 void
 log_secret(const char *secret)
 {
-	if (secret == NULL || strlen(secret) < 4 || nsecrets == LOG_SECRETS_MAX)
+	if (secret == NULL || *secret == '\0' || nsecrets == LOG_SECRETS_MAX)
 		return;
+	for (size_t i = 0; i < nsecrets; i++)
+		if (strcmp(secrets[i], secret) == 0)
+			return;
 	secrets[nsecrets++] = xstrdup(secret);
 }
 
@@ -81,24 +86,54 @@ log_forget_secrets(void)
 		free(secrets[--nsecrets]);
 }
 
+static bool
+word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/*
+ * How many bytes of secret s (n bytes long) start at p, or 0: the whole of
+ * it or, for a secret of SCRUB_PREFIX bytes or more, any prefix at least
+ * that long (a message cut mid-secret); a secret shorter than SCRUB_SHORT
+ * only as a whole word, lest every such string in a line go.
+ */
+static size_t
+secret_at(const char *line, const char *p, const char *s, size_t n)
+{
+	size_t m = 0;
+
+	while (m < n && p[m] == s[m])
+		m++;
+	if (m == n && n < SCRUB_SHORT)
+		return (p == line || !word_char(p[-1])) && !word_char(p[n]) ? n : 0;
+	return m == n || (n >= SCRUB_PREFIX && m >= SCRUB_PREFIX) ? m : 0;
+}
+
 /* Replaces every occurrence of each secret in line by "[redacted]". */
 static void
 scrub(struct buf *line)
 {
 	for (size_t i = 0; i < nsecrets; i++) {
-		const char *hit;
+		const char *s = secrets[i], *p = buf_str(line);
+		size_t n = strlen(s);
+		struct buf out;
 
-		while ((hit = strstr(buf_str(line), secrets[i])) != NULL) {
-			struct buf out;
-			size_t off = (size_t)(hit - buf_str(line));
+		if (strchr(p, s[0]) == NULL)
+			continue;
+		buf_init(&out, LOG_LINE_MAX + 16);
+		while (*p != '\0') {
+			size_t m = *p == s[0] ? secret_at(buf_str(line), p, s, n) : 0;
 
-			buf_init(&out, LOG_LINE_MAX + 16);
-			buf_add(&out, buf_str(line), off);
-			buf_adds(&out, "[redacted]");
-			buf_adds(&out, buf_str(line) + off + strlen(secrets[i]));
-			buf_free(line);
-			*line = out;
+			if (m > 0) {
+				buf_adds(&out, "[redacted]");
+				p += m;
+			} else {
+				buf_addc(&out, *p++);
+			}
 		}
+		buf_free(line);
+		*line = out;
 	}
 }
 

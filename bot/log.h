@@ -33,8 +33,11 @@ int log_parse_level(const char *s, enum log_level *out);
  * under systemd), prefixes every line with its syslog priority ("<3>error:
  * ...") so journald records each line's level. */
 void log_detect_journal(void);
-/* Remembers a secret (copied) to scrub from every later line. Secrets
- * shorter than 4 bytes are ignored. */
+/* Remembers a secret (copied) to scrub from every later line: wherever it
+ * occurs, and so does any start of it 8 bytes or longer (a message cut in
+ * the middle of a secret); a secret shorter than 4 bytes (an IRC channel
+ * key) only where it stands as a word. Encoded forms that may be echoed
+ * (a SASL payload in base64) are registered as secrets of their own. */
 void log_secret(const char *secret);
 /* Forgets every remembered secret (on config reload). */
 void log_forget_secrets(void);

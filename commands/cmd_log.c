@@ -63,7 +63,7 @@ static const struct cmd_opt log_opts[] = {
 const struct command cmd_log = {
     .name = "log",
     .desc = "The channel's last rolls: who rolled what, the result and when",
-    .help = "The channel keeps its last 20 /roll results, across restarts. Private rolls "
+    .help = "The channel keeps its last 20 roll results, across restarts. Private rolls "
             "are never logged.",
     .opts = log_opts,
     .fn = log_fn,
@@ -83,7 +83,9 @@ settings_show(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_BOLD, "%s", compact ? "on" : "off");
 	reply_add(out, 0, ".");
 	reply_nl(out);
-	reply_line(out, RS_DIM, "GM: /settings natural on|off, /settings compact on|off.");
+	reply_text(out, RS_DIM,
+	           "GM: {/settings natural mode=on} or off, {/settings compact mode=on} or off.");
+	reply_nl(out);
 }
 
 static bool

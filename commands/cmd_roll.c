@@ -261,9 +261,9 @@ cmd_roll_advantage(const char *expr, char *buf, size_t len, const char **err)
 	}
 	if (p >= w) {
 		*err = adv ? "Adv rolls a plain d20 twice and this roll has none; write it as in "
-		             "/roll 1d20+5 adv."
+		             "1d20+5 adv."
 		           : "Dis rolls a plain d20 twice and this roll has none; write it as in "
-		             "/roll 1d20+5 dis.";
+		             "1d20+5 dis.";
 		return NULL;
 	}
 	buf_init(&b, len - 1);
@@ -353,10 +353,11 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	if (rc != NULL && (sv = rollchan_find(rc, inv->from->user_key, name)) == NULL)
 		sv = rollchan_find(rc, "", name);
 	if (sv == NULL) {
-		reply_error(out,
-		            "'%s' is neither dice nor a saved roll here; /saved lists the saved "
-		            "rolls, /help roll the notation.",
-		            name);
+		reply_error(out, "'%s' is neither dice nor a saved roll here; ", name);
+		reply_cmd(out, RS_BAD, "saved list", NULL);
+		reply_add(out, RS_BAD, " lists the saved rolls, ");
+		reply_cmd(out, RS_BAD, "help", "command", "roll", NULL);
+		reply_add(out, RS_BAD, " the notation.");
 		return NULL;
 	}
 	rest = p + n;
@@ -527,10 +528,11 @@ const struct command cmd_roll = {
             "after 100 extra rolls. Marks: ~~struck~~ = dropped, ! exploded, r rerolled, * "
             "success, _ failure, ** critical, __ fumble. Limits: 500 bytes of text, 200 "
             "bytes a label, 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, "
-            "20 repeats, 10 rolls. Shortcuts: /r; 1d20+5 adv (or dis) rolls the d20 twice "
-            "keeping the better (worse); a lone d20's natural 20 and 1 are marked "
-            "(/settings natural off); /roll NAME [+2] [# label] rolls a roll saved with "
-            "/save.",
+            "20 repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the "
+            "d20 twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "
+            "(the GM turns that off with {/settings natural mode=off}); "
+            "{/roll expression=\"NAME +2 # label\"} rolls a roll saved with {/save} (the "
+            "+2 and the label are optional).",
     .opts = roll_opts,
     .fn = roll_fn,
     .alias = "r",

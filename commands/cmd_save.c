@@ -80,11 +80,11 @@ static const struct cmd_opt save_opts[] = {
 
 const struct command cmd_save = {
     .name = "save",
-    .desc = "Save a roll under a name, then /roll name (GM: channel:true for everyone)",
+    .desc = "Save a roll under a name to roll it by that name (the GM: for the whole channel)",
     .help = "Your saved rolls are yours in this channel; the channel's (saved by the GM with "
-            "channel:true) are everyone's, and yours win when both have a name. /roll name "
-            "+2 adds to it, /roll name # label relabels it. At most 20 of yours and 30 of "
-            "the channel's.",
+            "channel:true) are everyone's, and yours win when both have a name. "
+            "{/roll expression=\"name +2\"} adds to it, {/roll expression=\"name # label\"} "
+            "relabels it. At most 20 of yours and 30 of the channel's.",
     .opts = save_opts,
     .fn = save_fn,
 };

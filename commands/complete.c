@@ -111,9 +111,12 @@ entries(struct invocation *inv, const char *partial, bool struck, struct complet
 	int k = kind != NULL ? tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
 	struct rtable t;
 
-	if (inv->chan == NULL || k < 0)
+	if (k < 0)
 		return;
-	tension_state_table(inv->chan, (enum tension_table)k, &t);
+	if (inv->chan != NULL)
+		tension_state_table(inv->chan, (enum tension_table)k, &t);
+	else
+		tension_table_default((enum tension_table)k, &t);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < t.n; i++)
 			if (t.e[i].struck == struck)
@@ -130,4 +133,53 @@ void
 complete_tension_struck(struct invocation *inv, const char *partial, struct completions *out)
 {
 	entries(inv, partial, true, out);
+}
+
+/* The option's fixed choices: those starting with the text, then those
+ * containing it. */
+static void
+choices(const struct cmd_opt *opt, const char *partial, struct completions *out)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; opt->choices[i] != NULL; i++) {
+			const char *hit = strcasestr(opt->choices[i], partial);
+
+			if (hit != NULL && (hit == opt->choices[i]) == (pass == 0))
+				completions_add(out, opt->choices[i]);
+		}
+}
+
+void
+complete_invocation(struct dispatch *d, const struct origin *o, struct invocation *inv,
+                    const char *option, const char *partial, int64_t now, struct completions *out)
+{
+	const struct cmd_opt *opt = NULL;
+	const char *gm;
+	bool failed;
+
+	for (int i = 0;
+	     inv->cmd != NULL && inv->cmd->opts != NULL && inv->cmd->opts[i].name != NULL; i++)
+		if (option != NULL && strcmp(inv->cmd->opts[i].name, option) == 0)
+			opt = &inv->cmd->opts[i];
+	inv->from = o;
+	inv->state = d->state;
+	inv->rng = d->rng;
+	inv->now = now;
+	inv->chan = state_channel_read(d->state, o->chan_key, &failed);
+	inv->user = state_user_find(d->state, o->user_key);
+	if (opt == NULL || failed)
+		goto done;
+	gm = inv->chan != NULL ? channel_gm(inv->chan) : NULL;
+	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
+	/* A GM-only command suggests nothing to others: the suggestions could
+	 * show what only the GM may see. */
+	for (size_t i = 0; i < 3 && inv->path[i] != NULL; i++)
+		if (inv->path[i]->role == ROLE_GM && !inv->is_gm)
+			goto done;
+	if (opt->complete != NULL)
+		opt->complete(inv, partial != NULL ? partial : "", out);
+	else if (opt->choices != NULL)
+		choices(opt, partial != NULL ? partial : "", out);
+done:
+	invocation_clear(inv);
 }

@@ -155,6 +155,12 @@ state_channel_find(struct state *st, const char *key)
 }
 
 struct channel *
+state_channel_read(struct state *st, const char *key, bool *failed)
+{
+	return channel_lookup(st, key, failed);
+}
+
+struct channel *
 state_channel(struct state *st, const char *key)
 {
 	bool failed;

@@ -73,6 +73,10 @@ void state_free(struct state *st);
 struct channel *state_channel(struct state *st, const char *key);
 /* The channel with this key (asking the loader on a miss), or NULL. */
 struct channel *state_channel_find(struct state *st, const char *key);
+/* The same, telling why there is none: *failed is set when the loader could
+ * not read the record (it exists but cannot be used now), cleared when
+ * there is no record. Never creates one. */
+struct channel *state_channel_read(struct state *st, const char *key, bool *failed);
 
 /*
  * Sets the loader of channels that are not in memory (evicted or not yet

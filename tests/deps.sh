@@ -15,9 +15,9 @@ libuv1-dev uthash-dev libutf8proc-dev libedit-dev"
 # Testing: clang and its sanitizer runtime (fuzzing), clang-format (lint),
 # cmocka (unit tests), valgrind, python3 and ngircd (IRC tests), tmux (the
 # interactive console's test), openssl (test certificates), systemd
-# (systemd-analyze), man-db and groff (the man page), procps.
+# (systemd-analyze), man-db, groff and lowdown (the manual pages), procps.
 TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
-ngircd tmux openssl systemd man-db groff-base procps"
+ngircd tmux openssl systemd man-db groff-base lowdown procps"
 
 case "${1:-test}" in
 run) PKGS=$RUN_PKGS ;;

@@ -15,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
+#include <openssl/evp.h>
 
 #include "bot/config/config_keys.h"
 #include "bot/config/config_secret.h"
@@ -588,9 +591,35 @@ config_load(const char *path, unsigned secrets, char *err, size_t errlen)
 {
 	struct config *c;
 	FILE *f = fopen(path, "re");
+	struct stat st;
 
 	if (f == NULL) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/* The file decides which files are read as secrets and where they are
+	 * sent: as OpenSSH does, only its owner (or root) may be able to change
+	 * it. */
+	if (fstat(fileno(f), &st) < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	if ((st.st_mode & 022) != 0) {
+		snprintf(err, errlen,
+		         "%s is writable by %s (mode %04o), and it decides where secrets are "
+		         "sent; run chmod go-w %s",
+		         path, (st.st_mode & 002) ? "any user" : "its group",
+		         (unsigned)(st.st_mode & 07777), path);
+		fclose(f);
+		return NULL;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		snprintf(err, errlen,
+		         "%s is owned by user %u, neither root nor the user delver runs as (%u); "
+		         "chown it to one of them",
+		         path, (unsigned)st.st_uid, (unsigned)geteuid());
+		fclose(f);
 		return NULL;
 	}
 	c = config_load_stream(f, path, secrets, err, errlen);
@@ -634,12 +663,51 @@ config_defaults(void)
 	return c;
 }
 
+/*
+ * Registers the SASL PLAIN payload as IRC sends it (irc_reg.c: base64 of
+ * "user\0user\0password", in lines of 400 characters), so a server that
+ * echoes it, whole or one line of it, does not put the password in the log.
+ */
+static void
+log_sasl_payload(const char *user, const char *pw)
+{
+	size_t ul = strlen(user), pl = strlen(pw), n = 2 * ul + 2 + pl, len;
+	unsigned char *raw;
+	char *enc;
+
+	if (ul > 255 || pl > 1024) /* never sent: irc_reg refuses them */
+		return;
+	raw = xmalloc(n);
+	enc = xmalloc(4 * (n / 3 + 1) + 1);
+	memcpy(raw, user, ul);
+	raw[ul] = '\0';
+	memcpy(raw + ul + 1, user, ul);
+	raw[2 * ul + 1] = '\0';
+	memcpy(raw + 2 * ul + 2, pw, pl);
+	EVP_EncodeBlock((unsigned char *)enc, raw, (int)n);
+	len = strlen(enc);
+	for (size_t off = 0; off < len; off += 400) {
+		char chunk[401];
+		size_t k = len - off > 400 ? 400 : len - off;
+
+		memcpy(chunk, enc + off, k);
+		chunk[k] = '\0';
+		log_secret(chunk);
+	}
+	memset(raw, 0, n);
+	memset(enc, 0, len);
+	free(raw);
+	free(enc);
+}
+
 void
 config_log_secrets(const struct config *c)
 {
 	log_secret(c->discord.token);
 	for (size_t i = 0; i < c->nirc; i++) {
 		log_secret(c->irc[i].password);
+		if (c->irc[i].sasl_user != NULL && c->irc[i].password != NULL)
+			log_sasl_payload(c->irc[i].sasl_user, c->irc[i].password);
 		for (size_t k = 0; k < c->irc[i].nchannels; k++)
 			log_secret(c->irc[i].channel_keys[k]);
 	}

@@ -126,8 +126,15 @@ read_file(const char *path, const char *what, bool private, char *err, size_t er
 	char *buf = NULL;
 	struct stat st;
 	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 
+	if (fd < 0 && errno == ELOOP) {
+		snprintf(err, errlen,
+		         "%s is a symbolic link, which could point a secret anywhere; name the "
+		         "file itself",
+		         what);
+		return NULL;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", what, strerror(errno));
 		return NULL;
@@ -138,6 +145,13 @@ read_file(const char *path, const char *what, bool private, char *err, size_t er
 	}
 	if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "%s is not a regular file", what);
+		goto fail;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		snprintf(err, errlen,
+		         "%s is owned by user %u, neither root nor the user delver runs as (%u); "
+		         "chown it to one of them",
+		         what, (unsigned)st.st_uid, (unsigned)geteuid());
 		goto fail;
 	}
 	if (private && (st.st_mode & 077) != 0) {

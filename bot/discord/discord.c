@@ -42,7 +42,8 @@ struct discord {
 	struct interact *it;
 	char *app_id, *dev_guild, *gateway_url;
 	char *hash_path;
-	char stored_hash[17];
+	/* what was last registered, and Discord's answer when it held that */
+	char stored_want[17], stored_have[17];
 	bool registering;
 	bool register_tried; /* this process has checked the registration */
 	uint64_t intents;    /* as configured: a saved session with others is not resumed */
@@ -82,7 +83,8 @@ struct answer {
 
 struct registration {
 	struct discord *dc;
-	char hash[17];
+	char *path, *body; /* the scope's PUT path, the table's body */
+	char want[17];     /* hash of body and path */
 };
 
 struct session_write {
@@ -97,7 +99,7 @@ struct session_write {
 struct hash_write {
 	uv_work_t work;
 	char *path;
-	char hash[17];
+	char want[17], have[17];
 };
 
 static void
@@ -272,7 +274,7 @@ write_hash(uv_work_t *req)
 	buf_addf(&tmp, "%s.tmp", hw->path);
 	f = fopen(buf_str(&tmp), "w");
 	if (f != NULL) {
-		bool ok = fprintf(f, "%s\n", hw->hash) > 0;
+		bool ok = fprintf(f, "%s %s\n", hw->want, hw->have) > 0;
 
 		ok = fclose(f) == 0 && ok;
 		if (!ok || rename(buf_str(&tmp), hw->path) != 0)
@@ -291,6 +293,33 @@ hash_written(uv_work_t *req, int status)
 }
 
 static void
+registration_free(struct registration *reg)
+{
+	free(reg->path);
+	free(reg->body);
+	free(reg);
+}
+
+/* Remembers that Discord answered have (its hash) while holding exactly
+ * the table whose hash is want, so the next start skips the comparison
+ * when both are the same again. */
+static void
+remember(struct discord *dc, const char *want, const char *have)
+{
+	struct hash_write *hw;
+
+	snprintf(dc->stored_want, sizeof(dc->stored_want), "%s", want);
+	snprintf(dc->stored_have, sizeof(dc->stored_have), "%s", have);
+	if (dc->hash_path == NULL || dc->stopped)
+		return;
+	hw = xcalloc(1, sizeof(*hw));
+	hw->path = xstrdup(dc->hash_path);
+	snprintf(hw->want, sizeof(hw->want), "%s", want);
+	snprintf(hw->have, sizeof(hw->have), "%s", have);
+	uv_queue_work(dc->loop, &hw->work, write_hash, hash_written);
+}
+
+static void
 on_registered(void *ctx, const struct rest_result *res)
 {
 	struct registration *reg = ctx;
@@ -298,31 +327,84 @@ on_registered(void *ctx, const struct rest_result *res)
 
 	dc->registering = false;
 	if (res->status >= 200 && res->status <= 299) {
-		dc->stats.registrations++;
-		snprintf(dc->stored_hash, sizeof(dc->stored_hash), "%s", reg->hash);
-		log_info("discord: the commands are registered");
-		if (dc->hash_path != NULL && !dc->stopped) {
-			struct hash_write *hw = xcalloc(1, sizeof(*hw));
+		char have[17];
 
-			hw->path = xstrdup(dc->hash_path);
-			snprintf(hw->hash, sizeof(hw->hash), "%s", reg->hash);
-			uv_queue_work(dc->loop, &hw->work, write_hash, hash_written);
-		}
+		dc->stats.registrations++;
+		discord_cmds_hash(res->body, reg->path, have);
+		remember(dc, reg->want, have);
+		log_info("discord: the commands are registered");
 	} else {
-		log_warnx("discord: registering the commands failed (%ld): %.300s", res->status,
-		          res->body);
+		log_warnx("discord: registering the commands failed (HTTP %ld); they are "
+		          "compared and registered again at the next start",
+		          res->status);
 	}
-	free(reg);
+	registration_free(reg);
 }
 
-/* Registers the command table unless Discord already has exactly it. */
+static void
+put_commands(struct registration *reg)
+{
+	struct discord *dc = reg->dc;
+
+	log_info("discord: registering the commands %s",
+	         dc->dev_guild != NULL ? "in the dev guild" : "globally");
+	rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_registered, reg);
+}
+
+/* Discord's list for the scope: registered again unless it holds the
+ * table exactly. */
+static void
+on_listed(void *ctx, const struct rest_result *res)
+{
+	struct registration *reg = ctx;
+	struct discord *dc = reg->dc;
+	char have[17];
+	cJSON *want, *got;
+	bool same;
+
+	if (dc->stopping || dc->stopped || dc->rest == NULL || rest_stopped(dc->rest)) {
+		dc->registering = false;
+		registration_free(reg);
+		return;
+	}
+	if (res->status < 200 || res->status > 299) {
+		log_warnx("discord: reading the registered commands failed (HTTP %ld); "
+		          "registering them",
+		          res->status);
+		put_commands(reg);
+		return;
+	}
+	discord_cmds_hash(res->body, reg->path, have);
+	if (strcmp(reg->want, dc->stored_want) == 0 && strcmp(have, dc->stored_have) == 0) {
+		log_info("discord: the commands are unchanged since they were registered");
+		dc->registering = false;
+		registration_free(reg);
+		return;
+	}
+	want = cJSON_Parse(reg->body);
+	got = cJSON_ParseWithLength(res->body, res->len);
+	same = discord_cmds_same(want, got);
+	cJSON_Delete(want);
+	cJSON_Delete(got);
+	if (same) {
+		log_info("discord: the commands on Discord match this version's");
+		remember(dc, reg->want, have);
+		dc->registering = false;
+		registration_free(reg);
+		return;
+	}
+	log_info("discord: the commands on Discord differ from this version's");
+	put_commands(reg);
+}
+
+/* Reads what Discord holds for the scope and registers the command table
+ * unless that is exactly it. */
 static void
 register_commands(struct discord *dc)
 {
 	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
 	struct registration *reg;
 	struct buf path;
-	char *body;
 
 	if (dc->registering || dc->rest == NULL)
 		return;
@@ -337,21 +419,13 @@ register_commands(struct discord *dc)
 		buf_addf(&path, "/applications/%s/guilds/%s/commands", app, dc->dev_guild);
 	else
 		buf_addf(&path, "/applications/%s/commands", app);
-	body = discord_cmds_body(NULL);
 	reg = xcalloc(1, sizeof(*reg));
 	reg->dc = dc;
-	discord_cmds_hash(body, buf_str(&path), reg->hash);
-	if (strcmp(reg->hash, dc->stored_hash) == 0) {
-		log_info("discord: the commands are unchanged since they were registered");
-		free(reg);
-	} else {
-		dc->registering = true;
-		log_info("discord: registering the commands %s",
-		         dc->dev_guild != NULL ? "in the dev guild" : "globally");
-		rest_call(dc->rest, "PUT", buf_str(&path), body, 0, on_registered, reg);
-	}
-	free(body);
-	buf_free(&path);
+	reg->path = buf_take(&path);
+	reg->body = discord_cmds_body(NULL);
+	discord_cmds_hash(reg->body, reg->path, reg->want);
+	dc->registering = true;
+	rest_call(dc->rest, "GET", reg->path, NULL, 0, on_listed, reg);
 }
 
 static void session_save(struct discord *dc);
@@ -603,6 +677,8 @@ dup_or_null(const char *s)
 static void
 read_hash(struct discord *dc, const char *state_dir)
 {
+	static const char hex[] = "0123456789abcdef";
+	char line[64];
 	struct buf p;
 	FILE *f;
 
@@ -616,8 +692,13 @@ read_hash(struct discord *dc, const char *state_dir)
 	f = fopen(dc->hash_path, "r");
 	if (f == NULL)
 		return;
-	if (fgets(dc->stored_hash, sizeof(dc->stored_hash), f) == NULL)
-		dc->stored_hash[0] = '\0';
+	/* "<want> <have>": 16 hexadecimal digits each; anything else is
+	 * ignored (the commands are then compared). */
+	if (fgets(line, sizeof(line), f) != NULL && strspn(line, hex) == 16 && line[16] == ' ' &&
+	    strspn(line + 17, hex) == 16) {
+		memcpy(dc->stored_want, line, 16);
+		memcpy(dc->stored_have, line + 17, 16);
+	}
 	fclose(f);
 }
 

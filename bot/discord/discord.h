@@ -4,10 +4,12 @@
  * At start it asks GET /gateway/bot for the gateway URL, the recommended
  * shard count and the identify limits (a configured gateway_url wins over
  * the URL), then runs the gateway session (discord_gw over discord_ws).
- * On the first READY it registers the command table with one bulk
- * overwrite (PUT, to the dev guild when one is configured, else globally),
- * unless the hash of what it would send matches the one it stored in the
- * state directory after the last successful registration. Each
+ * On every READY after an IDENTIFY it reads the commands Discord holds for
+ * its scope (GET, the dev guild's when one is configured, else the global
+ * ones) and, unless they are exactly the command table
+ * (discord_cmds_same), registers the table with one bulk overwrite (PUT).
+ * The hashes of the table and of Discord's answer, stored in the state
+ * directory once they matched, only spare the comparison. Each
  * INTERACTION_CREATE is answered through discord_interact and the REST
  * client: the callback, then the private follow-up if the reply has one.
  *
@@ -51,7 +53,7 @@ struct discord;
 struct discord_opts {
 	const struct config_discord *cfg; /* read during discord_start() only */
 	const char *gm_role;              /* [bot] gm_role, or NULL */
-	const char *state_dir;            /* the registration hash and the session, or NULL */
+	const char *state_dir;            /* the registration hashes and the session, or NULL */
 	struct dispatch *d;
 	void (*on_fatal)(void *ctx, const char *msg);
 	void *ctx;

@@ -176,3 +176,116 @@ discord_cmds_hash(const char *body, const char *scope, char out[17])
 		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
 	snprintf(out, 17, "%016" PRIx64, h);
 }
+
+/* Fields Discord fills in itself, whatever was registered. */
+static bool
+discord_owned(const char *key)
+{
+	static const char *const keys[] = {
+	    "id",
+	    "application_id",
+	    "version",
+	    "guild_id",
+	    "dm_permission",
+	    "default_permission",
+	    "contexts",
+	    "integration_types",
+	    "name_localizations",
+	    "description_localizations",
+	    "handler",
+	    NULL,
+	};
+
+	for (size_t i = 0; keys[i] != NULL; i++)
+		if (strcmp(keys[i], key) == 0)
+			return true;
+	return false;
+}
+
+/* A value Discord may send for a field that was not registered. */
+static bool
+is_default(const cJSON *v)
+{
+	return cJSON_IsNull(v) || cJSON_IsFalse(v) ||
+	       (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 0) ||
+	       (cJSON_IsString(v) && v->valuestring[0] == '\0');
+}
+
+static bool same_value(const cJSON *want, const cJSON *have);
+
+/* Every field of want equal in have; have's other fields Discord's own or
+ * at their default. */
+static bool
+same_object(const cJSON *want, const cJSON *have)
+{
+	const cJSON *f;
+
+	if (!cJSON_IsObject(have))
+		return false;
+	cJSON_ArrayForEach(f, want)
+	{
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, f->string);
+
+		if (h == NULL ? !is_default(f) : !same_value(f, h))
+			return false;
+	}
+	cJSON_ArrayForEach(f, have)
+	{
+		if (cJSON_GetObjectItemCaseSensitive(want, f->string) == NULL &&
+		    !discord_owned(f->string) && !is_default(f))
+			return false;
+	}
+	return true;
+}
+
+static bool
+same_value(const cJSON *want, const cJSON *have)
+{
+	const cJSON *w, *h;
+
+	if (cJSON_IsObject(want))
+		return same_object(want, have);
+	if (cJSON_IsArray(want)) {
+		if (!cJSON_IsArray(have) || cJSON_GetArraySize(want) != cJSON_GetArraySize(have))
+			return false;
+		for (w = want->child, h = have->child; w != NULL; w = w->next, h = h->next)
+			if (!same_value(w, h))
+				return false;
+		return true;
+	}
+	if (cJSON_IsString(want))
+		return cJSON_IsString(have) && strcmp(want->valuestring, have->valuestring) == 0;
+	if (cJSON_IsNumber(want))
+		return cJSON_IsNumber(have) && want->valuedouble == have->valuedouble;
+	if (cJSON_IsBool(want))
+		return cJSON_IsBool(have) && cJSON_IsTrue(want) == cJSON_IsTrue(have);
+	return cJSON_IsNull(want) ? is_default(have) : false;
+}
+
+bool
+discord_cmds_same(const cJSON *want, const cJSON *have)
+{
+	const cJSON *w;
+
+	if (!cJSON_IsArray(want) || !cJSON_IsArray(have) ||
+	    cJSON_GetArraySize(want) != cJSON_GetArraySize(have))
+		return false;
+	cJSON_ArrayForEach(w, want)
+	{
+		const char *name =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(w, "name"));
+		const cJSON *h, *match = NULL;
+
+		cJSON_ArrayForEach(h, have)
+		{
+			const char *hn =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(h, "name"));
+
+			if (name != NULL && hn != NULL && strcmp(name, hn) == 0)
+				match = h;
+		}
+		if (match == NULL || !same_object(w, match))
+			return false;
+	}
+	return true;
+}

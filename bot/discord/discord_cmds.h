@@ -14,11 +14,14 @@
  * admins may widen in Server Settings > Integrations.
  *
  * The body is deterministic, so its hash tells whether the registered set
- * changed since the last registration.
+ * changed since the last registration. What Discord holds is compared with
+ * it at every start (discord_cmds_same), since another deployment or a
+ * hand-made change may have altered it: the hash only saves that work.
  */
 #ifndef DELVER_DISCORD_CMDS_H
 #define DELVER_DISCORD_CMDS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "commands/registry.h"
@@ -33,6 +36,16 @@ struct cJSON *discord_cmds_json(const struct command *const *table);
 
 /* The same, printed without spaces; the caller frees it. */
 char *discord_cmds_body(const struct command *const *table);
+
+/*
+ * Whether have (the array GET .../commands answers) holds exactly the
+ * commands of want (discord_cmds_json's output): the same names, and for
+ * each every field and option that want has, equal, in the same order for
+ * options and choices. Fields Discord adds (ids, version, application_id,
+ * contexts, ...) and fields at their default (null, false, an empty list)
+ * are ignored; any other extra field, or an extra command, is a difference.
+ */
+bool discord_cmds_same(const struct cJSON *want, const struct cJSON *have);
 
 /* FNV-1a 64 of a registration body and the scope it goes to (the PUT
  * path), as 16 hexadecimal digits and a NUL in out[17]. */

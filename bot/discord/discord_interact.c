@@ -11,6 +11,7 @@
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
 #include "bot/discord/render_discord.h"
+#include "commands/complete.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
@@ -448,39 +449,8 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(focused, "name"));
 		const char *partial =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(focused, "value"));
-		const struct cmd_opt *opt = NULL;
-		const char *gm;
 
-		for (int i = 0; inv.cmd->opts != NULL && inv.cmd->opts[i].name != NULL; i++)
-			if (oname != NULL && strcmp(inv.cmd->opts[i].name, oname) == 0)
-				opt = &inv.cmd->opts[i];
-		if (partial == NULL)
-			partial = "";
-		inv.from = o;
-		inv.state = it->d->state;
-		inv.rng = it->d->rng;
-		inv.now = now;
-		inv.chan = state_channel(it->d->state, o->chan_key);
-		inv.user = state_user(it->d->state, o->user_key);
-		gm = channel_gm(inv.chan);
-		inv.is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
-		/* A GM-only command suggests nothing to others: the suggestions
-		 * could show what only the GM may see. */
-		for (size_t i = 0; i < 3 && inv.path[i] != NULL && opt != NULL; i++)
-			if (inv.path[i]->role == ROLE_GM && !inv.is_gm)
-				opt = NULL;
-		if (opt != NULL && opt->complete != NULL) {
-			opt->complete(&inv, partial, &c);
-		} else if (opt != NULL && opt->choices != NULL) {
-			/* Choices that start with the text, then those containing it. */
-			for (int pass = 0; pass < 2; pass++)
-				for (size_t i = 0; opt->choices[i] != NULL; i++) {
-					const char *hit = strcasestr(opt->choices[i], partial);
-
-					if (hit != NULL && (hit == opt->choices[i]) == (pass == 0))
-						completions_add(&c, opt->choices[i]);
-				}
-		}
+		complete_invocation(it->d, o, &inv, oname, partial, now, &c);
 	}
 	invocation_clear(&inv);
 	for (size_t i = 0; i < c.n; i++) {

@@ -8,7 +8,8 @@
  *    through the registry and run by dispatch_invocation();
  *  - type 3 (button): the button's command line runs through dispatch_line()
  *    as if the presser had typed it;
- *  - type 4 (autocomplete): the focused option's suggestions.
+ *  - type 4 (autocomplete): the focused option's suggestions, from
+ *    complete_invocation() (this module never touches channel state).
  * The reply is rendered for Discord into the body of the interaction
  * callback (type 4 message, or type 8 suggestions). A reply longer than one
  * message is sent in parts (render_discord_parts): the first answers the

@@ -148,15 +148,45 @@ connect_failed(struct irc_net *n, const char *why)
 		connect_next(n);
 }
 
+/* Where the command of a received line ends when it is part of SASL
+ * (AUTHENTICATE, numerics 900-908, whose text a server may fill with the
+ * payload it got), else 0. */
+static size_t
+sasl_command_end(const char *line, size_t len)
+{
+	size_t i = 0, start;
+
+	for (int skip = 0; skip < 2; skip++) /* "@tags " and ":prefix " */
+		if (i < len && line[i] == (skip == 0 ? '@' : ':')) {
+			while (i < len && line[i] != ' ')
+				i++;
+			while (i < len && line[i] == ' ')
+				i++;
+		}
+	start = i;
+	while (i < len && line[i] != ' ')
+		i++;
+	if ((i - start == 12 && strncmp(line + start, "AUTHENTICATE", 12) == 0) ||
+	    (i - start == 3 && line[start] == '9' && line[start + 1] == '0' &&
+	     line[start + 2] >= '0' && line[start + 2] <= '8'))
+		return i;
+	return 0;
+}
+
 static void
 received(struct irc_net *n, int64_t now)
 {
-	size_t len = n->rxlen;
+	size_t len = n->rxlen, cmd;
 
 	if (len > 0 && n->rx[len - 1] == '\r')
 		len--;
-	if (log_get_level() >= LOG_LEVEL_DEBUG)
-		log_debug("irc %s: <- %.*s", n->cfg->network, (int)len, n->rx);
+	if (log_get_level() >= LOG_LEVEL_DEBUG) {
+		if ((cmd = sasl_command_end(n->rx, len)) > 0)
+			log_debug("irc %s: <- %.*s (SASL: the rest not shown)", n->cfg->network,
+			          (int)cmd, n->rx);
+		else
+			log_debug("irc %s: <- %.*s", n->cfg->network, (int)len, n->rx);
+	}
 	irc_conn_receive(n->conn, n->rx, len, now);
 }
 

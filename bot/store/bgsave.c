@@ -66,7 +66,9 @@ child_main(struct bgsave *b, struct state *st, struct snapshot *base, int64_t ta
 		_exit(1);
 	/* Background work: the loop must win the CPU over the writer. */
 	if (setpriority(PRIO_PROCESS, 0, 10) < 0)
-		log_debug("snapshot writer: cannot lower its priority");
+		log_warn("snapshot writer: cannot lower its priority, so it competes with the "
+		         "event loop for the CPU (a service manager's system call filter must "
+		         "allow setpriority)");
 	if (keep_fd >= 0)
 		close(keep_fd);
 	snapshot_tmp_path(b->tmp, sizeof(b->tmp), b->dir, getpid());

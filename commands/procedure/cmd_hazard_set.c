@@ -6,6 +6,7 @@
 #include "commands/procedure/cmd_hazard.h"
 #include "commands/procedure/proc.h"
 #include "commands/tension/tension_state.h"
+#include "rules/base/mem.h"
 
 void
 hazard_settings_lines(struct reply *out, const struct proc_state *s)
@@ -32,7 +33,7 @@ show_new_table(struct reply *out, const struct proc_state *s)
 {
 	struct hazard_view v;
 
-	if (hazard_view(s->table, s->chance, s->have_custom ? &s->custom : NULL, s->proc, &v) < 0)
+	if (hazard_view(s->table, s->chance, s->custom, s->proc, &v) < 0)
 		return;
 	reply_add(out, 0, "The hazard die here is now ");
 	reply_add(out, RS_BOLD, "%s", hazard_table_name(s->table));
@@ -106,8 +107,9 @@ hazard_custom_fn(struct invocation *inv, struct reply *out)
 		reply_error(out, "The d%d table was not saved: %s", die, err);
 		return;
 	}
-	s->custom = t;
-	s->have_custom = true;
+	if (s->custom == NULL)
+		s->custom = xmalloc(sizeof(*s->custom));
+	*s->custom = t;
 	s->table = HAZARD_CUSTOM;
 	channel_touch(inv->chan);
 	show_new_table(out, s);

@@ -379,7 +379,7 @@ proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl, bool o
 int
 proc_view(const struct proc_state *s, enum hazard_table t, struct hazard_view *v, struct reply *out)
 {
-	if (hazard_view(t, s->chance, s->have_custom ? &s->custom : NULL, s->proc, v) == 0)
+	if (hazard_view(t, s->chance, s->custom, s->proc, v) == 0)
 		return 0;
 	reply_error(out, "This channel has no custom hazard table yet; the GM defines one with ");
 	reply_cmd(out, RS_BAD, "hazard custom", "die", "d6", "entries",

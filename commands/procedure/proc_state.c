@@ -46,9 +46,11 @@ proc_destroy(void *p)
 {
 	struct proc_state *s = p;
 
-	if (s != NULL)
+	if (s != NULL) {
+		free(s->custom);
 		free(s->vendors);
-	free(p);
+	}
+	free(s);
 }
 
 struct vendor *
@@ -123,12 +125,12 @@ proc_save(const void *p)
 	cJSON_AddStringToObject(o, "procedure", procedure_name(s->proc));
 	cJSON_AddItemToObject(o, "chance", chance_json(s->chance));
 	cJSON_AddStringToObject(o, "who", s->gm_rolls ? "gm" : "anyone");
-	if (s->have_custom) {
+	if (s->custom != NULL) {
 		struct buf b;
 
 		buf_init(&b, RTABLE_ENTRIES_MAX * (RTABLE_TEXT_MAX + 16));
-		rtable_format(&s->custom, &b);
-		cJSON_AddNumberToObject(o, "custom_die", s->custom.hi);
+		rtable_format(s->custom, &b);
+		cJSON_AddNumberToObject(o, "custom_die", s->custom->hi);
 		cJSON_AddStringToObject(o, "custom", buf_str(&b));
 		buf_free(&b);
 	}
@@ -372,11 +374,14 @@ load_custom(struct proc_state *s, const cJSON *o, char *err, size_t errlen)
 	    get_str(o, "custom", RTABLE_ENTRIES_MAX * (RTABLE_TEXT_MAX + 16), &text, err, errlen) <
 	        0)
 		return -1;
-	if (rtable_parse(text, 1, die, &s->custom, why, sizeof(why)) < 0) {
+	if (s->custom == NULL)
+		s->custom = xmalloc(sizeof(*s->custom));
+	if (rtable_parse(text, 1, die, s->custom, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "procedure state: the custom table: %s", why);
+		free(s->custom);
+		s->custom = NULL;
 		return -1;
 	}
-	s->have_custom = true;
 	return 0;
 }
 
@@ -400,7 +405,7 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 	    get_chance(o, "wander_chance", &s->wander_chance, err, errlen) < 0 ||
 	    get_bool(o, "safe", &s->safe, err, errlen) < 0)
 		return -1;
-	if (table == HAZARD_CUSTOM && !s->have_custom) {
+	if (table == HAZARD_CUSTOM && s->custom == NULL) {
 		snprintf(err, errlen, "procedure state: the table is custom but none is saved.");
 		return -1;
 	}

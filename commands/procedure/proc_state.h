@@ -21,12 +21,11 @@
 
 struct proc_state {
 	struct turn_clock clock;
-	enum hazard_table table; /* the channel's hazard die */
-	enum procedure proc;     /* how light and rest are kept */
-	struct xin chance;       /* the classic hazard die: X-in-N */
-	bool gm_rolls;           /* only the GM passes turns (default: anyone) */
-	bool have_custom;
-	struct rtable custom;     /* the channel's own table, 1..die */
+	enum hazard_table table;  /* the channel's hazard die */
+	enum procedure proc;      /* how light and rest are kept */
+	struct xin chance;        /* the classic hazard die: X-in-N */
+	bool gm_rolls;            /* only the GM passes turns (default: anyone) */
+	struct rtable *custom;    /* the channel's own table, 1..die, or NULL (owned) */
 	enum wander_proc wander;  /* the default wandering check (never retreat) */
 	struct xin wander_chance; /* the classic wandering check's X-in-N */
 	bool safe;                /* the party is in a safe area */

@@ -48,8 +48,8 @@ void
 tension_cmd_roll(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const struct rtable *enc = &ts->tables[TENSION_TABLE_ENCOUNTER];
-	const struct rtable *eff = &ts->tables[TENSION_TABLE_EFFECTS];
+	const struct rtable *enc = tension_state_get_table(ts, TENSION_TABLE_ENCOUNTER);
+	const struct rtable *eff = tension_state_get_table(ts, TENSION_TABLE_EFFECTS);
 	struct tension_roll r;
 	const char *event_text;
 

@@ -52,7 +52,8 @@ tension_cmd_table_show(struct invocation *inv, struct reply *out)
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
 		if (kind != NULL && tension_table_find(kind) != k)
 			continue;
-		show_table(&ts->tables[k], (enum tension_table)k, out);
+		show_table(tension_state_get_table(ts, (enum tension_table)k),
+		           (enum tension_table)k, out);
 	}
 }
 
@@ -90,8 +91,9 @@ tension_cmd_table_set(struct invocation *inv, struct reply *out)
 		reply_error(out, "The %s table was not changed: %s", tension_table_name(k), err);
 		return;
 	}
-	kept = keep_struck(&ts->tables[k], &t);
-	ts->tables[k] = t;
+	kept = keep_struck(tension_state_get_table(ts, k), &t);
+	*tension_state_edit_table(ts, k) = t;
+	tension_state_edited(ts);
 	channel_touch(inv->chan);
 	tension_cmd_screen(ts, out, EDITED);
 	reply_add(out, 0, "The %s table now has %zu entries", tension_table_name(k), t.n);
@@ -100,7 +102,7 @@ tension_cmd_table_set(struct invocation *inv, struct reply *out)
 		          kept == 1 ? "entry is" : "entries are");
 	reply_add(out, 0, ".");
 	reply_nl(out);
-	show_table(&ts->tables[k], k, out);
+	show_table(tension_state_get_table(ts, k), k, out);
 }
 
 void
@@ -109,12 +111,13 @@ tension_cmd_table_reset(struct invocation *inv, struct reply *out)
 	struct tension_state *ts = tension_state_of(inv->chan);
 	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
 
-	tension_table_default(k, &ts->tables[k]);
+	tension_table_default(k, tension_state_edit_table(ts, k));
+	tension_state_edited(ts);
 	channel_touch(inv->chan);
 	tension_cmd_screen(ts, out, EDITED);
 	reply_line(out, 0, "The %s table is back to its default; nothing in it is struck.",
 	           tension_table_name(k));
-	show_table(&ts->tables[k], k, out);
+	show_table(tension_state_get_table(ts, k), k, out);
 }
 
 /* "9-12 2d4 goblins" */
@@ -139,7 +142,7 @@ find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table 
 	int i;
 
 	*k = kind != NULL ? (enum tension_table)tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
-	t = &ts->tables[*k];
+	t = tension_state_get_table(ts, *k);
 	i = rtable_find(t, what);
 	if (i == -1) {
 		reply_error(out,
@@ -177,15 +180,16 @@ tension_cmd_strike(struct invocation *inv, struct reply *out)
 
 	if (i < 0)
 		return;
-	entry_name(&ts->tables[k].e[i], name, sizeof(name));
-	if (ts->tables[k].e[i].struck) {
+	entry_name(&tension_state_get_table(ts, k)->e[i], name, sizeof(name));
+	if (tension_state_get_table(ts, k)->e[i].struck) {
 		reply_error(out, "%s is already struck from the %s table; ", name,
 		            tension_table_name(k));
 		reply_cmd(out, RS_BAD, "tension unstrike", "entry", name, NULL);
 		reply_add(out, RS_BAD, " restores it.");
 		return;
 	}
-	ts->tables[k].e[i].struck = true;
+	tension_state_edit_table(ts, k)->e[i].struck = true;
+	tension_state_edited(ts);
 	channel_touch(inv->chan);
 	tension_cmd_screen(ts, out, EDITED);
 	reply_add(out, 0, "Struck ");
@@ -228,13 +232,14 @@ tension_cmd_unstrike(struct invocation *inv, struct reply *out)
 	if (inv_str(inv, "entry") != NULL) {
 		if ((i = find_entry(inv, ts, &k, out)) < 0)
 			return;
-		entry_name(&ts->tables[k].e[i], name, sizeof(name));
-		if (!ts->tables[k].e[i].struck) {
+		entry_name(&tension_state_get_table(ts, k)->e[i], name, sizeof(name));
+		if (!tension_state_get_table(ts, k)->e[i].struck) {
 			reply_error(out, "%s is not struck from the %s table.", name,
 			            tension_table_name(k));
 			return;
 		}
-		ts->tables[k].e[i].struck = false;
+		tension_state_edit_table(ts, k)->e[i].struck = false;
+		tension_state_edited(ts);
 		channel_touch(inv->chan);
 		tension_cmd_screen(ts, out, EDITED);
 		reply_line(out, 0, "Restored %s to the %s table.", name, tension_table_name(k));
@@ -243,7 +248,10 @@ tension_cmd_unstrike(struct invocation *inv, struct reply *out)
 	buf_init(&b, 1 << 14);
 	for (int j = 0; j < TENSION_TABLE_COUNT; j++)
 		if (kind == NULL || tension_table_find(kind) == j)
-			n += unstrike_all(&ts->tables[j], &b);
+			if (ts->tables[j] != NULL)
+				n += unstrike_all(
+				    tension_state_edit_table(ts, (enum tension_table)j), &b);
+	tension_state_edited(ts);
 	if (n == 0) {
 		tension_cmd_screen(ts, out, NULL);
 		reply_line(out, 0, "Nothing is struck%s%s%s.", kind ? " in the " : "",

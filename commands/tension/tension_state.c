@@ -17,21 +17,86 @@ static const char *const kind_names[] = {
     [TENSION_CHANGE_RESET] = "reset",
 };
 
+/* The kind's default table, built once. */
+static const struct rtable *
+default_table(enum tension_table k)
+{
+	static struct rtable defaults[TENSION_TABLE_COUNT];
+	static bool built[TENSION_TABLE_COUNT];
+
+	if (!built[k]) {
+		tension_table_default(k, &defaults[k]);
+		built[k] = true;
+	}
+	return &defaults[k];
+}
+
+static bool
+same_table(const struct rtable *a, const struct rtable *b)
+{
+	if (a->lo != b->lo || a->hi != b->hi || a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (a->e[i].lo != b->e[i].lo || a->e[i].hi != b->e[i].hi ||
+		    a->e[i].struck != b->e[i].struck || strcmp(a->e[i].text, b->e[i].text) != 0)
+			return false;
+	return true;
+}
+
+/* Drops table k back to the shared default when it is the default again
+ * with nothing struck: memory follows what a channel holds. */
+static void
+settle(struct tension_state *ts, enum tension_table k)
+{
+	if (ts->tables[k] != NULL && same_table(ts->tables[k], default_table(k))) {
+		free(ts->tables[k]);
+		ts->tables[k] = NULL;
+	}
+}
+
+const struct rtable *
+tension_state_get_table(const struct tension_state *ts, enum tension_table k)
+{
+	return ts->tables[k] != NULL ? ts->tables[k] : default_table(k);
+}
+
+struct rtable *
+tension_state_edit_table(struct tension_state *ts, enum tension_table k)
+{
+	if (ts->tables[k] == NULL) {
+		ts->tables[k] = xmalloc(sizeof(struct rtable));
+		*ts->tables[k] = *default_table(k);
+	}
+	return ts->tables[k];
+}
+
+void
+tension_state_edited(struct tension_state *ts)
+{
+	for (int k = 0; k < TENSION_TABLE_COUNT; k++)
+		settle(ts, (enum tension_table)k);
+}
+
 static void *
 ts_create(void)
 {
 	struct tension_state *ts = xcalloc(1, sizeof(*ts));
 
 	tension_init(&ts->track);
-	for (int k = 0; k < TENSION_TABLE_COUNT; k++)
-		tension_table_default((enum tension_table)k, &ts->tables[k]);
 	return ts;
 }
 
 static void
 ts_destroy(void *p)
 {
-	free(p);
+	struct tension_state *ts = p;
+
+	if (ts == NULL)
+		return;
+	tension_clear(&ts->track);
+	for (int k = 0; k < TENSION_TABLE_COUNT; k++)
+		free(ts->tables[k]);
+	free(ts);
 }
 
 static cJSON *
@@ -82,8 +147,9 @@ ts_save(const void *p)
 	for (size_t i = 0; i < ts->track.nhist; i++)
 		cJSON_AddItemToArray(hist, save_change(&ts->track.hist[i]));
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++)
-		cJSON_AddItemToObject(o, tension_table_name((enum tension_table)k),
-		                      save_table(&ts->tables[k]));
+		cJSON_AddItemToObject(
+		    o, tension_table_name((enum tension_table)k),
+		    save_table(tension_state_get_table(ts, (enum tension_table)k)));
 	return o;
 }
 
@@ -103,9 +169,11 @@ load_int(const cJSON *o, const char *name, int lo, int hi, int *out, char *err, 
 	return 0;
 }
 
+/* Appends the change o describes to t's history. */
 static int
-load_change(const cJSON *o, struct tension_change *c, char *err, size_t errlen)
+load_change(const cJSON *o, struct tension *t, char *err, size_t errlen)
 {
+	struct tension_change got = {0}, *c = &got;
 	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(o, "kind");
 	const cJSON *clamped = cJSON_GetObjectItemCaseSensitive(o, "clamped");
 	const cJSON *reason = cJSON_GetObjectItemCaseSensitive(o, "reason");
@@ -137,7 +205,9 @@ load_change(const cJSON *o, struct tension_change *c, char *err, size_t errlen)
 		snprintf(err, errlen, "tension: a history reason is too long or not UTF-8.");
 		return -1;
 	}
-	memcpy(c->reason, reason->valuestring, len + 1);
+	c = tension_append(t, reason->valuestring);
+	got.reason = c->reason;
+	*c = got;
 	return 0;
 }
 
@@ -196,19 +266,19 @@ ts_load(void *p, const cJSON *o, char *err, size_t errlen)
 		         TENSION_HISTORY_MAX);
 		return -1;
 	}
-	ts->track.nhist = 0;
 	cJSON_ArrayForEach(h, hist)
 	{
-		if (load_change(h, &ts->track.hist[ts->track.nhist], err, errlen) < 0)
+		if (load_change(h, &ts->track, err, errlen) < 0)
 			return -1;
-		ts->track.nhist++;
 	}
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
 		const char *name = tension_table_name((enum tension_table)k);
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, name);
+		struct rtable *table = tension_state_edit_table(ts, (enum tension_table)k);
 
-		if (load_table(t, (enum tension_table)k, &ts->tables[k], err, errlen) < 0)
+		if (load_table(t, (enum tension_table)k, table, err, errlen) < 0)
 			return -1;
+		settle(ts, (enum tension_table)k);
 	}
 	return 0;
 }
@@ -248,8 +318,5 @@ tension_state_table(const struct channel *ch, enum tension_table k, struct rtabl
 {
 	const struct tension_state *ts = channel_mod_peek(ch, CHANMOD_TENSION);
 
-	if (ts != NULL)
-		*out = ts->tables[k];
-	else
-		tension_table_default(k, out);
+	*out = ts != NULL ? *tension_state_get_table(ts, k) : *default_table(k);
 }

@@ -20,8 +20,19 @@
 struct tension_state {
 	struct tension track;
 	bool hidden; /* behind the GM's screen; default open */
-	struct rtable tables[TENSION_TABLE_COUNT];
+	/* NULL: the kind's default table with nothing struck, shared (most
+	 * channels); a table of the channel's own once set or struck. Read
+	 * with tension_state_get_table, change with tension_state_edit_table. */
+	struct rtable *tables[TENSION_TABLE_COUNT];
 };
+
+/* Table k as the channel has it (never NULL). */
+const struct rtable *tension_state_get_table(const struct tension_state *ts, enum tension_table k);
+/* Table k to change in place: the channel's own, copied from the default
+ * on first use. Call tension_state_edited() once the change is made. */
+struct rtable *tension_state_edit_table(struct tension_state *ts, enum tension_table k);
+/* Drops tables that are back to their default with nothing struck. */
+void tension_state_edited(struct tension_state *ts);
 
 /* The module: fresh state is Tension 1, open, the default tables. */
 extern const struct chanmod tension_chanmod;

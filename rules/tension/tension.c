@@ -2,10 +2,12 @@
 #include "rules/tension/tension.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "rules/base/buf.h"
+#include "rules/base/mem.h"
 #include "rules/base/rng.h"
 #include "rules/base/utf8.h"
 
@@ -63,6 +65,40 @@ tension_init(struct tension *t)
 	t->value = TENSION_START;
 }
 
+void
+tension_clear(struct tension *t)
+{
+	for (size_t i = 0; i < t->nhist; i++)
+		free(t->hist[i].reason);
+	free(t->hist);
+	tension_init(t);
+}
+
+struct tension_change *
+tension_append(struct tension *t, const char *reason)
+{
+	struct tension_change *c;
+	size_t len = utf8_cut(reason, strlen(reason), TENSION_REASON_MAX - 1);
+
+	if (t->nhist == TENSION_HISTORY_MAX) {
+		free(t->hist[0].reason);
+		memmove(&t->hist[0], &t->hist[1], (TENSION_HISTORY_MAX - 1) * sizeof(t->hist[0]));
+		t->nhist--;
+	}
+	if (t->nhist == t->cap) {
+		t->cap = t->cap == 0                        ? 4
+		         : t->cap * 2 > TENSION_HISTORY_MAX ? TENSION_HISTORY_MAX
+		                                            : t->cap * 2;
+		t->hist = xrealloc(t->hist, t->cap * sizeof(t->hist[0]));
+	}
+	c = &t->hist[t->nhist++];
+	memset(c, 0, sizeof(*c));
+	c->reason = xmalloc(len + 1);
+	memcpy(c->reason, reason, len);
+	c->reason[len] = '\0';
+	return c;
+}
+
 static int
 clamp(int v, bool *clamped)
 {
@@ -79,22 +115,13 @@ static const struct tension_change *
 record(struct tension *t, enum tension_change_kind kind, int to, int amount, bool clamped,
        const char *reason)
 {
-	struct tension_change *c;
-	size_t len = strlen(reason);
+	struct tension_change *c = tension_append(t, reason);
 
-	if (t->nhist == TENSION_HISTORY_MAX) {
-		memmove(&t->hist[0], &t->hist[1], (TENSION_HISTORY_MAX - 1) * sizeof(t->hist[0]));
-		t->nhist--;
-	}
-	c = &t->hist[t->nhist++];
 	c->kind = kind;
 	c->from = t->value;
 	c->to = to;
 	c->amount = amount;
 	c->clamped = clamped;
-	len = utf8_cut(reason, len, TENSION_REASON_MAX - 1);
-	memcpy(c->reason, reason, len);
-	c->reason[len] = '\0';
 	t->value = to;
 	return c;
 }

@@ -72,17 +72,26 @@ struct tension_change {
 	int from, to; /* the value before and after */
 	int amount;   /* ADJUST: the change asked (+2, -3); else to - from */
 	bool clamped; /* the change asked would have left 1..10 */
-	char reason[TENSION_REASON_MAX];
+	char *reason; /* at most TENSION_REASON_MAX - 1 bytes; owned by the track */
 };
 
+/* The history grows as it is used (a channel pays for the changes it
+ * keeps, not for TENSION_HISTORY_MAX of them). A track owns its history:
+ * tension_clear() frees it, and a struct copy shares it (read-only). */
 struct tension {
 	int value; /* TENSION_MIN..TENSION_MAX */
-	size_t nhist;
-	struct tension_change hist[TENSION_HISTORY_MAX]; /* oldest first */
+	size_t nhist, cap;
+	struct tension_change *hist; /* oldest first */
 };
 
 /* A fresh track: value TENSION_START, no history. */
 void tension_init(struct tension *t);
+/* Frees the history; t is then as after tension_init(). */
+void tension_clear(struct tension *t);
+/* Appends a change record as it was saved (dropping the oldest when the
+ * history is full) without applying it: reason is copied (cut as above).
+ * Returns the record, to be filled by the caller. */
+struct tension_change *tension_append(struct tension *t, const char *reason);
 
 /*
  * Changes the value by amount (clamped to 1..10) and records the change

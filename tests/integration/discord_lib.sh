@@ -7,6 +7,7 @@
 #
 # fake_start [fake_discord args]   start the fake Discord; sets PORT
 # bot_start [transport args]       start the bot against it; sets BOT_PID
+#                                  ($BOT_EXTRA: more [bot] lines)
 # ctl COMMAND                      one control command (see fake_discord.c)
 # inject JSON                      POST /_control/interact
 # stat PATH                        one statistic, e.g. stat interactions.answered
@@ -69,6 +70,7 @@ bot_start() {
 	mkdir -p "$WORK/state"
 	{
 		printf '[bot]\nstate_dir = %s\ngm_role = Game Master\n' "$WORK/state"
+		[ -n "${BOT_EXTRA:-}" ] && printf '%s\n' "$BOT_EXTRA"
 		printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nrest_url = %s\n' "$REST"
 		compress=$DISCORD_COMPRESS
 		for kv in "$@"; do

@@ -6,6 +6,7 @@ lines a hostile server could send.
 Usage: python3 irc_scripted.py BUILD_DIR
 """
 import base64
+import re
 import signal
 import socket
 import sys
@@ -170,6 +171,52 @@ def sasl_failure(work):
     stop(bot, p2)
 
 
+def hostile_echoes(work):
+    step("a hostile server echoes the SASL payload and a 3-character channel key")
+    pw = "echoed-pass-4-tests"
+    srv, bot, p = start(work, "echo", "sasl_user = bot\npassword_source = env:IRC_PW\n",
+                        {"IRC_PW": pw})
+    p.expect(r"^USER ")
+    p.send(":srv CAP * LS :sasl")
+    p.expect(r"^CAP REQ :?sasl$")
+    p.send(":srv CAP delver ACK :sasl")
+    p.expect(r"^AUTHENTICATE PLAIN$")
+    p.send("AUTHENTICATE +")
+    payload = p.expect(r"^AUTHENTICATE (\S+)$").group(1)
+    p.send(":srv 904 delver :SASL authentication failed: %s is not %s" % (payload, pw))
+    p.expect_closed(5)
+    p2 = srv.accept(5)
+    p2.expect(r"^CAP LS 302$")
+    bot.wait_log(r"SASL authentication as bot failed \(904")
+    stop(bot, p2)
+    log = bot.log()
+    for bad in (pw, payload, payload[:-1], payload[:-4]):
+        check(bad not in log, "%r reached the log:\n%s" % (bad, log[-3000:]))
+
+    key = "k3y"
+    srv = Server()
+    conf = config(srv.port).replace("channels = #a", "channels = #a:" + key)
+    bot = Delver(BUILD + "/delver", work, "key", conf)
+    bot.start()
+    p = srv.accept()
+    p.expect(r"^CAP LS 302$")
+    p.send(":srv CAP * LS :")
+    p.expect(r"^CAP END$")
+    p.send(":srv 001 delver :Welcome")
+    p.expect(r"^JOIN #a %s$" % key)
+    p.send(":delver!~d@127.0.0.1 JOIN #a")
+    p.send(":srv 324 delver #a +k %s" % key)
+    p.send(":op!o@h MODE #a +k %s" % key)
+    p.send(":srv NOTICE delver :the key of #a is %s" % key)
+    quiet(p, "after-key")
+    bot.wait_log(r"<- PING :after-key")
+    stop(bot, p)
+    log = bot.log()
+    check(re.search(r"\b%s\b" % key, log) is None,
+          "the channel key reached the log:\n%s" % log[-3000:])
+    check("+k [redacted]" in log, "the debug log lacks the MODE line")
+
+
 def nick_refused(work):
     step("433 and 432: the next nick is tried")
     srv, bot, p = start(work, "nick")
@@ -236,6 +283,7 @@ def main():
     sasl_and_tags(work)
     hostile_lines(work)
     sasl_failure(work)
+    hostile_echoes(work)
     nick_refused(work)
     silent_server(work)
     flood_default(work)

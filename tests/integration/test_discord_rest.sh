@@ -69,9 +69,11 @@ wait_until "i['answered'] == 147" 5
 kill -0 "$BOT_PID" || fail "the bot stopped on a callback's 401"
 bot_stop
 
-# A 401 on a route the bot token authorises (registering the commands):
-# REST stops and the bot exits with status 1 and one line saying why.
-rm -f "$WORK/state/discord-commands.hash"
+# A 401 on a route the bot token authorises (registering the commands,
+# which Discord holds stale, so the bot registers again): REST stops and the
+# bot exits with status 1 and one line saying why.
+out=$(curl -s -X POST --data '{"commands":[]}' "http://127.0.0.1:$PORT/_control/commands")
+[ "$out" = ok ] || fail "cannot make the registration stale: $out"
 ctl rest401 match=PUT count=1
 identify_window
 bot_start

@@ -4,7 +4,10 @@
 # the install goes to a scratch PREFIX, so the units name real paths), and
 # `systemd-analyze security` rates them OK or better, and both load every
 # credential the example configuration names. A unit with a typo must be
-# caught, or this test could not fail.
+# caught, or this test could not fail. The units' SystemCallFilter lets
+# through every system call that delver makes on purpose and that a filter
+# group could deny (setpriority: the snapshot writer lowers its own
+# priority), and still denies the rest of @privileged and @resources.
 . tests/integration/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -50,6 +53,54 @@ for u in delver.service delver@.service; do
 	OK | SAFE | PERFECT) echo "ok   security $u: $line" ;;
 	*) fail "security $u rates '$rating': $line" ;;
 	esac
+done
+
+# filtered UNIT SYSCALL: prints "allowed" or "denied" for SYSCALL under the
+# unit's SystemCallFilter= lines (an allow-list, then additions and ~
+# removals in order, groups expanded by systemd-analyze itself).
+filtered() {
+	python3 - "$1" "$2" <<'PY'
+import subprocess, sys
+
+def expand(name, seen=()):
+    if not name.startswith("@"):
+        return {name}
+    out = subprocess.run(["systemd-analyze", "syscall-filter", name],
+                         capture_output=True, text=True, check=True).stdout
+    calls = set()
+    for line in out.splitlines()[1:]:
+        word = line.strip()
+        if not word or word.startswith("#"):
+            continue
+        calls |= expand(word, seen + (name,)) if word not in seen else set()
+    return calls
+
+allowed = None
+for line in open(sys.argv[1]):
+    if not line.startswith("SystemCallFilter="):
+        continue
+    value = line.split("=", 1)[1].strip()
+    deny = value.startswith("~")
+    calls = set().union(*(expand(n) for n in value.lstrip("~").split()))
+    if allowed is None:
+        assert not deny, "the filter is expected to start with an allow-list"
+        allowed = calls
+    elif deny:
+        allowed -= calls
+    else:
+        allowed |= calls
+print("allowed" if sys.argv[2] in (allowed or set()) else "denied")
+PY
+}
+for u in delver.service delver@.service; do
+	for call in setpriority:allowed setrlimit:denied sched_setscheduler:denied reboot:denied; do
+		got=$(filtered "$units/$u" "${call%%:*}")
+		if [ "$got" = "${call#*:}" ]; then
+			echo "ok   $u: ${call%%:*} $got"
+		else
+			fail "$u: ${call%%:*} is $got, not ${call#*:}"
+		fi
+	done
 done
 
 # The example configuration and the units agree: every credential the

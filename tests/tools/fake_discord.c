@@ -32,7 +32,8 @@
  *                             of this size) | zexpect yes|no|any (as
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
  * block) | zbomb BYTES (an event that deflates a thousandfold) | ztext (op 1 as plain text on a
- * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... POST
+ * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... |
+ * restecho ... (see rest.c) POST
  * /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
  *                              "templates":[{"data":{...},"type":2,
  *                              "expect":"text","private":false,
@@ -40,7 +41,11 @@
  *                             (parts: strings the callback and follow-ups
  *                             must hold, in this order)
  *   GET  /_control/stats      counters and the first violations, as JSON
- *   GET  /_control/commands   the registered command list
+ *   GET  /_control/commands   the command list of the last registration
+ *   POST /_control/commands   {"scope":PATH,"commands":[...]}: what the scope
+ *                             (a PUT path; default: the last registration's)
+ *                             holds from now on, as a stale registration that
+ *                             another deployment left (no registration counted)
  * At exit it prints the statistics and exits 1 when anything the bot sent
  * broke Discord's rules.
  */
@@ -180,7 +185,10 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "r401", (double)F.st.r401);
 	cJSON_AddNumberToObject(r, "slow", (double)F.st.slow);
 	cJSON_AddNumberToObject(r, "early", (double)F.st.early);
-	cJSON_AddNumberToObject(r, "commands", (double)cJSON_GetArraySize(F.commands));
+	cJSON_AddNumberToObject(r, "commands",
+	                        (double)cJSON_GetArraySize(rest_fake_commands(F.commands_scope)));
+	cJSON_AddNumberToObject(r, "command_lists", (double)F.st.command_lists);
+	cJSON_AddNumberToObject(r, "echoes", (double)F.st.echoes);
 	cJSON_AddStringToObject(r, "commands_scope", F.commands_scope);
 	s = cJSON_Print(o);
 	cJSON_Delete(o);
@@ -229,6 +237,26 @@ interact(const char *body, size_t len, struct http_answer *a)
 	a->body = xstrdup("ok\n");
 }
 
+/* {"scope":PATH,"commands":[...]}: the scope holds that from now on. */
+static void
+stale_commands(const char *body, size_t len, struct http_answer *a)
+{
+	cJSON *j = cJSON_ParseWithLength(body, len);
+	cJSON *arr = cJSON_DetachItemFromObjectCaseSensitive(j, "commands");
+	const char *scope = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "scope"));
+
+	if (!cJSON_IsArray(arr)) {
+		a->status = 400;
+		a->body = xstrdup("commands needs a \"commands\" list\n");
+		cJSON_Delete(arr);
+	} else {
+		rest_fake_set_commands(scope != NULL ? scope : F.commands_scope, arr);
+		a->status = 200;
+		a->body = xstrdup("ok\n");
+	}
+	cJSON_Delete(j);
+}
+
 static void
 control(struct http *h, struct http_answer *a)
 {
@@ -238,9 +266,13 @@ control(struct http *h, struct http_answer *a)
 	if (strcmp(h->path, "/_control/stats") == 0) {
 		a->status = 200;
 		a->body = stats_json();
+	} else if (strcmp(h->path, "/_control/commands") == 0 && h->body.len > 0) {
+		stale_commands(body, h->body.len, a);
 	} else if (strcmp(h->path, "/_control/commands") == 0) {
+		const cJSON *arr = rest_fake_commands(F.commands_scope);
+
 		a->status = 200;
-		a->body = F.commands != NULL ? cJSON_Print(F.commands) : xstrdup("[]");
+		a->body = arr != NULL ? cJSON_Print(arr) : xstrdup("[]");
 	} else if (strcmp(h->path, "/_control/interact") == 0) {
 		interact(body, h->body.len, a);
 	} else if (strcmp(h->path, "/_control") == 0) {
@@ -557,7 +589,7 @@ main(int argc, char **argv)
 	lws_sul_cancel(&F.tick);
 	lws_context_destroy(F.ctx);
 	gw_fake_free();
-	cJSON_Delete(F.commands);
+	cJSON_Delete(F.scopes);
 	cJSON_Delete(F.all_tmpls);
 	cJSON_Delete(F.violations);
 	if (F.record != NULL)

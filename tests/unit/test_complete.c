@@ -22,6 +22,7 @@ struct fixture {
 	struct dispatch d;
 	struct interact *it;
 	int next_id;
+	const char *chan; /* where suggest() asks */
 };
 
 /* Runs a console-style line in the Discord channel as user id. */
@@ -49,6 +50,7 @@ setup(void **state)
 	f->d.rng = rng_new_seeded(1);
 	f->it = interact_new(&io);
 	f->next_id = 5000;
+	f->chan = CHANNEL;
 	run(f, "1", "fungeon join Alba fighter");
 	run(f, "2", "fungeon join Brom thief");
 	run(f, "1", "fungeon trap add Spikes annoy 1 type darts");
@@ -83,10 +85,10 @@ suggest(struct fixture *f, const char *user, const char *data, const char *const
 
 	snprintf(
 	    json, sizeof(json),
-	    "{\"id\":\"%d\",\"type\":4,\"token\":\"t\",\"guild_id\":\"1\",\"channel_id\":\"" CHANNEL
-	    "\",\"member\":{\"user\":{\"id\":\"%s\",\"username\":\"u\"},\"permissions\":\"0\"},"
+	    "{\"id\":\"%d\",\"type\":4,\"token\":\"t\",\"guild_id\":\"1\",\"channel_id\":\"%s"
+	    "\",\"member\":{\"user\":{\"id\":\"%s\",\"username\":\"u\"},\"permissions\":\"%s\"},"
 	    "\"data\":%s}",
-	    f->next_id++, user, data);
+	    f->next_id++, f->chan, user, strcmp(user, "9") == 0 ? "8" : "0", data);
 	d = cJSON_Parse(json);
 	assert_non_null(d);
 	assert_int_equal(interact_event(f->it, "INTERACTION_CREATE", d, 1000, &out), 1);
@@ -188,6 +190,55 @@ test_tension_entries(void **state)
 	suggest(*state, "1", data, goblins + 1);
 }
 
+/* A loader that knows no record but fails on the channel "broken". */
+static int
+broken_load(struct channel *fresh, void *ctx)
+{
+	(void)ctx;
+	return strcmp(channel_key(fresh), "discord:1300000000000000009") == 0 ? -1 : 0;
+}
+
+/*
+ * Autocomplete in a channel with no record creates none (nor a user
+ * record), yet completes as in an empty channel; in a channel whose record
+ * cannot be loaded it suggests nothing and does not crash (it used to call
+ * channel_gm(NULL)).
+ */
+static void
+test_no_record_created(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const none[] = {NULL};
+	static const char *const goblins[] = {"1d4 goblins", "2d4 goblins", NULL};
+	static const char *const sheet[] = {"fungeon sheet", NULL};
+	size_t chans = state_nchannels(f->d.state), users = state_nusers(f->d.state);
+	char data[512];
+
+	state_set_loader(f->d.state, broken_load, NULL);
+	f->chan = "1300000000000000002";
+	suggest(f, "3",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"sheet\",\"options\":"
+	        "[{\"type\":3,\"name\":\"who\",\"value\":\"\",\"focused\":true}]}]}",
+	        none);
+	STRIKE("gob", "");
+	suggest(f, "9", data, goblins);
+	suggest(f, "4",
+	        "{\"name\":\"help\",\"options\":[{\"type\":3,\"name\":\"command\","
+	        "\"value\":\"fungeon she\",\"focused\":true}]}",
+	        sheet);
+	assert_int_equal(state_nchannels(f->d.state), chans);
+	assert_int_equal(state_nusers(f->d.state), users);
+
+	f->chan = "1300000000000000009";
+	suggest(f, "9", data, none);
+	suggest(f, "9",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"sheet\",\"options\":"
+	        "[{\"type\":3,\"name\":\"who\",\"value\":\"\",\"focused\":true}]}]}",
+	        none);
+	assert_int_equal(state_nchannels(f->d.state), chans);
+	assert_int_equal(state_nusers(f->d.state), users);
+}
+
 int
 main(void)
 {
@@ -195,6 +246,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_fungeoneers, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_obstacles, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tension_entries, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_no_record_created, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

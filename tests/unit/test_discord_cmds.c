@@ -277,14 +277,84 @@ test_command_table_valid(void **state)
 	cJSON_Delete(arr);
 }
 
+/* want as Discord answers a GET: ids and defaults added, commands in
+ * another order, then edit applied (a JSON patch of one kind, see below). */
+static bool
+same_after(const char *edit)
+{
+	cJSON *want = discord_cmds_json(NULL), *have = cJSON_Duplicate(want, 1), *c, *o;
+	bool r;
+
+	cJSON_ArrayForEach(c, have)
+	{
+		cJSON_AddStringToObject(c, "id", "1500000000000000000");
+		cJSON_AddStringToObject(c, "application_id", "1100000000000000001");
+		cJSON_AddStringToObject(c, "version", "1500000000000000007");
+		cJSON_AddFalseToObject(c, "nsfw");
+		cJSON_AddNullToObject(c, "name_localizations");
+		if (cJSON_GetObjectItem(c, "default_member_permissions") == NULL)
+			cJSON_AddNullToObject(c, "default_member_permissions");
+		cJSON_AddItemToObject(c, "contexts",
+		                      cJSON_CreateIntArray((const int[]){0, 1, 2}, 3));
+	}
+	/* Discord's order is its own: the last command first. */
+	c = cJSON_DetachItemFromArray(have, cJSON_GetArraySize(have) - 1);
+	cJSON_InsertItemInArray(have, 0, c);
+	c = cJSON_GetArrayItem(have, 1); /* the first command of the table */
+	o = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "options"), 0);
+	if (strcmp(edit, "description") == 0)
+		cJSON_ReplaceItemInObject(c, "description", cJSON_CreateString("An old text"));
+	else if (strcmp(edit, "option-name") == 0)
+		cJSON_ReplaceItemInObject(o, "name", cJSON_CreateString("old"));
+	else if (strcmp(edit, "option-extra") == 0)
+		cJSON_AddTrueToObject(o, "autocomplete");
+	else if (strcmp(edit, "option-default") == 0)
+		cJSON_AddFalseToObject(o, "autocomplete");
+	else if (strcmp(edit, "option-missing") == 0)
+		cJSON_DeleteItemFromArray(cJSON_GetObjectItem(c, "options"), 0);
+	else if (strcmp(edit, "missing") == 0)
+		cJSON_DeleteItemFromArray(have, 2);
+	else if (strcmp(edit, "extra") == 0)
+		cJSON_AddItemToArray(have, cJSON_Duplicate(c, 1));
+	else if (strcmp(edit, "renamed") == 0)
+		cJSON_ReplaceItemInObject(c, "name", cJSON_CreateString("oldname"));
+	else if (strcmp(edit, "permissions") == 0)
+		cJSON_ReplaceItemInObject(c, "default_member_permissions", cJSON_CreateString("8"));
+	r = discord_cmds_same(want, have);
+	cJSON_Delete(want);
+	cJSON_Delete(have);
+	return r;
+}
+
+/* Registration compares what Discord holds with the table: what Discord
+ * adds is no difference, every stale part is. */
+static void
+test_same(void **state)
+{
+	cJSON *want = discord_cmds_json(NULL);
+
+	assert_true(same_after("none"));
+	assert_true(same_after("option-default"));
+	assert_false(same_after("description"));
+	assert_false(same_after("option-name"));
+	assert_false(same_after("option-extra"));
+	assert_false(same_after("option-missing"));
+	assert_false(same_after("missing"));
+	assert_false(same_after("extra"));
+	assert_false(same_after("renamed"));
+	assert_false(same_after("permissions"));
+	assert_false(discord_cmds_same(want, NULL));
+	assert_false(discord_cmds_same(want, cJSON_GetArrayItem(want, 0)));
+	cJSON_Delete(want);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_options),
-	    cmocka_unit_test(test_subcommands_and_gm),
-	    cmocka_unit_test(test_hash),
-	    cmocka_unit_test(test_command_table_valid),
+	    cmocka_unit_test(test_options), cmocka_unit_test(test_subcommands_and_gm),
+	    cmocka_unit_test(test_hash),    cmocka_unit_test(test_command_table_valid),
+	    cmocka_unit_test(test_same),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

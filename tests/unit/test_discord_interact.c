@@ -64,7 +64,8 @@ complete_entry(struct invocation *inv, const char *partial, struct completions *
 	for (size_t i = 0; entries[i] != NULL; i++)
 		if (strstr(entries[i], partial) != NULL)
 			completions_add(out, entries[i]);
-	completions_add(out, channel_key(inv->chan));
+	/* Autocomplete reads a channel's record, never creates one. */
+	completions_add(out, inv->chan != NULL ? channel_key(inv->chan) : "no record");
 }
 
 static const char *const sizes[] = {"small", "medium", "large", NULL};
@@ -562,8 +563,7 @@ test_autocomplete(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const sizes_l[] = {"large", "small"};
-	static const char *const entries[] = {"alpha", "beta", "gamma",
-	                                      "discord:1234567890123456789"};
+	static const char *const entries[] = {"alpha", "beta", "gamma", "no record"};
 
 	interaction(f, "1090", 4, ALICE,
 	            "{\"name\":\"pick\",\"options\":[{\"name\":\"size\",\"type\":3,"
@@ -583,6 +583,8 @@ test_autocomplete(void **state)
 	            "\"value\":\"small\"}]}");
 	assert_choices(f->out.callback_body, NULL, 0);
 	assert_int_equal(interact_stats(f->it)->autocompletes, 4);
+	assert_int_equal(state_nchannels(f->d.state), 0);
+	assert_int_equal(state_nusers(f->d.state), 0);
 }
 
 /* The id set forgets the oldest ids first and never loses a recent one,

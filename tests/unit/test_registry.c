@@ -490,7 +490,7 @@ advantage_and_naturals(void **state)
 	free(plain);
 	run(&d, "alice", false, "/roll 2d6 adv", out);
 	assert_string_equal(reply_error_text(out), "Adv rolls a plain d20 twice and this roll has "
-	                                           "none; write it as in /roll 1d20+5 adv.");
+	                                           "none; write it as in 1d20+5 adv.");
 	run(&d, "alice", false, "/roll 11d20 dis", out);
 	assert_true(reply_is_error(out));
 	/* "advantage" is not the word adv: the dice engine refuses it. */
@@ -561,7 +561,7 @@ roll_log_and_settings(void **state)
 	plain = reply_plain(out);
 	assert_string_equal(plain,
 	                    "Natural 20 and 1 marks on a lone d20: off.\nCompact output: off.\n"
-	                    "GM: /settings natural on|off, /settings compact on|off.\n");
+	                    "GM: /settings natural on or off, /settings compact on or off.\n");
 	free(plain);
 	reply_free(out);
 	rng_free(d.rng);
@@ -654,9 +654,10 @@ saved_rolls(void **state)
 	free(plain);
 	/* Bob has no fireball; the channel's is everyone's, a player's wins. */
 	run(&d, "bob", false, "/roll fireball", out);
-	assert_string_equal(reply_error_text(out), "'fireball' is neither dice nor a saved roll "
-	                                           "here; /saved lists the saved rolls, /help roll "
-	                                           "the notation.");
+	assert_string_equal(reply_error_text(out),
+	                    "'fireball' is neither dice nor a saved roll "
+	                    "here; /saved list lists the saved rolls, /help roll "
+	                    "the notation.");
 	run(&d, "bob", false, "/save fireball 1 channel:true", out);
 	assert_string_equal(reply_error_text(out), "Only the GM saves or deletes the channel's "
 	                                           "rolls; save your own without channel:true.");

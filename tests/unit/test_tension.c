@@ -50,6 +50,7 @@ every_event_row(void **unused)
 		assert_int_equal(c->amount, event_rows[i].amount);
 		assert_false(c->clamped);
 		assert_string_equal(c->reason, event_rows[i].reason);
+		tension_clear(&t);
 	}
 	assert_int_equal(tension_event_find("COMBAT"), TENSION_EV_COMBAT);
 	assert_int_equal(tension_event_find("fight"), -1);
@@ -65,6 +66,7 @@ event_with_extra_reason(void **unused)
 	                    "normal combat (goblins at the bridge)");
 	assert_string_equal(tension_event(&t, TENSION_EV_DOOR, "")->reason,
 	                    "breaking down a stuck or locked door");
+	tension_clear(&t);
 }
 
 static void
@@ -75,6 +77,7 @@ new_track_starts_at_one(void **unused)
 	tension_init(&t);
 	assert_int_equal(t.value, 1);
 	assert_int_equal(t.nhist, 0);
+	tension_clear(&t);
 }
 
 static void
@@ -105,6 +108,7 @@ clamps_at_ten(void **unused)
 	c = tension_set(&t, 11, "past");
 	assert_int_equal(t.value, 10);
 	assert_true(c->clamped);
+	tension_clear(&t);
 }
 
 static void
@@ -133,6 +137,7 @@ clamps_at_one(void **unused)
 	c = tension_set(&t, 0, "below");
 	assert_int_equal(t.value, 1);
 	assert_true(c->clamped);
+	tension_clear(&t);
 }
 
 static void
@@ -155,6 +160,9 @@ set_and_reset_are_recorded(void **unused)
 	assert_int_equal(t.nhist, 2);
 	assert_string_equal(t.hist[0].reason, "the GM's call");
 	assert_string_equal(t.hist[1].reason, "back to town");
+	tension_clear(&t);
+	assert_int_equal(t.nhist, 0);
+	assert_int_equal(t.value, 1);
 }
 
 static void
@@ -175,6 +183,8 @@ history_keeps_the_newest(void **unused)
 	/* each record follows from the one before it */
 	for (size_t i = 1; i < t.nhist; i++)
 		assert_int_equal(t.hist[i].from, t.hist[i - 1].to);
+	assert_int_equal(t.cap, TENSION_HISTORY_MAX);
+	tension_clear(&t);
 }
 
 static void
@@ -196,6 +206,7 @@ long_reason_is_cut_on_a_character(void **unused)
 	assert_true(strlen(c->reason) <= 160);
 	assert_true(utf8_valid(c->reason, strlen(c->reason)));
 	assert_int_equal(c->reason[strlen(c->reason) - 1], ')');
+	tension_clear(&t);
 }
 
 static void

@@ -101,13 +101,14 @@ struct inter {
 
 /* A scripted REST fault. */
 struct fault {
-	char kind[8];    /* "429", "5xx", "slow", "401" */
+	char kind[8];    /* "429", "5xx", "slow", "401", "echo" */
 	char match[128]; /* substring of "METHOD /path" */
 	int count;       /* answers left to spoil */
 	double retry;    /* 429: seconds */
 	bool global;     /* 429 */
 	int status;      /* 5xx */
 	int ms;          /* slow */
+	int pad;         /* echo: characters before the echoed header */
 };
 
 #define FAULTS_MAX 16
@@ -157,8 +158,8 @@ struct fake {
 	struct lock *locks;
 	int64_t global_lock;
 
-	cJSON *commands; /* the last registered set */
-	char commands_scope[160];
+	cJSON *scopes;            /* each scope's (PUT path's) command set, by path */
+	char commands_scope[160]; /* the scope of the last registration */
 
 	/* statistics */
 	struct {
@@ -169,8 +170,10 @@ struct fake {
 		uint64_t connections, identifies, resumes, resumed, heartbeats;
 		int64_t max_hb_gap, min_hb_gap;
 		uint64_t requests, registrations, r429, r5xx, r401, slow;
-		uint64_t early; /* requests before a 429's retry_after */
-		int last_close; /* the client's close code, -1 none */
+		uint64_t command_lists; /* GETs of a command set */
+		uint64_t echoes;        /* error bodies that echoed the token */
+		uint64_t early;         /* requests before a 429's retry_after */
+		int last_close;         /* the client's close code, -1 none */
 		uint64_t client_closes;
 		uint64_t zlib_connections;      /* that asked for compress=zlib-stream */
 		uint64_t raw_bytes, wire_bytes; /* gateway payloads, before and as sent */
@@ -234,6 +237,10 @@ struct http_answer {
 void rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
                       const char *ctype, const char *body, size_t len, struct http_answer *a);
 int rest_fake_fault(const char *args, char *err, size_t errlen);
+/* The command set held for scope (a PUT path), or NULL. */
+const cJSON *rest_fake_commands(const char *scope);
+/* Holds arr (taken) as scope's command set, with the fields Discord adds. */
+void rest_fake_set_commands(const char *scope, cJSON *arr);
 /* Interactions whose answer still lacks some of its template's "parts". */
 int rest_fake_parts_missing(void);
 /* At exit: each such interaction is a violation. */

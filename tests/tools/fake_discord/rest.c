@@ -119,34 +119,69 @@ gateway_bot(struct http_answer *a)
 	answer(a, 200, body);
 }
 
-static void
-put_commands(const char *path, const char *body, size_t len, struct http_answer *a)
+const cJSON *
+rest_fake_commands(const char *scope)
 {
-	cJSON *arr = cJSON_ParseWithLength(body, len), *c;
-	char *out;
+	return cJSON_GetObjectItemCaseSensitive(F.scopes, scope);
+}
+
+void
+rest_fake_set_commands(const char *scope, cJSON *arr)
+{
+	cJSON *c;
 	int i = 0;
 
-	if (check_commands(arr, "PUT commands") < 0) {
-		answer(a, 400, "{\"code\":50035,\"message\":\"Invalid Form Body\"}");
-		cJSON_Delete(arr);
-		return;
-	}
 	cJSON_ArrayForEach(c, arr)
 	{
 		char id[32];
 
 		snprintf(id, sizeof(id), "%" PRIu64,
 		         (uint64_t)1500000000000000000ull + (uint64_t)i++);
+		cJSON_DeleteItemFromObjectCaseSensitive(c, "id");
 		cJSON_AddStringToObject(c, "id", id);
-		cJSON_AddStringToObject(c, "application_id", F.app_id);
-		cJSON_AddStringToObject(c, "version", "1");
+		if (cJSON_GetObjectItemCaseSensitive(c, "application_id") == NULL)
+			cJSON_AddStringToObject(c, "application_id", F.app_id);
+		if (cJSON_GetObjectItemCaseSensitive(c, "version") == NULL)
+			cJSON_AddStringToObject(c, "version", "1");
+		/* Discord answers with its defaults filled in. */
+		if (cJSON_GetObjectItemCaseSensitive(c, "default_member_permissions") == NULL)
+			cJSON_AddNullToObject(c, "default_member_permissions");
+		if (cJSON_GetObjectItemCaseSensitive(c, "nsfw") == NULL)
+			cJSON_AddFalseToObject(c, "nsfw");
 	}
-	cJSON_Delete(F.commands);
-	F.commands = arr;
+	if (F.scopes == NULL)
+		F.scopes = cJSON_CreateObject();
+	cJSON_DeleteItemFromObjectCaseSensitive(F.scopes, scope);
+	cJSON_AddItemToObject(F.scopes, scope, arr);
+}
+
+static void
+put_commands(const char *path, const char *body, size_t len, struct http_answer *a)
+{
+	cJSON *arr = cJSON_ParseWithLength(body, len);
+	char *out;
+
+	if (check_commands(arr, "PUT commands") < 0) {
+		answer(a, 400, "{\"code\":50035,\"message\":\"Invalid Form Body\"}");
+		cJSON_Delete(arr);
+		return;
+	}
+	rest_fake_set_commands(path, arr);
 	snprintf(F.commands_scope, sizeof(F.commands_scope), "%s", path);
 	F.st.registrations++;
 	out = cJSON_PrintUnformatted(arr);
 	answer(a, 200, out);
+	cJSON_free(out);
+}
+
+static void
+get_commands(const char *path, struct http_answer *a)
+{
+	const cJSON *arr = rest_fake_commands(path);
+	char *out = arr != NULL ? cJSON_PrintUnformatted(arr) : NULL;
+
+	F.st.command_lists++;
+	answer(a, 200, out != NULL ? out : "[]");
 	cJSON_free(out);
 }
 
@@ -367,6 +402,22 @@ fault(const char *route, struct http_answer *a)
 			answer(a, f->status, "{\"message\":\"upstream connect error\",\"code\":0}");
 			return true;
 		}
+		if (strcmp(f->kind, "echo") == 0) {
+			/* A hostile or broken server that echoes the request's
+			 * headers in its error body, after pad characters. */
+			struct buf b;
+
+			F.st.echoes++;
+			buf_init(&b, 1 << 16);
+			buf_adds(&b, "{\"message\":\"");
+			for (int k = 0; k < f->pad; k++)
+				buf_addc(&b, 'x');
+			buf_addf(&b, "\",\"request_headers\":\"Authorization: Bot %s\"}", F.token);
+			answer(a, f->status >= 400 && f->status <= 499 ? f->status : 400,
+			       buf_str(&b));
+			buf_free(&b);
+			return true;
+		}
 		if (strcmp(f->kind, "401") == 0) {
 			const char *cb = strstr(route, " /interactions/");
 
@@ -464,11 +515,16 @@ rest_fake_handle(const char *method, const char *path, const char *auth, const c
 		limits(a, route);
 	if (strcmp(route, "GET /gateway/bot") == 0) {
 		gateway_bot(a);
-	} else if (strncmp(route, "PUT /applications/", 18) == 0 && strstr(route, "/commands")) {
+	} else if ((strncmp(route, "PUT /applications/", 18) == 0 ||
+	            strncmp(route, "GET /applications/", 18) == 0) &&
+	           strstr(route, "/commands")) {
 		if (strncmp(path + strlen("/applications/"), F.app_id, strlen(F.app_id)) != 0)
-			fake_violation("commands registered for application %.30s, not %s",
+			fake_violation("commands of application %.30s asked for, not %s",
 			               path + strlen("/applications/"), F.app_id);
-		put_commands(path, body, len, a);
+		if (route[0] == 'P')
+			put_commands(path, body, len, a);
+		else
+			get_commands(path, a);
 	} else if (strncmp(route, "POST /interactions/", 19) == 0 &&
 	           strstr(route, "/callback") != NULL) {
 		callback(path, body, len, a);
@@ -482,7 +538,9 @@ rest_fake_handle(const char *method, const char *path, const char *auth, const c
 }
 
 /* "rest429 match=/callback count=2 retry=0.5 global=1", "rest5xx match=X
- * count=3 status=502", "restslow match=X count=50 ms=1500", "rest401". */
+ * count=3 status=502", "restslow match=X count=50 ms=1500", "rest401",
+ * "restecho match=X pad=150 status=400" (the Authorization header echoed in
+ * the error body after pad characters). */
 int
 rest_fake_fault(const char *args, char *err, size_t errlen)
 {
@@ -497,7 +555,7 @@ rest_fake_fault(const char *args, char *err, size_t errlen)
 	p += 4;
 	snprintf(f.kind, sizeof(f.kind), "%.*s", (int)strcspn(p, " \n"), p);
 	if (strcmp(f.kind, "429") && strcmp(f.kind, "5xx") && strcmp(f.kind, "slow") &&
-	    strcmp(f.kind, "401")) {
+	    strcmp(f.kind, "401") && strcmp(f.kind, "echo")) {
 		snprintf(err, errlen, "unknown REST fault '%s'", f.kind);
 		return -1;
 	}
@@ -524,6 +582,8 @@ rest_fake_fault(const char *args, char *err, size_t errlen)
 			f.status = atoi(eq + 1);
 		else if (!strncmp(kv, "ms=", 3))
 			f.ms = atoi(eq + 1);
+		else if (!strncmp(kv, "pad=", 4))
+			f.pad = atoi(eq + 1);
 		p = kv + n;
 	}
 	for (i = 0; i < FAULTS_MAX && F.faults[i].count > 0; i++)

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Discord autocomplete against state it cannot read: a channel whose saved
+# record is damaged after the start (it was left on disk, being idle) gets
+# an empty list of suggestions, not a crash; a command there is refused
+# with a clear reply; the bot goes on answering elsewhere. Autocomplete in
+# a channel that never played creates no record.
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+REC=$WORK/record.jsonl
+BROKEN=1300000000000000000
+fake_start --heartbeat 2000 --record "$REC"
+BOT_EXTRA='evict_after = 1'
+bot_start
+wait_until "g['ready']" 10
+# Channel 0 gets a party, so its record holds something to suggest.
+inject "{\"count\":1,\"channels\":1,\"templates\":[$(tmpl fungeon '[{"type":1,"name":"join","options":[{"type":3,"name":"name","value":"Alba"},{"type":3,"name":"class","value":"fighter"}]}]' 'Alba' false)]}"
+wait_until "i['answered'] == 1" 10
+bot_stop
+grep -q "\"discord:$BROKEN\"" "$WORK/state/snapshot.dlv" || fail "the party was not saved"
+
+# Idle for longer than evict_after: the next start leaves it on disk.
+sleep 2
+identify_window
+bot_start
+wait_until "g['ready']" 10
+# Damage the channel's line in place (same size, same file): its checksum
+# no longer matches when the bot reads it on demand.
+python3 -c 'import sys
+p, key = sys.argv[1], sys.argv[2].encode()
+with open(p, "r+b") as f:
+    b = f.read()
+    off = b.index(b"\"Alba\"")
+    assert b.rfind(b"\n", 0, off) < b.rfind(key, 0, off)
+    f.seek(off + 1)
+    f.write(b"B")' "$WORK/state/snapshot.dlv" "discord:$BROKEN" || fail "cannot damage the snapshot"
+
+WHO='[{"type":1,"name":"sheet","options":[{"type":3,"name":"who","value":"","focused":true}]}]'
+inject "{\"count\":1,\"channels\":1,\"templates\":[{\"type\":4,\"data\":{\"type\":1,\"name\":\"fungeon\",\"options\":$WHO}}]}"
+wait_until "i['answered'] == 2" 10
+kill -0 "$BOT_PID" 2>/dev/null || fail "the bot died on autocomplete in an unreadable channel"
+grep -q "cannot load channel 'discord:$BROKEN'" "$BOT_LOG" || fail "the load failure was not logged"
+# choices N: the suggestions of the Nth autocomplete answer, as JSON.
+choices() { python3 -c 'import json, sys
+ac = [json.loads(l) for l in open(sys.argv[1])]
+ac = [json.loads(l["body"]) for l in ac if l["dir"] == "rest" and "/callback" in l["what"]]
+ac = [b for b in ac if b.get("type") == 8]
+print(json.dumps([c["value"] for c in ac[int(sys.argv[2]) - 1]["data"]["choices"]]))' "$REC" "$1"; }
+[ "$(choices 1)" = '[]' ] || fail "the suggestions for an unreadable channel: $(choices 1)"
+
+# A command there is refused with a clear reply.
+inject "{\"count\":1,\"channels\":1,\"templates\":[$(tmpl fungeon '[{"type":1,"name":"party"}]' 'cannot be read right now' true)]}"
+wait_until "i['answered'] == 3" 10
+
+# Repaired, the record loads and its party is suggested again.
+python3 -c 'import sys
+with open(sys.argv[1], "r+b") as f:
+    b = f.read()
+    f.seek(b.index(b"\"Blba\"") + 1)
+    f.write(b"A")' "$WORK/state/snapshot.dlv"
+inject "{\"count\":1,\"channels\":1,\"templates\":[{\"type\":4,\"data\":{\"type\":1,\"name\":\"fungeon\",\"options\":$WHO}}]}"
+wait_until "i['answered'] == 4" 10
+[ "$(choices 2)" = '["Alba"]' ] || fail "the repaired channel suggests $(choices 2)"
+
+# Autocomplete in channels that never played creates no record.
+inject "{\"count\":2,\"channels\":3,\"templates\":[{\"type\":4,\"data\":{\"type\":1,\"name\":\"fungeon\",\"options\":$WHO}}]}"
+wait_until "i['answered'] == 6" 10
+bot_stop
+if grep -q '"discord:130000000000000000[12]"' "$WORK/state/snapshot.dlv"; then
+	fail "autocomplete created a record for a channel that never played"
+fi
+finish
