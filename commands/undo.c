@@ -511,7 +511,7 @@ const struct command cmd_undo = {
             "wandering, vendors) as it was before the last command that changed it, and "
             "names that command. Only the one who made the change or the GM can undo it. "
             "Repeat to go further back: the channel keeps its last 10 changes (and at most "
-            "256 KiB of earlier state), across restarts. Rolls, /log, saved rolls, /settings "
-            "and the GM seat are not undone.",
+            "256 KiB of earlier state), across restarts. Rolls, {/log}, saved rolls, the channel's "
+            "settings and the GM seat are not undone.",
     .fn = undo_fn,
 };
