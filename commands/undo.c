@@ -33,6 +33,12 @@ struct undo_step {
 struct undo_hist {
 	size_t n; /* steps, oldest first */
 	struct undo_step steps[UNDO_STEPS];
+	/* The modules' encodings after the last command (memory only): the
+	 * "before" of the next change, so a command that changes nothing
+	 * encodes nothing. Valid when cached; every change to a module is
+	 * followed by channel_touch(), after which undo_after() refreshes it. */
+	bool cached;
+	char *cur[UNDO_NMODS]; /* owned, NULL: no state */
 };
 
 static void
@@ -72,6 +78,16 @@ hist_drop_oldest(struct undo_hist *h)
 	memmove(&h->steps[0], &h->steps[1], (h->n - 1) * sizeof(h->steps[0]));
 	h->n--;
 	memset(&h->steps[h->n], 0, sizeof(h->steps[0]));
+}
+
+static void
+cache_clear(struct undo_hist *h)
+{
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		free(h->cur[m]);
+		h->cur[m] = NULL;
+	}
+	h->cached = false;
 }
 
 static void
@@ -119,6 +135,7 @@ hist_destroy(void *p)
 	if (h == NULL)
 		return;
 	hist_clear(h);
+	cache_clear(h);
 	free(h);
 }
 
@@ -268,15 +285,17 @@ encode_mod(const struct channel *ch, int m)
 {
 	const void *mod = channel_mod_peek(ch, undo_ids[m]);
 	cJSON *o;
-	char *s;
+	char *p, *s;
 
 	if (mod == NULL)
 		return NULL;
 	o = chanmod_table[undo_ids[m]]->save(mod);
-	s = cJSON_PrintUnformatted(o);
+	p = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
-	if (s == NULL)
+	if (p == NULL)
 		abort(); /* out of memory, like xmalloc */
+	s = xstrdup(p);
+	cJSON_free(p);
 	return s;
 }
 
@@ -292,12 +311,18 @@ undoable(const struct invocation *inv)
 void
 undo_before(struct invocation *inv, struct undo_snap *snap)
 {
-	memset(snap, 0, sizeof(*snap));
+	struct undo_hist *h;
+
+	snap->active = false;
 	if (inv->path[0] == NULL || !undoable(inv))
 		return;
 	snap->active = true;
+	h = channel_mod(inv->chan, CHANMOD_UNDO);
+	if (h->cached)
+		return;
 	for (int m = 0; m < UNDO_NMODS; m++)
-		snap->before[m] = encode_mod(inv->chan, m);
+		h->cur[m] = encode_mod(inv->chan, m);
+	h->cached = true;
 }
 
 /* Appends the command path's names to buf ("fungeon damage"). */
@@ -380,43 +405,33 @@ put_what(struct reply *out, unsigned style, const struct undo_step *s)
 		reply_add(out, style, " %s", s->args);
 }
 
-static void
-snap_free(struct undo_snap *snap)
-{
-	for (int m = 0; m < UNDO_NMODS; m++)
-		cJSON_free(snap->before[m]);
-	memset(snap, 0, sizeof(*snap));
-}
-
 void
 undo_after(struct invocation *inv, struct undo_snap *snap)
 {
+	struct undo_hist *h = channel_mod_peek(inv->chan, CHANMOD_UNDO);
 	struct undo_step s;
 	bool any = false;
 
-	if (!snap->active || !channel_touched(inv->chan)) {
-		snap_free(snap);
+	if (!snap->active || h == NULL || !h->cached || !channel_touched(inv->chan))
 		return;
-	}
 	memset(&s, 0, sizeof(s));
 	for (int m = 0; m < UNDO_NMODS; m++) {
-		char *now = encode_mod(inv->chan, m);
-		const char *was = snap->before[m];
+		char *now = encode_mod(inv->chan, m), *was = h->cur[m];
 
 		if (was == NULL ? now != NULL : now == NULL || strcmp(was, now) != 0) {
 			s.has[m] = any = true;
-			s.before[m] = was != NULL ? xstrdup(was) : NULL;
-		}
-		cJSON_free(now);
+			s.before[m] = was;
+			h->cur[m] = now;
+		} else
+			free(now);
 	}
-	snap_free(snap);
 	if (!any)
 		return;
 	copy_bounded(s.who, sizeof(s.who), inv->from->user_key);
 	copy_bounded(s.name, sizeof(s.name), inv->from->user_name);
 	describe_path(inv, s.path, sizeof(s.path));
 	describe_args(inv, s.args, sizeof(s.args));
-	hist_push(channel_mod(inv->chan, CHANMOD_UNDO), &s);
+	hist_push(h, &s);
 }
 
 /* --- /undo --- */
@@ -493,6 +508,7 @@ undo_fn(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 	step_clear(s);
 	h->n--;
+	cache_clear(h); /* the restored states are encoded again when next needed */
 	channel_touch(inv->chan);
 	if (h->n > 0) {
 		reply_add(out, 0, "%zu more change%s can be undone; the next is %s's ", h->n,

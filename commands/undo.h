@@ -1,11 +1,13 @@
 /*
  * undo: /undo, and the channel's undo history (module slot CHANMOD_UNDO).
  *
- * Before a command runs, the dispatcher asks undo_before() for the saved
- * encodings of the channel's game modules (Tension, Fungeon, the dungeon
- * procedure); after it, undo_after() compares them with the new ones and,
- * when the command changed any, records one step: who ran what, and the
- * previous encoding of each module it changed. /undo restores the newest
+ * The history keeps, in memory, the saved encodings of the channel's game
+ * modules (Tension, Fungeon, the dungeon procedure) as the last command
+ * left them (undo_before() makes them when missing). After a command that
+ * touched the channel, undo_after() encodes the modules again and, when
+ * any changed, records one step: who ran what, and the previous encoding
+ * of each module it changed. A command that touches nothing encodes
+ * nothing (every change is followed by channel_touch(), see state.h). /undo restores the newest
  * step's modules; only the one who made that change or the GM may.
  *
  * Bounded: a channel keeps its last UNDO_STEPS steps and at most
@@ -18,7 +20,7 @@
  * /saved), /settings, the GM seat (/gm), /help and /undo itself.
  *
  * Ownership: the history belongs to its channel record (channel_mod()); an
- * undo_snap is the caller's, freed by undo_after().
+ * undo_snap is the caller's.
  */
 #ifndef DELVER_UNDO_H
 #define DELVER_UNDO_H
@@ -36,14 +38,13 @@
 #define UNDO_NMODS 3
 
 struct undo_snap {
-	bool active;
-	char *before[UNDO_NMODS]; /* encodings (cJSON_free), NULL: no state */
+	bool active; /* the command may leave a step */
 };
 
-/* Encodes the game modules before inv runs (nothing for a command that is
- * not undoable). */
+/* Before inv runs: marks whether it is undoable and makes sure the
+ * history holds the modules' current encodings. */
 void undo_before(struct invocation *inv, struct undo_snap *snap);
-/* Records the step when inv changed a game module; frees snap. */
+/* After inv ran: records the step when it changed a game module. */
 void undo_after(struct invocation *inv, struct undo_snap *snap);
 
 /* How many steps the channel's history holds (tests). */

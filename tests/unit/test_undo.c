@@ -184,7 +184,7 @@ history_saves_and_loads_exactly(void **unused)
 {
 	void *h;
 	cJSON *o, *o2;
-	char *t1, *t2, err[256];
+	char *t1, *t2, *t3, *t4, err[256];
 
 	(void)unused;
 	run("gm", "/gm claim");
@@ -198,8 +198,15 @@ history_saves_and_loads_exactly(void **unused)
 	o2 = undo_mod.save(h);
 	t2 = cJSON_PrintUnformatted(o2);
 	assert_string_equal(t1, t2);
-	/* The loaded history undoes like the one it came from. */
+	/* The loaded history (no encodings in memory yet, as after a restart)
+	 * records the next change and undoes like the one it came from. */
 	channel_mod_set(table(), CHANMOD_UNDO, h);
+	t3 = mod_text(CHANMOD_TENSION);
+	run("gm", "/tension raise 1 # door");
+	assert_int_equal(undo_depth(table()), 4);
+	assert_non_null(strstr(run("gm", "/undo"), "Undid gm's /tension raise 1 # door:"));
+	t4 = mod_text(CHANMOD_TENSION);
+	assert_string_equal(t3, t4);
 	assert_string_equal(run("gm", "/undo"),
 	                    "Undid gm's /tension raise 2 # noise: Tension state is as it was "
 	                    "before.\n2 more changes can be undone; the next is gm's /light add "
@@ -208,6 +215,8 @@ history_saves_and_loads_exactly(void **unused)
 	cJSON_Delete(o2);
 	free(t1);
 	free(t2);
+	free(t3);
+	free(t4);
 }
 
 static void
