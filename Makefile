@@ -24,7 +24,7 @@ VERSION   := 0.1.0
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS      := libwebsockets libcurl libcjson libuv inih libsystemd openssl zlib libutf8proc \
-             libedit
+             libedit sqlite3
 
 CFLAGS    ?= -O2 -g
 WERROR    ?= -Werror
@@ -183,7 +183,7 @@ bench: all $(BENCH_BIN) tools
 # libFuzzer targets are built with clang whatever CC is.
 # The code under test is compiled once with coverage hooks but without
 # libFuzzer's main (fuzzer-no-link); each target then links against it.
-FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
                -D_GNU_SOURCE -DFUZZING -DDELVER_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS)
 FUZZ_OBJ  := $(CORE_SRC:%.c=build/fuzz/obj/%.o)
 build/fuzz/obj/%.o: %.c
