@@ -598,6 +598,26 @@ test_owner_commands(void **state)
 	assert_int_equal(reloads, 1);
 }
 
+/* /undo is !undo on IRC: refused to another player by NOTICE, and the
+ * change named as it is typed here. */
+static void
+test_undo(void **state)
+{
+	struct fixture *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	feed(f, ":alice!a@h PRIVMSG #a :!tension raise 2 # noise");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!undo");
+	assert_string_equal(out(f), "NOTICE bob :\x03"
+	                            "04\x02\x02The last change here is alice's !tension raise 2 "
+	                            "# noise; only alice or the GM can undo it.\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!undo");
+	assert_string_equal(out(f), "PRIVMSG #a :Undid alice's \x02!tension raise 2 # noise\x0f: "
+	                            "Tension state is as it was before. · Nothing more can be "
+	                            "undone here.\r\n"); /* short: one IRC line */
+}
+
 int
 main(void)
 {
@@ -618,6 +638,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_addressed_and_help, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_owner_commands, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_undo, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
