@@ -75,7 +75,7 @@ MAN_SRC   := $(wildcard bot/man/*.md)
 MAN_OUT   := $(MAN_SRC:bot/man/%.md=build/man/%) build/man/delver.8
 TOOL_SRC  := $(wildcard tests/tools/*.c)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 30
 
 .PHONY: all run test unit unit-sanitize integration lint format bench fuzz \
         fuzz-run deps deps-run install uninstall clean tools man
