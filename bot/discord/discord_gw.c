@@ -389,6 +389,20 @@ gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t
 }
 
 void
+gw_restore_identify(struct gw *g, int64_t at, int64_t now)
+{
+	if (g->state != GW_IDLE)
+		return;
+	g->last_identify = at < now ? at : now;
+}
+
+int64_t
+gw_last_identify(const struct gw *g)
+{
+	return g->last_identify == INT64_MIN / 2 ? INT64_MIN : g->last_identify;
+}
+
+void
 gw_start(struct gw *g, int64_t now)
 {
 	if (g->state != GW_IDLE)
@@ -808,6 +822,7 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 {
 	size_t pick;
 	char *text;
+	bool identify;
 
 	if (g->nout == 0 || g->state < GW_WAIT_HELLO || g->state > GW_READY)
 		return NULL;
@@ -816,7 +831,8 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 		return NULL;
 	text = g->out[pick].text;
 	*len = g->out[pick].len;
-	if (g->out[pick].identify)
+	identify = g->out[pick].identify;
+	if (identify)
 		g->last_identify = now; /* the spacing counts from the wire */
 	if (g->out[pick].heartbeat) {
 		/* An ACK is owed from when the heartbeat left, not from when it
@@ -829,6 +845,8 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 	g->nout--;
 	g->sent[g->sent_next] = now;
 	g->sent_next = (g->sent_next + 1) % GW_BUDGET;
+	if (identify && g->h.identified != NULL)
+		g->h.identified(g->h.ctx);
 	return text;
 }
 
