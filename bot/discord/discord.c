@@ -187,13 +187,21 @@ answer_free(struct answer *a)
 static void on_followup(void *ctx, const struct rest_result *res);
 
 /* Sends the next follow-up of an answer, or frees the answer when none is
- * left: one at a time, so that they arrive in order. */
+ * left: one at a time, so that they arrive in order. The operator stats
+ * count an answer with follow-ups as answered once the last one went. */
 static void
 next_followup(struct answer *a)
 {
 	struct discord *dc = a->dc;
 
-	if (a->next >= a->nfollowups || dc->rest == NULL) {
+	if (a->next >= a->nfollowups) {
+		if (a->nfollowups > 0)
+			opstats_add(OPSTATS_ANSWERED);
+		answer_free(a);
+		return;
+	}
+	if (dc->rest == NULL) {
+		count_failed(dc); /* REST stopped: the rest of the answer is lost */
 		answer_free(a);
 		return;
 	}
@@ -208,9 +216,11 @@ on_followup(void *ctx, const struct rest_result *res)
 	struct answer *a = ctx;
 
 	if (res->status < 200 || res->status > 299) {
-		log_warnx("discord: follow-up %zu of %zu of the answer to interaction %s failed "
-		          "(%ld); the rest of the answer is not sent",
-		          a->next, a->nfollowups, a->id, res->status);
+		/* a failed answer for the operator, as a failed callback is */
+		if (count_failed(a->dc))
+			log_warnx("discord: follow-up %zu of %zu of the answer to interaction %s "
+			          "failed (%ld); the rest of the answer is not sent",
+			          a->next, a->nfollowups, a->id, res->status);
 		answer_free(a);
 		return;
 	}
@@ -227,7 +237,8 @@ on_callback(void *ctx, const struct rest_result *res)
 		uint64_t took = res->sent_ns > a->rx_ns ? res->sent_ns - a->rx_ns : 0;
 
 		dc->stats.answered++;
-		opstats_add(OPSTATS_ANSWERED);
+		if (a->nfollowups == 0)
+			opstats_add(OPSTATS_ANSWERED); /* else once the last follow-up went */
 		opstats_time(took);
 		record(dc, took);
 		next_followup(a);
