@@ -24,7 +24,7 @@ VERSION   := 0.1.0
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS      := libwebsockets libcurl libcjson libuv inih libsystemd openssl zlib libutf8proc \
-             libedit
+             libedit sqlite3
 
 CFLAGS    ?= -O2 -g
 WERROR    ?= -Werror
@@ -71,12 +71,14 @@ BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(BUILD)/bench/%)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+MAN_SRC   := $(wildcard bot/man/*.md)
+MAN_OUT   := $(MAN_SRC:bot/man/%.md=build/man/%) build/man/delver.8
 TOOL_SRC  := $(wildcard tests/tools/*.c)
 TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 FUZZ_SECONDS ?= 60
 
 .PHONY: all run test unit unit-sanitize integration lint format bench fuzz \
-        fuzz-run deps deps-run install uninstall clean tools
+        fuzz-run deps deps-run install uninstall clean tools man
 .DEFAULT_GOAL := all
 
 all: delver
@@ -120,6 +122,21 @@ $(BUILD)/tools/%: tests/tools/%.c $$(wildcard tests/tools/$$*/*.c tests/tools/$$
 		$(wildcard tests/tools/$*/*.c) $(BUILD)/libdelver.a $(LIBS)
 
 -include $(CORE_OBJ:.o=.d) $(BUILD)/bot/main.d
+
+# The manual pages: delver(8) is written in roff; the others are Markdown
+# sources that lowdown turns into roff.
+man: $(MAN_OUT)
+
+build/man/%: bot/man/%.md
+	@mkdir -p $(@D)
+	@command -v lowdown >/dev/null || \
+		{ echo "make: the manual pages need lowdown (apt-get install lowdown)" >&2; exit 1; }
+	@echo "  MAN     $@"
+	@lowdown --out-no-smarty -s -Tman -o $@ $<
+
+build/man/delver.8: bot/man/delver.8
+	@mkdir -p $(@D)
+	cp $< $@
 
 deps:
 	@sh tests/deps.sh test
@@ -166,7 +183,7 @@ bench: all $(BENCH_BIN) tools
 # libFuzzer targets are built with clang whatever CC is.
 # The code under test is compiled once with coverage hooks but without
 # libFuzzer's main (fuzzer-no-link); each target then links against it.
-FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_CFLAGS := -std=c11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
                -D_GNU_SOURCE -DFUZZING -DDELVER_VERSION='"$(VERSION)"' -I. $(PKG_CFLAGS)
 FUZZ_OBJ  := $(CORE_SRC:%.c=build/fuzz/obj/%.o)
 build/fuzz/obj/%.o: %.c
@@ -191,11 +208,14 @@ fuzz-run: fuzz
 # The units get the installed paths; /etc/delver is created for the
 # configuration, which uninstall leaves (and the directory, unless empty).
 UNITS := delver.service delver@.service
-install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(SYSCONFDIR)/delver $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
+install: all man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/delver $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(DOCDIR)
 	install -m 0755 delver $(DESTDIR)$(BINDIR)/delver
-	install -m 0644 bot/delver.8 $(DESTDIR)$(MANDIR)/man8/delver.8
+	for m in $(MAN_OUT); do \
+		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s && \
+		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+	done
 	install -m 0644 config/delver.conf.example $(DESTDIR)$(DOCDIR)/delver.conf.example
 	for u in $(UNITS); do \
 		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
@@ -204,7 +224,8 @@ install: all
 	done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/delver $(DESTDIR)$(MANDIR)/man8/delver.8 \
+	for m in $(notdir $(MAN_OUT)); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$$m; done
+	rm -f $(DESTDIR)$(BINDIR)/delver \
 		$(DESTDIR)$(DOCDIR)/delver.conf.example \
 		$(UNITS:%=$(DESTDIR)$(UNITDIR)/%)
 	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true

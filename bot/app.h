@@ -12,7 +12,7 @@
  * Stop: SIGTERM, SIGINT or app_shutdown() tell systemd STOPPING=1, then run
  * two phases, each service in turn in reverse start order:
  *   drain: stop taking commands and answer those in flight (transports);
- *          write the final snapshot (the store, which drains last);
+ *          commit what is left (the store, which drains last);
  *   stop:  close connections and files.
  * Each step ends when the service calls app_service_done(), or after its
  * timeout (then a warning is logged and the stop goes on). Then delver's
@@ -138,5 +138,9 @@ int app_run(const struct app_opts *o);
 /* --check-config: loads and validates the configuration, with its secrets,
  * prints the verdict and returns the exit status (0 valid, 1 not). */
 int app_check_config(const struct app_opts *o);
+/* --restore FILE: replaces the state directory's database (the one the
+ * configuration and options name) by a copy of FILE (persist_restore).
+ * Returns APP_EXIT_OK, or APP_EXIT_FAILURE with the error logged. */
+int app_restore(const struct app_opts *o, const char *file);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bot/log.h"
+#include "bot/store/persist.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -156,4 +157,22 @@ app_check_config(const struct app_opts *o)
 	buf_free(&b);
 	config_free(c);
 	return APP_EXIT_OK;
+}
+
+int
+app_restore(const struct app_opts *o, const char *file)
+{
+	char err[8192];
+	struct config *c = app_config_load(o, err, sizeof(err));
+	int rc;
+
+	if (c == NULL) {
+		log_error("%s", err);
+		return APP_EXIT_FAILURE;
+	}
+	rc = persist_restore(c->bot.state_dir, file, err, sizeof(err));
+	if (rc < 0)
+		log_error("%s", err);
+	config_free(c);
+	return rc < 0 ? APP_EXIT_FAILURE : APP_EXIT_OK;
 }

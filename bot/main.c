@@ -23,7 +23,7 @@ usage(FILE *f)
 	        "              [--channel NAME] [--color WHEN] [--seed N] [--shard ID]\n"
 	        "              [--log-level LEVEL] [--state-dir DIR] [--fsync POLICY]\n"
 	        "              [--snapshot-interval SECONDS] [--evict-after SECONDS]\n"
-	        "              [--salvage] [--version] [--help]\n"
+	        "              [--salvage] [--restore FILE] [--version] [--help]\n"
 	        "\n"
 	        "  --config PATH      the configuration file (default: %s;\n"
 	        "                     when it does not exist, the defaults: the console)\n"
@@ -44,13 +44,16 @@ usage(FILE *f)
 	        "  --fsync POLICY     always (durable before each reply), everysec or no\n"
 	        "                     (default: [bot] fsync, everysec)\n"
 	        "  --snapshot-interval SECONDS\n"
-	        "                     seconds between snapshots, 1 to 86400 (default:\n"
+	        "                     seconds between snapshot files, 1 to 86400 (default:\n"
 	        "                     [bot] snapshot_interval, 60)\n"
+	        "  --restore FILE     replace the state by a copy of a snapshot file and\n"
+	        "                     exit (the database it replaces is moved aside)\n"
 	        "  --evict-after SECONDS\n"
 	        "                     idle seconds before a channel leaves memory, 0 never\n"
 	        "                     (default: [bot] evict_after, 86400)\n"
-	        "  --salvage          move damaged state files aside (FILE.bad-TIME) and\n"
-	        "                     start from what is readable, instead of refusing\n"
+	        "  --salvage          when importing state files of the old format, move\n"
+	        "                     damaged ones aside (FILE.bad-TIME) and import what\n"
+	        "                     is readable, instead of refusing\n"
 	        "  --version          print the version and exit\n"
 	        "  --help             print this help and exit\n",
 	        DELVER_CONFIG_PATH);
@@ -119,6 +122,7 @@ main(int argc, char **argv)
 		ARG_LOG_LEVEL,
 		ARG_PERSIST, /* --state-dir, --fsync, --snapshot-interval, --evict-after */
 		ARG_SALVAGE,
+		ARG_RESTORE,
 	};
 	static const struct option longopts[] = {
 	    {"config", required_argument, NULL, ARG_CONFIG},
@@ -135,6 +139,7 @@ main(int argc, char **argv)
 	    {"snapshot-interval", required_argument, NULL, ARG_PERSIST},
 	    {"evict-after", required_argument, NULL, ARG_PERSIST},
 	    {"salvage", no_argument, NULL, ARG_SALVAGE},
+	    {"restore", required_argument, NULL, ARG_RESTORE},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -145,6 +150,7 @@ main(int argc, char **argv)
 	char perr[256];
 	int idx;
 	bool check = false;
+	const char *restore = NULL;
 	enum log_level lvl;
 	long long v;
 	char *end;
@@ -206,6 +212,9 @@ main(int argc, char **argv)
 		case ARG_SALVAGE:
 			o.salvage = true;
 			break;
+		case ARG_RESTORE:
+			restore = optarg;
+			break;
 		case 'V':
 			printf("delver %s\n", DELVER_VERSION);
 			return 0;
@@ -222,5 +231,7 @@ main(int argc, char **argv)
 		        argv[optind]);
 		return 2;
 	}
+	if (restore != NULL)
+		return app_restore(&o, restore);
 	return check ? app_check_config(&o) : app_run(&o);
 }

@@ -73,7 +73,10 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 	}
 	run_handler(inv, out);
 done:
-	if (state_flush(d->state, persist_channel, persist_user, d) > 0 && !reply_is_error(out)) {
+	if ((d->persist_flush != NULL
+	         ? d->persist_flush(d->persist_ctx)
+	         : state_flush(d->state, persist_channel, persist_user, d)) > 0 &&
+	    !reply_is_error(out)) {
 		reply_to(out, REPLY_CHANNEL);
 		reply_line(out, RS_BAD,
 		           "Warning: this change could not be saved to disk and may be lost if "

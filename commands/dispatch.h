@@ -26,6 +26,10 @@ struct dispatch {
 	 * (the reply then says so). Either may be NULL (no persistence). */
 	int (*persist_channel)(struct channel *ch, void *ctx);
 	int (*persist_user)(struct user *u, void *ctx);
+	/* When set, called instead of the two above after each command: makes
+	 * every touched record durable at once (one transaction) and returns the
+	 * number that could not be. */
+	int (*persist_flush)(void *ctx);
 	void *persist_ctx;
 };
 

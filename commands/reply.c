@@ -415,12 +415,13 @@ push_span(struct reply *r, unsigned style, const struct ustyle *us)
 static void
 error_extend(struct reply *r)
 {
-	const struct reply_block *b = &r->msg[REPLY_CHANNEL].blocks[0];
+	const struct reply_block *b;
 	struct buf t;
 
 	if (!r->error || r->cur != REPLY_CHANNEL || r->msg[REPLY_CHANNEL].nblocks != 1 ||
 	    !r->line_open[REPLY_CHANNEL])
 		return;
+	b = &r->msg[REPLY_CHANNEL].blocks[0]; /* blocks may be NULL until one exists */
 	buf_init(&t, 4 * (size_t)SPAN_MAX);
 	for (size_t i = 0; i < b->nspans; i++)
 		buf_add(&t, b->spans[i].text, b->spans[i].len);

@@ -10,14 +10,15 @@ set -eu
 # Building and running: the compiler and the libraries' headers.
 RUN_PKGS="make gcc pkg-config libwebsockets-dev libwebsockets-evlib-uv
 libcurl4-openssl-dev libssl-dev zlib1g-dev libcjson-dev libinih-dev libsystemd-dev
-libuv1-dev uthash-dev libutf8proc-dev libedit-dev"
+libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev"
 
 # Testing: clang and its sanitizer runtime (fuzzing), clang-format (lint),
 # cmocka (unit tests), valgrind, python3 and ngircd (IRC tests), tmux (the
 # interactive console's test), openssl (test certificates), systemd
-# (systemd-analyze), man-db and groff (the man page), procps.
+# (systemd-analyze), man-db, groff and lowdown (the manual pages), procps,
+# sqlite3 (to look into a state database).
 TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
-ngircd tmux openssl systemd man-db groff-base procps"
+ngircd tmux openssl systemd man-db groff-base lowdown procps sqlite3"
 
 case "${1:-test}" in
 run) PKGS=$RUN_PKGS ;;

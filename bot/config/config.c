@@ -649,6 +649,7 @@ config_defaults(void)
 	struct config *c = xcalloc(1, sizeof(*c));
 
 	c->bot.snapshot_interval = 60;
+	c->bot.snapshot_keep = 24;
 	c->bot.fsync = FSYNC_EVERYSEC;
 	c->bot.evict_after = 86400;
 	c->bot.log_level = LOG_LEVEL_INFO;

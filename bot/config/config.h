@@ -34,6 +34,7 @@ enum fsync_policy {
 struct config_bot {
 	char *state_dir;          /* NULL: $STATE_DIRECTORY, else ./state */
 	int snapshot_interval;    /* seconds, default 60 */
+	int snapshot_keep;        /* snapshot files kept, 1 to 10000; default 24 */
 	enum fsync_policy fsync;  /* default everysec */
 	int evict_after;          /* idle seconds before a channel leaves memory;
 	                             0: never; default 86400 */

@@ -23,6 +23,8 @@ static const struct key bot_keys[] = {
      KEY_OPTIONAL},
     {"snapshot_interval", KEY_INT, B(snapshot_interval), 0, 0, 1, 86400,
      "a whole number of seconds", NULL, NULL, 0},
+    {"snapshot_keep", KEY_INT, B(snapshot_keep), 0, 0, 1, 10000, "a whole number of snapshot files",
+     NULL, NULL, 0},
     {"fsync", KEY_CHOICE, B(fsync), 0, 0, 0, 0, NULL, NULL, fsync_choices, 0},
     {"evict_after", KEY_INT, B(evict_after), 0, 0, 0, 31536000,
      "a whole number of seconds (0: never)", NULL, NULL, 0},

@@ -106,14 +106,18 @@ walk(const char *path, bool major_only, struct buf *b)
 		const char *seg = ++p;
 		size_t n = strcspn(seg, "/?");
 
+		/* buf_add rather than buf_addf: this runs for every request. */
 		if (keep > 0) {
-			buf_addf(b, "/%.*s", (int)n, seg);
+			buf_addc(b, '/');
+			buf_add(b, seg, n);
 			keep--;
 		} else if (!major_only) {
-			if (is_id(seg, n))
+			if (is_id(seg, n)) {
 				buf_adds(b, "/:id");
-			else
-				buf_addf(b, "/%.*s", (int)n, seg);
+			} else {
+				buf_addc(b, '/');
+				buf_add(b, seg, n);
+			}
 			keep = major_after(seg, n);
 		} else {
 			keep = major_after(seg, n);
@@ -128,7 +132,8 @@ rl_route(const char *method, const char *path, char *out, size_t len)
 	struct buf b;
 
 	buf_init(&b, len > 0 ? len - 1 : 0);
-	buf_addf(&b, "%s ", method);
+	buf_adds(&b, method);
+	buf_addc(&b, ' ');
 	walk(path, false, &b);
 	snprintf(out, len, "%s", buf_str(&b));
 	buf_free(&b);

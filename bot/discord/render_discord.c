@@ -53,7 +53,7 @@ struct unit {
 
 struct units {
 	struct unit *v;
-	size_t n;
+	size_t n, cap;
 };
 
 struct dbuttons {
@@ -135,7 +135,10 @@ units_add(struct units *u, enum ukind kind, bool fenced, struct buf *text)
 {
 	struct unit *x;
 
-	u->v = xrealloc(u->v, (u->n + 1) * sizeof(*u->v));
+	if (u->n == u->cap) { /* doubling: one allocation for most replies */
+		u->cap = u->cap != 0 ? 2 * u->cap : 16;
+		u->v = xrealloc(u->v, u->cap * sizeof(*u->v));
+	}
 	x = &u->v[u->n++];
 	memset(x, 0, sizeof(*x));
 	x->text = buf_take(text);
@@ -161,15 +164,23 @@ units_free(struct units *u)
 static void
 fence_text(struct buf *b, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s != '\0') {
+		const char *run = s;
+		unsigned char c;
 
-		if (c < 0x20 || c == 0x7f)
-			buf_addc(b, ' ');
-		else
-			buf_addc(b, *s);
-		if (c == '`')
+		/* Plain characters go in as one run: this runs for every line. */
+		while ((c = (unsigned char)*s) >= 0x20 && c != 0x7f && c != '`')
+			s++;
+		buf_add(b, run, (size_t)(s - run));
+		if (c == '\0')
+			break;
+		if (c == '`') {
+			buf_addc(b, '`');
 			buf_adds(b, ZWSP);
+		} else {
+			buf_addc(b, ' ');
+		}
+		s++;
 	}
 }
 

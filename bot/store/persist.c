@@ -1,4 +1,4 @@
-/* persist: journal, snapshots, restore and eviction together; see persist.h. */
+/* persist: the state written through to one SQLite database; see persist.h. */
 #include "bot/store/persist.h"
 
 #include <errno.h>
@@ -11,13 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <sqlite3.h>
 #include <uthash.h>
 
-#include "bot/store/bgsave.h"
-#include "bot/store/fsio.h"
-#include "bot/store/hugeheap.h"
-#include "bot/store/journal.h"
 #include "bot/log.h"
+#include "bot/store/fsio.h"
+#include "bot/store/journal.h"
 #include "bot/store/record.h"
 #include "bot/store/restore.h"
 #include "bot/store/snapshot.h"
@@ -26,60 +26,78 @@
 #undef uthash_fatal
 #define uthash_fatal(msg) abort()
 
-#define TICK_MS       1000 /* fsync (everysec), retries, snapshot and sweep checks */
-#define RETRY_SECONDS 10   /* after a failed snapshot */
+#define TICK_MS       1000 /* retries, the everysec checkpoint */
 #define SWEEP_SECONDS 60   /* between eviction sweeps */
+#define BUSY_MS       5000 /* a checkpoint holding the database */
 
-/* A record whose append failed: "c:<key>" or "u:<key>". */
+/* A record whose commit failed: "c:<key>" or "u:<key>". */
 struct retry {
 	char id[KEY_MAX + 2];
-	uint64_t change; /* p->changes when it failed */
 	UT_hash_handle hh;
 };
+
+enum stmt {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_PUT_CHANNEL,
+	ST_DEL_CHANNEL,
+	ST_PUT_USER,
+	ST_GET_CHANNEL,
+	ST_COUNT,
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_PUT_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec) VALUES(?1, ?2, ?3, ?4) "
+                       "ON CONFLICT(key) DO UPDATE SET last_used = excluded.last_used, "
+                       "version = excluded.version, rec = excluded.rec",
+    [ST_DEL_CHANNEL] = "DELETE FROM channels WHERE key = ?1",
+    [ST_PUT_USER] = "INSERT INTO users(key, version, rec) VALUES(?1, ?2, ?3) "
+                    "ON CONFLICT(key) DO UPDATE SET version = excluded.version, rec = excluded.rec",
+    [ST_GET_CHANNEL] = "SELECT version, rec FROM channels WHERE key = ?1",
+};
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS channels(key TEXT PRIMARY KEY NOT NULL, "
+    "last_used INTEGER NOT NULL, version INTEGER NOT NULL, rec BLOB NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS users(key TEXT PRIMARY KEY NOT NULL, "
+    "version INTEGER NOT NULL, rec BLOB NOT NULL) WITHOUT ROWID;";
 
 struct persist {
 	uv_loop_t *loop;
 	struct state *st;
 	struct persist_opts o;
 	char dir[4096];
+	char path[4200]; /* the database file */
 	int lock_fd;
-	struct journal *j;      /* the current journal, or NULL when none could be made */
-	uint64_t next_seq;      /* the number of the next journal file */
-	struct snapshot *snap;  /* the installed snapshot, for lookups (or NULL) */
-	int64_t taken;          /* when snap's image was taken */
-	int64_t clock;          /* unix seconds, never going back */
-	uint64_t changes;       /* records handed to the hooks so far */
-	uint64_t saved_changes; /* of those, the ones the installed snapshot holds */
-	uint64_t bg_changes;    /* changes when the running snapshot forked */
-	int64_t bg_taken;
-	bool need_snapshot;        /* soon, whether or not anything changed */
-	bool bg_need;              /* need_snapshot when the running snapshot forked */
-	uint64_t next_snapshot_ms; /* uv_now() of the next snapshot check */
+	sqlite3 *db;
+	sqlite3_stmt *stmt[ST_COUNT];
+	bool in_batch; /* a transaction of persist_flush is open */
+	char **batch;  /* the ids written in it ("c:key"), for a failed commit */
+	size_t nbatch, batch_cap;
+	int64_t clock; /* unix seconds, never going back */
 	uint64_t next_sweep_ms;
-	struct bgsave *bg;
-	bool bg_preparing; /* a new journal is being made for a snapshot */
-	bool closing;
-	int close_phase;        /* close_step's progress */
-	void (*closed)(void *); /* persist_close_async's callback */
-	void *closed_ctx;
-	uv_timer_t tick;
-	int works;                 /* thread-pool jobs not yet done */
-	struct journal *syncing_j; /* the journal an everysec fsync is running on */
-	bool failing;              /* appends are failing (log once) */
+	bool failing;       /* commits are failing (log once) */
+	bool import_failed; /* a record of the import could not be written */
 	struct retry *retry;
+	/* everysec: a checkpoint on the thread pool, on its own connection */
+	sqlite3 *ckpt_db;
+	bool ckpt_running;
+	bool ckpt_due; /* a commit since the last checkpoint began */
+	int ckpt_rc;
+	/* snapshot files, written on the thread pool */
+	struct snapjob *snap;  /* the running one, or NULL */
+	uint64_t snap_appends; /* stats.appends when the last one began */
+	uint64_t next_snapshot_ms;
+	bool closing;
+	void (*closed)(void *);
+	void *closed_ctx;
+	uv_work_t ckpt_req;
+	uv_timer_t tick;
 	struct persist_stats stats;
-};
-
-/* A thread-pool job: an fsync, or making the next journal. */
-struct job {
-	uv_work_t req;
-	bool fsync;
-	struct persist *p;
-	struct journal *j;
-	uint64_t size; /* fsync: the journal's size when it began */
-	uint64_t seq;  /* new journal: its number */
-	int rc, err;
-	char msg[512];
 };
 
 static void close_step(struct persist *p);
@@ -94,22 +112,40 @@ tick_clock(struct persist *p)
 	return p->clock;
 }
 
-/* --- retries of failed appends --- */
+static const char *
+sync_pragma(enum fsync_policy f)
+{
+	return f == FSYNC_ALWAYS ? "PRAGMA synchronous = FULL"
+	       : f == FSYNC_NO   ? "PRAGMA synchronous = OFF"
+	                         : "PRAGMA synchronous = NORMAL";
+}
 
-static void
-retry_add(struct persist *p, char kind, const char *key)
+/* --- retries of failed commits --- */
+
+static struct retry *
+retry_find(struct persist *p, char kind, const char *key)
 {
 	char id[KEY_MAX + 2];
-	struct retry *r;
+	struct retry *r = NULL;
 
+	if (p->retry == NULL)
+		return NULL;
 	snprintf(id, sizeof(id), "%c:%s", kind, key);
 	HASH_FIND_STR(p->retry, id, r);
-	if (r == NULL) {
-		r = xcalloc(1, sizeof(*r));
-		memcpy(r->id, id, sizeof(id));
-		HASH_ADD_STR(p->retry, id, r);
-	}
-	r->change = p->changes;
+	return r;
+}
+
+static void
+retry_add_id(struct persist *p, const char *id)
+{
+	struct retry *r;
+
+	HASH_FIND_STR(p->retry, id, r);
+	if (r != NULL)
+		return;
+	r = xcalloc(1, sizeof(*r));
+	snprintf(r->id, sizeof(r->id), "%s", id);
+	HASH_ADD_STR(p->retry, id, r);
 }
 
 static void
@@ -119,139 +155,104 @@ retry_del(struct persist *p, struct retry *r)
 	free(r);
 }
 
-/* Asks for a snapshot at the next tick (unless one failed just now). */
-static void
-snapshot_soon(struct persist *p)
-{
-	uint64_t soon = uv_now(p->loop) + TICK_MS;
+/* --- writing --- */
 
-	p->need_snapshot = true;
-	if (p->next_snapshot_ms > soon)
-		p->next_snapshot_ms = soon;
-}
-
-/* --- the journal --- */
-
-static void job_done(uv_work_t *req, int status);
-
-static void
-fsync_work(uv_work_t *req)
-{
-	struct job *w = req->data;
-
-	w->rc = fsio_fsync(journal_fd(w->j));
-	w->err = errno;
-}
-
-/* Queues a thread-pool fsync of j up to its current size. */
-static void
-queue_fsync(struct persist *p, struct journal *j)
-{
-	struct job *w = xcalloc(1, sizeof(*w));
-
-	w->fsync = true;
-	w->p = p;
-	w->j = j;
-	w->size = journal_size(j);
-	w->req.data = w;
-	journal_hold(j);
-	if (j == p->j)
-		p->syncing_j = j;
-	p->works++;
-	uv_queue_work(p->loop, &w->req, fsync_work, job_done);
-}
-
-/* Lets go of a journal that is no longer written: under everysec its
- * unsynced tail is fsynced first. */
-static void
-retire(struct persist *p, struct journal *j)
-{
-	if (j == NULL)
-		return;
-	if (p->o.fsync == FSYNC_EVERYSEC && !journal_broken(j) &&
-	    journal_size(j) > journal_synced(j))
-		queue_fsync(p, j);
-	journal_release(j);
-}
-
-/* Makes sure there is a usable journal, starting a new file when the
- * current one broke. Returns 0, or -1. */
 static int
-ensure_journal(struct persist *p)
+step_reset(struct persist *p, enum stmt s)
 {
-	char err[1024];
-	struct journal *j;
+	int rc = sqlite3_step(p->stmt[s]);
 
-	if (p->j != NULL && !journal_broken(p->j))
-		return 0;
-	j = journal_create(p->dir, p->next_seq, err, sizeof(err));
-	if (j == NULL) {
-		if (!p->failing)
-			log_error("journal: %s", err);
-		return -1;
-	}
-	p->next_seq++;
-	retire(p, p->j);
-	p->j = j;
-	/* What the broken file held since its last fsync may be lost. */
-	snapshot_soon(p);
-	return 0;
+	sqlite3_reset(p->stmt[s]);
+	sqlite3_clear_bindings(p->stmt[s]);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* Appends r; under always also fsyncs. Returns 0, or -1 (logged). */
+/* Writes one record in the open transaction, or on its own. Returns 0, or -1. */
 static int
-append(struct persist *p, const struct record *r)
+write_record(struct persist *p, const struct record *r, char kind)
 {
 	struct buf b;
-	int rc = -1;
+	enum stmt s;
+	int rc;
 
+	if (kind == 'c' && record_is_empty(r)) {
+		sqlite3_bind_text(p->stmt[ST_DEL_CHANNEL], 1, r->key, -1, SQLITE_STATIC);
+		return step_reset(p, ST_DEL_CHANNEL);
+	}
 	buf_init(&b, RECORD_LINE_MAX);
 	if (record_encode(r, record_builtin_mods(), &b) < 0) {
-		log_error("journal: the record of '%s' cannot be saved (a module's save failed or "
+		log_error("store: the record of '%s' cannot be saved (a module's save failed or "
 		          "it is over 1 MiB)",
 		          r->key);
 		buf_free(&b);
 		return -1;
 	}
-	if (ensure_journal(p) < 0)
-		errno = EIO;
-	else if (journal_append(p->j, b.p, b.len) < 0)
-		;
-	else if (p->o.fsync == FSYNC_ALWAYS && journal_sync(p->j) < 0)
-		;
-	else
-		rc = 0;
-	if (rc < 0 && !p->failing)
-		log_warn(
-		    "journal: cannot save the change to '%s'; it is kept in memory and retried "
-		    "every second",
-		    r->key);
+	if (b.len > 0 && b.p[b.len - 1] == '\n')
+		b.len--;
+	if (kind == 'c') {
+		s = ST_PUT_CHANNEL;
+		sqlite3_bind_text(p->stmt[s], 1, r->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(p->stmt[s], 2, r->last_used);
+		sqlite3_bind_int(p->stmt[s], 3, RECORD_VERSION);
+		sqlite3_bind_blob(p->stmt[s], 4, b.p, (int)b.len, SQLITE_STATIC);
+	} else {
+		s = ST_PUT_USER;
+		sqlite3_bind_text(p->stmt[s], 1, r->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int(p->stmt[s], 2, RECORD_VERSION);
+		sqlite3_bind_blob(p->stmt[s], 3, b.p, (int)b.len, SQLITE_STATIC);
+	}
+	rc = step_reset(p, s);
 	buf_free(&b);
 	return rc;
 }
 
-/* Appends a record and remembers it for a retry when that fails. */
+static void
+log_failure(struct persist *p, const char *key)
+{
+	if (!p->failing)
+		log_warn("store: cannot save the change to '%s' in %s (%s); it is kept in memory "
+		         "and retried every second",
+		         key, p->path, sqlite3_errmsg(p->db));
+}
+
+static void
+batch_forget(struct persist *p)
+{
+	for (size_t i = 0; i < p->nbatch; i++)
+		free(p->batch[i]);
+	p->nbatch = 0;
+}
+
+/* Writes a record: inside persist_flush's transaction it is remembered until
+ * the commit; alone it is committed at once (autocommit). */
 static int
 persist_record(struct persist *p, const struct record *r, char kind)
 {
-	struct retry *old = NULL;
 	char id[KEY_MAX + 2];
+	struct retry *old;
 
-	p->changes++;
-	if (append(p, r) == 0) {
-		p->stats.appends++;
-		if (p->retry != NULL) {
-			snprintf(id, sizeof(id), "%c:%s", kind, r->key);
-			HASH_FIND_STR(p->retry, id, old);
+	snprintf(id, sizeof(id), "%c:%s", kind, r->key);
+	if (write_record(p, r, kind) < 0) {
+		log_failure(p, r->key);
+		p->stats.append_failures++;
+		p->failing = true;
+		retry_add_id(p, id);
+		return -1;
+	}
+	if (p->in_batch) {
+		if (p->nbatch == p->batch_cap) {
+			p->batch_cap = p->batch_cap ? p->batch_cap * 2 : 16;
+			p->batch = xrealloc(p->batch, p->batch_cap * sizeof(*p->batch));
 		}
-		if (old != NULL)
-			retry_del(p, old);
+		p->batch[p->nbatch++] = xstrdup(id);
 		return 0;
 	}
-	p->stats.append_failures++;
-	p->failing = true;
-	retry_add(p, kind, r->key);
-	return -1;
+	p->stats.appends++;
+	p->ckpt_due = true;
+	old = retry_find(p, kind, r->key);
+	if (old != NULL)
+		retry_del(p, old);
+	return 0;
 }
 
 int
@@ -261,7 +262,6 @@ persist_channel(struct channel *ch, void *ctx)
 	int64_t now = tick_clock(p);
 	struct record r;
 
-	/* A record written now is newer than any snapshot taken before. */
 	if (channel_last_used(ch) < now)
 		channel_set_last_used(ch, now);
 	record_of_channel(&r, ch);
@@ -277,19 +277,69 @@ persist_user(struct user *u, void *ctx)
 	return persist_record(ctx, &r, 'u');
 }
 
+/* Commits the batch; on failure rolls it back and queues every record of it
+ * for a retry. Returns the number of records that are not durable. */
+static int
+batch_end(struct persist *p, int failed)
+{
+	int lost = failed;
+
+	p->in_batch = false;
+	if (step_reset(p, ST_COMMIT) == 0) {
+		for (size_t i = 0; i < p->nbatch; i++) {
+			struct retry *r;
+
+			HASH_FIND_STR(p->retry, p->batch[i], r);
+			if (r != NULL)
+				retry_del(p, r);
+		}
+		p->stats.appends += p->nbatch;
+		p->ckpt_due = p->ckpt_due || p->nbatch > 0;
+	} else {
+		log_failure(p, p->nbatch > 0 ? p->batch[0] + 2 : "(none)");
+		step_reset(p, ST_ROLLBACK);
+		for (size_t i = 0; i < p->nbatch; i++)
+			retry_add_id(p, p->batch[i]);
+		p->stats.append_failures += p->nbatch;
+		lost += (int)p->nbatch;
+		if (p->nbatch > 0)
+			p->failing = true;
+	}
+	batch_forget(p);
+	return lost;
+}
+
 int
 persist_flush(struct persist *p)
 {
-	return state_flush(p->st, persist_channel, persist_user, p);
+	int failed;
+
+	if (step_reset(p, ST_BEGIN) < 0) {
+		/* Each record then tries on its own. */
+		return state_flush(p->st, persist_channel, persist_user, p);
+	}
+	p->in_batch = true;
+	failed = state_flush(p->st, persist_channel, persist_user, p);
+	return batch_end(p, failed);
 }
 
-/* Appends the records whose appends failed, while that works. */
+static int
+flush_hook(void *ctx)
+{
+	return persist_flush(ctx);
+}
+
+/* Writes the records whose commits failed, in one transaction. */
 static void
 retry_failed(struct persist *p)
 {
 	struct retry *r, *tmp;
-	uint64_t done = 0;
+	int failed = 0;
+	size_t n = HASH_COUNT(p->retry);
 
+	if (step_reset(p, ST_BEGIN) < 0)
+		return;
+	p->in_batch = true;
 	HASH_ITER(hh, p->retry, r, tmp)
 	{
 		struct record rec;
@@ -305,138 +355,226 @@ retry_failed(struct persist *p)
 		} else {
 			record_of_user(&rec, state_user(p->st, r->id + 2));
 		}
-		if (append(p, &rec) < 0)
-			return;
-		retry_del(p, r);
-		done++;
+		if (persist_record(p, &rec, r->id[0]) < 0)
+			failed++;
 	}
-	if (p->failing)
-		log_warnx(
-		    "journal: writing works again; %llu changes that had failed are now saved",
-		    (unsigned long long)done);
-	p->failing = false;
-}
-
-/* Once a second after a failure: a new journal, then the failed records. */
-static void
-recover(struct persist *p)
-{
-	if (ensure_journal(p) == 0)
-		retry_failed(p);
-}
-
-/* --- snapshots --- */
-
-static void
-bg_done(void *ctx, const struct bgsave_result *res)
-{
-	struct persist *p = ctx;
-	struct retry *r, *tmp;
-
-	p->stats.last_fork_ms = res->fork_ms;
-	if (!res->ok) {
-		p->need_snapshot |= p->bg_need;
-		p->stats.snapshot_failures++;
-		p->next_snapshot_ms = uv_now(p->loop) + RETRY_SECONDS * 1000;
-		if (p->closing) {
-			log_error("snapshot at shutdown failed; the journals keep the changes");
-			close_step(p);
-		}
-		return;
-	}
-	snapshot_close(p->snap);
-	p->snap = res->snap;
-	p->taken = p->bg_taken;
-	p->saved_changes = p->bg_changes;
-	p->stats.snapshots++;
-	p->stats.last_bytes = res->bytes;
-	p->stats.last_total_ms = res->total_ms;
-	/* The snapshot holds every record as it was at the fork. */
-	HASH_ITER(hh, p->retry, r, tmp)
-	{
-		if (r->change <= p->bg_changes)
-			retry_del(p, r);
-	}
-	if (p->retry == NULL)
+	if (batch_end(p, failed) == 0) {
+		if (p->failing)
+			log_warnx("store: writing works again; %zu changes that had failed are now "
+			          "saved",
+			          n);
 		p->failing = false;
+	}
+}
+
+/* --- the everysec checkpoint --- */
+
+static void
+ckpt_work(uv_work_t *req)
+{
+	struct persist *p = req->data;
+
+	p->ckpt_rc =
+	    sqlite3_wal_checkpoint_v2(p->ckpt_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+}
+
+static void
+ckpt_done(uv_work_t *req, int status)
+{
+	struct persist *p = req->data;
+
+	p->ckpt_running = false;
+	if (p->ckpt_rc != SQLITE_OK && p->ckpt_rc != SQLITE_BUSY)
+		log_warn("store: the checkpoint of %s failed: %s", p->path,
+		         sqlite3_errmsg(p->ckpt_db));
 	if (p->closing)
 		close_step(p);
 }
 
-/* Forks the writer once the next journal exists: changes made after the
- * fork go to that journal, which the snapshot does not hold. */
+/* Under everysec, syncs the WAL into the database file off the loop: what a
+ * power cut can lose is then about a second of changes. */
 static void
-bg_fork(struct persist *p, struct journal *next)
+ckpt_start(struct persist *p)
 {
-	retire(p, p->j);
-	p->j = next;
-	hugeheap_advise();
-	p->bg_taken = tick_clock(p);
-	p->bg_changes = p->changes;
-	p->bg_need = p->need_snapshot;
-	p->need_snapshot = false;
-	if (bgsave_start(p->bg, p->st, p->snap, p->bg_taken, journal_seq(next), p->lock_fd,
-	                 p->o.evict_after > 0) < 0) {
-		log_warn("snapshot: cannot fork the writer; retrying in %d s", RETRY_SECONDS);
-		p->need_snapshot |= p->bg_need;
-		p->stats.snapshot_failures++;
-		p->next_snapshot_ms = uv_now(p->loop) + RETRY_SECONDS * 1000;
+	if (p->o.fsync != FSYNC_EVERYSEC || p->ckpt_running || !p->ckpt_due)
+		return;
+	if (p->ckpt_db == NULL) {
+		if (sqlite3_open_v2(p->path, &p->ckpt_db, SQLITE_OPEN_READWRITE, NULL) !=
+		    SQLITE_OK) {
+			log_warn("store: cannot open %s for checkpoints: %s", p->path,
+			         sqlite3_errmsg(p->ckpt_db));
+			sqlite3_close(p->ckpt_db);
+			p->ckpt_db = NULL;
+			return;
+		}
+		sqlite3_busy_timeout(p->ckpt_db, BUSY_MS);
+		sqlite3_exec(p->ckpt_db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
 	}
+	p->ckpt_due = false;
+	p->ckpt_running = true;
+	p->ckpt_req.data = p;
+	p->stats.checkpoints++;
+	uv_queue_work(p->loop, &p->ckpt_req, ckpt_work, ckpt_done);
+}
+
+/* --- snapshot files --- */
+
+#define SNAP_DIR    "snapshots"
+#define SNAP_PREFIX "delver-"
+#define SNAP_SUFFIX ".db"
+
+struct snapjob {
+	uv_work_t req;
+	struct persist *p;
+	char src[4200];
+	char dir[4200 + 16];
+	char tmp[4200 + 64];
+	char path[4200 + 64];
+	int keep;
+	int rc;
+	double ms;
+	char msg[9000];
+};
+
+static bool
+snapshot_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(SNAP_SUFFIX) &&
+	       strcmp(name + n - strlen(SNAP_SUFFIX), SNAP_SUFFIX) == 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool
+snapshot_tmp_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(".tmp") &&
+	       strcmp(name + n - strlen(".tmp"), ".tmp") == 0;
+}
+
+/* Removes the oldest snapshot files past keep (names sort by time), and the
+ * temporary files of snapshots that a crash left unfinished (only one
+ * snapshot is written at a time). */
+static void
+prune(struct snapjob *w)
+{
+	DIR *d = opendir(w->dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (snapshot_tmp_name(e->d_name)) {
+			char path[4200 + 300];
+
+			snprintf(path, sizeof(path), "%s/%s", w->dir, e->d_name);
+			unlink(path);
+			continue;
+		}
+		if (!snapshot_name(e->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			names = xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (i + (size_t)w->keep < n) {
+			char path[4200 + 300];
+
+			snprintf(path, sizeof(path), "%s/%s", w->dir, names[i]);
+			unlink(path);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* The worker: a consistent copy of the database through the online backup
+ * API, on connections of its own; then rename, fsync, prune. */
+static void
+snap_work(uv_work_t *req)
+{
+	struct snapjob *w = req->data;
+	sqlite3 *src = NULL, *dst = NULL;
+	sqlite3_backup *b;
+	uint64_t t0 = uv_hrtime();
+	int rc;
+
+	w->rc = -1;
+	unlink(w->tmp);
+	if (sqlite3_open_v2(w->src, &src, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+	    sqlite3_open_v2(w->tmp, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	        SQLITE_OK) {
+		snprintf(w->msg, sizeof(w->msg), "cannot open %s: %s",
+		         dst == NULL ? w->src : w->tmp, sqlite3_errmsg(dst == NULL ? src : dst));
+		goto out;
+	}
+	sqlite3_busy_timeout(src, BUSY_MS);
+	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+	b = sqlite3_backup_init(dst, "main", src, "main");
+	if (b == NULL) {
+		snprintf(w->msg, sizeof(w->msg), "cannot start the copy: %s", sqlite3_errmsg(dst));
+		goto out;
+	}
+	rc = sqlite3_backup_step(b, -1);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		snprintf(w->msg, sizeof(w->msg), "the copy failed: %s", sqlite3_errstr(rc));
+		goto out;
+	}
+	if (sqlite3_close(dst) != SQLITE_OK) {
+		snprintf(w->msg, sizeof(w->msg), "cannot close %s", w->tmp);
+		dst = NULL;
+		goto out;
+	}
+	dst = NULL;
+	if (fsio_rename(w->tmp, w->path) < 0 || fsio_fsync_dir(w->dir) < 0) {
+		snprintf(w->msg, sizeof(w->msg), "cannot install %s: %s", w->path, strerror(errno));
+		goto out;
+	}
+	prune(w);
+	w->rc = 0;
+out:
+	if (dst != NULL)
+		sqlite3_close(dst);
+	if (w->rc < 0)
+		unlink(w->tmp);
+	sqlite3_close(src);
+	w->ms = (double)(uv_hrtime() - t0) / 1e6;
 }
 
 static void
-new_journal_work(uv_work_t *req)
+snap_done(uv_work_t *req, int status)
 {
-	struct job *w = req->data;
-
-	w->j = journal_create(w->p->dir, w->seq, w->msg, sizeof(w->msg));
-}
-
-static void
-job_done(uv_work_t *req, int status)
-{
-	struct job *w = req->data;
+	struct snapjob *w = req->data;
 	struct persist *p = w->p;
 
-	p->works--;
-	if (!w->fsync) {
-		p->bg_preparing = false;
-		if (w->j != NULL && p->j != NULL && journal_seq(w->j) < journal_seq(p->j)) {
-			/* A broken journal was replaced by a newer file meanwhile: the
-			 * prepared one would sort before changes made before it. It
-			 * stays, empty (it replays as nothing), and the next snapshot
-			 * folds it in. */
-			journal_release(w->j);
-			w->j = NULL;
-			snprintf(w->msg, sizeof(w->msg),
-			         "the journal changed while it was prepared");
-		}
-		if (w->j != NULL && p->closing) {
-			retire(p, p->j); /* shutting down: a final snapshot follows */
-			p->j = w->j;
-		} else if (w->j != NULL) {
-			bg_fork(p, w->j);
-		} else {
-			log_warnx("snapshot: %s; retrying in %d s", w->msg, RETRY_SECONDS);
-			if (p->next_seq == w->seq + 1)
-				p->next_seq = w->seq; /* unused: no gap in the numbers */
-			p->stats.snapshot_failures++;
-			p->next_snapshot_ms = uv_now(p->loop) + RETRY_SECONDS * 1000;
-		}
+	p->snap = NULL;
+	if (w->rc == 0) {
+		p->stats.snapshots++;
+		p->stats.last_snapshot_ms = w->ms;
+		log_debug("store: snapshot %s written in %.0f ms", w->path, w->ms);
 	} else {
-		if (w->j == p->syncing_j)
-			p->syncing_j = NULL;
-		if (w->rc == 0) {
-			journal_set_synced(w->j, w->size);
-		} else if (!journal_broken(w->j)) {
-			log_error(
-			    "journal: fsync failed: %s; starting a new journal and a snapshot",
-			    strerror(w->err));
-			journal_set_broken(w->j);
-			p->stats.append_failures++;
-			snapshot_soon(p);
-		}
-		journal_release(w->j);
+		p->stats.snapshot_failures++;
+		p->snap_appends = 0; /* try again at the next interval */
+		log_warnx("store: snapshot file: %s; the database is not affected, and the next "
+		          "one is tried in %d s",
+		          w->msg, p->o.snapshot_interval);
 	}
 	free(w);
 	if (p->closing)
@@ -446,48 +584,39 @@ job_done(uv_work_t *req, int status)
 int
 persist_snapshot(struct persist *p)
 {
-	struct job *w;
+	struct snapjob *w;
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
 
-	if (p->bg_preparing || bgsave_running(p->bg))
+	if (p->snap != NULL || p->closing)
 		return -1;
 	w = xcalloc(1, sizeof(*w));
 	w->p = p;
-	w->seq = p->next_seq++;
+	w->keep = p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1;
+	snprintf(w->src, sizeof(w->src), "%s", p->path);
+	snprintf(w->dir, sizeof(w->dir), "%s/" SNAP_DIR, p->dir);
+	if (mkdir(w->dir, 0700) < 0 && errno != EEXIST) {
+		log_warn("store: cannot create %s", w->dir);
+		p->stats.snapshot_failures++;
+		free(w);
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(w->path, sizeof(w->path), "%s/" SNAP_PREFIX "%s" SNAP_SUFFIX, w->dir, stamp);
+	snprintf(w->tmp, sizeof(w->tmp), "%s/" SNAP_PREFIX "%s.tmp", w->dir, stamp);
 	w->req.data = w;
-	p->bg_preparing = true;
-	p->works++;
-	uv_queue_work(p->loop, &w->req, new_journal_work, job_done);
+	p->snap = w;
+	p->snap_appends = p->stats.appends;
+	uv_queue_work(p->loop, &w->req, snap_work, snap_done);
 	return 0;
 }
 
 bool
 persist_busy(const struct persist *p)
 {
-	return p->bg_preparing || bgsave_running(p->bg);
-}
-
-/* Writes and installs a snapshot in this thread (start and shutdown). */
-static int
-snapshot_here(struct persist *p, char *err, size_t errlen)
-{
-	char tmp[4096], path[4096];
-	int64_t taken = tick_clock(p);
-	uint64_t next = p->next_seq;
-
-	snapshot_tmp_path(tmp, sizeof(tmp), p->dir, getpid());
-	if (snapshot_write(p->st, p->snap, tmp, taken, next, NULL, err, errlen) < 0 ||
-	    snapshot_install(p->dir, tmp, next, err, errlen) < 0) {
-		unlink(tmp);
-		return -1;
-	}
-	snapshot_close(p->snap);
-	p->snap = NULL;
-	p->taken = taken;
-	p->saved_changes = p->changes;
-	p->need_snapshot = false;
-	if (p->o.evict_after > 0 && snapshot_path(path, sizeof(path), p->dir) == 0)
-		p->snap = snapshot_open(path, err, errlen);
-	return 0;
+	return p->snap != NULL;
 }
 
 /* --- idle channels --- */
@@ -496,9 +625,9 @@ static bool
 evictable(const struct channel *ch, void *ctx)
 {
 	struct persist *p = ctx;
-	int64_t used = channel_last_used(ch);
 
-	return used < p->taken && used + p->o.evict_after <= p->clock;
+	return channel_last_used(ch) + p->o.evict_after <= p->clock &&
+	       retry_find(p, 'c', channel_key(ch)) == NULL;
 }
 
 size_t
@@ -506,7 +635,7 @@ persist_evict(struct persist *p)
 {
 	size_t n;
 
-	if (p->o.evict_after == 0 || p->snap == NULL)
+	if (p->o.evict_after == 0)
 		return 0;
 	tick_clock(p);
 	n = state_evict_channels_if(p->st, evictable, p);
@@ -514,31 +643,58 @@ persist_evict(struct persist *p)
 	return n;
 }
 
+/* Reads one record row (version, rec) into r. Returns 0, or -1 with err. */
+static int
+decode_row(sqlite3_stmt *s, int col, struct record *r, char *err, size_t errlen)
+{
+	int version = sqlite3_column_int(s, col);
+	const void *blob = sqlite3_column_blob(s, col + 1);
+	int len = sqlite3_column_bytes(s, col + 1);
+
+	if (blob == NULL) {
+		snprintf(err, errlen, "the record is empty");
+		return -1;
+	}
+	return record_decode(blob, (size_t)len, version, record_builtin_mods(), r, err, errlen);
+}
+
 static int
 load_channel(struct channel *fresh, void *ctx)
 {
 	struct persist *p = ctx;
-	struct record r;
+	sqlite3_stmt *s = p->stmt[ST_GET_CHANNEL];
 	char err[1024];
+	struct record r;
 	int rc;
 
-	if (p->snap == NULL)
-		return 0;
-	rc = snapshot_find(p->snap, channel_key(fresh), &r, err, sizeof(err));
-	if (rc < 0) {
-		log_error("cannot load channel '%s': %s", channel_key(fresh), err);
-		return -1;
-	}
-	if (rc == 1) {
+	sqlite3_bind_text(s, 1, channel_key(fresh), -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else if (rc != SQLITE_ROW) {
+		log_error("cannot load channel '%s' from %s: %s", channel_key(fresh), p->path,
+		          sqlite3_errmsg(p->db));
+		rc = -1;
+	} else if (decode_row(s, 0, &r, err, sizeof(err)) < 0) {
+		log_error("cannot load channel '%s' from %s: %s", channel_key(fresh), p->path, err);
+		rc = -1;
+	} else if (r.kind != RECORD_CHANNEL) {
+		record_clear(&r, record_builtin_mods());
+		log_error("cannot load channel '%s' from %s: the record is not a channel",
+		          channel_key(fresh), p->path);
+		rc = -1;
+	} else {
 		record_to_channel(&r, fresh);
 		p->stats.loaded++;
+		rc = 1;
 	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
 	return rc;
 }
 
 /* --- the timer --- */
 
-/* Sweeps once a minute, or as often as channels can become idle. */
 static uint64_t
 sweep_ms(const struct persist *p)
 {
@@ -554,16 +710,13 @@ tick_cb(uv_timer_t *t)
 	struct persist *p = t->data;
 	uint64_t now = uv_now(p->loop);
 
-	hugeheap_advise();
 	tick_clock(p);
-	if (p->retry != NULL || p->j == NULL || journal_broken(p->j))
-		recover(p);
-	if (p->o.fsync == FSYNC_EVERYSEC && p->j != NULL && p->syncing_j == NULL &&
-	    journal_size(p->j) > journal_synced(p->j))
-		queue_fsync(p, p->j);
-	if (now >= p->next_snapshot_ms && !persist_busy(p)) {
+	if (p->retry != NULL)
+		retry_failed(p);
+	ckpt_start(p);
+	if (now >= p->next_snapshot_ms && p->snap == NULL) {
 		p->next_snapshot_ms = now + (uint64_t)p->o.snapshot_interval * 1000;
-		if (p->changes > p->saved_changes || p->need_snapshot)
+		if (p->stats.appends != p->snap_appends)
 			persist_snapshot(p);
 	}
 	if (now >= p->next_sweep_ms) {
@@ -605,6 +758,303 @@ open_dir(struct persist *p, char *err, size_t errlen)
 	return 0;
 }
 
+static int
+exec_sql(struct persist *p, const char *sql, char *err, size_t errlen)
+{
+	if (sqlite3_exec(p->db, sql, NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	snprintf(err, errlen, "cannot set up the database %s (%s): %s", p->path, sql,
+	         sqlite3_errmsg(p->db));
+	return -1;
+}
+
+static void
+damaged(struct persist *p, const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+	         "the database %s is damaged (%s); delver leaves it as it is and will not start "
+	         "on it: put back a copy from a backup or a snapshot file, or move it aside to "
+	         "start with no saved state",
+	         p->path, why);
+}
+
+/* Checks the whole database file before anything may write to it. */
+static int
+check_db(struct persist *p, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	const char *res;
+	int rc;
+
+	if (sqlite3_prepare_v2(p->db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK) {
+		damaged(p, sqlite3_errmsg(p->db), err, errlen);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
+	if (rc != SQLITE_ROW || res == NULL || strcmp(res, "ok") != 0) {
+		damaged(p, rc != SQLITE_ROW || res == NULL ? sqlite3_errmsg(p->db) : res, err,
+		        errlen);
+		sqlite3_finalize(s);
+		return -1;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static int
+open_db(struct persist *p, char *err, size_t errlen)
+{
+	mode_t old;
+	struct stat sb;
+	int rc;
+
+	/* SQLite takes an empty file for a new database: an empty delver.db
+	 * was cut short (delver writes the header as it creates it). */
+	if (stat(p->path, &sb) == 0 && sb.st_size == 0) {
+		damaged(p, "the file is empty: truncated", err, errlen);
+		return -1;
+	}
+	old = umask(077);
+	rc =
+	    sqlite3_open_v2(p->path, &p->db,
+	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+	umask(old);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open the database %s: %s", p->path,
+		         p->db ? sqlite3_errmsg(p->db) : sqlite3_errstr(rc));
+		return -1;
+	}
+	sqlite3_extended_result_codes(p->db, 1);
+	sqlite3_busy_timeout(p->db, BUSY_MS);
+	/* Closing must not checkpoint a WAL into a file that fails the check. */
+	sqlite3_db_config(p->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	if (check_db(p, err, errlen) < 0)
+		return -1;
+	sqlite3_db_config(p->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
+	if (exec_sql(p, "PRAGMA journal_mode = WAL", err, errlen) < 0 ||
+	    exec_sql(p, sync_pragma(p->o.fsync), err, errlen) < 0 ||
+	    exec_sql(p, schema, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < ST_COUNT; i++) {
+		if (sqlite3_prepare_v3(p->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+		                       &p->stmt[i], NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "cannot prepare a statement on %s: %s", p->path,
+			         sqlite3_errmsg(p->db));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Loads every user, and the channels used within evict_after (all of them
+ * when evict_after is 0); the others stay on disk until used. */
+static int
+load_all(struct persist *p, char *err, size_t errlen)
+{
+	static const char *const sql[2] = {
+	    "SELECT key, version, rec FROM users",
+	    "SELECT key, version, rec FROM channels WHERE last_used > ?1",
+	};
+	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after : INT64_MIN;
+	uint64_t n = 0;
+
+	for (int t = 0; t < 2; t++) {
+		sqlite3_stmt *s;
+		int rc;
+
+		if (sqlite3_prepare_v2(p->db, sql[t], -1, &s, NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "cannot read %s: %s", p->path, sqlite3_errmsg(p->db));
+			return -1;
+		}
+		if (t == 1)
+			sqlite3_bind_int64(s, 1, since);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			char why[1024];
+			struct record r;
+			const char *key = (const char *)sqlite3_column_text(s, 0);
+			enum record_kind want = t == 0 ? RECORD_USER : RECORD_CHANNEL;
+			int bad = decode_row(s, 1, &r, why, sizeof(why));
+
+			if (bad == 0 && r.kind != want) {
+				record_clear(&r, record_builtin_mods());
+				snprintf(why, sizeof(why), "it holds another kind of record");
+				bad = -1;
+			}
+			if (bad < 0) {
+				snprintf(
+				    err, errlen,
+				    "%s: the %s record '%s' cannot be read: %s; restore a snapshot "
+				    "of the state directory",
+				    p->path, t == 0 ? "user" : "channel", key ? key : "", why);
+				sqlite3_finalize(s);
+				return -1;
+			}
+			if (t == 0)
+				record_to_user(&r, state_user(p->st, r.key));
+			else
+				record_to_channel(&r, state_channel(p->st, r.key));
+			n++;
+		}
+		if (rc != SQLITE_DONE) {
+			snprintf(err, errlen, "cannot read %s: %s", p->path, sqlite3_errmsg(p->db));
+			sqlite3_finalize(s);
+			return -1;
+		}
+		sqlite3_finalize(s);
+	}
+	/* Loading is not a change. */
+	state_flush(p->st, NULL, NULL, NULL);
+	log_debug("state %s: %llu records loaded", p->path, (unsigned long long)n);
+	return 0;
+}
+
+/* --- importing a state directory of the journal-and-snapshot format --- */
+
+/* True for the files of the old format: snapshot.dlv, journal.<n>.dlv and
+ * what --salvage moved aside. */
+static bool
+old_format_name(const char *name)
+{
+	uint64_t seq;
+
+	return strcmp(name, SNAPSHOT_FILE) == 0 || journal_parse_name(name, &seq) ||
+	       (strncmp(name, SNAPSHOT_FILE ".bad-", strlen(SNAPSHOT_FILE ".bad-")) == 0) ||
+	       (strncmp(name, "journal.", strlen("journal.")) == 0 &&
+	        strstr(name, ".bad-") != NULL);
+}
+
+static bool
+has_old_format(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (d == NULL)
+		return false;
+	while (!found && (e = readdir(d)) != NULL)
+		found = old_format_name(e->d_name);
+	closedir(d);
+	return found;
+}
+
+static void
+import_channel(struct channel *ch, void *ctx)
+{
+	struct persist *p = ctx;
+	struct record r;
+
+	record_of_channel(&r, ch);
+	if (write_record(p, &r, 'c') < 0)
+		p->import_failed = true;
+}
+
+static void
+import_user(struct user *u, void *ctx)
+{
+	struct persist *p = ctx;
+	struct record r;
+
+	record_of_user(&r, u);
+	if (write_record(p, &r, 'u') < 0)
+		p->import_failed = true;
+}
+
+/* Moves every old-format file into DIR/<sub> (made fresh), then fsyncs. */
+static int
+move_aside(struct persist *p, const char *sub, char *err, size_t errlen)
+{
+	char to[4200 + 300], from[4200 + 300], aside[4200];
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	snprintf(aside, sizeof(aside), "%s/%s", p->dir, sub);
+	if (mkdir(aside, 0700) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", aside, strerror(errno));
+		return -1;
+	}
+	d = opendir(p->dir);
+	if (d == NULL) {
+		snprintf(err, errlen, "cannot list %s: %s", p->dir, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (!old_format_name(e->d_name))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", p->dir, e->d_name);
+		snprintf(to, sizeof(to), "%s/%s", aside, e->d_name);
+		if (fsio_rename(from, to) < 0) {
+			snprintf(err, errlen, "cannot move %s to %s: %s", from, aside,
+			         strerror(errno));
+			rc = -1;
+		}
+	}
+	closedir(d);
+	if (rc == 0 && (fsio_fsync_dir(aside) < 0 || fsio_fsync_dir(p->dir) < 0)) {
+		snprintf(err, errlen, "cannot fsync %s: %s", p->dir, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
+
+/*
+ * Imports a state directory written by the journal-and-snapshot store: reads
+ * it whole with restore (which refuses damaged files as it always did),
+ * commits every record in one fsynced transaction, then moves the old files
+ * into DIR/imported-<time>/. A crash before the move imports again on the
+ * next start, to the same rows. Returns 0 (st then holds every record), or -1.
+ */
+static int
+import_old(struct persist *p, char *err, size_t errlen)
+{
+	struct restore_opts ro = {.dir = p->dir, .salvage = p->o.salvage, .now = p->clock};
+	struct restore_result res;
+	char why[16384], sub[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (restore_state(p->st, &ro, &res, why, sizeof(why)) < 0) {
+		snprintf(err, errlen,
+		         "%s. The state directory is in the old format and cannot be imported "
+		         "into %s; the files are left as they are: repair or remove them, or "
+		         "start with --salvage to import what is readable",
+		         why, p->path);
+		return -1;
+	}
+	snapshot_close(res.snap);
+	if (res.clock > p->clock)
+		p->clock = res.clock;
+	state_flush(p->st, NULL, NULL, NULL);
+	if (exec_sql(p, "PRAGMA synchronous = FULL", err, errlen) < 0 ||
+	    exec_sql(p, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	state_each_channel(p->st, import_channel, p);
+	state_each_user(p->st, import_user, p);
+	if (p->import_failed || exec_sql(p, "COMMIT", err, errlen) < 0) {
+		if (p->import_failed)
+			snprintf(err, errlen, "cannot import the old state files into %s: %s",
+			         p->path, sqlite3_errmsg(p->db));
+		sqlite3_exec(p->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (exec_sql(p, sync_pragma(p->o.fsync), err, errlen) < 0)
+		return -1;
+	gmtime_r(&now, &tm);
+	strftime(sub, sizeof(sub), "imported-%Y%m%dT%H%M%SZ", &tm);
+	if (move_aside(p, sub, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "the old state files were imported into %s, but %s", p->path,
+		         why);
+		return -1;
+	}
+	log_info("store: imported %llu records from the old state files of %s into %s; the "
+	         "old files are in %s/%s",
+	         (unsigned long long)(state_nchannels(p->st) + state_nusers(p->st)), p->dir,
+	         p->path, p->dir, sub);
+	return 0;
+}
+
 static void
 free_persist(struct persist *p)
 {
@@ -614,47 +1064,156 @@ free_persist(struct persist *p)
 	{
 		retry_del(p, r);
 	}
-	journal_release(p->j);
-	snapshot_close(p->snap);
+	batch_forget(p);
+	free(p->batch);
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(p->stmt[i]);
+	sqlite3_close(p->ckpt_db);
+	sqlite3_close(p->db);
 	if (p->lock_fd >= 0)
 		close(p->lock_fd);
 	free(p);
 }
 
-static int
-restore(struct persist *p, char *err, size_t errlen)
+int
+persist_db_path(char *out, size_t size, const char *dir)
 {
-	struct restore_opts ro = {.dir = p->dir,
-	                          .salvage = p->o.salvage,
-	                          .now = (int64_t)time(NULL),
-	                          .evict_after = p->o.evict_after,
-	                          .progress = hugeheap_advise};
-	struct restore_result res;
-	char why[2048];
+	int n = snprintf(out, size, "%s/" PERSIST_DB_FILE, dir);
 
-	if (restore_state(p->st, &ro, &res, why, sizeof(why)) < 0) {
-		snprintf(err, errlen,
-		         "%s. The file is left as it is: repair or remove it, or start with "
-		         "--salvage to move damaged files aside and start from what is readable",
-		         why);
-		return -1;
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* --- restoring a snapshot file --- */
+
+/* Copies the database at from into to (which must not exist) with the
+ * backup API, fsynced. Returns 0, or -1 with err. */
+static int
+copy_db(const char *from, const char *to, char *err, size_t errlen)
+{
+	sqlite3 *src = NULL, *dst = NULL;
+	sqlite3_backup *b;
+	int rc = -1;
+
+	if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_open_v2(to, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	        SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s: %s", dst == NULL ? from : to,
+		         sqlite3_errmsg(dst == NULL ? src : dst));
+		goto out;
 	}
-	p->snap = res.snap;
-	p->taken = res.taken;
-	p->clock = res.clock;
-	p->next_seq = res.next_journal;
-	p->need_snapshot = res.rewrite;
-	tick_clock(p);
-	log_debug("state %s: %llu records loaded, %llu channels left on disk, %llu journal "
-	          "records replayed from %llu files",
-	          p->dir, (unsigned long long)res.loaded, (unsigned long long)res.on_disk,
-	          (unsigned long long)res.replayed, (unsigned long long)res.journals);
-	/* What salvage read lives only in memory now: make it durable first. */
-	if (res.moved_aside && snapshot_here(p, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "cannot save what --salvage recovered: %s", why);
-		return -1;
+	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+	b = sqlite3_backup_init(dst, "main", src, "main");
+	if (b == NULL) {
+		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
+		goto out;
 	}
-	return 0;
+	rc = sqlite3_backup_step(b, -1) == SQLITE_DONE ? 0 : -1;
+	sqlite3_backup_finish(b);
+	if (rc < 0)
+		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
+out:
+	sqlite3_close(dst);
+	sqlite3_close(src);
+	return rc;
+}
+
+/* Checks that path is a whole delver database. Returns 0, or -1 with err. */
+static int
+check_file(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	const char *res;
+	int rc = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW ||
+	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {
+		snprintf(err, errlen, "%s is not a whole SQLite database (%s)", path,
+		         sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM channels, users LIMIT 0", -1, &s, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "%s is not a delver database (no channels and users tables)",
+		         path);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return rc;
+}
+
+int
+persist_restore(const char *dir, const char *file, char *err, size_t errlen)
+{
+	struct persist *p = xcalloc(1, sizeof(*p));
+	char why[8192], tmp[4300], from[4300], to[4400], sub[64], aside[4300];
+	static const char *const parts[] = {"", "-wal", "-shm"};
+	time_t now = time(NULL);
+	struct tm tm;
+	int rc = -1;
+
+	p->lock_fd = -1;
+	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_default_dir());
+	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
+		snprintf(err, errlen, "the state directory's name is too long");
+		goto out;
+	}
+	if (check_file(file, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		goto out;
+	}
+	if (open_dir(p, err, errlen) < 0)
+		goto out;
+	snprintf(tmp, sizeof(tmp), "%s.restore-tmp", p->path);
+	unlink(tmp);
+	if (copy_db(file, tmp, why, sizeof(why)) < 0) {
+		unlink(tmp);
+		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		goto out;
+	}
+	/* The database in use (with its log) moves aside, never removed. */
+	gmtime_r(&now, &tm);
+	strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ", &tm);
+	snprintf(aside, sizeof(aside), "%s/%s", p->dir, sub);
+	if (access(p->path, F_OK) == 0) {
+		if (mkdir(aside, 0700) < 0 && errno != EEXIST) {
+			snprintf(err, errlen, "cannot create %s: %s; nothing was changed", aside,
+			         strerror(errno));
+			unlink(tmp);
+			goto out;
+		}
+		for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+			snprintf(from, sizeof(from), "%s%s", p->path, parts[i]);
+			snprintf(to, sizeof(to), "%s/" PERSIST_DB_FILE "%s", aside, parts[i]);
+			if (access(from, F_OK) == 0 && fsio_rename(from, to) < 0) {
+				snprintf(err, errlen, "cannot move %s to %s: %s", from, aside,
+				         strerror(errno));
+				goto out;
+			}
+		}
+		fsio_fsync_dir(aside);
+	}
+	if (fsio_rename(tmp, p->path) < 0 || fsio_fsync_dir(p->dir) < 0) {
+		snprintf(err, errlen, "cannot install %s as %s: %s", tmp, p->path, strerror(errno));
+		goto out;
+	}
+	log_info("store: %s restored from %s%s%s", p->path, file,
+	         access(aside, F_OK) == 0 ? "; the database it replaced is in " : "",
+	         access(aside, F_OK) == 0 ? aside : "");
+	rc = 0;
+out:
+	free_persist(p);
+	return rc;
 }
 
 struct persist *
@@ -668,38 +1227,38 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 	p->o = *o;
 	p->lock_fd = -1;
 	snprintf(p->dir, sizeof(p->dir), "%s", o->dir != NULL ? o->dir : persist_default_dir());
-	hugeheap_init();
-	if (open_dir(p, err, errlen) < 0 || restore(p, err, errlen) < 0) {
+	tick_clock(p);
+	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
+		snprintf(err, errlen, "the state directory's name is too long");
 		free_persist(p);
 		return NULL;
 	}
-	p->j = journal_create(p->dir, p->next_seq, err, errlen);
-	if (p->j == NULL) {
+	if (open_dir(p, err, errlen) < 0 || open_db(p, err, errlen) < 0 ||
+	    (has_old_format(p->dir) ? import_old(p, err, errlen) : load_all(p, err, errlen)) < 0) {
 		free_persist(p);
 		return NULL;
 	}
-	p->next_seq++;
-	p->bg = bgsave_new(loop, p->dir, bg_done, p);
 	uv_timer_init(loop, &p->tick);
 	p->tick.data = p;
 	uv_timer_start(&p->tick, tick_cb, TICK_MS, TICK_MS);
 	uv_unref((uv_handle_t *)&p->tick);
-	p->next_snapshot_ms =
-	    uv_now(loop) + (p->need_snapshot ? TICK_MS : (uint64_t)o->snapshot_interval * 1000);
 	p->next_sweep_ms = uv_now(loop) + sweep_ms(p);
+	p->next_snapshot_ms = uv_now(loop) + (uint64_t)p->o.snapshot_interval * 1000;
 	return p;
 }
 
 void
 persist_reconfigure(struct persist *p, const struct persist_opts *o)
 {
-	uint64_t soon = uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000;
-
 	p->o.fsync = o->fsync;
 	p->o.snapshot_interval = o->snapshot_interval;
+	p->o.snapshot_keep = o->snapshot_keep;
 	p->o.evict_after = o->evict_after;
-	if (p->next_snapshot_ms > soon)
-		p->next_snapshot_ms = soon;
+	if (p->next_snapshot_ms > uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000)
+		p->next_snapshot_ms = uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000;
+	if (sqlite3_exec(p->db, sync_pragma(o->fsync), NULL, NULL, NULL) != SQLITE_OK)
+		log_warn("store: cannot change the fsync policy of %s: %s", p->path,
+		         sqlite3_errmsg(p->db));
 	p->next_sweep_ms = uv_now(p->loop) + sweep_ms(p);
 }
 
@@ -708,6 +1267,7 @@ persist_attach(struct persist *p, struct dispatch *d)
 {
 	d->persist_channel = persist_channel;
 	d->persist_user = persist_user;
+	d->persist_flush = flush_hook;
 	d->persist_ctx = p;
 	state_set_loader(p->st, load_channel, p);
 }
@@ -731,45 +1291,19 @@ tick_closed(uv_handle_t *h)
 		done(ctx);
 }
 
-/*
- * The steps of closing, run again whenever a job or a snapshot ends:
- * wait for them; then persist what is left, fsync the journal and start
- * the final snapshot (it folds in every journal); then close the handles.
- */
+/* Waits for a running checkpoint, saves what is left, closes. */
 static void
 close_step(struct persist *p)
 {
-	char err[2048];
-
-	if (p->works > 0 || bgsave_running(p->bg))
+	if (p->ckpt_running || p->snap != NULL)
 		return;
-	if (p->close_phase == 0) {
-		p->close_phase = 1;
-		persist_flush(p);
-		if (p->retry != NULL)
-			recover(p);
-		if (p->j != NULL && p->o.fsync != FSYNC_NO)
-			journal_sync(p->j);
-		if (p->changes > p->saved_changes || p->need_snapshot || p->retry != NULL) {
-			p->bg_taken = tick_clock(p);
-			p->bg_changes = p->changes;
-			p->bg_need = p->need_snapshot;
-			if (bgsave_start(p->bg, p->st, p->snap, p->bg_taken, p->next_seq,
-			                 p->lock_fd, false) == 0)
-				return; /* bg_done comes back here */
-			if (snapshot_here(p, err, sizeof(err)) < 0)
-				log_error("snapshot at shutdown: %s; the journals keep the changes",
-				          err);
-		} else if (p->j != NULL && journal_empty(p->j) &&
-		           journal_path(err, sizeof(err), p->dir, journal_seq(p->j)) == 0) {
-			unlink(err); /* nothing in it: do not leave one behind per start */
-		}
-	}
-	if (p->close_phase == 1) {
-		p->close_phase = 2;
-		bgsave_free(p->bg);
-		uv_close((uv_handle_t *)&p->tick, tick_closed);
-	}
+	persist_flush(p);
+	if (p->retry != NULL)
+		retry_failed(p);
+	if (p->retry != NULL)
+		log_error("store: %u changes could not be saved to %s before the stop",
+		          HASH_COUNT(p->retry), p->path);
+	uv_close((uv_handle_t *)&p->tick, tick_closed);
 }
 
 void

@@ -1,30 +1,41 @@
 /*
- * persist: makes the state durable (after Redis's append-only file plus
- * snapshots, adapted to per-channel records).
+ * persist: makes the state durable in one SQLite database, DIR/delver.db
+ * (WAL mode), written through from memory.
  *
- * - Journal: every record the dispatcher reports as changed is appended to
- *   the current journal file before the reply is released. With fsync
- *   "always" the file is fsynced before the hook returns (a reply never
- *   acknowledges what a crash could lose); with "everysec" (the default) a
- *   thread-pool fsync runs once a second; with "no" the kernel decides.
- * - Snapshots: every snapshot_interval seconds when something changed (and
- *   at persist_close), a forked child writes every record to a new file
- *   (bgsave.h); the journal is switched to a new file at the fork, so the
- *   snapshot plus the newer journals always hold everything.
- * - Restore at persist_open (restore.h); bad files refuse the start unless
- *   salvage is set.
- * - Idle channels: a channel untouched for evict_after seconds whose latest
- *   version is in the installed snapshot is dropped from memory and read
- *   back from the snapshot when next used (state_set_loader).
- * - Failures: a failed append or fsync is logged, the hook returns -1 (the
- *   reply then says the change may be lost), the record is remembered and
- *   appended again every second until it succeeds or a snapshot holds it;
- *   a failed snapshot keeps the previous one and is retried after
- *   RETRY_SECONDS (persist.c).
+ * - Tables: channels(key, last_used, version, rec) and users(key, version,
+ *   rec); rec is the record's line as record.h encodes it (without the
+ *   newline), version its format version (RECORD_VERSION when written; older
+ *   ones are migrated when read). A channel with nothing to keep has no row.
+ * - Every record the dispatcher reports as changed is committed before the
+ *   reply is released: the records of one command in one transaction
+ *   (persist_flush), a record handed to a hook on its own in a transaction of
+ *   its own. The fsync policy maps onto SQLite's synchronous setting:
+ *     always   FULL:   the WAL is fsynced at every commit; nothing
+ *                      acknowledged is lost, even by a power cut;
+ *     everysec NORMAL: commits are not fsynced; a checkpoint on the thread
+ *                      pool once a second fsyncs the WAL and the database,
+ *                      so a power cut loses about the last second; a crash
+ *                      of delver alone loses nothing;
+ *     no       OFF:    nothing is fsynced; a crash of delver alone loses
+ *                      nothing, a power cut can lose any recent change.
+ * - Idle channels: a channel untouched for evict_after seconds is dropped
+ *   from memory (its row is always current) and read back by key when next
+ *   used (state_set_loader). At open, every user and every channel used
+ *   within evict_after is loaded.
+ * - Failures: a failed commit is logged, the hook (or persist_flush) reports
+ *   the records as not durable (the reply then says the change may be
+ *   lost), and they are written again from memory every second until that
+ *   works.
  *
- * Files in the state directory (created 0700; files 0600): snapshot.dlv,
- * journal.<n>.dlv, lock (held with flock while running), and, after
- * --salvage, <file>.bad-<time>.
+ * - Snapshot files: every snapshot_interval seconds when anything was
+ *   committed since the last one, a worker thread copies the database with
+ *   SQLite's online backup API (a consistent image; the loop keeps
+ *   committing) to DIR/snapshots/delver-<UTC time>.db (written as .tmp,
+ *   renamed, the directory fsynced), keeping the snapshot_keep newest.
+ *
+ * Files in the state directory (created 0700; files 0600): delver.db,
+ * delver.db-wal, delver.db-shm (SQLite's), lock (held with flock while
+ * running), snapshots/.
  *
  * Ownership: persist_open returns a struct persist that persist_close
  * frees; the state must outlive it and is not freed by it.
@@ -41,28 +52,31 @@
 #include "bot/config/config.h"
 #include "commands/dispatch.h"
 
+#define PERSIST_DB_FILE "delver.db"
+
 struct persist;
 
 struct persist_opts {
 	const char *dir;         /* NULL: $STATE_DIRECTORY, else ./state */
 	enum fsync_policy fsync; /* default FSYNC_EVERYSEC */
-	int snapshot_interval;   /* seconds, 1 to 86400; default 60 */
+	int snapshot_interval;   /* seconds between snapshot files, 1 to 86400; default 60 */
+	int snapshot_keep;       /* snapshot files kept, 1 to 10000; default 24 */
 	int evict_after;         /* idle seconds before a channel may leave memory;
 	                            0: never; default 86400 */
-	bool salvage;            /* move bad files aside instead of refusing to start */
+	bool salvage;            /* accepted for compatibility; the database is never
+	                            changed to start */
 };
 
 struct persist_stats {
-	uint64_t appends;           /* records appended to a journal */
-	uint64_t append_failures;   /* appends or fsyncs that failed */
-	uint64_t retry_pending;     /* records waiting to be appended again */
-	uint64_t snapshots;         /* snapshots installed */
-	uint64_t snapshot_failures; /* snapshots that failed */
+	uint64_t appends;           /* records committed */
+	uint64_t append_failures;   /* records whose write or commit failed */
+	uint64_t retry_pending;     /* records waiting to be written again */
+	uint64_t checkpoints;       /* everysec checkpoints started */
+	uint64_t snapshots;         /* snapshot files written */
+	uint64_t snapshot_failures; /* snapshot files that could not be written */
+	double last_snapshot_ms;    /* the last one, on the worker thread */
 	uint64_t evicted;           /* channels dropped from memory */
 	uint64_t loaded;            /* channels read back on demand */
-	uint64_t last_bytes;        /* size of the last snapshot */
-	double last_fork_ms;        /* the loop's stall in the last fork */
-	double last_total_ms;       /* the last snapshot, from fork to installed */
 };
 
 /* Fills o with the defaults (bot/persist_opts.c). */
@@ -76,45 +90,57 @@ const char *persist_default_dir(void);
 int persist_opt(struct persist_opts *o, const char *name, const char *value, char *err,
                 size_t errlen);
 
+/* DIR/delver.db. Returns 0, or -1 when it does not fit. */
+int persist_db_path(char *out, size_t size, const char *dir);
+
 /*
- * Creates or opens the state directory, takes its lock, restores st (which
- * must be empty) from it and opens a new journal. Returns NULL with err (one
- * message naming the file, line and reason, and what to do) when it cannot;
- * the files are then as they were.
+ * Creates or opens the state directory, takes its lock, opens (or creates)
+ * the database and loads st (which must be empty) from it. Returns NULL with
+ * err (one message naming the file and reason, and what to do) when it
+ * cannot.
  */
 struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o,
                              char *err, size_t errlen);
 
+/*
+ * Replaces the database of dir (NULL: the default) by a copy of file (a
+ * snapshot file, or any delver database), for `delver --restore FILE`: file
+ * must pass SQLite's quick_check and hold the tables; the database in use
+ * and its log move into DIR/replaced-<UTC time>/ (never removed). Takes the
+ * directory's lock, so a running delver is refused. Returns 0, or -1 with
+ * one sentence in err (nothing changed unless it says so).
+ */
+int persist_restore(const char *dir, const char *file, char *err, size_t errlen);
+
 /* Points the dispatcher's hooks and the state's loader at p. */
 void persist_attach(struct persist *p, struct dispatch *d);
 
-/* The hooks (ctx is the struct persist): append the record; 0, or -1 when
- * it could not be made durable as the policy promises. */
+/* The hooks (ctx is the struct persist): commit the record (inside
+ * persist_flush: write it in its transaction); 0, or -1 when it could not be
+ * made durable as the policy promises. */
 int persist_channel(struct channel *ch, void *ctx);
 int persist_user(struct user *u, void *ctx);
-/* Persists every touched record, for changes made outside a command (the
- * dispatcher does this itself). Returns the number that failed. */
+/* Commits every touched record in one transaction (the dispatcher calls it
+ * after each command). Returns the number that are not durable. */
 int persist_flush(struct persist *p);
 
-/* Starts a background snapshot now. Returns 0, or -1 when one is already
- * running or fork failed. */
+/* Starts a snapshot file now. Returns 0, or -1 when one is running. */
 int persist_snapshot(struct persist *p);
-/* True while a background snapshot is running. */
+/* True while a snapshot file is being written. */
 bool persist_busy(const struct persist *p);
+
 /* Drops idle channels now (the timer does it every minute, or every
  * evict_after seconds when that is shorter); returns how many. */
 size_t persist_evict(struct persist *p);
 void persist_get_stats(const struct persist *p, struct persist_stats *s);
 
-/* Applies new fsync, snapshot_interval and evict_after values at once (the
- * directory and salvage are fixed at open). */
+/* Applies new fsync, snapshot_interval, snapshot_keep and evict_after values
+ * at once (the directory is fixed at open). */
 void persist_reconfigure(struct persist *p, const struct persist_opts *o);
 
 /*
- * Closes p: waits for running jobs and a running snapshot, persists what is
- * left, fsyncs the journal, writes a final snapshot (in a forked child, so
- * the loop keeps running) when anything changed since the last one, closes
- * the files, releases the lock and frees p; then calls done(ctx) from the
+ * Closes p: waits for a running checkpoint or snapshot, commits what is left, closes the
+ * database, releases the lock and frees p; then calls done(ctx) from the
  * loop. Nothing may use p after the call.
  */
 void persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx);

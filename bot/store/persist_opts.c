@@ -13,6 +13,7 @@ persist_opts_default(struct persist_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->fsync = FSYNC_EVERYSEC;
 	o->snapshot_interval = 60;
+	o->snapshot_keep = 24;
 	o->evict_after = 86400;
 }
 

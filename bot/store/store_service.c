@@ -1,7 +1,7 @@
 /*
- * store_service: persistence (bot/persist.h) as an app service. It starts
- * first, so the state is restored before any transport takes a command,
- * and drains last, writing the final snapshot after every transport has
+ * store_service: persistence (bot/store/persist.h) as an app service. It
+ * starts first, so the state is loaded before any transport takes a command,
+ * and drains last, committing what is left after every transport has
  * answered what was in flight.
  */
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "bot/store/store_service.h"
 #include "rules/base/mem.h"
 
-#define STORE_TIMEOUT_MS 120000 /* a final snapshot of a large state on a slow disk */
+#define STORE_TIMEOUT_MS 120000 /* a last checkpoint of a large state on a slow disk */
 
 struct store_service {
 	struct persist *p;
@@ -26,6 +26,7 @@ opts_of(const struct config *c, bool salvage, struct persist_opts *o)
 	o->dir = c->bot.state_dir;
 	o->fsync = c->bot.fsync;
 	o->snapshot_interval = c->bot.snapshot_interval;
+	o->snapshot_keep = c->bot.snapshot_keep;
 	o->evict_after = c->bot.evict_after;
 	o->salvage = salvage;
 }

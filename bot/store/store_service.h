@@ -1,9 +1,9 @@
 /*
  * store_service: persistence (bot/store/persist.h) as an app service. It is
- * the first starter in app.c, so the state is restored before any transport
- * takes a command, and it drains last, with the final snapshot. It reads the
+ * the first starter in app.c, so the state is loaded before any transport
+ * takes a command, and it drains last, committing what is left. It reads the
  * [bot] keys and their command-line overrides; SIGHUP applies new fsync,
- * snapshot_interval and evict_after values.
+ * snapshot_interval, snapshot_keep and evict_after values.
  */
 #ifndef DELVER_STORE_SERVICE_H
 #define DELVER_STORE_SERVICE_H

@@ -18,7 +18,9 @@
  * as a child and the transport in this process; no assertions. The
  * gateway is compressed (zlib-stream, delver's default) unless
  * DELVER_BENCH_COMPRESS=none is in the environment; the bytes the fake sent
- * are printed either way.
+ * are printed either way. With DELVER_BENCH_ONLY=N in the environment only
+ * one phase runs, 8 s at N interactions a second (for profilers: perf at
+ * 1000, callgrind at a rate it can follow, such as 50).
  */
 #include <cJSON.h>
 #include <curl/curl.h>
@@ -38,6 +40,7 @@
 #include "bot/discord/discord_gw.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
+#include "rules/base/mem.h"
 #include "rules/base/rng.h"
 
 #define TOKEN "MTEwMDAwMDAwMDAwMDAwMDAwMQ.bench.token-value"
@@ -319,11 +322,16 @@ main(int argc, char **argv)
 	long rss0, rss1, rss2;
 	size_t n1;
 	int status;
-	const char *mode = getenv("DELVER_BENCH_COMPRESS");
+	const char *mode = getenv("DELVER_BENCH_COMPRESS"), *only = getenv("DELVER_BENCH_ONLY");
 	double raw0, wire0;
 
 	if (mode != NULL && strcmp(mode, "none") == 0)
 		cfg.compress = DISCORD_COMPRESS_NONE;
+	cJSON_Hooks json_hooks = {.malloc_fn = xmalloc, .free_fn = free};
+
+	/* cJSON allocates as in the daemon (bot/main.c), which costs it
+	 * realloc when it prints: the figures are the daemon's. */
+	cJSON_InitHooks(&json_hooks);
 	log_set_level(LOG_LEVEL_ERROR);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	start_fake(argv[0]);
@@ -345,6 +353,10 @@ main(int argc, char **argv)
 	wire0 = gateway_stat("wire_bytes");
 	printf("delver Discord transport against the fake Discord on loopback (%s)\n",
 	       cfg.compress == DISCORD_COMPRESS_NONE ? "compress = none" : "zlib-stream");
+	if (only != NULL && atoi(only) > 0) {
+		phase(dc, "one rate for 8 s", 8 * atoi(only), atoi(only), 50, templates, done);
+		goto out;
+	}
 	done = phase(dc, "1,000/s for 8 s", 8000, 1000, 50, templates, done);
 	done = phase(dc, "2,000/s for 6 s", 12000, 2000, 50, templates, done);
 	done = phase(dc, "5,000/s for 6 s", 30000, 5000, 50, templates, done);
@@ -362,6 +374,7 @@ main(int argc, char **argv)
 	       "unpaced burst and malloc_trim\n",
 	       (double)rss0 / 1024, (double)rss1 / 1024, n1, (double)rss2 / 1024,
 	       state_nchannels(d.state), state_nusers(d.state), (double)rss_kb() / 1024);
+out:
 	uv_timer_stop(&tick);
 	uv_close((uv_handle_t *)&tick, NULL);
 	discord_stop(dc, NULL, NULL);

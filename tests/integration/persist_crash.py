@@ -5,8 +5,9 @@ Runs ./delver on the console with --fsync always and a fixed seed, feeds it
 GM claims and releases across many channels, kills it with SIGKILL at a
 random moment, restarts it, and checks that every change whose reply was
 printed is still there (and that the files always load). Repeats ROUNDS
-times. Snapshots run every second and idle channels are evicted after two,
-so kills also land while a snapshot is written or a channel is reloaded.
+times. Snapshot files are written every second and idle channels are
+evicted after two, so kills also land while a snapshot file is written or a
+channel is reloaded.
 
 usage: persist_crash.py DELVER [ROUNDS] [SEED]
 """

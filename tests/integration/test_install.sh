@@ -25,6 +25,8 @@ cat > "$tmp/want" <<'EOF'
 /usr/lib/systemd/system/delver.service
 /usr/lib/systemd/system/delver@.service
 /usr/share/doc/delver/delver.conf.example
+/usr/share/man/man5/delver.conf.5
+/usr/share/man/man7/delver.7
 /usr/share/man/man8/delver.8
 EOF
 diff -u "$tmp/want" "$tmp/files" || fail "make install wrote other files"
@@ -50,8 +52,10 @@ sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man" | grep '^\.B' | sed 's/\\-/-/g' |
 	grep -o -- '--[a-z][a-z-]*' | sort -u > "$tmp/man-opts"
 diff -u "$tmp/help-opts" "$tmp/man-opts" || fail "--help and delver(8) list other options"
 [ "$(wc -l < "$tmp/help-opts")" -ge 10 ] || fail "too few options found in --help"
-groff -man -ww -z "$man" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
-	{ fail "delver(8) has troff warnings"; cat "$tmp/groff"; }
+for page in "$dest"/usr/share/man/man*/*; do
+	groff -k -Tutf8 -man -ww -z "$page" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
+		{ fail "$(basename "$page") has troff warnings"; cat "$tmp/groff"; }
+done
 
 make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr > "$tmp/make.log" 2>&1 ||
 	{ cat "$tmp/make.log"; exit 1; }

@@ -3,7 +3,7 @@
 # - SIGHUP with a good file applies it (the log level) without stopping the
 #   console; SIGHUP with a bad file logs the error and keeps the old one;
 # - SIGTERM and SIGINT stop it in order (drain, then stop) with status 0,
-#   the store last (its drain writes the final snapshot, so the next start
+#   the store last (its drain commits what is left, so the next start
 #   finds the GM seat taken before the SIGTERM);
 # - under a (fake) systemd, READY=1, WATCHDOG=1 at half the interval,
 #   RELOADING=1/READY=1 around a reload and STOPPING=1 reach NOTIFY_SOCKET.

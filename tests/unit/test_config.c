@@ -47,6 +47,7 @@ test_defaults(void **state)
 	assert_null(c->path);
 	assert_null(c->bot.state_dir);
 	assert_int_equal(c->bot.snapshot_interval, 60);
+	assert_int_equal(c->bot.snapshot_keep, 24);
 	assert_int_equal(c->bot.fsync, FSYNC_EVERYSEC);
 	assert_int_equal(c->bot.log_level, LOG_LEVEL_INFO);
 	assert_null(c->bot.gm_role);
@@ -235,6 +236,9 @@ test_bad_integer(void **state)
 static void
 test_out_of_range(void **state)
 {
+	refused("[bot]\nsnapshot_keep = 0\n",
+	        "t.conf:2: [bot] snapshot_keep must be a whole number of snapshot files from 1 to "
+	        "10000 (got '0')");
 	refused("[bot]\nsnapshot_interval = 0\n",
 	        "t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to "
 	        "86400 (got '0')");
@@ -338,7 +342,7 @@ test_unknown_key(void **state)
 {
 	refused("[bot]\nlog_level = info\ncolour = red\n",
 	        "t.conf:3: [bot] has no key 'colour'; its keys are state_dir, snapshot_interval, "
-	        "fsync, evict_after, log_level, gm_role");
+	        "snapshot_keep, fsync, evict_after, log_level, gm_role");
 	/* A key that was removed says what replaced it. */
 	refused("[bot]\nplayers_roll_hazard = no\n",
 	        "t.conf:2: [bot] players_roll_hazard is no longer a key: the GM chooses who rolls "

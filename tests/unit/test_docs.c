@@ -12,14 +12,15 @@
 
 #include <cmocka.h>
 
+#include "bot/config/config.h"
 #include "commands/commands.h"
 #include "commands/registry.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 /* The documents a user reads, joined: README.md and the manual pages. */
-static const char *const doc_files[] = {"README.md", "bot/delver.7", "bot/delver.8",
-                                        "bot/delver.conf.5"};
+static const char *const doc_files[] = {"README.md", "bot/man/delver.7.md", "bot/man/delver.8",
+                                        "bot/man/delver.conf.5.md"};
 
 static char *
 read_docs(void)
@@ -93,11 +94,63 @@ every_command_is_documented(void **state)
 	free(docs);
 }
 
+/* Reads one file whole, or fails the test. */
+static char *
+read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct buf b;
+	char chunk[4096];
+	size_t n;
+	char *text;
+
+	assert_non_null(f);
+	buf_init(&b, 1u << 20);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	text = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return text;
+}
+
+struct key_check {
+	const char *page;
+	char missing[2048];
+	size_t used;
+};
+
+static void
+check_key(const char *section, const char *key, void *ctx)
+{
+	struct key_check *k = ctx;
+	char want[96];
+
+	snprintf(want, sizeof(want), "`%s`", key);
+	if (strstr(k->page, want) == NULL && k->used < sizeof(k->missing) - 100)
+		k->used += (size_t)snprintf(k->missing + k->used, sizeof(k->missing) - k->used,
+		                            " [%s] %s", section, key);
+}
+
+/* delver.conf(5) describes every key of the configuration's key table. */
+static void
+every_config_key_is_documented(void **state)
+{
+	struct key_check k = {.page = read_file("bot/man/delver.conf.5.md")};
+
+	(void)state;
+	config_each_key(check_key, &k);
+	if (k.used > 0)
+		fail_msg("not in bot/man/delver.conf.5.md:%s", k.missing);
+	free((char *)k.page);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_command_is_documented),
+	    cmocka_unit_test(every_config_key_is_documented),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

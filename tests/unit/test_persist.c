@@ -1,4 +1,4 @@
-/* Unit tests for bot/persist.c: hooks, policies, faults, snapshots, eviction. */
+/* Unit tests for bot/store/persist.c: hooks, policies, faults, eviction, import. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,17 +10,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cJSON.h>
+#include <sqlite3.h>
 
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
-#include "bot/store/restore.h"
+#include "bot/store/journal.h"
+#include "bot/store/record.h"
 #include "bot/store/snapshot.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
+#include "tests/unit/helpers/faultsql.h"
 
 #define WARNING                                                                                    \
 	"Warning: this change could not be saved to disk and may be lost if the bot restarts.\n"
@@ -124,23 +128,42 @@ spin(struct bot *b, unsigned ms)
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
 
-/* Takes a background snapshot and waits for its end. */
-static void
-snapshot_now(struct bot *b)
+/* Reads b's database as a fresh start would (while b may be running: what
+ * a crash right now would leave) into a new state: every record. */
+static struct state *
+restored(struct bot *b)
 {
-	assert_int_equal(persist_snapshot(b->p), 0);
-	while (persist_busy(b->p))
-		uv_run(&b->loop, UV_RUN_ONCE);
-}
+	static const char *const sql[2] = {"SELECT version, rec FROM users",
+	                                   "SELECT version, rec FROM channels"};
+	struct state *st = state_new();
+	char path[512], err[1024];
+	sqlite3 *db;
 
-/* The checksum of the installed snapshot file. */
-static unsigned long
-snapshot_crc(struct bot *b)
-{
-	char path[512];
+	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		fail_msg("cannot open %s", path);
+	for (int t = 0; t < 2; t++) {
+		sqlite3_stmt *q;
 
-	snprintf(path, sizeof(path), "%s/snapshot.dlv", b->dir);
-	return file_crc(path);
+		assert_int_equal(sqlite3_prepare_v2(db, sql[t], -1, &q, NULL), SQLITE_OK);
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			struct record r;
+
+			if (record_decode(sqlite3_column_blob(q, 1),
+			                  (size_t)sqlite3_column_bytes(q, 1),
+			                  sqlite3_column_int(q, 0), record_builtin_mods(), &r, err,
+			                  sizeof(err)) < 0)
+				fail_msg("%s", err);
+			if (t == 0)
+				record_to_user(&r, state_user(st, r.key));
+			else
+				record_to_channel(&r, state_channel(st, r.key));
+		}
+		sqlite3_finalize(q);
+	}
+	sqlite3_close(db);
+	state_flush(st, NULL, NULL, NULL);
+	return st;
 }
 
 /* What a fresh start would find on disk for a channel's GM. */
@@ -148,21 +171,16 @@ static const char *
 gm_on_disk(struct bot *b, const char *chan)
 {
 	static char gm[KEY_MAX];
-	struct restore_opts ro = {.dir = b->dir, .now = (int64_t)time(NULL)};
-	struct restore_result res;
-	struct state *st = state_new();
+	struct state *st = restored(b);
 	struct channel *ch;
-	char key[KEY_MAX], err[1024];
+	char key[KEY_MAX];
 
-	if (restore_state(st, &ro, &res, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
 	snprintf(key, sizeof(key), "console:%s", chan);
 	ch = state_channel_find(st, key);
 	snprintf(gm, sizeof(gm), "%s",
 	         ch == NULL       ? "(absent)"
 	         : channel_gm(ch) ? channel_gm(ch)
 	                          : "(none)");
-	snapshot_close(res.snap);
 	state_free(st);
 	return gm;
 }
@@ -189,29 +207,30 @@ test_always_makes_each_reply_durable(void **state)
 	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
 	assert_string_equal(gm_on_disk(b, "tower"), "console:bob");
 	say(b, "ann", "crypt", "/gm release");
-	assert_string_equal(gm_on_disk(b, "crypt"), "(none)");
+	/* Nothing left to keep: the row is gone. */
+	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)");
 	assert_int_equal(stats(b).appends, 3);
 	bot_free(b);
 }
 
 static void
-test_close_snapshots_and_reopen_restores(void **state)
+test_close_and_reopen_restores(void **state)
 {
 	struct bot *b = bot_new(FSYNC_EVERYSEC);
 	char path[512];
 
 	say(b, "ann", "crypt", "/gm claim");
+	say(b, "bob", "tower", "/gm claim");
+	say(b, "bob", "tower", "/gm release"); /* nothing left to keep: no row */
 	bot_close(b);
-	snprintf(path, sizeof(path), "%s/snapshot.dlv", b->dir);
+	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
 	assert_int_equal(access(path, F_OK), 0);
-	snprintf(path, sizeof(path), "%s/journal.00000001.dlv", b->dir);
-	assert_int_equal(access(path, F_OK), -1); /* folded into the snapshot */
+	snprintf(path, sizeof(path), "%s/snapshot.dlv", b->dir);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_string_equal(gm_on_disk(b, "tower"), "(absent)");
 	bot_open(b);
 	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
-	/* Nothing changed: closing leaves no new journal behind. */
-	bot_close(b);
-	snprintf(path, sizeof(path), "%s/journal.00000002.dlv", b->dir);
-	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(state_nchannels(b->st), 1);
 	bot_free(b);
 }
 
@@ -263,7 +282,7 @@ test_failed_fsync_under_always_warns_and_retries(void **state)
 	assert_string_equal(say(b, "ann", "crypt", "/gm claim"),
 	                    "ann is now the GM of this channel.\n" WARNING);
 	faultio_off();
-	/* The next change goes to a new journal file and is durable. */
+	/* The next change is durable; the failed one is written again. */
 	assert_string_equal(say(b, "bob", "tower", "/gm claim"),
 	                    "bob is now the GM of this channel.\n");
 	spin(b, 1100);
@@ -277,90 +296,44 @@ static void
 test_everysec_fsyncs_in_the_background(void **state)
 {
 	struct bot *b = bot_new(FSYNC_EVERYSEC);
+	int after_checkpoint;
 
 	faultio_arm(FAULTIO_FSYNC, 1000000, EIO, false); /* counts, never fails */
 	say(b, "ann", "crypt", "/gm claim");
-	assert_int_equal(faultio_calls(FAULTIO_FSYNC), 0); /* not before the reply */
-	spin(b, 1200);
-	assert_int_equal(faultio_calls(FAULTIO_FSYNC), 1);
+	assert_int_equal(faultio_calls(FAULTIO_FSYNC), 0);          /* not before the reply */
+	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann"); /* committed though */
+	spin(b, 1300);
+	assert_int_equal(stats(b).checkpoints, 1);
+	after_checkpoint = faultio_calls(FAULTIO_FSYNC);
+	assert_true(after_checkpoint >= 1); /* the WAL, then the database */
 	spin(b, 1100);
-	assert_int_equal(faultio_calls(FAULTIO_FSYNC), 1); /* nothing new to sync */
+	assert_int_equal(stats(b).checkpoints, 1); /* nothing new to sync */
+	assert_int_equal(faultio_calls(FAULTIO_FSYNC), after_checkpoint);
 	faultio_off();
 	bot_free(b);
 }
 
 static void
-test_failed_snapshot_keeps_the_previous_one(void **state)
-{
-	struct bot *b = bot_new(FSYNC_EVERYSEC);
-	unsigned long before;
-
-	say(b, "ann", "crypt", "/gm claim");
-	snapshot_now(b);
-	assert_int_equal(stats(b).snapshots, 1);
-	before = snapshot_crc(b);
-
-	say(b, "bob", "tower", "/gm claim");
-	/* Write 1 is the new journal's header; the forked writer inherits the
-	 * fault and fails from write 2 on. */
-	faultio_arm(FAULTIO_WRITE, 2, ENOSPC, true);
-	snapshot_now(b);
-	faultio_off();
-	assert_int_equal(stats(b).snapshot_failures, 1);
-	assert_int_equal(snapshot_crc(b), before);
-	assert_string_equal(say(b, "cat", "tower", "/gm"), "The GM here is bob.\n");
-	/* The journals still hold the change the failed snapshot missed. */
-	assert_string_equal(gm_on_disk(b, "tower"), "console:bob");
-
-	snapshot_now(b);
-	assert_int_equal(stats(b).snapshots, 2);
-	assert_true(snapshot_crc(b) != before);
-	assert_string_equal(gm_on_disk(b, "tower"), "console:bob");
-	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
-	bot_free(b);
-}
-
-static void
-test_failed_rename_keeps_the_previous_one(void **state)
-{
-	struct bot *b = bot_new(FSYNC_EVERYSEC);
-	unsigned long before;
-
-	say(b, "ann", "crypt", "/gm claim");
-	snapshot_now(b);
-	before = snapshot_crc(b);
-	say(b, "bob", "crypt", "/gm release");
-	faultio_arm(FAULTIO_RENAME, 1, EIO, false);
-	snapshot_now(b);
-	faultio_off();
-	assert_int_equal(stats(b).snapshot_failures, 1);
-	assert_int_equal(snapshot_crc(b), before);
-	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
-	bot_free(b);
-}
-
-static void
-test_journal_replaced_while_a_snapshot_prepares(void **state)
+test_one_transaction_per_command(void **state)
 {
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 
-	say(b, "ann", "crypt", "/gm claim");         /* journal 1 */
-	assert_int_equal(persist_snapshot(b->p), 0); /* journal 2, made on the pool... */
-	usleep(300000);                              /* ...by now, but not yet seen */
-	faultio_arm(FAULTIO_FSYNC, 1, EIO, false);
-	assert_string_equal(say(b, "ann", "crypt", "/gm release"),
-	                    "ann is no longer the GM; anyone may /gm claim.\n" WARNING);
+	uint64_t before;
+
+	say(b, "ann", "crypt", "/gm claim"); /* creates the db's WAL */
+	before = stats(b).appends;
+	faultio_arm(FAULTIO_FSYNC, 1000000, EIO, false); /* counts, never fails */
+	/* Three records changed by one command: one commit, so one fsync of the
+	 * WAL. */
+	channel_set_gm(state_channel(b->st, "console:tower"), "console:cat", "cat");
+	channel_touch(state_channel(b->st, "console:tower"));
+	channel_set_gm(state_channel(b->st, "console:hall"), "console:cat", "cat");
+	channel_touch(state_channel(b->st, "console:hall"));
+	user_touch(state_user(b->st, "console:cat"));
+	assert_int_equal(persist_flush(b->p), 0);
+	assert_int_equal(stats(b).appends - before, 3);
+	assert_int_equal(faultio_calls(FAULTIO_FSYNC), 1);
 	faultio_off();
-	say(b, "bob", "crypt", "/gm claim"); /* journal 1 broke: this goes to journal 3 */
-	while (persist_busy(b->p))
-		uv_run(&b->loop, UV_RUN_ONCE);
-	say(b, "bob", "crypt", "/gm release");
-	/* Had journal 2 been used, this release would replay before journal 3's
-	 * older claim. */
-	assert_string_equal(gm_on_disk(b, "crypt"), "(none)");
-	assert_int_equal(stats(b).snapshot_failures, 1);
-	snapshot_now(b);
-	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)"); /* empty: not written */
 	bot_free(b);
 }
 
@@ -376,7 +349,6 @@ static void
 test_idle_channels_leave_memory_and_come_back(void **state)
 {
 	struct bot *b = calloc(1, sizeof(*b));
-	time_t t = time(NULL);
 
 	b->dir = tmpdir_new();
 	persist_opts_default(&b->o);
@@ -385,79 +357,230 @@ test_idle_channels_leave_memory_and_come_back(void **state)
 	bot_open(b);
 	say(b, "ann", "crypt", "/gm claim");
 	say(b, "bob", "tower", "/gm claim");
-	assert_int_equal(persist_evict(b->p), 0); /* no snapshot holds them yet */
-	after(t);
-	snapshot_now(b);
+	assert_int_equal(persist_evict(b->p), 0); /* both used this second */
 	after(time(NULL));
 	say(b, "bob", "tower", "/gm"); /* tower was just used */
 	assert_int_equal(persist_evict(b->p), 1);
 	assert_int_equal(state_nchannels(b->st), 1);
-	/* crypt comes back from the snapshot when used. */
+	/* crypt comes back from the database when used. */
 	assert_string_equal(say(b, "cat", "crypt", "/gm"), "The GM here is ann.\n");
 	assert_int_equal(stats(b).loaded, 1);
 	assert_int_equal(state_nchannels(b->st), 2);
-	/* Used after the snapshot: both stay until a newer one holds them. */
-	assert_int_equal(persist_evict(b->p), 0);
-	after(time(NULL));
-	snapshot_now(b);
 	after(time(NULL));
 	assert_int_equal(persist_evict(b->p), 2);
 	assert_int_equal(state_nchannels(b->st), 0);
-	/* Evicted channels survive the next snapshot and a restart. */
+	/* A channel that was never saved is not found, and stays empty. */
+	assert_string_equal(say(b, "cat", "hall", "/gm"),
+	                    "Nobody is GM here yet; /gm claim makes you the GM.\n");
+	/* Evicted channels survive a restart, and stay on disk until used. */
 	say(b, "dan", "hall", "/gm claim");
-	snapshot_now(b);
 	bot_close(b);
-	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
-	assert_string_equal(gm_on_disk(b, "tower"), "console:bob");
-	assert_string_equal(gm_on_disk(b, "hall"), "console:dan");
+	after(time(NULL));
+	bot_open(b);
+	assert_int_equal(state_nchannels(b->st), 0);
+	assert_string_equal(say(b, "x", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_string_equal(say(b, "x", "tower", "/gm"), "The GM here is bob.\n");
+	assert_string_equal(say(b, "x", "hall", "/gm"), "The GM here is dan.\n");
 	bot_free(b);
 }
 
-/* How many files in dir have names starting with prefix. */
+/* Writes dir in the journal-and-snapshot format, with that store's own
+ * writers: crypt's GM (ann) in the snapshot, then a journal that makes bob
+ * tower's GM and gives ann a style. */
+static void
+write_old_format(const char *dir)
+{
+	struct state *st = state_new();
+	struct ustyle style = {.colour = UC_RED, .mark = "*"};
+	char tmp[512], err[1024];
+	struct journal *j;
+	struct record r;
+	struct buf line;
+
+	channel_set_gm(state_channel(st, "console:crypt"), "console:ann", "ann");
+	state_user(st, "console:ann");
+	snapshot_tmp_path(tmp, sizeof(tmp), dir, getpid());
+	if (snapshot_write(st, NULL, tmp, (int64_t)time(NULL), 1, NULL, err, sizeof(err)) < 0 ||
+	    snapshot_install(dir, tmp, 1, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	j = journal_create(dir, 1, err, sizeof(err));
+	if (j == NULL)
+		fail_msg("%s", err);
+	channel_set_gm(state_channel(st, "console:tower"), "console:bob", "bob");
+	user_set_style(state_user(st, "console:ann"), &style);
+	buf_init(&line, RECORD_LINE_MAX);
+	record_of_channel(&r, state_channel(st, "console:tower"));
+	assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
+	record_of_user(&r, state_user(st, "console:ann"));
+	assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
+	assert_int_equal(journal_append(j, line.p, line.len), 0);
+	assert_int_equal(journal_sync(j), 0);
+	journal_release(j);
+	buf_free(&line);
+	state_free(st);
+}
+
+/* How many entries of dir have names starting with prefix, and the name of
+ * the last one in found (when not NULL). */
 static int
-count_files(const char *dir, const char *prefix)
+count_prefix(const char *dir, const char *prefix, char *found, size_t size)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int n = 0;
 
-	while ((e = readdir(d)) != NULL)
-		n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		n++;
+		if (found != NULL)
+			snprintf(found, size, "%s", e->d_name);
+	}
 	closedir(d);
 	return n;
 }
 
 static void
-test_damaged_file_refuses_then_salvage_starts(void **state)
+test_old_format_is_imported_and_moved_aside(void **state)
 {
-	struct bot *b = bot_new(FSYNC_ALWAYS);
-	char path[512], err[2048];
+	struct bot *b = calloc(1, sizeof(*b));
+	char sub[256], aside[1024];
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	write_old_format(b->dir);
+	bot_open(b);
+	assert_string_equal(say(b, "x", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_string_equal(say(b, "x", "tower", "/gm"), "The GM here is bob.\n");
+	assert_int_equal(user_style(state_user_find(b->st, "console:ann"))->colour, UC_RED);
+	/* Already in the database, before any change. */
+	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
+	assert_string_equal(gm_on_disk(b, "tower"), "console:bob");
+	/* The old files are kept, aside. */
+	assert_int_equal(count_prefix(b->dir, "snapshot.dlv", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "journal.", NULL, 0), 0);
+	assert_int_equal(count_prefix(b->dir, "imported-", sub, sizeof(sub)), 1);
+	snprintf(aside, sizeof(aside), "%s/%s", b->dir, sub);
+	assert_int_equal(count_prefix(aside, "snapshot.dlv", NULL, 0), 1);
+	assert_int_equal(count_prefix(aside, "journal.00000001.dlv", NULL, 0), 1);
+	bot_close(b);
+	/* The next start reads the database alone. */
+	bot_open(b);
+	assert_string_equal(say(b, "x", "tower", "/gm"), "The GM here is bob.\n");
+	assert_int_equal(user_style(state_user_find(b->st, "console:ann"))->colour, UC_RED);
+	bot_free(b);
+}
+
+static void
+test_damaged_old_format_refuses_the_import(void **state)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	char path[512], err[4096];
 	struct state *st = state_new();
+	unsigned long before;
 	FILE *fp;
 
-	say(b, "ann", "crypt", "/gm claim");
-	bot_close(b);
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	write_old_format(b->dir);
 	snprintf(path, sizeof(path), "%s/snapshot.dlv", b->dir);
 	fp = fopen(path, "r+");
 	fseek(fp, 30, SEEK_SET);
 	fputc('#', fp);
 	fclose(fp);
+	before = file_crc(path);
+	uv_loop_init(&b->loop);
 	assert_null(persist_open(&b->loop, st, &b->o, err, sizeof(err)));
 	assert_non_null(strstr(err, "snapshot.dlv:1: checksum mismatch: the line was changed or "
-	                            "damaged. The file is left as it is: repair or remove it, or "
-	                            "start with --salvage to move damaged files aside and start "
-	                            "from what is readable"));
+	                            "damaged. The state directory is in the old format and cannot "
+	                            "be imported into "));
+	assert_int_equal(file_crc(path), before);
+	assert_int_equal(count_prefix(b->dir, "imported-", NULL, 0), 0);
+	assert_int_equal(uv_loop_close(&b->loop), 0);
 	state_free(st);
-	b->o.salvage = true;
+	tmpdir_remove(b->dir);
+	free(b);
+}
+
+/* Waits for the running snapshot file. */
+static void
+snapshot_wait(struct bot *b)
+{
+	while (persist_busy(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+}
+
+static void
+test_snapshot_files_are_kept_and_restore_the_bot(void **state)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	char snaps[512], first[1024], name[256], err[4096], want[4096];
+	FILE *fp;
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	b->o.snapshot_interval = 1;
+	b->o.snapshot_keep = 2;
 	bot_open(b);
-	/* The bad file is kept aside and a fresh snapshot replaced it before the start. */
-	assert_int_equal(count_files(b->dir, "snapshot.dlv.bad-"), 1);
-	assert_int_equal(count_files(b->dir, "snapshot.dlv"), 2);
-	assert_string_equal(say(b, "ann", "crypt", "/gm"),
-	                    "Nobody is GM here yet; /gm claim makes you the GM.\n");
+	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	/* What a crash in the middle of a snapshot leaves behind. */
+	assert_int_equal(mkdir(snaps, 0700), 0);
+	snprintf(first, sizeof(first), "%s/delver-20200101T000000Z.tmp", snaps);
+	fp = fopen(first, "w");
+	fclose(fp);
+	say(b, "ann", "crypt", "/gm claim");
+	spin(b, 1300); /* the interval passes with a change: one file */
+	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 1);
+	assert_int_equal(count_prefix(snaps, "delver-", name, sizeof(name)), 1);
+	assert_non_null(strstr(name, ".db")); /* the unfinished one is gone */
+	snprintf(first, sizeof(first), "%s/%s", snaps, name);
+	spin(b, 1100); /* nothing changed: no new file */
+	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 1);
+	/* Two more generations, a second apart: the oldest goes. */
+	say(b, "bob", "tower", "/gm claim");
+	after(time(NULL));
+	assert_int_equal(persist_snapshot(b->p), 0);
+	assert_int_equal(persist_snapshot(b->p), -1); /* one at a time */
+	snapshot_wait(b);
+	after(time(NULL));
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 2);
+	assert_int_equal(access(first, F_OK), -1);
+	count_prefix(snaps, "delver-", name, sizeof(name));
+	snprintf(first, sizeof(first), "%s/%s", snaps, name); /* the newest */
+	/* A running delver is not restored under its feet. */
+	assert_int_equal(persist_restore(b->dir, first, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+	         "the state directory %s is in use by another delver (%s/lock is locked); stop "
+	         "it or use another --state-dir",
+	         b->dir, b->dir);
+	assert_string_equal(err, want);
+	say(b, "cat", "hall", "/gm claim"); /* after the snapshot */
 	bot_close(b);
-	b->o.salvage = false;
-	bot_open(b); /* starts without --salvage now */
+	/* A damaged file is refused and changes nothing. */
+	snprintf(name, sizeof(name), "%s/junk.db", b->dir);
+	fp = fopen(name, "w");
+	fputs("not a database at all, not even close to one....................................",
+	      fp);
+	fclose(fp);
+	assert_int_equal(persist_restore(b->dir, name, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is not a whole SQLite database"));
+	assert_non_null(strstr(err, "nothing was changed"));
+	assert_string_equal(gm_on_disk(b, "hall"), "console:cat");
+	/* The snapshot comes back whole; the database it replaced is kept. */
+	assert_int_equal(persist_restore(b->dir, first, err, sizeof(err)), 0);
+	assert_int_equal(count_prefix(b->dir, "replaced-", NULL, 0), 1);
+	bot_open(b);
+	assert_string_equal(say(b, "x", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_string_equal(say(b, "x", "tower", "/gm"), "The GM here is bob.\n");
+	assert_string_equal(say(b, "x", "hall", "/gm"),
+	                    "Nobody is GM here yet; /gm claim makes you the GM.\n");
 	bot_free(b);
 }
 
@@ -484,23 +607,8 @@ channel_text(struct state *st, const char *key)
 	return buf_take(&b);
 }
 
-/* Restores b's directory into a fresh state. */
-static struct state *
-restored(struct bot *b)
-{
-	struct restore_opts ro = {.dir = b->dir, .now = (int64_t)time(NULL)};
-	struct restore_result res;
-	struct state *st = state_new();
-	char err[1024];
-
-	if (restore_state(st, &ro, &res, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
-	snapshot_close(res.snap);
-	return st;
-}
-
 static void
-test_every_module_round_trips_through_journal_and_snapshot(void **state)
+test_every_module_round_trips_through_the_database(void **state)
 {
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 	struct ustyle style = {.colour = UC_CYAN, .mark = "🐉"};
@@ -552,7 +660,7 @@ test_every_module_round_trips_through_journal_and_snapshot(void **state)
 	assert_non_null(strstr(want, "Brom"));
 	assert_non_null(strstr(want, "wasp"));
 
-	st = restored(b); /* from the journal */
+	st = restored(b); /* while running */
 	got = channel_text(st, "console:all");
 	assert_string_equal(got, want);
 	assert_int_equal(user_style(state_user_find(st, "console:ann"))->colour, UC_CYAN);
@@ -562,7 +670,7 @@ test_every_module_round_trips_through_journal_and_snapshot(void **state)
 	free(got);
 	state_free(st);
 
-	bot_close(b); /* now from the snapshot alone */
+	bot_close(b); /* after the close */
 	st = restored(b);
 	got = channel_text(st, "console:all");
 	assert_string_equal(got, want);
@@ -602,19 +710,20 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_always_makes_each_reply_durable),
-	    cmocka_unit_test(test_close_snapshots_and_reopen_restores),
+	    cmocka_unit_test(test_close_and_reopen_restores),
 	    cmocka_unit_test(test_second_instance_is_refused),
 	    cmocka_unit_test(test_failed_write_warns_keeps_answering_and_retries),
 	    cmocka_unit_test(test_failed_fsync_under_always_warns_and_retries),
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
-	    cmocka_unit_test(test_failed_snapshot_keeps_the_previous_one),
-	    cmocka_unit_test(test_failed_rename_keeps_the_previous_one),
-	    cmocka_unit_test(test_journal_replaced_while_a_snapshot_prepares),
+	    cmocka_unit_test(test_one_transaction_per_command),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
-	    cmocka_unit_test(test_damaged_file_refuses_then_salvage_starts),
-	    cmocka_unit_test(test_every_module_round_trips_through_journal_and_snapshot),
+	    cmocka_unit_test(test_old_format_is_imported_and_moved_aside),
+	    cmocka_unit_test(test_damaged_old_format_refuses_the_import),
+	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
+	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
 
+	faultsql_install();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,6 +133,29 @@ test_dice_line_fenced(void **state)
 	reply_free(r);
 }
 
+/* Inside the ansi block every backtick is followed by a zero-width space,
+ * wherever it stands in a span (first, last, side by side, next to UTF-8),
+ * and the text between backticks is copied whole. (Control characters are
+ * removed by the reply model before they reach a renderer.) */
+static void
+test_fenced_backticks(void **state)
+{
+	struct reply *r = reply_new();
+	struct ustyle us = {.colour = UC_BLUE, .mark = "*"};
+	cJSON *m;
+
+	reply_add_user(r, &us, 0, "`A``\xc3\xa9 d6`");
+	reply_nl(r);
+	m = render(r, false, NULL);
+	assert_string_equal(content(m), "```ansi\n"
+	                                "\033[1;4;34m*`\xe2\x80\x8b"
+	                                "A`\xe2\x80\x8b`\xe2\x80\x8b\xc3\xa9 d6`\xe2\x80\x8b"
+	                                "\033[0m\n"
+	                                "```");
+	cJSON_Delete(m);
+	reply_free(r);
+}
+
 static void
 test_table_highlight(void **state)
 {
@@ -582,6 +605,7 @@ main(void)
 	    cmocka_unit_test(test_plain_markdown),
 	    cmocka_unit_test(test_escapes_user_text),
 	    cmocka_unit_test(test_dice_line_fenced),
+	    cmocka_unit_test(test_fenced_backticks),
 	    cmocka_unit_test(test_table_highlight),
 	    cmocka_unit_test(test_long_table_summarised),
 	    cmocka_unit_test(test_long_lines_dropped_from_end),

@@ -18,8 +18,8 @@ static struct {
 	bool armed, sticky;
 } f[3];
 
-static bool
-should_fail(enum faultio_op op)
+bool
+faultio_check(enum faultio_op op)
 {
 	f[op].calls++;
 	if (!f[op].armed || f[op].calls < f[op].n || (f[op].calls > f[op].n && !f[op].sticky))
@@ -32,19 +32,19 @@ should_fail(enum faultio_op op)
 static ssize_t
 fault_write(int fd, const void *p, size_t n)
 {
-	return should_fail(FAULTIO_WRITE) ? -1 : write(fd, p, n);
+	return faultio_check(FAULTIO_WRITE) ? -1 : write(fd, p, n);
 }
 
 static int
 fault_fsync(int fd)
 {
-	return should_fail(FAULTIO_FSYNC) ? -1 : fsync(fd);
+	return faultio_check(FAULTIO_FSYNC) ? -1 : fsync(fd);
 }
 
 static int
 fault_rename(const char *from, const char *to)
 {
-	return should_fail(FAULTIO_RENAME) ? -1 : rename(from, to);
+	return faultio_check(FAULTIO_RENAME) ? -1 : rename(from, to);
 }
 
 void

@@ -17,6 +17,9 @@ enum faultio_op {
 
 void faultio_arm(enum faultio_op op, int n, int err, bool sticky);
 void faultio_off(void);
+/* Counts a call of op; true when it must fail (errno is then set). For
+ * layers other than fsio (faultsql.h). */
+bool faultio_check(enum faultio_op op);
 /* Calls of op since faultio_arm, and of those, how many failed. */
 int faultio_calls(enum faultio_op op);
 int faultio_failed(enum faultio_op op);
