@@ -13,7 +13,7 @@
 . tests/integration/discord_lib.sh
 
 NOTES=$WORK/notify.txt
-python3 tests/tools/notify_listen.py "$WORK/notify" "$NOTES" &
+python3 tests/integration/notify_listen.py "$WORK/notify" "$NOTES" &
 LISTENER=$!
 trap 'kill $LISTENER 2>/dev/null; cleanup' EXIT
 i=0
