@@ -6,6 +6,7 @@
 #include "commands/procedure/proc_state.h"
 #include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
+#include "commands/undo.h"
 
 /* One family per line, so that each new family adds one line. */
 /* clang-format off */
@@ -32,14 +33,18 @@ const struct command *const command_table[] = {
     &cmd_saved,
     &cmd_log,
     &cmd_settings,
+    &cmd_undo,
     &cmd_help,
     NULL,
 };
 /* clang-format on */
 
+/* clang-format off */
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_TENSION] = &tension_chanmod,
     [CHANMOD_FUNGEON] = &fungeon_mod,
     [CHANMOD_PROC] = &proc_mod,
     [CHANMOD_ROLL] = &rollchan_mod,
+    [CHANMOD_UNDO] = &undo_mod,
 };
+/* clang-format on */

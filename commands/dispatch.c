@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "commands/undo.h"
 #include "rules/base/utf8.h"
 
 static int
@@ -25,16 +26,20 @@ persist_user(struct user *u, void *ctx)
  * Runs the handler. Game state that a command creates but does not change
  * (a read-only /tension or /fungeon party in a channel that never played)
  * is dropped again, so memory tracks channels that hold state, not every
- * channel that was ever asked something.
+ * channel that was ever asked something. A command that changed game state
+ * leaves a step /undo can take back (commands/undo.h).
  */
 static void
 run_handler(struct invocation *inv, struct reply *out)
 {
 	bool had[CHANMOD_COUNT + 1];
+	struct undo_snap snap;
 
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		had[i] = channel_mod_peek(inv->chan, (enum chanmod_id)i) != NULL;
+	undo_before(inv, &snap);
 	inv->cmd->fn(inv, out);
+	undo_after(inv, &snap);
 	if (channel_touched(inv->chan))
 		return;
 	for (int i = 0; i < CHANMOD_COUNT; i++)
@@ -116,5 +121,7 @@ dispatch_line(struct dispatch *d, const struct origin *o, const char *line, size
 	}
 	if (registry_parse_in(d->commands ? d->commands : command_table, line, len, &inv, out) < 0)
 		return;
+	inv.line = line;
+	inv.line_len = len;
 	dispatch_invocation(d, o, &inv, now, out);
 }

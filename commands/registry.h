@@ -109,6 +109,11 @@ struct invocation {
 	struct rng *rng;
 	int64_t now; /* unix seconds */
 	bool is_gm;  /* the invoker may run GM commands here */
+	/* The typed line without its prefix, when the command was typed
+	 * (console, IRC); NULL for a bound invocation (Discord). Valid while
+	 * the command runs. */
+	const char *line;
+	size_t line_len;
 };
 
 /* The top-level commands, ended by a NULL entry (commands/commands.c). */

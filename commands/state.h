@@ -43,6 +43,7 @@ enum chanmod_id {
 	CHANMOD_FUNGEON, /* Fungeon: party, floor, designs (commands/fg_save.c) */
 	CHANMOD_PROC,    /* dungeon procedure: turn, lights, hazard and wander settings */
 	CHANMOD_ROLL,    /* /roll settings and the roll log (commands/rollchan.h) */
+	CHANMOD_UNDO,    /* the last changes /undo can take back (commands/undo.h) */
 	CHANMOD_COUNT
 };
 

@@ -505,6 +505,12 @@ check_sections(struct parser *p)
 				fail(p, s->key_line[config_find_key(s->kind, "sasl_user")],
 				     "[%s] sasl_user needs password_source too (%s)", s->name,
 				     CONFIG_SOURCE_ALLOWED);
+			if (irc->sasl_external && (irc->tls_cert_file == NULL || !irc->tls))
+				fail(p, s->key_line[config_find_key(s->kind, "sasl_external")],
+				     "[%s] sasl_external needs tls = yes and tls_cert_file (the "
+				     "client "
+				     "certificate the server identifies the bot by)",
+				     s->name);
 			if (irc->port == 0)
 				irc->port = irc->tls ? 6697 : 6667;
 			if (irc->username == NULL)
@@ -550,6 +556,8 @@ resolve_secrets(struct parser *p, unsigned secrets)
 			struct config_irc *irc = s->base;
 
 			resolve(p, s, "password_source", irc->password_source, &irc->password);
+			resolve(p, s, "nickserv_password_source", irc->nickserv_source,
+			        &irc->nickserv_password);
 		}
 	}
 }
@@ -639,6 +647,11 @@ config_irc_init(struct config_irc *irc, const char *network)
 	irc->flood_burst = 4;
 	irc->flood_interval_ms = 2000;
 	irc->max_lines = 6;
+	irc->formatting = true;
+	irc->user_burst = 5;
+	irc->user_interval_ms = 2000;
+	irc->channel_burst = 20;
+	irc->channel_interval_ms = 1000;
 	irc->ping_interval = 60;
 	irc->ping_timeout = 30;
 }
@@ -707,6 +720,7 @@ config_log_secrets(const struct config *c)
 	log_secret(c->discord.token);
 	for (size_t i = 0; i < c->nirc; i++) {
 		log_secret(c->irc[i].password);
+		log_secret(c->irc[i].nickserv_password);
 		if (c->irc[i].sasl_user != NULL && c->irc[i].password != NULL)
 			log_sasl_payload(c->irc[i].sasl_user, c->irc[i].password);
 		for (size_t k = 0; k < c->irc[i].nchannels; k++)
@@ -726,6 +740,9 @@ config_irc_copy(struct config_irc *dst, const struct config_irc *src)
 	*dst = *src;
 	dst->network = dup_or_null(src->network);
 	dst->host = dup_or_null(src->host);
+	dst->tls_ca_file = dup_or_null(src->tls_ca_file);
+	dst->tls_fingerprint = dup_or_null(src->tls_fingerprint);
+	dst->tls_cert_file = dup_or_null(src->tls_cert_file);
 	dst->nick = dup_or_null(src->nick);
 	for (size_t i = 0; i < src->nalt_nicks; i++)
 		dst->alt_nicks[i] = dup_or_null(src->alt_nicks[i]);
@@ -734,11 +751,17 @@ config_irc_copy(struct config_irc *dst, const struct config_irc *src)
 	dst->sasl_user = dup_or_null(src->sasl_user);
 	dst->password_source = dup_or_null(src->password_source);
 	dst->password = dup_or_null(src->password);
+	dst->nickserv_source = dup_or_null(src->nickserv_source);
+	dst->nickserv_password = dup_or_null(src->nickserv_password);
 	for (size_t i = 0; i < src->nchannels; i++) {
 		dst->channels[i] = dup_or_null(src->channels[i]);
 		dst->channel_keys[i] = dup_or_null(src->channel_keys[i]);
 	}
 	dst->prefix = dup_or_null(src->prefix);
+	for (size_t i = 0; i < src->nplain_channels; i++)
+		dst->plain_channels[i] = dup_or_null(src->plain_channels[i]);
+	for (size_t i = 0; i < src->nadmins; i++)
+		dst->admins[i] = dup_or_null(src->admins[i]);
 }
 
 void
@@ -746,6 +769,9 @@ config_irc_clear(struct config_irc *irc)
 {
 	free(irc->network);
 	free(irc->host);
+	free(irc->tls_ca_file);
+	free(irc->tls_fingerprint);
+	free(irc->tls_cert_file);
 	free(irc->nick);
 	for (size_t i = 0; i < irc->nalt_nicks; i++)
 		free(irc->alt_nicks[i]);
@@ -754,11 +780,17 @@ config_irc_clear(struct config_irc *irc)
 	free(irc->sasl_user);
 	free(irc->password_source);
 	secret_free(irc->password);
+	free(irc->nickserv_source);
+	secret_free(irc->nickserv_password);
 	for (size_t i = 0; i < irc->nchannels; i++) {
 		free(irc->channels[i]);
 		secret_free(irc->channel_keys[i]);
 	}
 	free(irc->prefix);
+	for (size_t i = 0; i < irc->nplain_channels; i++)
+		free(irc->plain_channels[i]);
+	for (size_t i = 0; i < irc->nadmins; i++)
+		free(irc->admins[i]);
 	memset(irc, 0, sizeof(*irc));
 }
 

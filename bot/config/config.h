@@ -66,27 +66,43 @@ struct config_discord {
 struct config_irc {
 	char *network; /* from the section name [irc.<network>] */
 	char *host;
-	int port;        /* default 6697 with TLS, 6667 without */
-	bool tls;        /* default true */
-	bool tls_verify; /* default true; false only for test servers */
+	int port;              /* default 6697 with TLS, 6667 without */
+	bool tls;              /* default true */
+	bool tls_verify;       /* default true; false only for test servers */
+	char *tls_ca_file;     /* CA certificates to trust instead of the system's, or NULL */
+	char *tls_fingerprint; /* SHA-256 pin of the server's certificate, or NULL */
+	char *tls_cert_file;   /* the client certificate and its key (PEM), or NULL */
+	bool sasl_external;    /* log in with SASL EXTERNAL (the client certificate) */
 	char *nick;
 	char *alt_nicks[CONFIG_NICKS_MAX];
 	size_t nalt_nicks;
-	char *username;                          /* default: nick */
-	char *realname;                          /* default: "delver dice bot" */
-	char *sasl_user;                         /* NULL: no SASL */
-	char *password_source;                   /* env:/file:/credential: */
-	char *password;                          /* resolved secret; never logged */
-	char *channels[CONFIG_CHANNELS_MAX];     /* names, without keys */
+	char *username;                      /* default: nick */
+	char *realname;                      /* default: "delver dice bot" */
+	char *sasl_user;                     /* NULL: no SASL */
+	char *password_source;               /* env:/file:/credential: */
+	char *password;                      /* resolved secret; never logged */
+	char *nickserv_source;               /* env:/file:/credential: of the NickServ password */
+	char *nickserv_password;             /* resolved secret; never logged */
+	char *channels[CONFIG_CHANNELS_MAX]; /* names, without keys */
 	char *channel_keys[CONFIG_CHANNELS_MAX]; /* channels[i]'s key (+k), or NULL;
 	                                            a secret-lite: never logged */
 	size_t nchannels;
-	char *prefix;          /* default "!" */
-	int flood_burst;       /* default 4 */
-	int flood_interval_ms; /* default 2000 */
-	int max_lines;         /* reply lines before summarising, default 6 */
-	int ping_interval;     /* seconds of silence before delver PINGs, default 60 */
-	int ping_timeout;      /* then seconds before the link is recycled, default 30 */
+	char *prefix;                      /* default "!" */
+	int flood_burst;                   /* default 4 */
+	int flood_interval_ms;             /* default 2000 */
+	int max_lines;                     /* reply lines before summarising, default 6 */
+	bool formatting;                   /* mIRC formatting in replies, default true */
+	bool join_on_invite;               /* join a channel the bot is invited to, default false */
+	char *admins[CONFIG_CHANNELS_MAX]; /* accounts or nick!user@host masks */
+	size_t nadmins;
+	char *plain_channels[CONFIG_CHANNELS_MAX]; /* channels without formatting */
+	size_t nplain_channels;
+	int user_burst;          /* commands a user may send at once, default 5 */
+	int user_interval_ms;    /* then one every this many ms, default 2000 */
+	int channel_burst;       /* commands a channel may send at once, default 20 */
+	int channel_interval_ms; /* then one every this many ms, default 1000 */
+	int ping_interval;       /* seconds of silence before delver PINGs, default 60 */
+	int ping_timeout;        /* then seconds before the link is recycled, default 30 */
 };
 
 struct config_console {

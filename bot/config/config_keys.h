@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CONFIG_KEYS_MAX       20 /* keys of one section kind */
+#define CONFIG_KEYS_MAX       40 /* keys of one section kind */
 #define CONFIG_SOURCE_ALLOWED "env:NAME, file:PATH or credential:NAME"
 
 enum key_type {

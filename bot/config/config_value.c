@@ -1,6 +1,7 @@
 /* config_value: syntax of single configuration values; see config_value.h. */
 #include "bot/config/config_value.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -121,6 +122,19 @@ alnum_or(const char *s, const char *extra)
 			return false;
 	}
 	return true;
+}
+
+bool
+cv_sha256(const char *s)
+{
+	for (int i = 0; i < 32; i++) {
+		if (i > 0 && *s == ':')
+			s++;
+		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]))
+			return false;
+		s += 2;
+	}
+	return *s == '\0';
 }
 
 bool

@@ -34,6 +34,7 @@ bool cv_nick(const char *s);      /* an IRC nick (RFC 2812, 1-30 bytes) */
 bool cv_channel(const char *s);   /* an IRC channel: #, &, + or ! then 1-49 bytes */
 bool cv_chankey(const char *s);   /* a channel key: 1-23 of ASCII '!'-'~' but ',' ':' */
 bool cv_host(const char *s);      /* a host name or IP address, 1-253 bytes */
+bool cv_sha256(const char *s);    /* 64 hex digits, pairs optionally ':'-separated */
 bool cv_snowflake(const char *s); /* a Discord id: 1-20 digits */
 bool cv_ws_url(const char *s);    /* ws:// or wss:// URL */
 bool cv_http_url(const char *s);  /* http:// or https:// URL */

@@ -1,24 +1,48 @@
 /* irc: commands and replies on IRC; see irc.h. */
 #include "bot/irc/irc.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot/irc/irc_fmt.h"
+#include "bot/irc/irc_limit.h"
 #include "bot/log.h"
 #include "bot/irc/render_irc.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
-#define CTCP_ARG_MAX 64 /* bytes of a CTCP PING token echoed back */
+#define CTCP_ARG_MAX 64  /* bytes of a CTCP PING token echoed back */
+#define ALIASES_MAX  512 /* nick changes remembered */
+#define MASK_MAX     320 /* bytes of "user@host", with the NUL */
+
+/* Someone now called nick was first seen as orig, from user@host mask. */
+struct alias {
+	char nick[IRC_NICK_MAX]; /* folded; "" for a free slot */
+	char orig[IRC_NICK_MAX]; /* folded */
+	char mask[MASK_MAX];
+};
 
 struct irc_bot {
 	struct dispatch *d;
 	const struct config_irc *cfg;
 	struct irc_conn *conn;
-	int64_t ctcp_next; /* monotonic ms before which CTCPs are not answered */
+	struct irc_limit *users;   /* commands per user key */
+	struct irc_limit *chans;   /* commands per channel key */
+	struct irc_limit *ctcp;    /* CTCP answers per nick */
+	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
+	void *reload_ctx;
+	struct alias *aliases; /* ALIASES_MAX, used as a ring */
+	size_t next_alias;     /* the slot the next new alias takes */
 };
+
+static void
+set_rates(struct irc_bot *b)
+{
+	irc_limit_set_rate(b->users, b->cfg->user_burst, b->cfg->user_interval_ms);
+	irc_limit_set_rate(b->chans, b->cfg->channel_burst, b->cfg->channel_interval_ms);
+}
 
 struct irc_bot *
 irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *conn)
@@ -28,12 +52,23 @@ irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *c
 	b->d = d;
 	b->cfg = cfg;
 	b->conn = conn;
+	b->users = irc_limit_new(1, 0);
+	b->chans = irc_limit_new(1, 0);
+	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
+	b->aliases = xcalloc(ALIASES_MAX, sizeof(*b->aliases));
+	set_rates(b);
 	return b;
 }
 
 void
 irc_bot_free(struct irc_bot *b)
 {
+	if (b == NULL)
+		return;
+	irc_limit_free(b->users);
+	irc_limit_free(b->chans);
+	irc_limit_free(b->ctcp);
+	free(b->aliases);
 	free(b);
 }
 
@@ -41,6 +76,7 @@ void
 irc_bot_set_config(struct irc_bot *b, const struct config_irc *cfg)
 {
 	b->cfg = cfg;
+	set_rates(b);
 }
 
 static const char *
@@ -55,7 +91,7 @@ ctcp(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t now)
 {
 	size_t vl = strcspn(text + 1, " \x01");
 	const char *args = text + 1 + vl;
-	char reply[128];
+	char reply[128], who[IRC_NICK_MAX];
 	struct buf clean;
 
 	if (vl == 7 && strncmp(text + 1, "VERSION", 7) == 0) {
@@ -71,12 +107,13 @@ ctcp(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t now)
 	} else {
 		return;
 	}
-	if (now < b->ctcp_next) {
+	if (irc_conn_casefold(b->conn, m->nick, who, sizeof(who)) < 0)
+		return;
+	if (!irc_limit_take(b->ctcp, who, now)) {
 		log_debug("irc %s: not answering a CTCP from %s (rate limit)", b->cfg->network,
 		          m->nick);
 		return;
 	}
-	b->ctcp_next = now + CTCP_INTERVAL_MS;
 	irc_conn_say(b->conn, "NOTICE", m->nick, reply);
 }
 
@@ -92,14 +129,96 @@ account_ok(const char *a)
 	return true;
 }
 
-/* Fills o for a message from m->nick in target (a channel, or us). Returns
- * -1 when a key would not fit. */
+/* "user@host" of m, the host in lowercase; -1 when it does not fit. */
+static int
+make_mask(const struct irc_msg *m, char *out, size_t size)
+{
+	int n = snprintf(out, size, "%s@%s", m->user != NULL ? m->user : "",
+	                 m->host != NULL ? m->host : "");
+
+	if (n < 0 || (size_t)n >= size)
+		return -1;
+	for (char *p = strchr(out, '@'); p != NULL && *p != '\0'; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return 0;
+}
+
+/* The alias of folded nick, or NULL. */
+static struct alias *
+find_alias(struct irc_bot *b, const char *nick)
+{
+	for (size_t i = 0; i < ALIASES_MAX; i++)
+		if (b->aliases[i].nick[0] != '\0' && strcmp(b->aliases[i].nick, nick) == 0)
+			return &b->aliases[i];
+	return NULL;
+}
+
+/*
+ * The nick m->nick (folded into fold) stands for: the nick its user had
+ * when first seen, if they changed nick since and still come from the same
+ * user@host, else the nick itself. Returns -1 when something does not fit.
+ */
+static int
+identity_nick(struct irc_bot *b, const struct irc_msg *m, char *fold, size_t size)
+{
+	char mask[MASK_MAX];
+	struct alias *a;
+
+	if (irc_conn_casefold(b->conn, m->nick, fold, size) < 0 ||
+	    make_mask(m, mask, sizeof(mask)) < 0)
+		return -1;
+	a = find_alias(b, fold);
+	if (a == NULL)
+		return 0;
+	if (strcmp(a->mask, mask) != 0) {
+		a->nick[0] = '\0'; /* someone else has that nick now */
+		return 0;
+	}
+	snprintf(fold, size, "%s", a->orig);
+	return 0;
+}
+
+void
+irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
+{
+	char old[IRC_NICK_MAX], now[IRC_NICK_MAX], orig[IRC_NICK_MAX], mask[MASK_MAX];
+	struct alias *a;
+
+	if (m->nick == NULL || identity_nick(b, m, orig, sizeof(orig)) < 0 ||
+	    irc_conn_casefold(b->conn, m->nick, old, sizeof(old)) < 0)
+		return;
+	a = find_alias(b, old);
+	if (a != NULL)
+		a->nick[0] = '\0';
+	if (!irc_msg_is(m, "NICK") ||
+	    irc_conn_casefold(b->conn, irc_msg_param(m, 0), now, sizeof(now)) < 0 ||
+	    make_mask(m, mask, sizeof(mask)) < 0)
+		return;
+	a = find_alias(b, now);
+	if (a != NULL)
+		a->nick[0] = '\0';
+	if (strcmp(now, orig) == 0)
+		return; /* back to the nick they were first seen with */
+	a = &b->aliases[b->next_alias];
+	b->next_alias = (b->next_alias + 1) % ALIASES_MAX;
+	snprintf(a->nick, sizeof(a->nick), "%s", now);
+	snprintf(a->orig, sizeof(a->orig), "%s", orig);
+	snprintf(a->mask, sizeof(a->mask), "%s", mask);
+}
+
+/*
+ * Fills o for a message from m->nick in target (a channel, or us). The
+ * user key is the account's when the message carries one, else
+ * "~nick!user@host" with the nick the user was first seen with (see
+ * irc.h). Returns -1 when a key would not fit.
+ */
 static int
 make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct origin *o)
 {
 	const char *net = b->cfg->network;
 	const char *account = irc_msg_tag(m, "account");
-	char who[IRC_NICK_MAX + 1], fold[IRC_CHAN_MAX];
+	char who[IRC_NICK_MAX], mask[MASK_MAX], fold[IRC_CHAN_MAX];
 	int n;
 
 	memset(o, 0, sizeof(*o));
@@ -107,14 +226,13 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 	if (account_ok(account)) {
 		if (irc_conn_casefold(b->conn, account, who, sizeof(who)) < 0)
 			return -1;
+		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:%s", net, who);
 	} else {
-		bool marked = irc_conn_has_cap(b->conn, "account-tag");
-
-		who[0] = '~';
-		if (irc_conn_casefold(b->conn, m->nick, who + marked, sizeof(who) - marked) < 0)
+		if (identity_nick(b, m, who, sizeof(who)) < 0 ||
+		    make_mask(m, mask, sizeof(mask)) < 0)
 			return -1;
+		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:~%s!%s", net, who, mask);
 	}
-	n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:%s", net, who);
 	if (n < 0 || (size_t)n >= sizeof(o->user_key))
 		return -1;
 	if (chan != NULL) {
@@ -132,25 +250,317 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 	return 0;
 }
 
+/* Whether replies to target go without formatting: the network's
+ * formatting is off, or target is one of its plain_channels. */
+static bool
+plain(struct irc_bot *b, const char *target)
+{
+	char want[IRC_CHAN_MAX], have[IRC_CHAN_MAX];
+
+	if (!b->cfg->formatting)
+		return true;
+	if (!irc_conn_is_channel(b->conn, target) ||
+	    irc_conn_casefold(b->conn, target, want, sizeof(want)) < 0)
+		return false;
+	for (size_t i = 0; i < b->cfg->nplain_channels; i++)
+		if (irc_conn_casefold(b->conn, b->cfg->plain_channels[i], have, sizeof(have)) ==
+		        0 &&
+		    strcmp(want, have) == 0)
+			return true;
+	return false;
+}
+
+/* Removes the formatting codes of l->v[first..], dropping lines left
+ * without text. */
 static void
-send_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, const char *target)
+strip_lines(struct irc_lines *l, size_t first)
+{
+	size_t kept = first;
+	struct buf t;
+
+	for (size_t i = first; i < l->n; i++) {
+		buf_init(&t, IRC_LINE_MAX);
+		irc_fmt_strip(&t, l->v[i], strlen(l->v[i]));
+		free(l->v[i]);
+		l->v[i] = NULL;
+		if (t.len > 0 && strspn(buf_str(&t), " ") < t.len)
+			l->v[kept++] = xstrdup(buf_str(&t));
+		buf_free(&t);
+	}
+	l->n = kept;
+}
+
+/* Renders msg (NULL: nothing) for target and adds its lines to v. */
+static void
+render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, const char *target,
+           struct irc_lines *keep, struct irc_say **v, size_t *n)
 {
 	struct render_irc_opts ro = {
 	    .budget = irc_conn_budget(b->conn, target),
 	    .max_lines = b->cfg->max_lines > 0 ? b->cfg->max_lines : 6,
 	    .prefix = prefix(b),
 	};
-	struct irc_lines lines = {0};
+	size_t first = keep->n;
 
 	if (msg == NULL)
 		return;
 	if (ro.budget < IRC_FMT_BUDGET_MIN)
 		ro.budget = IRC_FMT_BUDGET_MIN;
-	render_irc(msg, &ro, &lines);
-	for (size_t i = 0; i < lines.n; i++)
-		if (irc_conn_say(b->conn, cmd, target, lines.v[i]) < 0)
-			break;
-	irc_lines_free(&lines);
+	render_irc(msg, &ro, keep);
+	if (plain(b, target))
+		strip_lines(keep, first);
+	*v = xrealloc(*v, (*n + keep->n - first + 1) * sizeof(**v));
+	for (size_t i = first; i < keep->n; i++)
+		(*v)[(*n)++] = (struct irc_say){cmd, target, keep->v[i]};
+}
+
+/*
+ * Sends every line of r as one group in the invoker's lane: all of it or,
+ * when the send queue has no room, none of it and a NOTICE saying so.
+ */
+static void
+send_reply(struct irc_bot *b, const struct reply *r, const struct irc_msg *m, const char *where,
+           const char *lane, bool quiet)
+{
+	struct irc_lines keep = {0};
+	struct irc_say *v = NULL;
+	size_t n = 0;
+
+	if (reply_is_error(r) || quiet) {
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", m->nick, &keep, &v, &n);
+	} else {
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", m->nick, &keep, &v, &n);
+	}
+	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
+		log_warnx("irc %s: the send queue is full; a reply of %zu lines to %s was not sent",
+		          b->cfg->network, n, m->nick);
+		irc_conn_say_lane(
+		    b->conn, lane, "NOTICE", m->nick,
+		    "delver has too many replies waiting to be sent, so it dropped its "
+		    "answer to your command; try again in a minute.");
+	}
+	free(v);
+	irc_lines_free(&keep);
+}
+
+/* " then one every N s" for a rate. */
+static void
+rate_text(char *out, size_t size, int burst, int interval_ms)
+{
+	if (interval_ms % 1000 == 0)
+		snprintf(out, size, "%d at once, then one every %d s", burst, interval_ms / 1000);
+	else
+		snprintf(out, size, "%d at once, then one every %d ms", burst, interval_ms);
+}
+
+/*
+ * Whether the command of o (from nick, in chan or privately) is within the
+ * user's and the channel's rate limits; it is then counted against both.
+ * A refused command's user is told once per throttled spell, by NOTICE.
+ */
+static bool
+admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *chan, int64_t now)
+{
+	bool user_ok = irc_limit_ready(b->users, o->user_key, now);
+	bool chan_ok = chan == NULL || irc_limit_ready(b->chans, o->chan_key, now);
+	char rate[96], text[400];
+
+	if (user_ok && chan_ok) {
+		irc_limit_take(b->users, o->user_key, now);
+		if (chan != NULL)
+			irc_limit_take(b->chans, o->chan_key, now);
+		return true;
+	}
+	log_debug("irc %s: ignoring a command from %s: %s rate limit", b->cfg->network, nick,
+	          user_ok ? "the channel's" : "the user's");
+	if (!irc_limit_tell(b->users, o->user_key, now))
+		return false;
+	if (!user_ok) {
+		rate_text(rate, sizeof(rate), b->cfg->user_burst, b->cfg->user_interval_ms);
+		snprintf(text, sizeof(text),
+		         "You are sending commands faster than delver takes them from one person "
+		         "(%s); it ignores the extra ones, so slow down.",
+		         rate);
+	} else {
+		rate_text(rate, sizeof(rate), b->cfg->channel_burst, b->cfg->channel_interval_ms);
+		snprintf(text, sizeof(text),
+		         "%.64s is sending commands faster than delver takes them from one channel "
+		         "(%s); it ignores the extra ones, so slow down.",
+		         chan, rate);
+	}
+	irc_conn_say_lane(b->conn, o->user_key, "NOTICE", nick, text);
+	return false;
+}
+
+void
+irc_bot_set_reload(struct irc_bot *b, void (*reload)(void *ctx), void *ctx)
+{
+	b->reload = reload;
+	b->reload_ctx = ctx;
+}
+
+/* Whether s matches the glob pattern p ('*' any run, '?' one byte),
+ * ignoring ASCII case. */
+static bool
+glob_match(const char *p, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*s != '\0') {
+		if (*p == '*') {
+			star = p++;
+			resume = s;
+		} else if (*p == '?' || (*p != '\0' && tolower((unsigned char)*p) ==
+		                                           tolower((unsigned char)*s))) {
+			p++;
+			s++;
+		} else if (star != NULL) {
+			p = star + 1;
+			s = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * Whether the sender of m is one of the network's admins: an entry with
+ * '!' or '@' is a nick!user@host mask, any other an account name, matched
+ * against the message's account tag (by CASEMAPPING).
+ */
+static bool
+is_admin(struct irc_bot *b, const struct irc_msg *m)
+{
+	const char *account = irc_msg_tag(m, "account");
+	char mask[IRC_NICK_MAX + MASK_MAX], fa[IRC_NICK_MAX], fe[IRC_NICK_MAX];
+	int n = snprintf(mask, sizeof(mask), "%s!%s@%s", m->nick, m->user != NULL ? m->user : "",
+	                 m->host != NULL ? m->host : "");
+
+	if (n < 0 || (size_t)n >= sizeof(mask))
+		return false;
+	for (size_t i = 0; i < b->cfg->nadmins; i++) {
+		const char *e = b->cfg->admins[i];
+
+		if (strpbrk(e, "!@") != NULL) {
+			if (glob_match(e, mask))
+				return true;
+		} else if (account_ok(account) &&
+		           irc_conn_casefold(b->conn, account, fa, sizeof(fa)) == 0 &&
+		           irc_conn_casefold(b->conn, e, fe, sizeof(fe)) == 0 &&
+		           strcmp(fa, fe) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * An owner's command in a private message (join, part, reload, status),
+ * answered by NOTICE. Returns false when text is none of them, or the
+ * sender is not an admin: it is then an ordinary command.
+ */
+static bool
+owner_command(struct irc_bot *b, const struct irc_msg *m, const char *text)
+{
+	char word[16], chan[IRC_CHAN_MAX], key[64], reply[400];
+	const char *p = text;
+	size_t n;
+
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, " ");
+	if (n == 0 || n >= sizeof(word))
+		return false;
+	memcpy(word, p, n);
+	word[n] = '\0';
+	if (strcmp(word, "join") != 0 && strcmp(word, "part") != 0 && strcmp(word, "reload") != 0 &&
+	    strcmp(word, "status") != 0)
+		return false;
+	if (b->cfg->nadmins == 0 || !is_admin(b, m))
+		return false;
+	p += n;
+	while (*p == ' ')
+		p++;
+	n = strcspn(p, " ");
+	snprintf(chan, sizeof(chan), "%.*s", (int)(n < sizeof(chan) ? n : 0), p);
+	p += n;
+	while (*p == ' ')
+		p++;
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(p, " "), p);
+	log_info("irc %s: owner %s!%s@%s: %s %s", b->cfg->network, m->nick,
+	         m->user != NULL ? m->user : "", m->host != NULL ? m->host : "", word, chan);
+	if (strcmp(word, "status") == 0) {
+		irc_conn_status(b->conn, reply, sizeof(reply));
+	} else if (strcmp(word, "reload") == 0) {
+		if (b->reload != NULL)
+			b->reload(b->reload_ctx);
+		snprintf(reply, sizeof(reply),
+		         "Reloading the configuration; the log says what "
+		         "changed.");
+	} else if (chan[0] == '\0' || !irc_conn_is_channel(b->conn, chan)) {
+		snprintf(reply, sizeof(reply), "Usage: %s <#channel>%s.", word,
+		         strcmp(word, "join") == 0 ? " [key]" : "");
+	} else if (strcmp(word, "part") == 0 && irc_conn_configured(b->conn, chan)) {
+		snprintf(
+		    reply, sizeof(reply),
+		    "%s is in the configuration's channels; remove it there and reload, or the "
+		    "bot rejoins it.",
+		    chan);
+	} else if ((strcmp(word, "join") == 0
+	                ? irc_conn_join(b->conn, chan, key[0] != '\0' ? key : NULL)
+	                : irc_conn_part(b->conn, chan)) < 0) {
+		snprintf(reply, sizeof(reply), "%s cannot be sent to the server as a channel name.",
+		         chan);
+	} else {
+		snprintf(reply, sizeof(reply), "%s %s.",
+		         strcmp(word, "join") == 0 ? "Joining" : "Leaving", chan);
+	}
+	explicit_bzero(key, sizeof(key));
+	irc_conn_say(b->conn, "NOTICE", m->nick, reply);
+	return true;
+}
+
+/* Whether the first word of line is w. */
+static bool
+first_word_is(const char *line, const char *w)
+{
+	size_t n = strlen(w);
+
+	while (*line == ' ')
+		line++;
+	if (*line == '/')
+		line++;
+	return strncmp(line, w, n) == 0 && (line[n] == '\0' || line[n] == ' ');
+}
+
+/*
+ * Whether text starts by addressing the bot by nick ("delver: roll 1d6",
+ * "delver, roll"; the nick compared by CASEMAPPING); *rest is then what
+ * follows the ':' or ',' and its spaces.
+ */
+static bool
+addressed(struct irc_bot *b, const char *text, const char **rest)
+{
+	const char *me = irc_conn_nick(b->conn);
+	size_t n = strcspn(text, ":, ");
+	char word[IRC_NICK_MAX], fw[IRC_NICK_MAX], fme[IRC_NICK_MAX];
+
+	if (n == 0 || n >= sizeof(word) || (text[n] != ':' && text[n] != ','))
+		return false;
+	memcpy(word, text, n);
+	word[n] = '\0';
+	if (irc_conn_casefold(b->conn, word, fw, sizeof(fw)) < 0 ||
+	    irc_conn_casefold(b->conn, me, fme, sizeof(fme)) < 0 || strcmp(fw, fme) != 0)
+		return false;
+	text += n + 1;
+	while (*text == ' ')
+		text++;
+	*rest = text;
+	return true;
 }
 
 /* Whether the first word of line names a command. */
@@ -184,10 +594,16 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 			ctcp(b, m, text, mono_ms);
 		return;
 	}
-	if (strncmp(text, pre, pl) == 0)
+	if (strncmp(text, pre, pl) == 0) {
 		text += pl;
-	else if (!direct)
+	} else if (!direct && addressed(b, text, &text)) {
+		if (strncmp(text, pre, pl) == 0)
+			text += pl; /* "delver: !roll 1d6" */
+		if (*text == '\0')
+			return;
+	} else if (!direct) {
 		return;
+	}
 	if (!direct && !names_command(text))
 		return;
 	if (make_origin(b, m, direct ? NULL : target, &o) < 0) {
@@ -195,13 +611,14 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		          b->cfg->network, m->nick);
 		return;
 	}
+	if (!admit(b, &o, m->nick, direct ? NULL : target, mono_ms))
+		return;
+	if (direct && owner_command(b, m, text))
+		return;
 	r = reply_new();
 	dispatch_line(b->d, &o, text, strlen(text), unix_s, r);
-	if (reply_is_error(r)) {
-		send_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", m->nick);
-	} else {
-		send_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", direct ? m->nick : target);
-		send_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", m->nick);
-	}
+	/* Help is long and for the asker: by NOTICE, not to the channel. */
+	send_reply(b, r, m, direct ? m->nick : target, o.user_key,
+	           !direct && first_word_is(text, "help"));
 	reply_free(r);
 }

@@ -310,6 +310,30 @@ irc_conn_reconfigure(struct irc_conn *c, const struct config_irc *cfg, const str
 	set_channels(c, cfg->channels, cfg->channel_keys, cfg->nchannels);
 }
 
+/* With a NickServ password: IDENTIFY as the configured nick and, when
+ * another holds it, REGAIN it (Atheme, as on Libera and OFTC). */
+static void
+nickserv(struct irc_conn *c)
+{
+	char text[400];
+	int n;
+
+	if (c->cfg->nickserv_password == NULL)
+		return;
+	n = snprintf(text, sizeof(text), "IDENTIFY %s %s", c->cfg->nick, c->cfg->nickserv_password);
+	if (n > 0 && (size_t)n < sizeof(text))
+		irc_conn__send(c, false, "", "PRIVMSG", (const char *[]){"NickServ", text}, 2);
+	if (same_nick(c, c->nick, c->cfg->nick)) {
+		explicit_bzero(text, sizeof(text));
+		return;
+	}
+	log_info("irc %s: asking NickServ to regain %s", irc_conn__net(c), c->cfg->nick);
+	n = snprintf(text, sizeof(text), "REGAIN %s %s", c->cfg->nick, c->cfg->nickserv_password);
+	if (n > 0 && (size_t)n < sizeof(text))
+		irc_conn__send(c, false, "", "PRIVMSG", (const char *[]){"NickServ", text}, 2);
+	explicit_bzero(text, sizeof(text));
+}
+
 static void
 on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 {
@@ -321,6 +345,7 @@ on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 	log_info("irc %s: registered as %s", irc_conn__net(c), c->nick);
 	if (!same_nick(c, c->nick, c->cfg->nick))
 		c->nick_retry_at = now + c->t.nick_retry;
+	nickserv(c);
 	join_all(c);
 }
 
@@ -413,6 +438,8 @@ on_nick(struct irc_conn *c, const struct irc_msg *m)
 		log_info("irc %s: now known as %s", irc_conn__net(c), to);
 		return;
 	}
+	if (c->h.user != NULL)
+		c->h.user(c->ctx, m);
 	regain_nick(c, m->nick);
 }
 
@@ -445,6 +472,28 @@ on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t no
 		return;
 	}
 	schedule_rejoin(c, ch, now);
+}
+
+/* An INVITE to the bot: joined when join_on_invite is on. The channel is
+ * not added to the configured ones: it is not rejoined after a kick or a
+ * reconnect. */
+static void
+on_invite(struct irc_conn *c, const struct irc_msg *m)
+{
+	const char *chan = irc_msg_param(m, 1);
+
+	if (c->st != ST_READY || !is_me(c, irc_msg_param(m, 0)))
+		return;
+	if (!c->cfg->join_on_invite) {
+		log_info("irc %s: %s invited the bot to %s; not joining (join_on_invite is off)",
+		         irc_conn__net(c), m->nick != NULL ? m->nick : "?", chan);
+		return;
+	}
+	if (!irc_track_is_channel(c->track, chan) || !list_item_ok(chan))
+		return;
+	log_info("irc %s: %s invited the bot to %s; joining", irc_conn__net(c),
+	         m->nick != NULL ? m->nick : "?", chan);
+	SEND(c, false, "JOIN", chan);
 }
 
 /* --- input --- */
@@ -532,9 +581,13 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 		if (m->nick != NULL) {
 			irc_track_quit(c->track, m->nick);
 			regain_nick(c, m->nick);
+			if (!is_me(c, m->nick) && c->h.user != NULL)
+				c->h.user(c->ctx, m);
 		}
 	} else if (strcmp(cmd, "NICK") == 0) {
 		on_nick(c, m);
+	} else if (strcmp(cmd, "INVITE") == 0) {
+		on_invite(c, m);
 	} else if (strcmp(cmd, "MODE") == 0) {
 		if (irc_track_is_channel(c->track, irc_msg_param(m, 0)))
 			irc_track_mode(c->track, m);
@@ -672,12 +725,103 @@ irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const char
 	return irc_conn__send(c, false, target, cmd, p, 2);
 }
 
+int
+irc_conn_say_lane(struct irc_conn *c, const char *lane, const char *cmd, const char *target,
+                  const char *text)
+{
+	const char *p[] = {target, text};
+
+	if (c->st != ST_READY || !irc_middle_ok(target))
+		return -1;
+	return irc_conn__send(c, false, lane, cmd, p, 2);
+}
+
+int
+irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v, size_t n,
+                   size_t reserve)
+{
+	char(*buf)[IRC_LINE_MAX + 1];
+	const char **lines;
+	int r = IRC_SAY_OK;
+
+	if (c->st != ST_READY)
+		return IRC_SAY_BAD;
+	if (n == 0)
+		return IRC_SAY_OK;
+	buf = xcalloc(n, sizeof(*buf));
+	lines = xcalloc(n, sizeof(*lines));
+	for (size_t i = 0; i < n && r == IRC_SAY_OK; i++) {
+		const char *p[] = {v[i].target, v[i].text};
+
+		if (!irc_middle_ok(v[i].target) ||
+		    irc_build(buf[i], sizeof(buf[i]), v[i].cmd, p, 2) < 0)
+			r = IRC_SAY_BAD;
+		lines[i] = buf[i];
+	}
+	if (r == IRC_SAY_OK && irc_flood_push_group(c->flood, lane, lines, n, reserve) < 0)
+		r = IRC_SAY_FULL;
+	free(lines);
+	free(buf);
+	if (r == IRC_SAY_BAD)
+		log_warnx("irc %s: not sending a reply that IRC cannot carry", irc_conn__net(c));
+	else if (r == IRC_SAY_OK && c->h.wake != NULL)
+		c->h.wake(c->ctx);
+	return r;
+}
+
+int
+irc_conn_join(struct irc_conn *c, const char *channel, const char *key)
+{
+	if (c->st != ST_READY || !irc_track_is_channel(c->track, channel) ||
+	    !list_item_ok(channel) || (key != NULL && !list_item_ok(key)))
+		return -1;
+	if (key != NULL)
+		return SEND(c, false, "JOIN", channel, key);
+	return SEND(c, false, "JOIN", channel);
+}
+
+int
+irc_conn_part(struct irc_conn *c, const char *channel)
+{
+	if (c->st != ST_READY || !irc_track_is_channel(c->track, channel) || !list_item_ok(channel))
+		return -1;
+	return SEND(c, false, "PART", channel);
+}
+
+bool
+irc_conn_configured(struct irc_conn *c, const char *channel)
+{
+	return find_chanrec(c, channel) != NULL;
+}
+
+void
+irc_conn_status(struct irc_conn *c, char *out, size_t size)
+{
+	size_t n;
+	int r;
+
+	if (size == 0)
+		return;
+	r = snprintf(out, size, "%s as %s; configured channels joined:",
+	             c->st == ST_READY ? "registered" : "not registered", c->nick);
+	n = r > 0 && (size_t)r < size ? (size_t)r : size - 1;
+	for (size_t i = 0; i < c->nchans && n < size - 1; i++) {
+		if (!c->chans[i].joined)
+			continue;
+		r = snprintf(out + n, size - n, " %s", c->chans[i].name);
+		n = r > 0 && (size_t)r < size - n ? n + (size_t)r : size - 1;
+	}
+	snprintf(out + n, size - n, "; %zu lines waiting to be sent.", irc_conn_pending(c));
+}
+
 void
 irc_conn_quit(struct irc_conn *c, const char *reason)
 {
 	if (c->st == ST_DOWN)
 		return;
 	c->quitting = true;
+	/* A reply half written is finished first: never cut by QUIT. */
+	irc_flood_finish(c->flood);
 	SEND(c, true, "QUIT", reason);
 }
 

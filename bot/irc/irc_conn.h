@@ -6,7 +6,9 @@
  * without SASL), CAP LS 302 (multi-line listings accepted), NICK, USER; it
  * requests sasl (when configured), account-tag, message-tags, server-time
  * and multi-prefix when offered, authenticates with SASL PLAIN (payload in
- * 400-byte chunks), ends CAP and, on 001, joins the configured channels.
+ * 400-byte chunks), ends CAP and, on 001, identifies with NickServ (when
+ * a NickServ password is configured: IDENTIFY, and REGAIN when another
+ * holds its nick) and joins the configured channels.
  * A nick in use or refused (433, 432, 436, 437) moves to the next
  * candidate: the configured alternates, then the nick with '_' appended;
  * the primary nick is taken back when its holder leaves and retried every
@@ -18,7 +20,9 @@
  * (or a failed JOIN) after a delay that doubles while the kicks go on; a
  * wrong key (475) is not retried on the same link unless the key changes. It learns CASEMAPPING,
  * PREFIX, CHANMODES and CHANTYPES from 005 and tracks, from NAMES, JOIN, PART, KICK, QUIT, NICK and
- * MODE, who holds operator rank in each configured channel.
+ * MODE, who holds operator rank in each configured channel. With
+ * join_on_invite it joins a channel it is INVITEd to (once: such a channel
+ * is not rejoined).
  *
  * Outgoing lines go through a per-connection irc_flood queue; the
  * transport takes them with irc_conn_pop() when the hook `wake` says there
@@ -62,6 +66,9 @@ struct irc_conn_hooks {
 	void (*recycle)(void *ctx, const char *why);
 	/* A PRIVMSG or NOTICE arrived after registration. */
 	void (*message)(void *ctx, const struct irc_msg *m);
+	/* Someone else changed nick (NICK) or left the network (QUIT); may be
+	 * NULL. */
+	void (*user)(void *ctx, const struct irc_msg *m);
 };
 
 struct irc_conn;
@@ -99,7 +106,42 @@ int64_t irc_conn_backoff(struct irc_conn *c, uint64_t rnd);
  * long) or the queue is full; nothing is queued then.
  */
 int irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const char *text);
-/* Queues QUIT ahead of everything (shutting down). */
+/* One line of a reply: "cmd target :text". */
+struct irc_say {
+	const char *cmd; /* PRIVMSG or NOTICE */
+	const char *target;
+	const char *text;
+};
+
+/* What irc_conn_say_group returns. */
+enum {
+	IRC_SAY_OK = 0,
+	IRC_SAY_BAD = -1,  /* a line cannot be built (see irc_conn_say) */
+	IRC_SAY_FULL = -2, /* the queue has no room for them all */
+};
+
+/*
+ * Queues the n lines of one reply in lane's queue (see bot/irc_flood.h),
+ * whole: they go out one after another once the first does. Nothing is
+ * queued unless all fit with `reserve` lines to spare. Returns IRC_SAY_*.
+ */
+int irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v, size_t n,
+                       size_t reserve);
+/* irc_conn_say() in lane's queue instead of target's. */
+int irc_conn_say_lane(struct irc_conn *c, const char *lane, const char *cmd, const char *target,
+                      const char *text);
+/* Joins channel (with key, or NULL) or leaves it, for an owner's command:
+ * not added to or removed from the configured channels. Returns 0, or -1
+ * when the name (or key) cannot be sent. */
+int irc_conn_join(struct irc_conn *c, const char *channel, const char *key);
+int irc_conn_part(struct irc_conn *c, const char *channel);
+/* Whether channel is one of the configured channels. */
+bool irc_conn_configured(struct irc_conn *c, const char *channel);
+/* One line describing the session: nick, channels joined, lines waiting. */
+void irc_conn_status(struct irc_conn *c, char *out, size_t size);
+
+/* Queues QUIT ahead of everything (shutting down): the rest of a reply
+ * being written goes first, whole; replies not started are dropped. */
 void irc_conn_quit(struct irc_conn *c, const char *reason);
 /*
  * Makes cfg the session's configuration for what applies without a new

@@ -10,6 +10,7 @@
 struct line {
 	struct line *next;
 	size_t len;
+	bool cont; /* the lane's next line belongs to the same group */
 	char text[];
 };
 
@@ -29,6 +30,8 @@ struct irc_flood {
 	struct fifo *q; /* q[0] is the "" queue; targets follow */
 	size_t nq;
 	size_t rr;    /* the target queue to serve next (index >= 1) */
+	size_t hold;  /* a group is being sent from q[hold] (0: none) */
+	size_t fresh; /* q[rr .. rr+fresh) are new lanes not served yet */
 	size_t total; /* lines in q (not urgent) */
 };
 
@@ -93,9 +96,41 @@ irc_flood_clear(struct irc_flood *f)
 	}
 	f->nq = 1;
 	f->rr = 1;
+	f->hold = 0;
+	f->fresh = 0;
 	f->total = 0;
 	f->credit = f->capacity;
 	f->started = false;
+}
+
+static struct line *fifo_pop(struct fifo *q);
+
+void
+irc_flood_finish(struct irc_flood *f)
+{
+	if (f->hold > 0 && f->hold < f->nq) {
+		struct fifo *q = &f->q[f->hold];
+		struct line *l;
+		bool more = true;
+
+		while (more && (l = fifo_pop(q)) != NULL) {
+			more = l->cont;
+			l->cont = false;
+			l->next = NULL;
+			if (f->urgent.tail != NULL)
+				f->urgent.tail->next = l;
+			else
+				f->urgent.head = l;
+			f->urgent.tail = l;
+			f->urgent.n++;
+			f->total--;
+		}
+	}
+	for (size_t i = 0; i < f->nq; i++) {
+		f->total -= f->q[i].n;
+		fifo_drop(&f->q[i]);
+	}
+	f->hold = 0;
 }
 
 void
@@ -110,12 +145,13 @@ irc_flood_free(struct irc_flood *f)
 }
 
 static void
-fifo_push(struct fifo *q, const char *text, size_t len)
+fifo_push(struct fifo *q, const char *text, size_t len, bool cont)
 {
 	struct line *l = xmalloc(sizeof(*l) + len + 1);
 
 	l->next = NULL;
 	l->len = len;
+	l->cont = cont;
 	memcpy(l->text, text, len);
 	l->text[len] = '\0';
 	if (q->tail != NULL)
@@ -140,18 +176,36 @@ fifo_pop(struct fifo *q)
 	return l;
 }
 
+static void drop_queue(struct irc_flood *f, size_t i);
+
+/* lane's queue; a new one is served next, after the other new ones: a
+ * user who was not waiting goes ahead of those who were. */
 static struct fifo *
-queue_for(struct irc_flood *f, const char *target)
+queue_for(struct irc_flood *f, const char *lane)
 {
-	if (target == NULL || *target == '\0')
+	size_t pos;
+
+	if (lane == NULL || *lane == '\0')
 		return &f->q[0];
 	for (size_t i = 1; i < f->nq; i++)
-		if (strcmp(f->q[i].target, target) == 0)
+		if (strcmp(f->q[i].target, lane) == 0)
 			return &f->q[i];
+	if (f->rr >= f->nq) {
+		f->rr = 1;
+		f->fresh = 0;
+	}
+	pos = f->rr + f->fresh;
+	if (pos > f->nq)
+		pos = f->nq;
 	f->q = xrealloc(f->q, (f->nq + 1) * sizeof(*f->q));
-	memset(&f->q[f->nq], 0, sizeof(f->q[f->nq]));
-	f->q[f->nq].target = xstrdup(target);
-	return &f->q[f->nq++];
+	memmove(&f->q[pos + 1], &f->q[pos], (f->nq - pos) * sizeof(*f->q));
+	memset(&f->q[pos], 0, sizeof(f->q[pos]));
+	f->q[pos].target = xstrdup(lane);
+	f->nq++;
+	f->fresh++;
+	if (f->hold >= pos)
+		f->hold++;
+	return &f->q[pos];
 }
 
 int
@@ -164,8 +218,30 @@ irc_flood_push(struct irc_flood *f, const char *target, const char *line, size_t
 	q = queue_for(f, target);
 	if (q->n >= IRC_FLOOD_TARGET_MAX)
 		return -1;
-	fifo_push(q, line, len);
+	fifo_push(q, line, len, false);
 	f->total++;
+	return 0;
+}
+
+int
+irc_flood_push_group(struct irc_flood *f, const char *lane, const char *const *lines, size_t n,
+                     size_t reserve)
+{
+	struct fifo *q;
+
+	if (n == 0)
+		return 0;
+	if (f->total + n + reserve > IRC_FLOOD_TOTAL_MAX)
+		return -1;
+	q = queue_for(f, lane);
+	if (q->n + n + reserve > IRC_FLOOD_TARGET_MAX) {
+		if (q->n == 0 && q != &f->q[0])
+			drop_queue(f, (size_t)(q - f->q));
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		fifo_push(q, lines[i], strlen(lines[i]), i + 1 < n);
+	f->total += n;
 	return 0;
 }
 
@@ -174,7 +250,7 @@ irc_flood_push_urgent(struct irc_flood *f, const char *line, size_t len)
 {
 	if (f->urgent.n >= IRC_FLOOD_TARGET_MAX)
 		return -1;
-	fifo_push(&f->urgent, line, len);
+	fifo_push(&f->urgent, line, len, false);
 	return 0;
 }
 
@@ -201,6 +277,10 @@ drop_queue(struct irc_flood *f, size_t i)
 	free(f->q[i].target);
 	memmove(&f->q[i], &f->q[i + 1], (f->nq - i - 1) * sizeof(*f->q));
 	f->nq--;
+	if (i >= f->rr && i < f->rr + f->fresh)
+		f->fresh--;
+	if (f->hold > i)
+		f->hold--;
 	if (f->rr > i)
 		f->rr--;
 	if (f->rr >= f->nq)
@@ -211,14 +291,27 @@ drop_queue(struct irc_flood *f, size_t i)
 static struct fifo *
 next_queue(struct irc_flood *f, size_t *index)
 {
+	if (f->hold > 0 && f->hold < f->nq && f->q[f->hold].n > 0) {
+		*index = f->hold;
+		return &f->q[f->hold];
+	}
+	f->hold = 0;
 	if (f->q[0].n > 0) {
 		*index = 0;
 		return &f->q[0];
 	}
-	if (f->nq <= 1)
-		return NULL;
-	if (f->rr >= f->nq)
-		f->rr = 1;
+	for (;;) {
+		if (f->nq <= 1)
+			return NULL;
+		if (f->rr >= f->nq) {
+			f->rr = 1;
+			f->fresh = 0;
+		}
+		if (f->q[f->rr].n > 0)
+			break;
+		/* Empty for a whole turn: the lane leaves the rotation. */
+		drop_queue(f, f->rr);
+	}
 	*index = f->rr;
 	return &f->q[f->rr];
 }
@@ -246,17 +339,23 @@ irc_flood_pop(struct irc_flood *f, int64_t now, char *out, size_t size)
 	if (f->urgent.head != NULL)
 		return take(fifo_pop(&f->urgent), out, size);
 	refill(f, now);
+	/* Nothing to send now: the lanes keep their places (next_queue drops
+	 * the ones it passes empty). */
+	if (f->total == 0 || (f->interval > 0 && f->credit < f->interval))
+		return 0;
 	q = next_queue(f, &i);
-	if (q == NULL || (f->interval > 0 && f->credit < f->interval))
+	if (q == NULL)
 		return 0;
 	l = fifo_pop(q);
 	f->total--;
 	f->credit -= f->interval;
-	if (i > 0) {
-		if (q->n == 0)
-			drop_queue(f, i);
-		else
-			f->rr = i + 1 < f->nq ? i + 1 : 1;
+	f->hold = l->cont && q->n > 0 ? i : 0;
+	if (i > 0 && f->hold == 0) {
+		/* An emptied lane keeps its place for one turn, so a user whose
+		 * next command is on its way does not come back as new. */
+		if (i >= f->rr && i < f->rr + f->fresh)
+			f->fresh--;
+		f->rr = i + 1 < f->nq ? i + 1 : 1;
 	}
 	return take(l, out, size);
 }

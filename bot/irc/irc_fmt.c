@@ -160,6 +160,16 @@ has_visible(const char *s, size_t len)
 }
 
 void
+irc_fmt_strip(struct buf *out, const char *s, size_t len)
+{
+	for (size_t p = 0, n; p < len; p += n) {
+		n = irc_fmt_token(s + p, len - p);
+		if (!is_code((unsigned char)s[p]))
+			buf_add(out, s + p, n);
+	}
+}
+
+void
 irc_fmt_split(const char *s, size_t len, size_t budget,
               void (*emit)(void *ctx, const char *piece, size_t len), void *ctx)
 {

@@ -40,6 +40,11 @@ struct irc_fmt_state {
  */
 void irc_fmt_clean(struct buf *out, const char *s);
 
+/* Appends the formatted s[0..len) to out without its formatting codes (a
+ * colour code with its digits): the text a client without formatting, or
+ * a channel that strips it (+c), would show. */
+void irc_fmt_strip(struct buf *out, const char *s, size_t len);
+
 /* Appends the codes that turn formatting on from nothing to st. */
 void irc_fmt_codes(const struct irc_fmt_state *st, struct buf *out);
 

@@ -3,9 +3,11 @@
 
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include <libwebsockets.h>
@@ -80,11 +82,23 @@ static void finish_stop(struct irc_net *n);
 
 /* --- the libwebsockets side --- */
 
+/*
+ * Ends the link now. The socket is shut down as well as handed to
+ * libwebsockets to close: a raw client still in the TLS handshake (delver's
+ * own, bot/irc_tls) was otherwise only closed by libwebsockets' own
+ * timeout, 30 s after the handshake timeout had been logged.
+ */
 static void
 kill_link(struct irc_net *n)
 {
-	if (n->wsi != NULL)
-		lws_set_timeout(n->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+	lws_sockfd_type fd;
+
+	if (n->wsi == NULL)
+		return;
+	fd = lws_get_socket_fd(n->wsi);
+	if (fd >= 0)
+		shutdown(fd, SHUT_RDWR);
+	lws_set_timeout(n->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
 static void
@@ -148,6 +162,40 @@ connect_failed(struct irc_net *n, const char *why)
 		connect_next(n);
 }
 
+/*
+ * Writes s[0..len) to out (size bytes, NUL-terminated) with every control
+ * byte and DEL as \xNN and a backslash as \\, so that a line a user sent
+ * (ESC sequences, formatting codes) cannot act on a terminal showing the
+ * log. A line that does not fit is cut and ends with "...".
+ */
+static void
+escape_line(char *out, size_t size, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (o + 8 >= size) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		} else {
+			if (c == '\\')
+				out[o++] = '\\';
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+}
+
 /* Where the command of a received line ends when it is part of SASL
  * (AUTHENTICATE, numerics 900-908, whose text a server may fill with the
  * payload it got), else 0. */
@@ -177,15 +225,15 @@ static void
 received(struct irc_net *n, int64_t now)
 {
 	size_t len = n->rxlen, cmd;
+	char shown[4 * IRC_RX_MAX + 8];
 
 	if (len > 0 && n->rx[len - 1] == '\r')
 		len--;
 	if (log_get_level() >= LOG_LEVEL_DEBUG) {
-		if ((cmd = sasl_command_end(n->rx, len)) > 0)
-			log_debug("irc %s: <- %.*s (SASL: the rest not shown)", n->cfg->network,
-			          (int)cmd, n->rx);
-		else
-			log_debug("irc %s: <- %.*s", n->cfg->network, (int)len, n->rx);
+		cmd = sasl_command_end(n->rx, len);
+		escape_line(shown, sizeof(shown), n->rx, cmd > 0 ? cmd : len);
+		log_debug("irc %s: <- %s%s", n->cfg->network, shown,
+		          cmd > 0 ? " (SASL: the rest not shown)" : "");
 	}
 	irc_conn_receive(n->conn, n->rx, len, now);
 }
@@ -219,6 +267,7 @@ static void
 log_sent(const struct irc_net *n, const char *line, size_t len)
 {
 	const char *keys;
+	char shown[4 * IRC_LINE_MAX + 8];
 
 	if (log_get_level() < LOG_LEVEL_DEBUG)
 		return;
@@ -228,12 +277,15 @@ log_sent(const struct irc_net *n, const char *line, size_t len)
 	if (strncmp(line, "PASS ", 5) == 0 || (strncmp(line, "AUTHENTICATE ", 13) == 0 &&
 	                                       strcmp(line, "AUTHENTICATE PLAIN\r\n") != 0))
 		len = (size_t)(strchr(line, ' ') - line);
+	if (strncmp(line, "PRIVMSG NickServ :", 18) == 0)
+		len = 17; /* IDENTIFY and REGAIN carry the password */
 	if (strncmp(line, "JOIN ", 5) == 0 && (keys = memchr(line + 5, ' ', len - 5)) != NULL) {
-		log_debug("irc %s: -> %.*s (keys not shown)", n->cfg->network, (int)(keys - line),
-		          line);
+		escape_line(shown, sizeof(shown), line, (size_t)(keys - line));
+		log_debug("irc %s: -> %s (keys not shown)", n->cfg->network, shown);
 		return;
 	}
-	log_debug("irc %s: -> %.*s", n->cfg->network, (int)len, line);
+	escape_line(shown, sizeof(shown), line, len);
+	log_debug("irc %s: -> %s", n->cfg->network, shown);
 }
 
 /* Takes the lines that may go now: as they are, or encrypted into the
@@ -311,7 +363,18 @@ on_connected(struct irc_net *n, struct lws *wsi)
 		link_up(n);
 		return 0;
 	}
-	n->tls = irc_tls_new(n->cfg->host, n->cfg->tls_verify, err, sizeof(err));
+	{
+		unsigned char pin[IRC_TLS_SHA256_LEN];
+		struct irc_tls_opts o = {.verify = n->cfg->tls_verify,
+		                         .ca_file = n->cfg->tls_ca_file,
+		                         .cert_file = n->cfg->tls_cert_file};
+
+		/* The configuration checked the fingerprint's form. */
+		if (n->cfg->tls_fingerprint != NULL &&
+		    irc_tls_parse_fingerprint(n->cfg->tls_fingerprint, pin) == 0)
+			o.fingerprint = pin;
+		n->tls = irc_tls_new(n->cfg->host, &o, err, sizeof(err));
+	}
 	if (n->tls == NULL) {
 		log_warnx("irc %s: %s", n->cfg->network, err);
 		return -1;
@@ -583,7 +646,23 @@ on_message(void *ctx, const struct irc_msg *m)
 		irc_bot_message(n->bot, m, now_ms(n), (int64_t)time(NULL));
 }
 
-static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message};
+/* An owner's "reload": the same as SIGHUP, which the app handles. */
+static void
+owner_reload(void *ctx)
+{
+	(void)ctx;
+	raise(SIGHUP);
+}
+
+static void
+on_user(void *ctx, const struct irc_msg *m)
+{
+	struct irc_net *n = ctx;
+
+	irc_bot_user(n->bot, m);
+}
+
+static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message, on_user};
 
 static void
 on_timer(uv_timer_t *t)
@@ -663,6 +742,7 @@ irc_net_new(struct irc_lws *x, struct dispatch *d, const struct config_irc *cfg,
 	n->cfg = cfg;
 	n->conn = irc_conn_new(cfg, t, &hooks, n);
 	n->bot = irc_bot_new(d, cfg, n->conn);
+	irc_bot_set_reload(n->bot, owner_reload, n);
 	uv_timer_init(n->loop, &n->timer);
 	n->timer.data = n;
 	return n;

@@ -46,7 +46,13 @@ cap_end(struct irc_conn *c)
 static bool
 sasl_wanted(const struct irc_conn *c)
 {
-	return c->cfg->sasl_user != NULL && c->cfg->password != NULL;
+	return c->cfg->sasl_external || (c->cfg->sasl_user != NULL && c->cfg->password != NULL);
+}
+
+static const char *
+mechanism(const struct irc_conn *c)
+{
+	return c->cfg->sasl_external ? "EXTERNAL" : "PLAIN";
 }
 
 static void
@@ -70,14 +76,17 @@ cap_wanted(const struct irc_conn *c, const char *name, size_t n, const char *val
 	                                     "multi-prefix"};
 
 	if (n == 4 && strncmp(name, "sasl", 4) == 0) {
-		/* sasl=PLAIN,EXTERNAL: PLAIN must be listed, when anything is */
+		/* sasl=PLAIN,EXTERNAL: ours must be listed, when anything is */
+		const char *mech = mechanism(c);
+		size_t ml = strlen(mech);
+
 		if (!sasl_wanted(c))
 			return false;
 		if (vn == 0)
 			return true;
-		for (size_t i = 0; i + 5 <= vn; i++)
-			if (strncmp(value + i, "PLAIN", 5) == 0 &&
-			    (i == 0 || value[i - 1] == ',') && (i + 5 == vn || value[i + 5] == ','))
+		for (size_t i = 0; i + ml <= vn; i++)
+			if (strncmp(value + i, mech, ml) == 0 && (i == 0 || value[i - 1] == ',') &&
+			    (i + ml == vn || value[i + ml] == ','))
 				return true;
 		return false;
 	}
@@ -107,8 +116,10 @@ cap_ls(struct irc_conn *c, const struct irc_msg *m)
 	if (more)
 		return;
 	if (sasl_wanted(c) && strstr(c->want, "sasl") == NULL) {
-		irc_conn__recycle(c, "the server does not offer SASL PLAIN, which this network's "
-		                     "configuration requires");
+		irc_conn__recycle(c,
+		                  "the server does not offer SASL %s, which this network's "
+		                  "configuration requires",
+		                  mechanism(c));
 		return;
 	}
 	if (c->want[0] == '\0')
@@ -196,7 +207,7 @@ cap_ack(struct irc_conn *c, const struct irc_msg *m)
 	         (int)(strlen(c->caps) > 2 ? strlen(c->caps) - 2 : 0), c->caps + 1);
 	if (sasl_wanted(c) && irc_conn_has_cap(c, "sasl") && !c->sasl_pending) {
 		c->sasl_pending = true;
-		SEND(c, true, "AUTHENTICATE", "PLAIN");
+		SEND(c, true, "AUTHENTICATE", mechanism(c));
 		return;
 	}
 	if (!c->sasl_pending)
@@ -241,8 +252,12 @@ irc_reg_sasl_numeric(struct irc_conn *c, int num, const struct irc_msg *m)
 	case 905:
 	case 906:
 		c->sasl_pending = false;
-		irc_conn__recycle(c, "SASL authentication as %s failed (%d: %s)", c->cfg->sasl_user,
-		                  num, irc_msg_param(m, m->nparams - 1));
+		if (c->cfg->sasl_external)
+			irc_conn__recycle(c, "SASL EXTERNAL authentication failed (%d: %s)", num,
+			                  irc_msg_param(m, m->nparams - 1));
+		else
+			irc_conn__recycle(c, "SASL authentication as %s failed (%d: %s)",
+			                  c->cfg->sasl_user, num, irc_msg_param(m, m->nparams - 1));
 		break;
 	default:
 		break;
@@ -286,6 +301,10 @@ irc_reg_start(struct irc_conn *c)
 void
 irc_reg_authenticate(struct irc_conn *c, const struct irc_msg *m)
 {
-	if (c->sasl_pending && strcmp(irc_msg_param(m, 0), "+") == 0)
+	if (!c->sasl_pending || strcmp(irc_msg_param(m, 0), "+") != 0)
+		return;
+	if (c->cfg->sasl_external)
+		SEND(c, true, "AUTHENTICATE", "+"); /* the certificate says who: no authzid */
+	else
 		sasl_send(c);
 }

@@ -33,6 +33,12 @@ static const struct {
     {IRC_CHG_PING_INTERVAL, "ping_interval"},
     {IRC_CHG_PING_TIMEOUT, "ping_timeout"},
     {IRC_CHG_CHANNELS, "channels"},
+    {IRC_CHG_RATE, "command rate limits"},
+    {IRC_CHG_FORMATTING, "formatting"},
+    {IRC_CHG_TLS_TRUST, "tls_ca_file, tls_fingerprint, tls_cert_file or sasl_external"},
+    {IRC_CHG_INVITE, "join_on_invite"},
+    {IRC_CHG_NICKSERV, "nickserv_password_source"},
+    {IRC_CHG_ADMINS, "admins"},
 };
 
 static bool
@@ -61,6 +67,11 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	c |= a->port == b->port ? 0 : IRC_CHG_PORT;
 	c |= a->tls == b->tls ? 0 : IRC_CHG_TLS;
 	c |= a->tls_verify == b->tls_verify ? 0 : IRC_CHG_TLS_VERIFY;
+	c |= same(a->tls_ca_file, b->tls_ca_file) && same(a->tls_fingerprint, b->tls_fingerprint) &&
+	             same(a->tls_cert_file, b->tls_cert_file) &&
+	             a->sasl_external == b->sasl_external
+	         ? 0
+	         : IRC_CHG_TLS_TRUST;
 	c |= same(a->nick, b->nick) ? 0 : IRC_CHG_NICK;
 	c |= same_list(a->alt_nicks, a->nalt_nicks, b->alt_nicks, b->nalt_nicks)
 	         ? 0
@@ -77,7 +88,21 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	c |= a->flood_interval_ms == b->flood_interval_ms ? 0 : IRC_CHG_FLOOD_INTERVAL;
 	c |= a->max_lines == b->max_lines ? 0 : IRC_CHG_MAX_LINES;
 	c |= a->ping_interval == b->ping_interval ? 0 : IRC_CHG_PING_INTERVAL;
+	c |= a->user_burst == b->user_burst && a->user_interval_ms == b->user_interval_ms &&
+	             a->channel_burst == b->channel_burst &&
+	             a->channel_interval_ms == b->channel_interval_ms
+	         ? 0
+	         : IRC_CHG_RATE;
 	c |= a->ping_timeout == b->ping_timeout ? 0 : IRC_CHG_PING_TIMEOUT;
+	c |= a->join_on_invite == b->join_on_invite ? 0 : IRC_CHG_INVITE;
+	c |= same_list(a->admins, a->nadmins, b->admins, b->nadmins) ? 0 : IRC_CHG_ADMINS;
+	c |= same(a->nickserv_source, b->nickserv_source) &&
+	             same(a->nickserv_password, b->nickserv_password)
+	         ? 0
+	         : IRC_CHG_NICKSERV;
+	if (a->formatting != b->formatting || !same_list(a->plain_channels, a->nplain_channels,
+	                                                 b->plain_channels, b->nplain_channels))
+		c |= IRC_CHG_FORMATTING;
 	if (!same_list(a->channels, a->nchannels, b->channels, b->nchannels) ||
 	    !same_list(a->channel_keys, a->nchannels, b->channel_keys, b->nchannels))
 		c |= IRC_CHG_CHANNELS;

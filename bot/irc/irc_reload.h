@@ -5,11 +5,15 @@
  *
  * A network is known by its section name ([irc.<name>]). For one that is in
  * both configurations every setting is compared: a change to how it
- * connects or who it is (host, port, tls, tls_verify, nick, alt_nicks,
+ * connects or who it is (host, port, tls, tls_verify, tls_ca_file,
+ * tls_fingerprint, nick, alt_nicks, nickserv_password_source or its secret,
  * username, realname, sasl_user, password_source, or the password that
  * source now gives) needs a new connection; the others (prefix,
- * flood_burst, flood_interval_ms, max_lines, ping_interval, ping_timeout,
- * channels and their keys) apply on the live one.
+ * flood_burst, flood_interval_ms, max_lines, the command rate limits
+ * (user_burst, user_interval_ms, channel_burst, channel_interval_ms),
+ * formatting, plain_channels, join_on_invite, admins,
+ * ping_interval, ping_timeout, channels and their keys) apply on the live
+ * one.
  */
 #ifndef DELVER_IRC_RELOAD_H
 #define DELVER_IRC_RELOAD_H
@@ -37,11 +41,18 @@ enum {
 	IRC_CHG_MAX_LINES = 1u << 14,
 	IRC_CHG_PING_INTERVAL = 1u << 15,
 	IRC_CHG_PING_TIMEOUT = 1u << 16,
-	IRC_CHG_CHANNELS = 1u << 17, /* names, order or keys */
+	IRC_CHG_CHANNELS = 1u << 17,   /* names, order or keys */
+	IRC_CHG_RATE = 1u << 18,       /* the command rate limits */
+	IRC_CHG_FORMATTING = 1u << 19, /* formatting, plain_channels */
+	IRC_CHG_TLS_TRUST =
+	    1u << 20,              /* tls_ca_file, tls_fingerprint, tls_cert_file, sasl_external */
+	IRC_CHG_INVITE = 1u << 21, /* join_on_invite */
+	IRC_CHG_NICKSERV = 1u << 22, /* nickserv_password_source or its secret */
+	IRC_CHG_ADMINS = 1u << 23,   /* admins */
 };
 
 /* The changes that need a new connection. */
-#define IRC_CHG_RECONNECT (IRC_CHG_PREFIX - 1u)
+#define IRC_CHG_RECONNECT ((IRC_CHG_PREFIX - 1u) | IRC_CHG_TLS_TRUST | IRC_CHG_NICKSERV)
 
 enum irc_reload_action {
 	IRC_RELOAD_KEEP,      /* nothing changed */

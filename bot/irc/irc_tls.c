@@ -20,7 +20,39 @@ struct irc_tls {
 	bool bios_owned; /* by ssl, since SSL_set_bio */
 	bool ready;
 	bool failed;
+	bool pinned;
+	unsigned char pin[IRC_TLS_SHA256_LEN];
 };
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+irc_tls_parse_fingerprint(const char *s, unsigned char out[IRC_TLS_SHA256_LEN])
+{
+	for (size_t i = 0; i < IRC_TLS_SHA256_LEN; i++) {
+		int hi, lo;
+
+		if (i > 0 && *s == ':')
+			s++;
+		hi = hexval(s[0]);
+		lo = hi < 0 ? -1 : hexval(s[1]);
+		if (lo < 0)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+		s += 2;
+	}
+	return *s == '\0' ? 0 : -1;
+}
 
 static bool
 is_ip(const char *host)
@@ -43,21 +75,43 @@ describe(char *err, size_t errlen, const char *what)
 }
 
 struct irc_tls *
-irc_tls_new(const char *host, bool verify, char *err, size_t errlen)
+irc_tls_new(const char *host, const struct irc_tls_opts *o, char *err, size_t errlen)
 {
 	struct irc_tls *t = xcalloc(1, sizeof(*t));
+	bool verify = o->verify && o->fingerprint == NULL;
 
 	ERR_clear_error();
+	if (o->fingerprint != NULL) {
+		t->pinned = true;
+		memcpy(t->pin, o->fingerprint, sizeof(t->pin));
+	}
 	t->ctx = SSL_CTX_new(TLS_client_method());
 	if (t->ctx == NULL)
 		goto fail;
 	SSL_CTX_set_min_proto_version(t->ctx, TLS1_2_VERSION);
 	if (verify) {
 		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_PEER, NULL);
-		if (SSL_CTX_set_default_verify_paths(t->ctx) != 1)
+		if (o->ca_file != NULL) {
+			if (SSL_CTX_load_verify_locations(t->ctx, o->ca_file, NULL) != 1) {
+				describe(err, errlen,
+				         "TLS cannot be set up: tls_ca_file cannot be read");
+				irc_tls_free(t);
+				return NULL;
+			}
+		} else if (SSL_CTX_set_default_verify_paths(t->ctx) != 1) {
 			goto fail;
+		}
 	} else {
 		SSL_CTX_set_verify(t->ctx, SSL_VERIFY_NONE, NULL);
+	}
+	if (o->cert_file != NULL &&
+	    (SSL_CTX_use_certificate_chain_file(t->ctx, o->cert_file) != 1 ||
+	     SSL_CTX_use_PrivateKey_file(t->ctx, o->cert_file, SSL_FILETYPE_PEM) != 1)) {
+		describe(err, errlen,
+		         "TLS cannot be set up: tls_cert_file must hold the client certificate and "
+		         "its private key, in PEM");
+		irc_tls_free(t);
+		return NULL;
 	}
 	t->ssl = SSL_new(t->ctx);
 	t->in = BIO_new(BIO_s_mem());
@@ -123,6 +177,34 @@ check(struct irc_tls *t, int r, char *err, size_t errlen)
 	return -1;
 }
 
+/* Whether the server's certificate has the pinned digest; -1 with the
+ * digest it has in err when not. */
+static int
+check_pin(struct irc_tls *t, char *err, size_t errlen)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	X509 *cert = SSL_get1_peer_certificate(t->ssl);
+	char hex[3 * IRC_TLS_SHA256_LEN + 1] = "";
+	size_t pos = 0;
+	int ok = cert != NULL && X509_digest(cert, EVP_sha256(), md, &len) == 1 &&
+	         len == IRC_TLS_SHA256_LEN;
+
+	X509_free(cert);
+	if (ok && memcmp(md, t->pin, IRC_TLS_SHA256_LEN) == 0)
+		return 0;
+	for (unsigned int i = 0; ok && i < len; i++)
+		pos += (size_t)snprintf(hex + pos, sizeof(hex) - pos, "%s%02X", i > 0 ? ":" : "",
+		                        md[i]);
+	t->failed = true;
+	snprintf(err, errlen,
+	         "the server's certificate does not match tls_fingerprint (its SHA-256 "
+	         "is %s)",
+	         ok ? hex : "unknown");
+	ERR_clear_error();
+	return -1;
+}
+
 int
 irc_tls_input(struct irc_tls *t, const void *p, size_t n,
               void (*deliver)(void *ctx, const char *plain, size_t len), void *ctx, char *err,
@@ -145,6 +227,8 @@ irc_tls_input(struct irc_tls *t, const void *p, size_t n,
 		r = SSL_do_handshake(t->ssl);
 		if (r != 1)
 			return check(t, r, err, errlen);
+		if (t->pinned && check_pin(t, err, errlen) < 0)
+			return -1;
 		t->ready = true;
 	}
 	while ((r = SSL_read(t->ssl, plain, sizeof(plain))) > 0)

@@ -5,10 +5,13 @@
  * client's TLS before its socket is connected, and that handshake always
  * fails; see the README's IRC section.)
  *
- * Certificates are verified against the system's trust store and the
- * server's host name (SNI is sent for a name, not for an IP address)
- * unless verify is false, which is for test servers with self-signed
- * certificates. TLS 1.2 is the oldest version accepted.
+ * Certificates are verified against the system's trust store (or only the
+ * CA certificates of ca_file) and the server's host name (SNI is sent for a
+ * name, not for an IP address) unless verify is false, which is for test
+ * servers with self-signed certificates. With a fingerprint pinned, the
+ * server's certificate must have that SHA-256 digest instead: the pin
+ * replaces the trust store and the name check (a self-signed server may be
+ * pinned). TLS 1.2 is the oldest version accepted.
  *
  * Ownership: irc_tls_new copies host. Nothing here blocks or reads a clock.
  */
@@ -20,9 +23,24 @@
 
 struct irc_tls;
 
+#define IRC_TLS_SHA256_LEN 32
+
+struct irc_tls_opts {
+	bool verify;
+	const char *ca_file;              /* NULL: the system's trust store */
+	const unsigned char *fingerprint; /* IRC_TLS_SHA256_LEN bytes, or NULL */
+	const char *cert_file;            /* the client certificate and its key (PEM), or NULL */
+};
+
 /* A client session for host; NULL with one sentence in err when OpenSSL
- * cannot set one up. The ClientHello is waiting in irc_tls_output(). */
-struct irc_tls *irc_tls_new(const char *host, bool verify, char *err, size_t errlen);
+ * cannot set one up (a ca_file it cannot read, say). The ClientHello is
+ * waiting in irc_tls_output(). */
+struct irc_tls *irc_tls_new(const char *host, const struct irc_tls_opts *o, char *err,
+                            size_t errlen);
+
+/* Parses a SHA-256 fingerprint written as 64 hex digits, in pairs that may
+ * be separated by ':' ("AB:CD:..."), into out. Returns 0, or -1. */
+int irc_tls_parse_fingerprint(const char *s, unsigned char out[IRC_TLS_SHA256_LEN]);
 void irc_tls_free(struct irc_tls *t);
 
 /*

@@ -14,6 +14,7 @@
 #include "rules/base/utf8.h"
 
 #define LOGICAL_MAX (64 * 1024) /* bytes of one logical line before cutting */
+#define SHORT_LINES 3           /* logical lines a message may pack into one */
 
 #define C_GREEN  3
 #define C_RED    4
@@ -151,7 +152,11 @@ span(const struct reply_span *s, const struct reply_span *next, const char *pref
 
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		irc_fmt_clean(out, s->user.mark);
+	if (s->style & RS_STRUCK)
+		buf_adds(out, "~~"); /* read where strike-through is not shown */
 	clean(out, s->text, prefix);
+	if (s->style & RS_STRUCK)
+		buf_adds(out, "~~");
 	*open = opened && next != NULL && (next->style & ~RS_CMD) == st && !(st & RS_USER);
 	if (opened && !*open)
 		buf_adds(out, IRC_FMT_RESET);
@@ -217,6 +222,60 @@ any_highlight(const struct reply_block *b)
 		if (b->rows[r].highlight)
 			return true;
 	return false;
+}
+
+/* Whether b is a roll table whose highlighted row is the one rolled: its
+ * first column is the die ("roll", "d12", "2d6"). Other tables with a
+ * highlighted row (help's default, a party's own member, a price band)
+ * are shown whole. */
+static bool
+rolled_table(const struct reply_block *b)
+{
+	const char *h;
+
+	if (b->header == NULL || !any_highlight(b))
+		return false;
+	h = b->header[0];
+	if (strcmp(h, "roll") == 0)
+		return true;
+	while (*h >= '0' && *h <= '9')
+		h++;
+	if (*h++ != 'd' || *h < '1' || *h > '9')
+		return false;
+	while (*h >= '0' && *h <= '9')
+		h++;
+	return *h == '\0';
+}
+
+/* A table with a rolled (highlighted) row, in one line: its header, then
+ * the row marked "▶" and where it stands ("(row 7 of 20)"). */
+static void
+table_rolled(const struct reply_block *b, const char *prefix, struct buf *line,
+             struct irc_lines *out)
+{
+	if (b->header != NULL) {
+		buf_adds(line, IRC_FMT_BOLD);
+		cells_line(b->header, NULL, "", b->ncols, NULL, prefix, line);
+		buf_adds(line, IRC_FMT_RESET);
+	}
+	for (size_t r = 0; r < b->nrows; r++) {
+		struct buf reopen;
+
+		if (!b->rows[r].highlight)
+			continue;
+		buf_init(&reopen, 64);
+		buf_adds(&reopen, IRC_FMT_BOLD);
+		colour(&reopen, C_ORANGE);
+		buf_adds(line, line->len > 0 ? " ▶ " : "▶ ");
+		buf_adds(line, buf_str(&reopen));
+		cells_line(b->rows[r].cells, &b->rows[r], buf_str(&reopen), b->ncols, NULL, prefix,
+		           line);
+		buf_free(&reopen);
+		buf_adds(line, IRC_FMT_RESET " ");
+		colour(line, C_GREY);
+		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
+	}
+	flush_line(line, out);
 }
 
 /* Every row; cells padded to columns when padded, else two spaces apart. */
@@ -322,7 +381,9 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 		bool open = false;
 
 		if (b->kind == RB_TABLE) {
-			if (lay == LAYOUT_BRIEF)
+			if (rolled_table(b))
+				table_rolled(b, o->prefix, &line, out);
+			else if (lay == LAYOUT_BRIEF)
 				table_brief(b, o->prefix, &line, out);
 			else
 				table_rows(b, lay == LAYOUT_FULL, o->prefix, &line, out);
@@ -331,19 +392,6 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 		for (size_t j = 0; j < b->nspans; j++)
 			span(&b->spans[j], j + 1 < b->nspans ? &b->spans[j + 1] : NULL, o->prefix,
 			     &open, &line);
-		flush_line(&line, out);
-	}
-	if (m->nbuttons > 0) {
-		colour(&line, C_GREY);
-		for (size_t i = 0; i < m->nbuttons; i++) {
-			buf_adds(&line, i > 0 ? " [" : "[");
-			irc_fmt_clean(&line, m->buttons[i].label);
-			buf_adds(&line, ": ");
-			irc_fmt_clean(&line, o->prefix != NULL ? o->prefix : "");
-			irc_fmt_clean(&line, m->buttons[i].action);
-			buf_adds(&line, "]");
-		}
-		buf_adds(&line, IRC_FMT_RESET);
 		flush_line(&line, out);
 	}
 	buf_free(&line);
@@ -398,6 +446,21 @@ render_as(const struct reply_msg *m, const struct render_irc_opts *o, enum layou
 	irc_lines_free(&logical);
 }
 
+/* Whether m has at most SHORT_LINES logical lines and no table that is
+ * shown whole. */
+static bool
+short_message(const struct reply_msg *m)
+{
+	size_t n = m->title != NULL ? 1 : 0;
+
+	for (size_t i = 0; i < m->nblocks; i++) {
+		if (m->blocks[i].kind == RB_TABLE && !rolled_table(&m->blocks[i]))
+			return false;
+		n++;
+	}
+	return n <= SHORT_LINES;
+}
+
 void
 render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct irc_lines *out)
 {
@@ -406,6 +469,16 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 	char note[96];
 	int n;
 
+	/* A short message (a roll: who rolls, the dice) that packs into one
+	 * IRC line is sent as one. */
+	if (short_message(m)) {
+		render_as(m, o, LAYOUT_PACKED, &tmp);
+		if (tmp.n == 1) {
+			irc_lines_add(out, tmp.v[0], strlen(tmp.v[0]));
+			irc_lines_free(&tmp);
+			return;
+		}
+	}
 	for (enum layout lay = LAYOUT_FULL; lay <= LAYOUT_BRIEF; lay++) {
 		irc_lines_free(&tmp);
 		render_as(m, o, lay, &tmp);

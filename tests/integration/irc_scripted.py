@@ -252,16 +252,53 @@ def silent_server(work):
     stop(bot, p)
 
 
+def tls_handshake_timeout(work):
+    step("a server that never answers the TLS handshake: logged and closed at 30 s")
+    srv = Server()
+    conf = config(srv.port).replace("tls = no", "tls = yes")
+    bot = Delver(BUILD + "/delver", work, "tlshang", conf)
+    bot.start()
+    p = srv.accept()
+    t0 = time.time()
+    # Before the fix the link stayed open until 60 s; 45 s is the bound.
+    p.expect_closed(45)
+    took = time.time() - t0
+    bot.wait_log(r"irc s: the TLS handshake did not finish within 30 s")
+    check(took >= 25, "the link was closed after %.1f s, before the handshake timeout" % took)
+    bot.stop()
+
+
+def nickserv(work):
+    step("NickServ: IDENTIFY with the password from its source, REGAIN of a taken nick")
+    srv, bot, p = start(work, "nickserv", "nickserv_password_source = env:NS_PW\n",
+                        {"NS_PW": SECRET})
+    p.expect(r"^CAP LS 302$")
+    p.expect(r"^NICK delver$")
+    p.expect(r"^USER ")
+    p.send(":srv 433 * delver :Nickname is already in use")
+    p.expect(r"^NICK delver2$")
+    p.send(":srv CAP * LS :")
+    p.expect(r"^CAP END$")
+    p.send(":srv 001 delver2 :Welcome")
+    p.expect(r"^PRIVMSG NickServ :IDENTIFY delver %s$" % SECRET)
+    p.expect(r"^PRIVMSG NickServ :REGAIN delver %s$" % SECRET)
+    p.expect(r"^JOIN #a$")
+    bot.wait_log(r"irc s: asking NickServ to regain delver")
+    check(SECRET not in bot.log(), "the NickServ password reached the log")
+    stop(bot, p)
+
+
 def flood_default(work):
     step("default flood control: a burst of 4, then one line per 2 s; PONG bypasses")
     srv, bot, p = start(work, "flood")
     register(p)
     time.sleep(2.2)  # the JOIN's token comes back
+    # Six users (one alone would meet its own command limit of 3 at once).
     for i in range(6):
-        p.send(":bob!b@h PRIVMSG #a :!help x%d" % i)
+        p.send(":bob%d!b@h PRIVMSG #a :!help x%d" % (i, i))
     times = []
     for i in range(6):
-        p.expect(r"^NOTICE bob :There is no command 'x%d'" % i)
+        p.expect(r"^NOTICE bob%d :There is no command 'x%d'" % (i, i))
         times.append(p.last_time)
         if i == 3:
             # Two replies wait for the bucket; a PONG does not.
@@ -287,6 +324,8 @@ def main():
     nick_refused(work)
     silent_server(work)
     flood_default(work)
+    nickserv(work)
+    tls_handshake_timeout(work)
 
 
 if __name__ == "__main__":

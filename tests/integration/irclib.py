@@ -243,11 +243,11 @@ class Lines:
 class Client(Lines):
     """An IRC user on the test server; answers PINGs by itself."""
 
-    def __init__(self, port, nick):
+    def __init__(self, port, nick, user=None):
         super().__init__(socket.create_connection(("127.0.0.1", port), 5), nick)
         self.nick = nick
         self.send("NICK %s" % nick)
-        self.send("USER %s 0 * :test user" % nick)
+        self.send("USER %s 0 * :test user" % (user or nick))
         self.expect(r"^:\S+ 001 ")
 
     def on_line(self, line):

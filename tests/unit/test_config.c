@@ -391,6 +391,13 @@ test_missing_required_key(void **state)
 	refused("[irc.libera]\nhost = h\nnick = n\nsasl_user = me\n",
 	        "t.conf:4: [irc.libera] sasl_user needs password_source too (env:NAME, file:PATH "
 	        "or credential:NAME)");
+	refused(
+	    "[irc.libera]\nhost = h\nnick = n\nsasl_external = yes\n",
+	    "t.conf:4: [irc.libera] sasl_external needs tls = yes and tls_cert_file (the client "
+	    "certificate the server identifies the bot by)");
+	refused("[irc.libera]\nhost = h\nnick = n\ntls_fingerprint = AB:CD\n",
+	        "t.conf:4: [irc.libera] tls_fingerprint must be a SHA-256 fingerprint: 64 hex "
+	        "digits, in pairs that may be separated by ':' (got 'AB:CD')");
 }
 
 static void

@@ -253,6 +253,22 @@ test_command_table_valid(void **state)
 		assert_true(cJSON_Compare(cJSON_GetObjectItem(roll, "options"),
 		                          cJSON_GetObjectItem(r, "options"), true));
 	}
+	/* /undo is registered, with no options (it always takes back one step). */
+	{
+		char *undo = NULL;
+
+		cJSON_ArrayForEach(c, arr)
+		{
+			if (strcmp(cJSON_GetObjectItem(c, "name")->valuestring, "undo") == 0)
+				undo = cJSON_PrintUnformatted(c);
+		}
+		assert_non_null(undo);
+		assert_string_equal(undo,
+		                    "{\"name\":\"undo\",\"type\":1,\"description\":\"Take "
+		                    "back the channel's last change to the game (by its maker "
+		                    "or the GM)\",\"options\":[]}");
+		free(undo);
+	}
 	cJSON_ArrayForEach(c, arr)
 	{
 		assert_true(counted(c) <= 8000);

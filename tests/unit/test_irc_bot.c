@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bot/irc/irc.h"
+#include "bot/irc/irc_flood.h"
 #include "tests/unit/helpers/ircdrain.h"
 #include "commands/dispatch.h"
 #include "rules/base/rng.h"
@@ -34,7 +35,15 @@ on_message(void *ctx, const struct irc_msg *m)
 	irc_bot_message(f->b, m, f->now, 1700000000);
 }
 
-static const struct irc_conn_hooks hooks = {NULL, NULL, on_message};
+static void
+on_user(void *ctx, const struct irc_msg *m)
+{
+	struct fixture *f = ctx;
+
+	irc_bot_user(f->b, m);
+}
+
+static const struct irc_conn_hooks hooks = {NULL, NULL, on_message, on_user};
 static char *channels[] = {"#a", "#B"};
 
 static void
@@ -62,6 +71,7 @@ setup(void **state)
 	f->cfg.flood_burst = 1;
 	f->cfg.flood_interval_ms = 0;
 	f->cfg.prefix = "!";
+	f->cfg.formatting = true;
 	f->d.state = state_new();
 	f->d.rng = rng_new_seeded(1);
 	f->now = 5000;
@@ -114,13 +124,14 @@ test_prefix_commands_in_channels(void **state)
 	assert_string_equal(out(f), "PRIVMSG #A :You are already the GM here.\r\n");
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#a"));
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#b"));
-	assert_null(state_channel_find(f->d.state, "irc:net:#A")); /* !r is !roll. */
+	assert_null(state_channel_find(f->d.state, "irc:net:#A"));
+	/* !r is !roll (one line on IRC). */
 	feed(f, ":alice!a@h PRIVMSG #a :!r 7 # sneak");
 	assert_memory_equal(out(f),
 	                    "PRIVMSG #a :\x02"
-	                    "alice\x0f rolls\x1d sneak\x0f\r\n",
+	                    "alice\x0f rolls\x1d sneak\x0f · ",
 	                    strlen("PRIVMSG #a :\x02"
-	                           "alice\x0f rolls\x1d sneak\x0f\r\n"));
+	                           "alice\x0f rolls\x1d sneak\x0f · "));
 }
 
 /* A reloaded prefix applies to the next message. */
@@ -193,7 +204,7 @@ test_private_messages(void **state)
 	assert_string_equal(out(f), "PRIVMSG alice :\x02"
 	                            "alice\x0f is now the GM of this "
 	                            "channel.\r\n");
-	assert_non_null(state_channel_find(f->d.state, "irc:net:alice"));
+	assert_non_null(state_channel_find(f->d.state, "irc:net:~alice!a@h"));
 	/* Unknown words are answered in private. */
 	feed(f, ":alice!a@h PRIVMSG delver :hello");
 	expect = "NOTICE alice :\x03"
@@ -212,13 +223,16 @@ test_ctcp(void **state)
 
 	feed(f, ":alice!a@h PRIVMSG delver :\x01VERSION\x01");
 	assert_string_equal(out(f), "NOTICE alice :\x01VERSION delver " DELVER_VERSION "\x01\r\n");
-	/* Rate-limited: a second CTCP within 3 s gets nothing. */
+	/* Rate-limited per user: alice's second CTCP within 3 s gets
+	 * nothing, and does not use up bob's. */
 	f->now += 2999;
-	feed(f, ":bob!b@h PRIVMSG delver :\x01PING 123\x01");
+	feed(f, ":Alice!a@h PRIVMSG delver :\x01PING 123\x01");
 	assert_string_equal(out(f), "");
-	f->now += 1;
 	feed(f, ":bob!b@h PRIVMSG delver :\x01PING 123 \x02x\x01");
 	assert_string_equal(out(f), "NOTICE bob :\x01PING 123 x\x01\r\n");
+	f->now += 1;
+	feed(f, ":alice!a@h PRIVMSG delver :\x01PING 1\x01");
+	assert_string_equal(out(f), "NOTICE alice :\x01PING 1\x01\r\n");
 	/* Not in channels, not ACTIONs, not unknown CTCPs. */
 	f->now += 10000;
 	feed(f, ":bob!b@h PRIVMSG #a :\x01VERSION\x01");
@@ -254,7 +268,7 @@ test_account_identity(void **state)
 	                            "al is already the GM here; "
 	                            "they can !gm release first.\x0f\r\n");
 	assert_non_null(state_user_find(f->d.state, "irc:net:alice"));
-	assert_non_null(state_user_find(f->d.state, "irc:net:~alice"));
+	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!x@evil"));
 }
 
 /* On an rfc7613 network channel and user keys fold Unicode: fullwidth and
@@ -277,12 +291,12 @@ test_rfc7613_keys(void **state)
 	                    "PRIVMSG #\xef\xbc\xa5\xcc\x81t\xc3\xa9 :You are already the GM "
 	                    "here.\r\n");
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#\xc3\xa9t\xc3\xa9"));
-	assert_non_null(state_user_find(f->d.state, "irc:net:\xc3\xa9lodie"));
-	assert_null(state_user_find(f->d.state, "irc:net:\xc3\x89lodie"));
+	assert_non_null(state_user_find(f->d.state, "irc:net:~\xc3\xa9lodie!e@h"));
+	assert_null(state_user_find(f->d.state, "irc:net:~\xc3\x89lodie!e@h"));
 	/* Not UTF-8: folded as ASCII, a key of its own. */
 	feed(f, ":Z\xff!z@h PRIVMSG #\xc3\xa9t\xc3\xa9 :!gm");
 	out(f);
-	assert_non_null(state_user_find(f->d.state, "irc:net:z\xff"));
+	assert_non_null(state_user_find(f->d.state, "irc:net:~z\xff!z@h"));
 }
 
 static void
@@ -302,6 +316,308 @@ test_no_injection(void **state)
 	assert_string_equal(out(f), "");
 }
 
+/* A user over their rate is told once, then ignored until their bucket
+ * refills; the others are not slowed down. */
+static void
+test_user_rate_limit(void **state)
+{
+	struct fixture *f = *state;
+	static const char told[] =
+	    "NOTICE alice :You are sending commands faster than delver takes "
+	    "them from one person (2 at once, then one every 4 s); it "
+	    "ignores the extra ones, so slow down.\r\n";
+
+	f->cfg.user_burst = 2;
+	f->cfg.user_interval_ms = 4000;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	feed(f, ":alice!a@h PRIVMSG delver :gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\nPRIVMSG alice :Nobody is GM here yet; !gm claim "
+	                            "makes you the GM.\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), told);
+	feed(f, ":ALICE!a@h PRIVMSG #a :!gm");
+	feed(f, ":alice!a@h PRIVMSG #a :not a command");
+	assert_string_equal(out(f), "");
+	feed(f, ":bob!b@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+	f->now += 4000;
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+	/* Refused again 25.999 s after the last refusal: not told again. */
+	f->now += 21999;
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\nPRIVMSG #a :Nobody is GM here yet; !gm claim makes "
+	                            "you the GM.\r\n");
+	/* Quiet for 30 s after the last refusal: a new spell is told. */
+	f->now += 30000;
+	for (int i = 0; i < 2; i++)
+		feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), told);
+}
+
+/* A channel over its rate: each user whose command it refuses is told
+ * once; other channels and private messages go on. */
+static void
+test_channel_rate_limit(void **state)
+{
+	struct fixture *f = *state;
+
+	f->cfg.channel_burst = 2;
+	f->cfg.channel_interval_ms = 1000;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	feed(f, ":bob!b@h PRIVMSG #A :!gm");
+	out(f);
+	feed(f, ":carol!c@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "NOTICE carol :#a is sending commands faster than delver takes "
+	                            "them from one channel (2 at once, then one every 1 s); it "
+	                            "ignores the extra ones, so slow down.\r\n");
+	feed(f, ":carol!c@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "");
+	feed(f, ":bob!b@h PRIVMSG #a :!gm");
+	assert_memory_equal(out(f), "NOTICE bob :#a is sending", 25);
+	feed(f, ":carol!c@h PRIVMSG #b :!gm");
+	feed(f, ":carol!c@h PRIVMSG delver :gm");
+	assert_string_equal(out(f), "PRIVMSG #b :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\nPRIVMSG carol :Nobody is GM here yet; !gm claim "
+	                            "makes you the GM.\r\n");
+	f->now += 1000;
+	feed(f, ":carol!c@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+}
+
+/* A reply that does not fit the send queue whole is not sent at all; its
+ * user is told by NOTICE. */
+static void
+test_reply_whole_or_refused(void **state)
+{
+	struct fixture *f = *state;
+	const char *all;
+	size_t gm = 0;
+
+	f->cfg.flood_interval_ms = 60000;
+	irc_conn_reconfigure(f->c, &f->cfg, NULL);
+	/* 253 one-line replies fill alice's lane but for 3 lines, one of
+	 * them kept in reserve. */
+	for (int i = 0; i < IRC_FLOOD_TARGET_MAX - 3; i++)
+		feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	/* Help takes more than 2 lines: refused whole, and she is told. */
+	feed(f, ":alice!a@h PRIVMSG #a :!help");
+	/* A one-line reply still fits. */
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 1d6");
+	f->cfg.flood_interval_ms = 0;
+	irc_conn_reconfigure(f->c, &f->cfg, NULL);
+	all = out(f);
+	for (const char *p = all; (p = strstr(p, "PRIVMSG #a :Nobody is GM")) != NULL; p++)
+		gm++;
+	assert_int_equal(gm, IRC_FLOOD_TARGET_MAX - 3);
+	assert_null(strstr(all, "!roll"));
+	assert_non_null(strstr(all, "NOTICE alice :delver has too many replies waiting to be sent, "
+	                            "so it dropped its answer to your command; try again in a "
+	                            "minute.\r\nPRIVMSG #a :\x02"
+	                            "alice\x0f rolls · \x03"
+	                            "10\x02\x02"
+	                            "1d6\x0f: ["));
+	/* With room again, help goes whole. */
+	feed(f, ":alice!a@h PRIVMSG #a :!help");
+	assert_non_null(strstr(out(f), "!roll"));
+}
+
+/* Without accounts a player is their nick and user@host: the records
+ * follow NICK changes, and someone else taking the nick gets none. */
+static void
+test_nick_identity(void **state)
+{
+	struct fixture *f = *state;
+	static const char already[] = "PRIVMSG #a :You are already the GM here.\r\n";
+	static const char taken[] = "NOTICE alice :\x03"
+	                            "04\x02\x02"
+	                            "alice is already the GM here; "
+	                            "they can !gm release first.\x0f\r\n";
+
+	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
+	out(f);
+	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!a@host.example"));
+	/* A nick change keeps the seat, and so does a second one. */
+	feed(f, ":alice!a@host.example NICK :alice_");
+	feed(f, ":alice_!a@host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), already);
+	feed(f, ":alice_!a@host.example NICK :Alice2");
+	feed(f, ":alice2!a@host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), already);
+	/* Someone else takes "alice" from another host: not her. */
+	feed(f, ":alice!a@evil.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), taken);
+	/* Nor from her host under another user name. */
+	feed(f, ":alice!b@host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), taken);
+	/* Back to her own nick: still her. */
+	feed(f, ":Alice2!a@host.example NICK :alice");
+	feed(f, ":alice!a@host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), already);
+	/* She quits as alice_; a newcomer with that nick and another host is
+	 * someone new, even after taking her alias's nick. */
+	feed(f, ":alice!a@host.example NICK :alice_");
+	feed(f, ":alice_!a@host.example QUIT :bye");
+	feed(f, ":alice_!m@elsewhere PRIVMSG #a :!gm claim");
+	assert_memory_equal(out(f), "NOTICE alice_ :", 15);
+	/* An alias is only good from the user@host it was made for. */
+	feed(f, ":bob!b@h PRIVMSG #a :!roll 1d6");
+	out(f);
+	feed(f, ":bob!b@h NICK :bob_");
+	feed(f, ":bob_!z@other PRIVMSG #a :!gm claim");
+	assert_memory_equal(out(f), "NOTICE bob_ :", 13);
+	assert_null(state_user_find(f->d.state, "irc:net:~bob!z@other"));
+}
+
+/* formatting = no, or a channel in plain_channels: the same text without
+ * codes; dropped dice keep their ~~ mark. */
+static void
+test_plain_formatting(void **state)
+{
+	struct fixture *f = *state;
+	static char *plain_chans[] = {"#b"};
+
+	f->cfg.plain_channels[0] = plain_chans[0];
+	f->cfg.nplain_channels = 1;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 2d1kh1");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "alice\x0f rolls · \x03"
+	                            "10\x02\x02"
+	                            "2d1kh1\x0f: [\x1e\x03"
+	                            "14\x02\x02~~1~~\x0f, 1] = \x02\x03"
+	                            "07\x02\x02"
+	                            "1\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #B :!roll 2d1kh1");
+	assert_string_equal(out(f), "PRIVMSG #B :alice rolls · 2d1kh1: [~~1~~, 1] = 1\r\n");
+	f->cfg.formatting = false;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 2d1kh1");
+	feed(f, ":alice!a@h PRIVMSG delver :gm x");
+	assert_string_equal(out(f), "PRIVMSG #a :alice rolls · 2d1kh1: [~~1~~, 1] = 1\r\n"
+	                            "NOTICE alice :Unknown subcommand 'x'; usage: !gm "
+	                            "<show|claim|release>\r\n");
+}
+
+/* "delver: gm" in a channel is a command; help goes to the asker alone. */
+static void
+test_addressed_and_help(void **state)
+{
+	struct fixture *f = *state;
+	static const char nobody[] = "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                             "GM.\r\n";
+	const char *all;
+
+	feed(f, ":alice!a@h PRIVMSG #a :delver: gm");
+	assert_string_equal(out(f), nobody);
+	feed(f, ":alice!a@h PRIVMSG #a :DELVER, !gm");
+	assert_string_equal(out(f), nobody);
+	feed(f, ":alice!a@h PRIVMSG #a :delver:");
+	feed(f, ":alice!a@h PRIVMSG #a :delver: hello there");
+	feed(f, ":alice!a@h PRIVMSG #a :delverx: gm");
+	feed(f, ":alice!a@h PRIVMSG #a :delver gm");
+	feed(f, ":alice!a@h PRIVMSG #a :I asked delver: gm");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG #a :!help");
+	all = out(f);
+	assert_memory_equal(all, "NOTICE alice :", 14);
+	assert_null(strstr(all, "PRIVMSG"));
+	feed(f, ":alice!a@h PRIVMSG #a :delver: help roll");
+	all = out(f);
+	assert_memory_equal(all, "NOTICE alice :", 14);
+	assert_null(strstr(all, "PRIVMSG"));
+	/* Help in a private conversation stays a PRIVMSG. */
+	feed(f, ":alice!a@h PRIVMSG delver :help");
+	assert_memory_equal(out(f), "PRIVMSG alice :", 15);
+}
+
+static int reloads;
+
+static void
+count_reload(void *ctx)
+{
+	(void)ctx;
+	reloads++;
+}
+
+/* Owner commands from admins (a mask or an account), by private message;
+ * from anyone else they are unknown commands. */
+static void
+test_owner_commands(void **state)
+{
+	struct fixture *f = *state;
+	static char *admins[] = {"*!a@Admin.example", "Boss"};
+	const char *all;
+
+	f->cfg.admins[0] = admins[0];
+	f->cfg.admins[1] = admins[1];
+	f->cfg.nadmins = 2;
+	irc_bot_set_config(f->b, &f->cfg);
+	irc_bot_set_reload(f->b, count_reload, NULL);
+	reloads = 0;
+	feed(f, ":alice!a@admin.example PRIVMSG delver :status");
+	assert_string_equal(out(f), "NOTICE alice :registered as delver; configured channels "
+	                            "joined: #a #B; 0 lines waiting to be sent.\r\n");
+	feed(f, ":alice!a@admin.example PRIVMSG delver :!join #new k3y");
+	assert_string_equal(out(f), "JOIN #new k3y\r\nNOTICE alice :Joining #new.\r\n");
+	feed(f, ":alice!a@admin.example PRIVMSG delver :part #A");
+	assert_string_equal(out(f),
+	                    "NOTICE alice :#A is in the configuration's channels; remove it "
+	                    "there and reload, or the bot rejoins it.\r\n");
+	feed(f, ":alice!a@admin.example PRIVMSG delver :part #new");
+	assert_string_equal(out(f), "PART #new\r\nNOTICE alice :Leaving #new.\r\n");
+	feed(f, ":alice!a@admin.example PRIVMSG delver :join");
+	assert_string_equal(out(f), "NOTICE alice :Usage: join <#channel> [key].\r\n");
+	feed(f, "@account=BOSS :x!y@z PRIVMSG delver :reload");
+	assert_string_equal(out(f), "NOTICE x :Reloading the configuration; the log says what "
+	                            "changed.\r\n");
+	assert_int_equal(reloads, 1);
+	/* Not an admin: another host, an account tag that does not match, a
+	 * nick that looks like an account. In a channel: never. */
+	feed(f, ":alice!a@evil.example PRIVMSG delver :reload");
+	feed(f, "@account=other :boss!y@z PRIVMSG delver :join #x");
+	feed(f, ":boss!y@z PRIVMSG delver :status");
+	all = out(f);
+	assert_null(strstr(all, "JOIN"));
+	assert_null(strstr(all, "registered as"));
+	assert_non_null(strstr(all, "NOTICE alice :\x03"
+	                            "04\x02\x02Unknown command 'reload'"));
+	feed(f, ":alice!a@admin.example PRIVMSG #a :!status");
+	assert_string_equal(out(f), "");
+	assert_int_equal(reloads, 1);
+}
+
+/* /undo is !undo on IRC: refused to another player by NOTICE, and the
+ * change named as it is typed here. */
+static void
+test_undo(void **state)
+{
+	struct fixture *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	feed(f, ":alice!a@h PRIVMSG #a :!tension raise 2 # noise");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!undo");
+	assert_string_equal(out(f), "NOTICE bob :\x03"
+	                            "04\x02\x02The last change here is alice's !tension raise 2 "
+	                            "# noise; only alice or the GM can undo it.\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!undo");
+	assert_string_equal(out(f), "PRIVMSG #a :Undid alice's \x02!tension raise 2 # noise\x0f: "
+	                            "Tension state is as it was before. · Nothing more can be "
+	                            "undone here.\r\n"); /* short: one IRC line */
+}
+
 int
 main(void)
 {
@@ -315,6 +631,14 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_rfc7613_keys, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reply_whole_or_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_nick_identity, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_addressed_and_help, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_owner_commands, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_undo, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,7 +53,7 @@ on_message(void *ctx, const struct irc_msg *m)
 	         irc_msg_param(m, 1));
 }
 
-static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message};
+static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message, NULL};
 
 static char *channels[] = {"#a", "#B"};
 static char *alts[] = {"delver2"};
@@ -119,6 +119,101 @@ register_plain(struct fixture *f)
 	        "CHANMODES=beI,k,l,imnpst :are supported");
 	assert_string_equal(out(f), "JOIN #a,#B\r\n");
 	assert_true(irc_conn_ready(f->c));
+}
+
+/* With a NickServ password: IDENTIFY after 001, and REGAIN when the nick
+ * is held by someone else; before the JOINs. */
+static void
+test_nickserv(void **state)
+{
+	struct fixture *f = setup();
+
+	(void)state;
+	f->cfg.nickserv_password = "pw word";
+	start(f);
+	out(f);
+	feed(f, ":irc.test 433 * delver :Nickname is already in use");
+	assert_string_equal(out(f), "NICK delver2\r\n");
+	feed(f, ":irc.test CAP * LS :");
+	out(f);
+	feed(f, ":irc.test 001 delver2 :Welcome");
+	assert_string_equal(out(f), "PRIVMSG NickServ :IDENTIFY delver pw word\r\n"
+	                            "PRIVMSG NickServ :REGAIN delver pw word\r\n"
+	                            "JOIN #a,#B\r\n");
+	teardown(f);
+	/* Registered with its own nick: IDENTIFY only. */
+	f = setup();
+	f->cfg.nickserv_password = "pw";
+	start(f);
+	feed(f, ":irc.test CAP * LS :");
+	out(f);
+	feed(f, ":irc.test 001 delver :Welcome");
+	assert_string_equal(out(f), "PRIVMSG NickServ :IDENTIFY delver pw\r\nJOIN #a,#B\r\n");
+	teardown(f);
+}
+
+/* SASL EXTERNAL: asked for only when offered, "AUTHENTICATE +" answered
+ * with an empty one (the certificate says who), then CAP END. */
+static void
+test_sasl_external(void **state)
+{
+	struct fixture *f = setup();
+
+	(void)state;
+	f->cfg.sasl_external = true;
+	start(f);
+	out(f);
+	feed(f, ":irc.test CAP * LS :sasl=PLAIN,EXTERNAL server-time");
+	assert_string_equal(out(f), "CAP REQ :sasl server-time\r\n");
+	feed(f, ":irc.test CAP delver ACK :sasl server-time");
+	assert_string_equal(out(f), "AUTHENTICATE EXTERNAL\r\n");
+	feed(f, "AUTHENTICATE +");
+	assert_string_equal(out(f), "AUTHENTICATE +\r\n");
+	feed(f, ":irc.test 900 delver delver!d@h bot :You are now logged in as bot");
+	feed(f, ":irc.test 903 delver :SASL authentication successful");
+	assert_string_equal(out(f), "CAP END\r\n");
+	teardown(f);
+	/* Offered without EXTERNAL: not registering without the account. */
+	f = setup();
+	f->cfg.sasl_external = true;
+	start(f);
+	out(f);
+	feed(f, ":irc.test CAP * LS :sasl=PLAIN");
+	assert_int_equal(f->recycles, 1);
+	assert_string_equal(f->why, "the server does not offer SASL EXTERNAL, which this "
+	                            "network's configuration requires");
+	teardown(f);
+	/* Refused: says which mechanism. */
+	f = setup();
+	f->cfg.sasl_external = true;
+	start(f);
+	feed(f, ":irc.test CAP * LS :sasl");
+	feed(f, ":irc.test CAP delver ACK :sasl");
+	feed(f, ":irc.test 904 delver :SASL authentication failed");
+	assert_string_equal(f->why, "SASL EXTERNAL authentication failed (904: SASL authentication "
+	                            "failed)");
+	teardown(f);
+}
+
+/* INVITE: ignored unless join_on_invite; then the channel is joined. */
+static void
+test_invite(void **state)
+{
+	struct fixture *f = setup();
+
+	(void)state;
+	register_plain(f);
+	feed(f, ":alice!a@h INVITE delver :#new");
+	assert_string_equal(out(f), "");
+	f->cfg.join_on_invite = true;
+	feed(f, ":alice!a@h INVITE delver :#new");
+	assert_string_equal(out(f), "JOIN #new\r\n");
+	/* Not for us, not a channel, not a channel name IRC can carry. */
+	feed(f, ":alice!a@h INVITE bob :#other");
+	feed(f, ":alice!a@h INVITE delver :nochan");
+	feed(f, ":alice!a@h INVITE delver :#a,#b");
+	assert_string_equal(out(f), "");
+	teardown(f);
 }
 
 static void
@@ -665,6 +760,9 @@ main(void)
 	    cmocka_unit_test(test_casemapping),
 	    cmocka_unit_test(test_messages_and_budget),
 	    cmocka_unit_test(test_backoff),
+	    cmocka_unit_test(test_invite),
+	    cmocka_unit_test(test_sasl_external),
+	    cmocka_unit_test(test_nickserv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

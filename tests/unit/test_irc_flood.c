@@ -133,9 +133,10 @@ test_targets_take_turns(void **state)
 	assert_string_equal(pop(f, 0), "b1");
 	assert_string_equal(pop(f, 0), "n1");
 	assert_string_equal(pop(f, 0), "a2");
+	/* A new lane goes next, ahead of those already waiting. */
 	push(f, "#d", "d1");
-	assert_string_equal(pop(f, 0), "b2");
 	assert_string_equal(pop(f, 0), "d1");
+	assert_string_equal(pop(f, 0), "b2");
 	assert_string_equal(pop(f, 0), "a3");
 	assert_string_equal(pop(f, 0), "");
 	assert_int_equal(irc_flood_pending(f), 0);
@@ -172,13 +173,166 @@ test_caps_and_clear(void **state)
 	irc_flood_free(f);
 }
 
+/* A group goes whole or not at all, and once started it is sent before
+ * any other lane's line: lanes take turns reply by reply. */
+static void
+test_groups(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 0);
+	const char *two[] = {"a1", "a2"}, *three[] = {"b1", "b2", "b3"}, *one[] = {"c1"};
+
+	(void)state;
+	assert_int_equal(irc_flood_push_group(f, "alice", two, 2, 1), 0);
+	assert_int_equal(irc_flood_push_group(f, "alice", two, 2, 1), 0);
+	assert_int_equal(irc_flood_push_group(f, "bob", three, 3, 1), 0);
+	assert_int_equal(irc_flood_push_group(f, "carol", one, 1, 1), 0);
+	push(f, "", "JOIN #c");
+	assert_string_equal(pop(f, 0), "JOIN #c");
+	assert_string_equal(pop(f, 0), "a1");
+	push(f, "", "JOIN #d"); /* waits for the end of the reply */
+	assert_string_equal(pop(f, 0), "a2");
+	assert_string_equal(pop(f, 0), "JOIN #d");
+	assert_string_equal(pop(f, 0), "b1");
+	assert_string_equal(pop(f, 0), "b2");
+	assert_string_equal(pop(f, 0), "b3");
+	assert_string_equal(pop(f, 0), "c1");
+	assert_string_equal(pop(f, 0), "a1");
+	assert_string_equal(pop(f, 0), "a2");
+	assert_string_equal(pop(f, 0), "");
+	assert_int_equal(irc_flood_pending(f), 0);
+	irc_flood_free(f);
+}
+
+/* Users who were not waiting go ahead of a flooder, in the order they
+ * came; the flooder keeps its turn after them. */
+static void
+test_newcomers_first(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 0);
+	char line[16];
+
+	(void)state;
+	for (int i = 1; i <= 5; i++) {
+		snprintf(line, sizeof(line), "a%d", i);
+		push(f, "alice", line);
+	}
+	assert_string_equal(pop(f, 0), "a1");
+	push(f, "bob", "b1");
+	push(f, "carol", "c1");
+	assert_string_equal(pop(f, 0), "b1");
+	assert_string_equal(pop(f, 0), "c1");
+	assert_string_equal(pop(f, 0), "a2");
+	assert_string_equal(pop(f, 0), "a3");
+	push(f, "dave", "d1");
+	push(f, "bob", "b2");
+	assert_string_equal(pop(f, 0), "d1");
+	assert_string_equal(pop(f, 0), "b2");
+	assert_string_equal(pop(f, 0), "a4");
+	assert_string_equal(pop(f, 0), "a5");
+	assert_string_equal(pop(f, 0), "");
+	irc_flood_free(f);
+}
+
+/* Flooders whose lines trickle in keep their lanes: a newcomer still goes
+ * ahead of them; a lane empty for a whole turn leaves. */
+static void
+test_trickle_keeps_place(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 0);
+
+	(void)state;
+	push(f, "alice", "a1");
+	push(f, "bob", "b1");
+	assert_string_equal(pop(f, 0), "a1");
+	assert_string_equal(pop(f, 0), "b1");
+	assert_string_equal(pop(f, 0), ""); /* nothing queued: places kept */
+	push(f, "alice", "a2");
+	push(f, "bob", "b2");
+	push(f, "dave", "d1");
+	assert_string_equal(pop(f, 0), "d1");
+	assert_string_equal(pop(f, 0), "a2");
+	assert_string_equal(pop(f, 0), "b2");
+	/* Dave's lane was passed empty: when he speaks again he is new. */
+	push(f, "alice", "a3");
+	assert_string_equal(pop(f, 0), "a3");
+	push(f, "alice", "a4");
+	push(f, "dave", "d2");
+	assert_string_equal(pop(f, 0), "d2");
+	assert_string_equal(pop(f, 0), "a4");
+	assert_int_equal(irc_flood_pending(f), 0);
+	irc_flood_free(f);
+}
+
+/* Quitting: the reply being written is finished, at once; the others
+ * (not started) are dropped. */
+static void
+test_finish(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 2000);
+	const char *three[] = {"a1", "a2", "a3"}, *two[] = {"b1", "b2"};
+
+	(void)state;
+	assert_int_equal(irc_flood_push_group(f, "alice", three, 3, 0), 0);
+	assert_int_equal(irc_flood_push_group(f, "bob", two, 2, 0), 0);
+	push(f, "", "JOIN #x");
+	assert_string_equal(pop(f, 0), "JOIN #x");
+	assert_string_equal(pop(f, 2000), "a1");
+	irc_flood_finish(f);
+	assert_int_equal(irc_flood_push_urgent(f, "QUIT", 4), 0);
+	assert_string_equal(pop(f, 2000), "a2");
+	assert_string_equal(pop(f, 2000), "a3");
+	assert_string_equal(pop(f, 2000), "QUIT");
+	assert_string_equal(pop(f, 9000), "");
+	assert_int_equal(irc_flood_pending(f), 0);
+	/* Nothing being written: everything waiting is dropped. */
+	assert_int_equal(irc_flood_push_group(f, "bob", two, 2, 0), 0);
+	irc_flood_finish(f);
+	assert_int_equal(irc_flood_pending(f), 0);
+	assert_string_equal(pop(f, 20000), "");
+	irc_flood_free(f);
+}
+
+/* A group that does not fit with its reserve is refused whole. */
+static void
+test_group_refused_whole(void **state)
+{
+	struct irc_flood *f = irc_flood_new(1, 0);
+	const char *three[] = {"x1", "x2", "x3"};
+
+	(void)state;
+	for (int i = 0; i < IRC_FLOOD_TARGET_MAX - 4; i++)
+		push(f, "alice", "w");
+	assert_int_equal(irc_flood_push_group(f, "alice", three, 3, 2), -1);
+	assert_int_equal(irc_flood_pending(f), IRC_FLOOD_TARGET_MAX - 4);
+	assert_int_equal(irc_flood_push_group(f, "alice", three, 3, 1), 0);
+	assert_int_equal(irc_flood_pending(f), IRC_FLOOD_TARGET_MAX - 1);
+	/* A new lane that cannot take the group is not left behind. */
+	for (int i = 0; i < IRC_FLOOD_TOTAL_MAX - IRC_FLOOD_TARGET_MAX + 1; i++) {
+		char t[16];
+
+		snprintf(t, sizeof(t), "#%d", i % 16);
+		push(f, t, "w");
+	}
+	assert_int_equal(irc_flood_push_group(f, "bob", three, 3, 0), -1);
+	assert_int_equal(irc_flood_pending(f), IRC_FLOOD_TOTAL_MAX);
+	irc_flood_free(f);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_burst_then_interval), cmocka_unit_test(test_refill_is_capped),
-	    cmocka_unit_test(test_urgent_bypasses),     cmocka_unit_test(test_targets_take_turns),
-	    cmocka_unit_test(test_caps_and_clear),      cmocka_unit_test(test_set_rate),
+	    cmocka_unit_test(test_burst_then_interval),
+	    cmocka_unit_test(test_refill_is_capped),
+	    cmocka_unit_test(test_urgent_bypasses),
+	    cmocka_unit_test(test_targets_take_turns),
+	    cmocka_unit_test(test_caps_and_clear),
+	    cmocka_unit_test(test_set_rate),
+	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_group_refused_whole),
+	    cmocka_unit_test(test_newcomers_first),
+	    cmocka_unit_test(test_trickle_keeps_place),
+	    cmocka_unit_test(test_finish),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,6 +73,15 @@ test_diff_each_setting(void **state)
 	    {"ping_interval = 9\n", IRC_CHG_PING_INTERVAL, "ping_interval"},
 	    {"ping_timeout = 9\n", IRC_CHG_PING_TIMEOUT, "ping_timeout"},
 	    {"channels = #three\n", IRC_CHG_CHANNELS, "channels (+#three)"},
+	    {"user_burst = 9\n", IRC_CHG_RATE, "command rate limits"},
+	    {"channel_interval_ms = 9\n", IRC_CHG_RATE, "command rate limits"},
+	    {"formatting = no\n", IRC_CHG_FORMATTING, "formatting"},
+	    {"plain_channels = #x\n", IRC_CHG_FORMATTING, "formatting"},
+	    {"join_on_invite = yes\n", IRC_CHG_INVITE, "join_on_invite"},
+	    {"admins = boss\n", IRC_CHG_ADMINS, "admins"},
+	    {"tls_ca_file = /etc/ssl/x.pem\n", IRC_CHG_TLS_TRUST,
+	     "tls_ca_file, tls_fingerprint, tls_cert_file or sasl_external"},
+	    {"nickserv_password_source = env:P\n", IRC_CHG_NICKSERV, "nickserv_password_source"},
 	};
 	char what[256];
 
@@ -84,6 +93,18 @@ test_diff_each_setting(void **state)
 			fail_msg("%s: got %#x '%s', want %#x '%s'", cases[i].extra, got, what,
 			         cases[i].want, cases[i].what);
 	}
+}
+
+/* The new connection settings need a new link; the others do not. */
+static void
+test_which_need_reconnect(void **state)
+{
+	(void)state;
+	assert_true((IRC_CHG_TLS_TRUST & IRC_CHG_RECONNECT) != 0);
+	assert_true((IRC_CHG_NICKSERV & IRC_CHG_RECONNECT) != 0);
+	assert_int_equal((IRC_CHG_RATE | IRC_CHG_FORMATTING | IRC_CHG_INVITE | IRC_CHG_ADMINS) &
+	                     IRC_CHG_RECONNECT,
+	                 0);
 }
 
 /* host and nick are required once; build those configurations whole. */
@@ -187,6 +208,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_which_need_reconnect),
 	    cmocka_unit_test(test_diff_each_setting),
 	    cmocka_unit_test(test_diff_host_nick_and_secrets),
 	    cmocka_unit_test(test_plan),

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
@@ -108,13 +109,148 @@ pump(struct irc_tls *c, struct server *s, size_t step, struct buf *got, char *er
 	return 0;
 }
 
+static const struct irc_tls_opts noverify = {.verify = false};
+static const struct irc_tls_opts verify = {.verify = true};
+
+/* The SHA-256 of cert_pem, as the pin would be written. */
+static void
+cert_digest(unsigned char md[IRC_TLS_SHA256_LEN])
+{
+	BIO *b = BIO_new_mem_buf(cert_pem, -1);
+	X509 *cert = PEM_read_bio_X509(b, NULL, NULL, NULL);
+	unsigned int len = 0;
+
+	assert_non_null(cert);
+	assert_int_equal(X509_digest(cert, EVP_sha256(), md, &len), 1);
+	assert_int_equal(len, IRC_TLS_SHA256_LEN);
+	X509_free(cert);
+	BIO_free(b);
+}
+
+/* A pinned certificate is accepted even self-signed and with verify on;
+ * another digest is refused, naming the one the server has. */
+static void
+test_fingerprint_pin(void **state)
+{
+	struct server s;
+	struct buf got;
+	char err[256], hex[3 * IRC_TLS_SHA256_LEN + 1];
+	unsigned char md[IRC_TLS_SHA256_LEN], parsed[IRC_TLS_SHA256_LEN];
+	struct irc_tls_opts o = {.verify = true, .fingerprint = md};
+	struct irc_tls *c;
+
+	(void)state;
+	cert_digest(md);
+	for (int i = 0; i < IRC_TLS_SHA256_LEN; i++)
+		snprintf(hex + 3 * i, sizeof(hex) - 3 * (size_t)i, "%02X:", md[i]);
+	hex[3 * IRC_TLS_SHA256_LEN - 1] = '\0';
+	assert_int_equal(irc_tls_parse_fingerprint(hex, parsed), 0);
+	assert_memory_equal(parsed, md, sizeof(md));
+	c = irc_tls_new("irc.test", &o, err, sizeof(err));
+	assert_non_null(c);
+	server_init(&s);
+	buf_init(&got, 4096);
+	assert_int_equal(pump(c, &s, 4096, &got, err, sizeof(err)), 0);
+	assert_true(irc_tls_ready(c));
+	irc_tls_free(c);
+	server_free(&s);
+
+	md[0] ^= 1;
+	c = irc_tls_new("irc.test", &o, err, sizeof(err));
+	server_init(&s);
+	assert_int_equal(pump(c, &s, 4096, &got, err, sizeof(err)), -1);
+	md[0] ^= 1;
+	assert_memory_equal(err,
+	                    "the server's certificate does not match tls_fingerprint (its "
+	                    "SHA-256 is ",
+	                    66);
+	assert_non_null(strstr(err, hex));
+	assert_false(irc_tls_ready(c));
+	irc_tls_free(c);
+	server_free(&s);
+	buf_free(&got);
+	/* Forms the configuration accepts, and not. */
+	assert_int_equal(irc_tls_parse_fingerprint("ab", parsed), -1);
+	hex[5] = 'g';
+	assert_int_equal(irc_tls_parse_fingerprint(hex, parsed), -1);
+}
+
+static int
+accept_any(int ok, X509_STORE_CTX *x)
+{
+	(void)ok;
+	(void)x;
+	return 1;
+}
+
+/* tls_cert_file: the client presents that certificate (the server sees
+ * its digest); a file without a key is refused when the session is made. */
+static void
+test_client_certificate(void **state)
+{
+	char path[] = "/tmp/delver-test-cert-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	struct irc_tls_opts o = {.verify = false, .cert_file = path};
+	unsigned char md[IRC_TLS_SHA256_LEN], seen[EVP_MAX_MD_SIZE];
+	unsigned int len = 0;
+	struct server s;
+	struct buf got;
+	struct irc_tls *c;
+	X509 *peer;
+
+	(void)state;
+	assert_non_null(fp);
+	fputs(cert_pem, fp);
+	fputs(key_pem, fp);
+	fclose(fp);
+	server_init(&s);
+	SSL_set_verify(s.ssl, SSL_VERIFY_PEER, accept_any);
+	c = irc_tls_new("irc.test", &o, err, sizeof(err));
+	assert_non_null(c);
+	buf_init(&got, 4096);
+	assert_int_equal(pump(c, &s, 4096, &got, err, sizeof(err)), 0);
+	assert_true(irc_tls_ready(c));
+	peer = SSL_get1_peer_certificate(s.ssl);
+	assert_non_null(peer);
+	assert_int_equal(X509_digest(peer, EVP_sha256(), seen, &len), 1);
+	cert_digest(md);
+	assert_memory_equal(seen, md, sizeof(md));
+	X509_free(peer);
+	irc_tls_free(c);
+	server_free(&s);
+	buf_free(&got);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(cert_pem, fp);
+	fclose(fp);
+	assert_null(irc_tls_new("irc.test", &o, err, sizeof(err)));
+	assert_memory_equal(err,
+	                    "TLS cannot be set up: tls_cert_file must hold the client "
+	                    "certificate and its private key, in PEM",
+	                    96);
+	unlink(path);
+}
+
+/* tls_ca_file that cannot be read: no session, a sentence naming it. */
+static void
+test_ca_file_unreadable(void **state)
+{
+	char err[256];
+	struct irc_tls_opts o = {.verify = true, .ca_file = "/nonexistent/ca.pem"};
+
+	(void)state;
+	assert_null(irc_tls_new("irc.test", &o, err, sizeof(err)));
+	assert_memory_equal(err, "TLS cannot be set up: tls_ca_file cannot be read", 48);
+}
+
 static void
 test_handshake_and_data(void **state)
 {
 	struct server s;
 	struct buf got;
 	char err[256], rx[64];
-	struct irc_tls *c = irc_tls_new("irc.test", false, err, sizeof(err));
+	struct irc_tls *c = irc_tls_new("irc.test", &noverify, err, sizeof(err));
 	int r;
 
 	(void)state;
@@ -149,7 +285,7 @@ test_verify_refuses_self_signed(void **state)
 	struct server s;
 	struct buf got;
 	char err[256];
-	struct irc_tls *c = irc_tls_new("irc.test", true, err, sizeof(err));
+	struct irc_tls *c = irc_tls_new("irc.test", &verify, err, sizeof(err));
 
 	(void)state;
 	assert_non_null(c);
@@ -169,7 +305,7 @@ test_not_tls(void **state)
 {
 	struct buf got;
 	char err[256];
-	struct irc_tls *c = irc_tls_new("127.0.0.1", false, err, sizeof(err));
+	struct irc_tls *c = irc_tls_new("127.0.0.1", &noverify, err, sizeof(err));
 	static const char junk[] = ":irc.test NOTICE * :*** Looking up your hostname\r\n";
 
 	(void)state;
@@ -188,6 +324,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_fingerprint_pin),
+	    cmocka_unit_test(test_ca_file_unreadable),
+	    cmocka_unit_test(test_client_certificate),
 	    cmocka_unit_test(test_handshake_and_data),
 	    cmocka_unit_test(test_verify_refuses_self_signed),
 	    cmocka_unit_test(test_not_tls),

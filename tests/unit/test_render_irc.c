@@ -145,6 +145,22 @@ test_split_comma_guard(void **state)
 	irc_lines_free(&l);
 }
 
+static void
+test_strip(void **state)
+{
+	static const char in[] = "\x02"
+	                         "a\x0f \x03"
+	                         "04,05b\x03 c\x03"
+	                         "7d \x1e~~1~~\x0f \x1d\x1f\x11\x16é\x03";
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 1024);
+	irc_fmt_strip(&b, in, strlen(in));
+	assert_string_equal(buf_str(&b), "a b cd ~~1~~ é");
+	buf_free(&b);
+}
+
 static struct reply_msg *
 msg(struct reply *r)
 {
@@ -173,15 +189,17 @@ test_render_spans(void **state)
 	reply_add(r, RS_BAD, " fail");
 	reply_nl(r);
 	render_irc(msg(r), &opts, &l);
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "\x02Thwack-O\x0f");
-	assert_string_equal(l.v[1], "total \x02"
+	/* Two short lines: packed into one. A struck die keeps a textual
+	 * mark for clients without strike-through. */
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02Thwack-O\x0f · "
+	                            "total \x02"
 	                            "12\x0f "
 	                            "\x02\x03"
 	                            "12\x02\x02★6\x0f "
 	                            "\x1e\x03"
 	                            "14\x02\x02"
-	                            "1\x0f "
+	                            "~~1~~\x0f "
 	                            "\x02\x03"
 	                            "03\x02\x02"
 	                            "20\x0f"
@@ -240,16 +258,37 @@ test_render_table_highlight(void **state)
 	reply_table(r, 2, hdr);
 	reply_row(r, false, r1);
 	reply_row(r, true, r2);
+	/* A rolled table shrinks to its header and the rolled row. */
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02"
+	                            "d6  encounter\x0f ▶ \x02\x03"
+	                            "07\x02\x02"
+	                            "2  bats\x0f \x03"
+	                            "14\x02\x02(row 2 of 2)\x0f");
+	irc_lines_free(&l);
+	reply_free(r);
+}
+
+/* A table whose highlighted row was not rolled (its first column is no
+ * die: a party's own member, help's default) is shown whole. */
+static void
+test_render_table_highlight_not_rolled(void **state)
+{
+	static const char *const hdr[] = {"player", "level"};
+	static const char *const r1[] = {"alice", "2"};
+	static const char *const r2[] = {"bob", "3"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_table(r, 2, hdr);
+	reply_row(r, false, r1);
+	reply_row(r, true, r2);
 	render_irc(msg(r), &opts, &l);
 	assert_int_equal(l.n, 3);
-	assert_string_equal(l.v[0], "  \x02"
-	                            "d6  encounter\x0f");
-	assert_string_equal(l.v[1], "  \x03"
-	                            "14\x02\x02"
-	                            "1   rats\x0f");
-	assert_string_equal(l.v[2], "▶ \x02\x03"
-	                            "07\x02\x02"
-	                            "2   bats\x0f");
+	assert_memory_equal(l.v[2], "▶ ", 4);
+	assert_non_null(strstr(l.v[1], "alice"));
 	irc_lines_free(&l);
 	reply_free(r);
 }
@@ -310,11 +349,12 @@ test_render_injection(void **state)
 		assert_null(strpbrk(l.v[i], "\r\n\x01"));
 		assert_true(strlen(l.v[i]) <= opts.budget);
 	}
+	/* Buttons are not shown on IRC: three lines, not four. */
+	assert_int_equal(l.n, 3);
 	assert_string_equal(l.v[0], "\x02t  JOIN #evil\x0f");
 	assert_string_equal(l.v[1], "label  PRIVMSG NickServ :IDENTIFY x \x02\x03"
 	                            "04\x02\x02  04,05x\x0f");
-	assert_string_equal(l.v[3], "\x03"
-	                            "14\x02\x02[go : !roll  1d6]\x0f");
+	assert_null(strstr(l.v[2], "!roll"));
 	irc_lines_free(&l);
 	reply_free(r);
 }
@@ -340,7 +380,7 @@ test_render_long_line_split(void **state)
 }
 
 static struct reply *
-table_of_20(void)
+table_of_20(int rolled)
 {
 	static const char *const hdr[] = {"d20", "what"};
 	struct reply *r = reply_new();
@@ -353,7 +393,7 @@ table_of_20(void)
 
 		snprintf(num, sizeof(num), "%d", i);
 		snprintf(what, sizeof(what), "entry %d", i);
-		reply_row(r, i == 7, cells);
+		reply_row(r, i == rolled, cells);
 	}
 	return r;
 }
@@ -362,24 +402,19 @@ static void
 test_render_summarise_packs(void **state)
 {
 	static const char first[] = "You rolled 7. · \x02"
-	                            "d20  what\x0f · \x03"
-	                            "14\x02\x02"
-	                            "1  entry 1\x0f · ";
-	struct reply *r = table_of_20();
+	                            "d20  what\x0f · "
+	                            "1  entry 1 · ";
+	struct reply *r = table_of_20(0);
 	struct irc_lines l = {0};
 
 	(void)state;
 	/* 22 lines do not fit 6: they are packed, every row kept. */
 	render_irc(msg(r), &opts, &l);
-	assert_int_equal(l.n, 2);
+	assert_int_equal(l.n, 1);
 	assert_memory_equal(l.v[0], first, strlen(first));
-	assert_non_null(strstr(l.v[0], " · ▶ \x02\x03"
-	                               "07\x02\x02"
-	                               "7  entry 7\x0f · "));
+	assert_non_null(strstr(l.v[0], " · 7  entry 7 · "));
 	assert_true(strlen(l.v[0]) <= opts.budget);
-	assert_string_equal(l.v[1] + strlen(l.v[1]) - 22, " · \x03"
-	                                                  "14\x02\x02"
-	                                                  "20  entry 20\x0f");
+	assert_string_equal(l.v[0] + strlen(l.v[0]) - 16, " · 20  entry 20");
 	irc_lines_free(&l);
 	reply_free(r);
 }
@@ -388,24 +423,25 @@ static void
 test_render_summarise_brief(void **state)
 {
 	struct render_irc_opts o = {.budget = 60, .max_lines = 3, .prefix = "!"};
-	struct reply *r = table_of_20();
+	struct reply *r = table_of_20(7);
 	struct irc_lines l = {0};
 	static const char *const hdr[] = {"command", "what"};
 
 	(void)state;
-	/* Packed, it still takes 7 lines of 60 bytes: the table shrinks to
-	 * its highlighted row. */
+	/* A rolled table is its header and rolled row, whatever the room. */
 	render_irc(msg(r), &o, &l);
-	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0], "You rolled 7. · ▶ \x02\x03"
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.v[0], "You rolled 7.");
+	assert_string_equal(l.v[1], "\x02"
+	                            "d20  what\x0f ▶ \x02\x03"
 	                            "07\x02\x02"
-	                            "7  entry 7\x0f "
-	                            "\x03"
+	                            "7  entry 7\x0f \x03"
 	                            "14\x02\x02(row 7 of 20)\x0f");
 	irc_lines_free(&l);
 	reply_free(r);
 
-	/* Without a highlighted row: its first column. */
+	/* Packed, a table without a rolled row still takes many lines of 60
+	 * bytes: it shrinks to its first column. */
 	r = reply_new();
 	reply_table(r, 2, hdr);
 	for (int i = 0; i < 8; i++) {
@@ -450,6 +486,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_clean),
+	    cmocka_unit_test(test_strip),
+	    cmocka_unit_test(test_render_table_highlight_not_rolled),
 	    cmocka_unit_test(test_split_short_and_empty),
 	    cmocka_unit_test(test_split_at_space),
 	    cmocka_unit_test(test_split_utf8_boundary),

@@ -8,7 +8,7 @@
 const char *
 ircdrain(struct irc_conn *c, int64_t now)
 {
-	static char all[16384];
+	static char all[65536];
 	char line[600];
 	size_t n, len = 0;
 

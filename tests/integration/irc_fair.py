@@ -1,0 +1,114 @@
+"""delver under a command flood on a real ngircd: fair and never cut.
+
+Usage: python3 irc_fair.py BUILD_DIR
+"""
+import re
+import sys
+import time
+
+from irclib import Client, Delver, Ngircd, check, free_port, plain, run, workdir
+
+FLOODERS = ("alice", "bob", "carol")
+PER_USER = 50
+SLOW_DOWN = "You are sending commands faster than delver takes them"
+
+
+def step(what):
+    print("-- " + what, flush=True)
+
+
+def drain(clients, until):
+    """Reads every client until `until` (a time), keeping what they got."""
+    while time.time() < until:
+        for c in clients:
+            c._fill(0.02)
+
+
+# The default flood rate (4 lines at once, then one every 2 s) and the
+# default command limits: the target holds with the settings users get.
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
+    work = workdir()
+    port = free_port()
+    server = Ngircd(work, port)
+    server.start()
+    conf = """
+[irc.plain]
+host = 127.0.0.1
+port = %d
+tls = no
+nick = delver
+channels = #a
+""" % port
+    bot = Delver(build + "/delver", work, "bot", conf)
+    bot.start(level="info")
+    bot.wait_log(r"irc plain: joined #a")
+    users = [Client(port, n) for n in FLOODERS]
+    dave = Client(port, "dave")
+    for u in users + [dave]:
+        u.join("#a")
+
+    step("3 users x %d !roll within 2 s; dave rolls once during the flood" % PER_USER)
+    start = time.time()
+    sent = 0
+    dave_at = None
+    while sent < PER_USER:
+        for u in users:
+            u.say("#a", "!roll 1d6 #%s%d" % (u.nick, sent))
+        sent += 1
+        if sent == PER_USER // 2:
+            dave.say("#a", "!roll 1d20")
+            dave_at = time.time()
+        time.sleep(2.0 / PER_USER)
+    flood_took = time.time() - start
+    m = dave.expect(r"^:delver!\S+ PRIVMSG #a :dave rolls · 1d20: \[(\d+)\] = (\d+)$",
+                    timeout=60)
+    latency = dave.last_time - dave_at
+    check(m.group(1) == m.group(2) and 1 <= int(m.group(1)) <= 20, "a wrong roll: %s" % m.group(0))
+
+    step("every flooder's command answered whole, or the flooder told to slow down")
+    # Wait until the bot has been silent for 10 s (the queue is empty).
+    last = time.time()
+    seen = 0
+    while time.time() - last < 10 and time.time() - start < 300:
+        drain(users + [dave], time.time() + 0.5)
+        if len(dave.seen) != seen:
+            seen = len(dave.seen)
+            last = time.time()
+    channel = [plain(l) for _, l in dave.seen if l.startswith(":delver!")]
+    for line in channel:
+        check(re.match(r"^:delver!\S+ PRIVMSG #a :\S+ rolls( \w+)? · 1d(6|20): \[\d+\] = \d+$",
+                       line) or " rolls " not in line,
+              "a reply was cut or malformed: %r" % line)
+    report = []
+    for u in users:
+        answered = set()
+        for line in channel:
+            r = re.match(r"^:delver!\S+ PRIVMSG #a :%s rolls %s(\d+) · 1d6: \[(\d)\] = (\d)$"
+                         % (u.nick, u.nick), line)
+            if r:
+                check(r.group(2) == r.group(3), "a wrong roll: %r" % line)
+                answered.add(int(r.group(1)))
+        notices = [l for _, l in u.seen if re.match(r"^:delver!\S+ NOTICE %s :" % u.nick, l)]
+        told = [l for l in notices if SLOW_DOWN in l]
+        dropped = [l for l in notices if "too many replies waiting" in l]
+        check(len(told) <= 1, "%s was told %d times to slow down" % (u.nick, len(told)))
+        check(len(answered) == PER_USER or told or dropped,
+              "%s: %d of %d commands answered and no word about the others"
+              % (u.nick, len(answered), PER_USER))
+        check(len(answered) >= 1, "%s got no answer at all" % u.nick)
+        report.append("%s %d answered%s" % (u.nick, len(answered), ", told once" if told else ""))
+    check(bot.log().count("irc plain: connected;") == 1, "the bot reconnected during the flood")
+    print("flood sent in %.1f s; %s; dave's roll answered %.2f s after he sent it"
+          % (flood_took, "; ".join(report), latency), flush=True)
+
+    step("after the flood, a flooder is answered again")
+    time.sleep(4.5)
+    users[0].say("#a", "!roll 1d4")
+    users[0].expect(r"^:delver!\S+ PRIVMSG #a :alice rolls · 1d4: \[\d\] = \d$", timeout=30)
+    status = bot.stop()
+    check(status == 0, "delver exited with status %s" % status)
+
+
+if __name__ == "__main__":
+    run(main)
