@@ -10,8 +10,8 @@
 struct budget {
 	int64_t window;
 	size_t size, next;
-	int64_t *sent;  /* ring of the last size send times */
-	int64_t *kept;  /* scratch for budget_allows_at() */
+	int64_t *sent; /* ring of the last size send times */
+	int64_t *kept; /* scratch for budget_allows_at() */
 };
 
 struct budget *
