@@ -187,13 +187,21 @@ answer_free(struct answer *a)
 static void on_followup(void *ctx, const struct rest_result *res);
 
 /* Sends the next follow-up of an answer, or frees the answer when none is
- * left: one at a time, so that they arrive in order. */
+ * left: one at a time, so that they arrive in order. The operator stats
+ * count an answer with follow-ups as answered once the last one went. */
 static void
 next_followup(struct answer *a)
 {
 	struct discord *dc = a->dc;
 
-	if (a->next >= a->nfollowups || dc->rest == NULL) {
+	if (a->next >= a->nfollowups) {
+		if (a->nfollowups > 0)
+			opstats_add(OPSTATS_ANSWERED);
+		answer_free(a);
+		return;
+	}
+	if (dc->rest == NULL) {
+		count_failed(dc); /* REST stopped: the rest of the answer is lost */
 		answer_free(a);
 		return;
 	}
@@ -208,9 +216,11 @@ on_followup(void *ctx, const struct rest_result *res)
 	struct answer *a = ctx;
 
 	if (res->status < 200 || res->status > 299) {
-		log_warnx("discord: follow-up %zu of %zu of the answer to interaction %s failed "
-		          "(%ld); the rest of the answer is not sent",
-		          a->next, a->nfollowups, a->id, res->status);
+		/* a failed answer for the operator, as a failed callback is */
+		if (count_failed(a->dc))
+			log_warnx("discord: follow-up %zu of %zu of the answer to interaction %s "
+			          "failed (%ld); the rest of the answer is not sent",
+			          a->next, a->nfollowups, a->id, res->status);
 		answer_free(a);
 		return;
 	}
@@ -227,7 +237,8 @@ on_callback(void *ctx, const struct rest_result *res)
 		uint64_t took = res->sent_ns > a->rx_ns ? res->sent_ns - a->rx_ns : 0;
 
 		dc->stats.answered++;
-		opstats_add(OPSTATS_ANSWERED);
+		if (a->nfollowups == 0)
+			opstats_add(OPSTATS_ANSWERED); /* else once the last follow-up went */
 		opstats_time(took);
 		record(dc, took);
 		next_followup(a);
@@ -430,6 +441,16 @@ register_commands(struct discord *dc)
 
 static void session_save(struct discord *dc);
 
+/* The wall clock in ms since the epoch. */
+static int64_t
+wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void
 session_written(uv_work_t *req, int status)
 {
@@ -456,7 +477,7 @@ session_write(uv_work_t *req)
 {
 	struct session_write *sw = (struct session_write *)req;
 
-	if (sw->s.session_id[0] == '\0')
+	if (sw->s.session_id[0] == '\0' && sw->s.last_identify == 0)
 		sw->r = discord_session_remove(sw->path, sw->err, sizeof(sw->err));
 	else
 		sw->r = discord_session_save(sw->path, &sw->s, sw->err, sizeof(sw->err));
@@ -475,10 +496,15 @@ session_save(struct discord *dc)
 	if (dc->session_path == NULL)
 		return;
 	memset(&now, 0, sizeof(now));
+	if (gw_last_identify(dc->gw) != INT64_MIN)
+		now.last_identify =
+		    wall_ms() - ((int64_t)uv_now(dc->loop) - gw_last_identify(dc->gw));
 	if (sid == NULL || gw_seq(dc->gw) < 0) {
 		/* No session to resume (a fatal close ended it): the file goes,
-		 * once one was written or read. */
-		if (dc->saved.session_id[0] == '\0')
+		 * once one was written or read, unless it keeps the last
+		 * IDENTIFY. */
+		if (dc->saved.session_id[0] == '\0' && dc->saved.last_identify == 0 &&
+		    now.last_identify == 0)
 			return;
 		sid = "";
 	}
@@ -487,7 +513,7 @@ session_save(struct discord *dc)
 	snprintf(now.session_id, sizeof(now.session_id), "%s", sid);
 	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
 	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
-	now.seq = gw_seq(dc->gw);
+	now.seq = sid[0] != '\0' ? gw_seq(dc->gw) : 0;
 	roles_export(interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
 	if (discord_session_equal(&now, &dc->saved))
 		return;
@@ -507,6 +533,17 @@ static void
 on_save_timer(uv_timer_t *t)
 {
 	session_save(t->data);
+}
+
+/* An IDENTIFY went out: saved at once, so that a process started right
+ * after this one dies still keeps Discord's spacing between IDENTIFYs. */
+static void
+on_identified(void *ctx)
+{
+	struct discord *dc = ctx;
+
+	if (!dc->stopping)
+		session_save(dc);
 }
 
 /*
@@ -732,6 +769,14 @@ session_load(struct discord *dc)
 	}
 	if (r == 0)
 		return;
+	if (dc->saved.last_identify > 0) {
+		/* the earlier process's IDENTIFY, on this process's clock */
+		int64_t now = (int64_t)uv_now(dc->loop);
+
+		gw_restore_identify(dc->gw, now - (wall_ms() - dc->saved.last_identify), now);
+	}
+	if (dc->saved.session_id[0] == '\0')
+		return; /* only the last IDENTIFY: a new session starts */
 	if (dc->saved.intents != dc->intents || dc->saved.shard_count != dc->shard_count) {
 		log_info("discord: the intents or the shard count changed since the session was "
 		         "saved; starting a new session");
@@ -769,7 +814,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	                      .close = hook_close,
 	                      .want_write = hook_want_write,
 	                      .event = on_event,
-	                      .fatal = on_gw_fatal};
+	                      .fatal = on_gw_fatal,
+	                      .identified = on_identified};
 	struct interact_opts io = {.d = o->d, .gm_role = o->gm_role};
 
 	if (cfg->token == NULL || *cfg->token == '\0') {

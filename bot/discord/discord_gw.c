@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/discord/discord_budget.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
@@ -83,8 +84,7 @@ struct gw {
 	/* frames to send and the times of the last sends */
 	struct frame out[OUTBOX_MAX];
 	size_t nout;
-	int64_t sent[GW_BUDGET];
-	size_t sent_next;
+	struct budget *budget; /* the sends of this connection */
 
 	struct gw_stats stats;
 };
@@ -133,8 +133,7 @@ gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng)
 	g->reset_at = INT64_MIN / 2;
 	g->identify_at = INT64_MAX;
 	g->stats.last_ack_ms = -1;
-	for (size_t i = 0; i < GW_BUDGET; i++)
-		g->sent[i] = INT64_MIN / 2;
+	g->budget = budget_new(GW_BUDGET, GW_BUDGET_WINDOW);
 	return g;
 }
 
@@ -155,6 +154,7 @@ gw_free(struct gw *g)
 	/* The token is wiped before it is freed. */
 	memset(g->token, 0, strlen(g->token));
 	free(g->token);
+	budget_free(g->budget);
 	free(g);
 }
 
@@ -389,6 +389,20 @@ gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t
 }
 
 void
+gw_restore_identify(struct gw *g, int64_t at, int64_t now)
+{
+	if (g->state != GW_IDLE)
+		return;
+	g->last_identify = at < now ? at : now;
+}
+
+int64_t
+gw_last_identify(const struct gw *g)
+{
+	return g->last_identify == INT64_MIN / 2 ? INT64_MIN : g->last_identify;
+}
+
+void
 gw_start(struct gw *g, int64_t now)
 {
 	if (g->state != GW_IDLE)
@@ -424,9 +438,7 @@ gw_opened(struct gw *g, int64_t now)
 	g->state = GW_WAIT_HELLO;
 	g->deadline = now + HELLO_TIMEOUT;
 	g->last_rx = now;
-	g->sent_next = 0;
-	for (size_t i = 0; i < GW_BUDGET; i++)
-		g->sent[i] = INT64_MIN / 2;
+	budget_reset(g->budget);
 	outbox_clear(g);
 }
 
@@ -731,50 +743,13 @@ gw_tick(struct gw *g, int64_t now)
 		g->h.want_write(g->h.ctx);
 }
 
-/*
- * When a frame of this kind may go under the send budget: limit frames per
- * GW_BUDGET_WINDOW. With the sends s_1 <= ... <= s_n kept (the last
- * GW_BUDGET), a frame may go at T when fewer than limit of them are later
- * than T - window, that is from s_(n - limit + 1) + window on; with fewer
- * than limit sends kept it may go at any time (INT64_MIN). The result does
- * not depend on the clock: a time already past means "now".
- */
-static int64_t
-budget_allows_at(const struct gw *g, size_t limit)
-{
-	int64_t kept[GW_BUDGET];
-	size_t n = 0;
-
-	for (size_t i = 0; i < GW_BUDGET; i++)
-		if (g->sent[i] > INT64_MIN / 2)
-			kept[n++] = g->sent[i];
-	if (n < limit)
-		return INT64_MIN;
-	/* The (n - limit + 1)-th smallest: a partial selection sort is enough
-	 * for at most 120 entries, a few times a minute. */
-	for (size_t i = 0; i <= n - limit; i++) {
-		size_t m = i;
-
-		for (size_t j = i + 1; j < n; j++)
-			if (kept[j] < kept[m])
-				m = j;
-		if (m != i) {
-			int64_t t = kept[i];
-
-			kept[i] = kept[m];
-			kept[m] = t;
-		}
-	}
-	return kept[n - limit] + GW_BUDGET_WINDOW;
-}
-
 /* The outbox entry that may go at now, or SIZE_MAX: heartbeats first, with
  * the whole budget; other frames within GW_BUDGET_OTHER. */
 static size_t
 pick_frame(const struct gw *g, int64_t now)
 {
-	bool hb_ok = budget_allows_at(g, GW_BUDGET) <= now;
-	bool other_ok = budget_allows_at(g, GW_BUDGET_OTHER) <= now;
+	bool hb_ok = budget_allows_at(g->budget, GW_BUDGET) <= now;
+	bool other_ok = budget_allows_at(g->budget, GW_BUDGET_OTHER) <= now;
 
 	for (size_t i = 0; i < g->nout; i++)
 		if (g->out[i].heartbeat && hb_ok)
@@ -795,7 +770,8 @@ budget_wakeup(const struct gw *g, int64_t now)
 	if (g->nout == 0 || pick_frame(g, now) != SIZE_MAX)
 		return INT64_MAX;
 	for (size_t i = 0; i < g->nout; i++) {
-		int64_t at = budget_allows_at(g, g->out[i].heartbeat ? GW_BUDGET : GW_BUDGET_OTHER);
+		int64_t at =
+		    budget_allows_at(g->budget, g->out[i].heartbeat ? GW_BUDGET : GW_BUDGET_OTHER);
 
 		if (at < t)
 			t = at;
@@ -808,6 +784,7 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 {
 	size_t pick;
 	char *text;
+	bool identify;
 
 	if (g->nout == 0 || g->state < GW_WAIT_HELLO || g->state > GW_READY)
 		return NULL;
@@ -816,7 +793,8 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 		return NULL;
 	text = g->out[pick].text;
 	*len = g->out[pick].len;
-	if (g->out[pick].identify)
+	identify = g->out[pick].identify;
+	if (identify)
 		g->last_identify = now; /* the spacing counts from the wire */
 	if (g->out[pick].heartbeat) {
 		/* An ACK is owed from when the heartbeat left, not from when it
@@ -827,8 +805,9 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 	}
 	memmove(&g->out[pick], &g->out[pick + 1], (g->nout - pick - 1) * sizeof(g->out[0]));
 	g->nout--;
-	g->sent[g->sent_next] = now;
-	g->sent_next = (g->sent_next + 1) % GW_BUDGET;
+	budget_spend(g->budget, now);
+	if (identify && g->h.identified != NULL)
+		g->h.identified(g->h.ctx);
 	return text;
 }
 

@@ -95,6 +95,9 @@ struct gw_hooks {
 	/* The session stopped for good; msg is one sentence (not logged
 	 * here: the hook decides). */
 	void (*fatal)(void *ctx, const char *msg);
+	/* An IDENTIFY was handed to the transport (optional: may be NULL); the
+	 * caller keeps gw_last_identify() across restarts. */
+	void (*identified)(void *ctx);
 };
 
 struct gw_stats {
@@ -112,6 +115,14 @@ void gw_free(struct gw *g);
  * connection resumes it at resume_url (the gateway URL when NULL or "");
  * when Discord answers op 9 false, a new session starts. */
 void gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t seq);
+/* When an earlier process last sent IDENTIFY, on this clock (before
+ * gw_start()): the first IDENTIFY waits until GW_IDENTIFY_EVERY after it. A
+ * time later than now counts as now (a clock that went back is no reason
+ * to identify early). */
+void gw_restore_identify(struct gw *g, int64_t at, int64_t now);
+/* When the last IDENTIFY was written, or INT64_MIN when none was (in this
+ * process or, through gw_restore_identify(), an earlier one). */
+int64_t gw_last_identify(const struct gw *g);
 /* Connects at once (state IDLE to WAIT_CONNECT), resuming a restored
  * session. */
 void gw_start(struct gw *g, int64_t now);

@@ -22,9 +22,9 @@
 #include <stdint.h>
 
 enum opstats_counter {
-	OPSTATS_ANSWERED,   /* interaction callbacks Discord accepted */
+	OPSTATS_ANSWERED,   /* answers Discord accepted whole (callback and follow-ups) */
 	OPSTATS_SHED,       /* interactions not answered: too late for Discord's 3 s */
-	OPSTATS_FAILED,     /* callbacks that failed (an error status, or no answer) */
+	OPSTATS_FAILED,     /* answers whose callback or a follow-up failed */
 	OPSTATS_RESUMES,    /* gateway RESUMEs sent */
 	OPSTATS_IDENTIFIES, /* gateway IDENTIFYs sent */
 	OPSTATS_REST_429,   /* REST answers 429 */

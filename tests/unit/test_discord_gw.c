@@ -430,6 +430,58 @@ test_identify_spacing_from_write(void **state)
 	assert_true(GW_IDENTIFY_EVERY > 5000); /* a margin over Discord's 5 s */
 }
 
+/* An IDENTIFY by an earlier process (kept in the session file) holds the
+ * first one of this process back until the spacing is over; one from
+ * further back does not delay it; a time in the future counts as now. */
+static void
+test_identify_spacing_across_processes(void **state)
+{
+	struct world *w = *state;
+	cJSON *j;
+
+	assert_int_equal(gw_last_identify(w->g), INT64_MIN);
+	gw_restore_identify(w->g, w->now - 1000, w->now);
+	assert_int_equal(gw_last_identify(w->g), w->now - 1000);
+	gw_start(w->g, w->now);
+	/* the connection for a new session waits: 1 s after the last */
+	assert_int_equal(gw_next_wakeup(w->g, w->now), w->now - 1000 + GW_IDENTIFY_EVERY);
+	gw_tick(w->g, w->now);
+	assert_int_equal(w->connects, 0);
+	advance(w, w->now - 1000 + GW_IDENTIFY_EVERY);
+	assert_int_equal(w->connects, 1);
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	assert_non_null(j);
+	assert_int_equal(op_of(j), 2);
+	cJSON_Delete(j);
+	assert_int_equal(gw_last_identify(w->g), w->now);
+}
+
+static void
+test_identify_restored_future_and_past(void **state)
+{
+	struct world *w = *state;
+	cJSON *j;
+
+	/* a clock that went back: the saved time is after now */
+	gw_restore_identify(w->g, w->now + 3600000, w->now);
+	assert_int_equal(gw_last_identify(w->g), w->now);
+	teardown(state);
+	setup(state);
+	w = *state;
+	/* an IDENTIFY a minute ago holds nothing back */
+	gw_restore_identify(w->g, w->now - 60000, w->now);
+	gw_start(w->g, w->now);
+	advance(w, w->now);
+	gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	j = frame(w);
+	assert_non_null(j);
+	assert_int_equal(op_of(j), 2);
+	cJSON_Delete(j);
+}
+
 /* After a close: runs the clock to the reconnect (at most to limit), opens
  * the connection, says HELLO and returns the op of the client's answer. */
 static int
@@ -1077,6 +1129,10 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_reconnect_op7, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_invalid_session, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_identify_spacing_from_write, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_identify_spacing_across_processes, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_identify_restored_future_and_past, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_repeated_abort_starts_new_session, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_identify_spacing, setup, teardown),

@@ -66,6 +66,11 @@ test_rejects_bad_files(void **state)
 	     "\"shard_count\" must be a whole number from 1 to 65535"},
 	    {"{\"session_id\":\"a\",\"seq\":1,\"intents\":1,\"shard_count\":1,\"gm_roles\":[]}",
 	     "\"gm_roles\" must be an object under 8192 bytes"},
+	    {"{\"session_id\":\"a\",\"seq\":1,\"last_identify\":-5}",
+	     "\"last_identify\" must be a whole number from 0 to 2^53"},
+	    {"{\"session_id\":\"a\",\"seq\":1,\"last_identify\":\"now\"}",
+	     "\"last_identify\" must be a whole number from 0 to 2^53"},
+	    {"{\"last_identify\":0,\"seq\":0}", "\"session_id\" must be a non-empty string"},
 	};
 	struct discord_session got;
 	char err[256];
@@ -86,6 +91,39 @@ test_rejects_bad_files(void **state)
 	assert_int_equal(got.shard_count, 2);
 	assert_string_equal(got.resume_url, "");
 	assert_int_equal(got.seq, 0);
+}
+
+/* A file may keep only when the last IDENTIFY went (no session to
+ * resume), so the next process keeps Discord's spacing. */
+static void
+test_last_identify_only(void **state)
+{
+	static const struct discord_session id_only = {
+	    .last_identify = 1790000000123,
+	    .intents = 1,
+	    .shard_count = 1,
+	};
+	struct discord_session got;
+	char err[256];
+	char *text = discord_session_format(&id_only);
+
+	assert_string_equal(text, "{\"session_id\":\"\",\"resume_gateway_url\":\"\","
+	                          "\"application_id\":\"\",\"seq\":0,\"intents\":1,"
+	                          "\"shard_count\":1,\"last_identify\":1790000000123}\n");
+	assert_int_equal(discord_session_parse(text, strlen(text), &got, err, sizeof(err)), 0);
+	assert_true(discord_session_equal(&got, &id_only));
+	assert_int_equal(got.last_identify, 1790000000123);
+	assert_string_equal(got.session_id, "");
+	free(text);
+	/* with a session, both are kept; a change of either is a change */
+	got = S1;
+	got.last_identify = 1790000000123;
+	text = discord_session_format(&got);
+	assert_non_null(strstr(text, "\"session_id\":\"0123456789abcdef"));
+	assert_int_equal(discord_session_parse(text, strlen(text), &got, err, sizeof(err)), 0);
+	assert_int_equal(got.last_identify, 1790000000123);
+	assert_false(discord_session_equal(&got, &S1));
+	free(text);
 }
 
 static void
@@ -142,6 +180,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip),
 	    cmocka_unit_test(test_rejects_bad_files),
+	    cmocka_unit_test(test_last_identify_only),
 	    cmocka_unit_test(test_save_and_load),
 	};
 
