@@ -26,7 +26,7 @@ button 2 "fungeon join Brom fighter 2"
 button 3 "fungeon join Cora rogue 2"
 button 4 "fungeon join Dara cleric 2"
 button 5 "fungeon join Edda fighter 2"
-button 1 "fungeon monster add wasp level 1 ability sting annoy 2 pain 1 continuous" 8
+button 1 "fungeon monster add wasp level 1 ability sting annoy 2 pain 1 continuous type venom" 8
 button 1 "fungeon monster add rat level 2" 8
 button 1 "fungeon monster add goblin level 3" 8
 
