@@ -128,6 +128,16 @@ app_console_only(const struct app *a)
 
 static void run_step(struct app *a);
 
+/* The dispatcher's note that a user's records moved from the key an older
+ * version gave them (no key is logged: they name users and their hosts). */
+static void
+log_adopted(const char *chan_key, int moved)
+{
+	log_info("state: %d record reference(s) moved from a user's legacy key to its current "
+	         "key, for a command in %s",
+	         moved, chan_key);
+}
+
 static void
 on_next_step(uv_timer_t *t)
 {
@@ -437,6 +447,7 @@ app_run(const struct app_opts *o)
 	if (a.d.rng == NULL)
 		fatal("cannot seed the dice from the kernel");
 	a.d.state = state_new();
+	a.d.adopted = log_adopted;
 	a.loop = uv_default_loop();
 	signal(SIGPIPE, SIG_IGN);
 	init_handles(&a);

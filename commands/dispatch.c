@@ -65,6 +65,12 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 		invocation_clear(inv);
 		return;
 	}
+	if (o->legacy_user_key[0] != '\0') {
+		int moved = state_adopt(d->state, inv->chan, o->legacy_user_key, o->user_key);
+
+		if (moved > 0 && d->adopted != NULL)
+			d->adopted(o->chan_key, moved);
+	}
 	inv->user = state_user(d->state, o->user_key);
 	if (strcmp(user_name(inv->user), o->user_name) != 0)
 		user_set_name(inv->user, o->user_name);

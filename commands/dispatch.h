@@ -31,6 +31,10 @@ struct dispatch {
 	 * number that could not be. */
 	int (*persist_flush)(void *ctx);
 	void *persist_ctx;
+	/* When set, told that a command in chan_key adopted `moved` references
+	 * kept under the invoker's legacy user key (state_adopt); the runtime
+	 * logs it. */
+	void (*adopted)(const char *chan_key, int moved);
 };
 
 /* Runs a command line. A leading '/' is skipped; transports strip their

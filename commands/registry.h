@@ -86,6 +86,9 @@ struct origin {
 	const char *platform;   /* "console", "discord", "irc" */
 	char chan_key[KEY_MAX]; /* platform-qualified channel key */
 	char user_key[KEY_MAX]; /* platform-qualified user key */
+	/* The key older versions gave this user, when it differs ("" when
+	 * none): records under it are adopted on use (state_adopt). */
+	char legacy_user_key[KEY_MAX];
 	char user_name[NAME_MAX_LEN];
 	bool platform_admin; /* Discord manage rights, IRC channel operator, ... */
 	bool direct;         /* a private conversation with the bot */

@@ -314,10 +314,31 @@ rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
 	return load_saved(rc, cJSON_GetObjectItemCaseSensitive(o, "saved"), err, errlen);
 }
 
+/* Moves from's saved rolls onto to, unless to saved rolls here already. */
+static int
+rollchan_rekey(void *mod, const char *from, const char *to)
+{
+	struct rollchan *rc = mod;
+	int moved = 0;
+
+	for (size_t i = 0; i < rc->nsaved; i++) {
+		if (strcmp(rc->saved[i].owner, to) == 0)
+			return 0;
+	}
+	for (size_t i = 0; i < rc->nsaved; i++) {
+		if (strcmp(rc->saved[i].owner, from) == 0) {
+			snprintf(rc->saved[i].owner, sizeof(rc->saved[i].owner), "%s", to);
+			moved++;
+		}
+	}
+	return moved;
+}
+
 const struct chanmod rollchan_mod = {
     .name = "roll",
     .create = rollchan_create,
     .destroy = rollchan_destroy,
     .save = rollchan_save_json,
     .load = rollchan_load,
+    .rekey = rollchan_rekey,
 };

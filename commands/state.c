@@ -196,6 +196,39 @@ state_user(struct state *st, const char *key)
 	return u;
 }
 
+int
+state_adopt(struct state *st, struct channel *ch, const char *from, const char *to)
+{
+	struct user *old = state_user_find(st, from);
+	const char *gm = channel_gm(ch);
+	int moved = 0;
+
+	if (old != NULL && old->style_set && state_user_find(st, to) == NULL) {
+		struct user *u = state_user(st, to);
+
+		user_set_name(u, old->name);
+		user_set_style(u, &old->style);
+		user_clear_style(old);
+		user_touch(u);
+		user_touch(old);
+		moved++;
+	}
+	if (gm != NULL && strcmp(gm, from) == 0) {
+		channel_set_gm(ch, to, channel_gm_name(ch));
+		moved++;
+	}
+	for (int id = 0; id < CHANMOD_COUNT; id++) {
+		const struct chanmod *m = chanmod_table[id];
+		void *mod = channel_mod_peek(ch, (enum chanmod_id)id);
+
+		if (m != NULL && m->rekey != NULL && mod != NULL)
+			moved += m->rekey(mod, from, to);
+	}
+	if (moved > 0)
+		channel_touch(ch);
+	return moved;
+}
+
 size_t
 state_nchannels(const struct state *st)
 {

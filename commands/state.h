@@ -57,6 +57,10 @@ struct chanmod {
 	 * sentence in err naming what is wrong; the state may then be partly
 	 * filled and is destroyed by the caller. */
 	int (*load)(void *, const struct cJSON *, char *err, size_t errlen);
+	/* Moves every reference to user key from onto user key to (an upgrade
+	 * of the key format), leaving any the state already holds under to
+	 * alone. Returns how many moved. NULL: the state holds no user keys. */
+	int (*rekey)(void *, const char *from, const char *to);
 };
 
 /* Defined in commands/commands.c; NULL entries are unused slots. */
@@ -88,6 +92,17 @@ struct channel *state_channel_read(struct state *st, const char *key, bool *fail
 void state_set_loader(struct state *st, int (*load)(struct channel *fresh, void *ctx), void *ctx);
 struct user *state_user(struct state *st, const char *key);
 struct user *state_user_find(struct state *st, const char *key);
+
+/*
+ * Adoption of records kept under a user's legacy key (IRC users without an
+ * account were "irc:<net>:~nick" before they became
+ * "irc:<net>:~nick!user@host"): when there is no user record under to, the
+ * record under from moves to it (from keeps an empty record, so no one
+ * else adopts it); in ch, the GM seat and every module's references move
+ * (see struct chanmod's rekey). Touched records are made durable by the
+ * dispatcher. Returns how many references moved (0: nothing to adopt).
+ */
+int state_adopt(struct state *st, struct channel *ch, const char *from, const char *to);
 
 size_t state_nchannels(const struct state *st);
 size_t state_nusers(const struct state *st);

@@ -262,12 +262,32 @@ hist_load(void *p, const cJSON *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* Moves the steps made by from onto to (so they may still undo them). The
+ * previous encodings are left as they were: undoing a step made before
+ * the adoption brings back the legacy key in what it restores. */
+static int
+hist_rekey(void *mod, const char *from, const char *to)
+{
+	struct undo_hist *h = mod;
+	int moved = 0;
+
+	for (size_t i = 0; i < h->n; i++) {
+		if (strcmp(h->steps[i].who, from) == 0) {
+			copy_bounded(h->steps[i].who, sizeof(h->steps[i].who), to);
+			moved++;
+		}
+	}
+	cache_clear(h);
+	return moved;
+}
+
 const struct chanmod undo_mod = {
     .name = "undo",
     .create = hist_create,
     .destroy = hist_destroy,
     .save = hist_save,
     .load = hist_load,
+    .rekey = hist_rekey,
 };
 
 size_t

@@ -208,6 +208,27 @@ irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
 }
 
 /*
+ * The key versions before the nick!user@host binding gave a user without
+ * an account: "irc:<net>:~<nick>" when the server offered account-tag, else
+ * "irc:<net>:<nick>", with the current nick folded. Records under it are
+ * adopted on use (state_adopt). Left "" when it cannot be made.
+ */
+static void
+legacy_key(struct irc_bot *b, const struct irc_msg *m, struct origin *o)
+{
+	char nick[IRC_NICK_MAX];
+	const char *mark = irc_conn_has_cap(b->conn, "account-tag") ? "~" : "";
+	int n;
+
+	if (irc_conn_casefold(b->conn, m->nick, nick, sizeof(nick)) < 0)
+		return;
+	n = snprintf(o->legacy_user_key, sizeof(o->legacy_user_key), "irc:%s:%s%s", b->cfg->network,
+	             mark, nick);
+	if (n < 0 || (size_t)n >= sizeof(o->legacy_user_key))
+		o->legacy_user_key[0] = '\0';
+}
+
+/*
  * Fills o for a message from m->nick in target (a channel, or us). The
  * user key is the account's when the message carries one, else
  * "~nick!user@host" with the nick the user was first seen with (see
@@ -232,6 +253,7 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 		    make_mask(m, mask, sizeof(mask)) < 0)
 			return -1;
 		n = snprintf(o->user_key, sizeof(o->user_key), "irc:%s:~%s!%s", net, who, mask);
+		legacy_key(b, m, o);
 	}
 	if (n < 0 || (size_t)n >= sizeof(o->user_key))
 		return -1;

@@ -480,10 +480,38 @@ fg_load(void *p, const cJSON *o, char *err, size_t errlen)
 	return rd_room(&r, o, c);
 }
 
+/* Moves user key from onto to: the member (unless to has one here), the
+ * categories held and the fallen list. */
+static int
+fg_rekey(void *mod, const char *from, const char *to)
+{
+	struct fg_chan *c = mod;
+	int i = fgchan_member_of(c, from), moved = 0;
+
+	if (i < 0 || fgchan_member_of(c, to) >= 0)
+		return 0;
+	snprintf(c->m[i].user_key, sizeof(c->m[i].user_key), "%s", to);
+	moved++;
+	for (int k = 0; k < FG_CAT_COUNT; k++) {
+		if (strcmp(c->holder[k], from) == 0) {
+			snprintf(c->holder[k], sizeof(c->holder[k]), "%s", to);
+			moved++;
+		}
+	}
+	for (int k = 0; k < c->nfallen; k++) {
+		if (strcmp(c->fallen[k], from) == 0 && !fgchan_fallen(c, to)) {
+			snprintf(c->fallen[k], sizeof(c->fallen[k]), "%s", to);
+			moved++;
+		}
+	}
+	return moved;
+}
+
 const struct chanmod fungeon_mod = {
     .name = "fungeon",
     .create = fg_create,
     .destroy = fg_destroy,
     .save = fg_save,
     .load = fg_load,
+    .rekey = fg_rekey,
 };

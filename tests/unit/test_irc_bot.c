@@ -17,6 +17,8 @@
 #include "bot/irc/irc_flood.h"
 #include "tests/unit/helpers/ircdrain.h"
 #include "commands/dispatch.h"
+#include "commands/fungeon/fungeon.h"
+#include "commands/rollchan.h"
 #include "rules/base/rng.h"
 
 struct fixture {
@@ -618,6 +620,83 @@ test_undo(void **state)
 	                            "undone here.\r\n"); /* short: one IRC line */
 }
 
+/* A command as a version before the nick!user@host binding ran it: the
+ * user key of a user without an account was "irc:net:<nick>" (no
+ * account-tag on this server). */
+static void
+legacy_run(struct fixture *f, const char *line)
+{
+	struct origin o = {.platform = "irc"};
+	struct reply *r = reply_new();
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "irc:net:#a");
+	snprintf(o.user_key, sizeof(o.user_key), "irc:net:alice");
+	snprintf(o.user_name, sizeof(o.user_name), "alice");
+	dispatch_line(&f->d, &o, line, strlen(line), f->now, r);
+	reply_free(r);
+}
+
+static const char *const legacy_key = "irc:net:alice";
+static const char *const new_key = "irc:net:~alice!a@host.example";
+
+static void
+assert_adopted(struct fixture *f)
+{
+	struct channel *ch = state_channel_find(f->d.state, "irc:net:#a");
+	const struct fg_chan *c = fgchan_peek(ch);
+	const struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+	const struct user *u = state_user_find(f->d.state, new_key);
+
+	assert_string_equal(channel_gm(ch), new_key);
+	assert_int_equal(fgchan_member_of(c, new_key), 0);
+	assert_int_equal(fgchan_member_of(c, legacy_key), -1);
+	assert_non_null(rollchan_find(rc, new_key, "fireball"));
+	assert_null(rollchan_find(rc, legacy_key, "fireball"));
+	assert_non_null(u);
+	assert_non_null(user_style(u));
+	assert_string_equal(user_style(u)->mark, "AL");
+	assert_null(user_style(state_user_find(f->d.state, legacy_key)));
+}
+
+/* Records made under the legacy key (GM seat, Fungeoneer, Thwack-O style,
+ * saved rolls) are adopted by the first command of that user in the
+ * channel, and only once: the same nick from another user@host later
+ * gets none of them. */
+static void
+test_legacy_key_adopted(void **state)
+{
+	struct fixture *f = *state;
+
+	legacy_run(f, "gm claim");
+	legacy_run(f, "fungeon join Alba wizard 2");
+	legacy_run(f, "thwacko style red AL");
+	legacy_run(f, "save fireball 8d6");
+	assert_null(state_user_find(f->d.state, new_key));
+
+	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
+	assert_string_equal(out(f), "PRIVMSG #a :You are already the GM here.\r\n");
+	assert_adopted(f);
+
+	/* Same nick, another user@host: a new player, who adopts nothing. */
+	feed(f, ":alice!x@evil.example PRIVMSG #a :!gm claim");
+	assert_memory_equal(out(f), "NOTICE alice :", 14);
+	feed(f, ":alice!x@evil.example PRIVMSG #a :!saved");
+	out(f);
+	assert_adopted(f);
+	assert_null(user_style(state_user_find(f->d.state, "irc:net:~alice!x@evil.example")));
+}
+
+/* An undo step made under the legacy key is the adopting player's own. */
+static void
+test_legacy_undo_adopted(void **state)
+{
+	struct fixture *f = *state;
+
+	legacy_run(f, "fungeon join Alba wizard 2");
+	feed(f, ":alice!a@host.example PRIVMSG #a :!undo");
+	assert_memory_equal(out(f), "PRIVMSG #a :Undid alice's ", 26);
+}
+
 int
 main(void)
 {
@@ -639,6 +718,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_addressed_and_help, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_owner_commands, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_undo, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_legacy_key_adopted, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_legacy_undo_adopted, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
