@@ -6,6 +6,8 @@ certificate, SASL PLAIN, and NickServ IDENTIFY and REGAIN.
 Usage: python3 irc_services.py BUILD_DIR
 """
 import os
+import resource
+import shutil
 import socket
 import ssl
 import subprocess
@@ -28,6 +30,10 @@ def make_cert(work, name, cn):
                     "-out", cert, "-days", "2", "-subj", "/CN=" + cn],
                    check=True, capture_output=True)
     return cert, key
+
+
+def no_core():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
 class Network:
@@ -95,10 +101,13 @@ general { maxlogins = 5; commit_interval = 5; };
 
     def start(self):
         out = open(os.path.join(self.work, "inspircd.out"), "ab")
-        cmd = ["inspircd", "--config=" + self.insp_conf, "--nofork", "--nopid"]
+        cmd = [shutil.which("inspircd") or "/usr/sbin/inspircd", "--config=" + self.insp_conf, "--nofork", "--nopid"]
         if os.geteuid() == 0:
             cmd.append("--runasroot")
-        PROCS.append(subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT))
+        # InspIRCd 3.15 sometimes crashes as it exits on SIGTERM: no core
+        # file, and none in the source tree (it runs in the work directory).
+        PROCS.append(subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=self.work,
+                                      preexec_fn=no_core))
         wait_port(self.port)
         wait_port(self.tls_port)
         wait_port(self.link_port)
