@@ -13,12 +13,13 @@ libcurl4-openssl-dev libssl-dev zlib1g-dev libcjson-dev libinih-dev libsystemd-d
 libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev"
 
 # Testing: clang and its sanitizer runtime (fuzzing), clang-format (lint),
-# cmocka (unit tests), valgrind, python3 and ngircd (IRC tests), tmux (the
+# cmocka (unit tests), valgrind, python3 and ngircd (IRC tests), inspircd and
+# atheme-services (IRC with SASL and NickServ), tmux (the
 # interactive console's test), openssl (test certificates), systemd
 # (systemd-analyze), man-db, groff and lowdown (the manual pages), procps,
 # sqlite3 (to look into a state database).
 TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
-ngircd tmux openssl systemd man-db groff-base lowdown procps sqlite3"
+ngircd inspircd atheme-services tmux openssl systemd man-db groff-base lowdown procps sqlite3"
 
 case "${1:-test}" in
 run) PKGS=$RUN_PKGS ;;
@@ -48,5 +49,5 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
-# A system ngircd that the package may start is left alone: the tests run
+# A system ngircd or inspircd that a package may start is left alone: the tests run
 # their own on a free port and stop it by PID.

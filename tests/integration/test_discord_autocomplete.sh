@@ -9,6 +9,13 @@
 
 REC=$WORK/record.jsonl
 BROKEN=1300000000000000000
+DB=$WORK/state/delver.db
+# sql QUERY [ARG]: runs one statement on the bot's database (as another
+# process would) and prints the first column of each row.
+sql() { python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1], timeout=10)
+for r in c.execute(sys.argv[2], sys.argv[3:]): print(r[0])
+c.commit()' "$DB" "$@"; }
 fake_start --heartbeat 2000 --record "$REC"
 BOT_EXTRA='evict_after = 1'
 bot_start
@@ -17,23 +24,18 @@ wait_until "g['ready']" 10
 inject "{\"count\":1,\"channels\":1,\"templates\":[$(tmpl fungeon '[{"type":1,"name":"join","options":[{"type":3,"name":"name","value":"Alba"},{"type":3,"name":"class","value":"fighter"}]}]' 'Alba' false)]}"
 wait_until "i['answered'] == 1" 10
 bot_stop
-grep -q "\"discord:$BROKEN\"" "$WORK/state/snapshot.dlv" || fail "the party was not saved"
+[ "$(sql "SELECT count(*) FROM channels WHERE key = ? AND CAST(rec AS TEXT) LIKE '%\"Alba\"%'" "discord:$BROKEN")" = 1 ] ||
+	fail "the party was not saved"
 
 # Idle for longer than evict_after: the next start leaves it on disk.
 sleep 2
 identify_window
 bot_start
 wait_until "g['ready']" 10
-# Damage the channel's line in place (same size, same file): its checksum
-# no longer matches when the bot reads it on demand.
-python3 -c 'import sys
-p, key = sys.argv[1], sys.argv[2].encode()
-with open(p, "r+b") as f:
-    b = f.read()
-    off = b.index(b"\"Alba\"")
-    assert b.rfind(b"\n", 0, off) < b.rfind(key, 0, off)
-    f.seek(off + 1)
-    f.write(b"B")' "$WORK/state/snapshot.dlv" "discord:$BROKEN" || fail "cannot damage the snapshot"
+# Damage the channel's row (one byte of its record): its checksum no longer
+# matches when the bot reads it on demand.
+sql "UPDATE channels SET rec = CAST(replace(CAST(rec AS TEXT), '\"Alba\"', '\"Blba\"') AS BLOB) WHERE key = ?" "discord:$BROKEN" ||
+	fail "cannot damage the record"
 
 WHO='[{"type":1,"name":"sheet","options":[{"type":3,"name":"who","value":"","focused":true}]}]'
 inject "{\"count\":1,\"channels\":1,\"templates\":[{\"type\":4,\"data\":{\"type\":1,\"name\":\"fungeon\",\"options\":$WHO}}]}"
@@ -53,11 +55,7 @@ inject "{\"count\":1,\"channels\":1,\"templates\":[$(tmpl fungeon '[{"type":1,"n
 wait_until "i['answered'] == 3" 10
 
 # Repaired, the record loads and its party is suggested again.
-python3 -c 'import sys
-with open(sys.argv[1], "r+b") as f:
-    b = f.read()
-    f.seek(b.index(b"\"Blba\"") + 1)
-    f.write(b"A")' "$WORK/state/snapshot.dlv"
+sql "UPDATE channels SET rec = CAST(replace(CAST(rec AS TEXT), '\"Blba\"', '\"Alba\"') AS BLOB) WHERE key = ?" "discord:$BROKEN"
 inject "{\"count\":1,\"channels\":1,\"templates\":[{\"type\":4,\"data\":{\"type\":1,\"name\":\"fungeon\",\"options\":$WHO}}]}"
 wait_until "i['answered'] == 4" 10
 [ "$(choices 2)" = '["Alba"]' ] || fail "the repaired channel suggests $(choices 2)"
@@ -66,7 +64,6 @@ wait_until "i['answered'] == 4" 10
 inject "{\"count\":2,\"channels\":3,\"templates\":[{\"type\":4,\"data\":{\"type\":1,\"name\":\"fungeon\",\"options\":$WHO}}]}"
 wait_until "i['answered'] == 6" 10
 bot_stop
-if grep -q '"discord:130000000000000000[12]"' "$WORK/state/snapshot.dlv"; then
+[ "$(sql "SELECT count(*) FROM channels WHERE key IN ('discord:1300000000000000001', 'discord:1300000000000000002')")" = 0 ] ||
 	fail "autocomplete created a record for a channel that never played"
-fi
 finish

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Overload, then normal load: far more interactions than the bot can answer
-# for three seconds, then 100 a second. The bot answers what it still can
+# for three seconds (and, whatever the machine's speed, a stream that
+# Discord delivers 2.8 s late, so too late to answer), then 100 a second. The bot answers what it still can
 # in time and never answers one past Discord's 3 s (the fake counts any
 # such answer as a violation, lenient or not); the rest it sheds, counted,
 # in a bounded number of log lines. Once the load falls it recovers by
@@ -16,6 +17,8 @@ ctl lenient on # interactions shed on purpose are not violations here
 
 T="$(tmpl help '[]' 'delver commands' false),$(tmpl roll '[{"type":3,"name":"expression","value":"2d6"}]' '' false)"
 inject "{\"count\":15000,\"rate\":5000,\"channels\":50,\"users\":100,\"templates\":[$T]}"
+sleep 0.5 # the bot has seen fresh ids, so it knows Discord's clock
+inject "{\"count\":1000,\"rate\":500,\"age_ms\":2800,\"channels\":50,\"users\":100,\"templates\":[$T]}"
 wait_until "i['left_to_inject'] == 0" 60
 ctl mark
 inject "{\"count\":800,\"rate\":100,\"channels\":50,\"users\":100,\"templates\":[$T]}"
@@ -38,7 +41,7 @@ line=$(grep "discord stats:" "$BOT_LOG")
 set -- $(echo "$line" | sed -E 's/.*answered ([0-9]+), shed ([0-9]+), failed ([0-9]+);.*/\1 \2 \3/')
 [ $(($1 + $2 + $3)) = "$delivered" ] ||
 	fail "answered $1 + shed $2 + failed $3 is not the $delivered delivered: $line"
-[ "$2" -gt 0 ] || fail "nothing was shed: the overload was no overload ($line)"
+[ "$2" -ge 1000 ] || fail "$2 shed: the 1000 delivered too late to answer were not all shed ($line)"
 [ "$(stat interactions.answered)" = "$1" ] || fail "the fake counts $(stat interactions.answered) answers, the bot $1"
 
 # Shedding is told in summaries (one per 10 s), not one line per interaction.

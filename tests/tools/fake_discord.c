@@ -35,6 +35,9 @@
  * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... |
  * restecho ... (see rest.c) POST
  * /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
+ *                              "age_ms":A (optional: each is dispatched
+ *                              A ms after its creation, as Discord does
+ *                              when it is behind; its id says so),
  *                              "templates":[{"data":{...},"type":2,
  *                              "expect":"text","private":false,
  *                              "parts":["text",...],...}]}
@@ -204,6 +207,7 @@ interact(const char *body, size_t len, struct http_answer *a)
 	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(j, "rate");
 	const cJSON *channels = cJSON_GetObjectItemCaseSensitive(j, "channels");
 	const cJSON *users = cJSON_GetObjectItemCaseSensitive(j, "users");
+	const cJSON *age = cJSON_GetObjectItemCaseSensitive(j, "age_ms");
 	struct stream *st;
 	int k;
 
@@ -230,6 +234,8 @@ interact(const char *body, size_t len, struct http_answer *a)
 	st->rate = cJSON_IsNumber(rate) ? rate->valueint : 0;
 	st->channels = cJSON_IsNumber(channels) ? channels->valueint : 1;
 	st->users = cJSON_IsNumber(users) ? users->valueint : 1;
+	st->age_ms =
+	    cJSON_IsNumber(age) && age->valueint > 0 && age->valueint < 600000 ? age->valueint : 0;
 	st->next = (int64_t)lws_now_usecs();
 	gw_fake_inject(st->next);
 	cJSON_Delete(j);

@@ -149,6 +149,7 @@ struct fake {
 	struct stream {
 		const cJSON *tmpls;
 		int left, rate, channels, users;
+		int age_ms;   /* how old each interaction is when dispatched */
 		int64_t next; /* microseconds */
 	} streams[STREAMS_MAX];
 	cJSON *all_tmpls; /* every template list given (interactions point into them) */

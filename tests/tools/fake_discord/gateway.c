@@ -550,6 +550,18 @@ snowflake_now(void)
 	return id;
 }
 
+/* A snowflake made age_ms ago, as an event Discord delivers late carries:
+ * its low 22 bits count, so it is unique among the aged ones, and it is
+ * older than every fresh id. */
+static uint64_t
+snowflake_aged(int age_ms)
+{
+	static uint64_t n;
+	uint64_t fresh = snowflake_now();
+
+	return (((fresh >> 22) - (uint64_t)age_ms) << 22) | (n++ & 0x3fffffu);
+}
+
 /* Builds and dispatches one interaction from template t of stream st. */
 static void
 inject_one(const struct stream *st, const cJSON *t, uint64_t k)
@@ -570,11 +582,11 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 
 	if (cJSON_IsNumber(u))
 		user = 1400000000000000000ull + (uint64_t)u->valuedouble;
-	it->id = snowflake_now();
+	it->id = st->age_ms > 0 ? snowflake_aged(st->age_ms) : snowflake_now();
 	if (F.mark_id != 0 && it->id >= F.mark_id)
 		F.st.mark_created++;
 	random_token(it->token, 121);
-	it->created = fake_now();
+	it->created = fake_now() - st->age_ms; /* its 3 s run from its creation */
 	it->type = cJSON_IsNumber(type) ? type->valueint : 2;
 	it->tmpl = t;
 	HASH_ADD(hh, F.inters, id, sizeof(it->id), it);
