@@ -639,6 +639,27 @@ legacy_run(struct fixture *f, const char *line)
 static const char *const legacy_key = "irc:net:alice";
 static const char *const new_key = "irc:net:~alice!a@host.example";
 
+/* The records the dispatcher handed to persistence after a command. */
+static char persisted[256];
+
+static int
+note_channel(struct channel *ch, void *ctx)
+{
+	size_t n = strlen(persisted);
+
+	snprintf(persisted + n, sizeof(persisted) - n, "%s;", channel_key(ch));
+	return 0;
+}
+
+static int
+note_user(struct user *u, void *ctx)
+{
+	size_t n = strlen(persisted);
+
+	snprintf(persisted + n, sizeof(persisted) - n, "%s;", user_key(u));
+	return 0;
+}
+
 static void
 assert_adopted(struct fixture *f)
 {
@@ -673,9 +694,17 @@ test_legacy_key_adopted(void **state)
 	legacy_run(f, "save fireball 8d6");
 	assert_null(state_user_find(f->d.state, new_key));
 
+	/* The adoption is made durable with the command: the channel, the new
+	 * user record and the emptied legacy one. */
+	f->d.persist_channel = note_channel;
+	f->d.persist_user = note_user;
+	persisted[0] = '\0';
 	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :You are already the GM here.\r\n");
 	assert_adopted(f);
+	assert_non_null(strstr(persisted, "irc:net:#a;"));
+	assert_non_null(strstr(persisted, ";irc:net:alice;"));
+	assert_non_null(strstr(persisted, ";irc:net:~alice!a@host.example;"));
 
 	/* Same nick, another user@host: a new player, who adopts nothing. */
 	feed(f, ":alice!x@evil.example PRIVMSG #a :!gm claim");
