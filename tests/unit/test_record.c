@@ -62,10 +62,16 @@ counter_load(void *m, const cJSON *o, char *err, size_t errlen)
 	return 0;
 }
 
-static const struct chanmod counter_mod = {"counter", counter_create, counter_destroy, counter_save,
-                                           counter_load};
-static const struct chanmod tally_mod = {"tally", counter_create, counter_destroy, counter_save,
-                                         counter_load};
+static const struct chanmod counter_mod = {.name = "counter",
+                                           .create = counter_create,
+                                           .destroy = counter_destroy,
+                                           .save = counter_save,
+                                           .load = counter_load};
+static const struct chanmod tally_mod = {.name = "tally",
+                                         .create = counter_create,
+                                         .destroy = counter_destroy,
+                                         .save = counter_save,
+                                         .load = counter_load};
 static const struct chanmod *const test_table[] = {&counter_mod, NULL, &tally_mod};
 static const struct record_mods test_mods = {test_table, 3};
 
