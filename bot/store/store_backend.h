@@ -1,0 +1,91 @@
+/*
+ * store_backend: what a storage engine gives persist. The state lives in
+ * memory (commands/state.h); persist writes it through to a backend, which
+ * stores one row per channel and per user and knows nothing of games.
+ *
+ * Two backends implement it: SQLite (bot/store/store_sqlite.c, the default;
+ * one file, its work on a thread of libuv's pool) and PostgreSQL
+ * (bot/store/store_pg.c; libpq in non-blocking mode, its socket watched by
+ * the loop). persist picks one from the configuration.
+ *
+ * Rules every backend keeps:
+ * - Every completion (done) runs later from the loop, never before the
+ *   call that started it returns, and exactly once.
+ * - Nothing here blocks the loop, except store_backend_ops.open and
+ *   load_active, which run before the loop serves anyone.
+ * - Rows given to a call are copied before it returns.
+ * - A row carries a generation: the generation the process read (0 for a
+ *   row it has never seen stored). A commit writes a row only when the
+ *   stored generation still equals it, and stores generation + 1; a row
+ *   whose generation moved on (another process wrote it: a fleet after a
+ *   reshard) is refused with STORE_CONFLICT and the others of the batch are
+ *   committed. This is how two processes never both write one channel.
+ */
+#ifndef DELVER_STORE_BACKEND_H
+#define DELVER_STORE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+enum store_kind { STORE_CHANNEL, STORE_USER };
+
+enum store_status {
+	STORE_OK = 0,
+	STORE_FAILED = -1,      /* the engine refused (disk full, I/O error...) */
+	STORE_CONFLICT = -2,    /* the row's generation moved on */
+	STORE_UNAVAILABLE = -3, /* the server cannot be reached now */
+};
+
+struct store_row {
+	enum store_kind kind;
+	const char *key;     /* the state key, NUL-terminated */
+	int64_t last_used;   /* channels: unix seconds of last use; users: 0 */
+	int version;         /* the record format version of rec */
+	const char *rec;     /* the encoded record (commands/state.h); NULL:
+	                        delete the row (nothing left to keep) */
+	size_t rec_len;
+	uint64_t generation; /* see above */
+};
+
+struct store_backend;
+
+/* Called for each row of a commit: status is STORE_OK (written, its stored
+ * generation is now generation + 1) or why not. */
+typedef void (*store_commit_cb)(void *ctx, enum store_status status,
+                                const enum store_status *row_status, size_t n, const char *err);
+/* row is NULL when none is stored; valid only during the call. */
+typedef void (*store_load_cb)(void *ctx, enum store_status status, const struct store_row *row,
+                              const char *err);
+typedef void (*store_done_cb)(void *ctx, enum store_status status, const char *err);
+
+struct store_backend_ops {
+	const char *name; /* "sqlite", "postgresql" */
+	/* Calls row() for every user and every channel used at or after
+	 * used_since (start-up; may block). row returns 0, or -1 to stop with
+	 * its own error. Returns 0 or -1 with one sentence in err. */
+	int (*load_active)(struct store_backend *b, int64_t used_since,
+	                   int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
+	                   size_t errlen);
+	/* Commits rows[0..n) in one transaction (group commit: persist hands
+	 * over all changes of one loop turn). done gets one status per row. */
+	void (*commit)(struct store_backend *b, const struct store_row *rows, size_t n,
+	               store_commit_cb done, void *ctx);
+	/* Reads one row by key. */
+	void (*load)(struct store_backend *b, enum store_kind kind, const char *key,
+	             store_load_cb done, void *ctx);
+	/* Writes a consistent copy of everything to path (a file the operator
+	 * can give to `delver --restore`), off the loop. */
+	void (*snapshot)(struct store_backend *b, const char *path, store_done_cb done, void *ctx);
+	/* Finishes what is under way and frees b; done(ctx, STORE_OK, NULL). */
+	void (*close)(struct store_backend *b, store_done_cb done, void *ctx);
+};
+
+/* Every backend's struct starts with this. */
+struct store_backend {
+	const struct store_backend_ops *ops;
+	uv_loop_t *loop;
+};
+
+#endif
