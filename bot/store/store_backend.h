@@ -29,7 +29,10 @@
 
 #include <uv.h>
 
-enum store_kind { STORE_CHANNEL, STORE_USER };
+enum store_kind {
+	STORE_CHANNEL,
+	STORE_USER
+};
 
 enum store_status {
 	STORE_OK = 0,
@@ -40,11 +43,11 @@ enum store_status {
 
 struct store_row {
 	enum store_kind kind;
-	const char *key;     /* the state key, NUL-terminated */
-	int64_t last_used;   /* channels: unix seconds of last use; users: 0 */
-	int version;         /* the record format version of rec */
-	const char *rec;     /* the encoded record (commands/state.h); NULL:
-	                        delete the row (nothing left to keep) */
+	const char *key;   /* the state key, NUL-terminated */
+	int64_t last_used; /* channels: unix seconds of last use; users: 0 */
+	int version;       /* the record format version of rec */
+	const char *rec;   /* the encoded record (commands/state.h); NULL:
+	                      delete the row (nothing left to keep) */
 	size_t rec_len;
 	uint64_t generation; /* see above */
 };
