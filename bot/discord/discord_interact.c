@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <uthash.h>
+
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
 #include "bot/discord/render_discord.h"
@@ -15,6 +17,9 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
+
+#undef uthash_fatal
+#define uthash_fatal(msg) abort()
 
 #define SEEN_MAX     4096 /* interaction ids remembered */
 #define BUTTONS_KEPT 4096 /* long button command lines remembered */
@@ -32,15 +37,21 @@ enum {
 	CB_AUTOCOMPLETE = 8,
 };
 
+/* A remembered interaction id: a slot of the ring, in the hash while used. */
+struct seen {
+	uint64_t id; /* 0: the slot is free */
+	UT_hash_handle hh;
+};
+
 struct interact {
 	struct dispatch *d;
 	const struct command *const *commands;
 	struct roles *roles;
 	struct dbuttons *buttons;
-	/* the ids seen, as a ring (eviction order) and a sorted-free hash */
-	uint64_t seen[SEEN_MAX];
+	/* the ids seen: a ring (eviction order) whose used slots are hashed */
+	struct seen *seen; /* SEEN_MAX slots */
 	size_t seen_next;
-	uint64_t *seen_set; /* open addressing, 2 * SEEN_MAX slots, 0 = free */
+	struct seen *seen_set; /* uthash head */
 	struct interact_stats stats;
 };
 
@@ -55,7 +66,7 @@ interact_new(const struct interact_opts *o)
 	                                        : command_table;
 	it->roles = roles_new(o->gm_role);
 	it->buttons = dbuttons_new(BUTTONS_KEPT);
-	it->seen_set = xcalloc(2 * SEEN_MAX, sizeof(uint64_t));
+	it->seen = xcalloc(SEEN_MAX, sizeof(*it->seen));
 	return it;
 }
 
@@ -66,7 +77,8 @@ interact_free(struct interact *it)
 		return;
 	roles_free(it->roles);
 	dbuttons_free(it->buttons);
-	free(it->seen_set);
+	HASH_CLEAR(hh, it->seen_set);
+	free(it->seen);
 	free(it);
 }
 
@@ -100,57 +112,22 @@ interact_out_clear(struct interact_out *out)
 	memset(out, 0, sizeof(*out));
 }
 
-static size_t
-seen_slot(const struct interact *it, uint64_t id)
-{
-	size_t i = (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 40) % (2 * SEEN_MAX);
-
-	while (it->seen_set[i] != 0 && it->seen_set[i] != id)
-		i = (i + 1) % (2 * SEEN_MAX);
-	return i;
-}
-
-/* Removes id from the open-addressing set, moving later entries of its
- * cluster back so lookups still find them. */
-static void
-seen_remove(struct interact *it, uint64_t id)
-{
-	size_t n = 2 * SEEN_MAX, i = seen_slot(it, id), j = i;
-
-	if (it->seen_set[i] == 0)
-		return;
-	it->seen_set[i] = 0;
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) % n;
-		if (it->seen_set[j] == 0)
-			return;
-		home = (size_t)((it->seen_set[j] * 0x9E3779B97F4A7C15ULL) >> 40) % n;
-		/* Move j back to i unless its home lies cyclically in (i, j]. */
-		if ((i < j) ? (home <= i || home > j) : (home <= i && home > j)) {
-			it->seen_set[i] = it->seen_set[j];
-			it->seen_set[j] = 0;
-			i = j;
-		}
-	}
-}
-
-/* Records id; returns false when it was seen before. */
+/* Records id; returns false when it was seen before. The oldest id is
+ * forgotten to make room. */
 static bool
 seen_add(struct interact *it, uint64_t id)
 {
-	size_t i = seen_slot(it, id);
-	uint64_t old;
+	struct seen *e;
 
-	if (it->seen_set[i] == id)
+	HASH_FIND(hh, it->seen_set, &id, sizeof(id), e);
+	if (e != NULL)
 		return false;
-	old = it->seen[it->seen_next];
-	if (old != 0)
-		seen_remove(it, old);
-	it->seen[it->seen_next] = id;
+	e = &it->seen[it->seen_next];
+	if (e->id != 0)
+		HASH_DELETE(hh, it->seen_set, e);
+	e->id = id;
+	HASH_ADD(hh, it->seen_set, id, sizeof(e->id), e);
 	it->seen_next = (it->seen_next + 1) % SEEN_MAX;
-	it->seen_set[seen_slot(it, id)] = id;
 	return true;
 }
 
