@@ -10,6 +10,7 @@
 
 #include <uthash.h>
 
+#include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
 #include "bot/discord/render_discord.h"
@@ -25,17 +26,6 @@
 #define BUTTONS_KEPT 4096 /* long button command lines remembered */
 #define TOKEN_MAX    1000
 #define VALUE_MAX    4096 /* bytes of one option value */
-
-enum {
-	IT_COMMAND = 2,
-	IT_COMPONENT = 3,
-	IT_AUTOCOMPLETE = 4,
-};
-
-enum {
-	CB_MESSAGE = 4,
-	CB_AUTOCOMPLETE = 8,
-};
 
 /* A remembered interaction id: a slot of the ring, in the hash while used. */
 struct seen {
@@ -241,7 +231,7 @@ value_text(const cJSON *opt, const cJSON *resolved, char *out, size_t len)
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(opt, "type");
 	int r;
 
-	if (cJSON_IsString(v) && cJSON_IsNumber(type) && type->valueint == 6) {
+	if (cJSON_IsString(v) && cJSON_IsNumber(type) && type->valueint == DISCORD_OPTION_USER) {
 		/* A user: their display name in this guild, as on text platforms. */
 		const char *id = v->valuestring, *name = NULL;
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(
@@ -283,7 +273,8 @@ walk_options(const cJSON *data, const char **names, const cJSON **leaves)
 		const cJSON *type = cJSON_GetObjectItemCaseSensitive(first, "type");
 
 		if (first == NULL || !cJSON_IsNumber(type) ||
-		    (type->valueint != 1 && type->valueint != 2)) {
+		    (type->valueint != DISCORD_OPTION_SUB_COMMAND &&
+		     type->valueint != DISCORD_OPTION_SUB_COMMAND_GROUP)) {
 			*leaves = cJSON_IsArray(opts) ? opts : NULL;
 			return true;
 		}
@@ -396,7 +387,7 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 		if (priv != NULL && app_id != NULL)
 			n += render_discord_parts(priv, true, it->buttons, parts + n, max);
 	}
-	out->callback_body = print_callback(CB_MESSAGE, parts[0]);
+	out->callback_body = print_callback(DISCORD_CALLBACK_MESSAGE, parts[0]);
 	for (size_t i = 1; i < n; i++) {
 		out->followups[out->nfollowups++] = cJSON_PrintUnformatted(parts[i]);
 		cJSON_Delete(parts[i]);
@@ -439,7 +430,7 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 	}
 	completions_clear(&c);
 	reply_free(r);
-	out->callback_body = print_callback(CB_AUTOCOMPLETE, res);
+	out->callback_body = print_callback(DISCORD_CALLBACK_AUTOCOMPLETE, res);
 }
 
 static int
@@ -461,8 +452,9 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		log_debug("discord: dropped a malformed interaction");
 		return 0;
 	}
-	if (type->valueint != IT_COMMAND && type->valueint != IT_COMPONENT &&
-	    type->valueint != IT_AUTOCOMPLETE) {
+	if (type->valueint != DISCORD_INTERACTION_COMMAND &&
+	    type->valueint != DISCORD_INTERACTION_COMPONENT &&
+	    type->valueint != DISCORD_INTERACTION_AUTOCOMPLETE) {
 		log_debug("discord: ignored an interaction of type %d", type->valueint);
 		return 0;
 	}
@@ -479,13 +471,13 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	buf_init(&b, 2 * TOKEN_MAX);
 	buf_addf(&b, "/interactions/%s/%s/callback", out->id, token);
 	out->callback_path = buf_take(&b);
-	if (type->valueint == IT_AUTOCOMPLETE) {
+	if (type->valueint == DISCORD_INTERACTION_AUTOCOMPLETE) {
 		it->stats.autocompletes++;
 		autocomplete(it, data, &o, now, out);
 		return 1;
 	}
 	r = reply_new();
-	if (type->valueint == IT_COMPONENT) {
+	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
 		const char *line = cid != NULL ? dbuttons_action(it->buttons, cid) : NULL;

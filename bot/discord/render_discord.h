@@ -31,14 +31,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bot/discord/discord_proto.h" /* the limits of a message */
 #include "commands/reply.h"
 
-#define DISCORD_CONTENT_MAX    2000
-#define DISCORD_BUTTONS_MAX    25
-#define DISCORD_ROW_BUTTONS    5
-#define DISCORD_LABEL_MAX      80
-#define DISCORD_CUSTOM_ID_MAX  100
-#define DISCORD_FLAG_EPHEMERAL 64
 /* Messages one reply may become: the interaction's answer and follow-ups. */
 #define DISCORD_PARTS_MAX 6
 
