@@ -749,13 +749,14 @@ add_buttons(cJSON *msg, const struct reply_msg *m, struct dbuttons *bs)
 			rows = cJSON_AddArrayToObject(msg, "components");
 		if (n % DISCORD_ROW_BUTTONS == 0) {
 			row = cJSON_CreateObject();
-			cJSON_AddNumberToObject(row, "type", 1);
+			cJSON_AddNumberToObject(row, "type", DISCORD_COMPONENT_ACTION_ROW);
 			cJSON_AddArrayToObject(row, "components");
 			cJSON_AddItemToArray(rows, row);
 		}
 		b = cJSON_CreateObject();
-		cJSON_AddNumberToObject(b, "type", 2);
-		cJSON_AddNumberToObject(b, "style", n == 0 ? 1 : 2);
+		cJSON_AddNumberToObject(b, "type", DISCORD_COMPONENT_BUTTON);
+		cJSON_AddNumberToObject(b, "style",
+		                        n == 0 ? DISCORD_BUTTON_PRIMARY : DISCORD_BUTTON_SECONDARY);
 		cJSON_AddStringToObject(b, "label", lab);
 		cJSON_AddStringToObject(b, "custom_id", id);
 		cJSON_AddItemToArray(cJSON_GetObjectItem(row, "components"), b);
