@@ -10,6 +10,7 @@
 
 #include <uthash.h>
 
+#include "bot/discord/discord_buttons.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
@@ -37,7 +38,7 @@ struct interact {
 	struct dispatch *d;
 	const struct command *const *commands;
 	struct roles *roles;
-	struct dbuttons *buttons;
+	struct discord_buttons *buttons;
 	/* the ids seen: a ring (eviction order) whose used slots are hashed */
 	struct seen *seen; /* SEEN_MAX slots */
 	size_t seen_next;
@@ -55,7 +56,7 @@ interact_new(const struct interact_opts *o)
 	               : o->d->commands != NULL ? o->d->commands
 	                                        : command_table;
 	it->roles = roles_new(o->gm_role);
-	it->buttons = dbuttons_new(BUTTONS_KEPT);
+	it->buttons = discord_buttons_new(BUTTONS_KEPT);
 	it->seen = xcalloc(SEEN_MAX, sizeof(*it->seen));
 	return it;
 }
@@ -66,7 +67,7 @@ interact_free(struct interact *it)
 	if (it == NULL)
 		return;
 	roles_free(it->roles);
-	dbuttons_free(it->buttons);
+	discord_buttons_free(it->buttons);
 	HASH_CLEAR(hh, it->seen_set);
 	free(it->seen);
 	free(it);
@@ -480,7 +481,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
-		const char *line = cid != NULL ? dbuttons_action(it->buttons, cid) : NULL;
+		const char *line = cid != NULL ? discord_buttons_action(it->buttons, cid) : NULL;
 
 		it->stats.components++;
 		if (line == NULL) {
