@@ -269,12 +269,6 @@ registry_usage_add(const struct command *const *path, unsigned style, struct rep
 }
 
 void
-registry_usage(const struct invocation *inv, char *out, size_t len)
-{
-	registry_usage_of(inv->path, out, len);
-}
-
-void
 invocation_clear(struct invocation *inv)
 {
 	for (int i = 0; i < CMD_MAX_OPTS; i++) {

@@ -162,9 +162,8 @@ void invocation_clear(struct invocation *inv);
 void completions_add(struct completions *c, const char *value);
 void completions_clear(struct completions *c);
 
-/* "roll <expression> [label:text] [private:true|false]" for the leaf. */
-void registry_usage(const struct invocation *inv, char *buf, size_t len);
-/* Usage of any command node, named by its full path ("tension table set"). */
+/* Usage of any command node, named by its full path ("tension table set"):
+ * "roll <expression> [label:text] [private:true|false]". */
 void registry_usage_of(const struct command *const *path, char *buf, size_t len);
 /* The same usage appended to out as a command reference, which each
  * platform writes as it is typed there. */

@@ -6,11 +6,9 @@
  * user record by a user key ("console:<name>", "discord:<user id>",
  * "irc:<network>:<account or nick>"). Lookups are O(1) (uthash).
  *
- * Each game keeps its per-channel state in a *module slot* of the channel
- * record: a module (struct chanmod) says how to create, free, save and load
- * its state, and channel_mod() creates a slot's state on first use. The
- * persistence layer walks the modules generically, so adding a game never
- * touches the store.
+ * A record's own accessors are in channel.h (channel_*, with the module
+ * slots each game keeps its state in) and user.h (user_*); this header
+ * includes both.
  *
  * Every change to a record must be followed by channel_touch() or
  * user_touch(): the dispatcher makes touched records durable (journal)
@@ -26,45 +24,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commands/channel.h"
 #include "commands/reply.h"
+#include "commands/user.h"
 
 #define KEY_MAX      128 /* channel and user keys, with the NUL */
 #define NAME_MAX_LEN 64  /* display names, with the NUL */
 
-struct cJSON;
 struct state;
-struct channel;
-struct user;
-
-/* The module slots of a channel record. Add a game's slot here and its
- * struct chanmod to chanmod_table in commands/commands.c. */
-enum chanmod_id {
-	CHANMOD_TENSION, /* commands/tension_state.h */
-	CHANMOD_FUNGEON, /* Fungeon: party, floor, designs (commands/fg_save.c) */
-	CHANMOD_PROC,    /* dungeon procedure: turn, lights, hazard and wander settings */
-	CHANMOD_ROLL,    /* /roll settings and the roll log (commands/rollchan.h) */
-	CHANMOD_UNDO,    /* the last changes /undo can take back (commands/undo.h) */
-	CHANMOD_COUNT
-};
-
-struct chanmod {
-	const char *name;      /* the key of this state in saved records */
-	void *(*create)(void); /* fresh state for a new channel; never NULL */
-	void (*destroy)(void *);
-	/* A JSON object holding the whole state (caller frees with cJSON_Delete). */
-	struct cJSON *(*save)(const void *);
-	/* Fills a fresh state from save()'s output. Returns 0, or -1 with one
-	 * sentence in err naming what is wrong; the state may then be partly
-	 * filled and is destroyed by the caller. */
-	int (*load)(void *, const struct cJSON *, char *err, size_t errlen);
-	/* Moves every reference to user key from onto user key to (an upgrade
-	 * of the key format), leaving any the state already holds under to
-	 * alone. Returns how many moved. NULL: the state holds no user keys. */
-	int (*rekey)(void *, const char *from, const char *to);
-};
-
-/* Defined in commands/commands.c; NULL entries are unused slots. */
-extern const struct chanmod *const chanmod_table[];
 
 struct state *state_new(void);
 void state_free(struct state *st);
@@ -124,35 +91,5 @@ void state_evict_channel(struct state *st, struct channel *ch);
  * returns how many. evict must not add or remove records. */
 size_t state_evict_channels_if(struct state *st, bool (*evict)(const struct channel *, void *),
                                void *ctx);
-
-/* --- channels --- */
-const char *channel_key(const struct channel *ch);
-/* The GM's user key and display name, or NULL when no one claimed it. */
-const char *channel_gm(const struct channel *ch);
-const char *channel_gm_name(const struct channel *ch);
-void channel_set_gm(struct channel *ch, const char *user_key, const char *name);
-void channel_clear_gm(struct channel *ch);
-/* The module's state, created on first use. */
-void *channel_mod(struct channel *ch, enum chanmod_id id);
-/* The module's state, or NULL when it was never created. */
-void *channel_mod_peek(const struct channel *ch, enum chanmod_id id);
-/* Replaces the module's state (for loading); frees the old one. */
-void channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod);
-void channel_touch(struct channel *ch);
-bool channel_touched(const struct channel *ch);
-/* When the channel was last used by a command (unix seconds). */
-int64_t channel_last_used(const struct channel *ch);
-void channel_set_last_used(struct channel *ch, int64_t when);
-
-/* --- users --- */
-const char *user_key(const struct user *u);
-const char *user_name(const struct user *u);
-void user_set_name(struct user *u, const char *name);
-/* The user's chosen Thwack-O style, or NULL when none was chosen. */
-const struct ustyle *user_style(const struct user *u);
-void user_set_style(struct user *u, const struct ustyle *style);
-void user_clear_style(struct user *u);
-void user_touch(struct user *u);
-bool user_touched(const struct user *u);
 
 #endif

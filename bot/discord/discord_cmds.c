@@ -6,21 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/discord/discord_proto.h"
 #include "rules/base/utf8.h"
 
 #define DESC_MAX        100
 #define CHOICES_MAX     25
 #define STRING_LEN_MAX  6000
 #define DISCORD_INT_MAX 9007199254740991LL /* 2^53 - 1 */
-
-enum {
-	T_SUB_COMMAND = 1,
-	T_SUB_COMMAND_GROUP = 2,
-	T_STRING = 3,
-	T_INTEGER = 4,
-	T_BOOLEAN = 5,
-	T_USER = 6,
-};
 
 static void
 add_desc(cJSON *o, const char *desc, const char *name)
@@ -52,19 +44,19 @@ option_json(const struct cmd_opt *o)
 	add_desc(j, o->desc, o->name);
 	switch (o->type) {
 	case OPT_INT:
-		cJSON_AddNumberToObject(j, "type", T_INTEGER);
+		cJSON_AddNumberToObject(j, "type", DISCORD_OPTION_INTEGER);
 		cJSON_AddNumberToObject(j, "min_value", (double)clamp(o->min));
 		cJSON_AddNumberToObject(j, "max_value", (double)clamp(o->max));
 		break;
 	case OPT_BOOL:
-		cJSON_AddNumberToObject(j, "type", T_BOOLEAN);
+		cJSON_AddNumberToObject(j, "type", DISCORD_OPTION_BOOLEAN);
 		break;
 	case OPT_USER:
-		cJSON_AddNumberToObject(j, "type", T_USER);
+		cJSON_AddNumberToObject(j, "type", DISCORD_OPTION_USER);
 		break;
 	case OPT_STRING:
 	default:
-		cJSON_AddNumberToObject(j, "type", T_STRING);
+		cJSON_AddNumberToObject(j, "type", DISCORD_OPTION_STRING);
 		cJSON_AddNumberToObject(j, "max_length",
 		                        o->max > 0 && o->max <= STRING_LEN_MAX ? (double)o->max
 		                        : o->max > 0                           ? STRING_LEN_MAX
@@ -103,8 +95,9 @@ node_options(const struct command *c, cJSON *parent)
 
 			cJSON_AddStringToObject(o, "name", s->name);
 			add_desc(o, s->desc, s->name);
-			cJSON_AddNumberToObject(
-			    o, "type", s->subs != NULL ? T_SUB_COMMAND_GROUP : T_SUB_COMMAND);
+			cJSON_AddNumberToObject(o, "type",
+			                        s->subs != NULL ? DISCORD_OPTION_SUB_COMMAND_GROUP
+			                                        : DISCORD_OPTION_SUB_COMMAND);
 			node_options(s, o);
 			cJSON_AddItemToArray(arr, o);
 		}
@@ -134,7 +127,7 @@ discord_cmds_json(const struct command *const *table)
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(o, "name", c->name);
-		cJSON_AddNumberToObject(o, "type", 1);
+		cJSON_AddNumberToObject(o, "type", DISCORD_COMMAND_CHAT_INPUT);
 		add_desc(o, c->desc, c->name);
 		if (c->role == ROLE_GM)
 			cJSON_AddStringToObject(o, "default_member_permissions",

@@ -26,7 +26,7 @@
 
 #include "commands/registry.h"
 
-#define DISCORD_GM_PERMISSIONS "16" /* MANAGE_CHANNELS */
+#define DISCORD_GM_PERMISSIONS "16" /* DISCORD_PERM_MANAGE_CHANNELS, as Discord writes it */
 
 struct cJSON;
 

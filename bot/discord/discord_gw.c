@@ -9,6 +9,7 @@
 
 #include "bot/discord/discord_budget.h"
 #include "bot/discord/discord_opstats.h"
+#include "bot/discord/discord_proto.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -22,17 +23,6 @@
 #define BACKOFF_MAX     60000
 #define QUERY           "/?v=10&encoding=json"
 #define QUERY_ZLIB      QUERY "&compress=zlib-stream"
-
-enum op {
-	OP_DISPATCH = 0,
-	OP_HEARTBEAT = 1,
-	OP_IDENTIFY = 2,
-	OP_RESUME = 6,
-	OP_RECONNECT = 7,
-	OP_INVALID_SESSION = 9,
-	OP_HELLO = 10,
-	OP_HEARTBEAT_ACK = 11,
-};
 
 struct frame {
 	char *text;
@@ -93,19 +83,19 @@ const char *
 gw_fatal_reason(int code)
 {
 	switch (code) {
-	case 4004:
+	case DISCORD_CLOSE_AUTHENTICATION_FAILED:
 		return "token rejected (4004): check [discord] token";
-	case 4010:
+	case DISCORD_CLOSE_INVALID_SHARD:
 		return "invalid shard (4010): check [discord] shard_id and shard_count";
-	case 4011:
+	case DISCORD_CLOSE_SHARDING_REQUIRED:
 		return "sharding required (4011): the bot is in too many guilds for one shard; "
 		       "raise [discord] shard_count";
-	case 4012:
+	case DISCORD_CLOSE_INVALID_API_VERSION:
 		return "invalid API version (4012): Discord no longer accepts gateway v10; "
 		       "upgrade delver";
-	case 4013:
+	case DISCORD_CLOSE_INVALID_INTENTS:
 		return "invalid intents (4013): check [discord] intents";
-	case 4014:
+	case DISCORD_CLOSE_DISALLOWED_INTENTS:
 		return "disallowed intents (4014): [discord] intents asks for a privileged intent "
 		       "this application may not use; remove it or enable it in the Developer "
 		       "Portal";
@@ -232,9 +222,10 @@ send_heartbeat(struct gw *g, int64_t now)
 	char s[64];
 
 	if (g->seq >= 0)
-		snprintf(s, sizeof(s), "{\"op\":1,\"d\":%" PRId64 "}", g->seq);
+		snprintf(s, sizeof(s), "{\"op\":%d,\"d\":%" PRId64 "}", DISCORD_OP_HEARTBEAT,
+		         g->seq);
 	else
-		snprintf(s, sizeof(s), "{\"op\":1,\"d\":null}");
+		snprintf(s, sizeof(s), "{\"op\":%d,\"d\":null}", DISCORD_OP_HEARTBEAT);
 	/* One heartbeat waits at most (the send budget may hold it back): a
 	 * later one only brings its sequence up to date. */
 	for (size_t i = 0; i < g->nout; i++) {
@@ -269,7 +260,7 @@ send_identify(struct gw *g, int64_t now)
 	cJSON *root = cJSON_CreateObject(), *d, *props, *shard;
 	char *s;
 
-	cJSON_AddNumberToObject(root, "op", OP_IDENTIFY);
+	cJSON_AddNumberToObject(root, "op", DISCORD_OP_IDENTIFY);
 	d = cJSON_AddObjectToObject(root, "d");
 	cJSON_AddStringToObject(d, "token", g->token);
 	cJSON_AddNumberToObject(d, "intents", (double)g->intents);
@@ -301,7 +292,7 @@ send_resume(struct gw *g)
 {
 	cJSON *root = cJSON_CreateObject(), *d;
 
-	cJSON_AddNumberToObject(root, "op", OP_RESUME);
+	cJSON_AddNumberToObject(root, "op", DISCORD_OP_RESUME);
 	d = cJSON_AddObjectToObject(root, "d");
 	cJSON_AddStringToObject(d, "token", g->token);
 	cJSON_AddStringToObject(d, "session_id", g->session_id);
@@ -553,26 +544,26 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 		return;
 	}
 	if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble < 9007199254740992.0 &&
-	    op->valueint == OP_DISPATCH)
+	    op->valueint == DISCORD_OP_DISPATCH)
 		g->seq = (int64_t)s->valuedouble;
 	switch (op->valueint) {
-	case OP_HELLO:
+	case DISCORD_OP_HELLO:
 		on_hello(g, d, now);
 		break;
-	case OP_HEARTBEAT_ACK:
+	case DISCORD_OP_HEARTBEAT_ACK:
 		g->hb_acked = true;
 		g->stats.acks++;
 		g->stats.last_ack_ms = now - g->hb_sent_at;
 		break;
-	case OP_HEARTBEAT:
+	case DISCORD_OP_HEARTBEAT:
 		if (g->hb_interval > 0)
 			send_heartbeat(g, now);
 		break;
-	case OP_RECONNECT:
+	case DISCORD_OP_RECONNECT:
 		log_info("discord: the gateway asked to reconnect");
 		close_and(g, true, jitter(g, 250), now);
 		break;
-	case OP_INVALID_SESSION:
+	case DISCORD_OP_INVALID_SESSION:
 		if (cJSON_IsTrue(d)) {
 			log_info("discord: session interrupted; resuming");
 			close_and(g, true, jitter(g, 250), now);
@@ -582,7 +573,7 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 			close_and(g, false, 1000 + jitter(g, 4000), now);
 		}
 		break;
-	case OP_DISPATCH:
+	case DISCORD_OP_DISPATCH:
 		on_dispatch(g, root, d);
 		break;
 	default:
@@ -652,7 +643,7 @@ gw_closed(struct gw *g, int code, int64_t now)
 			g->h.fatal(g->h.ctx, fatal);
 		return;
 	} else {
-		if (code == 4007 || code == 4009) {
+		if (code == DISCORD_CLOSE_INVALID_SEQ || code == DISCORD_CLOSE_SESSION_TIMED_OUT) {
 			forget_session(g);
 			resume = false;
 		}

@@ -8,6 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include <uthash.h>
+
+#include "bot/discord/discord_buttons.h"
+#include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
 #include "bot/discord/render_discord.h"
@@ -16,31 +20,29 @@
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
+#undef uthash_fatal
+#define uthash_fatal(msg) abort()
+
 #define SEEN_MAX     4096 /* interaction ids remembered */
 #define BUTTONS_KEPT 4096 /* long button command lines remembered */
 #define TOKEN_MAX    1000
 #define VALUE_MAX    4096 /* bytes of one option value */
 
-enum {
-	IT_COMMAND = 2,
-	IT_COMPONENT = 3,
-	IT_AUTOCOMPLETE = 4,
-};
-
-enum {
-	CB_MESSAGE = 4,
-	CB_AUTOCOMPLETE = 8,
+/* A remembered interaction id: a slot of the ring, in the hash while used. */
+struct seen {
+	uint64_t id; /* 0: the slot is free */
+	UT_hash_handle hh;
 };
 
 struct interact {
 	struct dispatch *d;
 	const struct command *const *commands;
 	struct roles *roles;
-	struct dbuttons *buttons;
-	/* the ids seen, as a ring (eviction order) and a sorted-free hash */
-	uint64_t seen[SEEN_MAX];
+	struct discord_buttons *buttons;
+	/* the ids seen: a ring (eviction order) whose used slots are hashed */
+	struct seen *seen; /* SEEN_MAX slots */
 	size_t seen_next;
-	uint64_t *seen_set; /* open addressing, 2 * SEEN_MAX slots, 0 = free */
+	struct seen *seen_set; /* uthash head */
 	struct interact_stats stats;
 };
 
@@ -54,8 +56,8 @@ interact_new(const struct interact_opts *o)
 	               : o->d->commands != NULL ? o->d->commands
 	                                        : command_table;
 	it->roles = roles_new(o->gm_role);
-	it->buttons = dbuttons_new(BUTTONS_KEPT);
-	it->seen_set = xcalloc(2 * SEEN_MAX, sizeof(uint64_t));
+	it->buttons = discord_buttons_new(BUTTONS_KEPT);
+	it->seen = xcalloc(SEEN_MAX, sizeof(*it->seen));
 	return it;
 }
 
@@ -65,8 +67,9 @@ interact_free(struct interact *it)
 	if (it == NULL)
 		return;
 	roles_free(it->roles);
-	dbuttons_free(it->buttons);
-	free(it->seen_set);
+	discord_buttons_free(it->buttons);
+	HASH_CLEAR(hh, it->seen_set);
+	free(it->seen);
 	free(it);
 }
 
@@ -100,57 +103,22 @@ interact_out_clear(struct interact_out *out)
 	memset(out, 0, sizeof(*out));
 }
 
-static size_t
-seen_slot(const struct interact *it, uint64_t id)
-{
-	size_t i = (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 40) % (2 * SEEN_MAX);
-
-	while (it->seen_set[i] != 0 && it->seen_set[i] != id)
-		i = (i + 1) % (2 * SEEN_MAX);
-	return i;
-}
-
-/* Removes id from the open-addressing set, moving later entries of its
- * cluster back so lookups still find them. */
-static void
-seen_remove(struct interact *it, uint64_t id)
-{
-	size_t n = 2 * SEEN_MAX, i = seen_slot(it, id), j = i;
-
-	if (it->seen_set[i] == 0)
-		return;
-	it->seen_set[i] = 0;
-	for (;;) {
-		size_t home;
-
-		j = (j + 1) % n;
-		if (it->seen_set[j] == 0)
-			return;
-		home = (size_t)((it->seen_set[j] * 0x9E3779B97F4A7C15ULL) >> 40) % n;
-		/* Move j back to i unless its home lies cyclically in (i, j]. */
-		if ((i < j) ? (home <= i || home > j) : (home <= i && home > j)) {
-			it->seen_set[i] = it->seen_set[j];
-			it->seen_set[j] = 0;
-			i = j;
-		}
-	}
-}
-
-/* Records id; returns false when it was seen before. */
+/* Records id; returns false when it was seen before. The oldest id is
+ * forgotten to make room. */
 static bool
 seen_add(struct interact *it, uint64_t id)
 {
-	size_t i = seen_slot(it, id);
-	uint64_t old;
+	struct seen *e;
 
-	if (it->seen_set[i] == id)
+	HASH_FIND(hh, it->seen_set, &id, sizeof(id), e);
+	if (e != NULL)
 		return false;
-	old = it->seen[it->seen_next];
-	if (old != 0)
-		seen_remove(it, old);
-	it->seen[it->seen_next] = id;
+	e = &it->seen[it->seen_next];
+	if (e->id != 0)
+		HASH_DELETE(hh, it->seen_set, e);
+	e->id = id;
+	HASH_ADD(hh, it->seen_set, id, sizeof(e->id), e);
 	it->seen_next = (it->seen_next + 1) % SEEN_MAX;
-	it->seen_set[seen_slot(it, id)] = id;
 	return true;
 }
 
@@ -264,7 +232,7 @@ value_text(const cJSON *opt, const cJSON *resolved, char *out, size_t len)
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(opt, "type");
 	int r;
 
-	if (cJSON_IsString(v) && cJSON_IsNumber(type) && type->valueint == 6) {
+	if (cJSON_IsString(v) && cJSON_IsNumber(type) && type->valueint == DISCORD_OPTION_USER) {
 		/* A user: their display name in this guild, as on text platforms. */
 		const char *id = v->valuestring, *name = NULL;
 		const cJSON *m = cJSON_GetObjectItemCaseSensitive(
@@ -306,7 +274,8 @@ walk_options(const cJSON *data, const char **names, const cJSON **leaves)
 		const cJSON *type = cJSON_GetObjectItemCaseSensitive(first, "type");
 
 		if (first == NULL || !cJSON_IsNumber(type) ||
-		    (type->valueint != 1 && type->valueint != 2)) {
+		    (type->valueint != DISCORD_OPTION_SUB_COMMAND &&
+		     type->valueint != DISCORD_OPTION_SUB_COMMAND_GROUP)) {
 			*leaves = cJSON_IsArray(opts) ? opts : NULL;
 			return true;
 		}
@@ -419,7 +388,7 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 		if (priv != NULL && app_id != NULL)
 			n += render_discord_parts(priv, true, it->buttons, parts + n, max);
 	}
-	out->callback_body = print_callback(CB_MESSAGE, parts[0]);
+	out->callback_body = print_callback(DISCORD_CALLBACK_MESSAGE, parts[0]);
 	for (size_t i = 1; i < n; i++) {
 		out->followups[out->nfollowups++] = cJSON_PrintUnformatted(parts[i]);
 		cJSON_Delete(parts[i]);
@@ -462,7 +431,7 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 	}
 	completions_clear(&c);
 	reply_free(r);
-	out->callback_body = print_callback(CB_AUTOCOMPLETE, res);
+	out->callback_body = print_callback(DISCORD_CALLBACK_AUTOCOMPLETE, res);
 }
 
 static int
@@ -484,8 +453,9 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		log_debug("discord: dropped a malformed interaction");
 		return 0;
 	}
-	if (type->valueint != IT_COMMAND && type->valueint != IT_COMPONENT &&
-	    type->valueint != IT_AUTOCOMPLETE) {
+	if (type->valueint != DISCORD_INTERACTION_COMMAND &&
+	    type->valueint != DISCORD_INTERACTION_COMPONENT &&
+	    type->valueint != DISCORD_INTERACTION_AUTOCOMPLETE) {
 		log_debug("discord: ignored an interaction of type %d", type->valueint);
 		return 0;
 	}
@@ -502,16 +472,16 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	buf_init(&b, 2 * TOKEN_MAX);
 	buf_addf(&b, "/interactions/%s/%s/callback", out->id, token);
 	out->callback_path = buf_take(&b);
-	if (type->valueint == IT_AUTOCOMPLETE) {
+	if (type->valueint == DISCORD_INTERACTION_AUTOCOMPLETE) {
 		it->stats.autocompletes++;
 		autocomplete(it, data, &o, now, out);
 		return 1;
 	}
 	r = reply_new();
-	if (type->valueint == IT_COMPONENT) {
+	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
-		const char *line = cid != NULL ? dbuttons_action(it->buttons, cid) : NULL;
+		const char *line = cid != NULL ? discord_buttons_action(it->buttons, cid) : NULL;
 
 		it->stats.components++;
 		if (line == NULL) {

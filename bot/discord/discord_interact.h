@@ -38,10 +38,6 @@
 #include "bot/discord/render_discord.h"
 #include "commands/dispatch.h"
 
-#define DISCORD_PERM_ADMINISTRATOR   (1ULL << 3)
-#define DISCORD_PERM_MANAGE_CHANNELS (1ULL << 4)
-#define DISCORD_PERM_MANAGE_GUILD    (1ULL << 5)
-
 struct cJSON;
 struct interact;
 

@@ -86,7 +86,6 @@ struct rest {
 	int open_handles;
 	void (*done)(void *);
 	void *done_ctx;
-	struct rest_stats stats;
 };
 
 static void pump(struct rest *r);
@@ -167,9 +166,6 @@ complete(struct rest *r, struct req *q, long status)
 	    .expired = q->expired,
 	};
 
-	r->stats.done++;
-	if (status == 0)
-		r->stats.failures++;
 	if (q->cb != NULL)
 		q->cb(q->ctx, &res);
 	req_free(q);
@@ -490,7 +486,6 @@ retry(struct rest *r, struct req *q, int64_t delay, int64_t now)
 	q->not_before = now + delay;
 	list_push(&r->pending, q, true);
 	r->npending++;
-	r->stats.retries++;
 }
 
 static void
@@ -606,7 +601,6 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		double secs = parse_429(e, q, &global);
 
 		rl_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
-		r->stats.rate_limited++;
 		opstats_add(OPSTATS_REST_429);
 		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", LOG_ROUTE(),
 		          global ? "global" : "bucket", secs);
@@ -619,7 +613,6 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	}
 	rl_done(r->rl, q->route, exempt, status, &h, 0, false, now);
 	if (status >= 500 && status <= 599) {
-		r->stats.server_errors++;
 		opstats_add(OPSTATS_REST_5XX);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
 			log_warnx("discord: %s answered %ld; retrying", LOG_ROUTE(), status);
@@ -763,7 +756,6 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
 	q->ctx = ctx;
 	buf_init(&q->resp, RESPONSE_MAX);
 	q->queued_ns = uv_hrtime();
-	r->stats.requests++;
 	if (r->stopped || r->closing) {
 		fail_later(r, q);
 		return;
@@ -783,12 +775,6 @@ bool
 rest_stopped(const struct rest *r)
 {
 	return r->stopped;
-}
-
-const struct rest_stats *
-rest_stats(const struct rest *r)
-{
-	return &r->stats;
 }
 
 void

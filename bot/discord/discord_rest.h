@@ -50,10 +50,6 @@ struct rest_result {
 /* Runs once per request, from the loop (never inside rest_call). */
 typedef void (*rest_cb)(void *ctx, const struct rest_result *res);
 
-struct rest_stats {
-	uint64_t requests, done, retries, rate_limited, server_errors, failures;
-};
-
 struct rest *rest_new(uv_loop_t *loop, const struct rest_opts *o);
 
 /*
@@ -79,7 +75,6 @@ bool rest_token_route(const char *path);
 size_t rest_pending(const struct rest *r);
 /* Whether a 401 stopped REST. */
 bool rest_stopped(const struct rest *r);
-const struct rest_stats *rest_stats(const struct rest *r);
 
 /*
  * Aborts everything (callbacks run with status 0) and closes the loop

@@ -2,12 +2,12 @@
 #include "bot/discord/render_discord.h"
 
 #include <cJSON.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot/console/render_text.h"
+#include "bot/discord/discord_buttons.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
@@ -56,15 +56,6 @@ struct units {
 	size_t n, cap;
 };
 
-struct dbuttons {
-	size_t cap;
-	uint64_t next;
-	struct {
-		uint64_t id;
-		char *action;
-	} * slot;
-};
-
 size_t
 render_discord_len(const char *s)
 {
@@ -77,57 +68,6 @@ render_discord_len(const char *s)
 			n++; /* a surrogate pair */
 	}
 	return n;
-}
-
-struct dbuttons *
-dbuttons_new(size_t cap)
-{
-	struct dbuttons *bs = xcalloc(1, sizeof(*bs));
-
-	bs->cap = cap > 0 ? cap : 1;
-	bs->slot = xcalloc(bs->cap, sizeof(*bs->slot));
-	return bs;
-}
-
-void
-dbuttons_free(struct dbuttons *bs)
-{
-	if (bs == NULL)
-		return;
-	for (size_t i = 0; i < bs->cap; i++)
-		free(bs->slot[i].action);
-	free(bs->slot);
-	free(bs);
-}
-
-static uint64_t
-dbuttons_put(struct dbuttons *bs, const char *action)
-{
-	uint64_t id = ++bs->next;
-	size_t i = (size_t)(id % bs->cap);
-
-	free(bs->slot[i].action);
-	bs->slot[i].id = id;
-	bs->slot[i].action = xstrdup(action);
-	return id;
-}
-
-const char *
-dbuttons_action(const struct dbuttons *bs, const char *custom_id)
-{
-	char *end;
-	uint64_t id;
-
-	if (strncmp(custom_id, "a:", 2) == 0 && custom_id[2] != '\0')
-		return custom_id + 2;
-	if (bs == NULL || strncmp(custom_id, "b:", 2) != 0 || custom_id[2] == '\0')
-		return NULL;
-	id = strtoull(custom_id + 2, &end, 16);
-	if (*end != '\0' || id == 0)
-		return NULL;
-	if (bs->slot[id % bs->cap].id != id)
-		return NULL;
-	return bs->slot[id % bs->cap].action;
 }
 
 static void
@@ -722,7 +662,7 @@ fit(struct units *u)
 }
 
 static void
-add_buttons(cJSON *msg, const struct reply_msg *m, struct dbuttons *bs)
+add_buttons(cJSON *msg, const struct reply_msg *m, struct discord_buttons *bs)
 {
 	cJSON *rows = NULL, *row = NULL;
 	size_t n = 0;
@@ -735,11 +675,7 @@ add_buttons(cJSON *msg, const struct reply_msg *m, struct dbuttons *bs)
 
 		if (action == NULL || *action == '\0')
 			continue;
-		if (strlen(action) + 2 <= DISCORD_CUSTOM_ID_MAX)
-			snprintf(id, sizeof(id), "a:%s", action);
-		else if (bs != NULL)
-			snprintf(id, sizeof(id), "b:%" PRIx64, dbuttons_put(bs, action));
-		else
+		if (discord_buttons_id(bs, action, id, sizeof(id)) < 0)
 			continue;
 		ll = utf8_cut(label, ll, DISCORD_LABEL_MAX);
 		snprintf(lab, sizeof(lab), "%.*s", (int)ll, ll > 0 ? label : "Run");
@@ -749,13 +685,14 @@ add_buttons(cJSON *msg, const struct reply_msg *m, struct dbuttons *bs)
 			rows = cJSON_AddArrayToObject(msg, "components");
 		if (n % DISCORD_ROW_BUTTONS == 0) {
 			row = cJSON_CreateObject();
-			cJSON_AddNumberToObject(row, "type", 1);
+			cJSON_AddNumberToObject(row, "type", DISCORD_COMPONENT_ACTION_ROW);
 			cJSON_AddArrayToObject(row, "components");
 			cJSON_AddItemToArray(rows, row);
 		}
 		b = cJSON_CreateObject();
-		cJSON_AddNumberToObject(b, "type", 2);
-		cJSON_AddNumberToObject(b, "style", n == 0 ? 1 : 2);
+		cJSON_AddNumberToObject(b, "type", DISCORD_COMPONENT_BUTTON);
+		cJSON_AddNumberToObject(b, "style",
+		                        n == 0 ? DISCORD_BUTTON_PRIMARY : DISCORD_BUTTON_SECONDARY);
 		cJSON_AddStringToObject(b, "label", lab);
 		cJSON_AddStringToObject(b, "custom_id", id);
 		cJSON_AddItemToArray(cJSON_GetObjectItem(row, "components"), b);
@@ -892,7 +829,7 @@ message(char *content, bool ephemeral)
 }
 
 size_t
-render_discord_parts(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs,
+render_discord_parts(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs,
                      struct cJSON **out, size_t max)
 {
 	struct units u = {0};
@@ -936,7 +873,7 @@ render_discord_parts(const struct reply_msg *m, bool ephemeral, struct dbuttons 
 }
 
 cJSON *
-render_discord(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs)
+render_discord(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs)
 {
 	cJSON *msg;
 

@@ -20,10 +20,8 @@
  * shortened at a word and says so. allowed_mentions is always
  * {"parse": []}, so no reply can ping anyone.
  *
- * A button runs a command line when pressed. Its custom_id is "a:<line>"
- * when the line fits, else "b:<n>", a reference into a bounded in-memory
- * store of recent long lines (a pressed button whose line was evicted, or
- * that was made before a restart, is reported as expired).
+ * A button runs a command line when pressed; its custom_id says which
+ * (discord_buttons).
  */
 #ifndef DELVER_RENDER_DISCORD_H
 #define DELVER_RENDER_DISCORD_H
@@ -31,36 +29,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bot/discord/discord_proto.h" /* the limits of a message */
 #include "commands/reply.h"
 
-#define DISCORD_CONTENT_MAX    2000
-#define DISCORD_BUTTONS_MAX    25
-#define DISCORD_ROW_BUTTONS    5
-#define DISCORD_LABEL_MAX      80
-#define DISCORD_CUSTOM_ID_MAX  100
-#define DISCORD_FLAG_EPHEMERAL 64
 /* Messages one reply may become: the interaction's answer and follow-ups. */
 #define DISCORD_PARTS_MAX 6
 
 struct cJSON;
-struct dbuttons;
-
-/* A store remembering the cap most recent long button lines. */
-struct dbuttons *dbuttons_new(size_t cap);
-void dbuttons_free(struct dbuttons *bs);
-
-/*
- * The command line a custom_id stands for, or NULL when it is not one of
- * ours or has expired. The pointer is valid until the store next changes.
- */
-const char *dbuttons_action(const struct dbuttons *bs, const char *custom_id);
+struct discord_buttons;
 
 /*
  * Renders m as a message object: content, flags (64 when ephemeral),
  * allowed_mentions and components. bs may be NULL (long button lines are
  * then left out). The caller owns the result (cJSON_Delete).
  */
-struct cJSON *render_discord(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs);
+struct cJSON *render_discord(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs);
 
 /*
  * Renders m as up to max messages (max >= 1) into out, in the order they
@@ -72,7 +55,7 @@ struct cJSON *render_discord(const struct reply_msg *m, bool ephemeral, struct d
  * buttons go with the last part; every part is ephemeral when asked. The
  * caller owns the results (cJSON_Delete).
  */
-size_t render_discord_parts(const struct reply_msg *m, bool ephemeral, struct dbuttons *bs,
+size_t render_discord_parts(const struct reply_msg *m, bool ephemeral, struct discord_buttons *bs,
                             struct cJSON **out, size_t max);
 
 /* The length of UTF-8 text in UTF-16 code units (Discord's character). */

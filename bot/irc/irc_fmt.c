@@ -110,7 +110,8 @@ irc_fmt_apply(struct irc_fmt_state *st, const char *s, size_t tlen)
 	}
 }
 
-void
+/* Appends the codes that turn formatting on from nothing to st. */
+static void
 irc_fmt_codes(const struct irc_fmt_state *st, struct buf *out)
 {
 	if (st->bold)

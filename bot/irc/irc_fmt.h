@@ -45,9 +45,6 @@ void irc_fmt_clean(struct buf *out, const char *s);
  * a channel that strips it (+c), would show. */
 void irc_fmt_strip(struct buf *out, const char *s, size_t len);
 
-/* Appends the codes that turn formatting on from nothing to st. */
-void irc_fmt_codes(const struct irc_fmt_state *st, struct buf *out);
-
 /* Applies the code (or text) token of tlen bytes at s to st. */
 void irc_fmt_apply(struct irc_fmt_state *st, const char *s, size_t tlen);
 

@@ -1,7 +1,6 @@
 /* irc_line: IRC message parsing and building; see irc_line.h. */
 #include "bot/irc/irc_line.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 static bool
@@ -339,26 +338,4 @@ irc_build(char *out, size_t size, const char *cmd, const char *const *params, si
 bad:
 	out[0] = '\0';
 	return -1;
-}
-
-int
-irc_buildl(char *out, size_t size, const char *cmd, ...)
-{
-	const char *params[IRC_PARAMS_MAX];
-	size_t n = 0;
-	const char *p;
-	va_list ap;
-
-	va_start(ap, cmd);
-	while ((p = va_arg(ap, const char *)) != NULL) {
-		if (n == IRC_PARAMS_MAX) {
-			va_end(ap);
-			if (size > 0)
-				out[0] = '\0';
-			return -1;
-		}
-		params[n++] = p;
-	}
-	va_end(ap);
-	return irc_build(out, size, cmd, params, n);
 }

@@ -91,9 +91,6 @@ bool irc_msg_is(const struct irc_msg *m, const char *cmd);
  */
 int irc_build(char *out, size_t size, const char *cmd, const char *const *params, size_t nparams);
 
-/* irc_build with the parameters as arguments, ended by NULL. */
-int irc_buildl(char *out, size_t size, const char *cmd, ...) __attribute__((sentinel));
-
 /* Whether s could be sent as a middle parameter (non-empty, no space,
  * no ':' first, no CR/LF/NUL). */
 bool irc_middle_ok(const char *s);

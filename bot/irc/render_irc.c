@@ -22,7 +22,8 @@
 #define C_TEAL   10
 #define C_GREY   14
 
-int
+/* The mIRC colour number (00-15) for a palette colour. */
+static int
 render_irc_colour(enum ucolour c)
 {
 	/* gray, red, green, yellow, blue, pink, cyan, white, in mIRC numbers;

@@ -43,7 +43,4 @@ void irc_lines_add(struct irc_lines *l, const char *line, size_t len);
 /* Frees every line; l is left empty. */
 void irc_lines_free(struct irc_lines *l);
 
-/* The mIRC colour number (00-15) for a palette colour. */
-int render_irc_colour(enum ucolour c);
-
 #endif

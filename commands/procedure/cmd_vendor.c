@@ -6,6 +6,7 @@
 #include "commands/commands.h"
 #include "commands/procedure/proc_state.h"
 #include "rules/dice/dice.h"
+#include "rules/procedure/carry.h"
 #include "rules/procedure/vendor.h"
 
 static void
@@ -91,7 +92,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 }
 
 static void
-margin_text(const struct bargain_row *r, char *buf, size_t len)
+margin_text(const struct vendor_bargain_row *r, char *buf, size_t len)
 {
 	if (r->lo == INT_MIN)
 		snprintf(buf, len, "%d or less", r->hi);
@@ -169,11 +170,11 @@ bargain_fn(struct invocation *inv, struct reply *out)
 	const char *deal = inv_str(inv, "deal"), *rolltext = inv_str(inv, "roll");
 	bool selling = strcmp(deal, "sell") == 0;
 	struct vendor *v = proc_vendor(s, vname);
-	struct bargain b;
+	struct vendor_deal b;
 	char shown[160], err[200];
 	int64_t total;
 	size_t n;
-	const struct bargain_row *t = bargain_table(&n);
+	const struct vendor_bargain_row *t = vendor_bargain_table(&n);
 
 	if (v == NULL) {
 		reply_error(out, "There is no vendor '%.24s' here; ", vname);
@@ -228,27 +229,27 @@ encumbrance_fn(struct invocation *inv, struct reply *out)
 	static const char *const hdr[] = {"load", "pounds"};
 	int str = (int)inv_int(inv, "str", 0), weight = (int)inv_int(inv, "weight", 0);
 	const struct carry_row *row = carry_row_of(str);
-	enum load_band band = load_band_of(row, weight);
-	char r[LOAD_BAND_COUNT][32];
+	enum carry_band band = carry_band_of(row, weight);
+	char r[CARRY_BAND_COUNT][32];
 
-	snprintf(r[LOAD_UNENCUMBERED], sizeof(r[0]), "0-%d", row->light_max);
-	snprintf(r[LOAD_MEDIUM], sizeof(r[0]), "%d-%d", row->light_max + 1, row->medium_max);
-	snprintf(r[LOAD_HEAVY], sizeof(r[0]), "%d-%d", row->medium_max + 1, row->heavy_max);
-	snprintf(r[LOAD_OVER], sizeof(r[0]), "%d or more", row->heavy_max + 1);
+	snprintf(r[CARRY_UNENCUMBERED], sizeof(r[0]), "0-%d", row->light_max);
+	snprintf(r[CARRY_MEDIUM], sizeof(r[0]), "%d-%d", row->light_max + 1, row->medium_max);
+	snprintf(r[CARRY_HEAVY], sizeof(r[0]), "%d-%d", row->medium_max + 1, row->heavy_max);
+	snprintf(r[CARRY_OVER], sizeof(r[0]), "%d or more", row->heavy_max + 1);
 	reply_title(out, "Carrying capacity: Str %+d, %d lb", str, weight);
 	reply_table(out, 2, hdr);
-	for (int b = 0; b < LOAD_BAND_COUNT; b++) {
-		const char *cells[2] = {load_band_name(b), r[b]};
+	for (int b = 0; b < CARRY_BAND_COUNT; b++) {
+		const char *cells[2] = {carry_band_name(b), r[b]};
 
 		reply_row(out, b == (int)band, cells);
 	}
 	reply_add(out, RS_BOLD, "%d", weight);
 	reply_add(out, 0, " lb is ");
-	reply_add(out, RS_BOLD | (band == LOAD_UNENCUMBERED ? RS_GOOD : RS_BAD), "%s",
-	          load_band_name(band));
+	reply_add(out, RS_BOLD | (band == CARRY_UNENCUMBERED ? RS_GOOD : RS_BAD), "%s",
+	          carry_band_name(band));
 	reply_add(out, 0, ".");
 	reply_nl(out);
-	reply_line(out, 0, "%s", load_penalty(band));
+	reply_line(out, 0, "%s", carry_penalty(band));
 }
 
 static const char *const deal_choices[] = {"sell", "buy", NULL};
@@ -289,8 +290,8 @@ static const struct cmd_opt encumbrance_opts[] = {
      .desc = "Strength modifier (-4 to +10)",
      .type = OPT_INT,
      .flags = OPT_REQUIRED,
-     .min = STR_MOD_MIN,
-     .max = STR_MOD_MAX},
+     .min = CARRY_STR_MIN,
+     .max = CARRY_STR_MAX},
     {.name = "weight",
      .desc = "Load carried, in pounds (0-100000)",
      .type = OPT_INT,

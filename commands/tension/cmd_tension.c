@@ -8,7 +8,8 @@
 #define SHOW_CHANGES 5 /* changes /tension shows */
 #define REASON_MAX   100
 
-void
+/* A line "Tension ████░░░░░░ 4/10". */
+static void
 tension_cmd_bar(struct reply *out, int value)
 {
 	char bar[TENSION_MAX * 3 + 1];

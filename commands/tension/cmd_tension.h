@@ -25,7 +25,4 @@ void tension_cmd_unstrike(struct invocation *inv, struct reply *out);
  */
 void tension_cmd_screen(const struct tension_state *ts, struct reply *out, const char *what);
 
-/* A line "Tension ████░░░░░░ 4/10". */
-void tension_cmd_bar(struct reply *out, int value);
-
 #endif

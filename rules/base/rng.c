@@ -123,20 +123,6 @@ rng_below(struct rng *r, uint64_t bound)
 }
 
 int64_t
-rng_range(struct rng *r, int64_t lo, int64_t hi)
-{
-	uint64_t span = (uint64_t)hi - (uint64_t)lo;
-
-	if (hi <= lo)
-		return lo;
-	if (span == UINT64_MAX) {
-		r->draws++;
-		return (int64_t)rng_next(r);
-	}
-	return (int64_t)((uint64_t)lo + rng_below(r, span + 1));
-}
-
-int64_t
 rng_die(struct rng *r, int64_t sides)
 {
 	if (sides <= 1)

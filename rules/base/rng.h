@@ -38,9 +38,6 @@ uint64_t rng_next(struct rng *r);
  * programmer error and returns 0). Unbiased for every bound. */
 uint64_t rng_below(struct rng *r, uint64_t bound);
 
-/* A uniform integer in [lo, hi], both inclusive; lo <= hi. */
-int64_t rng_range(struct rng *r, int64_t lo, int64_t hi);
-
 /* One roll of a die with sides faces: 1..sides (sides >= 1). */
 int64_t rng_die(struct rng *r, int64_t sides);
 

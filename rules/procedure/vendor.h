@@ -1,15 +1,10 @@
 /*
- * vendor: safe-area vendors, bargaining and carrying capacity (RULES.md
- * section 6).
+ * vendor: safe-area vendors and bargaining (RULES.md section 6).
  *
  * A vendor has 1d6 hoards of goods, 2d6 x 100 rations (1 gp each), trades
  * 1d10 x 10% of its coins for salvage, and bargains with skill 1d10 + 5.
  * A deal is attempted once; the player's margin of success picks a row of
- * the bargain table. Carrying capacity depends on the Strength modifier
- * (-4..+10) and gives three load bands; what each costs comes from the
- * safe-areas text (RULES.md section 6: medium, max/heavy, dragging), whose
- * table is garbled: the reading is our Ruling. The larger of these and
- * armour's penalty applies; they don't stack.
+ * the bargain table. Carrying capacity is in carry.h.
  */
 #ifndef DELVER_VENDOR_H
 #define DELVER_VENDOR_H
@@ -21,9 +16,7 @@
 
 struct rng;
 
-#define STR_MOD_MIN  (-4)
-#define STR_MOD_MAX  10
-#define MARGIN_LIMIT 999 /* margins are taken from -999 to +999 */
+#define VENDOR_MARGIN_LIMIT 999 /* margins are taken from -999 to +999 */
 
 struct vendor_stock {
 	int hoards;       /* 1d6 */
@@ -58,47 +51,23 @@ bool vendor_tried(const struct vendor *v, const char *item);
 int vendor_try(struct vendor *v, const char *item, char *err, size_t errlen);
 
 /* A deal: the player's bargaining roll against the vendor's skill. */
-struct bargain {
+struct vendor_deal {
 	int64_t roll; /* the player's total */
 	int skill;    /* the vendor's, 1d10 + 5 as remembered */
-	int margin;   /* roll - skill, kept within +-MARGIN_LIMIT */
+	int margin;   /* roll - skill, kept within +-VENDOR_MARGIN_LIMIT */
 	size_t row;   /* the bargain table's row for the margin */
 };
-void vendor_bargain(const struct vendor *v, int64_t roll, struct bargain *out);
+void vendor_bargain(const struct vendor *v, int64_t roll, struct vendor_deal *out);
 
-struct bargain_row {
+struct vendor_bargain_row {
 	int lo, hi;       /* margins covered; INT_MIN / INT_MAX at the open ends */
 	int sell_percent; /* the player sells at this % of the price */
 	int buy_percent;  /* the player buys at this % */
 };
 
 /* The whole table, lowest margin first; *n gets its length. */
-const struct bargain_row *bargain_table(size_t *n);
+const struct vendor_bargain_row *vendor_bargain_table(size_t *n);
 /* The index of the row for margin. */
-size_t bargain_row_of(int margin);
-
-enum load_band {
-	LOAD_UNENCUMBERED = 0,
-	LOAD_MEDIUM,
-	LOAD_HEAVY,
-	LOAD_OVER, /* more than the heavy limit */
-	LOAD_BAND_COUNT
-};
-
-struct carry_row {
-	int str;       /* the Strength modifier */
-	int light_max; /* unencumbered up to this many lb */
-	int medium_max;
-	int heavy_max;
-};
-
-/* The row for Strength modifier str (STR_MOD_MIN..STR_MOD_MAX), or NULL. */
-const struct carry_row *carry_row_of(int str);
-/* The band weight (lb, >= 0) falls in. */
-enum load_band load_band_of(const struct carry_row *row, int weight);
-/* "unencumbered", "medium", "heavy (max)", "dragging (over heavy)". */
-const char *load_band_name(enum load_band b);
-/* What the band costs, one sentence (the safe-areas text, our reading). */
-const char *load_penalty(enum load_band b);
+size_t vendor_bargain_row_of(int margin);
 
 #endif

@@ -588,7 +588,7 @@ test_autocomplete(void **state)
 }
 
 /* The id set forgets the oldest ids first and never loses a recent one,
- * whatever clusters the open addressing forms. */
+ * however the ids fall into the hash's buckets. */
 static void
 test_seen_window(void **state)
 {

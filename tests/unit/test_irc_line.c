@@ -11,6 +11,24 @@
 
 #include "bot/irc/irc_line.h"
 
+/* irc_build with the parameters as arguments, ended by NULL (at most
+ * IRC_PARAMS_MAX of them). */
+static int __attribute__((sentinel)) build(char *out, size_t size, const char *cmd, ...)
+{
+	const char *params[IRC_PARAMS_MAX];
+	size_t n = 0;
+	const char *p;
+	va_list ap;
+
+	va_start(ap, cmd);
+	while ((p = va_arg(ap, const char *)) != NULL) {
+		assert_true(n < IRC_PARAMS_MAX);
+		params[n++] = p;
+	}
+	va_end(ap);
+	return irc_build(out, size, cmd, params, n);
+}
+
 static int
 parse(struct irc_msg *m, const char *s)
 {
@@ -164,15 +182,15 @@ test_build(void **state)
 	char out[IRC_LINE_MAX + 1];
 
 	(void)state;
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "#a", "hello there", NULL), 25);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "#a", "hello there", NULL), 25);
 	assert_string_equal(out, "PRIVMSG #a :hello there\r\n");
-	assert_int_equal(irc_buildl(out, sizeof(out), "NICK", "delver", NULL), 13);
+	assert_int_equal(build(out, sizeof(out), "NICK", "delver", NULL), 13);
 	assert_string_equal(out, "NICK delver\r\n");
-	irc_buildl(out, sizeof(out), "PRIVMSG", "#a", ":-)", NULL);
+	build(out, sizeof(out), "PRIVMSG", "#a", ":-)", NULL);
 	assert_string_equal(out, "PRIVMSG #a ::-)\r\n");
-	irc_buildl(out, sizeof(out), "PRIVMSG", "#a", "", NULL);
+	build(out, sizeof(out), "PRIVMSG", "#a", "", NULL);
 	assert_string_equal(out, "PRIVMSG #a :\r\n");
-	irc_buildl(out, sizeof(out), "CAP", "LS", "302", NULL);
+	build(out, sizeof(out), "CAP", "LS", "302", NULL);
 	assert_string_equal(out, "CAP LS 302\r\n");
 }
 
@@ -183,20 +201,19 @@ test_build_refuses_injection(void **state)
 
 	(void)state;
 	/* CR or LF anywhere would start a new command: refused, out emptied. */
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "#a", "hi\r\nQUIT :pwned", NULL),
-	                 -1);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "#a", "hi\r\nQUIT :pwned", NULL), -1);
 	assert_string_equal(out, "");
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "#a", "hi\nJOIN #x", NULL), -1);
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "#a", "hi\rJOIN #x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "#a", "hi\nJOIN #x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "#a", "hi\rJOIN #x", NULL), -1);
 	/* Middle parameters: no spaces, no leading ':', not empty. */
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "#a QUIT", "x", NULL), -1);
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", ":#a", "x", NULL), -1);
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "", "x", NULL), -1);
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "#a\r", "x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "#a QUIT", "x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", ":#a", "x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "", "x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "#a\r", "x", NULL), -1);
 	/* The command itself must be a word. */
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIV MSG", "#a", "x", NULL), -1);
-	assert_int_equal(irc_buildl(out, sizeof(out), "privmsg", "#a", "x", NULL), -1);
-	assert_int_equal(irc_buildl(out, sizeof(out), "", "#a", "x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "PRIV MSG", "#a", "x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "privmsg", "#a", "x", NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "", "#a", "x", NULL), -1);
 	assert_false(irc_middle_ok(NULL));
 	assert_true(irc_middle_ok("#a"));
 }
@@ -212,14 +229,14 @@ test_build_length(void **state)
 	(void)state;
 	memset(text, 'x', room);
 	text[room] = '\0';
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "#a", text, NULL), IRC_LINE_MAX);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "#a", text, NULL), IRC_LINE_MAX);
 	text[room] = 'x';
 	text[room + 1] = '\0';
-	assert_int_equal(irc_buildl(out, sizeof(out), "PRIVMSG", "#a", text, NULL), -1);
+	assert_int_equal(build(out, sizeof(out), "PRIVMSG", "#a", text, NULL), -1);
 	/* A small output buffer limits the line too. */
-	assert_int_equal(irc_buildl(out, 10, "PRIVMSG", "#a", "hello", NULL), -1);
-	assert_int_equal(irc_buildl(out, 12, "NICK", "abcde", NULL), -1);
-	assert_int_equal(irc_buildl(out, 13, "NICK", "abcde", NULL), 12);
+	assert_int_equal(build(out, 10, "PRIVMSG", "#a", "hello", NULL), -1);
+	assert_int_equal(build(out, 12, "NICK", "abcde", NULL), -1);
+	assert_int_equal(build(out, 13, "NICK", "abcde", NULL), 12);
 }
 
 static void
@@ -230,7 +247,7 @@ test_roundtrip(void **state)
 	int n;
 
 	(void)state;
-	n = irc_buildl(out, sizeof(out), "NOTICE", "bob", ": a:b  c", NULL);
+	n = build(out, sizeof(out), "NOTICE", "bob", ": a:b  c", NULL);
 	assert_true(n > 0);
 	assert_int_equal(irc_parse(&m, out, (size_t)n - 2), 0);
 	assert_string_equal(m.params[0], "bob");

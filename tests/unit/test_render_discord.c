@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/discord/discord_buttons.h"
 #include "bot/discord/render_discord.h"
 #include "rules/base/buf.h"
 
 /* Renders the channel message of r and returns the parsed object. */
 static cJSON *
-render(struct reply *r, bool eph, struct dbuttons *bs)
+render(struct reply *r, bool eph, struct discord_buttons *bs)
 {
 	cJSON *m = render_discord(reply_msg(r, REPLY_CHANNEL), eph, bs);
 	char *s = cJSON_PrintUnformatted(m);
@@ -267,7 +268,7 @@ test_long_lines_dropped_from_end(void **state)
 /* Renders the channel message of r in parts; returns how many, each parsed
  * back from its JSON text into parts[]. */
 static size_t
-render_parts(struct reply *r, bool eph, struct dbuttons *bs, cJSON **parts, size_t max)
+render_parts(struct reply *r, bool eph, struct discord_buttons *bs, cJSON **parts, size_t max)
 {
 	size_t n = render_discord_parts(reply_msg(r, REPLY_CHANNEL), eph, bs, parts, max);
 
@@ -537,7 +538,7 @@ test_emoji_message_fits(void **state)
 static void
 test_buttons(void **state)
 {
-	struct dbuttons *bs = dbuttons_new(4);
+	struct discord_buttons *bs = discord_buttons_new(4);
 	struct reply *r = reply_new();
 	char long_action[200], long_label[200];
 	const cJSON *rows, *b;
@@ -566,23 +567,23 @@ test_buttons(void **state)
 	assert_string_equal(cJSON_GetObjectItem(b, "custom_id")->valuestring, "a:roll 1d6");
 	assert_string_equal(cJSON_GetObjectItem(b, "label")->valuestring, "Roll again");
 	assert_int_equal(cJSON_GetObjectItem(b, "type")->valueint, 2);
-	assert_string_equal(dbuttons_action(bs, "a:roll 1d6"), "roll 1d6");
+	assert_string_equal(discord_buttons_action(bs, "a:roll 1d6"), "roll 1d6");
 	b = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "components"), 1);
 	assert_string_equal(cJSON_GetObjectItem(b, "custom_id")->valuestring, "b:1");
 	assert_int_equal(strlen(cJSON_GetObjectItem(b, "label")->valuestring), 80);
-	assert_string_equal(dbuttons_action(bs, "b:1"), long_action);
-	assert_null(dbuttons_action(bs, "b:2"));
-	assert_null(dbuttons_action(bs, "b:zz"));
-	assert_null(dbuttons_action(bs, "x:1"));
+	assert_string_equal(discord_buttons_action(bs, "b:1"), long_action);
+	assert_null(discord_buttons_action(bs, "b:2"));
+	assert_null(discord_buttons_action(bs, "b:zz"));
+	assert_null(discord_buttons_action(bs, "x:1"));
 	cJSON_Delete(m);
 	/* The store keeps the last 4 long lines: the first expires. */
 	for (int i = 0; i < 4; i++) {
 		cJSON_Delete(render_discord(reply_msg(r, REPLY_CHANNEL), false, bs));
 	}
-	assert_null(dbuttons_action(bs, "b:1"));
-	assert_string_equal(dbuttons_action(bs, "b:5"), long_action);
+	assert_null(discord_buttons_action(bs, "b:1"));
+	assert_string_equal(discord_buttons_action(bs, "b:5"), long_action);
 	reply_free(r);
-	dbuttons_free(bs);
+	discord_buttons_free(bs);
 }
 
 static void

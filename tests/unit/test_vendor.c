@@ -1,5 +1,5 @@
-/* Unit tests for rules/vendor: the vendor's stock, the bargain table and
- * the carrying-capacity table at their boundaries. */
+/* Unit tests for rules/procedure/vendor: the vendor's stock and the
+ * bargain table at its boundaries. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,8 +39,8 @@ static void
 bargain(int margin, int sell, int buy)
 {
 	size_t n;
-	const struct bargain_row *t = bargain_table(&n);
-	size_t i = bargain_row_of(margin);
+	const struct vendor_bargain_row *t = vendor_bargain_table(&n);
+	size_t i = vendor_bargain_row_of(margin);
 
 	assert_true(i < n);
 	assert_int_equal(t[i].sell_percent, sell);
@@ -51,7 +51,7 @@ static void
 bargain_boundaries(void **unused)
 {
 	size_t n;
-	const struct bargain_row *t = bargain_table(&n);
+	const struct vendor_bargain_row *t = vendor_bargain_table(&n);
 
 	assert_int_equal(n, 14);
 	bargain(-999, 10, 1000);
@@ -88,85 +88,23 @@ bargain_boundaries(void **unused)
 		assert_int_equal(t[i].lo, t[i - 1].hi + 1);
 }
 
-static void
-band(int str, int weight, enum load_band want)
-{
-	const struct carry_row *row = carry_row_of(str);
-
-	assert_non_null(row);
-	assert_int_equal(load_band_of(row, weight), want);
-}
-
-static void
-carrying_capacity(void **unused)
-{
-	/* the whole table as RULES.md gives it */
-	static const int rows[15][4] = {
-	    {-4, 6, 13, 20},    {-3, 13, 26, 40},    {-2, 20, 40, 60},      {-1, 26, 53, 80},
-	    {0, 33, 66, 100},   {1, 43, 86, 130},    {2, 58, 116, 175},     {3, 76, 153, 230},
-	    {4, 100, 200, 300}, {5, 133, 266, 400},  {6, 173, 346, 520},    {7, 233, 466, 700},
-	    {8, 306, 613, 920}, {9, 400, 800, 1200}, {10, 500, 1000, 1600},
-	};
-
-	for (int i = 0; i < 15; i++) {
-		const struct carry_row *r = carry_row_of(rows[i][0]);
-
-		assert_int_equal(r->str, rows[i][0]);
-		assert_int_equal(r->light_max, rows[i][1]);
-		assert_int_equal(r->medium_max, rows[i][2]);
-		assert_int_equal(r->heavy_max, rows[i][3]);
-	}
-	assert_null(carry_row_of(-5));
-	assert_null(carry_row_of(11));
-	/* Str -4: 6 / 7-13 / 14-20 */
-	band(-4, 0, LOAD_UNENCUMBERED);
-	band(-4, 6, LOAD_UNENCUMBERED);
-	band(-4, 7, LOAD_MEDIUM);
-	band(-4, 13, LOAD_MEDIUM);
-	band(-4, 14, LOAD_HEAVY);
-	band(-4, 20, LOAD_HEAVY);
-	band(-4, 21, LOAD_OVER);
-	/* Str +10: 500 / 501-1000 / 1001-1600 */
-	band(10, 500, LOAD_UNENCUMBERED);
-	band(10, 501, LOAD_MEDIUM);
-	band(10, 1000, LOAD_MEDIUM);
-	band(10, 1001, LOAD_HEAVY);
-	band(10, 1600, LOAD_HEAVY);
-	band(10, 1601, LOAD_OVER);
-	band(0, 33, LOAD_UNENCUMBERED);
-	band(0, 34, LOAD_MEDIUM);
-	band(0, 67, LOAD_HEAVY);
-	band(0, 101, LOAD_OVER);
-	assert_string_equal(load_band_name(LOAD_HEAVY), "heavy (max)");
-	assert_string_equal(load_band_name(LOAD_OVER), "dragging (over heavy)");
-	assert_string_equal(load_penalty(LOAD_UNENCUMBERED), "No penalty.");
-	/* the safe-areas text's penalties (RULES.md section 6, our reading) */
-	assert_string_equal(load_penalty(LOAD_MEDIUM),
-	                    "Movement -5 ft, Encumbrance 3 (offsets Dex), 1 Fatigue at the end of "
-	                    "each room.");
-	assert_string_equal(load_penalty(LOAD_HEAVY),
-	                    "Movement 5 ft, Dex incapacitated, 3 Fatigue at the end of each room.");
-	assert_string_equal(load_penalty(LOAD_OVER),
-	                    "Movement 5 ft, Dex incapacitated, 1 Fatigue per round.");
-}
-
 /* RULES.md section 6: the bot rolls the deal against the vendor's skill,
  * rolled once and remembered; each item or lot is tried once. */
 static void
 remembered_vendor_and_one_try(void **unused)
 {
 	struct vendor v = {.stock = {.skill_d10 = 3, .skill = 8}};
-	struct bargain b;
+	struct vendor_deal b;
 	char err[200];
 
 	snprintf(v.name, sizeof(v.name), "Gus");
 	vendor_bargain(&v, 17, &b);
 	assert_int_equal(b.skill, 8);
 	assert_int_equal(b.margin, 9);
-	assert_int_equal(bargain_table(&(size_t){0})[b.row].sell_percent, 90);
+	assert_int_equal(vendor_bargain_table(&(size_t){0})[b.row].sell_percent, 90);
 	vendor_bargain(&v, 8, &b);
 	assert_int_equal(b.margin, 0);
-	assert_int_equal(bargain_table(&(size_t){0})[b.row].buy_percent, 150);
+	assert_int_equal(vendor_bargain_table(&(size_t){0})[b.row].buy_percent, 150);
 	assert_false(vendor_tried(&v, "ring"));
 	assert_int_equal(vendor_try(&v, "ring", err, sizeof(err)), 0);
 	assert_true(vendor_tried(&v, "RING"));
@@ -190,7 +128,6 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(stock),
 	    cmocka_unit_test(bargain_boundaries),
-	    cmocka_unit_test(carrying_capacity),
 	    cmocka_unit_test(remembered_vendor_and_one_try),
 	};
 

@@ -86,8 +86,9 @@ check_components(const cJSON *rows, const char *where)
 		const cJSON *inner = cJSON_GetObjectItemCaseSensitive(row, "components");
 		const cJSON *type = cJSON_GetObjectItemCaseSensitive(row, "type");
 
-		if (!cJSON_IsNumber(type) || type->valueint != 1 || !cJSON_IsArray(inner) ||
-		    cJSON_GetArraySize(inner) < 1 || cJSON_GetArraySize(inner) > 5)
+		if (!cJSON_IsNumber(type) || type->valueint != DISCORD_COMPONENT_ACTION_ROW ||
+		    !cJSON_IsArray(inner) || cJSON_GetArraySize(inner) < 1 ||
+		    cJSON_GetArraySize(inner) > 5)
 			return bad(where, "an action row must hold 1 to 5 components");
 		cJSON_ArrayForEach(c, inner)
 		{
@@ -95,13 +96,14 @@ check_components(const cJSON *rows, const char *where)
 			const cJSON *style = cJSON_GetObjectItemCaseSensitive(c, "style");
 			const char *label = str(c, "label"), *id = str(c, "custom_id");
 
-			if (!cJSON_IsNumber(ct) || ct->valueint != 2)
+			if (!cJSON_IsNumber(ct) || ct->valueint != DISCORD_COMPONENT_BUTTON)
 				return bad(where, "only buttons are expected in an action row");
-			if (!cJSON_IsNumber(style) || style->valueint < 1 || style->valueint > 5)
+			if (!cJSON_IsNumber(style) || style->valueint < DISCORD_BUTTON_PRIMARY ||
+			    style->valueint > DISCORD_BUTTON_LINK)
 				return bad(where, "a button's style must be 1 to 5");
 			if (label != NULL && !len_in(label, 0, 80))
 				return bad(where, "a button label is over 80 characters");
-			if (style->valueint != 5 && !len_in(id, 1, 100))
+			if (style->valueint != DISCORD_BUTTON_LINK && !len_in(id, 1, 100))
 				return bad(where,
 				           "a button's custom_id must be 1 to 100 characters");
 		}
@@ -135,7 +137,9 @@ check_message(const cJSON *msg, const char *where)
 			return bad(where, "allowed_mentions lets @everyone ping");
 	}
 	if (flags != NULL &&
-	    (!cJSON_IsNumber(flags) || ((int)flags->valuedouble & ~(4 | 64 | 4096))))
+	    (!cJSON_IsNumber(flags) ||
+	     ((int)flags->valuedouble & ~(DISCORD_FLAG_SUPPRESS_EMBEDS | DISCORD_FLAG_EPHEMERAL |
+	                                  DISCORD_FLAG_SUPPRESS_NOTIFICATIONS))))
 		return bad(where, "flags may only combine 4, 64 and 4096");
 	if (embeds != NULL && check_embeds(embeds, where) < 0)
 		return -1;
@@ -176,13 +180,13 @@ check_options(const cJSON *opts, int depth, const char *where)
 			return bad(where, "an option name is not 1-32 lowercase characters");
 		if (!len_in(str(o, "description"), 1, 100))
 			return bad(where, "an option description is not 1-100 characters");
-		if (t < 1 || t > 11)
+		if (t < DISCORD_OPTION_SUB_COMMAND || t > DISCORD_OPTION_ATTACHMENT)
 			return bad(where, "an option type is not 1-11");
-		kinds |= (t <= 2) ? 1 : 2;
+		kinds |= (t <= DISCORD_OPTION_SUB_COMMAND_GROUP) ? 1 : 2;
 		if (kinds == 3)
 			return bad(where, "subcommands and plain options are mixed");
-		if (t <= 2) {
-			if (depth >= 2 || (t == 2 && depth >= 1))
+		if (t <= DISCORD_OPTION_SUB_COMMAND_GROUP) {
+			if (depth >= 2 || (t == DISCORD_OPTION_SUB_COMMAND_GROUP && depth >= 1))
 				return bad(where, "subcommands are nested too deep");
 			if (check_options(cJSON_GetObjectItemCaseSensitive(o, "options"), depth + 1,
 			                  where) < 0)
@@ -195,12 +199,13 @@ check_options(const cJSON *opts, int depth, const char *where)
 		} else {
 			optional = true;
 		}
-		if ((min != NULL || max != NULL) && t != 4 && t != 10)
+		if ((min != NULL || max != NULL) && t != DISCORD_OPTION_INTEGER &&
+		    t != DISCORD_OPTION_NUMBER)
 			return bad(where, "min_value/max_value on a non-numeric option");
 		if (min != NULL && max != NULL && min->valuedouble > max->valuedouble)
 			return bad(where, "min_value is over max_value");
-		if (maxlen != NULL &&
-		    (t != 3 || maxlen->valuedouble < 1 || maxlen->valuedouble > 6000))
+		if (maxlen != NULL && (t != DISCORD_OPTION_STRING || maxlen->valuedouble < 1 ||
+		                       maxlen->valuedouble > 6000))
 			return bad(where, "max_length must be 1-6000 on a string option");
 		if (choices == NULL)
 			continue;
@@ -254,7 +259,8 @@ check_commands(const cJSON *arr, const char *where)
 			return bad(where, "a command name is not 1-32 lowercase characters");
 		if (!len_in(str(c, "description"), 1, 100))
 			return bad(where, "a command description is not 1-100 characters");
-		if (type != NULL && (!cJSON_IsNumber(type) || type->valueint != 1))
+		if (type != NULL &&
+		    (!cJSON_IsNumber(type) || type->valueint != DISCORD_COMMAND_CHAT_INPUT))
 			return bad(where, "a command type is not 1 (CHAT_INPUT)");
 		if (perms != NULL && !cJSON_IsNull(perms) &&
 		    (!cJSON_IsString(perms) ||

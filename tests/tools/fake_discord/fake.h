@@ -23,6 +23,7 @@
 #include <uthash.h>
 #include <zlib.h>
 
+#include "bot/discord/discord_proto.h"
 #include "rules/base/buf.h"
 
 #define FAKE_RECV_MAX    4096             /* a gateway payload from the client */

@@ -392,13 +392,15 @@ payload(struct conn *c, const char *text, size_t len)
 	} else if (!cJSON_IsObject(j) || !cJSON_IsNumber(op)) {
 		fake_violation("the client sent a payload that is not a gateway message");
 		gw_fake_close(c, 4002, "decode error");
-	} else if (op->valueint == 1) {
+	} else if (op->valueint == DISCORD_OP_HEARTBEAT) {
 		heartbeat(c, d);
-	} else if (op->valueint == 2) {
+	} else if (op->valueint == DISCORD_OP_IDENTIFY) {
 		identify(c, d);
-	} else if (op->valueint == 6) {
+	} else if (op->valueint == DISCORD_OP_RESUME) {
 		resume(c, d);
-	} else if (op->valueint != 3 && op->valueint != 4 && op->valueint != 8) {
+	} else if (op->valueint != DISCORD_OP_PRESENCE_UPDATE &&
+	           op->valueint != DISCORD_OP_VOICE_STATE_UPDATE &&
+	           op->valueint != DISCORD_OP_REQUEST_GUILD_MEMBERS) {
 		gw_fake_close(c, 4001, "unknown opcode");
 	} else if (!c->authed) {
 		gw_fake_close(c, 4003, "not authenticated");
@@ -587,7 +589,7 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 		F.st.mark_created++;
 	random_token(it->token, 121);
 	it->created = fake_now() - st->age_ms; /* its 3 s run from its creation */
-	it->type = cJSON_IsNumber(type) ? type->valueint : 2;
+	it->type = cJSON_IsNumber(type) ? type->valueint : DISCORD_INTERACTION_COMMAND;
 	it->tmpl = t;
 	HASH_ADD(hh, F.inters, id, sizeof(it->id), it);
 	if (norder == caporder) {

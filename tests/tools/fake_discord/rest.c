@@ -314,18 +314,22 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	data = cJSON_GetObjectItemCaseSensitive(j, "data");
 	if (!cJSON_IsNumber(type)) {
 		fake_violation("interaction %" PRIu64 ": the callback has no type", id);
-	} else if (it->type == 4) {
-		if (type->valueint != 8)
+	} else if (it->type == DISCORD_INTERACTION_AUTOCOMPLETE) {
+		if (type->valueint != DISCORD_CALLBACK_AUTOCOMPLETE)
 			fake_violation("autocomplete %" PRIu64 " answered with type %d, not 8", id,
 			               type->valueint);
 		else
 			check_autocomplete(data, "autocomplete callback");
-	} else if (type->valueint == 4 || (type->valueint == 7 && it->type == 3)) {
+	} else if (type->valueint == DISCORD_CALLBACK_MESSAGE ||
+	           (type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE &&
+	            it->type == DISCORD_INTERACTION_COMPONENT)) {
 		if (check_message(data, "interaction callback") == 0) {
 			expectations(it, data);
 			parts_seen(it, data);
 		}
-	} else if (type->valueint != 5 && !(type->valueint == 6 && it->type == 3)) {
+	} else if (type->valueint != DISCORD_CALLBACK_DEFERRED_MESSAGE &&
+	           !(type->valueint == DISCORD_CALLBACK_DEFERRED_UPDATE &&
+	             it->type == DISCORD_INTERACTION_COMPONENT)) {
 		fake_violation("interaction %" PRIu64 " answered with type %d", id, type->valueint);
 	}
 	cJSON_Delete(j);

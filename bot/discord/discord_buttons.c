@@ -1,0 +1,89 @@
+/* discord_buttons: button custom_ids and the store of long lines; see
+ * discord_buttons.h. */
+#include "bot/discord/discord_buttons.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord/discord_proto.h"
+#include "rules/base/mem.h"
+
+/* The store is a ring: line n (counted from 1) lives in slot n % cap until
+ * line n + cap takes its place. */
+struct discord_buttons {
+	size_t cap;
+	uint64_t next;
+	struct {
+		uint64_t id;
+		char *action;
+	} * slot;
+};
+
+struct discord_buttons *
+discord_buttons_new(size_t cap)
+{
+	struct discord_buttons *bs = xcalloc(1, sizeof(*bs));
+
+	bs->cap = cap > 0 ? cap : 1;
+	bs->slot = xcalloc(bs->cap, sizeof(*bs->slot));
+	return bs;
+}
+
+void
+discord_buttons_free(struct discord_buttons *bs)
+{
+	if (bs == NULL)
+		return;
+	for (size_t i = 0; i < bs->cap; i++)
+		free(bs->slot[i].action);
+	free(bs->slot);
+	free(bs);
+}
+
+/* Stores a long line; returns its number. */
+static uint64_t
+put(struct discord_buttons *bs, const char *action)
+{
+	uint64_t id = ++bs->next;
+	size_t i = (size_t)(id % bs->cap);
+
+	free(bs->slot[i].action);
+	bs->slot[i].id = id;
+	bs->slot[i].action = xstrdup(action);
+	return id;
+}
+
+int
+discord_buttons_id(struct discord_buttons *bs, const char *line, char *id, size_t len)
+{
+	int r;
+
+	if (strlen(line) + 2 <= DISCORD_CUSTOM_ID_MAX)
+		r = snprintf(id, len, "a:%s", line);
+	else if (bs != NULL)
+		r = snprintf(id, len, "b:%" PRIx64, put(bs, line));
+	else
+		return -1;
+	return r >= 0 && (size_t)r < len ? 0 : -1;
+}
+
+const char *
+discord_buttons_action(const struct discord_buttons *bs, const char *custom_id)
+{
+	char *end;
+	uint64_t id;
+
+	if (strncmp(custom_id, "a:", 2) == 0 && custom_id[2] != '\0')
+		return custom_id + 2;
+	if (bs == NULL || strncmp(custom_id, "b:", 2) != 0 || custom_id[2] == '\0')
+		return NULL;
+	id = strtoull(custom_id + 2, &end, 16);
+	if (*end != '\0' || id == 0)
+		return NULL;
+	if (bs->slot[id % bs->cap].id != id)
+		return NULL;
+	return bs->slot[id % bs->cap].action;
+}
