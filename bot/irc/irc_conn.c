@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/backoff.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
 
@@ -698,19 +699,17 @@ irc_conn_pop(struct irc_conn *c, int64_t now, char *out, size_t size)
 int64_t
 irc_conn_backoff(struct irc_conn *c, uint64_t rnd)
 {
-	int64_t step = c->t.backoff_min;
+	struct backoff b = {c->t.backoff_min, c->t.backoff_max};
+	int attempt;
 
 	if (c->stable) {
 		c->attempts = 0;
 		c->stable = false;
 	}
-	for (int i = 0; i < c->attempts && step < c->t.backoff_max; i++)
-		step *= 2;
-	if (step > c->t.backoff_max)
-		step = c->t.backoff_max;
+	attempt = c->attempts;
 	if (c->attempts < 30)
 		c->attempts++;
-	return step / 2 + (int64_t)(rnd % (uint64_t)(step / 2 + 1));
+	return backoff_delay(&b, attempt, rnd);
 }
 
 /* --- for the bot --- */
