@@ -16,8 +16,8 @@
 void
 irc_timing_defaults(struct irc_timing *t)
 {
-	t->ping_idle = 60000;
-	t->ping_timeout = 30000;
+	t->ping_idle = CONFIG_IRC_PING_INTERVAL * 1000;
+	t->ping_timeout = CONFIG_IRC_PING_TIMEOUT * 1000;
 	t->register_max = 60000;
 	t->rejoin = 5000;
 	t->rejoin_max = 600000;
@@ -46,8 +46,9 @@ irc_conn_new(const struct config_irc *cfg, const struct irc_timing *t,
 		irc_timing_defaults(&c->t);
 	c->h = *h;
 	c->ctx = ctx;
-	c->flood = irc_flood_new(cfg->flood_burst > 0 ? cfg->flood_burst : 4,
-	                         cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : 2000);
+	c->flood = irc_flood_new(cfg->flood_burst > 0 ? cfg->flood_burst : CONFIG_IRC_FLOOD_BURST,
+	                         cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms
+	                                                     : CONFIG_IRC_FLOOD_INTERVAL_MS);
 	c->track = irc_track_new();
 	for (size_t i = 0; i < cfg->nchannels && i < CONFIG_CHANNELS_MAX; i++) {
 		c->chans[c->nchans].name = cfg->channels[i];
@@ -306,8 +307,9 @@ irc_conn_reconfigure(struct irc_conn *c, const struct config_irc *cfg, const str
 	c->cfg = cfg;
 	if (t != NULL)
 		c->t = *t;
-	irc_flood_set_rate(c->flood, cfg->flood_burst > 0 ? cfg->flood_burst : 4,
-	                   cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : 2000);
+	irc_flood_set_rate(
+	    c->flood, cfg->flood_burst > 0 ? cfg->flood_burst : CONFIG_IRC_FLOOD_BURST,
+	    cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : CONFIG_IRC_FLOOD_INTERVAL_MS);
 	set_channels(c, cfg->channels, cfg->channel_keys, cfg->nchannels);
 }
 
