@@ -844,12 +844,6 @@ irc_conn_nick(const struct irc_conn *c)
 	return c->nick;
 }
 
-const char *
-irc_conn_network(const struct irc_conn *c)
-{
-	return irc_conn__net(c);
-}
-
 bool
 irc_conn_has_cap(const struct irc_conn *c, const char *cap)
 {

@@ -160,7 +160,6 @@ bool irc_conn_ready(const struct irc_conn *c);
 /* Lines waiting to be written. */
 size_t irc_conn_pending(const struct irc_conn *c);
 const char *irc_conn_nick(const struct irc_conn *c);
-const char *irc_conn_network(const struct irc_conn *c);
 bool irc_conn_has_cap(const struct irc_conn *c, const char *cap);
 /* Whether target names a channel (by the server's CHANTYPES). */
 bool irc_conn_is_channel(const struct irc_conn *c, const char *target);

@@ -27,7 +27,6 @@ struct chan {
 
 struct irc_track {
 	enum irc_casemap cm;
-	char casemapping[32];
 	char prefix_modes[RANKS_MAX + 1]; /* "ov" */
 	char prefix_chars[RANKS_MAX + 1]; /* "@+" */
 	char chanmodes[4][64];            /* list, always, when set, never */
@@ -39,7 +38,6 @@ static void
 defaults(struct irc_track *t)
 {
 	t->cm = IRC_CM_RFC1459;
-	snprintf(t->casemapping, sizeof(t->casemapping), "rfc1459");
 	snprintf(t->prefix_modes, sizeof(t->prefix_modes), "ov");
 	snprintf(t->prefix_chars, sizeof(t->prefix_chars), "@+");
 	snprintf(t->chanmodes[0], sizeof(t->chanmodes[0]), "beI");
@@ -96,7 +94,6 @@ irc_track_free(struct irc_track *t)
 static void
 set_casemapping(struct irc_track *t, const char *v)
 {
-	snprintf(t->casemapping, sizeof(t->casemapping), "%s", v);
 	t->cm = irc_fold_casemap(v);
 }
 
@@ -164,12 +161,6 @@ irc_track_isupport(struct irc_track *t, const struct irc_msg *m)
 	}
 }
 
-const char *
-irc_track_casemapping(const struct irc_track *t)
-{
-	return t->casemapping;
-}
-
 int
 irc_track_casefold(const struct irc_track *t, const char *in, char *out, size_t size)
 {
@@ -223,12 +214,6 @@ irc_track_left(struct irc_track *t, const char *chan)
 
 	if (ch != NULL)
 		chan_free(t, ch);
-}
-
-bool
-irc_track_in(const struct irc_track *t, const char *chan)
-{
-	return find_chan(t, chan) != NULL;
 }
 
 static struct member *
@@ -393,12 +378,4 @@ irc_track_is_op(const struct irc_track *t, const char *chan, const char *nick)
 	/* 'o' and every rank above it; a server without 'o' counts its top rank. */
 	top = o != NULL ? (size_t)(o - t->prefix_modes) + 1 : 1;
 	return (m->ranks & ((1u << top) - 1)) != 0;
-}
-
-size_t
-irc_track_count(const struct irc_track *t, const char *chan)
-{
-	const struct chan *ch = find_chan(t, chan);
-
-	return ch != NULL ? HASH_COUNT(ch->members) : 0;
 }

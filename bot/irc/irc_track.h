@@ -28,8 +28,6 @@ void irc_track_reset(struct irc_track *t);
 
 /* Reads the tokens of a 005 line. */
 void irc_track_isupport(struct irc_track *t, const struct irc_msg *m);
-/* The server's CASEMAPPING name ("rfc1459" until told). */
-const char *irc_track_casemapping(const struct irc_track *t);
 /* Folds case into out (at most size - 1 bytes, NUL-terminated, cut on a
  * character). Returns 0, or -1 when the fold did not fit whole. */
 int irc_track_casefold(const struct irc_track *t, const char *in, char *out, size_t size);
@@ -39,7 +37,6 @@ bool irc_track_is_channel(const struct irc_track *t, const char *s);
 /* Membership. Channels come into being when the bot joins them. */
 void irc_track_joined(struct irc_track *t, const char *chan); /* the bot joined: empty list */
 void irc_track_left(struct irc_track *t, const char *chan);   /* the bot left: forgotten */
-bool irc_track_in(const struct irc_track *t, const char *chan);
 void irc_track_join(struct irc_track *t, const char *chan, const char *nick);
 void irc_track_part(struct irc_track *t, const char *chan, const char *nick);
 void irc_track_quit(struct irc_track *t, const char *nick);
@@ -50,7 +47,5 @@ void irc_track_names(struct irc_track *t, const char *chan, const char *names);
 void irc_track_mode(struct irc_track *t, const struct irc_msg *m);
 
 bool irc_track_is_op(const struct irc_track *t, const char *chan, const char *nick);
-/* Members known in chan (0 when not in it). */
-size_t irc_track_count(const struct irc_track *t, const char *chan);
 
 #endif
