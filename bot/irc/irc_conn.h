@@ -55,6 +55,7 @@ struct irc_timing {
 	int backoff_min;  /* first reconnect delay (1 s, with jitter) */
 	int backoff_max;  /* the longest reconnect delay (5 min) */
 	int stable;       /* registered this long: the backoff starts over (60 s) */
+	int connect;      /* for one address's TCP connection (20 s; bot/irc_net) */
 };
 
 void irc_timing_defaults(struct irc_timing *t);

@@ -18,7 +18,6 @@
 
 #define WRITE_MAX    4096  /* plaintext bytes taken for one write */
 #define READ_MAX     16384 /* bytes of one read */
-#define CONNECT_MS   20000 /* for one address's TCP connection */
 #define HANDSHAKE_MS 30000 /* for the TLS handshake */
 
 enum net_state {
@@ -66,6 +65,7 @@ struct irc_net {
 	bool flush_wanted;             /* a wake came while busy */
 	struct irc_tls *tls;           /* with TLS, from the TCP connection on */
 	bool linked;                   /* the session runs (TLS, if any, is up) */
+	int connect_ms;                /* the timing's connect */
 	int64_t connect_by;            /* NS_CONNECTING */
 	int64_t handshake_by;
 	uv_timer_t timer;
@@ -494,7 +494,7 @@ connect_next(struct irc_net *n)
 		         cfg->tls ? (cfg->tls_verify ? " with TLS" : " with unverified TLS") : "");
 		n->st = NS_CONNECTING;
 		if (connect_to(n, a, ip) == 0) {
-			n->connect_by = now_ms(n) + CONNECT_MS;
+			n->connect_by = now_ms(n) + n->connect_ms;
 			arm(n);
 			return; /* on_connected goes on from here */
 		}
@@ -607,8 +607,9 @@ on_timer(uv_timer_t *t)
 		break;
 	case NS_CONNECTING:
 		if (now >= n->connect_by) {
-			log_warnx("irc %s: cannot connect to %s port %d: no answer within %d s",
-			          n->cfg->network, n->cfg->host, n->cfg->port, CONNECT_MS / 1000);
+			log_warnx("irc %s: cannot connect to %s port %d: no answer within %.1f s",
+			          n->cfg->network, n->cfg->host, n->cfg->port,
+			          (double)n->connect_ms / 1000.0);
 			detach_link(n);
 			connect_next(n);
 			return;
@@ -680,10 +681,16 @@ irc_net_new(uv_loop_t *loop, struct dispatch *d, const struct config_irc *cfg,
             const struct irc_timing *t)
 {
 	struct irc_net *n = xcalloc(1, sizeof(*n));
+	struct irc_timing defaults;
 
+	if (t == NULL) {
+		irc_timing_defaults(&defaults);
+		t = &defaults;
+	}
 	n->loop = loop;
 	n->cfg = cfg;
 	n->conn = irc_conn_new(cfg, t, &hooks, n);
+	n->connect_ms = t->connect;
 	n->bot = irc_bot_new(d, cfg, n->conn);
 	irc_bot_set_reload(n->bot, owner_reload, n);
 	uv_timer_init(n->loop, &n->timer);
@@ -782,5 +789,7 @@ irc_net_reconfigure(struct irc_net *n, const struct config_irc *cfg, const struc
 	n->cfg = cfg;
 	irc_bot_set_config(n->bot, cfg);
 	irc_conn_reconfigure(n->conn, cfg, t);
+	if (t != NULL)
+		n->connect_ms = t->connect;
 	on_wake(n); /* the PARTs and JOINs wait in the queue */
 }

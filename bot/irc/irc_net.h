@@ -3,10 +3,10 @@
  *
  * Everything runs on the app's libuv loop. The host name is resolved with
  * uv_getaddrinfo (never blocking the loop); each address (IPv6 or IPv4) is
- * tried in turn with a libuv TCP handle, for at most 20 s each. With TLS,
- * bot/irc_tls runs the session over the TCP bytes (certificate
- * verification unless tls_verify is off; the host name is sent for SNI and
- * checked against the certificate). Bytes are cut into lines for the
+ * tried in turn with a libuv TCP handle, for at most the timing's connect
+ * (20 s) each. With TLS, bot/irc_tls runs the session over the TCP bytes
+ * (certificate verification unless tls_verify is off; the host name is
+ * sent for SNI and checked against the certificate). Bytes are cut into lines for the
  * session (irc_conn), whose queued lines are written one write at a time
  * as the flood bucket allows. One uv timer per network runs the session's
  * timers, the connect and handshake timeouts and the reconnect backoff
@@ -30,7 +30,7 @@
 
 struct irc_net;
 
-/* A network, not yet connecting. */
+/* A network, not yet connecting; t NULL means irc_timing_defaults(). */
 struct irc_net *irc_net_new(uv_loop_t *loop, struct dispatch *d, const struct config_irc *cfg,
                             const struct irc_timing *t);
 /* Starts resolving and connecting. */

@@ -1,7 +1,8 @@
 /*
  * Unit tests for bot/irc_net on a real libuv loop: completions (drained,
- * done) run from the loop, never before the call returns, and the link
- * connects over IPv4 and IPv6 to a listener of the test's own (port 0).
+ * done) run from the loop, never before the call returns, the link
+ * connects over IPv4 and IPv6 to a listener of the test's own (port 0),
+ * and a connection that gets no answer is given up at the connect timeout.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,8 +10,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "bot/irc/irc_net.h"
 #include "commands/state.h"
@@ -47,7 +53,10 @@ teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	uv_run(&f->loop, UV_RUN_DEFAULT);
+	/* Closing handles only (a test that failed may leave a network
+	 * behind: then this fails instead of running it for ever). */
+	for (int i = 0; i < 10; i++)
+		uv_run(&f->loop, UV_RUN_NOWAIT);
 	assert_int_equal(uv_loop_close(&f->loop), 0);
 	config_irc_clear(&f->cfg);
 	state_free(f->d.state);
@@ -212,6 +221,77 @@ test_connects_over_ipv6(void **state)
 	connect_over(*state, "::1", AF_INET6);
 }
 
+/* Runs the loop with stderr going to a file until the log holds want (or
+ * 1000 turns); returns whether it did. */
+static bool
+run_until_logged(uv_loop_t *loop, const char *want)
+{
+	static char out[16384];
+	FILE *f = tmpfile();
+	int saved = dup(2);
+	bool found = false;
+	size_t n;
+
+	assert_non_null(f);
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	for (int i = 0; i < 1000 && !found; i++) {
+		uv_run(loop, UV_RUN_ONCE);
+		fflush(stderr);
+		rewind(f);
+		n = fread(out, 1, sizeof(out) - 1, f);
+		out[n] = '\0';
+		found = strstr(out, want) != NULL;
+		fseek(f, 0, SEEK_END);
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(f);
+	if (!found)
+		fprintf(stderr, "the log:\n%s", out);
+	return found;
+}
+
+/*
+ * A listener whose accept queue is full (backlog 0, never accepted, filled
+ * by the test's own connections) drops the next SYN: the bot's connect gets
+ * no answer, and is given up once the connect timeout has passed.
+ */
+static void
+test_connect_timeout(void **state)
+{
+	struct fixture *f = *state;
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), fill[4], done = 0;
+	bool timed_out;
+	struct irc_net *n;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(lfd, 0), 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&a, &alen), 0);
+	for (int i = 0; i < 4; i++) {
+		fill[i] = socket(AF_INET, SOCK_STREAM, 0);
+		fcntl(fill[i], F_SETFL, O_NONBLOCK);
+		connect(fill[i], (struct sockaddr *)&a, sizeof(a));
+	}
+	f->cfg.port = ntohs(a.sin_port);
+	f->t.connect = 300;
+	n = irc_net_new(&f->loop, &f->d, &f->cfg, &f->t);
+	irc_net_start(n);
+	timed_out = run_until_logged(&f->loop, "no answer within 0.3 s");
+	irc_net_stop(n, "bye", count, &done);
+	run_until(&f->loop, &done, 1);
+	for (int i = 0; i < 4; i++)
+		close(fill[i]);
+	close(lfd);
+	assert_true(timed_out);
+}
+
 int
 main(void)
 {
@@ -220,6 +300,7 @@ main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_connects_over_ipv4, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_connects_over_ipv6, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_connect_timeout, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
