@@ -78,7 +78,8 @@ struct app_service;
 /*
  * What a service gives the app. Every member but name may be NULL. drain
  * and stop are asynchronous: the service calls app_service_done(s) once,
- * when the step is over (it may do so before returning). reload runs on
+ * when the step is over (it may do so before returning: the app goes on
+ * from the loop all the same, never inside that call). reload runs on
  * SIGHUP with a valid new configuration and must not fail: what it cannot
  * apply live it logs ("restart delver to apply ...").
  */
@@ -106,7 +107,8 @@ struct app_service_ops {
  * ops must outlive the app; ctx is the service's own. */
 struct app_service *app_add_service(struct app *a, const struct app_service_ops *ops, void *ctx);
 /* Ends the service's current drain or stop step; a late or second call
- * (after the step timed out) is ignored. */
+ * (after the step timed out) is ignored. The next step runs from the loop,
+ * never before this returns. */
 void app_service_done(struct app_service *s);
 
 /* Starts the stop sequence (once; later calls do nothing). status is the

@@ -644,16 +644,16 @@ config_irc_init(struct config_irc *irc, const char *network)
 	irc->tls_verify = true;
 	irc->realname = xstrdup("delver dice bot");
 	irc->prefix = xstrdup("!");
-	irc->flood_burst = 4;
-	irc->flood_interval_ms = 2000;
-	irc->max_lines = 6;
+	irc->flood_burst = CONFIG_IRC_FLOOD_BURST;
+	irc->flood_interval_ms = CONFIG_IRC_FLOOD_INTERVAL_MS;
+	irc->max_lines = CONFIG_IRC_MAX_LINES;
 	irc->formatting = true;
-	irc->user_burst = 5;
-	irc->user_interval_ms = 2000;
-	irc->channel_burst = 20;
-	irc->channel_interval_ms = 1000;
-	irc->ping_interval = 60;
-	irc->ping_timeout = 30;
+	irc->user_burst = CONFIG_IRC_USER_BURST;
+	irc->user_interval_ms = CONFIG_IRC_USER_INTERVAL_MS;
+	irc->channel_burst = CONFIG_IRC_CHANNEL_BURST;
+	irc->channel_interval_ms = CONFIG_IRC_CHANNEL_INTERVAL_MS;
+	irc->ping_interval = CONFIG_IRC_PING_INTERVAL;
+	irc->ping_timeout = CONFIG_IRC_PING_TIMEOUT;
 }
 
 struct config *

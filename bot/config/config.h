@@ -63,6 +63,20 @@ struct config_discord {
 	int stats_interval;             /* seconds between stats lines, default 300; 0: none */
 };
 
+/*
+ * The defaults of an [irc.<network>] section: the one table that
+ * config_irc_init() and the IRC code's fallbacks (bot/irc) both read.
+ */
+#define CONFIG_IRC_FLOOD_BURST         4    /* lines */
+#define CONFIG_IRC_FLOOD_INTERVAL_MS   2000 /* then one line every this many ms */
+#define CONFIG_IRC_MAX_LINES           6    /* reply lines before summarising */
+#define CONFIG_IRC_USER_BURST          5    /* commands */
+#define CONFIG_IRC_USER_INTERVAL_MS    2000
+#define CONFIG_IRC_CHANNEL_BURST       20 /* commands */
+#define CONFIG_IRC_CHANNEL_INTERVAL_MS 1000
+#define CONFIG_IRC_PING_INTERVAL       60 /* seconds of silence before a PING */
+#define CONFIG_IRC_PING_TIMEOUT        30 /* then seconds before the link is recycled */
+
 struct config_irc {
 	char *network; /* from the section name [irc.<network>] */
 	char *host;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/backoff.h"
 #include "bot/discord/discord_budget.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_proto.h"
@@ -603,17 +604,14 @@ heartbeat_stuck(const struct gw *g, int64_t now)
 static int64_t
 backoff(struct gw *g)
 {
-	int64_t ms;
+	static const struct backoff reconnect = {1000, BACKOFF_MAX};
 
 	if (g->reached_ready) {
 		g->attempt = 0;
 		return jitter(g, 1000);
 	}
 	g->attempt++;
-	ms = g->attempt >= 7 ? BACKOFF_MAX : (int64_t)1000 << (g->attempt - 1);
-	if (ms > BACKOFF_MAX)
-		ms = BACKOFF_MAX;
-	return ms / 2 + jitter(g, ms / 2 + 1);
+	return backoff_delay(&reconnect, g->attempt - 1, rng_next(g->rng));
 }
 
 void

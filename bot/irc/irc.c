@@ -319,7 +319,7 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
 {
 	struct render_irc_opts ro = {
 	    .budget = irc_conn_budget(b->conn, target),
-	    .max_lines = b->cfg->max_lines > 0 ? b->cfg->max_lines : 6,
+	    .max_lines = b->cfg->max_lines > 0 ? b->cfg->max_lines : CONFIG_IRC_MAX_LINES,
 	    .prefix = prefix(b),
 	};
 	size_t first = keep->n;

@@ -1,22 +1,22 @@
 /* irc_conn: the IRC session state machine; see irc_conn.h. */
 #include "bot/irc/irc_conn.h"
 #include "bot/irc/irc_conn_int.h"
+#include "bot/irc/irc_join.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/backoff.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
-
-#define JOIN_LISTS_MAX 400 /* bytes of channels and keys in one JOIN line */
 
 void
 irc_timing_defaults(struct irc_timing *t)
 {
-	t->ping_idle = 60000;
-	t->ping_timeout = 30000;
+	t->ping_idle = CONFIG_IRC_PING_INTERVAL * 1000;
+	t->ping_timeout = CONFIG_IRC_PING_TIMEOUT * 1000;
 	t->register_max = 60000;
 	t->rejoin = 5000;
 	t->rejoin_max = 600000;
@@ -24,6 +24,7 @@ irc_timing_defaults(struct irc_timing *t)
 	t->backoff_min = 1000;
 	t->backoff_max = 300000;
 	t->stable = 60000;
+	t->connect = 20000;
 }
 
 const char *
@@ -45,8 +46,9 @@ irc_conn_new(const struct config_irc *cfg, const struct irc_timing *t,
 		irc_timing_defaults(&c->t);
 	c->h = *h;
 	c->ctx = ctx;
-	c->flood = irc_flood_new(cfg->flood_burst > 0 ? cfg->flood_burst : 4,
-	                         cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : 2000);
+	c->flood = irc_flood_new(cfg->flood_burst > 0 ? cfg->flood_burst : CONFIG_IRC_FLOOD_BURST,
+	                         cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms
+	                                                     : CONFIG_IRC_FLOOD_INTERVAL_MS);
 	c->track = irc_track_new();
 	for (size_t i = 0; i < cfg->nchannels && i < CONFIG_CHANNELS_MAX; i++) {
 		c->chans[c->nchans].name = cfg->channels[i];
@@ -126,8 +128,8 @@ is_me(const struct irc_conn *c, const char *nick)
 	return nick != NULL && same_nick(c, nick, c->nick);
 }
 
-static struct chanrec *
-find_chanrec(struct irc_conn *c, const char *name)
+struct chanrec *
+irc_conn__chan(struct irc_conn *c, const char *name)
 {
 	char want[IRC_CHAN_MAX], have[IRC_CHAN_MAX];
 
@@ -175,139 +177,16 @@ irc_conn_link_down(struct irc_conn *c, int64_t now)
 	}
 }
 
-/* A JOIN list item: no comma, no space, never empty. */
-static bool
-list_item_ok(const char *s)
-{
-	return irc_middle_ok(s) && strchr(s, ',') == NULL;
-}
-
-/* Whether ch is to be joined now. */
-static bool
-joinable(const struct chanrec *ch)
-{
-	return !ch->joined && !ch->dead && !ch->badkey && list_item_ok(ch->name) &&
-	       (ch->key == NULL || list_item_ok(ch->key));
-}
-
-static void
-send_join(struct irc_conn *c, const struct chanrec *ch)
-{
-	if (ch->key != NULL)
-		SEND(c, false, "JOIN", ch->name, ch->key);
-	else
-		SEND(c, false, "JOIN", ch->name);
-}
-
-static void
-send_joins(struct irc_conn *c, char *names, char *keys)
-{
-	if (names[0] == '\0')
-		return;
-	if (keys[0] != '\0')
-		SEND(c, false, "JOIN", names, keys);
-	else
-		SEND(c, false, "JOIN", names);
-	names[0] = keys[0] = '\0';
-}
-
-static void
-list_add(char *list, const char *item)
-{
-	size_t len = strlen(list), n = strlen(item);
-
-	if (len > 0)
-		list[len++] = ',';
-	memcpy(list + len, item, n + 1);
-}
-
-/* Joins every channel not joined in as few lines as fit: keyed channels
- * first, their keys in the same order ("JOIN #k1,#k2,#open k1,k2"). */
-static void
-join_all(struct irc_conn *c)
-{
-	char names[JOIN_LISTS_MAX + 2] = "", keys[JOIN_LISTS_MAX + 2] = "";
-
-	for (int keyed = 1; keyed >= 0; keyed--) {
-		for (size_t i = 0; i < c->nchans; i++) {
-			const struct chanrec *ch = &c->chans[i];
-			size_t more;
-
-			if (!joinable(ch) || (ch->key != NULL) != (keyed == 1))
-				continue;
-			more = strlen(ch->name) + 1 + (ch->key != NULL ? strlen(ch->key) + 1 : 0);
-			if (strlen(names) + strlen(keys) + more > JOIN_LISTS_MAX)
-				send_joins(c, names, keys);
-			list_add(names, ch->name);
-			if (ch->key != NULL)
-				list_add(keys, ch->key);
-		}
-	}
-	send_joins(c, names, keys);
-}
-
-static bool
-same_key(const char *a, const char *b)
-{
-	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
-}
-
-/* Makes names (with keys) the channels to keep joined; see
- * irc_conn_reconfigure. */
-static void
-set_channels(struct irc_conn *c, char *const *names, char *const *keys, size_t n)
-{
-	struct chanrec next[CONFIG_CHANNELS_MAX];
-	bool fresh[CONFIG_CHANNELS_MAX], rekeyed[CONFIG_CHANNELS_MAX];
-	size_t nn = 0;
-
-	if (n > CONFIG_CHANNELS_MAX)
-		n = CONFIG_CHANNELS_MAX;
-	for (size_t i = 0; i < n; i++) {
-		struct chanrec *old = find_chanrec(c, names[i]);
-
-		fresh[nn] = old == NULL;
-		rekeyed[nn] = old != NULL && !same_key(old->key, keys[i]);
-		if (old != NULL)
-			next[nn] = *old;
-		else
-			memset(&next[nn], 0, sizeof(next[nn]));
-		if (rekeyed[nn])
-			next[nn].badkey = false;
-		next[nn].key = keys[i];
-		next[nn++].name = names[i];
-	}
-	for (size_t i = 0; i < c->nchans; i++) {
-		char have[IRC_CHAN_MAX], want[IRC_CHAN_MAX];
-		bool kept = false;
-
-		irc_track_casefold(c->track, c->chans[i].name, have, sizeof(have));
-		for (size_t k = 0; k < n && !kept; k++) {
-			irc_track_casefold(c->track, names[k], want, sizeof(want));
-			kept = strcmp(have, want) == 0;
-		}
-		if (!kept && c->chans[i].joined && c->st == ST_READY)
-			SEND(c, false, "PART", c->chans[i].name);
-	}
-	memcpy(c->chans, next, nn * sizeof(next[0]));
-	c->nchans = nn;
-	for (size_t i = 0; i < nn && c->st == ST_READY; i++) {
-		if ((fresh[i] || rekeyed[i]) && joinable(&c->chans[i])) {
-			c->chans[i].rejoin_at = 0;
-			send_join(c, &c->chans[i]);
-		}
-	}
-}
-
 void
 irc_conn_reconfigure(struct irc_conn *c, const struct config_irc *cfg, const struct irc_timing *t)
 {
 	c->cfg = cfg;
 	if (t != NULL)
 		c->t = *t;
-	irc_flood_set_rate(c->flood, cfg->flood_burst > 0 ? cfg->flood_burst : 4,
-	                   cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : 2000);
-	set_channels(c, cfg->channels, cfg->channel_keys, cfg->nchannels);
+	irc_flood_set_rate(
+	    c->flood, cfg->flood_burst > 0 ? cfg->flood_burst : CONFIG_IRC_FLOOD_BURST,
+	    cfg->flood_interval_ms >= 0 ? cfg->flood_interval_ms : CONFIG_IRC_FLOOD_INTERVAL_MS);
+	irc_join_set(c, cfg->channels, cfg->channel_keys, cfg->nchannels);
 }
 
 /* With a NickServ password: IDENTIFY as the configured nick and, when
@@ -346,7 +225,7 @@ on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 	if (!same_nick(c, c->nick, c->cfg->nick))
 		c->nick_retry_at = now + c->t.nick_retry;
 	nickserv(c);
-	join_all(c);
+	irc_join_all(c);
 }
 
 /* --- channels --- */
@@ -383,7 +262,7 @@ on_join(struct irc_conn *c, const struct irc_msg *m)
 	}
 	learn_self(c, m);
 	irc_track_joined(c->track, chan);
-	ch = find_chanrec(c, chan);
+	ch = irc_conn__chan(c, chan);
 	if (ch != NULL) {
 		ch->joined = true;
 		ch->rejoin_at = 0;
@@ -394,7 +273,7 @@ on_join(struct irc_conn *c, const struct irc_msg *m)
 static void
 lost_channel(struct irc_conn *c, const char *chan, int64_t now)
 {
-	struct chanrec *ch = find_chanrec(c, chan);
+	struct chanrec *ch = irc_conn__chan(c, chan);
 
 	irc_track_left(c->track, chan);
 	if (ch == NULL)
@@ -446,7 +325,7 @@ on_nick(struct irc_conn *c, const struct irc_msg *m)
 static void
 on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t now)
 {
-	struct chanrec *ch = find_chanrec(c, irc_msg_param(m, 1));
+	struct chanrec *ch = irc_conn__chan(c, irc_msg_param(m, 1));
 
 	if (ch == NULL)
 		return;
@@ -489,7 +368,7 @@ on_invite(struct irc_conn *c, const struct irc_msg *m)
 		         irc_conn__net(c), m->nick != NULL ? m->nick : "?", chan);
 		return;
 	}
-	if (!irc_track_is_channel(c->track, chan) || !list_item_ok(chan))
+	if (!irc_track_is_channel(c->track, chan) || !irc_join_item_ok(chan))
 		return;
 	log_info("irc %s: %s invited the bot to %s; joining", irc_conn__net(c),
 	         m->nick != NULL ? m->nick : "?", chan);
@@ -640,8 +519,8 @@ irc_conn_tick(struct irc_conn *c, int64_t now)
 
 		if (ch->rejoin_at != 0 && now >= ch->rejoin_at) {
 			ch->rejoin_at = 0;
-			if (joinable(ch))
-				send_join(c, ch);
+			if (irc_join_wanted(ch))
+				irc_join_one(c, ch);
 		}
 	}
 	if (c->nick_retry_at != 0 && now >= c->nick_retry_at) {
@@ -698,19 +577,17 @@ irc_conn_pop(struct irc_conn *c, int64_t now, char *out, size_t size)
 int64_t
 irc_conn_backoff(struct irc_conn *c, uint64_t rnd)
 {
-	int64_t step = c->t.backoff_min;
+	struct backoff b = {c->t.backoff_min, c->t.backoff_max};
+	int attempt;
 
 	if (c->stable) {
 		c->attempts = 0;
 		c->stable = false;
 	}
-	for (int i = 0; i < c->attempts && step < c->t.backoff_max; i++)
-		step *= 2;
-	if (step > c->t.backoff_max)
-		step = c->t.backoff_max;
+	attempt = c->attempts;
 	if (c->attempts < 30)
 		c->attempts++;
-	return step / 2 + (int64_t)(rnd % (uint64_t)(step / 2 + 1));
+	return backoff_delay(&b, attempt, rnd);
 }
 
 /* --- for the bot --- */
@@ -773,7 +650,7 @@ int
 irc_conn_join(struct irc_conn *c, const char *channel, const char *key)
 {
 	if (c->st != ST_READY || !irc_track_is_channel(c->track, channel) ||
-	    !list_item_ok(channel) || (key != NULL && !list_item_ok(key)))
+	    !irc_join_item_ok(channel) || (key != NULL && !irc_join_item_ok(key)))
 		return -1;
 	if (key != NULL)
 		return SEND(c, false, "JOIN", channel, key);
@@ -783,7 +660,8 @@ irc_conn_join(struct irc_conn *c, const char *channel, const char *key)
 int
 irc_conn_part(struct irc_conn *c, const char *channel)
 {
-	if (c->st != ST_READY || !irc_track_is_channel(c->track, channel) || !list_item_ok(channel))
+	if (c->st != ST_READY || !irc_track_is_channel(c->track, channel) ||
+	    !irc_join_item_ok(channel))
 		return -1;
 	return SEND(c, false, "PART", channel);
 }
@@ -791,7 +669,7 @@ irc_conn_part(struct irc_conn *c, const char *channel)
 bool
 irc_conn_configured(struct irc_conn *c, const char *channel)
 {
-	return find_chanrec(c, channel) != NULL;
+	return irc_conn__chan(c, channel) != NULL;
 }
 
 void

@@ -55,6 +55,7 @@ struct irc_timing {
 	int backoff_min;  /* first reconnect delay (1 s, with jitter) */
 	int backoff_max;  /* the longest reconnect delay (5 min) */
 	int stable;       /* registered this long: the backoff starts over (60 s) */
+	int connect;      /* for one address's TCP connection (20 s; bot/irc_net) */
 };
 
 void irc_timing_defaults(struct irc_timing *t);
@@ -93,10 +94,10 @@ int64_t irc_conn_next(struct irc_conn *c, int64_t now);
 size_t irc_conn_pop(struct irc_conn *c, int64_t now, char *out, size_t size);
 
 /*
- * The delay before the next connection attempt, with jitter from rnd: half
- * of the current step plus up to another half, the step doubling from
- * backoff_min to backoff_max with each failed attempt and starting over
- * once a link stayed registered for `stable`.
+ * The delay before the next connection attempt, with jitter from rnd
+ * (bot/backoff): half of the current step plus up to another half, the
+ * step doubling from backoff_min to backoff_max with each failed attempt
+ * and starting over once a link stayed registered for `stable`.
  */
 int64_t irc_conn_backoff(struct irc_conn *c, uint64_t rnd);
 

@@ -1,7 +1,8 @@
 /*
  * irc_conn_int: the inside of struct irc_conn, shared by bot/irc_conn.c (the
- * session: input, channels, timers) and bot/irc_reg.c (registration: CAP,
- * SASL, nick fallback). Nothing else includes it.
+ * session: input, channels, timers), bot/irc_reg.c (registration: CAP,
+ * SASL, nick fallback) and bot/irc_join.c (the channels kept joined).
+ * Nothing else includes it.
  */
 #ifndef DELVER_IRC_CONN_INT_H
 #define DELVER_IRC_CONN_INT_H
@@ -71,6 +72,8 @@ void irc_conn__recycle(struct irc_conn *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 const char *irc_conn__net(const struct irc_conn *c);
+/* The configured channel named name (by the server's case mapping), or NULL. */
+struct chanrec *irc_conn__chan(struct irc_conn *c, const char *name);
 
 /* Registration (bot/irc_reg.c). */
 void irc_reg_start(struct irc_conn *c);

@@ -1,4 +1,4 @@
-/* irc_net: one IRC network over libwebsockets on the libuv loop; see irc_net.h. */
+/* irc_net: one IRC network over a libuv TCP handle; see irc_net.h. */
 #include "bot/irc/irc_net.h"
 
 #include <arpa/inet.h>
@@ -10,39 +10,47 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include <libwebsockets.h>
-
 #include "bot/irc/irc.h"
 #include "bot/irc/irc_tls.h"
+#include "bot/irc/irc_trace.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
 
-#define PROTOCOL     "delver-irc"
-#define WRITE_MAX    4096  /* bytes handed to one lws_write */
+#define WRITE_MAX    4096  /* plaintext bytes taken for one write */
+#define READ_MAX     16384 /* bytes of one read */
 #define HANDSHAKE_MS 30000 /* for the TLS handshake */
-
-#define REAP_MS     10  /* how often a context being destroyed is checked */
-#define REAP_SECOND 3   /* ticks before the second lws_context_destroy */
-#define REAP_TRIES  400 /* then it is given up on (4 s) */
-
-struct irc_lws {
-	struct lws_context *ctx; /* NULL once libwebsockets finished destroying it */
-	uv_loop_t *loop;
-	uv_timer_t reap;
-	int tries;
-};
 
 enum net_state {
 	NS_IDLE,
 	NS_RESOLVING,  /* uv_getaddrinfo in flight */
-	NS_CONNECTING, /* a raw client is connecting to ai_cur */
+	NS_CONNECTING, /* link is connecting to the address before ai_next */
 	NS_UP,         /* connected: the session runs */
 	NS_WAITING,    /* before the next attempt */
 	NS_STOPPING,   /* irc_net_stop was called */
 };
 
+/*
+ * One TCP connection. It lives until its handle is closed (its close
+ * callback frees it), which may be after the network let go of it: n is
+ * then NULL and nothing it reports reaches the network.
+ */
+struct link {
+	uv_tcp_t tcp;
+	uv_connect_t connect;
+	struct irc_net *n; /* NULL once detached */
+	bool closing;
+	char rbuf[READ_MAX];
+};
+
+/* One uv_write in flight; its bytes follow it. */
+struct wreq {
+	uv_write_t req;
+	struct link *l;
+	size_t len;
+	char data[];
+};
+
 struct irc_net {
-	struct irc_lws *x;
 	uv_loop_t *loop;
 	const struct config_irc *cfg;
 	struct irc_conn *conn;
@@ -51,11 +59,14 @@ struct irc_net {
 	uv_getaddrinfo_t gai;
 	bool gai_busy;
 	struct addrinfo *ai, *ai_next; /* resolved addresses; the next to try */
-	bool connecting_now;           /* inside lws_client_connect_via_info */
-	bool connect_failed;           /* its error arrived synchronously */
-	struct lws *wsi;
-	struct irc_tls *tls; /* with TLS, from the TCP connection on */
-	bool linked;         /* the session runs (TLS, if any, is up) */
+	struct link *link;             /* the connection, while there is one */
+	bool writing;                  /* a write is in flight on link */
+	bool busy;                     /* inside flush or a read: wakes wait */
+	bool flush_wanted;             /* a wake came while busy */
+	struct irc_tls *tls;           /* with TLS, from the TCP connection on */
+	bool linked;                   /* the session runs (TLS, if any, is up) */
+	int connect_ms;                /* the timing's connect */
+	int64_t connect_by;            /* NS_CONNECTING */
 	int64_t handshake_by;
 	uv_timer_t timer;
 	int64_t reconnect_at; /* NS_WAITING */
@@ -64,6 +75,7 @@ struct irc_net {
 	size_t rxlen;
 	bool rx_overflow; /* dropping the rest of an overlong line */
 	bool draining;
+	bool drain_due; /* irc_net_drain was called: the timer checks */
 	void (*drained)(void *);
 	void *drained_ctx;
 	void (*done)(void *);
@@ -79,26 +91,61 @@ now_ms(const struct irc_net *n)
 static void arm(struct irc_net *n);
 static void connect_next(struct irc_net *n);
 static void finish_stop(struct irc_net *n);
+static void flush(struct irc_net *n);
 
-/* --- the libwebsockets side --- */
+/* --- the TCP side --- */
 
-/*
- * Ends the link now. The socket is shut down as well as handed to
- * libwebsockets to close: a raw client still in the TLS handshake (delver's
- * own, bot/irc_tls) was otherwise only closed by libwebsockets' own
- * timeout, 30 s after the handshake timeout had been logged.
- */
+static void link_lost(struct irc_net *n);
+
+/* A link's handle is closed: it is freed, and its network (unless it let
+ * go of it) learns that the link is gone. */
+static void
+link_closed(uv_handle_t *h)
+{
+	struct link *l = h->data;
+	struct irc_net *n = l->n;
+
+	free(l);
+	if (n != NULL) {
+		n->link = NULL;
+		n->writing = false;
+		link_lost(n);
+	}
+}
+
+/* Closes l's handle; pending writes are cancelled, and link_closed runs
+ * from the loop later. */
+static void
+link_close(struct link *l)
+{
+	if (l->closing)
+		return;
+	l->closing = true;
+	uv_close((uv_handle_t *)&l->tcp, link_closed);
+}
+
+/* Lets go of the network's link and closes it: nothing it reports later
+ * reaches the network. */
+static void
+detach_link(struct irc_net *n)
+{
+	struct link *l = n->link;
+
+	if (l == NULL)
+		return;
+	n->link = NULL;
+	n->writing = false;
+	l->n = NULL;
+	link_close(l);
+}
+
+/* Ends the link: the session learns it from the loop (never inside the
+ * irc_conn call that asked for it). */
 static void
 kill_link(struct irc_net *n)
 {
-	lws_sockfd_type fd;
-
-	if (n->wsi == NULL)
-		return;
-	fd = lws_get_socket_fd(n->wsi);
-	if (fd >= 0)
-		shutdown(fd, SHUT_RDWR);
-	lws_set_timeout(n->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+	if (n->link != NULL)
+		link_close(n->link);
 }
 
 static void
@@ -106,7 +153,7 @@ check_drained(struct irc_net *n)
 {
 	void (*fn)(void *) = n->drained;
 
-	if (fn == NULL || (n->st == NS_UP && irc_conn_pending(n->conn) > 0))
+	if (fn == NULL || (n->st == NS_UP && (n->writing || irc_conn_pending(n->conn) > 0)))
 		return;
 	n->drained = NULL;
 	fn(n->drained_ctx);
@@ -128,6 +175,8 @@ schedule_retry(struct irc_net *n)
 	arm(n);
 }
 
+/* The link is closed (by either side, or cut): the session ends and the
+ * network stops or tries again. */
 static void
 link_lost(struct irc_net *n)
 {
@@ -147,94 +196,13 @@ link_lost(struct irc_net *n)
 }
 
 static void
-connect_failed(struct irc_net *n, const char *why)
-{
-	log_warnx("irc %s: cannot connect to %s port %d: %s", n->cfg->network, n->cfg->host,
-	          n->cfg->port, why);
-	n->wsi = NULL;
-	if (n->connecting_now) {
-		n->connect_failed = true; /* connect_next goes on */
-		return;
-	}
-	if (n->st == NS_STOPPING)
-		finish_stop(n);
-	else
-		connect_next(n);
-}
-
-/*
- * Writes s[0..len) to out (size bytes, NUL-terminated) with every control
- * byte and DEL as \xNN and a backslash as \\, so that a line a user sent
- * (ESC sequences, formatting codes) cannot act on a terminal showing the
- * log. A line that does not fit is cut and ends with "...".
- */
-static void
-escape_line(char *out, size_t size, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t o = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (o + 8 >= size) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c < 0x20 || c == 0x7f) {
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hex[c >> 4];
-			out[o++] = hex[c & 15];
-		} else {
-			if (c == '\\')
-				out[o++] = '\\';
-			out[o++] = (char)c;
-		}
-	}
-	out[o] = '\0';
-}
-
-/* Where the command of a received line ends when it is part of SASL
- * (AUTHENTICATE, numerics 900-908, whose text a server may fill with the
- * payload it got), else 0. */
-static size_t
-sasl_command_end(const char *line, size_t len)
-{
-	size_t i = 0, start;
-
-	for (int skip = 0; skip < 2; skip++) /* "@tags " and ":prefix " */
-		if (i < len && line[i] == (skip == 0 ? '@' : ':')) {
-			while (i < len && line[i] != ' ')
-				i++;
-			while (i < len && line[i] == ' ')
-				i++;
-		}
-	start = i;
-	while (i < len && line[i] != ' ')
-		i++;
-	if ((i - start == 12 && strncmp(line + start, "AUTHENTICATE", 12) == 0) ||
-	    (i - start == 3 && line[start] == '9' && line[start + 1] == '0' &&
-	     line[start + 2] >= '0' && line[start + 2] <= '8'))
-		return i;
-	return 0;
-}
-
-static void
 received(struct irc_net *n, int64_t now)
 {
-	size_t len = n->rxlen, cmd;
-	char shown[4 * IRC_RX_MAX + 8];
+	size_t len = n->rxlen;
 
 	if (len > 0 && n->rx[len - 1] == '\r')
 		len--;
-	if (log_get_level() >= LOG_LEVEL_DEBUG) {
-		cmd = sasl_command_end(n->rx, len);
-		escape_line(shown, sizeof(shown), n->rx, cmd > 0 ? cmd : len);
-		log_debug("irc %s: <- %s%s", n->cfg->network, shown,
-		          cmd > 0 ? " (SASL: the rest not shown)" : "");
-	}
+	irc_trace_received(n->cfg->network, n->rx, len);
 	irc_conn_receive(n->conn, n->rx, len, now);
 }
 
@@ -263,79 +231,98 @@ receive(void *ctx, const char *p, size_t len)
 	}
 }
 
-static void
-log_sent(const struct irc_net *n, const char *line, size_t len)
-{
-	const char *keys;
-	char shown[4 * IRC_LINE_MAX + 8];
-
-	if (log_get_level() < LOG_LEVEL_DEBUG)
-		return;
-	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-		len--;
-	/* Passwords, SASL payloads and channel keys never reach the log. */
-	if (strncmp(line, "PASS ", 5) == 0 || (strncmp(line, "AUTHENTICATE ", 13) == 0 &&
-	                                       strcmp(line, "AUTHENTICATE PLAIN\r\n") != 0))
-		len = (size_t)(strchr(line, ' ') - line);
-	if (strncmp(line, "PRIVMSG NickServ :", 18) == 0)
-		len = 17; /* IDENTIFY and REGAIN carry the password */
-	if (strncmp(line, "JOIN ", 5) == 0 && (keys = memchr(line + 5, ' ', len - 5)) != NULL) {
-		escape_line(shown, sizeof(shown), line, (size_t)(keys - line));
-		log_debug("irc %s: -> %s (keys not shown)", n->cfg->network, shown);
-		return;
-	}
-	escape_line(shown, sizeof(shown), line, len);
-	log_debug("irc %s: -> %s", n->cfg->network, shown);
-}
-
 /* Takes the lines that may go now: as they are, or encrypted into the
  * TLS session's output. Returns the plaintext bytes taken. */
 static size_t
-take_lines(struct irc_net *n, unsigned char *buf, size_t room, bool *more)
+take_lines(struct irc_net *n, char *buf, size_t room)
 {
 	char line[IRC_LINE_MAX + 1];
 	size_t len = 0, k;
 	int64_t now = now_ms(n);
 
-	*more = false;
 	if (!n->linked)
 		return 0;
 	while (len + IRC_LINE_MAX <= room) {
 		k = irc_conn_pop(n->conn, now, line, sizeof(line));
 		if (k == 0)
-			return len;
-		log_sent(n, line, k);
+			break;
+		irc_trace_sent(n->cfg->network, line, k);
 		if (n->tls != NULL)
 			irc_tls_send(n->tls, line, k);
 		else
 			memcpy(buf + len, line, k);
 		len += k;
 	}
-	*more = true;
 	return len;
 }
 
-static int
-write_ready(struct irc_net *n, struct lws *wsi)
+static void
+written(uv_write_t *req, int status)
 {
-	unsigned char buf[LWS_PRE + WRITE_MAX];
-	size_t len;
-	bool more;
+	struct wreq *w = req->data;
+	struct irc_net *n = w->l->n;
 
-	len = take_lines(n, buf + LWS_PRE, WRITE_MAX, &more);
-	if (n->tls != NULL) {
-		len = irc_tls_output(n->tls, buf + LWS_PRE, WRITE_MAX);
-		more |= irc_tls_pending(n->tls) > 0;
+	free(w);
+	if (n == NULL || status == UV_ECANCELED)
+		return;
+	n->writing = false;
+	if (status < 0) {
+		log_warnx("irc %s: writing to the server failed: %s", n->cfg->network,
+		          uv_strerror(status));
+		kill_link(n);
+		return;
 	}
-	if (len > 0 && lws_write(wsi, buf + LWS_PRE, len, LWS_WRITE_RAW) < (int)len) {
-		log_warnx("irc %s: writing to the server failed", n->cfg->network);
-		return -1;
-	}
-	if (more)
-		lws_callback_on_writable(wsi); /* more is ready than one write took */
+	flush(n);
 	check_drained(n);
 	arm(n);
-	return 0;
+}
+
+/*
+ * Writes what may go now, one write at a time: the lines the flood
+ * bucket lets out (through TLS, if any) and the TLS session's own output
+ * (its handshake). The next write starts when this one is done, so lines
+ * wait in the session's queue (which the flood bucket orders) rather than
+ * in the socket's.
+ */
+static void
+flush(struct irc_net *n)
+{
+	struct link *l = n->link;
+	struct wreq *w;
+	uv_buf_t b;
+	size_t len;
+	int r;
+
+	if (n->busy) {
+		n->flush_wanted = true;
+		return;
+	}
+	if (l == NULL || l->closing || n->writing || (n->st != NS_UP && n->st != NS_STOPPING))
+		return;
+	n->busy = true;
+	w = xmalloc(sizeof(*w) + WRITE_MAX);
+	len = take_lines(n, w->data, WRITE_MAX);
+	if (n->tls != NULL)
+		len = irc_tls_output(n->tls, w->data, WRITE_MAX);
+	n->busy = false;
+	n->flush_wanted = false;
+	if (len == 0) {
+		free(w);
+		return;
+	}
+	w->l = l;
+	w->len = len;
+	w->req.data = w;
+	b = uv_buf_init(w->data, (unsigned)len);
+	r = uv_write(&w->req, (uv_stream_t *)&l->tcp, &b, 1, written);
+	if (r < 0) {
+		free(w);
+		log_warnx("irc %s: writing to the server failed: %s", n->cfg->network,
+		          uv_strerror(r));
+		kill_link(n);
+		return;
+	}
+	n->writing = true;
 }
 
 /* The link (and TLS, if any) is up: the session starts. */
@@ -346,22 +333,83 @@ link_up(struct irc_net *n)
 	irc_conn_link_up(n->conn, now_ms(n));
 }
 
-static int
-on_connected(struct irc_net *n, struct lws *wsi)
+static void
+rx_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
 {
+	struct link *l = h->data;
+
+	(void)suggested;
+	*buf = uv_buf_init(l->rbuf, sizeof(l->rbuf));
+}
+
+static void
+on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
+{
+	struct link *l = s->data;
+	struct irc_net *n = l->n;
 	char err[256];
 
-	n->wsi = wsi;
-	if (n->st == NS_STOPPING)
-		return -1;
+	(void)buf;
+	if (n == NULL || l->closing || nread == 0)
+		return;
+	if (nread < 0) {
+		if (nread != UV_EOF)
+			log_warnx("irc %s: reading from the server failed: %s", n->cfg->network,
+			          uv_strerror((int)nread));
+		kill_link(n);
+		return;
+	}
+	n->busy = true;
+	if (n->tls == NULL) {
+		receive(n, l->rbuf, (size_t)nread);
+	} else if (irc_tls_input(n->tls, l->rbuf, (size_t)nread, receive, n, err, sizeof(err)) <
+	           0) {
+		n->busy = false;
+		log_warnx("irc %s: %s", n->cfg->network, err);
+		kill_link(n);
+		return;
+	} else if (!n->linked && irc_tls_ready(n->tls)) {
+		link_up(n);
+	}
+	n->busy = false;
+	flush(n);
+	arm(n);
+}
+
+static void
+on_connected(uv_connect_t *req, int status)
+{
+	struct link *l = req->data;
+	struct irc_net *n = l->n;
+	char err[256];
+	int r;
+
+	if (n == NULL)
+		return; /* let go of (a timeout, a stop): it is closing */
+	if (status < 0) {
+		log_warnx("irc %s: cannot connect to %s port %d: %s", n->cfg->network, n->cfg->host,
+		          n->cfg->port, uv_strerror(status));
+		detach_link(n);
+		connect_next(n);
+		return;
+	}
 	n->st = NS_UP;
 	if (n->ai != NULL) {
 		uv_freeaddrinfo(n->ai);
 		n->ai = n->ai_next = NULL;
 	}
+	r = uv_read_start((uv_stream_t *)&l->tcp, rx_alloc, on_read);
+	if (r < 0) {
+		log_warnx("irc %s: cannot read from the server: %s", n->cfg->network,
+		          uv_strerror(r));
+		kill_link(n);
+		return;
+	}
 	if (!n->cfg->tls) {
 		link_up(n);
-		return 0;
+		flush(n);
+		arm(n);
+		return;
 	}
 	{
 		unsigned char pin[IRC_TLS_SHA256_LEN];
@@ -377,199 +425,78 @@ on_connected(struct irc_net *n, struct lws *wsi)
 	}
 	if (n->tls == NULL) {
 		log_warnx("irc %s: %s", n->cfg->network, err);
-		return -1;
+		kill_link(n);
+		return;
 	}
 	n->handshake_by = now_ms(n) + HANDSHAKE_MS;
-	lws_callback_on_writable(wsi); /* the ClientHello */
+	flush(n); /* the ClientHello */
 	arm(n);
-	return 0;
-}
-
-static int
-on_rx(struct irc_net *n, struct lws *wsi, const void *in, size_t len)
-{
-	char err[256];
-
-	if (n->tls == NULL) {
-		receive(n, in, len);
-	} else {
-		if (irc_tls_input(n->tls, in, len, receive, n, err, sizeof(err)) < 0) {
-			log_warnx("irc %s: %s", n->cfg->network, err);
-			return -1;
-		}
-		if (!n->linked && irc_tls_ready(n->tls))
-			link_up(n);
-		if (irc_tls_pending(n->tls) > 0)
-			lws_callback_on_writable(wsi);
-	}
-	arm(n);
-	return 0;
-}
-
-static int
-callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
-{
-	struct irc_net *n = lws_get_opaque_user_data(wsi);
-
-	(void)user;
-	if (n == NULL)
-		return reason == LWS_CALLBACK_RAW_RX ? -1 : 0;
-	switch (reason) {
-	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-		/* One attempt at a time: an error while connecting is that
-		 * attempt's (lws may have cleared n->wsi already). */
-		if (n->st == NS_CONNECTING || n->st == NS_STOPPING)
-			connect_failed(n, in != NULL ? (const char *)in : "connection failed");
-		return 0;
-	case LWS_CALLBACK_RAW_CONNECTED:
-		if (n->st != NS_CONNECTING && n->st != NS_STOPPING)
-			return -1;
-		return on_connected(n, wsi);
-	case LWS_CALLBACK_RAW_RX:
-		return n->wsi == wsi ? on_rx(n, wsi, in, len) : -1;
-	case LWS_CALLBACK_RAW_WRITEABLE:
-		return n->wsi == wsi ? write_ready(n, wsi) : 0;
-	case LWS_CALLBACK_RAW_CLOSE:
-		if (n->wsi == wsi) {
-			n->wsi = NULL;
-			link_lost(n);
-		}
-		return 0;
-	default:
-		return 0;
-	}
-}
-
-static const struct lws_protocols protocols[] = {
-    {PROTOCOL, callback, 0, WRITE_MAX, 0, NULL, 0},
-    {NULL, NULL, 0, 0, 0, NULL, 0},
-};
-
-static void
-lws_log(int level, const char *line)
-{
-	size_t n = strlen(line);
-
-	while (n > 0 && line[n - 1] == '\n')
-		n--;
-	if (level & LLL_ERR)
-		log_warnx("libwebsockets: %.*s", (int)n, line);
-	else
-		log_debug("libwebsockets: %.*s", (int)n, line);
-}
-
-struct irc_lws *
-irc_lws_new(uv_loop_t *loop)
-{
-	struct lws_context_creation_info info;
-	void *loops[1] = {loop};
-	struct irc_lws *x = xcalloc(1, sizeof(*x));
-
-	memset(&info, 0, sizeof(info));
-	info.port = CONTEXT_PORT_NO_LISTEN;
-	info.protocols = protocols;
-	info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
-	info.foreign_loops = loops;
-	info.pcontext = &x->ctx;
-	lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
-	x->loop = loop;
-	x->ctx = lws_create_context(&info);
-	if (x->ctx == NULL) {
-		log_warnx("irc: libwebsockets cannot start on the event loop");
-		free(x);
-		return NULL;
-	}
-	return x;
-}
-
-static void
-reaped(uv_handle_t *h)
-{
-	free(h->data);
-}
-
-/*
- * On a foreign loop libwebsockets 4.1 destroys a context in two calls: the
- * first closes its libuv handles (their close callbacks run on the next
- * loop iterations); a second lws_context_destroy() once they are closed
- * frees the rest and clears info.pcontext. This timer keeps the loop
- * running through both.
- */
-static void
-reap(uv_timer_t *t)
-{
-	struct irc_lws *x = t->data;
-
-	x->tries++;
-	if (x->ctx != NULL && x->tries == REAP_SECOND)
-		lws_context_destroy(x->ctx);
-	if (x->ctx != NULL && x->tries < REAP_TRIES)
-		return;
-	if (x->ctx != NULL)
-		log_warnx("irc: libwebsockets did not finish closing in %d ms",
-		          REAP_MS * REAP_TRIES);
-	uv_timer_stop(t);
-	uv_close((uv_handle_t *)t, reaped);
-}
-
-void
-irc_lws_destroy(struct irc_lws *x)
-{
-	if (x == NULL)
-		return;
-	lws_context_destroy(x->ctx);
-	uv_timer_init(x->loop, &x->reap);
-	x->reap.data = x;
-	uv_timer_start(&x->reap, reap, 0, REAP_MS);
 }
 
 /* --- connecting --- */
 
+/* Starts connecting to a; returns 0, or a libuv error (logged). */
+static int
+connect_to(struct irc_net *n, const struct addrinfo *a, const char *ip)
+{
+	struct link *l = xcalloc(1, sizeof(*l));
+	int r;
+
+	l->n = n;
+	l->tcp.data = l;
+	l->connect.data = l;
+	r = uv_tcp_init(n->loop, &l->tcp);
+	if (r < 0) {
+		free(l);
+	} else {
+		n->link = l;
+		uv_tcp_nodelay(&l->tcp, 1);
+		r = uv_tcp_connect(&l->connect, &l->tcp, a->ai_addr, on_connected);
+		if (r < 0)
+			detach_link(n);
+	}
+	if (r < 0)
+		log_warnx("irc %s: cannot connect to %s (%s) port %d: %s", n->cfg->network,
+		          n->cfg->host, ip, n->cfg->port, uv_strerror(r));
+	return r;
+}
+
+/* Tries the next resolved address; after the last, waits and resolves
+ * again. */
 static void
 connect_next(struct irc_net *n)
 {
 	const struct config_irc *cfg = n->cfg;
 
+	if (n->st == NS_STOPPING) {
+		finish_stop(n);
+		return;
+	}
 	while (n->ai_next != NULL) {
 		struct addrinfo *a = n->ai_next;
-		struct lws_client_connect_info i;
 		char ip[INET6_ADDRSTRLEN] = "";
-		const void *addr =
-		    a->ai_family == AF_INET6
-		        ? (const void *)&((struct sockaddr_in6 *)a->ai_addr)->sin6_addr
-		        : (const void *)&((struct sockaddr_in *)a->ai_addr)->sin_addr;
+		const void *addr;
 
 		n->ai_next = a->ai_next;
+		if (a->ai_family == AF_INET6) {
+			((struct sockaddr_in6 *)a->ai_addr)->sin6_port = htons((uint16_t)cfg->port);
+			addr = &((struct sockaddr_in6 *)a->ai_addr)->sin6_addr;
+		} else if (a->ai_family == AF_INET) {
+			((struct sockaddr_in *)a->ai_addr)->sin_port = htons((uint16_t)cfg->port);
+			addr = &((struct sockaddr_in *)a->ai_addr)->sin_addr;
+		} else {
+			continue;
+		}
 		if (inet_ntop(a->ai_family, addr, ip, sizeof(ip)) == NULL)
 			continue;
-		memset(&i, 0, sizeof(i));
-		i.context = n->x->ctx;
-		i.address = ip;
-		i.port = cfg->port;
-		i.host = cfg->host; /* SNI and the certificate check */
-		i.origin = cfg->host;
-		i.method = "RAW";
-		i.protocol = PROTOCOL;
-		i.local_protocol_name = PROTOCOL;
-		i.opaque_user_data = n;
-		/* No LCCSCF_USE_SSL: TLS runs in irc_tls over the raw link
-		 * (libwebsockets 4.1.6 would start it before connecting). */
 		log_info("irc %s: connecting to %s (%s) port %d%s", cfg->network, cfg->host, ip,
 		         cfg->port,
 		         cfg->tls ? (cfg->tls_verify ? " with TLS" : " with unverified TLS") : "");
 		n->st = NS_CONNECTING;
-		n->connecting_now = true;
-		n->connect_failed = false;
-		n->wsi = lws_client_connect_via_info(&i);
-		n->connecting_now = false;
-		if (n->wsi != NULL && !n->connect_failed)
-			return; /* the callbacks go on from here */
-		if (!n->connect_failed)
-			log_warnx("irc %s: cannot connect to %s", cfg->network, ip);
-		n->wsi = NULL;
-		if (n->st == NS_STOPPING) {
-			finish_stop(n);
-			return;
+		if (connect_to(n, a, ip) == 0) {
+			n->connect_by = now_ms(n) + n->connect_ms;
+			arm(n);
+			return; /* on_connected goes on from here */
 		}
 	}
 	schedule_retry(n);
@@ -625,8 +552,7 @@ on_wake(void *ctx)
 {
 	struct irc_net *n = ctx;
 
-	if (n->wsi != NULL && (n->st == NS_UP || n->st == NS_STOPPING))
-		lws_callback_on_writable(n->wsi);
+	flush(n);
 	arm(n);
 }
 
@@ -670,10 +596,24 @@ on_timer(uv_timer_t *t)
 	struct irc_net *n = t->data;
 	int64_t now = now_ms(n);
 
+	if (n->drain_due) {
+		n->drain_due = false;
+		check_drained(n);
+	}
 	switch (n->st) {
 	case NS_WAITING:
 		if (now >= n->reconnect_at)
 			resolve(n);
+		break;
+	case NS_CONNECTING:
+		if (now >= n->connect_by) {
+			log_warnx("irc %s: cannot connect to %s port %d: no answer within %.1f s",
+			          n->cfg->network, n->cfg->host, n->cfg->port,
+			          (double)n->connect_ms / 1000.0);
+			detach_link(n);
+			connect_next(n);
+			return;
+		}
 		break;
 	case NS_UP:
 		if (!n->linked && now >= n->handshake_by) {
@@ -683,16 +623,14 @@ on_timer(uv_timer_t *t)
 			return;
 		}
 		irc_conn_tick(n->conn, now);
-		if (n->wsi != NULL)
-			lws_callback_on_writable(n->wsi);
+		flush(n);
 		break;
 	case NS_STOPPING:
 		if (now >= n->kill_at) {
 			finish_stop(n);
 			return;
 		}
-		if (n->wsi != NULL)
-			lws_callback_on_writable(n->wsi);
+		flush(n);
 		break;
 	default:
 		break;
@@ -706,9 +644,14 @@ arm(struct irc_net *n)
 {
 	int64_t now = now_ms(n), next = -1;
 
+	if (uv_is_closing((uv_handle_t *)&n->timer))
+		return;
 	switch (n->st) {
 	case NS_WAITING:
 		next = n->reconnect_at;
+		break;
+	case NS_CONNECTING:
+		next = n->connect_by;
 		break;
 	case NS_UP:
 		next = n->linked ? irc_conn_next(n->conn, now) : n->handshake_by;
@@ -721,6 +664,8 @@ arm(struct irc_net *n)
 	default:
 		break;
 	}
+	if (n->drain_due)
+		next = now;
 	if (next < 0) {
 		uv_timer_stop(&n->timer);
 		return;
@@ -732,15 +677,20 @@ arm(struct irc_net *n)
 /* --- life cycle --- */
 
 struct irc_net *
-irc_net_new(struct irc_lws *x, struct dispatch *d, const struct config_irc *cfg,
+irc_net_new(uv_loop_t *loop, struct dispatch *d, const struct config_irc *cfg,
             const struct irc_timing *t)
 {
 	struct irc_net *n = xcalloc(1, sizeof(*n));
+	struct irc_timing defaults;
 
-	n->x = x;
-	n->loop = x->loop;
+	if (t == NULL) {
+		irc_timing_defaults(&defaults);
+		t = &defaults;
+	}
+	n->loop = loop;
 	n->cfg = cfg;
 	n->conn = irc_conn_new(cfg, t, &hooks, n);
+	n->connect_ms = t->connect;
 	n->bot = irc_bot_new(d, cfg, n->conn);
 	irc_bot_set_reload(n->bot, owner_reload, n);
 	uv_timer_init(n->loop, &n->timer);
@@ -761,7 +711,9 @@ irc_net_drain(struct irc_net *n, void (*drained)(void *ctx), void *ctx)
 	n->draining = true;
 	n->drained = drained;
 	n->drained_ctx = ctx;
-	check_drained(n);
+	/* Checked from the timer: drained never runs before this returns. */
+	n->drain_due = true;
+	arm(n);
 }
 
 static void
@@ -785,13 +737,7 @@ finish_stop(struct irc_net *n)
 {
 	if (n->gai_busy)
 		return; /* on_resolved comes back here */
-	if (n->wsi != NULL) {
-		/* The link did not close in time: cut it, and make sure its
-		 * callbacks no longer find this network. */
-		lws_set_opaque_user_data(n->wsi, NULL);
-		kill_link(n);
-		n->wsi = NULL;
-	}
+	detach_link(n); /* one that did not close in time is cut */
 	if (n->ai != NULL) {
 		uv_freeaddrinfo(n->ai);
 		n->ai = n->ai_next = NULL;
@@ -812,10 +758,21 @@ irc_net_stop(struct irc_net *n, const char *why, void (*done)(void *ctx), void *
 	n->st = NS_STOPPING;
 	n->kill_at = now_ms(n) + IRC_NET_QUIT_MS;
 	n->drained = NULL;
+	n->drain_due = false;
 	switch (was) {
 	case NS_UP:
-		irc_conn_quit(n->conn, why);
-		arm(n);
+		if (n->link != NULL && !n->link->closing) {
+			irc_conn_quit(n->conn, why);
+			flush(n);
+			arm(n);
+			break;
+		}
+		/* The link is closing: link_lost finishes the stop. */
+		if (n->link != NULL) {
+			arm(n);
+			break;
+		}
+		finish_stop(n);
 		break;
 	case NS_RESOLVING:
 		uv_cancel((uv_req_t *)&n->gai);
@@ -832,5 +789,7 @@ irc_net_reconfigure(struct irc_net *n, const struct config_irc *cfg, const struc
 	n->cfg = cfg;
 	irc_bot_set_config(n->bot, cfg);
 	irc_conn_reconfigure(n->conn, cfg, t);
+	if (t != NULL)
+		n->connect_ms = t->connect;
 	on_wake(n); /* the PARTs and JOINs wait in the queue */
 }

@@ -2,8 +2,7 @@
  * irc_service: IRC as the app service "irc". Every [irc.<network>] section
  * becomes one network (bot/irc_net) with its own deep copy of its settings,
  * so a reload (which frees the old configuration) leaves nothing dangling.
- * The networks share one libwebsockets context, made when the first one
- * starts and destroyed when the service stops.
+ * Each network has its own libuv handles on the app's loop.
  *
  * Drain: every network stops taking commands and writes the replies
  * already queued; the step ends when all have. Stop: every network sends
@@ -61,7 +60,7 @@ struct irc_service {
 	struct app *app;
 	struct app_service *as;
 	struct app_service_ops ops;
-	struct irc_lws *x; /* NULL until a network starts */
+	bool started; /* a network has started: there is a drain and a stop */
 	struct svc_net *nets;
 	enum svc_phase phase;
 	size_t waiting; /* drain or stop: networks (and one guard) not done yet */
@@ -80,23 +79,19 @@ timing_from(const struct config_irc *c, struct irc_timing *t)
 		t->ping_timeout = c->ping_timeout * 1000;
 }
 
-/* Starts sn's network with sn->cfg. Returns 0, or -1 (logged) when
- * libwebsockets cannot join the loop. */
-static int
+/* Starts sn's network with sn->cfg. */
+static void
 net_start(struct irc_service *svc, struct svc_net *sn)
 {
-	if (svc->x == NULL) {
-		svc->x = irc_lws_new(app_loop(svc->app));
-		if (svc->x == NULL)
-			return -1;
+	if (!svc->started) {
+		svc->started = true;
 		/* From now on there is something to drain and stop. */
 		svc->ops.drain = drain;
 		svc->ops.stop = stop;
 	}
 	timing_from(&sn->cfg, &sn->timing);
-	sn->net = irc_net_new(svc->x, app_dispatch(svc->app), &sn->cfg, &sn->timing);
+	sn->net = irc_net_new(app_loop(svc->app), app_dispatch(svc->app), &sn->cfg, &sn->timing);
 	irc_net_start(sn->net);
-	return 0;
 }
 
 static struct svc_net *
@@ -132,12 +127,9 @@ step_one_done(struct irc_service *svc)
 {
 	if (--svc->waiting > 0)
 		return;
-	if (svc->phase == SVC_STOP) {
+	if (svc->phase == SVC_STOP)
 		while (svc->nets != NULL)
 			net_free(svc, svc->nets);
-		irc_lws_destroy(svc->x);
-		svc->x = NULL;
-	}
 	app_service_done(svc->as);
 }
 
@@ -161,9 +153,8 @@ net_stopped(void *ctx)
 		config_irc_clear(&sn->cfg);
 		sn->cfg = sn->want;
 		sn->has_want = false;
-		if (svc->phase == SVC_RUN && net_start(svc, sn) < 0)
-			log_warnx("irc %s: cannot reconnect: libwebsockets is not running",
-			          sn->cfg.network);
+		if (svc->phase == SVC_RUN)
+			net_start(svc, sn);
 	}
 }
 
@@ -189,7 +180,7 @@ drain(void *ctx, struct app_service *s)
 
 	(void)s;
 	svc->phase = SVC_DRAIN;
-	svc->waiting = 1; /* the guard: drained() may run before irc_net_drain returns */
+	svc->waiting = 1; /* the guard, so that no network can end the step early */
 	for (struct svc_net *sn = svc->nets; sn != NULL; sn = sn->next) {
 		if (sn->net == NULL || sn->stopping)
 			continue;
@@ -308,8 +299,7 @@ reload(void *ctx, const struct config *old, const struct config *now)
 		struct svc_net *sn = net_add(svc, &now->irc[added[i]]);
 
 		log_info("irc %s: reload: a new network; connecting", sn->cfg.network);
-		if (net_start(svc, sn) < 0)
-			net_free(svc, sn);
+		net_start(svc, sn);
 	}
 }
 
@@ -336,12 +326,9 @@ irc_service_start(struct app *a, char *err, size_t errlen)
 	svc->ops.reload = reload;
 	svc->ops.release = release;
 	svc->as = app_add_service(a, &svc->ops, svc);
-	for (size_t i = 0; i < c->nirc && i < CONFIG_IRC_MAX; i++) {
-		if (net_start(svc, net_add(svc, &c->irc[i])) < 0) {
-			snprintf(err, errlen,
-			         "IRC cannot start: libwebsockets failed to join the event loop");
-			return -1;
-		}
-	}
+	(void)err;
+	(void)errlen;
+	for (size_t i = 0; i < c->nirc && i < CONFIG_IRC_MAX; i++)
+		net_start(svc, net_add(svc, &c->irc[i]));
 	return 0;
 }

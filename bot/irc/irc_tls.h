@@ -1,9 +1,8 @@
 /*
  * irc_tls: the client side of TLS over any byte stream, with OpenSSL
- * memory BIOs: ciphertext goes in and out as bytes, so the IRC link can be
- * a plain libwebsockets raw connection. (libwebsockets 4.1.6 starts a raw
- * client's TLS before its socket is connected, and that handshake always
- * fails; see the README's IRC section.)
+ * memory BIOs: ciphertext goes in and out as bytes, so the IRC link is a
+ * plain libuv TCP handle (bot/irc_net) whose reads feed irc_tls_input and
+ * whose writes take irc_tls_output.
  *
  * Certificates are verified against the system's trust store (or only the
  * CA certificates of ca_file) and the server's host name (SNI is sent for a

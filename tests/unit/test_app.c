@@ -148,6 +148,50 @@ test_stop_runs_drains_then_stops_in_reverse_order(void **state)
 	assert_int_equal(a.status, APP_EXIT_OK);
 }
 
+/* Done inside its own drain or stop call, then notes that the call returned. */
+static void
+eager_step(void *ctx, struct app_service *s, const char *what)
+{
+	struct fake *f = ctx;
+
+	note(what, f->name);
+	app_service_done(s);
+	note("returned", f->name);
+}
+
+static void
+eager_drain(void *ctx, struct app_service *s)
+{
+	eager_step(ctx, s, "drain");
+}
+
+static void
+eager_stop(void *ctx, struct app_service *s)
+{
+	eager_step(ctx, s, "stop");
+}
+
+static const struct app_service_ops eager_ops = {
+    .name = "eager", .drain = eager_drain, .stop = eager_stop};
+
+/* libuv's rule: the app goes on from the loop, never inside the
+ * app_service_done call a service makes before its step returns. */
+static void
+test_done_inside_a_step_goes_on_from_the_loop(void **state)
+{
+	struct app a;
+	struct fake store = {.name = "store"}, irc = {.name = "irc"};
+
+	app_setup(&a);
+	app_add_service(&a, &fake_ops, &store);
+	app_add_service(&a, &eager_ops, &irc);
+	app_shutdown(&a, APP_EXIT_OK, "test");
+	assert_string_equal(trace, "irc.drain irc.returned");
+	app_finish(&a);
+	assert_string_equal(trace, "irc.drain irc.returned store.drain irc.stop irc.returned "
+	                           "store.stop");
+}
+
 static void
 test_asynchronous_steps_are_waited_for(void **state)
 {
@@ -395,6 +439,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_stop_runs_drains_then_stops_in_reverse_order),
+	    cmocka_unit_test(test_done_inside_a_step_goes_on_from_the_loop),
 	    cmocka_unit_test(test_asynchronous_steps_are_waited_for),
 	    cmocka_unit_test(test_a_stuck_step_times_out),
 	    cmocka_unit_test(test_watchdog_pings_only_while_services_progress),
