@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "bot/discord/discord_json.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
 #include "bot/discord/render_discord.h"
@@ -19,7 +20,8 @@
 #define SEEN_MAX     4096 /* interaction ids remembered */
 #define BUTTONS_KEPT 4096 /* long button command lines remembered */
 #define TOKEN_MAX    1000
-#define VALUE_MAX    4096 /* bytes of one option value */
+#define VALUE_MAX    4096       /* bytes of one option value */
+#define BODY_MAX     (1u << 20) /* bytes of one answer's JSON body */
 
 enum {
 	IT_COMMAND = 2,
@@ -41,6 +43,7 @@ struct interact {
 	uint64_t seen[SEEN_MAX];
 	size_t seen_next;
 	uint64_t *seen_set; /* open addressing, 2 * SEEN_MAX slots, 0 = free */
+	struct buf body;    /* where bodies are written; it keeps its memory */
 	struct interact_stats stats;
 };
 
@@ -56,6 +59,7 @@ interact_new(const struct interact_opts *o)
 	it->roles = roles_new(o->gm_role);
 	it->buttons = dbuttons_new(BUTTONS_KEPT);
 	it->seen_set = xcalloc(2 * SEEN_MAX, sizeof(uint64_t));
+	buf_init(&it->body, BODY_MAX);
 	return it;
 }
 
@@ -67,6 +71,7 @@ interact_free(struct interact *it)
 	roles_free(it->roles);
 	dbuttons_free(it->buttons);
 	free(it->seen_set);
+	buf_free(&it->body);
 	free(it);
 }
 
@@ -384,17 +389,36 @@ done:
 	return r;
 }
 
+/*
+ * The body of a message or of a callback of that type (type 0: the message
+ * alone), freed with free(); data is freed. Written by discord_json_write
+ * into a buffer kept between answers: no cJSON_Print, no tree around the
+ * message, no reallocation once the buffer has grown.
+ */
 static char *
-print_callback(int type, cJSON *data)
+print_body(struct interact *it, int type, cJSON *data)
 {
-	cJSON *root = cJSON_CreateObject();
 	char *s;
 
-	cJSON_AddNumberToObject(root, "type", type);
-	cJSON_AddItemToObject(root, "data", data);
-	s = cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
-	return s;
+	buf_reset(&it->body);
+	if (type != 0)
+		buf_addf(&it->body, "{\"type\":%d,\"data\":", type);
+	if (discord_json_write(data, &it->body) < 0 ||
+	    (type != 0 && buf_addc(&it->body, '}') < 0)) {
+		/* Past BODY_MAX, which no message reaches: cJSON's printer. */
+		cJSON *root = data;
+
+		if (type != 0) {
+			root = cJSON_CreateObject();
+			cJSON_AddNumberToObject(root, "type", type);
+			cJSON_AddItemToObject(root, "data", data);
+		}
+		s = cJSON_PrintUnformatted(root);
+		cJSON_Delete(root);
+		return s;
+	}
+	cJSON_Delete(data);
+	return xstrndup(buf_str(&it->body), it->body.len);
 }
 
 /* Renders a reply into the callback body and, when it is longer than a
@@ -419,11 +443,9 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 		if (priv != NULL && app_id != NULL)
 			n += render_discord_parts(priv, true, it->buttons, parts + n, max);
 	}
-	out->callback_body = print_callback(CB_MESSAGE, parts[0]);
-	for (size_t i = 1; i < n; i++) {
-		out->followups[out->nfollowups++] = cJSON_PrintUnformatted(parts[i]);
-		cJSON_Delete(parts[i]);
-	}
+	out->callback_body = print_body(it, CB_MESSAGE, parts[0]);
+	for (size_t i = 1; i < n; i++)
+		out->followups[out->nfollowups++] = print_body(it, 0, parts[i]);
 	if (n > 1) {
 		struct buf b;
 
@@ -462,7 +484,7 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 	}
 	completions_clear(&c);
 	reply_free(r);
-	out->callback_body = print_callback(CB_AUTOCOMPLETE, res);
+	out->callback_body = print_body(it, CB_AUTOCOMPLETE, res);
 }
 
 static int
