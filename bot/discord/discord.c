@@ -330,6 +330,85 @@ remember(struct discord *dc, const char *want, const char *have)
 	uv_queue_work(dc->loop, &hw->work, write_hash, hash_written);
 }
 
+static void on_global_listed(void *ctx, const struct rest_result *res);
+
+/*
+ * The scope's registration is over. With a dev guild the commands live in
+ * that guild, and what the application holds globally (left by a run
+ * without dev_guild) would show every command twice there: it is read
+ * next, and removed unless it is empty.
+ */
+static void
+registration_end(struct registration *reg)
+{
+	struct discord *dc = reg->dc;
+	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+	struct buf path;
+
+	dc->registering = false;
+	registration_free(reg);
+	if (dc->dev_guild == NULL || app == NULL || dc->stopping || dc->stopped ||
+	    dc->rest == NULL || rest_stopped(dc->rest))
+		return;
+	buf_init(&path, 512);
+	buf_addf(&path, "/applications/%s/commands", app);
+	reg = xcalloc(1, sizeof(*reg));
+	reg->dc = dc;
+	reg->path = buf_take(&path);
+	reg->body = xstrdup("[]");
+	dc->registering = true;
+	rest_call(dc->rest, "GET", reg->path, NULL, 0, on_global_listed, reg);
+}
+
+static void
+on_global_cleared(void *ctx, const struct rest_result *res)
+{
+	struct registration *reg = ctx;
+
+	reg->dc->registering = false;
+	if (res->status >= 200 && res->status <= 299)
+		log_info("discord: the global commands are removed (dev_guild is set)");
+	else
+		log_warnx("discord: removing the global commands failed (HTTP %ld); it is tried "
+		          "again at the next start",
+		          res->status);
+	registration_free(reg);
+}
+
+/* What the application holds globally while a dev guild is set: removed
+ * unless empty. */
+static void
+on_global_listed(void *ctx, const struct rest_result *res)
+{
+	struct registration *reg = ctx;
+	struct discord *dc = reg->dc;
+	cJSON *got;
+	int n;
+
+	if (dc->stopping || dc->stopped || dc->rest == NULL || rest_stopped(dc->rest) ||
+	    res->status < 200 || res->status > 299) {
+		if (res->status != 0 && (res->status < 200 || res->status > 299))
+			log_warnx("discord: reading the global commands failed (HTTP %ld); they "
+			          "are checked again at the next start",
+			          res->status);
+		dc->registering = false;
+		registration_free(reg);
+		return;
+	}
+	got = cJSON_ParseWithLength(res->body, res->len);
+	n = cJSON_IsArray(got) ? cJSON_GetArraySize(got) : -1;
+	cJSON_Delete(got);
+	if (n == 0) {
+		dc->registering = false;
+		registration_free(reg);
+		return;
+	}
+	log_info("discord: the application also has %d command%s registered globally, which "
+	         "dev_guild replaces; removing them",
+	         n < 0 ? 0 : n, n == 1 ? "" : "s");
+	rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_global_cleared, reg);
+}
+
 static void
 on_registered(void *ctx, const struct rest_result *res)
 {
@@ -349,7 +428,7 @@ on_registered(void *ctx, const struct rest_result *res)
 		          "compared and registered again at the next start",
 		          res->status);
 	}
-	registration_free(reg);
+	registration_end(reg);
 }
 
 static void
@@ -388,8 +467,7 @@ on_listed(void *ctx, const struct rest_result *res)
 	discord_cmds_hash(res->body, reg->path, have);
 	if (strcmp(reg->want, dc->stored_want) == 0 && strcmp(have, dc->stored_have) == 0) {
 		log_info("discord: the commands are unchanged since they were registered");
-		dc->registering = false;
-		registration_free(reg);
+		registration_end(reg);
 		return;
 	}
 	want = cJSON_Parse(reg->body);
@@ -400,8 +478,7 @@ on_listed(void *ctx, const struct rest_result *res)
 	if (same) {
 		log_info("discord: the commands on Discord match this version's");
 		remember(dc, reg->want, have);
-		dc->registering = false;
-		registration_free(reg);
+		registration_end(reg);
 		return;
 	}
 	log_info("discord: the commands on Discord differ from this version's");

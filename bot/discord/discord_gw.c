@@ -9,6 +9,7 @@
 
 #include "bot/backoff.h"
 #include "bot/discord/discord_budget.h"
+#include "bot/discord/discord_json.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/log.h"
@@ -35,6 +36,8 @@ struct frame {
 
 struct gw {
 	struct gw_hooks h;
+	struct discord_json *json; /* the tree of the frame being handled */
+	bool in_message;           /* gw_message() runs: a nested one parses elsewhere */
 	struct rng *rng;
 	char *token;
 	char url[URL_MAX];
@@ -125,6 +128,7 @@ gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng)
 	g->identify_at = INT64_MAX;
 	g->stats.last_ack_ms = -1;
 	g->budget = budget_new(GW_BUDGET, GW_BUDGET_WINDOW);
+	g->json = discord_json_new();
 	return g;
 }
 
@@ -146,6 +150,7 @@ gw_free(struct gw *g)
 	memset(g->token, 0, strlen(g->token));
 	free(g->token);
 	budget_free(g->budget);
+	discord_json_free(g->json);
 	free(g);
 }
 
@@ -522,26 +527,23 @@ on_dispatch(struct gw *g, const cJSON *root, const cJSON *d)
 		g->h.event(g->h.ctx, t, d);
 }
 
-void
-gw_message(struct gw *g, const char *data, size_t len, int64_t now)
+/* Handles one parsed frame (root may be NULL: not JSON). */
+static void
+message(struct gw *g, const cJSON *root, size_t len, int64_t now)
 {
-	cJSON *root = cJSON_ParseWithLength(data, len);
 	const cJSON *op = cJSON_GetObjectItemCaseSensitive(root, "op");
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "s");
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "d");
 
 	g->clock = now;
-	if (g->state < GW_WAIT_HELLO || g->state > GW_READY) {
-		cJSON_Delete(root);
+	if (g->state < GW_WAIT_HELLO || g->state > GW_READY)
 		return; /* closing or stopped: late frames do not count */
-	}
 	g->last_rx = now;
 	if (!cJSON_IsObject(root) || !cJSON_IsNumber(op)) {
 		g->stats.ignored++;
 		log_warnx("discord: the gateway sent a payload that is not a gateway message "
 		          "(%zu bytes); ignored",
 		          len);
-		cJSON_Delete(root);
 		return;
 	}
 	if (cJSON_IsNumber(s) && s->valuedouble >= 0 && s->valuedouble < 9007199254740992.0 &&
@@ -581,7 +583,23 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 		g->stats.ignored++;
 		break;
 	}
-	cJSON_Delete(root);
+}
+
+/* The frame is parsed into g's arena (discord_json): no allocation per
+ * node, and nothing to free node by node afterwards. */
+void
+gw_message(struct gw *g, const char *data, size_t len, int64_t now)
+{
+	struct discord_json *own = NULL;
+
+	if (g->in_message) /* from inside an event hook: the outer tree stays */
+		own = discord_json_new();
+	g->in_message = true;
+	message(g, discord_json_parse(own != NULL ? own : g->json, data, len), len, now);
+	if (own != NULL)
+		discord_json_free(own);
+	else
+		g->in_message = false;
 }
 
 static size_t pick_frame(const struct gw *g, int64_t now);

@@ -11,6 +11,7 @@
 #include <uthash.h>
 
 #include "bot/discord/discord_buttons.h"
+#include "bot/discord/discord_json.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
@@ -26,7 +27,8 @@
 #define SEEN_MAX     4096 /* interaction ids remembered */
 #define BUTTONS_KEPT 4096 /* long button command lines remembered */
 #define TOKEN_MAX    1000
-#define VALUE_MAX    4096 /* bytes of one option value */
+#define VALUE_MAX    4096       /* bytes of one option value */
+#define BODY_MAX     (1u << 20) /* bytes of one answer's JSON body */
 
 /* A remembered interaction id: a slot of the ring, in the hash while used. */
 struct seen {
@@ -43,6 +45,7 @@ struct interact {
 	struct seen *seen; /* SEEN_MAX slots */
 	size_t seen_next;
 	struct seen *seen_set; /* uthash head */
+	struct buf body;       /* where bodies are written; it keeps its memory */
 	struct interact_stats stats;
 };
 
@@ -58,6 +61,7 @@ interact_new(const struct interact_opts *o)
 	it->roles = roles_new(o->gm_role);
 	it->buttons = discord_buttons_new(BUTTONS_KEPT);
 	it->seen = xcalloc(SEEN_MAX, sizeof(*it->seen));
+	buf_init(&it->body, BODY_MAX);
 	return it;
 }
 
@@ -70,6 +74,7 @@ interact_free(struct interact *it)
 	discord_buttons_free(it->buttons);
 	HASH_CLEAR(hh, it->seen_set);
 	free(it->seen);
+	buf_free(&it->body);
 	free(it);
 }
 
@@ -353,17 +358,36 @@ done:
 	return r;
 }
 
+/*
+ * The body of a message or of a callback of that type (type 0: the message
+ * alone), freed with free(); data is freed. Written by discord_json_write
+ * into a buffer kept between answers: no cJSON_Print, no tree around the
+ * message, no reallocation once the buffer has grown.
+ */
 static char *
-print_callback(int type, cJSON *data)
+print_body(struct interact *it, int type, cJSON *data)
 {
-	cJSON *root = cJSON_CreateObject();
 	char *s;
 
-	cJSON_AddNumberToObject(root, "type", type);
-	cJSON_AddItemToObject(root, "data", data);
-	s = cJSON_PrintUnformatted(root);
-	cJSON_Delete(root);
-	return s;
+	buf_reset(&it->body);
+	if (type != 0)
+		buf_addf(&it->body, "{\"type\":%d,\"data\":", type);
+	if (discord_json_write(data, &it->body) < 0 ||
+	    (type != 0 && buf_addc(&it->body, '}') < 0)) {
+		/* Past BODY_MAX, which no message reaches: cJSON's printer. */
+		cJSON *root = data;
+
+		if (type != 0) {
+			root = cJSON_CreateObject();
+			cJSON_AddNumberToObject(root, "type", type);
+			cJSON_AddItemToObject(root, "data", data);
+		}
+		s = cJSON_PrintUnformatted(root);
+		cJSON_Delete(root);
+		return s;
+	}
+	cJSON_Delete(data);
+	return xstrndup(buf_str(&it->body), it->body.len);
 }
 
 /* Renders a reply into the callback body and, when it is longer than a
@@ -388,11 +412,9 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 		if (priv != NULL && app_id != NULL)
 			n += render_discord_parts(priv, true, it->buttons, parts + n, max);
 	}
-	out->callback_body = print_callback(DISCORD_CALLBACK_MESSAGE, parts[0]);
-	for (size_t i = 1; i < n; i++) {
-		out->followups[out->nfollowups++] = cJSON_PrintUnformatted(parts[i]);
-		cJSON_Delete(parts[i]);
-	}
+	out->callback_body = print_body(it, DISCORD_CALLBACK_MESSAGE, parts[0]);
+	for (size_t i = 1; i < n; i++)
+		out->followups[out->nfollowups++] = print_body(it, 0, parts[i]);
 	if (n > 1) {
 		struct buf b;
 
@@ -431,7 +453,7 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 	}
 	completions_clear(&c);
 	reply_free(r);
-	out->callback_body = print_callback(DISCORD_CALLBACK_AUTOCOMPLETE, res);
+	out->callback_body = print_body(it, DISCORD_CALLBACK_AUTOCOMPLETE, res);
 }
 
 static int

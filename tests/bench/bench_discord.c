@@ -6,9 +6,9 @@
  * max: the bot's own time, on the one loop that carries everything), the
  * CPU time per interaction (user + system time of this process from
  * /proc/self/stat over the whole phase, divided by the interactions
- * answered) and the peak resident memory of the phase (VmHWM, reset before
- * each phase through /proc/self/clear_refs); then the resident memory with
- * 100,000 channels active.
+ * answered; the system time's share in brackets) and the peak resident memory of the phase (VmHWM,
+ * reset before each phase through /proc/self/clear_refs); then the resident memory with 100,000
+ * channels active.
  *
  * The machine may be shared: CPU time per interaction does not depend on
  * what else runs, the latencies do (a preempted loop shows as a slow
@@ -197,9 +197,10 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* User + system CPU time of this process in microseconds. */
+/* User + system CPU time of this process in microseconds; the system part
+ * alone in *sys when sys is not NULL. */
 static double
-cpu_us(void)
+cpu_us_split(double *sys)
 {
 	FILE *f = fopen("/proc/self/stat", "r");
 	char line[2048], *p;
@@ -224,6 +225,8 @@ cpu_us(void)
 		else if (field == 15)
 			st = strtoull(p + 1, NULL, 10);
 	}
+	if (sys != NULL)
+		*sys = (double)st * 1e6 / (double)sysconf(_SC_CLK_TCK);
 	return (double)(ut + st) * 1e6 / (double)sysconf(_SC_CLK_TCK);
 }
 
@@ -265,7 +268,8 @@ handled(struct discord *dc)
 }
 
 static void
-report(struct discord *dc, const char *what, uint64_t n, uint64_t shed, double secs, double cpu)
+report(struct discord *dc, const char *what, uint64_t n, uint64_t shed, double secs, double cpu,
+       double sys)
 {
 	size_t k;
 	const uint64_t *lat = discord_latencies(dc, &k);
@@ -274,12 +278,12 @@ report(struct discord *dc, const char *what, uint64_t n, uint64_t shed, double s
 	memcpy(v, lat, k * sizeof(*v));
 	qsort(v, k, sizeof(*v), cmp_u64);
 	printf("%-26s %6llu answered (%llu shed) in %6.2f s = %7.0f/s; frame to callback: p50 "
-	       "%6.1f us, p99 %7.1f us, max %8.1f us; CPU %5.1f us per interaction; peak RSS "
-	       "%.1f MB\n",
+	       "%6.1f us, p99 %7.1f us, max %8.1f us; CPU %5.1f us per interaction (%.1f in the "
+	       "kernel); peak RSS %.1f MB\n",
 	       what, (unsigned long long)n, (unsigned long long)shed, secs, (double)n / secs,
 	       k ? (double)v[k / 2] / 1e3 : 0.0, k ? (double)v[(k * 99) / 100] / 1e3 : 0.0,
 	       k ? (double)v[k - 1] / 1e3 : 0.0, n > 0 ? cpu / (double)n : 0.0,
-	       (double)status_kb("VmHWM:") / 1024);
+	       n > 0 ? sys / (double)n : 0.0, (double)status_kb("VmHWM:") / 1024);
 	free(v);
 	discord_latencies_reset(dc);
 }
@@ -289,18 +293,19 @@ phase(struct discord *dc, const char *what, int count, int rate, int channels, c
       uint64_t done)
 {
 	char body[4096];
-	double secs, cpu0;
+	double secs, cpu0, cpu1, sys0, sys1;
 	uint64_t answered0 = discord_stats(dc)->answered, shed0 = discord_stats(dc)->shed;
 
 	snprintf(body, sizeof(body),
 	         "{\"count\":%d,\"rate\":%d,\"channels\":%d,\"users\":1000,\"templates\":%s}",
 	         count, rate, channels, tmpls);
 	reset_peak();
-	cpu0 = cpu_us();
+	cpu0 = cpu_us_split(&sys0);
 	control("/_control/interact", body);
 	secs = run_until(dc, done + (uint64_t)count, 120);
+	cpu1 = cpu_us_split(&sys1);
 	report(dc, what, discord_stats(dc)->answered - answered0, discord_stats(dc)->shed - shed0,
-	       secs, cpu_us() - cpu0);
+	       secs, cpu1 - cpu0, sys1 - sys0);
 	return handled(dc);
 }
 

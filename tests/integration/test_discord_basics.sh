@@ -74,10 +74,31 @@ sleep 0.5
 grep -q "unchanged since they were registered" "$BOT_LOG" || fail "no log line about the skip"
 
 # The dev guild is another scope: registered there, at once (after a
-# resume too).
+# resume too); and the global registration the runs above left is read and
+# removed, or every command would show twice in that guild.
 bot_stop
 bot_start dev_guild=1000000000000000001
-wait_until "g['ready'] and r['registrations'] == 2" 15
-stat rest.commands_scope | grep -q "/guilds/1000000000000000001/commands" ||
-	fail "the dev guild registration went to $(stat rest.commands_scope)"
+wait_until "g['ready'] and r['registrations'] == 3" 15
+stat rest.commands_scope | grep -q "^/applications/1100000000000000001/commands$" ||
+	fail "the global commands were not removed last: $(stat rest.commands_scope)"
+# scope_count PATH: how many commands the fake holds for that scope.
+scope_count() {
+	curl -s "http://127.0.0.1:$PORT/_control/scopes" | python3 -c '
+import json, sys
+print(len(json.load(sys.stdin).get(sys.argv[1], [])))' "$1"
+}
+G=/applications/1100000000000000001/guilds/1000000000000000001/commands
+[ "$(scope_count "$G")" -gt 5 ] || fail "the dev guild holds $(scope_count "$G") commands"
+[ "$(scope_count /applications/1100000000000000001/commands)" = 0 ] ||
+	fail "the global scope still holds commands"
+grep -q "registered globally, which dev_guild replaces; removing them" "$BOT_LOG" ||
+	fail "no log line about the global commands"
+# An empty global scope is only read: nothing registered or removed again.
+bot_stop
+lists=$(stat rest.command_lists)
+identify_window
+bot_start dev_guild=1000000000000000001
+wait_until "g['ready'] and r['command_lists'] >= $((lists + 2))" 15
+sleep 0.5
+[ "$(stat rest.registrations)" = 3 ] || fail "$(stat rest.registrations) registrations"
 finish

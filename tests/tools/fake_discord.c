@@ -45,6 +45,7 @@
  *                             must hold, in this order)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/commands   the command list of the last registration
+ *   GET  /_control/scopes     every scope's command list: {"PATH":[...],...}
  *   POST /_control/commands   {"scope":PATH,"commands":[...]}: what the scope
  *                             (a PUT path; default: the last registration's)
  *                             holds from now on, as a stale registration that
@@ -279,6 +280,9 @@ control(struct http *h, struct http_answer *a)
 
 		a->status = 200;
 		a->body = arr != NULL ? cJSON_Print(arr) : xstrdup("[]");
+	} else if (strcmp(h->path, "/_control/scopes") == 0) {
+		a->status = 200;
+		a->body = F.scopes != NULL ? cJSON_PrintUnformatted(F.scopes) : xstrdup("{}");
 	} else if (strcmp(h->path, "/_control/interact") == 0) {
 		interact(body, h->body.len, a);
 	} else if (strcmp(h->path, "/_control") == 0) {

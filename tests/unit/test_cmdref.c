@@ -295,6 +295,46 @@ every_hint(void **unused)
 	table_free(t);
 }
 
+/* The procedure cards: no command named in a table cell (plain text,
+ * which could only be one platform's way), and the commands the turns use
+ * as references, written each platform's way. */
+static void
+procedure_card_refs(void **unused)
+{
+	static const char *const cards[] = {"/procedure exploration", "/procedure delving"};
+	struct table *t = table_new();
+
+	for (size_t i = 0; i < 2; i++) {
+		const struct reply *r = run(t, "irc", "alice", cards[i]);
+		const struct reply_msg *m = reply_msg(r, REPLY_CHANNEL);
+		char *d, *irc, *con;
+
+		for (size_t j = 0; j < m->nblocks; j++)
+			for (size_t k = 0; m->blocks[j].kind == RB_TABLE && k < m->blocks[j].nrows;
+			     k++)
+				for (int c = 0; c < m->blocks[j].ncols; c++)
+					check_plain(m->blocks[j].rows[k].cells[c], cards[i]);
+		check_reply(t, r, false, cards[i]);
+		rendered(r, &d, &irc, &con);
+		assert_non_null(strstr(irc, "!hazard roll"));
+		assert_non_null(strstr(irc, "!rest"));
+		assert_null(strstr(irc, "/hazard"));
+		assert_null(strstr(irc, "/rest"));
+		assert_non_null(strstr(d, "/hazard roll"));
+		assert_non_null(strstr(con, "/hazard roll"));
+		if (i == 1) {
+			assert_non_null(strstr(d, "/turn move how:running"));
+			assert_non_null(strstr(irc, "!turn move running"));
+		}
+		free(d);
+		free(irc);
+		free(con);
+	}
+	assert_int_equal(plain_refs, 0);
+	assert_true(t->refs >= 8);
+	table_free(t);
+}
+
 /* The annoy hint, as each platform types it. */
 static void
 annoy_hint_per_platform(void **unused)
@@ -369,6 +409,7 @@ main(void)
 	    cmocka_unit_test(every_hint),
 	    cmocka_unit_test(annoy_hint_per_platform),
 	    cmocka_unit_test(usage_per_platform),
+	    cmocka_unit_test(procedure_card_refs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,542 @@
+/* discord_json: gateway frames into an arena of cJSON nodes; see discord_json.h. */
+#include "bot/discord/discord_json.h"
+
+#include <cJSON.h>
+#include <limits.h>
+#include <locale.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+#define BLOCK_SIZE    16384 /* the block kept between frames */
+#define NESTING_LIMIT 1000  /* as CJSON_NESTING_LIMIT */
+#define NUMBER_STACK  64    /* a number longer than this is copied into the arena */
+
+struct block {
+	struct block *next;
+	size_t size, used;
+	max_align_t data[]; /* size bytes */
+};
+
+struct discord_json {
+	struct block *head; /* the block allocations come from; the first one last */
+};
+
+struct parser {
+	struct discord_json *a;
+	const unsigned char *p, *end;
+	int depth;
+};
+
+static struct block *
+block_new(size_t size, struct block *next)
+{
+	struct block *b = xmalloc(sizeof(*b) + size);
+
+	b->next = next;
+	b->size = size;
+	b->used = 0;
+	return b;
+}
+
+struct discord_json *
+discord_json_new(void)
+{
+	struct discord_json *a = xcalloc(1, sizeof(*a));
+
+	a->head = block_new(BLOCK_SIZE, NULL);
+	return a;
+}
+
+/* Frees every block but the first (the last in the list) and empties it. */
+static void
+arena_reset(struct discord_json *a)
+{
+	while (a->head->next != NULL) {
+		struct block *b = a->head;
+
+		a->head = b->next;
+		free(b);
+	}
+	a->head->used = 0;
+}
+
+void
+discord_json_free(struct discord_json *a)
+{
+	if (a == NULL)
+		return;
+	arena_reset(a);
+	free(a->head);
+	free(a);
+}
+
+static void *
+arena_alloc(struct discord_json *a, size_t n)
+{
+	struct block *b = a->head;
+	void *p;
+
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (b->size - b->used < n) {
+		b = block_new(n > BLOCK_SIZE ? n : BLOCK_SIZE, a->head);
+		a->head = b;
+	}
+	p = (char *)b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+static cJSON *
+node_new(struct parser *ps)
+{
+	cJSON *n = arena_alloc(ps->a, sizeof(*n));
+
+	memset(n, 0, sizeof(*n));
+	return n;
+}
+
+static void
+skip_space(struct parser *ps)
+{
+	while (ps->p < ps->end && *ps->p <= 32)
+		ps->p++;
+}
+
+/* Four hex digits; 0 when any is not one (cJSON's parse_hex4). */
+static unsigned
+hex4(const unsigned char *s)
+{
+	unsigned h = 0;
+
+	for (int i = 0; i < 4; i++) {
+		unsigned c = s[i], v;
+
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'A' && c <= 'F')
+			v = 10 + c - 'A';
+		else if (c >= 'a' && c <= 'f')
+			v = 10 + c - 'a';
+		else
+			return 0;
+		h = (h << 4) | v;
+	}
+	return h;
+}
+
+/* Decodes the \u escape at s (before end, the closing quote) into out;
+ * returns the escape's length (6 or 12), or 0 when it is invalid. */
+static size_t
+utf16_escape(const unsigned char *s, const unsigned char *end, unsigned char **out)
+{
+	unsigned long cp;
+	unsigned first, second;
+	size_t len = 6;
+	unsigned char *o = *out;
+
+	if (end - s < 6)
+		return 0;
+	first = hex4(s + 2);
+	if (first >= 0xDC00 && first <= 0xDFFF)
+		return 0;
+	if (first >= 0xD800 && first <= 0xDBFF) {
+		if (end - (s + 6) < 6 || s[6] != '\\' || s[7] != 'u')
+			return 0;
+		second = hex4(s + 8);
+		if (second < 0xDC00 || second > 0xDFFF)
+			return 0;
+		cp = 0x10000 + (((unsigned long)(first & 0x3FF) << 10) | (second & 0x3FF));
+		len = 12;
+	} else {
+		cp = first;
+	}
+	if (cp < 0x80) {
+		*o++ = (unsigned char)cp;
+	} else if (cp < 0x800) {
+		*o++ = (unsigned char)(0xC0 | (cp >> 6));
+		*o++ = (unsigned char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		*o++ = (unsigned char)(0xE0 | (cp >> 12));
+		*o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+		*o++ = (unsigned char)(0x80 | (cp & 0x3F));
+	} else {
+		*o++ = (unsigned char)(0xF0 | (cp >> 18));
+		*o++ = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+		*o++ = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+		*o++ = (unsigned char)(0x80 | (cp & 0x3F));
+	}
+	*out = o;
+	return len;
+}
+
+/* The string at ps->p (its opening quote), NUL-terminated in the arena. */
+static char *
+parse_string(struct parser *ps)
+{
+	const unsigned char *s = ps->p + 1, *e = s, *in;
+	unsigned char *out, *o;
+	bool plain = true;
+
+	if (ps->p >= ps->end || *ps->p != '"')
+		return NULL;
+	while (e < ps->end && *e != '"') {
+		if (*e == '\\') {
+			if (e + 1 >= ps->end)
+				return NULL;
+			plain = false;
+			e++;
+		}
+		e++;
+	}
+	if (e >= ps->end)
+		return NULL;
+	/* An escape never decodes longer than it is written. */
+	out = arena_alloc(ps->a, (size_t)(e - s) + 1);
+	if (plain) {
+		memcpy(out, s, (size_t)(e - s));
+		out[e - s] = '\0';
+		ps->p = e + 1;
+		return (char *)out;
+	}
+	for (in = s, o = out; in < e;) {
+		size_t n = 2;
+
+		if (*in != '\\') {
+			*o++ = *in++;
+			continue;
+		}
+		switch (in[1]) {
+		case 'b':
+			*o++ = '\b';
+			break;
+		case 'f':
+			*o++ = '\f';
+			break;
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case 't':
+			*o++ = '\t';
+			break;
+		case '"':
+		case '\\':
+		case '/':
+			*o++ = in[1];
+			break;
+		case 'u':
+			n = utf16_escape(in, e, &o);
+			if (n == 0)
+				return NULL;
+			break;
+		default:
+			return NULL;
+		}
+		in += n;
+	}
+	*o = '\0';
+	ps->p = e + 1;
+	return (char *)out;
+}
+
+static bool
+number_char(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'e' || c == 'E' || c == '.';
+}
+
+/* A number as cJSON reads one: the longest run of number characters, of
+ * which strtod takes what it can. */
+static bool
+parse_number(struct parser *ps, cJSON *n)
+{
+	const unsigned char *p = ps->p;
+	size_t run = 0, digits = 0;
+	bool neg = *p == '-';
+	double v;
+
+	while (p + run < ps->end && number_char(p[run]))
+		run++;
+	for (size_t i = neg; i < run && p[i] >= '0' && p[i] <= '9'; i++)
+		digits++;
+	if (digits > 0 && digits <= 15 && digits + neg == run) {
+		/* A plain integer: exact in a double, as strtod reads it. */
+		uint64_t u = 0;
+
+		for (size_t i = neg; i < run; i++)
+			u = u * 10 + (uint64_t)(p[i] - '0');
+		v = neg ? -(double)u : (double)u;
+		ps->p += run;
+	} else {
+		char stack[NUMBER_STACK], *after;
+		char *buf = run < sizeof(stack) ? stack : arena_alloc(ps->a, run + 1);
+		char point = localeconv()->decimal_point[0];
+
+		for (size_t i = 0; i < run; i++)
+			buf[i] = p[i] == '.' ? point : (char)p[i];
+		buf[run] = '\0';
+		v = strtod(buf, &after);
+		if (after == buf)
+			return false;
+		ps->p += after - buf;
+	}
+	n->type = cJSON_Number;
+	n->valuedouble = v;
+	if (v >= INT_MAX)
+		n->valueint = INT_MAX;
+	else if (v <= (double)INT_MIN)
+		n->valueint = INT_MIN;
+	else
+		n->valueint = (int)v;
+	return true;
+}
+
+static bool parse_value(struct parser *ps, cJSON *n);
+
+/* The elements of an array or the members of an object, from ps->p at its
+ * opening bracket. */
+static bool
+parse_container(struct parser *ps, cJSON *n, bool object)
+{
+	unsigned char close = object ? '}' : ']';
+	cJSON *last = NULL;
+
+	if (ps->depth >= NESTING_LIMIT)
+		return false;
+	ps->depth++;
+	n->type = object ? cJSON_Object : cJSON_Array;
+	ps->p++;
+	skip_space(ps);
+	if (ps->p < ps->end && *ps->p == close)
+		goto done;
+	for (;;) {
+		cJSON *item = node_new(ps);
+
+		skip_space(ps);
+		if (object) {
+			item->string = parse_string(ps);
+			if (item->string == NULL)
+				return false;
+			skip_space(ps);
+			if (ps->p >= ps->end || *ps->p != ':')
+				return false;
+			ps->p++;
+			skip_space(ps);
+		}
+		if (!parse_value(ps, item))
+			return false;
+		if (last == NULL) {
+			n->child = item;
+		} else {
+			last->next = item;
+			item->prev = last;
+		}
+		last = item;
+		skip_space(ps);
+		if (ps->p >= ps->end)
+			return false;
+		if (*ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (*ps->p != close)
+			return false;
+		break;
+	}
+	n->child->prev = last; /* cJSON's convention: the head points at the tail */
+done:
+	ps->depth--;
+	ps->p++;
+	return true;
+}
+
+static bool
+literal(struct parser *ps, const char *word, size_t len)
+{
+	if ((size_t)(ps->end - ps->p) < len || memcmp(ps->p, word, len) != 0)
+		return false;
+	ps->p += len;
+	return true;
+}
+
+static bool
+parse_value(struct parser *ps, cJSON *n)
+{
+	unsigned char c;
+
+	if (ps->p >= ps->end)
+		return false;
+	c = *ps->p;
+	if (literal(ps, "null", 4)) {
+		n->type = cJSON_NULL;
+		return true;
+	}
+	if (literal(ps, "false", 5)) {
+		n->type = cJSON_False;
+		return true;
+	}
+	if (literal(ps, "true", 4)) {
+		n->type = cJSON_True;
+		n->valueint = 1;
+		return true;
+	}
+	if (c == '"') {
+		n->valuestring = parse_string(ps);
+		n->type = cJSON_String;
+		return n->valuestring != NULL;
+	}
+	if (c == '-' || (c >= '0' && c <= '9'))
+		return parse_number(ps, n);
+	if (c == '[' || c == '{')
+		return parse_container(ps, n, c == '{');
+	return false;
+}
+
+const cJSON *
+discord_json_parse(struct discord_json *a, const char *text, size_t len)
+{
+	struct parser ps = {.a = a, .p = (const unsigned char *)text};
+	cJSON *root;
+
+	arena_reset(a);
+	if (text == NULL || len == 0)
+		return NULL;
+	ps.end = ps.p + len;
+	if (len > 4 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+		ps.p += 3;
+	skip_space(&ps);
+	root = node_new(&ps);
+	if (!parse_value(&ps, root))
+		return NULL;
+	skip_space(&ps);
+	return ps.p == ps.end ? root : NULL;
+}
+
+/* The escape of a byte below 0x20, the quote or the backslash. */
+static const char *
+escape_of(unsigned char c)
+{
+	static const char *const low[32] = {
+	    "\\u0000", "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0005", "\\u0006", "\\u0007",
+	    "\\b",     "\\t",     "\\n",     "\\u000b", "\\f",     "\\r",     "\\u000e", "\\u000f",
+	    "\\u0010", "\\u0011", "\\u0012", "\\u0013", "\\u0014", "\\u0015", "\\u0016", "\\u0017",
+	    "\\u0018", "\\u0019", "\\u001a", "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f",
+	};
+
+	if (c < 32)
+		return low[c];
+	if (c == '"')
+		return "\\\"";
+	return "\\\\";
+}
+
+static void
+write_string(const char *s, struct buf *out)
+{
+	const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""), *run = p;
+
+	buf_addc(out, '"');
+	for (; *p != '\0'; p++) {
+		if (*p >= 32 && *p != '"' && *p != '\\')
+			continue;
+		buf_add(out, run, (size_t)(p - run));
+		buf_adds(out, escape_of(*p));
+		run = p + 1;
+	}
+	buf_add(out, run, (size_t)(p - run));
+	buf_addc(out, '"');
+}
+
+static void
+write_number(double v, struct buf *out)
+{
+	char tmp[32], *q = tmp + sizeof(tmp);
+	char point;
+	int n;
+
+	if (!isfinite(v)) {
+		buf_add(out, "null", 4);
+		return;
+	}
+	if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
+		/* An integer (most numbers here: types, flags): exact digits. */
+		int64_t i = (int64_t)v;
+		uint64_t u = i < 0 ? (uint64_t)-i : (uint64_t)i;
+
+		do {
+			*--q = (char)('0' + u % 10);
+			u /= 10;
+		} while (u != 0);
+		if (i < 0 || signbit(v))
+			*--q = '-';
+		buf_add(out, q, (size_t)(tmp + sizeof(tmp) - q));
+		return;
+	}
+	n = snprintf(tmp, sizeof(tmp), "%.17g", v);
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return;
+	point = localeconv()->decimal_point[0];
+	for (int k = 0; k < n && point != '.'; k++)
+		if (tmp[k] == point)
+			tmp[k] = '.';
+	buf_add(out, tmp, (size_t)n);
+}
+
+static int
+write_item(const cJSON *item, struct buf *out)
+{
+	const cJSON *c;
+
+	switch (item->type & 0xFF) {
+	case cJSON_NULL:
+		buf_add(out, "null", 4);
+		break;
+	case cJSON_False:
+		buf_add(out, "false", 5);
+		break;
+	case cJSON_True:
+		buf_add(out, "true", 4);
+		break;
+	case cJSON_Number:
+		write_number(item->valuedouble, out);
+		break;
+	case cJSON_String:
+		write_string(item->valuestring, out);
+		break;
+	case cJSON_Array:
+	case cJSON_Object:
+		buf_addc(out, (item->type & 0xFF) == cJSON_Array ? '[' : '{');
+		for (c = item->child; c != NULL; c = c->next) {
+			if (c != item->child)
+				buf_addc(out, ',');
+			if ((item->type & 0xFF) == cJSON_Object) {
+				write_string(c->string, out);
+				buf_addc(out, ':');
+			}
+			if (write_item(c, out) < 0)
+				return -1;
+		}
+		buf_addc(out, (item->type & 0xFF) == cJSON_Array ? ']' : '}');
+		break;
+	default: /* invalid or raw: nothing this transport sends */
+		return -1;
+	}
+	return 0;
+}
+
+int
+discord_json_write(const cJSON *item, struct buf *out)
+{
+	if (item == NULL || write_item(item, out) < 0)
+		return -1;
+	return out->toobig ? -1 : 0;
+}

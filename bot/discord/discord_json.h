@@ -1,0 +1,55 @@
+/*
+ * discord_json: JSON in and out of the transport without cJSON's costs per
+ * node: a parser for gateway frames that builds a read-only cJSON tree in
+ * an arena, and a writer of cJSON trees (the bodies of the answers).
+ *
+ * cJSON_Parse allocates every node, key and string on its own and
+ * cJSON_Delete frees each again: for an INTERACTION_CREATE (about 60
+ * nodes) that was a third of the bot's instructions per interaction. This
+ * parser reads the same language as cJSON 1.7 (its quirks included: any
+ * byte up to 0x20 is white space, a leading UTF-8 byte order mark is
+ * skipped, an invalid \u escape reads as U+0000, nesting stops at 1000)
+ * into ordinary struct cJSON nodes, so every reader of the tree
+ * (cJSON_GetObjectItemCaseSensitive, cJSON_ArrayForEach, ...) works
+ * unchanged; but the nodes and strings live in the arena, and unlike
+ * cJSON_ParseWithLength it refuses anything but white space after the
+ * value. tests/fuzz/fuzz_json.c holds it to cJSON's trees.
+ *
+ * Ownership: discord_json_new() returns an arena the caller frees with
+ * discord_json_free(). A tree returned by discord_json_parse() belongs to
+ * the arena and stays valid until the next discord_json_parse() or
+ * discord_json_free(). It is read-only: never pass any of its nodes to
+ * cJSON_Delete or to a function that changes or frees a tree. Memory grows
+ * with the frame (bounded by the transport's frame limit), and all but the
+ * first block is given back at the next parse. Out of memory aborts
+ * (rules/base/mem.h).
+ */
+#ifndef DELVER_DISCORD_JSON_H
+#define DELVER_DISCORD_JSON_H
+
+#include <stddef.h>
+
+struct buf;
+struct cJSON;
+struct discord_json;
+
+struct discord_json *discord_json_new(void);
+void discord_json_free(struct discord_json *a);
+
+/* The value text[0..len) holds, or NULL when it is not one JSON value
+ * (with optional white space around it). text need not end in NUL. */
+const struct cJSON *discord_json_parse(struct discord_json *a, const char *text, size_t len);
+
+/*
+ * Appends item as compact JSON text to out, as cJSON_PrintUnformatted
+ * would write it for cJSON_Parse to read back the same tree: every string
+ * (keys too) escaped (the quote, the backslash and the bytes below 0x20),
+ * integers exactly, other numbers with 17 significant digits, and a number
+ * that is not finite as null. Unlike cJSON_PrintUnformatted it writes
+ * straight into a buffer the caller keeps, with no reallocation per piece.
+ * Returns 0, or -1 when out's cap was reached (out then holds a prefix) or
+ * the tree holds an invalid or raw node.
+ */
+int discord_json_write(const struct cJSON *item, struct buf *out);
+
+#endif

@@ -1,0 +1,217 @@
+/* bot/discord/discord_json: gateway frames into an arena of cJSON nodes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cJSON.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bot/discord/discord_json.h"
+#include "rules/base/buf.h"
+
+static const cJSON *
+parse(struct discord_json *a, const char *text)
+{
+	return discord_json_parse(a, text, strlen(text));
+}
+
+/* A frame as the gateway sends one: read through cJSON's own accessors. */
+static void
+reads_a_frame(void **unused)
+{
+	struct discord_json *a = discord_json_new();
+	const cJSON *root =
+	    parse(a, "{\"op\":0,\"s\":42,\"t\":\"INTERACTION_CREATE\",\"d\":{\"id\":"
+	             "\"123\",\"data\":{\"options\":[{\"value\":\"4d6\"},{\"value\":"
+	             "-7.5}]},\"nick\":null,\"ok\":true,\"no\":false}}");
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "d"), *opts, *o;
+	int n = 0;
+
+	assert_non_null(root);
+	assert_true(cJSON_IsObject(root));
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(root, "op")->valueint, 0);
+	assert_true(cJSON_GetObjectItemCaseSensitive(root, "s")->valuedouble == 42.0);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "t")),
+	                    "INTERACTION_CREATE");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id")), "123");
+	assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(d, "nick")));
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "ok")));
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(d, "ok")->valueint, 1);
+	assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(d, "no")));
+	opts = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "data"),
+	                                        "options");
+	assert_int_equal(cJSON_GetArraySize(opts), 2);
+	cJSON_ArrayForEach(o, opts) n++;
+	assert_int_equal(n, 2);
+	o = cJSON_GetArrayItem(opts, 1);
+	assert_true(cJSON_GetObjectItemCaseSensitive(o, "value")->valuedouble == -7.5);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(o, "value")->valueint, -7);
+	assert_ptr_equal(opts->child->prev, o); /* cJSON's head-to-tail link */
+	discord_json_free(a);
+}
+
+static void
+decodes_strings(void **unused)
+{
+	struct discord_json *a = discord_json_new();
+	const cJSON *v = parse(a, "[\"a\\u00e9\\ud83d\\ude00\\n\\t\\\"\\\\\\/\", \"\\uZZZZx\"]");
+
+	assert_non_null(v);
+	assert_string_equal(cJSON_GetArrayItem(v, 0)->valuestring,
+	                    "a\xc3\xa9\xf0\x9f\x98\x80\n\t\"\\/");
+	/* cJSON reads an escape that is not hex as U+0000, so the string ends. */
+	assert_string_equal(cJSON_GetArrayItem(v, 1)->valuestring, "");
+	/* A lone low surrogate, a high one without its pair, an unknown escape. */
+	assert_null(parse(a, "\"\\udc00\""));
+	assert_null(parse(a, "\"\\ud800x\""));
+	assert_null(parse(a, "\"\\q\""));
+	assert_null(parse(a, "\"open"));
+	discord_json_free(a);
+}
+
+static void
+reads_numbers_as_cjson(void **unused)
+{
+	struct discord_json *a = discord_json_new();
+	const cJSON *v = parse(a, "[0,-0,12345678901234567890,1e999,-1e999,2.5e-3,0012]");
+
+	assert_non_null(v);
+	assert_true(cJSON_GetArrayItem(v, 1)->valuedouble == 0.0);
+	assert_true(signbit(cJSON_GetArrayItem(v, 1)->valuedouble));
+	assert_true(cJSON_GetArrayItem(v, 2)->valuedouble == 12345678901234567890.0);
+	assert_int_equal(cJSON_GetArrayItem(v, 2)->valueint, INT_MAX);
+	assert_int_equal(cJSON_GetArrayItem(v, 3)->valueint, INT_MAX);
+	assert_int_equal(cJSON_GetArrayItem(v, 4)->valueint, INT_MIN);
+	assert_true(cJSON_GetArrayItem(v, 5)->valuedouble == 2.5e-3);
+	assert_int_equal(cJSON_GetArrayItem(v, 6)->valueint, 12);
+	assert_null(parse(a, "-"));
+	assert_null(parse(a, "[1.2.3]"));
+	assert_null(parse(a, "+1"));
+	discord_json_free(a);
+}
+
+/* Only white space may follow the value (cJSON_ParseWithLength would take
+ * trailing bytes); any byte up to 0x20 counts as white space, as in cJSON. */
+static void
+takes_one_value(void **unused)
+{
+	struct discord_json *a = discord_json_new();
+
+	assert_non_null(parse(a, " \t\r\n{} \x01"));
+	assert_non_null(parse(a, "\xef\xbb\xbf{\"a\":1}"));
+	assert_null(parse(a, "{}x"));
+	assert_null(parse(a, "{} {}"));
+	assert_null(parse(a, ""));
+	assert_null(parse(a, "   "));
+	assert_null(parse(a, "[1,]"));
+	assert_null(parse(a, "{\"a\" 1}"));
+	assert_null(parse(a, "{\"a\":1,}"));
+	assert_null(parse(a, "nul"));
+	/* Not NUL-terminated: only len bytes are read. */
+	assert_non_null(discord_json_parse(a, "[1]]]", 3));
+	discord_json_free(a);
+}
+
+static void
+stops_at_cjsons_nesting_limit(void **unused)
+{
+	struct discord_json *a = discord_json_new();
+	struct buf b;
+
+	buf_init(&b, 1 << 16);
+	for (int i = 0; i < 1000; i++)
+		buf_add(&b, "[", 1);
+	for (int i = 0; i < 1000; i++)
+		buf_add(&b, "]", 1);
+	assert_non_null(discord_json_parse(a, buf_str(&b), b.len));
+	buf_reset(&b);
+	for (int i = 0; i < 1001; i++)
+		buf_add(&b, "[", 1);
+	for (int i = 0; i < 1001; i++)
+		buf_add(&b, "]", 1);
+	assert_null(discord_json_parse(a, buf_str(&b), b.len));
+	buf_free(&b);
+	discord_json_free(a);
+}
+
+/* A frame larger than the arena's block (a GUILD_CREATE), then a small one
+ * in the same arena: both read whole. */
+static void
+grows_and_shrinks(void **unused)
+{
+	struct discord_json *a = discord_json_new();
+	struct buf b;
+	const cJSON *v;
+
+	buf_init(&b, 1 << 20);
+	buf_add(&b, "[", 1);
+	for (int i = 0; i < 20000; i++)
+		buf_addf(&b, "%s{\"name\":\"role %d\"}", i ? "," : "", i);
+	buf_add(&b, "]", 1);
+	v = discord_json_parse(a, buf_str(&b), b.len);
+	assert_int_equal(cJSON_GetArraySize(v), 20000);
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+	                        cJSON_GetArrayItem(v, 19999), "name")),
+	                    "role 19999");
+	v = parse(a, "{\"op\":11}");
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(v, "op")->valueint, 11);
+	buf_free(&b);
+	discord_json_free(a);
+}
+
+/* The writer: what cJSON_PrintUnformatted writes, escapes and all. */
+static void
+writes_as_cjson_prints(void **unused)
+{
+	cJSON *msg = cJSON_CreateObject(), *am;
+	struct buf b;
+	char *want;
+
+	cJSON_AddStringToObject(msg, "content",
+	                        "a \"quote\", a \\, \x01\ttab\nnew line, caf\xc3\xa9");
+	cJSON_AddNumberToObject(msg, "flags", 64);
+	cJSON_AddNumberToObject(msg, "neg", -12);
+	cJSON_AddNumberToObject(msg, "half", 0.5);
+	cJSON_AddNumberToObject(msg, "big", 12345678901234567.0);
+	cJSON_AddBoolToObject(msg, "t", 1);
+	cJSON_AddNullToObject(msg, "n");
+	am = cJSON_AddObjectToObject(msg, "allowed_mentions");
+	cJSON_AddArrayToObject(am, "parse");
+	buf_init(&b, 4096);
+	assert_int_equal(discord_json_write(msg, &b), 0);
+	assert_string_equal(buf_str(&b),
+	                    "{\"content\":\"a \\\"quote\\\", a \\\\, \\u0001\\ttab\\nnew line, "
+	                    "caf\xc3\xa9\",\"flags\":64,\"neg\":-12,\"half\":0.5,\"big\":"
+	                    "12345678901234568,\"t\":true,\"n\":null,\"allowed_mentions\":{"
+	                    "\"parse\":[]}}");
+	want = cJSON_PrintUnformatted(msg);
+	assert_string_equal(buf_str(&b), want);
+	cJSON_free(want);
+	/* A buffer too small: -1, never a cut body taken for whole. */
+	buf_free(&b);
+	buf_init(&b, 16);
+	assert_int_equal(discord_json_write(msg, &b), -1);
+	buf_free(&b);
+	cJSON_Delete(msg);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(reads_a_frame),
+	    cmocka_unit_test(decodes_strings),
+	    cmocka_unit_test(reads_numbers_as_cjson),
+	    cmocka_unit_test(takes_one_value),
+	    cmocka_unit_test(stops_at_cjsons_nesting_limit),
+	    cmocka_unit_test(grows_and_shrinks),
+	    cmocka_unit_test(writes_as_cjson_prints),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
