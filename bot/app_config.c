@@ -86,7 +86,8 @@ app_config_load(const struct app_opts *o, char *err, size_t errlen)
 {
 	struct config *c;
 	/* A shard other than 0 runs no IRC (below): it needs no IRC secret. */
-	unsigned secrets = o->shard > 0 ? CONFIG_SECRETS_DISCORD : CONFIG_SECRETS_ALL;
+	unsigned secrets =
+	    o->shard > 0 ? CONFIG_SECRETS_DISCORD | CONFIG_SECRETS_STORE : CONFIG_SECRETS_ALL;
 
 	if (o->config_path == NULL && access(DELVER_CONFIG_PATH, F_OK) != 0 && errno == ENOENT)
 		c = config_defaults();
