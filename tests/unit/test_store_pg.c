@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -489,6 +490,213 @@ down_server_refuses_at_once(void **state)
 	t_close(&t);
 }
 
+/* --- a fleet: two processes, channels moving between them --- */
+
+enum {
+	FLEET_CHANNELS = 24,
+	FLEET_ROUNDS = 240,
+	FLEET_EPOCH = 20
+};
+
+struct fleet_chan {
+	bool held; /* in memory */
+	uint64_t gen;
+	long value;
+	long acked; /* increments this process was told are committed */
+};
+
+struct fleet {
+	struct store_backend *b;
+	uv_loop_t loop;
+	struct fleet_chan ch[FLEET_CHANNELS];
+	int pending, conflicts, errors;
+	int batch_keys[FLEET_CHANNELS];
+	long batch_values[FLEET_CHANNELS];
+};
+
+static void
+fleet_loaded(void *ctx, enum store_status status, const struct store_row *row, const char *err)
+{
+	struct fleet_chan *c = ctx;
+
+	if (status != STORE_OK) {
+		fprintf(stderr, "fleet: load: %s\n", err);
+		exit(3);
+	}
+	c->held = true;
+	c->gen = row != NULL ? row->generation : 0;
+	c->value = 0;
+	if (row != NULL) {
+		char v[32];
+
+		snprintf(v, sizeof(v), "%.*s", (int)row->rec_len, row->rec);
+		c->value = strtol(v, NULL, 10);
+	}
+}
+
+static void
+fleet_committed(void *ctx, enum store_status status, const enum store_status *rs, size_t n,
+                const char *err)
+{
+	struct fleet *f = ctx;
+
+	f->pending = 0;
+	if (status != STORE_OK) {
+		fprintf(stderr, "fleet: commit: %s\n", err);
+		f->errors++;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct fleet_chan *c = &f->ch[f->batch_keys[i]];
+
+		if (rs[i] == STORE_OK) {
+			c->gen++;
+			c->value = f->batch_values[i];
+			c->acked++;
+		} else if (rs[i] == STORE_CONFLICT) {
+			c->held = false; /* another process wrote it: read it again */
+			f->conflicts++;
+		} else {
+			f->errors++;
+		}
+	}
+}
+
+/* One shard process: in round r it owns channel k when (k + r / EPOCH) % 2
+ * is its id, so ownership moves every EPOCH rounds, and the two processes,
+ * running at their own pace, overlap at each move. Each round raises every
+ * channel it owns by one in one batch. Writes its acknowledged counts to
+ * out. */
+static int
+fleet_process(int id, const char *out)
+{
+	struct fleet f;
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = conninfo};
+	char err[600], keys[FLEET_CHANNELS][16], recs[FLEET_CHANNELS][24];
+	FILE *fp;
+
+	memset(&f, 0, sizeof(f));
+	uv_loop_init(&f.loop);
+	f.b = store_open(&f.loop, &o, err, sizeof(err));
+	if (f.b == NULL) {
+		fprintf(stderr, "fleet: %s\n", err);
+		return 2;
+	}
+	for (int r = 0; r < FLEET_ROUNDS; r++) {
+		struct store_row rows[FLEET_CHANNELS];
+		size_t n = 0;
+
+		for (int k = 0; k < FLEET_CHANNELS; k++) {
+			struct fleet_chan *c = &f.ch[k];
+
+			snprintf(keys[k], sizeof(keys[k]), "fleet:%d", k);
+			if ((k + r / FLEET_EPOCH) % 2 != id) {
+				c->held = false; /* moved to the other process */
+				continue;
+			}
+			if (!c->held) {
+				f.b->ops->load(f.b, STORE_CHANNEL, keys[k], fleet_loaded, c);
+				while (!c->held)
+					uv_run(&f.loop, UV_RUN_ONCE);
+			}
+			snprintf(recs[k], sizeof(recs[k]), "%ld", c->value + 1);
+			f.batch_keys[n] = k;
+			f.batch_values[n] = c->value + 1;
+			rows[n++] = (struct store_row){.kind = STORE_CHANNEL,
+			                               .key = keys[k],
+			                               .last_used = r,
+			                               .version = 1,
+			                               .rec = recs[k],
+			                               .rec_len = strlen(recs[k]),
+			                               .generation = c->gen};
+		}
+		f.pending = 1;
+		f.b->ops->commit(f.b, rows, n, fleet_committed, &f);
+		while (f.pending)
+			uv_run(&f.loop, UV_RUN_ONCE);
+	}
+	fp = fopen(out, "w");
+	if (fp == NULL)
+		return 4;
+	for (int k = 0; k < FLEET_CHANNELS; k++)
+		fprintf(fp, "%ld\n", f.ch[k].acked);
+	fprintf(fp, "%d\n", f.conflicts);
+	fclose(fp);
+	{
+		int done = 0;
+
+		f.b->ops->close(f.b, closed_cb, &done);
+		uv_run(&f.loop, UV_RUN_DEFAULT);
+	}
+	return f.errors > 0 ? 5 : 0;
+}
+
+/*
+ * The fleet test at the store's level: two processes on one PostgreSQL
+ * raise counters while channels move between them every few rounds. Every
+ * acknowledged raise is in the final value, exactly once: the sum of both
+ * processes' acknowledged raises equals each counter, and its generation
+ * (one per committed write) too.
+ */
+static void
+fleet_moves_channels_without_loss(void **state)
+{
+	pid_t pid[2];
+	char out[2][300];
+	long acked[FLEET_CHANNELS] = {0};
+	int conflicts = 0;
+	struct t t;
+	struct load_res l;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		snprintf(out[i], sizeof(out[i]), "%s/fleet-%d", cluster_dir, i);
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0)
+			_exit(fleet_process(i, out[i]));
+	}
+	for (int i = 0; i < 2; i++) {
+		int st;
+		FILE *fp;
+
+		assert_int_equal(waitpid(pid[i], &st, 0), pid[i]);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+		fp = fopen(out[i], "r");
+		assert_non_null(fp);
+		for (int k = 0; k < FLEET_CHANNELS; k++) {
+			long a;
+			char line[32];
+
+			assert_non_null(fgets(line, sizeof(line), fp));
+			a = strtol(line, NULL, 10);
+			acked[k] += a;
+		}
+		{
+			char line[32];
+
+			assert_non_null(fgets(line, sizeof(line), fp));
+			conflicts += (int)strtol(line, NULL, 10);
+		}
+		fclose(fp);
+	}
+	t_open(&t);
+	for (int k = 0; k < FLEET_CHANNELS; k++) {
+		char key[16], want[32];
+
+		snprintf(key, sizeof(key), "fleet:%d", k);
+		assert_int_equal(load(&t, STORE_CHANNEL, key, &l), STORE_OK);
+		assert_true(l.found);
+		snprintf(want, sizeof(want), "%ld", acked[k]);
+		assert_string_equal(l.rec, want);
+		assert_int_equal(l.gen, (uint64_t)acked[k]);
+		assert_true(acked[k] > 0);
+	}
+	print_message("fleet: %d conflicts refused at the moves\n", conflicts);
+	t_close(&t);
+}
+
 static void
 open_names_the_problem(void **state)
 {
@@ -517,6 +725,7 @@ main(void)
 	    cmocka_unit_test(snapshot_is_an_sqlite_file),
 	    cmocka_unit_test(server_restarted_mid_stream),
 	    cmocka_unit_test(down_server_refuses_at_once),
+	    cmocka_unit_test(fleet_moves_channels_without_loss),
 	    cmocka_unit_test(open_names_the_problem),
 	};
 
