@@ -9,6 +9,7 @@
 
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "bot/store/store_pg_restore.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -171,7 +172,13 @@ app_restore(const struct app_opts *o, const char *file)
 		log_error("%s", err);
 		return APP_EXIT_FAILURE;
 	}
-	rc = persist_restore(c->bot.state_dir, file, err, sizeof(err));
+	if (c->store.backend == STORE_ENGINE_POSTGRESQL) {
+		rc = store_pg_restore(c->store.conninfo, c->store.password, file, err, sizeof(err));
+		if (rc == 0)
+			log_info("%s", err);
+	} else {
+		rc = persist_restore(c->bot.state_dir, file, err, sizeof(err));
+	}
 	if (rc < 0)
 		log_error("%s", err);
 	config_free(c);

@@ -951,6 +951,23 @@ static const struct store_backend_ops pg_ops = {
 
 /* --- open --- */
 
+int
+store_pg_create_tables(struct pg_conn *c, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < NSCHEMA; i++) {
+		PGresult *r = PQexec(c, schema_sql[i]);
+		bool ok =
+		    PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+
+		if (!ok)
+			first_line(why, whylen, PQresultErrorMessage(r));
+		PQclear(r);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
 /* Runs the schema in one transaction and prepares the statements, on a
  * blocking connection. Returns 0, or -1 with the reason in why. */
 static int
@@ -961,13 +978,8 @@ setup_blocking(PGconn *c, char *why, size_t whylen)
 	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 
 	PQclear(r);
-	for (size_t i = 0; ok && i < NSCHEMA; i++) {
-		r = PQexec(c, schema_sql[i]);
-		ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
-		if (!ok)
-			first_line(why, whylen, PQresultErrorMessage(r));
-		PQclear(r);
-	}
+	if (ok)
+		ok = store_pg_create_tables(c, why, whylen) == 0;
 	if (ok) {
 		r = PQexec(c, "COMMIT");
 		ok = PQresultStatus(r) == PGRES_COMMAND_OK;

@@ -62,6 +62,11 @@ struct store_pg_opts {
 struct store_backend *store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err,
                                     size_t errlen);
 
+/* Creates the tables when missing, in the transaction open on c (libpq's
+ * PGconn, blocking). Returns 0, or -1 with libpq's reason in why. */
+struct pg_conn;
+int store_pg_create_tables(struct pg_conn *c, char *why, size_t whylen);
+
 /* For tests: true while the connection is up (not reconnecting). */
 int store_pg_connected(const struct store_backend *b);
 

@@ -20,6 +20,7 @@
 
 #include "bot/store/store.h"
 #include "bot/store/store_pg.h"
+#include "bot/store/store_pg_restore.h"
 
 static char cluster_dir[] = "/tmp/delver-test-pg-XXXXXX";
 static char conninfo[600];
@@ -384,6 +385,57 @@ snapshot_is_an_sqlite_file(void **state)
 	sqlite3_close(db);
 }
 
+/* A snapshot put back: its rows replace the stored ones with their
+ * generation raised (a process holding a newer copy is refused), rows it
+ * does not hold are deleted; a file that is not a snapshot changes
+ * nothing. */
+static void
+restore_puts_a_snapshot_back(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r;
+	char path[300], bad[300], err[600];
+	int done = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/rs.db", cluster_dir);
+	snprintf(bad, sizeof(bad), "%s/bad.db", cluster_dir);
+	t_open(&t);
+	r = chan("rs:a", "old", 0);
+	commit(&t, &r, 1, &c);
+	t.b->ops->snapshot(t.b, path, snap_cb, &done);
+	while (!done)
+		uv_run(&t.loop, UV_RUN_ONCE);
+	r = chan("rs:a", "new", 1);
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_OK);
+	r = chan("rs:later", "x", 0);
+	commit(&t, &r, 1, &c);
+	f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("not a database\n", f);
+	fclose(f);
+	assert_int_equal(store_pg_restore(conninfo, NULL, bad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is not a whole SQLite database"));
+	load(&t, STORE_CHANNEL, "rs:a", &l);
+	assert_string_equal(l.rec, "new");
+
+	assert_int_equal(store_pg_restore(conninfo, NULL, path, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "into PostgreSQL"));
+	load(&t, STORE_CHANNEL, "rs:a", &l);
+	assert_string_equal(l.rec, "old");
+	assert_int_equal(l.gen, 3);
+	load(&t, STORE_CHANNEL, "rs:later", &l);
+	assert_false(l.found);
+	r = chan("rs:a", "stale", 2); /* a process still holding "new" */
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_CONFLICT);
+	t_close(&t);
+}
+
 static void
 wake_cb(uv_timer_t *h)
 {
@@ -723,6 +775,7 @@ main(void)
 	    cmocka_unit_test(deletes_keep_generations),
 	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),
 	    cmocka_unit_test(snapshot_is_an_sqlite_file),
+	    cmocka_unit_test(restore_puts_a_snapshot_back),
 	    cmocka_unit_test(server_restarted_mid_stream),
 	    cmocka_unit_test(down_server_refuses_at_once),
 	    cmocka_unit_test(fleet_moves_channels_without_loss),
