@@ -1046,6 +1046,7 @@ store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err, size_t 
 	}
 	p->up = true;
 	uv_timer_start(&p->watch, watch_cb, WATCH_MS, WATCH_MS);
+	uv_unref((uv_handle_t *)&p->watch); /* a watchdog keeps no loop alive */
 	if (poll_watch(p, PQsocket(p->conn), UV_READABLE) < 0)
 		lost(p, "its socket cannot be watched");
 	return &p->base;
