@@ -85,9 +85,10 @@ store_service_start(struct app *a, char *err, size_t errlen)
 	 * it writes SQLite alone: a fleet configured for PostgreSQL must not
 	 * quietly keep its state in a local file instead. */
 	if (app_config(a)->store.backend == STORE_ENGINE_POSTGRESQL) {
-		snprintf(err, errlen,
-		         "[store] backend = postgresql is not supported by this build's persistence "
-		         "yet; use backend = sqlite");
+		snprintf(
+		    err, errlen,
+		    "[store] backend = postgresql is not supported by this build's persistence "
+		    "yet; use backend = sqlite");
 		free(ss);
 		return -1;
 	}
