@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,6 +65,87 @@ out:
 	return rc;
 }
 
+/* COPY incoming FROM STDIN in binary format: the header. */
+static int
+copy_begin(PGconn *c, char *why, size_t whylen)
+{
+	static const char header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+	PGresult *r = PQexec(c, "COPY incoming FROM STDIN (FORMAT binary)");
+	bool ok = PQresultStatus(r) == PGRES_COPY_IN;
+
+	if (!ok)
+		first_line(why, whylen, PQresultErrorMessage(r));
+	PQclear(r);
+	if (ok && PQputCopyData(c, header, sizeof(header)) != 1) {
+		first_line(why, whylen, PQerrorMessage(c));
+		ok = false;
+	}
+	return ok ? 0 : -1;
+}
+
+static size_t
+put_be(unsigned char *p, uint64_t v, int len)
+{
+	for (int i = len - 1; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)v;
+	return (size_t)len;
+}
+
+/* One tuple of four fields: key (text), last_used (int8), version (int4),
+ * rec (bytea). */
+static int
+copy_row(PGconn *c, const char *key, size_t klen, int64_t used, int version, const void *rec,
+         size_t rlen, char *why, size_t whylen)
+{
+	unsigned char head[64];
+	size_t n = 0;
+
+	if (klen > INT32_MAX || rlen > INT32_MAX) {
+		snprintf(why, whylen, "a row is too large");
+		return -1;
+	}
+	n += put_be(head + n, 4, 2);
+	n += put_be(head + n, klen, 4);
+	if (PQputCopyData(c, (const char *)head, (int)n) != 1 ||
+	    PQputCopyData(c, key, (int)klen) != 1)
+		goto fail;
+	n = 0;
+	n += put_be(head + n, 8, 4);
+	n += put_be(head + n, (uint64_t)used, 8);
+	n += put_be(head + n, 4, 4);
+	n += put_be(head + n, (uint32_t)version, 4);
+	n += put_be(head + n, rlen, 4);
+	if (PQputCopyData(c, (const char *)head, (int)n) != 1 ||
+	    PQputCopyData(c, rec, (int)rlen) != 1)
+		goto fail;
+	return 0;
+fail:
+	first_line(why, whylen, PQerrorMessage(c));
+	return -1;
+}
+
+/* The trailer, the end of the copy, and its result. */
+static int
+copy_end(PGconn *c, char *why, size_t whylen)
+{
+	static const char trailer[2] = "\377\377";
+	PGresult *r;
+	bool ok;
+
+	if (PQputCopyData(c, trailer, 2) != 1 || PQputCopyEnd(c, NULL) != 1) {
+		first_line(why, whylen, PQerrorMessage(c));
+		return -1;
+	}
+	r = PQgetResult(c);
+	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	if (!ok)
+		first_line(why, whylen, PQresultErrorMessage(r));
+	PQclear(r);
+	while ((r = PQgetResult(c)) != NULL)
+		PQclear(r);
+	return ok ? 0 : -1;
+}
+
 /*
  * Copies the rows of one table of db into the temporary table "incoming"
  * and then over the stored table. Returns the number of rows, or -1 with
@@ -85,35 +167,32 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, char *wh
 		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
+	if (copy_begin(c, why, whylen) < 0) {
+		sqlite3_finalize(s);
+		return -1;
+	}
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-		char used[24], ver[16];
-		const char *v[4];
-		int len[4] = {0, 0, 0, sqlite3_column_bytes(s, 3)}, fmt[4] = {0, 0, 0, 1};
-		PGresult *r;
-		bool ok;
+		const char *key = (const char *)sqlite3_column_text(s, 0);
+		const void *rec = sqlite3_column_blob(s, 3);
 
-		snprintf(used, sizeof(used), "%" PRId64, (int64_t)sqlite3_column_int64(s, 1));
-		snprintf(ver, sizeof(ver), "%d", sqlite3_column_int(s, 2));
-		v[0] = (const char *)sqlite3_column_text(s, 0);
-		v[1] = used;
-		v[2] = ver;
-		v[3] = sqlite3_column_blob(s, 3);
-		if (v[0] == NULL || v[3] == NULL) {
+		if (key == NULL || sqlite3_column_type(s, 3) == SQLITE_NULL) {
 			snprintf(why, whylen, "a row of %s has no key or no record", table);
+			PQputCopyEnd(c, "bad row");
+			PQclear(PQgetResult(c));
 			sqlite3_finalize(s);
 			return -1;
 		}
-		r = PQexecParams(c, "INSERT INTO incoming VALUES($1, $2, $3, $4)", 4, NULL, v, len,
-		                 fmt, 0);
-		ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-		if (!ok)
-			first_line(why, whylen, PQresultErrorMessage(r));
-		PQclear(r);
-		if (!ok) {
+		if (copy_row(c, key, (size_t)sqlite3_column_bytes(s, 0), sqlite3_column_int64(s, 1),
+		             sqlite3_column_int(s, 2), rec != NULL ? rec : "",
+		             (size_t)sqlite3_column_bytes(s, 3), why, whylen) < 0) {
 			sqlite3_finalize(s);
 			return -1;
 		}
 		n++;
+	}
+	if (copy_end(c, why, whylen) < 0) {
+		sqlite3_finalize(s);
+		return -1;
 	}
 	sqlite3_finalize(s);
 	if (step != SQLITE_DONE) {
