@@ -4,7 +4,8 @@
  * changes per second and commit latency with batches of 1 and 100, one batch
  * in flight (as persist commits one loop turn at a time) and 8 in flight;
  * then a snapshot of N channels (default 1,000,000; argv[1]) with the loop's
- * longest stall while it is written. Run from the repository's top.
+ * longest stall while it is written, and the restore of that file into
+ * PostgreSQL. Run from the repository's top.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include <libpq-fe.h>
 
 #include "bot/store/store.h"
+#include "bot/store/store_pg_restore.h"
 #include "tests/bench/bench.h"
 
 #define REC_BYTES 134 /* the average record (issue 18) */
@@ -246,6 +248,17 @@ main(int argc, char **argv)
 	       n, (bench_now_ns() - t0) / 1e6, stat(path, &sb) == 0 ? (long long)sb.st_size : -1LL,
 	       st.worst / 1e6);
 	uv_close((uv_handle_t *)&tick, NULL);
+	{
+		long rss0 = bench_rss_kb();
+
+		t0 = bench_now_ns();
+		if (store_pg_restore(conninfo, NULL, path, err, sizeof(err)) < 0) {
+			fprintf(stderr, "bench_store_pg: %s\n", err);
+			done = -1;
+		}
+		printf("restore of that snapshot into PostgreSQL: %.0f ms, %ld MB more resident\n",
+		       (bench_now_ns() - t0) / 1e6, (bench_rss_kb() - rss0) / 1024);
+	}
 	b->ops->close(b, snap_done, &done);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_loop_close(&loop);
