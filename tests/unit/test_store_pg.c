@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "bot/store/store.h"
@@ -518,6 +520,62 @@ server_restarted_mid_stream(void **state)
 	t_close(&t);
 }
 
+/* The PID of the server process serving the backend's connection (its
+ * application_name is delver's). */
+static long
+delver_backend_pid(void)
+{
+	PGconn *c = PQconnectdb(conninfo);
+	PGresult *r;
+	long pid = -1;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, "SELECT pid FROM pg_stat_activity WHERE application_name = 'delver'");
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(r), 1);
+	pid = strtol(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	PQfinish(c);
+	return pid;
+}
+
+/*
+ * A server that stops answering (its process frozen, as behind a dead
+ * network): the commit fails as unavailable after the watchdog's 10 s
+ * instead of hanging; the server may still apply it when it wakes, so the
+ * write sent again is either committed or refused as a conflict whose row
+ * is ours: the row ends at generation 1 either way, never 2.
+ */
+static void
+silent_server_is_unavailable(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r = chan("silent:a", "v1", 0);
+	long pid;
+
+	(void)state;
+	t_open(&t);
+	pid = delver_backend_pid();
+	assert_int_equal(kill((pid_t)pid, SIGSTOP), 0);
+	assert_int_equal(commit(&t, &r, 1, &c), STORE_UNAVAILABLE);
+	assert_non_null(strstr(c.err, "no answer in 10 seconds"));
+	assert_int_equal(kill((pid_t)pid, SIGCONT), 0);
+	wait_connected(&t);
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.status, STORE_OK);
+	if (c.rows[0] == STORE_CONFLICT) {
+		load(&t, STORE_CHANNEL, "silent:a", &l);
+		assert_string_equal(l.rec, "v1");
+	} else {
+		assert_int_equal(c.rows[0], STORE_OK);
+	}
+	load(&t, STORE_CHANNEL, "silent:a", &l);
+	assert_int_equal(l.gen, 1);
+	t_close(&t);
+}
+
 /* Loads and commits while the server is down fail as unavailable, each
  * completing once, after the call. */
 static void
@@ -778,6 +836,7 @@ main(void)
 	    cmocka_unit_test(restore_puts_a_snapshot_back),
 	    cmocka_unit_test(server_restarted_mid_stream),
 	    cmocka_unit_test(down_server_refuses_at_once),
+	    cmocka_unit_test(silent_server_is_unavailable),
 	    cmocka_unit_test(fleet_moves_channels_without_loss),
 	    cmocka_unit_test(open_names_the_problem),
 	};
