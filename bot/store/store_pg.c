@@ -379,11 +379,11 @@ static const char *const conn_keywords[] = {"dbname", "fallback_application_name
 static PGconn *
 connect_params(const struct store_pg *p, bool async)
 {
+	/* A NULL password is ignored: libpq's own sources (PGPASSWORD,
+	 * ~/.pgpass) apply. */
 	const char *values[] = {p->conninfo, "delver", p->password, NULL};
 	const char *const *kw = conn_keywords;
 
-	if (p->password == NULL)
-		values[2] = NULL; /* ends the list there */
 	return async ? PQconnectStartParams(kw, values, 1) : PQconnectdbParams(kw, values, 1);
 }
 
@@ -845,8 +845,6 @@ snap_work(uv_work_t *req)
 	struct snap_job *j = req->data;
 	const char *values[] = {j->p->conninfo, "delver", j->p->password, NULL};
 
-	if (j->p->password == NULL)
-		values[2] = NULL;
 	j->rc = store_pg_snapshot_write(conn_keywords, values, j->path, j->err, sizeof(j->err));
 }
 
