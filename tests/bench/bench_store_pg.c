@@ -233,8 +233,10 @@ main(int argc, char **argv)
 	commits(&loop, b, 100, 8, 1000);
 
 	t0 = bench_now_ns();
-	if (fill(n) < 0)
+	if (fill(n) < 0) {
+		cluster("stop");
 		return 1;
+	}
 	printf("%d channels inserted on the server in %.0f ms\n", n, (bench_now_ns() - t0) / 1e6);
 	snprintf(path, sizeof(path), "%s/snapshot.db", dir);
 	uv_timer_init(&loop, &tick);
