@@ -24,7 +24,7 @@ VERSION   := 0.1.0
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS      := libwebsockets libcurl libcjson libuv inih libsystemd openssl zlib libutf8proc \
-             libedit sqlite3
+             libedit sqlite3 libpq
 
 CFLAGS    ?= -O2 -g
 WERROR    ?= -Werror

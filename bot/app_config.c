@@ -9,6 +9,7 @@
 
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "bot/store/store_pg_restore.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -86,7 +87,8 @@ app_config_load(const struct app_opts *o, char *err, size_t errlen)
 {
 	struct config *c;
 	/* A shard other than 0 runs no IRC (below): it needs no IRC secret. */
-	unsigned secrets = o->shard > 0 ? CONFIG_SECRETS_DISCORD : CONFIG_SECRETS_ALL;
+	unsigned secrets =
+	    o->shard > 0 ? CONFIG_SECRETS_DISCORD | CONFIG_SECRETS_STORE : CONFIG_SECRETS_ALL;
 
 	if (o->config_path == NULL && access(DELVER_CONFIG_PATH, F_OK) != 0 && errno == ENOENT)
 		c = config_defaults();
@@ -170,7 +172,13 @@ app_restore(const struct app_opts *o, const char *file)
 		log_error("%s", err);
 		return APP_EXIT_FAILURE;
 	}
-	rc = persist_restore(c->bot.state_dir, file, err, sizeof(err));
+	if (c->store.backend == STORE_ENGINE_POSTGRESQL) {
+		rc = store_pg_restore(c->store.conninfo, c->store.password, file, err, sizeof(err));
+		if (rc == 0)
+			log_info("%s", err);
+	} else {
+		rc = persist_restore(c->bot.state_dir, file, err, sizeof(err));
+	}
 	if (rc < 0)
 		log_error("%s", err);
 	config_free(c);

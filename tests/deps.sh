@@ -10,16 +10,18 @@ set -eu
 # Building and running: the compiler and the libraries' headers.
 RUN_PKGS="make gcc pkg-config libwebsockets-dev libwebsockets-evlib-uv
 libcurl4-openssl-dev libssl-dev zlib1g-dev libcjson-dev libinih-dev libsystemd-dev
-libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev"
+libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev libpq-dev"
 
 # Testing: clang and its sanitizer runtime (fuzzing), clang-format (lint),
 # cmocka (unit tests), valgrind, python3 and ngircd (IRC tests), inspircd and
 # atheme-services (IRC with SASL and NickServ), tmux (the
 # interactive console's test), openssl (test certificates), systemd
 # (systemd-analyze), man-db, groff and lowdown (the manual pages), procps,
-# sqlite3 (to look into a state database).
+# sqlite3 (to look into a state database), postgresql (a throwaway server for
+# the store's tests: tests/tools/pg_cluster.sh).
 TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
-ngircd inspircd atheme-services tmux openssl systemd man-db groff-base lowdown procps sqlite3"
+ngircd inspircd atheme-services tmux openssl systemd man-db groff-base lowdown procps sqlite3
+postgresql"
 
 case "${1:-test}" in
 run) PKGS=$RUN_PKGS ;;

@@ -27,7 +27,7 @@
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
-#define SECTS_MAX  (3 + CONFIG_IRC_MAX)
+#define SECTS_MAX  (4 + CONFIG_IRC_MAX)
 #define LINE_BYTES 1024 /* longer lines are refused before inih sees them */
 #define SHOW_BYTES 80   /* of a bad value quoted in a message */
 
@@ -282,8 +282,12 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		set_str(base, k, v);
 		return 0;
 	}
-	fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name, k->allowed,
-	     shown(v, show, sizeof(show)));
+	if (k->flags & KEY_UNQUOTED)
+		fail(p, p->line, "[%s] %s must be %s (the value is not shown)", p->cur->name,
+		     k->name, k->allowed);
+	else
+		fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name, k->allowed,
+		     shown(v, show, sizeof(show)));
 	return -1;
 }
 
@@ -302,7 +306,7 @@ on_value(void *user, const char *section, const char *name, const char *value)
 	if (p->cur == NULL) {
 		fail(p, p->line,
 		     "key '%s' is outside any section; put it under [bot], [discord], "
-		     "[irc.<network>] or [console]",
+		     "[irc.<network>], [store] or [console]",
 		     name);
 		return 0;
 	}
@@ -362,6 +366,9 @@ open_section(struct parser *p, const char *name)
 		kind = KIND_DISCORD;
 		base = &c->discord;
 		c->discord.enabled = true;
+	} else if (strcmp(name, "store") == 0) {
+		kind = KIND_STORE;
+		base = &c->store;
 	} else if (strcmp(name, "console") == 0) {
 		kind = KIND_CONSOLE;
 		base = &c->console;
@@ -376,8 +383,8 @@ open_section(struct parser *p, const char *name)
 		}
 	} else {
 		fail(p, p->line,
-		     "unknown section [%s]; sections are [bot], [discord], [irc.<network>] and "
-		     "[console]",
+		     "unknown section [%s]; sections are [bot], [discord], [irc.<network>], "
+		     "[store] and [console]",
 		     name);
 		return;
 	}
@@ -498,6 +505,12 @@ check_sections(struct parser *p)
 			fail(p, line,
 			     "[discord] shard_id must be less than shard_count (%d) (got '%d')",
 			     c->discord.shard_count, c->discord.shard_id);
+		} else if (s->kind == &config_kinds[KIND_STORE] &&
+		           c->store.backend == STORE_ENGINE_POSTGRESQL &&
+		           c->store.conninfo == NULL) {
+			fail(p, s->line,
+			     "[store] backend = postgresql needs conninfo (the server to use, e.g. "
+			     "host=/run/postgresql dbname=delver)");
 		} else if (s->kind == &config_kinds[KIND_IRC]) {
 			struct config_irc *irc = s->base;
 
@@ -558,6 +571,10 @@ resolve_secrets(struct parser *p, unsigned secrets)
 			resolve(p, s, "password_source", irc->password_source, &irc->password);
 			resolve(p, s, "nickserv_password_source", irc->nickserv_source,
 			        &irc->nickserv_password);
+		} else if (s->kind == &config_kinds[KIND_STORE] &&
+		           (secrets & CONFIG_SECRETS_STORE)) {
+			resolve(p, s, "password_source", p->c->store.password_source,
+			        &p->c->store.password);
 		}
 	}
 }
@@ -718,6 +735,7 @@ void
 config_log_secrets(const struct config *c)
 {
 	log_secret(c->discord.token);
+	log_secret(c->store.password);
 	for (size_t i = 0; i < c->nirc; i++) {
 		log_secret(c->irc[i].password);
 		log_secret(c->irc[i].nickserv_password);
@@ -810,6 +828,9 @@ config_free(struct config *c)
 	free(c->discord.dev_guild);
 	for (size_t i = 0; i < c->nirc; i++)
 		config_irc_clear(&c->irc[i]);
+	free(c->store.conninfo);
+	free(c->store.password_source);
+	secret_free(c->store.password);
 	free(c->console.user);
 	free(c->console.channel);
 	free(c);

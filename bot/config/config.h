@@ -119,6 +119,18 @@ struct config_irc {
 	int ping_timeout;        /* then seconds before the link is recycled, default 30 */
 };
 
+enum store_engine {
+	STORE_ENGINE_SQLITE = 0, /* default: one database file in the state directory */
+	STORE_ENGINE_POSTGRESQL, /* a server a fleet of shard processes shares */
+};
+
+struct config_store {
+	enum store_engine backend; /* default sqlite */
+	char *conninfo;            /* postgresql: libpq's conninfo (no password in it), or NULL */
+	char *password_source;     /* env:/file:/credential: of its password, or NULL */
+	char *password;            /* resolved secret; never logged */
+};
+
 struct config_console {
 	bool enabled;  /* default: true when nothing else is configured */
 	char *user;    /* NULL: $USER */
@@ -131,6 +143,7 @@ struct config {
 	struct config_discord discord;
 	struct config_irc irc[CONFIG_IRC_MAX];
 	size_t nirc;
+	struct config_store store;
 	struct config_console console;
 };
 
@@ -159,7 +172,8 @@ enum config_secrets {
 	CONFIG_SECRETS_NONE = 0,
 	CONFIG_SECRETS_DISCORD = 1, /* [discord] token_source */
 	CONFIG_SECRETS_IRC = 2,     /* each [irc.NAME] password_source */
-	CONFIG_SECRETS_ALL = 3,
+	CONFIG_SECRETS_STORE = 4,   /* [store] password_source */
+	CONFIG_SECRETS_ALL = 7,
 };
 struct config *config_load(const char *path, unsigned secrets, char *err, size_t errlen);
 
@@ -174,7 +188,7 @@ struct config *config_load_stream(FILE *f, const char *name, unsigned secrets, c
 void config_log_secrets(const struct config *c);
 
 /* Calls fn for every key the parser knows, section by section ("bot",
- * "discord", "irc" for [irc.<network>], "console"), in the order of the
+ * "discord", "irc" for [irc.<network>], "store", "console"), in the order of the
  * example file: the parser's own table, so tests can hold the
  * documentation to it. */
 void config_each_key(void (*fn)(const char *section, const char *key, void *ctx), void *ctx);

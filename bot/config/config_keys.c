@@ -9,6 +9,7 @@
 static const char *const fsync_choices[] = {"everysec", "always", "no", NULL};
 static const char *const level_choices[] = {"error", "warn", "info", "debug", NULL};
 static const char *const compress_choices[] = {"zlib-stream", "none", NULL};
+static const char *const backend_choices[] = {"sqlite", "postgresql", NULL};
 
 _Static_assert(sizeof(enum fsync_policy) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(enum log_level) == sizeof(int), "enums are stored as int");
@@ -16,6 +17,8 @@ _Static_assert(FSYNC_EVERYSEC == 0 && FSYNC_ALWAYS == 1 && FSYNC_NO == 2, "fsync
 _Static_assert(LOG_LEVEL_ERROR == 0 && LOG_LEVEL_DEBUG == 3, "level_choices");
 _Static_assert(sizeof(enum discord_compress) == sizeof(int), "enums are stored as int");
 _Static_assert(DISCORD_COMPRESS_ZLIB == 0 && DISCORD_COMPRESS_NONE == 1, "compress_choices");
+_Static_assert(sizeof(enum store_engine) == sizeof(int), "enums are stored as int");
+_Static_assert(STORE_ENGINE_SQLITE == 0 && STORE_ENGINE_POSTGRESQL == 1, "backend_choices");
 
 #define B(f) offsetof(struct config_bot, f)
 static const struct key bot_keys[] = {
@@ -125,6 +128,18 @@ static const struct key irc_keys[] = {
 };
 #undef I
 
+#define S(f) offsetof(struct config_store, f)
+static const struct key store_keys[] = {
+    {"backend", KEY_CHOICE, S(backend), 0, 0, 0, 0, NULL, NULL, backend_choices, 0},
+    {"conninfo", KEY_STRING, S(conninfo), 0, 0, 0, 0,
+     "a PostgreSQL connection string (libpq's key=value pairs or a postgresql:// URI, 1 to 900 "
+     "characters) without a password: give that with password_source",
+     cv_conninfo, NULL, KEY_OPTIONAL | KEY_UNQUOTED},
+    {"password_source", KEY_SOURCE, S(password_source), 0, 0, 0, 0, CONFIG_SOURCE_ALLOWED, NULL,
+     NULL, KEY_OPTIONAL},
+};
+#undef S
+
 #define C(f) offsetof(struct config_console, f)
 static const struct key console_keys[] = {
     {"enabled", KEY_BOOL, C(enabled), 0, 0, 0, 0, NULL, NULL, NULL, 0},
@@ -143,6 +158,7 @@ const struct section_kind config_kinds[KIND_COUNT] = {
     [KIND_BOT] = KIND("bot", bot_keys),
     [KIND_DISCORD] = KIND("discord", discord_keys),
     [KIND_IRC] = KIND("irc", irc_keys),
+    [KIND_STORE] = KIND("store", store_keys),
     [KIND_CONSOLE] = KIND("console", console_keys),
 };
 #undef KIND
@@ -151,6 +167,7 @@ _Static_assert(sizeof(bot_keys) / sizeof(bot_keys[0]) <= CONFIG_KEYS_MAX, "CONFI
 _Static_assert(sizeof(discord_keys) / sizeof(discord_keys[0]) <= CONFIG_KEYS_MAX,
                "CONFIG_KEYS_MAX");
 _Static_assert(sizeof(irc_keys) / sizeof(irc_keys[0]) <= CONFIG_KEYS_MAX, "CONFIG_KEYS_MAX");
+_Static_assert(sizeof(store_keys) / sizeof(store_keys[0]) <= CONFIG_KEYS_MAX, "CONFIG_KEYS_MAX");
 _Static_assert(sizeof(console_keys) / sizeof(console_keys[0]) <= CONFIG_KEYS_MAX,
                "CONFIG_KEYS_MAX");
 

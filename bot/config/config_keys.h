@@ -31,6 +31,7 @@ enum key_type {
 
 #define KEY_REQUIRED 0x1u /* a section without it is an error */
 #define KEY_OPTIONAL 0x2u /* an empty value leaves it unset (NULL) */
+#define KEY_UNQUOTED 0x4u /* a bad value is never quoted (it may hold a secret) */
 
 struct key {
 	const char *name;
@@ -46,7 +47,7 @@ struct key {
 };
 
 struct section_kind {
-	const char *name; /* "bot", "discord", "irc", "console" */
+	const char *name; /* "bot", "discord", "irc", "store", "console" */
 	const struct key *keys;
 	size_t nkeys;
 };
@@ -55,6 +56,7 @@ enum {
 	KIND_BOT,
 	KIND_DISCORD,
 	KIND_IRC,
+	KIND_STORE,
 	KIND_CONSOLE,
 	KIND_COUNT
 };

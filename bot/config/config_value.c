@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libpq-fe.h>
+
 #include "rules/base/utf8.h"
 
 int
@@ -237,4 +239,24 @@ bool
 cv_network(const char *s)
 {
 	return len_in(s, 1, 32) && alnum_or(s, "-_");
+}
+
+bool
+cv_conninfo(const char *s)
+{
+	PQconninfoOption *opts;
+	char *msg = NULL;
+	bool ok = true;
+
+	if (!len_in(s, 1, 900) || !utf8_valid(s, strlen(s)) || !bytes_in(s, 0x20, 0xff, "\x7f"))
+		return false;
+	opts = PQconninfoParse(s, &msg);
+	PQfreemem(msg);
+	if (opts == NULL)
+		return false;
+	for (const PQconninfoOption *o = opts; o->keyword != NULL; o++)
+		if (strcmp(o->keyword, "password") == 0 && o->val != NULL)
+			ok = false;
+	PQconninfoFree(opts);
+	return ok;
 }

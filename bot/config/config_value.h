@@ -38,7 +38,11 @@ bool cv_sha256(const char *s);    /* 64 hex digits, pairs optionally ':'-separat
 bool cv_snowflake(const char *s); /* a Discord id: 1-20 digits */
 bool cv_ws_url(const char *s);    /* ws:// or wss:// URL */
 bool cv_http_url(const char *s);  /* http:// or https:// URL */
-bool cv_prefix(const char *s);    /* a command prefix: 1-4 bytes, printable, no blanks */
-bool cv_network(const char *s);   /* [irc.<network>]: 1-32 letters, digits, '-', '_' */
+/* A libpq connection string (key=value pairs or a postgresql:// URI) of 1
+ * to 900 bytes without control characters, that libpq parses and that
+ * holds no password. */
+bool cv_conninfo(const char *s);
+bool cv_prefix(const char *s);  /* a command prefix: 1-4 bytes, printable, no blanks */
+bool cv_network(const char *s); /* [irc.<network>]: 1-32 letters, digits, '-', '_' */
 
 #endif

@@ -4,6 +4,7 @@
  * and drains last, committing what is left after every transport has
  * answered what was in flight.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bot/app.h"
@@ -80,6 +81,17 @@ store_service_start(struct app *a, char *err, size_t errlen)
 	struct store_service *ss = xcalloc(1, sizeof(*ss));
 	struct persist_opts o;
 
+	/* Until persist writes through a store_backend (store_open, store.h),
+	 * it writes SQLite alone: a fleet configured for PostgreSQL must not
+	 * quietly keep its state in a local file instead. */
+	if (app_config(a)->store.backend == STORE_ENGINE_POSTGRESQL) {
+		snprintf(
+		    err, errlen,
+		    "[store] backend = postgresql is not supported by this build's persistence "
+		    "yet; use backend = sqlite");
+		free(ss);
+		return -1;
+	}
 	opts_of(app_config(a), app_options(a)->salvage, &o);
 	ss->p = persist_open(app_loop(a), app_dispatch(a)->state, &o, err, errlen);
 	if (ss->p == NULL) {

@@ -350,7 +350,40 @@ test_unknown_key(void **state)
 	        "the line");
 	refused("log_level = info\n",
 	        "t.conf:1: key 'log_level' is outside any section; put it under [bot], [discord], "
-	        "[irc.<network>] or [console]");
+	        "[irc.<network>], [store] or [console]");
+}
+
+/* [store]: the backend, a conninfo that may not carry a password (never
+ * quoted back), and postgresql without a server named. */
+static void
+test_store_section(void **state)
+{
+	struct config *c;
+
+	(void)state;
+	c = load("[bot]\n");
+	assert_non_null(c);
+	assert_int_equal(c->store.backend, STORE_ENGINE_SQLITE);
+	assert_null(c->store.conninfo);
+	config_free(c);
+	c = load("[store]\nbackend = postgresql\nconninfo = host=/run/postgresql dbname=delver\n");
+	assert_non_null(c);
+	assert_int_equal(c->store.backend, STORE_ENGINE_POSTGRESQL);
+	assert_string_equal(c->store.conninfo, "host=/run/postgresql dbname=delver");
+	config_free(c);
+	refused("[store]\nbackend = postgres\n",
+	        "t.conf:2: [store] backend must be sqlite or postgresql (got 'postgres')");
+	refused("[store]\nbackend = postgresql\n",
+	        "t.conf:1: [store] backend = postgresql needs conninfo (the server to use, e.g. "
+	        "host=/run/postgresql dbname=delver)");
+	assert_null(load("[store]\nconninfo = host=db password=Hunter2Hunter2\n"));
+	assert_non_null(strstr(err, "t.conf:2: [store] conninfo must be a PostgreSQL connection"));
+	assert_non_null(strstr(err, "(the value is not shown)"));
+	assert_null(strstr(err, "Hunter2"));
+	assert_null(load("[store]\nconninfo = postgresql://u:Hunter2Hunter2@db/delver\n"));
+	assert_null(strstr(err, "Hunter2"));
+	assert_null(load("[store]\nconninfo = host='unclosed\n"));
+	assert_non_null(strstr(err, "[store] conninfo must be"));
 }
 
 static void
@@ -358,11 +391,11 @@ test_unknown_section(void **state)
 {
 	refused("[bot]\n\n[discrod]\n",
 	        "t.conf:3: unknown section [discrod]; sections are [bot], [discord], "
-	        "[irc.<network>] and [console]");
+	        "[irc.<network>], [store] and [console]");
 	refused("[irc.]\n", "t.conf:1: [irc.] needs a network name after 'irc.': 1 to 32 letters, "
 	                    "digits, '-' or '_'");
 	refused("[bot]\n[console]\n[BOT]\n", "t.conf:3: unknown section [BOT]; sections are [bot], "
-	                                     "[discord], [irc.<network>] and [console]");
+	                                     "[discord], [irc.<network>], [store] and [console]");
 	refused("[irc.a]\nhost=h\nnick=n\n[irc.A]\n",
 	        "t.conf:4: section [irc.A] appears twice (first on line 1)");
 }
@@ -521,6 +554,7 @@ main(void)
 	    cmocka_unit_test(test_too_many_list_items),
 	    cmocka_unit_test(test_unknown_key),
 	    cmocka_unit_test(test_unknown_section),
+	    cmocka_unit_test(test_store_section),
 	    cmocka_unit_test(test_too_many_networks),
 	    cmocka_unit_test(test_missing_required_key),
 	    cmocka_unit_test(test_duplicates),

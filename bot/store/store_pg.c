@@ -1,0 +1,1067 @@
+/* store_pg: the PostgreSQL backend; see store_pg.h. */
+#include "bot/store/store_pg.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "bot/log.h"
+#include "bot/store/store_pg_snapshot.h"
+#include "rules/base/mem.h"
+
+#define BACKOFF_MIN_MS 200
+#define BACKOFF_MAX_MS 5000
+#define WATCH_MS       1000
+#define OP_TIMEOUT_MS  10000 /* an answer slower than this: the server is unreachable */
+#define ERR_MAX        256   /* a reason from libpq, cut */
+#define OP_ERR_MAX     512   /* a sentence around it */
+
+/* The prepared statements, for each of the two tables. */
+enum stmt {
+	ST_INSERT,
+	ST_UPDATE,
+	ST_DELETE,
+	ST_EXISTS,
+	ST_GET,
+	ST_COUNT
+};
+
+#define STMTS(T)                                                                                   \
+	{                                                                                          \
+		[ST_INSERT] = "INSERT INTO " T "(key, last_used, version, rec, generation) "       \
+		              "VALUES($1, $2, $3, $4, 1) ON CONFLICT (key) DO NOTHING",            \
+		[ST_UPDATE] = "UPDATE " T " SET last_used = $2, version = $3, rec = $4, "          \
+		              "generation = generation + 1 WHERE key = $1 AND generation = $5",    \
+		[ST_DELETE] = "DELETE FROM " T " WHERE key = $1 AND generation = $2",              \
+		[ST_EXISTS] = "SELECT 1 FROM " T " WHERE key = $1",                                \
+		[ST_GET] =                                                                         \
+		    "SELECT key, last_used, version, rec, generation FROM " T " WHERE key = $1",   \
+	}
+static const char *const stmt_sql[2][ST_COUNT] = {
+    [STORE_CHANNEL] = STMTS("channels"),
+    [STORE_USER] = STMTS("users"),
+};
+#undef STMTS
+
+static const char *const table_name[2] = {[STORE_CHANNEL] = "channels", [STORE_USER] = "users"};
+
+/* Run in one transaction by open and after every reconnection. */
+static const char *const schema_sql[] = {
+    "SELECT pg_advisory_xact_lock(7346238117)", /* "delver" schema creation */
+    "CREATE TABLE IF NOT EXISTS channels(key text PRIMARY KEY, last_used bigint NOT NULL, "
+    "version integer NOT NULL, rec bytea NOT NULL, generation bigint NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS users(key text PRIMARY KEY, last_used bigint NOT NULL, "
+    "version integer NOT NULL, rec bytea NOT NULL, generation bigint NOT NULL)",
+};
+#define NSCHEMA (sizeof(schema_sql) / sizeof(schema_sql[0]))
+
+enum op_kind {
+	OP_SETUP,
+	OP_COMMIT,
+	OP_LOAD
+};
+
+struct op {
+	enum op_kind kind;
+	struct op *next;
+	void *ctx;
+	enum store_status status;
+	char err[OP_ERR_MAX];
+	size_t nresults; /* statement results read so far */
+	uint64_t sent_ms;
+	/* OP_COMMIT: the copied rows, one allocation */
+	struct store_row *rows;
+	enum store_status *row_status;
+	size_t n;
+	store_commit_cb commit_done;
+	/* OP_LOAD */
+	enum store_kind kind_loaded;
+	char *key;
+	PGresult *got; /* the row read, or NULL */
+	store_load_cb load_done;
+};
+
+struct op_queue {
+	struct op *head, *tail;
+};
+
+struct snap_job {
+	uv_work_t req;
+	struct store_pg *p;
+	char *path;
+	store_done_cb done;
+	void *ctx;
+	int rc;
+	char err[OP_ERR_MAX];
+};
+
+struct store_pg {
+	struct store_backend base; /* first: the backend is this struct */
+	char *conninfo;
+	char *password;
+	PGconn *conn;
+	bool up;         /* connected, set up, in pipeline mode */
+	bool connecting; /* PQconnectPoll under way */
+	uv_poll_t *poll; /* on PQsocket(conn), or NULL */
+	int poll_fd;
+	int poll_events;
+	uv_timer_t kick;  /* runs the completions of done */
+	uv_timer_t retry; /* reconnection backoff */
+	uv_timer_t watch; /* answers too slow */
+	int backoff_ms;
+	uint64_t connect_ms;  /* when connecting began */
+	struct op_queue sent; /* on the connection, in order */
+	struct op_queue done; /* completions to run from the loop */
+	int snapshots;        /* running */
+	bool closing;
+	int open_handles;
+	store_done_cb closed;
+	void *closed_ctx;
+	char lost_why[ERR_MAX];
+};
+
+static const struct store_backend_ops pg_ops;
+static void pg_step(struct store_pg *p);
+static void kick_cb(uv_timer_t *t);
+static void close_maybe(struct store_pg *p);
+
+/* --- helpers --- */
+
+static void
+queue_push(struct op_queue *q, struct op *o)
+{
+	o->next = NULL;
+	if (q->tail != NULL)
+		q->tail->next = o;
+	else
+		q->head = o;
+	q->tail = o;
+}
+
+static struct op *
+queue_pop(struct op_queue *q)
+{
+	struct op *o = q->head;
+
+	if (o != NULL) {
+		q->head = o->next;
+		if (q->head == NULL)
+			q->tail = NULL;
+	}
+	return o;
+}
+
+/* The first line of a libpq message, without its "ERROR:  " decoration. */
+static void
+first_line(char *out, size_t outlen, const char *msg)
+{
+	size_t n;
+
+	if (msg == NULL || *msg == '\0')
+		msg = "no message from libpq";
+	n = strcspn(msg, "\n");
+	snprintf(out, outlen, "%.*s", (int)n, msg);
+}
+
+static uint64_t
+now_ms(const struct store_pg *p)
+{
+	return uv_now(p->base.loop);
+}
+
+static void
+free_op(struct op *o)
+{
+	if (o->got != NULL)
+		PQclear(o->got);
+	free(o->rows);
+	free(o->key);
+	free(o);
+}
+
+/* Queues o's completion to run from the loop. */
+static void
+finish(struct store_pg *p, struct op *o)
+{
+	queue_push(&p->done, o);
+	if (!uv_is_active((uv_handle_t *)&p->kick))
+		uv_timer_start(&p->kick, kick_cb, 0, 0);
+}
+
+static void
+stmt_name(char *out, size_t len, enum store_kind k, enum stmt s)
+{
+	snprintf(out, len, "%c%d", k == STORE_CHANNEL ? 'c' : 'u', (int)s);
+}
+
+/* PostgreSQL's notices ("relation already exists, skipping") are not
+ * news for the operator. */
+static void
+quiet_notice(void *arg, const char *message)
+{
+	(void)arg;
+	log_debug("store: PostgreSQL says: %.*s", (int)strcspn(message, "\n"), message);
+}
+
+/* --- rows --- */
+
+static uint64_t
+be_uint(const PGresult *r, int row, int col, int len)
+{
+	const unsigned char *v = (const unsigned char *)PQgetvalue(r, row, col);
+	uint64_t x = 0;
+
+	if (PQgetlength(r, row, col) != len)
+		return 0;
+	for (int i = 0; i < len; i++)
+		x = x << 8 | v[i];
+	return x;
+}
+
+/* Reads row i of a result in binary format (key, last_used, version, rec,
+ * generation). Returns 0, or -1 when its shape is not the tables'. */
+static int
+row_from(const PGresult *r, int i, enum store_kind kind, struct store_row *out)
+{
+	if (PQnfields(r) != 5 || PQgetlength(r, i, 1) != 8 || PQgetlength(r, i, 2) != 4 ||
+	    PQgetlength(r, i, 4) != 8)
+		return -1;
+	out->kind = kind;
+	out->key = PQgetvalue(r, i, 0);
+	out->last_used = (int64_t)be_uint(r, i, 1, 8);
+	out->version = (int)(int32_t)(uint32_t)be_uint(r, i, 2, 4);
+	out->rec = PQgetvalue(r, i, 3);
+	out->rec_len = (size_t)PQgetlength(r, i, 3);
+	out->generation = be_uint(r, i, 4, 8);
+	return 0;
+}
+
+/* --- the connection's socket --- */
+
+static void poll_cb(uv_poll_t *h, int status, int events);
+static void watch_cb(uv_timer_t *t);
+
+static void
+free_handle(uv_handle_t *h)
+{
+	free(h);
+}
+
+static void
+poll_stop(struct store_pg *p)
+{
+	if (p->poll == NULL)
+		return;
+	uv_close((uv_handle_t *)p->poll, free_handle);
+	p->poll = NULL;
+	p->poll_fd = -1;
+	p->poll_events = 0;
+}
+
+/* Watches fd for events (UV_READABLE, UV_WRITABLE), replacing the watch of
+ * another socket. Returns 0, or -1. */
+static int
+poll_watch(struct store_pg *p, int fd, int events)
+{
+	if (p->poll != NULL && p->poll_fd != fd)
+		poll_stop(p);
+	if (p->poll == NULL) {
+		p->poll = xcalloc(1, sizeof(*p->poll));
+		if (uv_poll_init(p->base.loop, p->poll, fd) != 0) {
+			free(p->poll);
+			p->poll = NULL;
+			return -1;
+		}
+		p->poll->data = p;
+		p->poll_fd = fd;
+		p->poll_events = 0;
+	}
+	if (events != p->poll_events) {
+		uv_poll_start(p->poll, events, poll_cb);
+		p->poll_events = events;
+	}
+	return 0;
+}
+
+/* --- losing and finding the server --- */
+
+static void
+fail_all_sent(struct store_pg *p, enum store_status status, const char *why)
+{
+	struct op *o;
+
+	while ((o = queue_pop(&p->sent)) != NULL) {
+		if (o->kind == OP_SETUP) {
+			free_op(o);
+			continue;
+		}
+		o->status = status;
+		snprintf(o->err, sizeof(o->err), "%s", why);
+		finish(p, o);
+	}
+}
+
+static void schedule_reconnect(struct store_pg *p);
+
+/* The connection is gone: everything in flight fails as unavailable. */
+static void
+lost(struct store_pg *p, const char *why)
+{
+	char msg[ERR_MAX + 40];
+
+	if (p->up)
+		log_warnx("store: PostgreSQL connection lost: %s; reconnecting", why);
+	else
+		log_debug("store: PostgreSQL not reached: %s", why);
+	snprintf(p->lost_why, sizeof(p->lost_why), "%s", why);
+	snprintf(msg, sizeof(msg), "PostgreSQL cannot be reached: %s", why);
+	p->up = false;
+	p->connecting = false;
+	poll_stop(p);
+	if (p->conn != NULL) {
+		PQfinish(p->conn);
+		p->conn = NULL;
+	}
+	fail_all_sent(p, STORE_UNAVAILABLE, msg);
+	if (p->closing)
+		close_maybe(p);
+	else
+		schedule_reconnect(p);
+}
+
+static void
+lost_conn(struct store_pg *p)
+{
+	char why[ERR_MAX];
+
+	first_line(why, sizeof(why), p->conn != NULL ? PQerrorMessage(p->conn) : NULL);
+	lost(p, why);
+}
+
+/* Sends the statements that set a fresh connection up, as one pipeline
+ * section. Returns 0, or -1. */
+static int
+send_setup(struct store_pg *p)
+{
+	struct op *o = xcalloc(1, sizeof(*o));
+	char name[16];
+
+	o->kind = OP_SETUP;
+	for (size_t i = 0; i < NSCHEMA; i++)
+		if (!PQsendQueryParams(p->conn, schema_sql[i], 0, NULL, NULL, NULL, NULL, 0))
+			goto fail;
+	for (int t = 0; t < 2; t++) {
+		for (int s = 0; s < ST_COUNT; s++) {
+			stmt_name(name, sizeof(name), (enum store_kind)t, (enum stmt)s);
+			if (!PQsendPrepare(p->conn, name, stmt_sql[t][s], 0, NULL))
+				goto fail;
+		}
+	}
+	if (!PQpipelineSync(p->conn))
+		goto fail;
+	o->sent_ms = now_ms(p);
+	queue_push(&p->sent, o);
+	return 0;
+fail:
+	free(o);
+	return -1;
+}
+
+static const char *const conn_keywords[] = {"dbname", "fallback_application_name", "password",
+                                            NULL};
+
+static PGconn *
+connect_params(const struct store_pg *p, bool async)
+{
+	/* A NULL password is ignored: libpq's own sources (PGPASSWORD,
+	 * ~/.pgpass) apply. */
+	const char *values[] = {p->conninfo, "delver", p->password, NULL};
+	const char *const *kw = conn_keywords;
+
+	return async ? PQconnectStartParams(kw, values, 1) : PQconnectdbParams(kw, values, 1);
+}
+
+/* Turns a fresh connection into the working one: non-blocking, pipeline
+ * mode, statements prepared. Returns 0, or -1 with the reason in why. */
+static int
+go_up(struct store_pg *p, char *why, size_t whylen)
+{
+	if (PQsetnonblocking(p->conn, 1) != 0 || !PQenterPipelineMode(p->conn) ||
+	    send_setup(p) < 0) {
+		first_line(why, whylen, PQerrorMessage(p->conn));
+		return -1;
+	}
+	p->up = true;
+	p->connecting = false;
+	p->backoff_ms = BACKOFF_MIN_MS;
+	pg_step(p);
+	return 0;
+}
+
+/* Advances a connection being made (PQconnectPoll). */
+static void
+connect_step(struct store_pg *p)
+{
+	PostgresPollingStatusType st = PQconnectPoll(p->conn);
+	char why[ERR_MAX];
+	int fd = PQsocket(p->conn);
+
+	switch (st) {
+	case PGRES_POLLING_READING:
+	case PGRES_POLLING_WRITING:
+		/* libpq may have closed the socket and opened another with the
+		 * same number (another address, SSL refused): watch afresh. */
+		poll_stop(p);
+		if (fd < 0 ||
+		    poll_watch(p, fd, st == PGRES_POLLING_READING ? UV_READABLE : UV_WRITABLE) < 0)
+			lost(p, "its socket cannot be watched");
+		return;
+	case PGRES_POLLING_OK:
+		if (go_up(p, why, sizeof(why)) < 0) {
+			lost(p, why);
+			return;
+		}
+		log_info("store: PostgreSQL connection back");
+		return;
+	default:
+		lost_conn(p);
+		return;
+	}
+}
+
+static void
+retry_cb(uv_timer_t *t)
+{
+	struct store_pg *p = t->data;
+
+	if (p->closing || p->up || p->connecting)
+		return;
+	p->conn = connect_params(p, true);
+	if (p->conn == NULL || PQstatus(p->conn) == CONNECTION_BAD) {
+		lost_conn(p);
+		return;
+	}
+	PQsetNoticeProcessor(p->conn, quiet_notice, NULL);
+	p->connecting = true;
+	p->connect_ms = now_ms(p);
+	connect_step(p);
+}
+
+static void
+schedule_reconnect(struct store_pg *p)
+{
+	uv_timer_start(&p->retry, retry_cb, (uint64_t)p->backoff_ms, 0);
+	p->backoff_ms = p->backoff_ms * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : p->backoff_ms * 2;
+}
+
+/* --- results --- */
+
+/* Takes one result of the pipeline for the op at the head of sent. Returns
+ * true when the op is over (its Sync came). */
+static bool
+take_result(struct store_pg *p, struct op *o, PGresult *r)
+{
+	ExecStatusType st = PQresultStatus(r);
+	size_t i;
+
+	switch (st) {
+	case PGRES_PIPELINE_SYNC:
+		PQclear(r);
+		return true;
+	case PGRES_COMMAND_OK:
+	case PGRES_TUPLES_OK:
+		i = o->nresults++;
+		if (o->kind == OP_COMMIT && i < o->n) {
+			const struct store_row *row = &o->rows[i];
+			bool touched;
+
+			if (row->rec == NULL && row->generation == 0)
+				touched = PQntuples(r) == 0; /* nothing stored: deleted */
+			else
+				touched = strcmp(PQcmdTuples(r), "0") != 0;
+			o->row_status[i] = touched ? STORE_OK : STORE_CONFLICT;
+		} else if (o->kind == OP_LOAD && o->got == NULL && PQntuples(r) == 1) {
+			o->got = r;
+			return false;
+		}
+		break;
+	case PGRES_PIPELINE_ABORTED:
+		o->nresults++;
+		break;
+	default: /* an error: the section's transaction is rolled back */
+		o->nresults++;
+		if (o->status == STORE_OK) {
+			char why[ERR_MAX];
+
+			o->status = STORE_FAILED;
+			first_line(why, sizeof(why), PQresultErrorMessage(r));
+			snprintf(o->err, sizeof(o->err), "PostgreSQL refused the %s: %s",
+			         o->kind == OP_LOAD ? "read" : "commit", why);
+			if (o->kind == OP_SETUP)
+				log_error("store: %s", o->err);
+		}
+		break;
+	}
+	PQclear(r);
+	return false;
+}
+
+/* Reads every result that has arrived. Returns 0, or -1 when the
+ * connection was lost. */
+static int
+read_results(struct store_pg *p)
+{
+	int nulls = 0;
+
+	if (!PQconsumeInput(p->conn))
+		return -1;
+	while (p->sent.head != NULL && !PQisBusy(p->conn)) {
+		PGresult *r = PQgetResult(p->conn);
+
+		if (r == NULL) {
+			if (++nulls > 1)
+				break; /* nothing more for now */
+			continue;
+		}
+		nulls = 0;
+		if (take_result(p, p->sent.head, r)) {
+			struct op *o = queue_pop(&p->sent);
+
+			if (o->kind == OP_SETUP) {
+				bool bad = o->status != STORE_OK;
+
+				free_op(o);
+				if (bad)
+					return -1;
+			} else {
+				finish(p, o);
+			}
+		}
+	}
+	return PQstatus(p->conn) == CONNECTION_BAD ? -1 : 0;
+}
+
+/* Flushes what libpq holds and reads what came; watches the socket for
+ * what is still to do. */
+static void
+pg_step(struct store_pg *p)
+{
+	int fl, events = UV_READABLE;
+
+	if (!p->up)
+		return;
+	fl = PQflush(p->conn);
+	if (fl < 0 || read_results(p) < 0) {
+		lost_conn(p);
+		return;
+	}
+	if (fl == 1)
+		events |= UV_WRITABLE;
+	if (poll_watch(p, PQsocket(p->conn), events) < 0)
+		lost(p, "its socket cannot be watched");
+	else if (p->closing)
+		close_maybe(p);
+}
+
+static void
+poll_cb(uv_poll_t *h, int status, int events)
+{
+	struct store_pg *p = h->data;
+
+	(void)events;
+	if (p->connecting) {
+		connect_step(p);
+		return;
+	}
+	if (status < 0) {
+		lost(p, uv_strerror(status));
+		return;
+	}
+	pg_step(p);
+}
+
+static void
+watch_cb(uv_timer_t *t)
+{
+	struct store_pg *p = t->data;
+
+	if (p->up && p->sent.head != NULL && now_ms(p) - p->sent.head->sent_ms > OP_TIMEOUT_MS)
+		lost(p, "no answer in 10 seconds");
+	else if (p->connecting && now_ms(p) - p->connect_ms > OP_TIMEOUT_MS)
+		lost(p, "no answer to connecting in 10 seconds");
+}
+
+static void
+kick_cb(uv_timer_t *t)
+{
+	struct store_pg *p = t->data;
+	struct op *o;
+
+	while ((o = queue_pop(&p->done)) != NULL) {
+		const char *err = o->err[0] != '\0' ? o->err : NULL;
+
+		if (o->kind == OP_COMMIT) {
+			if (o->status != STORE_OK)
+				for (size_t i = 0; i < o->n; i++)
+					o->row_status[i] = o->status;
+			o->commit_done(o->ctx, o->status, o->row_status, o->n, err);
+		} else if (o->kind == OP_LOAD) {
+			struct store_row row;
+			const struct store_row *rp = NULL;
+
+			if (o->status == STORE_OK && o->got != NULL) {
+				if (row_from(o->got, 0, o->kind_loaded, &row) == 0) {
+					rp = &row;
+				} else {
+					o->status = STORE_FAILED;
+					snprintf(
+					    o->err, sizeof(o->err),
+					    "the %s table of PostgreSQL does not have delver's "
+					    "columns",
+					    table_name[o->kind_loaded]);
+					err = o->err;
+				}
+			}
+			o->load_done(o->ctx, o->status, rp, err);
+		}
+		free_op(o);
+	}
+	if (p->closing)
+		close_maybe(p);
+}
+
+/* --- the operations --- */
+
+/* Sends o (a commit or a load) when connected; otherwise it fails now. */
+static void
+submit(struct store_pg *p, struct op *o, bool (*send)(struct store_pg *, struct op *))
+{
+	if (p->closing) {
+		o->status = STORE_FAILED;
+		snprintf(o->err, sizeof(o->err), "the store is closing");
+	} else if (!p->up) {
+		o->status = STORE_UNAVAILABLE;
+		snprintf(o->err, sizeof(o->err), "PostgreSQL cannot be reached: %s",
+		         p->lost_why[0] != '\0' ? p->lost_why : "reconnecting");
+	} else if (!send(p, o) || !PQpipelineSync(p->conn)) {
+		/* libpq refuses only when the connection broke */
+		o->status = STORE_UNAVAILABLE;
+		first_line(o->err, sizeof(o->err), PQerrorMessage(p->conn));
+		finish(p, o);
+		lost_conn(p);
+		return;
+	} else {
+		o->sent_ms = now_ms(p);
+		queue_push(&p->sent, o);
+		pg_step(p);
+		return;
+	}
+	finish(p, o);
+}
+
+static bool
+send_commit(struct store_pg *p, struct op *o)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		const struct store_row *r = &o->rows[i];
+		char name[16], used[24], ver[16], gen[24];
+		const char *v[5];
+		int len[5] = {0, 0, 0, 0, 0}, fmt[5] = {0, 0, 0, 1, 0};
+		enum stmt s;
+		int np;
+
+		snprintf(used, sizeof(used), "%" PRId64, r->last_used);
+		snprintf(ver, sizeof(ver), "%d", r->version);
+		snprintf(gen, sizeof(gen), "%" PRIu64, r->generation);
+		v[0] = r->key;
+		if (r->rec == NULL) {
+			s = r->generation == 0 ? ST_EXISTS : ST_DELETE;
+			v[1] = gen;
+			np = r->generation == 0 ? 1 : 2;
+			fmt[3] = 0;
+		} else {
+			s = r->generation == 0 ? ST_INSERT : ST_UPDATE;
+			v[1] = used;
+			v[2] = ver;
+			v[3] = r->rec;
+			len[3] = (int)r->rec_len;
+			v[4] = gen;
+			np = r->generation == 0 ? 4 : 5;
+		}
+		stmt_name(name, sizeof(name), r->kind, s);
+		if (!PQsendQueryPrepared(p->conn, name, np, v, len, fmt, 0))
+			return false;
+	}
+	return true;
+}
+
+static bool
+send_load(struct store_pg *p, struct op *o)
+{
+	char name[16];
+	const char *v[1] = {o->key};
+
+	stmt_name(name, sizeof(name), o->kind_loaded, ST_GET);
+	return PQsendQueryPrepared(p->conn, name, 1, v, NULL, NULL, 1) != 0;
+}
+
+static void
+pg_commit(struct store_backend *b, const struct store_row *rows, size_t n, store_commit_cb done,
+          void *ctx)
+{
+	struct store_pg *p = (struct store_pg *)b;
+	struct op *o = xcalloc(1, sizeof(*o));
+	size_t bytes = n * (sizeof(struct store_row) + sizeof(enum store_status));
+	char *at;
+
+	for (size_t i = 0; i < n; i++)
+		bytes += strlen(rows[i].key) + 1 + (rows[i].rec != NULL ? rows[i].rec_len : 0);
+	o->kind = OP_COMMIT;
+	o->rows = xmalloc(bytes > 0 ? bytes : 1);
+	o->row_status = (enum store_status *)(o->rows + n);
+	at = (char *)(o->row_status + n);
+	o->n = n;
+	o->commit_done = done;
+	o->ctx = ctx;
+	for (size_t i = 0; i < n; i++) {
+		size_t kl = strlen(rows[i].key) + 1;
+
+		o->rows[i] = rows[i];
+		o->row_status[i] = STORE_OK;
+		memcpy(at, rows[i].key, kl);
+		o->rows[i].key = at;
+		at += kl;
+		if (rows[i].rec != NULL) {
+			memcpy(at, rows[i].rec, rows[i].rec_len);
+			o->rows[i].rec = at;
+			at += rows[i].rec_len;
+		}
+	}
+	submit(p, o, send_commit);
+}
+
+static void
+pg_load(struct store_backend *b, enum store_kind kind, const char *key, store_load_cb done,
+        void *ctx)
+{
+	struct store_pg *p = (struct store_pg *)b;
+	struct op *o = xcalloc(1, sizeof(*o));
+
+	o->kind = OP_LOAD;
+	o->kind_loaded = kind;
+	o->key = xstrdup(key);
+	o->load_done = done;
+	o->ctx = ctx;
+	submit(p, o, send_load);
+}
+
+/* --- load_active: blocking, at start-up --- */
+
+static int
+load_table(struct store_pg *p, enum store_kind kind, int64_t used_since,
+           int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err, size_t errlen)
+{
+	char sql[200], since[24], why[ERR_MAX];
+	const char *v[1] = {since};
+	PGresult *r;
+	int rc = 0;
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT key, last_used, version, rec, generation FROM %s WHERE last_used >= $1",
+	         table_name[kind]);
+	snprintf(since, sizeof(since), "%" PRId64, kind == STORE_USER ? INT64_MIN : used_since);
+	if (!PQsendQueryParams(p->conn, sql, 1, NULL, v, NULL, NULL, 1) ||
+	    !PQsetSingleRowMode(p->conn)) {
+		first_line(why, sizeof(why), PQerrorMessage(p->conn));
+		snprintf(err, errlen, "cannot read the %s of PostgreSQL: %s", table_name[kind],
+		         why);
+		return -1;
+	}
+	while ((r = PQgetResult(p->conn)) != NULL) {
+		ExecStatusType st = PQresultStatus(r);
+
+		if (st == PGRES_SINGLE_TUPLE && rc == 0) {
+			struct store_row sr;
+
+			if (row_from(r, 0, kind, &sr) < 0) {
+				snprintf(
+				    err, errlen,
+				    "the %s table of PostgreSQL does not have delver's columns",
+				    table_name[kind]);
+				rc = -1;
+			} else if (row(&sr, ctx) < 0) {
+				rc = -2; /* row's own error; the rest is read away */
+			}
+		} else if (st != PGRES_SINGLE_TUPLE && st != PGRES_TUPLES_OK && rc == 0) {
+			first_line(why, sizeof(why), PQresultErrorMessage(r));
+			snprintf(err, errlen, "cannot read the %s of PostgreSQL: %s",
+			         table_name[kind], why);
+			rc = -1;
+		}
+		PQclear(r);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+pg_load_active(struct store_backend *b, int64_t used_since,
+               int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
+               size_t errlen)
+{
+	struct store_pg *p = (struct store_pg *)b;
+	int rc;
+
+	if (!p->up || p->sent.head != NULL || PQpipelineStatus(p->conn) != PQ_PIPELINE_ON) {
+		snprintf(err, errlen, "cannot read PostgreSQL at start-up: %s",
+		         !p->up ? "not connected" : "work is under way");
+		return -1;
+	}
+	if (!PQexitPipelineMode(p->conn) || PQsetnonblocking(p->conn, 0) != 0) {
+		first_line(err, errlen, PQerrorMessage(p->conn));
+		return -1;
+	}
+	rc = load_table(p, STORE_USER, 0, row, ctx, err, errlen);
+	if (rc == 0)
+		rc = load_table(p, STORE_CHANNEL, used_since, row, ctx, err, errlen);
+	if (PQsetnonblocking(p->conn, 1) != 0 || !PQenterPipelineMode(p->conn)) {
+		if (rc == 0)
+			first_line(err, errlen, PQerrorMessage(p->conn));
+		rc = -1;
+	}
+	return rc;
+}
+
+/* --- snapshot --- */
+
+static void
+snap_work(uv_work_t *req)
+{
+	struct snap_job *j = req->data;
+	const char *values[] = {j->p->conninfo, "delver", j->p->password, NULL};
+
+	j->rc = store_pg_snapshot_write(conn_keywords, values, j->path, j->err, sizeof(j->err));
+}
+
+static void
+snap_after(uv_work_t *req, int status)
+{
+	struct snap_job *j = req->data;
+	struct store_pg *p = j->p;
+
+	if (status != 0 && j->rc == 0) {
+		j->rc = -1;
+		snprintf(j->err, sizeof(j->err), "the snapshot of PostgreSQL was cancelled");
+	}
+	j->done(j->ctx, j->rc == 0 ? STORE_OK : STORE_FAILED, j->rc == 0 ? NULL : j->err);
+	free(j->path);
+	free(j);
+	p->snapshots--;
+	if (p->closing)
+		close_maybe(p);
+}
+
+static void
+pg_snapshot(struct store_backend *b, const char *path, store_done_cb done, void *ctx)
+{
+	struct store_pg *p = (struct store_pg *)b;
+	struct snap_job *j = xcalloc(1, sizeof(*j));
+
+	j->p = p;
+	j->path = xstrdup(path);
+	j->done = done;
+	j->ctx = ctx;
+	j->req.data = j;
+	p->snapshots++;
+	if (uv_queue_work(b->loop, &j->req, snap_work, snap_after) != 0) {
+		/* cannot happen with libuv's pool; still one completion, later */
+		j->rc = -1;
+		snprintf(j->err, sizeof(j->err), "no worker thread for the snapshot");
+		snap_work(&j->req);
+		snap_after(&j->req, 0);
+	}
+}
+
+/* --- closing --- */
+
+static void
+handle_closed(uv_handle_t *h)
+{
+	struct store_pg *p = h->data;
+
+	if (--p->open_handles > 0)
+		return;
+	if (p->password != NULL) {
+		explicit_bzero(p->password, strlen(p->password));
+		free(p->password);
+	}
+	free(p->conninfo);
+	if (p->closed != NULL)
+		p->closed(p->closed_ctx, STORE_OK, NULL);
+	free(p);
+}
+
+/* Frees p once nothing is under way. */
+static void
+close_maybe(struct store_pg *p)
+{
+	if (p->sent.head != NULL || p->done.head != NULL || p->snapshots > 0 || p->open_handles > 0)
+		return;
+	if (p->conn != NULL) {
+		PQfinish(p->conn);
+		p->conn = NULL;
+	}
+	p->up = false;
+	poll_stop(p);
+	p->open_handles = 3;
+	uv_close((uv_handle_t *)&p->kick, handle_closed);
+	uv_close((uv_handle_t *)&p->retry, handle_closed);
+	uv_close((uv_handle_t *)&p->watch, handle_closed);
+}
+
+static void
+pg_close(struct store_backend *b, store_done_cb done, void *ctx)
+{
+	struct store_pg *p = (struct store_pg *)b;
+
+	p->closing = true;
+	p->closed = done;
+	p->closed_ctx = ctx;
+	uv_timer_stop(&p->retry);
+	if (p->connecting)
+		lost(p, "closing");
+	close_maybe(p);
+}
+
+static const struct store_backend_ops pg_ops = {
+    .name = "postgresql",
+    .load_active = pg_load_active,
+    .commit = pg_commit,
+    .load = pg_load,
+    .snapshot = pg_snapshot,
+    .close = pg_close,
+};
+
+/* --- open --- */
+
+int
+store_pg_create_tables(struct pg_conn *c, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < NSCHEMA; i++) {
+		PGresult *r = PQexec(c, schema_sql[i]);
+		bool ok =
+		    PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+
+		if (!ok)
+			first_line(why, whylen, PQresultErrorMessage(r));
+		PQclear(r);
+		if (!ok)
+			return -1;
+	}
+	return 0;
+}
+
+/* Runs the schema in one transaction and prepares the statements, on a
+ * blocking connection. Returns 0, or -1 with the reason in why. */
+static int
+setup_blocking(PGconn *c, char *why, size_t whylen)
+{
+	PGresult *r = PQexec(c, "BEGIN");
+	char name[16];
+	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+
+	PQclear(r);
+	if (ok)
+		ok = store_pg_create_tables(c, why, whylen) == 0;
+	if (ok) {
+		r = PQexec(c, "COMMIT");
+		ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+		if (!ok)
+			first_line(why, whylen, PQresultErrorMessage(r));
+		PQclear(r);
+	}
+	for (int t = 0; ok && t < 2; t++) {
+		for (int s = 0; ok && s < ST_COUNT; s++) {
+			stmt_name(name, sizeof(name), (enum store_kind)t, (enum stmt)s);
+			r = PQprepare(c, name, stmt_sql[t][s], 0, NULL);
+			ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+			if (!ok)
+				first_line(why, whylen, PQresultErrorMessage(r));
+			PQclear(r);
+		}
+	}
+	return ok ? 0 : -1;
+}
+
+struct store_backend *
+store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err, size_t errlen)
+{
+	struct store_pg *p = xcalloc(1, sizeof(*p));
+	char why[ERR_MAX];
+
+	p->base.ops = &pg_ops;
+	p->base.loop = loop;
+	p->conninfo = xstrdup(o->conninfo != NULL ? o->conninfo : "");
+	if (o->password != NULL) {
+		p->password = xstrdup(o->password);
+		log_secret(p->password);
+	}
+	p->poll_fd = -1;
+	p->backoff_ms = BACKOFF_MIN_MS;
+	p->conn = connect_params(p, false);
+	if (p->conn == NULL || PQstatus(p->conn) != CONNECTION_OK) {
+		first_line(why, sizeof(why), p->conn != NULL ? PQerrorMessage(p->conn) : NULL);
+		snprintf(
+		    err, errlen,
+		    "cannot connect to PostgreSQL (%s): %s; check [store] conninfo and that the "
+		    "server is running",
+		    p->conn != NULL && PQdb(p->conn) != NULL ? PQdb(p->conn) : "?", why);
+		goto fail;
+	}
+	PQsetNoticeProcessor(p->conn, quiet_notice, NULL);
+	if (setup_blocking(p->conn, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "cannot set up the tables in PostgreSQL database %s: %s",
+		         PQdb(p->conn), why);
+		goto fail;
+	}
+	uv_timer_init(loop, &p->kick);
+	uv_timer_init(loop, &p->retry);
+	uv_timer_init(loop, &p->watch);
+	p->kick.data = p->retry.data = p->watch.data = p;
+	if (PQsetnonblocking(p->conn, 1) != 0 || !PQenterPipelineMode(p->conn)) {
+		first_line(why, sizeof(why), PQerrorMessage(p->conn));
+		snprintf(err, errlen, "cannot use PostgreSQL's connection: %s", why);
+		PQfinish(p->conn);
+		p->conn = NULL;
+		p->closing = true;
+		close_maybe(p); /* frees p from the loop */
+		return NULL;
+	}
+	p->up = true;
+	uv_timer_start(&p->watch, watch_cb, WATCH_MS, WATCH_MS);
+	uv_unref((uv_handle_t *)&p->watch); /* a watchdog keeps no loop alive */
+	if (poll_watch(p, PQsocket(p->conn), UV_READABLE) < 0)
+		lost(p, "its socket cannot be watched");
+	return &p->base;
+fail:
+	if (p->conn != NULL)
+		PQfinish(p->conn);
+	if (p->password != NULL) {
+		explicit_bzero(p->password, strlen(p->password));
+		free(p->password);
+	}
+	free(p->conninfo);
+	free(p);
+	return NULL;
+}
+
+int
+store_pg_connected(const struct store_backend *b)
+{
+	return ((const struct store_pg *)b)->up;
+}

@@ -1,0 +1,73 @@
+/*
+ * store_pg: the PostgreSQL backend of store_backend.h, for a fleet of shard
+ * processes on one database.
+ *
+ * - Tables (created when missing, under an advisory lock so two processes
+ *   starting together do not race): channels and users, each
+ *   (key text primary key, last_used bigint, version integer, rec bytea,
+ *   generation bigint). A deleted row is gone (DELETE).
+ * - open connects and prepares with blocking calls (before the loop serves
+ *   anyone); afterwards the connection is non-blocking, in pipeline mode,
+ *   its socket watched by a uv_poll. Every commit is one pipeline section
+ *   ending in a Sync: one implicit transaction, so a batch commits whole or
+ *   not at all. Several batches and loads may be in flight at once.
+ * - Generations: a row with generation 0 is written with INSERT ... ON
+ *   CONFLICT DO NOTHING, any other with UPDATE (or DELETE) ... WHERE
+ *   generation = g; a row the statement did not touch gets STORE_CONFLICT,
+ *   and the others of the batch commit. A delete with generation 0
+ *   succeeds when no row is stored and conflicts when one is.
+ * - The connection lost (server restarted, network): every commit or load
+ *   in flight or asked for while it is down completes with
+ *   STORE_UNAVAILABLE. A commit in flight may have been written anyway;
+ *   its generation then moved on, so writing it again gets STORE_CONFLICT
+ *   rather than a second copy. The backend reconnects with PQconnectStart
+ *   and PQconnectPoll, waiting 200 ms, then twice as long each time up to
+ *   5 s.
+ * - Snapshot: a thread of libuv's pool opens its own connection, reads both
+ *   tables in one REPEATABLE READ READ ONLY transaction (one consistent
+ *   image, the loop keeps committing) and writes them into an SQLite file
+ *   with the schema of the SQLite backend, so `delver --restore FILE` takes
+ *   it (written as FILE.part, fsynced, renamed, the directory fsynced).
+ * - The password (opts.password) is passed to libpq apart from the
+ *   conninfo, registered with log_secret, and never logged; libpq's own
+ *   messages name neither it nor the conninfo's password.
+ *
+ * Known limit: a row deleted and written again starts over at generation
+ * 1, so a process holding a stale copy of exactly the same generation
+ * would not be refused (an ABA; it needs the row to be emptied and then
+ * changed as many times as the stale copy had seen).
+ *
+ * Ownership: store_pg_open returns a backend that ops->close frees; the
+ * options are copied.
+ */
+#ifndef DELVER_STORE_PG_H
+#define DELVER_STORE_PG_H
+
+#include <stddef.h>
+
+#include <uv.h>
+
+#include "bot/store/store_backend.h"
+
+struct store_pg_opts {
+	const char *conninfo; /* libpq's "key=value ..." or a postgresql:// URI */
+	const char *password; /* NULL: libpq's own (PGPASSWORD, ~/.pgpass) */
+};
+
+/*
+ * Connects (blocking: call it before the loop serves anyone), creates the
+ * tables when missing and prepares the statements. Returns the backend, or
+ * NULL with one sentence in err naming the server and why.
+ */
+struct store_backend *store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err,
+                                    size_t errlen);
+
+/* Creates the tables when missing, in the transaction open on c (libpq's
+ * PGconn, blocking). Returns 0, or -1 with libpq's reason in why. */
+struct pg_conn;
+int store_pg_create_tables(struct pg_conn *c, char *why, size_t whylen);
+
+/* For tests: true while the connection is up (not reconnecting). */
+int store_pg_connected(const struct store_backend *b);
+
+#endif

@@ -1,0 +1,288 @@
+/* store_pg_restore: a snapshot file back into PostgreSQL; see store_pg_restore.h. */
+#include "bot/store/store_pg_restore.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+#include "bot/store/store_pg.h"
+
+#define WHY_MAX 300
+
+static void
+first_line(char *out, size_t outlen, const char *msg)
+{
+	snprintf(out, outlen, "%.*s", (int)strcspn(msg != NULL ? msg : "", "\n"),
+	         msg != NULL ? msg : "");
+}
+
+static bool
+exec_ok(PGconn *c, const char *sql, char *why, size_t whylen)
+{
+	PGresult *r = PQexec(c, sql);
+	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+
+	if (!ok)
+		first_line(why, whylen, PQresultErrorMessage(r));
+	PQclear(r);
+	return ok;
+}
+
+/* Checks that file is a whole SQLite database with delver's tables.
+ * Returns 0, or -1 with a sentence in err. */
+static int
+check_file(sqlite3 *db, const char *file, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL;
+	const char *res;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW ||
+	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {
+		snprintf(err, errlen, "cannot restore: %s is not a whole SQLite database (%s)",
+		         file, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM channels, users LIMIT 0", -1, &s, NULL) !=
+	    SQLITE_OK) {
+		snprintf(
+		    err, errlen,
+		    "cannot restore: %s is not a delver snapshot (no channels and users tables)",
+		    file);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* COPY incoming FROM STDIN in binary format: the header. */
+static int
+copy_begin(PGconn *c, char *why, size_t whylen)
+{
+	static const char header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+	PGresult *r = PQexec(c, "COPY incoming FROM STDIN (FORMAT binary)");
+	bool ok = PQresultStatus(r) == PGRES_COPY_IN;
+
+	if (!ok)
+		first_line(why, whylen, PQresultErrorMessage(r));
+	PQclear(r);
+	if (ok && PQputCopyData(c, header, sizeof(header)) != 1) {
+		first_line(why, whylen, PQerrorMessage(c));
+		ok = false;
+	}
+	return ok ? 0 : -1;
+}
+
+static size_t
+put_be(unsigned char *p, uint64_t v, int len)
+{
+	for (int i = len - 1; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)v;
+	return (size_t)len;
+}
+
+/* One tuple of four fields: key (text), last_used (int8), version (int4),
+ * rec (bytea). */
+static int
+copy_row(PGconn *c, const char *key, size_t klen, int64_t used, int version, const void *rec,
+         size_t rlen, char *why, size_t whylen)
+{
+	unsigned char head[64];
+	size_t n = 0;
+
+	if (klen > INT32_MAX || rlen > INT32_MAX) {
+		snprintf(why, whylen, "a row is too large");
+		return -1;
+	}
+	n += put_be(head + n, 4, 2);
+	n += put_be(head + n, klen, 4);
+	if (PQputCopyData(c, (const char *)head, (int)n) != 1 ||
+	    PQputCopyData(c, key, (int)klen) != 1)
+		goto fail;
+	n = 0;
+	n += put_be(head + n, 8, 4);
+	n += put_be(head + n, (uint64_t)used, 8);
+	n += put_be(head + n, 4, 4);
+	n += put_be(head + n, (uint32_t)version, 4);
+	n += put_be(head + n, rlen, 4);
+	if (PQputCopyData(c, (const char *)head, (int)n) != 1 ||
+	    PQputCopyData(c, rec, (int)rlen) != 1)
+		goto fail;
+	return 0;
+fail:
+	first_line(why, whylen, PQerrorMessage(c));
+	return -1;
+}
+
+/* The trailer, the end of the copy, and its result. */
+static int
+copy_end(PGconn *c, char *why, size_t whylen)
+{
+	static const char trailer[2] = "\377\377";
+	PGresult *r;
+	bool ok;
+
+	if (PQputCopyData(c, trailer, 2) != 1 || PQputCopyEnd(c, NULL) != 1) {
+		first_line(why, whylen, PQerrorMessage(c));
+		return -1;
+	}
+	r = PQgetResult(c);
+	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	if (!ok)
+		first_line(why, whylen, PQresultErrorMessage(r));
+	PQclear(r);
+	while ((r = PQgetResult(c)) != NULL)
+		PQclear(r);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Copies the rows of one table of db into the temporary table "incoming"
+ * and then over the stored table. Returns the number of rows, or -1 with
+ * the reason in why.
+ */
+static long
+restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, char *why, size_t whylen)
+{
+	char sql[600];
+	sqlite3_stmt *s = NULL;
+	long n = 0;
+	int step;
+
+	if (!exec_ok(c, "TRUNCATE incoming", why, whylen))
+		return -1;
+	snprintf(sql, sizeof(sql), "SELECT key, %s, version, rec FROM %s",
+	         has_used ? "last_used" : "0", table);
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
+		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (copy_begin(c, why, whylen) < 0) {
+		sqlite3_finalize(s);
+		return -1;
+	}
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 0);
+		const void *rec = sqlite3_column_blob(s, 3);
+
+		if (key == NULL || sqlite3_column_type(s, 3) == SQLITE_NULL) {
+			snprintf(why, whylen, "a row of %s has no key or no record", table);
+			PQputCopyEnd(c, "bad row");
+			PQclear(PQgetResult(c));
+			sqlite3_finalize(s);
+			return -1;
+		}
+		if (copy_row(c, key, (size_t)sqlite3_column_bytes(s, 0), sqlite3_column_int64(s, 1),
+		             sqlite3_column_int(s, 2), rec != NULL ? rec : "",
+		             (size_t)sqlite3_column_bytes(s, 3), why, whylen) < 0) {
+			sqlite3_finalize(s);
+			return -1;
+		}
+		n++;
+	}
+	if (copy_end(c, why, whylen) < 0) {
+		sqlite3_finalize(s);
+		return -1;
+	}
+	sqlite3_finalize(s);
+	if (step != SQLITE_DONE) {
+		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	snprintf(sql, sizeof(sql),
+	         "DELETE FROM %s t WHERE NOT EXISTS (SELECT 1 FROM incoming i WHERE i.key = t.key)",
+	         table);
+	if (!exec_ok(c, sql, why, whylen))
+		return -1;
+	snprintf(sql, sizeof(sql),
+	         "INSERT INTO %s AS t(key, last_used, version, rec, generation) "
+	         "SELECT key, last_used, version, rec, 1 FROM incoming ON CONFLICT (key) DO UPDATE "
+	         "SET last_used = excluded.last_used, version = excluded.version, "
+	         "rec = excluded.rec, generation = t.generation + 1",
+	         table);
+	if (!exec_ok(c, sql, why, whylen))
+		return -1;
+	return n;
+}
+
+static bool
+has_column(sqlite3 *db, const char *table, const char *column)
+{
+	char sql[100];
+	sqlite3_stmt *s = NULL;
+	bool found = false;
+
+	snprintf(sql, sizeof(sql), "SELECT 1 FROM pragma_table_info('%s') WHERE name = ?1", table);
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(s, 1, column, -1, SQLITE_STATIC);
+		found = sqlite3_step(s) == SQLITE_ROW;
+	}
+	sqlite3_finalize(s);
+	return found;
+}
+
+int
+store_pg_restore(const char *conninfo, const char *password, const char *file, char *err,
+                 size_t errlen)
+{
+	const char *const kw[] = {"dbname", "fallback_application_name", "password", NULL};
+	const char *values[] = {conninfo, "delver", password, NULL};
+	char why[WHY_MAX] = "";
+	sqlite3 *db = NULL;
+	PGconn *c = NULL;
+	long nc = -1, nu = -1;
+	int rc = -1;
+
+	if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot restore: cannot open %s: %s", file,
+		         sqlite3_errmsg(db));
+		goto out;
+	}
+	if (check_file(db, file, err, errlen) < 0)
+		goto out;
+	c = PQconnectdbParams(kw, values, 1);
+	if (c == NULL || PQstatus(c) != CONNECTION_OK) {
+		first_line(why, sizeof(why), c != NULL ? PQerrorMessage(c) : "out of memory");
+		snprintf(err, errlen, "cannot restore: cannot connect to PostgreSQL: %s", why);
+		goto out;
+	}
+	PQsetNoticeProcessor(c, NULL, NULL);
+	if (!exec_ok(c, "BEGIN", why, sizeof(why)) ||
+	    store_pg_create_tables(c, why, sizeof(why)) < 0 ||
+	    !exec_ok(c, "LOCK TABLE channels, users IN EXCLUSIVE MODE", why, sizeof(why)) ||
+	    !exec_ok(c,
+	             "CREATE TEMPORARY TABLE incoming(key text PRIMARY KEY, last_used bigint, "
+	             "version integer, rec bytea) ON COMMIT DROP",
+	             why, sizeof(why))) {
+		snprintf(err, errlen, "cannot restore into PostgreSQL: %s; nothing was changed",
+		         why);
+		goto out;
+	}
+	nc = restore_table(c, db, "channels", true, why, sizeof(why));
+	if (nc >= 0)
+		nu = restore_table(c, db, "users", has_column(db, "users", "last_used"), why,
+		                   sizeof(why));
+	if (nc < 0 || nu < 0 || !exec_ok(c, "COMMIT", why, sizeof(why))) {
+		snprintf(err, errlen, "cannot restore %s into PostgreSQL: %s; nothing was changed",
+		         file, why);
+		goto out;
+	}
+	snprintf(err, errlen, "restored %ld channels and %ld users from %s into PostgreSQL", nc, nu,
+	         file);
+	rc = 0;
+out:
+	if (c != NULL)
+		PQfinish(c); /* an open transaction is rolled back */
+	sqlite3_close(db);
+	return rc;
+}

@@ -1,0 +1,25 @@
+/*
+ * store_pg_restore: puts a snapshot file back into PostgreSQL, for
+ * `delver --restore FILE` with [store] backend = postgresql. Blocking: it
+ * runs instead of the bot, never on its loop.
+ *
+ * FILE is an SQLite file with channels and users tables: a snapshot of
+ * either backend (the SQLite backend's database or snapshots, or store_pg's
+ * snapshots). In one transaction, with both tables locked against writers,
+ * every row of FILE replaces the stored one and every stored row that FILE
+ * does not hold is deleted. A replaced row's generation is raised, so a
+ * shard process still running with an older copy of it is refused on its
+ * next write (STORE_CONFLICT) and reads the restored row. Nothing changes
+ * unless everything could be restored.
+ */
+#ifndef DELVER_STORE_PG_RESTORE_H
+#define DELVER_STORE_PG_RESTORE_H
+
+#include <stddef.h>
+
+/* password may be NULL. Returns 0 with a summary in err ("restored N
+ * channels and M users"), or -1 with one sentence in err. */
+int store_pg_restore(const char *conninfo, const char *password, const char *file, char *err,
+                     size_t errlen);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * bench_store_pg: the PostgreSQL backend on a throwaway local cluster
+ * (tests/tools/pg_cluster.sh, fsync on, synchronous_commit on): committed
+ * changes per second and commit latency with batches of 1 and 100, one batch
+ * in flight (as persist commits one loop turn at a time) and 8 in flight;
+ * then a snapshot of N channels (default 1,000,000; argv[1]) with the loop's
+ * longest stall while it is written, and the restore of that file into
+ * PostgreSQL. Run from the repository's top.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libpq-fe.h>
+
+#include "bot/store/store.h"
+#include "bot/store/store_pg_restore.h"
+#include "tests/bench/bench.h"
+
+#define REC_BYTES 134 /* the average record (issue 18) */
+#define MAX_LAT   200000
+
+static char dir[] = "/tmp/delver-bench-pg-XXXXXX";
+static char conninfo[600];
+
+static int
+cluster(const char *cmd)
+{
+	char line[700];
+	FILE *f;
+
+	snprintf(line, sizeof(line), "sh tests/tools/pg_cluster.sh %s %s", cmd, dir);
+	f = popen(line, "r");
+	if (f == NULL)
+		return -1;
+	if (fgets(line, sizeof(line), f) != NULL && strcmp(cmd, "start") == 0)
+		snprintf(conninfo, sizeof(conninfo), "%.*s", (int)strcspn(line, "\n"), line);
+	while (fgets(line, sizeof(line), f) != NULL)
+		;
+	return pclose(f);
+}
+
+struct run {
+	uv_loop_t *loop;
+	struct store_backend *b;
+	int batch, inflight, batches, sent, done, failed;
+	double *lat; /* ms per batch */
+	char rec[REC_BYTES];
+	uint64_t *gen; /* per key */
+	int nkeys;
+	int id; /* keys apart from other runs': each starts at generation 0 */
+};
+
+struct pending {
+	struct run *r;
+	double t0;
+	int first; /* key of its first row */
+};
+
+static void send_batch(struct run *r);
+
+static void
+batch_done(void *ctx, enum store_status status, const enum store_status *rs, size_t n,
+           const char *err)
+{
+	struct pending *p = ctx;
+	struct run *r = p->r;
+
+	if (status != STORE_OK) {
+		r->failed += (int)n;
+		if (r->failed == (int)n)
+			fprintf(stderr, "bench_store_pg: %s\n", err != NULL ? err : "failed");
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			if (rs[i] == STORE_OK)
+				r->gen[(p->first + (int)i) % r->nkeys]++;
+			else
+				r->failed++;
+		}
+	}
+	if (r->done < MAX_LAT)
+		r->lat[r->done] = (bench_now_ns() - p->t0) / 1e6;
+	r->done++;
+	free(p);
+	if (r->sent < r->batches)
+		send_batch(r);
+}
+
+static void
+send_batch(struct run *r)
+{
+	struct store_row rows[100];
+	struct pending *p = calloc(1, sizeof(*p));
+	char keys[100][32];
+
+	p->r = r;
+	p->first = (r->sent * r->batch) % r->nkeys;
+	for (int i = 0; i < r->batch; i++) {
+		int k = (p->first + i) % r->nkeys;
+
+		snprintf(keys[i], sizeof(keys[i]), "bench%d:%d", r->id, k);
+		rows[i] = (struct store_row){.kind = STORE_CHANNEL,
+		                             .key = keys[i],
+		                             .last_used = 1,
+		                             .version = 3,
+		                             .rec = r->rec,
+		                             .rec_len = sizeof(r->rec),
+		                             .generation = r->gen[k]};
+	}
+	r->sent++;
+	p->t0 = bench_now_ns();
+	r->b->ops->commit(r->b, rows, (size_t)r->batch, batch_done, p);
+}
+
+static int
+cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+commits(uv_loop_t *loop, struct store_backend *b, int batch, int inflight, int batches)
+{
+	struct run r = {
+	    .loop = loop, .b = b, .batch = batch, .inflight = inflight, .batches = batches};
+	double t0, secs;
+	int nl;
+
+	static int base;
+	r.nkeys = batch * inflight * 4;
+	r.gen = calloc((size_t)r.nkeys, sizeof(*r.gen));
+	r.lat = calloc(MAX_LAT, sizeof(*r.lat));
+	memset(r.rec, 'x', sizeof(r.rec));
+	r.id = base++;
+	/* the first round writes generation 0 rows: INSERT; the rest UPDATE */
+	t0 = bench_now_ns();
+	for (int i = 0; i < inflight && r.sent < batches; i++)
+		send_batch(&r);
+	while (r.done < batches)
+		uv_run(loop, UV_RUN_ONCE);
+	secs = (bench_now_ns() - t0) / 1e9;
+	nl = r.done < MAX_LAT ? r.done : MAX_LAT;
+	qsort(r.lat, (size_t)nl, sizeof(double), cmp_d);
+	printf("batch %3d, %d in flight: %8.0f changes/s, commit p50 %.3f ms, p99 %.3f ms "
+	       "(%d batches, %d failed)\n",
+	       batch, inflight, (double)batches * batch / secs, r.lat[nl / 2],
+	       r.lat[(int)(nl * 0.99)], batches, r.failed);
+	free(r.gen);
+	free(r.lat);
+}
+
+/* Fills the channels table with n rows on the server itself. */
+static int
+fill(int n)
+{
+	PGconn *c = PQconnectdb(conninfo);
+	char sql[400];
+	PGresult *res;
+	int ok;
+
+	snprintf(
+	    sql, sizeof(sql),
+	    "INSERT INTO channels SELECT 'discord:' || (80351110224678912 + i::bigint * 7919), "
+	    "1700000000, 3, convert_to(repeat('t', %d), 'UTF8'), 1 "
+	    "FROM generate_series(1, %d) i ON CONFLICT DO NOTHING",
+	    REC_BYTES, n);
+	res = PQexec(c, sql);
+	ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+	if (!ok)
+		fprintf(stderr, "bench_store_pg: %s", PQerrorMessage(c));
+	PQclear(res);
+	PQfinish(c);
+	return ok ? 0 : -1;
+}
+
+struct stall {
+	double last, worst;
+};
+
+static void
+tick_cb(uv_timer_t *t)
+{
+	struct stall *s = t->data;
+	double now = bench_now_ns();
+
+	if (s->last > 0 && now - s->last > s->worst)
+		s->worst = now - s->last;
+	s->last = now;
+}
+
+static void
+snap_done(void *ctx, enum store_status status, const char *err)
+{
+	*(int *)ctx = status == STORE_OK ? 1 : -1;
+	if (status != STORE_OK)
+		fprintf(stderr, "bench_store_pg: snapshot: %s\n", err);
+}
+
+int
+main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 1000000, done = 0;
+	uv_loop_t loop;
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL};
+	struct store_backend *b;
+	char err[600], path[300];
+	uv_timer_t tick;
+	struct stall st = {0};
+	struct stat sb;
+	double t0;
+
+	if (mkdtemp(dir) == NULL || cluster("start") != 0) {
+		fprintf(stderr, "bench_store_pg: the PostgreSQL cluster did not start\n");
+		return 1;
+	}
+	o.conninfo = conninfo;
+	uv_loop_init(&loop);
+	b = store_open(&loop, &o, err, sizeof(err));
+	if (b == NULL) {
+		fprintf(stderr, "bench_store_pg: %s\n", err);
+		cluster("stop");
+		return 1;
+	}
+	printf("PostgreSQL on a unix socket, fsync on, records of %d bytes\n", REC_BYTES);
+	commits(&loop, b, 1, 1, 3000);
+	commits(&loop, b, 100, 1, 300);
+	commits(&loop, b, 1, 8, 10000);
+	commits(&loop, b, 100, 8, 1000);
+
+	t0 = bench_now_ns();
+	if (fill(n) < 0) {
+		cluster("stop");
+		return 1;
+	}
+	printf("%d channels inserted on the server in %.0f ms\n", n, (bench_now_ns() - t0) / 1e6);
+	snprintf(path, sizeof(path), "%s/snapshot.db", dir);
+	uv_timer_init(&loop, &tick);
+	tick.data = &st;
+	uv_timer_start(&tick, tick_cb, 1, 1);
+	t0 = bench_now_ns();
+	b->ops->snapshot(b, path, snap_done, &done);
+	while (done == 0)
+		uv_run(&loop, UV_RUN_ONCE);
+	printf("snapshot of %d channels: %.0f ms, %lld bytes, the loop's longest stall %.2f ms\n",
+	       n, (bench_now_ns() - t0) / 1e6, stat(path, &sb) == 0 ? (long long)sb.st_size : -1LL,
+	       st.worst / 1e6);
+	uv_close((uv_handle_t *)&tick, NULL);
+	{
+		long rss0 = bench_rss_kb();
+
+		t0 = bench_now_ns();
+		if (store_pg_restore(conninfo, NULL, path, err, sizeof(err)) < 0) {
+			fprintf(stderr, "bench_store_pg: %s\n", err);
+			done = -1;
+		}
+		printf("restore of that snapshot into PostgreSQL: %.0f ms, %ld MB more resident\n",
+		       (bench_now_ns() - t0) / 1e6, (bench_rss_kb() - rss0) / 1024);
+	}
+	b->ops->close(b, snap_done, &done);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	uv_loop_close(&loop);
+	cluster("stop");
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	return system(path) == 0 && done == 1 ? 0 : 1;
+}

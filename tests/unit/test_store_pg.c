@@ -1,0 +1,845 @@
+/*
+ * Unit tests for bot/store/store_pg.c against a real PostgreSQL: a
+ * throwaway cluster (tests/tools/pg_cluster.sh) started for this program
+ * and stopped at its end. Run from the repository's top (as make unit does).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+#include "bot/store/store.h"
+#include "bot/store/store_pg.h"
+#include "bot/store/store_pg_restore.h"
+
+static char cluster_dir[] = "/tmp/delver-test-pg-XXXXXX";
+static char conninfo[600];
+
+/* Runs pg_cluster.sh cmd; returns its exit status, its first line in out. */
+static int
+cluster(const char *cmd, char *out, size_t outlen)
+{
+	char line[700];
+	FILE *f;
+	int rc;
+
+	snprintf(line, sizeof(line), "PG_FSYNC=off sh tests/tools/pg_cluster.sh %s %s", cmd,
+	         cluster_dir);
+	f = popen(line, "r");
+	if (f == NULL)
+		return -1;
+	if (out != NULL && fgets(out, (int)outlen, f) != NULL)
+		out[strcspn(out, "\n")] = '\0';
+	while (fgets(line, sizeof(line), f) != NULL)
+		; /* read to the end: no SIGPIPE for the script */
+	rc = pclose(f);
+	return rc;
+}
+
+static int
+group_setup(void **state)
+{
+	(void)state;
+	if (mkdtemp(cluster_dir) == NULL)
+		return -1;
+	if (cluster("start", conninfo, sizeof(conninfo)) != 0) {
+		fprintf(stderr, "test_store_pg: the PostgreSQL cluster did not start\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	char cmd[200];
+
+	(void)state;
+	cluster("stop", NULL, 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", cluster_dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* --- a loop and a backend --- */
+
+struct t {
+	uv_loop_t loop;
+	struct store_backend *b;
+};
+
+static void
+t_open(struct t *t)
+{
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = conninfo};
+	char err[600];
+
+	uv_loop_init(&t->loop);
+	t->b = store_open(&t->loop, &o, err, sizeof(err));
+	if (t->b == NULL)
+		fail_msg("store_open: %s", err);
+	assert_string_equal(t->b->ops->name, "postgresql");
+}
+
+static void
+closed_cb(void *ctx, enum store_status status, const char *err)
+{
+	*(int *)ctx = 1;
+	assert_int_equal(status, STORE_OK);
+}
+
+static void
+t_close(struct t *t)
+{
+	int done = 0;
+
+	t->b->ops->close(t->b, closed_cb, &done);
+	while (!done)
+		uv_run(&t->loop, UV_RUN_ONCE);
+	uv_run(&t->loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(&t->loop), 0);
+}
+
+struct commit_res {
+	bool done;
+	enum store_status status;
+	enum store_status rows[16];
+	char err[600];
+};
+
+static void
+commit_cb(void *ctx, enum store_status status, const enum store_status *row_status, size_t n,
+          const char *err)
+{
+	struct commit_res *r = ctx;
+
+	assert_false(r->done);
+	r->done = true;
+	r->status = status;
+	for (size_t i = 0; i < n && i < 16; i++)
+		r->rows[i] = row_status[i];
+	snprintf(r->err, sizeof(r->err), "%s", err != NULL ? err : "");
+}
+
+static enum store_status
+commit(struct t *t, const struct store_row *rows, size_t n, struct commit_res *r)
+{
+	memset(r, 0, sizeof(*r));
+	t->b->ops->commit(t->b, rows, n, commit_cb, r);
+	assert_false(r->done); /* never before the call returns */
+	while (!r->done)
+		uv_run(&t->loop, UV_RUN_ONCE);
+	return r->status;
+}
+
+static struct store_row
+chan(const char *key, const char *rec, uint64_t gen)
+{
+	struct store_row r = {.kind = STORE_CHANNEL,
+	                      .key = key,
+	                      .last_used = 1000,
+	                      .version = 3,
+	                      .rec = rec,
+	                      .rec_len = rec != NULL ? strlen(rec) : 0,
+	                      .generation = gen};
+	return r;
+}
+
+struct load_res {
+	bool done;
+	enum store_status status;
+	bool found;
+	char rec[200];
+	uint64_t gen;
+	int64_t last_used;
+	int version;
+};
+
+static void
+load_cb(void *ctx, enum store_status status, const struct store_row *row, const char *err)
+{
+	struct load_res *r = ctx;
+
+	r->done = true;
+	r->status = status;
+	r->found = row != NULL;
+	if (row != NULL) {
+		assert_true(row->rec_len < sizeof(r->rec));
+		memcpy(r->rec, row->rec, row->rec_len);
+		r->rec[row->rec_len] = '\0';
+		r->gen = row->generation;
+		r->last_used = row->last_used;
+		r->version = row->version;
+	}
+}
+
+static enum store_status
+load(struct t *t, enum store_kind kind, const char *key, struct load_res *r)
+{
+	memset(r, 0, sizeof(*r));
+	t->b->ops->load(t->b, kind, key, load_cb, r);
+	assert_false(r->done);
+	while (!r->done)
+		uv_run(&t->loop, UV_RUN_ONCE);
+	return r->status;
+}
+
+/* --- tests --- */
+
+static void
+commit_and_load(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row rows[2] = {chan("cl:a", "alpha", 0), chan("cl:b", "be\0ta", 0)};
+
+	(void)state;
+	rows[1].rec_len = 5; /* a record is bytes, NUL included */
+	rows[1].kind = STORE_USER;
+	t_open(&t);
+	assert_int_equal(commit(&t, rows, 2, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_OK);
+	assert_int_equal(c.rows[1], STORE_OK);
+	assert_int_equal(load(&t, STORE_CHANNEL, "cl:a", &l), STORE_OK);
+	assert_true(l.found);
+	assert_string_equal(l.rec, "alpha");
+	assert_int_equal(l.gen, 1);
+	assert_int_equal(l.last_used, 1000);
+	assert_int_equal(l.version, 3);
+	assert_int_equal(load(&t, STORE_USER, "cl:b", &l), STORE_OK);
+	assert_true(l.found);
+	assert_memory_equal(l.rec, "be\0ta", 5);
+	/* the tables are apart: no channel of that key */
+	assert_int_equal(load(&t, STORE_CHANNEL, "cl:b", &l), STORE_OK);
+	assert_false(l.found);
+	t_close(&t);
+}
+
+static void
+generations_refuse_stale_rows(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r;
+	struct store_row mix[2];
+
+	(void)state;
+	t_open(&t);
+	r = chan("g:a", "one", 0);
+	assert_int_equal(commit(&t, &r, 1, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_OK);
+	/* another process that never saw it */
+	r = chan("g:a", "other", 0);
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_CONFLICT);
+	r = chan("g:a", "two", 1);
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_OK);
+	/* a stale generation in a batch: refused, the other row commits */
+	mix[0] = chan("g:a", "stale", 1);
+	mix[1] = chan("g:b", "fresh", 0);
+	assert_int_equal(commit(&t, mix, 2, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_CONFLICT);
+	assert_int_equal(c.rows[1], STORE_OK);
+	load(&t, STORE_CHANNEL, "g:a", &l);
+	assert_string_equal(l.rec, "two");
+	assert_int_equal(l.gen, 2);
+	load(&t, STORE_CHANNEL, "g:b", &l);
+	assert_string_equal(l.rec, "fresh");
+	t_close(&t);
+}
+
+static void
+deletes_keep_generations(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r;
+
+	(void)state;
+	t_open(&t);
+	r = chan("d:a", "x", 0);
+	commit(&t, &r, 1, &c);
+	r = chan("d:a", NULL, 5); /* stale delete */
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_CONFLICT);
+	r = chan("d:a", NULL, 0); /* "nothing stored" is wrong: it is */
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_CONFLICT);
+	load(&t, STORE_CHANNEL, "d:a", &l);
+	assert_true(l.found);
+	r = chan("d:a", NULL, 1);
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_OK);
+	load(&t, STORE_CHANNEL, "d:a", &l);
+	assert_false(l.found);
+	r = chan("d:never", NULL, 0); /* nothing stored, nothing to keep */
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_OK);
+	t_close(&t);
+}
+
+struct active {
+	int channels, users;
+	bool saw_old;
+};
+
+static int
+active_row(const struct store_row *r, void *ctx)
+{
+	struct active *a = ctx;
+
+	if (strncmp(r->key, "act:", 4) != 0)
+		return 0;
+	if (r->kind == STORE_USER)
+		a->users++;
+	else
+		a->channels++;
+	if (strcmp(r->key, "act:old") == 0)
+		a->saw_old = true;
+	return 0;
+}
+
+static void
+load_active_reads_recent_channels_and_all_users(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct store_row rows[3] = {chan("act:old", "o", 0), chan("act:new", "n", 0),
+	                            chan("act:u", "u", 0)};
+	struct active a = {0};
+	char err[300];
+
+	(void)state;
+	rows[0].last_used = 100;
+	rows[1].last_used = 5000;
+	rows[2].kind = STORE_USER;
+	rows[2].last_used = 0;
+	t_open(&t);
+	commit(&t, rows, 3, &c);
+	t_close(&t);
+	t_open(&t); /* as at start-up: nothing under way */
+	assert_int_equal(t.b->ops->load_active(t.b, 4000, active_row, &a, err, sizeof(err)), 0);
+	assert_int_equal(a.channels, 1);
+	assert_int_equal(a.users, 1);
+	assert_false(a.saw_old);
+	/* the connection works as before afterwards */
+	rows[1] = chan("act:new", "n2", 1);
+	assert_int_equal(commit(&t, &rows[1], 1, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_OK);
+	t_close(&t);
+}
+
+static void
+snap_cb(void *ctx, enum store_status status, const char *err)
+{
+	if (status != STORE_OK)
+		fail_msg("snapshot: %s", err);
+	*(int *)ctx = 1;
+}
+
+static void
+snapshot_is_an_sqlite_file(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct store_row rows[2] = {chan("snap:a", "A", 0), chan("snap:b", "B", 0)};
+	char path[300];
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	int done = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/snap.db", cluster_dir);
+	t_open(&t);
+	commit(&t, rows, 2, &c);
+	t.b->ops->snapshot(t.b, path, snap_cb, &done);
+	assert_int_equal(done, 0);
+	while (!done)
+		uv_run(&t.loop, UV_RUN_ONCE);
+	t_close(&t);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT rec, generation, version FROM channels WHERE "
+	                                    "key = 'snap:b'",
+	                                    -1, &s, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_memory_equal(sqlite3_column_blob(s, 0), "B", 1);
+	assert_int_equal(sqlite3_column_int64(s, 1), 1);
+	assert_int_equal(sqlite3_column_int(s, 2), 3);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
+/* A snapshot put back: its rows replace the stored ones with their
+ * generation raised (a process holding a newer copy is refused), rows it
+ * does not hold are deleted; a file that is not a snapshot changes
+ * nothing. */
+static void
+restore_puts_a_snapshot_back(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r;
+	char path[300], bad[300], err[600];
+	int done = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/rs.db", cluster_dir);
+	snprintf(bad, sizeof(bad), "%s/bad.db", cluster_dir);
+	t_open(&t);
+	r = chan("rs:a", "old", 0);
+	commit(&t, &r, 1, &c);
+	t.b->ops->snapshot(t.b, path, snap_cb, &done);
+	while (!done)
+		uv_run(&t.loop, UV_RUN_ONCE);
+	r = chan("rs:a", "new", 1);
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_OK);
+	r = chan("rs:later", "x", 0);
+	commit(&t, &r, 1, &c);
+	f = fopen(bad, "w");
+	assert_non_null(f);
+	fputs("not a database\n", f);
+	fclose(f);
+	assert_int_equal(store_pg_restore(conninfo, NULL, bad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is not a whole SQLite database"));
+	load(&t, STORE_CHANNEL, "rs:a", &l);
+	assert_string_equal(l.rec, "new");
+
+	assert_int_equal(store_pg_restore(conninfo, NULL, path, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "into PostgreSQL"));
+	load(&t, STORE_CHANNEL, "rs:a", &l);
+	assert_string_equal(l.rec, "old");
+	assert_int_equal(l.gen, 3);
+	load(&t, STORE_CHANNEL, "rs:later", &l);
+	assert_false(l.found);
+	r = chan("rs:a", "stale", 2); /* a process still holding "new" */
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_CONFLICT);
+	t_close(&t);
+}
+
+static void
+wake_cb(uv_timer_t *h)
+{
+}
+
+/* Runs the loop until the backend is connected again (at most 60 s). */
+static void
+wait_connected(struct t *t)
+{
+	uv_timer_t tick;
+
+	uv_timer_init(&t->loop, &tick);
+	uv_timer_start(&tick, wake_cb, 50, 50);
+	for (int i = 0; i < 1200 && !store_pg_connected(t->b); i++)
+		uv_run(&t->loop, UV_RUN_ONCE);
+	uv_close((uv_handle_t *)&tick, NULL);
+	uv_run(&t->loop, UV_RUN_NOWAIT);
+	assert_true(store_pg_connected(t->b));
+}
+
+/*
+ * A writer as persist is: counts 1..N into one row, each commit with the
+ * generation it read. The server is stopped and started in the middle; an
+ * unavailable commit is written again from memory, a conflict after it
+ * means the lost answer's commit went through (the row holds our value).
+ * At the end the row holds N at generation N: no change lost, none twice.
+ */
+static void
+server_restarted_mid_stream(void **state)
+{
+	enum {
+		N = 60
+	};
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	char rec[32];
+	uint64_t gen = 0;
+	int unavailable = 0, conflicts = 0;
+
+	(void)state;
+	t_open(&t);
+	for (int i = 1; i <= N;) {
+		struct store_row r;
+
+		if (i == N / 2 && unavailable == 0) {
+			assert_int_equal(cluster("stop", NULL, 0), 0);
+		}
+		snprintf(rec, sizeof(rec), "%d", i);
+		r = chan("restart:n", rec, gen);
+		commit(&t, &r, 1, &c);
+		if (c.status == STORE_UNAVAILABLE) {
+			assert_int_equal(c.rows[0], STORE_UNAVAILABLE);
+			assert_non_null(strstr(c.err, "PostgreSQL cannot be reached"));
+			if (unavailable++ == 0) {
+				assert_int_equal(cluster("start", NULL, 0), 0);
+				wait_connected(&t);
+			}
+			continue;
+		}
+		assert_int_equal(c.status, STORE_OK);
+		if (c.rows[0] == STORE_CONFLICT) {
+			conflicts++;
+			assert_int_equal(load(&t, STORE_CHANNEL, "restart:n", &l), STORE_OK);
+			assert_true(l.found);
+			gen = l.gen;
+			if (strcmp(l.rec, rec) == 0)
+				i++;
+			continue;
+		}
+		assert_int_equal(c.rows[0], STORE_OK);
+		gen++;
+		i++;
+	}
+	assert_true(unavailable >= 1);
+	assert_true(conflicts <= 1);
+	assert_int_equal(load(&t, STORE_CHANNEL, "restart:n", &l), STORE_OK);
+	assert_string_equal(l.rec, "60");
+	assert_int_equal(l.gen, N);
+	t_close(&t);
+}
+
+/* The PID of the server process serving the backend's connection (its
+ * application_name is delver's). */
+static long
+delver_backend_pid(void)
+{
+	PGconn *c = PQconnectdb(conninfo);
+	PGresult *r;
+	long pid = -1;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, "SELECT pid FROM pg_stat_activity WHERE application_name = 'delver'");
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(r), 1);
+	pid = strtol(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	PQfinish(c);
+	return pid;
+}
+
+/*
+ * A server that stops answering (its process frozen, as behind a dead
+ * network): the commit fails as unavailable after the watchdog's 10 s
+ * instead of hanging; the server may still apply it when it wakes, so the
+ * write sent again is either committed or refused as a conflict whose row
+ * is ours: the row ends at generation 1 either way, never 2.
+ */
+static void
+silent_server_is_unavailable(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r = chan("silent:a", "v1", 0);
+	long pid;
+
+	(void)state;
+	t_open(&t);
+	pid = delver_backend_pid();
+	assert_int_equal(kill((pid_t)pid, SIGSTOP), 0);
+	assert_int_equal(commit(&t, &r, 1, &c), STORE_UNAVAILABLE);
+	assert_non_null(strstr(c.err, "no answer in 10 seconds"));
+	assert_int_equal(kill((pid_t)pid, SIGCONT), 0);
+	wait_connected(&t);
+	commit(&t, &r, 1, &c);
+	assert_int_equal(c.status, STORE_OK);
+	if (c.rows[0] == STORE_CONFLICT) {
+		load(&t, STORE_CHANNEL, "silent:a", &l);
+		assert_string_equal(l.rec, "v1");
+	} else {
+		assert_int_equal(c.rows[0], STORE_OK);
+	}
+	load(&t, STORE_CHANNEL, "silent:a", &l);
+	assert_int_equal(l.gen, 1);
+	t_close(&t);
+}
+
+/* Loads and commits while the server is down fail as unavailable, each
+ * completing once, after the call. */
+static void
+down_server_refuses_at_once(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r = chan("down:a", "x", 0);
+
+	(void)state;
+	t_open(&t);
+	assert_int_equal(cluster("stop", NULL, 0), 0);
+	assert_int_equal(commit(&t, &r, 1, &c), STORE_UNAVAILABLE);
+	assert_int_equal(commit(&t, &r, 1, &c), STORE_UNAVAILABLE);
+	assert_int_equal(load(&t, STORE_CHANNEL, "down:a", &l), STORE_UNAVAILABLE);
+	assert_false(l.found);
+	assert_int_equal(cluster("start", NULL, 0), 0);
+	wait_connected(&t);
+	assert_int_equal(commit(&t, &r, 1, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_OK);
+	t_close(&t);
+}
+
+/* --- a fleet: two processes, channels moving between them --- */
+
+enum {
+	FLEET_CHANNELS = 24,
+	FLEET_ROUNDS = 240,
+	FLEET_EPOCH = 20
+};
+
+struct fleet_chan {
+	bool held; /* in memory */
+	uint64_t gen;
+	long value;
+	long acked; /* increments this process was told are committed */
+};
+
+struct fleet {
+	struct store_backend *b;
+	uv_loop_t loop;
+	struct fleet_chan ch[FLEET_CHANNELS];
+	int pending, conflicts, errors;
+	int batch_keys[FLEET_CHANNELS];
+	long batch_values[FLEET_CHANNELS];
+};
+
+static void
+fleet_loaded(void *ctx, enum store_status status, const struct store_row *row, const char *err)
+{
+	struct fleet_chan *c = ctx;
+
+	if (status != STORE_OK) {
+		fprintf(stderr, "fleet: load: %s\n", err);
+		exit(3);
+	}
+	c->held = true;
+	c->gen = row != NULL ? row->generation : 0;
+	c->value = 0;
+	if (row != NULL) {
+		char v[32];
+
+		snprintf(v, sizeof(v), "%.*s", (int)row->rec_len, row->rec);
+		c->value = strtol(v, NULL, 10);
+	}
+}
+
+static void
+fleet_committed(void *ctx, enum store_status status, const enum store_status *rs, size_t n,
+                const char *err)
+{
+	struct fleet *f = ctx;
+
+	f->pending = 0;
+	if (status != STORE_OK) {
+		fprintf(stderr, "fleet: commit: %s\n", err);
+		f->errors++;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct fleet_chan *c = &f->ch[f->batch_keys[i]];
+
+		if (rs[i] == STORE_OK) {
+			c->gen++;
+			c->value = f->batch_values[i];
+			c->acked++;
+		} else if (rs[i] == STORE_CONFLICT) {
+			c->held = false; /* another process wrote it: read it again */
+			f->conflicts++;
+		} else {
+			f->errors++;
+		}
+	}
+}
+
+/* One shard process: in round r it owns channel k when (k + r / EPOCH) % 2
+ * is its id, so ownership moves every EPOCH rounds, and the two processes,
+ * running at their own pace, overlap at each move. Each round raises every
+ * channel it owns by one in one batch. Writes its acknowledged counts to
+ * out. */
+static int
+fleet_process(int id, const char *out)
+{
+	struct fleet f;
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = conninfo};
+	char err[600], keys[FLEET_CHANNELS][16], recs[FLEET_CHANNELS][24];
+	FILE *fp;
+
+	memset(&f, 0, sizeof(f));
+	uv_loop_init(&f.loop);
+	f.b = store_open(&f.loop, &o, err, sizeof(err));
+	if (f.b == NULL) {
+		fprintf(stderr, "fleet: %s\n", err);
+		return 2;
+	}
+	for (int r = 0; r < FLEET_ROUNDS; r++) {
+		struct store_row rows[FLEET_CHANNELS];
+		size_t n = 0;
+
+		for (int k = 0; k < FLEET_CHANNELS; k++) {
+			struct fleet_chan *c = &f.ch[k];
+
+			snprintf(keys[k], sizeof(keys[k]), "fleet:%d", k);
+			if ((k + r / FLEET_EPOCH) % 2 != id) {
+				c->held = false; /* moved to the other process */
+				continue;
+			}
+			if (!c->held) {
+				f.b->ops->load(f.b, STORE_CHANNEL, keys[k], fleet_loaded, c);
+				while (!c->held)
+					uv_run(&f.loop, UV_RUN_ONCE);
+			}
+			snprintf(recs[k], sizeof(recs[k]), "%ld", c->value + 1);
+			f.batch_keys[n] = k;
+			f.batch_values[n] = c->value + 1;
+			rows[n++] = (struct store_row){.kind = STORE_CHANNEL,
+			                               .key = keys[k],
+			                               .last_used = r,
+			                               .version = 1,
+			                               .rec = recs[k],
+			                               .rec_len = strlen(recs[k]),
+			                               .generation = c->gen};
+		}
+		f.pending = 1;
+		f.b->ops->commit(f.b, rows, n, fleet_committed, &f);
+		while (f.pending)
+			uv_run(&f.loop, UV_RUN_ONCE);
+	}
+	fp = fopen(out, "w");
+	if (fp == NULL)
+		return 4;
+	for (int k = 0; k < FLEET_CHANNELS; k++)
+		fprintf(fp, "%ld\n", f.ch[k].acked);
+	fprintf(fp, "%d\n", f.conflicts);
+	fclose(fp);
+	{
+		int done = 0;
+
+		f.b->ops->close(f.b, closed_cb, &done);
+		uv_run(&f.loop, UV_RUN_DEFAULT);
+	}
+	return f.errors > 0 ? 5 : 0;
+}
+
+/*
+ * The fleet test at the store's level: two processes on one PostgreSQL
+ * raise counters while channels move between them every few rounds. Every
+ * acknowledged raise is in the final value, exactly once: the sum of both
+ * processes' acknowledged raises equals each counter, and its generation
+ * (one per committed write) too.
+ */
+static void
+fleet_moves_channels_without_loss(void **state)
+{
+	pid_t pid[2];
+	char out[2][300];
+	long acked[FLEET_CHANNELS] = {0};
+	int conflicts = 0;
+	struct t t;
+	struct load_res l;
+
+	(void)state;
+	for (int i = 0; i < 2; i++) {
+		snprintf(out[i], sizeof(out[i]), "%s/fleet-%d", cluster_dir, i);
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0)
+			_exit(fleet_process(i, out[i]));
+	}
+	for (int i = 0; i < 2; i++) {
+		int st;
+		FILE *fp;
+
+		assert_int_equal(waitpid(pid[i], &st, 0), pid[i]);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+		fp = fopen(out[i], "r");
+		assert_non_null(fp);
+		for (int k = 0; k < FLEET_CHANNELS; k++) {
+			long a;
+			char line[32];
+
+			assert_non_null(fgets(line, sizeof(line), fp));
+			a = strtol(line, NULL, 10);
+			acked[k] += a;
+		}
+		{
+			char line[32];
+
+			assert_non_null(fgets(line, sizeof(line), fp));
+			conflicts += (int)strtol(line, NULL, 10);
+		}
+		fclose(fp);
+	}
+	t_open(&t);
+	for (int k = 0; k < FLEET_CHANNELS; k++) {
+		char key[16], want[32];
+
+		snprintf(key, sizeof(key), "fleet:%d", k);
+		assert_int_equal(load(&t, STORE_CHANNEL, key, &l), STORE_OK);
+		assert_true(l.found);
+		snprintf(want, sizeof(want), "%ld", acked[k]);
+		assert_string_equal(l.rec, want);
+		assert_int_equal(l.gen, (uint64_t)acked[k]);
+		assert_true(acked[k] > 0);
+	}
+	print_message("fleet: %d conflicts refused at the moves\n", conflicts);
+	t_close(&t);
+}
+
+static void
+open_names_the_problem(void **state)
+{
+	uv_loop_t loop;
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL,
+	                       .conninfo = "host=/nonexistent/dir dbname=delver",
+	                       .password = "s3cret-pass-word"};
+	char err[600];
+
+	(void)state;
+	uv_loop_init(&loop);
+	assert_null(store_open(&loop, &o, err, sizeof(err)));
+	assert_non_null(strstr(err, "cannot connect to PostgreSQL"));
+	assert_null(strstr(err, "s3cret"));
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(commit_and_load),
+	    cmocka_unit_test(generations_refuse_stale_rows),
+	    cmocka_unit_test(deletes_keep_generations),
+	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),
+	    cmocka_unit_test(snapshot_is_an_sqlite_file),
+	    cmocka_unit_test(restore_puts_a_snapshot_back),
+	    cmocka_unit_test(server_restarted_mid_stream),
+	    cmocka_unit_test(down_server_refuses_at_once),
+	    cmocka_unit_test(silent_server_is_unavailable),
+	    cmocka_unit_test(fleet_moves_channels_without_loss),
+	    cmocka_unit_test(open_names_the_problem),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
