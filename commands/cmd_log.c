@@ -34,8 +34,8 @@ log_fn(struct invocation *inv, struct reply *out)
 
 	if (rc == NULL || rc->nlog == 0) {
 		reply_line(out, 0,
-		           "No rolls here yet; /roll rolls dice (private rolls are never "
-		           "logged).");
+		           "No rolls here yet; /roll rolls dice (private and secret rolls are "
+		           "never logged).");
 		return;
 	}
 	n = want < rc->nlog ? want : rc->nlog;

@@ -432,12 +432,65 @@ log_roll(struct invocation *inv, const struct dice_result *res)
 	buf_free(&t);
 }
 
+/* Who sees a roll: the channel, the invoker alone (private), or the GM
+ * alone (secret: a player's blind roll, or the GM's own behind the
+ * screen). */
+enum roll_audience {
+	ROLL_OPEN,
+	ROLL_PRIVATE,
+	ROLL_SECRET,
+};
+
+/*
+ * Where a secret roll goes: the channel is told who rolls what (the dice
+ * as typed, without a '# label', and the label, never the result) and the result goes to the GM
+ * seat's holder; the GM's own secret roll (or that of anyone who may act as
+ * GM here) stays behind the screen, for the invoker alone. Returns false
+ * (with an error reply) when the channel has no GM to send it to.
+ */
+static bool
+secret_to(struct invocation *inv, const char *typed, const char *label, struct reply *out)
+{
+	const char *gm = channel_gm(inv->chan);
+	size_t dice_len = strcspn(typed, "#");
+
+	while (dice_len > 0 && (typed[dice_len - 1] == ' ' || typed[dice_len - 1] == '\t'))
+		dice_len--;
+	if (inv->is_gm) {
+		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+		reply_add(out, 0, " (GM) rolls behind the screen.");
+		reply_nl(out);
+		reply_to(out, REPLY_INVOKER);
+		return true;
+	}
+	if (gm == NULL) {
+		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
+		                 "takes the seat with ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, ", or roll in the open with ");
+		reply_cmd(out, RS_BAD, "roll", NULL);
+		reply_add(out, RS_BAD, ".");
+		return false;
+	}
+	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+	reply_add(out, 0, " rolls ");
+	reply_add(out, RS_CODE, "%.*s", (int)dice_len, typed);
+	if (label != NULL)
+		reply_add(out, RS_ITALIC, " (%s)", label);
+	reply_add(out, 0, " in secret: only the GM, ");
+	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->chan));
+	reply_add(out, 0, ", sees the result.");
+	reply_nl(out);
+	reply_to_gm(out, gm, channel_gm_name(inv->chan));
+	return true;
+}
+
 static void
-roll_fn(struct invocation *inv, struct reply *out)
+roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 {
 	const char *expr = inv_str(inv, "expression");
 	const char *label = inv_str(inv, "label");
-	bool private = inv_bool(inv, "private", false);
+	bool private = who == ROLL_PRIVATE;
 	struct dice_result *res = NULL;
 	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
 	const char *typed = expr, *aerr = NULL, *nat;
@@ -459,13 +512,19 @@ roll_fn(struct invocation *inv, struct reply *out)
 		            err + 1, n > 0 && err[n - 1] != '.' ? "." : "");
 		return;
 	}
+	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
+	if (who == ROLL_SECRET && !secret_to(inv, typed, shown_label, out)) {
+		dice_result_free(res);
+		return;
+	}
 	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 	reply_add(out, 0, " rolls");
 	if (shown_label != NULL)
 		reply_add(out, RS_ITALIC, " %s", shown_label);
+	if (who == ROLL_SECRET)
+		reply_add(out, 0, " in secret");
 	reply_nl(out);
 	for (size_t i = 0; i < dice_result_nexprs(res); i++) {
 		const struct dice_expr *e = dice_result_expr(res, i);
@@ -491,12 +550,25 @@ roll_fn(struct invocation *inv, struct reply *out)
 		buf_adds(&action, " # ");
 		buf_adds(&action, label);
 	}
-	if (!action.toobig)
+	/* A secret roll has no button: it would show under the result. */
+	if (!action.toobig && who != ROLL_SECRET)
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
-	if (!private)
+	if (who == ROLL_OPEN)
 		log_roll(inv, res);
 	dice_result_free(res);
+}
+
+static void
+roll_fn(struct invocation *inv, struct reply *out)
+{
+	roll_run(inv, out, inv_bool(inv, "private", false) ? ROLL_PRIVATE : ROLL_OPEN);
+}
+
+static void
+gmroll_fn(struct invocation *inv, struct reply *out)
+{
+	roll_run(inv, out, ROLL_SECRET);
 }
 
 static const struct cmd_opt roll_opts[] = {
@@ -536,4 +608,31 @@ const struct command cmd_roll = {
     .opts = roll_opts,
     .fn = roll_fn,
     .alias = "r",
+};
+
+static const struct cmd_opt gmroll_opts[] = {
+    {.name = "expression",
+     .desc = "Dice to roll in secret, e.g. 1d20+5, 2d6 # perception, or a saved roll's name",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = DICE_TEXT_MAX},
+    {.name = "label",
+     .desc = "What the roll is for (the channel sees it)",
+     .type = OPT_STRING,
+     .max = DICE_LABEL_MAX},
+    {0},
+};
+
+const struct command cmd_gmroll = {
+    .name = "gmroll",
+    .desc = "Roll in secret: only the GM sees the result (the GM's own: behind the screen)",
+    .help = "A blind roll, as Roll20's gmroll: the channel sees who rolls which dice (and the "
+            "label), never the result, which goes to the GM who holds the seat ({/gm claim}) "
+            "alone: on Discord by direct message, on IRC by NOTICE, on the console as a line "
+            "marked for the GM. With several GMs (a Discord GM role, channel admins) only "
+            "the seat's holder gets it. The GM's own {/gmroll} stays behind the screen: the "
+            "channel sees that the GM rolled, the GM alone the result. The notation, saved "
+            "rolls and adv/dis are those of {/roll}; a secret roll is not in {/log}.",
+    .opts = gmroll_opts,
+    .fn = gmroll_fn,
 };

@@ -10,6 +10,7 @@
 #include "commands/registry.h"
 
 extern const struct command cmd_roll;
+extern const struct command cmd_gmroll;
 
 /* "1d20+5 adv" as "2d20kh1+5" (dis: kl1), written into buf (len bytes,
  * DICE_TEXT_MAX + 8 is enough); expr itself when it ends in neither word;

@@ -3,7 +3,7 @@
  * log, its saved rolls and its output settings (/settings).
  *
  * The log keeps the channel's last ROLLCHAN_LOG_MAX rolls (who, what,
- * result, when), oldest dropped first; private rolls are never logged.
+ * result, when), oldest dropped first; private and secret rolls are never logged.
  * It is saved with the channel's record, so it survives restarts.
  *
  * Saved rolls ("/save fireball 8d6 # fire", then "/roll fireball") belong

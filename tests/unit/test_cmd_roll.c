@@ -85,6 +85,76 @@ rest_counted(void **unused)
 	free(t);
 }
 
+/* One command in a shared state, as user (key console:<user>); returns
+ * the reply (the caller frees it). */
+static struct reply *
+run_as(struct dispatch *d, const char *user, const char *line)
+{
+	struct origin o = {.platform = "console"};
+	struct reply *r = reply_new();
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	dispatch_line(d, &o, line, strlen(line), 1000, r);
+	return r;
+}
+
+static void
+assert_plain(const struct reply *r, const char *want)
+{
+	char *t = reply_plain(r);
+
+	assert_string_equal(t, want);
+	free(t);
+}
+
+/* /gmroll: the channel sees who rolls which dice and the label, the GM
+ * seat's holder alone the result; the GM's own is for the GM alone; with
+ * no GM it is refused; it is never logged. */
+static void
+gmroll_audiences(void **unused)
+{
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(5);
+	struct dispatch d = {.state = st, .rng = rng};
+	struct reply *r;
+
+	r = run_as(&d, "al", "/gmroll 1d20+5 # stealth");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "Nobody is GM here, so a secret roll would reach nobody; the GM takes "
+	                    "the seat with /gm claim, or roll in the open with /roll.");
+	reply_free(r);
+	reply_free(run_as(&d, "bo", "/gm claim"));
+	r = run_as(&d, "al", "/gmroll 1d20+5 # stealth");
+	assert_null(reply_msg(r, REPLY_INVOKER));
+	assert_non_null(reply_msg(r, REPLY_GM));
+	assert_null(reply_msg(r, REPLY_CHANNEL)->buttons);
+	assert_string_equal(reply_gm_key(r), "console:bo");
+	assert_string_equal(reply_gm_name(r), "bo");
+	assert_plain(r, "al rolls 1d20+5 (stealth) in secret: only the GM, bo, sees the result.\n"
+	                "[to the GM, bo]\n"
+	                "al rolls stealth in secret\n"
+	                "1d20 + 5: [13] + 5 = 18\n");
+	reply_free(r);
+	r = run_as(&d, "bo", "/gmroll 2d6");
+	assert_null(reply_msg(r, REPLY_GM));
+	assert_null(reply_gm_key(r));
+	assert_plain(r, "bo (GM) rolls behind the screen.\n"
+	                "[private]\n"
+	                "bo rolls in secret\n"
+	                "2d6: [4, 5] = 9\n");
+	reply_free(r);
+	r = run_as(&d, "al", "/log");
+	assert_plain(
+	    r,
+	    "No rolls here yet; /roll rolls dice (private and secret rolls are never logged).\n");
+	reply_free(r);
+	rng_free(rng);
+	state_free(st);
+}
+
 int
 main(void)
 {
@@ -92,6 +162,7 @@ main(void)
 	    cmocka_unit_test(small_pool_as_is),
 	    cmocka_unit_test(large_pool_compacted),
 	    cmocka_unit_test(rest_counted),
+	    cmocka_unit_test(gmroll_audiences),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
