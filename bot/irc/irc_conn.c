@@ -870,6 +870,12 @@ irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick)
 	return irc_track_is_op(c->track, channel, nick);
 }
 
+bool
+irc_conn_is_member(const struct irc_conn *c, const char *channel, const char *nick)
+{
+	return irc_track_is_member(c->track, channel, nick);
+}
+
 int
 irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size)
 {

@@ -726,6 +726,43 @@ test_legacy_undo_adopted(void **state)
 	assert_memory_equal(out(f), "PRIVMSG #a :Undid alice's ", 26);
 }
 
+/* A player's secret roll: the channel learns who rolls what, the GM's nick
+ * alone gets the result by NOTICE, in the same group; with the GM gone
+ * from the channel nothing is sent and the player is told. */
+static void
+test_gmroll(void **state)
+{
+	struct fixture *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20+5 # stealth");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "bob\x0f rolls \x03"
+	                            "10\x02\x02"
+	                            "1d20+5\x0f\x1d (stealth)\x0f in secret: only the GM, \x02"
+	                            "alice\x0f, sees the result.\r\nNOTICE alice :\x02"
+	                            "bob\x0f rolls\x1d stealth\x0f in secret · \x03"
+	                            "10\x02\x02"
+	                            "1d20 + 5\x0f: [15] + 5 = \x02\x03"
+	                            "07\x02\x02"
+	                            "20\x0f\r\n");
+	/* The GM's own: behind the screen, the result by NOTICE to the GM. */
+	feed(f, ":alice!a@h PRIVMSG #a :!gmroll 2d6");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "alice\x0f (GM) rolls behind the screen.\r\nNOTICE alice :\x02"
+	                            "alice\x0f rolls in secret · \x03"
+	                            "10\x02\x02"
+	                            "2d6\x0f: [4, 4] = \x02\x03"
+	                            "07\x02\x02"
+	                            "8\x0f\r\n");
+	feed(f, ":alice!a@h PART #a");
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
+	assert_string_equal(out(f),
+	                    "NOTICE bob :The GM, alice, is not in #a under that nick, so delver "
+	                    "did not send your secret roll; roll again once they are back.\r\n");
+}
+
 int
 main(void)
 {
@@ -749,6 +786,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_undo, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_legacy_key_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_legacy_undo_adopted, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gmroll, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
