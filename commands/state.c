@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <uthash.h>
 
@@ -37,7 +38,9 @@ struct user {
 	bool style_set;
 	bool touched;
 	char name[NAME_MAX_LEN];
-	char key[]; /* at most KEY_MAX bytes with the NUL */
+	size_t nsaved;
+	struct user_saved *saved; /* nsaved, owned */
+	char key[];               /* at most KEY_MAX bytes with the NUL */
 };
 
 struct state {
@@ -110,6 +113,7 @@ state_free(struct state *st)
 	HASH_ITER(hh, st->users, u, utmp)
 	{
 		HASH_DEL(st->users, u);
+		free(u->saved);
 		free(u);
 	}
 	free(st);
@@ -203,12 +207,17 @@ state_adopt(struct state *st, struct channel *ch, const char *from, const char *
 	const char *gm = channel_gm(ch);
 	int moved = 0;
 
-	if (old != NULL && old->style_set && state_user_find(st, to) == NULL) {
+	if (old != NULL && (old->style_set || old->nsaved > 0) && state_user_find(st, to) == NULL) {
 		struct user *u = state_user(st, to);
 
 		user_set_name(u, old->name);
-		user_set_style(u, &old->style);
+		if (old->style_set)
+			user_set_style(u, &old->style);
 		user_clear_style(old);
+		u->saved = old->saved;
+		u->nsaved = old->nsaved;
+		old->saved = NULL;
+		old->nsaved = 0;
 		user_touch(u);
 		user_touch(old);
 		moved++;
@@ -469,4 +478,55 @@ bool
 user_touched(const struct user *u)
 {
 	return u->touched;
+}
+
+size_t
+user_nsaved(const struct user *u)
+{
+	return u->nsaved;
+}
+
+const struct user_saved *
+user_saved_at(const struct user *u, size_t i)
+{
+	return i < u->nsaved ? &u->saved[i] : NULL;
+}
+
+const struct user_saved *
+user_saved_find(const struct user *u, const char *name)
+{
+	for (size_t i = 0; i < u->nsaved; i++)
+		if (strcasecmp(u->saved[i].name, name) == 0)
+			return &u->saved[i];
+	return NULL;
+}
+
+int
+user_save(struct user *u, const char *name, const char *roll)
+{
+	struct user_saved *s = (struct user_saved *)user_saved_find(u, name);
+
+	if (s == NULL) {
+		if (u->nsaved >= USER_SAVED_MAX)
+			return -1;
+		u->saved = xrealloc(u->saved, (u->nsaved + 1) * sizeof(*u->saved));
+		s = &u->saved[u->nsaved++];
+	}
+	copy_bounded(s->name, sizeof(s->name), name);
+	copy_bounded(s->roll, sizeof(s->roll), roll);
+	return 0;
+}
+
+bool
+user_saved_delete(struct user *u, const char *name)
+{
+	const struct user_saved *s = user_saved_find(u, name);
+	size_t i;
+
+	if (s == NULL)
+		return false;
+	i = (size_t)(s - u->saved);
+	memmove(&u->saved[i], &u->saved[i + 1], (u->nsaved - i - 1) * sizeof(*u->saved));
+	u->nsaved--;
+	return true;
 }

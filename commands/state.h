@@ -97,7 +97,7 @@ struct user *state_user_find(struct state *st, const char *key);
  * Adoption of records kept under a user's legacy key (IRC users without an
  * account were "irc:<net>:~nick" before they became
  * "irc:<net>:~nick!user@host"): when there is no user record under to, the
- * record under from moves to it (from keeps an empty record, so no one
+ * record under from (its style and saved rolls) moves to it (from keeps an empty record, so no one
  * else adopts it); in ch, the GM seat and every module's references move
  * (see struct chanmod's rekey). Touched records are made durable by the
  * dispatcher. Returns how many references moved (0: nothing to adopt).
@@ -154,5 +154,29 @@ void user_set_style(struct user *u, const struct ustyle *style);
 void user_clear_style(struct user *u);
 void user_touch(struct user *u);
 bool user_touched(const struct user *u);
+
+/* A player's own saved rolls ("/save fireball 8d6"), kept in the user
+ * record so they follow the player to every channel of the platform. The
+ * name and roll rules are rollchan's (commands/rollchan.h); the state only
+ * keeps them, at most USER_SAVED_MAX, names unique without regard to case. */
+#define USER_SAVED_MAX      50
+#define USER_SAVED_NAME_MAX 25  /* bytes with the NUL (ROLLCHAN_NAME_MAX) */
+#define USER_SAVED_ROLL_MAX 201 /* bytes with the NUL (ROLLCHAN_ROLL_MAX) */
+
+struct user_saved {
+	char name[USER_SAVED_NAME_MAX];
+	char roll[USER_SAVED_ROLL_MAX];
+};
+
+size_t user_nsaved(const struct user *u);
+/* The i-th saved roll (0 <= i < user_nsaved()), in the order saved. */
+const struct user_saved *user_saved_at(const struct user *u, size_t i);
+/* The saved roll of that name (ASCII case ignored), or NULL. */
+const struct user_saved *user_saved_find(const struct user *u, const char *name);
+/* Saves or replaces name (both strings cut to fit). Returns 0, or -1 when
+ * the user already keeps USER_SAVED_MAX others. */
+int user_save(struct user *u, const char *name, const char *roll);
+/* Deletes name; returns whether there was one. */
+bool user_saved_delete(struct user *u, const char *name);
 
 #endif
