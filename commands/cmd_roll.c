@@ -325,15 +325,15 @@ natural(const struct dice_result *res)
 /*
  * "/roll fireball +2 # big" with fireball saved as "8d6 # fire" rolls
  * "8d6 +2 # big": the saved roll, what follows its name, and the label
- * given or else the saved one. The invoker's saved roll wins over the
- * channel's. Returns expr itself when it does not start with a name, the
+ * given or else the saved one. The invoker's saved roll (in every
+ * channel) wins over the channel's. Returns expr itself when it does not start with a name, the
  * expansion (in buf, len bytes), or NULL with an error reply.
  */
 static const char *
 expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, struct reply *out)
 {
-	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	const struct rollchan_saved *sv = NULL;
+	const char *sroll, *sname = NULL;
+	bool mine;
 	char name[ROLLCHAN_NAME_MAX];
 	const char *p = expr, *rest, *hash, *slabel, *advword = NULL;
 	size_t n = 0, base;
@@ -350,9 +350,7 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	if (n == 0 || !rollchan_name_ok(name) || isalnum((unsigned char)p[n]) || p[n] == '-' ||
 	    p[n] == '_')
 		return expr;
-	if (rc != NULL && (sv = rollchan_find(rc, inv->from->user_key, name)) == NULL)
-		sv = rollchan_find(rc, "", name);
-	if (sv == NULL) {
+	if ((sroll = cmd_save_find(inv, name, &sname, &mine)) == NULL) {
 		reply_error(out, "'%s' is neither dice nor a saved roll here; ", name);
 		reply_cmd(out, RS_BAD, "saved list", NULL);
 		reply_add(out, RS_BAD, " lists the saved rolls, ");
@@ -362,18 +360,18 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	}
 	rest = p + n;
 	hash = strchr(rest, '#');
-	slabel = strchr(sv->roll, '#');
-	base = slabel != NULL ? (size_t)(slabel - sv->roll) : strlen(sv->roll);
-	while (base > 0 && (sv->roll[base - 1] == ' ' || sv->roll[base - 1] == '\t'))
+	slabel = strchr(sroll, '#');
+	base = slabel != NULL ? (size_t)(slabel - sroll) : strlen(sroll);
+	while (base > 0 && (sroll[base - 1] == ' ' || sroll[base - 1] == '\t'))
 		base--;
 	/* A saved "1d20+5 adv" keeps its adv last: "/roll atk +2" is
 	 * "1d20+5 +2 adv". */
-	if (base > 4 && (sv->roll[base - 4] == ' ' || sv->roll[base - 4] == '\t') &&
-	    (strncasecmp(sv->roll + base - 3, "adv", 3) == 0 ||
-	     strncasecmp(sv->roll + base - 3, "dis", 3) == 0))
-		advword = sv->roll + base - 3;
+	if (base > 4 && (sroll[base - 4] == ' ' || sroll[base - 4] == '\t') &&
+	    (strncasecmp(sroll + base - 3, "adv", 3) == 0 ||
+	     strncasecmp(sroll + base - 3, "dis", 3) == 0))
+		advword = sroll + base - 3;
 	buf_init(&b, len - 1);
-	buf_add(&b, sv->roll, advword != NULL ? base - 4 : base);
+	buf_add(&b, sroll, advword != NULL ? base - 4 : base);
 	buf_add(&b, rest, hash != NULL ? (size_t)(hash - rest) : strlen(rest));
 	if (advword != NULL) {
 		buf_addc(&b, ' ');
@@ -387,7 +385,7 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	if (b.toobig) {
 		buf_free(&b);
 		reply_error(out, "With what follows it, the saved roll %s is longer than %d bytes.",
-		            sv->name, DICE_TEXT_MAX);
+		            sname, DICE_TEXT_MAX);
 		return NULL;
 	}
 	memcpy(buf, buf_str(&b), b.len + 1);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/store/crc32.h"
+#include "bot/store/record.h"
 #include "commands/dispatch.h"
 #include "rules/base/rng.h"
 
@@ -155,6 +157,89 @@ gmroll_audiences(void **unused)
 	state_free(st);
 }
 
+static int persisted_users, persisted_channels;
+
+static int
+count_user(struct user *u, void *ctx)
+{
+	persisted_users++;
+	return 0;
+}
+
+static int
+count_channel(struct channel *ch, void *ctx)
+{
+	persisted_channels++;
+	return 0;
+}
+
+/* A player's saved rolls follow them to every channel; a channel's stay
+ * in it, after the player's own. A channel record written by the previous
+ * version, with the player's roll kept in the channel, still finds it, and
+ * on first use moves it to the player's record. */
+static void
+saved_rolls_follow_the_player(void **unused)
+{
+	static const char json[] =
+	    "{\"t\":\"c\",\"key\":\"console:t\",\"last_used\":1,\"mods\":{\"roll\":{"
+	    "\"natural\":true,\"log\":[],\"saved\":[{\"owner\":\"console:al\",\"name\":"
+	    "\"atk\",\"roll\":\"1d1+5\"},{\"owner\":\"\",\"name\":\"boom\",\"roll\":"
+	    "\"2d1\"},{\"owner\":\"\",\"name\":\"atk\",\"roll\":\"1d1+100\"}]}}}";
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(5);
+	struct dispatch d = {
+	    .state = st, .rng = rng, .persist_channel = count_channel, .persist_user = count_user};
+	struct record rec;
+	char line[1024], err[256];
+	struct reply *r;
+
+	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
+	assert_int_equal(
+	    record_decode(line, strlen(line), 1, record_builtin_mods(), &rec, err, sizeof(err)), 0);
+	record_to_channel(&rec, state_channel(st, "console:t"));
+	record_clear(&rec, record_builtin_mods());
+	persisted_users = persisted_channels = 0;
+	/* In the old channel: al's own, then moved to al's record. */
+	r = run_as(&d, "al", "/roll atk");
+	assert_plain(r, "al rolls\n1d1 + 5: [1] + 5 = 6\n");
+	reply_free(r);
+	assert_int_equal(user_nsaved(state_user(st, "console:al")), 1);
+	/* Both records were handed to persistence: the move is durable. */
+	assert_int_equal(persisted_users, 1);
+	assert_int_equal(persisted_channels, 1);
+	/* The channel's own stays the channel's; another player gets its atk. */
+	r = run_as(&d, "cy", "/roll atk");
+	assert_plain(r, "cy rolls\n1d1 + 100: [1] + 100 = 101\n");
+	reply_free(r);
+	/* In another channel: al's roll follows, the channel's do not. */
+	r = reply_new();
+	{
+		struct origin o = {.platform = "console"};
+
+		snprintf(o.chan_key, sizeof(o.chan_key), "console:elsewhere");
+		snprintf(o.user_key, sizeof(o.user_key), "console:al");
+		snprintf(o.user_name, sizeof(o.user_name), "al");
+		dispatch_line(&d, &o, "/roll atk +1 # again", 20, 1000, r);
+		assert_plain(r, "al rolls again\n1d1 + 5 + 1: [1] + 5 + 1 = 7\n");
+		reply_clear(r);
+		dispatch_line(&d, &o, "/roll boom", 10, 1000, r);
+		assert_true(reply_is_error(r));
+		reply_clear(r);
+		dispatch_line(&d, &o, "/save zap 3d1", 13, 1000, r);
+		assert_false(reply_is_error(r));
+	}
+	reply_free(r);
+	r = run_as(&d, "al", "/saved");
+	assert_plain(r, "Your saved rolls\n  atk | 1d1+5\n  zap | 3d1\nThe channel's saved rolls\n "
+	                " boom | 2d1\n  atk | 1d1+100\n");
+	reply_free(r);
+	r = run_as(&d, "al", "/saved delete zap");
+	reply_free(r);
+	assert_int_equal(user_nsaved(state_user(st, "console:al")), 1);
+	rng_free(rng);
+	state_free(st);
+}
+
 int
 main(void)
 {
@@ -163,6 +248,7 @@ main(void)
 	    cmocka_unit_test(large_pool_compacted),
 	    cmocka_unit_test(rest_counted),
 	    cmocka_unit_test(gmroll_audiences),
+	    cmocka_unit_test(saved_rolls_follow_the_player),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

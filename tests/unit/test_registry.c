@@ -692,15 +692,16 @@ saved_rolls(void **state)
 	assert_string_equal(reply_error_text(out),
 	                    "That roll does not parse: expected a number or dice after '+' at "
 	                    "column 5.");
-	for (int i = 0; i < ROLLCHAN_SAVED_USER - 1; i++) {
+	/* A player's own are bounded across channels. */
+	for (int i = 0; i < USER_SAVED_MAX - 1; i++) {
 		snprintf(line, sizeof(line), "/save r%d %d", i, i);
 		run(&d, "alice", false, line, out);
 		assert_false(reply_is_error(out));
 	}
 	run(&d, "alice", false, "/save one-more 1", out);
 	assert_string_equal(reply_error_text(out),
-	                    "A player may keep at most 20 saved rolls here (and a channel 200 in "
-	                    "all); delete one with /saved delete first.");
+	                    "You may keep at most 50 saved rolls; delete one with /saved delete "
+	                    "first.");
 	run(&d, "alice", false, "/saved delete fireball", out);
 	assert_false(reply_is_error(out));
 	run(&d, "alice", false, "/save one-more 1", out);
