@@ -115,13 +115,15 @@ settings_compact(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 	if (rc->compact)
 		reply_line(out, 0,
-		           "Compact output: a hazard roll shows only the rolled row (/hazard "
-		           "show has the whole table), the Darkness line comes only when it "
-		           "is new, and an empty Fungeon step is one line.");
+		           "Compact output: a roll is one line (no Roll again button), a hazard "
+		           "roll shows no table (a custom table only its rolled row; /hazard "
+		           "show has the whole table), the Darkness line comes only when it is "
+		           "new, and an empty Fungeon step is one line.");
 	else
 		reply_line(out, 0,
-		           "Full output: hazard rolls show the whole table, every turn says "
-		           "when nothing is lit, and empty Fungeon steps say None.");
+		           "Full output: rolls name who rolls on a line of their own, hazard "
+		           "rolls show the whole table, every turn says when nothing is lit, "
+		           "and empty Fungeon steps say None.");
 }
 
 static const char *const on_off[] = {"on", "off", NULL};
@@ -143,7 +145,8 @@ static const struct command settings_subs[] = {
      .opts = mode_opts,
      .fn = settings_natural},
     {.name = "compact",
-     .desc = "Compact output: only a hazard roll's row, Darkness only when new (off by default)",
+     .desc = "Compact output: one line a roll, no hazard table, Darkness only when new (off by "
+             "default)",
      .role = ROLE_GM,
      .opts = mode_opts,
      .fn = settings_compact},

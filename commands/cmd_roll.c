@@ -209,7 +209,6 @@ repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 		          succ == 1 ? "" : "es", fail, fail == 1 ? "" : "s");
 	else if (counting)
 		reply_add(out, RS_DIM, " success%s", rep->total == 1 ? "" : "es");
-	reply_nl(out);
 }
 
 /* Whether c may end a dice term that adv/dis can double: an operator, a
@@ -489,6 +488,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	const char *expr = inv_str(inv, "expression");
 	const char *label = inv_str(inv, "label");
 	bool private = who == ROLL_PRIVATE;
+	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
 	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
 	const char *typed = expr, *aerr = NULL, *nat;
@@ -523,16 +523,31 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 		reply_add(out, RS_ITALIC, " %s", shown_label);
 	if (who == ROLL_SECRET)
 		reply_add(out, 0, " in secret");
-	reply_nl(out);
+	/* Compact output: who rolls opens the first line, not a line of its
+	 * own; each roll is one line; a natural 20 or 1 closes the last. */
+	if (compact)
+		reply_add(out, 0, shown_label != NULL || who == ROLL_SECRET ? " · " : " ");
+	else
+		reply_nl(out);
 	for (size_t i = 0; i < dice_result_nexprs(res); i++) {
 		const struct dice_expr *e = dice_result_expr(res, i);
 
 		if (e->nrepeats > 1)
 			reply_line(out, RS_CODE, "%zux %s", e->nrepeats, e->source);
-		for (size_t k = 0; k < e->nrepeats; k++)
+		for (size_t k = 0; k < e->nrepeats; k++) {
 			repeat_line(out, e, k);
+			if (!compact || i + 1 < dice_result_nexprs(res) || k + 1 < e->nrepeats)
+				reply_nl(out);
+		}
 	}
-	if ((nat = natural(res)) != NULL && !rollchan_of(inv->chan)->no_natural)
+	nat = natural(res);
+	if (nat != NULL && rollchan_of(inv->chan)->no_natural)
+		nat = NULL;
+	if (nat != NULL && compact)
+		reply_add(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), " · %s", nat);
+	if (compact)
+		reply_nl(out);
+	else if (nat != NULL)
 		reply_line(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), "%s", nat);
 	if (dice_result_capped(res))
 		reply_line(out, RS_DIM,
@@ -548,8 +563,10 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 		buf_adds(&action, " # ");
 		buf_adds(&action, label);
 	}
-	/* A secret roll has no button: it would show under the result. */
-	if (!action.toobig && who != ROLL_SECRET)
+	/* A secret roll has no button: it would show under the result;
+	 * compact output has none: it is a line of its own where buttons are
+	 * text (console). */
+	if (!action.toobig && who != ROLL_SECRET && !compact)
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
 	if (who == ROLL_OPEN)

@@ -603,11 +603,42 @@ compact_output(void **state)
 	for (int i = 0; i < 3; i++) {
 		run(&d, "gm", true, "/hazard roll", out);
 		plain = reply_plain(out);
+		/* No table: the Rolled line says what the row said. */
 		assert_int_equal(lines_with(plain, "  "), 0);
-		assert_int_equal(lines_with(plain, "> "), 1);
+		assert_int_equal(lines_with(plain, "> "), 0);
+		assert_int_equal(lines_with(plain, "Rolled "), 1);
 		assert_int_equal(lines_with(plain, "Darkness:"), i == 0);
 		free(plain);
 	}
+	/* A roll is one line, who rolls first; repeats one line each; no
+	 * button. */
+	run(&d, "gm", true, "/roll 1d20+5 # attack", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "gm rolls attack · 1d20 + 5: [14] + 5 = 19\n");
+	assert_int_equal(reply_msg(out, REPLY_CHANNEL)->nbuttons, 0);
+	free(plain);
+	run(&d, "gm", true, "/roll 2d6", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "gm rolls 2d6: [1, 1] = 2\n");
+	free(plain);
+	/* A natural 20 or 1 closes the roll's line. */
+	for (int i = 0; i < 100; i++) {
+		run(&d, "gm", true, "/roll 1d20", out);
+		plain = reply_plain(out);
+		if (strstr(plain, "Natural") != NULL)
+			break;
+		free(plain);
+		plain = NULL;
+	}
+	assert_non_null(plain);
+	assert_true(strcmp(plain, "gm rolls 1d20: [20] = 20 · Natural 20!\n") == 0 ||
+	            strcmp(plain, "gm rolls 1d20: [1] = 1 · Natural 1.\n") == 0);
+	free(plain);
+	run(&d, "gm", true, "/roll 2x d4; d6 # both", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain,
+	                    "gm rolls both · 2x 1d4\n 1: [4] = 4\n 2: [3] = 3\n1d6: [4] = 4\n");
+	free(plain);
 	run(&d, "gm", true, "/hazard show", out); /* the whole table stays here */
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "  "), 5);
