@@ -773,6 +773,15 @@ compact_folds_empty_steps(void **state)
 	    strstr(plain, "1. Continuous effects: none.\n2. Monster abilities: none.\n"));
 	assert_null(strstr(plain, "None."));
 	free(plain);
+	/* A painful conflict's dice are in its rank table alone. */
+	run(&d, "gm", true, "/fungeon pain Alba goblin", out);
+	plain = reply_plain(out);
+	assert_string_equal(
+	    plain,
+	    "Painful conflict\n  1 | ♣6 | 5 | Alba | 1 → goblin\n  2 | 6 | 5 | Alba | 1 → goblin\n "
+	    " 3 | 1 | 3 | goblin | 1 → Alba\nAlba deals 2 and takes 1: 12/15 hits, +6 XP.\ngoblin "
+	    "deals 1 and takes 2: 6/9 hits.\nNarrative control: gm (Alba), Thwack-O 6.\n");
+	free(plain);
 	reply_free(out);
 	rng_free(d.rng);
 	state_free(d.state);
