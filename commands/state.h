@@ -127,7 +127,8 @@ size_t state_evict_channels_if(struct state *st, bool (*evict)(const struct chan
 
 /* --- channels --- */
 const char *channel_key(const struct channel *ch);
-/* The GM's user key and display name, or NULL when no one claimed it. */
+/* The GM's user key and display name (the name the GM last used for a
+ * command here: the dispatcher keeps it), or NULL when no one claimed it. */
 const char *channel_gm(const struct channel *ch);
 const char *channel_gm_name(const struct channel *ch);
 void channel_set_gm(struct channel *ch, const char *user_key, const char *name);

@@ -339,9 +339,9 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
 /*
  * Whether the GM message of r may go by NOTICE to the GM seat's name: a
  * nick (no space, comma or line break, not a channel) that is in the
- * channel where the roll was made. The name is the nick the GM had when
- * they took the seat; someone else who has that nick now and is in the
- * channel would get it, which README states.
+ * channel where the roll was made. The name is the nick the GM last used
+ * for a command there (dispatch keeps it); someone else who has that nick
+ * now and is in the channel would get it, which README states.
  */
 static bool
 gm_here(struct irc_bot *b, const struct reply *r, const char *where)

@@ -78,7 +78,8 @@ run(struct fx *f, const char *user, const char *line)
 
 	snprintf(o.chan_key, sizeof(o.chan_key), "test:chan");
 	snprintf(o.user_key, sizeof(o.user_key), "test:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	/* The GM (test:gm) is Greta, as the seat says. */
+	snprintf(o.user_name, sizeof(o.user_name), "%s", strcmp(user, "gm") == 0 ? "Greta" : user);
 	reply_clear(f->out);
 	dispatch_line(&f->d, &o, line, strlen(line), 1000, f->out);
 	free(f->text);

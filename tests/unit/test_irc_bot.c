@@ -263,11 +263,12 @@ test_account_identity(void **state)
 	/* Same account, another nick: the same user. */
 	feed(f, "@account=alice :al2!a@h PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :You are already the GM here.\r\n");
-	/* Someone using the account's name as a nick, not logged in: not her. */
+	/* Someone using the account's name as a nick, not logged in: not her
+	 * (the seat names the nick she last used). */
 	feed(f, ":alice!x@evil PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
 	                            "04\x02\x02"
-	                            "al is already the GM here; "
+	                            "al2 is already the GM here; "
 	                            "they can !gm release first.\x0f\r\n");
 	assert_non_null(state_user_find(f->d.state, "irc:net:alice"));
 	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!x@evil"));
@@ -442,9 +443,10 @@ test_nick_identity(void **state)
 {
 	struct fixture *f = *state;
 	static const char already[] = "PRIVMSG #a :You are already the GM here.\r\n";
+	/* The seat names the nick its holder last used: alice2. */
 	static const char taken[] = "NOTICE alice :\x03"
 	                            "04\x02\x02"
-	                            "alice is already the GM here; "
+	                            "alice2 is already the GM here; "
 	                            "they can !gm release first.\x0f\r\n";
 
 	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
@@ -758,10 +760,31 @@ test_gmroll(void **state)
 	                            "2d6\x0f: [4, 4] = \x02\x03"
 	                            "07\x02\x02"
 	                            "8\x0f\r\n");
-	feed(f, ":alice!a@h PART #a");
+	/* The GM changes nick: the seat's name follows at the GM's next
+	 * command, and the result with it. */
+	feed(f, ":alice!a@h NICK :alice_");
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d4");
+	assert_string_equal(out(f), "NOTICE bob :The GM, alice, is not in #a under that nick, so "
+	                            "delver did not send your secret roll; roll again once they "
+	                            "are back.\r\n");
+	feed(f, ":alice_!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
+	                            "alice_\x0f.\r\n");
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "bob\x0f rolls \x03"
+	                            "10\x02\x02"
+	                            "1d1\x0f in secret: only the GM, \x02"
+	                            "alice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
+	                            "bob\x0f rolls in secret · \x03"
+	                            "10\x02\x02"
+	                            "1d1\x0f: [1] = \x02\x03"
+	                            "07\x02\x02"
+	                            "1\x0f\r\n");
+	feed(f, ":alice_!a@h PART #a");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
 	assert_string_equal(out(f),
-	                    "NOTICE bob :The GM, alice, is not in #a under that nick, so delver "
+	                    "NOTICE bob :The GM, alice_, is not in #a under that nick, so delver "
 	                    "did not send your secret roll; roll again once they are back.\r\n");
 }
 
