@@ -377,6 +377,10 @@ on_join(struct irc_conn *c, const struct irc_msg *m)
 	const char *chan = irc_msg_param(m, 0);
 	struct chanrec *ch;
 
+	/* A JOIN names who joined (its prefix) and where; without both it
+	 * says nothing. */
+	if (chan == NULL || m->nick == NULL)
+		return;
 	if (!is_me(c, m->nick)) {
 		irc_track_join(c->track, chan, m->nick);
 		return;
