@@ -34,8 +34,8 @@ log_fn(struct invocation *inv, struct reply *out)
 
 	if (rc == NULL || rc->nlog == 0) {
 		reply_line(out, 0,
-		           "No rolls here yet; /roll rolls dice (private rolls are never "
-		           "logged).");
+		           "No rolls here yet; /roll rolls dice (private and secret rolls are "
+		           "never logged).");
 		return;
 	}
 	n = want < rc->nlog ? want : rc->nlog;
@@ -115,13 +115,17 @@ settings_compact(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 	if (rc->compact)
 		reply_line(out, 0,
-		           "Compact output: a hazard roll shows only the rolled row (/hazard "
-		           "show has the whole table), the Darkness line comes only when it "
-		           "is new, and an empty Fungeon step is one line.");
+		           "Compact output: a roll is one line (no Roll again button), a hazard "
+		           "roll shows no table (a custom table only its rolled row; /hazard "
+		           "show has the whole table), a tension roll starts on its heading's "
+		           "line, a painful conflict's dice are in its rank table only, the "
+		           "Darkness line comes only when it is new, and an empty Fungeon step "
+		           "is one line.");
 	else
 		reply_line(out, 0,
-		           "Full output: hazard rolls show the whole table, every turn says "
-		           "when nothing is lit, and empty Fungeon steps say None.");
+		           "Full output: rolls name who rolls on a line of their own, hazard "
+		           "rolls show the whole table, every turn says when nothing is lit, "
+		           "and empty Fungeon steps say None.");
 }
 
 static const char *const on_off[] = {"on", "off", NULL};
@@ -143,7 +147,8 @@ static const struct command settings_subs[] = {
      .opts = mode_opts,
      .fn = settings_natural},
     {.name = "compact",
-     .desc = "Compact output: only a hazard roll's row, Darkness only when new (off by default)",
+     .desc = "Compact output: one line a roll, no hazard table, Darkness only when new (off by "
+             "default)",
      .role = ROLE_GM,
      .opts = mode_opts,
      .fn = settings_compact},

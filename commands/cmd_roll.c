@@ -209,7 +209,6 @@ repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 		          succ == 1 ? "" : "es", fail, fail == 1 ? "" : "s");
 	else if (counting)
 		reply_add(out, RS_DIM, " success%s", rep->total == 1 ? "" : "es");
-	reply_nl(out);
 }
 
 /* Whether c may end a dice term that adv/dis can double: an operator, a
@@ -325,15 +324,15 @@ natural(const struct dice_result *res)
 /*
  * "/roll fireball +2 # big" with fireball saved as "8d6 # fire" rolls
  * "8d6 +2 # big": the saved roll, what follows its name, and the label
- * given or else the saved one. The invoker's saved roll wins over the
- * channel's. Returns expr itself when it does not start with a name, the
+ * given or else the saved one. The invoker's saved roll (in every
+ * channel) wins over the channel's. Returns expr itself when it does not start with a name, the
  * expansion (in buf, len bytes), or NULL with an error reply.
  */
 static const char *
 expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, struct reply *out)
 {
-	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	const struct rollchan_saved *sv = NULL;
+	const char *sroll, *sname = NULL;
+	bool mine;
 	char name[ROLLCHAN_NAME_MAX];
 	const char *p = expr, *rest, *hash, *slabel, *advword = NULL;
 	size_t n = 0, base;
@@ -350,9 +349,7 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	if (n == 0 || !rollchan_name_ok(name) || isalnum((unsigned char)p[n]) || p[n] == '-' ||
 	    p[n] == '_')
 		return expr;
-	if (rc != NULL && (sv = rollchan_find(rc, inv->from->user_key, name)) == NULL)
-		sv = rollchan_find(rc, "", name);
-	if (sv == NULL) {
+	if ((sroll = cmd_save_find(inv, name, &sname, &mine)) == NULL) {
 		reply_error(out, "'%s' is neither dice nor a saved roll here; ", name);
 		reply_cmd(out, RS_BAD, "saved list", NULL);
 		reply_add(out, RS_BAD, " lists the saved rolls, ");
@@ -362,18 +359,18 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	}
 	rest = p + n;
 	hash = strchr(rest, '#');
-	slabel = strchr(sv->roll, '#');
-	base = slabel != NULL ? (size_t)(slabel - sv->roll) : strlen(sv->roll);
-	while (base > 0 && (sv->roll[base - 1] == ' ' || sv->roll[base - 1] == '\t'))
+	slabel = strchr(sroll, '#');
+	base = slabel != NULL ? (size_t)(slabel - sroll) : strlen(sroll);
+	while (base > 0 && (sroll[base - 1] == ' ' || sroll[base - 1] == '\t'))
 		base--;
 	/* A saved "1d20+5 adv" keeps its adv last: "/roll atk +2" is
 	 * "1d20+5 +2 adv". */
-	if (base > 4 && (sv->roll[base - 4] == ' ' || sv->roll[base - 4] == '\t') &&
-	    (strncasecmp(sv->roll + base - 3, "adv", 3) == 0 ||
-	     strncasecmp(sv->roll + base - 3, "dis", 3) == 0))
-		advword = sv->roll + base - 3;
+	if (base > 4 && (sroll[base - 4] == ' ' || sroll[base - 4] == '\t') &&
+	    (strncasecmp(sroll + base - 3, "adv", 3) == 0 ||
+	     strncasecmp(sroll + base - 3, "dis", 3) == 0))
+		advword = sroll + base - 3;
 	buf_init(&b, len - 1);
-	buf_add(&b, sv->roll, advword != NULL ? base - 4 : base);
+	buf_add(&b, sroll, advword != NULL ? base - 4 : base);
 	buf_add(&b, rest, hash != NULL ? (size_t)(hash - rest) : strlen(rest));
 	if (advword != NULL) {
 		buf_addc(&b, ' ');
@@ -387,7 +384,7 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	if (b.toobig) {
 		buf_free(&b);
 		reply_error(out, "With what follows it, the saved roll %s is longer than %d bytes.",
-		            sv->name, DICE_TEXT_MAX);
+		            sname, DICE_TEXT_MAX);
 		return NULL;
 	}
 	memcpy(buf, buf_str(&b), b.len + 1);
@@ -432,12 +429,66 @@ log_roll(struct invocation *inv, const struct dice_result *res)
 	buf_free(&t);
 }
 
+/* Who sees a roll: the channel, the invoker alone (private), or the GM
+ * alone (secret: a player's blind roll, or the GM's own behind the
+ * screen). */
+enum roll_audience {
+	ROLL_OPEN,
+	ROLL_PRIVATE,
+	ROLL_SECRET,
+};
+
+/*
+ * Where a secret roll goes: the channel is told who rolls what (the dice
+ * as typed, without a '# label', and the label, never the result) and the result goes to the GM
+ * seat's holder; the GM's own secret roll (or that of anyone who may act as
+ * GM here) stays behind the screen, for the invoker alone. Returns false
+ * (with an error reply) when the channel has no GM to send it to.
+ */
+static bool
+secret_to(struct invocation *inv, const char *typed, const char *label, struct reply *out)
+{
+	const char *gm = channel_gm(inv->chan);
+	size_t dice_len = strcspn(typed, "#");
+
+	while (dice_len > 0 && (typed[dice_len - 1] == ' ' || typed[dice_len - 1] == '\t'))
+		dice_len--;
+	if (inv->is_gm) {
+		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+		reply_add(out, 0, " (GM) rolls behind the screen.");
+		reply_nl(out);
+		reply_to(out, REPLY_INVOKER);
+		return true;
+	}
+	if (gm == NULL) {
+		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
+		                 "takes the seat with ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, ", or roll in the open with ");
+		reply_cmd(out, RS_BAD, "roll", NULL);
+		reply_add(out, RS_BAD, ".");
+		return false;
+	}
+	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+	reply_add(out, 0, " rolls ");
+	reply_add(out, RS_CODE, "%.*s", (int)dice_len, typed);
+	if (label != NULL)
+		reply_add(out, RS_ITALIC, " (%s)", label);
+	reply_add(out, 0, " in secret: only the GM, ");
+	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->chan));
+	reply_add(out, 0, ", sees the result.");
+	reply_nl(out);
+	reply_to_gm(out, gm, channel_gm_name(inv->chan));
+	return true;
+}
+
 static void
-roll_fn(struct invocation *inv, struct reply *out)
+roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 {
 	const char *expr = inv_str(inv, "expression");
 	const char *label = inv_str(inv, "label");
-	bool private = inv_bool(inv, "private", false);
+	bool private = who == ROLL_PRIVATE;
+	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
 	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
 	const char *typed = expr, *aerr = NULL, *nat;
@@ -459,23 +510,44 @@ roll_fn(struct invocation *inv, struct reply *out)
 		            err + 1, n > 0 && err[n - 1] != '.' ? "." : "");
 		return;
 	}
+	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
+	if (who == ROLL_SECRET && !secret_to(inv, typed, shown_label, out)) {
+		dice_result_free(res);
+		return;
+	}
 	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 	reply_add(out, 0, " rolls");
 	if (shown_label != NULL)
 		reply_add(out, RS_ITALIC, " %s", shown_label);
-	reply_nl(out);
+	if (who == ROLL_SECRET)
+		reply_add(out, 0, " in secret");
+	/* Compact output: who rolls opens the first line, not a line of its
+	 * own; each roll is one line; a natural 20 or 1 closes the last. */
+	if (compact)
+		reply_add(out, 0, shown_label != NULL || who == ROLL_SECRET ? " · " : " ");
+	else
+		reply_nl(out);
 	for (size_t i = 0; i < dice_result_nexprs(res); i++) {
 		const struct dice_expr *e = dice_result_expr(res, i);
 
 		if (e->nrepeats > 1)
 			reply_line(out, RS_CODE, "%zux %s", e->nrepeats, e->source);
-		for (size_t k = 0; k < e->nrepeats; k++)
+		for (size_t k = 0; k < e->nrepeats; k++) {
 			repeat_line(out, e, k);
+			if (!compact || i + 1 < dice_result_nexprs(res) || k + 1 < e->nrepeats)
+				reply_nl(out);
+		}
 	}
-	if ((nat = natural(res)) != NULL && !rollchan_of(inv->chan)->no_natural)
+	nat = natural(res);
+	if (nat != NULL && rollchan_of(inv->chan)->no_natural)
+		nat = NULL;
+	if (nat != NULL && compact)
+		reply_add(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), " · %s", nat);
+	if (compact)
+		reply_nl(out);
+	else if (nat != NULL)
 		reply_line(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), "%s", nat);
 	if (dice_result_capped(res))
 		reply_line(out, RS_DIM,
@@ -491,12 +563,27 @@ roll_fn(struct invocation *inv, struct reply *out)
 		buf_adds(&action, " # ");
 		buf_adds(&action, label);
 	}
-	if (!action.toobig)
+	/* A secret roll has no button: it would show under the result;
+	 * compact output has none: it is a line of its own where buttons are
+	 * text (console). */
+	if (!action.toobig && who != ROLL_SECRET && !compact)
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
-	if (!private)
+	if (who == ROLL_OPEN)
 		log_roll(inv, res);
 	dice_result_free(res);
+}
+
+static void
+roll_fn(struct invocation *inv, struct reply *out)
+{
+	roll_run(inv, out, inv_bool(inv, "private", false) ? ROLL_PRIVATE : ROLL_OPEN);
+}
+
+static void
+gmroll_fn(struct invocation *inv, struct reply *out)
+{
+	roll_run(inv, out, ROLL_SECRET);
 }
 
 static const struct cmd_opt roll_opts[] = {
@@ -536,4 +623,31 @@ const struct command cmd_roll = {
     .opts = roll_opts,
     .fn = roll_fn,
     .alias = "r",
+};
+
+static const struct cmd_opt gmroll_opts[] = {
+    {.name = "expression",
+     .desc = "Dice to roll in secret, e.g. 1d20+5, 2d6 # perception, or a saved roll's name",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = DICE_TEXT_MAX},
+    {.name = "label",
+     .desc = "What the roll is for (the channel sees it)",
+     .type = OPT_STRING,
+     .max = DICE_LABEL_MAX},
+    {0},
+};
+
+const struct command cmd_gmroll = {
+    .name = "gmroll",
+    .desc = "Roll in secret: only the GM sees the result (the GM's own: behind the screen)",
+    .help = "A blind roll, as Roll20's gmroll: the channel sees who rolls which dice (and the "
+            "label), never the result, which goes to the GM who holds the seat ({/gm claim}) "
+            "alone: on Discord by direct message, on IRC by NOTICE, on the console as a line "
+            "marked for the GM. With several GMs (a Discord GM role, channel admins) only "
+            "the seat's holder gets it. The GM's own {/gmroll} stays behind the screen: the "
+            "channel sees that the GM rolled, the GM alone the result. The notation, saved "
+            "rolls and adv/dis are those of {/roll}; a secret roll is not in {/log}.",
+    .opts = gmroll_opts,
+    .fn = gmroll_fn,
 };

@@ -1,7 +1,9 @@
 /*
  * /save and /saved: rolls saved under a name, a player's own or (set by
- * the GM) the channel's, then rolled with /roll name. They live in the
- * channel's roll state (commands/rollchan.h), saved with its record.
+ * the GM) the channel's, then rolled with /roll name. A player's own live
+ * in their user record and follow them to every channel of the platform;
+ * the channel's live in its roll state (commands/rollchan.h). A player's
+ * own win over the channel's of the same name.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +17,43 @@ static const char *
 owner(const struct invocation *inv)
 {
 	return inv_bool(inv, "channel", false) ? "" : inv->from->user_key;
+}
+
+/* Moves the invoker's saved rolls that this channel kept for them (older
+ * versions did) into their user record. */
+static void
+adopt(struct invocation *inv)
+{
+	struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+
+	if (rc != NULL && rc->nsaved > 0 && rollchan_adopt(rc, inv->user) > 0) {
+		channel_touch(inv->chan);
+		user_touch(inv->user);
+	}
+}
+
+const char *
+cmd_save_find(struct invocation *inv, const char *name, const char **canon, bool *mine)
+{
+	const struct rollchan *rc;
+	const struct rollchan_saved *cs = NULL;
+	const struct user_saved *us;
+
+	adopt(inv);
+	rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	*mine = true;
+	if ((us = user_saved_find(inv->user, name)) != NULL) {
+		*canon = us->name;
+		return us->roll;
+	}
+	if (rc != NULL && (cs = rollchan_find(rc, inv->from->user_key, name)) == NULL) {
+		cs = rollchan_find(rc, "", name);
+		*mine = false;
+	}
+	if (cs == NULL)
+		return NULL;
+	*canon = cs->name;
+	return cs->roll;
 }
 
 static bool
@@ -50,11 +89,29 @@ save_fn(struct invocation *inv, struct reply *out)
 		reply_error(out, "That roll does not parse: %s.", err);
 		return;
 	}
-	if (rollchan_save(rollchan_of(inv->chan), owner(inv), name, roll, why, sizeof(why)) < 0) {
-		reply_error(out, "%s", why);
-		return;
+	if (owner(inv)[0] == '\0') {
+		if (rollchan_save(rollchan_of(inv->chan), "", name, roll, why, sizeof(why)) < 0) {
+			reply_error(out, "%s", why);
+			return;
+		}
+		channel_touch(inv->chan);
+	} else {
+		struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+
+		adopt(inv);
+		if (user_save(inv->user, name, roll) < 0) {
+			reply_error(
+			    out,
+			    "You may keep at most %d saved rolls; delete one with /saved delete "
+			    "first.",
+			    USER_SAVED_MAX);
+			return;
+		}
+		user_touch(inv->user);
+		/* One this channel still kept for the player is replaced. */
+		if (rc != NULL && rollchan_delete(rc, inv->from->user_key, name))
+			channel_touch(inv->chan);
 	}
-	channel_touch(inv->chan);
 	reply_add(out, 0, "Saved %s", owner(inv)[0] ? "your roll " : "the channel's roll ");
 	reply_add(out, RS_CODE, "%s", name);
 	reply_add(out, 0, " = ");
@@ -81,10 +138,11 @@ static const struct cmd_opt save_opts[] = {
 const struct command cmd_save = {
     .name = "save",
     .desc = "Save a roll under a name to roll it by that name (the GM: for the whole channel)",
-    .help = "Your saved rolls are yours in this channel; the channel's (saved by the GM with "
-            "channel:true) are everyone's, and yours win when both have a name. "
-            "{/roll expression=\"name +2\"} adds to it, {/roll expression=\"name # label\"} "
-            "relabels it. At most 20 of yours and 30 of the channel's.",
+    .help = "Your saved rolls are yours in every channel (on this platform); the channel's "
+            "(saved by the GM with channel:true) are everyone's in that channel, and yours "
+            "win when both have a name. {/roll expression=\"name +2\"} adds to it, "
+            "{/roll expression=\"name # label\"} relabels it. At most 50 of yours and 30 of "
+            "the channel's.",
     .opts = save_opts,
     .fn = save_fn,
 };
@@ -115,29 +173,44 @@ list_owner(struct reply *out, const struct rollchan *rc, const char *who, const 
 static void
 saved_list(struct invocation *inv, struct reply *out)
 {
-	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	const struct rollchan *rc;
+	static const char *const hdr[] = {"name", "roll"};
+	size_t n;
 
-	list_owner(out, rc, inv->from->user_key, "Your saved rolls here");
+	adopt(inv);
+	rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	n = user_nsaved(inv->user);
+	if (n > 0) {
+		reply_line(out, RS_BOLD, "Your saved rolls");
+		reply_table(out, 2, hdr);
+		for (size_t i = 0; i < n; i++) {
+			const struct user_saved *s = user_saved_at(inv->user, i);
+			const char *cells[2] = {s->name, s->roll};
+
+			reply_row(out, false, cells);
+		}
+	}
+	/* What could not move to the player's record (a name kept twice). */
+	if (n == 0 || (rc != NULL && rollchan_find_owner(rc, inv->from->user_key)))
+		list_owner(out, rc, inv->from->user_key,
+		           n > 0 ? "Yours kept in this channel only" : "Your saved rolls");
 	list_owner(out, rc, "", "The channel's saved rolls");
 }
 
 static void
 saved_show(struct invocation *inv, struct reply *out)
 {
-	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	const char *name = inv_str(inv, "name");
-	const struct rollchan_saved *s = NULL;
+	const char *name = inv_str(inv, "name"), *canon = NULL, *roll;
+	bool mine;
 
-	if (rc != NULL && (s = rollchan_find(rc, inv->from->user_key, name)) == NULL)
-		s = rollchan_find(rc, "", name);
-	if (s == NULL) {
+	if ((roll = cmd_save_find(inv, name, &canon, &mine)) == NULL) {
 		reply_error(out, "No saved roll is named '%.24s' here; /saved lists them.", name);
 		return;
 	}
-	reply_add(out, RS_CODE, "%s", s->name);
+	reply_add(out, RS_CODE, "%s", canon);
 	reply_add(out, 0, " = ");
-	reply_add(out, RS_CODE, "%s", s->roll);
-	reply_add(out, RS_DIM, " (%s)", s->owner[0] ? "yours" : "the channel's");
+	reply_add(out, RS_CODE, "%s", roll);
+	reply_add(out, RS_DIM, " (%s)", mine ? "yours" : "the channel's");
 	reply_nl(out);
 }
 
@@ -149,12 +222,16 @@ saved_delete(struct invocation *inv, struct reply *out)
 
 	if (!gm_check(inv, out))
 		return;
-	if (rc == NULL || !rollchan_delete(rc, owner(inv), name)) {
-		reply_error(out, "%s no saved roll named '%.24s' here; /saved lists them.",
-		            owner(inv)[0] ? "You have" : "The channel has", name);
+	if (owner(inv)[0] != '\0' && user_saved_delete(inv->user, name)) {
+		user_touch(inv->user);
+	} else if (rc == NULL || !rollchan_delete(rc, owner(inv), name)) {
+		reply_error(out, "%s no saved roll named '%.24s'%s; /saved lists them.",
+		            owner(inv)[0] ? "You have" : "The channel has", name,
+		            owner(inv)[0] ? "" : " here");
 		return;
+	} else {
+		channel_touch(inv->chan);
 	}
-	channel_touch(inv->chan);
 	reply_line(out, 0, "Deleted the saved roll %.24s.", name);
 }
 

@@ -13,6 +13,7 @@
 const struct command *const command_table[] = {
 
     &cmd_roll,
+    &cmd_gmroll,
     &cmd_gm,
     &cmd_tension,
     &cmd_fungeon,

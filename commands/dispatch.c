@@ -77,6 +77,14 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 	channel_set_last_used(inv->chan, now);
 	gm = channel_gm(inv->chan);
 	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
+	/* The GM seat keeps the name its holder last used here, which is
+	 * where a secret roll is sent on IRC (a NOTICE to that nick). */
+	if (gm != NULL && strcmp(gm, o->user_key) == 0 &&
+	    strcmp(channel_gm_name(inv->chan), o->user_name) != 0) {
+		channel_set_gm(inv->chan, o->user_key, o->user_name);
+		channel_touch(inv->chan);
+		gm = channel_gm(inv->chan);
+	}
 
 	for (size_t i = 0; i < 3 && inv->path[i] != NULL; i++) {
 		if (inv->path[i]->role == ROLE_GM && !inv_require_gm(inv, out))

@@ -27,10 +27,11 @@ struct chunk {
 
 struct reply {
 	struct chunk *arena;
-	struct reply_msg msg[2];
-	size_t cap_blocks[2]; /* allocated blocks per message */
+	struct reply_msg msg[REPLY_AUDIENCES];
+	size_t cap_blocks[REPLY_AUDIENCES]; /* allocated blocks per message */
 	enum reply_audience cur;
-	bool line_open[2];
+	bool line_open[REPLY_AUDIENCES];
+	char *gm_key, *gm_name; /* the GM message's recipient, in the arena */
 	bool error;
 	char *error_text;
 };
@@ -151,7 +152,8 @@ reply_clear(struct reply *r)
 	}
 	memset(r->msg, 0, sizeof(r->msg));
 	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
-	r->line_open[0] = r->line_open[1] = false;
+	memset(r->line_open, 0, sizeof(r->line_open));
+	r->gm_key = r->gm_name = NULL;
 	r->error = false;
 	r->error_text = NULL;
 	r->cur = REPLY_CHANNEL;
@@ -170,6 +172,28 @@ void
 reply_to(struct reply *r, enum reply_audience a)
 {
 	r->cur = a;
+}
+
+static char *copy_text(struct reply *r, const char *s, size_t n, size_t *len);
+
+void
+reply_to_gm(struct reply *r, const char *user_key, const char *name)
+{
+	r->gm_key = copy_text(r, user_key, strlen(user_key), NULL);
+	r->gm_name = copy_text(r, name, strlen(name), NULL);
+	r->cur = REPLY_GM;
+}
+
+const char *
+reply_gm_key(const struct reply *r)
+{
+	return r->gm_key;
+}
+
+const char *
+reply_gm_name(const struct reply *r)
+{
+	return r->gm_name;
 }
 
 /* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,
@@ -847,13 +871,15 @@ reply_plain(const struct reply *r)
 	struct buf b;
 
 	buf_init(&b, 1 << 20);
-	for (int a = 0; a < 2; a++) {
+	for (int a = 0; a < REPLY_AUDIENCES; a++) {
 		const struct reply_msg *m = reply_msg(r, (enum reply_audience)a);
 
 		if (m == NULL)
 			continue;
 		if (a == REPLY_INVOKER)
 			buf_adds(&b, "[private]\n");
+		else if (a == REPLY_GM)
+			buf_addf(&b, "[to the GM, %s]\n", r->gm_name);
 		plain_msg(m, &b);
 	}
 	return buf_take(&b);

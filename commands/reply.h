@@ -1,8 +1,9 @@
 /*
  * reply: what a command answers, independent of any platform.
  *
- * A reply holds up to two messages: one for the channel and one for the
- * invoker alone (a private roll, hidden Tension). Each message is a title,
+ * A reply holds up to three messages: one for the channel, one for the
+ * invoker alone (a private roll, hidden Tension) and one for the channel's
+ * GM alone (a player's blind roll), whom the reply names. Each message is a title,
  * a sequence of blocks and optional buttons. A block is either a line of
  * styled spans or a table with at most one highlighted row. Renderers for
  * the terminal, plain text, Discord and IRC walk the read-only structs
@@ -136,7 +137,10 @@ struct reply_msg {
 enum reply_audience {
 	REPLY_CHANNEL = 0, /* everyone in the channel */
 	REPLY_INVOKER = 1, /* the invoking user alone */
+	REPLY_GM = 2,      /* the GM named by reply_to_gm() alone */
 };
+
+#define REPLY_AUDIENCES 3
 
 struct reply;
 
@@ -146,6 +150,15 @@ void reply_free(struct reply *r);
 /* Directs everything added afterwards to the given message. New replies
  * start with REPLY_CHANNEL. */
 void reply_to(struct reply *r, enum reply_audience a);
+
+/* Directs everything added afterwards to the GM's message, and names its
+ * recipient: the GM's user key and display name (both copied). A transport
+ * delivers that message to this user alone (Discord: a direct message; IRC:
+ * a NOTICE; console: a line marked as the GM's). */
+void reply_to_gm(struct reply *r, const char *user_key, const char *name);
+/* The GM's message's recipient, or NULL when reply_to_gm() was not called. */
+const char *reply_gm_key(const struct reply *r);
+const char *reply_gm_name(const struct reply *r);
 
 /* Sets the current message's title. */
 void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -214,12 +227,12 @@ const char *reply_error_text(const struct reply *r);
 /* The message for an audience, or NULL when nothing was added to it. */
 const struct reply_msg *reply_msg(const struct reply *r, enum reply_audience a);
 
-/* Drops everything added so far (both messages, the error flag); one
+/* Drops everything added so far (every message, the GM's name, the error flag); one
  * chunk of memory is kept for the next reply built in r. */
 void reply_clear(struct reply *r);
 
-/* Joins every span of the channel message (then the invoker's) into plain
- * text, one line per line, rows as cells joined by " | ": for tests and
+/* Joins every span of the channel message (then the invoker's, then the
+ * GM's) into plain text, one line per line, rows as cells joined by " | ": for tests and
  * logs. The caller frees the result. */
 char *reply_plain(const struct reply *r);
 

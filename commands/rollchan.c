@@ -124,6 +124,15 @@ rollchan_find(const struct rollchan *rc, const char *owner, const char *name)
 	return NULL;
 }
 
+bool
+rollchan_find_owner(const struct rollchan *rc, const char *owner)
+{
+	for (size_t i = 0; i < rc->nsaved; i++)
+		if (strcmp(rc->saved[i].owner, owner) == 0)
+			return true;
+	return false;
+}
+
 int
 rollchan_save(struct rollchan *rc, const char *owner, const char *name, const char *roll, char *err,
               size_t errlen)
@@ -163,6 +172,30 @@ rollchan_save(struct rollchan *rc, const char *owner, const char *name, const ch
 	put(s->name, sizeof(s->name), name);
 	put(s->roll, sizeof(s->roll), roll);
 	return 0;
+}
+
+_Static_assert(USER_SAVED_NAME_MAX == ROLLCHAN_NAME_MAX, "a user's names are the channel's");
+_Static_assert(USER_SAVED_ROLL_MAX == ROLLCHAN_ROLL_MAX, "a user's rolls are the channel's");
+
+int
+rollchan_adopt(struct rollchan *rc, struct user *u)
+{
+	const char *key = user_key(u);
+	int moved = 0;
+
+	for (size_t i = 0; i < rc->nsaved;) {
+		struct rollchan_saved *s = &rc->saved[i];
+
+		if (strcmp(s->owner, key) != 0 || user_saved_find(u, s->name) != NULL ||
+		    user_save(u, s->name, s->roll) < 0) {
+			i++;
+			continue;
+		}
+		memmove(s, s + 1, (rc->nsaved - i - 1) * sizeof(*s));
+		rc->nsaved--;
+		moved++;
+	}
+	return moved;
 }
 
 bool

@@ -3,11 +3,13 @@
  * log, its saved rolls and its output settings (/settings).
  *
  * The log keeps the channel's last ROLLCHAN_LOG_MAX rolls (who, what,
- * result, when), oldest dropped first; private rolls are never logged.
+ * result, when), oldest dropped first; private and secret rolls are never logged.
  * It is saved with the channel's record, so it survives restarts.
  *
  * Saved rolls ("/save fireball 8d6 # fire", then "/roll fireball") belong
- * to a player in this channel, or to the channel itself (set by the GM).
+ * to the channel itself (set by the GM); a player's own live in the user
+ * record (commands/state.h), and those kept here by older versions are
+ * moved there on use (rollchan_adopt).
  * A name is 1 to ROLLCHAN_NAME_MAX - 1 letters, digits, '-' or '_', starts
  * with a letter other than d, and is not adv or dis: no name can ever read
  * as dice notation. Bounded: ROLLCHAN_SAVED_USER per player and
@@ -91,6 +93,9 @@ bool rollchan_name_ok(const char *name);
 const struct rollchan_saved *rollchan_find(const struct rollchan *rc, const char *owner,
                                            const char *name);
 
+/* Whether owner keeps any saved roll here. */
+bool rollchan_find_owner(const struct rollchan *rc, const char *owner);
+
 /* Saves or replaces a roll; returns 0, or -1 with one sentence in err
  * (a bad name, a roll too long, the owner's or the channel's limit). */
 int rollchan_save(struct rollchan *rc, const char *owner, const char *name, const char *roll,
@@ -98,5 +103,15 @@ int rollchan_save(struct rollchan *rc, const char *owner, const char *name, cons
 
 /* Deletes a saved roll; returns whether there was one. */
 bool rollchan_delete(struct rollchan *rc, const char *owner, const char *name);
+
+/*
+ * Moves the player's own saved rolls kept in this channel (as versions
+ * before saved rolls followed the player kept them) into the player's user
+ * record, where they are found in every channel. A name the player already
+ * keeps there, or one past USER_SAVED_MAX, stays in the channel (still
+ * found here, after the player's own). Returns how many moved; the caller
+ * touches the channel and the user when any did.
+ */
+int rollchan_adopt(struct rollchan *rc, struct user *u);
 
 #endif

@@ -58,6 +58,7 @@ state_free(struct state *st)
 	HASH_ITER(hh, st->users, u, utmp)
 	{
 		HASH_DEL(st->users, u);
+		free(u->saved);
 		free(u);
 	}
 	free(st);
@@ -151,12 +152,17 @@ state_adopt(struct state *st, struct channel *ch, const char *from, const char *
 	const char *gm = channel_gm(ch);
 	int moved = 0;
 
-	if (old != NULL && old->style_set && state_user_find(st, to) == NULL) {
+	if (old != NULL && (old->style_set || old->nsaved > 0) && state_user_find(st, to) == NULL) {
 		struct user *u = state_user(st, to);
 
 		user_set_name(u, old->name);
-		user_set_style(u, &old->style);
+		if (old->style_set)
+			user_set_style(u, &old->style);
 		user_clear_style(old);
+		u->saved = old->saved;
+		u->nsaved = old->nsaved;
+		old->saved = NULL;
+		old->nsaved = 0;
 		user_touch(u);
 		user_touch(old);
 		moved++;

@@ -64,7 +64,7 @@ struct user *state_user_find(struct state *st, const char *key);
  * Adoption of records kept under a user's legacy key (IRC users without an
  * account were "irc:<net>:~nick" before they became
  * "irc:<net>:~nick!user@host"): when there is no user record under to, the
- * record under from moves to it (from keeps an empty record, so no one
+ * record under from (its style and saved rolls) moves to it (from keeps an empty record, so no one
  * else adopts it); in ch, the GM seat and every module's references move
  * (see struct chanmod's rekey). Touched records are made durable by the
  * dispatcher. Returns how many references moved (0: nothing to adopt).

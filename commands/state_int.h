@@ -40,7 +40,9 @@ struct user {
 	bool style_set;
 	bool touched;
 	char name[NAME_MAX_LEN];
-	char key[]; /* at most KEY_MAX bytes with the NUL */
+	size_t nsaved;
+	struct user_saved *saved; /* nsaved, owned */
+	char key[];               /* at most KEY_MAX bytes with the NUL */
 };
 
 struct state {

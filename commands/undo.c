@@ -18,8 +18,8 @@ static const enum chanmod_id undo_ids[UNDO_NMODS] = {CHANMOD_TENSION, CHANMOD_FU
 static const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dungeon procedure"};
 
 /* Top-level commands that never change game state (never recorded). */
-static const char *const not_undoable[] = {"roll", "log",  "save", "saved", "settings",
-                                           "gm",   "help", "undo", NULL};
+static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save", "saved",
+                                           "settings", "gm",     "help", "undo", NULL};
 
 struct undo_step {
 	char who[KEY_MAX];

@@ -2,8 +2,10 @@
 #include "commands/user.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "commands/state_int.h"
+#include "rules/base/mem.h"
 
 static void
 copy_bounded(char *dst, size_t size, const char *src)
@@ -69,4 +71,55 @@ bool
 user_touched(const struct user *u)
 {
 	return u->touched;
+}
+
+size_t
+user_nsaved(const struct user *u)
+{
+	return u->nsaved;
+}
+
+const struct user_saved *
+user_saved_at(const struct user *u, size_t i)
+{
+	return i < u->nsaved ? &u->saved[i] : NULL;
+}
+
+const struct user_saved *
+user_saved_find(const struct user *u, const char *name)
+{
+	for (size_t i = 0; i < u->nsaved; i++)
+		if (strcasecmp(u->saved[i].name, name) == 0)
+			return &u->saved[i];
+	return NULL;
+}
+
+int
+user_save(struct user *u, const char *name, const char *roll)
+{
+	struct user_saved *s = (struct user_saved *)user_saved_find(u, name);
+
+	if (s == NULL) {
+		if (u->nsaved >= USER_SAVED_MAX)
+			return -1;
+		u->saved = xrealloc(u->saved, (u->nsaved + 1) * sizeof(*u->saved));
+		s = &u->saved[u->nsaved++];
+	}
+	copy_bounded(s->name, sizeof(s->name), name);
+	copy_bounded(s->roll, sizeof(s->roll), roll);
+	return 0;
+}
+
+bool
+user_saved_delete(struct user *u, const char *name)
+{
+	const struct user_saved *s = user_saved_find(u, name);
+	size_t i;
+
+	if (s == NULL)
+		return false;
+	i = (size_t)(s - u->saved);
+	memmove(&u->saved[i], &u->saved[i + 1], (u->nsaved - i - 1) * sizeof(*u->saved));
+	u->nsaved--;
+	return true;
 }

@@ -1,6 +1,6 @@
 /*
  * user: a user record (see state.h for the table that holds them): the
- * user's display name and chosen Thwack-O style.
+ * user's display name, chosen Thwack-O style and saved rolls.
  *
  * Every change to a user must be followed by user_touch(): the dispatcher
  * makes touched records durable before the reply that acknowledges the
@@ -13,6 +13,7 @@
 #define DELVER_USER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "commands/reply.h" /* struct ustyle */
 
@@ -27,5 +28,29 @@ void user_set_style(struct user *u, const struct ustyle *style);
 void user_clear_style(struct user *u);
 void user_touch(struct user *u);
 bool user_touched(const struct user *u);
+
+/* A player's own saved rolls ("/save fireball 8d6"), kept in the user
+ * record so they follow the player to every channel of the platform. The
+ * name and roll rules are rollchan's (commands/rollchan.h); the record only
+ * keeps them, at most USER_SAVED_MAX, names unique without regard to case. */
+#define USER_SAVED_MAX      50
+#define USER_SAVED_NAME_MAX 25  /* bytes with the NUL (ROLLCHAN_NAME_MAX) */
+#define USER_SAVED_ROLL_MAX 201 /* bytes with the NUL (ROLLCHAN_ROLL_MAX) */
+
+struct user_saved {
+	char name[USER_SAVED_NAME_MAX];
+	char roll[USER_SAVED_ROLL_MAX];
+};
+
+size_t user_nsaved(const struct user *u);
+/* The i-th saved roll (0 <= i < user_nsaved()), in the order saved. */
+const struct user_saved *user_saved_at(const struct user *u, size_t i);
+/* The saved roll of that name (ASCII case ignored), or NULL. */
+const struct user_saved *user_saved_find(const struct user *u, const char *name);
+/* Saves or replaces name (both strings cut to fit). Returns 0, or -1 when
+ * the user already keeps USER_SAVED_MAX others. */
+int user_save(struct user *u, const char *name, const char *roll);
+/* Deletes name; returns whether there was one. */
+bool user_saved_delete(struct user *u, const char *name);
 
 #endif

@@ -92,6 +92,14 @@ emit(struct console *c, const struct reply *r, struct buf *out)
 		         c->user);
 		render_text(m, c->o.ansi, out);
 	}
+	m = reply_msg(r, REPLY_GM);
+	if (m != NULL) {
+		buf_addf(out,
+		         c->o.ansi ? "\033[2m(only the GM, %s, sees this)\033[0m\n"
+		                   : "(only the GM, %s, sees this)\n",
+		         reply_gm_name(r));
+		render_text(m, c->o.ansi, out);
+	}
 }
 
 /* "/as [NAME]" and "/channel [NAME]": returns true when line was one. With

@@ -79,6 +79,9 @@ struct answer {
 	char *followup_path;
 	char *followups[2 * DISCORD_PARTS_MAX];
 	size_t nfollowups, next; /* the follow-ups, the next one to send */
+	char gm_user[24];        /* a direct message to send last, to this user */
+	char gm_name[64];
+	char *dm_body;
 };
 
 struct registration {
@@ -181,8 +184,11 @@ answer_free(struct answer *a)
 	free(a->followup_path);
 	for (size_t i = 0; i < a->nfollowups; i++)
 		free(a->followups[i]);
+	free(a->dm_body);
 	free(a);
 }
+
+static void dm_start(struct answer *a);
 
 static void on_followup(void *ctx, const struct rest_result *res);
 
@@ -197,7 +203,10 @@ next_followup(struct answer *a)
 	if (a->next >= a->nfollowups) {
 		if (a->nfollowups > 0)
 			opstats_add(OPSTATS_ANSWERED);
-		answer_free(a);
+		if (a->gm_user[0] != '\0' && dc->rest != NULL)
+			dm_start(a);
+		else
+			answer_free(a);
 		return;
 	}
 	if (dc->rest == NULL) {
@@ -225,6 +234,93 @@ on_followup(void *ctx, const struct rest_result *res)
 		return;
 	}
 	next_followup(a);
+}
+
+/* Tells the invoker, by an ephemeral follow-up, that the GM's direct
+ * message did not go; frees the answer. */
+static void
+dm_refused(struct answer *a, const struct rest_result *res)
+{
+	struct discord *dc = a->dc;
+	bool closed = res->status == 403 && res->len > 0 && strstr(res->body, "50007") != NULL;
+	cJSON *o;
+	char text[512], *body;
+
+	log_warnx("discord: the direct message to the GM for interaction %s failed (%ld%s)", a->id,
+	          res->status, closed ? ": the GM takes no direct messages" : "");
+	if (a->followup_path == NULL || dc->rest == NULL) {
+		answer_free(a);
+		return;
+	}
+	if (closed)
+		snprintf(text, sizeof(text),
+		         "The GM, %s, takes no direct messages from delver, so nobody saw your "
+		         "secret roll; they can allow direct messages from this server's members "
+		         "(Privacy Settings), or you can roll in the open.",
+		         a->gm_name);
+	else
+		snprintf(text, sizeof(text),
+		         "delver could not send your secret roll to the GM, %s (Discord answered "
+		         "%ld), so nobody saw it; roll again in a minute.",
+		         a->gm_name, res->status);
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "content", text);
+	cJSON_AddNumberToObject(o, "flags", 64);
+	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
+	body = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	dc->stats.followups++;
+	rest_call(dc->rest, "POST", a->followup_path, body, REST_INTERACTION, NULL, NULL);
+	cJSON_free(body);
+	answer_free(a);
+}
+
+static void
+on_dm_sent(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+
+	if (res->status < 200 || res->status > 299) {
+		dm_refused(a, res);
+		return;
+	}
+	a->dc->stats.dms++;
+	answer_free(a);
+}
+
+static void
+on_dm_channel(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+	struct discord *dc = a->dc;
+	cJSON *j = NULL;
+	const char *id = NULL;
+	char path[64];
+
+	if (res->status >= 200 && res->status <= 299 && res->len > 0) {
+		j = cJSON_ParseWithLength(res->body, res->len);
+		id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "id"));
+	}
+	if (id == NULL || id[0] == '\0' || strlen(id) > 20 ||
+	    strspn(id, "0123456789") != strlen(id) || dc->rest == NULL) {
+		cJSON_Delete(j);
+		dm_refused(a, res);
+		return;
+	}
+	snprintf(path, sizeof(path), "/channels/%s/messages", id);
+	cJSON_Delete(j);
+	rest_call(dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
+}
+
+/* Opens (or finds: Discord answers with the same channel) the DM channel
+ * with the GM, then sends the GM's message there. */
+static void
+dm_start(struct answer *a)
+{
+	char body[64];
+
+	snprintf(body, sizeof(body), "{\"recipient_id\":\"%s\"}", a->gm_user);
+	rest_call(a->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, a);
 }
 
 static void
@@ -267,6 +363,10 @@ answer(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t de
 	a->followup_path = out->followup_path;
 	memcpy(a->followups, out->followups, out->nfollowups * sizeof(*a->followups));
 	a->nfollowups = out->nfollowups;
+	memcpy(a->gm_user, out->gm_user, sizeof(a->gm_user));
+	memcpy(a->gm_name, out->gm_name, sizeof(a->gm_name));
+	a->dm_body = out->dm_body;
+	out->dm_body = NULL;
 	out->followup_path = NULL;
 	out->nfollowups = 0;
 	dc->stats.interactions++;

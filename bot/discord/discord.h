@@ -68,6 +68,7 @@ struct discord_stats {
 	uint64_t failed;       /* callbacks that failed */
 	uint64_t shed; /* not answered: too late (those shed on arrival are not in interactions) */
 	uint64_t followups;
+	uint64_t dms; /* direct messages to a GM (secret rolls) Discord accepted */
 	uint64_t registrations;
 };
 

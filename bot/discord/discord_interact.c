@@ -105,6 +105,7 @@ interact_out_clear(struct interact_out *out)
 	free(out->followup_path);
 	for (size_t i = 0; i < out->nfollowups; i++)
 		free(out->followups[i]);
+	free(out->dm_body);
 	memset(out, 0, sizeof(*out));
 }
 
@@ -390,12 +391,47 @@ print_body(struct interact *it, int type, cJSON *data)
 	return xstrndup(buf_str(&it->body), it->body.len);
 }
 
+/*
+ * The GM part of r as a direct message to the GM (a user key
+ * "discord:<id>"): one message, headed by a link to the channel it came
+ * from ("<#id>" names a channel and pings nobody), so a GM of several
+ * channels knows where. Leaves out->gm_user "" when there is none.
+ */
+static void
+gm_message(struct interact *it, const struct reply *r, const char *chan_key,
+           struct interact_out *out)
+{
+	const struct reply_msg *gm = reply_msg(r, REPLY_GM);
+	const char *key = reply_gm_key(r), *id;
+	cJSON *part, *content;
+	struct buf b;
+
+	if (gm == NULL || key == NULL || strncmp(key, "discord:", 8) != 0)
+		return;
+	id = key + 8;
+	if (id[0] == '\0' || strlen(id) >= sizeof(out->gm_user) ||
+	    strspn(id, "0123456789") != strlen(id))
+		return;
+	render_discord_parts(gm, false, it->buttons, &part, 1);
+	content = cJSON_GetObjectItemCaseSensitive(part, "content");
+	if (cJSON_IsString(content) && strncmp(chan_key, "discord:", 8) == 0) {
+		buf_init(&b, 4 * DISCORD_CONTENT_MAX + 64);
+		buf_addf(&b, "From <#%s>:\n%s", chan_key + 8, content->valuestring);
+		if (!b.toobig && render_discord_len(buf_str(&b)) <= DISCORD_CONTENT_MAX)
+			cJSON_SetValuestring(content, buf_str(&b));
+		buf_free(&b);
+	}
+	out->dm_body = print_body(it, 0, part);
+	snprintf(out->gm_user, sizeof(out->gm_user), "%s", id);
+	snprintf(out->gm_name, sizeof(out->gm_name), "%s", reply_gm_name(r));
+}
+
 /* Renders a reply into the callback body and, when it is longer than a
  * message or has a channel part and a private part, the follow-ups. With
  * no application id to address follow-ups, one message is all there is. */
 static void
 render_reply(struct interact *it, const struct reply *r, const char *app_id, const char *token,
-             struct interact_out *out)
+             const char *chan_key, struct interact_out *out)
 {
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
@@ -415,7 +451,9 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 	out->callback_body = print_body(it, DISCORD_CALLBACK_MESSAGE, parts[0]);
 	for (size_t i = 1; i < n; i++)
 		out->followups[out->nfollowups++] = print_body(it, 0, parts[i]);
-	if (n > 1) {
+	if (!reply_is_error(r))
+		gm_message(it, r, chan_key, out);
+	if (n > 1 || (out->gm_user[0] != '\0' && app_id != NULL)) {
 		struct buf b;
 
 		buf_init(&b, 2 * TOKEN_MAX);
@@ -522,7 +560,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		if (bind_command(it, data, &inv, r, NULL) == 0)
 			dispatch_invocation(it->d, &o, &inv, now, r);
 	}
-	render_reply(it, r, app_id, token, out);
+	render_reply(it, r, app_id, token, o.chan_key, out);
 	reply_free(r);
 	return 1;
 }

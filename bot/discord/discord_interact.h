@@ -16,7 +16,13 @@
  * callback, the others follow as follow-up messages, in order. When a reply
  * has both a channel part and a private part, the private part follows as
  * ephemeral follow-up messages; a reply that is only private, or an error,
- * is ephemeral (flags 64).
+ * is ephemeral (flags 64). A reply's GM part (a player's secret roll) goes
+ * to the GM seat's holder as a direct message, headed by the channel it
+ * came from (see interact_out): an ephemeral message cannot be shown to
+ * anyone but the invoker, and a GM known only by role or permission is
+ * not a recipient (Discord names a role's members to a bot only with the
+ * privileged GUILD_MEMBERS intent), so with several GMs the one who holds
+ * the seat (/gm claim) gets it.
  *
  * GM rights: the channel's claimed GM (the dispatcher checks that), or a
  * member whose permissions include Administrator, Manage Channels or Manage
@@ -58,6 +64,15 @@ struct interact_out {
 	 * callback succeeded, each once the one before it did. */
 	char *followups[2 * DISCORD_PARTS_MAX];
 	size_t nfollowups;
+	/* A message for the GM alone (a player's secret roll), sent as a
+	 * direct message once the answer went: open the DM channel with
+	 * POST /users/@me/channels {"recipient_id": gm_user}, then POST
+	 * dm_body to /channels/<its id>/messages. When Discord refuses it
+	 * (403, code 50007: the GM takes no direct messages from the bot),
+	 * the invoker is told by an ephemeral follow-up (needs followup_path). */
+	char gm_user[24]; /* the GM's user id, "" for none */
+	char gm_name[64]; /* the GM's display name, for that follow-up */
+	char *dm_body;
 };
 
 struct interact_stats {

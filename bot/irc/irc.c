@@ -337,6 +337,24 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
 }
 
 /*
+ * Whether the GM message of r may go by NOTICE to the GM seat's name: a
+ * nick (no space, comma or line break, not a channel) that is in the
+ * channel where the roll was made. The name is the nick the GM last used
+ * for a command there (dispatch keeps it); someone else who has that nick
+ * now and is in the channel would get it, which README states.
+ */
+static bool
+gm_here(struct irc_bot *b, const struct reply *r, const char *where)
+{
+	const char *nick = reply_gm_name(r);
+
+	if (nick == NULL || nick[0] == '\0' || nick[0] == ':' || strlen(nick) >= IRC_NICK_MAX ||
+	    strpbrk(nick, " ,\r\n\a") != NULL || irc_conn_is_channel(b->conn, nick))
+		return false;
+	return irc_conn_is_channel(b->conn, where) && irc_conn_is_member(b->conn, where, nick);
+}
+
+/*
  * Sends every line of r as one group in the invoker's lane: all of it or,
  * when the send queue has no room, none of it and a NOTICE saying so.
  */
@@ -350,9 +368,21 @@ send_reply(struct irc_bot *b, const struct reply *r, const struct irc_msg *m, co
 
 	if (reply_is_error(r) || quiet) {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", m->nick, &keep, &v, &n);
+	} else if (reply_msg(r, REPLY_GM) != NULL && !gm_here(b, r, where)) {
+		char text[400];
+
+		snprintf(text, sizeof(text),
+		         "The GM, %.64s, is not in %.64s under that nick, so delver did not send "
+		         "your secret roll; roll again once they are back.",
+		         reply_gm_name(r), where);
+		irc_conn_say_lane(b->conn, lane, "NOTICE", m->nick, text);
+		return;
 	} else {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, &keep, &v, &n);
 		render_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", m->nick, &keep, &v, &n);
+		if (reply_msg(r, REPLY_GM) != NULL)
+			render_msg(b, reply_msg(r, REPLY_GM), "NOTICE", reply_gm_name(r), &keep, &v,
+			           &n);
 	}
 	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
 		log_warnx("irc %s: the send queue is full; a reply of %zu lines to %s was not sent",

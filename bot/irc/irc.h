@@ -33,7 +33,10 @@
  *
  * Replies: the channel part goes by PRIVMSG to the channel (or to the user
  * in a private conversation); the invoker's private part and every error
- * go by NOTICE to the user. Everything is rendered by render_irc within
+ * go by NOTICE to the user; the GM's part (a player's secret roll) by
+ * NOTICE to the GM seat's nick, in the invoker's lane, and only when that
+ * nick is in the channel (else the invoker is told by NOTICE and nothing
+ * is sent). Everything is rendered by render_irc within
  * the line budget for its target and the network's max_lines.
  */
 #ifndef DELVER_IRC_H

@@ -256,6 +256,10 @@ on_join(struct irc_conn *c, const struct irc_msg *m)
 	const char *chan = irc_msg_param(m, 0);
 	struct chanrec *ch;
 
+	/* A JOIN names who joined (its prefix) and where; without both it
+	 * says nothing. */
+	if (chan == NULL || m->nick == NULL)
+		return;
 	if (!is_me(c, m->nick)) {
 		irc_track_join(c->track, chan, m->nick);
 		return;
@@ -740,6 +744,12 @@ bool
 irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick)
 {
 	return irc_track_is_op(c->track, channel, nick);
+}
+
+bool
+irc_conn_is_member(const struct irc_conn *c, const char *channel, const char *nick)
+{
+	return irc_track_is_member(c->track, channel, nick);
 }
 
 int

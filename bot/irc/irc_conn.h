@@ -166,6 +166,8 @@ bool irc_conn_has_cap(const struct irc_conn *c, const char *cap);
 bool irc_conn_is_channel(const struct irc_conn *c, const char *target);
 /* Whether nick holds operator rank (or above) in channel. */
 bool irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick);
+/* Whether nick is known to be in channel (JOIN, NAMES, NICK, PART, QUIT seen). */
+bool irc_conn_is_member(const struct irc_conn *c, const char *channel, const char *nick);
 /* Folds case by the server's CASEMAPPING into out (see bot/irc_fold.h).
  * Returns 0, or -1 when the fold did not fit whole in size bytes. */
 int irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size);

@@ -379,3 +379,19 @@ irc_track_is_op(const struct irc_track *t, const char *chan, const char *nick)
 	top = o != NULL ? (size_t)(o - t->prefix_modes) + 1 : 1;
 	return (m->ranks & ((1u << top) - 1)) != 0;
 }
+
+bool
+irc_track_is_member(const struct irc_track *t, const char *chan, const char *nick)
+{
+	const struct chan *ch = find_chan(t, chan);
+
+	return ch != NULL && find_member(ch, nick, t) != NULL;
+}
+
+size_t
+irc_track_count(const struct irc_track *t, const char *chan)
+{
+	const struct chan *ch = find_chan(t, chan);
+
+	return ch != NULL ? HASH_COUNT(ch->members) : 0;
+}

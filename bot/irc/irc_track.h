@@ -47,5 +47,9 @@ void irc_track_names(struct irc_track *t, const char *chan, const char *names);
 void irc_track_mode(struct irc_track *t, const struct irc_msg *m);
 
 bool irc_track_is_op(const struct irc_track *t, const char *chan, const char *nick);
+/* Whether nick is known to be in chan. */
+bool irc_track_is_member(const struct irc_track *t, const char *chan, const char *nick);
+/* Members known in chan (0 when not in it). */
+size_t irc_track_count(const struct irc_track *t, const char *chan);
 
 #endif

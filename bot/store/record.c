@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cJSON.h>
 
@@ -78,6 +79,9 @@ record_of_user(struct record *r, const struct user *u)
 		r->style = *s;
 		r->style_set = true;
 	}
+	r->nsaved = user_nsaved(u);
+	for (size_t i = 0; i < r->nsaved; i++)
+		r->saved[i] = *user_saved_at(u, i);
 }
 
 bool
@@ -163,6 +167,17 @@ record_encode(const struct record *r, const struct record_mods *m, struct buf *o
 			s = cJSON_AddObjectToObject(o, "style");
 			cJSON_AddStringToObject(s, "colour", record_colour_name(r->style.colour));
 			cJSON_AddStringToObject(s, "mark", r->style.mark);
+		}
+		if (r->nsaved > 0) {
+			cJSON *saved = cJSON_AddArrayToObject(o, "saved");
+
+			for (size_t i = 0; i < r->nsaved; i++) {
+				cJSON *j = cJSON_CreateObject();
+
+				cJSON_AddStringToObject(j, "name", r->saved[i].name);
+				cJSON_AddStringToObject(j, "roll", r->saved[i].roll);
+				cJSON_AddItemToArray(saved, j);
+			}
 		}
 	} else {
 		o = cJSON_CreateObject();
@@ -451,17 +466,58 @@ decode_channel(const cJSON *o, const struct record_mods *m, struct record *r, ch
 	return 0;
 }
 
+/* A user's "saved": at most USER_SAVED_MAX {"name", "roll"} with texts
+ * that fit, names unique without regard to case. The name rules are
+ * rollchan's: what the player saved passed them. */
+static int
+decode_saved(const cJSON *arr, struct record *r, char *err, size_t errlen)
+{
+	static const char *const fields[] = {"name", "roll", NULL};
+	const cJSON *j;
+
+	if (arr == NULL)
+		return 0;
+	if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > USER_SAVED_MAX) {
+		snprintf(err, errlen, "'saved' must be a list of at most %d saved rolls",
+		         USER_SAVED_MAX);
+		return -1;
+	}
+	cJSON_ArrayForEach(j, arr)
+	{
+		struct user_saved *s = &r->saved[r->nsaved];
+
+		if (!cJSON_IsObject(j) || only_fields(j, fields, err, errlen) < 0 ||
+		    get_text(j, "name", s->name, sizeof(s->name), false, err, errlen) < 0 ||
+		    get_text(j, "roll", s->roll, sizeof(s->roll), false, err, errlen) < 0)
+			return -1;
+		if (!utf8_valid(s->name, strlen(s->name)) ||
+		    !utf8_valid(s->roll, strlen(s->roll))) {
+			snprintf(err, errlen, "a saved roll's name and roll must be UTF-8");
+			return -1;
+		}
+		for (size_t i = 0; i < r->nsaved; i++) {
+			if (strcasecmp(r->saved[i].name, s->name) == 0) {
+				snprintf(err, errlen, "two saved rolls have the same name");
+				return -1;
+			}
+		}
+		r->nsaved++;
+	}
+	return 0;
+}
+
 static int
 decode_user(const cJSON *o, struct record *r, char *err, size_t errlen)
 {
-	static const char *const fields[] = {"t", "key", "name", "style", NULL};
+	static const char *const fields[] = {"t", "key", "name", "style", "saved", NULL};
 	static const char *const sfields[] = {"colour", "mark", NULL};
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "style");
 	const cJSON *c;
 	int colour;
 
 	if (only_fields(o, fields, err, errlen) < 0 ||
-	    get_text(o, "name", r->name, sizeof(r->name), true, err, errlen) < 0)
+	    get_text(o, "name", r->name, sizeof(r->name), true, err, errlen) < 0 ||
+	    decode_saved(cJSON_GetObjectItemCaseSensitive(o, "saved"), r, err, errlen) < 0)
 		return -1;
 	if (s == NULL)
 		return 0;
@@ -587,4 +643,8 @@ record_to_user(const struct record *r, struct user *u)
 		user_set_style(u, &r->style);
 	else
 		user_clear_style(u);
+	while (user_nsaved(u) > 0)
+		user_saved_delete(u, user_saved_at(u, 0)->name);
+	for (size_t i = 0; i < r->nsaved; i++)
+		user_save(u, r->saved[i].name, r->saved[i].roll);
 }

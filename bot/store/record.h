@@ -86,6 +86,8 @@ struct record {
 	char name[NAME_MAX_LEN];
 	struct ustyle style;
 	bool style_set;
+	size_t nsaved; /* the player's own saved rolls ("saved", optional) */
+	struct user_saved saved[USER_SAVED_MAX];
 	/* end */
 	uint64_t count;
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/rollchan.h"
 #include "commands/fungeon/fungeon.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -292,7 +293,10 @@ fg_pain_run(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, in
 		else
 			snprintf(whole, sizeof(whole), "%.*s", FG_SOURCE_MAX, names[i]);
 		fg_fit_label(label, sizeof(label), whole);
-		fg_group_line(out, &o->roll.g[i], label, styles, NULL);
+		/* Compact output: the rank table below shows every die, so the
+		 * sides' dice are not listed above it too. */
+		if (!rollchan_compact(inv->chan))
+			fg_group_line(out, &o->roll.g[i], label, styles, NULL);
 		np[i] = names[i];
 		gp[i] = &o->roll.g[i];
 	}

@@ -83,7 +83,13 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 	channel_touch(inv->chan);
 
 	reply_title(out, "%s: turn %d", resting ? "Rest" : "Hazard die", s->clock.turn);
-	proc_hazard_table(out, v, (int)row, rollchan_compact(inv->chan));
+	/* Compact output: a built-in table's rolled row is said by the lines
+	 * below it (what was rolled, then what happens), so no table; a custom
+	 * table's entry is the GM's own text, so its row stays. */
+	if (!rollchan_compact(inv->chan))
+		proc_hazard_table(out, v, (int)row, false);
+	else if (v->table == HAZARD_CUSTOM)
+		proc_hazard_table(out, v, (int)row, true);
 	row_label(v->rows[row].text, label, sizeof(label));
 	reply_add(out, 0, "Rolled ");
 	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", roll);

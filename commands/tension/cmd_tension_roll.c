@@ -1,7 +1,10 @@
 /* /tension roll: the dungeon event and the encounter check, then the tables. */
 #include "commands/tension/cmd_tension.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+
+#include "commands/rollchan.h"
 
 /* One d10 + Tension lookup: "  effects table: d10 6 + Tension 4 = 10 → text". */
 static void
@@ -26,10 +29,11 @@ pick_line(const char *table_name, const struct rtable *t, const struct tension_p
 	reply_nl(out);
 }
 
+/* With join, the check continues the open line (compact output). */
 static void
-check_line(const struct d12_check *c, struct reply *out)
+check_line(const struct d12_check *c, bool join, struct reply *out)
 {
-	reply_add(out, 0, "Encounter check: d12 ");
+	reply_add(out, 0, join ? " · encounter check: d12 " : "Encounter check: d12 ");
 	reply_add(out, RS_BOLD, "%d", c->roll);
 	if (c->by_exits && c->by_tension)
 		reply_add(out, 0, " ≤ exits %d and ≤ tension %d → ", c->exits, c->tension);
@@ -52,23 +56,32 @@ tension_cmd_roll(struct invocation *inv, struct reply *out)
 	const struct rtable *eff = tension_state_get_table(ts, TENSION_TABLE_EFFECTS);
 	struct tension_roll r;
 	const char *event_text;
+	bool compact = rollchan_compact(inv->chan);
 
 	tension_roll(inv->rng, ts->track.value, (int)inv_int(inv, "exits", 1), enc, eff, &r);
 	tension_cmd_screen(ts, out, "The GM made a tension roll behind the screen.");
-	reply_title(out, "Tension roll (Tension %d, exits %d)", r.tension, r.exits);
+	/* Compact output: the heading opens the first line, and the check
+	 * follows the event on it unless an effect was rolled between them. */
+	if (compact)
+		reply_add(out, 0, "Tension roll (Tension %d, exits %d): dungeon event: d12 ",
+		          r.tension, r.exits);
+	else
+		reply_title(out, "Tension roll (Tension %d, exits %d)", r.tension, r.exits);
 
 	event_text = tension_dungeon_event_text(r.event);
-	reply_add(out, 0, "Dungeon event: d12 ");
+	if (!compact)
+		reply_add(out, 0, "Dungeon event: d12 ");
 	reply_add(out, RS_BOLD, "%d", r.event_d12);
 	reply_add(out, 0, " (%s) → ", tension_dungeon_event_range(r.event));
 	reply_add(out, r.event == TENSION_DE_NOTHING ? 0 : RS_BOLD, "%s", event_text);
-	reply_nl(out);
+	if (!compact || r.event == TENSION_DE_EFFECT)
+		reply_nl(out);
 	if (r.event == TENSION_DE_EFFECT) {
 		pick_line("effects", eff, &r.effect, r.tension, "no effect", out);
 		event_text = r.effect.text;
 	}
 
-	check_line(&r.check, out);
+	check_line(&r.check, compact && r.event != TENSION_DE_EFFECT, out);
 	if (r.check.encounter)
 		pick_line("encounter", enc, &r.encounter, r.tension, "no encounter", out);
 

@@ -110,7 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = reply_new();
 	dispatch_line(&d, &o, (const char *)data, size, 1000, r);
 	buf_init(&b, 1 << 22);
-	for (int a = 0; a < 2; a++) {
+	for (int a = 0; a < REPLY_AUDIENCES; a++) {
 		const struct reply_msg *m = reply_msg(r, (enum reply_audience)a);
 
 		if (m != NULL) {

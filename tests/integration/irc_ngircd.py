@@ -135,6 +135,26 @@ channels = #t
     check(re.search(r" · rank  Brom  rat  winner  damage · 1  \S+  \d  (Brom|rat|tie)  ", text),
           "the conflict's table is not there: %r" % text)
 
+    step("a secret roll: the channel sees who rolls what, the GM alone the result, by NOTICE")
+    alice.join("#b")
+    alice.say("#b", "!gmroll 1d20+5 # stealth")
+    alice.expect(BOT + r"PRIVMSG #b :alice rolls 1d20\+5 \(stealth\) in secret: only the GM, "
+                 r"bob, sees the result\.$")
+    m = bob.expect(BOT + r"NOTICE bob :alice rolls stealth in secret · 1d20 \+ 5: \[(\d+)\] "
+                   r"\+ 5 = (\d+)$")
+    check(1 <= int(m.group(1)) <= 20 and int(m.group(2)) == int(m.group(1)) + 5,
+          "a wrong secret roll: %s" % m.group(0))
+    bob.say("#b", "!gmroll 2d6")
+    bob.expect(BOT + r"PRIVMSG #b :bob \(GM\) rolls behind the screen\.$")
+    roll_ok(bob.expect(BOT + r"NOTICE bob :bob rolls in secret · 2d6: \[(\d, \d)\] = (\d+)$"),
+            2, 6)
+    # Both results went to bob alone: by the answer to alice's next command,
+    # she has seen neither.
+    alice.say("#b", "!roll 1d1")
+    alice.expect(BOT + r"PRIVMSG #b :alice rolls · 1d1: \[1\] = 1$")
+    check(not [l for _, l in alice.seen if "in secret ·" in plain(l)],
+          "alice saw a secret result")
+
     step("TLS: the unverified network answers; the verifying one refuses the certificate")
     carol = Client(port, "carol")
     names = carol.join("#t")

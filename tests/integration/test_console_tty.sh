@@ -133,7 +133,7 @@ keys C-u
 
 # A control character typed (Ctrl-V Esc) comes back as its picture.
 keys "/x" C-v Escape "[A" Enter
-wait_line "Unknown command 'x␛[A'; the commands are roll, gm, tension,"
+wait_line "Unknown command 'x␛[A'; the commands are roll, gmroll, gm,"
 if screen | grep -q "$(printf '\033')"; then
 	fail "an escape character reached the screen"
 fi

@@ -33,7 +33,7 @@
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
  * block) | zbomb BYTES (an event that deflates a thousandfold) | ztext (op 1 as plain text on a
  * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... |
- * restecho ... (see rest.c) POST
+ * restecho ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007) POST
  * /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
  *                              "age_ms":A (optional: each is dispatched
  *                              A ms after its creation, as Discord does
@@ -194,6 +194,10 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "command_lists", (double)F.st.command_lists);
 	cJSON_AddNumberToObject(r, "echoes", (double)F.st.echoes);
 	cJSON_AddStringToObject(r, "commands_scope", F.commands_scope);
+	cJSON_AddNumberToObject(r, "dm_channels", (double)F.st.dm_channels);
+	cJSON_AddNumberToObject(r, "dms", (double)F.st.dms);
+	cJSON_AddNumberToObject(r, "dms_refused", (double)F.st.dms_refused);
+	cJSON_AddStringToObject(r, "dm_last", F.dm_last != NULL ? F.dm_last : "");
 	s = cJSON_Print(o);
 	cJSON_Delete(o);
 	return s;
@@ -291,6 +295,8 @@ control(struct http *h, struct http_answer *a)
 		if (strncmp(body, "quit", 4) == 0) {
 			stop_flag = 1;
 			r = 0;
+		} else if (strncmp(body, "dmclosed", 8) == 0) {
+			r = rest_fake_dm_closed(body, err, sizeof(err));
 		} else if (strncmp(body, "rest", 4) == 0) {
 			r = rest_fake_fault(body, err, sizeof(err));
 		} else {
@@ -605,5 +611,6 @@ main(int argc, char **argv)
 	if (F.record != NULL)
 		fclose(F.record);
 	free(F.token);
+	free(F.dm_last);
 	return F.st.violations > 0 ? 1 : 0;
 }

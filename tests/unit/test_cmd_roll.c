@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/store/crc32.h"
+#include "bot/store/record.h"
 #include "commands/dispatch.h"
 #include "rules/base/rng.h"
 
@@ -85,6 +87,159 @@ rest_counted(void **unused)
 	free(t);
 }
 
+/* One command in a shared state, as user (key console:<user>); returns
+ * the reply (the caller frees it). */
+static struct reply *
+run_as(struct dispatch *d, const char *user, const char *line)
+{
+	struct origin o = {.platform = "console"};
+	struct reply *r = reply_new();
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	dispatch_line(d, &o, line, strlen(line), 1000, r);
+	return r;
+}
+
+static void
+assert_plain(const struct reply *r, const char *want)
+{
+	char *t = reply_plain(r);
+
+	assert_string_equal(t, want);
+	free(t);
+}
+
+/* /gmroll: the channel sees who rolls which dice and the label, the GM
+ * seat's holder alone the result; the GM's own is for the GM alone; with
+ * no GM it is refused; it is never logged. */
+static void
+gmroll_audiences(void **unused)
+{
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(5);
+	struct dispatch d = {.state = st, .rng = rng};
+	struct reply *r;
+
+	r = run_as(&d, "al", "/gmroll 1d20+5 # stealth");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "Nobody is GM here, so a secret roll would reach nobody; the GM takes "
+	                    "the seat with /gm claim, or roll in the open with /roll.");
+	reply_free(r);
+	reply_free(run_as(&d, "bo", "/gm claim"));
+	r = run_as(&d, "al", "/gmroll 1d20+5 # stealth");
+	assert_null(reply_msg(r, REPLY_INVOKER));
+	assert_non_null(reply_msg(r, REPLY_GM));
+	assert_null(reply_msg(r, REPLY_CHANNEL)->buttons);
+	assert_string_equal(reply_gm_key(r), "console:bo");
+	assert_string_equal(reply_gm_name(r), "bo");
+	assert_plain(r, "al rolls 1d20+5 (stealth) in secret: only the GM, bo, sees the result.\n"
+	                "[to the GM, bo]\n"
+	                "al rolls stealth in secret\n"
+	                "1d20 + 5: [13] + 5 = 18\n");
+	reply_free(r);
+	r = run_as(&d, "bo", "/gmroll 2d6");
+	assert_null(reply_msg(r, REPLY_GM));
+	assert_null(reply_gm_key(r));
+	assert_plain(r, "bo (GM) rolls behind the screen.\n"
+	                "[private]\n"
+	                "bo rolls in secret\n"
+	                "2d6: [4, 5] = 9\n");
+	reply_free(r);
+	r = run_as(&d, "al", "/log");
+	assert_plain(
+	    r,
+	    "No rolls here yet; /roll rolls dice (private and secret rolls are never logged).\n");
+	reply_free(r);
+	rng_free(rng);
+	state_free(st);
+}
+
+static int persisted_users, persisted_channels;
+
+static int
+count_user(struct user *u, void *ctx)
+{
+	persisted_users++;
+	return 0;
+}
+
+static int
+count_channel(struct channel *ch, void *ctx)
+{
+	persisted_channels++;
+	return 0;
+}
+
+/* A player's saved rolls follow them to every channel; a channel's stay
+ * in it, after the player's own. A channel record written by the previous
+ * version, with the player's roll kept in the channel, still finds it, and
+ * on first use moves it to the player's record. */
+static void
+saved_rolls_follow_the_player(void **unused)
+{
+	static const char json[] =
+	    "{\"t\":\"c\",\"key\":\"console:t\",\"last_used\":1,\"mods\":{\"roll\":{"
+	    "\"natural\":true,\"log\":[],\"saved\":[{\"owner\":\"console:al\",\"name\":"
+	    "\"atk\",\"roll\":\"1d1+5\"},{\"owner\":\"\",\"name\":\"boom\",\"roll\":"
+	    "\"2d1\"},{\"owner\":\"\",\"name\":\"atk\",\"roll\":\"1d1+100\"}]}}}";
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(5);
+	struct dispatch d = {
+	    .state = st, .rng = rng, .persist_channel = count_channel, .persist_user = count_user};
+	struct record rec;
+	char line[1024], err[256];
+	struct reply *r;
+
+	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
+	assert_int_equal(
+	    record_decode(line, strlen(line), 1, record_builtin_mods(), &rec, err, sizeof(err)), 0);
+	record_to_channel(&rec, state_channel(st, "console:t"));
+	record_clear(&rec, record_builtin_mods());
+	persisted_users = persisted_channels = 0;
+	/* In the old channel: al's own, then moved to al's record. */
+	r = run_as(&d, "al", "/roll atk");
+	assert_plain(r, "al rolls\n1d1 + 5: [1] + 5 = 6\n");
+	reply_free(r);
+	assert_int_equal(user_nsaved(state_user(st, "console:al")), 1);
+	/* Both records were handed to persistence: the move is durable. */
+	assert_int_equal(persisted_users, 1);
+	assert_int_equal(persisted_channels, 1);
+	/* The channel's own stays the channel's; another player gets its atk. */
+	r = run_as(&d, "cy", "/roll atk");
+	assert_plain(r, "cy rolls\n1d1 + 100: [1] + 100 = 101\n");
+	reply_free(r);
+	/* In another channel: al's roll follows, the channel's do not. */
+	r = reply_new();
+	{
+		struct origin o = {.platform = "console"};
+
+		snprintf(o.chan_key, sizeof(o.chan_key), "console:elsewhere");
+		snprintf(o.user_key, sizeof(o.user_key), "console:al");
+		snprintf(o.user_name, sizeof(o.user_name), "al");
+		dispatch_line(&d, &o, "/roll atk +1 # again", 20, 1000, r);
+		assert_plain(r, "al rolls again\n1d1 + 5 + 1: [1] + 5 + 1 = 7\n");
+		reply_clear(r);
+		dispatch_line(&d, &o, "/roll boom", 10, 1000, r);
+		assert_true(reply_is_error(r));
+		reply_clear(r);
+		dispatch_line(&d, &o, "/save zap 3d1", 13, 1000, r);
+		assert_false(reply_is_error(r));
+	}
+	reply_free(r);
+	r = run_as(&d, "al", "/saved");
+	assert_plain(r, "Your saved rolls\n  atk | 1d1+5\n  zap | 3d1\nThe channel's saved rolls\n "
+	                " boom | 2d1\n  atk | 1d1+100\n");
+	reply_free(r);
+	r = run_as(&d, "al", "/saved delete zap");
+	reply_free(r);
+	assert_int_equal(user_nsaved(state_user(st, "console:al")), 1);
+	rng_free(rng);
+	state_free(st);
+}
+
 int
 main(void)
 {
@@ -92,6 +247,8 @@ main(void)
 	    cmocka_unit_test(small_pool_as_is),
 	    cmocka_unit_test(large_pool_compacted),
 	    cmocka_unit_test(rest_counted),
+	    cmocka_unit_test(gmroll_audiences),
+	    cmocka_unit_test(saved_rolls_follow_the_player),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

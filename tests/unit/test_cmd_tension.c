@@ -78,7 +78,8 @@ run(struct fx *f, const char *user, const char *line)
 
 	snprintf(o.chan_key, sizeof(o.chan_key), "test:chan");
 	snprintf(o.user_key, sizeof(o.user_key), "test:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	/* The GM (test:gm) is Greta, as the seat says. */
+	snprintf(o.user_name, sizeof(o.user_name), "%s", strcmp(user, "gm") == 0 ? "Greta" : user);
 	reply_clear(f->out);
 	dispatch_line(&f->d, &o, line, strlen(line), 1000, f->out);
 	free(f->text);
@@ -250,6 +251,34 @@ roll_open(void **state)
 	rng_seed(f->d.rng, 10);
 	assert_non_null(strstr(run(f, "gm", "/tension roll"),
 	                       "Dungeon event: d12 12 (11-12) → enemy or NPC sounds\n"));
+}
+
+/* Compact output: the heading opens the first line and the check follows
+ * the event on it, unless an effect was rolled between them. */
+static void
+roll_compact(void **state)
+{
+	struct fx *f = *state;
+
+	run(f, "gm", "/settings compact on");
+	run(f, "gm", "/tension set 5");
+	rng_seed(f->d.rng, 3);
+	assert_string_equal(
+	    run(f, "gm", "/tension roll exits:3"),
+	    "Tension roll (Tension 5, exits 3): dungeon event: d12 9 (7-10) → an environmental "
+	    "effect\n"
+	    "  effects table: d10 7 + Tension 5 = 12 → a pocket of toxic gas, CON save or 1d6 "
+	    "poison damage → a pocket of toxic gas, CON save or 3 poison damage (1d6: 3)\n"
+	    "Encounter check: d12 3 ≤ exits 3 and ≤ tension 5 → encounter\n"
+	    "  encounter table: d10 6 + Tension 5 = 11 → 2d4 goblins → 3 goblins (2d4: 2+1)\n"
+	    "Event and encounter together: a pocket of toxic gas, CON save or 3 poison damage "
+	    "(1d6: 3), and 3 goblins (2d4: 2+1); weave them into one scene.\n");
+	run(f, "gm", "/tension set 1");
+	rng_seed(f->d.rng, 9);
+	assert_string_equal(run(f, "gm", "/tension roll 3"),
+	                    "Tension roll (Tension 1, exits 3): dungeon event: d12 1 (1-5) → "
+	                    "nothing · encounter check: d12 4 > exits 3 and > tension 1 → no "
+	                    "encounter\n");
 }
 
 static void
@@ -561,6 +590,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(raise_by_event_and_clamp, setup, teardown),
 	    cmocka_unit_test_setup_teardown(refused_changes_change_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_open, setup, teardown),
+	    cmocka_unit_test_setup_teardown(roll_compact, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_bad_exits, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_mode, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tables_set_show_reset, setup, teardown),

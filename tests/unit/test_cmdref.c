@@ -135,11 +135,11 @@ check_plain(const char *text, const char *where)
 	}
 }
 
-/* Checks every span of both messages of r. */
+/* Checks every span of every message of r. */
 static void
 check_reply(struct table *t, const struct reply *r, bool discord, const char *where)
 {
-	for (int a = 0; a < 2; a++) {
+	for (int a = 0; a < REPLY_AUDIENCES; a++) {
 		const struct reply_msg *m = reply_msg(r, (enum reply_audience)a);
 
 		for (size_t i = 0; m != NULL && i < m->nblocks; i++) {

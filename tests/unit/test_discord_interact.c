@@ -92,8 +92,9 @@ static const struct command pick_cmd = {
 static const struct command gmcmd_cmd = {
     .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
 
-static const struct command *const test_table[] = {&cmd_gm,   &cmd_help,  &secret_cmd, &whisper_cmd,
-                                                   &pick_cmd, &gmcmd_cmd, &long_cmd,   NULL};
+static const struct command *const test_table[] = {&cmd_gm,      &cmd_help,   &secret_cmd,
+                                                   &whisper_cmd, &pick_cmd,   &gmcmd_cmd,
+                                                   &long_cmd,    &cmd_gmroll, NULL};
 
 struct fixture {
 	struct dispatch d;
@@ -609,6 +610,49 @@ test_seen_window(void **state)
 	assert_int_equal(interaction(f, id, 2, ALICE, "{\"name\":\"whisper\"}"), 1);
 }
 
+/* A player's secret roll: the channel's answer says who rolls what, the
+ * GM's part becomes a direct message to the GM seat's holder, headed by
+ * the channel, with a follow-up path for telling the roller when it
+ * cannot be delivered; nothing of it is in the channel's answer. */
+static void
+test_gmroll_direct_message(void **state)
+{
+	struct fixture *f = *state;
+	cJSON *j;
+
+	interaction(f, "1070", 2, BOB,
+	            "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}");
+	assert_string_equal(f->out.gm_user, "");
+	assert_null(f->out.dm_body);
+	interaction(f, "1071", 2, ALICE,
+	            "{\"name\":\"gmroll\",\"options\":[{\"name\":\"expression\",\"type\":3,"
+	            "\"value\":\"1d20+5 # stealth\"}]}");
+	assert_message(f->out.callback_body,
+	               "**Alice** rolls `1d20+5` *(stealth)* in secret: only the GM, **Bobby**, "
+	               "sees the result.",
+	               false);
+	assert_int_equal(f->out.nfollowups, 0);
+	assert_string_equal(f->out.gm_user, "556");
+	assert_string_equal(f->out.gm_name, "Bobby");
+	assert_string_equal(f->out.followup_path, "/webhooks/42/tok-1071");
+	j = body(f->out.dm_body);
+	assert_string_equal(
+	    cJSON_GetObjectItem(j, "content")->valuestring,
+	    "From <#1234567890123456789>:\n**Alice** rolls *stealth* in "
+	    "secret\n```ansi\n\x1b[0;36m1d20 + 5\x1b[0m: [15] + 5 = \x1b[1;33m20\x1b[0m\n```");
+	assert_null(cJSON_GetObjectItem(j, "flags"));
+	assert_non_null(cJSON_GetObjectItem(j, "allowed_mentions"));
+	cJSON_Delete(j);
+	/* The GM's own: behind the screen, private to the GM, no message. */
+	interaction(f, "1072", 2, BOB,
+	            "{\"name\":\"gmroll\",\"options\":[{\"name\":\"expression\",\"type\":3,"
+	            "\"value\":\"2d6\"}]}");
+	assert_message(f->out.callback_body, "**Bobby** (GM) rolls behind the screen.", false);
+	assert_int_equal(f->out.nfollowups, 1);
+	assert_string_equal(f->out.gm_user, "");
+	assert_null(f->out.dm_body);
+}
+
 int
 main(void)
 {
@@ -626,6 +670,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_options_bound, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_long_reply_follows_up, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_private_part_follows_up, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gmroll_direct_message, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),

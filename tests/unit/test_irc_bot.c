@@ -263,11 +263,12 @@ test_account_identity(void **state)
 	/* Same account, another nick: the same user. */
 	feed(f, "@account=alice :al2!a@h PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :You are already the GM here.\r\n");
-	/* Someone using the account's name as a nick, not logged in: not her. */
+	/* Someone using the account's name as a nick, not logged in: not her
+	 * (the seat names the nick she last used). */
 	feed(f, ":alice!x@evil PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
 	                            "04\x02\x02"
-	                            "al is already the GM here; "
+	                            "al2 is already the GM here; "
 	                            "they can !gm release first.\x0f\r\n");
 	assert_non_null(state_user_find(f->d.state, "irc:net:alice"));
 	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!x@evil"));
@@ -442,9 +443,10 @@ test_nick_identity(void **state)
 {
 	struct fixture *f = *state;
 	static const char already[] = "PRIVMSG #a :You are already the GM here.\r\n";
+	/* The seat names the nick its holder last used: alice2. */
 	static const char taken[] = "NOTICE alice :\x03"
 	                            "04\x02\x02"
-	                            "alice is already the GM here; "
+	                            "alice2 is already the GM here; "
 	                            "they can !gm release first.\x0f\r\n";
 
 	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
@@ -671,9 +673,11 @@ assert_adopted(struct fixture *f)
 	assert_string_equal(channel_gm(ch), new_key);
 	assert_int_equal(fgchan_member_of(c, new_key), 0);
 	assert_int_equal(fgchan_member_of(c, legacy_key), -1);
-	assert_non_null(rollchan_find(rc, new_key, "fireball"));
-	assert_null(rollchan_find(rc, legacy_key, "fireball"));
+	/* A player's saved rolls live in the user record, which moved. */
+	assert_true(rc == NULL || rollchan_find(rc, legacy_key, "fireball") == NULL);
 	assert_non_null(u);
+	assert_non_null(user_saved_find(u, "fireball"));
+	assert_int_equal(user_nsaved(state_user_find(f->d.state, legacy_key)), 0);
 	assert_non_null(user_style(u));
 	assert_string_equal(user_style(u)->mark, "AL");
 	assert_null(user_style(state_user_find(f->d.state, legacy_key)));
@@ -726,6 +730,64 @@ test_legacy_undo_adopted(void **state)
 	assert_memory_equal(out(f), "PRIVMSG #a :Undid alice's ", 26);
 }
 
+/* A player's secret roll: the channel learns who rolls what, the GM's nick
+ * alone gets the result by NOTICE, in the same group; with the GM gone
+ * from the channel nothing is sent and the player is told. */
+static void
+test_gmroll(void **state)
+{
+	struct fixture *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20+5 # stealth");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "bob\x0f rolls \x03"
+	                            "10\x02\x02"
+	                            "1d20+5\x0f\x1d (stealth)\x0f in secret: only the GM, \x02"
+	                            "alice\x0f, sees the result.\r\nNOTICE alice :\x02"
+	                            "bob\x0f rolls\x1d stealth\x0f in secret · \x03"
+	                            "10\x02\x02"
+	                            "1d20 + 5\x0f: [15] + 5 = \x02\x03"
+	                            "07\x02\x02"
+	                            "20\x0f\r\n");
+	/* The GM's own: behind the screen, the result by NOTICE to the GM. */
+	feed(f, ":alice!a@h PRIVMSG #a :!gmroll 2d6");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "alice\x0f (GM) rolls behind the screen.\r\nNOTICE alice :\x02"
+	                            "alice\x0f rolls in secret · \x03"
+	                            "10\x02\x02"
+	                            "2d6\x0f: [4, 4] = \x02\x03"
+	                            "07\x02\x02"
+	                            "8\x0f\r\n");
+	/* The GM changes nick: the seat's name follows at the GM's next
+	 * command, and the result with it. */
+	feed(f, ":alice!a@h NICK :alice_");
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d4");
+	assert_string_equal(out(f), "NOTICE bob :The GM, alice, is not in #a under that nick, so "
+	                            "delver did not send your secret roll; roll again once they "
+	                            "are back.\r\n");
+	feed(f, ":alice_!a@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
+	                            "alice_\x0f.\r\n");
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "bob\x0f rolls \x03"
+	                            "10\x02\x02"
+	                            "1d1\x0f in secret: only the GM, \x02"
+	                            "alice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
+	                            "bob\x0f rolls in secret · \x03"
+	                            "10\x02\x02"
+	                            "1d1\x0f: [1] = \x02\x03"
+	                            "07\x02\x02"
+	                            "1\x0f\r\n");
+	feed(f, ":alice_!a@h PART #a");
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
+	assert_string_equal(out(f),
+	                    "NOTICE bob :The GM, alice_, is not in #a under that nick, so delver "
+	                    "did not send your secret roll; roll again once they are back.\r\n");
+}
+
 int
 main(void)
 {
@@ -749,6 +811,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_undo, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_legacy_key_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_legacy_undo_adopted, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_gmroll, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -640,10 +640,19 @@ test_operator_tracking(void **state)
 	feed(f, ":david!d@h PART #a :bye");
 	assert_false(irc_conn_is_op(f->c, "#a", "david"));
 	feed(f, ":zed!z@h JOIN #a");
+	assert_true(irc_conn_is_member(f->c, "#a", "ZED"));
+	assert_false(irc_conn_is_member(f->c, "#b", "zed"));
 	feed(f, ":carol!c@h MODE #a +o zed");
 	assert_true(irc_conn_is_op(f->c, "#a", "zed"));
 	feed(f, ":zed!z@h QUIT :gone");
 	assert_false(irc_conn_is_op(f->c, "#a", "zed"));
+	assert_false(irc_conn_is_member(f->c, "#a", "zed"));
+	/* A JOIN without a nick or without a channel (found by fuzz_irc_bot)
+	 * changes nothing. */
+	feed(f, "JOIN #a");
+	feed(f, ":yan!y@h JOIN");
+	assert_true(irc_conn_is_member(f->c, "#a", "carol"));
+	assert_false(irc_conn_is_member(f->c, "#a", "yan"));
 	/* Kicked: the channel's members are forgotten. */
 	feed(f, ":carol!c@h KICK #a delver :bye");
 	assert_false(irc_conn_is_op(f->c, "#a", "carol"));

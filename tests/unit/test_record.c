@@ -187,6 +187,37 @@ test_user_round_trip_styles(void **state)
 	assert_int_equal(record_colour_parse("mauve"), -1);
 }
 
+/* A player's saved rolls travel in the user record, in order; a record
+ * without them (as every earlier version wrote) has none. */
+static void
+test_user_saved_rolls(void **state)
+{
+	struct record r = {.kind = RECORD_USER}, back;
+	char err[256], first[2048];
+	const char *old = framed("{\"t\":\"u\",\"key\":\"console:al\",\"name\":\"al\"}");
+
+	snprintf(r.key, sizeof(r.key), "discord:80351110224678912");
+	snprintf(r.name, sizeof(r.name), "Nelly");
+	r.nsaved = 2;
+	snprintf(r.saved[0].name, sizeof(r.saved[0].name), "fireball");
+	snprintf(r.saved[0].roll, sizeof(r.saved[0].roll), "8d6 # fire");
+	snprintf(r.saved[1].name, sizeof(r.saved[1].name), "atk");
+	snprintf(r.saved[1].roll, sizeof(r.saved[1].roll), "1d20+5 adv");
+	snprintf(first, sizeof(first), "%s", encode(&r, &test_mods));
+	assert_non_null(strstr(first, "\"saved\":[{\"name\":\"fireball\",\"roll\":\"8d6 # fire\"},"
+	                              "{\"name\":\"atk\",\"roll\":\"1d20+5 adv\"}]"));
+	assert_int_equal(
+	    record_decode(first, strlen(first), 1, &test_mods, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.nsaved, 2);
+	assert_string_equal(back.saved[1].name, "atk");
+	assert_string_equal(back.saved[1].roll, "1d20+5 adv");
+	assert_string_equal(encode(&back, &test_mods), first);
+	assert_int_equal(record_decode(old, strlen(old), 1, &test_mods, &back, err, sizeof(err)),
+	                 0);
+	assert_int_equal(back.nsaved, 0);
+	assert_null(strstr(encode(&back, &test_mods), "saved"));
+}
+
 static void
 test_header_round_trip(void **state)
 {
@@ -266,6 +297,16 @@ test_bad_records_name_the_reason(void **state)
 	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"style\":{\"colour\":\"mauve\","
 	     "\"mark\":\"x\"}}",
 	     "'style' must hold a known 'colour' and a 'mark'"},
+	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"saved\":{}}",
+	     "'saved' must be a list of at most 50 saved rolls"},
+	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"saved\":[{\"name\":\"x\"}]}",
+	     "'roll' must be text of 1 to 200 bytes"},
+	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"saved\":[{\"name\":\"x\",\"roll\":"
+	     "\"1\",\"owner\":\"\"}]}",
+	     "unknown field 'owner'"},
+	    {"{\"t\":\"u\",\"key\":\"a\",\"name\":\"b\",\"saved\":[{\"name\":\"x\",\"roll\":"
+	     "\"1\"},{\"name\":\"X\",\"roll\":\"2\"}]}",
+	     "two saved rolls have the same name"},
 	    {"[1,2]", "the line is not one JSON object"},
 	};
 	struct record r;
@@ -355,6 +396,7 @@ main(void)
 	    cmocka_unit_test(test_channel_round_trip_with_modules),
 	    cmocka_unit_test(test_channel_without_gm_or_modules),
 	    cmocka_unit_test(test_user_round_trip_styles),
+	    cmocka_unit_test(test_user_saved_rolls),
 	    cmocka_unit_test(test_header_round_trip),
 	    cmocka_unit_test(test_flipped_byte_is_a_checksum_error),
 	    cmocka_unit_test(test_future_version_is_refused),

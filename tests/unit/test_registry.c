@@ -531,7 +531,8 @@ roll_log_and_settings(void **state)
 	run(&d, "alice", false, "/log", out);
 	plain = reply_plain(out);
 	assert_string_equal(
-	    plain, "No rolls here yet; /roll rolls dice (private rolls are never logged).\n");
+	    plain,
+	    "No rolls here yet; /roll rolls dice (private and secret rolls are never logged).\n");
 	free(plain);
 	run(&d, "alice", false, "/roll d20+2 # attack", out);
 	run(&d, "bob", false, "/roll d20 private:true", out);
@@ -602,11 +603,42 @@ compact_output(void **state)
 	for (int i = 0; i < 3; i++) {
 		run(&d, "gm", true, "/hazard roll", out);
 		plain = reply_plain(out);
+		/* No table: the Rolled line says what the row said. */
 		assert_int_equal(lines_with(plain, "  "), 0);
-		assert_int_equal(lines_with(plain, "> "), 1);
+		assert_int_equal(lines_with(plain, "> "), 0);
+		assert_int_equal(lines_with(plain, "Rolled "), 1);
 		assert_int_equal(lines_with(plain, "Darkness:"), i == 0);
 		free(plain);
 	}
+	/* A roll is one line, who rolls first; repeats one line each; no
+	 * button. */
+	run(&d, "gm", true, "/roll 1d20+5 # attack", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "gm rolls attack · 1d20 + 5: [14] + 5 = 19\n");
+	assert_int_equal(reply_msg(out, REPLY_CHANNEL)->nbuttons, 0);
+	free(plain);
+	run(&d, "gm", true, "/roll 2d6", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "gm rolls 2d6: [1, 1] = 2\n");
+	free(plain);
+	/* A natural 20 or 1 closes the roll's line. */
+	for (int i = 0; i < 100; i++) {
+		run(&d, "gm", true, "/roll 1d20", out);
+		plain = reply_plain(out);
+		if (strstr(plain, "Natural") != NULL)
+			break;
+		free(plain);
+		plain = NULL;
+	}
+	assert_non_null(plain);
+	assert_true(strcmp(plain, "gm rolls 1d20: [20] = 20 · Natural 20!\n") == 0 ||
+	            strcmp(plain, "gm rolls 1d20: [1] = 1 · Natural 1.\n") == 0);
+	free(plain);
+	run(&d, "gm", true, "/roll 2x d4; d6 # both", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain,
+	                    "gm rolls both · 2x 1d4\n 1: [4] = 4\n 2: [3] = 3\n1d6: [4] = 4\n");
+	free(plain);
 	run(&d, "gm", true, "/hazard show", out); /* the whole table stays here */
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "  "), 5);
@@ -691,15 +723,16 @@ saved_rolls(void **state)
 	assert_string_equal(reply_error_text(out),
 	                    "That roll does not parse: expected a number or dice after '+' at "
 	                    "column 5.");
-	for (int i = 0; i < ROLLCHAN_SAVED_USER - 1; i++) {
+	/* A player's own are bounded across channels. */
+	for (int i = 0; i < USER_SAVED_MAX - 1; i++) {
 		snprintf(line, sizeof(line), "/save r%d %d", i, i);
 		run(&d, "alice", false, line, out);
 		assert_false(reply_is_error(out));
 	}
 	run(&d, "alice", false, "/save one-more 1", out);
 	assert_string_equal(reply_error_text(out),
-	                    "A player may keep at most 20 saved rolls here (and a channel 200 in "
-	                    "all); delete one with /saved delete first.");
+	                    "You may keep at most 50 saved rolls; delete one with /saved delete "
+	                    "first.");
 	run(&d, "alice", false, "/saved delete fireball", out);
 	assert_false(reply_is_error(out));
 	run(&d, "alice", false, "/save one-more 1", out);
@@ -739,6 +772,15 @@ compact_folds_empty_steps(void **state)
 	assert_non_null(
 	    strstr(plain, "1. Continuous effects: none.\n2. Monster abilities: none.\n"));
 	assert_null(strstr(plain, "None."));
+	free(plain);
+	/* A painful conflict's dice are in its rank table alone. */
+	run(&d, "gm", true, "/fungeon pain Alba goblin", out);
+	plain = reply_plain(out);
+	assert_string_equal(
+	    plain,
+	    "Painful conflict\n  1 | ♣6 | 5 | Alba | 1 → goblin\n  2 | 6 | 5 | Alba | 1 → goblin\n "
+	    " 3 | 1 | 3 | goblin | 1 → Alba\nAlba deals 2 and takes 1: 12/15 hits, +6 XP.\ngoblin "
+	    "deals 1 and takes 2: 6/9 hits.\nNarrative control: gm (Alba), Thwack-O 6.\n");
 	free(plain);
 	reply_free(out);
 	rng_free(d.rng);

@@ -375,6 +375,37 @@ many_spans_rows_and_blocks(void **unused)
 	reply_free(r);
 }
 
+/* The GM's message: its own audience, its recipient named (the name made
+ * safe as all user text), dropped by reply_clear and by an error. */
+static void
+test_gm_audience(void **state)
+{
+	struct reply *r = reply_new();
+	char *t;
+
+	(void)state;
+	assert_null(reply_gm_key(r));
+	reply_line(r, 0, "al rolls in secret.");
+	reply_to_gm(r, "console:bo", "b\xe2\x80\xaeo");
+	reply_line(r, 0, "= 7");
+	assert_string_equal(reply_gm_key(r), "console:bo");
+	assert_string_equal(reply_gm_name(r), "bo");
+	assert_null(reply_msg(r, REPLY_INVOKER));
+	assert_int_equal(reply_msg(r, REPLY_GM)->nblocks, 1);
+	t = reply_plain(r);
+	assert_string_equal(t, "al rolls in secret.\n[to the GM, bo]\n= 7\n");
+	free(t);
+	reply_clear(r);
+	assert_null(reply_gm_key(r));
+	assert_null(reply_msg(r, REPLY_GM));
+	reply_to_gm(r, "console:bo", "bo");
+	reply_line(r, 0, "= 7");
+	reply_error(r, "Wrong.");
+	assert_null(reply_msg(r, REPLY_GM));
+	assert_null(reply_gm_name(r));
+	reply_free(r);
+}
+
 int
 main(void)
 {
@@ -391,6 +422,7 @@ main(void)
 	    cmocka_unit_test(user_text_is_made_safe),
 	    cmocka_unit_test(breaks_become_spaces),
 	    cmocka_unit_test(emoji_sequences_stay),
+	    cmocka_unit_test(test_gm_audience),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

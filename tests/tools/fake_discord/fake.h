@@ -182,7 +182,17 @@ struct fake {
 		/* interactions created since the last "mark": made, answered in
 		 * time, not answered in time (lenient or not) */
 		uint64_t mark_created, mark_answered, mark_unanswered;
+		uint64_t dm_channels, dms, dms_refused; /* DM channels opened, messages */
 	} st;
+	/* Direct-message channels the bot opened, and whose recipient has
+	 * closed their DMs ("dmclosed USER" control): Discord then refuses
+	 * messages to them with 403, code 50007. */
+	struct dm {
+		uint64_t user, chan;
+		bool closed;
+	} dms[64];
+	int ndms;
+	char *dm_last;     /* the content of the last direct message accepted */
 	uint64_t mark_id;  /* the first id after the last "mark" */
 	cJSON *violations; /* the first 100, as strings */
 };
@@ -239,6 +249,9 @@ struct http_answer {
 void rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
                       const char *ctype, const char *body, size_t len, struct http_answer *a);
 int rest_fake_fault(const char *args, char *err, size_t errlen);
+/* "dmclosed USER [off]": USER (a user id, or N for the template's "user":N)
+ * takes no direct messages from the bot (or does again). */
+int rest_fake_dm_closed(const char *args, char *err, size_t errlen);
 /* The command set held for scope (a PUT path), or NULL. */
 const cJSON *rest_fake_commands(const char *scope);
 /* Holds arr (taken) as scope's command set, with the fields Discord adds. */

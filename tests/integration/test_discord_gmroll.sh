@@ -1,0 +1,57 @@
+#!/bin/sh
+# Discord: a player's secret roll (/gmroll). The channel's answer says who
+# rolls what and never the result; the GM seat's holder gets the result by
+# direct message (DM channel opened with POST /users/@me/channels, then a
+# message in it, headed by the channel), and when the GM has closed their
+# DMs (Discord's 403, code 50007) the roller is told by an ephemeral
+# follow-up. The GM's own /gmroll stays behind the screen: an ephemeral
+# follow-up to the GM, no DM.
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+fake_start --heartbeat 2000
+bot_start
+wait_until "g['ready'] and r['registrations'] == 1" 10
+
+n=0
+# one TEMPLATE: inject it alone in the one channel and wait for its answer
+one() {
+	n=$((n + 1))
+	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	wait_until "i['answered'] == $n and i['parts_missing'] == 0" 10
+}
+roll() { # USER EXPRESSION EXTRA
+	tmpl gmroll "[{\"type\":3,\"name\":\"expression\",\"value\":\"$2\"}]" "${4:-}" false \
+		",\"user\":$1${3:-}"
+}
+
+# Nobody holds the seat: refused, privately, and no DM.
+one "$(tmpl gmroll '[{"type":3,"name":"expression","value":"1d20"}]' 'Nobody is GM here' true ',"user":2')"
+one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
+
+# A player's roll: the channel sees the dice and the label, the GM the result.
+one "$(roll 2 '1d20+5 # stealth' ',"parts":["rolls `1d20+5`","(stealth)","in secret: only the GM"]')"
+wait_until "r['dms'] == 1" 10
+[ "$(stat rest.dm_channels)" = 1 ] || fail "the DM channel was opened $(stat rest.dm_channels) times"
+last=$(stat rest.dm_last)
+case "$last" in
+"From <#1300000000000000000>:"*"rolls"*"stealth"*"in secret"*"] + 5 = "*) ;;
+*) fail "the GM's direct message is: $last" ;;
+esac
+
+# The GM's own: behind the screen, an ephemeral follow-up, no DM.
+before=$(stat interactions.followups)
+one "$(roll 1 '2d6' ',"parts":["(GM) rolls behind the screen","rolls in secret"]')"
+[ "$(stat interactions.followups)" = $((before + 1)) ] || fail "the GM's result was no follow-up"
+sleep 0.5
+[ "$(stat rest.dms)" = 1 ] || fail "the GM's own secret roll went by DM"
+
+# The GM closes their DMs: the roller is told, ephemerally.
+ctl dmclosed 1
+before=$(stat interactions.followups)
+one "$(roll 2 '1d6')"
+wait_until "r['dms_refused'] == 1 and i['followups'] == $((before + 1))" 10
+grep -q "takes no direct messages" "$BOT_LOG" ||
+	grep -q "the GM takes no direct messages" "$BOT_LOG" || fail "no log line for the refused DM"
+[ "$(stat rest.dms)" = 1 ] || fail "a DM went to a GM whose DMs are closed"
+finish
