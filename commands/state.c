@@ -24,7 +24,8 @@ struct channel {
 	struct channel *next_touched;
 	void *mods[CHANMOD_COUNT + 1];
 	int64_t last_used;
-	char *gm; /* the GM's key, NUL, the GM's name; or NULL */
+	uint64_t generation; /* the store's row generation (bot/store/store_backend.h) */
+	char *gm;            /* the GM's key, NUL, the GM's name; or NULL */
 	bool touched;
 	char key[]; /* at most KEY_MAX bytes with the NUL */
 };
@@ -34,6 +35,7 @@ struct user {
 	struct state *owner;
 	struct user *next_touched;
 	struct ustyle style;
+	uint64_t generation; /* the store's row generation */
 	bool style_set;
 	bool touched;
 	char name[NAME_MAX_LEN];
@@ -416,6 +418,18 @@ channel_set_last_used(struct channel *ch, int64_t when)
 	ch->last_used = when;
 }
 
+uint64_t
+channel_generation(const struct channel *ch)
+{
+	return ch->generation;
+}
+
+void
+channel_set_generation(struct channel *ch, uint64_t generation)
+{
+	ch->generation = generation;
+}
+
 const char *
 user_key(const struct user *u)
 {
@@ -469,4 +483,16 @@ bool
 user_touched(const struct user *u)
 {
 	return u->touched;
+}
+
+uint64_t
+user_generation(const struct user *u)
+{
+	return u->generation;
+}
+
+void
+user_set_generation(struct user *u, uint64_t generation)
+{
+	u->generation = generation;
 }

@@ -143,6 +143,10 @@ bool channel_touched(const struct channel *ch);
 /* When the channel was last used by a command (unix seconds). */
 int64_t channel_last_used(const struct channel *ch);
 void channel_set_last_used(struct channel *ch, int64_t when);
+/* The generation of the channel's stored row as the store last saw it (0:
+ * never stored); kept for the store, never a change. */
+uint64_t channel_generation(const struct channel *ch);
+void channel_set_generation(struct channel *ch, uint64_t generation);
 
 /* --- users --- */
 const char *user_key(const struct user *u);
@@ -154,5 +158,8 @@ void user_set_style(struct user *u, const struct ustyle *style);
 void user_clear_style(struct user *u);
 void user_touch(struct user *u);
 bool user_touched(const struct user *u);
+/* The generation of the user's stored row (0: never stored). */
+uint64_t user_generation(const struct user *u);
+void user_set_generation(struct user *u, uint64_t generation);
 
 #endif
