@@ -97,7 +97,31 @@ bot_free(struct bot *b)
 	free(b);
 }
 
-/* Runs "/line" as user in channel; returns the channel's reply text. */
+static void
+set_true(void *ctx, struct reply *r)
+{
+	*(bool *)ctx = true;
+}
+
+/* Hands the touched records to the store and runs the loop until they are
+ * committed; returns how many could not be. */
+static int
+flush(struct bot *b)
+{
+	struct persist_stats s;
+	uint64_t failed;
+
+	persist_get_stats(b->p, &s);
+	failed = s.append_failures;
+	persist_defer(b->p, "console:nowhere", NULL, NULL);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	persist_get_stats(b->p, &s);
+	return (int)(s.append_failures - failed);
+}
+
+/* Runs "/line" as user in channel as a transport does (the reply held until
+ * its commit); returns the channel's reply text. */
 static const char *
 say(struct bot *b, const char *user, const char *chan, const char *line)
 {
@@ -105,11 +129,15 @@ say(struct bot *b, const char *user, const char *chan, const char *line)
 	struct origin o = {.platform = "console"};
 	struct reply *r = reply_new();
 	struct buf out;
+	bool ready = false;
 
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	dispatch_line(&b->d, &o, line, strlen(line), (int64_t)time(NULL), r);
+	if (!dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), r, set_true,
+	                         &ready))
+		while (!ready)
+			uv_run(&b->loop, UV_RUN_ONCE);
 	buf_init(&out, 1 << 16);
 	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
 	snprintf(text, sizeof(text), "%s", buf_str(&out));
@@ -330,7 +358,7 @@ test_one_transaction_per_command(void **state)
 	channel_set_gm(state_channel(b->st, "console:hall"), "console:cat", "cat");
 	channel_touch(state_channel(b->st, "console:hall"));
 	user_touch(state_user(b->st, "console:cat"));
-	assert_int_equal(persist_flush(b->p), 0);
+	assert_int_equal(flush(b), 0);
 	assert_int_equal(stats(b).appends - before, 3);
 	assert_int_equal(faultio_calls(FAULTIO_FSYNC), 1);
 	faultio_off();
@@ -524,6 +552,9 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	b->o.dir = b->dir;
 	b->o.snapshot_interval = 1;
 	b->o.snapshot_keep = 2;
+	/* Periodic ones only: a stop snapshot in the same second as the one
+	 * restored below would take its name. */
+	b->o.snapshot_on_stop = false;
 	bot_open(b);
 	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
 	/* What a crash in the middle of a snapshot leaves behind. */
@@ -652,7 +683,7 @@ test_every_module_round_trips_through_the_database(void **state)
 	channel_touch(ch);
 	user_set_style(u, &style);
 	user_touch(u);
-	assert_int_equal(persist_flush(b->p), 0);
+	assert_int_equal(flush(b), 0);
 	want = channel_text(b->st, "console:all");
 	assert_non_null(strstr(want, "\"mode\":\"hidden\""));
 	assert_non_null(strstr(want, "\"struck\":[\"11-19\"]"));
@@ -679,6 +710,159 @@ test_every_module_round_trips_through_the_database(void **state)
 	free(got);
 	free(want);
 	state_free(st);
+	bot_free(b);
+}
+
+/* A command run as a transport runs it: the reply is held when the store has
+ * something to commit first. */
+struct pending_reply {
+	struct bot *b;
+	struct reply *r;
+	const char *chan;
+	bool ready;
+	bool on_disk_then; /* the channel's GM was on disk when it was released */
+	int order;         /* its place among the released replies */
+};
+
+static int released;
+
+static void
+pending_done(void *ctx, struct reply *r)
+{
+	struct pending_reply *pr = ctx;
+
+	pr->ready = true;
+	pr->order = ++released;
+	pr->on_disk_then = strcmp(gm_on_disk(pr->b, pr->chan), "console:ann") == 0;
+}
+
+/* Starts "/line" by ann in chan; returns true when the reply was held. */
+static bool
+start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line)
+{
+	struct origin o = {.platform = "console"};
+
+	memset(pr, 0, sizeof(*pr));
+	pr->b = b;
+	pr->r = reply_new();
+	pr->chan = chan;
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	snprintf(o.user_key, sizeof(o.user_key), "console:ann");
+	snprintf(o.user_name, sizeof(o.user_name), "ann");
+	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r,
+	                        pending_done, pr))
+		return false;
+	return true;
+}
+
+static void
+test_one_transaction_per_loop_turn(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	static const char *const chans[5] = {"c1", "c2", "c3", "c4", "c5"};
+	struct pending_reply pr[5];
+	uint64_t commits, appends;
+
+	say(b, "ann", "c0", "/gm"); /* the user's record is written once */
+	commits = stats(b).commits;
+	appends = stats(b).appends;
+	released = 0;
+	/* Five commands in one turn: five held replies, one transaction. */
+	for (int i = 0; i < 5; i++)
+		assert_true(start(b, &pr[i], chans[i], "/gm claim"));
+	assert_int_equal(stats(b).commits, commits);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(stats(b).commits - commits, 1);
+	assert_int_equal(stats(b).appends - appends, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_true(pr[i].ready);
+		assert_int_equal(pr[i].order, i + 1);
+		/* Released only once its change was committed. */
+		assert_true(pr[i].on_disk_then);
+		reply_free(pr[i].r);
+	}
+	bot_free(b);
+}
+
+static void
+test_replies_of_a_channel_leave_in_order(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply claim, ask, elsewhere, again;
+	uint64_t commits;
+
+	say(b, "ann", "c0", "/gm");
+	commits = stats(b).commits;
+	released = 0;
+	assert_true(start(b, &claim, "hall", "/gm claim"));
+	/* A question in the same channel changes nothing, but waits for the
+	 * reply before it; one in another channel is answered at once. */
+	assert_true(start(b, &ask, "hall", "/gm"));
+	assert_false(start(b, &elsewhere, "cellar", "/gm"));
+	assert_false(elsewhere.ready);
+	/* The first commit is in flight: a change now goes into the next. */
+	uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_true(start(b, &again, "hall", "/gm release"));
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(claim.order, 1);
+	assert_int_equal(ask.order, 2);
+	assert_int_equal(again.order, 3);
+	assert_true(claim.on_disk_then);
+	assert_int_equal(stats(b).commits - commits, 2);
+	assert_string_equal(gm_on_disk(b, "hall"), "(absent)"); /* nothing left to keep */
+	reply_free(claim.r);
+	reply_free(ask.r);
+	reply_free(elsewhere.r);
+	reply_free(again.r);
+	bot_free(b);
+}
+
+/* A database written before rows had generations opens, gets the column,
+ * keeps its rows and takes new commits. */
+static void
+test_database_without_generations_is_migrated(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char path[4200];
+	sqlite3 *db;
+	sqlite3_stmt *s;
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	                              "ALTER TABLE channels DROP COLUMN generation;"
+	                              "ALTER TABLE users DROP COLUMN generation;"
+	                              "PRAGMA user_version = 0;",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_string_equal(say(b, "ann", "crypt", "/gm release"),
+	                    "ann is no longer the GM; anyone may /gm claim.\n");
+	say(b, "bob", "crypt", "/gm claim");
+	assert_int_equal(stats(b).append_failures, 0);
+	bot_close(b);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT generation FROM channels WHERE key = "
+	                                    "'console:crypt'",
+	                                    -1, &s, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	/* 0 as migrated; the release left nothing to keep and deleted the row,
+	 * so bob's claim stored it anew at generation 1. */
+	assert_int_equal(sqlite3_column_int64(s, 0), 1);
+	sqlite3_finalize(s);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(s, 0), 1);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
 	bot_free(b);
 }
 
@@ -721,6 +905,9 @@ main(void)
 	    cmocka_unit_test(test_damaged_old_format_refuses_the_import),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
+	    cmocka_unit_test(test_one_transaction_per_loop_turn),
+	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
+	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
 
