@@ -63,6 +63,7 @@ struct persist {
 	char path[4200]; /* the database file */
 	int lock_fd;
 	struct store_backend *be;
+	bool sqlite;   /* be is store_sqlite's: the import, loads by key on the loop */
 	int64_t clock; /* unix seconds, never going back */
 	uint64_t next_sweep_ms;
 	bool failing;     /* commits are failing (log once) */
@@ -88,6 +89,7 @@ struct persist {
 	uint64_t next_snapshot_ms;
 	/* closing */
 	bool closing, close_retried, stop_snapshot_done, backend_closed;
+	int open_handles; /* idle and tick, while they close */
 	void (*closed)(void *);
 	void *closed_ctx;
 	uv_timer_t tick;
@@ -591,7 +593,8 @@ persist_evict(struct persist *p)
 {
 	size_t n;
 
-	if (p->o.evict_after == 0)
+	/* Only SQLite reads a channel back on the loop (see persist.h). */
+	if (p->o.evict_after == 0 || !p->sqlite)
 		return 0;
 	tick_clock(p);
 	n = state_evict_channels_if(p->st, evictable, p);
@@ -1088,9 +1091,42 @@ backend_gone(void *ctx, enum store_status status, const char *err)
 	(void)err;
 }
 
-struct persist *
-persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, char *err,
-             size_t errlen)
+/* Loads st from p->be (importing an old state directory into SQLite) and
+ * starts the handles. Returns 0, or -1 with err (be is then closed). */
+static int
+open_rest(struct persist *p, char *err, size_t errlen)
+{
+	int rc;
+
+	if (has_old_format(p->dir) && !p->sqlite) {
+		snprintf(err, errlen,
+		         "the state directory %s holds state files of the old format, which only "
+		         "the sqlite store imports: start once with it, then move the state over",
+		         p->dir);
+		rc = -1;
+	} else {
+		rc = has_old_format(p->dir) ? import_old(p, err, errlen) : load_all(p, err, errlen);
+	}
+	if (rc < 0) {
+		/* Nothing is under way: the backend closes at once. */
+		p->be->ops->close(p->be, backend_gone, NULL);
+		uv_run(p->loop, UV_RUN_NOWAIT);
+		return -1;
+	}
+	uv_idle_init(p->loop, &p->idle);
+	p->idle.data = p;
+	uv_timer_init(p->loop, &p->tick);
+	p->tick.data = p;
+	uv_timer_start(&p->tick, tick_cb, TICK_MS, TICK_MS);
+	uv_unref((uv_handle_t *)&p->tick);
+	p->next_sweep_ms = uv_now(p->loop) + sweep_ms(p);
+	p->next_snapshot_ms = uv_now(p->loop) + (uint64_t)p->o.snapshot_interval * 1000;
+	return 0;
+}
+
+static struct persist *
+persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, char *err,
+            size_t errlen)
 {
 	struct persist *p = xcalloc(1, sizeof(*p));
 
@@ -1106,26 +1142,47 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 		free_persist(p);
 		return NULL;
 	}
-	if (open_dir(p, err, errlen) < 0 ||
-	    (p->be = store_sqlite_open(loop, p->path, o->fsync, err, errlen)) == NULL) {
+	if (open_dir(p, err, errlen) < 0) {
 		free_persist(p);
 		return NULL;
 	}
-	if ((has_old_format(p->dir) ? import_old(p, err, errlen) : load_all(p, err, errlen)) < 0) {
-		/* Nothing is under way: the backend closes at once. */
-		p->be->ops->close(p->be, backend_gone, NULL);
-		uv_run(loop, UV_RUN_NOWAIT);
+	return p;
+}
+
+struct persist *
+persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, char *err,
+             size_t errlen)
+{
+	struct persist *p = persist_new(loop, st, o, err, errlen);
+
+	if (p == NULL)
+		return NULL;
+	p->be = store_sqlite_open(loop, p->path, o->fsync, err, errlen);
+	p->sqlite = true;
+	if (p->be == NULL || open_rest(p, err, errlen) < 0) {
 		free_persist(p);
 		return NULL;
 	}
-	uv_idle_init(loop, &p->idle);
-	p->idle.data = p;
-	uv_timer_init(loop, &p->tick);
-	p->tick.data = p;
-	uv_timer_start(&p->tick, tick_cb, TICK_MS, TICK_MS);
-	uv_unref((uv_handle_t *)&p->tick);
-	p->next_sweep_ms = uv_now(loop) + sweep_ms(p);
-	p->next_snapshot_ms = uv_now(loop) + (uint64_t)p->o.snapshot_interval * 1000;
+	return p;
+}
+
+struct persist *
+persist_open_backend(uv_loop_t *loop, struct state *st, const struct persist_opts *o,
+                     struct store_backend *be, char *err, size_t errlen)
+{
+	struct persist *p = persist_new(loop, st, o, err, errlen);
+
+	if (p == NULL) {
+		be->ops->close(be, backend_gone, NULL);
+		return NULL;
+	}
+	p->be = be;
+	p->sqlite = be->ops == store_sqlite_ops();
+	snprintf(p->path, sizeof(p->path), "the %s store", be->ops->name);
+	if (open_rest(p, err, errlen) < 0) {
+		free_persist(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -1139,7 +1196,8 @@ persist_reconfigure(struct persist *p, const struct persist_opts *o)
 	p->o.snapshot_on_stop = o->snapshot_on_stop;
 	if (p->next_snapshot_ms > uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000)
 		p->next_snapshot_ms = uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000;
-	store_sqlite_set_fsync(p->be, o->fsync);
+	if (p->sqlite)
+		store_sqlite_set_fsync(p->be, o->fsync);
 	p->next_sweep_ms = uv_now(p->loop) + sweep_ms(p);
 }
 
@@ -1151,7 +1209,8 @@ persist_attach(struct persist *p, struct dispatch *d)
 	d->persist_flush = NULL;
 	d->persist_defer = persist_defer;
 	d->persist_ctx = p;
-	state_set_loader(p->st, load_channel, p);
+	if (p->sqlite)
+		state_set_loader(p->st, load_channel, p);
 }
 
 void
@@ -1159,7 +1218,7 @@ persist_get_stats(const struct persist *p, struct persist_stats *s)
 {
 	*s = p->stats;
 	s->retry_pending = HASH_COUNT(p->retry);
-	s->checkpoints = store_sqlite_checkpoints(p->be);
+	s->checkpoints = p->sqlite ? store_sqlite_checkpoints(p->be) : 0;
 }
 
 static void
@@ -1169,7 +1228,7 @@ handles_closed(uv_handle_t *h)
 	void (*done)(void *) = p->closed;
 	void *ctx = p->closed_ctx;
 
-	if (h == (uv_handle_t *)&p->idle)
+	if (--p->open_handles > 0)
 		return;
 	free_persist(p);
 	if (done != NULL)
@@ -1184,6 +1243,7 @@ backend_closed(void *ctx, enum store_status status, const char *err)
 	(void)status;
 	(void)err;
 	p->be = NULL;
+	p->open_handles = 2;
 	uv_close((uv_handle_t *)&p->idle, handles_closed);
 	uv_close((uv_handle_t *)&p->tick, handles_closed);
 }

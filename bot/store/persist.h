@@ -62,6 +62,7 @@
 #include <uv.h>
 
 #include "bot/config/config.h"
+#include "bot/store/store_backend.h"
 #include "commands/dispatch.h"
 
 #define PERSIST_DB_FILE "delver.db"
@@ -118,6 +119,17 @@ int persist_db_path(char *out, size_t size, const char *dir);
  */
 struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o,
                              char *err, size_t errlen);
+
+/*
+ * The same on a backend the caller opened (another engine, or a test's):
+ * p owns be from the call on (closed by persist_close, or at once on
+ * failure). Only a SQLite backend imports an old state directory and reads
+ * idle channels back on the loop: with another, channels are never evicted
+ * (a command cannot yet wait for a load; see state_set_loader).
+ */
+struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
+                                     const struct persist_opts *o, struct store_backend *be,
+                                     char *err, size_t errlen);
 
 /*
  * Replaces the database of dir (NULL: the default) by a copy of file (a

@@ -591,6 +591,12 @@ static const struct store_backend_ops sqlite_ops = {
     .close = sqlite_close,
 };
 
+const struct store_backend_ops *
+store_sqlite_ops(void)
+{
+	return &sqlite_ops;
+}
+
 static void
 damaged(const char *path, const char *why, char *err, size_t errlen)
 {

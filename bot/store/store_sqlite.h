@@ -38,6 +38,9 @@
 struct store_backend *store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync,
                                         char *err, size_t errlen);
 
+/* Its operations (to tell a SQLite backend from another). */
+const struct store_backend_ops *store_sqlite_ops(void);
+
 /* The synchronous setting for the policy, from the next commit on. */
 void store_sqlite_set_fsync(struct store_backend *b, enum fsync_policy fsync);
 

@@ -725,6 +725,7 @@ struct pending_reply {
 };
 
 static int released;
+static bool on_sqlite = true; /* pending_done can read the database file */
 
 static void
 pending_done(void *ctx, struct reply *r)
@@ -733,7 +734,7 @@ pending_done(void *ctx, struct reply *r)
 
 	pr->ready = true;
 	pr->order = ++released;
-	pr->on_disk_then = strcmp(gm_on_disk(pr->b, pr->chan), "console:ann") == 0;
+	pr->on_disk_then = on_sqlite && strcmp(gm_on_disk(pr->b, pr->chan), "console:ann") == 0;
 }
 
 /* Starts "/line" by ann in chan; returns true when the reply was held. */
@@ -866,6 +867,237 @@ test_database_without_generations_is_migrated(void **state)
 	bot_free(b);
 }
 
+/* --- a backend whose commits complete when the test says --- */
+
+struct fake {
+	struct store_backend base;
+	uv_timer_t fire;
+	int commits; /* commit calls */
+	size_t n;    /* rows of the one waiting */
+	char keys[8][KEY_MAX + 2];
+	store_commit_cb done;
+	void *ctx;
+	enum store_status status[8];
+	enum store_status overall;
+	store_done_cb closed;
+	void *closed_ctx;
+};
+
+static int
+fake_load_active(struct store_backend *b, int64_t since,
+                 int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
+                 size_t errlen)
+{
+	return 0;
+}
+
+static void
+fake_commit(struct store_backend *b, const struct store_row *rows, size_t n, store_commit_cb done,
+            void *ctx)
+{
+	struct fake *f = (struct fake *)b;
+
+	assert_null(f->done); /* one in flight at a time */
+	assert_true(n <= 8);
+	f->commits++;
+	f->n = n;
+	for (size_t i = 0; i < n; i++)
+		snprintf(f->keys[i], sizeof(f->keys[i]), "%s", rows[i].key);
+	f->done = done;
+	f->ctx = ctx;
+}
+
+static void
+fake_fire(uv_timer_t *t)
+{
+	struct fake *f = t->data;
+	store_commit_cb done = f->done;
+
+	f->done = NULL;
+	done(f->ctx, f->overall, f->status, f->n,
+	     f->overall == STORE_OK ? NULL : "the disk is full");
+}
+
+/* Completes the commit in flight from the loop: every row with status. */
+static void
+fake_complete(struct fake *f, enum store_status status)
+{
+	assert_non_null(f->done);
+	for (size_t i = 0; i < f->n; i++)
+		f->status[i] = status;
+	f->overall = status == STORE_FAILED ? STORE_FAILED : STORE_OK;
+	uv_timer_start(&f->fire, fake_fire, 0, 0);
+}
+
+static void
+fake_load(struct store_backend *b, enum store_kind kind, const char *key, store_load_cb done,
+          void *ctx)
+{
+	fail_msg("no load by key was expected");
+}
+
+static void
+fake_snapshot(struct store_backend *b, const char *path, store_done_cb done, void *ctx)
+{
+	fail_msg("no snapshot was expected");
+}
+
+static void
+fake_closed(uv_handle_t *h)
+{
+	struct fake *f = h->data;
+
+	f->closed(f->closed_ctx, STORE_OK, NULL);
+	free(f);
+}
+
+static void
+fake_close(struct store_backend *b, store_done_cb done, void *ctx)
+{
+	struct fake *f = (struct fake *)b;
+
+	f->closed = done;
+	f->closed_ctx = ctx;
+	uv_close((uv_handle_t *)&f->fire, fake_closed);
+}
+
+static const struct store_backend_ops fake_ops = {
+    .name = "fake",
+    .load_active = fake_load_active,
+    .commit = fake_commit,
+    .load = fake_load,
+    .snapshot = fake_snapshot,
+    .close = fake_close,
+};
+
+static struct bot *
+bot_on_fake(struct fake **fp)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	struct fake *f = calloc(1, sizeof(*f));
+	char err[2048];
+
+	on_sqlite = false;
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	b->o.snapshot_on_stop = false;
+	uv_loop_init(&b->loop);
+	uv_timer_init(&b->loop, &b->keepalive);
+	uv_timer_start(&b->keepalive, keepalive_cb, 5, 5);
+	f->base.ops = &fake_ops;
+	f->base.loop = &b->loop;
+	uv_timer_init(&b->loop, &f->fire);
+	f->fire.data = f;
+	b->st = state_new();
+	memset(&b->d, 0, sizeof(b->d));
+	b->d.state = b->st;
+	b->d.rng = rng_new_seeded(1);
+	b->p = persist_open_backend(&b->loop, b->st, &b->o, &f->base, err, sizeof(err));
+	if (b->p == NULL)
+		fail_msg("%s", err);
+	persist_attach(b->p, &b->d);
+	*fp = f;
+	return b;
+}
+
+/* Runs the loop until the fake has a commit waiting, or cmd's reply is out. */
+static void
+run_until_commit(struct bot *b, struct fake *f, struct pending_reply *pr)
+{
+	while (f->done == NULL && !pr->ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+}
+
+static const char *
+text_of(const struct reply *r)
+{
+	static char text[4096];
+	struct buf out;
+
+	buf_init(&out, 1 << 16);
+	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
+	snprintf(text, sizeof(text), "%s", buf_str(&out));
+	buf_free(&out);
+	return text;
+}
+
+static void
+test_reply_waits_for_a_slow_commit(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply claim, ask;
+
+	released = 0;
+	assert_true(start(b, &claim, "hall", "/gm claim"));
+	run_until_commit(b, f, &claim);
+	assert_int_equal(f->commits, 1);
+	assert_int_equal(f->n, 1); /* the channel (ann's user record holds nothing) */
+	assert_string_equal(f->keys[0], "console:hall");
+	/* However long the commit takes, the reply waits, and so does a
+	 * question after it in the same channel. */
+	for (int i = 0; i < 20; i++)
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_false(claim.ready);
+	assert_true(start(b, &ask, "hall", "/gm"));
+	assert_false(ask.ready);
+	fake_complete(f, STORE_OK);
+	while (!ask.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(claim.order, 1);
+	assert_int_equal(ask.order, 2);
+	assert_string_equal(text_of(claim.r), "ann is now the GM of this channel.\n");
+	assert_string_equal(text_of(ask.r), "The GM here is ann.\n");
+	assert_int_equal(stats(b).appends, 1);
+	assert_int_equal(stats(b).commits, 1);
+	reply_free(claim.r);
+	reply_free(ask.r);
+	bot_free(b);
+	on_sqlite = true;
+}
+
+static void
+test_failed_commit_says_the_change_may_be_lost(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply claim, again;
+
+	released = 0;
+	assert_true(start(b, &claim, "hall", "/gm claim"));
+	run_until_commit(b, f, &claim);
+	fake_complete(f, STORE_FAILED);
+	while (!claim.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(claim.r), "ann is now the GM of this channel.\n" WARNING);
+	assert_int_equal(stats(b).append_failures, 1);
+	assert_int_equal(stats(b).retry_pending, 1);
+	/* The next second writes it again. */
+	claim.ready = false;
+	run_until_commit(b, f, &claim);
+	assert_int_equal(f->commits, 2);
+	assert_int_equal(f->n, 1);
+	fake_complete(f, STORE_OK);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(stats(b).retry_pending, 0);
+	assert_int_equal(stats(b).appends, 1);
+	/* A row another process moved on is refused: said, and not retried. */
+	assert_true(start(b, &again, "hall", "/gm release"));
+	run_until_commit(b, f, &again);
+	fake_complete(f, STORE_CONFLICT);
+	while (!again.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(again.r),
+	                    "ann is no longer the GM; anyone may /gm claim.\n" WARNING);
+	assert_int_equal(stats(b).retry_pending, 0);
+	reply_free(claim.r);
+	reply_free(again.r);
+	bot_free(b);
+	on_sqlite = true;
+}
+
 static void
 test_options_from_the_command_line(void **state)
 {
@@ -908,6 +1140,8 @@ main(void)
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
+	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
+	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
 
