@@ -312,6 +312,9 @@ feed(struct console *c, const char *p, size_t n)
 }
 
 static void resume(struct console *c);
+static void edit_write(struct console *c, struct buf *out);
+static void edit_prompt(struct console *c);
+static void edit_poll_cb(uv_poll_t *p, int status, int events);
 
 /* Input ended (end of file, an error, or a quit line): handles a last line
  * with no newline and calls on_eof, which may free c, so the caller must
@@ -434,6 +437,15 @@ held_done(void *ctx, struct reply *r)
 	}
 	buf_init(&out, 1 << 20);
 	emit(c, r, &out);
+	if (c->editing) {
+		/* The terminal: the reply, then the prompt, then keys again. */
+		edit_write(c, &out);
+		buf_free(&out);
+		c->in_handler = false;
+		edit_prompt(c);
+		uv_poll_start(&c->poll, UV_READABLE, edit_poll_cb);
+		return;
+	}
 	flush_out(&out);
 	buf_free(&out);
 	resume(c);
@@ -610,10 +622,15 @@ edit_line_cb(char *line)
 	buf_init(&out, 1 << 20);
 	c->in_handler = true; /* no prompt on the screen until edit_prompt */
 	more = input_line(c, line, len, 0, &out);
-	c->in_handler = false;
 	free(line);
 	edit_write(c, &out);
 	buf_free(&out);
+	if (c->waiting) {
+		/* No prompt and no keys until the held reply is out (held_done). */
+		uv_poll_stop(&c->poll);
+		return;
+	}
+	c->in_handler = false;
 	if (!more) {
 		c->quit = true;
 		edit_end(c);
@@ -728,6 +745,7 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 	c->ctx = ctx;
 	c->reading = true;
 	if (t == UV_TTY && o->interactive) {
+		c->hold = true;
 		r = edit_start(c);
 		if (r == 0)
 			return c;
