@@ -783,12 +783,16 @@ active_row(const struct store_row *row, void *ctx)
 }
 
 /* Loads every user, and the channels used within evict_after (all of them
- * when evict_after is 0); the others stay on disk until used. */
+ * when evict_after is 0, or the backend is not SQLite); the others stay on
+ * disk until used. */
 static int
 load_all(struct persist *p, char *err, size_t errlen)
 {
 	struct active_ctx a = {.p = p, .err = err, .errlen = errlen};
-	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
+	/* Only SQLite reads a channel back when it is first used: on another
+	 * backend every channel is loaded (and none is evicted). */
+	int64_t since =
+	    p->sqlite && p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
 
 	err[0] = '\0';
 	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0)

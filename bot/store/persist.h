@@ -124,8 +124,9 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
  * The same on a backend the caller opened (another engine, or a test's):
  * p owns be from the call on (closed by persist_close, or at once on
  * failure). Only a SQLite backend imports an old state directory and reads
- * idle channels back on the loop: with another, channels are never evicted
- * (a command cannot yet wait for a load; see state_set_loader).
+ * idle channels back on the loop: with another, every channel is loaded at
+ * open and none is evicted (a command cannot yet wait for a load; see
+ * state_set_loader).
  */
 struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
                                      const struct persist_opts *o, struct store_backend *be,
