@@ -100,3 +100,15 @@ channel_set_last_used(struct channel *ch, int64_t when)
 {
 	ch->last_used = when;
 }
+
+uint64_t
+channel_generation(const struct channel *ch)
+{
+	return ch->generation;
+}
+
+void
+channel_set_generation(struct channel *ch, uint64_t generation)
+{
+	ch->generation = generation;
+}

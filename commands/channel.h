@@ -71,5 +71,9 @@ bool channel_touched(const struct channel *ch);
 /* When the channel was last used by a command (unix seconds). */
 int64_t channel_last_used(const struct channel *ch);
 void channel_set_last_used(struct channel *ch, int64_t when);
+/* The generation of the channel's stored row as the store last saw it (0:
+ * never stored); kept for the store, never a change. */
+uint64_t channel_generation(const struct channel *ch);
+void channel_set_generation(struct channel *ch, uint64_t generation);
 
 #endif

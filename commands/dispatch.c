@@ -3,8 +3,21 @@
 
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "commands/undo.h"
+#include "rules/base/mem.h"
 #include "rules/base/utf8.h"
+
+#define MAY_BE_LOST                                                                                \
+	"Warning: this change could not be saved to disk and may be lost if the bot restarts."
+
+/* A reply held until the store has committed its command's records. */
+struct held {
+	struct reply *out;
+	dispatch_done_fn done;
+	void *ctx;
+};
 
 static int
 persist_channel(struct channel *ch, void *ctx)
@@ -47,10 +60,56 @@ run_handler(struct invocation *inv, struct reply *out)
 			channel_mod_set(inv->chan, (enum chanmod_id)i, NULL);
 }
 
-void
-dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocation *inv, int64_t now,
-                    struct reply *out)
+static void
+held_done(void *ctx, int lost)
 {
+	struct held *h = ctx;
+
+	if (lost > 0 && !reply_is_error(h->out)) {
+		reply_to(h->out, REPLY_CHANNEL);
+		reply_line(h->out, RS_BAD, MAY_BE_LOST);
+	}
+	h->done(h->ctx, h->out);
+	free(h);
+}
+
+/* Makes the touched records durable, or hands them to the store's next
+ * commit and holds the reply (done set). Returns true when out is complete
+ * now, false when done will be called with it. */
+static bool
+finish(struct dispatch *d, const struct origin *o, struct reply *out, dispatch_done_fn done,
+       void *ctx)
+{
+	if (d->persist_defer != NULL) {
+		struct held *h = NULL;
+
+		if (done != NULL) {
+			h = xcalloc(1, sizeof(*h));
+			h->out = out;
+			h->done = done;
+			h->ctx = ctx;
+		}
+		if (d->persist_defer(d->persist_ctx, o->chan_key, h != NULL ? held_done : NULL,
+		                     h) == 1)
+			return false;
+		free(h);
+		return true;
+	}
+	if ((d->persist_flush != NULL
+	         ? d->persist_flush(d->persist_ctx)
+	         : state_flush(d->state, persist_channel, persist_user, d)) > 0 &&
+	    !reply_is_error(out)) {
+		reply_to(out, REPLY_CHANNEL);
+		reply_line(out, RS_BAD, MAY_BE_LOST);
+	}
+	return true;
+}
+
+bool
+dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct invocation *inv,
+                          int64_t now, struct reply *out, dispatch_done_fn done, void *ctx)
+{
+	bool ready;
 	const char *gm;
 
 	inv->from = o;
@@ -63,7 +122,7 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 		            "This channel's saved state cannot be read right now (the error is "
 		            "logged); try again in a minute.");
 		invocation_clear(inv);
-		return;
+		return true;
 	}
 	if (o->legacy_user_key[0] != '\0') {
 		int moved = state_adopt(d->state, inv->chan, o->legacy_user_key, o->user_key);
@@ -92,21 +151,37 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 	}
 	run_handler(inv, out);
 done:
-	if ((d->persist_flush != NULL
-	         ? d->persist_flush(d->persist_ctx)
-	         : state_flush(d->state, persist_channel, persist_user, d)) > 0 &&
-	    !reply_is_error(out)) {
-		reply_to(out, REPLY_CHANNEL);
-		reply_line(out, RS_BAD,
-		           "Warning: this change could not be saved to disk and may be lost if "
-		           "the bot restarts.");
-	}
+	ready = finish(d, o, out, done, ctx);
 	invocation_clear(inv);
+	return ready;
+}
+
+void
+dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocation *inv, int64_t now,
+                    struct reply *out)
+{
+	dispatch_invocation_async(d, o, inv, now, out, NULL, NULL);
 }
 
 void
 dispatch_line(struct dispatch *d, const struct origin *o, const char *line, size_t len, int64_t now,
               struct reply *out)
+{
+	dispatch_line_async(d, o, line, len, now, out, NULL, NULL);
+}
+
+/* A reply that needs nothing committed; held all the same while an earlier
+ * reply of its channel is (replies leave in order). */
+static bool
+early(struct dispatch *d, const struct origin *o, struct reply *out, dispatch_done_fn done,
+      void *ctx)
+{
+	return d->persist_defer == NULL || done == NULL || finish(d, o, out, done, ctx);
+}
+
+bool
+dispatch_line_async(struct dispatch *d, const struct origin *o, const char *line, size_t len,
+                    int64_t now, struct reply *out, dispatch_done_fn done, void *ctx)
 {
 	struct invocation inv;
 
@@ -115,15 +190,15 @@ dispatch_line(struct dispatch *d, const struct origin *o, const char *line, size
 		reply_error(out,
 		            "That message is %zu bytes long; a command may be at most %d bytes.",
 		            len, CMD_LINE_MAX);
-		return;
+		return early(d, o, out, done, ctx);
 	}
 	if (memchr(line, '\0', len) != NULL) {
 		reply_error(out, "That message contains a NUL byte; send plain text.");
-		return;
+		return early(d, o, out, done, ctx);
 	}
 	if (!utf8_valid(line, len)) {
 		reply_error(out, "That message is not valid UTF-8 text; send plain text.");
-		return;
+		return early(d, o, out, done, ctx);
 	}
 	while (len > 0 && (*line == ' ' || *line == '\t')) {
 		line++;
@@ -134,8 +209,8 @@ dispatch_line(struct dispatch *d, const struct origin *o, const char *line, size
 		len--;
 	}
 	if (registry_parse_in(d->commands ? d->commands : command_table, line, len, &inv, out) < 0)
-		return;
+		return early(d, o, out, done, ctx);
 	inv.line = line;
 	inv.line_len = len;
-	dispatch_invocation(d, o, &inv, now, out);
+	return dispatch_invocation_async(d, o, &inv, now, out, done, ctx);
 }

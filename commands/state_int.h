@@ -6,6 +6,7 @@
 #ifndef DELVER_STATE_INT_H
 #define DELVER_STATE_INT_H
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <uthash.h>
@@ -27,7 +28,8 @@ struct channel {
 	struct channel *next_touched;
 	void *mods[CHANMOD_COUNT + 1];
 	int64_t last_used;
-	char *gm; /* the GM's key, NUL, the GM's name; or NULL */
+	uint64_t generation; /* the store's row generation (bot/store/store_backend.h) */
+	char *gm;            /* the GM's key, NUL, the GM's name; or NULL */
 	bool touched;
 	char key[]; /* at most KEY_MAX bytes with the NUL */
 };
@@ -37,6 +39,7 @@ struct user {
 	struct state *owner;
 	struct user *next_touched;
 	struct ustyle style;
+	uint64_t generation; /* the store's row generation */
 	bool style_set;
 	bool touched;
 	char name[NAME_MAX_LEN];

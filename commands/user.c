@@ -73,6 +73,18 @@ user_touched(const struct user *u)
 	return u->touched;
 }
 
+uint64_t
+user_generation(const struct user *u)
+{
+	return u->generation;
+}
+
+void
+user_set_generation(struct user *u, uint64_t generation)
+{
+	u->generation = generation;
+}
+
 size_t
 user_nsaved(const struct user *u)
 {

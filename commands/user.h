@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "commands/reply.h" /* struct ustyle */
 
@@ -28,6 +29,9 @@ void user_set_style(struct user *u, const struct ustyle *style);
 void user_clear_style(struct user *u);
 void user_touch(struct user *u);
 bool user_touched(const struct user *u);
+/* The generation of the user's stored row (0: never stored). */
+uint64_t user_generation(const struct user *u);
+void user_set_generation(struct user *u, uint64_t generation);
 
 /* A player's own saved rolls ("/save fireball 8d6"), kept in the user
  * record so they follow the player to every channel of the platform. The

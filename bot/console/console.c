@@ -50,6 +50,12 @@ struct console {
 	bool inflight; /* a uv_fs_read is pending */
 	bool stopping; /* console_stop was called: free when idle */
 	bool quit;     /* a "quit" or "exit" line was read */
+	/* piped input: a reply held for its commit pauses reading */
+	bool hold;       /* hold replies (the stream and file readers) */
+	bool waiting;    /* a reply is held: input waits */
+	bool eof_seen;   /* input ended while waiting */
+	bool freed_wait; /* console_stop while waiting: free once it comes */
+	struct buf rest; /* the input read past the held line */
 	uv_fs_t req;
 	char chunk[READ_CHUNK];
 	uv_loop_t *loop;
@@ -193,8 +199,12 @@ picture_controls(const char *line, size_t len, char *dst)
 	return n;
 }
 
-bool
-console_handle_line(struct console *c, const char *line, size_t len, struct buf *out)
+static void held_done(void *ctx, struct reply *r);
+
+/* console_handle_line; with c->hold the reply may be held: then *held is
+ * set and held_done prints it. */
+static bool
+handle_line(struct console *c, const char *line, size_t len, struct buf *out, bool *held)
 {
 	char clean[3 * CMD_LINE_MAX];
 	struct reply *r;
@@ -230,9 +240,26 @@ console_handle_line(struct console *c, const char *line, size_t len, struct buf 
 	}
 	r = c->reply;
 	reply_clear(r);
-	dispatch_line(c->d, &c->from, line, len, (int64_t)time(NULL), r);
+	if (c->hold) {
+		if (!dispatch_line_async(c->d, &c->from, line, len, (int64_t)time(NULL), r,
+		                         held_done, c)) {
+			c->waiting = true;
+			*held = true;
+			return true;
+		}
+	} else {
+		dispatch_line(c->d, &c->from, line, len, (int64_t)time(NULL), r);
+	}
 	emit(c, r, out);
 	return true;
+}
+
+bool
+console_handle_line(struct console *c, const char *line, size_t len, struct buf *out)
+{
+	bool held = false;
+
+	return handle_line(c, line, len, out, &held);
 }
 
 static void
@@ -251,8 +278,10 @@ flush_out(struct buf *out)
 static bool
 input_line(struct console *c, const char *line, size_t len, size_t dropped, struct buf *out)
 {
+	bool held = false;
+
 	if (len + dropped <= CMD_LINE_MAX)
-		return console_handle_line(c, line, len, out);
+		return handle_line(c, line, len, out, &held);
 	if (c->o.echo)
 		buf_addf(out, "%s> (a line of %zu bytes)\n", c->user, len + dropped);
 	buf_addf(out, "That line is %zu bytes long; a command may be at most %d bytes.\n",
@@ -281,9 +310,19 @@ feed(struct console *c, const char *p, size_t n)
 		c->len = 0;
 		c->dropped = 0;
 		flush_out(&out);
+		if (c->waiting) {
+			/* The rest waits for the held reply. */
+			buf_add(&c->rest, p + i + 1, n - i - 1);
+			break;
+		}
 	}
 	buf_free(&out);
 }
+
+static void resume(struct console *c);
+static void edit_write(struct console *c, struct buf *out);
+static void edit_prompt(struct console *c);
+static void edit_poll_cb(uv_poll_t *p, int status, int events);
 
 /* Input ended (end of file, an error, or a quit line): handles a last line
  * with no newline and calls on_eof, which may free c, so the caller must
@@ -291,8 +330,17 @@ feed(struct console *c, const char *p, size_t n)
 static void
 finish(struct console *c)
 {
-	if (c->len > 0 && !c->quit)
+	if (c->waiting) {
+		c->eof_seen = true;
+		return;
+	}
+	if (c->len > 0 && !c->quit) {
 		feed(c, "\n", 1);
+		if (c->waiting) {
+			c->eof_seen = true;
+			return;
+		}
+	}
 	c->len = 0;
 	if (c->on_eof != NULL) {
 		void (*fn)(void *) = c->on_eof;
@@ -319,6 +367,10 @@ read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 
 	if (n > 0) {
 		feed(c, b->base, (size_t)n);
+		if (c->waiting) {
+			uv_read_stop(s);
+			return;
+		}
 		if (c->quit) {
 			uv_read_stop(s);
 			c->reading = false;
@@ -365,6 +417,8 @@ fs_read_cb(uv_fs_t *req)
 	}
 	if (n > 0 && c->reading) {
 		feed(c, c->chunk, (size_t)n);
+		if (c->waiting)
+			return; /* resume reads on */
 		if (!c->quit) {
 			fs_read_next(c);
 			return;
@@ -374,6 +428,62 @@ fs_read_cb(uv_fs_t *req)
 		log_warnx("console: reading stdin failed: %s", uv_strerror((int)n));
 	c->reading = false;
 	finish(c);
+}
+
+/* The held reply is out: prints it, then goes on with the input that
+ * waited. */
+static void
+held_done(void *ctx, struct reply *r)
+{
+	struct console *c = ctx;
+	struct buf out;
+
+	c->waiting = false;
+	if (c->freed_wait) {
+		console_free(c);
+		return;
+	}
+	buf_init(&out, 1 << 20);
+	emit(c, r, &out);
+	if (c->editing) {
+		/* The terminal: the reply, then the prompt, then keys again. */
+		edit_write(c, &out);
+		buf_free(&out);
+		c->in_handler = false;
+		edit_prompt(c);
+		uv_poll_start(&c->poll, UV_READABLE, edit_poll_cb);
+		return;
+	}
+	flush_out(&out);
+	buf_free(&out);
+	resume(c);
+}
+
+static void
+resume(struct console *c)
+{
+	while (!c->waiting && c->rest.len > 0 && !c->quit) {
+		struct buf todo = c->rest;
+
+		buf_init(&c->rest, SIZE_MAX);
+		feed(c, todo.p, todo.len);
+		buf_free(&todo);
+	}
+	if (c->waiting)
+		return;
+	if (c->quit || c->eof_seen || !c->reading) {
+		if (c->is_stream && c->reading) {
+			uv_read_stop((uv_stream_t *)&c->h.pipe);
+			c->reading = false;
+		}
+		c->reading = false;
+		finish(c);
+		return;
+	}
+	if (c->is_stream)
+		uv_read_start((uv_stream_t *)&c->h.pipe, alloc_cb, read_cb);
+	else
+		fs_read_next(c);
 }
 
 struct console *
@@ -388,6 +498,7 @@ console_new(struct dispatch *d, const struct console_opts *o)
 	c->o.user = c->user;
 	c->o.channel = c->channel;
 	c->reply = reply_new();
+	buf_init(&c->rest, SIZE_MAX);
 	return c;
 }
 
@@ -396,7 +507,12 @@ console_free(struct console *c)
 {
 	if (c == NULL)
 		return;
+	if (c->waiting) {
+		c->freed_wait = true; /* held_done frees it */
+		return;
+	}
 	reply_free(c->reply);
+	buf_free(&c->rest);
 	free(c);
 }
 
@@ -514,10 +630,15 @@ edit_line_cb(char *line)
 	buf_init(&out, 1 << 20);
 	c->in_handler = true; /* no prompt on the screen until edit_prompt */
 	more = input_line(c, line, len, 0, &out);
-	c->in_handler = false;
 	free(line);
 	edit_write(c, &out);
 	buf_free(&out);
+	if (c->waiting) {
+		/* No prompt and no keys until the held reply is out (held_done). */
+		uv_poll_stop(&c->poll);
+		return;
+	}
+	c->in_handler = false;
 	if (!more) {
 		c->quit = true;
 		edit_end(c);
@@ -632,6 +753,7 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 	c->ctx = ctx;
 	c->reading = true;
 	if (t == UV_TTY && o->interactive) {
+		c->hold = true;
 		r = edit_start(c);
 		if (r == 0)
 			return c;
@@ -645,7 +767,9 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 		log_warnx("console: cannot read the terminal: %s", uv_strerror(r));
 		console_free(c);
 		return NULL;
-	} else if (t == UV_TTY) {
+	}
+	c->hold = true;
+	if (t == UV_TTY) {
 		r = uv_tty_init(loop, &c->h.tty, STDIN_FILENO, 1);
 		c->is_stream = true;
 	} else if (t == UV_NAMED_PIPE) {

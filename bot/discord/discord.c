@@ -768,9 +768,27 @@ on_event(void *ctx, const char *t, const cJSON *d)
 			return;
 		}
 	}
-	if (interact_event(dc->it, t, d, (int64_t)time(NULL), &out) == 1 && dc->rest != NULL)
+	if (interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline) == 1 &&
+	    dc->rest != NULL)
 		answer(dc, &out, rx_ns, deadline);
 	interact_out_clear(&out);
+}
+
+/* An answer held for its commit is ready. A commit slower than the
+ * answer's deadline makes it too late: it is shed, as an answer worked out
+ * too late is. */
+static void
+on_later(void *ctx, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+{
+	struct discord *dc = ctx;
+
+	if (dc->rest == NULL)
+		return;
+	if (deadline != 0 && uv_hrtime() >= deadline) {
+		count_shed(dc);
+		return;
+	}
+	answer(dc, out, rx_ns, deadline);
 }
 
 static void
@@ -1021,6 +1039,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->gw = gw_new(&go, &gh, dc->rng);
 	dws_attach(dc->ws, dc->gw);
 	dc->it = interact_new(&io);
+	interact_set_later(dc->it, on_later, dc);
 	session_load(dc);
 	ro.ctx = dc;
 	dc->rest = rest_new(loop, &ro);

@@ -47,6 +47,20 @@ struct interact {
 	struct seen *seen_set; /* uthash head */
 	struct buf body;       /* where bodies are written; it keeps its memory */
 	struct interact_stats stats;
+	interact_later_fn later;
+	void *later_ctx;
+	struct held_answer *held; /* answers waiting for their commit */
+};
+
+/* An answer held by the dispatcher until its command's changes are
+ * committed. */
+struct held_answer {
+	struct held_answer *next, **prev;
+	struct interact *it; /* NULL once it is freed: then only freed */
+	struct reply *r;
+	struct interact_out out;
+	char *app_id, *token, *chan_key;
+	uint64_t rx_ns, deadline;
 };
 
 struct interact *
@@ -70,6 +84,8 @@ interact_free(struct interact *it)
 {
 	if (it == NULL)
 		return;
+	for (struct held_answer *h = it->held; h != NULL; h = h->next)
+		h->it = NULL;
 	roles_free(it->roles);
 	discord_buttons_free(it->buttons);
 	HASH_CLEAR(hh, it->seen_set);
@@ -494,8 +510,44 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 	out->callback_body = print_body(it, DISCORD_CALLBACK_AUTOCOMPLETE, res);
 }
 
+static void
+held_free(struct held_answer *h)
+{
+	reply_free(h->r);
+	interact_out_clear(&h->out);
+	free(h->app_id);
+	free(h->token);
+	free(h->chan_key);
+	free(h);
+}
+
+static void
+held_done(void *ctx, struct reply *r)
+{
+	struct held_answer *h = ctx;
+	struct interact *it = h->it;
+
+	if (it != NULL) {
+		*h->prev = h->next;
+		if (h->next != NULL)
+			h->next->prev = h->prev;
+		render_reply(it, r, h->app_id, h->token, h->chan_key, &h->out);
+		if (it->later != NULL)
+			it->later(it->later_ctx, &h->out, h->rx_ns, h->deadline);
+	}
+	held_free(h);
+}
+
+void
+interact_set_later(struct interact *it, interact_later_fn fn, void *ctx)
+{
+	it->later = fn;
+	it->later_ctx = ctx;
+}
+
 static int
-interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_out *out)
+interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_out *out,
+            uint64_t rx_ns, uint64_t deadline)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(d, "data");
@@ -504,6 +556,8 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	const char *app_id = NULL;
 	struct origin o;
 	struct reply *r;
+	struct held_answer *h;
+	bool ready = true;
 	uint64_t id, appn;
 	struct buf b;
 
@@ -538,6 +592,11 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		return 1;
 	}
 	r = reply_new();
+	h = xcalloc(1, sizeof(*h));
+	h->it = it;
+	h->r = r;
+	h->rx_ns = rx_ns;
+	h->deadline = deadline;
 	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
@@ -549,7 +608,10 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		} else {
 			char *copy = xstrdup(line); /* the store may change while it runs */
 
-			dispatch_line(it->d, &o, copy, strlen(copy), now, r);
+			ready = it->later == NULL
+			            ? (dispatch_line(it->d, &o, copy, strlen(copy), now, r), true)
+			            : dispatch_line_async(it->d, &o, copy, strlen(copy), now, r,
+			                                  held_done, h);
 			free(copy);
 		}
 	} else {
@@ -558,9 +620,28 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		it->stats.commands++;
 		memset(&inv, 0, sizeof(inv));
 		if (bind_command(it, data, &inv, r, NULL) == 0)
-			dispatch_invocation(it->d, &o, &inv, now, r);
+			ready =
+			    it->later == NULL
+			        ? (dispatch_invocation(it->d, &o, &inv, now, r), true)
+			        : dispatch_invocation_async(it->d, &o, &inv, now, r, held_done, h);
+	}
+	if (!ready) {
+		/* out's calls are made when the commit is over (held_done). */
+		h->out = *out;
+		memset(out, 0, sizeof(*out));
+		h->app_id = app_id != NULL ? xstrdup(app_id) : NULL;
+		h->token = xstrdup(token);
+		h->chan_key = xstrdup(o.chan_key);
+		h->next = it->held;
+		h->prev = &it->held;
+		if (it->held != NULL)
+			it->held->prev = &h->next;
+		it->held = h;
+		return 2;
 	}
 	render_reply(it, r, app_id, token, o.chan_key, out);
+	h->r = NULL;
+	held_free(h);
 	reply_free(r);
 	return 1;
 }
@@ -569,10 +650,17 @@ int
 interact_event(struct interact *it, const char *t, const cJSON *d, int64_t now,
                struct interact_out *out)
 {
+	return interact_event_held(it, t, d, now, out, 0, 0);
+}
+
+int
+interact_event_held(struct interact *it, const char *t, const cJSON *d, int64_t now,
+                    struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+{
 	if (t == NULL || !cJSON_IsObject(d))
 		return 0;
 	if (strcmp(t, "INTERACTION_CREATE") == 0)
-		return interaction(it, d, now, out);
+		return interaction(it, d, now, out, rx_ns, deadline);
 	roles_event(it->roles, t, d);
 	return 0;
 }

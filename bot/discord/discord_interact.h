@@ -92,6 +92,19 @@ void interact_free(struct interact *it);
 int interact_event(struct interact *it, const char *t, const struct cJSON *d, int64_t now,
                    struct interact_out *out);
 
+/* A held answer is ready: out is filled as interact_event fills it (the
+ * callee takes what it keeps; out is cleared afterwards); rx_ns and
+ * deadline are what interact_event_held was given. */
+typedef void (*interact_later_fn)(void *ctx, struct interact_out *out, uint64_t rx_ns,
+                                  uint64_t deadline);
+/* With fn set, a command's answer is held until the store has committed
+ * what it changed (commands/dispatch.h), and handed to fn then. */
+void interact_set_later(struct interact *it, interact_later_fn fn, void *ctx);
+/* interact_event, also returning 2 when the answer is held for its commit:
+ * the later function set gets it, with rx_ns and deadline. */
+int interact_event_held(struct interact *it, const char *t, const struct cJSON *d, int64_t now,
+                        struct interact_out *out, uint64_t rx_ns, uint64_t deadline);
+
 void interact_out_clear(struct interact_out *out);
 
 /* Matches another GM role from now on. A role named (not given by id) is

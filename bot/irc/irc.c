@@ -33,8 +33,19 @@ struct irc_bot {
 	struct irc_limit *ctcp;    /* CTCP answers per nick */
 	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
 	void *reload_ctx;
-	struct alias *aliases; /* ALIASES_MAX, used as a ring */
-	size_t next_alias;     /* the slot the next new alias takes */
+	struct alias *aliases;   /* ALIASES_MAX, used as a ring */
+	size_t next_alias;       /* the slot the next new alias takes */
+	struct held_reply *held; /* replies waiting for their commit */
+};
+
+/* A reply held by the dispatcher until its command's changes are committed. */
+struct held_reply {
+	struct held_reply *next, **prev;
+	struct irc_bot *b; /* NULL once the bot is freed: then only freed */
+	struct reply *r;
+	char *nick, *where;
+	char lane[KEY_MAX];
+	bool quiet;
 };
 
 static void
@@ -65,6 +76,8 @@ irc_bot_free(struct irc_bot *b)
 {
 	if (b == NULL)
 		return;
+	for (struct held_reply *h = b->held; h != NULL; h = h->next)
+		h->b = NULL;
 	irc_limit_free(b->users);
 	irc_limit_free(b->chans);
 	irc_limit_free(b->ctcp);
@@ -359,7 +372,7 @@ gm_here(struct irc_bot *b, const struct reply *r, const char *where)
  * when the send queue has no room, none of it and a NOTICE saying so.
  */
 static void
-send_reply(struct irc_bot *b, const struct reply *r, const struct irc_msg *m, const char *where,
+send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const char *where,
            const char *lane, bool quiet)
 {
 	struct irc_lines keep = {0};
@@ -367,7 +380,7 @@ send_reply(struct irc_bot *b, const struct reply *r, const struct irc_msg *m, co
 	size_t n = 0;
 
 	if (reply_is_error(r) || quiet) {
-		render_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", m->nick, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", nick, &keep, &v, &n);
 	} else if (reply_msg(r, REPLY_GM) != NULL && !gm_here(b, r, where)) {
 		char text[400];
 
@@ -375,25 +388,42 @@ send_reply(struct irc_bot *b, const struct reply *r, const struct irc_msg *m, co
 		         "The GM, %.64s, is not in %.64s under that nick, so delver did not send "
 		         "your secret roll; roll again once they are back.",
 		         reply_gm_name(r), where);
-		irc_conn_say_lane(b->conn, lane, "NOTICE", m->nick, text);
+		irc_conn_say_lane(b->conn, lane, "NOTICE", nick, text);
 		return;
 	} else {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, &keep, &v, &n);
-		render_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", m->nick, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", nick, &keep, &v, &n);
 		if (reply_msg(r, REPLY_GM) != NULL)
 			render_msg(b, reply_msg(r, REPLY_GM), "NOTICE", reply_gm_name(r), &keep, &v,
 			           &n);
 	}
 	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
 		log_warnx("irc %s: the send queue is full; a reply of %zu lines to %s was not sent",
-		          b->cfg->network, n, m->nick);
+		          b->cfg->network, n, nick);
 		irc_conn_say_lane(
-		    b->conn, lane, "NOTICE", m->nick,
+		    b->conn, lane, "NOTICE", nick,
 		    "delver has too many replies waiting to be sent, so it dropped its "
 		    "answer to your command; try again in a minute.");
 	}
 	free(v);
 	irc_lines_free(&keep);
+}
+
+static void
+held_done(void *ctx, struct reply *r)
+{
+	struct held_reply *h = ctx;
+
+	if (h->b != NULL) {
+		send_reply(h->b, r, h->nick, h->where, h->lane, h->quiet);
+		*h->prev = h->next;
+		if (h->next != NULL)
+			h->next->prev = h->prev;
+	}
+	reply_free(h->r);
+	free(h->nick);
+	free(h->where);
+	free(h);
 }
 
 /* " then one every N s" for a rate. */
@@ -638,6 +668,7 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	bool direct = !irc_conn_is_channel(b->conn, target);
 	struct origin o;
 	struct reply *r;
+	struct held_reply *h;
 
 	if (!irc_msg_is(m, "PRIVMSG") || m->nick == NULL)
 		return; /* NOTICEs are never answered */
@@ -668,9 +699,25 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	if (direct && owner_command(b, m, text))
 		return;
 	r = reply_new();
-	dispatch_line(b->d, &o, text, strlen(text), unix_s, r);
+	h = xcalloc(1, sizeof(*h));
+	h->b = b;
+	h->r = r;
+	h->nick = xstrdup(m->nick);
+	h->where = xstrdup(direct ? m->nick : target);
+	snprintf(h->lane, sizeof(h->lane), "%s", o.user_key);
 	/* Help is long and for the asker: by NOTICE, not to the channel. */
-	send_reply(b, r, m, direct ? m->nick : target, o.user_key,
-	           !direct && first_word_is(text, "help"));
+	h->quiet = !direct && first_word_is(text, "help");
+	if (!dispatch_line_async(b->d, &o, text, strlen(text), unix_s, r, held_done, h)) {
+		h->next = b->held;
+		h->prev = &b->held;
+		if (b->held != NULL)
+			b->held->prev = &h->next;
+		b->held = h;
+		return;
+	}
+	send_reply(b, r, h->nick, h->where, h->lane, h->quiet);
 	reply_free(r);
+	free(h->nick);
+	free(h->where);
+	free(h);
 }

@@ -1,4 +1,4 @@
-/* persist: the state written through to one SQLite database; see persist.h. */
+/* persist: the state written through to a store backend; see persist.h. */
 #include "bot/store/persist.h"
 
 #include <errno.h>
@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <dirent.h>
-#include <sqlite3.h>
 #include <uthash.h>
 
 #include "bot/log.h"
@@ -21,50 +20,40 @@
 #include "bot/store/record.h"
 #include "bot/store/restore.h"
 #include "bot/store/snapshot.h"
+#include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
 
 #undef uthash_fatal
 #define uthash_fatal(msg) abort()
 
-#define TICK_MS       1000 /* retries, the everysec checkpoint */
+#define TICK_MS       1000 /* retries */
 #define SWEEP_SECONDS 60   /* between eviction sweeps */
-#define BUSY_MS       5000 /* a checkpoint holding the database */
 
-/* A record whose commit failed: "c:<key>" or "u:<key>". */
-struct retry {
+/* A record to write, being written, or whose commit failed: "c:<key>" or
+ * "u:<key>". */
+struct id {
 	char id[KEY_MAX + 2];
+	uint64_t generation; /* in a batch: the generation it was sent with */
+	bool deleted;        /* in a batch: sent as a deletion */
 	UT_hash_handle hh;
 };
 
-enum stmt {
-	ST_BEGIN,
-	ST_COMMIT,
-	ST_ROLLBACK,
-	ST_PUT_CHANNEL,
-	ST_DEL_CHANNEL,
-	ST_PUT_USER,
-	ST_GET_CHANNEL,
-	ST_COUNT,
+/* A reply held until the batch seq is committed. */
+struct waiter {
+	struct waiter *next;
+	uint64_t seq;
+	bool changed; /* its command changed records (else it only keeps order) */
+	void (*done)(void *ctx, int lost);
+	void *ctx;
+	char chan[KEY_MAX];
 };
 
-static const char *const stmt_sql[ST_COUNT] = {
-    [ST_BEGIN] = "BEGIN IMMEDIATE",
-    [ST_COMMIT] = "COMMIT",
-    [ST_ROLLBACK] = "ROLLBACK",
-    [ST_PUT_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec) VALUES(?1, ?2, ?3, ?4) "
-                       "ON CONFLICT(key) DO UPDATE SET last_used = excluded.last_used, "
-                       "version = excluded.version, rec = excluded.rec",
-    [ST_DEL_CHANNEL] = "DELETE FROM channels WHERE key = ?1",
-    [ST_PUT_USER] = "INSERT INTO users(key, version, rec) VALUES(?1, ?2, ?3) "
-                    "ON CONFLICT(key) DO UPDATE SET version = excluded.version, rec = excluded.rec",
-    [ST_GET_CHANNEL] = "SELECT version, rec FROM channels WHERE key = ?1",
+/* How many replies of one channel are held. */
+struct chanheld {
+	char key[KEY_MAX];
+	unsigned n;
+	UT_hash_handle hh;
 };
-
-static const char schema[] =
-    "CREATE TABLE IF NOT EXISTS channels(key TEXT PRIMARY KEY NOT NULL, "
-    "last_used INTEGER NOT NULL, version INTEGER NOT NULL, rec BLOB NOT NULL) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS users(key TEXT PRIMARY KEY NOT NULL, "
-    "version INTEGER NOT NULL, rec BLOB NOT NULL) WITHOUT ROWID;";
 
 struct persist {
 	uv_loop_t *loop;
@@ -73,34 +62,43 @@ struct persist {
 	char dir[4096];
 	char path[4200]; /* the database file */
 	int lock_fd;
-	sqlite3 *db;
-	sqlite3_stmt *stmt[ST_COUNT];
-	bool in_batch; /* a transaction of persist_flush is open */
-	char **batch;  /* the ids written in it ("c:key"), for a failed commit */
-	size_t nbatch, batch_cap;
+	struct store_backend *be;
+	bool sqlite;   /* be is store_sqlite's: the import, loads by key on the loop */
 	int64_t clock; /* unix seconds, never going back */
 	uint64_t next_sweep_ms;
-	bool failing;       /* commits are failing (log once) */
-	bool import_failed; /* a record of the import could not be written */
-	struct retry *retry;
-	/* everysec: a checkpoint on the thread pool, on its own connection */
-	sqlite3 *ckpt_db;
-	bool ckpt_running;
-	bool ckpt_due; /* a commit since the last checkpoint began */
-	int ckpt_rc;
-	/* snapshot files, written on the thread pool */
-	struct snapjob *snap;  /* the running one, or NULL */
+	bool failing;     /* commits are failing (log once) */
+	size_t collected; /* records collected by the last state_flush */
+	/* group commit */
+	struct id *pending;  /* to write in the next batch */
+	struct id *inflight; /* in the batch being committed */
+	struct id *retry;    /* failed; back into pending at the next tick */
+	struct id **batch;   /* the batch's ids, in row order */
+	size_t nbatch, batch_cap;
+	int batch_lost;       /* records of the batch that could not be encoded */
+	uint64_t collect_seq; /* the batch being collected */
+	uint64_t batch_seq;   /* the one in flight */
+	bool committing;
+	struct waiter *whead, *wtail;
+	struct chanheld *held;
+	uv_idle_t idle; /* runs once in the turn after changes were collected */
+	/* snapshot files */
+	bool snapping;
+	char snap_path[4200 + 64];
+	uint64_t snap_t0;
 	uint64_t snap_appends; /* stats.appends when the last one began */
 	uint64_t next_snapshot_ms;
-	bool closing;
+	/* closing */
+	bool closing, close_retried, stop_snapshot_done, backend_closed;
+	int open_handles; /* idle and tick, while they close */
 	void (*closed)(void *);
 	void *closed_ctx;
-	uv_work_t ckpt_req;
 	uv_timer_t tick;
 	struct persist_stats stats;
 };
 
 static void close_step(struct persist *p);
+static void start_batch(struct persist *p);
+static void idle_cb(uv_idle_t *h);
 
 static int64_t
 tick_clock(struct persist *p)
@@ -112,309 +110,330 @@ tick_clock(struct persist *p)
 	return p->clock;
 }
 
-static const char *
-sync_pragma(enum fsync_policy f)
+/* --- sets of record ids --- */
+
+static struct id *
+id_find(struct id *set, const char *id)
 {
-	return f == FSYNC_ALWAYS ? "PRAGMA synchronous = FULL"
-	       : f == FSYNC_NO   ? "PRAGMA synchronous = OFF"
-	                         : "PRAGMA synchronous = NORMAL";
+	struct id *e = NULL;
+
+	if (set != NULL)
+		HASH_FIND_STR(set, id, e);
+	return e;
 }
 
-/* --- retries of failed commits --- */
-
-static struct retry *
-retry_find(struct persist *p, char kind, const char *key)
+static bool
+id_add(struct id **set, const char *id)
 {
-	char id[KEY_MAX + 2];
-	struct retry *r = NULL;
+	struct id *e = id_find(*set, id);
 
-	if (p->retry == NULL)
-		return NULL;
-	snprintf(id, sizeof(id), "%c:%s", kind, key);
-	HASH_FIND_STR(p->retry, id, r);
-	return r;
-}
-
-static void
-retry_add_id(struct persist *p, const char *id)
-{
-	struct retry *r;
-
-	HASH_FIND_STR(p->retry, id, r);
-	if (r != NULL)
-		return;
-	r = xcalloc(1, sizeof(*r));
-	snprintf(r->id, sizeof(r->id), "%s", id);
-	HASH_ADD_STR(p->retry, id, r);
+	if (e != NULL)
+		return false;
+	e = xcalloc(1, sizeof(*e));
+	snprintf(e->id, sizeof(e->id), "%s", id);
+	HASH_ADD_STR(*set, id, e);
+	return true;
 }
 
 static void
-retry_del(struct persist *p, struct retry *r)
+id_del(struct id **set, const char *id)
 {
-	HASH_DEL(p->retry, r);
-	free(r);
+	struct id *e = id_find(*set, id);
+
+	if (e != NULL) {
+		HASH_DEL(*set, e);
+		free(e);
+	}
 }
 
-/* --- writing --- */
+static void
+id_clear(struct id **set)
+{
+	struct id *e, *tmp;
+
+	HASH_ITER(hh, *set, e, tmp)
+	{
+		HASH_DEL(*set, e);
+		free(e);
+	}
+}
+
+static void
+make_id(char out[KEY_MAX + 2], char kind, const char *key)
+{
+	snprintf(out, KEY_MAX + 2, "%c:%s", kind, key);
+}
+
+/* --- collecting the changes of a turn --- */
+
+static void
+wake(struct persist *p)
+{
+	if (!p->committing && p->pending != NULL)
+		uv_idle_start(&p->idle, idle_cb);
+}
 
 static int
-step_reset(struct persist *p, enum stmt s)
-{
-	int rc = sqlite3_step(p->stmt[s]);
-
-	sqlite3_reset(p->stmt[s]);
-	sqlite3_clear_bindings(p->stmt[s]);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
-}
-
-/* Writes one record in the open transaction, or on its own. Returns 0, or -1. */
-static int
-write_record(struct persist *p, const struct record *r, char kind)
-{
-	struct buf b;
-	enum stmt s;
-	int rc;
-
-	if (kind == 'c' && record_is_empty(r)) {
-		sqlite3_bind_text(p->stmt[ST_DEL_CHANNEL], 1, r->key, -1, SQLITE_STATIC);
-		return step_reset(p, ST_DEL_CHANNEL);
-	}
-	buf_init(&b, RECORD_LINE_MAX);
-	if (record_encode(r, record_builtin_mods(), &b) < 0) {
-		log_error("store: the record of '%s' cannot be saved (a module's save failed or "
-		          "it is over 1 MiB)",
-		          r->key);
-		buf_free(&b);
-		return -1;
-	}
-	if (b.len > 0 && b.p[b.len - 1] == '\n')
-		b.len--;
-	if (kind == 'c') {
-		s = ST_PUT_CHANNEL;
-		sqlite3_bind_text(p->stmt[s], 1, r->key, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(p->stmt[s], 2, r->last_used);
-		sqlite3_bind_int(p->stmt[s], 3, RECORD_VERSION);
-		sqlite3_bind_blob(p->stmt[s], 4, b.p, (int)b.len, SQLITE_STATIC);
-	} else {
-		s = ST_PUT_USER;
-		sqlite3_bind_text(p->stmt[s], 1, r->key, -1, SQLITE_STATIC);
-		sqlite3_bind_int(p->stmt[s], 2, RECORD_VERSION);
-		sqlite3_bind_blob(p->stmt[s], 3, b.p, (int)b.len, SQLITE_STATIC);
-	}
-	rc = step_reset(p, s);
-	buf_free(&b);
-	return rc;
-}
-
-static void
-log_failure(struct persist *p, const char *key)
-{
-	if (!p->failing)
-		log_warn("store: cannot save the change to '%s' in %s (%s); it is kept in memory "
-		         "and retried every second",
-		         key, p->path, sqlite3_errmsg(p->db));
-}
-
-static void
-batch_forget(struct persist *p)
-{
-	for (size_t i = 0; i < p->nbatch; i++)
-		free(p->batch[i]);
-	p->nbatch = 0;
-}
-
-/* Writes a record: inside persist_flush's transaction it is remembered until
- * the commit; alone it is committed at once (autocommit). */
-static int
-persist_record(struct persist *p, const struct record *r, char kind)
-{
-	char id[KEY_MAX + 2];
-	struct retry *old;
-
-	snprintf(id, sizeof(id), "%c:%s", kind, r->key);
-	if (write_record(p, r, kind) < 0) {
-		log_failure(p, r->key);
-		p->stats.append_failures++;
-		p->failing = true;
-		retry_add_id(p, id);
-		return -1;
-	}
-	if (p->in_batch) {
-		if (p->nbatch == p->batch_cap) {
-			p->batch_cap = p->batch_cap ? p->batch_cap * 2 : 16;
-			p->batch = xrealloc(p->batch, p->batch_cap * sizeof(*p->batch));
-		}
-		p->batch[p->nbatch++] = xstrdup(id);
-		return 0;
-	}
-	p->stats.appends++;
-	p->ckpt_due = true;
-	old = retry_find(p, kind, r->key);
-	if (old != NULL)
-		retry_del(p, old);
-	return 0;
-}
-
-int
-persist_channel(struct channel *ch, void *ctx)
+collect_channel(struct channel *ch, void *ctx)
 {
 	struct persist *p = ctx;
 	int64_t now = tick_clock(p);
-	struct record r;
+	char id[KEY_MAX + 2];
 
 	if (channel_last_used(ch) < now)
 		channel_set_last_used(ch, now);
-	record_of_channel(&r, ch);
-	return persist_record(p, &r, 'c');
-}
-
-int
-persist_user(struct user *u, void *ctx)
-{
-	struct record r;
-
-	record_of_user(&r, u);
-	return persist_record(ctx, &r, 'u');
-}
-
-/* Commits the batch; on failure rolls it back and queues every record of it
- * for a retry. Returns the number of records that are not durable. */
-static int
-batch_end(struct persist *p, int failed)
-{
-	int lost = failed;
-
-	p->in_batch = false;
-	if (step_reset(p, ST_COMMIT) == 0) {
-		for (size_t i = 0; i < p->nbatch; i++) {
-			struct retry *r;
-
-			HASH_FIND_STR(p->retry, p->batch[i], r);
-			if (r != NULL)
-				retry_del(p, r);
-		}
-		p->stats.appends += p->nbatch;
-		p->ckpt_due = p->ckpt_due || p->nbatch > 0;
-	} else {
-		log_failure(p, p->nbatch > 0 ? p->batch[0] + 2 : "(none)");
-		step_reset(p, ST_ROLLBACK);
-		for (size_t i = 0; i < p->nbatch; i++)
-			retry_add_id(p, p->batch[i]);
-		p->stats.append_failures += p->nbatch;
-		lost += (int)p->nbatch;
-		if (p->nbatch > 0)
-			p->failing = true;
-	}
-	batch_forget(p);
-	return lost;
-}
-
-int
-persist_flush(struct persist *p)
-{
-	int failed;
-
-	if (step_reset(p, ST_BEGIN) < 0) {
-		/* Each record then tries on its own. */
-		return state_flush(p->st, persist_channel, persist_user, p);
-	}
-	p->in_batch = true;
-	failed = state_flush(p->st, persist_channel, persist_user, p);
-	return batch_end(p, failed);
+	make_id(id, 'c', channel_key(ch));
+	id_add(&p->pending, id);
+	p->collected++;
+	return 0;
 }
 
 static int
-flush_hook(void *ctx)
+collect_user(struct user *u, void *ctx)
 {
-	return persist_flush(ctx);
+	struct persist *p = ctx;
+	char id[KEY_MAX + 2];
+
+	make_id(id, 'u', user_key(u));
+	id_add(&p->pending, id);
+	p->collected++;
+	return 0;
 }
 
-/* Writes the records whose commits failed, in one transaction. */
+static size_t
+collect(struct persist *p)
+{
+	p->collected = 0;
+	state_flush(p->st, collect_channel, collect_user, p);
+	wake(p);
+	return p->collected;
+}
+
+int
+persist_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx)
+{
+	struct persist *p = ctx;
+	bool changed = collect(p) > 0;
+	struct chanheld *h = NULL;
+	struct waiter *w;
+
+	if (done == NULL)
+		return 0;
+	HASH_FIND_STR(p->held, chan_key, h);
+	if (!changed && h == NULL)
+		return 0;
+	w = xcalloc(1, sizeof(*w));
+	w->seq = changed || p->wtail == NULL ? p->collect_seq : p->wtail->seq;
+	w->changed = changed;
+	w->done = done;
+	w->ctx = dctx;
+	snprintf(w->chan, sizeof(w->chan), "%s", chan_key);
+	if (p->wtail != NULL)
+		p->wtail->next = w;
+	else
+		p->whead = w;
+	p->wtail = w;
+	if (h == NULL) {
+		h = xcalloc(1, sizeof(*h));
+		snprintf(h->key, sizeof(h->key), "%s", chan_key);
+		HASH_ADD_STR(p->held, key, h);
+	}
+	h->n++;
+	p->stats.held++;
+	return 1;
+}
+
+/* Releases the replies held for batches up to seq. */
 static void
-retry_failed(struct persist *p)
+release(struct persist *p, uint64_t seq, int lost)
 {
-	struct retry *r, *tmp;
-	int failed = 0;
-	size_t n = HASH_COUNT(p->retry);
+	while (p->whead != NULL && p->whead->seq <= seq) {
+		struct waiter *w = p->whead;
+		struct chanheld *h = NULL;
 
-	if (step_reset(p, ST_BEGIN) < 0)
-		return;
-	p->in_batch = true;
-	HASH_ITER(hh, p->retry, r, tmp)
-	{
-		struct record rec;
-
-		if (r->id[0] == 'c') {
-			struct channel *ch = state_channel_find(p->st, r->id + 2);
-
-			if (ch == NULL) {
-				retry_del(p, r);
-				continue;
-			}
-			record_of_channel(&rec, ch);
-		} else {
-			record_of_user(&rec, state_user(p->st, r->id + 2));
+		p->whead = w->next;
+		if (p->whead == NULL)
+			p->wtail = NULL;
+		HASH_FIND_STR(p->held, w->chan, h);
+		if (h != NULL && --h->n == 0) {
+			HASH_DEL(p->held, h);
+			free(h);
 		}
-		if (persist_record(p, &rec, r->id[0]) < 0)
-			failed++;
+		w->done(w->ctx, w->changed ? lost : 0);
+		free(w);
 	}
-	if (batch_end(p, failed) == 0) {
-		if (p->failing)
-			log_warnx("store: writing works again; %zu changes that had failed are now "
-			          "saved",
-			          n);
+}
+
+/* --- the batch --- */
+
+static void
+log_failure(struct persist *p, const char *key, const char *err)
+{
+	if (!p->failing)
+		log_warnx("store: cannot save the change to '%s' in %s (%s); it is kept in memory "
+		          "and retried every second",
+		          key, p->path, err != NULL ? err : "the store refused it");
+}
+
+static void
+commit_done(void *ctx, enum store_status status, const enum store_status *row_status, size_t n,
+            const char *err)
+{
+	struct persist *p = ctx;
+	int lost = p->batch_lost;
+	bool retried = false;
+
+	p->committing = false;
+	for (size_t i = 0; i < n && i < p->nbatch; i++) {
+		struct id *e = p->batch[i];
+		const char *key = e->id + 2;
+
+		if (row_status[i] == STORE_OK) {
+			uint64_t g = e->deleted ? 0 : e->generation + 1;
+
+			if (e->id[0] == 'c') {
+				struct channel *ch = state_channel_find(p->st, key);
+
+				if (ch != NULL)
+					channel_set_generation(ch, g);
+			} else {
+				user_set_generation(state_user(p->st, key), g);
+			}
+			p->stats.appends++;
+			retried = retried || id_find(p->retry, e->id) != NULL;
+			id_del(&p->retry, e->id);
+		} else if (row_status[i] == STORE_CONFLICT) {
+			log_error(
+			    "store: the stored row of '%s' in %s was written by another process "
+			    "since this one read it; this change is not saved",
+			    key, p->path);
+			p->stats.append_failures++;
+			lost++;
+		} else {
+			log_failure(p, key, err);
+			p->failing = true;
+			p->stats.append_failures++;
+			id_add(&p->retry, e->id);
+			lost++;
+		}
+	}
+	(void)status;
+	if (lost == 0 && retried && p->failing && p->retry == NULL) {
+		log_warnx("store: writing works again; the changes that had failed are now saved");
 		p->failing = false;
 	}
-}
-
-/* --- the everysec checkpoint --- */
-
-static void
-ckpt_work(uv_work_t *req)
-{
-	struct persist *p = req->data;
-
-	p->ckpt_rc =
-	    sqlite3_wal_checkpoint_v2(p->ckpt_db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-}
-
-static void
-ckpt_done(uv_work_t *req, int status)
-{
-	struct persist *p = req->data;
-
-	p->ckpt_running = false;
-	if (p->ckpt_rc != SQLITE_OK && p->ckpt_rc != SQLITE_BUSY)
-		log_warn("store: the checkpoint of %s failed: %s", p->path,
-		         sqlite3_errmsg(p->ckpt_db));
+	id_clear(&p->inflight);
+	p->nbatch = 0;
+	release(p, p->batch_seq, lost);
+	start_batch(p);
 	if (p->closing)
 		close_step(p);
 }
 
-/* Under everysec, syncs the WAL into the database file off the loop: what a
- * power cut can lose is then about a second of changes. */
-static void
-ckpt_start(struct persist *p)
+/* The row of one id, encoded into b. Returns 1, 0 when the record is gone,
+ * -1 when it cannot be encoded (logged). */
+static int
+row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b)
 {
-	if (p->o.fsync != FSYNC_EVERYSEC || p->ckpt_running || !p->ckpt_due)
-		return;
-	if (p->ckpt_db == NULL) {
-		if (sqlite3_open_v2(p->path, &p->ckpt_db, SQLITE_OPEN_READWRITE, NULL) !=
-		    SQLITE_OK) {
-			log_warn("store: cannot open %s for checkpoints: %s", p->path,
-			         sqlite3_errmsg(p->ckpt_db));
-			sqlite3_close(p->ckpt_db);
-			p->ckpt_db = NULL;
-			return;
-		}
-		sqlite3_busy_timeout(p->ckpt_db, BUSY_MS);
-		sqlite3_exec(p->ckpt_db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	struct record r;
+	const char *key = e->id + 2;
+
+	memset(row, 0, sizeof(*row));
+	row->key = key;
+	row->version = RECORD_VERSION;
+	if (e->id[0] == 'c') {
+		struct channel *ch = state_channel_find(p->st, key);
+
+		if (ch == NULL)
+			return 0;
+		record_of_channel(&r, ch);
+		row->kind = STORE_CHANNEL;
+		row->last_used = r.last_used;
+		row->generation = channel_generation(ch);
+	} else {
+		struct user *u = state_user(p->st, key);
+
+		record_of_user(&r, u);
+		row->kind = STORE_USER;
+		row->generation = user_generation(u);
 	}
-	p->ckpt_due = false;
-	p->ckpt_running = true;
-	p->ckpt_req.data = p;
-	p->stats.checkpoints++;
-	uv_queue_work(p->loop, &p->ckpt_req, ckpt_work, ckpt_done);
+	e->generation = row->generation;
+	e->deleted = e->id[0] == 'c' && record_is_empty(&r);
+	if (e->deleted)
+		return 1; /* rec NULL: delete the row */
+	buf_init(b, RECORD_LINE_MAX);
+	if (record_encode(&r, record_builtin_mods(), b) < 0) {
+		log_error("store: the record of '%s' cannot be saved (a module's save failed or "
+		          "it is over 1 MiB)",
+		          key);
+		buf_free(b);
+		return -1;
+	}
+	if (b->len > 0 && b->p[b->len - 1] == '\n')
+		b->len--;
+	row->rec = b->p != NULL ? b->p : "";
+	row->rec_len = b->len;
+	return 1;
+}
+
+/* Hands everything collected to the backend as one transaction. */
+static void
+start_batch(struct persist *p)
+{
+	struct store_row *rows;
+	struct buf *bufs;
+	struct id *e, *tmp;
+	size_t n = 0, cap = HASH_COUNT(p->pending);
+
+	uv_idle_stop(&p->idle);
+	if (p->committing || p->pending == NULL)
+		return;
+	rows = xcalloc(cap, sizeof(*rows));
+	bufs = xcalloc(cap, sizeof(*bufs));
+	if (cap > p->batch_cap) {
+		p->batch_cap = cap;
+		p->batch = xrealloc(p->batch, cap * sizeof(*p->batch));
+	}
+	p->nbatch = 0;
+	p->batch_lost = 0;
+	HASH_ITER(hh, p->pending, e, tmp)
+	{
+		int rc;
+
+		HASH_DEL(p->pending, e);
+		rc = row_of(p, e, &rows[n], &bufs[n]);
+		if (rc <= 0) {
+			if (rc < 0) {
+				p->batch_lost++;
+				p->stats.append_failures++;
+			}
+			free(e);
+			continue;
+		}
+		HASH_ADD_STR(p->inflight, id, e);
+		p->batch[p->nbatch++] = e;
+		n++;
+	}
+	p->committing = true;
+	p->batch_seq = p->collect_seq++;
+	p->stats.commits++;
+	p->be->ops->commit(p->be, rows, n, commit_done, p);
+	for (size_t i = 0; i < n; i++)
+		buf_free(&bufs[i]);
+	free(bufs);
+	free(rows);
+}
+
+static void
+idle_cb(uv_idle_t *h)
+{
+	start_batch(h->data);
+}
+
+bool
+persist_settled(const struct persist *p)
+{
+	return !p->committing && p->pending == NULL && p->whead == NULL;
 }
 
 /* --- snapshot files --- */
@@ -422,19 +441,6 @@ ckpt_start(struct persist *p)
 #define SNAP_DIR    "snapshots"
 #define SNAP_PREFIX "delver-"
 #define SNAP_SUFFIX ".db"
-
-struct snapjob {
-	uv_work_t req;
-	struct persist *p;
-	char src[4200];
-	char dir[4200 + 16];
-	char tmp[4200 + 64];
-	char path[4200 + 64];
-	int keep;
-	int rc;
-	double ms;
-	char msg[9000];
-};
 
 static bool
 snapshot_name(const char *name)
@@ -464,9 +470,9 @@ snapshot_tmp_name(const char *name)
  * temporary files of snapshots that a crash left unfinished (only one
  * snapshot is written at a time). */
 static void
-prune(struct snapjob *w)
+prune(const char *dir, int keep)
 {
-	DIR *d = opendir(w->dir);
+	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **names = NULL;
 	size_t n = 0, cap = 0;
@@ -475,9 +481,9 @@ prune(struct snapjob *w)
 		return;
 	while ((e = readdir(d)) != NULL) {
 		if (snapshot_tmp_name(e->d_name)) {
-			char path[4200 + 300];
+			char path[4300 + 300];
 
-			snprintf(path, sizeof(path), "%s/%s", w->dir, e->d_name);
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 			unlink(path);
 			continue;
 		}
@@ -493,10 +499,10 @@ prune(struct snapjob *w)
 	if (n > 0)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
-		if (i + (size_t)w->keep < n) {
-			char path[4200 + 300];
+		if (i + (size_t)keep < n) {
+			char path[4300 + 300];
 
-			snprintf(path, sizeof(path), "%s/%s", w->dir, names[i]);
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 			unlink(path);
 		}
 		free(names[i]);
@@ -504,119 +510,67 @@ prune(struct snapjob *w)
 	free(names);
 }
 
-/* The worker: a consistent copy of the database through the online backup
- * API, on connections of its own; then rename, fsync, prune. */
 static void
-snap_work(uv_work_t *req)
+snap_done(void *ctx, enum store_status status, const char *err)
 {
-	struct snapjob *w = req->data;
-	sqlite3 *src = NULL, *dst = NULL;
-	sqlite3_backup *b;
-	uint64_t t0 = uv_hrtime();
-	int rc;
+	struct persist *p = ctx;
+	double ms = (double)(uv_hrtime() - p->snap_t0) / 1e6;
+	char dir[4200 + 16];
 
-	w->rc = -1;
-	unlink(w->tmp);
-	if (sqlite3_open_v2(w->src, &src, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
-	    sqlite3_open_v2(w->tmp, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	        SQLITE_OK) {
-		snprintf(w->msg, sizeof(w->msg), "cannot open %s: %s",
-		         dst == NULL ? w->src : w->tmp, sqlite3_errmsg(dst == NULL ? src : dst));
-		goto out;
-	}
-	sqlite3_busy_timeout(src, BUSY_MS);
-	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
-	b = sqlite3_backup_init(dst, "main", src, "main");
-	if (b == NULL) {
-		snprintf(w->msg, sizeof(w->msg), "cannot start the copy: %s", sqlite3_errmsg(dst));
-		goto out;
-	}
-	rc = sqlite3_backup_step(b, -1);
-	sqlite3_backup_finish(b);
-	if (rc != SQLITE_DONE) {
-		snprintf(w->msg, sizeof(w->msg), "the copy failed: %s", sqlite3_errstr(rc));
-		goto out;
-	}
-	if (sqlite3_close(dst) != SQLITE_OK) {
-		snprintf(w->msg, sizeof(w->msg), "cannot close %s", w->tmp);
-		dst = NULL;
-		goto out;
-	}
-	dst = NULL;
-	if (fsio_rename(w->tmp, w->path) < 0 || fsio_fsync_dir(w->dir) < 0) {
-		snprintf(w->msg, sizeof(w->msg), "cannot install %s: %s", w->path, strerror(errno));
-		goto out;
-	}
-	prune(w);
-	w->rc = 0;
-out:
-	if (dst != NULL)
-		sqlite3_close(dst);
-	if (w->rc < 0)
-		unlink(w->tmp);
-	sqlite3_close(src);
-	w->ms = (double)(uv_hrtime() - t0) / 1e6;
-}
-
-static void
-snap_done(uv_work_t *req, int status)
-{
-	struct snapjob *w = req->data;
-	struct persist *p = w->p;
-
-	p->snap = NULL;
-	if (w->rc == 0) {
+	p->snapping = false;
+	if (status == STORE_OK) {
 		p->stats.snapshots++;
-		p->stats.last_snapshot_ms = w->ms;
-		log_debug("store: snapshot %s written in %.0f ms", w->path, w->ms);
+		p->stats.last_snapshot_ms = ms;
+		snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
+		prune(dir, p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1);
+		log_debug("store: snapshot %s written in %.0f ms", p->snap_path, ms);
 	} else {
 		p->stats.snapshot_failures++;
 		p->snap_appends = 0; /* try again at the next interval */
 		log_warnx("store: snapshot file: %s; the database is not affected, and the next "
 		          "one is tried in %d s",
-		          w->msg, p->o.snapshot_interval);
+		          err != NULL ? err : "it failed", p->o.snapshot_interval);
 	}
-	free(w);
 	if (p->closing)
 		close_step(p);
+}
+
+static int
+snapshot_start(struct persist *p)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32], dir[4200 + 16];
+
+	if (p->snapping)
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		log_warn("store: cannot create %s", dir);
+		p->stats.snapshot_failures++;
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(p->snap_path, sizeof(p->snap_path), "%s/" SNAP_PREFIX "%s" SNAP_SUFFIX, dir,
+	         stamp);
+	p->snapping = true;
+	p->snap_appends = p->stats.appends;
+	p->snap_t0 = uv_hrtime();
+	p->be->ops->snapshot(p->be, p->snap_path, snap_done, p);
+	return 0;
 }
 
 int
 persist_snapshot(struct persist *p)
 {
-	struct snapjob *w;
-	time_t now = time(NULL);
-	struct tm tm;
-	char stamp[32];
-
-	if (p->snap != NULL || p->closing)
-		return -1;
-	w = xcalloc(1, sizeof(*w));
-	w->p = p;
-	w->keep = p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1;
-	snprintf(w->src, sizeof(w->src), "%s", p->path);
-	snprintf(w->dir, sizeof(w->dir), "%s/" SNAP_DIR, p->dir);
-	if (mkdir(w->dir, 0700) < 0 && errno != EEXIST) {
-		log_warn("store: cannot create %s", w->dir);
-		p->stats.snapshot_failures++;
-		free(w);
-		return -1;
-	}
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(w->path, sizeof(w->path), "%s/" SNAP_PREFIX "%s" SNAP_SUFFIX, w->dir, stamp);
-	snprintf(w->tmp, sizeof(w->tmp), "%s/" SNAP_PREFIX "%s.tmp", w->dir, stamp);
-	w->req.data = w;
-	p->snap = w;
-	p->snap_appends = p->stats.appends;
-	uv_queue_work(p->loop, &w->req, snap_work, snap_done);
-	return 0;
+	return p->closing ? -1 : snapshot_start(p);
 }
 
 bool
 persist_busy(const struct persist *p)
 {
-	return p->snap != NULL;
+	return p->snapping;
 }
 
 /* --- idle channels --- */
@@ -625,9 +579,13 @@ static bool
 evictable(const struct channel *ch, void *ctx)
 {
 	struct persist *p = ctx;
+	char id[KEY_MAX + 2];
 
-	return channel_last_used(ch) + p->o.evict_after <= p->clock &&
-	       retry_find(p, 'c', channel_key(ch)) == NULL;
+	if (channel_last_used(ch) + p->o.evict_after > p->clock)
+		return false;
+	make_id(id, 'c', channel_key(ch));
+	return id_find(p->retry, id) == NULL && id_find(p->pending, id) == NULL &&
+	       id_find(p->inflight, id) == NULL;
 }
 
 size_t
@@ -635,7 +593,8 @@ persist_evict(struct persist *p)
 {
 	size_t n;
 
-	if (p->o.evict_after == 0)
+	/* Only SQLite reads a channel back on the loop (see persist.h). */
+	if (p->o.evict_after == 0 || !p->sqlite)
 		return 0;
 	tick_clock(p);
 	n = state_evict_channels_if(p->st, evictable, p);
@@ -643,53 +602,64 @@ persist_evict(struct persist *p)
 	return n;
 }
 
-/* Reads one record row (version, rec) into r. Returns 0, or -1 with err. */
+/* Decodes a stored row into r (its kind checked). Returns 0, or -1 with err. */
 static int
-decode_row(sqlite3_stmt *s, int col, struct record *r, char *err, size_t errlen)
+decode_row(const struct store_row *row, struct record *r, char *err, size_t errlen)
 {
-	int version = sqlite3_column_int(s, col);
-	const void *blob = sqlite3_column_blob(s, col + 1);
-	int len = sqlite3_column_bytes(s, col + 1);
+	enum record_kind want = row->kind == STORE_USER ? RECORD_USER : RECORD_CHANNEL;
 
-	if (blob == NULL) {
+	if (row->rec == NULL || row->rec_len == 0) {
 		snprintf(err, errlen, "the record is empty");
 		return -1;
 	}
-	return record_decode(blob, (size_t)len, version, record_builtin_mods(), r, err, errlen);
+	if (record_decode(row->rec, row->rec_len, row->version, record_builtin_mods(), r, err,
+	                  errlen) < 0)
+		return -1;
+	if (r->kind != want) {
+		record_clear(r, record_builtin_mods());
+		snprintf(err, errlen, "it holds another kind of record");
+		return -1;
+	}
+	return 0;
 }
 
+struct load_ctx {
+	struct persist *p;
+	struct channel *fresh;
+	char err[1024];
+};
+
+static int
+loaded_row(const struct store_row *row, void *ctx)
+{
+	struct load_ctx *l = ctx;
+	struct record r;
+
+	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
+		return -1;
+	record_to_channel(&r, l->fresh);
+	channel_set_generation(l->fresh, row->generation);
+	return 0;
+}
+
+/* The state's loader: the SQLite read is synchronous, on a read-only
+ * connection of its own (WAL: it never waits for a commit). */
 static int
 load_channel(struct channel *fresh, void *ctx)
 {
 	struct persist *p = ctx;
-	sqlite3_stmt *s = p->stmt[ST_GET_CHANNEL];
-	char err[1024];
-	struct record r;
-	int rc;
+	struct load_ctx l = {.p = p, .fresh = fresh};
+	char err[1100];
+	int rc = store_sqlite_load_now(p->be, STORE_CHANNEL, channel_key(fresh), loaded_row, &l,
+	                               err, sizeof(err));
 
-	sqlite3_bind_text(s, 1, channel_key(fresh), -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else if (rc != SQLITE_ROW) {
+	if (rc < 0) {
 		log_error("cannot load channel '%s' from %s: %s", channel_key(fresh), p->path,
-		          sqlite3_errmsg(p->db));
-		rc = -1;
-	} else if (decode_row(s, 0, &r, err, sizeof(err)) < 0) {
-		log_error("cannot load channel '%s' from %s: %s", channel_key(fresh), p->path, err);
-		rc = -1;
-	} else if (r.kind != RECORD_CHANNEL) {
-		record_clear(&r, record_builtin_mods());
-		log_error("cannot load channel '%s' from %s: the record is not a channel",
-		          channel_key(fresh), p->path);
-		rc = -1;
-	} else {
-		record_to_channel(&r, fresh);
-		p->stats.loaded++;
-		rc = 1;
+		          l.err[0] != '\0' ? l.err : err);
+		return -1;
 	}
-	sqlite3_reset(s);
-	sqlite3_clear_bindings(s);
+	if (rc == 1)
+		p->stats.loaded++;
 	return rc;
 }
 
@@ -704,6 +674,24 @@ sweep_ms(const struct persist *p)
 	return (uint64_t)s * 1000;
 }
 
+/* Failed records go back into the next batch. */
+static void
+retry_failed(struct persist *p)
+{
+	struct id *e, *tmp;
+
+	HASH_ITER(hh, p->retry, e, tmp)
+	{
+		if (e->id[0] == 'c' && state_channel_find(p->st, e->id + 2) == NULL) {
+			HASH_DEL(p->retry, e);
+			free(e);
+			continue;
+		}
+		id_add(&p->pending, e->id);
+	}
+	wake(p);
+}
+
 static void
 tick_cb(uv_timer_t *t)
 {
@@ -713,11 +701,10 @@ tick_cb(uv_timer_t *t)
 	tick_clock(p);
 	if (p->retry != NULL)
 		retry_failed(p);
-	ckpt_start(p);
-	if (now >= p->next_snapshot_ms && p->snap == NULL) {
+	if (now >= p->next_snapshot_ms && !p->snapping) {
 		p->next_snapshot_ms = now + (uint64_t)p->o.snapshot_interval * 1000;
 		if (p->stats.appends != p->snap_appends)
-			persist_snapshot(p);
+			snapshot_start(p);
 	}
 	if (now >= p->next_sweep_ms) {
 		p->next_sweep_ms = now + sweep_ms(p);
@@ -758,154 +745,61 @@ open_dir(struct persist *p, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-exec_sql(struct persist *p, const char *sql, char *err, size_t errlen)
-{
-	if (sqlite3_exec(p->db, sql, NULL, NULL, NULL) == SQLITE_OK)
-		return 0;
-	snprintf(err, errlen, "cannot set up the database %s (%s): %s", p->path, sql,
-	         sqlite3_errmsg(p->db));
-	return -1;
-}
-
-static void
-damaged(struct persist *p, const char *why, char *err, size_t errlen)
-{
-	snprintf(err, errlen,
-	         "the database %s is damaged (%s); delver leaves it as it is and will not start "
-	         "on it: put back a copy from a backup or a snapshot file, or move it aside to "
-	         "start with no saved state",
-	         p->path, why);
-}
-
-/* Checks the whole database file before anything may write to it. */
-static int
-check_db(struct persist *p, char *err, size_t errlen)
-{
-	sqlite3_stmt *s;
-	const char *res;
-	int rc;
-
-	if (sqlite3_prepare_v2(p->db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK) {
-		damaged(p, sqlite3_errmsg(p->db), err, errlen);
-		return -1;
-	}
-	rc = sqlite3_step(s);
-	res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
-	if (rc != SQLITE_ROW || res == NULL || strcmp(res, "ok") != 0) {
-		damaged(p, rc != SQLITE_ROW || res == NULL ? sqlite3_errmsg(p->db) : res, err,
-		        errlen);
-		sqlite3_finalize(s);
-		return -1;
-	}
-	sqlite3_finalize(s);
-	return 0;
-}
+struct active_ctx {
+	struct persist *p;
+	uint64_t n;
+	char *err;
+	size_t errlen;
+};
 
 static int
-open_db(struct persist *p, char *err, size_t errlen)
+active_row(const struct store_row *row, void *ctx)
 {
-	mode_t old;
-	struct stat sb;
-	int rc;
+	struct active_ctx *a = ctx;
+	struct record r;
+	char why[1024];
 
-	/* SQLite takes an empty file for a new database: an empty delver.db
-	 * was cut short (delver writes the header as it creates it). */
-	if (stat(p->path, &sb) == 0 && sb.st_size == 0) {
-		damaged(p, "the file is empty: truncated", err, errlen);
+	if (decode_row(row, &r, why, sizeof(why)) < 0) {
+		snprintf(
+		    a->err, a->errlen,
+		    "%s: the %s record '%s' cannot be read: %s; restore a snapshot of the state "
+		    "directory",
+		    a->p->path, row->kind == STORE_USER ? "user" : "channel", row->key, why);
 		return -1;
 	}
-	old = umask(077);
-	rc =
-	    sqlite3_open_v2(p->path, &p->db,
-	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-	umask(old);
-	if (rc != SQLITE_OK) {
-		snprintf(err, errlen, "cannot open the database %s: %s", p->path,
-		         p->db ? sqlite3_errmsg(p->db) : sqlite3_errstr(rc));
-		return -1;
+	if (row->kind == STORE_USER) {
+		struct user *u = state_user(a->p->st, r.key);
+
+		record_to_user(&r, u);
+		user_set_generation(u, row->generation);
+	} else {
+		struct channel *ch = state_channel(a->p->st, r.key);
+
+		record_to_channel(&r, ch);
+		channel_set_generation(ch, row->generation);
 	}
-	sqlite3_extended_result_codes(p->db, 1);
-	sqlite3_busy_timeout(p->db, BUSY_MS);
-	/* Closing must not checkpoint a WAL into a file that fails the check. */
-	sqlite3_db_config(p->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	if (check_db(p, err, errlen) < 0)
-		return -1;
-	sqlite3_db_config(p->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
-	if (exec_sql(p, "PRAGMA journal_mode = WAL", err, errlen) < 0 ||
-	    exec_sql(p, sync_pragma(p->o.fsync), err, errlen) < 0 ||
-	    exec_sql(p, schema, err, errlen) < 0)
-		return -1;
-	for (int i = 0; i < ST_COUNT; i++) {
-		if (sqlite3_prepare_v3(p->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
-		                       &p->stmt[i], NULL) != SQLITE_OK) {
-			snprintf(err, errlen, "cannot prepare a statement on %s: %s", p->path,
-			         sqlite3_errmsg(p->db));
-			return -1;
-		}
-	}
+	a->n++;
 	return 0;
 }
 
 /* Loads every user, and the channels used within evict_after (all of them
- * when evict_after is 0); the others stay on disk until used. */
+ * when evict_after is 0, or the backend is not SQLite); the others stay on
+ * disk until used. */
 static int
 load_all(struct persist *p, char *err, size_t errlen)
 {
-	static const char *const sql[2] = {
-	    "SELECT key, version, rec FROM users",
-	    "SELECT key, version, rec FROM channels WHERE last_used > ?1",
-	};
-	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after : INT64_MIN;
-	uint64_t n = 0;
+	struct active_ctx a = {.p = p, .err = err, .errlen = errlen};
+	/* Only SQLite reads a channel back when it is first used: on another
+	 * backend every channel is loaded (and none is evicted). */
+	int64_t since =
+	    p->sqlite && p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
 
-	for (int t = 0; t < 2; t++) {
-		sqlite3_stmt *s;
-		int rc;
-
-		if (sqlite3_prepare_v2(p->db, sql[t], -1, &s, NULL) != SQLITE_OK) {
-			snprintf(err, errlen, "cannot read %s: %s", p->path, sqlite3_errmsg(p->db));
-			return -1;
-		}
-		if (t == 1)
-			sqlite3_bind_int64(s, 1, since);
-		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-			char why[1024];
-			struct record r;
-			const char *key = (const char *)sqlite3_column_text(s, 0);
-			enum record_kind want = t == 0 ? RECORD_USER : RECORD_CHANNEL;
-			int bad = decode_row(s, 1, &r, why, sizeof(why));
-
-			if (bad == 0 && r.kind != want) {
-				record_clear(&r, record_builtin_mods());
-				snprintf(why, sizeof(why), "it holds another kind of record");
-				bad = -1;
-			}
-			if (bad < 0) {
-				snprintf(
-				    err, errlen,
-				    "%s: the %s record '%s' cannot be read: %s; restore a snapshot "
-				    "of the state directory",
-				    p->path, t == 0 ? "user" : "channel", key ? key : "", why);
-				sqlite3_finalize(s);
-				return -1;
-			}
-			if (t == 0)
-				record_to_user(&r, state_user(p->st, r.key));
-			else
-				record_to_channel(&r, state_channel(p->st, r.key));
-			n++;
-		}
-		if (rc != SQLITE_DONE) {
-			snprintf(err, errlen, "cannot read %s: %s", p->path, sqlite3_errmsg(p->db));
-			sqlite3_finalize(s);
-			return -1;
-		}
-		sqlite3_finalize(s);
-	}
+	err[0] = '\0';
+	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0)
+		return -1;
 	/* Loading is not a change. */
 	state_flush(p->st, NULL, NULL, NULL);
-	log_debug("state %s: %llu records loaded", p->path, (unsigned long long)n);
+	log_debug("state %s: %llu records loaded", p->path, (unsigned long long)a.n);
 	return 0;
 }
 
@@ -939,26 +833,75 @@ has_old_format(const char *dir)
 	return found;
 }
 
+struct import_rows {
+	struct store_row *rows;
+	struct buf *bufs;
+	size_t n, cap;
+	bool failed;
+};
+
+static void
+import_add(struct import_rows *ir, const struct record *r, enum store_kind kind, int64_t used)
+{
+	struct store_row *row;
+	struct buf *b;
+
+	if (ir->n == ir->cap) {
+		ir->cap = ir->cap ? ir->cap * 2 : 64;
+		ir->rows = xrealloc(ir->rows, ir->cap * sizeof(*ir->rows));
+		ir->bufs = xrealloc(ir->bufs, ir->cap * sizeof(*ir->bufs));
+	}
+	row = &ir->rows[ir->n];
+	b = &ir->bufs[ir->n];
+	memset(row, 0, sizeof(*row));
+	memset(b, 0, sizeof(*b));
+	row->kind = kind;
+	row->key = xstrdup(r->key);
+	row->last_used = used;
+	row->version = RECORD_VERSION;
+	ir->n++;
+	if (kind == STORE_CHANNEL && record_is_empty(r))
+		return;
+	buf_init(b, RECORD_LINE_MAX);
+	if (record_encode(r, record_builtin_mods(), b) < 0) {
+		ir->failed = true;
+		return;
+	}
+	if (b->len > 0 && b->p[b->len - 1] == '\n')
+		b->len--;
+	row->rec = b->p != NULL ? b->p : "";
+	row->rec_len = b->len;
+}
+
 static void
 import_channel(struct channel *ch, void *ctx)
 {
-	struct persist *p = ctx;
 	struct record r;
 
 	record_of_channel(&r, ch);
-	if (write_record(p, &r, 'c') < 0)
-		p->import_failed = true;
+	import_add(ctx, &r, STORE_CHANNEL, r.last_used);
+	channel_set_generation(ch, record_is_empty(&r) ? 0 : 1);
 }
 
 static void
 import_user(struct user *u, void *ctx)
 {
-	struct persist *p = ctx;
 	struct record r;
 
 	record_of_user(&r, u);
-	if (write_record(p, &r, 'u') < 0)
-		p->import_failed = true;
+	import_add(ctx, &r, STORE_USER, 0);
+	user_set_generation(u, 1);
+}
+
+static void
+import_free(struct import_rows *ir)
+{
+	for (size_t i = 0; i < ir->n; i++) {
+		free((char *)ir->rows[i].key);
+		buf_free(&ir->bufs[i]);
+	}
+	free(ir->rows);
+	free(ir->bufs);
 }
 
 /* Moves every old-format file into DIR/<sub> (made fresh), then fsyncs. */
@@ -1011,6 +954,7 @@ import_old(struct persist *p, char *err, size_t errlen)
 {
 	struct restore_opts ro = {.dir = p->dir, .salvage = p->o.salvage, .now = p->clock};
 	struct restore_result res;
+	struct import_rows ir = {0};
 	char why[16384], sub[64];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -1027,20 +971,22 @@ import_old(struct persist *p, char *err, size_t errlen)
 	if (res.clock > p->clock)
 		p->clock = res.clock;
 	state_flush(p->st, NULL, NULL, NULL);
-	if (exec_sql(p, "PRAGMA synchronous = FULL", err, errlen) < 0 ||
-	    exec_sql(p, "BEGIN IMMEDIATE", err, errlen) < 0)
-		return -1;
-	state_each_channel(p->st, import_channel, p);
-	state_each_user(p->st, import_user, p);
-	if (p->import_failed || exec_sql(p, "COMMIT", err, errlen) < 0) {
-		if (p->import_failed)
-			snprintf(err, errlen, "cannot import the old state files into %s: %s",
-			         p->path, sqlite3_errmsg(p->db));
-		sqlite3_exec(p->db, "ROLLBACK", NULL, NULL, NULL);
+	state_each_channel(p->st, import_channel, &ir);
+	state_each_user(p->st, import_user, &ir);
+	if (ir.failed) {
+		snprintf(err, errlen,
+		         "cannot import the old state files into %s: a record cannot be encoded",
+		         p->path);
+		import_free(&ir);
 		return -1;
 	}
-	if (exec_sql(p, sync_pragma(p->o.fsync), err, errlen) < 0)
+	if (store_sqlite_write_now(p->be, ir.rows, ir.n, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "cannot import the old state files into %s: %s", p->path,
+		         why);
+		import_free(&ir);
 		return -1;
+	}
+	import_free(&ir);
 	gmtime_r(&now, &tm);
 	strftime(sub, sizeof(sub), "imported-%Y%m%dT%H%M%SZ", &tm);
 	if (move_aside(p, sub, why, sizeof(why)) < 0) {
@@ -1058,18 +1004,10 @@ import_old(struct persist *p, char *err, size_t errlen)
 static void
 free_persist(struct persist *p)
 {
-	struct retry *r, *tmp;
-
-	HASH_ITER(hh, p->retry, r, tmp)
-	{
-		retry_del(p, r);
-	}
-	batch_forget(p);
+	id_clear(&p->pending);
+	id_clear(&p->inflight);
+	id_clear(&p->retry);
 	free(p->batch);
-	for (int i = 0; i < ST_COUNT; i++)
-		sqlite3_finalize(p->stmt[i]);
-	sqlite3_close(p->ckpt_db);
-	sqlite3_close(p->db);
 	if (p->lock_fd >= 0)
 		close(p->lock_fd);
 	free(p);
@@ -1084,73 +1022,6 @@ persist_db_path(char *out, size_t size, const char *dir)
 }
 
 /* --- restoring a snapshot file --- */
-
-/* Copies the database at from into to (which must not exist) with the
- * backup API, fsynced. Returns 0, or -1 with err. */
-static int
-copy_db(const char *from, const char *to, char *err, size_t errlen)
-{
-	sqlite3 *src = NULL, *dst = NULL;
-	sqlite3_backup *b;
-	int rc = -1;
-
-	if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-	    sqlite3_open_v2(to, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	        SQLITE_OK) {
-		snprintf(err, errlen, "cannot open %s: %s", dst == NULL ? from : to,
-		         sqlite3_errmsg(dst == NULL ? src : dst));
-		goto out;
-	}
-	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
-	b = sqlite3_backup_init(dst, "main", src, "main");
-	if (b == NULL) {
-		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
-		goto out;
-	}
-	rc = sqlite3_backup_step(b, -1) == SQLITE_DONE ? 0 : -1;
-	sqlite3_backup_finish(b);
-	if (rc < 0)
-		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
-out:
-	sqlite3_close(dst);
-	sqlite3_close(src);
-	return rc;
-}
-
-/* Checks that path is a whole delver database. Returns 0, or -1 with err. */
-static int
-check_file(const char *path, char *err, size_t errlen)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s = NULL;
-	const char *res;
-	int rc = -1;
-
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(db));
-		goto out;
-	}
-	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_step(s) != SQLITE_ROW ||
-	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {
-		snprintf(err, errlen, "%s is not a whole SQLite database (%s)", path,
-		         sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM channels, users LIMIT 0", -1, &s, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "%s is not a delver database (no channels and users tables)",
-		         path);
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(s);
-	sqlite3_close(db);
-	return rc;
-}
 
 int
 persist_restore(const char *dir, const char *file, char *err, size_t errlen)
@@ -1168,7 +1039,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "the state directory's name is too long");
 		goto out;
 	}
-	if (check_file(file, why, sizeof(why)) < 0) {
+	if (store_sqlite_check_file(file, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
 	}
@@ -1176,7 +1047,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		goto out;
 	snprintf(tmp, sizeof(tmp), "%s.restore-tmp", p->path);
 	unlink(tmp);
-	if (copy_db(file, tmp, why, sizeof(why)) < 0) {
+	if (store_sqlite_copy(file, tmp, why, sizeof(why)) < 0) {
 		unlink(tmp);
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
@@ -1216,9 +1087,50 @@ out:
 	return rc;
 }
 
-struct persist *
-persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, char *err,
-             size_t errlen)
+static void
+backend_gone(void *ctx, enum store_status status, const char *err)
+{
+	(void)ctx;
+	(void)status;
+	(void)err;
+}
+
+/* Loads st from p->be (importing an old state directory into SQLite) and
+ * starts the handles. Returns 0, or -1 with err (be is then closed). */
+static int
+open_rest(struct persist *p, char *err, size_t errlen)
+{
+	int rc;
+
+	if (has_old_format(p->dir) && !p->sqlite) {
+		snprintf(err, errlen,
+		         "the state directory %s holds state files of the old format, which only "
+		         "the sqlite store imports: start once with it, then move the state over",
+		         p->dir);
+		rc = -1;
+	} else {
+		rc = has_old_format(p->dir) ? import_old(p, err, errlen) : load_all(p, err, errlen);
+	}
+	if (rc < 0) {
+		/* Nothing is under way: the backend closes at once. */
+		p->be->ops->close(p->be, backend_gone, NULL);
+		uv_run(p->loop, UV_RUN_NOWAIT);
+		return -1;
+	}
+	uv_idle_init(p->loop, &p->idle);
+	p->idle.data = p;
+	uv_timer_init(p->loop, &p->tick);
+	p->tick.data = p;
+	uv_timer_start(&p->tick, tick_cb, TICK_MS, TICK_MS);
+	uv_unref((uv_handle_t *)&p->tick);
+	p->next_sweep_ms = uv_now(p->loop) + sweep_ms(p);
+	p->next_snapshot_ms = uv_now(p->loop) + (uint64_t)p->o.snapshot_interval * 1000;
+	return 0;
+}
+
+static struct persist *
+persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, char *err,
+            size_t errlen)
 {
 	struct persist *p = xcalloc(1, sizeof(*p));
 
@@ -1226,6 +1138,7 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 	p->st = st;
 	p->o = *o;
 	p->lock_fd = -1;
+	p->collect_seq = 1;
 	snprintf(p->dir, sizeof(p->dir), "%s", o->dir != NULL ? o->dir : persist_default_dir());
 	tick_clock(p);
 	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
@@ -1233,17 +1146,47 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 		free_persist(p);
 		return NULL;
 	}
-	if (open_dir(p, err, errlen) < 0 || open_db(p, err, errlen) < 0 ||
-	    (has_old_format(p->dir) ? import_old(p, err, errlen) : load_all(p, err, errlen)) < 0) {
+	if (open_dir(p, err, errlen) < 0) {
 		free_persist(p);
 		return NULL;
 	}
-	uv_timer_init(loop, &p->tick);
-	p->tick.data = p;
-	uv_timer_start(&p->tick, tick_cb, TICK_MS, TICK_MS);
-	uv_unref((uv_handle_t *)&p->tick);
-	p->next_sweep_ms = uv_now(loop) + sweep_ms(p);
-	p->next_snapshot_ms = uv_now(loop) + (uint64_t)p->o.snapshot_interval * 1000;
+	return p;
+}
+
+struct persist *
+persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, char *err,
+             size_t errlen)
+{
+	struct persist *p = persist_new(loop, st, o, err, errlen);
+
+	if (p == NULL)
+		return NULL;
+	p->be = store_sqlite_open(loop, p->path, o->fsync, err, errlen);
+	p->sqlite = true;
+	if (p->be == NULL || open_rest(p, err, errlen) < 0) {
+		free_persist(p);
+		return NULL;
+	}
+	return p;
+}
+
+struct persist *
+persist_open_backend(uv_loop_t *loop, struct state *st, const struct persist_opts *o,
+                     struct store_backend *be, char *err, size_t errlen)
+{
+	struct persist *p = persist_new(loop, st, o, err, errlen);
+
+	if (p == NULL) {
+		be->ops->close(be, backend_gone, NULL);
+		return NULL;
+	}
+	p->be = be;
+	p->sqlite = be->ops == store_sqlite_ops();
+	snprintf(p->path, sizeof(p->path), "the %s store", be->ops->name);
+	if (open_rest(p, err, errlen) < 0) {
+		free_persist(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -1254,22 +1197,24 @@ persist_reconfigure(struct persist *p, const struct persist_opts *o)
 	p->o.snapshot_interval = o->snapshot_interval;
 	p->o.snapshot_keep = o->snapshot_keep;
 	p->o.evict_after = o->evict_after;
+	p->o.snapshot_on_stop = o->snapshot_on_stop;
 	if (p->next_snapshot_ms > uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000)
 		p->next_snapshot_ms = uv_now(p->loop) + (uint64_t)o->snapshot_interval * 1000;
-	if (sqlite3_exec(p->db, sync_pragma(o->fsync), NULL, NULL, NULL) != SQLITE_OK)
-		log_warn("store: cannot change the fsync policy of %s: %s", p->path,
-		         sqlite3_errmsg(p->db));
+	if (p->sqlite)
+		store_sqlite_set_fsync(p->be, o->fsync);
 	p->next_sweep_ms = uv_now(p->loop) + sweep_ms(p);
 }
 
 void
 persist_attach(struct persist *p, struct dispatch *d)
 {
-	d->persist_channel = persist_channel;
-	d->persist_user = persist_user;
-	d->persist_flush = flush_hook;
+	d->persist_channel = NULL;
+	d->persist_user = NULL;
+	d->persist_flush = NULL;
+	d->persist_defer = persist_defer;
 	d->persist_ctx = p;
-	state_set_loader(p->st, load_channel, p);
+	if (p->sqlite)
+		state_set_loader(p->st, load_channel, p);
 }
 
 void
@@ -1277,33 +1222,62 @@ persist_get_stats(const struct persist *p, struct persist_stats *s)
 {
 	*s = p->stats;
 	s->retry_pending = HASH_COUNT(p->retry);
+	s->checkpoints = p->sqlite ? store_sqlite_checkpoints(p->be) : 0;
 }
 
 static void
-tick_closed(uv_handle_t *h)
+handles_closed(uv_handle_t *h)
 {
 	struct persist *p = h->data;
 	void (*done)(void *) = p->closed;
 	void *ctx = p->closed_ctx;
 
+	if (--p->open_handles > 0)
+		return;
 	free_persist(p);
 	if (done != NULL)
 		done(ctx);
 }
 
-/* Waits for a running checkpoint, saves what is left, closes. */
+static void
+backend_closed(void *ctx, enum store_status status, const char *err)
+{
+	struct persist *p = ctx;
+
+	(void)status;
+	(void)err;
+	p->be = NULL;
+	p->open_handles = 2;
+	uv_close((uv_handle_t *)&p->idle, handles_closed);
+	uv_close((uv_handle_t *)&p->tick, handles_closed);
+}
+
+/* Waits for the batch and the snapshot under way, commits what is left
+ * (failed records once more), writes the stop snapshot, closes. */
 static void
 close_step(struct persist *p)
 {
-	if (p->ckpt_running || p->snap != NULL)
+	if (p->committing || p->snapping || p->backend_closed)
 		return;
-	persist_flush(p);
-	if (p->retry != NULL)
+	if (p->retry != NULL && !p->close_retried) {
+		p->close_retried = true;
 		retry_failed(p);
+	}
+	if (p->pending != NULL) {
+		start_batch(p);
+		return;
+	}
 	if (p->retry != NULL)
 		log_error("store: %u changes could not be saved to %s before the stop",
 		          HASH_COUNT(p->retry), p->path);
-	uv_close((uv_handle_t *)&p->tick, tick_closed);
+	if (!p->stop_snapshot_done) {
+		p->stop_snapshot_done = true;
+		if (p->o.snapshot_on_stop && p->stats.appends != p->snap_appends &&
+		    snapshot_start(p) == 0)
+			return;
+	}
+	p->backend_closed = true;
+	p->be->ops->close(p->be, backend_closed, p);
 }
 
 void
@@ -1313,6 +1287,7 @@ persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx)
 	p->closed = done;
 	p->closed_ctx = ctx;
 	uv_timer_stop(&p->tick);
+	collect(p);
 	close_step(p);
 }
 

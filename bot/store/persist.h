@@ -1,15 +1,22 @@
 /*
- * persist: makes the state durable in one SQLite database, DIR/delver.db
- * (WAL mode), written through from memory.
+ * persist: makes the state durable in a store backend (store_backend.h;
+ * today SQLite, bot/store/store_sqlite.h: one database DIR/delver.db in WAL
+ * mode), written through from memory.
  *
- * - Tables: channels(key, last_used, version, rec) and users(key, version,
- *   rec); rec is the record's line as record.h encodes it (without the
- *   newline), version its format version (RECORD_VERSION when written; older
- *   ones are migrated when read). A channel with nothing to keep has no row.
- * - Every record the dispatcher reports as changed is committed before the
- *   reply is released: the records of one command in one transaction
- *   (persist_flush), a record handed to a hook on its own in a transaction of
- *   its own. The fsync policy maps onto SQLite's synchronous setting:
+ * - Rows: one per channel and per user (store_backend.h); rec is the
+ *   record's line as record.h encodes it (without the newline), version its
+ *   format version (RECORD_VERSION when written; older ones are migrated
+ *   when read). A channel with nothing to keep has no row.
+ * - Group commit: the dispatcher hands every touched record over after each
+ *   command (persist_defer); the records touched in one loop turn go to the
+ *   backend as one transaction, run off the loop (SQLite: on libuv's thread
+ *   pool). At most one transaction is in flight; what is touched meanwhile
+ *   waits and grows into the next. A command's reply is held until the
+ *   transaction holding its records is committed (commands/dispatch.h), so
+ *   no reply acknowledges a change that is not committed; a command that
+ *   changed nothing replies at once, unless an earlier reply of its channel
+ *   is still held (replies of one channel leave in order).
+ * - The fsync policy maps onto SQLite's synchronous setting:
  *     always   FULL:   the WAL is fsynced at every commit; nothing
  *                      acknowledged is lost, even by a power cut;
  *     everysec NORMAL: commits are not fsynced; a checkpoint on the thread
@@ -18,20 +25,25 @@
  *                      of delver alone loses nothing;
  *     no       OFF:    nothing is fsynced; a crash of delver alone loses
  *                      nothing, a power cut can lose any recent change.
- * - Idle channels: a channel untouched for evict_after seconds is dropped
- *   from memory (its row is always current) and read back by key when next
- *   used (state_set_loader). At open, every user and every channel used
- *   within evict_after is loaded.
- * - Failures: a failed commit is logged, the hook (or persist_flush) reports
- *   the records as not durable (the reply then says the change may be
- *   lost), and they are written again from memory every second until that
- *   works.
+ * - Idle channels: a channel untouched for evict_after seconds and not
+ *   waiting for a commit is dropped from memory (its row is current) and
+ *   read back by key when next used (state_set_loader; for SQLite a
+ *   synchronous read on a read-only connection of its own, which never
+ *   waits for a commit). At open, every user and every channel used within
+ *   evict_after is loaded.
+ * - Failures: a failed commit is logged, the held replies of that
+ *   transaction's commands say the change may be lost, and the records are
+ *   written again from memory every second until that works. A row whose
+ *   generation moved on (another process wrote it) is refused, logged and
+ *   not retried.
  *
  * - Snapshot files: every snapshot_interval seconds when anything was
- *   committed since the last one, a worker thread copies the database with
- *   SQLite's online backup API (a consistent image; the loop keeps
+ *   committed since the last one, the backend copies the database off the
+ *   loop (SQLite's online backup API: a consistent image; the loop keeps
  *   committing) to DIR/snapshots/delver-<UTC time>.db (written as .tmp,
- *   renamed, the directory fsynced), keeping the snapshot_keep newest.
+ *   renamed, the directory fsynced), keeping the snapshot_keep newest; and
+ *   once more at close, after the last commit, when anything was committed
+ *   since the last one (snapshot_on_stop).
  *
  * Files in the state directory (created 0700; files 0600): delver.db,
  * delver.db-wal, delver.db-shm (SQLite's), lock (held with flock while
@@ -50,6 +62,7 @@
 #include <uv.h>
 
 #include "bot/config/config.h"
+#include "bot/store/store_backend.h"
 #include "commands/dispatch.h"
 
 #define PERSIST_DB_FILE "delver.db"
@@ -65,10 +78,15 @@ struct persist_opts {
 	                            0: never; default 86400 */
 	bool salvage;            /* accepted for compatibility; the database is never
 	                            changed to start */
+	bool snapshot_on_stop;   /* a snapshot file at close, after the last commit
+	                            (when anything was committed since the last one);
+	                            default true */
 };
 
 struct persist_stats {
 	uint64_t appends;           /* records committed */
+	uint64_t commits;           /* transactions handed to the backend */
+	uint64_t held;              /* replies held for a commit */
 	uint64_t append_failures;   /* records whose write or commit failed */
 	uint64_t retry_pending;     /* records waiting to be written again */
 	uint64_t checkpoints;       /* everysec checkpoints started */
@@ -103,6 +121,18 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
                              char *err, size_t errlen);
 
 /*
+ * The same on a backend the caller opened (another engine, or a test's):
+ * p owns be from the call on (closed by persist_close, or at once on
+ * failure). Only a SQLite backend imports an old state directory and reads
+ * idle channels back on the loop: with another, every channel is loaded at
+ * open and none is evicted (a command cannot yet wait for a load; see
+ * state_set_loader).
+ */
+struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
+                                     const struct persist_opts *o, struct store_backend *be,
+                                     char *err, size_t errlen);
+
+/*
  * Replaces the database of dir (NULL: the default) by a copy of file (a
  * snapshot file, or any delver database), for `delver --restore FILE`: file
  * must pass SQLite's quick_check and hold the tables; the database in use
@@ -115,14 +145,11 @@ int persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 /* Points the dispatcher's hooks and the state's loader at p. */
 void persist_attach(struct persist *p, struct dispatch *d);
 
-/* The hooks (ctx is the struct persist): commit the record (inside
- * persist_flush: write it in its transaction); 0, or -1 when it could not be
- * made durable as the policy promises. */
-int persist_channel(struct channel *ch, void *ctx);
-int persist_user(struct user *u, void *ctx);
-/* Commits every touched record in one transaction (the dispatcher calls it
- * after each command). Returns the number that are not durable. */
-int persist_flush(struct persist *p);
+/* The dispatcher's persist_defer hook (ctx is the struct persist): see
+ * commands/dispatch.h. */
+int persist_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx);
+/* True when nothing is waiting to be committed, being committed or held. */
+bool persist_settled(const struct persist *p);
 
 /* Starts a snapshot file now. Returns 0, or -1 when one is running. */
 int persist_snapshot(struct persist *p);
@@ -139,8 +166,9 @@ void persist_get_stats(const struct persist *p, struct persist_stats *s);
 void persist_reconfigure(struct persist *p, const struct persist_opts *o);
 
 /*
- * Closes p: waits for a running checkpoint or snapshot, commits what is left, closes the
- * database, releases the lock and frees p; then calls done(ctx) from the
+ * Closes p: waits for the commit and snapshot under way, commits what is
+ * left, writes the stop snapshot (snapshot_on_stop), closes the backend,
+ * releases the lock and frees p; then calls done(ctx) from the
  * loop. Nothing may use p after the call.
  */
 void persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx);

@@ -15,6 +15,7 @@ persist_opts_default(struct persist_opts *o)
 	o->snapshot_interval = 60;
 	o->snapshot_keep = 24;
 	o->evict_after = 86400;
+	o->snapshot_on_stop = true;
 }
 
 static int

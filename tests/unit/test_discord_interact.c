@@ -198,6 +198,78 @@ assert_message(const char *s, const char *content, bool ephemeral)
 	cJSON_Delete(j);
 }
 
+/* A store that holds every change until the test commits it. */
+struct holder {
+	struct state *st;
+	void (*done)(void *dctx, int lost);
+	void *dctx;
+	int later_calls;
+	char callback_path[128];
+	char *callback_body;
+	uint64_t rx_ns, deadline;
+};
+
+static int
+hold_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx)
+{
+	struct holder *h = ctx;
+
+	state_flush(h->st, NULL, NULL, NULL); /* taken by the store */
+	if (done == NULL)
+		return 0;
+	h->done = done;
+	h->dctx = dctx;
+	return 1;
+}
+
+static void
+later(void *ctx, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+{
+	struct holder *h = ctx;
+
+	h->later_calls++;
+	snprintf(h->callback_path, sizeof(h->callback_path), "%s", out->callback_path);
+	h->callback_body = out->callback_body;
+	out->callback_body = NULL;
+	h->rx_ns = rx_ns;
+	h->deadline = deadline;
+}
+
+static void
+test_answer_held_for_the_commit(void **state)
+{
+	struct fixture *f = *state;
+	struct holder h = {.st = f->d.state};
+	cJSON *d;
+
+	f->d.persist_defer = hold_defer;
+	f->d.persist_ctx = &h;
+	interact_set_later(f->it, later, &h);
+	d = cJSON_Parse(
+	    "{\"id\":\"1001\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1001\","
+	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
+	    ",\"data\":{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}}");
+	assert_int_equal(interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9),
+	                 2);
+	cJSON_Delete(d);
+	/* Nothing to send yet: the answer waits for the commit. */
+	assert_null(f->out.callback_path);
+	assert_null(f->out.callback_body);
+	assert_int_equal(h.later_calls, 0);
+	assert_non_null(h.done);
+	h.done(h.dctx, 1); /* committed, but not durable */
+	assert_int_equal(h.later_calls, 1);
+	assert_string_equal(h.callback_path, "/interactions/1001/tok-1001/callback");
+	assert_int_equal(h.rx_ns, 7);
+	assert_int_equal(h.deadline, 9);
+	assert_message(
+	    h.callback_body,
+	    "**Alice** is now the GM of this channel.\nWarning: this change could not be "
+	    "saved to disk and may be lost if the bot restarts.",
+	    false);
+	free(h.callback_body);
+}
+
 static void
 test_command_reply(void **state)
 {
@@ -675,6 +747,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_seen_window, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_answer_held_for_the_commit, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -622,6 +622,60 @@ test_undo(void **state)
 	                            "undone here.\r\n"); /* short: one IRC line */
 }
 
+/* A store that holds each reply until the test commits it. */
+struct holder {
+	struct state *st;
+	void (*done[4])(void *dctx, int lost);
+	void *dctx[4];
+	int n;
+};
+
+static int
+count_one(struct channel *ch, void *ctx)
+{
+	return 0;
+}
+
+static int
+hold_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx)
+{
+	struct holder *h = ctx;
+
+	state_flush(h->st, count_one, NULL, NULL);
+	assert_true(h->n < 4);
+	h->done[h->n] = done;
+	h->dctx[h->n] = dctx;
+	h->n++;
+	return 1;
+}
+
+static void
+test_reply_held_until_committed(void **state)
+{
+	struct fixture *f = *state;
+	struct holder h = {.st = f->d.state};
+
+	f->d.persist_defer = hold_defer;
+	f->d.persist_ctx = &h;
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	feed(f, ":bob!b@h PRIVMSG #a :!gm");
+	assert_int_equal(h.n, 2);
+	assert_string_equal(out(f), ""); /* nothing before the commit */
+	h.done[0](h.dctx[0], 0);
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "alice\x0f is now the GM of this channel.\r\n");
+	h.done[1](h.dctx[1], 0);
+	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
+	                            "alice\x0f.\r\n");
+	/* A reply still held when the bot goes is dropped, not sent. */
+	feed(f, ":alice!a@h PRIVMSG #a :!gm release");
+	assert_int_equal(h.n, 3);
+	irc_bot_free(f->b);
+	f->b = NULL;
+	h.done[2](h.dctx[2], 0);
+	assert_string_equal(out(f), "");
+}
+
 /* A command as a version before the nick!user@host binding ran it: the
  * user key of a user without an account was "irc:net:<nick>" (no
  * account-tag on this server). */
@@ -812,6 +866,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_legacy_key_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_legacy_undo_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gmroll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reply_held_until_committed, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -97,7 +97,31 @@ bot_free(struct bot *b)
 	free(b);
 }
 
-/* Runs "/line" as user in channel; returns the channel's reply text. */
+static void
+set_true(void *ctx, struct reply *r)
+{
+	*(bool *)ctx = true;
+}
+
+/* Hands the touched records to the store and runs the loop until they are
+ * committed; returns how many could not be. */
+static int
+flush(struct bot *b)
+{
+	struct persist_stats s;
+	uint64_t failed;
+
+	persist_get_stats(b->p, &s);
+	failed = s.append_failures;
+	persist_defer(b->p, "console:nowhere", NULL, NULL);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	persist_get_stats(b->p, &s);
+	return (int)(s.append_failures - failed);
+}
+
+/* Runs "/line" as user in channel as a transport does (the reply held until
+ * its commit); returns the channel's reply text. */
 static const char *
 say(struct bot *b, const char *user, const char *chan, const char *line)
 {
@@ -105,11 +129,15 @@ say(struct bot *b, const char *user, const char *chan, const char *line)
 	struct origin o = {.platform = "console"};
 	struct reply *r = reply_new();
 	struct buf out;
+	bool ready = false;
 
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	dispatch_line(&b->d, &o, line, strlen(line), (int64_t)time(NULL), r);
+	if (!dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), r, set_true,
+	                         &ready))
+		while (!ready)
+			uv_run(&b->loop, UV_RUN_ONCE);
 	buf_init(&out, 1 << 16);
 	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
 	snprintf(text, sizeof(text), "%s", buf_str(&out));
@@ -330,7 +358,7 @@ test_one_transaction_per_command(void **state)
 	channel_set_gm(state_channel(b->st, "console:hall"), "console:cat", "cat");
 	channel_touch(state_channel(b->st, "console:hall"));
 	user_touch(state_user(b->st, "console:cat"));
-	assert_int_equal(persist_flush(b->p), 0);
+	assert_int_equal(flush(b), 0);
 	assert_int_equal(stats(b).appends - before, 3);
 	assert_int_equal(faultio_calls(FAULTIO_FSYNC), 1);
 	faultio_off();
@@ -524,6 +552,9 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	b->o.dir = b->dir;
 	b->o.snapshot_interval = 1;
 	b->o.snapshot_keep = 2;
+	/* Periodic ones only: a stop snapshot in the same second as the one
+	 * restored below would take its name. */
+	b->o.snapshot_on_stop = false;
 	bot_open(b);
 	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
 	/* What a crash in the middle of a snapshot leaves behind. */
@@ -652,7 +683,7 @@ test_every_module_round_trips_through_the_database(void **state)
 	channel_touch(ch);
 	user_set_style(u, &style);
 	user_touch(u);
-	assert_int_equal(persist_flush(b->p), 0);
+	assert_int_equal(flush(b), 0);
 	want = channel_text(b->st, "console:all");
 	assert_non_null(strstr(want, "\"mode\":\"hidden\""));
 	assert_non_null(strstr(want, "\"struck\":[\"11-19\"]"));
@@ -680,6 +711,395 @@ test_every_module_round_trips_through_the_database(void **state)
 	free(want);
 	state_free(st);
 	bot_free(b);
+}
+
+/* A command run as a transport runs it: the reply is held when the store has
+ * something to commit first. */
+struct pending_reply {
+	struct bot *b;
+	struct reply *r;
+	const char *chan;
+	bool ready;
+	bool on_disk_then; /* the channel's GM was on disk when it was released */
+	int order;         /* its place among the released replies */
+};
+
+static int released;
+static bool on_sqlite = true; /* pending_done can read the database file */
+
+static void
+pending_done(void *ctx, struct reply *r)
+{
+	struct pending_reply *pr = ctx;
+
+	pr->ready = true;
+	pr->order = ++released;
+	pr->on_disk_then = on_sqlite && strcmp(gm_on_disk(pr->b, pr->chan), "console:ann") == 0;
+}
+
+/* Starts "/line" by ann in chan; returns true when the reply was held. */
+static bool
+start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line)
+{
+	struct origin o = {.platform = "console"};
+
+	memset(pr, 0, sizeof(*pr));
+	pr->b = b;
+	pr->r = reply_new();
+	pr->chan = chan;
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	snprintf(o.user_key, sizeof(o.user_key), "console:ann");
+	snprintf(o.user_name, sizeof(o.user_name), "ann");
+	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r,
+	                        pending_done, pr))
+		return false;
+	return true;
+}
+
+static void
+test_one_transaction_per_loop_turn(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	static const char *const chans[5] = {"c1", "c2", "c3", "c4", "c5"};
+	struct pending_reply pr[5];
+	uint64_t commits, appends;
+
+	say(b, "ann", "c0", "/gm"); /* the user's record is written once */
+	commits = stats(b).commits;
+	appends = stats(b).appends;
+	released = 0;
+	/* Five commands in one turn: five held replies, one transaction. */
+	for (int i = 0; i < 5; i++)
+		assert_true(start(b, &pr[i], chans[i], "/gm claim"));
+	assert_int_equal(stats(b).commits, commits);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(stats(b).commits - commits, 1);
+	assert_int_equal(stats(b).appends - appends, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_true(pr[i].ready);
+		assert_int_equal(pr[i].order, i + 1);
+		/* Released only once its change was committed. */
+		assert_true(pr[i].on_disk_then);
+		reply_free(pr[i].r);
+	}
+	bot_free(b);
+}
+
+static void
+test_replies_of_a_channel_leave_in_order(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply claim, ask, elsewhere, again;
+	uint64_t commits;
+
+	say(b, "ann", "c0", "/gm");
+	commits = stats(b).commits;
+	released = 0;
+	assert_true(start(b, &claim, "hall", "/gm claim"));
+	/* A question in the same channel changes nothing, but waits for the
+	 * reply before it; one in another channel is answered at once. */
+	assert_true(start(b, &ask, "hall", "/gm"));
+	assert_false(start(b, &elsewhere, "cellar", "/gm"));
+	assert_false(elsewhere.ready);
+	/* The first commit is in flight: a change now goes into the next. */
+	uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_true(start(b, &again, "hall", "/gm release"));
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(claim.order, 1);
+	assert_int_equal(ask.order, 2);
+	assert_int_equal(again.order, 3);
+	assert_true(claim.on_disk_then);
+	assert_int_equal(stats(b).commits - commits, 2);
+	assert_string_equal(gm_on_disk(b, "hall"), "(absent)"); /* nothing left to keep */
+	reply_free(claim.r);
+	reply_free(ask.r);
+	reply_free(elsewhere.r);
+	reply_free(again.r);
+	bot_free(b);
+}
+
+/* A database written before rows had generations opens, gets the column,
+ * keeps its rows and takes new commits. */
+static void
+test_database_without_generations_is_migrated(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char path[4200];
+	sqlite3 *db;
+	sqlite3_stmt *s;
+
+	say(b, "ann", "crypt", "/gm claim");
+	bot_close(b);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	                              "ALTER TABLE channels DROP COLUMN generation;"
+	                              "ALTER TABLE users DROP COLUMN generation;"
+	                              "PRAGMA user_version = 0;",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	bot_open(b);
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_string_equal(say(b, "ann", "crypt", "/gm release"),
+	                    "ann is no longer the GM; anyone may /gm claim.\n");
+	say(b, "bob", "crypt", "/gm claim");
+	assert_int_equal(stats(b).append_failures, 0);
+	bot_close(b);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT generation FROM channels WHERE key = "
+	                                    "'console:crypt'",
+	                                    -1, &s, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	/* 0 as migrated; the release left nothing to keep and deleted the row,
+	 * so bob's claim stored it anew at generation 1. */
+	assert_int_equal(sqlite3_column_int64(s, 0), 1);
+	sqlite3_finalize(s);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(s, 0), 1);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	bot_free(b);
+}
+
+/* --- a backend whose commits complete when the test says --- */
+
+struct fake {
+	struct store_backend base;
+	uv_timer_t fire;
+	int64_t since; /* what load_active was asked for */
+	int commits;   /* commit calls */
+	size_t n;      /* rows of the one waiting */
+	char keys[8][KEY_MAX + 2];
+	store_commit_cb done;
+	void *ctx;
+	enum store_status status[8];
+	enum store_status overall;
+	store_done_cb closed;
+	void *closed_ctx;
+};
+
+static int
+fake_load_active(struct store_backend *b, int64_t since,
+                 int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
+                 size_t errlen)
+{
+	((struct fake *)b)->since = since;
+	return 0;
+}
+
+static void
+fake_commit(struct store_backend *b, const struct store_row *rows, size_t n, store_commit_cb done,
+            void *ctx)
+{
+	struct fake *f = (struct fake *)b;
+
+	assert_null(f->done); /* one in flight at a time */
+	assert_true(n <= 8);
+	f->commits++;
+	f->n = n;
+	for (size_t i = 0; i < n; i++)
+		snprintf(f->keys[i], sizeof(f->keys[i]), "%s", rows[i].key);
+	f->done = done;
+	f->ctx = ctx;
+}
+
+static void
+fake_fire(uv_timer_t *t)
+{
+	struct fake *f = t->data;
+	store_commit_cb done = f->done;
+
+	f->done = NULL;
+	done(f->ctx, f->overall, f->status, f->n,
+	     f->overall == STORE_OK ? NULL : "the disk is full");
+}
+
+/* Completes the commit in flight from the loop: every row with status. */
+static void
+fake_complete(struct fake *f, enum store_status status)
+{
+	assert_non_null(f->done);
+	for (size_t i = 0; i < f->n; i++)
+		f->status[i] = status;
+	f->overall = status == STORE_FAILED ? STORE_FAILED : STORE_OK;
+	uv_timer_start(&f->fire, fake_fire, 0, 0);
+}
+
+static void
+fake_load(struct store_backend *b, enum store_kind kind, const char *key, store_load_cb done,
+          void *ctx)
+{
+	fail_msg("no load by key was expected");
+}
+
+static void
+fake_snapshot(struct store_backend *b, const char *path, store_done_cb done, void *ctx)
+{
+	fail_msg("no snapshot was expected");
+}
+
+static void
+fake_closed(uv_handle_t *h)
+{
+	struct fake *f = h->data;
+
+	f->closed(f->closed_ctx, STORE_OK, NULL);
+	free(f);
+}
+
+static void
+fake_close(struct store_backend *b, store_done_cb done, void *ctx)
+{
+	struct fake *f = (struct fake *)b;
+
+	f->closed = done;
+	f->closed_ctx = ctx;
+	uv_close((uv_handle_t *)&f->fire, fake_closed);
+}
+
+static const struct store_backend_ops fake_ops = {
+    .name = "fake",
+    .load_active = fake_load_active,
+    .commit = fake_commit,
+    .load = fake_load,
+    .snapshot = fake_snapshot,
+    .close = fake_close,
+};
+
+static struct bot *
+bot_on_fake(struct fake **fp)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	struct fake *f = calloc(1, sizeof(*f));
+	char err[2048];
+
+	on_sqlite = false;
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	b->o.snapshot_on_stop = false;
+	uv_loop_init(&b->loop);
+	uv_timer_init(&b->loop, &b->keepalive);
+	uv_timer_start(&b->keepalive, keepalive_cb, 5, 5);
+	f->base.ops = &fake_ops;
+	f->base.loop = &b->loop;
+	uv_timer_init(&b->loop, &f->fire);
+	f->fire.data = f;
+	b->st = state_new();
+	memset(&b->d, 0, sizeof(b->d));
+	b->d.state = b->st;
+	b->d.rng = rng_new_seeded(1);
+	b->p = persist_open_backend(&b->loop, b->st, &b->o, &f->base, err, sizeof(err));
+	if (b->p == NULL)
+		fail_msg("%s", err);
+	persist_attach(b->p, &b->d);
+	*fp = f;
+	return b;
+}
+
+/* Runs the loop until the fake has a commit waiting, or cmd's reply is out. */
+static void
+run_until_commit(struct bot *b, struct fake *f, struct pending_reply *pr)
+{
+	while (f->done == NULL && !pr->ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+}
+
+static const char *
+text_of(const struct reply *r)
+{
+	static char text[4096];
+	struct buf out;
+
+	buf_init(&out, 1 << 16);
+	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
+	snprintf(text, sizeof(text), "%s", buf_str(&out));
+	buf_free(&out);
+	return text;
+}
+
+static void
+test_reply_waits_for_a_slow_commit(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply claim, ask;
+
+	/* It cannot read a channel back when used: every one is loaded. */
+	assert_true(f->since == INT64_MIN);
+	released = 0;
+	assert_true(start(b, &claim, "hall", "/gm claim"));
+	run_until_commit(b, f, &claim);
+	assert_int_equal(f->commits, 1);
+	assert_int_equal(f->n, 1); /* the channel (ann's user record holds nothing) */
+	assert_string_equal(f->keys[0], "console:hall");
+	/* However long the commit takes, the reply waits, and so does a
+	 * question after it in the same channel. */
+	for (int i = 0; i < 20; i++)
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_false(claim.ready);
+	assert_true(start(b, &ask, "hall", "/gm"));
+	assert_false(ask.ready);
+	fake_complete(f, STORE_OK);
+	while (!ask.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(claim.order, 1);
+	assert_int_equal(ask.order, 2);
+	assert_string_equal(text_of(claim.r), "ann is now the GM of this channel.\n");
+	assert_string_equal(text_of(ask.r), "The GM here is ann.\n");
+	assert_int_equal(stats(b).appends, 1);
+	assert_int_equal(stats(b).commits, 1);
+	reply_free(claim.r);
+	reply_free(ask.r);
+	bot_free(b);
+	on_sqlite = true;
+}
+
+static void
+test_failed_commit_says_the_change_may_be_lost(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply claim, again;
+
+	released = 0;
+	assert_true(start(b, &claim, "hall", "/gm claim"));
+	run_until_commit(b, f, &claim);
+	fake_complete(f, STORE_FAILED);
+	while (!claim.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(claim.r), "ann is now the GM of this channel.\n" WARNING);
+	assert_int_equal(stats(b).append_failures, 1);
+	assert_int_equal(stats(b).retry_pending, 1);
+	/* The next second writes it again. */
+	claim.ready = false;
+	run_until_commit(b, f, &claim);
+	assert_int_equal(f->commits, 2);
+	assert_int_equal(f->n, 1);
+	fake_complete(f, STORE_OK);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(stats(b).retry_pending, 0);
+	assert_int_equal(stats(b).appends, 1);
+	/* A row another process moved on is refused: said, and not retried. */
+	assert_true(start(b, &again, "hall", "/gm release"));
+	run_until_commit(b, f, &again);
+	fake_complete(f, STORE_CONFLICT);
+	while (!again.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(again.r),
+	                    "ann is no longer the GM; anyone may /gm claim.\n" WARNING);
+	assert_int_equal(stats(b).retry_pending, 0);
+	reply_free(claim.r);
+	reply_free(again.r);
+	bot_free(b);
+	on_sqlite = true;
 }
 
 static void
@@ -721,6 +1141,11 @@ main(void)
 	    cmocka_unit_test(test_damaged_old_format_refuses_the_import),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
+	    cmocka_unit_test(test_one_transaction_per_loop_turn),
+	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
+	    cmocka_unit_test(test_database_without_generations_is_migrated),
+	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
+	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
 

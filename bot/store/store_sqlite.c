@@ -1,0 +1,937 @@
+/* store_sqlite: the SQLite backend; see store_sqlite.h. */
+#include "bot/store/store_sqlite.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <sqlite3.h>
+
+#include "bot/log.h"
+#include "bot/store/fsio.h"
+#include "rules/base/mem.h"
+
+#define BUSY_MS 5000 /* another connection (a snapshot's) holding a lock */
+#define CKPT_MS 1000 /* everysec: between checkpoints */
+
+enum stmt {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_GEN_CHANNEL,
+	ST_GEN_USER,
+	ST_PUT_CHANNEL,
+	ST_PUT_USER,
+	ST_DEL_CHANNEL,
+	ST_DEL_USER,
+	ST_GET_CHANNEL,
+	ST_GET_USER,
+	ST_COUNT,
+};
+
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_BEGIN] = "BEGIN IMMEDIATE",
+    [ST_COMMIT] = "COMMIT",
+    [ST_ROLLBACK] = "ROLLBACK",
+    [ST_GEN_CHANNEL] = "SELECT generation FROM channels WHERE key = ?1",
+    [ST_GEN_USER] = "SELECT generation FROM users WHERE key = ?1",
+    [ST_PUT_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec, generation) "
+                       "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(key) DO UPDATE SET last_used = "
+                       "excluded.last_used, version = excluded.version, rec = excluded.rec, "
+                       "generation = excluded.generation",
+    [ST_PUT_USER] = "INSERT INTO users(key, version, rec, generation) VALUES(?1, ?3, ?4, ?5) "
+                    "ON CONFLICT(key) DO UPDATE SET version = excluded.version, "
+                    "rec = excluded.rec, generation = excluded.generation",
+    [ST_DEL_CHANNEL] = "DELETE FROM channels WHERE key = ?1",
+    [ST_DEL_USER] = "DELETE FROM users WHERE key = ?1",
+    [ST_GET_CHANNEL] = "SELECT last_used, version, rec, generation FROM channels WHERE key = ?1",
+    [ST_GET_USER] = "SELECT 0, version, rec, generation FROM users WHERE key = ?1",
+};
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS channels(key TEXT PRIMARY KEY NOT NULL, "
+    "last_used INTEGER NOT NULL, version INTEGER NOT NULL, rec BLOB NOT NULL, "
+    "generation INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS users(key TEXT PRIMARY KEY NOT NULL, "
+    "version INTEGER NOT NULL, rec BLOB NOT NULL, "
+    "generation INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;";
+
+enum job_kind {
+	JOB_COMMIT,
+	JOB_LOAD,
+	JOB_CKPT
+};
+
+/* A copied row: key and rec in one allocation. */
+struct own_row {
+	struct store_row r;
+	char *mem;
+};
+
+struct job {
+	uv_work_t req;
+	struct sqlite_backend *b;
+	struct job *next;
+	enum job_kind kind;
+	/* commit */
+	struct own_row *rows;
+	size_t n;
+	enum store_status *row_status;
+	store_commit_cb commit_done;
+	/* load */
+	enum store_kind load_kind;
+	char *key;
+	struct own_row found;
+	bool has_found;
+	store_load_cb load_done;
+	void *ctx;
+	enum store_status status;
+	char err[1024];
+};
+
+struct snap_job {
+	uv_work_t req;
+	struct sqlite_backend *b;
+	char *src, *path, *tmp, *dir;
+	store_done_cb done;
+	void *ctx;
+	enum store_status status;
+	char err[1024];
+};
+
+struct sqlite_backend {
+	struct store_backend base;
+	char *path;
+	sqlite3 *db;  /* the writer: one thread at a time */
+	sqlite3 *rdb; /* read-only, on the loop */
+	sqlite3_stmt *stmt[ST_COUNT];
+	sqlite3_stmt *rget[2]; /* on rdb: channel, user */
+	int sync;              /* asked: 0 OFF, 1 NORMAL, 2 FULL */
+	int sync_set;          /* in force on db (changed by the worker) */
+	bool everysec;
+	struct job *head, *tail; /* waiting; head is running when running */
+	bool running;
+	bool ckpt_due;
+	uint64_t checkpoints;
+	int snapshots; /* running */
+	bool closing;
+	store_done_cb closed;
+	void *closed_ctx;
+	uv_timer_t timer;
+};
+
+static const struct store_backend_ops sqlite_ops;
+
+static int
+sync_of(enum fsync_policy f)
+{
+	return f == FSYNC_ALWAYS ? 2 : f == FSYNC_NO ? 0 : 1;
+}
+
+static const char *
+sync_pragma(int s)
+{
+	return s == 2   ? "PRAGMA synchronous = FULL"
+	       : s == 0 ? "PRAGMA synchronous = OFF"
+	                : "PRAGMA synchronous = NORMAL";
+}
+
+static void
+own_row_copy(struct own_row *o, const struct store_row *r)
+{
+	size_t kl = strlen(r->key) + 1;
+
+	o->r = *r;
+	o->mem = xmalloc(kl + (r->rec != NULL ? r->rec_len : 0) + 1);
+	memcpy(o->mem, r->key, kl);
+	o->r.key = o->mem;
+	if (r->rec != NULL) {
+		memcpy(o->mem + kl, r->rec, r->rec_len);
+		o->r.rec = o->mem + kl;
+	}
+}
+
+/* Fills r from a row of ST_GET_* (last_used, version, rec, generation). */
+static void
+row_of_stmt(struct store_row *r, sqlite3_stmt *s, enum store_kind kind, const char *key)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->key = key;
+	r->last_used = sqlite3_column_int64(s, 0);
+	r->version = sqlite3_column_int(s, 1);
+	r->rec = sqlite3_column_blob(s, 2);
+	r->rec_len = (size_t)sqlite3_column_bytes(s, 2);
+	if (r->rec == NULL)
+		r->rec = "";
+	r->generation = (uint64_t)sqlite3_column_int64(s, 3);
+}
+
+static int
+step_reset(sqlite3_stmt *s)
+{
+	int rc = sqlite3_step(s);
+
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* --- the worker's jobs --- */
+
+/* Writes one row in the open transaction. Returns the row's status, or
+ * STORE_FAILED when the statement failed (the transaction is then lost). */
+static enum store_status
+put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
+{
+	bool chan = r->kind == STORE_CHANNEL;
+	sqlite3_stmt *g = b->stmt[chan ? ST_GEN_CHANNEL : ST_GEN_USER];
+	sqlite3_stmt *s;
+	int rc;
+
+	if (check) {
+		bool present;
+		uint64_t stored = 0;
+
+		sqlite3_bind_text(g, 1, r->key, -1, SQLITE_STATIC);
+		rc = sqlite3_step(g);
+		present = rc == SQLITE_ROW;
+		if (present)
+			stored = (uint64_t)sqlite3_column_int64(g, 0);
+		sqlite3_reset(g);
+		sqlite3_clear_bindings(g);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return STORE_FAILED;
+		if (r->rec == NULL && !present)
+			return STORE_OK; /* nothing to delete */
+		if (present ? stored != r->generation : r->generation != 0)
+			return STORE_CONFLICT;
+	}
+	if (r->rec == NULL) {
+		s = b->stmt[chan ? ST_DEL_CHANNEL : ST_DEL_USER];
+		sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
+		return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
+	}
+	s = b->stmt[chan ? ST_PUT_CHANNEL : ST_PUT_USER];
+	sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
+	if (chan)
+		sqlite3_bind_int64(s, 2, r->last_used);
+	sqlite3_bind_int(s, 3, r->version);
+	sqlite3_bind_blob(s, 4, r->rec, (int)r->rec_len, SQLITE_STATIC);
+	sqlite3_bind_int64(s, 5, check ? (int64_t)(r->generation + 1) : 1);
+	return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
+}
+
+/* One transaction for rows; fills status (all STORE_FAILED when it could
+ * not commit). Returns 0, or -1 with err. */
+static int
+write_rows(struct sqlite_backend *b, const struct own_row *rows, const struct store_row *plain,
+           size_t n, enum store_status *status, bool check, char *err, size_t errlen)
+{
+	if (step_reset(b->stmt[ST_BEGIN]) < 0)
+		goto failed;
+	for (size_t i = 0; i < n; i++) {
+		const struct store_row *r = rows != NULL ? &rows[i].r : &plain[i];
+		enum store_status st = put_row(b, r, check);
+
+		if (status != NULL)
+			status[i] = st;
+		if (st == STORE_FAILED) {
+			snprintf(err, errlen, "cannot write to %s: %s", b->path,
+			         sqlite3_errmsg(b->db));
+			step_reset(b->stmt[ST_ROLLBACK]);
+			goto all_failed;
+		}
+	}
+	if (step_reset(b->stmt[ST_COMMIT]) == 0)
+		return 0;
+	snprintf(err, errlen, "cannot commit to %s: %s", b->path, sqlite3_errmsg(b->db));
+	step_reset(b->stmt[ST_ROLLBACK]);
+	goto all_failed;
+failed:
+	snprintf(err, errlen, "cannot begin a transaction on %s: %s", b->path,
+	         sqlite3_errmsg(b->db));
+all_failed:
+	for (size_t i = 0; status != NULL && i < n; i++)
+		status[i] = STORE_FAILED;
+	return -1;
+}
+
+static void
+job_work(uv_work_t *req)
+{
+	struct job *j = req->data;
+	struct sqlite_backend *b = j->b;
+	int want = __atomic_load_n(&b->sync, __ATOMIC_ACQUIRE);
+
+	if (want != b->sync_set &&
+	    sqlite3_exec(b->db, sync_pragma(want), NULL, NULL, NULL) == SQLITE_OK)
+		b->sync_set = want;
+	j->status = STORE_OK;
+	if (j->kind == JOB_COMMIT) {
+		if (write_rows(b, j->rows, NULL, j->n, j->row_status, true, j->err,
+		               sizeof(j->err)) < 0)
+			j->status = STORE_FAILED;
+	} else if (j->kind == JOB_LOAD) {
+		sqlite3_stmt *s =
+		    b->stmt[j->load_kind == STORE_CHANNEL ? ST_GET_CHANNEL : ST_GET_USER];
+		int rc;
+
+		sqlite3_bind_text(s, 1, j->key, -1, SQLITE_STATIC);
+		rc = sqlite3_step(s);
+		if (rc == SQLITE_ROW) {
+			struct store_row r;
+
+			row_of_stmt(&r, s, j->load_kind, j->key);
+			own_row_copy(&j->found, &r);
+			j->has_found = true;
+		} else if (rc != SQLITE_DONE) {
+			snprintf(j->err, sizeof(j->err), "cannot read '%s' from %s: %s", j->key,
+			         b->path, sqlite3_errmsg(b->db));
+			j->status = STORE_FAILED;
+		}
+		sqlite3_reset(s);
+		sqlite3_clear_bindings(s);
+	} else {
+		int rc =
+		    sqlite3_wal_checkpoint_v2(b->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+
+		if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+			snprintf(j->err, sizeof(j->err), "the checkpoint of %s failed: %s", b->path,
+			         sqlite3_errmsg(b->db));
+			j->status = STORE_FAILED;
+		}
+	}
+}
+
+static void close_step(struct sqlite_backend *b);
+
+static void
+job_free(struct job *j)
+{
+	for (size_t i = 0; i < j->n; i++)
+		free(j->rows[i].mem);
+	free(j->rows);
+	free(j->row_status);
+	free(j->found.mem);
+	free(j->key);
+	free(j);
+}
+
+static void run_next(struct sqlite_backend *b);
+
+static void
+job_done(uv_work_t *req, int status)
+{
+	struct job *j = req->data;
+	struct sqlite_backend *b = j->b;
+	const char *err = j->status == STORE_OK ? NULL : j->err;
+
+	(void)status;
+	b->head = j->next;
+	if (b->head == NULL)
+		b->tail = NULL;
+	b->running = false;
+	run_next(b);
+	if (j->kind == JOB_COMMIT) {
+		b->ckpt_due = b->ckpt_due || j->status == STORE_OK;
+		j->commit_done(j->ctx, j->status, j->row_status, j->n, err);
+	} else if (j->kind == JOB_LOAD) {
+		j->load_done(j->ctx, j->status, j->has_found ? &j->found.r : NULL, err);
+	} else if (err != NULL) {
+		log_warnx("store: %s", err);
+	}
+	job_free(j);
+	if (b->closing)
+		close_step(b);
+}
+
+static void
+run_next(struct sqlite_backend *b)
+{
+	if (b->running || b->head == NULL)
+		return;
+	b->running = true;
+	b->head->req.data = b->head;
+	uv_queue_work(b->base.loop, &b->head->req, job_work, job_done);
+}
+
+static void
+enqueue(struct sqlite_backend *b, struct job *j)
+{
+	j->b = b;
+	if (b->tail != NULL)
+		b->tail->next = j;
+	else
+		b->head = j;
+	b->tail = j;
+	run_next(b);
+}
+
+static void
+sqlite_commit(struct store_backend *base, const struct store_row *rows, size_t n,
+              store_commit_cb done, void *ctx)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	struct job *j = xcalloc(1, sizeof(*j));
+
+	j->kind = JOB_COMMIT;
+	j->rows = xcalloc(n > 0 ? n : 1, sizeof(*j->rows));
+	j->row_status = xcalloc(n > 0 ? n : 1, sizeof(*j->row_status));
+	for (size_t i = 0; i < n; i++)
+		own_row_copy(&j->rows[i], &rows[i]);
+	j->n = n;
+	j->commit_done = done;
+	j->ctx = ctx;
+	enqueue(b, j);
+}
+
+static void
+sqlite_load(struct store_backend *base, enum store_kind kind, const char *key, store_load_cb done,
+            void *ctx)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	struct job *j = xcalloc(1, sizeof(*j));
+
+	j->kind = JOB_LOAD;
+	j->load_kind = kind;
+	j->key = xstrdup(key);
+	j->load_done = done;
+	j->ctx = ctx;
+	enqueue(b, j);
+}
+
+static void
+on_timer(uv_timer_t *t)
+{
+	struct sqlite_backend *b = t->data;
+	struct job *j;
+
+	if (!b->everysec || !b->ckpt_due || b->running || b->closing)
+		return;
+	b->ckpt_due = false;
+	b->checkpoints++;
+	j = xcalloc(1, sizeof(*j));
+	j->kind = JOB_CKPT;
+	enqueue(b, j);
+}
+
+/* --- snapshots --- */
+
+static void
+snap_work(uv_work_t *req)
+{
+	struct snap_job *w = req->data;
+	char why[1024];
+
+	w->status = STORE_FAILED;
+	unlink(w->tmp);
+	if (store_sqlite_copy(w->src, w->tmp, why, sizeof(why)) < 0) {
+		snprintf(w->err, sizeof(w->err), "%s", why);
+		unlink(w->tmp);
+		return;
+	}
+	if (fsio_rename(w->tmp, w->path) < 0 || fsio_fsync_dir(w->dir) < 0) {
+		snprintf(w->err, sizeof(w->err), "cannot install %s: %s", w->path, strerror(errno));
+		unlink(w->tmp);
+		return;
+	}
+	w->status = STORE_OK;
+}
+
+static void
+snap_done(uv_work_t *req, int status)
+{
+	struct snap_job *w = req->data;
+	struct sqlite_backend *b = w->b;
+
+	(void)status;
+	b->snapshots--;
+	w->done(w->ctx, w->status, w->status == STORE_OK ? NULL : w->err);
+	free(w->src);
+	free(w->path);
+	free(w->tmp);
+	free(w->dir);
+	free(w);
+	if (b->closing)
+		close_step(b);
+}
+
+static void
+sqlite_snapshot(struct store_backend *base, const char *path, store_done_cb done, void *ctx)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	struct snap_job *w = xcalloc(1, sizeof(*w));
+	size_t n = strlen(path) + 8;
+	const char *slash = strrchr(path, '/');
+
+	w->b = b;
+	w->src = xstrdup(b->path);
+	w->path = xstrdup(path);
+	w->tmp = xmalloc(n);
+	snprintf(w->tmp, n, "%s.tmp", path);
+	w->dir = slash == NULL ? xstrdup(".") : xstrndup(path, (size_t)(slash - path));
+	if (w->dir[0] == '\0') {
+		free(w->dir);
+		w->dir = xstrdup("/");
+	}
+	w->done = done;
+	w->ctx = ctx;
+	w->req.data = w;
+	b->snapshots++;
+	uv_queue_work(b->base.loop, &w->req, snap_work, snap_done);
+}
+
+/* --- opening and closing --- */
+
+static void
+free_backend(struct sqlite_backend *b)
+{
+	for (int i = 0; i < ST_COUNT; i++)
+		sqlite3_finalize(b->stmt[i]);
+	sqlite3_finalize(b->rget[0]);
+	sqlite3_finalize(b->rget[1]);
+	sqlite3_close(b->rdb);
+	sqlite3_close(b->db);
+	free(b->path);
+	free(b);
+}
+
+static void
+timer_closed(uv_handle_t *h)
+{
+	struct sqlite_backend *b = h->data;
+	store_done_cb done = b->closed;
+	void *ctx = b->closed_ctx;
+
+	free_backend(b);
+	if (done != NULL)
+		done(ctx, STORE_OK, NULL);
+}
+
+static void
+close_step(struct sqlite_backend *b)
+{
+	if (b->running || b->head != NULL || b->snapshots > 0 ||
+	    uv_is_closing((uv_handle_t *)&b->timer))
+		return;
+	uv_close((uv_handle_t *)&b->timer, timer_closed);
+}
+
+static void
+sqlite_close(struct store_backend *base, store_done_cb done, void *ctx)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+
+	b->closing = true;
+	b->closed = done;
+	b->closed_ctx = ctx;
+	uv_timer_stop(&b->timer);
+	close_step(b);
+}
+
+static int
+sqlite_load_active(struct store_backend *base, int64_t used_since,
+                   int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
+                   size_t errlen)
+{
+	static const char *const sql[2] = {
+	    "SELECT key, 0, version, rec, generation FROM users",
+	    "SELECT key, last_used, version, rec, generation FROM channels WHERE last_used >= ?1",
+	};
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+
+	for (int t = 0; t < 2; t++) {
+		sqlite3_stmt *s;
+		int rc;
+
+		if (sqlite3_prepare_v2(b->db, sql[t], -1, &s, NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
+			return -1;
+		}
+		if (t == 1)
+			sqlite3_bind_int64(s, 1, used_since);
+		while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+			struct store_row r;
+			const char *key = (const char *)sqlite3_column_text(s, 0);
+
+			memset(&r, 0, sizeof(r));
+			r.kind = t == 0 ? STORE_USER : STORE_CHANNEL;
+			r.key = key != NULL ? key : "";
+			r.last_used = sqlite3_column_int64(s, 1);
+			r.version = sqlite3_column_int(s, 2);
+			r.rec = sqlite3_column_blob(s, 3);
+			r.rec_len = (size_t)sqlite3_column_bytes(s, 3);
+			if (r.rec == NULL)
+				r.rec = "";
+			r.generation = (uint64_t)sqlite3_column_int64(s, 4);
+			if (row(&r, ctx) < 0) {
+				sqlite3_finalize(s);
+				return -1;
+			}
+		}
+		sqlite3_finalize(s);
+		if (rc != SQLITE_DONE) {
+			snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const struct store_backend_ops sqlite_ops = {
+    .name = "sqlite",
+    .load_active = sqlite_load_active,
+    .commit = sqlite_commit,
+    .load = sqlite_load,
+    .snapshot = sqlite_snapshot,
+    .close = sqlite_close,
+};
+
+const struct store_backend_ops *
+store_sqlite_ops(void)
+{
+	return &sqlite_ops;
+}
+
+static void
+damaged(const char *path, const char *why, char *err, size_t errlen)
+{
+	snprintf(err, errlen,
+	         "the database %s is damaged (%s); delver leaves it as it is and will not start "
+	         "on it: put back a copy from a backup or a snapshot file, or move it aside to "
+	         "start with no saved state",
+	         path, why);
+}
+
+static int
+exec_sql(struct sqlite_backend *b, const char *sql, char *err, size_t errlen)
+{
+	if (sqlite3_exec(b->db, sql, NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	snprintf(err, errlen, "cannot set up the database %s (%s): %s", b->path, sql,
+	         sqlite3_errmsg(b->db));
+	return -1;
+}
+
+/* Checks the whole database file before anything may write to it. */
+static int
+check_db(struct sqlite_backend *b, char *err, size_t errlen)
+{
+	sqlite3_stmt *s;
+	const char *res;
+	int rc;
+
+	if (sqlite3_prepare_v2(b->db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK) {
+		damaged(b->path, sqlite3_errmsg(b->db), err, errlen);
+		return -1;
+	}
+	rc = sqlite3_step(s);
+	res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
+	if (rc != SQLITE_ROW || res == NULL || strcmp(res, "ok") != 0) {
+		damaged(b->path, rc != SQLITE_ROW || res == NULL ? sqlite3_errmsg(b->db) : res, err,
+		        errlen);
+		sqlite3_finalize(s);
+		return -1;
+	}
+	sqlite3_finalize(s);
+	return 0;
+}
+
+static bool
+has_column(struct sqlite_backend *b, const char *table, const char *column)
+{
+	char sql[128];
+	sqlite3_stmt *s;
+	bool found = false;
+
+	snprintf(sql, sizeof(sql), "PRAGMA table_info(%s)", table);
+	if (sqlite3_prepare_v2(b->db, sql, -1, &s, NULL) != SQLITE_OK)
+		return false;
+	while (!found && sqlite3_step(s) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(s, 1);
+
+		found = name != NULL && strcmp(name, column) == 0;
+	}
+	sqlite3_finalize(s);
+	return found;
+}
+
+static int
+user_version(struct sqlite_backend *b)
+{
+	sqlite3_stmt *s;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(b->db, "PRAGMA user_version", -1, &s, NULL) == SQLITE_OK &&
+	    sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+/* Brings the tables of an older delver to the current schema, in one
+ * transaction: tables written before generations get the column. */
+static int
+migrate(struct sqlite_backend *b, char *err, size_t errlen)
+{
+	static const char *const tables[2] = {"channels", "users"};
+	char sql[160];
+	int v = user_version(b);
+
+	if (v < 0) {
+		snprintf(err, errlen, "cannot read the schema version of %s: %s", b->path,
+		         sqlite3_errmsg(b->db));
+		return -1;
+	}
+	if (v > STORE_SQLITE_SCHEMA) {
+		snprintf(err, errlen,
+		         "the database %s was written by a newer delver (schema %d; this one knows "
+		         "%d); run that version, or restore a snapshot file this version wrote",
+		         b->path, v, STORE_SQLITE_SCHEMA);
+		return -1;
+	}
+	if (v == STORE_SQLITE_SCHEMA)
+		return 0;
+	if (exec_sql(b, "BEGIN IMMEDIATE", err, errlen) < 0)
+		return -1;
+	for (int t = 0; t < 2; t++) {
+		if (has_column(b, tables[t], "generation"))
+			continue;
+		snprintf(sql, sizeof(sql),
+		         "ALTER TABLE %s ADD COLUMN generation INTEGER NOT NULL DEFAULT 0",
+		         tables[t]);
+		if (exec_sql(b, sql, err, errlen) < 0)
+			goto fail;
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", STORE_SQLITE_SCHEMA);
+	if (exec_sql(b, sql, err, errlen) < 0 || exec_sql(b, "COMMIT", err, errlen) < 0)
+		goto fail;
+	if (v == 0 && has_column(b, "channels", "generation"))
+		log_debug("store: %s is at schema %d", b->path, STORE_SQLITE_SCHEMA);
+	return 0;
+fail:
+	sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static int
+open_db(struct sqlite_backend *b, char *err, size_t errlen)
+{
+	mode_t old;
+	struct stat sb;
+	int rc;
+
+	/* SQLite takes an empty file for a new database: an empty file was cut
+	 * short (delver writes the header as it creates it). */
+	if (stat(b->path, &sb) == 0 && sb.st_size == 0) {
+		damaged(b->path, "the file is empty: truncated", err, errlen);
+		return -1;
+	}
+	old = umask(077);
+	rc = sqlite3_open_v2(b->path, &b->db,
+	                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+	                     NULL);
+	umask(old);
+	if (rc != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open the database %s: %s", b->path,
+		         b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
+		return -1;
+	}
+	sqlite3_extended_result_codes(b->db, 1);
+	sqlite3_busy_timeout(b->db, BUSY_MS);
+	/* Closing must not checkpoint a WAL into a file that fails the check. */
+	sqlite3_db_config(b->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	if (check_db(b, err, errlen) < 0)
+		return -1;
+	sqlite3_db_config(b->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
+	if (exec_sql(b, "PRAGMA journal_mode = WAL", err, errlen) < 0 ||
+	    exec_sql(b, sync_pragma(b->sync), err, errlen) < 0)
+		return -1;
+	b->sync_set = b->sync;
+	/* An older database: migrate before the new tables' definition. */
+	if (has_column(b, "channels", "key") && migrate(b, err, errlen) < 0)
+		return -1;
+	if (exec_sql(b, schema, err, errlen) < 0)
+		return -1;
+	if (user_version(b) == 0 && migrate(b, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < ST_COUNT; i++) {
+		if (sqlite3_prepare_v3(b->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+		                       &b->stmt[i], NULL) != SQLITE_OK) {
+			snprintf(err, errlen, "cannot prepare a statement on %s: %s", b->path,
+			         sqlite3_errmsg(b->db));
+			return -1;
+		}
+	}
+	if (sqlite3_open_v2(b->path, &b->rdb, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	        SQLITE_OK ||
+	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_GET_CHANNEL], -1, SQLITE_PREPARE_PERSISTENT,
+	                       &b->rget[0], NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_GET_USER], -1, SQLITE_PREPARE_PERSISTENT,
+	                       &b->rget[1], NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s for reading: %s", b->path,
+		         b->rdb != NULL ? sqlite3_errmsg(b->rdb) : "out of memory");
+		return -1;
+	}
+	sqlite3_busy_timeout(b->rdb, BUSY_MS);
+	return 0;
+}
+
+struct store_backend *
+store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync, char *err,
+                  size_t errlen)
+{
+	struct sqlite_backend *b = xcalloc(1, sizeof(*b));
+
+	b->base.ops = &sqlite_ops;
+	b->base.loop = loop;
+	b->path = xstrdup(path);
+	b->sync = sync_of(fsync);
+	b->everysec = fsync == FSYNC_EVERYSEC;
+	if (open_db(b, err, errlen) < 0) {
+		free_backend(b);
+		return NULL;
+	}
+	uv_timer_init(loop, &b->timer);
+	b->timer.data = b;
+	uv_timer_start(&b->timer, on_timer, CKPT_MS, CKPT_MS);
+	uv_unref((uv_handle_t *)&b->timer);
+	return &b->base;
+}
+
+void
+store_sqlite_set_fsync(struct store_backend *base, enum fsync_policy fsync)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+
+	__atomic_store_n(&b->sync, sync_of(fsync), __ATOMIC_RELEASE);
+	b->everysec = fsync == FSYNC_EVERYSEC;
+}
+
+int
+store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const char *key,
+                      int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
+                      size_t errlen)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	sqlite3_stmt *s = b->rget[kind == STORE_CHANNEL ? 0 : 1];
+	int rc;
+
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		struct store_row r;
+
+		row_of_stmt(&r, s, kind, key);
+		rc = row(&r, ctx) < 0 ? -1 : 1;
+		if (rc < 0)
+			snprintf(err, errlen, "the row of '%s' in %s was refused", key, b->path);
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		snprintf(err, errlen, "cannot read '%s' from %s: %s", key, b->path,
+		         sqlite3_errmsg(b->rdb));
+		rc = -1;
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc;
+}
+
+int
+store_sqlite_write_now(struct store_backend *base, const struct store_row *rows, size_t n,
+                       char *err, size_t errlen)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	int rc;
+
+	if (b->running || b->head != NULL) {
+		snprintf(err, errlen, "cannot write to %s now: a commit is under way", b->path);
+		return -1;
+	}
+	if (exec_sql(b, "PRAGMA synchronous = FULL", err, errlen) < 0)
+		return -1;
+	rc = write_rows(b, NULL, rows, n, NULL, false, err, errlen);
+	if (exec_sql(b, sync_pragma(b->sync), err, errlen) < 0)
+		rc = -1;
+	b->sync_set = b->sync;
+	return rc;
+}
+
+uint64_t
+store_sqlite_checkpoints(const struct store_backend *base)
+{
+	return ((const struct sqlite_backend *)base)->checkpoints;
+}
+
+int
+store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen)
+{
+	sqlite3 *src = NULL, *dst = NULL;
+	sqlite3_backup *bk;
+	int rc = -1;
+
+	if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_open_v2(to, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	        SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s: %s", dst == NULL ? from : to,
+		         sqlite3_errmsg(dst == NULL ? src : dst));
+		goto out;
+	}
+	sqlite3_busy_timeout(src, BUSY_MS);
+	sqlite3_exec(dst, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+	bk = sqlite3_backup_init(dst, "main", src, "main");
+	if (bk == NULL) {
+		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
+		goto out;
+	}
+	rc = sqlite3_backup_step(bk, -1) == SQLITE_DONE ? 0 : -1;
+	sqlite3_backup_finish(bk);
+	if (rc < 0)
+		snprintf(err, errlen, "cannot copy %s: %s", from, sqlite3_errmsg(dst));
+out:
+	if (sqlite3_close(dst) != SQLITE_OK && rc == 0) {
+		snprintf(err, errlen, "cannot close %s", to);
+		rc = -1;
+	}
+	sqlite3_close(src);
+	return rc;
+}
+
+int
+store_sqlite_check_file(const char *path, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *s = NULL;
+	const char *res;
+	int rc = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
+	    sqlite3_step(s) != SQLITE_ROW ||
+	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {
+		snprintf(err, errlen, "%s is not a whole SQLite database (%s)", path,
+		         sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_finalize(s);
+	s = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM channels, users LIMIT 0", -1, &s, NULL) !=
+	    SQLITE_OK) {
+		snprintf(err, errlen, "%s is not a delver database (no channels and users tables)",
+		         path);
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return rc;
+}

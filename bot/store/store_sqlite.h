@@ -1,0 +1,72 @@
+/*
+ * store_sqlite: the SQLite backend of store_backend.h, one database file in
+ * WAL mode.
+ *
+ * - Tables: channels(key, last_used, version, rec, generation) and
+ *   users(key, version, rec, generation), WITHOUT ROWID. A database written
+ *   before generations existed (user_version 0, no generation column) gets
+ *   the column (every row at generation 0) when it is opened; user_version
+ *   is then 1.
+ * - One connection does the writing. Commits, loads by key and the
+ *   everysec checkpoint run on libuv's thread pool, one at a time in the
+ *   order they were asked (the connection is used by one thread at a time);
+ *   a second, read-only connection serves store_sqlite_load_now on the loop
+ *   (WAL: a reader never waits for a writer). Snapshots use connections of
+ *   their own on the pool.
+ * - fsync policy onto synchronous: always FULL, everysec NORMAL with a
+ *   PASSIVE checkpoint on the pool once a second after commits, no OFF.
+ * - A damaged file (failing quick_check, or empty) is refused at open and
+ *   never written.
+ *
+ * Ownership: store_sqlite_open returns a backend that its ops->close frees.
+ */
+#ifndef DELVER_STORE_SQLITE_H
+#define DELVER_STORE_SQLITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "bot/config/config.h"
+#include "bot/store/store_backend.h"
+
+#define STORE_SQLITE_SCHEMA 1 /* PRAGMA user_version of the current tables */
+
+/* Opens (or creates, mode 0600) the database at path. Returns NULL with one
+ * sentence in err naming the file, the reason and what to do. */
+struct store_backend *store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync,
+                                        char *err, size_t errlen);
+
+/* Its operations (to tell a SQLite backend from another). */
+const struct store_backend_ops *store_sqlite_ops(void);
+
+/* The synchronous setting for the policy, from the next commit on. */
+void store_sqlite_set_fsync(struct store_backend *b, enum fsync_policy fsync);
+
+/* Reads one row by key now, on the calling thread, through the read-only
+ * connection (it never waits for a commit under way). Calls row() when one
+ * is stored. Returns 1 (found), 0 (none), or -1 with one sentence in err. */
+int store_sqlite_load_now(struct store_backend *b, enum store_kind kind, const char *key,
+                          int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
+                          size_t errlen);
+
+/* Writes rows[0..n) in one transaction with synchronous FULL, now, on the
+ * calling thread, ignoring generations (each row is stored at generation
+ * 1): the import of an old state directory at open. Returns 0, or -1 with
+ * err. */
+int store_sqlite_write_now(struct store_backend *b, const struct store_row *rows, size_t n,
+                           char *err, size_t errlen);
+
+/* Everysec checkpoints started since open. */
+uint64_t store_sqlite_checkpoints(const struct store_backend *b);
+
+/* Checks that path is a whole delver database (quick_check, the tables).
+ * Returns 0, or -1 with err. */
+int store_sqlite_check_file(const char *path, char *err, size_t errlen);
+
+/* Copies the database at from into to (which should not exist) with the
+ * backup API, fsynced. Returns 0, or -1 with err. */
+int store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen);
+
+#endif
