@@ -72,8 +72,16 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 			d->adopted(o->chan_key, moved);
 	}
 	inv->user = state_user(d->state, o->user_key);
+	if (inv->user == NULL) {
+		reply_error(out,
+		            "Your saved settings cannot be read right now (the error is logged); "
+		            "try again in a minute.");
+		invocation_clear(inv);
+		return;
+	}
 	if (strcmp(user_name(inv->user), o->user_name) != 0)
 		user_set_name(inv->user, o->user_name);
+	user_set_last_used(inv->user, now);
 	channel_set_last_used(inv->chan, now);
 	gm = channel_gm(inv->chan);
 	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
@@ -93,6 +101,9 @@ done:
 		           "Warning: this change could not be saved to disk and may be lost if "
 		           "the bot restarts.");
 	}
+	/* A user with nothing to keep is not kept in memory either. */
+	if (state_release_user(d->state, inv->user))
+		inv->user = NULL;
 	invocation_clear(inv);
 }
 

@@ -34,6 +34,7 @@ struct user {
 	struct state *owner;
 	struct user *next_touched;
 	struct ustyle style;
+	int64_t last_used;
 	bool style_set;
 	bool touched;
 	char name[NAME_MAX_LEN];
@@ -47,6 +48,8 @@ struct state {
 	struct user *touched_users;
 	int (*load)(struct channel *fresh, void *ctx);
 	void *load_ctx;
+	int (*load_user)(struct user *fresh, void *ctx);
+	void *load_user_ctx;
 };
 
 static void
@@ -174,8 +177,15 @@ state_channel(struct state *st, const char *key)
 	return ch;
 }
 
+void
+state_set_user_loader(struct state *st, int (*load)(struct user *, void *), void *ctx)
+{
+	st->load_user = load;
+	st->load_user_ctx = ctx;
+}
+
 struct user *
-state_user_find(struct state *st, const char *key)
+state_user_peek(const struct state *st, const char *key)
 {
 	struct user *u = NULL;
 
@@ -184,11 +194,41 @@ state_user_find(struct state *st, const char *key)
 }
 
 struct user *
+state_user_read(struct state *st, const char *key, bool *failed)
+{
+	struct user *u = state_user_peek(st, key);
+	int r;
+
+	*failed = false;
+	if (u != NULL || st->load_user == NULL)
+		return u;
+	u = record_alloc(struct user, key);
+	u->owner = st;
+	r = st->load_user(u, st->load_user_ctx);
+	if (r == 1) {
+		HASH_ADD_STR(st->users, key, u);
+		return u;
+	}
+	*failed = r < 0;
+	free(u);
+	return NULL;
+}
+
+struct user *
+state_user_find(struct state *st, const char *key)
+{
+	bool failed;
+
+	return state_user_read(st, key, &failed);
+}
+
+struct user *
 state_user(struct state *st, const char *key)
 {
-	struct user *u = state_user_find(st, key);
+	bool failed;
+	struct user *u = state_user_read(st, key, &failed);
 
-	if (u != NULL)
+	if (u != NULL || failed)
 		return u;
 	u = record_alloc(struct user, key);
 	u->owner = st;
@@ -196,16 +236,45 @@ state_user(struct state *st, const char *key)
 	return u;
 }
 
+bool
+state_release_user(struct state *st, struct user *u)
+{
+	if (u->touched || u->style_set)
+		return false;
+	HASH_DEL(st->users, u);
+	free(u);
+	return true;
+}
+
+size_t
+state_evict_users_if(struct state *st, bool (*evict)(const struct user *, void *), void *ctx)
+{
+	struct user *u, *tmp;
+	size_t n = 0;
+
+	HASH_ITER(hh, st->users, u, tmp)
+	{
+		if (!u->touched && evict(u, ctx)) {
+			HASH_DEL(st->users, u);
+			free(u);
+			n++;
+		}
+	}
+	return n;
+}
+
 int
 state_adopt(struct state *st, struct channel *ch, const char *from, const char *to)
 {
+	bool failed = false;
 	struct user *old = state_user_find(st, from);
 	const char *gm = channel_gm(ch);
 	int moved = 0;
+	struct user *u = NULL;
 
-	if (old != NULL && old->style_set && state_user_find(st, to) == NULL) {
-		struct user *u = state_user(st, to);
-
+	/* A record under to that cannot be read now is not overwritten. */
+	if (old != NULL && old->style_set && state_user_read(st, to, &failed) == NULL && !failed &&
+	    (u = state_user(st, to)) != NULL) {
 		user_set_name(u, old->name);
 		user_set_style(u, &old->style);
 		user_clear_style(old);
@@ -469,4 +538,22 @@ bool
 user_touched(const struct user *u)
 {
 	return u->touched;
+}
+
+bool
+user_is_empty(const struct user *u)
+{
+	return !u->style_set;
+}
+
+int64_t
+user_last_used(const struct user *u)
+{
+	return u->last_used;
+}
+
+void
+user_set_last_used(struct user *u, int64_t when)
+{
+	u->last_used = when;
 }

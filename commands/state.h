@@ -17,7 +17,7 @@
  * before the reply that acknowledges the change is sent.
  *
  * Ownership: the store owns every record; pointers to records stay valid
- * until state_free() or state_evict() of that record.
+ * until state_free(), or the eviction or release of that record.
  */
 #ifndef DELVER_STATE_H
 #define DELVER_STATE_H
@@ -90,8 +90,29 @@ struct channel *state_channel_read(struct state *st, const char *key, bool *fail
  * when it could not read it. It must not call the state_ functions.
  */
 void state_set_loader(struct state *st, int (*load)(struct channel *fresh, void *ctx), void *ctx);
+/*
+ * Users: the same for user records. state_user returns the user with this
+ * key, asking the user loader on a miss and creating an empty one when
+ * there is none; NULL only when the loader failed (the caller refuses the
+ * command). state_user_find never creates one; state_user_read tells a
+ * loader failure (*failed) from no record; state_user_peek looks in memory
+ * only. The loader has the channel loader's contract (1 found, 0 none, -1
+ * failed) and must not call the state_ functions.
+ */
+void state_set_user_loader(struct state *st, int (*load)(struct user *fresh, void *ctx), void *ctx);
 struct user *state_user(struct state *st, const char *key);
 struct user *state_user_find(struct state *st, const char *key);
+struct user *state_user_read(struct state *st, const char *key, bool *failed);
+struct user *state_user_peek(const struct state *st, const char *key);
+/* Forgets u when it holds nothing to keep (no style) and is not touched: a
+ * user is kept in memory only for what it holds, so keys that come and go
+ * (an IRC user cycling nicks) leave nothing behind. Returns true when u was
+ * freed (u must not be used then). */
+bool state_release_user(struct state *st, struct user *u);
+/* Forgets every user for which evict returns true, touched ones never;
+ * returns how many (memory only: persistence keeps them). */
+size_t state_evict_users_if(struct state *st, bool (*evict)(const struct user *, void *),
+                            void *ctx);
 
 /*
  * Adoption of records kept under a user's legacy key (IRC users without an
@@ -154,5 +175,12 @@ void user_set_style(struct user *u, const struct ustyle *style);
 void user_clear_style(struct user *u);
 void user_touch(struct user *u);
 bool user_touched(const struct user *u);
+/* True when the user holds nothing to keep (no style chosen): such a user
+ * has no saved record. */
+bool user_is_empty(const struct user *u);
+/* When the user last ran a command or was loaded (unix seconds; memory
+ * only). */
+int64_t user_last_used(const struct user *u);
+void user_set_last_used(struct user *u, int64_t when);
 
 #endif

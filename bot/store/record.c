@@ -83,6 +83,8 @@ record_of_user(struct record *r, const struct user *u)
 bool
 record_is_empty(const struct record *r)
 {
+	if (r->kind == RECORD_USER)
+		return !r->style_set;
 	if (r->kind != RECORD_CHANNEL || r->gm[0] != '\0')
 		return false;
 	for (size_t i = 0; i < RECORD_MODS_MAX; i++)

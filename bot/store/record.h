@@ -100,8 +100,9 @@ const struct record_mods *record_builtin_mods(void);
 /* Views of live records for encoding; module states are borrowed. */
 void record_of_channel(struct record *r, const struct channel *ch);
 void record_of_user(struct record *r, const struct user *u);
-/* True for a channel record with no GM and no module state: saving it
- * would say nothing that a missing record does not. */
+/* True for a channel record with no GM and no module state, and for a user
+ * record with no style: saving it would say nothing that a missing record
+ * does not (the name alone is not kept: the platform gives it again). */
 bool record_is_empty(const struct record *r);
 
 /* Appends r as one line to out. Returns 0, or -1 when a module could not
