@@ -44,6 +44,8 @@ enum stmt {
 	ST_DEL_CHANNEL,
 	ST_PUT_USER,
 	ST_GET_CHANNEL,
+	ST_DEL_USER,
+	ST_GET_USER,
 	ST_COUNT,
 };
 
@@ -58,6 +60,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_PUT_USER] = "INSERT INTO users(key, version, rec) VALUES(?1, ?2, ?3) "
                     "ON CONFLICT(key) DO UPDATE SET version = excluded.version, rec = excluded.rec",
     [ST_GET_CHANNEL] = "SELECT version, rec FROM channels WHERE key = ?1",
+    [ST_DEL_USER] = "DELETE FROM users WHERE key = ?1",
+    [ST_GET_USER] = "SELECT version, rec FROM users WHERE key = ?1",
 };
 
 static const char schema[] =
@@ -175,9 +179,10 @@ write_record(struct persist *p, const struct record *r, char kind)
 	enum stmt s;
 	int rc;
 
-	if (kind == 'c' && record_is_empty(r)) {
-		sqlite3_bind_text(p->stmt[ST_DEL_CHANNEL], 1, r->key, -1, SQLITE_STATIC);
-		return step_reset(p, ST_DEL_CHANNEL);
+	if (record_is_empty(r)) {
+		s = kind == 'c' ? ST_DEL_CHANNEL : ST_DEL_USER;
+		sqlite3_bind_text(p->stmt[s], 1, r->key, -1, SQLITE_STATIC);
+		return step_reset(p, s);
 	}
 	buf_init(&b, RECORD_LINE_MAX);
 	if (record_encode(r, record_builtin_mods(), &b) < 0) {
@@ -353,7 +358,16 @@ retry_failed(struct persist *p)
 			}
 			record_of_channel(&rec, ch);
 		} else {
-			record_of_user(&rec, state_user(p->st, r->id + 2));
+			struct user *u = state_user_peek(p->st, r->id + 2);
+
+			/* Not in memory: released as empty, so its row goes. */
+			if (u != NULL) {
+				record_of_user(&rec, u);
+			} else {
+				memset(&rec, 0, sizeof(rec));
+				rec.kind = RECORD_USER;
+				snprintf(rec.key, sizeof(rec.key), "%s", r->id + 2);
+			}
 		}
 		if (persist_record(p, &rec, r->id[0]) < 0)
 			failed++;
@@ -630,14 +644,27 @@ evictable(const struct channel *ch, void *ctx)
 	       retry_find(p, 'c', channel_key(ch)) == NULL;
 }
 
+/* Users: idle ones (their row is current), and empty ones at once. */
+static bool
+user_evictable(const struct user *u, void *ctx)
+{
+	struct persist *p = ctx;
+
+	return (user_is_empty(u) ||
+	        (p->o.evict_after > 0 && user_last_used(u) + p->o.evict_after <= p->clock)) &&
+	       retry_find(p, 'u', user_key(u)) == NULL;
+}
+
 size_t
 persist_evict(struct persist *p)
 {
-	size_t n;
+	size_t n, nu;
 
+	tick_clock(p);
+	nu = state_evict_users_if(p->st, user_evictable, p);
+	p->stats.users_evicted += nu;
 	if (p->o.evict_after == 0)
 		return 0;
-	tick_clock(p);
 	n = state_evict_channels_if(p->st, evictable, p);
 	p->stats.evicted += n;
 	return n;
@@ -686,6 +713,42 @@ load_channel(struct channel *fresh, void *ctx)
 	} else {
 		record_to_channel(&r, fresh);
 		p->stats.loaded++;
+		rc = 1;
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	return rc;
+}
+
+static int
+load_user(struct user *fresh, void *ctx)
+{
+	struct persist *p = ctx;
+	sqlite3_stmt *s = p->stmt[ST_GET_USER];
+	char err[1024];
+	struct record r;
+	int rc;
+
+	sqlite3_bind_text(s, 1, user_key(fresh), -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else if (rc != SQLITE_ROW) {
+		log_error("cannot load user '%s' from %s: %s", user_key(fresh), p->path,
+		          sqlite3_errmsg(p->db));
+		rc = -1;
+	} else if (decode_row(s, 0, &r, err, sizeof(err)) < 0) {
+		log_error("cannot load user '%s' from %s: %s", user_key(fresh), p->path, err);
+		rc = -1;
+	} else if (r.kind != RECORD_USER) {
+		record_clear(&r, record_builtin_mods());
+		log_error("cannot load user '%s' from %s: the record is not a user",
+		          user_key(fresh), p->path);
+		rc = -1;
+	} else {
+		record_to_user(&r, fresh);
+		user_set_last_used(fresh, tick_clock(p));
+		p->stats.users_loaded++;
 		rc = 1;
 	}
 	sqlite3_reset(s);
@@ -847,6 +910,12 @@ open_db(struct persist *p, char *err, size_t errlen)
 	return 0;
 }
 
+static void
+stamp_user(struct user *u, void *ctx)
+{
+	user_set_last_used(u, ((struct persist *)ctx)->clock);
+}
+
 /* Loads every user, and the channels used within evict_after (all of them
  * when evict_after is 0); the others stay on disk until used. */
 static int
@@ -858,6 +927,9 @@ load_all(struct persist *p, char *err, size_t errlen)
 	};
 	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after : INT64_MIN;
 	uint64_t n = 0;
+	char **empty = NULL; /* users rows that hold nothing (older versions wrote them) */
+	size_t nempty = 0, cap = 0;
+	int ret = -1;
 
 	for (int t = 0; t < 2; t++) {
 		sqlite3_stmt *s;
@@ -865,7 +937,7 @@ load_all(struct persist *p, char *err, size_t errlen)
 
 		if (sqlite3_prepare_v2(p->db, sql[t], -1, &s, NULL) != SQLITE_OK) {
 			snprintf(err, errlen, "cannot read %s: %s", p->path, sqlite3_errmsg(p->db));
-			return -1;
+			goto out;
 		}
 		if (t == 1)
 			sqlite3_bind_int64(s, 1, since);
@@ -888,7 +960,15 @@ load_all(struct persist *p, char *err, size_t errlen)
 				    "of the state directory",
 				    p->path, t == 0 ? "user" : "channel", key ? key : "", why);
 				sqlite3_finalize(s);
-				return -1;
+				goto out;
+			}
+			if (t == 0 && record_is_empty(&r)) {
+				if (nempty == cap) {
+					cap = cap ? cap * 2 : 16;
+					empty = xrealloc(empty, cap * sizeof(*empty));
+				}
+				empty[nempty++] = xstrdup(r.key);
+				continue;
 			}
 			if (t == 0)
 				record_to_user(&r, state_user(p->st, r.key));
@@ -899,14 +979,34 @@ load_all(struct persist *p, char *err, size_t errlen)
 		if (rc != SQLITE_DONE) {
 			snprintf(err, errlen, "cannot read %s: %s", p->path, sqlite3_errmsg(p->db));
 			sqlite3_finalize(s);
-			return -1;
+			goto out;
 		}
 		sqlite3_finalize(s);
 	}
-	/* Loading is not a change. */
+	/* Loading is not a change; every user loaded counts as used now. */
 	state_flush(p->st, NULL, NULL, NULL);
+	state_each_user(p->st, stamp_user, p);
+	/* Empty user rows go: a user with nothing to keep is not stored. */
+	if (nempty > 0 && step_reset(p, ST_BEGIN) == 0) {
+		int bad = 0;
+
+		for (size_t i = 0; i < nempty; i++) {
+			sqlite3_bind_text(p->stmt[ST_DEL_USER], 1, empty[i], -1, SQLITE_STATIC);
+			bad |= step_reset(p, ST_DEL_USER);
+		}
+		if (bad != 0 || step_reset(p, ST_COMMIT) < 0) {
+			step_reset(p, ST_ROLLBACK);
+			log_warn("store: cannot delete the %zu empty user records of %s: %s",
+			         nempty, p->path, sqlite3_errmsg(p->db));
+		}
+	}
 	log_debug("state %s: %llu records loaded", p->path, (unsigned long long)n);
-	return 0;
+	ret = 0;
+out:
+	for (size_t i = 0; i < nempty; i++)
+		free(empty[i]);
+	free(empty);
+	return ret;
 }
 
 /* --- importing a state directory of the journal-and-snapshot format --- */
@@ -957,7 +1057,7 @@ import_user(struct user *u, void *ctx)
 	struct record r;
 
 	record_of_user(&r, u);
-	if (write_record(p, &r, 'u') < 0)
+	if (!record_is_empty(&r) && write_record(p, &r, 'u') < 0)
 		p->import_failed = true;
 }
 
@@ -1270,6 +1370,7 @@ persist_attach(struct persist *p, struct dispatch *d)
 	d->persist_flush = flush_hook;
 	d->persist_ctx = p;
 	state_set_loader(p->st, load_channel, p);
+	state_set_user_loader(p->st, load_user, p);
 }
 
 void

@@ -18,10 +18,12 @@
  *                      of delver alone loses nothing;
  *     no       OFF:    nothing is fsynced; a crash of delver alone loses
  *                      nothing, a power cut can lose any recent change.
- * - Idle channels: a channel untouched for evict_after seconds is dropped
- *   from memory (its row is always current) and read back by key when next
- *   used (state_set_loader). At open, every user and every channel used
- *   within evict_after is loaded.
+ * - Idle channels and users: a channel or user untouched for evict_after
+ *   seconds is dropped from memory (its row is always current) and read
+ *   back by key when next used (state_set_loader, state_set_user_loader).
+ *   At open, every user and every channel used within evict_after is
+ *   loaded. A user with nothing to keep (no style) has no row (a row that
+ *   becomes empty is deleted) and is not kept in memory.
  * - Failures: a failed commit is logged, the hook (or persist_flush) reports
  *   the records as not durable (the reply then says the change may be
  *   lost), and they are written again from memory every second until that
@@ -77,6 +79,8 @@ struct persist_stats {
 	double last_snapshot_ms;    /* the last one, on the worker thread */
 	uint64_t evicted;           /* channels dropped from memory */
 	uint64_t loaded;            /* channels read back on demand */
+	uint64_t users_evicted;     /* users dropped from memory */
+	uint64_t users_loaded;      /* users read back on demand */
 };
 
 /* Fills o with the defaults (bot/persist_opts.c). */

@@ -384,6 +384,140 @@ test_idle_channels_leave_memory_and_come_back(void **state)
 	bot_free(b);
 }
 
+/* How many rows b's database holds in table. */
+static int
+rows(struct bot *b, const char *table)
+{
+	char path[512], sql[128];
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	n = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return n;
+}
+
+static void
+test_users_with_nothing_to_keep_are_not_stored(void **state)
+{
+	struct bot *b = bot_new(FSYNC_NO);
+	struct user *u;
+
+	say(b, "ann", "crypt", "/roll 1d6");
+	assert_int_equal(state_nusers(b->st), 0);
+	assert_int_equal(rows(b, "users"), 0);
+	say(b, "ann", "crypt", "/thwacko style red");
+	assert_int_equal(state_nusers(b->st), 1);
+	assert_int_equal(rows(b, "users"), 1);
+	/* A record that becomes empty is deleted (the legacy record an adoption
+	 * empties). */
+	u = state_user(b->st, "console:ann");
+	user_clear_style(u);
+	user_touch(u);
+	assert_int_equal(persist_flush(b->p), 0);
+	assert_int_equal(rows(b, "users"), 0);
+	assert_int_equal(persist_evict(b->p), 0);
+	assert_int_equal(state_nusers(b->st), 0);
+	bot_free(b);
+}
+
+/* An IRC user without an account who cycles nicks gets a new user key at
+ * every nick: none of them is left in memory or on disk. */
+static void
+test_nick_cycling_leaves_nothing_behind(void **state)
+{
+	struct bot *b = bot_new(FSYNC_NO);
+	char nick[32];
+
+	say(b, "gm", "crypt", "/thwacko style blue");
+	for (int i = 0; i < 10000; i++) {
+		snprintf(nick, sizeof(nick), "~n%d!u@host", i);
+		assert_string_equal(say(b, nick, "crypt", "/gm"),
+		                    "Nobody is GM here yet; /gm claim "
+		                    "makes you the GM.\n");
+	}
+	assert_int_equal(state_nusers(b->st), 1); /* the one with a style */
+	assert_int_equal(rows(b, "users"), 1);
+	bot_free(b);
+}
+
+static void
+test_idle_users_leave_memory_and_come_back(void **state)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	const struct ustyle *s;
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	b->o.evict_after = 1;
+	bot_open(b);
+	say(b, "ann", "crypt", "/thwacko style red AN");
+	say(b, "bob", "crypt", "/thwacko style green");
+	assert_int_equal(persist_evict(b->p), 0); /* both used this second */
+	assert_int_equal(stats(b).users_evicted, 0);
+	after(time(NULL));
+	say(b, "bob", "crypt", "/roll 1d6"); /* bob was just used */
+	persist_evict(b->p);
+	assert_int_equal(stats(b).users_evicted, 1);
+	assert_int_equal(state_nusers(b->st), 1);
+	assert_null(state_user_peek(b->st, "console:ann"));
+	/* ann comes back from the database when looked up (a party's styles). */
+	s = user_style(state_user_find(b->st, "console:ann"));
+	assert_non_null(s);
+	assert_int_equal(s->colour, UC_RED);
+	assert_string_equal(s->mark, "AN");
+	assert_int_equal(stats(b).users_loaded, 1);
+	/* and when she runs a command, with her style kept. */
+	after(time(NULL));
+	persist_evict(b->p);
+	assert_int_equal(state_nusers(b->st), 0);
+	say(b, "ann", "crypt", "/thwacko style cyan");
+	s = user_style(state_user_find(b->st, "console:ann"));
+	assert_int_equal(s->colour, UC_CYAN);
+	assert_string_equal(s->mark, "AN");
+	assert_int_equal(stats(b).users_loaded, 2);
+	/* A restart loads them again; an empty row (older versions wrote
+	 * them) is deleted. */
+	bot_close(b);
+	{
+		char path[512];
+		sqlite3 *db;
+		sqlite3_stmt *q;
+		struct record r = {.kind = RECORD_USER, .key = "console:old", .name = "old"};
+		struct buf line;
+
+		buf_init(&line, RECORD_LINE_MAX);
+		assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
+		snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db,
+		                                    "INSERT INTO users(key, version, rec) "
+		                                    "VALUES('console:old', ?1, ?2)",
+		                                    -1, &q, NULL),
+		                 SQLITE_OK);
+		sqlite3_bind_int(q, 1, RECORD_VERSION);
+		sqlite3_bind_blob(q, 2, line.p, (int)line.len - 1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+		sqlite3_finalize(q);
+		sqlite3_close(db);
+		buf_free(&line);
+	}
+	assert_int_equal(rows(b, "users"), 3);
+	bot_open(b);
+	assert_int_equal(state_nusers(b->st), 2);
+	assert_int_equal(rows(b, "users"), 2);
+	assert_int_equal(user_style(state_user_find(b->st, "console:bob"))->colour, UC_GREEN);
+	bot_free(b);
+}
+
 /* Writes dir in the journal-and-snapshot format, with that store's own
  * writers: crypt's GM (ann) in the snapshot, then a journal that makes bob
  * tower's GM and gives ann a style. */
@@ -613,7 +747,7 @@ test_every_module_round_trips_through_the_database(void **state)
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 	struct ustyle style = {.colour = UC_CYAN, .mark = "🐉"};
 	struct channel *ch;
-	struct user *u = state_user(b->st, "console:ann");
+	struct user *u;
 	struct state *st;
 	char *want, *got;
 
@@ -650,6 +784,8 @@ test_every_module_round_trips_through_the_database(void **state)
 		if (chanmod_table[i] != NULL)
 			channel_mod(ch, (enum chanmod_id)i);
 	channel_touch(ch);
+	/* (a user record with nothing to keep lives only during a command) */
+	u = state_user(b->st, "console:ann");
 	user_set_style(u, &style);
 	user_touch(u);
 	assert_int_equal(persist_flush(b->p), 0);
@@ -717,6 +853,9 @@ main(void)
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
 	    cmocka_unit_test(test_one_transaction_per_command),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
+	    cmocka_unit_test(test_users_with_nothing_to_keep_are_not_stored),
+	    cmocka_unit_test(test_nick_cycling_leaves_nothing_behind),
+	    cmocka_unit_test(test_idle_users_leave_memory_and_come_back),
 	    cmocka_unit_test(test_old_format_is_imported_and_moved_aside),
 	    cmocka_unit_test(test_damaged_old_format_refuses_the_import),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
