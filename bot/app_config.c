@@ -9,6 +9,7 @@
 
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "bot/store/restore_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -170,7 +171,9 @@ app_restore(const struct app_opts *o, const char *file)
 		log_error("%s", err);
 		return APP_EXIT_FAILURE;
 	}
-	rc = persist_restore(c->bot.state_dir, file, err, sizeof(err));
+	rc = o->channel != NULL
+	         ? restore_channel(c->bot.state_dir, file, o->channel, err, sizeof(err))
+	         : persist_restore(c->bot.state_dir, file, err, sizeof(err));
 	if (rc < 0)
 		log_error("%s", err);
 	config_free(c);
