@@ -52,6 +52,7 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
                     struct reply *out)
 {
 	const char *gm;
+	int saved;
 
 	inv->from = o;
 	inv->state = d->state;
@@ -92,17 +93,25 @@ dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 	}
 	run_handler(inv, out);
 done:
-	if ((d->persist_flush != NULL
-	         ? d->persist_flush(d->persist_ctx)
-	         : state_flush(d->state, persist_channel, persist_user, d)) > 0 &&
-	    !reply_is_error(out)) {
+	saved = d->persist_flush != NULL ? d->persist_flush(d->persist_ctx)
+	                                 : state_flush(d->state, persist_channel, persist_user, d);
+	if (saved < 0) {
+		/* Refused: persistence put the records back as they were saved
+		 * (they left memory), so the reply must not say it was done. */
+		inv->chan = NULL;
+		inv->user = NULL;
+		reply_clear(out);
+		reply_error(out, "This change was not made: the disk holding the bot's saved state "
+		                 "is full; try again once space is freed (nothing saved before is "
+		                 "affected).");
+	} else if (saved > 0 && !reply_is_error(out)) {
 		reply_to(out, REPLY_CHANNEL);
 		reply_line(out, RS_BAD,
 		           "Warning: this change could not be saved to disk and may be lost if "
 		           "the bot restarts.");
 	}
 	/* A user with nothing to keep is not kept in memory either. */
-	if (state_release_user(d->state, inv->user))
+	if (inv->user != NULL && state_release_user(d->state, inv->user))
 		inv->user = NULL;
 	invocation_clear(inv);
 }

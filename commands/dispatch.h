@@ -28,7 +28,10 @@ struct dispatch {
 	int (*persist_user)(struct user *u, void *ctx);
 	/* When set, called instead of the two above after each command: makes
 	 * every touched record durable at once (one transaction) and returns the
-	 * number that could not be. */
+	 * number that could not be (kept in memory: the reply warns), or a
+	 * negative number when the change was refused: the touched records were
+	 * dropped from memory, so they read back as last saved (the disk is
+	 * full), and the reply becomes an error. */
 	int (*persist_flush)(void *ctx);
 	void *persist_ctx;
 	/* When set, told that a command in chan_key adopted `moved` references

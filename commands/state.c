@@ -150,6 +150,15 @@ channel_lookup(struct state *st, const char *key, bool *failed)
 }
 
 struct channel *
+state_channel_peek(const struct state *st, const char *key)
+{
+	struct channel *ch = NULL;
+
+	HASH_FIND_STR(st->channels, key, ch);
+	return ch;
+}
+
+struct channel *
 state_channel_find(struct state *st, const char *key)
 {
 	bool failed;
@@ -244,6 +253,21 @@ state_release_user(struct state *st, struct user *u)
 	HASH_DEL(st->users, u);
 	free(u);
 	return true;
+}
+
+void
+state_evict_user(struct state *st, struct user *u)
+{
+	if (u->touched) {
+		struct user **pp = &st->touched_users;
+
+		while (*pp != NULL && *pp != u)
+			pp = &(*pp)->next_touched;
+		if (*pp == u)
+			*pp = u->next_touched;
+	}
+	HASH_DEL(st->users, u);
+	free(u);
 }
 
 size_t

@@ -75,6 +75,8 @@ void state_free(struct state *st);
  * NULL is returned only when the loader failed (the record exists but cannot
  * be read now: the caller refuses the command, so nothing overwrites it). */
 struct channel *state_channel(struct state *st, const char *key);
+/* The channel with this key in memory, or NULL (never asks the loader). */
+struct channel *state_channel_peek(const struct state *st, const char *key);
 /* The channel with this key (asking the loader on a miss), or NULL. */
 struct channel *state_channel_find(struct state *st, const char *key);
 /* The same, telling why there is none: *failed is set when the loader could
@@ -109,6 +111,8 @@ struct user *state_user_peek(const struct state *st, const char *key);
  * (an IRC user cycling nicks) leave nothing behind. Returns true when u was
  * freed (u must not be used then). */
 bool state_release_user(struct state *st, struct user *u);
+/* Forgets a user record (memory only: persistence keeps it). */
+void state_evict_user(struct state *st, struct user *u);
 /* Forgets every user for which evict returns true, touched ones never;
  * returns how many (memory only: persistence keeps them). */
 size_t state_evict_users_if(struct state *st, bool (*evict)(const struct user *, void *),

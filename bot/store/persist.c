@@ -85,6 +85,9 @@ struct persist {
 	int64_t clock; /* unix seconds, never going back */
 	uint64_t next_sweep_ms;
 	bool failing;       /* commits are failing (log once) */
+	bool full;          /* SQLITE_FULL since persist_flush began */
+	bool refusing;      /* in persist_flush: a full disk refuses the change */
+	bool full_logged;   /* the disk-full error was logged */
 	bool import_failed; /* a record of the import could not be written */
 	struct retry *retry;
 	/* everysec: a checkpoint on the thread pool, on its own connection */
@@ -166,6 +169,8 @@ step_reset(struct persist *p, enum stmt s)
 {
 	int rc = sqlite3_step(p->stmt[s]);
 
+	if ((rc & 0xff) == SQLITE_FULL)
+		p->full = true;
 	sqlite3_reset(p->stmt[s]);
 	sqlite3_clear_bindings(p->stmt[s]);
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
@@ -228,6 +233,16 @@ batch_forget(struct persist *p)
 	p->nbatch = 0;
 }
 
+static void
+batch_add(struct persist *p, const char *id)
+{
+	if (p->nbatch == p->batch_cap) {
+		p->batch_cap = p->batch_cap ? p->batch_cap * 2 : 16;
+		p->batch = xrealloc(p->batch, p->batch_cap * sizeof(*p->batch));
+	}
+	p->batch[p->nbatch++] = xstrdup(id);
+}
+
 /* Writes a record: inside persist_flush's transaction it is remembered until
  * the commit; alone it is committed at once (autocommit). */
 static int
@@ -238,18 +253,19 @@ persist_record(struct persist *p, const struct record *r, char kind)
 
 	snprintf(id, sizeof(id), "%c:%s", kind, r->key);
 	if (write_record(p, r, kind) < 0) {
-		log_failure(p, r->key);
 		p->stats.append_failures++;
+		if (p->refusing && p->full) {
+			/* The whole change is refused (batch_end). */
+			batch_add(p, id);
+			return -1;
+		}
+		log_failure(p, r->key);
 		p->failing = true;
 		retry_add_id(p, id);
 		return -1;
 	}
 	if (p->in_batch) {
-		if (p->nbatch == p->batch_cap) {
-			p->batch_cap = p->batch_cap ? p->batch_cap * 2 : 16;
-			p->batch = xrealloc(p->batch, p->batch_cap * sizeof(*p->batch));
-		}
-		p->batch[p->nbatch++] = xstrdup(id);
+		batch_add(p, id);
 		return 0;
 	}
 	p->stats.appends++;
@@ -282,15 +298,65 @@ persist_user(struct user *u, void *ctx)
 	return persist_record(ctx, &r, 'u');
 }
 
+/*
+ * The disk is full: rolls the batch back and drops its records from memory,
+ * so that they read back as last committed (the change is refused, not kept
+ * for a retry: nothing would be saved until space returns, and the reply
+ * must not acknowledge it). A change kept in memory after an earlier
+ * failure of the same record is dropped with it. Returns -(records).
+ */
+static int
+refuse_batch(struct persist *p)
+{
+	size_t n = p->nbatch;
+
+	step_reset(p, ST_ROLLBACK);
+	for (size_t i = 0; i < n; i++) {
+		const char *id = p->batch[i];
+		struct retry *r;
+
+		HASH_FIND_STR(p->retry, id, r);
+		if (r != NULL)
+			retry_del(p, r);
+		if (id[0] == 'c') {
+			struct channel *ch = state_channel_peek(p->st, id + 2);
+
+			if (ch != NULL)
+				state_evict_channel(p->st, ch);
+		} else {
+			struct user *u = state_user_peek(p->st, id + 2);
+
+			if (u != NULL)
+				state_evict_user(p->st, u);
+		}
+	}
+	p->stats.refused += n;
+	if (!p->full_logged)
+		log_error("store: the disk holding %s is full: changes are refused (their replies "
+		          "say so) until space is freed; what was saved before is not affected",
+		          p->path);
+	p->full_logged = true;
+	batch_forget(p);
+	return n > 0 ? -(int)n : -1;
+}
+
 /* Commits the batch; on failure rolls it back and queues every record of it
- * for a retry. Returns the number of records that are not durable. */
+ * for a retry (in persist_flush on a full disk: refuses it, refuse_batch).
+ * Returns the number of records that are not durable, or -(records) when
+ * refused. */
 static int
 batch_end(struct persist *p, int failed)
 {
 	int lost = failed;
 
 	p->in_batch = false;
+	if (p->refusing && p->full)
+		return refuse_batch(p);
 	if (step_reset(p, ST_COMMIT) == 0) {
+		if (p->full_logged && p->nbatch > 0) {
+			log_warnx("store: %s has space again; changes are saved again", p->path);
+			p->full_logged = false;
+		}
 		for (size_t i = 0; i < p->nbatch; i++) {
 			struct retry *r;
 
@@ -300,6 +366,8 @@ batch_end(struct persist *p, int failed)
 		}
 		p->stats.appends += p->nbatch;
 		p->ckpt_due = p->ckpt_due || p->nbatch > 0;
+	} else if (p->refusing && p->full) {
+		return refuse_batch(p);
 	} else {
 		log_failure(p, p->nbatch > 0 ? p->batch[0] + 2 : "(none)");
 		step_reset(p, ST_ROLLBACK);
@@ -324,8 +392,12 @@ persist_flush(struct persist *p)
 		return state_flush(p->st, persist_channel, persist_user, p);
 	}
 	p->in_batch = true;
+	p->full = false;
+	p->refusing = true;
 	failed = state_flush(p->st, persist_channel, persist_user, p);
-	return batch_end(p, failed);
+	failed = batch_end(p, failed);
+	p->refusing = false;
+	return failed;
 }
 
 static int

@@ -27,7 +27,11 @@
  * - Failures: a failed commit is logged, the hook (or persist_flush) reports
  *   the records as not durable (the reply then says the change may be
  *   lost), and they are written again from memory every second until that
- *   works.
+ *   works. A full disk (SQLITE_FULL) in persist_flush instead refuses the
+ *   change: the transaction is rolled back, its records leave memory (they
+ *   read back as last committed) and persist_flush returns a negative
+ *   number (the reply becomes an error); the next change after space
+ *   returns is saved as usual.
  *
  * - Snapshot files: every snapshot_interval seconds when anything was
  *   committed since the last one, a worker thread copies the database with
@@ -72,6 +76,7 @@ struct persist_opts {
 struct persist_stats {
 	uint64_t appends;           /* records committed */
 	uint64_t append_failures;   /* records whose write or commit failed */
+	uint64_t refused;           /* records of changes refused on a full disk */
 	uint64_t retry_pending;     /* records waiting to be written again */
 	uint64_t checkpoints;       /* everysec checkpoints started */
 	uint64_t snapshots;         /* snapshot files written */
@@ -125,7 +130,9 @@ void persist_attach(struct persist *p, struct dispatch *d);
 int persist_channel(struct channel *ch, void *ctx);
 int persist_user(struct user *u, void *ctx);
 /* Commits every touched record in one transaction (the dispatcher calls it
- * after each command). Returns the number that are not durable. */
+ * after each command). Returns the number that are not durable (kept for a
+ * retry), or a negative number when a full disk refused them (see
+ * Failures above). */
 int persist_flush(struct persist *p);
 
 /* Starts a snapshot file now. Returns 0, or -1 when one is running. */

@@ -256,7 +256,7 @@ test_failed_write_warns_keeps_answering_and_retries(void **state)
 {
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 
-	faultio_arm(FAULTIO_WRITE, 1, ENOSPC, true);
+	faultio_arm(FAULTIO_WRITE, 1, EIO, true);
 	assert_string_equal(say(b, "ann", "crypt", "/gm claim"),
 	                    "ann is now the GM of this channel.\n" WARNING);
 	/* The bot keeps answering, from memory. */
@@ -265,11 +265,57 @@ test_failed_write_warns_keeps_answering_and_retries(void **state)
 	assert_int_equal(stats(b).retry_pending, 1);
 	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)");
 	spin(b, 1100);
-	assert_int_equal(stats(b).retry_pending, 1); /* still no space */
+	assert_int_equal(stats(b).retry_pending, 1); /* still failing */
 	faultio_off();
 	spin(b, 1100);
 	assert_int_equal(stats(b).retry_pending, 0);
 	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
+	bot_free(b);
+}
+
+#define FULL                                                                                       \
+	"This change was not made: the disk holding the bot's saved state is full; try again "    \
+	"once space is freed (nothing saved before is affected).\n"
+
+/* A full disk (ENOSPC under SQLite: SQLITE_FULL) refuses the change with an
+ * error, keeps what was committed, and the next change after space returns
+ * is saved; test_persist_diskfull.sh does it on a real full filesystem. */
+static void
+test_disk_full_refuses_the_change_and_recovers(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct state *st;
+
+	say(b, "ann", "crypt", "/gm claim");
+	say(b, "ann", "crypt", "/thwacko style red");
+	faultio_arm(FAULTIO_WRITE, 1, ENOSPC, true);
+	/* A change to a saved channel and user, and to a new channel. */
+	assert_string_equal(say(b, "ann", "crypt", "/gm release"), FULL);
+	assert_string_equal(say(b, "ann", "crypt", "/thwacko style blue"), FULL);
+	assert_string_equal(say(b, "bob", "tower", "/gm claim"), FULL);
+	/* Memory reads back as saved: nothing refused is in effect. */
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_int_equal(user_style(state_user_find(b->st, "console:ann"))->colour, UC_RED);
+	assert_string_equal(say(b, "bob", "tower", "/gm"),
+	                    "Nobody is GM here yet; /gm claim makes you the GM.\n");
+	/* Commands that change nothing still answer. */
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_int_equal(stats(b).refused, 3);
+	assert_int_equal(stats(b).retry_pending, 0);
+	/* Nothing committed before is harmed. */
+	st = restored(b);
+	assert_string_equal(channel_gm(state_channel_find(st, "console:crypt")), "console:ann");
+	assert_int_equal(user_style(state_user_find(st, "console:ann"))->colour, UC_RED);
+	assert_null(state_channel_find(st, "console:tower"));
+	state_free(st);
+	/* Space returns: the next change is saved, with no restart. */
+	faultio_off();
+	assert_string_equal(say(b, "bob", "tower", "/gm claim"),
+	                    "bob is now the GM of this channel.\n");
+	assert_string_equal(say(b, "ann", "crypt", "/gm release"),
+	                    "ann is no longer the GM; anyone may /gm claim.\n");
+	assert_string_equal(gm_on_disk(b, "tower"), "console:bob");
+	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)");
 	bot_free(b);
 }
 
@@ -850,6 +896,7 @@ main(void)
 	    cmocka_unit_test(test_second_instance_is_refused),
 	    cmocka_unit_test(test_failed_write_warns_keeps_answering_and_retries),
 	    cmocka_unit_test(test_failed_fsync_under_always_warns_and_retries),
+	    cmocka_unit_test(test_disk_full_refuses_the_change_and_recovers),
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
 	    cmocka_unit_test(test_one_transaction_per_command),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
