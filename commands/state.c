@@ -193,6 +193,16 @@ state_set_user_loader(struct state *st, int (*load)(struct user *, void *), void
 	st->load_user_ctx = ctx;
 }
 
+struct channel *
+state_channel_new(struct state *st, const char *key)
+{
+	struct channel *ch = record_alloc(struct channel, key);
+
+	ch->owner = st;
+	HASH_ADD_STR(st->channels, key, ch);
+	return ch;
+}
+
 struct user *
 state_user_peek(const struct state *st, const char *key)
 {

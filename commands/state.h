@@ -75,6 +75,9 @@ void state_free(struct state *st);
  * NULL is returned only when the loader failed (the record exists but cannot
  * be read now: the caller refuses the command, so nothing overwrites it). */
 struct channel *state_channel(struct state *st, const char *key);
+/* Adds an empty channel with this key, which must not be in memory (for
+ * loading from a store whose keys are unique: no lookup, no loader). */
+struct channel *state_channel_new(struct state *st, const char *key);
 /* The channel with this key in memory, or NULL (never asks the loader). */
 struct channel *state_channel_peek(const struct state *st, const char *key);
 /* The channel with this key (asking the loader on a miss), or NULL. */

@@ -999,6 +999,8 @@ load_all(struct persist *p, char *err, size_t errlen)
 	};
 	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after : INT64_MIN;
 	uint64_t n = 0;
+	/* Keys are unique in the table: into an empty state, no lookups. */
+	bool fresh = state_nchannels(p->st) == 0;
 	char **empty = NULL; /* users rows that hold nothing (older versions wrote them) */
 	size_t nempty = 0, cap = 0;
 	int ret = -1;
@@ -1045,7 +1047,8 @@ load_all(struct persist *p, char *err, size_t errlen)
 			if (t == 0)
 				record_to_user(&r, state_user(p->st, r.key));
 			else
-				record_to_channel(&r, state_channel(p->st, r.key));
+				record_to_channel(&r, fresh ? state_channel_new(p->st, r.key)
+				                            : state_channel(p->st, r.key));
 			n++;
 		}
 		if (rc != SQLITE_DONE) {
