@@ -1198,7 +1198,6 @@ import_old(struct persist *p, char *err, size_t errlen)
 		         why, p->path);
 		return -1;
 	}
-	snapshot_close(res.snap);
 	if (res.clock > p->clock)
 		p->clock = res.clock;
 	state_flush(p->st, NULL, NULL, NULL);

@@ -19,12 +19,11 @@
 
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
-#include "bot/store/journal.h"
 #include "bot/store/record.h"
-#include "bot/store/snapshot.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/faultsql.h"
+#include "tests/unit/helpers/oldstate.h"
 
 #define WARNING                                                                                    \
 	"Warning: this change could not be saved to disk and may be lost if the bot restarts.\n"
@@ -274,7 +273,7 @@ test_failed_write_warns_keeps_answering_and_retries(void **state)
 }
 
 #define FULL                                                                                       \
-	"This change was not made: the disk holding the bot's saved state is full; try again "    \
+	"This change was not made: the disk holding the bot's saved state is full; try again "     \
 	"once space is freed (nothing saved before is affected).\n"
 
 /* A full disk (ENOSPC under SQLite: SQLITE_FULL) refuses the change with an
@@ -564,39 +563,25 @@ test_idle_users_leave_memory_and_come_back(void **state)
 	bot_free(b);
 }
 
-/* Writes dir in the journal-and-snapshot format, with that store's own
- * writers: crypt's GM (ann) in the snapshot, then a journal that makes bob
- * tower's GM and gives ann a style. */
+/* Writes dir in the journal-and-snapshot format as that store left it
+ * (tests/unit/helpers/oldstate.c): crypt's GM (ann) in the snapshot, then a
+ * journal that makes bob tower's GM and gives ann a style. */
 static void
 write_old_format(const char *dir)
 {
 	struct state *st = state_new();
 	struct ustyle style = {.colour = UC_RED, .mark = "*"};
-	char tmp[512], err[1024];
-	struct journal *j;
-	struct record r;
-	struct buf line;
+	FILE *j;
 
 	channel_set_gm(state_channel(st, "console:crypt"), "console:ann", "ann");
 	state_user(st, "console:ann");
-	snapshot_tmp_path(tmp, sizeof(tmp), dir, getpid());
-	if (snapshot_write(st, NULL, tmp, (int64_t)time(NULL), 1, NULL, err, sizeof(err)) < 0 ||
-	    snapshot_install(dir, tmp, 1, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
-	j = journal_create(dir, 1, err, sizeof(err));
-	if (j == NULL)
-		fail_msg("%s", err);
+	oldstate_snapshot(dir, st, (int64_t)time(NULL), 1);
+	j = oldstate_journal(dir, 1);
 	channel_set_gm(state_channel(st, "console:tower"), "console:bob", "bob");
 	user_set_style(state_user(st, "console:ann"), &style);
-	buf_init(&line, RECORD_LINE_MAX);
-	record_of_channel(&r, state_channel(st, "console:tower"));
-	assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
-	record_of_user(&r, state_user(st, "console:ann"));
-	assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
-	assert_int_equal(journal_append(j, line.p, line.len), 0);
-	assert_int_equal(journal_sync(j), 0);
-	journal_release(j);
-	buf_free(&line);
+	oldstate_channel(j, state_channel(st, "console:tower"));
+	oldstate_user(j, state_user(st, "console:ann"));
+	fclose(j);
 	state_free(st);
 }
 
