@@ -10,6 +10,7 @@
 #include "bot/log.h"
 #include "bot/store/persist.h"
 #include "bot/store/store_pg_restore.h"
+#include "bot/store/restore_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -173,11 +174,20 @@ app_restore(const struct app_opts *o, const char *file)
 		return APP_EXIT_FAILURE;
 	}
 	if (c->store.backend == STORE_ENGINE_POSTGRESQL) {
+		if (o->channel != NULL) {
+			log_error(
+			    "--restore --channel works on the SQLite store only; with [store] "
+			    "backend = postgresql, restore the whole file");
+			config_free(c);
+			return APP_EXIT_FAILURE;
+		}
 		rc = store_pg_restore(c->store.conninfo, c->store.password, file, err, sizeof(err));
 		if (rc == 0)
 			log_info("%s", err);
 	} else {
-		rc = persist_restore(c->bot.state_dir, file, err, sizeof(err));
+		rc = o->channel != NULL
+		         ? restore_channel(c->bot.state_dir, file, o->channel, err, sizeof(err))
+		         : persist_restore(c->bot.state_dir, file, err, sizeof(err));
 	}
 	if (rc < 0)
 		log_error("%s", err);

@@ -11,6 +11,9 @@
 
 #define MAY_BE_LOST                                                                                \
 	"Warning: this change could not be saved to disk and may be lost if the bot restarts."
+#define DISK_FULL                                                                                  \
+	"This change was not made: the disk holding the bot's saved state is full; try again "     \
+	"once space is freed (nothing saved before is affected)."
 
 /* A reply held until the store has committed its command's records. */
 struct held {
@@ -60,15 +63,27 @@ run_handler(struct invocation *inv, struct reply *out)
 			channel_mod_set(inv->chan, (enum chanmod_id)i, NULL);
 }
 
+/* What the store said of a command's records: lost > 0, not durable (kept
+ * in memory, retried: the reply warns); lost < 0, refused (they left memory
+ * and read back as last saved: the reply must not say it was done). */
+static void
+mark_lost(struct reply *out, int lost)
+{
+	if (lost < 0) {
+		reply_clear(out);
+		reply_error(out, DISK_FULL);
+	} else if (lost > 0 && !reply_is_error(out)) {
+		reply_to(out, REPLY_CHANNEL);
+		reply_line(out, RS_BAD, MAY_BE_LOST);
+	}
+}
+
 static void
 held_done(void *ctx, int lost)
 {
 	struct held *h = ctx;
 
-	if (lost > 0 && !reply_is_error(h->out)) {
-		reply_to(h->out, REPLY_CHANNEL);
-		reply_line(h->out, RS_BAD, MAY_BE_LOST);
-	}
+	mark_lost(h->out, lost);
 	h->done(h->ctx, h->out);
 	free(h);
 }
@@ -95,13 +110,9 @@ finish(struct dispatch *d, const struct origin *o, struct reply *out, dispatch_d
 		free(h);
 		return true;
 	}
-	if ((d->persist_flush != NULL
-	         ? d->persist_flush(d->persist_ctx)
-	         : state_flush(d->state, persist_channel, persist_user, d)) > 0 &&
-	    !reply_is_error(out)) {
-		reply_to(out, REPLY_CHANNEL);
-		reply_line(out, RS_BAD, MAY_BE_LOST);
-	}
+	mark_lost(out, d->persist_flush != NULL
+	                   ? d->persist_flush(d->persist_ctx)
+	                   : state_flush(d->state, persist_channel, persist_user, d));
 	return true;
 }
 
@@ -131,8 +142,16 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 			d->adopted(o->chan_key, moved);
 	}
 	inv->user = state_user(d->state, o->user_key);
+	if (inv->user == NULL) {
+		reply_error(out,
+		            "Your saved settings cannot be read right now (the error is logged); "
+		            "try again in a minute.");
+		invocation_clear(inv);
+		return true;
+	}
 	if (strcmp(user_name(inv->user), o->user_name) != 0)
 		user_set_name(inv->user, o->user_name);
+	user_set_last_used(inv->user, now);
 	channel_set_last_used(inv->chan, now);
 	gm = channel_gm(inv->chan);
 	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
@@ -152,6 +171,10 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 	run_handler(inv, out);
 done:
 	ready = finish(d, o, out, done, ctx);
+	/* A user with nothing to keep and no stored row is not kept in memory
+	 * either (one whose row must be deleted first leaves at persist's sweep). */
+	if (inv->user != NULL && state_release_user(d->state, inv->user))
+		inv->user = NULL;
 	invocation_clear(inv);
 	return ready;
 }

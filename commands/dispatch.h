@@ -41,7 +41,10 @@ struct dispatch {
 	int (*persist_user)(struct user *u, void *ctx);
 	/* When set, called instead of the two above after each command: makes
 	 * every touched record durable at once (one transaction) and returns the
-	 * number that could not be. */
+	 * number that could not be (kept in memory: the reply warns), or a
+	 * negative number when the change was refused: the touched records were
+	 * dropped from memory, so they read back as last saved (the disk is
+	 * full), and the reply becomes an error. */
 	int (*persist_flush)(void *ctx);
 	/* When set, used instead of all three: the store's group commit.
 	 * Hands every touched record to the store's next commit; when done is

@@ -26,6 +26,14 @@ record_alloc_at(size_t off, size_t size, const char *key)
 	return r;
 }
 
+/* Frees a user record and what it owns. */
+static void
+user_destroy(struct user *u)
+{
+	free(u->saved);
+	free(u);
+}
+
 struct state *
 state_new(void)
 {
@@ -58,8 +66,7 @@ state_free(struct state *st)
 	HASH_ITER(hh, st->users, u, utmp)
 	{
 		HASH_DEL(st->users, u);
-		free(u->saved);
-		free(u);
+		user_destroy(u);
 	}
 	free(st);
 }
@@ -96,6 +103,15 @@ channel_lookup(struct state *st, const char *key, bool *failed)
 }
 
 struct channel *
+state_channel_peek(const struct state *st, const char *key)
+{
+	struct channel *ch = NULL;
+
+	HASH_FIND_STR(st->channels, key, ch);
+	return ch;
+}
+
+struct channel *
 state_channel_find(struct state *st, const char *key)
 {
 	bool failed;
@@ -123,8 +139,25 @@ state_channel(struct state *st, const char *key)
 	return ch;
 }
 
+void
+state_set_user_loader(struct state *st, int (*load)(struct user *, void *), void *ctx)
+{
+	st->load_user = load;
+	st->load_user_ctx = ctx;
+}
+
+struct channel *
+state_channel_new(struct state *st, const char *key)
+{
+	struct channel *ch = record_alloc(struct channel, key);
+
+	ch->owner = st;
+	HASH_ADD_STR(st->channels, key, ch);
+	return ch;
+}
+
 struct user *
-state_user_find(struct state *st, const char *key)
+state_user_peek(const struct state *st, const char *key)
 {
 	struct user *u = NULL;
 
@@ -133,11 +166,41 @@ state_user_find(struct state *st, const char *key)
 }
 
 struct user *
+state_user_read(struct state *st, const char *key, bool *failed)
+{
+	struct user *u = state_user_peek(st, key);
+	int r;
+
+	*failed = false;
+	if (u != NULL || st->load_user == NULL)
+		return u;
+	u = record_alloc(struct user, key);
+	u->owner = st;
+	r = st->load_user(u, st->load_user_ctx);
+	if (r == 1) {
+		HASH_ADD_STR(st->users, key, u);
+		return u;
+	}
+	*failed = r < 0;
+	user_destroy(u);
+	return NULL;
+}
+
+struct user *
+state_user_find(struct state *st, const char *key)
+{
+	bool failed;
+
+	return state_user_read(st, key, &failed);
+}
+
+struct user *
 state_user(struct state *st, const char *key)
 {
-	struct user *u = state_user_find(st, key);
+	bool failed;
+	struct user *u = state_user_read(st, key, &failed);
 
-	if (u != NULL)
+	if (u != NULL || failed)
 		return u;
 	u = record_alloc(struct user, key);
 	u->owner = st;
@@ -145,16 +208,60 @@ state_user(struct state *st, const char *key)
 	return u;
 }
 
+bool
+state_release_user(struct state *st, struct user *u)
+{
+	if (u->touched || !user_is_empty(u) || u->generation != 0)
+		return false;
+	HASH_DEL(st->users, u);
+	user_destroy(u);
+	return true;
+}
+
+void
+state_evict_user(struct state *st, struct user *u)
+{
+	if (u->touched) {
+		struct user **pp = &st->touched_users;
+
+		while (*pp != NULL && *pp != u)
+			pp = &(*pp)->next_touched;
+		if (*pp == u)
+			*pp = u->next_touched;
+	}
+	HASH_DEL(st->users, u);
+	user_destroy(u);
+}
+
+size_t
+state_evict_users_if(struct state *st, bool (*evict)(const struct user *, void *), void *ctx)
+{
+	struct user *u, *tmp;
+	size_t n = 0;
+
+	HASH_ITER(hh, st->users, u, tmp)
+	{
+		if (!u->touched && evict(u, ctx)) {
+			HASH_DEL(st->users, u);
+			user_destroy(u);
+			n++;
+		}
+	}
+	return n;
+}
+
 int
 state_adopt(struct state *st, struct channel *ch, const char *from, const char *to)
 {
+	bool failed = false;
 	struct user *old = state_user_find(st, from);
 	const char *gm = channel_gm(ch);
 	int moved = 0;
+	struct user *u = NULL;
 
-	if (old != NULL && (old->style_set || old->nsaved > 0) && state_user_find(st, to) == NULL) {
-		struct user *u = state_user(st, to);
-
+	/* A record under to that cannot be read now is not overwritten. */
+	if (old != NULL && !user_is_empty(old) && state_user_read(st, to, &failed) == NULL &&
+	    !failed && (u = state_user(st, to)) != NULL) {
 		user_set_name(u, old->name);
 		if (old->style_set)
 			user_set_style(u, &old->style);

@@ -15,7 +15,7 @@
  * before the reply that acknowledges the change is sent.
  *
  * Ownership: the store owns every record; pointers to records stay valid
- * until state_free() or state_evict() of that record.
+ * until state_free(), or the eviction or release of that record.
  */
 #ifndef DELVER_STATE_H
 #define DELVER_STATE_H
@@ -42,6 +42,11 @@ void state_free(struct state *st);
  * NULL is returned only when the loader failed (the record exists but cannot
  * be read now: the caller refuses the command, so nothing overwrites it). */
 struct channel *state_channel(struct state *st, const char *key);
+/* Adds an empty channel with this key, which must not be in memory (for
+ * loading from a store whose keys are unique: no lookup, no loader). */
+struct channel *state_channel_new(struct state *st, const char *key);
+/* The channel with this key in memory, or NULL (never asks the loader). */
+struct channel *state_channel_peek(const struct state *st, const char *key);
 /* The channel with this key (asking the loader on a miss), or NULL. */
 struct channel *state_channel_find(struct state *st, const char *key);
 /* The same, telling why there is none: *failed is set when the loader could
@@ -57,8 +62,32 @@ struct channel *state_channel_read(struct state *st, const char *key, bool *fail
  * when it could not read it. It must not call the state_ functions.
  */
 void state_set_loader(struct state *st, int (*load)(struct channel *fresh, void *ctx), void *ctx);
+/*
+ * Users: the same for user records. state_user returns the user with this
+ * key, asking the user loader on a miss and creating an empty one when
+ * there is none; NULL only when the loader failed (the caller refuses the
+ * command). state_user_find never creates one; state_user_read tells a
+ * loader failure (*failed) from no record; state_user_peek looks in memory
+ * only. The loader has the channel loader's contract (1 found, 0 none, -1
+ * failed) and must not call the state_ functions.
+ */
+void state_set_user_loader(struct state *st, int (*load)(struct user *fresh, void *ctx), void *ctx);
 struct user *state_user(struct state *st, const char *key);
 struct user *state_user_find(struct state *st, const char *key);
+struct user *state_user_read(struct state *st, const char *key, bool *failed);
+struct user *state_user_peek(const struct state *st, const char *key);
+/* Forgets u when it holds nothing to keep (user_is_empty), is not touched
+ * and has no stored row (generation 0; a row still to delete keeps it until
+ * persistence has deleted it): a user is kept in memory only for what it
+ * holds, so keys that come and go (an IRC user cycling nicks) leave nothing
+ * behind. Returns true when u was freed (u must not be used then). */
+bool state_release_user(struct state *st, struct user *u);
+/* Forgets a user record (memory only: persistence keeps it). */
+void state_evict_user(struct state *st, struct user *u);
+/* Forgets every user for which evict returns true, touched ones never;
+ * returns how many (memory only: persistence keeps them). */
+size_t state_evict_users_if(struct state *st, bool (*evict)(const struct user *, void *),
+                            void *ctx);
 
 /*
  * Adoption of records kept under a user's legacy key (IRC users without an

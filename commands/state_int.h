@@ -40,6 +40,7 @@ struct user {
 	struct user *next_touched;
 	struct ustyle style;
 	uint64_t generation; /* the store's row generation */
+	int64_t last_used;
 	bool style_set;
 	bool touched;
 	char name[NAME_MAX_LEN];
@@ -55,6 +56,8 @@ struct state {
 	struct user *touched_users;
 	int (*load)(struct channel *fresh, void *ctx);
 	void *load_ctx;
+	int (*load_user)(struct user *fresh, void *ctx);
+	void *load_user_ctx;
 };
 
 #endif

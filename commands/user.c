@@ -73,6 +73,24 @@ user_touched(const struct user *u)
 	return u->touched;
 }
 
+bool
+user_is_empty(const struct user *u)
+{
+	return !u->style_set && u->nsaved == 0;
+}
+
+int64_t
+user_last_used(const struct user *u)
+{
+	return u->last_used;
+}
+
+void
+user_set_last_used(struct user *u, int64_t when)
+{
+	u->last_used = when;
+}
+
 uint64_t
 user_generation(const struct user *u)
 {

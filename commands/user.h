@@ -29,6 +29,13 @@ void user_set_style(struct user *u, const struct ustyle *style);
 void user_clear_style(struct user *u);
 void user_touch(struct user *u);
 bool user_touched(const struct user *u);
+/* True when the user holds nothing to keep (no style chosen, no saved
+ * roll): such a user has no saved record. */
+bool user_is_empty(const struct user *u);
+/* When the user last ran a command or was loaded (unix seconds; memory
+ * only). */
+int64_t user_last_used(const struct user *u);
+void user_set_last_used(struct user *u, int64_t when);
 /* The generation of the user's stored row (0: never stored). */
 uint64_t user_generation(const struct user *u);
 void user_set_generation(struct user *u, uint64_t generation);

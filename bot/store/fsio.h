@@ -1,12 +1,12 @@
 /*
- * fsio: every write, fsync and rename that persistence makes goes through
- * this one switchable layer, so that tests can make any of them fail (with
- * ENOSPC, EIO, ...) and check that nothing is lost or corrupted (after
- * SQLite's VFS fault simulation and curl's torture runs).
+ * fsio: the writes, fsyncs and renames of delver's own files (the Discord
+ * session file, the moves of the store's files) go through this one
+ * switchable layer, so that tests can make any of them fail (with ENOSPC,
+ * EIO, ...) and check that nothing is lost or corrupted. The database's
+ * own I/O is SQLite's (tests fault it through a VFS: faultsql.h).
  *
  * The layer is process-wide. fsio_set_ops() must be called while no worker
- * thread is using it (tests call it between steps); a forked snapshot
- * writer inherits the ops in force when it was forked.
+ * thread is using it (tests call it between steps).
  */
 #ifndef DELVER_FSIO_H
 #define DELVER_FSIO_H

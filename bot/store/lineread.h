@@ -1,7 +1,7 @@
 /*
- * lineread: reads a state file line by line with pread(2), so that a forked
- * snapshot writer and its parent can read the same open file without
- * sharing a file position. Each line comes with its byte offset and number.
+ * lineread: reads a state file of the old format line by line (restore.h,
+ * for the import), with pread(2). Each line comes with its byte offset and
+ * number.
  */
 #ifndef DELVER_LINEREAD_H
 #define DELVER_LINEREAD_H

@@ -67,6 +67,7 @@ struct persist {
 	int64_t clock; /* unix seconds, never going back */
 	uint64_t next_sweep_ms;
 	bool failing;     /* commits are failing (log once) */
+	bool full;        /* the disk is full: changes are refused (logged once) */
 	size_t collected; /* records collected by the last state_flush */
 	/* group commit */
 	struct id *pending;  /* to write in the next batch */
@@ -98,6 +99,7 @@ struct persist {
 
 static void close_step(struct persist *p);
 static void start_batch(struct persist *p);
+static void refuse_all(struct persist *p);
 static void idle_cb(uv_idle_t *h);
 
 static int64_t
@@ -284,6 +286,16 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 	bool retried = false;
 
 	p->committing = false;
+	if (n > 0 && row_status[0] == STORE_FULL && p->sqlite) {
+		refuse_all(p);
+		if (p->closing)
+			close_step(p);
+		return;
+	}
+	if (p->full && n > 0 && row_status[0] == STORE_OK) {
+		log_warnx("store: %s has space again; changes are saved again", p->path);
+		p->full = false;
+	}
 	for (size_t i = 0; i < n && i < p->nbatch; i++) {
 		struct id *e = p->batch[i];
 		const char *key = e->id + 2;
@@ -292,12 +304,15 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 			uint64_t g = e->deleted ? 0 : e->generation + 1;
 
 			if (e->id[0] == 'c') {
-				struct channel *ch = state_channel_find(p->st, key);
+				struct channel *ch = state_channel_peek(p->st, key);
 
 				if (ch != NULL)
 					channel_set_generation(ch, g);
 			} else {
-				user_set_generation(state_user(p->st, key), g);
+				struct user *u = state_user_peek(p->st, key);
+
+				if (u != NULL)
+					user_set_generation(u, g);
 			}
 			p->stats.appends++;
 			retried = retried || id_find(p->retry, e->id) != NULL;
@@ -330,6 +345,59 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 		close_step(p);
 }
 
+/* Drops the record of id from memory (and from the retry set), so that it
+ * reads back from the database as last committed. */
+static void
+forget(struct persist *p, const char *id)
+{
+	id_del(&p->retry, id);
+	if (id[0] == 'c') {
+		struct channel *ch = state_channel_peek(p->st, id + 2);
+
+		if (ch != NULL)
+			state_evict_channel(p->st, ch);
+	} else {
+		struct user *u = state_user_peek(p->st, id + 2);
+
+		if (u != NULL)
+			state_evict_user(p->st, u);
+	}
+}
+
+/*
+ * The disk is full: the batch was rolled back. Every change not committed
+ * yet, the batch's and those collected since, is refused rather than kept
+ * for a retry (nothing can be saved until space returns, and the replies
+ * must not acknowledge them): their records leave memory, so they read back
+ * as last committed (SQLite reads them back by key), and every held reply
+ * of a command that changed something becomes an error (lost < 0).
+ */
+static void
+refuse_all(struct persist *p)
+{
+	struct id *e, *tmp;
+	size_t n = p->nbatch;
+
+	for (size_t i = 0; i < p->nbatch; i++)
+		forget(p, p->batch[i]->id);
+	HASH_ITER(hh, p->pending, e, tmp)
+	{
+		forget(p, e->id);
+		HASH_DEL(p->pending, e);
+		free(e);
+		n++;
+	}
+	p->stats.refused += n;
+	if (!p->full)
+		log_error("store: the disk holding %s is full: changes are refused (their replies "
+		          "say so) until space is freed; what was saved before is not affected",
+		          p->path);
+	p->full = true;
+	id_clear(&p->inflight);
+	p->nbatch = 0;
+	release(p, UINT64_MAX, -1);
+}
+
 /* The row of one id, encoded into b. Returns 1, 0 when the record is gone,
  * -1 when it cannot be encoded (logged). */
 static int
@@ -342,7 +410,7 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b)
 	row->key = key;
 	row->version = RECORD_VERSION;
 	if (e->id[0] == 'c') {
-		struct channel *ch = state_channel_find(p->st, key);
+		struct channel *ch = state_channel_peek(p->st, key);
 
 		if (ch == NULL)
 			return 0;
@@ -351,14 +419,18 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b)
 		row->last_used = r.last_used;
 		row->generation = channel_generation(ch);
 	} else {
-		struct user *u = state_user(p->st, key);
+		/* A user released as empty had no row (state_release_user). */
+		struct user *u = state_user_peek(p->st, key);
 
+		if (u == NULL)
+			return 0;
 		record_of_user(&r, u);
 		row->kind = STORE_USER;
 		row->generation = user_generation(u);
 	}
 	e->generation = row->generation;
-	e->deleted = e->id[0] == 'c' && record_is_empty(&r);
+	/* A record with nothing to keep has no row: an emptied one is deleted. */
+	e->deleted = record_is_empty(&r);
 	if (e->deleted)
 		return 1; /* rec NULL: delete the row */
 	buf_init(b, RECORD_LINE_MAX);
@@ -588,15 +660,34 @@ evictable(const struct channel *ch, void *ctx)
 	       id_find(p->inflight, id) == NULL;
 }
 
+/* Users: empty ones with no row at once (a user with nothing to keep is
+ * not kept); with SQLite, which reads them back by key, idle ones too. */
+static bool
+user_evictable(const struct user *u, void *ctx)
+{
+	struct persist *p = ctx;
+	char id[KEY_MAX + 2];
+
+	if (!(user_is_empty(u) && user_generation(u) == 0) &&
+	    !(p->sqlite && p->o.evict_after > 0 &&
+	      user_last_used(u) + p->o.evict_after <= p->clock))
+		return false;
+	make_id(id, 'u', user_key(u));
+	return id_find(p->retry, id) == NULL && id_find(p->pending, id) == NULL &&
+	       id_find(p->inflight, id) == NULL;
+}
+
 size_t
 persist_evict(struct persist *p)
 {
-	size_t n;
+	size_t n, nu;
 
+	tick_clock(p);
+	nu = state_evict_users_if(p->st, user_evictable, p);
+	p->stats.users_evicted += nu;
 	/* Only SQLite reads a channel back on the loop (see persist.h). */
 	if (p->o.evict_after == 0 || !p->sqlite)
 		return 0;
-	tick_clock(p);
 	n = state_evict_channels_if(p->st, evictable, p);
 	p->stats.evicted += n;
 	return n;
@@ -626,6 +717,7 @@ decode_row(const struct store_row *row, struct record *r, char *err, size_t errl
 struct load_ctx {
 	struct persist *p;
 	struct channel *fresh;
+	struct user *user;
 	char err[1024];
 };
 
@@ -663,6 +755,41 @@ load_channel(struct channel *fresh, void *ctx)
 	return rc;
 }
 
+static int
+loaded_user_row(const struct store_row *row, void *ctx)
+{
+	struct load_ctx *l = ctx;
+	struct record r;
+
+	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
+		return -1;
+	record_to_user(&r, l->user);
+	user_set_generation(l->user, row->generation);
+	return 0;
+}
+
+/* The state's user loader: as load_channel. */
+static int
+load_user(struct user *fresh, void *ctx)
+{
+	struct persist *p = ctx;
+	struct load_ctx l = {.p = p, .user = fresh};
+	char err[1100];
+	int rc = store_sqlite_load_now(p->be, STORE_USER, user_key(fresh), loaded_user_row, &l, err,
+	                               sizeof(err));
+
+	if (rc < 0) {
+		log_error("cannot load user '%s' from %s: %s", user_key(fresh), p->path,
+		          l.err[0] != '\0' ? l.err : err);
+		return -1;
+	}
+	if (rc == 1) {
+		user_set_last_used(fresh, tick_clock(p));
+		p->stats.users_loaded++;
+	}
+	return rc;
+}
+
 /* --- the timer --- */
 
 static uint64_t
@@ -682,7 +809,8 @@ retry_failed(struct persist *p)
 
 	HASH_ITER(hh, p->retry, e, tmp)
 	{
-		if (e->id[0] == 'c' && state_channel_find(p->st, e->id + 2) == NULL) {
+		if (e->id[0] == 'c' ? state_channel_peek(p->st, e->id + 2) == NULL
+		                    : state_user_peek(p->st, e->id + 2) == NULL) {
 			HASH_DEL(p->retry, e);
 			free(e);
 			continue;
@@ -748,6 +876,9 @@ open_dir(struct persist *p, char *err, size_t errlen)
 struct active_ctx {
 	struct persist *p;
 	uint64_t n;
+	bool fresh;   /* the state was empty: keys are unique, no lookups */
+	char **empty; /* keys of user rows that hold nothing (older versions wrote them) */
+	size_t nempty, cap;
 	char *err;
 	size_t errlen;
 };
@@ -767,13 +898,24 @@ active_row(const struct store_row *row, void *ctx)
 		    a->p->path, row->kind == STORE_USER ? "user" : "channel", row->key, why);
 		return -1;
 	}
+	if (row->kind == STORE_USER && record_is_empty(&r)) {
+		if (a->nempty == a->cap) {
+			a->cap = a->cap ? a->cap * 2 : 16;
+			a->empty = xrealloc(a->empty, a->cap * sizeof(*a->empty));
+		}
+		a->empty[a->nempty++] = xstrdup(r.key);
+		record_clear(&r, record_builtin_mods());
+		return 0;
+	}
 	if (row->kind == STORE_USER) {
 		struct user *u = state_user(a->p->st, r.key);
 
 		record_to_user(&r, u);
 		user_set_generation(u, row->generation);
+		user_set_last_used(u, a->p->clock);
 	} else {
-		struct channel *ch = state_channel(a->p->st, r.key);
+		struct channel *ch =
+		    a->fresh ? state_channel_new(a->p->st, r.key) : state_channel(a->p->st, r.key);
 
 		record_to_channel(&r, ch);
 		channel_set_generation(ch, row->generation);
@@ -788,19 +930,42 @@ active_row(const struct store_row *row, void *ctx)
 static int
 load_all(struct persist *p, char *err, size_t errlen)
 {
-	struct active_ctx a = {.p = p, .err = err, .errlen = errlen};
+	struct active_ctx a = {
+	    .p = p, .err = err, .errlen = errlen, .fresh = state_nchannels(p->st) == 0};
 	/* Only SQLite reads a channel back when it is first used: on another
 	 * backend every channel is loaded (and none is evicted). */
 	int64_t since =
 	    p->sqlite && p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
 
+	int ret = -1;
+
 	err[0] = '\0';
 	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0)
-		return -1;
+		goto out;
 	/* Loading is not a change. */
 	state_flush(p->st, NULL, NULL, NULL);
+	/* Empty user rows go: a user with nothing to keep is not stored. */
+	if (a.nempty > 0 && p->sqlite) {
+		struct store_row *rows = xcalloc(a.nempty, sizeof(*rows));
+		char why[1024];
+
+		for (size_t i = 0; i < a.nempty; i++) {
+			rows[i].kind = STORE_USER;
+			rows[i].key = a.empty[i];
+			rows[i].version = RECORD_VERSION;
+		}
+		if (store_sqlite_write_now(p->be, rows, a.nempty, why, sizeof(why)) < 0)
+			log_warnx("store: cannot delete the %zu empty user records of %s: %s",
+			          a.nempty, p->path, why);
+		free(rows);
+	}
 	log_debug("state %s: %llu records loaded", p->path, (unsigned long long)a.n);
-	return 0;
+	ret = 0;
+out:
+	for (size_t i = 0; i < a.nempty; i++)
+		free(a.empty[i]);
+	free(a.empty);
+	return ret;
 }
 
 /* --- importing a state directory of the journal-and-snapshot format --- */
@@ -860,7 +1025,7 @@ import_add(struct import_rows *ir, const struct record *r, enum store_kind kind,
 	row->last_used = used;
 	row->version = RECORD_VERSION;
 	ir->n++;
-	if (kind == STORE_CHANNEL && record_is_empty(r))
+	if (record_is_empty(r))
 		return;
 	buf_init(b, RECORD_LINE_MAX);
 	if (record_encode(r, record_builtin_mods(), b) < 0) {
@@ -890,7 +1055,7 @@ import_user(struct user *u, void *ctx)
 
 	record_of_user(&r, u);
 	import_add(ctx, &r, STORE_USER, 0);
-	user_set_generation(u, 1);
+	user_set_generation(u, record_is_empty(&r) ? 0 : 1);
 }
 
 static void
@@ -967,7 +1132,6 @@ import_old(struct persist *p, char *err, size_t errlen)
 		         why, p->path);
 		return -1;
 	}
-	snapshot_close(res.snap);
 	if (res.clock > p->clock)
 		p->clock = res.clock;
 	state_flush(p->st, NULL, NULL, NULL);
@@ -1213,8 +1377,10 @@ persist_attach(struct persist *p, struct dispatch *d)
 	d->persist_flush = NULL;
 	d->persist_defer = persist_defer;
 	d->persist_ctx = p;
-	if (p->sqlite)
+	if (p->sqlite) {
 		state_set_loader(p->st, load_channel, p);
+		state_set_user_loader(p->st, load_user, p);
+	}
 }
 
 void

@@ -35,7 +35,11 @@
  *   transaction's commands say the change may be lost, and the records are
  *   written again from memory every second until that works. A row whose
  *   generation moved on (another process wrote it) is refused, logged and
- *   not retried.
+ *   not retried. A full disk (SQLite's SQLITE_FULL) refuses instead: every
+ *   change not committed yet leaves memory (its records read back as last
+ *   committed), the held replies of the commands that made them become an
+ *   error (lost < 0), one error line is logged, and the next commit after
+ *   space returns is saved as usual.
  *
  * - Snapshot files: every snapshot_interval seconds when anything was
  *   committed since the last one, the backend copies the database off the
@@ -88,6 +92,7 @@ struct persist_stats {
 	uint64_t commits;           /* transactions handed to the backend */
 	uint64_t held;              /* replies held for a commit */
 	uint64_t append_failures;   /* records whose write or commit failed */
+	uint64_t refused;           /* records of changes refused on a full disk */
 	uint64_t retry_pending;     /* records waiting to be written again */
 	uint64_t checkpoints;       /* everysec checkpoints started */
 	uint64_t snapshots;         /* snapshot files written */
@@ -95,6 +100,8 @@ struct persist_stats {
 	double last_snapshot_ms;    /* the last one, on the worker thread */
 	uint64_t evicted;           /* channels dropped from memory */
 	uint64_t loaded;            /* channels read back on demand */
+	uint64_t users_evicted;     /* users dropped from memory */
+	uint64_t users_loaded;      /* users read back on demand */
 };
 
 /* Fills o with the defaults (bot/persist_opts.c). */

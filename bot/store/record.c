@@ -87,6 +87,8 @@ record_of_user(struct record *r, const struct user *u)
 bool
 record_is_empty(const struct record *r)
 {
+	if (r->kind == RECORD_USER)
+		return !r->style_set && r->nsaved == 0;
 	if (r->kind != RECORD_CHANNEL || r->gm[0] != '\0')
 		return false;
 	for (size_t i = 0; i < RECORD_MODS_MAX; i++)
@@ -180,30 +182,7 @@ record_encode(const struct record *r, const struct record_mods *m, struct buf *o
 			}
 		}
 	} else {
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "t", "end");
-		cJSON_AddNumberToObject(o, "records", (double)r->count);
-	}
-	rc = frame(o, out);
-	cJSON_Delete(o);
-	return rc;
-}
-
-int
-record_encode_header(const struct record_header *h, struct buf *out)
-{
-	cJSON *o = cJSON_CreateObject();
-	int rc;
-
-	cJSON_AddStringToObject(o, "format", RECORD_FORMAT);
-	cJSON_AddNumberToObject(o, "version", h->version);
-	if (h->file == RECORD_SNAPSHOT) {
-		cJSON_AddStringToObject(o, "file", "snapshot");
-		cJSON_AddNumberToObject(o, "taken", (double)h->taken);
-		cJSON_AddNumberToObject(o, "next_journal", (double)h->next_journal);
-	} else {
-		cJSON_AddStringToObject(o, "file", "journal");
-		cJSON_AddNumberToObject(o, "seq", (double)h->seq);
+		return -1; /* end lines ended the old snapshot files, which are only read */
 	}
 	rc = frame(o, out);
 	cJSON_Delete(o);
@@ -584,25 +563,6 @@ record_decode(const char *line, size_t len, int version, const struct record_mod
 	else
 		rc = decode_user(o, r, err, errlen);
 out:
-	cJSON_Delete(o);
-	return rc;
-}
-
-int
-record_peek(const char *line, size_t len, enum record_kind *kind, char key[KEY_MAX], char *err,
-            size_t errlen)
-{
-	cJSON *o = unframe(line, len, err, errlen);
-	int k, rc = -1;
-
-	if (o == NULL)
-		return -1;
-	key[0] = '\0';
-	if ((k = kind_of(o, err, errlen)) >= 0 &&
-	    (k == RECORD_END || get_text(o, "key", key, KEY_MAX, false, err, errlen) == 0)) {
-		*kind = (enum record_kind)k;
-		rc = 0;
-	}
 	cJSON_Delete(o);
 	return rc;
 }

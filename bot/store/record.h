@@ -1,6 +1,8 @@
 /*
- * record: channel and user records as lines of text, the unit of every
- * state file (snapshot and journal).
+ * record: channel and user records as lines of text: the rec column of the
+ * database's rows (persist.h), and the lines of the journal-and-snapshot
+ * files of older versions, which delver only reads now (restore.h imports
+ * them once).
  *
  * A line is "<crc> <json>\n": the CRC-32 of the JSON text as 8 lowercase
  * hex digits, one space, then one JSON object on one line. The checksum
@@ -21,10 +23,11 @@
  * bump RECORD_VERSION to N+1, write a function that turns one version-N
  * record (the parsed JSON object, changed in place) into a version-N+1
  * record, and put it at index N-1 of the steps table in record.c. A record
- * read from a version-V file then goes through steps V-1 .. N-1 before it is
- * validated, so old files keep loading and the next snapshot rewrites them
- * in the new version. A file whose version is newer than RECORD_VERSION is
- * refused (never guessed at). Adding a channel module needs no new version:
+ * read at version V (a row's version column, a file's header) then goes
+ * through steps V-1 .. N-1 before it is validated, so old rows and files
+ * keep loading, and a row is written back in the new version when it next
+ * changes. A version newer than RECORD_VERSION is refused (never guessed
+ * at). Adding a channel module needs no new version:
  * its state is a new member of "mods".
  *
  * Ownership: a decoded record owns its module states until record_clear()
@@ -102,15 +105,15 @@ const struct record_mods *record_builtin_mods(void);
 /* Views of live records for encoding; module states are borrowed. */
 void record_of_channel(struct record *r, const struct channel *ch);
 void record_of_user(struct record *r, const struct user *u);
-/* True for a channel record with no GM and no module state: saving it
- * would say nothing that a missing record does not. */
+/* True for a channel record with no GM and no module state, and for a user
+ * record with no style and no saved roll: saving it would say nothing that a missing record
+ * does not (the name alone is not kept: the platform gives it again). */
 bool record_is_empty(const struct record *r);
 
-/* Appends r as one line to out. Returns 0, or -1 when a module could not
- * save its state or the line would pass RECORD_LINE_MAX bytes (out is then
- * left as it was). */
+/* Appends r (a channel or user) as one line to out. Returns 0, or -1 when a
+ * module could not save its state or the line would pass RECORD_LINE_MAX
+ * bytes (out is then left as it was). */
 int record_encode(const struct record *r, const struct record_mods *m, struct buf *out);
-int record_encode_header(const struct record_header *h, struct buf *out);
 
 /* Checks the checksum of one line (without its newline) and parses its
  * header. Returns 0, or -1 with the reason in err (a version newer than
@@ -122,11 +125,6 @@ int record_decode_header(const char *line, size_t len, struct record_header *h, 
  * -1 with the reason in err and nothing left to free. */
 int record_decode(const char *line, size_t len, int version, const struct record_mods *m,
                   struct record *r, char *err, size_t errlen);
-/* The kind and key of one current-version line, checked but not
- * validated further (sorting and searching snapshots). The key of an end
- * line is "". Returns 0, or -1 with err. */
-int record_peek(const char *line, size_t len, enum record_kind *kind, char key[KEY_MAX], char *err,
-                size_t errlen);
 /* Frees the module states r still owns. */
 void record_clear(struct record *r, const struct record_mods *m);
 

@@ -1,4 +1,5 @@
-/* restore: snapshot plus journals into memory at start; see restore.h. */
+/* restore: the old snapshot plus journals into memory, for the import;
+ * see restore.h. */
 #include "bot/store/restore.h"
 
 #include <dirent.h>
@@ -28,13 +29,10 @@ struct load {
 	const char *path;
 	int version;
 	bool journal;
-	bool lazy;      /* snapshot: idle channels may stay on disk */
-	bool sorted;    /* snapshot: channels so far in key order, before users */
-	bool users;     /* snapshot: a user record was read */
-	bool bad;       /* salvage: some line was skipped */
-	bool ended;     /* snapshot: the end line was read */
-	uint64_t count; /* snapshot: record lines read */
-	char prev[KEY_MAX];
+	bool bad;              /* salvage: some line was skipped */
+	bool ended;            /* snapshot: the end line was read */
+	uint64_t count;        /* snapshot: record lines read */
+	uint64_t next_journal; /* snapshot: the first journal not folded into it */
 	char *err;
 	size_t errlen;
 };
@@ -139,11 +137,6 @@ apply(struct load *l, struct record *r)
 		l->res->clock = r->last_used;
 	if (r->kind == RECORD_USER) {
 		record_to_user(r, state_user(l->st, r->key));
-	} else if (!l->journal && l->lazy && l->o->evict_after > 0 &&
-	           r->last_used + l->o->evict_after <= l->o->now) {
-		l->res->on_disk++;
-		record_clear(r, record_builtin_mods());
-		return;
 	} else {
 		struct channel *ch = state_channel(l->st, r->key);
 
@@ -156,21 +149,6 @@ apply(struct load *l, struct record *r)
 		l->res->replayed++;
 	else
 		l->res->loaded++;
-	if (l->o->progress != NULL && (l->res->replayed + l->res->loaded) % 4096 == 0)
-		l->o->progress();
-}
-
-/* Keeps track of whether the snapshot's channels are sorted. */
-static void
-check_order(struct load *l, const struct record *r)
-{
-	if (r->kind == RECORD_CHANNEL) {
-		if (l->users || (l->prev[0] != '\0' && strcmp(r->key, l->prev) <= 0))
-			l->sorted = false;
-		memcpy(l->prev, r->key, sizeof(l->prev));
-	} else if (r->kind == RECORD_USER) {
-		l->users = true; /* a channel after a user is out of order */
-	}
 }
 
 static int
@@ -197,8 +175,6 @@ one_record(struct load *l, const char *line, size_t len, unsigned long lineno)
 		return 0;
 	}
 	l->count++;
-	if (!l->journal)
-		check_order(l, &r);
 	apply(l, &r);
 	return 0;
 }
@@ -238,11 +214,9 @@ read_header(struct load *l, struct lineread *lr, uint64_t seq)
 	return bad_line(l, 1, why) < 0 ? -1 : 1;
 ok:
 	l->version = h.version;
-	if (h.version != RECORD_VERSION)
-		l->lazy = false; /* its lines cannot be copied into a new snapshot */
 	if (!l->journal) {
 		l->res->taken = h.taken;
-		l->res->next_journal = h.next_journal;
+		l->next_journal = h.next_journal;
 		if (h.taken > l->res->clock)
 			l->res->clock = h.taken;
 	}
@@ -295,48 +269,20 @@ load_file(struct load *l, uint64_t seq)
 	return rc < 0 ? -1 : 0;
 }
 
-static bool
-evict_all(const struct channel *ch, void *ctx)
-{
-	return true;
-}
-
+/* Loads the snapshot; *next_journal is the first journal not folded into it. */
 static int
-load_snapshot(struct state *st, const struct restore_opts *o, struct restore_result *res, char *err,
-              size_t errlen)
+load_snapshot(struct state *st, const struct restore_opts *o, struct restore_result *res,
+              uint64_t *next_journal, char *err, size_t errlen)
 {
 	char path[4096];
 	struct load l = {.st = st, .o = o, .res = res, .path = path, .err = err, .errlen = errlen};
 
 	snapshot_path(path, sizeof(path), o->dir);
-	for (int pass = 0; pass < 2; pass++) {
-		l.lazy = pass == 0 && !o->salvage && o->evict_after > 0;
-		l.sorted = true;
-		l.bad = l.ended = l.users = false;
-		l.version = 0;
-		l.count = 0;
-		l.prev[0] = '\0';
-		if (load_file(&l, 0) < 0)
-			return -1;
-		if (l.version != RECORD_VERSION || l.bad)
-			l.lazy = false; /* idle channels of an old file are loaded: see apply */
-		if (l.sorted || !l.lazy)
-			break;
-		/* Channels left on disk cannot be found in an unsorted file. */
-		state_evict_channels_if(st, evict_all, NULL);
-		res->loaded = res->on_disk = 0;
-	}
-	if (l.lazy && !res->moved_aside) {
-		res->snap = snapshot_open(path, err, errlen);
-		if (res->snap == NULL)
-			return -1;
-	}
-	if (res->moved_aside) {
+	if (load_file(&l, 0) < 0)
+		return -1;
+	*next_journal = l.next_journal;
+	if (res->moved_aside)
 		res->taken = 0;
-		res->rewrite = true;
-	}
-	if (l.version != RECORD_VERSION || !l.sorted)
-		res->rewrite = true;
 	return 0;
 }
 
@@ -344,7 +290,7 @@ int
 restore_state(struct state *st, const struct restore_opts *o, struct restore_result *res, char *err,
               size_t errlen)
 {
-	uint64_t *seqs, first, expect;
+	uint64_t *seqs, first = 0, expect;
 	bool has_snapshot;
 	size_t n;
 	int rc = 0;
@@ -352,13 +298,10 @@ restore_state(struct state *st, const struct restore_opts *o, struct restore_res
 	memset(res, 0, sizeof(*res));
 	if (scan_dir(o->dir, &seqs, &n, &has_snapshot, err, errlen) < 0)
 		return -1;
-	if (has_snapshot && load_snapshot(st, o, res, err, errlen) < 0) {
+	if (has_snapshot && load_snapshot(st, o, res, &first, err, errlen) < 0) {
 		free(seqs);
-		snapshot_close(res->snap);
-		res->snap = NULL;
 		return -1;
 	}
-	first = res->next_journal;
 	expect = first;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char path[4096];
@@ -383,16 +326,6 @@ restore_state(struct state *st, const struct restore_opts *o, struct restore_res
 		rc = load_file(&l, seqs[i]);
 		res->journals++;
 	}
-	if (n > 0 && seqs[n - 1] + 1 > res->next_journal)
-		res->next_journal = seqs[n - 1] + 1;
-	if (res->next_journal == 0)
-		res->next_journal = 1;
-	if (res->replayed > 0)
-		res->rewrite = true;
 	free(seqs);
-	if (rc < 0) {
-		snapshot_close(res->snap);
-		res->snap = NULL;
-	}
 	return rc;
 }

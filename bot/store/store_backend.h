@@ -36,9 +36,10 @@ enum store_kind {
 
 enum store_status {
 	STORE_OK = 0,
-	STORE_FAILED = -1,      /* the engine refused (disk full, I/O error...) */
+	STORE_FAILED = -1,      /* the engine refused (an I/O error...) */
 	STORE_CONFLICT = -2,    /* the row's generation moved on */
 	STORE_UNAVAILABLE = -3, /* the server cannot be reached now */
+	STORE_FULL = -4,        /* the disk holding the database is full */
 };
 
 struct store_row {

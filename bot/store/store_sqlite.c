@@ -170,11 +170,16 @@ row_of_stmt(struct store_row *r, sqlite3_stmt *s, enum store_kind kind, const ch
 	r->generation = (uint64_t)sqlite3_column_int64(s, 3);
 }
 
+/* The result of the calling thread's last step_reset (write_rows tells a
+ * full disk from it: the rollback that follows sets the error code again). */
+static _Thread_local int step_rc;
+
 static int
 step_reset(sqlite3_stmt *s)
 {
 	int rc = sqlite3_step(s);
 
+	step_rc = rc;
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
@@ -226,13 +231,20 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 }
 
 /* One transaction for rows; fills status (all STORE_FAILED when it could
- * not commit). Returns 0, or -1 with err. */
+ * not commit, STORE_FULL when the disk is full). Returns 0, or -1 with err. */
 static int
 write_rows(struct sqlite_backend *b, const struct own_row *rows, const struct store_row *plain,
            size_t n, enum store_status *status, bool check, char *err, size_t errlen)
 {
-	if (step_reset(b->stmt[ST_BEGIN]) < 0)
+	enum store_status why = STORE_FAILED;
+
+	if (step_reset(b->stmt[ST_BEGIN]) < 0) {
+		snprintf(err, errlen, "cannot begin a transaction on %s: %s", b->path,
+		         sqlite3_errmsg(b->db));
+		if ((step_rc & 0xff) == SQLITE_FULL)
+			why = STORE_FULL;
 		goto failed;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct store_row *r = rows != NULL ? &rows[i].r : &plain[i];
 		enum store_status st = put_row(b, r, check);
@@ -242,21 +254,19 @@ write_rows(struct sqlite_backend *b, const struct own_row *rows, const struct st
 		if (st == STORE_FAILED) {
 			snprintf(err, errlen, "cannot write to %s: %s", b->path,
 			         sqlite3_errmsg(b->db));
-			step_reset(b->stmt[ST_ROLLBACK]);
-			goto all_failed;
+			goto rollback;
 		}
 	}
 	if (step_reset(b->stmt[ST_COMMIT]) == 0)
 		return 0;
 	snprintf(err, errlen, "cannot commit to %s: %s", b->path, sqlite3_errmsg(b->db));
+rollback:
+	if ((step_rc & 0xff) == SQLITE_FULL)
+		why = STORE_FULL;
 	step_reset(b->stmt[ST_ROLLBACK]);
-	goto all_failed;
 failed:
-	snprintf(err, errlen, "cannot begin a transaction on %s: %s", b->path,
-	         sqlite3_errmsg(b->db));
-all_failed:
 	for (size_t i = 0; status != NULL && i < n; i++)
-		status[i] = STORE_FAILED;
+		status[i] = why;
 	return -1;
 }
 

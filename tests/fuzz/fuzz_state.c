@@ -1,12 +1,10 @@
 /*
- * fuzz_state: arbitrary bytes as a state file. The first byte picks the
- * file (even: snapshot.dlv, odd: journal.00000001.dlv); the rest is its
- * content. Restore runs over it twice: with every channel kept in memory,
- * then with idle channels left on disk. Checks, beyond the sanitizers: a
- * refusal is one line naming the file; every record restore accepted
- * encodes, decodes and encodes again to the same line; and every channel
- * the second restore left on disk is found by the snapshot's binary search,
- * with the same record.
+ * fuzz_state: arbitrary bytes as a state file of the old format, as the
+ * import reads it (restore.h). The first byte picks the file (even:
+ * snapshot.dlv, odd: journal.00000001.dlv); the rest is its content.
+ * Checks, beyond the sanitizers: a refusal is one line naming the file, and
+ * every record restore accepted encodes, decodes and encodes again to the
+ * same line.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -17,7 +15,6 @@
 
 #include "bot/store/record.h"
 #include "bot/store/restore.h"
-#include "bot/store/snapshot.h"
 #include "rules/base/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -37,11 +34,6 @@ remove_dir(void)
 	rmdir(dir);
 }
 
-struct check {
-	struct state *lazy;    /* the second restore */
-	struct snapshot *snap; /* its lookups, or NULL */
-};
-
 /* The channel's record as one line, into b. */
 static void
 encode(const struct record *r, struct buf *b)
@@ -54,7 +46,6 @@ encode(const struct record *r, struct buf *b)
 static void
 check_channel(struct channel *ch, void *ctx)
 {
-	struct check *c = ctx;
 	struct record r, back;
 	struct buf a, b;
 	char err[1024];
@@ -70,37 +61,16 @@ check_channel(struct channel *ch, void *ctx)
 	record_clear(&back, record_builtin_mods());
 	if (strcmp(buf_str(&a), buf_str(&b)) != 0)
 		abort();
-	if (c->snap != NULL && state_channel_find(c->lazy, channel_key(ch)) == NULL) {
-		if (snapshot_find(c->snap, channel_key(ch), &back, err, sizeof(err)) != 1)
-			abort(); /* left on disk, but the search cannot find it */
-		encode(&back, &b);
-		record_clear(&back, record_builtin_mods());
-		if (strcmp(buf_str(&a), buf_str(&b)) != 0)
-			abort();
-	}
 	buf_free(&a);
 	buf_free(&b);
-}
-
-static int
-restore(struct state *st, int64_t evict_after, struct restore_result *res, const char *path)
-{
-	struct restore_opts o = {.dir = dir, .now = 4000000000, .evict_after = evict_after};
-	char err[2048] = "";
-
-	if (restore_state(st, &o, res, err, sizeof(err)) == 0)
-		return 0;
-	if (strchr(err, '\n') != NULL || strncmp(err, path, strlen(path)) != 0)
-		abort();
-	return -1;
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct restore_result res, lazy_res;
-	struct check c = {0};
-	char path[128], other[128];
+	struct restore_opts o = {.dir = dir, .now = 4000000000};
+	struct restore_result res;
+	char path[128], other[128], err[2048] = "";
 	struct state *st;
 	int fd;
 
@@ -112,6 +82,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		atexit(remove_dir);
 	}
+	o.dir = dir;
 	snprintf(path, sizeof(path), "%s/%s", dir,
 	         data[0] & 1 ? "journal.00000001.dlv" : "snapshot.dlv");
 	snprintf(other, sizeof(other), "%s/%s", dir,
@@ -122,16 +93,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	close(fd);
 	st = state_new();
-	if (restore(st, 0, &res, path) == 0) {
-		c.lazy = state_new();
-		if (restore(c.lazy, 1, &lazy_res, path) < 0)
-			abort(); /* the same files cannot fail the second time */
-		c.snap = lazy_res.snap;
-		state_each_channel(st, check_channel, &c);
-		snapshot_close(c.snap);
-		snapshot_close(res.snap);
-		state_free(c.lazy);
-	}
+	if (restore_state(st, &o, &res, err, sizeof(err)) == 0)
+		state_each_channel(st, check_channel, NULL);
+	else if (strchr(err, '\n') != NULL || strncmp(err, path, strlen(path)) != 0)
+		abort(); /* a refusal is one line naming the file */
 	state_free(st);
 	return 0;
 }

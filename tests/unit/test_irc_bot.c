@@ -270,7 +270,11 @@ test_account_identity(void **state)
 	                            "04\x02\x02"
 	                            "al2 is already the GM here; "
 	                            "they can !gm release first.\x0f\r\n");
-	assert_non_null(state_user_find(f->d.state, "irc:net:alice"));
+	assert_string_equal(channel_gm(state_channel_find(f->d.state, "irc:net:#a")),
+	                    "irc:net:alice");
+	/* (A user record is kept only when it holds something: a style.) */
+	feed(f, ":alice!x@evil PRIVMSG #a :!thwacko style red");
+	out(f);
 	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!x@evil"));
 }
 
@@ -294,10 +298,12 @@ test_rfc7613_keys(void **state)
 	                    "PRIVMSG #\xef\xbc\xa5\xcc\x81t\xc3\xa9 :You are already the GM "
 	                    "here.\r\n");
 	assert_non_null(state_channel_find(f->d.state, "irc:net:#\xc3\xa9t\xc3\xa9"));
-	assert_non_null(state_user_find(f->d.state, "irc:net:~\xc3\xa9lodie!e@h"));
+	assert_string_equal(
+	    channel_gm(state_channel_find(f->d.state, "irc:net:#\xc3\xa9t\xc3\xa9")),
+	    "irc:net:~\xc3\xa9lodie!e@h");
 	assert_null(state_user_find(f->d.state, "irc:net:~\xc3\x89lodie!e@h"));
 	/* Not UTF-8: folded as ASCII, a key of its own. */
-	feed(f, ":Z\xff!z@h PRIVMSG #\xc3\xa9t\xc3\xa9 :!gm");
+	feed(f, ":Z\xff!z@h PRIVMSG #\xc3\xa9t\xc3\xa9 :!thwacko style red");
 	out(f);
 	assert_non_null(state_user_find(f->d.state, "irc:net:~z\xff!z@h"));
 }
@@ -451,7 +457,8 @@ test_nick_identity(void **state)
 
 	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
 	out(f);
-	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!a@host.example"));
+	assert_string_equal(channel_gm(state_channel_find(f->d.state, "irc:net:#a")),
+	                    "irc:net:~alice!a@host.example");
 	/* A nick change keeps the seat, and so does a second one. */
 	feed(f, ":alice!a@host.example NICK :alice_");
 	feed(f, ":alice_!a@host.example PRIVMSG #a :!gm claim");
@@ -770,7 +777,8 @@ test_legacy_key_adopted(void **state)
 	feed(f, ":alice!x@evil.example PRIVMSG #a :!saved");
 	out(f);
 	assert_adopted(f);
-	assert_null(user_style(state_user_find(f->d.state, "irc:net:~alice!x@evil.example")));
+	/* (no record at all: a user is kept only for what it holds) */
+	assert_null(state_user_find(f->d.state, "irc:net:~alice!x@evil.example"));
 }
 
 /* An undo step made under the legacy key is the adopting player's own. */

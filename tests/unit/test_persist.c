@@ -19,12 +19,11 @@
 
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
-#include "bot/store/journal.h"
 #include "bot/store/record.h"
-#include "bot/store/snapshot.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/faultsql.h"
+#include "tests/unit/helpers/oldstate.h"
 
 #define WARNING                                                                                    \
 	"Warning: this change could not be saved to disk and may be lost if the bot restarts.\n"
@@ -284,7 +283,7 @@ test_failed_write_warns_keeps_answering_and_retries(void **state)
 {
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 
-	faultio_arm(FAULTIO_WRITE, 1, ENOSPC, true);
+	faultio_arm(FAULTIO_WRITE, 1, EIO, true);
 	assert_string_equal(say(b, "ann", "crypt", "/gm claim"),
 	                    "ann is now the GM of this channel.\n" WARNING);
 	/* The bot keeps answering, from memory. */
@@ -293,11 +292,57 @@ test_failed_write_warns_keeps_answering_and_retries(void **state)
 	assert_int_equal(stats(b).retry_pending, 1);
 	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)");
 	spin(b, 1100);
-	assert_int_equal(stats(b).retry_pending, 1); /* still no space */
+	assert_int_equal(stats(b).retry_pending, 1); /* still failing */
 	faultio_off();
 	spin(b, 1100);
 	assert_int_equal(stats(b).retry_pending, 0);
 	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
+	bot_free(b);
+}
+
+#define FULL                                                                                       \
+	"This change was not made: the disk holding the bot's saved state is full; try again "     \
+	"once space is freed (nothing saved before is affected).\n"
+
+/* A full disk (ENOSPC under SQLite: SQLITE_FULL) refuses the change with an
+ * error, keeps what was committed, and the next change after space returns
+ * is saved; test_persist_diskfull.sh does it on a real full filesystem. */
+static void
+test_disk_full_refuses_the_change_and_recovers(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct state *st;
+
+	say(b, "ann", "crypt", "/gm claim");
+	say(b, "ann", "crypt", "/thwacko style red");
+	faultio_arm(FAULTIO_WRITE, 1, ENOSPC, true);
+	/* A change to a saved channel and user, and to a new channel. */
+	assert_string_equal(say(b, "ann", "crypt", "/gm release"), FULL);
+	assert_string_equal(say(b, "ann", "crypt", "/thwacko style blue"), FULL);
+	assert_string_equal(say(b, "bob", "tower", "/gm claim"), FULL);
+	/* Memory reads back as saved: nothing refused is in effect. */
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_int_equal(user_style(state_user_find(b->st, "console:ann"))->colour, UC_RED);
+	assert_string_equal(say(b, "bob", "tower", "/gm"),
+	                    "Nobody is GM here yet; /gm claim makes you the GM.\n");
+	/* Commands that change nothing still answer. */
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_int_equal(stats(b).refused, 3);
+	assert_int_equal(stats(b).retry_pending, 0);
+	/* Nothing committed before is harmed. */
+	st = restored(b);
+	assert_string_equal(channel_gm(state_channel_find(st, "console:crypt")), "console:ann");
+	assert_int_equal(user_style(state_user_find(st, "console:ann"))->colour, UC_RED);
+	assert_null(state_channel_find(st, "console:tower"));
+	state_free(st);
+	/* Space returns: the next change is saved, with no restart. */
+	faultio_off();
+	assert_string_equal(say(b, "bob", "tower", "/gm claim"),
+	                    "bob is now the GM of this channel.\n");
+	assert_string_equal(say(b, "ann", "crypt", "/gm release"),
+	                    "ann is no longer the GM; anyone may /gm claim.\n");
+	assert_string_equal(gm_on_disk(b, "tower"), "console:bob");
+	assert_string_equal(gm_on_disk(b, "crypt"), "(absent)");
 	bot_free(b);
 }
 
@@ -412,39 +457,159 @@ test_idle_channels_leave_memory_and_come_back(void **state)
 	bot_free(b);
 }
 
-/* Writes dir in the journal-and-snapshot format, with that store's own
- * writers: crypt's GM (ann) in the snapshot, then a journal that makes bob
- * tower's GM and gives ann a style. */
+/* How many rows b's database holds in table. */
+static int
+rows(struct bot *b, const char *table)
+{
+	char path[512], sql[128];
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	n = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return n;
+}
+
+static void
+test_users_with_nothing_to_keep_are_not_stored(void **state)
+{
+	struct bot *b = bot_new(FSYNC_NO);
+	struct user *u;
+
+	say(b, "ann", "crypt", "/roll 1d6");
+	assert_int_equal(state_nusers(b->st), 0);
+	assert_int_equal(rows(b, "users"), 0);
+	say(b, "ann", "crypt", "/thwacko style red");
+	assert_int_equal(state_nusers(b->st), 1);
+	assert_int_equal(rows(b, "users"), 1);
+	/* A record that becomes empty is deleted (the legacy record an adoption
+	 * empties). */
+	u = state_user(b->st, "console:ann");
+	user_clear_style(u);
+	user_touch(u);
+	assert_int_equal(flush(b), 0);
+	assert_int_equal(rows(b, "users"), 0);
+	assert_int_equal(persist_evict(b->p), 0);
+	assert_int_equal(state_nusers(b->st), 0);
+	bot_free(b);
+}
+
+/* An IRC user without an account who cycles nicks gets a new user key at
+ * every nick: none of them is left in memory or on disk. */
+static void
+test_nick_cycling_leaves_nothing_behind(void **state)
+{
+	struct bot *b = bot_new(FSYNC_NO);
+	char nick[32];
+
+	say(b, "gm", "crypt", "/thwacko style blue");
+	for (int i = 0; i < 10000; i++) {
+		snprintf(nick, sizeof(nick), "~n%d!u@host", i);
+		assert_string_equal(say(b, nick, "crypt", "/gm"),
+		                    "Nobody is GM here yet; /gm claim "
+		                    "makes you the GM.\n");
+	}
+	assert_int_equal(state_nusers(b->st), 1); /* the one with a style */
+	assert_int_equal(rows(b, "users"), 1);
+	bot_free(b);
+}
+
+static void
+test_idle_users_leave_memory_and_come_back(void **state)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	const struct ustyle *s;
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	b->o.evict_after = 1;
+	bot_open(b);
+	say(b, "ann", "crypt", "/thwacko style red AN");
+	say(b, "bob", "crypt", "/thwacko style green");
+	assert_int_equal(persist_evict(b->p), 0); /* both used this second */
+	assert_int_equal(stats(b).users_evicted, 0);
+	after(time(NULL));
+	say(b, "bob", "crypt", "/roll 1d6"); /* bob was just used */
+	persist_evict(b->p);
+	assert_int_equal(stats(b).users_evicted, 1);
+	assert_int_equal(state_nusers(b->st), 1);
+	assert_null(state_user_peek(b->st, "console:ann"));
+	/* ann comes back from the database when looked up (a party's styles). */
+	s = user_style(state_user_find(b->st, "console:ann"));
+	assert_non_null(s);
+	assert_int_equal(s->colour, UC_RED);
+	assert_string_equal(s->mark, "AN");
+	assert_int_equal(stats(b).users_loaded, 1);
+	/* and when she runs a command, with her style kept. */
+	after(time(NULL));
+	persist_evict(b->p);
+	assert_int_equal(state_nusers(b->st), 0);
+	say(b, "ann", "crypt", "/thwacko style cyan");
+	s = user_style(state_user_find(b->st, "console:ann"));
+	assert_int_equal(s->colour, UC_CYAN);
+	assert_string_equal(s->mark, "AN");
+	assert_int_equal(stats(b).users_loaded, 2);
+	/* A restart loads them again; an empty row (older versions wrote
+	 * them) is deleted. */
+	bot_close(b);
+	{
+		char path[512];
+		sqlite3 *db;
+		sqlite3_stmt *q;
+		struct record r = {.kind = RECORD_USER, .key = "console:old", .name = "old"};
+		struct buf line;
+
+		buf_init(&line, RECORD_LINE_MAX);
+		assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
+		snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db,
+		                                    "INSERT INTO users(key, version, rec) "
+		                                    "VALUES('console:old', ?1, ?2)",
+		                                    -1, &q, NULL),
+		                 SQLITE_OK);
+		sqlite3_bind_int(q, 1, RECORD_VERSION);
+		sqlite3_bind_blob(q, 2, line.p, (int)line.len - 1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+		sqlite3_finalize(q);
+		sqlite3_close(db);
+		buf_free(&line);
+	}
+	assert_int_equal(rows(b, "users"), 3);
+	bot_open(b);
+	assert_int_equal(state_nusers(b->st), 2);
+	assert_int_equal(rows(b, "users"), 2);
+	assert_int_equal(user_style(state_user_find(b->st, "console:bob"))->colour, UC_GREEN);
+	bot_free(b);
+}
+
+/* Writes dir in the journal-and-snapshot format as that store left it
+ * (tests/unit/helpers/oldstate.c): crypt's GM (ann) in the snapshot, then a
+ * journal that makes bob tower's GM and gives ann a style. */
 static void
 write_old_format(const char *dir)
 {
 	struct state *st = state_new();
 	struct ustyle style = {.colour = UC_RED, .mark = "*"};
-	char tmp[512], err[1024];
-	struct journal *j;
-	struct record r;
-	struct buf line;
+	FILE *j;
 
 	channel_set_gm(state_channel(st, "console:crypt"), "console:ann", "ann");
 	state_user(st, "console:ann");
-	snapshot_tmp_path(tmp, sizeof(tmp), dir, getpid());
-	if (snapshot_write(st, NULL, tmp, (int64_t)time(NULL), 1, NULL, err, sizeof(err)) < 0 ||
-	    snapshot_install(dir, tmp, 1, err, sizeof(err)) < 0)
-		fail_msg("%s", err);
-	j = journal_create(dir, 1, err, sizeof(err));
-	if (j == NULL)
-		fail_msg("%s", err);
+	oldstate_snapshot(dir, st, (int64_t)time(NULL), 1);
+	j = oldstate_journal(dir, 1);
 	channel_set_gm(state_channel(st, "console:tower"), "console:bob", "bob");
 	user_set_style(state_user(st, "console:ann"), &style);
-	buf_init(&line, RECORD_LINE_MAX);
-	record_of_channel(&r, state_channel(st, "console:tower"));
-	assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
-	record_of_user(&r, state_user(st, "console:ann"));
-	assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
-	assert_int_equal(journal_append(j, line.p, line.len), 0);
-	assert_int_equal(journal_sync(j), 0);
-	journal_release(j);
-	buf_free(&line);
+	oldstate_channel(j, state_channel(st, "console:tower"));
+	oldstate_user(j, state_user(st, "console:ann"));
+	fclose(j);
 	state_free(st);
 }
 
@@ -644,7 +809,7 @@ test_every_module_round_trips_through_the_database(void **state)
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 	struct ustyle style = {.colour = UC_CYAN, .mark = "🐉"};
 	struct channel *ch;
-	struct user *u = state_user(b->st, "console:ann");
+	struct user *u;
 	struct state *st;
 	char *want, *got;
 
@@ -681,6 +846,8 @@ test_every_module_round_trips_through_the_database(void **state)
 		if (chanmod_table[i] != NULL)
 			channel_mod(ch, (enum chanmod_id)i);
 	channel_touch(ch);
+	/* (a user record with nothing to keep lives only during a command) */
+	u = state_user(b->st, "console:ann");
 	user_set_style(u, &style);
 	user_touch(u);
 	assert_int_equal(flush(b), 0);
@@ -1134,9 +1301,13 @@ main(void)
 	    cmocka_unit_test(test_second_instance_is_refused),
 	    cmocka_unit_test(test_failed_write_warns_keeps_answering_and_retries),
 	    cmocka_unit_test(test_failed_fsync_under_always_warns_and_retries),
+	    cmocka_unit_test(test_disk_full_refuses_the_change_and_recovers),
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
 	    cmocka_unit_test(test_one_transaction_per_command),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
+	    cmocka_unit_test(test_users_with_nothing_to_keep_are_not_stored),
+	    cmocka_unit_test(test_nick_cycling_leaves_nothing_behind),
+	    cmocka_unit_test(test_idle_users_leave_memory_and_come_back),
 	    cmocka_unit_test(test_old_format_is_imported_and_moved_aside),
 	    cmocka_unit_test(test_damaged_old_format_refuses_the_import),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),

@@ -1,4 +1,6 @@
-/* Unit tests for bot/restore.c: replay, torn lines, corrupt files, salvage. */
+/* Unit tests for bot/store/restore.c, the reader of the old state format:
+ * replay, torn lines, corrupt files, salvage. Old-format directories are
+ * written by tests/unit/helpers/oldstate.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,10 +17,11 @@
 
 #include "bot/store/crc32.h"
 #include "bot/store/journal.h"
+#include "bot/store/record.h"
 #include "bot/store/restore.h"
-#include "bot/store/snapshot.h"
 #include "rules/base/buf.h"
 #include "tests/unit/helpers/faultio.h"
+#include "tests/unit/helpers/oldstate.h"
 
 #define NOW 1700000000
 
@@ -40,37 +43,17 @@ set_gm(struct state *st, const char *key, const char *gm, int64_t used)
 static void
 make_snapshot(const char *dir, struct state *st, uint64_t next)
 {
-	char tmp[512], err[1024];
-
-	snapshot_tmp_path(tmp, sizeof(tmp), dir, 1);
-	assert_int_equal(snapshot_write(st, NULL, tmp, NOW - 100, next, NULL, err, sizeof(err)), 0);
-	assert_int_equal(snapshot_install(dir, tmp, 0, err, sizeof(err)), 0);
+	oldstate_snapshot(dir, st, NOW - 100, next);
 }
 
-/* Appends channel records to journal seq (created when missing). */
-static struct journal *
-make_journal(const char *dir, uint64_t seq)
-{
-	char err[1024];
-	struct journal *j = journal_create(dir, seq, err, sizeof(err));
-
-	assert_non_null(j);
-	return j;
-}
-
+/* Appends a channel record to journal j. */
 static void
-journal_gm(struct journal *j, const char *key, const char *gm, int64_t used)
+journal_gm(FILE *j, const char *key, const char *gm, int64_t used)
 {
 	struct state *st = state_new();
-	struct record r;
-	struct buf b;
 
 	set_gm(st, key, gm, used);
-	record_of_channel(&r, state_channel(st, key));
-	buf_init(&b, RECORD_LINE_MAX);
-	assert_int_equal(record_encode(&r, record_builtin_mods(), &b), 0);
-	assert_int_equal(journal_append(j, b.p, b.len), 0);
-	buf_free(&b);
+	oldstate_channel(j, state_channel(st, key));
 	state_free(st);
 }
 
@@ -125,11 +108,10 @@ line_start(const char *path, int n)
 static char logbuf[8192];
 
 static int
-run_restore(struct state *st, const char *dir, bool salvage, int64_t evict_after,
-            struct restore_result *res, char *err, size_t errlen)
+run_restore(struct state *st, const char *dir, bool salvage, struct restore_result *res, char *err,
+            size_t errlen)
 {
-	struct restore_opts o = {
-	    .dir = dir, .salvage = salvage, .now = NOW, .evict_after = evict_after};
+	struct restore_opts o = {.dir = dir, .salvage = salvage, .now = NOW};
 	char path[] = "/tmp/delver-log-XXXXXX";
 	int fd = mkstemp(path), saved = dup(2), rc;
 	FILE *fp;
@@ -164,23 +146,23 @@ sample_dir(void)
 {
 	char *dir = tmpdir_new();
 	struct state *st = state_new();
-	struct journal *j;
+	FILE *j;
 
 	set_gm(st, "console:a", "console:ann", NOW - 50);
 	set_gm(st, "console:b", "console:bob", NOW - 50);
 	user_set_name(state_user(st, "console:ann"), "ann");
 	make_snapshot(dir, st, 3);
 	state_free(st);
-	j = make_journal(dir, 2);
+	j = oldstate_journal(dir, 2);
 	journal_gm(j, "console:old", "console:zed", NOW - 200);
-	journal_release(j);
-	j = make_journal(dir, 3);
+	fclose(j);
+	j = oldstate_journal(dir, 3);
 	journal_gm(j, "console:a", "console:cat", NOW - 40);
 	journal_gm(j, "console:c", "console:cat", NOW - 40);
-	journal_release(j);
-	j = make_journal(dir, 4);
+	fclose(j);
+	j = oldstate_journal(dir, 4);
 	journal_gm(j, "console:a", NULL, NOW - 30);
-	journal_release(j);
+	fclose(j);
 	return dir;
 }
 
@@ -191,7 +173,7 @@ test_snapshot_then_journals_last_wins(void **state)
 	struct state *st = state_new();
 	struct restore_result res;
 
-	assert_int_equal(run_restore(st, dir, false, 0, &res, err, sizeof(err)), 0);
+	assert_int_equal(run_restore(st, dir, false, &res, err, sizeof(err)), 0);
 	assert_string_equal(gm_of(st, "console:a"), "(none)");
 	assert_string_equal(gm_of(st, "console:b"), "console:bob");
 	assert_string_equal(gm_of(st, "console:c"), "console:cat");
@@ -200,10 +182,7 @@ test_snapshot_then_journals_last_wins(void **state)
 	assert_int_equal(res.loaded, 3);
 	assert_int_equal(res.replayed, 3);
 	assert_int_equal(res.journals, 2);
-	assert_int_equal(res.next_journal, 5);
 	assert_int_equal(res.taken, NOW - 100);
-	assert_true(res.rewrite);
-	assert_null(res.snap);
 	assert_string_equal(logbuf, "");
 	state_free(st);
 	tmpdir_remove(dir);
@@ -220,7 +199,7 @@ test_torn_last_line_is_dropped_with_a_warning(void **state)
 	journal_path(path, sizeof(path), dir, 4);
 	stat(path, &sb);
 	append_raw(path, "0badc0de {\"t\":\"c\",\"key\":\"console:b\",\"last_us");
-	assert_int_equal(run_restore(st, dir, false, 0, &res, err, sizeof(err)), 0);
+	assert_int_equal(run_restore(st, dir, false, &res, err, sizeof(err)), 0);
 	snprintf(want, sizeof(want),
 	         "warn: %s: dropping the torn last line at byte %lld (a crash in mid-write)\n",
 	         path, (long long)sb.st_size);
@@ -242,10 +221,9 @@ expect_refusal(char *dir, const char *file, const char *why)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	before = file_crc(path);
-	assert_int_equal(run_restore(st, dir, false, 0, &res, err, sizeof(err)), -1);
+	assert_int_equal(run_restore(st, dir, false, &res, err, sizeof(err)), -1);
 	snprintf(want, sizeof(want), "%s: %s", path, why);
 	assert_string_equal(err, want);
-	assert_null(res.snap);
 	assert_int_equal(file_crc(path), before);
 	state_free(st);
 	tmpdir_remove(dir);
@@ -348,9 +326,8 @@ test_salvage_moves_the_bad_file_aside(void **state)
 
 	snprintf(path, sizeof(path), "%s/snapshot.dlv", dir);
 	flip_byte(dir, "snapshot.dlv", line_start(path, 3) + 20); /* console:b */
-	assert_int_equal(run_restore(st, dir, true, 0, &res, err, sizeof(err)), 0);
+	assert_int_equal(run_restore(st, dir, true, &res, err, sizeof(err)), 0);
 	assert_true(res.moved_aside);
-	assert_true(res.rewrite);
 	assert_int_equal(res.taken, 0);
 	assert_string_equal(gm_of(st, "console:b"), "(absent)");
 	assert_string_equal(gm_of(st, "console:c"), "console:cat");
@@ -368,72 +345,6 @@ test_salvage_moves_the_bad_file_aside(void **state)
 }
 
 static void
-test_idle_channels_stay_on_disk(void **state)
-{
-	char *dir = tmpdir_new(), err[1024];
-	struct state *st = state_new();
-	struct restore_result res;
-	struct record r;
-
-	for (int i = 0; i < 50; i++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "console:c%02d", i);
-		/* even: used an hour ago; odd: a minute ago */
-		set_gm(st, key, "console:ann", i % 2 ? NOW - 60 : NOW - 3600);
-	}
-	make_snapshot(dir, st, 1);
-	state_free(st);
-	st = state_new();
-	assert_int_equal(run_restore(st, dir, false, 600, &res, err, sizeof(err)), 0);
-	assert_int_equal(res.loaded, 25);
-	assert_int_equal(res.on_disk, 25);
-	assert_int_equal(state_nchannels(st), 25);
-	assert_string_equal(gm_of(st, "console:c01"), "console:ann");
-	assert_string_equal(gm_of(st, "console:c02"), "(absent)");
-	assert_non_null(res.snap);
-	assert_int_equal(snapshot_find(res.snap, "console:c02", &r, err, sizeof(err)), 1);
-	assert_string_equal(r.gm, "console:ann");
-	assert_false(res.rewrite);
-	snapshot_close(res.snap);
-	state_free(st);
-	tmpdir_remove(dir);
-}
-
-static void
-test_unsorted_snapshot_is_loaded_whole(void **state)
-{
-	char *dir = tmpdir_new(), path[512], err[1024];
-	struct state *st = state_new();
-	struct restore_result res;
-	const char *lines[] = {
-	    "{\"format\":\"delver-state\",\"version\":1,\"file\":\"snapshot\",\"taken\":5,"
-	    "\"next_journal\":1}",
-	    "{\"t\":\"c\",\"key\":\"console:z\",\"last_used\":1,\"gm\":\"console:ann\","
-	    "\"gm_name\":\"ann\"}",
-	    "{\"t\":\"c\",\"key\":\"console:a\",\"last_used\":1,\"gm\":\"console:ann\","
-	    "\"gm_name\":\"ann\"}",
-	    "{\"t\":\"end\",\"records\":2}",
-	};
-	char text[2048] = "";
-
-	for (size_t i = 0; i < 4; i++) {
-		size_t n = strlen(text);
-
-		snprintf(text + n, sizeof(text) - n, "%08x %s\n",
-		         (unsigned)crc32_of(lines[i], strlen(lines[i])), lines[i]);
-	}
-	snprintf(path, sizeof(path), "%s/snapshot.dlv", dir);
-	spit(path, text, strlen(text));
-	assert_int_equal(run_restore(st, dir, false, 600, &res, err, sizeof(err)), 0);
-	assert_int_equal(state_nchannels(st), 2);
-	assert_null(res.snap);
-	assert_true(res.rewrite);
-	state_free(st);
-	tmpdir_remove(dir);
-}
-
-static void
 test_empty_journal_is_ignored(void **state)
 {
 	char *dir = sample_dir(), path[512], err[1024], want[600];
@@ -442,13 +353,14 @@ test_empty_journal_is_ignored(void **state)
 
 	snprintf(path, sizeof(path), "%s/journal.00000005.dlv", dir);
 	spit(path, "", 0);
-	assert_int_equal(run_restore(st, dir, false, 0, &res, err, sizeof(err)), 0);
+	assert_int_equal(run_restore(st, dir, false, &res, err, sizeof(err)), 0);
 	snprintf(want, sizeof(want),
 	         "warn: %s: ends within its header at byte 0 (a crash while it was created); "
 	         "ignored\n",
 	         path);
 	assert_string_equal(logbuf, want);
-	assert_int_equal(res.next_journal, 6);
+	assert_int_equal(res.journals, 3);
+	assert_string_equal(gm_of(st, "console:c"), "console:cat");
 	state_free(st);
 	tmpdir_remove(dir);
 }
@@ -464,8 +376,6 @@ main(void)
 	    cmocka_unit_test(test_future_version_refuses),
 	    cmocka_unit_test(test_journal_number_must_match_its_header),
 	    cmocka_unit_test(test_salvage_moves_the_bad_file_aside),
-	    cmocka_unit_test(test_idle_channels_stay_on_disk),
-	    cmocka_unit_test(test_unsorted_snapshot_is_loaded_whole),
 	    cmocka_unit_test(test_empty_journal_is_ignored),
 	};
 
