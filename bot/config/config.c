@@ -129,7 +129,7 @@ set_list(struct parser *p, void *base, const struct key *k, const char *v)
 	char **items = str_at(base, k);
 	size_t *count = (size_t *)((char *)base + k->count_off);
 	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1], show[SHOW_BYTES + 8];
-	int n = cv_split(v, copy, words, (size_t)k->max + 1);
+	int n = config_value_split(v, copy, words, (size_t)k->max + 1);
 
 	for (int i = 0; i < n; i++) {
 		if (!k->valid(words[i])) {
@@ -174,7 +174,7 @@ set_channels(struct parser *p, void *base, const struct key *k, const char *v)
 	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1],
 	     *key[CONFIG_CHANNELS_MAX + 1];
 	char show[SHOW_BYTES + 8];
-	int n = cv_split(v, copy, words, (size_t)k->max + 1), r = -1;
+	int n = config_value_split(v, copy, words, (size_t)k->max + 1), r = -1;
 
 	for (int i = 0; i < n; i++) {
 		char *colon = strchr(words[i], ':');
@@ -189,7 +189,7 @@ set_channels(struct parser *p, void *base, const struct key *k, const char *v)
 			     k->allowed, shown(words[i], show, sizeof(show)));
 			goto out;
 		}
-		if (key[i] != NULL && !cv_chankey(key[i])) {
+		if (key[i] != NULL && !config_value_chankey(key[i])) {
 			fail(p, p->line,
 			     "[%s] %s: the key of %s must be 1 to %d printable ASCII characters "
 			     "other "
@@ -239,7 +239,7 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		set_str(base, k, v);
 		return 0;
 	case KEY_INT:
-		if (cv_int(v, k->min, k->max, &i) < 0) {
+		if (config_value_int(v, k->min, k->max, &i) < 0) {
 			fail(p, p->line, "[%s] %s must be %s from %lld to %lld (got '%s')",
 			     p->cur->name, k->name, k->allowed, k->min, k->max,
 			     shown(v, show, sizeof(show)));
@@ -248,11 +248,11 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		*(int *)((char *)base + k->off) = (int)i;
 		return 0;
 	case KEY_U64:
-		if (cv_u64(v, (uint64_t *)((char *)base + k->off)) < 0)
+		if (config_value_u64(v, (uint64_t *)((char *)base + k->off)) < 0)
 			break;
 		return 0;
 	case KEY_BOOL:
-		if (cv_bool(v, &b) < 0) {
+		if (config_value_bool(v, &b) < 0) {
 			fail(p, p->line, "[%s] %s must be yes or no (got '%s')", p->cur->name,
 			     k->name, shown(v, show, sizeof(show)));
 			return -1;
@@ -260,7 +260,7 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		*(bool *)((char *)base + k->off) = b;
 		return 0;
 	case KEY_CHOICE:
-		c = cv_choice(v, k->choices);
+		c = config_value_choice(v, k->choices);
 		if (c < 0) {
 			join_choices(k->choices, what, sizeof(what));
 			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
@@ -374,7 +374,7 @@ open_section(struct parser *p, const char *name)
 		base = &c->console;
 	} else if (strncmp(name, "irc.", 4) == 0) {
 		kind = KIND_IRC;
-		if (!cv_network(name + 4)) {
+		if (!config_value_network(name + 4)) {
 			fail(p, p->line,
 			     "[%s] needs a network name after 'irc.': 1 to 32 letters, digits, '-' "
 			     "or '_'",

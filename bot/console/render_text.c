@@ -19,7 +19,7 @@ render_ansi_colour(enum ucolour c)
 
 /* One SGR sequence for the style, written in one append. */
 static void
-sgr_open(unsigned style, const struct ustyle *us, struct buf *out)
+sgr_open(unsigned style, const struct thwacko_style *us, struct buf *out)
 {
 	char sgr[48] = "\033[0";
 	size_t n = 3;

@@ -36,8 +36,8 @@
 struct discord {
 	uv_loop_t *loop;
 	struct rest *rest;
-	struct dws *ws;
-	struct gw *gw;
+	struct discord_ws *ws;
+	struct discord_gw *gw;
 	struct rng *rng;
 	struct interact *it;
 	char *app_id, *dev_guild, *gateway_url;
@@ -442,7 +442,7 @@ static void
 registration_end(struct registration *reg)
 {
 	struct discord *dc = reg->dc;
-	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
 	struct buf path;
 
 	dc->registering = false;
@@ -590,7 +590,7 @@ on_listed(void *ctx, const struct rest_result *res)
 static void
 register_commands(struct discord *dc)
 {
-	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
 	struct registration *reg;
 	struct buf path;
 
@@ -667,16 +667,16 @@ session_save(struct discord *dc)
 {
 	struct discord_session now;
 	struct session_write *sw;
-	const char *sid = gw_session_id(dc->gw), *url = gw_resume_url(dc->gw);
-	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+	const char *sid = discord_gw_session_id(dc->gw), *url = discord_gw_resume_url(dc->gw);
+	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
 
 	if (dc->session_path == NULL)
 		return;
 	memset(&now, 0, sizeof(now));
-	if (gw_last_identify(dc->gw) != INT64_MIN)
+	if (discord_gw_last_identify(dc->gw) != INT64_MIN)
 		now.last_identify =
-		    wall_ms() - ((int64_t)uv_now(dc->loop) - gw_last_identify(dc->gw));
-	if (sid == NULL || gw_seq(dc->gw) < 0) {
+		    wall_ms() - ((int64_t)uv_now(dc->loop) - discord_gw_last_identify(dc->gw));
+	if (sid == NULL || discord_gw_seq(dc->gw) < 0) {
 		/* No session to resume (a fatal close ended it): the file goes,
 		 * once one was written or read, unless it keeps the last
 		 * IDENTIFY. */
@@ -690,7 +690,7 @@ session_save(struct discord *dc)
 	snprintf(now.session_id, sizeof(now.session_id), "%s", sid);
 	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
 	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
-	now.seq = sid[0] != '\0' ? gw_seq(dc->gw) : 0;
+	now.seq = sid[0] != '\0' ? discord_gw_seq(dc->gw) : 0;
 	roles_export(interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
 	if (discord_session_equal(&now, &dc->saved))
 		return;
@@ -753,7 +753,7 @@ on_event(void *ctx, const char *t, const cJSON *d)
 {
 	struct discord *dc = ctx;
 	struct interact_out out = {0};
-	uint64_t rx_ns = dws_rx_ns(dc->ws), deadline = 0;
+	uint64_t rx_ns = discord_ws_rx_ns(dc->ws), deadline = 0;
 
 	if (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried))
 		register_commands(dc);
@@ -822,19 +822,19 @@ on_stats_timer(uv_timer_t *t)
 static int
 hook_connect(void *ctx, const char *url)
 {
-	return dws_connect(((struct discord *)ctx)->ws, url);
+	return discord_ws_connect(((struct discord *)ctx)->ws, url);
 }
 
 static void
 hook_close(void *ctx, int code)
 {
-	dws_close(((struct discord *)ctx)->ws, code);
+	discord_ws_close(((struct discord *)ctx)->ws, code);
 }
 
 static void
 hook_want_write(void *ctx)
 {
-	dws_want_write(((struct discord *)ctx)->ws);
+	discord_ws_want_write(((struct discord *)ctx)->ws);
 }
 
 static void get_gateway(struct discord *dc);
@@ -870,7 +870,7 @@ on_gateway_bot(void *ctx, const struct rest_result *res)
 	url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url"));
 	if (dc->gateway_url == NULL && url != NULL &&
 	    (strncmp(url, "wss://", 6) == 0 || strncmp(url, "ws://", 5) == 0))
-		gw_set_url(dc->gw, url);
+		discord_gw_set_url(dc->gw, url);
 	shards = cJSON_GetObjectItemCaseSensitive(j, "shards") != NULL
 	             ? cJSON_GetObjectItemCaseSensitive(j, "shards")->valueint
 	             : 1;
@@ -881,16 +881,16 @@ on_gateway_bot(void *ctx, const struct rest_result *res)
 		const cJSON *reset = cJSON_GetObjectItemCaseSensitive(ssl, "reset_after");
 		const cJSON *mc = cJSON_GetObjectItemCaseSensitive(ssl, "max_concurrency");
 
-		gw_set_limits(dc->gw, cJSON_IsNumber(total) ? total->valueint : 1000,
-		              cJSON_IsNumber(rem) ? rem->valueint : 1000,
-		              cJSON_IsNumber(reset) ? (int64_t)reset->valuedouble : 0,
-		              cJSON_IsNumber(mc) ? mc->valueint : 1, now);
+		discord_gw_set_limits(dc->gw, cJSON_IsNumber(total) ? total->valueint : 1000,
+		                      cJSON_IsNumber(rem) ? rem->valueint : 1000,
+		                      cJSON_IsNumber(reset) ? (int64_t)reset->valuedouble : 0,
+		                      cJSON_IsNumber(mc) ? mc->valueint : 1, now);
 	}
 	log_info("discord: Discord recommends %d shard%s for this bot", shards,
 	         shards == 1 ? "" : "s");
 	cJSON_Delete(j);
-	gw_start(dc->gw, now);
-	dws_rearm(dc->ws);
+	discord_gw_start(dc->gw, now);
+	discord_ws_rearm(dc->ws);
 }
 
 static void
@@ -968,7 +968,8 @@ session_load(struct discord *dc)
 		/* the earlier process's IDENTIFY, on this process's clock */
 		int64_t now = (int64_t)uv_now(dc->loop);
 
-		gw_restore_identify(dc->gw, now - (wall_ms() - dc->saved.last_identify), now);
+		discord_gw_restore_identify(dc->gw, now - (wall_ms() - dc->saved.last_identify),
+		                            now);
 	}
 	if (dc->saved.session_id[0] == '\0')
 		return; /* only the last IDENTIFY: a new session starts */
@@ -980,7 +981,7 @@ session_load(struct discord *dc)
 	}
 	if (dc->app_id == NULL && dc->saved.app_id[0] != '\0')
 		dc->app_id = xstrdup(dc->saved.app_id);
-	gw_restore(dc->gw, dc->saved.session_id, dc->saved.resume_url, dc->saved.seq);
+	discord_gw_restore(dc->gw, dc->saved.session_id, dc->saved.resume_url, dc->saved.seq);
 	if (dc->saved.gm_roles[0] != '\0') {
 		cJSON *roles = cJSON_Parse(dc->saved.gm_roles);
 
@@ -999,18 +1000,18 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	                       .token = cfg->token,
 	                       .tls_verify = cfg->tls_verify,
 	                       .fatal = on_rest_fatal};
-	struct gw_opts go = {.token = cfg->token,
-	                     .gateway_url = cfg->gateway_url,
-	                     .intents = cfg->intents,
-	                     .shard_id = cfg->shard_id,
-	                     .shard_count = cfg->shard_count,
-	                     .compress = cfg->compress == DISCORD_COMPRESS_ZLIB};
-	struct gw_hooks gh = {.connect = hook_connect,
-	                      .close = hook_close,
-	                      .want_write = hook_want_write,
-	                      .event = on_event,
-	                      .fatal = on_gw_fatal,
-	                      .identified = on_identified};
+	struct discord_gw_opts go = {.token = cfg->token,
+	                             .gateway_url = cfg->gateway_url,
+	                             .intents = cfg->intents,
+	                             .shard_id = cfg->shard_id,
+	                             .shard_count = cfg->shard_count,
+	                             .compress = cfg->compress == DISCORD_COMPRESS_ZLIB};
+	struct discord_gw_hooks gh = {.connect = hook_connect,
+	                              .close = hook_close,
+	                              .want_write = hook_want_write,
+	                              .event = on_event,
+	                              .fatal = on_gw_fatal,
+	                              .identified = on_identified};
 	struct interact_opts io = {.d = o->d, .gm_role = o->gm_role};
 
 	if (cfg->token == NULL || *cfg->token == '\0') {
@@ -1019,7 +1020,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	}
 	dc = xcalloc(1, sizeof(*dc));
 	dc->loop = loop;
-	dc->ws = dws_new(loop, cfg->tls_verify, cfg->compress == DISCORD_COMPRESS_ZLIB);
+	dc->ws = discord_ws_new(loop, cfg->tls_verify, cfg->compress == DISCORD_COMPRESS_ZLIB);
 	if (dc->ws == NULL) {
 		free(dc);
 		return NULL;
@@ -1036,8 +1037,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	session_path(dc, o->state_dir, cfg->shard_id);
 	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
 	gh.ctx = dc;
-	dc->gw = gw_new(&go, &gh, dc->rng);
-	dws_attach(dc->ws, dc->gw);
+	dc->gw = discord_gw_new(&go, &gh, dc->rng);
+	discord_ws_attach(dc->ws, dc->gw);
 	dc->it = interact_new(&io);
 	interact_set_later(dc->it, on_later, dc);
 	session_load(dc);
@@ -1094,7 +1095,7 @@ finish_stop(struct discord *dc)
 		rest_close(r, part_closed, dc);
 	else
 		dc->closing--;
-	dws_shutdown(dc->ws, part_closed, dc);
+	discord_ws_shutdown(dc->ws, part_closed, dc);
 }
 
 static void
@@ -1102,8 +1103,8 @@ on_stop_timer(uv_timer_t *t)
 {
 	struct discord *dc = t->data;
 	int64_t now = (int64_t)uv_now(dc->loop);
-	bool idle =
-	    !dws_busy(dc->ws) && (dc->rest == NULL || rest_pending(dc->rest) == 0) && !dc->saving;
+	bool idle = !discord_ws_busy(dc->ws) && (dc->rest == NULL || rest_pending(dc->rest) == 0) &&
+	            !dc->saving;
 
 	if (idle || now >= dc->stop_deadline) {
 		uv_timer_stop(t);
@@ -1123,9 +1124,9 @@ discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx)
 	uv_timer_stop(&dc->save_timer);
 	/* With a session file the session stays resumable at Discord, and its
 	 * last resume point is written now: a restart loses nothing. */
-	gw_stop(dc->gw, dc->session_path != NULL);
+	discord_gw_stop(dc->gw, dc->session_path != NULL);
 	session_save(dc);
-	dws_rearm(dc->ws);
+	discord_ws_rearm(dc->ws);
 	dc->stop_deadline = (int64_t)uv_now(dc->loop) + STOP_GRACE;
 	uv_timer_start(&dc->stop_timer, on_stop_timer, 0, 20);
 }
@@ -1135,8 +1136,8 @@ discord_free(struct discord *dc)
 {
 	if (dc == NULL)
 		return;
-	dws_free(dc->ws);
-	gw_free(dc->gw);
+	discord_ws_free(dc->ws);
+	discord_gw_free(dc->gw);
 	interact_free(dc->it);
 	shed_free(dc->shed);
 	rng_free(dc->rng);
@@ -1164,7 +1165,7 @@ discord_stalled(struct discord *dc, char *why, size_t len)
 {
 	if (dc->stopping)
 		return NULL;
-	return gw_stalled(dc->gw, (int64_t)uv_now(dc->loop), why, len);
+	return discord_gw_stalled(dc->gw, (int64_t)uv_now(dc->loop), why, len);
 }
 
 const struct discord_stats *
@@ -1186,7 +1187,7 @@ discord_latencies_reset(struct discord *dc)
 	dc->nlat = 0;
 }
 
-struct gw *
+struct discord_gw *
 discord_gateway(struct discord *dc)
 {
 	return dc->gw;

@@ -38,7 +38,7 @@ struct req {
 	char *url;
 	char *body;
 	size_t body_len;
-	char route[RL_ROUTE_MAX];
+	char route[DISCORD_RATELIMIT_ROUTE_MAX];
 	unsigned flags;
 	bool token_route, expired;
 	uint64_t deadline_ns; /* 0: none */
@@ -72,7 +72,7 @@ struct rest {
 	size_t base_len;
 	struct curl_slist *hdr_body, *hdr_plain;
 	bool tls_verify;
-	struct rl *rl;
+	struct discord_ratelimit *rl;
 	struct rng *rng;
 	struct list pending, active, failed;
 	size_t npending, nactive;
@@ -80,7 +80,7 @@ struct rest {
 	CURL *pool[POOL_MAX];
 	size_t npool;
 	bool stopped, closing;
-	char fatal_msg[RL_ROUTE_MAX + 128]; /* set when the fatal hook is due */
+	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
 	void (*fatal)(void *, const char *);
 	void *fatal_ctx;
 	int open_handles;
@@ -407,7 +407,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	                                                                                 : NULL);
 	q->easy = e;
 	buf_reset(&q->resp);
-	rl_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
+	discord_ratelimit_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
 	list_push(&r->active, q, false);
 	r->nactive++;
 	curl_multi_add_handle(r->multi, e);
@@ -440,7 +440,7 @@ pump(struct rest *r)
 		if (r->nactive >= ACTIVE_MAX)
 			break; /* check_done pumps again as requests finish */
 		w = q->not_before > now ? q->not_before - now : 0;
-		wr = rl_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
+		wr = discord_ratelimit_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
 		if (wr > w)
 			w = wr;
 		if (w > 0) {
@@ -567,18 +567,18 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 {
 	bool exempt = (q->flags & REST_INTERACTION) != 0;
 	long status = 0;
-	char lr[RL_ROUTE_MAX];
+	char lr[DISCORD_RATELIMIT_ROUTE_MAX];
 	struct curl_header *bh;
-	struct rl_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
+	struct discord_ratelimit_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
 	lr[0] = '\0';     /* LOG_ROUTE() fills it for the lines that need it */
 	if (q->expired) { /* on_prereq dropped it: not an error */
-		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
+		discord_ratelimit_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		complete(r, q, 0);
 		return;
 	}
 	if (rc != CURLE_OK) {
-		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
+		discord_ratelimit_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
 			log_warnx("discord: %s failed (%s); retrying", LOG_ROUTE(),
 			          curl_easy_strerror(rc));
@@ -600,7 +600,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		bool global = false;
 		double secs = parse_429(e, q, &global);
 
-		rl_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
+		discord_ratelimit_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
 		opstats_add(OPSTATS_REST_429);
 		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", LOG_ROUTE(),
 		          global ? "global" : "bucket", secs);
@@ -611,7 +611,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		complete(r, q, status);
 		return;
 	}
-	rl_done(r->rl, q->route, exempt, status, &h, 0, false, now);
+	discord_ratelimit_done(r->rl, q->route, exempt, status, &h, 0, false, now);
 	if (status >= 500 && status <= 599) {
 		opstats_add(OPSTATS_REST_5XX);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
@@ -696,7 +696,7 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	r->fatal_ctx = o->ctx;
 	r->hdr_body = headers(o->token != NULL ? o->token : "", true);
 	r->hdr_plain = headers(o->token != NULL ? o->token : "", false);
-	r->rl = rl_new();
+	r->rl = discord_ratelimit_new();
 	r->rng = rng_new_seeded(uv_hrtime());
 	r->multi = curl_multi_init();
 	curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
@@ -748,7 +748,7 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
 	memcpy(q->url + r->base_len, path, path_len + 1);
 	q->body = xstrdup(body);
 	q->body_len = body != NULL ? strlen(body) : 0;
-	rl_route(method, path, q->route, sizeof(q->route));
+	discord_ratelimit_route(method, path, q->route, sizeof(q->route));
 	q->flags = flags;
 	q->token_route = rest_token_route(path);
 	q->deadline_ns = deadline_ns;
@@ -808,7 +808,7 @@ rest_close(struct rest *r, void (*done)(void *), void *ctx)
 		sock_close(r, r->socks);
 	curl_slist_free_all(r->hdr_body);
 	curl_slist_free_all(r->hdr_plain);
-	rl_free(r->rl);
+	discord_ratelimit_free(r->rl);
 	rng_free(r->rng);
 	free(r->base);
 	uv_timer_stop(&r->curl_timer);

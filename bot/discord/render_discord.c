@@ -255,7 +255,7 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 /* The SGR parameters Discord's ANSI blocks know: 1 bold, 4 underline,
  * 30-37 colours. Returns false when the span needs none. */
 static bool
-sgr_codes(unsigned style, const struct ustyle *us, char *out, size_t len)
+sgr_codes(unsigned style, const struct thwacko_style *us, char *out, size_t len)
 {
 	int colour = -1;
 	bool bold = (style & (BOLD_STYLES | RS_USER)) != 0;

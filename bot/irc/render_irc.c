@@ -73,7 +73,7 @@ colour(struct buf *out, int c)
 
 /* Opens the codes for a span style; returns whether anything was opened. */
 static bool
-open_style(unsigned st, const struct ustyle *us, struct buf *out)
+open_style(unsigned st, const struct thwacko_style *us, struct buf *out)
 {
 	int c = -1;
 	size_t before = out->len;

@@ -17,7 +17,7 @@
 #include "bot/log.h"
 #include "bot/store/fsio.h"
 #include "bot/store/journal.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "bot/store/restore.h"
 #include "bot/store/snapshot.h"
 #include "bot/store/store_sqlite.h"
@@ -403,18 +403,18 @@ refuse_all(struct persist *p)
 static int
 row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b)
 {
-	struct record r;
+	struct store_record r;
 	const char *key = e->id + 2;
 
 	memset(row, 0, sizeof(*row));
 	row->key = key;
-	row->version = RECORD_VERSION;
+	row->version = STORE_RECORD_VERSION;
 	if (e->id[0] == 'c') {
 		struct channel *ch = state_channel_peek(p->st, key);
 
 		if (ch == NULL)
 			return 0;
-		record_of_channel(&r, ch);
+		store_record_of_channel(&r, ch);
 		row->kind = STORE_CHANNEL;
 		row->last_used = r.last_used;
 		row->generation = channel_generation(ch);
@@ -424,17 +424,17 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b)
 
 		if (u == NULL)
 			return 0;
-		record_of_user(&r, u);
+		store_record_of_user(&r, u);
 		row->kind = STORE_USER;
 		row->generation = user_generation(u);
 	}
 	e->generation = row->generation;
 	/* A record with nothing to keep has no row: an emptied one is deleted. */
-	e->deleted = record_is_empty(&r);
+	e->deleted = store_record_is_empty(&r);
 	if (e->deleted)
 		return 1; /* rec NULL: delete the row */
-	buf_init(b, RECORD_LINE_MAX);
-	if (record_encode(&r, record_builtin_mods(), b) < 0) {
+	buf_init(b, STORE_RECORD_LINE_MAX);
+	if (store_record_encode(&r, store_record_builtin_mods(), b) < 0) {
 		log_error("store: the record of '%s' cannot be saved (a module's save failed or "
 		          "it is over 1 MiB)",
 		          key);
@@ -695,19 +695,20 @@ persist_evict(struct persist *p)
 
 /* Decodes a stored row into r (its kind checked). Returns 0, or -1 with err. */
 static int
-decode_row(const struct store_row *row, struct record *r, char *err, size_t errlen)
+decode_row(const struct store_row *row, struct store_record *r, char *err, size_t errlen)
 {
-	enum record_kind want = row->kind == STORE_USER ? RECORD_USER : RECORD_CHANNEL;
+	enum store_record_kind want =
+	    row->kind == STORE_USER ? STORE_RECORD_USER : STORE_RECORD_CHANNEL;
 
 	if (row->rec == NULL || row->rec_len == 0) {
 		snprintf(err, errlen, "the record is empty");
 		return -1;
 	}
-	if (record_decode(row->rec, row->rec_len, row->version, record_builtin_mods(), r, err,
-	                  errlen) < 0)
+	if (store_record_decode(row->rec, row->rec_len, row->version, store_record_builtin_mods(),
+	                        r, err, errlen) < 0)
 		return -1;
 	if (r->kind != want) {
-		record_clear(r, record_builtin_mods());
+		store_record_clear(r, store_record_builtin_mods());
 		snprintf(err, errlen, "it holds another kind of record");
 		return -1;
 	}
@@ -725,11 +726,11 @@ static int
 loaded_row(const struct store_row *row, void *ctx)
 {
 	struct load_ctx *l = ctx;
-	struct record r;
+	struct store_record r;
 
 	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
 		return -1;
-	record_to_channel(&r, l->fresh);
+	store_record_to_channel(&r, l->fresh);
 	channel_set_generation(l->fresh, row->generation);
 	return 0;
 }
@@ -759,11 +760,11 @@ static int
 loaded_user_row(const struct store_row *row, void *ctx)
 {
 	struct load_ctx *l = ctx;
-	struct record r;
+	struct store_record r;
 
 	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
 		return -1;
-	record_to_user(&r, l->user);
+	store_record_to_user(&r, l->user);
 	user_set_generation(l->user, row->generation);
 	return 0;
 }
@@ -887,7 +888,7 @@ static int
 active_row(const struct store_row *row, void *ctx)
 {
 	struct active_ctx *a = ctx;
-	struct record r;
+	struct store_record r;
 	char why[1024];
 
 	if (decode_row(row, &r, why, sizeof(why)) < 0) {
@@ -898,26 +899,26 @@ active_row(const struct store_row *row, void *ctx)
 		    a->p->path, row->kind == STORE_USER ? "user" : "channel", row->key, why);
 		return -1;
 	}
-	if (row->kind == STORE_USER && record_is_empty(&r)) {
+	if (row->kind == STORE_USER && store_record_is_empty(&r)) {
 		if (a->nempty == a->cap) {
 			a->cap = a->cap ? a->cap * 2 : 16;
 			a->empty = xrealloc(a->empty, a->cap * sizeof(*a->empty));
 		}
 		a->empty[a->nempty++] = xstrdup(r.key);
-		record_clear(&r, record_builtin_mods());
+		store_record_clear(&r, store_record_builtin_mods());
 		return 0;
 	}
 	if (row->kind == STORE_USER) {
 		struct user *u = state_user(a->p->st, r.key);
 
-		record_to_user(&r, u);
+		store_record_to_user(&r, u);
 		user_set_generation(u, row->generation);
 		user_set_last_used(u, a->p->clock);
 	} else {
 		struct channel *ch =
 		    a->fresh ? state_channel_new(a->p->st, r.key) : state_channel(a->p->st, r.key);
 
-		record_to_channel(&r, ch);
+		store_record_to_channel(&r, ch);
 		channel_set_generation(ch, row->generation);
 	}
 	a->n++;
@@ -952,7 +953,7 @@ load_all(struct persist *p, char *err, size_t errlen)
 		for (size_t i = 0; i < a.nempty; i++) {
 			rows[i].kind = STORE_USER;
 			rows[i].key = a.empty[i];
-			rows[i].version = RECORD_VERSION;
+			rows[i].version = STORE_RECORD_VERSION;
 		}
 		if (store_sqlite_write_now(p->be, rows, a.nempty, why, sizeof(why)) < 0)
 			log_warnx("store: cannot delete the %zu empty user records of %s: %s",
@@ -1006,7 +1007,7 @@ struct import_rows {
 };
 
 static void
-import_add(struct import_rows *ir, const struct record *r, enum store_kind kind, int64_t used)
+import_add(struct import_rows *ir, const struct store_record *r, enum store_kind kind, int64_t used)
 {
 	struct store_row *row;
 	struct buf *b;
@@ -1023,12 +1024,12 @@ import_add(struct import_rows *ir, const struct record *r, enum store_kind kind,
 	row->kind = kind;
 	row->key = xstrdup(r->key);
 	row->last_used = used;
-	row->version = RECORD_VERSION;
+	row->version = STORE_RECORD_VERSION;
 	ir->n++;
-	if (record_is_empty(r))
+	if (store_record_is_empty(r))
 		return;
-	buf_init(b, RECORD_LINE_MAX);
-	if (record_encode(r, record_builtin_mods(), b) < 0) {
+	buf_init(b, STORE_RECORD_LINE_MAX);
+	if (store_record_encode(r, store_record_builtin_mods(), b) < 0) {
 		ir->failed = true;
 		return;
 	}
@@ -1041,21 +1042,21 @@ import_add(struct import_rows *ir, const struct record *r, enum store_kind kind,
 static void
 import_channel(struct channel *ch, void *ctx)
 {
-	struct record r;
+	struct store_record r;
 
-	record_of_channel(&r, ch);
+	store_record_of_channel(&r, ch);
 	import_add(ctx, &r, STORE_CHANNEL, r.last_used);
-	channel_set_generation(ch, record_is_empty(&r) ? 0 : 1);
+	channel_set_generation(ch, store_record_is_empty(&r) ? 0 : 1);
 }
 
 static void
 import_user(struct user *u, void *ctx)
 {
-	struct record r;
+	struct store_record r;
 
-	record_of_user(&r, u);
+	store_record_of_user(&r, u);
 	import_add(ctx, &r, STORE_USER, 0);
-	user_set_generation(u, record_is_empty(&r) ? 0 : 1);
+	user_set_generation(u, store_record_is_empty(&r) ? 0 : 1);
 }
 
 static void

@@ -5,7 +5,7 @@
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
  *   record's line as record.h encodes it (without the newline), version its
- *   format version (RECORD_VERSION when written; older ones are migrated
+ *   format version (STORE_RECORD_VERSION when written; older ones are migrated
  *   when read). A channel with nothing to keep has no row.
  * - Group commit: the dispatcher hands every touched record over after each
  *   command (persist_defer); the records touched in one loop turn go to the

@@ -15,7 +15,7 @@
 #include "bot/store/journal.h"
 #include "bot/store/lineread.h"
 #include "bot/log.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "bot/store/snapshot.h"
 #include "rules/base/mem.h"
 
@@ -131,19 +131,19 @@ move_aside(struct load *l)
 }
 
 static void
-apply(struct load *l, struct record *r)
+apply(struct load *l, struct store_record *r)
 {
 	if (r->last_used > l->res->clock)
 		l->res->clock = r->last_used;
-	if (r->kind == RECORD_USER) {
-		record_to_user(r, state_user(l->st, r->key));
+	if (r->kind == STORE_RECORD_USER) {
+		store_record_to_user(r, state_user(l->st, r->key));
 	} else {
 		struct channel *ch = state_channel(l->st, r->key);
 
 		/* A journal record is never older than the snapshot it follows. */
 		if (l->journal && r->last_used < l->res->taken)
 			r->last_used = l->res->taken;
-		record_to_channel(r, ch);
+		store_record_to_channel(r, ch);
 	}
 	if (l->journal)
 		l->res->replayed++;
@@ -155,13 +155,14 @@ static int
 one_record(struct load *l, const char *line, size_t len, unsigned long lineno)
 {
 	char why[512];
-	struct record r;
+	struct store_record r;
 
 	if (l->ended)
 		return bad_line(l, lineno, "a line after the end line");
-	if (record_decode(line, len, l->version, record_builtin_mods(), &r, why, sizeof(why)) < 0)
+	if (store_record_decode(line, len, l->version, store_record_builtin_mods(), &r, why,
+	                        sizeof(why)) < 0)
 		return bad_line(l, lineno, why);
-	if (r.kind == RECORD_END) {
+	if (r.kind == STORE_RECORD_END) {
 		if (l->journal)
 			return bad_line(l, lineno, "an end line in a journal");
 		l->ended = true;
@@ -183,7 +184,7 @@ one_record(struct load *l, const char *line, size_t len, unsigned long lineno)
 static int
 read_header(struct load *l, struct lineread *lr, uint64_t seq)
 {
-	struct record_header h;
+	struct store_record_header h;
 	const char *line;
 	size_t len;
 	uint64_t at;
@@ -200,11 +201,11 @@ read_header(struct load *l, struct lineread *lr, uint64_t seq)
 	}
 	if (st != LINEREAD_LINE)
 		snprintf(why, sizeof(why), "the header line is cut short or too long");
-	else if (record_decode_header(line, len, &h, why, sizeof(why)) < 0)
+	else if (store_record_decode_header(line, len, &h, why, sizeof(why)) < 0)
 		;
-	else if (h.file != (l->journal ? RECORD_JOURNAL : RECORD_SNAPSHOT))
+	else if (h.file != (l->journal ? STORE_RECORD_JOURNAL : STORE_RECORD_SNAPSHOT))
 		snprintf(why, sizeof(why), "the header says this is a %s",
-		         h.file == RECORD_JOURNAL ? "journal" : "snapshot");
+		         h.file == STORE_RECORD_JOURNAL ? "journal" : "snapshot");
 	else if (l->journal && h.seq != seq)
 		snprintf(why, sizeof(why), "the header says journal %llu, the name %llu",
 		         (unsigned long long)h.seq, (unsigned long long)seq);
@@ -238,7 +239,7 @@ load_file(struct load *l, uint64_t seq)
 		snprintf(l->err, l->errlen, "%s: cannot open: %s", l->path, strerror(errno));
 		return -1;
 	}
-	lineread_init(&lr, fd, 0, READ_CHUNK, RECORD_LINE_MAX);
+	lineread_init(&lr, fd, 0, READ_CHUNK, STORE_RECORD_LINE_MAX);
 	rc = read_header(l, &lr, seq);
 	while (rc == 0 && (st = lineread_next(&lr, &line, &len, &at)) != LINEREAD_END) {
 		if (st == LINEREAD_LINE) {

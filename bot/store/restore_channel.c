@@ -16,7 +16,7 @@
 
 #include "bot/log.h"
 #include "bot/store/persist.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "rules/base/mem.h"
 
 #define BUSY_MS 5000
@@ -84,7 +84,7 @@ read_row(sqlite3 *db, const char *file, const char *key, struct row *out, char *
 {
 	sqlite3_stmt *s = NULL;
 	char why[1024];
-	struct record r;
+	struct store_record r;
 	const void *blob;
 	int rc;
 
@@ -108,15 +108,16 @@ read_row(sqlite3 *db, const char *file, const char *key, struct row *out, char *
 	out->version = sqlite3_column_int(s, 1);
 	blob = sqlite3_column_blob(s, 2);
 	out->len = (size_t)sqlite3_column_bytes(s, 2);
-	if (blob == NULL || record_decode(blob, out->len, out->version, record_builtin_mods(), &r,
-	                                  why, sizeof(why)) < 0) {
+	if (blob == NULL ||
+	    store_record_decode(blob, out->len, out->version, store_record_builtin_mods(), &r, why,
+	                        sizeof(why)) < 0) {
 		snprintf(err, errlen, "the record of channel '%s' in %s cannot be read (%s)", key,
 		         file, blob == NULL ? "it is empty" : why);
 		sqlite3_finalize(s);
 		return -1;
 	}
-	rc = r.kind == RECORD_CHANNEL && strcmp(r.key, key) == 0;
-	record_clear(&r, record_builtin_mods());
+	rc = r.kind == STORE_RECORD_CHANNEL && strcmp(r.key, key) == 0;
+	store_record_clear(&r, store_record_builtin_mods());
 	if (!rc) {
 		snprintf(err, errlen, "the row of channel '%s' in %s holds another record", key,
 		         file);

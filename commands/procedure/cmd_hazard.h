@@ -3,7 +3,7 @@
 #ifndef DELVER_CMD_HAZARD_H
 #define DELVER_CMD_HAZARD_H
 
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 #include "commands/registry.h"
 
 void hazard_table_fn(struct invocation *inv, struct reply *out);
@@ -14,6 +14,6 @@ void hazard_who_fn(struct invocation *inv, struct reply *out);
 void hazard_sign_fn(struct invocation *inv, struct reply *out);
 
 /* The settings as lines: procedure, light lives, classic odds, who rolls. */
-void hazard_settings_lines(struct reply *out, const struct proc_state *s);
+void hazard_settings_lines(struct reply *out, const struct procedure_state *s);
 
 #endif

@@ -4,12 +4,12 @@
 #include <strings.h>
 
 #include "commands/procedure/cmd_hazard.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 
 void
-hazard_settings_lines(struct reply *out, const struct proc_state *s)
+hazard_settings_lines(struct reply *out, const struct procedure_state *s)
 {
 	reply_add(out, 0, "Light and rest follow the ");
 	reply_add(out, RS_BOLD, "%s", procedure_name(s->proc));
@@ -29,7 +29,7 @@ hazard_settings_lines(struct reply *out, const struct proc_state *s)
 
 /* Shows the table the channel now uses, after a change. */
 static void
-show_new_table(struct reply *out, const struct proc_state *s)
+show_new_table(struct reply *out, const struct procedure_state *s)
 {
 	struct hazard_view v;
 
@@ -39,18 +39,18 @@ show_new_table(struct reply *out, const struct proc_state *s)
 	reply_add(out, RS_BOLD, "%s", hazard_table_name(s->table));
 	reply_add(out, 0, " (d%d).", v.die);
 	reply_nl(out);
-	proc_hazard_table(out, &v, -1, false);
+	procedure_render_hazard_table(out, &v, -1, false);
 	hazard_settings_lines(out, s);
 }
 
 void
 hazard_table_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	int t = hazard_table_parse(inv_str(inv, "table"));
 	struct hazard_view v;
 
-	if (proc_view(s, t, &v, out) < 0)
+	if (procedure_render_view(s, t, &v, out) < 0)
 		return;
 	s->table = t;
 	if (t == HAZARD_EXPLORATION)
@@ -64,15 +64,15 @@ hazard_table_fn(struct invocation *inv, struct reply *out)
 void
 hazard_chance_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	int x = (int)inv_int(inv, "x", 1), n = (int)inv_int(inv, "n", 6);
 	char err[200];
 
-	if (xin_check(x, n, err, sizeof(err)) < 0) {
+	if (odds_check(x, n, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
-	s->chance = (struct xin){x, n};
+	s->chance = (struct odds){x, n};
 	s->table = HAZARD_CLASSIC;
 	channel_touch(inv->chan);
 	show_new_table(out, s);
@@ -93,9 +93,9 @@ unquote(const char *text, char *buf, size_t len)
 void
 hazard_custom_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	char text[CMD_LINE_MAX + 1], err[200];
-	struct rtable t;
+	struct roll_table t;
 	int die;
 
 	if (hazard_parse_die(inv_str(inv, "die"), &die, err, sizeof(err)) < 0) {
@@ -103,7 +103,7 @@ hazard_custom_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	unquote(inv_str(inv, "entries"), text, sizeof(text));
-	if (rtable_parse(text, 1, die, &t, err, sizeof(err)) < 0) {
+	if (roll_table_parse(text, 1, die, &t, err, sizeof(err)) < 0) {
 		reply_error(out, "The d%d table was not saved: %s", die, err);
 		return;
 	}
@@ -118,7 +118,7 @@ hazard_custom_fn(struct invocation *inv, struct reply *out)
 void
 hazard_procedure_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 
 	s->proc = procedure_parse(inv_str(inv, "procedure"));
 	channel_touch(inv->chan);
@@ -128,7 +128,7 @@ hazard_procedure_fn(struct invocation *inv, struct reply *out)
 void
 hazard_who_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 
 	s->gm_rolls = strcmp(inv_str(inv, "who"), "gm") == 0;
 	channel_touch(inv->chan);
@@ -142,7 +142,7 @@ hazard_who_fn(struct invocation *inv, struct reply *out)
 void
 hazard_sign_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *creature = inv_str(inv, "creature");
 
 	if (creature == NULL || strcasecmp(creature, "none") == 0) {

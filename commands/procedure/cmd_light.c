@@ -3,25 +3,25 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 
 static void
 light_list(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 
 	if (s->clock.lights.n == 0) {
-		proc_darkness(out, s->proc);
+		procedure_render_darkness(out, s->proc);
 		return;
 	}
 	reply_title(out, "Lit sources (%s procedure)", procedure_name(s->proc));
-	proc_lights_table(out, s);
+	cmd_turn_lights_table(out, s);
 }
 
 static void
 light_add(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	int kind = light_kind_parse(inv_str(inv, "kind"));
 	int count = (int)inv_int(inv, "count", 1), life = light_life(kind, s->proc);
 	const char *who = inv_str(inv, "who");
@@ -47,13 +47,13 @@ light_add(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, "; torches last until a Burn result.");
 	}
 	reply_nl(out);
-	proc_lights_table(out, s);
+	cmd_turn_lights_table(out, s);
 }
 
 static void
 light_out(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	size_t idx[LIGHT_MAX];
 	char err[200];
 	int n = lights_select(&s->clock.lights, inv_str(inv, "which"), idx, err, sizeof(err));
@@ -65,7 +65,7 @@ light_out(struct invocation *inv, struct reply *out)
 	for (int i = 0; i < n; i++) {
 		char name[100];
 
-		proc_light_name(&s->clock.lights.l[idx[i]], true, name, sizeof(name));
+		procedure_render_light_name(&s->clock.lights.l[idx[i]], true, name, sizeof(name));
 		reply_line(out, 0, "%s is put out.", name);
 	}
 	for (int i = n - 1; i >= 0; i--)
@@ -79,7 +79,7 @@ light_out(struct invocation *inv, struct reply *out)
 static void
 light_flicker(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	struct light l;
 	char name[100];
 
@@ -93,7 +93,7 @@ light_flicker(struct invocation *inv, struct reply *out)
 		return;
 	}
 	channel_touch(inv->chan);
-	proc_light_name(&l, true, name, sizeof(name));
+	procedure_render_light_name(&l, true, name, sizeof(name));
 	reply_add(out, 0, "%s only flickers: it keeps burning with ", name);
 	reply_add(out, RS_BOLD, "%d", light_left(&l, s->proc));
 	reply_add(out, 0, " turns left.");
@@ -103,7 +103,7 @@ light_flicker(struct invocation *inv, struct reply *out)
 static void
 light_refill(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	size_t idx[LIGHT_MAX];
 	char err[200], name[100];
 	int n = lights_select(&s->clock.lights, inv_str(inv, "which"), idx, err, sizeof(err));
@@ -114,7 +114,8 @@ light_refill(struct invocation *inv, struct reply *out)
 	}
 	for (int i = 0; i < n; i++) {
 		if (s->clock.lights.l[idx[i]].kind != LIGHT_LANTERN) {
-			proc_light_name(&s->clock.lights.l[idx[i]], true, name, sizeof(name));
+			procedure_render_light_name(&s->clock.lights.l[idx[i]], true, name,
+			                            sizeof(name));
 			reply_error(out,
 			            "%s is not a lantern; only lanterns take a new flask of oil.",
 			            name);
@@ -125,7 +126,7 @@ light_refill(struct invocation *inv, struct reply *out)
 		struct light *l = &s->clock.lights.l[idx[i]];
 
 		l->burned = 0;
-		proc_light_name(l, true, name, sizeof(name));
+		procedure_render_light_name(l, true, name, sizeof(name));
 		reply_add(out, 0, "%s has a new flask: ", name);
 		reply_add(out, RS_BOLD, "%d", light_left(l, s->proc));
 		reply_add(out, 0, " turns.");

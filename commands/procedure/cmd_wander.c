@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 #include "commands/tension/tension_state.h"
 
 /* The line that says what the check's die did. */
@@ -43,7 +43,7 @@ table_line(struct reply *out, const struct tension_pick *p, int tension)
 }
 
 static void
-show_check(struct reply *out, const struct wander_check *w, struct xin chance, int tension)
+show_check(struct reply *out, const struct wander_check *w, struct odds chance, int tension)
 {
 	switch (w->proc) {
 	case WANDER_CORRIDOR:
@@ -87,7 +87,7 @@ show_check(struct reply *out, const struct wander_check *w, struct xin chance, i
 /* Reads the chance option, which only the classic check takes, into
  * *chance. Returns 0, or -1 with an error reply. */
 static int
-chance_arg(struct invocation *inv, int proc, struct xin *chance, struct reply *out)
+chance_arg(struct invocation *inv, int proc, struct odds *chance, struct reply *out)
 {
 	char err[200];
 
@@ -99,7 +99,7 @@ chance_arg(struct invocation *inv, int proc, struct xin *chance, struct reply *o
 		            wander_name(proc));
 		return -1;
 	}
-	if (xin_parse(inv_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
+	if (odds_parse(inv_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return -1;
 	}
@@ -109,15 +109,15 @@ chance_arg(struct invocation *inv, int proc, struct xin *chance, struct reply *o
 static void
 wander_check_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *pname = inv_str(inv, "procedure");
 	int proc = pname != NULL ? wander_parse(pname) : (int)s->wander;
 	int exits = (int)inv_int(inv, "exits", 1);
 	int tension = (int)inv_int(inv, "tension", tension_state_value(inv->chan));
 	bool hidden = proc == WANDER_TENSION && tension_state_hidden(inv->chan);
-	struct xin chance = s->wander_chance;
+	struct odds chance = s->wander_chance;
 	struct wander_check w;
-	struct rtable encounters;
+	struct roll_table encounters;
 
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;
@@ -229,9 +229,9 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 static void
 wander_default_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	int proc = wander_parse(inv_str(inv, "procedure"));
-	struct xin chance = s->wander_chance;
+	struct odds chance = s->wander_chance;
 
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;

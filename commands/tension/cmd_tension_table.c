@@ -9,7 +9,7 @@
 #define EDITED "The GM changed the Tension tables behind the screen."
 
 static void
-show_table(const struct rtable *t, enum tension_table k, struct reply *out)
+show_table(const struct roll_table *t, enum tension_table k, struct reply *out)
 {
 	static const char *const hdr[] = {"d10+T", "entry"};
 	const char *name = tension_table_name(k);
@@ -19,10 +19,10 @@ show_table(const struct rtable *t, enum tension_table k, struct reply *out)
 	reply_nl(out);
 	reply_table(out, 2, hdr);
 	for (size_t i = 0; i < t->n; i++) {
-		char range[16], text[RTABLE_TEXT_MAX + 16];
+		char range[16], text[ROLL_TABLE_TEXT_MAX + 16];
 		const char *cells[] = {range, text};
 
-		rtable_range_text(&t->e[i], range, sizeof(range));
+		roll_table_range_text(&t->e[i], range, sizeof(range));
 		snprintf(text, sizeof(text), "%s%s", t->e[i].text,
 		         t->e[i].struck ? " (struck)" : "");
 		reply_row(out, false, cells);
@@ -60,13 +60,13 @@ tension_cmd_table_show(struct invocation *inv, struct reply *out)
 /* Marks struck the entries of t that were struck in old with the same
  * range and text. Returns how many. */
 static size_t
-keep_struck(const struct rtable *old, struct rtable *t)
+keep_struck(const struct roll_table *old, struct roll_table *t)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
 		for (size_t j = 0; j < old->n; j++) {
-			const struct rtable_entry *o = &old->e[j];
+			const struct roll_table_entry *o = &old->e[j];
 
 			if (o->struck && o->lo == t->e[i].lo && o->hi == t->e[i].hi &&
 			    strcmp(o->text, t->e[i].text) == 0) {
@@ -83,7 +83,7 @@ tension_cmd_table_set(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
-	struct rtable t;
+	struct roll_table t;
 	char err[200];
 	size_t kept;
 
@@ -122,11 +122,11 @@ tension_cmd_table_reset(struct invocation *inv, struct reply *out)
 
 /* "9-12 2d4 goblins" */
 static void
-entry_name(const struct rtable_entry *e, char *buf, size_t len)
+entry_name(const struct roll_table_entry *e, char *buf, size_t len)
 {
 	char range[16];
 
-	rtable_range_text(e, range, sizeof(range));
+	roll_table_range_text(e, range, sizeof(range));
 	snprintf(buf, len, "%s %s", range, e->text);
 }
 
@@ -138,12 +138,12 @@ find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table 
            struct reply *out)
 {
 	const char *what = inv_str(inv, "entry"), *kind = inv_str(inv, "table");
-	const struct rtable *t;
+	const struct roll_table *t;
 	int i;
 
 	*k = kind != NULL ? (enum tension_table)tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
 	t = tension_state_get_table(ts, *k);
-	i = rtable_find(t, what);
+	i = roll_table_find(t, what);
 	if (i == -1) {
 		reply_error(out,
 		            "No %s entry matches '%s'; name a range like 9-12, a result like 10 "
@@ -156,7 +156,7 @@ find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table 
 
 		buf_init(&b, 1500);
 		for (size_t j = 0; j < t->n; j++) {
-			char name[RTABLE_TEXT_MAX + 16];
+			char name[ROLL_TABLE_TEXT_MAX + 16];
 
 			if (strcasestr(t->e[j].text, what) == NULL)
 				continue;
@@ -175,7 +175,7 @@ tension_cmd_strike(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	enum tension_table k;
-	char name[RTABLE_TEXT_MAX + 16];
+	char name[ROLL_TABLE_TEXT_MAX + 16];
 	int i = find_entry(inv, ts, &k, out);
 
 	if (i < 0)
@@ -201,12 +201,12 @@ tension_cmd_strike(struct invocation *inv, struct reply *out)
 
 /* Restores every struck entry of table k, naming them in b. */
 static size_t
-unstrike_all(struct rtable *t, struct buf *b)
+unstrike_all(struct roll_table *t, struct buf *b)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
-		char name[RTABLE_TEXT_MAX + 16];
+		char name[ROLL_TABLE_TEXT_MAX + 16];
 
 		if (!t->e[i].struck)
 			continue;
@@ -224,7 +224,7 @@ tension_cmd_unstrike(struct invocation *inv, struct reply *out)
 	struct tension_state *ts = tension_state_of(inv->chan);
 	const char *kind = inv_str(inv, "table");
 	enum tension_table k;
-	char name[RTABLE_TEXT_MAX + 16];
+	char name[ROLL_TABLE_TEXT_MAX + 16];
 	struct buf b;
 	size_t n = 0;
 	int i;

@@ -54,23 +54,23 @@ wander_rest(struct rng *r, int exits, struct wander_check *out)
 }
 
 void
-wander_classic(struct rng *r, struct xin chance, struct wander_check *out)
+wander_classic(struct rng *r, struct odds chance, struct wander_check *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->proc = WANDER_CLASSIC;
 	out->sides = chance.n;
-	out->roll = xin_roll(r, chance, &out->encounter);
+	out->roll = odds_roll(r, chance, &out->encounter);
 }
 
 void
-wander_tension(struct rng *r, int exits, int tension, const struct rtable *encounters,
+wander_tension(struct rng *r, int exits, int tension, const struct roll_table *encounters,
                struct wander_check *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->proc = WANDER_TENSION;
 	out->sides = 12;
 	out->exits = exits;
-	d12_encounter_check(r, exits, tension, &out->d12);
+	encounter_check(r, exits, tension, &out->d12);
 	out->roll = out->d12.roll;
 	if (out->d12.encounter) {
 		tension_pick(r, encounters, tension, &out->pick);

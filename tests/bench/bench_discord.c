@@ -350,7 +350,7 @@ main(int argc, char **argv)
 	dc = discord_start(loop, &o);
 	if (dc == NULL)
 		fatalx("the transport did not start");
-	while (gw_state(discord_gateway(dc)) != GW_READY)
+	while (discord_gw_state(discord_gateway(dc)) != DISCORD_GW_READY)
 		uv_run(loop, UV_RUN_ONCE);
 	control("/_control", "lenient on");
 	rss0 = rss_kb();

@@ -19,7 +19,7 @@
 
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/faultsql.h"
@@ -174,17 +174,17 @@ restored(struct bot *b)
 
 		assert_int_equal(sqlite3_prepare_v2(db, sql[t], -1, &q, NULL), SQLITE_OK);
 		while (sqlite3_step(q) == SQLITE_ROW) {
-			struct record r;
+			struct store_record r;
 
-			if (record_decode(sqlite3_column_blob(q, 1),
-			                  (size_t)sqlite3_column_bytes(q, 1),
-			                  sqlite3_column_int(q, 0), record_builtin_mods(), &r, err,
-			                  sizeof(err)) < 0)
+			if (store_record_decode(
+			        sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1),
+			        sqlite3_column_int(q, 0), store_record_builtin_mods(), &r, err,
+			        sizeof(err)) < 0)
 				fail_msg("%s", err);
 			if (t == 0)
-				record_to_user(&r, state_user(st, r.key));
+				store_record_to_user(&r, state_user(st, r.key));
 			else
-				record_to_channel(&r, state_channel(st, r.key));
+				store_record_to_channel(&r, state_channel(st, r.key));
 		}
 		sqlite3_finalize(q);
 	}
@@ -525,7 +525,7 @@ static void
 test_idle_users_leave_memory_and_come_back(void **state)
 {
 	struct bot *b = calloc(1, sizeof(*b));
-	const struct ustyle *s;
+	const struct thwacko_style *s;
 
 	b->dir = tmpdir_new();
 	persist_opts_default(&b->o);
@@ -564,11 +564,12 @@ test_idle_users_leave_memory_and_come_back(void **state)
 		char path[512];
 		sqlite3 *db;
 		sqlite3_stmt *q;
-		struct record r = {.kind = RECORD_USER, .key = "console:old", .name = "old"};
+		struct store_record r = {
+		    .kind = STORE_RECORD_USER, .key = "console:old", .name = "old"};
 		struct buf line;
 
-		buf_init(&line, RECORD_LINE_MAX);
-		assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
+		buf_init(&line, STORE_RECORD_LINE_MAX);
+		assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &line), 0);
 		snprintf(path, sizeof(path), "%s/delver.db", b->dir);
 		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 		assert_int_equal(sqlite3_prepare_v2(db,
@@ -576,7 +577,7 @@ test_idle_users_leave_memory_and_come_back(void **state)
 		                                    "VALUES('console:old', ?1, ?2)",
 		                                    -1, &q, NULL),
 		                 SQLITE_OK);
-		sqlite3_bind_int(q, 1, RECORD_VERSION);
+		sqlite3_bind_int(q, 1, STORE_RECORD_VERSION);
 		sqlite3_bind_blob(q, 2, line.p, (int)line.len - 1, SQLITE_STATIC);
 		assert_int_equal(sqlite3_step(q), SQLITE_DONE);
 		sqlite3_finalize(q);
@@ -598,7 +599,7 @@ static void
 write_old_format(const char *dir)
 {
 	struct state *st = state_new();
-	struct ustyle style = {.colour = UC_RED, .mark = "*"};
+	struct thwacko_style style = {.colour = UC_RED, .mark = "*"};
 	FILE *j;
 
 	channel_set_gm(state_channel(st, "console:crypt"), "console:ann", "ann");
@@ -807,7 +808,7 @@ static void
 test_every_module_round_trips_through_the_database(void **state)
 {
 	struct bot *b = bot_new(FSYNC_ALWAYS);
-	struct ustyle style = {.colour = UC_CYAN, .mark = "🐉"};
+	struct thwacko_style style = {.colour = UC_CYAN, .mark = "🐉"};
 	struct channel *ch;
 	struct user *u;
 	struct state *st;

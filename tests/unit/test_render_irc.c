@@ -173,7 +173,7 @@ static void
 test_render_spans(void **state)
 {
 	struct reply *r = reply_new();
-	struct ustyle us = {.colour = UC_BLUE, .mark = "★"};
+	struct thwacko_style us = {.colour = UC_BLUE, .mark = "★"};
 	struct irc_lines l = {0};
 
 	(void)state;
@@ -300,7 +300,7 @@ test_render_table_cell_user(void **state)
 {
 	static const char *const r1[] = {"1", "*4", "2"};
 	static const char *const r2[] = {"2", "*3", "1"};
-	struct ustyle us = {.colour = UC_RED, .mark = "*"};
+	struct thwacko_style us = {.colour = UC_RED, .mark = "*"};
 	struct reply *r = reply_new();
 	struct irc_lines l = {0};
 
@@ -331,7 +331,7 @@ test_render_injection(void **state)
 {
 	static const char *const cells[] = {"x\r\nQUIT :a", "\x01VERSION\x01"};
 	struct reply *r = reply_new();
-	struct ustyle us = {.colour = UC_RED, .mark = "\r\n"};
+	struct thwacko_style us = {.colour = UC_RED, .mark = "\r\n"};
 	struct irc_lines l = {0};
 
 	(void)state;

@@ -17,7 +17,7 @@
 
 #include "bot/store/crc32.h"
 #include "bot/store/journal.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "bot/store/restore.h"
 #include "rules/base/buf.h"
 #include "tests/unit/helpers/faultio.h"

@@ -281,11 +281,11 @@ sign_from_the_encounter_table(void **unused)
 {
 	struct rng *a = rng_new_seeded(5), *b = rng_new_seeded(5);
 	struct turn_how how = {.effect = HZ_SIGN_CREATURE, .tension = 10};
-	struct rtable t;
+	struct roll_table t;
 	char err[200], want[80], name[400];
 
-	assert_int_equal(rtable_parse("1-10 rats; 11-20 1d4 goblins", 1, 20, &t, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    roll_table_parse("1-10 rats; 11-20 1d4 goblins", 1, 20, &t, err, sizeof(err)), 0);
 	how.encounters = &t;
 	how.rng = a;
 	turn_clock_init(&c);
@@ -329,11 +329,11 @@ delving_encounter_rolls_the_table(void **unused)
 {
 	struct rng *a = rng_new_seeded(6), *b = rng_new_seeded(6);
 	struct turn_how how = {.effect = HZ_ENCOUNTER, .tension = 1};
-	struct rtable t;
+	struct roll_table t;
 	char err[200];
 	int d10;
 
-	assert_int_equal(rtable_parse("1-20 2 orcs", 1, 20, &t, err, sizeof(err)), 0);
+	assert_int_equal(roll_table_parse("1-20 2 orcs", 1, 20, &t, err, sizeof(err)), 0);
 	how.encounters = &t;
 	how.rng = a;
 	turn_clock_init(&c);

@@ -74,7 +74,7 @@ classic(void **unused)
 		struct wander_check w;
 		int want = (int)rng_die(b, 8);
 
-		wander_classic(a, (struct xin){3, 8}, &w);
+		wander_classic(a, (struct odds){3, 8}, &w);
 		assert_int_equal(w.sides, 8);
 		assert_int_equal(w.roll, want);
 		assert_int_equal(w.encounter, want <= 3);
@@ -88,12 +88,13 @@ tension(void **unused)
 {
 	struct rng *a = rng_new_seeded(14), *b = rng_new_seeded(14);
 	bool by_exits = false, by_tension = false, none = false, struck = false;
-	struct rtable t;
+	struct roll_table t;
 	char err[200];
 
 	/* no dice in the entries, so the twin draws only the d12 and the d10 */
 	assert_int_equal(
-	    rtable_parse("1-10 rats; 11-14 bats; 15-20 a troll", 1, 20, &t, err, sizeof(err)), 0);
+	    roll_table_parse("1-10 rats; 11-14 bats; 15-20 a troll", 1, 20, &t, err, sizeof(err)),
+	    0);
 	t.e[1].struck = true; /* the bats were defeated */
 	for (int i = 0; i < 600; i++) {
 		struct wander_check w;

@@ -12,7 +12,7 @@
 
 #include "bot/store/crc32.h"
 #include "bot/store/journal.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "bot/store/snapshot.h"
 #include "rules/base/buf.h"
 
@@ -30,12 +30,12 @@ put_object(FILE *f, cJSON *o)
 }
 
 static void
-put_record(FILE *f, const struct record *r)
+put_record(FILE *f, const struct store_record *r)
 {
 	struct buf b;
 
-	buf_init(&b, RECORD_LINE_MAX);
-	if (record_encode(r, record_builtin_mods(), &b) < 0)
+	buf_init(&b, STORE_RECORD_LINE_MAX);
+	if (store_record_encode(r, store_record_builtin_mods(), &b) < 0)
 		fail_msg("cannot encode the record of '%s'", r->key);
 	oldstate_append(f, b.p, b.len);
 	buf_free(&b);
@@ -60,10 +60,10 @@ static void
 snap_channel(struct channel *ch, void *ctx)
 {
 	struct snap *s = ctx;
-	struct record r;
+	struct store_record r;
 
-	record_of_channel(&r, ch);
-	if (record_is_empty(&r))
+	store_record_of_channel(&r, ch);
+	if (store_record_is_empty(&r))
 		return;
 	put_record(s->f, &r);
 	s->n++;
@@ -73,9 +73,9 @@ static void
 snap_user(struct user *u, void *ctx)
 {
 	struct snap *s = ctx;
-	struct record r;
+	struct store_record r;
 
-	record_of_user(&r, u);
+	store_record_of_user(&r, u);
 	put_record(s->f, &r); /* the old store kept every user */
 	s->n++;
 }
@@ -89,8 +89,8 @@ oldstate_snapshot(const char *dir, struct state *st, int64_t taken, uint64_t nex
 
 	snapshot_path(path, sizeof(path), dir);
 	s.f = create(path);
-	cJSON_AddStringToObject(o, "format", RECORD_FORMAT);
-	cJSON_AddNumberToObject(o, "version", RECORD_VERSION);
+	cJSON_AddStringToObject(o, "format", STORE_RECORD_FORMAT);
+	cJSON_AddNumberToObject(o, "version", STORE_RECORD_VERSION);
 	cJSON_AddStringToObject(o, "file", "snapshot");
 	cJSON_AddNumberToObject(o, "taken", (double)taken);
 	cJSON_AddNumberToObject(o, "next_journal", (double)next_journal);
@@ -114,8 +114,8 @@ oldstate_journal(const char *dir, uint64_t seq)
 
 	journal_path(path, sizeof(path), dir, seq);
 	f = create(path);
-	cJSON_AddStringToObject(o, "format", RECORD_FORMAT);
-	cJSON_AddNumberToObject(o, "version", RECORD_VERSION);
+	cJSON_AddStringToObject(o, "format", STORE_RECORD_FORMAT);
+	cJSON_AddNumberToObject(o, "version", STORE_RECORD_VERSION);
 	cJSON_AddStringToObject(o, "file", "journal");
 	cJSON_AddNumberToObject(o, "seq", (double)seq);
 	put_object(f, o);
@@ -133,17 +133,17 @@ oldstate_append(FILE *j, const char *lines, size_t len)
 void
 oldstate_channel(FILE *j, const struct channel *ch)
 {
-	struct record r;
+	struct store_record r;
 
-	record_of_channel(&r, ch);
+	store_record_of_channel(&r, ch);
 	put_record(j, &r);
 }
 
 void
 oldstate_user(FILE *j, const struct user *u)
 {
-	struct record r;
+	struct store_record r;
 
-	record_of_user(&r, u);
+	store_record_of_user(&r, u);
 	put_record(j, &r);
 }

@@ -1,6 +1,6 @@
 /*
  * oldstate: a minimal writer of the journal-and-snapshot format that delver
- * wrote before its SQLite store (bot/store/record.h describes the lines), so
+ * wrote before its SQLite store (bot/store/store_record.h describes the lines), so
  * that the tests of the importer (restore.c, persist's import_old) can make
  * state directories as that code left them. delver itself no longer writes
  * the format. Files are written directly (no temporary file, no fsync): a
@@ -25,7 +25,7 @@ void oldstate_snapshot(const char *dir, struct state *st, int64_t taken, uint64_
 /* Creates DIR/journal.<seq>.dlv with its header; returns it open for
  * appending (fclose it). */
 FILE *oldstate_journal(const char *dir, uint64_t seq);
-/* Appends lines (whole "<crc> <json>\n" lines, as record_encode makes). */
+/* Appends lines (whole "<crc> <json>\n" lines, as store_record_encode makes). */
 void oldstate_append(FILE *j, const char *lines, size_t len);
 /* Appends the record of a channel or user as one line. */
 void oldstate_channel(FILE *j, const struct channel *ch);
