@@ -172,7 +172,7 @@ _Static_assert(sizeof(console_keys) / sizeof(console_keys[0]) <= CONFIG_KEYS_MAX
                "CONFIG_KEYS_MAX");
 
 int
-config_find_key(const struct section_kind *kind, const char *name)
+config_keys_find(const struct section_kind *kind, const char *name)
 {
 	for (size_t i = 0; i < kind->nkeys; i++)
 		if (strcmp(kind->keys[i].name, name) == 0)
@@ -181,7 +181,7 @@ config_find_key(const struct section_kind *kind, const char *name)
 }
 
 void
-config_each_key(void (*fn)(const char *, const char *, void *), void *ctx)
+config_keys_each(void (*fn)(const char *, const char *, void *), void *ctx)
 {
 	for (size_t i = 0; i < KIND_COUNT; i++)
 		for (size_t j = 0; j < config_kinds[i].nkeys; j++)

@@ -148,7 +148,7 @@ count_shed(struct discord *dc)
 {
 	dc->stats.shed++;
 	dc->summary_shed++;
-	opstats_add(OPSTATS_SHED);
+	discord_opstats_add(OPSTATS_SHED);
 	summary_arm(dc);
 }
 
@@ -158,7 +158,7 @@ count_failed(struct discord *dc)
 {
 	dc->stats.failed++;
 	dc->summary_failed++;
-	opstats_add(OPSTATS_FAILED);
+	discord_opstats_add(OPSTATS_FAILED);
 	summary_arm(dc);
 	if (dc->failed_logged >= FAIL_LOG_MAX)
 		return false;
@@ -202,7 +202,7 @@ next_followup(struct answer *a)
 
 	if (a->next >= a->nfollowups) {
 		if (a->nfollowups > 0)
-			opstats_add(OPSTATS_ANSWERED);
+			discord_opstats_add(OPSTATS_ANSWERED);
 		if (a->gm_user[0] != '\0' && dc->rest != NULL)
 			dm_start(a);
 		else
@@ -215,8 +215,8 @@ next_followup(struct answer *a)
 		return;
 	}
 	dc->stats.followups++;
-	rest_call(dc->rest, "POST", a->followup_path, a->followups[a->next++], REST_INTERACTION,
-	          on_followup, a);
+	discord_rest_call(dc->rest, "POST", a->followup_path, a->followups[a->next++],
+	                  REST_INTERACTION, on_followup, a);
 }
 
 static void
@@ -270,7 +270,7 @@ dm_refused(struct answer *a, const struct rest_result *res)
 	body = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	dc->stats.followups++;
-	rest_call(dc->rest, "POST", a->followup_path, body, REST_INTERACTION, NULL, NULL);
+	discord_rest_call(dc->rest, "POST", a->followup_path, body, REST_INTERACTION, NULL, NULL);
 	cJSON_free(body);
 	answer_free(a);
 }
@@ -309,7 +309,7 @@ on_dm_channel(void *ctx, const struct rest_result *res)
 	}
 	snprintf(path, sizeof(path), "/channels/%s/messages", id);
 	cJSON_Delete(j);
-	rest_call(dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
+	discord_rest_call(dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
 }
 
 /* Opens (or finds: Discord answers with the same channel) the DM channel
@@ -320,7 +320,7 @@ dm_start(struct answer *a)
 	char body[64];
 
 	snprintf(body, sizeof(body), "{\"recipient_id\":\"%s\"}", a->gm_user);
-	rest_call(a->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, a);
+	discord_rest_call(a->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, a);
 }
 
 static void
@@ -334,8 +334,9 @@ on_callback(void *ctx, const struct rest_result *res)
 
 		dc->stats.answered++;
 		if (a->nfollowups == 0)
-			opstats_add(OPSTATS_ANSWERED); /* else once the last follow-up went */
-		opstats_time(took);
+			discord_opstats_add(
+			    OPSTATS_ANSWERED); /* else once the last follow-up went */
+		discord_opstats_time(took);
 		record(dc, took);
 		next_followup(a);
 		return;
@@ -370,8 +371,8 @@ answer(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t de
 	out->followup_path = NULL;
 	out->nfollowups = 0;
 	dc->stats.interactions++;
-	rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body, REST_INTERACTION,
-	                deadline, on_callback, a);
+	discord_rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body,
+	                        REST_INTERACTION, deadline, on_callback, a);
 }
 
 static void
@@ -448,7 +449,7 @@ registration_end(struct registration *reg)
 	dc->registering = false;
 	registration_free(reg);
 	if (dc->dev_guild == NULL || app == NULL || dc->stopping || dc->stopped ||
-	    dc->rest == NULL || rest_stopped(dc->rest))
+	    dc->rest == NULL || discord_rest_stopped(dc->rest))
 		return;
 	buf_init(&path, 512);
 	buf_addf(&path, "/applications/%s/commands", app);
@@ -457,7 +458,7 @@ registration_end(struct registration *reg)
 	reg->path = buf_take(&path);
 	reg->body = xstrdup("[]");
 	dc->registering = true;
-	rest_call(dc->rest, "GET", reg->path, NULL, 0, on_global_listed, reg);
+	discord_rest_call(dc->rest, "GET", reg->path, NULL, 0, on_global_listed, reg);
 }
 
 static void
@@ -485,7 +486,7 @@ on_global_listed(void *ctx, const struct rest_result *res)
 	cJSON *got;
 	int n;
 
-	if (dc->stopping || dc->stopped || dc->rest == NULL || rest_stopped(dc->rest) ||
+	if (dc->stopping || dc->stopped || dc->rest == NULL || discord_rest_stopped(dc->rest) ||
 	    res->status < 200 || res->status > 299) {
 		if (res->status != 0 && (res->status < 200 || res->status > 299))
 			log_warnx("discord: reading the global commands failed (HTTP %ld); they "
@@ -506,7 +507,7 @@ on_global_listed(void *ctx, const struct rest_result *res)
 	log_info("discord: the application also has %d command%s registered globally, which "
 	         "dev_guild replaces; removing them",
 	         n < 0 ? 0 : n, n == 1 ? "" : "s");
-	rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_global_cleared, reg);
+	discord_rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_global_cleared, reg);
 }
 
 static void
@@ -538,7 +539,7 @@ put_commands(struct registration *reg)
 
 	log_info("discord: registering the commands %s",
 	         dc->dev_guild != NULL ? "in the dev guild" : "globally");
-	rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_registered, reg);
+	discord_rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_registered, reg);
 }
 
 /* Discord's list for the scope: registered again unless it holds the
@@ -552,7 +553,7 @@ on_listed(void *ctx, const struct rest_result *res)
 	cJSON *want, *got;
 	bool same;
 
-	if (dc->stopping || dc->stopped || dc->rest == NULL || rest_stopped(dc->rest)) {
+	if (dc->stopping || dc->stopped || dc->rest == NULL || discord_rest_stopped(dc->rest)) {
 		dc->registering = false;
 		registration_free(reg);
 		return;
@@ -613,7 +614,7 @@ register_commands(struct discord *dc)
 	reg->body = discord_cmds_body(NULL);
 	discord_cmds_hash(reg->body, reg->path, reg->want);
 	dc->registering = true;
-	rest_call(dc->rest, "GET", reg->path, NULL, 0, on_listed, reg);
+	discord_rest_call(dc->rest, "GET", reg->path, NULL, 0, on_listed, reg);
 }
 
 static void session_save(struct discord *dc);
@@ -691,7 +692,7 @@ session_save(struct discord *dc)
 	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
 	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
 	now.seq = sid[0] != '\0' ? discord_gw_seq(dc->gw) : 0;
-	roles_export(interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
+	discord_roles_export(discord_interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
 	if (discord_session_equal(&now, &dc->saved))
 		return;
 	if (dc->saving) {
@@ -745,7 +746,7 @@ deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	wall = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 	wall -= (int64_t)((now - rx_ns) / 1000000u); /* the wall clock at rx_ns */
-	return shed_deadline(dc->shed, n, wall, rx_ns);
+	return discord_shed_deadline(dc->shed, n, wall, rx_ns);
 }
 
 static void
@@ -768,10 +769,11 @@ on_event(void *ctx, const char *t, const cJSON *d)
 			return;
 		}
 	}
-	if (interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline) == 1 &&
+	if (discord_interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline) ==
+	        1 &&
 	    dc->rest != NULL)
 		answer(dc, &out, rx_ns, deadline);
-	interact_out_clear(&out);
+	discord_interact_out_clear(&out);
 }
 
 /* An answer held for its commit is ready. A commit slower than the
@@ -809,7 +811,7 @@ discord_log_stats(struct discord *dc)
 	char line[512];
 
 	(void)dc;
-	opstats_line(line, sizeof(line));
+	discord_opstats_line(line, sizeof(line));
 	log_info("%s", line);
 }
 
@@ -897,7 +899,7 @@ static void
 get_gateway(struct discord *dc)
 {
 	if (dc->rest != NULL)
-		rest_call(dc->rest, "GET", "/gateway/bot", NULL, 0, on_gateway_bot, dc);
+		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, 0, on_gateway_bot, dc);
 }
 
 static char *
@@ -985,7 +987,7 @@ session_load(struct discord *dc)
 	if (dc->saved.gm_roles[0] != '\0') {
 		cJSON *roles = cJSON_Parse(dc->saved.gm_roles);
 
-		roles_import(interact_roles(dc->it), roles);
+		discord_roles_import(discord_interact_roles(dc->it), roles);
 		cJSON_Delete(roles);
 	}
 	log_info("discord: resuming the saved session at sequence %" PRId64, dc->saved.seq);
@@ -1039,12 +1041,12 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	gh.ctx = dc;
 	dc->gw = discord_gw_new(&go, &gh, dc->rng);
 	discord_ws_attach(dc->ws, dc->gw);
-	dc->it = interact_new(&io);
-	interact_set_later(dc->it, on_later, dc);
+	dc->it = discord_interact_new(&io);
+	discord_interact_set_later(dc->it, on_later, dc);
 	session_load(dc);
 	ro.ctx = dc;
-	dc->rest = rest_new(loop, &ro);
-	dc->shed = shed_new();
+	dc->rest = discord_rest_new(loop, &ro);
+	dc->shed = discord_shed_new();
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
 	uv_timer_init(loop, &dc->save_timer);
@@ -1092,7 +1094,7 @@ finish_stop(struct discord *dc)
 	uv_close((uv_handle_t *)&dc->stats_timer, timer_closed);
 	dc->rest = NULL;
 	if (r != NULL)
-		rest_close(r, part_closed, dc);
+		discord_rest_close(r, part_closed, dc);
 	else
 		dc->closing--;
 	discord_ws_shutdown(dc->ws, part_closed, dc);
@@ -1103,8 +1105,8 @@ on_stop_timer(uv_timer_t *t)
 {
 	struct discord *dc = t->data;
 	int64_t now = (int64_t)uv_now(dc->loop);
-	bool idle = !discord_ws_busy(dc->ws) && (dc->rest == NULL || rest_pending(dc->rest) == 0) &&
-	            !dc->saving;
+	bool idle = !discord_ws_busy(dc->ws) &&
+	            (dc->rest == NULL || discord_rest_pending(dc->rest) == 0) && !dc->saving;
 
 	if (idle || now >= dc->stop_deadline) {
 		uv_timer_stop(t);
@@ -1138,8 +1140,8 @@ discord_free(struct discord *dc)
 		return;
 	discord_ws_free(dc->ws);
 	discord_gw_free(dc->gw);
-	interact_free(dc->it);
-	shed_free(dc->shed);
+	discord_interact_free(dc->it);
+	discord_shed_free(dc->shed);
 	rng_free(dc->rng);
 	free(dc->app_id);
 	free(dc->dev_guild);
@@ -1153,7 +1155,7 @@ discord_free(struct discord *dc)
 void
 discord_set_gm_role(struct discord *dc, const char *gm_role)
 {
-	interact_set_gm_role(dc->it, gm_role);
+	discord_interact_set_gm_role(dc->it, gm_role);
 	if (gm_role != NULL && strspn(gm_role, "0123456789") != strlen(gm_role))
 		log_info("discord: the GM role is now '%s'; each guild's role ids are learnt when "
 		         "Discord next sends its roles (restart delver to apply it at once)",

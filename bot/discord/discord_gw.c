@@ -127,7 +127,7 @@ discord_gw_new(const struct discord_gw_opts *o, const struct discord_gw_hooks *h
 	g->reset_at = INT64_MIN / 2;
 	g->identify_at = INT64_MAX;
 	g->stats.last_ack_ms = -1;
-	g->budget = budget_new(DISCORD_GW_BUDGET, DISCORD_GW_BUDGET_WINDOW);
+	g->budget = discord_budget_new(DISCORD_GW_BUDGET, DISCORD_GW_BUDGET_WINDOW);
 	g->json = discord_json_new();
 	return g;
 }
@@ -149,7 +149,7 @@ discord_gw_free(struct discord_gw *g)
 	/* The token is wiped before it is freed. */
 	memset(g->token, 0, strlen(g->token));
 	free(g->token);
-	budget_free(g->budget);
+	discord_budget_free(g->budget);
 	discord_json_free(g->json);
 	free(g);
 }
@@ -288,7 +288,7 @@ send_identify(struct discord_gw *g, int64_t now)
 		          (g->reset_at - now) / 1000);
 	g->identify_at = INT64_MAX;
 	g->stats.identifies++;
-	opstats_add(OPSTATS_IDENTIFIES);
+	discord_opstats_add(OPSTATS_IDENTIFIES);
 	log_info("discord: identifying as shard %d/%d", g->shard_id, g->shard_count);
 	queue(g, s, false, true);
 }
@@ -304,7 +304,7 @@ send_resume(struct discord_gw *g)
 	cJSON_AddStringToObject(d, "session_id", g->session_id);
 	cJSON_AddNumberToObject(d, "seq", (double)g->seq);
 	g->stats.resumes++;
-	opstats_add(OPSTATS_RESUMES);
+	discord_opstats_add(OPSTATS_RESUMES);
 	log_info("discord: resuming session at sequence %" PRId64, g->seq);
 	queue(g, cJSON_PrintUnformatted(root), false, false);
 	cJSON_Delete(root);
@@ -436,7 +436,7 @@ discord_gw_opened(struct discord_gw *g, int64_t now)
 	g->state = DISCORD_GW_WAIT_HELLO;
 	g->deadline = now + HELLO_TIMEOUT;
 	g->last_rx = now;
-	budget_reset(g->budget);
+	discord_budget_reset(g->budget);
 	outbox_clear(g);
 }
 
@@ -758,8 +758,8 @@ discord_gw_tick(struct discord_gw *g, int64_t now)
 static size_t
 pick_frame(const struct discord_gw *g, int64_t now)
 {
-	bool hb_ok = budget_allows_at(g->budget, DISCORD_GW_BUDGET) <= now;
-	bool other_ok = budget_allows_at(g->budget, DISCORD_GW_BUDGET_OTHER) <= now;
+	bool hb_ok = discord_budget_allows_at(g->budget, DISCORD_GW_BUDGET) <= now;
+	bool other_ok = discord_budget_allows_at(g->budget, DISCORD_GW_BUDGET_OTHER) <= now;
 
 	for (size_t i = 0; i < g->nout; i++)
 		if (g->out[i].heartbeat && hb_ok)
@@ -780,7 +780,7 @@ budget_wakeup(const struct discord_gw *g, int64_t now)
 	if (g->nout == 0 || pick_frame(g, now) != SIZE_MAX)
 		return INT64_MAX;
 	for (size_t i = 0; i < g->nout; i++) {
-		int64_t at = budget_allows_at(
+		int64_t at = discord_budget_allows_at(
 		    g->budget, g->out[i].heartbeat ? DISCORD_GW_BUDGET : DISCORD_GW_BUDGET_OTHER);
 
 		if (at < t)
@@ -815,7 +815,7 @@ discord_gw_next_frame(struct discord_gw *g, int64_t now, size_t *len)
 	}
 	memmove(&g->out[pick], &g->out[pick + 1], (g->nout - pick - 1) * sizeof(g->out[0]));
 	g->nout--;
-	budget_spend(g->budget, now);
+	discord_budget_spend(g->budget, now);
 	if (identify && g->h.identified != NULL)
 		g->h.identified(g->h.ctx);
 	return text;

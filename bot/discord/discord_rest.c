@@ -367,7 +367,7 @@ handle_new(struct rest *r)
 	CURL *e = curl_easy_init();
 
 	if (e == NULL) /* out of memory: the policy is to stop */
-		fatalx("libcurl cannot make a handle");
+		log_fatalx("libcurl cannot make a handle");
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close);
@@ -601,7 +601,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		double secs = parse_429(e, q, &global);
 
 		discord_ratelimit_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
-		opstats_add(OPSTATS_REST_429);
+		discord_opstats_add(OPSTATS_REST_429);
 		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", LOG_ROUTE(),
 		          global ? "global" : "bucket", secs);
 		if (q->limited++ < LIMITED_MAX) {
@@ -613,7 +613,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	}
 	discord_ratelimit_done(r->rl, q->route, exempt, status, &h, 0, false, now);
 	if (status >= 500 && status <= 599) {
-		opstats_add(OPSTATS_REST_5XX);
+		discord_opstats_add(OPSTATS_REST_5XX);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
 			log_warnx("discord: %s answered %ld; retrying", LOG_ROUTE(), status);
 			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
@@ -675,7 +675,7 @@ headers(const char *token, bool body)
 }
 
 struct rest *
-rest_new(uv_loop_t *loop, const struct rest_opts *o)
+discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 {
 	static bool curl_ready;
 	struct rest *r = xcalloc(1, sizeof(*r));
@@ -713,7 +713,7 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 }
 
 bool
-rest_token_route(const char *path)
+discord_rest_token_route(const char *path)
 {
 	const char *p;
 
@@ -727,15 +727,15 @@ rest_token_route(const char *path)
 }
 
 void
-rest_call(struct rest *r, const char *method, const char *path, const char *body, unsigned flags,
-          rest_cb cb, void *ctx)
+discord_rest_call(struct rest *r, const char *method, const char *path, const char *body,
+                  unsigned flags, rest_cb cb, void *ctx)
 {
-	rest_call_until(r, method, path, body, flags, 0, cb, ctx);
+	discord_rest_call_until(r, method, path, body, flags, 0, cb, ctx);
 }
 
 void
-rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
-                unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
+discord_rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
+                        unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
 {
 	struct req *q = xcalloc(1, sizeof(*q));
 	size_t path_len = strlen(path);
@@ -750,7 +750,7 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
 	q->body_len = body != NULL ? strlen(body) : 0;
 	discord_ratelimit_route(method, path, q->route, sizeof(q->route));
 	q->flags = flags;
-	q->token_route = rest_token_route(path);
+	q->token_route = discord_rest_token_route(path);
 	q->deadline_ns = deadline_ns;
 	q->cb = cb;
 	q->ctx = ctx;
@@ -766,19 +766,19 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
 }
 
 size_t
-rest_pending(const struct rest *r)
+discord_rest_pending(const struct rest *r)
 {
 	return r->npending + r->nactive;
 }
 
 bool
-rest_stopped(const struct rest *r)
+discord_rest_stopped(const struct rest *r)
 {
 	return r->stopped;
 }
 
 void
-rest_close(struct rest *r, void (*done)(void *), void *ctx)
+discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 {
 	struct req *q;
 

@@ -1199,7 +1199,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	int rc = -1;
 
 	p->lock_fd = -1;
-	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_default_dir());
+	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_opts_default_dir());
 	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
 		snprintf(err, errlen, "the state directory's name is too long");
 		goto out;
@@ -1304,7 +1304,8 @@ persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, cha
 	p->o = *o;
 	p->lock_fd = -1;
 	p->collect_seq = 1;
-	snprintf(p->dir, sizeof(p->dir), "%s", o->dir != NULL ? o->dir : persist_default_dir());
+	snprintf(p->dir, sizeof(p->dir), "%s",
+	         o->dir != NULL ? o->dir : persist_opts_default_dir());
 	tick_clock(p);
 	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
 		snprintf(err, errlen, "the state directory's name is too long");

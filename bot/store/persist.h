@@ -108,12 +108,12 @@ struct persist_stats {
 void persist_opts_default(struct persist_opts *o);
 /* The directory when none is given: the first of $STATE_DIRECTORY's
  * ':'-separated entries, else "./state". Static storage. */
-const char *persist_default_dir(void);
+const char *persist_opts_default_dir(void);
 /* Sets one option from command-line text: name is "state-dir", "fsync",
  * "snapshot-interval" or "evict-after". Returns 0, or -1 with one sentence
  * in err saying what is allowed. value must outlive o. */
-int persist_opt(struct persist_opts *o, const char *name, const char *value, char *err,
-                size_t errlen);
+int persist_opts_parse(struct persist_opts *o, const char *name, const char *value, char *err,
+                       size_t errlen);
 
 /* DIR/delver.db. Returns 0, or -1 when it does not fit. */
 int persist_db_path(char *out, size_t size, const char *dir);

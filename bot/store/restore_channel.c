@@ -183,7 +183,7 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 	int fd = -1, rc = -1, found;
 
 	if (dir == NULL)
-		dir = persist_default_dir();
+		dir = persist_opts_default_dir();
 	if (*key == '\0' || strlen(key) >= KEY_MAX) {
 		snprintf(err, errlen,
 		         "cannot restore: --channel takes a channel's state key of 1 to %d bytes "

@@ -141,7 +141,7 @@ hazard_show_fn(struct invocation *inv, struct reply *out)
 		return;
 	reply_title(out, "Hazard die here: %s (d%d)", hazard_table_name(s->table), v.die);
 	procedure_render_hazard_table(out, &v, -1, false);
-	hazard_settings_lines(out, s);
+	cmd_hazard_set_lines(out, s);
 }
 
 static const char *const table_choices[] = {"exploration", "delving", "classic", "custom", NULL};
@@ -248,12 +248,12 @@ static const struct command hazard_subs[] = {
              "procedure}); classic and custom keep the procedure the channel has.",
      .role = ROLE_GM,
      .opts = table_opts,
-     .fn = hazard_table_fn},
+     .fn = cmd_hazard_set_table},
     {.name = "chance",
      .desc = "Classic die: encounter on X or less on a dN (and use it)",
      .role = ROLE_GM,
      .opts = chance_opts,
-     .fn = hazard_chance_fn},
+     .fn = cmd_hazard_set_chance},
     {.name = "custom",
      .desc = "Define the channel's own dN hazard table (and use it)",
      .help =
@@ -265,7 +265,7 @@ static const struct command hazard_subs[] = {
          "\"1d4 giant rats\" gives \"3 giant rats (1d4: 3)\".",
      .role = ROLE_GM,
      .opts = custom_opts,
-     .fn = hazard_custom_fn},
+     .fn = cmd_hazard_set_custom},
     {.name = "procedure",
      .desc = "Keep light and rest the exploration or the delving way",
      .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
@@ -273,12 +273,12 @@ static const struct command hazard_subs[] = {
              "lanterns the expedition (48 turns); Fatigue is damage unless the party rests.",
      .role = ROLE_GM,
      .opts = procedure_opts,
-     .fn = hazard_procedure_fn},
+     .fn = cmd_hazard_set_procedure},
     {.name = "who",
      .desc = "Who may roll the hazard die and rest here: anyone or gm",
      .role = ROLE_GM,
      .opts = who_opts,
-     .fn = hazard_who_fn},
+     .fn = cmd_hazard_set_who},
     {.name = "sign",
      .desc = "Name the creature whose sign was met (the next encounter)",
      .help = "Delving: a Sign result rolls the channel's encounter table (d10 + Tension) and "
@@ -288,7 +288,7 @@ static const struct command hazard_subs[] = {
              "the creature stays behind the GM's screen until the party meets it.",
      .role = ROLE_GM,
      .opts = sign_opts,
-     .fn = hazard_sign_fn},
+     .fn = cmd_hazard_set_sign},
     {0},
 };
 

@@ -9,10 +9,10 @@
 #include "rules/base/mem.h"
 
 void
-hazard_settings_lines(struct reply *out, const struct procedure_state *s)
+cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 {
 	reply_add(out, 0, "Light and rest follow the ");
-	reply_add(out, RS_BOLD, "%s", procedure_name(s->proc));
+	reply_add(out, RS_BOLD, "%s", hazard_procedure_name(s->proc));
 	if (s->proc == PROC_EXPLORATION)
 		reply_add(out, 0, " procedure: torch 6 turns, lantern 36, candle 6.");
 	else
@@ -40,11 +40,11 @@ show_new_table(struct reply *out, const struct procedure_state *s)
 	reply_add(out, 0, " (d%d).", v.die);
 	reply_nl(out);
 	procedure_render_hazard_table(out, &v, -1, false);
-	hazard_settings_lines(out, s);
+	cmd_hazard_set_lines(out, s);
 }
 
 void
-hazard_table_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_table(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	int t = hazard_table_parse(inv_str(inv, "table"));
@@ -62,7 +62,7 @@ hazard_table_fn(struct invocation *inv, struct reply *out)
 }
 
 void
-hazard_chance_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_chance(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	int x = (int)inv_int(inv, "x", 1), n = (int)inv_int(inv, "n", 6);
@@ -91,7 +91,7 @@ unquote(const char *text, char *buf, size_t len)
 }
 
 void
-hazard_custom_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_custom(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	char text[CMD_LINE_MAX + 1], err[200];
@@ -116,17 +116,17 @@ hazard_custom_fn(struct invocation *inv, struct reply *out)
 }
 
 void
-hazard_procedure_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_procedure(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 
-	s->proc = procedure_parse(inv_str(inv, "procedure"));
+	s->proc = hazard_procedure_parse(inv_str(inv, "procedure"));
 	channel_touch(inv->chan);
-	hazard_settings_lines(out, s);
+	cmd_hazard_set_lines(out, s);
 }
 
 void
-hazard_who_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_who(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 
@@ -140,7 +140,7 @@ hazard_who_fn(struct invocation *inv, struct reply *out)
 }
 
 void
-hazard_sign_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *creature = inv_str(inv, "creature");

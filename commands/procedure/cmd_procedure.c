@@ -62,7 +62,8 @@ static void
 procedure_fn(struct invocation *inv, struct reply *out)
 {
 	const char *name = inv_str(inv, "procedure");
-	int p = name != NULL ? procedure_parse(name) : (int)procedure_state_of(inv->chan)->proc;
+	int p =
+	    name != NULL ? hazard_procedure_parse(name) : (int)procedure_state_of(inv->chan)->proc;
 	const struct card_row *rows = p == PROC_DELVING ? delving_card : exploration_card;
 	size_t n = p == PROC_DELVING ? sizeof(delving_card) / sizeof(delving_card[0])
 	                             : sizeof(exploration_card) / sizeof(exploration_card[0]);

@@ -49,9 +49,9 @@ surprise_fn(struct invocation *inv, struct reply *out)
 		reply_error(out, "forced:true is about the monsters; give monsters:N too (1-20).");
 		return;
 	}
-	surprise_roll(inv->rng, n, mod, party);
+	wander_surprise_roll(inv->rng, n, mod, party);
 	if (side)
-		surprise_roll(inv->rng, m, 0, foes);
+		wander_surprise_roll(inv->rng, m, 0, foes);
 	reply_title(out, "Surprise: WIS check DC %d (d20%s)", SURPRISE_DC,
 	            mod ? " + modifier" : "");
 	reply_table(out, side ? 3 : 2, side ? hdr3 : hdr2);

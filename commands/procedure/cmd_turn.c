@@ -63,7 +63,7 @@ turn_show(struct invocation *inv, struct reply *out)
 	procedure_render_time_text(c->turn, t, sizeof(t));
 	reply_title(out, "Turn %d: %s in the dungeon", c->turn, t);
 	reply_add(out, 0, "Procedure: ");
-	reply_add(out, RS_BOLD, "%s", procedure_name(s->proc));
+	reply_add(out, RS_BOLD, "%s", hazard_procedure_name(s->proc));
 	reply_add(out, 0, "; hazard die: %s%s.", hazard_table_name(s->table),
 	          s->safe ? "; the party is in a safe area" : "");
 	reply_nl(out);

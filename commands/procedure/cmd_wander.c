@@ -185,13 +185,13 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 	struct retreat_obstacle o;
 	int floor = (int)inv_int(inv, "floor", 1), failures = 0;
 	char err[200], dice[RETREAT_DICE_MAX * 3 + 16];
-	int n = retreat_parse(inv_str(inv, "players"), p, err, sizeof(err));
+	int n = wander_retreat_parse(inv_str(inv, "players"), p, err, sizeof(err));
 
 	if (n < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
-	retreat_obstacle_roll(inv->rng, floor, &o);
+	wander_retreat_obstacle_roll(inv->rng, floor, &o);
 	dice_text(o.dice, o.floor, dice, sizeof(dice));
 	reply_title(out, "Back to town: floor %d, before re-entering the room", floor);
 	reply_add(out, 0, "The floor's %d Annoy %s: %s, highest ", floor,
@@ -201,11 +201,11 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 	reply_table(out, 3, hdr);
 	for (int i = 0; i < n; i++) {
-		struct retreat_roll r;
+		struct wander_retreat_roll r;
 		char res[80];
 		const char *cells[3] = {p[i].name, dice, res};
 
-		retreat_roll(inv->rng, &o, &p[i], &r);
+		wander_retreat_roll(inv->rng, &o, &p[i], &r);
 		dice_text(r.dice, r.ndice, dice, sizeof(dice));
 		snprintf(dice + strlen(dice), sizeof(dice) - strlen(dice), " (%d)", r.high);
 		if (r.failed)

@@ -122,7 +122,7 @@ proc_save(const void *p)
 	if (c->flagged)
 		cJSON_AddItemToObject(o, "flagged", light_json(&c->flag_was));
 	cJSON_AddStringToObject(o, "table", hazard_table_name(s->table));
-	cJSON_AddStringToObject(o, "procedure", procedure_name(s->proc));
+	cJSON_AddStringToObject(o, "procedure", hazard_procedure_name(s->proc));
 	cJSON_AddItemToObject(o, "chance", chance_json(s->chance));
 	cJSON_AddStringToObject(o, "who", s->gm_rolls ? "gm" : "anyone");
 	if (s->custom != NULL) {
@@ -398,7 +398,7 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 	}
 	if (load_clock(&s->clock, o, err, errlen) < 0 || load_custom(s, o, err, errlen) < 0 ||
 	    get_name(o, "table", hazard_table_parse, &table, err, errlen) < 0 ||
-	    get_name(o, "procedure", procedure_parse, &proc, err, errlen) < 0 ||
+	    get_name(o, "procedure", hazard_procedure_parse, &proc, err, errlen) < 0 ||
 	    get_chance(o, "chance", &s->chance, err, errlen) < 0 ||
 	    get_str(o, "who", 8, &who, err, errlen) < 0 ||
 	    get_name(o, "wander", wander_parse, &wander, err, errlen) < 0 ||

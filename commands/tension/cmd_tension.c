@@ -27,7 +27,7 @@ tension_cmd_bar(struct reply *out, int value)
 }
 
 void
-tension_cmd_screen(const struct tension_state *ts, struct reply *out, const char *what)
+cmd_tension_screen(const struct tension_state *ts, struct reply *out, const char *what)
 {
 	if (!ts->hidden)
 		return;
@@ -88,7 +88,7 @@ tension_show(struct invocation *inv, struct reply *out)
 		           gm != NULL ? gm : "the GM");
 		return;
 	}
-	tension_cmd_screen(ts, out, NULL);
+	cmd_tension_screen(ts, out, NULL);
 	tension_cmd_bar(out, ts->track.value);
 	if (ts->hidden)
 		reply_line(out, RS_DIM, "Mode: hidden (only the GM sees Tension and its rolls).");
@@ -130,7 +130,7 @@ changed(struct invocation *inv, struct tension_state *ts, const struct tension_c
 
 	channel_touch(inv->chan);
 	snprintf(what, sizeof(what), "The GM %s the Tension behind the screen.", verbs[c->kind]);
-	tension_cmd_screen(ts, out, what);
+	cmd_tension_screen(ts, out, what);
 	if (c->from == c->to)
 		reply_add(out, 0, "Tension stays at %d", c->to);
 	else
@@ -381,7 +381,7 @@ static const struct command table_subs[] = {
     {.name = "show",
      .desc = "Show the encounter and effects tables",
      .opts = table_show_opts,
-     .fn = tension_cmd_table_show},
+     .fn = cmd_tension_table_show},
     {.name = "set",
      .desc = "Replace a table: ranges covering 1-20, no gaps or overlaps",
      .help = "Entries are separated by ';': '1-4 a lost adventurer; 5-8 1d4 goblins; ...'. "
@@ -389,12 +389,12 @@ static const struct command table_subs[] = {
              "deadly. Ruling: entries that are unchanged (same range and text) stay struck.",
      .role = ROLE_GM,
      .opts = table_set_opts,
-     .fn = tension_cmd_table_set},
+     .fn = cmd_tension_table_set},
     {.name = "reset",
      .desc = "Put a table back to the default of the rules (nothing struck)",
      .role = ROLE_GM,
      .opts = table_reset_opts,
-     .fn = tension_cmd_table_reset},
+     .fn = cmd_tension_table_reset},
     {0},
 };
 
@@ -446,7 +446,7 @@ static const struct command tension_subs[] = {
              "the d12s and d10s are rolled before the dice inside entries.",
      .role = ROLE_GM,
      .opts = roll_opts,
-     .fn = tension_cmd_roll},
+     .fn = cmd_tension_roll_run},
     {.name = "table",
      .desc = "Show, replace or reset the encounter and effects tables",
      .subs = table_subs,
@@ -459,7 +459,7 @@ static const struct command tension_subs[] = {
              "{/tension reset}.",
      .role = ROLE_GM,
      .opts = strike_opts,
-     .fn = tension_cmd_strike},
+     .fn = cmd_tension_table_strike},
     {.name = "unstrike",
      .desc = "Restore a struck entry, or every struck entry",
      .help = "With an entry: that entry of the encounter table (table:effects for the "
@@ -467,7 +467,7 @@ static const struct command tension_subs[] = {
              "tables.",
      .role = ROLE_GM,
      .opts = unstrike_opts,
-     .fn = tension_cmd_unstrike},
+     .fn = cmd_tension_table_unstrike},
     {.name = "mode",
      .desc = "open: everyone sees Tension; hidden: only the GM",
      .help = "Hidden mode sends the value, every change and every roll to the GM alone "

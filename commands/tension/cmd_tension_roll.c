@@ -49,7 +49,7 @@ check_line(const struct encounter_check *c, bool join, struct reply *out)
 }
 
 void
-tension_cmd_roll(struct invocation *inv, struct reply *out)
+cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	const struct roll_table *enc = tension_state_get_table(ts, TENSION_TABLE_ENCOUNTER);
@@ -59,7 +59,7 @@ tension_cmd_roll(struct invocation *inv, struct reply *out)
 	bool compact = rollchan_compact(inv->chan);
 
 	tension_roll(inv->rng, ts->track.value, (int)inv_int(inv, "exits", 1), enc, eff, &r);
-	tension_cmd_screen(ts, out, "The GM made a tension roll behind the screen.");
+	cmd_tension_screen(ts, out, "The GM made a tension roll behind the screen.");
 	/* Compact output: the heading opens the first line, and the check
 	 * follows the event on it unless an effect was rolled between them. */
 	if (compact)

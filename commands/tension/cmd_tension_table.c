@@ -41,14 +41,14 @@ may_see(struct invocation *inv, const struct tension_state *ts, struct reply *ou
 }
 
 void
-tension_cmd_table_show(struct invocation *inv, struct reply *out)
+cmd_tension_table_show(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	const char *kind = inv_str(inv, "kind");
 
 	if (!may_see(inv, ts, out))
 		return;
-	tension_cmd_screen(ts, out, NULL);
+	cmd_tension_screen(ts, out, NULL);
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
 		if (kind != NULL && tension_table_find(kind) != k)
 			continue;
@@ -79,7 +79,7 @@ keep_struck(const struct roll_table *old, struct roll_table *t)
 }
 
 void
-tension_cmd_table_set(struct invocation *inv, struct reply *out)
+cmd_tension_table_set(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
@@ -95,7 +95,7 @@ tension_cmd_table_set(struct invocation *inv, struct reply *out)
 	*tension_state_edit_table(ts, k) = t;
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
-	tension_cmd_screen(ts, out, EDITED);
+	cmd_tension_screen(ts, out, EDITED);
 	reply_add(out, 0, "The %s table now has %zu entries", tension_table_name(k), t.n);
 	if (kept > 0)
 		reply_add(out, 0, "; %zu unchanged %s still struck", kept,
@@ -106,7 +106,7 @@ tension_cmd_table_set(struct invocation *inv, struct reply *out)
 }
 
 void
-tension_cmd_table_reset(struct invocation *inv, struct reply *out)
+cmd_tension_table_reset(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
@@ -114,7 +114,7 @@ tension_cmd_table_reset(struct invocation *inv, struct reply *out)
 	tension_table_default(k, tension_state_edit_table(ts, k));
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
-	tension_cmd_screen(ts, out, EDITED);
+	cmd_tension_screen(ts, out, EDITED);
 	reply_line(out, 0, "The %s table is back to its default; nothing in it is struck.",
 	           tension_table_name(k));
 	show_table(tension_state_get_table(ts, k), k, out);
@@ -171,7 +171,7 @@ find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table 
 }
 
 void
-tension_cmd_strike(struct invocation *inv, struct reply *out)
+cmd_tension_table_strike(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	enum tension_table k;
@@ -191,7 +191,7 @@ tension_cmd_strike(struct invocation *inv, struct reply *out)
 	tension_state_edit_table(ts, k)->e[i].struck = true;
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
-	tension_cmd_screen(ts, out, EDITED);
+	cmd_tension_screen(ts, out, EDITED);
 	reply_add(out, 0, "Struck ");
 	reply_add(out, RS_STRUCK, "%s", name);
 	reply_add(out, 0, " from the %s table: rolling it now means %s.", tension_table_name(k),
@@ -219,7 +219,7 @@ unstrike_all(struct roll_table *t, struct buf *b)
 }
 
 void
-tension_cmd_unstrike(struct invocation *inv, struct reply *out)
+cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	const char *kind = inv_str(inv, "table");
@@ -241,7 +241,7 @@ tension_cmd_unstrike(struct invocation *inv, struct reply *out)
 		tension_state_edit_table(ts, k)->e[i].struck = false;
 		tension_state_edited(ts);
 		channel_touch(inv->chan);
-		tension_cmd_screen(ts, out, EDITED);
+		cmd_tension_screen(ts, out, EDITED);
 		reply_line(out, 0, "Restored %s to the %s table.", name, tension_table_name(k));
 		return;
 	}
@@ -253,12 +253,12 @@ tension_cmd_unstrike(struct invocation *inv, struct reply *out)
 				    tension_state_edit_table(ts, (enum tension_table)j), &b);
 	tension_state_edited(ts);
 	if (n == 0) {
-		tension_cmd_screen(ts, out, NULL);
+		cmd_tension_screen(ts, out, NULL);
 		reply_line(out, 0, "Nothing is struck%s%s%s.", kind ? " in the " : "",
 		           kind ? kind : "", kind ? " table" : "");
 	} else {
 		channel_touch(inv->chan);
-		tension_cmd_screen(ts, out, EDITED);
+		cmd_tension_screen(ts, out, EDITED);
 		reply_line(out, 0, "Restored %zu struck %s: %s.", n, n == 1 ? "entry" : "entries",
 		           buf_str(&b));
 	}

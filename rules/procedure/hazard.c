@@ -67,13 +67,13 @@ hazard_table_parse(const char *name)
 }
 
 const char *
-procedure_name(enum procedure p)
+hazard_procedure_name(enum procedure p)
 {
 	return (unsigned)p < PROC_COUNT ? proc_names[p] : "?";
 }
 
 int
-procedure_parse(const char *name)
+hazard_procedure_parse(const char *name)
 {
 	for (int i = 0; i < PROC_COUNT; i++)
 		if (strcasecmp(name, proc_names[i]) == 0)

@@ -72,8 +72,8 @@ struct hazard_view {
 const char *hazard_table_name(enum hazard_table t);
 int hazard_table_parse(const char *name);
 /* "exploration", "delving"; and back (-1: unknown). */
-const char *procedure_name(enum procedure p);
-int procedure_parse(const char *name);
+const char *hazard_procedure_name(enum procedure p);
+int hazard_procedure_parse(const char *name);
 
 /*
  * Fills *v with the rows of table t. chance is used by the classic table;

@@ -116,7 +116,7 @@ bad:
 }
 
 int
-retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen)
+wander_retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen)
 {
 	const char *s = text;
 	int n = 0;
@@ -161,7 +161,7 @@ annoy(struct rng *r, int n, int *d)
 }
 
 void
-retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out)
+wander_retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->floor = floor;
@@ -169,8 +169,8 @@ retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out)
 }
 
 void
-retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retreat_player *p,
-             struct retreat_roll *out)
+wander_retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retreat_player *p,
+                    struct wander_retreat_roll *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->ndice = p->level + p->bonus;
@@ -180,7 +180,7 @@ retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retre
 }
 
 void
-surprise_roll(struct rng *r, int n, int mod, struct surprise_check *out)
+wander_surprise_roll(struct rng *r, int n, int mod, struct surprise_check *out)
 {
 	for (int i = 0; i < n; i++) {
 		out[i].d20 = (int)rng_die(r, 20);

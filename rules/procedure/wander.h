@@ -85,7 +85,7 @@ struct retreat_obstacle {
 	int high;
 };
 
-struct retreat_roll {
+struct wander_retreat_roll {
 	int ndice; /* level + bonus */
 	int dice[RETREAT_DICE_MAX];
 	int high;
@@ -98,13 +98,13 @@ struct retreat_roll {
  * separated by spaces or commas. Returns how many (1..RETREAT_PLAYERS_MAX),
  * or -1 with one sentence in err.
  */
-int retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen);
+int wander_retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen);
 
 /* Rolls the floor's dice (floor 1..RETREAT_FLOOR_MAX). */
-void retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out);
+void wander_retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out);
 /* One player's Annoy roll against the obstacle. */
-void retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retreat_player *p,
-                  struct retreat_roll *out);
+void wander_retreat_roll(struct rng *r, const struct retreat_obstacle *o,
+                         const struct retreat_player *p, struct wander_retreat_roll *out);
 
 struct surprise_check {
 	int d20;
@@ -113,6 +113,6 @@ struct surprise_check {
 };
 
 /* n (1..SURPRISE_MAX) WIS checks, d20 + mod against SURPRISE_DC. */
-void surprise_roll(struct rng *r, int n, int mod, struct surprise_check *out);
+void wander_surprise_roll(struct rng *r, int n, int mod, struct surprise_check *out);
 
 #endif

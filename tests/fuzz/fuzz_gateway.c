@@ -54,8 +54,8 @@ h_event(void *ctx, const char *t, const cJSON *d)
 	struct world *w = ctx;
 	struct interact_out out = {0};
 
-	interact_event(w->it, t, d, 1700000000, &out);
-	interact_out_clear(&out);
+	discord_interact_event(w->it, t, d, 1700000000, &out);
+	discord_interact_out_clear(&out);
 }
 
 static void
@@ -94,7 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.state = state_new();
 	d.rng = rng_new_seeded(1);
 	rng = rng_new_seeded(2);
-	w.it = interact_new(&io);
+	w.it = discord_interact_new(&io);
 	h.ctx = &w;
 	g = discord_gw_new(&o, &h, rng);
 	discord_gw_start(g, 0);
@@ -117,7 +117,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	discord_gw_tick(g, 100000);
 	discord_gw_closed(g, -1, 100001);
 	discord_gw_free(g);
-	interact_free(w.it);
+	discord_interact_free(w.it);
 	rng_free(rng);
 	rng_free(d.rng);
 	state_free(d.state);

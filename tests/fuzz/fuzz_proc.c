@@ -109,7 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1: {
 		struct retreat_player p[RETREAT_PLAYERS_MAX];
 
-		(void)retreat_parse(text, p, err, sizeof(err));
+		(void)wander_retreat_parse(text, p, err, sizeof(err));
 		break;
 	}
 	case 2: {
@@ -122,9 +122,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct lights ls = {0};
 		size_t idx[LIGHT_MAX];
 
-		lights_add(&ls, LIGHT_TORCH, 3, "a", err, sizeof(err));
-		lights_add(&ls, LIGHT_LANTERN, 2, NULL, err, sizeof(err));
-		(void)lights_select(&ls, text, idx, err, sizeof(err));
+		light_add(&ls, LIGHT_TORCH, 3, "a", err, sizeof(err));
+		light_add(&ls, LIGHT_LANTERN, 2, NULL, err, sizeof(err));
+		(void)light_select(&ls, text, idx, err, sizeof(err));
 		break;
 	}
 	case 4:

@@ -13,24 +13,25 @@
 static void
 token_routes(void **unused)
 {
-	assert_true(rest_token_route("/interactions/1200000000000000000/aW50ZXJhY3Rpb24/callback"));
-	assert_true(rest_token_route("/webhooks/1100000000000000001/aW50ZXJhY3Rpb24"));
 	assert_true(
-	    rest_token_route("/webhooks/1100000000000000001/aW50ZXJhY3Rpb24/messages/@original"));
+	    discord_rest_token_route("/interactions/1200000000000000000/aW50ZXJhY3Rpb24/callback"));
+	assert_true(discord_rest_token_route("/webhooks/1100000000000000001/aW50ZXJhY3Rpb24"));
+	assert_true(discord_rest_token_route(
+	    "/webhooks/1100000000000000001/aW50ZXJhY3Rpb24/messages/@original"));
 }
 
 static void
 bot_token_routes(void **unused)
 {
-	assert_false(rest_token_route("/gateway/bot"));
-	assert_false(rest_token_route("/applications/1100000000000000001/commands"));
-	assert_false(rest_token_route("/applications/1/guilds/2/commands"));
-	assert_false(rest_token_route("/channels/1300000000000000000/messages"));
+	assert_false(discord_rest_token_route("/gateway/bot"));
+	assert_false(discord_rest_token_route("/applications/1100000000000000001/commands"));
+	assert_false(discord_rest_token_route("/applications/1/guilds/2/commands"));
+	assert_false(discord_rest_token_route("/channels/1300000000000000000/messages"));
 	/* A webhook named by id alone is managed with the bot token. */
-	assert_false(rest_token_route("/webhooks/1100000000000000001"));
-	assert_false(rest_token_route("/webhooks/1100000000000000001/"));
-	assert_false(rest_token_route("/webhooks/1100000000000000001/?wait=true"));
-	assert_false(rest_token_route("/interactionsx/1/t/callback"));
+	assert_false(discord_rest_token_route("/webhooks/1100000000000000001"));
+	assert_false(discord_rest_token_route("/webhooks/1100000000000000001/"));
+	assert_false(discord_rest_token_route("/webhooks/1100000000000000001/?wait=true"));
+	assert_false(discord_rest_token_route("/interactionsx/1/t/callback"));
 }
 
 int

@@ -203,9 +203,9 @@ names(void **unused)
 	assert_int_equal(hazard_table_parse("custom"), HAZARD_CUSTOM);
 	assert_int_equal(hazard_table_parse("dungeon"), -1);
 	assert_string_equal(hazard_table_name(HAZARD_CLASSIC), "classic");
-	assert_int_equal(procedure_parse("delving"), PROC_DELVING);
-	assert_int_equal(procedure_parse("classic"), -1);
-	assert_string_equal(procedure_name(PROC_EXPLORATION), "exploration");
+	assert_int_equal(hazard_procedure_parse("delving"), PROC_DELVING);
+	assert_int_equal(hazard_procedure_parse("classic"), -1);
+	assert_string_equal(hazard_procedure_name(PROC_EXPLORATION), "exploration");
 }
 
 static void

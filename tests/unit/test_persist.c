@@ -1279,18 +1279,18 @@ test_options_from_the_command_line(void **state)
 	persist_opts_default(&o);
 	assert_int_equal(o.fsync, FSYNC_EVERYSEC);
 	assert_int_equal(o.snapshot_interval, 60);
-	assert_int_equal(persist_opt(&o, "fsync", "always", err, sizeof(err)), 0);
+	assert_int_equal(persist_opts_parse(&o, "fsync", "always", err, sizeof(err)), 0);
 	assert_int_equal(o.fsync, FSYNC_ALWAYS);
-	assert_int_equal(persist_opt(&o, "fsync", "sometimes", err, sizeof(err)), -1);
+	assert_int_equal(persist_opts_parse(&o, "fsync", "sometimes", err, sizeof(err)), -1);
 	assert_string_equal(err, "--fsync must be always, everysec or no (got 'sometimes')");
-	assert_int_equal(persist_opt(&o, "snapshot-interval", "0", err, sizeof(err)), -1);
+	assert_int_equal(persist_opts_parse(&o, "snapshot-interval", "0", err, sizeof(err)), -1);
 	assert_string_equal(err, "--snapshot-interval must be a whole number of seconds from 1 "
 	                         "to 86400 (got '0')");
-	assert_int_equal(persist_opt(&o, "snapshot-interval", "300", err, sizeof(err)), 0);
+	assert_int_equal(persist_opts_parse(&o, "snapshot-interval", "300", err, sizeof(err)), 0);
 	assert_int_equal(o.snapshot_interval, 300);
-	assert_int_equal(persist_opt(&o, "evict-after", "0", err, sizeof(err)), 0);
+	assert_int_equal(persist_opts_parse(&o, "evict-after", "0", err, sizeof(err)), 0);
 	assert_int_equal(o.evict_after, 0);
-	assert_int_equal(persist_opt(&o, "state-dir", "", err, sizeof(err)), -1);
+	assert_int_equal(persist_opts_parse(&o, "state-dir", "", err, sizeof(err)), -1);
 }
 
 int

@@ -86,8 +86,8 @@ full_state(void **unused)
 	struct turn_how how = {.effect = HZ_LIGHT};
 	char err[200];
 
-	lights_add(&s->clock.lights, LIGHT_TORCH, 2, "alice", err, sizeof(err));
-	lights_add(&s->clock.lights, LIGHT_LANTERN, 1, "bob \"the bold\"", err, sizeof(err));
+	light_add(&s->clock.lights, LIGHT_TORCH, 2, "alice", err, sizeof(err));
+	light_add(&s->clock.lights, LIGHT_LANTERN, 1, "bob \"the bold\"", err, sizeof(err));
 	turn_report_init(&r);
 	turn_advance(&s->clock, PROC_EXPLORATION, 8, &r);
 	how.effect = HZ_FATIGUE_DAMAGE;
