@@ -107,7 +107,7 @@ complete_fg_monsters(struct invocation *inv, const char *partial, struct complet
 static void
 entries(struct invocation *inv, const char *partial, bool struck, struct completions *out)
 {
-	const char *kind = inv_str(inv, "table");
+	const char *kind = invocation_str(inv, "table");
 	int k = kind != NULL ? tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
 	struct roll_table t;
 

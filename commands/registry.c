@@ -140,8 +140,8 @@ find_sub(const struct command *c, const char *name)
 	return registry_find_sub(c, name, strlen(name));
 }
 
-static int
-opt_index(const struct command *c, const char *name, size_t len)
+int
+registry_opt_index(const struct command *c, const char *name, size_t len)
 {
 	if (c->opts == NULL)
 		return -1;
@@ -268,34 +268,6 @@ registry_usage_add(const struct command *const *path, unsigned style, struct rep
 	reply_usage(out, style, names, opts, n);
 }
 
-void
-invocation_clear(struct invocation *inv)
-{
-	for (int i = 0; i < CMD_MAX_OPTS; i++) {
-		free(inv->args[i].s);
-		memset(&inv->args[i], 0, sizeof(inv->args[i]));
-	}
-}
-
-void
-completions_add(struct completions *c, const char *value)
-{
-	if (c->n == COMPLETIONS_MAX || value == NULL || *value == '\0' || strlen(value) > 100)
-		return;
-	for (size_t i = 0; i < c->n; i++)
-		if (strcmp(c->v[i], value) == 0)
-			return;
-	c->v[c->n++] = xstrdup(value);
-}
-
-void
-completions_clear(struct completions *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		free(c->v[i]);
-	c->n = 0;
-}
-
 static void
 usage_error(struct invocation *inv, struct reply *out, const char *what)
 {
@@ -405,7 +377,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 int
 registry_bind(struct invocation *inv, const char *name, const char *value, struct reply *out)
 {
-	int i = opt_index(inv->cmd, name, strlen(name));
+	int i = registry_opt_index(inv->cmd, name, strlen(name));
 	char what[200];
 
 	if (i < 0) {
@@ -609,7 +581,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		int i = -1;
 
 		if (colon != NULL)
-			i = opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));
+			i = registry_opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));
 		if (i >= 0 && (c->opts[i].flags & OPT_REST) && rest_i < 0) {
 			/* A rest-of-line option given by name takes the rest of
 			 * the line (up to a # label), quotes around it removed. */
@@ -745,62 +717,4 @@ done:
 	if (r < 0)
 		invocation_clear(inv);
 	return r;
-}
-
-static const struct cmd_arg *
-arg(const struct invocation *inv, const char *name)
-{
-	int i = opt_index(inv->cmd, name, strlen(name));
-
-	return i < 0 ? NULL : &inv->args[i];
-}
-
-bool
-inv_has(const struct invocation *inv, const char *name)
-{
-	const struct cmd_arg *a = arg(inv, name);
-
-	return a != NULL && a->set;
-}
-
-const char *
-inv_str(const struct invocation *inv, const char *name)
-{
-	const struct cmd_arg *a = arg(inv, name);
-
-	return a != NULL && a->set ? a->s : NULL;
-}
-
-int64_t
-inv_int(const struct invocation *inv, const char *name, int64_t dflt)
-{
-	const struct cmd_arg *a = arg(inv, name);
-
-	return a != NULL && a->set ? a->i : dflt;
-}
-
-bool
-inv_bool(const struct invocation *inv, const char *name, bool dflt)
-{
-	const struct cmd_arg *a = arg(inv, name);
-
-	return a != NULL && a->set ? a->b : dflt;
-}
-
-bool
-inv_require_gm(struct invocation *inv, struct reply *out)
-{
-	const char *gm;
-
-	if (inv->is_gm)
-		return true;
-	gm = inv->chan ? channel_gm_name(inv->chan) : NULL;
-	if (gm != NULL)
-		reply_error(out, "Only the GM can do that here; the GM is %s.", gm);
-	else {
-		reply_error(out, "Only the GM can do that, and nobody is GM here yet; ");
-		reply_cmd(out, RS_BAD, "gm claim", NULL);
-		reply_add(out, RS_BAD, " makes you the GM.");
-	}
-	return false;
 }

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commands/completions.h"
+#include "commands/invocation.h"
 #include "commands/reply.h"
 #include "commands/state.h"
 
@@ -33,14 +35,6 @@ enum opt_type {
 #define OPT_REQUIRED     0x1u
 #define OPT_REST         0x2u /* a positional string taking the rest of the line */
 #define OPT_AUTOCOMPLETE 0x4u /* Discord may ask for suggestions */
-
-#define COMPLETIONS_MAX 25 /* suggestions Discord shows at most */
-
-/* Suggestions for a partly typed option value (Discord autocomplete). */
-struct completions {
-	size_t n;
-	char *v[COMPLETIONS_MAX]; /* owned; freed by completions_clear() */
-};
 
 struct invocation;
 
@@ -155,12 +149,8 @@ int registry_check_required(struct invocation *inv, struct reply *out);
 /* Resolves a subcommand path given as names (Discord); NULL names end it. */
 int registry_select(struct invocation *inv, const char *const *names, struct reply *out);
 
-void invocation_clear(struct invocation *inv);
-
-/* Adds a copy of value unless the list is full or already has it; values
- * longer than 100 bytes (Discord's limit) are skipped. */
-void completions_add(struct completions *c, const char *value);
-void completions_clear(struct completions *c);
+/* The index of option name in c's options, or -1. */
+int registry_opt_index(const struct command *c, const char *name, size_t len);
 
 /* Usage of any command node, named by its full path ("tension table set"):
  * "roll <expression> [label:text] [private:true|false]". */
@@ -168,14 +158,5 @@ void registry_usage_of(const struct command *const *path, char *buf, size_t len)
 /* The same usage appended to out as a command reference, which each
  * platform writes as it is typed there. */
 void registry_usage_add(const struct command *const *path, unsigned style, struct reply *out);
-
-/* Values by option name; a name the command lacks is a programmer error. */
-bool inv_has(const struct invocation *inv, const char *name);
-const char *inv_str(const struct invocation *inv, const char *name);
-int64_t inv_int(const struct invocation *inv, const char *name, int64_t dflt);
-bool inv_bool(const struct invocation *inv, const char *name, bool dflt);
-
-/* Writes the refusal for a non-GM and returns false, or returns true. */
-bool inv_require_gm(struct invocation *inv, struct reply *out);
 
 #endif

@@ -15,7 +15,7 @@ void
 cmd_fungeon_join(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *name = inv_str(inv, "name"), *cls = inv_str(inv, "class");
+	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
 	int me = fungeon_channel_member_of(c, inv->from->user_key), level;
 	struct fungeon_party p;
 	struct fungeon_member *m;
@@ -48,7 +48,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	if (replacing || fungeon_channel_fallen(c, inv->from->user_key)) {
 		/* after a death, however the player comes back */
 		level = fungeon_replacement_level(fungeon_channel_floor(c));
-		if (inv_has(inv, "level") && inv_int(inv, "level", 0) != level) {
+		if (invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level) {
 			reply_error(
 			    out,
 			    "A new Fungeoneer after a death starts at level %d (floor %d "
@@ -57,7 +57,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 			return;
 		}
 	} else {
-		level = (int)inv_int(inv, "level", p.n > 0 ? p.min : 1);
+		level = (int)invocation_int(inv, "level", p.n > 0 ? p.min : 1);
 	}
 	if (replacing) {
 		int lost = fungeon_channel_leave_behind(c, me); /* left in the room to plunder */
@@ -159,7 +159,7 @@ void
 cmd_fungeon_sheet(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *who = inv_str(inv, "who");
+	const char *who = invocation_str(inv, "who");
 	int i = who != NULL ? fungeon_channel_need_member(c, who, out)
 	                    : fungeon_channel_need_self(c, inv, out);
 
@@ -240,8 +240,8 @@ cmd_fungeon_floor(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 
-	if (inv_has(inv, "n")) {
-		c->floor = (int)inv_int(inv, "n", 1);
+	if (invocation_has(inv, "n")) {
+		c->floor = (int)invocation_int(inv, "n", 1);
 		channel_touch(inv->chan);
 	}
 	reply_add(out, 0, "Floor ");
@@ -258,10 +258,10 @@ hits_cmd(struct invocation *inv, struct reply *out, bool damage)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	struct fungeon_part p;
-	int n = (int)inv_int(inv, "n", 1);
+	int n = (int)invocation_int(inv, "n", 1);
 
-	if (fungeon_roll_part_resolve(c, inv_str(inv, "who"), FGP_MEMBER | FGP_MONSTER, &p, out) <
-	    0)
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "who"), FGP_MEMBER | FGP_MONSTER, &p,
+	                              out) < 0)
 		return;
 	if (p.kind == FGP_MONSTER) {
 		int max = fungeon_cost_monster_hits(p.s->d.level);
@@ -318,8 +318,8 @@ void
 cmd_fungeon_xp(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	int i = fungeon_channel_need_member(c, inv_str(inv, "who"), out);
-	int64_t n = inv_int(inv, "n", 0);
+	int i = fungeon_channel_need_member(c, invocation_str(inv, "who"), out);
+	int64_t n = invocation_int(inv, "n", 0);
 	struct fungeon_member *m;
 	int reach;
 
@@ -349,10 +349,10 @@ void
 cmd_fungeon_xprule(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *rule = inv_str(inv, "rule");
+	const char *rule = invocation_str(inv, "rule");
 
 	if (rule != NULL) {
-		if (!inv_require_gm(inv, out))
+		if (!invocation_require_gm(inv, out))
 			return;
 		c->xp_rule = strcmp(rule, "formula") ? FUNGEON_XP_TABLE : FUNGEON_XP_FORMULA;
 		channel_touch(inv->chan);

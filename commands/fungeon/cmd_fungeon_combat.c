@@ -120,7 +120,7 @@ static int
 check_turn(struct invocation *inv, struct fungeon_channel *c, struct turn *t, struct reply *out)
 {
 	struct fungeon_part parts[CF_PARTS_MAX];
-	const char *bonus = inv_str(inv, "bonus");
+	const char *bonus = invocation_str(inv, "bonus");
 	int n = 0;
 
 	for (int i = 0; i < c->n; i++)
@@ -161,7 +161,7 @@ pain_safe(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part
           const struct thwacko_style *styles, struct reply *out)
 {
 	struct reply *tmp = reply_new();
-	const char *bonus = inv_str(inv, "bonus");
+	const char *bonus = invocation_str(inv, "bonus");
 
 	if (fungeon_pain_check(c, parts, n, bonus, tmp) == 0)
 		fungeon_pain_run(inv, c, parts, n, bonus, styles, out);
@@ -194,7 +194,7 @@ step_effects(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 
 			fungeon_hallway_cont_roll(
 			    inv->rng, c->m, i, e,
-			    fungeon_channel_bonus_for(c, inv_str(inv, "bonus"), i), k);
+			    fungeon_channel_bonus_for(c, invocation_str(inv, "bonus"), i), k);
 			fungeon_render_cont(out, c, k, styles);
 			rolled++;
 			if (hold && !k->success) {
@@ -215,7 +215,7 @@ static void
 step_abilities(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
                const struct thwacko_style *styles, struct reply *out)
 {
-	const char *bonus = inv_str(inv, "bonus");
+	const char *bonus = invocation_str(inv, "bonus");
 
 	if (t->nuse == 0 && rollchan_compact(inv->chan)) {
 		reply_line(out, RS_DIM, "2. Monster abilities: none.");
@@ -303,7 +303,7 @@ step_pain(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 static void
 next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
 {
-	const char *list = inv_str(inv, "monsters");
+	const char *list = invocation_str(inv, "monsters");
 	char action[120];
 	bool standing = false;
 
@@ -325,8 +325,9 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	struct turn *t = xcalloc(1, sizeof(*t));
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 
-	if (pick_monsters(c, inv_str(inv, "monsters"), t, out) < 0 ||
-	    pick_uses(c, inv_str(inv, "use"), t, out) < 0 || check_turn(inv, c, t, out) < 0) {
+	if (pick_monsters(c, invocation_str(inv, "monsters"), t, out) < 0 ||
+	    pick_uses(c, invocation_str(inv, "use"), t, out) < 0 ||
+	    check_turn(inv, c, t, out) < 0) {
 		free(t);
 		return;
 	}
@@ -345,9 +346,9 @@ cmd_fungeon_combat_retreat(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int idx[FUNGEON_PARTY_MAX],
-	    n = fungeon_channel_members_named(c, inv_str(inv, "who"), idx, out);
+	    n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out);
 	int floor = fungeon_channel_floor(c);
-	const char *bonus = inv_str(inv, "bonus");
+	const char *bonus = invocation_str(inv, "bonus");
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	struct fungeon_play_obstacle o = {.roller = -1};
 	struct fungeon_play_retreat *r;

@@ -30,8 +30,8 @@ annoy_conflict(struct invocation *inv, struct fungeon_channel *c,
                struct fungeon_stored *trap, struct reply *out)
 {
 	int idx[FUNGEON_PARTY_MAX],
-	    n = fungeon_channel_members_named(c, inv_str(inv, "who"), idx, out), failed = 0;
-	const char *bonus = inv_str(inv, "bonus");
+	    n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out), failed = 0;
+	const char *bonus = invocation_str(inv, "bonus");
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	struct fungeon_play_annoy *a;
 	struct buf b;
@@ -105,8 +105,8 @@ cmd_fungeon_conflict_annoy(struct invocation *inv, struct reply *out)
 	struct fungeon_play_obstacle o;
 	char title[200];
 
-	if (fungeon_roll_part_resolve(c, inv_str(inv, "obstacle"), FGP_TRAP | FGP_ABILITY, &p,
-	                              out) < 0)
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "obstacle"), FGP_TRAP | FGP_ABILITY,
+	                              &p, out) < 0)
 		return;
 	if (p.kind == FGP_TRAP && trap_live(p.s, out) < 0)
 		return;
@@ -124,7 +124,7 @@ cmd_fungeon_conflict_find(struct invocation *inv, struct reply *out)
 	struct fungeon_play_obstacle o;
 	char title[200];
 
-	if (fungeon_roll_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
 	    trap_live(p.s, out) < 0) /* a sprung trap is rolled against no more */
 		return;
 	fungeon_roll_obstacle_of(c, &p, inv, &o);
@@ -140,7 +140,7 @@ cmd_fungeon_conflict_trigger(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int idx[FUNGEON_PARTY_MAX], n, hit = 0;
-	const char *bon = inv_str(inv, "bonus");
+	const char *bon = invocation_str(inv, "bonus");
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	struct fungeon_play_trigger *t;
 	struct fungeon_part p;
@@ -149,8 +149,8 @@ cmd_fungeon_conflict_trigger(struct invocation *inv, struct reply *out)
 	struct fungeon_play_obstacle o;
 	char err[200];
 
-	if (fungeon_roll_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
-	    (n = fungeon_channel_members_named(c, inv_str(inv, "who"), idx, out)) < 0 ||
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
+	    (n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out)) < 0 ||
 	    trap_live(p.s, out) < 0)
 		return;
 	fungeon_roll_obstacle_of(c, &p, inv, &o);
@@ -228,8 +228,8 @@ cmd_fungeon_conflict_pain(struct invocation *inv, struct reply *out)
 	char w[CF_PARTS_MAX][FUNGEON_NAME_MAX * 2 + 2];
 	struct fungeon_part parts[CF_PARTS_MAX];
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
-	const char *bonus = inv_str(inv, "bonus");
-	int n = fungeon_channel_split_names(inv_str(inv, "who"), w, CF_PARTS_MAX, out);
+	const char *bonus = invocation_str(inv, "bonus");
+	int n = fungeon_channel_split_names(invocation_str(inv, "who"), w, CF_PARTS_MAX, out);
 
 	if (n < 0)
 		return;

@@ -15,7 +15,7 @@ static int
 design_of(struct invocation *inv, enum fungeon_kind k, struct fungeon_design *d,
           struct fungeon_price *p, struct reply *out)
 {
-	const char *spec = inv_str(inv, "design");
+	const char *spec = invocation_str(inv, "design");
 	char err[300];
 
 	if (fungeon_cost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
@@ -214,7 +214,7 @@ static void
 add_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *name = inv_str(inv, "name"), *budget = inv_str(inv, "budget");
+	const char *name = invocation_str(inv, "name"), *budget = invocation_str(inv, "budget");
 	bool wander = budget != NULL && !strcmp(budget, "wander");
 	struct fungeon_price *p = xmalloc(sizeof(*p));
 	struct fungeon_stored *s;
@@ -308,7 +308,7 @@ static void
 remove_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	struct fungeon_stored *s = need_design(c, k, inv_str(inv, "name"), out);
+	struct fungeon_stored *s = need_design(c, k, invocation_str(inv, "name"), out);
 	char name[FUNGEON_NAME_MAX + 1];
 
 	if (s == NULL)
@@ -465,7 +465,7 @@ void
 cmd_fungeon_design_take(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *who = inv_str(inv, "who"), *item = inv_str(inv, "item");
+	const char *who = invocation_str(inv, "who"), *item = invocation_str(inv, "item");
 	int i = who ? fungeon_channel_need_member(c, who, out)
 	            : fungeon_channel_need_self(c, inv, out),
 	    r;
@@ -535,7 +535,7 @@ cmd_fungeon_design_use(struct invocation *inv, struct reply *out)
 	struct fungeon_member *m;
 	char name[FUNGEON_NAME_MAX + 1];
 
-	if (me < 0 || (i = own_item(c, me, inv_str(inv, "item"), out)) < 0)
+	if (me < 0 || (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
 	if (m->items[i].d.heal == 0) {
@@ -568,7 +568,7 @@ town_sell(struct invocation *inv, struct reply *out)
 	char name[FUNGEON_NAME_MAX + 1];
 	int64_t cost, got;
 
-	if (me < 0 || (i = own_item(c, me, inv_str(inv, "item"), out)) < 0)
+	if (me < 0 || (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
 	snprintf(name, sizeof(name), "%s", m->items[i].name);
@@ -589,7 +589,7 @@ town_buy(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int me = fungeon_channel_need_self(c, inv, out);
-	const char *name = inv_str(inv, "name");
+	const char *name = invocation_str(inv, "name");
 	struct fungeon_price *p = xmalloc(sizeof(*p));
 	struct fungeon_design d;
 	struct fungeon_member *m;

@@ -199,7 +199,8 @@ may_leave_room(struct invocation *inv, struct fungeon_channel *c, struct reply *
 		reply_add(out, RS_BAD, ").");
 		return -1;
 	}
-	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0 && !inv_bool(inv, "waive", false)) {
+	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0 &&
+	    !invocation_bool(inv, "waive", false)) {
 		reply_error(out,
 		            "This room's points are not all spent (%s left); spend them, or leave "
 		            "anyway with ",
@@ -269,7 +270,7 @@ void
 cmd_fungeon_hallway_pick(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *who = inv_str(inv, "who"), *cat = inv_str(inv, "category");
+	const char *who = invocation_str(inv, "who"), *cat = invocation_str(inv, "category");
 	int i =
 	    who ? fungeon_channel_need_member(c, who, out) : fungeon_channel_need_self(c, inv, out);
 	int k = !strcmp(cat, "traps")      ? FUNGEON_CAT_TRAPS
@@ -282,7 +283,8 @@ cmd_fungeon_hallway_pick(struct invocation *inv, struct reply *out)
 
 	if (i < 0)
 		return;
-	if (fungeon_channel_member_of(c, inv->from->user_key) != i && !inv_require_gm(inv, out))
+	if (fungeon_channel_member_of(c, inv->from->user_key) != i &&
+	    !invocation_require_gm(inv, out))
 		return;
 	for (int m = 0; m < c->n; m++)
 		names[m] = c->m[m].player;

@@ -42,7 +42,7 @@ static void
 thwacko_style(struct invocation *inv, struct reply *out)
 {
 	const struct thwacko_style *old = user_style(inv->user);
-	const char *mark = inv_str(inv, "mark");
+	const char *mark = invocation_str(inv, "mark");
 	struct thwacko_style st;
 	char err[200];
 
@@ -54,7 +54,7 @@ thwacko_style(struct invocation *inv, struct reply *out)
 		st = *old;
 	else
 		thwacko_style_default(inv->from->user_key, &st);
-	st.colour = (enum ucolour)thwacko_style_colour_parse(inv_str(inv, "colour"));
+	st.colour = (enum ucolour)thwacko_style_colour_parse(invocation_str(inv, "colour"));
 	if (mark != NULL)
 		snprintf(st.mark, sizeof(st.mark), "%s", mark);
 	user_set_style(inv->user, &st);

@@ -14,8 +14,8 @@ xp_fn(struct invocation *inv, struct reply *out)
 	const struct fungeon_member *m = me >= 0 ? &c->m[me] : NULL;
 	int last = 10;
 
-	if (inv_has(inv, "level")) {
-		int l = (int)inv_int(inv, "level", 1);
+	if (invocation_has(inv, "level")) {
+		int l = (int)invocation_int(inv, "level", 1);
 
 		reply_line(out, 0,
 		           "Level %d needs %lld XP in all (%s); max hits %d, class bonus %d.", l,

@@ -115,7 +115,7 @@ static void
 hazard_roll_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *tname = inv_str(inv, "table"), *note = inv_str(inv, "note");
+	const char *tname = invocation_str(inv, "table"), *note = invocation_str(inv, "note");
 	struct hazard_view v;
 
 	if (!procedure_render_may_pass(inv, s, out))

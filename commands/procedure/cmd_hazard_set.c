@@ -47,7 +47,7 @@ void
 cmd_hazard_set_table(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	int t = hazard_table_parse(inv_str(inv, "table"));
+	int t = hazard_table_parse(invocation_str(inv, "table"));
 	struct hazard_view v;
 
 	if (procedure_render_view(s, t, &v, out) < 0)
@@ -65,7 +65,7 @@ void
 cmd_hazard_set_chance(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	int x = (int)inv_int(inv, "x", 1), n = (int)inv_int(inv, "n", 6);
+	int x = (int)invocation_int(inv, "x", 1), n = (int)invocation_int(inv, "n", 6);
 	char err[200];
 
 	if (odds_check(x, n, err, sizeof(err)) < 0) {
@@ -98,11 +98,11 @@ cmd_hazard_set_custom(struct invocation *inv, struct reply *out)
 	struct roll_table t;
 	int die;
 
-	if (hazard_parse_die(inv_str(inv, "die"), &die, err, sizeof(err)) < 0) {
+	if (hazard_parse_die(invocation_str(inv, "die"), &die, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
-	unquote(inv_str(inv, "entries"), text, sizeof(text));
+	unquote(invocation_str(inv, "entries"), text, sizeof(text));
 	if (roll_table_parse(text, 1, die, &t, err, sizeof(err)) < 0) {
 		reply_error(out, "The d%d table was not saved: %s", die, err);
 		return;
@@ -120,7 +120,7 @@ cmd_hazard_set_procedure(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 
-	s->proc = hazard_procedure_parse(inv_str(inv, "procedure"));
+	s->proc = hazard_procedure_parse(invocation_str(inv, "procedure"));
 	channel_touch(inv->chan);
 	cmd_hazard_set_lines(out, s);
 }
@@ -130,7 +130,7 @@ cmd_hazard_set_who(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 
-	s->gm_rolls = strcmp(inv_str(inv, "who"), "gm") == 0;
+	s->gm_rolls = strcmp(invocation_str(inv, "who"), "gm") == 0;
 	channel_touch(inv->chan);
 	if (s->gm_rolls)
 		reply_line(out, 0,
@@ -143,7 +143,7 @@ void
 cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *creature = inv_str(inv, "creature");
+	const char *creature = invocation_str(inv, "creature");
 
 	if (creature == NULL || strcasecmp(creature, "none") == 0) {
 		if (!s->clock.sign_set) {

@@ -22,9 +22,9 @@ static void
 light_add_cmd(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	int kind = light_kind_parse(inv_str(inv, "kind"));
-	int count = (int)inv_int(inv, "count", 1), life = light_life(kind, s->proc);
-	const char *who = inv_str(inv, "who");
+	int kind = light_kind_parse(invocation_str(inv, "kind"));
+	int count = (int)invocation_int(inv, "count", 1), life = light_life(kind, s->proc);
+	const char *who = invocation_str(inv, "who");
 	char err[200];
 
 	if (light_add(&s->clock.lights, kind, count, who, err, sizeof(err)) < 0) {
@@ -56,7 +56,7 @@ light_out_cmd(struct invocation *inv, struct reply *out)
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	size_t idx[LIGHT_MAX];
 	char err[200];
-	int n = light_select(&s->clock.lights, inv_str(inv, "which"), idx, err, sizeof(err));
+	int n = light_select(&s->clock.lights, invocation_str(inv, "which"), idx, err, sizeof(err));
 
 	if (n < 0) {
 		reply_error(out, "%s", err);
@@ -106,7 +106,7 @@ light_refill_cmd(struct invocation *inv, struct reply *out)
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	size_t idx[LIGHT_MAX];
 	char err[200], name[100];
-	int n = light_select(&s->clock.lights, inv_str(inv, "which"), idx, err, sizeof(err));
+	int n = light_select(&s->clock.lights, invocation_str(inv, "which"), idx, err, sizeof(err));
 
 	if (n < 0) {
 		reply_error(out, "%s", err);

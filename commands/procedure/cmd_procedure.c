@@ -61,7 +61,7 @@ static const char delving_cmds[] =
 static void
 procedure_fn(struct invocation *inv, struct reply *out)
 {
-	const char *name = inv_str(inv, "procedure");
+	const char *name = invocation_str(inv, "procedure");
 	int p =
 	    name != NULL ? hazard_procedure_parse(name) : (int)procedure_state_of(inv->chan)->proc;
 	const struct card_row *rows = p == PROC_DELVING ? delving_card : exploration_card;

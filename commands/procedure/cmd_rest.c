@@ -9,12 +9,12 @@ static void
 rest_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	int exits = (int)inv_int(inv, "exits", 1);
+	int exits = (int)invocation_int(inv, "exits", 1);
 	char action[64];
 
 	if (!procedure_render_may_pass(inv, s, out))
 		return;
-	if (inv_bool(inv, "hazard", true)) {
+	if (invocation_bool(inv, "hazard", true)) {
 		struct hazard_view v;
 
 		if (procedure_render_view(s, s->table, &v, out) < 0)

@@ -40,9 +40,9 @@ surprise_fn(struct invocation *inv, struct reply *out)
 	static const char *const hdr2[] = {"#", "party"};
 	static const char *const hdr3[] = {"#", "party", "monsters"};
 	struct surprise_check party[SURPRISE_MAX], foes[SURPRISE_MAX];
-	int n = (int)inv_int(inv, "n", 1), mod = (int)inv_int(inv, "mod", 0);
-	int m = (int)inv_int(inv, "monsters", 0);
-	bool forced = inv_bool(inv, "forced", false), side = m > 0 && !forced;
+	int n = (int)invocation_int(inv, "n", 1), mod = (int)invocation_int(inv, "mod", 0);
+	int m = (int)invocation_int(inv, "monsters", 0);
+	bool forced = invocation_bool(inv, "forced", false), side = m > 0 && !forced;
 	int rows = side && m > n ? m : n;
 
 	if (forced && m == 0) {

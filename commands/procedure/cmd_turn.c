@@ -95,7 +95,7 @@ static void
 turn_advance_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	int n = (int)inv_int(inv, "turns", 1);
+	int n = (int)invocation_int(inv, "turns", 1);
 	struct turn_report rep;
 
 	turn_report_init(&rep);
@@ -124,7 +124,7 @@ static void
 turn_move_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *how = inv_str(inv, "how");
+	const char *how = invocation_str(inv, "how");
 	struct light blown[LIGHT_MAX];
 	size_t n;
 

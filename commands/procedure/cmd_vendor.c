@@ -46,7 +46,7 @@ static void
 vendor_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *name = inv_str(inv, "name");
+	const char *name = invocation_str(inv, "name");
 	struct vendor_stock st;
 	struct vendor *v;
 
@@ -166,8 +166,8 @@ bargain_fn(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"margin", "player sells at", "player buys at"};
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *vname = inv_str(inv, "vendor"), *item = inv_str(inv, "item");
-	const char *deal = inv_str(inv, "deal"), *rolltext = inv_str(inv, "roll");
+	const char *vname = invocation_str(inv, "vendor"), *item = invocation_str(inv, "item");
+	const char *deal = invocation_str(inv, "deal"), *rolltext = invocation_str(inv, "roll");
 	bool selling = strcmp(deal, "sell") == 0;
 	struct vendor *v = procedure_state_vendor(s, vname);
 	struct vendor_deal b;
@@ -227,7 +227,8 @@ static void
 encumbrance_fn(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"load", "pounds"};
-	int str = (int)inv_int(inv, "str", 0), weight = (int)inv_int(inv, "weight", 0);
+	int str = (int)invocation_int(inv, "str", 0),
+	    weight = (int)invocation_int(inv, "weight", 0);
 	const struct carry_row *row = carry_row_of(str);
 	enum carry_band band = carry_band_of(row, weight);
 	char r[CARRY_BAND_COUNT][32];

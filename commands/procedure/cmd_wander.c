@@ -91,7 +91,7 @@ chance_arg(struct invocation *inv, int proc, struct odds *chance, struct reply *
 {
 	char err[200];
 
-	if (!inv_has(inv, "chance"))
+	if (!invocation_has(inv, "chance"))
 		return 0;
 	if (proc != WANDER_CLASSIC) {
 		reply_error(out,
@@ -99,7 +99,7 @@ chance_arg(struct invocation *inv, int proc, struct odds *chance, struct reply *
 		            wander_name(proc));
 		return -1;
 	}
-	if (odds_parse(inv_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
+	if (odds_parse(invocation_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return -1;
 	}
@@ -110,10 +110,10 @@ static void
 wander_check_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *pname = inv_str(inv, "procedure");
+	const char *pname = invocation_str(inv, "procedure");
 	int proc = pname != NULL ? wander_parse(pname) : (int)s->wander;
-	int exits = (int)inv_int(inv, "exits", 1);
-	int tension = (int)inv_int(inv, "tension", tension_state_value(inv->chan));
+	int exits = (int)invocation_int(inv, "exits", 1);
+	int tension = (int)invocation_int(inv, "tension", tension_state_value(inv->chan));
 	bool hidden = proc == WANDER_TENSION && tension_state_hidden(inv->chan);
 	struct odds chance = s->wander_chance;
 	struct wander_check w;
@@ -121,12 +121,12 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;
-	if (inv_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
+	if (invocation_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
 		reply_error(out, "exits is for the rest and tension checks only, not %s.",
 		            wander_name(proc));
 		return;
 	}
-	if (inv_has(inv, "tension") && proc != WANDER_TENSION) {
+	if (invocation_has(inv, "tension") && proc != WANDER_TENSION) {
 		reply_error(out, "tension is for the tension check only, not %s.",
 		            wander_name(proc));
 		return;
@@ -183,9 +183,9 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 	static const char *const hdr[] = {"player", "dice", "result"};
 	struct retreat_player p[RETREAT_PLAYERS_MAX];
 	struct retreat_obstacle o;
-	int floor = (int)inv_int(inv, "floor", 1), failures = 0;
+	int floor = (int)invocation_int(inv, "floor", 1), failures = 0;
 	char err[200], dice[RETREAT_DICE_MAX * 3 + 16];
-	int n = wander_retreat_parse(inv_str(inv, "players"), p, err, sizeof(err));
+	int n = wander_retreat_parse(invocation_str(inv, "players"), p, err, sizeof(err));
 
 	if (n < 0) {
 		reply_error(out, "%s", err);
@@ -230,7 +230,7 @@ static void
 wander_default_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	int proc = wander_parse(inv_str(inv, "procedure"));
+	int proc = wander_parse(invocation_str(inv, "procedure"));
 	struct odds chance = s->wander_chance;
 
 	if (chance_arg(inv, proc, &chance, out) < 0)

@@ -102,7 +102,7 @@ tension_show(struct invocation *inv, struct reply *out)
 static const char *
 reason_of(const struct invocation *inv, const char *dflt)
 {
-	const char *r = inv_str(inv, "reason");
+	const char *r = invocation_str(inv, "reason");
 
 	if (r == NULL)
 		return dflt;
@@ -156,12 +156,12 @@ static void
 adjust(struct invocation *inv, struct reply *out, int sign)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const char *ev = inv_str(inv, "event"), *reason = reason_of(inv, NULL);
+	const char *ev = invocation_str(inv, "event"), *reason = reason_of(inv, NULL);
 	const char *const *names = sign > 0 ? raise_events : lower_events;
 	const char *path = sign > 0 ? "tension raise" : "tension lower";
 	const struct tension_change *c;
 
-	if (ev != NULL && inv_has(inv, "amount")) {
+	if (ev != NULL && invocation_has(inv, "amount")) {
 		reply_error(out, "Give an event or an amount, not both: ");
 		reply_cmd(out, RS_BAD, path, "event", ev, NULL);
 		reply_add(out, RS_BAD, ", or ");
@@ -169,7 +169,7 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 		reply_add(out, RS_BAD, ".");
 		return;
 	}
-	if (ev == NULL && !inv_has(inv, "amount")) {
+	if (ev == NULL && !invocation_has(inv, "amount")) {
 		reply_error(out,
 		            "Name what happened (%s, %s, %s or %s) or give an amount with a "
 		            "reason: ",
@@ -181,7 +181,7 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 	if (ev == NULL && reason == NULL) {
 		char n[24];
 
-		snprintf(n, sizeof(n), "%d", (int)inv_int(inv, "amount", 1));
+		snprintf(n, sizeof(n), "%d", (int)invocation_int(inv, "amount", 1));
 		reply_error(out, "A change by an amount needs a reason: ");
 		reply_cmd(out, RS_BAD, path, "amount:", n, "reason:", "why", NULL);
 		reply_add(out, RS_BAD, ".");
@@ -190,7 +190,8 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 	if (ev != NULL)
 		c = tension_event(&ts->track, (enum tension_event)tension_event_find(ev), reason);
 	else
-		c = tension_adjust(&ts->track, sign * (int)inv_int(inv, "amount", 1), reason);
+		c = tension_adjust(&ts->track, sign * (int)invocation_int(inv, "amount", 1),
+		                   reason);
 	changed(inv, ts, c, out);
 }
 
@@ -212,7 +213,7 @@ tension_set_fn(struct invocation *inv, struct reply *out)
 	struct tension_state *ts = tension_state_of(inv->chan);
 
 	changed(inv, ts,
-	        tension_set(&ts->track, (int)inv_int(inv, "value", TENSION_START),
+	        tension_set(&ts->track, (int)invocation_int(inv, "value", TENSION_START),
 	                    reason_of(inv, "GM's choice")),
 	        out);
 }
@@ -229,7 +230,7 @@ static void
 tension_mode(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	bool hidden = strcmp(inv_str(inv, "mode"), "hidden") == 0;
+	bool hidden = strcmp(invocation_str(inv, "mode"), "hidden") == 0;
 
 	if (ts->hidden == hidden) {
 		reply_line(out, 0, "Tension is already %s.", hidden ? "hidden" : "open");

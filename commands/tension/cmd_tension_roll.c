@@ -58,7 +58,7 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	const char *event_text;
 	bool compact = rollchan_compact(inv->chan);
 
-	tension_roll(inv->rng, ts->track.value, (int)inv_int(inv, "exits", 1), enc, eff, &r);
+	tension_roll(inv->rng, ts->track.value, (int)invocation_int(inv, "exits", 1), enc, eff, &r);
 	cmd_tension_screen(ts, out, "The GM made a tension roll behind the screen.");
 	/* Compact output: the heading opens the first line, and the check
 	 * follows the event on it unless an effect was rolled between them. */

@@ -44,7 +44,7 @@ void
 cmd_tension_table_show(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const char *kind = inv_str(inv, "kind");
+	const char *kind = invocation_str(inv, "kind");
 
 	if (!may_see(inv, ts, out))
 		return;
@@ -82,12 +82,12 @@ void
 cmd_tension_table_set(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
+	enum tension_table k = (enum tension_table)tension_table_find(invocation_str(inv, "kind"));
 	struct roll_table t;
 	char err[200];
 	size_t kept;
 
-	if (tension_table_parse(inv_str(inv, "text"), &t, err, sizeof(err)) < 0) {
+	if (tension_table_parse(invocation_str(inv, "text"), &t, err, sizeof(err)) < 0) {
 		reply_error(out, "The %s table was not changed: %s", tension_table_name(k), err);
 		return;
 	}
@@ -109,7 +109,7 @@ void
 cmd_tension_table_reset(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
+	enum tension_table k = (enum tension_table)tension_table_find(invocation_str(inv, "kind"));
 
 	tension_table_default(k, tension_state_edit_table(ts, k));
 	tension_state_edited(ts);
@@ -137,7 +137,7 @@ static int
 find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table *k,
            struct reply *out)
 {
-	const char *what = inv_str(inv, "entry"), *kind = inv_str(inv, "table");
+	const char *what = invocation_str(inv, "entry"), *kind = invocation_str(inv, "table");
 	const struct roll_table *t;
 	int i;
 
@@ -222,14 +222,14 @@ void
 cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const char *kind = inv_str(inv, "table");
+	const char *kind = invocation_str(inv, "table");
 	enum tension_table k;
 	char name[ROLL_TABLE_TEXT_MAX + 16];
 	struct buf b;
 	size_t n = 0;
 	int i;
 
-	if (inv_str(inv, "entry") != NULL) {
+	if (invocation_str(inv, "entry") != NULL) {
 		if ((i = find_entry(inv, ts, &k, out)) < 0)
 			return;
 		entry_name(&tension_state_get_table(ts, k)->e[i], name, sizeof(name));

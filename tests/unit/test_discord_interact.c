@@ -45,9 +45,9 @@ long_fn(struct invocation *inv, struct reply *out)
 static void
 pick_fn(struct invocation *inv, struct reply *out)
 {
-	reply_line(out, 0, "who=%s n=%lld flag=%d size=%s", inv_str(inv, "who"),
-	           (long long)inv_int(inv, "n", -1), inv_bool(inv, "flag", false),
-	           inv_has(inv, "size") ? inv_str(inv, "size") : "-");
+	reply_line(out, 0, "who=%s n=%lld flag=%d size=%s", invocation_str(inv, "who"),
+	           (long long)invocation_int(inv, "n", -1), invocation_bool(inv, "flag", false),
+	           invocation_has(inv, "size") ? invocation_str(inv, "size") : "-");
 }
 
 static void
