@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bot/discord/discord_cmds.h"
+#include "bot/discord/discord_dm.h"
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_opstats.h"
@@ -40,6 +41,7 @@ struct discord {
 	struct discord_gw *gw;
 	struct rng *rng;
 	struct interact *it;
+	struct discord_dm *dm; /* the GMs' DM channels, by user id */
 	char *app_id, *dev_guild, *gateway_url;
 	char *hash_path;
 	/* what was last registered, and Discord's answer when it held that */
@@ -82,6 +84,8 @@ struct answer {
 	char gm_user[24];        /* a direct message to send last, to this user */
 	char gm_name[64];
 	char *dm_body;
+	char dm_chan[DISCORD_DM_ID]; /* the DM channel the message went to */
+	bool dm_cached;              /* that channel id came from dc->dm */
 };
 
 struct registration {
@@ -189,6 +193,7 @@ answer_free(struct answer *a)
 }
 
 static void dm_start(struct answer *a);
+static void dm_send(struct answer *a);
 
 static void on_followup(void *ctx, const struct rest_result *res);
 
@@ -280,6 +285,16 @@ on_dm_sent(void *ctx, const struct rest_result *res)
 {
 	struct answer *a = ctx;
 
+	/* A kept DM channel Discord no longer knows (404, code 10003) is
+	 * forgotten and opened again, once. */
+	if (res->status == 404 && res->len > 0 && strstr(res->body, "10003") != NULL) {
+		discord_dm_drop(a->dc->dm, a->gm_user, a->dm_chan);
+		if (a->dm_cached && a->dc->rest != NULL) {
+			a->dm_cached = false;
+			dm_start(a);
+			return;
+		}
+	}
 	if (res->status < 200 || res->status > 299) {
 		dm_refused(a, res);
 		return;
@@ -295,30 +310,45 @@ on_dm_channel(void *ctx, const struct rest_result *res)
 	struct discord *dc = a->dc;
 	cJSON *j = NULL;
 	const char *id = NULL;
-	char path[64];
 
 	if (res->status >= 200 && res->status <= 299 && res->len > 0) {
 		j = cJSON_ParseWithLength(res->body, res->len);
 		id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "id"));
 	}
-	if (id == NULL || id[0] == '\0' || strlen(id) > 20 ||
-	    strspn(id, "0123456789") != strlen(id) || dc->rest == NULL) {
+	if (id == NULL || !discord_dm_snowflake(id) || dc->rest == NULL) {
 		cJSON_Delete(j);
 		dm_refused(a, res);
 		return;
 	}
-	snprintf(path, sizeof(path), "/channels/%s/messages", id);
+	snprintf(a->dm_chan, sizeof(a->dm_chan), "%s", id);
 	cJSON_Delete(j);
-	discord_rest_call(dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
+	discord_dm_put(dc->dm, a->gm_user, a->dm_chan);
+	dm_send(a);
 }
 
-/* Opens (or finds: Discord answers with the same channel) the DM channel
- * with the GM, then sends the GM's message there. */
+/* Sends the GM's message to the DM channel a->dm_chan. */
+static void
+dm_send(struct answer *a)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/channels/%s/messages", a->dm_chan);
+	discord_rest_call(a->dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
+}
+
+/* Sends the GM's message to the DM channel with the GM: the one kept from
+ * an earlier secret roll, else the one Discord opens (or finds: it answers
+ * with the same channel each time). */
 static void
 dm_start(struct answer *a)
 {
 	char body[64];
 
+	if (discord_dm_find(a->dc->dm, a->gm_user, a->dm_chan)) {
+		a->dm_cached = true;
+		dm_send(a);
+		return;
+	}
 	snprintf(body, sizeof(body), "{\"recipient_id\":\"%s\"}", a->gm_user);
 	discord_rest_call(a->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, a);
 }
@@ -1047,6 +1077,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	ro.ctx = dc;
 	dc->rest = discord_rest_new(loop, &ro);
 	dc->shed = discord_shed_new();
+	dc->dm = discord_dm_new(DISCORD_DM_MAX);
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
 	uv_timer_init(loop, &dc->save_timer);
@@ -1142,6 +1173,7 @@ discord_free(struct discord *dc)
 	discord_gw_free(dc->gw);
 	discord_interact_free(dc->it);
 	discord_shed_free(dc->shed);
+	discord_dm_free(dc->dm);
 	rng_free(dc->rng);
 	free(dc->app_id);
 	free(dc->dev_guild);

@@ -66,7 +66,8 @@ struct interact_out {
 	size_t nfollowups;
 	/* A message for the GM alone (a player's secret roll), sent as a
 	 * direct message once the answer went: open the DM channel with
-	 * POST /users/@me/channels {"recipient_id": gm_user}, then POST
+	 * POST /users/@me/channels {"recipient_id": gm_user} (once per GM:
+	 * the transport keeps the id, bot/discord/discord_dm.h), then POST
 	 * dm_body to /channels/<its id>/messages. When Discord refuses it
 	 * (403, code 50007: the GM takes no direct messages from the bot),
 	 * the invoker is told by an ephemeral follow-up (needs followup_path). */

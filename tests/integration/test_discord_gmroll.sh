@@ -5,7 +5,8 @@
 # message in it, headed by the channel), and when the GM has closed their
 # DMs (Discord's 403, code 50007) the roller is told by an ephemeral
 # follow-up. The GM's own /gmroll stays behind the screen: an ephemeral
-# follow-up to the GM, no DM.
+# follow-up to the GM, no DM. The DM channel is opened once per GM and kept;
+# when Discord no longer knows it (404, code 10003) it is opened again.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -46,6 +47,24 @@ one "$(roll 1 '2d6' ',"parts":["(GM) rolls behind the screen","rolls in secret"]
 sleep 0.5
 [ "$(stat rest.dms)" = 1 ] || fail "the GM's own secret roll went by DM"
 
+# A second secret roll to the same GM goes to the DM channel kept from the
+# first: it is not opened again.
+one "$(roll 2 '1d8')"
+wait_until "r['dms'] == 2" 10
+[ "$(stat rest.dm_channels)" = 1 ] || fail "the DM channel was opened again: $(stat rest.dm_channels) times"
+
+# The kept channel is deleted on Discord's side: the message to it is
+# refused as an unknown channel, the bot opens the DM channel again (a new
+# one) and the GM still gets the result.
+ctl dmforget 1
+one "$(roll 2 '1d10')"
+wait_until "r['dms'] == 3" 10
+[ "$(stat rest.dms_unknown)" = 1 ] || fail "the deleted channel was not tried first ($(stat rest.dms_unknown))"
+[ "$(stat rest.dm_channels)" = 2 ] || fail "the DM channel was opened $(stat rest.dm_channels) times, not twice"
+one "$(roll 2 '1d12')"
+wait_until "r['dms'] == 4" 10
+[ "$(stat rest.dm_channels)" = 2 ] || fail "the new DM channel was not kept"
+
 # The GM closes their DMs: the roller is told, ephemerally.
 ctl dmclosed 1
 before=$(stat interactions.followups)
@@ -53,5 +72,5 @@ one "$(roll 2 '1d6')"
 wait_until "r['dms_refused'] == 1 and i['followups'] == $((before + 1))" 10
 grep -q "takes no direct messages" "$BOT_LOG" ||
 	grep -q "the GM takes no direct messages" "$BOT_LOG" || fail "no log line for the refused DM"
-[ "$(stat rest.dms)" = 1 ] || fail "a DM went to a GM whose DMs are closed"
+[ "$(stat rest.dms)" = 4 ] || fail "a DM went to a GM whose DMs are closed"
 finish

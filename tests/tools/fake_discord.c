@@ -197,6 +197,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "dm_channels", (double)F.st.dm_channels);
 	cJSON_AddNumberToObject(r, "dms", (double)F.st.dms);
 	cJSON_AddNumberToObject(r, "dms_refused", (double)F.st.dms_refused);
+	cJSON_AddNumberToObject(r, "dms_unknown", (double)F.st.dms_unknown);
 	cJSON_AddStringToObject(r, "dm_last", F.dm_last != NULL ? F.dm_last : "");
 	s = cJSON_Print(o);
 	cJSON_Delete(o);
@@ -297,6 +298,8 @@ control(struct http *h, struct http_answer *a)
 			r = 0;
 		} else if (strncmp(body, "dmclosed", 8) == 0) {
 			r = rest_fake_dm_closed(body, err, sizeof(err));
+		} else if (strncmp(body, "dmforget", 8) == 0) {
+			r = rest_fake_dm_forget(body, err, sizeof(err));
 		} else if (strncmp(body, "rest", 4) == 0) {
 			r = rest_fake_fault(body, err, sizeof(err));
 		} else {

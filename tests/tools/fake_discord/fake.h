@@ -183,13 +183,16 @@ struct fake {
 		 * time, not answered in time (lenient or not) */
 		uint64_t mark_created, mark_answered, mark_unanswered;
 		uint64_t dm_channels, dms, dms_refused; /* DM channels opened, messages */
+		uint64_t dms_unknown; /* messages to a DM channel "dmforget" deleted */
 	} st;
 	/* Direct-message channels the bot opened, and whose recipient has
 	 * closed their DMs ("dmclosed USER" control): Discord then refuses
-	 * messages to them with 403, code 50007. */
+	 * messages to them with 403, code 50007. A channel deleted by the
+	 * "dmforget USER" control is gone: a message to it is refused with
+	 * 404, code 10003, and opening the DM channel again gives a new one. */
 	struct dm {
 		uint64_t user, chan;
-		bool closed;
+		bool closed, gone;
 	} dms[64];
 	int ndms;
 	char *dm_last;     /* the content of the last direct message accepted */
@@ -252,6 +255,8 @@ int rest_fake_fault(const char *args, char *err, size_t errlen);
 /* "dmclosed USER [off]": USER (a user id, or N for the template's "user":N)
  * takes no direct messages from the bot (or does again). */
 int rest_fake_dm_closed(const char *args, char *err, size_t errlen);
+/* "dmforget USER": the DM channel with USER (as above) is deleted. */
+int rest_fake_dm_forget(const char *args, char *err, size_t errlen);
 /* The command set held for scope (a PUT path), or NULL. */
 const cJSON *rest_fake_commands(const char *scope);
 /* Holds arr (taken) as scope's command set, with the fields Discord adds. */

@@ -402,7 +402,7 @@ dm_open(const char *body, size_t len, struct http_answer *a)
 	}
 	user = strtoull(rid, NULL, 10);
 	cJSON_Delete(j);
-	for (i = 0; i < F.ndms && F.dms[i].user != user; i++)
+	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
 		;
 	if (i == F.ndms) {
 		if (F.ndms == (int)(sizeof(F.dms) / sizeof(F.dms[0]))) {
@@ -436,9 +436,12 @@ channel_message(const char *path, const char *body, size_t len, struct http_answ
 
 	for (i = 0; i < F.ndms && F.dms[i].chan != chan; i++)
 		;
-	if (i == F.ndms) {
-		fake_violation("a message to channel %" PRIu64 ", no DM channel the bot opened",
-		               chan);
+	if (i == F.ndms || F.dms[i].gone) {
+		if (i == F.ndms)
+			fake_violation(
+			    "a message to channel %" PRIu64 ", no DM channel the bot opened", chan);
+		else
+			F.st.dms_unknown++;
 		answer(a, 404, "{\"message\":\"Unknown Channel\",\"code\":10003}");
 		return;
 	}
@@ -480,7 +483,7 @@ rest_fake_dm_closed(const char *args, char *err, size_t errlen)
 	}
 	if (user < 1400000000000000000ull)
 		user += 1400000000000000000ull;
-	for (i = 0; i < F.ndms && F.dms[i].user != user; i++)
+	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
 		;
 	if (i == F.ndms) {
 		if (F.ndms == (int)(sizeof(F.dms) / sizeof(F.dms[0]))) {
@@ -492,6 +495,30 @@ rest_fake_dm_closed(const char *args, char *err, size_t errlen)
 		F.ndms++;
 	}
 	F.dms[i].closed = !off;
+	return 0;
+}
+
+int
+rest_fake_dm_forget(const char *args, char *err, size_t errlen)
+{
+	const char *p = args + strlen("dmforget");
+	char *end;
+	uint64_t user = strtoull(p, &end, 10);
+	int i;
+
+	if (end == p) {
+		snprintf(err, errlen, "dmforget needs a user id or number");
+		return -1;
+	}
+	if (user < 1400000000000000000ull)
+		user += 1400000000000000000ull;
+	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
+		;
+	if (i == F.ndms) {
+		snprintf(err, errlen, "no DM channel with user %" PRIu64, user);
+		return -1;
+	}
+	F.dms[i].gone = true;
 	return 0;
 }
 
