@@ -93,6 +93,17 @@ rollchan_show_dark(struct channel *ch, bool dark)
 	return show;
 }
 
+void
+rollchan_dark_forget(struct channel *ch)
+{
+	struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+
+	if (rc == NULL || !rc->dark_shown)
+		return;
+	rc->dark_shown = false;
+	channel_touch(ch);
+}
+
 bool
 rollchan_name_ok(const char *name)
 {

@@ -85,6 +85,10 @@ bool rollchan_compact(const struct channel *ch);
  */
 bool rollchan_show_dark(struct channel *ch, bool dark);
 
+/* Something was lit outside a turn (/light) or a new expedition began
+ * (/turn reset): the next footer in the dark says "Darkness:" again. */
+void rollchan_dark_forget(struct channel *ch);
+
 /* Whether name is allowed for a saved roll (see above). */
 bool rollchan_name_ok(const char *name);
 

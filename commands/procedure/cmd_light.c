@@ -4,6 +4,7 @@
 
 #include "commands/commands.h"
 #include "commands/procedure/procedure_render.h"
+#include "commands/rollchan.h"
 
 static void
 light_list_cmd(struct invocation *inv, struct reply *out)
@@ -33,6 +34,7 @@ light_add_cmd(struct invocation *inv, struct reply *out)
 	}
 	turn_flag_clear(&s->clock);
 	channel_touch(inv->chan);
+	rollchan_dark_forget(inv->chan);
 	reply_add(out, 0, "Lit ");
 	reply_add(out, RS_BOLD, "%d", count);
 	reply_add(out, 0, " %s%s", light_kind_name(kind),
@@ -93,6 +95,7 @@ light_flicker_cmd(struct invocation *inv, struct reply *out)
 		return;
 	}
 	channel_touch(inv->chan);
+	rollchan_dark_forget(inv->chan);
 	procedure_render_light_name(&l, true, name, sizeof(name));
 	reply_add(out, 0, "%s only flickers: it keeps burning with ", name);
 	reply_add(out, RS_BOLD, "%d", light_left(&l, s->proc));

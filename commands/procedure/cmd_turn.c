@@ -114,6 +114,7 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 
 	turn_clock_init(&s->clock);
 	channel_touch(inv->chan);
+	rollchan_dark_forget(inv->chan);
 	reply_line(out, 0,
 	           "A new expedition: turn 0, nothing lit, the rest clock and the "
 	           "remembered sign cleared. The channel's settings are kept.");

@@ -787,6 +787,40 @@ compact_folds_empty_steps(void **state)
 	state_free(d.state);
 }
 
+/* Compact output: a source lit with /light (not in a turn's footer), or a
+ * new expedition, makes the next footer in the dark say Darkness again. */
+static void
+compact_darkness_after_light(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(3)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(&d, "gm", true, "/settings compact on", out);
+	run(&d, "gm", true, "/hazard roll", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 1);
+	free(plain);
+	run(&d, "gm", true, "/light add torch", out);
+	run(&d, "gm", true, "/turn advance 7", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, ": Torch #1 burns out.\n"));
+	assert_int_equal(lines_with(plain, "Darkness:"), 1);
+	free(plain);
+	run(&d, "gm", true, "/hazard roll", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 0);
+	free(plain);
+	run(&d, "gm", true, "/turn reset", out);
+	run(&d, "gm", true, "/hazard roll", out);
+	plain = reply_plain(out);
+	assert_int_equal(lines_with(plain, "Darkness:"), 1);
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -811,6 +845,7 @@ main(void)
 	    cmocka_unit_test(saved_rolls),
 	    cmocka_unit_test(compact_output),
 	    cmocka_unit_test(compact_folds_empty_steps),
+	    cmocka_unit_test(compact_darkness_after_light),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
