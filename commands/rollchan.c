@@ -2,6 +2,7 @@
 #include "commands/rollchan.h"
 
 #include <cjson/cJSON.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,26 @@ rollchan_dark_forget(struct channel *ch)
 		return;
 	rc->dark_shown = false;
 	channel_touch(ch);
+}
+
+void
+rollchan_heading(const struct channel *ch, struct reply *out, const char *fmt, ...)
+{
+	char text[301];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		text[0] = '\0';
+	else if ((size_t)n >= sizeof(text))
+		text[utf8_cut(text, sizeof(text) - 1, sizeof(text) - 1)] = '\0';
+	if (rollchan_compact(ch))
+		reply_add(out, 0, "%s · ", text);
+	else
+		reply_title(out, "%s", text);
 }
 
 bool

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commands/reply.h"
 #include "commands/state.h"
 
 #define ROLLCHAN_LOG_MAX    20  /* rolls a channel's log keeps */
@@ -88,6 +89,15 @@ bool rollchan_show_dark(struct channel *ch, bool dark);
 /* Something was lit outside a turn (/light) or a new expedition began
  * (/turn reset): the next footer in the dark says "Darkness:" again. */
 void rollchan_dark_forget(struct channel *ch);
+
+/*
+ * A command's heading: the message's title, or with compact output the
+ * start of the next line ("Hazard die: turn 4 · " and what follows), so
+ * that the heading costs no line of its own. The caller writes that next
+ * line. The heading is cut at 300 bytes, on a character boundary.
+ */
+void rollchan_heading(const struct channel *ch, struct reply *out, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Whether name is allowed for a saved roll (see above). */
 bool rollchan_name_ok(const char *name);

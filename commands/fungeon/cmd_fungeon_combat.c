@@ -377,7 +377,8 @@ cmd_fungeon_combat_retreat(struct invocation *inv, struct reply *out)
 		free(r);
 		return;
 	}
-	reply_title(out, "Back to town: Annoy rolls against %d dice (the floor)", floor);
+	rollchan_heading(inv->chan, out, "Back to town: Annoy rolls against %d dice (the floor)",
+	                 floor);
 	fungeon_render_annoy(out, c, &o, &r->annoy, styles);
 	fungeon_play_retreat_apply(c->m, r);
 	for (int i = 0; i < n; i++) {

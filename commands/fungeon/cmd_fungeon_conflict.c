@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands/fungeon/fungeon.h"
+#include "commands/rollchan.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -40,7 +41,8 @@ annoy_conflict(struct invocation *inv, struct fungeon_channel *c,
 		return;
 	fungeon_channel_styles(c, inv->state, styles);
 	a = xcalloc(1, sizeof(*a));
-	reply_title(out, "%s", title);
+	/* Compact output: the heading opens the obstacle's line. */
+	rollchan_heading(inv->chan, out, "%s", title);
 	if (fungeon_roll_annoy_play(inv, c, o, dice, idx, n, bonus, styles, a, out) < 0) {
 		free(a);
 		return;
@@ -181,8 +183,9 @@ cmd_fungeon_conflict_trigger(struct invocation *inv, struct reply *out)
 		}
 		fungeon_render_narration_lines(out, &t->draw_nar, c, styles, NULL);
 	} else {
-		reply_title(out, "Triggering %s: an Annoy roll against its %d Annoy dice", o.label,
-		            o.annoy);
+		rollchan_heading(inv->chan, out,
+		                 "Triggering %s: an Annoy roll against its %d Annoy dice", o.label,
+		                 o.annoy);
 	}
 	if (t->annoyed) {
 		if (t->several)

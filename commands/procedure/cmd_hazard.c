@@ -82,14 +82,14 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 	turn_pass(&s->clock, s->proc, &how, &rep);
 	channel_touch(inv->chan);
 
-	reply_title(out, "%s: turn %d", resting ? "Rest" : "Hazard die", s->clock.turn);
-	/* Compact output: a built-in table's rolled row is said by the lines
-	 * below it (what was rolled, then what happens), so no table; a custom
-	 * table's entry is the GM's own text, so its row stays. */
+	/* Compact output: the heading opens the Rolled line, and a built-in
+	 * table's rolled row is said by the lines below it (what was rolled,
+	 * then what happens), so no table; a custom table's entry is the GM's
+	 * own text, so its row follows the Rolled line. */
+	rollchan_heading(inv->chan, out, "%s: turn %d", resting ? "Rest" : "Hazard die",
+	                 s->clock.turn);
 	if (!rollchan_compact(inv->chan))
 		procedure_render_hazard_table(out, v, (int)row, false);
-	else if (v->table == HAZARD_CUSTOM)
-		procedure_render_hazard_table(out, v, (int)row, true);
 	row_label(v->rows[row].text, label, sizeof(label));
 	reply_add(out, 0, "Rolled ");
 	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", roll);
@@ -97,6 +97,8 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 	reply_add(out, RS_BOLD, "%s", label);
 	reply_add(out, 0, ".");
 	reply_nl(out);
+	if (rollchan_compact(inv->chan) && v->table == HAZARD_CUSTOM)
+		procedure_render_hazard_table(out, v, (int)row, true);
 	if (v->table == HAZARD_CUSTOM)
 		entry_dice(inv, out, v->rows[row].text);
 	procedure_render_report(out, &rep, s->proc, false, hidden);

@@ -101,8 +101,8 @@ turn_advance_fn(struct invocation *inv, struct reply *out)
 	turn_report_init(&rep);
 	turn_advance(&s->clock, s->proc, n, &rep);
 	channel_touch(inv->chan);
-	reply_title(out, "%d %s pass%s without a hazard roll", n, n == 1 ? "turn" : "turns",
-	            n == 1 ? "es" : "");
+	rollchan_heading(inv->chan, out, "%d %s pass%s without a hazard roll", n,
+	                 n == 1 ? "turn" : "turns", n == 1 ? "es" : "");
 	procedure_render_report(out, &rep, s->proc, n > 1, false);
 	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 }

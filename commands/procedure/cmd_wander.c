@@ -5,6 +5,7 @@
 
 #include "commands/commands.h"
 #include "commands/procedure/procedure_render.h"
+#include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 
 /* The line that says what the check's die did. */
@@ -42,18 +43,21 @@ table_line(struct reply *out, const struct tension_pick *p, int tension)
 	reply_nl(out);
 }
 
+/* The check's heading, then its lines; with compact output the heading
+ * opens the die's line (commands/rollchan.h: rollchan_heading()). */
 static void
-show_check(struct reply *out, const struct wander_check *w, struct odds chance, int tension)
+show_check(const struct channel *ch, struct reply *out, const struct wander_check *w,
+           struct odds chance, int tension)
 {
 	switch (w->proc) {
 	case WANDER_CORRIDOR:
-		reply_title(out, "Wandering check: corridor leg (1-in-6)");
+		rollchan_heading(ch, out, "Wandering check: corridor leg (1-in-6)");
 		check_roll(out, w);
 		if (w->encounter)
 			reply_line(out, 0, "They appear at the far end of the corridor leg.");
 		break;
 	case WANDER_REST:
-		reply_title(out, "Wandering check: resting (1-in-6)");
+		rollchan_heading(ch, out, "Wandering check: resting (1-in-6)");
 		check_roll(out, w);
 		if (w->encounter) {
 			reply_add(out, 0, "They enter through exit ");
@@ -63,12 +67,14 @@ show_check(struct reply *out, const struct wander_check *w, struct odds chance, 
 		}
 		break;
 	case WANDER_CLASSIC:
-		reply_title(out, "Wandering check: classic (%d-in-%d)", chance.x, chance.n);
+		rollchan_heading(ch, out, "Wandering check: classic (%d-in-%d)", chance.x,
+		                 chance.n);
 		check_roll(out, w);
 		break;
 	case WANDER_TENSION:
-		reply_title(out, "Wandering check: D12 encounter check (exits %d, Tension %d)",
-		            w->exits, tension);
+		rollchan_heading(ch, out,
+		                 "Wandering check: D12 encounter check (exits %d, Tension %d)",
+		                 w->exits, tension);
 		check_roll(out, w);
 		reply_add(out, 0, "%d %s %d exits; %d %s Tension %d.", w->roll,
 		          w->d12.by_exits ? "<=" : ">", w->exits, w->roll,
@@ -159,7 +165,7 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, &encounters);
 		wander_tension(inv->rng, exits, tension, &encounters, &w);
 	}
-	show_check(out, &w, chance, tension);
+	show_check(inv->chan, out, &w, chance, tension);
 }
 
 static void

@@ -92,9 +92,9 @@ static const struct command pick_cmd = {
 static const struct command gmcmd_cmd = {
     .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
 
-static const struct command *const test_table[] = {&cmd_gm,      &cmd_help,   &secret_cmd,
-                                                   &whisper_cmd, &pick_cmd,   &gmcmd_cmd,
-                                                   &long_cmd,    &cmd_gmroll, NULL};
+static const struct command *const test_table[] = {
+    &cmd_gm,   &cmd_help,   &secret_cmd,   &whisper_cmd, &pick_cmd, &gmcmd_cmd,
+    &long_cmd, &cmd_gmroll, &cmd_settings, &cmd_wander,  NULL};
 
 struct fixture {
 	struct dispatch d;
@@ -725,6 +725,34 @@ test_gmroll_direct_message(void **state)
 	assert_null(f->out.dm_body);
 }
 
+/* Compact output on Discord: a wandering check's heading opens its line
+ * instead of being the message's bold first line. */
+static void
+test_compact_heading(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const check =
+	    "{\"name\":\"wander\",\"options\":[{\"name\":\"check\",\"type\":1}]}";
+
+	interaction(f, "1080", 2, BOB, check);
+	assert_message(
+	    f->out.callback_body,
+	    "**Wandering check: corridor leg (1-in-6)**\n```ansi\nd6: \x1b[1;33m5\x1b[0m -> "
+	    "\x1b[0;32mno wandering monsters\x1b[0m.\n```",
+	    false);
+	interaction(f, "1079", 2, BOB,
+	            "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}");
+	interaction(f, "1081", 2, BOB,
+	            "{\"name\":\"settings\",\"options\":[{\"name\":\"compact\",\"type\":1,"
+	            "\"options\":[{\"name\":\"mode\",\"type\":3,\"value\":\"on\"}]}]}");
+	interaction(f, "1082", 2, BOB, check);
+	assert_message(
+	    f->out.callback_body,
+	    "```ansi\nWandering check: corridor leg (1-in-6) · d6: \x1b[1;33m4\x1b[0m -> "
+	    "\x1b[0;32mno wandering monsters\x1b[0m.\n```",
+	    false);
+}
+
 int
 main(void)
 {
@@ -743,6 +771,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_long_reply_follows_up, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_private_part_follows_up, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gmroll_direct_message, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),

@@ -850,6 +850,46 @@ test_gmroll(void **state)
 	                    "did not send your secret roll; roll again once they are back.\r\n");
 }
 
+/* Compact output on IRC: the heading starts the hazard roll's line instead
+ * of a bold title line, and the table is left out. */
+static void
+test_compact_heading(void **state)
+{
+	struct fixture *f = *state;
+
+	feed(f, ":boss!b@h PRIVMSG #a :!settings compact on");
+	out(f);
+	feed(f, ":boss!b@h PRIVMSG #a :!hazard roll");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :Hazard die: turn 1 · Rolled \x02\x03"
+	                    "07\x02\x02"
+	                    "5\x0f on the d6 (exploration): \x02Nothing\x0f. · \x02\x03"
+	                    "04\x02\x02"
+	                    "Darkness:\x0f nothing is lit. Without light the party is \x02"
+	                    "effectively blind\x0f: a setback on all rolls, movement halved, no "
+	                    "reading, searching or spotting danger (darkvision sees darkness as "
+	                    "dim light); !light add lights a source. · \x03"
+	                    "14\x02\x02Turn \x0f\x02"
+	                    "1\x0f\x03"
+	                    "14\x02\x02 (10 min in the dungeon); \x0f\x02"
+	                    "1\x0f\x03"
+	                    "14\x02\x02 turn since the last rest.\x0f\r\n");
+	feed(f, ":boss!b@h PRIVMSG #a :!wander check");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :Wandering check: corridor leg (1-in-6) · d6: \x02\x03"
+	                    "07\x02\x02"
+	                    "4\x0f -> \x03"
+	                    "03\x02\x02no wandering monsters\x0f.\r\n");
+	feed(f, ":boss!b@h PRIVMSG #a :!settings compact off");
+	out(f);
+	feed(f, ":boss!b@h PRIVMSG #a :!wander check");
+	assert_string_equal(
+	    out(f), "PRIVMSG #a :\x02Wandering check: corridor leg (1-in-6)\x0f · d6: \x02\x03"
+	            "07\x02\x02"
+	            "4\x0f -> \x03"
+	            "03\x02\x02no wandering monsters\x0f.\r\n");
+}
+
 int
 main(void)
 {
@@ -874,6 +914,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_legacy_key_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_legacy_undo_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gmroll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_held_until_committed, setup, teardown),
 	};
 

@@ -603,10 +603,12 @@ compact_output(void **state)
 	for (int i = 0; i < 3; i++) {
 		run(&d, "gm", true, "/hazard roll", out);
 		plain = reply_plain(out);
-		/* No table: the Rolled line says what the row said. */
+		/* No table: the Rolled line says what the row said, and opens
+		 * with the heading. */
 		assert_int_equal(lines_with(plain, "  "), 0);
 		assert_int_equal(lines_with(plain, "> "), 0);
-		assert_int_equal(lines_with(plain, "Rolled "), 1);
+		assert_int_equal(lines_with(plain, "Hazard die: turn "), 1);
+		assert_non_null(strstr(plain, " · Rolled "));
 		assert_int_equal(lines_with(plain, "Darkness:"), i == 0);
 		free(plain);
 	}
@@ -821,6 +823,79 @@ compact_darkness_after_light(void **state)
 	state_free(d.state);
 }
 
+/* Compact output: a turn, a wandering check and an Annoy roll start on
+ * their heading's line (the heading is no title); a source lit with /light
+ * makes the next dark footer say Darkness again. */
+static void
+compact_headings(void **state)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(3)};
+	struct reply *out = reply_new();
+	char *plain;
+
+	run(&d, "gm", true, "/settings compact on", out);
+	run(&d, "gm", true, "/hazard roll", out);
+	assert_null(reply_msg(out, REPLY_CHANNEL)->title);
+	plain = reply_plain(out);
+	assert_string_equal(
+	    plain, "Hazard die: turn 1 · Rolled 5 on the d6 (exploration): Nothing.\n"
+	           "Darkness: nothing is lit. Without light the party is effectively blind: a "
+	           "setback on all rolls, movement halved, no reading, searching or spotting "
+	           "danger (darkvision sees darkness as dim light); /light add lights a source.\n"
+	           "Turn 1 (10 min in the dungeon); 1 turn since the last rest.\n");
+	free(plain);
+	run(&d, "gm", true, "/rest hazard:false", out);
+	assert_null(reply_msg(out, REPLY_CHANNEL)->title);
+	plain = reply_plain(out);
+	assert_string_equal(
+	    plain, "Rest: turn 2 · The party rests this turn: the rest clock starts again.\n"
+	           "Turn 2 (20 min in the dungeon); 0 turns since the last rest.\n");
+	free(plain);
+	run(&d, "gm", true, "/light add torch", out);
+	run(&d, "gm", true, "/turn advance 7", out);
+	plain = reply_plain(out);
+	assert_string_equal(
+	    plain, "7 turns pass without a hazard roll · Turn 7: Torch #1 has 1 turn left: it goes "
+	           "out at the end of the next turn.\n"
+	           "Turn 8: Torch #1 burns out.\n"
+	           "Turn 8: 6 turns without a rest: rest next turn (/rest), or each character "
+	           "makes a CON save DC 12; on a failure gain 1 Fatigue.\n"
+	           "Turn 9: The rest was skipped: each character makes a CON save DC 12; on a "
+	           "failure gain 1 Fatigue.\n"
+	           "Darkness: nothing is lit. Without light the party is effectively blind: a "
+	           "setback on all rolls, movement halved, no reading, searching or spotting "
+	           "danger (darkvision sees darkness as dim light); /light add lights a source.\n"
+	           "Turn 9 (1 h 30 min in the dungeon); 7 turns since the last rest.\n");
+	free(plain);
+	run(&d, "gm", true, "/wander check tension exits:2", out);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "Wandering check: D12 encounter check (exits 2, Tension 1) · "
+	                           "d12: 8 -> no wandering monsters.\n"
+	                           "8 > 2 exits; 8 > Tension 1.\n");
+	free(plain);
+	run(&d, "gm", true, "/fungeon join Alba wizard 3", out);
+	run(&d, "gm", true, "/fungeon trap add spikes annoy 2 type iron unlimited", out);
+	run(&d, "gm", true, "/fungeon annoy spikes", out);
+	assert_null(reply_msg(out, REPLY_CHANNEL)->title);
+	plain = reply_plain(out);
+	assert_string_equal(plain, "Annoying conflict: spikes (2 Annoy dice) · spikes: 3 2 → 3\n"
+	                           "Alba (gm): 2 4 3 → 4, succeeds (+2 XP)\n"
+	                           "Everyone resists spikes.\n"
+	                           "Narrative control: gm (Alba), Thwack-O 2.\n");
+	free(plain);
+	run(&d, "gm", true, "/settings compact off", out);
+	run(&d, "gm", true, "/wander check", out);
+	assert_string_equal(reply_msg(out, REPLY_CHANNEL)->title,
+	                    "Wandering check: corridor leg (1-in-6)");
+	plain = reply_plain(out);
+	assert_string_equal(plain, "Wandering check: corridor leg (1-in-6)\n"
+	                           "d6: 5 -> no wandering monsters.\n");
+	free(plain);
+	reply_free(out);
+	rng_free(d.rng);
+	state_free(d.state);
+}
+
 int
 main(void)
 {
@@ -846,6 +921,7 @@ main(void)
 	    cmocka_unit_test(compact_output),
 	    cmocka_unit_test(compact_folds_empty_steps),
 	    cmocka_unit_test(compact_darkness_after_light),
+	    cmocka_unit_test(compact_headings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
