@@ -118,9 +118,10 @@ settings_compact(struct invocation *inv, struct reply *out)
 		           "Compact output: a roll is one line (no Roll again button), a hazard "
 		           "roll shows no table (a custom table only its rolled row; /hazard "
 		           "show has the whole table), a turn, a wandering check, a tension roll "
-		           "and an Annoy roll start on their heading's line, a painful "
-		           "conflict's dice are in its rank table only, the Darkness line comes "
-		           "only when it is new, and an empty Fungeon step is one line.");
+		           "and an Annoy roll start on their heading's line, a bargain shows its "
+		           "rolled row alone, a painful conflict's dice are in its rank table "
+		           "only, the Darkness line comes only when it is new, and an empty "
+		           "Fungeon step is one line.");
 	else
 		reply_line(out, 0,
 		           "Full output: rolls name who rolls on a line of their own, hazard "

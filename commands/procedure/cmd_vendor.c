@@ -5,6 +5,7 @@
 
 #include "commands/commands.h"
 #include "commands/procedure/procedure_state.h"
+#include "commands/rollchan.h"
 #include "rules/dice/dice.h"
 #include "rules/procedure/carry.h"
 #include "rules/procedure/vendor.h"
@@ -196,8 +197,10 @@ bargain_fn(struct invocation *inv, struct reply *out)
 	}
 	channel_touch(inv->chan);
 	vendor_bargain(v, total, &b);
-	reply_title(out, "Bargaining with %s: %s %s", v->name, selling ? "selling" : "buying",
-	            item);
+	/* Compact output: the heading opens the roll's line, and the table
+	 * has the rolled row alone. */
+	rollchan_heading(inv->chan, out, "Bargaining with %s: %s %s", v->name,
+	                 selling ? "selling" : "buying", item);
 	reply_add(out, 0, "%s rolls %s = ", inv->from->user_name, shown);
 	reply_add(out, RS_BOLD, "%lld", (long long)b.roll);
 	reply_add(out, 0, " against %s's skill %d: margin ", v->name, b.skill);
@@ -212,6 +215,8 @@ bargain_fn(struct invocation *inv, struct reply *out)
 		margin_text(&t[i], m, sizeof(m));
 		snprintf(sell, sizeof(sell), "%d%%", t[i].sell_percent);
 		snprintf(buy, sizeof(buy), "%d%%", t[i].buy_percent);
+		if (i != b.row && rollchan_compact(inv->chan))
+			continue;
 		reply_row(out, i == b.row, cells);
 	}
 	reply_add(out, 0, "The price: ");
