@@ -93,8 +93,8 @@ static const struct command gmcmd_cmd = {
     .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
 
 static const struct command *const test_table[] = {
-    &cmd_gm,   &cmd_help,   &secret_cmd,   &whisper_cmd, &pick_cmd, &gmcmd_cmd,
-    &long_cmd, &cmd_gmroll, &cmd_settings, &cmd_wander,  NULL};
+    &cmd_gm,     &cmd_help,     &secret_cmd, &whisper_cmd, &pick_cmd, &gmcmd_cmd, &long_cmd,
+    &cmd_gmroll, &cmd_settings, &cmd_wander, &cmd_roll,    &cmd_log,  NULL};
 
 struct fixture {
 	struct dispatch d;
@@ -753,6 +753,72 @@ test_compact_heading(void **state)
 	    false);
 }
 
+/* Issue 15's shortcuts on Discord: /r with adv, a label's bidi override
+ * removed, /log, and a lone d20's natural 20 marked. */
+static void
+test_roll_shortcuts(void **state)
+{
+	struct fixture *f = *state;
+	int i;
+
+	interaction(f, "1100", 2, ALICE,
+	            "{\"name\":\"r\",\"options\":[{\"name\":\"expression\",\"type\":3,"
+	            "\"value\":\"1d20+5 adv # sneak\"}]}");
+	assert_message(
+	    f->out.callback_body,
+	    "**Alice** rolls *sneak*\n"
+	    "```ansi\n"
+	    "\x1b[0;36m2d20kh1 + 5\x1b[0m: [15, \x1b[0;30m1̶1̶\x1b[0m] + 5 = \x1b[1;33m20\x1b[0m\n"
+	    "```",
+	    false);
+	interaction(f, "1101", 2, ALICE,
+	            "{\"name\":\"roll\",\"options\":[{\"name\":\"expression\",\"type\":3,"
+	            "\"value\":\"1d20 # a\xe2\x80\xae"
+	            "41\"}]}");
+	assert_message(f->out.callback_body,
+	               "**Alice** rolls *a41*\n"
+	               "```ansi\n"
+	               "\x1b[0;36m1d20\x1b[0m: [12] = \x1b[1;33m12\x1b[0m\n"
+	               "```",
+	               false);
+	interaction(f, "1102", 2, ALICE,
+	            "{\"name\":\"log\",\"options\":[{\"name\":\"count\",\"type\":4,"
+	            "\"value\":2}]}");
+	assert_message(f->out.callback_body,
+	               "**The last 2 rolls here, newest first**\n"
+	               "```ansi\n"
+	               "\x1b[1mwhen      who    roll                 result\x1b[0m\n"
+	               "just now  Alice  1d20 # a41           12\n"
+	               "just now  Alice  2d20kh1 + 5 # sneak  20\n"
+	               "```",
+	               false);
+	for (i = 0; i < 100; i++) {
+		char id[16];
+		cJSON *j;
+		bool natural;
+
+		snprintf(id, sizeof(id), "%d", 1200 + i);
+		interaction(f, id, 2, ALICE,
+		            "{\"name\":\"roll\",\"options\":[{\"name\":\"expression\","
+		            "\"type\":3,\"value\":\"d20\"}]}");
+		j = body(f->out.callback_body);
+		natural =
+		    strstr(
+		        cJSON_GetObjectItem(cJSON_GetObjectItem(j, "data"), "content")->valuestring,
+		        "Natural") != NULL;
+		cJSON_Delete(j);
+		if (natural)
+			break;
+	}
+	assert_message(f->out.callback_body,
+	               "**Alice** rolls\n"
+	               "```ansi\n"
+	               "\x1b[0;36m1d20\x1b[0m: [20] = \x1b[1;33m20\x1b[0m\n"
+	               "\x1b[1;31mNatural 20!\x1b[0m\n"
+	               "```",
+	               false);
+}
+
 int
 main(void)
 {
@@ -772,6 +838,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_private_part_follows_up, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gmroll_direct_message, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_roll_shortcuts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_button_runs_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),

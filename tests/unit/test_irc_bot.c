@@ -890,6 +890,51 @@ test_compact_heading(void **state)
 	            "03\x02\x02no wandering monsters\x0f.\r\n");
 }
 
+/* Issue 15's shortcuts on IRC: adv, the natural 20 mark, /log, "did you
+ * mean" for a slip, and a label's bidi override removed. */
+static void
+test_roll_shortcuts(void **state)
+{
+	struct fixture *f = *state;
+	char o[512] = "";
+	int i;
+
+	f->cfg.formatting = false;
+	irc_bot_set_config(f->b, &f->cfg);
+	feed(f, ":alice!a@h PRIVMSG #a :!r 1d20+5 adv # sneak");
+	assert_string_equal(
+	    out(f), "PRIVMSG #a :alice rolls sneak · 2d20kh1 + 5: [15, ~~11~~] + 5 = 20\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!r 1d20 # a\xe2\x80\xae"
+	        "41");
+	assert_string_equal(out(f), "PRIVMSG #a :alice rolls a41 · 1d20: [12] = 12\r\n");
+	/* A slip in a command's name is answered in a private message; in a
+	 * channel an unknown word is left alone (other bots may share the
+	 * prefix), while a slip in a subcommand or a choice is answered. */
+	feed(f, ":alice!a@h PRIVMSG #a :!rol 1d6");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG delver :rol 1d6");
+	assert_string_equal(out(f),
+	                    "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
+	                    "are roll, gmroll, gm, tension, fungeon, thwacko, xp, hazard, turn, "
+	                    "light, rest, wander, surprise, procedure, safe, vendor, bargain, "
+	                    "encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!hazard tabel");
+	assert_string_equal(
+	    out(f), "NOTICE alice :Unknown subcommand 'tabel' (did you mean table?); usage: "
+	            "!hazard <roll|show|table|chance|custom|procedure|who|sign>\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!log 2");
+	assert_string_equal(out(f), "PRIVMSG #a :The last 2 rolls here, newest first\r\n"
+	                            "PRIVMSG #a :when      who    roll                 result\r\n"
+	                            "PRIVMSG #a :just now  alice  1d20 # a41           12\r\n"
+	                            "PRIVMSG #a :just now  alice  2d20kh1 + 5 # sneak  20\r\n");
+	/* A lone d20's natural 20 or 1 closes its line. */
+	for (i = 0; i < 100 && strstr(o, "Natural") == NULL; i++) {
+		feed(f, ":alice!a@h PRIVMSG #a :!r d20");
+		snprintf(o, sizeof(o), "%s", out(f));
+	}
+	assert_string_equal(o, "PRIVMSG #a :alice rolls · 1d20: [20] = 20 · Natural 20!\r\n");
+}
+
 int
 main(void)
 {
@@ -915,6 +960,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_legacy_undo_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gmroll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_roll_shortcuts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_held_until_committed, setup, teardown),
 	};
 
