@@ -16,6 +16,17 @@ bench_now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* Nanoseconds of CPU time this thread used: on a shared machine, time the
+ * thread waited for a core is not counted. */
+static inline double
+bench_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 /* Resident memory of this process in kB, or -1. */
 static inline long
 bench_rss_kb(void)
