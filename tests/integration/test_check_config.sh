@@ -54,7 +54,7 @@ printf '[console]\nuser = alice\ncolour = red\n' > t.conf
 check unknown-key 1 "error: t.conf:3: [console] has no key 'colour'; its keys are enabled, user, channel"
 
 printf '# comment\n[bot]\n[discrod]\ntoken_source = env:X\n' > t.conf
-check unknown-section 1 "error: t.conf:3: unknown section [discrod]; sections are [bot], [discord], [irc.<network>] and [console]"
+check unknown-section 1 "error: t.conf:3: unknown section [discrod]; sections are [bot], [discord], [irc.<network>], [store] and [console]"
 
 printf '[bot]\n\n[discord]\nshard_count = 1\n' > t.conf
 check missing-required-key 1 "error: t.conf:3: [discord] is missing token_source (env:NAME, file:PATH or credential:NAME)"
