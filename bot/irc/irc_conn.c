@@ -25,6 +25,7 @@ irc_conn_timing_defaults(struct irc_timing *t)
 	t->backoff_max = 300000;
 	t->stable = 60000;
 	t->connect = 20000;
+	t->handshake = 30000;
 }
 
 const char *

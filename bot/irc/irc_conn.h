@@ -55,7 +55,8 @@ struct irc_timing {
 	int backoff_min;  /* first reconnect delay (1 s, with jitter) */
 	int backoff_max;  /* the longest reconnect delay (5 min) */
 	int stable;       /* registered this long: the backoff starts over (60 s) */
-	int connect;      /* for one address's TCP connection (20 s; bot/irc_net) */
+	int connect;      /* for one address's TCP connection (20 s; bot/irc/irc_net) */
+	int handshake;    /* then for the TLS handshake (30 s; bot/irc/irc_net) */
 };
 
 void irc_conn_timing_defaults(struct irc_timing *t);

@@ -1,7 +1,8 @@
 /*
- * irc_conn_int: the inside of struct irc_conn, shared by bot/irc_conn.c (the
- * session: input, channels, timers), bot/irc_reg.c (registration: CAP,
- * SASL, nick fallback) and bot/irc_join.c (the channels kept joined).
+ * irc_conn_int: the inside of struct irc_conn, shared by bot/irc/irc_conn.c
+ * (the session: input, channels, timers), bot/irc/irc_reg.c (registration:
+ * CAP, SASL, nick fallback) and bot/irc/irc_join.c (the channels kept
+ * joined).
  * Nothing else includes it.
  */
 #ifndef DELVER_IRC_CONN_INT_H
@@ -9,6 +10,7 @@
 
 #include "bot/irc/irc_conn.h"
 #include "bot/irc/irc_flood.h"
+#include "bot/irc/irc_reg.h"
 #include "bot/irc/irc_track.h"
 
 #define CAPS_MAX 256
@@ -74,12 +76,5 @@ void irc_conn__recycle(struct irc_conn *c, const char *fmt, ...)
 const char *irc_conn__net(const struct irc_conn *c);
 /* The configured channel named name (by the server's case mapping), or NULL. */
 struct chanrec *irc_conn__chan(struct irc_conn *c, const char *name);
-
-/* Registration (bot/irc_reg.c). */
-void irc_reg_start(struct irc_conn *c);
-void irc_reg_cap(struct irc_conn *c, const struct irc_msg *m);
-void irc_reg_authenticate(struct irc_conn *c, const struct irc_msg *m);
-void irc_reg_sasl_numeric(struct irc_conn *c, int num, const struct irc_msg *m);
-void irc_reg_nick_refused(struct irc_conn *c, int num, const struct irc_msg *m);
 
 #endif

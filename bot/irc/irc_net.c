@@ -16,9 +16,8 @@
 #include "bot/log.h"
 #include "rules/base/mem.h"
 
-#define WRITE_MAX    4096  /* plaintext bytes taken for one write */
-#define READ_MAX     16384 /* bytes of one read */
-#define HANDSHAKE_MS 30000 /* for the TLS handshake */
+#define WRITE_MAX 4096  /* plaintext bytes taken for one write */
+#define READ_MAX  16384 /* bytes of one read */
 
 enum net_state {
 	NS_IDLE,
@@ -66,6 +65,7 @@ struct irc_net {
 	struct irc_tls *tls;           /* with TLS, from the TCP connection on */
 	bool linked;                   /* the session runs (TLS, if any, is up) */
 	int connect_ms;                /* the timing's connect */
+	int handshake_ms;              /* the timing's handshake */
 	int64_t connect_by;            /* NS_CONNECTING */
 	int64_t handshake_by;
 	uv_timer_t timer;
@@ -428,7 +428,7 @@ on_connected(uv_connect_t *req, int status)
 		kill_link(n);
 		return;
 	}
-	n->handshake_by = now_ms(n) + HANDSHAKE_MS;
+	n->handshake_by = now_ms(n) + n->handshake_ms;
 	flush(n); /* the ClientHello */
 	arm(n);
 }
@@ -617,8 +617,8 @@ on_timer(uv_timer_t *t)
 		break;
 	case NS_UP:
 		if (!n->linked && now >= n->handshake_by) {
-			log_warnx("irc %s: the TLS handshake did not finish within %d s",
-			          n->cfg->network, HANDSHAKE_MS / 1000);
+			log_warnx("irc %s: the TLS handshake did not finish within %.1f s",
+			          n->cfg->network, (double)n->handshake_ms / 1000.0);
 			kill_link(n);
 			return;
 		}
@@ -691,6 +691,7 @@ irc_net_new(uv_loop_t *loop, struct dispatch *d, const struct config_irc *cfg,
 	n->cfg = cfg;
 	n->conn = irc_conn_new(cfg, t, &hooks, n);
 	n->connect_ms = t->connect;
+	n->handshake_ms = t->handshake;
 	n->bot = irc_bot_new(d, cfg, n->conn);
 	irc_bot_set_reload(n->bot, owner_reload, n);
 	uv_timer_init(n->loop, &n->timer);
@@ -789,7 +790,9 @@ irc_net_reconfigure(struct irc_net *n, const struct config_irc *cfg, const struc
 	n->cfg = cfg;
 	irc_bot_set_config(n->bot, cfg);
 	irc_conn_reconfigure(n->conn, cfg, t);
-	if (t != NULL)
+	if (t != NULL) {
 		n->connect_ms = t->connect;
+		n->handshake_ms = t->handshake;
+	}
 	on_wake(n); /* the PARTs and JOINs wait in the queue */
 }

@@ -1,4 +1,6 @@
 /* irc_reg: IRC registration: CAP negotiation, SASL PLAIN, nick fallback. */
+#include "bot/irc/irc_reg.h"
+
 #include "bot/irc/irc_conn_int.h"
 
 #include <stdio.h>

@@ -292,6 +292,37 @@ test_connect_timeout(void **state)
 	assert_true(timed_out);
 }
 
+/*
+ * A server that takes the TCP connection but never answers the TLS
+ * ClientHello: the link is given up once the handshake timeout (a timing
+ * field like the others, 300 ms here) has passed.
+ */
+static void
+test_tls_handshake_timeout(void **state)
+{
+	struct fixture *f = *state;
+	struct server s;
+	int done = 0, port = server_listen(&f->loop, &s, "127.0.0.1");
+	bool timed_out;
+	struct irc_net *n;
+
+	assert_int_not_equal(port, 0);
+	f->cfg.port = port;
+	f->cfg.tls = true;
+	f->cfg.tls_verify = false;
+	f->t.handshake = 300;
+	n = irc_net_new(&f->loop, &f->d, &f->cfg, &f->t);
+	irc_net_start(n);
+	timed_out = run_until_logged(&f->loop, "the TLS handshake did not finish within 0.3 s");
+	irc_net_stop(n, "bye", count, &done);
+	run_until(&f->loop, &done, 1);
+	uv_close((uv_handle_t *)&s.listener, NULL);
+	if (s.peer_open && !uv_is_closing((uv_handle_t *)&s.peer))
+		uv_close((uv_handle_t *)&s.peer, NULL);
+	uv_run(&f->loop, UV_RUN_DEFAULT);
+	assert_true(timed_out);
+}
+
 int
 main(void)
 {
@@ -301,6 +332,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_connects_over_ipv4, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_connects_over_ipv6, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_connect_timeout, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tls_handshake_timeout, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
