@@ -247,7 +247,7 @@ static void
 dm_refused(struct answer *a, const struct rest_result *res)
 {
 	struct discord *dc = a->dc;
-	bool closed = res->status == 403 && res->len > 0 && strstr(res->body, "50007") != NULL;
+	bool closed = res->status == 403 && discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM;
 	cJSON *o;
 	char text[512], *body;
 
@@ -287,7 +287,7 @@ on_dm_sent(void *ctx, const struct rest_result *res)
 
 	/* A kept DM channel Discord no longer knows (404, code 10003) is
 	 * forgotten and opened again, once. */
-	if (res->status == 404 && res->len > 0 && strstr(res->body, "10003") != NULL) {
+	if (res->status == 404 && discord_rest_error_code(res) == DISCORD_ERROR_UNKNOWN_CHANNEL) {
 		discord_dm_drop(a->dc->dm, a->gm_user, a->dm_chan);
 		if (a->dm_cached && a->dc->rest != NULL) {
 			a->dm_cached = false;
@@ -372,7 +372,8 @@ on_callback(void *ctx, const struct rest_result *res)
 		return;
 	} else if (res->expired) {
 		count_shed(dc); /* it waited in the queue past its deadline */
-	} else if (res->status == 400 && res->len > 0 && strstr(res->body, "40060") != NULL) {
+	} else if (res->status == 400 &&
+	           discord_rest_error_code(res) == DISCORD_ERROR_ALREADY_ACKNOWLEDGED) {
 		/* A replay after a restart re-sent an interaction the previous
 		 * process had answered (its saved sequence lags by up to 1 s). */
 		log_debug("discord: interaction %s was answered before the restart", a->id);

@@ -110,6 +110,12 @@ enum discord_button_style {
 #define DISCORD_FLAG_EPHEMERAL              (1 << 6)
 #define DISCORD_FLAG_SUPPRESS_NOTIFICATIONS (1 << 12)
 
+/* JSON error codes of REST answers ({"code": N, "message": ...}) that
+ * delver acts on. */
+#define DISCORD_ERROR_UNKNOWN_CHANNEL      10003 /* a DM channel Discord forgot */
+#define DISCORD_ERROR_ALREADY_ACKNOWLEDGED 40060 /* an interaction answered before */
+#define DISCORD_ERROR_CANNOT_DM            50007 /* the user's DMs are closed */
+
 /* Bits of a member's "permissions" that make a GM. */
 #define DISCORD_PERM_ADMINISTRATOR   (1ULL << 3)
 #define DISCORD_PERM_MANAGE_CHANNELS (1ULL << 4)

@@ -771,6 +771,22 @@ discord_rest_pending(const struct rest *r)
 	return r->npending + r->nactive;
 }
 
+int
+discord_rest_error_code(const struct rest_result *res)
+{
+	cJSON *root, *code;
+	int n = 0;
+
+	if (res->body == NULL || res->len == 0)
+		return 0;
+	root = cJSON_ParseWithLength(res->body, res->len);
+	code = cJSON_GetObjectItemCaseSensitive(root, "code");
+	if (cJSON_IsNumber(code) && code->valuedouble >= 0 && code->valuedouble <= 1e9)
+		n = (int)code->valuedouble;
+	cJSON_Delete(root);
+	return n;
+}
+
 bool
 discord_rest_stopped(const struct rest *r)
 {

@@ -73,6 +73,9 @@ bool discord_rest_token_route(const char *path);
 
 /* Requests queued or in flight. */
 size_t discord_rest_pending(const struct rest *r);
+/* The JSON error code of an answer's body ({"code": 50007, ...}), or 0
+ * when it has none (no body, not JSON, no numeric code). */
+int discord_rest_error_code(const struct rest_result *res);
 /* Whether a 401 stopped REST. */
 bool discord_rest_stopped(const struct rest *r);
 

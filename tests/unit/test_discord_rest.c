@@ -4,6 +4,7 @@
  * (tests/integration/test_discord_rest.sh). */
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -34,11 +35,37 @@ bot_token_routes(void **unused)
 	assert_false(discord_rest_token_route("/interactionsx/1/t/callback"));
 }
 
+static int
+code_of(const char *body)
+{
+	struct rest_result res = {.status = 403, .body = body, .len = strlen(body)};
+
+	return discord_rest_error_code(&res);
+}
+
+/* Error codes come from the body's "code" member, never from digits found
+ * elsewhere in it (a message may quote any number). */
+static void
+error_codes(void **state)
+{
+	(void)state;
+	assert_int_equal(code_of("{\"message\": \"Cannot send messages to this user\", "
+	                         "\"code\": 50007}"),
+	                 50007);
+	assert_int_equal(code_of("{\"code\": 10003, \"message\": \"Unknown Channel\"}"), 10003);
+	assert_int_equal(code_of("{\"message\": \"error 50007\", \"code\": 0}"), 0);
+	assert_int_equal(code_of("{\"message\": \"40060\"}"), 0);
+	assert_int_equal(code_of("{\"code\": \"50007\"}"), 0);
+	assert_int_equal(code_of("<html>50007</html>"), 0);
+	assert_int_equal(code_of(""), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(token_routes),
+	    cmocka_unit_test(error_codes),
 	    cmocka_unit_test(bot_token_routes),
 	};
 
