@@ -7,7 +7,11 @@
 #
 # fake_start [fake_discord args]   start the fake Discord; sets PORT
 # bot_start [transport args]       start the bot against it; sets BOT_PID
-#                                  ($BOT_EXTRA: more [bot] lines)
+#                                  ($BOT_EXTRA: more [bot] lines, $BOT_STATE:
+#                                  its state directory, $WORK/state by default)
+# keep_bot                         BOT_PID joins OTHER_PIDS (stopped by fail,
+#                                  cleanup) so another bot can start
+# sessions                         the fake's sessions, as JSON
 # ctl COMMAND                      one control command (see fake_discord.c)
 # inject JSON                      POST /_control/interact
 # stat PATH                        one statistic, e.g. stat interactions.answered
@@ -23,6 +27,7 @@ TOKEN="MTEwMDAwMDAwMDAwMDAwMDAwMQ.fake.$$-$(od -An -N6 -tx1 /dev/urandom | tr -d
 export DELVER_TEST_TOKEN="$TOKEN"
 FAKE_PID=""
 BOT_PID=""
+OTHER_PIDS=""
 BOT_STATUS=""
 BOT_N=0
 DISCORD_COMPRESS=${DISCORD_COMPRESS:-}
@@ -30,6 +35,7 @@ DISCORD_COMPRESS=${DISCORD_COMPRESS:-}
 fail() {
 	echo "FAIL: $*"
 	[ -n "$BOT_PID" ] && kill "$BOT_PID" 2>/dev/null
+	for p in $OTHER_PIDS; do kill "$p" 2>/dev/null; done
 	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null
 	for f in "$WORK"/*.log; do
 		[ -f "$f" ] && { echo "--- $f (last 25 lines)"; tail -n 25 "$f"; }
@@ -39,6 +45,7 @@ fail() {
 
 cleanup() {
 	[ -n "$BOT_PID" ] && kill "$BOT_PID" 2>/dev/null
+	for p in $OTHER_PIDS; do kill "$p" 2>/dev/null; done
 	[ -n "$FAKE_PID" ] && kill "$FAKE_PID" 2>/dev/null
 	rm -rf "$WORK"
 }
@@ -67,9 +74,9 @@ bot_start() {
 	BOT_N=$((BOT_N + 1))
 	BOT_LOG="$WORK/bot$BOT_N.log"
 	BOT_CONF="$WORK/delver$BOT_N.conf"
-	mkdir -p "$WORK/state"
+	mkdir -p "${BOT_STATE:-$WORK/state}"
 	{
-		printf '[bot]\nstate_dir = %s\ngm_role = Game Master\n' "$WORK/state"
+		printf '[bot]\nstate_dir = %s\ngm_role = Game Master\n' "${BOT_STATE:-$WORK/state}"
 		[ -n "${BOT_EXTRA:-}" ] && printf '%s\n' "$BOT_EXTRA"
 		printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nrest_url = %s\n' "$REST"
 		compress=$DISCORD_COMPRESS
@@ -89,6 +96,15 @@ bot_start() {
 # bot's first IDENTIFY cannot come sooner than 5 s after it.
 identify_window() {
 	wait_until "g['ms_since_identify'] < 0 or g['ms_since_identify'] >= 5200" 10
+}
+
+keep_bot() {
+	OTHER_PIDS="$OTHER_PIDS $BOT_PID"
+	BOT_PID=""
+}
+
+sessions() {
+	curl -s "http://127.0.0.1:$PORT/_control/sessions"
 }
 
 ctl() {

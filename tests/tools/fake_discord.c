@@ -4,7 +4,20 @@
  *
  * fake_discord --port-file FILE --token TOKEN [--heartbeat MS]
  *              [--record FILE] [--stats FILE] [--expect-compress yes|no]
- *              [--resume-window MS]
+ *              [--resume-window MS] [--shards N] [--guilds N]
+ *
+ * Shards as Discord routes them: the bot is in --guilds guilds (1 by
+ * default; guild i's id is the first's plus i << 22), GET /gateway/bot
+ * recommends --shards, and each guild's events (READY's guild list,
+ * GUILD_CREATE, interactions) go to every session whose IDENTIFY shard
+ * [id, count] has id == (guild_id >> 22) % count (DMs: shard 0). Several
+ * sessions may hold one shard, or different counts, as Discord allows:
+ * each gets the events (answering one interaction twice is then Discord's
+ * 400, counted as shared_duplicates, no violation). An interaction no
+ * session takes is counted as undelivered. IDENTIFY with a shard id
+ * outside [0, count), or a count that is not a multiple of shardmultiple,
+ * is closed with 4010; one whose share of guildcount guilds would be over
+ * 2500, with 4011.
  *
  * As Discord does, a session stays resumable for a while after its
  * connection ends (--resume-window, 120 s by default); the events
@@ -33,8 +46,12 @@
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
  * block) | zbomb BYTES (an event that deflates a thousandfold) | ztext (op 1 as plain text on a
  * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... |
- * restecho ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007) POST
- * /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
+ * restecho ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007) |
+ * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
+ * guilds the bot is said to be in, for 4011; default: guilds) | shardmultiple N (a large
+ * bot's count: IDENTIFY counts must be multiples of it)
+ *   POST /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
+ *                              "guilds":G (channel c is in guild c % G),
  *                              "age_ms":A (optional: each is dispatched
  *                              A ms after its creation, as Discord does
  *                              when it is behind; its id says so),
@@ -44,6 +61,10 @@
  *                             (parts: strings the callback and follow-ups
  *                             must hold, in this order)
  *   GET  /_control/stats      counters and the first violations, as JSON
+ *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
+ *                             "ended","interactions"}], oldest first
+ *   GET  /_control/channels   per channel: {"CHAN":{"guild":G,"created":N,
+ *                             "answered":N,"late":N}} (late: answered after 3 s)
  *   GET  /_control/commands   the command list of the last registration
  *   GET  /_control/scopes     every scope's command list: {"PATH":[...],...}
  *   POST /_control/commands   {"scope":PATH,"commands":[...]}: what the scope
@@ -155,6 +176,9 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "answered", (double)F.st.answered);
 	cJSON_AddNumberToObject(i, "duplicates", (double)F.st.duplicates);
 	cJSON_AddNumberToObject(i, "replay_duplicates", (double)F.st.replay_duplicates);
+	cJSON_AddNumberToObject(i, "shared_duplicates", (double)F.st.shared_duplicates);
+	cJSON_AddNumberToObject(i, "undelivered", (double)F.st.undelivered);
+	cJSON_AddNumberToObject(i, "fanout", (double)F.st.fanout);
 	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
 	cJSON_AddNumberToObject(i, "parts_missing", rest_fake_parts_missing());
@@ -213,6 +237,7 @@ interact(const char *body, size_t len, struct http_answer *a)
 	const cJSON *rate = cJSON_GetObjectItemCaseSensitive(j, "rate");
 	const cJSON *channels = cJSON_GetObjectItemCaseSensitive(j, "channels");
 	const cJSON *users = cJSON_GetObjectItemCaseSensitive(j, "users");
+	const cJSON *guilds = cJSON_GetObjectItemCaseSensitive(j, "guilds");
 	const cJSON *age = cJSON_GetObjectItemCaseSensitive(j, "age_ms");
 	struct stream *st;
 	int k;
@@ -240,6 +265,9 @@ interact(const char *body, size_t len, struct http_answer *a)
 	st->rate = cJSON_IsNumber(rate) ? rate->valueint : 0;
 	st->channels = cJSON_IsNumber(channels) ? channels->valueint : 1;
 	st->users = cJSON_IsNumber(users) ? users->valueint : 1;
+	st->guilds = cJSON_IsNumber(guilds) && guilds->valueint >= 1 && guilds->valueint <= F.guilds
+	                 ? guilds->valueint
+	                 : 1;
 	st->age_ms =
 	    cJSON_IsNumber(age) && age->valueint > 0 && age->valueint < 600000 ? age->valueint : 0;
 	st->next = (int64_t)lws_now_usecs();
@@ -285,6 +313,12 @@ control(struct http *h, struct http_answer *a)
 
 		a->status = 200;
 		a->body = arr != NULL ? cJSON_Print(arr) : xstrdup("[]");
+	} else if (strcmp(h->path, "/_control/sessions") == 0) {
+		a->status = 200;
+		a->body = gw_fake_sessions();
+	} else if (strcmp(h->path, "/_control/channels") == 0) {
+		a->status = 200;
+		a->body = gw_fake_channels();
 	} else if (strcmp(h->path, "/_control/scopes") == 0) {
 		a->status = 200;
 		a->body = F.scopes != NULL ? cJSON_PrintUnformatted(F.scopes) : xstrdup("{}");
@@ -519,7 +553,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: fake_discord --port-file FILE --token TOKEN [--heartbeat MS] "
 	                "[--record FILE] [--stats FILE] [--expect-compress yes|no] "
-	                "[--resume-window MS]\n");
+	                "[--resume-window MS] [--shards N] [--guilds N]\n");
 	exit(2);
 }
 
@@ -535,6 +569,9 @@ main(int argc, char **argv)
 	F.heartbeat_ms = 41250;
 	F.resume_window = 120000;
 	F.remaining = 1000;
+	F.guilds = 1;
+	F.shards = 1;
+	F.shard_multiple = 1;
 	F.st.last_close = -1;
 	F.next_id = 1200000000000000000ull;
 	snprintf(F.app_id, sizeof(F.app_id), "1100000000000000001");
@@ -554,6 +591,10 @@ main(int argc, char **argv)
 			F.heartbeat_ms = atoi(v);
 		else if (!strcmp(argv[i], "--resume-window"))
 			F.resume_window = atoll(v);
+		else if (!strcmp(argv[i], "--shards") && atoi(v) >= 1)
+			F.shards = atoi(v);
+		else if (!strcmp(argv[i], "--guilds") && atoi(v) >= 1 && atoi(v) <= 1000)
+			F.guilds = atoi(v);
 		else if (!strcmp(argv[i], "--record"))
 			F.record = fopen(v, "w");
 		else if (!strcmp(argv[i], "--stats"))

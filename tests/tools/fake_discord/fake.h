@@ -41,6 +41,8 @@ struct session {
 	char id[40];
 	int64_t seq; /* last sequence number sent */
 	bool invalid;
+	int shard_id, shard_count; /* from IDENTIFY ([0, 1] without a shard) */
+	uint64_t inters;           /* interactions dispatched to it */
 	struct conn *conn;
 	int64_t left_at; /* when its last connection ended (0: never or open) */
 	/* the dispatched events, for replay */
@@ -97,6 +99,9 @@ struct inter {
 	int parts;           /* how many of the template's "parts" were seen, in order */
 	int64_t answered_at; /* ms, or 0 */
 	bool spoiled;        /* a fault answered its callback: it cannot be late */
+	uint64_t chan;       /* its channel */
+	int guild;           /* its guild's number (0: F.guild_id), -1 in a DM */
+	int sessions;        /* how many sessions it was dispatched to */
 	UT_hash_handle hh;
 };
 
@@ -125,6 +130,14 @@ struct fake {
 	int port;
 	char *token;
 	char app_id[24], guild_id[24], bot_id[24], gm_role_id[24];
+	/* Sharding: the bot is in `guilds` guilds, guild i's id being
+	 * guild_id + (i << 22), so consecutive guilds fall on consecutive
+	 * shards. GET /gateway/bot recommends `shards`; a session whose
+	 * share of guild_count guilds is over 2500 is closed with 4011, and
+	 * one whose count is not a multiple of shard_multiple (a large bot's
+	 * sharding) with 4010. */
+	int guilds, shards, shard_multiple;
+	int64_t guild_count;
 	int heartbeat_ms;
 	int remaining;       /* session starts */
 	int fragment;        /* send events in fragments of this size (0: whole) */
@@ -150,6 +163,7 @@ struct fake {
 	struct stream {
 		const cJSON *tmpls;
 		int left, rate, channels, users;
+		int guilds;   /* channel c is in guild c % guilds */
 		int age_ms;   /* how old each interaction is when dispatched */
 		int64_t next; /* microseconds */
 	} streams[STREAMS_MAX];
@@ -168,6 +182,9 @@ struct fake {
 		uint64_t violations;
 		uint64_t created, delivered, answered, duplicates, late, followups;
 		uint64_t replay_duplicates; /* answered again after a replay: Discord's 400 */
+		uint64_t shared_duplicates; /* answered again by another session of its shard */
+		uint64_t undelivered;       /* interactions no session's shard took */
+		uint64_t fanout;            /* interactions dispatched to several sessions */
 		int64_t max_answer_ms;
 		uint64_t connections, identifies, resumes, resumed, heartbeats;
 		int64_t max_hb_gap, min_hb_gap;
@@ -225,6 +242,16 @@ void gw_fake_emit(struct session *s, const char *t, const char *d, bool no_repla
 int64_t gw_fake_log(struct session *s, const char *text);
 /* s's connection when events may go to it, or NULL. */
 struct conn *gw_fake_live(struct session *s);
+/* Dispatches event t with data d to every session that takes guild
+ * number `guild` (-1: a DM, shard 0 only) and may still receive events
+ * (not invalid, not expired); returns how many sessions it went to. */
+int gw_fake_route(int guild, const char *t, const char *d);
+/* Every session as JSON: [{"id","shard":[i,n],"live","interactions"}],
+ * oldest first (owned by the caller). */
+char *gw_fake_sessions(void);
+/* Per channel: {"CHAN":{"guild":G,"created":N,"answered":N,"late":N}},
+ * answered counting callbacks within 3 s, late the later ones (owned). */
+char *gw_fake_channels(void);
 void gw_fake_inject(int64_t now_us);
 int gw_fake_left(void);
 void gw_fake_tick(int64_t now);

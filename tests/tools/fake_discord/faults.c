@@ -176,6 +176,9 @@ gw_fake_control(const char *cmd, char *err, size_t errlen)
 
 		if (!resumable && F.current != NULL)
 			F.current->invalid = true;
+		for (int i = 0; !resumable && i < F.nconns; i++)
+			if (F.conns[i]->s != NULL)
+				F.conns[i]->s->invalid = true;
 		each_conn(do_send, resumable ? "{\"t\":null,\"s\":null,\"op\":9,\"d\":true}"
 		                             : "{\"t\":null,\"s\":null,\"op\":9,\"d\":false}");
 	} else if (strcmp(word, "close") == 0) {
@@ -203,6 +206,14 @@ gw_fake_control(const char *cmd, char *err, size_t errlen)
 		F.heartbeat_ms = atoi(arg);
 	} else if (strcmp(word, "remaining") == 0) {
 		F.remaining = atoi(arg);
+	} else if (strcmp(word, "shards") == 0 && atoi(arg) >= 1) {
+		F.shards = atoi(arg);
+	} else if (strcmp(word, "guilds") == 0 && atoi(arg) >= 1 && atoi(arg) <= 1000) {
+		F.guilds = atoi(arg);
+	} else if (strcmp(word, "guildcount") == 0 && atoll(arg) >= 1) {
+		F.guild_count = atoll(arg);
+	} else if (strcmp(word, "shardmultiple") == 0 && atoi(arg) >= 1) {
+		F.shard_multiple = atoi(arg);
 	} else if (strcmp(word, "hold") == 0) {
 		F.hold = strcmp(arg, "off") != 0;
 	} else if (strcmp(word, "lenient") == 0) {

@@ -175,44 +175,118 @@ gw_fake_established(struct conn *c)
 	gw_fake_send(c, hello);
 }
 
+/* Guild number i's id: consecutive numbers fall on consecutive shards. */
+static uint64_t
+guild_snowflake(int i)
+{
+	return strtoull(F.guild_id, NULL, 10) + ((uint64_t)i << 22);
+}
+
+/* Guild number i's Game Master role (guild 0's is F.gm_role_id). */
+static uint64_t
+gm_role_of(int i)
+{
+	return strtoull(F.gm_role_id, NULL, 10) + (uint64_t)i;
+}
+
+/* Whether session s takes the events of guild number i (-1: DMs, which
+ * go to shard 0 only), by Discord's formula (guild_id >> 22) % count. */
+static bool
+takes(const struct session *s, int i)
+{
+	if (i < 0)
+		return s->shard_id == 0;
+	return (int)((guild_snowflake(i) >> 22) % (uint64_t)s->shard_count) == s->shard_id;
+}
+
+/* Whether s still gets events: not ended, and not left without a
+ * connection past the resume window (then it is ended here). */
+static bool
+receiving(struct session *s, int64_t now)
+{
+	if (!s->invalid && s->conn == NULL && s->left_at != 0 &&
+	    now - s->left_at > F.resume_window) {
+		fprintf(stderr, "fake: session %s expired %" PRId64 " ms after its connection\n",
+		        s->id, now - s->left_at);
+		s->invalid = true;
+	}
+	return !s->invalid;
+}
+
+int
+gw_fake_route(int guild, const char *t, const char *d)
+{
+	struct session *s, *tmp;
+	int64_t now = fake_now();
+	int n = 0;
+
+	HASH_ITER(hh, F.sessions, s, tmp)
+	{
+		if (!receiving(s, now) || !takes(s, guild))
+			continue;
+		gw_fake_emit(s, t, d, false);
+		if (strcmp(t, "INTERACTION_CREATE") == 0)
+			s->inters++;
+		n++;
+	}
+	return n;
+}
+
 static void
-ready(struct conn *c, const cJSON *d)
+ready(struct conn *c, int shard_id, int shard_count, bool sharded)
 {
 	struct session *s = session_new();
-	const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
 	struct buf b;
+	const char *sep = "";
 
+	s->shard_id = shard_id;
+	s->shard_count = shard_count;
 	s->conn = c;
 	c->s = s;
 	c->authed = true;
-	buf_init(&b, 1 << 16);
+	buf_init(&b, 1 << 20);
 	buf_addf(&b,
 	         "{\"v\":10,\"user_settings\":{},\"user\":{\"verified\":true,\"username\":"
 	         "\"delver\",\"mfa_enabled\":false,\"id\":\"%s\",\"global_name\":null,\"flags\":0,"
 	         "\"email\":null,\"discriminator\":\"0\",\"bot\":true,\"avatar\":null},"
 	         "\"session_type\":\"normal\",\"session_id\":\"%s\",\"resume_gateway_url\":"
 	         "\"ws://127.0.0.1:%d\",\"relationships\":[],\"private_channels\":[],"
-	         "\"presences\":[],\"guilds\":[{\"unavailable\":true,\"id\":\"%s\"}],"
-	         "\"guild_join_requests\":[],\"geo_ordered_rtc_regions\":[],"
+	         "\"presences\":[],\"guilds\":[",
+	         F.bot_id, s->id, F.port);
+	for (int i = 0; i < F.guilds; i++) {
+		if (!takes(s, i))
+			continue;
+		buf_addf(&b, "%s{\"unavailable\":true,\"id\":\"%" PRIu64 "\"}", sep,
+		         guild_snowflake(i));
+		sep = ",";
+	}
+	buf_addf(&b,
+	         "],\"guild_join_requests\":[],\"geo_ordered_rtc_regions\":[],"
 	         "\"application\":{\"id\":\"%s\",\"flags\":565248},",
-	         F.bot_id, s->id, F.port, F.guild_id, F.app_id);
-	if (cJSON_IsArray(shard))
-		buf_addf(&b, "\"shard\":[%d,%d],", cJSON_GetArrayItem(shard, 0)->valueint,
-		         cJSON_GetArrayItem(shard, 1)->valueint);
+	         F.app_id);
+	if (sharded)
+		buf_addf(&b, "\"shard\":[%d,%d],", shard_id, shard_count);
 	buf_adds(&b, "\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}");
 	gw_fake_emit(s, "READY", buf_str(&b), false);
-	buf_reset(&b);
-	buf_addf(&b,
-	         "{\"id\":\"%s\",\"name\":\"Test Table\",\"unavailable\":false,\"member_count\":3,"
-	         "\"large\":false,\"joined_at\":\"2024-01-01T00:00:00.000000+00:00\","
-	         "\"roles\":[{\"id\":\"%s\",\"name\":\"@everyone\",\"permissions\":\"1024\","
-	         "\"position\":0,\"color\":0,\"hoist\":false,\"managed\":false,"
-	         "\"mentionable\":false},{\"id\":\"%s\",\"name\":\"Game Master\","
-	         "\"permissions\":\"1024\",\"position\":1,\"color\":0,\"hoist\":false,"
-	         "\"managed\":false,\"mentionable\":false}],\"channels\":[],\"threads\":[],"
-	         "\"emojis\":[],\"stickers\":[],\"features\":[],\"preferred_locale\":\"en-US\"}",
-	         F.guild_id, F.guild_id, F.gm_role_id);
-	gw_fake_emit(s, "GUILD_CREATE", buf_str(&b), false);
+	for (int i = 0; i < F.guilds; i++) {
+		if (!takes(s, i))
+			continue;
+		buf_reset(&b);
+		buf_addf(
+		    &b,
+		    "{\"id\":\"%" PRIu64 "\",\"name\":\"Test Table%s\",\"unavailable\":false,"
+		    "\"member_count\":3,\"large\":false,"
+		    "\"joined_at\":\"2024-01-01T00:00:00.000000+00:00\","
+		    "\"roles\":[{\"id\":\"%" PRIu64
+		    "\",\"name\":\"@everyone\",\"permissions\":\"1024\","
+		    "\"position\":0,\"color\":0,\"hoist\":false,\"managed\":false,"
+		    "\"mentionable\":false},{\"id\":\"%" PRIu64 "\",\"name\":\"Game Master\","
+		    "\"permissions\":\"1024\",\"position\":1,\"color\":0,\"hoist\":false,"
+		    "\"managed\":false,\"mentionable\":false}],\"channels\":[],\"threads\":[],"
+		    "\"emojis\":[],\"stickers\":[],\"features\":[],\"preferred_locale\":\"en-US\"}",
+		    guild_snowflake(i), i > 0 ? " (more)" : "", guild_snowflake(i), gm_role_of(i));
+		gw_fake_emit(s, "GUILD_CREATE", buf_str(&b), false);
+	}
 	buf_free(&b);
 }
 
@@ -224,6 +298,7 @@ identify(struct conn *c, const cJSON *d)
 	const cJSON *props = cJSON_GetObjectItemCaseSensitive(d, "properties");
 	const cJSON *shard = cJSON_GetObjectItemCaseSensitive(d, "shard");
 	int64_t now = fake_now();
+	int shard_id = 0, shard_count = 1;
 
 	F.st.identifies++;
 	if (F.hold) {
@@ -251,11 +326,27 @@ identify(struct conn *c, const cJSON *d)
 		gw_fake_close(c, 4014, "disallowed intents");
 		return;
 	}
-	if (shard != NULL &&
-	    (!cJSON_IsArray(shard) || cJSON_GetArraySize(shard) != 2 ||
-	     cJSON_GetArrayItem(shard, 0)->valueint < 0 ||
-	     cJSON_GetArrayItem(shard, 0)->valueint >= cJSON_GetArrayItem(shard, 1)->valueint)) {
-		gw_fake_close(c, 4010, "invalid shard");
+	if (shard != NULL) {
+		const cJSON *id = cJSON_GetArrayItem(shard, 0), *n = cJSON_GetArrayItem(shard, 1);
+
+		if (!cJSON_IsArray(shard) || cJSON_GetArraySize(shard) != 2 ||
+		    !cJSON_IsNumber(id) || !cJSON_IsNumber(n) || n->valuedouble < 1 ||
+		    n->valuedouble > 65535 || id->valuedouble < 0 ||
+		    id->valuedouble >= n->valuedouble) {
+			gw_fake_close(c, 4010, "invalid shard");
+			return;
+		}
+		shard_id = id->valueint;
+		shard_count = n->valueint;
+	}
+	if (shard_count % F.shard_multiple != 0) {
+		/* A large bot must run a multiple of the count Discord gave it. */
+		gw_fake_close(c, 4010, "invalid shard: not a multiple of the large bot's count");
+		return;
+	}
+	if (((F.guild_count > 0 ? F.guild_count : F.guilds) + shard_count - 1) / shard_count >
+	    2500) {
+		gw_fake_close(c, 4011, "sharding required");
 		return;
 	}
 	if (F.last_identify != 0 && now - F.last_identify < 5000)
@@ -265,7 +356,7 @@ identify(struct conn *c, const cJSON *d)
 	F.last_identify = now;
 	if (F.remaining-- <= 0)
 		fake_violation("IDENTIFY past the session_start_limit");
-	ready(c, d);
+	ready(c, shard_id, shard_count, shard != NULL);
 }
 
 /* An interaction whose event is replayed may reach the bot twice (a bot
@@ -575,8 +666,10 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "permissions"));
 	bool dm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "dm"));
 	bool gm_role = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "gm_role"));
-	uint64_t chan =
-	    1300000000000000000ull + k % (uint64_t)(st->channels > 0 ? st->channels : 1);
+	uint64_t chan_n = k % (uint64_t)(st->channels > 0 ? st->channels : 1);
+	uint64_t chan = 1300000000000000000ull + chan_n;
+	int guild = dm ? -1 : (int)(chan_n % (uint64_t)(st->guilds > 0 ? st->guilds : 1));
+	char gid[24];
 	uint64_t user = 1400000000000000000ull + k % (uint64_t)(st->users > 0 ? st->users : 1);
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(t, "user");
 	char *dtext = cJSON_PrintUnformatted(data);
@@ -591,6 +684,9 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 	it->created = fake_now() - st->age_ms; /* its 3 s run from its creation */
 	it->type = cJSON_IsNumber(type) ? type->valueint : DISCORD_INTERACTION_COMMAND;
 	it->tmpl = t;
+	it->chan = chan;
+	it->guild = guild;
+	snprintf(gid, sizeof(gid), "%" PRIu64, guild_snowflake(guild < 0 ? 0 : guild));
 	HASH_ADD(hh, F.inters, id, sizeof(it->id), it);
 	if (norder == caporder) {
 		caporder = caporder ? caporder * 2 : 4096;
@@ -620,21 +716,87 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 		         "\"guild_id\":\"%s\",\"guild_locale\":\"en-US\",\"guild\":{\"id\":\"%s\","
 		         "\"locale\":\"en-US\",\"features\":[]},\"channel\":{\"id\":\"%" PRIu64
 		         "\",\"type\":0,\"guild_id\":\"%s\",\"name\":\"table\"},"
-		         "\"member\":{\"user\":%s,\"roles\":[%s%s%s],\"premium_since\":null,"
+		         "\"member\":{\"user\":%s,\"roles\":[",
+		         gid, gid, chan, gid, buf_str(&who));
+		if (gm_role)
+			buf_addf(&b, "\"%" PRIu64 "\"", gm_role_of(guild));
+		buf_addf(&b,
+		         "],\"premium_since\":null,"
 		         "\"permissions\":\"%s\",\"pending\":false,\"nick\":null,\"mute\":false,"
 		         "\"joined_at\":\"2024-01-01T00:00:00.000000+00:00\",\"flags\":0,"
 		         "\"deaf\":false}}",
-		         F.guild_id, F.guild_id, chan, F.guild_id, buf_str(&who),
-		         gm_role ? "\"" : "", gm_role ? F.gm_role_id : "", gm_role ? "\"" : "",
 		         perms != NULL ? perms : "1024");
 	}
-	if (F.current != NULL) {
-		gw_fake_emit(F.current, "INTERACTION_CREATE", buf_str(&b), false);
+	it->sessions = gw_fake_route(guild, "INTERACTION_CREATE", buf_str(&b));
+	if (it->sessions > 0)
 		F.st.delivered++;
-	}
+	else
+		F.st.undelivered++;
+	if (it->sessions > 1)
+		F.st.fanout++;
 	buf_free(&b);
 	buf_free(&who);
 	cJSON_free(dtext);
+}
+
+char *
+gw_fake_sessions(void)
+{
+	cJSON *arr = cJSON_CreateArray(), *o, *sh;
+	struct session *s, *tmp;
+	char *out;
+
+	HASH_ITER(hh, F.sessions, s, tmp)
+	{
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", s->id);
+		sh = cJSON_AddArrayToObject(o, "shard");
+		cJSON_AddItemToArray(sh, cJSON_CreateNumber(s->shard_id));
+		cJSON_AddItemToArray(sh, cJSON_CreateNumber(s->shard_count));
+		cJSON_AddBoolToObject(o, "live", gw_fake_live(s) != NULL);
+		cJSON_AddBoolToObject(o, "ended", s->invalid);
+		cJSON_AddNumberToObject(o, "interactions", (double)s->inters);
+		cJSON_AddItemToArray(arr, o);
+	}
+	out = cJSON_PrintUnformatted(arr);
+	cJSON_Delete(arr);
+	return out;
+}
+
+char *
+gw_fake_channels(void)
+{
+	cJSON *all = cJSON_CreateObject(), *o;
+	struct inter *it, *tmp;
+	char key[24];
+	char *out;
+
+	HASH_ITER(hh, F.inters, it, tmp)
+	{
+		snprintf(key, sizeof(key), "%" PRIu64, it->chan);
+		o = cJSON_GetObjectItemCaseSensitive(all, key);
+		if (o == NULL) {
+			o = cJSON_AddObjectToObject(all, key);
+			cJSON_AddNumberToObject(o, "guild", it->guild);
+			cJSON_AddNumberToObject(o, "created", 0);
+			cJSON_AddNumberToObject(o, "answered", 0);
+			cJSON_AddNumberToObject(o, "late", 0);
+		}
+		cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "created"),
+		                     cJSON_GetObjectItemCaseSensitive(o, "created")->valuedouble +
+		                         1);
+		if (it->answers > 0) {
+			const char *k =
+			    it->answered_at - it->created <= FAKE_ANSWER_MS ? "answered" : "late";
+
+			cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(o, k),
+			                     cJSON_GetObjectItemCaseSensitive(o, k)->valuedouble +
+			                         1);
+		}
+	}
+	out = cJSON_PrintUnformatted(all);
+	cJSON_Delete(all);
+	return out;
 }
 
 void

@@ -112,10 +112,10 @@ gateway_bot(struct http_answer *a)
 	char body[512];
 
 	snprintf(body, sizeof(body),
-	         "{\"url\":\"ws://127.0.0.1:%d\",\"shards\":1,\"session_start_limit\":"
+	         "{\"url\":\"ws://127.0.0.1:%d\",\"shards\":%d,\"session_start_limit\":"
 	         "{\"total\":1000,\"remaining\":%d,\"reset_after\":14400000,"
 	         "\"max_concurrency\":1}}",
-	         F.port, F.remaining > 0 ? F.remaining : 0);
+	         F.port, F.shards, F.remaining > 0 ? F.remaining : 0);
 	answer(a, 200, body);
 }
 
@@ -286,12 +286,17 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	}
 	age = fake_now() - it->created;
 	if (it->answers++ > 0) {
-		if (it->replayed)
+		/* A replayed event, or one Discord sent to several sessions of
+		 * its shard (allowed: the operator runs them), may be answered
+		 * twice; Discord then says 400. Else the bot answered twice. */
+		if (it->replayed) {
 			F.st.replay_duplicates++;
-		else
+		} else if (it->sessions > 1) {
+			F.st.shared_duplicates++;
+		} else {
 			F.st.duplicates++;
-		if (!it->replayed)
 			fake_violation("interaction %" PRIu64 " was answered twice", id);
+		}
 		answer(
 		    a, 400,
 		    "{\"message\":\"Interaction has already been acknowledged.\",\"code\":40060}");
