@@ -14,6 +14,10 @@
 #define DISK_FULL                                                                                  \
 	"This change was not made: the disk holding the bot's saved state is full; try again "     \
 	"once space is freed (nothing saved before is affected)."
+#define NOT_KEPT                                                                                   \
+	"This change was not kept: another delver process saved a change to the same state "       \
+	"first; "                                                                                  \
+	"run the command again."
 
 /* A reply held until the store has committed its command's records. */
 struct held {
@@ -65,11 +69,15 @@ run_handler(struct invocation *inv, struct reply *out)
 
 /* What the store said of a command's records: lost > 0, not durable (kept
  * in memory, retried: the reply warns); lost < 0, refused (they left memory
- * and read back as last saved: the reply must not say it was done). */
+ * and read back as last saved: the reply must not say it was done): the
+ * disk is full, or another process saved the same records first. */
 static void
 mark_lost(struct reply *out, int lost)
 {
-	if (lost < 0) {
+	if (lost == DISPATCH_NOT_KEPT) {
+		reply_clear(out);
+		reply_error(out, NOT_KEPT);
+	} else if (lost < 0) {
 		reply_clear(out);
 		reply_error(out, DISK_FULL);
 	} else if (lost > 0 && !reply_is_error(out)) {

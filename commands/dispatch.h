@@ -31,6 +31,10 @@ struct rng;
  * complete (with the "may be lost" warning when its commit failed). */
 typedef void (*dispatch_done_fn)(void *ctx, struct reply *out);
 
+/* The refusals persist_defer's done may give instead of a count. */
+#define DISPATCH_REFUSED  (-1) /* the disk holding the state is full */
+#define DISPATCH_NOT_KEPT (-2) /* another process saved a change to a record first */
+
 struct dispatch {
 	struct state *state;
 	struct rng *rng;
@@ -50,8 +54,10 @@ struct dispatch {
 	 * Hands every touched record to the store's next commit; when done is
 	 * not NULL and the reply must wait (records of this command, or an
 	 * earlier held reply in chan_key), arranges done(dctx, lost) from the
-	 * loop once they are committed (lost > 0: they are not durable) and
-	 * returns 1; else returns 0 and never calls done. */
+	 * loop once they are committed (lost > 0: they are not durable;
+	 * DISPATCH_REFUSED or DISPATCH_NOT_KEPT: the change was refused, its
+	 * records read back as last saved) and returns 1; else returns 0 and
+	 * never calls done. */
 	int (*persist_defer)(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost),
 	                     void *dctx);
 	void *persist_ctx;

@@ -42,10 +42,32 @@ struct id {
 struct waiter {
 	struct waiter *next;
 	uint64_t seq;
-	bool changed; /* its command changed records (else it only keeps order) */
+	bool changed;             /* its command changed records (else it only keeps order) */
+	bool not_kept;            /* one of them conflicted: another process wrote it first */
+	char (*ids)[KEY_MAX + 2]; /* the records its command changed */
+	size_t nids;
 	void (*done)(void *ctx, int lost);
 	void *ctx;
 	char chan[KEY_MAX];
+};
+
+/* A record dropped after a conflict, read back by key (backends other than
+ * SQLite, whose reads are asynchronous; SQLite reads it on the loop when
+ * next used). Until the read is over, a command that needs it is refused. */
+struct fetch {
+	char id[KEY_MAX + 2];
+	enum {
+		FETCHING,
+		FETCH_FAILED,
+		FETCHED
+	} state;
+	struct persist *p;
+	bool found; /* FETCHED: a row is stored (else the record is new) */
+	int version;
+	char *rec; /* FETCHED and found: the row's record (owned) */
+	size_t rec_len;
+	uint64_t generation;
+	UT_hash_handle hh;
 };
 
 /* How many replies of one channel are held. */
@@ -66,9 +88,12 @@ struct persist {
 	bool sqlite;   /* be is store_sqlite's: the import, loads by key on the loop */
 	int64_t clock; /* unix seconds, never going back */
 	uint64_t next_sweep_ms;
-	bool failing;     /* commits are failing (log once) */
-	bool full;        /* the disk is full: changes are refused (logged once) */
-	size_t collected; /* records collected by the last state_flush */
+	bool failing;              /* commits are failing (log once) */
+	bool full;                 /* the disk is full: changes are refused (logged once) */
+	size_t collected;          /* records collected by the last state_flush */
+	char (*coll)[KEY_MAX + 2]; /* their ids */
+	size_t coll_cap;
+	struct fetch *fetches; /* records read back after a conflict */
 	/* group commit */
 	struct id *pending;  /* to write in the next batch */
 	struct id *inflight; /* in the batch being committed */
@@ -175,6 +200,19 @@ wake(struct persist *p)
 		uv_idle_start(&p->idle, idle_cb);
 }
 
+/* One record a command changed: into the next batch, and remembered for
+ * its waiter. */
+static void
+collect_id(struct persist *p, const char *id)
+{
+	id_add(&p->pending, id);
+	if (p->collected == p->coll_cap) {
+		p->coll_cap = p->coll_cap ? p->coll_cap * 2 : 8;
+		p->coll = xrealloc(p->coll, p->coll_cap * sizeof(*p->coll));
+	}
+	snprintf(p->coll[p->collected++], KEY_MAX + 2, "%s", id);
+}
+
 static int
 collect_channel(struct channel *ch, void *ctx)
 {
@@ -185,8 +223,7 @@ collect_channel(struct channel *ch, void *ctx)
 	if (channel_last_used(ch) < now)
 		channel_set_last_used(ch, now);
 	make_id(id, 'c', channel_key(ch));
-	id_add(&p->pending, id);
-	p->collected++;
+	collect_id(p, id);
 	return 0;
 }
 
@@ -197,8 +234,7 @@ collect_user(struct user *u, void *ctx)
 	char id[KEY_MAX + 2];
 
 	make_id(id, 'u', user_key(u));
-	id_add(&p->pending, id);
-	p->collected++;
+	collect_id(p, id);
 	return 0;
 }
 
@@ -227,6 +263,11 @@ persist_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost
 	w = xcalloc(1, sizeof(*w));
 	w->seq = changed || p->wtail == NULL ? p->collect_seq : p->wtail->seq;
 	w->changed = changed;
+	if (changed) {
+		w->ids = xmalloc(p->collected * sizeof(*w->ids));
+		memcpy(w->ids, p->coll, p->collected * sizeof(*w->ids));
+		w->nids = p->collected;
+	}
 	w->done = done;
 	w->ctx = dctx;
 	snprintf(w->chan, sizeof(w->chan), "%s", chan_key);
@@ -261,7 +302,8 @@ release(struct persist *p, uint64_t seq, int lost)
 			HASH_DEL(p->held, h);
 			free(h);
 		}
-		w->done(w->ctx, w->changed ? lost : 0);
+		w->done(w->ctx, w->not_kept ? DISPATCH_NOT_KEPT : w->changed ? lost : 0);
+		free(w->ids);
 		free(w);
 	}
 }
@@ -275,6 +317,85 @@ log_failure(struct persist *p, const char *key, const char *err)
 		log_warnx("store: cannot save the change to '%s' in %s (%s); it is kept in memory "
 		          "and retried every second",
 		          key, p->path, err != NULL ? err : "the store refused it");
+}
+
+static void forget(struct persist *p, const char *id);
+
+static void
+fetch_free(struct persist *p, struct fetch *f)
+{
+	HASH_DEL(p->fetches, f);
+	free(f->rec);
+	free(f);
+}
+
+static void
+fetched(void *ctx, enum store_status status, const struct store_row *row, const char *err)
+{
+	struct fetch *f = ctx;
+
+	if (status != STORE_OK) {
+		log_warnx("store: cannot read '%s' again from %s (%s); the next command that needs "
+		          "it tries again",
+		          f->id + 2, f->p->path, err != NULL ? err : "the store refused");
+		f->state = FETCH_FAILED;
+		return;
+	}
+	f->state = FETCHED;
+	f->found = row != NULL && row->rec != NULL;
+	if (f->found) {
+		f->version = row->version;
+		f->generation = row->generation;
+		f->rec_len = row->rec_len;
+		f->rec = xmalloc(row->rec_len + 1);
+		memcpy(f->rec, row->rec, row->rec_len);
+		f->rec[row->rec_len] = '\0';
+	}
+}
+
+/* Starts reading id back from the backend (not SQLite: see struct fetch). */
+static void
+fetch_start(struct persist *p, const char *id)
+{
+	struct fetch *f = NULL;
+
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f == NULL) {
+		f = xcalloc(1, sizeof(*f));
+		snprintf(f->id, sizeof(f->id), "%s", id);
+		f->p = p;
+		HASH_ADD_STR(p->fetches, id, f);
+	} else if (f->state == FETCHING) {
+		return;
+	}
+	free(f->rec);
+	f->rec = NULL;
+	f->found = false;
+	f->state = FETCHING;
+	p->be->ops->load(p->be, id[0] == 'c' ? STORE_CHANNEL : STORE_USER, id + 2, fetched, f);
+}
+
+/*
+ * Another process wrote id's row since this one read it (a fleet, where a
+ * channel moved between shards): the change made here is not kept. The
+ * record leaves memory with every change made to it here since (they were
+ * made on the old copy), the held replies of the commands that changed it
+ * say so, and it is read back by key for its next use.
+ */
+static void
+conflict(struct persist *p, const char *id)
+{
+	log_warnx("store: '%s' in %s was changed by another delver process since this one read "
+	          "it; the change made here is not kept and the record is read again",
+	          id + 2, p->path);
+	p->stats.conflicts++;
+	forget(p, id);
+	id_del(&p->pending, id);
+	for (struct waiter *w = p->whead; w != NULL; w = w->next)
+		for (size_t i = 0; i < w->nids && !w->not_kept; i++)
+			w->not_kept = strcmp(w->ids[i], id) == 0;
+	if (!p->sqlite)
+		fetch_start(p, id);
 }
 
 static void
@@ -318,12 +439,7 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 			retried = retried || id_find(p->retry, e->id) != NULL;
 			id_del(&p->retry, e->id);
 		} else if (row_status[i] == STORE_CONFLICT) {
-			log_error(
-			    "store: the stored row of '%s' in %s was written by another process "
-			    "since this one read it; this change is not saved",
-			    key, p->path);
-			p->stats.append_failures++;
-			lost++;
+			conflict(p, e->id);
 		} else {
 			log_failure(p, key, err);
 			p->failing = true;
@@ -341,6 +457,10 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 	p->nbatch = 0;
 	release(p, p->batch_seq, lost);
 	start_batch(p);
+	/* A conflict may have emptied the next batch (its records left
+	 * memory): its held replies wait for nothing now. */
+	if (!p->committing)
+		release(p, UINT64_MAX, 0);
 	if (p->closing)
 		close_step(p);
 }
@@ -395,7 +515,7 @@ refuse_all(struct persist *p)
 	p->full = true;
 	id_clear(&p->inflight);
 	p->nbatch = 0;
-	release(p, UINT64_MAX, -1);
+	release(p, UINT64_MAX, DISPATCH_REFUSED);
 }
 
 /* The row of one id, encoded into b. Returns 1, 0 when the record is gone,
@@ -791,6 +911,77 @@ load_user(struct user *fresh, void *ctx)
 	return rc;
 }
 
+/* The loaders on a backend other than SQLite: every record was loaded at
+ * open, so a record not in memory is new, unless it left after a conflict
+ * (struct fetch): then it comes from its read, or the command waits for it
+ * by being refused (-1) while the read is under way. */
+static int
+fetched_record(struct persist *p, char kind, const char *key, struct store_record *r,
+               uint64_t *generation)
+{
+	char id[KEY_MAX + 2], err[1024];
+	struct fetch *f = NULL;
+	struct store_row row;
+
+	make_id(id, kind, key);
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f == NULL)
+		return 0;
+	if (f->state == FETCH_FAILED)
+		fetch_start(p, id);
+	if (f->state != FETCHED)
+		return -1;
+	if (!f->found) {
+		fetch_free(p, f);
+		return 0;
+	}
+	memset(&row, 0, sizeof(row));
+	row.kind = kind == 'c' ? STORE_CHANNEL : STORE_USER;
+	row.key = key;
+	row.version = f->version;
+	row.rec = f->rec;
+	row.rec_len = f->rec_len;
+	if (decode_row(&row, r, err, sizeof(err)) < 0) {
+		log_error("cannot read '%s' from %s: %s", key, p->path, err);
+		return -1;
+	}
+	*generation = f->generation;
+	fetch_free(p, f);
+	return 1;
+}
+
+static int
+load_fetched_channel(struct channel *fresh, void *ctx)
+{
+	struct persist *p = ctx;
+	struct store_record r;
+	uint64_t g = 0;
+	int rc = fetched_record(p, 'c', channel_key(fresh), &r, &g);
+
+	if (rc == 1) {
+		store_record_to_channel(&r, fresh);
+		channel_set_generation(fresh, g);
+		p->stats.loaded++;
+	}
+	return rc;
+}
+
+static int
+load_fetched_user(struct user *fresh, void *ctx)
+{
+	struct persist *p = ctx;
+	struct store_record r;
+	uint64_t g = 0;
+	int rc = fetched_record(p, 'u', user_key(fresh), &r, &g);
+
+	if (rc == 1) {
+		store_record_to_user(&r, fresh);
+		user_set_generation(fresh, g);
+		p->stats.users_loaded++;
+	}
+	return rc;
+}
+
 /* --- the timer --- */
 
 static uint64_t
@@ -1172,6 +1363,9 @@ free_persist(struct persist *p)
 	id_clear(&p->pending);
 	id_clear(&p->inflight);
 	id_clear(&p->retry);
+	while (p->fetches != NULL)
+		fetch_free(p, p->fetches);
+	free(p->coll);
 	free(p->batch);
 	if (p->lock_fd >= 0)
 		close(p->lock_fd);
@@ -1382,6 +1576,9 @@ persist_attach(struct persist *p, struct dispatch *d)
 	if (p->sqlite) {
 		state_set_loader(p->st, load_channel, p);
 		state_set_user_loader(p->st, load_user, p);
+	} else {
+		state_set_loader(p->st, load_fetched_channel, p);
+		state_set_user_loader(p->st, load_fetched_user, p);
 	}
 }
 

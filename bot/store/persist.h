@@ -1,7 +1,8 @@
 /*
- * persist: makes the state durable in a store backend (store_backend.h;
- * today SQLite, bot/store/store_sqlite.h: one database DIR/delver.db in WAL
- * mode), written through from memory.
+ * persist: makes the state durable in a store backend (store_backend.h:
+ * SQLite by default, bot/store/store_sqlite.h: one database DIR/delver.db in
+ * WAL mode; or PostgreSQL, bot/store/store_pg.h, opened by store_open for
+ * [store] backend = postgresql), written through from memory.
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
  *   record's line as record.h encodes it (without the newline), version its
@@ -34,12 +35,14 @@
  * - Failures: a failed commit is logged, the held replies of that
  *   transaction's commands say the change may be lost, and the records are
  *   written again from memory every second until that works. A row whose
- *   generation moved on (another process wrote it) is refused, logged and
- *   not retried. A full disk (SQLite's SQLITE_FULL) refuses instead: every
- *   change not committed yet leaves memory (its records read back as last
- *   committed), the held replies of the commands that made them become an
- *   error (lost < 0), one error line is logged, and the next commit after
- *   space returns is saved as usual.
+ *   generation moved on (another process wrote it: a fleet of shards on
+ *   PostgreSQL) is a conflict: that change is not kept, the record leaves
+ *   memory with every change made to it here since, the held replies of
+ *   the commands that changed it say the change was not kept, and it is
+ *   read back by key for its next use (see persist_open_backend). A full disk (SQLite's
+ * SQLITE_FULL) refuses instead: every change not committed yet leaves memory (its records read back
+ * as last committed), the held replies of the commands that made them become an error (lost < 0),
+ * one error line is logged, and the next commit after space returns is saved as usual.
  *
  * - Snapshot files: every snapshot_interval seconds when anything was
  *   committed since the last one, the backend copies the database off the
@@ -102,6 +105,7 @@ struct persist_stats {
 	uint64_t loaded;            /* channels read back on demand */
 	uint64_t users_evicted;     /* users dropped from memory */
 	uint64_t users_loaded;      /* users read back on demand */
+	uint64_t conflicts;         /* records another process wrote first */
 };
 
 /* Fills o with the defaults (bot/persist_opts.c). */
@@ -133,7 +137,10 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
  * failure). Only a SQLite backend imports an old state directory and reads
  * idle channels back on the loop: with another, every channel is loaded at
  * open and none is evicted (a command cannot yet wait for a load; see
- * state_set_loader).
+ * state_set_loader). A record that left memory after a conflict is read
+ * back at once, asynchronously; a command that needs it before the read is
+ * over is refused ("cannot be read right now"), and one after gets the
+ * stored record.
  */
 struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
                                      const struct persist_opts *o, struct store_backend *be,

@@ -1,0 +1,311 @@
+/*
+ * Unit tests for bot/store/persist.c on PostgreSQL (store_open, as
+ * [store] backend = postgresql): the state written through and read back,
+ * and conflicts between two processes, against a throwaway cluster
+ * (tests/tools/pg_cluster.sh) started for this program and stopped at its
+ * end. Run from the repository's top (as make unit does).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bot/console/render_text.h"
+#include "bot/store/persist.h"
+#include "bot/store/store.h"
+#include "rules/base/rng.h"
+#include "tests/unit/helpers/faultio.h"
+
+#define NOT_KEPT                                                                                   \
+	"This change was not kept: another delver process saved a change to the same state "       \
+	"first; "                                                                                  \
+	"run the command again.\n"
+#define UNREADABLE                                                                                 \
+	"This channel's saved state cannot be read right now (the error is logged); try again in " \
+	"a minute.\n"
+
+static char cluster_dir[] = "/tmp/delver-test-persist-pg-XXXXXX";
+static char conninfo[600];
+
+/* Runs pg_cluster.sh cmd; returns its exit status, its first line in out. */
+static int
+cluster(const char *cmd, char *out, size_t outlen)
+{
+	char line[700];
+	FILE *f;
+
+	snprintf(line, sizeof(line), "PG_FSYNC=off sh tests/tools/pg_cluster.sh %s %s", cmd,
+	         cluster_dir);
+	f = popen(line, "r");
+	if (f == NULL)
+		return -1;
+	if (out != NULL && fgets(out, (int)outlen, f) != NULL)
+		out[strcspn(out, "\n")] = '\0';
+	while (fgets(line, sizeof(line), f) != NULL)
+		; /* read to the end: no SIGPIPE for the script */
+	return pclose(f);
+}
+
+static int
+group_setup(void **state)
+{
+	(void)state;
+	if (mkdtemp(cluster_dir) == NULL)
+		return -1;
+	if (cluster("start", conninfo, sizeof(conninfo)) != 0) {
+		fprintf(stderr, "test_persist_pg: the PostgreSQL cluster did not start\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	char cmd[200];
+
+	(void)state;
+	cluster("stop", NULL, 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", cluster_dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A bot without transports on PostgreSQL: a loop, a state, a dispatcher,
+ * persistence through store_open. Each has its own state directory (the
+ * lock and snapshot files), as each shard process does. */
+struct bot {
+	char *dir;
+	uv_loop_t loop;
+	uv_timer_t keepalive; /* persistence's own timers do not keep a loop alive */
+	struct state *st;
+	struct dispatch d;
+	struct persist *p;
+};
+
+static void
+keepalive_cb(uv_timer_t *t)
+{
+}
+
+static struct bot *
+bot_open(void)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	struct store_opts so = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = conninfo};
+	struct store_backend *be;
+	struct persist_opts o;
+	char err[2048];
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&o);
+	o.dir = b->dir;
+	o.snapshot_on_stop = false;
+	uv_loop_init(&b->loop);
+	uv_timer_init(&b->loop, &b->keepalive);
+	uv_timer_start(&b->keepalive, keepalive_cb, 5, 5);
+	b->st = state_new();
+	b->d.state = b->st;
+	b->d.rng = rng_new_seeded(1);
+	be = store_open(&b->loop, &so, err, sizeof(err));
+	if (be == NULL)
+		fail_msg("store_open: %s", err);
+	b->p = persist_open_backend(&b->loop, b->st, &o, be, err, sizeof(err));
+	if (b->p == NULL)
+		fail_msg("persist_open_backend: %s", err);
+	persist_attach(b->p, &b->d);
+	return b;
+}
+
+static void
+bot_close(struct bot *b)
+{
+	persist_close(b->p);
+	uv_close((uv_handle_t *)&b->keepalive, NULL);
+	uv_run(&b->loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(&b->loop), 0);
+	state_free(b->st);
+	rng_free(b->d.rng);
+	tmpdir_remove(b->dir);
+	free(b);
+}
+
+static void
+set_true(void *ctx, struct reply *r)
+{
+	*(bool *)ctx = true;
+}
+
+/* A command started as a transport starts it: its reply is held until its
+ * commit, then rendered into text. */
+struct pending {
+	struct reply *r;
+	bool ready;
+	char text[4096];
+};
+
+static void
+start(struct bot *b, struct pending *pr, const char *user, const char *chan, const char *line)
+{
+	struct origin o = {.platform = "console"};
+
+	pr->r = reply_new();
+	pr->ready = false;
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r, set_true,
+	                        &pr->ready))
+		pr->ready = true;
+}
+
+static const char *
+finish(struct bot *b, struct pending *pr)
+{
+	struct buf out;
+
+	while (!pr->ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	buf_init(&out, 1 << 16);
+	render_text(reply_msg(pr->r, REPLY_CHANNEL), false, &out);
+	snprintf(pr->text, sizeof(pr->text), "%s", buf_str(&out));
+	buf_free(&out);
+	reply_free(pr->r);
+	return pr->text;
+}
+
+/* Runs "/line" as user in channel; returns the channel's reply text. */
+static const char *
+say(struct bot *b, const char *user, const char *chan, const char *line)
+{
+	static struct pending pr;
+
+	start(b, &pr, user, chan, line);
+	return finish(b, &pr);
+}
+
+/* The turn the channel's /turn show gives, retrying while the channel is
+ * being read again (for at most 10 s); -1 when it never can be. */
+static int
+turn_of(struct bot *b, const char *chan)
+{
+	uint64_t until = uv_hrtime() + 10000000000ull;
+	const char *t;
+
+	while ((t = say(b, "ann", chan, "/turn show")) != NULL && strcmp(t, UNREADABLE) == 0 &&
+	       uv_hrtime() < until)
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+	if (strncmp(t, "Turn ", 5) != 0)
+		return -1;
+	return atoi(t + 5);
+}
+
+static bool
+advanced(const char *reply)
+{
+	return strncmp(reply, "1 turn passes without a hazard roll", 35) == 0;
+}
+
+static struct persist_stats
+stats(struct bot *b)
+{
+	struct persist_stats s;
+
+	persist_get_stats(b->p, &s);
+	return s;
+}
+
+/* --- tests --- */
+
+/* backend = postgresql end to end: what one process committed, the next
+ * one reads. */
+static void
+state_survives_a_restart(void **state)
+{
+	struct bot *a = bot_open();
+
+	assert_string_equal(say(a, "ann", "keep", "/gm claim"),
+	                    "ann is now the GM of this channel.\n");
+	for (int i = 0; i < 3; i++)
+		assert_true(advanced(say(a, "ann", "keep", "/turn advance")));
+	assert_int_equal(stats(a).conflicts, 0);
+	bot_close(a);
+	a = bot_open();
+	assert_int_equal(turn_of(a, "keep"), 3);
+	assert_string_equal(say(a, "bob", "keep", "/gm"), "The GM here is ann.\n");
+	bot_close(a);
+}
+
+/* Two processes with a copy of one channel: the second to commit is told
+ * its change was not kept; its copy leaves memory, the command right after
+ * is refused while the channel is read again, and once read it sees the
+ * other's change and its own next change is kept. */
+static void
+conflict_drops_the_channel_and_reads_it_again(void **state)
+{
+	struct bot *a = bot_open(), *b;
+
+	say(a, "ann", "moved", "/gm claim");
+	b = bot_open(); /* reads the channel as a wrote it */
+	assert_true(advanced(say(a, "ann", "moved", "/turn advance")));
+	assert_string_equal(say(b, "ann", "moved", "/turn advance"), NOT_KEPT);
+	assert_int_equal(stats(b).conflicts, 1);
+	/* The read is under way: the reply came from the commit's callback. */
+	assert_string_equal(say(b, "ann", "moved", "/turn show"), UNREADABLE);
+	assert_int_equal(turn_of(b, "moved"), 1);
+	assert_true(advanced(say(b, "ann", "moved", "/turn advance")));
+	assert_int_equal(stats(b).conflicts, 1);
+	/* Now a's copy is the stale one. */
+	assert_string_equal(say(a, "ann", "moved", "/turn advance"), NOT_KEPT);
+	assert_int_equal(turn_of(a, "moved"), 2);
+	assert_int_equal(stats(a).conflicts, 1);
+	bot_close(a);
+	bot_close(b);
+	a = bot_open();
+	assert_int_equal(turn_of(a, "moved"), 2);
+	bot_close(a);
+}
+
+/* A change made on the stale copy while the conflicting commit was in
+ * flight is not kept either, and its reply is not held for ever. */
+static void
+later_changes_on_the_stale_copy_are_not_kept(void **state)
+{
+	struct bot *a = bot_open(), *b;
+	struct pending first, second;
+	uint64_t commits;
+
+	say(a, "ann", "race", "/gm claim");
+	b = bot_open();
+	assert_true(advanced(say(a, "ann", "race", "/turn advance")));
+	commits = stats(b).commits;
+	start(b, &first, "ann", "race", "/turn advance");
+	uv_run(&b->loop, UV_RUN_NOWAIT); /* its commit goes out */
+	assert_int_equal(stats(b).commits, commits + 1);
+	assert_false(first.ready);
+	start(b, &second, "ann", "race", "/turn advance");
+	assert_string_equal(finish(b, &first), NOT_KEPT);
+	assert_string_equal(finish(b, &second), NOT_KEPT);
+	assert_true(persist_settled(b->p));
+	assert_int_equal(turn_of(b, "race"), 1);
+	bot_close(a);
+	bot_close(b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(state_survives_a_restart),
+	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
+	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
