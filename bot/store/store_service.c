@@ -9,6 +9,7 @@
 
 #include "bot/app.h"
 #include "bot/store/persist.h"
+#include "bot/store/store.h"
 #include "bot/store/store_service.h"
 #include "rules/base/mem.h"
 
@@ -81,19 +82,22 @@ store_service_start(struct app *a, char *err, size_t errlen)
 	struct store_service *ss = xcalloc(1, sizeof(*ss));
 	struct persist_opts o;
 
-	/* Until persist writes through a store_backend (store_open, store.h),
-	 * it writes SQLite alone: a fleet configured for PostgreSQL must not
-	 * quietly keep its state in a local file instead. */
-	if (app_config(a)->store.backend == STORE_ENGINE_POSTGRESQL) {
-		snprintf(
-		    err, errlen,
-		    "[store] backend = postgresql is not supported by this build's persistence "
-		    "yet; use backend = sqlite");
-		free(ss);
-		return -1;
-	}
 	opts_of(app_config(a), app_options(a)->salvage, &o);
-	ss->p = persist_open(app_loop(a), app_dispatch(a)->state, &o, err, errlen);
+	if (app_config(a)->store.backend == STORE_ENGINE_POSTGRESQL) {
+		/* The state directory still holds the lock and the snapshot
+		 * files; the rows live on the server. */
+		struct store_opts so;
+		struct store_backend *be;
+
+		store_opts_from_config(&so, app_config(a),
+		                       o.dir != NULL ? o.dir : persist_opts_default_dir());
+		be = store_open(app_loop(a), &so, err, errlen);
+		ss->p = be != NULL ? persist_open_backend(app_loop(a), app_dispatch(a)->state, &o,
+		                                          be, err, errlen)
+		                   : NULL;
+	} else {
+		ss->p = persist_open(app_loop(a), app_dispatch(a)->state, &o, err, errlen);
+	}
 	if (ss->p == NULL) {
 		free(ss);
 		return -1;
