@@ -64,7 +64,10 @@
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions"}], oldest first
  *   GET  /_control/channels   per channel: {"CHAN":{"guild":G,"created":N,
- *                             "answered":N,"late":N}} (late: answered after 3 s)
+ *                             "answered":N,"late":N,"ok":N,"kept":TEXT}} (late:
+ *                             answered after 3 s; ok: first answers holding the
+ *                             template's "expect", in time or late; kept: the
+ *                             newest first answer to a "keep":true template)
  *   GET  /_control/commands   the command list of the last registration
  *   GET  /_control/scopes     every scope's command list: {"PATH":[...],...}
  *   POST /_control/commands   {"scope":PATH,"commands":[...]}: what the scope

@@ -102,6 +102,9 @@ struct inter {
 	uint64_t chan;       /* its channel */
 	int guild;           /* its guild's number (0: F.guild_id), -1 in a DM */
 	int sessions;        /* how many sessions it was dispatched to */
+	bool ok;             /* its first answer held the template's "expect" */
+	char *kept;          /* its first answer's content, when the template has
+	                        "keep":true (owned) */
 	UT_hash_handle hh;
 };
 
@@ -249,9 +252,14 @@ int gw_fake_route(int guild, const char *t, const char *d);
 /* Every session as JSON: [{"id","shard":[i,n],"live","interactions"}],
  * oldest first (owned by the caller). */
 char *gw_fake_sessions(void);
-/* Per channel: {"CHAN":{"guild":G,"created":N,"answered":N,"late":N}},
- * answered counting callbacks within 3 s, late the later ones (owned). */
+/* Per channel: {"CHAN":{"guild":G,"created":N,"answered":N,"late":N,
+ * "ok":N,"kept":TEXT}}: answered counts callbacks within 3 s, late the
+ * later ones, ok the first answers (either) that held their template's
+ * "expect", kept the content of the newest first answer to a template with
+ * "keep":true (owned by the caller). */
 char *gw_fake_channels(void);
+/* The first answer to it (in time or late) had this content (NULL: none). */
+void gw_fake_answered(struct inter *it, const char *content);
 void gw_fake_inject(int64_t now_us);
 int gw_fake_left(void);
 void gw_fake_tick(int64_t now);

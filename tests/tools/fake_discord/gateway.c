@@ -763,10 +763,21 @@ gw_fake_sessions(void)
 	return out;
 }
 
+void
+gw_fake_answered(struct inter *it, const char *content)
+{
+	const char *expect =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it->tmpl, "expect"));
+
+	it->ok = expect != NULL && content != NULL && strstr(content, expect) != NULL;
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it->tmpl, "keep")) && it->kept == NULL)
+		it->kept = xstrdup(content != NULL ? content : "");
+}
+
 char *
 gw_fake_channels(void)
 {
-	cJSON *all = cJSON_CreateObject(), *o;
+	cJSON *all = cJSON_CreateObject(), *o, *newest = cJSON_CreateObject();
 	struct inter *it, *tmp;
 	char key[24];
 	char *out;
@@ -781,6 +792,24 @@ gw_fake_channels(void)
 			cJSON_AddNumberToObject(o, "created", 0);
 			cJSON_AddNumberToObject(o, "answered", 0);
 			cJSON_AddNumberToObject(o, "late", 0);
+			cJSON_AddNumberToObject(o, "ok", 0);
+		}
+		if (it->ok)
+			cJSON_SetNumberValue(
+			    cJSON_GetObjectItemCaseSensitive(o, "ok"),
+			    cJSON_GetObjectItemCaseSensitive(o, "ok")->valuedouble + 1);
+		if (it->kept != NULL) {
+			const char *n =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(newest, key));
+			char idtext[24];
+
+			if (n == NULL || strtoull(n, NULL, 10) < it->id) {
+				snprintf(idtext, sizeof(idtext), "%" PRIu64, it->id);
+				cJSON_DeleteItemFromObjectCaseSensitive(newest, key);
+				cJSON_AddStringToObject(newest, key, idtext);
+				cJSON_DeleteItemFromObjectCaseSensitive(o, "kept");
+				cJSON_AddStringToObject(o, "kept", it->kept);
+			}
 		}
 		cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "created"),
 		                     cJSON_GetObjectItemCaseSensitive(o, "created")->valuedouble +
@@ -796,6 +825,7 @@ gw_fake_channels(void)
 	}
 	out = cJSON_PrintUnformatted(all);
 	cJSON_Delete(all);
+	cJSON_Delete(newest);
 	return out;
 }
 
@@ -880,6 +910,7 @@ gw_fake_free(void)
 	HASH_ITER(hh, F.inters, it, tmp)
 	{
 		HASH_DEL(F.inters, it);
+		free(it->kept);
 		free(it);
 	}
 	free(order);

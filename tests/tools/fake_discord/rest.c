@@ -303,6 +303,10 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 		return;
 	}
 	it->answered_at = fake_now();
+	j = cJSON_ParseWithLength(body, len);
+	gw_fake_answered(it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+	                         cJSON_GetObjectItemCaseSensitive(j, "data"), "content")));
+	cJSON_Delete(j);
 	if (age > FAKE_ANSWER_MS) {
 		fake_violation("interaction %" PRIu64 " was answered after %" PRId64 " ms", id,
 		               age);
