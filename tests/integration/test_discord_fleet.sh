@@ -129,4 +129,8 @@ if acked == 0 or any(n == 0 for _, n in shards):
     sys.exit(1)
 ' || fail "lost or doubled changes (above)"
 stop_all
+# All stopped before any started: no process ever wrote from a stale copy.
+if grep -l "changed by another delver process" "$WORK"/bot*.log; then
+	fail "a process wrote a channel from a stale copy in a stop-and-start reshard"
+fi
 finish
