@@ -298,6 +298,33 @@ later_changes_on_the_stale_copy_are_not_kept(void **state)
 	bot_close(b);
 }
 
+/* A user's record is shared by every shard (a player uses several guilds):
+ * the same holds for it, and the command right after the conflict is
+ * refused while the record is read again. */
+static void
+user_conflict_reads_the_user_again(void **state)
+{
+	struct bot *a = bot_open(), *b;
+	char shown[4096];
+
+	say(a, "cat", "ua", "/thwacko style red");
+	b = bot_open();
+	say(a, "cat", "ua", "/thwacko style blue");
+	snprintf(shown, sizeof(shown), "%s", say(a, "cat", "ua", "/thwacko show"));
+	assert_non_null(strstr(shown, "blue"));
+	assert_string_equal(say(b, "cat", "ub", "/thwacko style green"), NOT_KEPT);
+	assert_int_equal(stats(b).conflicts, 1);
+	assert_string_equal(say(b, "cat", "ub", "/thwacko show"),
+	                    "Your saved settings cannot be read right now (the error is logged); "
+	                    "try again in a minute.\n");
+	for (int i = 0; i < 1000 && strcmp(say(b, "cat", "ub", "/thwacko show"), shown) != 0; i++)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(say(b, "cat", "ub", "/thwacko show"), shown);
+	assert_int_equal(stats(b).users_loaded, 1);
+	bot_close(a);
+	bot_close(b);
+}
+
 int
 main(void)
 {
@@ -305,6 +332,7 @@ main(void)
 	    cmocka_unit_test(state_survives_a_restart),
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
+	    cmocka_unit_test(user_conflict_reads_the_user_again),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
