@@ -1281,6 +1281,12 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	assert_int_equal(stats(b).conflicts, 1);
 	assert_int_equal(f->loads, 1);
 	assert_string_equal(f->load_key, "console:hall");
+	/* The channel left memory; until its read is over (this fake never
+	 * answers it), a command there is refused, and nothing is written. */
+	assert_string_equal(say(b, "ann", "hall", "/gm"),
+	                    "This channel's saved state cannot be read right now (the error is "
+	                    "logged); try again in a minute.\n");
+	assert_int_equal(f->commits, 3);
 	reply_free(claim.r);
 	reply_free(again.r);
 	bot_free(b);
