@@ -617,7 +617,7 @@ on_timer(uv_timer_t *t)
 		break;
 	case NS_UP:
 		if (!n->linked && now >= n->handshake_by) {
-			log_warnx("irc %s: the TLS handshake did not finish within %.1f s",
+			log_warnx("irc %s: the TLS handshake did not finish within %g s",
 			          n->cfg->network, (double)n->handshake_ms / 1000.0);
 			kill_link(n);
 			return;

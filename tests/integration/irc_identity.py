@@ -117,10 +117,11 @@ admins = *!~alice@127.0.0.1
     mallory = Client(port, "alice", user="mallory")
     mallory.join("#a")
     mallory.say("#a", "!gm claim")
-    mallory.expect(BOT + r"NOTICE alice :alice is already the GM here; they can !gm release "
+    # (the seat shows the name its holder last used: Alice2)
+    mallory.expect(BOT + r"NOTICE alice :Alice2 is already the GM here; they can !gm release "
                    r"first\.$")
     mallory.say("#a", "!gm release")
-    mallory.expect(BOT + r"NOTICE alice :Only alice \(the GM\) or a channel admin can release")
+    mallory.expect(BOT + r"NOTICE alice :Only Alice2 \(the GM\) or a channel admin can release")
 
     step("addressing the bot by nick")
     alice.say("#a", "delver: roll 1d4")

@@ -120,9 +120,10 @@ def sasl_and_tags(work):
     p.expect(r"^PRIVMSG #a :al is now the GM of this channel\.$")
     p.send("@account=alice;+x=\\ :al2!a@h PRIVMSG #a :!gm claim")
     p.expect(r"^PRIVMSG #a :You are already the GM here\.$")
-    # A nick equal to the account's name, not logged in, is someone else.
+    # A nick equal to the account's name, not logged in, is someone else;
+    # the seat shows the name its holder last used (al2).
     p.send(":alice!x@evil PRIVMSG #a :!gm release")
-    p.expect(r"^NOTICE alice :Only al \(the GM\) or a channel admin can release")
+    p.expect(r"^NOTICE alice :Only al2 \(the GM\) or a channel admin can release")
     p.send(":bob!b@h PRIVMSG delver :\x01VERSION\x01")
     p.expect(r"^NOTICE bob :\x01VERSION delver \S+\x01$", raw=True)
     p.send(":bob!b@h NOTICE delver :gm")
