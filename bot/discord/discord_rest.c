@@ -35,7 +35,7 @@ struct req {
 	struct rest *r;
 	struct req *prev, *next;
 	char method[8];
-	char *url;
+	CURLU *url; /* the base URL's copy with this request's path and query */
 	char *body;
 	size_t body_len;
 	char route[RL_ROUTE_MAX];
@@ -68,7 +68,8 @@ struct rest {
 	uv_loop_t *loop;
 	CURLM *multi;
 	uv_timer_t curl_timer, pump_timer;
-	char *base;
+	CURLU *base;     /* the base URL, parsed once */
+	char *base_path; /* its path, without a trailing '/' */
 	size_t base_len;
 	struct curl_slist *hdr_body, *hdr_plain;
 	bool tls_verify;
@@ -148,7 +149,7 @@ log_route(const char *route, char *out, size_t len)
 static void
 req_free(struct req *q)
 {
-	free(q->url);
+	curl_url_cleanup(q->url);
 	free(q->body);
 	buf_free(&q->resp);
 	free(q);
@@ -390,7 +391,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	CURL *e = r->npool > 0 ? r->pool[--r->npool] : handle_new(r);
 	bool has_body = q->body != NULL;
 
-	curl_easy_setopt(e, CURLOPT_URL, q->url);
+	curl_easy_setopt(e, CURLOPT_CURLU, q->url);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
 	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
@@ -679,6 +680,8 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 {
 	static bool curl_ready;
 	struct rest *r = xcalloc(1, sizeof(*r));
+	const char *base;
+	char *path = NULL;
 	size_t n;
 
 	if (!curl_ready) {
@@ -686,10 +689,26 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 		curl_ready = true;
 	}
 	r->loop = loop;
-	r->base = xstrdup(o->base_url != NULL ? o->base_url : "https://discord.com/api/v10");
-	n = strlen(r->base);
-	while (n > 0 && r->base[n - 1] == '/')
-		r->base[--n] = '\0';
+	/* Parsed once: each request copies it and sets its own path, so that
+	 * libcurl does not parse and normalise a whole URL per request. */
+	r->base = curl_url();
+	if (r->base == NULL)
+		fatalx("libcurl cannot make a URL handle");
+	base = o->base_url != NULL ? o->base_url : "https://discord.com/api/v10";
+	if (curl_url_set(r->base, CURLUPART_URL, base, 0) != CURLUE_OK ||
+	    curl_url_get(r->base, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+		log_warnx("discord: libcurl cannot parse the REST URL %.200s ([discord] rest_url); "
+		          "every REST call will fail",
+		          base);
+		curl_url_cleanup(r->base);
+		r->base = NULL;
+		path = NULL;
+	}
+	r->base_path = xstrdup(path != NULL ? path : "");
+	curl_free(path);
+	n = strlen(r->base_path);
+	while (n > 0 && r->base_path[n - 1] == '/')
+		r->base_path[--n] = '\0';
 	r->base_len = n;
 	r->tls_verify = o->tls_verify;
 	r->fatal = o->fatal;
@@ -726,6 +745,34 @@ rest_token_route(const char *path)
 	return p != NULL && p[1] != '\0' && p[1] != '?';
 }
 
+/* A copy of the base URL whose path is the base's followed by path (and
+ * whose query is path's, if any); NULL when there is no base or libcurl
+ * refuses the path. */
+static CURLU *
+request_url(struct rest *r, const char *path)
+{
+	const char *query = strchr(path, '?');
+	size_t len = query != NULL ? (size_t)(query - path) : strlen(path);
+	char *full;
+	CURLU *u;
+	bool ok;
+
+	if (r->base == NULL || (u = curl_url_dup(r->base)) == NULL)
+		return NULL;
+	full = xmalloc(r->base_len + len + 1);
+	memcpy(full, r->base_path, r->base_len);
+	memcpy(full + r->base_len, path, len);
+	full[r->base_len + len] = '\0';
+	ok = curl_url_set(u, CURLUPART_PATH, full, 0) == CURLUE_OK &&
+	     curl_url_set(u, CURLUPART_QUERY, query != NULL ? query + 1 : NULL, 0) == CURLUE_OK;
+	free(full);
+	if (!ok) {
+		curl_url_cleanup(u);
+		return NULL;
+	}
+	return u;
+}
+
 void
 rest_call(struct rest *r, const char *method, const char *path, const char *body, unsigned flags,
           rest_cb cb, void *ctx)
@@ -738,14 +785,10 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
                 unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
 {
 	struct req *q = xcalloc(1, sizeof(*q));
-	size_t path_len = strlen(path);
 
 	q->r = r;
 	snprintf(q->method, sizeof(q->method), "%s", method);
-	/* One allocation of the exact size: this runs for every reply. */
-	q->url = xmalloc(r->base_len + path_len + 1);
-	memcpy(q->url, r->base, r->base_len);
-	memcpy(q->url + r->base_len, path, path_len + 1);
+	q->url = request_url(r, path);
 	q->body = xstrdup(body);
 	q->body_len = body != NULL ? strlen(body) : 0;
 	rl_route(method, path, q->route, sizeof(q->route));
@@ -756,7 +799,7 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
 	q->ctx = ctx;
 	buf_init(&q->resp, RESPONSE_MAX);
 	q->queued_ns = uv_hrtime();
-	if (r->stopped || r->closing) {
+	if (r->stopped || r->closing || q->url == NULL) {
 		fail_later(r, q);
 		return;
 	}
@@ -810,7 +853,8 @@ rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	curl_slist_free_all(r->hdr_plain);
 	rl_free(r->rl);
 	rng_free(r->rng);
-	free(r->base);
+	curl_url_cleanup(r->base);
+	free(r->base_path);
 	uv_timer_stop(&r->curl_timer);
 	uv_timer_stop(&r->pump_timer);
 	uv_close((uv_handle_t *)&r->curl_timer, on_timer_closed);
