@@ -373,7 +373,6 @@ handle_new(struct rest *r)
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, r);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
@@ -668,6 +667,9 @@ headers(const char *token, bool body)
 	l = curl_slist_append(l, buf_str(&b));
 	memset(b.p, 0, b.len); /* the token does not linger in freed memory */
 	buf_free(&b);
+	/* Here rather than CURLOPT_USERAGENT, which libcurl formats into a
+	 * header again for every request. */
+	l = curl_slist_append(l, "User-Agent: " USER_AGENT);
 	if (body) {
 		l = curl_slist_append(l, "Content-Type: application/json");
 		l = curl_slist_append(l, "Expect:");
