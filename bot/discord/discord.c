@@ -754,6 +754,7 @@ on_event(void *ctx, const char *t, const cJSON *d)
 	struct discord *dc = ctx;
 	struct interact_out out = {0};
 	uint64_t rx_ns = dws_rx_ns(dc->ws), deadline = 0;
+	int rc;
 
 	if (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried))
 		register_commands(dc);
@@ -761,15 +762,13 @@ on_event(void *ctx, const char *t, const cJSON *d)
 	if (dc->session_path != NULL && !dc->stopping &&
 	    !uv_is_active((uv_handle_t *)&dc->save_timer))
 		uv_timer_start(&dc->save_timer, on_save_timer, SESSION_SAVE, 0);
-	if (strcmp(t, "INTERACTION_CREATE") == 0) {
+	if (strcmp(t, "INTERACTION_CREATE") == 0)
 		deadline = deadline_of(dc, d, rx_ns);
-		if (deadline != 0 && uv_hrtime() >= deadline) {
-			count_shed(dc); /* not even worked out: too late already */
-			return;
-		}
-	}
-	if (interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline) == 1 &&
-	    dc->rest != NULL)
+	rc = interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline,
+	                         deadline != 0 ? uv_hrtime() : 0);
+	if (rc == 3)
+		count_shed(dc); /* not even worked out: too late already */
+	else if (rc == 1 && dc->rest != NULL)
 		answer(dc, &out, rx_ns, deadline);
 	interact_out_clear(&out);
 }
