@@ -30,6 +30,8 @@
 /* Requests handed to libcurl at once; later ones wait in our queue, where
  * their deadlines are still checked. */
 #define ACTIVE_MAX 256
+/* How long the wait of the last request out tells of the backlog. */
+#define BACKLOG_RECENT_NS 1000000000u
 
 struct req {
 	struct rest *r;
@@ -81,7 +83,8 @@ struct rest {
 	CURL *pool[POOL_MAX];
 	size_t npool;
 	bool stopped, closing;
-	char fatal_msg[RL_ROUTE_MAX + 128]; /* set when the fatal hook is due */
+	uint64_t last_sent_ns, last_wait_ns; /* see rest_backlog_ns */
+	char fatal_msg[RL_ROUTE_MAX + 128];  /* set when the fatal hook is due */
 	void (*fatal)(void *, const char *);
 	void *fatal_ctx;
 	int open_handles;
@@ -345,6 +348,18 @@ on_write(char *p, size_t size, size_t n, void *ctx)
 	return size * n;
 }
 
+/* A first try with a deadline goes out at now_ns: how long it waited is
+ * the backlog (rest_backlog_ns). (One that expired unsent is not counted:
+ * measured, that kept shedding everything long after a backlog.) */
+static void
+note_wait(struct rest *r, const struct req *q, uint64_t now_ns)
+{
+	if (q->deadline_ns != 0 && q->tries == 0 && q->limited == 0) {
+		r->last_sent_ns = now_ns;
+		r->last_wait_ns = now_ns > q->queued_ns ? now_ns - q->queued_ns : 0;
+	}
+}
+
 /* libcurl has a connection and is about to send: the last moment to drop
  * a request past its deadline. */
 static int
@@ -353,6 +368,7 @@ on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
 	struct req *q = ctx;
 
 	q->sent_ns = uv_hrtime();
+	note_wait(q->r, q, q->sent_ns);
 	if (q->deadline_ns != 0 && q->sent_ns >= q->deadline_ns) {
 		q->expired = true;
 		return CURL_PREREQFUNC_ABORT;
@@ -808,6 +824,12 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
 	list_push(&r->pending, q, false);
 	r->npending++;
 	pump(r);
+}
+
+uint64_t
+rest_backlog_ns(const struct rest *r, uint64_t now_ns)
+{
+	return now_ns - r->last_sent_ns < BACKLOG_RECENT_NS ? r->last_wait_ns : 0;
 }
 
 size_t
