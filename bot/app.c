@@ -86,7 +86,7 @@ app_add_service(struct app *a, const struct app_service_ops *ops, void *ctx)
 	struct app_service *s;
 
 	if (a->nsvc == APP_SERVICES_MAX)
-		fatalx("too many services (APP_SERVICES_MAX is %d)", APP_SERVICES_MAX);
+		log_fatalx("too many services (APP_SERVICES_MAX is %d)", APP_SERVICES_MAX);
 	s = xcalloc(1, sizeof(*s));
 	s->app = a;
 	s->ops = ops;
@@ -445,7 +445,7 @@ app_run(const struct app_opts *o)
 		          "unit does, with DynamicUser=)");
 	a.d.rng = o->seeded ? rng_new_seeded(o->seed) : rng_new();
 	if (a.d.rng == NULL)
-		fatal("cannot seed the dice from the kernel");
+		log_fatal("cannot seed the dice from the kernel");
 	a.d.state = state_new();
 	a.d.adopted = log_adopted;
 	a.loop = uv_default_loop();

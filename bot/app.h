@@ -139,10 +139,10 @@ int app_run(const struct app_opts *o);
 
 /* --check-config: loads and validates the configuration, with its secrets,
  * prints the verdict and returns the exit status (0 valid, 1 not). */
-int app_check_config(const struct app_opts *o);
+int app_config_check(const struct app_opts *o);
 /* --restore FILE: replaces the state directory's database (the one the
  * configuration and options name) by a copy of FILE (persist_restore).
  * Returns APP_EXIT_OK, or APP_EXIT_FAILURE with the error logged. */
-int app_restore(const struct app_opts *o, const char *file);
+int app_config_restore(const struct app_opts *o, const char *file);
 
 #endif

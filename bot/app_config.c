@@ -139,7 +139,7 @@ describe(const struct config *c, struct buf *b)
 }
 
 int
-app_check_config(const struct app_opts *o)
+app_config_check(const struct app_opts *o)
 {
 	char err[1024];
 	struct config *c = app_config_load(o, err, sizeof(err));
@@ -162,7 +162,7 @@ app_check_config(const struct app_opts *o)
 }
 
 int
-app_restore(const struct app_opts *o, const char *file)
+app_config_restore(const struct app_opts *o, const char *file)
 {
 	char err[8192];
 	struct config *c = app_config_load(o, err, sizeof(err));

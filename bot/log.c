@@ -198,7 +198,7 @@ LOGFN(log_info, LOG_LEVEL_INFO, 0)
 LOGFN(log_debug, LOG_LEVEL_DEBUG, 0)
 
 void
-fatal(const char *fmt, ...)
+log_fatal(const char *fmt, ...)
 {
 	int saved = errno;
 	va_list ap;
@@ -210,7 +210,7 @@ fatal(const char *fmt, ...)
 }
 
 void
-fatalx(const char *fmt, ...)
+log_fatalx(const char *fmt, ...)
 {
 	va_list ap;
 

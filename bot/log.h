@@ -48,7 +48,7 @@ void log_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-_Noreturn void fatalx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void log_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void log_fatalx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

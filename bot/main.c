@@ -181,32 +181,36 @@ main(int argc, char **argv)
 		case ARG_COLOR:
 			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0 &&
 			    strcmp(optarg, "never") != 0)
-				fatalx("--color must be auto, always or never (got '%s')", optarg);
+				log_fatalx("--color must be auto, always or never (got '%s')",
+				           optarg);
 			o.color = optarg;
 			break;
 		case ARG_SEED:
 			if (*optarg < '0' || *optarg > '9' ||
 			    (o.seed = strtoull(optarg, &end, 10), *end != '\0'))
-				fatalx("--seed must be a whole number (got '%s')", optarg);
+				log_fatalx("--seed must be a whole number (got '%s')", optarg);
 			o.seeded = true;
 			break;
 		case ARG_SHARD:
 			v = parse_count(optarg, 65534);
 			if (v < 0)
-				fatalx("--shard must be a whole number from 0 to 65534 (got '%s')",
-				       optarg);
+				log_fatalx(
+				    "--shard must be a whole number from 0 to 65534 (got '%s')",
+				    optarg);
 			o.shard = (int)v;
 			break;
 		case ARG_LOG_LEVEL:
 			if (log_parse_level(optarg, &lvl) < 0)
-				fatalx("--log-level must be error, warn, info or debug (got '%s')",
-				       optarg);
+				log_fatalx(
+				    "--log-level must be error, warn, info or debug (got '%s')",
+				    optarg);
 			o.log_level = (int)lvl;
 			log_set_level(lvl);
 			break;
 		case ARG_PERSIST:
-			if (persist_opt(&po, longopts[idx].name, optarg, perr, sizeof(perr)) < 0)
-				fatalx("%s", perr);
+			if (persist_opts_parse(&po, longopts[idx].name, optarg, perr,
+			                       sizeof(perr)) < 0)
+				log_fatalx("%s", perr);
 			set_persist(&o, &po, longopts[idx].name);
 			break;
 		case ARG_SALVAGE:
@@ -232,6 +236,6 @@ main(int argc, char **argv)
 		return 2;
 	}
 	if (restore != NULL)
-		return app_restore(&o, restore);
-	return check ? app_check_config(&o) : app_run(&o);
+		return app_config_restore(&o, restore);
+	return check ? app_config_check(&o) : app_run(&o);
 }

@@ -101,7 +101,7 @@ help_one(const struct command *const *path, bool typed, struct reply *out)
 static void
 help_fn(struct invocation *inv, struct reply *out)
 {
-	const char *topic = inv_str(inv, "command");
+	const char *topic = invocation_str(inv, "command");
 	const struct command *path[3] = {NULL, NULL, NULL};
 
 	if (topic == NULL) {

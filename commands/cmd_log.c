@@ -30,7 +30,7 @@ log_fn(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"when", "who", "roll", "result"};
 	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	size_t want = (size_t)inv_int(inv, "count", 10), n;
+	size_t want = (size_t)invocation_int(inv, "count", 10), n;
 
 	if (rc == NULL || rc->nlog == 0) {
 		reply_line(out, 0,
@@ -91,7 +91,7 @@ settings_show(struct invocation *inv, struct reply *out)
 static bool
 mode_on(const struct invocation *inv)
 {
-	return strcmp(inv_str(inv, "mode"), "on") == 0;
+	return strcmp(invocation_str(inv, "mode"), "on") == 0;
 }
 
 static void

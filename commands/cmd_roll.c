@@ -485,8 +485,8 @@ secret_to(struct invocation *inv, const char *typed, const char *label, struct r
 static void
 roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 {
-	const char *expr = inv_str(inv, "expression");
-	const char *label = inv_str(inv, "label");
+	const char *expr = invocation_str(inv, "expression");
+	const char *label = invocation_str(inv, "label");
 	bool private = who == ROLL_PRIVATE;
 	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
@@ -577,7 +577,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 static void
 roll_fn(struct invocation *inv, struct reply *out)
 {
-	roll_run(inv, out, inv_bool(inv, "private", false) ? ROLL_PRIVATE : ROLL_OPEN);
+	roll_run(inv, out, invocation_bool(inv, "private", false) ? ROLL_PRIVATE : ROLL_OPEN);
 }
 
 static void

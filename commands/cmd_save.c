@@ -16,7 +16,7 @@
 static const char *
 owner(const struct invocation *inv)
 {
-	return inv_bool(inv, "channel", false) ? "" : inv->from->user_key;
+	return invocation_bool(inv, "channel", false) ? "" : inv->from->user_key;
 }
 
 /* Moves the invoker's saved rolls that this channel kept for them (older
@@ -59,7 +59,7 @@ cmd_save_find(struct invocation *inv, const char *name, const char **canon, bool
 static bool
 gm_check(struct invocation *inv, struct reply *out)
 {
-	if (inv_bool(inv, "channel", false) && !inv->is_gm) {
+	if (invocation_bool(inv, "channel", false) && !inv->is_gm) {
 		reply_error(out, "Only the GM saves or deletes the channel's rolls; save your own "
 		                 "without channel:true.");
 		return false;
@@ -70,7 +70,8 @@ gm_check(struct invocation *inv, struct reply *out)
 static void
 save_fn(struct invocation *inv, struct reply *out)
 {
-	const char *name = inv_str(inv, "name"), *roll = inv_str(inv, "roll"), *chk, *aerr = NULL;
+	const char *name = invocation_str(inv, "name"), *roll = invocation_str(inv, "roll"), *chk,
+	           *aerr = NULL;
 	char err[DICE_ERR_MAX], why[300], adv[DICE_TEXT_MAX + 8];
 
 	if (!gm_check(inv, out))
@@ -200,7 +201,7 @@ saved_list(struct invocation *inv, struct reply *out)
 static void
 saved_show(struct invocation *inv, struct reply *out)
 {
-	const char *name = inv_str(inv, "name"), *canon = NULL, *roll;
+	const char *name = invocation_str(inv, "name"), *canon = NULL, *roll;
 	bool mine;
 
 	if ((roll = cmd_save_find(inv, name, &canon, &mine)) == NULL) {
@@ -218,7 +219,7 @@ static void
 saved_delete(struct invocation *inv, struct reply *out)
 {
 	struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	const char *name = inv_str(inv, "name");
+	const char *name = invocation_str(inv, "name");
 
 	if (!gm_check(inv, out))
 		return;

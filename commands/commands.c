@@ -3,7 +3,7 @@
 
 #include <stddef.h>
 
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 #include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 #include "commands/undo.h"
@@ -44,7 +44,7 @@ const struct command *const command_table[] = {
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_TENSION] = &tension_chanmod,
     [CHANMOD_FUNGEON] = &fungeon_mod,
-    [CHANMOD_PROC] = &proc_mod,
+    [CHANMOD_PROC] = &procedure_state_mod,
     [CHANMOD_ROLL] = &rollchan_mod,
     [CHANMOD_UNDO] = &undo_mod,
 };

@@ -42,16 +42,16 @@ last_word(const char *partial, char *prefix, size_t len)
 	return w;
 }
 
-static const struct fg_chan *
+static const struct fungeon_channel *
 fg(const struct invocation *inv)
 {
-	return inv->chan != NULL ? fgchan_peek(inv->chan) : NULL;
+	return inv->chan != NULL ? fungeon_channel_peek(inv->chan) : NULL;
 }
 
 void
 complete_fg_who(struct invocation *inv, const char *partial, struct completions *out)
 {
-	const struct fg_chan *c = fg(inv);
+	const struct fungeon_channel *c = fg(inv);
 	char prefix[VALUE_MAX + 1];
 	const char *word = last_word(partial, prefix, sizeof(prefix));
 
@@ -61,19 +61,19 @@ complete_fg_who(struct invocation *inv, const char *partial, struct completions 
 }
 
 static void
-designs(const struct fg_chan *c, enum fg_kind k, const char *prefix, const char *word,
+designs(const struct fungeon_channel *c, enum fungeon_kind k, const char *prefix, const char *word,
         bool abilities, struct completions *out)
 {
 	for (int pass = 0; c != NULL && pass < 2; pass++) {
 		for (int i = 0; i < c->nd[k]; i++) {
-			const struct fg_stored *s = &c->d[k][i];
+			const struct fungeon_stored *s = &c->d[k][i];
 
 			if (!abilities) {
 				offer(out, prefix, s->name, word, pass == 0);
 				continue;
 			}
 			for (int a = 0; a < s->d.nab; a++) {
-				char v[2 * FG_NAME_MAX + 2];
+				char v[2 * FUNGEON_NAME_MAX + 2];
 
 				snprintf(v, sizeof(v), "%s/%s", s->name, s->d.ab[a].name);
 				offer(out, prefix, v, word, pass == 0);
@@ -85,14 +85,14 @@ designs(const struct fg_chan *c, enum fg_kind k, const char *prefix, const char 
 void
 complete_fg_obstacle(struct invocation *inv, const char *partial, struct completions *out)
 {
-	designs(fg(inv), FG_TRAP, "", partial, false, out);
-	designs(fg(inv), FG_MONSTER, "", partial, true, out);
+	designs(fg(inv), FUNGEON_TRAP, "", partial, false, out);
+	designs(fg(inv), FUNGEON_MONSTER, "", partial, true, out);
 }
 
 void
 complete_fg_trap(struct invocation *inv, const char *partial, struct completions *out)
 {
-	designs(fg(inv), FG_TRAP, "", partial, false, out);
+	designs(fg(inv), FUNGEON_TRAP, "", partial, false, out);
 }
 
 void
@@ -101,15 +101,15 @@ complete_fg_monsters(struct invocation *inv, const char *partial, struct complet
 	char prefix[VALUE_MAX + 1];
 	const char *word = last_word(partial, prefix, sizeof(prefix));
 
-	designs(fg(inv), FG_MONSTER, prefix, word, false, out);
+	designs(fg(inv), FUNGEON_MONSTER, prefix, word, false, out);
 }
 
 static void
 entries(struct invocation *inv, const char *partial, bool struck, struct completions *out)
 {
-	const char *kind = inv_str(inv, "table");
+	const char *kind = invocation_str(inv, "table");
 	int k = kind != NULL ? tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
-	struct rtable t;
+	struct roll_table t;
 
 	if (k < 0)
 		return;

@@ -146,7 +146,7 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 	}
 
 	for (size_t i = 0; i < 3 && inv->path[i] != NULL; i++) {
-		if (inv->path[i]->role == ROLE_GM && !inv_require_gm(inv, out))
+		if (inv->path[i]->role == ROLE_GM && !invocation_require_gm(inv, out))
 			goto done;
 	}
 	run_handler(inv, out);

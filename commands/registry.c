@@ -756,7 +756,7 @@ arg(const struct invocation *inv, const char *name)
 }
 
 bool
-inv_has(const struct invocation *inv, const char *name)
+invocation_has(const struct invocation *inv, const char *name)
 {
 	const struct cmd_arg *a = arg(inv, name);
 
@@ -764,7 +764,7 @@ inv_has(const struct invocation *inv, const char *name)
 }
 
 const char *
-inv_str(const struct invocation *inv, const char *name)
+invocation_str(const struct invocation *inv, const char *name)
 {
 	const struct cmd_arg *a = arg(inv, name);
 
@@ -772,7 +772,7 @@ inv_str(const struct invocation *inv, const char *name)
 }
 
 int64_t
-inv_int(const struct invocation *inv, const char *name, int64_t dflt)
+invocation_int(const struct invocation *inv, const char *name, int64_t dflt)
 {
 	const struct cmd_arg *a = arg(inv, name);
 
@@ -780,7 +780,7 @@ inv_int(const struct invocation *inv, const char *name, int64_t dflt)
 }
 
 bool
-inv_bool(const struct invocation *inv, const char *name, bool dflt)
+invocation_bool(const struct invocation *inv, const char *name, bool dflt)
 {
 	const struct cmd_arg *a = arg(inv, name);
 
@@ -788,7 +788,7 @@ inv_bool(const struct invocation *inv, const char *name, bool dflt)
 }
 
 bool
-inv_require_gm(struct invocation *inv, struct reply *out)
+invocation_require_gm(struct invocation *inv, struct reply *out)
 {
 	const char *gm;
 

@@ -170,12 +170,12 @@ void registry_usage_of(const struct command *const *path, char *buf, size_t len)
 void registry_usage_add(const struct command *const *path, unsigned style, struct reply *out);
 
 /* Values by option name; a name the command lacks is a programmer error. */
-bool inv_has(const struct invocation *inv, const char *name);
-const char *inv_str(const struct invocation *inv, const char *name);
-int64_t inv_int(const struct invocation *inv, const char *name, int64_t dflt);
-bool inv_bool(const struct invocation *inv, const char *name, bool dflt);
+bool invocation_has(const struct invocation *inv, const char *name);
+const char *invocation_str(const struct invocation *inv, const char *name);
+int64_t invocation_int(const struct invocation *inv, const char *name, int64_t dflt);
+bool invocation_bool(const struct invocation *inv, const char *name, bool dflt);
 
 /* Writes the refusal for a non-GM and returns false, or returns true. */
-bool inv_require_gm(struct invocation *inv, struct reply *out);
+bool invocation_require_gm(struct invocation *inv, struct reply *out);
 
 #endif

@@ -394,7 +394,7 @@ open_line(struct reply *r)
 	return new_block(r, RB_LINE);
 }
 
-/* Makes a player's mark (USTYLE_MARK_MAX bytes) as safe as span text. */
+/* Makes a player's mark (THWACKO_STYLE_MARK_MAX bytes) as safe as span text. */
 static void
 safe_mark(char *mark)
 {
@@ -403,9 +403,9 @@ safe_mark(char *mark)
 
 	if (clean(mark, n))
 		return;
-	buf_init(&b, 4 * USTYLE_MARK_MAX);
+	buf_init(&b, 4 * THWACKO_STYLE_MARK_MAX);
 	textsafe_clean(&b, mark, utf8_valid(mark, n) ? n : 0);
-	n = utf8_cut(buf_str(&b), b.len, USTYLE_MARK_MAX - 1);
+	n = utf8_cut(buf_str(&b), b.len, THWACKO_STYLE_MARK_MAX - 1);
 	memcpy(mark, buf_str(&b), n);
 	mark[n] = '\0';
 	buf_free(&b);
@@ -413,7 +413,7 @@ safe_mark(char *mark)
 
 /* A new span on the open line; the caller sets text and len. */
 static struct reply_span *
-push_span(struct reply *r, unsigned style, const struct ustyle *us)
+push_span(struct reply *r, unsigned style, const struct thwacko_style *us)
 {
 	struct reply_block *b = open_line(r);
 	struct reply_span *s;
@@ -427,7 +427,7 @@ push_span(struct reply *r, unsigned style, const struct ustyle *us)
 	s->cmd = NULL;
 	if (us != NULL) {
 		s->user = *us;
-		s->user.mark[USTYLE_MARK_MAX - 1] = '\0';
+		s->user.mark[THWACKO_STYLE_MARK_MAX - 1] = '\0';
 		safe_mark(s->user.mark);
 		s->style |= RS_USER;
 	}
@@ -457,7 +457,8 @@ error_extend(struct reply *r)
  * when the two are adjacent in the arena (they are, unless a chunk filled
  * up): a roll's separators and ordinary dice then cost no span each. */
 static void
-add_span(struct reply *r, unsigned style, const struct ustyle *us, const char *fmt, va_list ap)
+add_span(struct reply *r, unsigned style, const struct thwacko_style *us, const char *fmt,
+         va_list ap)
 {
 	struct reply_msg *m = &r->msg[r->cur];
 	struct reply_span *s, *last = NULL;
@@ -494,7 +495,8 @@ reply_add(struct reply *r, unsigned style, const char *fmt, ...)
 }
 
 void
-reply_add_user(struct reply *r, const struct ustyle *us, unsigned style, const char *fmt, ...)
+reply_add_user(struct reply *r, const struct thwacko_style *us, unsigned style, const char *fmt,
+               ...)
 {
 	va_list ap;
 
@@ -754,7 +756,7 @@ reply_row(struct reply *r, bool highlight, const char *const *cells)
 }
 
 void
-reply_cell_user(struct reply *r, int col, const struct ustyle *us)
+reply_cell_user(struct reply *r, int col, const struct thwacko_style *us)
 {
 	struct reply_msg *m = &r->msg[r->cur];
 
@@ -770,7 +772,7 @@ reply_cell_user(struct reply *r, int col, const struct ustyle *us)
 		if (row->user == NULL)
 			row->user = alloc(r, (size_t)b->ncols * sizeof(*row->user));
 		row->user[col] = *us;
-		row->user[col].mark[USTYLE_MARK_MAX - 1] = '\0';
+		row->user[col].mark[THWACKO_STYLE_MARK_MAX - 1] = '\0';
 		row->user_cols |= 1u << col;
 		return;
 	}

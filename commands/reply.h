@@ -47,13 +47,13 @@ enum ucolour {
 	UC_COUNT
 };
 
-#define USTYLE_MARK_MAX 16
+#define THWACKO_STYLE_MARK_MAX 16
 
 /* A player's personal style: a colour and a mark (a short symbol or emoji)
  * that identifies the player where colour does not render. */
-struct ustyle {
+struct thwacko_style {
 	enum ucolour colour;
-	char mark[USTYLE_MARK_MAX]; /* UTF-8, NUL-terminated, may be "" */
+	char mark[THWACKO_STYLE_MARK_MAX]; /* UTF-8, NUL-terminated, may be "" */
 };
 
 /* One option of a command reference, with the value to type. */
@@ -91,7 +91,7 @@ struct reply_usage_opt {
 
 struct reply_span {
 	unsigned style;
-	struct ustyle user; /* meaningful only when style has RS_USER */
+	struct thwacko_style user; /* meaningful only when style has RS_USER */
 	char *text;
 	size_t len;                     /* strlen(text) */
 	const struct reply_cmdref *cmd; /* when style has RS_CMD, else NULL */
@@ -99,9 +99,9 @@ struct reply_span {
 
 struct reply_row {
 	bool highlight;
-	char **cells;        /* ncols strings */
-	struct ustyle *user; /* ncols styles, or NULL when no cell has one */
-	uint32_t user_cols;  /* bit c: cell c is drawn in user[c] */
+	char **cells;               /* ncols strings */
+	struct thwacko_style *user; /* ncols styles, or NULL when no cell has one */
+	uint32_t user_cols;         /* bit c: cell c is drawn in user[c] */
 };
 
 enum reply_block_kind {
@@ -169,8 +169,8 @@ void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(pr
 void reply_add(struct reply *r, unsigned style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Appends a span drawn in a player's style (RS_USER is added). */
-void reply_add_user(struct reply *r, const struct ustyle *us, unsigned style, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+void reply_add_user(struct reply *r, const struct thwacko_style *us, unsigned style,
+                    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /*
  * Appends a command reference (RS_CMD is added): path names the
  * command and subcommand ("tension raise"); then pairs of option name and
@@ -208,7 +208,7 @@ void reply_table(struct reply *r, int ncols, const char *const *header);
 void reply_row(struct reply *r, bool highlight, const char *const *cells);
 /* Draws cell col of the newest row in a player's style (a Thwack-O die in
  * a rank table); the cell's text should already carry the player's mark. */
-void reply_cell_user(struct reply *r, int col, const struct ustyle *us);
+void reply_cell_user(struct reply *r, int col, const struct thwacko_style *us);
 
 void reply_button(struct reply *r, const char *label, const char *action);
 

@@ -38,7 +38,7 @@ struct user {
 	UT_hash_handle hh;
 	struct state *owner;
 	struct user *next_touched;
-	struct ustyle style;
+	struct thwacko_style style;
 	uint64_t generation; /* the store's row generation */
 	bool style_set;
 	bool touched;

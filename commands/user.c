@@ -36,17 +36,17 @@ user_set_name(struct user *u, const char *name)
 	copy_bounded(u->name, sizeof(u->name), name);
 }
 
-const struct ustyle *
+const struct thwacko_style *
 user_style(const struct user *u)
 {
 	return u->style_set ? &u->style : NULL;
 }
 
 void
-user_set_style(struct user *u, const struct ustyle *style)
+user_set_style(struct user *u, const struct thwacko_style *style)
 {
 	u->style = *style;
-	u->style.mark[USTYLE_MARK_MAX - 1] = '\0';
+	u->style.mark[THWACKO_STYLE_MARK_MAX - 1] = '\0';
 	u->style_set = true;
 }
 

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "commands/reply.h" /* struct ustyle */
+#include "commands/reply.h" /* struct thwacko_style */
 
 struct user;
 
@@ -24,8 +24,8 @@ const char *user_key(const struct user *u);
 const char *user_name(const struct user *u);
 void user_set_name(struct user *u, const char *name);
 /* The user's chosen Thwack-O style, or NULL when none was chosen. */
-const struct ustyle *user_style(const struct user *u);
-void user_set_style(struct user *u, const struct ustyle *style);
+const struct thwacko_style *user_style(const struct user *u);
+void user_set_style(struct user *u, const struct thwacko_style *style);
 void user_clear_style(struct user *u);
 void user_touch(struct user *u);
 bool user_touched(const struct user *u);

@@ -129,7 +129,7 @@ set_list(struct parser *p, void *base, const struct key *k, const char *v)
 	char **items = str_at(base, k);
 	size_t *count = (size_t *)((char *)base + k->count_off);
 	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1], show[SHOW_BYTES + 8];
-	int n = cv_split(v, copy, words, (size_t)k->max + 1);
+	int n = config_value_split(v, copy, words, (size_t)k->max + 1);
 
 	for (int i = 0; i < n; i++) {
 		if (!k->valid(words[i])) {
@@ -174,7 +174,7 @@ set_channels(struct parser *p, void *base, const struct key *k, const char *v)
 	char *copy = xmalloc(strlen(v) + 1), *words[CONFIG_CHANNELS_MAX + 1],
 	     *key[CONFIG_CHANNELS_MAX + 1];
 	char show[SHOW_BYTES + 8];
-	int n = cv_split(v, copy, words, (size_t)k->max + 1), r = -1;
+	int n = config_value_split(v, copy, words, (size_t)k->max + 1), r = -1;
 
 	for (int i = 0; i < n; i++) {
 		char *colon = strchr(words[i], ':');
@@ -189,7 +189,7 @@ set_channels(struct parser *p, void *base, const struct key *k, const char *v)
 			     k->allowed, shown(words[i], show, sizeof(show)));
 			goto out;
 		}
-		if (key[i] != NULL && !cv_chankey(key[i])) {
+		if (key[i] != NULL && !config_value_chankey(key[i])) {
 			fail(p, p->line,
 			     "[%s] %s: the key of %s must be 1 to %d printable ASCII characters "
 			     "other "
@@ -239,7 +239,7 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		set_str(base, k, v);
 		return 0;
 	case KEY_INT:
-		if (cv_int(v, k->min, k->max, &i) < 0) {
+		if (config_value_int(v, k->min, k->max, &i) < 0) {
 			fail(p, p->line, "[%s] %s must be %s from %lld to %lld (got '%s')",
 			     p->cur->name, k->name, k->allowed, k->min, k->max,
 			     shown(v, show, sizeof(show)));
@@ -248,11 +248,11 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		*(int *)((char *)base + k->off) = (int)i;
 		return 0;
 	case KEY_U64:
-		if (cv_u64(v, (uint64_t *)((char *)base + k->off)) < 0)
+		if (config_value_u64(v, (uint64_t *)((char *)base + k->off)) < 0)
 			break;
 		return 0;
 	case KEY_BOOL:
-		if (cv_bool(v, &b) < 0) {
+		if (config_value_bool(v, &b) < 0) {
 			fail(p, p->line, "[%s] %s must be yes or no (got '%s')", p->cur->name,
 			     k->name, shown(v, show, sizeof(show)));
 			return -1;
@@ -260,7 +260,7 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		*(bool *)((char *)base + k->off) = b;
 		return 0;
 	case KEY_CHOICE:
-		c = cv_choice(v, k->choices);
+		c = config_value_choice(v, k->choices);
 		if (c < 0) {
 			join_choices(k->choices, what, sizeof(what));
 			fail(p, p->line, "[%s] %s must be %s (got '%s')", p->cur->name, k->name,
@@ -275,7 +275,7 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		return set_channels(p, base, k, v);
 	case KEY_SOURCE:
 		/* Never quoted: a source that does not parse may be a secret. */
-		if (secret_check(v, what, sizeof(what)) < 0) {
+		if (config_secret_check(v, what, sizeof(what)) < 0) {
 			fail(p, p->line, "[%s] %s %s", p->cur->name, k->name, what);
 			return -1;
 		}
@@ -310,7 +310,7 @@ on_value(void *user, const char *section, const char *name, const char *value)
 		     name);
 		return 0;
 	}
-	i = config_find_key(p->cur->kind, name);
+	i = config_keys_find(p->cur->kind, name);
 	if (i < 0 && p->cur->kind == &config_kinds[KIND_BOT] &&
 	    strcmp(name, "players_roll_hazard") == 0) {
 		/* It was read but never used: a file that has it must learn why it
@@ -374,7 +374,7 @@ open_section(struct parser *p, const char *name)
 		base = &c->console;
 	} else if (strncmp(name, "irc.", 4) == 0) {
 		kind = KIND_IRC;
-		if (!cv_network(name + 4)) {
+		if (!config_value_network(name + 4)) {
 			fail(p, p->line,
 			     "[%s] needs a network name after 'irc.': 1 to 32 letters, digits, '-' "
 			     "or '_'",
@@ -497,10 +497,10 @@ check_sections(struct parser *p)
 			break;
 		if (s->kind == &config_kinds[KIND_DISCORD] &&
 		    c->discord.shard_id >= c->discord.shard_count) {
-			int id = config_find_key(s->kind, "shard_id");
+			int id = config_keys_find(s->kind, "shard_id");
 			int line = s->key_line[id]
 			               ? s->key_line[id]
-			               : s->key_line[config_find_key(s->kind, "shard_count")];
+			               : s->key_line[config_keys_find(s->kind, "shard_count")];
 
 			fail(p, line,
 			     "[discord] shard_id must be less than shard_count (%d) (got '%d')",
@@ -515,11 +515,11 @@ check_sections(struct parser *p)
 			struct config_irc *irc = s->base;
 
 			if (irc->sasl_user != NULL && irc->password_source == NULL)
-				fail(p, s->key_line[config_find_key(s->kind, "sasl_user")],
+				fail(p, s->key_line[config_keys_find(s->kind, "sasl_user")],
 				     "[%s] sasl_user needs password_source too (%s)", s->name,
 				     CONFIG_SOURCE_ALLOWED);
 			if (irc->sasl_external && (irc->tls_cert_file == NULL || !irc->tls))
-				fail(p, s->key_line[config_find_key(s->kind, "sasl_external")],
+				fail(p, s->key_line[config_keys_find(s->kind, "sasl_external")],
 				     "[%s] sasl_external needs tls = yes and tls_cert_file (the "
 				     "client "
 				     "certificate the server identifies the bot by)",
@@ -535,7 +535,7 @@ check_sections(struct parser *p)
 		struct sect *s = &p->sects[i];
 
 		if (s->kind == &config_kinds[KIND_CONSOLE] &&
-		    s->key_line[config_find_key(s->kind, "enabled")])
+		    s->key_line[config_keys_find(s->kind, "enabled")])
 			return;
 	}
 	c->console.enabled = !c->discord.enabled && c->nirc == 0;
@@ -549,9 +549,9 @@ resolve(struct parser *p, struct sect *s, const char *key, const char *source, c
 
 	if (p->err_line != 0 || source == NULL)
 		return;
-	*out = secret_read(source, why, sizeof(why));
+	*out = config_secret_read(source, why, sizeof(why));
 	if (*out == NULL)
-		fail(p, s->key_line[config_find_key(s->kind, key)], "[%s] %s: %s", s->name, key,
+		fail(p, s->key_line[config_keys_find(s->kind, key)], "[%s] %s: %s", s->name, key,
 		     why);
 }
 
@@ -797,12 +797,12 @@ config_irc_clear(struct config_irc *irc)
 	free(irc->realname);
 	free(irc->sasl_user);
 	free(irc->password_source);
-	secret_free(irc->password);
+	config_secret_free(irc->password);
 	free(irc->nickserv_source);
-	secret_free(irc->nickserv_password);
+	config_secret_free(irc->nickserv_password);
 	for (size_t i = 0; i < irc->nchannels; i++) {
 		free(irc->channels[i]);
-		secret_free(irc->channel_keys[i]);
+		config_secret_free(irc->channel_keys[i]);
 	}
 	free(irc->prefix);
 	for (size_t i = 0; i < irc->nplain_channels; i++)
@@ -821,7 +821,7 @@ config_free(struct config *c)
 	free(c->bot.state_dir);
 	free(c->bot.gm_role);
 	free(c->discord.token_source);
-	secret_free(c->discord.token);
+	config_secret_free(c->discord.token);
 	free(c->discord.application_id);
 	free(c->discord.gateway_url);
 	free(c->discord.rest_url);
@@ -830,7 +830,7 @@ config_free(struct config *c)
 		config_irc_clear(&c->irc[i]);
 	free(c->store.conninfo);
 	free(c->store.password_source);
-	secret_free(c->store.password);
+	config_secret_free(c->store.password);
 	free(c->console.user);
 	free(c->console.channel);
 	free(c);

@@ -191,7 +191,7 @@ void config_log_secrets(const struct config *c);
  * "discord", "irc" for [irc.<network>], "store", "console"), in the order of the
  * example file: the parser's own table, so tests can hold the
  * documentation to it. */
-void config_each_key(void (*fn)(const char *section, const char *key, void *ctx), void *ctx);
+void config_keys_each(void (*fn)(const char *section, const char *key, void *ctx), void *ctx);
 
 void config_free(struct config *c);
 

@@ -22,7 +22,7 @@ _Static_assert(STORE_ENGINE_SQLITE == 0 && STORE_ENGINE_POSTGRESQL == 1, "backen
 
 #define B(f) offsetof(struct config_bot, f)
 static const struct key bot_keys[] = {
-    {"state_dir", KEY_STRING, B(state_dir), 0, 0, 0, 0, "a directory path", cv_text, NULL,
+    {"state_dir", KEY_STRING, B(state_dir), 0, 0, 0, 0, "a directory path", config_value_text, NULL,
      KEY_OPTIONAL},
     {"snapshot_interval", KEY_INT, B(snapshot_interval), 0, 0, 1, 86400,
      "a whole number of seconds", NULL, NULL, 0},
@@ -32,8 +32,8 @@ static const struct key bot_keys[] = {
     {"evict_after", KEY_INT, B(evict_after), 0, 0, 0, 31536000,
      "a whole number of seconds (0: never)", NULL, NULL, 0},
     {"log_level", KEY_CHOICE, B(log_level), 0, 0, 0, 0, NULL, NULL, level_choices, 0},
-    {"gm_role", KEY_STRING, B(gm_role), 0, 0, 0, 0, "a role name of 1 to 200 characters", cv_text,
-     NULL, KEY_OPTIONAL},
+    {"gm_role", KEY_STRING, B(gm_role), 0, 0, 0, 0, "a role name of 1 to 200 characters",
+     config_value_text, NULL, KEY_OPTIONAL},
 };
 #undef B
 
@@ -42,15 +42,15 @@ static const struct key discord_keys[] = {
     {"token_source", KEY_SOURCE, D(token_source), 0, 0, 0, 0, CONFIG_SOURCE_ALLOWED, NULL, NULL,
      KEY_REQUIRED},
     {"application_id", KEY_STRING, D(application_id), 0, 0, 0, 0, "a Discord id (1 to 20 digits)",
-     cv_snowflake, NULL, KEY_OPTIONAL},
-    {"gateway_url", KEY_STRING, D(gateway_url), 0, 0, 0, 0, "a wss:// or ws:// URL", cv_ws_url,
-     NULL, KEY_OPTIONAL},
-    {"rest_url", KEY_STRING, D(rest_url), 0, 0, 0, 0, "an https:// or http:// URL", cv_http_url,
-     NULL, 0},
+     config_value_snowflake, NULL, KEY_OPTIONAL},
+    {"gateway_url", KEY_STRING, D(gateway_url), 0, 0, 0, 0, "a wss:// or ws:// URL",
+     config_value_ws_url, NULL, KEY_OPTIONAL},
+    {"rest_url", KEY_STRING, D(rest_url), 0, 0, 0, 0, "an https:// or http:// URL",
+     config_value_http_url, NULL, 0},
     {"shard_id", KEY_INT, D(shard_id), 0, 0, 0, 65534, "a whole number", NULL, NULL, 0},
     {"shard_count", KEY_INT, D(shard_count), 0, 0, 1, 65535, "a whole number", NULL, NULL, 0},
     {"dev_guild", KEY_STRING, D(dev_guild), 0, 0, 0, 0, "a Discord id (1 to 20 digits)",
-     cv_snowflake, NULL, KEY_OPTIONAL},
+     config_value_snowflake, NULL, KEY_OPTIONAL},
     {"intents", KEY_U64, D(intents), 0, 0, 0, 0,
      "a whole number, the sum of the gateway intent bits", NULL, NULL, 0},
     {"tls_verify", KEY_BOOL, D(tls_verify), 0, 0, 0, 0, NULL, NULL, NULL, 0},
@@ -65,31 +65,31 @@ static const struct key discord_keys[] = {
 	"characters)"
 #define I(f) offsetof(struct config_irc, f)
 static const struct key irc_keys[] = {
-    {"host", KEY_STRING, I(host), 0, 0, 0, 0, "a host name or IP address", cv_host, NULL,
+    {"host", KEY_STRING, I(host), 0, 0, 0, 0, "a host name or IP address", config_value_host, NULL,
      KEY_REQUIRED},
     {"port", KEY_INT, I(port), 0, 0, 1, 65535, "a whole number", NULL, NULL, 0},
     {"tls", KEY_BOOL, I(tls), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"tls_verify", KEY_BOOL, I(tls_verify), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"tls_ca_file", KEY_STRING, I(tls_ca_file), 0, 0, 0, 0,
-     "the path of a PEM file of CA certificates (1 to 200 characters)", cv_text, NULL,
+     "the path of a PEM file of CA certificates (1 to 200 characters)", config_value_text, NULL,
      KEY_OPTIONAL},
     {"tls_cert_file", KEY_STRING, I(tls_cert_file), 0, 0, 0, 0,
      "the path of a PEM file with the client certificate and its private key (1 to 200 "
      "characters)",
-     cv_text, NULL, KEY_OPTIONAL},
+     config_value_text, NULL, KEY_OPTIONAL},
     {"sasl_external", KEY_BOOL, I(sasl_external), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"tls_fingerprint", KEY_STRING, I(tls_fingerprint), 0, 0, 0, 0,
-     "a SHA-256 fingerprint: 64 hex digits, in pairs that may be separated by ':'", cv_sha256, NULL,
-     KEY_OPTIONAL},
-    {"nick", KEY_STRING, I(nick), 0, 0, 0, 0, NICK_ALLOWED, cv_nick, NULL, KEY_REQUIRED},
+     "a SHA-256 fingerprint: 64 hex digits, in pairs that may be separated by ':'",
+     config_value_sha256, NULL, KEY_OPTIONAL},
+    {"nick", KEY_STRING, I(nick), 0, 0, 0, 0, NICK_ALLOWED, config_value_nick, NULL, KEY_REQUIRED},
     {"alt_nicks", KEY_LIST, I(alt_nicks), I(nalt_nicks), 0, 0, CONFIG_NICKS_MAX,
-     "IRC nicks separated by spaces or commas", cv_nick, NULL, 0},
-    {"username", KEY_STRING, I(username), 0, 0, 0, 0, "a word of 1 to 64 characters", cv_word, NULL,
-     KEY_OPTIONAL},
-    {"realname", KEY_STRING, I(realname), 0, 0, 0, 0, "text of 1 to 200 characters", cv_text, NULL,
-     0},
-    {"sasl_user", KEY_STRING, I(sasl_user), 0, 0, 0, 0, "a word of 1 to 64 characters", cv_word,
-     NULL, KEY_OPTIONAL},
+     "IRC nicks separated by spaces or commas", config_value_nick, NULL, 0},
+    {"username", KEY_STRING, I(username), 0, 0, 0, 0, "a word of 1 to 64 characters",
+     config_value_word, NULL, KEY_OPTIONAL},
+    {"realname", KEY_STRING, I(realname), 0, 0, 0, 0, "text of 1 to 200 characters",
+     config_value_text, NULL, 0},
+    {"sasl_user", KEY_STRING, I(sasl_user), 0, 0, 0, 0, "a word of 1 to 64 characters",
+     config_value_word, NULL, KEY_OPTIONAL},
     {"password_source", KEY_SOURCE, I(password_source), 0, 0, 0, 0, CONFIG_SOURCE_ALLOWED, NULL,
      NULL, KEY_OPTIONAL},
     {"nickserv_password_source", KEY_SOURCE, I(nickserv_source), 0, 0, 0, 0, CONFIG_SOURCE_ALLOWED,
@@ -97,9 +97,9 @@ static const struct key irc_keys[] = {
     {"channels", KEY_CHANNELS, I(channels), I(nchannels), I(channel_keys), 0, CONFIG_CHANNELS_MAX,
      "channel names (#, &, + or ! and up to 49 more characters), each with an optional key "
      "after ':' (#name:key), separated by spaces or commas",
-     cv_channel, NULL, 0},
-    {"prefix", KEY_STRING, I(prefix), 0, 0, 0, 0, "1 to 4 characters without spaces", cv_prefix,
-     NULL, 0},
+     config_value_channel, NULL, 0},
+    {"prefix", KEY_STRING, I(prefix), 0, 0, 0, 0, "1 to 4 characters without spaces",
+     config_value_prefix, NULL, 0},
     {"flood_burst", KEY_INT, I(flood_burst), 0, 0, 1, 100, "a whole number of lines", NULL, NULL,
      0},
     {"flood_interval_ms", KEY_INT, I(flood_interval_ms), 0, 0, 100, 60000,
@@ -110,9 +110,9 @@ static const struct key irc_keys[] = {
     {"admins", KEY_LIST, I(admins), I(nadmins), 0, 0, CONFIG_CHANNELS_MAX,
      "account names or nick!user@host masks (* and ? as wildcards), separated by spaces or "
      "commas",
-     cv_word, NULL, 0},
+     config_value_word, NULL, 0},
     {"plain_channels", KEY_LIST, I(plain_channels), I(nplain_channels), 0, 0, CONFIG_CHANNELS_MAX,
-     "channel names separated by spaces or commas", cv_channel, NULL, 0},
+     "channel names separated by spaces or commas", config_value_channel, NULL, 0},
     {"user_burst", KEY_INT, I(user_burst), 0, 0, 1, 100, "a whole number of commands", NULL, NULL,
      0},
     {"user_interval_ms", KEY_INT, I(user_interval_ms), 0, 0, 0, 600000,
@@ -134,7 +134,7 @@ static const struct key store_keys[] = {
     {"conninfo", KEY_STRING, S(conninfo), 0, 0, 0, 0,
      "a PostgreSQL connection string (libpq's key=value pairs or a postgresql:// URI, 1 to 900 "
      "characters) without a password: give that with password_source",
-     cv_conninfo, NULL, KEY_OPTIONAL | KEY_UNQUOTED},
+     config_value_conninfo, NULL, KEY_OPTIONAL | KEY_UNQUOTED},
     {"password_source", KEY_SOURCE, S(password_source), 0, 0, 0, 0, CONFIG_SOURCE_ALLOWED, NULL,
      NULL, KEY_OPTIONAL},
 };
@@ -144,9 +144,9 @@ static const struct key store_keys[] = {
 static const struct key console_keys[] = {
     {"enabled", KEY_BOOL, C(enabled), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"user", KEY_STRING, C(user), 0, 0, 0, 0, "a name of 1 to 63 characters without spaces or ':'",
-     cv_name, NULL, KEY_OPTIONAL},
+     config_value_name, NULL, KEY_OPTIONAL},
     {"channel", KEY_STRING, C(channel), 0, 0, 0, 0,
-     "a name of 1 to 63 characters without spaces or ':'", cv_name, NULL, 0},
+     "a name of 1 to 63 characters without spaces or ':'", config_value_name, NULL, 0},
 };
 #undef C
 
@@ -172,7 +172,7 @@ _Static_assert(sizeof(console_keys) / sizeof(console_keys[0]) <= CONFIG_KEYS_MAX
                "CONFIG_KEYS_MAX");
 
 int
-config_find_key(const struct section_kind *kind, const char *name)
+config_keys_find(const struct section_kind *kind, const char *name)
 {
 	for (size_t i = 0; i < kind->nkeys; i++)
 		if (strcmp(kind->keys[i].name, name) == 0)
@@ -181,7 +181,7 @@ config_find_key(const struct section_kind *kind, const char *name)
 }
 
 void
-config_each_key(void (*fn)(const char *, const char *, void *), void *ctx)
+config_keys_each(void (*fn)(const char *, const char *, void *), void *ctx)
 {
 	for (size_t i = 0; i < KIND_COUNT; i++)
 		for (size_t j = 0; j < config_kinds[i].nkeys; j++)

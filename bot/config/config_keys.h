@@ -64,6 +64,6 @@ enum {
 extern const struct section_kind config_kinds[KIND_COUNT];
 
 /* The index of the key named name in kind, or -1. */
-int config_find_key(const struct section_kind *kind, const char *name);
+int config_keys_find(const struct section_kind *kind, const char *name);
 
 #endif

@@ -72,7 +72,7 @@ path_ok(const char *s)
 }
 
 int
-secret_check(const char *source, char *err, size_t errlen)
+config_secret_check(const char *source, char *err, size_t errlen)
 {
 	const char *rest;
 
@@ -240,7 +240,7 @@ read_credential(const char *name, char *err, size_t errlen)
 }
 
 char *
-secret_read(const char *source, char *err, size_t errlen)
+config_secret_read(const char *source, char *err, size_t errlen)
 {
 	const char *rest;
 
@@ -255,7 +255,7 @@ secret_read(const char *source, char *err, size_t errlen)
 }
 
 void
-secret_free(char *secret)
+config_secret_free(char *secret)
 {
 	if (secret == NULL)
 		return;

@@ -21,15 +21,15 @@
 
 /* Checks the form of source. Returns 0, or -1 with the end of a sentence in
  * err that follows the key's name ("must be env:NAME, ..."). */
-int secret_check(const char *source, char *err, size_t errlen);
+int config_secret_check(const char *source, char *err, size_t errlen);
 
-/* Reads the secret source names (source must have passed secret_check).
- * Returns the secret, which the caller frees with secret_free(), or NULL
+/* Reads the secret source names (source must have passed config_secret_check).
+ * Returns the secret, which the caller frees with config_secret_free(), or NULL
  * with the end of a sentence in err that follows "<key>: " ("the environment
  * variable X is not set"). */
-char *secret_read(const char *source, char *err, size_t errlen);
+char *config_secret_read(const char *source, char *err, size_t errlen);
 
 /* Overwrites a secret's bytes and frees it (NULL is allowed). */
-void secret_free(char *secret);
+void config_secret_free(char *secret);
 
 #endif

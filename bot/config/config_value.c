@@ -12,7 +12,7 @@
 #include "rules/base/utf8.h"
 
 int
-cv_int(const char *s, long long min, long long max, long long *out)
+config_value_int(const char *s, long long min, long long max, long long *out)
 {
 	const char *p = s;
 	char *end;
@@ -31,7 +31,7 @@ cv_int(const char *s, long long min, long long max, long long *out)
 }
 
 int
-cv_u64(const char *s, uint64_t *out)
+config_value_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -47,16 +47,16 @@ cv_u64(const char *s, uint64_t *out)
 }
 
 int
-cv_bool(const char *s, bool *out)
+config_value_bool(const char *s, bool *out)
 {
 	static const char *const yes[] = {"yes", "true", "on", "1", NULL};
 	static const char *const no[] = {"no", "false", "off", "0", NULL};
 
-	if (cv_choice(s, yes) >= 0) {
+	if (config_value_choice(s, yes) >= 0) {
 		*out = true;
 		return 0;
 	}
-	if (cv_choice(s, no) >= 0) {
+	if (config_value_choice(s, no) >= 0) {
 		*out = false;
 		return 0;
 	}
@@ -64,7 +64,7 @@ cv_bool(const char *s, bool *out)
 }
 
 int
-cv_choice(const char *s, const char *const *choices)
+config_value_choice(const char *s, const char *const *choices)
 {
 	for (int i = 0; choices[i] != NULL; i++)
 		if (strcmp(s, choices[i]) == 0)
@@ -73,7 +73,7 @@ cv_choice(const char *s, const char *const *choices)
 }
 
 int
-cv_split(const char *s, char *copy, char **words, size_t max)
+config_value_split(const char *s, char *copy, char **words, size_t max)
 {
 	size_t n = 0;
 	char *p = copy;
@@ -127,7 +127,7 @@ alnum_or(const char *s, const char *extra)
 }
 
 bool
-cv_sha256(const char *s)
+config_value_sha256(const char *s)
 {
 	for (int i = 0; i < 32; i++) {
 		if (i > 0 && *s == ':')
@@ -140,25 +140,25 @@ cv_sha256(const char *s)
 }
 
 bool
-cv_text(const char *s)
+config_value_text(const char *s)
 {
 	return len_in(s, 1, 200) && utf8_valid(s, strlen(s)) && bytes_in(s, 0x20, 0xff, "\x7f");
 }
 
 bool
-cv_word(const char *s)
+config_value_word(const char *s)
 {
 	return len_in(s, 1, 64) && utf8_valid(s, strlen(s)) && bytes_in(s, 0x21, 0xff, "\x7f");
 }
 
 bool
-cv_name(const char *s)
+config_value_name(const char *s)
 {
 	return len_in(s, 1, 63) && utf8_valid(s, strlen(s)) && bytes_in(s, 0x21, 0xff, ":\x7f");
 }
 
 bool
-cv_nick(const char *s)
+config_value_nick(const char *s)
 {
 	static const char special[] = "[]\\`_^{|}";
 
@@ -177,26 +177,26 @@ cv_nick(const char *s)
 }
 
 bool
-cv_channel(const char *s)
+config_value_channel(const char *s)
 {
 	return len_in(s, 2, 50) && strchr("#&+!", s[0]) != NULL && utf8_valid(s, strlen(s)) &&
 	       bytes_in(s, 0x21, 0xff, ",\x7f");
 }
 
 bool
-cv_chankey(const char *s)
+config_value_chankey(const char *s)
 {
 	return len_in(s, 1, 23) && bytes_in(s, 0x21, 0x7e, ",:");
 }
 
 bool
-cv_host(const char *s)
+config_value_host(const char *s)
 {
 	return len_in(s, 1, 253) && alnum_or(s, "-._:");
 }
 
 bool
-cv_snowflake(const char *s)
+config_value_snowflake(const char *s)
 {
 	return len_in(s, 1, 20) && bytes_in(s, '0', '9', "");
 }
@@ -214,7 +214,7 @@ url_with(const char *s, const char *const *schemes)
 }
 
 bool
-cv_ws_url(const char *s)
+config_value_ws_url(const char *s)
 {
 	static const char *const schemes[] = {"wss://", "ws://", NULL};
 
@@ -222,7 +222,7 @@ cv_ws_url(const char *s)
 }
 
 bool
-cv_http_url(const char *s)
+config_value_http_url(const char *s)
 {
 	static const char *const schemes[] = {"https://", "http://", NULL};
 
@@ -230,19 +230,19 @@ cv_http_url(const char *s)
 }
 
 bool
-cv_prefix(const char *s)
+config_value_prefix(const char *s)
 {
 	return len_in(s, 1, 4) && utf8_valid(s, strlen(s)) && bytes_in(s, 0x21, 0xff, "\x7f");
 }
 
 bool
-cv_network(const char *s)
+config_value_network(const char *s)
 {
 	return len_in(s, 1, 32) && alnum_or(s, "-_");
 }
 
 bool
-cv_conninfo(const char *s)
+config_value_conninfo(const char *s)
 {
 	PQconninfoOption *opts;
 	char *msg = NULL;

@@ -542,7 +542,7 @@ edit_write(struct console *c, struct buf *out)
 	struct buf w;
 
 	buf_init(&w, 4 << 20);
-	render_wrap(out->p != NULL ? out->p : "", out->len, c->width, &w);
+	render_text_wrap(out->p != NULL ? out->p : "", out->len, c->width, &w);
 	flush_out(&w);
 	buf_free(&w);
 	buf_reset(out);

@@ -11,7 +11,7 @@
 #define SGR_RESET "\033[0m"
 
 int
-render_ansi_colour(enum ucolour c)
+render_text_ansi_colour(enum ucolour c)
 {
 	/* Discord's ANSI palette is 30 gray .. 37 white in this order. */
 	return 30 + ((int)c >= 0 && c < UC_COUNT ? (int)c : 0);
@@ -19,7 +19,7 @@ render_ansi_colour(enum ucolour c)
 
 /* One SGR sequence for the style, written in one append. */
 static void
-sgr_open(unsigned style, const struct ustyle *us, struct buf *out)
+sgr_open(unsigned style, const struct thwacko_style *us, struct buf *out)
 {
 	char sgr[48] = "\033[0";
 	size_t n = 3;
@@ -35,7 +35,7 @@ sgr_open(unsigned style, const struct ustyle *us, struct buf *out)
 		SGR(";9");
 	if (style & RS_USER)
 		n += (size_t)snprintf(sgr + n, sizeof(sgr) - n, ";%d;4",
-		                      render_ansi_colour(us->colour));
+		                      render_text_ansi_colour(us->colour));
 	else if (style & (RS_CRIT | RS_GOOD))
 		SGR(";32");
 	else if (style & (RS_FUMBLE | RS_BAD))
@@ -67,14 +67,14 @@ span(const struct reply_span *s, bool ansi, struct buf *out)
 }
 
 void
-render_pad(struct buf *out, size_t n)
+render_text_pad(struct buf *out, size_t n)
 {
 	while (n-- > 0)
 		buf_addc(out, ' ');
 }
 
 void
-render_table_widths(const struct reply_block *b, size_t width[16])
+render_text_table_widths(const struct reply_block *b, size_t width[16])
 {
 	for (int c = 0; c < b->ncols && c < 16; c++) {
 		width[c] = b->header != NULL ? utf8_len(b->header[c]) : 0;
@@ -93,7 +93,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 	size_t width[16] = {0};
 	bool any_hl = false;
 
-	render_table_widths(b, width);
+	render_text_table_widths(b, width);
 	for (size_t r = 0; r < b->nrows; r++)
 		any_hl |= b->rows[r].highlight;
 	if (b->header != NULL) {
@@ -103,7 +103,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 		for (int c = 0; c < b->ncols; c++) {
 			buf_adds(out, b->header[c]);
 			if (c + 1 < b->ncols)
-				render_pad(out, width[c] - utf8_len(b->header[c]) + 2);
+				render_text_pad(out, width[c] - utf8_len(b->header[c]) + 2);
 		}
 		if (ansi)
 			buf_adds(out, SGR_RESET);
@@ -129,7 +129,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 				buf_adds(out, row->cells[c]);
 			}
 			if (c + 1 < b->ncols)
-				render_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
+				render_text_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
 		}
 		if (ansi && (row->highlight || any_hl))
 			buf_adds(out, SGR_RESET);
@@ -194,7 +194,7 @@ char_columns(const char *s, size_t n, size_t *len)
 }
 
 size_t
-render_columns(const char *s, size_t n)
+render_text_columns(const char *s, size_t n)
 {
 	size_t cols = 0;
 
@@ -262,13 +262,13 @@ wrap_line(const char *s, size_t n, size_t width, struct buf *out)
 		pos = end;
 		while (found && pos < n && s[pos] == ' ')
 			pos++;
-		render_pad(out, indent);
+		render_text_pad(out, indent);
 		col0 = indent;
 	}
 }
 
 void
-render_wrap(const char *s, size_t len, size_t width, struct buf *out)
+render_text_wrap(const char *s, size_t len, size_t width, struct buf *out)
 {
 	while (len > 0) {
 		const char *nl = memchr(s, '\n', len);

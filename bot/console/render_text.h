@@ -19,9 +19,9 @@ void render_text(const struct reply_msg *m, bool ansi, struct buf *out);
 
 /* The width of each of a table's columns: the code points of its widest
  * cell or header. */
-void render_table_widths(const struct reply_block *b, size_t width[16]);
+void render_text_table_widths(const struct reply_block *b, size_t width[16]);
 /* Appends n spaces. */
-void render_pad(struct buf *out, size_t n);
+void render_text_pad(struct buf *out, size_t n);
 
 /* Appends the len bytes of text at s (lines ended by '\n'; a last line
  * without one gets one) to out, each line longer than width columns broken
@@ -29,14 +29,14 @@ void render_pad(struct buf *out, size_t n);
  * width. The lines a line breaks into are indented to where its last cell
  * begins (after its last run of two spaces, if within half the width), so
  * a table row's text stays in its column. Columns are counted as
- * render_columns does. A width under 20 leaves the text as it is. */
-void render_wrap(const char *s, size_t len, size_t width, struct buf *out);
+ * render_text_columns does. A width under 20 leaves the text as it is. */
+void render_text_wrap(const char *s, size_t len, size_t width, struct buf *out);
 /* The terminal columns of the n bytes at s: a CSI escape sequence takes
  * none, a character its East Asian width (wide: 2, combining: 0), a byte
  * that is not UTF-8 one. */
-size_t render_columns(const char *s, size_t n);
+size_t render_text_columns(const char *s, size_t n);
 
 /* ANSI SGR foreground code (30..37) of a palette colour. */
-int render_ansi_colour(enum ucolour c);
+int render_text_ansi_colour(enum ucolour c);
 
 #endif

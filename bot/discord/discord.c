@@ -36,8 +36,8 @@
 struct discord {
 	uv_loop_t *loop;
 	struct rest *rest;
-	struct dws *ws;
-	struct gw *gw;
+	struct discord_ws *ws;
+	struct discord_gw *gw;
 	struct rng *rng;
 	struct interact *it;
 	char *app_id, *dev_guild, *gateway_url;
@@ -148,7 +148,7 @@ count_shed(struct discord *dc)
 {
 	dc->stats.shed++;
 	dc->summary_shed++;
-	opstats_add(OPSTATS_SHED);
+	discord_opstats_add(OPSTATS_SHED);
 	summary_arm(dc);
 }
 
@@ -158,7 +158,7 @@ count_failed(struct discord *dc)
 {
 	dc->stats.failed++;
 	dc->summary_failed++;
-	opstats_add(OPSTATS_FAILED);
+	discord_opstats_add(OPSTATS_FAILED);
 	summary_arm(dc);
 	if (dc->failed_logged >= FAIL_LOG_MAX)
 		return false;
@@ -202,7 +202,7 @@ next_followup(struct answer *a)
 
 	if (a->next >= a->nfollowups) {
 		if (a->nfollowups > 0)
-			opstats_add(OPSTATS_ANSWERED);
+			discord_opstats_add(OPSTATS_ANSWERED);
 		if (a->gm_user[0] != '\0' && dc->rest != NULL)
 			dm_start(a);
 		else
@@ -215,8 +215,8 @@ next_followup(struct answer *a)
 		return;
 	}
 	dc->stats.followups++;
-	rest_call(dc->rest, "POST", a->followup_path, a->followups[a->next++], REST_INTERACTION,
-	          on_followup, a);
+	discord_rest_call(dc->rest, "POST", a->followup_path, a->followups[a->next++],
+	                  REST_INTERACTION, on_followup, a);
 }
 
 static void
@@ -270,7 +270,7 @@ dm_refused(struct answer *a, const struct rest_result *res)
 	body = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	dc->stats.followups++;
-	rest_call(dc->rest, "POST", a->followup_path, body, REST_INTERACTION, NULL, NULL);
+	discord_rest_call(dc->rest, "POST", a->followup_path, body, REST_INTERACTION, NULL, NULL);
 	cJSON_free(body);
 	answer_free(a);
 }
@@ -309,7 +309,7 @@ on_dm_channel(void *ctx, const struct rest_result *res)
 	}
 	snprintf(path, sizeof(path), "/channels/%s/messages", id);
 	cJSON_Delete(j);
-	rest_call(dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
+	discord_rest_call(dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
 }
 
 /* Opens (or finds: Discord answers with the same channel) the DM channel
@@ -320,7 +320,7 @@ dm_start(struct answer *a)
 	char body[64];
 
 	snprintf(body, sizeof(body), "{\"recipient_id\":\"%s\"}", a->gm_user);
-	rest_call(a->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, a);
+	discord_rest_call(a->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, a);
 }
 
 static void
@@ -334,8 +334,9 @@ on_callback(void *ctx, const struct rest_result *res)
 
 		dc->stats.answered++;
 		if (a->nfollowups == 0)
-			opstats_add(OPSTATS_ANSWERED); /* else once the last follow-up went */
-		opstats_time(took);
+			discord_opstats_add(
+			    OPSTATS_ANSWERED); /* else once the last follow-up went */
+		discord_opstats_time(took);
 		record(dc, took);
 		next_followup(a);
 		return;
@@ -370,8 +371,8 @@ answer(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t de
 	out->followup_path = NULL;
 	out->nfollowups = 0;
 	dc->stats.interactions++;
-	rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body, REST_INTERACTION,
-	                deadline, on_callback, a);
+	discord_rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body,
+	                        REST_INTERACTION, deadline, on_callback, a);
 }
 
 static void
@@ -442,13 +443,13 @@ static void
 registration_end(struct registration *reg)
 {
 	struct discord *dc = reg->dc;
-	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
 	struct buf path;
 
 	dc->registering = false;
 	registration_free(reg);
 	if (dc->dev_guild == NULL || app == NULL || dc->stopping || dc->stopped ||
-	    dc->rest == NULL || rest_stopped(dc->rest))
+	    dc->rest == NULL || discord_rest_stopped(dc->rest))
 		return;
 	buf_init(&path, 512);
 	buf_addf(&path, "/applications/%s/commands", app);
@@ -457,7 +458,7 @@ registration_end(struct registration *reg)
 	reg->path = buf_take(&path);
 	reg->body = xstrdup("[]");
 	dc->registering = true;
-	rest_call(dc->rest, "GET", reg->path, NULL, 0, on_global_listed, reg);
+	discord_rest_call(dc->rest, "GET", reg->path, NULL, 0, on_global_listed, reg);
 }
 
 static void
@@ -485,7 +486,7 @@ on_global_listed(void *ctx, const struct rest_result *res)
 	cJSON *got;
 	int n;
 
-	if (dc->stopping || dc->stopped || dc->rest == NULL || rest_stopped(dc->rest) ||
+	if (dc->stopping || dc->stopped || dc->rest == NULL || discord_rest_stopped(dc->rest) ||
 	    res->status < 200 || res->status > 299) {
 		if (res->status != 0 && (res->status < 200 || res->status > 299))
 			log_warnx("discord: reading the global commands failed (HTTP %ld); they "
@@ -506,7 +507,7 @@ on_global_listed(void *ctx, const struct rest_result *res)
 	log_info("discord: the application also has %d command%s registered globally, which "
 	         "dev_guild replaces; removing them",
 	         n < 0 ? 0 : n, n == 1 ? "" : "s");
-	rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_global_cleared, reg);
+	discord_rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_global_cleared, reg);
 }
 
 static void
@@ -538,7 +539,7 @@ put_commands(struct registration *reg)
 
 	log_info("discord: registering the commands %s",
 	         dc->dev_guild != NULL ? "in the dev guild" : "globally");
-	rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_registered, reg);
+	discord_rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_registered, reg);
 }
 
 /* Discord's list for the scope: registered again unless it holds the
@@ -552,7 +553,7 @@ on_listed(void *ctx, const struct rest_result *res)
 	cJSON *want, *got;
 	bool same;
 
-	if (dc->stopping || dc->stopped || dc->rest == NULL || rest_stopped(dc->rest)) {
+	if (dc->stopping || dc->stopped || dc->rest == NULL || discord_rest_stopped(dc->rest)) {
 		dc->registering = false;
 		registration_free(reg);
 		return;
@@ -590,7 +591,7 @@ on_listed(void *ctx, const struct rest_result *res)
 static void
 register_commands(struct discord *dc)
 {
-	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
 	struct registration *reg;
 	struct buf path;
 
@@ -613,7 +614,7 @@ register_commands(struct discord *dc)
 	reg->body = discord_cmds_body(NULL);
 	discord_cmds_hash(reg->body, reg->path, reg->want);
 	dc->registering = true;
-	rest_call(dc->rest, "GET", reg->path, NULL, 0, on_listed, reg);
+	discord_rest_call(dc->rest, "GET", reg->path, NULL, 0, on_listed, reg);
 }
 
 static void session_save(struct discord *dc);
@@ -667,16 +668,16 @@ session_save(struct discord *dc)
 {
 	struct discord_session now;
 	struct session_write *sw;
-	const char *sid = gw_session_id(dc->gw), *url = gw_resume_url(dc->gw);
-	const char *app = dc->app_id != NULL ? dc->app_id : gw_application_id(dc->gw);
+	const char *sid = discord_gw_session_id(dc->gw), *url = discord_gw_resume_url(dc->gw);
+	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
 
 	if (dc->session_path == NULL)
 		return;
 	memset(&now, 0, sizeof(now));
-	if (gw_last_identify(dc->gw) != INT64_MIN)
+	if (discord_gw_last_identify(dc->gw) != INT64_MIN)
 		now.last_identify =
-		    wall_ms() - ((int64_t)uv_now(dc->loop) - gw_last_identify(dc->gw));
-	if (sid == NULL || gw_seq(dc->gw) < 0) {
+		    wall_ms() - ((int64_t)uv_now(dc->loop) - discord_gw_last_identify(dc->gw));
+	if (sid == NULL || discord_gw_seq(dc->gw) < 0) {
 		/* No session to resume (a fatal close ended it): the file goes,
 		 * once one was written or read, unless it keeps the last
 		 * IDENTIFY. */
@@ -690,8 +691,8 @@ session_save(struct discord *dc)
 	snprintf(now.session_id, sizeof(now.session_id), "%s", sid);
 	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
 	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
-	now.seq = sid[0] != '\0' ? gw_seq(dc->gw) : 0;
-	roles_export(interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
+	now.seq = sid[0] != '\0' ? discord_gw_seq(dc->gw) : 0;
+	discord_roles_export(discord_interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
 	if (discord_session_equal(&now, &dc->saved))
 		return;
 	if (dc->saving) {
@@ -745,7 +746,7 @@ deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	wall = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 	wall -= (int64_t)((now - rx_ns) / 1000000u); /* the wall clock at rx_ns */
-	return shed_deadline(dc->shed, n, wall, rx_ns);
+	return discord_shed_deadline(dc->shed, n, wall, rx_ns);
 }
 
 static void
@@ -753,7 +754,7 @@ on_event(void *ctx, const char *t, const cJSON *d)
 {
 	struct discord *dc = ctx;
 	struct interact_out out = {0};
-	uint64_t rx_ns = dws_rx_ns(dc->ws), deadline = 0, send_ns = 0;
+	uint64_t rx_ns = discord_ws_rx_ns(dc->ws), deadline = 0, send_ns = 0;
 	int rc;
 
 	if (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried))
@@ -771,12 +772,13 @@ on_event(void *ctx, const char *t, const cJSON *d)
 		if (dc->rest != NULL)
 			send_ns += rest_backlog_ns(dc->rest, send_ns);
 	}
-	rc = interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline, send_ns);
+	rc = discord_interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline,
+	                                 send_ns);
 	if (rc == 3)
 		count_shed(dc); /* not even worked out: too late already */
 	else if (rc == 1 && dc->rest != NULL)
 		answer(dc, &out, rx_ns, deadline);
-	interact_out_clear(&out);
+	discord_interact_out_clear(&out);
 }
 
 /* An answer held for its commit is ready. A commit slower than the
@@ -814,7 +816,7 @@ discord_log_stats(struct discord *dc)
 	char line[512];
 
 	(void)dc;
-	opstats_line(line, sizeof(line));
+	discord_opstats_line(line, sizeof(line));
 	log_info("%s", line);
 }
 
@@ -827,19 +829,19 @@ on_stats_timer(uv_timer_t *t)
 static int
 hook_connect(void *ctx, const char *url)
 {
-	return dws_connect(((struct discord *)ctx)->ws, url);
+	return discord_ws_connect(((struct discord *)ctx)->ws, url);
 }
 
 static void
 hook_close(void *ctx, int code)
 {
-	dws_close(((struct discord *)ctx)->ws, code);
+	discord_ws_close(((struct discord *)ctx)->ws, code);
 }
 
 static void
 hook_want_write(void *ctx)
 {
-	dws_want_write(((struct discord *)ctx)->ws);
+	discord_ws_want_write(((struct discord *)ctx)->ws);
 }
 
 static void get_gateway(struct discord *dc);
@@ -875,7 +877,7 @@ on_gateway_bot(void *ctx, const struct rest_result *res)
 	url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url"));
 	if (dc->gateway_url == NULL && url != NULL &&
 	    (strncmp(url, "wss://", 6) == 0 || strncmp(url, "ws://", 5) == 0))
-		gw_set_url(dc->gw, url);
+		discord_gw_set_url(dc->gw, url);
 	shards = cJSON_GetObjectItemCaseSensitive(j, "shards") != NULL
 	             ? cJSON_GetObjectItemCaseSensitive(j, "shards")->valueint
 	             : 1;
@@ -886,23 +888,23 @@ on_gateway_bot(void *ctx, const struct rest_result *res)
 		const cJSON *reset = cJSON_GetObjectItemCaseSensitive(ssl, "reset_after");
 		const cJSON *mc = cJSON_GetObjectItemCaseSensitive(ssl, "max_concurrency");
 
-		gw_set_limits(dc->gw, cJSON_IsNumber(total) ? total->valueint : 1000,
-		              cJSON_IsNumber(rem) ? rem->valueint : 1000,
-		              cJSON_IsNumber(reset) ? (int64_t)reset->valuedouble : 0,
-		              cJSON_IsNumber(mc) ? mc->valueint : 1, now);
+		discord_gw_set_limits(dc->gw, cJSON_IsNumber(total) ? total->valueint : 1000,
+		                      cJSON_IsNumber(rem) ? rem->valueint : 1000,
+		                      cJSON_IsNumber(reset) ? (int64_t)reset->valuedouble : 0,
+		                      cJSON_IsNumber(mc) ? mc->valueint : 1, now);
 	}
 	log_info("discord: Discord recommends %d shard%s for this bot", shards,
 	         shards == 1 ? "" : "s");
 	cJSON_Delete(j);
-	gw_start(dc->gw, now);
-	dws_rearm(dc->ws);
+	discord_gw_start(dc->gw, now);
+	discord_ws_rearm(dc->ws);
 }
 
 static void
 get_gateway(struct discord *dc)
 {
 	if (dc->rest != NULL)
-		rest_call(dc->rest, "GET", "/gateway/bot", NULL, 0, on_gateway_bot, dc);
+		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, 0, on_gateway_bot, dc);
 }
 
 static char *
@@ -973,7 +975,8 @@ session_load(struct discord *dc)
 		/* the earlier process's IDENTIFY, on this process's clock */
 		int64_t now = (int64_t)uv_now(dc->loop);
 
-		gw_restore_identify(dc->gw, now - (wall_ms() - dc->saved.last_identify), now);
+		discord_gw_restore_identify(dc->gw, now - (wall_ms() - dc->saved.last_identify),
+		                            now);
 	}
 	if (dc->saved.session_id[0] == '\0')
 		return; /* only the last IDENTIFY: a new session starts */
@@ -985,11 +988,11 @@ session_load(struct discord *dc)
 	}
 	if (dc->app_id == NULL && dc->saved.app_id[0] != '\0')
 		dc->app_id = xstrdup(dc->saved.app_id);
-	gw_restore(dc->gw, dc->saved.session_id, dc->saved.resume_url, dc->saved.seq);
+	discord_gw_restore(dc->gw, dc->saved.session_id, dc->saved.resume_url, dc->saved.seq);
 	if (dc->saved.gm_roles[0] != '\0') {
 		cJSON *roles = cJSON_Parse(dc->saved.gm_roles);
 
-		roles_import(interact_roles(dc->it), roles);
+		discord_roles_import(discord_interact_roles(dc->it), roles);
 		cJSON_Delete(roles);
 	}
 	log_info("discord: resuming the saved session at sequence %" PRId64, dc->saved.seq);
@@ -1004,18 +1007,18 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	                       .token = cfg->token,
 	                       .tls_verify = cfg->tls_verify,
 	                       .fatal = on_rest_fatal};
-	struct gw_opts go = {.token = cfg->token,
-	                     .gateway_url = cfg->gateway_url,
-	                     .intents = cfg->intents,
-	                     .shard_id = cfg->shard_id,
-	                     .shard_count = cfg->shard_count,
-	                     .compress = cfg->compress == DISCORD_COMPRESS_ZLIB};
-	struct gw_hooks gh = {.connect = hook_connect,
-	                      .close = hook_close,
-	                      .want_write = hook_want_write,
-	                      .event = on_event,
-	                      .fatal = on_gw_fatal,
-	                      .identified = on_identified};
+	struct discord_gw_opts go = {.token = cfg->token,
+	                             .gateway_url = cfg->gateway_url,
+	                             .intents = cfg->intents,
+	                             .shard_id = cfg->shard_id,
+	                             .shard_count = cfg->shard_count,
+	                             .compress = cfg->compress == DISCORD_COMPRESS_ZLIB};
+	struct discord_gw_hooks gh = {.connect = hook_connect,
+	                              .close = hook_close,
+	                              .want_write = hook_want_write,
+	                              .event = on_event,
+	                              .fatal = on_gw_fatal,
+	                              .identified = on_identified};
 	struct interact_opts io = {.d = o->d, .gm_role = o->gm_role};
 
 	if (cfg->token == NULL || *cfg->token == '\0') {
@@ -1024,7 +1027,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	}
 	dc = xcalloc(1, sizeof(*dc));
 	dc->loop = loop;
-	dc->ws = dws_new(loop, cfg->tls_verify, cfg->compress == DISCORD_COMPRESS_ZLIB);
+	dc->ws = discord_ws_new(loop, cfg->tls_verify, cfg->compress == DISCORD_COMPRESS_ZLIB);
 	if (dc->ws == NULL) {
 		free(dc);
 		return NULL;
@@ -1041,14 +1044,14 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	session_path(dc, o->state_dir, cfg->shard_id);
 	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
 	gh.ctx = dc;
-	dc->gw = gw_new(&go, &gh, dc->rng);
-	dws_attach(dc->ws, dc->gw);
-	dc->it = interact_new(&io);
-	interact_set_later(dc->it, on_later, dc);
+	dc->gw = discord_gw_new(&go, &gh, dc->rng);
+	discord_ws_attach(dc->ws, dc->gw);
+	dc->it = discord_interact_new(&io);
+	discord_interact_set_later(dc->it, on_later, dc);
 	session_load(dc);
 	ro.ctx = dc;
-	dc->rest = rest_new(loop, &ro);
-	dc->shed = shed_new();
+	dc->rest = discord_rest_new(loop, &ro);
+	dc->shed = discord_shed_new();
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
 	uv_timer_init(loop, &dc->save_timer);
@@ -1096,10 +1099,10 @@ finish_stop(struct discord *dc)
 	uv_close((uv_handle_t *)&dc->stats_timer, timer_closed);
 	dc->rest = NULL;
 	if (r != NULL)
-		rest_close(r, part_closed, dc);
+		discord_rest_close(r, part_closed, dc);
 	else
 		dc->closing--;
-	dws_shutdown(dc->ws, part_closed, dc);
+	discord_ws_shutdown(dc->ws, part_closed, dc);
 }
 
 static void
@@ -1107,8 +1110,8 @@ on_stop_timer(uv_timer_t *t)
 {
 	struct discord *dc = t->data;
 	int64_t now = (int64_t)uv_now(dc->loop);
-	bool idle =
-	    !dws_busy(dc->ws) && (dc->rest == NULL || rest_pending(dc->rest) == 0) && !dc->saving;
+	bool idle = !discord_ws_busy(dc->ws) &&
+	            (dc->rest == NULL || discord_rest_pending(dc->rest) == 0) && !dc->saving;
 
 	if (idle || now >= dc->stop_deadline) {
 		uv_timer_stop(t);
@@ -1128,9 +1131,9 @@ discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx)
 	uv_timer_stop(&dc->save_timer);
 	/* With a session file the session stays resumable at Discord, and its
 	 * last resume point is written now: a restart loses nothing. */
-	gw_stop(dc->gw, dc->session_path != NULL);
+	discord_gw_stop(dc->gw, dc->session_path != NULL);
 	session_save(dc);
-	dws_rearm(dc->ws);
+	discord_ws_rearm(dc->ws);
 	dc->stop_deadline = (int64_t)uv_now(dc->loop) + STOP_GRACE;
 	uv_timer_start(&dc->stop_timer, on_stop_timer, 0, 20);
 }
@@ -1140,10 +1143,10 @@ discord_free(struct discord *dc)
 {
 	if (dc == NULL)
 		return;
-	dws_free(dc->ws);
-	gw_free(dc->gw);
-	interact_free(dc->it);
-	shed_free(dc->shed);
+	discord_ws_free(dc->ws);
+	discord_gw_free(dc->gw);
+	discord_interact_free(dc->it);
+	discord_shed_free(dc->shed);
 	rng_free(dc->rng);
 	free(dc->app_id);
 	free(dc->dev_guild);
@@ -1157,7 +1160,7 @@ discord_free(struct discord *dc)
 void
 discord_set_gm_role(struct discord *dc, const char *gm_role)
 {
-	interact_set_gm_role(dc->it, gm_role);
+	discord_interact_set_gm_role(dc->it, gm_role);
 	if (gm_role != NULL && strspn(gm_role, "0123456789") != strlen(gm_role))
 		log_info("discord: the GM role is now '%s'; each guild's role ids are learnt when "
 		         "Discord next sends its roles (restart delver to apply it at once)",
@@ -1169,7 +1172,7 @@ discord_stalled(struct discord *dc, char *why, size_t len)
 {
 	if (dc->stopping)
 		return NULL;
-	return gw_stalled(dc->gw, (int64_t)uv_now(dc->loop), why, len);
+	return discord_gw_stalled(dc->gw, (int64_t)uv_now(dc->loop), why, len);
 }
 
 const struct discord_stats *
@@ -1191,7 +1194,7 @@ discord_latencies_reset(struct discord *dc)
 	dc->nlat = 0;
 }
 
-struct gw *
+struct discord_gw *
 discord_gateway(struct discord *dc)
 {
 	return dc->gw;

@@ -83,7 +83,7 @@ void discord_free(struct discord *dc);
 void discord_set_gm_role(struct discord *dc, const char *gm_role);
 
 /* NULL while the transport makes progress, else one sentence in why
- * (gw_stalled() of its gateway session); for the systemd watchdog. */
+ * (discord_gw_stalled() of its gateway session); for the systemd watchdog. */
 const char *discord_stalled(struct discord *dc, char *why, size_t len);
 
 const struct discord_stats *discord_stats(const struct discord *dc);
@@ -94,6 +94,6 @@ void discord_log_stats(struct discord *dc);
 const uint64_t *discord_latencies(const struct discord *dc, size_t *n);
 void discord_latencies_reset(struct discord *dc);
 /* The gateway session, for tests and benchmarks. */
-struct gw *discord_gateway(struct discord *dc);
+struct discord_gw *discord_gateway(struct discord *dc);
 
 #endif

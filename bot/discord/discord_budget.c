@@ -11,11 +11,11 @@ struct budget {
 	int64_t window;
 	size_t size, next;
 	int64_t *sent; /* ring of the last size send times */
-	int64_t *kept; /* scratch for budget_allows_at() */
+	int64_t *kept; /* scratch for discord_budget_allows_at() */
 };
 
 struct budget *
-budget_new(size_t size, int64_t window_ms)
+discord_budget_new(size_t size, int64_t window_ms)
 {
 	struct budget *b = xcalloc(1, sizeof(*b));
 
@@ -23,12 +23,12 @@ budget_new(size_t size, int64_t window_ms)
 	b->window = window_ms > 0 ? window_ms : 1;
 	b->sent = xcalloc(b->size, sizeof(*b->sent));
 	b->kept = xcalloc(b->size, sizeof(*b->kept));
-	budget_reset(b);
+	discord_budget_reset(b);
 	return b;
 }
 
 void
-budget_free(struct budget *b)
+discord_budget_free(struct budget *b)
 {
 	if (b == NULL)
 		return;
@@ -38,7 +38,7 @@ budget_free(struct budget *b)
 }
 
 void
-budget_reset(struct budget *b)
+discord_budget_reset(struct budget *b)
 {
 	b->next = 0;
 	for (size_t i = 0; i < b->size; i++)
@@ -46,14 +46,14 @@ budget_reset(struct budget *b)
 }
 
 void
-budget_spend(struct budget *b, int64_t now)
+discord_budget_spend(struct budget *b, int64_t now)
 {
 	b->sent[b->next] = now;
 	b->next = (b->next + 1) % b->size;
 }
 
 int64_t
-budget_allows_at(const struct budget *b, size_t limit)
+discord_budget_allows_at(const struct budget *b, size_t limit)
 {
 	int64_t *kept = b->kept;
 	size_t n = 0;

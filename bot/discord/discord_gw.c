@@ -34,17 +34,17 @@ struct frame {
 	bool identify;
 };
 
-struct gw {
-	struct gw_hooks h;
+struct discord_gw {
+	struct discord_gw_hooks h;
 	struct discord_json *json; /* the tree of the frame being handled */
-	bool in_message;           /* gw_message() runs: a nested one parses elsewhere */
+	bool in_message;           /* discord_gw_message() runs: a nested one parses elsewhere */
 	struct rng *rng;
 	char *token;
 	char url[URL_MAX];
 	uint64_t intents;
 	int shard_id, shard_count;
 	bool compress;
-	enum gw_state state;
+	enum discord_gw_state state;
 
 	/* the session */
 	char session_id[SESSION_MAX];
@@ -53,8 +53,8 @@ struct gw {
 	int64_t seq;       /* last sequence number, -1 for none */
 	int64_t last_rx;   /* when the last message was read */
 	int64_t clock;     /* the latest time the session was given */
-	int64_t abort_seq; /* seq at the last gw_abort */
-	int aborts;        /* gw_aborts in a row at abort_seq */
+	int64_t abort_seq; /* seq at the last discord_gw_abort */
+	int aborts;        /* discord_gw_aborts in a row at abort_seq */
 
 	/* the connection */
 	bool reached_ready; /* this connection reached READY or RESUMED */
@@ -80,11 +80,11 @@ struct gw {
 	size_t nout;
 	struct budget *budget; /* the sends of this connection */
 
-	struct gw_stats stats;
+	struct discord_gw_stats stats;
 };
 
 const char *
-gw_fatal_reason(int code)
+discord_gw_fatal_reason(int code)
 {
 	switch (code) {
 	case DISCORD_CLOSE_AUTHENTICATION_FAILED:
@@ -108,15 +108,15 @@ gw_fatal_reason(int code)
 	}
 }
 
-struct gw *
-gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng)
+struct discord_gw *
+discord_gw_new(const struct discord_gw_opts *o, const struct discord_gw_hooks *h, struct rng *rng)
 {
-	struct gw *g = xcalloc(1, sizeof(*g));
+	struct discord_gw *g = xcalloc(1, sizeof(*g));
 
 	g->h = *h;
 	g->rng = rng;
 	g->token = xstrdup(o->token != NULL ? o->token : "");
-	gw_set_url(g, o->gateway_url);
+	discord_gw_set_url(g, o->gateway_url);
 	g->intents = o->intents;
 	g->shard_id = o->shard_id;
 	g->shard_count = o->shard_count > 0 ? o->shard_count : 1;
@@ -127,13 +127,13 @@ gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng)
 	g->reset_at = INT64_MIN / 2;
 	g->identify_at = INT64_MAX;
 	g->stats.last_ack_ms = -1;
-	g->budget = budget_new(GW_BUDGET, GW_BUDGET_WINDOW);
+	g->budget = discord_budget_new(DISCORD_GW_BUDGET, DISCORD_GW_BUDGET_WINDOW);
 	g->json = discord_json_new();
 	return g;
 }
 
 static void
-outbox_clear(struct gw *g)
+outbox_clear(struct discord_gw *g)
 {
 	for (size_t i = 0; i < g->nout; i++)
 		free(g->out[i].text);
@@ -141,7 +141,7 @@ outbox_clear(struct gw *g)
 }
 
 void
-gw_free(struct gw *g)
+discord_gw_free(struct discord_gw *g)
 {
 	if (g == NULL)
 		return;
@@ -149,13 +149,13 @@ gw_free(struct gw *g)
 	/* The token is wiped before it is freed. */
 	memset(g->token, 0, strlen(g->token));
 	free(g->token);
-	budget_free(g->budget);
+	discord_budget_free(g->budget);
 	discord_json_free(g->json);
 	free(g);
 }
 
 void
-gw_set_url(struct gw *g, const char *url)
+discord_gw_set_url(struct discord_gw *g, const char *url)
 {
 	size_t n;
 
@@ -165,45 +165,45 @@ gw_set_url(struct gw *g, const char *url)
 		g->url[--n] = '\0';
 }
 
-enum gw_state
-gw_state(const struct gw *g)
+enum discord_gw_state
+discord_gw_state(const struct discord_gw *g)
 {
 	return g->state;
 }
 
-const struct gw_stats *
-gw_stats(const struct gw *g)
+const struct discord_gw_stats *
+discord_gw_stats(const struct discord_gw *g)
 {
 	return &g->stats;
 }
 
 const char *
-gw_application_id(const struct gw *g)
+discord_gw_application_id(const struct discord_gw *g)
 {
 	return g->app_id[0] != '\0' ? g->app_id : NULL;
 }
 
 const char *
-gw_session_id(const struct gw *g)
+discord_gw_session_id(const struct discord_gw *g)
 {
 	return g->session_id[0] != '\0' ? g->session_id : NULL;
 }
 
 int64_t
-gw_seq(const struct gw *g)
+discord_gw_seq(const struct discord_gw *g)
 {
 	return g->seq;
 }
 
 /* A uniform random duration in [0, ms). */
 static int64_t
-jitter(struct gw *g, int64_t ms)
+jitter(struct discord_gw *g, int64_t ms)
 {
 	return ms > 0 ? (int64_t)rng_below(g->rng, (uint64_t)ms) : 0;
 }
 
 static void
-queue(struct gw *g, char *text, bool heartbeat, bool identify)
+queue(struct discord_gw *g, char *text, bool heartbeat, bool identify)
 {
 	struct frame *f;
 
@@ -223,7 +223,7 @@ queue(struct gw *g, char *text, bool heartbeat, bool identify)
 }
 
 static void
-send_heartbeat(struct gw *g, int64_t now)
+send_heartbeat(struct discord_gw *g, int64_t now)
 {
 	char s[64];
 
@@ -248,9 +248,9 @@ send_heartbeat(struct gw *g, int64_t now)
 /* When the next IDENTIFY may go: 5 s after the last, and not before the
  * daily limit resets once it is spent. */
 static int64_t
-identify_gate(struct gw *g, int64_t now)
+identify_gate(struct discord_gw *g, int64_t now)
 {
-	int64_t at = g->last_identify + GW_IDENTIFY_EVERY;
+	int64_t at = g->last_identify + DISCORD_GW_IDENTIFY_EVERY;
 
 	if (now >= g->reset_at && g->remaining <= 0) {
 		g->remaining = g->total;
@@ -261,7 +261,7 @@ identify_gate(struct gw *g, int64_t now)
 }
 
 static void
-send_identify(struct gw *g, int64_t now)
+send_identify(struct discord_gw *g, int64_t now)
 {
 	cJSON *root = cJSON_CreateObject(), *d, *props, *shard;
 	char *s;
@@ -288,13 +288,13 @@ send_identify(struct gw *g, int64_t now)
 		          (g->reset_at - now) / 1000);
 	g->identify_at = INT64_MAX;
 	g->stats.identifies++;
-	opstats_add(OPSTATS_IDENTIFIES);
+	discord_opstats_add(OPSTATS_IDENTIFIES);
 	log_info("discord: identifying as shard %d/%d", g->shard_id, g->shard_count);
 	queue(g, s, false, true);
 }
 
 static void
-send_resume(struct gw *g)
+send_resume(struct discord_gw *g)
 {
 	cJSON *root = cJSON_CreateObject(), *d;
 
@@ -304,14 +304,14 @@ send_resume(struct gw *g)
 	cJSON_AddStringToObject(d, "session_id", g->session_id);
 	cJSON_AddNumberToObject(d, "seq", (double)g->seq);
 	g->stats.resumes++;
-	opstats_add(OPSTATS_RESUMES);
+	discord_opstats_add(OPSTATS_RESUMES);
 	log_info("discord: resuming session at sequence %" PRId64, g->seq);
 	queue(g, cJSON_PrintUnformatted(root), false, false);
 	cJSON_Delete(root);
 }
 
 static void
-forget_session(struct gw *g)
+forget_session(struct discord_gw *g)
 {
 	g->session_id[0] = '\0';
 	g->resume_url[0] = '\0';
@@ -319,16 +319,16 @@ forget_session(struct gw *g)
 }
 
 static bool
-can_resume(const struct gw *g)
+can_resume(const struct discord_gw *g)
 {
 	return g->session_id[0] != '\0' && g->seq >= 0;
 }
 
 /* Waits delay, then connects (resuming when asked and possible). */
 static void
-schedule_connect(struct gw *g, bool resume, int64_t delay, int64_t now)
+schedule_connect(struct discord_gw *g, bool resume, int64_t delay, int64_t now)
 {
-	g->state = GW_WAIT_CONNECT;
+	g->state = DISCORD_GW_WAIT_CONNECT;
 	g->resume_next = resume && can_resume(g);
 	g->connect_at = now + delay;
 	if (!g->resume_next) {
@@ -340,13 +340,13 @@ schedule_connect(struct gw *g, bool resume, int64_t delay, int64_t now)
 }
 
 static void
-do_connect(struct gw *g, int64_t now)
+do_connect(struct discord_gw *g, int64_t now)
 {
 	char url[URL_MAX + sizeof(QUERY_ZLIB)];
 	const char *base = g->resume_next && g->resume_url[0] != '\0' ? g->resume_url : g->url;
 
 	snprintf(url, sizeof(url), "%s%s", base, g->compress ? QUERY_ZLIB : QUERY);
-	g->state = GW_CONNECTING;
+	g->state = DISCORD_GW_CONNECTING;
 	g->deadline = now + CONNECT_TIMEOUT;
 	g->reached_ready = false;
 	g->planned = false;
@@ -354,28 +354,29 @@ do_connect(struct gw *g, int64_t now)
 		g->stats.reconnects++;
 	if (g->h.connect(g->h.ctx, url) < 0) {
 		log_warnx("discord: cannot start a gateway connection");
-		gw_closed(g, -1, now);
+		discord_gw_closed(g, -1, now);
 	}
 }
 
 /* Asks the transport to close, then connect again as planned. */
 static void
-close_and(struct gw *g, bool resume, int64_t delay, int64_t now)
+close_and(struct discord_gw *g, bool resume, int64_t delay, int64_t now)
 {
 	g->planned = true;
 	g->planned_resume = resume;
 	g->planned_delay = delay;
-	if (g->state == GW_CLOSING)
+	if (g->state == DISCORD_GW_CLOSING)
 		return;
-	g->state = GW_CLOSING;
+	g->state = DISCORD_GW_CLOSING;
 	g->hb_next = INT64_MAX;
-	g->h.close(g->h.ctx, GW_ZOMBIE_CODE);
+	g->h.close(g->h.ctx, DISCORD_GW_ZOMBIE_CODE);
 }
 
 void
-gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t seq)
+discord_gw_restore(struct discord_gw *g, const char *session_id, const char *resume_url,
+                   int64_t seq)
 {
-	if (g->state != GW_IDLE || session_id == NULL || *session_id == '\0' ||
+	if (g->state != DISCORD_GW_IDLE || session_id == NULL || *session_id == '\0' ||
 	    strlen(session_id) >= sizeof(g->session_id) || seq < 0)
 		return;
 	snprintf(g->session_id, sizeof(g->session_id), "%s", session_id);
@@ -386,36 +387,36 @@ gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t
 }
 
 void
-gw_restore_identify(struct gw *g, int64_t at, int64_t now)
+discord_gw_restore_identify(struct discord_gw *g, int64_t at, int64_t now)
 {
-	if (g->state != GW_IDLE)
+	if (g->state != DISCORD_GW_IDLE)
 		return;
 	g->last_identify = at < now ? at : now;
 }
 
 int64_t
-gw_last_identify(const struct gw *g)
+discord_gw_last_identify(const struct discord_gw *g)
 {
 	return g->last_identify == INT64_MIN / 2 ? INT64_MIN : g->last_identify;
 }
 
 void
-gw_start(struct gw *g, int64_t now)
+discord_gw_start(struct discord_gw *g, int64_t now)
 {
-	if (g->state != GW_IDLE)
+	if (g->state != DISCORD_GW_IDLE)
 		return;
 	schedule_connect(g, can_resume(g), 0, now);
 }
 
 void
-gw_set_limits(struct gw *g, int total, int remaining, int64_t reset_after_ms, int max_concurrency,
-              int64_t now)
+discord_gw_set_limits(struct discord_gw *g, int total, int remaining, int64_t reset_after_ms,
+                      int max_concurrency, int64_t now)
 {
 	g->total = total > 0 ? total : 1000;
 	g->remaining = remaining >= 0 ? remaining : 0;
 	g->reset_at = now + (reset_after_ms > 0 ? reset_after_ms : 0);
 	(void)max_concurrency; /* one shard per process: its bucket is its own */
-	if (g->state == GW_WAIT_CONNECT && !g->resume_next) {
+	if (g->state == DISCORD_GW_WAIT_CONNECT && !g->resume_next) {
 		int64_t gate = identify_gate(g, now);
 
 		if (gate > g->connect_at)
@@ -428,23 +429,23 @@ gw_set_limits(struct gw *g, int total, int remaining, int64_t reset_after_ms, in
 }
 
 void
-gw_opened(struct gw *g, int64_t now)
+discord_gw_opened(struct discord_gw *g, int64_t now)
 {
-	if (g->state != GW_CONNECTING)
+	if (g->state != DISCORD_GW_CONNECTING)
 		return;
-	g->state = GW_WAIT_HELLO;
+	g->state = DISCORD_GW_WAIT_HELLO;
 	g->deadline = now + HELLO_TIMEOUT;
 	g->last_rx = now;
-	budget_reset(g->budget);
+	discord_budget_reset(g->budget);
 	outbox_clear(g);
 }
 
 static void
-on_hello(struct gw *g, const cJSON *d, int64_t now)
+on_hello(struct discord_gw *g, const cJSON *d, int64_t now)
 {
 	const cJSON *iv = cJSON_GetObjectItemCaseSensitive(d, "heartbeat_interval");
 
-	if (g->state != GW_WAIT_HELLO || !cJSON_IsNumber(iv) || iv->valuedouble < 100 ||
+	if (g->state != DISCORD_GW_WAIT_HELLO || !cJSON_IsNumber(iv) || iv->valuedouble < 100 ||
 	    iv->valuedouble > 3600000) {
 		g->stats.ignored++;
 		return;
@@ -453,18 +454,18 @@ on_hello(struct gw *g, const cJSON *d, int64_t now)
 	g->hb_next = now + jitter(g, g->hb_interval);
 	g->hb_acked = true;
 	if (g->resume_next && can_resume(g)) {
-		g->state = GW_RESUMING;
+		g->state = DISCORD_GW_RESUMING;
 		send_resume(g);
 		return;
 	}
-	g->state = GW_IDENTIFYING;
+	g->state = DISCORD_GW_IDENTIFYING;
 	g->identify_at = identify_gate(g, now);
 	if (g->identify_at <= now)
 		send_identify(g, now);
 }
 
 static void
-on_ready(struct gw *g, const cJSON *d)
+on_ready(struct discord_gw *g, const cJSON *d)
 {
 	const char *sid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "session_id"));
 	const char *url =
@@ -492,7 +493,7 @@ on_ready(struct gw *g, const cJSON *d)
 }
 
 static void
-on_dispatch(struct gw *g, const cJSON *root, const cJSON *d)
+on_dispatch(struct discord_gw *g, const cJSON *root, const cJSON *d)
 {
 	const char *t = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(root, "t"));
 
@@ -501,24 +502,24 @@ on_dispatch(struct gw *g, const cJSON *root, const cJSON *d)
 		return;
 	}
 	if (strcmp(t, "READY") == 0) {
-		if (g->state != GW_IDENTIFYING) {
+		if (g->state != DISCORD_GW_IDENTIFYING) {
 			g->stats.ignored++;
 			return;
 		}
 		on_ready(g, d);
-		g->state = GW_READY;
+		g->state = DISCORD_GW_READY;
 		g->reached_ready = true;
 		g->attempt = 0;
 	} else if (strcmp(t, "RESUMED") == 0) {
-		if (g->state != GW_RESUMING) {
+		if (g->state != DISCORD_GW_RESUMING) {
 			g->stats.ignored++;
 			return;
 		}
 		log_info("discord: resumed");
-		g->state = GW_READY;
+		g->state = DISCORD_GW_READY;
 		g->reached_ready = true;
 		g->attempt = 0;
-	} else if (g->state != GW_READY && g->state != GW_RESUMING) {
+	} else if (g->state != DISCORD_GW_READY && g->state != DISCORD_GW_RESUMING) {
 		g->stats.ignored++; /* events before READY: not Discord's way */
 		return;
 	}
@@ -529,14 +530,14 @@ on_dispatch(struct gw *g, const cJSON *root, const cJSON *d)
 
 /* Handles one parsed frame (root may be NULL: not JSON). */
 static void
-message(struct gw *g, const cJSON *root, size_t len, int64_t now)
+message(struct discord_gw *g, const cJSON *root, size_t len, int64_t now)
 {
 	const cJSON *op = cJSON_GetObjectItemCaseSensitive(root, "op");
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "s");
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "d");
 
 	g->clock = now;
-	if (g->state < GW_WAIT_HELLO || g->state > GW_READY)
+	if (g->state < DISCORD_GW_WAIT_HELLO || g->state > DISCORD_GW_READY)
 		return; /* closing or stopped: late frames do not count */
 	g->last_rx = now;
 	if (!cJSON_IsObject(root) || !cJSON_IsNumber(op)) {
@@ -588,7 +589,7 @@ message(struct gw *g, const cJSON *root, size_t len, int64_t now)
 /* The frame is parsed into g's arena (discord_json): no allocation per
  * node, and nothing to free node by node afterwards. */
 void
-gw_message(struct gw *g, const char *data, size_t len, int64_t now)
+discord_gw_message(struct discord_gw *g, const char *data, size_t len, int64_t now)
 {
 	struct discord_json *own = NULL;
 
@@ -602,13 +603,13 @@ gw_message(struct gw *g, const char *data, size_t len, int64_t now)
 		g->in_message = false;
 }
 
-static size_t pick_frame(const struct gw *g, int64_t now);
+static size_t pick_frame(const struct discord_gw *g, int64_t now);
 
 /* A heartbeat queued a whole interval ago that the send budget would have
  * let go is still waiting: the socket takes nothing (its peer is gone),
  * and with no heartbeat sent no ACK can be missed. */
 static bool
-heartbeat_stuck(const struct gw *g, int64_t now)
+heartbeat_stuck(const struct discord_gw *g, int64_t now)
 {
 	size_t pick = pick_frame(g, now);
 
@@ -620,7 +621,7 @@ heartbeat_stuck(const struct gw *g, int64_t now)
 
 /* The wait before the next attempt when this one ended unplanned. */
 static int64_t
-backoff(struct gw *g)
+backoff(struct discord_gw *g)
 {
 	static const struct backoff reconnect = {1000, BACKOFF_MAX};
 
@@ -633,9 +634,9 @@ backoff(struct gw *g)
 }
 
 void
-gw_closed(struct gw *g, int code, int64_t now)
+discord_gw_closed(struct discord_gw *g, int code, int64_t now)
 {
-	const char *fatal = gw_fatal_reason(code);
+	const char *fatal = discord_gw_fatal_reason(code);
 	bool resume = true;
 	int64_t delay;
 
@@ -643,7 +644,8 @@ gw_closed(struct gw *g, int code, int64_t now)
 	g->hb_next = INT64_MAX;
 	g->hb_interval = 0;
 	g->identify_at = INT64_MAX;
-	if (g->state == GW_STOPPED || g->state == GW_IDLE || g->state == GW_WAIT_CONNECT)
+	if (g->state == DISCORD_GW_STOPPED || g->state == DISCORD_GW_IDLE ||
+	    g->state == DISCORD_GW_WAIT_CONNECT)
 		return;
 	if (g->planned) {
 		resume = g->planned_resume;
@@ -654,7 +656,7 @@ gw_closed(struct gw *g, int code, int64_t now)
 	} else if (fatal != NULL) {
 		/* Discord ends the session with a fatal close: no resume. */
 		forget_session(g);
-		g->state = GW_STOPPED;
+		g->state = DISCORD_GW_STOPPED;
 		if (g->h.fatal != NULL)
 			g->h.fatal(g->h.ctx, fatal);
 		return;
@@ -675,9 +677,9 @@ gw_closed(struct gw *g, int code, int64_t now)
 }
 
 void
-gw_abort(struct gw *g, const char *why, int64_t now)
+discord_gw_abort(struct discord_gw *g, const char *why, int64_t now)
 {
-	if (g->state < GW_CONNECTING || g->state > GW_READY)
+	if (g->state < DISCORD_GW_CONNECTING || g->state > DISCORD_GW_READY)
 		return;
 	if (g->aborts > 0 && g->seq == g->abort_seq) {
 		g->aborts++;
@@ -700,30 +702,31 @@ gw_abort(struct gw *g, const char *why, int64_t now)
 }
 
 void
-gw_tick(struct gw *g, int64_t now)
+discord_gw_tick(struct discord_gw *g, int64_t now)
 {
 	g->clock = now;
 	switch (g->state) {
-	case GW_WAIT_CONNECT:
+	case DISCORD_GW_WAIT_CONNECT:
 		if (now >= g->connect_at)
 			do_connect(g, now);
 		return;
-	case GW_CONNECTING:
-	case GW_WAIT_HELLO:
+	case DISCORD_GW_CONNECTING:
+	case DISCORD_GW_WAIT_HELLO:
 		if (now >= g->deadline) {
 			log_warnx("discord: the gateway did not %s in time",
-			          g->state == GW_CONNECTING ? "answer" : "say HELLO");
-			close_and(g, true, 0, now); /* gw_closed adds the backoff */
+			          g->state == DISCORD_GW_CONNECTING ? "answer" : "say HELLO");
+			close_and(g, true, 0, now); /* discord_gw_closed adds the backoff */
 		}
 		return;
-	case GW_IDENTIFYING:
+	case DISCORD_GW_IDENTIFYING:
 		if (now >= g->identify_at)
 			send_identify(g, now);
 		break;
 	default:
 		break;
 	}
-	if (g->state >= GW_IDENTIFYING && g->state <= GW_READY && now >= g->hb_next) {
+	if (g->state >= DISCORD_GW_IDENTIFYING && g->state <= DISCORD_GW_READY &&
+	    now >= g->hb_next) {
 		if (!g->hb_acked) {
 			g->stats.zombies++;
 			log_warnx(
@@ -751,12 +754,12 @@ gw_tick(struct gw *g, int64_t now)
 }
 
 /* The outbox entry that may go at now, or SIZE_MAX: heartbeats first, with
- * the whole budget; other frames within GW_BUDGET_OTHER. */
+ * the whole budget; other frames within DISCORD_GW_BUDGET_OTHER. */
 static size_t
-pick_frame(const struct gw *g, int64_t now)
+pick_frame(const struct discord_gw *g, int64_t now)
 {
-	bool hb_ok = budget_allows_at(g->budget, GW_BUDGET) <= now;
-	bool other_ok = budget_allows_at(g->budget, GW_BUDGET_OTHER) <= now;
+	bool hb_ok = discord_budget_allows_at(g->budget, DISCORD_GW_BUDGET) <= now;
+	bool other_ok = discord_budget_allows_at(g->budget, DISCORD_GW_BUDGET_OTHER) <= now;
 
 	for (size_t i = 0; i < g->nout; i++)
 		if (g->out[i].heartbeat && hb_ok)
@@ -770,15 +773,15 @@ pick_frame(const struct gw *g, int64_t now)
 /* When the budget next lets a waiting frame go, if none may go at now; else
  * INT64_MAX (the transport's writeable callback takes it, no timer). */
 static int64_t
-budget_wakeup(const struct gw *g, int64_t now)
+budget_wakeup(const struct discord_gw *g, int64_t now)
 {
 	int64_t t = INT64_MAX;
 
 	if (g->nout == 0 || pick_frame(g, now) != SIZE_MAX)
 		return INT64_MAX;
 	for (size_t i = 0; i < g->nout; i++) {
-		int64_t at =
-		    budget_allows_at(g->budget, g->out[i].heartbeat ? GW_BUDGET : GW_BUDGET_OTHER);
+		int64_t at = discord_budget_allows_at(
+		    g->budget, g->out[i].heartbeat ? DISCORD_GW_BUDGET : DISCORD_GW_BUDGET_OTHER);
 
 		if (at < t)
 			t = at;
@@ -787,13 +790,13 @@ budget_wakeup(const struct gw *g, int64_t now)
 }
 
 char *
-gw_next_frame(struct gw *g, int64_t now, size_t *len)
+discord_gw_next_frame(struct discord_gw *g, int64_t now, size_t *len)
 {
 	size_t pick;
 	char *text;
 	bool identify;
 
-	if (g->nout == 0 || g->state < GW_WAIT_HELLO || g->state > GW_READY)
+	if (g->nout == 0 || g->state < DISCORD_GW_WAIT_HELLO || g->state > DISCORD_GW_READY)
 		return NULL;
 	pick = pick_frame(g, now);
 	if (pick == SIZE_MAX)
@@ -812,28 +815,28 @@ gw_next_frame(struct gw *g, int64_t now, size_t *len)
 	}
 	memmove(&g->out[pick], &g->out[pick + 1], (g->nout - pick - 1) * sizeof(g->out[0]));
 	g->nout--;
-	budget_spend(g->budget, now);
+	discord_budget_spend(g->budget, now);
 	if (identify && g->h.identified != NULL)
 		g->h.identified(g->h.ctx);
 	return text;
 }
 
 int64_t
-gw_next_wakeup(const struct gw *g, int64_t now)
+discord_gw_next_wakeup(const struct discord_gw *g, int64_t now)
 {
 	int64_t t = INT64_MAX, f;
 
 	switch (g->state) {
-	case GW_WAIT_CONNECT:
+	case DISCORD_GW_WAIT_CONNECT:
 		return g->connect_at;
-	case GW_CONNECTING:
-	case GW_WAIT_HELLO:
+	case DISCORD_GW_CONNECTING:
+	case DISCORD_GW_WAIT_HELLO:
 		return g->deadline;
-	case GW_IDENTIFYING:
+	case DISCORD_GW_IDENTIFYING:
 		t = g->identify_at;
 		/* fall through */
-	case GW_RESUMING:
-	case GW_READY:
+	case DISCORD_GW_RESUMING:
+	case DISCORD_GW_READY:
 		if (g->hb_next < t)
 			t = g->hb_next;
 		f = budget_wakeup(g, now);
@@ -844,41 +847,41 @@ gw_next_wakeup(const struct gw *g, int64_t now)
 }
 
 void
-gw_stop(struct gw *g, bool keep_session)
+discord_gw_stop(struct discord_gw *g, bool keep_session)
 {
-	bool open = g->state >= GW_CONNECTING && g->state <= GW_CLOSING;
+	bool open = g->state >= DISCORD_GW_CONNECTING && g->state <= DISCORD_GW_CLOSING;
 
-	g->state = GW_STOPPED;
+	g->state = DISCORD_GW_STOPPED;
 	g->hb_next = INT64_MAX;
 	outbox_clear(g);
 	if (open)
-		g->h.close(g->h.ctx, keep_session ? GW_ZOMBIE_CODE : 1000);
+		g->h.close(g->h.ctx, keep_session ? DISCORD_GW_ZOMBIE_CODE : 1000);
 }
 
 const char *
-gw_resume_url(const struct gw *g)
+discord_gw_resume_url(const struct discord_gw *g)
 {
 	return g->resume_url[0] != '\0' ? g->resume_url : NULL;
 }
 
 const char *
-gw_stalled(const struct gw *g, int64_t now, char *why, size_t len)
+discord_gw_stalled(const struct discord_gw *g, int64_t now, char *why, size_t len)
 {
-	int64_t due = gw_next_wakeup(g, now);
+	int64_t due = discord_gw_next_wakeup(g, now);
 	size_t pick = g->nout > 0 ? pick_frame(g, now) : SIZE_MAX;
 
-	if (due != INT64_MAX && now - due > GW_STALL_MS) {
+	if (due != INT64_MAX && now - due > DISCORD_GW_STALL_MS) {
 		snprintf(why, len, "the gateway's timer is %" PRId64 " ms overdue (state %d)",
 		         now - due, (int)g->state);
 		return why;
 	}
-	if (pick != SIZE_MAX && now - g->out[pick].queued_at > GW_STALL_MS) {
+	if (pick != SIZE_MAX && now - g->out[pick].queued_at > DISCORD_GW_STALL_MS) {
 		snprintf(why, len, "a gateway frame has waited %" PRId64 " ms for the socket",
 		         now - g->out[pick].queued_at);
 		return why;
 	}
-	if (g->state == GW_READY && g->hb_interval > 0 &&
-	    now - g->last_rx > 2 * g->hb_interval + GW_STALL_MS) {
+	if (g->state == DISCORD_GW_READY && g->hb_interval > 0 &&
+	    now - g->last_rx > 2 * g->hb_interval + DISCORD_GW_STALL_MS) {
 		snprintf(why, len, "nothing was read from the gateway for %" PRId64 " ms",
 		         now - g->last_rx);
 		return why;

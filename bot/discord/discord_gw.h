@@ -4,9 +4,9 @@
  * This module is the state machine of one gateway session: it decides when
  * to connect and to which URL, what to send (IDENTIFY, RESUME, heartbeats)
  * and when, what a close code means, and it hands dispatched events on. A
- * transport (discord_ws) owns the socket: it calls gw_opened(),
- * gw_message() and gw_closed() as things happen, gw_tick() when the time
- * gw_next_wakeup() named has come, and sends the frames gw_next_frame()
+ * transport (discord_ws) owns the socket: it calls discord_gw_opened(),
+ * discord_gw_message() and discord_gw_closed() as things happen, discord_gw_tick() when the time
+ * discord_gw_next_wakeup() named has come, and sends the frames discord_gw_next_frame()
  * gives it. Time is passed in (milliseconds on a monotonic clock), so every
  * rule below is testable without a network or a clock.
  *
@@ -46,33 +46,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GW_SEND_MAX      4096  /* bytes in one frame we send */
-#define GW_BUDGET        120   /* frames per window */
-#define GW_BUDGET_OTHER  115   /* of which not heartbeats */
-#define GW_BUDGET_WINDOW 60000 /* ms */
+#define DISCORD_GW_SEND_MAX      4096  /* bytes in one frame we send */
+#define DISCORD_GW_BUDGET        120   /* frames per window */
+#define DISCORD_GW_BUDGET_OTHER  115   /* of which not heartbeats */
+#define DISCORD_GW_BUDGET_WINDOW 60000 /* ms */
 /* Discord allows one IDENTIFY per 5 s; the extra half second absorbs the
  * scheduling and network delays between our clock and Discord's. */
-#define GW_IDENTIFY_EVERY 5500  /* ms between IDENTIFYs, counted from the write */
-#define GW_ZOMBIE_CODE    4000  /* our close code when we reconnect */
-#define GW_STALL_MS       10000 /* late by this much: stuck (gw_stalled) */
+#define DISCORD_GW_IDENTIFY_EVERY 5500  /* ms between IDENTIFYs, counted from the write */
+#define DISCORD_GW_ZOMBIE_CODE    4000  /* our close code when we reconnect */
+#define DISCORD_GW_STALL_MS       10000 /* late by this much: stuck (discord_gw_stalled) */
 
 struct cJSON;
 struct rng;
-struct gw;
+struct discord_gw;
 
-enum gw_state {
-	GW_IDLE,         /* not started */
-	GW_WAIT_CONNECT, /* waiting to connect (backoff, identify limits) */
-	GW_CONNECTING,   /* the transport is connecting */
-	GW_WAIT_HELLO,   /* connected, no HELLO yet */
-	GW_IDENTIFYING,  /* IDENTIFY sent (or about to be), no READY yet */
-	GW_RESUMING,     /* RESUME sent, no RESUMED yet */
-	GW_READY,        /* events flow */
-	GW_CLOSING,      /* we asked the transport to close */
-	GW_STOPPED,      /* fatal close code, or gw_stop() */
+enum discord_gw_state {
+	DISCORD_GW_IDLE,         /* not started */
+	DISCORD_GW_WAIT_CONNECT, /* waiting to connect (backoff, identify limits) */
+	DISCORD_GW_CONNECTING,   /* the transport is connecting */
+	DISCORD_GW_WAIT_HELLO,   /* connected, no HELLO yet */
+	DISCORD_GW_IDENTIFYING,  /* IDENTIFY sent (or about to be), no READY yet */
+	DISCORD_GW_RESUMING,     /* RESUME sent, no RESUMED yet */
+	DISCORD_GW_READY,        /* events flow */
+	DISCORD_GW_CLOSING,      /* we asked the transport to close */
+	DISCORD_GW_STOPPED,      /* fatal close code, or discord_gw_stop() */
 };
 
-struct gw_opts {
+struct discord_gw_opts {
 	const char *token;       /* copied; never logged */
 	const char *gateway_url; /* "wss://gateway.discord.gg" (no query) */
 	uint64_t intents;
@@ -80,15 +80,15 @@ struct gw_opts {
 	bool compress; /* ask for compress=zlib-stream (the transport inflates) */
 };
 
-struct gw_hooks {
+struct discord_gw_hooks {
 	void *ctx;
 	/* Opens a connection to url (with ?v=10&encoding=json, and
 	 * &compress=zlib-stream when asked for, also when resuming). Returns 0,
-	 * or -1 when it failed at once (then gw_closed is not called). */
+	 * or -1 when it failed at once (then discord_gw_closed is not called). */
 	int (*connect)(void *ctx, const char *url);
-	/* Closes the open connection with code; gw_closed() follows. */
+	/* Closes the open connection with code; discord_gw_closed() follows. */
 	void (*close)(void *ctx, int code);
-	/* Frames are waiting in gw_next_frame(). */
+	/* Frames are waiting in discord_gw_next_frame(). */
 	void (*want_write)(void *ctx);
 	/* A dispatched event (op 0), READY and RESUMED included. */
 	void (*event)(void *ctx, const char *t, const struct cJSON *d);
@@ -96,11 +96,11 @@ struct gw_hooks {
 	 * here: the hook decides). */
 	void (*fatal)(void *ctx, const char *msg);
 	/* An IDENTIFY was handed to the transport (optional: may be NULL); the
-	 * caller keeps gw_last_identify() across restarts. */
+	 * caller keeps discord_gw_last_identify() across restarts. */
 	void (*identified)(void *ctx);
 };
 
-struct gw_stats {
+struct discord_gw_stats {
 	uint64_t heartbeats, acks, zombies;
 	uint64_t identifies, resumes, reconnects;
 	uint64_t events, ignored;
@@ -108,82 +108,84 @@ struct gw_stats {
 };
 
 /* A session; rng gives the jitter and stays the caller's. */
-struct gw *gw_new(const struct gw_opts *o, const struct gw_hooks *h, struct rng *rng);
-void gw_free(struct gw *g);
+struct discord_gw *discord_gw_new(const struct discord_gw_opts *o, const struct discord_gw_hooks *h,
+                                  struct rng *rng);
+void discord_gw_free(struct discord_gw *g);
 
-/* A session saved by an earlier process (before gw_start()): the first
+/* A session saved by an earlier process (before discord_gw_start()): the first
  * connection resumes it at resume_url (the gateway URL when NULL or "");
  * when Discord answers op 9 false, a new session starts. */
-void gw_restore(struct gw *g, const char *session_id, const char *resume_url, int64_t seq);
+void discord_gw_restore(struct discord_gw *g, const char *session_id, const char *resume_url,
+                        int64_t seq);
 /* When an earlier process last sent IDENTIFY, on this clock (before
- * gw_start()): the first IDENTIFY waits until GW_IDENTIFY_EVERY after it. A
+ * discord_gw_start()): the first IDENTIFY waits until DISCORD_GW_IDENTIFY_EVERY after it. A
  * time later than now counts as now (a clock that went back is no reason
  * to identify early). */
-void gw_restore_identify(struct gw *g, int64_t at, int64_t now);
+void discord_gw_restore_identify(struct discord_gw *g, int64_t at, int64_t now);
 /* When the last IDENTIFY was written, or INT64_MIN when none was (in this
- * process or, through gw_restore_identify(), an earlier one). */
-int64_t gw_last_identify(const struct gw *g);
+ * process or, through discord_gw_restore_identify(), an earlier one). */
+int64_t discord_gw_last_identify(const struct discord_gw *g);
 /* Connects at once (state IDLE to WAIT_CONNECT), resuming a restored
  * session. */
-void gw_start(struct gw *g, int64_t now);
+void discord_gw_start(struct discord_gw *g, int64_t now);
 /* The identify limits from GET /gateway/bot's session_start_limit. */
-void gw_set_limits(struct gw *g, int total, int remaining, int64_t reset_after_ms,
-                   int max_concurrency, int64_t now);
+void discord_gw_set_limits(struct discord_gw *g, int total, int remaining, int64_t reset_after_ms,
+                           int max_concurrency, int64_t now);
 /* Uses another gateway URL for new sessions from now on. */
-void gw_set_url(struct gw *g, const char *url);
+void discord_gw_set_url(struct discord_gw *g, const char *url);
 
 /* The transport's news: connected; one whole message; closed (code -1
  * when no close frame came). */
-void gw_opened(struct gw *g, int64_t now);
-void gw_message(struct gw *g, const char *data, size_t len, int64_t now);
-void gw_closed(struct gw *g, int code, int64_t now);
+void discord_gw_opened(struct discord_gw *g, int64_t now);
+void discord_gw_message(struct discord_gw *g, const char *data, size_t len, int64_t now);
+void discord_gw_closed(struct discord_gw *g, int code, int64_t now);
 /* The transport gave up on the connection (e.g. a message over its size
  * cap): close it and resume. why is logged. A second abort in a row with
  * no event received in between means the resume replays what broke the
  * connection: that one starts a new session instead. */
-void gw_abort(struct gw *g, const char *why, int64_t now);
+void discord_gw_abort(struct discord_gw *g, const char *why, int64_t now);
 
-/* Runs what is due at now; call it at gw_next_wakeup(). When the send
+/* Runs what is due at now; call it at discord_gw_next_wakeup(). When the send
  * budget lets a held-back frame go, it asks the transport to write. */
-void gw_tick(struct gw *g, int64_t now);
-/* When gw_tick() must run next, or INT64_MAX: the earliest of the
+void discord_gw_tick(struct discord_gw *g, int64_t now);
+/* When discord_gw_tick() must run next, or INT64_MAX: the earliest of the
  * deadlines of the state (connect, connect timeout, HELLO timeout, the
  * identify spacing, the next heartbeat) and, when frames wait that the
  * send budget holds back at now, when it lets the first of them go. A frame
  * the budget lets go at now needs no timer (the transport writes it). Right
- * after gw_tick(g, now) the answer is always later than now, however old
+ * after discord_gw_tick(g, now) the answer is always later than now, however old
  * the connection is: a caller re-arming its timer from the timer's own
  * callback never arms one that is already due. */
-int64_t gw_next_wakeup(const struct gw *g, int64_t now);
+int64_t discord_gw_next_wakeup(const struct discord_gw *g, int64_t now);
 
 /* The next frame to send now, or NULL when none is waiting or the send
- * budget is spent (gw_next_wakeup() then says when to ask again, and
- * gw_tick() then asks for the write). The caller frees it; *len is set. */
-char *gw_next_frame(struct gw *g, int64_t now, size_t *len);
+ * budget is spent (discord_gw_next_wakeup() then says when to ask again, and
+ * discord_gw_tick() then asks for the write). The caller frees it; *len is set. */
+char *discord_gw_next_frame(struct discord_gw *g, int64_t now, size_t *len);
 
 /* Whether the session is stuck at now (for the systemd watchdog): NULL
  * when it makes progress, else one sentence in why: a deadline more than
- * GW_STALL_MS past without gw_tick(), a frame the budget lets go that the
+ * DISCORD_GW_STALL_MS past without discord_gw_tick(), a frame the budget lets go that the
  * transport has not taken for that long, or, once READY, nothing read for
  * two heartbeat intervals and that long (the zombie check would have
  * reconnected). Waiting (backoff, identify spacing) is progress. */
-const char *gw_stalled(const struct gw *g, int64_t now, char *why, size_t len);
+const char *discord_gw_stalled(const struct discord_gw *g, int64_t now, char *why, size_t len);
 
 /* Stops: closes with 1000, which ends the session at Discord too, or,
  * with keep_session, with 4000, which leaves it resumable for a while (a
  * restart then resumes it; meanwhile the bot still looks online). */
-void gw_stop(struct gw *g, bool keep_session);
+void discord_gw_stop(struct discord_gw *g, bool keep_session);
 
-enum gw_state gw_state(const struct gw *g);
-const struct gw_stats *gw_stats(const struct gw *g);
+enum discord_gw_state discord_gw_state(const struct discord_gw *g);
+const struct discord_gw_stats *discord_gw_stats(const struct discord_gw *g);
 /* From READY: the application id, or NULL. */
-const char *gw_application_id(const struct gw *g);
-const char *gw_session_id(const struct gw *g);
+const char *discord_gw_application_id(const struct discord_gw *g);
+const char *discord_gw_session_id(const struct discord_gw *g);
 /* From READY: where to resume, or NULL. */
-const char *gw_resume_url(const struct gw *g);
-int64_t gw_seq(const struct gw *g);
+const char *discord_gw_resume_url(const struct discord_gw *g);
+int64_t discord_gw_seq(const struct discord_gw *g);
 
 /* The sentence for a fatal close code, or NULL when the code is not fatal. */
-const char *gw_fatal_reason(int code);
+const char *discord_gw_fatal_reason(int code);
 
 #endif

@@ -46,7 +46,7 @@ struct interact {
 	size_t seen_next;
 	struct seen *seen_set; /* uthash head */
 	struct buf body;       /* where bodies are written; it keeps its memory */
-	struct interact_stats stats;
+	struct discord_interact_stats stats;
 	interact_later_fn later;
 	void *later_ctx;
 	struct held_answer *held; /* answers waiting for their commit */
@@ -64,7 +64,7 @@ struct held_answer {
 };
 
 struct interact *
-interact_new(const struct interact_opts *o)
+discord_interact_new(const struct interact_opts *o)
 {
 	struct interact *it = xcalloc(1, sizeof(*it));
 
@@ -72,7 +72,7 @@ interact_new(const struct interact_opts *o)
 	it->commands = o->commands != NULL      ? o->commands
 	               : o->d->commands != NULL ? o->d->commands
 	                                        : command_table;
-	it->roles = roles_new(o->gm_role);
+	it->roles = discord_roles_new(o->gm_role);
 	it->buttons = discord_buttons_new(BUTTONS_KEPT);
 	it->seen = xcalloc(SEEN_MAX, sizeof(*it->seen));
 	buf_init(&it->body, BODY_MAX);
@@ -80,13 +80,13 @@ interact_new(const struct interact_opts *o)
 }
 
 void
-interact_free(struct interact *it)
+discord_interact_free(struct interact *it)
 {
 	if (it == NULL)
 		return;
 	for (struct held_answer *h = it->held; h != NULL; h = h->next)
 		h->it = NULL;
-	roles_free(it->roles);
+	discord_roles_free(it->roles);
 	discord_buttons_free(it->buttons);
 	HASH_CLEAR(hh, it->seen_set);
 	free(it->seen);
@@ -95,26 +95,26 @@ interact_free(struct interact *it)
 }
 
 struct roles *
-interact_roles(struct interact *it)
+discord_interact_roles(struct interact *it)
 {
 	return it->roles;
 }
 
 void
-interact_set_gm_role(struct interact *it, const char *gm_role)
+discord_interact_set_gm_role(struct interact *it, const char *gm_role)
 {
-	roles_free(it->roles);
-	it->roles = roles_new(gm_role);
+	discord_roles_free(it->roles);
+	it->roles = discord_roles_new(gm_role);
 }
 
-const struct interact_stats *
-interact_stats(const struct interact *it)
+const struct discord_interact_stats *
+discord_interact_stats(const struct interact *it)
 {
 	return &it->stats;
 }
 
 void
-interact_out_clear(struct interact_out *out)
+discord_interact_out_clear(struct interact_out *out)
 {
 	free(out->callback_path);
 	free(out->callback_body);
@@ -233,7 +233,7 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 		          DISCORD_PERM_MANAGE_GUILD)) != 0;
 	}
 	if (!o->direct && !o->platform_admin)
-		o->platform_admin = roles_member_is_gm(
+		o->platform_admin = discord_roles_member_is_gm(
 		    it->roles, gid, cJSON_GetObjectItemCaseSensitive(member, "roles"));
 	return true;
 }
@@ -514,7 +514,7 @@ static void
 held_free(struct held_answer *h)
 {
 	reply_free(h->r);
-	interact_out_clear(&h->out);
+	discord_interact_out_clear(&h->out);
 	free(h->app_id);
 	free(h->token);
 	free(h->chan_key);
@@ -539,7 +539,7 @@ held_done(void *ctx, struct reply *r)
 }
 
 void
-interact_set_later(struct interact *it, interact_later_fn fn, void *ctx)
+discord_interact_set_later(struct interact *it, interact_later_fn fn, void *ctx)
 {
 	it->later = fn;
 	it->later_ctx = ctx;
@@ -649,20 +649,21 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 }
 
 int
-interact_event(struct interact *it, const char *t, const cJSON *d, int64_t now,
-               struct interact_out *out)
+discord_interact_event(struct interact *it, const char *t, const cJSON *d, int64_t now,
+                       struct interact_out *out)
 {
-	return interact_event_held(it, t, d, now, out, 0, 0, 0);
+	return discord_interact_event_held(it, t, d, now, out, 0, 0, 0);
 }
 
 int
-interact_event_held(struct interact *it, const char *t, const cJSON *d, int64_t now,
-                    struct interact_out *out, uint64_t rx_ns, uint64_t deadline, uint64_t now_ns)
+discord_interact_event_held(struct interact *it, const char *t, const cJSON *d, int64_t now,
+                            struct interact_out *out, uint64_t rx_ns, uint64_t deadline,
+                            uint64_t now_ns)
 {
 	if (t == NULL || !cJSON_IsObject(d))
 		return 0;
 	if (strcmp(t, "INTERACTION_CREATE") == 0)
 		return interaction(it, d, now, out, rx_ns, deadline, now_ns);
-	roles_event(it->roles, t, d);
+	discord_roles_event(it->roles, t, d);
 	return 0;
 }

@@ -75,13 +75,13 @@ struct interact_out {
 	char *dm_body;
 };
 
-struct interact_stats {
+struct discord_interact_stats {
 	uint64_t commands, components, autocompletes;
 	uint64_t duplicates, malformed;
 };
 
-struct interact *interact_new(const struct interact_opts *o);
-void interact_free(struct interact *it);
+struct interact *discord_interact_new(const struct interact_opts *o);
+void discord_interact_free(struct interact *it);
 
 /*
  * Handles one dispatched gateway event (t, d). Returns 1 when out was
@@ -89,37 +89,37 @@ void interact_free(struct interact *it);
  * update the GM-role cache, other events are ignored, and a malformed or
  * duplicate interaction is counted and dropped. now is unix seconds.
  */
-int interact_event(struct interact *it, const char *t, const struct cJSON *d, int64_t now,
-                   struct interact_out *out);
+int discord_interact_event(struct interact *it, const char *t, const struct cJSON *d, int64_t now,
+                           struct interact_out *out);
 
-/* A held answer is ready: out is filled as interact_event fills it (the
+/* A held answer is ready: out is filled as discord_interact_event fills it (the
  * callee takes what it keeps; out is cleared afterwards); rx_ns and
- * deadline are what interact_event_held was given. */
+ * deadline are what discord_interact_event_held was given. */
 typedef void (*interact_later_fn)(void *ctx, struct interact_out *out, uint64_t rx_ns,
                                   uint64_t deadline);
 /* With fn set, a command's answer is held until the store has committed
  * what it changed (commands/dispatch.h), and handed to fn then. */
-void interact_set_later(struct interact *it, interact_later_fn fn, void *ctx);
+void discord_interact_set_later(struct interact *it, interact_later_fn fn, void *ctx);
 /*
- * interact_event, also returning 2 when the answer is held for its commit:
+ * discord_interact_event, also returning 2 when the answer is held for its commit:
  * the later function set gets it, with rx_ns and deadline. An interaction
  * whose deadline (not 0) is not ahead of now_ns (the deadline's clock) can
  * no longer be answered in time: it is shed before it is worked out, and 3
  * is returned with nothing else done (no command runs, no channel or user
  * record is made or touched, out stays empty).
  */
-int interact_event_held(struct interact *it, const char *t, const struct cJSON *d, int64_t now,
-                        struct interact_out *out, uint64_t rx_ns, uint64_t deadline,
-                        uint64_t now_ns);
+int discord_interact_event_held(struct interact *it, const char *t, const struct cJSON *d,
+                                int64_t now, struct interact_out *out, uint64_t rx_ns,
+                                uint64_t deadline, uint64_t now_ns);
 
-void interact_out_clear(struct interact_out *out);
+void discord_interact_out_clear(struct interact_out *out);
 
 /* Matches another GM role from now on. A role named (not given by id) is
  * known in a guild once Discord next sends that guild's roles. */
-void interact_set_gm_role(struct interact *it, const char *gm_role);
+void discord_interact_set_gm_role(struct interact *it, const char *gm_role);
 /* The GM role ids learnt so far (discord_roles), kept across restarts. */
-struct roles *interact_roles(struct interact *it);
+struct roles *discord_interact_roles(struct interact *it);
 
-const struct interact_stats *interact_stats(const struct interact *it);
+const struct discord_interact_stats *discord_interact_stats(const struct interact *it);
 
 #endif

@@ -42,19 +42,19 @@ bucket_top(unsigned i)
 }
 
 void
-opstats_add(enum opstats_counter c)
+discord_opstats_add(enum opstats_counter c)
 {
 	S.count[c]++;
 }
 
 uint64_t
-opstats_get(enum opstats_counter c)
+discord_opstats_get(enum opstats_counter c)
 {
 	return S.count[c];
 }
 
 void
-opstats_time(uint64_t ns)
+discord_opstats_time(uint64_t ns)
 {
 	uint64_t us = ns / 1000;
 	unsigned b = bucket_of(us);
@@ -81,7 +81,7 @@ rank_value(uint64_t rank)
 }
 
 void
-opstats_times(struct opstats_times *out)
+discord_opstats_times(struct discord_opstats_times *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->n = S.n;
@@ -94,12 +94,12 @@ opstats_times(struct opstats_times *out)
 }
 
 int
-opstats_line(char *buf, size_t len)
+discord_opstats_line(char *buf, size_t len)
 {
-	struct opstats_times t;
+	struct discord_opstats_times t;
 	int r;
 
-	opstats_times(&t);
+	discord_opstats_times(&t);
 	r = snprintf(buf, len,
 	             "discord stats: interactions answered %llu, shed %llu, failed %llu; "
 	             "gateway resumes %llu, identifies %llu; REST 429s %llu, 5xx %llu; "
@@ -120,7 +120,7 @@ opstats_line(char *buf, size_t len)
 }
 
 void
-opstats_reset(void)
+discord_opstats_reset(void)
 {
 	memset(&S, 0, sizeof(S));
 }

@@ -2,14 +2,14 @@
  * discord_opstats: what an operator sees of the Discord transport.
  *
  * Process-wide counters, incremented where the events happen (a single
- * call: opstats_add(OPSTATS_RESUMES)), and a fixed-memory histogram of the
+ * call: discord_opstats_add(OPSTATS_RESUMES)), and a fixed-memory histogram of the
  * bot's own handling time: from the gateway frame received to the
- * interaction callback sent. opstats_line() formats them as the one stats
+ * interaction callback sent. discord_opstats_line() formats them as the one stats
  * line the transport logs at info every [discord] stats_interval seconds
  * and on SIGUSR1 (see delver(8)).
  *
  * The counters are totals since the process started. The handling times
- * cover the interval since the previous line: opstats_line() starts a new
+ * cover the interval since the previous line: discord_opstats_line() starts a new
  * interval. The histogram has log-linear buckets (8 per power of two, so a
  * percentile is exact below 16 us and within 12.5% above; it is reported
  * as its bucket's upper bound); the maximum is exact. Everything runs on
@@ -32,26 +32,26 @@ enum opstats_counter {
 	OPSTATS_COUNTERS
 };
 
-struct opstats_times {
+struct discord_opstats_times {
 	uint64_t n;                      /* handling times in the interval */
 	uint64_t p50_us, p99_us, max_us; /* 0 when n is 0 */
 };
 
-void opstats_add(enum opstats_counter c);
-uint64_t opstats_get(enum opstats_counter c);
+void discord_opstats_add(enum opstats_counter c);
+uint64_t discord_opstats_get(enum opstats_counter c);
 /* One handling time, in nanoseconds. */
-void opstats_time(uint64_t ns);
+void discord_opstats_time(uint64_t ns);
 /* The handling times of the current interval (the interval goes on). */
-void opstats_times(struct opstats_times *out);
+void discord_opstats_times(struct discord_opstats_times *out);
 
 /*
  * Writes the stats line into buf (NUL-terminated, cut to fit) and starts a
  * new interval of handling times. Returns the length it needed, as
  * snprintf does.
  */
-int opstats_line(char *buf, size_t len);
+int discord_opstats_line(char *buf, size_t len);
 
 /* Zeroes everything (tests). */
-void opstats_reset(void);
+void discord_opstats_reset(void);
 
 #endif

@@ -15,10 +15,11 @@
 #define SWEEP_EVERY 1024  /* calls between sweeps */
 
 struct bucket {
-	char key[RL_ROUTE_MAX * 2]; /* bucket hash + major parameters, or the route */
-	int limit, remaining;       /* -1: unknown */
-	int64_t reset_at;           /* when remaining refills */
-	int64_t locked_until;       /* a 429 said wait */
+	char
+	    key[DISCORD_RATELIMIT_ROUTE_MAX * 2]; /* bucket hash + major parameters, or the route */
+	int limit, remaining;                     /* -1: unknown */
+	int64_t reset_at;                         /* when remaining refills */
+	int64_t locked_until;                     /* a 429 said wait */
 	int inflight;
 	int refs; /* routes in this bucket */
 	int64_t last_used;
@@ -26,12 +27,12 @@ struct bucket {
 };
 
 struct route {
-	char key[RL_ROUTE_MAX];
+	char key[DISCORD_RATELIMIT_ROUTE_MAX];
 	struct bucket *b;
 	UT_hash_handle hh;
 };
 
-struct rl {
+struct discord_ratelimit {
 	struct bucket *buckets;
 	struct route *routes;
 	int64_t global_until;
@@ -40,17 +41,17 @@ struct rl {
 	unsigned calls;
 };
 
-struct rl *
-rl_new(void)
+struct discord_ratelimit *
+discord_ratelimit_new(void)
 {
-	struct rl *rl = xcalloc(1, sizeof(*rl));
+	struct discord_ratelimit *rl = xcalloc(1, sizeof(*rl));
 
-	rl->tokens = RL_GLOBAL_RATE;
+	rl->tokens = DISCORD_RATELIMIT_GLOBAL_RATE;
 	return rl;
 }
 
 void
-rl_free(struct rl *rl)
+discord_ratelimit_free(struct discord_ratelimit *rl)
 {
 	struct bucket *b, *bt;
 	struct route *r, *rt;
@@ -71,7 +72,7 @@ rl_free(struct rl *rl)
 }
 
 size_t
-rl_buckets(const struct rl *rl)
+discord_ratelimit_buckets(const struct discord_ratelimit *rl)
 {
 	return HASH_COUNT(rl->buckets);
 }
@@ -127,7 +128,7 @@ walk(const char *path, bool major_only, struct buf *b)
 }
 
 void
-rl_route(const char *method, const char *path, char *out, size_t len)
+discord_ratelimit_route(const char *method, const char *path, char *out, size_t len)
 {
 	struct buf b;
 
@@ -162,7 +163,7 @@ idle(const struct bucket *b, int64_t now)
 
 /* Forgets idle routes, then the buckets no route uses that are idle. */
 static void
-sweep(struct rl *rl, int64_t now)
+sweep(struct discord_ratelimit *rl, int64_t now)
 {
 	struct route *r, *rt;
 	struct bucket *b, *bt;
@@ -185,7 +186,7 @@ sweep(struct rl *rl, int64_t now)
 }
 
 static struct bucket *
-bucket_get(struct rl *rl, const char *key, bool create, int64_t now)
+bucket_get(struct discord_ratelimit *rl, const char *key, bool create, int64_t now)
 {
 	struct bucket *b;
 
@@ -205,7 +206,7 @@ bucket_get(struct rl *rl, const char *key, bool create, int64_t now)
 
 /* The bucket a route is in, or NULL when nothing is known of it. */
 static struct bucket *
-bucket_of(struct rl *rl, const char *route, bool create, int64_t now)
+bucket_of(struct discord_ratelimit *rl, const char *route, bool create, int64_t now)
 {
 	struct route *r;
 
@@ -224,18 +225,19 @@ bucket_of(struct rl *rl, const char *route, bool create, int64_t now)
 }
 
 static void
-refill(struct rl *rl, int64_t now)
+refill(struct discord_ratelimit *rl, int64_t now)
 {
 	if (now > rl->tokens_at) {
-		rl->tokens += (double)(now - rl->tokens_at) * RL_GLOBAL_RATE / 1000.0;
-		if (rl->tokens > RL_GLOBAL_RATE)
-			rl->tokens = RL_GLOBAL_RATE;
+		rl->tokens +=
+		    (double)(now - rl->tokens_at) * DISCORD_RATELIMIT_GLOBAL_RATE / 1000.0;
+		if (rl->tokens > DISCORD_RATELIMIT_GLOBAL_RATE)
+			rl->tokens = DISCORD_RATELIMIT_GLOBAL_RATE;
 		rl->tokens_at = now;
 	}
 }
 
 int64_t
-rl_wait(struct rl *rl, const char *route, bool exempt, int64_t now)
+discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exempt, int64_t now)
 {
 	struct bucket *b = bucket_of(rl, route, false, now);
 	int64_t wait = 0;
@@ -249,7 +251,9 @@ rl_wait(struct rl *rl, const char *route, bool exempt, int64_t now)
 		if (rl->global_until > now)
 			wait = rl->global_until - now;
 		if (rl->tokens < 1.0) {
-			int64_t t = (int64_t)((1.0 - rl->tokens) * 1000.0 / RL_GLOBAL_RATE) + 1;
+			int64_t t =
+			    (int64_t)((1.0 - rl->tokens) * 1000.0 / DISCORD_RATELIMIT_GLOBAL_RATE) +
+			    1;
 
 			if (t > wait)
 				wait = t;
@@ -268,7 +272,7 @@ rl_wait(struct rl *rl, const char *route, bool exempt, int64_t now)
 }
 
 void
-rl_sent(struct rl *rl, const char *route, bool exempt, int64_t now)
+discord_ratelimit_sent(struct discord_ratelimit *rl, const char *route, bool exempt, int64_t now)
 {
 	struct bucket *b = bucket_of(rl, route, false, now);
 
@@ -281,8 +285,9 @@ rl_sent(struct rl *rl, const char *route, bool exempt, int64_t now)
 }
 
 void
-rl_done(struct rl *rl, const char *route, bool exempt, long status, const struct rl_headers *h,
-        double retry_after, bool global, int64_t now)
+discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exempt, long status,
+                       const struct discord_ratelimit_headers *h, double retry_after, bool global,
+                       int64_t now)
 {
 	struct bucket *b = bucket_of(rl, route, false, now);
 	/* An interaction's routes are used once or twice: learning them would
@@ -298,7 +303,7 @@ rl_done(struct rl *rl, const char *route, bool exempt, long status, const struct
 	if (!learn && status != 429)
 		return;
 	if (learn) {
-		char key[RL_ROUTE_MAX * 2], major[RL_ROUTE_MAX];
+		char key[DISCORD_RATELIMIT_ROUTE_MAX * 2], major[DISCORD_RATELIMIT_ROUTE_MAX];
 		struct route *r;
 		struct bucket *nb;
 		int inflight = b != NULL ? b->inflight : 0;

@@ -25,36 +25,39 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RL_ROUTE_MAX   256
-#define RL_GLOBAL_RATE 50 /* requests a second */
+#define DISCORD_RATELIMIT_ROUTE_MAX   256
+#define DISCORD_RATELIMIT_GLOBAL_RATE 50 /* requests a second */
 
-struct rl;
+struct discord_ratelimit;
 
 /* What a response said about limits; -1 (or NULL) for absent headers. */
-struct rl_headers {
+struct discord_ratelimit_headers {
 	const char *bucket;
 	int limit;
 	int remaining;
 	double reset_after; /* seconds */
 };
 
-struct rl *rl_new(void);
-void rl_free(struct rl *rl);
+struct discord_ratelimit *discord_ratelimit_new(void);
+void discord_ratelimit_free(struct discord_ratelimit *rl);
 
 /* The route key of a request, e.g. "POST /channels/1/messages". */
-void rl_route(const char *method, const char *path, char *out, size_t len);
+void discord_ratelimit_route(const char *method, const char *path, char *out, size_t len);
 
 /* How many ms the request must wait (0: it may go now). */
-int64_t rl_wait(struct rl *rl, const char *route, bool exempt, int64_t now);
+int64_t discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exempt,
+                               int64_t now);
 /* The request went: counts it against its bucket and the global limit. */
-void rl_sent(struct rl *rl, const char *route, bool exempt, int64_t now);
+void discord_ratelimit_sent(struct discord_ratelimit *rl, const char *route, bool exempt,
+                            int64_t now);
 /* Its answer came (status 0: none came). retry_after (seconds) and global
  * matter for a 429 only. The buckets of exempt (interaction) routes are not
  * learnt, since each is used once or twice; their 429s still lock them. */
-void rl_done(struct rl *rl, const char *route, bool exempt, long status, const struct rl_headers *h,
-             double retry_after, bool global, int64_t now);
+void discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exempt,
+                            long status, const struct discord_ratelimit_headers *h,
+                            double retry_after, bool global, int64_t now);
 
 /* Buckets known (for tests). */
-size_t rl_buckets(const struct rl *rl);
+size_t discord_ratelimit_buckets(const struct discord_ratelimit *rl);
 
 #endif

@@ -40,7 +40,7 @@ struct req {
 	CURLU *url; /* the base URL's copy with this request's path and query */
 	char *body;
 	size_t body_len;
-	char route[RL_ROUTE_MAX];
+	char route[DISCORD_RATELIMIT_ROUTE_MAX];
 	unsigned flags;
 	bool token_route, expired;
 	uint64_t deadline_ns; /* 0: none */
@@ -75,7 +75,7 @@ struct rest {
 	size_t base_len;
 	struct curl_slist *hdr_body, *hdr_plain;
 	bool tls_verify;
-	struct rl *rl;
+	struct discord_ratelimit *rl;
 	struct rng *rng;
 	struct list pending, active, failed;
 	size_t npending, nactive;
@@ -83,8 +83,8 @@ struct rest {
 	CURL *pool[POOL_MAX];
 	size_t npool;
 	bool stopped, closing;
-	uint64_t last_sent_ns, last_wait_ns; /* see rest_backlog_ns */
-	char fatal_msg[RL_ROUTE_MAX + 128];  /* set when the fatal hook is due */
+	uint64_t last_sent_ns, last_wait_ns;               /* see rest_backlog_ns */
+	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
 	void (*fatal)(void *, const char *);
 	void *fatal_ctx;
 	int open_handles;
@@ -384,7 +384,7 @@ handle_new(struct rest *r)
 	CURL *e = curl_easy_init();
 
 	if (e == NULL) /* out of memory: the policy is to stop */
-		fatalx("libcurl cannot make a handle");
+		log_fatalx("libcurl cannot make a handle");
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write);
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close);
@@ -423,7 +423,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	                                                                                 : NULL);
 	q->easy = e;
 	buf_reset(&q->resp);
-	rl_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
+	discord_ratelimit_sent(r->rl, q->route, q->flags & REST_INTERACTION, now);
 	list_push(&r->active, q, false);
 	r->nactive++;
 	curl_multi_add_handle(r->multi, e);
@@ -456,7 +456,7 @@ pump(struct rest *r)
 		if (r->nactive >= ACTIVE_MAX)
 			break; /* check_done pumps again as requests finish */
 		w = q->not_before > now ? q->not_before - now : 0;
-		wr = rl_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
+		wr = discord_ratelimit_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
 		if (wr > w)
 			w = wr;
 		if (w > 0) {
@@ -583,18 +583,18 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 {
 	bool exempt = (q->flags & REST_INTERACTION) != 0;
 	long status = 0;
-	char lr[RL_ROUTE_MAX];
+	char lr[DISCORD_RATELIMIT_ROUTE_MAX];
 	struct curl_header *bh;
-	struct rl_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
+	struct discord_ratelimit_headers h = {.limit = -1, .remaining = -1, .reset_after = -1};
 
 	lr[0] = '\0';     /* LOG_ROUTE() fills it for the lines that need it */
 	if (q->expired) { /* on_prereq dropped it: not an error */
-		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
+		discord_ratelimit_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		complete(r, q, 0);
 		return;
 	}
 	if (rc != CURLE_OK) {
-		rl_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
+		discord_ratelimit_done(r->rl, q->route, exempt, 0, NULL, 0, false, now);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
 			log_warnx("discord: %s failed (%s); retrying", LOG_ROUTE(),
 			          curl_easy_strerror(rc));
@@ -616,8 +616,8 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		bool global = false;
 		double secs = parse_429(e, q, &global);
 
-		rl_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
-		opstats_add(OPSTATS_REST_429);
+		discord_ratelimit_done(r->rl, q->route, exempt, 429, &h, secs, global, now);
+		discord_opstats_add(OPSTATS_REST_429);
 		log_warnx("discord: %s is rate limited (%s); waiting %.3f s", LOG_ROUTE(),
 		          global ? "global" : "bucket", secs);
 		if (q->limited++ < LIMITED_MAX) {
@@ -627,9 +627,9 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		complete(r, q, status);
 		return;
 	}
-	rl_done(r->rl, q->route, exempt, status, &h, 0, false, now);
+	discord_ratelimit_done(r->rl, q->route, exempt, status, &h, 0, false, now);
 	if (status >= 500 && status <= 599) {
-		opstats_add(OPSTATS_REST_5XX);
+		discord_opstats_add(OPSTATS_REST_5XX);
 		if (q->tries++ < TRIES_MAX && !r->stopped) {
 			log_warnx("discord: %s answered %ld; retrying", LOG_ROUTE(), status);
 			retry(r, q, (500 << (q->tries - 1)) + (int64_t)rng_below(r->rng, 250), now);
@@ -694,7 +694,7 @@ headers(const char *token, bool body)
 }
 
 struct rest *
-rest_new(uv_loop_t *loop, const struct rest_opts *o)
+discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 {
 	static bool curl_ready;
 	struct rest *r = xcalloc(1, sizeof(*r));
@@ -711,7 +711,7 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	 * libcurl does not parse and normalise a whole URL per request. */
 	r->base = curl_url();
 	if (r->base == NULL)
-		fatalx("libcurl cannot make a URL handle");
+		log_fatalx("libcurl cannot make a URL handle");
 	base = o->base_url != NULL ? o->base_url : "https://discord.com/api/v10";
 	if (curl_url_set(r->base, CURLUPART_URL, base, 0) != CURLUE_OK ||
 	    curl_url_get(r->base, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
@@ -733,7 +733,7 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	r->fatal_ctx = o->ctx;
 	r->hdr_body = headers(o->token != NULL ? o->token : "", true);
 	r->hdr_plain = headers(o->token != NULL ? o->token : "", false);
-	r->rl = rl_new();
+	r->rl = discord_ratelimit_new();
 	r->rng = rng_new_seeded(uv_hrtime());
 	r->multi = curl_multi_init();
 	curl_multi_setopt(r->multi, CURLMOPT_SOCKETFUNCTION, socket_cb);
@@ -750,7 +750,7 @@ rest_new(uv_loop_t *loop, const struct rest_opts *o)
 }
 
 bool
-rest_token_route(const char *path)
+discord_rest_token_route(const char *path)
 {
 	const char *p;
 
@@ -792,15 +792,15 @@ request_url(struct rest *r, const char *path)
 }
 
 void
-rest_call(struct rest *r, const char *method, const char *path, const char *body, unsigned flags,
-          rest_cb cb, void *ctx)
+discord_rest_call(struct rest *r, const char *method, const char *path, const char *body,
+                  unsigned flags, rest_cb cb, void *ctx)
 {
-	rest_call_until(r, method, path, body, flags, 0, cb, ctx);
+	discord_rest_call_until(r, method, path, body, flags, 0, cb, ctx);
 }
 
 void
-rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
-                unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
+discord_rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
+                        unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
 {
 	struct req *q = xcalloc(1, sizeof(*q));
 
@@ -809,9 +809,9 @@ rest_call_until(struct rest *r, const char *method, const char *path, const char
 	q->url = request_url(r, path);
 	q->body = xstrdup(body);
 	q->body_len = body != NULL ? strlen(body) : 0;
-	rl_route(method, path, q->route, sizeof(q->route));
+	discord_ratelimit_route(method, path, q->route, sizeof(q->route));
 	q->flags = flags;
-	q->token_route = rest_token_route(path);
+	q->token_route = discord_rest_token_route(path);
 	q->deadline_ns = deadline_ns;
 	q->cb = cb;
 	q->ctx = ctx;
@@ -833,19 +833,19 @@ rest_backlog_ns(const struct rest *r, uint64_t now_ns)
 }
 
 size_t
-rest_pending(const struct rest *r)
+discord_rest_pending(const struct rest *r)
 {
 	return r->npending + r->nactive;
 }
 
 bool
-rest_stopped(const struct rest *r)
+discord_rest_stopped(const struct rest *r)
 {
 	return r->stopped;
 }
 
 void
-rest_close(struct rest *r, void (*done)(void *), void *ctx)
+discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 {
 	struct req *q;
 
@@ -875,7 +875,7 @@ rest_close(struct rest *r, void (*done)(void *), void *ctx)
 		sock_close(r, r->socks);
 	curl_slist_free_all(r->hdr_body);
 	curl_slist_free_all(r->hdr_plain);
-	rl_free(r->rl);
+	discord_ratelimit_free(r->rl);
 	rng_free(r->rng);
 	curl_url_cleanup(r->base);
 	free(r->base_path);

@@ -43,37 +43,37 @@ struct rest_result {
 	const char *body; /* the response body (NUL-terminated), valid during the callback */
 	size_t len;
 	uint64_t sent_ns;   /* uv_hrtime() when the request's last try began to go out */
-	uint64_t queued_ns; /* uv_hrtime() when rest_call() was made */
+	uint64_t queued_ns; /* uv_hrtime() when discord_rest_call() was made */
 	bool expired;       /* not sent: its deadline passed first (status 0) */
 };
 
-/* Runs once per request, from the loop (never inside rest_call). */
+/* Runs once per request, from the loop (never inside discord_rest_call). */
 typedef void (*rest_cb)(void *ctx, const struct rest_result *res);
 
-struct rest *rest_new(uv_loop_t *loop, const struct rest_opts *o);
+struct rest *discord_rest_new(uv_loop_t *loop, const struct rest_opts *o);
 
 /*
  * Queues method path (relative to base_url) with an optional JSON body
  * (copied). cb may be NULL.
  */
-void rest_call(struct rest *r, const char *method, const char *path, const char *body,
-               unsigned flags, rest_cb cb, void *ctx);
+void discord_rest_call(struct rest *r, const char *method, const char *path, const char *body,
+                       unsigned flags, rest_cb cb, void *ctx);
 
 /*
- * As rest_call(), but a request that has not begun to go out by
+ * As discord_rest_call(), but a request that has not begun to go out by
  * deadline_ns (on uv_hrtime()'s clock) is not sent, nor sent again after a
  * 429 or a 5xx: it completes with status 0 and expired set.
  */
-void rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
-                     unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx);
+void discord_rest_call_until(struct rest *r, const char *method, const char *path, const char *body,
+                             unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx);
 
 /* Whether path (relative to base_url) is authorised by an interaction's
  * token rather than the bot token. */
-bool rest_token_route(const char *path);
+bool discord_rest_token_route(const char *path);
 
 /*
  * How long a request with a deadline made at now_ns would wait before it
- * goes out: how long the last such request waited (from rest_call_until
+ * goes out: how long the last such request waited (from discord_rest_call_until
  * to going out), if that was within the last second; else 0. That wait is
  * spent in the queues here and in libcurl, and in the loop while it works
  * through what it has read before it sends again. Requests go out in
@@ -86,14 +86,14 @@ bool rest_token_route(const char *path);
 uint64_t rest_backlog_ns(const struct rest *r, uint64_t now_ns);
 
 /* Requests queued or in flight. */
-size_t rest_pending(const struct rest *r);
+size_t discord_rest_pending(const struct rest *r);
 /* Whether a 401 stopped REST. */
-bool rest_stopped(const struct rest *r);
+bool discord_rest_stopped(const struct rest *r);
 
 /*
  * Aborts everything (callbacks run with status 0) and closes the loop
  * handles; r is freed once libuv has closed them, after which done runs.
  */
-void rest_close(struct rest *r, void (*done)(void *ctx), void *ctx);
+void discord_rest_close(struct rest *r, void (*done)(void *ctx), void *ctx);
 
 #endif

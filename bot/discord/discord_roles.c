@@ -43,7 +43,7 @@ id_of(const cJSON *j)
 }
 
 struct roles *
-roles_new(const char *gm_role)
+discord_roles_new(const char *gm_role)
 {
 	struct roles *r = xcalloc(1, sizeof(*r));
 	size_t n = gm_role != NULL ? strlen(gm_role) : 0;
@@ -56,7 +56,7 @@ roles_new(const char *gm_role)
 }
 
 void
-roles_free(struct roles *r)
+discord_roles_free(struct roles *r)
 {
 	struct guild_roles *g, *tmp;
 
@@ -123,7 +123,7 @@ learn(struct roles *r, uint64_t gid, const cJSON *role)
 }
 
 void
-roles_event(struct roles *r, const char *t, const cJSON *d)
+discord_roles_event(struct roles *r, const char *t, const cJSON *d)
 {
 	uint64_t gid;
 	const cJSON *role;
@@ -153,7 +153,7 @@ roles_event(struct roles *r, const char *t, const cJSON *d)
 }
 
 int
-roles_export(const struct roles *r, char *out, size_t cap)
+discord_roles_export(const struct roles *r, char *out, size_t cap)
 {
 	cJSON *root, *guilds;
 	const struct guild_roles *g, *tmp;
@@ -194,7 +194,7 @@ roles_export(const struct roles *r, char *out, size_t cap)
 }
 
 void
-roles_import(struct roles *r, const cJSON *saved)
+discord_roles_import(struct roles *r, const cJSON *saved)
 {
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(saved, "name"));
 	const cJSON *g, *id;
@@ -223,7 +223,7 @@ roles_import(struct roles *r, const cJSON *saved)
 }
 
 bool
-roles_member_is_gm(const struct roles *r, uint64_t gid, const cJSON *member_roles)
+discord_roles_member_is_gm(const struct roles *r, uint64_t gid, const cJSON *member_roles)
 {
 	const struct guild_roles *g = NULL;
 	const cJSON *role;

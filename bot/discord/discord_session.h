@@ -36,7 +36,7 @@ struct discord_session {
 	 * another shard count starts a new session */
 	uint64_t intents;
 	int shard_count;
-	/* the GM role ids learnt (roles_export(): a JSON object), or "":
+	/* the GM role ids learnt (discord_roles_export(): a JSON object), or "":
 	 * Discord does not replay GUILD_CREATE on a resume */
 	char gm_roles[DISCORD_SESSION_ROLES_MAX];
 	/* when the last IDENTIFY was written, in ms since the epoch, or 0 */

@@ -15,19 +15,19 @@ struct shed {
 };
 
 struct shed *
-shed_new(void)
+discord_shed_new(void)
 {
 	return xcalloc(1, sizeof(struct shed));
 }
 
 void
-shed_free(struct shed *s)
+discord_shed_free(struct shed *s)
 {
 	free(s);
 }
 
 int64_t
-shed_skew_ms(const struct shed *s)
+discord_shed_skew_ms(const struct shed *s)
 {
 	int64_t skew;
 
@@ -43,7 +43,7 @@ shed_skew_ms(const struct shed *s)
 }
 
 uint64_t
-shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns)
+discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns)
 {
 	int64_t created = (int64_t)(id >> 22) + SHED_DISCORD_EPOCH_MS;
 	int64_t offset = wall_ms - created, age, left;
@@ -63,7 +63,7 @@ shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns)
 	if (!s->have_cur || offset < s->min_cur)
 		s->min_cur = offset;
 	s->have_cur = true;
-	age = offset - shed_skew_ms(s);
+	age = offset - discord_shed_skew_ms(s);
 	if (age < 0)
 		age = 0;
 	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age;

@@ -24,7 +24,7 @@
  * age so misses the fastest delivery time (milliseconds): the margin
  * covers it, with the time the callback takes to reach Discord.
  *
- * A callback is sent only before its deadline (rest_call_until); one that
+ * A callback is sent only before its deadline (discord_rest_call_until); one that
  * is not yet sent by then is dropped too. Under overload an interaction is
  * shed before it is worked out when the answers' backlog
  * (rest_backlog_ns) would make its answer go out after the deadline. Pure: every clock is an
@@ -43,8 +43,8 @@
 
 struct shed;
 
-struct shed *shed_new(void);
-void shed_free(struct shed *s);
+struct shed *discord_shed_new(void);
+void discord_shed_free(struct shed *s);
 
 /*
  * The deadline (on rx_ns's clock) for the callback of interaction id,
@@ -52,9 +52,9 @@ void shed_free(struct shed *s);
  * since 1970) at rx_ns. Updates the skew estimate. The interaction can be
  * answered when the deadline is still ahead.
  */
-uint64_t shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns);
+uint64_t discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns);
 
 /* The skew estimate in ms (0 before any interaction). */
-int64_t shed_skew_ms(const struct shed *s);
+int64_t discord_shed_skew_ms(const struct shed *s);
 
 #endif

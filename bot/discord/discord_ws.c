@@ -22,10 +22,10 @@
  * writeable callback is the way 4.1 reliably sends our own close code. */
 #define WRITE_CLOSE ((enum lws_write_protocol)4)
 
-struct dws {
+struct discord_ws {
 	uv_loop_t *loop;
 	struct lws_context *ctx;
-	struct gw *g;
+	struct discord_gw *g;
 	bool tls_verify;
 	uv_timer_t timer;
 	bool timer_open;
@@ -35,9 +35,9 @@ struct dws {
 	/* the connection being made or open */
 	uv_getaddrinfo_t dns;
 	bool resolving;
-	bool cancelled; /* dws_close() during DNS */
+	bool cancelled; /* discord_ws_close() during DNS */
 	bool over;      /* this attempt's end was reported */
-	bool killing;   /* dws_close() is killing a connection in its handshake */
+	bool killing;   /* discord_ws_close() is killing a connection in its handshake */
 	struct lws *wsi;
 	bool established;
 	int close_code; /* ours, to send (0: none) */
@@ -50,12 +50,12 @@ struct dws {
 	struct buf rx;
 	bool oversize;
 	uint64_t rx_ns;
-	struct dzl *z;   /* the connection's zlib stream, or NULL without compression */
-	bool text_noted; /* a text message on a compressed connection was logged */
+	struct discord_zlib *z; /* the connection's zlib stream, or NULL without compression */
+	bool text_noted;        /* a text message on a compressed connection was logged */
 };
 
 static int64_t
-now_ms(const struct dws *w)
+now_ms(const struct discord_ws *w)
 {
 	uv_update_time(w->loop); /* the loop's cached time lags behind busy callbacks */
 	return (int64_t)uv_now(w->loop);
@@ -64,21 +64,21 @@ now_ms(const struct dws *w)
 static void
 on_timer(uv_timer_t *t)
 {
-	struct dws *w = t->data;
+	struct discord_ws *w = t->data;
 
 	if (w->g != NULL)
-		gw_tick(w->g, now_ms(w));
-	dws_rearm(w);
+		discord_gw_tick(w->g, now_ms(w));
+	discord_ws_rearm(w);
 }
 
 void
-dws_rearm(struct dws *w)
+discord_ws_rearm(struct discord_ws *w)
 {
 	int64_t at, now = now_ms(w);
 
 	if (w->g == NULL || !w->timer_open)
 		return;
-	at = gw_next_wakeup(w->g, now);
+	at = discord_gw_next_wakeup(w->g, now);
 	if (at == INT64_MAX) {
 		uv_timer_stop(&w->timer);
 		return;
@@ -90,7 +90,7 @@ dws_rearm(struct dws *w)
 
 /* The connection ended (or never began): tells the session. */
 static void
-ended(struct dws *w, int code)
+ended(struct discord_ws *w, int code)
 {
 	w->over = true;
 	w->wsi = NULL;
@@ -100,30 +100,30 @@ ended(struct dws *w, int code)
 	buf_reset(&w->rx);
 	w->oversize = false;
 	if (w->g != NULL)
-		gw_closed(w->g, code, now_ms(w));
-	dws_rearm(w);
+		discord_gw_closed(w->g, code, now_ms(w));
+	discord_ws_rearm(w);
 }
 
 /* A binary message with compression: part of the connection's zlib stream. */
 static void
-receive_compressed(struct dws *w, struct lws *wsi, const char *in, size_t len)
+receive_compressed(struct discord_ws *w, struct lws *wsi, const char *in, size_t len)
 {
 	const char *payload;
 	size_t n;
 
-	dzl_add(w->z, in, len);
+	discord_zlib_add(w->z, in, len);
 	if (!lws_is_final_fragment(wsi) || lws_remaining_packet_payload(wsi) > 0)
 		return;
 	w->rx_ns = uv_hrtime();
-	switch (dzl_end(w->z)) {
-	case DZL_PAYLOAD:
-		payload = dzl_payload(w->z, &n);
-		gw_message(w->g, payload, n, now_ms(w));
+	switch (discord_zlib_end(w->z)) {
+	case DISCORD_ZLIB_PAYLOAD:
+		payload = discord_zlib_payload(w->z, &n);
+		discord_gw_message(w->g, payload, n, now_ms(w));
 		break;
-	case DZL_ERROR: /* once per connection: later input is dropped */
-		gw_abort(w->g, dzl_why(w->z), now_ms(w));
+	case DISCORD_ZLIB_ERROR: /* once per connection: later input is dropped */
+		discord_gw_abort(w->g, discord_zlib_why(w->z), now_ms(w));
 		break;
-	case DZL_MORE:
+	case DISCORD_ZLIB_MORE:
 		break;
 	}
 }
@@ -132,7 +132,7 @@ receive_compressed(struct dws *w, struct lws *wsi, const char *in, size_t len)
  * are binary; a text message is taken for plain JSON (as discord.py does),
  * leaving the zlib stream as it was. */
 static void
-receive(struct dws *w, struct lws *wsi, const char *in, size_t len)
+receive(struct discord_ws *w, struct lws *wsi, const char *in, size_t len)
 {
 	if (w->z != NULL && lws_frame_is_binary(wsi)) {
 		receive_compressed(w, wsi, in, len);
@@ -155,16 +155,16 @@ receive(struct dws *w, struct lws *wsi, const char *in, size_t len)
 
 		w->oversize = false;
 		snprintf(why, sizeof(why), "the gateway sent a message over %u bytes",
-		         DWS_MESSAGE_MAX);
-		gw_abort(w->g, why, now_ms(w));
+		         DISCORD_WS_MESSAGE_MAX);
+		discord_gw_abort(w->g, why, now_ms(w));
 	} else {
-		gw_message(w->g, buf_str(&w->rx), w->rx.len, now_ms(w));
+		discord_gw_message(w->g, buf_str(&w->rx), w->rx.len, now_ms(w));
 	}
 	buf_reset(&w->rx);
 }
 
 static int
-writeable(struct dws *w, struct lws *wsi)
+writeable(struct discord_ws *w, struct lws *wsi)
 {
 	unsigned char *buf;
 	size_t len;
@@ -178,7 +178,7 @@ writeable(struct dws *w, struct lws *wsi)
 		lws_write(wsi, cf + LWS_PRE, 2, WRITE_CLOSE);
 		return -1;
 	}
-	frame = gw_next_frame(w->g, now_ms(w), &len);
+	frame = discord_gw_next_frame(w->g, now_ms(w), &len);
 	if (frame == NULL)
 		return 0;
 	buf = xmalloc(LWS_PRE + len);
@@ -196,7 +196,7 @@ writeable(struct dws *w, struct lws *wsi)
 static int
 callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
-	struct dws *w = lws_context_user(lws_get_context(wsi));
+	struct discord_ws *w = lws_context_user(lws_get_context(wsi));
 	int r = 0;
 
 	if (w == NULL || (wsi != w->wsi && reason != LWS_CALLBACK_CLIENT_CONNECTION_ERROR &&
@@ -215,8 +215,8 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		w->established = true;
 		w->text_noted = false;
 		if (w->z != NULL)
-			dzl_reset(w->z); /* one zlib stream per connection */
-		gw_opened(w->g, now_ms(w));
+			discord_zlib_reset(w->z); /* one zlib stream per connection */
+		discord_gw_opened(w->g, now_ms(w));
 		break;
 	case LWS_CALLBACK_CLIENT_RECEIVE:
 		receive(w, wsi, in, len);
@@ -235,7 +235,7 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		ended(w, w->peer_code);
 		return 0;
 	case LWS_CALLBACK_WSI_DESTROY:
-		/* A connection killed before its handshake finished (dws_close
+		/* A connection killed before its handshake finished (discord_ws_close
 		 * while connecting) ends without CLIENT_CLOSED. */
 		if (wsi == w->wsi && !w->over)
 			ended(w, -1);
@@ -243,7 +243,7 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 	default:
 		break;
 	}
-	dws_rearm(w);
+	discord_ws_rearm(w);
 	return r;
 }
 
@@ -263,17 +263,17 @@ lws_log(int level, const char *line)
 		log_debug("libwebsockets: %.*s", (int)n, line);
 }
 
-struct dws *
-dws_new(uv_loop_t *loop, bool tls_verify, bool compress)
+struct discord_ws *
+discord_ws_new(uv_loop_t *loop, bool tls_verify, bool compress)
 {
-	struct dws *w = xcalloc(1, sizeof(*w));
+	struct discord_ws *w = xcalloc(1, sizeof(*w));
 	struct lws_context_creation_info info;
 	void *loops[1] = {loop};
 
 	w->loop = loop;
 	w->tls_verify = tls_verify;
 	w->peer_code = -1;
-	buf_init(&w->rx, DWS_MESSAGE_MAX);
+	buf_init(&w->rx, DISCORD_WS_MESSAGE_MAX);
 	lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
 	memset(&info, 0, sizeof(info));
 	info.port = CONTEXT_PORT_NO_LISTEN;
@@ -292,7 +292,7 @@ dws_new(uv_loop_t *loop, bool tls_verify, bool compress)
 		return NULL;
 	}
 	if (compress)
-		w->z = dzl_new(DWS_MESSAGE_MAX, DWS_MESSAGE_MAX);
+		w->z = discord_zlib_new(DISCORD_WS_MESSAGE_MAX, DISCORD_WS_MESSAGE_MAX);
 	uv_timer_init(loop, &w->timer);
 	w->timer.data = w;
 	w->timer_open = true;
@@ -300,14 +300,14 @@ dws_new(uv_loop_t *loop, bool tls_verify, bool compress)
 }
 
 void
-dws_attach(struct dws *w, struct gw *g)
+discord_ws_attach(struct discord_ws *w, struct discord_gw *g)
 {
 	w->g = g;
 }
 
 /* Splits "wss://host[:port][/path]" into w's fields. */
 static int
-parse_url(struct dws *w, const char *url)
+parse_url(struct discord_ws *w, const char *url)
 {
 	const char *p, *h, *slash, *colon;
 	size_t hl;
@@ -348,7 +348,7 @@ parse_url(struct dws *w, const char *url)
 static void
 on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 {
-	struct dws *w = req->data;
+	struct discord_ws *w = req->data;
 	struct lws_client_connect_info ci;
 	char ip[INET6_ADDRSTRLEN] = "";
 
@@ -399,7 +399,7 @@ on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 }
 
 int
-dws_connect(struct dws *w, const char *url)
+discord_ws_connect(struct discord_ws *w, const char *url)
 {
 	struct addrinfo hints;
 	char port[8];
@@ -424,7 +424,7 @@ dws_connect(struct dws *w, const char *url)
 }
 
 void
-dws_close(struct dws *w, int code)
+discord_ws_close(struct discord_ws *w, int code)
 {
 	if (w->resolving) {
 		w->cancelled = true;
@@ -450,20 +450,20 @@ dws_close(struct dws *w, int code)
 }
 
 void
-dws_want_write(struct dws *w)
+discord_ws_want_write(struct discord_ws *w)
 {
 	if (w->wsi != NULL && w->established)
 		lws_callback_on_writable(w->wsi);
 }
 
 uint64_t
-dws_rx_ns(const struct dws *w)
+discord_ws_rx_ns(const struct discord_ws *w)
 {
 	return w->rx_ns;
 }
 
 bool
-dws_busy(const struct dws *w)
+discord_ws_busy(const struct discord_ws *w)
 {
 	return w->wsi != NULL || w->resolving;
 }
@@ -471,7 +471,7 @@ dws_busy(const struct dws *w)
 static void
 on_timer_closed(uv_handle_t *h)
 {
-	struct dws *w = h->data;
+	struct discord_ws *w = h->data;
 
 	if (w->on_down != NULL)
 		w->on_down(w->down_ctx);
@@ -481,10 +481,10 @@ on_timer_closed(uv_handle_t *h)
  * libwebsockets on a foreign loop destroys its context in two passes: the
  * first closes its loop handles (they live inside the context, so the loop
  * must finish closing them before anything frees it); the second, once the
- * loop has ended, frees the context. dws_free() makes the second.
+ * loop has ended, frees the context. discord_ws_free() makes the second.
  */
 void
-dws_shutdown(struct dws *w, void (*on_down)(void *ctx), void *ctx)
+discord_ws_shutdown(struct discord_ws *w, void (*on_down)(void *ctx), void *ctx)
 {
 	w->g = NULL;
 	w->on_down = on_down;
@@ -502,7 +502,7 @@ dws_shutdown(struct dws *w, void (*on_down)(void *ctx), void *ctx)
 }
 
 void
-dws_free(struct dws *w)
+discord_ws_free(struct discord_ws *w)
 {
 	if (w == NULL)
 		return;
@@ -511,6 +511,6 @@ dws_free(struct dws *w)
 		uv_run(w->loop, UV_RUN_DEFAULT);
 	}
 	buf_free(&w->rx);
-	dzl_free(w->z);
+	discord_zlib_free(w->z);
 	free(w);
 }

@@ -14,7 +14,7 @@
 #define KEEP_MAX  (256u * 1024) /* buffers past this are given back after use */
 #define LIMIT_MAX (1u << 30)
 
-struct dzl {
+struct discord_zlib {
 	z_stream zs;
 	size_t in_max, out_max;
 	struct buf in;   /* compressed bytes not inflated yet */
@@ -23,9 +23,9 @@ struct dzl {
 	size_t out_len, out_cap;
 	bool done;     /* out holds a payload the caller has */
 	bool reported; /* the fault was returned once */
-	enum dzl_fault fault;
+	enum discord_zlib_fault fault;
 	char why[160];
-	struct dzl_stats stats;
+	struct discord_zlib_stats stats;
 };
 
 /* zlib allocates through the out-of-memory policy too. */
@@ -41,10 +41,10 @@ z_free(voidpf opaque, voidpf p)
 	free(p);
 }
 
-struct dzl *
-dzl_new(size_t in_max, size_t out_max)
+struct discord_zlib *
+discord_zlib_new(size_t in_max, size_t out_max)
 {
-	struct dzl *z = xcalloc(1, sizeof(*z));
+	struct discord_zlib *z = xcalloc(1, sizeof(*z));
 
 	z->in_max = in_max < 1 ? 1 : in_max > LIMIT_MAX ? LIMIT_MAX : in_max;
 	z->out_max = out_max < 1 ? 1 : out_max > LIMIT_MAX ? LIMIT_MAX : out_max;
@@ -57,7 +57,7 @@ dzl_new(size_t in_max, size_t out_max)
 }
 
 void
-dzl_free(struct dzl *z)
+discord_zlib_free(struct discord_zlib *z)
 {
 	if (z == NULL)
 		return;
@@ -69,7 +69,7 @@ dzl_free(struct dzl *z)
 
 /* Starts the next payload: the last one's bytes are the caller's no more. */
 static void
-next_payload(struct dzl *z)
+next_payload(struct discord_zlib *z)
 {
 	if (z->out_cap > KEEP_MAX) {
 		free(z->out);
@@ -82,27 +82,27 @@ next_payload(struct dzl *z)
 }
 
 void
-dzl_reset(struct dzl *z)
+discord_zlib_reset(struct discord_zlib *z)
 {
 	inflateReset(&z->zs);
 	buf_free(&z->in);
 	next_payload(z);
-	z->fault = DZL_OK;
+	z->fault = DISCORD_ZLIB_OK;
 	z->reported = false;
 	z->why[0] = '\0';
 	z->stats.resets++;
 }
 
 static void
-fail(struct dzl *z, enum dzl_fault f, const char *detail)
+fail(struct discord_zlib *z, enum discord_zlib_fault f, const char *detail)
 {
 	z->fault = f;
 	switch (f) {
-	case DZL_INPUT_TOO_BIG:
+	case DISCORD_ZLIB_INPUT_TOO_BIG:
 		snprintf(z->why, sizeof(z->why),
 		         "the gateway sent a compressed payload over %zu bytes", z->in_max);
 		break;
-	case DZL_OUTPUT_TOO_BIG:
+	case DISCORD_ZLIB_OUTPUT_TOO_BIG:
 		snprintf(z->why, sizeof(z->why),
 		         "the gateway sent a payload that inflates to over %zu bytes", z->out_max);
 		break;
@@ -116,14 +116,14 @@ fail(struct dzl *z, enum dzl_fault f, const char *detail)
 }
 
 void
-dzl_add(struct dzl *z, const void *p, size_t n)
+discord_zlib_add(struct discord_zlib *z, const void *p, size_t n)
 {
 	if (z->done)
 		next_payload(z);
-	if (z->fault != DZL_OK || n == 0)
+	if (z->fault != DISCORD_ZLIB_OK || n == 0)
 		return;
 	if (n > z->in_max - z->in_total || buf_add(&z->in, p, n) < 0) {
-		fail(z, DZL_INPUT_TOO_BIG, NULL);
+		fail(z, DISCORD_ZLIB_INPUT_TOO_BIG, NULL);
 		return;
 	}
 	z->in_total += n;
@@ -133,7 +133,7 @@ dzl_add(struct dzl *z, const void *p, size_t n)
  * buffer grows to out_max + 2 bytes at most: out_max bytes, one more to
  * see that the cap was passed, and the NUL. */
 static void
-make_room(struct dzl *z)
+make_room(struct discord_zlib *z)
 {
 	size_t cap, most = z->out_max + 2;
 
@@ -150,7 +150,7 @@ make_room(struct dzl *z)
 
 /* Inflates the buffered bytes onto out. Returns 0, or -1 after fail(). */
 static int
-inflate_buffered(struct dzl *z)
+inflate_buffered(struct discord_zlib *z)
 {
 	z->zs.next_in = (Bytef *)z->in.p;
 	z->zs.avail_in = (uInt)z->in.len; /* at most LIMIT_MAX */
@@ -163,19 +163,19 @@ inflate_buffered(struct dzl *z)
 		r = inflate(&z->zs, Z_SYNC_FLUSH);
 		z->out_len = (size_t)((char *)z->zs.next_out - z->out);
 		if (z->out_len > z->out_max) {
-			fail(z, DZL_OUTPUT_TOO_BIG, NULL);
+			fail(z, DISCORD_ZLIB_OUTPUT_TOO_BIG, NULL);
 			return -1;
 		}
 		if (r == Z_STREAM_END) {
-			fail(z, DZL_CORRUPT, "it ended, which Discord's never does");
+			fail(z, DISCORD_ZLIB_CORRUPT, "it ended, which Discord's never does");
 			return -1;
 		}
 		if (r == Z_NEED_DICT) {
-			fail(z, DZL_CORRUPT, "it asks for a preset dictionary");
+			fail(z, DISCORD_ZLIB_CORRUPT, "it asks for a preset dictionary");
 			return -1;
 		}
 		if (r != Z_OK && r != Z_BUF_ERROR) {
-			fail(z, DZL_CORRUPT, z->zs.msg != NULL ? z->zs.msg : "zlib error");
+			fail(z, DISCORD_ZLIB_CORRUPT, z->zs.msg != NULL ? z->zs.msg : "zlib error");
 			return -1;
 		}
 		/* Done when the input is used up and inflate had room to spare
@@ -194,72 +194,73 @@ inflate_buffered(struct dzl *z)
 static bool
 ends_with_suffix(const struct buf *b)
 {
-	return b->len >= DZL_SUFFIX_LEN &&
-	       memcmp(b->p + b->len - DZL_SUFFIX_LEN, DZL_SUFFIX, DZL_SUFFIX_LEN) == 0;
+	return b->len >= DISCORD_ZLIB_SUFFIX_LEN &&
+	       memcmp(b->p + b->len - DISCORD_ZLIB_SUFFIX_LEN, DISCORD_ZLIB_SUFFIX,
+	              DISCORD_ZLIB_SUFFIX_LEN) == 0;
 }
 
-enum dzl_status
-dzl_end(struct dzl *z)
+enum discord_zlib_status
+discord_zlib_end(struct discord_zlib *z)
 {
 	if (z->done)
 		next_payload(z);
-	if (z->fault != DZL_OK) {
+	if (z->fault != DISCORD_ZLIB_OK) {
 		if (z->reported)
-			return DZL_MORE;
+			return DISCORD_ZLIB_MORE;
 		z->reported = true;
-		return DZL_ERROR;
+		return DISCORD_ZLIB_ERROR;
 	}
 	if (!ends_with_suffix(&z->in))
-		return DZL_MORE;
+		return DISCORD_ZLIB_MORE;
 	if (inflate_buffered(z) < 0) {
 		z->reported = true;
-		return DZL_ERROR;
+		return DISCORD_ZLIB_ERROR;
 	}
 	/* 128: inflate stopped between two deflate blocks, where a flush
 	 * leaves it; elsewhere the suffix was data and the payload goes on. */
 	if (!(z->zs.data_type & 128))
-		return DZL_MORE;
+		return DISCORD_ZLIB_MORE;
 	z->done = true;
 	z->stats.payloads++;
 	z->stats.in_bytes += z->in_total;
 	z->stats.out_bytes += z->out_len;
-	return DZL_PAYLOAD;
+	return DISCORD_ZLIB_PAYLOAD;
 }
 
-enum dzl_status
-dzl_feed(struct dzl *z, const void *msg, size_t n)
+enum discord_zlib_status
+discord_zlib_feed(struct discord_zlib *z, const void *msg, size_t n)
 {
-	dzl_add(z, msg, n);
-	return dzl_end(z);
+	discord_zlib_add(z, msg, n);
+	return discord_zlib_end(z);
 }
 
 const char *
-dzl_payload(const struct dzl *z, size_t *len)
+discord_zlib_payload(const struct discord_zlib *z, size_t *len)
 {
 	*len = z->done ? z->out_len : 0;
 	return z->done ? z->out : "";
 }
 
-enum dzl_fault
-dzl_fault(const struct dzl *z)
+enum discord_zlib_fault
+discord_zlib_fault(const struct discord_zlib *z)
 {
 	return z->fault;
 }
 
 const char *
-dzl_why(const struct dzl *z)
+discord_zlib_why(const struct discord_zlib *z)
 {
 	return z->why;
 }
 
-const struct dzl_stats *
-dzl_stats(const struct dzl *z)
+const struct discord_zlib_stats *
+discord_zlib_stats(const struct discord_zlib *z)
 {
 	return &z->stats;
 }
 
 size_t
-dzl_footprint(const struct dzl *z)
+discord_zlib_footprint(const struct discord_zlib *z)
 {
 	return z->in.cap + z->out_cap;
 }

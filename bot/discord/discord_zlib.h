@@ -6,11 +6,11 @@
  * stream per connection, cut into binary websocket messages; each payload
  * ends with a Z_SYNC_FLUSH, whose last four bytes are 00 00 ff ff. A struct
  * dzl is the inflate side of one such stream: the transport hands it each
- * binary message (in pieces with dzl_add(), then dzl_end(); or whole with
- * dzl_feed()). It keeps the compressed bytes until the bytes so far end
+ * binary message (in pieces with discord_zlib_add(), then discord_zlib_end(); or whole with
+ * discord_zlib_feed()). It keeps the compressed bytes until the bytes so far end
  * with the suffix (so a suffix split across two messages counts), then
  * inflates them with the one inflate context it keeps for the connection:
- * a payload may refer back into earlier ones. dzl_reset() starts a new
+ * a payload may refer back into earlier ones. discord_zlib_reset() starts a new
  * stream (every new connection).
  *
  * When those bytes inflate to a point inside a deflate block (the suffix
@@ -25,16 +25,16 @@
  * bomb costs at most that much memory and the time to inflate out_max
  * bytes. A payload over either cap, or a stream zlib cannot inflate
  * (corrupt data, a preset dictionary, the end of the stream, which Discord
- * never sends), makes the stream unusable: the dzl_end() that met it
- * returns DZL_ERROR once, with dzl_why() saying what happened in a phrase;
- * later input is dropped (dzl_end() returns DZL_MORE) until dzl_reset().
+ * never sends), makes the stream unusable: the discord_zlib_end() that met it
+ * returns DISCORD_ZLIB_ERROR once, with discord_zlib_why() saying what happened in a phrase;
+ * later input is dropped (discord_zlib_end() returns DISCORD_ZLIB_MORE) until discord_zlib_reset().
  * The transport then closes the connection and resumes the session.
  *
- * Ownership: dzl_new() returns a stream the caller frees with dzl_free().
- * dzl_payload()'s bytes belong to the stream and stay valid until the next
- * dzl_add(), dzl_end(), dzl_feed() or dzl_reset(). Buffers over 256 KiB
- * are given back once their payload has been used. Out of memory aborts
- * (rules/mem.h), inside zlib too.
+ * Ownership: discord_zlib_new() returns a stream the caller frees with discord_zlib_free().
+ * discord_zlib_payload()'s bytes belong to the stream and stay valid until the next
+ * discord_zlib_add(), discord_zlib_end(), discord_zlib_feed() or discord_zlib_reset(). Buffers over
+ * 256 KiB are given back once their payload has been used. Out of memory aborts (rules/mem.h),
+ * inside zlib too.
  */
 #ifndef DELVER_DISCORD_ZLIB_H
 #define DELVER_DISCORD_ZLIB_H
@@ -42,57 +42,58 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DZL_SUFFIX     "\x00\x00\xff\xff"
-#define DZL_SUFFIX_LEN 4
+#define DISCORD_ZLIB_SUFFIX     "\x00\x00\xff\xff"
+#define DISCORD_ZLIB_SUFFIX_LEN 4
 
-struct dzl;
+struct discord_zlib;
 
-enum dzl_status {
-	DZL_MORE,    /* no whole payload yet (or the input was dropped) */
-	DZL_PAYLOAD, /* dzl_payload() holds one */
-	DZL_ERROR,   /* the stream is unusable until dzl_reset(); see dzl_why() */
+enum discord_zlib_status {
+	DISCORD_ZLIB_MORE,    /* no whole payload yet (or the input was dropped) */
+	DISCORD_ZLIB_PAYLOAD, /* discord_zlib_payload() holds one */
+	DISCORD_ZLIB_ERROR,   /* the stream is unusable until discord_zlib_reset(); see
+	                         discord_zlib_why() */
 };
 
-enum dzl_fault {
-	DZL_OK,
-	DZL_INPUT_TOO_BIG,  /* a payload's compressed bytes passed in_max */
-	DZL_OUTPUT_TOO_BIG, /* a payload inflated past out_max */
-	DZL_CORRUPT,        /* zlib cannot inflate the stream */
+enum discord_zlib_fault {
+	DISCORD_ZLIB_OK,
+	DISCORD_ZLIB_INPUT_TOO_BIG,  /* a payload's compressed bytes passed in_max */
+	DISCORD_ZLIB_OUTPUT_TOO_BIG, /* a payload inflated past out_max */
+	DISCORD_ZLIB_CORRUPT,        /* zlib cannot inflate the stream */
 };
 
-struct dzl_stats {
+struct discord_zlib_stats {
 	uint64_t payloads;  /* whole payloads inflated */
 	uint64_t in_bytes;  /* compressed bytes of those payloads */
 	uint64_t out_bytes; /* their inflated bytes */
-	uint64_t resets;    /* dzl_reset() calls (connections) */
+	uint64_t resets;    /* discord_zlib_reset() calls (connections) */
 	uint64_t out_peak;  /* the most bytes the output buffer ever held */
 };
 
 /* A stream whose payloads are at most in_max bytes compressed and out_max
  * bytes inflated (both at least 1 and at most 1 GiB). */
-struct dzl *dzl_new(size_t in_max, size_t out_max);
-void dzl_free(struct dzl *z);
+struct discord_zlib *discord_zlib_new(size_t in_max, size_t out_max);
+void discord_zlib_free(struct discord_zlib *z);
 /* Forgets the stream: the next byte is the first of a new zlib stream. */
-void dzl_reset(struct dzl *z);
+void discord_zlib_reset(struct discord_zlib *z);
 
 /* Appends n bytes of the current websocket message. */
-void dzl_add(struct dzl *z, const void *p, size_t n);
+void discord_zlib_add(struct discord_zlib *z, const void *p, size_t n);
 /* The current message is complete: inflates when the bytes so far end with
  * the suffix. */
-enum dzl_status dzl_end(struct dzl *z);
-/* dzl_add() of a whole message, then dzl_end(). */
-enum dzl_status dzl_feed(struct dzl *z, const void *msg, size_t n);
+enum discord_zlib_status discord_zlib_end(struct discord_zlib *z);
+/* discord_zlib_add() of a whole message, then discord_zlib_end(). */
+enum discord_zlib_status discord_zlib_feed(struct discord_zlib *z, const void *msg, size_t n);
 
-/* After DZL_PAYLOAD: the inflated payload (NUL-terminated) and its size. */
-const char *dzl_payload(const struct dzl *z, size_t *len);
-/* Why the stream failed, or DZL_OK. */
-enum dzl_fault dzl_fault(const struct dzl *z);
+/* After DISCORD_ZLIB_PAYLOAD: the inflated payload (NUL-terminated) and its size. */
+const char *discord_zlib_payload(const struct discord_zlib *z, size_t *len);
+/* Why the stream failed, or DISCORD_ZLIB_OK. */
+enum discord_zlib_fault discord_zlib_fault(const struct discord_zlib *z);
 /* The failure as one phrase (e.g. "the gateway sent a payload that inflates
  * to over 8388608 bytes"), or "" when none. */
-const char *dzl_why(const struct dzl *z);
+const char *discord_zlib_why(const struct discord_zlib *z);
 
-const struct dzl_stats *dzl_stats(const struct dzl *z);
+const struct discord_zlib_stats *discord_zlib_stats(const struct discord_zlib *z);
 /* Bytes the stream's own buffers hold now (zlib's state not counted). */
-size_t dzl_footprint(const struct dzl *z);
+size_t discord_zlib_footprint(const struct discord_zlib *z);
 
 #endif

@@ -255,14 +255,14 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 /* The SGR parameters Discord's ANSI blocks know: 1 bold, 4 underline,
  * 30-37 colours. Returns false when the span needs none. */
 static bool
-sgr_codes(unsigned style, const struct ustyle *us, char *out, size_t len)
+sgr_codes(unsigned style, const struct thwacko_style *us, char *out, size_t len)
 {
 	int colour = -1;
 	bool bold = (style & (BOLD_STYLES | RS_USER)) != 0;
 	bool under = (style & RS_USER) != 0;
 
 	if (style & RS_USER)
-		colour = render_ansi_colour(us->colour);
+		colour = render_text_ansi_colour(us->colour);
 	else if (style & (RS_CRIT | RS_GOOD))
 		colour = 32;
 	else if (style & (RS_FUMBLE | RS_BAD))
@@ -340,7 +340,7 @@ table_units(const struct reply_block *bl, struct units *u)
 	struct buf b;
 
 	buf_init(&b, RENDER_MAX);
-	render_table_widths(bl, width);
+	render_text_table_widths(bl, width);
 	for (size_t r = 0; r < bl->nrows; r++)
 		if (bl->rows[r].highlight && hl == SIZE_MAX)
 			hl = r;
@@ -349,7 +349,7 @@ table_units(const struct reply_block *bl, struct units *u)
 		for (int c = 0; c < bl->ncols; c++) {
 			fence_text(&b, bl->header[c]);
 			if (c + 1 < bl->ncols)
-				render_pad(&b, width[c] - utf8_len(bl->header[c]) + 2);
+				render_text_pad(&b, width[c] - utf8_len(bl->header[c]) + 2);
 		}
 		buf_adds(&b, SGR_RESET);
 		units_add(u, U_HEADER, true, &b);
@@ -376,7 +376,7 @@ table_units(const struct reply_block *bl, struct units *u)
 				fence_text(&b, row->cells[c]);
 			}
 			if (c + 1 < bl->ncols)
-				render_pad(&b, width[c] - utf8_len(row->cells[c]) + 2);
+				render_text_pad(&b, width[c] - utf8_len(row->cells[c]) + 2);
 		}
 		if (mark)
 			buf_adds(&b, SGR_RESET);

@@ -204,8 +204,8 @@ irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
 	a = find_alias(b, old);
 	if (a != NULL)
 		a->nick[0] = '\0';
-	if (!irc_msg_is(m, "NICK") ||
-	    irc_conn_casefold(b->conn, irc_msg_param(m, 0), now, sizeof(now)) < 0 ||
+	if (!irc_line_is(m, "NICK") ||
+	    irc_conn_casefold(b->conn, irc_line_param(m, 0), now, sizeof(now)) < 0 ||
 	    make_mask(m, mask, sizeof(mask)) < 0)
 		return;
 	a = find_alias(b, now);
@@ -251,7 +251,7 @@ static int
 make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct origin *o)
 {
 	const char *net = b->cfg->network;
-	const char *account = irc_msg_tag(m, "account");
+	const char *account = irc_line_tag(m, "account");
 	char who[IRC_NICK_MAX], mask[MASK_MAX], fold[IRC_CHAN_MAX];
 	int n;
 
@@ -406,7 +406,7 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 		    "answer to your command; try again in a minute.");
 	}
 	free(v);
-	irc_lines_free(&keep);
+	render_irc_lines_free(&keep);
 }
 
 static void
@@ -517,7 +517,7 @@ glob_match(const char *p, const char *s)
 static bool
 is_admin(struct irc_bot *b, const struct irc_msg *m)
 {
-	const char *account = irc_msg_tag(m, "account");
+	const char *account = irc_line_tag(m, "account");
 	char mask[IRC_NICK_MAX + MASK_MAX], fa[IRC_NICK_MAX], fe[IRC_NICK_MAX];
 	int n = snprintf(mask, sizeof(mask), "%s!%s@%s", m->nick, m->user != NULL ? m->user : "",
 	                 m->host != NULL ? m->host : "");
@@ -662,7 +662,7 @@ names_command(const char *line)
 void
 irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int64_t unix_s)
 {
-	const char *target = irc_msg_param(m, 0), *text = irc_msg_param(m, 1);
+	const char *target = irc_line_param(m, 0), *text = irc_line_param(m, 1);
 	const char *pre = prefix(b);
 	size_t pl = strlen(pre);
 	bool direct = !irc_conn_is_channel(b->conn, target);
@@ -670,7 +670,7 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	struct reply *r;
 	struct held_reply *h;
 
-	if (!irc_msg_is(m, "PRIVMSG") || m->nick == NULL)
+	if (!irc_line_is(m, "PRIVMSG") || m->nick == NULL)
 		return; /* NOTICEs are never answered */
 	if (text[0] == '\x01') {
 		if (direct)

@@ -13,7 +13,7 @@
 #include "rules/base/mem.h"
 
 void
-irc_timing_defaults(struct irc_timing *t)
+irc_conn_timing_defaults(struct irc_timing *t)
 {
 	t->ping_idle = CONFIG_IRC_PING_INTERVAL * 1000;
 	t->ping_timeout = CONFIG_IRC_PING_TIMEOUT * 1000;
@@ -43,7 +43,7 @@ irc_conn_new(const struct config_irc *cfg, const struct irc_timing *t,
 	if (t != NULL)
 		c->t = *t;
 	else
-		irc_timing_defaults(&c->t);
+		irc_conn_timing_defaults(&c->t);
 	c->h = *h;
 	c->ctx = ctx;
 	c->flood = irc_flood_new(cfg->flood_burst > 0 ? cfg->flood_burst : CONFIG_IRC_FLOOD_BURST,
@@ -73,7 +73,7 @@ irc_conn__send(struct irc_conn *c, bool urgent, const char *target, const char *
                const char *const *p, size_t n)
 {
 	char line[IRC_LINE_MAX + 1];
-	int len = irc_build(line, sizeof(line), cmd, p, n);
+	int len = irc_line_build(line, sizeof(line), cmd, p, n);
 	int r;
 
 	if (len < 0) {
@@ -218,7 +218,7 @@ on_welcome(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 {
 	c->st = ST_READY;
 	c->ready_at = now;
-	snprintf(c->nick, sizeof(c->nick), "%s", irc_msg_param(m, 0));
+	snprintf(c->nick, sizeof(c->nick), "%s", irc_line_param(m, 0));
 	c->sasl_pending = false;
 	c->cap_ended = true;
 	log_info("irc %s: registered as %s", irc_conn__net(c), c->nick);
@@ -253,7 +253,7 @@ learn_self(struct irc_conn *c, const struct irc_msg *m)
 static void
 on_join(struct irc_conn *c, const struct irc_msg *m)
 {
-	const char *chan = irc_msg_param(m, 0);
+	const char *chan = irc_line_param(m, 0);
 	struct chanrec *ch;
 
 	/* A JOIN names who joined (its prefix) and where; without both it
@@ -297,21 +297,21 @@ regain_nick(struct irc_conn *c, const char *gone)
 static void
 on_kick(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 {
-	const char *chan = irc_msg_param(m, 0), *victim = irc_msg_param(m, 1);
+	const char *chan = irc_line_param(m, 0), *victim = irc_line_param(m, 1);
 
 	if (!is_me(c, victim)) {
 		irc_track_part(c->track, chan, victim);
 		return;
 	}
 	log_warnx("irc %s: kicked from %s by %s (%s)", irc_conn__net(c), chan,
-	          m->nick ? m->nick : "?", irc_msg_param(m, 2));
+	          m->nick ? m->nick : "?", irc_line_param(m, 2));
 	lost_channel(c, chan, now);
 }
 
 static void
 on_nick(struct irc_conn *c, const struct irc_msg *m)
 {
-	const char *to = irc_msg_param(m, 0);
+	const char *to = irc_line_param(m, 0);
 
 	if (m->nick == NULL || *to == '\0')
 		return;
@@ -329,7 +329,7 @@ on_nick(struct irc_conn *c, const struct irc_msg *m)
 static void
 on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t now)
 {
-	struct chanrec *ch = irc_conn__chan(c, irc_msg_param(m, 1));
+	struct chanrec *ch = irc_conn__chan(c, irc_line_param(m, 1));
 
 	if (ch == NULL)
 		return;
@@ -349,7 +349,7 @@ on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t no
 		return;
 	}
 	log_warnx("irc %s: cannot join %s (%d: %s)", irc_conn__net(c), ch->name, num,
-	          irc_msg_param(m, m->nparams - 1));
+	          irc_line_param(m, m->nparams - 1));
 	if (num == 403) {
 		ch->dead = true;
 		return;
@@ -363,9 +363,9 @@ on_join_refused(struct irc_conn *c, int num, const struct irc_msg *m, int64_t no
 static void
 on_invite(struct irc_conn *c, const struct irc_msg *m)
 {
-	const char *chan = irc_msg_param(m, 1);
+	const char *chan = irc_line_param(m, 1);
 
-	if (c->st != ST_READY || !is_me(c, irc_msg_param(m, 0)))
+	if (c->st != ST_READY || !is_me(c, irc_line_param(m, 0)))
 		return;
 	if (!c->cfg->join_on_invite) {
 		log_info("irc %s: %s invited the bot to %s; not joining (join_on_invite is off)",
@@ -392,16 +392,16 @@ on_numeric(struct irc_conn *c, int num, const struct irc_msg *m, int64_t now)
 		irc_track_isupport(c->track, m);
 		break;
 	case 353:
-		irc_track_names(c->track, irc_msg_param(m, 2), irc_msg_param(m, m->nparams - 1));
+		irc_track_names(c->track, irc_line_param(m, 2), irc_line_param(m, m->nparams - 1));
 		break;
 	case 396:
-		snprintf(c->self_host, sizeof(c->self_host), "%s", irc_msg_param(m, 1));
+		snprintf(c->self_host, sizeof(c->self_host), "%s", irc_line_param(m, 1));
 		break;
 	case 432:
 	case 433:
 	case 436:
 	case 437:
-		if (num == 437 && irc_track_is_channel(c->track, irc_msg_param(m, 1)))
+		if (num == 437 && irc_track_is_channel(c->track, irc_line_param(m, 1)))
 			on_join_refused(c, num, m, now);
 		else
 			irc_reg_nick_refused(c, num, m);
@@ -437,12 +437,12 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 	if (cmd[0] >= '0' && cmd[0] <= '9') {
 		on_numeric(c, atoi(cmd), m, now);
 	} else if (strcmp(cmd, "PING") == 0) {
-		SEND(c, true, "PONG", irc_msg_param(m, 0));
+		SEND(c, true, "PONG", irc_line_param(m, 0));
 	} else if (strcmp(cmd, "ERROR") == 0) {
 		if (c->quitting)
 			log_info("irc %s: left the server", irc_conn__net(c));
 		else
-			irc_conn__recycle(c, "the server ended the link: %s", irc_msg_param(m, 0));
+			irc_conn__recycle(c, "the server ended the link: %s", irc_line_param(m, 0));
 	} else if (strcmp(cmd, "CAP") == 0) {
 		irc_reg_cap(c, m);
 	} else if (strcmp(cmd, "AUTHENTICATE") == 0) {
@@ -455,9 +455,9 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 		on_join(c, m);
 	} else if (strcmp(cmd, "PART") == 0) {
 		if (is_me(c, m->nick))
-			lost_channel(c, irc_msg_param(m, 0), now);
+			lost_channel(c, irc_line_param(m, 0), now);
 		else if (m->nick != NULL)
-			irc_track_part(c->track, irc_msg_param(m, 0), m->nick);
+			irc_track_part(c->track, irc_line_param(m, 0), m->nick);
 	} else if (strcmp(cmd, "KICK") == 0) {
 		on_kick(c, m, now);
 	} else if (strcmp(cmd, "QUIT") == 0) {
@@ -472,7 +472,7 @@ dispatch(struct irc_conn *c, const struct irc_msg *m, int64_t now)
 	} else if (strcmp(cmd, "INVITE") == 0) {
 		on_invite(c, m);
 	} else if (strcmp(cmd, "MODE") == 0) {
-		if (irc_track_is_channel(c->track, irc_msg_param(m, 0)))
+		if (irc_track_is_channel(c->track, irc_line_param(m, 0)))
 			irc_track_mode(c->track, m);
 	}
 }
@@ -487,10 +487,10 @@ irc_conn_receive(struct irc_conn *c, const char *line, size_t len, int64_t now)
 		return;
 	c->last_rx = now;
 	c->ping_at = 0;
-	r = irc_parse(&m, line, len);
+	r = irc_line_parse(&m, line, len);
 	if (r != IRC_PARSE_OK) {
 		log_debug("irc %s: ignoring a line from the server: %s", irc_conn__net(c),
-		          irc_parse_strerror(r));
+		          irc_line_strerror(r));
 		return;
 	}
 	dispatch(c, &m, now);
@@ -601,7 +601,7 @@ irc_conn_say(struct irc_conn *c, const char *cmd, const char *target, const char
 {
 	const char *p[] = {target, text};
 
-	if (c->st != ST_READY || !irc_middle_ok(target))
+	if (c->st != ST_READY || !irc_line_middle_ok(target))
 		return -1;
 	return irc_conn__send(c, false, target, cmd, p, 2);
 }
@@ -612,7 +612,7 @@ irc_conn_say_lane(struct irc_conn *c, const char *lane, const char *cmd, const c
 {
 	const char *p[] = {target, text};
 
-	if (c->st != ST_READY || !irc_middle_ok(target))
+	if (c->st != ST_READY || !irc_line_middle_ok(target))
 		return -1;
 	return irc_conn__send(c, false, lane, cmd, p, 2);
 }
@@ -634,8 +634,8 @@ irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v
 	for (size_t i = 0; i < n && r == IRC_SAY_OK; i++) {
 		const char *p[] = {v[i].target, v[i].text};
 
-		if (!irc_middle_ok(v[i].target) ||
-		    irc_build(buf[i], sizeof(buf[i]), v[i].cmd, p, 2) < 0)
+		if (!irc_line_middle_ok(v[i].target) ||
+		    irc_line_build(buf[i], sizeof(buf[i]), v[i].cmd, p, 2) < 0)
 			r = IRC_SAY_BAD;
 		lines[i] = buf[i];
 	}

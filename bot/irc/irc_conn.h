@@ -43,7 +43,7 @@
 #define IRC_NICK_MAX 64  /* bytes of a nick or account, with the NUL */
 #define IRC_CHAN_MAX 128 /* bytes of a channel name, with the NUL */
 
-/* Timings in milliseconds; irc_timing_defaults() gives the production ones
+/* Timings in milliseconds; irc_conn_timing_defaults() gives the production ones
  * (tests shorten them). */
 struct irc_timing {
 	int ping_idle;    /* silence before delver sends a PING (60 s) */
@@ -58,7 +58,7 @@ struct irc_timing {
 	int connect;      /* for one address's TCP connection (20 s; bot/irc_net) */
 };
 
-void irc_timing_defaults(struct irc_timing *t);
+void irc_conn_timing_defaults(struct irc_timing *t);
 
 struct irc_conn_hooks {
 	/* Output is queued: call irc_conn_pop() (now or at irc_conn_next()). */

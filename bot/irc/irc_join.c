@@ -8,7 +8,7 @@
 bool
 irc_join_item_ok(const char *s)
 {
-	return irc_middle_ok(s) && strchr(s, ',') == NULL;
+	return irc_line_middle_ok(s) && strchr(s, ',') == NULL;
 }
 
 bool

@@ -157,7 +157,7 @@ cut_word(char *p)
 }
 
 int
-irc_parse(struct irc_msg *m, const char *line, size_t len)
+irc_line_parse(struct irc_msg *m, const char *line, size_t len)
 {
 	char *p, *rest, *src = NULL;
 	size_t taglen = 0;
@@ -227,7 +227,7 @@ irc_parse(struct irc_msg *m, const char *line, size_t len)
 }
 
 const char *
-irc_parse_strerror(int result)
+irc_line_strerror(int result)
 {
 	switch (result) {
 	case IRC_PARSE_OK:
@@ -250,7 +250,7 @@ irc_parse_strerror(int result)
 }
 
 const char *
-irc_msg_tag(const struct irc_msg *m, const char *key)
+irc_line_tag(const struct irc_msg *m, const char *key)
 {
 	for (size_t i = 0; i < m->ntags; i++)
 		if (strcmp(m->tags[i].key, key) == 0)
@@ -259,13 +259,13 @@ irc_msg_tag(const struct irc_msg *m, const char *key)
 }
 
 const char *
-irc_msg_param(const struct irc_msg *m, size_t i)
+irc_line_param(const struct irc_msg *m, size_t i)
 {
 	return i < m->nparams ? m->params[i] : "";
 }
 
 bool
-irc_msg_is(const struct irc_msg *m, const char *cmd)
+irc_line_is(const struct irc_msg *m, const char *cmd)
 {
 	return m->command != NULL && strcmp(m->command, cmd) == 0;
 }
@@ -277,7 +277,7 @@ has_control(const char *s)
 }
 
 bool
-irc_middle_ok(const char *s)
+irc_line_middle_ok(const char *s)
 {
 	return s != NULL && *s != '\0' && *s != ':' && strchr(s, ' ') == NULL && !has_control(s);
 }
@@ -295,7 +295,7 @@ command_word_ok(const char *c)
 }
 
 int
-irc_build(char *out, size_t size, const char *cmd, const char *const *params, size_t nparams)
+irc_line_build(char *out, size_t size, const char *cmd, const char *const *params, size_t nparams)
 {
 	size_t limit = size - 1 < IRC_LINE_MAX ? size - 1 : IRC_LINE_MAX;
 	size_t n;
@@ -317,7 +317,7 @@ irc_build(char *out, size_t size, const char *cmd, const char *const *params, si
 		if (p == NULL || has_control(p))
 			goto bad;
 		if (i + 1 < nparams) {
-			if (!irc_middle_ok(p))
+			if (!irc_line_middle_ok(p))
 				goto bad;
 		} else {
 			colon = *p == '\0' || *p == ':' || strchr(p, ' ') != NULL;

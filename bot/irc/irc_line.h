@@ -10,7 +10,7 @@
  * ':' on a 15th parameter) and strict where a mistake could be exploited
  * (NUL, CR and LF inside a line are refused).
  *
- * Building is the only way lines reach the wire: irc_build() refuses any
+ * Building is the only way lines reach the wire: irc_line_build() refuses any
  * parameter that would change the meaning of the line (CR, LF or NUL
  * anywhere; a middle parameter that is empty, holds a space or starts with
  * ':') and any line longer than IRC_LINE_MAX bytes with its CRLF, so user
@@ -64,21 +64,21 @@ enum irc_parse_result {
  * IRC_PARSE_OK and fills m, or a negative enum irc_parse_result; m is then
  * unspecified.
  */
-int irc_parse(struct irc_msg *m, const char *line, size_t len);
+int irc_line_parse(struct irc_msg *m, const char *line, size_t len);
 
 /* A one-sentence description of a parse result, for logs. */
-const char *irc_parse_strerror(int result);
+const char *irc_line_strerror(int result);
 
 /* The unescaped value of a tag, "" for a tag without value, or NULL when
  * the message does not carry it. */
-const char *irc_msg_tag(const struct irc_msg *m, const char *key);
+const char *irc_line_tag(const struct irc_msg *m, const char *key);
 
 /* Parameter i, or "" when the message has fewer parameters. */
-const char *irc_msg_param(const struct irc_msg *m, size_t i);
+const char *irc_line_param(const struct irc_msg *m, size_t i);
 
 /* Whether the message's command is cmd (case-sensitive: commands are
  * upper-cased by the parser). */
-bool irc_msg_is(const struct irc_msg *m, const char *cmd);
+bool irc_line_is(const struct irc_msg *m, const char *cmd);
 
 /*
  * Builds "CMD p1 p2 ... last\r\n" into out (size bytes, at least
@@ -89,10 +89,11 @@ bool irc_msg_is(const struct irc_msg *m, const char *cmd);
  * ':', any parameter holds CR, LF or NUL, or the line would be longer than
  * IRC_LINE_MAX bytes (or size). out is then "".
  */
-int irc_build(char *out, size_t size, const char *cmd, const char *const *params, size_t nparams);
+int irc_line_build(char *out, size_t size, const char *cmd, const char *const *params,
+                   size_t nparams);
 
 /* Whether s could be sent as a middle parameter (non-empty, no space,
  * no ':' first, no CR/LF/NUL). */
-bool irc_middle_ok(const char *s);
+bool irc_line_middle_ok(const char *s);
 
 #endif

@@ -684,7 +684,7 @@ irc_net_new(uv_loop_t *loop, struct dispatch *d, const struct config_irc *cfg,
 	struct irc_timing defaults;
 
 	if (t == NULL) {
-		irc_timing_defaults(&defaults);
+		irc_conn_timing_defaults(&defaults);
 		t = &defaults;
 	}
 	n->loop = loop;

@@ -30,7 +30,7 @@
 
 struct irc_net;
 
-/* A network, not yet connecting; t NULL means irc_timing_defaults(). */
+/* A network, not yet connecting; t NULL means irc_conn_timing_defaults(). */
 struct irc_net *irc_net_new(uv_loop_t *loop, struct dispatch *d, const struct config_irc *cfg,
                             const struct irc_timing *t);
 /* Starts resolving and connecting. */

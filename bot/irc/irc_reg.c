@@ -217,7 +217,7 @@ cap_ack(struct irc_conn *c, const struct irc_msg *m)
 void
 irc_reg_cap(struct irc_conn *c, const struct irc_msg *m)
 {
-	const char *sub = irc_msg_param(m, 1);
+	const char *sub = irc_line_param(m, 1);
 
 	if (m->nparams < 3 || c->st != ST_REG)
 		return;
@@ -227,7 +227,7 @@ irc_reg_cap(struct irc_conn *c, const struct irc_msg *m)
 		cap_ack(c, m);
 	} else if (strcmp(sub, "NAK") == 0) {
 		log_warnx("irc %s: the server refused the capabilities %s", irc_conn__net(c),
-		          irc_msg_param(m, 2));
+		          irc_line_param(m, 2));
 		if (sasl_wanted(c))
 			irc_conn__recycle(c, "the server refused SASL");
 		else
@@ -240,7 +240,7 @@ irc_reg_sasl_numeric(struct irc_conn *c, int num, const struct irc_msg *m)
 {
 	switch (num) {
 	case 900:
-		log_info("irc %s: logged in as %s", irc_conn__net(c), irc_msg_param(m, 2));
+		log_info("irc %s: logged in as %s", irc_conn__net(c), irc_line_param(m, 2));
 		break;
 	case 903:
 	case 907:
@@ -254,10 +254,11 @@ irc_reg_sasl_numeric(struct irc_conn *c, int num, const struct irc_msg *m)
 		c->sasl_pending = false;
 		if (c->cfg->sasl_external)
 			irc_conn__recycle(c, "SASL EXTERNAL authentication failed (%d: %s)", num,
-			                  irc_msg_param(m, m->nparams - 1));
+			                  irc_line_param(m, m->nparams - 1));
 		else
 			irc_conn__recycle(c, "SASL authentication as %s failed (%d: %s)",
-			                  c->cfg->sasl_user, num, irc_msg_param(m, m->nparams - 1));
+			                  c->cfg->sasl_user, num,
+			                  irc_line_param(m, m->nparams - 1));
 		break;
 	default:
 		break;
@@ -271,7 +272,7 @@ irc_reg_nick_refused(struct irc_conn *c, int num, const struct irc_msg *m)
 
 	if (c->st != ST_REG) {
 		log_debug("irc %s: nick %s still unavailable (%d)", irc_conn__net(c),
-		          irc_msg_param(m, 1), num);
+		          irc_line_param(m, 1), num);
 		return;
 	}
 	if (!nick_candidate(c, ++c->nick_try, next, sizeof(next))) {
@@ -301,7 +302,7 @@ irc_reg_start(struct irc_conn *c)
 void
 irc_reg_authenticate(struct irc_conn *c, const struct irc_msg *m)
 {
-	if (!c->sasl_pending || strcmp(irc_msg_param(m, 0), "+") != 0)
+	if (!c->sasl_pending || strcmp(irc_line_param(m, 0), "+") != 0)
 		return;
 	if (c->cfg->sasl_external)
 		SEND(c, true, "AUTHENTICATE", "+"); /* the certificate says who: no authzid */

@@ -72,7 +72,7 @@ static void stop(void *ctx, struct app_service *s);
 static void
 timing_from(const struct config_irc *c, struct irc_timing *t)
 {
-	irc_timing_defaults(t);
+	irc_conn_timing_defaults(t);
 	if (c->ping_interval > 0)
 		t->ping_idle = c->ping_interval * 1000;
 	if (c->ping_timeout > 0)

@@ -35,14 +35,14 @@ render_irc_colour(enum ucolour c)
 }
 
 void
-irc_lines_add(struct irc_lines *l, const char *line, size_t len)
+render_irc_lines_add(struct irc_lines *l, const char *line, size_t len)
 {
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n++] = xstrndup(line, len);
 }
 
 void
-irc_lines_free(struct irc_lines *l)
+render_irc_lines_free(struct irc_lines *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->v[i]);
@@ -54,14 +54,14 @@ irc_lines_free(struct irc_lines *l)
 static void
 add_piece(void *ctx, const char *piece, size_t len)
 {
-	irc_lines_add(ctx, piece, len);
+	render_irc_lines_add(ctx, piece, len);
 }
 
 /* Ends a logical line: it joins the list uncut, and line is emptied. */
 static void
 flush_line(struct buf *line, struct irc_lines *logical)
 {
-	irc_lines_add(logical, buf_str(line), line->len);
+	render_irc_lines_add(logical, buf_str(line), line->len);
 	buf_reset(line);
 }
 
@@ -73,7 +73,7 @@ colour(struct buf *out, int c)
 
 /* Opens the codes for a span style; returns whether anything was opened. */
 static bool
-open_style(unsigned st, const struct ustyle *us, struct buf *out)
+open_style(unsigned st, const struct thwacko_style *us, struct buf *out)
 {
 	int c = -1;
 	size_t before = out->len;
@@ -444,7 +444,7 @@ render_as(const struct reply_msg *m, const struct render_irc_opts *o, enum layou
 
 	logical_lines(m, o, lay, &logical);
 	layout(&logical, o, lay != LAYOUT_FULL, out);
-	irc_lines_free(&logical);
+	render_irc_lines_free(&logical);
 }
 
 /* Whether m has at most SHORT_LINES logical lines and no table that is
@@ -475,27 +475,27 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 	if (short_message(m)) {
 		render_as(m, o, LAYOUT_PACKED, &tmp);
 		if (tmp.n == 1) {
-			irc_lines_add(out, tmp.v[0], strlen(tmp.v[0]));
-			irc_lines_free(&tmp);
+			render_irc_lines_add(out, tmp.v[0], strlen(tmp.v[0]));
+			render_irc_lines_free(&tmp);
 			return;
 		}
 	}
 	for (enum layout lay = LAYOUT_FULL; lay <= LAYOUT_BRIEF; lay++) {
-		irc_lines_free(&tmp);
+		render_irc_lines_free(&tmp);
 		render_as(m, o, lay, &tmp);
 		if (tmp.n <= max) {
 			for (size_t i = 0; i < tmp.n; i++)
-				irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
-			irc_lines_free(&tmp);
+				render_irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
+			render_irc_lines_free(&tmp);
 			return;
 		}
 	}
 	for (size_t i = 0; i + 1 < max; i++)
-		irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
+		render_irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
 	n = snprintf(note, sizeof(note),
 	             "\x03%02d… %zu more lines not shown (too long for IRC)\x0f", C_GREY,
 	             tmp.n - (max - 1));
 	if (n > 0 && (size_t)n < sizeof(note))
-		irc_lines_add(out, note, (size_t)n);
-	irc_lines_free(&tmp);
+		render_irc_lines_add(out, note, (size_t)n);
+	render_irc_lines_free(&tmp);
 }

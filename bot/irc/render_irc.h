@@ -38,9 +38,9 @@ struct irc_lines {
 void render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct irc_lines *out);
 
 /* Appends one copy of line[0..len) to l. */
-void irc_lines_add(struct irc_lines *l, const char *line, size_t len);
+void render_irc_lines_add(struct irc_lines *l, const char *line, size_t len);
 
 /* Frees every line; l is left empty. */
-void irc_lines_free(struct irc_lines *l);
+void render_irc_lines_free(struct irc_lines *l);
 
 #endif

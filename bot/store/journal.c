@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bot/store/fsio.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -52,7 +52,8 @@ journal_parse_name(const char *name, uint64_t *seq)
 struct journal *
 journal_create(const char *dir, uint64_t seq, char *err, size_t errlen)
 {
-	struct record_header h = {.version = RECORD_VERSION, .file = RECORD_JOURNAL, .seq = seq};
+	struct store_record_header h = {
+	    .version = STORE_RECORD_VERSION, .file = STORE_RECORD_JOURNAL, .seq = seq};
 	char path[4096];
 	struct journal *j;
 	struct buf b;
@@ -67,7 +68,7 @@ journal_create(const char *dir, uint64_t seq, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 		return NULL;
 	}
-	buf_init(&b, RECORD_LINE_MAX);
+	buf_init(&b, STORE_RECORD_LINE_MAX);
 	record_encode_header(&h, &b);
 	if (fsio_write_all(fd, b.p, b.len) < 0 || fsio_fsync(fd) < 0 || fsio_fsync_dir(dir) < 0) {
 		snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));

@@ -17,7 +17,7 @@
 #include "bot/log.h"
 #include "bot/store/fsio.h"
 #include "bot/store/journal.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "bot/store/restore.h"
 #include "bot/store/snapshot.h"
 #include "bot/store/store_sqlite.h"
@@ -335,34 +335,34 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 static int
 row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b)
 {
-	struct record r;
+	struct store_record r;
 	const char *key = e->id + 2;
 
 	memset(row, 0, sizeof(*row));
 	row->key = key;
-	row->version = RECORD_VERSION;
+	row->version = STORE_RECORD_VERSION;
 	if (e->id[0] == 'c') {
 		struct channel *ch = state_channel_find(p->st, key);
 
 		if (ch == NULL)
 			return 0;
-		record_of_channel(&r, ch);
+		store_record_of_channel(&r, ch);
 		row->kind = STORE_CHANNEL;
 		row->last_used = r.last_used;
 		row->generation = channel_generation(ch);
 	} else {
 		struct user *u = state_user(p->st, key);
 
-		record_of_user(&r, u);
+		store_record_of_user(&r, u);
 		row->kind = STORE_USER;
 		row->generation = user_generation(u);
 	}
 	e->generation = row->generation;
-	e->deleted = e->id[0] == 'c' && record_is_empty(&r);
+	e->deleted = e->id[0] == 'c' && store_record_is_empty(&r);
 	if (e->deleted)
 		return 1; /* rec NULL: delete the row */
-	buf_init(b, RECORD_LINE_MAX);
-	if (record_encode(&r, record_builtin_mods(), b) < 0) {
+	buf_init(b, STORE_RECORD_LINE_MAX);
+	if (store_record_encode(&r, store_record_builtin_mods(), b) < 0) {
 		log_error("store: the record of '%s' cannot be saved (a module's save failed or "
 		          "it is over 1 MiB)",
 		          key);
@@ -604,19 +604,20 @@ persist_evict(struct persist *p)
 
 /* Decodes a stored row into r (its kind checked). Returns 0, or -1 with err. */
 static int
-decode_row(const struct store_row *row, struct record *r, char *err, size_t errlen)
+decode_row(const struct store_row *row, struct store_record *r, char *err, size_t errlen)
 {
-	enum record_kind want = row->kind == STORE_USER ? RECORD_USER : RECORD_CHANNEL;
+	enum store_record_kind want =
+	    row->kind == STORE_USER ? STORE_RECORD_USER : STORE_RECORD_CHANNEL;
 
 	if (row->rec == NULL || row->rec_len == 0) {
 		snprintf(err, errlen, "the record is empty");
 		return -1;
 	}
-	if (record_decode(row->rec, row->rec_len, row->version, record_builtin_mods(), r, err,
-	                  errlen) < 0)
+	if (store_record_decode(row->rec, row->rec_len, row->version, store_record_builtin_mods(),
+	                        r, err, errlen) < 0)
 		return -1;
 	if (r->kind != want) {
-		record_clear(r, record_builtin_mods());
+		store_record_clear(r, store_record_builtin_mods());
 		snprintf(err, errlen, "it holds another kind of record");
 		return -1;
 	}
@@ -633,11 +634,11 @@ static int
 loaded_row(const struct store_row *row, void *ctx)
 {
 	struct load_ctx *l = ctx;
-	struct record r;
+	struct store_record r;
 
 	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
 		return -1;
-	record_to_channel(&r, l->fresh);
+	store_record_to_channel(&r, l->fresh);
 	channel_set_generation(l->fresh, row->generation);
 	return 0;
 }
@@ -756,7 +757,7 @@ static int
 active_row(const struct store_row *row, void *ctx)
 {
 	struct active_ctx *a = ctx;
-	struct record r;
+	struct store_record r;
 	char why[1024];
 
 	if (decode_row(row, &r, why, sizeof(why)) < 0) {
@@ -770,12 +771,12 @@ active_row(const struct store_row *row, void *ctx)
 	if (row->kind == STORE_USER) {
 		struct user *u = state_user(a->p->st, r.key);
 
-		record_to_user(&r, u);
+		store_record_to_user(&r, u);
 		user_set_generation(u, row->generation);
 	} else {
 		struct channel *ch = state_channel(a->p->st, r.key);
 
-		record_to_channel(&r, ch);
+		store_record_to_channel(&r, ch);
 		channel_set_generation(ch, row->generation);
 	}
 	a->n++;
@@ -841,7 +842,7 @@ struct import_rows {
 };
 
 static void
-import_add(struct import_rows *ir, const struct record *r, enum store_kind kind, int64_t used)
+import_add(struct import_rows *ir, const struct store_record *r, enum store_kind kind, int64_t used)
 {
 	struct store_row *row;
 	struct buf *b;
@@ -858,12 +859,12 @@ import_add(struct import_rows *ir, const struct record *r, enum store_kind kind,
 	row->kind = kind;
 	row->key = xstrdup(r->key);
 	row->last_used = used;
-	row->version = RECORD_VERSION;
+	row->version = STORE_RECORD_VERSION;
 	ir->n++;
-	if (kind == STORE_CHANNEL && record_is_empty(r))
+	if (kind == STORE_CHANNEL && store_record_is_empty(r))
 		return;
-	buf_init(b, RECORD_LINE_MAX);
-	if (record_encode(r, record_builtin_mods(), b) < 0) {
+	buf_init(b, STORE_RECORD_LINE_MAX);
+	if (store_record_encode(r, store_record_builtin_mods(), b) < 0) {
 		ir->failed = true;
 		return;
 	}
@@ -876,19 +877,19 @@ import_add(struct import_rows *ir, const struct record *r, enum store_kind kind,
 static void
 import_channel(struct channel *ch, void *ctx)
 {
-	struct record r;
+	struct store_record r;
 
-	record_of_channel(&r, ch);
+	store_record_of_channel(&r, ch);
 	import_add(ctx, &r, STORE_CHANNEL, r.last_used);
-	channel_set_generation(ch, record_is_empty(&r) ? 0 : 1);
+	channel_set_generation(ch, store_record_is_empty(&r) ? 0 : 1);
 }
 
 static void
 import_user(struct user *u, void *ctx)
 {
-	struct record r;
+	struct store_record r;
 
-	record_of_user(&r, u);
+	store_record_of_user(&r, u);
 	import_add(ctx, &r, STORE_USER, 0);
 	user_set_generation(u, 1);
 }
@@ -1034,7 +1035,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	int rc = -1;
 
 	p->lock_fd = -1;
-	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_default_dir());
+	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_opts_default_dir());
 	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
 		snprintf(err, errlen, "the state directory's name is too long");
 		goto out;
@@ -1139,7 +1140,8 @@ persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, cha
 	p->o = *o;
 	p->lock_fd = -1;
 	p->collect_seq = 1;
-	snprintf(p->dir, sizeof(p->dir), "%s", o->dir != NULL ? o->dir : persist_default_dir());
+	snprintf(p->dir, sizeof(p->dir), "%s",
+	         o->dir != NULL ? o->dir : persist_opts_default_dir());
 	tick_clock(p);
 	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
 		snprintf(err, errlen, "the state directory's name is too long");

@@ -5,7 +5,7 @@
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
  *   record's line as record.h encodes it (without the newline), version its
- *   format version (RECORD_VERSION when written; older ones are migrated
+ *   format version (STORE_RECORD_VERSION when written; older ones are migrated
  *   when read). A channel with nothing to keep has no row.
  * - Group commit: the dispatcher hands every touched record over after each
  *   command (persist_defer); the records touched in one loop turn go to the
@@ -101,12 +101,12 @@ struct persist_stats {
 void persist_opts_default(struct persist_opts *o);
 /* The directory when none is given: the first of $STATE_DIRECTORY's
  * ':'-separated entries, else "./state". Static storage. */
-const char *persist_default_dir(void);
+const char *persist_opts_default_dir(void);
 /* Sets one option from command-line text: name is "state-dir", "fsync",
  * "snapshot-interval" or "evict-after". Returns 0, or -1 with one sentence
  * in err saying what is allowed. value must outlive o. */
-int persist_opt(struct persist_opts *o, const char *name, const char *value, char *err,
-                size_t errlen);
+int persist_opts_parse(struct persist_opts *o, const char *name, const char *value, char *err,
+                       size_t errlen);
 
 /* DIR/delver.db. Returns 0, or -1 when it does not fit. */
 int persist_db_path(char *out, size_t size, const char *dir);

@@ -33,7 +33,8 @@ parse_seconds(const char *s, long min, long max, int *out)
 }
 
 int
-persist_opt(struct persist_opts *o, const char *name, const char *value, char *err, size_t errlen)
+persist_opts_parse(struct persist_opts *o, const char *name, const char *value, char *err,
+                   size_t errlen)
 {
 	if (strcmp(name, "state-dir") == 0) {
 		if (*value == '\0') {
@@ -78,7 +79,7 @@ persist_opt(struct persist_opts *o, const char *name, const char *value, char *e
 }
 
 const char *
-persist_default_dir(void)
+persist_opts_default_dir(void)
 {
 	static char first[4096];
 	const char *sd = getenv("STATE_DIRECTORY");

@@ -14,7 +14,7 @@
 #include "bot/store/journal.h"
 #include "bot/store/lineread.h"
 #include "bot/log.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "bot/store/snapshot.h"
 #include "rules/base/mem.h"
 
@@ -133,16 +133,16 @@ move_aside(struct load *l)
 }
 
 static void
-apply(struct load *l, struct record *r)
+apply(struct load *l, struct store_record *r)
 {
 	if (r->last_used > l->res->clock)
 		l->res->clock = r->last_used;
-	if (r->kind == RECORD_USER) {
-		record_to_user(r, state_user(l->st, r->key));
+	if (r->kind == STORE_RECORD_USER) {
+		store_record_to_user(r, state_user(l->st, r->key));
 	} else if (!l->journal && l->lazy && l->o->evict_after > 0 &&
 	           r->last_used + l->o->evict_after <= l->o->now) {
 		l->res->on_disk++;
-		record_clear(r, record_builtin_mods());
+		store_record_clear(r, store_record_builtin_mods());
 		return;
 	} else {
 		struct channel *ch = state_channel(l->st, r->key);
@@ -150,7 +150,7 @@ apply(struct load *l, struct record *r)
 		/* A journal record is never older than the snapshot it follows. */
 		if (l->journal && r->last_used < l->res->taken)
 			r->last_used = l->res->taken;
-		record_to_channel(r, ch);
+		store_record_to_channel(r, ch);
 	}
 	if (l->journal)
 		l->res->replayed++;
@@ -162,13 +162,13 @@ apply(struct load *l, struct record *r)
 
 /* Keeps track of whether the snapshot's channels are sorted. */
 static void
-check_order(struct load *l, const struct record *r)
+check_order(struct load *l, const struct store_record *r)
 {
-	if (r->kind == RECORD_CHANNEL) {
+	if (r->kind == STORE_RECORD_CHANNEL) {
 		if (l->users || (l->prev[0] != '\0' && strcmp(r->key, l->prev) <= 0))
 			l->sorted = false;
 		memcpy(l->prev, r->key, sizeof(l->prev));
-	} else if (r->kind == RECORD_USER) {
+	} else if (r->kind == STORE_RECORD_USER) {
 		l->users = true; /* a channel after a user is out of order */
 	}
 }
@@ -177,13 +177,14 @@ static int
 one_record(struct load *l, const char *line, size_t len, unsigned long lineno)
 {
 	char why[512];
-	struct record r;
+	struct store_record r;
 
 	if (l->ended)
 		return bad_line(l, lineno, "a line after the end line");
-	if (record_decode(line, len, l->version, record_builtin_mods(), &r, why, sizeof(why)) < 0)
+	if (store_record_decode(line, len, l->version, store_record_builtin_mods(), &r, why,
+	                        sizeof(why)) < 0)
 		return bad_line(l, lineno, why);
-	if (r.kind == RECORD_END) {
+	if (r.kind == STORE_RECORD_END) {
 		if (l->journal)
 			return bad_line(l, lineno, "an end line in a journal");
 		l->ended = true;
@@ -207,7 +208,7 @@ one_record(struct load *l, const char *line, size_t len, unsigned long lineno)
 static int
 read_header(struct load *l, struct lineread *lr, uint64_t seq)
 {
-	struct record_header h;
+	struct store_record_header h;
 	const char *line;
 	size_t len;
 	uint64_t at;
@@ -224,11 +225,11 @@ read_header(struct load *l, struct lineread *lr, uint64_t seq)
 	}
 	if (st != LINEREAD_LINE)
 		snprintf(why, sizeof(why), "the header line is cut short or too long");
-	else if (record_decode_header(line, len, &h, why, sizeof(why)) < 0)
+	else if (store_record_decode_header(line, len, &h, why, sizeof(why)) < 0)
 		;
-	else if (h.file != (l->journal ? RECORD_JOURNAL : RECORD_SNAPSHOT))
+	else if (h.file != (l->journal ? STORE_RECORD_JOURNAL : STORE_RECORD_SNAPSHOT))
 		snprintf(why, sizeof(why), "the header says this is a %s",
-		         h.file == RECORD_JOURNAL ? "journal" : "snapshot");
+		         h.file == STORE_RECORD_JOURNAL ? "journal" : "snapshot");
 	else if (l->journal && h.seq != seq)
 		snprintf(why, sizeof(why), "the header says journal %llu, the name %llu",
 		         (unsigned long long)h.seq, (unsigned long long)seq);
@@ -238,7 +239,7 @@ read_header(struct load *l, struct lineread *lr, uint64_t seq)
 	return bad_line(l, 1, why) < 0 ? -1 : 1;
 ok:
 	l->version = h.version;
-	if (h.version != RECORD_VERSION)
+	if (h.version != STORE_RECORD_VERSION)
 		l->lazy = false; /* its lines cannot be copied into a new snapshot */
 	if (!l->journal) {
 		l->res->taken = h.taken;
@@ -264,7 +265,7 @@ load_file(struct load *l, uint64_t seq)
 		snprintf(l->err, l->errlen, "%s: cannot open: %s", l->path, strerror(errno));
 		return -1;
 	}
-	lineread_init(&lr, fd, 0, READ_CHUNK, RECORD_LINE_MAX);
+	lineread_init(&lr, fd, 0, READ_CHUNK, STORE_RECORD_LINE_MAX);
 	rc = read_header(l, &lr, seq);
 	while (rc == 0 && (st = lineread_next(&lr, &line, &len, &at)) != LINEREAD_END) {
 		if (st == LINEREAD_LINE) {
@@ -318,7 +319,7 @@ load_snapshot(struct state *st, const struct restore_opts *o, struct restore_res
 		l.prev[0] = '\0';
 		if (load_file(&l, 0) < 0)
 			return -1;
-		if (l.version != RECORD_VERSION || l.bad)
+		if (l.version != STORE_RECORD_VERSION || l.bad)
 			l.lazy = false; /* idle channels of an old file are loaded: see apply */
 		if (l.sorted || !l.lazy)
 			break;
@@ -335,7 +336,7 @@ load_snapshot(struct state *st, const struct restore_opts *o, struct restore_res
 		res->taken = 0;
 		res->rewrite = true;
 	}
-	if (l.version != RECORD_VERSION || !l.sorted)
+	if (l.version != STORE_RECORD_VERSION || !l.sorted)
 		res->rewrite = true;
 	return 0;
 }

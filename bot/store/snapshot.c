@@ -24,7 +24,7 @@
 struct snapshot {
 	int fd;
 	char *path;
-	struct record_header h;
+	struct store_record_header h;
 	uint64_t body_start; /* the first record line */
 	uint64_t body_end;   /* the end line */
 };
@@ -92,14 +92,14 @@ writer_line_done(struct writer *w)
 }
 
 static int
-writer_record(struct writer *w, const struct record *r)
+writer_record(struct writer *w, const struct store_record *r)
 {
-	if (record_encode(r, record_builtin_mods(), &w->b) < 0) {
+	if (store_record_encode(r, store_record_builtin_mods(), &w->b) < 0) {
 		snprintf(w->err, w->errlen, "%s: the record of '%s' cannot be saved", w->path,
 		         r->key);
 		return -1;
 	}
-	if (r->kind != RECORD_END)
+	if (r->kind != STORE_RECORD_END)
 		w->records++;
 	return writer_line_done(w);
 }
@@ -159,17 +159,17 @@ cmp_user(const void *a, const void *b)
 static int
 write_channel(struct writer *w, const struct channel *ch)
 {
-	struct record r;
+	struct store_record r;
 
-	record_of_channel(&r, ch);
-	return record_is_empty(&r) ? 0 : writer_record(w, &r);
+	store_record_of_channel(&r, ch);
+	return store_record_is_empty(&r) ? 0 : writer_record(w, &r);
 }
 
 /* Checks one base line: a channel in key order after prev, or the first
  * user (*kind tells). Returns 0, or -1 with w->err. */
 static int
 base_line(struct writer *w, const struct snapshot *base, enum lineread_status st, const char *line,
-          size_t len, uint64_t at, enum record_kind *kind, char *key, const char *prev)
+          size_t len, uint64_t at, enum store_record_kind *kind, char *key, const char *prev)
 {
 	char why[256];
 
@@ -177,7 +177,7 @@ base_line(struct writer *w, const struct snapshot *base, enum lineread_status st
 		snprintf(why, sizeof(why), "cannot read it");
 	else if (record_peek(line, len, kind, key, why, sizeof(why)) < 0)
 		;
-	else if (*kind == RECORD_CHANNEL && strcmp(key, prev) <= 0)
+	else if (*kind == STORE_RECORD_CHANNEL && strcmp(key, prev) <= 0)
 		snprintf(why, sizeof(why), "channels out of order");
 	else
 		return 0;
@@ -198,14 +198,14 @@ write_channels(struct writer *w, const struct ptrs *mem, struct snapshot *base)
 	int rc = 0;
 
 	if (base != NULL)
-		lineread_init(&lr, base->fd, base->body_start, READ_CHUNK, RECORD_LINE_MAX);
+		lineread_init(&lr, base->fd, base->body_start, READ_CHUNK, STORE_RECORD_LINE_MAX);
 	while (rc == 0 && base != NULL && at < base->body_end) {
 		enum lineread_status st = lineread_next(&lr, &line, &len, &at);
-		enum record_kind kind = RECORD_END;
+		enum store_record_kind kind = STORE_RECORD_END;
 		int c = 1;
 
 		rc = base_line(w, base, st, line, len, at, &kind, key, prev);
-		if (rc < 0 || kind != RECORD_CHANNEL)
+		if (rc < 0 || kind != STORE_RECORD_CHANNEL)
 			break;
 		memcpy(prev, key, sizeof(prev));
 		while (rc == 0 && i < mem->n && (c = strcmp(channel_key(mem->v[i]), key)) < 0)
@@ -227,12 +227,12 @@ static int
 write_all_records(struct writer *w, struct state *st, struct snapshot *base, int64_t taken,
                   uint64_t next_journal)
 {
-	struct record_header h = {.version = RECORD_VERSION,
-	                          .file = RECORD_SNAPSHOT,
-	                          .taken = taken,
-	                          .next_journal = next_journal};
+	struct store_record_header h = {.version = STORE_RECORD_VERSION,
+	                                .file = STORE_RECORD_SNAPSHOT,
+	                                .taken = taken,
+	                                .next_journal = next_journal};
 	struct ptrs chans = {0}, users = {0};
-	struct record end = {.kind = RECORD_END};
+	struct store_record end = {.kind = STORE_RECORD_END};
 	int rc;
 
 	state_each_channel(st, collect_channel, &chans);
@@ -244,9 +244,9 @@ write_all_records(struct writer *w, struct state *st, struct snapshot *base, int
 	record_encode_header(&h, &w->b);
 	rc = write_channels(w, &chans, base);
 	for (size_t i = 0; rc == 0 && i < users.n; i++) {
-		struct record r;
+		struct store_record r;
 
-		record_of_user(&r, users.v[i]);
+		store_record_of_user(&r, users.v[i]);
 		rc = writer_record(w, &r);
 	}
 	end.count = w->records;
@@ -266,7 +266,7 @@ snapshot_write(struct state *st, struct snapshot *base, const char *path, int64_
 	struct writer w = {.path = path, .err = err, .errlen = errlen};
 	int rc;
 
-	if (base != NULL && base->h.version != RECORD_VERSION) {
+	if (base != NULL && base->h.version != STORE_RECORD_VERSION) {
 		snprintf(err, errlen, "%s: format version %d cannot be merged", base->path,
 		         base->h.version);
 		return -1;
@@ -276,7 +276,7 @@ snapshot_write(struct state *st, struct snapshot *base, const char *path, int64_
 		snprintf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 		return -1;
 	}
-	buf_init(&w.b, 2 * WRITE_CHUNK + 2 * RECORD_LINE_MAX);
+	buf_init(&w.b, 2 * WRITE_CHUNK + 2 * STORE_RECORD_LINE_MAX);
 	rc = write_all_records(&w, st, base, taken, next_journal);
 	if (rc == 0 && fsio_fsync(w.fd) < 0) {
 		snprintf(err, errlen, "%s: cannot fsync: %s", path, strerror(errno));
@@ -334,7 +334,7 @@ static int
 read_end(struct snapshot *s, char *err, size_t errlen)
 {
 	char tail[512], why[256];
-	struct record r;
+	struct store_record r;
 	struct stat sb;
 	ssize_t n;
 	size_t len, i;
@@ -355,10 +355,10 @@ read_end(struct snapshot *s, char *err, size_t errlen)
 	for (i = len - 1; i > 0 && tail[i - 1] != '\n'; i--)
 		;
 	if ((i == 0 && (uint64_t)sb.st_size - len != s->body_start) ||
-	    record_decode(tail + i, len - 1 - i, s->h.version, record_builtin_mods(), &r, why,
-	                  sizeof(why)) < 0 ||
-	    r.kind != RECORD_END) {
-		record_clear(&r, record_builtin_mods());
+	    store_record_decode(tail + i, len - 1 - i, s->h.version, store_record_builtin_mods(),
+	                        &r, why, sizeof(why)) < 0 ||
+	    r.kind != STORE_RECORD_END) {
+		store_record_clear(&r, store_record_builtin_mods());
 		snprintf(err, errlen, "%s: the file does not end with its end line (truncated)",
 		         s->path);
 		return -1;
@@ -384,10 +384,10 @@ snapshot_open(const char *path, char *err, size_t errlen)
 		snapshot_close(s);
 		return NULL;
 	}
-	lineread_init(&lr, s->fd, 0, PROBE_CHUNK, RECORD_LINE_MAX);
+	lineread_init(&lr, s->fd, 0, PROBE_CHUNK, STORE_RECORD_LINE_MAX);
 	if (lineread_next(&lr, &line, &len, &at) != LINEREAD_LINE ||
-	    record_decode_header(line, len, &s->h, why, sizeof(why)) < 0 ||
-	    s->h.file != RECORD_SNAPSHOT) {
+	    store_record_decode_header(line, len, &s->h, why, sizeof(why)) < 0 ||
+	    s->h.file != STORE_RECORD_SNAPSHOT) {
 		snprintf(err, errlen, "%s:1: not a valid snapshot header", path);
 		lineread_free(&lr);
 		snapshot_close(s);
@@ -429,17 +429,17 @@ snapshot_next_journal(const struct snapshot *s)
  * sort after every channel), *next the offset of the following line. */
 static int
 probe(struct snapshot *s, uint64_t off, const char *key, int *cmp, uint64_t *next,
-      struct record *found, char *err, size_t errlen)
+      struct store_record *found, char *err, size_t errlen)
 {
 	struct lineread lr;
 	const char *line;
 	size_t len;
 	uint64_t at;
-	enum record_kind kind;
+	enum store_record_kind kind;
 	char k[KEY_MAX], why[256];
 	int rc = -1;
 
-	lineread_init(&lr, s->fd, off, PROBE_CHUNK, RECORD_LINE_MAX);
+	lineread_init(&lr, s->fd, off, PROBE_CHUNK, STORE_RECORD_LINE_MAX);
 	if (lineread_next(&lr, &line, &len, &at) != LINEREAD_LINE) {
 		snprintf(err, errlen, "%s: cannot read the record at byte %llu", s->path,
 		         (unsigned long long)off);
@@ -451,10 +451,10 @@ probe(struct snapshot *s, uint64_t off, const char *key, int *cmp, uint64_t *nex
 		         (unsigned long long)off, why);
 		goto out;
 	}
-	*cmp = kind == RECORD_CHANNEL ? strcmp(k, key) : 1;
+	*cmp = kind == STORE_RECORD_CHANNEL ? strcmp(k, key) : 1;
 	rc = 0;
-	if (*cmp == 0 && record_decode(line, len, s->h.version, record_builtin_mods(), found, why,
-	                               sizeof(why)) < 0) {
+	if (*cmp == 0 && store_record_decode(line, len, s->h.version, store_record_builtin_mods(),
+	                                     found, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "%s: record at byte %llu: %s", s->path,
 		         (unsigned long long)off, why);
 		rc = -1;
@@ -474,7 +474,7 @@ line_after(struct snapshot *s, uint64_t mid, uint64_t *start, char *err, size_t 
 	uint64_t at;
 	int rc = 0;
 
-	lineread_init(&lr, s->fd, mid, PROBE_CHUNK, RECORD_LINE_MAX);
+	lineread_init(&lr, s->fd, mid, PROBE_CHUNK, STORE_RECORD_LINE_MAX);
 	if (lineread_next(&lr, &line, &len, &at) == LINEREAD_LINE) {
 		*start = at + len + 1;
 	} else {
@@ -487,7 +487,7 @@ line_after(struct snapshot *s, uint64_t mid, uint64_t *start, char *err, size_t 
 }
 
 int
-snapshot_find(struct snapshot *s, const char *key, struct record *r, char *err, size_t errlen)
+snapshot_find(struct snapshot *s, const char *key, struct store_record *r, char *err, size_t errlen)
 {
 	uint64_t lo = s->body_start, hi = s->body_end, start, next;
 	int cmp;

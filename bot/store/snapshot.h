@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "commands/state.h"
 
 #define SNAPSHOT_FILE       "snapshot.dlv"
@@ -67,6 +67,7 @@ uint64_t snapshot_next_journal(const struct snapshot *s);
 /* Looks the channel key up. Returns 1 with r decoded (builtin modules; the
  * caller applies or clears it), 0 when the snapshot has no such channel, -1
  * with err when the file cannot be read. */
-int snapshot_find(struct snapshot *s, const char *key, struct record *r, char *err, size_t errlen);
+int snapshot_find(struct snapshot *s, const char *key, struct store_record *r, char *err,
+                  size_t errlen);
 
 #endif

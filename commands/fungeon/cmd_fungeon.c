@@ -8,20 +8,20 @@
 #include "commands/commands.h"
 #include "commands/complete.h"
 #include "commands/fungeon/fungeon.h"
-#include "commands/fungeon/ustyle.h"
+#include "commands/fungeon/thwacko_style.h"
 #include "rules/base/buf.h"
 
 void
-fg_join(struct invocation *inv, struct reply *out)
+cmd_fungeon_join(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	const char *name = inv_str(inv, "name"), *cls = inv_str(inv, "class");
-	int me = fgchan_member_of(c, inv->from->user_key), level;
-	struct fg_party p;
-	struct fg_member *m;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
+	int me = fungeon_channel_member_of(c, inv->from->user_key), level;
+	struct fungeon_party p;
+	struct fungeon_member *m;
 	bool replacing = me >= 0 && c->m[me].dead;
 
-	fgchan_party(c, &p);
+	fungeon_channel_party(c, &p);
 	if (me >= 0 && !replacing) {
 		reply_error(out, "You already play %s here (one Fungeoneer per player); ",
 		            c->m[me].name);
@@ -29,121 +29,122 @@ fg_join(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, " first.");
 		return;
 	}
-	if (!fg_name_valid(name)) {
+	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out,
 		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
 		            ": , > / \" #.",
-		            FG_NAME_MAX);
+		            FUNGEON_NAME_MAX);
 		return;
 	}
-	if (fgchan_name_used(c, name) && !(replacing && !strcasecmp(c->m[me].name, name))) {
+	if (fungeon_channel_name_used(c, name) &&
+	    !(replacing && !strcasecmp(c->m[me].name, name))) {
 		reply_error(out, "The name %s is taken here; pick another.", name);
 		return;
 	}
-	if (!replacing && c->n == FG_PARTY_MAX) {
-		reply_error(out, "The party is full (%d Fungeoneers).", FG_PARTY_MAX);
+	if (!replacing && c->n == FUNGEON_PARTY_MAX) {
+		reply_error(out, "The party is full (%d Fungeoneers).", FUNGEON_PARTY_MAX);
 		return;
 	}
-	if (replacing || fgchan_fallen(c, inv->from->user_key)) {
+	if (replacing || fungeon_channel_fallen(c, inv->from->user_key)) {
 		/* after a death, however the player comes back */
-		level = fg_replacement_level(fgchan_floor(c));
-		if (inv_has(inv, "level") && inv_int(inv, "level", 0) != level) {
+		level = fungeon_replacement_level(fungeon_channel_floor(c));
+		if (invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level) {
 			reply_error(
 			    out,
 			    "A new Fungeoneer after a death starts at level %d (floor %d "
 			    "- 1, at least 1) for the rest of this dungeon; join at level %d.",
-			    level, fgchan_floor(c), level);
+			    level, fungeon_channel_floor(c), level);
 			return;
 		}
 	} else {
-		level = (int)inv_int(inv, "level", p.n > 0 ? p.min : 1);
+		level = (int)invocation_int(inv, "level", p.n > 0 ? p.min : 1);
 	}
 	if (replacing) {
-		int lost = fgchan_leave_behind(c, me); /* left in the room to plunder */
+		int lost = fungeon_channel_leave_behind(c, me); /* left in the room to plunder */
 
 		if (lost > 0)
 			reply_line(out, RS_BAD,
 			           "%d of %s's items could not stay in the room (it holds "
 			           "%d treasures) and are lost.",
-			           lost, c->m[me].name, FG_DESIGNS_MAX);
+			           lost, c->m[me].name, FUNGEON_DESIGNS_MAX);
 		m = &c->m[me];
-		fg_member_free(m); /* the new Fungeoneer carries nothing */
+		fungeon_member_free(m); /* the new Fungeoneer carries nothing */
 	} else {
-		m = fgchan_member_add(c);
+		m = fungeon_channel_member_add(c);
 	}
-	fg_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level);
-	m->fresh = replacing || fgchan_fallen(c, inv->from->user_key);
+	fungeon_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level);
+	m->fresh = replacing || fungeon_channel_fallen(c, inv->from->user_key);
 	if (replacing)
-		fgchan_fallen_add(c, inv->from->user_key);
+		fungeon_channel_fallen_add(c, inv->from->user_key);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", m->player);
 	reply_add(out, 0, " %s ", replacing ? "makes a new Fungeoneer:" : "joins as");
 	reply_add(out, RS_BOLD, "%s", m->name);
 	reply_add(out, 0, ", level %d %s: %d hits, class bonus %d, %lld XP.", m->level, m->cls,
-	          m->hits, fg_class_bonus(m->level), (long long)m->xp);
+	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
 	reply_nl(out);
 }
 
 void
-fg_leave(struct invocation *inv, struct reply *out)
+cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	int me = fg_need_self(c, inv, out);
-	char name[FG_NAME_MAX + 1];
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int me = fungeon_channel_need_self(c, inv, out);
+	char name[FUNGEON_NAME_MAX + 1];
 
 	if (me < 0)
 		return;
 	snprintf(name, sizeof(name), "%s", c->m[me].name);
-	for (int k = 0; k < FG_CAT_COUNT; k++)
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
 		if (!strcmp(c->holder[k], c->m[me].user_key))
 			c->holder[k][0] = '\0';
 	if (c->m[me].dead) {
-		fgchan_fallen_add(c, c->m[me].user_key);
-		fgchan_leave_behind(c, me);
+		fungeon_channel_fallen_add(c, c->m[me].user_key);
+		fungeon_channel_leave_behind(c, me);
 	}
-	fgchan_member_remove(c, me);
+	fungeon_channel_member_remove(c, me);
 	if (c->n == 0)
-		fgchan_fallen_clear(c); /* the party is gone: that dungeon is over */
+		fungeon_channel_fallen_clear(c); /* the party is gone: that dungeon is over */
 	channel_touch(inv->chan);
 	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
 }
 
 static void
-sheet_of(const struct fg_chan *c, int i, struct reply *out)
+sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 {
-	const struct fg_member *m = &c->m[i];
-	int next = m->level < FG_LEVEL_MAX ? m->level + 1 : 0;
+	const struct fungeon_member *m = &c->m[i];
+	int next = m->level < FUNGEON_LEVEL_MAX ? m->level + 1 : 0;
 
 	reply_title(out, "%s (%s): level %d %s%s", m->name, m->player, m->level, m->cls,
 	            m->dead ? ", dead" : "");
 	reply_add(out, 0, "Hits ");
 	reply_add(out, m->dead ? RS_BAD | RS_BOLD : RS_BOLD, "%d/%d", m->hits,
-	          fg_max_hits(m->level));
-	reply_add(out, 0, " · class bonus %d · XP %lld", fg_class_bonus(m->level),
+	          fungeon_max_hits(m->level));
+	reply_add(out, 0, " · class bonus %d · XP %lld", fungeon_class_bonus(m->level),
 	          (long long)m->xp);
 	if (next)
 		reply_add(out, 0, " (level %d at %lld)", next,
-		          (long long)fg_xp_needed(c->xp_rule, next));
+		          (long long)fungeon_xp_needed(c->xp_rule, next));
 	reply_nl(out);
-	if (!m->dead && fg_level_for_xp(c->xp_rule, m->xp) > m->level)
+	if (!m->dead && fungeon_level_for_xp(c->xp_rule, m->xp) > m->level)
 		reply_line(out, RS_GOOD, "Level-up due in the hallway: the XP reach level %d.",
-		           fg_level_for_xp(c->xp_rule, m->xp));
+		           fungeon_level_for_xp(c->xp_rule, m->xp));
 	if (m->dead) {
 		reply_add(out, RS_BAD, "Dead: %s makes a new Fungeoneer at level %d (", m->player,
-		          fg_replacement_level(fgchan_floor(c)));
+		          fungeon_replacement_level(fungeon_channel_floor(c)));
 		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
 		reply_line(out, RS_BAD, ").");
 	}
 	for (int e = 0; e < m->neffects; e++)
 		reply_line(out, 0, "Suffers %s: continuous %s (annoy %d, pain %d%s).",
 		           m->effects[e].source,
-		           m->effects[e].kind == FG_EFFECT_HOLD ? "hold" : "damage",
+		           m->effects[e].kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage",
 		           m->effects[e].annoy, m->effects[e].pain,
 		           m->effects[e].universal ? ", universal" : "");
 	for (int k = 0; k < m->nitems; k++) {
-		char spec[FG_SPEC_MAX + 1];
+		char spec[FUNGEON_SPEC_MAX + 1];
 
-		fgcost_format(&m->items[k].d, spec, sizeof(spec));
+		fungeon_cost_format(&m->items[k].d, spec, sizeof(spec));
 		reply_line(out, 0, "Carries %s: %s (%lld points).", m->items[k].name, spec,
 		           (long long)m->items[k].cost);
 	}
@@ -155,24 +156,25 @@ sheet_of(const struct fg_chan *c, int i, struct reply *out)
 }
 
 void
-fg_sheet(struct invocation *inv, struct reply *out)
+cmd_fungeon_sheet(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	const char *who = inv_str(inv, "who");
-	int i = who != NULL ? fg_need_member(c, who, out) : fg_need_self(c, inv, out);
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *who = invocation_str(inv, "who");
+	int i = who != NULL ? fungeon_channel_need_member(c, who, out)
+	                    : fungeon_channel_need_self(c, inv, out);
 
 	if (i >= 0)
 		sheet_of(c, i, out);
 }
 
 void
-fg_party_cmd(struct invocation *inv, struct reply *out)
+cmd_fungeon_party(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"Fungeoneer", "player", "class", "level",
 	                                  "hits",       "XP",     "bonus"};
-	struct fg_chan *c = fgchan(inv);
-	struct fg_party p;
-	struct fg_picks pk;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_party p;
+	struct fungeon_picks pk;
 	int next;
 
 	if (c->n == 0) {
@@ -182,37 +184,39 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 		reply_line(out, 0, ".");
 		return;
 	}
-	fgchan_party(c, &p);
+	fungeon_channel_party(c, &p);
 	reply_title(out, "The party");
 	reply_table(out, 7, hdr);
 	for (int i = 0; i < c->n; i++) {
-		const struct fg_member *m = &c->m[i];
+		const struct fungeon_member *m = &c->m[i];
 		char level[8], hits[24], xp[24], bonus[8];
 		const char *cells[] = {m->name, m->player, m->cls, level, hits, xp, bonus};
 
 		snprintf(level, sizeof(level), "%d", m->level);
 		snprintf(hits, sizeof(hits), m->dead ? "dead" : "%d/%d", m->hits,
-		         fg_max_hits(m->level));
+		         fungeon_max_hits(m->level));
 		snprintf(xp, sizeof(xp), "%lld", (long long)m->xp);
-		snprintf(bonus, sizeof(bonus), "%d", fg_class_bonus(m->level));
+		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(m->level));
 		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
 	}
 	reply_line(out, 0, "Party Min %d · Max %d · Total %d · floor %d%s · XP rule: %s.", p.min,
-	           p.max, p.total, fgchan_floor(c), c->floor ? "" : " (the entrance: Party Min)",
-	           c->xp_rule == FG_XP_FORMULA ? "formula" : "table");
-	for (int k = 0; k < FG_KIND_COUNT; k++)
-		fg_budget_line(out, c, (enum fg_kind)k, 0);
+	           p.max, p.total, fungeon_channel_floor(c),
+	           c->floor ? "" : " (the entrance: Party Min)",
+	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
+		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 	if (c->waived[0])
 		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
-	fgchan_picks(c, &pk);
-	next = fg_picks_next(&pk);
+	fungeon_channel_picks(c, &pk);
+	next = fungeon_hallway_picks_next(&pk);
 	if (pk.n > 0 && next >= 0) {
 		reply_add(out, 0, "Choosing categories: %s is next (", c->m[next].player);
 		reply_cmd(out, 0, "fungeon pick", "category", "CATEGORY", NULL);
 		reply_line(out, 0, ").");
 	}
-	if (fgchan_holder(c, FG_CAT_TRAPS) < 0 && fgchan_holder(c, FG_CAT_MONSTERS) < 0 &&
-	    fgchan_holder(c, FG_CAT_TREASURE) < 0) {
+	if (fungeon_channel_holder(c, FUNGEON_CAT_TRAPS) < 0 &&
+	    fungeon_channel_holder(c, FUNGEON_CAT_MONSTERS) < 0 &&
+	    fungeon_channel_holder(c, FUNGEON_CAT_TREASURE) < 0) {
 		if (pk.n == 0) {
 			reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
 			reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
@@ -221,44 +225,46 @@ fg_party_cmd(struct invocation *inv, struct reply *out)
 		return;
 	}
 	reply_add(out, 0, "Picking:");
-	for (int k = 0; k < FG_CAT_COUNT; k++) {
-		int h = fgchan_holder(c, (enum fg_category)k);
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		int h = fungeon_channel_holder(c, (enum fungeon_category)k);
 
-		reply_add(out, 0, "%s %s %s", k ? " ·" : "", fg_category_name((enum fg_category)k),
+		reply_add(out, 0, "%s %s %s", k ? " ·" : "",
+		          fungeon_hallway_category_name((enum fungeon_category)k),
 		          h >= 0 ? c->m[h].player : "nobody");
 	}
 	reply_nl(out);
 }
 
 void
-fg_floor_cmd(struct invocation *inv, struct reply *out)
+cmd_fungeon_floor(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
+	struct fungeon_channel *c = fungeon_channel(inv);
 
-	if (inv_has(inv, "n")) {
-		c->floor = (int)inv_int(inv, "n", 1);
+	if (invocation_has(inv, "n")) {
+		c->floor = (int)invocation_int(inv, "n", 1);
 		channel_touch(inv->chan);
 	}
 	reply_add(out, 0, "Floor ");
-	reply_add(out, RS_BOLD, "%d", fgchan_floor(c));
+	reply_add(out, RS_BOLD, "%d", fungeon_channel_floor(c));
 	reply_add(out, 0, "%s.", c->floor ? "" : " (the entrance: Party Min)");
 	reply_nl(out);
-	for (int k = 0; k < FG_KIND_COUNT; k++)
-		fg_budget_line(out, c, (enum fg_kind)k, 0);
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
+		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 }
 
 /* Damage or healing to a Fungeoneer or a stored monster. */
 static void
 hits_cmd(struct invocation *inv, struct reply *out, bool damage)
 {
-	struct fg_chan *c = fgchan(inv);
-	struct fg_part p;
-	int n = (int)inv_int(inv, "n", 1);
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_part p;
+	int n = (int)invocation_int(inv, "n", 1);
 
-	if (fg_part_resolve(c, inv_str(inv, "who"), FGP_MEMBER | FGP_MONSTER, &p, out) < 0)
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "who"), FGP_MEMBER | FGP_MONSTER, &p,
+	                              out) < 0)
 		return;
 	if (p.kind == FGP_MONSTER) {
-		int max = fg_monster_hits(p.s->d.level);
+		int max = fungeon_cost_monster_hits(p.s->d.level);
 
 		if (!damage && p.s->hits == 0) {
 			reply_error(out, "%s is defeated; nothing heals it.", p.s->name);
@@ -275,7 +281,7 @@ hits_cmd(struct invocation *inv, struct reply *out, bool damage)
 		return;
 	}
 	{
-		struct fg_member *m = &c->m[p.member];
+		struct fungeon_member *m = &c->m[p.member];
 		bool died;
 
 		if (m->dead) {
@@ -283,37 +289,38 @@ hits_cmd(struct invocation *inv, struct reply *out, bool damage)
 			            m->name, m->player);
 			return;
 		}
-		died = damage ? fg_damage(m, n) : (fg_heal(m, n), false);
+		died = damage ? fungeon_damage(m, n) : (fungeon_heal(m, n), false);
 		channel_touch(inv->chan);
 		reply_add(out, 0, "%s %s %d: %d/%d hits.", m->name, damage ? "takes" : "heals", n,
-		          m->hits, fg_max_hits(m->level));
+		          m->hits, fungeon_max_hits(m->level));
 		if (died)
 			reply_add(out, RS_BAD | RS_BOLD,
 			          " %s dies! %s makes a new Fungeoneer at level %d in the hallway.",
-			          m->name, m->player, fg_replacement_level(fgchan_floor(c)));
+			          m->name, m->player,
+			          fungeon_replacement_level(fungeon_channel_floor(c)));
 		reply_nl(out);
 	}
 }
 
 void
-fg_damage_cmd(struct invocation *inv, struct reply *out)
+cmd_fungeon_damage(struct invocation *inv, struct reply *out)
 {
 	hits_cmd(inv, out, true);
 }
 
 void
-fg_heal_cmd(struct invocation *inv, struct reply *out)
+cmd_fungeon_heal(struct invocation *inv, struct reply *out)
 {
 	hits_cmd(inv, out, false);
 }
 
 void
-fg_xp_cmd(struct invocation *inv, struct reply *out)
+cmd_fungeon_xp(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	int i = fg_need_member(c, inv_str(inv, "who"), out);
-	int64_t n = inv_int(inv, "n", 0);
-	struct fg_member *m;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int i = fungeon_channel_need_member(c, invocation_str(inv, "who"), out);
+	int64_t n = invocation_int(inv, "n", 0);
+	struct fungeon_member *m;
 	int reach;
 
 	if (i < 0)
@@ -323,37 +330,37 @@ fg_xp_cmd(struct invocation *inv, struct reply *out)
 		reply_error(out, "%s is dead and earns no more XP.", m->name);
 		return;
 	}
-	fg_add_xp(m, n);
+	fungeon_add_xp(m, n);
 	channel_touch(inv->chan);
-	reach = fg_level_for_xp(c->xp_rule, m->xp);
+	reach = fungeon_level_for_xp(c->xp_rule, m->xp);
 	reply_add(out, 0, "%s %s %lld XP: ", m->name, n < 0 ? "loses" : "gains",
 	          (long long)(n < 0 ? -n : n));
 	reply_add(out, RS_BOLD, "%lld", (long long)m->xp);
 	reply_add(out, 0, " in all.");
 	if (reach > m->level)
 		reply_add(out, RS_GOOD, " Level %d is due in the hallway.", reach);
-	else if (m->level < FG_LEVEL_MAX)
+	else if (m->level < FUNGEON_LEVEL_MAX)
 		reply_add(out, 0, " Level %d at %lld.", m->level + 1,
-		          (long long)fg_xp_needed(c->xp_rule, m->level + 1));
+		          (long long)fungeon_xp_needed(c->xp_rule, m->level + 1));
 	reply_nl(out);
 }
 
 void
-fg_xprule_cmd(struct invocation *inv, struct reply *out)
+cmd_fungeon_xprule(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	const char *rule = inv_str(inv, "rule");
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *rule = invocation_str(inv, "rule");
 
 	if (rule != NULL) {
-		if (!inv_require_gm(inv, out))
+		if (!invocation_require_gm(inv, out))
 			return;
-		c->xp_rule = strcmp(rule, "formula") ? FG_XP_TABLE : FG_XP_FORMULA;
+		c->xp_rule = strcmp(rule, "formula") ? FUNGEON_XP_TABLE : FUNGEON_XP_FORMULA;
 		channel_touch(inv->chan);
 	}
 	reply_add(out, 0, "XP rule here: ");
-	reply_add(out, RS_BOLD, "%s", c->xp_rule == FG_XP_FORMULA ? "formula" : "table");
+	reply_add(out, RS_BOLD, "%s", c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
 	reply_add(out, 0,
-	          c->xp_rule == FG_XP_FORMULA
+	          c->xp_rule == FUNGEON_XP_FORMULA
 	              ? " (level up when XP >= 10 x 2^(current level - 1): level 3 at 20)."
 	              : " (0 10 40 80 160 320 640 1280 2560 5120, then 10 x "
 	                "2^(level - 1): level 3 at 40).");
@@ -368,8 +375,8 @@ static const char *const cat_choices[] = {"traps", "monsters", "treasure", NULL}
 #define WHO(req)                                                                                   \
 	{                                                                                          \
 		.name = "who", .desc = "A Fungeoneer, by character or player name",                \
-		.type = OPT_STRING, .flags = (req) | OPT_AUTOCOMPLETE, .max = 2 * FG_NAME_MAX + 1, \
-		.complete = complete_fg_who                                                        \
+		.type = OPT_STRING, .flags = (req) | OPT_AUTOCOMPLETE,                             \
+		.max = 2 * FUNGEON_NAME_MAX + 1, .complete = complete_fg_who                       \
 	}
 #define WHO_LIST(what)                                                                             \
 	{                                                                                          \
@@ -387,22 +394,26 @@ static const struct cmd_opt join_opts[] = {
      .desc = "Your Fungeoneer's name (no spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FG_NAME_MAX},
+     .max = FUNGEON_NAME_MAX},
     {.name = "class",
      .desc = "A class, free text (quote it if it has spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FG_CLASS_MAX},
+     .max = FUNGEON_CLASS_MAX},
     {.name = "level",
      .desc = "Level 1 to 20 (default: Party Min; after a death: floor - 1)",
      .type = OPT_INT,
-     .min = FG_LEVEL_MIN,
-     .max = FG_LEVEL_MAX},
+     .min = FUNGEON_LEVEL_MIN,
+     .max = FUNGEON_LEVEL_MAX},
     {0},
 };
 static const struct cmd_opt who_opts[] = {WHO(0), {0}};
 static const struct cmd_opt floor_opts[] = {
-    {.name = "n", .desc = "The floor, 1 to 99", .type = OPT_INT, .min = 1, .max = FG_FLOOR_MAX},
+    {.name = "n",
+     .desc = "The floor, 1 to 99",
+     .type = OPT_INT,
+     .min = 1,
+     .max = FUNGEON_FLOOR_MAX},
     {0},
 };
 static const struct cmd_opt hits_opts[] = {
@@ -452,7 +463,7 @@ static const struct cmd_opt item_opts[] = {
      .desc = "A treasure's name",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FG_NAME_MAX},
+     .max = FUNGEON_NAME_MAX},
     WHO(0),
     {0},
 };
@@ -461,7 +472,7 @@ static const struct cmd_opt use_opts[] = {
      .desc = "A healing item you carry",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FG_NAME_MAX},
+     .max = FUNGEON_NAME_MAX},
     {0},
 };
 static const struct cmd_opt annoy_opts[] = {
@@ -469,7 +480,7 @@ static const struct cmd_opt annoy_opts[] = {
      .desc = "A trap, or a monster's ability as monster/ability",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
-     .max = 2 * FG_NAME_MAX + 1,
+     .max = 2 * FUNGEON_NAME_MAX + 1,
      .complete = complete_fg_obstacle},
     WHO_LIST("Who resists (default: every living Fungeoneer)"),
     BONUS,
@@ -480,7 +491,7 @@ static const struct cmd_opt find_opts[] = {
      .desc = "The trap",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
-     .max = FG_NAME_MAX,
+     .max = FUNGEON_NAME_MAX,
      .complete = complete_fg_trap},
     WHO_LIST("Who searches or triggers (default: every living Fungeoneer)"),
     BONUS,
@@ -521,43 +532,43 @@ static const struct command fungeon_subs[] = {
      .help = "Max hits = 5 x level; class bonus = level / 2. After your Fungeoneer died, "
              "join again: the new one starts at level floor - 1 (at least 1).",
      .opts = join_opts,
-     .fn = fg_join},
-    {.name = "leave", .desc = "Take your Fungeoneer out of the party", .fn = fg_leave},
+     .fn = cmd_fungeon_join},
+    {.name = "leave", .desc = "Take your Fungeoneer out of the party", .fn = cmd_fungeon_leave},
     {.name = "sheet",
      .desc = "A Fungeoneer's sheet: hits, XP, effects, treasure",
      .opts = who_opts,
-     .fn = fg_sheet},
+     .fn = cmd_fungeon_sheet},
     {.name = "party",
      .desc = "The party, Party Min/Max/Total, the floor and the three budgets",
-     .fn = fg_party_cmd},
+     .fn = cmd_fungeon_party},
     {.name = "floor",
      .desc = "Show or set the dungeon floor (the entrance is Party Min)",
      .opts = floor_opts,
-     .fn = fg_floor_cmd},
+     .fn = cmd_fungeon_floor},
     {.name = "damage",
      .desc = "Take hits from a Fungeoneer or a monster; 0 hits is death",
      .opts = hits_opts,
-     .fn = fg_damage_cmd},
+     .fn = cmd_fungeon_damage},
     {.name = "heal",
      .desc = "Give hits back, up to max hits",
      .opts = hits_opts,
-     .fn = fg_heal_cmd},
+     .fn = cmd_fungeon_heal},
     {.name = "xp",
      .desc = "Give XP to a Fungeoneer (levels are gained in the hallway)",
      .opts = xp_opts,
-     .fn = fg_xp_cmd},
+     .fn = cmd_fungeon_xp},
     {.name = "xp-rule",
      .desc = "Show or set the XP rule: table (default) or formula",
      .help = "Ruling: the level table is the default (level 3 at 40 XP); the prose "
              "formula, level up when XP >= 10 x 2^(current level - 1), disagrees from "
              "level 3 on (20 XP) and is the alternative. Setting it is the GM's.",
      .opts = xprule_opts,
-     .fn = fg_xprule_cmd},
+     .fn = cmd_fungeon_xprule},
     {.name = "entrance",
      .desc = "When the players don't agree on the dungeon: each rolls, the highest describes it",
      .help = "Every player rolls one die, their Thwack-O (ties re-rolled); the highest "
              "describes the entrance. It opens on floor = Party Min.",
-     .fn = fg_entrance_cmd},
+     .fn = cmd_fungeon_hallway_entrance},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
      .opts = hallway_opts,
@@ -573,11 +584,11 @@ static const struct command fungeon_subs[] = {
              "fixed for the room. A dead Fungeoneer's player makes the new one before the "
              "hallway. All points must be spent first, unless the players waive it "
              "({/fungeon hallway waive:true}, recorded and shown).",
-     .fn = fg_hallway_cmd},
+     .fn = cmd_fungeon_hallway},
     {.name = "pick",
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
      .opts = pick_opts,
-     .fn = fg_pick},
+     .fn = cmd_fungeon_hallway_pick},
     {.name = "cost",
      .desc = "Price a trap, monster or treasure against this room's budget",
      .help = "Design words: trap: annoy N, pain N, guards, unlimited, universal, "
@@ -586,7 +597,7 @@ static const struct command fungeon_subs[] = {
              "treasure: mundane|fancy, value N, heal N, annoy N, pain N, universal, type "
              "WORD. Plain points add first, then each doubling feature doubles the sum. "
              "Ruling: an odd number of Annoy dice costs as the next even number.",
-     .subs = fg_cost_subs},
+     .subs = fungeon_cost_subs},
     {.name = "trap", .desc = "Store, list or remove this channel's traps", .subs = fg_trap_subs},
     {.name = "monster",
      .desc = "Store, list or remove this channel's monsters",
@@ -597,11 +608,11 @@ static const struct command fungeon_subs[] = {
     {.name = "take",
      .desc = "A Fungeoneer takes a treasure of this room",
      .opts = item_opts,
-     .fn = fg_take},
+     .fn = cmd_fungeon_design_take},
     {.name = "use",
      .desc = "Use up a magic healing item you carry",
      .opts = use_opts,
-     .fn = fg_use},
+     .fn = cmd_fungeon_design_use},
     {.name = "annoy",
      .desc = "Annoying conflict: an obstacle's Annoy dice against each resister",
      .help = "The obstacle keeps its highest die; each resister rolls level dice (+ class "
@@ -612,11 +623,11 @@ static const struct command fungeon_subs[] = {
              "trap without Unlimited Use is then spent, sprung or not. A monster's ability "
              "rolls level + its Annoy dice.",
      .opts = annoy_opts,
-     .fn = fg_annoy},
+     .fn = cmd_fungeon_conflict_annoy},
     {.name = "find",
      .desc = "Search for a trap: Annoy rolls against as many dice as its cost",
      .opts = find_opts,
-     .fn = fg_find},
+     .fn = cmd_fungeon_conflict_find},
     {.name = "trigger",
      .desc = "Fungeoneers stumble into a trap: an Annoy roll against its Annoy dice",
      .help = "One Fungeoneer makes an Annoy roll against the trap's Annoy dice. Several at "
@@ -625,7 +636,7 @@ static const struct command fungeon_subs[] = {
              "Unlimited Use springs once: after that it cannot be triggered or rolled "
              "against again.",
      .opts = find_opts,
-     .fn = fg_trigger},
+     .fn = cmd_fungeon_conflict_trigger},
     {.name = "pain",
      .desc = "Painful conflict: Pain dice sorted, compared rank by rank",
      .help = "Each roll is sorted high to low; at each rank the single highest die deals "
@@ -636,18 +647,18 @@ static const struct command fungeon_subs[] = {
              "no class bonus or magic protection. Each point dealt to a monster earns XP "
              "equal to its cost.",
      .opts = pain_opts,
-     .fn = fg_pain},
+     .fn = cmd_fungeon_conflict_pain},
     {.name = "combat",
      .desc = "One combat turn: continuous effects, monster abilities, the Painful conflict",
      .opts = combat_opts,
-     .fn = fg_combat},
+     .fn = cmd_fungeon_combat},
     {.name = "retreat",
      .desc = "Back to town: Annoy rolls against floor dice; failures build wanderers",
      .help = "Each failure gives that player one wandering monster of level + floor "
              "points (at least the floor; points from separate failures never pool), "
              "built with {/fungeon monster add name=NAME design=DESIGN budget:wander}.",
      .opts = retreat_opts,
-     .fn = fg_retreat},
+     .fn = cmd_fungeon_combat_retreat},
     {.name = "town",
      .desc = "In town: sell treasure for half its points, buy new with the credit",
      .subs = fg_town_subs},

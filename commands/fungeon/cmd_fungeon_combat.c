@@ -11,23 +11,23 @@
 
 struct turn {
 	int nmon;
-	struct fg_part mon[CF_PARTS_MAX];
+	struct fungeon_part mon[CF_PARTS_MAX];
 	int nuse;
-	struct fg_part use[CF_PARTS_MAX]; /* abilities used this turn */
+	struct fungeon_part use[CF_PARTS_MAX]; /* abilities used this turn */
 	int nfight;
-	int fight[FG_PARTY_MAX];
-	bool held[FG_PARTY_MAX]; /* by member index */
+	int fight[FUNGEON_PARTY_MAX];
+	bool held[FUNGEON_PARTY_MAX]; /* by member index */
 };
 
 static int
-pick_monsters(struct fg_chan *c, const char *list, struct turn *t, struct reply *out)
+pick_monsters(struct fungeon_channel *c, const char *list, struct turn *t, struct reply *out)
 {
-	char w[CF_PARTS_MAX][FG_NAME_MAX * 2 + 2];
+	char w[CF_PARTS_MAX][FUNGEON_NAME_MAX * 2 + 2];
 	int n;
 
 	if (list == NULL) {
-		for (int i = 0; i < c->nd[FG_MONSTER]; i++) {
-			if (c->d[FG_MONSTER][i].hits <= 0)
+		for (int i = 0; i < c->nd[FUNGEON_MONSTER]; i++) {
+			if (c->d[FUNGEON_MONSTER][i].hits <= 0)
 				continue;
 			if (t->nmon == CF_PARTS_MAX - 1) {
 				reply_error(out,
@@ -36,10 +36,10 @@ pick_monsters(struct fg_chan *c, const char *list, struct turn *t, struct reply 
 				            CF_PARTS_MAX - 1);
 				return -1;
 			}
-			t->mon[t->nmon] = (struct fg_part){.kind = FGP_MONSTER,
-			                                   .member = -1,
-			                                   .s = &c->d[FG_MONSTER][i],
-			                                   .target = -1};
+			t->mon[t->nmon] = (struct fungeon_part){.kind = FGP_MONSTER,
+			                                        .member = -1,
+			                                        .s = &c->d[FUNGEON_MONSTER][i],
+			                                        .target = -1};
 			t->nmon++;
 		}
 		if (t->nmon == 0) {
@@ -51,20 +51,20 @@ pick_monsters(struct fg_chan *c, const char *list, struct turn *t, struct reply 
 		}
 		return 0;
 	}
-	n = fg_split_names(list, w, CF_PARTS_MAX - 1, out);
+	n = fungeon_channel_split_names(list, w, CF_PARTS_MAX - 1, out);
 	if (n < 0)
 		return -1;
 	for (int i = 0; i < n; i++)
-		if (fg_part_resolve(c, w[i], FGP_MONSTER, &t->mon[t->nmon++], out) < 0)
+		if (fungeon_roll_part_resolve(c, w[i], FGP_MONSTER, &t->mon[t->nmon++], out) < 0)
 			return -1;
 	return 0;
 }
 
 /* The abilities used: each monster's first by default, none, or a list. */
 static int
-pick_uses(struct fg_chan *c, const char *list, struct turn *t, struct reply *out)
+pick_uses(struct fungeon_channel *c, const char *list, struct turn *t, struct reply *out)
 {
-	char w[CF_PARTS_MAX][FG_NAME_MAX * 2 + 2];
+	char w[CF_PARTS_MAX][FUNGEON_NAME_MAX * 2 + 2];
 	int n;
 
 	if (list != NULL && !strcasecmp(list, "none"))
@@ -72,18 +72,18 @@ pick_uses(struct fg_chan *c, const char *list, struct turn *t, struct reply *out
 	if (list == NULL) {
 		for (int i = 0; i < t->nmon; i++)
 			if (t->mon[i].s->d.nab > 0)
-				t->use[t->nuse++] = (struct fg_part){.kind = FGP_ABILITY,
-				                                     .member = -1,
-				                                     .s = t->mon[i].s,
-				                                     .ability = 0,
-				                                     .target = -1};
+				t->use[t->nuse++] = (struct fungeon_part){.kind = FGP_ABILITY,
+				                                          .member = -1,
+				                                          .s = t->mon[i].s,
+				                                          .ability = 0,
+				                                          .target = -1};
 		return 0;
 	}
-	n = fg_split_names(list, w, CF_PARTS_MAX, out);
+	n = fungeon_channel_split_names(list, w, CF_PARTS_MAX, out);
 	if (n < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		struct fg_part *u = &t->use[t->nuse];
+		struct fungeon_part *u = &t->use[t->nuse];
 		bool fights = false;
 
 		if (strchr(w[i], '/') == NULL) {
@@ -93,7 +93,7 @@ pick_uses(struct fg_chan *c, const char *list, struct turn *t, struct reply *out
 			            w[i]);
 			return -1;
 		}
-		if (fg_part_resolve(c, w[i], FGP_ABILITY, u, out) < 0)
+		if (fungeon_roll_part_resolve(c, w[i], FGP_ABILITY, u, out) < 0)
 			return -1;
 		for (int k = 0; k < t->nmon; k++)
 			fights |= t->mon[k].s == u->s;
@@ -117,10 +117,10 @@ pick_uses(struct fg_chan *c, const char *list, struct turn *t, struct reply *out
 /* Everything checked before the first die: the Painful conflict of the
  * whole party against the monsters, and each ability's Annoy roll. */
 static int
-check_turn(struct invocation *inv, struct fg_chan *c, struct turn *t, struct reply *out)
+check_turn(struct invocation *inv, struct fungeon_channel *c, struct turn *t, struct reply *out)
 {
-	struct fg_part parts[CF_PARTS_MAX];
-	const char *bonus = inv_str(inv, "bonus");
+	struct fungeon_part parts[CF_PARTS_MAX];
+	const char *bonus = invocation_str(inv, "bonus");
 	int n = 0;
 
 	for (int i = 0; i < c->n; i++)
@@ -138,17 +138,17 @@ check_turn(struct invocation *inv, struct fg_chan *c, struct turn *t, struct rep
 	}
 	for (int i = 0; i < t->nfight; i++)
 		parts[n++] =
-		    (struct fg_part){.kind = FGP_MEMBER, .member = t->fight[i], .target = -1};
+		    (struct fungeon_part){.kind = FGP_MEMBER, .member = t->fight[i], .target = -1};
 	for (int i = 0; i < t->nmon; i++)
 		parts[n++] = t->mon[i];
-	if (fg_pain_check(c, parts, n, bonus, out) < 0)
+	if (fungeon_pain_check(c, parts, n, bonus, out) < 0)
 		return -1;
 	for (int i = 0; i < t->nuse; i++) {
-		struct fgp_obstacle o;
+		struct fungeon_play_obstacle o;
 
-		fg_obstacle_of(c, &t->use[i], inv, &o);
+		fungeon_roll_obstacle_of(c, &t->use[i], inv, &o);
 		if (o.annoy > 0 &&
-		    fg_annoy_check(c, &o, o.annoy, t->fight, t->nfight, bonus, out) < 0)
+		    fungeon_roll_annoy_check(c, &o, o.annoy, t->fight, t->nfight, bonus, out) < 0)
 			return -1;
 	}
 	return 0;
@@ -157,24 +157,24 @@ check_turn(struct invocation *inv, struct fg_chan *c, struct turn *t, struct rep
 /* Runs a Painful conflict checked before the turn began; should the check
  * fail after all, it says so on a line rather than replacing the reply. */
 static void
-pain_safe(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, int n,
-          const struct ustyle *styles, struct reply *out)
+pain_safe(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part *parts, int n,
+          const struct thwacko_style *styles, struct reply *out)
 {
 	struct reply *tmp = reply_new();
-	const char *bonus = inv_str(inv, "bonus");
+	const char *bonus = invocation_str(inv, "bonus");
 
-	if (fg_pain_check(c, parts, n, bonus, tmp) == 0)
-		fg_pain_run(inv, c, parts, n, bonus, styles, out);
+	if (fungeon_pain_check(c, parts, n, bonus, tmp) == 0)
+		fungeon_pain_run(inv, c, parts, n, bonus, styles, out);
 	else
 		reply_line(out, RS_BAD, "%s", reply_error_text(tmp));
 	reply_free(tmp);
 }
 
 static void
-step_effects(struct invocation *inv, struct fg_chan *c, struct turn *t, const struct ustyle *styles,
-             struct reply *out)
+step_effects(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
+             const struct thwacko_style *styles, struct reply *out)
 {
-	struct fg_cont *k;
+	struct fungeon_cont *k;
 	int rolled = 0;
 	bool any = false;
 
@@ -190,11 +190,12 @@ step_effects(struct invocation *inv, struct fg_chan *c, struct turn *t, const st
 		int i = t->fight[f];
 
 		for (int e = 0; e < c->m[i].neffects && !c->m[i].dead;) {
-			bool hold = c->m[i].effects[e].kind == FG_EFFECT_HOLD;
+			bool hold = c->m[i].effects[e].kind == FUNGEON_EFFECT_HOLD;
 
-			fg_cont_roll(inv->rng, c->m, i, e,
-			             fg_bonus_for(c, inv_str(inv, "bonus"), i), k);
-			fg_cont_render(out, c, k, styles);
+			fungeon_hallway_cont_roll(
+			    inv->rng, c->m, i, e,
+			    fungeon_channel_bonus_for(c, invocation_str(inv, "bonus"), i), k);
+			fungeon_render_cont(out, c, k, styles);
 			rolled++;
 			if (hold && !k->success) {
 				t->held[i] = true;
@@ -211,10 +212,10 @@ step_effects(struct invocation *inv, struct fg_chan *c, struct turn *t, const st
 }
 
 static void
-step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
-               const struct ustyle *styles, struct reply *out)
+step_abilities(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
+               const struct thwacko_style *styles, struct reply *out)
 {
-	const char *bonus = inv_str(inv, "bonus");
+	const char *bonus = invocation_str(inv, "bonus");
 
 	if (t->nuse == 0 && rollchan_compact(inv->chan)) {
 		reply_line(out, RS_DIM, "2. Monster abilities: none.");
@@ -224,12 +225,12 @@ step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
 	if (t->nuse == 0)
 		reply_line(out, RS_DIM, "None.");
 	for (int u = 0; u < t->nuse; u++) {
-		struct fgp_obstacle o;
-		struct fg_part parts[CF_PARTS_MAX];
-		int targets[FG_PARTY_MAX], nt = 0, np = 0;
-		bool fails[FG_PARTY_MAX];
+		struct fungeon_play_obstacle o;
+		struct fungeon_part parts[CF_PARTS_MAX];
+		int targets[FUNGEON_PARTY_MAX], nt = 0, np = 0;
+		bool fails[FUNGEON_PARTY_MAX];
 
-		fg_obstacle_of(c, &t->use[u], inv, &o);
+		fungeon_roll_obstacle_of(c, &t->use[u], inv, &o);
 		for (int f = 0; f < t->nfight; f++)
 			if (!c->m[t->fight[f]].dead)
 				targets[nt++] = t->fight[f];
@@ -240,15 +241,15 @@ step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
 		           o.pain ? o.pain - t->use[u].s->d.level : 0,
 		           o.universal ? ", universal" : "");
 		if (o.annoy > 0) {
-			struct fgp_annoy *a = xcalloc(1, sizeof(*a));
+			struct fungeon_play_annoy *a = xcalloc(1, sizeof(*a));
 
-			if (fg_annoy_play(inv, c, &o, o.annoy, targets, nt, bonus, styles, a, out) <
-			    0)
+			if (fungeon_roll_annoy_play(inv, c, &o, o.annoy, targets, nt, bonus, styles,
+			                            a, out) < 0)
 				for (int i = 0; i < nt; i++)
 					a->fails[i] = false;
 			for (int i = 0; i < nt; i++)
 				fails[i] = a->fails[i];
-			fg_narration_lines(out, &a->nar, c, styles, NULL);
+			fungeon_render_narration_lines(out, &a->nar, c, styles, NULL);
 			free(a);
 		} else {
 			for (int i = 0; i < nt; i++)
@@ -262,7 +263,7 @@ step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
 				reply_line(out, RS_BAD, "%s is held and loses this turn.",
 				           c->m[targets[i]].name);
 			}
-			parts[np++] = (struct fg_part){
+			parts[np++] = (struct fungeon_part){
 			    .kind = FGP_MEMBER, .member = targets[i], .target = -1};
 		}
 		if (np == 0 || o.pain == 0)
@@ -273,10 +274,10 @@ step_abilities(struct invocation *inv, struct fg_chan *c, struct turn *t,
 }
 
 static void
-step_pain(struct invocation *inv, struct fg_chan *c, struct turn *t, const struct ustyle *styles,
-          struct reply *out)
+step_pain(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
+          const struct thwacko_style *styles, struct reply *out)
 {
-	struct fg_part parts[CF_PARTS_MAX];
+	struct fungeon_part parts[CF_PARTS_MAX];
 	int n = 0, fighters = 0;
 
 	reply_line(out, RS_BOLD, "3. Painful conflict");
@@ -285,7 +286,7 @@ step_pain(struct invocation *inv, struct fg_chan *c, struct turn *t, const struc
 
 		if (c->m[i].dead || t->held[i])
 			continue;
-		parts[n++] = (struct fg_part){.kind = FGP_MEMBER, .member = i, .target = -1};
+		parts[n++] = (struct fungeon_part){.kind = FGP_MEMBER, .member = i, .target = -1};
 		fighters++;
 	}
 	if (fighters == 0) {
@@ -302,7 +303,7 @@ step_pain(struct invocation *inv, struct fg_chan *c, struct turn *t, const struc
 static void
 next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
 {
-	const char *list = inv_str(inv, "monsters");
+	const char *list = invocation_str(inv, "monsters");
 	char action[120];
 	bool standing = false;
 
@@ -318,18 +319,19 @@ next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
 }
 
 void
-fg_combat(struct invocation *inv, struct reply *out)
+cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
+	struct fungeon_channel *c = fungeon_channel(inv);
 	struct turn *t = xcalloc(1, sizeof(*t));
-	struct ustyle styles[FG_PARTY_MAX];
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 
-	if (pick_monsters(c, inv_str(inv, "monsters"), t, out) < 0 ||
-	    pick_uses(c, inv_str(inv, "use"), t, out) < 0 || check_turn(inv, c, t, out) < 0) {
+	if (pick_monsters(c, invocation_str(inv, "monsters"), t, out) < 0 ||
+	    pick_uses(c, invocation_str(inv, "use"), t, out) < 0 ||
+	    check_turn(inv, c, t, out) < 0) {
 		free(t);
 		return;
 	}
-	fgchan_styles(c, inv->state, styles);
+	fungeon_channel_styles(c, inv->state, styles);
 	reply_title(out, "Combat turn");
 	step_effects(inv, c, t, styles, out);
 	step_abilities(inv, c, t, styles, out);
@@ -340,45 +342,46 @@ fg_combat(struct invocation *inv, struct reply *out)
 }
 
 void
-fg_retreat(struct invocation *inv, struct reply *out)
+cmd_fungeon_combat_retreat(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	int idx[FG_PARTY_MAX], n = fg_members_named(c, inv_str(inv, "who"), idx, out);
-	int floor = fgchan_floor(c);
-	const char *bonus = inv_str(inv, "bonus");
-	struct ustyle styles[FG_PARTY_MAX];
-	struct fgp_obstacle o = {.roller = -1};
-	struct fgp_retreat *r;
-	bool b[FG_PARTY_MAX];
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int idx[FUNGEON_PARTY_MAX],
+	    n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out);
+	int floor = fungeon_channel_floor(c);
+	const char *bonus = invocation_str(inv, "bonus");
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	struct fungeon_play_obstacle o = {.roller = -1};
+	struct fungeon_play_retreat *r;
+	bool b[FUNGEON_PARTY_MAX];
 	char err[200];
 
 	snprintf(o.label, sizeof(o.label), "floor %d", floor);
 	o.annoy = floor;
-	if (n < 0 || fg_annoy_check(c, &o, floor, idx, n, bonus, out) < 0)
+	if (n < 0 || fungeon_roll_annoy_check(c, &o, floor, idx, n, bonus, out) < 0)
 		return;
 	for (int i = 0; i < n; i++) {
-		if (c->m[idx[i]].nwander == FG_WANDERERS_MAX) {
+		if (c->m[idx[i]].nwander == FUNGEON_WANDERERS_MAX) {
 			reply_error(out,
 			            "%s already has %d wandering monsters to build, the most one "
 			            "player may hold; build them first (/fungeon monster add NAME "
 			            "DESIGN budget:wander).",
-			            c->m[idx[i]].player, FG_WANDERERS_MAX);
+			            c->m[idx[i]].player, FUNGEON_WANDERERS_MAX);
 			return;
 		}
 	}
-	fgchan_styles(c, inv->state, styles);
-	fg_bonus_flags(c, bonus, idx, n, b);
+	fungeon_channel_styles(c, inv->state, styles);
+	fungeon_roll_bonus_flags(c, bonus, idx, n, b);
 	r = xcalloc(1, sizeof(*r));
-	if (fgplay_retreat(inv->rng, c->m, idx, n, b, floor, r, err, sizeof(err)) < 0) {
+	if (fungeon_play_retreat(inv->rng, c->m, idx, n, b, floor, r, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		free(r);
 		return;
 	}
 	reply_title(out, "Back to town: Annoy rolls against %d dice (the floor)", floor);
-	fg_annoy_render(out, c, &o, &r->annoy, styles);
-	fgplay_retreat_apply(c->m, r);
+	fungeon_render_annoy(out, c, &o, &r->annoy, styles);
+	fungeon_play_retreat_apply(c->m, r);
 	for (int i = 0; i < n; i++) {
-		const struct fg_member *m = &c->m[idx[i]];
+		const struct fungeon_member *m = &c->m[idx[i]];
 
 		if (r->wander[i] == 0)
 			continue;
@@ -391,6 +394,6 @@ fg_retreat(struct invocation *inv, struct reply *out)
 		reply_nl(out);
 	}
 	channel_touch(inv->chan);
-	fg_narration_lines(out, &r->annoy.nar, c, styles, NULL);
+	fungeon_render_narration_lines(out, &r->annoy.nar, c, styles, NULL);
 	free(r);
 }

@@ -11,7 +11,7 @@
 /* "Alba, Brom" for members idx[0..n) where sel[i] (or every one if sel is
  * NULL). */
 static void
-names_of(const struct fg_chan *c, const int *idx, const bool *sel, int n, struct buf *b)
+names_of(const struct fungeon_channel *c, const int *idx, const bool *sel, int n, struct buf *b)
 {
 	bool first = true;
 
@@ -25,21 +25,23 @@ names_of(const struct fg_chan *c, const int *idx, const bool *sel, int n, struct
 
 /* The shared body of annoy and find: o against the members named. */
 static void
-annoy_conflict(struct invocation *inv, struct fg_chan *c, const struct fgp_obstacle *o, int dice,
-               const char *title, bool finding, struct fg_stored *trap, struct reply *out)
+annoy_conflict(struct invocation *inv, struct fungeon_channel *c,
+               const struct fungeon_play_obstacle *o, int dice, const char *title, bool finding,
+               struct fungeon_stored *trap, struct reply *out)
 {
-	int idx[FG_PARTY_MAX], n = fg_members_named(c, inv_str(inv, "who"), idx, out), failed = 0;
-	const char *bonus = inv_str(inv, "bonus");
-	struct ustyle styles[FG_PARTY_MAX];
-	struct fgp_annoy *a;
+	int idx[FUNGEON_PARTY_MAX],
+	    n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out), failed = 0;
+	const char *bonus = invocation_str(inv, "bonus");
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	struct fungeon_play_annoy *a;
 	struct buf b;
 
-	if (n < 0 || fg_annoy_check(c, o, dice, idx, n, bonus, out) < 0)
+	if (n < 0 || fungeon_roll_annoy_check(c, o, dice, idx, n, bonus, out) < 0)
 		return;
-	fgchan_styles(c, inv->state, styles);
+	fungeon_channel_styles(c, inv->state, styles);
 	a = xcalloc(1, sizeof(*a));
 	reply_title(out, "%s", title);
-	if (fg_annoy_play(inv, c, o, dice, idx, n, bonus, styles, a, out) < 0) {
+	if (fungeon_roll_annoy_play(inv, c, o, dice, idx, n, bonus, styles, a, out) < 0) {
 		free(a);
 		return;
 	}
@@ -78,13 +80,13 @@ annoy_conflict(struct invocation *inv, struct fg_chan *c, const struct fgp_obsta
 		reply_line(out, 0, "%s has sprung: it cannot be triggered or rolled against again.",
 		           o->label);
 	buf_free(&b);
-	fg_narration_lines(out, &a->nar, c, styles, NULL);
+	fungeon_render_narration_lines(out, &a->nar, c, styles, NULL);
 	free(a);
 }
 
 /* Refuses a trap already sprung (one without Unlimited Use springs once). */
 static int
-trap_live(const struct fg_stored *s, struct reply *out)
+trap_live(const struct fungeon_stored *s, struct reply *out)
 {
 	if (!s->sprung)
 		return 0;
@@ -96,35 +98,36 @@ trap_live(const struct fg_stored *s, struct reply *out)
 }
 
 void
-fg_annoy(struct invocation *inv, struct reply *out)
+cmd_fungeon_conflict_annoy(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	struct fg_part p;
-	struct fgp_obstacle o;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_part p;
+	struct fungeon_play_obstacle o;
 	char title[200];
 
-	if (fg_part_resolve(c, inv_str(inv, "obstacle"), FGP_TRAP | FGP_ABILITY, &p, out) < 0)
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "obstacle"), FGP_TRAP | FGP_ABILITY,
+	                              &p, out) < 0)
 		return;
 	if (p.kind == FGP_TRAP && trap_live(p.s, out) < 0)
 		return;
-	fg_obstacle_of(c, &p, inv, &o);
+	fungeon_roll_obstacle_of(c, &p, inv, &o);
 	snprintf(title, sizeof(title), "Annoying conflict: %s (%d Annoy dice%s)", o.label, o.annoy,
 	         o.universal ? ", universal" : "");
 	annoy_conflict(inv, c, &o, o.annoy, title, false, p.kind == FGP_TRAP ? p.s : NULL, out);
 }
 
 void
-fg_find(struct invocation *inv, struct reply *out)
+cmd_fungeon_conflict_find(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	struct fg_part p;
-	struct fgp_obstacle o;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_part p;
+	struct fungeon_play_obstacle o;
 	char title[200];
 
-	if (fg_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
 	    trap_live(p.s, out) < 0) /* a sprung trap is rolled against no more */
 		return;
-	fg_obstacle_of(c, &p, inv, &o);
+	fungeon_roll_obstacle_of(c, &p, inv, &o);
 	o.hold = o.continuous = false; /* searching springs nothing */
 	snprintf(title, sizeof(title), "Finding %s: Annoy rolls against %lld dice (its cost)",
 	         o.label, (long long)p.s->cost);
@@ -133,30 +136,31 @@ fg_find(struct invocation *inv, struct reply *out)
 }
 
 void
-fg_trigger(struct invocation *inv, struct reply *out)
+cmd_fungeon_conflict_trigger(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	int idx[FG_PARTY_MAX], n, hit = 0;
-	const char *bon = inv_str(inv, "bonus");
-	struct ustyle styles[FG_PARTY_MAX];
-	struct fgp_trigger *t;
-	struct fg_part p;
-	bool b[FG_PARTY_MAX], fails[FG_PARTY_MAX];
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int idx[FUNGEON_PARTY_MAX], n, hit = 0;
+	const char *bon = invocation_str(inv, "bonus");
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	struct fungeon_play_trigger *t;
+	struct fungeon_part p;
+	bool b[FUNGEON_PARTY_MAX], fails[FUNGEON_PARTY_MAX];
 	struct buf names;
-	struct fgp_obstacle o;
+	struct fungeon_play_obstacle o;
 	char err[200];
 
-	if (fg_part_resolve(c, inv_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
-	    (n = fg_members_named(c, inv_str(inv, "who"), idx, out)) < 0 || trap_live(p.s, out) < 0)
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
+	    (n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out)) < 0 ||
+	    trap_live(p.s, out) < 0)
 		return;
-	fg_obstacle_of(c, &p, inv, &o);
-	if (fg_annoy_check(c, &o, o.annoy, idx, n, bon, out) < 0)
+	fungeon_roll_obstacle_of(c, &p, inv, &o);
+	if (fungeon_roll_annoy_check(c, &o, o.annoy, idx, n, bon, out) < 0)
 		return;
-	fgchan_styles(c, inv->state, styles);
-	fg_bonus_flags(c, bon, idx, n, b);
+	fungeon_channel_styles(c, inv->state, styles);
+	fungeon_roll_bonus_flags(c, bon, idx, n, b);
 	t = xcalloc(1, sizeof(*t));
-	if (fgplay_trigger(inv->rng, c->m, idx, n, b, &o, p.s->d.unlimited, t, err, sizeof(err)) <
-	    0) {
+	if (fungeon_play_trigger(inv->rng, c->m, idx, n, b, &o, p.s->d.unlimited, t, err,
+	                         sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		free(t);
 		return;
@@ -166,16 +170,16 @@ fg_trigger(struct invocation *inv, struct reply *out)
 		            "Triggering %s together: one die + level each, the highest avoids it",
 		            o.label);
 		for (int i = 0; i < n; i++) {
-			const struct fg_member *m = &c->m[idx[i]];
+			const struct fungeon_member *m = &c->m[idx[i]];
 			char suffix[80], label[80], whole[256];
 
 			snprintf(suffix, sizeof(suffix), " + %d = %d, %s", t->bonus[i],
 			         t->t.total[i], t->t.avoids[i] ? "avoids it" : "is caught");
 			snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
-			fg_fit_label(label, sizeof(label), whole);
-			fg_group_line(out, &t->draw.g[i], label, styles, suffix);
+			fungeon_render_fit_label(label, sizeof(label), whole);
+			fungeon_render_group_line(out, &t->draw.g[i], label, styles, suffix);
 		}
-		fg_narration_lines(out, &t->draw_nar, c, styles, NULL);
+		fungeon_render_narration_lines(out, &t->draw_nar, c, styles, NULL);
 	} else {
 		reply_title(out, "Triggering %s: an Annoy roll against its %d Annoy dice", o.label,
 		            o.annoy);
@@ -183,9 +187,9 @@ fg_trigger(struct invocation *inv, struct reply *out)
 	if (t->annoyed) {
 		if (t->several)
 			reply_line(out, 0, "Those caught roll against %s:", o.label);
-		fg_annoy_render(out, c, &o, &t->annoy, styles);
+		fungeon_render_annoy(out, c, &o, &t->annoy, styles);
 	}
-	fgplay_trigger_apply(c->m, t);
+	fungeon_play_trigger_apply(c->m, t);
 	p.s->passed = true;
 	if (t->sprung)
 		p.s->sprung = true;
@@ -213,30 +217,31 @@ fg_trigger(struct invocation *inv, struct reply *out)
 		           o.label);
 	buf_free(&names);
 	if (t->annoyed)
-		fg_narration_lines(out, &t->annoy.nar, c, styles, NULL);
+		fungeon_render_narration_lines(out, &t->annoy.nar, c, styles, NULL);
 	free(t);
 }
 
 void
-fg_pain(struct invocation *inv, struct reply *out)
+cmd_fungeon_conflict_pain(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	char w[CF_PARTS_MAX][FG_NAME_MAX * 2 + 2];
-	struct fg_part parts[CF_PARTS_MAX];
-	struct ustyle styles[FG_PARTY_MAX];
-	const char *bonus = inv_str(inv, "bonus");
-	int n = fg_split_names(inv_str(inv, "who"), w, CF_PARTS_MAX, out);
+	struct fungeon_channel *c = fungeon_channel(inv);
+	char w[CF_PARTS_MAX][FUNGEON_NAME_MAX * 2 + 2];
+	struct fungeon_part parts[CF_PARTS_MAX];
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	const char *bonus = invocation_str(inv, "bonus");
+	int n = fungeon_channel_split_names(invocation_str(inv, "who"), w, CF_PARTS_MAX, out);
 
 	if (n < 0)
 		return;
 	for (int i = 0; i < n; i++)
-		if (fg_part_resolve(c, w[i], FGP_MEMBER | FGP_TRAP | FGP_MONSTER | FGP_ABILITY,
-		                    &parts[i], out) < 0)
+		if (fungeon_roll_part_resolve(c, w[i],
+		                              FGP_MEMBER | FGP_TRAP | FGP_MONSTER | FGP_ABILITY,
+		                              &parts[i], out) < 0)
 			return;
-	if (fg_pain_check(c, parts, n, bonus, out) < 0)
+	if (fungeon_pain_check(c, parts, n, bonus, out) < 0)
 		return;
-	fgchan_styles(c, inv->state, styles);
+	fungeon_channel_styles(c, inv->state, styles);
 	reply_title(out, "Painful conflict");
-	fg_pain_run(inv, c, parts, n, bonus, styles, out);
+	fungeon_pain_run(inv, c, parts, n, bonus, styles, out);
 	channel_touch(inv->chan);
 }

@@ -12,39 +12,40 @@
 /* Parses, prices and bounds the design in the "design" option. Returns 0,
  * or -1 with an error reply. */
 static int
-design_of(struct invocation *inv, enum fg_kind k, struct fg_design *d, struct fg_price *p,
-          struct reply *out)
+design_of(struct invocation *inv, enum fungeon_kind k, struct fungeon_design *d,
+          struct fungeon_price *p, struct reply *out)
 {
-	const char *spec = inv_str(inv, "design");
+	const char *spec = invocation_str(inv, "design");
 	char err[300];
 
-	if (fgcost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
-	    fgcost_price(d, p, err, sizeof(err)) < 0 || fgcost_check(d, err, sizeof(err)) < 0) {
+	if (fungeon_cost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
+	    fungeon_cost_price(d, p, err, sizeof(err)) < 0 ||
+	    fungeon_cost_check(d, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return -1;
 	}
-	if (k == FG_MONSTER) {
+	if (k == FUNGEON_MONSTER) {
 		int resist = 0;
 
 		for (int i = 0; i < d->nab; i++) {
-			const struct fg_ability *a = &d->ab[i];
+			const struct fungeon_ability *a = &d->ab[i];
 			int most = a->annoy > a->pain ? a->annoy : a->pain;
 
 			resist += a->resist;
-			if (d->level + most > FG_DICE_MAX) {
+			if (d->level + most > FUNGEON_DICE_MAX) {
 				reply_error(
 				    out,
 				    "The ability %s would roll level + %d = %d dice; a roll "
 				    "has at most %d.",
-				    a->name, most, d->level + most, FG_DICE_MAX);
+				    a->name, most, d->level + most, FUNGEON_DICE_MAX);
 				return -1;
 			}
 		}
-		if (d->level + resist > FG_DICE_MAX) {
+		if (d->level + resist > FUNGEON_DICE_MAX) {
 			reply_error(out,
 			            "With its Resist dice this monster would roll %d Pain dice; "
 			            "a roll has at most %d.",
-			            d->level + resist, FG_DICE_MAX);
+			            d->level + resist, FUNGEON_DICE_MAX);
 			return -1;
 		}
 	}
@@ -53,7 +54,8 @@ design_of(struct invocation *inv, enum fg_kind k, struct fg_design *d, struct fg
 
 /* The arithmetic: plain points, each doubling, the total. */
 static void
-price_lines(struct reply *out, enum fg_kind k, const struct fg_design *d, const struct fg_price *p)
+price_lines(struct reply *out, enum fungeon_kind k, const struct fungeon_design *d,
+            const struct fungeon_price *p)
 {
 	int64_t run = p->plain;
 
@@ -74,34 +76,36 @@ price_lines(struct reply *out, enum fg_kind k, const struct fg_design *d, const 
 	reply_add(out, 0, "Cost: ");
 	reply_add(out, RS_BOLD, "%lld", (long long)p->total);
 	reply_add(out, 0, " point%s.", p->total == 1 ? "" : "s");
-	if (k == FG_MONSTER)
+	if (k == FUNGEON_MONSTER)
 		reply_add(out, 0, " Hits %d (3 x level); attacks roll %d Pain %s, universal.",
-		          fg_monster_hits(d->level), d->level, d->level == 1 ? "die" : "dice");
-	if (k == FG_TREASURE)
-		reply_add(out, 0, " Sells in town for %lld.", (long long)fg_sell_value(p->total));
+		          fungeon_cost_monster_hits(d->level), d->level,
+		          d->level == 1 ? "die" : "dice");
+	if (k == FUNGEON_TREASURE)
+		reply_add(out, 0, " Sells in town for %lld.",
+		          (long long)fungeon_cost_sell_value(p->total));
 	reply_nl(out);
 }
 
 static void
-cost_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
+cost_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 {
-	struct fg_chan *c = fgchan(inv);
-	struct fg_design d;
-	struct fg_price *p = xmalloc(sizeof(*p));
-	char spec[FG_SPEC_MAX + 1];
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_design d;
+	struct fungeon_price *p = xmalloc(sizeof(*p));
+	char spec[FUNGEON_SPEC_MAX + 1];
 
 	if (design_of(inv, k, &d, p, out) == 0) {
-		fgcost_format(&d, spec, sizeof(spec));
+		fungeon_cost_format(&d, spec, sizeof(spec));
 		static const char *const what[] = {"Trap", "Monster", "Treasure"};
 
 		reply_title(out, "%s: %s", what[k], spec);
 		price_lines(out, k, &d, p);
-		fg_budget_line(out, c, k, p->total);
-		if (k == FG_MONSTER && p->total < fgchan_floor(c))
+		fungeon_channel_budget_line(out, c, k, p->total);
+		if (k == FUNGEON_MONSTER && p->total < fungeon_channel_floor(c))
 			reply_line(out, RS_BAD,
 			           "Every monster here costs at least %d points (the "
 			           "floor).",
-			           fgchan_floor(c));
+			           fungeon_channel_floor(c));
 	}
 	free(p);
 }
@@ -109,55 +113,55 @@ cost_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 static void
 cost_trap(struct invocation *inv, struct reply *out)
 {
-	cost_cmd(inv, out, FG_TRAP);
+	cost_cmd(inv, out, FUNGEON_TRAP);
 }
 
 static void
 cost_monster(struct invocation *inv, struct reply *out)
 {
-	cost_cmd(inv, out, FG_MONSTER);
+	cost_cmd(inv, out, FUNGEON_MONSTER);
 }
 
 static void
 cost_treasure(struct invocation *inv, struct reply *out)
 {
-	cost_cmd(inv, out, FG_TREASURE);
+	cost_cmd(inv, out, FUNGEON_TREASURE);
 }
 
 /* Checks that the design d costing `cost` may be stored as asked; fills
  * *payer with the member paying wander points (or -1). */
 static int
-may_store(struct invocation *inv, struct fg_chan *c, enum fg_kind k, const char *name, int64_t cost,
-          bool wander, int *payer, struct reply *out)
+may_store(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k, const char *name,
+          int64_t cost, bool wander, int *payer, struct reply *out)
 {
-	int64_t left = fgchan_budget(c, k) - fgchan_spent(c, k);
+	int64_t left = fungeon_channel_budget(c, k) - fungeon_channel_spent(c, k);
 
 	*payer = -1;
-	if (!fg_name_valid(name)) {
+	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FG_NAME_MAX);
+		            FUNGEON_NAME_MAX);
 		return -1;
 	}
-	if (fgchan_name_used(c, name)) {
+	if (fungeon_channel_name_used(c, name)) {
 		reply_error(out, "The name %s is taken here; pick another.", name);
 		return -1;
 	}
-	if (c->nd[k] == FG_DESIGNS_MAX) {
+	if (c->nd[k] == FUNGEON_DESIGNS_MAX) {
 		reply_error(out,
 		            "This channel holds %d %ss already, the most it can; remove one "
 		            "first.",
-		            FG_DESIGNS_MAX, fg_kind_name(k));
+		            FUNGEON_DESIGNS_MAX, fungeon_cost_kind_name(k));
 		return -1;
 	}
 	if (wander) {
-		if (k != FG_MONSTER) {
+		if (k != FUNGEON_MONSTER) {
 			reply_error(out,
 			            "Wandering-monster points build monsters only; store a %s "
 			            "with budget:room.",
-			            fg_kind_name(k));
+			            fungeon_cost_kind_name(k));
 			return -1;
 		}
-		*payer = fg_need_self(c, inv, out);
+		*payer = fungeon_channel_need_self(c, inv, out);
 		if (*payer < 0)
 			return -1;
 		if (c->m[*payer].nwander == 0) {
@@ -173,11 +177,12 @@ may_store(struct invocation *inv, struct fg_chan *c, enum fg_kind k, const char 
 			            name, (long long)cost, (long long)c->m[*payer].wanderer[0]);
 			return -1;
 		}
-		if (cost < fgchan_floor(c)) {
+		if (cost < fungeon_channel_floor(c)) {
 			reply_error(out,
 			            "%s costs %lld but every monster on floor %d costs at least "
 			            "%d points.",
-			            name, (long long)cost, fgchan_floor(c), fgchan_floor(c));
+			            name, (long long)cost, fungeon_channel_floor(c),
+			            fungeon_channel_floor(c));
 			return -1;
 		}
 		return 0;
@@ -187,32 +192,33 @@ may_store(struct invocation *inv, struct fg_chan *c, enum fg_kind k, const char 
 		            "%s costs %lld but the %s budget has %lld left this room (budget "
 		            "%lld, spent %lld); make it cheaper.",
 		            name, (long long)cost,
-		            k == FG_TRAP      ? "Traps"
-		            : k == FG_MONSTER ? "Monsters"
-		                              : "Treasure",
-		            (long long)left, (long long)fgchan_budget(c, k),
-		            (long long)fgchan_spent(c, k));
+		            k == FUNGEON_TRAP      ? "Traps"
+		            : k == FUNGEON_MONSTER ? "Monsters"
+		                                   : "Treasure",
+		            (long long)left, (long long)fungeon_channel_budget(c, k),
+		            (long long)fungeon_channel_spent(c, k));
 		return -1;
 	}
-	if (k == FG_MONSTER && cost < fgchan_floor(c)) {
+	if (k == FUNGEON_MONSTER && cost < fungeon_channel_floor(c)) {
 		reply_error(out,
 		            "%s costs %lld but every monster on floor %d costs at least %d "
 		            "points.",
-		            name, (long long)cost, fgchan_floor(c), fgchan_floor(c));
+		            name, (long long)cost, fungeon_channel_floor(c),
+		            fungeon_channel_floor(c));
 		return -1;
 	}
 	return 0;
 }
 
 static void
-add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
+add_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 {
-	struct fg_chan *c = fgchan(inv);
-	const char *name = inv_str(inv, "name"), *budget = inv_str(inv, "budget");
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *name = invocation_str(inv, "name"), *budget = invocation_str(inv, "budget");
 	bool wander = budget != NULL && !strcmp(budget, "wander");
-	struct fg_price *p = xmalloc(sizeof(*p));
-	struct fg_stored *s;
-	struct fg_design d;
+	struct fungeon_price *p = xmalloc(sizeof(*p));
+	struct fungeon_stored *s;
+	struct fungeon_design d;
 	int payer;
 
 	if (design_of(inv, k, &d, p, out) < 0 ||
@@ -220,16 +226,16 @@ add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 		free(p);
 		return;
 	}
-	s = fgchan_design_add(c, k);
+	s = fungeon_channel_design_add(c, k);
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->d = d;
 	s->cost = p->total;
 	s->room = !wander;
-	s->hits = k == FG_MONSTER ? fg_monster_hits(d.level) : 0;
+	s->hits = k == FUNGEON_MONSTER ? fungeon_cost_monster_hits(d.level) : 0;
 	if (payer >= 0)
-		fg_wanderer_remove(&c->m[payer], 0); /* one monster per failure */
+		fungeon_wanderer_remove(&c->m[payer], 0); /* one monster per failure */
 	channel_touch(inv->chan);
-	reply_add(out, 0, "Stored %s ", fg_kind_name(k));
+	reply_add(out, 0, "Stored %s ", fungeon_cost_kind_name(k));
 	reply_add(out, RS_BOLD, "%s", s->name);
 	reply_add(out, 0, "%s.", wander ? " as a wandering monster" : "");
 	reply_nl(out);
@@ -237,38 +243,38 @@ add_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 	if (wander)
 		reply_line(out, 0, "Wandering monsters left to build: %d.", c->m[payer].nwander);
 	else
-		fg_budget_line(out, c, k, 0);
+		fungeon_channel_budget_line(out, c, k, 0);
 	free(p);
 }
 
 static void
-list_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
+list_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 {
 	static const char *const hdr[] = {"name", "design", "cost", "state"};
-	struct fg_chan *c = fgchan(inv);
+	struct fungeon_channel *c = fungeon_channel(inv);
 
 	if (c->nd[k] == 0) {
 		char path[64];
 
-		snprintf(path, sizeof(path), "fungeon %s add", fg_kind_name(k));
-		reply_add(out, 0, "No %ss here yet: ", fg_kind_name(k));
+		snprintf(path, sizeof(path), "fungeon %s add", fungeon_cost_kind_name(k));
+		reply_add(out, 0, "No %ss here yet: ", fungeon_cost_kind_name(k));
 		reply_cmd(out, 0, path, "name", "NAME", "design", "DESIGN", NULL);
 		reply_line(out, 0, ".");
 		return;
 	}
 	reply_table(out, 4, hdr);
 	for (int i = 0; i < c->nd[k]; i++) {
-		const struct fg_stored *s = &c->d[k][i];
-		char spec[FG_SPEC_MAX + 1], cost[24], state[64];
+		const struct fungeon_stored *s = &c->d[k][i];
+		char spec[FUNGEON_SPEC_MAX + 1], cost[24], state[64];
 		const char *cells[] = {s->name, spec, cost, state};
 
-		fgcost_format(&s->d, spec, sizeof(spec));
+		fungeon_cost_format(&s->d, spec, sizeof(spec));
 		snprintf(cost, sizeof(cost), "%lld", (long long)s->cost);
-		if (k == FG_MONSTER && s->hits == 0)
+		if (k == FUNGEON_MONSTER && s->hits == 0)
 			snprintf(state, sizeof(state), "defeated");
-		else if (k == FG_MONSTER)
+		else if (k == FUNGEON_MONSTER)
 			snprintf(state, sizeof(state), "%d/%d hits", s->hits,
-			         fg_monster_hits(s->d.level));
+			         fungeon_cost_monster_hits(s->d.level));
 		else if (s->taken[0])
 			snprintf(state, sizeof(state), "taken by %s", s->taken);
 		else
@@ -278,40 +284,40 @@ list_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 			         state[0] ? ", " : "", "not this room's");
 		reply_row(out, false, cells);
 	}
-	fg_budget_line(out, c, k, 0);
+	fungeon_channel_budget_line(out, c, k, 0);
 }
 
 /* The stored design of kind k called name, or an error listing them. */
-static struct fg_stored *
-need_design(struct fg_chan *c, enum fg_kind k, const char *name, struct reply *out)
+static struct fungeon_stored *
+need_design(struct fungeon_channel *c, enum fungeon_kind k, const char *name, struct reply *out)
 {
-	struct fg_stored *s = fgchan_design(c, k, name);
+	struct fungeon_stored *s = fungeon_channel_design(c, k, name);
 	struct buf b;
 
 	if (s != NULL)
 		return s;
 	buf_init(&b, 1000);
-	fgchan_list_designs(c, k, &b);
-	reply_error(out, "There is no %s '%.40s' here; the %s%s are %s.", fg_kind_name(k), name,
-	            fg_kind_name(k), k == FG_TREASURE ? "" : "s", buf_str(&b));
+	fungeon_channel_list_designs(c, k, &b);
+	reply_error(out, "There is no %s '%.40s' here; the %s%s are %s.", fungeon_cost_kind_name(k),
+	            name, fungeon_cost_kind_name(k), k == FUNGEON_TREASURE ? "" : "s", buf_str(&b));
 	buf_free(&b);
 	return NULL;
 }
 
 static void
-remove_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
+remove_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 {
-	struct fg_chan *c = fgchan(inv);
-	struct fg_stored *s = need_design(c, k, inv_str(inv, "name"), out);
-	char name[FG_NAME_MAX + 1];
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_stored *s = need_design(c, k, invocation_str(inv, "name"), out);
+	char name[FUNGEON_NAME_MAX + 1];
 
 	if (s == NULL)
 		return;
 	snprintf(name, sizeof(name), "%s", s->name);
-	fgchan_design_remove(c, k, (int)(s - c->d[k]));
+	fungeon_channel_design_remove(c, k, (int)(s - c->d[k]));
 	channel_touch(inv->chan);
-	reply_line(out, 0, "Removed %s %s.", fg_kind_name(k), name);
-	fg_budget_line(out, c, k, 0);
+	reply_line(out, 0, "Removed %s %s.", fungeon_cost_kind_name(k), name);
+	fungeon_channel_budget_line(out, c, k, 0);
 }
 
 #define KIND_HANDLERS(kind, suffix)                                                                \
@@ -328,14 +334,14 @@ remove_cmd(struct invocation *inv, struct reply *out, enum fg_kind k)
 		remove_cmd(inv, out, kind);                                                        \
 	}
 
-KIND_HANDLERS(FG_TRAP, trap)
-KIND_HANDLERS(FG_MONSTER, monster)
-KIND_HANDLERS(FG_TREASURE, treasure)
+KIND_HANDLERS(FUNGEON_TRAP, trap)
+KIND_HANDLERS(FUNGEON_MONSTER, monster)
+KIND_HANDLERS(FUNGEON_TREASURE, treasure)
 
 /* Whether member m may carry item d too: a free slot, and the magic it
- * carries stays within FG_MAGIC_MAX Annoy and Pain dice. */
+ * carries stays within FUNGEON_MAGIC_MAX Annoy and Pain dice. */
 static int
-may_carry(const struct fg_member *m, const struct fg_design *d, struct reply *out)
+may_carry(const struct fungeon_member *m, const struct fungeon_design *d, struct reply *out)
 {
 	int annoy = d->annoy, pain = d->pain;
 
@@ -343,31 +349,31 @@ may_carry(const struct fg_member *m, const struct fg_design *d, struct reply *ou
 		reply_error(out, "%s is dead and carries nothing more.", m->name);
 		return -1;
 	}
-	if (m->nitems == FG_ITEMS_MAX) {
+	if (m->nitems == FUNGEON_ITEMS_MAX) {
 		reply_error(out,
 		            "%s carries %d items already, the most one can; sell one in town "
 		            "first.",
-		            m->name, FG_ITEMS_MAX);
+		            m->name, FUNGEON_ITEMS_MAX);
 		return -1;
 	}
 	for (int i = 0; i < m->nitems; i++) {
 		annoy += m->items[i].d.annoy;
 		pain += m->items[i].d.pain;
 	}
-	if (annoy > FG_MAGIC_MAX || pain > FG_MAGIC_MAX) {
+	if (annoy > FUNGEON_MAGIC_MAX || pain > FUNGEON_MAGIC_MAX) {
 		reply_error(out,
 		            "%s would carry more than %d magic Annoy or Pain dice; that is the "
 		            "most one Fungeoneer can.",
-		            m->name, FG_MAGIC_MAX);
+		            m->name, FUNGEON_MAGIC_MAX);
 		return -1;
 	}
 	return 0;
 }
 
 static void
-carry(struct fg_member *m, const char *name, const struct fg_design *d, int64_t cost)
+carry(struct fungeon_member *m, const char *name, const struct fungeon_design *d, int64_t cost)
 {
-	struct fg_item *it = fg_item_add(m); /* may_carry() found room */
+	struct fungeon_item *it = fungeon_item_add(m); /* may_carry() found room */
 
 	snprintf(it->name, sizeof(it->name), "%s", name);
 	it->d = *d;
@@ -377,15 +383,16 @@ carry(struct fg_member *m, const char *name, const struct fg_design *d, int64_t 
 /* Takes `item` from a dead Fungeoneer for member i (plunder). Returns 1
  * when done, 0 when no dead Fungeoneer carries it, -1 with an error. */
 static int
-plunder(struct invocation *inv, struct fg_chan *c, int i, const char *item, struct reply *out)
+plunder(struct invocation *inv, struct fungeon_channel *c, int i, const char *item,
+        struct reply *out)
 {
 	for (int d = 0; d < c->n; d++) {
-		struct fg_member *dead = &c->m[d];
+		struct fungeon_member *dead = &c->m[d];
 
 		if (!dead->dead)
 			continue;
 		for (int k = 0; k < dead->nitems; k++) {
-			char name[FG_NAME_MAX + 1];
+			char name[FUNGEON_NAME_MAX + 1];
 			int64_t cost = dead->items[k].cost;
 
 			if (strcasecmp(dead->items[k].name, item) != 0)
@@ -400,9 +407,9 @@ plunder(struct invocation *inv, struct fg_chan *c, int i, const char *item, stru
 			if (may_carry(&c->m[i], &dead->items[k].d, out) < 0)
 				return -1;
 			snprintf(name, sizeof(name), "%s", dead->items[k].name);
-			if (fg_plunder(dead, k, &c->m[i]) < 0) {
+			if (fungeon_plunder(dead, k, &c->m[i]) < 0) {
 				reply_error(out, "%s carries %d items already, the most one can.",
-				            c->m[i].name, FG_ITEMS_MAX);
+				            c->m[i].name, FUNGEON_ITEMS_MAX);
 				return -1;
 			}
 			channel_touch(inv->chan);
@@ -419,23 +426,23 @@ plunder(struct invocation *inv, struct fg_chan *c, int i, const char *item, stru
 /* Whether the room's treasure may be taken now (rules/fgplay.h); -1 with
  * an error reply when not. */
 static int
-treasure_open(const struct fg_chan *c, struct reply *out)
+treasure_open(const struct fungeon_channel *c, struct reply *out)
 {
-	bool passed[FG_DESIGNS_MAX];
-	const struct fg_stored *guard[FG_DESIGNS_MAX];
+	bool passed[FUNGEON_DESIGNS_MAX];
+	const struct fungeon_stored *guard[FUNGEON_DESIGNS_MAX];
 	int ng = 0, standing = 0, which = 0;
 
-	for (int k = 0; k < c->nd[FG_TRAP]; k++) {
-		const struct fg_stored *t = &c->d[FG_TRAP][k];
+	for (int k = 0; k < c->nd[FUNGEON_TRAP]; k++) {
+		const struct fungeon_stored *t = &c->d[FUNGEON_TRAP][k];
 
 		if (t->room && t->d.guards) {
 			guard[ng] = t;
 			passed[ng++] = t->passed;
 		}
 	}
-	for (int k = 0; k < c->nd[FG_MONSTER]; k++)
-		standing += c->d[FG_MONSTER][k].room && c->d[FG_MONSTER][k].hits > 0;
-	switch (fgplay_treasure_gate(passed, ng, standing, &which)) {
+	for (int k = 0; k < c->nd[FUNGEON_MONSTER]; k++)
+		standing += c->d[FUNGEON_MONSTER][k].room && c->d[FUNGEON_MONSTER][k].hits > 0;
+	switch (fungeon_play_treasure_gate(passed, ng, standing, &which)) {
 	case FGP_TREASURE_GUARDED:
 		reply_error(out,
 		            "%s guards the treasure: trigger it, disarm it or get past it "
@@ -455,22 +462,24 @@ treasure_open(const struct fg_chan *c, struct reply *out)
 }
 
 void
-fg_take(struct invocation *inv, struct reply *out)
+cmd_fungeon_design_take(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	const char *who = inv_str(inv, "who"), *item = inv_str(inv, "item");
-	int i = who ? fg_need_member(c, who, out) : fg_need_self(c, inv, out), r;
-	struct fg_stored *s;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *who = invocation_str(inv, "who"), *item = invocation_str(inv, "item");
+	int i = who ? fungeon_channel_need_member(c, who, out)
+	            : fungeon_channel_need_self(c, inv, out),
+	    r;
+	struct fungeon_stored *s;
 
 	if (i < 0)
 		return;
-	s = fgchan_design(c, FG_TREASURE, item);
+	s = fungeon_channel_design(c, FUNGEON_TREASURE, item);
 	if (s == NULL || s->taken[0]) { /* perhaps on a dead Fungeoneer */
 		r = plunder(inv, c, i, item, out);
 		if (r != 0)
 			return;
 	}
-	if ((s = need_design(c, FG_TREASURE, item, out)) == NULL)
+	if ((s = need_design(c, FUNGEON_TREASURE, item, out)) == NULL)
 		return;
 	if (s->taken[0]) {
 		reply_error(out, "%s took %s already.", s->taken, s->name);
@@ -501,9 +510,9 @@ fg_take(struct invocation *inv, struct reply *out)
 
 /* The invoker's item named in the "item" option, or an error and -1. */
 static int
-own_item(const struct fg_chan *c, int me, const char *item, struct reply *out)
+own_item(const struct fungeon_channel *c, int me, const char *item, struct reply *out)
 {
-	const struct fg_member *m = &c->m[me];
+	const struct fungeon_member *m = &c->m[me];
 	struct buf b;
 
 	for (int i = 0; i < m->nitems; i++)
@@ -519,14 +528,14 @@ own_item(const struct fg_chan *c, int me, const char *item, struct reply *out)
 }
 
 void
-fg_use(struct invocation *inv, struct reply *out)
+cmd_fungeon_design_use(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	int me = fg_need_self(c, inv, out), i, healed, cured;
-	struct fg_member *m;
-	char name[FG_NAME_MAX + 1];
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int me = fungeon_channel_need_self(c, inv, out), i, healed, cured;
+	struct fungeon_member *m;
+	char name[FUNGEON_NAME_MAX + 1];
 
-	if (me < 0 || (i = own_item(c, me, inv_str(inv, "item"), out)) < 0)
+	if (me < 0 || (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
 	if (m->items[i].d.heal == 0) {
@@ -539,12 +548,12 @@ fg_use(struct invocation *inv, struct reply *out)
 		return;
 	}
 	snprintf(name, sizeof(name), "%s", m->items[i].name);
-	healed = fg_heal(m, m->items[i].d.heal);
-	cured = fg_magic_cure(m);
-	fg_item_remove(m, i);
+	healed = fungeon_heal(m, m->items[i].d.heal);
+	cured = fungeon_magic_cure(m);
+	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
 	reply_add(out, 0, "%s uses up %s and heals %d: %d/%d hits.", m->name, name, healed, m->hits,
-	          fg_max_hits(m->level));
+	          fungeon_max_hits(m->level));
 	if (cured > 0)
 		reply_add(out, RS_GOOD, " The magic ends its continuous damage.");
 	reply_nl(out);
@@ -553,19 +562,19 @@ fg_use(struct invocation *inv, struct reply *out)
 static void
 town_sell(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	int me = fg_need_self(c, inv, out), i;
-	struct fg_member *m;
-	char name[FG_NAME_MAX + 1];
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int me = fungeon_channel_need_self(c, inv, out), i;
+	struct fungeon_member *m;
+	char name[FUNGEON_NAME_MAX + 1];
 	int64_t cost, got;
 
-	if (me < 0 || (i = own_item(c, me, inv_str(inv, "item"), out)) < 0)
+	if (me < 0 || (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
 	snprintf(name, sizeof(name), "%s", m->items[i].name);
 	cost = m->items[i].cost;
-	got = fg_sell_value(cost);
-	fg_item_remove(m, i);
+	got = fungeon_cost_sell_value(cost);
+	fungeon_item_remove(m, i);
 	m->credit += got;
 	channel_touch(inv->chan);
 	reply_add(out, 0, "%s sells %s (%lld points) for half, rounded down: ", m->name, name,
@@ -578,19 +587,19 @@ town_sell(struct invocation *inv, struct reply *out)
 static void
 town_buy(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	int me = fg_need_self(c, inv, out);
-	const char *name = inv_str(inv, "name");
-	struct fg_price *p = xmalloc(sizeof(*p));
-	struct fg_design d;
-	struct fg_member *m;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int me = fungeon_channel_need_self(c, inv, out);
+	const char *name = invocation_str(inv, "name");
+	struct fungeon_price *p = xmalloc(sizeof(*p));
+	struct fungeon_design d;
+	struct fungeon_member *m;
 
-	if (me < 0 || design_of(inv, FG_TREASURE, &d, p, out) < 0)
+	if (me < 0 || design_of(inv, FUNGEON_TREASURE, &d, p, out) < 0)
 		goto done;
 	m = &c->m[me];
-	if (!fg_name_valid(name)) {
+	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FG_NAME_MAX);
+		            FUNGEON_NAME_MAX);
 		goto done;
 	}
 	if (p->total > m->credit) {
@@ -612,12 +621,12 @@ done:
 #define NAME_OPT                                                                                   \
 	{                                                                                          \
 		.name = "name", .desc = "Its name (no spaces)", .type = OPT_STRING,                \
-		.flags = OPT_REQUIRED, .max = FG_NAME_MAX                                          \
+		.flags = OPT_REQUIRED, .max = FUNGEON_NAME_MAX                                     \
 	}
 #define DESIGN_OPT(what)                                                                           \
 	{                                                                                          \
 		.name = "design", .desc = (what), .type = OPT_STRING, .flags = OPT_REST,           \
-		.max = FG_SPEC_MAX                                                                 \
+		.max = FUNGEON_SPEC_MAX                                                            \
 	}
 
 static const struct cmd_opt design_opts[] = {
@@ -645,11 +654,11 @@ static const struct cmd_opt sell_opts[] = {
      .desc = "An item you carry",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FG_NAME_MAX},
+     .max = FUNGEON_NAME_MAX},
     {0},
 };
 
-const struct command fg_cost_subs[] = {
+const struct command fungeon_cost_subs[] = {
     {.name = "trap", .desc = "Price a trap", .opts = design_opts, .fn = cost_trap},
     {.name = "monster", .desc = "Price a monster", .opts = design_opts, .fn = cost_monster},
     {.name = "treasure", .desc = "Price a treasure", .opts = design_opts, .fn = cost_treasure},

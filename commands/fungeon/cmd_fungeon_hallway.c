@@ -10,8 +10,8 @@
 #include "rules/base/mem.h"
 
 struct hall {
-	struct fg_chan *c;
-	const struct ustyle *styles;
+	struct fungeon_channel *c;
+	const struct thwacko_style *styles;
 	struct reply *out;
 	int step;
 	bool any;
@@ -19,7 +19,7 @@ struct hall {
 	int first;     /* who picks first (narrates), -1 before the draw */
 	int first_die; /* their final Thwack-O value */
 	char stair[200];
-	struct fg_picks picks;
+	struct fungeon_picks picks;
 };
 
 /* Prints the headings up to step, "None." under empty ones; compact
@@ -46,9 +46,9 @@ enter(struct hall *h, int step)
 }
 
 static void
-draw_lines(struct hall *h, const struct fg_draw *d)
+draw_lines(struct hall *h, const struct fungeon_draw *d)
 {
-	struct fg_chan *c = h->c;
+	struct fungeon_channel *c = h->c;
 	struct reply *out = h->out;
 
 	for (int i = 0; i < d->n; i++) {
@@ -70,7 +70,7 @@ draw_lines(struct hall *h, const struct fg_draw *d)
 	for (int i = 0; i < d->n; i++)
 		reply_add(out, 0, "%s %d. %s", i ? "," : "", i + 1, c->m[d->rank.order[i]].player);
 	reply_nl(out);
-	fg_picks_start(&h->picks, d);
+	fungeon_hallway_picks_start(&h->picks, d);
 	h->first = d->rank.order[0];
 	h->first_die = d->roll.g[h->first].v[0];
 	for (int k = 0; k < d->rank.nrounds; k++)
@@ -79,26 +79,26 @@ draw_lines(struct hall *h, const struct fg_draw *d)
 }
 
 static void
-on_event(const struct fg_hall_event *ev, void *ctx)
+on_event(const struct fungeon_hall_event *ev, void *ctx)
 {
 	struct hall *h = ctx;
-	const struct fg_member *m = ev->member >= 0 ? &h->c->m[ev->member] : NULL;
+	const struct fungeon_member *m = ev->member >= 0 ? &h->c->m[ev->member] : NULL;
 	struct reply *out = h->out;
 
 	switch (ev->kind) {
-	case FG_HALL_DUE:
+	case FUNGEON_HALL_DUE:
 		enter(h, 1);
 		reply_add(out, 0, "%s's %s died: make a new Fungeoneer at level %d with ",
 		          m->player, m->name, ev->level);
 		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
 		reply_line(out, 0, ".");
 		break;
-	case FG_HALL_FRESH:
+	case FUNGEON_HALL_FRESH:
 		enter(h, 1);
 		reply_line(out, 0, "%s's new Fungeoneer %s (level %d) joins the party.", m->player,
 		           m->name, ev->level);
 		break;
-	case FG_HALL_LEVELUP:
+	case FUNGEON_HALL_LEVELUP:
 		enter(h, 2);
 		reply_add(out, RS_BOLD, "%s", m->name);
 		reply_add(out, RS_GOOD, " level %d → %d", ev->up->from, ev->up->to);
@@ -109,20 +109,20 @@ on_event(const struct fg_hall_event *ev, void *ctx)
 		          ev->up->bonus_after, ev->up->hits_before, ev->up->hits_after);
 		reply_nl(out);
 		break;
-	case FG_HALL_HOLD_ENDS:
+	case FUNGEON_HALL_HOLD_ENDS:
 		enter(h, 3);
 		reply_line(out, 0, "%s is free of %s: holds end with the fight.", m->name,
 		           ev->effect->source);
 		break;
-	case FG_HALL_CONT:
+	case FUNGEON_HALL_CONT:
 		enter(h, 3);
-		fg_cont_render(out, h->c, ev->cont, h->styles);
+		fungeon_render_cont(out, h->c, ev->cont, h->styles);
 		break;
-	case FG_HALL_DRAW:
+	case FUNGEON_HALL_DRAW:
 		enter(h, 4);
 		draw_lines(h, ev->draw);
 		break;
-	case FG_HALL_STAIR:
+	case FUNGEON_HALL_STAIR:
 		snprintf(h->stair, sizeof(h->stair),
 		         "Party Min rose from %d to %d: whoever chooses Traps must place a "
 		         "downward stair.",
@@ -134,15 +134,15 @@ on_event(const struct fg_hall_event *ev, void *ctx)
 /* A new room: the old room's designs no longer count against its budgets;
  * treasure taken and monsters defeated are cleared away. */
 static void
-new_room(struct fg_chan *c)
+new_room(struct fungeon_channel *c)
 {
-	for (int k = 0; k < FG_KIND_COUNT; k++) {
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
 		for (int i = 0; i < c->nd[k];) {
-			struct fg_stored *s = &c->d[k][i];
+			struct fungeon_stored *s = &c->d[k][i];
 
-			if ((k == FG_TREASURE && s->taken[0]) ||
-			    (k == FG_MONSTER && s->hits == 0)) {
-				fgchan_design_remove(c, (enum fg_kind)k, i);
+			if ((k == FUNGEON_TREASURE && s->taken[0]) ||
+			    (k == FUNGEON_MONSTER && s->hits == 0)) {
+				fungeon_channel_design_remove(c, (enum fungeon_kind)k, i);
 				continue;
 			}
 			s->room = false;
@@ -155,14 +155,15 @@ new_room(struct fg_chan *c)
 /* Appends "Traps 2, Treasure 1" for the budgets with points unspent this
  * room; returns how many. */
 static int
-unspent(const struct fg_chan *c, char *buf, size_t len)
+unspent(const struct fungeon_channel *c, char *buf, size_t len)
 {
 	size_t used = 0;
 	int n = 0;
 
 	buf[0] = '\0';
-	for (int k = 0; k < FG_KIND_COUNT; k++) {
-		int64_t left = fgchan_budget(c, (enum fg_kind)k) - fgchan_spent(c, (enum fg_kind)k);
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
+		int64_t left = fungeon_channel_budget(c, (enum fungeon_kind)k) -
+		               fungeon_channel_spent(c, (enum fungeon_kind)k);
 		static const char *const label[] = {"Traps", "Monsters", "Treasure"};
 		int r;
 
@@ -182,7 +183,7 @@ unspent(const struct fg_chan *c, char *buf, size_t len)
  * made yet (the new room's budgets count it), points unspent and not
  * waived. Returns 0, or -1 with an error reply. */
 static int
-may_leave_room(struct invocation *inv, struct fg_chan *c, struct reply *out)
+may_leave_room(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 {
 	char left[120];
 
@@ -193,12 +194,13 @@ may_leave_room(struct invocation *inv, struct fg_chan *c, struct reply *out)
 		            c->m[i].player, c->m[i].name);
 		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
 		reply_add(out, RS_BAD, ", at level %d), or %s leaves the party (",
-		          fg_replacement_level(fgchan_floor(c)), c->m[i].player);
+		          fungeon_replacement_level(fungeon_channel_floor(c)), c->m[i].player);
 		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
 		reply_add(out, RS_BAD, ").");
 		return -1;
 	}
-	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0 && !inv_bool(inv, "waive", false)) {
+	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0 &&
+	    !invocation_bool(inv, "waive", false)) {
 		reply_error(out,
 		            "This room's points are not all spent (%s left); spend them, or leave "
 		            "anyway with ",
@@ -211,10 +213,10 @@ may_leave_room(struct invocation *inv, struct fg_chan *c, struct reply *out)
 }
 
 void
-fg_hallway_cmd(struct invocation *inv, struct reply *out)
+cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	struct ustyle styles[FG_PARTY_MAX];
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	struct hall h = {.c = c,
 	                 .styles = styles,
 	                 .out = out,
@@ -231,9 +233,10 @@ fg_hallway_cmd(struct invocation *inv, struct reply *out)
 	}
 	if (may_leave_room(inv, c, out) < 0)
 		return;
-	fgchan_styles(c, inv->state, styles);
+	fungeon_channel_styles(c, inv->state, styles);
 	if (c->floor == 0)
-		c->floor = fgchan_floor(c); /* the entrance opens on Party Min, then stays */
+		c->floor =
+		    fungeon_channel_floor(c); /* the entrance opens on Party Min, then stays */
 	reply_title(out, "Hallway: room %d next", c->rooms + 1);
 	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0) {
 		snprintf(c->waived, sizeof(c->waived), "room %d: %.120s unspent, waived by %.64s",
@@ -241,17 +244,18 @@ fg_hallway_cmd(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_BAD, "Points left unspent, waived by %s: %s.",
 		           inv->from->user_name, left);
 	}
-	fg_hallway(inv->rng, c->m, c->n, c->xp_rule, fgchan_floor(c), &c->room, on_event, &h);
+	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, fungeon_channel_floor(c), &c->room,
+	                on_event, &h);
 	new_room(c);
 	c->norder = 0;
 	for (int i = 0; i < h.picks.n; i++)
 		c->order[c->norder++] = h.picks.order[i];
-	fgchan_picks_store(c, &h.picks);
+	fungeon_channel_picks_store(c, &h.picks);
 	channel_touch(inv->chan);
 	if (h.stair[0])
 		reply_line(out, RS_BOLD, "%s", h.stair);
-	for (int k = 0; k < FG_KIND_COUNT; k++)
-		fg_budget_line(out, c, (enum fg_kind)k, 0);
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
+		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 	reply_add(out, 0, "Chooses a category first and narrates: ");
 	reply_add(out, RS_BOLD, "%s", c->m[h.first].player);
 	reply_add(out, 0, " (%s), Thwack-O ", c->m[h.first].name);
@@ -263,60 +267,64 @@ fg_hallway_cmd(struct invocation *inv, struct reply *out)
 }
 
 void
-fg_pick(struct invocation *inv, struct reply *out)
+cmd_fungeon_hallway_pick(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	const char *who = inv_str(inv, "who"), *cat = inv_str(inv, "category");
-	int i = who ? fg_need_member(c, who, out) : fg_need_self(c, inv, out);
-	int k = !strcmp(cat, "traps")      ? FG_CAT_TRAPS
-	        : !strcmp(cat, "monsters") ? FG_CAT_MONSTERS
-	                                   : FG_CAT_TREASURE;
-	const char *names[FG_PARTY_MAX];
-	struct fg_picks p;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *who = invocation_str(inv, "who"), *cat = invocation_str(inv, "category");
+	int i =
+	    who ? fungeon_channel_need_member(c, who, out) : fungeon_channel_need_self(c, inv, out);
+	int k = !strcmp(cat, "traps")      ? FUNGEON_CAT_TRAPS
+	        : !strcmp(cat, "monsters") ? FUNGEON_CAT_MONSTERS
+	                                   : FUNGEON_CAT_TREASURE;
+	const char *names[FUNGEON_PARTY_MAX];
+	struct fungeon_picks p;
 	char err[200];
 	int next;
 
 	if (i < 0)
 		return;
-	if (fgchan_member_of(c, inv->from->user_key) != i && !inv_require_gm(inv, out))
+	if (fungeon_channel_member_of(c, inv->from->user_key) != i &&
+	    !invocation_require_gm(inv, out))
 		return;
 	for (int m = 0; m < c->n; m++)
 		names[m] = c->m[m].player;
-	fgchan_picks(c, &p);
+	fungeon_channel_picks(c, &p);
 	if (p.n == 0) {
 		reply_error(out, "No category draw yet: ");
 		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
 		reply_add(out, RS_BAD, " draws who chooses first.");
 		return;
 	}
-	if (fg_picks_choose(&p, i, (enum fg_category)k, names, err, sizeof(err)) < 0) {
+	if (fungeon_hallway_picks_choose(&p, i, (enum fungeon_category)k, names, err, sizeof(err)) <
+	    0) {
 		reply_error(out, "%s", err);
 		return;
 	}
-	fgchan_picks_store(c, &p);
+	fungeon_channel_picks_store(c, &p);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", c->m[i].player);
-	reply_add(out, 0, " chooses %s.", fg_category_name((enum fg_category)k));
-	next = fg_picks_next(&p);
+	reply_add(out, 0, " chooses %s.", fungeon_hallway_category_name((enum fungeon_category)k));
+	next = fungeon_hallway_picks_next(&p);
 	if (next >= 0) {
 		reply_add(out, 0, " Next to choose: ");
 		reply_add(out, RS_BOLD, "%s", c->m[next].player);
 		reply_add(out, 0, ".");
 	} else {
-		for (int q = 0; q < FG_CAT_COUNT; q++)
+		for (int q = 0; q < FUNGEON_CAT_COUNT; q++)
 			reply_add(out, 0, "%s%s: %s", q ? " · " : " ",
-			          fg_category_name((enum fg_category)q), c->m[p.holder[q]].player);
+			          fungeon_hallway_category_name((enum fungeon_category)q),
+			          c->m[p.holder[q]].player);
 		reply_add(out, 0, ".");
 	}
 	reply_nl(out);
 }
 
 void
-fg_entrance_cmd(struct invocation *inv, struct reply *out)
+cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 {
-	struct fg_chan *c = fgchan(inv);
-	struct ustyle styles[FG_PARTY_MAX];
-	struct fg_draw *d;
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	struct fungeon_draw *d;
 	int first, die;
 
 	if (c->n == 0) {
@@ -326,9 +334,9 @@ fg_entrance_cmd(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, ".");
 		return;
 	}
-	fgchan_styles(c, inv->state, styles);
+	fungeon_channel_styles(c, inv->state, styles);
 	d = xmalloc(sizeof(*d));
-	fg_entrance(inv->rng, c->n, d);
+	fungeon_hallway_entrance(inv->rng, c->n, d);
 	reply_title(out, "The entrance: each player rolls, the highest describes it");
 	for (int i = 0; i < d->n; i++) {
 		reply_add(out, 0, "%s: ", c->m[i].player);
@@ -354,7 +362,8 @@ fg_entrance_cmd(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_BOLD, "%s", c->m[first].player);
 	reply_add(out, 0, " (%s), Thwack-O ", c->m[first].name);
 	reply_add_user(out, &styles[first], RS_BOLD, "%d", die);
-	reply_add(out, 0, ". The entrance opens on floor %d (Party Min).", fgchan_floor(c));
+	reply_add(out, 0, ". The entrance opens on floor %d (Party Min).",
+	          fungeon_channel_floor(c));
 	reply_nl(out);
 	free(d);
 }

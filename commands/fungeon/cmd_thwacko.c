@@ -5,35 +5,35 @@
 
 #include "commands/commands.h"
 #include "commands/fungeon/fungeon.h"
-#include "commands/fungeon/ustyle.h"
+#include "commands/fungeon/thwacko_style.h"
 
 /* The style the invoker's die is drawn in here: the party's (distinct
  * among its players) when the invoker plays in this channel. */
 static void
-style_here(struct invocation *inv, struct ustyle *out)
+style_here(struct invocation *inv, struct thwacko_style *out)
 {
-	const struct fg_chan *c = fgchan_peek(inv->chan);
-	const struct ustyle *chosen = user_style(inv->user);
-	int me = c != NULL ? fgchan_member_of(c, inv->from->user_key) : -1;
+	const struct fungeon_channel *c = fungeon_channel_peek(inv->chan);
+	const struct thwacko_style *chosen = user_style(inv->user);
+	int me = c != NULL ? fungeon_channel_member_of(c, inv->from->user_key) : -1;
 
 	if (me >= 0) {
-		struct ustyle all[FG_PARTY_MAX];
+		struct thwacko_style all[FUNGEON_PARTY_MAX];
 
-		fgchan_styles(c, inv->state, all);
+		fungeon_channel_styles(c, inv->state, all);
 		*out = all[me];
 	} else if (chosen != NULL) {
 		*out = *chosen;
 	} else {
-		ustyle_default(inv->from->user_key, out);
+		thwacko_style_default(inv->from->user_key, out);
 	}
 }
 
 static void
-sample(struct reply *out, const char *who, const struct ustyle *s, bool chosen)
+sample(struct reply *out, const char *who, const struct thwacko_style *s, bool chosen)
 {
 	reply_add(out, 0, "%s: ", who);
 	reply_add_user(out, s, RS_BOLD, "6");
-	reply_add(out, 0, " (%s, mark %s%s)", ustyle_colour_name(s->colour), s->mark,
+	reply_add(out, 0, " (%s, mark %s%s)", thwacko_style_colour_name(s->colour), s->mark,
 	          chosen ? "" : ", default");
 	reply_nl(out);
 }
@@ -41,35 +41,35 @@ sample(struct reply *out, const char *who, const struct ustyle *s, bool chosen)
 static void
 thwacko_style(struct invocation *inv, struct reply *out)
 {
-	const struct ustyle *old = user_style(inv->user);
-	const char *mark = inv_str(inv, "mark");
-	struct ustyle st;
+	const struct thwacko_style *old = user_style(inv->user);
+	const char *mark = invocation_str(inv, "mark");
+	struct thwacko_style st;
 	char err[200];
 
-	if (mark != NULL && ustyle_mark_check(mark, err, sizeof(err)) < 0) {
+	if (mark != NULL && thwacko_style_mark_check(mark, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
 	if (old != NULL)
 		st = *old;
 	else
-		ustyle_default(inv->from->user_key, &st);
-	st.colour = (enum ucolour)ustyle_colour_parse(inv_str(inv, "colour"));
+		thwacko_style_default(inv->from->user_key, &st);
+	st.colour = (enum ucolour)thwacko_style_colour_parse(invocation_str(inv, "colour"));
 	if (mark != NULL)
 		snprintf(st.mark, sizeof(st.mark), "%s", mark);
 	user_set_style(inv->user, &st);
 	user_touch(inv->user);
 	reply_add(out, 0, "Your Thwack-O die, in every channel: ");
 	reply_add_user(out, &st, RS_BOLD, "6");
-	reply_add(out, 0, " (%s, mark %s).", ustyle_colour_name(st.colour), st.mark);
+	reply_add(out, 0, " (%s, mark %s).", thwacko_style_colour_name(st.colour), st.mark);
 	reply_nl(out);
 }
 
 static void
 thwacko_show(struct invocation *inv, struct reply *out)
 {
-	const struct fg_chan *c = fgchan_peek(inv->chan);
-	struct ustyle st;
+	const struct fungeon_channel *c = fungeon_channel_peek(inv->chan);
+	struct thwacko_style st;
 
 	style_here(inv, &st);
 	reply_title(out, "Thwack-O dice");
@@ -77,9 +77,9 @@ thwacko_show(struct invocation *inv, struct reply *out)
 	if (c == NULL || c->n == 0)
 		return;
 	{
-		struct ustyle all[FG_PARTY_MAX];
+		struct thwacko_style all[FUNGEON_PARTY_MAX];
 
-		fgchan_styles(c, inv->state, all);
+		fungeon_channel_styles(c, inv->state, all);
 		for (int i = 0; i < c->n; i++) {
 			const struct user *u = state_user_find(inv->state, c->m[i].user_key);
 
@@ -93,11 +93,11 @@ static const struct cmd_opt style_opts[] = {
      .desc = "gray, red, green, yellow, blue, pink, cyan or white",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .choices = ustyle_colour_names},
+     .choices = thwacko_style_colour_names},
     {.name = "mark",
      .desc = "1-2 symbols or emoji, or up to 4 letters, shown before your die",
      .type = OPT_STRING,
-     .max = USTYLE_MARK_MAX - 1},
+     .max = THWACKO_STYLE_MARK_MAX - 1},
     {0},
 };
 

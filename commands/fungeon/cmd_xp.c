@@ -8,57 +8,58 @@ static void
 xp_fn(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"level", "total XP", "max hits", "class bonus"};
-	const struct fg_chan *c = fgchan_peek(inv->chan);
-	enum fg_xp_rule rule = c != NULL ? c->xp_rule : FG_XP_TABLE;
-	int me = c != NULL ? fgchan_member_of(c, inv->from->user_key) : -1;
-	const struct fg_member *m = me >= 0 ? &c->m[me] : NULL;
+	const struct fungeon_channel *c = fungeon_channel_peek(inv->chan);
+	enum fungeon_xp_rule rule = c != NULL ? c->xp_rule : FUNGEON_XP_TABLE;
+	int me = c != NULL ? fungeon_channel_member_of(c, inv->from->user_key) : -1;
+	const struct fungeon_member *m = me >= 0 ? &c->m[me] : NULL;
 	int last = 10;
 
-	if (inv_has(inv, "level")) {
-		int l = (int)inv_int(inv, "level", 1);
+	if (invocation_has(inv, "level")) {
+		int l = (int)invocation_int(inv, "level", 1);
 
-		reply_line(
-		    out, 0, "Level %d needs %lld XP in all (%s); max hits %d, class bonus %d.", l,
-		    (long long)fg_xp_needed(rule, l), rule == FG_XP_FORMULA ? "formula" : "table",
-		    fg_max_hits(l), fg_class_bonus(l));
+		reply_line(out, 0,
+		           "Level %d needs %lld XP in all (%s); max hits %d, class bonus %d.", l,
+		           (long long)fungeon_xp_needed(rule, l),
+		           rule == FUNGEON_XP_FORMULA ? "formula" : "table", fungeon_max_hits(l),
+		           fungeon_class_bonus(l));
 		return;
 	}
 	if (m != NULL && m->level + 1 > last)
-		last = m->level + 1 > FG_LEVEL_MAX ? FG_LEVEL_MAX : m->level + 1;
-	reply_title(out, "XP by level (%s)", rule == FG_XP_FORMULA ? "formula" : "table");
+		last = m->level + 1 > FUNGEON_LEVEL_MAX ? FUNGEON_LEVEL_MAX : m->level + 1;
+	reply_title(out, "XP by level (%s)", rule == FUNGEON_XP_FORMULA ? "formula" : "table");
 	reply_table(out, 4, hdr);
 	for (int l = 1; l <= last; l++) {
 		char lv[8], xp[24], hits[8], bonus[8];
 		const char *cells[] = {lv, xp, hits, bonus};
 
 		snprintf(lv, sizeof(lv), "%d", l);
-		snprintf(xp, sizeof(xp), "%lld", (long long)fg_xp_needed(rule, l));
-		snprintf(hits, sizeof(hits), "%d", fg_max_hits(l));
-		snprintf(bonus, sizeof(bonus), "%d", fg_class_bonus(l));
+		snprintf(xp, sizeof(xp), "%lld", (long long)fungeon_xp_needed(rule, l));
+		snprintf(hits, sizeof(hits), "%d", fungeon_max_hits(l));
+		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(l));
 		reply_row(out, m != NULL && m->level == l, cells);
 	}
 	reply_line(
 	    out, RS_DIM, "%s",
-	    rule == FG_XP_FORMULA
+	    rule == FUNGEON_XP_FORMULA
 	        ? "Formula (Ruling, chosen here): level up when XP >= 10 x 2^(current level - 1)."
 	        : "Table (the default; Ruling): beyond 10, 10 x 2^(level - 1).");
-	if (m != NULL && !m->dead && fg_level_for_xp(rule, m->xp) > m->level)
+	if (m != NULL && !m->dead && fungeon_level_for_xp(rule, m->xp) > m->level)
 		reply_line(out, RS_GOOD,
 		           "%s is level %d with %lld XP: level %d is due in the "
 		           "hallway.",
-		           m->name, m->level, (long long)m->xp, fg_level_for_xp(rule, m->xp));
-	else if (m != NULL && m->level < FG_LEVEL_MAX)
+		           m->name, m->level, (long long)m->xp, fungeon_level_for_xp(rule, m->xp));
+	else if (m != NULL && m->level < FUNGEON_LEVEL_MAX)
 		reply_line(out, 0, "%s is level %d with %lld XP: level %d at %lld.", m->name,
 		           m->level, (long long)m->xp, m->level + 1,
-		           (long long)fg_xp_needed(rule, m->level + 1));
+		           (long long)fungeon_xp_needed(rule, m->level + 1));
 }
 
 static const struct cmd_opt xp_opts[] = {
     {.name = "level",
      .desc = "One level, 1 to 20",
      .type = OPT_INT,
-     .min = FG_LEVEL_MIN,
-     .max = FG_LEVEL_MAX},
+     .min = FUNGEON_LEVEL_MIN,
+     .max = FUNGEON_LEVEL_MAX},
     {0},
 };
 

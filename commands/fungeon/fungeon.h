@@ -9,10 +9,10 @@
  * before the first change, so state is unchanged on every error, and call
  * channel_touch() after a change.
  *
- * Memory: struct fg_chan owns its members and designs, arrays of exactly
+ * Memory: struct fungeon_channel owns its members and designs, arrays of exactly
  * as many elements as the channel holds (NULL when none), grown and shrunk
- * only through fgchan_member_add/remove and fgchan_design_add/remove; the
- * limits (FG_PARTY_MAX, FG_DESIGNS_MAX) are checked by the handlers, with
+ * only through fungeon_channel_member_add/remove and fungeon_channel_design_add/remove; the
+ * limits (FUNGEON_PARTY_MAX, FUNGEON_DESIGNS_MAX) are checked by the handlers, with
  * an error reply, before those are called. Adding or removing moves the
  * array, so a pointer to a member or design is stale after either.
  *
@@ -32,259 +32,275 @@
 #include "commands/registry.h"
 #include "rules/base/buf.h"
 #include "rules/fungeon/conflict.h"
-#include "rules/fungeon/fgcost.h"
-#include "rules/fungeon/fghall.h"
-#include "rules/fungeon/fgplay.h"
+#include "rules/fungeon/fungeon_cost.h"
+#include "rules/fungeon/fungeon_hallway.h"
+#include "rules/fungeon/fungeon_play.h"
 #include "rules/fungeon/fungeon.h"
 
-#define FG_DESIGNS_MAX 24  /* designs of each kind stored on a channel */
-#define FG_MAGIC_MAX   70  /* magic Annoy (or Pain) dice one Fungeoneer may carry */
-#define FG_FALLEN_MAX  16  /* players remembered as having lost a Fungeoneer */
-#define FG_WAIVED_MAX  256 /* bytes of the waiver record, with the NUL */
+#define FUNGEON_DESIGNS_MAX 24  /* designs of each kind stored on a channel */
+#define FUNGEON_MAGIC_MAX   70  /* magic Annoy (or Pain) dice one Fungeoneer may carry */
+#define FUNGEON_FALLEN_MAX  16  /* players remembered as having lost a Fungeoneer */
+#define FUNGEON_WAIVED_MAX  256 /* bytes of the waiver record, with the NUL */
 
-struct fg_stored {
-	char name[FG_NAME_MAX + 1];
-	struct fg_design d;
+struct fungeon_stored {
+	char name[FUNGEON_NAME_MAX + 1];
+	struct fungeon_design d;
 	int64_t cost;
-	bool room;                   /* paid from this room's budget */
-	int hits;                    /* monsters: hits left */
-	char taken[FG_NAME_MAX + 1]; /* treasure: the Fungeoneer who took it, or "" */
-	bool sprung;                 /* traps: sprung (one without Unlimited Use springs once) */
-	bool passed;                 /* traps: triggered, disarmed or sidestepped at least once */
-	bool left;                   /* treasure: left by a dead Fungeoneer, to plunder */
+	bool room;                        /* paid from this room's budget */
+	int hits;                         /* monsters: hits left */
+	char taken[FUNGEON_NAME_MAX + 1]; /* treasure: the Fungeoneer who took it, or "" */
+	bool sprung; /* traps: sprung (one without Unlimited Use springs once) */
+	bool passed; /* traps: triggered, disarmed or sidestepped at least once */
+	bool left;   /* treasure: left by a dead Fungeoneer, to plunder */
 };
 
-struct fg_chan {
-	int n;               /* 0..FG_PARTY_MAX */
-	struct fg_member *m; /* n members, owned */
-	int floor;           /* 0: the entrance, Party Min */
-	enum fg_xp_rule xp_rule;
-	char holder[FG_CAT_COUNT][FG_KEY_MAX]; /* user keys, "" for nobody */
-	int rooms;                             /* hallways run */
+struct fungeon_channel {
+	int n;                    /* 0..FUNGEON_PARTY_MAX */
+	struct fungeon_member *m; /* n members, owned */
+	int floor;                /* 0: the entrance, Party Min */
+	enum fungeon_xp_rule xp_rule;
+	char holder[FUNGEON_CAT_COUNT][FUNGEON_KEY_MAX]; /* user keys, "" for nobody */
+	int rooms;                                       /* hallways run */
 	/* The room's budgets, fixed in its hallway (valid once rooms > 0). */
-	struct fg_budgets room;
+	struct fungeon_budgets room;
 	/* Choosing categories: the draw's order (member indices, best first;
 	 * kept right when a member leaves) and the choices made so far (holder
 	 * above holds them). */
 	int norder;
-	int order[FG_PARTY_MAX];
+	int order[FUNGEON_PARTY_MAX];
 	int picks_made;
 	/* Players whose Fungeoneer died in this dungeon: however they come
 	 * back, their new one starts at floor - 1 (kept until the party is
-	 * empty, oldest dropped past FG_FALLEN_MAX). */
+	 * empty, oldest dropped past FUNGEON_FALLEN_MAX). */
 	int nfallen;
-	char (*fallen)[FG_KEY_MAX]; /* nfallen user keys, owned */
+	char (*fallen)[FUNGEON_KEY_MAX]; /* nfallen user keys, owned */
 	/* The last room left with points unspent, as the players waived it
 	 * ("room 2: Traps 1 unspent, waived by alice"), or "". */
-	char waived[FG_WAIVED_MAX];
-	int nd[FG_KIND_COUNT];              /* 0..FG_DESIGNS_MAX each */
-	struct fg_stored *d[FG_KIND_COUNT]; /* nd[k] designs of kind k, owned */
+	char waived[FUNGEON_WAIVED_MAX];
+	int nd[FUNGEON_KIND_COUNT];                   /* 0..FUNGEON_DESIGNS_MAX each */
+	struct fungeon_stored *d[FUNGEON_KIND_COUNT]; /* nd[k] designs of kind k, owned */
 };
 
 /* This channel's Fungeon state (created on first use), or, for peek, NULL
  * when the channel never used Fungeon. */
-struct fg_chan *fgchan(struct invocation *inv);
-const struct fg_chan *fgchan_peek(const struct channel *ch);
+struct fungeon_channel *fungeon_channel(struct invocation *inv);
+const struct fungeon_channel *fungeon_channel_peek(const struct channel *ch);
 
 /* Appends a zeroed member and returns it (the caller checked
- * FG_PARTY_MAX). */
-struct fg_member *fgchan_member_add(struct fg_chan *c);
+ * FUNGEON_PARTY_MAX). */
+struct fungeon_member *fungeon_channel_member_add(struct fungeon_channel *c);
 /* Frees member i and closes the gap, keeping the others' order. */
-void fgchan_member_remove(struct fg_chan *c, int i);
+void fungeon_channel_member_remove(struct fungeon_channel *c, int i);
 /* Appends a zeroed design of kind k and returns it (the caller checked
- * FG_DESIGNS_MAX). */
-struct fg_stored *fgchan_design_add(struct fg_chan *c, enum fg_kind k);
+ * FUNGEON_DESIGNS_MAX). */
+struct fungeon_stored *fungeon_channel_design_add(struct fungeon_channel *c, enum fungeon_kind k);
 /* Removes design i of kind k, keeping the others' order. */
-void fgchan_design_remove(struct fg_chan *c, enum fg_kind k, int i);
+void fungeon_channel_design_remove(struct fungeon_channel *c, enum fungeon_kind k, int i);
 /* Frees everything c owns, and c. */
-void fgchan_free(struct fg_chan *c);
+void fungeon_channel_free(struct fungeon_channel *c);
 /* Bytes of memory c holds: the struct and every array it owns (what the
  * allocator adds aside). */
-size_t fgchan_bytes(const struct fg_chan *c);
+size_t fungeon_channel_bytes(const struct fungeon_channel *c);
 
 /* The member index of a user key, or -1. */
-int fgchan_member_of(const struct fg_chan *c, const char *user_key);
+int fungeon_channel_member_of(const struct fungeon_channel *c, const char *user_key);
 /* The member called `name` (its Fungeoneer's or its player's name,
  * case-insensitive), or -1. */
-int fgchan_member_named(const struct fg_chan *c, const char *name);
+int fungeon_channel_member_named(const struct fungeon_channel *c, const char *name);
 /* The stored design of that kind and name, or NULL. */
-struct fg_stored *fgchan_design(struct fg_chan *c, enum fg_kind k, const char *name);
+struct fungeon_stored *fungeon_channel_design(struct fungeon_channel *c, enum fungeon_kind k,
+                                              const char *name);
 /* Whether name is taken by any Fungeoneer or design. */
-bool fgchan_name_used(const struct fg_chan *c, const char *name);
+bool fungeon_channel_name_used(const struct fungeon_channel *c, const char *name);
 
 /* Appends "Alba (alice), Brom (bob)" or "nobody yet" to b. */
-void fgchan_list_members(const struct fg_chan *c, struct buf *b);
+void fungeon_channel_list_members(const struct fungeon_channel *c, struct buf *b);
 /* Appends the names of the stored designs of kind k, or "none". */
-void fgchan_list_designs(const struct fg_chan *c, enum fg_kind k, struct buf *b);
+void fungeon_channel_list_designs(const struct fungeon_channel *c, enum fungeon_kind k,
+                                  struct buf *b);
 
-void fgchan_party(const struct fg_chan *c, struct fg_party *p);
-int fgchan_floor(const struct fg_chan *c);
+void fungeon_channel_party(const struct fungeon_channel *c, struct fungeon_party *p);
+int fungeon_channel_floor(const struct fungeon_channel *c);
 /* Budget and points spent this room for kind k. */
-int64_t fgchan_budget(const struct fg_chan *c, enum fg_kind k);
-int64_t fgchan_spent(const struct fg_chan *c, enum fg_kind k);
+int64_t fungeon_channel_budget(const struct fungeon_channel *c, enum fungeon_kind k);
+int64_t fungeon_channel_spent(const struct fungeon_channel *c, enum fungeon_kind k);
 
 /* A dead member i's treasure stays in the room for the others to plunder
  * when the member record goes (a replacement, or the player leaving): each
  * item becomes a stored treasure marked left (outside every budget).
  * Returns how many items were lost because the channel holds
- * FG_DESIGNS_MAX treasures already. */
-int fgchan_leave_behind(struct fg_chan *c, int i);
+ * FUNGEON_DESIGNS_MAX treasures already. */
+int fungeon_channel_leave_behind(struct fungeon_channel *c, int i);
 
 /* Remembers that user_key's Fungeoneer died in this dungeon. */
-void fgchan_fallen_add(struct fg_chan *c, const char *user_key);
-bool fgchan_fallen(const struct fg_chan *c, const char *user_key);
+void fungeon_channel_fallen_add(struct fungeon_channel *c, const char *user_key);
+bool fungeon_channel_fallen(const struct fungeon_channel *c, const char *user_key);
 /* Forgets them all (a new dungeon). */
-void fgchan_fallen_clear(struct fg_chan *c);
+void fungeon_channel_fallen_clear(struct fungeon_channel *c);
 /* The choosing of categories as rules/fghall.h sees it. */
-void fgchan_picks(const struct fg_chan *c, struct fg_picks *p);
+void fungeon_channel_picks(const struct fungeon_channel *c, struct fungeon_picks *p);
 /* Stores p's holders and choices made back as user keys. */
-void fgchan_picks_store(struct fg_chan *c, const struct fg_picks *p);
+void fungeon_channel_picks_store(struct fungeon_channel *c, const struct fungeon_picks *p);
 
 /* The member picking category cat, or -1. */
-int fgchan_holder(const struct fg_chan *c, enum fg_category cat);
+int fungeon_channel_holder(const struct fungeon_channel *c, enum fungeon_category cat);
 /* Who rolls for an obstacle of category cat: its holder, else the invoker
  * when in the party (inv may be NULL), else nobody (-1). */
-int fgchan_roller(const struct fg_chan *c, enum fg_category cat, const struct invocation *inv);
+int fungeon_channel_roller(const struct fungeon_channel *c, enum fungeon_category cat,
+                           const struct invocation *inv);
 
 /* Every member's Thwack-O style, distinct where possible. */
-void fgchan_styles(const struct fg_chan *c, struct state *st, struct ustyle *out);
+void fungeon_channel_styles(const struct fungeon_channel *c, struct state *st,
+                            struct thwacko_style *out);
 
 /* Splits a list of names ("alba, brom carol") into words. Returns how many
  * (at most max), or -1 when there are more or a word is too long, with an
  * error reply unless out is NULL. */
-int fg_split_names(const char *s, char words[][FG_NAME_MAX * 2 + 2], int max, struct reply *out);
+int fungeon_channel_split_names(const char *s, char words[][FUNGEON_NAME_MAX * 2 + 2], int max,
+                                struct reply *out);
 
 /* The members named in a list ("Alba bob"), or with who NULL every living
  * one. Returns how many, or -1 with an error reply. */
-int fg_members_named(const struct fg_chan *c, const char *who, int *idx, struct reply *out);
+int fungeon_channel_members_named(const struct fungeon_channel *c, const char *who, int *idx,
+                                  struct reply *out);
 
 /* Whether member i is named in the bonus option ("all", or names). */
-bool fg_bonus_for(const struct fg_chan *c, const char *bonus, int i);
+bool fungeon_channel_bonus_for(const struct fungeon_channel *c, const char *bonus, int i);
 /* Checks that every name in the bonus option is a member; else an error. */
-int fg_bonus_check(const struct fg_chan *c, const char *bonus, struct reply *out);
+int fungeon_channel_bonus_check(const struct fungeon_channel *c, const char *bonus,
+                                struct reply *out);
 
 /* Replies with the Fungeoneer named or an error listing them; -1 then. */
-int fg_need_member(const struct fg_chan *c, const char *name, struct reply *out);
+int fungeon_channel_need_member(const struct fungeon_channel *c, const char *name,
+                                struct reply *out);
 /* The invoker's member, or an error reply and -1. */
-int fg_need_self(const struct fg_chan *c, const struct invocation *inv, struct reply *out);
+int fungeon_channel_need_self(const struct fungeon_channel *c, const struct invocation *inv,
+                              struct reply *out);
 
 /* The lines naming who narrates, from a narration found by rules/ (with
  * any Thwack-O tie re-rolls shown); nothing when no player rolled. */
-void fg_narration_lines(struct reply *out, const struct cf_narration *n, const struct fg_chan *c,
-                        const struct ustyle *styles, const char *what);
+void fungeon_render_narration_lines(struct reply *out, const struct cf_narration *n,
+                                    const struct fungeon_channel *c,
+                                    const struct thwacko_style *styles, const char *what);
 
 /* The subcommand handlers, by file. */
 /* cmd_fungeon.c */
-void fg_join(struct invocation *inv, struct reply *out);
-void fg_leave(struct invocation *inv, struct reply *out);
-void fg_sheet(struct invocation *inv, struct reply *out);
-void fg_party_cmd(struct invocation *inv, struct reply *out);
-void fg_floor_cmd(struct invocation *inv, struct reply *out);
-void fg_damage_cmd(struct invocation *inv, struct reply *out);
-void fg_heal_cmd(struct invocation *inv, struct reply *out);
-void fg_xp_cmd(struct invocation *inv, struct reply *out);
-void fg_xprule_cmd(struct invocation *inv, struct reply *out);
+void cmd_fungeon_join(struct invocation *inv, struct reply *out);
+void cmd_fungeon_leave(struct invocation *inv, struct reply *out);
+void cmd_fungeon_sheet(struct invocation *inv, struct reply *out);
+void cmd_fungeon_party(struct invocation *inv, struct reply *out);
+void cmd_fungeon_floor(struct invocation *inv, struct reply *out);
+void cmd_fungeon_damage(struct invocation *inv, struct reply *out);
+void cmd_fungeon_heal(struct invocation *inv, struct reply *out);
+void cmd_fungeon_xp(struct invocation *inv, struct reply *out);
+void cmd_fungeon_xprule(struct invocation *inv, struct reply *out);
 /* cmd_fungeon_design.c */
-extern const struct command fg_cost_subs[], fg_trap_subs[], fg_monster_subs[], fg_treasure_subs[],
-    fg_town_subs[];
-void fg_take(struct invocation *inv, struct reply *out);
-void fg_use(struct invocation *inv, struct reply *out);
+extern const struct command fungeon_cost_subs[], fg_trap_subs[], fg_monster_subs[],
+    fg_treasure_subs[], fg_town_subs[];
+void cmd_fungeon_design_take(struct invocation *inv, struct reply *out);
+void cmd_fungeon_design_use(struct invocation *inv, struct reply *out);
 /* cmd_fungeon_conflict.c */
-void fg_annoy(struct invocation *inv, struct reply *out);
-void fg_find(struct invocation *inv, struct reply *out);
-void fg_trigger(struct invocation *inv, struct reply *out);
-void fg_pain(struct invocation *inv, struct reply *out);
+void cmd_fungeon_conflict_annoy(struct invocation *inv, struct reply *out);
+void cmd_fungeon_conflict_find(struct invocation *inv, struct reply *out);
+void cmd_fungeon_conflict_trigger(struct invocation *inv, struct reply *out);
+void cmd_fungeon_conflict_pain(struct invocation *inv, struct reply *out);
 /* cmd_fungeon_combat.c */
-void fg_combat(struct invocation *inv, struct reply *out);
-void fg_retreat(struct invocation *inv, struct reply *out);
+void cmd_fungeon_combat(struct invocation *inv, struct reply *out);
+void cmd_fungeon_combat_retreat(struct invocation *inv, struct reply *out);
 /* cmd_fungeon_hallway.c */
-void fg_hallway_cmd(struct invocation *inv, struct reply *out);
-void fg_pick(struct invocation *inv, struct reply *out);
-void fg_entrance_cmd(struct invocation *inv, struct reply *out);
+void cmd_fungeon_hallway(struct invocation *inv, struct reply *out);
+void cmd_fungeon_hallway_pick(struct invocation *inv, struct reply *out);
+void cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out);
 
 /* Budget, spent and left for kind k this room (extra: a design being
  * priced), as one line. */
-void fg_budget_line(struct reply *out, const struct fg_chan *c, enum fg_kind k, int64_t extra);
+void fungeon_channel_budget_line(struct reply *out, const struct fungeon_channel *c,
+                                 enum fungeon_kind k, int64_t extra);
 
 /* A participant of a conflict, resolved from a word. */
-enum fg_pkind {
+enum fungeon_pkind {
 	FGP_MEMBER = 1 << 0,
 	FGP_TRAP = 1 << 1,
 	FGP_MONSTER = 1 << 2,
 	FGP_ABILITY = 1 << 3, /* "monster/ability" */
 };
 
-struct fg_part {
-	enum fg_pkind kind;
-	int member;          /* FGP_MEMBER */
-	struct fg_stored *s; /* the trap or monster */
-	int ability;         /* FGP_ABILITY: index in s->d.ab */
-	int target;          /* Pain: the participant it hits ("Alba>goblin"), or -1 */
-	char target_name[FG_NAME_MAX * 2 + 2];
+struct fungeon_part {
+	enum fungeon_pkind kind;
+	int member;               /* FGP_MEMBER */
+	struct fungeon_stored *s; /* the trap or monster */
+	int ability;              /* FGP_ABILITY: index in s->d.ab */
+	int target;               /* Pain: the participant it hits ("Alba>goblin"), or -1 */
+	char target_name[FUNGEON_NAME_MAX * 2 + 2];
 };
 
 /* Resolves one word to a participant of one of the kinds allowed (a mask
- * of enum fg_pkind); "name>target" keeps the target's name for later.
+ * of enum fungeon_pkind); "name>target" keeps the target's name for later.
  * Returns 0, or -1 with an error reply listing what exists. */
-int fg_part_resolve(struct fg_chan *c, const char *word, unsigned kinds, struct fg_part *out,
-                    struct reply *err);
+int fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned kinds,
+                              struct fungeon_part *out, struct reply *err);
 /* The participant's display name ("Alba", "pit", "wasp/sting"). */
-const char *fg_part_name(const struct fg_chan *c, const struct fg_part *p, char *buf, size_t len);
+const char *fungeon_roll_part_name(const struct fungeon_channel *c, const struct fungeon_part *p,
+                                   char *buf, size_t len);
 /* The category whose holder rolls for it (members: none, -1). */
-int fg_part_category(const struct fg_part *p);
+int fungeon_roll_part_category(const struct fungeon_part *p);
 /* The obstacle a trap, monster or monster ability is (rules/fgplay.h):
  * its dice, damage type, universality, what a failure brings, the XP of a
  * success and who rolls it (inv may be NULL). */
-void fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct invocation *inv,
-                    struct fgp_obstacle *o);
+void fungeon_roll_obstacle_of(const struct fungeon_channel *c, const struct fungeon_part *p,
+                              const struct invocation *inv, struct fungeon_play_obstacle *o);
 
 /*
  * An Annoying conflict: obstacle o (its annoy dice, or `dice`) against the
- * members listed. fg_annoy_check() checks dice counts and effect slots
+ * members listed. fungeon_roll_annoy_check() checks dice counts and effect slots
  * (returns -1 with an error reply, nothing rolled or changed).
- * fg_annoy_play() then has rules/fgplay.h decide the outcome into *a,
+ * fungeon_roll_annoy_play() then has rules/fgplay.h decide the outcome into *a,
  * renders every roll, and applies the outcome (XP, continuous effects);
  * the caller adds its own lines and then the narration (a->nar).
  */
-int fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice,
-                   const int *members, int n, const char *bonus, struct reply *out);
-int fg_annoy_play(struct invocation *inv, struct fg_chan *c, const struct fgp_obstacle *o, int dice,
-                  const int *members, int n, const char *bonus, const struct ustyle *styles,
-                  struct fgp_annoy *a, struct reply *out);
+int fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_play_obstacle *o,
+                             int dice, const int *members, int n, const char *bonus,
+                             struct reply *out);
+int fungeon_roll_annoy_play(struct invocation *inv, struct fungeon_channel *c,
+                            const struct fungeon_play_obstacle *o, int dice, const int *members,
+                            int n, const char *bonus, const struct thwacko_style *styles,
+                            struct fungeon_play_annoy *a, struct reply *out);
 /* out[i]: whether members[i]'s class fits, by the bonus option. */
-void fg_bonus_flags(const struct fg_chan *c, const char *bonus, const int *members, int n,
-                    bool *out);
+void fungeon_roll_bonus_flags(const struct fungeon_channel *c, const char *bonus,
+                              const int *members, int n, bool *out);
 
-/* A Painful conflict among parts[0..n): fg_pain_check validates (and puts
- * members first, resolving targets); fg_pain_run has rules/fgplay.h decide
+/* A Painful conflict among parts[0..n): fungeon_pain_check validates (and puts
+ * members first, resolving targets); fungeon_pain_run has rules/fgplay.h decide
  * the outcome, shows the rank-by-rank table and the outcome, applies it
  * (damage, deaths, XP, monsters' hits) and names the narrator. */
-int fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus,
-                  struct reply *out);
-void fg_pain_run(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, int n,
-                 const char *bonus, const struct ustyle *styles, struct reply *out);
+int fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n,
+                       const char *bonus, struct reply *out);
+void fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part *parts,
+                      int n, const char *bonus, const struct thwacko_style *styles,
+                      struct reply *out);
 
 /* Renders an Annoying conflict's outcome: the obstacle's roll, then each
  * member's with its result and XP. */
-void fg_annoy_render(struct reply *out, const struct fg_chan *c, const struct fgp_obstacle *o,
-                     const struct fgp_annoy *a, const struct ustyle *styles);
+void fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
+                          const struct fungeon_play_obstacle *o, const struct fungeon_play_annoy *a,
+                          const struct thwacko_style *styles);
 
 /* Copies src into dst[size], cut short on a character boundary. */
-void fg_fit_label(char *dst, size_t size, const char *src);
+void fungeon_render_fit_label(char *dst, size_t size, const char *src);
 /* Renders group g as "label: 6 ◆4 1" (the Thwack-O die in its player's
  * style), then the suffix; ends the line. */
-void fg_group_line(struct reply *out, const struct cf_group *g, const char *label,
-                   const struct ustyle *styles, const char *suffix);
+void fungeon_render_group_line(struct reply *out, const struct cf_group *g, const char *label,
+                               const struct thwacko_style *styles, const char *suffix);
 
 /* Renders one continuous-effect roll (hallway step 3, combat step 1). */
-void fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont *k,
-                    const struct ustyle *styles);
+void fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
+                         const struct fungeon_cont *k, const struct thwacko_style *styles);
 
 /* The rank-by-rank table of a Painful conflict: a row per rank with each
  * roll's die there (0 once it ran out; the Thwack-O die carries its
  * player's mark), the winner and the damage point it dealt. */
-void fg_pain_table(struct reply *out, const char *const *names, const struct cf_group *const *g,
-                   int n, const struct cf_pain *res, const struct ustyle *styles,
-                   const struct fg_chan *c);
+void fungeon_render_pain_table(struct reply *out, const char *const *names,
+                               const struct cf_group *const *g, int n, const struct cf_pain *res,
+                               const struct thwacko_style *styles, const struct fungeon_channel *c);
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "commands/procedure/cmd_hazard.h"
 #include "commands/commands.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 #include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/buf.h"
@@ -39,8 +39,8 @@ entry_dice(struct invocation *inv, struct reply *out, const char *text)
 {
 	struct buf b;
 
-	buf_init(&b, 2 * RTABLE_TEXT_MAX + 512);
-	if (rtable_roll_text(text, inv->rng, &b) > 0)
+	buf_init(&b, 2 * ROLL_TABLE_TEXT_MAX + 512);
+	if (roll_table_dice_roll_text(text, inv->rng, &b) > 0)
 		reply_line(out, RS_BOLD, "%s", buf_str(&b));
 	buf_free(&b);
 }
@@ -61,14 +61,14 @@ secret_sign(struct reply *out, const struct turn_report *r, bool encounter)
 }
 
 void
-proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s,
-                 const struct hazard_view *v, bool resting)
+cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_state *s,
+                const struct hazard_view *v, bool resting)
 {
 	struct turn_report rep;
 	struct turn_how how = {.resting = resting, .safe = s->safe};
-	struct rtable encounters;
+	struct roll_table encounters;
 	bool hidden = tension_state_hidden(inv->chan);
-	char label[RTABLE_TEXT_MAX];
+	char label[ROLL_TABLE_TEXT_MAX];
 	size_t row;
 	int roll = hazard_roll(inv->rng, v, &row);
 
@@ -87,9 +87,9 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 	 * below it (what was rolled, then what happens), so no table; a custom
 	 * table's entry is the GM's own text, so its row stays. */
 	if (!rollchan_compact(inv->chan))
-		proc_hazard_table(out, v, (int)row, false);
+		procedure_render_hazard_table(out, v, (int)row, false);
 	else if (v->table == HAZARD_CUSTOM)
-		proc_hazard_table(out, v, (int)row, true);
+		procedure_render_hazard_table(out, v, (int)row, true);
 	row_label(v->rows[row].text, label, sizeof(label));
 	reply_add(out, 0, "Rolled ");
 	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", roll);
@@ -99,8 +99,8 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 	reply_nl(out);
 	if (v->table == HAZARD_CUSTOM)
 		entry_dice(inv, out, v->rows[row].text);
-	proc_report(out, &rep, s->proc, false, hidden);
-	proc_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
+	procedure_render_report(out, &rep, s->proc, false, hidden);
+	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 	if (hidden && inv->is_gm &&
 	    (has_event(&rep, TE_SIGN_REMEMBERED) || has_event(&rep, TE_ENCOUNTER_ROLLED)))
 		secret_sign(out, &rep, has_event(&rep, TE_ENCOUNTER_ROLLED));
@@ -114,33 +114,34 @@ proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s
 static void
 hazard_roll_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	const char *tname = inv_str(inv, "table"), *note = inv_str(inv, "note");
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *tname = invocation_str(inv, "table"), *note = invocation_str(inv, "note");
 	struct hazard_view v;
 
-	if (!proc_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out))
 		return;
-	if (proc_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v, out) < 0)
+	if (procedure_render_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v,
+	                          out) < 0)
 		return;
 	/* A note given as "# text" keeps its '#': drop it. */
 	while (note != NULL && (*note == '#' || *note == ' '))
 		note++;
 	if (note != NULL && *note != '\0')
 		reply_line(out, RS_ITALIC, "%s", note);
-	proc_hazard_turn(inv, out, s, &v, false);
+	cmd_hazard_turn(inv, out, s, &v, false);
 }
 
 static void
 hazard_show_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	struct hazard_view v;
 
-	if (proc_view(s, s->table, &v, out) < 0)
+	if (procedure_render_view(s, s->table, &v, out) < 0)
 		return;
 	reply_title(out, "Hazard die here: %s (d%d)", hazard_table_name(s->table), v.die);
-	proc_hazard_table(out, &v, -1, false);
-	hazard_settings_lines(out, s);
+	procedure_render_hazard_table(out, &v, -1, false);
+	cmd_hazard_set_lines(out, s);
 }
 
 static const char *const table_choices[] = {"exploration", "delving", "classic", "custom", NULL};
@@ -172,13 +173,13 @@ static const struct cmd_opt chance_opts[] = {
      .type = OPT_INT,
      .flags = OPT_REQUIRED,
      .min = 1,
-     .max = XIN_SIDES_MAX},
+     .max = ODDS_SIDES_MAX},
     {.name = "n",
      .desc = "The die's sides (2-100)",
      .type = OPT_INT,
      .flags = OPT_REQUIRED,
-     .min = XIN_SIDES_MIN,
-     .max = XIN_SIDES_MAX},
+     .min = ODDS_SIDES_MIN,
+     .max = ODDS_SIDES_MAX},
     {0},
 };
 
@@ -247,12 +248,12 @@ static const struct command hazard_subs[] = {
              "procedure}); classic and custom keep the procedure the channel has.",
      .role = ROLE_GM,
      .opts = table_opts,
-     .fn = hazard_table_fn},
+     .fn = cmd_hazard_set_table},
     {.name = "chance",
      .desc = "Classic die: encounter on X or less on a dN (and use it)",
      .role = ROLE_GM,
      .opts = chance_opts,
-     .fn = hazard_chance_fn},
+     .fn = cmd_hazard_set_chance},
     {.name = "custom",
      .desc = "Define the channel's own dN hazard table (and use it)",
      .help =
@@ -264,7 +265,7 @@ static const struct command hazard_subs[] = {
          "\"1d4 giant rats\" gives \"3 giant rats (1d4: 3)\".",
      .role = ROLE_GM,
      .opts = custom_opts,
-     .fn = hazard_custom_fn},
+     .fn = cmd_hazard_set_custom},
     {.name = "procedure",
      .desc = "Keep light and rest the exploration or the delving way",
      .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
@@ -272,12 +273,12 @@ static const struct command hazard_subs[] = {
              "lanterns the expedition (48 turns); Fatigue is damage unless the party rests.",
      .role = ROLE_GM,
      .opts = procedure_opts,
-     .fn = hazard_procedure_fn},
+     .fn = cmd_hazard_set_procedure},
     {.name = "who",
      .desc = "Who may roll the hazard die and rest here: anyone or gm",
      .role = ROLE_GM,
      .opts = who_opts,
-     .fn = hazard_who_fn},
+     .fn = cmd_hazard_set_who},
     {.name = "sign",
      .desc = "Name the creature whose sign was met (the next encounter)",
      .help = "Delving: a Sign result rolls the channel's encounter table (d10 + Tension) and "
@@ -287,7 +288,7 @@ static const struct command hazard_subs[] = {
              "the creature stays behind the GM's screen until the party meets it.",
      .role = ROLE_GM,
      .opts = sign_opts,
-     .fn = hazard_sign_fn},
+     .fn = cmd_hazard_set_sign},
     {0},
 };
 

@@ -3,17 +3,17 @@
 #ifndef DELVER_CMD_HAZARD_H
 #define DELVER_CMD_HAZARD_H
 
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 #include "commands/registry.h"
 
-void hazard_table_fn(struct invocation *inv, struct reply *out);
-void hazard_chance_fn(struct invocation *inv, struct reply *out);
-void hazard_custom_fn(struct invocation *inv, struct reply *out);
-void hazard_procedure_fn(struct invocation *inv, struct reply *out);
-void hazard_who_fn(struct invocation *inv, struct reply *out);
-void hazard_sign_fn(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_table(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_chance(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_custom(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_procedure(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_who(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_sign(struct invocation *inv, struct reply *out);
 
 /* The settings as lines: procedure, light lives, classic odds, who rolls. */
-void hazard_settings_lines(struct reply *out, const struct proc_state *s);
+void cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s);
 
 #endif

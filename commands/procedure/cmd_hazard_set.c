@@ -4,15 +4,15 @@
 #include <strings.h>
 
 #include "commands/procedure/cmd_hazard.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 
 void
-hazard_settings_lines(struct reply *out, const struct proc_state *s)
+cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 {
 	reply_add(out, 0, "Light and rest follow the ");
-	reply_add(out, RS_BOLD, "%s", procedure_name(s->proc));
+	reply_add(out, RS_BOLD, "%s", hazard_procedure_name(s->proc));
 	if (s->proc == PROC_EXPLORATION)
 		reply_add(out, 0, " procedure: torch 6 turns, lantern 36, candle 6.");
 	else
@@ -29,7 +29,7 @@ hazard_settings_lines(struct reply *out, const struct proc_state *s)
 
 /* Shows the table the channel now uses, after a change. */
 static void
-show_new_table(struct reply *out, const struct proc_state *s)
+show_new_table(struct reply *out, const struct procedure_state *s)
 {
 	struct hazard_view v;
 
@@ -39,18 +39,18 @@ show_new_table(struct reply *out, const struct proc_state *s)
 	reply_add(out, RS_BOLD, "%s", hazard_table_name(s->table));
 	reply_add(out, 0, " (d%d).", v.die);
 	reply_nl(out);
-	proc_hazard_table(out, &v, -1, false);
-	hazard_settings_lines(out, s);
+	procedure_render_hazard_table(out, &v, -1, false);
+	cmd_hazard_set_lines(out, s);
 }
 
 void
-hazard_table_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_table(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	int t = hazard_table_parse(inv_str(inv, "table"));
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	int t = hazard_table_parse(invocation_str(inv, "table"));
 	struct hazard_view v;
 
-	if (proc_view(s, t, &v, out) < 0)
+	if (procedure_render_view(s, t, &v, out) < 0)
 		return;
 	s->table = t;
 	if (t == HAZARD_EXPLORATION)
@@ -62,17 +62,17 @@ hazard_table_fn(struct invocation *inv, struct reply *out)
 }
 
 void
-hazard_chance_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_chance(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	int x = (int)inv_int(inv, "x", 1), n = (int)inv_int(inv, "n", 6);
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	int x = (int)invocation_int(inv, "x", 1), n = (int)invocation_int(inv, "n", 6);
 	char err[200];
 
-	if (xin_check(x, n, err, sizeof(err)) < 0) {
+	if (odds_check(x, n, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
-	s->chance = (struct xin){x, n};
+	s->chance = (struct odds){x, n};
 	s->table = HAZARD_CLASSIC;
 	channel_touch(inv->chan);
 	show_new_table(out, s);
@@ -91,19 +91,19 @@ unquote(const char *text, char *buf, size_t len)
 }
 
 void
-hazard_custom_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_custom(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	char text[CMD_LINE_MAX + 1], err[200];
-	struct rtable t;
+	struct roll_table t;
 	int die;
 
-	if (hazard_parse_die(inv_str(inv, "die"), &die, err, sizeof(err)) < 0) {
+	if (hazard_parse_die(invocation_str(inv, "die"), &die, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
-	unquote(inv_str(inv, "entries"), text, sizeof(text));
-	if (rtable_parse(text, 1, die, &t, err, sizeof(err)) < 0) {
+	unquote(invocation_str(inv, "entries"), text, sizeof(text));
+	if (roll_table_parse(text, 1, die, &t, err, sizeof(err)) < 0) {
 		reply_error(out, "The d%d table was not saved: %s", die, err);
 		return;
 	}
@@ -116,21 +116,21 @@ hazard_custom_fn(struct invocation *inv, struct reply *out)
 }
 
 void
-hazard_procedure_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_procedure(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 
-	s->proc = procedure_parse(inv_str(inv, "procedure"));
+	s->proc = hazard_procedure_parse(invocation_str(inv, "procedure"));
 	channel_touch(inv->chan);
-	hazard_settings_lines(out, s);
+	cmd_hazard_set_lines(out, s);
 }
 
 void
-hazard_who_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_who(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 
-	s->gm_rolls = strcmp(inv_str(inv, "who"), "gm") == 0;
+	s->gm_rolls = strcmp(invocation_str(inv, "who"), "gm") == 0;
 	channel_touch(inv->chan);
 	if (s->gm_rolls)
 		reply_line(out, 0,
@@ -140,10 +140,10 @@ hazard_who_fn(struct invocation *inv, struct reply *out)
 }
 
 void
-hazard_sign_fn(struct invocation *inv, struct reply *out)
+cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	const char *creature = inv_str(inv, "creature");
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *creature = invocation_str(inv, "creature");
 
 	if (creature == NULL || strcasecmp(creature, "none") == 0) {
 		if (!s->clock.sign_set) {

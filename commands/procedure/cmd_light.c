@@ -3,31 +3,31 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 
 static void
-light_list(struct invocation *inv, struct reply *out)
+light_list_cmd(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 
 	if (s->clock.lights.n == 0) {
-		proc_darkness(out, s->proc);
+		procedure_render_darkness(out, s->proc);
 		return;
 	}
-	reply_title(out, "Lit sources (%s procedure)", procedure_name(s->proc));
-	proc_lights_table(out, s);
+	reply_title(out, "Lit sources (%s procedure)", hazard_procedure_name(s->proc));
+	cmd_turn_lights_table(out, s);
 }
 
 static void
-light_add(struct invocation *inv, struct reply *out)
+light_add_cmd(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	int kind = light_kind_parse(inv_str(inv, "kind"));
-	int count = (int)inv_int(inv, "count", 1), life = light_life(kind, s->proc);
-	const char *who = inv_str(inv, "who");
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	int kind = light_kind_parse(invocation_str(inv, "kind"));
+	int count = (int)invocation_int(inv, "count", 1), life = light_life(kind, s->proc);
+	const char *who = invocation_str(inv, "who");
 	char err[200];
 
-	if (lights_add(&s->clock.lights, kind, count, who, err, sizeof(err)) < 0) {
+	if (light_add(&s->clock.lights, kind, count, who, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
@@ -47,16 +47,16 @@ light_add(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, "; torches last until a Burn result.");
 	}
 	reply_nl(out);
-	proc_lights_table(out, s);
+	cmd_turn_lights_table(out, s);
 }
 
 static void
-light_out(struct invocation *inv, struct reply *out)
+light_out_cmd(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	size_t idx[LIGHT_MAX];
 	char err[200];
-	int n = lights_select(&s->clock.lights, inv_str(inv, "which"), idx, err, sizeof(err));
+	int n = light_select(&s->clock.lights, invocation_str(inv, "which"), idx, err, sizeof(err));
 
 	if (n < 0) {
 		reply_error(out, "%s", err);
@@ -65,21 +65,21 @@ light_out(struct invocation *inv, struct reply *out)
 	for (int i = 0; i < n; i++) {
 		char name[100];
 
-		proc_light_name(&s->clock.lights.l[idx[i]], true, name, sizeof(name));
+		procedure_render_light_name(&s->clock.lights.l[idx[i]], true, name, sizeof(name));
 		reply_line(out, 0, "%s is put out.", name);
 	}
 	for (int i = n - 1; i >= 0; i--)
-		lights_remove(&s->clock.lights, idx[i]);
+		light_remove(&s->clock.lights, idx[i]);
 	turn_flag_clear(&s->clock);
 	channel_touch(inv->chan);
 	if (s->clock.lights.n == 0)
-		light_list(inv, out);
+		light_list_cmd(inv, out);
 }
 
 static void
-light_flicker(struct invocation *inv, struct reply *out)
+light_flicker_cmd(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	struct light l;
 	char name[100];
 
@@ -93,7 +93,7 @@ light_flicker(struct invocation *inv, struct reply *out)
 		return;
 	}
 	channel_touch(inv->chan);
-	proc_light_name(&l, true, name, sizeof(name));
+	procedure_render_light_name(&l, true, name, sizeof(name));
 	reply_add(out, 0, "%s only flickers: it keeps burning with ", name);
 	reply_add(out, RS_BOLD, "%d", light_left(&l, s->proc));
 	reply_add(out, 0, " turns left.");
@@ -101,12 +101,12 @@ light_flicker(struct invocation *inv, struct reply *out)
 }
 
 static void
-light_refill(struct invocation *inv, struct reply *out)
+light_refill_cmd(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	size_t idx[LIGHT_MAX];
 	char err[200], name[100];
-	int n = lights_select(&s->clock.lights, inv_str(inv, "which"), idx, err, sizeof(err));
+	int n = light_select(&s->clock.lights, invocation_str(inv, "which"), idx, err, sizeof(err));
 
 	if (n < 0) {
 		reply_error(out, "%s", err);
@@ -114,7 +114,8 @@ light_refill(struct invocation *inv, struct reply *out)
 	}
 	for (int i = 0; i < n; i++) {
 		if (s->clock.lights.l[idx[i]].kind != LIGHT_LANTERN) {
-			proc_light_name(&s->clock.lights.l[idx[i]], true, name, sizeof(name));
+			procedure_render_light_name(&s->clock.lights.l[idx[i]], true, name,
+			                            sizeof(name));
 			reply_error(out,
 			            "%s is not a lantern; only lanterns take a new flask of oil.",
 			            name);
@@ -125,7 +126,7 @@ light_refill(struct invocation *inv, struct reply *out)
 		struct light *l = &s->clock.lights.l[idx[i]];
 
 		l->burned = 0;
-		proc_light_name(l, true, name, sizeof(name));
+		procedure_render_light_name(l, true, name, sizeof(name));
 		reply_add(out, 0, "%s has a new flask: ", name);
 		reply_add(out, RS_BOLD, "%d", light_left(l, s->proc));
 		reply_add(out, 0, " turns.");
@@ -158,16 +159,16 @@ static const struct cmd_opt which_opts[] = {
 };
 
 static const struct command light_subs[] = {
-    {.name = "list", .desc = "The lit sources and their turns left", .fn = light_list},
+    {.name = "list", .desc = "The lit sources and their turns left", .fn = light_list_cmd},
     {.name = "add",
      .desc = "Light sources: torch, lantern or candle",
      .opts = add_opts,
-     .fn = light_add},
+     .fn = light_add_cmd},
     {.name = "out",
      .desc = "Put out a source, a kind (all torches) or all",
      .help = "Running blows candles out by itself: {/turn move how=running}.",
      .opts = which_opts,
-     .fn = light_out},
+     .fn = light_out_cmd},
     {.name = "flicker",
      .desc = "Rule this turn's Light result only a flicker",
      .help = "Ruling: a Light result flags the oldest lit source: a torch or candle sputters "
@@ -175,11 +176,11 @@ static const struct command light_subs[] = {
              "straitjacket: until the next turn the GM may rule it only flickered, and the "
              "source is as it was.",
      .role = ROLE_GM,
-     .fn = light_flicker},
+     .fn = light_flicker_cmd},
     {.name = "refill",
      .desc = "Give a lantern a new flask of oil",
      .opts = which_opts,
-     .fn = light_refill},
+     .fn = light_refill_cmd},
     {0},
 };
 

@@ -1,6 +1,6 @@
 /* /procedure: a compact reference card of the turn procedure. */
 #include "commands/commands.h"
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 
 struct card_row {
 	const char *what, *text;
@@ -61,8 +61,9 @@ static const char delving_cmds[] =
 static void
 procedure_fn(struct invocation *inv, struct reply *out)
 {
-	const char *name = inv_str(inv, "procedure");
-	int p = name != NULL ? procedure_parse(name) : (int)proc_of(inv->chan)->proc;
+	const char *name = invocation_str(inv, "procedure");
+	int p =
+	    name != NULL ? hazard_procedure_parse(name) : (int)procedure_state_of(inv->chan)->proc;
 	const struct card_row *rows = p == PROC_DELVING ? delving_card : exploration_card;
 	size_t n = p == PROC_DELVING ? sizeof(delving_card) / sizeof(delving_card[0])
 	                             : sizeof(exploration_card) / sizeof(exploration_card[0]);

@@ -2,24 +2,24 @@
 #include <stdio.h>
 
 #include "commands/commands.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 #include "commands/rollchan.h"
 
 static void
 rest_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	int exits = (int)inv_int(inv, "exits", 1);
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	int exits = (int)invocation_int(inv, "exits", 1);
 	char action[64];
 
-	if (!proc_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out))
 		return;
-	if (inv_bool(inv, "hazard", true)) {
+	if (invocation_bool(inv, "hazard", true)) {
 		struct hazard_view v;
 
-		if (proc_view(s, s->table, &v, out) < 0)
+		if (procedure_render_view(s, s->table, &v, out) < 0)
 			return;
-		proc_hazard_turn(inv, out, s, &v, true);
+		cmd_hazard_turn(inv, out, s, &v, true);
 	} else {
 		struct turn_report rep;
 		struct turn_how how = {.effect = HZ_NOTHING, .resting = true, .safe = s->safe};
@@ -28,8 +28,9 @@ rest_fn(struct invocation *inv, struct reply *out)
 		turn_pass(&s->clock, s->proc, &how, &rep);
 		channel_touch(inv->chan);
 		reply_title(out, "Rest: turn %d", s->clock.turn);
-		proc_report(out, &rep, s->proc, false, false);
-		proc_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
+		procedure_render_report(out, &rep, s->proc, false, false);
+		procedure_render_footer(out, s,
+		                        rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 	}
 	if (s->safe) {
 		reply_line(out, RS_DIM,

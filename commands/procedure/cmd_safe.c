@@ -1,11 +1,11 @@
 /* /safe: whether the party is in a safe area (level 0, a vendor's room). */
 #include "commands/commands.h"
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 
 static void
 safe_show(struct invocation *inv, struct reply *out)
 {
-	if (proc_of(inv->chan)->safe) {
+	if (procedure_state_of(inv->chan)->safe) {
 		reply_add(out, 0,
 		          "The party is in a safe area: no wandering monsters, no "
 		          "fighting. ");
@@ -21,7 +21,7 @@ safe_show(struct invocation *inv, struct reply *out)
 static void
 safe_set(struct invocation *inv, struct reply *out, bool on)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 
 	s->safe = on;
 	channel_touch(inv->chan);

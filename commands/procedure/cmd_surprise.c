@@ -40,18 +40,18 @@ surprise_fn(struct invocation *inv, struct reply *out)
 	static const char *const hdr2[] = {"#", "party"};
 	static const char *const hdr3[] = {"#", "party", "monsters"};
 	struct surprise_check party[SURPRISE_MAX], foes[SURPRISE_MAX];
-	int n = (int)inv_int(inv, "n", 1), mod = (int)inv_int(inv, "mod", 0);
-	int m = (int)inv_int(inv, "monsters", 0);
-	bool forced = inv_bool(inv, "forced", false), side = m > 0 && !forced;
+	int n = (int)invocation_int(inv, "n", 1), mod = (int)invocation_int(inv, "mod", 0);
+	int m = (int)invocation_int(inv, "monsters", 0);
+	bool forced = invocation_bool(inv, "forced", false), side = m > 0 && !forced;
 	int rows = side && m > n ? m : n;
 
 	if (forced && m == 0) {
 		reply_error(out, "forced:true is about the monsters; give monsters:N too (1-20).");
 		return;
 	}
-	surprise_roll(inv->rng, n, mod, party);
+	wander_surprise_roll(inv->rng, n, mod, party);
 	if (side)
-		surprise_roll(inv->rng, m, 0, foes);
+		wander_surprise_roll(inv->rng, m, 0, foes);
 	reply_title(out, "Surprise: WIS check DC %d (d20%s)", SURPRISE_DC,
 	            mod ? " + modifier" : "");
 	reply_table(out, side ? 3 : 2, side ? hdr3 : hdr2);

@@ -3,13 +3,13 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 #include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 
 /* The lit sources as a table: which, carried by, turns left. */
 void
-proc_lights_table(struct reply *out, const struct proc_state *s)
+cmd_turn_lights_table(struct reply *out, const struct procedure_state *s)
 {
 	static const char *const hdr[] = {"light", "carried by", "turns left"};
 	const struct lights *ls = &s->clock.lights;
@@ -56,14 +56,14 @@ sign_line(struct invocation *inv, struct reply *out, const struct turn_clock *c)
 static void
 turn_show(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 	const struct turn_clock *c = &s->clock;
 	char t[40];
 
-	proc_time_text(c->turn, t, sizeof(t));
+	procedure_render_time_text(c->turn, t, sizeof(t));
 	reply_title(out, "Turn %d: %s in the dungeon", c->turn, t);
 	reply_add(out, 0, "Procedure: ");
-	reply_add(out, RS_BOLD, "%s", procedure_name(s->proc));
+	reply_add(out, RS_BOLD, "%s", hazard_procedure_name(s->proc));
 	reply_add(out, 0, "; hazard die: %s%s.", hazard_table_name(s->table),
 	          s->safe ? "; the party is in a safe area" : "");
 	reply_nl(out);
@@ -73,7 +73,7 @@ turn_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_BAD, ").");
 	}
 	if (c->lights.n > 0)
-		proc_lights_table(out, s);
+		cmd_turn_lights_table(out, s);
 	reply_add(out, RS_BOLD, "%d", c->since_rest);
 	reply_add(out, 0, " %s since the last rest (a rest is due after %d).",
 	          c->since_rest == 1 ? "turn" : "turns", TURN_REST_DUE);
@@ -86,7 +86,7 @@ turn_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_BAD, ").");
 	}
 	if (c->lights.n == 0)
-		proc_darkness(out, s->proc);
+		procedure_render_darkness(out, s->proc);
 	if (c->sign_set)
 		sign_line(inv, out, c);
 }
@@ -94,8 +94,8 @@ turn_show(struct invocation *inv, struct reply *out)
 static void
 turn_advance_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	int n = (int)inv_int(inv, "turns", 1);
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	int n = (int)invocation_int(inv, "turns", 1);
 	struct turn_report rep;
 
 	turn_report_init(&rep);
@@ -103,14 +103,14 @@ turn_advance_fn(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 	reply_title(out, "%d %s pass%s without a hazard roll", n, n == 1 ? "turn" : "turns",
 	            n == 1 ? "es" : "");
-	proc_report(out, &rep, s->proc, n > 1, false);
-	proc_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
+	procedure_render_report(out, &rep, s->proc, n > 1, false);
+	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 }
 
 static void
 turn_reset_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
+	struct procedure_state *s = procedure_state_of(inv->chan);
 
 	turn_clock_init(&s->clock);
 	channel_touch(inv->chan);
@@ -123,8 +123,8 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 static void
 turn_move_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	const char *how = inv_str(inv, "how");
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *how = invocation_str(inv, "how");
 	struct light blown[LIGHT_MAX];
 	size_t n;
 
@@ -133,7 +133,7 @@ turn_move_fn(struct invocation *inv, struct reply *out)
 		           s->clock.running ? "running: candles are blown out" : "not running");
 		return;
 	}
-	if (!proc_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out))
 		return;
 	n = turn_set_running(&s->clock, strcmp(how, "running") == 0, blown);
 	channel_touch(inv->chan);
@@ -146,11 +146,11 @@ turn_move_fn(struct invocation *inv, struct reply *out)
 	for (size_t i = 0; i < n; i++) {
 		char name[100];
 
-		proc_light_name(&blown[i], true, name, sizeof(name));
+		procedure_render_light_name(&blown[i], true, name, sizeof(name));
 		reply_line(out, RS_BAD, "%s is blown out.", name);
 	}
 	if (s->clock.lights.n == 0)
-		proc_darkness(out, s->proc);
+		procedure_render_darkness(out, s->proc);
 }
 
 static const char *const move_choices[] = {"crawling", "walking", "running", NULL};

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 #include "rules/dice/dice.h"
 #include "rules/procedure/carry.h"
 #include "rules/procedure/vendor.h"
@@ -45,8 +45,8 @@ vendor_name_ok(const char *s)
 static void
 vendor_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	const char *name = inv_str(inv, "name");
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *name = invocation_str(inv, "name");
 	struct vendor_stock st;
 	struct vendor *v;
 
@@ -62,7 +62,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_DIM, ".");
 		return;
 	}
-	if ((v = proc_vendor(s, name)) != NULL) {
+	if ((v = procedure_state_vendor(s, name)) != NULL) {
 		reply_title(out, "%s's stock (met before)", v->name);
 		stock_lines(out, &v->stock);
 		reply_line(out, RS_DIM, "%d item%s or lot%s dealt on so far.", v->ntried,
@@ -79,7 +79,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 		            VENDORS_MAX);
 		return;
 	}
-	v = proc_vendor_add(s);
+	v = procedure_state_vendor_add(s);
 	snprintf(v->name, sizeof(v->name), "%s", name);
 	vendor_roll(inv->rng, &v->stock);
 	channel_touch(inv->chan);
@@ -165,11 +165,11 @@ static void
 bargain_fn(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"margin", "player sells at", "player buys at"};
-	struct proc_state *s = proc_of(inv->chan);
-	const char *vname = inv_str(inv, "vendor"), *item = inv_str(inv, "item");
-	const char *deal = inv_str(inv, "deal"), *rolltext = inv_str(inv, "roll");
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *vname = invocation_str(inv, "vendor"), *item = invocation_str(inv, "item");
+	const char *deal = invocation_str(inv, "deal"), *rolltext = invocation_str(inv, "roll");
 	bool selling = strcmp(deal, "sell") == 0;
-	struct vendor *v = proc_vendor(s, vname);
+	struct vendor *v = procedure_state_vendor(s, vname);
 	struct vendor_deal b;
 	char shown[160], err[200];
 	int64_t total;
@@ -227,7 +227,8 @@ static void
 encumbrance_fn(struct invocation *inv, struct reply *out)
 {
 	static const char *const hdr[] = {"load", "pounds"};
-	int str = (int)inv_int(inv, "str", 0), weight = (int)inv_int(inv, "weight", 0);
+	int str = (int)invocation_int(inv, "str", 0),
+	    weight = (int)invocation_int(inv, "weight", 0);
 	const struct carry_row *row = carry_row_of(str);
 	enum carry_band band = carry_band_of(row, weight);
 	char r[CARRY_BAND_COUNT][32];

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands/commands.h"
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 #include "commands/tension/tension_state.h"
 
 /* The line that says what the check's die did. */
@@ -43,7 +43,7 @@ table_line(struct reply *out, const struct tension_pick *p, int tension)
 }
 
 static void
-show_check(struct reply *out, const struct wander_check *w, struct xin chance, int tension)
+show_check(struct reply *out, const struct wander_check *w, struct odds chance, int tension)
 {
 	switch (w->proc) {
 	case WANDER_CORRIDOR:
@@ -87,11 +87,11 @@ show_check(struct reply *out, const struct wander_check *w, struct xin chance, i
 /* Reads the chance option, which only the classic check takes, into
  * *chance. Returns 0, or -1 with an error reply. */
 static int
-chance_arg(struct invocation *inv, int proc, struct xin *chance, struct reply *out)
+chance_arg(struct invocation *inv, int proc, struct odds *chance, struct reply *out)
 {
 	char err[200];
 
-	if (!inv_has(inv, "chance"))
+	if (!invocation_has(inv, "chance"))
 		return 0;
 	if (proc != WANDER_CLASSIC) {
 		reply_error(out,
@@ -99,7 +99,7 @@ chance_arg(struct invocation *inv, int proc, struct xin *chance, struct reply *o
 		            wander_name(proc));
 		return -1;
 	}
-	if (xin_parse(inv_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
+	if (odds_parse(invocation_str(inv, "chance"), chance, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return -1;
 	}
@@ -109,24 +109,24 @@ chance_arg(struct invocation *inv, int proc, struct xin *chance, struct reply *o
 static void
 wander_check_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	const char *pname = inv_str(inv, "procedure");
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *pname = invocation_str(inv, "procedure");
 	int proc = pname != NULL ? wander_parse(pname) : (int)s->wander;
-	int exits = (int)inv_int(inv, "exits", 1);
-	int tension = (int)inv_int(inv, "tension", tension_state_value(inv->chan));
+	int exits = (int)invocation_int(inv, "exits", 1);
+	int tension = (int)invocation_int(inv, "tension", tension_state_value(inv->chan));
 	bool hidden = proc == WANDER_TENSION && tension_state_hidden(inv->chan);
-	struct xin chance = s->wander_chance;
+	struct odds chance = s->wander_chance;
 	struct wander_check w;
-	struct rtable encounters;
+	struct roll_table encounters;
 
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;
-	if (inv_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
+	if (invocation_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
 		reply_error(out, "exits is for the rest and tension checks only, not %s.",
 		            wander_name(proc));
 		return;
 	}
-	if (inv_has(inv, "tension") && proc != WANDER_TENSION) {
+	if (invocation_has(inv, "tension") && proc != WANDER_TENSION) {
 		reply_error(out, "tension is for the tension check only, not %s.",
 		            wander_name(proc));
 		return;
@@ -183,15 +183,15 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 	static const char *const hdr[] = {"player", "dice", "result"};
 	struct retreat_player p[RETREAT_PLAYERS_MAX];
 	struct retreat_obstacle o;
-	int floor = (int)inv_int(inv, "floor", 1), failures = 0;
+	int floor = (int)invocation_int(inv, "floor", 1), failures = 0;
 	char err[200], dice[RETREAT_DICE_MAX * 3 + 16];
-	int n = retreat_parse(inv_str(inv, "players"), p, err, sizeof(err));
+	int n = wander_retreat_parse(invocation_str(inv, "players"), p, err, sizeof(err));
 
 	if (n < 0) {
 		reply_error(out, "%s", err);
 		return;
 	}
-	retreat_obstacle_roll(inv->rng, floor, &o);
+	wander_retreat_obstacle_roll(inv->rng, floor, &o);
 	dice_text(o.dice, o.floor, dice, sizeof(dice));
 	reply_title(out, "Back to town: floor %d, before re-entering the room", floor);
 	reply_add(out, 0, "The floor's %d Annoy %s: %s, highest ", floor,
@@ -201,11 +201,11 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 	reply_nl(out);
 	reply_table(out, 3, hdr);
 	for (int i = 0; i < n; i++) {
-		struct retreat_roll r;
+		struct wander_retreat_roll r;
 		char res[80];
 		const char *cells[3] = {p[i].name, dice, res};
 
-		retreat_roll(inv->rng, &o, &p[i], &r);
+		wander_retreat_roll(inv->rng, &o, &p[i], &r);
 		dice_text(r.dice, r.ndice, dice, sizeof(dice));
 		snprintf(dice + strlen(dice), sizeof(dice) - strlen(dice), " (%d)", r.high);
 		if (r.failed)
@@ -229,9 +229,9 @@ wander_retreat_fn(struct invocation *inv, struct reply *out)
 static void
 wander_default_fn(struct invocation *inv, struct reply *out)
 {
-	struct proc_state *s = proc_of(inv->chan);
-	int proc = wander_parse(inv_str(inv, "procedure"));
-	struct xin chance = s->wander_chance;
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	int proc = wander_parse(invocation_str(inv, "procedure"));
+	struct odds chance = s->wander_chance;
 
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;

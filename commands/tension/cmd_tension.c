@@ -27,7 +27,7 @@ tension_cmd_bar(struct reply *out, int value)
 }
 
 void
-tension_cmd_screen(const struct tension_state *ts, struct reply *out, const char *what)
+cmd_tension_screen(const struct tension_state *ts, struct reply *out, const char *what)
 {
 	if (!ts->hidden)
 		return;
@@ -88,7 +88,7 @@ tension_show(struct invocation *inv, struct reply *out)
 		           gm != NULL ? gm : "the GM");
 		return;
 	}
-	tension_cmd_screen(ts, out, NULL);
+	cmd_tension_screen(ts, out, NULL);
 	tension_cmd_bar(out, ts->track.value);
 	if (ts->hidden)
 		reply_line(out, RS_DIM, "Mode: hidden (only the GM sees Tension and its rolls).");
@@ -102,7 +102,7 @@ tension_show(struct invocation *inv, struct reply *out)
 static const char *
 reason_of(const struct invocation *inv, const char *dflt)
 {
-	const char *r = inv_str(inv, "reason");
+	const char *r = invocation_str(inv, "reason");
 
 	if (r == NULL)
 		return dflt;
@@ -130,7 +130,7 @@ changed(struct invocation *inv, struct tension_state *ts, const struct tension_c
 
 	channel_touch(inv->chan);
 	snprintf(what, sizeof(what), "The GM %s the Tension behind the screen.", verbs[c->kind]);
-	tension_cmd_screen(ts, out, what);
+	cmd_tension_screen(ts, out, what);
 	if (c->from == c->to)
 		reply_add(out, 0, "Tension stays at %d", c->to);
 	else
@@ -156,12 +156,12 @@ static void
 adjust(struct invocation *inv, struct reply *out, int sign)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const char *ev = inv_str(inv, "event"), *reason = reason_of(inv, NULL);
+	const char *ev = invocation_str(inv, "event"), *reason = reason_of(inv, NULL);
 	const char *const *names = sign > 0 ? raise_events : lower_events;
 	const char *path = sign > 0 ? "tension raise" : "tension lower";
 	const struct tension_change *c;
 
-	if (ev != NULL && inv_has(inv, "amount")) {
+	if (ev != NULL && invocation_has(inv, "amount")) {
 		reply_error(out, "Give an event or an amount, not both: ");
 		reply_cmd(out, RS_BAD, path, "event", ev, NULL);
 		reply_add(out, RS_BAD, ", or ");
@@ -169,7 +169,7 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 		reply_add(out, RS_BAD, ".");
 		return;
 	}
-	if (ev == NULL && !inv_has(inv, "amount")) {
+	if (ev == NULL && !invocation_has(inv, "amount")) {
 		reply_error(out,
 		            "Name what happened (%s, %s, %s or %s) or give an amount with a "
 		            "reason: ",
@@ -181,7 +181,7 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 	if (ev == NULL && reason == NULL) {
 		char n[24];
 
-		snprintf(n, sizeof(n), "%d", (int)inv_int(inv, "amount", 1));
+		snprintf(n, sizeof(n), "%d", (int)invocation_int(inv, "amount", 1));
 		reply_error(out, "A change by an amount needs a reason: ");
 		reply_cmd(out, RS_BAD, path, "amount:", n, "reason:", "why", NULL);
 		reply_add(out, RS_BAD, ".");
@@ -190,7 +190,8 @@ adjust(struct invocation *inv, struct reply *out, int sign)
 	if (ev != NULL)
 		c = tension_event(&ts->track, (enum tension_event)tension_event_find(ev), reason);
 	else
-		c = tension_adjust(&ts->track, sign * (int)inv_int(inv, "amount", 1), reason);
+		c = tension_adjust(&ts->track, sign * (int)invocation_int(inv, "amount", 1),
+		                   reason);
 	changed(inv, ts, c, out);
 }
 
@@ -212,7 +213,7 @@ tension_set_fn(struct invocation *inv, struct reply *out)
 	struct tension_state *ts = tension_state_of(inv->chan);
 
 	changed(inv, ts,
-	        tension_set(&ts->track, (int)inv_int(inv, "value", TENSION_START),
+	        tension_set(&ts->track, (int)invocation_int(inv, "value", TENSION_START),
 	                    reason_of(inv, "GM's choice")),
 	        out);
 }
@@ -229,7 +230,7 @@ static void
 tension_mode(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	bool hidden = strcmp(inv_str(inv, "mode"), "hidden") == 0;
+	bool hidden = strcmp(invocation_str(inv, "mode"), "hidden") == 0;
 
 	if (ts->hidden == hidden) {
 		reply_line(out, 0, "Tension is already %s.", hidden ? "hidden" : "open");
@@ -354,7 +355,7 @@ static const struct cmd_opt strike_opts[] = {
      .desc = "A range (9-12), a result (10) or part of the entry's text",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED | OPT_REST | OPT_AUTOCOMPLETE,
-     .max = RTABLE_TEXT_MAX - 1,
+     .max = ROLL_TABLE_TEXT_MAX - 1,
      .complete = complete_tension_entry},
     {.name = "table",
      .desc = "Which table (default: encounter)",
@@ -368,7 +369,7 @@ static const struct cmd_opt unstrike_opts[] = {
      .desc = "A struck entry to restore (default: every struck entry)",
      .type = OPT_STRING,
      .flags = OPT_REST | OPT_AUTOCOMPLETE,
-     .max = RTABLE_TEXT_MAX - 1,
+     .max = ROLL_TABLE_TEXT_MAX - 1,
      .complete = complete_tension_struck},
     {.name = "table",
      .desc = "Which table (default: encounter with an entry, else both)",
@@ -381,7 +382,7 @@ static const struct command table_subs[] = {
     {.name = "show",
      .desc = "Show the encounter and effects tables",
      .opts = table_show_opts,
-     .fn = tension_cmd_table_show},
+     .fn = cmd_tension_table_show},
     {.name = "set",
      .desc = "Replace a table: ranges covering 1-20, no gaps or overlaps",
      .help = "Entries are separated by ';': '1-4 a lost adventurer; 5-8 1d4 goblins; ...'. "
@@ -389,12 +390,12 @@ static const struct command table_subs[] = {
              "deadly. Ruling: entries that are unchanged (same range and text) stay struck.",
      .role = ROLE_GM,
      .opts = table_set_opts,
-     .fn = tension_cmd_table_set},
+     .fn = cmd_tension_table_set},
     {.name = "reset",
      .desc = "Put a table back to the default of the rules (nothing struck)",
      .role = ROLE_GM,
      .opts = table_reset_opts,
-     .fn = tension_cmd_table_reset},
+     .fn = cmd_tension_table_reset},
     {0},
 };
 
@@ -446,7 +447,7 @@ static const struct command tension_subs[] = {
              "the d12s and d10s are rolled before the dice inside entries.",
      .role = ROLE_GM,
      .opts = roll_opts,
-     .fn = tension_cmd_roll},
+     .fn = cmd_tension_roll_run},
     {.name = "table",
      .desc = "Show, replace or reset the encounter and effects tables",
      .subs = table_subs,
@@ -459,7 +460,7 @@ static const struct command tension_subs[] = {
              "{/tension reset}.",
      .role = ROLE_GM,
      .opts = strike_opts,
-     .fn = tension_cmd_strike},
+     .fn = cmd_tension_table_strike},
     {.name = "unstrike",
      .desc = "Restore a struck entry, or every struck entry",
      .help = "With an entry: that entry of the encounter table (table:effects for the "
@@ -467,7 +468,7 @@ static const struct command tension_subs[] = {
              "tables.",
      .role = ROLE_GM,
      .opts = unstrike_opts,
-     .fn = tension_cmd_unstrike},
+     .fn = cmd_tension_table_unstrike},
     {.name = "mode",
      .desc = "open: everyone sees Tension; hidden: only the GM",
      .help = "Hidden mode sends the value, every change and every roll to the GM alone "

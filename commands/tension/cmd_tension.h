@@ -10,12 +10,12 @@
 #include "commands/commands.h"
 #include "commands/tension/tension_state.h"
 
-void tension_cmd_roll(struct invocation *inv, struct reply *out);
-void tension_cmd_table_show(struct invocation *inv, struct reply *out);
-void tension_cmd_table_set(struct invocation *inv, struct reply *out);
-void tension_cmd_table_reset(struct invocation *inv, struct reply *out);
-void tension_cmd_strike(struct invocation *inv, struct reply *out);
-void tension_cmd_unstrike(struct invocation *inv, struct reply *out);
+void cmd_tension_roll_run(struct invocation *inv, struct reply *out);
+void cmd_tension_table_show(struct invocation *inv, struct reply *out);
+void cmd_tension_table_set(struct invocation *inv, struct reply *out);
+void cmd_tension_table_reset(struct invocation *inv, struct reply *out);
+void cmd_tension_table_strike(struct invocation *inv, struct reply *out);
+void cmd_tension_table_unstrike(struct invocation *inv, struct reply *out);
 
 /*
  * Behind the GM's screen: in hidden mode, tells the channel only what the
@@ -23,6 +23,6 @@ void tension_cmd_unstrike(struct invocation *inv, struct reply *out);
  * everything added afterwards to the invoker alone. In open mode it does
  * nothing. what may be NULL: nothing is said in the channel.
  */
-void tension_cmd_screen(const struct tension_state *ts, struct reply *out, const char *what);
+void cmd_tension_screen(const struct tension_state *ts, struct reply *out, const char *what);
 
 #endif

@@ -8,10 +8,10 @@
 
 /* One d10 + Tension lookup: "  effects table: d10 6 + Tension 4 = 10 → text". */
 static void
-pick_line(const char *table_name, const struct rtable *t, const struct tension_pick *p, int tension,
-          const char *nothing, struct reply *out)
+pick_line(const char *table_name, const struct roll_table *t, const struct tension_pick *p,
+          int tension, const char *nothing, struct reply *out)
 {
-	const struct rtable_entry *e = &t->e[p->index];
+	const struct roll_table_entry *e = &t->e[p->index];
 
 	reply_add(out, 0, "  %s table: d10 %d + Tension %d = ", table_name, p->d10, tension);
 	reply_add(out, RS_BOLD, "%d", p->total);
@@ -31,7 +31,7 @@ pick_line(const char *table_name, const struct rtable *t, const struct tension_p
 
 /* With join, the check continues the open line (compact output). */
 static void
-check_line(const struct d12_check *c, bool join, struct reply *out)
+check_line(const struct encounter_check *c, bool join, struct reply *out)
 {
 	reply_add(out, 0, join ? " · encounter check: d12 " : "Encounter check: d12 ");
 	reply_add(out, RS_BOLD, "%d", c->roll);
@@ -49,17 +49,17 @@ check_line(const struct d12_check *c, bool join, struct reply *out)
 }
 
 void
-tension_cmd_roll(struct invocation *inv, struct reply *out)
+cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const struct rtable *enc = tension_state_get_table(ts, TENSION_TABLE_ENCOUNTER);
-	const struct rtable *eff = tension_state_get_table(ts, TENSION_TABLE_EFFECTS);
+	const struct roll_table *enc = tension_state_get_table(ts, TENSION_TABLE_ENCOUNTER);
+	const struct roll_table *eff = tension_state_get_table(ts, TENSION_TABLE_EFFECTS);
 	struct tension_roll r;
 	const char *event_text;
 	bool compact = rollchan_compact(inv->chan);
 
-	tension_roll(inv->rng, ts->track.value, (int)inv_int(inv, "exits", 1), enc, eff, &r);
-	tension_cmd_screen(ts, out, "The GM made a tension roll behind the screen.");
+	tension_roll(inv->rng, ts->track.value, (int)invocation_int(inv, "exits", 1), enc, eff, &r);
+	cmd_tension_screen(ts, out, "The GM made a tension roll behind the screen.");
 	/* Compact output: the heading opens the first line, and the check
 	 * follows the event on it unless an effect was rolled between them. */
 	if (compact)

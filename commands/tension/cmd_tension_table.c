@@ -9,7 +9,7 @@
 #define EDITED "The GM changed the Tension tables behind the screen."
 
 static void
-show_table(const struct rtable *t, enum tension_table k, struct reply *out)
+show_table(const struct roll_table *t, enum tension_table k, struct reply *out)
 {
 	static const char *const hdr[] = {"d10+T", "entry"};
 	const char *name = tension_table_name(k);
@@ -19,10 +19,10 @@ show_table(const struct rtable *t, enum tension_table k, struct reply *out)
 	reply_nl(out);
 	reply_table(out, 2, hdr);
 	for (size_t i = 0; i < t->n; i++) {
-		char range[16], text[RTABLE_TEXT_MAX + 16];
+		char range[16], text[ROLL_TABLE_TEXT_MAX + 16];
 		const char *cells[] = {range, text};
 
-		rtable_range_text(&t->e[i], range, sizeof(range));
+		roll_table_range_text(&t->e[i], range, sizeof(range));
 		snprintf(text, sizeof(text), "%s%s", t->e[i].text,
 		         t->e[i].struck ? " (struck)" : "");
 		reply_row(out, false, cells);
@@ -41,14 +41,14 @@ may_see(struct invocation *inv, const struct tension_state *ts, struct reply *ou
 }
 
 void
-tension_cmd_table_show(struct invocation *inv, struct reply *out)
+cmd_tension_table_show(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const char *kind = inv_str(inv, "kind");
+	const char *kind = invocation_str(inv, "kind");
 
 	if (!may_see(inv, ts, out))
 		return;
-	tension_cmd_screen(ts, out, NULL);
+	cmd_tension_screen(ts, out, NULL);
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
 		if (kind != NULL && tension_table_find(kind) != k)
 			continue;
@@ -60,13 +60,13 @@ tension_cmd_table_show(struct invocation *inv, struct reply *out)
 /* Marks struck the entries of t that were struck in old with the same
  * range and text. Returns how many. */
 static size_t
-keep_struck(const struct rtable *old, struct rtable *t)
+keep_struck(const struct roll_table *old, struct roll_table *t)
 {
 	size_t kept = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
 		for (size_t j = 0; j < old->n; j++) {
-			const struct rtable_entry *o = &old->e[j];
+			const struct roll_table_entry *o = &old->e[j];
 
 			if (o->struck && o->lo == t->e[i].lo && o->hi == t->e[i].hi &&
 			    strcmp(o->text, t->e[i].text) == 0) {
@@ -79,15 +79,15 @@ keep_struck(const struct rtable *old, struct rtable *t)
 }
 
 void
-tension_cmd_table_set(struct invocation *inv, struct reply *out)
+cmd_tension_table_set(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
-	struct rtable t;
+	enum tension_table k = (enum tension_table)tension_table_find(invocation_str(inv, "kind"));
+	struct roll_table t;
 	char err[200];
 	size_t kept;
 
-	if (tension_table_parse(inv_str(inv, "text"), &t, err, sizeof(err)) < 0) {
+	if (tension_table_parse(invocation_str(inv, "text"), &t, err, sizeof(err)) < 0) {
 		reply_error(out, "The %s table was not changed: %s", tension_table_name(k), err);
 		return;
 	}
@@ -95,7 +95,7 @@ tension_cmd_table_set(struct invocation *inv, struct reply *out)
 	*tension_state_edit_table(ts, k) = t;
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
-	tension_cmd_screen(ts, out, EDITED);
+	cmd_tension_screen(ts, out, EDITED);
 	reply_add(out, 0, "The %s table now has %zu entries", tension_table_name(k), t.n);
 	if (kept > 0)
 		reply_add(out, 0, "; %zu unchanged %s still struck", kept,
@@ -106,15 +106,15 @@ tension_cmd_table_set(struct invocation *inv, struct reply *out)
 }
 
 void
-tension_cmd_table_reset(struct invocation *inv, struct reply *out)
+cmd_tension_table_reset(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	enum tension_table k = (enum tension_table)tension_table_find(inv_str(inv, "kind"));
+	enum tension_table k = (enum tension_table)tension_table_find(invocation_str(inv, "kind"));
 
 	tension_table_default(k, tension_state_edit_table(ts, k));
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
-	tension_cmd_screen(ts, out, EDITED);
+	cmd_tension_screen(ts, out, EDITED);
 	reply_line(out, 0, "The %s table is back to its default; nothing in it is struck.",
 	           tension_table_name(k));
 	show_table(tension_state_get_table(ts, k), k, out);
@@ -122,11 +122,11 @@ tension_cmd_table_reset(struct invocation *inv, struct reply *out)
 
 /* "9-12 2d4 goblins" */
 static void
-entry_name(const struct rtable_entry *e, char *buf, size_t len)
+entry_name(const struct roll_table_entry *e, char *buf, size_t len)
 {
 	char range[16];
 
-	rtable_range_text(e, range, sizeof(range));
+	roll_table_range_text(e, range, sizeof(range));
 	snprintf(buf, len, "%s %s", range, e->text);
 }
 
@@ -137,13 +137,13 @@ static int
 find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table *k,
            struct reply *out)
 {
-	const char *what = inv_str(inv, "entry"), *kind = inv_str(inv, "table");
-	const struct rtable *t;
+	const char *what = invocation_str(inv, "entry"), *kind = invocation_str(inv, "table");
+	const struct roll_table *t;
 	int i;
 
 	*k = kind != NULL ? (enum tension_table)tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
 	t = tension_state_get_table(ts, *k);
-	i = rtable_find(t, what);
+	i = roll_table_find(t, what);
 	if (i == -1) {
 		reply_error(out,
 		            "No %s entry matches '%s'; name a range like 9-12, a result like 10 "
@@ -156,7 +156,7 @@ find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table 
 
 		buf_init(&b, 1500);
 		for (size_t j = 0; j < t->n; j++) {
-			char name[RTABLE_TEXT_MAX + 16];
+			char name[ROLL_TABLE_TEXT_MAX + 16];
 
 			if (strcasestr(t->e[j].text, what) == NULL)
 				continue;
@@ -171,11 +171,11 @@ find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table 
 }
 
 void
-tension_cmd_strike(struct invocation *inv, struct reply *out)
+cmd_tension_table_strike(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	enum tension_table k;
-	char name[RTABLE_TEXT_MAX + 16];
+	char name[ROLL_TABLE_TEXT_MAX + 16];
 	int i = find_entry(inv, ts, &k, out);
 
 	if (i < 0)
@@ -191,7 +191,7 @@ tension_cmd_strike(struct invocation *inv, struct reply *out)
 	tension_state_edit_table(ts, k)->e[i].struck = true;
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
-	tension_cmd_screen(ts, out, EDITED);
+	cmd_tension_screen(ts, out, EDITED);
 	reply_add(out, 0, "Struck ");
 	reply_add(out, RS_STRUCK, "%s", name);
 	reply_add(out, 0, " from the %s table: rolling it now means %s.", tension_table_name(k),
@@ -201,12 +201,12 @@ tension_cmd_strike(struct invocation *inv, struct reply *out)
 
 /* Restores every struck entry of table k, naming them in b. */
 static size_t
-unstrike_all(struct rtable *t, struct buf *b)
+unstrike_all(struct roll_table *t, struct buf *b)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
-		char name[RTABLE_TEXT_MAX + 16];
+		char name[ROLL_TABLE_TEXT_MAX + 16];
 
 		if (!t->e[i].struck)
 			continue;
@@ -219,17 +219,17 @@ unstrike_all(struct rtable *t, struct buf *b)
 }
 
 void
-tension_cmd_unstrike(struct invocation *inv, struct reply *out)
+cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const char *kind = inv_str(inv, "table");
+	const char *kind = invocation_str(inv, "table");
 	enum tension_table k;
-	char name[RTABLE_TEXT_MAX + 16];
+	char name[ROLL_TABLE_TEXT_MAX + 16];
 	struct buf b;
 	size_t n = 0;
 	int i;
 
-	if (inv_str(inv, "entry") != NULL) {
+	if (invocation_str(inv, "entry") != NULL) {
 		if ((i = find_entry(inv, ts, &k, out)) < 0)
 			return;
 		entry_name(&tension_state_get_table(ts, k)->e[i], name, sizeof(name));
@@ -241,7 +241,7 @@ tension_cmd_unstrike(struct invocation *inv, struct reply *out)
 		tension_state_edit_table(ts, k)->e[i].struck = false;
 		tension_state_edited(ts);
 		channel_touch(inv->chan);
-		tension_cmd_screen(ts, out, EDITED);
+		cmd_tension_screen(ts, out, EDITED);
 		reply_line(out, 0, "Restored %s to the %s table.", name, tension_table_name(k));
 		return;
 	}
@@ -253,12 +253,12 @@ tension_cmd_unstrike(struct invocation *inv, struct reply *out)
 				    tension_state_edit_table(ts, (enum tension_table)j), &b);
 	tension_state_edited(ts);
 	if (n == 0) {
-		tension_cmd_screen(ts, out, NULL);
+		cmd_tension_screen(ts, out, NULL);
 		reply_line(out, 0, "Nothing is struck%s%s%s.", kind ? " in the " : "",
 		           kind ? kind : "", kind ? " table" : "");
 	} else {
 		channel_touch(inv->chan);
-		tension_cmd_screen(ts, out, EDITED);
+		cmd_tension_screen(ts, out, EDITED);
 		reply_line(out, 0, "Restored %zu struck %s: %s.", n, n == 1 ? "entry" : "entries",
 		           buf_str(&b));
 	}

@@ -18,10 +18,10 @@ static const char *const kind_names[] = {
 };
 
 /* The kind's default table, built once. */
-static const struct rtable *
+static const struct roll_table *
 default_table(enum tension_table k)
 {
-	static struct rtable defaults[TENSION_TABLE_COUNT];
+	static struct roll_table defaults[TENSION_TABLE_COUNT];
 	static bool built[TENSION_TABLE_COUNT];
 
 	if (!built[k]) {
@@ -32,7 +32,7 @@ default_table(enum tension_table k)
 }
 
 static bool
-same_table(const struct rtable *a, const struct rtable *b)
+same_table(const struct roll_table *a, const struct roll_table *b)
 {
 	if (a->lo != b->lo || a->hi != b->hi || a->n != b->n)
 		return false;
@@ -54,17 +54,17 @@ settle(struct tension_state *ts, enum tension_table k)
 	}
 }
 
-const struct rtable *
+const struct roll_table *
 tension_state_get_table(const struct tension_state *ts, enum tension_table k)
 {
 	return ts->tables[k] != NULL ? ts->tables[k] : default_table(k);
 }
 
-struct rtable *
+struct roll_table *
 tension_state_edit_table(struct tension_state *ts, enum tension_table k)
 {
 	if (ts->tables[k] == NULL) {
-		ts->tables[k] = xmalloc(sizeof(struct rtable));
+		ts->tables[k] = xmalloc(sizeof(struct roll_table));
 		*ts->tables[k] = *default_table(k);
 	}
 	return ts->tables[k];
@@ -114,13 +114,13 @@ save_change(const struct tension_change *c)
 }
 
 static cJSON *
-save_table(const struct rtable *t)
+save_table(const struct roll_table *t)
 {
 	cJSON *o = cJSON_CreateObject(), *struck;
 	struct buf b;
 
 	buf_init(&b, 1 << 16);
-	rtable_format(t, &b);
+	roll_table_format(t, &b);
 	cJSON_AddStringToObject(o, "text", buf_str(&b));
 	buf_free(&b);
 	struck = cJSON_AddArrayToObject(o, "struck");
@@ -129,7 +129,7 @@ save_table(const struct rtable *t)
 
 		if (!t->e[i].struck)
 			continue;
-		rtable_range_text(&t->e[i], r, sizeof(r));
+		roll_table_range_text(&t->e[i], r, sizeof(r));
 		cJSON_AddItemToArray(struck, cJSON_CreateString(r));
 	}
 	return o;
@@ -212,7 +212,7 @@ load_change(const cJSON *o, struct tension *t, char *err, size_t errlen)
 }
 
 static int
-load_table(const cJSON *o, enum tension_table k, struct rtable *t, char *err, size_t errlen)
+load_table(const cJSON *o, enum tension_table k, struct roll_table *t, char *err, size_t errlen)
 {
 	const cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
 	const cJSON *struck = cJSON_GetObjectItemCaseSensitive(o, "struck"), *s;
@@ -230,11 +230,11 @@ load_table(const cJSON *o, enum tension_table k, struct rtable *t, char *err, si
 	}
 	cJSON_ArrayForEach(s, struck)
 	{
-		int i = cJSON_IsString(s) ? rtable_find(t, s->valuestring) : -1;
+		int i = cJSON_IsString(s) ? roll_table_find(t, s->valuestring) : -1;
 		char r[16] = "";
 
 		if (i >= 0)
-			rtable_range_text(&t->e[i], r, sizeof(r));
+			roll_table_range_text(&t->e[i], r, sizeof(r));
 		if (i < 0 || strcmp(r, s->valuestring) != 0) {
 			snprintf(err, errlen,
 			         "tension: the %s table has no entry to strike at %.20s.",
@@ -274,7 +274,7 @@ ts_load(void *p, const cJSON *o, char *err, size_t errlen)
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
 		const char *name = tension_table_name((enum tension_table)k);
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, name);
-		struct rtable *table = tension_state_edit_table(ts, (enum tension_table)k);
+		struct roll_table *table = tension_state_edit_table(ts, (enum tension_table)k);
 
 		if (load_table(t, (enum tension_table)k, table, err, errlen) < 0)
 			return -1;
@@ -314,7 +314,7 @@ tension_state_hidden(const struct channel *ch)
 }
 
 void
-tension_state_table(const struct channel *ch, enum tension_table k, struct rtable *out)
+tension_state_table(const struct channel *ch, enum tension_table k, struct roll_table *out)
 {
 	const struct tension_state *ts = channel_mod_peek(ch, CHANMOD_TENSION);
 

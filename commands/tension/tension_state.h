@@ -23,14 +23,15 @@ struct tension_state {
 	/* NULL: the kind's default table with nothing struck, shared (most
 	 * channels); a table of the channel's own once set or struck. Read
 	 * with tension_state_get_table, change with tension_state_edit_table. */
-	struct rtable *tables[TENSION_TABLE_COUNT];
+	struct roll_table *tables[TENSION_TABLE_COUNT];
 };
 
 /* Table k as the channel has it (never NULL). */
-const struct rtable *tension_state_get_table(const struct tension_state *ts, enum tension_table k);
+const struct roll_table *tension_state_get_table(const struct tension_state *ts,
+                                                 enum tension_table k);
 /* Table k to change in place: the channel's own, copied from the default
  * on first use. Call tension_state_edited() once the change is made. */
-struct rtable *tension_state_edit_table(struct tension_state *ts, enum tension_table k);
+struct roll_table *tension_state_edit_table(struct tension_state *ts, enum tension_table k);
 /* Drops tables that are back to their default with nothing struck. */
 void tension_state_edited(struct tension_state *ts);
 
@@ -50,6 +51,6 @@ bool tension_state_hidden(const struct channel *ch);
 
 /* Copies the channel's table of that kind (with its struck entries) into
  * *out, or the default table when the channel never used Tension. */
-void tension_state_table(const struct channel *ch, enum tension_table k, struct rtable *out);
+void tension_state_table(const struct channel *ch, enum tension_table k, struct roll_table *out);
 
 #endif

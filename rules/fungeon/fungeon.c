@@ -11,19 +11,19 @@
 static const int64_t xp_table[] = {0, 10, 40, 80, 160, 320, 640, 1280, 2560, 5120};
 
 int
-fg_class_bonus(int level)
+fungeon_class_bonus(int level)
 {
 	return level / 2;
 }
 
 int
-fg_max_hits(int level)
+fungeon_max_hits(int level)
 {
 	return 5 * level;
 }
 
 void
-fg_party_math(const struct fg_member *m, int n, struct fg_party *out)
+fungeon_party_math(const struct fungeon_member *m, int n, struct fungeon_party *out)
 {
 	memset(out, 0, sizeof(*out));
 	for (int i = 0; i < n; i++) {
@@ -39,7 +39,7 @@ fg_party_math(const struct fg_member *m, int n, struct fg_party *out)
 }
 
 int
-fg_floor(int floor_set, const struct fg_party *p)
+fungeon_floor(int floor_set, const struct fungeon_party *p)
 {
 	if (floor_set > 0)
 		return floor_set;
@@ -47,7 +47,7 @@ fg_floor(int floor_set, const struct fg_party *p)
 }
 
 void
-fg_budgets(const struct fg_party *p, int floor, struct fg_budgets *out)
+fungeon_budgets(const struct fungeon_party *p, int floor, struct fungeon_budgets *out)
 {
 	out->traps = (int64_t)p->max + floor;
 	out->monsters = (int64_t)p->total + floor;
@@ -55,25 +55,25 @@ fg_budgets(const struct fg_party *p, int floor, struct fg_budgets *out)
 }
 
 int
-fg_replacement_level(int floor)
+fungeon_replacement_level(int floor)
 {
 	int l = floor - 1;
 
-	if (l < FG_LEVEL_MIN)
-		l = FG_LEVEL_MIN;
-	if (l > FG_LEVEL_MAX)
-		l = FG_LEVEL_MAX;
+	if (l < FUNGEON_LEVEL_MIN)
+		l = FUNGEON_LEVEL_MIN;
+	if (l > FUNGEON_LEVEL_MAX)
+		l = FUNGEON_LEVEL_MAX;
 	return l;
 }
 
 int64_t
-fg_xp_needed(enum fg_xp_rule rule, int level)
+fungeon_xp_needed(enum fungeon_xp_rule rule, int level)
 {
 	if (level <= 1)
 		return 0;
-	if (level > FG_LEVEL_MAX)
-		level = FG_LEVEL_MAX;
-	if (rule == FG_XP_FORMULA)
+	if (level > FUNGEON_LEVEL_MAX)
+		level = FUNGEON_LEVEL_MAX;
+	if (rule == FUNGEON_XP_FORMULA)
 		return (int64_t)10 << (level - 2); /* 10 x 2^(previous level - 1) */
 	if (level <= 10)
 		return xp_table[level - 1];
@@ -81,11 +81,11 @@ fg_xp_needed(enum fg_xp_rule rule, int level)
 }
 
 int
-fg_level_for_xp(enum fg_xp_rule rule, int64_t xp)
+fungeon_level_for_xp(enum fungeon_xp_rule rule, int64_t xp)
 {
-	int level = FG_LEVEL_MIN;
+	int level = FUNGEON_LEVEL_MIN;
 
-	while (level < FG_LEVEL_MAX && xp >= fg_xp_needed(rule, level + 1))
+	while (level < FUNGEON_LEVEL_MAX && xp >= fungeon_xp_needed(rule, level + 1))
 		level++;
 	return level;
 }
@@ -97,8 +97,8 @@ copy(char *dst, size_t size, const char *src)
 }
 
 void
-fg_member_init(struct fg_member *m, const char *user_key, const char *player, const char *name,
-               const char *cls, int level)
+fungeon_member_init(struct fungeon_member *m, const char *user_key, const char *player,
+                    const char *name, const char *cls, int level)
 {
 	memset(m, 0, sizeof(*m));
 	copy(m->user_key, sizeof(m->user_key), user_key);
@@ -106,46 +106,46 @@ fg_member_init(struct fg_member *m, const char *user_key, const char *player, co
 	copy(m->name, sizeof(m->name), name);
 	copy(m->cls, sizeof(m->cls), cls);
 	m->level = level;
-	m->hits = fg_max_hits(level);
+	m->hits = fungeon_max_hits(level);
 	m->xp = 0; /* whatever its level: "None of us have any" */
 }
 
 bool
-fg_level_up(struct fg_member *m, enum fg_xp_rule rule, struct fg_levelup *up)
+fungeon_level_up(struct fungeon_member *m, enum fungeon_xp_rule rule, struct fungeon_levelup *up)
 {
-	int to = fg_level_for_xp(rule, m->xp);
-	struct fg_levelup u;
+	int to = fungeon_level_for_xp(rule, m->xp);
+	struct fungeon_levelup u;
 
 	if (m->dead || to <= m->level)
 		return false;
 	u.from = m->level;
 	u.to = to;
 	u.hits_before = m->hits;
-	u.max_before = fg_max_hits(m->level);
-	u.bonus_before = fg_class_bonus(m->level);
+	u.max_before = fungeon_max_hits(m->level);
+	u.bonus_before = fungeon_class_bonus(m->level);
 	m->level = to;
 	m->hits += 5 * (to - u.from);
-	if (m->hits > fg_max_hits(to))
-		m->hits = fg_max_hits(to);
+	if (m->hits > fungeon_max_hits(to))
+		m->hits = fungeon_max_hits(to);
 	u.hits_after = m->hits;
-	u.max_after = fg_max_hits(to);
-	u.bonus_after = fg_class_bonus(to);
+	u.max_after = fungeon_max_hits(to);
+	u.bonus_after = fungeon_class_bonus(to);
 	if (up != NULL)
 		*up = u;
 	return true;
 }
 
 int
-fg_add_wanderer(struct fg_member *m, int64_t points)
+fungeon_add_wanderer(struct fungeon_member *m, int64_t points)
 {
-	if (m->nwander == FG_WANDERERS_MAX)
+	if (m->nwander == FUNGEON_WANDERERS_MAX)
 		return -1;
 	m->wanderer[m->nwander++] = points;
 	return 0;
 }
 
 void
-fg_wanderer_remove(struct fg_member *m, int i)
+fungeon_wanderer_remove(struct fungeon_member *m, int i)
 {
 	if (i < 0 || i >= m->nwander)
 		return;
@@ -155,28 +155,28 @@ fg_wanderer_remove(struct fg_member *m, int i)
 }
 
 int
-fg_plunder(struct fg_member *from, int i, struct fg_member *to)
+fungeon_plunder(struct fungeon_member *from, int i, struct fungeon_member *to)
 {
-	struct fg_item *it;
+	struct fungeon_item *it;
 
 	if (!from->dead || to->dead || i < 0 || i >= from->nitems)
 		return -1;
-	it = fg_item_add(to);
+	it = fungeon_item_add(to);
 	if (it == NULL)
 		return -1;
 	*it = from->items[i];
-	fg_item_remove(from, i);
+	fungeon_item_remove(from, i);
 	return 0;
 }
 
 int
-fg_magic_cure(struct fg_member *m)
+fungeon_magic_cure(struct fungeon_member *m)
 {
 	int n = 0;
 
 	for (int i = 0; i < m->neffects;) {
-		if (m->effects[i].kind == FG_EFFECT_DAMAGE) {
-			fg_effect_remove(m, i);
+		if (m->effects[i].kind == FUNGEON_EFFECT_DAMAGE) {
+			fungeon_effect_remove(m, i);
 			n++;
 			continue;
 		}
@@ -186,7 +186,7 @@ fg_magic_cure(struct fg_member *m)
 }
 
 bool
-fg_damage(struct fg_member *m, int n)
+fungeon_damage(struct fungeon_member *m, int n)
 {
 	if (m->dead || n <= 0)
 		return false;
@@ -202,28 +202,29 @@ fg_damage(struct fg_member *m, int n)
 }
 
 int
-fg_heal(struct fg_member *m, int n)
+fungeon_heal(struct fungeon_member *m, int n)
 {
 	int before = m->hits;
 
 	if (m->dead || n <= 0)
 		return 0;
-	m->hits = n >= fg_max_hits(m->level) - m->hits ? fg_max_hits(m->level) : m->hits + n;
+	m->hits =
+	    n >= fungeon_max_hits(m->level) - m->hits ? fungeon_max_hits(m->level) : m->hits + n;
 	return m->hits - before;
 }
 
 void
-fg_add_xp(struct fg_member *m, int64_t n)
+fungeon_add_xp(struct fungeon_member *m, int64_t n)
 {
 	int64_t x = m->xp + n;
 
-	m->xp = x < 0 ? 0 : x > FG_XP_MAX ? FG_XP_MAX : x;
+	m->xp = x < 0 ? 0 : x > FUNGEON_XP_MAX ? FUNGEON_XP_MAX : x;
 }
 
 bool
-fg_item_matches(const struct fg_design *item, const char *type)
+fungeon_item_matches(const struct fungeon_design *item, const char *type)
 {
-	if (item->kind != FG_TREASURE || !item->fancy)
+	if (item->kind != FUNGEON_TREASURE || !item->fancy)
 		return false;
 	if (item->universal)
 		return true;
@@ -231,38 +232,40 @@ fg_item_matches(const struct fg_design *item, const char *type)
 }
 
 static int
-magic_dice(const struct fg_member *m, const char *type, bool pain)
+magic_dice(const struct fungeon_member *m, const char *type, bool pain)
 {
 	int n = 0;
 
 	for (int i = 0; i < m->nitems; i++)
-		if (fg_item_matches(&m->items[i].d, type))
+		if (fungeon_item_matches(&m->items[i].d, type))
 			n += pain ? m->items[i].d.pain : m->items[i].d.annoy;
 	return n;
 }
 
 int
-fg_annoy_dice(const struct fg_member *m, bool bonus, const char *type, bool universal, int *magic)
+fungeon_annoy_dice(const struct fungeon_member *m, bool bonus, const char *type, bool universal,
+                   int *magic)
 {
 	int mg = universal ? 0 : magic_dice(m, type, false);
 
 	if (magic != NULL)
 		*magic = mg;
-	return m->level + (bonus && !universal ? fg_class_bonus(m->level) : 0) + mg;
+	return m->level + (bonus && !universal ? fungeon_class_bonus(m->level) : 0) + mg;
 }
 
 int
-fg_pain_dice(const struct fg_member *m, bool bonus, const char *type, bool universal, int *magic)
+fungeon_pain_dice(const struct fungeon_member *m, bool bonus, const char *type, bool universal,
+                  int *magic)
 {
 	int mg = universal ? 0 : magic_dice(m, type, true);
 
 	if (magic != NULL)
 		*magic = mg;
-	return m->level + (bonus && !universal ? fg_class_bonus(m->level) : 0) + mg;
+	return m->level + (bonus && !universal ? fungeon_class_bonus(m->level) : 0) + mg;
 }
 
 int
-fg_effect_add(struct fg_member *m, const struct fg_effect *e)
+fungeon_effect_add(struct fungeon_member *m, const struct fungeon_effect *e)
 {
 	for (int i = 0; i < m->neffects; i++) {
 		if (m->effects[i].kind == e->kind && strcmp(m->effects[i].source, e->source) == 0) {
@@ -270,24 +273,24 @@ fg_effect_add(struct fg_member *m, const struct fg_effect *e)
 			return 0;
 		}
 	}
-	if (m->neffects == FG_EFFECTS_MAX)
+	if (m->neffects == FUNGEON_EFFECTS_MAX)
 		return -1;
-	m->effects = fg_array_grow(m->effects, m->neffects, sizeof(*m->effects));
+	m->effects = fungeon_array_grow(m->effects, m->neffects, sizeof(*m->effects));
 	m->effects[m->neffects++] = *e;
 	return 0;
 }
 
 void
-fg_effect_remove(struct fg_member *m, int i)
+fungeon_effect_remove(struct fungeon_member *m, int i)
 {
 	if (i < 0 || i >= m->neffects)
 		return;
-	m->effects = fg_array_drop(m->effects, m->neffects, i, sizeof(*m->effects));
+	m->effects = fungeon_array_drop(m->effects, m->neffects, i, sizeof(*m->effects));
 	m->neffects--;
 }
 
 void *
-fg_array_grow(void *p, int n, size_t size)
+fungeon_array_grow(void *p, int n, size_t size)
 {
 	unsigned char *a = xrealloc(p, (size_t)(n + 1) * size);
 
@@ -296,7 +299,7 @@ fg_array_grow(void *p, int n, size_t size)
 }
 
 void *
-fg_array_drop(void *p, int n, int i, size_t size)
+fungeon_array_drop(void *p, int n, int i, size_t size)
 {
 	unsigned char *a = p;
 
@@ -309,7 +312,7 @@ fg_array_drop(void *p, int n, int i, size_t size)
 }
 
 void
-fg_member_free(struct fg_member *m)
+fungeon_member_free(struct fungeon_member *m)
 {
 	free(m->items);
 	free(m->effects);
@@ -318,20 +321,20 @@ fg_member_free(struct fg_member *m)
 	m->nitems = m->neffects = 0;
 }
 
-struct fg_item *
-fg_item_add(struct fg_member *m)
+struct fungeon_item *
+fungeon_item_add(struct fungeon_member *m)
 {
-	if (m->nitems >= FG_ITEMS_MAX)
+	if (m->nitems >= FUNGEON_ITEMS_MAX)
 		return NULL;
-	m->items = fg_array_grow(m->items, m->nitems, sizeof(*m->items));
+	m->items = fungeon_array_grow(m->items, m->nitems, sizeof(*m->items));
 	return &m->items[m->nitems++];
 }
 
 void
-fg_item_remove(struct fg_member *m, int i)
+fungeon_item_remove(struct fungeon_member *m, int i)
 {
 	if (i < 0 || i >= m->nitems)
 		return;
-	m->items = fg_array_drop(m->items, m->nitems, i, sizeof(*m->items));
+	m->items = fungeon_array_drop(m->items, m->nitems, i, sizeof(*m->items));
 	m->nitems--;
 }

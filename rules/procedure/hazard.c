@@ -67,13 +67,13 @@ hazard_table_parse(const char *name)
 }
 
 const char *
-procedure_name(enum procedure p)
+hazard_procedure_name(enum procedure p)
 {
 	return (unsigned)p < PROC_COUNT ? proc_names[p] : "?";
 }
 
 int
-procedure_parse(const char *name)
+hazard_procedure_parse(const char *name)
 {
 	for (int i = 0; i < PROC_COUNT; i++)
 		if (strcasecmp(name, proc_names[i]) == 0)
@@ -123,8 +123,8 @@ hazard_keyword(const char *text, enum procedure p)
 }
 
 int
-hazard_view(enum hazard_table t, struct xin chance, const struct rtable *custom, enum procedure p,
-            struct hazard_view *v)
+hazard_view(enum hazard_table t, struct odds chance, const struct roll_table *custom,
+            enum procedure p, struct hazard_view *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->table = t;
@@ -148,7 +148,7 @@ hazard_view(enum hazard_table t, struct xin chance, const struct rtable *custom,
 			return -1;
 		v->die = custom->hi;
 		for (size_t i = 0; i < custom->n; i++) {
-			const struct rtable_entry *e = &custom->e[i];
+			const struct roll_table_entry *e = &custom->e[i];
 
 			v->rows[i] =
 			    (struct hazard_row){e->lo, e->hi, hazard_keyword(e->text, p), e->text};
@@ -186,10 +186,10 @@ hazard_parse_die(const char *s, int *sides, char *err, size_t errlen)
 
 	if (*p == 'd' || *p == 'D')
 		p++;
-	if (num_read(&p, &v) < 0 || *p != '\0' || v < 2 || v > RTABLE_SPAN_MAX) {
+	if (num_read(&p, &v) < 0 || *p != '\0' || v < 2 || v > ROLL_TABLE_SPAN_MAX) {
 		snprintf(err, errlen,
 		         "'%.20s' is not a die for a hazard table; give d2 to d%d (e.g. d6 or d8).",
-		         s, RTABLE_SPAN_MAX);
+		         s, ROLL_TABLE_SPAN_MAX);
 		return -1;
 	}
 	*sides = v;

@@ -21,8 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules/tables/rtable.h"
-#include "rules/procedure/xin.h"
+#include "rules/tables/roll_table.h"
+#include "rules/procedure/odds.h"
 
 struct rng;
 
@@ -65,22 +65,22 @@ struct hazard_view {
 	enum hazard_table table;
 	int die; /* the die's sides: the rows cover 1..die */
 	size_t n;
-	struct hazard_row rows[RTABLE_ENTRIES_MAX];
+	struct hazard_row rows[ROLL_TABLE_ENTRIES_MAX];
 };
 
 /* "exploration", "delving", "classic", "custom"; and back (-1: unknown). */
 const char *hazard_table_name(enum hazard_table t);
 int hazard_table_parse(const char *name);
 /* "exploration", "delving"; and back (-1: unknown). */
-const char *procedure_name(enum procedure p);
-int procedure_parse(const char *name);
+const char *hazard_procedure_name(enum procedure p);
+int hazard_procedure_parse(const char *name);
 
 /*
  * Fills *v with the rows of table t. chance is used by the classic table;
  * custom (may be NULL) by the custom table, whose keywords are read in
  * procedure p. Returns 0, or -1 when t is HAZARD_CUSTOM and custom is NULL.
  */
-int hazard_view(enum hazard_table t, struct xin chance, const struct rtable *custom,
+int hazard_view(enum hazard_table t, struct odds chance, const struct roll_table *custom,
                 enum procedure p, struct hazard_view *v);
 
 /* The effect a custom entry's text asks for in procedure p. */
@@ -94,7 +94,7 @@ size_t hazard_row_of(const struct hazard_view *v, int roll);
 
 /*
  * Parses a die size for a custom table: "d8", "D8" or "8", from 2 to
- * RTABLE_SPAN_MAX sides. Returns 0, or -1 with one sentence in err.
+ * ROLL_TABLE_SPAN_MAX sides. Returns 0, or -1 with one sentence in err.
  */
 int hazard_parse_die(const char *s, int *sides, char *err, size_t errlen);
 

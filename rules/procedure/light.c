@@ -59,8 +59,8 @@ light_left(const struct light *l, enum procedure p)
 }
 
 int
-lights_add(struct lights *ls, enum light_kind k, int count, const char *who, char *err,
-           size_t errlen)
+light_add(struct lights *ls, enum light_kind k, int count, const char *who, char *err,
+          size_t errlen)
 {
 	if (count < 1 || (size_t)count > LIGHT_MAX - ls->n) {
 		snprintf(err, errlen,
@@ -83,7 +83,7 @@ lights_add(struct lights *ls, enum light_kind k, int count, const char *who, cha
 }
 
 int
-lights_select(const struct lights *ls, const char *which, size_t *idx, char *err, size_t errlen)
+light_select(const struct lights *ls, const char *which, size_t *idx, char *err, size_t errlen)
 {
 	const char *p = which[0] == '#' ? which + 1 : which;
 	size_t n = 0;
@@ -126,7 +126,7 @@ lights_select(const struct lights *ls, const char *which, size_t *idx, char *err
 }
 
 void
-lights_remove(struct lights *ls, size_t i)
+light_remove(struct lights *ls, size_t i)
 {
 	if (i >= ls->n)
 		return;
@@ -135,7 +135,7 @@ lights_remove(struct lights *ls, size_t i)
 }
 
 int
-lights_restore(struct lights *ls, const struct light *l)
+light_restore(struct lights *ls, const struct light *l)
 {
 	struct light copy = *l;
 	size_t at = 0;
@@ -161,7 +161,7 @@ lights_restore(struct lights *ls, const struct light *l)
 }
 
 size_t
-lights_burn(struct lights *ls, enum procedure p, struct light_change *ch)
+light_burn(struct lights *ls, enum procedure p, struct light_change *ch)
 {
 	size_t nch = 0, i = 0;
 
@@ -173,7 +173,7 @@ lights_burn(struct lights *ls, enum procedure p, struct light_change *ch)
 		left = light_left(l, p);
 		if (left == 0) {
 			ch[nch++] = (struct light_change){*l, true};
-			lights_remove(ls, i);
+			light_remove(ls, i);
 			continue;
 		}
 		if (left == 1)
@@ -184,14 +184,14 @@ lights_burn(struct lights *ls, enum procedure p, struct light_change *ch)
 }
 
 size_t
-lights_burn_torches(struct lights *ls, struct light *out)
+light_burn_torches(struct lights *ls, struct light *out)
 {
 	size_t n = 0, i = 0;
 
 	while (i < ls->n) {
 		if (ls->l[i].kind == LIGHT_TORCH) {
 			out[n++] = ls->l[i];
-			lights_remove(ls, i);
+			light_remove(ls, i);
 			continue;
 		}
 		i++;
@@ -200,14 +200,14 @@ lights_burn_torches(struct lights *ls, struct light *out)
 }
 
 size_t
-lights_blow_candles(struct lights *ls, struct light *out)
+light_blow_candles(struct lights *ls, struct light *out)
 {
 	size_t n = 0, i = 0;
 
 	while (i < ls->n) {
 		if (ls->l[i].kind == LIGHT_CANDLE) {
 			out[n++] = ls->l[i];
-			lights_remove(ls, i);
+			light_remove(ls, i);
 			continue;
 		}
 		i++;
@@ -216,7 +216,7 @@ lights_blow_candles(struct lights *ls, struct light *out)
 }
 
 bool
-lights_flag_oldest(struct lights *ls, enum procedure p, struct light *before)
+light_flag_oldest(struct lights *ls, enum procedure p, struct light *before)
 {
 	struct light *l;
 	int life;
@@ -231,6 +231,6 @@ lights_flag_oldest(struct lights *ls, enum procedure p, struct light *before)
 			l->burned = life - 1;
 		return true;
 	}
-	lights_remove(ls, 0);
+	light_remove(ls, 0);
 	return true;
 }

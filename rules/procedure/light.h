@@ -63,38 +63,37 @@ int light_left(const struct light *l, enum procedure p);
 
 /* Lights count sources of kind k carried by who (may be NULL). Returns 0,
  * or -1 with one sentence in err when they would pass LIGHT_MAX. */
-int lights_add(struct lights *ls, enum light_kind k, int count, const char *who, char *err,
-               size_t errlen);
+int light_add(struct lights *ls, enum light_kind k, int count, const char *who, char *err,
+              size_t errlen);
 
 /*
  * Selects sources by which: an id ("2" or "#2"), a kind ("torch" or
  * "torches": every lit one) or "all". Writes their indexes to idx (room for
  * LIGHT_MAX) and returns how many, or -1 with one sentence in err.
  */
-int lights_select(const struct lights *ls, const char *which, size_t *idx, char *err,
-                  size_t errlen);
+int light_select(const struct lights *ls, const char *which, size_t *idx, char *err, size_t errlen);
 
 /* Removes the source at index i. */
-void lights_remove(struct lights *ls, size_t i);
+void light_remove(struct lights *ls, size_t i);
 /* Puts a source back where its id belongs (the GM ruled it only
  * flickered); it gets a new id when its own was given to another. Returns
  * its index, or -1 when LIGHT_MAX sources are lit. */
-int lights_restore(struct lights *ls, const struct light *l);
+int light_restore(struct lights *ls, const struct light *l);
 
 /*
  * Burns every lit source one turn in procedure p. Sources that reach their
  * life go out (they are removed); those left with one turn are warned
  * about. Writes the changes to ch (room for LIGHT_MAX), returns how many.
  */
-size_t lights_burn(struct lights *ls, enum procedure p, struct light_change *ch);
+size_t light_burn(struct lights *ls, enum procedure p, struct light_change *ch);
 
 /* Puts out every lit torch (a Burn). Writes copies of them to out (room
  * for LIGHT_MAX), returns how many. */
-size_t lights_burn_torches(struct lights *ls, struct light *out);
+size_t light_burn_torches(struct lights *ls, struct light *out);
 
 /* Running blows every lit candle out. Writes copies of them to out (room
  * for LIGHT_MAX), returns how many. */
-size_t lights_blow_candles(struct lights *ls, struct light *out);
+size_t light_blow_candles(struct lights *ls, struct light *out);
 
 /*
  * A Light result: the oldest lit source sputters. A torch or candle goes
@@ -102,6 +101,6 @@ size_t lights_blow_candles(struct lights *ls, struct light *out);
  * source as it was before to *before and returns true, or returns false
  * when nothing is lit.
  */
-bool lights_flag_oldest(struct lights *ls, enum procedure p, struct light *before);
+bool light_flag_oldest(struct lights *ls, enum procedure p, struct light *before);
 
 #endif

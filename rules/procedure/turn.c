@@ -17,7 +17,7 @@ size_t
 turn_set_running(struct turn_clock *c, bool running, struct light *out)
 {
 	c->running = running;
-	return running ? lights_blow_candles(&c->lights, out) : 0;
+	return running ? light_blow_candles(&c->lights, out) : 0;
 }
 
 void
@@ -105,7 +105,7 @@ static void
 burn(struct turn_clock *c, struct turn_report *r)
 {
 	struct light out[LIGHT_MAX];
-	size_t n = lights_burn_torches(&c->lights, out);
+	size_t n = light_burn_torches(&c->lights, out);
 
 	if (n == 0)
 		add(r, TE_BURN_NONE, c->turn, 0, NULL);
@@ -118,7 +118,7 @@ flag(struct turn_clock *c, enum procedure p, struct turn_report *r)
 {
 	struct light was;
 
-	if (!lights_flag_oldest(&c->lights, p, &was)) {
+	if (!light_flag_oldest(&c->lights, p, &was)) {
 		add(r, TE_FLAG_NONE, c->turn, 0, NULL);
 		return;
 	}
@@ -216,11 +216,11 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	c->fatigue_due = false;
 	/* Time passes first (the hazard result can flag only what is still
 	 * lit), but what the result did is reported first. */
-	nch = lights_burn(&c->lights, p, ch);
+	nch = light_burn(&c->lights, p, ch);
 	effect(c, p, how, r);
 	if (c->running) {
 		struct light blown[LIGHT_MAX];
-		size_t nb = lights_blow_candles(&c->lights, blown);
+		size_t nb = light_blow_candles(&c->lights, blown);
 
 		for (size_t i = 0; i < nb; i++)
 			add(r, TE_CANDLE_BLOWN, c->turn, 0, &blown[i]);
@@ -261,7 +261,7 @@ turn_flicker(struct turn_clock *c, struct light *l)
 			return 0;
 		}
 	}
-	at = lights_restore(ls, &c->flag_was);
+	at = light_restore(ls, &c->flag_was);
 	if (at < 0)
 		return -1;
 	*l = ls->l[at];

@@ -32,7 +32,7 @@
 #define TURN_ADVANCE_MAX 144     /* turns one advance may pass: a day */
 #define TURN_MAX         1000000 /* the counter stops here (about 19 years) */
 #define TURN_EVENTS_MAX  64
-#define TURN_SIGN_MAX    RTABLE_TEXT_MAX
+#define TURN_SIGN_MAX    ROLL_TABLE_TEXT_MAX
 
 struct turn_clock {
 	int turn;                 /* turns passed since the expedition began */
@@ -105,7 +105,7 @@ struct turn_how {
 	bool safe;                 /* in a safe area: no wandering monsters */
 	/* A delving Sign rolls d10 + tension on encounters for its creature
 	 * (with rng); with encounters NULL the GM names it (turn_sign_set). */
-	const struct rtable *encounters;
+	const struct roll_table *encounters;
 	int tension;
 	struct rng *rng;
 };

@@ -54,23 +54,23 @@ wander_rest(struct rng *r, int exits, struct wander_check *out)
 }
 
 void
-wander_classic(struct rng *r, struct xin chance, struct wander_check *out)
+wander_classic(struct rng *r, struct odds chance, struct wander_check *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->proc = WANDER_CLASSIC;
 	out->sides = chance.n;
-	out->roll = xin_roll(r, chance, &out->encounter);
+	out->roll = odds_roll(r, chance, &out->encounter);
 }
 
 void
-wander_tension(struct rng *r, int exits, int tension, const struct rtable *encounters,
+wander_tension(struct rng *r, int exits, int tension, const struct roll_table *encounters,
                struct wander_check *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->proc = WANDER_TENSION;
 	out->sides = 12;
 	out->exits = exits;
-	d12_encounter_check(r, exits, tension, &out->d12);
+	encounter_check(r, exits, tension, &out->d12);
 	out->roll = out->d12.roll;
 	if (out->d12.encounter) {
 		tension_pick(r, encounters, tension, &out->pick);
@@ -116,7 +116,7 @@ bad:
 }
 
 int
-retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen)
+wander_retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen)
 {
 	const char *s = text;
 	int n = 0;
@@ -161,7 +161,7 @@ annoy(struct rng *r, int n, int *d)
 }
 
 void
-retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out)
+wander_retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->floor = floor;
@@ -169,8 +169,8 @@ retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out)
 }
 
 void
-retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retreat_player *p,
-             struct retreat_roll *out)
+wander_retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retreat_player *p,
+                    struct wander_retreat_roll *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->ndice = p->level + p->bonus;
@@ -180,7 +180,7 @@ retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retre
 }
 
 void
-surprise_roll(struct rng *r, int n, int mod, struct surprise_check *out)
+wander_surprise_roll(struct rng *r, int n, int mod, struct surprise_check *out)
 {
 	for (int i = 0; i < n; i++) {
 		out[i].d20 = (int)rng_die(r, 20);

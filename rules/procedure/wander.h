@@ -20,10 +20,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules/tension/d12.h"
-#include "rules/tables/rtable.h"
+#include "rules/tension/encounter.h"
+#include "rules/tables/roll_table.h"
 #include "rules/tension/tension.h"
-#include "rules/procedure/xin.h"
+#include "rules/procedure/odds.h"
 
 struct rng;
 
@@ -52,23 +52,23 @@ int wander_parse(const char *name);
 
 struct wander_check {
 	enum wander_proc proc;
-	int sides;                /* the die rolled: 6, N or 12 */
-	int roll;                 /* its result */
-	bool encounter;           /* wandering monsters come */
-	int exits;                /* rest, tension: the room's exits */
-	int entry;                /* rest, on an encounter: the exit they come through (1..exits) */
-	struct d12_check d12;     /* tension */
-	struct tension_pick pick; /* tension, when the d12 triggers: d10 + Tension */
+	int sides;      /* the die rolled: 6, N or 12 */
+	int roll;       /* its result */
+	bool encounter; /* wandering monsters come */
+	int exits;      /* rest, tension: the room's exits */
+	int entry;      /* rest, on an encounter: the exit they come through (1..exits) */
+	struct encounter_check d12; /* tension */
+	struct tension_pick pick;   /* tension, when the d12 triggers: d10 + Tension */
 };
 
 void wander_corridor(struct rng *r, struct wander_check *out);
 /* exits 1..WANDER_EXITS_MAX. */
 void wander_rest(struct rng *r, int exits, struct wander_check *out);
-void wander_classic(struct rng *r, struct xin chance, struct wander_check *out);
+void wander_classic(struct rng *r, struct odds chance, struct wander_check *out);
 /* exits 1..WANDER_EXITS_MAX, tension 1..10. When the check triggers, rolls
  * d10 + tension on encounters (a struck entry means no encounter after all:
  * encounter is then false and pick.struck true). */
-void wander_tension(struct rng *r, int exits, int tension, const struct rtable *encounters,
+void wander_tension(struct rng *r, int exits, int tension, const struct roll_table *encounters,
                     struct wander_check *out);
 
 struct retreat_player {
@@ -85,7 +85,7 @@ struct retreat_obstacle {
 	int high;
 };
 
-struct retreat_roll {
+struct wander_retreat_roll {
 	int ndice; /* level + bonus */
 	int dice[RETREAT_DICE_MAX];
 	int high;
@@ -98,13 +98,13 @@ struct retreat_roll {
  * separated by spaces or commas. Returns how many (1..RETREAT_PLAYERS_MAX),
  * or -1 with one sentence in err.
  */
-int retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen);
+int wander_retreat_parse(const char *text, struct retreat_player *p, char *err, size_t errlen);
 
 /* Rolls the floor's dice (floor 1..RETREAT_FLOOR_MAX). */
-void retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out);
+void wander_retreat_obstacle_roll(struct rng *r, int floor, struct retreat_obstacle *out);
 /* One player's Annoy roll against the obstacle. */
-void retreat_roll(struct rng *r, const struct retreat_obstacle *o, const struct retreat_player *p,
-                  struct retreat_roll *out);
+void wander_retreat_roll(struct rng *r, const struct retreat_obstacle *o,
+                         const struct retreat_player *p, struct wander_retreat_roll *out);
 
 struct surprise_check {
 	int d20;
@@ -113,6 +113,6 @@ struct surprise_check {
 };
 
 /* n (1..SURPRISE_MAX) WIS checks, d20 + mod against SURPRISE_DC. */
-void surprise_roll(struct rng *r, int n, int mod, struct surprise_check *out);
+void wander_surprise_roll(struct rng *r, int n, int mod, struct surprise_check *out);
 
 #endif

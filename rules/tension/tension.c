@@ -220,14 +220,14 @@ tension_dungeon_event_range(enum tension_dungeon_event e)
 }
 
 void
-tension_pick_at(const struct rtable *table, int d10, int tension, struct tension_pick *out)
+tension_pick_at(const struct roll_table *table, int d10, int tension, struct tension_pick *out)
 {
-	const struct rtable_entry *e;
+	const struct roll_table_entry *e;
 
 	out->d10 = d10;
 	out->total = d10 + tension;
 	out->ndice = 0;
-	e = rtable_lookup(table, out->total);
+	e = roll_table_lookup(table, out->total);
 	out->index = e != NULL ? (int)(e - table->e) : -1;
 	out->struck = e == NULL || e->struck;
 	snprintf(out->text, sizeof(out->text), "%s", e != NULL ? e->text : "");
@@ -235,7 +235,7 @@ tension_pick_at(const struct rtable *table, int d10, int tension, struct tension
 
 /* Rolls the dice written in the picked entry into p->text. */
 static void
-roll_dice(struct rng *r, const struct rtable *table, struct tension_pick *p)
+roll_dice(struct rng *r, const struct roll_table *table, struct tension_pick *p)
 {
 	struct buf b;
 	int n;
@@ -243,7 +243,7 @@ roll_dice(struct rng *r, const struct rtable *table, struct tension_pick *p)
 	if (p->struck)
 		return;
 	buf_init(&b, sizeof(p->text) - 1);
-	n = rtable_roll_text(table->e[p->index].text, r, &b);
+	n = roll_table_dice_roll_text(table->e[p->index].text, r, &b);
 	if (n > 0 && !b.toobig) {
 		snprintf(p->text, sizeof(p->text), "%s", buf_str(&b));
 		p->ndice = n;
@@ -252,15 +252,15 @@ roll_dice(struct rng *r, const struct rtable *table, struct tension_pick *p)
 }
 
 void
-tension_pick(struct rng *r, const struct rtable *table, int tension, struct tension_pick *out)
+tension_pick(struct rng *r, const struct roll_table *table, int tension, struct tension_pick *out)
 {
 	tension_pick_at(table, (int)rng_die(r, 10), tension, out);
 	roll_dice(r, table, out);
 }
 
 void
-tension_roll(struct rng *r, int tension, int exits, const struct rtable *encounters,
-             const struct rtable *effects, struct tension_roll *out)
+tension_roll(struct rng *r, int tension, int exits, const struct roll_table *encounters,
+             const struct roll_table *effects, struct tension_roll *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->tension = tension;
@@ -272,7 +272,7 @@ tension_roll(struct rng *r, int tension, int exits, const struct rtable *encount
 		tension_pick_at(effects, (int)rng_die(r, 10), tension, &out->effect);
 		out->event_happens = !out->effect.struck;
 	}
-	d12_encounter_check(r, exits, tension, &out->check);
+	encounter_check(r, exits, tension, &out->check);
 	if (out->check.encounter) {
 		tension_pick_at(encounters, (int)rng_die(r, 10), tension, &out->encounter);
 		out->encounter_happens = !out->encounter.struck;
@@ -307,13 +307,13 @@ tension_table_default_text(enum tension_table k)
 }
 
 int
-tension_table_parse(const char *text, struct rtable *out, char *err, size_t errlen)
+tension_table_parse(const char *text, struct roll_table *out, char *err, size_t errlen)
 {
-	return rtable_parse(text, TENSION_TABLE_LO, TENSION_TABLE_HI, out, err, errlen);
+	return roll_table_parse(text, TENSION_TABLE_LO, TENSION_TABLE_HI, out, err, errlen);
 }
 
 void
-tension_table_default(enum tension_table k, struct rtable *out)
+tension_table_default(enum tension_table k, struct roll_table *out)
 {
 	char err[160];
 

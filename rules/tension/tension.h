@@ -24,8 +24,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rules/tension/d12.h"
-#include "rules/tables/rtable.h"
+#include "rules/tension/encounter.h"
+#include "rules/tables/roll_table.h"
 
 struct rng;
 
@@ -125,7 +125,7 @@ const char *tension_dungeon_event_text(enum tension_dungeon_event e);
 const char *tension_dungeon_event_range(enum tension_dungeon_event e);
 
 /* An entry with its dice rolled: the entry's text (at most
- * RTABLE_TEXT_MAX - 1 bytes) plus rtable_roll_text's notes (at most 1024). */
+ * ROLL_TABLE_TEXT_MAX - 1 bytes) plus roll_table_dice_roll_text's notes (at most 1024). */
 #define TENSION_ROLLED_MAX 1200
 
 /* A d10 + Tension lookup on a table. */
@@ -142,17 +142,19 @@ struct tension_pick {
 
 /* Looks d10 + tension up in table (the total is clamped into the table's
  * span). Rolls nothing: text is the entry as written. */
-void tension_pick_at(const struct rtable *table, int d10, int tension, struct tension_pick *out);
+void tension_pick_at(const struct roll_table *table, int d10, int tension,
+                     struct tension_pick *out);
 /* Rolls d10 + tension, looks it up and, unless the entry is struck, rolls
- * the dice written in it (rtable_roll_text). */
-void tension_pick(struct rng *r, const struct rtable *table, int tension, struct tension_pick *out);
+ * the dice written in it (roll_table_dice_roll_text). */
+void tension_pick(struct rng *r, const struct roll_table *table, int tension,
+                  struct tension_pick *out);
 
 struct tension_roll {
 	int tension, exits;
 	int event_d12;
 	enum tension_dungeon_event event;
 	struct tension_pick effect; /* meaningful when event is TENSION_DE_EFFECT */
-	struct d12_check check;
+	struct encounter_check check;
 	struct tension_pick encounter; /* meaningful when check.encounter */
 	bool event_happens;            /* an event other than nothing (and not a struck effect) */
 	bool encounter_happens;        /* the check triggered and the entry is not struck */
@@ -167,8 +169,8 @@ struct tension_roll {
  * change whether an encounter happens. tension is 1..10, exits >= 0; both
  * tables are parsed over 1..20.
  */
-void tension_roll(struct rng *r, int tension, int exits, const struct rtable *encounters,
-                  const struct rtable *effects, struct tension_roll *out);
+void tension_roll(struct rng *r, int tension, int exits, const struct roll_table *encounters,
+                  const struct roll_table *effects, struct tension_roll *out);
 
 /* --- default tables (RULES.md section 3) --- */
 
@@ -181,11 +183,11 @@ enum tension_table {
 /* "encounter" / "effects", and the reverse (-1 for an unknown name). */
 const char *tension_table_name(enum tension_table k);
 int tension_table_find(const char *name);
-/* The default table's text, as rtable_parse takes it. */
+/* The default table's text, as roll_table_parse takes it. */
 const char *tension_table_default_text(enum tension_table k);
 /* Fills *out with the default table (never fails). */
-void tension_table_default(enum tension_table k, struct rtable *out);
-/* Parses a table of kind k over 1..20; see rtable_parse. */
-int tension_table_parse(const char *text, struct rtable *out, char *err, size_t errlen);
+void tension_table_default(enum tension_table k, struct roll_table *out);
+/* Parses a table of kind k over 1..20; see roll_table_parse. */
+int tension_table_parse(const char *text, struct roll_table *out, char *err, size_t errlen);
 
 #endif

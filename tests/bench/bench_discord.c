@@ -103,7 +103,7 @@ control(const char *path, const char *body)
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, sink);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, &out);
 	if (curl_easy_perform(e) != CURLE_OK || strncmp(buf_str(&out), "ok", 2) != 0)
-		fatalx("control %s failed: %s", path, buf_str(&out));
+		log_fatalx("control %s failed: %s", path, buf_str(&out));
 	curl_easy_cleanup(e);
 	buf_free(&out);
 }
@@ -124,7 +124,7 @@ gateway_stat(const char *name)
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, sink);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, &out);
 	if (curl_easy_perform(e) != CURLE_OK)
-		fatalx("the fake's statistics did not come");
+		log_fatalx("the fake's statistics did not come");
 	j = cJSON_Parse(buf_str(&out));
 	v = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "gateway"), name));
 	cJSON_Delete(j);
@@ -141,7 +141,7 @@ start_fake(const char *argv0)
 	FILE *f;
 
 	if (fd < 0)
-		fatal("mkstemp");
+		log_fatal("mkstemp");
 	close(fd);
 	snprintf(dir, sizeof(dir), "%s", argv0);
 	snprintf(fake, sizeof(fake), "%s/../tools/fake_discord", dirname(dir));
@@ -165,7 +165,7 @@ start_fake(const char *argv0)
 	}
 	unlink(portfile);
 	if (port == 0)
-		fatalx("the fake Discord (%s) did not start; run 'make tools'", fake);
+		log_fatalx("the fake Discord (%s) did not start; run 'make tools'", fake);
 }
 
 static void
@@ -381,8 +381,8 @@ main(int argc, char **argv)
 	uv_timer_start(&tick, on_tick, 5, 5);
 	dc = discord_start(loop, &o);
 	if (dc == NULL)
-		fatalx("the transport did not start");
-	while (gw_state(discord_gateway(dc)) != GW_READY)
+		log_fatalx("the transport did not start");
+	while (discord_gw_state(discord_gateway(dc)) != DISCORD_GW_READY)
 		uv_run(loop, UV_RUN_ONCE);
 	control("/_control", "lenient on");
 	rss0 = rss_kb();

@@ -56,7 +56,7 @@ biggest_pain(int n)
 /* Runs line n times; with heal, every Fungeoneer is back to full hits
  * after each run (so a Painful conflict can be repeated). */
 static void
-command(struct console *c, struct fg_chan *fc, const char *line, int n, bool heal)
+command(struct console *c, struct fungeon_channel *fc, const char *line, int n, bool heal)
 {
 	struct buf out;
 	double t0, t1;
@@ -69,7 +69,7 @@ command(struct console *c, struct fg_chan *fc, const char *line, int n, bool hea
 		bytes = out.len;
 		buf_reset(&out);
 		for (int k = 0; heal && k < fc->n; k++)
-			fc->m[k].hits = fg_max_hits(fc->m[k].level);
+			fc->m[k].hits = fungeon_max_hits(fc->m[k].level);
 	}
 	t1 = bench_now_ns();
 	printf("console %-52.52s %8.0f ns/command (%zu bytes out)\n", line, (t1 - t0) / n, bytes);
@@ -99,7 +99,7 @@ small_channel(struct dispatch *d)
 {
 	struct console_opts o = {.user = "q0", .channel = "small", .ansi = true};
 	struct console *c = console_new(d, &o);
-	const struct fg_chan *fc;
+	const struct fungeon_channel *fc;
 
 	for (int i = 0; i < 3; i++) {
 		say(c, "/as q%d", i);
@@ -107,9 +107,10 @@ small_channel(struct dispatch *d)
 	}
 	say(c, "/fungeon trap add pit annoy 2 pain 1 type darts");
 	say(c, "/fungeon monster add rat level 3");
-	fc = fgchan_peek(state_channel(d->state, "console:small"));
+	fc = fungeon_channel_peek(state_channel(d->state, "console:small"));
 	printf("small channel (%d members, %d designs): state %zu bytes in memory\n", fc->n,
-	       fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE], fgchan_bytes(fc));
+	       fc->nd[FUNGEON_TRAP] + fc->nd[FUNGEON_MONSTER] + fc->nd[FUNGEON_TREASURE],
+	       fungeon_channel_bytes(fc));
 	console_free(c);
 }
 
@@ -119,18 +120,18 @@ main(void)
 	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
 	struct console_opts o = {.user = "p0", .channel = "table", .ansi = true};
 	struct console *c = console_new(&d, &o);
-	struct fg_chan *fc;
+	struct fungeon_channel *fc;
 	double t0, t1;
 
 	biggest_pain(2000);
-	for (int i = 0; i < FG_PARTY_MAX; i++) {
+	for (int i = 0; i < FUNGEON_PARTY_MAX; i++) {
 		say(c, "/as p%d", i);
 		say(c, "/fungeon join F%d fighter 20", i);
 	}
 	say(c, "/fungeon floor 1");
 	fc = channel_mod(state_channel(d.state, "console:table"), CHANMOD_FUNGEON);
 	/* three designs of each kind a room, so every one fits its budget */
-	for (int k = 0; k < FG_DESIGNS_MAX; k++) {
+	for (int k = 0; k < FUNGEON_DESIGNS_MAX; k++) {
 		if (k % 3 == 0)
 			say(c,
 			    "/fungeon hallway waive:true"); /* a bench fills rooms, not budgets */
@@ -142,9 +143,10 @@ main(void)
 		    k);
 		say(c, "/fungeon treasure add r%d fancy pain 1 type fire", k);
 	}
-	if (fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE] != 3 * FG_DESIGNS_MAX)
+	if (fc->nd[FUNGEON_TRAP] + fc->nd[FUNGEON_MONSTER] + fc->nd[FUNGEON_TREASURE] !=
+	    3 * FUNGEON_DESIGNS_MAX)
 		printf("only %d designs stored\n",
-		       fc->nd[FG_TRAP] + fc->nd[FG_MONSTER] + fc->nd[FG_TREASURE]);
+		       fc->nd[FUNGEON_TRAP] + fc->nd[FUNGEON_MONSTER] + fc->nd[FUNGEON_TREASURE]);
 	command(c, fc, "/fungeon annoy m0/bite", 20000, false);
 	command(c, fc, "/fungeon pain F0 F1 F2 F3 F4 F5 F6 F7 t0 t1 t2 t3 t4 bonus:all", 20000,
 	        true);
@@ -175,7 +177,7 @@ main(void)
 		printf(
 		    "full channel (8 members, 72 designs): %zu bytes of JSON, save+load %.0f us; "
 		    "state %zu bytes in memory\n",
-		    size, (t1 - t0) / n / 1000, fgchan_bytes(fc));
+		    size, (t1 - t0) / n / 1000, fungeon_channel_bytes(fc));
 	}
 	small_channel(&d);
 	console_free(c);

@@ -55,7 +55,7 @@ build(struct state *st, long n, int64_t when)
 {
 	for (int i = 0; i < NUSERS; i++) {
 		char key[KEY_MAX], name[NAME_MAX_LEN];
-		struct ustyle s = {.colour = (enum ucolour)(i % UC_COUNT), .mark = "⚔"};
+		struct thwacko_style s = {.colour = (enum ucolour)(i % UC_COUNT), .mark = "⚔"};
 		struct user *u;
 
 		snprintf(key, sizeof(key), "discord:%llu",

@@ -109,36 +109,37 @@ static void
 time_stream(const struct buf *stream, const size_t *ends, size_t n, double *inflate_ns,
             double *parse_ns)
 {
-	struct dzl *z = dzl_new(8u << 20, 8u << 20);
+	struct discord_zlib *z = discord_zlib_new(8u << 20, 8u << 20);
 	double t0, t1, parse = 0;
 
 	t0 = bench_now_ns();
 	for (int r = 0; r < ROUNDS; r++) {
 		size_t start = 0;
 
-		dzl_reset(z);
+		discord_zlib_reset(z);
 		for (size_t i = 0; i < n; i++) {
 			size_t len;
 
-			if (dzl_feed(z, stream->p + start, ends[i] - start) != DZL_PAYLOAD) {
+			if (discord_zlib_feed(z, stream->p + start, ends[i] - start) !=
+			    DISCORD_ZLIB_PAYLOAD) {
 				fprintf(stderr, "bench_zlib: payload %zu did not inflate\n", i);
 				exit(1);
 			}
-			sink += dzl_payload(z, &len)[len / 2];
+			sink += discord_zlib_payload(z, &len)[len / 2];
 			start = ends[i];
 		}
 	}
 	t1 = bench_now_ns();
 	*inflate_ns = (t1 - t0) / ROUNDS / (double)n;
-	dzl_reset(z);
+	discord_zlib_reset(z);
 	for (size_t i = 0, start = 0; i < n; start = ends[i++]) {
 		const char *p;
 		size_t len;
 		double a;
 		cJSON *j;
 
-		dzl_feed(z, stream->p + start, ends[i] - start);
-		p = dzl_payload(z, &len);
+		discord_zlib_feed(z, stream->p + start, ends[i] - start);
+		p = discord_zlib_payload(z, &len);
 		a = bench_now_ns();
 		j = cJSON_ParseWithLength(p, len);
 		parse += bench_now_ns() - a;
@@ -149,8 +150,8 @@ time_stream(const struct buf *stream, const size_t *ends, size_t n, double *infl
 	if (n > 1)
 		printf("  the stream's own buffers: %zu bytes (plus zlib's inflate state, about "
 		       "40 KiB a connection)\n",
-		       dzl_footprint(z));
-	dzl_free(z);
+		       discord_zlib_footprint(z));
+	discord_zlib_free(z);
 }
 
 int

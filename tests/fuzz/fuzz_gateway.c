@@ -54,18 +54,18 @@ h_event(void *ctx, const char *t, const cJSON *d)
 	struct world *w = ctx;
 	struct interact_out out = {0};
 
-	interact_event(w->it, t, d, 1700000000, &out);
-	interact_out_clear(&out);
+	discord_interact_event(w->it, t, d, 1700000000, &out);
+	discord_interact_out_clear(&out);
 }
 
 static void
-feed(struct gw *g, const char *s, size_t len)
+feed(struct discord_gw *g, const char *s, size_t len)
 {
 	char *f;
 	size_t n;
 
-	gw_message(g, s, len, 1000);
-	while ((f = gw_next_frame(g, 1000, &n)) != NULL)
+	discord_gw_message(g, s, len, 1000);
+	while ((f = discord_gw_next_frame(g, 1000, &n)) != NULL)
 		free(f);
 }
 
@@ -76,17 +76,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char ready[] =
 	    "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"s\",\"resume_gateway_url\":"
 	    "\"wss://r.example\",\"application\":{\"id\":\"1100000000000000001\"}}}";
-	struct gw_opts o = {.token = "fuzz.token.value", .intents = 1, .shard_count = 1};
-	struct gw_hooks h = {.connect = h_connect,
-	                     .close = h_close,
-	                     .want_write = h_want_write,
-	                     .event = h_event,
-	                     .fatal = h_fatal};
+	struct discord_gw_opts o = {.token = "fuzz.token.value", .intents = 1, .shard_count = 1};
+	struct discord_gw_hooks h = {.connect = h_connect,
+	                             .close = h_close,
+	                             .want_write = h_want_write,
+	                             .event = h_event,
+	                             .fatal = h_fatal};
 	struct dispatch d = {0};
 	struct interact_opts io = {.d = &d, .gm_role = "Game Master"};
 	struct world w;
 	struct rng *rng;
-	struct gw *g;
+	struct discord_gw *g;
 
 	if (size == 0)
 		return 0;
@@ -94,12 +94,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d.state = state_new();
 	d.rng = rng_new_seeded(1);
 	rng = rng_new_seeded(2);
-	w.it = interact_new(&io);
+	w.it = discord_interact_new(&io);
 	h.ctx = &w;
-	g = gw_new(&o, &h, rng);
-	gw_start(g, 0);
-	gw_tick(g, 0);
-	gw_opened(g, 1);
+	g = discord_gw_new(&o, &h, rng);
+	discord_gw_start(g, 0);
+	discord_gw_tick(g, 0);
+	discord_gw_opened(g, 1);
 	feed(g, hello, sizeof(hello) - 1);
 	feed(g, ready, sizeof(ready) - 1);
 	if (data[0] % 2 == 0) {
@@ -114,10 +114,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		feed(g, buf_str(&b), b.len);
 		buf_free(&b);
 	}
-	gw_tick(g, 100000);
-	gw_closed(g, -1, 100001);
-	gw_free(g);
-	interact_free(w.it);
+	discord_gw_tick(g, 100000);
+	discord_gw_closed(g, -1, 100001);
+	discord_gw_free(g);
+	discord_interact_free(w.it);
 	rng_free(rng);
 	rng_free(d.rng);
 	state_free(d.state);

@@ -1,8 +1,8 @@
 /*
- * libFuzzer target for bot/irc_line: any bytes go through irc_parse; a
+ * libFuzzer target for bot/irc_line: any bytes go through irc_line_parse; a
  * parsed message must satisfy the parser's promises (a valid command, no
  * CR/LF/NUL in any field, at most IRC_PARAMS_MAX parameters), and
- * rebuilding it with irc_build must either be refused or parse back to the
+ * rebuilding it with irc_line_build must either be refused or parse back to the
  * same command and parameters.
  */
 #include <stddef.h>
@@ -28,7 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char out[IRC_LINE_MAX + 1];
 	int n;
 
-	if (irc_parse(&m, (const char *)data, size) != IRC_PARSE_OK)
+	if (irc_line_parse(&m, (const char *)data, size) != IRC_PARSE_OK)
 		return 0;
 	if (m.command == NULL || m.nparams > IRC_PARAMS_MAX || m.ntags > IRC_TAGS_KEPT)
 		abort();
@@ -38,16 +38,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < m.nparams; i++)
 		no_controls(m.params[i]);
 	for (size_t i = 0; i < m.ntags; i++)
-		if (irc_msg_tag(&m, m.tags[i].key) == NULL)
+		if (irc_line_tag(&m, m.tags[i].key) == NULL)
 			abort();
 
-	n = irc_build(out, sizeof(out), m.command, m.params, m.nparams);
+	n = irc_line_build(out, sizeof(out), m.command, m.params, m.nparams);
 	if (n < 0)
 		return 0;
 	if ((size_t)n > IRC_LINE_MAX || out[n - 2] != '\r' || out[n - 1] != '\n' ||
 	    memchr(out, '\n', (size_t)n - 1) != NULL || memchr(out, '\r', (size_t)n - 2) != NULL)
 		abort();
-	if (irc_parse(&back, out, (size_t)n - 2) != IRC_PARSE_OK)
+	if (irc_line_parse(&back, out, (size_t)n - 2) != IRC_PARSE_OK)
 		abort();
 	if (strcmp(back.command, m.command) != 0 || back.nparams != m.nparams)
 		abort();

@@ -15,43 +15,43 @@
 #include <string.h>
 
 #include "commands/dispatch.h"
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 #include "rules/base/rng.h"
 
 static void
 load_state(const char *text)
 {
 	cJSON *o = cJSON_Parse(text), *again;
-	struct proc_state *s = proc_mod.create(), *t;
+	struct procedure_state *s = procedure_state_mod.create(), *t;
 	struct turn_report r;
 	struct turn_how how = {.effect = HZ_LIGHT};
 	char err[200];
 
-	if (o != NULL && proc_mod.load(s, o, err, sizeof(err)) == 0) {
-		again = proc_mod.save(s);
-		t = proc_mod.create();
-		if (proc_mod.load(t, again, err, sizeof(err)) != 0)
+	if (o != NULL && procedure_state_mod.load(s, o, err, sizeof(err)) == 0) {
+		again = procedure_state_mod.save(s);
+		t = procedure_state_mod.create();
+		if (procedure_state_mod.load(t, again, err, sizeof(err)) != 0)
 			abort(); /* what was saved must load */
 		turn_report_init(&r);
 		turn_pass(&t->clock, t->proc, &how, &r);
 		turn_advance(&t->clock, t->proc, 3, &r);
-		proc_mod.destroy(t);
+		procedure_state_mod.destroy(t);
 		cJSON_Delete(again);
 	}
 	cJSON_Delete(o);
-	proc_mod.destroy(s);
+	procedure_state_mod.destroy(s);
 }
 
 static void
 custom_table(const char *text)
 {
-	struct rtable t;
+	struct roll_table t;
 	struct hazard_view v;
 	char err[200];
 
-	if (rtable_parse(text, 1, 8, &t, err, sizeof(err)) < 0)
+	if (roll_table_parse(text, 1, 8, &t, err, sizeof(err)) < 0)
 		return;
-	if (hazard_view(HAZARD_CUSTOM, (struct xin){1, 6}, &t, PROC_DELVING, &v) != 0)
+	if (hazard_view(HAZARD_CUSTOM, (struct odds){1, 6}, &t, PROC_DELVING, &v) != 0)
 		abort();
 	for (int roll = 1; roll <= 8; roll++)
 		(void)hazard_row_of(&v, roll);
@@ -101,15 +101,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size - 1] = '\0';
 	switch (data[0]) {
 	case 0: {
-		struct xin c;
+		struct odds c;
 
-		(void)xin_parse(text, &c, err, sizeof(err));
+		(void)odds_parse(text, &c, err, sizeof(err));
 		break;
 	}
 	case 1: {
 		struct retreat_player p[RETREAT_PLAYERS_MAX];
 
-		(void)retreat_parse(text, p, err, sizeof(err));
+		(void)wander_retreat_parse(text, p, err, sizeof(err));
 		break;
 	}
 	case 2: {
@@ -122,9 +122,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct lights ls = {0};
 		size_t idx[LIGHT_MAX];
 
-		lights_add(&ls, LIGHT_TORCH, 3, "a", err, sizeof(err));
-		lights_add(&ls, LIGHT_LANTERN, 2, NULL, err, sizeof(err));
-		(void)lights_select(&ls, text, idx, err, sizeof(err));
+		light_add(&ls, LIGHT_TORCH, 3, "a", err, sizeof(err));
+		light_add(&ls, LIGHT_LANTERN, 2, NULL, err, sizeof(err));
+		(void)light_select(&ls, text, idx, err, sizeof(err));
 		break;
 	}
 	case 4:

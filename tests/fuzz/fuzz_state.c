@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "bot/store/restore.h"
 #include "bot/store/snapshot.h"
 #include "rules/base/buf.h"
@@ -44,10 +44,10 @@ struct check {
 
 /* The channel's record as one line, into b. */
 static void
-encode(const struct record *r, struct buf *b)
+encode(const struct store_record *r, struct buf *b)
 {
 	buf_reset(b);
-	if (record_encode(r, record_builtin_mods(), b) < 0)
+	if (store_record_encode(r, store_record_builtin_mods(), b) < 0)
 		abort();
 }
 
@@ -55,26 +55,26 @@ static void
 check_channel(struct channel *ch, void *ctx)
 {
 	struct check *c = ctx;
-	struct record r, back;
+	struct store_record r, back;
 	struct buf a, b;
 	char err[1024];
 
-	buf_init(&a, RECORD_LINE_MAX);
-	buf_init(&b, RECORD_LINE_MAX);
-	record_of_channel(&r, ch);
+	buf_init(&a, STORE_RECORD_LINE_MAX);
+	buf_init(&b, STORE_RECORD_LINE_MAX);
+	store_record_of_channel(&r, ch);
 	encode(&r, &a);
-	if (record_decode(a.p, a.len - 1, RECORD_VERSION, record_builtin_mods(), &back, err,
-	                  sizeof(err)) < 0)
+	if (store_record_decode(a.p, a.len - 1, STORE_RECORD_VERSION, store_record_builtin_mods(),
+	                        &back, err, sizeof(err)) < 0)
 		abort();
 	encode(&back, &b);
-	record_clear(&back, record_builtin_mods());
+	store_record_clear(&back, store_record_builtin_mods());
 	if (strcmp(buf_str(&a), buf_str(&b)) != 0)
 		abort();
 	if (c->snap != NULL && state_channel_find(c->lazy, channel_key(ch)) == NULL) {
 		if (snapshot_find(c->snap, channel_key(ch), &back, err, sizeof(err)) != 1)
 			abort(); /* left on disk, but the search cannot find it */
 		encode(&back, &b);
-		record_clear(&back, record_builtin_mods());
+		store_record_clear(&back, store_record_builtin_mods());
 		if (strcmp(buf_str(&a), buf_str(&b)) != 0)
 			abort();
 	}

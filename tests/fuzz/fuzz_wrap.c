@@ -1,9 +1,9 @@
 /*
- * libFuzzer target: render_wrap, which breaks reply text (holding whatever
+ * libFuzzer target: render_text_wrap, which breaks reply text (holding whatever
  * a user typed) at the terminal's width. The first byte picks the width
  * (0 to 255; under 20 leaves the text alone), the rest is the text.
  * Oracles: wrapping only moves spaces and line breaks (the other bytes come
- * out in the same order); no line is wider than the width (render_columns)
+ * out in the same order); no line is wider than the width (render_text_columns)
  * once wrapped; valid UTF-8 stays valid.
  */
 #include <stddef.h>
@@ -40,7 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	width = data[0];
 	len = size - 1;
 	buf_init(&out, 1 << 20);
-	render_wrap(text, len, width, &out);
+	render_text_wrap(text, len, width, &out);
 	na = ink(text, len, a);
 	nb = ink(out.p != NULL ? out.p : "", out.len, b);
 	if (na != nb || memcmp(a, b, na) != 0)
@@ -52,7 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const char *nl = memchr(out.p + i, '\n', out.len - i);
 			size_t n = nl != NULL ? (size_t)(nl - (out.p + i)) : out.len - i;
 
-			if (render_columns(out.p + i, n) > width)
+			if (render_text_columns(out.p + i, n) > width)
 				__builtin_trap();
 			i += n + 1;
 		}

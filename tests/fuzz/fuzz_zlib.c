@@ -39,19 +39,20 @@ check(bool ok)
 }
 
 /* One message; checks what any message must give. */
-static enum dzl_status
-feed(struct dzl *z, const void *p, size_t n, bool failed)
+static enum discord_zlib_status
+feed(struct discord_zlib *z, const void *p, size_t n, bool failed)
 {
-	enum dzl_status st = dzl_feed(z, p, n);
+	enum discord_zlib_status st = discord_zlib_feed(z, p, n);
 	size_t len;
-	const char *out = dzl_payload(z, &len);
+	const char *out = discord_zlib_payload(z, &len);
 
-	check(dzl_stats(z)->out_peak <= OUT_MAX + 2);
-	if (st == DZL_PAYLOAD) {
-		check(!failed && dzl_fault(z) == DZL_OK);
+	check(discord_zlib_stats(z)->out_peak <= OUT_MAX + 2);
+	if (st == DISCORD_ZLIB_PAYLOAD) {
+		check(!failed && discord_zlib_fault(z) == DISCORD_ZLIB_OK);
 		check(len <= OUT_MAX && out[len] == '\0');
-	} else if (st == DZL_ERROR) {
-		check(!failed && dzl_fault(z) != DZL_OK && dzl_why(z)[0] != '\0');
+	} else if (st == DISCORD_ZLIB_ERROR) {
+		check(!failed && discord_zlib_fault(z) != DISCORD_ZLIB_OK &&
+		      discord_zlib_why(z)[0] != '\0');
 	} else {
 		check(len == 0);
 	}
@@ -59,17 +60,17 @@ feed(struct dzl *z, const void *p, size_t n, bool failed)
 }
 
 static void
-raw_stream(struct dzl *z, const uint8_t *p, size_t n, size_t k, bool reset)
+raw_stream(struct discord_zlib *z, const uint8_t *p, size_t n, size_t k, bool reset)
 {
 	bool failed = false;
 
 	for (size_t off = 0; off < n; off += k) {
 		size_t m = n - off < k ? n - off : k;
 
-		if (feed(z, p + off, m, failed) == DZL_ERROR) {
+		if (feed(z, p + off, m, failed) == DISCORD_ZLIB_ERROR) {
 			failed = true;
 			if (reset) {
-				dzl_reset(z);
+				discord_zlib_reset(z);
 				failed = false;
 			}
 		}
@@ -79,31 +80,33 @@ raw_stream(struct dzl *z, const uint8_t *p, size_t n, size_t k, bool reset)
 /* The payload of n bytes, packed as c, sent in k-byte messages: what
  * must come of it. */
 static void
-round_trip(struct dzl *z, const char *text, size_t n, const struct buf *c, size_t k)
+round_trip(struct discord_zlib *z, const char *text, size_t n, const struct buf *c, size_t k)
 {
-	enum dzl_status st = DZL_MORE;
+	enum discord_zlib_status st = DISCORD_ZLIB_MORE;
 	size_t off, m;
 
-	for (off = 0; off < c->len && st == DZL_MORE; off += m) {
+	for (off = 0; off < c->len && st == DISCORD_ZLIB_MORE; off += m) {
 		m = c->len - off < k ? c->len - off : k;
 		st = feed(z, c->p + off, m, false);
 	}
 	if (c->len > IN_MAX) {
-		check(st == DZL_ERROR && dzl_fault(z) == DZL_INPUT_TOO_BIG);
+		check(st == DISCORD_ZLIB_ERROR &&
+		      discord_zlib_fault(z) == DISCORD_ZLIB_INPUT_TOO_BIG);
 	} else if (n > OUT_MAX) {
-		check(st == DZL_ERROR && dzl_fault(z) == DZL_OUTPUT_TOO_BIG);
+		check(st == DISCORD_ZLIB_ERROR &&
+		      discord_zlib_fault(z) == DISCORD_ZLIB_OUTPUT_TOO_BIG);
 	} else {
 		size_t len;
 		const char *out;
 
-		check(st == DZL_PAYLOAD && off == c->len);
-		out = dzl_payload(z, &len);
+		check(st == DISCORD_ZLIB_PAYLOAD && off == c->len);
+		out = discord_zlib_payload(z, &len);
 		check(len == n && memcmp(out, text, n) == 0);
 	}
 }
 
 static void
-payloads(struct dzl *z, const uint8_t *p, size_t n, size_t k, int level)
+payloads(struct discord_zlib *z, const uint8_t *p, size_t n, size_t k, int level)
 {
 	char *text = malloc(n + 1);
 	struct buf c;
@@ -122,8 +125,8 @@ payloads(struct dzl *z, const uint8_t *p, size_t n, size_t k, int level)
 		zpack(&zs, text + start, len, Z_SYNC_FLUSH, &c);
 		if (c.len > 0) /* zlib flushes nothing twice: no message */
 			round_trip(z, text + start, len, &c, k ? k : c.len);
-		if (dzl_fault(z) != DZL_OK) { /* a new connection */
-			dzl_reset(z);
+		if (discord_zlib_fault(z) != DISCORD_ZLIB_OK) { /* a new connection */
+			discord_zlib_reset(z);
 			deflateReset(&zs);
 		}
 		start += len + 1;
@@ -136,17 +139,17 @@ payloads(struct dzl *z, const uint8_t *p, size_t n, size_t k, int level)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct dzl *z;
+	struct discord_zlib *z;
 	size_t k;
 
 	if (size < 2)
 		return 0;
-	z = dzl_new(IN_MAX, OUT_MAX);
+	z = discord_zlib_new(IN_MAX, OUT_MAX);
 	k = data[1] != 0 ? data[1] : size;
 	if (data[0] % 2 == 0)
 		raw_stream(z, data + 2, size - 2, k, data[0] & 2);
 	else
 		payloads(z, data + 2, size - 2, data[1], (data[0] >> 1) % 10);
-	dzl_free(z);
+	discord_zlib_free(z);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bot/store/crc32.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "commands/dispatch.h"
 #include "rules/base/rng.h"
 
@@ -189,15 +189,16 @@ saved_rolls_follow_the_player(void **unused)
 	struct rng *rng = rng_new_seeded(5);
 	struct dispatch d = {
 	    .state = st, .rng = rng, .persist_channel = count_channel, .persist_user = count_user};
-	struct record rec;
+	struct store_record rec;
 	char line[1024], err[256];
 	struct reply *r;
 
 	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
-	assert_int_equal(
-	    record_decode(line, strlen(line), 1, record_builtin_mods(), &rec, err, sizeof(err)), 0);
-	record_to_channel(&rec, state_channel(st, "console:t"));
-	record_clear(&rec, record_builtin_mods());
+	assert_int_equal(store_record_decode(line, strlen(line), 1, store_record_builtin_mods(),
+	                                     &rec, err, sizeof(err)),
+	                 0);
+	store_record_to_channel(&rec, state_channel(st, "console:t"));
+	store_record_clear(&rec, store_record_builtin_mods());
 	persisted_users = persisted_channels = 0;
 	/* In the old channel: al's own, then moved to al's record. */
 	r = run_as(&d, "al", "/roll atk");

@@ -99,7 +99,7 @@ static void
 fresh_channel_reads_one(void **state)
 {
 	struct fx *f = *state;
-	struct rtable t;
+	struct roll_table t;
 
 	assert_int_equal(tension_state_value(f->ch), 1);
 	assert_false(tension_state_hidden(f->ch));
@@ -369,7 +369,7 @@ static void
 tables_set_show_reset(void **state)
 {
 	struct fx *f = *state;
-	struct rtable before;
+	struct roll_table before;
 
 	run(f, "gm", "/tension strike 9-12");
 	before = *tension_state_get_table(ts(f), TENSION_TABLE_ENCOUNTER);

@@ -180,7 +180,7 @@ rendered(const struct reply *r, char **discord, char **irc, char **console)
 	render_irc(m, &io, &lines);
 	for (size_t i = 0; i < lines.n; i++)
 		buf_addf(&b, "%s\n", lines.v[i]);
-	irc_lines_free(&lines);
+	render_irc_lines_free(&lines);
 	*irc = buf_take(&b);
 	buf_init(&b, 1 << 20);
 	render_text(m, false, &b);

@@ -48,7 +48,7 @@ setup(void **state)
 
 	f->d.state = state_new();
 	f->d.rng = rng_new_seeded(1);
-	f->it = interact_new(&io);
+	f->it = discord_interact_new(&io);
 	f->next_id = 5000;
 	f->chan = CHANNEL;
 	run(f, "1", "fungeon join Alba fighter");
@@ -65,7 +65,7 @@ teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	interact_free(f->it);
+	discord_interact_free(f->it);
 	state_free(f->d.state);
 	rng_free(f->d.rng);
 	free(f);
@@ -91,7 +91,7 @@ suggest(struct fixture *f, const char *user, const char *data, const char *const
 	    f->next_id++, f->chan, user, strcmp(user, "9") == 0 ? "8" : "0", data);
 	d = cJSON_Parse(json);
 	assert_non_null(d);
-	assert_int_equal(interact_event(f->it, "INTERACTION_CREATE", d, 1000, &out), 1);
+	assert_int_equal(discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &out), 1);
 	body = cJSON_Parse(out.callback_body);
 	choices = cJSON_GetObjectItem(cJSON_GetObjectItem(body, "data"), "choices");
 	while (want[n] != NULL)
@@ -104,7 +104,7 @@ suggest(struct fixture *f, const char *user, const char *data, const char *const
 		    want[i]);
 	cJSON_Delete(body);
 	cJSON_Delete(d);
-	interact_out_clear(&out);
+	discord_interact_out_clear(&out);
 }
 
 static void

@@ -498,41 +498,41 @@ test_missing_file(void **state)
 	assert_string_equal(err, "cannot read /nonexistent/delver.conf: No such file or directory");
 }
 
-/* cv_* edge cases the messages above do not reach. */
+/* config_value_* edge cases the messages above do not reach. */
 static void
 test_values(void **state)
 {
 	long long v;
 	bool b;
 
-	assert_int_equal(cv_int("-0", -5, 5, &v), 0);
+	assert_int_equal(config_value_int("-0", -5, 5, &v), 0);
 	assert_int_equal(v, 0);
-	assert_int_equal(cv_int("+5", 0, 9, &v), -1);
-	assert_int_equal(cv_int(" 5", 0, 9, &v), -1);
-	assert_int_equal(cv_int("5 ", 0, 9, &v), -1);
-	assert_int_equal(cv_int("", 0, 9, &v), -1);
-	assert_int_equal(cv_bool("on", &b), 0);
+	assert_int_equal(config_value_int("+5", 0, 9, &v), -1);
+	assert_int_equal(config_value_int(" 5", 0, 9, &v), -1);
+	assert_int_equal(config_value_int("5 ", 0, 9, &v), -1);
+	assert_int_equal(config_value_int("", 0, 9, &v), -1);
+	assert_int_equal(config_value_bool("on", &b), 0);
 	assert_true(b);
-	assert_int_equal(cv_bool("0", &b), 0);
+	assert_int_equal(config_value_bool("0", &b), 0);
 	assert_false(b);
-	assert_int_equal(cv_bool("Yes", &b), -1);
-	assert_true(cv_nick("[away]_"));
-	assert_true(cv_nick("a-1"));
-	assert_false(cv_nick("-a"));
-	assert_false(cv_nick("abcdefghijabcdefghijabcdefghijX"));
-	assert_true(cv_channel("#a"));
-	assert_false(cv_channel("#"));
-	assert_false(cv_channel("#a,b"));
-	assert_true(cv_host("::1"));
-	assert_true(cv_host("irc.example_net.org"));
-	assert_false(cv_host("a b"));
-	assert_false(cv_host("a/b"));
-	assert_false(cv_snowflake("123456789012345678901"));
-	assert_false(cv_ws_url("wss://"));
-	assert_true(cv_ws_url("wss://gateway.discord.gg"));
-	assert_false(cv_http_url("https://a b"));
-	assert_false(cv_prefix("!!!!!"));
-	assert_false(cv_network("a.b"));
+	assert_int_equal(config_value_bool("Yes", &b), -1);
+	assert_true(config_value_nick("[away]_"));
+	assert_true(config_value_nick("a-1"));
+	assert_false(config_value_nick("-a"));
+	assert_false(config_value_nick("abcdefghijabcdefghijabcdefghijX"));
+	assert_true(config_value_channel("#a"));
+	assert_false(config_value_channel("#"));
+	assert_false(config_value_channel("#a,b"));
+	assert_true(config_value_host("::1"));
+	assert_true(config_value_host("irc.example_net.org"));
+	assert_false(config_value_host("a b"));
+	assert_false(config_value_host("a/b"));
+	assert_false(config_value_snowflake("123456789012345678901"));
+	assert_false(config_value_ws_url("wss://"));
+	assert_true(config_value_ws_url("wss://gateway.discord.gg"));
+	assert_false(config_value_http_url("https://a b"));
+	assert_false(config_value_prefix("!!!!!"));
+	assert_false(config_value_network("a.b"));
 }
 
 int

@@ -215,7 +215,7 @@ test_example_documents_every_key(void **state)
 {
 	struct doc_check dc = {uncommented(), 0};
 
-	config_each_key(check_documented, &dc);
+	config_keys_each(check_documented, &dc);
 	assert_int_equal(dc.missing, 0);
 	free((char *)dc.text);
 }

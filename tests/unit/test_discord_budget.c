@@ -12,20 +12,20 @@
 static void
 test_fills_and_slides(void **state)
 {
-	struct budget *b = budget_new(3, 60000);
+	struct budget *b = discord_budget_new(3, 60000);
 
-	assert_true(budget_allows_at(b, 3) == INT64_MIN);
-	budget_spend(b, 1000);
-	budget_spend(b, 2000);
-	assert_true(budget_allows_at(b, 3) == INT64_MIN);
-	assert_int_equal(budget_allows_at(b, 2), 61000); /* a lower limit is spent first */
-	budget_spend(b, 5000);
-	assert_int_equal(budget_allows_at(b, 3), 61000);
-	assert_int_equal(budget_allows_at(b, 1), 65000);
+	assert_true(discord_budget_allows_at(b, 3) == INT64_MIN);
+	discord_budget_spend(b, 1000);
+	discord_budget_spend(b, 2000);
+	assert_true(discord_budget_allows_at(b, 3) == INT64_MIN);
+	assert_int_equal(discord_budget_allows_at(b, 2), 61000); /* a lower limit is spent first */
+	discord_budget_spend(b, 5000);
+	assert_int_equal(discord_budget_allows_at(b, 3), 61000);
+	assert_int_equal(discord_budget_allows_at(b, 1), 65000);
 	/* the ring drops the oldest send: the window slides */
-	budget_spend(b, 61000);
-	assert_int_equal(budget_allows_at(b, 3), 62000);
-	budget_free(b);
+	discord_budget_spend(b, 61000);
+	assert_int_equal(discord_budget_allows_at(b, 3), 62000);
+	discord_budget_free(b);
 }
 
 /* The answer depends only on the sends: hours later it is the same time,
@@ -33,15 +33,15 @@ test_fills_and_slides(void **state)
 static void
 test_old_sends_mean_now(void **state)
 {
-	struct budget *b = budget_new(120, 60000);
+	struct budget *b = discord_budget_new(120, 60000);
 
 	for (int i = 0; i < 120; i++)
-		budget_spend(b, 10000 + i);
-	assert_int_equal(budget_allows_at(b, 120), 70000);
-	assert_int_equal(budget_allows_at(b, 115), 70005);
-	budget_reset(b);
-	assert_true(budget_allows_at(b, 1) == INT64_MIN);
-	budget_free(b);
+		discord_budget_spend(b, 10000 + i);
+	assert_int_equal(discord_budget_allows_at(b, 120), 70000);
+	assert_int_equal(discord_budget_allows_at(b, 115), 70005);
+	discord_budget_reset(b);
+	assert_true(discord_budget_allows_at(b, 1) == INT64_MIN);
+	discord_budget_free(b);
 }
 
 /* Sends recorded out of order (a clock that stepped back) still give the
@@ -49,19 +49,19 @@ test_old_sends_mean_now(void **state)
 static void
 test_unordered_sends(void **state)
 {
-	struct budget *b = budget_new(4, 1000);
+	struct budget *b = discord_budget_new(4, 1000);
 
-	budget_spend(b, 400);
-	budget_spend(b, 100);
-	budget_spend(b, 300);
-	budget_spend(b, 200);
-	assert_int_equal(budget_allows_at(b, 4), 1100);
-	assert_int_equal(budget_allows_at(b, 2), 1300);
+	discord_budget_spend(b, 400);
+	discord_budget_spend(b, 100);
+	discord_budget_spend(b, 300);
+	discord_budget_spend(b, 200);
+	assert_int_equal(discord_budget_allows_at(b, 4), 1100);
+	assert_int_equal(discord_budget_allows_at(b, 2), 1300);
 	/* a limit out of range means the whole budget */
-	assert_int_equal(budget_allows_at(b, 0), 1100);
-	assert_int_equal(budget_allows_at(b, 9), 1100);
-	budget_free(b);
-	budget_free(NULL);
+	assert_int_equal(discord_budget_allows_at(b, 0), 1100);
+	assert_int_equal(discord_budget_allows_at(b, 9), 1100);
+	discord_budget_free(b);
+	discord_budget_free(NULL);
 }
 
 int

@@ -18,7 +18,7 @@
 
 /* What the session asked the transport to do. */
 struct world {
-	struct gw *g;
+	struct discord_gw *g;
 	struct rng *rng;
 	int64_t now;
 	int connects;
@@ -79,22 +79,22 @@ static struct world *
 world_new(bool compress)
 {
 	struct world *w = calloc(1, sizeof(*w));
-	struct gw_opts o = {.token = TOKEN,
-	                    .gateway_url = "wss://gateway.discord.gg/",
-	                    .intents = 1,
-	                    .shard_id = 0,
-	                    .shard_count = 1,
-	                    .compress = compress};
-	struct gw_hooks h = {.ctx = w,
-	                     .connect = h_connect,
-	                     .close = h_close,
-	                     .want_write = h_want_write,
-	                     .event = h_event,
-	                     .fatal = h_fatal};
+	struct discord_gw_opts o = {.token = TOKEN,
+	                            .gateway_url = "wss://gateway.discord.gg/",
+	                            .intents = 1,
+	                            .shard_id = 0,
+	                            .shard_count = 1,
+	                            .compress = compress};
+	struct discord_gw_hooks h = {.ctx = w,
+	                             .connect = h_connect,
+	                             .close = h_close,
+	                             .want_write = h_want_write,
+	                             .event = h_event,
+	                             .fatal = h_fatal};
 
 	log_set_level(LOG_LEVEL_ERROR);
 	w->rng = rng_new_seeded(7);
-	w->g = gw_new(&o, &h, w->rng);
+	w->g = discord_gw_new(&o, &h, w->rng);
 	w->now = 1000000;
 	return w;
 }
@@ -118,7 +118,7 @@ teardown(void **state)
 {
 	struct world *w = *state;
 
-	gw_free(w->g);
+	discord_gw_free(w->g);
 	rng_free(w->rng);
 	free(w);
 	return 0;
@@ -127,20 +127,20 @@ teardown(void **state)
 static void
 msg(struct world *w, const char *json)
 {
-	gw_message(w->g, json, strlen(json), w->now);
+	discord_gw_message(w->g, json, strlen(json), w->now);
 }
 
 /* Runs the clock to the session's next wakeup (at most to limit). */
 static void
 advance(struct world *w, int64_t limit)
 {
-	int64_t t = gw_next_wakeup(w->g, w->now);
+	int64_t t = discord_gw_next_wakeup(w->g, w->now);
 
 	assert_true(t != INT64_MAX);
 	assert_true(t <= limit);
 	if (t > w->now)
 		w->now = t;
-	gw_tick(w->g, w->now);
+	discord_gw_tick(w->g, w->now);
 }
 
 /* The next frame, parsed; NULL when none. */
@@ -148,13 +148,13 @@ static cJSON *
 frame(struct world *w)
 {
 	size_t len;
-	char *s = gw_next_frame(w->g, w->now, &len);
+	char *s = discord_gw_next_frame(w->g, w->now, &len);
 	cJSON *j;
 
 	if (s == NULL)
 		return NULL;
 	assert_int_equal(strlen(s), len);
-	assert_true(len <= GW_SEND_MAX);
+	assert_true(len <= DISCORD_GW_SEND_MAX);
 	j = cJSON_Parse(s);
 	assert_non_null(j);
 	free(s);
@@ -173,11 +173,11 @@ to_ready(struct world *w)
 {
 	cJSON *j;
 
-	gw_start(w->g, w->now);
+	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
 	assert_int_equal(w->connects, 1);
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250},\"s\":null,\"t\":null}");
 	j = frame(w);
 	assert_int_equal(op_of(j), 2);
@@ -185,7 +185,7 @@ to_ready(struct world *w)
 	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"v\":10,\"session_id\":\"sess1\","
 	       "\"resume_gateway_url\":\"wss://resume.example/\",\"application\":{\"id\":"
 	       "\"111122223333444455\"},\"user\":{\"id\":\"9\",\"username\":\"delver\"}}}");
-	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
 }
 
 static void
@@ -194,11 +194,11 @@ test_identify_payload(void **state)
 	struct world *w = *state;
 	cJSON *j, *d;
 
-	gw_start(w->g, w->now);
+	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
-	assert_int_equal(gw_state(w->g), GW_IDENTIFYING);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_IDENTIFYING);
 	j = frame(w);
 	d = cJSON_GetObjectItem(j, "d");
 	assert_int_equal(op_of(j), 2);
@@ -211,8 +211,8 @@ test_identify_payload(void **state)
 	cJSON_Delete(j);
 	assert_null(frame(w));
 	/* The first heartbeat is jittered within one interval. */
-	assert_true(gw_next_wakeup(w->g, w->now) >= w->now &&
-	            gw_next_wakeup(w->g, w->now) < w->now + 41250);
+	assert_true(discord_gw_next_wakeup(w->g, w->now) >= w->now &&
+	            discord_gw_next_wakeup(w->g, w->now) < w->now + 41250);
 }
 
 static void
@@ -223,12 +223,12 @@ test_ready_and_heartbeats(void **state)
 	cJSON *j;
 
 	to_ready(w);
-	assert_string_equal(gw_session_id(w->g), "sess1");
-	assert_string_equal(gw_application_id(w->g), "111122223333444455");
+	assert_string_equal(discord_gw_session_id(w->g), "sess1");
+	assert_string_equal(discord_gw_application_id(w->g), "111122223333444455");
 	assert_string_equal(w->last_event, "READY");
 	msg(w, "{\"op\":0,\"s\":5,\"t\":\"GUILD_CREATE\",\"d\":{\"id\":\"1\"}}");
 	assert_string_equal(w->last_event, "GUILD_CREATE");
-	assert_int_equal(gw_seq(w->g), 5);
+	assert_int_equal(discord_gw_seq(w->g), 5);
 	advance(w, w->now + 41250);
 	first = w->now;
 	j = frame(w);
@@ -237,9 +237,9 @@ test_ready_and_heartbeats(void **state)
 	cJSON_Delete(j);
 	w->now += 30;
 	msg(w, "{\"op\":11}");
-	assert_int_equal(gw_stats(w->g)->last_ack_ms, 30);
+	assert_int_equal(discord_gw_stats(w->g)->last_ack_ms, 30);
 	/* The rhythm: exactly one interval after the first beat. */
-	assert_int_equal(gw_next_wakeup(w->g, w->now), first + 41250);
+	assert_int_equal(discord_gw_next_wakeup(w->g, w->now), first + 41250);
 	advance(w, first + 41250);
 	j = frame(w);
 	assert_int_equal(op_of(j), 1);
@@ -250,7 +250,7 @@ test_ready_and_heartbeats(void **state)
 	j = frame(w);
 	assert_int_equal(op_of(j), 1);
 	cJSON_Delete(j);
-	assert_int_equal(gw_stats(w->g)->heartbeats, 3);
+	assert_int_equal(discord_gw_stats(w->g)->heartbeats, 3);
 }
 
 static void
@@ -266,13 +266,13 @@ test_zombie_resumes(void **state)
 	advance(w, w->now + 41250); /* no ACK came: zombie */
 	assert_int_equal(w->closes, 1);
 	assert_int_equal(w->close_code, 4000);
-	assert_int_equal(gw_stats(w->g)->zombies, 1);
+	assert_int_equal(discord_gw_stats(w->g)->zombies, 1);
 	assert_null(frame(w));
-	gw_closed(w->g, -1, w->now);
+	discord_gw_closed(w->g, -1, w->now);
 	advance(w, w->now + 250);
 	assert_int_equal(w->connects, 2);
 	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	d = cJSON_GetObjectItem(j, "d");
@@ -285,8 +285,8 @@ test_zombie_resumes(void **state)
 	msg(w, "{\"op\":0,\"s\":8,\"t\":\"INTERACTION_CREATE\",\"d\":{}}");
 	assert_string_equal(w->last_event, "INTERACTION_CREATE");
 	msg(w, "{\"op\":0,\"s\":null,\"t\":\"RESUMED\",\"d\":{}}");
-	assert_int_equal(gw_state(w->g), GW_READY);
-	assert_int_equal(gw_seq(w->g), 8);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
+	assert_int_equal(discord_gw_seq(w->g), 8);
 }
 
 /* A heartbeat the transport never takes (a socket that cannot write):
@@ -302,9 +302,9 @@ test_unwritten_heartbeat_reconnects(void **state)
 	assert_int_equal(w->closes, 0);
 	advance(w, w->now + 41250);
 	assert_int_equal(w->closes, 1);
-	assert_int_equal(w->close_code, GW_ZOMBIE_CODE);
-	assert_int_equal(gw_stats(w->g)->zombies, 1);
-	assert_int_equal(gw_stats(w->g)->heartbeats, 0);
+	assert_int_equal(w->close_code, DISCORD_GW_ZOMBIE_CODE);
+	assert_int_equal(discord_gw_stats(w->g)->zombies, 1);
+	assert_int_equal(discord_gw_stats(w->g)->heartbeats, 0);
 }
 
 /* With compression, every URL asks for it: the first, a resume's and a
@@ -315,27 +315,27 @@ test_compress_in_every_url(void **state)
 	struct world *w = *state;
 	cJSON *j;
 
-	gw_start(w->g, w->now);
+	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
 	assert_string_equal(w->url,
 	                    "wss://gateway.discord.gg/?v=10&encoding=json&compress=zlib-stream");
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	cJSON_Delete(frame(w));
 	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"sess1\","
 	       "\"resume_gateway_url\":\"wss://resume.example/\"}}");
-	assert_int_equal(gw_state(w->g), GW_READY);
-	gw_closed(w->g, -1, w->now);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
+	discord_gw_closed(w->g, -1, w->now);
 	advance(w, w->now + 1000);
 	assert_int_equal(w->connects, 2);
 	assert_string_equal(w->url,
 	                    "wss://resume.example/?v=10&encoding=json&compress=zlib-stream");
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	assert_int_equal(op_of(j), 6);
 	cJSON_Delete(j);
-	gw_closed(w->g, 4009, w->now); /* session timed out: a new one */
+	discord_gw_closed(w->g, 4009, w->now); /* session timed out: a new one */
 	advance(w, w->now + 60000);
 	assert_int_equal(w->connects, 3);
 	assert_string_equal(w->url,
@@ -350,10 +350,10 @@ test_reconnect_op7(void **state)
 	to_ready(w);
 	msg(w, "{\"op\":7,\"d\":null}");
 	assert_int_equal(w->close_code, 4000);
-	assert_int_equal(gw_state(w->g), GW_CLOSING);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_CLOSING);
 	/* Whatever code the close carries, the plan was to resume. */
-	gw_closed(w->g, 1000, w->now);
-	assert_int_equal(gw_state(w->g), GW_WAIT_CONNECT);
+	discord_gw_closed(w->g, 1000, w->now);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_WAIT_CONNECT);
 	advance(w, w->now + 250);
 	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
 }
@@ -367,28 +367,28 @@ test_invalid_session(void **state)
 
 	to_ready(w);
 	msg(w, "{\"op\":9,\"d\":true}");
-	gw_closed(w->g, -1, w->now);
+	discord_gw_closed(w->g, -1, w->now);
 	advance(w, w->now + 250);
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	assert_int_equal(op_of(j), 6);
 	cJSON_Delete(j);
 	/* d false: a new session after 1-5 s, at the gateway URL. */
 	msg(w, "{\"op\":9,\"d\":false}");
-	assert_null(gw_session_id(w->g));
-	gw_closed(w->g, -1, w->now);
+	assert_null(discord_gw_session_id(w->g));
+	discord_gw_closed(w->g, -1, w->now);
 	closed_at = w->now;
-	assert_true(gw_next_wakeup(w->g, w->now) >= closed_at + 1000);
-	assert_true(gw_next_wakeup(w->g, w->now) <= closed_at + 5000 + 5000);
+	assert_true(discord_gw_next_wakeup(w->g, w->now) >= closed_at + 1000);
+	assert_true(discord_gw_next_wakeup(w->g, w->now) <= closed_at + 5000 + 5000);
 	advance(w, closed_at + 10000);
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	assert_int_equal(op_of(j), 2);
 	cJSON_Delete(j);
-	assert_int_equal(gw_stats(w->g)->identifies, 2);
+	assert_int_equal(discord_gw_stats(w->g)->identifies, 2);
 }
 
 static void
@@ -400,10 +400,10 @@ test_identify_spacing(void **state)
 	to_ready(w);
 	first = w->now;
 	/* 4009: the session timed out; identify again, 5 s after the last. */
-	gw_closed(w->g, 4009, w->now);
-	assert_null(gw_session_id(w->g));
-	assert_true(gw_next_wakeup(w->g, w->now) >= first + GW_IDENTIFY_EVERY);
-	advance(w, first + GW_IDENTIFY_EVERY + 1000);
+	discord_gw_closed(w->g, 4009, w->now);
+	assert_null(discord_gw_session_id(w->g));
+	assert_true(discord_gw_next_wakeup(w->g, w->now) >= first + DISCORD_GW_IDENTIFY_EVERY);
+	advance(w, first + DISCORD_GW_IDENTIFY_EVERY + 1000);
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
 }
 
@@ -416,18 +416,18 @@ test_identify_spacing_from_write(void **state)
 	int64_t written;
 	cJSON *j;
 
-	gw_start(w->g, w->now);
+	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250},\"s\":null,\"t\":null}");
 	w->now += 300; /* the socket became writable late */
 	written = w->now;
 	j = frame(w);
 	assert_int_equal(op_of(j), 2);
 	cJSON_Delete(j);
-	gw_closed(w->g, 4009, w->now);
-	assert_true(gw_next_wakeup(w->g, w->now) >= written + GW_IDENTIFY_EVERY);
-	assert_true(GW_IDENTIFY_EVERY > 5000); /* a margin over Discord's 5 s */
+	discord_gw_closed(w->g, 4009, w->now);
+	assert_true(discord_gw_next_wakeup(w->g, w->now) >= written + DISCORD_GW_IDENTIFY_EVERY);
+	assert_true(DISCORD_GW_IDENTIFY_EVERY > 5000); /* a margin over Discord's 5 s */
 }
 
 /* An IDENTIFY by an earlier process (kept in the session file) holds the
@@ -439,23 +439,24 @@ test_identify_spacing_across_processes(void **state)
 	struct world *w = *state;
 	cJSON *j;
 
-	assert_int_equal(gw_last_identify(w->g), INT64_MIN);
-	gw_restore_identify(w->g, w->now - 1000, w->now);
-	assert_int_equal(gw_last_identify(w->g), w->now - 1000);
-	gw_start(w->g, w->now);
+	assert_int_equal(discord_gw_last_identify(w->g), INT64_MIN);
+	discord_gw_restore_identify(w->g, w->now - 1000, w->now);
+	assert_int_equal(discord_gw_last_identify(w->g), w->now - 1000);
+	discord_gw_start(w->g, w->now);
 	/* the connection for a new session waits: 1 s after the last */
-	assert_int_equal(gw_next_wakeup(w->g, w->now), w->now - 1000 + GW_IDENTIFY_EVERY);
-	gw_tick(w->g, w->now);
+	assert_int_equal(discord_gw_next_wakeup(w->g, w->now),
+	                 w->now - 1000 + DISCORD_GW_IDENTIFY_EVERY);
+	discord_gw_tick(w->g, w->now);
 	assert_int_equal(w->connects, 0);
-	advance(w, w->now - 1000 + GW_IDENTIFY_EVERY);
+	advance(w, w->now - 1000 + DISCORD_GW_IDENTIFY_EVERY);
 	assert_int_equal(w->connects, 1);
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	assert_non_null(j);
 	assert_int_equal(op_of(j), 2);
 	cJSON_Delete(j);
-	assert_int_equal(gw_last_identify(w->g), w->now);
+	assert_int_equal(discord_gw_last_identify(w->g), w->now);
 }
 
 static void
@@ -465,16 +466,16 @@ test_identify_restored_future_and_past(void **state)
 	cJSON *j;
 
 	/* a clock that went back: the saved time is after now */
-	gw_restore_identify(w->g, w->now + 3600000, w->now);
-	assert_int_equal(gw_last_identify(w->g), w->now);
+	discord_gw_restore_identify(w->g, w->now + 3600000, w->now);
+	assert_int_equal(discord_gw_last_identify(w->g), w->now);
 	teardown(state);
 	setup(state);
 	w = *state;
 	/* an IDENTIFY a minute ago holds nothing back */
-	gw_restore_identify(w->g, w->now - 60000, w->now);
-	gw_start(w->g, w->now);
+	discord_gw_restore_identify(w->g, w->now - 60000, w->now);
+	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	assert_non_null(j);
@@ -490,9 +491,9 @@ reconnect_op(struct world *w, int64_t limit)
 	cJSON *j;
 	int op;
 
-	gw_closed(w->g, GW_ZOMBIE_CODE, w->now);
+	discord_gw_closed(w->g, DISCORD_GW_ZOMBIE_CODE, w->now);
 	advance(w, limit);
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	op = op_of(j);
@@ -509,18 +510,19 @@ test_repeated_abort_starts_new_session(void **state)
 	const char *why = "the gateway sent a message over 8388608 bytes";
 
 	to_ready(w);
-	gw_abort(w->g, why, w->now);
+	discord_gw_abort(w->g, why, w->now);
 	assert_int_equal(reconnect_op(w, w->now + 1000), 6); /* RESUME */
 	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
 	/* Progress (an event) in between: still a resume. */
 	msg(w, "{\"op\":0,\"s\":2,\"t\":\"RESUMED\",\"d\":{}}");
-	gw_abort(w->g, why, w->now);
+	discord_gw_abort(w->g, why, w->now);
 	assert_int_equal(reconnect_op(w, w->now + 1000), 6);
-	assert_string_equal(gw_session_id(w->g), "sess1");
+	assert_string_equal(discord_gw_session_id(w->g), "sess1");
 	/* The replay breaks it again at the same sequence: a new session. */
-	gw_abort(w->g, why, w->now);
-	assert_null(gw_session_id(w->g));
-	assert_int_equal(reconnect_op(w, w->now + GW_IDENTIFY_EVERY + 2000), 2); /* IDENTIFY */
+	discord_gw_abort(w->g, why, w->now);
+	assert_null(discord_gw_session_id(w->g));
+	assert_int_equal(reconnect_op(w, w->now + DISCORD_GW_IDENTIFY_EVERY + 2000),
+	                 2); /* IDENTIFY */
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
 }
 
@@ -534,17 +536,18 @@ test_fatal_codes(void **state)
 
 		setup((void **)&w);
 		to_ready(w);
-		gw_closed(w->g, fatal[i], w->now);
-		assert_int_equal(gw_state(w->g), GW_STOPPED);
-		assert_null(gw_session_id(w->g)); /* not to be resumed after a restart */
+		discord_gw_closed(w->g, fatal[i], w->now);
+		assert_int_equal(discord_gw_state(w->g), DISCORD_GW_STOPPED);
+		assert_null(discord_gw_session_id(w->g)); /* not to be resumed after a restart */
 		assert_int_equal(w->fatals, 1);
-		assert_string_equal(w->fatal, gw_fatal_reason(fatal[i]));
-		assert_int_equal(gw_next_wakeup(w->g, w->now), INT64_MAX);
+		assert_string_equal(w->fatal, discord_gw_fatal_reason(fatal[i]));
+		assert_int_equal(discord_gw_next_wakeup(w->g, w->now), INT64_MAX);
 		teardown((void **)&w);
 	}
-	assert_string_equal(gw_fatal_reason(4004), "token rejected (4004): check [discord] token");
-	assert_null(gw_fatal_reason(4000));
-	assert_null(gw_fatal_reason(4007));
+	assert_string_equal(discord_gw_fatal_reason(4004),
+	                    "token rejected (4004): check [discord] token");
+	assert_null(discord_gw_fatal_reason(4000));
+	assert_null(discord_gw_fatal_reason(4007));
 }
 
 static void
@@ -557,7 +560,7 @@ test_resumable_codes(void **state)
 
 		setup((void **)&w);
 		to_ready(w);
-		gw_closed(w->g, codes[i], w->now);
+		discord_gw_closed(w->g, codes[i], w->now);
 		assert_int_equal(w->fatals, 0);
 		advance(w, w->now + 1000);
 		assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
@@ -572,14 +575,14 @@ test_backoff_grows(void **state)
 	int64_t prev_max = 0;
 
 	to_ready(w);
-	gw_closed(w->g, -1, w->now);
+	discord_gw_closed(w->g, -1, w->now);
 	for (int attempt = 0; attempt < 9; attempt++) {
 		int64_t closed_at, wait, lo, hi;
 
 		advance(w, w->now + 60000);
-		gw_closed(w->g, -1, w->now); /* failed before READY */
+		discord_gw_closed(w->g, -1, w->now); /* failed before READY */
 		closed_at = w->now;
-		wait = gw_next_wakeup(w->g, w->now) - closed_at;
+		wait = discord_gw_next_wakeup(w->g, w->now) - closed_at;
 		hi = attempt >= 6 ? 60000 : (int64_t)1000 << attempt;
 		lo = hi / 2;
 		assert_true(wait >= lo && wait <= hi);
@@ -600,18 +603,18 @@ test_send_budget(void **state)
 	/* The server asks for 200 heartbeats at once: 120 go out. */
 	for (int i = 0; i < 200; i++) {
 		msg(w, "{\"op\":1}");
-		while ((s = gw_next_frame(w->g, w->now, &len)) != NULL) {
+		while ((s = discord_gw_next_frame(w->g, w->now, &len)) != NULL) {
 			sent++;
 			free(s);
 		}
 	}
-	assert_int_equal(sent, GW_BUDGET - 1); /* the IDENTIFY used one */
+	assert_int_equal(sent, DISCORD_GW_BUDGET - 1); /* the IDENTIFY used one */
 	/* The budget refills as the window slides; the wakeup says when. */
 	msg(w, "{\"op\":1}");
-	assert_null(gw_next_frame(w->g, w->now, &len));
-	assert_true(gw_next_wakeup(w->g, w->now) <= w->now + GW_BUDGET_WINDOW);
-	w->now += GW_BUDGET_WINDOW;
-	s = gw_next_frame(w->g, w->now, &len);
+	assert_null(discord_gw_next_frame(w->g, w->now, &len));
+	assert_true(discord_gw_next_wakeup(w->g, w->now) <= w->now + DISCORD_GW_BUDGET_WINDOW);
+	w->now += DISCORD_GW_BUDGET_WINDOW;
+	s = discord_gw_next_frame(w->g, w->now, &len);
 	assert_non_null(s);
 	free(s);
 }
@@ -619,7 +622,7 @@ test_send_budget(void **state)
 /*
  * A Discord that answers at once, on the virtual clock, for a session's
  * whole life over hours. It drives the session as discord_ws does: the
- * timer runs gw_tick() at gw_next_wakeup() and re-arms from there, before
+ * timer runs discord_gw_tick() at discord_gw_next_wakeup() and re-arms from there, before
  * any write; frames are taken only after a want_write. Right after every
  * tick the next wakeup must lie in the future: a wakeup at or before now is
  * a timer armed at 0 from its own callback, the spin that made the bot deaf
@@ -637,7 +640,7 @@ struct sim {
 	int heartbeats, identifies, resumes, hellos;
 	int64_t last_identify_at;
 	long wakeups;
-	int64_t sends[GW_BUDGET + 1]; /* ring of send times, to check the budget */
+	int64_t sends[DISCORD_GW_BUDGET + 1]; /* ring of send times, to check the budget */
 	size_t nsends;
 };
 
@@ -645,10 +648,10 @@ static void
 sim_budget_check(struct sim *s, int64_t now)
 {
 	/* The 121st send back must be a full window old. */
-	size_t k = s->nsends % (GW_BUDGET + 1);
+	size_t k = s->nsends % (DISCORD_GW_BUDGET + 1);
 
-	if (s->nsends > GW_BUDGET)
-		assert_true(now - s->sends[k] >= GW_BUDGET_WINDOW);
+	if (s->nsends > DISCORD_GW_BUDGET)
+		assert_true(now - s->sends[k] >= DISCORD_GW_BUDGET_WINDOW);
 	s->sends[k] = now;
 	s->nsends++;
 }
@@ -718,7 +721,7 @@ sim_react(struct sim *s)
 		more = false;
 		if (w->closes > s->closes_seen) {
 			s->closes_seen = w->closes;
-			gw_closed(w->g, w->close_code, w->now);
+			discord_gw_closed(w->g, w->close_code, w->now);
 			more = true;
 		}
 		if (w->connects > s->connects_seen) {
@@ -726,9 +729,9 @@ sim_react(struct sim *s)
 			s->last_hb = -1;
 			s->nsends = 0; /* the budget is per connection */
 			if (s->refuse) {
-				gw_closed(w->g, -1, w->now);
+				discord_gw_closed(w->g, -1, w->now);
 			} else {
-				gw_opened(w->g, w->now);
+				discord_gw_opened(w->g, w->now);
 				if (!s->silent) {
 					s->hellos++;
 					msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
@@ -758,7 +761,7 @@ sim_run(struct sim *s, int64_t until)
 
 	sim_react(s);
 	for (;;) {
-		int64_t t = gw_next_wakeup(w->g, w->now);
+		int64_t t = discord_gw_next_wakeup(w->g, w->now);
 
 		/* Due already (a connect right after a close): runs at once. */
 		if (t > until)
@@ -766,9 +769,9 @@ sim_run(struct sim *s, int64_t until)
 		if (t > w->now)
 			w->now = t;
 		s->wakeups++;
-		gw_tick(w->g, w->now);
+		discord_gw_tick(w->g, w->now);
 		/* discord_ws re-arms here, before the socket is writable. */
-		assert_true(gw_next_wakeup(w->g, w->now) > w->now);
+		assert_true(discord_gw_next_wakeup(w->g, w->now) > w->now);
 		sim_react(s);
 	}
 	w->now = until;
@@ -783,9 +786,9 @@ sim_init(struct sim *s, struct world *w)
 	s->last_hb = -1;
 	s->min_gap = -1;
 	s->last_identify_at = INT64_MIN;
-	gw_start(w->g, w->now);
+	discord_gw_start(w->g, w->now);
 	sim_run(s, w->now + 1);
-	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
 }
 
 /* Hours of a quiet connection with an event every 5 s: every heartbeat is
@@ -803,13 +806,13 @@ test_wakeups_quiet_hours(void **state)
 		sim_run(&s, w->now + 5000);
 		sim_event(&s, "MESSAGE_CREATE");
 	}
-	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
 	assert_int_equal(s.min_gap, 41250);
 	assert_int_equal(s.max_gap, 41250);
 	assert_true(s.heartbeats >= 4 * 3600 * 1000LL / 41250 - 1);
 	assert_true(s.wakeups <= s.heartbeats + 1);
 	assert_int_equal(s.identifies, 1);
-	assert_int_equal(gw_stats(w->g)->zombies, 0);
+	assert_int_equal(discord_gw_stats(w->g)->zombies, 0);
 }
 
 /* The send budget on a connection hours old: the server asks for a
@@ -836,11 +839,11 @@ test_wakeups_budget_on_old_connection(void **state)
 	/* Two minutes of requests (queued ones beyond the outbox are dropped):
 	 * at most 120 in any window (sim_budget_check), and the budget is
 	 * used, not left idle. */
-	assert_true(s.heartbeats - before >= 2 * GW_BUDGET);
-	assert_true(s.heartbeats - before <= 3 * GW_BUDGET + 3);
+	assert_true(s.heartbeats - before >= 2 * DISCORD_GW_BUDGET);
+	assert_true(s.heartbeats - before <= 3 * DISCORD_GW_BUDGET + 3);
 	/* Each wakeup let a frame go or was a heartbeat due. */
 	assert_true(s.wakeups - wake_before <= s.heartbeats - before + 10);
-	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
 }
 
 /* A frame held back by a spent budget: the wakeup is the moment the
@@ -855,8 +858,8 @@ test_budget_wakeup_exact(void **state)
 
 	to_ready(w); /* the IDENTIFY went at now */
 	w->now += 3 * 3600 * 1000LL;
-	gw_tick(w->g, w->now); /* one heartbeat queued (age: hours) */
-	free(gw_next_frame(w->g, w->now, &len));
+	discord_gw_tick(w->g, w->now); /* one heartbeat queued (age: hours) */
+	free(discord_gw_next_frame(w->g, w->now, &len));
 	msg(w, "{\"op\":11}");
 	t0 = w->now;
 	/* 118 more server-asked heartbeats, one per 10 ms: 119 sends so far in
@@ -864,38 +867,39 @@ test_budget_wakeup_exact(void **state)
 	for (int i = 0; i < 118; i++) {
 		w->now += 10;
 		msg(w, "{\"op\":1}");
-		f = gw_next_frame(w->g, w->now, &len);
+		f = discord_gw_next_frame(w->g, w->now, &len);
 		assert_non_null(f);
 		free(f);
 		msg(w, "{\"op\":11}");
-		assert_int_equal(gw_next_wakeup(w->g, w->now), t0 + 41250);
+		assert_int_equal(discord_gw_next_wakeup(w->g, w->now), t0 + 41250);
 	}
 	/* The 120th goes; the 121st waits for the first of them to age out. */
 	w->now += 10;
 	msg(w, "{\"op\":1}");
-	free(gw_next_frame(w->g, w->now, &len));
+	free(discord_gw_next_frame(w->g, w->now, &len));
 	msg(w, "{\"op\":11}");
 	w->now += 10;
 	msg(w, "{\"op\":1}");
-	assert_null(gw_next_frame(w->g, w->now, &len));
-	assert_int_equal(gw_next_wakeup(w->g, w->now),
-	                 t0 + GW_BUDGET_WINDOW < t0 + 41250 ? t0 + GW_BUDGET_WINDOW : t0 + 41250);
+	assert_null(discord_gw_next_frame(w->g, w->now, &len));
+	assert_int_equal(discord_gw_next_wakeup(w->g, w->now),
+	                 t0 + DISCORD_GW_BUDGET_WINDOW < t0 + 41250 ? t0 + DISCORD_GW_BUDGET_WINDOW
+	                                                            : t0 + 41250);
 	/* At the heartbeat (41.25 s) the budget is still spent: the beat waits
 	 * too, and the next wakeup is when the window frees. */
 	w->now = t0 + 41250;
 	w->writes = 0;
-	gw_tick(w->g, w->now);
-	assert_null(gw_next_frame(w->g, w->now, &len));
-	assert_int_equal(gw_next_wakeup(w->g, w->now), t0 + GW_BUDGET_WINDOW);
-	w->now = t0 + GW_BUDGET_WINDOW;
+	discord_gw_tick(w->g, w->now);
+	assert_null(discord_gw_next_frame(w->g, w->now, &len));
+	assert_int_equal(discord_gw_next_wakeup(w->g, w->now), t0 + DISCORD_GW_BUDGET_WINDOW);
+	w->now = t0 + DISCORD_GW_BUDGET_WINDOW;
 	w->writes = 0;
-	gw_tick(w->g, w->now);
+	discord_gw_tick(w->g, w->now);
 	assert_true(w->writes > 0); /* the transport is asked to write */
-	f = gw_next_frame(w->g, w->now, &len);
+	f = discord_gw_next_frame(w->g, w->now, &len);
 	assert_non_null(f);
 	assert_non_null(strstr(f, "\"op\":1"));
 	free(f);
-	assert_true(gw_next_wakeup(w->g, w->now) > w->now);
+	assert_true(discord_gw_next_wakeup(w->g, w->now) > w->now);
 }
 
 /* The reconnect paths on a session hours old: a zombie resumes, a 4009
@@ -917,43 +921,43 @@ test_wakeups_reconnects_after_hours(void **state)
 	s.ack = false;
 	sim_run(&s, w->now + 2 * 41250 + 1000);
 	s.ack = true;
-	assert_int_equal(gw_stats(w->g)->zombies, 1);
+	assert_int_equal(discord_gw_stats(w->g)->zombies, 1);
 	assert_int_equal(s.resumes, 1);
-	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
 
 	/* 4009 twice: a new session at once (the last IDENTIFY is hours
 	 * old), the second one 5.5 s after the first */
 	sim_run(&s, w->now + 3600 * 1000LL);
-	gw_closed(w->g, 4009, w->now);
+	discord_gw_closed(w->g, 4009, w->now);
 	sim_run(&s, w->now + 1000);
 	assert_int_equal(s.identifies, 2);
 	t = w->now;
-	gw_closed(w->g, 4009, w->now);
+	discord_gw_closed(w->g, 4009, w->now);
 	sim_run(&s, w->now + 5000);
 	assert_int_equal(s.identifies, 2);
-	sim_run(&s, t + GW_IDENTIFY_EVERY + 1000);
+	sim_run(&s, t + DISCORD_GW_IDENTIFY_EVERY + 1000);
 	assert_int_equal(s.identifies, 3);
 
 	/* failed connections: backoff up to 60 s, then a resume */
 	sim_run(&s, w->now + 3600 * 1000LL);
 	s.refuse = true;
-	gw_closed(w->g, -1, w->now);
+	discord_gw_closed(w->g, -1, w->now);
 	sim_run(&s, w->now + 10 * 60 * 1000LL);
 	assert_true(w->connects - 1 >= 10 && w->connects < 40);
 	s.refuse = false;
 	sim_run(&s, w->now + 61000);
-	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
 	assert_int_equal(s.resumes, 2);
 
 	/* a server that never says HELLO: the 20 s timeout, then backoff */
 	sim_run(&s, w->now + 3600 * 1000LL);
 	s.silent = true;
-	gw_closed(w->g, -1, w->now);
+	discord_gw_closed(w->g, -1, w->now);
 	sim_run(&s, w->now + 5 * 60 * 1000LL);
 	assert_true(w->closes >= 3);
 	s.silent = false;
 	sim_run(&s, w->now + 61000);
-	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
 
 	/* op 9 false: identify after 1-5 s */
 	sim_run(&s, w->now + 3600 * 1000LL);
@@ -963,7 +967,7 @@ test_wakeups_reconnects_after_hours(void **state)
 	assert_int_equal(s.identifies, 3);
 	sim_run(&s, t + 5000 + 1000);
 	assert_int_equal(s.identifies, 4);
-	assert_int_equal(gw_state(w->g), GW_READY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
 	assert_true(w->now - 1000000 > 7 * 3600 * 1000LL); /* the clock covered hours */
 }
 
@@ -976,28 +980,30 @@ test_stalled(void **state)
 	char why[200];
 	int64_t due;
 
-	gw_start(w->g, w->now);
-	assert_null(gw_stalled(w->g, w->now, why, sizeof(why)));
+	discord_gw_start(w->g, w->now);
+	assert_null(discord_gw_stalled(w->g, w->now, why, sizeof(why)));
 	/* connect due, never ticked */
-	assert_null(gw_stalled(w->g, w->now + GW_STALL_MS, why, sizeof(why)));
-	assert_non_null(gw_stalled(w->g, w->now + GW_STALL_MS + 1, why, sizeof(why)));
+	assert_null(discord_gw_stalled(w->g, w->now + DISCORD_GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(
+	    discord_gw_stalled(w->g, w->now + DISCORD_GW_STALL_MS + 1, why, sizeof(why)));
 	assert_non_null(strstr(why, "overdue"));
 	advance(w, w->now);
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	/* IDENTIFY queued, the transport never takes it */
-	assert_null(gw_stalled(w->g, w->now + GW_STALL_MS, why, sizeof(why)));
-	assert_non_null(gw_stalled(w->g, w->now + GW_STALL_MS + 1, why, sizeof(why)));
+	assert_null(discord_gw_stalled(w->g, w->now + DISCORD_GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(
+	    discord_gw_stalled(w->g, w->now + DISCORD_GW_STALL_MS + 1, why, sizeof(why)));
 	assert_non_null(strstr(why, "waited"));
 	cJSON_Delete(frame(w));
 	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"s\"}}");
 	/* the heartbeat's deadline, never ticked */
-	due = gw_next_wakeup(w->g, w->now);
-	assert_null(gw_stalled(w->g, due + GW_STALL_MS, why, sizeof(why)));
-	assert_non_null(gw_stalled(w->g, due + GW_STALL_MS + 1, why, sizeof(why)));
+	due = discord_gw_next_wakeup(w->g, w->now);
+	assert_null(discord_gw_stalled(w->g, due + DISCORD_GW_STALL_MS, why, sizeof(why)));
+	assert_non_null(discord_gw_stalled(w->g, due + DISCORD_GW_STALL_MS + 1, why, sizeof(why)));
 	/* backoff of a minute: waiting, not stalled */
-	gw_closed(w->g, 4009, w->now);
-	assert_null(gw_stalled(w->g, w->now + 5000, why, sizeof(why)));
+	discord_gw_closed(w->g, 4009, w->now);
+	assert_null(discord_gw_stalled(w->g, w->now + 5000, why, sizeof(why)));
 }
 
 /* A session saved by the last process: the first connection resumes it
@@ -1009,11 +1015,11 @@ test_restored_session_resumes_first(void **state)
 	struct world *w = *state;
 	cJSON *j, *d;
 
-	gw_restore(w->g, "saved1", "wss://resume.example", 77);
-	gw_start(w->g, w->now);
+	discord_gw_restore(w->g, "saved1", "wss://resume.example", 77);
+	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
 	assert_string_equal(w->url, "wss://resume.example/?v=10&encoding=json");
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	d = cJSON_GetObjectItem(j, "d");
@@ -1021,25 +1027,25 @@ test_restored_session_resumes_first(void **state)
 	assert_string_equal(cJSON_GetObjectItem(d, "session_id")->valuestring, "saved1");
 	assert_int_equal(cJSON_GetObjectItem(d, "seq")->valueint, 77);
 	cJSON_Delete(j);
-	assert_int_equal(gw_stats(w->g)->identifies, 0);
+	assert_int_equal(discord_gw_stats(w->g)->identifies, 0);
 	/* the session expired at Discord */
 	msg(w, "{\"op\":9,\"d\":false}");
-	assert_null(gw_session_id(w->g));
+	assert_null(discord_gw_session_id(w->g));
 	assert_int_equal(w->closes, 1);
-	gw_closed(w->g, GW_ZOMBIE_CODE, w->now);
+	discord_gw_closed(w->g, DISCORD_GW_ZOMBIE_CODE, w->now);
 	advance(w, w->now + 6000);
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
 	assert_int_equal(op_of(j), 2);
 	cJSON_Delete(j);
 	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"new1\","
 	       "\"resume_gateway_url\":\"wss://r2.example/\"}}");
-	assert_string_equal(gw_session_id(w->g), "new1");
-	assert_string_equal(gw_resume_url(w->g), "wss://r2.example");
-	gw_stop(w->g, true);
-	assert_int_equal(w->close_code, GW_ZOMBIE_CODE);
+	assert_string_equal(discord_gw_session_id(w->g), "new1");
+	assert_string_equal(discord_gw_resume_url(w->g), "wss://r2.example");
+	discord_gw_stop(w->g, true);
+	assert_int_equal(w->close_code, DISCORD_GW_ZOMBIE_CODE);
 }
 
 static void
@@ -1061,9 +1067,9 @@ test_garbage_ignored(void **state)
 	to_ready(w);
 	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
 		msg(w, junk[i]);
-	assert_int_equal(gw_state(w->g), GW_READY);
-	assert_int_equal(gw_stats(w->g)->ignored, 9);
-	assert_string_equal(gw_session_id(w->g), "sess1");
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
+	assert_int_equal(discord_gw_stats(w->g)->ignored, 9);
+	assert_string_equal(discord_gw_session_id(w->g), "sess1");
 }
 
 static void
@@ -1071,13 +1077,13 @@ test_hello_timeout(void **state)
 {
 	struct world *w = *state;
 
-	gw_start(w->g, w->now);
+	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
-	gw_opened(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
 	advance(w, w->now + 20000);
 	assert_int_equal(w->closes, 1);
-	gw_closed(w->g, -1, w->now);
-	assert_int_equal(gw_state(w->g), GW_WAIT_CONNECT);
+	discord_gw_closed(w->g, -1, w->now);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_WAIT_CONNECT);
 }
 
 static void
@@ -1085,9 +1091,9 @@ test_daily_limit_waits(void **state)
 {
 	struct world *w = *state;
 
-	gw_set_limits(w->g, 1000, 0, 30000, 1, w->now);
-	gw_start(w->g, w->now);
-	assert_int_equal(gw_next_wakeup(w->g, w->now), w->now + 30000);
+	discord_gw_set_limits(w->g, 1000, 0, 30000, 1, w->now);
+	discord_gw_start(w->g, w->now);
+	assert_int_equal(discord_gw_next_wakeup(w->g, w->now), w->now + 30000);
 	advance(w, w->now + 30000);
 	assert_int_equal(w->connects, 1);
 }
@@ -1098,10 +1104,10 @@ test_connect_failure_retries(void **state)
 	struct world *w = *state;
 
 	w->connect_result = -1;
-	gw_start(w->g, w->now);
+	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
-	assert_int_equal(gw_state(w->g), GW_WAIT_CONNECT);
-	assert_true(gw_next_wakeup(w->g, w->now) > w->now);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_WAIT_CONNECT);
+	assert_true(discord_gw_next_wakeup(w->g, w->now) > w->now);
 }
 
 static void
@@ -1110,11 +1116,11 @@ test_stop(void **state)
 	struct world *w = *state;
 
 	to_ready(w);
-	gw_stop(w->g, false);
+	discord_gw_stop(w->g, false);
 	assert_int_equal(w->close_code, 1000);
-	gw_closed(w->g, 1000, w->now);
-	assert_int_equal(gw_state(w->g), GW_STOPPED);
-	assert_int_equal(gw_next_wakeup(w->g, w->now), INT64_MAX);
+	discord_gw_closed(w->g, 1000, w->now);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_STOPPED);
+	assert_int_equal(discord_gw_next_wakeup(w->g, w->now), INT64_MAX);
 }
 
 int

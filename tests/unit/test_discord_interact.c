@@ -45,9 +45,9 @@ long_fn(struct invocation *inv, struct reply *out)
 static void
 pick_fn(struct invocation *inv, struct reply *out)
 {
-	reply_line(out, 0, "who=%s n=%lld flag=%d size=%s", inv_str(inv, "who"),
-	           (long long)inv_int(inv, "n", -1), inv_bool(inv, "flag", false),
-	           inv_has(inv, "size") ? inv_str(inv, "size") : "-");
+	reply_line(out, 0, "who=%s n=%lld flag=%d size=%s", invocation_str(inv, "who"),
+	           (long long)invocation_int(inv, "n", -1), invocation_bool(inv, "flag", false),
+	           invocation_has(inv, "size") ? invocation_str(inv, "size") : "-");
 }
 
 static void
@@ -111,7 +111,7 @@ fixture_new(const char *gm_role)
 	f->d.state = state_new();
 	f->d.commands = test_table;
 	f->d.rng = rng_new_seeded(1);
-	f->it = interact_new(&o);
+	f->it = discord_interact_new(&o);
 	return f;
 }
 
@@ -127,15 +127,15 @@ teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	interact_out_clear(&f->out);
-	interact_free(f->it);
+	discord_interact_out_clear(&f->out);
+	discord_interact_free(f->it);
 	state_free(f->d.state);
 	rng_free(f->d.rng);
 	free(f);
 	return 0;
 }
 
-/* Feeds one event given as JSON text; returns interact_event's result. */
+/* Feeds one event given as JSON text; returns discord_interact_event's result. */
 static int
 feed(struct fixture *f, const char *t, const char *json)
 {
@@ -143,8 +143,8 @@ feed(struct fixture *f, const char *t, const char *json)
 	int r;
 
 	assert_non_null(d);
-	interact_out_clear(&f->out);
-	r = interact_event(f->it, t, d, 1000, &f->out);
+	discord_interact_out_clear(&f->out);
+	r = discord_interact_event(f->it, t, d, 1000, &f->out);
 	cJSON_Delete(d);
 	return r;
 }
@@ -244,13 +244,13 @@ test_answer_held_for_the_commit(void **state)
 
 	f->d.persist_defer = hold_defer;
 	f->d.persist_ctx = &h;
-	interact_set_later(f->it, later, &h);
+	discord_interact_set_later(f->it, later, &h);
 	d = cJSON_Parse(
 	    "{\"id\":\"1001\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1001\","
 	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
 	    ",\"data\":{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}}");
 	assert_int_equal(
-	    interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
+	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
 	cJSON_Delete(d);
 	/* Nothing to send yet: the answer waits for the commit. */
 	assert_null(f->out.callback_path);
@@ -290,26 +290,28 @@ test_shed_touches_no_state(void **state)
 
 	assert_non_null(d);
 	/* At its deadline: too late. */
-	assert_int_equal(
-	    interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 50, 100, 100), 3);
+	assert_int_equal(discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out,
+	                                             50, 100, 100),
+	                 3);
 	assert_int_equal(state_nchannels(f->d.state), before);
 	assert_null(state_channel_find(f->d.state, "discord:1234567890123456789"));
 	assert_null(state_user_find(f->d.state, "discord:555"));
 	assert_null(f->out.callback_path);
 	assert_null(f->out.callback_body);
-	assert_int_equal(interact_stats(f->it)->commands, 0);
+	assert_int_equal(discord_interact_stats(f->it)->commands, 0);
 	/* Past it, and with the clock far ahead: still nothing. */
-	assert_int_equal(
-	    interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 50, 100, UINT64_MAX),
-	    3);
+	assert_int_equal(discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out,
+	                                             50, 100, UINT64_MAX),
+	                 3);
 	assert_int_equal(state_nchannels(f->d.state), before);
 	/* One nanosecond before it: answered, and the channel has a record. */
 	assert_int_equal(
-	    interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 50, 100, 99), 1);
+	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 50, 100, 99),
+	    1);
 	assert_int_equal(state_nchannels(f->d.state), before + 1);
 	assert_message(f->out.callback_body, "**Alice** is now the GM of this channel.", false);
 	/* No deadline (0): never shed. */
-	interact_out_clear(&f->out);
+	discord_interact_out_clear(&f->out);
 	cJSON_Delete(d);
 	assert_int_equal(interaction(f, "1200000000000000002", 2, ALICE,
 	                             "{\"name\":\"gm\",\"options\":[{\"name\":\"show\","
@@ -336,7 +338,7 @@ test_command_reply(void **state)
 	assert_non_null(ch);
 	assert_string_equal(channel_gm(ch), "discord:555");
 	assert_string_equal(channel_gm_name(ch), "Alice");
-	assert_int_equal(interact_stats(f->it)->commands, 1);
+	assert_int_equal(discord_interact_stats(f->it)->commands, 1);
 }
 
 /* An alias (as /r for /roll) is registered as a command of its own and
@@ -359,8 +361,8 @@ test_duplicate_ignored(void **state)
 	assert_int_equal(interaction(f, "1002", 2, ALICE, data), 1);
 	assert_int_equal(interaction(f, "1002", 2, ALICE, data), 0);
 	assert_null(f->out.callback_body);
-	assert_int_equal(interact_stats(f->it)->duplicates, 1);
-	assert_int_equal(interact_stats(f->it)->commands, 1);
+	assert_int_equal(discord_interact_stats(f->it)->duplicates, 1);
+	assert_int_equal(discord_interact_stats(f->it)->commands, 1);
 }
 
 static void
@@ -386,7 +388,7 @@ test_malformed_dropped(void **state)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(feed(f, "INTERACTION_CREATE", bad[i]), 0);
-	assert_int_equal(interact_stats(f->it)->malformed, sizeof(bad) / sizeof(bad[0]));
+	assert_int_equal(discord_interact_stats(f->it)->malformed, sizeof(bad) / sizeof(bad[0]));
 	assert_int_equal(feed(f, "INTERACTION_CREATE", "[1,2]"), 0);
 	assert_int_equal(feed(f, "MESSAGE_CREATE", "{\"id\":\"5\"}"), 0);
 }
@@ -458,36 +460,36 @@ test_manage_channels_is_admin(void **state)
 static void
 test_gm_roles_export_import(void **state)
 {
-	struct roles *a = roles_new("Game Master"), *b = roles_new("game master");
-	struct roles *other = roles_new("Referee"), *byid = roles_new("500");
+	struct roles *a = discord_roles_new("Game Master"), *b = discord_roles_new("game master");
+	struct roles *other = discord_roles_new("Referee"), *byid = discord_roles_new("500");
 	cJSON *gd = cJSON_Parse("{\"id\":\"99\",\"roles\":[{\"id\":\"500\",\"name\":\"Game "
 	                        "Master\"},{\"id\":\"501\",\"name\":\"Player\"}]}");
 	cJSON *member = cJSON_Parse("[\"501\",\"500\"]"), *saved;
 	char out[256], tiny[20];
 
-	roles_event(a, "GUILD_CREATE", gd);
-	assert_int_equal(roles_export(a, out, sizeof(out)), 0);
+	discord_roles_event(a, "GUILD_CREATE", gd);
+	assert_int_equal(discord_roles_export(a, out, sizeof(out)), 0);
 	assert_string_equal(out, "{\"name\":\"Game Master\",\"guilds\":{\"99\":[\"500\"]}}");
 	/* too small for any guild: the name alone would not fit either */
-	assert_int_equal(roles_export(a, tiny, sizeof(tiny)), 0);
+	assert_int_equal(discord_roles_export(a, tiny, sizeof(tiny)), 0);
 	assert_string_equal(tiny, "");
-	assert_int_equal(roles_export(byid, out, sizeof(out)), -1);
+	assert_int_equal(discord_roles_export(byid, out, sizeof(out)), -1);
 	assert_string_equal(out, "");
-	roles_export(a, out, sizeof(out));
+	discord_roles_export(a, out, sizeof(out));
 	saved = cJSON_Parse(out);
-	assert_false(roles_member_is_gm(b, 99, member));
-	roles_import(b, saved);
-	assert_true(roles_member_is_gm(b, 99, member));
-	assert_false(roles_member_is_gm(b, 98, member));
-	roles_import(other, saved); /* another role's ids are not taken */
-	assert_false(roles_member_is_gm(other, 99, member));
+	assert_false(discord_roles_member_is_gm(b, 99, member));
+	discord_roles_import(b, saved);
+	assert_true(discord_roles_member_is_gm(b, 99, member));
+	assert_false(discord_roles_member_is_gm(b, 98, member));
+	discord_roles_import(other, saved); /* another role's ids are not taken */
+	assert_false(discord_roles_member_is_gm(other, 99, member));
 	cJSON_Delete(saved);
 	cJSON_Delete(member);
 	cJSON_Delete(gd);
-	roles_free(a);
-	roles_free(b);
-	roles_free(other);
-	roles_free(byid);
+	discord_roles_free(a);
+	discord_roles_free(b);
+	discord_roles_free(other);
+	discord_roles_free(byid);
 }
 
 static void
@@ -658,7 +660,7 @@ test_button_runs_line(void **state)
 	interaction(f, "1082", 3, ALICE, "{\"component_type\":2}");
 	assert_message(f->out.callback_body, "That button has expired; run the command again.",
 	               true);
-	assert_int_equal(interact_stats(f->it)->components, 3);
+	assert_int_equal(discord_interact_stats(f->it)->components, 3);
 }
 
 static void
@@ -702,7 +704,7 @@ test_autocomplete(void **state)
 	            "{\"name\":\"pick\",\"options\":[{\"name\":\"size\",\"type\":3,"
 	            "\"value\":\"small\"}]}");
 	assert_choices(f->out.callback_body, NULL, 0);
-	assert_int_equal(interact_stats(f->it)->autocompletes, 4);
+	assert_int_equal(discord_interact_stats(f->it)->autocompletes, 4);
 	assert_int_equal(state_nchannels(f->d.state), 0);
 	assert_int_equal(state_nusers(f->d.state), 0);
 }

@@ -14,16 +14,16 @@
 static int
 reset(void **unused)
 {
-	opstats_reset();
+	discord_opstats_reset();
 	return 0;
 }
 
 static void
 no_times(void **unused)
 {
-	struct opstats_times t;
+	struct discord_opstats_times t;
 
-	opstats_times(&t);
+	discord_opstats_times(&t);
 	assert_int_equal(t.n, 0);
 	assert_int_equal(t.p50_us, 0);
 	assert_int_equal(t.p99_us, 0);
@@ -34,12 +34,12 @@ no_times(void **unused)
 static void
 small_times_exact(void **unused)
 {
-	struct opstats_times t;
+	struct discord_opstats_times t;
 
 	for (uint64_t us = 1; us <= 10; us++)
 		for (int k = 0; k < 10; k++)
-			opstats_time(us * 1000 + 999); /* ns below the next microsecond */
-	opstats_times(&t);
+			discord_opstats_time(us * 1000 + 999); /* ns below the next microsecond */
+	discord_opstats_times(&t);
 	assert_int_equal(t.n, 100);
 	assert_int_equal(t.p50_us, 5);  /* the 50th of 100 */
 	assert_int_equal(t.p99_us, 10); /* the 99th */
@@ -51,19 +51,19 @@ small_times_exact(void **unused)
 static void
 large_times_bounded(void **unused)
 {
-	struct opstats_times t;
+	struct discord_opstats_times t;
 
 	for (uint64_t us = 1; us <= 1000; us++)
-		opstats_time(us * 1000);
-	opstats_time(5000000000ull); /* one 5 s outlier */
-	opstats_times(&t);
+		discord_opstats_time(us * 1000);
+	discord_opstats_time(5000000000ull); /* one 5 s outlier */
+	discord_opstats_times(&t);
 	assert_int_equal(t.n, 1001);
 	assert_true(t.p50_us >= 501 && t.p50_us <= 501 + 501 / 8);
 	assert_true(t.p99_us >= 991 && t.p99_us <= 991 + 991 / 8);
 	assert_int_equal(t.max_us, 5000000);
 	/* A time past the last bucket lands in it, and the max stays exact. */
-	opstats_time(UINT64_MAX);
-	opstats_times(&t);
+	discord_opstats_time(UINT64_MAX);
+	discord_opstats_times(&t);
 	assert_int_equal(t.max_us, UINT64_MAX / 1000);
 	assert_true(t.p50_us >= 501 && t.p50_us <= 501 + 501 / 8);
 }
@@ -74,36 +74,36 @@ static void
 the_line(void **unused)
 {
 	char line[512];
-	struct opstats_times t;
+	struct discord_opstats_times t;
 	int n;
 
 	for (int i = 0; i < 7; i++)
-		opstats_add(OPSTATS_ANSWERED);
+		discord_opstats_add(OPSTATS_ANSWERED);
 	for (int i = 0; i < 3; i++)
-		opstats_add(OPSTATS_SHED);
-	opstats_add(OPSTATS_FAILED);
-	opstats_add(OPSTATS_RESUMES);
-	opstats_add(OPSTATS_RESUMES);
-	opstats_add(OPSTATS_IDENTIFIES);
+		discord_opstats_add(OPSTATS_SHED);
+	discord_opstats_add(OPSTATS_FAILED);
+	discord_opstats_add(OPSTATS_RESUMES);
+	discord_opstats_add(OPSTATS_RESUMES);
+	discord_opstats_add(OPSTATS_IDENTIFIES);
 	for (int i = 0; i < 4; i++)
-		opstats_add(OPSTATS_REST_429);
+		discord_opstats_add(OPSTATS_REST_429);
 	for (int i = 0; i < 5; i++)
-		opstats_add(OPSTATS_REST_5XX);
-	opstats_time(120000);
-	opstats_time(250000);
-	n = opstats_line(line, sizeof(line));
+		discord_opstats_add(OPSTATS_REST_5XX);
+	discord_opstats_time(120000);
+	discord_opstats_time(250000);
+	n = discord_opstats_line(line, sizeof(line));
 	assert_int_equal(n, (int)strlen(line));
 	assert_string_equal(
 	    line, "discord stats: interactions answered 7, shed 3, failed 1; gateway resumes 2, "
 	          "identifies 1; REST 429s 4, 5xx 5; handling time over 2 interactions since the "
 	          "last line: p50 127 us, p99 250 us, max 250 us");
-	opstats_times(&t);
+	discord_opstats_times(&t);
 	assert_int_equal(t.n, 0);
-	assert_int_equal(opstats_get(OPSTATS_ANSWERED), 7);
+	assert_int_equal(discord_opstats_get(OPSTATS_ANSWERED), 7);
 	/* Cut to fit a short buffer, with the length it needed. */
 	/* Cut to fit a short buffer, with the length it needed: three
 	 * three-digit times are now 0. */
-	assert_int_equal(opstats_line(line, 16), n - 6);
+	assert_int_equal(discord_opstats_line(line, 16), n - 6);
 	assert_string_equal(line, "discord stats: ");
 }
 

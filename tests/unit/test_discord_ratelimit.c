@@ -14,21 +14,22 @@
 static void
 test_routes(void **state)
 {
-	char r[RL_ROUTE_MAX];
+	char r[DISCORD_RATELIMIT_ROUTE_MAX];
 
-	rl_route("PUT", "/applications/123456789012345678/commands", r, sizeof(r));
+	discord_ratelimit_route("PUT", "/applications/123456789012345678/commands", r, sizeof(r));
 	assert_string_equal(r, "PUT /applications/:id/commands");
-	rl_route("PUT", "/applications/1/guilds/22/commands", r, sizeof(r));
+	discord_ratelimit_route("PUT", "/applications/1/guilds/22/commands", r, sizeof(r));
 	assert_string_equal(r, "PUT /applications/:id/guilds/22/commands");
-	rl_route("POST", "/channels/42/messages", r, sizeof(r));
+	discord_ratelimit_route("POST", "/channels/42/messages", r, sizeof(r));
 	assert_string_equal(r, "POST /channels/42/messages");
-	rl_route("PATCH", "/channels/42/messages/77", r, sizeof(r));
+	discord_ratelimit_route("PATCH", "/channels/42/messages/77", r, sizeof(r));
 	assert_string_equal(r, "PATCH /channels/42/messages/:id");
-	rl_route("POST", "/interactions/9/aToken.x/callback", r, sizeof(r));
+	discord_ratelimit_route("POST", "/interactions/9/aToken.x/callback", r, sizeof(r));
 	assert_string_equal(r, "POST /interactions/9/aToken.x/callback");
-	rl_route("POST", "/webhooks/5/tok/messages/@original?wait=true", r, sizeof(r));
+	discord_ratelimit_route("POST", "/webhooks/5/tok/messages/@original?wait=true", r,
+	                        sizeof(r));
 	assert_string_equal(r, "POST /webhooks/5/tok/messages/@original");
-	rl_route("GET", "/gateway/bot", r, sizeof(r));
+	discord_ratelimit_route("GET", "/gateway/bot", r, sizeof(r));
 	assert_string_equal(r, "GET /gateway/bot");
 }
 
@@ -38,113 +39,119 @@ static const char *const CH2 = "POST /channels/2/messages";
 static void
 test_bucket_remaining_and_reset(void **state)
 {
-	struct rl *rl = rl_new();
-	struct rl_headers h = {.bucket = "abc", .limit = 2, .remaining = 1, .reset_after = 1.5};
+	struct discord_ratelimit *rl = discord_ratelimit_new();
+	struct discord_ratelimit_headers h = {
+	    .bucket = "abc", .limit = 2, .remaining = 1, .reset_after = 1.5};
 	int64_t now = 10000;
 
 	/* Unknown routes go at once. */
-	assert_int_equal(rl_wait(rl, CH1, false, now), 0);
-	rl_sent(rl, CH1, false, now);
-	rl_done(rl, CH1, false, 200, &h, 0, false, now);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now), 0);
+	discord_ratelimit_sent(rl, CH1, false, now);
+	discord_ratelimit_done(rl, CH1, false, 200, &h, 0, false, now);
 	/* One left: one may go, a second waits for the reset. */
-	assert_int_equal(rl_wait(rl, CH1, false, now), 0);
-	rl_sent(rl, CH1, false, now);
-	assert_int_equal(rl_wait(rl, CH1, false, now), 1500);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now), 0);
+	discord_ratelimit_sent(rl, CH1, false, now);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now), 1500);
 	h.remaining = 0;
-	rl_done(rl, CH1, false, 200, &h, 0, false, now + 10);
-	assert_int_equal(rl_wait(rl, CH1, false, now + 10), 1500);
-	assert_int_equal(rl_wait(rl, CH1, false, now + 1510), 0);
+	discord_ratelimit_done(rl, CH1, false, 200, &h, 0, false, now + 10);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now + 10), 1500);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now + 1510), 0);
 	/* Another channel is another bucket, though the hash is the same. */
-	rl_sent(rl, CH2, false, now);
-	rl_done(rl, CH2, false, 200, &h, 0, false, now);
-	assert_int_equal(rl_wait(rl, CH2, false, now), 1500);
-	assert_int_equal(rl_wait(rl, CH1, false, now + 1510), 0);
-	rl_free(rl);
+	discord_ratelimit_sent(rl, CH2, false, now);
+	discord_ratelimit_done(rl, CH2, false, 200, &h, 0, false, now);
+	assert_int_equal(discord_ratelimit_wait(rl, CH2, false, now), 1500);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now + 1510), 0);
+	discord_ratelimit_free(rl);
 }
 
 static void
 test_429_bucket_lock(void **state)
 {
-	struct rl *rl = rl_new();
+	struct discord_ratelimit *rl = discord_ratelimit_new();
 	int64_t now = 5000;
 
-	rl_sent(rl, CH1, false, now);
-	rl_done(rl, CH1, false, 429, NULL, 0.75, false, now);
-	assert_int_equal(rl_wait(rl, CH1, false, now), 750);
-	assert_int_equal(rl_wait(rl, CH1, false, now + 749), 1);
-	assert_int_equal(rl_wait(rl, CH1, false, now + 750), 0);
-	assert_int_equal(rl_wait(rl, CH2, false, now), 0);
-	rl_free(rl);
+	discord_ratelimit_sent(rl, CH1, false, now);
+	discord_ratelimit_done(rl, CH1, false, 429, NULL, 0.75, false, now);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now), 750);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now + 749), 1);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now + 750), 0);
+	assert_int_equal(discord_ratelimit_wait(rl, CH2, false, now), 0);
+	discord_ratelimit_free(rl);
 }
 
 static void
 test_429_global_lock(void **state)
 {
-	struct rl *rl = rl_new();
+	struct discord_ratelimit *rl = discord_ratelimit_new();
 	int64_t now = 5000;
 	const char *cb = "POST /interactions/9/t/callback";
 
-	rl_sent(rl, CH1, false, now);
-	rl_done(rl, CH1, false, 429, NULL, 2.0, true, now);
-	assert_int_equal(rl_wait(rl, CH2, false, now + 100), 1900);
+	discord_ratelimit_sent(rl, CH1, false, now);
+	discord_ratelimit_done(rl, CH1, false, 429, NULL, 2.0, true, now);
+	assert_int_equal(discord_ratelimit_wait(rl, CH2, false, now + 100), 1900);
 	/* Interaction callbacks are exempt from the global limit. */
-	assert_int_equal(rl_wait(rl, cb, true, now + 100), 0);
-	assert_int_equal(rl_wait(rl, CH2, false, now + 2000), 0);
-	rl_free(rl);
+	assert_int_equal(discord_ratelimit_wait(rl, cb, true, now + 100), 0);
+	assert_int_equal(discord_ratelimit_wait(rl, CH2, false, now + 2000), 0);
+	discord_ratelimit_free(rl);
 }
 
 static void
 test_global_rate(void **state)
 {
-	struct rl *rl = rl_new();
+	struct discord_ratelimit *rl = discord_ratelimit_new();
 	int64_t now = 100000;
 	int went = 0;
 
 	for (int i = 0; i < 200; i++) {
-		if (rl_wait(rl, CH1, false, now) == 0) {
-			rl_sent(rl, CH1, false, now);
+		if (discord_ratelimit_wait(rl, CH1, false, now) == 0) {
+			discord_ratelimit_sent(rl, CH1, false, now);
 			went++;
 		}
 	}
-	assert_int_equal(went, RL_GLOBAL_RATE);
-	assert_true(rl_wait(rl, CH1, false, now) > 0);
-	assert_true(rl_wait(rl, CH1, false, now) <= 1000 / RL_GLOBAL_RATE + 1);
-	assert_int_equal(rl_wait(rl, "POST /interactions/1/t/callback", true, now), 0);
+	assert_int_equal(went, DISCORD_RATELIMIT_GLOBAL_RATE);
+	assert_true(discord_ratelimit_wait(rl, CH1, false, now) > 0);
+	assert_true(discord_ratelimit_wait(rl, CH1, false, now) <=
+	            1000 / DISCORD_RATELIMIT_GLOBAL_RATE + 1);
+	assert_int_equal(discord_ratelimit_wait(rl, "POST /interactions/1/t/callback", true, now),
+	                 0);
 	/* A second later the bucket is full again. */
 	went = 0;
 	for (int i = 0; i < 200; i++) {
-		if (rl_wait(rl, CH1, false, now + 1000) == 0) {
-			rl_sent(rl, CH1, false, now + 1000);
+		if (discord_ratelimit_wait(rl, CH1, false, now + 1000) == 0) {
+			discord_ratelimit_sent(rl, CH1, false, now + 1000);
 			went++;
 		}
 	}
-	assert_int_equal(went, RL_GLOBAL_RATE);
-	rl_free(rl);
+	assert_int_equal(went, DISCORD_RATELIMIT_GLOBAL_RATE);
+	discord_ratelimit_free(rl);
 }
 
 static void
 test_interactions_not_learnt_and_swept(void **state)
 {
-	struct rl *rl = rl_new();
-	struct rl_headers h = {.bucket = "cb", .limit = 5, .remaining = 4, .reset_after = 1};
+	struct discord_ratelimit *rl = discord_ratelimit_new();
+	struct discord_ratelimit_headers h = {
+	    .bucket = "cb", .limit = 5, .remaining = 4, .reset_after = 1};
 	int64_t now = 1000;
-	char route[RL_ROUTE_MAX];
+	char route[DISCORD_RATELIMIT_ROUTE_MAX];
 
 	for (int i = 0; i < 5000; i++) {
 		snprintf(route, sizeof(route), "POST /interactions/%d/t/callback", i);
-		rl_wait(rl, route, true, now);
-		rl_sent(rl, route, true, now);
-		rl_done(rl, route, true, 204, &h, 0, false, now);
+		discord_ratelimit_wait(rl, route, true, now);
+		discord_ratelimit_sent(rl, route, true, now);
+		discord_ratelimit_done(rl, route, true, 204, &h, 0, false, now);
 	}
-	assert_int_equal(rl_buckets(rl), 0);
+	assert_int_equal(discord_ratelimit_buckets(rl), 0);
 	/* A 429 on one is kept, then forgotten once idle. */
-	rl_done(rl, "POST /interactions/1/t/callback", true, 429, NULL, 0.5, false, now);
-	assert_int_equal(rl_buckets(rl), 1);
-	assert_int_equal(rl_wait(rl, "POST /interactions/1/t/callback", true, now), 500);
+	discord_ratelimit_done(rl, "POST /interactions/1/t/callback", true, 429, NULL, 0.5, false,
+	                       now);
+	assert_int_equal(discord_ratelimit_buckets(rl), 1);
+	assert_int_equal(discord_ratelimit_wait(rl, "POST /interactions/1/t/callback", true, now),
+	                 500);
 	for (int i = 0; i < 1100; i++)
-		rl_wait(rl, CH2, true, now + 120000);
-	assert_int_equal(rl_buckets(rl), 0);
-	rl_free(rl);
+		discord_ratelimit_wait(rl, CH2, true, now + 120000);
+	assert_int_equal(discord_ratelimit_buckets(rl), 0);
+	discord_ratelimit_free(rl);
 }
 
 int

@@ -20,24 +20,25 @@
 static void
 token_routes(void **unused)
 {
-	assert_true(rest_token_route("/interactions/1200000000000000000/aW50ZXJhY3Rpb24/callback"));
-	assert_true(rest_token_route("/webhooks/1100000000000000001/aW50ZXJhY3Rpb24"));
 	assert_true(
-	    rest_token_route("/webhooks/1100000000000000001/aW50ZXJhY3Rpb24/messages/@original"));
+	    discord_rest_token_route("/interactions/1200000000000000000/aW50ZXJhY3Rpb24/callback"));
+	assert_true(discord_rest_token_route("/webhooks/1100000000000000001/aW50ZXJhY3Rpb24"));
+	assert_true(discord_rest_token_route(
+	    "/webhooks/1100000000000000001/aW50ZXJhY3Rpb24/messages/@original"));
 }
 
 static void
 bot_token_routes(void **unused)
 {
-	assert_false(rest_token_route("/gateway/bot"));
-	assert_false(rest_token_route("/applications/1100000000000000001/commands"));
-	assert_false(rest_token_route("/applications/1/guilds/2/commands"));
-	assert_false(rest_token_route("/channels/1300000000000000000/messages"));
+	assert_false(discord_rest_token_route("/gateway/bot"));
+	assert_false(discord_rest_token_route("/applications/1100000000000000001/commands"));
+	assert_false(discord_rest_token_route("/applications/1/guilds/2/commands"));
+	assert_false(discord_rest_token_route("/channels/1300000000000000000/messages"));
 	/* A webhook named by id alone is managed with the bot token. */
-	assert_false(rest_token_route("/webhooks/1100000000000000001"));
-	assert_false(rest_token_route("/webhooks/1100000000000000001/"));
-	assert_false(rest_token_route("/webhooks/1100000000000000001/?wait=true"));
-	assert_false(rest_token_route("/interactionsx/1/t/callback"));
+	assert_false(discord_rest_token_route("/webhooks/1100000000000000001"));
+	assert_false(discord_rest_token_route("/webhooks/1100000000000000001/"));
+	assert_false(discord_rest_token_route("/webhooks/1100000000000000001/?wait=true"));
+	assert_false(discord_rest_token_route("/interactionsx/1/t/callback"));
 }
 
 /*
@@ -228,14 +229,14 @@ backlog_is_the_last_wait(void **unused)
 	srv_start(&s, &loop);
 	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s.port);
 	o.base_url = base;
-	r = rest_new(&loop, &o);
+	r = discord_rest_new(&loop, &o);
 	assert_int_equal(rest_backlog_ns(r, uv_hrtime()), 0);
 	/* One answered at once first: libcurl learns the server speaks
 	 * HTTP/1.1 (so it opens more connections rather than wait to see
 	 * whether the first one multiplexes). */
 	s.released = true;
-	rest_call_until(r, "POST", "/interactions/999/tok/callback", "{}", REST_INTERACTION,
-	                uv_hrtime() + 600000000000ull, count_done, &done);
+	discord_rest_call_until(r, "POST", "/interactions/999/tok/callback", "{}", REST_INTERACTION,
+	                        uv_hrtime() + 600000000000ull, count_done, &done);
 	run_until_count(&loop, &done, 1);
 	s.released = false;
 	done = 0;
@@ -243,8 +244,8 @@ backlog_is_the_last_wait(void **unused)
 	t0 = uv_hrtime();
 	for (int i = 0; i < total; i++) {
 		snprintf(path, sizeof(path), "/interactions/%d/tok/callback", 1000 + i);
-		rest_call_until(r, "POST", path, "{}", REST_INTERACTION, t0 + 600000000000ull,
-		                count_done, &done);
+		discord_rest_call_until(r, "POST", path, "{}", REST_INTERACTION,
+		                        t0 + 600000000000ull, count_done, &done);
 	}
 	t_called = uv_hrtime();
 	run_until_count(&loop, &s.requests, 64); /* one per connection, all held */
@@ -262,7 +263,7 @@ backlog_is_the_last_wait(void **unused)
 	assert_true(b <= uv_hrtime() - t0);
 	/* Forgotten a second after the last answer out. */
 	assert_int_equal(rest_backlog_ns(r, uv_hrtime() + 1000000001ull), 0);
-	rest_close(r, closed, &is_closed);
+	discord_rest_close(r, closed, &is_closed);
 	srv_stop(&s);
 	assert_true(is_closed);
 	assert_int_equal(uv_loop_close(&loop), 0);

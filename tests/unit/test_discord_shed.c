@@ -24,23 +24,25 @@ id_at(int64_t ms, unsigned seq)
 static void
 ages_from_the_id(void **unused)
 {
-	struct shed *s = shed_new();
+	struct shed *s = discord_shed_new();
 
 	/* Delivered in 4 ms: the fastest delivery seen, so age 0. */
-	assert_int_equal(shed_deadline(s, id_at(T0, 1), T0 + 4, RX0), RX0 + 2500 * MS);
-	assert_int_equal(shed_skew_ms(s), 4);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 4, RX0), RX0 + 2500 * MS);
+	assert_int_equal(discord_shed_skew_ms(s), 4);
 	/* 1,004 ms on the way (a backlog): 1,000 ms of the window are gone. */
-	assert_int_equal(shed_deadline(s, id_at(T0, 2), T0 + 1004, RX0 + 1 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 + 1004, RX0 + 1 * MS),
 	                 RX0 + 1 * MS + 1500 * MS);
 	/* 2,504 ms: nothing left, due at once. */
-	assert_int_equal(shed_deadline(s, id_at(T0, 3), T0 + 2504, RX0 + 2 * MS), RX0 + 2 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 + 2504, RX0 + 2 * MS),
+	                 RX0 + 2 * MS);
 	/* Older still (replayed after a resume): due at once too. */
-	assert_int_equal(shed_deadline(s, id_at(T0, 4), T0 + 60000, RX0 + 3 * MS), RX0 + 3 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 4), T0 + 60000, RX0 + 3 * MS),
+	                 RX0 + 3 * MS);
 	/* Faster than the estimate: it becomes the estimate, age 0. */
-	assert_int_equal(shed_deadline(s, id_at(T0, 5), T0 + 1, RX0 + 4 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 5), T0 + 1, RX0 + 4 * MS),
 	                 RX0 + 4 * MS + 2500 * MS);
-	assert_int_equal(shed_skew_ms(s), 1);
-	shed_free(s);
+	assert_int_equal(discord_shed_skew_ms(s), 1);
+	discord_shed_free(s);
 }
 
 /* Our clock 4 s behind Discord's: ids look like they come from the
@@ -48,14 +50,15 @@ ages_from_the_id(void **unused)
 static void
 clock_behind(void **unused)
 {
-	struct shed *s = shed_new();
+	struct shed *s = discord_shed_new();
 
-	assert_int_equal(shed_deadline(s, id_at(T0, 1), T0 - 4000, RX0), RX0 + 2500 * MS);
-	assert_int_equal(shed_skew_ms(s), -4000);
-	assert_int_equal(shed_deadline(s, id_at(T0, 2), T0 - 2000, RX0 + 10 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 - 4000, RX0), RX0 + 2500 * MS);
+	assert_int_equal(discord_shed_skew_ms(s), -4000);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 - 2000, RX0 + 10 * MS),
 	                 RX0 + 10 * MS + 500 * MS);
-	assert_int_equal(shed_deadline(s, id_at(T0, 3), T0 - 1000, RX0 + 20 * MS), RX0 + 20 * MS);
-	shed_free(s);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 - 1000, RX0 + 20 * MS),
+	                 RX0 + 20 * MS);
+	discord_shed_free(s);
 }
 
 /* Our clock ahead: believed up to SHED_SKEW_MAX_MS, past it the rest is
@@ -63,33 +66,33 @@ clock_behind(void **unused)
 static void
 clock_ahead(void **unused)
 {
-	struct shed *s = shed_new();
+	struct shed *s = discord_shed_new();
 
-	assert_int_equal(shed_deadline(s, id_at(T0, 1), T0 + 1500, RX0), RX0 + 2000 * MS);
-	assert_int_equal(shed_skew_ms(s), SHED_SKEW_MAX_MS);
-	assert_int_equal(shed_deadline(s, id_at(T0, 2), T0 + 3600, RX0 + MS), RX0 + MS);
-	shed_free(s);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 1500, RX0), RX0 + 2000 * MS);
+	assert_int_equal(discord_shed_skew_ms(s), SHED_SKEW_MAX_MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 + 3600, RX0 + MS), RX0 + MS);
+	discord_shed_free(s);
 }
 
 /* The estimate forgets a period's minimum after two periods. */
 static void
 skew_estimate_moves_on(void **unused)
 {
-	struct shed *s = shed_new();
+	struct shed *s = discord_shed_new();
 	uint64_t rx = RX0;
 
-	shed_deadline(s, id_at(T0, 1), T0 - 3000, rx); /* clock behind, then fixed */
+	discord_shed_deadline(s, id_at(T0, 1), T0 - 3000, rx); /* clock behind, then fixed */
 	rx += SHED_SKEW_SPAN;
-	shed_deadline(s, id_at(T0, 2), T0 + 2, rx);
-	assert_int_equal(shed_skew_ms(s), -3000); /* the period before still counts */
+	discord_shed_deadline(s, id_at(T0, 2), T0 + 2, rx);
+	assert_int_equal(discord_shed_skew_ms(s), -3000); /* the period before still counts */
 	rx += SHED_SKEW_SPAN;
-	assert_int_equal(shed_deadline(s, id_at(T0, 3), T0 + 2, rx), rx + 2500 * MS);
-	assert_int_equal(shed_skew_ms(s), 2);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 + 2, rx), rx + 2500 * MS);
+	assert_int_equal(discord_shed_skew_ms(s), 2);
 	/* A silence of two periods forgets everything: the next sets it. */
 	rx += 3 * SHED_SKEW_SPAN;
-	shed_deadline(s, id_at(T0, 4), T0 + 700, rx);
-	assert_int_equal(shed_skew_ms(s), 700);
-	shed_free(s);
+	discord_shed_deadline(s, id_at(T0, 4), T0 + 700, rx);
+	assert_int_equal(discord_shed_skew_ms(s), 700);
+	discord_shed_free(s);
 }
 
 int

@@ -59,8 +59,9 @@ pack(struct packer *pk, const void *p, size_t n, struct buf *out)
 {
 	buf_reset(out);
 	zpack(&pk->zs, p, n, Z_SYNC_FLUSH, out);
-	assert_true(out->len >= DZL_SUFFIX_LEN);
-	assert_memory_equal(out->p + out->len - DZL_SUFFIX_LEN, DZL_SUFFIX, DZL_SUFFIX_LEN);
+	assert_true(out->len >= DISCORD_ZLIB_SUFFIX_LEN);
+	assert_memory_equal(out->p + out->len - DISCORD_ZLIB_SUFFIX_LEN, DISCORD_ZLIB_SUFFIX,
+	                    DISCORD_ZLIB_SUFFIX_LEN);
 }
 
 /* One payload of n bytes c, without ever holding it whole. */
@@ -77,10 +78,10 @@ pack_repeat(struct packer *pk, char c, size_t n, struct buf *out)
 }
 
 static void
-assert_payload(struct dzl *z, const char *want, size_t wantlen)
+assert_payload(struct discord_zlib *z, const char *want, size_t wantlen)
 {
 	size_t len;
-	const char *got = dzl_payload(z, &len);
+	const char *got = discord_zlib_payload(z, &len);
 
 	assert_int_equal(len, wantlen);
 	assert_memory_equal(got, want, wantlen);
@@ -90,7 +91,7 @@ assert_payload(struct dzl *z, const char *want, size_t wantlen)
 /* Each test's world: a stream with 8 MiB caps, the server's deflate
  * context (default level) and a buffer for compressed bytes. */
 struct fx {
-	struct dzl *z;
+	struct discord_zlib *z;
 	struct packer pk;
 	struct buf c;
 };
@@ -100,7 +101,7 @@ setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	f->z = dzl_new(8 * MIB, 8 * MIB);
+	f->z = discord_zlib_new(8 * MIB, 8 * MIB);
 	packer_init(&f->pk, Z_DEFAULT_COMPRESSION);
 	buf_init(&f->c, 64 * MIB);
 	*state = f;
@@ -112,7 +113,7 @@ teardown(void **state)
 {
 	struct fx *f = *state;
 
-	dzl_free(f->z);
+	discord_zlib_free(f->z);
 	packer_end(&f->pk);
 	buf_free(&f->c);
 	free(f);
@@ -123,8 +124,8 @@ teardown(void **state)
 static void
 caps(struct fx *f, size_t in_max, size_t out_max)
 {
-	dzl_free(f->z);
-	f->z = dzl_new(in_max, out_max);
+	discord_zlib_free(f->z);
+	f->z = discord_zlib_new(in_max, out_max);
 }
 
 /* Gives the test a new deflate context at level. */
@@ -141,13 +142,13 @@ test_one_payload(void **state)
 	struct fx *f = *state;
 
 	pack(&f->pk, HELLO, strlen(HELLO), &f->c);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, HELLO, strlen(HELLO));
-	assert_int_equal(dzl_fault(f->z), DZL_OK);
-	assert_string_equal(dzl_why(f->z), "");
-	assert_int_equal(dzl_stats(f->z)->payloads, 1);
-	assert_int_equal(dzl_stats(f->z)->in_bytes, f->c.len);
-	assert_int_equal(dzl_stats(f->z)->out_bytes, strlen(HELLO));
+	assert_int_equal(discord_zlib_fault(f->z), DISCORD_ZLIB_OK);
+	assert_string_equal(discord_zlib_why(f->z), "");
+	assert_int_equal(discord_zlib_stats(f->z)->payloads, 1);
+	assert_int_equal(discord_zlib_stats(f->z)->in_bytes, f->c.len);
+	assert_int_equal(discord_zlib_stats(f->z)->out_bytes, strlen(HELLO));
 }
 
 /* A payload cut into two messages at every point, the suffix split
@@ -160,13 +161,14 @@ test_split_anywhere(void **state)
 
 	pack(&f->pk, READY, strlen(READY), c);
 	for (size_t i = 1; i < c->len; i++) {
-		dzl_reset(f->z);
-		assert_int_equal(dzl_feed(f->z, c->p, i), DZL_MORE);
-		assert_int_equal(dzl_feed(f->z, c->p + i, c->len - i), DZL_PAYLOAD);
+		discord_zlib_reset(f->z);
+		assert_int_equal(discord_zlib_feed(f->z, c->p, i), DISCORD_ZLIB_MORE);
+		assert_int_equal(discord_zlib_feed(f->z, c->p + i, c->len - i),
+		                 DISCORD_ZLIB_PAYLOAD);
 		assert_payload(f->z, READY, strlen(READY));
 	}
-	assert_int_equal(dzl_stats(f->z)->payloads, c->len - 1);
-	assert_int_equal(dzl_stats(f->z)->in_bytes, (c->len - 1) * c->len);
+	assert_int_equal(discord_zlib_stats(f->z)->payloads, c->len - 1);
+	assert_int_equal(discord_zlib_stats(f->z)->in_bytes, (c->len - 1) * c->len);
 }
 
 static void
@@ -177,21 +179,21 @@ test_one_byte_messages_and_pieces(void **state)
 
 	pack(&f->pk, HELLO, strlen(HELLO), c);
 	for (size_t i = 0; i + 1 < c->len; i++)
-		assert_int_equal(dzl_feed(f->z, c->p + i, 1), DZL_MORE);
-	assert_int_equal(dzl_feed(f->z, c->p + c->len - 1, 1), DZL_PAYLOAD);
+		assert_int_equal(discord_zlib_feed(f->z, c->p + i, 1), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_feed(f->z, c->p + c->len - 1, 1), DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, HELLO, strlen(HELLO));
 
 	/* One message in three pieces (websocket fragments). */
 	pack(&f->pk, READY, strlen(READY), c);
-	dzl_add(f->z, c->p, 5);
-	dzl_add(f->z, c->p + 5, c->len - 7);
-	dzl_add(f->z, c->p + c->len - 2, 2);
-	assert_int_equal(dzl_end(f->z), DZL_PAYLOAD);
+	discord_zlib_add(f->z, c->p, 5);
+	discord_zlib_add(f->z, c->p + 5, c->len - 7);
+	discord_zlib_add(f->z, c->p + c->len - 2, 2);
+	assert_int_equal(discord_zlib_end(f->z), DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, READY, strlen(READY));
 
 	/* Empty messages change nothing. */
-	assert_int_equal(dzl_feed(f->z, NULL, 0), DZL_MORE);
-	assert_int_equal(dzl_stats(f->z)->payloads, 2);
+	assert_int_equal(discord_zlib_feed(f->z, NULL, 0), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_stats(f->z)->payloads, 2);
 }
 
 static void
@@ -203,14 +205,14 @@ test_payloads_in_sequence(void **state)
 
 	for (size_t i = 0; i < 4; i++) {
 		pack(&f->pk, payloads[i], strlen(payloads[i]), &f->c);
-		assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
+		assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 		assert_payload(f->z, payloads[i], strlen(payloads[i]));
 		in += f->c.len;
 		out += strlen(payloads[i]);
 	}
-	assert_int_equal(dzl_stats(f->z)->payloads, 4);
-	assert_int_equal(dzl_stats(f->z)->in_bytes, in);
-	assert_int_equal(dzl_stats(f->z)->out_bytes, out);
+	assert_int_equal(discord_zlib_stats(f->z)->payloads, 4);
+	assert_int_equal(discord_zlib_stats(f->z)->in_bytes, in);
+	assert_int_equal(discord_zlib_stats(f->z)->out_bytes, out);
 }
 
 /* The second copy of a payload is mostly a back-reference into the first:
@@ -225,55 +227,55 @@ test_context_across_payloads(void **state)
 	pack(&f->pk, INTERACTION, strlen(INTERACTION), &f->c);
 	pack(&f->pk, INTERACTION, strlen(INTERACTION), &c2);
 	assert_true(c2.len * 10 < f->c.len);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, INTERACTION, strlen(INTERACTION));
-	assert_int_equal(dzl_feed(f->z, c2.p, c2.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(f->z, c2.p, c2.len), DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, INTERACTION, strlen(INTERACTION));
 
 	/* Without that context (a new stream) the same bytes are no stream. */
-	dzl_reset(f->z);
-	assert_int_equal(dzl_feed(f->z, c2.p, c2.len), DZL_ERROR);
-	assert_int_equal(dzl_fault(f->z), DZL_CORRUPT);
+	discord_zlib_reset(f->z);
+	assert_int_equal(discord_zlib_feed(f->z, c2.p, c2.len), DISCORD_ZLIB_ERROR);
+	assert_int_equal(discord_zlib_fault(f->z), DISCORD_ZLIB_CORRUPT);
 	buf_free(&c2);
 }
 
 static void
 test_corrupt_stream(void **state)
 {
-	static const char bad_type[] = "\x78\x9c\xff" DZL_SUFFIX;
-	static const char not_zlib[] = "{\"op\":10}" DZL_SUFFIX;
+	static const char bad_type[] = "\x78\x9c\xff" DISCORD_ZLIB_SUFFIX;
+	static const char not_zlib[] = "{\"op\":10}" DISCORD_ZLIB_SUFFIX;
 	struct fx *f = *state;
-	struct dzl *z = f->z;
+	struct discord_zlib *z = f->z;
 
 	/* A block of the reserved type 3 at once. */
-	assert_int_equal(dzl_feed(z, bad_type, sizeof(bad_type) - 1), DZL_ERROR);
-	assert_int_equal(dzl_fault(z), DZL_CORRUPT);
-	assert_string_equal(dzl_why(z),
+	assert_int_equal(discord_zlib_feed(z, bad_type, sizeof(bad_type) - 1), DISCORD_ZLIB_ERROR);
+	assert_int_equal(discord_zlib_fault(z), DISCORD_ZLIB_CORRUPT);
+	assert_string_equal(discord_zlib_why(z),
 	                    "the gateway's compressed stream is corrupt (invalid block type)");
 	/* Reported once; what follows is dropped, valid or not. */
 	pack(&f->pk, HELLO, strlen(HELLO), &f->c);
-	assert_int_equal(dzl_feed(z, f->c.p, f->c.len), DZL_MORE);
-	assert_int_equal(dzl_feed(z, bad_type, sizeof(bad_type) - 1), DZL_MORE);
-	assert_int_equal(dzl_stats(z)->payloads, 0);
+	assert_int_equal(discord_zlib_feed(z, f->c.p, f->c.len), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_feed(z, bad_type, sizeof(bad_type) - 1), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_stats(z)->payloads, 0);
 
 	/* Text where the zlib header should be. */
-	dzl_reset(z);
-	assert_int_equal(dzl_feed(z, not_zlib, sizeof(not_zlib) - 1), DZL_ERROR);
-	assert_string_equal(dzl_why(z),
+	discord_zlib_reset(z);
+	assert_int_equal(discord_zlib_feed(z, not_zlib, sizeof(not_zlib) - 1), DISCORD_ZLIB_ERROR);
+	assert_string_equal(discord_zlib_why(z),
 	                    "the gateway's compressed stream is corrupt (incorrect header check)");
 
 	/* Good payloads, then a bad block in the middle of the stream. */
-	dzl_reset(z);
-	assert_int_equal(dzl_fault(z), DZL_OK);
+	discord_zlib_reset(z);
+	assert_int_equal(discord_zlib_fault(z), DISCORD_ZLIB_OK);
 	repack(f, Z_DEFAULT_COMPRESSION);
 	pack(&f->pk, HELLO, strlen(HELLO), &f->c);
-	assert_int_equal(dzl_feed(z, f->c.p, f->c.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 	pack(&f->pk, READY, strlen(READY), &f->c);
-	assert_int_equal(dzl_feed(z, f->c.p, f->c.len), DZL_PAYLOAD);
-	assert_int_equal(dzl_feed(z, "\xff" DZL_SUFFIX, 5), DZL_ERROR);
-	assert_string_equal(dzl_why(z),
+	assert_int_equal(discord_zlib_feed(z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(z, "\xff" DISCORD_ZLIB_SUFFIX, 5), DISCORD_ZLIB_ERROR);
+	assert_string_equal(discord_zlib_why(z),
 	                    "the gateway's compressed stream is corrupt (invalid block type)");
-	assert_int_equal(dzl_stats(z)->payloads, 2);
+	assert_int_equal(discord_zlib_stats(z)->payloads, 2);
 }
 
 /* A stream that ends (Z_FINISH) is not Discord's. */
@@ -283,10 +285,10 @@ test_stream_end(void **state)
 	struct fx *f = *state;
 
 	zpack(&f->pk.zs, HELLO, strlen(HELLO), Z_FINISH, &f->c);
-	buf_add(&f->c, DZL_SUFFIX, DZL_SUFFIX_LEN);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_ERROR);
+	buf_add(&f->c, DISCORD_ZLIB_SUFFIX, DISCORD_ZLIB_SUFFIX_LEN);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_ERROR);
 	assert_string_equal(
-	    dzl_why(f->z),
+	    discord_zlib_why(f->z),
 	    "the gateway's compressed stream is corrupt (it ended, which Discord's never does)");
 }
 
@@ -300,15 +302,15 @@ test_zip_bomb(void **state)
 	repack(f, 9);
 	pack_repeat(&f->pk, 'x', 64 * MIB, &f->c);
 	assert_true(f->c.len < 128 * 1024);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_ERROR);
-	assert_int_equal(dzl_fault(f->z), DZL_OUTPUT_TOO_BIG);
-	assert_string_equal(dzl_why(f->z),
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_ERROR);
+	assert_int_equal(discord_zlib_fault(f->z), DISCORD_ZLIB_OUTPUT_TOO_BIG);
+	assert_string_equal(discord_zlib_why(f->z),
 	                    "the gateway sent a payload that inflates to over 1048576 bytes");
 	/* The output buffer reached the cap (1 MiB, one byte to see it was
 	 * passed, the NUL) and no further; it is given back after. */
-	assert_int_equal(dzl_stats(f->z)->out_peak, MIB + 2);
-	assert_int_equal(dzl_footprint(f->z), 0);
-	assert_int_equal(dzl_stats(f->z)->payloads, 0);
+	assert_int_equal(discord_zlib_stats(f->z)->out_peak, MIB + 2);
+	assert_int_equal(discord_zlib_footprint(f->z), 0);
+	assert_int_equal(discord_zlib_stats(f->z)->payloads, 0);
 }
 
 /* A payload of exactly the cap passes; one byte more does not. */
@@ -320,13 +322,13 @@ test_output_cap_exact(void **state)
 
 	caps(f, MIB, 100000);
 	pack_repeat(&f->pk, 'y', 100000, &f->c);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
-	assert_int_equal(strspn(dzl_payload(f->z, &len), "y"), 100000);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
+	assert_int_equal(strspn(discord_zlib_payload(f->z, &len), "y"), 100000);
 	assert_int_equal(len, 100000);
 
 	pack_repeat(&f->pk, 'y', 100001, &f->c);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_ERROR);
-	assert_int_equal(dzl_fault(f->z), DZL_OUTPUT_TOO_BIG);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_ERROR);
+	assert_int_equal(discord_zlib_fault(f->z), DISCORD_ZLIB_OUTPUT_TOO_BIG);
 }
 
 /* Compressed bytes without a suffix pile up only to the input cap, which
@@ -339,22 +341,23 @@ test_input_cap(void **state)
 
 	caps(f, 64, MIB);
 	memset(junk, 'j', sizeof(junk));
-	assert_int_equal(dzl_feed(f->z, junk, 40), DZL_MORE);
-	assert_int_equal(dzl_feed(f->z, junk, 24), DZL_MORE);
-	assert_int_equal(dzl_feed(f->z, junk, 1), DZL_ERROR);
-	assert_int_equal(dzl_fault(f->z), DZL_INPUT_TOO_BIG);
-	assert_string_equal(dzl_why(f->z), "the gateway sent a compressed payload over 64 bytes");
-	assert_int_equal(dzl_feed(f->z, junk, 1), DZL_MORE);
-	assert_int_equal(dzl_footprint(f->z), 0);
+	assert_int_equal(discord_zlib_feed(f->z, junk, 40), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_feed(f->z, junk, 24), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_feed(f->z, junk, 1), DISCORD_ZLIB_ERROR);
+	assert_int_equal(discord_zlib_fault(f->z), DISCORD_ZLIB_INPUT_TOO_BIG);
+	assert_string_equal(discord_zlib_why(f->z),
+	                    "the gateway sent a compressed payload over 64 bytes");
+	assert_int_equal(discord_zlib_feed(f->z, junk, 1), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_footprint(f->z), 0);
 
 	/* A payload of exactly in_max compressed bytes passes. */
 	pack(&f->pk, READY, strlen(READY), &f->c);
 	caps(f, f->c.len, MIB);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 	caps(f, f->c.len - 1, MIB);
-	assert_int_equal(dzl_feed(f->z, f->c.p, 10), DZL_MORE);
-	assert_int_equal(dzl_feed(f->z, f->c.p + 10, f->c.len - 10), DZL_ERROR);
-	assert_int_equal(dzl_fault(f->z), DZL_INPUT_TOO_BIG);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, 10), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p + 10, f->c.len - 10), DISCORD_ZLIB_ERROR);
+	assert_int_equal(discord_zlib_fault(f->z), DISCORD_ZLIB_INPUT_TOO_BIG);
 }
 
 /* A new connection is a new stream: what the old one left half-sent is
@@ -366,20 +369,20 @@ test_reset_between_connections(void **state)
 	size_t first;
 
 	pack(&f->pk, HELLO, strlen(HELLO), &f->c);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 	first = f->c.len;
 	pack(&f->pk, READY, strlen(READY), &f->c);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len / 2), DZL_MORE);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len / 2), DISCORD_ZLIB_MORE);
 
-	dzl_reset(f->z);
+	discord_zlib_reset(f->z);
 	repack(f, Z_DEFAULT_COMPRESSION);
 	pack(&f->pk, INTERACTION, strlen(INTERACTION), &f->c);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, INTERACTION, strlen(INTERACTION));
-	assert_int_equal(dzl_stats(f->z)->resets, 1);
-	assert_int_equal(dzl_stats(f->z)->payloads, 2);
+	assert_int_equal(discord_zlib_stats(f->z)->resets, 1);
+	assert_int_equal(discord_zlib_stats(f->z)->payloads, 2);
 	/* The half-sent payload's bytes count nowhere. */
-	assert_int_equal(dzl_stats(f->z)->in_bytes, first + f->c.len);
+	assert_int_equal(discord_zlib_stats(f->z)->in_bytes, first + f->c.len);
 }
 
 /* 00 00 ff ff inside a stored block's data, at the end of a message, is
@@ -396,11 +399,13 @@ test_suffix_inside_data(void **state)
 	repack(f, 0); /* stored blocks: the data as it is */
 	pack(&f->pk, data, 8, &f->c);
 	assert_memory_equal(f->c.p, head, sizeof(head));
-	assert_memory_equal(f->c.p + cut - DZL_SUFFIX_LEN, DZL_SUFFIX, DZL_SUFFIX_LEN);
-	assert_int_equal(dzl_feed(f->z, f->c.p, cut), DZL_MORE);
-	assert_int_equal(dzl_feed(f->z, f->c.p + cut, f->c.len - cut), DZL_PAYLOAD);
+	assert_memory_equal(f->c.p + cut - DISCORD_ZLIB_SUFFIX_LEN, DISCORD_ZLIB_SUFFIX,
+	                    DISCORD_ZLIB_SUFFIX_LEN);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, cut), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p + cut, f->c.len - cut),
+	                 DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, data, 8);
-	assert_int_equal(dzl_stats(f->z)->in_bytes, f->c.len);
+	assert_int_equal(discord_zlib_stats(f->z)->in_bytes, f->c.len);
 }
 
 /* A big payload's buffers are given back once it has been used. */
@@ -414,13 +419,13 @@ test_big_buffers_given_back(void **state)
 	for (int i = 0; big.len < 2 * MIB; i++)
 		buf_addf(&big, "{\"id\":\"%d\",\"name\":\"channel-%d\",\"type\":0},", i * 7919, i);
 	pack(&f->pk, big.p, big.len, &f->c);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, big.p, big.len);
-	assert_true(dzl_footprint(f->z) > 2 * MIB);
+	assert_true(discord_zlib_footprint(f->z) > 2 * MIB);
 	pack(&f->pk, HELLO, strlen(HELLO), &f->c);
-	assert_int_equal(dzl_feed(f->z, f->c.p, f->c.len), DZL_PAYLOAD);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
 	assert_payload(f->z, HELLO, strlen(HELLO));
-	assert_true(dzl_footprint(f->z) <= 256 * 1024);
+	assert_true(discord_zlib_footprint(f->z) <= 256 * 1024);
 	buf_free(&big);
 }
 

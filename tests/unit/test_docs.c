@@ -139,7 +139,7 @@ every_config_key_is_documented(void **state)
 	struct key_check k = {.page = read_file("bot/man/delver.conf.5.md")};
 
 	(void)state;
-	config_each_key(check_key, &k);
+	config_keys_each(check_key, &k);
 	if (k.used > 0)
 		fail_msg("not in bot/man/delver.conf.5.md:%s", k.missing);
 	free((char *)k.page);

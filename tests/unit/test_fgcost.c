@@ -10,20 +10,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/fungeon/fgcost.h"
+#include "rules/fungeon/fungeon_cost.h"
 
 static int64_t
-cost_of(enum fg_kind kind, const char *spec)
+cost_of(enum fungeon_kind kind, const char *spec)
 {
-	struct fg_design d;
-	struct fg_price p;
+	struct fungeon_design d;
+	struct fungeon_price p;
 	char err[200] = "";
 
-	if (fgcost_parse(kind, spec, &d, err, sizeof(err)) < 0) {
+	if (fungeon_cost_parse(kind, spec, &d, err, sizeof(err)) < 0) {
 		fail_msg("parse '%s': %s", spec, err);
 		return -1;
 	}
-	if (fgcost_price(&d, &p, err, sizeof(err)) < 0) {
+	if (fungeon_cost_price(&d, &p, err, sizeof(err)) < 0) {
 		fail_msg("price '%s': %s", spec, err);
 		return -1;
 	}
@@ -33,31 +33,31 @@ cost_of(enum fg_kind kind, const char *spec)
 
 /* The error sentence for spec, or "" when it parses and prices. */
 static const char *
-error_of(enum fg_kind kind, const char *spec)
+error_of(enum fungeon_kind kind, const char *spec)
 {
 	static char err[300];
-	struct fg_design d;
-	struct fg_price p;
+	struct fungeon_design d;
+	struct fungeon_price p;
 
 	err[0] = '\0';
-	if (fgcost_parse(kind, spec, &d, err, sizeof(err)) == 0 &&
-	    fgcost_price(&d, &p, err, sizeof(err)) == 0)
+	if (fungeon_cost_parse(kind, spec, &d, err, sizeof(err)) == 0 &&
+	    fungeon_cost_price(&d, &p, err, sizeof(err)) == 0)
 		return "";
 	assert_true(err[0] != '\0');
 	return err;
 }
 
-/* The sentence fgcost_check() gives for spec, or "" when it is complete. */
+/* The sentence fungeon_cost_check() gives for spec, or "" when it is complete. */
 static const char *
-check_of(enum fg_kind kind, const char *spec)
+check_of(enum fungeon_kind kind, const char *spec)
 {
 	static char err[300];
-	struct fg_design d;
+	struct fungeon_design d;
 
 	err[0] = '\0';
-	if (fgcost_parse(kind, spec, &d, err, sizeof(err)) < 0)
+	if (fungeon_cost_parse(kind, spec, &d, err, sizeof(err)) < 0)
 		fail_msg("parse '%s': %s", spec, err);
-	if (fgcost_check(&d, err, sizeof(err)) == 0)
+	if (fungeon_cost_check(&d, err, sizeof(err)) == 0)
 		return "";
 	assert_true(err[0] != '\0');
 	return err;
@@ -67,56 +67,58 @@ check_of(enum fg_kind kind, const char *spec)
 static void
 traps_and_abilities_need_a_type(void **unused)
 {
-	assert_string_equal(check_of(FG_TRAP, "annoy 2 pain 1"),
+	assert_string_equal(check_of(FUNGEON_TRAP, "annoy 2 pain 1"),
 	                    "A trap needs a Type (fire, poison, arrows...): add type WORD.");
-	assert_string_equal(check_of(FG_TRAP, "annoy 2 pain 1 type arrows"), "");
-	assert_string_equal(check_of(FG_MONSTER, "level 2 ability bite annoy 2 pain 1"),
+	assert_string_equal(check_of(FUNGEON_TRAP, "annoy 2 pain 1 type arrows"), "");
+	assert_string_equal(check_of(FUNGEON_MONSTER, "level 2 ability bite annoy 2 pain 1"),
 	                    "The ability 'bite' needs a Type (fire, poison, claws...): add type "
 	                    "WORD after it.");
-	assert_string_equal(check_of(FG_MONSTER, "level 2 ability bite annoy 2 pain 1 type claws"),
-	                    "");
-	assert_string_equal(check_of(FG_MONSTER, "level 4"), "");
-	assert_string_equal(check_of(FG_TREASURE, "fancy value 1"), "");
+	assert_string_equal(
+	    check_of(FUNGEON_MONSTER, "level 2 ability bite annoy 2 pain 1 type claws"), "");
+	assert_string_equal(check_of(FUNGEON_MONSTER, "level 4"), "");
+	assert_string_equal(check_of(FUNGEON_TREASURE, "fancy value 1"), "");
 }
 
 /* Issue 13 #2: a special ability spends at least one point on Annoy dice. */
 static void
 abilities_need_annoy_dice(void **unused)
 {
-	assert_string_equal(check_of(FG_MONSTER, "level 1 ability zap pain 3 type shock"),
+	assert_string_equal(check_of(FUNGEON_MONSTER, "level 1 ability zap pain 3 type shock"),
 	                    "The ability 'zap' has no Annoy dice; every special ability spends at "
 	                    "least 1 point on Annoy (annoy N, 1 point per 2 dice).");
-	assert_string_equal(check_of(FG_MONSTER, "level 1 ability ward resist 2 fire type fire"),
-	                    "The ability 'ward' has no Annoy dice; every special ability spends at "
-	                    "least 1 point on Annoy (annoy N, 1 point per 2 dice).");
-	assert_string_equal(check_of(FG_MONSTER, "level 1 ability zap annoy 1 pain 3 type shock"),
-	                    "");
+	assert_string_equal(
+	    check_of(FUNGEON_MONSTER, "level 1 ability ward resist 2 fire type fire"),
+	    "The ability 'ward' has no Annoy dice; every special ability spends at "
+	    "least 1 point on Annoy (annoy N, 1 point per 2 dice).");
+	assert_string_equal(
+	    check_of(FUNGEON_MONSTER, "level 1 ability zap annoy 1 pain 3 type shock"), "");
 }
 
 static void
 trap_examples(void **unused)
 {
-	assert_int_equal(cost_of(FG_TRAP, "annoy 2 pain 2"), 3);
-	assert_int_equal(cost_of(FG_TRAP, "annoy 4 pain 2 continuous"), 8);
-	assert_int_equal(cost_of(FG_TRAP, "annoy 2 pain 1"), 2);
-	assert_int_equal(cost_of(FG_TRAP, "annoy 2 pain 1 unlimited"), 4);
-	assert_int_equal(cost_of(FG_TRAP, "annoy 2 pain 1 unlimited universal"), 8);
-	assert_int_equal(cost_of(FG_TRAP, "annoy 2 guards"), 2);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 2 pain 2"), 3);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 4 pain 2 continuous"), 8);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 2 pain 1"), 2);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 2 pain 1 unlimited"), 4);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 2 pain 1 unlimited universal"), 8);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 2 guards"), 2);
 }
 
 static void
 odd_annoy_costs_as_next_even(void **unused)
 {
-	struct fg_design d;
-	struct fg_price p;
+	struct fungeon_design d;
+	struct fungeon_price p;
 	char err[200];
 
-	assert_int_equal(cost_of(FG_TRAP, "annoy 1"), 1);
-	assert_int_equal(cost_of(FG_TRAP, "annoy 3"), 2);
-	assert_int_equal(cost_of(FG_TRAP, "annoy 4"), 2);
-	assert_int_equal(cost_of(FG_TRAP, "annoy 5 pain 1"), 4);
-	assert_int_equal(fgcost_parse(FG_TRAP, "annoy 3 pain 2", &d, err, sizeof(err)), 0);
-	assert_int_equal(fgcost_price(&d, &p, err, sizeof(err)), 0);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 1"), 1);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 3"), 2);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 4"), 2);
+	assert_int_equal(cost_of(FUNGEON_TRAP, "annoy 5 pain 1"), 4);
+	assert_int_equal(fungeon_cost_parse(FUNGEON_TRAP, "annoy 3 pain 2", &d, err, sizeof(err)),
+	                 0);
+	assert_int_equal(fungeon_cost_price(&d, &p, err, sizeof(err)), 0);
 	assert_int_equal(p.nterms, 2);
 	assert_string_equal(p.term[0].what, "annoy 3 as 4");
 	assert_int_equal(p.term[0].points, 2);
@@ -128,28 +130,29 @@ odd_annoy_costs_as_next_even(void **unused)
 static void
 monster_examples(void **unused)
 {
-	assert_int_equal(cost_of(FG_MONSTER, "level 3 ability breath annoy 4 pain 2 universal"),
-	                 14);
-	assert_int_equal(cost_of(FG_MONSTER, "level 1 ability sting annoy 2 pain 1 continuous"), 6);
-	assert_int_equal(cost_of(FG_MONSTER, "level 4 ability bolt annoy 6 pain 3"), 10);
-	assert_int_equal(cost_of(FG_MONSTER, "level 4"), 4);
-	assert_int_equal(fg_monster_hits(4), 12);
+	assert_int_equal(
+	    cost_of(FUNGEON_MONSTER, "level 3 ability breath annoy 4 pain 2 universal"), 14);
+	assert_int_equal(
+	    cost_of(FUNGEON_MONSTER, "level 1 ability sting annoy 2 pain 1 continuous"), 6);
+	assert_int_equal(cost_of(FUNGEON_MONSTER, "level 4 ability bolt annoy 6 pain 3"), 10);
+	assert_int_equal(cost_of(FUNGEON_MONSTER, "level 4"), 4);
+	assert_int_equal(fungeon_cost_monster_hits(4), 12);
 }
 
 static void
 monster_doublings_double_the_whole_sum(void **unused)
 {
-	struct fg_design d;
-	struct fg_price p;
+	struct fungeon_design d;
+	struct fungeon_price p;
 	char err[200];
 
 	/* 2 + 1 (web annoy 2) + 1 (bite resist 1) = 4 plain, doubled twice */
-	assert_int_equal(fgcost_parse(FG_MONSTER,
-	                              "level 2 ability web annoy 2 hold ability bite "
-	                              "resist 1 fire universal",
-	                              &d, err, sizeof(err)),
+	assert_int_equal(fungeon_cost_parse(FUNGEON_MONSTER,
+	                                    "level 2 ability web annoy 2 hold ability bite "
+	                                    "resist 1 fire universal",
+	                                    &d, err, sizeof(err)),
 	                 0);
-	assert_int_equal(fgcost_price(&d, &p, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_cost_price(&d, &p, err, sizeof(err)), 0);
 	assert_int_equal(p.plain, 4);
 	assert_int_equal(p.ndoubles, 2);
 	assert_string_equal(p.dbl[0], "web continuous hold");
@@ -160,72 +163,75 @@ monster_doublings_double_the_whole_sum(void **unused)
 static void
 treasure_examples(void **unused)
 {
-	assert_int_equal(cost_of(FG_TREASURE, "fancy heal 1"), 3);
-	assert_int_equal(cost_of(FG_TREASURE, "fancy value 1 pain 1 type fire"), 6);
-	assert_int_equal(cost_of(FG_TREASURE, "fancy pain 3 type fire"), 16);
-	assert_int_equal(fg_sell_value(cost_of(FG_TREASURE, "fancy value 1 pain 1 type fire")), 3);
-	assert_int_equal(cost_of(FG_TREASURE, "mundane"), 1);
-	assert_int_equal(cost_of(FG_TREASURE, ""), 1);
-	assert_int_equal(cost_of(FG_TREASURE, "mundane value 2"), 3);
-	assert_int_equal(cost_of(FG_TREASURE, "fancy annoy 2 universal"), 8);
-	assert_int_equal(cost_of(FG_TREASURE, "fancy annoy 3 type cold"), 8);
-	assert_int_equal(fg_sell_value(3), 1);
-	assert_int_equal(fg_sell_value(16), 8);
+	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy heal 1"), 3);
+	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy value 1 pain 1 type fire"), 6);
+	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy pain 3 type fire"), 16);
+	assert_int_equal(
+	    fungeon_cost_sell_value(cost_of(FUNGEON_TREASURE, "fancy value 1 pain 1 type fire")),
+	    3);
+	assert_int_equal(cost_of(FUNGEON_TREASURE, "mundane"), 1);
+	assert_int_equal(cost_of(FUNGEON_TREASURE, ""), 1);
+	assert_int_equal(cost_of(FUNGEON_TREASURE, "mundane value 2"), 3);
+	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy annoy 2 universal"), 8);
+	assert_int_equal(cost_of(FUNGEON_TREASURE, "fancy annoy 3 type cold"), 8);
+	assert_int_equal(fungeon_cost_sell_value(3), 1);
+	assert_int_equal(fungeon_cost_sell_value(16), 8);
 }
 
 static void
 design_errors(void **unused)
 {
-	assert_string_equal(error_of(FG_TRAP, "pain 2"),
+	assert_string_equal(error_of(FUNGEON_TRAP, "pain 2"),
 	                    "A trap needs at least 1 point on Annoy: give it annoy N (1 point "
 	                    "per 2 dice).");
-	assert_string_equal(error_of(FG_TRAP, "annoy 2 spikes"),
+	assert_string_equal(error_of(FUNGEON_TRAP, "annoy 2 spikes"),
 	                    "'spikes' is not a trap feature; the words are annoy N, pain N, "
 	                    "guards, unlimited, universal, continuous, type WORD.");
-	assert_string_equal(error_of(FG_TRAP, "annoy 101"),
+	assert_string_equal(error_of(FUNGEON_TRAP, "annoy 101"),
 	                    "'annoy' must be from 0 to 100 (got 101).");
-	assert_string_equal(error_of(FG_TRAP, "annoy -1"),
+	assert_string_equal(error_of(FUNGEON_TRAP, "annoy -1"),
 	                    "'annoy' needs a number from 0 to 100 after it (got '-1').");
-	assert_string_equal(error_of(FG_TRAP, "annoy"),
+	assert_string_equal(error_of(FUNGEON_TRAP, "annoy"),
 	                    "'annoy' needs a number from 0 to 100 after it.");
-	assert_string_equal(error_of(FG_TRAP, "annoy 2 annoy 2"),
+	assert_string_equal(error_of(FUNGEON_TRAP, "annoy 2 annoy 2"),
 	                    "'annoy' is given twice; give each feature once.");
-	assert_string_equal(error_of(FG_TREASURE, "heal 1"),
+	assert_string_equal(error_of(FUNGEON_TREASURE, "heal 1"),
 	                    "Only fancy items may be magic (heal, annoy, pain, universal): add "
 	                    "'fancy'.");
-	assert_string_equal(error_of(FG_TREASURE, "fancy pain 1"),
+	assert_string_equal(error_of(FUNGEON_TREASURE, "fancy pain 1"),
 	                    "Magic Annoy or Pain dice need a type ('type fire') or a universal "
 	                    "type ('universal').");
-	assert_string_equal(error_of(FG_TREASURE, "fancy mundane"),
+	assert_string_equal(error_of(FUNGEON_TREASURE, "fancy mundane"),
 	                    "An item is either mundane or fancy, not both.");
-	assert_string_equal(error_of(FG_TREASURE, "fancy pain 30 type fire"),
+	assert_string_equal(error_of(FUNGEON_TREASURE, "fancy pain 30 type fire"),
 	                    "That design would cost more than 1000000 points; make it smaller.");
-	assert_string_equal(error_of(FG_MONSTER, "ability bite pain 1"),
+	assert_string_equal(error_of(FUNGEON_MONSTER, "ability bite pain 1"),
 	                    "A monster needs its level: level N, from 1 to 20.");
-	assert_string_equal(error_of(FG_MONSTER, "level 21"),
+	assert_string_equal(error_of(FUNGEON_MONSTER, "level 21"),
 	                    "'level' must be from 1 to 20 (got 21).");
-	assert_string_equal(error_of(FG_MONSTER, "level 0"),
+	assert_string_equal(error_of(FUNGEON_MONSTER, "level 0"),
 	                    "'level' must be from 1 to 20 (got 0).");
-	assert_string_equal(error_of(FG_MONSTER, "level 2 pain 1"),
+	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 pain 1"),
 	                    "'pain' belongs to a special ability: write 'ability NAME' before it.");
-	assert_string_equal(error_of(FG_MONSTER, "level 2 ability bite"),
+	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 ability bite"),
 	                    "The ability 'bite' has no dice: give it annoy N, pain N or resist N "
 	                    "TYPE.");
-	assert_string_equal(error_of(FG_MONSTER, "level 2 ability bite pain 1 ability bite pain 1"),
-	                    "The ability 'bite' is given twice; give each ability a different "
-	                    "name.");
-	assert_string_equal(error_of(FG_MONSTER, "level 2 ability a:b pain 1"),
+	assert_string_equal(
+	    error_of(FUNGEON_MONSTER, "level 2 ability bite pain 1 ability bite pain 1"),
+	    "The ability 'bite' is given twice; give each ability a different "
+	    "name.");
+	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 ability a:b pain 1"),
 	                    "'ability' needs a word after it: 1 to 24 characters with no spaces or "
 	                    ": , > / \" #.");
-	assert_string_equal(error_of(FG_MONSTER,
+	assert_string_equal(error_of(FUNGEON_MONSTER,
 	                             "level 1 ability a pain 1 ability b pain 1 ability c pain 1 "
 	                             "ability d pain 1 ability e pain 1"),
 	                    "A monster may have at most 4 special abilities.");
-	assert_string_equal(error_of(FG_MONSTER, "level 1 ability a resist 2"),
+	assert_string_equal(error_of(FUNGEON_MONSTER, "level 1 ability a resist 2"),
 	                    "'resist N' needs a word after it: 1 to 16 characters with no spaces "
 	                    "or : , > / \" #.");
 	assert_string_equal(
-	    error_of(FG_TRAP, "annoy 99999999999999999999"),
+	    error_of(FUNGEON_TRAP, "annoy 99999999999999999999"),
 	    "'annoy' needs a number from 0 to 100 after it (got '99999999999999999999').");
 }
 
@@ -233,35 +239,39 @@ static void
 format_round_trips(void **unused)
 {
 	static const struct {
-		enum fg_kind kind;
+		enum fungeon_kind kind;
 		const char *in, *canon;
 	} cases[] = {
-	    {FG_TRAP, "PAIN 2  annoy 3 continuous type fire guards",
+	    {FUNGEON_TRAP, "PAIN 2  annoy 3 continuous type fire guards",
 	     "annoy 3 pain 2 guards continuous type fire"},
-	    {FG_TRAP, "annoy 2 pain 1 universal unlimited", "annoy 2 pain 1 unlimited universal"},
-	    {FG_MONSTER, "ability breath universal pain 2 annoy 4 level 3",
+	    {FUNGEON_TRAP, "annoy 2 pain 1 universal unlimited",
+	     "annoy 2 pain 1 unlimited universal"},
+	    {FUNGEON_MONSTER, "ability breath universal pain 2 annoy 4 level 3",
 	     "level 3 ability breath annoy 4 pain 2 universal"},
-	    {FG_MONSTER, "level 2 ability web hold annoy 2 ability hide resist 3 fire type acid",
+	    {FUNGEON_MONSTER,
+	     "level 2 ability web hold annoy 2 ability hide resist 3 fire type acid",
 	     "level 2 ability web annoy 2 hold ability hide resist 3 fire type acid"},
-	    {FG_TREASURE, "pain 1 fancy type fire value 1", "fancy value 1 pain 1 type fire"},
-	    {FG_TREASURE, "", "mundane"},
+	    {FUNGEON_TREASURE, "pain 1 fancy type fire value 1", "fancy value 1 pain 1 type fire"},
+	    {FUNGEON_TREASURE, "", "mundane"},
 	    /* found by fuzz_fgcost: zero Resist dice resist nothing */
-	    {FG_MONSTER, "level 2 ability hide resist 0 fire pain 1",
+	    {FUNGEON_MONSTER, "level 2 ability hide resist 0 fire pain 1",
 	     "level 2 ability hide pain 1"},
 	    /* and a type may be any word, even a feature's */
-	    {FG_TREASURE, "type fancy", "mundane type fancy"},
-	    {FG_MONSTER, "level 1 ability level type level", "level 1 ability level type level"},
+	    {FUNGEON_TREASURE, "type fancy", "mundane type fancy"},
+	    {FUNGEON_MONSTER, "level 1 ability level type level",
+	     "level 1 ability level type level"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fg_design a, b;
-		char err[200], out[FG_SPEC_MAX + 1], again[FG_SPEC_MAX + 1];
+		struct fungeon_design a, b;
+		char err[200], out[FUNGEON_SPEC_MAX + 1], again[FUNGEON_SPEC_MAX + 1];
 
-		assert_int_equal(fgcost_parse(cases[i].kind, cases[i].in, &a, err, sizeof(err)), 0);
-		fgcost_format(&a, out, sizeof(out));
+		assert_int_equal(
+		    fungeon_cost_parse(cases[i].kind, cases[i].in, &a, err, sizeof(err)), 0);
+		fungeon_cost_format(&a, out, sizeof(out));
 		assert_string_equal(out, cases[i].canon);
-		assert_int_equal(fgcost_parse(cases[i].kind, out, &b, err, sizeof(err)), 0);
-		fgcost_format(&b, again, sizeof(again));
+		assert_int_equal(fungeon_cost_parse(cases[i].kind, out, &b, err, sizeof(err)), 0);
+		fungeon_cost_format(&b, again, sizeof(again));
 		assert_string_equal(again, out);
 		assert_memory_equal(&a, &b, sizeof(a));
 	}
@@ -270,23 +280,23 @@ format_round_trips(void **unused)
 static void
 names(void **unused)
 {
-	assert_true(fg_name_valid("Alba"));
-	assert_true(fg_name_valid("Brom-2_the'Bold"));
-	assert_true(fg_name_valid("Élodie"));
-	assert_true(fg_name_valid("123456789012345678901234"));
-	assert_false(fg_name_valid("1234567890123456789012345"));
-	assert_false(fg_name_valid(""));
-	assert_false(fg_name_valid("two words"));
-	assert_false(fg_name_valid("a:b"));
-	assert_false(fg_name_valid("a,b"));
-	assert_false(fg_name_valid("a>b"));
-	assert_false(fg_name_valid("a/b"));
-	assert_false(fg_name_valid("a\tb"));
-	assert_false(fg_name_valid("a\xc2\xa0"
-	                           "b")); /* no-break space */
-	assert_false(fg_name_valid("a\xc2\x85"
-	                           "b")); /* a C1 control */
-	assert_false(fg_name_valid("\xff"));
+	assert_true(fungeon_cost_name_valid("Alba"));
+	assert_true(fungeon_cost_name_valid("Brom-2_the'Bold"));
+	assert_true(fungeon_cost_name_valid("Élodie"));
+	assert_true(fungeon_cost_name_valid("123456789012345678901234"));
+	assert_false(fungeon_cost_name_valid("1234567890123456789012345"));
+	assert_false(fungeon_cost_name_valid(""));
+	assert_false(fungeon_cost_name_valid("two words"));
+	assert_false(fungeon_cost_name_valid("a:b"));
+	assert_false(fungeon_cost_name_valid("a,b"));
+	assert_false(fungeon_cost_name_valid("a>b"));
+	assert_false(fungeon_cost_name_valid("a/b"));
+	assert_false(fungeon_cost_name_valid("a\tb"));
+	assert_false(fungeon_cost_name_valid("a\xc2\xa0"
+	                                     "b")); /* no-break space */
+	assert_false(fungeon_cost_name_valid("a\xc2\x85"
+	                                     "b")); /* a C1 control */
+	assert_false(fungeon_cost_name_valid("\xff"));
 }
 
 int

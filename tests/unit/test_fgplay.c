@@ -14,23 +14,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/fungeon/fgplay.h"
+#include "rules/fungeon/fungeon_play.h"
 #include "rules/base/rng.h"
 
 static void
-party(struct fg_member *m, int n, const int *levels)
+party(struct fungeon_member *m, int n, const int *levels)
 {
 	static const char *const names[] = {"Alba", "Brom", "Cora", "Dirk"};
 
 	for (int i = 0; i < n; i++)
-		fg_member_init(&m[i], names[i], names[i], names[i], "wizard", levels[i]);
+		fungeon_member_init(&m[i], names[i], names[i], names[i], "wizard", levels[i]);
 }
 
 static void
-unparty(struct fg_member *m, int n)
+unparty(struct fungeon_member *m, int n)
 {
 	for (int i = 0; i < n; i++)
-		fg_member_free(&m[i]);
+		fungeon_member_free(&m[i]);
 }
 
 /* The seed's first dice, so a test can show the roll it expects. */
@@ -49,22 +49,22 @@ seed_is(uint64_t seed, const int *want, int n)
 static void
 universal_annoy_has_no_bonus_or_magic(void **unused)
 {
-	struct fg_member m;
-	struct fg_item *it;
-	struct fgp_obstacle fire = {.label = "breath", .annoy = 4, .type = "fire"};
-	struct fgp_obstacle uni = fire;
+	struct fungeon_member m;
+	struct fungeon_item *it;
+	struct fungeon_play_obstacle fire = {.label = "breath", .annoy = 4, .type = "fire"};
+	struct fungeon_play_obstacle uni = fire;
 	const int lv[] = {3};
 
 	party(&m, 1, lv);
-	it = fg_item_add(&m);
-	it->d =
-	    (struct fg_design){.kind = FG_TREASURE, .fancy = true, .annoy = 2, .universal = true};
+	it = fungeon_item_add(&m);
+	it->d = (struct fungeon_design){
+	    .kind = FUNGEON_TREASURE, .fancy = true, .annoy = 2, .universal = true};
 	uni.universal = true;
-	assert_int_equal(fgplay_annoy_dice(&m, true, &fire), 3 + 1 + 2);
-	assert_int_equal(fgplay_annoy_dice(&m, false, &fire), 3 + 2);
-	assert_int_equal(fgplay_annoy_dice(&m, true, &uni), 3);
-	assert_int_equal(fg_annoy_dice(&m, true, "fire", true, NULL), 3);
-	assert_int_equal(fg_pain_dice(&m, true, "fire", true, NULL), 3);
+	assert_int_equal(fungeon_play_annoy_dice(&m, true, &fire), 3 + 1 + 2);
+	assert_int_equal(fungeon_play_annoy_dice(&m, false, &fire), 3 + 2);
+	assert_int_equal(fungeon_play_annoy_dice(&m, true, &uni), 3);
+	assert_int_equal(fungeon_annoy_dice(&m, true, "fire", true, NULL), 3);
+	assert_int_equal(fungeon_pain_dice(&m, true, "fire", true, NULL), 3);
 	unparty(&m, 1);
 }
 
@@ -75,18 +75,19 @@ static void
 annoy_outcome_and_apply(void **unused)
 {
 	static const int dice[] = {1, 5, 2, 5};
-	struct fg_member m[2];
+	struct fungeon_member m[2];
 	const int lv[] = {1, 1}, who[] = {0, 1};
 	const bool bonus[] = {false, false};
-	struct fgp_obstacle pit = {
+	struct fungeon_play_obstacle pit = {
 	    .label = "pit", .annoy = 2, .pain = 1, .continuous = true, .xp = 3, .roller = -1};
-	struct fgp_annoy a;
+	struct fungeon_play_annoy a;
 	struct rng *rng = rng_new_seeded(2);
 	char err[200];
 
 	seed_is(2, dice, 4);
 	party(m, 2, lv);
-	assert_int_equal(fgplay_annoy(rng, m, who, 2, bonus, &pit, 2, &a, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_play_annoy(rng, m, who, 2, bonus, &pit, 2, &a, err, sizeof(err)),
+	                 0);
 	assert_int_equal(a.res.obstacle_best, 5);
 	assert_int_equal(a.roll.g[2].v[0], 2);
 	assert_int_equal(a.roll.g[2].v[1], 5);
@@ -100,18 +101,19 @@ annoy_outcome_and_apply(void **unused)
 	/* nothing changed until applied */
 	assert_int_equal(m[1].xp, 0);
 	assert_int_equal(m[0].neffects, 0);
-	fgplay_annoy_apply(m, &a);
+	fungeon_play_annoy_apply(m, &a);
 	assert_int_equal(m[1].xp, 3);
 	assert_int_equal(m[0].neffects, 1);
-	assert_int_equal(m[0].effects[0].kind, FG_EFFECT_DAMAGE);
+	assert_int_equal(m[0].effects[0].kind, FUNGEON_EFFECT_DAMAGE);
 	assert_string_equal(m[0].effects[0].source, "pit");
 	/* a hold that is also continuous damage brings both */
 	pit.hold = true;
 	rng_seed(rng, 2);
-	assert_int_equal(fgplay_annoy(rng, m, who, 2, bonus, &pit, 2, &a, err, sizeof(err)), 0);
-	fgplay_annoy_apply(m, &a);
+	assert_int_equal(fungeon_play_annoy(rng, m, who, 2, bonus, &pit, 2, &a, err, sizeof(err)),
+	                 0);
+	fungeon_play_annoy_apply(m, &a);
 	assert_int_equal(m[0].neffects, 2);
-	assert_int_equal(m[0].effects[1].kind, FG_EFFECT_HOLD);
+	assert_int_equal(m[0].effects[1].kind, FUNGEON_EFFECT_HOLD);
 	unparty(m, 2);
 	rng_free(rng);
 }
@@ -124,14 +126,14 @@ static void
 pain_outcome_damage_xp_death(void **unused)
 {
 	static const int dice[] = {5, 4, 2, 4};
-	struct fg_member m[2];
+	struct fungeon_member m[2];
 	const int lv[] = {1, 1};
-	struct fgp_part p[3] = {
+	struct fungeon_play_part p[3] = {
 	    {.member = 0, .target = -1},
 	    {.member = 1, .target = -1},
 	    {.member = -1, .dice = 2, .hits = 6, .worth = 2, .player = -1, .target = -1},
 	};
-	struct fgp_pain o;
+	struct fungeon_play_pain o;
 	struct rng *rng = rng_new_seeded(3);
 	char err[200];
 
@@ -139,7 +141,7 @@ pain_outcome_damage_xp_death(void **unused)
 	party(m, 2, lv);
 	m[0].hits = 1;
 	m[1].hits = 1;
-	assert_int_equal(fgplay_pain(rng, m, p, 3, "", true, &o, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.res.nranks, 2);
 	assert_int_equal(o.res.rank[0].winner, 0);
 	assert_int_equal(o.res.rank[0].target, 2);
@@ -153,7 +155,7 @@ pain_outcome_damage_xp_death(void **unused)
 	assert_false(o.defeated[2]);
 	assert_int_equal(o.nar.winner, 0);
 	assert_false(m[0].dead); /* not yet applied */
-	fgplay_pain_apply(m, p, &o);
+	fungeon_play_pain_apply(m, p, &o);
 	assert_true(m[0].dead);
 	assert_int_equal(m[0].xp, 2);
 	assert_int_equal(m[1].hits, 1);
@@ -168,17 +170,18 @@ pain_outcome_damage_xp_death(void **unused)
 static void
 lone_trigger_is_an_annoy_roll(void **unused)
 {
-	struct fg_member m;
+	struct fungeon_member m;
 	const int lv[] = {1}, who[] = {0};
 	const bool bonus[] = {false};
-	struct fgp_obstacle pit = {.label = "pit", .annoy = 2, .pain = 1, .xp = 2, .roller = -1};
-	struct fgp_trigger t;
+	struct fungeon_play_obstacle pit = {
+	    .label = "pit", .annoy = 2, .pain = 1, .xp = 2, .roller = -1};
+	struct fungeon_play_trigger t;
 	struct rng *rng = rng_new_seeded(2);
 	char err[200];
 
 	party(&m, 1, lv);
-	assert_int_equal(fgplay_trigger(rng, &m, who, 1, bonus, &pit, false, &t, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_trigger(rng, &m, who, 1, bonus, &pit, false, &t, err, sizeof(err)), 0);
 	assert_false(t.several);
 	assert_true(t.annoyed);
 	assert_true(t.caught[0]);
@@ -188,8 +191,8 @@ lone_trigger_is_an_annoy_roll(void **unused)
 	assert_true(t.annoy.fails[0]);
 	assert_true(t.sprung);
 	rng_seed(rng, 2);
-	assert_int_equal(fgplay_trigger(rng, &m, who, 1, bonus, &pit, true, &t, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_trigger(rng, &m, who, 1, bonus, &pit, true, &t, err, sizeof(err)), 0);
 	assert_false(t.sprung);
 	unparty(&m, 1);
 	rng_free(rng);
@@ -201,17 +204,18 @@ lone_trigger_is_an_annoy_roll(void **unused)
 static void
 several_trigger_then_annoy(void **unused)
 {
-	struct fg_member m[2];
+	struct fungeon_member m[2];
 	const int lv[] = {1, 2}, who[] = {0, 1};
 	const bool bonus[] = {false, false};
-	struct fgp_obstacle pit = {.label = "pit", .annoy = 2, .pain = 1, .xp = 2, .roller = -1};
-	struct fgp_trigger t;
+	struct fungeon_play_obstacle pit = {
+	    .label = "pit", .annoy = 2, .pain = 1, .xp = 2, .roller = -1};
+	struct fungeon_play_trigger t;
 	struct rng *rng = rng_new_seeded(2);
 	char err[200];
 
 	party(m, 2, lv);
-	assert_int_equal(fgplay_trigger(rng, m, who, 2, bonus, &pit, false, &t, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    fungeon_play_trigger(rng, m, who, 2, bonus, &pit, false, &t, err, sizeof(err)), 0);
 	assert_true(t.several);
 	assert_int_equal(t.t.total[0], 2);
 	assert_int_equal(t.t.total[1], 7);
@@ -235,22 +239,23 @@ several_trigger_then_annoy(void **unused)
 static void
 retreat_failures_never_pool(void **unused)
 {
-	struct fg_member m[2];
+	struct fungeon_member m[2];
 	const int lv[] = {1, 2}, who[] = {0, 1};
 	const bool bonus[] = {false, false};
-	struct fgp_retreat r;
+	struct fungeon_play_retreat r;
 	struct rng *rng = rng_new_seeded(2);
 	char err[200];
 
 	party(m, 2, lv);
 	for (int k = 0; k < 2; k++) {
 		rng_seed(rng, 2);
-		assert_int_equal(fgplay_retreat(rng, m, who, 2, bonus, 2, &r, err, sizeof(err)), 0);
+		assert_int_equal(
+		    fungeon_play_retreat(rng, m, who, 2, bonus, 2, &r, err, sizeof(err)), 0);
 		assert_true(r.annoy.fails[0]);
 		assert_false(r.annoy.fails[1]);
 		assert_int_equal(r.wander[0], 3);
 		assert_int_equal(r.wander[1], 0);
-		fgplay_retreat_apply(m, &r);
+		fungeon_play_retreat_apply(m, &r);
 	}
 	assert_int_equal(m[0].nwander, 2);
 	assert_int_equal(m[0].wanderer[0], 3);
@@ -270,34 +275,38 @@ treasure_gate(void **unused)
 	const bool all_passed[] = {true, true};
 	int which = -1;
 
-	assert_int_equal(fgplay_treasure_gate(none_passed, 2, 0, &which), FGP_TREASURE_GUARDED);
+	assert_int_equal(fungeon_play_treasure_gate(none_passed, 2, 0, &which),
+	                 FGP_TREASURE_GUARDED);
 	assert_int_equal(which, 0);
-	assert_int_equal(fgplay_treasure_gate(one_passed, 2, 0, &which), FGP_TREASURE_GUARDED);
+	assert_int_equal(fungeon_play_treasure_gate(one_passed, 2, 0, &which),
+	                 FGP_TREASURE_GUARDED);
 	assert_int_equal(which, 1);
 	/* guarded treasure, once its traps are passed, does not wait for monsters */
-	assert_int_equal(fgplay_treasure_gate(all_passed, 2, 3, &which), FGP_TREASURE_OPEN);
-	assert_int_equal(fgplay_treasure_gate(NULL, 0, 1, &which), FGP_TREASURE_MONSTERS);
-	assert_int_equal(fgplay_treasure_gate(NULL, 0, 0, &which), FGP_TREASURE_OPEN);
+	assert_int_equal(fungeon_play_treasure_gate(all_passed, 2, 3, &which), FGP_TREASURE_OPEN);
+	assert_int_equal(fungeon_play_treasure_gate(NULL, 0, 1, &which), FGP_TREASURE_MONSTERS);
+	assert_int_equal(fungeon_play_treasure_gate(NULL, 0, 0, &which), FGP_TREASURE_OPEN);
 }
 
 /* Bad input is an error sentence, and nothing is rolled. */
 static void
 refusals_roll_nothing(void **unused)
 {
-	struct fg_member m[2];
+	struct fungeon_member m[2];
 	const int lv[] = {1, 1}, who[] = {0, 1};
 	const bool bonus[] = {false, false};
-	struct fgp_obstacle none = {.label = "zap", .roller = -1};
-	struct fgp_annoy a;
+	struct fungeon_play_obstacle none = {.label = "zap", .roller = -1};
+	struct fungeon_play_annoy a;
 	struct rng *rng = rng_new_seeded(2);
 	char err[200];
 
 	party(m, 2, lv);
-	assert_int_equal(fgplay_annoy(rng, m, who, 2, bonus, &none, 0, &a, err, sizeof(err)), -1);
+	assert_int_equal(fungeon_play_annoy(rng, m, who, 2, bonus, &none, 0, &a, err, sizeof(err)),
+	                 -1);
 	assert_string_equal(err, "zap has no Annoy dice, so nobody has to resist it.");
 	m[1].dead = true;
 	none.annoy = 1;
-	assert_int_equal(fgplay_annoy(rng, m, who, 2, bonus, &none, 1, &a, err, sizeof(err)), -1);
+	assert_int_equal(fungeon_play_annoy(rng, m, who, 2, bonus, &none, 1, &a, err, sizeof(err)),
+	                 -1);
 	assert_string_equal(err, "Brom is dead and rolls no more.");
 	assert_int_equal(rng_draws(rng), 0);
 	unparty(m, 2);

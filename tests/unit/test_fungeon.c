@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/fungeon/fghall.h"
+#include "rules/fungeon/fungeon_hallway.h"
 #include "rules/fungeon/fungeon.h"
 #include "rules/base/rng.h"
 
@@ -23,58 +23,58 @@ xp_table(void **unused)
 	static const int64_t want[] = {0, 10, 40, 80, 160, 320, 640, 1280, 2560, 5120};
 
 	for (int l = 1; l <= 10; l++)
-		assert_int_equal(fg_xp_needed(FG_XP_TABLE, l), want[l - 1]);
+		assert_int_equal(fungeon_xp_needed(FUNGEON_XP_TABLE, l), want[l - 1]);
 	/* beyond 10: 10 x 2^(level-1) */
-	assert_int_equal(fg_xp_needed(FG_XP_TABLE, 11), 10240);
-	assert_int_equal(fg_xp_needed(FG_XP_TABLE, 12), 20480);
-	assert_int_equal(fg_xp_needed(FG_XP_TABLE, 20), 5242880);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_TABLE, 11), 10240);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_TABLE, 12), 20480);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_TABLE, 20), 5242880);
 	for (int l = 3; l <= 20; l++)
-		assert_int_equal(fg_xp_needed(FG_XP_TABLE, l), (int64_t)10 << (l - 1));
+		assert_int_equal(fungeon_xp_needed(FUNGEON_XP_TABLE, l), (int64_t)10 << (l - 1));
 }
 
 /* Ruling: the prose formula, level up when XP >= 10 x 2^(current level-1). */
 static void
 xp_formula(void **unused)
 {
-	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 1), 0);
-	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 2), 10);
-	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 3), 20);
-	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 4), 40);
-	assert_int_equal(fg_xp_needed(FG_XP_FORMULA, 10), 2560);
-	assert_int_equal(fg_level_for_xp(FG_XP_FORMULA, 20), 3);
-	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 20), 2);
-	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 0), 1);
-	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 9), 1);
-	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 10), 2);
-	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 39), 2);
-	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, 40), 3);
-	assert_int_equal(fg_level_for_xp(FG_XP_TABLE, FG_XP_MAX), 20);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_FORMULA, 1), 0);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_FORMULA, 2), 10);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_FORMULA, 3), 20);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_FORMULA, 4), 40);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_FORMULA, 10), 2560);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_FORMULA, 20), 3);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 20), 2);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 0), 1);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 9), 1);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 10), 2);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 39), 2);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 40), 3);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, FUNGEON_XP_MAX), 20);
 }
 
 static void
 member_basics(void **unused)
 {
-	struct fg_member m;
+	struct fungeon_member m;
 
-	fg_member_init(&m, "console:alice", "alice", "Alba", "wizard", 3);
+	fungeon_member_init(&m, "console:alice", "alice", "Alba", "wizard", 3);
 	assert_int_equal(m.hits, 15);
 	/* issue 13 #10: a new Fungeoneer starts with 0 XP whatever its level, so
 	 * the prose formula gives no free level-up in the first hallway */
 	assert_int_equal(m.xp, 0);
-	assert_false(fg_level_up(&m, FG_XP_FORMULA, NULL));
+	assert_false(fungeon_level_up(&m, FUNGEON_XP_FORMULA, NULL));
 	assert_int_equal(m.level, 3);
-	assert_int_equal(fg_class_bonus(3), 1);
-	assert_int_equal(fg_class_bonus(1), 0);
-	assert_int_equal(fg_class_bonus(20), 10);
-	assert_int_equal(fg_max_hits(20), 100);
-	assert_int_equal(fg_heal(&m, 5), 0);
-	assert_false(fg_damage(&m, 4));
+	assert_int_equal(fungeon_class_bonus(3), 1);
+	assert_int_equal(fungeon_class_bonus(1), 0);
+	assert_int_equal(fungeon_class_bonus(20), 10);
+	assert_int_equal(fungeon_max_hits(20), 100);
+	assert_int_equal(fungeon_heal(&m, 5), 0);
+	assert_false(fungeon_damage(&m, 4));
 	assert_int_equal(m.hits, 11);
-	assert_int_equal(fg_heal(&m, 100), 4);
-	fg_add_xp(&m, -1000);
+	assert_int_equal(fungeon_heal(&m, 100), 4);
+	fungeon_add_xp(&m, -1000);
 	assert_int_equal(m.xp, 0);
-	fg_add_xp(&m, FG_XP_MAX * 2LL);
-	assert_int_equal(m.xp, FG_XP_MAX);
+	fungeon_add_xp(&m, FUNGEON_XP_MAX * 2LL);
+	assert_int_equal(m.xp, FUNGEON_XP_MAX);
 }
 
 /* Several levels at once: class bonus and max hits recomputed, 5 hits
@@ -82,13 +82,13 @@ member_basics(void **unused)
 static void
 multi_level_level_up(void **unused)
 {
-	struct fg_member m;
-	struct fg_levelup up;
+	struct fungeon_member m;
+	struct fungeon_levelup up;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 1);
+	fungeon_member_init(&m, "k", "p", "Alba", "wizard", 1);
 	m.hits = 3;
-	fg_add_xp(&m, 85);
-	assert_true(fg_level_up(&m, FG_XP_TABLE, &up));
+	fungeon_add_xp(&m, 85);
+	assert_true(fungeon_level_up(&m, FUNGEON_XP_TABLE, &up));
 	assert_int_equal(up.from, 1);
 	assert_int_equal(up.to, 4);
 	assert_int_equal(up.hits_before, 3);
@@ -99,125 +99,126 @@ multi_level_level_up(void **unused)
 	assert_int_equal(up.bonus_after, 2);
 	assert_int_equal(m.level, 4);
 	assert_int_equal(m.hits, 18);
-	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
+	assert_false(fungeon_level_up(&m, FUNGEON_XP_TABLE, &up));
 	/* 20 XP: level 2 by the table, level 3 by the formula */
-	fg_member_init(&m, "k", "p", "Brom", "fighter", 2);
-	fg_add_xp(&m, 20); /* 20 XP (it started with 0) */
-	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
-	assert_true(fg_level_up(&m, FG_XP_FORMULA, &up));
+	fungeon_member_init(&m, "k", "p", "Brom", "fighter", 2);
+	fungeon_add_xp(&m, 20); /* 20 XP (it started with 0) */
+	assert_false(fungeon_level_up(&m, FUNGEON_XP_TABLE, &up));
+	assert_true(fungeon_level_up(&m, FUNGEON_XP_FORMULA, &up));
 	assert_int_equal(up.to, 3);
 	assert_int_equal(m.hits, 15);
 	/* the cap */
-	fg_member_init(&m, "k", "p", "Cid", "rogue", 19);
-	fg_add_xp(&m, FG_XP_MAX);
-	assert_true(fg_level_up(&m, FG_XP_TABLE, &up));
+	fungeon_member_init(&m, "k", "p", "Cid", "rogue", 19);
+	fungeon_add_xp(&m, FUNGEON_XP_MAX);
+	assert_true(fungeon_level_up(&m, FUNGEON_XP_TABLE, &up));
 	assert_int_equal(m.level, 20);
 }
 
 static void
 death_and_replacement(void **unused)
 {
-	struct fg_member m;
-	struct fg_levelup up;
+	struct fungeon_member m;
+	struct fungeon_levelup up;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 2);
-	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_DAMAGE}), 0);
+	fungeon_member_init(&m, "k", "p", "Alba", "wizard", 2);
+	assert_int_equal(
+	    fungeon_effect_add(&m, &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE}), 0);
 	assert_int_equal(m.neffects, 1);
-	assert_false(fg_damage(&m, 9));
-	assert_true(fg_damage(&m, 3));
+	assert_false(fungeon_damage(&m, 9));
+	assert_true(fungeon_damage(&m, 3));
 	assert_true(m.dead);
 	assert_int_equal(m.hits, 0);
 	assert_int_equal(m.neffects, 0);
 	assert_null(m.effects); /* death ends the effects and frees them */
-	assert_false(fg_damage(&m, 1));
-	assert_int_equal(fg_heal(&m, 5), 0);
-	fg_add_xp(&m, 1000);
-	assert_false(fg_level_up(&m, FG_XP_TABLE, &up));
-	assert_int_equal(fg_replacement_level(1), 1);
-	assert_int_equal(fg_replacement_level(2), 1);
-	assert_int_equal(fg_replacement_level(5), 4);
-	assert_int_equal(fg_replacement_level(FG_FLOOR_MAX), FG_LEVEL_MAX);
-	fg_member_free(&m);
+	assert_false(fungeon_damage(&m, 1));
+	assert_int_equal(fungeon_heal(&m, 5), 0);
+	fungeon_add_xp(&m, 1000);
+	assert_false(fungeon_level_up(&m, FUNGEON_XP_TABLE, &up));
+	assert_int_equal(fungeon_replacement_level(1), 1);
+	assert_int_equal(fungeon_replacement_level(2), 1);
+	assert_int_equal(fungeon_replacement_level(5), 4);
+	assert_int_equal(fungeon_replacement_level(FUNGEON_FLOOR_MAX), FUNGEON_LEVEL_MAX);
+	fungeon_member_free(&m);
 }
 
 static void
 party_math_and_budgets(void **unused)
 {
-	struct fg_member m[4];
-	struct fg_party p;
-	struct fg_budgets b;
+	struct fungeon_member m[4];
+	struct fungeon_party p;
+	struct fungeon_budgets b;
 
-	fg_member_init(&m[0], "a", "a", "A", "c", 2);
-	fg_member_init(&m[1], "b", "b", "B", "c", 3);
-	fg_member_init(&m[2], "c", "c", "C", "c", 4);
-	fg_member_init(&m[3], "d", "d", "D", "c", 1);
+	fungeon_member_init(&m[0], "a", "a", "A", "c", 2);
+	fungeon_member_init(&m[1], "b", "b", "B", "c", 3);
+	fungeon_member_init(&m[2], "c", "c", "C", "c", 4);
+	fungeon_member_init(&m[3], "d", "d", "D", "c", 1);
 	m[3].dead = true;
-	fg_party_math(m, 4, &p);
+	fungeon_party_math(m, 4, &p);
 	assert_int_equal(p.n, 3);
 	assert_int_equal(p.min, 2);
 	assert_int_equal(p.max, 4);
 	assert_int_equal(p.total, 9);
-	assert_int_equal(fg_floor(0, &p), 2); /* the entrance: Party Min */
-	assert_int_equal(fg_floor(5, &p), 5);
-	fg_budgets(&p, 2, &b);
+	assert_int_equal(fungeon_floor(0, &p), 2); /* the entrance: Party Min */
+	assert_int_equal(fungeon_floor(5, &p), 5);
+	fungeon_budgets(&p, 2, &b);
 	assert_int_equal(b.traps, 6);
 	assert_int_equal(b.monsters, 11);
 	assert_int_equal(b.treasure, 4);
-	fg_party_math(m, 0, &p);
+	fungeon_party_math(m, 0, &p);
 	assert_int_equal(p.n, 0);
-	assert_int_equal(fg_floor(0, &p), 1);
+	assert_int_equal(fungeon_floor(0, &p), 1);
 }
 
 static void
 dice_counts(void **unused)
 {
-	struct fg_member m;
+	struct fungeon_member m;
 	int magic;
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 4);
+	fungeon_member_init(&m, "k", "p", "Alba", "wizard", 4);
 	for (int i = 0; i < 3; i++)
-		assert_non_null(fg_item_add(&m));
-	m.items[0].d = (struct fg_design){.kind = FG_TREASURE, .fancy = true, .pain = 3};
+		assert_non_null(fungeon_item_add(&m));
+	m.items[0].d = (struct fungeon_design){.kind = FUNGEON_TREASURE, .fancy = true, .pain = 3};
 	SET(m.items[0].d.type, "fire");
-	m.items[1].d =
-	    (struct fg_design){.kind = FG_TREASURE, .fancy = true, .annoy = 2, .universal = true};
-	m.items[2].d = (struct fg_design){.kind = FG_TREASURE, .pain = 5};
+	m.items[1].d = (struct fungeon_design){
+	    .kind = FUNGEON_TREASURE, .fancy = true, .annoy = 2, .universal = true};
+	m.items[2].d = (struct fungeon_design){.kind = FUNGEON_TREASURE, .pain = 5};
 	SET(m.items[2].d.type, "fire"); /* mundane: never magic */
-	assert_int_equal(fg_annoy_dice(&m, false, "", false, &magic), 6);
+	assert_int_equal(fungeon_annoy_dice(&m, false, "", false, &magic), 6);
 	assert_int_equal(magic, 2);
-	assert_int_equal(fg_annoy_dice(&m, true, "fire", false, &magic), 8);
+	assert_int_equal(fungeon_annoy_dice(&m, true, "fire", false, &magic), 8);
 	/* universal: no class bonus and no magic on the Annoy roll either */
-	assert_int_equal(fg_annoy_dice(&m, true, "fire", true, &magic), 4);
+	assert_int_equal(fungeon_annoy_dice(&m, true, "fire", true, &magic), 4);
 	assert_int_equal(magic, 0);
-	assert_int_equal(fg_pain_dice(&m, true, "FIRE", false, &magic), 9);
+	assert_int_equal(fungeon_pain_dice(&m, true, "FIRE", false, &magic), 9);
 	assert_int_equal(magic, 3);
-	assert_int_equal(fg_pain_dice(&m, true, "cold", false, &magic), 6);
+	assert_int_equal(fungeon_pain_dice(&m, true, "cold", false, &magic), 6);
 	/* universal damage: no class bonus, no magic protection */
-	assert_int_equal(fg_pain_dice(&m, true, "fire", true, &magic), 4);
+	assert_int_equal(fungeon_pain_dice(&m, true, "fire", true, &magic), 4);
 	assert_int_equal(magic, 0);
-	fg_member_free(&m);
+	fungeon_member_free(&m);
 }
 
 static void
 effects(void **unused)
 {
-	struct fg_member m;
-	struct fg_effect e = {.kind = FG_EFFECT_DAMAGE, .annoy = 2, .pain = 1};
+	struct fungeon_member m;
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE, .annoy = 2, .pain = 1};
 
-	fg_member_init(&m, "k", "p", "Alba", "wizard", 1);
-	for (int i = 0; i < FG_EFFECTS_MAX; i++) {
+	fungeon_member_init(&m, "k", "p", "Alba", "wizard", 1);
+	for (int i = 0; i < FUNGEON_EFFECTS_MAX; i++) {
 		e.source[0] = (char)('a' + i);
-		assert_int_equal(fg_effect_add(&m, &e), 0);
+		assert_int_equal(fungeon_effect_add(&m, &e), 0);
 	}
 	e.annoy = 4;
-	assert_int_equal(fg_effect_add(&m, &e), 0); /* the same source: replaced */
-	assert_int_equal(m.effects[FG_EFFECTS_MAX - 1].annoy, 4);
+	assert_int_equal(fungeon_effect_add(&m, &e), 0); /* the same source: replaced */
+	assert_int_equal(m.effects[FUNGEON_EFFECTS_MAX - 1].annoy, 4);
 	e.source[0] = 'z';
-	assert_int_equal(fg_effect_add(&m, &e), -1);
-	fg_effect_remove(&m, 0);
-	assert_int_equal(m.neffects, FG_EFFECTS_MAX - 1);
+	assert_int_equal(fungeon_effect_add(&m, &e), -1);
+	fungeon_effect_remove(&m, 0);
+	assert_int_equal(m.neffects, FUNGEON_EFFECTS_MAX - 1);
 	assert_string_equal(m.effects[0].source, "b");
-	fg_member_free(&m);
+	fungeon_member_free(&m);
 }
 
 /* A continuous-damage roll: Annoy against the effect, and on a failure the
@@ -225,21 +226,22 @@ effects(void **unused)
 static void
 continuous_damage_roll(void **unused)
 {
-	struct fg_member m[1] = {0};
-	struct fg_cont *c = calloc(1, sizeof(*c));
+	struct fungeon_member m[1] = {0};
+	struct fungeon_cont *c = calloc(1, sizeof(*c));
 	struct rng *rng = rng_new_seeded(11);
 	int rolls = 0, failures = 0;
 
 	assert_non_null(c);
 	for (int round = 0; round < 20; round++) {
-		fg_member_free(&m[0]);
-		fg_member_init(&m[0], "k", "p", "Alba", "wizard", 1);
-		assert_int_equal(fg_effect_add(&m[0], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
-		                                                          .source = "pit",
-		                                                          .annoy = 4,
-		                                                          .pain = 3}),
+		fungeon_member_free(&m[0]);
+		fungeon_member_init(&m[0], "k", "p", "Alba", "wizard", 1);
+		assert_int_equal(fungeon_effect_add(
+		                     &m[0], &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE,
+		                                                     .source = "pit",
+		                                                     .annoy = 4,
+		                                                     .pain = 3}),
 		                 0);
-		fg_cont_roll(rng, m, 0, 0, false, c);
+		fungeon_hallway_cont_roll(rng, m, 0, 0, false, c);
 		rolls++;
 		assert_int_equal(c->annoy.g[0].n, 4);
 		assert_int_equal(c->annoy.g[1].n, 1);
@@ -262,34 +264,34 @@ continuous_damage_roll(void **unused)
 		assert_int_equal(m[0].neffects, 1);
 	}
 	assert_true(failures > 0 && failures < rolls);
-	fg_member_free(&m[0]);
+	fungeon_member_free(&m[0]);
 	rng_free(rng);
 	free(c);
 }
 
 struct trace {
 	int n;
-	enum fg_hall_kind kind[32];
+	enum fungeon_hall_kind kind[32];
 	int member[32];
 	int level[32];
 	int cont_dice[32];
-	int holder[FG_CAT_COUNT];
+	int holder[FUNGEON_CAT_COUNT];
 	int stair_to;
 };
 
 static void
-record(const struct fg_hall_event *ev, void *ctx)
+record(const struct fungeon_hall_event *ev, void *ctx)
 {
 	struct trace *t = ctx;
 
 	t->kind[t->n] = ev->kind;
 	t->member[t->n] = ev->member;
 	t->level[t->n] = ev->level;
-	if (ev->kind == FG_HALL_CONT)
+	if (ev->kind == FUNGEON_HALL_CONT)
 		t->cont_dice[t->n] = ev->cont->annoy.g[1].n;
-	if (ev->kind == FG_HALL_DRAW)
+	if (ev->kind == FUNGEON_HALL_DRAW)
 		memcpy(t->holder, ev->draw->holder, sizeof(t->holder));
-	if (ev->kind == FG_HALL_STAIR)
+	if (ev->kind == FUNGEON_HALL_STAIR)
 		t->stair_to = ev->to;
 	t->n++;
 }
@@ -300,51 +302,53 @@ record(const struct fg_hall_event *ev, void *ctx)
 static void
 hallway_order(void **unused)
 {
-	struct fg_member m[4];
+	struct fungeon_member m[4];
 	struct trace t = {0};
 	struct rng *rng = rng_new_seeded(2);
-	struct fg_budgets room;
+	struct fungeon_budgets room;
 
-	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 2);
+	fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 2);
 	m[0].dead = true;
 	m[0].hits = 0;
-	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
+	fungeon_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
 	m[1].fresh = true;
-	fg_member_init(&m[2], "c", "carol", "Cora", "rogue", 2);
-	fg_add_xp(&m[2], 40); /* level 3 */
-	assert_int_equal(fg_effect_add(&m[2], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
-	                                                          .source = "wasp/sting",
-	                                                          .annoy = 1,
-	                                                          .pain = 1}),
-	                 0);
-	fg_member_init(&m[3], "d", "dan", "Dirk", "monk", 2);
-	fg_add_xp(&m[3], 40);
-	assert_int_equal(fg_effect_add(&m[3], &(struct fg_effect){.kind = FG_EFFECT_HOLD,
-	                                                          .source = "spider/web",
-	                                                          .annoy = 2}),
-	                 0);
+	fungeon_member_init(&m[2], "c", "carol", "Cora", "rogue", 2);
+	fungeon_add_xp(&m[2], 40); /* level 3 */
+	assert_int_equal(
+	    fungeon_effect_add(&m[2], &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE,
+	                                                       .source = "wasp/sting",
+	                                                       .annoy = 1,
+	                                                       .pain = 1}),
+	    0);
+	fungeon_member_init(&m[3], "d", "dan", "Dirk", "monk", 2);
+	fungeon_add_xp(&m[3], 40);
+	assert_int_equal(
+	    fungeon_effect_add(&m[3], &(struct fungeon_effect){.kind = FUNGEON_EFFECT_HOLD,
+	                                                       .source = "spider/web",
+	                                                       .annoy = 2}),
+	    0);
 
-	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, &room, record, &t);
+	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, &room, record, &t);
 	assert_int_equal(t.n, 8);
-	assert_int_equal(t.kind[0], FG_HALL_DUE);
+	assert_int_equal(t.kind[0], FUNGEON_HALL_DUE);
 	assert_int_equal(t.member[0], 0);
 	assert_int_equal(t.level[0], 3); /* floor 4 - 1 */
-	assert_int_equal(t.kind[1], FG_HALL_FRESH);
+	assert_int_equal(t.kind[1], FUNGEON_HALL_FRESH);
 	assert_int_equal(t.member[1], 1);
-	assert_int_equal(t.kind[2], FG_HALL_LEVELUP);
+	assert_int_equal(t.kind[2], FUNGEON_HALL_LEVELUP);
 	assert_int_equal(t.member[2], 2);
-	assert_int_equal(t.kind[3], FG_HALL_LEVELUP);
+	assert_int_equal(t.kind[3], FUNGEON_HALL_LEVELUP);
 	assert_int_equal(t.member[3], 3);
-	assert_int_equal(t.kind[4], FG_HALL_CONT);
+	assert_int_equal(t.kind[4], FUNGEON_HALL_CONT);
 	assert_int_equal(t.member[4], 2);
 	assert_int_equal(t.cont_dice[4], 3); /* rolled at the new level */
-	assert_int_equal(t.kind[5], FG_HALL_HOLD_ENDS);
+	assert_int_equal(t.kind[5], FUNGEON_HALL_HOLD_ENDS);
 	assert_int_equal(t.member[5], 3);
-	assert_int_equal(t.kind[6], FG_HALL_DRAW);
-	assert_int_equal(t.kind[7], FG_HALL_STAIR);
+	assert_int_equal(t.kind[6], FUNGEON_HALL_DRAW);
+	assert_int_equal(t.kind[7], FUNGEON_HALL_STAIR);
 	assert_int_equal(t.level[7], 2);
 	assert_int_equal(t.stair_to, 3);
-	assert_int_equal(t.member[7], t.holder[FG_CAT_TRAPS]);
+	assert_int_equal(t.member[7], t.holder[FUNGEON_CAT_TRAPS]);
 	assert_false(m[1].fresh);
 	assert_int_equal(m[3].neffects, 0);
 	/* four players, three categories: each holder distinct */
@@ -353,13 +357,13 @@ hallway_order(void **unused)
 
 	/* a second hallway: nothing due but the dead, no stair */
 	memset(&t, 0, sizeof(t));
-	fg_member_free(&m[2]); /* its effects end: it carried nothing else */
-	fg_hallway(rng, m, 4, FG_XP_TABLE, 4, &room, record, &t);
+	fungeon_member_free(&m[2]); /* its effects end: it carried nothing else */
+	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, &room, record, &t);
 	assert_int_equal(t.n, 2);
-	assert_int_equal(t.kind[0], FG_HALL_DUE);
-	assert_int_equal(t.kind[1], FG_HALL_DRAW);
+	assert_int_equal(t.kind[0], FUNGEON_HALL_DUE);
+	assert_int_equal(t.kind[1], FUNGEON_HALL_DRAW);
 	for (int i = 0; i < 4; i++)
-		fg_member_free(&m[i]);
+		fungeon_member_free(&m[i]);
 	rng_free(rng);
 }
 
@@ -373,28 +377,29 @@ hallway_order(void **unused)
 static void
 room_budgets_fixed_after_step_two(void **unused)
 {
-	struct fg_member m[2];
-	struct fg_budgets room;
+	struct fungeon_member m[2];
+	struct fungeon_budgets room;
 	struct trace t = {0};
 	struct rng *rng = rng_new_seeded(4);
 
-	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
-	fg_add_xp(&m[0], 10);
-	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
+	fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
+	fungeon_add_xp(&m[0], 10);
+	fungeon_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
 	m[1].hits = 1;
-	assert_int_equal(fg_effect_add(&m[1], &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
-	                                                          .source = "acid",
-	                                                          .annoy = 6,
-	                                                          .pain = 6}),
-	                 0);
-	fg_hallway(rng, m, 2, FG_XP_TABLE, 1, &room, record, &t);
+	assert_int_equal(
+	    fungeon_effect_add(&m[1], &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE,
+	                                                       .source = "acid",
+	                                                       .annoy = 6,
+	                                                       .pain = 6}),
+	    0);
+	fungeon_hallway(rng, m, 2, FUNGEON_XP_TABLE, 1, &room, record, &t);
 	assert_int_equal(m[0].level, 2);
 	assert_true(m[1].dead);
 	assert_int_equal(room.traps, 4);
 	assert_int_equal(room.monsters, 6);
 	assert_int_equal(room.treasure, 3);
 	for (int i = 0; i < 2; i++)
-		fg_member_free(&m[i]);
+		fungeon_member_free(&m[i]);
 	rng_free(rng);
 }
 
@@ -405,33 +410,40 @@ static void
 picks_follow_the_draw(void **unused)
 {
 	static const char *const names[] = {"alice", "bob", "carol", "dan"};
-	struct fg_draw d = {.n = 4, .rank = {.n = 4, .order = {2, 0, 3, 1}}};
-	struct fg_picks p;
+	struct fungeon_draw d = {.n = 4, .rank = {.n = 4, .order = {2, 0, 3, 1}}};
+	struct fungeon_picks p;
 	char err[200];
 
-	fg_picks_start(&p, &d);
-	assert_int_equal(fg_picks_next(&p), 2);
-	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TRAPS, names, err, sizeof(err)), -1);
+	fungeon_hallway_picks_start(&p, &d);
+	assert_int_equal(fungeon_hallway_picks_next(&p), 2);
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 0, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), -1);
 	assert_string_equal(err, "It is carol's turn to choose a category (the highest roller "
 	                         "chooses first, then the next).");
-	assert_int_equal(fg_picks_choose(&p, 2, FG_CAT_TREASURE, names, err, sizeof(err)), 0);
-	assert_int_equal(fg_picks_next(&p), 0);
-	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TREASURE, names, err, sizeof(err)), -1);
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 2, FUNGEON_CAT_TREASURE, names, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_hallway_picks_next(&p), 0);
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 0, FUNGEON_CAT_TREASURE, names, err, sizeof(err)), -1);
 	assert_string_equal(err, "Treasure is carol's already; choose one of the others.");
-	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_MONSTERS, names, err, sizeof(err)), 0);
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 0, FUNGEON_CAT_MONSTERS, names, err, sizeof(err)), 0);
 	/* the last one goes to dan, next in order; bob gets none */
-	assert_int_equal(p.holder[FG_CAT_TRAPS], 3);
-	assert_int_equal(p.holder[FG_CAT_MONSTERS], 0);
-	assert_int_equal(p.holder[FG_CAT_TREASURE], 2);
-	assert_int_equal(fg_picks_next(&p), -1);
-	assert_int_equal(fg_picks_choose(&p, 1, FG_CAT_TRAPS, names, err, sizeof(err)), -1);
+	assert_int_equal(p.holder[FUNGEON_CAT_TRAPS], 3);
+	assert_int_equal(p.holder[FUNGEON_CAT_MONSTERS], 0);
+	assert_int_equal(p.holder[FUNGEON_CAT_TREASURE], 2);
+	assert_int_equal(fungeon_hallway_picks_next(&p), -1);
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 1, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), -1);
 	assert_string_equal(err, "Every category is chosen for this room already.");
 
-	d = (struct fg_draw){.n = 2, .rank = {.n = 2, .order = {1, 0}}};
-	fg_picks_start(&p, &d);
-	assert_int_equal(fg_picks_choose(&p, 1, FG_CAT_MONSTERS, names, err, sizeof(err)), 0);
-	assert_int_equal(fg_picks_choose(&p, 0, FG_CAT_TRAPS, names, err, sizeof(err)), 0);
-	assert_int_equal(p.holder[FG_CAT_TREASURE], 1); /* round again: bob */
+	d = (struct fungeon_draw){.n = 2, .rank = {.n = 2, .order = {1, 0}}};
+	fungeon_hallway_picks_start(&p, &d);
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 1, FUNGEON_CAT_MONSTERS, names, err, sizeof(err)), 0);
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 0, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), 0);
+	assert_int_equal(p.holder[FUNGEON_CAT_TREASURE], 1); /* round again: bob */
 }
 
 /* Issue 13 #8: a dead Fungeoneer's treasure is left for the others to
@@ -439,25 +451,25 @@ picks_follow_the_draw(void **unused)
 static void
 plunder_the_dead(void **unused)
 {
-	struct fg_member m[2];
-	struct fg_item *it;
+	struct fungeon_member m[2];
+	struct fungeon_item *it;
 
-	fg_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
-	fg_member_init(&m[1], "b", "bob", "Brom", "fighter", 1);
-	it = fg_item_add(&m[0]);
+	fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
+	fungeon_member_init(&m[1], "b", "bob", "Brom", "fighter", 1);
+	it = fungeon_item_add(&m[0]);
 	snprintf(it->name, sizeof(it->name), "ring");
 	it->cost = 6;
-	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), -1); /* Alba lives */
-	assert_true(fg_damage(&m[0], 5));
-	assert_int_equal(fg_plunder(&m[1], 0, &m[0]), -1); /* the dead take nothing */
-	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), 0);
+	assert_int_equal(fungeon_plunder(&m[0], 0, &m[1]), -1); /* Alba lives */
+	assert_true(fungeon_damage(&m[0], 5));
+	assert_int_equal(fungeon_plunder(&m[1], 0, &m[0]), -1); /* the dead take nothing */
+	assert_int_equal(fungeon_plunder(&m[0], 0, &m[1]), 0);
 	assert_int_equal(m[0].nitems, 0);
 	assert_int_equal(m[1].nitems, 1);
 	assert_string_equal(m[1].items[0].name, "ring");
 	assert_int_equal(m[1].items[0].cost, 6);
-	assert_int_equal(fg_plunder(&m[0], 0, &m[1]), -1); /* nothing left */
-	fg_member_free(&m[0]);
-	fg_member_free(&m[1]);
+	assert_int_equal(fungeon_plunder(&m[0], 0, &m[1]), -1); /* nothing left */
+	fungeon_member_free(&m[0]);
+	fungeon_member_free(&m[1]);
 }
 
 /* Issue 13 #12: a magic treasure used on the sufferer ends continuous
@@ -465,23 +477,25 @@ plunder_the_dead(void **unused)
 static void
 magic_ends_continuous_damage(void **unused)
 {
-	struct fg_member m;
+	struct fungeon_member m;
 
-	fg_member_init(&m, "a", "alice", "Alba", "wizard", 2);
-	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_DAMAGE,
-	                                                       .source = "acid",
-	                                                       .annoy = 2,
-	                                                       .pain = 1}),
-	                 0);
-	assert_int_equal(fg_effect_add(&m, &(struct fg_effect){.kind = FG_EFFECT_HOLD,
-	                                                       .source = "spider/web",
-	                                                       .annoy = 2}),
-	                 0);
-	assert_int_equal(fg_magic_cure(&m), 1);
+	fungeon_member_init(&m, "a", "alice", "Alba", "wizard", 2);
+	assert_int_equal(
+	    fungeon_effect_add(&m, &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE,
+	                                                    .source = "acid",
+	                                                    .annoy = 2,
+	                                                    .pain = 1}),
+	    0);
+	assert_int_equal(
+	    fungeon_effect_add(&m, &(struct fungeon_effect){.kind = FUNGEON_EFFECT_HOLD,
+	                                                    .source = "spider/web",
+	                                                    .annoy = 2}),
+	    0);
+	assert_int_equal(fungeon_magic_cure(&m), 1);
 	assert_int_equal(m.neffects, 1);
-	assert_int_equal(m.effects[0].kind, FG_EFFECT_HOLD);
-	assert_int_equal(fg_magic_cure(&m), 0);
-	fg_member_free(&m);
+	assert_int_equal(m.effects[0].kind, FUNGEON_EFFECT_HOLD);
+	assert_int_equal(fungeon_magic_cure(&m), 0);
+	fungeon_member_free(&m);
 }
 
 /* With fewer players than categories someone picks again, in draw order. */
@@ -489,15 +503,15 @@ static void
 draw_with_two_players(void **unused)
 {
 	struct rng *rng = rng_new_seeded(4);
-	struct fg_draw *d = calloc(1, sizeof(*d));
+	struct fungeon_draw *d = calloc(1, sizeof(*d));
 
 	assert_non_null(d);
-	fg_draw_categories(rng, 2, d);
+	fungeon_hallway_draw_categories(rng, 2, d);
 	assert_int_equal(d->roll.g[0].thwacko, 0);
 	assert_int_equal(d->roll.g[1].thwacko, 0);
-	assert_int_equal(d->holder[FG_CAT_TRAPS], d->rank.order[0]);
-	assert_int_equal(d->holder[FG_CAT_MONSTERS], d->rank.order[1]);
-	assert_int_equal(d->holder[FG_CAT_TREASURE], d->rank.order[0]);
+	assert_int_equal(d->holder[FUNGEON_CAT_TRAPS], d->rank.order[0]);
+	assert_int_equal(d->holder[FUNGEON_CAT_MONSTERS], d->rank.order[1]);
+	assert_int_equal(d->holder[FUNGEON_CAT_TREASURE], d->rank.order[0]);
 	if (d->rank.nrounds == 0)
 		assert_true(d->roll.g[d->rank.order[0]].v[0] > d->roll.g[d->rank.order[1]].v[0]);
 	rng_free(rng);

@@ -15,7 +15,7 @@
 
 #include "commands/dispatch.h"
 #include "commands/fungeon/fungeon.h"
-#include "commands/fungeon/ustyle.h"
+#include "commands/fungeon/thwacko_style.h"
 #include "rules/base/rng.h"
 #include "rules/base/utf8.h"
 
@@ -350,8 +350,8 @@ thwacko_on_the_trap_player(void **unused)
 	struct table *t = table_new(3);
 	const struct reply_msg *m;
 	int bob_spans = 0, alice_spans = 0;
-	struct ustyle styles[FG_PARTY_MAX];
-	const struct fg_chan *c;
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	const struct fungeon_channel *c;
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "bob", "/fungeon join Brom fighter 2");
@@ -360,8 +360,8 @@ thwacko_on_the_trap_player(void **unused)
 	ok(t, "bob", "/fungeon pick traps");
 	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3 type spikes");
 	ok(t, "alice", "/fungeon pain pit Alba");
-	c = fgchan_peek(state_channel(t->st, "console:t"));
-	fgchan_styles(c, t->st, styles);
+	c = fungeon_channel_peek(state_channel(t->st, "console:t"));
+	fungeon_channel_styles(c, t->st, styles);
 	m = reply_msg(t->last, REPLY_CHANNEL);
 	assert_non_null(m);
 	for (size_t b = 0; b < m->nblocks; b++) {
@@ -395,14 +395,15 @@ thwacko_styled_in_rank_tables(void **unused)
 {
 	struct table *t = table_new(3);
 	const struct reply_msg *m;
-	struct ustyle styles[FG_PARTY_MAX];
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	int styled = 0, tables = 0;
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "bob", "/fungeon join Brom fighter 2");
 	ok(t, "bob", "/fungeon monster add rat level 2");
 	ok(t, "alice", "/fungeon combat");
-	fgchan_styles(fgchan_peek(state_channel(t->st, "console:t")), t->st, styles);
+	fungeon_channel_styles(fungeon_channel_peek(state_channel(t->st, "console:t")), t->st,
+	                       styles);
 	m = reply_msg(t->last, REPLY_CHANNEL);
 	assert_non_null(m);
 	for (size_t b = 0; b < m->nblocks; b++) {
@@ -438,13 +439,13 @@ styles_default_distinct_and_chosen(void **unused)
 {
 	const char *keys[8] = {"console:a", "console:b", "console:c", "console:d",
 	                       "console:e", "console:f", "console:g", "console:h"};
-	const struct ustyle *chosen[8] = {NULL};
-	struct ustyle mine = {.colour = UC_RED, .mark = "🔥"}, out[8], again[8], one;
+	const struct thwacko_style *chosen[8] = {NULL};
+	struct thwacko_style mine = {.colour = UC_RED, .mark = "🔥"}, out[8], again[8], one;
 	char err[200];
 
 	chosen[3] = &mine;
-	ustyle_party(keys, chosen, 8, out);
-	ustyle_party(keys, chosen, 8, again);
+	thwacko_style_party(keys, chosen, 8, out);
+	thwacko_style_party(keys, chosen, 8, again);
 	assert_memory_equal(out, again, sizeof(out));
 	assert_int_equal(out[3].colour, UC_RED);
 	assert_string_equal(out[3].mark, "🔥");
@@ -456,27 +457,27 @@ styles_default_distinct_and_chosen(void **unused)
 			if (i != 3 && k != 3)
 				assert_string_not_equal(out[i].mark, out[k].mark);
 	/* alone, a player keeps the hashed default */
-	ustyle_default("console:a", &one);
-	ustyle_party(keys, (const struct ustyle *const[]){NULL}, 1, out);
+	thwacko_style_default("console:a", &one);
+	thwacko_style_party(keys, (const struct thwacko_style *const[]){NULL}, 1, out);
 	assert_int_equal(out[0].colour, one.colour);
 	assert_string_equal(out[0].mark, one.mark);
 	assert_true(one.colour != UC_GRAY);
 
-	assert_int_equal(ustyle_mark_check("◆", err, sizeof(err)), 0);
-	assert_int_equal(ustyle_mark_check("🐉", err, sizeof(err)), 0);
-	assert_int_equal(ustyle_mark_check("❤️", err, sizeof(err)),
+	assert_int_equal(thwacko_style_mark_check("◆", err, sizeof(err)), 0);
+	assert_int_equal(thwacko_style_mark_check("🐉", err, sizeof(err)), 0);
+	assert_int_equal(thwacko_style_mark_check("❤️", err, sizeof(err)),
 	                 0); /* + variation selector */
-	assert_int_equal(ustyle_mark_check("AB12", err, sizeof(err)), 0);
-	assert_int_equal(ustyle_mark_check("ABCDE", err, sizeof(err)), -1);
-	assert_int_equal(ustyle_mark_check("◆◆◆", err, sizeof(err)), -1);
-	assert_int_equal(ustyle_mark_check("", err, sizeof(err)), -1);
-	assert_int_equal(ustyle_mark_check("a b", err, sizeof(err)), -1);
-	assert_int_equal(ustyle_mark_check("a\tb", err, sizeof(err)), -1);
-	assert_int_equal(ustyle_mark_check("\xe2\x80\x8b", err, sizeof(err)), -1); /* ZWSP */
-	assert_int_equal(ustyle_mark_check("\xff", err, sizeof(err)), -1);
-	assert_int_equal(ustyle_colour_parse("Cyan"), UC_CYAN);
-	assert_int_equal(ustyle_colour_parse("grey"), UC_GRAY);
-	assert_int_equal(ustyle_colour_parse("purple"), -1);
+	assert_int_equal(thwacko_style_mark_check("AB12", err, sizeof(err)), 0);
+	assert_int_equal(thwacko_style_mark_check("ABCDE", err, sizeof(err)), -1);
+	assert_int_equal(thwacko_style_mark_check("◆◆◆", err, sizeof(err)), -1);
+	assert_int_equal(thwacko_style_mark_check("", err, sizeof(err)), -1);
+	assert_int_equal(thwacko_style_mark_check("a b", err, sizeof(err)), -1);
+	assert_int_equal(thwacko_style_mark_check("a\tb", err, sizeof(err)), -1);
+	assert_int_equal(thwacko_style_mark_check("\xe2\x80\x8b", err, sizeof(err)), -1); /* ZWSP */
+	assert_int_equal(thwacko_style_mark_check("\xff", err, sizeof(err)), -1);
+	assert_int_equal(thwacko_style_colour_parse("Cyan"), UC_CYAN);
+	assert_int_equal(thwacko_style_colour_parse("grey"), UC_GRAY);
+	assert_int_equal(thwacko_style_colour_parse("purple"), -1);
 }
 
 /* /thwacko style is a user preference: stored on the user record and used
@@ -485,7 +486,7 @@ static void
 thwacko_style_is_per_user(void **unused)
 {
 	struct table *t = table_new(4);
-	const struct ustyle *s;
+	const struct thwacko_style *s;
 	char *text;
 
 	ok(t, "alice", "/thwacko style cyan AL");
@@ -533,13 +534,13 @@ static void
 xp_rule_setting(void **unused)
 {
 	struct table *t = table_new(6);
-	const struct fg_chan *c;
+	const struct fungeon_channel *c;
 	char *text, *json;
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "alice", "/fungeon xp Alba 20"); /* 20 in all: a new one starts with 0 */
 	ok(t, "alice", "/fungeon hallway");
-	c = fgchan_peek(state_channel(t->st, "console:t"));
+	c = fungeon_channel_peek(state_channel(t->st, "console:t"));
 	assert_int_equal(c->m[0].level, 2); /* the table: level 3 at 40 */
 	ok(t, "alice", "/gm claim");
 	text = run(t, "alice", "/fungeon xp-rule formula");
@@ -565,13 +566,13 @@ static void
 death_and_replacement_by_join(void **unused)
 {
 	struct table *t = table_new(7);
-	const struct fg_chan *c;
+	const struct fungeon_channel *c;
 	char *text;
 
 	ok(t, "alice", "/fungeon join Alba wizard 5");
 	ok(t, "bob", "/fungeon join Brom fighter 5");
 	ok(t, "bob", "/fungeon floor 4");
-	c = fgchan_peek(state_channel(t->st, "console:t"));
+	c = fungeon_channel_peek(state_channel(t->st, "console:t"));
 	text = run(t, "bob", "/fungeon damage Brom 30");
 	assert_string_equal(text, "Brom takes 30: 0/25 hits. Brom dies! bob makes a new Fungeoneer "
 	                          "at level 3 in the hallway.\n");
@@ -607,13 +608,13 @@ static void
 replacement_level_survives_leave_and_join(void **unused)
 {
 	struct table *t = table_new(7);
-	const struct fg_chan *c;
+	const struct fungeon_channel *c;
 	char *text;
 
 	ok(t, "alice", "/fungeon join Alba wizard 5");
 	ok(t, "bob", "/fungeon join Brom fighter 5");
 	ok(t, "bob", "/fungeon floor 4");
-	c = fgchan_peek(state_channel(t->st, "console:t"));
+	c = fungeon_channel_peek(state_channel(t->st, "console:t"));
 	ok(t, "bob", "/fungeon damage Brom 30");
 	text = run(t, "alice", "/fungeon hallway");
 	assert_string_equal(reply_error_text(t->last),
@@ -649,19 +650,19 @@ static void
 room_budgets_and_unspent_points(void **unused)
 {
 	struct table *t = table_new(7);
-	const struct fg_chan *c;
+	const struct fungeon_channel *c;
 	char *text, *json;
 
 	ok(t, "alice", "/fungeon join Alba wizard 2");
 	ok(t, "bob", "/fungeon join Brom fighter 3");
 	ok(t, "alice", "/fungeon hallway");
-	c = fgchan_peek(state_channel(t->st, "console:t"));
-	assert_int_equal(fgchan_budget(c, FG_MONSTER), 5 + 2);
+	c = fungeon_channel_peek(state_channel(t->st, "console:t"));
+	assert_int_equal(fungeon_channel_budget(c, FUNGEON_MONSTER), 5 + 2);
 	ok(t, "bob", "/fungeon damage Brom 15");
 	assert_true(c->m[1].dead);
-	assert_int_equal(fgchan_budget(c, FG_MONSTER), 7);
-	assert_int_equal(fgchan_budget(c, FG_TRAP), 5);
-	assert_int_equal(fgchan_budget(c, FG_TREASURE), 4);
+	assert_int_equal(fungeon_channel_budget(c, FUNGEON_MONSTER), 7);
+	assert_int_equal(fungeon_channel_budget(c, FUNGEON_TRAP), 5);
+	assert_int_equal(fungeon_channel_budget(c, FUNGEON_TREASURE), 4);
 	ok(t, "bob", "/fungeon join Bram fighter");
 	ok(t, "bob", "/fungeon trap add pit annoy 2 pain 3 type spikes"); /* 4 of 5 */
 	text = run(t, "alice", "/fungeon hallway");
@@ -729,20 +730,20 @@ guarded_treasure_and_plunder(void **unused)
 }
 
 /* Stores a design of kind k read from spec, priced, in c. */
-static struct fg_stored *
-store(struct fg_chan *c, enum fg_kind k, const char *name, const char *spec)
+static struct fungeon_stored *
+store(struct fungeon_channel *c, enum fungeon_kind k, const char *name, const char *spec)
 {
-	struct fg_stored *s = fgchan_design_add(c, k);
-	struct fg_price p;
+	struct fungeon_stored *s = fungeon_channel_design_add(c, k);
+	struct fungeon_price p;
 	char err[200];
 
 	snprintf(s->name, sizeof(s->name), "%s", name);
-	if (fgcost_parse(k, spec, &s->d, err, sizeof(err)) < 0 ||
-	    fgcost_price(&s->d, &p, err, sizeof(err)) < 0)
+	if (fungeon_cost_parse(k, spec, &s->d, err, sizeof(err)) < 0 ||
+	    fungeon_cost_price(&s->d, &p, err, sizeof(err)) < 0)
 		fail_msg("%s: %s", spec, err);
 	s->cost = p.total;
 	s->room = true;
-	s->hits = k == FG_MONSTER ? fg_monster_hits(s->d.level) : 0;
+	s->hits = k == FUNGEON_MONSTER ? fungeon_cost_monster_hits(s->d.level) : 0;
 	return s;
 }
 
@@ -750,61 +751,63 @@ store(struct fg_chan *c, enum fg_kind k, const char *name, const char *spec)
  * carrying items items and effects effects each, and designs designs of
  * each kind (traps t0.., monsters m0.., treasure r0..). */
 static void
-fill(struct fg_chan *c, int n, int items, int effects, int designs)
+fill(struct fungeon_channel *c, int n, int items, int effects, int designs)
 {
-	static const char *const prefix[FG_KIND_COUNT] = {"t", "m", "r"};
-	static const char *const spec[FG_KIND_COUNT] = {
+	static const char *const prefix[FUNGEON_KIND_COUNT] = {"t", "m", "r"};
+	static const char *const spec[FUNGEON_KIND_COUNT] = {
 	    "annoy 2 pain 1 continuous", "level 2 ability bite annoy 1 pain 1 type claws",
 	    "mundane"};
 	char key[32], player[16], name[16], err[200];
 
 	for (int i = 0; i < n; i++) {
-		struct fg_member *m = fgchan_member_add(c);
+		struct fungeon_member *m = fungeon_channel_member_add(c);
 
 		snprintf(key, sizeof(key), "console:p%d", i);
 		snprintf(player, sizeof(player), "p%d", i);
 		snprintf(name, sizeof(name), "F%d", i);
-		fg_member_init(m, key, player, name, "fighter", 3);
+		fungeon_member_init(m, key, player, name, "fighter", 3);
 		for (int k = 0; k < items; k++) {
-			struct fg_item *it = fg_item_add(m);
+			struct fungeon_item *it = fungeon_item_add(m);
 
 			assert_non_null(it);
 			snprintf(it->name, sizeof(it->name), "i%d-%d", i, k);
-			assert_int_equal(fgcost_parse(FG_TREASURE, "fancy pain 1 type fire", &it->d,
-			                              err, sizeof(err)),
+			assert_int_equal(fungeon_cost_parse(FUNGEON_TREASURE,
+			                                    "fancy pain 1 type fire", &it->d, err,
+			                                    sizeof(err)),
 			                 0);
 			it->cost = 4;
 		}
 		for (int k = 0; k < effects; k++) {
-			struct fg_effect e = {.kind = k % 2 ? FG_EFFECT_HOLD : FG_EFFECT_DAMAGE,
-			                      .annoy = 2,
-			                      .pain = k % 2 ? 0 : 1,
-			                      .type = "fire"};
+			struct fungeon_effect e = {.kind = k % 2 ? FUNGEON_EFFECT_HOLD
+			                                         : FUNGEON_EFFECT_DAMAGE,
+			                           .annoy = 2,
+			                           .pain = k % 2 ? 0 : 1,
+			                           .type = "fire"};
 
 			snprintf(e.source, sizeof(e.source), "s%d", k);
-			assert_int_equal(fg_effect_add(m, &e), 0);
+			assert_int_equal(fungeon_effect_add(m, &e), 0);
 		}
 	}
-	for (int k = 0; k < FG_KIND_COUNT; k++) {
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
 		for (int i = 0; i < designs; i++) {
 			snprintf(name, sizeof(name), "%s%d", prefix[k], i);
-			store(c, (enum fg_kind)k, name, spec[k]);
+			store(c, (enum fungeon_kind)k, name, spec[k]);
 		}
 	}
 	if (n > 0)
-		snprintf(c->holder[FG_CAT_TRAPS], sizeof(c->holder[0]), "console:p0");
+		snprintf(c->holder[FUNGEON_CAT_TRAPS], sizeof(c->holder[0]), "console:p0");
 	if (n > 0 && designs > 0)
-		snprintf(c->d[FG_TREASURE][0].taken, sizeof(c->d[0][0].taken), "F0");
+		snprintf(c->d[FUNGEON_TREASURE][0].taken, sizeof(c->d[0][0].taken), "F0");
 }
 
 /* save -> JSON text -> load -> save gives the same text, and the loaded
  * state holds as many bytes as the one saved. */
 static void
-round_trips(const struct fg_chan *c)
+round_trips(const struct fungeon_channel *c)
 {
 	cJSON *j = fungeon_mod.save(c);
 	char *a = cJSON_PrintUnformatted(j), *b, err[200] = "";
-	struct fg_chan *fresh = fungeon_mod.create();
+	struct fungeon_channel *fresh = fungeon_mod.create();
 
 	cJSON_Delete(j);
 	j = cJSON_Parse(a);
@@ -815,7 +818,7 @@ round_trips(const struct fg_chan *c)
 	j = fungeon_mod.save(fresh);
 	b = cJSON_PrintUnformatted(j);
 	assert_string_equal(a, b);
-	assert_int_equal(fgchan_bytes(fresh), fgchan_bytes(c));
+	assert_int_equal(fungeon_channel_bytes(fresh), fungeon_channel_bytes(c));
 	cJSON_Delete(j);
 	free(a);
 	free(b);
@@ -826,12 +829,12 @@ round_trips(const struct fg_chan *c)
 static void
 module_round_trip_empty(void **unused)
 {
-	struct fg_chan *c = fungeon_mod.create();
+	struct fungeon_channel *c = fungeon_mod.create();
 
 	assert_null(c->m);
-	for (int k = 0; k < FG_KIND_COUNT; k++)
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
 		assert_null(c->d[k]);
-	assert_int_equal(fgchan_bytes(c), sizeof(struct fg_chan));
+	assert_int_equal(fungeon_channel_bytes(c), sizeof(struct fungeon_channel));
 	round_trips(c);
 	/* members with nothing carried own no arrays either */
 	fill(c, 1, 0, 0, 0);
@@ -844,12 +847,13 @@ module_round_trip_empty(void **unused)
 static void
 module_round_trip_one(void **unused)
 {
-	struct fg_chan *c = fungeon_mod.create();
+	struct fungeon_channel *c = fungeon_mod.create();
 
 	fill(c, 1, 1, 1, 1);
-	assert_int_equal(fgchan_bytes(c), sizeof(struct fg_chan) + sizeof(struct fg_member) +
-	                                      sizeof(struct fg_item) + sizeof(struct fg_effect) +
-	                                      FG_KIND_COUNT * sizeof(struct fg_stored));
+	assert_int_equal(fungeon_channel_bytes(c),
+	                 sizeof(struct fungeon_channel) + sizeof(struct fungeon_member) +
+	                     sizeof(struct fungeon_item) + sizeof(struct fungeon_effect) +
+	                     FUNGEON_KIND_COUNT * sizeof(struct fungeon_stored));
 	round_trips(c);
 	fungeon_mod.destroy(c);
 }
@@ -857,11 +861,11 @@ module_round_trip_one(void **unused)
 static void
 module_round_trip_full(void **unused)
 {
-	struct fg_chan *c = fungeon_mod.create();
+	struct fungeon_channel *c = fungeon_mod.create();
 
-	fill(c, FG_PARTY_MAX, FG_ITEMS_MAX, FG_EFFECTS_MAX, FG_DESIGNS_MAX);
-	assert_null(fg_item_add(&c->m[0])); /* full: nothing added */
-	assert_int_equal(c->m[0].nitems, FG_ITEMS_MAX);
+	fill(c, FUNGEON_PARTY_MAX, FUNGEON_ITEMS_MAX, FUNGEON_EFFECTS_MAX, FUNGEON_DESIGNS_MAX);
+	assert_null(fungeon_item_add(&c->m[0])); /* full: nothing added */
+	assert_int_equal(c->m[0].nitems, FUNGEON_ITEMS_MAX);
 	round_trips(c);
 	fungeon_mod.destroy(c);
 }
@@ -870,13 +874,13 @@ module_round_trip_full(void **unused)
 static void
 module_load_rejects_one_past_the_limits(void **unused)
 {
-	struct fg_chan *c = fungeon_mod.create();
+	struct fungeon_channel *c = fungeon_mod.create();
 	cJSON *j, *more;
 	char err[200];
 
-	fill(c, FG_PARTY_MAX, FG_ITEMS_MAX, FG_EFFECTS_MAX, FG_DESIGNS_MAX);
+	fill(c, FUNGEON_PARTY_MAX, FUNGEON_ITEMS_MAX, FUNGEON_EFFECTS_MAX, FUNGEON_DESIGNS_MAX);
 	for (int what = 0; what < 4; what++) {
-		struct fg_chan *fresh = fungeon_mod.create();
+		struct fungeon_channel *fresh = fungeon_mod.create();
 		cJSON *m0;
 
 		j = fungeon_mod.save(c);
@@ -932,10 +936,10 @@ limits_at_the_maximum(void **unused)
 	     "those off first."},
 	};
 	struct table *t = table_new(3);
-	struct fg_chan *c;
+	struct fungeon_channel *c;
 
 	c = channel_mod(state_channel(t->st, "console:t"), CHANMOD_FUNGEON);
-	fill(c, FG_PARTY_MAX, FG_ITEMS_MAX, FG_EFFECTS_MAX, FG_DESIGNS_MAX);
+	fill(c, FUNGEON_PARTY_MAX, FUNGEON_ITEMS_MAX, FUNGEON_EFFECTS_MAX, FUNGEON_DESIGNS_MAX);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		fails_unchanged(t, cases[i].user, cases[i].line, cases[i].error);
 	table_free(t);
@@ -948,24 +952,24 @@ static void
 memory_tracks_what_the_channel_holds(void **unused)
 {
 	struct table *t = table_new(4);
-	const struct fg_chan *c;
+	const struct fungeon_channel *c;
 	size_t empty;
 
 	c = channel_mod(state_channel(t->st, "console:t"), CHANMOD_FUNGEON);
-	empty = fgchan_bytes(c);
-	assert_int_equal(empty, sizeof(struct fg_chan));
+	empty = fungeon_channel_bytes(c);
+	assert_int_equal(empty, sizeof(struct fungeon_channel));
 	ok(t, "alice", "/fungeon join Alba wizard 3");
 	ok(t, "bob", "/fungeon join Brom fighter 3");
 	ok(t, "carol", "/fungeon join Cora rogue 3");
 	ok(t, "alice", "/fungeon trap add pit annoy 2 pain 1 type darts");
 	ok(t, "alice", "/fungeon monster add rat level 3");
-	assert_int_equal(fgchan_bytes(c),
-	                 empty + 3 * sizeof(struct fg_member) + 2 * sizeof(struct fg_stored));
-	assert_true(fgchan_bytes(c) < 4096);
+	assert_int_equal(fungeon_channel_bytes(c), empty + 3 * sizeof(struct fungeon_member) +
+	                                               2 * sizeof(struct fungeon_stored));
+	assert_true(fungeon_channel_bytes(c) < 4096);
 	ok(t, "carol", "/fungeon leave");
 	ok(t, "alice", "/fungeon trap remove pit");
-	assert_int_equal(fgchan_bytes(c),
-	                 empty + 2 * sizeof(struct fg_member) + sizeof(struct fg_stored));
+	assert_int_equal(fungeon_channel_bytes(c),
+	                 empty + 2 * sizeof(struct fungeon_member) + sizeof(struct fungeon_stored));
 	table_free(t);
 }
 

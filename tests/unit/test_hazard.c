@@ -10,9 +10,9 @@
 
 #include "rules/procedure/hazard.h"
 #include "rules/base/rng.h"
-#include "rules/procedure/xin.h"
+#include "rules/procedure/odds.h"
 
-static const struct xin d6 = {1, 6};
+static const struct odds d6 = {1, 6};
 
 struct expect {
 	int roll;
@@ -90,7 +90,7 @@ classic_x_in_n(void **unused)
 	struct hazard_view v;
 
 	assert_int_equal(
-	    hazard_view(HAZARD_CLASSIC, (struct xin){2, 6}, NULL, PROC_EXPLORATION, &v), 0);
+	    hazard_view(HAZARD_CLASSIC, (struct odds){2, 6}, NULL, PROC_EXPLORATION, &v), 0);
 	assert_int_equal(v.die, 6);
 	assert_int_equal(v.n, 2);
 	assert_int_equal(v.rows[hazard_row_of(&v, 1)].effect, HZ_ENCOUNTER);
@@ -98,13 +98,13 @@ classic_x_in_n(void **unused)
 	assert_int_equal(v.rows[hazard_row_of(&v, 3)].effect, HZ_NOTHING);
 	assert_int_equal(v.rows[hazard_row_of(&v, 6)].effect, HZ_NOTHING);
 	/* 1-in-20 on a d20 */
-	hazard_view(HAZARD_CLASSIC, (struct xin){1, 20}, NULL, PROC_EXPLORATION, &v);
+	hazard_view(HAZARD_CLASSIC, (struct odds){1, 20}, NULL, PROC_EXPLORATION, &v);
 	assert_int_equal(v.die, 20);
 	assert_int_equal(v.rows[0].hi, 1);
 	assert_int_equal(v.rows[1].lo, 2);
 	assert_int_equal(v.rows[1].hi, 20);
 	/* N-in-N: one row, always an encounter */
-	hazard_view(HAZARD_CLASSIC, (struct xin){6, 6}, NULL, PROC_EXPLORATION, &v);
+	hazard_view(HAZARD_CLASSIC, (struct odds){6, 6}, NULL, PROC_EXPLORATION, &v);
 	assert_int_equal(v.n, 1);
 	assert_int_equal(v.rows[0].hi, 6);
 }
@@ -112,14 +112,14 @@ classic_x_in_n(void **unused)
 static void
 custom_tables_and_keywords(void **unused)
 {
-	struct rtable t;
+	struct roll_table t;
 	struct hazard_view v;
 	char err[200];
 
 	assert_int_equal(hazard_view(HAZARD_CUSTOM, d6, NULL, PROC_EXPLORATION, &v), -1);
-	assert_int_equal(rtable_parse("1 Encounter: 1d4 rats; 2-3 Sign; 4 Light; 5 Lights out; "
-	                              "6-7 Fatigue; 8 dripping water",
-	                              1, 8, &t, err, sizeof(err)),
+	assert_int_equal(roll_table_parse("1 Encounter: 1d4 rats; 2-3 Sign; 4 Light; 5 Lights out; "
+	                                  "6-7 Fatigue; 8 dripping water",
+	                                  1, 8, &t, err, sizeof(err)),
 	                 0);
 	assert_int_equal(hazard_view(HAZARD_CUSTOM, d6, &t, PROC_EXPLORATION, &v), 0);
 	assert_int_equal(v.die, 8);
@@ -203,45 +203,45 @@ names(void **unused)
 	assert_int_equal(hazard_table_parse("custom"), HAZARD_CUSTOM);
 	assert_int_equal(hazard_table_parse("dungeon"), -1);
 	assert_string_equal(hazard_table_name(HAZARD_CLASSIC), "classic");
-	assert_int_equal(procedure_parse("delving"), PROC_DELVING);
-	assert_int_equal(procedure_parse("classic"), -1);
-	assert_string_equal(procedure_name(PROC_EXPLORATION), "exploration");
+	assert_int_equal(hazard_procedure_parse("delving"), PROC_DELVING);
+	assert_int_equal(hazard_procedure_parse("classic"), -1);
+	assert_string_equal(hazard_procedure_name(PROC_EXPLORATION), "exploration");
 }
 
 static void
 x_in_n(void **unused)
 {
-	struct xin c = {0, 0};
+	struct odds c = {0, 0};
 	char err[200];
 	struct rng *a = rng_new_seeded(7), *b = rng_new_seeded(7);
 
-	assert_int_equal(xin_check(7, 6, err, sizeof(err)), -1);
+	assert_int_equal(odds_check(7, 6, err, sizeof(err)), -1);
 	assert_string_equal(err, "7-in-6 is not a chance; X must be from 1 to 6 on a d6.");
-	assert_int_equal(xin_check(0, 6, err, sizeof(err)), -1);
-	assert_int_equal(xin_check(1, 1, err, sizeof(err)), -1);
+	assert_int_equal(odds_check(0, 6, err, sizeof(err)), -1);
+	assert_int_equal(odds_check(1, 1, err, sizeof(err)), -1);
 	assert_string_equal(
 	    err, "A 1-sided die cannot be used for X-in-N odds; N must be from 2 to 100.");
-	assert_int_equal(xin_check(1, 101, err, sizeof(err)), -1);
-	assert_int_equal(xin_check(6, 6, err, sizeof(err)), 0);
-	assert_int_equal(xin_parse("2-in-6", &c, err, sizeof(err)), 0);
+	assert_int_equal(odds_check(1, 101, err, sizeof(err)), -1);
+	assert_int_equal(odds_check(6, 6, err, sizeof(err)), 0);
+	assert_int_equal(odds_parse("2-in-6", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.x, 2);
 	assert_int_equal(c.n, 6);
-	assert_int_equal(xin_parse("3in8", &c, err, sizeof(err)), 0);
+	assert_int_equal(odds_parse("3in8", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.n, 8);
-	assert_int_equal(xin_parse("1/20", &c, err, sizeof(err)), 0);
+	assert_int_equal(odds_parse("1/20", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.n, 20);
-	assert_int_equal(xin_parse("2", &c, err, sizeof(err)), 0);
+	assert_int_equal(odds_parse("2", &c, err, sizeof(err)), 0);
 	assert_int_equal(c.x, 2);
 	assert_int_equal(c.n, 6);
-	assert_int_equal(xin_parse("7-in-6", &c, err, sizeof(err)), -1);
-	assert_int_equal(xin_parse("two", &c, err, sizeof(err)), -1);
+	assert_int_equal(odds_parse("7-in-6", &c, err, sizeof(err)), -1);
+	assert_int_equal(odds_parse("two", &c, err, sizeof(err)), -1);
 	assert_string_equal(err, "'two' is not a chance; write X-in-N like 2-in-6 (or just 2 for "
 	                         "2-in-6).");
-	assert_int_equal(xin_parse("2-of-6", &c, err, sizeof(err)), -1);
+	assert_int_equal(odds_parse("2-of-6", &c, err, sizeof(err)), -1);
 	assert_int_equal(c.x, 2); /* untouched by the errors */
 	for (int i = 0; i < 200; i++) {
 		bool hit;
-		int roll = xin_roll(a, (struct xin){2, 6}, &hit), want = (int)rng_die(b, 6);
+		int roll = odds_roll(a, (struct odds){2, 6}, &hit), want = (int)rng_die(b, 6);
 
 		assert_int_equal(roll, want);
 		assert_int_equal(hit, want <= 2);

@@ -720,13 +720,13 @@ static void
 assert_adopted(struct fixture *f)
 {
 	struct channel *ch = state_channel_find(f->d.state, "irc:net:#a");
-	const struct fg_chan *c = fgchan_peek(ch);
+	const struct fungeon_channel *c = fungeon_channel_peek(ch);
 	const struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
 	const struct user *u = state_user_find(f->d.state, new_key);
 
 	assert_string_equal(channel_gm(ch), new_key);
-	assert_int_equal(fgchan_member_of(c, new_key), 0);
-	assert_int_equal(fgchan_member_of(c, legacy_key), -1);
+	assert_int_equal(fungeon_channel_member_of(c, new_key), 0);
+	assert_int_equal(fungeon_channel_member_of(c, legacy_key), -1);
 	/* A player's saved rolls live in the user record, which moved. */
 	assert_true(rc == NULL || rollchan_find(rc, legacy_key, "fireball") == NULL);
 	assert_non_null(u);

@@ -50,7 +50,7 @@ on_message(void *ctx, const struct irc_msg *m)
 
 	f->messages++;
 	snprintf(f->last_text, sizeof(f->last_text), "%s %s %s", m->nick, m->command,
-	         irc_msg_param(m, 1));
+	         irc_line_param(m, 1));
 }
 
 static const struct irc_conn_hooks hooks = {on_wake, on_recycle, on_message, NULL};
@@ -73,7 +73,7 @@ setup(void)
 	f->cfg.nchannels = 2;
 	f->cfg.flood_burst = 4;
 	f->cfg.flood_interval_ms = 2000;
-	irc_timing_defaults(&f->t);
+	irc_conn_timing_defaults(&f->t);
 	f->now = 1000000;
 	return f;
 }

@@ -11,7 +11,7 @@
 
 #include "bot/irc/irc_line.h"
 
-/* irc_build with the parameters as arguments, ended by NULL (at most
+/* irc_line_build with the parameters as arguments, ended by NULL (at most
  * IRC_PARAMS_MAX of them). */
 static int __attribute__((sentinel)) build(char *out, size_t size, const char *cmd, ...)
 {
@@ -26,13 +26,13 @@ static int __attribute__((sentinel)) build(char *out, size_t size, const char *c
 		params[n++] = p;
 	}
 	va_end(ap);
-	return irc_build(out, size, cmd, params, n);
+	return irc_line_build(out, size, cmd, params, n);
 }
 
 static int
 parse(struct irc_msg *m, const char *s)
 {
-	return irc_parse(m, s, strlen(s));
+	return irc_line_parse(m, s, strlen(s));
 }
 
 static void
@@ -49,8 +49,8 @@ test_parse_privmsg(void **state)
 	assert_int_equal(m.nparams, 2);
 	assert_string_equal(m.params[0], "#Dice");
 	assert_string_equal(m.params[1], "!roll 2d6 now");
-	assert_true(irc_msg_is(&m, "PRIVMSG"));
-	assert_string_equal(irc_msg_param(&m, 5), "");
+	assert_true(irc_line_is(&m, "PRIVMSG"));
+	assert_string_equal(irc_line_param(&m, 5), "");
 }
 
 static void
@@ -113,12 +113,12 @@ test_parse_tags_escapes(void **state)
 	                       "@account=al\\sice;time=2024-01-01T00:00:00.000Z;+draft/x=a\\:b\\\\"
 	                       "c\\r\\n\\q\\;flag;bad$key=1;account=alice :n!u@h PRIVMSG #a :hi"),
 	                 0);
-	assert_string_equal(irc_msg_tag(&m, "account"), "alice"); /* the last wins */
-	assert_string_equal(irc_msg_tag(&m, "time"), "2024-01-01T00:00:00.000Z");
-	assert_string_equal(irc_msg_tag(&m, "+draft/x"), "a;b\\c\r\nq");
-	assert_string_equal(irc_msg_tag(&m, "flag"), "");
-	assert_null(irc_msg_tag(&m, "bad$key"));
-	assert_null(irc_msg_tag(&m, "missing"));
+	assert_string_equal(irc_line_tag(&m, "account"), "alice"); /* the last wins */
+	assert_string_equal(irc_line_tag(&m, "time"), "2024-01-01T00:00:00.000Z");
+	assert_string_equal(irc_line_tag(&m, "+draft/x"), "a;b\\c\r\nq");
+	assert_string_equal(irc_line_tag(&m, "flag"), "");
+	assert_null(irc_line_tag(&m, "bad$key"));
+	assert_null(irc_line_tag(&m, "missing"));
 	assert_string_equal(m.nick, "n");
 	assert_string_equal(m.params[1], "hi");
 }
@@ -140,14 +140,14 @@ test_parse_tags_limit(void **state)
 	memset(line + 3, 'v', n - 3);
 	line[n] = ' ';
 	memcpy(line + n + 1, tail, strlen(tail) + 1);
-	assert_int_equal(irc_parse(&m, line, strlen(line)), 0);
-	assert_int_equal(strlen(irc_msg_tag(&m, "a")), IRC_TAGS_MAX - 4);
+	assert_int_equal(irc_line_parse(&m, line, strlen(line)), 0);
+	assert_int_equal(strlen(irc_line_tag(&m, "a")), IRC_TAGS_MAX - 4);
 	assert_string_equal(m.command, "PING");
 	/* One byte more is refused. */
 	memset(line + 3, 'v', n - 2);
 	line[n + 1] = ' ';
 	memcpy(line + n + 2, tail, strlen(tail) + 1);
-	assert_int_equal(irc_parse(&m, line, strlen(line)), IRC_PARSE_TOOLONG);
+	assert_int_equal(irc_line_parse(&m, line, strlen(line)), IRC_PARSE_TOOLONG);
 }
 
 static void
@@ -168,12 +168,12 @@ test_parse_rejects(void **state)
 	assert_int_equal(parse(&m, "PRIV-MSG a"), IRC_PARSE_BADCMD);
 	assert_int_equal(parse(&m, "PRIVMSG #a :x\ny"), IRC_PARSE_CONTROL);
 	assert_int_equal(parse(&m, "PRIVMSG #a :x\ry"), IRC_PARSE_CONTROL);
-	assert_int_equal(irc_parse(&m, "PING a\0b", 8), IRC_PARSE_CONTROL);
+	assert_int_equal(irc_line_parse(&m, "PING a\0b", 8), IRC_PARSE_CONTROL);
 	memset(big, 'a', sizeof(big) - 1);
 	memcpy(big, "PING :", 6);
-	assert_int_equal(irc_parse(&m, big, IRC_REST_MAX + 1), IRC_PARSE_TOOLONG);
-	assert_int_equal(irc_parse(&m, big, IRC_REST_MAX), 0);
-	assert_non_null(irc_parse_strerror(IRC_PARSE_BADCMD));
+	assert_int_equal(irc_line_parse(&m, big, IRC_REST_MAX + 1), IRC_PARSE_TOOLONG);
+	assert_int_equal(irc_line_parse(&m, big, IRC_REST_MAX), 0);
+	assert_non_null(irc_line_strerror(IRC_PARSE_BADCMD));
 }
 
 static void
@@ -214,8 +214,8 @@ test_build_refuses_injection(void **state)
 	assert_int_equal(build(out, sizeof(out), "PRIV MSG", "#a", "x", NULL), -1);
 	assert_int_equal(build(out, sizeof(out), "privmsg", "#a", "x", NULL), -1);
 	assert_int_equal(build(out, sizeof(out), "", "#a", "x", NULL), -1);
-	assert_false(irc_middle_ok(NULL));
-	assert_true(irc_middle_ok("#a"));
+	assert_false(irc_line_middle_ok(NULL));
+	assert_true(irc_line_middle_ok("#a"));
 }
 
 static void
@@ -249,7 +249,7 @@ test_roundtrip(void **state)
 	(void)state;
 	n = build(out, sizeof(out), "NOTICE", "bob", ": a:b  c", NULL);
 	assert_true(n > 0);
-	assert_int_equal(irc_parse(&m, out, (size_t)n - 2), 0);
+	assert_int_equal(irc_line_parse(&m, out, (size_t)n - 2), 0);
 	assert_string_equal(m.params[0], "bob");
 	assert_string_equal(m.params[1], ": a:b  c");
 }

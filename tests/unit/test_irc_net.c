@@ -43,7 +43,7 @@ setup(void **state)
 	f->cfg.host = xstrdup("127.0.0.1");
 	f->cfg.tls = false;
 	f->cfg.port = 1; /* set by each test */
-	irc_timing_defaults(&f->t);
+	irc_conn_timing_defaults(&f->t);
 	*state = f;
 	return 0;
 }

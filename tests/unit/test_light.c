@@ -21,21 +21,21 @@ full_life(enum light_kind k, enum procedure p, int life)
 
 	memset(&ls, 0, sizeof(ls));
 	assert_int_equal(light_life(k, p), life);
-	assert_int_equal(lights_add(&ls, k, 1, "alice", err, sizeof(err)), 0);
+	assert_int_equal(light_add(&ls, k, 1, "alice", err, sizeof(err)), 0);
 	assert_int_equal(light_left(&ls.l[0], p), life);
 	for (int turn = 1; turn < life - 1; turn++) {
-		assert_int_equal(lights_burn(&ls, p, ch), 0);
+		assert_int_equal(light_burn(&ls, p, ch), 0);
 		assert_int_equal(light_left(&ls.l[0], p), life - turn);
 	}
 	/* one turn before it goes out: the warning */
-	assert_int_equal(lights_burn(&ls, p, ch), 1);
+	assert_int_equal(light_burn(&ls, p, ch), 1);
 	assert_false(ch[0].out);
 	assert_int_equal(ch[0].light.id, 1);
 	assert_string_equal(ch[0].light.who, "alice");
 	assert_int_equal(light_left(&ls.l[0], p), 1);
 	assert_int_equal(ls.n, 1);
 	/* then out */
-	assert_int_equal(lights_burn(&ls, p, ch), 1);
+	assert_int_equal(light_burn(&ls, p, ch), 1);
 	assert_true(ch[0].out);
 	assert_int_equal(ch[0].light.burned, life);
 	assert_int_equal(ls.n, 0);
@@ -60,15 +60,15 @@ delving_lives(void **unused)
 	full_life(LIGHT_CANDLE, PROC_DELVING, 48);
 	/* a delving torch never burns down: only a Burn puts it out */
 	memset(&ls, 0, sizeof(ls));
-	lights_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	light_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err));
 	assert_int_equal(light_life(LIGHT_TORCH, PROC_DELVING), 0);
 	for (int turn = 0; turn < 1000; turn++)
-		assert_int_equal(lights_burn(&ls, PROC_DELVING, ch), 0);
+		assert_int_equal(light_burn(&ls, PROC_DELVING, ch), 0);
 	assert_int_equal(ls.n, 1);
 	assert_int_equal(light_left(&ls.l[0], PROC_DELVING), -1);
 	/* the turns burned still count if the channel goes back to exploration */
 	assert_int_equal(light_left(&ls.l[0], PROC_EXPLORATION), 0);
-	assert_int_equal(lights_burn(&ls, PROC_EXPLORATION, ch), 1);
+	assert_int_equal(light_burn(&ls, PROC_EXPLORATION, ch), 1);
 	assert_true(ch[0].out);
 }
 
@@ -79,22 +79,22 @@ ids_and_limits(void **unused)
 	char err[200];
 
 	memset(&ls, 0, sizeof(ls));
-	assert_int_equal(lights_add(&ls, LIGHT_TORCH, 3, "bob", err, sizeof(err)), 0);
+	assert_int_equal(light_add(&ls, LIGHT_TORCH, 3, "bob", err, sizeof(err)), 0);
 	assert_int_equal(ls.l[2].id, 3);
-	lights_remove(&ls, 1);
-	assert_int_equal(lights_add(&ls, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
+	light_remove(&ls, 1);
+	assert_int_equal(light_add(&ls, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
 	assert_int_equal(ls.l[2].id, 4); /* ids are not reused while any burns */
 	assert_string_equal(ls.l[2].who, "");
-	assert_int_equal(lights_add(&ls, LIGHT_TORCH, 18, NULL, err, sizeof(err)), -1);
+	assert_int_equal(light_add(&ls, LIGHT_TORCH, 18, NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "3 sources are lit and 18 more would pass the limit of 20; put "
 	                         "some out first.");
 	assert_int_equal(ls.n, 3);
-	assert_int_equal(lights_add(&ls, LIGHT_TORCH, 17, NULL, err, sizeof(err)), 0);
+	assert_int_equal(light_add(&ls, LIGHT_TORCH, 17, NULL, err, sizeof(err)), 0);
 	assert_int_equal(ls.n, LIGHT_MAX);
-	assert_int_equal(lights_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err)), -1);
+	assert_int_equal(light_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err)), -1);
 	while (ls.n > 0)
-		lights_remove(&ls, 0);
-	assert_int_equal(lights_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
+		light_remove(&ls, 0);
+	assert_int_equal(light_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
 	assert_int_equal(ls.l[0].id, 1); /* all out: ids start again */
 }
 
@@ -106,21 +106,21 @@ selecting(void **unused)
 	char err[200];
 
 	memset(&ls, 0, sizeof(ls));
-	lights_add(&ls, LIGHT_TORCH, 2, NULL, err, sizeof(err));
-	lights_add(&ls, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
-	assert_int_equal(lights_select(&ls, "3", idx, err, sizeof(err)), 1);
+	light_add(&ls, LIGHT_TORCH, 2, NULL, err, sizeof(err));
+	light_add(&ls, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
+	assert_int_equal(light_select(&ls, "3", idx, err, sizeof(err)), 1);
 	assert_int_equal(idx[0], 2);
-	assert_int_equal(lights_select(&ls, "#2", idx, err, sizeof(err)), 1);
+	assert_int_equal(light_select(&ls, "#2", idx, err, sizeof(err)), 1);
 	assert_int_equal(idx[0], 1);
-	assert_int_equal(lights_select(&ls, "torches", idx, err, sizeof(err)), 2);
-	assert_int_equal(lights_select(&ls, "all", idx, err, sizeof(err)), 3);
-	assert_int_equal(lights_select(&ls, "candle", idx, err, sizeof(err)), -1);
+	assert_int_equal(light_select(&ls, "torches", idx, err, sizeof(err)), 2);
+	assert_int_equal(light_select(&ls, "all", idx, err, sizeof(err)), 3);
+	assert_int_equal(light_select(&ls, "candle", idx, err, sizeof(err)), -1);
 	assert_string_equal(err, "No candle is lit.");
-	assert_int_equal(lights_select(&ls, "9", idx, err, sizeof(err)), -1);
+	assert_int_equal(light_select(&ls, "9", idx, err, sizeof(err)), -1);
 	assert_string_equal(err, "No lit source is numbered '9'; /light list shows them.");
-	assert_int_equal(lights_select(&ls, "2x", idx, err, sizeof(err)), -1);
-	assert_int_equal(lights_select(&ls, "99999", idx, err, sizeof(err)), -1);
-	assert_int_equal(lights_select(&ls, "lamp", idx, err, sizeof(err)), -1);
+	assert_int_equal(light_select(&ls, "2x", idx, err, sizeof(err)), -1);
+	assert_int_equal(light_select(&ls, "99999", idx, err, sizeof(err)), -1);
+	assert_int_equal(light_select(&ls, "lamp", idx, err, sizeof(err)), -1);
 	assert_string_equal(err, "'lamp' names no light; give a number from /light list, torch, "
 	                         "lantern, candle or all.");
 }
@@ -133,31 +133,31 @@ flags_and_burns(void **unused)
 	char err[200];
 
 	memset(&ls, 0, sizeof(ls));
-	assert_false(lights_flag_oldest(&ls, PROC_EXPLORATION, &was));
-	lights_add(&ls, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
-	lights_add(&ls, LIGHT_TORCH, 2, NULL, err, sizeof(err));
+	assert_false(light_flag_oldest(&ls, PROC_EXPLORATION, &was));
+	light_add(&ls, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
+	light_add(&ls, LIGHT_TORCH, 2, NULL, err, sizeof(err));
 	/* the oldest is the lantern: its oil runs low to one turn */
-	assert_true(lights_flag_oldest(&ls, PROC_EXPLORATION, &was));
+	assert_true(light_flag_oldest(&ls, PROC_EXPLORATION, &was));
 	assert_int_equal(was.kind, LIGHT_LANTERN);
 	assert_int_equal(was.burned, 0);
 	assert_int_equal(light_left(&ls.l[0], PROC_EXPLORATION), 1);
 	assert_int_equal(ls.n, 3);
 	/* a Burn takes every torch, not the lantern */
-	assert_int_equal(lights_burn_torches(&ls, out), 2);
+	assert_int_equal(light_burn_torches(&ls, out), 2);
 	assert_int_equal(out[0].id, 2);
 	assert_int_equal(out[1].id, 3);
 	assert_int_equal(ls.n, 1);
-	assert_int_equal(lights_burn_torches(&ls, out), 0);
+	assert_int_equal(light_burn_torches(&ls, out), 0);
 	/* a torch that is the oldest sputters out */
-	lights_remove(&ls, 0);
-	lights_add(&ls, LIGHT_TORCH, 1, "cy", err, sizeof(err));
-	lights_add(&ls, LIGHT_CANDLE, 1, NULL, err, sizeof(err));
-	assert_true(lights_flag_oldest(&ls, PROC_DELVING, &was));
+	light_remove(&ls, 0);
+	light_add(&ls, LIGHT_TORCH, 1, "cy", err, sizeof(err));
+	light_add(&ls, LIGHT_CANDLE, 1, NULL, err, sizeof(err));
+	assert_true(light_flag_oldest(&ls, PROC_DELVING, &was));
 	assert_int_equal(was.kind, LIGHT_TORCH);
 	assert_int_equal(ls.n, 1);
 	assert_int_equal(ls.l[0].kind, LIGHT_CANDLE);
 	/* restored where its id belongs, before the candle */
-	assert_int_equal(lights_restore(&ls, &was), 0);
+	assert_int_equal(light_restore(&ls, &was), 0);
 	assert_int_equal(ls.l[0].id, 1);
 	assert_string_equal(ls.l[0].who, "cy");
 	assert_int_equal(ls.l[1].id, 2);
@@ -171,11 +171,11 @@ restore_when_id_taken(void **unused)
 	char err[200];
 
 	memset(&ls, 0, sizeof(ls));
-	lights_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err));
-	lights_flag_oldest(&ls, PROC_EXPLORATION, &was);
+	light_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	light_flag_oldest(&ls, PROC_EXPLORATION, &was);
 	assert_int_equal(ls.n, 0);
-	lights_add(&ls, LIGHT_CANDLE, 1, NULL, err, sizeof(err)); /* takes id 1 again */
-	assert_int_equal(lights_restore(&ls, &was), 1);
+	light_add(&ls, LIGHT_CANDLE, 1, NULL, err, sizeof(err)); /* takes id 1 again */
+	assert_int_equal(light_restore(&ls, &was), 1);
 	assert_int_equal(ls.l[1].id, 2);
 	assert_int_equal(ls.l[1].kind, LIGHT_TORCH);
 	assert_int_equal(ls.next_id, 3);

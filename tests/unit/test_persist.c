@@ -20,7 +20,7 @@
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
 #include "bot/store/journal.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "bot/store/snapshot.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
@@ -175,17 +175,17 @@ restored(struct bot *b)
 
 		assert_int_equal(sqlite3_prepare_v2(db, sql[t], -1, &q, NULL), SQLITE_OK);
 		while (sqlite3_step(q) == SQLITE_ROW) {
-			struct record r;
+			struct store_record r;
 
-			if (record_decode(sqlite3_column_blob(q, 1),
-			                  (size_t)sqlite3_column_bytes(q, 1),
-			                  sqlite3_column_int(q, 0), record_builtin_mods(), &r, err,
-			                  sizeof(err)) < 0)
+			if (store_record_decode(
+			        sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1),
+			        sqlite3_column_int(q, 0), store_record_builtin_mods(), &r, err,
+			        sizeof(err)) < 0)
 				fail_msg("%s", err);
 			if (t == 0)
-				record_to_user(&r, state_user(st, r.key));
+				store_record_to_user(&r, state_user(st, r.key));
 			else
-				record_to_channel(&r, state_channel(st, r.key));
+				store_record_to_channel(&r, state_channel(st, r.key));
 		}
 		sqlite3_finalize(q);
 	}
@@ -419,10 +419,10 @@ static void
 write_old_format(const char *dir)
 {
 	struct state *st = state_new();
-	struct ustyle style = {.colour = UC_RED, .mark = "*"};
+	struct thwacko_style style = {.colour = UC_RED, .mark = "*"};
 	char tmp[512], err[1024];
 	struct journal *j;
-	struct record r;
+	struct store_record r;
 	struct buf line;
 
 	channel_set_gm(state_channel(st, "console:crypt"), "console:ann", "ann");
@@ -436,11 +436,11 @@ write_old_format(const char *dir)
 		fail_msg("%s", err);
 	channel_set_gm(state_channel(st, "console:tower"), "console:bob", "bob");
 	user_set_style(state_user(st, "console:ann"), &style);
-	buf_init(&line, RECORD_LINE_MAX);
-	record_of_channel(&r, state_channel(st, "console:tower"));
-	assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
-	record_of_user(&r, state_user(st, "console:ann"));
-	assert_int_equal(record_encode(&r, record_builtin_mods(), &line), 0);
+	buf_init(&line, STORE_RECORD_LINE_MAX);
+	store_record_of_channel(&r, state_channel(st, "console:tower"));
+	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &line), 0);
+	store_record_of_user(&r, state_user(st, "console:ann"));
+	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &line), 0);
 	assert_int_equal(journal_append(j, line.p, line.len), 0);
 	assert_int_equal(journal_sync(j), 0);
 	journal_release(j);
@@ -642,7 +642,7 @@ static void
 test_every_module_round_trips_through_the_database(void **state)
 {
 	struct bot *b = bot_new(FSYNC_ALWAYS);
-	struct ustyle style = {.colour = UC_CYAN, .mark = "🐉"};
+	struct thwacko_style style = {.colour = UC_CYAN, .mark = "🐉"};
 	struct channel *ch;
 	struct user *u = state_user(b->st, "console:ann");
 	struct state *st;
@@ -1111,18 +1111,18 @@ test_options_from_the_command_line(void **state)
 	persist_opts_default(&o);
 	assert_int_equal(o.fsync, FSYNC_EVERYSEC);
 	assert_int_equal(o.snapshot_interval, 60);
-	assert_int_equal(persist_opt(&o, "fsync", "always", err, sizeof(err)), 0);
+	assert_int_equal(persist_opts_parse(&o, "fsync", "always", err, sizeof(err)), 0);
 	assert_int_equal(o.fsync, FSYNC_ALWAYS);
-	assert_int_equal(persist_opt(&o, "fsync", "sometimes", err, sizeof(err)), -1);
+	assert_int_equal(persist_opts_parse(&o, "fsync", "sometimes", err, sizeof(err)), -1);
 	assert_string_equal(err, "--fsync must be always, everysec or no (got 'sometimes')");
-	assert_int_equal(persist_opt(&o, "snapshot-interval", "0", err, sizeof(err)), -1);
+	assert_int_equal(persist_opts_parse(&o, "snapshot-interval", "0", err, sizeof(err)), -1);
 	assert_string_equal(err, "--snapshot-interval must be a whole number of seconds from 1 "
 	                         "to 86400 (got '0')");
-	assert_int_equal(persist_opt(&o, "snapshot-interval", "300", err, sizeof(err)), 0);
+	assert_int_equal(persist_opts_parse(&o, "snapshot-interval", "300", err, sizeof(err)), 0);
 	assert_int_equal(o.snapshot_interval, 300);
-	assert_int_equal(persist_opt(&o, "evict-after", "0", err, sizeof(err)), 0);
+	assert_int_equal(persist_opts_parse(&o, "evict-after", "0", err, sizeof(err)), 0);
 	assert_int_equal(o.evict_after, 0);
-	assert_int_equal(persist_opt(&o, "state-dir", "", err, sizeof(err)), -1);
+	assert_int_equal(persist_opts_parse(&o, "state-dir", "", err, sizeof(err)), -1);
 }
 
 int

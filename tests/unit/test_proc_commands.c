@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "commands/dispatch.h"
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 #include "rules/base/rng.h"
 
 static struct dispatch d;
@@ -68,7 +68,7 @@ static char *
 state_text(const char *chan)
 {
 	struct channel *ch = state_channel(d.state, chan);
-	cJSON *o = proc_mod.save(proc_of(ch));
+	cJSON *o = procedure_state_mod.save(procedure_state_of(ch));
 	char *t = cJSON_PrintUnformatted(o);
 
 	cJSON_Delete(o);

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 
 static char *
-save_text(const struct proc_state *s)
+save_text(const struct procedure_state *s)
 {
-	cJSON *o = proc_mod.save(s);
+	cJSON *o = procedure_state_mod.save(s);
 	char *text = cJSON_PrintUnformatted(o);
 
 	cJSON_Delete(o);
@@ -25,17 +25,17 @@ save_text(const struct proc_state *s)
 
 /* Loads text into a fresh state: 0, or -1 with err filled. */
 static int
-load_text(const char *text, struct proc_state **out, char *err, size_t errlen)
+load_text(const char *text, struct procedure_state **out, char *err, size_t errlen)
 {
 	cJSON *o = cJSON_Parse(text);
-	struct proc_state *s = proc_mod.create();
+	struct procedure_state *s = procedure_state_mod.create();
 	int r;
 
 	assert_non_null(o);
-	r = proc_mod.load(s, o, err, errlen);
+	r = procedure_state_mod.load(s, o, err, errlen);
 	cJSON_Delete(o);
 	if (r < 0) {
-		proc_mod.destroy(s);
+		procedure_state_mod.destroy(s);
 		*out = NULL;
 	} else {
 		*out = s;
@@ -44,23 +44,23 @@ load_text(const char *text, struct proc_state **out, char *err, size_t errlen)
 }
 
 static void
-round_trip(const struct proc_state *s)
+round_trip(const struct procedure_state *s)
 {
 	char *a = save_text(s), *b, err[200] = "";
-	struct proc_state *t;
+	struct procedure_state *t;
 
 	assert_int_equal(load_text(a, &t, err, sizeof(err)), 0);
 	b = save_text(t);
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
-	proc_mod.destroy(t);
+	procedure_state_mod.destroy(t);
 }
 
 static void
 fresh_state(void **unused)
 {
-	struct proc_state *s = proc_mod.create();
+	struct procedure_state *s = procedure_state_mod.create();
 	char *text = save_text(s);
 
 	assert_int_equal(s->table, HAZARD_EXPLORATION);
@@ -75,19 +75,19 @@ fresh_state(void **unused)
 	                    "\"wander\":\"corridor\",\"wander_chance\":[1,6],\"safe\":false}");
 	free(text);
 	round_trip(s);
-	proc_mod.destroy(s);
+	procedure_state_mod.destroy(s);
 }
 
 static void
 full_state(void **unused)
 {
-	struct proc_state *s = proc_mod.create();
+	struct procedure_state *s = procedure_state_mod.create();
 	struct turn_report r;
 	struct turn_how how = {.effect = HZ_LIGHT};
 	char err[200];
 
-	lights_add(&s->clock.lights, LIGHT_TORCH, 2, "alice", err, sizeof(err));
-	lights_add(&s->clock.lights, LIGHT_LANTERN, 1, "bob \"the bold\"", err, sizeof(err));
+	light_add(&s->clock.lights, LIGHT_TORCH, 2, "alice", err, sizeof(err));
+	light_add(&s->clock.lights, LIGHT_LANTERN, 1, "bob \"the bold\"", err, sizeof(err));
 	turn_report_init(&r);
 	turn_advance(&s->clock, PROC_EXPLORATION, 8, &r);
 	how.effect = HZ_FATIGUE_DAMAGE;
@@ -97,22 +97,22 @@ full_state(void **unused)
 	s->clock.fatigue_due = true;
 	turn_sign_set(&s->clock, "a gelatinous cube");
 	s->custom = malloc(sizeof(*s->custom));
-	assert_int_equal(rtable_parse("1 Encounter: 1d4 rats; 2-3 Sign; 4-8 Nothing", 1, 8,
-	                              s->custom, err, sizeof(err)),
+	assert_int_equal(roll_table_parse("1 Encounter: 1d4 rats; 2-3 Sign; 4-8 Nothing", 1, 8,
+	                                  s->custom, err, sizeof(err)),
 	                 0);
 	s->table = HAZARD_CUSTOM;
 	s->proc = PROC_DELVING;
-	s->chance = (struct xin){2, 8};
+	s->chance = (struct odds){2, 8};
 	s->gm_rolls = true;
 	s->wander = WANDER_TENSION;
-	s->wander_chance = (struct xin){3, 10};
+	s->wander_chance = (struct odds){3, 10};
 	s->safe = true;
 	assert_true(s->clock.flagged);
 	assert_true(s->clock.fatigue_due);
 	round_trip(s);
 	{
 		char *text = save_text(s);
-		struct proc_state *t;
+		struct procedure_state *t;
 
 		assert_int_equal(load_text(text, &t, err, sizeof(err)), 0);
 		assert_int_equal(t->clock.turn, 10);
@@ -124,9 +124,9 @@ full_state(void **unused)
 		assert_int_equal(t->wander, WANDER_TENSION);
 		assert_true(t->safe);
 		free(text);
-		proc_mod.destroy(t);
+		procedure_state_mod.destroy(t);
 	}
-	proc_mod.destroy(s);
+	procedure_state_mod.destroy(s);
 }
 
 /* Replaces the first "from" in the fresh state's text by "to" and checks
@@ -134,7 +134,7 @@ full_state(void **unused)
 static void
 refused(const char *from, const char *to, const char *msg)
 {
-	struct proc_state *s = proc_mod.create(), *t;
+	struct procedure_state *s = procedure_state_mod.create(), *t;
 	char *text = save_text(s), buf[1000], err[200] = "";
 	const char *at = strstr(text, from);
 
@@ -143,7 +143,7 @@ refused(const char *from, const char *to, const char *msg)
 	assert_int_equal(load_text(buf, &t, err, sizeof(err)), -1);
 	assert_string_equal(err, msg);
 	free(text);
-	proc_mod.destroy(s);
+	procedure_state_mod.destroy(s);
 }
 
 static void

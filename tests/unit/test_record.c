@@ -12,7 +12,7 @@
 #include <cJSON.h>
 
 #include "bot/store/crc32.h"
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 #include "rules/base/mem.h"
 
 /* --- two test-only channel modules --- */
@@ -73,17 +73,17 @@ static const struct chanmod tally_mod = {.name = "tally",
                                          .save = counter_save,
                                          .load = counter_load};
 static const struct chanmod *const test_table[] = {&counter_mod, NULL, &tally_mod};
-static const struct record_mods test_mods = {test_table, 3};
+static const struct store_record_mods test_mods = {test_table, 3};
 
 /* Encodes r and returns the line without its newline (static buffer). */
 static const char *
-encode(const struct record *r, const struct record_mods *m)
+encode(const struct store_record *r, const struct store_record_mods *m)
 {
 	static char line[4096];
 	struct buf b;
 
-	buf_init(&b, RECORD_LINE_MAX);
-	assert_int_equal(record_encode(r, m, &b), 0);
+	buf_init(&b, STORE_RECORD_LINE_MAX);
+	assert_int_equal(store_record_encode(r, m, &b), 0);
 	assert_true(b.len > 0 && b.p[b.len - 1] == '\n');
 	assert_true(b.len < sizeof(line));
 	memcpy(line, b.p, b.len - 1);
@@ -112,9 +112,9 @@ test_crc32_known_value(void **state)
 static void
 test_channel_round_trip_with_modules(void **state)
 {
-	struct record r = {.kind = RECORD_CHANNEL, .last_used = 1700000000};
+	struct store_record r = {.kind = STORE_RECORD_CHANNEL, .last_used = 1700000000};
 	struct counter c = {.n = 7, .note = "the \"crypt\"\n"}, t = {.n = 0, .note = ""};
-	struct record back;
+	struct store_record back;
 	char err[256], first[4096];
 
 	snprintf(r.key, sizeof(r.key), "irc:libera:#dnd");
@@ -126,10 +126,10 @@ test_channel_round_trip_with_modules(void **state)
 	assert_non_null(strstr(first, "\"mods\":{\"counter\":{\"n\":7,\"note\":\"the "
 	                              "\\\"crypt\\\"\\n\"},\"tally\":{\"n\":0,\"note\":\"\"}}"));
 
-	assert_int_equal(record_decode(first, strlen(first), RECORD_VERSION, &test_mods, &back, err,
-	                               sizeof(err)),
+	assert_int_equal(store_record_decode(first, strlen(first), STORE_RECORD_VERSION, &test_mods,
+	                                     &back, err, sizeof(err)),
 	                 0);
-	assert_int_equal(back.kind, RECORD_CHANNEL);
+	assert_int_equal(back.kind, STORE_RECORD_CHANNEL);
 	assert_string_equal(back.key, "irc:libera:#dnd");
 	assert_string_equal(back.gm, "irc:libera:alice");
 	assert_string_equal(back.gm_name, "Alice ✓");
@@ -140,32 +140,32 @@ test_channel_round_trip_with_modules(void **state)
 	assert_string_equal(((struct counter *)back.mods[0])->note, "the \"crypt\"\n");
 	/* save -> text -> load -> save gives the same text */
 	assert_string_equal(encode(&back, &test_mods), first);
-	record_clear(&back, &test_mods);
+	store_record_clear(&back, &test_mods);
 	assert_null(back.mods[0]);
 }
 
 static void
 test_channel_without_gm_or_modules(void **state)
 {
-	struct record r = {.kind = RECORD_CHANNEL, .last_used = 5}, back;
+	struct store_record r = {.kind = STORE_RECORD_CHANNEL, .last_used = 5}, back;
 	char err[256];
 	const char *line;
 
 	snprintf(r.key, sizeof(r.key), "console:table");
-	assert_true(record_is_empty(&r));
+	assert_true(store_record_is_empty(&r));
 	line = encode(&r, &test_mods);
 	assert_non_null(strstr(line, " {\"t\":\"c\",\"key\":\"console:table\",\"last_used\":5}"));
-	assert_int_equal(record_decode(line, strlen(line), 1, &test_mods, &back, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    store_record_decode(line, strlen(line), 1, &test_mods, &back, err, sizeof(err)), 0);
 	assert_string_equal(back.gm, "");
-	assert_true(record_is_empty(&back));
+	assert_true(store_record_is_empty(&back));
 }
 
 static void
 test_user_round_trip_styles(void **state)
 {
 	for (int c = 0; c < UC_COUNT; c++) {
-		struct record r = {.kind = RECORD_USER, .style_set = true}, back;
+		struct store_record r = {.kind = STORE_RECORD_USER, .style_set = true}, back;
 		char err[256], first[1024];
 
 		snprintf(r.key, sizeof(r.key), "discord:80351110224678912");
@@ -173,18 +173,19 @@ test_user_round_trip_styles(void **state)
 		r.style.colour = (enum ucolour)c;
 		snprintf(r.style.mark, sizeof(r.style.mark), "🗡");
 		snprintf(first, sizeof(first), "%s", encode(&r, &test_mods));
-		assert_int_equal(
-		    record_decode(first, strlen(first), 1, &test_mods, &back, err, sizeof(err)), 0);
-		assert_int_equal(back.kind, RECORD_USER);
+		assert_int_equal(store_record_decode(first, strlen(first), 1, &test_mods, &back,
+		                                     err, sizeof(err)),
+		                 0);
+		assert_int_equal(back.kind, STORE_RECORD_USER);
 		assert_true(back.style_set);
 		assert_int_equal(back.style.colour, c);
 		assert_string_equal(back.style.mark, "🗡");
 		assert_string_equal(back.name, "Nelly");
 		assert_string_equal(encode(&back, &test_mods), first);
 	}
-	assert_string_equal(record_colour_name(UC_PINK), "pink");
-	assert_int_equal(record_colour_parse("cyan"), UC_CYAN);
-	assert_int_equal(record_colour_parse("mauve"), -1);
+	assert_string_equal(store_record_colour_name(UC_PINK), "pink");
+	assert_int_equal(store_record_colour_parse("cyan"), UC_CYAN);
+	assert_int_equal(store_record_colour_parse("mauve"), -1);
 }
 
 /* A player's saved rolls travel in the user record, in order; a record
@@ -192,7 +193,7 @@ test_user_round_trip_styles(void **state)
 static void
 test_user_saved_rolls(void **state)
 {
-	struct record r = {.kind = RECORD_USER}, back;
+	struct store_record r = {.kind = STORE_RECORD_USER}, back;
 	char err[256], first[2048];
 	const char *old = framed("{\"t\":\"u\",\"key\":\"console:al\",\"name\":\"al\"}");
 
@@ -207,13 +208,13 @@ test_user_saved_rolls(void **state)
 	assert_non_null(strstr(first, "\"saved\":[{\"name\":\"fireball\",\"roll\":\"8d6 # fire\"},"
 	                              "{\"name\":\"atk\",\"roll\":\"1d20+5 adv\"}]"));
 	assert_int_equal(
-	    record_decode(first, strlen(first), 1, &test_mods, &back, err, sizeof(err)), 0);
+	    store_record_decode(first, strlen(first), 1, &test_mods, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.nsaved, 2);
 	assert_string_equal(back.saved[1].name, "atk");
 	assert_string_equal(back.saved[1].roll, "1d20+5 adv");
 	assert_string_equal(encode(&back, &test_mods), first);
-	assert_int_equal(record_decode(old, strlen(old), 1, &test_mods, &back, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    store_record_decode(old, strlen(old), 1, &test_mods, &back, err, sizeof(err)), 0);
 	assert_int_equal(back.nsaved, 0);
 	assert_null(strstr(encode(&back, &test_mods), "saved"));
 }
@@ -221,18 +222,18 @@ test_user_saved_rolls(void **state)
 static void
 test_header_round_trip(void **state)
 {
-	struct record_header h = {.version = RECORD_VERSION,
-	                          .file = RECORD_SNAPSHOT,
-	                          .taken = 1700000001,
-	                          .next_journal = 42},
-	                     back;
+	struct store_record_header h = {.version = STORE_RECORD_VERSION,
+	                                .file = STORE_RECORD_SNAPSHOT,
+	                                .taken = 1700000001,
+	                                .next_journal = 42},
+	                           back;
 	char err[256];
 	struct buf b;
 
 	buf_init(&b, 4096);
 	assert_int_equal(record_encode_header(&h, &b), 0);
-	assert_int_equal(record_decode_header(b.p, b.len - 1, &back, err, sizeof(err)), 0);
-	assert_int_equal(back.file, RECORD_SNAPSHOT);
+	assert_int_equal(store_record_decode_header(b.p, b.len - 1, &back, err, sizeof(err)), 0);
+	assert_int_equal(back.file, STORE_RECORD_SNAPSHOT);
 	assert_int_equal(back.taken, 1700000001);
 	assert_int_equal(back.next_journal, 42);
 	buf_free(&b);
@@ -241,7 +242,7 @@ test_header_round_trip(void **state)
 static void
 test_flipped_byte_is_a_checksum_error(void **state)
 {
-	struct record r = {.kind = RECORD_CHANNEL, .last_used = 9}, back;
+	struct store_record r = {.kind = STORE_RECORD_CHANNEL, .last_used = 9}, back;
 	char line[1024], err[256];
 
 	snprintf(r.key, sizeof(r.key), "console:table");
@@ -251,11 +252,12 @@ test_flipped_byte_is_a_checksum_error(void **state)
 	for (size_t i = 0; line[i] != '\0'; i++) {
 		line[i] ^= 0x01;
 		assert_int_equal(
-		    record_decode(line, strlen(line), 1, &test_mods, &back, err, sizeof(err)), -1);
+		    store_record_decode(line, strlen(line), 1, &test_mods, &back, err, sizeof(err)),
+		    -1);
 		line[i] ^= 0x01;
 	}
 	line[12] ^= 0x04;
-	record_decode(line, strlen(line), 1, &test_mods, &back, err, sizeof(err));
+	store_record_decode(line, strlen(line), 1, &test_mods, &back, err, sizeof(err));
 	assert_string_equal(err, "checksum mismatch: the line was changed or damaged");
 }
 
@@ -264,10 +266,10 @@ test_future_version_is_refused(void **state)
 {
 	const char *line =
 	    framed("{\"format\":\"delver-state\",\"version\":7,\"file\":\"journal\",\"seq\":1}");
-	struct record_header h;
+	struct store_record_header h;
 	char err[256];
 
-	assert_int_equal(record_decode_header(line, strlen(line), &h, err, sizeof(err)), -1);
+	assert_int_equal(store_record_decode_header(line, strlen(line), &h, err, sizeof(err)), -1);
 	assert_string_equal(err, "format version 7 is newer than this delver understands (1); "
 	                         "run a newer delver");
 }
@@ -309,17 +311,19 @@ test_bad_records_name_the_reason(void **state)
 	     "two saved rolls have the same name"},
 	    {"[1,2]", "the line is not one JSON object"},
 	};
-	struct record r;
+	struct store_record r;
 	char err[256];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const char *line = framed(cases[i].json);
 
 		assert_int_equal(
-		    record_decode(line, strlen(line), 1, &test_mods, &r, err, sizeof(err)), -1);
+		    store_record_decode(line, strlen(line), 1, &test_mods, &r, err, sizeof(err)),
+		    -1);
 		assert_string_equal(err, cases[i].why);
 	}
-	assert_int_equal(record_decode("deadbeef", 8, 1, &test_mods, &r, err, sizeof(err)), -1);
+	assert_int_equal(store_record_decode("deadbeef", 8, 1, &test_mods, &r, err, sizeof(err)),
+	                 -1);
 	assert_string_equal(err, "the line does not start with a checksum and a space");
 }
 
@@ -351,24 +355,24 @@ step_2_to_3(cJSON *rec, char *err, size_t errlen)
 static void
 test_migration_runs_each_step_in_order(void **state)
 {
-	record_step_fn *const steps[] = {step_1_to_2, step_2_to_3, NULL};
+	store_record_step_fn *const steps[] = {step_1_to_2, step_2_to_3, NULL};
 	cJSON *rec = cJSON_Parse("{\"t\":\"c\",\"owner\":\"console:gm\"}");
 	char err[256];
 	char *text;
 
-	assert_int_equal(record_migrate(rec, 1, 3, steps, err, sizeof(err)), 0);
+	assert_int_equal(store_record_migrate(rec, 1, 3, steps, err, sizeof(err)), 0);
 	text = cJSON_PrintUnformatted(rec);
 	assert_string_equal(text, "{\"t\":\"c\",\"gm\":\"console:gm\",\"gm_name\":\"?\"}");
 	cJSON_free(text);
 	cJSON_Delete(rec);
 
 	rec = cJSON_Parse("{\"t\":\"c\",\"gm\":3}");
-	assert_int_equal(record_migrate(rec, 2, 3, steps, err, sizeof(err)), -1);
+	assert_int_equal(store_record_migrate(rec, 2, 3, steps, err, sizeof(err)), -1);
 	assert_string_equal(err, "migrating from format version 2 to 3: 'gm' is not text");
-	assert_int_equal(record_migrate(rec, 3, 4, steps, err, sizeof(err)), -1);
+	assert_int_equal(store_record_migrate(rec, 3, 4, steps, err, sizeof(err)), -1);
 	assert_string_equal(err, "no migration from format version 3 to 4");
 	/* Nothing to do from the current version. */
-	assert_int_equal(record_migrate(rec, 3, 3, steps, err, sizeof(err)), 0);
+	assert_int_equal(store_record_migrate(rec, 3, 3, steps, err, sizeof(err)), 0);
 	cJSON_Delete(rec);
 }
 
@@ -376,15 +380,15 @@ static void
 test_peek_reads_kind_and_key(void **state)
 {
 	const char *line = framed("{\"t\":\"c\",\"key\":\"console:z\",\"last_used\":1}");
-	enum record_kind kind;
+	enum store_record_kind kind;
 	char key[KEY_MAX], err[256];
 
 	assert_int_equal(record_peek(line, strlen(line), &kind, key, err, sizeof(err)), 0);
-	assert_int_equal(kind, RECORD_CHANNEL);
+	assert_int_equal(kind, STORE_RECORD_CHANNEL);
 	assert_string_equal(key, "console:z");
 	line = framed("{\"t\":\"end\",\"records\":3}");
 	assert_int_equal(record_peek(line, strlen(line), &kind, key, err, sizeof(err)), 0);
-	assert_int_equal(kind, RECORD_END);
+	assert_int_equal(kind, STORE_RECORD_END);
 	assert_string_equal(key, "");
 }
 

@@ -112,14 +112,14 @@ positional_named_and_rest(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(parse(f, "say hello there friend loud:yes times:3"), 0);
-	assert_string_equal(inv_str(&f->inv, "text"), "hello there friend");
-	assert_true(inv_bool(&f->inv, "loud", false));
-	assert_int_equal(inv_int(&f->inv, "times", 0), 3);
+	assert_string_equal(invocation_str(&f->inv, "text"), "hello there friend");
+	assert_true(invocation_bool(&f->inv, "loud", false));
+	assert_int_equal(invocation_int(&f->inv, "times", 0), 3);
 	/* named options may come first, and the command name is case-insensitive */
 	assert_int_equal(parse(f, "SAY times:2 hi"), 0);
-	assert_string_equal(inv_str(&f->inv, "text"), "hi");
-	assert_false(inv_has(&f->inv, "loud"));
-	assert_false(inv_bool(&f->inv, "loud", false));
+	assert_string_equal(invocation_str(&f->inv, "text"), "hi");
+	assert_false(invocation_has(&f->inv, "loud"));
+	assert_false(invocation_bool(&f->inv, "loud", false));
 }
 
 /* A rest-of-line option named with name: takes the rest of the line. */
@@ -129,13 +129,13 @@ named_rest_takes_the_line(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(parse(f, "say times:2 text:the bridge creaks"), 0);
-	assert_string_equal(inv_str(&f->inv, "text"), "the bridge creaks");
-	assert_int_equal(inv_int(&f->inv, "times", 0), 2);
+	assert_string_equal(invocation_str(&f->inv, "text"), "the bridge creaks");
+	assert_int_equal(invocation_int(&f->inv, "times", 0), 2);
 	assert_int_equal(parse(f, "say text:\"quoted words\""), 0);
-	assert_string_equal(inv_str(&f->inv, "text"), "quoted words");
+	assert_string_equal(invocation_str(&f->inv, "text"), "quoted words");
 	/* up to a # label, which is never parsed */
 	assert_int_equal(parse(f, "say text:a b # c times:3"), 0);
-	assert_string_equal(inv_str(&f->inv, "text"), "a b # c times:3");
+	assert_string_equal(invocation_str(&f->inv, "text"), "a b # c times:3");
 }
 
 static void
@@ -144,11 +144,11 @@ hash_label_is_never_parsed(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(parse(f, "say 4d6kh3 # Stealth times:9 \"x"), 0);
-	assert_string_equal(inv_str(&f->inv, "text"), "4d6kh3 # Stealth times:9 \"x");
-	assert_false(inv_has(&f->inv, "times"));
+	assert_string_equal(invocation_str(&f->inv, "text"), "4d6kh3 # Stealth times:9 \"x");
+	assert_false(invocation_has(&f->inv, "times"));
 	/* a # inside a word is not a label marker */
 	assert_int_equal(parse(f, "say a#b"), 0);
-	assert_string_equal(inv_str(&f->inv, "text"), "a#b");
+	assert_string_equal(invocation_str(&f->inv, "text"), "a#b");
 }
 
 static void
@@ -157,9 +157,9 @@ quotes_group_words(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(parse(f, "room set paint green note:\"two words\""), 0);
-	assert_string_equal(inv_str(&f->inv, "note"), "two words");
+	assert_string_equal(invocation_str(&f->inv, "note"), "two words");
 	assert_int_equal(parse(f, "room set paint \"red\""), 0);
-	assert_string_equal(inv_str(&f->inv, "colour"), "red");
+	assert_string_equal(invocation_str(&f->inv, "colour"), "red");
 }
 
 static void
@@ -168,8 +168,8 @@ choices_are_canonical(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(parse(f, "room set paint GREEN 2"), 0);
-	assert_string_equal(inv_str(&f->inv, "colour"), "green");
-	assert_int_equal(inv_int(&f->inv, "coats", 0), 2);
+	assert_string_equal(invocation_str(&f->inv, "colour"), "green");
+	assert_int_equal(invocation_int(&f->inv, "coats", 0), 2);
 	assert_ptr_equal(f->inv.cmd, &set_subs[0]);
 	assert_ptr_equal(f->inv.path[0], &room);
 	assert_ptr_equal(f->inv.path[1], &room_subs[1]);

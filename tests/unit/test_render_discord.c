@@ -107,7 +107,7 @@ static void
 test_dice_line_fenced(void **state)
 {
 	struct reply *r = reply_new();
-	struct ustyle us = {.colour = UC_BLUE, .mark = "*"};
+	struct thwacko_style us = {.colour = UC_BLUE, .mark = "*"};
 	cJSON *m;
 
 	reply_line(r, 0, "Stealth");
@@ -142,7 +142,7 @@ static void
 test_fenced_backticks(void **state)
 {
 	struct reply *r = reply_new();
-	struct ustyle us = {.colour = UC_BLUE, .mark = "*"};
+	struct thwacko_style us = {.colour = UC_BLUE, .mark = "*"};
 	cJSON *m;
 
 	reply_add_user(r, &us, 0, "`A``\xc3\xa9 d6`");
@@ -456,7 +456,7 @@ static void
 test_table_cell_user(void **state)
 {
 	struct reply *r = reply_new();
-	struct ustyle us = {.colour = UC_CYAN, .mark = "\xe2\x96\xb2"};
+	struct thwacko_style us = {.colour = UC_CYAN, .mark = "\xe2\x96\xb2"};
 	static const char *const a[] = {"1",
 	                                "\xe2\x96\xb2"
 	                                "4",

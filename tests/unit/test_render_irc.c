@@ -15,7 +15,7 @@
 static void
 collect(void *ctx, const char *piece, size_t len)
 {
-	irc_lines_add(ctx, piece, len);
+	render_irc_lines_add(ctx, piece, len);
 }
 
 static struct irc_lines
@@ -52,7 +52,7 @@ test_split_short_and_empty(void **state)
 	(void)state;
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.v[0], "hello world");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	l = split("", 100);
 	assert_int_equal(l.n, 0);
 }
@@ -66,7 +66,7 @@ test_split_at_space(void **state)
 	assert_int_equal(l.n, 2);
 	assert_string_equal(l.v[0], "aaaa bbbb cccc dddd eeee");
 	assert_string_equal(l.v[1], "ffff");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 }
 
 static void
@@ -83,7 +83,7 @@ test_split_utf8_boundary(void **state)
 	assert_int_equal(l.n, 2);
 	assert_int_equal(strlen(l.v[0]), 24);
 	assert_int_equal(strlen(l.v[1]), 16);
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 }
 
 static void
@@ -99,7 +99,7 @@ test_split_reapplies_formatting(void **state)
 	                            "04hello world this is");
 	assert_string_equal(l.v[1], "\x02\x03"
 	                            "04long");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	/* A reset before the cut: the continuation starts plain. */
 	l = split("\x02"
 	          "bold\x0f plain words go on here",
@@ -108,7 +108,7 @@ test_split_reapplies_formatting(void **state)
 	assert_string_equal(l.v[0], "\x02"
 	                            "bold\x0f plain words go on");
 	assert_string_equal(l.v[1], "here");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 }
 
 static void
@@ -124,7 +124,7 @@ test_split_never_inside_colour(void **state)
 	assert_string_equal(l.v[0], "abcdefghijklmnopqrstu");
 	assert_string_equal(l.v[1], "\x03"
 	                            "04,05xyz");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 }
 
 static void
@@ -142,7 +142,7 @@ test_split_comma_guard(void **state)
 	                            "04aaaaaaaaaaaaaaaaaaa");
 	assert_string_equal(l.v[1], "\x03"
 	                            "04\x02\x02,5 gold");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 }
 
 static void
@@ -173,7 +173,7 @@ static void
 test_render_spans(void **state)
 {
 	struct reply *r = reply_new();
-	struct ustyle us = {.colour = UC_BLUE, .mark = "★"};
+	struct thwacko_style us = {.colour = UC_BLUE, .mark = "★"};
 	struct irc_lines l = {0};
 
 	(void)state;
@@ -205,7 +205,7 @@ test_render_spans(void **state)
 	                            "20\x0f"
 	                            "\x03"
 	                            "04\x02\x02 fail\x0f");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -232,16 +232,16 @@ test_render_command_prefix(void **state)
 	assert_string_equal(l.v[1], "Try !help or (!roll 2d6); not 1d20/2, http://x/roll, /rollx, "
 	                            "/nosuch, /roll-x, a/roll.");
 	assert_string_equal(l.v[2], "!gm claim  take the seat");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	slash.prefix = "/";
 	render_irc(msg(r), &slash, &l);
 	assert_string_equal(l.v[0], "\x02/help\x0f");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	slash.prefix = "\r\nQUIT :";
 	render_irc(msg(r), &slash, &l);
 	for (size_t i = 0; i < l.n; i++)
 		assert_null(strpbrk(l.v[i], "\r\n"));
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -266,7 +266,7 @@ test_render_table_highlight(void **state)
 	                            "07\x02\x02"
 	                            "2  bats\x0f \x03"
 	                            "14\x02\x02(row 2 of 2)\x0f");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -289,7 +289,7 @@ test_render_table_highlight_not_rolled(void **state)
 	assert_int_equal(l.n, 3);
 	assert_memory_equal(l.v[2], "▶ ", 4);
 	assert_non_null(strstr(l.v[1], "alice"));
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -300,7 +300,7 @@ test_render_table_cell_user(void **state)
 {
 	static const char *const r1[] = {"1", "*4", "2"};
 	static const char *const r2[] = {"2", "*3", "1"};
-	struct ustyle us = {.colour = UC_RED, .mark = "*"};
+	struct thwacko_style us = {.colour = UC_RED, .mark = "*"};
 	struct reply *r = reply_new();
 	struct irc_lines l = {0};
 
@@ -322,7 +322,7 @@ test_render_table_cell_user(void **state)
 	                            "2  \x02\x03"
 	                            "04\x02\x02*3\x0f\x02\x03"
 	                            "07\x02\x02  1\x0f");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -331,7 +331,7 @@ test_render_injection(void **state)
 {
 	static const char *const cells[] = {"x\r\nQUIT :a", "\x01VERSION\x01"};
 	struct reply *r = reply_new();
-	struct ustyle us = {.colour = UC_RED, .mark = "\r\n"};
+	struct thwacko_style us = {.colour = UC_RED, .mark = "\r\n"};
 	struct irc_lines l = {0};
 
 	(void)state;
@@ -355,7 +355,7 @@ test_render_injection(void **state)
 	assert_string_equal(l.v[1], "label  PRIVMSG NickServ :IDENTIFY x \x02\x03"
 	                            "04\x02\x02  04,05x\x0f");
 	assert_null(strstr(l.v[2], "!roll"));
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -375,7 +375,7 @@ test_render_long_line_split(void **state)
 	                            "03\x02\x02one two three four five six seven");
 	assert_string_equal(l.v[1], "\x03"
 	                            "03eight nine ten eleven\x0f");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -415,7 +415,7 @@ test_render_summarise_packs(void **state)
 	assert_non_null(strstr(l.v[0], " · 7  entry 7 · "));
 	assert_true(strlen(l.v[0]) <= opts.budget);
 	assert_string_equal(l.v[0] + strlen(l.v[0]) - 16, " · 20  entry 20");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -437,7 +437,7 @@ test_render_summarise_brief(void **state)
 	                            "07\x02\x02"
 	                            "7  entry 7\x0f \x03"
 	                            "14\x02\x02(row 7 of 20)\x0f");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 
 	/* Packed, a table without a rolled row still takes many lines of 60
@@ -455,7 +455,7 @@ test_render_summarise_brief(void **state)
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.v[0], "\x02"
 	                            "command:\x0f c0, c1, c2, c3, c4, c5, c6, c7");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 
@@ -477,7 +477,7 @@ test_render_summarise_cut(void **state)
 	assert_memory_equal(l.v[4], "4 www", 5);
 	assert_string_equal(l.v[5], "\x03"
 	                            "14… 5 more lines not shown (too long for IRC)\x0f");
-	irc_lines_free(&l);
+	render_irc_lines_free(&l);
 	reply_free(r);
 }
 

@@ -17,7 +17,7 @@ wraps(const char *s, size_t width, const char *want)
 	struct buf b;
 
 	buf_init(&b, 1 << 16);
-	render_wrap(s, strlen(s), width, &b);
+	render_text_wrap(s, strlen(s), width, &b);
 	assert_string_equal(b.p != NULL ? b.p : "", want);
 	buf_free(&b);
 }
@@ -75,10 +75,11 @@ escapes_take_no_column(void **unused)
 static void
 wide_characters_take_two_columns(void **unused)
 {
-	assert_int_equal(render_columns("日本", strlen("日本")), 4);
-	assert_int_equal(render_columns("e\u0301", strlen("e\u0301")), 1);
-	assert_int_equal(render_columns("\033[1;33m▶\033[0m", strlen("\033[1;33m▶\033[0m")), 1);
-	assert_int_equal(render_columns("\xff", 1), 1);
+	assert_int_equal(render_text_columns("日本", strlen("日本")), 4);
+	assert_int_equal(render_text_columns("e\u0301", strlen("e\u0301")), 1);
+	assert_int_equal(render_text_columns("\033[1;33m▶\033[0m", strlen("\033[1;33m▶\033[0m")),
+	                 1);
+	assert_int_equal(render_text_columns("\xff", 1), 1);
 	wraps("日本語 日本語 日本語 日本語\n", 20, "日本語 日本語 日本語\n日本語\n");
 	/* A word of wide characters is cut between two of them. */
 	wraps("日本語日本語日本語日本語\n", 20, "日本語日本語日本語日\n本語\n");

@@ -62,7 +62,7 @@ static void
 user_style_carries_mark_and_colour(void **unused)
 {
 	struct reply *r = reply_new();
-	struct ustyle us = {.colour = UC_PINK, .mark = "◆"};
+	struct thwacko_style us = {.colour = UC_PINK, .mark = "◆"};
 	char *s;
 
 	reply_add(r, 0, "alice ");
@@ -269,7 +269,7 @@ user_text_is_made_safe(void **unused)
 		                           strcmp(unsafe[i], "\xE2\x80\xA9") == 0
 		                       ? "a b"
 		                       : "ab";
-		struct ustyle us = {UC_RED, ""};
+		struct thwacko_style us = {UC_RED, ""};
 
 		snprintf(text, sizeof(text), "a%sb", unsafe[i]);
 		memcpy(us.mark, text, strlen(text) + 1); /* at most 7 bytes */

@@ -62,13 +62,13 @@ static void
 journal_gm(struct journal *j, const char *key, const char *gm, int64_t used)
 {
 	struct state *st = state_new();
-	struct record r;
+	struct store_record r;
 	struct buf b;
 
 	set_gm(st, key, gm, used);
-	record_of_channel(&r, state_channel(st, key));
-	buf_init(&b, RECORD_LINE_MAX);
-	assert_int_equal(record_encode(&r, record_builtin_mods(), &b), 0);
+	store_record_of_channel(&r, state_channel(st, key));
+	buf_init(&b, STORE_RECORD_LINE_MAX);
+	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &b), 0);
 	assert_int_equal(journal_append(j, b.p, b.len), 0);
 	buf_free(&b);
 	state_free(st);
@@ -373,7 +373,7 @@ test_idle_channels_stay_on_disk(void **state)
 	char *dir = tmpdir_new(), err[1024];
 	struct state *st = state_new();
 	struct restore_result res;
-	struct record r;
+	struct store_record r;
 
 	for (int i = 0; i < 50; i++) {
 		char key[32];

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "rules/base/rng.h"
-#include "rules/tables/rtable.h"
+#include "rules/tables/roll_table.h"
 
 static const char *const encounter =
     "1-4 a lost adventurer; 5-8 1d4 goblins; 9-12 2d4 goblins; 13-16 2d6 orcs; 17-20 4d6 orcs";
@@ -18,45 +18,45 @@ static const char *const encounter =
 static void
 parses_default_encounters(void **unused)
 {
-	struct rtable t;
+	struct roll_table t;
 	char err[200] = "";
 
-	assert_int_equal(rtable_parse(encounter, 1, 20, &t, err, sizeof(err)), 0);
+	assert_int_equal(roll_table_parse(encounter, 1, 20, &t, err, sizeof(err)), 0);
 	assert_int_equal(t.n, 5);
 	assert_int_equal(t.e[1].lo, 5);
 	assert_int_equal(t.e[1].hi, 8);
 	assert_string_equal(t.e[1].text, "1d4 goblins");
-	assert_string_equal(rtable_lookup(&t, 1)->text, "a lost adventurer");
-	assert_string_equal(rtable_lookup(&t, 4)->text, "a lost adventurer");
-	assert_string_equal(rtable_lookup(&t, 5)->text, "1d4 goblins");
-	assert_string_equal(rtable_lookup(&t, 20)->text, "4d6 orcs");
+	assert_string_equal(roll_table_lookup(&t, 1)->text, "a lost adventurer");
+	assert_string_equal(roll_table_lookup(&t, 4)->text, "a lost adventurer");
+	assert_string_equal(roll_table_lookup(&t, 5)->text, "1d4 goblins");
+	assert_string_equal(roll_table_lookup(&t, 20)->text, "4d6 orcs");
 	/* results outside the span are clamped to it */
-	assert_string_equal(rtable_lookup(&t, 0)->text, "a lost adventurer");
-	assert_string_equal(rtable_lookup(&t, 21)->text, "4d6 orcs");
+	assert_string_equal(roll_table_lookup(&t, 0)->text, "a lost adventurer");
+	assert_string_equal(roll_table_lookup(&t, 21)->text, "4d6 orcs");
 }
 
 static void
 single_results_and_newlines(void **unused)
 {
-	struct rtable t;
+	struct roll_table t;
 	char err[200] = "";
 
-	assert_int_equal(
-	    rtable_parse("1 Encounter\n2 Sign\n3-4 Light\n5-6 Nothing", 1, 6, &t, err, sizeof(err)),
-	    0);
+	assert_int_equal(roll_table_parse("1 Encounter\n2 Sign\n3-4 Light\n5-6 Nothing", 1, 6, &t,
+	                                  err, sizeof(err)),
+	                 0);
 	assert_int_equal(t.n, 4);
-	assert_string_equal(rtable_lookup(&t, 2)->text, "Sign");
-	assert_string_equal(rtable_lookup(&t, 6)->text, "Nothing");
+	assert_string_equal(roll_table_lookup(&t, 2)->text, "Sign");
+	assert_string_equal(roll_table_lookup(&t, 6)->text, "Nothing");
 }
 
 static void
 expect_error(const char *text, int lo, int hi, const char *msg)
 {
-	struct rtable t;
+	struct roll_table t;
 	char err[200] = "";
 
 	memset(&t, 0x5a, sizeof(t));
-	assert_int_equal(rtable_parse(text, lo, hi, &t, err, sizeof(err)), -1);
+	assert_int_equal(roll_table_parse(text, lo, hi, &t, err, sizeof(err)), -1);
 	assert_string_equal(err, msg);
 	/* *out is untouched on error */
 	assert_int_equal(((unsigned char *)&t)[0], 0x5a);
@@ -96,55 +96,57 @@ static void
 entry_limits(void **unused)
 {
 	char text[4096], err[200];
-	struct rtable t;
+	struct roll_table t;
 	size_t off = 0;
 
-	for (int i = 1; i <= RTABLE_ENTRIES_MAX; i++)
+	for (int i = 1; i <= ROLL_TABLE_ENTRIES_MAX; i++)
 		off += (size_t)snprintf(text + off, sizeof(text) - off, "%d e%d;", i, i);
-	assert_int_equal(rtable_parse(text, 1, RTABLE_ENTRIES_MAX, &t, err, sizeof(err)), 0);
-	assert_int_equal(t.n, RTABLE_ENTRIES_MAX);
-	snprintf(text + off, sizeof(text) - off, "%d too many", RTABLE_ENTRIES_MAX + 1);
-	assert_int_equal(rtable_parse(text, 1, RTABLE_ENTRIES_MAX + 1, &t, err, sizeof(err)), -1);
+	assert_int_equal(roll_table_parse(text, 1, ROLL_TABLE_ENTRIES_MAX, &t, err, sizeof(err)),
+	                 0);
+	assert_int_equal(t.n, ROLL_TABLE_ENTRIES_MAX);
+	snprintf(text + off, sizeof(text) - off, "%d too many", ROLL_TABLE_ENTRIES_MAX + 1);
+	assert_int_equal(
+	    roll_table_parse(text, 1, ROLL_TABLE_ENTRIES_MAX + 1, &t, err, sizeof(err)), -1);
 	assert_string_equal(err, "a table may have at most 40 entries.");
 
 	memset(text, 'x', sizeof(text));
 	memcpy(text, "1-20 ", 5);
-	text[5 + RTABLE_TEXT_MAX] = '\0'; /* text of 161 bytes: one too many */
-	assert_int_equal(rtable_parse(text, 1, 20, &t, err, sizeof(err)), -1);
+	text[5 + ROLL_TABLE_TEXT_MAX] = '\0'; /* text of 161 bytes: one too many */
+	assert_int_equal(roll_table_parse(text, 1, 20, &t, err, sizeof(err)), -1);
 	assert_string_equal(err, "entry 1 is 161 bytes long; an entry may be at most 160.");
-	text[5 + RTABLE_TEXT_MAX - 1] = '\0';
-	assert_int_equal(rtable_parse(text, 1, 20, &t, err, sizeof(err)), 0);
+	text[5 + ROLL_TABLE_TEXT_MAX - 1] = '\0';
+	assert_int_equal(roll_table_parse(text, 1, 20, &t, err, sizeof(err)), 0);
 }
 
 static void
 find_by_range_or_name(void **unused)
 {
-	struct rtable t;
+	struct roll_table t;
 	char err[200];
 
-	assert_int_equal(rtable_parse(encounter, 1, 20, &t, err, sizeof(err)), 0);
-	assert_int_equal(rtable_find(&t, "9-12"), 2);
-	assert_int_equal(rtable_find(&t, "10"), 2);
-	assert_int_equal(rtable_find(&t, "9-11"), -1);
-	assert_int_equal(rtable_find(&t, "2d6 ORCS"), 3);
-	assert_int_equal(rtable_find(&t, "adventurer"), 0);
-	assert_int_equal(rtable_find(&t, "goblins"), -2);
-	assert_int_equal(rtable_find(&t, "dragon"), -1);
-	assert_int_equal(rtable_find(&t, "21"), -1);
+	assert_int_equal(roll_table_parse(encounter, 1, 20, &t, err, sizeof(err)), 0);
+	assert_int_equal(roll_table_find(&t, "9-12"), 2);
+	assert_int_equal(roll_table_find(&t, "10"), 2);
+	assert_int_equal(roll_table_find(&t, "9-11"), -1);
+	assert_int_equal(roll_table_find(&t, "2d6 ORCS"), 3);
+	assert_int_equal(roll_table_find(&t, "adventurer"), 0);
+	assert_int_equal(roll_table_find(&t, "goblins"), -2);
+	assert_int_equal(roll_table_find(&t, "dragon"), -1);
+	assert_int_equal(roll_table_find(&t, "21"), -1);
 }
 
 static void
 format_round_trips(void **unused)
 {
-	struct rtable t, u;
+	struct roll_table t, u;
 	struct buf b;
 	char err[200];
 
-	assert_int_equal(rtable_parse(encounter, 1, 20, &t, err, sizeof(err)), 0);
+	assert_int_equal(roll_table_parse(encounter, 1, 20, &t, err, sizeof(err)), 0);
 	buf_init(&b, 4096);
-	rtable_format(&t, &b);
+	roll_table_format(&t, &b);
 	assert_string_equal(buf_str(&b), encounter);
-	assert_int_equal(rtable_parse(buf_str(&b), 1, 20, &u, err, sizeof(err)), 0);
+	assert_int_equal(roll_table_parse(buf_str(&b), 1, 20, &u, err, sizeof(err)), 0);
 	assert_memory_equal(&t, &u, sizeof(t));
 	buf_free(&b);
 }
@@ -156,7 +158,7 @@ expand(const char *text, uint64_t seed, int *rolled)
 	struct buf b;
 
 	buf_init(&b, 4096);
-	*rolled = rtable_roll_text(text, r, &b);
+	*rolled = roll_table_dice_roll_text(text, r, &b);
 	rng_free(r);
 	return buf_take(&b);
 }

@@ -38,7 +38,7 @@ sample_state(int n)
 	}
 	for (int i = 0; i < 10; i++) {
 		char key[32];
-		struct ustyle s = {.colour = (enum ucolour)(i % UC_COUNT), .mark = "+"};
+		struct thwacko_style s = {.colour = (enum ucolour)(i % UC_COUNT), .mark = "+"};
 		struct user *u;
 
 		snprintf(key, sizeof(key), "console:u%d", i);
@@ -71,7 +71,7 @@ static const char *
 find_gm(struct snapshot *s, const char *key)
 {
 	static char gm[KEY_MAX];
-	struct record r;
+	struct store_record r;
 	char err[1024];
 	int rc = snapshot_find(s, key, &r, err, sizeof(err));
 
@@ -81,7 +81,7 @@ find_gm(struct snapshot *s, const char *key)
 		return NULL;
 	assert_string_equal(r.key, key);
 	snprintf(gm, sizeof(gm), "%s", r.gm);
-	record_clear(&r, record_builtin_mods());
+	store_record_clear(&r, store_record_builtin_mods());
 	return gm;
 }
 

@@ -94,7 +94,7 @@ touched_records_flush_once(void **unused)
 	struct state *st = state_new();
 	struct channel *a = state_channel(st, "a"), *b = state_channel(st, "b");
 	struct user *u = state_user(st, "u");
-	struct ustyle s = {.colour = UC_CYAN, .mark = "★"};
+	struct thwacko_style s = {.colour = UC_CYAN, .mark = "★"};
 
 	nch = nus = 0;
 	channel_touch(a);
@@ -268,7 +268,7 @@ test_user_clear_style(void **state)
 {
 	struct state *st = state_new();
 	struct user *u = state_user(st, "console:ann");
-	struct ustyle s = {.colour = UC_RED, .mark = "*"};
+	struct thwacko_style s = {.colour = UC_RED, .mark = "*"};
 
 	user_set_style(u, &s);
 	assert_non_null(user_style(u));

@@ -277,7 +277,7 @@ static const char *const effect_rows[10] = {
 static void
 every_default_table_row(void **unused)
 {
-	struct rtable enc, eff;
+	struct roll_table enc, eff;
 	struct tension_pick p;
 
 	tension_table_default(TENSION_TABLE_ENCOUNTER, &enc);
@@ -285,8 +285,8 @@ every_default_table_row(void **unused)
 	assert_int_equal(enc.n, 5);
 	assert_int_equal(eff.n, 10);
 	for (int v = 1; v <= 20; v++) {
-		assert_string_equal(rtable_lookup(&enc, v)->text, encounter_rows[v]);
-		assert_string_equal(rtable_lookup(&eff, v)->text, effect_rows[(v - 1) / 2]);
+		assert_string_equal(roll_table_lookup(&enc, v)->text, encounter_rows[v]);
+		assert_string_equal(roll_table_lookup(&eff, v)->text, effect_rows[(v - 1) / 2]);
 	}
 	/* d10 + Tension spans 2 (1 + 1) to 20 (10 + 10) */
 	tension_pick_at(&enc, 1, 1, &p);
@@ -307,7 +307,7 @@ every_default_table_row(void **unused)
 static void
 struck_entries_give_nothing(void **unused)
 {
-	struct rtable enc;
+	struct roll_table enc;
 	struct tension_pick p;
 
 	tension_table_default(TENSION_TABLE_ENCOUNTER, &enc);
@@ -325,10 +325,10 @@ struck_entries_give_nothing(void **unused)
 
 /* Rolls with a fixed seed over the default tables. */
 static void
-roll(uint64_t seed, int tension, int exits, const struct rtable *enc, struct tension_roll *out)
+roll(uint64_t seed, int tension, int exits, const struct roll_table *enc, struct tension_roll *out)
 {
 	struct rng *r = rng_new_seeded(seed);
-	struct rtable def, eff;
+	struct roll_table def, eff;
 
 	tension_table_default(TENSION_TABLE_ENCOUNTER, &def);
 	tension_table_default(TENSION_TABLE_EFFECTS, &eff);
@@ -400,7 +400,7 @@ static void
 event_and_encounter_both(void **unused)
 {
 	struct tension_roll t;
-	struct rtable enc;
+	struct roll_table enc;
 
 	/* seed 3: event d12 9 (effect d10 7), encounter d12 3 (d10 6) */
 	roll(3, 5, 3, NULL, &t);
@@ -447,7 +447,7 @@ static void
 dice_in_entries_are_rolled(void **unused)
 {
 	struct tension_roll t;
-	struct rtable enc, calm;
+	struct roll_table enc, calm;
 	struct tension_pick p;
 	struct rng *r;
 	char err[200] = "";
@@ -513,7 +513,7 @@ static void
 defaults_parse(void **unused)
 {
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
-		struct rtable t;
+		struct roll_table t;
 		char err[200] = "";
 
 		assert_int_equal(

@@ -146,9 +146,9 @@ torches_through_turns(void **unused)
 	char err[200];
 
 	turn_clock_init(&c);
-	lights_add(&c.lights, LIGHT_TORCH, 1, "alice", err, sizeof(err));
+	light_add(&c.lights, LIGHT_TORCH, 1, "alice", err, sizeof(err));
 	pass(PROC_EXPLORATION, HZ_NOTHING, false, false); /* 1 */
-	lights_add(&c.lights, LIGHT_TORCH, 1, "bob", err, sizeof(err));
+	light_add(&c.lights, LIGHT_TORCH, 1, "bob", err, sizeof(err));
 	for (int t = 2; t <= 4; t++) {
 		pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
 		NONE();
@@ -175,7 +175,7 @@ light_result_and_flicker(void **unused)
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	EXPECT(TE_FLAG_NONE);
 	assert_int_equal(turn_flicker(&c, &l), -1);
-	lights_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
+	light_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	EXPECT(TE_FLAG_OUT);
 	assert_int_equal(r.ev[0].light.id, 1);
@@ -193,7 +193,7 @@ light_result_and_flicker(void **unused)
 	assert_int_equal(turn_flicker(&c, &l), -1);
 	/* a lantern runs low, and the flicker gives its oil back */
 	turn_clock_init(&c);
-	lights_add(&c.lights, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
+	light_add(&c.lights, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	EXPECT(TE_FLAG_LOW);
 	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 1);
@@ -204,7 +204,7 @@ light_result_and_flicker(void **unused)
 	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
 	EXPECT(TE_LIGHT_OUT);
 	/* a change to the lights forgets the flag */
-	lights_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	turn_flag_clear(&c);
 	assert_int_equal(turn_flicker(&c, &l), -1);
@@ -218,8 +218,8 @@ burn_result(void **unused)
 	turn_clock_init(&c);
 	pass(PROC_DELVING, HZ_BURN, false, false);
 	EXPECT(TE_BURN_NONE);
-	lights_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
-	lights_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err));
+	light_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
+	light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err));
 	pass(PROC_DELVING, HZ_BURN, false, false);
 	EXPECT(TE_BURN_OUT, TE_BURN_OUT);
 	assert_int_equal(c.lights.n, 1);
@@ -281,11 +281,11 @@ sign_from_the_encounter_table(void **unused)
 {
 	struct rng *a = rng_new_seeded(5), *b = rng_new_seeded(5);
 	struct turn_how how = {.effect = HZ_SIGN_CREATURE, .tension = 10};
-	struct rtable t;
+	struct roll_table t;
 	char err[200], want[80], name[400];
 
-	assert_int_equal(rtable_parse("1-10 rats; 11-20 1d4 goblins", 1, 20, &t, err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    roll_table_parse("1-10 rats; 11-20 1d4 goblins", 1, 20, &t, err, sizeof(err)), 0);
 	how.encounters = &t;
 	how.rng = a;
 	turn_clock_init(&c);
@@ -329,11 +329,11 @@ delving_encounter_rolls_the_table(void **unused)
 {
 	struct rng *a = rng_new_seeded(6), *b = rng_new_seeded(6);
 	struct turn_how how = {.effect = HZ_ENCOUNTER, .tension = 1};
-	struct rtable t;
+	struct roll_table t;
 	char err[200];
 	int d10;
 
-	assert_int_equal(rtable_parse("1-20 2 orcs", 1, 20, &t, err, sizeof(err)), 0);
+	assert_int_equal(roll_table_parse("1-20 2 orcs", 1, 20, &t, err, sizeof(err)), 0);
 	how.encounters = &t;
 	how.rng = a;
 	turn_clock_init(&c);
@@ -367,18 +367,18 @@ running_blows_candles_out(void **unused)
 	char err[200];
 
 	turn_clock_init(&c);
-	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 2, NULL, err, sizeof(err)), 0);
-	assert_int_equal(lights_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 2, NULL, err, sizeof(err)), 0);
+	assert_int_equal(light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
 	assert_int_equal(turn_set_running(&c, true, out), 2);
 	assert_int_equal(out[0].kind, LIGHT_CANDLE);
 	assert_int_equal(c.lights.n, 1);
 	assert_int_equal(c.lights.l[0].kind, LIGHT_TORCH);
-	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
 	pass(PROC_DELVING, HZ_NOTHING, false, false);
 	EXPECT(TE_CANDLE_BLOWN);
 	assert_int_equal(c.lights.n, 1);
 	assert_int_equal(turn_set_running(&c, false, out), 0);
-	assert_int_equal(lights_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
+	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
 	pass(PROC_DELVING, HZ_NOTHING, false, false);
 	assert_int_equal(c.lights.n, 2);
 }
@@ -389,7 +389,7 @@ advance_reports_each_turn(void **unused)
 	char err[200];
 
 	turn_clock_init(&c);
-	lights_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
 	turn_report_init(&r);
 	turn_advance(&c, PROC_EXPLORATION, 7, &r);
 	EXPECT(TE_LIGHT_WARN, TE_LIGHT_OUT, TE_REST_DUE, TE_REST_SKIPPED);
@@ -400,7 +400,7 @@ advance_reports_each_turn(void **unused)
 	assert_int_equal(c.turn, 7);
 	/* a day: 144 turns; events past the cap are counted, not kept */
 	turn_clock_init(&c);
-	lights_add(&c.lights, LIGHT_LANTERN, 20, NULL, err, sizeof(err));
+	light_add(&c.lights, LIGHT_LANTERN, 20, NULL, err, sizeof(err));
 	turn_report_init(&r);
 	turn_advance(&c, PROC_EXPLORATION, TURN_ADVANCE_MAX, &r);
 	assert_int_equal(c.turn, 144);

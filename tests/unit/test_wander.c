@@ -74,7 +74,7 @@ classic(void **unused)
 		struct wander_check w;
 		int want = (int)rng_die(b, 8);
 
-		wander_classic(a, (struct xin){3, 8}, &w);
+		wander_classic(a, (struct odds){3, 8}, &w);
 		assert_int_equal(w.sides, 8);
 		assert_int_equal(w.roll, want);
 		assert_int_equal(w.encounter, want <= 3);
@@ -88,12 +88,13 @@ tension(void **unused)
 {
 	struct rng *a = rng_new_seeded(14), *b = rng_new_seeded(14);
 	bool by_exits = false, by_tension = false, none = false, struck = false;
-	struct rtable t;
+	struct roll_table t;
 	char err[200];
 
 	/* no dice in the entries, so the twin draws only the d12 and the d10 */
 	assert_int_equal(
-	    rtable_parse("1-10 rats; 11-14 bats; 15-20 a troll", 1, 20, &t, err, sizeof(err)), 0);
+	    roll_table_parse("1-10 rats; 11-14 bats; 15-20 a troll", 1, 20, &t, err, sizeof(err)),
+	    0);
 	t.e[1].struck = true; /* the bats were defeated */
 	for (int i = 0; i < 600; i++) {
 		struct wander_check w;
@@ -145,27 +146,28 @@ retreat_players(void **unused)
 	struct retreat_player p[RETREAT_PLAYERS_MAX];
 	char err[200];
 
-	assert_int_equal(retreat_parse("alice:2 bob:3+1,carol:1", p, err, sizeof(err)), 3);
+	assert_int_equal(wander_retreat_parse("alice:2 bob:3+1,carol:1", p, err, sizeof(err)), 3);
 	assert_string_equal(p[0].name, "alice");
 	assert_int_equal(p[0].level, 2);
 	assert_int_equal(p[0].bonus, 0);
 	assert_int_equal(p[1].level, 3);
 	assert_int_equal(p[1].bonus, 1);
 	assert_string_equal(p[2].name, "carol");
-	assert_int_equal(retreat_parse("alice", p, err, sizeof(err)), -1);
+	assert_int_equal(wander_retreat_parse("alice", p, err, sizeof(err)), -1);
 	assert_string_equal(err, "'alice' is not a player; write name:level, with +N for extra "
 	                         "dice (e.g. alice:2 bob:3+1).");
-	assert_int_equal(retreat_parse("alice:0", p, err, sizeof(err)), -1);
+	assert_int_equal(wander_retreat_parse("alice:0", p, err, sizeof(err)), -1);
 	assert_string_equal(err, "'alice:0': the level must be from 1 to 20 and the extra dice "
 	                         "from 0 to 10.");
-	assert_int_equal(retreat_parse("alice:21", p, err, sizeof(err)), -1);
-	assert_int_equal(retreat_parse("alice:2+11", p, err, sizeof(err)), -1);
-	assert_int_equal(retreat_parse(":2", p, err, sizeof(err)), -1);
-	assert_int_equal(retreat_parse("a:2x", p, err, sizeof(err)), -1);
-	assert_int_equal(retreat_parse("  ", p, err, sizeof(err)), -1);
+	assert_int_equal(wander_retreat_parse("alice:21", p, err, sizeof(err)), -1);
+	assert_int_equal(wander_retreat_parse("alice:2+11", p, err, sizeof(err)), -1);
+	assert_int_equal(wander_retreat_parse(":2", p, err, sizeof(err)), -1);
+	assert_int_equal(wander_retreat_parse("a:2x", p, err, sizeof(err)), -1);
+	assert_int_equal(wander_retreat_parse("  ", p, err, sizeof(err)), -1);
 	assert_string_equal(err, "Name the players as name:level, e.g. alice:2 bob:3.");
-	assert_int_equal(
-	    retreat_parse("a:1 b:1 c:1 d:1 e:1 f:1 g:1 h:1 i:1 j:1 k:1", p, err, sizeof(err)), -1);
+	assert_int_equal(wander_retreat_parse("a:1 b:1 c:1 d:1 e:1 f:1 g:1 h:1 i:1 j:1 k:1", p, err,
+	                                      sizeof(err)),
+	                 -1);
 	assert_string_equal(err, "A back-to-town check takes at most 10 players.");
 }
 
@@ -178,11 +180,11 @@ retreat_rolls(void **unused)
 
 	for (int i = 0; i < 400; i++) {
 		struct retreat_obstacle o;
-		struct retreat_roll r;
+		struct wander_retreat_roll r;
 		int obs = 0, mine = 0;
 
 		/* the floor's dice once, then each player's */
-		retreat_obstacle_roll(a, 3, &o);
+		wander_retreat_obstacle_roll(a, 3, &o);
 		assert_int_equal(o.floor, 3);
 		for (int k = 0; k < 3; k++) {
 			int d = (int)rng_die(b, 6);
@@ -191,7 +193,7 @@ retreat_rolls(void **unused)
 			obs = d > obs ? d : obs;
 		}
 		assert_int_equal(o.high, obs);
-		retreat_roll(a, &o, &p, &r);
+		wander_retreat_roll(a, &o, &p, &r);
 		assert_int_equal(r.ndice, 3);
 		for (int k = 0; k < 3; k++) {
 			int d = (int)rng_die(b, 6);
@@ -220,7 +222,7 @@ surprise(void **unused)
 	bool edge_in = false, edge_out = false;
 
 	for (int i = 0; i < 50; i++) {
-		surprise_roll(a, SURPRISE_MAX, 1, s);
+		wander_surprise_roll(a, SURPRISE_MAX, 1, s);
 		for (int k = 0; k < SURPRISE_MAX; k++) {
 			int d = (int)rng_die(b, 20);
 

@@ -1,12 +1,12 @@
-/* rtable_roll_text: the dice inside table entries; see rtable.h. */
+/* roll_table_dice_roll_text: the dice inside table entries; see rtable.h. */
 #include <ctype.h>
 #include <string.h>
 
 #include "rules/dice/dice.h"
-#include "rules/tables/rtable.h"
+#include "rules/tables/roll_table.h"
 
 /* Bytes of the "(2d4: 3+2)" notes; a longer list ends in " …". */
-#define RTABLE_NOTES_MAX 1024
+#define ROLL_TABLE_NOTES_MAX 1024
 /* Dice words in one entry that are rolled; more are copied as text. */
 #define ROLLED_WORDS_MAX 8
 
@@ -42,13 +42,13 @@ dice_list(const struct dice_result *res, struct buf *out)
 }
 
 int
-rtable_roll_text(const char *text, struct rng *rng, struct buf *out)
+roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
 {
 	struct buf notes;
 	const char *p = text;
 	int rolled = 0;
 
-	buf_init(&notes, RTABLE_NOTES_MAX);
+	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
 	while (*p != '\0') {
 		size_t sp = strspn(p, " \t"), len, core;
 		struct dice_result *res = NULL;

@@ -11,14 +11,14 @@
  * party (a monster's hits, a trap sprung) is in the outcome for the caller
  * to store.
  *
- *   fgplay_annoy():   an Annoying conflict: an obstacle's Annoy dice
+ *   fungeon_play_annoy():   an Annoying conflict: an obstacle's Annoy dice
  *                     against each resisting Fungeoneer's (lower fails);
- *   fgplay_pain():    a Painful conflict by ranks;
- *   fgplay_trigger(): Fungeoneers triggering (or disarming) a trap: one
+ *   fungeon_play_pain():    a Painful conflict by ranks;
+ *   fungeon_play_trigger(): Fungeoneers triggering (or disarming) a trap: one
  *                     alone makes the Annoy roll against the trap's Annoy
  *                     dice; several each roll one die + level, the highest
  *                     avoid it and the others make that Annoy roll;
- *   fgplay_retreat(): the back-to-town check before a room: an Annoy roll
+ *   fungeon_play_retreat(): the back-to-town check before a room: an Annoy roll
  *                     against as many dice as the floor; each failure gives
  *                     its player one wandering monster of Level + floor
  *                     points (never pooled, at least the floor).
@@ -27,8 +27,8 @@
  * then the Thwack-O tie re-rolls), so a seeded rng gives exact outcomes.
  * Pure: no I/O, no globals, no allocation; randomness only from the rng.
  */
-#ifndef DELVER_FGPLAY_H
-#define DELVER_FGPLAY_H
+#ifndef DELVER_FUNGEON_PLAY_H
+#define DELVER_FUNGEON_PLAY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,10 +40,10 @@
 struct rng;
 
 /* An obstacle Fungeoneers resist: a trap, a monster's ability, the floor. */
-struct fgp_obstacle {
-	char label[FG_SOURCE_MAX]; /* "pit", "wasp/sting", "floor 2" */
-	int annoy, pain;           /* its dice (monster abilities: level included) */
-	char type[FG_TYPE_MAX + 1];
+struct fungeon_play_obstacle {
+	char label[FUNGEON_SOURCE_MAX]; /* "pit", "wasp/sting", "floor 2" */
+	int annoy, pain;                /* its dice (monster abilities: level included) */
+	char type[FUNGEON_TYPE_MAX + 1];
 	bool universal;        /* no class bonus, no magic, on Annoy and Pain */
 	bool hold, continuous; /* what a failure brings */
 	int64_t xp;            /* XP for each success against it (a trap: its cost) */
@@ -52,38 +52,39 @@ struct fgp_obstacle {
 
 /* An Annoying conflict's outcome. Groups 0..n-1 of roll are the members'
  * in the order given, group n the obstacle's. */
-struct fgp_annoy {
+struct fungeon_play_annoy {
 	int n;
-	int member[FG_PARTY_MAX];
+	int member[FUNGEON_PARTY_MAX];
 	struct cf_roll roll;
 	struct cf_annoy res;
-	bool fails[FG_PARTY_MAX];
-	int64_t xp[FG_PARTY_MAX];  /* XP each member earns */
-	bool effect[FG_PARTY_MAX]; /* the obstacle's continuous effects start on it */
-	int neff;                  /* 0..2: a hold and/or continuous damage */
-	struct fg_effect eff[2];   /* those effects */
+	bool fails[FUNGEON_PARTY_MAX];
+	int64_t xp[FUNGEON_PARTY_MAX];  /* XP each member earns */
+	bool effect[FUNGEON_PARTY_MAX]; /* the obstacle's continuous effects start on it */
+	int neff;                       /* 0..2: a hold and/or continuous damage */
+	struct fungeon_effect eff[2];   /* those effects */
 	struct cf_narration nar;
 };
 
 /* The dice member m rolls against o: level, + class bonus when `bonus`
  * (the class fits) and o is not universal, + matching magic Annoy dice
  * unless o is universal. */
-int fgplay_annoy_dice(const struct fg_member *m, bool bonus, const struct fgp_obstacle *o);
+int fungeon_play_annoy_dice(const struct fungeon_member *m, bool bonus,
+                            const struct fungeon_play_obstacle *o);
 
 /*
  * Rolls o with `dice` Annoy dice against members[0..n) of party m; bonus[i]
  * says whether members[i]'s class fits. Returns 0, or -1 with one sentence
  * in err (nothing rolled) when dice is outside 1..CF_DICE_MAX, a member
- * would roll more, n is outside 1..FG_PARTY_MAX, or a member is dead.
+ * would roll more, n is outside 1..FUNGEON_PARTY_MAX, or a member is dead.
  */
-int fgplay_annoy(struct rng *rng, const struct fg_member *m, const int *members, int n,
-                 const bool *bonus, const struct fgp_obstacle *o, int dice, struct fgp_annoy *out,
-                 char *err, size_t errlen);
+int fungeon_play_annoy(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
+                       const bool *bonus, const struct fungeon_play_obstacle *o, int dice,
+                       struct fungeon_play_annoy *out, char *err, size_t errlen);
 /* Adds each member's XP and starts the effects the outcome names. */
-void fgplay_annoy_apply(struct fg_member *m, const struct fgp_annoy *a);
+void fungeon_play_annoy_apply(struct fungeon_member *m, const struct fungeon_play_annoy *a);
 
 /* One participant of a Painful conflict. */
-struct fgp_part {
+struct fungeon_play_part {
 	int member;    /* >= 0: that Fungeoneer of the party; -1: an obstacle */
 	int dice;      /* an obstacle's Pain dice (ignored for members) */
 	int hits;      /* an obstacle's hits left, -1 when it never takes damage */
@@ -95,7 +96,7 @@ struct fgp_part {
 
 /* A Painful conflict's outcome; group i of roll is participant i's dice,
  * sorted high to low. */
-struct fgp_pain {
+struct fungeon_play_pain {
 	int n;
 	struct cf_roll roll;
 	struct cf_pain res;
@@ -115,59 +116,63 @@ struct fgp_pain {
  * 2..CF_PARTS_MAX, a member is dead or anyone would roll more than
  * CF_DICE_MAX dice.
  */
-int fgplay_pain(struct rng *rng, const struct fg_member *m, const struct fgp_part *p, int n,
-                const char *type, bool universal, struct fgp_pain *out, char *err, size_t errlen);
+int fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
+                      const struct fungeon_play_part *p, int n, const char *type, bool universal,
+                      struct fungeon_play_pain *out, char *err, size_t errlen);
 /* Applies the members' damage, deaths and XP. */
-void fgplay_pain_apply(struct fg_member *m, const struct fgp_part *p, const struct fgp_pain *o);
+void fungeon_play_pain_apply(struct fungeon_member *m, const struct fungeon_play_part *p,
+                             const struct fungeon_play_pain *o);
 
 /* Triggering a trap. With several, draw is the one die + level each (group
  * i: members[i]), and `annoy` is the Annoy roll of those caught; with one,
  * only `annoy` is rolled (every member is then caught). */
-struct fgp_trigger {
+struct fungeon_play_trigger {
 	int n;
-	int member[FG_PARTY_MAX];
+	int member[FUNGEON_PARTY_MAX];
 	bool several;
 	struct cf_roll draw;
-	int bonus[FG_PARTY_MAX]; /* level (+ class bonus when it fits) */
+	int bonus[FUNGEON_PARTY_MAX]; /* level (+ class bonus when it fits) */
 	struct cf_trigger t;
 	struct cf_narration draw_nar;
-	bool caught[FG_PARTY_MAX];
-	bool annoyed;               /* an Annoy roll was made (someone was caught) */
-	int annoy_of[FG_PARTY_MAX]; /* member i's group in annoy, or -1 */
-	struct fgp_annoy annoy;
+	bool caught[FUNGEON_PARTY_MAX];
+	bool annoyed;                    /* an Annoy roll was made (someone was caught) */
+	int annoy_of[FUNGEON_PARTY_MAX]; /* member i's group in annoy, or -1 */
+	struct fungeon_play_annoy annoy;
 	bool sprung; /* the trap is now spent (it springs once) */
 };
 
 /* Members[0..n) trigger (or disarm) trap o. Returns 0, or -1 with err as
- * fgplay_annoy(). Spring-once and Unlimited Use are the caller's: pass
+ * fungeon_play_annoy(). Spring-once and Unlimited Use are the caller's: pass
  * `unlimited` so the outcome says whether it is now sprung. */
-int fgplay_trigger(struct rng *rng, const struct fg_member *m, const int *members, int n,
-                   const bool *bonus, const struct fgp_obstacle *o, bool unlimited,
-                   struct fgp_trigger *out, char *err, size_t errlen);
-void fgplay_trigger_apply(struct fg_member *m, const struct fgp_trigger *t);
+int fungeon_play_trigger(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
+                         const bool *bonus, const struct fungeon_play_obstacle *o, bool unlimited,
+                         struct fungeon_play_trigger *out, char *err, size_t errlen);
+void fungeon_play_trigger_apply(struct fungeon_member *m, const struct fungeon_play_trigger *t);
 
 /* The back-to-town check before one room. */
-struct fgp_retreat {
+struct fungeon_play_retreat {
 	int floor;
-	struct fgp_annoy annoy;
-	int64_t wander[FG_PARTY_MAX]; /* points of the ONE monster each failure builds */
+	struct fungeon_play_annoy annoy;
+	int64_t wander[FUNGEON_PARTY_MAX]; /* points of the ONE monster each failure builds */
 };
 
-int fgplay_retreat(struct rng *rng, const struct fg_member *m, const int *members, int n,
-                   const bool *bonus, int floor, struct fgp_retreat *out, char *err, size_t errlen);
+int fungeon_play_retreat(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
+                         const bool *bonus, int floor, struct fungeon_play_retreat *out, char *err,
+                         size_t errlen);
 /* Gives each failing player one wandering monster of its points (kept
  * apart from any earlier one: see fg_member.wander). */
-void fgplay_retreat_apply(struct fg_member *m, const struct fgp_retreat *r);
+void fungeon_play_retreat_apply(struct fungeon_member *m, const struct fungeon_play_retreat *r);
 
 /* Whether the room's treasure can be taken. With traps that Guard Treasure
  * (passed[i]: trap i has been triggered, disarmed or sidestepped), it waits
  * for every one of them (*which: the first not passed); without, it is
  * found once the room's monsters are dead (`standing` still have hits). */
-enum fgp_treasure {
+enum fungeon_play_treasure {
 	FGP_TREASURE_OPEN = 0,
 	FGP_TREASURE_GUARDED,
 	FGP_TREASURE_MONSTERS,
 };
-enum fgp_treasure fgplay_treasure_gate(const bool *passed, int nguards, int standing, int *which);
+enum fungeon_play_treasure fungeon_play_treasure_gate(const bool *passed, int nguards, int standing,
+                                                      int *which);
 
 #endif

@@ -1,4 +1,4 @@
-/* fg_pain: Painful conflicts among Fungeoneers, traps and monsters (shared
+/* cmd_fungeon_conflict_pain: Painful conflicts among Fungeoneers, traps and monsters (shared
  * by /fungeon pain and /fungeon combat); see fungeon.h. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +12,18 @@
 
 /* Whether any member taking part carries magic matching `type`. */
 static bool
-magic_among(const struct fg_chan *c, const struct fg_part *parts, int n, const char *type)
+magic_among(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
+            const char *type)
 {
 	for (int i = 0; i < n; i++) {
-		const struct fg_member *m;
+		const struct fungeon_member *m;
 
 		if (parts[i].kind != FGP_MEMBER)
 			continue;
 		m = &c->m[parts[i].member];
 		for (int k = 0; k < m->nitems; k++)
 			if ((m->items[k].d.annoy || m->items[k].d.pain) &&
-			    fg_item_matches(&m->items[k].d, type))
+			    fungeon_item_matches(&m->items[k].d, type))
 				return true;
 	}
 	return false;
@@ -32,19 +33,19 @@ magic_among(const struct fg_chan *c, const struct fg_part *parts, int n, const c
  * universal damage (monsters' attacks always do), of the first typed
  * opponent's type otherwise. */
 static void
-fg_pain_faced(const struct fg_chan *c, const struct fg_part *parts, int n, const char **type,
-              bool *universal)
+fg_pain_faced(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
+              const char **type, bool *universal)
 {
 	static const char none[] = "";
 
 	*type = none;
 	*universal = false;
 	for (int k = 0; k < n; k++) {
-		struct fgp_obstacle o;
+		struct fungeon_play_obstacle o;
 
 		if (parts[k].kind == FGP_MEMBER)
 			continue;
-		fg_obstacle_of(c, &parts[k], NULL, &o);
+		fungeon_roll_obstacle_of(c, &parts[k], NULL, &o);
 		*universal |= o.universal;
 		if (!(*type)[0] && o.type[0])
 			*type = parts[k].kind == FGP_ABILITY
@@ -57,17 +58,19 @@ fg_pain_faced(const struct fg_chan *c, const struct fg_part *parts, int n, const
  * damage: universal if any opponent deals universal damage (monsters'
  * attacks always do), of the first typed opponent's type otherwise. */
 static int
-pain_dice(const struct fg_chan *c, const struct fg_part *parts, int n, int i, const char *bonus)
+pain_dice(const struct fungeon_channel *c, const struct fungeon_part *parts, int n, int i,
+          const char *bonus)
 {
-	const struct fg_part *p = &parts[i];
+	const struct fungeon_part *p = &parts[i];
 
 	if (p->kind == FGP_MEMBER) {
 		const char *type;
 		bool universal;
 
 		fg_pain_faced(c, parts, n, &type, &universal);
-		return fg_pain_dice(&c->m[p->member], fg_bonus_for(c, bonus, p->member), type,
-		                    universal, NULL);
+		return fungeon_pain_dice(&c->m[p->member],
+		                         fungeon_channel_bonus_for(c, bonus, p->member), type,
+		                         universal, NULL);
 	}
 	if (p->kind == FGP_MONSTER) {
 		int dice = p->s->d.level;
@@ -85,7 +88,7 @@ pain_dice(const struct fg_chan *c, const struct fg_part *parts, int n, int i, co
 }
 
 static bool
-same_part(const struct fg_part *a, const struct fg_part *b)
+same_part(const struct fungeon_part *a, const struct fungeon_part *b)
 {
 	if (a->kind != b->kind)
 		return false;
@@ -95,12 +98,13 @@ same_part(const struct fg_part *a, const struct fg_part *b)
 }
 
 static int
-find_target(const struct fg_chan *c, struct fg_part *parts, int n, int i, struct reply *out)
+find_target(const struct fungeon_channel *c, struct fungeon_part *parts, int n, int i,
+            struct reply *out)
 {
-	char name[FG_SOURCE_MAX];
+	char name[FUNGEON_SOURCE_MAX];
 
 	for (int k = 0; k < n; k++) {
-		bool named = !strcasecmp(fg_part_name(c, &parts[k], name, sizeof(name)),
+		bool named = !strcasecmp(fungeon_roll_part_name(c, &parts[k], name, sizeof(name)),
 		                         parts[i].target_name) ||
 		             (parts[k].kind == FGP_MEMBER &&
 		              !strcasecmp(c->m[parts[k].member].player, parts[i].target_name));
@@ -109,7 +113,7 @@ find_target(const struct fg_chan *c, struct fg_part *parts, int n, int i, struct
 			continue;
 		if ((parts[k].kind == FGP_MEMBER) == (parts[i].kind == FGP_MEMBER)) {
 			reply_error(out, "%s cannot target %s: they are on the same side.",
-			            fg_part_name(c, &parts[i], name, sizeof(name)),
+			            fungeon_roll_part_name(c, &parts[i], name, sizeof(name)),
 			            parts[i].target_name);
 			return -1;
 		}
@@ -119,16 +123,16 @@ find_target(const struct fg_chan *c, struct fg_part *parts, int n, int i, struct
 	reply_error(out,
 	            "%s targets '%.40s', who is not in this conflict; a target must be "
 	            "named among the participants.",
-	            fg_part_name(c, &parts[i], name, sizeof(name)), parts[i].target_name);
+	            fungeon_roll_part_name(c, &parts[i], name, sizeof(name)), parts[i].target_name);
 	return -1;
 }
 
 static int
-check_one(const struct fg_chan *c, const struct fg_part *p, struct reply *out)
+check_one(const struct fungeon_channel *c, const struct fungeon_part *p, struct reply *out)
 {
-	char name[FG_SOURCE_MAX];
+	char name[FUNGEON_SOURCE_MAX];
 
-	fg_part_name(c, p, name, sizeof(name));
+	fungeon_roll_part_name(c, p, name, sizeof(name));
 	if (p->kind == FGP_MEMBER && c->m[p->member].dead) {
 		reply_error(out,
 		            "%s is dead and rolls no more; %s makes a new Fungeoneer in the "
@@ -157,9 +161,10 @@ check_one(const struct fg_chan *c, const struct fg_part *p, struct reply *out)
 }
 
 int
-fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus, struct reply *out)
+fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n, const char *bonus,
+                   struct reply *out)
 {
-	struct fg_part sorted[CF_PARTS_MAX];
+	struct fungeon_part sorted[CF_PARTS_MAX];
 	int members = 0, k = 0;
 
 	if (n < 2 || n > CF_PARTS_MAX) {
@@ -167,15 +172,16 @@ fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus
 		            CF_PARTS_MAX, n);
 		return -1;
 	}
-	if (fg_bonus_check(c, bonus, out) < 0)
+	if (fungeon_channel_bonus_check(c, bonus, out) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		char name[FG_SOURCE_MAX];
+		char name[FUNGEON_SOURCE_MAX];
 
 		for (int j = 0; j < i; j++) {
 			if (same_part(&parts[i], &parts[j])) {
-				reply_error(out, "%s is named twice; name each participant once.",
-				            fg_part_name(c, &parts[i], name, sizeof(name)));
+				reply_error(
+				    out, "%s is named twice; name each participant once.",
+				    fungeon_roll_part_name(c, &parts[i], name, sizeof(name)));
 				return -1;
 			}
 		}
@@ -195,7 +201,7 @@ fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus
 				sorted[k++] = parts[i];
 	memcpy(parts, sorted, (size_t)n * sizeof(parts[0]));
 	for (int i = 0; i < n; i++) {
-		char name[FG_SOURCE_MAX];
+		char name[FUNGEON_SOURCE_MAX];
 		int d = pain_dice(c, parts, n, i, bonus);
 
 		if (parts[i].target_name[0] && find_target(c, parts, n, i, out) < 0)
@@ -203,7 +209,8 @@ fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus
 		if (d > CF_DICE_MAX) {
 			reply_error(out,
 			            "%s would roll %d dice; a participant rolls at most %d dice.",
-			            fg_part_name(c, &parts[i], name, sizeof(name)), d, CF_DICE_MAX);
+			            fungeon_roll_part_name(c, &parts[i], name, sizeof(name)), d,
+			            CF_DICE_MAX);
 			return -1;
 		}
 	}
@@ -213,11 +220,11 @@ fg_pain_check(struct fg_chan *c, struct fg_part *parts, int n, const char *bonus
 /* Says the outcome: each participant's damage dealt and taken, hits,
  * XP, deaths and defeats. */
 static void
-render(const struct fg_chan *c, const struct fg_part *parts, int n,
-       const char names[][FG_SOURCE_MAX], const struct fgp_pain *o, struct reply *out)
+render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
+       const char names[][FUNGEON_SOURCE_MAX], const struct fungeon_play_pain *o, struct reply *out)
 {
 	for (int i = 0; i < n; i++) {
-		const struct fg_part *p = &parts[i];
+		const struct fungeon_part *p = &parts[i];
 
 		reply_add(out, RS_BOLD, "%s", names[i]);
 		reply_add(out, 0, " deals %d", o->res.dealt[i]);
@@ -228,10 +235,10 @@ render(const struct fg_chan *c, const struct fg_part *parts, int n,
 		}
 		reply_add(out, 0, " and takes %d: ", o->res.taken[i]);
 		if (p->kind == FGP_MEMBER) {
-			const struct fg_member *m = &c->m[p->member];
+			const struct fungeon_member *m = &c->m[p->member];
 
 			reply_add(out, 0, "%d/%d hits", o->hits[i] < 0 ? 0 : o->hits[i],
-			          fg_max_hits(m->level));
+			          fungeon_max_hits(m->level));
 			if (o->xp[i] > 0)
 				reply_add(out, RS_GOOD, ", +%lld XP", (long long)o->xp[i]);
 			reply_add(out, 0, ".");
@@ -240,10 +247,10 @@ render(const struct fg_chan *c, const struct fg_part *parts, int n,
 				          " %s dies! %s makes a new Fungeoneer at level %d in the "
 				          "hallway.",
 				          m->name, m->player,
-				          fg_replacement_level(fgchan_floor(c)));
+				          fungeon_replacement_level(fungeon_channel_floor(c)));
 		} else {
 			reply_add(out, 0, "%d/%d hits.", o->hits[i] < 0 ? 0 : o->hits[i],
-			          fg_monster_hits(p->s->d.level));
+			          fungeon_cost_monster_hits(p->s->d.level));
 			if (o->defeated[i])
 				reply_add(out, RS_GOOD | RS_BOLD, " %s is defeated!", names[i]);
 		}
@@ -252,12 +259,12 @@ render(const struct fg_chan *c, const struct fg_part *parts, int n,
 }
 
 void
-fg_pain_run(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, int n,
-            const char *bonus, const struct ustyle *styles, struct reply *out)
+fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part *parts,
+                 int n, const char *bonus, const struct thwacko_style *styles, struct reply *out)
 {
-	struct fgp_pain *o = xmalloc(sizeof(*o));
-	struct fgp_part pp[CF_PARTS_MAX];
-	char names[CF_PARTS_MAX][FG_SOURCE_MAX], err[200];
+	struct fungeon_play_pain *o = xmalloc(sizeof(*o));
+	struct fungeon_play_part pp[CF_PARTS_MAX];
+	char names[CF_PARTS_MAX][FUNGEON_SOURCE_MAX], err[200];
 	const char *np[CF_PARTS_MAX] = {NULL};
 	const struct cf_group *gp[CF_PARTS_MAX] = {NULL};
 	const char *type;
@@ -265,47 +272,48 @@ fg_pain_run(struct invocation *inv, struct fg_chan *c, struct fg_part *parts, in
 
 	fg_pain_faced(c, parts, n, &type, &universal);
 	for (int i = 0; i < n; i++) {
-		const struct fg_part *p = &parts[i];
-		int cat = fg_part_category(p);
+		const struct fungeon_part *p = &parts[i];
+		int cat = fungeon_roll_part_category(p);
 
-		fg_part_name(c, p, names[i], sizeof(names[i]));
-		pp[i] = (struct fgp_part){
+		fungeon_roll_part_name(c, p, names[i], sizeof(names[i]));
+		pp[i] = (struct fungeon_play_part){
 		    .member = p->kind == FGP_MEMBER ? p->member : -1,
 		    .dice = pain_dice(c, parts, n, i, bonus),
 		    .hits = p->kind == FGP_MONSTER ? p->s->hits : -1,
 		    .worth = p->kind == FGP_MONSTER ? p->s->cost : 0,
-		    .player = cat < 0 ? p->member : fgchan_roller(c, cat, inv),
+		    .player = cat < 0 ? p->member : fungeon_channel_roller(c, cat, inv),
 		    .target = p->target,
-		    .bonus = p->kind == FGP_MEMBER && fg_bonus_for(c, bonus, p->member),
+		    .bonus =
+		        p->kind == FGP_MEMBER && fungeon_channel_bonus_for(c, bonus, p->member),
 		};
 	}
-	if (fgplay_pain(inv->rng, c->m, pp, n, type, universal, o, err, sizeof(err)) < 0) {
+	if (fungeon_play_pain(inv->rng, c->m, pp, n, type, universal, o, err, sizeof(err)) < 0) {
 		reply_line(out, RS_BAD, "%s", err);
 		free(o);
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		char whole[FG_SOURCE_MAX + FG_PLAYER_MAX + 4], label[80];
+		char whole[FUNGEON_SOURCE_MAX + FUNGEON_PLAYER_MAX + 4], label[80];
 
 		if (parts[i].kind == FGP_MEMBER)
-			snprintf(whole, sizeof(whole), "%.*s (%s)", FG_SOURCE_MAX, names[i],
+			snprintf(whole, sizeof(whole), "%.*s (%s)", FUNGEON_SOURCE_MAX, names[i],
 			         c->m[parts[i].member].player);
 		else
-			snprintf(whole, sizeof(whole), "%.*s", FG_SOURCE_MAX, names[i]);
-		fg_fit_label(label, sizeof(label), whole);
+			snprintf(whole, sizeof(whole), "%.*s", FUNGEON_SOURCE_MAX, names[i]);
+		fungeon_render_fit_label(label, sizeof(label), whole);
 		/* Compact output: the rank table below shows every die, so the
 		 * sides' dice are not listed above it too. */
 		if (!rollchan_compact(inv->chan))
-			fg_group_line(out, &o->roll.g[i], label, styles, NULL);
+			fungeon_render_group_line(out, &o->roll.g[i], label, styles, NULL);
 		np[i] = names[i];
 		gp[i] = &o->roll.g[i];
 	}
-	fg_pain_table(out, np, gp, n, &o->res, styles, c);
-	render(c, parts, n, (const char(*)[FG_SOURCE_MAX])names, o, out);
-	fgplay_pain_apply(c->m, pp, o);
+	fungeon_render_pain_table(out, np, gp, n, &o->res, styles, c);
+	render(c, parts, n, (const char(*)[FUNGEON_SOURCE_MAX])names, o, out);
+	fungeon_play_pain_apply(c->m, pp, o);
 	for (int i = 0; i < n; i++)
 		if (parts[i].kind == FGP_MONSTER)
 			parts[i].s->hits = o->hits[i] < 0 ? 0 : o->hits[i];
-	fg_narration_lines(out, &o->nar, c, styles, NULL);
+	fungeon_render_narration_lines(out, &o->nar, c, styles, NULL);
 	free(o);
 }

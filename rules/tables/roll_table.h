@@ -8,11 +8,11 @@
  * defeated encounter): it stays in the table, and rolling it means nothing
  * happens.
  *
- * A struct rtable is a plain value (no pointers inside), so it can be
+ * A struct roll_table is a plain value (no pointers inside), so it can be
  * copied, compared and embedded in a channel's state.
  */
-#ifndef DELVER_RTABLE_H
-#define DELVER_RTABLE_H
+#ifndef DELVER_ROLL_TABLE_H
+#define DELVER_ROLL_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,32 +21,33 @@
 
 struct rng;
 
-#define RTABLE_ENTRIES_MAX 40  /* entries in one table */
-#define RTABLE_TEXT_MAX    161 /* bytes of one entry's text, with the NUL */
-#define RTABLE_SPAN_MAX    100 /* the largest table span (hi) */
+#define ROLL_TABLE_ENTRIES_MAX 40  /* entries in one table */
+#define ROLL_TABLE_TEXT_MAX    161 /* bytes of one entry's text, with the NUL */
+#define ROLL_TABLE_SPAN_MAX    100 /* the largest table span (hi) */
 
-struct rtable_entry {
+struct roll_table_entry {
 	int lo, hi; /* the results this entry covers, lo <= hi */
 	bool struck;
-	char text[RTABLE_TEXT_MAX];
+	char text[ROLL_TABLE_TEXT_MAX];
 };
 
-struct rtable {
+struct roll_table {
 	int lo, hi; /* the span every table of this kind covers */
 	size_t n;
-	struct rtable_entry e[RTABLE_ENTRIES_MAX];
+	struct roll_table_entry e[ROLL_TABLE_ENTRIES_MAX];
 };
 
 /*
- * Parses text into a table covering lo..hi (1 <= lo <= hi <= RTABLE_SPAN_MAX).
+ * Parses text into a table covering lo..hi (1 <= lo <= hi <= ROLL_TABLE_SPAN_MAX).
  * Entries are separated by ';' or newlines; each is "N text" or "N-M text".
  * Returns 0, or -1 with one sentence in err pointing at the bad entry
  * ("entry 3: range 9-8 is reversed") and *out untouched.
  */
-int rtable_parse(const char *text, int lo, int hi, struct rtable *out, char *err, size_t errlen);
+int roll_table_parse(const char *text, int lo, int hi, struct roll_table *out, char *err,
+                     size_t errlen);
 
 /* The entry covering value (clamped into the table's span). */
-const struct rtable_entry *rtable_lookup(const struct rtable *t, int value);
+const struct roll_table_entry *roll_table_lookup(const struct roll_table *t, int value);
 
 /*
  * Finds an entry by range ("9-12", or any single result it covers: "10")
@@ -54,10 +55,10 @@ const struct rtable_entry *rtable_lookup(const struct rtable *t, int value);
  * substring). Returns its index, -1 when nothing matches, or -2 when a
  * name matches several entries.
  */
-int rtable_find(const struct rtable *t, const char *what);
+int roll_table_find(const struct roll_table *t, const char *what);
 
-/* Writes the table back as text rtable_parse accepts ("1-4 A; 5-8 B"). */
-void rtable_format(const struct rtable *t, struct buf *out);
+/* Writes the table back as text roll_table_parse accepts ("1-4 A; 5-8 B"). */
+void roll_table_format(const struct roll_table *t, struct buf *out);
 
 /*
  * Rolls the dice written inside an entry's text: each word that is a dice
@@ -66,9 +67,9 @@ void rtable_format(const struct rtable *t, struct buf *out);
  * "2d4 goblins" becomes "5 goblins (2d4: 3+2)". Other words are copied as
  * they are. Appends to out; returns the number of expressions rolled.
  */
-int rtable_roll_text(const char *text, struct rng *rng, struct buf *out);
+int roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out);
 
 /* "5" or "5-8": an entry's range as text. */
-void rtable_range_text(const struct rtable_entry *e, char *buf, size_t len);
+void roll_table_range_text(const struct roll_table_entry *e, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,5 @@
 /* rtable: ranged tables; see rtable.h. */
-#include "rules/tables/rtable.h"
+#include "rules/tables/roll_table.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -23,7 +23,7 @@ trim(const char **s, size_t *len)
 
 /* Parses one entry "N text" or "N-M text" of len bytes. */
 static int
-entry(const char *s, size_t len, size_t idx, struct rtable_entry *e, char *err, size_t errlen)
+entry(const char *s, size_t len, size_t idx, struct roll_table_entry *e, char *err, size_t errlen)
 {
 	const char *p = s, *end = s + len;
 	char word[24];
@@ -52,9 +52,9 @@ entry(const char *s, size_t len, size_t idx, struct rtable_entry *e, char *err, 
 		snprintf(err, errlen, "entry %zu has a range but no text.", idx);
 		return -1;
 	}
-	if (tl >= RTABLE_TEXT_MAX) {
+	if (tl >= ROLL_TABLE_TEXT_MAX) {
 		snprintf(err, errlen, "entry %zu is %zu bytes long; an entry may be at most %d.",
-		         idx, tl, RTABLE_TEXT_MAX - 1);
+		         idx, tl, ROLL_TABLE_TEXT_MAX - 1);
 		return -1;
 	}
 	for (size_t i = 0; i < tl; i++) {
@@ -92,9 +92,9 @@ span_text(int lo, int hi, char *buf, size_t len)
 }
 
 int
-rtable_parse(const char *text, int lo, int hi, struct rtable *out, char *err, size_t errlen)
+roll_table_parse(const char *text, int lo, int hi, struct roll_table *out, char *err, size_t errlen)
 {
-	struct rtable t;
+	struct roll_table t;
 	const char *s = text;
 	int next = lo;
 
@@ -112,9 +112,9 @@ rtable_parse(const char *text, int lo, int hi, struct rtable *out, char *err, si
 		trim(&e, &elen);
 		if (elen == 0)
 			continue;
-		if (t.n == RTABLE_ENTRIES_MAX) {
+		if (t.n == ROLL_TABLE_ENTRIES_MAX) {
 			snprintf(err, errlen, "a table may have at most %d entries.",
-			         RTABLE_ENTRIES_MAX);
+			         ROLL_TABLE_ENTRIES_MAX);
 			return -1;
 		}
 		if (entry(e, elen, t.n + 1, &t.e[t.n], err, errlen) < 0)
@@ -157,8 +157,8 @@ rtable_parse(const char *text, int lo, int hi, struct rtable *out, char *err, si
 	return 0;
 }
 
-const struct rtable_entry *
-rtable_lookup(const struct rtable *t, int value)
+const struct roll_table_entry *
+roll_table_lookup(const struct roll_table *t, int value)
 {
 	if (t->n == 0)
 		return NULL;
@@ -173,7 +173,7 @@ rtable_lookup(const struct rtable *t, int value)
 }
 
 int
-rtable_find(const struct rtable *t, const char *what)
+roll_table_find(const struct roll_table *t, const char *what)
 {
 	const char *p = what;
 	int lo, hi, found = -1;
@@ -209,7 +209,7 @@ rtable_find(const struct rtable *t, const char *what)
 }
 
 void
-rtable_range_text(const struct rtable_entry *e, char *buf, size_t len)
+roll_table_range_text(const struct roll_table_entry *e, char *buf, size_t len)
 {
 	if (e->lo == e->hi)
 		snprintf(buf, len, "%d", e->lo);
@@ -218,12 +218,12 @@ rtable_range_text(const struct rtable_entry *e, char *buf, size_t len)
 }
 
 void
-rtable_format(const struct rtable *t, struct buf *out)
+roll_table_format(const struct roll_table *t, struct buf *out)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		char r[16];
 
-		rtable_range_text(&t->e[i], r, sizeof(r));
+		roll_table_range_text(&t->e[i], r, sizeof(r));
 		buf_addf(out, "%s%s %s", i ? "; " : "", r, t->e[i].text);
 	}
 }

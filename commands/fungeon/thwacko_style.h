@@ -10,43 +10,43 @@
  * are taken in party order, chosen styles are kept, and each default walks
  * from its hashed colour and mark to the first not yet used.
  */
-#ifndef DELVER_USTYLE_H
-#define DELVER_USTYLE_H
+#ifndef DELVER_THWACKO_STYLE_H
+#define DELVER_THWACKO_STYLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "commands/reply.h"
 
-#define USTYLE_NMARKS 8
+#define THWACKO_STYLE_NMARKS 8
 
 /* The default marks, in order. */
-extern const char *const ustyle_marks[USTYLE_NMARKS];
+extern const char *const thwacko_style_marks[THWACKO_STYLE_NMARKS];
 
 /* "gray", "red", ... for a palette colour. */
-const char *ustyle_colour_name(enum ucolour c);
+const char *thwacko_style_colour_name(enum ucolour c);
 /* The colour of that name (case-insensitive), or -1. */
-int ustyle_colour_parse(const char *name);
+int thwacko_style_colour_parse(const char *name);
 /* The colour names, NULL-terminated (for the command table's choices). */
-extern const char *const ustyle_colour_names[];
+extern const char *const thwacko_style_colour_names[];
 
 /* The default style of one user key, ignoring everyone else. */
-void ustyle_default(const char *user_key, struct ustyle *out);
+void thwacko_style_default(const char *user_key, struct thwacko_style *out);
 
 /*
  * The styles of a party of n players (keys[i]; chosen[i] is the player's
  * chosen style or NULL): chosen styles as they are, defaults made distinct
  * from every chosen style and from the defaults before them.
  */
-void ustyle_party(const char *const *keys, const struct ustyle *const *chosen, int n,
-                  struct ustyle *out);
+void thwacko_style_party(const char *const *keys, const struct thwacko_style *const *chosen, int n,
+                         struct thwacko_style *out);
 
 /*
  * Checks a mark a user chose: well-formed UTF-8 of 1 or 2 code points, or
  * 1 to 4 ASCII characters, with no spaces, no invisible or control
- * characters, shorter than USTYLE_MARK_MAX bytes. Returns 0, or -1 with one
+ * characters, shorter than THWACKO_STYLE_MARK_MAX bytes. Returns 0, or -1 with one
  * sentence in err.
  */
-int ustyle_mark_check(const char *mark, char *err, size_t errlen);
+int thwacko_style_mark_check(const char *mark, char *err, size_t errlen);
 
 #endif

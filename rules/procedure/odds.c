@@ -1,5 +1,5 @@
 /* xin: X-in-N odds; see xin.h. */
-#include "rules/procedure/xin.h"
+#include "rules/procedure/odds.h"
 
 #include <stdio.h>
 #include <strings.h>
@@ -8,12 +8,12 @@
 #include "rules/base/rng.h"
 
 int
-xin_check(int x, int n, char *err, size_t errlen)
+odds_check(int x, int n, char *err, size_t errlen)
 {
-	if (n < XIN_SIDES_MIN || n > XIN_SIDES_MAX) {
+	if (n < ODDS_SIDES_MIN || n > ODDS_SIDES_MAX) {
 		snprintf(err, errlen,
 		         "A %d-sided die cannot be used for X-in-N odds; N must be from %d to %d.",
-		         n, XIN_SIDES_MIN, XIN_SIDES_MAX);
+		         n, ODDS_SIDES_MIN, ODDS_SIDES_MAX);
 		return -1;
 	}
 	if (x < 1 || x > n) {
@@ -25,7 +25,7 @@ xin_check(int x, int n, char *err, size_t errlen)
 }
 
 int
-xin_parse(const char *s, struct xin *out, char *err, size_t errlen)
+odds_parse(const char *s, struct odds *out, char *err, size_t errlen)
 {
 	const char *p = s;
 	int x, n = 6;
@@ -46,7 +46,7 @@ xin_parse(const char *s, struct xin *out, char *err, size_t errlen)
 	if (num_read(&p, &n) < 0 || *p != '\0')
 		goto bad;
 check:
-	if (xin_check(x, n, err, errlen) < 0)
+	if (odds_check(x, n, err, errlen) < 0)
 		return -1;
 	out->x = x;
 	out->n = n;
@@ -58,7 +58,7 @@ bad:
 }
 
 int
-xin_roll(struct rng *r, struct xin c, bool *hit)
+odds_roll(struct rng *r, struct odds c, bool *hit)
 {
 	int roll = (int)rng_die(r, c.n);
 

@@ -1,5 +1,5 @@
 /* record: records as checksummed JSON lines; see record.h. */
-#include "bot/store/record.h"
+#include "bot/store/store_record.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,10 +10,10 @@
 #include <cJSON.h>
 
 #include "bot/store/crc32.h"
-#include "commands/fungeon/ustyle.h"
+#include "commands/fungeon/thwacko_style.h"
 #include "rules/base/utf8.h"
 
-_Static_assert(CHANMOD_COUNT <= RECORD_MODS_MAX, "raise RECORD_MODS_MAX");
+_Static_assert(CHANMOD_COUNT <= STORE_RECORD_MODS_MAX, "raise STORE_RECORD_MODS_MAX");
 
 #define CRC_LEN      8                  /* hex digits */
 #define JSON_INT_MAX 9007199254740992.0 /* 2^53: exact in a double */
@@ -22,29 +22,29 @@ _Static_assert(CHANMOD_COUNT <= RECORD_MODS_MAX, "raise RECORD_MODS_MAX");
  * The migration steps: steps[v - 1] turns a version-v record into a
  * version-v+1 record. The last entry is NULL: there is no next version yet.
  */
-static record_step_fn *const steps[RECORD_VERSION] = {
+static store_record_step_fn *const steps[STORE_RECORD_VERSION] = {
     NULL, /* 1 -> 2 */
 };
 
-static const struct record_mods builtin = {chanmod_table, CHANMOD_COUNT};
+static const struct store_record_mods builtin = {chanmod_table, CHANMOD_COUNT};
 
-const struct record_mods *
-record_builtin_mods(void)
+const struct store_record_mods *
+store_record_builtin_mods(void)
 {
 	return &builtin;
 }
 
 /* Saved colours use the names players type (commands/ustyle). */
 const char *
-record_colour_name(enum ucolour c)
+store_record_colour_name(enum ucolour c)
 {
-	return ustyle_colour_name(c);
+	return thwacko_style_colour_name(c);
 }
 
 int
-record_colour_parse(const char *name)
+store_record_colour_parse(const char *name)
 {
-	return ustyle_colour_parse(name);
+	return thwacko_style_colour_parse(name);
 }
 
 static void
@@ -54,10 +54,10 @@ copy_str(char *dst, size_t size, const char *src)
 }
 
 void
-record_of_channel(struct record *r, const struct channel *ch)
+store_record_of_channel(struct store_record *r, const struct channel *ch)
 {
 	memset(r, 0, sizeof(*r));
-	r->kind = RECORD_CHANNEL;
+	r->kind = STORE_RECORD_CHANNEL;
 	copy_str(r->key, sizeof(r->key), channel_key(ch));
 	copy_str(r->gm, sizeof(r->gm), channel_gm(ch));
 	copy_str(r->gm_name, sizeof(r->gm_name), channel_gm_name(ch));
@@ -67,12 +67,12 @@ record_of_channel(struct record *r, const struct channel *ch)
 }
 
 void
-record_of_user(struct record *r, const struct user *u)
+store_record_of_user(struct store_record *r, const struct user *u)
 {
-	const struct ustyle *s = user_style(u);
+	const struct thwacko_style *s = user_style(u);
 
 	memset(r, 0, sizeof(*r));
-	r->kind = RECORD_USER;
+	r->kind = STORE_RECORD_USER;
 	copy_str(r->key, sizeof(r->key), user_key(u));
 	copy_str(r->name, sizeof(r->name), user_name(u));
 	if (s != NULL) {
@@ -85,11 +85,11 @@ record_of_user(struct record *r, const struct user *u)
 }
 
 bool
-record_is_empty(const struct record *r)
+store_record_is_empty(const struct store_record *r)
 {
-	if (r->kind != RECORD_CHANNEL || r->gm[0] != '\0')
+	if (r->kind != STORE_RECORD_CHANNEL || r->gm[0] != '\0')
 		return false;
-	for (size_t i = 0; i < RECORD_MODS_MAX; i++)
+	for (size_t i = 0; i < STORE_RECORD_MODS_MAX; i++)
 		if (r->mods[i] != NULL)
 			return false;
 	return true;
@@ -106,7 +106,7 @@ frame(cJSON *obj, struct buf *out)
 	if (json == NULL)
 		return -1;
 	len = strlen(json);
-	if (len + CRC_LEN + 2 <= RECORD_LINE_MAX &&
+	if (len + CRC_LEN + 2 <= STORE_RECORD_LINE_MAX &&
 	    buf_addf(out, "%08x ", (unsigned)crc32_of(json, len)) == 0 &&
 	    buf_add(out, json, len) == 0 && buf_addc(out, '\n') == 0)
 		r = 0;
@@ -120,7 +120,7 @@ frame(cJSON *obj, struct buf *out)
 }
 
 static cJSON *
-encode_channel(const struct record *r, const struct record_mods *m)
+encode_channel(const struct store_record *r, const struct store_record_mods *m)
 {
 	cJSON *o = cJSON_CreateObject(), *mods = NULL;
 
@@ -149,23 +149,25 @@ encode_channel(const struct record *r, const struct record_mods *m)
 }
 
 int
-record_encode(const struct record *r, const struct record_mods *m, struct buf *out)
+store_record_encode(const struct store_record *r, const struct store_record_mods *m,
+                    struct buf *out)
 {
 	cJSON *o, *s;
 	int rc;
 
-	if (r->kind == RECORD_CHANNEL) {
+	if (r->kind == STORE_RECORD_CHANNEL) {
 		o = encode_channel(r, m);
 		if (o == NULL)
 			return -1;
-	} else if (r->kind == RECORD_USER) {
+	} else if (r->kind == STORE_RECORD_USER) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "t", "u");
 		cJSON_AddStringToObject(o, "key", r->key);
 		cJSON_AddStringToObject(o, "name", r->name);
 		if (r->style_set) {
 			s = cJSON_AddObjectToObject(o, "style");
-			cJSON_AddStringToObject(s, "colour", record_colour_name(r->style.colour));
+			cJSON_AddStringToObject(s, "colour",
+			                        store_record_colour_name(r->style.colour));
 			cJSON_AddStringToObject(s, "mark", r->style.mark);
 		}
 		if (r->nsaved > 0) {
@@ -190,14 +192,14 @@ record_encode(const struct record *r, const struct record_mods *m, struct buf *o
 }
 
 int
-record_encode_header(const struct record_header *h, struct buf *out)
+record_encode_header(const struct store_record_header *h, struct buf *out)
 {
 	cJSON *o = cJSON_CreateObject();
 	int rc;
 
-	cJSON_AddStringToObject(o, "format", RECORD_FORMAT);
+	cJSON_AddStringToObject(o, "format", STORE_RECORD_FORMAT);
 	cJSON_AddNumberToObject(o, "version", h->version);
-	if (h->file == RECORD_SNAPSHOT) {
+	if (h->file == STORE_RECORD_SNAPSHOT) {
 		cJSON_AddStringToObject(o, "file", "snapshot");
 		cJSON_AddNumberToObject(o, "taken", (double)h->taken);
 		cJSON_AddNumberToObject(o, "next_journal", (double)h->next_journal);
@@ -318,8 +320,8 @@ only_fields(const cJSON *o, const char *const *allowed, char *err, size_t errlen
 }
 
 int
-record_decode_header(const char *line, size_t len, struct record_header *h, char *err,
-                     size_t errlen)
+store_record_decode_header(const char *line, size_t len, struct store_record_header *h, char *err,
+                           size_t errlen)
 {
 	static const char *const snap_fields[] = {"format", "version",      "file",
 	                                          "taken",  "next_journal", NULL};
@@ -333,33 +335,33 @@ record_decode_header(const char *line, size_t len, struct record_header *h, char
 		return -1;
 	memset(h, 0, sizeof(*h));
 	f = cJSON_GetObjectItemCaseSensitive(o, "format");
-	if (!cJSON_IsString(f) || strcmp(f->valuestring, RECORD_FORMAT) != 0) {
+	if (!cJSON_IsString(f) || strcmp(f->valuestring, STORE_RECORD_FORMAT) != 0) {
 		snprintf(err, errlen, "this is not a delver state file (no \"format\":\"%s\")",
-		         RECORD_FORMAT);
+		         STORE_RECORD_FORMAT);
 		goto out;
 	}
 	if (get_count(o, "version", &v, err, errlen) < 0 || v < 1) {
 		snprintf(err, errlen, "'version' must be a whole number from 1");
 		goto out;
 	}
-	if (v > RECORD_VERSION) {
+	if (v > STORE_RECORD_VERSION) {
 		snprintf(err, errlen,
 		         "format version %llu is newer than this delver understands (%d); run a "
 		         "newer delver",
-		         (unsigned long long)v, RECORD_VERSION);
+		         (unsigned long long)v, STORE_RECORD_VERSION);
 		goto out;
 	}
 	h->version = (int)v;
 	f = cJSON_GetObjectItemCaseSensitive(o, "file");
 	if (cJSON_IsString(f) && strcmp(f->valuestring, "snapshot") == 0) {
-		h->file = RECORD_SNAPSHOT;
+		h->file = STORE_RECORD_SNAPSHOT;
 		if (only_fields(o, snap_fields, err, errlen) < 0 ||
 		    get_count(o, "taken", &v, err, errlen) < 0 ||
 		    get_count(o, "next_journal", &h->next_journal, err, errlen) < 0)
 			goto out;
 		h->taken = (int64_t)v;
 	} else if (cJSON_IsString(f) && strcmp(f->valuestring, "journal") == 0) {
-		h->file = RECORD_JOURNAL;
+		h->file = STORE_RECORD_JOURNAL;
 		if (only_fields(o, jour_fields, err, errlen) < 0 ||
 		    get_count(o, "seq", &h->seq, err, errlen) < 0)
 			goto out;
@@ -374,7 +376,8 @@ out:
 }
 
 int
-record_migrate(cJSON *rec, int from, int to, record_step_fn *const *s, char *err, size_t errlen)
+store_record_migrate(cJSON *rec, int from, int to, store_record_step_fn *const *s, char *err,
+                     size_t errlen)
 {
 	for (int v = from; v < to; v++) {
 		char why[200];
@@ -394,7 +397,7 @@ record_migrate(cJSON *rec, int from, int to, record_step_fn *const *s, char *err
 }
 
 static int
-decode_mods(const cJSON *mods, const struct record_mods *m, struct record *r, char *err,
+decode_mods(const cJSON *mods, const struct store_record_mods *m, struct store_record *r, char *err,
             size_t errlen)
 {
 	const cJSON *c;
@@ -438,7 +441,7 @@ decode_mods(const cJSON *mods, const struct record_mods *m, struct record *r, ch
 }
 
 static int
-decode_channel(const cJSON *o, const struct record_mods *m, struct record *r, char *err,
+decode_channel(const cJSON *o, const struct store_record_mods *m, struct store_record *r, char *err,
                size_t errlen)
 {
 	static const char *const fields[] = {"t",       "key",  "last_used", "gm",
@@ -460,7 +463,7 @@ decode_channel(const cJSON *o, const struct record_mods *m, struct record *r, ch
 	}
 	r->owns_mods = true;
 	if (mods != NULL && decode_mods(mods, m, r, err, errlen) < 0) {
-		record_clear(r, m);
+		store_record_clear(r, m);
 		return -1;
 	}
 	return 0;
@@ -470,7 +473,7 @@ decode_channel(const cJSON *o, const struct record_mods *m, struct record *r, ch
  * that fit, names unique without regard to case. The name rules are
  * rollchan's: what the player saved passed them. */
 static int
-decode_saved(const cJSON *arr, struct record *r, char *err, size_t errlen)
+decode_saved(const cJSON *arr, struct store_record *r, char *err, size_t errlen)
 {
 	static const char *const fields[] = {"name", "roll", NULL};
 	const cJSON *j;
@@ -507,7 +510,7 @@ decode_saved(const cJSON *arr, struct record *r, char *err, size_t errlen)
 }
 
 static int
-decode_user(const cJSON *o, struct record *r, char *err, size_t errlen)
+decode_user(const cJSON *o, struct store_record *r, char *err, size_t errlen)
 {
 	static const char *const fields[] = {"t", "key", "name", "style", "saved", NULL};
 	static const char *const sfields[] = {"colour", "mark", NULL};
@@ -523,7 +526,7 @@ decode_user(const cJSON *o, struct record *r, char *err, size_t errlen)
 		return 0;
 	c = cJSON_GetObjectItemCaseSensitive(s, "colour");
 	if (!cJSON_IsObject(s) || only_fields(s, sfields, err, errlen) < 0 || !cJSON_IsString(c) ||
-	    (colour = record_colour_parse(c->valuestring)) < 0) {
+	    (colour = store_record_colour_parse(c->valuestring)) < 0) {
 		snprintf(err, errlen, "'style' must hold a known 'colour' and a 'mark'");
 		return -1;
 	}
@@ -545,18 +548,18 @@ kind_of(const cJSON *o, char *err, size_t errlen)
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "t");
 
 	if (cJSON_IsString(t) && strcmp(t->valuestring, "c") == 0)
-		return RECORD_CHANNEL;
+		return STORE_RECORD_CHANNEL;
 	if (cJSON_IsString(t) && strcmp(t->valuestring, "u") == 0)
-		return RECORD_USER;
+		return STORE_RECORD_USER;
 	if (cJSON_IsString(t) && strcmp(t->valuestring, "end") == 0)
-		return RECORD_END;
+		return STORE_RECORD_END;
 	snprintf(err, errlen, "'t' must be \"c\" (channel), \"u\" (user) or \"end\"");
 	return -1;
 }
 
 int
-record_decode(const char *line, size_t len, int version, const struct record_mods *m,
-              struct record *r, char *err, size_t errlen)
+store_record_decode(const char *line, size_t len, int version, const struct store_record_mods *m,
+                    struct store_record *r, char *err, size_t errlen)
 {
 	static const char *const end_fields[] = {"t", "records", NULL};
 	cJSON *o = unframe(line, len, err, errlen);
@@ -565,13 +568,13 @@ record_decode(const char *line, size_t len, int version, const struct record_mod
 	memset(r, 0, sizeof(*r));
 	if (o == NULL)
 		return -1;
-	if (version < RECORD_VERSION &&
-	    record_migrate(o, version, RECORD_VERSION, steps, err, errlen) < 0)
+	if (version < STORE_RECORD_VERSION &&
+	    store_record_migrate(o, version, STORE_RECORD_VERSION, steps, err, errlen) < 0)
 		goto out;
 	if ((kind = kind_of(o, err, errlen)) < 0)
 		goto out;
-	r->kind = (enum record_kind)kind;
-	if (r->kind == RECORD_END) {
+	r->kind = (enum store_record_kind)kind;
+	if (r->kind == STORE_RECORD_END) {
 		if (only_fields(o, end_fields, err, errlen) == 0 &&
 		    get_count(o, "records", &r->count, err, errlen) == 0)
 			rc = 0;
@@ -579,7 +582,7 @@ record_decode(const char *line, size_t len, int version, const struct record_mod
 	}
 	if (get_text(o, "key", r->key, sizeof(r->key), false, err, errlen) < 0)
 		goto out;
-	if (r->kind == RECORD_CHANNEL)
+	if (r->kind == STORE_RECORD_CHANNEL)
 		rc = decode_channel(o, m, r, err, errlen);
 	else
 		rc = decode_user(o, r, err, errlen);
@@ -589,8 +592,8 @@ out:
 }
 
 int
-record_peek(const char *line, size_t len, enum record_kind *kind, char key[KEY_MAX], char *err,
-            size_t errlen)
+record_peek(const char *line, size_t len, enum store_record_kind *kind, char key[KEY_MAX],
+            char *err, size_t errlen)
 {
 	cJSON *o = unframe(line, len, err, errlen);
 	int k, rc = -1;
@@ -599,8 +602,8 @@ record_peek(const char *line, size_t len, enum record_kind *kind, char key[KEY_M
 		return -1;
 	key[0] = '\0';
 	if ((k = kind_of(o, err, errlen)) >= 0 &&
-	    (k == RECORD_END || get_text(o, "key", key, KEY_MAX, false, err, errlen) == 0)) {
-		*kind = (enum record_kind)k;
+	    (k == STORE_RECORD_END || get_text(o, "key", key, KEY_MAX, false, err, errlen) == 0)) {
+		*kind = (enum store_record_kind)k;
 		rc = 0;
 	}
 	cJSON_Delete(o);
@@ -608,7 +611,7 @@ record_peek(const char *line, size_t len, enum record_kind *kind, char key[KEY_M
 }
 
 void
-record_clear(struct record *r, const struct record_mods *m)
+store_record_clear(struct store_record *r, const struct store_record_mods *m)
 {
 	if (!r->owns_mods)
 		return;
@@ -620,7 +623,7 @@ record_clear(struct record *r, const struct record_mods *m)
 }
 
 void
-record_to_channel(struct record *r, struct channel *ch)
+store_record_to_channel(struct store_record *r, struct channel *ch)
 {
 	if (r->gm[0] != '\0')
 		channel_set_gm(ch, r->gm, r->gm_name);
@@ -636,7 +639,7 @@ record_to_channel(struct record *r, struct channel *ch)
 }
 
 void
-record_to_user(const struct record *r, struct user *u)
+store_record_to_user(const struct store_record *r, struct user *u)
 {
 	user_set_name(u, r->name);
 	if (r->style_set)

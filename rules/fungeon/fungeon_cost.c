@@ -1,5 +1,5 @@
 /* fgcost: Fungeon designs as words and their point costs; see fgcost.h. */
-#include "rules/fungeon/fgcost.h"
+#include "rules/fungeon/fungeon_cost.h"
 
 #include <ctype.h>
 #include <stddef.h>
@@ -28,11 +28,11 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
 }
 
 bool
-fg_name_valid(const char *s)
+fungeon_cost_name_valid(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n == 0 || n > FG_NAME_MAX || !utf8_valid(s, n))
+	if (n == 0 || n > FUNGEON_NAME_MAX || !utf8_valid(s, n))
 		return false;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p <= ' ' || *p == 0x7f || strchr(":,>/\"#", *p) != NULL)
@@ -45,21 +45,21 @@ fg_name_valid(const char *s)
 }
 
 const char *
-fg_kind_name(enum fg_kind k)
+fungeon_cost_kind_name(enum fungeon_kind k)
 {
 	static const char *const names[] = {"trap", "monster", "treasure"};
 
-	return (int)k >= 0 && k < FG_KIND_COUNT ? names[k] : "design";
+	return (int)k >= 0 && k < FUNGEON_KIND_COUNT ? names[k] : "design";
 }
 
 int
-fg_monster_hits(int level)
+fungeon_cost_monster_hits(int level)
 {
 	return 3 * level;
 }
 
 int64_t
-fg_sell_value(int64_t cost)
+fungeon_cost_sell_value(int64_t cost)
 {
 	return cost / 2;
 }
@@ -132,7 +132,7 @@ read_name(struct parser *ps, const char *what, size_t max, char *out)
 	char w[WORD_MAX];
 	int n = next_word(&ps->p, w);
 
-	if (n <= 0 || (size_t)n > max || !fg_name_valid(w)) {
+	if (n <= 0 || (size_t)n > max || !fungeon_cost_name_valid(w)) {
 		seterr(ps->err, ps->errlen,
 		       "'%s' needs a word after it: 1 to %zu characters with no spaces or "
 		       ": , > / \" #.",
@@ -155,7 +155,7 @@ unknown(struct parser *ps, const char *w, const char *allowed)
 enum wkind {
 	WK_FLAG,     /* nothing: sets a bool */
 	WK_NUM,      /* a number: sets an int */
-	WK_NAME,     /* a type word: sets a string of FG_TYPE_MAX */
+	WK_NAME,     /* a type word: sets a string of FUNGEON_TYPE_MAX */
 	WK_NUM_TYPE, /* a number, then a type word (resist N WORD) */
 	WK_NONE,     /* nothing: sets nothing (mundane) */
 };
@@ -167,11 +167,11 @@ struct word {
 	int lo, hi;
 };
 
-#define D(f) offsetof(struct fg_design, f)
-#define A(f) offsetof(struct fg_ability, f)
+#define D(f) offsetof(struct fungeon_design, f)
+#define A(f) offsetof(struct fungeon_ability, f)
 #define NUM(w, off)                                                                                \
 	{                                                                                          \
-		w, WK_NUM, off, 0, 0, FG_DICE_MAX                                                  \
+		w, WK_NUM, off, 0, 0, FUNGEON_DICE_MAX                                             \
 	}
 #define FLAG(w, off)                                                                               \
 	{                                                                                          \
@@ -206,14 +206,14 @@ static const struct word treasure_words[] = {
 };
 
 static const struct word monster_words[] = {
-    {"level", WK_NUM, D(level), 0, FG_LEVEL_MIN, FG_LEVEL_MAX},
+    {"level", WK_NUM, D(level), 0, FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX},
     END,
 };
 
 static const struct word ability_words[] = {
     NUM("annoy", A(annoy)),
     NUM("pain", A(pain)),
-    {"resist", WK_NUM_TYPE, A(resist), A(resist_type), 0, FG_DICE_MAX},
+    {"resist", WK_NUM_TYPE, A(resist), A(resist_type), 0, FUNGEON_DICE_MAX},
     FLAG("hold", A(hold)),
     FLAG("continuous", A(continuous)),
     FLAG("universal", A(universal)),
@@ -259,11 +259,11 @@ read_word(struct parser *ps, const struct word *tab, const char *w, void *obj, u
 	case WK_NUM:
 		return read_number(ps, d->w, d->lo, d->hi, (int *)(base + d->off));
 	case WK_NAME:
-		return read_name(ps, d->w, FG_TYPE_MAX, base + d->off);
+		return read_name(ps, d->w, FUNGEON_TYPE_MAX, base + d->off);
 	case WK_NUM_TYPE:
 		if (read_number(ps, d->w, d->lo, d->hi, (int *)(base + d->off)) < 0)
 			return -1;
-		return read_name(ps, "resist N", FG_TYPE_MAX, base + d->off2);
+		return read_name(ps, "resist N", FUNGEON_TYPE_MAX, base + d->off2);
 	case WK_NONE:
 		return 0;
 	}
@@ -273,7 +273,7 @@ read_word(struct parser *ps, const struct word *tab, const char *w, void *obj, u
 /* Reads every word of the spec against one table (traps, treasure); *seen
  * receives the table entries given. */
 static int
-parse_flat(struct parser *ps, const struct word *tab, const char *allowed, struct fg_design *d,
+parse_flat(struct parser *ps, const struct word *tab, const char *allowed, struct fungeon_design *d,
            unsigned *seen)
 {
 	char w[WORD_MAX];
@@ -291,16 +291,16 @@ parse_flat(struct parser *ps, const struct word *tab, const char *allowed, struc
 }
 
 static int
-start_ability(struct parser *ps, struct fg_design *d)
+start_ability(struct parser *ps, struct fungeon_design *d)
 {
-	struct fg_ability *a = &d->ab[d->nab];
+	struct fungeon_ability *a = &d->ab[d->nab];
 
-	if (d->nab == FG_ABILITIES_MAX) {
+	if (d->nab == FUNGEON_ABILITIES_MAX) {
 		seterr(ps->err, ps->errlen, "A monster may have at most %d special abilities.",
-		       FG_ABILITIES_MAX);
+		       FUNGEON_ABILITIES_MAX);
 		return -1;
 	}
-	if (read_name(ps, "ability", FG_NAME_MAX, a->name) < 0)
+	if (read_name(ps, "ability", FUNGEON_NAME_MAX, a->name) < 0)
 		return -1;
 	for (int i = 0; i < d->nab; i++) {
 		if (!strcasecmp(d->ab[i].name, a->name)) {
@@ -316,7 +316,7 @@ start_ability(struct parser *ps, struct fg_design *d)
 }
 
 static int
-parse_monster(struct parser *ps, struct fg_design *d)
+parse_monster(struct parser *ps, struct fungeon_design *d)
 {
 	static const char allowed[] =
 	    "level N, then for each ability: ability NAME, annoy N, pain N, resist N WORD, "
@@ -350,7 +350,7 @@ parse_monster(struct parser *ps, struct fg_design *d)
 	}
 	if (d->level == 0) {
 		seterr(ps->err, ps->errlen, "A monster needs its level: level N, from %d to %d.",
-		       FG_LEVEL_MIN, FG_LEVEL_MAX);
+		       FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX);
 		return -1;
 	}
 	for (int k = 0; k < d->nab; k++) /* zero Resist dice resist nothing */
@@ -360,7 +360,7 @@ parse_monster(struct parser *ps, struct fg_design *d)
 }
 
 static int
-parse_treasure(struct parser *ps, struct fg_design *d)
+parse_treasure(struct parser *ps, struct fungeon_design *d)
 {
 	static const char allowed[] = "mundane or fancy, value N, heal N, annoy N, pain N, "
 	                              "universal, type WORD";
@@ -376,28 +376,30 @@ parse_treasure(struct parser *ps, struct fg_design *d)
 }
 
 int
-fgcost_parse(enum fg_kind kind, const char *spec, struct fg_design *out, char *err, size_t errlen)
+fungeon_cost_parse(enum fungeon_kind kind, const char *spec, struct fungeon_design *out, char *err,
+                   size_t errlen)
 {
-	struct parser ps = {.p = spec, .err = err, .errlen = errlen, .kind = fg_kind_name(kind)};
+	struct parser ps = {
+	    .p = spec, .err = err, .errlen = errlen, .kind = fungeon_cost_kind_name(kind)};
 	size_t len = strlen(spec);
 	unsigned seen;
 
 	memset(out, 0, sizeof(*out));
 	out->kind = kind;
-	if (len > FG_SPEC_MAX) {
-		seterr(err, errlen, "A design may be at most %d bytes long (got %zu).", FG_SPEC_MAX,
-		       len);
+	if (len > FUNGEON_SPEC_MAX) {
+		seterr(err, errlen, "A design may be at most %d bytes long (got %zu).",
+		       FUNGEON_SPEC_MAX, len);
 		return -1;
 	}
 	switch (kind) {
-	case FG_TRAP:
+	case FUNGEON_TRAP:
 		return parse_flat(&ps, trap_words,
 		                  "annoy N, pain N, guards, unlimited, universal, continuous, "
 		                  "type WORD",
 		                  out, &seen);
-	case FG_MONSTER:
+	case FUNGEON_MONSTER:
 		return parse_monster(&ps, out);
-	case FG_TREASURE:
+	case FUNGEON_TREASURE:
 		return parse_treasure(&ps, out);
 	default:
 		seterr(err, errlen, "A design is a trap, a monster or a treasure.");
@@ -433,17 +435,17 @@ put(struct out *o, const char *fmt, ...)
 }
 
 void
-fgcost_format(const struct fg_design *d, char *buf, size_t len)
+fungeon_cost_format(const struct fungeon_design *d, char *buf, size_t len)
 {
 	struct out o = {.p = buf, .len = len, .used = 0};
 
 	if (len == 0)
 		return;
 	buf[0] = '\0';
-	if (d->kind == FG_MONSTER) {
+	if (d->kind == FUNGEON_MONSTER) {
 		put(&o, "level %d", d->level);
 		for (int i = 0; i < d->nab; i++) {
-			const struct fg_ability *a = &d->ab[i];
+			const struct fungeon_ability *a = &d->ab[i];
 
 			put(&o, "ability %s", a->name);
 			if (a->annoy)
@@ -463,7 +465,7 @@ fgcost_format(const struct fg_design *d, char *buf, size_t len)
 		}
 		return;
 	}
-	if (d->kind == FG_TREASURE) {
+	if (d->kind == FUNGEON_TREASURE) {
 		put(&o, "%s", d->fancy ? "fancy" : "mundane");
 		if (d->value)
 			put(&o, "value %d", d->value);
@@ -486,15 +488,15 @@ fgcost_format(const struct fg_design *d, char *buf, size_t len)
 		put(&o, "type %s", d->type);
 }
 
-static void term(struct fg_price *p, int64_t points, const char *fmt, ...)
+static void term(struct fungeon_price *p, int64_t points, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void
-term(struct fg_price *p, int64_t points, const char *fmt, ...)
+term(struct fungeon_price *p, int64_t points, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (p->nterms == FG_TERMS_MAX)
+	if (p->nterms == FUNGEON_TERMS_MAX)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(p->term[p->nterms].what, sizeof(p->term[0].what), fmt, ap);
@@ -503,13 +505,13 @@ term(struct fg_price *p, int64_t points, const char *fmt, ...)
 	p->plain += points;
 }
 
-/* Records one doubling; returns -1 once the total passes FG_COST_MAX. */
+/* Records one doubling; returns -1 once the total passes FUNGEON_COST_MAX. */
 static int
-dbl(struct fg_price *p, const char *what, char *err, size_t errlen)
+dbl(struct fungeon_price *p, const char *what, char *err, size_t errlen)
 {
-	if (p->total * 2 > FG_COST_MAX || p->ndoubles == FG_DOUBLES_MAX) {
+	if (p->total * 2 > FUNGEON_COST_MAX || p->ndoubles == FUNGEON_DOUBLES_MAX) {
 		seterr(err, errlen, "That design would cost more than %d points; make it smaller.",
-		       FG_COST_MAX);
+		       FUNGEON_COST_MAX);
 		return -1;
 	}
 	snprintf(p->dbl[p->ndoubles++], sizeof(p->dbl[0]), "%s", what);
@@ -520,7 +522,7 @@ dbl(struct fg_price *p, const char *what, char *err, size_t errlen)
 /* Annoy dice cost 1 point per 2 dice; an odd count costs as the next even
  * one (Ruling). */
 static void
-annoy_term(struct fg_price *p, const char *who, int annoy)
+annoy_term(struct fungeon_price *p, const char *who, int annoy)
 {
 	int64_t pts = (annoy + 1) / 2;
 
@@ -531,7 +533,7 @@ annoy_term(struct fg_price *p, const char *who, int annoy)
 }
 
 static int
-price_trap(const struct fg_design *d, struct fg_price *p, char *err, size_t errlen)
+price_trap(const struct fungeon_design *d, struct fungeon_price *p, char *err, size_t errlen)
 {
 	if (d->annoy < 1) {
 		seterr(err, errlen,
@@ -553,13 +555,13 @@ price_trap(const struct fg_design *d, struct fg_price *p, char *err, size_t errl
 }
 
 static int
-price_monster(const struct fg_design *d, struct fg_price *p, char *err, size_t errlen)
+price_monster(const struct fungeon_design *d, struct fungeon_price *p, char *err, size_t errlen)
 {
 	char what[48];
 
 	term(p, d->level, "level %d", d->level);
 	for (int i = 0; i < d->nab; i++) {
-		const struct fg_ability *a = &d->ab[i];
+		const struct fungeon_ability *a = &d->ab[i];
 
 		if (a->annoy == 0 && a->pain == 0 && a->resist == 0) {
 			seterr(err, errlen,
@@ -577,7 +579,7 @@ price_monster(const struct fg_design *d, struct fg_price *p, char *err, size_t e
 	}
 	p->total = p->plain;
 	for (int i = 0; i < d->nab; i++) {
-		const struct fg_ability *a = &d->ab[i];
+		const struct fungeon_ability *a = &d->ab[i];
 		static const char *const what_of[] = {"continuous hold", "continuous damage",
 		                                      "universal damage"};
 		const bool on[] = {a->hold, a->continuous, a->universal};
@@ -594,7 +596,7 @@ price_monster(const struct fg_design *d, struct fg_price *p, char *err, size_t e
 }
 
 static int
-price_treasure(const struct fg_design *d, struct fg_price *p, char *err, size_t errlen)
+price_treasure(const struct fungeon_design *d, struct fungeon_price *p, char *err, size_t errlen)
 {
 	bool magic = d->heal || d->annoy || d->pain || d->universal;
 
@@ -628,15 +630,16 @@ price_treasure(const struct fg_design *d, struct fg_price *p, char *err, size_t 
 }
 
 int
-fgcost_price(const struct fg_design *d, struct fg_price *p, char *err, size_t errlen)
+fungeon_cost_price(const struct fungeon_design *d, struct fungeon_price *p, char *err,
+                   size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
 	switch (d->kind) {
-	case FG_TRAP:
+	case FUNGEON_TRAP:
 		return price_trap(d, p, err, errlen);
-	case FG_MONSTER:
+	case FUNGEON_MONSTER:
 		return price_monster(d, p, err, errlen);
-	case FG_TREASURE:
+	case FUNGEON_TREASURE:
 		return price_treasure(d, p, err, errlen);
 	default:
 		seterr(err, errlen, "A design is a trap, a monster or a treasure.");
@@ -645,15 +648,15 @@ fgcost_price(const struct fg_design *d, struct fg_price *p, char *err, size_t er
 }
 
 int
-fgcost_check(const struct fg_design *d, char *err, size_t errlen)
+fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 {
-	if (d->kind == FG_TRAP && d->type[0] == '\0') {
+	if (d->kind == FUNGEON_TRAP && d->type[0] == '\0') {
 		seterr(err, errlen,
 		       "A trap needs a Type (fire, poison, arrows...): add type WORD.");
 		return -1;
 	}
-	for (int i = 0; d->kind == FG_MONSTER && i < d->nab; i++) {
-		const struct fg_ability *a = &d->ab[i];
+	for (int i = 0; d->kind == FUNGEON_MONSTER && i < d->nab; i++) {
+		const struct fungeon_ability *a = &d->ab[i];
 
 		if (a->annoy < 1) {
 			seterr(err, errlen,

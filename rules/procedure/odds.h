@@ -3,33 +3,33 @@
  * roll a dN; it happens on a result of X or less. Shared by the classic
  * hazard die and the classic wandering-monster check.
  */
-#ifndef DELVER_XIN_H
-#define DELVER_XIN_H
+#ifndef DELVER_ODDS_H
+#define DELVER_ODDS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#define XIN_SIDES_MIN 2
-#define XIN_SIDES_MAX 100
+#define ODDS_SIDES_MIN 2
+#define ODDS_SIDES_MAX 100
 
 struct rng;
 
-struct xin {
+struct odds {
 	int x; /* 1..n */
-	int n; /* the die, XIN_SIDES_MIN..XIN_SIDES_MAX */
+	int n; /* the die, ODDS_SIDES_MIN..ODDS_SIDES_MAX */
 };
 
 /* Returns 0 when x-in-n is a valid chance, or -1 with one sentence in err
  * naming what is wrong and what is allowed. */
-int xin_check(int x, int n, char *err, size_t errlen);
+int odds_check(int x, int n, char *err, size_t errlen);
 
 /*
  * Parses "2-in-6", "2in6", "2/6" or a bare "2" (meaning 2-in-6) into *out.
  * Returns 0, or -1 with one sentence in err and *out untouched.
  */
-int xin_parse(const char *s, struct xin *out, char *err, size_t errlen);
+int odds_parse(const char *s, struct odds *out, char *err, size_t errlen);
 
 /* Rolls the dN; *hit tells whether it came up X or less. Returns the roll. */
-int xin_roll(struct rng *r, struct xin c, bool *hit);
+int odds_roll(struct rng *r, struct odds c, bool *hit);
 
 #endif

@@ -16,22 +16,22 @@
  * member holds every non-empty module slot under its chanmod name, as that
  * module's save() wrote it; this code knows no module by name.
  *
- * Format versions and migration. RECORD_VERSION is the version this code
+ * Format versions and migration. STORE_RECORD_VERSION is the version this code
  * writes; it reads every version from 1 up to it. To change the format:
- * bump RECORD_VERSION to N+1, write a function that turns one version-N
+ * bump STORE_RECORD_VERSION to N+1, write a function that turns one version-N
  * record (the parsed JSON object, changed in place) into a version-N+1
  * record, and put it at index N-1 of the steps table in record.c. A record
  * read from a version-V file then goes through steps V-1 .. N-1 before it is
  * validated, so old files keep loading and the next snapshot rewrites them
- * in the new version. A file whose version is newer than RECORD_VERSION is
+ * in the new version. A file whose version is newer than STORE_RECORD_VERSION is
  * refused (never guessed at). Adding a channel module needs no new version:
  * its state is a new member of "mods".
  *
- * Ownership: a decoded record owns its module states until record_clear()
- * or until record_to_channel() hands them to a channel.
+ * Ownership: a decoded record owns its module states until store_record_clear()
+ * or until store_record_to_channel() hands them to a channel.
  */
-#ifndef DELVER_RECORD_H
-#define DELVER_RECORD_H
+#ifndef DELVER_STORE_RECORD_H
+#define DELVER_STORE_RECORD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,51 +40,51 @@
 #include "commands/state.h"
 #include "rules/base/buf.h"
 
-#define RECORD_VERSION  1
-#define RECORD_FORMAT   "delver-state"
-#define RECORD_LINE_MAX (1u << 20) /* bytes in one line, with its newline */
-#define RECORD_MODS_MAX 32         /* module slots one record can carry */
+#define STORE_RECORD_VERSION  1
+#define STORE_RECORD_FORMAT   "delver-state"
+#define STORE_RECORD_LINE_MAX (1u << 20) /* bytes in one line, with its newline */
+#define STORE_RECORD_MODS_MAX 32         /* module slots one record can carry */
 
 struct cJSON;
 
-enum record_kind {
-	RECORD_CHANNEL,
-	RECORD_USER,
-	RECORD_END, /* the last line of a snapshot */
+enum store_record_kind {
+	STORE_RECORD_CHANNEL,
+	STORE_RECORD_USER,
+	STORE_RECORD_END, /* the last line of a snapshot */
 };
 
-enum record_file {
-	RECORD_SNAPSHOT,
-	RECORD_JOURNAL,
+enum store_record_file {
+	STORE_RECORD_SNAPSHOT,
+	STORE_RECORD_JOURNAL,
 };
 
-struct record_header {
+struct store_record_header {
 	int version;
-	enum record_file file;
+	enum store_record_file file;
 	int64_t taken;         /* snapshot: when its image was taken (unix seconds) */
 	uint64_t next_journal; /* snapshot: the first journal file it does not hold */
 	uint64_t seq;          /* journal: the file's sequence number */
 };
 
 /* A table of channel modules: the program's chanmod_table, or a test's. */
-struct record_mods {
+struct store_record_mods {
 	const struct chanmod *const *table; /* n entries; NULL ones are unused */
 	size_t n;
 };
 
 /* One record, decoded or about to be encoded. */
-struct record {
-	enum record_kind kind;
+struct store_record {
+	enum store_record_kind kind;
 	char key[KEY_MAX];
 	/* channel */
 	char gm[KEY_MAX]; /* "" when nobody is GM */
 	char gm_name[NAME_MAX_LEN];
 	int64_t last_used;
-	void *mods[RECORD_MODS_MAX]; /* indexed like the module table */
+	void *mods[STORE_RECORD_MODS_MAX]; /* indexed like the module table */
 	bool owns_mods;
 	/* user */
 	char name[NAME_MAX_LEN];
-	struct ustyle style;
+	struct thwacko_style style;
 	bool style_set;
 	size_t nsaved; /* the player's own saved rolls ("saved", optional) */
 	struct user_saved saved[USER_SAVED_MAX];
@@ -94,53 +94,55 @@ struct record {
 
 /* Turns a version-N record object into a version-N+1 one, in place.
  * Returns 0, or -1 with one sentence in err. */
-typedef int record_step_fn(struct cJSON *rec, char *err, size_t errlen);
+typedef int store_record_step_fn(struct cJSON *rec, char *err, size_t errlen);
 
 /* The program's module table (chanmod_table, CHANMOD_COUNT slots). */
-const struct record_mods *record_builtin_mods(void);
+const struct store_record_mods *store_record_builtin_mods(void);
 
 /* Views of live records for encoding; module states are borrowed. */
-void record_of_channel(struct record *r, const struct channel *ch);
-void record_of_user(struct record *r, const struct user *u);
+void store_record_of_channel(struct store_record *r, const struct channel *ch);
+void store_record_of_user(struct store_record *r, const struct user *u);
 /* True for a channel record with no GM and no module state: saving it
  * would say nothing that a missing record does not. */
-bool record_is_empty(const struct record *r);
+bool store_record_is_empty(const struct store_record *r);
 
 /* Appends r as one line to out. Returns 0, or -1 when a module could not
- * save its state or the line would pass RECORD_LINE_MAX bytes (out is then
+ * save its state or the line would pass STORE_RECORD_LINE_MAX bytes (out is then
  * left as it was). */
-int record_encode(const struct record *r, const struct record_mods *m, struct buf *out);
-int record_encode_header(const struct record_header *h, struct buf *out);
+int store_record_encode(const struct store_record *r, const struct store_record_mods *m,
+                        struct buf *out);
+int record_encode_header(const struct store_record_header *h, struct buf *out);
 
 /* Checks the checksum of one line (without its newline) and parses its
  * header. Returns 0, or -1 with the reason in err (a version newer than
- * RECORD_VERSION is such a reason). */
-int record_decode_header(const char *line, size_t len, struct record_header *h, char *err,
-                         size_t errlen);
-/* Checks, parses, migrates from version to RECORD_VERSION and validates one
+ * STORE_RECORD_VERSION is such a reason). */
+int store_record_decode_header(const char *line, size_t len, struct store_record_header *h,
+                               char *err, size_t errlen);
+/* Checks, parses, migrates from version to STORE_RECORD_VERSION and validates one
  * record line (module states are loaded into fresh states). Returns 0, or
  * -1 with the reason in err and nothing left to free. */
-int record_decode(const char *line, size_t len, int version, const struct record_mods *m,
-                  struct record *r, char *err, size_t errlen);
+int store_record_decode(const char *line, size_t len, int version,
+                        const struct store_record_mods *m, struct store_record *r, char *err,
+                        size_t errlen);
 /* The kind and key of one current-version line, checked but not
  * validated further (sorting and searching snapshots). The key of an end
  * line is "". Returns 0, or -1 with err. */
-int record_peek(const char *line, size_t len, enum record_kind *kind, char key[KEY_MAX], char *err,
-                size_t errlen);
+int record_peek(const char *line, size_t len, enum store_record_kind *kind, char key[KEY_MAX],
+                char *err, size_t errlen);
 /* Frees the module states r still owns. */
-void record_clear(struct record *r, const struct record_mods *m);
+void store_record_clear(struct store_record *r, const struct store_record_mods *m);
 
 /* Makes ch hold exactly what r says (r must use the builtin module table);
  * r's module states move to ch. */
-void record_to_channel(struct record *r, struct channel *ch);
-void record_to_user(const struct record *r, struct user *u);
+void store_record_to_channel(struct store_record *r, struct channel *ch);
+void store_record_to_user(const struct store_record *r, struct user *u);
 
 /* Runs steps[from-1] .. steps[to-2] on rec. Returns 0, or -1 with err. */
-int record_migrate(struct cJSON *rec, int from, int to, record_step_fn *const *steps, char *err,
-                   size_t errlen);
+int store_record_migrate(struct cJSON *rec, int from, int to, store_record_step_fn *const *steps,
+                         char *err, size_t errlen);
 
 /* The colour's name in records ("gray", "red", ...), and back (-1: none). */
-const char *record_colour_name(enum ucolour c);
-int record_colour_parse(const char *name);
+const char *store_record_colour_name(enum ucolour c);
+int store_record_colour_parse(const char *name);
 
 #endif

@@ -1,5 +1,5 @@
 /* ustyle: Thwack-O styles, defaults and validation; see ustyle.h. */
-#include "commands/fungeon/ustyle.h"
+#include "commands/fungeon/thwacko_style.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -8,26 +8,27 @@
 
 #include "rules/base/utf8.h"
 
-const char *const ustyle_marks[USTYLE_NMARKS] = {"◆", "●", "▲", "■", "★", "✚", "♣", "♥"};
+const char *const thwacko_style_marks[THWACKO_STYLE_NMARKS] = {"◆", "●", "▲", "■",
+                                                               "★", "✚", "♣", "♥"};
 
-const char *const ustyle_colour_names[] = {"gray", "red",  "green", "yellow", "blue",
-                                           "pink", "cyan", "white", NULL};
+const char *const thwacko_style_colour_names[] = {"gray", "red",  "green", "yellow", "blue",
+                                                  "pink", "cyan", "white", NULL};
 
 /* The order defaults walk: every colour but gray, then gray. */
 static const enum ucolour walk[UC_COUNT] = {UC_RED,  UC_GREEN, UC_YELLOW, UC_BLUE,
                                             UC_PINK, UC_CYAN,  UC_WHITE,  UC_GRAY};
 
 const char *
-ustyle_colour_name(enum ucolour c)
+thwacko_style_colour_name(enum ucolour c)
 {
-	return (int)c >= 0 && c < UC_COUNT ? ustyle_colour_names[c] : "gray";
+	return (int)c >= 0 && c < UC_COUNT ? thwacko_style_colour_names[c] : "gray";
 }
 
 int
-ustyle_colour_parse(const char *name)
+thwacko_style_colour_parse(const char *name)
 {
 	for (int i = 0; i < UC_COUNT; i++)
-		if (strcasecmp(name, ustyle_colour_names[i]) == 0)
+		if (strcasecmp(name, thwacko_style_colour_names[i]) == 0)
 			return i;
 	if (strcasecmp(name, "grey") == 0)
 		return UC_GRAY;
@@ -50,26 +51,28 @@ hash(const char *s)
 static int
 mark_index(const char *mark)
 {
-	for (int i = 0; i < USTYLE_NMARKS; i++)
-		if (strcmp(mark, ustyle_marks[i]) == 0)
+	for (int i = 0; i < THWACKO_STYLE_NMARKS; i++)
+		if (strcmp(mark, thwacko_style_marks[i]) == 0)
 			return i;
 	return -1;
 }
 
 void
-ustyle_default(const char *user_key, struct ustyle *out)
+thwacko_style_default(const char *user_key, struct thwacko_style *out)
 {
 	uint64_t h = hash(user_key);
 
 	memset(out, 0, sizeof(*out));
 	out->colour = walk[h % (UC_COUNT - 1)];
-	snprintf(out->mark, sizeof(out->mark), "%s", ustyle_marks[(h >> 32) % USTYLE_NMARKS]);
+	snprintf(out->mark, sizeof(out->mark), "%s",
+	         thwacko_style_marks[(h >> 32) % THWACKO_STYLE_NMARKS]);
 }
 
 void
-ustyle_party(const char *const *keys, const struct ustyle *const *chosen, int n, struct ustyle *out)
+thwacko_style_party(const char *const *keys, const struct thwacko_style *const *chosen, int n,
+                    struct thwacko_style *out)
 {
-	bool used_c[UC_COUNT] = {false}, used_m[USTYLE_NMARKS] = {false};
+	bool used_c[UC_COUNT] = {false}, used_m[THWACKO_STYLE_NMARKS] = {false};
 
 	for (int i = 0; i < n; i++) {
 		if (chosen[i] == NULL)
@@ -81,13 +84,13 @@ ustyle_party(const char *const *keys, const struct ustyle *const *chosen, int n,
 	}
 	for (int i = 0; i < n; i++) {
 		uint64_t h = hash(keys[i]);
-		int c0 = (int)(h % (UC_COUNT - 1)), m0 = (int)((h >> 32) % USTYLE_NMARKS);
+		int c0 = (int)(h % (UC_COUNT - 1)), m0 = (int)((h >> 32) % THWACKO_STYLE_NMARKS);
 
 		if (chosen[i] != NULL) {
 			out[i] = *chosen[i];
 			continue;
 		}
-		ustyle_default(keys[i], &out[i]);
+		thwacko_style_default(keys[i], &out[i]);
 		for (int k = 0; k < UC_COUNT; k++) {
 			/* the 7 colours from the hashed one, gray last */
 			enum ucolour c =
@@ -99,11 +102,12 @@ ustyle_party(const char *const *keys, const struct ustyle *const *chosen, int n,
 				break;
 			}
 		}
-		for (int k = 0; k < USTYLE_NMARKS; k++) {
-			int m = (m0 + k) % USTYLE_NMARKS;
+		for (int k = 0; k < THWACKO_STYLE_NMARKS; k++) {
+			int m = (m0 + k) % THWACKO_STYLE_NMARKS;
 
 			if (!used_m[m]) {
-				snprintf(out[i].mark, sizeof(out[i].mark), "%s", ustyle_marks[m]);
+				snprintf(out[i].mark, sizeof(out[i].mark), "%s",
+				         thwacko_style_marks[m]);
 				used_m[m] = true;
 				break;
 			}
@@ -142,15 +146,15 @@ invisible(uint32_t cp)
 }
 
 int
-ustyle_mark_check(const char *mark, char *err, size_t errlen)
+thwacko_style_mark_check(const char *mark, char *err, size_t errlen)
 {
 	size_t len = strlen(mark), ncp = 0;
 	bool ascii = true;
 
-	if (len == 0 || len >= USTYLE_MARK_MAX || !utf8_valid(mark, len)) {
+	if (len == 0 || len >= THWACKO_STYLE_MARK_MAX || !utf8_valid(mark, len)) {
 		snprintf(err, errlen,
 		         "A mark is 1 or 2 symbols or emoji, or up to 4 letters, at most %d bytes.",
-		         USTYLE_MARK_MAX - 1);
+		         THWACKO_STYLE_MARK_MAX - 1);
 		return -1;
 	}
 	for (size_t i = 0; i < len;) {

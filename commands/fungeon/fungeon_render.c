@@ -10,7 +10,7 @@
 /* Copies src into dst[size], cut short on a character boundary: labels
  * join a name and a player's display name and may not fit. */
 void
-fg_fit_label(char *dst, size_t size, const char *src)
+fungeon_render_fit_label(char *dst, size_t size, const char *src)
 {
 	size_t n = utf8_cut(src, strlen(src), size - 1);
 
@@ -20,7 +20,7 @@ fg_fit_label(char *dst, size_t size, const char *src)
 
 /* Renders a group's dice: the Thwack-O die in its player's style. */
 static void
-dice(struct reply *out, const struct cf_group *g, const struct ustyle *styles)
+dice(struct reply *out, const struct cf_group *g, const struct thwacko_style *styles)
 {
 	if (g->n == 0)
 		reply_add(out, RS_DIM, "no dice");
@@ -35,8 +35,8 @@ dice(struct reply *out, const struct cf_group *g, const struct ustyle *styles)
 }
 
 void
-fg_group_line(struct reply *out, const struct cf_group *g, const char *label,
-              const struct ustyle *styles, const char *suffix)
+fungeon_render_group_line(struct reply *out, const struct cf_group *g, const char *label,
+                          const struct thwacko_style *styles, const char *suffix)
 {
 	reply_add(out, 0, "%s: ", label);
 	dice(out, g, styles);
@@ -46,8 +46,9 @@ fg_group_line(struct reply *out, const struct cf_group *g, const char *label,
 }
 
 void
-fg_narration_lines(struct reply *out, const struct cf_narration *n, const struct fg_chan *c,
-                   const struct ustyle *styles, const char *what)
+fungeon_render_narration_lines(struct reply *out, const struct cf_narration *n,
+                               const struct fungeon_channel *c, const struct thwacko_style *styles,
+                               const char *what)
 {
 	int tie = 0, final;
 
@@ -89,11 +90,12 @@ fg_narration_lines(struct reply *out, const struct cf_narration *n, const struct
 }
 
 void
-fg_pain_table(struct reply *out, const char *const *names, const struct cf_group *const *g, int n,
-              const struct cf_pain *res, const struct ustyle *styles, const struct fg_chan *c)
+fungeon_render_pain_table(struct reply *out, const char *const *names,
+                          const struct cf_group *const *g, int n, const struct cf_pain *res,
+                          const struct thwacko_style *styles, const struct fungeon_channel *c)
 {
 	const char *hdr[CF_PARTS_MAX + 3];
-	char cells[CF_PARTS_MAX + 3][FG_SOURCE_MAX + 32];
+	char cells[CF_PARTS_MAX + 3][FUNGEON_SOURCE_MAX + 32];
 	const char *row[CF_PARTS_MAX + 3];
 
 	hdr[0] = "rank";
@@ -130,53 +132,54 @@ fg_pain_table(struct reply *out, const char *const *names, const struct cf_group
 }
 
 void
-fg_cont_render(struct reply *out, const struct fg_chan *c, const struct fg_cont *k,
-               const struct ustyle *styles)
+fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
+                    const struct fungeon_cont *k, const struct thwacko_style *styles)
 {
-	const struct fg_member *m = &c->m[k->member];
+	const struct fungeon_member *m = &c->m[k->member];
 	char label[80], suffix[80], whole[256];
 
 	reply_add(out, RS_ITALIC,
-	          "Continuous %s: ", k->effect.kind == FG_EFFECT_HOLD ? "hold" : "damage");
+	          "Continuous %s: ", k->effect.kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage");
 	reply_add(out, 0, "%s on %s", k->effect.source, m->name);
 	reply_nl(out);
 	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
-	fg_group_line(out, &k->annoy.g[0], k->effect.source, styles, suffix);
+	fungeon_render_group_line(out, &k->annoy.g[0], k->effect.source, styles, suffix);
 	/* A long player name is cut short here, as in every roll's label. */
 	snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
-	fg_fit_label(label, sizeof(label), whole);
+	fungeon_render_fit_label(label, sizeof(label), whole);
 	snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[1],
 	         k->success ? "succeeds: the effect ends" : "fails");
-	fg_group_line(out, &k->annoy.g[1], label, styles, suffix);
-	fg_narration_lines(out, &k->annoy_nar, c, styles, NULL);
+	fungeon_render_group_line(out, &k->annoy.g[1], label, styles, suffix);
+	fungeon_render_narration_lines(out, &k->annoy_nar, c, styles, NULL);
 	if (!k->pained)
 		return;
 	{
 		const char *names[2] = {k->effect.source, m->name};
 		const struct cf_group *g[2] = {&k->pain.g[0], &k->pain.g[1]};
 
-		fg_group_line(out, g[0], k->effect.source, styles, NULL);
-		fg_group_line(out, g[1], label, styles, NULL);
-		fg_pain_table(out, names, g, 2, &k->pain_res, styles, c);
+		fungeon_render_group_line(out, g[0], k->effect.source, styles, NULL);
+		fungeon_render_group_line(out, g[1], label, styles, NULL);
+		fungeon_render_pain_table(out, names, g, 2, &k->pain_res, styles, c);
 	}
 	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[1], k->hits_after,
-	          fg_max_hits(m->level));
+	          fungeon_max_hits(m->level));
 	if (k->died)
 		reply_add(out, RS_BAD | RS_BOLD, " %s dies!", m->name);
 	reply_nl(out);
-	fg_narration_lines(out, &k->pain_nar, c, styles, NULL);
+	fungeon_render_narration_lines(out, &k->pain_nar, c, styles, NULL);
 }
 
 void
-fg_annoy_render(struct reply *out, const struct fg_chan *c, const struct fgp_obstacle *o,
-                const struct fgp_annoy *a, const struct ustyle *styles)
+fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
+                     const struct fungeon_play_obstacle *o, const struct fungeon_play_annoy *a,
+                     const struct thwacko_style *styles)
 {
 	char suffix[80], label[80], whole[256];
 
 	snprintf(suffix, sizeof(suffix), " → %d", a->res.obstacle_best);
-	fg_group_line(out, &a->roll.g[a->n], o->label, styles, suffix);
+	fungeon_render_group_line(out, &a->roll.g[a->n], o->label, styles, suffix);
 	for (int i = 0; i < a->n; i++) {
-		const struct fg_member *m = &c->m[a->member[i]];
+		const struct fungeon_member *m = &c->m[a->member[i]];
 
 		if (a->xp[i] > 0)
 			snprintf(suffix, sizeof(suffix), " → %d, succeeds (+%lld XP)",
@@ -185,7 +188,7 @@ fg_annoy_render(struct reply *out, const struct fg_chan *c, const struct fgp_obs
 			snprintf(suffix, sizeof(suffix), " → %d, %s", a->res.best[i],
 			         a->fails[i] ? "fails" : "succeeds");
 		snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
-		fg_fit_label(label, sizeof(label), whole);
-		fg_group_line(out, &a->roll.g[i], label, styles, suffix);
+		fungeon_render_fit_label(label, sizeof(label), whole);
+		fungeon_render_group_line(out, &a->roll.g[i], label, styles, suffix);
 	}
 }

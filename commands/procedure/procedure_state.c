@@ -1,5 +1,5 @@
 /* proc_state: the dungeon-procedure module slot; see proc_state.h. */
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -30,21 +30,21 @@ vendor_json(const struct vendor *v)
 static void *
 proc_create(void)
 {
-	struct proc_state *s = xcalloc(1, sizeof(*s));
+	struct procedure_state *s = xcalloc(1, sizeof(*s));
 
 	turn_clock_init(&s->clock);
 	s->table = HAZARD_EXPLORATION;
 	s->proc = PROC_EXPLORATION;
-	s->chance = (struct xin){1, 6};
+	s->chance = (struct odds){1, 6};
 	s->wander = WANDER_CORRIDOR;
-	s->wander_chance = (struct xin){1, 6};
+	s->wander_chance = (struct odds){1, 6};
 	return s;
 }
 
 static void
 proc_destroy(void *p)
 {
-	struct proc_state *s = p;
+	struct procedure_state *s = p;
 
 	if (s != NULL) {
 		free(s->custom);
@@ -54,7 +54,7 @@ proc_destroy(void *p)
 }
 
 struct vendor *
-proc_vendor(struct proc_state *s, const char *name)
+procedure_state_vendor(struct procedure_state *s, const char *name)
 {
 	for (int i = 0; i < s->nvendors; i++)
 		if (strcasecmp(s->vendors[i].name, name) == 0)
@@ -63,15 +63,15 @@ proc_vendor(struct proc_state *s, const char *name)
 }
 
 struct vendor *
-proc_vendor_add(struct proc_state *s)
+procedure_state_vendor_add(struct procedure_state *s)
 {
 	s->vendors = xrealloc(s->vendors, (size_t)(s->nvendors + 1) * sizeof(*s->vendors));
 	memset(&s->vendors[s->nvendors], 0, sizeof(s->vendors[0]));
 	return &s->vendors[s->nvendors++];
 }
 
-struct proc_state *
-proc_of(struct channel *ch)
+struct procedure_state *
+procedure_state_of(struct channel *ch)
 {
 	return channel_mod(ch, CHANMOD_PROC);
 }
@@ -89,7 +89,7 @@ light_json(const struct light *l)
 }
 
 static cJSON *
-chance_json(struct xin c)
+chance_json(struct odds c)
 {
 	int v[2] = {c.x, c.n};
 
@@ -99,7 +99,7 @@ chance_json(struct xin c)
 static cJSON *
 proc_save(const void *p)
 {
-	const struct proc_state *s = p;
+	const struct procedure_state *s = p;
 	const struct turn_clock *c = &s->clock;
 	cJSON *o = cJSON_CreateObject(), *lights = cJSON_CreateArray();
 
@@ -122,14 +122,14 @@ proc_save(const void *p)
 	if (c->flagged)
 		cJSON_AddItemToObject(o, "flagged", light_json(&c->flag_was));
 	cJSON_AddStringToObject(o, "table", hazard_table_name(s->table));
-	cJSON_AddStringToObject(o, "procedure", procedure_name(s->proc));
+	cJSON_AddStringToObject(o, "procedure", hazard_procedure_name(s->proc));
 	cJSON_AddItemToObject(o, "chance", chance_json(s->chance));
 	cJSON_AddStringToObject(o, "who", s->gm_rolls ? "gm" : "anyone");
 	if (s->custom != NULL) {
 		struct buf b;
 
-		buf_init(&b, RTABLE_ENTRIES_MAX * (RTABLE_TEXT_MAX + 16));
-		rtable_format(s->custom, &b);
+		buf_init(&b, ROLL_TABLE_ENTRIES_MAX * (ROLL_TABLE_TEXT_MAX + 16));
+		roll_table_format(s->custom, &b);
 		cJSON_AddNumberToObject(o, "custom_die", s->custom->hi);
 		cJSON_AddStringToObject(o, "custom", buf_str(&b));
 		buf_free(&b);
@@ -153,7 +153,7 @@ static int get_str(const cJSON *o, const char *name, size_t max, const char **ou
 
 /* The vendors met ("vendors", absent in records from before them). */
 static int
-load_vendors(struct proc_state *s, const cJSON *o, char *err, size_t errlen)
+load_vendors(struct procedure_state *s, const cJSON *o, char *err, size_t errlen)
 {
 	static const int hi[5] = {6, 6, 6, 10, 10};
 	const cJSON *vs = cJSON_GetObjectItemCaseSensitive(o, "vendors"), *x;
@@ -169,7 +169,7 @@ load_vendors(struct proc_state *s, const cJSON *o, char *err, size_t errlen)
 	{
 		const cJSON *dice = cJSON_GetObjectItemCaseSensitive(x, "dice");
 		const cJSON *tried = cJSON_GetObjectItemCaseSensitive(x, "tried"), *t;
-		struct vendor *v = proc_vendor_add(s);
+		struct vendor *v = procedure_state_vendor_add(s);
 		const char *name;
 		int d[5];
 
@@ -274,13 +274,13 @@ get_name(const cJSON *o, const char *name, int (*parse)(const char *), int *out,
 }
 
 static int
-get_chance(const cJSON *o, const char *name, struct xin *out, char *err, size_t errlen)
+get_chance(const cJSON *o, const char *name, struct odds *out, char *err, size_t errlen)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
 	const cJSON *x = cJSON_GetArrayItem(v, 0), *n = cJSON_GetArrayItem(v, 1);
 
 	if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 || !cJSON_IsNumber(x) ||
-	    !cJSON_IsNumber(n) || xin_check(x->valueint, n->valueint, err, errlen) < 0) {
+	    !cJSON_IsNumber(n) || odds_check(x->valueint, n->valueint, err, errlen) < 0) {
 		snprintf(err, errlen, "procedure state: '%s' must be a valid [X, N] chance.", name);
 		return -1;
 	}
@@ -362,7 +362,7 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 }
 
 static int
-load_custom(struct proc_state *s, const cJSON *o, char *err, size_t errlen)
+load_custom(struct procedure_state *s, const cJSON *o, char *err, size_t errlen)
 {
 	const char *text;
 	char why[200];
@@ -370,13 +370,13 @@ load_custom(struct proc_state *s, const cJSON *o, char *err, size_t errlen)
 
 	if (cJSON_GetObjectItemCaseSensitive(o, "custom") == NULL)
 		return 0;
-	if (get_int(o, "custom_die", 2, RTABLE_SPAN_MAX, &die, err, errlen) < 0 ||
-	    get_str(o, "custom", RTABLE_ENTRIES_MAX * (RTABLE_TEXT_MAX + 16), &text, err, errlen) <
-	        0)
+	if (get_int(o, "custom_die", 2, ROLL_TABLE_SPAN_MAX, &die, err, errlen) < 0 ||
+	    get_str(o, "custom", ROLL_TABLE_ENTRIES_MAX * (ROLL_TABLE_TEXT_MAX + 16), &text, err,
+	            errlen) < 0)
 		return -1;
 	if (s->custom == NULL)
 		s->custom = xmalloc(sizeof(*s->custom));
-	if (rtable_parse(text, 1, die, s->custom, why, sizeof(why)) < 0) {
+	if (roll_table_parse(text, 1, die, s->custom, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "procedure state: the custom table: %s", why);
 		free(s->custom);
 		s->custom = NULL;
@@ -388,7 +388,7 @@ load_custom(struct proc_state *s, const cJSON *o, char *err, size_t errlen)
 static int
 proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 {
-	struct proc_state *s = p;
+	struct procedure_state *s = p;
 	const char *who;
 	int table, proc, wander;
 
@@ -398,7 +398,7 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 	}
 	if (load_clock(&s->clock, o, err, errlen) < 0 || load_custom(s, o, err, errlen) < 0 ||
 	    get_name(o, "table", hazard_table_parse, &table, err, errlen) < 0 ||
-	    get_name(o, "procedure", procedure_parse, &proc, err, errlen) < 0 ||
+	    get_name(o, "procedure", hazard_procedure_parse, &proc, err, errlen) < 0 ||
 	    get_chance(o, "chance", &s->chance, err, errlen) < 0 ||
 	    get_str(o, "who", 8, &who, err, errlen) < 0 ||
 	    get_name(o, "wander", wander_parse, &wander, err, errlen) < 0 ||
@@ -423,7 +423,7 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 	return 0;
 }
 
-const struct chanmod proc_mod = {
+const struct chanmod procedure_state_mod = {
     .name = "procedure",
     .create = proc_create,
     .destroy = proc_destroy,

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/fungeon/fgplay.h"
+#include "rules/fungeon/fungeon_play.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -22,13 +22,15 @@ fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 int
-fgplay_annoy_dice(const struct fg_member *m, bool bonus, const struct fgp_obstacle *o)
+fungeon_play_annoy_dice(const struct fungeon_member *m, bool bonus,
+                        const struct fungeon_play_obstacle *o)
 {
-	return fg_annoy_dice(m, bonus, o->type, o->universal, NULL);
+	return fungeon_annoy_dice(m, bonus, o->type, o->universal, NULL);
 }
 
 static void
-effect_of(const struct fgp_obstacle *o, enum fg_effect_kind kind, struct fg_effect *e)
+effect_of(const struct fungeon_play_obstacle *o, enum fungeon_effect_kind kind,
+          struct fungeon_effect *e)
 {
 	size_t n = strnlen(o->label, sizeof(e->source) - 1);
 
@@ -42,9 +44,9 @@ effect_of(const struct fgp_obstacle *o, enum fg_effect_kind kind, struct fg_effe
 }
 
 int
-fgplay_annoy(struct rng *rng, const struct fg_member *m, const int *members, int n,
-             const bool *bonus, const struct fgp_obstacle *o, int dice, struct fgp_annoy *out,
-             char *err, size_t errlen)
+fungeon_play_annoy(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
+                   const bool *bonus, const struct fungeon_play_obstacle *o, int dice,
+                   struct fungeon_play_annoy *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	if (dice < 1)
@@ -54,13 +56,13 @@ fgplay_annoy(struct rng *rng, const struct fg_member *m, const int *members, int
 		return fail(err, errlen,
 		            "%s would roll %d dice; a participant rolls at most %d dice.", o->label,
 		            dice, CF_DICE_MAX);
-	if (n < 1 || n > FG_PARTY_MAX)
+	if (n < 1 || n > FUNGEON_PARTY_MAX)
 		return fail(err, errlen,
 		            "Nobody is there to resist %s: the party has no living Fungeoneer.",
 		            o->label);
 	for (int i = 0; i < n; i++) {
-		const struct fg_member *f = &m[members[i]];
-		int d = fgplay_annoy_dice(f, bonus[i], o);
+		const struct fungeon_member *f = &m[members[i]];
+		int d = fungeon_play_annoy_dice(f, bonus[i], o);
 
 		if (f->dead)
 			return fail(err, errlen, "%s is dead and rolls no more.", f->name);
@@ -74,36 +76,37 @@ fgplay_annoy(struct rng *rng, const struct fg_member *m, const int *members, int
 	out->n = n;
 	out->roll.g[n] = (struct cf_group){.player = o->roller, .n = dice, .thwacko = -1};
 	out->roll.ng = n + 1;
-	conflict_roll(rng, &out->roll, FG_DIE);
+	conflict_roll(rng, &out->roll, FUNGEON_DIE);
 	conflict_annoy(&out->roll, n, &out->res);
 	if (o->hold)
-		effect_of(o, FG_EFFECT_HOLD, &out->eff[out->neff++]);
+		effect_of(o, FUNGEON_EFFECT_HOLD, &out->eff[out->neff++]);
 	if (o->continuous)
-		effect_of(o, FG_EFFECT_DAMAGE, &out->eff[out->neff++]);
+		effect_of(o, FUNGEON_EFFECT_DAMAGE, &out->eff[out->neff++]);
 	for (int i = 0; i < n; i++) {
 		out->fails[i] = out->res.fails[i];
 		out->xp[i] = out->fails[i] ? 0 : o->xp;
 		out->effect[i] = out->fails[i] && (o->hold || o->continuous);
 	}
-	conflict_narrator(rng, &out->roll, FG_DIE, &out->nar);
+	conflict_narrator(rng, &out->roll, FUNGEON_DIE, &out->nar);
 	return 0;
 }
 
 void
-fgplay_annoy_apply(struct fg_member *m, const struct fgp_annoy *a)
+fungeon_play_annoy_apply(struct fungeon_member *m, const struct fungeon_play_annoy *a)
 {
 	for (int i = 0; i < a->n; i++) {
-		struct fg_member *f = &m[a->member[i]];
+		struct fungeon_member *f = &m[a->member[i]];
 
-		fg_add_xp(f, a->xp[i]);
+		fungeon_add_xp(f, a->xp[i]);
 		for (int k = 0; a->effect[i] && k < a->neff; k++)
-			fg_effect_add(f, &a->eff[k]); /* ignored when f carries the most */
+			fungeon_effect_add(f, &a->eff[k]); /* ignored when f carries the most */
 	}
 }
 
 int
-fgplay_pain(struct rng *rng, const struct fg_member *m, const struct fgp_part *p, int n,
-            const char *type, bool universal, struct fgp_pain *out, char *err, size_t errlen)
+fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
+                  const struct fungeon_play_part *p, int n, const char *type, bool universal,
+                  struct fungeon_play_pain *out, char *err, size_t errlen)
 {
 	struct cf_pain_part pp[CF_PARTS_MAX];
 
@@ -115,11 +118,11 @@ fgplay_pain(struct rng *rng, const struct fg_member *m, const struct fgp_part *p
 		int d = p[i].dice, player = p[i].player;
 
 		if (p[i].member >= 0) {
-			const struct fg_member *f = &m[p[i].member];
+			const struct fungeon_member *f = &m[p[i].member];
 
 			if (f->dead)
 				return fail(err, errlen, "%s is dead and rolls no more.", f->name);
-			d = fg_pain_dice(f, p[i].bonus, type, universal, NULL);
+			d = fungeon_pain_dice(f, p[i].bonus, type, universal, NULL);
 			player = p[i].member;
 		}
 		if (d < 0 || d > CF_DICE_MAX)
@@ -131,7 +134,7 @@ fgplay_pain(struct rng *rng, const struct fg_member *m, const struct fgp_part *p
 	}
 	out->n = n;
 	out->roll.ng = n;
-	conflict_roll(rng, &out->roll, FG_DIE);
+	conflict_roll(rng, &out->roll, FUNGEON_DIE);
 	for (int i = 0; i < n; i++) {
 		conflict_sort(&out->roll.g[i]);
 		pp[i].g = &out->roll.g[i];
@@ -153,34 +156,35 @@ fgplay_pain(struct rng *rng, const struct fg_member *m, const struct fgp_part *p
 		else
 			out->defeated[i] = p[i].hits > 0 && out->hits[i] == 0;
 	}
-	conflict_narrator(rng, &out->roll, FG_DIE, &out->nar);
+	conflict_narrator(rng, &out->roll, FUNGEON_DIE, &out->nar);
 	return 0;
 }
 
 void
-fgplay_pain_apply(struct fg_member *m, const struct fgp_part *p, const struct fgp_pain *o)
+fungeon_play_pain_apply(struct fungeon_member *m, const struct fungeon_play_part *p,
+                        const struct fungeon_play_pain *o)
 {
 	for (int i = 0; i < o->n; i++) {
-		struct fg_member *f;
+		struct fungeon_member *f;
 
 		if (p[i].member < 0)
 			continue;
 		f = &m[p[i].member];
-		fg_damage(f, o->res.taken[i]);
-		fg_add_xp(f, o->xp[i]);
+		fungeon_damage(f, o->res.taken[i]);
+		fungeon_add_xp(f, o->xp[i]);
 	}
 }
 
 int
-fgplay_trigger(struct rng *rng, const struct fg_member *m, const int *members, int n,
-               const bool *bonus, const struct fgp_obstacle *o, bool unlimited,
-               struct fgp_trigger *out, char *err, size_t errlen)
+fungeon_play_trigger(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
+                     const bool *bonus, const struct fungeon_play_obstacle *o, bool unlimited,
+                     struct fungeon_play_trigger *out, char *err, size_t errlen)
 {
-	int caught[FG_PARTY_MAX], nc = 0;
-	bool cbonus[FG_PARTY_MAX];
+	int caught[FUNGEON_PARTY_MAX], nc = 0;
+	bool cbonus[FUNGEON_PARTY_MAX];
 
 	memset(out, 0, sizeof(*out));
-	if (n < 1 || n > FG_PARTY_MAX)
+	if (n < 1 || n > FUNGEON_PARTY_MAX)
 		return fail(err, errlen,
 		            "Nobody is there to trigger %s: the party has no living Fungeoneer.",
 		            o->label);
@@ -188,14 +192,14 @@ fgplay_trigger(struct rng *rng, const struct fg_member *m, const int *members, i
 		return fail(err, errlen, "%s has %d Annoy dice; a trap has 1 to %d.", o->label,
 		            o->annoy, CF_DICE_MAX);
 	for (int i = 0; i < n; i++) {
-		const struct fg_member *f = &m[members[i]];
+		const struct fungeon_member *f = &m[members[i]];
 
 		if (f->dead)
 			return fail(err, errlen, "%s is dead and rolls no more.", f->name);
-		if (fgplay_annoy_dice(f, bonus[i], o) > CF_DICE_MAX)
+		if (fungeon_play_annoy_dice(f, bonus[i], o) > CF_DICE_MAX)
 			return fail(err, errlen,
 			            "%s would roll %d dice; a participant rolls at most %d dice.",
-			            f->name, fgplay_annoy_dice(f, bonus[i], o), CF_DICE_MAX);
+			            f->name, fungeon_play_annoy_dice(f, bonus[i], o), CF_DICE_MAX);
 		out->member[i] = members[i];
 		out->annoy_of[i] = -1;
 	}
@@ -203,17 +207,18 @@ fgplay_trigger(struct rng *rng, const struct fg_member *m, const int *members, i
 	out->several = n > 1;
 	if (out->several) {
 		for (int i = 0; i < n; i++) {
-			const struct fg_member *f = &m[members[i]];
+			const struct fungeon_member *f = &m[members[i]];
 
 			out->bonus[i] =
-			    f->level + (bonus[i] && !o->universal ? fg_class_bonus(f->level) : 0);
+			    f->level +
+			    (bonus[i] && !o->universal ? fungeon_class_bonus(f->level) : 0);
 			out->draw.g[i] =
 			    (struct cf_group){.player = members[i], .n = 1, .thwacko = -1};
 		}
 		out->draw.ng = n;
-		conflict_roll(rng, &out->draw, FG_DIE);
+		conflict_roll(rng, &out->draw, FUNGEON_DIE);
 		conflict_trigger(&out->draw, out->bonus, &out->t);
-		conflict_narrator(rng, &out->draw, FG_DIE, &out->draw_nar);
+		conflict_narrator(rng, &out->draw, FUNGEON_DIE, &out->draw_nar);
 		for (int i = 0; i < n; i++)
 			out->caught[i] = !out->t.avoids[i];
 	} else {
@@ -227,8 +232,8 @@ fgplay_trigger(struct rng *rng, const struct fg_member *m, const int *members, i
 		caught[nc++] = members[i];
 	}
 	if (nc > 0) {
-		if (fgplay_annoy(rng, m, caught, nc, cbonus, o, o->annoy, &out->annoy, err,
-		                 errlen) < 0)
+		if (fungeon_play_annoy(rng, m, caught, nc, cbonus, o, o->annoy, &out->annoy, err,
+		                       errlen) < 0)
 			return -1;
 		out->annoyed = true;
 	}
@@ -237,23 +242,24 @@ fgplay_trigger(struct rng *rng, const struct fg_member *m, const int *members, i
 }
 
 void
-fgplay_trigger_apply(struct fg_member *m, const struct fgp_trigger *t)
+fungeon_play_trigger_apply(struct fungeon_member *m, const struct fungeon_play_trigger *t)
 {
 	if (t->annoyed)
-		fgplay_annoy_apply(m, &t->annoy);
+		fungeon_play_annoy_apply(m, &t->annoy);
 }
 
 int
-fgplay_retreat(struct rng *rng, const struct fg_member *m, const int *members, int n,
-               const bool *bonus, int floor, struct fgp_retreat *out, char *err, size_t errlen)
+fungeon_play_retreat(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
+                     const bool *bonus, int floor, struct fungeon_play_retreat *out, char *err,
+                     size_t errlen)
 {
-	struct fgp_obstacle o = {.roller = -1};
+	struct fungeon_play_obstacle o = {.roller = -1};
 
 	memset(out, 0, sizeof(*out));
 	snprintf(o.label, sizeof(o.label), "floor %d", floor);
 	o.annoy = floor;
 	out->floor = floor;
-	if (fgplay_annoy(rng, m, members, n, bonus, &o, floor, &out->annoy, err, errlen) < 0)
+	if (fungeon_play_annoy(rng, m, members, n, bonus, &o, floor, &out->annoy, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		int64_t pts;
@@ -267,16 +273,16 @@ fgplay_retreat(struct rng *rng, const struct fg_member *m, const int *members, i
 }
 
 void
-fgplay_retreat_apply(struct fg_member *m, const struct fgp_retreat *r)
+fungeon_play_retreat_apply(struct fungeon_member *m, const struct fungeon_play_retreat *r)
 {
-	fgplay_annoy_apply(m, &r->annoy);
+	fungeon_play_annoy_apply(m, &r->annoy);
 	for (int i = 0; i < r->annoy.n; i++)
 		if (r->wander[i] > 0)
-			fg_add_wanderer(&m[r->annoy.member[i]], r->wander[i]);
+			fungeon_add_wanderer(&m[r->annoy.member[i]], r->wander[i]);
 }
 
-enum fgp_treasure
-fgplay_treasure_gate(const bool *passed, int nguards, int standing, int *which)
+enum fungeon_play_treasure
+fungeon_play_treasure_gate(const bool *passed, int nguards, int standing, int *which)
 {
 	for (int i = 0; i < nguards; i++) {
 		if (!passed[i]) {

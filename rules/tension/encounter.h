@@ -3,14 +3,14 @@
  * by /tension roll and /wander tension: roll a d12; an encounter happens if
  * the roll is at most the room's exits or at most the current Tension.
  */
-#ifndef DELVER_D12_H
-#define DELVER_D12_H
+#ifndef DELVER_ENCOUNTER_H
+#define DELVER_ENCOUNTER_H
 
 #include <stdbool.h>
 
 struct rng;
 
-struct d12_check {
+struct encounter_check {
 	int roll;        /* the d12, 1..12 */
 	int exits;       /* as given */
 	int tension;     /* as given */
@@ -20,6 +20,6 @@ struct d12_check {
 };
 
 /* Rolls the check. exits >= 0, tension 1..10. */
-void d12_encounter_check(struct rng *r, int exits, int tension, struct d12_check *out);
+void encounter_check(struct rng *r, int exits, int tension, struct encounter_check *out);
 
 #endif

@@ -3,10 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/procedure/proc.h"
+#include "commands/procedure/procedure_render.h"
 
 bool
-proc_may_pass(struct invocation *inv, const struct proc_state *s, struct reply *out)
+procedure_render_may_pass(struct invocation *inv, const struct procedure_state *s,
+                          struct reply *out)
 {
 	if (!s->gm_rolls || inv->is_gm)
 		return true;
@@ -23,7 +24,7 @@ proc_may_pass(struct invocation *inv, const struct proc_state *s, struct reply *
 }
 
 void
-proc_light_name(const struct light *l, bool cap, char *buf, size_t len)
+procedure_render_light_name(const struct light *l, bool cap, char *buf, size_t len)
 {
 	if (l->who[0] != '\0')
 		snprintf(buf, len, "%s #%d (%s)", light_kind_name(l->kind), l->id, l->who);
@@ -34,7 +35,7 @@ proc_light_name(const struct light *l, bool cap, char *buf, size_t len)
 }
 
 void
-proc_time_text(int turns, char *buf, size_t len)
+procedure_render_time_text(int turns, char *buf, size_t len)
 {
 	long min = (long)turns * TURN_MINUTES;
 
@@ -56,7 +57,7 @@ burned_torches(struct reply *out, const struct turn_report *r, size_t i)
 	for (; j < r->n && r->ev[j].kind == TE_BURN_OUT; j++) {
 		char name[100];
 
-		proc_light_name(&r->ev[j].light, j == i, name, sizeof(name));
+		procedure_render_light_name(&r->ev[j].light, j == i, name, sizeof(name));
 		if (j > i)
 			reply_add(out, 0,
 			          j + 1 < r->n && r->ev[j + 1].kind == TE_BURN_OUT ? ", "
@@ -151,7 +152,7 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 	const struct turn_event *e = &r->ev[i];
 	char name[100];
 
-	proc_light_name(&e->light, true, name, sizeof(name));
+	procedure_render_light_name(&e->light, true, name, sizeof(name));
 	switch (e->kind) {
 	case TE_ENCOUNTER:
 		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
@@ -302,8 +303,8 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 }
 
 void
-proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bool turn_prefix,
-            bool hidden)
+procedure_render_report(struct reply *out, const struct turn_report *r, enum procedure p,
+                        bool turn_prefix, bool hidden)
 {
 	size_t i = 0;
 
@@ -318,7 +319,7 @@ proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bo
 }
 
 void
-proc_darkness(struct reply *out, enum procedure proc)
+procedure_render_darkness(struct reply *out, enum procedure proc)
 {
 	reply_add(out, RS_BOLD | RS_BAD, "Darkness:");
 	if (proc == PROC_DELVING) {
@@ -340,14 +341,14 @@ proc_darkness(struct reply *out, enum procedure proc)
 }
 
 void
-proc_footer(struct reply *out, const struct proc_state *s, bool show_dark)
+procedure_render_footer(struct reply *out, const struct procedure_state *s, bool show_dark)
 {
 	const struct turn_clock *c = &s->clock;
 	char t[40];
 
 	if (show_dark)
-		proc_darkness(out, s->proc);
-	proc_time_text(c->turn, t, sizeof(t));
+		procedure_render_darkness(out, s->proc);
+	procedure_render_time_text(c->turn, t, sizeof(t));
 	reply_add(out, RS_DIM, "Turn ");
 	reply_add(out, RS_BOLD, "%d", c->turn);
 	reply_add(out, RS_DIM, " (%s in the dungeon); ", t);
@@ -357,7 +358,7 @@ proc_footer(struct reply *out, const struct proc_state *s, bool show_dark)
 }
 
 void
-proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl, bool only_hl)
+procedure_render_hazard_table(struct reply *out, const struct hazard_view *v, int hl, bool only_hl)
 {
 	static const char *const hdr[] = {"roll", "result"};
 
@@ -377,7 +378,8 @@ proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl, bool o
 }
 
 int
-proc_view(const struct proc_state *s, enum hazard_table t, struct hazard_view *v, struct reply *out)
+procedure_render_view(const struct procedure_state *s, enum hazard_table t, struct hazard_view *v,
+                      struct reply *out)
 {
 	if (hazard_view(t, s->chance, s->custom, s->proc, v) == 0)
 		return 0;

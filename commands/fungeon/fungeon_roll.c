@@ -12,7 +12,7 @@
 #include "rules/base/utf8.h"
 
 static int
-resolve_error(struct fg_chan *c, const char *word, unsigned kinds, struct reply *err)
+resolve_error(struct fungeon_channel *c, const char *word, unsigned kinds, struct reply *err)
 {
 	const char *what[4];
 	int n = 0;
@@ -33,17 +33,17 @@ resolve_error(struct fg_chan *c, const char *word, unsigned kinds, struct reply 
 	buf_addf(&b, " '%.40s' here;", word);
 	if (kinds & FGP_MEMBER) {
 		buf_adds(&b, " the party is ");
-		fgchan_list_members(c, &b);
+		fungeon_channel_list_members(c, &b);
 		buf_adds(&b, ";");
 	}
 	if (kinds & FGP_TRAP) {
 		buf_adds(&b, " the traps are ");
-		fgchan_list_designs(c, FG_TRAP, &b);
+		fungeon_channel_list_designs(c, FUNGEON_TRAP, &b);
 		buf_adds(&b, ";");
 	}
 	if (kinds & (FGP_MONSTER | FGP_ABILITY)) {
 		buf_adds(&b, " the monsters are ");
-		fgchan_list_designs(c, FG_MONSTER, &b);
+		fungeon_channel_list_designs(c, FUNGEON_MONSTER, &b);
 		buf_adds(&b, ";");
 	}
 	b.p[b.len - 1] = '.';
@@ -59,15 +59,16 @@ resolve_error(struct fg_chan *c, const char *word, unsigned kinds, struct reply 
 }
 
 static int
-resolve_ability(struct fg_chan *c, const char *word, struct fg_part *out, struct reply *err)
+resolve_ability(struct fungeon_channel *c, const char *word, struct fungeon_part *out,
+                struct reply *err)
 {
-	char mon[FG_NAME_MAX * 2 + 2];
+	char mon[FUNGEON_NAME_MAX * 2 + 2];
 	const char *slash = strchr(word, '/');
-	struct fg_stored *s;
+	struct fungeon_stored *s;
 	struct buf b;
 
 	snprintf(mon, sizeof(mon), "%.*s", (int)(slash - word), word);
-	s = fgchan_design(c, FG_MONSTER, mon);
+	s = fungeon_channel_design(c, FUNGEON_MONSTER, mon);
 	if (s == NULL)
 		return resolve_error(c, mon, FGP_MONSTER, err);
 	for (int i = 0; i < s->d.nab; i++) {
@@ -88,10 +89,10 @@ resolve_ability(struct fg_chan *c, const char *word, struct fg_part *out, struct
 }
 
 int
-fg_part_resolve(struct fg_chan *c, const char *word, unsigned kinds, struct fg_part *out,
-                struct reply *err)
+fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned kinds,
+                          struct fungeon_part *out, struct reply *err)
 {
-	char name[FG_NAME_MAX * 2 + 2];
+	char name[FUNGEON_NAME_MAX * 2 + 2];
 	const char *gt = strchr(word, '>');
 	int i;
 
@@ -103,16 +104,18 @@ fg_part_resolve(struct fg_chan *c, const char *word, unsigned kinds, struct fg_p
 		snprintf(out->target_name, sizeof(out->target_name), "%s", gt + 1);
 	if (strchr(name, '/') != NULL && (kinds & FGP_ABILITY))
 		return resolve_ability(c, name, out, err);
-	if ((kinds & FGP_MEMBER) && (i = fgchan_member_named(c, name)) >= 0) {
+	if ((kinds & FGP_MEMBER) && (i = fungeon_channel_member_named(c, name)) >= 0) {
 		out->kind = FGP_MEMBER;
 		out->member = i;
 		return 0;
 	}
-	if ((kinds & FGP_TRAP) && (out->s = fgchan_design(c, FG_TRAP, name)) != NULL) {
+	if ((kinds & FGP_TRAP) &&
+	    (out->s = fungeon_channel_design(c, FUNGEON_TRAP, name)) != NULL) {
 		out->kind = FGP_TRAP;
 		return 0;
 	}
-	if ((kinds & FGP_MONSTER) && (out->s = fgchan_design(c, FG_MONSTER, name)) != NULL) {
+	if ((kinds & FGP_MONSTER) &&
+	    (out->s = fungeon_channel_design(c, FUNGEON_MONSTER, name)) != NULL) {
 		out->kind = FGP_MONSTER;
 		return 0;
 	}
@@ -120,7 +123,8 @@ fg_part_resolve(struct fg_chan *c, const char *word, unsigned kinds, struct fg_p
 }
 
 const char *
-fg_part_name(const struct fg_chan *c, const struct fg_part *p, char *buf, size_t len)
+fungeon_roll_part_name(const struct fungeon_channel *c, const struct fungeon_part *p, char *buf,
+                       size_t len)
 {
 	if (p->kind == FGP_MEMBER)
 		snprintf(buf, len, "%s", c->m[p->member].name);
@@ -132,20 +136,23 @@ fg_part_name(const struct fg_chan *c, const struct fg_part *p, char *buf, size_t
 }
 
 int
-fg_part_category(const struct fg_part *p)
+fungeon_roll_part_category(const struct fungeon_part *p)
 {
-	return p->kind == FGP_TRAP ? FG_CAT_TRAPS : p->kind == FGP_MEMBER ? -1 : FG_CAT_MONSTERS;
+	return p->kind == FGP_TRAP     ? FUNGEON_CAT_TRAPS
+	       : p->kind == FGP_MEMBER ? -1
+	                               : FUNGEON_CAT_MONSTERS;
 }
 
 void
-fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct invocation *inv,
-               struct fgp_obstacle *o)
+fungeon_roll_obstacle_of(const struct fungeon_channel *c, const struct fungeon_part *p,
+                         const struct invocation *inv, struct fungeon_play_obstacle *o)
 {
-	const struct fg_design *d = &p->s->d;
+	const struct fungeon_design *d = &p->s->d;
 
 	memset(o, 0, sizeof(*o));
-	fg_part_name(c, p, o->label, sizeof(o->label));
-	o->roller = fgchan_roller(c, (enum fg_category)fg_part_category(p), inv);
+	fungeon_roll_part_name(c, p, o->label, sizeof(o->label));
+	o->roller =
+	    fungeon_channel_roller(c, (enum fungeon_category)fungeon_roll_part_category(p), inv);
 	if (p->kind == FGP_TRAP) {
 		o->annoy = d->annoy;
 		o->pain = d->pain;
@@ -154,7 +161,7 @@ fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct in
 		o->continuous = d->continuous;
 		o->xp = p->s->cost;
 	} else if (p->kind == FGP_ABILITY) {
-		const struct fg_ability *a = &d->ab[p->ability];
+		const struct fungeon_ability *a = &d->ab[p->ability];
 
 		/* it rolls level plus the ability's Annoy and/or Pain dice */
 		o->annoy = a->annoy ? d->level + a->annoy : 0;
@@ -170,9 +177,9 @@ fg_obstacle_of(const struct fg_chan *c, const struct fg_part *p, const struct in
 }
 
 static bool
-has_effect_slot(const struct fg_member *m, const char *source)
+has_effect_slot(const struct fungeon_member *m, const char *source)
 {
-	if (m->neffects < FG_EFFECTS_MAX)
+	if (m->neffects < FUNGEON_EFFECTS_MAX)
 		return true;
 	for (int i = 0; i < m->neffects; i++)
 		if (strcmp(m->effects[i].source, source) == 0)
@@ -181,8 +188,8 @@ has_effect_slot(const struct fg_member *m, const char *source)
 }
 
 int
-fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice, const int *members,
-               int n, const char *bonus, struct reply *out)
+fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_play_obstacle *o,
+                         int dice, const int *members, int n, const char *bonus, struct reply *out)
 {
 	if (dice < 1) {
 		reply_error(out, "%s has no Annoy dice, so nobody has to resist it.", o->label);
@@ -200,10 +207,10 @@ fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice, 
 		            o->label);
 		return -1;
 	}
-	if (fg_bonus_check(c, bonus, out) < 0)
+	if (fungeon_channel_bonus_check(c, bonus, out) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		const struct fg_member *m = &c->m[members[i]];
+		const struct fungeon_member *m = &c->m[members[i]];
 
 		for (int k = 0; k < i; k++) {
 			if (members[k] == members[i]) {
@@ -231,7 +238,7 @@ fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice, 
 			reply_error(out,
 			            "%s already suffers %d continuous effects, the most one "
 			            "Fungeoneer can carry; roll those off first.",
-			            m->name, FG_EFFECTS_MAX);
+			            m->name, FUNGEON_EFFECTS_MAX);
 			return -1;
 		}
 	}
@@ -239,26 +246,28 @@ fg_annoy_check(const struct fg_chan *c, const struct fgp_obstacle *o, int dice, 
 }
 
 void
-fg_bonus_flags(const struct fg_chan *c, const char *bonus, const int *members, int n, bool *out)
+fungeon_roll_bonus_flags(const struct fungeon_channel *c, const char *bonus, const int *members,
+                         int n, bool *out)
 {
 	for (int i = 0; i < n; i++)
-		out[i] = fg_bonus_for(c, bonus, members[i]);
+		out[i] = fungeon_channel_bonus_for(c, bonus, members[i]);
 }
 
 int
-fg_annoy_play(struct invocation *inv, struct fg_chan *c, const struct fgp_obstacle *o, int dice,
-              const int *members, int n, const char *bonus, const struct ustyle *styles,
-              struct fgp_annoy *a, struct reply *out)
+fungeon_roll_annoy_play(struct invocation *inv, struct fungeon_channel *c,
+                        const struct fungeon_play_obstacle *o, int dice, const int *members, int n,
+                        const char *bonus, const struct thwacko_style *styles,
+                        struct fungeon_play_annoy *a, struct reply *out)
 {
-	bool b[FG_PARTY_MAX];
+	bool b[FUNGEON_PARTY_MAX];
 	char err[200];
 
-	fg_bonus_flags(c, bonus, members, n, b);
-	if (fgplay_annoy(inv->rng, c->m, members, n, b, o, dice, a, err, sizeof(err)) < 0) {
+	fungeon_roll_bonus_flags(c, bonus, members, n, b);
+	if (fungeon_play_annoy(inv->rng, c->m, members, n, b, o, dice, a, err, sizeof(err)) < 0) {
 		reply_line(out, RS_BAD, "%s", err);
 		return -1;
 	}
-	fg_annoy_render(out, c, o, a, styles);
-	fgplay_annoy_apply(c->m, a);
+	fungeon_render_annoy(out, c, o, a, styles);
+	fungeon_play_annoy_apply(c->m, a);
 	return 0;
 }

@@ -1,10 +1,10 @@
 /* d12: the D12 encounter check; see d12.h. */
-#include "rules/tension/d12.h"
+#include "rules/tension/encounter.h"
 
 #include "rules/base/rng.h"
 
 void
-d12_encounter_check(struct rng *r, int exits, int tension, struct d12_check *out)
+encounter_check(struct rng *r, int exits, int tension, struct encounter_check *out)
 {
 	out->roll = (int)rng_die(r, 12);
 	out->exits = exits;

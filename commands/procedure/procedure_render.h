@@ -3,54 +3,56 @@
  * /wander, /safe) share: who may pass turns, the hazard turn itself, and
  * how the bookkeeping of a turn is shown.
  */
-#ifndef DELVER_PROC_H
-#define DELVER_PROC_H
+#ifndef DELVER_PROCEDURE_RENDER_H
+#define DELVER_PROCEDURE_RENDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "commands/procedure/proc_state.h"
+#include "commands/procedure/procedure_state.h"
 #include "commands/registry.h"
 
 /* Returns true when the invoker may pass turns here (roll the hazard die,
  * rest); otherwise writes the refusal and returns false. */
-bool proc_may_pass(struct invocation *inv, const struct proc_state *s, struct reply *out);
+bool procedure_render_may_pass(struct invocation *inv, const struct procedure_state *s,
+                               struct reply *out);
 
 /* "torch #2 (alice)" or "torch #2"; with cap, "Torch #2 (alice)". */
-void proc_light_name(const struct light *l, bool cap, char *buf, size_t len);
+void procedure_render_light_name(const struct light *l, bool cap, char *buf, size_t len);
 
 /* "40 min", "2 h", "2 h 20 min": the game time of turns. */
-void proc_time_text(int turns, char *buf, size_t len);
+void procedure_render_time_text(int turns, char *buf, size_t len);
 
 /* One line per event of r (prefixed "Turn N:" when several turns passed);
  * with hidden (Tension behind the GM's screen) a sign's creature and its
  * roll are not shown. */
-void proc_report(struct reply *out, const struct turn_report *r, enum procedure p, bool turn_prefix,
-                 bool hidden);
+void procedure_render_report(struct reply *out, const struct turn_report *r, enum procedure p,
+                             bool turn_prefix, bool hidden);
 
 /* The darkness line: nothing is lit, and what that means under procedure
  * proc (exploration: effectively blind; delving: -10, surprised, traps
  * sprung, no map). */
-void proc_darkness(struct reply *out, enum procedure proc);
+void procedure_render_darkness(struct reply *out, enum procedure proc);
 
 /* The lines that close every turn: darkness when nothing is lit, and the
  * time in the dungeon with the turns since the last rest. */
 /* The status footer; show_dark says whether it has the "Darkness:" line
  * (commands/rollchan.h: rollchan_show_dark()). */
-void proc_footer(struct reply *out, const struct proc_state *s, bool show_dark);
+void procedure_render_footer(struct reply *out, const struct procedure_state *s, bool show_dark);
 
 /* The lit sources as a table: which, carried by, turns left. */
-void proc_lights_table(struct reply *out, const struct proc_state *s);
+void cmd_turn_lights_table(struct reply *out, const struct procedure_state *s);
 
 /* Shows a hazard table, its row hl highlighted (-1: none). */
 /* The hazard table with row hl highlighted (-1: none); with only_hl, that
  * row alone (compact output). */
-void proc_hazard_table(struct reply *out, const struct hazard_view *v, int hl, bool only_hl);
+void procedure_render_hazard_table(struct reply *out, const struct hazard_view *v, int hl,
+                                   bool only_hl);
 
 /* The view of table t for this channel. Returns 0, or -1 with an error
  * reply when t is custom and the channel has none. */
-int proc_view(const struct proc_state *s, enum hazard_table t, struct hazard_view *v,
-              struct reply *out);
+int procedure_render_view(const struct procedure_state *s, enum hazard_table t,
+                          struct hazard_view *v, struct reply *out);
 
 /*
  * Passes one turn with a roll of hazard table t (resting or not): rolls,
@@ -58,7 +60,7 @@ int proc_view(const struct proc_state *s, enum hazard_table t, struct hazard_vie
  * highlighted, the result and the bookkeeping. The caller checked the
  * invoker's right and the table; touches the channel.
  */
-void proc_hazard_turn(struct invocation *inv, struct reply *out, struct proc_state *s,
-                      const struct hazard_view *v, bool resting);
+void cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_state *s,
+                     const struct hazard_view *v, bool resting);
 
 #endif

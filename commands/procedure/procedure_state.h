@@ -1,0 +1,46 @@
+/*
+ * proc_state: a channel's dungeon-procedure state (module slot
+ * CHANMOD_PROC): the turn clock with its lights, rest clock and remembered
+ * sign, and the settings of the hazard die and the wandering checks.
+ *
+ * Saved as one JSON object; load() checks every field and refuses a record
+ * it cannot trust whole.
+ */
+#ifndef DELVER_PROCEDURE_STATE_H
+#define DELVER_PROCEDURE_STATE_H
+
+#include <stdbool.h>
+
+#include "commands/state.h"
+#include "rules/procedure/hazard.h"
+#include "rules/tables/roll_table.h"
+#include "rules/procedure/turn.h"
+#include "rules/procedure/vendor.h"
+#include "rules/procedure/wander.h"
+#include "rules/procedure/odds.h"
+
+struct procedure_state {
+	struct turn_clock clock;
+	enum hazard_table table;   /* the channel's hazard die */
+	enum procedure proc;       /* how light and rest are kept */
+	struct odds chance;        /* the classic hazard die: X-in-N */
+	bool gm_rolls;             /* only the GM passes turns (default: anyone) */
+	struct roll_table *custom; /* the channel's own table, 1..die, or NULL (owned) */
+	enum wander_proc wander;   /* the default wandering check (never retreat) */
+	struct odds wander_chance; /* the classic wandering check's X-in-N */
+	bool safe;                 /* the party is in a safe area */
+	int nvendors;              /* 0..VENDORS_MAX */
+	struct vendor *vendors;    /* nvendors vendors met, owned (NULL when none) */
+};
+
+extern const struct chanmod procedure_state_mod;
+
+/* The channel's state, created on first use. */
+struct procedure_state *procedure_state_of(struct channel *ch);
+
+/* The vendor called name (case-insensitive), or NULL. */
+struct vendor *procedure_state_vendor(struct procedure_state *s, const char *name);
+/* Appends a zeroed vendor and returns it (the caller checked VENDORS_MAX). */
+struct vendor *procedure_state_vendor_add(struct procedure_state *s);
+
+#endif

@@ -1,0 +1,248 @@
+/* fghall: the Fungeon hallway; see fghall.h. */
+#include "rules/fungeon/fungeon_hallway.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/base/mem.h"
+
+const char *
+fungeon_hallway_category_name(enum fungeon_category c)
+{
+	static const char *const names[] = {"Traps", "Monsters", "Treasure"};
+
+	return (int)c >= 0 && c < FUNGEON_CAT_COUNT ? names[c] : "?";
+}
+
+void
+fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi, int ei, bool bonus,
+                          struct fungeon_cont *out)
+{
+	struct fungeon_member *m = &party[mi];
+	const struct fungeon_effect *e = &m->effects[ei];
+
+	memset(out, 0, sizeof(*out));
+	out->member = mi;
+	out->effect = *e;
+	out->hits_before = out->hits_after = m->hits;
+	out->annoy.ng = 2;
+	out->annoy.g[0].player = -1;
+	out->annoy.g[0].n = e->annoy;
+	out->annoy.g[1].player = mi;
+	out->annoy.g[1].n = fungeon_annoy_dice(m, bonus, e->type, e->universal, NULL);
+	conflict_roll(rng, &out->annoy, FUNGEON_DIE);
+	conflict_narrator(rng, &out->annoy, FUNGEON_DIE, &out->annoy_nar);
+	conflict_annoy(&out->annoy, 0, &out->annoy_res);
+	out->success = !out->annoy_res.fails[1];
+	if (out->success) {
+		fungeon_effect_remove(m, ei);
+		return;
+	}
+	if (out->effect.kind != FUNGEON_EFFECT_DAMAGE || out->effect.pain < 1)
+		return;
+	out->pained = true;
+	out->pain.ng = 2;
+	out->pain.g[0].player = -1;
+	out->pain.g[0].n = out->effect.pain;
+	out->pain.g[1].player = mi;
+	out->pain.g[1].n = fungeon_pain_dice(m, bonus, e->type, e->universal, NULL);
+	conflict_roll(rng, &out->pain, FUNGEON_DIE);
+	conflict_sort(&out->pain.g[0]);
+	conflict_sort(&out->pain.g[1]);
+	conflict_narrator(rng, &out->pain, FUNGEON_DIE, &out->pain_nar);
+	{
+		struct cf_pain_part parts[2] = {
+		    {.g = &out->pain.g[0], .side = 1, .hits = -1, .target = 1},
+		    {.g = &out->pain.g[1], .side = 0, .hits = m->hits, .target = 0},
+		};
+
+		conflict_pain(parts, 2, &out->pain_res);
+	}
+	out->died = fungeon_damage(m, out->pain_res.taken[1]);
+	out->hits_after = m->hits;
+}
+
+void
+fungeon_hallway_draw_categories(struct rng *rng, int n, struct fungeon_draw *out)
+{
+	int values[CF_PLAYERS_MAX];
+
+	memset(out, 0, sizeof(*out));
+	if (n > CF_PLAYERS_MAX)
+		n = CF_PLAYERS_MAX;
+	out->n = n;
+	out->roll.ng = n;
+	for (int i = 0; i < n; i++) {
+		out->roll.g[i].player = i;
+		out->roll.g[i].n = 1;
+	}
+	conflict_roll(rng, &out->roll, FUNGEON_DIE);
+	for (int i = 0; i < n; i++)
+		values[i] = out->roll.g[i].v[0];
+	conflict_rank(rng, values, n, FUNGEON_DIE, &out->rank);
+	for (int c = 0; c < FUNGEON_CAT_COUNT; c++)
+		out->holder[c] = n > 0 ? out->rank.order[c % n] : -1;
+}
+
+void
+fungeon_hallway_entrance(struct rng *rng, int n, struct fungeon_draw *out)
+{
+	fungeon_hallway_draw_categories(rng, n, out);
+}
+
+static void
+emit(void (*fn)(const struct fungeon_hall_event *, void *), void *ctx,
+     const struct fungeon_hall_event *ev)
+{
+	if (fn != NULL)
+		fn(ev, ctx);
+}
+
+void
+fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_xp_rule rule,
+                int floor, struct fungeon_budgets *room,
+                void (*fn)(const struct fungeon_hall_event *ev, void *ctx), void *ctx)
+{
+	struct fungeon_party before, after;
+	struct fungeon_cont *cont = xmalloc(sizeof(*cont));
+	struct fungeon_draw *draw = xmalloc(sizeof(*draw));
+
+	fungeon_party_math(m, n, &before);
+	/* 1. replacements */
+	for (int i = 0; i < n; i++) {
+		struct fungeon_hall_event ev = {.member = i};
+
+		if (m[i].dead) {
+			ev.kind = FUNGEON_HALL_DUE;
+			ev.level = fungeon_replacement_level(floor);
+			emit(fn, ctx, &ev);
+		} else if (m[i].fresh) {
+			ev.kind = FUNGEON_HALL_FRESH;
+			ev.level = m[i].level;
+			emit(fn, ctx, &ev);
+		}
+		m[i].fresh = false;
+	}
+	/* 2. level-ups */
+	for (int i = 0; i < n; i++) {
+		struct fungeon_levelup up;
+		struct fungeon_hall_event ev = {
+		    .kind = FUNGEON_HALL_LEVELUP, .member = i, .up = &up};
+
+		if (fungeon_level_up(&m[i], rule, &up))
+			emit(fn, ctx, &ev);
+	}
+	fungeon_party_math(m, n, &after);
+	fungeon_budgets(&after, floor, room); /* once, after steps 1 and 2 */
+	/* 3. continuous effects: holds end with the fight; damage rolls */
+	for (int i = 0; i < n; i++) {
+		for (int e = 0; e < m[i].neffects && !m[i].dead;) {
+			struct fungeon_hall_event ev = {.member = i};
+
+			if (m[i].effects[e].kind == FUNGEON_EFFECT_HOLD) {
+				struct fungeon_effect gone = m[i].effects[e];
+
+				fungeon_effect_remove(&m[i], e);
+				ev.kind = FUNGEON_HALL_HOLD_ENDS;
+				ev.effect = &gone;
+				emit(fn, ctx, &ev);
+				continue;
+			}
+			fungeon_hallway_cont_roll(rng, m, i, e, false, cont);
+			ev.kind = FUNGEON_HALL_CONT;
+			ev.cont = cont;
+			emit(fn, ctx, &ev);
+			if (!cont->success)
+				e++;
+		}
+	}
+	/* 4. the category draw */
+	if (n > 0) {
+		struct fungeon_hall_event ev = {
+		    .kind = FUNGEON_HALL_DRAW, .member = -1, .draw = draw};
+
+		fungeon_hallway_draw_categories(rng, n, draw);
+		emit(fn, ctx, &ev);
+		if (before.n > 0 && after.n > 0 && after.min > before.min) {
+			struct fungeon_hall_event st = {.kind = FUNGEON_HALL_STAIR,
+			                                .member = draw->holder[FUNGEON_CAT_TRAPS],
+			                                .level = before.min,
+			                                .to = after.min};
+
+			emit(fn, ctx, &st);
+		}
+	}
+	free(cont);
+	free(draw);
+}
+
+void
+fungeon_hallway_picks_start(struct fungeon_picks *p, const struct fungeon_draw *d)
+{
+	memset(p, 0, sizeof(*p));
+	p->n = d->n;
+	for (int i = 0; i < d->n; i++)
+		p->order[i] = d->rank.order[i];
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
+		p->holder[k] = -1;
+}
+
+int
+fungeon_hallway_picks_next(const struct fungeon_picks *p)
+{
+	if (p->n < 1 || p->made >= FUNGEON_CAT_COUNT)
+		return -1;
+	return p->order[p->made % p->n];
+}
+
+static void picks_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+picks_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int
+fungeon_hallway_picks_choose(struct fungeon_picks *p, int who, enum fungeon_category k,
+                             const char *const *names, char *err, size_t errlen)
+{
+	int next = fungeon_hallway_picks_next(p), left = -1, nleft = 0;
+
+	if (next < 0) {
+		picks_err(err, errlen, "Every category is chosen for this room already.");
+		return -1;
+	}
+	if (who != next) {
+		picks_err(err, errlen,
+		          "It is %s's turn to choose a category (the highest roller chooses "
+		          "first, then the next).",
+		          names[next]);
+		return -1;
+	}
+	if (p->holder[k] >= 0) {
+		picks_err(err, errlen, "%s is %s's already; choose one of the others.",
+		          fungeon_hallway_category_name(k), names[p->holder[k]]);
+		return -1;
+	}
+	p->holder[k] = who;
+	p->made++;
+	for (int c = 0; c < FUNGEON_CAT_COUNT; c++) {
+		if (p->holder[c] < 0) {
+			left = c;
+			nleft++;
+		}
+	}
+	if (nleft == 1) {
+		p->holder[left] = fungeon_hallway_picks_next(p);
+		p->made++;
+	}
+	return 0;
+}
