@@ -785,7 +785,8 @@ on_event(void *ctx, const char *t, const cJSON *d)
 {
 	struct discord *dc = ctx;
 	struct interact_out out = {0};
-	uint64_t rx_ns = discord_ws_rx_ns(dc->ws), deadline = 0;
+	uint64_t rx_ns = discord_ws_rx_ns(dc->ws), deadline = 0, send_ns = 0;
+	int rc;
 
 	if (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried))
 		register_commands(dc);
@@ -793,16 +794,20 @@ on_event(void *ctx, const char *t, const cJSON *d)
 	if (dc->session_path != NULL && !dc->stopping &&
 	    !uv_is_active((uv_handle_t *)&dc->save_timer))
 		uv_timer_start(&dc->save_timer, on_save_timer, SESSION_SAVE, 0);
-	if (strcmp(t, "INTERACTION_CREATE") == 0) {
-		deadline = deadline_of(dc, d, rx_ns);
-		if (deadline != 0 && uv_hrtime() >= deadline) {
-			count_shed(dc); /* not even worked out: too late already */
-			return;
-		}
+	if (strcmp(t, "INTERACTION_CREATE") == 0 && (deadline = deadline_of(dc, d, rx_ns)) != 0) {
+		/* When its answer could go out: now, or later behind a backlog of
+		 * answers still waiting to go out (overload). Too late then: it is
+		 * shed before it is worked out, so it costs no work and touches
+		 * no channel. */
+		send_ns = uv_hrtime();
+		if (dc->rest != NULL)
+			send_ns += discord_rest_backlog_ns(dc->rest, send_ns);
 	}
-	if (discord_interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline) ==
-	        1 &&
-	    dc->rest != NULL)
+	rc = discord_interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline,
+	                                 send_ns);
+	if (rc == 3)
+		count_shed(dc); /* not even worked out: too late already */
+	else if (rc == 1 && dc->rest != NULL)
 		answer(dc, &out, rx_ns, deadline);
 	discord_interact_out_clear(&out);
 }

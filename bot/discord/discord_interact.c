@@ -547,7 +547,7 @@ discord_interact_set_later(struct interact *it, interact_later_fn fn, void *ctx)
 
 static int
 interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_out *out,
-            uint64_t rx_ns, uint64_t deadline)
+            uint64_t rx_ns, uint64_t deadline, uint64_t now_ns)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(d, "data");
@@ -573,6 +573,8 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		log_debug("discord: ignored an interaction of type %d", type->valueint);
 		return 0;
 	}
+	if (deadline != 0 && now_ns >= deadline)
+		return 3; /* too late: not worked out, nothing touched */
 	if (!seen_add(it, id)) {
 		it->stats.duplicates++;
 		log_debug("discord: interaction %llu was already answered", (unsigned long long)id);
@@ -650,17 +652,18 @@ int
 discord_interact_event(struct interact *it, const char *t, const cJSON *d, int64_t now,
                        struct interact_out *out)
 {
-	return discord_interact_event_held(it, t, d, now, out, 0, 0);
+	return discord_interact_event_held(it, t, d, now, out, 0, 0, 0);
 }
 
 int
 discord_interact_event_held(struct interact *it, const char *t, const cJSON *d, int64_t now,
-                            struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+                            struct interact_out *out, uint64_t rx_ns, uint64_t deadline,
+                            uint64_t now_ns)
 {
 	if (t == NULL || !cJSON_IsObject(d))
 		return 0;
 	if (strcmp(t, "INTERACTION_CREATE") == 0)
-		return interaction(it, d, now, out, rx_ns, deadline);
+		return interaction(it, d, now, out, rx_ns, deadline, now_ns);
 	discord_roles_event(it->roles, t, d);
 	return 0;
 }

@@ -101,11 +101,17 @@ typedef void (*interact_later_fn)(void *ctx, struct interact_out *out, uint64_t 
 /* With fn set, a command's answer is held until the store has committed
  * what it changed (commands/dispatch.h), and handed to fn then. */
 void discord_interact_set_later(struct interact *it, interact_later_fn fn, void *ctx);
-/* discord_interact_event, also returning 2 when the answer is held for its commit:
- * the later function set gets it, with rx_ns and deadline. */
+/*
+ * discord_interact_event, also returning 2 when the answer is held for its commit:
+ * the later function set gets it, with rx_ns and deadline. An interaction
+ * whose deadline (not 0) is not ahead of now_ns (the deadline's clock) can
+ * no longer be answered in time: it is shed before it is worked out, and 3
+ * is returned with nothing else done (no command runs, no channel or user
+ * record is made or touched, out stays empty).
+ */
 int discord_interact_event_held(struct interact *it, const char *t, const struct cJSON *d,
                                 int64_t now, struct interact_out *out, uint64_t rx_ns,
-                                uint64_t deadline);
+                                uint64_t deadline, uint64_t now_ns);
 
 void discord_interact_out_clear(struct interact_out *out);
 

@@ -30,12 +30,14 @@
 /* Requests handed to libcurl at once; later ones wait in our queue, where
  * their deadlines are still checked. */
 #define ACTIVE_MAX 256
+/* How long the wait of the last request out tells of the backlog. */
+#define BACKLOG_RECENT_NS 1000000000u
 
 struct req {
 	struct rest *r;
 	struct req *prev, *next;
 	char method[8];
-	char *url;
+	CURLU *url; /* the base URL's copy with this request's path and query */
 	char *body;
 	size_t body_len;
 	char route[DISCORD_RATELIMIT_ROUTE_MAX];
@@ -68,7 +70,8 @@ struct rest {
 	uv_loop_t *loop;
 	CURLM *multi;
 	uv_timer_t curl_timer, pump_timer;
-	char *base;
+	CURLU *base;     /* the base URL, parsed once */
+	char *base_path; /* its path, without a trailing '/' */
 	size_t base_len;
 	struct curl_slist *hdr_body, *hdr_plain;
 	bool tls_verify;
@@ -80,6 +83,7 @@ struct rest {
 	CURL *pool[POOL_MAX];
 	size_t npool;
 	bool stopped, closing;
+	uint64_t last_sent_ns, last_wait_ns;               /* see discord_rest_backlog_ns */
 	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
 	void (*fatal)(void *, const char *);
 	void *fatal_ctx;
@@ -148,7 +152,7 @@ log_route(const char *route, char *out, size_t len)
 static void
 req_free(struct req *q)
 {
-	free(q->url);
+	curl_url_cleanup(q->url);
 	free(q->body);
 	buf_free(&q->resp);
 	free(q);
@@ -344,6 +348,18 @@ on_write(char *p, size_t size, size_t n, void *ctx)
 	return size * n;
 }
 
+/* A first try with a deadline goes out at now_ns: how long it waited is
+ * the backlog (discord_rest_backlog_ns). (One that expired unsent is not counted:
+ * measured, that kept shedding everything long after a backlog.) */
+static void
+note_wait(struct rest *r, const struct req *q, uint64_t now_ns)
+{
+	if (q->deadline_ns != 0 && q->tries == 0 && q->limited == 0) {
+		r->last_sent_ns = now_ns;
+		r->last_wait_ns = now_ns > q->queued_ns ? now_ns - q->queued_ns : 0;
+	}
+}
+
 /* libcurl has a connection and is about to send: the last moment to drop
  * a request past its deadline. */
 static int
@@ -352,6 +368,7 @@ on_prereq(void *ctx, char *ip, char *local_ip, int port, int local_port)
 	struct req *q = ctx;
 
 	q->sent_ns = uv_hrtime();
+	note_wait(q->r, q, q->sent_ns);
 	if (q->deadline_ns != 0 && q->sent_ns >= q->deadline_ns) {
 		q->expired = true;
 		return CURL_PREREQFUNC_ABORT;
@@ -372,7 +389,6 @@ handle_new(struct rest *r)
 	curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETFUNCTION, on_close);
 	curl_easy_setopt(e, CURLOPT_CLOSESOCKETDATA, r);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)TIMEOUT_MS);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)CONNECT_MS);
@@ -390,7 +406,7 @@ start(struct rest *r, struct req *q, int64_t now)
 	CURL *e = r->npool > 0 ? r->pool[--r->npool] : handle_new(r);
 	bool has_body = q->body != NULL;
 
-	curl_easy_setopt(e, CURLOPT_URL, q->url);
+	curl_easy_setopt(e, CURLOPT_CURLU, q->url);
 	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
 	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
@@ -667,6 +683,9 @@ headers(const char *token, bool body)
 	l = curl_slist_append(l, buf_str(&b));
 	memset(b.p, 0, b.len); /* the token does not linger in freed memory */
 	buf_free(&b);
+	/* Here rather than CURLOPT_USERAGENT, which libcurl formats into a
+	 * header again for every request. */
+	l = curl_slist_append(l, "User-Agent: " USER_AGENT);
 	if (body) {
 		l = curl_slist_append(l, "Content-Type: application/json");
 		l = curl_slist_append(l, "Expect:");
@@ -679,6 +698,8 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 {
 	static bool curl_ready;
 	struct rest *r = xcalloc(1, sizeof(*r));
+	const char *base;
+	char *path = NULL;
 	size_t n;
 
 	if (!curl_ready) {
@@ -686,10 +707,26 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 		curl_ready = true;
 	}
 	r->loop = loop;
-	r->base = xstrdup(o->base_url != NULL ? o->base_url : "https://discord.com/api/v10");
-	n = strlen(r->base);
-	while (n > 0 && r->base[n - 1] == '/')
-		r->base[--n] = '\0';
+	/* Parsed once: each request copies it and sets its own path, so that
+	 * libcurl does not parse and normalise a whole URL per request. */
+	r->base = curl_url();
+	if (r->base == NULL)
+		log_fatalx("libcurl cannot make a URL handle");
+	base = o->base_url != NULL ? o->base_url : "https://discord.com/api/v10";
+	if (curl_url_set(r->base, CURLUPART_URL, base, 0) != CURLUE_OK ||
+	    curl_url_get(r->base, CURLUPART_PATH, &path, 0) != CURLUE_OK) {
+		log_warnx("discord: libcurl cannot parse the REST URL %.200s ([discord] rest_url); "
+		          "every REST call will fail",
+		          base);
+		curl_url_cleanup(r->base);
+		r->base = NULL;
+		path = NULL;
+	}
+	r->base_path = xstrdup(path != NULL ? path : "");
+	curl_free(path);
+	n = strlen(r->base_path);
+	while (n > 0 && r->base_path[n - 1] == '/')
+		r->base_path[--n] = '\0';
 	r->base_len = n;
 	r->tls_verify = o->tls_verify;
 	r->fatal = o->fatal;
@@ -726,6 +763,34 @@ discord_rest_token_route(const char *path)
 	return p != NULL && p[1] != '\0' && p[1] != '?';
 }
 
+/* A copy of the base URL whose path is the base's followed by path (and
+ * whose query is path's, if any); NULL when there is no base or libcurl
+ * refuses the path. */
+static CURLU *
+request_url(struct rest *r, const char *path)
+{
+	const char *query = strchr(path, '?');
+	size_t len = query != NULL ? (size_t)(query - path) : strlen(path);
+	char *full;
+	CURLU *u;
+	bool ok;
+
+	if (r->base == NULL || (u = curl_url_dup(r->base)) == NULL)
+		return NULL;
+	full = xmalloc(r->base_len + len + 1);
+	memcpy(full, r->base_path, r->base_len);
+	memcpy(full + r->base_len, path, len);
+	full[r->base_len + len] = '\0';
+	ok = curl_url_set(u, CURLUPART_PATH, full, 0) == CURLUE_OK &&
+	     curl_url_set(u, CURLUPART_QUERY, query != NULL ? query + 1 : NULL, 0) == CURLUE_OK;
+	free(full);
+	if (!ok) {
+		curl_url_cleanup(u);
+		return NULL;
+	}
+	return u;
+}
+
 void
 discord_rest_call(struct rest *r, const char *method, const char *path, const char *body,
                   unsigned flags, rest_cb cb, void *ctx)
@@ -738,14 +803,10 @@ discord_rest_call_until(struct rest *r, const char *method, const char *path, co
                         unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
 {
 	struct req *q = xcalloc(1, sizeof(*q));
-	size_t path_len = strlen(path);
 
 	q->r = r;
 	snprintf(q->method, sizeof(q->method), "%s", method);
-	/* One allocation of the exact size: this runs for every reply. */
-	q->url = xmalloc(r->base_len + path_len + 1);
-	memcpy(q->url, r->base, r->base_len);
-	memcpy(q->url + r->base_len, path, path_len + 1);
+	q->url = request_url(r, path);
 	q->body = xstrdup(body);
 	q->body_len = body != NULL ? strlen(body) : 0;
 	discord_ratelimit_route(method, path, q->route, sizeof(q->route));
@@ -756,13 +817,19 @@ discord_rest_call_until(struct rest *r, const char *method, const char *path, co
 	q->ctx = ctx;
 	buf_init(&q->resp, RESPONSE_MAX);
 	q->queued_ns = uv_hrtime();
-	if (r->stopped || r->closing) {
+	if (r->stopped || r->closing || q->url == NULL) {
 		fail_later(r, q);
 		return;
 	}
 	list_push(&r->pending, q, false);
 	r->npending++;
 	pump(r);
+}
+
+uint64_t
+discord_rest_backlog_ns(const struct rest *r, uint64_t now_ns)
+{
+	return now_ns - r->last_sent_ns < BACKLOG_RECENT_NS ? r->last_wait_ns : 0;
 }
 
 size_t
@@ -826,7 +893,8 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	curl_slist_free_all(r->hdr_plain);
 	discord_ratelimit_free(r->rl);
 	rng_free(r->rng);
-	free(r->base);
+	curl_url_cleanup(r->base);
+	free(r->base_path);
 	uv_timer_stop(&r->curl_timer);
 	uv_timer_stop(&r->pump_timer);
 	uv_close((uv_handle_t *)&r->curl_timer, on_timer_closed);

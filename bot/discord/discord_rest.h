@@ -71,6 +71,20 @@ void discord_rest_call_until(struct rest *r, const char *method, const char *pat
  * token rather than the bot token. */
 bool discord_rest_token_route(const char *path);
 
+/*
+ * How long a request with a deadline made at now_ns would wait before it
+ * goes out: how long the last such request waited (from discord_rest_call_until
+ * to going out), if that was within the last second; else 0. That wait is
+ * spent in the queues here and in libcurl, and in the loop while it works
+ * through what it has read before it sends again. Requests go out in
+ * order, so under overload a new one waits about as long: an interaction
+ * whose answer would miss its deadline there is not worth working out.
+ * The estimate comes from requests that already went: a backlog shows
+ * once its first request leaves, and a backlog gone is forgotten once
+ * newer requests go out promptly, or a second after the last one went.
+ */
+uint64_t discord_rest_backlog_ns(const struct rest *r, uint64_t now_ns);
+
 /* Requests queued or in flight. */
 size_t discord_rest_pending(const struct rest *r);
 /* The JSON error code of an answer's body ({"code": 50007, ...}), or 0

@@ -25,8 +25,10 @@
  * covers it, with the time the callback takes to reach Discord.
  *
  * A callback is sent only before its deadline (discord_rest_call_until); one that
- * is not yet sent by then is dropped too. Pure: every clock is an
- * argument.
+ * is not yet sent by then is dropped too. Under overload an interaction is
+ * shed before it is worked out when the answers' backlog
+ * (discord_rest_backlog_ns) would make its answer go out after the deadline. Pure: every clock is
+ * an argument.
  */
 #ifndef DELVER_DISCORD_SHED_H
 #define DELVER_DISCORD_SHED_H

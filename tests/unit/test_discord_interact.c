@@ -250,7 +250,7 @@ test_answer_held_for_the_commit(void **state)
 	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
 	    ",\"data\":{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}}");
 	assert_int_equal(
-	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9), 2);
+	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
 	cJSON_Delete(d);
 	/* Nothing to send yet: the answer waits for the commit. */
 	assert_null(f->out.callback_path);
@@ -268,6 +268,55 @@ test_answer_held_for_the_commit(void **state)
 	    "saved to disk and may be lost if the bot restarts.",
 	    false);
 	free(h.callback_body);
+}
+
+/*
+ * An interaction already past its deadline is shed before it is worked
+ * out: a transport never touches channel state for it (no channel record
+ * made, no user record, no command run), it is not even noted as seen,
+ * and nothing is to be sent. The same interaction still in time does run.
+ */
+static void
+test_shed_touches_no_state(void **state)
+{
+	struct fixture *f = *state;
+	const char *json =
+	    "{\"id\":\"1200000000000000001\",\"application_id\":\"42\",\"type\":2,"
+	    "\"token\":\"tok-shed\",\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\","
+	    "\"member\":" ALICE ",\"data\":{\"name\":\"gm\",\"options\":[{\"name\":"
+	    "\"claim\",\"type\":1}]}}";
+	cJSON *d = cJSON_Parse(json);
+	size_t before = state_nchannels(f->d.state);
+
+	assert_non_null(d);
+	/* At its deadline: too late. */
+	assert_int_equal(discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out,
+	                                             50, 100, 100),
+	                 3);
+	assert_int_equal(state_nchannels(f->d.state), before);
+	assert_null(state_channel_find(f->d.state, "discord:1234567890123456789"));
+	assert_null(state_user_find(f->d.state, "discord:555"));
+	assert_null(f->out.callback_path);
+	assert_null(f->out.callback_body);
+	assert_int_equal(discord_interact_stats(f->it)->commands, 0);
+	/* Past it, and with the clock far ahead: still nothing. */
+	assert_int_equal(discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out,
+	                                             50, 100, UINT64_MAX),
+	                 3);
+	assert_int_equal(state_nchannels(f->d.state), before);
+	/* One nanosecond before it: answered, and the channel has a record. */
+	assert_int_equal(
+	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 50, 100, 99),
+	    1);
+	assert_int_equal(state_nchannels(f->d.state), before + 1);
+	assert_message(f->out.callback_body, "**Alice** is now the GM of this channel.", false);
+	/* No deadline (0): never shed. */
+	discord_interact_out_clear(&f->out);
+	cJSON_Delete(d);
+	assert_int_equal(interaction(f, "1200000000000000002", 2, ALICE,
+	                             "{\"name\":\"gm\",\"options\":[{\"name\":\"show\","
+	                             "\"type\":1}]}"),
+	                 1);
 }
 
 static void
@@ -824,6 +873,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_shed_touches_no_state, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_alias_runs_the_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_duplicate_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_malformed_dropped, setup, teardown),

@@ -1,13 +1,20 @@
 /* bot/discord/discord_rest: which routes an interaction's token authorises
- * (a 401 there fails one request; elsewhere it stops REST). The requests
- * themselves are tested against the fake Discord
- * (tests/integration/test_discord_rest.sh). */
+ * (a 401 there fails one request; elsewhere it stops REST), and the backlog
+ * estimate against a server on the test's loop. The requests themselves
+ * are tested against the fake Discord (tests/integration/test_discord_rest.sh). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uv.h>
 
 #include "bot/discord/discord_rest.h"
 
@@ -60,6 +67,234 @@ error_codes(void **state)
 	assert_int_equal(code_of(""), 0);
 }
 
+/*
+ * An HTTP/1.1 server that holds every request it reads until release() and
+ * then answers each with 204 (and every later one at once). One request at
+ * a time per connection (libcurl does not pipeline), so the requests it
+ * holds are its connections with a request read.
+ */
+struct srv {
+	uv_loop_t *loop;
+	uv_tcp_t listener;
+	int port, requests, conns;
+	bool released;
+	struct conn *all;
+};
+
+struct conn {
+	uv_tcp_t h;
+	struct srv *s;
+	struct conn *next;
+	char tail[4]; /* the last bytes read, to find "POST " across reads */
+	int held;
+	bool closing;
+};
+
+static const char answer204[] = "HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n";
+
+static void
+on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *b)
+{
+	static char mem[65536];
+
+	b->base = mem;
+	b->len = sizeof(mem);
+}
+
+static void
+on_written(uv_write_t *w, int status)
+{
+	free(w);
+}
+
+static void
+answer_held(struct conn *c)
+{
+	for (; c->held > 0; c->held--) {
+		uv_write_t *w = calloc(1, sizeof(*w));
+		uv_buf_t b = uv_buf_init((char *)answer204, sizeof(answer204) - 1);
+
+		uv_write(w, (uv_stream_t *)&c->h, &b, 1, on_written);
+	}
+}
+
+static void
+on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
+{
+	struct conn *c = st->data;
+
+	if (n < 0) {
+		if (!c->closing) {
+			c->closing = true;
+			uv_close((uv_handle_t *)&c->h, NULL);
+		}
+		return;
+	}
+	for (ssize_t i = 0; i < n; i++) {
+		memmove(c->tail, c->tail + 1, 3);
+		c->tail[3] = b->base[i];
+		/* Each request begins with its method; a body ("{}") never holds it. */
+		if (memcmp(c->tail, "POST", 4) == 0) {
+			c->held++;
+			c->s->requests++;
+		}
+	}
+	if (c->s->released)
+		answer_held(c);
+}
+
+static void
+on_conn(uv_stream_t *l, int status)
+{
+	struct srv *s = l->data;
+	struct conn *c = calloc(1, sizeof(*c));
+
+	assert_int_equal(status, 0);
+	c->s = s;
+	uv_tcp_init(s->loop, &c->h);
+	c->h.data = c;
+	assert_int_equal(uv_accept(l, (uv_stream_t *)&c->h), 0);
+	c->next = s->all;
+	s->all = c;
+	s->conns++;
+	uv_read_start((uv_stream_t *)&c->h, on_alloc, on_read);
+}
+
+static void
+srv_start(struct srv *s, uv_loop_t *loop)
+{
+	struct sockaddr_in a;
+	struct sockaddr_storage got;
+	int len = sizeof(got);
+
+	memset(s, 0, sizeof(*s));
+	s->loop = loop;
+	uv_ip4_addr("127.0.0.1", 0, &a);
+	uv_tcp_init(loop, &s->listener);
+	s->listener.data = s;
+	assert_int_equal(uv_tcp_bind(&s->listener, (const struct sockaddr *)&a, 0), 0);
+	assert_int_equal(uv_listen((uv_stream_t *)&s->listener, 128, on_conn), 0);
+	uv_tcp_getsockname(&s->listener, (struct sockaddr *)&got, &len);
+	s->port = ntohs(((struct sockaddr_in *)&got)->sin_port);
+}
+
+static void
+srv_release(struct srv *s)
+{
+	s->released = true;
+	for (struct conn *c = s->all; c != NULL; c = c->next)
+		answer_held(c);
+}
+
+static void
+srv_stop(struct srv *s)
+{
+	struct conn *c, *next;
+
+	for (c = s->all; c != NULL; c = c->next)
+		if (!c->closing) {
+			c->closing = true;
+			uv_close((uv_handle_t *)&c->h, NULL);
+		}
+	uv_close((uv_handle_t *)&s->listener, NULL);
+	uv_run(s->loop, UV_RUN_DEFAULT);
+	for (c = s->all; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+}
+
+static void
+count_done(void *ctx, const struct rest_result *res)
+{
+	int *done = ctx;
+
+	assert_int_equal(res->status, 204);
+	(*done)++;
+}
+
+static void
+closed(void *ctx)
+{
+	*(bool *)ctx = true;
+}
+
+/* Runs the loop until *n reaches want (or a minute passes: a failure). */
+static void
+run_until_count(uv_loop_t *loop, const int *n, int want)
+{
+	uint64_t t0 = uv_hrtime();
+
+	while (*n < want) {
+		uv_run(loop, UV_RUN_ONCE);
+		assert_true(uv_hrtime() - t0 < 60000000000ull);
+	}
+}
+
+/*
+ * The backlog is the wait of the last answer out: none before any went;
+ * requests that find a connection free wait no longer than the test took
+ * to run; the ones that waited inside libcurl for a connection (64 at
+ * most, every one held by the server) until the server answered waited at
+ * least from their call to the release, and the estimate says so; a
+ * second after the last answer out it is forgotten.
+ */
+static void
+backlog_is_the_last_wait(void **unused)
+{
+	uv_loop_t loop;
+	struct srv s;
+	struct rest *r;
+	struct rest_opts o = {.token = "t"};
+	char base[64], path[64];
+	int done = 0, total = 70;
+	uint64_t t0, t_called, t_released, b;
+	bool is_closed = false;
+
+	uv_loop_init(&loop);
+	srv_start(&s, &loop);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s.port);
+	o.base_url = base;
+	r = discord_rest_new(&loop, &o);
+	assert_int_equal(discord_rest_backlog_ns(r, uv_hrtime()), 0);
+	/* One answered at once first: libcurl learns the server speaks
+	 * HTTP/1.1 (so it opens more connections rather than wait to see
+	 * whether the first one multiplexes). */
+	s.released = true;
+	discord_rest_call_until(r, "POST", "/interactions/999/tok/callback", "{}", REST_INTERACTION,
+	                        uv_hrtime() + 600000000000ull, count_done, &done);
+	run_until_count(&loop, &done, 1);
+	s.released = false;
+	done = 0;
+	s.requests = 0;
+	t0 = uv_hrtime();
+	for (int i = 0; i < total; i++) {
+		snprintf(path, sizeof(path), "/interactions/%d/tok/callback", 1000 + i);
+		discord_rest_call_until(r, "POST", path, "{}", REST_INTERACTION,
+		                        t0 + 600000000000ull, count_done, &done);
+	}
+	t_called = uv_hrtime();
+	run_until_count(&loop, &s.requests, 64); /* one per connection, all held */
+	b = discord_rest_backlog_ns(r, uv_hrtime());
+	assert_true(b <= uv_hrtime() - t0);
+	assert_int_equal(s.conns, 64);
+	assert_int_equal(done, 0);
+	t_released = uv_hrtime();
+	srv_release(&s);
+	run_until_count(&loop, &done, total);
+	assert_int_equal(s.requests, total);
+	b = discord_rest_backlog_ns(r, uv_hrtime());
+	assert_true(t_released > t_called);
+	assert_true(b >= t_released - t_called);
+	assert_true(b <= uv_hrtime() - t0);
+	/* Forgotten a second after the last answer out. */
+	assert_int_equal(discord_rest_backlog_ns(r, uv_hrtime() + 1000000001ull), 0);
+	discord_rest_close(r, closed, &is_closed);
+	srv_stop(&s);
+	assert_true(is_closed);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -67,6 +302,7 @@ main(void)
 	    cmocka_unit_test(token_routes),
 	    cmocka_unit_test(error_codes),
 	    cmocka_unit_test(bot_token_routes),
+	    cmocka_unit_test(backlog_is_the_last_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
