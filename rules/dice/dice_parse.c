@@ -112,8 +112,12 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 	struct dice_node *n;
 	int c;
 
-	if (count_expr == NULL && dice__check_count(count, dice__col(p, pos), p->e) != 0)
+	/* The range is tested here so that the column, which costs a walk
+	 * over the text, is only counted for the message. */
+	if (count_expr == NULL && (count < 1 || count > DICE_TERM_DICE_MAX)) {
+		dice__check_count(count, dice__col(p, pos), p->e);
 		return NULL;
+	}
 	n = new_node(p, NODE_DICE, pos);
 	sp = dice__arena_alloc(p->a, sizeof(*sp));
 	memset(sp, 0, sizeof(*sp));
@@ -129,8 +133,10 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 			dice__sides_huge(p->i - start, dice__col(p, pos), p->e);
 			return NULL;
 		}
-		if (dice__check_sides(sp->sides, dice__col(p, pos), p->e) != 0)
+		if (sp->sides < 1 || sp->sides > DICE_SIDES_MAX) {
+			dice__check_sides(sp->sides, dice__col(p, pos), p->e);
 			return NULL;
+		}
 	} else if (c == '%') {
 		p->i++;
 		sp->sides = 100;
@@ -169,7 +175,7 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 		sp->success = sp->explode_cp;
 		sp->have |= MOD_SUCCESS;
 	}
-	if (sp->sides_expr == NULL &&
+	if (sp->sides_expr == NULL && (sp->have & (MOD_EXPLODE | MOD_REROLL)) &&
 	    dice__check_faces(sp, sp->sides, dice__col(p, pos), p->e) != 0)
 		return NULL;
 	dice__print_term(&o, n);
