@@ -297,21 +297,29 @@ rank_cmp_desc(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/*
+ * Sorts ranks by value (descending when desc), ties by position. Ranks
+ * arrive in position order, so a stable sort of the values alone gives
+ * that order: small pools, the everyday case, take an insertion sort with
+ * the comparison inlined; larger ones qsort with the full comparison.
+ */
 static void
 sort_ranks(struct rank *r, size_t n, bool desc)
 {
-	int (*cmp)(const void *, const void *) = desc ? rank_cmp_desc : rank_cmp;
-
 	if (n > 16) {
-		qsort(r, n, sizeof(*r), cmp);
+		qsort(r, n, sizeof(*r), desc ? rank_cmp_desc : rank_cmp);
 		return;
 	}
 	for (size_t i = 1; i < n; i++) {
 		struct rank t = r[i];
 		size_t j = i;
 
-		for (; j > 0 && cmp(&r[j - 1], &t) > 0; j--)
-			r[j] = r[j - 1];
+		if (desc)
+			for (; j > 0 && r[j - 1].v < t.v; j--)
+				r[j] = r[j - 1];
+		else
+			for (; j > 0 && r[j - 1].v > t.v; j--)
+				r[j] = r[j - 1];
 		r[j] = t;
 	}
 }
@@ -392,6 +400,15 @@ score(struct eval *ev, const struct dice_node *node, const struct points *pt, st
 	const struct dice_spec *sp = node->spec;
 	int64_t sum = 0;
 
+	if (!(sp->have & (MOD_CRIT | MOD_FUMBLE | MOD_SUCCESS | MOD_EXPLODE | MOD_REROLL))) {
+		/* No die here can be capped, rerolled or marked: just sum. */
+		for (size_t i = 0; i < l->n; i++)
+			if (!(l->d[i].flags & DICE_DROPPED) &&
+			    __builtin_add_overflow(sum, l->d[i].value, &sum))
+				return too_big(ev, node);
+		g->value = sum;
+		return 0;
+	}
 	for (size_t i = 0; i < l->n; i++) {
 		struct dice_die *d = &l->d[i];
 

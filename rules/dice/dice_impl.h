@@ -254,9 +254,16 @@ int dice__parse_bracket_label(struct dice_parser *p, const char **out);
  * "[label]" into *label. */
 int dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label);
 
-/* Parses text into cmd, every node in a; checks every static limit. */
+/* Parses text into cmd, every node in a; checks every static limit.
+ * dice__parse() tries dice__parse_plain() first, then the grammar. */
 int dice__parse(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd,
                 struct dice_errbuf *e);
+int dice__parse_grammar(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd,
+                        struct dice_errbuf *e);
+/* The fast path for the commonest commands ("4d6kh3", "1d20+5"): returns
+ * true having filled cmd as dice__parse_grammar() would (cmd->label
+ * aside), or false having changed nothing. Tests check the two agree. */
+bool dice__parse_plain(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd);
 
 /*
  * Check a term's count (1..DICE_TERM_DICE_MAX), sides (1..DICE_SIDES_MAX)

@@ -112,8 +112,12 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 	struct dice_node *n;
 	int c;
 
-	if (count_expr == NULL && dice__check_count(count, dice__col(p, pos), p->e) != 0)
+	/* The range is tested here so that the column, which costs a walk
+	 * over the text, is only counted for the message. */
+	if (count_expr == NULL && (count < 1 || count > DICE_TERM_DICE_MAX)) {
+		dice__check_count(count, dice__col(p, pos), p->e);
 		return NULL;
+	}
 	n = new_node(p, NODE_DICE, pos);
 	sp = dice__arena_alloc(p->a, sizeof(*sp));
 	memset(sp, 0, sizeof(*sp));
@@ -129,8 +133,10 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 			dice__sides_huge(p->i - start, dice__col(p, pos), p->e);
 			return NULL;
 		}
-		if (dice__check_sides(sp->sides, dice__col(p, pos), p->e) != 0)
+		if (sp->sides < 1 || sp->sides > DICE_SIDES_MAX) {
+			dice__check_sides(sp->sides, dice__col(p, pos), p->e);
 			return NULL;
+		}
 	} else if (c == '%') {
 		p->i++;
 		sp->sides = 100;
@@ -169,7 +175,7 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 		sp->success = sp->explode_cp;
 		sp->have |= MOD_SUCCESS;
 	}
-	if (sp->sides_expr == NULL &&
+	if (sp->sides_expr == NULL && (sp->have & (MOD_EXPLODE | MOD_REROLL)) &&
 	    dice__check_faces(sp, sp->sides, dice__col(p, pos), p->e) != 0)
 		return NULL;
 	dice__print_term(&o, n);
@@ -425,9 +431,165 @@ unexpected(struct dice_parser *p)
 	    p->last_dice && p->i > 0 && !isws(dice__at(p, p->i - 1)) ? "a dice modifier, " : "");
 }
 
+/*
+ * Reads at *i the decimal digits of a number written canonically: 1 to
+ * max digits (max <= 18, so it cannot overflow) and no leading zero.
+ * Returns it and moves *i past it, or returns -1 when the digits are not
+ * there or not so written.
+ */
+static int64_t
+plain_number(const struct dice_parser *p, size_t *i, size_t max)
+{
+	size_t j = *i;
+	int64_t v = 0;
+
+	while (j < p->len && j - *i < max && dice__isdig((unsigned char)p->s[j]))
+		v = v * 10 + (p->s[j++] - '0');
+	if (j == *i || dice__isdig(dice__at(p, j)) || (p->s[*i] == '0' && j - *i > 1))
+		return -1;
+	*i = j;
+	return v;
+}
+
+/* Copies the n bytes at s into the arena after prefix (NUL for none, or
+ * one character), NUL-terminated. */
+static char *
+plain_copy(struct dice_parser *p, char prefix, const char *s, size_t n)
+{
+	size_t k = prefix != '\0';
+	char *t = dice__arena_alloc(p->a, k + n + 1);
+
+	t[0] = prefix;
+	memcpy(t + k, s, n);
+	t[k + n] = '\0';
+	return t;
+}
+
+/*
+ * The fast path for the commonest commands, a single plain term such as
+ * "4d6kh3" or "d20", alone or plus or minus a number ("1d20+5",
+ * "2d6 - 1"): [count] 'd' sides, then at most one of kh, kl, dh or dl
+ * with its number, all in lower case with no leading zero and within the
+ * limits; spaces only around the '+' or '-' and at the end. The term's
+ * canonical text is its own text ("1" put before a missing count), so
+ * nothing is printed. Returns true having filled cmd exactly as the
+ * grammar would (but for cmd->label, which the caller sets), or false
+ * having touched nothing: the grammar then reads the text (and reports its
+ * errors).
+ */
+bool
+dice__parse_plain(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd)
+{
+	struct dice_parser pp = {text, len, 0, 0, false, a, NULL}, *p = &pp;
+	size_t i = 0, end, oppos = 0, numpos = 0, tlen;
+	int64_t count = 1, sides, n = 0, add = 0;
+	unsigned int mod = 0;
+	int op = 0;
+	struct dice_spec *sp;
+	struct dice_node *nd, *num, *sum;
+	char *src;
+
+	if (len > DICE_TEXT_MAX) /* spaces can make it long */
+		return false;
+	if (dice__isdig(dice__at(p, 0))) {
+		count = plain_number(p, &i, 4);
+		if (count < 1 || count > DICE_TERM_DICE_MAX)
+			return false;
+	}
+	if (dice__at(p, i) != 'd')
+		return false;
+	i++;
+	sides = plain_number(p, &i, 7);
+	if (sides < 1 || sides > DICE_SIDES_MAX)
+		return false;
+	if ((dice__at(p, i) == 'k' || dice__at(p, i) == 'd') &&
+	    (dice__at(p, i + 1) == 'h' || dice__at(p, i + 1) == 'l')) {
+		if (dice__at(p, i) == 'k')
+			mod = dice__at(p, i + 1) == 'h' ? MOD_KEEP : MOD_KEEPL;
+		else
+			mod = dice__at(p, i + 1) == 'h' ? MOD_DROPH : MOD_DROP;
+		i += 2;
+		if ((n = plain_number(p, &i, 18)) < 0)
+			return false;
+	}
+	end = i;
+	while (dice__at(p, i) == ' ')
+		i++;
+	if (i < p->len) {
+		op = dice__at(p, i);
+		if (op != '+' && op != '-')
+			return false;
+		oppos = i++;
+		while (dice__at(p, i) == ' ')
+			i++;
+		numpos = i;
+		if ((add = plain_number(p, &i, 18)) < 0 || i != p->len)
+			return false;
+	}
+
+	nd = new_node(p, NODE_DICE, 0);
+	sp = dice__arena_alloc(p->a, sizeof(*sp));
+	memset(sp, 0, sizeof(*sp));
+	sp->count = count;
+	sp->sides = sides;
+	sp->have = mod;
+	if (mod == MOD_KEEP)
+		sp->keep_n = n;
+	else if (mod == MOD_KEEPL)
+		sp->keepl_n = n;
+	else if (mod == MOD_DROPH)
+		sp->droph_n = n;
+	else if (mod == MOD_DROP)
+		sp->drop_n = n;
+	nd->spec = sp;
+	nd->text = plain_copy(p, dice__at(p, 0) == 'd' ? '1' : '\0', p->s, end);
+	nd->nitems = 1;
+	nd->ngroups = 1;
+	nd->sdice = (uint32_t)count;
+	cmd->stmt[0].root = nd;
+	cmd->stmt[0].source = nd->text;
+	if (op != 0) {
+		num = new_node(p, NODE_NUM, numpos);
+		num->op = (char)op;
+		num->oppos = (uint32_t)oppos;
+		num->v = add;
+		num->text = plain_copy(p, '\0', p->s + numpos, p->len - numpos);
+		num->nitems = 1;
+		sum = new_node(p, NODE_SUM, 0);
+		sum->kid = nd;
+		nd->next = num;
+		sum->nitems = 3;
+		sum->ngroups = 1;
+		sum->sdice = nd->sdice;
+		cmd->stmt[0].root = sum;
+		/* The canonical source: "1d20 + 5". */
+		tlen = strlen(nd->text);
+		src = dice__arena_alloc(p->a, tlen + 3 + (p->len - numpos) + 1);
+		memcpy(src, nd->text, tlen);
+		memcpy(src + tlen, op == '+' ? " + " : " - ", 3);
+		memcpy(src + tlen + 3, num->text, p->len - numpos + 1);
+		cmd->stmt[0].source = src;
+	}
+	cmd->stmt[0].repeat = 1;
+	cmd->stmt[0].has_repeat = false;
+	cmd->nstmt = 1;
+	cmd->sdice = (uint64_t)count;
+	return true;
+}
+
 int
 dice__parse(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd,
             struct dice_errbuf *e)
+{
+	cmd->label = NULL;
+	if (dice__parse_plain(text, len, a, cmd))
+		return 0;
+	return dice__parse_grammar(text, len, a, cmd, e);
+}
+
+int
+dice__parse_grammar(const char *text, size_t len, struct dice_arena *a, struct dice_cmd *cmd,
+                    struct dice_errbuf *e)
 {
 	struct dice_parser p = {text, len, 0, 0, false, a, e};
 	char after[32], buf[DICE_CANON_MAX];

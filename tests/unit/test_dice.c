@@ -15,6 +15,7 @@
 
 #include "rules/dice/dice.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/dicesame.h"
 
 /* rng_new_seeded(SEED_2545) makes 4d6 roll 2, 5, 4, 5. */
 #define SEED_2545 484
@@ -1390,6 +1391,94 @@ test_draws_only_through_rng(void **state)
 	rng_free(r);
 }
 
+/* Asserts that the parser's fast path takes text (or not, per want) and,
+ * when it does, builds what the grammar builds. */
+static void
+expect_plain(const char *text, size_t len, bool want)
+{
+	char why[128];
+	bool fast;
+
+	if (!dicesame(text, len, &fast, why, sizeof(why)))
+		fail_msg("\"%.40s\": %s", text, why);
+	if (fast != want)
+		fail_msg("\"%.40s\": the fast path %s it", text, fast ? "took" : "missed");
+}
+
+static void
+test_fast_path_agrees(void **state)
+{
+	static const char *const counts[] = {"", "0", "1", "01", "4", "1000", "1001", "10000"};
+	static const char *const sides[] = {"",        "0",       "1", "06", "20",
+	                                    "1000000", "1000001", "%", "F"};
+	static const char *const mods[] = {"",
+	                                   "kh3",
+	                                   "kl1",
+	                                   "dh0",
+	                                   "dl2",
+	                                   "k3",
+	                                   "KH3",
+	                                   "kh03",
+	                                   "kh",
+	                                   "kh3kl1",
+	                                   "!",
+	                                   "kh999999999999999999",
+	                                   "kh9999999999999999999"};
+	static const char *const tails[] = {"",
+	                                    "+5",
+	                                    "-5",
+	                                    " + 5",
+	                                    "  -  0",
+	                                    "+05",
+	                                    "+-5",
+	                                    "+5 ",
+	                                    " ",
+	                                    "+5d6",
+	                                    "+5[x]",
+	                                    "*2",
+	                                    " # x",
+	                                    "+5+1",
+	                                    "\t+5",
+	                                    "+",
+	                                    "[a]",
+	                                    " [a]",
+	                                    "+999999999999999999",
+	                                    "+9999999999999999999"};
+	char text[128], spaces[DICE_TEXT_MAX + 8];
+	int n;
+
+	(void)state;
+	expect_plain("4d6kh3", 6, true);
+	expect_plain("d20", 3, true);
+	expect_plain("1d20+5", 6, true);
+	expect_plain("2d6 - 1", 7, true);
+	expect_plain("100d6", 5, true);
+	expect_plain("4d6 kh3", 7, false);
+	expect_plain("4D6", 3, false);
+	expect_plain("1d20+5 # attack", 15, false);
+	/* Spaces alone cannot make a plain term longer than a roll may be. */
+	memset(spaces, ' ', sizeof(spaces));
+	memcpy(spaces, "4d6kh3", 6);
+	expect_plain(spaces, DICE_TEXT_MAX, true);
+	expect_plain(spaces, DICE_TEXT_MAX + 1, false);
+	memcpy(spaces + DICE_TEXT_MAX - 2, "+5", 2);
+	expect_plain(spaces, DICE_TEXT_MAX, true);
+	expect_plain(spaces, DICE_TEXT_MAX + 1, false);
+	/* Every combination of near misses agrees with the grammar. */
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+		for (size_t d = 0; d < sizeof(sides) / sizeof(sides[0]); d++)
+			for (size_t m = 0; m < sizeof(mods) / sizeof(mods[0]); m++)
+				for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+					char why[128];
+
+					n = snprintf(text, sizeof(text), "%sd%s%s%s", counts[c],
+					             sides[d], mods[m], tails[t]);
+					assert_true(n > 0 && (size_t)n < sizeof(text));
+					if (!dicesame(text, (size_t)n, NULL, why, sizeof(why)))
+						fail_msg("\"%s\": %s", text, why);
+				}
+}
+
 int
 main(void)
 {
@@ -1424,6 +1513,7 @@ main(void)
 	    cmocka_unit_test(test_check),
 	    cmocka_unit_test(test_normalize),
 	    cmocka_unit_test(test_draws_only_through_rng),
+	    cmocka_unit_test(test_fast_path_agrees),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
