@@ -22,8 +22,20 @@ _Static_assert(CHANMOD_COUNT <= STORE_RECORD_MODS_MAX, "raise STORE_RECORD_MODS_
  * The migration steps: steps[v - 1] turns a version-v record into a
  * version-v+1 record. The last entry is NULL: there is no next version yet.
  */
+/* 1 -> 2: a version-1 record is a valid version-2 record (version 2 only
+ * adds the optional "saved" member of user records). */
+static int
+step_1_to_2(cJSON *rec, char *err, size_t errlen)
+{
+	(void)rec;
+	(void)err;
+	(void)errlen;
+	return 0;
+}
+
 static store_record_step_fn *const steps[STORE_RECORD_VERSION] = {
-    NULL, /* 1 -> 2 */
+    step_1_to_2, /* 1 -> 2 */
+    NULL,        /* 2 -> 3 */
 };
 
 static const struct store_record_mods builtin = {chanmod_table, CHANMOD_COUNT};

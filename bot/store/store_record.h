@@ -43,7 +43,10 @@
 #include "commands/state.h"
 #include "rules/base/buf.h"
 
-#define STORE_RECORD_VERSION  1
+/* 1: the first format; 2: a user record may hold "saved" (a player's saved
+ * rolls), so a delver that knows only 1 refuses such a record rather than
+ * dropping them when it writes the user back. */
+#define STORE_RECORD_VERSION  2
 #define STORE_RECORD_FORMAT   "delver-state"
 #define STORE_RECORD_LINE_MAX (1u << 20) /* bytes in one line, with its newline */
 #define STORE_RECORD_MODS_MAX 32         /* module slots one record can carry */

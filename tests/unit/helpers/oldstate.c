@@ -90,7 +90,7 @@ oldstate_snapshot(const char *dir, struct state *st, int64_t taken, uint64_t nex
 	snapshot_path(path, sizeof(path), dir);
 	s.f = create(path);
 	cJSON_AddStringToObject(o, "format", STORE_RECORD_FORMAT);
-	cJSON_AddNumberToObject(o, "version", STORE_RECORD_VERSION);
+	cJSON_AddNumberToObject(o, "version", 1); /* what that store wrote */
 	cJSON_AddStringToObject(o, "file", "snapshot");
 	cJSON_AddNumberToObject(o, "taken", (double)taken);
 	cJSON_AddNumberToObject(o, "next_journal", (double)next_journal);
@@ -115,7 +115,7 @@ oldstate_journal(const char *dir, uint64_t seq)
 	journal_path(path, sizeof(path), dir, seq);
 	f = create(path);
 	cJSON_AddStringToObject(o, "format", STORE_RECORD_FORMAT);
-	cJSON_AddNumberToObject(o, "version", STORE_RECORD_VERSION);
+	cJSON_AddNumberToObject(o, "version", 1); /* what that store wrote */
 	cJSON_AddStringToObject(o, "file", "journal");
 	cJSON_AddNumberToObject(o, "seq", (double)seq);
 	put_object(f, o);
