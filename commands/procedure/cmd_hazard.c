@@ -12,6 +12,7 @@
 #include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/buf.h"
+#include "rules/tables/roll_table_dice.h"
 
 /* The short name of a row: its text up to the first ':' ',' or '(' . */
 static void

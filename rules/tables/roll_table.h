@@ -19,8 +19,6 @@
 
 #include "rules/base/buf.h"
 
-struct rng;
-
 #define ROLL_TABLE_ENTRIES_MAX 40  /* entries in one table */
 #define ROLL_TABLE_TEXT_MAX    161 /* bytes of one entry's text, with the NUL */
 #define ROLL_TABLE_SPAN_MAX    100 /* the largest table span (hi) */
@@ -59,15 +57,6 @@ int roll_table_find(const struct roll_table *t, const char *what);
 
 /* Writes the table back as text roll_table_parse accepts ("1-4 A; 5-8 B"). */
 void roll_table_format(const struct roll_table *t, struct buf *out);
-
-/*
- * Rolls the dice written inside an entry's text: each word that is a dice
- * expression ("1d4", "2d6+1", "d20", with trailing punctuation ignored) is
- * rolled and replaced by its total, and what was rolled is appended:
- * "2d4 goblins" becomes "5 goblins (2d4: 3+2)". Other words are copied as
- * they are. Appends to out; returns the number of expressions rolled.
- */
-int roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out);
 
 /* "5" or "5-8": an entry's range as text. */
 void roll_table_range_text(const struct roll_table_entry *e, char *buf, size_t len);
