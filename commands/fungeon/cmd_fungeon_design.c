@@ -425,7 +425,7 @@ plunder(struct invocation *inv, struct fungeon_channel *c, int i, const char *it
 	return 0;
 }
 
-/* Whether the room's treasure may be taken now (rules/fgplay.h); -1 with
+/* Whether the room's treasure may be taken now (rules/fungeon/fungeon_play.h); -1 with
  * an error reply when not. */
 static int
 treasure_open(const struct fungeon_channel *c, struct reply *out)

@@ -1,7 +1,7 @@
 /*
- * proc: what the dungeon-procedure commands (/hazard, /turn, /light, /rest,
- * /wander, /safe) share: who may pass turns, the hazard turn itself, and
- * how the bookkeeping of a turn is shown.
+ * procedure_render: what the dungeon-procedure commands (/hazard, /turn,
+ * /light, /rest, /wander, /safe) share: who may pass turns and how the
+ * bookkeeping of a turn is shown (the hazard turn itself is cmd_hazard.h's).
  */
 #ifndef DELVER_PROCEDURE_RENDER_H
 #define DELVER_PROCEDURE_RENDER_H

@@ -1,5 +1,5 @@
 /*
- * rtable: a table of entries over ranges of a die result, written the way
+ * roll_table: a table of entries over ranges of a die result, written the way
  * GMs write them: "1-4 A lost adventurer; 5-8 1d4 goblins; 9-12 2d4 goblins".
  *
  * Used by the Tension encounter and effect tables (d10 + Tension over
