@@ -13,6 +13,7 @@
 #include "bot/app.h"
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "bot/store/persist_opts.h"
 #include "rules/base/mem.h"
 
 static void

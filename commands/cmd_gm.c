@@ -1,7 +1,9 @@
 /* /gm: who runs the game in this channel. */
+#include "commands/cmd_gm.h"
+
 #include <string.h>
 
-#include "commands/commands.h"
+#include "commands/registry.h"
 
 static void
 gm_claim(struct invocation *inv, struct reply *out)

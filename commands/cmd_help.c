@@ -1,8 +1,10 @@
 /* /help: every command, or one command in full, from the command table. */
+#include "commands/cmd_help.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
+#include "commands/registry.h"
 
 /* Lines the console answers itself (bot/console.c), listed on the console
  * only. */

@@ -3,10 +3,11 @@
  * the channel's output settings. Both live in the channel's roll state
  * (commands/rollchan.h), saved with its record.
  */
+#include "commands/cmd_log.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
 #include "commands/rollchan.h"
 
 /* "just now", "5 min ago", "3 h ago", "2 d ago". */

@@ -6,13 +6,15 @@
  * p penetrated, r rerolled, * success, _ failure, ** critical, __ fumble,
  * ^ raised by min, v lowered by max. Colour only repeats what the marks say.
  */
+#include "commands/cmd_roll.h"
+
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "commands/commands.h"
+#include "commands/cmd_save.h"
 #include "commands/rollchan.h"
 #include "rules/base/buf.h"
 #include "rules/base/num.h"

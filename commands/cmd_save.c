@@ -5,10 +5,12 @@
  * the channel's live in its roll state (commands/rollchan.h). A player's
  * own win over the channel's of the same name.
  */
+#include "commands/cmd_save.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
+#include "commands/cmd_roll.h"
 #include "commands/rollchan.h"
 #include "rules/dice/dice.h"
 

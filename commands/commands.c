@@ -3,8 +3,27 @@
 
 #include <stddef.h>
 
+#include "commands/cmd_gm.h"
+#include "commands/cmd_help.h"
+#include "commands/cmd_log.h"
+#include "commands/cmd_roll.h"
+#include "commands/cmd_save.h"
+#include "commands/fungeon/cmd_fungeon.h"
+#include "commands/fungeon/cmd_thwacko.h"
+#include "commands/fungeon/cmd_xp.h"
+#include "commands/fungeon/fungeon_save.h"
+#include "commands/procedure/cmd_hazard.h"
+#include "commands/procedure/cmd_light.h"
+#include "commands/procedure/cmd_procedure.h"
+#include "commands/procedure/cmd_rest.h"
+#include "commands/procedure/cmd_safe.h"
+#include "commands/procedure/cmd_surprise.h"
+#include "commands/procedure/cmd_turn.h"
+#include "commands/procedure/cmd_vendor.h"
+#include "commands/procedure/cmd_wander.h"
 #include "commands/procedure/procedure_state.h"
 #include "commands/rollchan.h"
+#include "commands/tension/cmd_tension.h"
 #include "commands/tension/tension_state.h"
 #include "commands/undo.h"
 

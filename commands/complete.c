@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
 #include "commands/tension/tension_state.h"
 #include "rules/tension/tension.h"
 #include "rules/base/utf8.h"

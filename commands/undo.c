@@ -8,7 +8,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "commands/commands.h"
+#include "commands/registry.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 

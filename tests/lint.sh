@@ -1,6 +1,7 @@
 #!/bin/sh
-# Fails on the string calls STYLE.md bans and on formatting drift from the
-# committed .clang-format.
+# Fails on the string calls STYLE.md bans, on formatting drift from the
+# committed .clang-format, and on a .c under bot/, commands/ or rules/
+# without its own header.
 set -u
 status=0
 files=$(git ls-files '*.c' '*.h' 2>/dev/null)
@@ -20,6 +21,26 @@ for f in $files; do
 done
 if [ -n "$drift" ]; then
 	echo "lint: formatting drift (run 'make format'):$drift"
+	status=1
+fi
+# Every .c under bot/, commands/ and rules/ has its own header, same folder and
+# stem (STYLE.md: a reader finds a function from its name, and its
+# declaration beside its file). The exceptions, each with its reason:
+#   bot/main.c           the program itself: it exports nothing.
+#   rules/dice/dice_*.c  parts of the one dice module, which share its public
+#                        header rules/dice/dice.h and its internal
+#                        rules/dice/dice_impl.h.
+headerless=""
+for f in $files; do
+	case $f in
+	bot/main.c | rules/dice/dice_*.c) continue ;;
+	bot/*.c | commands/*.c | rules/*.c) ;;
+	*) continue ;;
+	esac
+	[ -f "${f%.c}.h" ] || headerless="$headerless $f"
+done
+if [ -n "$headerless" ]; then
+	echo "lint: a .c without its own .h beside it (same stem):$headerless"
 	status=1
 fi
 [ $status -eq 0 ] && echo "ok   lint"

@@ -69,26 +69,13 @@
 #include <uv.h>
 
 #include "bot/config/config.h"
+#include "bot/store/persist_opts.h"
 #include "bot/store/store_backend.h"
 #include "commands/dispatch.h"
 
 #define PERSIST_DB_FILE "delver.db"
 
 struct persist;
-
-struct persist_opts {
-	const char *dir;         /* NULL: $STATE_DIRECTORY, else ./state */
-	enum fsync_policy fsync; /* default FSYNC_EVERYSEC */
-	int snapshot_interval;   /* seconds between snapshot files, 1 to 86400; default 60 */
-	int snapshot_keep;       /* snapshot files kept, 1 to 10000; default 24 */
-	int evict_after;         /* idle seconds before a channel may leave memory;
-	                            0: never; default 86400 */
-	bool salvage;            /* accepted for compatibility; the database is never
-	                            changed to start */
-	bool snapshot_on_stop;   /* a snapshot file at close, after the last commit
-	                            (when anything was committed since the last one);
-	                            default true */
-};
 
 struct persist_stats {
 	uint64_t appends;           /* records committed */
@@ -107,17 +94,6 @@ struct persist_stats {
 	uint64_t users_loaded;      /* users read back on demand */
 	uint64_t conflicts;         /* records another process wrote first */
 };
-
-/* Fills o with the defaults (bot/persist_opts.c). */
-void persist_opts_default(struct persist_opts *o);
-/* The directory when none is given: the first of $STATE_DIRECTORY's
- * ':'-separated entries, else "./state". Static storage. */
-const char *persist_opts_default_dir(void);
-/* Sets one option from command-line text: name is "state-dir", "fsync",
- * "snapshot-interval" or "evict-after". Returns 0, or -1 with one sentence
- * in err saying what is allowed. value must outlive o. */
-int persist_opts_parse(struct persist_opts *o, const char *name, const char *value, char *err,
-                       size_t errlen);
 
 /* DIR/delver.db. Returns 0, or -1 when it does not fit. */
 int persist_db_path(char *out, size_t size, const char *dir);

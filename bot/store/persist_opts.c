@@ -1,11 +1,11 @@
 /* persist_opts: persistence options from defaults and command-line text;
- * see persist.h. */
+ * see persist_opts.h. */
+#include "bot/store/persist_opts.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "bot/store/persist.h"
 
 void
 persist_opts_default(struct persist_opts *o)

@@ -16,6 +16,7 @@
 
 #include "bot/log.h"
 #include "bot/store/persist.h"
+#include "bot/store/persist_opts.h"
 #include "bot/store/store_record.h"
 #include "rules/base/mem.h"
 

@@ -1,13 +1,19 @@
 /* /fungeon: the masterless dungeon crawl (RULES.md section 4). This file
  * holds the command table and the party's own commands; the rest are in
  * cmd_fungeon_*.c. */
+#include "commands/fungeon/cmd_fungeon.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "commands/commands.h"
 #include "commands/complete.h"
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/cmd_fungeon_combat.h"
+#include "commands/fungeon/cmd_fungeon_conflict.h"
+#include "commands/fungeon/cmd_fungeon_design.h"
+#include "commands/fungeon/cmd_fungeon_hallway.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_roll.h"
 #include "commands/fungeon/thwacko_style.h"
 #include "rules/base/buf.h"
 
@@ -597,14 +603,16 @@ static const struct command fungeon_subs[] = {
              "treasure: mundane|fancy, value N, heal N, annoy N, pain N, universal, type "
              "WORD. Plain points add first, then each doubling feature doubles the sum. "
              "Ruling: an odd number of Annoy dice costs as the next even number.",
-     .subs = fungeon_cost_subs},
-    {.name = "trap", .desc = "Store, list or remove this channel's traps", .subs = fg_trap_subs},
+     .subs = cmd_fungeon_design_cost_subs},
+    {.name = "trap",
+     .desc = "Store, list or remove this channel's traps",
+     .subs = cmd_fungeon_design_trap_subs},
     {.name = "monster",
      .desc = "Store, list or remove this channel's monsters",
-     .subs = fg_monster_subs},
+     .subs = cmd_fungeon_design_monster_subs},
     {.name = "treasure",
      .desc = "Store, list or remove this channel's treasure",
-     .subs = fg_treasure_subs},
+     .subs = cmd_fungeon_design_treasure_subs},
     {.name = "take",
      .desc = "A Fungeoneer takes a treasure of this room",
      .opts = item_opts,
@@ -661,7 +669,7 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_combat_retreat},
     {.name = "town",
      .desc = "In town: sell treasure for half its points, buy new with the credit",
-     .subs = fg_town_subs},
+     .subs = cmd_fungeon_design_town_subs},
     {0},
 };
 

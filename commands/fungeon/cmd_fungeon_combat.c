@@ -1,11 +1,16 @@
 /* /fungeon combat and retreat: a combat turn in its three steps, and the
  * back-to-town check. */
+#include "commands/fungeon/cmd_fungeon_combat.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_pain.h"
+#include "commands/fungeon/fungeon_render.h"
+#include "commands/fungeon/fungeon_roll.h"
 #include "commands/rollchan.h"
 #include "rules/base/mem.h"
 

@@ -1,10 +1,15 @@
 /* /fungeon annoy, find, trigger, pain: the conflicts, every player rolling
  * with their Thwack-O die. */
+#include "commands/fungeon/cmd_fungeon_conflict.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_pain.h"
+#include "commands/fungeon/fungeon_render.h"
+#include "commands/fungeon/fungeon_roll.h"
 #include "commands/rollchan.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"

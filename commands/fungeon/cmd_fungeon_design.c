@@ -1,11 +1,13 @@
 /* /fungeon cost, trap, monster, treasure, take, use, town: designs priced
  * against the room's budget, stored by name, and treasure carried. */
+#include "commands/fungeon/cmd_fungeon_design.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -423,7 +425,7 @@ plunder(struct invocation *inv, struct fungeon_channel *c, int i, const char *it
 	return 0;
 }
 
-/* Whether the room's treasure may be taken now (rules/fgplay.h); -1 with
+/* Whether the room's treasure may be taken now (rules/fungeon/fungeon_play.h); -1 with
  * an error reply when not. */
 static int
 treasure_open(const struct fungeon_channel *c, struct reply *out)
@@ -658,7 +660,7 @@ static const struct cmd_opt sell_opts[] = {
     {0},
 };
 
-const struct command fungeon_cost_subs[] = {
+const struct command cmd_fungeon_design_cost_subs[] = {
     {.name = "trap", .desc = "Price a trap", .opts = design_opts, .fn = cost_trap},
     {.name = "monster", .desc = "Price a monster", .opts = design_opts, .fn = cost_monster},
     {.name = "treasure", .desc = "Price a treasure", .opts = design_opts, .fn = cost_treasure},
@@ -679,11 +681,11 @@ const struct command fungeon_cost_subs[] = {
 		    {0},                                                                           \
 	}
 
-const struct command fg_trap_subs[] = STORE_SUBS("trap", trap);
-const struct command fg_monster_subs[] = STORE_SUBS("monster", monster);
-const struct command fg_treasure_subs[] = STORE_SUBS("treasure", treasure);
+const struct command cmd_fungeon_design_trap_subs[] = STORE_SUBS("trap", trap);
+const struct command cmd_fungeon_design_monster_subs[] = STORE_SUBS("monster", monster);
+const struct command cmd_fungeon_design_treasure_subs[] = STORE_SUBS("treasure", treasure);
 
-const struct command fg_town_subs[] = {
+const struct command cmd_fungeon_design_town_subs[] = {
     {.name = "sell",
      .desc = "Sell an item for half its points, rounded down, as credit",
      .opts = sell_opts,

@@ -1,11 +1,14 @@
 /* /fungeon hallway and pick: between rooms, in the order of RULES.md, and
  * who builds what. */
+#include "commands/fungeon/cmd_fungeon_hallway.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_render.h"
 #include "commands/rollchan.h"
 #include "rules/base/mem.h"
 

@@ -1,10 +1,11 @@
 /* /thwacko: each player's Thwack-O style (colour and mark), a user
  * preference kept across channels. */
+#include "commands/fungeon/cmd_thwacko.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/thwacko_style.h"
 
 /* The style the invoker's die is drawn in here: the party's (distinct

@@ -1,8 +1,9 @@
 /* /xp: the Fungeon level thresholds under this channel's XP rule. */
+#include "commands/fungeon/cmd_xp.h"
+
 #include <stdio.h>
 
-#include "commands/commands.h"
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
 
 static void
 xp_fn(struct invocation *inv, struct reply *out)

@@ -1,11 +1,12 @@
-/* fg_chan: lookups over a channel's Fungeon state; see fungeon.h. */
+/* fungeon_channel: a channel's Fungeon state and the lookups over it; see
+ * fungeon_channel.h. */
+#include "commands/fungeon/fungeon_channel.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "commands/commands.h"
-#include "commands/fungeon/fungeon.h"
 #include "commands/fungeon/thwacko_style.h"
 #include "rules/base/buf.h"
 

@@ -1,12 +1,16 @@
-/* cmd_fungeon_conflict_pain: Painful conflicts among Fungeoneers, traps and monsters (shared
- * by /fungeon pain and /fungeon combat); see fungeon.h. */
+/* fungeon_pain: Painful conflicts among Fungeoneers, traps and monsters (shared
+ * by /fungeon pain and /fungeon combat); see fungeon_pain.h. */
+#include "commands/fungeon/fungeon_pain.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_render.h"
+#include "commands/fungeon/fungeon_roll.h"
 #include "commands/rollchan.h"
-#include "commands/fungeon/fungeon.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 

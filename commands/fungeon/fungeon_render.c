@@ -1,10 +1,13 @@
-/* fg_render: how Fungeon rolls and the outcomes of rules/fgplay.h look in
- * a reply (shared by every conflict command); see fungeon.h. Renders only:
- * nothing here changes the channel's state or draws a die. */
+/* fungeon_render: how Fungeon rolls and the outcomes of
+ * rules/fungeon/fungeon_play.h look in a reply (shared by every conflict
+ * command); see fungeon_render.h. Renders only: nothing here changes the
+ * channel's state or draws a die. */
+#include "commands/fungeon/fungeon_render.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/utf8.h"
 
 /* Copies src into dst[size], cut short on a character boundary: labels

@@ -1,12 +1,15 @@
-/* fg_roll: the participants of Fungeon conflicts and the Annoying conflict
- * played through rules/fgplay.h; see fungeon.h. */
+/* fungeon_roll: the participants of Fungeon conflicts and the Annoying conflict
+ * played through rules/fungeon/fungeon_play.h; see fungeon_roll.h. */
+#include "commands/fungeon/fungeon_roll.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_render.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"

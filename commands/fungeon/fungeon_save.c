@@ -1,9 +1,11 @@
 /*
- * fg_save: the Fungeon channel module (CHANMOD_FUNGEON): creation and the
+ * fungeon_save: the Fungeon channel module (CHANMOD_FUNGEON): creation and the
  * JSON form of the state. Designs are saved as their canonical words and
  * priced again on load, so a saved record can never carry a cost its design
  * does not have. Loading checks every field and its range.
  */
+#include "commands/fungeon/fungeon_save.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 
 #include <cJSON.h>
 
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
 #include "rules/base/mem.h"
 
 static void *

@@ -1,4 +1,5 @@
-/* ustyle: Thwack-O styles, defaults and validation; see ustyle.h. */
+/* thwacko_style: Thwack-O styles, defaults and validation; see
+ * thwacko_style.h. */
 #include "commands/fungeon/thwacko_style.h"
 
 #include <stdint.h>

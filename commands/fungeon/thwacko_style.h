@@ -1,5 +1,5 @@
 /*
- * ustyle: players' Thwack-O styles (a colour and a mark), their defaults
+ * thwacko_style: players' Thwack-O styles (a colour and a mark), their defaults
  * and their validation.
  *
  * A player who never chose a style gets a default derived from the user key

@@ -2,15 +2,17 @@
  * /hazard: the hazard die of the turn procedure. /hazard (roll) passes a
  * turn with a roll; the settings subcommands live in cmd_hazard_set.c.
  */
+#include "commands/procedure/cmd_hazard.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/procedure/cmd_hazard.h"
-#include "commands/commands.h"
+#include "commands/procedure/cmd_hazard_set.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/buf.h"
+#include "rules/tables/roll_table_dice.h"
 
 /* The short name of a row: its text up to the first ':' ',' or '(' . */
 static void

@@ -1,19 +1,27 @@
-/* cmd_hazard: the /hazard settings handlers (cmd_hazard_set.c), used by
- * the command table in cmd_hazard.c. */
+/*
+ * cmd_hazard: the /hazard command (the hazard die of the turn procedure)
+ * and the hazard turn /rest shares. The command is static data; the
+ * settings subcommands are in cmd_hazard_set.h. The channel's state is
+ * the caller's (commands/procedure/procedure_state.h).
+ */
 #ifndef DELVER_CMD_HAZARD_H
 #define DELVER_CMD_HAZARD_H
 
+#include <stdbool.h>
+
 #include "commands/procedure/procedure_state.h"
 #include "commands/registry.h"
+#include "rules/procedure/hazard.h"
 
-void cmd_hazard_set_table(struct invocation *inv, struct reply *out);
-void cmd_hazard_set_chance(struct invocation *inv, struct reply *out);
-void cmd_hazard_set_custom(struct invocation *inv, struct reply *out);
-void cmd_hazard_set_procedure(struct invocation *inv, struct reply *out);
-void cmd_hazard_set_who(struct invocation *inv, struct reply *out);
-void cmd_hazard_set_sign(struct invocation *inv, struct reply *out);
+extern const struct command cmd_hazard;
 
-/* The settings as lines: procedure, light lives, classic odds, who rolls. */
-void cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s);
+/*
+ * Passes one turn with a roll of hazard table t (resting or not): rolls,
+ * applies the bookkeeping and shows the whole table with the rolled row
+ * highlighted, the result and the bookkeeping. The caller checked the
+ * invoker's right and the table; touches the channel.
+ */
+void cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_state *s,
+                     const struct hazard_view *v, bool resting);
 
 #endif

@@ -1,9 +1,10 @@
 /* The /hazard settings: table, chance, custom, procedure, who, sign. */
+#include "commands/procedure/cmd_hazard_set.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
-#include "commands/procedure/cmd_hazard.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"

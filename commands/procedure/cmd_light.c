@@ -1,8 +1,10 @@
 /* /light: the party's light sources. */
+#include "commands/procedure/cmd_light.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
+#include "commands/procedure/cmd_turn.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/rollchan.h"
 

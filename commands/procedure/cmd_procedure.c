@@ -1,5 +1,6 @@
 /* /procedure: a compact reference card of the turn procedure. */
-#include "commands/commands.h"
+#include "commands/procedure/cmd_procedure.h"
+
 #include "commands/procedure/procedure_state.h"
 
 struct card_row {

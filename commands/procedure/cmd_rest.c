@@ -1,7 +1,9 @@
 /* /rest: the party spends a turn resting. */
+#include "commands/procedure/cmd_rest.h"
+
 #include <stdio.h>
 
-#include "commands/commands.h"
+#include "commands/procedure/cmd_hazard.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/rollchan.h"
 

@@ -1,5 +1,6 @@
 /* /safe: whether the party is in a safe area (level 0, a vendor's room). */
-#include "commands/commands.h"
+#include "commands/procedure/cmd_safe.h"
+
 #include "commands/procedure/procedure_state.h"
 
 static void

@@ -1,7 +1,8 @@
 /* /surprise: WIS checks DC 12 for the party, and for the other side. */
+#include "commands/procedure/cmd_surprise.h"
+
 #include <stdio.h>
 
-#include "commands/commands.h"
 #include "rules/procedure/wander.h"
 
 static void

@@ -1,8 +1,9 @@
 /* /turn: the turn clock: show it, pass time without a roll, start again. */
+#include "commands/procedure/cmd_turn.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"

@@ -1,9 +1,10 @@
 /* /vendor, /bargain, /encumbrance: safe-area trade and carrying capacity. */
+#include "commands/procedure/cmd_vendor.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
 #include "commands/procedure/procedure_state.h"
 #include "commands/rollchan.h"
 #include "rules/dice/dice.h"

@@ -1,9 +1,10 @@
 /* /wander: wandering-monster checks (corridor, rest, classic, tension) and
  * the back-to-town check (retreat). */
+#include "commands/procedure/cmd_wander.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/rollchan.h"
 #include "commands/tension/tension_state.h"

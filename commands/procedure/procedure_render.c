@@ -1,4 +1,5 @@
-/* proc_render: showing turns and their bookkeeping; see proc.h. */
+/* procedure_render: showing turns and their bookkeeping; see
+ * procedure_render.h. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>

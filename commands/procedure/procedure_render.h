@@ -1,7 +1,7 @@
 /*
- * proc: what the dungeon-procedure commands (/hazard, /turn, /light, /rest,
- * /wander, /safe) share: who may pass turns, the hazard turn itself, and
- * how the bookkeeping of a turn is shown.
+ * procedure_render: what the dungeon-procedure commands (/hazard, /turn,
+ * /light, /rest, /wander, /safe) share: who may pass turns and how the
+ * bookkeeping of a turn is shown (the hazard turn itself is cmd_hazard.h's).
  */
 #ifndef DELVER_PROCEDURE_RENDER_H
 #define DELVER_PROCEDURE_RENDER_H
@@ -40,9 +40,6 @@ void procedure_render_darkness(struct reply *out, enum procedure proc);
  * (commands/rollchan.h: rollchan_show_dark()). */
 void procedure_render_footer(struct reply *out, const struct procedure_state *s, bool show_dark);
 
-/* The lit sources as a table: which, carried by, turns left. */
-void cmd_turn_lights_table(struct reply *out, const struct procedure_state *s);
-
 /* Shows a hazard table, its row hl highlighted (-1: none). */
 /* The hazard table with row hl highlighted (-1: none); with only_hl, that
  * row alone (compact output). */
@@ -53,14 +50,5 @@ void procedure_render_hazard_table(struct reply *out, const struct hazard_view *
  * reply when t is custom and the channel has none. */
 int procedure_render_view(const struct procedure_state *s, enum hazard_table t,
                           struct hazard_view *v, struct reply *out);
-
-/*
- * Passes one turn with a roll of hazard table t (resting or not): rolls,
- * applies the bookkeeping and shows the whole table with the rolled row
- * highlighted, the result and the bookkeeping. The caller checked the
- * invoker's right and the table; touches the channel.
- */
-void cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_state *s,
-                     const struct hazard_view *v, bool resting);
 
 #endif

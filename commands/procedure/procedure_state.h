@@ -1,5 +1,5 @@
 /*
- * proc_state: a channel's dungeon-procedure state (module slot
+ * procedure_state: a channel's dungeon-procedure state (module slot
  * CHANMOD_PROC): the turn clock with its lights, rest clock and remembered
  * sign, and the settings of the hazard die and the wandering checks.
  *

@@ -1,9 +1,12 @@
 /* /tension: the D12 Tension track, its mode and the command table. */
 #include "commands/tension/cmd_tension.h"
-#include "commands/complete.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "commands/complete.h"
+#include "commands/tension/cmd_tension_roll.h"
+#include "commands/tension/cmd_tension_table.h"
 
 #define SHOW_CHANGES 5 /* changes /tension shows */
 #define REASON_MAX   100

@@ -1,10 +1,11 @@
 /* /tension roll: the dungeon event and the encounter check, then the tables. */
-#include "commands/tension/cmd_tension.h"
+#include "commands/tension/cmd_tension_roll.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "commands/rollchan.h"
+#include "commands/tension/cmd_tension.h"
 
 /* One d10 + Tension lookup: "  effects table: d10 6 + Tension 4 = 10 → text". */
 static void

@@ -1,9 +1,10 @@
 /* /tension table, strike, unstrike: the channel's encounter and effects tables. */
-#include "commands/tension/cmd_tension.h"
+#include "commands/tension/cmd_tension_table.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "commands/tension/cmd_tension.h"
 #include "rules/base/buf.h"
 
 #define EDITED "The GM changed the Tension tables behind the screen."

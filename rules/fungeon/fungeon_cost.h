@@ -1,5 +1,5 @@
 /*
- * fgcost: Fungeon designs (traps, monsters, treasure) and their point costs
+ * fungeon_cost: Fungeon designs (traps, monsters, treasure) and their point costs
  * (RULES.md section 4, "Costs").
  *
  * A design is written as words, the same on every platform:

@@ -1,4 +1,4 @@
-/* fghall: the Fungeon hallway; see fghall.h. */
+/* fungeon_hallway: the Fungeon hallway; see fungeon_hallway.h. */
 #include "rules/fungeon/fungeon_hallway.h"
 
 #include <stdarg.h>

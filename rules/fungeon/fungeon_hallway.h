@@ -1,5 +1,5 @@
 /*
- * fghall: the Fungeon hallway between rooms and the rolls it is made of
+ * fungeon_hallway: the Fungeon hallway between rooms and the rolls it is made of
  * (RULES.md section 4, "Hallway"), in this order:
  *   1. a player whose Fungeoneer died makes a new one at level floor - 1
  *      (minimum 1): the bot reports the replacements due and those made;

@@ -1,4 +1,4 @@
-/* fgplay: the outcomes of Fungeon's conflicts; see fgplay.h. */
+/* fungeon_play: the outcomes of Fungeon's conflicts; see fungeon_play.h. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

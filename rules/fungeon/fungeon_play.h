@@ -1,5 +1,5 @@
 /*
- * fgplay: the outcomes of Fungeon's conflicts (RULES.md section 4), decided
+ * fungeon_play: the outcomes of Fungeon's conflicts (RULES.md section 4), decided
  * here and only rendered by the commands.
  *
  * Each play is one pure function that takes the party (read-only), what it

@@ -1,5 +1,5 @@
 /*
- * xin: "X-in-N" odds, the old-school way of saying how likely something is:
+ * odds: "X-in-N" odds, the old-school way of saying how likely something is:
  * roll a dN; it happens on a result of X or less. Shared by the classic
  * hazard die and the classic wandering-monster check.
  */

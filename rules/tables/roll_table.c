@@ -1,4 +1,4 @@
-/* rtable: ranged tables; see rtable.h. */
+/* roll_table: ranged tables; see roll_table.h. */
 #include "rules/tables/roll_table.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /*
- * rtable: a table of entries over ranges of a die result, written the way
+ * roll_table: a table of entries over ranges of a die result, written the way
  * GMs write them: "1-4 A lost adventurer; 5-8 1d4 goblins; 9-12 2d4 goblins".
  *
  * Used by the Tension encounter and effect tables (d10 + Tension over
@@ -18,8 +18,6 @@
 #include <stddef.h>
 
 #include "rules/base/buf.h"
-
-struct rng;
 
 #define ROLL_TABLE_ENTRIES_MAX 40  /* entries in one table */
 #define ROLL_TABLE_TEXT_MAX    161 /* bytes of one entry's text, with the NUL */
@@ -59,15 +57,6 @@ int roll_table_find(const struct roll_table *t, const char *what);
 
 /* Writes the table back as text roll_table_parse accepts ("1-4 A; 5-8 B"). */
 void roll_table_format(const struct roll_table *t, struct buf *out);
-
-/*
- * Rolls the dice written inside an entry's text: each word that is a dice
- * expression ("1d4", "2d6+1", "d20", with trailing punctuation ignored) is
- * rolled and replaced by its total, and what was rolled is appended:
- * "2d4 goblins" becomes "5 goblins (2d4: 3+2)". Other words are copied as
- * they are. Appends to out; returns the number of expressions rolled.
- */
-int roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out);
 
 /* "5" or "5-8": an entry's range as text. */
 void roll_table_range_text(const struct roll_table_entry *e, char *buf, size_t len);

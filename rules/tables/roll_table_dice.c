@@ -1,9 +1,10 @@
-/* roll_table_dice_roll_text: the dice inside table entries; see rtable.h. */
+/* roll_table_dice: the dice inside table entries; see roll_table_dice.h. */
+#include "rules/tables/roll_table_dice.h"
+
 #include <ctype.h>
 #include <string.h>
 
 #include "rules/dice/dice.h"
-#include "rules/tables/roll_table.h"
 
 /* Bytes of the "(2d4: 3+2)" notes; a longer list ends in " …". */
 #define ROLL_TABLE_NOTES_MAX 1024

@@ -10,6 +10,7 @@
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 #include "rules/base/utf8.h"
+#include "rules/tables/roll_table_dice.h"
 
 static const struct tension_event_info events[TENSION_EV_COUNT] = {
     [TENSION_EV_DOOR] = {"door", +1, "breaking down a stuck or locked door"},

@@ -12,7 +12,7 @@
  * non-magical light fails, 7-10 an environmental effect, 11-12 enemy or NPC
  * sounds) and the encounter check of rules/d12.h (d12 <= exits or <=
  * Tension). An environmental effect and an encounter each roll d10 +
- * Tension on their table (rules/rtable.h, entries over 1..20); a struck
+ * Tension on their table (rules/tables/roll_table.h, entries over 1..20); a struck
  * entry means nothing happens.
  *
  * Everything here is a plain value without pointers inside (it can be

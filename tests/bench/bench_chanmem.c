@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/commands.h"
 #include "commands/dispatch.h"
+#include "commands/tension/cmd_tension.h"
 #include "rules/base/rng.h"
 
 #define CHANNELS 2000

@@ -14,7 +14,8 @@
 
 #include "tests/bench/bench.h"
 #include "bot/console/console.h"
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_save.h"
 #include "rules/base/rng.h"
 
 static void

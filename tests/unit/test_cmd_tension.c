@@ -17,8 +17,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "commands/commands.h"
 #include "commands/dispatch.h"
+#include "commands/tension/cmd_tension.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/rng.h"
 

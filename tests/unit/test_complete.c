@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bot/discord/discord_interact.h"
-#include "commands/commands.h"
+#include "commands/registry.h"
 #include "rules/base/rng.h"
 
 #define CHANNEL "1300000000000000001"

@@ -13,7 +13,6 @@
 #include <cmocka.h>
 
 #include "bot/config/config.h"
-#include "commands/commands.h"
 #include "commands/registry.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"

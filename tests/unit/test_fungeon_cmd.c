@@ -14,7 +14,8 @@
 #include <cJSON.h>
 
 #include "commands/dispatch.h"
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_save.h"
 #include "commands/fungeon/thwacko_style.h"
 #include "rules/base/rng.h"
 #include "rules/base/utf8.h"

@@ -17,7 +17,7 @@
 #include "bot/irc/irc_flood.h"
 #include "tests/unit/helpers/ircdrain.h"
 #include "commands/dispatch.h"
-#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_channel.h"
 #include "commands/rollchan.h"
 #include "rules/base/rng.h"
 

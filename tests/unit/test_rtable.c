@@ -11,6 +11,7 @@
 
 #include "rules/base/rng.h"
 #include "rules/tables/roll_table.h"
+#include "rules/tables/roll_table_dice.h"
 
 static const char *const encounter =
     "1-4 a lost adventurer; 5-8 1d4 goblins; 9-12 2d4 goblins; 13-16 2d6 orcs; 17-20 4d6 orcs";

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "bot/console/render_text.h"
-#include "commands/commands.h"
 #include "commands/dispatch.h"
+#include "commands/registry.h"
 #include "commands/undo.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"

@@ -1,0 +1,24 @@
+/*
+ * fungeon_pain: Painful conflicts among Fungeoneers, traps and monsters
+ * (shared by /fungeon pain and /fungeon combat). The participants are the
+ * caller's array; the outcome is applied to the channel's state, which the
+ * channel owns.
+ */
+#ifndef DELVER_FUNGEON_PAIN_H
+#define DELVER_FUNGEON_PAIN_H
+
+#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/thwacko_style.h"
+#include "commands/registry.h"
+
+/* A Painful conflict among parts[0..n): fungeon_pain_check validates (and puts
+ * members first, resolving targets); fungeon_pain_run has rules/fungeon/fungeon_play.h decide
+ * the outcome, shows the rank-by-rank table and the outcome, applies it
+ * (damage, deaths, XP, monsters' hits) and names the narrator. */
+int fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n,
+                       const char *bonus, struct reply *out);
+void fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part *parts,
+                      int n, const char *bonus, const struct thwacko_style *styles,
+                      struct reply *out);
+
+#endif

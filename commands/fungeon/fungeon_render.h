@@ -1,0 +1,46 @@
+/*
+ * fungeon_render: how Fungeon rolls and the outcomes of
+ * rules/fungeon/fungeon_play.h look in a reply (shared by every conflict
+ * command). Renders only: nothing here changes the channel's state or draws
+ * a die. Everything is appended to the caller's reply; nothing is kept.
+ */
+#ifndef DELVER_FUNGEON_RENDER_H
+#define DELVER_FUNGEON_RENDER_H
+
+#include <stddef.h>
+
+#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/thwacko_style.h"
+#include "commands/registry.h"
+
+/* The lines naming who narrates, from a narration found by rules/ (with
+ * any Thwack-O tie re-rolls shown); nothing when no player rolled. */
+void fungeon_render_narration_lines(struct reply *out, const struct cf_narration *n,
+                                    const struct fungeon_channel *c,
+                                    const struct thwacko_style *styles, const char *what);
+
+/* Renders an Annoying conflict's outcome: the obstacle's roll, then each
+ * member's with its result and XP. */
+void fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
+                          const struct fungeon_play_obstacle *o, const struct fungeon_play_annoy *a,
+                          const struct thwacko_style *styles);
+
+/* Copies src into dst[size], cut short on a character boundary. */
+void fungeon_render_fit_label(char *dst, size_t size, const char *src);
+/* Renders group g as "label: 6 ◆4 1" (the Thwack-O die in its player's
+ * style), then the suffix; ends the line. */
+void fungeon_render_group_line(struct reply *out, const struct cf_group *g, const char *label,
+                               const struct thwacko_style *styles, const char *suffix);
+
+/* Renders one continuous-effect roll (hallway step 3, combat step 1). */
+void fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
+                         const struct fungeon_cont *k, const struct thwacko_style *styles);
+
+/* The rank-by-rank table of a Painful conflict: a row per rank with each
+ * roll's die there (0 once it ran out; the Thwack-O die carries its
+ * player's mark), the winner and the damage point it dealt. */
+void fungeon_render_pain_table(struct reply *out, const char *const *names,
+                               const struct cf_group *const *g, int n, const struct cf_pain *res,
+                               const struct thwacko_style *styles, const struct fungeon_channel *c);
+
+#endif

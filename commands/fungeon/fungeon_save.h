@@ -1,0 +1,13 @@
+/*
+ * fungeon_save: the Fungeon channel module (CHANMOD_FUNGEON): creation and
+ * the JSON form of the state, listed in chanmod_table (commands/commands.c).
+ * The module is static data; the state it creates belongs to the channel.
+ */
+#ifndef DELVER_FUNGEON_SAVE_H
+#define DELVER_FUNGEON_SAVE_H
+
+#include "commands/channel.h"
+
+extern const struct chanmod fungeon_mod;
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * cmd_hazard_set: the /hazard settings subcommands (table, chance, custom,
+ * procedure, who, sign), used by the command table in cmd_hazard.c. They
+ * change the channel's procedure state (commands/procedure/procedure_state.h),
+ * which the channel owns.
+ */
+#ifndef DELVER_CMD_HAZARD_SET_H
+#define DELVER_CMD_HAZARD_SET_H
+
+#include "commands/procedure/procedure_state.h"
+#include "commands/registry.h"
+
+void cmd_hazard_set_table(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_chance(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_custom(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_procedure(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_who(struct invocation *inv, struct reply *out);
+void cmd_hazard_set_sign(struct invocation *inv, struct reply *out);
+
+/* The settings as lines: procedure, light lives, classic odds, who rolls. */
+void cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s);
+
+#endif

@@ -1,0 +1,12 @@
+/*
+ * cmd_safe: the /safe command (whether the party is in a safe area). The
+ * command is static data.
+ */
+#ifndef DELVER_CMD_SAFE_H
+#define DELVER_CMD_SAFE_H
+
+#include "commands/registry.h"
+
+extern const struct command cmd_safe;
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * roll_table_dice: the dice written inside a table entry's text ("2d4
+ * goblins"), rolled when the entry comes up. Pure: the RNG is the caller's,
+ * and the text goes into the caller's buffer.
+ */
+#ifndef DELVER_ROLL_TABLE_DICE_H
+#define DELVER_ROLL_TABLE_DICE_H
+
+#include "rules/base/buf.h"
+
+struct rng;
+
+/*
+ * Rolls the dice written inside an entry's text: each word that is a dice
+ * expression ("1d4", "2d6+1", "d20", with trailing punctuation ignored) is
+ * rolled and replaced by its total, and what was rolled is appended:
+ * "2d4 goblins" becomes "5 goblins (2d4: 3+2)". Other words are copied as
+ * they are. Appends to out; returns the number of expressions rolled.
+ */
+int roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out);
+
+#endif
