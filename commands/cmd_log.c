@@ -34,9 +34,9 @@ log_fn(struct invocation *inv, struct reply *out)
 	size_t want = (size_t)invocation_int(inv, "count", 10), n;
 
 	if (rc == NULL || rc->nlog == 0) {
-		reply_line(out, 0,
-		           "No rolls here yet; /roll rolls dice (private and secret rolls are "
-		           "never logged).");
+		reply_add(out, 0, "No rolls here yet; ");
+		reply_cmd(out, 0, "roll", NULL);
+		reply_line(out, 0, " rolls dice (private and secret rolls are never logged).");
 		return;
 	}
 	n = want < rc->nlog ? want : rc->nlog;
@@ -114,20 +114,22 @@ settings_compact(struct invocation *inv, struct reply *out)
 	rc->compact = mode_on(inv);
 	rc->dark_shown = false;
 	channel_touch(inv->chan);
-	if (rc->compact)
-		reply_line(out, 0,
+	if (rc->compact) {
+		reply_text(out, 0,
 		           "Compact output: a roll is one line (no Roll again button), a hazard "
-		           "roll shows no table (a custom table only its rolled row; /hazard "
-		           "show has the whole table), a turn, a wandering check, a tension roll "
+		           "roll shows no table (a custom table only its rolled row; {/hazard "
+		           "show} has the whole table), a turn, a wandering check, a tension roll "
 		           "and an Annoy roll start on their heading's line, a bargain shows its "
 		           "rolled row alone, a painful conflict's dice are in its rank table "
 		           "only, the Darkness line comes only when it is new, and an empty "
 		           "Fungeon step is one line.");
-	else
+		reply_nl(out);
+	} else {
 		reply_line(out, 0,
 		           "Full output: rolls name who rolls on a line of their own, hazard "
 		           "rolls show the whole table, every turn says when nothing is lit, "
 		           "and empty Fungeon steps say None.");
+	}
 }
 
 static const char *const on_off[] = {"on", "off", NULL};

@@ -80,7 +80,7 @@ save_fn(struct invocation *inv, struct reply *out)
 		return;
 	if (!rollchan_name_ok(name)) {
 		rollchan_save(rollchan_of(inv->chan), "", name, "", why, sizeof(why));
-		reply_error(out, "%s", why);
+		reply_error_refs(out, why);
 		return;
 	}
 	/* A saved roll must roll: checked now, not when it is used. */
@@ -94,7 +94,7 @@ save_fn(struct invocation *inv, struct reply *out)
 	}
 	if (owner(inv)[0] == '\0') {
 		if (rollchan_save(rollchan_of(inv->chan), "", name, roll, why, sizeof(why)) < 0) {
-			reply_error(out, "%s", why);
+			reply_error_refs(out, why);
 			return;
 		}
 		channel_touch(inv->chan);
@@ -103,11 +103,10 @@ save_fn(struct invocation *inv, struct reply *out)
 
 		adopt(inv);
 		if (user_save(inv->user, name, roll) < 0) {
-			reply_error(
-			    out,
-			    "You may keep at most %d saved rolls; delete one with /saved delete "
-			    "first.",
-			    USER_SAVED_MAX);
+			reply_error(out, "You may keep at most %d saved rolls; delete one with ",
+			            USER_SAVED_MAX);
+			reply_cmd(out, RS_BAD, "saved delete", "name", "NAME", NULL);
+			reply_add(out, RS_BAD, " first.");
 			return;
 		}
 		user_touch(inv->user);
@@ -119,7 +118,12 @@ save_fn(struct invocation *inv, struct reply *out)
 	reply_add(out, RS_CODE, "%s", name);
 	reply_add(out, 0, " = ");
 	reply_add(out, RS_CODE, "%s", roll);
-	reply_add(out, 0, "; roll it with /roll %s (more may follow: /roll %s +2).", name, name);
+	reply_add(out, 0, "; roll it with ");
+	reply_cmd(out, 0, "roll", "expression", name, NULL);
+	reply_add(out, 0, " (more may follow: ");
+	snprintf(adv, sizeof(adv), "%s +2", name);
+	reply_cmd(out, 0, "roll", "expression", adv, NULL);
+	reply_add(out, 0, ").");
 	reply_nl(out);
 }
 
@@ -207,7 +211,9 @@ saved_show(struct invocation *inv, struct reply *out)
 	bool mine;
 
 	if ((roll = cmd_save_find(inv, name, &canon, &mine)) == NULL) {
-		reply_error(out, "No saved roll is named '%.24s' here; /saved lists them.", name);
+		reply_error(out, "No saved roll is named '%.24s' here; ", name);
+		reply_cmd(out, RS_BAD, "saved list", NULL);
+		reply_add(out, RS_BAD, " lists them.");
 		return;
 	}
 	reply_add(out, RS_CODE, "%s", canon);
@@ -228,9 +234,11 @@ saved_delete(struct invocation *inv, struct reply *out)
 	if (owner(inv)[0] != '\0' && user_saved_delete(inv->user, name)) {
 		user_touch(inv->user);
 	} else if (rc == NULL || !rollchan_delete(rc, owner(inv), name)) {
-		reply_error(out, "%s no saved roll named '%.24s'%s; /saved lists them.",
+		reply_error(out, "%s no saved roll named '%.24s'%s; ",
 		            owner(inv)[0] ? "You have" : "The channel has", name,
 		            owner(inv)[0] ? "" : " here");
+		reply_cmd(out, RS_BAD, "saved list", NULL);
+		reply_add(out, RS_BAD, " lists them.");
 		return;
 	} else {
 		channel_touch(inv->chan);

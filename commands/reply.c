@@ -822,6 +822,18 @@ reply_error(struct reply *r, const char *fmt, ...)
 	span->len = len;
 }
 
+void
+reply_error_refs(struct reply *r, const char *text)
+{
+	size_t n = strcspn(text, "{");
+
+	while (text[n] != '\0' && text[n + 1] != '/')
+		n += 1 + strcspn(text + n + 1, "{");
+	reply_error(r, "%.*s", (int)n, text);
+	if (text[n] != '\0')
+		reply_text(r, RS_BAD, text + n);
+}
+
 bool
 reply_is_error(const struct reply *r)
 {

@@ -220,6 +220,10 @@ void reply_button(struct reply *r, const char *label, const char *action);
  * reply_cmd, the rest of the sentence) continue it and the error's text.
  */
 void reply_error(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* reply_error from trusted text (a module's own sentence, never user
+ * input) in which each "{/path ...}" is a command reference, as for
+ * reply_text. */
+void reply_error_refs(struct reply *r, const char *text);
 bool reply_is_error(const struct reply *r);
 /* The error sentence, or NULL. */
 const char *reply_error_text(const struct reply *r);

@@ -192,7 +192,7 @@ rollchan_save(struct rollchan *rc, const char *owner, const char *name, const ch
 			snprintf(
 			    err, errlen,
 			    "%s may keep at most %zu saved rolls here (and a channel %d in all); "
-			    "delete one with /saved delete first.",
+			    "delete one with {/saved delete name=NAME} first.",
 			    owner[0] != '\0' ? "A player" : "The channel", max, ROLLCHAN_SAVED_MAX);
 			return -1;
 		}

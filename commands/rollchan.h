@@ -111,7 +111,8 @@ const struct rollchan_saved *rollchan_find(const struct rollchan *rc, const char
 bool rollchan_find_owner(const struct rollchan *rc, const char *owner);
 
 /* Saves or replaces a roll; returns 0, or -1 with one sentence in err
- * (a bad name, a roll too long, the owner's or the channel's limit). */
+ * (a bad name, a roll too long, the owner's or the channel's limit), which
+ * may name a command as reply_text's "{/path ...}" (see reply_error_refs). */
 int rollchan_save(struct rollchan *rc, const char *owner, const char *name, const char *roll,
                   char *err, size_t errlen);
 

@@ -368,9 +368,11 @@ cmd_fungeon_combat_retreat(struct invocation *inv, struct reply *out)
 		if (c->m[idx[i]].nwander == FUNGEON_WANDERERS_MAX) {
 			reply_error(out,
 			            "%s already has %d wandering monsters to build, the most one "
-			            "player may hold; build them first (/fungeon monster add NAME "
-			            "DESIGN budget:wander).",
+			            "player may hold; build them first (",
 			            c->m[idx[i]].player, FUNGEON_WANDERERS_MAX);
+			reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design",
+			          "DESIGN", "budget:", "wander", NULL);
+			reply_add(out, RS_BAD, ").");
 			return;
 		}
 	}

@@ -167,9 +167,10 @@ may_store(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k
 		if (*payer < 0)
 			return -1;
 		if (c->m[*payer].nwander == 0) {
-			reply_error(out,
-			            "You have no wandering monster to build; a failure on the way "
-			            "back to town (/fungeon retreat) gives one.");
+			reply_error(out, "You have no wandering monster to build; a failure on the "
+			                 "way back to town (");
+			reply_cmd(out, RS_BAD, "fungeon retreat", NULL);
+			reply_add(out, RS_BAD, ") gives one.");
 			return -1;
 		}
 		if (cost > c->m[*payer].wanderer[0]) {
@@ -446,10 +447,12 @@ treasure_open(const struct fungeon_channel *c, struct reply *out)
 		standing += c->d[FUNGEON_MONSTER][k].room && c->d[FUNGEON_MONSTER][k].hits > 0;
 	switch (fungeon_play_treasure_gate(passed, ng, standing, &which)) {
 	case FGP_TREASURE_GUARDED:
-		reply_error(out,
-		            "%s guards the treasure: trigger it, disarm it or get past it "
-		            "(/fungeon trigger or /fungeon annoy) before taking any.",
+		reply_error(out, "%s guards the treasure: trigger it, disarm it or get past it (",
 		            guard[which]->name);
+		reply_cmd(out, RS_BAD, "fungeon trigger", "trap", guard[which]->name, NULL);
+		reply_add(out, RS_BAD, " or ");
+		reply_cmd(out, RS_BAD, "fungeon annoy", "obstacle", guard[which]->name, NULL);
+		reply_add(out, RS_BAD, ") before taking any.");
 		return -1;
 	case FGP_TREASURE_MONSTERS:
 		reply_error(out,

@@ -173,9 +173,11 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 	case TE_ENCOUNTER_ROLLED:
 		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
 		if (hidden) {
-			reply_add(out, 0,
-			          " A creature from the encounter table (behind the GM's screen); "
-			          "/surprise checks who is caught off guard.");
+			reply_add(
+			    out, 0,
+			    " A creature from the encounter table (behind the GM's screen); ");
+			reply_cmd(out, 0, "surprise", NULL);
+			reply_add(out, 0, " checks who is caught off guard.");
 			break;
 		}
 		reply_add(out, 0,
@@ -184,7 +186,9 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		reply_add(out, RS_BOLD, "%d", r->pick.total);
 		reply_add(out, 0, "): ");
 		reply_add(out, RS_BOLD, "%s", r->sign);
-		reply_add(out, 0, ". /surprise checks who is caught off guard.");
+		reply_add(out, 0, ". ");
+		reply_cmd(out, 0, "surprise", NULL);
+		reply_add(out, 0, " checks who is caught off guard.");
 		break;
 	case TE_ENCOUNTER_STRUCK:
 		reply_add(out, RS_GOOD, "No encounter after all:");

@@ -401,6 +401,182 @@ usage_per_platform(void **unused)
 	table_free(t);
 }
 
+/* Runs line as user on the console's table and checks that the channel
+ * message holds want_d on Discord, want_i on IRC and want_c on the console
+ * (each NULL: not checked), and that it names no command as plain text. */
+static void
+expect_reply(struct table *t, const struct reply *r, const char *line, const char *want_d,
+             const char *want_i, const char *want_c)
+{
+	char *d, *i, *con;
+
+	check_reply(t, r, true, line);
+	rendered(r, &d, &i, &con);
+	if (getenv("CMDREF_SHOW") != NULL)
+		print_message("%s\n--discord\n%s--irc\n%s--console\n%s\n", line, d, i, con),
+		    want_d = want_i = want_c = NULL;
+	if (want_d != NULL && strstr(d, want_d) == NULL)
+		fail_msg("%s on Discord: no '%s' in\n%s", line, want_d, d);
+	if (want_i != NULL && strstr(i, want_i) == NULL)
+		fail_msg("%s on IRC: no '%s' in\n%s", line, want_i, i);
+	if (want_c != NULL && strstr(con, want_c) == NULL)
+		fail_msg("%s on the console: no '%s' in\n%s", line, want_c, con);
+	free(d);
+	free(i);
+	free(con);
+}
+
+static void
+expect3(struct table *t, const char *user, const char *line, const char *want_d, const char *want_i,
+        const char *want_c)
+{
+	expect_reply(t, run(t, "console", user, line), line, want_d, want_i, want_c);
+}
+
+/* The replies that named a command as plain text (issue 12, item 6), now
+ * references: exact text on each platform. */
+static void
+converted_refs(void **unused)
+{
+	struct table *t = table_new();
+	char line[80];
+
+	run(t, "console", "alice", "/gm claim");
+	expect3(
+	    t, "alice", "/log",
+	    "No rolls here yet; `/roll` rolls dice (private and secret rolls are never logged).",
+	    "No rolls here yet; !roll rolls dice (private and secret rolls are never logged).",
+	    "No rolls here yet; /roll rolls dice (private and secret rolls are never logged).");
+	expect3(t, "alice", "/save x 1d6",
+	        "; roll it with `/roll expression:x` (more may follow: `/roll expression:x +2`).",
+	        "; roll it with !roll x (more may follow: !roll x +2).",
+	        "; roll it with /roll x (more may follow: /roll x +2).");
+	expect3(t, "alice", "/saved show nope",
+	        "No saved roll is named 'nope' here; `/saved list` lists them.",
+	        "No saved roll is named 'nope' here; !saved list lists them.",
+	        "No saved roll is named 'nope' here; /saved list lists them.");
+	expect3(t, "alice", "/saved delete nope",
+	        "You have no saved roll named 'nope'; `/saved list` lists them.",
+	        "You have no saved roll named 'nope'; !saved list lists them.",
+	        "You have no saved roll named 'nope'; /saved list lists them.");
+	expect3(t, "alice", "/saved delete nope channel:true",
+	        "The channel has no saved roll named 'nope' here; `/saved list` lists them.",
+	        "The channel has no saved roll named 'nope' here; !saved list lists them.",
+	        "The channel has no saved roll named 'nope' here; /saved list lists them.");
+	expect3(t, "alice", "/settings compact on",
+	        "(a custom table only its rolled row; `/hazard show` has the whole table)",
+	        "(a custom table only its rolled row; !hazard show has the whole table)",
+	        "(a custom table only its rolled row; /hazard show has the whole table)");
+	for (int k = 1; k <= 30; k++) {
+		snprintf(line, sizeof(line), "/save c%d 1d6 channel:true", k);
+		assert_false(reply_is_error(run(t, "console", "alice", line)));
+	}
+	expect3(t, "alice", "/save c31 1d6 channel:true",
+	        "The channel may keep at most 30 saved rolls here (and a channel 200 in all); "
+	        "delete one with `/saved delete name:NAME` first.",
+	        "The channel may keep at most 30 saved rolls here (and a channel 200 in all); "
+	        "delete one with !saved delete NAME first.",
+	        "The channel may keep at most 30 saved rolls here (and a channel 200 in all); "
+	        "delete one with /saved delete NAME first.\n");
+	for (int k = 2; k <= 50; k++) {
+		snprintf(line, sizeof(line), "/save x%d 1d6", k);
+		assert_false(reply_is_error(run(t, "console", "alice", line)));
+	}
+	expect3(t, "alice", "/save x51 1d6",
+	        "You may keep at most 50 saved rolls; delete one with `/saved delete name:NAME` "
+	        "first.",
+	        "You may keep at most 50 saved rolls; delete one with !saved delete NAME first.",
+	        "You may keep at most 50 saved rolls; delete one with /saved delete NAME first.\n");
+	table_free(t);
+}
+
+/* The same for the Fungeon's and the hazard die's. */
+static void
+converted_play_refs(void **unused)
+{
+	static const char *const room[][2] = {
+	    {"alice", "/fungeon join Alba wizard 3"},
+	    {"bob", "/fungeon join Brom fighter 3"},
+	    {"carol", "/fungeon join Cora rogue 1"},
+	    {"alice", "/fungeon entrance"},
+	    {"alice", "/fungeon hallway"},
+	    {"carol", "/fungeon pick traps"},
+	    {"alice", "/fungeon pick monsters"},
+	    {"bob", "/fungeon pick monsters"},
+	    {"carol", "/fungeon trap add pit annoy 4 pain 1 guards type spikes"},
+	    {"alice", "/fungeon treasure add gem mundane value 1"},
+	};
+	struct table *t = table_new();
+	bool met = false, full = false;
+
+	expect3(t, "alice", "/fungeon monster add ghoul level 1 budget:wander",
+	        "You have no Fungeoneer here; `/fungeon join name:NAME class:CLASS level:LEVEL` "
+	        "makes one.",
+	        "You have no Fungeoneer here; !fungeon join NAME CLASS LEVEL makes one.",
+	        "You have no Fungeoneer here; /fungeon join NAME CLASS LEVEL makes one.");
+	for (size_t i = 0; i < sizeof(room) / sizeof(room[0]); i++)
+		run(t, "console", room[i][0], room[i][1]);
+	expect3(t, "alice", "/fungeon take gem",
+	        "pit guards the treasure: trigger it, disarm it or get past it (`/fungeon trigger "
+	        "trap:pit` or `/fungeon annoy obstacle:pit`) before taking any.",
+	        "pit guards the treasure: trigger it, disarm it or get past it (!fungeon trigger "
+	        "pit or !fungeon annoy pit) before taking any.",
+	        "pit guards the treasure: trigger it, disarm it or get past it (/fungeon trigger "
+	        "pit or /fungeon annoy pit) before taking any.");
+	expect3(t, "alice", "/fungeon monster add ghoul level 1 budget:wander",
+	        "You have no wandering monster to build; a failure on the way back to town "
+	        "(`/fungeon retreat`) gives one.",
+	        "You have no wandering monster to build; a failure on the way back to town "
+	        "(!fungeon retreat) gives one.",
+	        "You have no wandering monster to build; a failure on the way back to town "
+	        "(/fungeon retreat) gives one.");
+	for (int k = 0; k < 40 && !full; k++) {
+		const struct reply *r = run(t, "console", "carol", "/fungeon retreat Cora");
+
+		if (reply_is_error(r) &&
+		    strstr(reply_error_text(r), "wandering monsters to build")) {
+			full = true;
+			expect3(
+			    t, "carol", "/fungeon retreat Cora",
+			    "carol already has 8 wandering monsters to build, the most one player "
+			    "may hold; build them first (`/fungeon monster add name:NAME "
+			    "design:DESIGN budget:wander`).",
+			    "carol already has 8 wandering monsters to build, the most one player "
+			    "may hold; build them first (!fungeon monster add NAME DESIGN "
+			    "budget:wander).",
+			    "carol already has 8 wandering monsters to build, the most one player "
+			    "may hold; build them first (/fungeon monster add NAME DESIGN "
+			    "budget:wander).");
+		}
+	}
+	assert_true(full);
+	run(t, "console", "gm", "/gm claim");
+	run(t, "console", "gm", "/hazard table delving");
+	for (int hidden = 0; hidden < 2; hidden++) {
+		const char *want = hidden ? "behind the GM's screen" : "From the encounter table";
+
+		if (hidden)
+			run(t, "console", "gm", "/tension mode hidden");
+		met = false;
+		for (int k = 0; k < 300 && !met; k++) {
+			const struct reply *r = run(t, "console", "gm", "/hazard");
+			char *p = reply_plain(r);
+
+			if (strstr(p, want) != NULL) {
+				met = true;
+				expect_reply(
+				    t, r, want,
+				    "\033[0;36m/surprise\033[0m checks who is caught off guard.",
+				    "!surprise checks who is caught off guard.",
+				    "/surprise checks who is caught off guard.");
+			}
+			free(p);
+		}
+		assert_true(met);
+	}
+	table_free(t);
+}
+
 int
 main(void)
 {
@@ -410,6 +586,8 @@ main(void)
 	    cmocka_unit_test(annoy_hint_per_platform),
 	    cmocka_unit_test(usage_per_platform),
 	    cmocka_unit_test(procedure_card_refs),
+	    cmocka_unit_test(converted_refs),
+	    cmocka_unit_test(converted_play_refs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

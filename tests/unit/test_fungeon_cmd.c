@@ -700,7 +700,7 @@ guarded_treasure_and_plunder(void **unused)
 	text = run(t, "alice", "/fungeon take ring");
 	assert_string_equal(reply_error_text(t->last),
 	                    "pit guards the treasure: trigger it, disarm it or get past it "
-	                    "(/fungeon trigger or /fungeon annoy) before taking any.");
+	                    "(/fungeon trigger pit or /fungeon annoy pit) before taking any.");
 	free(text);
 	ok(t, "alice", "/fungeon annoy pit Alba");
 	text = run(t, "alice", "/fungeon take ring");

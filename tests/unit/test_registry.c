@@ -734,7 +734,7 @@ saved_rolls(void **state)
 	run(&d, "alice", false, "/save one-more 1", out);
 	assert_string_equal(reply_error_text(out),
 	                    "You may keep at most 50 saved rolls; delete one with /saved delete "
-	                    "first.");
+	                    "NAME first.");
 	run(&d, "alice", false, "/saved delete fireball", out);
 	assert_false(reply_is_error(out));
 	run(&d, "alice", false, "/save one-more 1", out);

@@ -123,6 +123,33 @@ error_replaces_everything(void **unused)
 	reply_free(r);
 }
 
+/* An error from a module's sentence: its {/...} become references, a
+ * brace without a slash stays text, and a sentence without any is one span. */
+static void
+error_with_references(void **unused)
+{
+	struct reply *r = reply_new();
+	const struct reply_msg *m;
+
+	reply_error_refs(r, "Full {x}; delete one with {/saved delete name=NAME} first.");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "Full {x}; delete one with /saved delete NAME first.");
+	m = reply_msg(r, REPLY_CHANNEL);
+	assert_int_equal(m->nblocks, 1);
+	assert_int_equal(m->blocks[0].nspans, 3);
+	assert_string_equal(m->blocks[0].spans[0].text, "Full {x}; delete one with ");
+	assert_int_equal(m->blocks[0].spans[1].style, RS_BAD | RS_CMD);
+	assert_string_equal(m->blocks[0].spans[1].cmd->path, "saved delete");
+	assert_string_equal(m->blocks[0].spans[1].cmd->opts[0].value, "NAME");
+	assert_int_equal(m->blocks[0].spans[2].style, RS_BAD);
+	assert_string_equal(m->blocks[0].spans[2].text, " first.");
+	reply_error_refs(r, "No brace at all.");
+	assert_string_equal(reply_error_text(r), "No brace at all.");
+	assert_int_equal(reply_msg(r, REPLY_CHANNEL)->blocks[0].nspans, 1);
+	reply_free(r);
+}
+
 static void
 buttons_and_long_spans(void **unused)
 {
@@ -414,6 +441,7 @@ main(void)
 	    cmocka_unit_test(user_style_carries_mark_and_colour),
 	    cmocka_unit_test(table_with_highlighted_row),
 	    cmocka_unit_test(error_replaces_everything),
+	    cmocka_unit_test(error_with_references),
 	    cmocka_unit_test(buttons_and_long_spans),
 	    cmocka_unit_test(many_spans_rows_and_blocks),
 	    cmocka_unit_test(plain_spans_join),
