@@ -137,13 +137,4 @@ void app_set_interrupt(struct app *a, bool (*fn)(void *ctx), void *ctx);
 /* Runs delver until it is stopped. Returns the exit status. */
 int app_run(const struct app_opts *o);
 
-/* --check-config: loads and validates the configuration, with its secrets,
- * prints the verdict and returns the exit status (0 valid, 1 not). */
-int app_config_check(const struct app_opts *o);
-/* --restore FILE: replaces the state directory's database (the one the
- * configuration and options name) by a copy of FILE (persist_restore);
- * with --channel KEY (o->channel), only that channel's record
- * (restore_channel). Returns APP_EXIT_OK, or APP_EXIT_FAILURE with the error logged. */
-int app_config_restore(const struct app_opts *o, const char *file);
-
 #endif

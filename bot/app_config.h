@@ -1,7 +1,9 @@
 /*
  * app_config: the configuration as the running app sees it: the file (or,
  * when no --config was given and the default file does not exist, the
- * defaults) with the command line's overrides applied; and --check-config.
+ * defaults) with the command line's overrides applied; and the two runs
+ * that read it and stop without starting the bot: --check-config and
+ * --restore.
  */
 #ifndef DELVER_APP_CONFIG_H
 #define DELVER_APP_CONFIG_H
@@ -18,5 +20,14 @@ struct config *app_config_load(const struct app_opts *o, char *err, size_t errle
 /* Logs a warning for each change from old to now that only a restart
  * applies (the state directory, which transports run). */
 void app_config_note_restart(const struct config *old, const struct config *now);
+
+/* --check-config: loads and validates the configuration, with its secrets,
+ * prints the verdict and returns the exit status (0 valid, 1 not). */
+int app_config_check(const struct app_opts *o);
+/* --restore FILE: replaces the state directory's database (the one the
+ * configuration and options name) by a copy of FILE (persist_restore);
+ * with --channel KEY (o->channel), only that channel's record
+ * (restore_channel). Returns APP_EXIT_OK, or APP_EXIT_FAILURE with the error logged. */
+int app_config_restore(const struct app_opts *o, const char *file);
 
 #endif

@@ -11,6 +11,7 @@
 #include <cJSON.h>
 
 #include "bot/app.h"
+#include "bot/app_config.h"
 #include "bot/log.h"
 #include "bot/store/persist.h"
 #include "bot/store/persist_opts.h"

@@ -187,12 +187,6 @@ struct config *config_load_stream(FILE *f, const char *name, unsigned secrets, c
  * log_forget_secrets()). */
 void config_log_secrets(const struct config *c);
 
-/* Calls fn for every key the parser knows, section by section ("bot",
- * "discord", "irc" for [irc.<network>], "store", "console"), in the order of the
- * example file: the parser's own table, so tests can hold the
- * documentation to it. */
-void config_keys_each(void (*fn)(const char *section, const char *key, void *ctx), void *ctx);
-
 void config_free(struct config *c);
 
 #endif

@@ -66,4 +66,10 @@ extern const struct section_kind config_kinds[KIND_COUNT];
 /* The index of the key named name in kind, or -1. */
 int config_keys_find(const struct section_kind *kind, const char *name);
 
+/* Calls fn for every key the parser knows, section by section ("bot",
+ * "discord", "irc" for [irc.<network>], "store", "console"), in the order of the
+ * example file: the parser's own table, so tests can hold the
+ * documentation to it. */
+void config_keys_each(void (*fn)(const char *section, const char *key, void *ctx), void *ctx);
+
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bot/config/config.h"
+#include "bot/config/config_keys.h"
 #include "rules/base/buf.h"
 
 #define EXAMPLE "config/delver.conf.example"

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "bot/config/config.h"
+#include "bot/config/config_keys.h"
 #include "commands/registry.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
