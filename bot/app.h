@@ -64,7 +64,7 @@ struct app_opts {
 	uint64_t seed;           /* fixed dice */
 	int log_level;           /* --log-level as an enum log_level, or -1 */
 	int shard;               /* --shard, or -1 for [discord] shard_id */
-	/* persistence (bot/persist.h): each overrides its [bot] key when set */
+	/* persistence (bot/store/persist.h): each overrides its [bot] key when set */
 	const char *state_dir; /* --state-dir, or NULL */
 	int fsync;             /* --fsync as an enum fsync_policy, or -1 */
 	int snapshot_interval; /* --snapshot-interval, or 0 */

@@ -28,7 +28,7 @@ struct channel;
  * struct chanmod to chanmod_table in commands/commands.c. */
 enum chanmod_id {
 	CHANMOD_TENSION, /* commands/tension_state.h */
-	CHANMOD_FUNGEON, /* Fungeon: party, floor, designs (commands/fg_save.c) */
+	CHANMOD_FUNGEON, /* Fungeon: party, floor, designs (commands/fungeon/fungeon_save.c) */
 	CHANMOD_PROC,    /* dungeon procedure: turn, lights, hazard and wander settings */
 	CHANMOD_ROLL,    /* /roll settings and the roll log (commands/rollchan.h) */
 	CHANMOD_UNDO,    /* the last changes /undo can take back (commands/undo.h) */

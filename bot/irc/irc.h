@@ -14,9 +14,9 @@
  * Rate limits: each user key may send user_burst commands at once, then
  * one every user_interval_ms; each channel channel_burst, then one every
  * channel_interval_ms. A refused command is ignored; its user is told once
- * per throttled spell (bot/irc_limit.h), by NOTICE. A reply (channel part
+ * per throttled spell (bot/irc/irc_limit.h), by NOTICE. A reply (channel part
  * and private part) is queued whole in its invoker's lane of the send
- * queue (bot/irc_flood.h) or, when the queue has no room, not at all and
+ * queue (bot/irc/irc_flood.h) or, when the queue has no room, not at all and
  * the invoker told by NOTICE.
  *
  * Identity: the channel key is "irc:<network>:<channel>" with the channel

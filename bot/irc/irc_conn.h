@@ -1,6 +1,6 @@
 /*
  * irc_conn: the session with one IRC network, as a state machine without
- * I/O (the transport, bot/irc_net, moves the bytes; the clock is passed in).
+ * I/O (the transport, bot/irc/irc_net, moves the bytes; the clock is passed in).
  *
  * When the link comes up it registers: PASS (a server password, only
  * without SASL), CAP LS 302 (multi-line listings accepted), NICK, USER; it
@@ -123,7 +123,7 @@ enum {
 };
 
 /*
- * Queues the n lines of one reply in lane's queue (see bot/irc_flood.h),
+ * Queues the n lines of one reply in lane's queue (see bot/irc/irc_flood.h),
  * whole: they go out one after another once the first does. Nothing is
  * queued unless all fit with `reserve` lines to spare. Returns IRC_SAY_*.
  */
@@ -169,7 +169,7 @@ bool irc_conn_is_channel(const struct irc_conn *c, const char *target);
 bool irc_conn_is_op(const struct irc_conn *c, const char *channel, const char *nick);
 /* Whether nick is known to be in channel (JOIN, NAMES, NICK, PART, QUIT seen). */
 bool irc_conn_is_member(const struct irc_conn *c, const char *channel, const char *nick);
-/* Folds case by the server's CASEMAPPING into out (see bot/irc_fold.h).
+/* Folds case by the server's CASEMAPPING into out (see bot/irc/irc_fold.h).
  * Returns 0, or -1 when the fold did not fit whole in size bytes. */
 int irc_conn_casefold(const struct irc_conn *c, const char *in, char *out, size_t size);
 /* Bytes of text that fit one PRIVMSG or NOTICE to target. */

@@ -1,10 +1,10 @@
 /*
- * irc_join: the channels an IRC session (bot/irc_conn) keeps joined: which
+ * irc_join: the channels an IRC session (bot/irc/irc_conn) keeps joined: which
  * are to be joined, the JOIN lines that join them (as few as fit, keyed
  * channels first with their keys in the same order), and a new list on a
  * reload (PART for the channels gone, JOIN for the new and the re-keyed).
  * It works on the inside of struct irc_conn (irc_conn_int.h), as
- * bot/irc_reg does; nothing but bot/irc_conn.c calls it.
+ * bot/irc/irc_reg does; nothing but bot/irc/irc_conn.c calls it.
  *
  * Ownership: the names and keys given to irc_join_set are kept by pointer
  * (they are the configuration's, which outlives them).

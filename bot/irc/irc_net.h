@@ -4,7 +4,7 @@
  * Everything runs on the app's libuv loop. The host name is resolved with
  * uv_getaddrinfo (never blocking the loop); each address (IPv6 or IPv4) is
  * tried in turn with a libuv TCP handle, for at most the timing's connect
- * (20 s) each. With TLS, bot/irc_tls runs the session over the TCP bytes
+ * (20 s) each. With TLS, bot/irc/irc_tls runs the session over the TCP bytes
  * (certificate verification unless tls_verify is off; the host name is
  * sent for SNI and checked against the certificate). Bytes are cut into lines for the
  * session (irc_conn), whose queued lines are written one write at a time

@@ -1,6 +1,6 @@
 /*
  * irc_reload: what a reloaded configuration changes for the IRC networks,
- * as a plan the service (bot/irc_service.c) carries out. Pure: it reads two
+ * as a plan the service (bot/irc/irc_service.c) carries out. Pure: it reads two
  * configurations and writes only through its out parameters.
  *
  * A network is known by its section name ([irc.<name>]). For one that is in

@@ -1,6 +1,6 @@
 /*
  * irc_service: IRC as the app service "irc". Every [irc.<network>] section
- * becomes one network (bot/irc_net) with its own deep copy of its settings,
+ * becomes one network (bot/irc/irc_net) with its own deep copy of its settings,
  * so a reload (which frees the old configuration) leaves nothing dangling.
  * Each network has its own libuv handles on the app's loop.
  *

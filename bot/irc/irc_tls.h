@@ -1,7 +1,7 @@
 /*
  * irc_tls: the client side of TLS over any byte stream, with OpenSSL
  * memory BIOs: ciphertext goes in and out as bytes, so the IRC link is a
- * plain libuv TCP handle (bot/irc_net) whose reads feed irc_tls_input and
+ * plain libuv TCP handle (bot/irc/irc_net) whose reads feed irc_tls_input and
  * whose writes take irc_tls_output.
  *
  * Certificates are verified against the system's trust store (or only the

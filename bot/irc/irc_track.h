@@ -3,11 +3,10 @@
  * is in the channels the bot is in, with their channel ranks.
  *
  * ISUPPORT: CASEMAPPING (ascii, rfc1459, strict-rfc1459, rfc7613; others
- * fold ASCII only; see bot/irc_fold.h), PREFIX (e.g. (qaohv)~&@%+), CHANMODES (which modes take a
- * parameter, so MODE lines are read correctly) and CHANTYPES. Until the
- * server says otherwise the RFC 1459 defaults hold. Members are keyed by
- * their case-folded nick; a member is an operator when it holds the 'o'
- * rank or any rank listed before it in PREFIX.
+ * fold ASCII only; see bot/irc/irc_fold.h), PREFIX (e.g. (qaohv)~&@%+), CHANMODES (which modes take
+ * a parameter, so MODE lines are read correctly) and CHANTYPES. Until the server says otherwise the
+ * RFC 1459 defaults hold. Members are keyed by their case-folded nick; a member is an operator when
+ * it holds the 'o' rank or any rank listed before it in PREFIX.
  *
  * Ownership: the tracker owns all of its records.
  */

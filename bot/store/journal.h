@@ -3,7 +3,7 @@
  * DIR/journal.<seq>.dlv, which delver only reads now (restore.h imports
  * them once).
  *
- * A journal starts with a header line (record.h) and holds one record line
+ * A journal starts with a header line (store_record.h) and holds one record line
  * per change, in the order the changes were made. Files are numbered: a
  * snapshot records the first number it does not hold, so restore replays
  * the journals from that number up, in order.

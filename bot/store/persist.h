@@ -5,7 +5,7 @@
  * [store] backend = postgresql), written through from memory.
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
- *   record's line as record.h encodes it (without the newline), version its
+ *   record's line as store_record.h encodes it (without the newline), version its
  *   format version (STORE_RECORD_VERSION when written; older ones are migrated
  *   when read). A channel with nothing to keep has no row.
  * - Group commit: the dispatcher hands every touched record over after each

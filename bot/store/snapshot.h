@@ -2,7 +2,7 @@
  * snapshot: the file DIR/snapshot.dlv of the store older versions wrote,
  * which delver only reads now (restore.h imports it once).
  *
- * Layout (record.h has the line format): a header line (with the moment
+ * Layout (store_record.h has the line format): a header line (with the moment
  * "taken" and "next_journal", the first journal file not folded into it),
  * then every channel record, then every user record, then the end line
  * with the number of records. A crash of that store could leave

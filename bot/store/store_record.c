@@ -1,4 +1,4 @@
-/* record: records as checksummed JSON lines; see record.h. */
+/* store_record: records as checksummed JSON lines; see store_record.h. */
 #include "bot/store/store_record.h"
 
 #include <math.h>
@@ -46,7 +46,7 @@ store_record_builtin_mods(void)
 	return &builtin;
 }
 
-/* Saved colours use the names players type (commands/ustyle). */
+/* Saved colours use the names players type (commands/fungeon/thwacko_style). */
 const char *
 store_record_colour_name(enum ucolour c)
 {

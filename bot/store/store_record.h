@@ -22,7 +22,7 @@
  * writes; it reads every version from 1 up to it. To change the format:
  * bump STORE_RECORD_VERSION to N+1, write a function that turns one version-N
  * record (the parsed JSON object, changed in place) into a version-N+1
- * record, and put it at index N-1 of the steps table in record.c. A record
+ * record, and put it at index N-1 of the steps table in store_record.c. A record
  * read at version V (a row's version column, a file's header) then goes
  * through steps V-1 .. N-1 before it is validated, so old rows and files
  * keep loading, and a row is written back in the new version when it next

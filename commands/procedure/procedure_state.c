@@ -1,4 +1,4 @@
-/* proc_state: the dungeon-procedure module slot; see proc_state.h. */
+/* procedure_state: the dungeon-procedure module slot; see procedure_state.h. */
 #include "commands/procedure/procedure_state.h"
 
 #include <cjson/cJSON.h>

@@ -1,4 +1,4 @@
-/* fgcost: Fungeon designs as words and their point costs; see fgcost.h. */
+/* fungeon_cost: Fungeon designs as words and their point costs; see fungeon_cost.h. */
 #include "rules/fungeon/fungeon_cost.h"
 
 #include <ctype.h>

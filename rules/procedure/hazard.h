@@ -3,7 +3,7 @@
  *
  * Four kinds of table: the two built-in d6 tables (exploration, delving) as
  * const data, the classic X-in-N die (encounter on X or less, else nothing),
- * and a channel's custom dN table (an rtable). Whatever the kind, a table is
+ * and a channel's custom dN table (a roll_table). Whatever the kind, a table is
  * looked at through a struct hazard_view: its die and its rows, each with
  * the text shown and the effect the bookkeeping applies (rules/turn.h).
  *

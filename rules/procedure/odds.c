@@ -1,4 +1,4 @@
-/* xin: X-in-N odds; see xin.h. */
+/* odds: X-in-N odds; see odds.h. */
 #include "rules/procedure/odds.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * One check, several procedures: corridor (1-in-6 on entering a corridor
  * leg; they appear at its far end), rest (1-in-6 per turn resting; they come
  * through one of the room's N exits, picked at random), classic (X-in-N per
- * turn), tension (the D12 encounter check of rules/d12.h, then d10 + Tension
+ * turn), tension (the D12 encounter check of rules/tension/encounter.h, then d10 + Tension
  * on the encounter table) and retreat (the back-to-town check of RULES.md
  * section 4, per player: an Annoy roll against as many dice as the floor,
  * rolled once for all; each failure gives that player level + floor points

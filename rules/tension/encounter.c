@@ -1,4 +1,4 @@
-/* d12: the D12 encounter check; see d12.h. */
+/* encounter: the D12 encounter check; see encounter.h. */
 #include "rules/tension/encounter.h"
 
 #include "rules/base/rng.h"

@@ -10,7 +10,7 @@
  *
  * A tension roll is two d12: the dungeon event (1-5 nothing, 6 a
  * non-magical light fails, 7-10 an environmental effect, 11-12 enemy or NPC
- * sounds) and the encounter check of rules/d12.h (d12 <= exits or <=
+ * sounds) and the encounter check of rules/tension/encounter.h (d12 <= exits or <=
  * Tension). An environmental effect and an encounter each roll d10 +
  * Tension on their table (rules/tables/roll_table.h, entries over 1..20); a struck
  * entry means nothing happens.

@@ -1,6 +1,6 @@
 /*
  * fuzz_cmds: the comparison of what Discord answers to GET .../commands
- * with the command table (bot/discord_cmds discord_cmds_same), on any
+ * with the command table (bot/discord/discord_cmds discord_cmds_same), on any
  * bytes. The comparison must not crash, and must be exact: the table's own
  * body always compares equal, and the input (when it is JSON) compares
  * equal to the table only if it also does after a round trip through

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for bot/irc (with bot/irc_conn and bot/irc_limit): the
+ * libFuzzer target for bot/irc (with bot/irc/irc_conn and bot/irc/irc_limit): the
  * input is lines from the server to a registered session in two channels,
  * one line per '\n'. Whatever users send (commands, addressing by nick,
  * owner commands, nick changes, CTCP), every line the bot would write must

@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for bot/irc_fmt's line cutting. The first byte picks a
+ * libFuzzer target for bot/irc/irc_fmt's line cutting. The first byte picks a
  * budget; the rest is a formatted line. Every piece must fit the budget and
  * be non-empty, and the pieces together must show exactly the input's
  * characters (less the spaces a cut dropped) each in the same formatting as

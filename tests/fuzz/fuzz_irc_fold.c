@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for bot/irc_fold: any bytes folded by every casemapping,
+ * libFuzzer target for bot/irc/irc_fold: any bytes folded by every casemapping,
  * into a roomy and a small buffer. A fold never overruns its buffer and is
  * NUL-terminated; one that fits is complete and folding it again changes
  * nothing; well-formed UTF-8 stays well-formed (a cut one too) and

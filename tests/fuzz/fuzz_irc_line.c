@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for bot/irc_line: any bytes go through irc_line_parse; a
+ * libFuzzer target for bot/irc/irc_line: any bytes go through irc_line_parse; a
  * parsed message must satisfy the parser's promises (a valid command, no
  * CR/LF/NUL in any field, at most IRC_PARAMS_MAX parameters), and
  * rebuilding it with irc_line_build must either be refused or parse back to the

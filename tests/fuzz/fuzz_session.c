@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for bot/discord_session: any bytes go through
+ * libFuzzer target for bot/discord/discord_session: any bytes go through
  * discord_session_parse, as a damaged or edited session file would. A file
  * it accepts must satisfy the parser's promises (a non-empty printable
  * session id unless it keeps only the last IDENTIFY time, a ws:// or wss:// resume URL or none, a

@@ -1,5 +1,5 @@
 /*
- * fuzz_zlib: the gateway's zlib-stream inflation (bot/discord_zlib) with
+ * fuzz_zlib: the gateway's zlib-stream inflation (bot/discord/discord_zlib) with
  * small caps, so the cap paths are reached at once.
  *
  * Byte 0 chooses the way in, byte 1 the message size k (0: the rest is one

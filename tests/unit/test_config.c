@@ -1,4 +1,4 @@
-/* Unit tests for bot/config.c: parsing, every error message, and defaults. */
+/* Unit tests for bot/config/config.c: parsing, every error message, and defaults. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Tests for bot/discord_budget: the sliding-window send budget. */
+/* Tests for bot/discord/discord_budget: the sliding-window send budget. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Tests for bot/discord_cmds: registration JSON from command tables. */
+/* Tests for bot/discord/discord_cmds: registration JSON from command tables. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Tests for bot/discord_gw: the gateway protocol with an injected clock. */
+/* Tests for bot/discord/discord_gw: the gateway protocol with an injected clock. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Tests for bot/discord_interact and bot/discord_roles. */
+/* Tests for bot/discord/discord_interact and bot/discord/discord_roles. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Tests for bot/discord_ratelimit: routes, buckets, 429 locks, the global
+/* Tests for bot/discord/discord_ratelimit: routes, buckets, 429 locks, the global
  * limit. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Tests for bot/discord_session: the saved gateway session. */
+/* Tests for bot/discord/discord_session: the saved gateway session. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

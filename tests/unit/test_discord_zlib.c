@@ -1,4 +1,4 @@
-/* Tests for bot/discord_zlib: payloads cut anywhere, one inflate context
+/* Tests for bot/discord/discord_zlib: payloads cut anywhere, one inflate context
  * per stream, the caps, corrupt streams and resets. The streams are made
  * here the way Discord makes them: one deflate context, a Z_SYNC_FLUSH
  * after each payload. */

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/irc_conn (and bot/irc_track through it): the session
+ * Unit tests for bot/irc/irc_conn (and bot/irc/irc_track through it): the session
  * state machine driven by scripted server lines and an injected clock.
  */
 #include <stdarg.h>
@@ -677,7 +677,7 @@ test_casemapping(void **state)
 	feed(f, ":irc.test 005 delver CASEMAPPING=strict-rfc1459 :are supported");
 	irc_conn_casefold(f->c, "#Dice[]\\~", out1, sizeof(out1));
 	assert_string_equal(out1, "#dice{}|~");
-	/* rfc7613: Unicode, not ASCII alone (bot/irc_fold.h). */
+	/* rfc7613: Unicode, not ASCII alone (bot/irc/irc_fold.h). */
 	feed(f, ":irc.test 005 delver CASEMAPPING=rfc7613 :are supported");
 	assert_int_equal(irc_conn_casefold(f->c, "#\xef\xbc\xa4ice\xc3\x89[]", out1, sizeof(out1)),
 	                 0);

@@ -1,4 +1,4 @@
-/* Unit tests for bot/irc_flood: the token bucket and the per-target queues. */
+/* Unit tests for bot/irc/irc_flood: the token bucket and the per-target queues. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

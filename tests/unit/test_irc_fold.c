@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/irc_fold: every CASEMAPPING, with exact folded bytes;
+ * Unit tests for bot/irc/irc_fold: every CASEMAPPING, with exact folded bytes;
  * rfc7613's width mapping, lowercase and NFC; text that is not UTF-8; and
  * folds too long for their buffer.
  */

@@ -1,4 +1,4 @@
-/* Unit tests for bot/irc_limit: per-key command buckets and the one notice
+/* Unit tests for bot/irc/irc_limit: per-key command buckets and the one notice
  * per throttled spell. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Unit tests for bot/irc_line: parsing (tags, prefix, params) and building. */
+/* Unit tests for bot/irc/irc_line: parsing (tags, prefix, params) and building. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/irc_net on a real libuv loop: completions (drained,
+ * Unit tests for bot/irc/irc_net on a real libuv loop: completions (drained,
  * done) run from the loop, never before the call returns, the link
  * connects over IPv4 and IPv6 to a listener of the test's own (port 0),
  * and a connection that gets no answer is given up at the connect timeout.

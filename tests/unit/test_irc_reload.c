@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/irc_reload: which settings a reload changes, what a
+ * Unit tests for bot/irc/irc_reload: which settings a reload changes, what a
  * network does about them (nothing, apply live, reconnect, leave, join)
  * and the log line that says so, never showing a secret.
  */

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/irc_tls: the client against an in-memory OpenSSL
+ * Unit tests for bot/irc/irc_tls: the client against an in-memory OpenSSL
  * server holding a self-signed certificate for irc.test.
  */
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Unit tests for bot/irc_trace: escaped control bytes, secrets cut off, and
+/* Unit tests for bot/irc/irc_trace: escaped control bytes, secrets cut off, and
  * nothing below the debug level. */
 #include <stdarg.h>
 #include <stddef.h>
