@@ -6,7 +6,7 @@
 
 #include "commands/registry.h"
 
-/* Lines the console answers itself (bot/console.c), listed on the console
+/* Lines the console answers itself (bot/console/console.c), listed on the console
  * only. */
 static const struct {
 	const char *name;

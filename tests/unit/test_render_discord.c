@@ -1,4 +1,4 @@
-/* Tests for bot/render_discord: markdown, the ansi block, limits, buttons. */
+/* Tests for bot/discord/render_discord: markdown, the ansi block, limits, buttons. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

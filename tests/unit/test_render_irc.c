@@ -1,4 +1,4 @@
-/* Unit tests for bot/irc/irc_fmt (cleaning, cutting) and bot/render_irc. */
+/* Unit tests for bot/irc/irc_fmt (cleaning, cutting) and bot/irc/render_irc. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

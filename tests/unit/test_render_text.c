@@ -1,4 +1,4 @@
-/* Unit tests for bot/render_text: wrapping at the terminal's width. */
+/* Unit tests for bot/console/render_text: wrapping at the terminal's width. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Unit tests for commands/reply and bot/render_text. */
+/* Unit tests for commands/reply and bot/console/render_text. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
