@@ -354,7 +354,7 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
  * nick (no space, comma or line break, not a channel) that is in the
  * channel where the roll was made. The name is the nick the GM last used
  * for a command there (dispatch keeps it); someone else who has that nick
- * now and is in the channel would get it, which README states.
+ * now and is in the channel would get it, which delver(8), IRC, states.
  */
 static bool
 gm_here(struct irc_bot *b, const struct reply *r, const char *where)

@@ -11,27 +11,9 @@
 #include <sqlite3.h>
 
 #include "bot/store/store_pg.h"
+#include "bot/store/store_pg_sql.h"
 
 #define WHY_MAX 300
-
-static void
-first_line(char *out, size_t outlen, const char *msg)
-{
-	snprintf(out, outlen, "%.*s", (int)strcspn(msg != NULL ? msg : "", "\n"),
-	         msg != NULL ? msg : "");
-}
-
-static bool
-exec_ok(PGconn *c, const char *sql, char *why, size_t whylen)
-{
-	PGresult *r = PQexec(c, sql);
-	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-
-	if (!ok)
-		first_line(why, whylen, PQresultErrorMessage(r));
-	PQclear(r);
-	return ok;
-}
 
 /* Checks that file is a whole SQLite database with delver's tables.
  * Returns 0, or -1 with a sentence in err. */
@@ -74,10 +56,10 @@ copy_begin(PGconn *c, char *why, size_t whylen)
 	bool ok = PQresultStatus(r) == PGRES_COPY_IN;
 
 	if (!ok)
-		first_line(why, whylen, PQresultErrorMessage(r));
+		store_pg_sql_first_line(why, whylen, PQresultErrorMessage(r));
 	PQclear(r);
 	if (ok && PQputCopyData(c, header, sizeof(header)) != 1) {
-		first_line(why, whylen, PQerrorMessage(c));
+		store_pg_sql_first_line(why, whylen, PQerrorMessage(c));
 		ok = false;
 	}
 	return ok ? 0 : -1;
@@ -120,7 +102,7 @@ copy_row(PGconn *c, const char *key, size_t klen, int64_t used, int version, con
 		goto fail;
 	return 0;
 fail:
-	first_line(why, whylen, PQerrorMessage(c));
+	store_pg_sql_first_line(why, whylen, PQerrorMessage(c));
 	return -1;
 }
 
@@ -133,13 +115,13 @@ copy_end(PGconn *c, char *why, size_t whylen)
 	bool ok;
 
 	if (PQputCopyData(c, trailer, 2) != 1 || PQputCopyEnd(c, NULL) != 1) {
-		first_line(why, whylen, PQerrorMessage(c));
+		store_pg_sql_first_line(why, whylen, PQerrorMessage(c));
 		return -1;
 	}
 	r = PQgetResult(c);
 	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 	if (!ok)
-		first_line(why, whylen, PQresultErrorMessage(r));
+		store_pg_sql_first_line(why, whylen, PQresultErrorMessage(r));
 	PQclear(r);
 	while ((r = PQgetResult(c)) != NULL)
 		PQclear(r);
@@ -159,7 +141,7 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, char *wh
 	long n = 0;
 	int step;
 
-	if (!exec_ok(c, "TRUNCATE incoming", why, whylen))
+	if (!store_pg_sql_exec(c, "TRUNCATE incoming", why, whylen))
 		return -1;
 	snprintf(sql, sizeof(sql), "SELECT key, %s, version, rec FROM %s",
 	         has_used ? "last_used" : "0", table);
@@ -202,7 +184,7 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, char *wh
 	snprintf(sql, sizeof(sql),
 	         "DELETE FROM %s t WHERE NOT EXISTS (SELECT 1 FROM incoming i WHERE i.key = t.key)",
 	         table);
-	if (!exec_ok(c, sql, why, whylen))
+	if (!store_pg_sql_exec(c, sql, why, whylen))
 		return -1;
 	snprintf(sql, sizeof(sql),
 	         "INSERT INTO %s AS t(key, last_used, version, rec, generation) "
@@ -210,7 +192,7 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, char *wh
 	         "SET last_used = excluded.last_used, version = excluded.version, "
 	         "rec = excluded.rec, generation = t.generation + 1",
 	         table);
-	if (!exec_ok(c, sql, why, whylen))
+	if (!store_pg_sql_exec(c, sql, why, whylen))
 		return -1;
 	return n;
 }
@@ -252,18 +234,21 @@ store_pg_restore(const char *conninfo, const char *password, const char *file, c
 		goto out;
 	c = PQconnectdbParams(kw, values, 1);
 	if (c == NULL || PQstatus(c) != CONNECTION_OK) {
-		first_line(why, sizeof(why), c != NULL ? PQerrorMessage(c) : "out of memory");
+		store_pg_sql_first_line(why, sizeof(why),
+		                        c != NULL ? PQerrorMessage(c) : "out of memory");
 		snprintf(err, errlen, "cannot restore: cannot connect to PostgreSQL: %s", why);
 		goto out;
 	}
 	PQsetNoticeProcessor(c, NULL, NULL);
-	if (!exec_ok(c, "BEGIN", why, sizeof(why)) ||
+	if (!store_pg_sql_exec(c, "BEGIN", why, sizeof(why)) ||
 	    store_pg_create_tables(c, why, sizeof(why)) < 0 ||
-	    !exec_ok(c, "LOCK TABLE channels, users IN EXCLUSIVE MODE", why, sizeof(why)) ||
-	    !exec_ok(c,
-	             "CREATE TEMPORARY TABLE incoming(key text PRIMARY KEY, last_used bigint, "
-	             "version integer, rec bytea) ON COMMIT DROP",
-	             why, sizeof(why))) {
+	    !store_pg_sql_exec(c, "LOCK TABLE channels, users IN EXCLUSIVE MODE", why,
+	                       sizeof(why)) ||
+	    !store_pg_sql_exec(
+	        c,
+	        "CREATE TEMPORARY TABLE incoming(key text PRIMARY KEY, last_used bigint, "
+	        "version integer, rec bytea) ON COMMIT DROP",
+	        why, sizeof(why))) {
 		snprintf(err, errlen, "cannot restore into PostgreSQL: %s; nothing was changed",
 		         why);
 		goto out;
@@ -272,7 +257,7 @@ store_pg_restore(const char *conninfo, const char *password, const char *file, c
 	if (nc >= 0)
 		nu = restore_table(c, db, "users", has_column(db, "users", "last_used"), why,
 		                   sizeof(why));
-	if (nc < 0 || nu < 0 || !exec_ok(c, "COMMIT", why, sizeof(why))) {
+	if (nc < 0 || nu < 0 || !store_pg_sql_exec(c, "COMMIT", why, sizeof(why))) {
 		snprintf(err, errlen, "cannot restore %s into PostgreSQL: %s; nothing was changed",
 		         file, why);
 		goto out;

@@ -12,6 +12,8 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include "bot/store/store_pg_sql.h"
+
 #define WHY_MAX 256
 
 static const char sqlite_schema[] =
@@ -35,13 +37,6 @@ be_uint(const PGresult *r, int col, int len)
 	return x;
 }
 
-static void
-first_line(char *out, size_t outlen, const char *msg)
-{
-	snprintf(out, outlen, "%.*s", (int)strcspn(msg != NULL ? msg : "", "\n"),
-	         msg != NULL ? msg : "");
-}
-
 /* Copies one table. Returns 0, or -1 with the reason in why. */
 static int
 copy_table(PGconn *c, sqlite3 *db, const char *table, char *why, size_t whylen)
@@ -62,7 +57,7 @@ copy_table(PGconn *c, sqlite3 *db, const char *table, char *why, size_t whylen)
 	snprintf(sql, sizeof(sql),
 	         "SELECT key, last_used, version, rec, generation FROM %s ORDER BY key", table);
 	if (!PQsendQueryParams(c, sql, 0, NULL, NULL, NULL, NULL, 1) || !PQsetSingleRowMode(c)) {
-		first_line(why, whylen, PQerrorMessage(c));
+		store_pg_sql_first_line(why, whylen, PQerrorMessage(c));
 		sqlite3_finalize(ins);
 		return -1;
 	}
@@ -90,25 +85,13 @@ copy_table(PGconn *c, sqlite3 *db, const char *table, char *why, size_t whylen)
 				sqlite3_reset(ins);
 			}
 		} else if (st != PGRES_SINGLE_TUPLE && st != PGRES_TUPLES_OK && rc == 0) {
-			first_line(why, whylen, PQresultErrorMessage(r));
+			store_pg_sql_first_line(why, whylen, PQresultErrorMessage(r));
 			rc = -1;
 		}
 		PQclear(r);
 	}
 	sqlite3_finalize(ins);
 	return rc;
-}
-
-static bool
-exec_ok(PGconn *c, const char *sql, char *why, size_t whylen)
-{
-	PGresult *r = PQexec(c, sql);
-	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-
-	if (!ok)
-		first_line(why, whylen, PQresultErrorMessage(r));
-	PQclear(r);
-	return ok;
 }
 
 /* fsyncs path (a file or a directory). Returns 0, or -1. */
@@ -143,11 +126,13 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 	unlink(part);
 	c = PQconnectdbParams(keywords, values, 1);
 	if (c == NULL || PQstatus(c) != CONNECTION_OK) {
-		first_line(why, sizeof(why), c != NULL ? PQerrorMessage(c) : "out of memory");
+		store_pg_sql_first_line(why, sizeof(why),
+		                        c != NULL ? PQerrorMessage(c) : "out of memory");
 		snprintf(err, errlen, "cannot connect to PostgreSQL for a snapshot: %s", why);
 		goto out;
 	}
-	if (!exec_ok(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", why, sizeof(why))) {
+	if (!store_pg_sql_exec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", why,
+	                       sizeof(why))) {
 		snprintf(err, errlen, "cannot start the snapshot's transaction: %s", why);
 		goto out;
 	}

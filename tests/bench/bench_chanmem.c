@@ -4,7 +4,7 @@
  * For each kind of channel, 2,000 channels run the same command lines
  * through dispatch (as a GM), and the heap in use (mallinfo2's uordblks,
  * malloc's own overhead included) grows by the figure printed per channel.
- * The README's cost table quotes these figures. Prints figures; asserts
+ * delver(8) quotes these figures. Prints figures; asserts
  * nothing (tests/unit/test_cmd_tension.c holds the Tension bound).
  */
 #include <malloc.h>
