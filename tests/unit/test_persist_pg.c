@@ -281,6 +281,9 @@ later_changes_on_the_stale_copy_are_not_kept(void **state)
 	uint64_t commits;
 
 	say(a, "ann", "race", "/gm claim");
+	/* ann holds something: b loads her at open, so her commands do not
+	 * wait for a read of her record and run on b's copy at once. */
+	say(a, "ann", "race", "/thwacko style red");
 	b = bot_open();
 	assert_true(advanced(say(a, "ann", "race", "/turn advance")));
 	commits = stats(b).commits;
