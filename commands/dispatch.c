@@ -145,6 +145,16 @@ finish(struct dispatch *d, const struct origin *o, struct reply *out, dispatch_d
 	return true;
 }
 
+/* True when a waiting command is user_key's. */
+static bool
+user_parked(const struct dispatch *d, const char *user_key)
+{
+	for (const struct dispatch_parked *w = d->parked_head; w != NULL; w = w->next)
+		if (strcmp(w->o.user_key, user_key) == 0)
+			return true;
+	return false;
+}
+
 /* Runs a command whose records are in memory (or read at once). */
 static bool
 run_now(struct dispatch *d, const struct origin *o, struct invocation *inv, int64_t now,
@@ -198,8 +208,10 @@ run_now(struct dispatch *d, const struct origin *o, struct invocation *inv, int6
 done:
 	ready = finish(d, o, out, done, ctx);
 	/* A user with nothing to keep and no stored row is not kept in memory
-	 * either (one whose row must be deleted first leaves at persist's sweep). */
-	if (inv->user != NULL && state_release_user(d->state, inv->user))
+	 * either (one whose row must be deleted first leaves at persist's sweep),
+	 * unless a waiting command of theirs would read it again. */
+	if (inv->user != NULL && !user_parked(d, o->user_key) &&
+	    state_release_user(d->state, inv->user))
 		inv->user = NULL;
 	invocation_clear(inv);
 	return ready;

@@ -1352,6 +1352,47 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	on_sqlite = true;
 }
 
+/* Commands waiting for a record's read: one read for all of them, they run
+ * in order once it is over, and past DISPATCH_PARKED_MAX more are refused
+ * at once with one sentence. */
+static void
+test_commands_wait_for_a_read_within_a_bound(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply *pr = calloc(DISPATCH_PARKED_MAX + 1, sizeof(*pr));
+	char busy[256];
+
+	f->hold_loads = true;
+	released = 0;
+	for (int i = 0; i < DISPATCH_PARKED_MAX; i++)
+		assert_true(start(b, &pr[i], "queue", "/gm"));
+	assert_int_equal(f->loads, 2); /* the channel and ann, once */
+	assert_false(start(b, &pr[DISPATCH_PARKED_MAX], "queue", "/gm"));
+	snprintf(busy, sizeof(busy),
+	         "The bot is busy reading saved state for too many commands at once (%d wait); "
+	         "try again in a minute.\n",
+	         DISPATCH_PARKED_MAX);
+	assert_string_equal(text_of(pr[DISPATCH_PARKED_MAX].r), busy);
+	for (int i = 0; i < 20; i++)
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_int_equal(released, 0);
+	fake_answer(f, STORE_OK);
+	while (released < DISPATCH_PARKED_MAX)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	for (int i = 0; i < DISPATCH_PARKED_MAX; i++) {
+		assert_int_equal(pr[i].order, i + 1);
+		assert_int_equal(strncmp(text_of(pr[i].r), "Nobody is GM here yet; ", 23), 0);
+	}
+	assert_int_equal(f->loads, 2);
+	assert_int_equal(stats(b).reads, 2);
+	for (int i = 0; i <= DISPATCH_PARKED_MAX; i++)
+		reply_free(pr[i].r);
+	free(pr);
+	bot_free(b);
+	on_sqlite = true;
+}
+
 static void
 test_options_from_the_command_line(void **state)
 {
@@ -1400,6 +1441,7 @@ main(void)
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
+	    cmocka_unit_test(test_commands_wait_for_a_read_within_a_bound),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
 
