@@ -1393,6 +1393,35 @@ test_commands_wait_for_a_read_within_a_bound(void **state)
 	on_sqlite = true;
 }
 
+/* A user's read that fails refuses the command waiting for it with the
+ * sentence about the user's settings; the next command reads it again. */
+static void
+test_a_failed_user_read_refuses_the_command(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply pr;
+
+	say(b, "ann", "uch", "/gm"); /* the channel stays in memory; ann holds nothing */
+	assert_int_equal(f->loads, 2);
+	f->hold_loads = true;
+	assert_true(start(b, &pr, "uch", "/gm"));
+	assert_int_equal(f->loads, 3);
+	assert_string_equal(f->load_key, "console:ann");
+	fake_answer(f, STORE_UNAVAILABLE);
+	while (!pr.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(pr.r), "Your saved settings cannot be read right now (the "
+	                                   "error is logged); try again in a minute.\n");
+	f->hold_loads = false;
+	f->load_status = STORE_OK;
+	assert_int_equal(strncmp(say(b, "ann", "uch", "/gm"), "Nobody is GM here yet; ", 23), 0);
+	assert_int_equal(f->loads, 4);
+	reply_free(pr.r);
+	bot_free(b);
+	on_sqlite = true;
+}
+
 static void
 test_options_from_the_command_line(void **state)
 {
@@ -1442,6 +1471,7 @@ main(void)
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
 	    cmocka_unit_test(test_commands_wait_for_a_read_within_a_bound),
+	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
 
