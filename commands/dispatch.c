@@ -18,9 +18,30 @@
 	"This change was not kept: another delver process saved a change to the same state "       \
 	"first; "                                                                                  \
 	"run the command again."
+#define CHAN_UNREADABLE                                                                            \
+	"This channel's saved state cannot be read right now (the error is logged); try again in " \
+	"a minute."
+#define USER_UNREADABLE                                                                            \
+	"Your saved settings cannot be read right now (the error is logged); try again in a "      \
+	"minute."
+#define TOO_MANY_WAITING                                                                           \
+	"The bot is busy reading saved state for too many commands at once (%d wait); try again "  \
+	"in a minute."
 
 /* A reply held until the store has committed its command's records. */
 struct held {
+	struct reply *out;
+	dispatch_done_fn done;
+	void *ctx;
+};
+
+/* A command waiting for its records to be read (dispatch_resume). */
+struct dispatch_parked {
+	struct dispatch_parked *next;
+	struct origin o;
+	struct invocation inv; /* its option values moved here */
+	char *line;            /* the typed line it points to (owned), or NULL */
+	int64_t now;
 	struct reply *out;
 	dispatch_done_fn done;
 	void *ctx;
@@ -124,9 +145,20 @@ finish(struct dispatch *d, const struct origin *o, struct reply *out, dispatch_d
 	return true;
 }
 
-bool
-dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct invocation *inv,
-                          int64_t now, struct reply *out, dispatch_done_fn done, void *ctx)
+/* True when a waiting command is user_key's. */
+static bool
+user_parked(const struct dispatch *d, const char *user_key)
+{
+	for (const struct dispatch_parked *w = d->parked_head; w != NULL; w = w->next)
+		if (strcmp(w->o.user_key, user_key) == 0)
+			return true;
+	return false;
+}
+
+/* Runs a command whose records are in memory (or read at once). */
+static bool
+run_now(struct dispatch *d, const struct origin *o, struct invocation *inv, int64_t now,
+        struct reply *out, dispatch_done_fn done, void *ctx)
 {
 	bool ready;
 	const char *gm;
@@ -137,9 +169,7 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 	inv->now = now;
 	inv->chan = state_channel(d->state, o->chan_key);
 	if (inv->chan == NULL) {
-		reply_error(out,
-		            "This channel's saved state cannot be read right now (the error is "
-		            "logged); try again in a minute.");
+		reply_error(out, CHAN_UNREADABLE);
 		invocation_clear(inv);
 		return true;
 	}
@@ -151,9 +181,7 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 	}
 	inv->user = state_user(d->state, o->user_key);
 	if (inv->user == NULL) {
-		reply_error(out,
-		            "Your saved settings cannot be read right now (the error is logged); "
-		            "try again in a minute.");
+		reply_error(out, USER_UNREADABLE);
 		invocation_clear(inv);
 		return true;
 	}
@@ -180,11 +208,124 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 done:
 	ready = finish(d, o, out, done, ctx);
 	/* A user with nothing to keep and no stored row is not kept in memory
-	 * either (one whose row must be deleted first leaves at persist's sweep). */
-	if (inv->user != NULL && state_release_user(d->state, inv->user))
+	 * either (one whose row must be deleted first leaves at persist's sweep),
+	 * unless a waiting command of theirs would read it again. */
+	if (inv->user != NULL && !user_parked(d, o->user_key) &&
+	    state_release_user(d->state, inv->user))
 		inv->user = NULL;
 	invocation_clear(inv);
 	return ready;
+}
+
+/* True when a command of chan_key waits, before stop (NULL: anywhere). */
+static bool
+parked_in(const struct dispatch *d, const char *chan_key, const struct dispatch_parked *stop)
+{
+	for (const struct dispatch_parked *w = d->parked_head; w != NULL && w != stop; w = w->next)
+		if (strcmp(w->o.chan_key, chan_key) == 0)
+			return true;
+	return false;
+}
+
+/* The refusal for persist_want's failure r; returns true (out complete). */
+static bool
+refuse_unread(struct reply *out, int r)
+{
+	reply_error(out, r == DISPATCH_WANT_USER ? USER_UNREADABLE : CHAN_UNREADABLE);
+	return true;
+}
+
+/* Parks a command until its records are read: a copy of what it needs. */
+static void
+park(struct dispatch *d, const struct origin *o, struct invocation *inv, int64_t now,
+     struct reply *out, dispatch_done_fn done, void *ctx)
+{
+	struct dispatch_parked *w = xcalloc(1, sizeof(*w));
+
+	w->o = *o;
+	w->inv = *inv;
+	/* The option values are the parked copy's now. */
+	memset(inv->args, 0, sizeof(inv->args));
+	if (inv->line != NULL) {
+		w->line = xmalloc(inv->line_len + 1);
+		memcpy(w->line, inv->line, inv->line_len);
+		w->line[inv->line_len] = '\0';
+		w->inv.line = w->line;
+	}
+	w->now = now;
+	w->out = out;
+	w->done = done;
+	w->ctx = ctx;
+	if (d->parked_tail != NULL)
+		d->parked_tail->next = w;
+	else
+		d->parked_head = w;
+	d->parked_tail = w;
+	d->nparked++;
+}
+
+bool
+dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct invocation *inv,
+                          int64_t now, struct reply *out, dispatch_done_fn done, void *ctx)
+{
+	int r;
+
+	/* Only a command whose reply may wait can wait for a read. */
+	if (d->persist_want == NULL || done == NULL)
+		return run_now(d, o, inv, now, out, done, ctx);
+	r = d->persist_want(d->persist_ctx, o->chan_key, o->user_key, o->legacy_user_key, true);
+	if (r == 0 && !parked_in(d, o->chan_key, NULL))
+		return run_now(d, o, inv, now, out, done, ctx);
+	if (r < 0 && !parked_in(d, o->chan_key, NULL)) {
+		invocation_clear(inv);
+		return refuse_unread(out, r);
+	}
+	if (d->nparked >= DISPATCH_PARKED_MAX) {
+		invocation_clear(inv);
+		reply_error(out, TOO_MANY_WAITING, DISPATCH_PARKED_MAX);
+		return true;
+	}
+	park(d, o, inv, now, out, done, ctx);
+	return false;
+}
+
+void
+dispatch_resume(struct dispatch *d)
+{
+	struct dispatch_parked *w, *prev;
+
+again:
+	for (prev = NULL, w = d->parked_head; w != NULL; prev = w, w = w->next) {
+		int r;
+		bool ready;
+
+		/* An earlier command of its channel runs first. */
+		if (parked_in(d, w->o.chan_key, w))
+			continue;
+		r = d->persist_want(d->persist_ctx, w->o.chan_key, w->o.user_key,
+		                    w->o.legacy_user_key, false);
+		if (r == 1)
+			continue;
+		if (prev != NULL)
+			prev->next = w->next;
+		else
+			d->parked_head = w->next;
+		if (d->parked_tail == w)
+			d->parked_tail = prev;
+		d->nparked--;
+		if (r < 0) {
+			invocation_clear(&w->inv);
+			ready = refuse_unread(w->out, r);
+		} else {
+			ready = run_now(d, &w->o, &w->inv, w->now, w->out, w->done, w->ctx);
+		}
+		if (ready)
+			w->done(w->ctx, w->out);
+		free(w->line);
+		free(w);
+		/* done may have started commands: look again from the start. */
+		goto again;
+	}
 }
 
 void

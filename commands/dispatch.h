@@ -15,6 +15,15 @@
  * done; a command that changed nothing replies at once unless an earlier
  * reply of its channel is still held (replies of one channel leave in the
  * order their commands came in).
+ *
+ * With a store whose reads by key are asynchronous (PostgreSQL: hook
+ * persist_want), a command whose channel or user is not in memory waits for
+ * its read: the asynchronous forms park it (a copy of its origin, line and
+ * bound options), the store reads the records, and dispatch_resume runs it
+ * (its reply then goes to done as any held reply). Commands of one channel
+ * run in the order they came in; a read that fails refuses the commands
+ * waiting for it, and at most DISPATCH_PARKED_MAX commands wait (more are
+ * refused).
  */
 #ifndef DELVER_DISPATCH_H
 #define DELVER_DISPATCH_H
@@ -34,6 +43,15 @@ typedef void (*dispatch_done_fn)(void *ctx, struct reply *out);
 /* The refusals persist_defer's done may give instead of a count. */
 #define DISPATCH_REFUSED  (-1) /* the disk holding the state is full */
 #define DISPATCH_NOT_KEPT (-2) /* another process saved a change to a record first */
+
+/* What persist_want may say besides 0 (in memory) and 1 (being read). */
+#define DISPATCH_WANT_CHANNEL (-1) /* the channel's last read failed */
+#define DISPATCH_WANT_USER    (-2) /* a user's last read failed */
+
+/* Commands that may wait for reads at once; more are refused. */
+#define DISPATCH_PARKED_MAX 1024
+
+struct dispatch_parked;
 
 struct dispatch {
 	struct state *state;
@@ -60,7 +78,21 @@ struct dispatch {
 	 * never calls done. */
 	int (*persist_defer)(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost),
 	                     void *dctx);
+	/* When set (a store whose reads by key are asynchronous), asked before
+	 * a command runs whether its records are in memory: the channel
+	 * chan_key, the user user_key and, when not "", the user legacy_key.
+	 * Returns 0 when they are (or can be read at once); 1 when a read by
+	 * key is under way (started now when none was, or when restart is set
+	 * and the last one failed): the store calls dispatch_resume from the
+	 * loop when a read is over; DISPATCH_WANT_CHANNEL or DISPATCH_WANT_USER
+	 * when the last read of that record failed. */
+	int (*persist_want)(void *ctx, const char *chan_key, const char *user_key,
+	                    const char *legacy_key, bool restart);
 	void *persist_ctx;
+	/* The commands waiting for persist_want's reads, oldest first (the
+	 * dispatcher's own: zeroed with the rest, never touched by callers). */
+	struct dispatch_parked *parked_head, *parked_tail;
+	size_t nparked;
 	/* When set, told that a command in chan_key adopted `moved` references
 	 * kept under the invoker's legacy user key (state_adopt); the runtime
 	 * logs it. */
@@ -79,6 +111,12 @@ bool dispatch_line_async(struct dispatch *d, const struct origin *o, const char 
  * dispatch_line_async. */
 bool dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct invocation *inv,
                                int64_t now, struct reply *out, dispatch_done_fn done, void *ctx);
+
+/* Runs the parked commands whose records are now in memory, and refuses
+ * those whose read failed (the store calls it from the loop when a read is
+ * over; never from within a dispatch_ call). Their replies go to their done
+ * functions. */
+void dispatch_resume(struct dispatch *d);
 
 /* The same, never holding the reply: with a store attached the records go
  * to its next commit but the reply does not wait for it (tests, tools;

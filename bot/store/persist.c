@@ -51,9 +51,10 @@ struct waiter {
 	char chan[KEY_MAX];
 };
 
-/* A record dropped after a conflict, read back by key (backends other than
- * SQLite, whose reads are asynchronous; SQLite reads it on the loop when
- * next used). Until the read is over, a command that needs it is refused. */
+/* A record not in memory read by key (backends other than SQLite, whose
+ * reads are asynchronous; SQLite reads it on the loop when next used): one
+ * that was never loaded or was evicted, or dropped after a conflict. Until
+ * the read is over, a command that needs it waits (persist_want). */
 struct fetch {
 	char id[KEY_MAX + 2];
 	enum {
@@ -93,7 +94,9 @@ struct persist {
 	size_t collected;          /* records collected by the last state_flush */
 	char (*coll)[KEY_MAX + 2]; /* their ids */
 	size_t coll_cap;
-	struct fetch *fetches; /* records read back after a conflict */
+	struct fetch *fetches; /* records being read by key (not SQLite) */
+	struct dispatch *d;    /* told when a read is over (persist_attach) */
+	uv_idle_t resume;      /* runs dispatch_resume in the turn after a read */
 	/* group commit */
 	struct id *pending;  /* to write in the next batch */
 	struct id *inflight; /* in the batch being committed */
@@ -330,9 +333,23 @@ fetch_free(struct persist *p, struct fetch *f)
 }
 
 static void
+resume_cb(uv_idle_t *h)
+{
+	struct persist *p = h->data;
+
+	uv_idle_stop(h);
+	if (p->d != NULL)
+		dispatch_resume(p->d);
+}
+
+static void
 fetched(void *ctx, enum store_status status, const struct store_row *row, const char *err)
 {
 	struct fetch *f = ctx;
+
+	/* The commands waiting for it run (or are refused) in the next turn,
+	 * outside the backend's callback. */
+	uv_idle_start(&f->p->resume, resume_cb);
 
 	if (status != STORE_OK) {
 		log_warnx("store: cannot read '%s' again from %s (%s); the next command that needs "
@@ -372,6 +389,7 @@ fetch_start(struct persist *p, const char *id)
 	f->rec = NULL;
 	f->found = false;
 	f->state = FETCHING;
+	p->stats.reads++;
 	p->be->ops->load(p->be, id[0] == 'c' ? STORE_CHANNEL : STORE_USER, id + 2, fetched, f);
 }
 
@@ -396,6 +414,47 @@ conflict(struct persist *p, const char *id)
 			w->not_kept = strcmp(w->ids[i], id) == 0;
 	if (!p->sqlite)
 		fetch_start(p, id);
+}
+
+/* One record a command needs: 0 in memory (or read), 1 being read, -1 its
+ * last read failed (or the store is closing). */
+static int
+want_one(struct persist *p, char kind, const char *key, bool restart)
+{
+	char id[KEY_MAX + 2];
+	struct fetch *f = NULL;
+
+	if (kind == 'c' ? state_channel_peek(p->st, key) != NULL
+	                : state_user_peek(p->st, key) != NULL)
+		return 0;
+	make_id(id, kind, key);
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f != NULL && f->state == FETCHED)
+		return 0;
+	if (f != NULL && f->state == FETCH_FAILED && !restart)
+		return -1;
+	if (p->closing)
+		return -1;
+	fetch_start(p, id);
+	return 1;
+}
+
+/* The dispatcher's persist_want hook on a backend other than SQLite: see
+ * commands/dispatch.h. */
+static int
+persist_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
+             bool restart)
+{
+	struct persist *p = ctx;
+	int c = want_one(p, 'c', chan_key, restart);
+	int u = want_one(p, 'u', user_key, restart);
+	int l = legacy_key[0] != '\0' ? want_one(p, 'u', legacy_key, restart) : 0;
+
+	if (c < 0)
+		return DISPATCH_WANT_CHANNEL;
+	if (u < 0 || l < 0)
+		return DISPATCH_WANT_USER;
+	return c > 0 || u > 0 || l > 0 ? 1 : 0;
 }
 
 static void
@@ -781,7 +840,7 @@ evictable(const struct channel *ch, void *ctx)
 }
 
 /* Users: empty ones with no row at once (a user with nothing to keep is
- * not kept); with SQLite, which reads them back by key, idle ones too. */
+ * not kept), and idle ones (read back by key when next used). */
 static bool
 user_evictable(const struct user *u, void *ctx)
 {
@@ -789,8 +848,7 @@ user_evictable(const struct user *u, void *ctx)
 	char id[KEY_MAX + 2];
 
 	if (!(user_is_empty(u) && user_generation(u) == 0) &&
-	    !(p->sqlite && p->o.evict_after > 0 &&
-	      user_last_used(u) + p->o.evict_after <= p->clock))
+	    !(p->o.evict_after > 0 && user_last_used(u) + p->o.evict_after <= p->clock))
 		return false;
 	make_id(id, 'u', user_key(u));
 	return id_find(p->retry, id) == NULL && id_find(p->pending, id) == NULL &&
@@ -805,8 +863,7 @@ persist_evict(struct persist *p)
 	tick_clock(p);
 	nu = state_evict_users_if(p->st, user_evictable, p);
 	p->stats.users_evicted += nu;
-	/* Only SQLite reads a channel back on the loop (see persist.h). */
-	if (p->o.evict_after == 0 || !p->sqlite)
+	if (p->o.evict_after == 0)
 		return 0;
 	n = state_evict_channels_if(p->st, evictable, p);
 	p->stats.evicted += n;
@@ -911,10 +968,10 @@ load_user(struct user *fresh, void *ctx)
 	return rc;
 }
 
-/* The loaders on a backend other than SQLite: every record was loaded at
- * open, so a record not in memory is new, unless it left after a conflict
- * (struct fetch): then it comes from its read, or the command waits for it
- * by being refused (-1) while the read is under way. */
+/* The loaders on a backend other than SQLite: a record not in memory comes
+ * from its read by key (struct fetch), which the dispatcher waited for
+ * (persist_want); without one, the read starts and the record cannot be
+ * used yet (-1: a command that cannot wait is refused). */
 static int
 fetched_record(struct persist *p, char kind, const char *key, struct store_record *r,
                uint64_t *generation)
@@ -925,8 +982,10 @@ fetched_record(struct persist *p, char kind, const char *key, struct store_recor
 
 	make_id(id, kind, key);
 	HASH_FIND_STR(p->fetches, id, f);
-	if (f == NULL)
-		return 0;
+	if (f == NULL) {
+		fetch_start(p, id);
+		return -1;
+	}
 	if (f->state == FETCH_FAILED)
 		fetch_start(p, id);
 	if (f->state != FETCHED)
@@ -1117,17 +1176,13 @@ active_row(const struct store_row *row, void *ctx)
 }
 
 /* Loads every user, and the channels used within evict_after (all of them
- * when evict_after is 0, or the backend is not SQLite); the others stay on
- * disk until used. */
+ * when evict_after is 0); the others stay in the store until used. */
 static int
 load_all(struct persist *p, char *err, size_t errlen)
 {
 	struct active_ctx a = {
 	    .p = p, .err = err, .errlen = errlen, .fresh = state_nchannels(p->st) == 0};
-	/* Only SQLite reads a channel back when it is first used: on another
-	 * backend every channel is loaded (and none is evicted). */
-	int64_t since =
-	    p->sqlite && p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
+	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
 
 	int ret = -1;
 
@@ -1478,6 +1533,8 @@ open_rest(struct persist *p, char *err, size_t errlen)
 	}
 	uv_idle_init(p->loop, &p->idle);
 	p->idle.data = p;
+	uv_idle_init(p->loop, &p->resume);
+	p->resume.data = p;
 	uv_timer_init(p->loop, &p->tick);
 	p->tick.data = p;
 	uv_timer_start(&p->tick, tick_cb, TICK_MS, TICK_MS);
@@ -1573,6 +1630,8 @@ persist_attach(struct persist *p, struct dispatch *d)
 	d->persist_flush = NULL;
 	d->persist_defer = persist_defer;
 	d->persist_ctx = p;
+	d->persist_want = p->sqlite ? NULL : persist_want;
+	p->d = d;
 	if (p->sqlite) {
 		state_set_loader(p->st, load_channel, p);
 		state_set_user_loader(p->st, load_user, p);
@@ -1612,8 +1671,9 @@ backend_closed(void *ctx, enum store_status status, const char *err)
 	(void)status;
 	(void)err;
 	p->be = NULL;
-	p->open_handles = 2;
+	p->open_handles = 3;
 	uv_close((uv_handle_t *)&p->idle, handles_closed);
+	uv_close((uv_handle_t *)&p->resume, handles_closed);
 	uv_close((uv_handle_t *)&p->tick, handles_closed);
 }
 
@@ -1652,6 +1712,9 @@ persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx)
 	p->closed = done;
 	p->closed_ctx = ctx;
 	uv_timer_stop(&p->tick);
+	/* Commands waiting for reads run now when read, else are refused. */
+	if (p->d != NULL)
+		dispatch_resume(p->d);
 	collect(p);
 	close_step(p);
 }

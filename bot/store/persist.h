@@ -26,12 +26,14 @@
  *                      of delver alone loses nothing;
  *     no       OFF:    nothing is fsynced; a crash of delver alone loses
  *                      nothing, a power cut can lose any recent change.
- * - Idle channels: a channel untouched for evict_after seconds and not
- *   waiting for a commit is dropped from memory (its row is current) and
- *   read back by key when next used (state_set_loader; for SQLite a
+ * - Idle channels and users: one untouched for evict_after seconds and
+ *   not waiting for a commit is dropped from memory (its row is current)
+ *   and read back by key when next used (state_set_loader; for SQLite a
  *   synchronous read on a read-only connection of its own, which never
- *   waits for a commit). At open, every user and every channel used within
- *   evict_after is loaded.
+ *   waits for a commit; for another backend an asynchronous read that the
+ *   command waits for: the dispatcher's persist_want hook, see
+ *   commands/dispatch.h). At open, every user and every channel used
+ *   within evict_after is loaded.
  * - Failures: a failed commit is logged, the held replies of that
  *   transaction's commands say the change may be lost, and the records are
  *   written again from memory every second until that works. A row whose
@@ -92,6 +94,8 @@ struct persist_stats {
 	uint64_t loaded;            /* channels read back on demand */
 	uint64_t users_evicted;     /* users dropped from memory */
 	uint64_t users_loaded;      /* users read back on demand */
+	uint64_t reads;             /* reads by key started (not SQLite's, which are
+	                               synchronous) */
 	uint64_t conflicts;         /* records another process wrote first */
 };
 
@@ -111,12 +115,15 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
  * The same on a backend the caller opened (another engine, or a test's):
  * p owns be from the call on (closed by persist_close, or at once on
  * failure). Only a SQLite backend imports an old state directory and reads
- * idle channels back on the loop: with another, every channel is loaded at
- * open and none is evicted (a command cannot yet wait for a load; see
- * state_set_loader). A record that left memory after a conflict is read
- * back at once, asynchronously; a command that needs it before the read is
- * over is refused ("cannot be read right now"), and one after gets the
- * stored record.
+ * records back on the loop: with another, a record not in memory (evicted,
+ * not used within evict_after at open, left after a conflict, or written
+ * by another process) is read by key asynchronously, and a command that
+ * needs it waits for the read (persist_attach sets the dispatcher's
+ * persist_want); when the read fails, the commands waiting for it are
+ * refused ("cannot be read right now") and the next one reads it again. A
+ * record that left memory after a conflict is read back at once. The
+ * dispatch_line and dispatch_invocation forms cannot wait: they are
+ * refused while a record is being read.
  */
 struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
                                      const struct persist_opts *o, struct store_backend *be,

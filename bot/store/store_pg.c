@@ -829,6 +829,10 @@ pg_load_active(struct store_backend *b, int64_t used_since,
 	rc = load_table(p, STORE_USER, 0, row, ctx, err, errlen);
 	if (rc == 0)
 		rc = load_table(p, STORE_CHANNEL, used_since, row, ctx, err, errlen);
+	/* libpq leaves single-row mode on after those queries until the next
+	 * query sent outside a pipeline: without one, the first read by key in
+	 * the pipeline gets its row as PGRES_SINGLE_TUPLE (taken for an error). */
+	PQclear(PQexec(p->conn, "SELECT 1"));
 	if (PQsetnonblocking(p->conn, 1) != 0 || !PQenterPipelineMode(p->conn)) {
 		if (rc == 0)
 			first_line(err, errlen, PQerrorMessage(p->conn));

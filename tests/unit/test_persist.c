@@ -27,6 +27,9 @@
 
 #define WARNING                                                                                    \
 	"Warning: this change could not be saved to disk and may be lost if the bot restarts.\n"
+#define UNREADABLE                                                                                 \
+	"This channel's saved state cannot be read right now (the error is logged); try again in " \
+	"a minute.\n"
 #define NOT_KEPT                                                                                   \
 	"This change was not kept: another delver process saved a change to the same state "       \
 	"first; "                                                                                  \
@@ -1054,9 +1057,19 @@ struct fake {
 	enum store_status overall;
 	store_done_cb closed;
 	void *closed_ctx;
-	bool expect_load;           /* a load by key may come (after a conflict) */
+	/* Loads by key: answered from the loop with load_status (STORE_OK: no
+	 * row is stored) at once, or only when the test calls fake_answer. */
+	bool hold_loads;
+	enum store_status load_status;
+	uv_timer_t answer;
 	int loads;                  /* load calls */
 	char load_key[KEY_MAX + 2]; /* the last one's key */
+	size_t nwaiting;            /* loads not answered yet */
+	struct {
+		store_load_cb done;
+		void *ctx;
+	} waiting[8];
+	int open_timers; /* while closing */
 };
 
 static int
@@ -1107,16 +1120,40 @@ fake_complete(struct fake *f, enum store_status status)
 }
 
 static void
+fake_answer_cb(uv_timer_t *t)
+{
+	struct fake *f = t->data;
+
+	while (f->nwaiting > 0) {
+		size_t i = --f->nwaiting;
+
+		f->waiting[i].done(f->waiting[i].ctx, f->load_status, NULL,
+		                   f->load_status == STORE_OK ? NULL : "the server is gone");
+	}
+}
+
+/* Answers the loads waiting, from the loop, with status. */
+static void
+fake_answer(struct fake *f, enum store_status status)
+{
+	f->load_status = status;
+	uv_timer_start(&f->answer, fake_answer_cb, 0, 0);
+}
+
+static void
 fake_load(struct store_backend *b, enum store_kind kind, const char *key, store_load_cb done,
           void *ctx)
 {
 	struct fake *f = (struct fake *)b;
 
-	if (!f->expect_load)
-		fail_msg("no load by key was expected");
+	assert_true(f->nwaiting < 8);
 	f->loads++;
 	snprintf(f->load_key, sizeof(f->load_key), "%s", key);
-	/* Never answered: the record stays being read until the close. */
+	f->waiting[f->nwaiting].done = done;
+	f->waiting[f->nwaiting].ctx = ctx;
+	f->nwaiting++;
+	if (!f->hold_loads)
+		uv_timer_start(&f->answer, fake_answer_cb, 0, 0);
 }
 
 static void
@@ -1130,6 +1167,8 @@ fake_closed(uv_handle_t *h)
 {
 	struct fake *f = h->data;
 
+	if (--f->open_timers > 0)
+		return;
 	f->closed(f->closed_ctx, STORE_OK, NULL);
 	free(f);
 }
@@ -1139,9 +1178,13 @@ fake_close(struct store_backend *b, store_done_cb done, void *ctx)
 {
 	struct fake *f = (struct fake *)b;
 
+	/* What is under way finishes first (store_backend.h). */
+	fake_answer_cb(&f->answer);
 	f->closed = done;
 	f->closed_ctx = ctx;
+	f->open_timers = 2;
 	uv_close((uv_handle_t *)&f->fire, fake_closed);
+	uv_close((uv_handle_t *)&f->answer, fake_closed);
 }
 
 static const struct store_backend_ops fake_ops = {
@@ -1172,6 +1215,8 @@ bot_on_fake(struct fake **fp)
 	f->base.loop = &b->loop;
 	uv_timer_init(&b->loop, &f->fire);
 	f->fire.data = f;
+	uv_timer_init(&b->loop, &f->answer);
+	f->answer.data = f;
 	b->st = state_new();
 	memset(&b->d, 0, sizeof(b->d));
 	b->d.state = b->st;
@@ -1212,11 +1257,13 @@ test_reply_waits_for_a_slow_commit(void **state)
 	struct bot *b = bot_on_fake(&f);
 	struct pending_reply claim, ask;
 
-	/* It cannot read a channel back when used: every one is loaded. */
-	assert_true(f->since == INT64_MIN);
+	/* Only channels used within evict_after are loaded; the others are
+	 * read by key when used. */
+	assert_true(f->since > INT64_MIN && f->since <= (int64_t)time(NULL) - 86400 + 1);
 	released = 0;
 	assert_true(start(b, &claim, "hall", "/gm claim"));
 	run_until_commit(b, f, &claim);
+	assert_int_equal(f->loads, 2); /* the channel and ann: no row stored */
 	assert_int_equal(f->commits, 1);
 	assert_int_equal(f->n, 1); /* the channel (ann's user record holds nothing) */
 	assert_string_equal(f->keys[0], "console:hall");
@@ -1247,7 +1294,7 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 {
 	struct fake *f;
 	struct bot *b = bot_on_fake(&f);
-	struct pending_reply claim, again;
+	struct pending_reply claim, again, again2;
 
 	released = 0;
 	assert_true(start(b, &claim, "hall", "/gm claim"));
@@ -1270,25 +1317,107 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	assert_int_equal(stats(b).appends, 1);
 	/* A row another process moved on is a conflict: the change is not
 	 * kept (said so), not retried, and the channel is read again. */
-	f->expect_load = true;
+	f->loads = 0;
 	assert_true(start(b, &again, "hall", "/gm release"));
 	run_until_commit(b, f, &again);
+	f->hold_loads = true;
 	fake_complete(f, STORE_CONFLICT);
 	while (!again.ready)
 		uv_run(&b->loop, UV_RUN_ONCE);
 	assert_string_equal(text_of(again.r), NOT_KEPT);
 	assert_int_equal(stats(b).retry_pending, 0);
 	assert_int_equal(stats(b).conflicts, 1);
-	assert_int_equal(f->loads, 1);
+	assert_int_equal(f->loads, 2); /* ann (released: holds nothing), then hall */
 	assert_string_equal(f->load_key, "console:hall");
-	/* The channel left memory; until its read is over (this fake never
-	 * answers it), a command there is refused, and nothing is written. */
-	assert_string_equal(say(b, "ann", "hall", "/gm"),
-	                    "This channel's saved state cannot be read right now (the error is "
-	                    "logged); try again in a minute.\n");
+	/* The channel left memory; a command there waits for its read, and
+	 * when the read fails it is refused, and nothing is written. */
+	assert_true(start(b, &again2, "hall", "/gm"));
+	for (int i = 0; i < 20; i++)
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_false(again2.ready);
+	fake_answer(f, STORE_UNAVAILABLE);
+	while (!again2.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(again2.r), UNREADABLE);
 	assert_int_equal(f->commits, 3);
+	/* The next command reads it again. */
+	f->hold_loads = false;
+	f->load_status = STORE_OK;
+	assert_int_equal(strncmp(say(b, "ann", "hall", "/gm"), "Nobody is GM here yet; ", 23), 0);
+	assert_int_equal(f->loads, 5); /* ann and hall again */
+	reply_free(again2.r);
 	reply_free(claim.r);
 	reply_free(again.r);
+	bot_free(b);
+	on_sqlite = true;
+}
+
+/* Commands waiting for a record's read: one read for all of them, they run
+ * in order once it is over, and past DISPATCH_PARKED_MAX more are refused
+ * at once with one sentence. */
+static void
+test_commands_wait_for_a_read_within_a_bound(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply *pr = calloc(DISPATCH_PARKED_MAX + 1, sizeof(*pr));
+	char busy[256];
+
+	f->hold_loads = true;
+	released = 0;
+	for (int i = 0; i < DISPATCH_PARKED_MAX; i++)
+		assert_true(start(b, &pr[i], "queue", "/gm"));
+	assert_int_equal(f->loads, 2); /* the channel and ann, once */
+	assert_false(start(b, &pr[DISPATCH_PARKED_MAX], "queue", "/gm"));
+	snprintf(busy, sizeof(busy),
+	         "The bot is busy reading saved state for too many commands at once (%d wait); "
+	         "try again in a minute.\n",
+	         DISPATCH_PARKED_MAX);
+	assert_string_equal(text_of(pr[DISPATCH_PARKED_MAX].r), busy);
+	for (int i = 0; i < 20; i++)
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_int_equal(released, 0);
+	fake_answer(f, STORE_OK);
+	while (released < DISPATCH_PARKED_MAX)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	for (int i = 0; i < DISPATCH_PARKED_MAX; i++) {
+		assert_int_equal(pr[i].order, i + 1);
+		assert_int_equal(strncmp(text_of(pr[i].r), "Nobody is GM here yet; ", 23), 0);
+	}
+	assert_int_equal(f->loads, 2);
+	assert_int_equal(stats(b).reads, 2);
+	for (int i = 0; i <= DISPATCH_PARKED_MAX; i++)
+		reply_free(pr[i].r);
+	free(pr);
+	bot_free(b);
+	on_sqlite = true;
+}
+
+/* A user's read that fails refuses the command waiting for it with the
+ * sentence about the user's settings; the next command reads it again. */
+static void
+test_a_failed_user_read_refuses_the_command(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply pr;
+
+	say(b, "ann", "uch", "/gm"); /* the channel stays in memory; ann holds nothing */
+	assert_int_equal(f->loads, 2);
+	f->hold_loads = true;
+	assert_true(start(b, &pr, "uch", "/gm"));
+	assert_int_equal(f->loads, 3);
+	assert_string_equal(f->load_key, "console:ann");
+	fake_answer(f, STORE_UNAVAILABLE);
+	while (!pr.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(pr.r), "Your saved settings cannot be read right now (the "
+	                                   "error is logged); try again in a minute.\n");
+	f->hold_loads = false;
+	f->load_status = STORE_OK;
+	assert_int_equal(strncmp(say(b, "ann", "uch", "/gm"), "Nobody is GM here yet; ", 23), 0);
+	assert_int_equal(f->loads, 4);
+	reply_free(pr.r);
 	bot_free(b);
 	on_sqlite = true;
 }
@@ -1341,6 +1470,8 @@ main(void)
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
+	    cmocka_unit_test(test_commands_wait_for_a_read_within_a_bound),
+	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};
 

@@ -281,6 +281,9 @@ later_changes_on_the_stale_copy_are_not_kept(void **state)
 	uint64_t commits;
 
 	say(a, "ann", "race", "/gm claim");
+	/* ann holds something: b loads her at open, so her commands do not
+	 * wait for a read of her record and run on b's copy at once. */
+	say(a, "ann", "race", "/thwacko style red");
 	b = bot_open();
 	assert_true(advanced(say(a, "ann", "race", "/turn advance")));
 	commits = stats(b).commits;
@@ -320,6 +323,160 @@ user_conflict_reads_the_user_again(void **state)
 	bot_close(b);
 }
 
+/* A command in a channel this process does not hold (another process wrote
+ * it since this one started: a fleet after a reshard) waits for the
+ * channel's read by key, then runs on the stored record. */
+static void
+a_command_waits_for_its_channel_to_be_read(void **state)
+{
+	struct bot *a = bot_open(), *b = bot_open();
+	struct persist_stats s0;
+	struct pending pr;
+
+	say(a, "fay", "late", "/gm claim");
+	assert_true(advanced(say(a, "fay", "late", "/turn advance")));
+	assert_true(advanced(say(a, "fay", "late", "/turn advance")));
+	s0 = stats(b);
+	start(b, &pr, "fay", "late", "/turn show");
+	assert_false(pr.ready); /* waiting for the read */
+	assert_int_equal(strncmp(finish(b, &pr), "Turn 2", 6), 0);
+	/* The channel and fay (who holds nothing: no row) were read. */
+	assert_int_equal(stats(b).reads, s0.reads + 2);
+	assert_int_equal(stats(b).loaded, s0.loaded + 1);
+	/* Now in memory: no read. */
+	assert_true(advanced(say(b, "fay", "late", "/turn advance")));
+	assert_int_equal(stats(b).reads, s0.reads + 3); /* fay again: released as empty */
+	assert_int_equal(stats(b).conflicts, 0);
+	bot_close(a);
+	bot_close(b);
+}
+
+static int order_seq;
+
+struct ordered {
+	struct pending pr;
+	int order;
+};
+
+static void
+ordered_done(void *ctx, struct reply *r)
+{
+	struct ordered *o = ctx;
+
+	o->pr.ready = true;
+	o->order = ++order_seq;
+}
+
+static void
+start_ordered(struct bot *b, struct ordered *od, const char *user, const char *chan,
+              const char *line)
+{
+	struct origin o = {.platform = "console"};
+
+	od->pr.r = reply_new();
+	od->pr.ready = false;
+	od->order = 0;
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), od->pr.r,
+	                        ordered_done, od))
+		ordered_done(od, od->pr.r);
+}
+
+/* Two commands in a row for a channel being read: one read of it, and they
+ * run and reply in the order they came in. */
+static void
+commands_waiting_for_one_channel_keep_their_order(void **state)
+{
+	struct bot *a = bot_open(), *b = bot_open();
+	struct persist_stats s0;
+	struct ordered first, second;
+
+	say(a, "gil", "pair", "/gm claim");
+	s0 = stats(b);
+	order_seq = 0;
+	start_ordered(b, &first, "gil", "pair", "/turn advance");
+	start_ordered(b, &second, "hub", "pair", "/turn show");
+	assert_false(first.pr.ready);
+	assert_false(second.pr.ready);
+	assert_true(advanced(finish(b, &first.pr)));
+	assert_int_equal(strncmp(finish(b, &second.pr), "Turn 1", 6), 0);
+	assert_int_equal(first.order, 1);
+	assert_int_equal(second.order, 2);
+	/* pair once, gil and hub once each. */
+	assert_int_equal(stats(b).reads, s0.reads + 3);
+	assert_int_equal(stats(b).loaded, s0.loaded + 1);
+	assert_int_equal(stats(b).conflicts, 0);
+	bot_close(a);
+	bot_close(b);
+}
+
+/* A user another process wrote since this one started is read by key too. */
+static void
+a_command_waits_for_its_user_to_be_read(void **state)
+{
+	struct bot *a = bot_open(), *b = bot_open();
+	char shown[4096];
+	struct persist_stats s0;
+	struct pending pr;
+
+	say(b, "dan", "ub", "/gm"); /* the channel is in b's memory */
+	say(a, "dan", "ua", "/thwacko style blue");
+	snprintf(shown, sizeof(shown), "%s", say(a, "dan", "ua", "/thwacko show"));
+	assert_non_null(strstr(shown, "blue"));
+	s0 = stats(b);
+	start(b, &pr, "dan", "ub", "/thwacko show");
+	assert_false(pr.ready);
+	assert_string_equal(finish(b, &pr), shown);
+	assert_int_equal(stats(b).reads, s0.reads + 1);
+	assert_int_equal(stats(b).users_loaded, s0.users_loaded + 1);
+	bot_close(a);
+	bot_close(b);
+}
+
+/* Idle channels and users leave memory on PostgreSQL too, and come back by
+ * key with what they held; at open only the channels used within
+ * evict_after are loaded. */
+static void
+idle_records_leave_memory_and_are_read_back(void **state)
+{
+	struct bot *b = bot_open();
+	struct persist_opts o;
+	struct persist_stats s0;
+	uint64_t until;
+	char shown[4096];
+
+	say(b, "eve", "idle", "/gm claim");
+	assert_true(advanced(say(b, "eve", "idle", "/turn advance")));
+	say(b, "eve", "idle", "/thwacko style green");
+	snprintf(shown, sizeof(shown), "%s", say(b, "eve", "idle", "/thwacko show"));
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	persist_opts_default(&o);
+	o.snapshot_on_stop = false;
+	o.evict_after = 1;
+	persist_reconfigure(b->p, &o);
+	/* Idle for a second (the clock has whole seconds): at most 5 s. */
+	until = uv_hrtime() + 5000000000ull;
+	while (state_channel_peek(b->st, "console:idle") != NULL && uv_hrtime() < until) {
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+		persist_evict(b->p);
+	}
+	assert_null(state_channel_peek(b->st, "console:idle"));
+	assert_null(state_user_peek(b->st, "console:eve"));
+	s0 = stats(b);
+	assert_int_equal(turn_of(b, "idle"), 1);
+	assert_int_equal(stats(b).loaded, s0.loaded + 1);
+	s0 = stats(b);
+	assert_string_equal(say(b, "eve", "idle", "/thwacko show"), shown);
+	assert_int_equal(stats(b).users_loaded, s0.users_loaded + 1);
+	assert_string_equal(say(b, "bob", "idle", "/gm"), "The GM here is eve.\n");
+	assert_int_equal(stats(b).loaded, s0.loaded);
+	assert_int_equal(stats(b).conflicts, 0);
+	bot_close(b);
+}
+
 int
 main(void)
 {
@@ -328,6 +485,10 @@ main(void)
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
 	    cmocka_unit_test(user_conflict_reads_the_user_again),
+	    cmocka_unit_test(a_command_waits_for_its_channel_to_be_read),
+	    cmocka_unit_test(commands_waiting_for_one_channel_keep_their_order),
+	    cmocka_unit_test(a_command_waits_for_its_user_to_be_read),
+	    cmocka_unit_test(idle_records_leave_memory_and_are_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
