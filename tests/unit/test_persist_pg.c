@@ -22,6 +22,7 @@
 #include "bot/store/store.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
+#include "tests/unit/helpers/pgcluster.h"
 
 #define NOT_KEPT                                                                                   \
 	"This change was not kept: another delver process saved a change to the same state "       \
@@ -31,50 +32,18 @@
 	"This channel's saved state cannot be read right now (the error is logged); try again in " \
 	"a minute.\n"
 
-static char cluster_dir[] = "/tmp/delver-test-persist-pg-XXXXXX";
-static char conninfo[600];
-
-/* Runs pg_cluster.sh cmd; returns its exit status, its first line in out. */
-static int
-cluster(const char *cmd, char *out, size_t outlen)
-{
-	char line[700];
-	FILE *f;
-
-	snprintf(line, sizeof(line), "PG_FSYNC=off sh tests/tools/pg_cluster.sh %s %s", cmd,
-	         cluster_dir);
-	f = popen(line, "r");
-	if (f == NULL)
-		return -1;
-	if (out != NULL && fgets(out, (int)outlen, f) != NULL)
-		out[strcspn(out, "\n")] = '\0';
-	while (fgets(line, sizeof(line), f) != NULL)
-		; /* read to the end: no SIGPIPE for the script */
-	return pclose(f);
-}
-
 static int
 group_setup(void **state)
 {
 	(void)state;
-	if (mkdtemp(cluster_dir) == NULL)
-		return -1;
-	if (cluster("start", conninfo, sizeof(conninfo)) != 0) {
-		fprintf(stderr, "test_persist_pg: the PostgreSQL cluster did not start\n");
-		return -1;
-	}
-	return 0;
+	return pgcluster_setup("test_persist_pg");
 }
 
 static int
 group_teardown(void **state)
 {
-	char cmd[200];
-
 	(void)state;
-	cluster("stop", NULL, 0);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", cluster_dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return pgcluster_teardown();
 }
 
 /* A bot without transports on PostgreSQL: a loop, a state, a dispatcher,
@@ -98,7 +67,7 @@ static struct bot *
 bot_open(void)
 {
 	struct bot *b = calloc(1, sizeof(*b));
-	struct store_opts so = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = conninfo};
+	struct store_opts so = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = pgcluster_conninfo};
 	struct store_backend *be;
 	struct persist_opts o;
 	char err[2048];

@@ -23,53 +23,20 @@
 #include "bot/store/store.h"
 #include "bot/store/store_pg.h"
 #include "bot/store/store_pg_restore.h"
-
-static char cluster_dir[] = "/tmp/delver-test-pg-XXXXXX";
-static char conninfo[600];
-
-/* Runs pg_cluster.sh cmd; returns its exit status, its first line in out. */
-static int
-cluster(const char *cmd, char *out, size_t outlen)
-{
-	char line[700];
-	FILE *f;
-	int rc;
-
-	snprintf(line, sizeof(line), "PG_FSYNC=off sh tests/tools/pg_cluster.sh %s %s", cmd,
-	         cluster_dir);
-	f = popen(line, "r");
-	if (f == NULL)
-		return -1;
-	if (out != NULL && fgets(out, (int)outlen, f) != NULL)
-		out[strcspn(out, "\n")] = '\0';
-	while (fgets(line, sizeof(line), f) != NULL)
-		; /* read to the end: no SIGPIPE for the script */
-	rc = pclose(f);
-	return rc;
-}
+#include "tests/unit/helpers/pgcluster.h"
 
 static int
 group_setup(void **state)
 {
 	(void)state;
-	if (mkdtemp(cluster_dir) == NULL)
-		return -1;
-	if (cluster("start", conninfo, sizeof(conninfo)) != 0) {
-		fprintf(stderr, "test_store_pg: the PostgreSQL cluster did not start\n");
-		return -1;
-	}
-	return 0;
+	return pgcluster_setup("test_store_pg");
 }
 
 static int
 group_teardown(void **state)
 {
-	char cmd[200];
-
 	(void)state;
-	cluster("stop", NULL, 0);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", cluster_dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return pgcluster_teardown();
 }
 
 /* --- a loop and a backend --- */
@@ -82,7 +49,7 @@ struct t {
 static void
 t_open(struct t *t)
 {
-	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = conninfo};
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = pgcluster_conninfo};
 	char err[600];
 
 	uv_loop_init(&t->loop);
@@ -364,7 +331,7 @@ snapshot_is_an_sqlite_file(void **state)
 	int done = 0;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/snap.db", cluster_dir);
+	snprintf(path, sizeof(path), "%s/snap.db", pgcluster_dir);
 	t_open(&t);
 	commit(&t, rows, 2, &c);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
@@ -403,8 +370,8 @@ restore_puts_a_snapshot_back(void **state)
 	FILE *f;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/rs.db", cluster_dir);
-	snprintf(bad, sizeof(bad), "%s/bad.db", cluster_dir);
+	snprintf(path, sizeof(path), "%s/rs.db", pgcluster_dir);
+	snprintf(bad, sizeof(bad), "%s/bad.db", pgcluster_dir);
 	t_open(&t);
 	r = chan("rs:a", "old", 0);
 	commit(&t, &r, 1, &c);
@@ -420,12 +387,12 @@ restore_puts_a_snapshot_back(void **state)
 	assert_non_null(f);
 	fputs("not a database\n", f);
 	fclose(f);
-	assert_int_equal(store_pg_restore(conninfo, NULL, bad, err, sizeof(err)), -1);
+	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, bad, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "is not a whole SQLite database"));
 	load(&t, STORE_CHANNEL, "rs:a", &l);
 	assert_string_equal(l.rec, "new");
 
-	assert_int_equal(store_pg_restore(conninfo, NULL, path, err, sizeof(err)), 0);
+	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, path, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "into PostgreSQL"));
 	load(&t, STORE_CHANNEL, "rs:a", &l);
 	assert_string_equal(l.rec, "old");
@@ -484,7 +451,7 @@ server_restarted_mid_stream(void **state)
 		struct store_row r;
 
 		if (i == N / 2 && unavailable == 0) {
-			assert_int_equal(cluster("stop", NULL, 0), 0);
+			assert_int_equal(pgcluster_run("stop", NULL, 0), 0);
 		}
 		snprintf(rec, sizeof(rec), "%d", i);
 		r = chan("restart:n", rec, gen);
@@ -493,7 +460,7 @@ server_restarted_mid_stream(void **state)
 			assert_int_equal(c.rows[0], STORE_UNAVAILABLE);
 			assert_non_null(strstr(c.err, "PostgreSQL cannot be reached"));
 			if (unavailable++ == 0) {
-				assert_int_equal(cluster("start", NULL, 0), 0);
+				assert_int_equal(pgcluster_run("start", NULL, 0), 0);
 				wait_connected(&t);
 			}
 			continue;
@@ -525,7 +492,7 @@ server_restarted_mid_stream(void **state)
 static long
 delver_backend_pid(void)
 {
-	PGconn *c = PQconnectdb(conninfo);
+	PGconn *c = PQconnectdb(pgcluster_conninfo);
 	PGresult *r;
 	long pid = -1;
 
@@ -588,12 +555,12 @@ down_server_refuses_at_once(void **state)
 
 	(void)state;
 	t_open(&t);
-	assert_int_equal(cluster("stop", NULL, 0), 0);
+	assert_int_equal(pgcluster_run("stop", NULL, 0), 0);
 	assert_int_equal(commit(&t, &r, 1, &c), STORE_UNAVAILABLE);
 	assert_int_equal(commit(&t, &r, 1, &c), STORE_UNAVAILABLE);
 	assert_int_equal(load(&t, STORE_CHANNEL, "down:a", &l), STORE_UNAVAILABLE);
 	assert_false(l.found);
-	assert_int_equal(cluster("start", NULL, 0), 0);
+	assert_int_equal(pgcluster_run("start", NULL, 0), 0);
 	wait_connected(&t);
 	assert_int_equal(commit(&t, &r, 1, &c), STORE_OK);
 	assert_int_equal(c.rows[0], STORE_OK);
@@ -681,7 +648,7 @@ static int
 fleet_process(int id, const char *out)
 {
 	struct fleet f;
-	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = conninfo};
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = pgcluster_conninfo};
 	char err[600], keys[FLEET_CHANNELS][16], recs[FLEET_CHANNELS][24];
 	FILE *fp;
 
@@ -760,7 +727,7 @@ fleet_moves_channels_without_loss(void **state)
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {
-		snprintf(out[i], sizeof(out[i]), "%s/fleet-%d", cluster_dir, i);
+		snprintf(out[i], sizeof(out[i]), "%s/fleet-%d", pgcluster_dir, i);
 		pid[i] = fork();
 		assert_true(pid[i] >= 0);
 		if (pid[i] == 0)
