@@ -1,5 +1,7 @@
 /* persist: the state written through to a store backend; see persist.h. */
 #include "bot/store/persist.h"
+#include "bot/store/persist_int.h"
+#include "bot/store/persist_import.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,15 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <dirent.h>
 #include <uthash.h>
 
 #include "bot/log.h"
 #include "bot/store/fsio.h"
-#include "bot/store/journal.h"
 #include "bot/store/store_record.h"
-#include "bot/store/restore.h"
-#include "bot/store/snapshot.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
 
@@ -29,103 +27,6 @@
 #define TICK_MS       1000 /* retries */
 #define SWEEP_SECONDS 60   /* between eviction sweeps */
 
-/* A record to write, being written, or whose commit failed: "c:<key>" or
- * "u:<key>". */
-struct id {
-	char id[KEY_MAX + 2];
-	uint64_t generation; /* in a batch: the generation it was sent with */
-	bool deleted;        /* in a batch: sent as a deletion */
-	UT_hash_handle hh;
-};
-
-/* A reply held until the batch seq is committed. */
-struct waiter {
-	struct waiter *next;
-	uint64_t seq;
-	bool changed;             /* its command changed records (else it only keeps order) */
-	bool not_kept;            /* one of them conflicted: another process wrote it first */
-	char (*ids)[KEY_MAX + 2]; /* the records its command changed */
-	size_t nids;
-	void (*done)(void *ctx, int lost);
-	void *ctx;
-	char chan[KEY_MAX];
-};
-
-/* A record not in memory read by key (backends other than SQLite, whose
- * reads are asynchronous; SQLite reads it on the loop when next used): one
- * that was never loaded or was evicted, or dropped after a conflict. Until
- * the read is over, a command that needs it waits (persist_want). */
-struct fetch {
-	char id[KEY_MAX + 2];
-	enum {
-		FETCHING,
-		FETCH_FAILED,
-		FETCHED
-	} state;
-	struct persist *p;
-	bool found; /* FETCHED: a row is stored (else the record is new) */
-	int version;
-	char *rec; /* FETCHED and found: the row's record (owned) */
-	size_t rec_len;
-	uint64_t generation;
-	UT_hash_handle hh;
-};
-
-/* How many replies of one channel are held. */
-struct chanheld {
-	char key[KEY_MAX];
-	unsigned n;
-	UT_hash_handle hh;
-};
-
-struct persist {
-	uv_loop_t *loop;
-	struct state *st;
-	struct persist_opts o;
-	char dir[4096];
-	char path[4200]; /* the database file */
-	int lock_fd;
-	struct store_backend *be;
-	bool sqlite;   /* be is store_sqlite's: the import, loads by key on the loop */
-	int64_t clock; /* unix seconds, never going back */
-	uint64_t next_sweep_ms;
-	bool failing;              /* commits are failing (log once) */
-	bool full;                 /* the disk is full: changes are refused (logged once) */
-	size_t collected;          /* records collected by the last state_flush */
-	char (*coll)[KEY_MAX + 2]; /* their ids */
-	size_t coll_cap;
-	struct fetch *fetches; /* records being read by key (not SQLite) */
-	struct dispatch *d;    /* told when a read is over (persist_attach) */
-	uv_idle_t resume;      /* runs dispatch_resume in the turn after a read */
-	/* group commit */
-	struct id *pending;  /* to write in the next batch */
-	struct id *inflight; /* in the batch being committed */
-	struct id *retry;    /* failed; back into pending at the next tick */
-	struct id **batch;   /* the batch's ids, in row order */
-	size_t nbatch, batch_cap;
-	int batch_lost;       /* records of the batch that could not be encoded */
-	uint64_t collect_seq; /* the batch being collected */
-	uint64_t batch_seq;   /* the one in flight */
-	bool committing;
-	struct waiter *whead, *wtail;
-	struct chanheld *held;
-	uv_idle_t idle; /* runs once in the turn after changes were collected */
-	/* snapshot files */
-	bool snapping;
-	char snap_path[4200 + 64];
-	uint64_t snap_t0;
-	uint64_t snap_appends; /* stats.appends when the last one began */
-	uint64_t next_snapshot_ms;
-	/* closing */
-	bool closing, close_retried, stop_snapshot_done, backend_closed;
-	int open_handles; /* idle and tick, while they close */
-	void (*closed)(void *);
-	void *closed_ctx;
-	uv_timer_t tick;
-	struct persist_stats stats;
-};
-
-static void close_step(struct persist *p);
 static void start_batch(struct persist *p);
 static void refuse_all(struct persist *p);
 static void idle_cb(uv_idle_t *h);
@@ -469,7 +370,7 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 	if (n > 0 && row_status[0] == STORE_FULL && p->sqlite) {
 		refuse_all(p);
 		if (p->closing)
-			close_step(p);
+			persist__close_step(p);
 		return;
 	}
 	if (p->full && n > 0 && row_status[0] == STORE_OK) {
@@ -521,7 +422,7 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 	if (!p->committing)
 		release(p, UINT64_MAX, 0);
 	if (p->closing)
-		close_step(p);
+		persist__close_step(p);
 }
 
 /* Drops the record of id from memory (and from the retry set), so that it
@@ -685,143 +586,6 @@ bool
 persist_settled(const struct persist *p)
 {
 	return !p->committing && p->pending == NULL && p->whead == NULL;
-}
-
-/* --- snapshot files --- */
-
-#define SNAP_DIR    "snapshots"
-#define SNAP_PREFIX "delver-"
-#define SNAP_SUFFIX ".db"
-
-static bool
-snapshot_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(SNAP_SUFFIX) &&
-	       strcmp(name + n - strlen(SNAP_SUFFIX), SNAP_SUFFIX) == 0;
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool
-snapshot_tmp_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(".tmp") &&
-	       strcmp(name + n - strlen(".tmp"), ".tmp") == 0;
-}
-
-/* Removes the oldest snapshot files past keep (names sort by time), and the
- * temporary files of snapshots that a crash left unfinished (only one
- * snapshot is written at a time). */
-static void
-prune(const char *dir, int keep)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (snapshot_tmp_name(e->d_name)) {
-			char path[4300 + 300];
-
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			unlink(path);
-			continue;
-		}
-		if (!snapshot_name(e->d_name))
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			names = xrealloc(names, cap * sizeof(*names));
-		}
-		names[n++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (n > 0)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		if (i + (size_t)keep < n) {
-			char path[4300 + 300];
-
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			unlink(path);
-		}
-		free(names[i]);
-	}
-	free(names);
-}
-
-static void
-snap_done(void *ctx, enum store_status status, const char *err)
-{
-	struct persist *p = ctx;
-	double ms = (double)(uv_hrtime() - p->snap_t0) / 1e6;
-	char dir[4200 + 16];
-
-	p->snapping = false;
-	if (status == STORE_OK) {
-		p->stats.snapshots++;
-		p->stats.last_snapshot_ms = ms;
-		snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
-		prune(dir, p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1);
-		log_debug("store: snapshot %s written in %.0f ms", p->snap_path, ms);
-	} else {
-		p->stats.snapshot_failures++;
-		p->snap_appends = 0; /* try again at the next interval */
-		log_warnx("store: snapshot file: %s; the database is not affected, and the next "
-		          "one is tried in %d s",
-		          err != NULL ? err : "it failed", p->o.snapshot_interval);
-	}
-	if (p->closing)
-		close_step(p);
-}
-
-static int
-snapshot_start(struct persist *p)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	char stamp[32], dir[4200 + 16];
-
-	if (p->snapping)
-		return -1;
-	snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-		log_warn("store: cannot create %s", dir);
-		p->stats.snapshot_failures++;
-		return -1;
-	}
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	snprintf(p->snap_path, sizeof(p->snap_path), "%s/" SNAP_PREFIX "%s" SNAP_SUFFIX, dir,
-	         stamp);
-	p->snapping = true;
-	p->snap_appends = p->stats.appends;
-	p->snap_t0 = uv_hrtime();
-	p->be->ops->snapshot(p->be, p->snap_path, snap_done, p);
-	return 0;
-}
-
-int
-persist_snapshot(struct persist *p)
-{
-	return p->closing ? -1 : snapshot_start(p);
-}
-
-bool
-persist_busy(const struct persist *p)
-{
-	return p->snapping;
 }
 
 /* --- idle channels --- */
@@ -1083,7 +847,7 @@ tick_cb(uv_timer_t *t)
 	if (now >= p->next_snapshot_ms && !p->snapping) {
 		p->next_snapshot_ms = now + (uint64_t)p->o.snapshot_interval * 1000;
 		if (p->stats.appends != p->snap_appends)
-			snapshot_start(p);
+			persist_snapshot_start(p);
 	}
 	if (now >= p->next_sweep_ms) {
 		p->next_sweep_ms = now + sweep_ms(p);
@@ -1215,203 +979,6 @@ out:
 	return ret;
 }
 
-/* --- importing a state directory of the journal-and-snapshot format --- */
-
-/* True for the files of the old format: snapshot.dlv, journal.<n>.dlv and
- * what --salvage moved aside. */
-static bool
-old_format_name(const char *name)
-{
-	uint64_t seq;
-
-	return strcmp(name, SNAPSHOT_FILE) == 0 || journal_parse_name(name, &seq) ||
-	       (strncmp(name, SNAPSHOT_FILE ".bad-", strlen(SNAPSHOT_FILE ".bad-")) == 0) ||
-	       (strncmp(name, "journal.", strlen("journal.")) == 0 &&
-	        strstr(name, ".bad-") != NULL);
-}
-
-static bool
-has_old_format(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	bool found = false;
-
-	if (d == NULL)
-		return false;
-	while (!found && (e = readdir(d)) != NULL)
-		found = old_format_name(e->d_name);
-	closedir(d);
-	return found;
-}
-
-struct import_rows {
-	struct store_row *rows;
-	struct buf *bufs;
-	size_t n, cap;
-	bool failed;
-};
-
-static void
-import_add(struct import_rows *ir, const struct store_record *r, enum store_kind kind, int64_t used)
-{
-	struct store_row *row;
-	struct buf *b;
-
-	if (ir->n == ir->cap) {
-		ir->cap = ir->cap ? ir->cap * 2 : 64;
-		ir->rows = xrealloc(ir->rows, ir->cap * sizeof(*ir->rows));
-		ir->bufs = xrealloc(ir->bufs, ir->cap * sizeof(*ir->bufs));
-	}
-	row = &ir->rows[ir->n];
-	b = &ir->bufs[ir->n];
-	memset(row, 0, sizeof(*row));
-	memset(b, 0, sizeof(*b));
-	row->kind = kind;
-	row->key = xstrdup(r->key);
-	row->last_used = used;
-	row->version = STORE_RECORD_VERSION;
-	ir->n++;
-	if (store_record_is_empty(r))
-		return;
-	buf_init(b, STORE_RECORD_LINE_MAX);
-	if (store_record_encode(r, store_record_builtin_mods(), b) < 0) {
-		ir->failed = true;
-		return;
-	}
-	if (b->len > 0 && b->p[b->len - 1] == '\n')
-		b->len--;
-	row->rec = b->p != NULL ? b->p : "";
-	row->rec_len = b->len;
-}
-
-static void
-import_channel(struct channel *ch, void *ctx)
-{
-	struct store_record r;
-
-	store_record_of_channel(&r, ch);
-	import_add(ctx, &r, STORE_CHANNEL, r.last_used);
-	channel_set_generation(ch, store_record_is_empty(&r) ? 0 : 1);
-}
-
-static void
-import_user(struct user *u, void *ctx)
-{
-	struct store_record r;
-
-	store_record_of_user(&r, u);
-	import_add(ctx, &r, STORE_USER, 0);
-	user_set_generation(u, store_record_is_empty(&r) ? 0 : 1);
-}
-
-static void
-import_free(struct import_rows *ir)
-{
-	for (size_t i = 0; i < ir->n; i++) {
-		free((char *)ir->rows[i].key);
-		buf_free(&ir->bufs[i]);
-	}
-	free(ir->rows);
-	free(ir->bufs);
-}
-
-/* Moves every old-format file into DIR/<sub> (made fresh), then fsyncs. */
-static int
-move_aside(struct persist *p, const char *sub, char *err, size_t errlen)
-{
-	char to[4200 + 300], from[4200 + 300], aside[4200];
-	DIR *d;
-	struct dirent *e;
-	int rc = 0;
-
-	snprintf(aside, sizeof(aside), "%s/%s", p->dir, sub);
-	if (mkdir(aside, 0700) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create %s: %s", aside, strerror(errno));
-		return -1;
-	}
-	d = opendir(p->dir);
-	if (d == NULL) {
-		snprintf(err, errlen, "cannot list %s: %s", p->dir, strerror(errno));
-		return -1;
-	}
-	while (rc == 0 && (e = readdir(d)) != NULL) {
-		if (!old_format_name(e->d_name))
-			continue;
-		snprintf(from, sizeof(from), "%s/%s", p->dir, e->d_name);
-		snprintf(to, sizeof(to), "%s/%s", aside, e->d_name);
-		if (fsio_rename(from, to) < 0) {
-			snprintf(err, errlen, "cannot move %s to %s: %s", from, aside,
-			         strerror(errno));
-			rc = -1;
-		}
-	}
-	closedir(d);
-	if (rc == 0 && (fsio_fsync_dir(aside) < 0 || fsio_fsync_dir(p->dir) < 0)) {
-		snprintf(err, errlen, "cannot fsync %s: %s", p->dir, strerror(errno));
-		rc = -1;
-	}
-	return rc;
-}
-
-/*
- * Imports a state directory written by the journal-and-snapshot store: reads
- * it whole with restore (which refuses damaged files as it always did),
- * commits every record in one fsynced transaction, then moves the old files
- * into DIR/imported-<time>/. A crash before the move imports again on the
- * next start, to the same rows. Returns 0 (st then holds every record), or -1.
- */
-static int
-import_old(struct persist *p, char *err, size_t errlen)
-{
-	struct restore_opts ro = {.dir = p->dir, .salvage = p->o.salvage, .now = p->clock};
-	struct restore_result res;
-	struct import_rows ir = {0};
-	char why[16384], sub[64];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (restore_state(p->st, &ro, &res, why, sizeof(why)) < 0) {
-		snprintf(err, errlen,
-		         "%s. The state directory is in the old format and cannot be imported "
-		         "into %s; the files are left as they are: repair or remove them, or "
-		         "start with --salvage to import what is readable",
-		         why, p->path);
-		return -1;
-	}
-	if (res.clock > p->clock)
-		p->clock = res.clock;
-	state_flush(p->st, NULL, NULL, NULL);
-	state_each_channel(p->st, import_channel, &ir);
-	state_each_user(p->st, import_user, &ir);
-	if (ir.failed) {
-		snprintf(err, errlen,
-		         "cannot import the old state files into %s: a record cannot be encoded",
-		         p->path);
-		import_free(&ir);
-		return -1;
-	}
-	if (store_sqlite_write_now(p->be, ir.rows, ir.n, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "cannot import the old state files into %s: %s", p->path,
-		         why);
-		import_free(&ir);
-		return -1;
-	}
-	import_free(&ir);
-	gmtime_r(&now, &tm);
-	strftime(sub, sizeof(sub), "imported-%Y%m%dT%H%M%SZ", &tm);
-	if (move_aside(p, sub, why, sizeof(why)) < 0) {
-		snprintf(err, errlen, "the old state files were imported into %s, but %s", p->path,
-		         why);
-		return -1;
-	}
-	log_info("store: imported %llu records from the old state files of %s into %s; the "
-	         "old files are in %s/%s",
-	         (unsigned long long)(state_nchannels(p->st) + state_nusers(p->st)), p->dir,
-	         p->path, p->dir, sub);
-	return 0;
-}
-
 static void
 free_persist(struct persist *p)
 {
@@ -1516,14 +1083,15 @@ open_rest(struct persist *p, char *err, size_t errlen)
 {
 	int rc;
 
-	if (has_old_format(p->dir) && !p->sqlite) {
+	if (persist_import_needed(p->dir) && !p->sqlite) {
 		snprintf(err, errlen,
 		         "the state directory %s holds state files of the old format, which only "
 		         "the sqlite store imports: start once with it, then move the state over",
 		         p->dir);
 		rc = -1;
 	} else {
-		rc = has_old_format(p->dir) ? import_old(p, err, errlen) : load_all(p, err, errlen);
+		rc = persist_import_needed(p->dir) ? persist_import_old(p, err, errlen)
+		                                   : load_all(p, err, errlen);
 	}
 	if (rc < 0) {
 		/* Nothing is under way: the backend closes at once. */
@@ -1679,8 +1247,8 @@ backend_closed(void *ctx, enum store_status status, const char *err)
 
 /* Waits for the batch and the snapshot under way, commits what is left
  * (failed records once more), writes the stop snapshot, closes. */
-static void
-close_step(struct persist *p)
+void
+persist__close_step(struct persist *p)
 {
 	if (p->committing || p->snapping || p->backend_closed)
 		return;
@@ -1698,7 +1266,7 @@ close_step(struct persist *p)
 	if (!p->stop_snapshot_done) {
 		p->stop_snapshot_done = true;
 		if (p->o.snapshot_on_stop && p->stats.appends != p->snap_appends &&
-		    snapshot_start(p) == 0)
+		    persist_snapshot_start(p) == 0)
 			return;
 	}
 	p->backend_closed = true;
@@ -1716,7 +1284,7 @@ persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx)
 	if (p->d != NULL)
 		dispatch_resume(p->d);
 	collect(p);
-	close_step(p);
+	persist__close_step(p);
 }
 
 static void

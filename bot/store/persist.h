@@ -148,11 +148,6 @@ int persist_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int 
 /* True when nothing is waiting to be committed, being committed or held. */
 bool persist_settled(const struct persist *p);
 
-/* Starts a snapshot file now. Returns 0, or -1 when one is running. */
-int persist_snapshot(struct persist *p);
-/* True while a snapshot file is being written. */
-bool persist_busy(const struct persist *p);
-
 /* Drops idle channels now (the timer does it every minute, or every
  * evict_after seconds when that is shorter); returns how many. */
 size_t persist_evict(struct persist *p);
@@ -172,5 +167,7 @@ void persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx);
 /* The same, running the loop until it is over: only outside the loop's
  * callbacks (tests, tools). */
 void persist_close(struct persist *p);
+
+#include "bot/store/persist_snapshot.h"
 
 #endif

@@ -206,14 +206,14 @@ bench_commits(const char *top, enum fsync_policy policy, const char *name, int n
 }
 
 /* Runs loop turns with one command each (and a 0.2 ms pause) while
- * persist_busy (snapshot) or for ms milliseconds; returns the longest turn. */
+ * persist_snapshot_busy (snapshot) or for ms milliseconds; returns the longest turn. */
 static double
 turns(uv_loop_t *loop, struct persist *p, struct state *st, bool snapshot, double ms, int *i)
 {
 	static struct cmd c[64];
 	double worst = 0, end = now_ms() + ms;
 
-	while (snapshot ? persist_busy(p) : now_ms() < end) {
+	while (snapshot ? persist_snapshot_busy(p) : now_ms() < end) {
 		double t;
 
 		command(p, st, *i, &c[*i % 64]);

@@ -709,7 +709,7 @@ test_damaged_old_format_refuses_the_import(void **state)
 static void
 snapshot_wait(struct bot *b)
 {
-	while (persist_busy(b->p))
+	while (persist_snapshot_busy(b->p))
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
 

@@ -1,0 +1,124 @@
+/*
+ * persist_int: the inside of struct persist, shared by persist.c (group
+ * commit, loads, eviction, opening and closing), persist_snapshot.c (the
+ * snapshot files) and persist_import.c (the import of the old format).
+ * Nothing else includes it.
+ */
+#ifndef DELVER_PERSIST_INT_H
+#define DELVER_PERSIST_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uthash.h>
+#include <uv.h>
+
+#include "bot/store/persist.h"
+#include "bot/store/store_backend.h"
+#include "commands/dispatch.h"
+#include "commands/state.h"
+
+#undef uthash_fatal
+#define uthash_fatal(msg) abort()
+
+/* A record to write, being written, or whose commit failed: "c:<key>" or
+ * "u:<key>". */
+struct id {
+	char id[KEY_MAX + 2];
+	uint64_t generation; /* in a batch: the generation it was sent with */
+	bool deleted;        /* in a batch: sent as a deletion */
+	UT_hash_handle hh;
+};
+
+/* A reply held until the batch seq is committed. */
+struct waiter {
+	struct waiter *next;
+	uint64_t seq;
+	bool changed;             /* its command changed records (else it only keeps order) */
+	bool not_kept;            /* one of them conflicted: another process wrote it first */
+	char (*ids)[KEY_MAX + 2]; /* the records its command changed */
+	size_t nids;
+	void (*done)(void *ctx, int lost);
+	void *ctx;
+	char chan[KEY_MAX];
+};
+
+/* A record not in memory read by key (backends other than SQLite, whose
+ * reads are asynchronous; SQLite reads it on the loop when next used): one
+ * that was never loaded or was evicted, or dropped after a conflict. Until
+ * the read is over, a command that needs it waits (persist_want). */
+struct fetch {
+	char id[KEY_MAX + 2];
+	enum {
+		FETCHING,
+		FETCH_FAILED,
+		FETCHED
+	} state;
+	struct persist *p;
+	bool found; /* FETCHED: a row is stored (else the record is new) */
+	int version;
+	char *rec; /* FETCHED and found: the row's record (owned) */
+	size_t rec_len;
+	uint64_t generation;
+	UT_hash_handle hh;
+};
+
+/* How many replies of one channel are held. */
+struct chanheld {
+	char key[KEY_MAX];
+	unsigned n;
+	UT_hash_handle hh;
+};
+
+struct persist {
+	uv_loop_t *loop;
+	struct state *st;
+	struct persist_opts o;
+	char dir[4096];
+	char path[4200]; /* the database file */
+	int lock_fd;
+	struct store_backend *be;
+	bool sqlite;   /* be is store_sqlite's: the import, loads by key on the loop */
+	int64_t clock; /* unix seconds, never going back */
+	uint64_t next_sweep_ms;
+	bool failing;              /* commits are failing (log once) */
+	bool full;                 /* the disk is full: changes are refused (logged once) */
+	size_t collected;          /* records collected by the last state_flush */
+	char (*coll)[KEY_MAX + 2]; /* their ids */
+	size_t coll_cap;
+	struct fetch *fetches; /* records being read by key (not SQLite) */
+	struct dispatch *d;    /* told when a read is over (persist_attach) */
+	uv_idle_t resume;      /* runs dispatch_resume in the turn after a read */
+	/* group commit */
+	struct id *pending;  /* to write in the next batch */
+	struct id *inflight; /* in the batch being committed */
+	struct id *retry;    /* failed; back into pending at the next tick */
+	struct id **batch;   /* the batch's ids, in row order */
+	size_t nbatch, batch_cap;
+	int batch_lost;       /* records of the batch that could not be encoded */
+	uint64_t collect_seq; /* the batch being collected */
+	uint64_t batch_seq;   /* the one in flight */
+	bool committing;
+	struct waiter *whead, *wtail;
+	struct chanheld *held;
+	uv_idle_t idle; /* runs once in the turn after changes were collected */
+	/* snapshot files */
+	bool snapping;
+	char snap_path[4200 + 64];
+	uint64_t snap_t0;
+	uint64_t snap_appends; /* stats.appends when the last one began */
+	uint64_t next_snapshot_ms;
+	/* closing */
+	bool closing, close_retried, stop_snapshot_done, backend_closed;
+	int open_handles; /* idle and tick, while they close */
+	void (*closed)(void *);
+	void *closed_ctx;
+	uv_timer_t tick;
+	struct persist_stats stats;
+};
+
+/* persist.c: the next step of closing (after a commit or a snapshot). */
+void persist__close_step(struct persist *p);
+
+#endif

@@ -1,0 +1,153 @@
+/* persist_snapshot: the periodic snapshot files of the state; see
+ * persist.h (Snapshot files). */
+#include "bot/store/persist_snapshot.h"
+
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <dirent.h>
+
+#include "bot/log.h"
+#include "bot/store/persist_int.h"
+#include "rules/base/mem.h"
+
+#define SNAP_DIR    "snapshots"
+#define SNAP_PREFIX "delver-"
+#define SNAP_SUFFIX ".db"
+
+static bool
+snapshot_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(SNAP_SUFFIX) &&
+	       strcmp(name + n - strlen(SNAP_SUFFIX), SNAP_SUFFIX) == 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool
+snapshot_tmp_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(".tmp") &&
+	       strcmp(name + n - strlen(".tmp"), ".tmp") == 0;
+}
+
+/* Removes the oldest snapshot files past keep (names sort by time), and the
+ * temporary files of snapshots that a crash left unfinished (only one
+ * snapshot is written at a time). */
+static void
+prune(const char *dir, int keep)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (snapshot_tmp_name(e->d_name)) {
+			char path[4300 + 300];
+
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+			continue;
+		}
+		if (!snapshot_name(e->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			names = xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n > 0)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (i + (size_t)keep < n) {
+			char path[4300 + 300];
+
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			unlink(path);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void
+snap_done(void *ctx, enum store_status status, const char *err)
+{
+	struct persist *p = ctx;
+	double ms = (double)(uv_hrtime() - p->snap_t0) / 1e6;
+	char dir[4200 + 16];
+
+	p->snapping = false;
+	if (status == STORE_OK) {
+		p->stats.snapshots++;
+		p->stats.last_snapshot_ms = ms;
+		snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
+		prune(dir, p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1);
+		log_debug("store: snapshot %s written in %.0f ms", p->snap_path, ms);
+	} else {
+		p->stats.snapshot_failures++;
+		p->snap_appends = 0; /* try again at the next interval */
+		log_warnx("store: snapshot file: %s; the database is not affected, and the next "
+		          "one is tried in %d s",
+		          err != NULL ? err : "it failed", p->o.snapshot_interval);
+	}
+	if (p->closing)
+		persist__close_step(p);
+}
+
+int
+persist_snapshot_start(struct persist *p)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32], dir[4200 + 16];
+
+	if (p->snapping)
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		log_warn("store: cannot create %s", dir);
+		p->stats.snapshot_failures++;
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(p->snap_path, sizeof(p->snap_path), "%s/" SNAP_PREFIX "%s" SNAP_SUFFIX, dir,
+	         stamp);
+	p->snapping = true;
+	p->snap_appends = p->stats.appends;
+	p->snap_t0 = uv_hrtime();
+	p->be->ops->snapshot(p->be, p->snap_path, snap_done, p);
+	return 0;
+}
+
+int
+persist_snapshot(struct persist *p)
+{
+	return p->closing ? -1 : persist_snapshot_start(p);
+}
+
+bool
+persist_snapshot_busy(const struct persist *p)
+{
+	return p->snapping;
+}

@@ -1,0 +1,24 @@
+/*
+ * persist_snapshot: the snapshot files of the state (persist.h, Snapshot
+ * files): DIR/snapshots/delver-<UTC time>.db, written by the backend off
+ * the loop, the snapshot_keep newest kept.
+ *
+ * Ownership: p is persist's; nothing here allocates what outlives a call.
+ */
+#ifndef DELVER_PERSIST_SNAPSHOT_H
+#define DELVER_PERSIST_SNAPSHOT_H
+
+#include <stdbool.h>
+
+struct persist;
+
+/* Starts a snapshot file now. Returns 0, or -1 when one is running or delver
+ * is closing. */
+int persist_snapshot(struct persist *p);
+/* True while a snapshot file is being written. */
+bool persist_snapshot_busy(const struct persist *p);
+/* persist's timer and close: starts one (also while closing). Returns 0, or
+ * -1 when one is running or the directory cannot be made (counted, logged). */
+int persist_snapshot_start(struct persist *p);
+
+#endif
