@@ -2,7 +2,6 @@
  * journal-and-snapshot format imports it; see persist.h. */
 #include "bot/store/persist_import.h"
 
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

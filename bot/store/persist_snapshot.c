@@ -2,7 +2,6 @@
  * persist.h (Snapshot files). */
 #include "bot/store/persist_snapshot.h"
 
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

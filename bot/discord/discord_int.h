@@ -1,0 +1,67 @@
+/*
+ * discord_int: the inside of struct discord, shared by discord.c (the
+ * transport's pieces wired together: events, answers, the session file,
+ * start and stop) and discord_register.c (the command registration).
+ * Nothing else includes it.
+ */
+#ifndef DELVER_DISCORD_INT_H
+#define DELVER_DISCORD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "bot/discord/discord.h"
+#include "bot/discord/discord_session.h"
+
+struct rest;
+struct discord_ws;
+struct discord_gw;
+struct rng;
+struct interact;
+struct discord_dm;
+struct shed;
+
+struct discord {
+	uv_loop_t *loop;
+	struct rest *rest;
+	struct discord_ws *ws;
+	struct discord_gw *gw;
+	struct rng *rng;
+	struct interact *it;
+	struct discord_dm *dm; /* the GMs' DM channels, by user id */
+	char *app_id, *dev_guild, *gateway_url;
+	char *hash_path;
+	/* what was last registered, and Discord's answer when it held that */
+	char stored_want[17], stored_have[17];
+	bool registering;
+	bool register_tried; /* this process has checked the registration */
+	uint64_t intents;    /* as configured: a saved session with others is not resumed */
+	int shard_count;
+	/* the session file: what was last written, and the write in flight */
+	char *session_path;
+	struct discord_session saved;
+	bool saving, save_again;
+	uv_timer_t save_timer;
+	uv_timer_t retry_timer, stop_timer, summary_timer, stats_timer;
+	struct shed *shed;
+	uint64_t summary_shed, summary_failed; /* since the last summary */
+	int failed_logged;                     /* lines in this summary period */
+	bool summary_due;
+	int gateway_tries;
+	bool stopping, stopped;
+	int64_t stop_deadline;
+	int closing; /* handles and parts still closing */
+	void (*on_stopped)(void *);
+	void *stopped_ctx;
+	void (*on_fatal)(void *, const char *);
+	void *ctx;
+	struct discord_stats stats;
+	bool record;
+	uint64_t *lat;
+	size_t nlat, caplat;
+};
+
+#endif
