@@ -418,6 +418,34 @@ damaged_delta_is_refused(void **unused)
 	}
 }
 
+/* A step whose delta was made against another Tension state than the
+ * channel's (the state changed outside the history) is refused, and
+ * nothing changes. */
+static void
+delta_for_another_state_is_refused(void **unused)
+{
+	cJSON *o = cJSON_Parse("{\"steps\":[{\"who\":\"console:gm\",\"name\":\"gm\",\"path\":"
+	                       "\"tension raise\",\"args\":\"2\",\"deltas\":{\"tension\":{"
+	                       "\"after\":3,\"sum\":7,\"ops\":[[0,3]]}}}]}");
+	void *h = undo_mod.create();
+	char err[256], *before, *after;
+
+	(void)unused;
+	run("gm", "/tension raise 1 # door");
+	assert_int_equal(undo_mod.load(h, o, err, sizeof(err)), 0);
+	channel_mod_set(table(), CHANMOD_UNDO, h);
+	before = mod_text(CHANMOD_TENSION);
+	assert_string_equal(run("gm", "/undo"),
+	                    "gm's /tension raise 2 cannot be undone: its saved Tension change "
+	                    "does not fit the current Tension state");
+	after = mod_text(CHANMOD_TENSION);
+	assert_string_equal(before, after);
+	assert_int_equal(undo_depth(table()), 1);
+	free(before);
+	free(after);
+	cJSON_Delete(o);
+}
+
 #define MIG_CMDS 6
 
 static void
@@ -592,6 +620,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(bound_invocation_named_by_options, setup, teardown),
 	    cmocka_unit_test(delta_round_trips_on_edge_cases),
 	    cmocka_unit_test(damaged_delta_is_refused),
+	    cmocka_unit_test_setup_teardown(delta_for_another_state_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(migrated_version_2_record_undoes_as_before, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(memory_follows_content, setup, teardown),
