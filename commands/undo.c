@@ -1,6 +1,7 @@
 /* undo: /undo and the channel's undo history; see undo.h. */
 #include "commands/undo.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "commands/registry.h"
+#include "commands/undo_delta.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -21,24 +23,34 @@ static const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dunge
 static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save", "saved",
                                            "settings", "gm",     "help", "undo", NULL};
 
+/*
+ * A step is one allocation: three module bit sets, then its four texts
+ * (who, name, path, args, each NUL-terminated), then for each module in
+ * has but not in none its delta (undo_delta.h) against the module's
+ * encoding after the step: the operations' length and after as numbers
+ * (7 bits a byte, low first), sum as 4 bytes, then the operations. Module
+ * order is undo_ids'.
+ */
 struct undo_step {
-	char who[KEY_MAX];
-	char name[NAME_MAX_LEN];
-	char path[UNDO_PATH_MAX]; /* "fungeon damage" */
-	char args[UNDO_WHAT_MAX]; /* "Alba 12" as typed, or "who:Alba hits:12" */
-	bool has[UNDO_NMODS];     /* the module changed in this step */
-	char *before[UNDO_NMODS]; /* its previous encoding (owned), NULL: none */
+	uint8_t has;   /* bit m: module m changed in this step */
+	uint8_t none;  /* bit m: it had no state before */
+	uint8_t whole; /* bit m: its delta holds the whole previous encoding (a saved full form) */
+	char data[];
 };
 
+/* The steps, oldest first, back to back in one allocation, each after its
+ * size in bytes as a number (7 bits a byte, low first). */
 struct undo_hist {
-	size_t n; /* steps, oldest first */
-	struct undo_step steps[UNDO_STEPS];
-	/* The modules' encodings after the last command (memory only): the
-	 * "before" of the next change, so a command that changes nothing
-	 * encodes nothing. Valid when cached; every change to a module is
-	 * followed by channel_touch(), after which undo_after() refreshes it. */
-	bool cached;
-	char *cur[UNDO_NMODS]; /* owned, NULL: no state */
+	uint8_t *bytes; /* owned */
+	size_t len;
+	size_t n;
+};
+
+/* What a step is made of, before it is packed. */
+struct undo_parts {
+	const char *text[4]; /* who, name, path, args */
+	uint8_t has, none, whole;
+	struct undo_delta d[UNDO_NMODS];
 };
 
 static void
@@ -52,71 +64,223 @@ copy_bounded(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-static void
-step_clear(struct undo_step *s)
-{
-	for (int m = 0; m < UNDO_NMODS; m++)
-		free(s->before[m]);
-	memset(s, 0, sizeof(*s));
-}
-
 static size_t
-step_bytes(const struct undo_step *s)
+put_num(uint8_t *p, size_t v)
 {
 	size_t n = 0;
 
-	for (int m = 0; m < UNDO_NMODS; m++)
-		if (s->before[m] != NULL)
-			n += strlen(s->before[m]);
+	do {
+		uint8_t b = v & 0x7f;
+
+		v >>= 7;
+		if (p != NULL)
+			p[n] = b | (v ? 0x80 : 0);
+		n++;
+	} while (v);
 	return n;
 }
 
-static void
-hist_drop_oldest(struct undo_hist *h)
+static size_t
+get_num(uint8_t **p)
 {
-	step_clear(&h->steps[0]);
-	memmove(&h->steps[0], &h->steps[1], (h->n - 1) * sizeof(h->steps[0]));
-	h->n--;
-	memset(&h->steps[h->n], 0, sizeof(h->steps[0]));
+	size_t v = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	do {
+		b = *(*p)++;
+		v |= (size_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	return v;
 }
 
-static void
-cache_clear(struct undo_hist *h)
+static bool
+has_delta(const struct undo_step *s, int m)
 {
+	return (s->has >> m & 1) && !(s->none >> m & 1);
+}
+
+/* Packs parts into one new step of *out_size bytes (the caller's). */
+static struct undo_step *
+step_pack(const struct undo_parts *in, size_t *out_size)
+{
+	size_t size = sizeof(struct undo_step);
+	struct undo_step *s;
+	uint8_t *p;
+
+	for (int i = 0; i < 4; i++)
+		size += strlen(in->text[i]) + 1;
 	for (int m = 0; m < UNDO_NMODS; m++) {
-		free(h->cur[m]);
-		h->cur[m] = NULL;
+		const struct undo_delta *d = &in->d[m];
+
+		if ((in->has >> m & 1) && !(in->none >> m & 1))
+			size +=
+			    put_num(NULL, d->ops_len) + put_num(NULL, d->after) + 4 + d->ops_len;
 	}
-	h->cached = false;
+	s = xmalloc(size);
+	s->has = in->has;
+	s->none = in->none;
+	s->whole = in->whole;
+	p = (uint8_t *)s->data;
+	for (int i = 0; i < 4; i++) {
+		size_t n = strlen(in->text[i]) + 1;
+
+		memcpy(p, in->text[i], n);
+		p += n;
+	}
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		const struct undo_delta *d = &in->d[m];
+
+		if (!has_delta(s, m))
+			continue;
+		p += put_num(p, d->ops_len);
+		p += put_num(p, d->after);
+		for (int k = 0; k < 4; k++)
+			*p++ = (uint8_t)(d->sum >> (8 * k));
+		memcpy(p, d->ops, d->ops_len);
+		p += d->ops_len;
+	}
+	*out_size = size;
+	return s;
+}
+
+/* The step's i-th text: 0 who, 1 name, 2 path, 3 args. */
+static char *
+step_text(const struct undo_step *s, int i)
+{
+	char *t = (char *)s->data;
+
+	while (i-- > 0)
+		t += strlen(t) + 1;
+	return t;
+}
+
+/* Unpacks the step's deltas into d[] (those of modules with one; their
+ * operations point into the step). */
+static void
+step_deltas(const struct undo_step *s, struct undo_delta d[UNDO_NMODS])
+{
+	uint8_t *p = (uint8_t *)step_text(s, 3);
+
+	p += strlen((const char *)p) + 1;
+	memset(d, 0, UNDO_NMODS * sizeof(d[0]));
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		if (!has_delta(s, m))
+			continue;
+		d[m].ops_len = get_num(&p);
+		d[m].after = get_num(&p);
+		d[m].sum = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		           (uint32_t)p[3] << 24;
+		p += 4;
+		d[m].ops = (uint8_t *)p;
+		d[m].whole = (s->whole >> m & 1) != 0;
+		p += d[m].ops_len;
+	}
+}
+
+/* The bytes of earlier state the step keeps (what UNDO_BYTES bounds). */
+static size_t
+step_bytes(const struct undo_step *s)
+{
+	struct undo_delta d[UNDO_NMODS];
+	size_t n = 0;
+
+	step_deltas(s, d);
+	for (int m = 0; m < UNDO_NMODS; m++)
+		n += d[m].ops_len;
+	return n;
+}
+
+/* Step i, its size in *size and where its size starts in *at. */
+static struct undo_step *
+hist_step(const struct undo_hist *h, size_t i, size_t *size, size_t *at)
+{
+	uint8_t *p = h->bytes;
+
+	for (;;) {
+		uint8_t *start = p;
+		size_t n = get_num(&p);
+
+		if (i-- == 0) {
+			*size = n;
+			*at = (size_t)(start - h->bytes);
+			return (struct undo_step *)p;
+		}
+		p += n;
+	}
+}
+
+static struct undo_step *
+hist_newest(const struct undo_hist *h)
+{
+	size_t size, at;
+
+	return hist_step(h, h->n - 1, &size, &at);
+}
+
+/* Appends a copy of s (size bytes) as the newest step. */
+static void
+hist_append(struct undo_hist *h, const struct undo_step *s, size_t size)
+{
+	size_t head = put_num(NULL, size);
+
+	h->bytes = xrealloc(h->bytes, h->len + head + size);
+	put_num(h->bytes + h->len, size);
+	memcpy(h->bytes + h->len + head, s, size);
+	h->len += head + size;
+	h->n++;
+}
+
+/* Removes step i (the oldest or the newest). */
+static void
+hist_remove(struct undo_hist *h, size_t i)
+{
+	size_t size, at, end;
+
+	hist_step(h, i, &size, &at);
+	end = at + put_num(NULL, size) + size;
+	memmove(h->bytes + at, h->bytes + end, h->len - end);
+	h->len -= end - at;
+	if (--h->n == 0) {
+		free(h->bytes);
+		h->bytes = NULL;
+	}
 }
 
 static void
 hist_clear(struct undo_hist *h)
 {
-	for (size_t i = 0; i < h->n; i++)
-		step_clear(&h->steps[i]);
+	free(h->bytes);
+	h->bytes = NULL;
+	h->len = 0;
 	h->n = 0;
 }
 
-/* Adds s (taken over) as the newest step, keeping the bounds. */
+/* Adds s (size bytes, freed here) as the newest step, keeping the bounds. */
 static void
-hist_push(struct undo_hist *h, struct undo_step *s)
+hist_push(struct undo_hist *h, struct undo_step *s, size_t size)
 {
 	size_t total = step_bytes(s);
 
 	if (total > UNDO_BYTES) {
 		hist_clear(h);
-		step_clear(s);
+		free(s);
 		return;
 	}
-	for (size_t i = 0; i < h->n; i++)
-		total += step_bytes(&h->steps[i]);
-	while (h->n > 0 && (h->n == UNDO_STEPS || total > UNDO_BYTES)) {
-		total -= step_bytes(&h->steps[0]);
-		hist_drop_oldest(h);
+	for (size_t i = 0; i < h->n; i++) {
+		size_t sz, at;
+
+		total += step_bytes(hist_step(h, i, &sz, &at));
 	}
-	h->steps[h->n++] = *s;
-	memset(s, 0, sizeof(*s));
+	while (h->n > 0 && (h->n == UNDO_STEPS || total > UNDO_BYTES)) {
+		size_t sz, at;
+
+		total -= step_bytes(hist_step(h, 0, &sz, &at));
+		hist_remove(h, 0);
+	}
+	hist_append(h, s, size);
+	free(s);
 }
 
 /* --- the module slot --- */
@@ -135,10 +299,12 @@ hist_destroy(void *p)
 	if (h == NULL)
 		return;
 	hist_clear(h);
-	cache_clear(h);
 	free(h);
 }
 
+/* A step's saved form: its texts, "deltas" {"<module>": {"keep":P,
+ * "tail":S,"mid":M,"after":L,"sum":H} or null (no state before)}, and for
+ * a module kept whole (loaded from "mods"), "mods" {"<module>": text}. */
 static cJSON *
 hist_save(const void *p)
 {
@@ -146,23 +312,39 @@ hist_save(const void *p)
 	cJSON *o = cJSON_CreateObject(), *steps = cJSON_AddArrayToObject(o, "steps");
 
 	for (size_t i = 0; i < h->n; i++) {
-		const struct undo_step *s = &h->steps[i];
-		cJSON *so = cJSON_CreateObject(), *mods;
+		size_t size, at;
+		const struct undo_step *s = hist_step(h, i, &size, &at);
+		cJSON *so = cJSON_CreateObject(), *deltas = NULL, *whole = NULL;
+		struct undo_delta d[UNDO_NMODS];
 
-		cJSON_AddStringToObject(so, "who", s->who);
-		cJSON_AddStringToObject(so, "name", s->name);
-		cJSON_AddStringToObject(so, "path", s->path);
-		cJSON_AddStringToObject(so, "args", s->args);
-		mods = cJSON_AddObjectToObject(so, "mods");
+		cJSON_AddStringToObject(so, "who", step_text(s, 0));
+		cJSON_AddStringToObject(so, "name", step_text(s, 1));
+		cJSON_AddStringToObject(so, "path", step_text(s, 2));
+		cJSON_AddStringToObject(so, "args", step_text(s, 3));
+		step_deltas(s, d);
 		for (int m = 0; m < UNDO_NMODS; m++) {
 			const char *key = chanmod_table[undo_ids[m]]->name;
 
-			if (!s->has[m])
+			if (!(s->has >> m & 1))
 				continue;
-			if (s->before[m] != NULL)
-				cJSON_AddStringToObject(mods, key, s->before[m]);
+			if (s->whole >> m & 1) {
+				char *text;
+				size_t len;
+
+				if (whole == NULL)
+					whole = cJSON_AddObjectToObject(so, "mods");
+				if (undo_delta_apply(&d[m], "", 0, &text, &len) < 0)
+					abort(); /* not reached: a whole delta fits anything */
+				cJSON_AddStringToObject(whole, key, text);
+				free(text);
+				continue;
+			}
+			if (deltas == NULL)
+				deltas = cJSON_AddObjectToObject(so, "deltas");
+			if (s->none >> m & 1)
+				cJSON_AddNullToObject(deltas, key);
 			else
-				cJSON_AddNullToObject(mods, key);
+				cJSON_AddItemToObject(deltas, key, undo_delta_save(&d[m]));
 		}
 		cJSON_AddItemToArray(steps, so);
 	}
@@ -185,53 +367,97 @@ load_text(const cJSON *o, const char *name, char *dst, size_t size, char *err, s
 	return 0;
 }
 
+/* The module index of a "mods"/"deltas" member, or -1 with err set when
+ * it is unknown or already given. */
 static int
-load_step(const cJSON *so, struct undo_step *s, char *err, size_t errlen)
+load_mod_index(const cJSON *v, const struct undo_parts *p, char *err, size_t errlen)
 {
-	const cJSON *mods, *v;
-	bool any = false;
+	int m = 0;
 
+	while (m < UNDO_NMODS && strcmp(chanmod_table[undo_ids[m]]->name, v->string) != 0)
+		m++;
+	if (m == UNDO_NMODS || (p->has >> m & 1)) {
+		snprintf(err, errlen,
+		         "An undo step names module \"%.40s\" that is unknown or repeated; "
+		         "allowed once each: tension, fungeon, procedure.",
+		         v->string);
+		return -1;
+	}
+	return m;
+}
+
+static struct undo_step *
+load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
+{
+	const cJSON *mods, *deltas, *v;
+	struct undo_parts p;
+	struct undo_step *s = NULL;
+	char text[4][UNDO_WHAT_MAX > KEY_MAX ? UNDO_WHAT_MAX : KEY_MAX];
+	static const char *const names[4] = {"who", "name", "path", "args"};
+	static const size_t sizes[4] = {KEY_MAX, NAME_MAX_LEN, UNDO_PATH_MAX, UNDO_WHAT_MAX};
+
+	memset(&p, 0, sizeof(p));
 	if (!cJSON_IsObject(so)) {
 		snprintf(err, errlen, "An undo step is not an object.");
-		return -1;
+		return NULL;
 	}
-	if (load_text(so, "who", s->who, sizeof(s->who), err, errlen) < 0 ||
-	    load_text(so, "name", s->name, sizeof(s->name), err, errlen) < 0 ||
-	    load_text(so, "path", s->path, sizeof(s->path), err, errlen) < 0 ||
-	    load_text(so, "args", s->args, sizeof(s->args), err, errlen) < 0)
-		return -1;
+	for (int i = 0; i < 4; i++) {
+		if (load_text(so, names[i], text[i], sizes[i], err, errlen) < 0)
+			return NULL;
+		p.text[i] = text[i];
+	}
 	mods = cJSON_GetObjectItemCaseSensitive(so, "mods");
-	if (!cJSON_IsObject(mods)) {
-		snprintf(err, errlen, "An undo step's \"mods\" is not an object.");
-		return -1;
+	deltas = cJSON_GetObjectItemCaseSensitive(so, "deltas");
+	if (deltas != NULL && !cJSON_IsObject(deltas)) {
+		snprintf(err, errlen, "An undo step's \"deltas\" is not an object.");
+		return NULL;
 	}
+	if (!cJSON_IsObject(mods) && (mods != NULL || deltas == NULL)) {
+		snprintf(err, errlen, "An undo step's \"mods\" is not an object.");
+		return NULL;
+	}
+	/* "mods": a module's whole previous encoding (the form of version-2
+	 * records, and of a change kept whole). */
 	cJSON_ArrayForEach(v, mods)
 	{
-		int m = 0;
+		int m = load_mod_index(v, &p, err, errlen);
 
-		while (m < UNDO_NMODS && strcmp(chanmod_table[undo_ids[m]]->name, v->string) != 0)
-			m++;
-		if (m == UNDO_NMODS || s->has[m]) {
-			snprintf(err, errlen,
-			         "An undo step names module \"%.40s\" that is unknown or repeated; "
-			         "allowed once each: tension, fungeon, procedure.",
-			         v->string);
-			return -1;
-		}
+		if (m < 0)
+			goto out;
 		if (!cJSON_IsNull(v) && !cJSON_IsString(v)) {
 			snprintf(err, errlen,
 			         "An undo step's \"%.40s\" is neither a string nor null.",
 			         v->string);
-			return -1;
+			goto out;
 		}
-		s->has[m] = any = true;
-		s->before[m] = cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+		p.has |= (uint8_t)(1u << m);
+		if (cJSON_IsNull(v))
+			p.none |= (uint8_t)(1u << m);
+		else {
+			p.whole |= (uint8_t)(1u << m);
+			undo_delta_make_whole(v->valuestring, strlen(v->valuestring), &p.d[m]);
+		}
 	}
-	if (!any) {
+	cJSON_ArrayForEach(v, deltas)
+	{
+		int m = load_mod_index(v, &p, err, errlen);
+
+		if (m < 0)
+			goto out;
+		p.has |= (uint8_t)(1u << m);
+		if (cJSON_IsNull(v))
+			p.none |= (uint8_t)(1u << m);
+		else if (undo_delta_load(v, v->string, &p.d[m], err, errlen) < 0)
+			goto out;
+	}
+	if (p.has == 0)
 		snprintf(err, errlen, "An undo step restores no module.");
-		return -1;
-	}
-	return 0;
+	else
+		s = step_pack(&p, size);
+out:
+	for (int m = 0; m < UNDO_NMODS; m++)
+		undo_delta_free(&p.d[m]);
+	return s;
 }
 
 static int
@@ -248,11 +474,14 @@ hist_load(void *p, const cJSON *o, char *err, size_t errlen)
 	}
 	cJSON_ArrayForEach(so, steps)
 	{
-		struct undo_step *s = &h->steps[h->n++];
+		size_t size;
+		struct undo_step *s = load_step(so, &size, err, errlen);
 
-		if (load_step(so, s, err, errlen) < 0)
+		if (s == NULL)
 			return -1;
 		total += step_bytes(s);
+		hist_append(h, s, size);
+		free(s);
 	}
 	if (total > UNDO_BYTES) {
 		snprintf(err, errlen, "The undo history holds %zu bytes; at most %d are allowed.",
@@ -263,21 +492,40 @@ hist_load(void *p, const cJSON *o, char *err, size_t errlen)
 }
 
 /* Moves the steps made by from onto to (so they may still undo them). The
- * previous encodings are left as they were: undoing a step made before
- * the adoption brings back the legacy key in what it restores. */
+ * earlier states are left as they were: undoing a step made before the
+ * adoption brings back the legacy key in what it restores. */
 static int
 hist_rekey(void *mod, const char *from, const char *to)
 {
-	struct undo_hist *h = mod;
+	struct undo_hist *h = mod, out = {0};
 	int moved = 0;
 
 	for (size_t i = 0; i < h->n; i++) {
-		if (strcmp(h->steps[i].who, from) == 0) {
-			copy_bounded(h->steps[i].who, sizeof(h->steps[i].who), to);
-			moved++;
+		size_t size, at;
+		struct undo_step *s = hist_step(h, i, &size, &at), *re;
+		struct undo_parts p;
+		char who[KEY_MAX];
+
+		if (strcmp(step_text(s, 0), from) != 0) {
+			hist_append(&out, s, size);
+			continue;
 		}
+		copy_bounded(who, sizeof(who), to);
+		memset(&p, 0, sizeof(p));
+		p.text[0] = who;
+		for (int k = 1; k < 4; k++)
+			p.text[k] = step_text(s, k);
+		p.has = s->has;
+		p.none = s->none;
+		p.whole = s->whole;
+		step_deltas(s, p.d);
+		re = step_pack(&p, &size);
+		hist_append(&out, re, size);
+		free(re);
+		moved++;
 	}
-	cache_clear(h);
+	hist_clear(h);
+	*h = out;
 	return moved;
 }
 
@@ -331,18 +579,12 @@ undoable(const struct invocation *inv)
 void
 undo_before(struct invocation *inv, struct undo_snap *snap)
 {
-	struct undo_hist *h;
-
-	snap->active = false;
+	memset(snap, 0, sizeof(*snap));
 	if (inv->path[0] == NULL || !undoable(inv))
 		return;
 	snap->active = true;
-	h = channel_mod(inv->chan, CHANMOD_UNDO);
-	if (h->cached)
-		return;
 	for (int m = 0; m < UNDO_NMODS; m++)
-		h->cur[m] = encode_mod(inv->chan, m);
-	h->cached = true;
+		snap->before[m] = encode_mod(inv->chan, m);
 }
 
 /* Appends the command path's names to buf ("fungeon damage"). */
@@ -420,61 +662,99 @@ describe_args(const struct invocation *inv, char *buf, size_t len)
 static void
 put_what(struct reply *out, unsigned style, const struct undo_step *s)
 {
-	reply_cmd(out, style, s->path, NULL);
-	if (s->args[0] != '\0')
-		reply_add(out, style, " %s", s->args);
+	reply_cmd(out, style, step_text(s, 2), NULL);
+	if (step_text(s, 3)[0] != '\0')
+		reply_add(out, style, " %s", step_text(s, 3));
 }
 
 void
 undo_after(struct invocation *inv, struct undo_snap *snap)
 {
-	struct undo_hist *h = channel_mod_peek(inv->chan, CHANMOD_UNDO);
-	struct undo_step s;
-	bool any = false;
+	struct undo_parts p;
+	char *now[UNDO_NMODS] = {NULL};
+	char who[KEY_MAX], name[NAME_MAX_LEN], path[UNDO_PATH_MAX], args[UNDO_WHAT_MAX];
 
-	if (!snap->active || h == NULL || !h->cached || !channel_touched(inv->chan))
-		return;
-	memset(&s, 0, sizeof(s));
-	for (int m = 0; m < UNDO_NMODS; m++) {
-		char *now = encode_mod(inv->chan, m), *was = h->cur[m];
+	memset(&p, 0, sizeof(p));
+	if (snap->active && channel_touched(inv->chan)) {
+		for (int m = 0; m < UNDO_NMODS; m++) {
+			const char *was = snap->before[m];
 
-		if (was == NULL ? now != NULL : now == NULL || strcmp(was, now) != 0) {
-			s.has[m] = any = true;
-			s.before[m] = was;
-			h->cur[m] = now;
-		} else
-			free(now);
+			now[m] = encode_mod(inv->chan, m);
+			if (was == NULL ? now[m] == NULL
+			                : now[m] != NULL && strcmp(was, now[m]) == 0)
+				continue;
+			p.has |= (uint8_t)(1u << m);
+			if (was == NULL)
+				p.none |= (uint8_t)(1u << m);
+			else if (now[m] == NULL) /* against no state: the empty encoding */
+				undo_delta_make(was, strlen(was), "", 0, &p.d[m]);
+			else
+				undo_delta_make(was, strlen(was), now[m], strlen(now[m]), &p.d[m]);
+		}
 	}
-	if (!any)
-		return;
-	copy_bounded(s.who, sizeof(s.who), inv->from->user_key);
-	copy_bounded(s.name, sizeof(s.name), inv->from->user_name);
-	describe_path(inv, s.path, sizeof(s.path));
-	describe_args(inv, s.args, sizeof(s.args));
-	hist_push(h, &s);
+	if (p.has != 0) {
+		struct undo_step *s;
+		size_t size;
+
+		copy_bounded(who, sizeof(who), inv->from->user_key);
+		copy_bounded(name, sizeof(name), inv->from->user_name);
+		describe_path(inv, path, sizeof(path));
+		describe_args(inv, args, sizeof(args));
+		p.text[0] = who;
+		p.text[1] = name;
+		p.text[2] = path;
+		p.text[3] = args;
+		s = step_pack(&p, &size);
+		hist_push(channel_mod(inv->chan, CHANMOD_UNDO), s, size);
+	}
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		undo_delta_free(&p.d[m]);
+		free(now[m]);
+		free(snap->before[m]);
+		snap->before[m] = NULL;
+	}
 }
 
 /* --- /undo --- */
 
-/* Decodes the step's previous states into fresh[] (NULL: no state), or
- * returns -1 with err set. */
+/* Rebuilds the step's previous states from the channel's current ones into
+ * fresh[] (NULL: no state), or returns -1 with err set. */
 static int
-decode_step(const struct undo_step *s, void *fresh[UNDO_NMODS], char *err, size_t errlen)
+decode_step(const struct channel *ch, const struct undo_step *s, void *fresh[UNDO_NMODS], char *err,
+            size_t errlen)
 {
+	struct undo_delta d[UNDO_NMODS];
+
+	step_deltas(s, d);
+	for (int m = 0; m < UNDO_NMODS; m++)
+		fresh[m] = NULL;
 	for (int m = 0; m < UNDO_NMODS; m++) {
 		const struct chanmod *cm = chanmod_table[undo_ids[m]];
-		cJSON *o;
-		int r;
+		char *cur, *prev = NULL;
+		size_t prev_len;
+		cJSON *o = NULL;
+		int r = -1;
 
-		fresh[m] = NULL;
-		if (!s->has[m] || s->before[m] == NULL)
+		if (!has_delta(s, m))
 			continue;
-		o = cJSON_Parse(s->before[m]);
+		cur = encode_mod(ch, m);
+		if (undo_delta_apply(&d[m], cur != NULL ? cur : "", cur != NULL ? strlen(cur) : 0,
+		                     &prev, &prev_len) < 0)
+			snprintf(err, errlen,
+			         "its saved %s change does not fit the current %s state",
+			         undo_labels[m], undo_labels[m]);
+		free(cur);
+		if (prev != NULL) {
+			o = cJSON_Parse(prev);
+			if (o == NULL)
+				snprintf(err, errlen, "its saved %s state is not JSON",
+				         undo_labels[m]);
+		}
 		fresh[m] = cm->create();
-		r = o != NULL ? cm->load(fresh[m], o, err, errlen) : -1;
-		if (o == NULL)
-			snprintf(err, errlen, "its saved %s state is not JSON", undo_labels[m]);
+		if (o != NULL)
+			r = cm->load(fresh[m], o, err, errlen);
 		cJSON_Delete(o);
+		free(prev);
 		if (r < 0) {
 			for (int k = 0; k <= m; k++)
 				if (fresh[k] != NULL)
@@ -501,24 +781,24 @@ undo_fn(struct invocation *inv, struct reply *out)
 		            UNDO_STEPS);
 		return;
 	}
-	s = &h->steps[h->n - 1];
-	if (strcmp(s->who, inv->from->user_key) != 0 && !inv->is_gm) {
-		reply_error(out, "The last change here is %s's ", s->name);
+	s = hist_newest(h);
+	if (strcmp(step_text(s, 0), inv->from->user_key) != 0 && !inv->is_gm) {
+		reply_error(out, "The last change here is %s's ", step_text(s, 1));
 		put_what(out, RS_BAD, s);
-		reply_add(out, RS_BAD, "; only %s or the GM can undo it.", s->name);
+		reply_add(out, RS_BAD, "; only %s or the GM can undo it.", step_text(s, 1));
 		return;
 	}
-	if (decode_step(s, fresh, err, sizeof(err)) < 0) {
-		reply_error(out, "%s's ", s->name);
+	if (decode_step(inv->chan, s, fresh, err, sizeof(err)) < 0) {
+		reply_error(out, "%s's ", step_text(s, 1));
 		put_what(out, RS_BAD, s);
 		reply_add(out, RS_BAD, " cannot be undone: %s", err);
 		return;
 	}
-	reply_add(out, 0, "Undid %s's ", s->name);
+	reply_add(out, 0, "Undid %s's ", step_text(s, 1));
 	put_what(out, RS_BOLD, s);
 	reply_add(out, 0, ": ");
 	for (int m = 0; m < UNDO_NMODS; m++) {
-		if (!s->has[m])
+		if (!(s->has >> m & 1))
 			continue;
 		channel_mod_set(inv->chan, undo_ids[m], fresh[m]);
 		reply_add(out, 0, "%s%s", first ? "" : ", ", undo_labels[m]);
@@ -526,14 +806,13 @@ undo_fn(struct invocation *inv, struct reply *out)
 	}
 	reply_add(out, 0, " state is as it was before.");
 	reply_nl(out);
-	step_clear(s);
-	h->n--;
-	cache_clear(h); /* the restored states are encoded again when next needed */
+	hist_remove(h, h->n - 1);
 	channel_touch(inv->chan);
 	if (h->n > 0) {
+		s = hist_newest(h);
 		reply_add(out, 0, "%zu more change%s can be undone; the next is %s's ", h->n,
-		          h->n == 1 ? "" : "s", h->steps[h->n - 1].name);
-		put_what(out, 0, &h->steps[h->n - 1]);
+		          h->n == 1 ? "" : "s", step_text(s, 1));
+		put_what(out, 0, s);
 		reply_add(out, 0, ".");
 		reply_nl(out);
 	} else

@@ -11,6 +11,8 @@
 
 #include "bot/store/crc32.h"
 #include "commands/fungeon/thwacko_style.h"
+#include "commands/undo_delta.h"
+#include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
 _Static_assert(CHANMOD_COUNT <= STORE_RECORD_MODS_MAX, "raise STORE_RECORD_MODS_MAX");
@@ -33,9 +35,135 @@ step_1_to_2(cJSON *rec, char *err, size_t errlen)
 	return 0;
 }
 
+/* The encoding the live code makes of a channel module's saved state j
+ * (load, then save, as after a restart), or NULL with err set. */
+static char *
+live_encoding(const cJSON *j, char *err, size_t errlen)
+{
+	const struct chanmod *cm = NULL;
+	char why[200] = "", *p, *text;
+	void *mod;
+	cJSON *o;
+
+	for (size_t i = 0; i < CHANMOD_COUNT; i++)
+		if (chanmod_table[i] != NULL && strcmp(chanmod_table[i]->name, j->string) == 0)
+			cm = chanmod_table[i];
+	if (cm == NULL) {
+		snprintf(err, errlen,
+		         "the undo history names module '%.40s', which the channel "
+		         "cannot hold",
+		         j->string);
+		return NULL;
+	}
+	mod = cm->create();
+	if (cm->load(mod, j, why, sizeof(why)) < 0) {
+		cm->destroy(mod);
+		snprintf(err, errlen, "module '%s': %s", cm->name, why);
+		return NULL;
+	}
+	o = cm->save(mod);
+	cm->destroy(mod);
+	p = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (p == NULL)
+		abort(); /* out of memory, like xmalloc */
+	text = xstrdup(p);
+	cJSON_free(p);
+	return text;
+}
+
+/* 2 -> 3: a channel's undo history keeps each step's earlier module states
+ * as deltas ("deltas", commands/undo_delta.h) against the state that
+ * followed, instead of whole encodings ("mods"). Walking the steps from
+ * the newest, the state that follows the newest is the channel's current
+ * one (as the live code encodes it), and each step's whole encoding is what
+ * follows the step before it. A member that is neither a string nor null
+ * is left as it was (loading refuses it). */
+static int
+step_2_to_3(cJSON *rec, char *err, size_t errlen)
+{
+	cJSON *mods = cJSON_GetObjectItemCaseSensitive(rec, "mods");
+	cJSON *hist = cJSON_GetObjectItemCaseSensitive(mods, chanmod_table[CHANMOD_UNDO]->name);
+	cJSON *steps = cJSON_GetObjectItemCaseSensitive(hist, "steps");
+	struct {
+		char *name; /* owned */
+		char *text; /* owned, NULL: no state */
+	} next[STORE_RECORD_MODS_MAX];
+	size_t nnext = 0;
+	int rc = -1;
+
+	if (!cJSON_IsArray(steps))
+		return 0;
+	for (int i = cJSON_GetArraySize(steps) - 1; i >= 0; i--) {
+		cJSON *step = cJSON_GetArrayItem(steps, i);
+		cJSON *old = cJSON_GetObjectItemCaseSensitive(step, "mods"), *v, *deltas;
+
+		if (!cJSON_IsObject(old))
+			continue;
+		cJSON_ArrayForEach(v, old)
+		{
+			if (!cJSON_IsNull(v) && !cJSON_IsString(v)) {
+				rc = 0; /* loading refuses it with its own sentence */
+				goto done;
+			}
+		}
+		deltas = cJSON_CreateObject();
+		cJSON_ArrayForEach(v, old)
+		{
+			size_t k = 0;
+
+			while (k < nnext && strcmp(next[k].name, v->string) != 0)
+				k++;
+			if (k == nnext) {
+				const cJSON *cur =
+				    cJSON_GetObjectItemCaseSensitive(mods, v->string);
+
+				if (nnext == STORE_RECORD_MODS_MAX) {
+					snprintf(err, errlen,
+					         "an undo step names more than %d modules",
+					         STORE_RECORD_MODS_MAX);
+					cJSON_Delete(deltas);
+					goto done;
+				}
+				next[k].name = xstrdup(v->string);
+				next[k].text = NULL;
+				nnext++;
+				if (cur != NULL &&
+				    (next[k].text = live_encoding(cur, err, errlen)) == NULL) {
+					cJSON_Delete(deltas);
+					goto done;
+				}
+			}
+			if (cJSON_IsNull(v))
+				cJSON_AddNullToObject(deltas, v->string);
+			else {
+				struct undo_delta d;
+				const char *n = next[k].text != NULL ? next[k].text : "";
+
+				undo_delta_make(v->valuestring, strlen(v->valuestring), n,
+				                strlen(n), &d);
+				cJSON_AddItemToObject(deltas, v->string, undo_delta_save(&d));
+				undo_delta_free(&d);
+			}
+			free(next[k].text);
+			next[k].text = cJSON_IsNull(v) ? NULL : xstrdup(v->valuestring);
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(step, "mods");
+		cJSON_AddItemToObject(step, "deltas", deltas);
+	}
+	rc = 0;
+done:
+	for (size_t k = 0; k < nnext; k++) {
+		free(next[k].name);
+		free(next[k].text);
+	}
+	return rc;
+}
+
 static store_record_step_fn *const steps[STORE_RECORD_VERSION] = {
     step_1_to_2, /* 1 -> 2 */
-    NULL,        /* 2 -> 3 */
+    step_2_to_3, /* 2 -> 3 */
+    NULL,        /* 3 -> 4 */
 };
 
 static const struct store_record_mods builtin = {chanmod_table, CHANMOD_COUNT};

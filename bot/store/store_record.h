@@ -45,8 +45,10 @@
 
 /* 1: the first format; 2: a user record may hold "saved" (a player's saved
  * rolls), so a delver that knows only 1 refuses such a record rather than
- * dropping them when it writes the user back. */
-#define STORE_RECORD_VERSION  2
+ * dropping them when it writes the user back; 3: a channel's undo history
+ * keeps deltas, not whole earlier encodings (commands/undo.h), which a
+ * delver that knows only 2 could not read. */
+#define STORE_RECORD_VERSION  3
 #define STORE_RECORD_FORMAT   "delver-state"
 #define STORE_RECORD_LINE_MAX (1u << 20) /* bytes in one line, with its newline */
 #define STORE_RECORD_MODS_MAX 32         /* module slots one record can carry */

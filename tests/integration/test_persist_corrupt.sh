@@ -138,7 +138,7 @@ future() { python3 -c 'import sys, zlib, json
 p = sys.argv[1]
 lines = open(p, "rb").read().split(b"\n")
 h = json.loads(lines[0][9:])
-h["version"] = 3
+h["version"] = 4
 j = json.dumps(h, separators=(",", ":")).encode()
 lines[0] = b"%08x " % zlib.crc32(j) + j
 open(p, "wb").write(b"\n".join(lines))' "$@"; }
@@ -168,7 +168,7 @@ refused "truncated at a line end" "$d" "$d/snapshot.dlv:3: the file ends without
 
 d=$top/future; cp -r "$good" "$d"
 future "$d/snapshot.dlv"
-refused "future version" "$d" "$d/snapshot.dlv:1: format version 3 is newer than this delver understands (2); run a newer delver"
+refused "future version" "$d" "$d/snapshot.dlv:1: format version 4 is newer than this delver understands (3); run a newer delver"
 
 # A torn last journal line (a crash in mid-write) is dropped with a warning;
 # the whole line before it is replayed (it releases table's GM seat).

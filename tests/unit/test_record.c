@@ -266,7 +266,7 @@ test_future_version_is_refused(void **state)
 	char err[256];
 
 	assert_int_equal(store_record_decode_header(line, strlen(line), &h, err, sizeof(err)), -1);
-	assert_string_equal(err, "format version 7 is newer than this delver understands (2); "
+	assert_string_equal(err, "format version 7 is newer than this delver understands (3); "
 	                         "run a newer delver");
 }
 

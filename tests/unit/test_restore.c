@@ -292,14 +292,14 @@ test_future_version_refuses(void **state)
 {
 	char *dir = sample_dir(), path[512];
 	const char *json =
-	    "{\"format\":\"delver-state\",\"version\":3,\"file\":\"journal\",\"seq\":9}";
+	    "{\"format\":\"delver-state\",\"version\":4,\"file\":\"journal\",\"seq\":9}";
 	char line[256];
 
 	snprintf(line, sizeof(line), "%08x %s\n", (unsigned)crc32_of(json, strlen(json)), json);
 	snprintf(path, sizeof(path), "%s/journal.00000009.dlv", dir);
 	spit(path, line, strlen(line));
 	expect_refusal(dir, "journal.00000009.dlv:1",
-	               "format version 3 is newer than this delver understands (2); run a newer "
+	               "format version 4 is newer than this delver understands (3); run a newer "
 	               "delver");
 }
 

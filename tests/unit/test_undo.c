@@ -4,7 +4,10 @@
  * allowed; commands that are not undoable leave no step; the history is
  * bounded to UNDO_STEPS, oldest dropped first; it saves and loads exactly
  * (so any store keeps it), and a damaged saved history is refused with one
- * sentence.
+ * sentence. Steps are kept as deltas (undo_delta.h): they round-trip on
+ * edge cases, a version-2 record's whole encodings migrate to deltas that
+ * undo exactly as before, and a channel with Tension and ten changes holds
+ * under 2 KB with its history.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,14 +16,18 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bot/console/render_text.h"
+#include "bot/store/crc32.h"
+#include "bot/store/store_record.h"
 #include "commands/dispatch.h"
 #include "commands/registry.h"
 #include "commands/undo.h"
+#include "commands/undo_delta.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
 
@@ -49,16 +56,16 @@ teardown(void **unused)
 	return 0;
 }
 
-/* Runs line as user in the channel "table"; its text (or error) in text. */
+/* Runs line as user in the channel chan; its text (or error) in text. */
 static const char *
-run(const char *user, const char *line)
+run_at(const char *chan, const char *user, const char *line)
 {
 	struct origin o;
 	struct buf b;
 
 	memset(&o, 0, sizeof(o));
 	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_free(last);
@@ -73,6 +80,13 @@ run(const char *user, const char *line)
 	snprintf(text, sizeof(text), "%s", buf_str(&b));
 	buf_free(&b);
 	return text;
+}
+
+/* Runs line as user in the channel "table". */
+static const char *
+run(const char *user, const char *line)
+{
+	return run_at("table", user, line);
 }
 
 static struct channel *
@@ -306,6 +320,292 @@ bound_invocation_named_by_options(void **unused)
 	                    "/fungeon join Alba wizard 2.\n");
 }
 
+/* Makes the delta of prev against next, checks that it rebuilds prev from
+ * next (also after its saved form is read back) and that it keeps at most
+ * max_ops bytes of operations. */
+static void
+round_trip(const char *prev, const char *next, size_t max_ops)
+{
+	struct undo_delta dl, back;
+	char *out, err[256];
+	size_t len;
+	cJSON *o;
+
+	undo_delta_make(prev, strlen(prev), next, strlen(next), &dl);
+	assert_in_range(dl.ops_len, 0, max_ops);
+	assert_int_equal(undo_delta_apply(&dl, next, strlen(next), &out, &len), 0);
+	assert_int_equal(len, strlen(prev));
+	assert_string_equal(out, prev);
+	free(out);
+	o = undo_delta_save(&dl);
+	assert_int_equal(undo_delta_load(o, "tension", &back, err, sizeof(err)), 0);
+	assert_int_equal(back.ops_len, dl.ops_len);
+	assert_memory_equal(back.ops, dl.ops, dl.ops_len);
+	assert_int_equal(undo_delta_apply(&back, next, strlen(next), &out, &len), 0);
+	assert_string_equal(out, prev);
+	free(out);
+	cJSON_Delete(o);
+	undo_delta_free(&back);
+	undo_delta_free(&dl);
+}
+
+static void
+delta_round_trips_on_edge_cases(void **unused)
+{
+	static const char json[] = "{\"value\":3,\"history\":[{\"kind\":\"adjust\",\"reason\":"
+	                           "\"normal combat\"}],\"mode\":\"open\"}";
+	static const char json2[] = "{\"value\":4,\"history\":[{\"kind\":\"adjust\",\"reason\":"
+	                            "\"normal combat\"},{\"kind\":\"adjust\",\"reason\":\"door\"}],"
+	                            "\"mode\":\"open\"}";
+	struct undo_delta dl;
+	char *out = NULL;
+	size_t len;
+
+	(void)unused;
+	round_trip(json, json, 4);              /* equal: one copy */
+	round_trip("", "", 0);                  /* both empty: nothing */
+	round_trip("", json, 0);                /* empty before */
+	round_trip(json, "", sizeof(json) + 1); /* empty after: all of it once, 2 bytes of header */
+	round_trip("abcdefgh", "ABCDEFGH", 10); /* all different */
+	round_trip("aa", "aaa", 3);             /* prefix and suffix overlap */
+	round_trip("aaa", "aa", 4);
+	round_trip("abab", "ab", 6);
+	round_trip("xaaaaaaaaaaaay", "xaaaaaaaaaaaaaaaaaaay", 12);
+	round_trip(json, json2, 12); /* a number and an added entry: two changes */
+	round_trip(json2, json, 30); /* the entry was taken away: copies and a few bytes */
+
+	/* An encoding other than the one it was made against is refused. */
+	undo_delta_make(json, strlen(json), json2, strlen(json2), &dl);
+	assert_int_equal(undo_delta_apply(&dl, json, strlen(json), &out, &len), -1);
+	assert_null(out);
+	{
+		char other[sizeof(json2)];
+
+		memcpy(other, json2, sizeof(json2));
+		other[9] = '5'; /* same length, one byte changed */
+		assert_int_equal(undo_delta_apply(&dl, other, strlen(other), &out, &len), -1);
+		assert_null(out);
+	}
+	undo_delta_free(&dl);
+}
+
+static void
+damaged_delta_is_refused(void **unused)
+{
+	static const char *const bad[] = {
+	    "{\"after\":5,\"sum\":1,\"ops\":[[3,3]]}", /* past after */
+	    "{\"after\":5,\"sum\":1,\"ops\":[[0,0]]}", /* empty copy */
+	    "{\"after\":5,\"sum\":1,\"ops\":[\"\"]}",  /* empty literal */
+	    "{\"after\":5,\"sum\":-1,\"ops\":[]}",
+	    "{\"after\":5,\"ops\":[]}",
+	    "{\"after\":5,\"sum\":1,\"ops\":[[0,1,2]]}",
+	    "{\"after\":5,\"sum\":1,\"ops\":[3]}",
+	    "[]",
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cJSON *o = cJSON_Parse(bad[i]);
+		struct undo_delta dl;
+		char err[256] = "";
+
+		assert_non_null(o);
+		assert_int_equal(undo_delta_load(o, "tension", &dl, err, sizeof(err)), -1);
+		assert_string_equal(err, "An undo step's \"tension\" is neither null nor a delta "
+		                         "{\"after\", \"sum\", \"ops\"} whose ops are non-empty "
+		                         "strings and [offset, length] pairs within after.");
+		cJSON_Delete(o);
+	}
+}
+
+/* A step whose delta was made against another Tension state than the
+ * channel's (the state changed outside the history) is refused, and
+ * nothing changes. */
+static void
+delta_for_another_state_is_refused(void **unused)
+{
+	cJSON *o = cJSON_Parse("{\"steps\":[{\"who\":\"console:gm\",\"name\":\"gm\",\"path\":"
+	                       "\"tension raise\",\"args\":\"2\",\"deltas\":{\"tension\":{"
+	                       "\"after\":3,\"sum\":7,\"ops\":[[0,3]]}}}]}");
+	void *h = undo_mod.create();
+	char err[256], *before, *after;
+
+	(void)unused;
+	run("gm", "/tension raise 1 # door");
+	assert_int_equal(undo_mod.load(h, o, err, sizeof(err)), 0);
+	channel_mod_set(table(), CHANMOD_UNDO, h);
+	before = mod_text(CHANMOD_TENSION);
+	assert_string_equal(run("gm", "/undo"),
+	                    "gm's /tension raise 2 cannot be undone: its saved Tension change "
+	                    "does not fit the current Tension state");
+	after = mod_text(CHANMOD_TENSION);
+	assert_string_equal(before, after);
+	assert_int_equal(undo_depth(table()), 1);
+	free(before);
+	free(after);
+	cJSON_Delete(o);
+}
+
+#define MIG_CMDS 6
+
+static void
+migrated_version_2_record_undoes_as_before(void **unused)
+{
+	static const struct {
+		const char *user, *line;
+	} cmds[MIG_CMDS] = {
+	    {"gm", "/tension raise 2 # noise"}, {"gm", "/light add torch"},
+	    {"gm", "/tension raise 1 # door"},  {"alice", "/fungeon join Alba wizard 2"},
+	    {"gm", "/tension lower 1 # calm"},  {"gm", "/light add lantern"},
+	};
+	static const enum chanmod_id ids[3] = {CHANMOD_TENSION, CHANMOD_FUNGEON, CHANMOD_PROC};
+	char *was[MIG_CMDS + 1][3], *replies[MIG_CMDS], *texts[MIG_CMDS][3], err[256];
+	struct store_record r;
+	struct buf line;
+	struct state *orig, *st2;
+	cJSON *rec, *steps, *step;
+	char *json, *framed, *saved;
+	size_t flen;
+	int i = 0;
+
+	(void)unused;
+	run("gm", "/gm claim");
+	for (int k = 0; k <= MIG_CMDS; k++) {
+		for (int m = 0; m < 3; m++)
+			was[k][m] = mod_text(ids[m]);
+		if (k < MIG_CMDS)
+			run(cmds[k].user, cmds[k].line);
+	}
+	assert_int_equal(undo_depth(table()), MIG_CMDS);
+
+	/* The channel's record, its history put back in version 2's form:
+	 * each step's whole earlier encodings under "mods". */
+	store_record_of_channel(&r, table());
+	buf_init(&line, 1 << 20);
+	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &line), 0);
+	rec = cJSON_Parse(buf_str(&line) + 9);
+	assert_non_null(rec);
+	steps = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "mods"), "undo"),
+	                            "steps");
+	cJSON_ArrayForEach(step, steps)
+	{
+		cJSON *mods = cJSON_CreateObject();
+
+		for (int m = 0; m < 3; m++) {
+			const char *key = chanmod_table[ids[m]]->name;
+
+			if (strcmp(was[i][m], was[i + 1][m]) == 0)
+				continue;
+			if (was[i][m][0] == '\0')
+				cJSON_AddNullToObject(mods, key);
+			else
+				cJSON_AddStringToObject(mods, key, was[i][m]);
+		}
+		cJSON_DeleteItemFromObject(step, "deltas");
+		cJSON_AddItemToObject(step, "mods", mods);
+		i++;
+	}
+	assert_int_equal(i, MIG_CMDS);
+	json = cJSON_PrintUnformatted(rec);
+	flen = strlen(json) + 10;
+	framed = malloc(flen);
+	snprintf(framed, flen, "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
+	assert_int_equal(store_record_decode(framed, strlen(framed), 2, store_record_builtin_mods(),
+	                                     &r, err, sizeof(err)),
+	                 0);
+	st2 = state_new();
+	store_record_to_channel(&r, state_channel(st2, "console:table"));
+
+	/* The migrated history keeps deltas only. */
+	{
+		cJSON *o = undo_mod.save(
+		    channel_mod_peek(state_channel(st2, "console:table"), CHANMOD_UNDO));
+
+		saved = cJSON_PrintUnformatted(o);
+		cJSON_Delete(o);
+		assert_non_null(strstr(saved, "\"deltas\""));
+		assert_null(strstr(saved, "\"mods\""));
+	}
+
+	/* Undone in the original channel... */
+	for (int k = MIG_CMDS - 1; k >= 0; k--) {
+		replies[k] = strdup(run("gm", "/undo"));
+		for (int m = 0; m < 3; m++) {
+			texts[k][m] = mod_text(ids[m]);
+			assert_string_equal(texts[k][m], was[k][m]);
+		}
+	}
+	/* ... and in the migrated one, step by step alike. */
+	orig = d.state;
+	d.state = st2;
+	for (int k = MIG_CMDS - 1; k >= 0; k--) {
+		assert_string_equal(run("gm", "/undo"), replies[k]);
+		for (int m = 0; m < 3; m++) {
+			char *t = mod_text(ids[m]);
+
+			assert_string_equal(t, texts[k][m]);
+			free(t);
+		}
+	}
+	d.state = orig;
+	state_free(st2);
+
+	for (int k = 0; k < MIG_CMDS; k++) {
+		free(replies[k]);
+		for (int m = 0; m < 3; m++)
+			free(texts[k][m]);
+	}
+	for (int k = 0; k <= MIG_CMDS; k++)
+		for (int m = 0; m < 3; m++)
+			free(was[k][m]);
+	free(saved);
+	free(framed);
+	cJSON_free(json);
+	cJSON_Delete(rec);
+	buf_free(&line);
+}
+
+#define CHANNELS 2000
+
+/* A channel with Tension and ten undoable changes, driven through
+ * dispatch, holds under 2 KB, its undo history included. */
+static void
+memory_follows_content(void **unused)
+{
+	static const char *const lines[] = {"/gm claim",
+	                                    "/tension raise combat",
+	                                    "/tension raise door",
+	                                    "/tension lower trap",
+	                                    "/tension raise amount:1 reason:\"the party argued\"",
+	                                    "/tension raise combat",
+	                                    "/tension lower secret",
+	                                    "/tension set 4",
+	                                    "/tension raise door",
+	                                    "/tension raise quiet-combat",
+	                                    "/tension reset",
+	                                    NULL};
+	struct mallinfo2 m0, m1;
+	char chan[32];
+
+	(void)unused;
+	for (size_t i = 0; lines[i] != NULL; i++) /* the user record */
+		run_at("warm", "gm", lines[i]);
+	m0 = mallinfo2();
+	for (int c = 0; c < CHANNELS; c++) {
+		snprintf(chan, sizeof(chan), "c%d", c);
+		for (size_t i = 0; lines[i] != NULL; i++)
+			run_at(chan, "gm", lines[i]);
+	}
+	reply_free(last);
+	last = NULL;
+	m1 = mallinfo2();
+	assert_int_equal(undo_depth(state_channel(d.state, "console:c99")), 10);
+	if (m1.uordblks == m0.uordblks)
+		skip(); /* a sanitizer's allocator: mallinfo2 does not see it */
+	print_message("%zu bytes per channel\n", (m1.uordblks - m0.uordblks) / CHANNELS);
+	assert_in_range((m1.uordblks - m0.uordblks) / CHANNELS, 1, 2047);
+}
+
 int
 main(void)
 {
@@ -318,6 +618,12 @@ main(void)
 	    cmocka_unit_test_setup_teardown(damaged_history_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(unreadable_step_is_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bound_invocation_named_by_options, setup, teardown),
+	    cmocka_unit_test(delta_round_trips_on_edge_cases),
+	    cmocka_unit_test(damaged_delta_is_refused),
+	    cmocka_unit_test_setup_teardown(delta_for_another_state_is_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(migrated_version_2_record_undoes_as_before, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(memory_follows_content, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
