@@ -121,6 +121,21 @@ $(BUILD)/tools/%: tests/tools/%.c $$(wildcard tests/tools/$$*/*.c tests/tools/$$
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(wildcard tests/tools/$*/*.c) $(BUILD)/libdelver.a $(LIBS)
 
+# The benchmarks' launcher applies the shipped unit's system call filter;
+# its list is generated from the unit (tests/tools/unit_filter_syscalls.sh)
+# whenever the unit changes, so the two cannot drift apart.
+$(BUILD)/gen/unit_filter_syscalls.h: systemd/delver.service tests/tools/unit_filter_syscalls.sh
+	@mkdir -p $(@D)
+	$(say) GEN $@
+	$(Q)sh tests/tools/unit_filter_syscalls.sh systemd/delver.service > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(BUILD)/tools/unit_filter: tests/tools/unit_filter.c $(BUILD)/gen/unit_filter_syscalls.h
+	@mkdir -p $(@D)
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) -I$(BUILD)/gen $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$$($(PKG_CONFIG) --libs libseccomp 2>/dev/null || echo -lseccomp)
+
 -include $(CORE_OBJ:.o=.d) $(BUILD)/bot/main.d
 
 # The manual pages: delver(8) is written in roff; the others are Markdown
