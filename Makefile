@@ -191,9 +191,20 @@ lint:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
+# Every benchmark runs under the shipped unit's system call filter
+# (tests/tools/unit_filter), as delver does in production. The PostgreSQL
+# server that bench_store_pg uses is not delver: it is started here, outside
+# the filter, and stopped (by its PID) whatever the benchmarks do.
 bench: all $(BENCH_BIN) tools
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
-	@for s in tests/bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s"; sh "$$s" $(BUILD) || exit 1; done
+	@pg=$$(mktemp -d /tmp/delver-bench-pg-XXXXXX) || exit 1; \
+	trap 'sh tests/tools/pg_cluster.sh stop "$$pg"; rm -rf "$$pg"' EXIT; \
+	DELVER_BENCH_PG=$$(sh tests/tools/pg_cluster.sh start "$$pg") || exit 1; \
+	export DELVER_BENCH_PG; \
+	$(BUILD)/tools/unit_filter true || exit 1; \
+	for b in $(BENCH_BIN); do echo "== $$b (unit's syscall filter)"; \
+		$(BUILD)/tools/unit_filter --quiet $$b || exit 1; done; \
+	for s in tests/bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s (unit's syscall filter)"; \
+		$(BUILD)/tools/unit_filter --quiet sh "$$s" $(BUILD) || exit 1; done
 
 # libFuzzer targets are built with clang whatever CC is.
 # The code under test is compiled once with coverage hooks but without
