@@ -172,7 +172,7 @@ unit: $(UNIT_BIN)
 unit-sanitize:
 	@$(MAKE) --no-print-directory SANITIZE=address,undefined unit
 
-integration: all tools
+integration: all tools $(BUILD)/bench/bench_persist
 	@sh tests/run-integration.sh $(BUILD)
 
 test: deps
