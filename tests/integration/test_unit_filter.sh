@@ -40,8 +40,10 @@ grep -q '^unit_filter: [0-9]* system calls allowed, others fail (systemd/delver.
 # A missing command is said, with status 127.
 "$filter" --quiet "$tmp/none" 2>"$tmp/err"
 rc=$?
-[ $rc -eq 127 ] && grep -q "^unit_filter: cannot run '$tmp/none': No such file or directory.$" "$tmp/err" ||
-	{ fail "a missing command: status $rc"; cat "$tmp/err"; }
+if [ $rc -ne 127 ] || ! grep -q "^unit_filter: cannot run '$tmp/none': No such file or directory.$" "$tmp/err"; then
+	fail "a missing command: status $rc"
+	cat "$tmp/err"
+fi
 
 # The list is the unit's: generated from a copy that no longer denies
 # @resources, it allows setpriority; from the shipped unit it does not.
