@@ -121,6 +121,21 @@ $(BUILD)/tools/%: tests/tools/%.c $$(wildcard tests/tools/$$*/*.c tests/tools/$$
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(wildcard tests/tools/$*/*.c) $(BUILD)/libdelver.a $(LIBS)
 
+# The benchmarks' launcher applies the shipped unit's system call filter;
+# its list is generated from the unit (tests/tools/unit_filter_syscalls.sh)
+# whenever the unit changes, so the two cannot drift apart.
+$(BUILD)/gen/unit_filter_syscalls.h: systemd/delver.service tests/tools/unit_filter_syscalls.sh
+	@mkdir -p $(@D)
+	$(say) GEN $@
+	$(Q)sh tests/tools/unit_filter_syscalls.sh systemd/delver.service > $@.tmp
+	$(Q)mv $@.tmp $@
+
+$(BUILD)/tools/unit_filter: tests/tools/unit_filter.c $(BUILD)/gen/unit_filter_syscalls.h
+	@mkdir -p $(@D)
+	$(say) CCLD $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) -I$(BUILD)/gen $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$$($(PKG_CONFIG) --libs libseccomp 2>/dev/null || echo -lseccomp)
+
 -include $(CORE_OBJ:.o=.d) $(BUILD)/bot/main.d
 
 # The manual pages: delver(8) is written in roff; the others are Markdown
@@ -157,7 +172,7 @@ unit: $(UNIT_BIN)
 unit-sanitize:
 	@$(MAKE) --no-print-directory SANITIZE=address,undefined unit
 
-integration: all tools
+integration: all tools $(BUILD)/bench/bench_persist
 	@sh tests/run-integration.sh $(BUILD)
 
 test: deps
@@ -176,9 +191,20 @@ lint:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
+# Every benchmark runs under the shipped unit's system call filter
+# (tests/tools/unit_filter), as delver does in production. The PostgreSQL
+# server that bench_store_pg uses is not delver: it is started here, outside
+# the filter, and stopped (by its PID) whatever the benchmarks do.
 bench: all $(BENCH_BIN) tools
-	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
-	@for s in tests/bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s"; sh "$$s" $(BUILD) || exit 1; done
+	@pg=$$(mktemp -d /tmp/delver-bench-pg-XXXXXX) || exit 1; \
+	trap 'sh tests/tools/pg_cluster.sh stop "$$pg"; rm -rf "$$pg"' EXIT; \
+	DELVER_BENCH_PG=$$(sh tests/tools/pg_cluster.sh start "$$pg") || exit 1; \
+	export DELVER_BENCH_PG; \
+	$(BUILD)/tools/unit_filter true || exit 1; \
+	for b in $(BENCH_BIN); do echo "== $$b (unit's syscall filter)"; \
+		$(BUILD)/tools/unit_filter --quiet $$b || exit 1; done; \
+	for s in tests/bench/*.sh; do [ -f "$$s" ] || continue; echo "== $$s (unit's syscall filter)"; \
+		$(BUILD)/tools/unit_filter --quiet sh "$$s" $(BUILD) || exit 1; done
 
 # libFuzzer targets are built with clang whatever CC is.
 # The code under test is compiled once with coverage hooks but without

@@ -18,10 +18,12 @@ libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev libpq-dev"
 # interactive console's test), openssl (test certificates), systemd
 # (systemd-analyze), man-db, groff and lowdown (the manual pages), procps,
 # sqlite3 (to look into a state database), postgresql (a throwaway server for
-# the store's tests: tests/tools/pg_cluster.sh).
+# the store's tests: tests/tools/pg_cluster.sh), libseccomp-dev (the
+# benchmarks' launcher under the unit's system call filter:
+# tests/tools/unit_filter.c).
 TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
 ngircd inspircd atheme-services tmux openssl systemd man-db groff-base lowdown procps sqlite3
-postgresql"
+postgresql libseccomp-dev"
 
 case "${1:-test}" in
 run) PKGS=$RUN_PKGS ;;
