@@ -174,14 +174,8 @@ app_config_restore(const struct app_opts *o, const char *file)
 		return APP_EXIT_FAILURE;
 	}
 	if (c->store.backend == STORE_ENGINE_POSTGRESQL) {
-		if (o->channel != NULL) {
-			log_error(
-			    "--restore --channel works on the SQLite store only; with [store] "
-			    "backend = postgresql, restore the whole file");
-			config_free(c);
-			return APP_EXIT_FAILURE;
-		}
-		rc = store_pg_restore(c->store.conninfo, c->store.password, file, err, sizeof(err));
+		rc = store_pg_restore(c->store.conninfo, c->store.password, file, o->channel, err,
+		                      sizeof(err));
 		if (rc == 0)
 			log_info("%s", err);
 	} else {

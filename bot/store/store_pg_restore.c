@@ -129,12 +129,14 @@ copy_end(PGconn *c, char *why, size_t whylen)
 }
 
 /*
- * Copies the rows of one table of db into the temporary table "incoming"
- * and then over the stored table. Returns the number of rows, or -1 with
- * the reason in why.
+ * Copies the rows of one table of db (only the row of key, when key is not
+ * NULL) into the temporary table "incoming" and then over the stored
+ * table; for a whole table, stored rows db lacks are deleted. Returns the
+ * number of rows, or -1 with the reason in why.
  */
 static long
-restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, char *why, size_t whylen)
+restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, const char *key_only,
+              char *why, size_t whylen)
 {
 	char sql[600];
 	sqlite3_stmt *s = NULL;
@@ -143,12 +145,14 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, char *wh
 
 	if (!store_pg_sql_exec(c, "TRUNCATE incoming", why, whylen))
 		return -1;
-	snprintf(sql, sizeof(sql), "SELECT key, %s, version, rec FROM %s",
-	         has_used ? "last_used" : "0", table);
+	snprintf(sql, sizeof(sql), "SELECT key, %s, version, rec FROM %s%s",
+	         has_used ? "last_used" : "0", table, key_only != NULL ? " WHERE key = ?1" : "");
 	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
 		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
+	if (key_only != NULL)
+		sqlite3_bind_text(s, 1, key_only, -1, SQLITE_STATIC);
 	if (copy_begin(c, why, whylen) < 0) {
 		sqlite3_finalize(s);
 		return -1;
@@ -184,7 +188,7 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, char *wh
 	snprintf(sql, sizeof(sql),
 	         "DELETE FROM %s t WHERE NOT EXISTS (SELECT 1 FROM incoming i WHERE i.key = t.key)",
 	         table);
-	if (!store_pg_sql_exec(c, sql, why, whylen))
+	if (key_only == NULL && !store_pg_sql_exec(c, sql, why, whylen))
 		return -1;
 	snprintf(sql, sizeof(sql),
 	         "INSERT INTO %s AS t(key, last_used, version, rec, generation) "
@@ -214,8 +218,8 @@ has_column(sqlite3 *db, const char *table, const char *column)
 }
 
 int
-store_pg_restore(const char *conninfo, const char *password, const char *file, char *err,
-                 size_t errlen)
+store_pg_restore(const char *conninfo, const char *password, const char *file, const char *channel,
+                 char *err, size_t errlen)
 {
 	const char *const kw[] = {"dbname", "fallback_application_name", "password", NULL};
 	const char *values[] = {conninfo, "delver", password, NULL};
@@ -253,17 +257,30 @@ store_pg_restore(const char *conninfo, const char *password, const char *file, c
 		         why);
 		goto out;
 	}
-	nc = restore_table(c, db, "channels", true, why, sizeof(why));
-	if (nc >= 0)
-		nu = restore_table(c, db, "users", has_column(db, "users", "last_used"), why,
+	nc = restore_table(c, db, "channels", true, channel, why, sizeof(why));
+	if (nc == 0 && channel != NULL) {
+		snprintf(
+		    err, errlen,
+		    "cannot restore: %s holds no record for the channel %s; nothing was changed",
+		    file, channel);
+		goto out;
+	}
+	if (channel != NULL)
+		nu = 0;
+	else if (nc >= 0)
+		nu = restore_table(c, db, "users", has_column(db, "users", "last_used"), NULL, why,
 		                   sizeof(why));
 	if (nc < 0 || nu < 0 || !store_pg_sql_exec(c, "COMMIT", why, sizeof(why))) {
 		snprintf(err, errlen, "cannot restore %s into PostgreSQL: %s; nothing was changed",
 		         file, why);
 		goto out;
 	}
-	snprintf(err, errlen, "restored %ld channels and %ld users from %s into PostgreSQL", nc, nu,
-	         file);
+	if (channel != NULL)
+		snprintf(err, errlen, "restored the channel %s from %s into PostgreSQL", channel,
+		         file);
+	else
+		snprintf(err, errlen, "restored %ld channels and %ld users from %s into PostgreSQL",
+		         nc, nu, file);
 	rc = 0;
 out:
 	if (c != NULL)

@@ -10,16 +10,19 @@
  * does not hold is deleted. A replaced row's generation is raised, so a
  * shard process still running with an older copy of it is refused on its
  * next write (STORE_CONFLICT) and reads the restored row. Nothing changes
- * unless everything could be restored.
+ * unless everything could be restored. With a channel key
+ * (`--restore FILE --channel KEY`) only that channel's row is put back, the
+ * same way, and every other row stays as it is; a FILE without it is
+ * refused.
  */
 #ifndef DELVER_STORE_PG_RESTORE_H
 #define DELVER_STORE_PG_RESTORE_H
 
 #include <stddef.h>
 
-/* password may be NULL. Returns 0 with a summary in err ("restored N
- * channels and M users"), or -1 with one sentence in err. */
-int store_pg_restore(const char *conninfo, const char *password, const char *file, char *err,
-                     size_t errlen);
+/* password and channel may be NULL. Returns 0 with a summary in err
+ * ("restored N channels and M users"), or -1 with one sentence in err. */
+int store_pg_restore(const char *conninfo, const char *password, const char *file,
+                     const char *channel, char *err, size_t errlen);
 
 #endif

@@ -387,12 +387,14 @@ restore_puts_a_snapshot_back(void **state)
 	assert_non_null(f);
 	fputs("not a database\n", f);
 	fclose(f);
-	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, bad, err, sizeof(err)), -1);
+	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, bad, NULL, err, sizeof(err)),
+	                 -1);
 	assert_non_null(strstr(err, "is not a whole SQLite database"));
 	load(&t, STORE_CHANNEL, "rs:a", &l);
 	assert_string_equal(l.rec, "new");
 
-	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, path, err, sizeof(err)), 0);
+	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, path, NULL, err, sizeof(err)),
+	                 0);
 	assert_non_null(strstr(err, "into PostgreSQL"));
 	load(&t, STORE_CHANNEL, "rs:a", &l);
 	assert_string_equal(l.rec, "old");
@@ -401,6 +403,57 @@ restore_puts_a_snapshot_back(void **state)
 	assert_false(l.found);
 	r = chan("rs:a", "stale", 2); /* a process still holding "new" */
 	commit(&t, &r, 1, &c);
+	assert_int_equal(c.rows[0], STORE_CONFLICT);
+	t_close(&t);
+}
+
+/* One channel put back (--restore FILE --channel KEY): only its row takes
+ * the file's record, with its generation raised; every other row stays; a
+ * key the file lacks is refused and changes nothing. */
+static void
+restore_puts_one_channel_back(void **state)
+{
+	struct t t;
+	struct commit_res c;
+	struct load_res l;
+	struct store_row r[2];
+	char path[300], err[600];
+	int done = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/one.db", pgcluster_dir);
+	t_open(&t);
+	r[0] = chan("one:a", "a-old", 0);
+	r[1] = chan("one:b", "b-old", 0);
+	commit(&t, r, 2, &c);
+	t.b->ops->snapshot(t.b, path, snap_cb, &done);
+	while (!done)
+		uv_run(&t.loop, UV_RUN_ONCE);
+	r[0] = chan("one:a", "a-new", 1);
+	r[1] = chan("one:b", "b-new", 1);
+	commit(&t, r, 2, &c);
+	assert_int_equal(c.rows[0], STORE_OK);
+	assert_int_equal(c.rows[1], STORE_OK);
+	r[0] = chan("one:later", "x", 0);
+	commit(&t, r, 1, &c);
+
+	assert_int_equal(
+	    store_pg_restore(pgcluster_conninfo, NULL, path, "one:none", err, sizeof(err)), -1);
+	assert_non_null(
+	    strstr(err, "holds no record for the channel one:none; nothing was changed"));
+	assert_int_equal(
+	    store_pg_restore(pgcluster_conninfo, NULL, path, "one:a", err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "restored the channel one:a from"));
+	load(&t, STORE_CHANNEL, "one:a", &l);
+	assert_string_equal(l.rec, "a-old");
+	assert_int_equal(l.gen, 3);
+	load(&t, STORE_CHANNEL, "one:b", &l);
+	assert_string_equal(l.rec, "b-new");
+	assert_int_equal(l.gen, 2);
+	load(&t, STORE_CHANNEL, "one:later", &l);
+	assert_true(l.found);
+	r[0] = chan("one:a", "stale", 2); /* a process still holding "a-new" */
+	commit(&t, r, 1, &c);
 	assert_int_equal(c.rows[0], STORE_CONFLICT);
 	t_close(&t);
 }
@@ -801,6 +854,7 @@ main(void)
 	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),
 	    cmocka_unit_test(snapshot_is_an_sqlite_file),
 	    cmocka_unit_test(restore_puts_a_snapshot_back),
+	    cmocka_unit_test(restore_puts_one_channel_back),
 	    cmocka_unit_test(server_restarted_mid_stream),
 	    cmocka_unit_test(down_server_refuses_at_once),
 	    cmocka_unit_test(silent_server_is_unavailable),
