@@ -12,31 +12,20 @@
 
 #include "bot/irc/irc_trace.h"
 #include "bot/log.h"
+#include "tests/unit/helpers/stderrcap.h"
 
 /* What reached stderr while sent (or received) line was traced. */
 static const char *
 traced(bool sent, const char *line)
 {
-	static char out[8192];
-	FILE *f = tmpfile();
-	int saved = dup(2);
-	size_t n;
+	static struct stderrcap c;
 
-	assert_non_null(f);
-	fflush(stderr);
-	dup2(fileno(f), 2);
+	assert_int_equal(stderrcap_begin(&c), 0);
 	if (sent)
 		irc_trace_sent("net", line, strlen(line));
 	else
 		irc_trace_received("net", line, strlen(line));
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
-	return out;
+	return stderrcap_end(&c);
 }
 
 static void

@@ -13,6 +13,7 @@
 
 #include "bot/config/config.h"
 #include "bot/log.h"
+#include "tests/unit/helpers/stderrcap.h"
 
 #define TOKEN "MTEwMDAwMDAwMDAwMDAwMDAwMQ.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
@@ -20,23 +21,11 @@
 static const char *
 logged(const char *line)
 {
-	static char out[8192];
-	FILE *f = tmpfile();
-	int saved = dup(2);
-	size_t n;
+	static struct stderrcap c;
 
-	assert_non_null(f);
-	fflush(stderr);
-	dup2(fileno(f), 2);
+	assert_int_equal(stderrcap_begin(&c), 0);
 	log_warnx("%s", line);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
-	return out;
+	return stderrcap_end(&c);
 }
 
 static void
