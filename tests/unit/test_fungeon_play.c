@@ -1,4 +1,4 @@
-/* Unit tests for rules/fgplay: each conflict's outcome decided from the
+/* Unit tests for rules/fungeon/fungeon_play: each conflict's outcome decided from the
  * party and seeded dice, with the dice written out so every expectation
  * can be checked by hand. The first d6 of the seeds used:
  *   seed 2: 1 5 2 5 5 2 4 2 4 5

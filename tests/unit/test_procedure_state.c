@@ -1,4 +1,4 @@
-/* Unit tests for commands/proc_state: the save/load round trip of a
+/* Unit tests for commands/procedure/procedure_state: the save/load round trip of a
  * channel's procedure state, and loads that must be refused. */
 #include <stdarg.h>
 #include <stddef.h>

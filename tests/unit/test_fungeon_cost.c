@@ -1,4 +1,4 @@
-/* Unit tests for rules/fgcost: every worked cost example of RULES.md
+/* Unit tests for rules/fungeon/fungeon_cost: every worked cost example of RULES.md
  * section 4, the Ruling on odd Annoy counts, the design words and their
  * errors. */
 #include <stdarg.h>
@@ -253,7 +253,7 @@ format_round_trips(void **unused)
 	     "level 2 ability web annoy 2 hold ability hide resist 3 fire type acid"},
 	    {FUNGEON_TREASURE, "pain 1 fancy type fire value 1", "fancy value 1 pain 1 type fire"},
 	    {FUNGEON_TREASURE, "", "mundane"},
-	    /* found by fuzz_fgcost: zero Resist dice resist nothing */
+	    /* found by fuzz_fungeon_cost: zero Resist dice resist nothing */
 	    {FUNGEON_MONSTER, "level 2 ability hide resist 0 fire pain 1",
 	     "level 2 ability hide pain 1"},
 	    /* and a type may be any word, even a feature's */

@@ -1,5 +1,5 @@
 /*
- * fuzz_proc: the dungeon procedure's parsers and commands. The first byte
+ * fuzz_procedure: the dungeon procedure's parsers and commands. The first byte
  * picks the target; the rest is its text:
  *   0 X-in-N odds, 1 back-to-town players, 2 a custom table's die,
  *   3 a light selector, 4 a saved procedure state (JSON), 5 a custom hazard

@@ -1,4 +1,4 @@
-/* Unit tests for rules/rtable: parsing, errors, lookup, find, round trip. */
+/* Unit tests for rules/tables/roll_table: parsing, errors, lookup, find, round trip. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
