@@ -13,6 +13,15 @@
 #   Runs $DELVER with a fresh empty --state-dir, removed afterwards: delver
 #   keeps its state (./state by default), so a run that must start from
 #   nothing says so. Returns delver's exit status.
+#
+# step_check NAME STATUS MESSAGE
+#   One step of a script that counts its failures in $fails: prints
+#   "ok   NAME" when STATUS is 0, else "FAIL: NAME: MESSAGE" with the last
+#   command's $top/out and $top/err, and counts it.
+#
+# console_on DIR [delver args...] < input
+#   The console as the user gm on the state directory DIR (no colour),
+#   stdout to $top/out and stderr to $top/err; returns delver's status.
 set -u
 BUILD=${1:-build/default}
 DELVER=${DELVER:-$BUILD/delver}
@@ -53,4 +62,22 @@ transcript() {
 		return 1
 	fi
 	rm -f "$out"
+}
+
+step_check() {
+	if [ "$2" -ne 0 ]; then
+		echo "FAIL: $1: $3"
+		echo "--- stdout"; cat "$top/out"
+		echo "--- stderr"; cat "$top/err"
+		fails=$((fails + 1))
+	else
+		echo "ok   $1"
+	fi
+}
+
+console_on() {
+	cdir=$1
+	shift
+	"$DELVER" --console --color never --user gm --state-dir "$cdir" "$@" \
+		> "$top/out" 2> "$top/err"
 }

@@ -13,43 +13,25 @@ top=$(mktemp -d)
 trap 'rm -rf "$top"' EXIT
 fails=0
 
-run() { # run DIR [args...] < input: delver on DIR, stderr to $top/err
-	d=$1
-	shift
-	"$DELVER" --console --color never --user gm --state-dir "$d" "$@" \
-		> "$top/out" 2> "$top/err"
-}
-
-check() { # check NAME CONDITION-RESULT MESSAGE
-	if [ "$2" -ne 0 ]; then
-		echo "FAIL: $1: $3"
-		echo "--- stdout"; cat "$top/out"
-		echo "--- stderr"; cat "$top/err"
-		fails=$((fails + 1))
-	else
-		echo "ok   $1"
-	fi
-}
-
 # A database with two channels: table (GM gm) and crypt (GM bob).
 db=$top/db
-printf '/gm claim\n/channel crypt\n/as bob\n/gm claim\n' | run "$db"
-check "make a database" $? "delver failed"
+printf '/gm claim\n/channel crypt\n/as bob\n/gm claim\n' | console_on "$db"
+step_check "make a database" $? "delver failed"
 
 db_refused() { # db_refused NAME DIR "expected reason"
 	before=$(sha256sum < "$2/delver.db")
-	run "$2" < /dev/null
+	console_on "$2" < /dev/null
 	rc=$?
 	after=$(sha256sum < "$2/delver.db")
 	[ $rc -eq 1 ] && grep -qF -- "the database $2/delver.db is damaged ($3); delver leaves it as it is and will not start on it: put back a copy from a backup or a snapshot file, or move it aside to start with no saved state" "$top/err"
-	check "$1: refused with the file and what to do" $? "exit $rc, or the message lacks '$3'"
+	step_check "$1: refused with the file and what to do" $? "exit $rc, or the message lacks '$3'"
 	[ "$before" = "$after" ]
-	check "$1: database untouched" $? "the file changed"
+	step_check "$1: database untouched" $? "the file changed"
 }
 
 pages=$(python3 -c 'import os, sys; print(os.path.getsize(sys.argv[1]) // 4096)' "$db/delver.db")
 [ "$pages" -ge 3 ]
-check "the database has its pages" $? "only $pages pages"
+step_check "the database has its pages" $? "only $pages pages"
 
 d=$top/dbflip; cp -r "$db" "$d"
 # Page 2 is the first table's root: garbage in its header.
@@ -59,16 +41,16 @@ b = bytearray(open(p, "rb").read())
 for i in range(4096, 4096 + 16):
     b[i] ^= 0x5a
 open(p, "wb").write(b)' "$d/delver.db"
-run "$d" < /dev/null
+console_on "$d" < /dev/null
 grep -qF "the database $d/delver.db is damaged (" "$top/err"
-check "flipped bytes in a page: named" $? "no damage message"
+step_check "flipped bytes in a page: named" $? "no damage message"
 db_refused "flipped bytes in a page" "$d" "$(sed -n 's/.*is damaged (\(.*\)); delver leaves.*/\1/p' "$top/err")"
 
 d=$top/dbcut; cp -r "$db" "$d"
 truncate -s 4096 "$d/delver.db"
-run "$d" < /dev/null
+console_on "$d" < /dev/null
 grep -qF "the database $d/delver.db is damaged (" "$top/err"
-check "cut to one page: named" $? "no damage message"
+step_check "cut to one page: named" $? "no damage message"
 db_refused "cut to one page" "$d" "$(sed -n 's/.*is damaged (\(.*\)); delver leaves.*/\1/p' "$top/err")"
 
 d=$top/dbempty; cp -r "$db" "$d"
@@ -83,27 +65,27 @@ b[0:16] = b"not a database!!"
 open(p, "wb").write(b)' "$d/delver.db"
 db_refused "not a database" "$d" "file is not a database"
 
-printf '/gm\n' | run "$db"
+printf '/gm\n' | console_on "$db"
 grep -qF "The GM here is gm." "$top/out"
-check "the intact database still starts" $? "it did not"
+step_check "the intact database still starts" $? "it did not"
 
 # --restore: a damaged file changes nothing; a good copy rolls the bot back
 # (a database closed by delver is a whole file, as a snapshot file is).
 cp "$db/delver.db" "$top/copy.db"
-printf '/gm release\n' | run "$db"
+printf '/gm release\n' | console_on "$db"
 "$DELVER" --state-dir "$db" --restore "$top/dbhead/delver.db" > "$top/out" 2> "$top/err"
 rc=$?
 [ $rc -eq 1 ] && grep -qF "cannot restore: $top/dbhead/delver.db is not a whole SQLite database" "$top/err" \
 	&& grep -qF "nothing was changed" "$top/err"
-check "--restore refuses a damaged file" $? "exit $rc"
+step_check "--restore refuses a damaged file" $? "exit $rc"
 "$DELVER" --state-dir "$db" --restore "$top/copy.db" > "$top/out" 2> "$top/err"
 rc=$?
 [ $rc -eq 0 ] && grep -qF "info: store: $db/delver.db restored from $top/copy.db; the database it replaced is in $db/replaced-" "$top/err" \
 	&& [ -f "$(echo "$db"/replaced-*/delver.db)" ]
-check "--restore puts a copy back and keeps the replaced database" $? "exit $rc"
-printf '/gm\n' | run "$db"
+step_check "--restore puts a copy back and keeps the replaced database" $? "exit $rc"
+printf '/gm\n' | console_on "$db"
 grep -qF "The GM here is gm." "$top/out"
-check "after --restore, the rolled-back state" $? "the release is still there"
+step_check "after --restore, the rolled-back state" $? "the release is still there"
 
 # A state directory in the old format with the same two channels, written as
 # the journal-and-snapshot store wrote it.
@@ -145,13 +127,13 @@ open(p, "wb").write(b"\n".join(lines))' "$@"; }
 
 refused() { # refused NAME DIR "expected message part"
 	before=$(sha256sum "$2/snapshot.dlv")
-	run "$2" < /dev/null
+	console_on "$2" < /dev/null
 	rc=$?
 	after=$(sha256sum "$2/snapshot.dlv")
 	[ $rc -eq 1 ] && grep -qF -- "$3" "$top/err" && grep -qF -- "--salvage" "$top/err"
-	check "$1: refused with file, line and reason" $? "exit $rc, or the message lacks '$3'"
+	step_check "$1: refused with file, line and reason" $? "exit $rc, or the message lacks '$3'"
 	[ "$before" = "$after" ]
-	check "$1: file untouched" $? "the file changed"
+	step_check "$1: file untouched" $? "the file changed"
 }
 
 d=$top/flip; cp -r "$good" "$d"
@@ -180,23 +162,23 @@ lines = [b"{\"format\":\"delver-state\",\"version\":1,\"file\":\"journal\",\"seq
 out = b"".join(b"%08x " % zlib.crc32(l) + l + b"\n" for l in lines)
 open(sys.argv[1], "wb").write(out + b"0badc0de {\"t\":\"c\",\"ke")
 print(len(out))' "$j" > "$top/size"
-printf '/gm\n/channel crypt\n/gm\n' | run "$d"
+printf '/gm\n/channel crypt\n/gm\n' | console_on "$d"
 rc=$?
 grep -qF "warn: $j: dropping the torn last line at byte $(cat "$top/size") (a crash in mid-write)" \
 	"$top/err" && grep -qF "Nobody is GM here yet" "$top/out" && grep -qF "The GM here is bob." "$top/out"
-check "torn journal line dropped with a warning" $? "exit $rc"
+step_check "torn journal line dropped with a warning" $? "exit $rc"
 
 # --salvage moves the bad file aside and starts from the readable lines.
 d=$top/flip
 bad=$(sha256sum < "$d/snapshot.dlv")
-printf '/gm\n/channel crypt\n/gm\n' | run "$d" --salvage
+printf '/gm\n/channel crypt\n/gm\n' | console_on "$d" --salvage
 rc=$?
 aside=$(cd "$d" && ls imported-*/* | grep '/snapshot\.dlv\.bad-' | head -n 1)
 [ $rc -eq 0 ] && [ -n "$aside" ] && [ "$(sha256sum < "$d/$aside")" = "$bad" ] \
 	&& grep -qF "snapshot.dlv:3: checksum mismatch: the line was changed or damaged; skipped (--salvage)" "$top/err" \
 	&& grep -qF "Nobody is GM here yet" "$top/out" && grep -qF "The GM here is bob." "$top/out"
-check "--salvage moves the file aside, imports what is readable" $? "exit $rc, aside '$aside'"
-printf '/gm\n' | run "$d"
-check "after --salvage, a plain start works" $? "it failed"
+step_check "--salvage moves the file aside, imports what is readable" $? "exit $rc, aside '$aside'"
+printf '/gm\n' | console_on "$d"
+step_check "after --salvage, a plain start works" $? "it failed"
 
 [ $fails -eq 0 ]

@@ -28,17 +28,6 @@ if ! mount -t tmpfs -o size=512k,mode=700 tmpfs "$mnt" 2> "$top/mount.err"; then
 fi
 state=$mnt/state
 
-check() { # check NAME CONDITION-RESULT MESSAGE
-	if [ "$2" -ne 0 ]; then
-		echo "FAIL: $1: $3"
-		echo "--- stdout"; cat "$top/out"
-		echo "--- stderr"; cat "$top/err"
-		fails=$((fails + 1))
-	else
-		echo "ok   $1"
-	fi
-}
-
 # say LINE EXPECTED: sends a line to the running console and waits (10 s at
 # most) for the answer's line count to grow by the prompt echo and its reply;
 # the newest reply line must be EXPECTED.
@@ -55,7 +44,7 @@ say() {
 	done
 	got=$(tail -n 1 "$top/out")
 	[ "$got" = "$2" ]
-	check "$1 -> $2" $? "got: $got"
+	step_check "$1 -> $2" $? "got: $got"
 }
 
 full="This change was not made: the disk holding the bot's saved state is full; try again once space is freed (nothing saved before is affected)."
@@ -70,7 +59,7 @@ say "/thwacko style red X" "Your Thwack-O die, in every channel: X6 (red, mark X
 
 dd if=/dev/zero of="$mnt/fill" bs=4k > /dev/null 2>&1
 [ "$(df -k "$mnt" | awk 'NR == 2 { print $4 }')" -eq 0 ]
-check "the filesystem is full" $? "$(df -k "$mnt")"
+step_check "the filesystem is full" $? "$(df -k "$mnt")"
 
 say "/channel crypt" "You are now in channel crypt."
 say "/gm claim" "$full"
@@ -81,29 +70,29 @@ say "/gm release" "$full"
 say "/gm" "The GM here is gm."
 say "/roll 1d1" "$full"
 [ "$(grep -c 'is full: changes are refused' "$top/err")" -eq 1 ]
-check "one log line while full" $? "not one"
+step_check "one log line while full" $? "not one"
 
 rm "$mnt/fill"
 say "/channel crypt" "You are now in channel crypt."
 say "/gm claim" "gm is now the GM of this channel."
 say "/thwacko style blue" "Your Thwack-O die, in every channel: X6 (blue, mark X)."
 grep -q "has space again; changes are saved again" "$top/err"
-check "the recovery is logged" $? "no such line"
+step_check "the recovery is logged" $? "no such line"
 exec 3>&-
 wait "$pid"
 rc=$?
 pid=
 [ $rc -eq 0 ]
-check "delver exits 0" $? "exit $rc"
+step_check "delver exits 0" $? "exit $rc"
 
 # A restart finds what was saved, before and after the disk was full.
 printf '/gm\n/channel crypt\n/gm\n/thwacko show\n' |
 	"$DELVER" --console --color never --user gm --state-dir "$state" > "$top/out" 2> "$top/err"
 [ "$(grep -c 'The GM here is gm.' "$top/out")" -eq 2 ]
-check "after a restart, both GM seats" $? "not both"
+step_check "after a restart, both GM seats" $? "not both"
 grep -q "blue" "$top/out"
-check "after a restart, the style saved after the recovery" $? "not blue"
+step_check "after a restart, the style saved after the recovery" $? "not blue"
 [ "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("PRAGMA integrity_check").fetchone()[0])' "$state/delver.db")" = ok ]
-check "the database passes integrity_check" $? "it does not"
+step_check "the database passes integrity_check" $? "it does not"
 
 [ "$fails" -eq 0 ]

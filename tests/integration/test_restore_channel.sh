@@ -12,38 +12,20 @@ pid=
 trap '[ -n "$pid" ] && kill "$pid" 2> /dev/null; rm -rf "$top"' EXIT
 fails=0
 
-run() { # run DIR [args...] < input: the console on DIR
-	d=$1
-	shift
-	"$DELVER" --console --color never --user gm --state-dir "$d" "$@" \
-		> "$top/out" 2> "$top/err"
-}
-
-check() { # check NAME CONDITION-RESULT MESSAGE
-	if [ "$2" -ne 0 ]; then
-		echo "FAIL: $1: $3"
-		echo "--- stdout"; cat "$top/out"
-		echo "--- stderr"; cat "$top/err"
-		fails=$((fails + 1))
-	else
-		echo "ok   $1"
-	fi
-}
-
 gm_of() { # gm_of DIR CHANNEL: the console's answer to /gm there
-	printf '/channel %s\n/gm\n' "$2" | run "$1"
+	printf '/channel %s\n/gm\n' "$2" | console_on "$1"
 	grep -o 'The GM here is [a-z]*\.\|Nobody is GM here yet' "$top/out"
 }
 
 # table (GM gm) and crypt (GM bob), then the snapshot file; then table
 # loses its GM (so its row goes) and crypt gets another (cat).
 db=$top/db
-printf '/gm claim\n/channel crypt\n/as bob\n/gm claim\n' | run "$db"
-check "make a database" $? "delver failed"
+printf '/gm claim\n/channel crypt\n/as bob\n/gm claim\n' | console_on "$db"
+step_check "make a database" $? "delver failed"
 snap=$top/snap.db
 cp "$db/delver.db" "$snap"
-printf '/gm release\n/channel crypt\n/as bob\n/gm release\n/as cat\n/gm claim\n' | run "$db"
-check "change both channels" $? "delver failed"
+printf '/gm release\n/channel crypt\n/as bob\n/gm release\n/as cat\n/gm claim\n' | console_on "$db"
+step_check "change both channels" $? "delver failed"
 
 refused() { # refused NAME DIR FILE KEY "expected message"
 	before=$(sha256sum < "$2/delver.db")
@@ -51,9 +33,9 @@ refused() { # refused NAME DIR FILE KEY "expected message"
 	rc=$?
 	after=$(sha256sum < "$2/delver.db")
 	[ $rc -eq 1 ] && grep -qxF -- "error: $5" "$top/err" && [ "$(wc -l < "$top/err")" -eq 1 ]
-	check "$1: one sentence" $? "exit $rc, or not the message: $5"
+	step_check "$1: one sentence" $? "exit $rc, or not the message: $5"
 	[ "$before" = "$after" ]
-	check "$1: database untouched" $? "the file changed"
+	step_check "$1: database untouched" $? "the file changed"
 }
 
 refused "no such channel" "$db" "$snap" "console:nowhere" \
@@ -77,7 +59,7 @@ c.execute("UPDATE channels SET rec = CAST(? AS BLOB) WHERE key = ?", ("00000000 
 c.commit()' "$badrec"
 "$DELVER" --state-dir "$db" --restore "$badrec" --channel console:crypt > "$top/out" 2> "$top/err"
 grep -q "^error: cannot restore channel 'console:crypt': the record of channel 'console:crypt' in $badrec cannot be read (.*); nothing was changed\$" "$top/err"
-check "a damaged record: named" $? "no such message"
+step_check "a damaged record: named" $? "no such message"
 refused "a damaged record" "$db" "$badrec" "console:crypt" "$(sed 's/^error: //' "$top/err")"
 
 refused "a missing file" "$db" "$top/none.db" "console:crypt" \
@@ -88,7 +70,7 @@ mkdir -m 700 "$top/empty"
 rc=$?
 [ $rc -eq 1 ] && grep -qxF "error: cannot restore channel 'console:crypt': the state directory $top/empty holds no database; use --restore FILE without --channel to restore the whole bot; nothing was changed" "$top/err" &&
 	[ ! -e "$top/empty/delver.db" ]
-check "no database to restore into: refused, none created" $? "exit $rc"
+step_check "no database to restore into: refused, none created" $? "exit $rc"
 
 # A running delver holds the directory's lock.
 mkfifo "$top/in"
@@ -111,16 +93,16 @@ pid=
 "$DELVER" --state-dir "$db" --restore "$snap" --channel console:crypt > "$top/out" 2> "$top/err"
 rc=$?
 [ $rc -eq 0 ] && grep -qxF "info: store: channel 'console:crypt' of $db/delver.db restored from $snap; every other record is as it was" "$top/err"
-check "restore one channel" $? "exit $rc"
+step_check "restore one channel" $? "exit $rc"
 [ "$(gm_of "$db" crypt)" = "The GM here is bob." ]
-check "crypt is as in the snapshot" $? "crypt: $(gm_of "$db" crypt)"
+step_check "crypt is as in the snapshot" $? "crypt: $(gm_of "$db" crypt)"
 [ "$(gm_of "$db" table)" = "Nobody is GM here yet" ]
-check "table keeps its later change" $? "table: $(gm_of "$db" table)"
+step_check "table keeps its later change" $? "table: $(gm_of "$db" table)"
 "$DELVER" --state-dir "$db" --restore "$snap" --channel console:table > "$top/out" 2> "$top/err"
 rc=$?
 [ $rc -eq 0 ] && grep -qxF "info: store: channel 'console:table' of $db/delver.db added from $snap; every other record is as it was" "$top/err"
-check "restore a channel that has no row now" $? "exit $rc"
+step_check "restore a channel that has no row now" $? "exit $rc"
 [ "$(gm_of "$db" table)" = "The GM here is gm." ] && [ "$(gm_of "$db" crypt)" = "The GM here is bob." ]
-check "table is as in the snapshot, crypt too" $? "table: $(gm_of "$db" table)"
+step_check "table is as in the snapshot, crypt too" $? "table: $(gm_of "$db" table)"
 
 [ "$fails" -eq 0 ]
