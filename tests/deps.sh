@@ -17,12 +17,13 @@ libuv1-dev uthash-dev libutf8proc-dev libedit-dev libsqlite3-dev libpq-dev"
 # atheme-services (IRC with SASL and NickServ), tmux (the
 # interactive console's test), openssl (test certificates), systemd
 # (systemd-analyze), man-db, groff and lowdown (the manual pages), procps,
+# curl (the Discord tests drive the fake Discord's control API with it),
 # sqlite3 (to look into a state database), postgresql (a throwaway server for
 # the store's tests: tests/tools/pg_cluster.sh), libseccomp-dev (the
 # benchmarks' launcher under the unit's system call filter:
 # tests/tools/unit_filter.c).
 TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
-ngircd inspircd atheme-services tmux openssl systemd man-db groff-base lowdown procps sqlite3
+ngircd inspircd atheme-services tmux openssl curl systemd man-db groff-base lowdown procps sqlite3
 postgresql libseccomp-dev"
 
 case "${1:-test}" in
