@@ -38,10 +38,15 @@
  *   transaction's commands say the change may be lost, and the records are
  *   written again from memory every second until that works. A row whose
  *   generation moved on (another process wrote it: a fleet of shards on
- *   PostgreSQL) is a conflict: that change is not kept, the record leaves
- *   memory with every change made to it here since, the held replies of
- *   the commands that changed it say the change was not kept, and it is
- *   read back by key for its next use (see persist_open_backend). A full disk (SQLite's
+ *   PostgreSQL) is a conflict, and the backend writes nothing of its batch:
+ *   that change is not kept, nor any change of a command linked to it (one
+ *   that changed that record, every record such a command changed, and so
+ *   on, in this batch or collected for the next): those records leave
+ *   memory with every change made to them here since, the held replies of
+ *   those commands say the change was not kept, and the records are read
+ *   back by key for their next use (see persist_open_backend). The rest of
+ *   the batch is sent again at once, so a command's changes are kept or
+ *   dropped together and the other commands' replies are as usual. A full disk (SQLite's
  * SQLITE_FULL) refuses instead: every change not committed yet leaves memory (its records read back
  * as last committed), the held replies of the commands that made them become an error (lost < 0),
  * one error line is logged, and the next commit after space returns is saved as usual.

@@ -97,6 +97,7 @@ struct persist {
 	struct id **batch;   /* the batch's ids, in row order */
 	size_t nbatch, batch_cap;
 	int batch_lost;       /* records of the batch that could not be encoded */
+	int lost_carried;     /* those of a batch rolled back by a conflict */
 	uint64_t collect_seq; /* the batch being collected */
 	uint64_t batch_seq;   /* the one in flight */
 	bool committing;

@@ -912,9 +912,11 @@ pending_done(void *ctx, struct reply *r)
 	pr->on_disk_then = on_sqlite && strcmp(gm_on_disk(pr->b, pr->chan), "console:ann") == 0;
 }
 
-/* Starts "/line" by ann in chan; returns true when the reply was held. */
+/* Starts "/line" by user (shown as name) in chan; returns true when the
+ * reply was held. */
 static bool
-start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line)
+start_as(struct bot *b, struct pending_reply *pr, const char *user, const char *name,
+         const char *chan, const char *line)
 {
 	struct origin o = {.platform = "console"};
 
@@ -923,12 +925,19 @@ start(struct bot *b, struct pending_reply *pr, const char *chan, const char *lin
 	pr->r = reply_new();
 	pr->chan = chan;
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
-	snprintf(o.user_key, sizeof(o.user_key), "console:ann");
-	snprintf(o.user_name, sizeof(o.user_name), "ann");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", name);
 	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r,
 	                        pending_done, pr))
 		return false;
 	return true;
+}
+
+/* Starts "/line" by ann in chan; returns true when the reply was held. */
+static bool
+start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line)
+{
+	return start_as(b, pr, "ann", "ann", chan, line);
 }
 
 static void
@@ -1115,7 +1124,7 @@ fake_complete(struct fake *f, enum store_status status)
 	assert_non_null(f->done);
 	for (size_t i = 0; i < f->n; i++)
 		f->status[i] = status;
-	f->overall = status == STORE_FAILED ? STORE_FAILED : STORE_OK;
+	f->overall = status == STORE_FAILED || status == STORE_CONFLICT ? status : STORE_OK;
 	uv_timer_start(&f->fire, fake_fire, 0, 0);
 }
 
@@ -1352,6 +1361,82 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	on_sqlite = true;
 }
 
+/* Runs user's "/line" in chan on the fake, every commit of it completed as
+ * committed. */
+static void
+fake_say(struct bot *b, struct fake *f, const char *user, const char *chan, const char *line)
+{
+	struct pending_reply pr;
+
+	if (start_as(b, &pr, user, user, chan, line)) {
+		while (!pr.ready) {
+			run_until_commit(b, f, &pr);
+			if (f->done != NULL) {
+				fake_complete(f, STORE_OK);
+				uv_run(&b->loop, UV_RUN_ONCE);
+			}
+		}
+	}
+	reply_free(pr.r);
+}
+
+/*
+ * A conflict drops the connected group of its record: the command that
+ * changed it and another record, and a command held for the next batch
+ * that changed that other record and a third one, keep none of their
+ * changes (their replies say so); the rest of the batch and of the next
+ * one is sent again at once and kept, its reply as usual.
+ */
+static void
+test_a_conflict_drops_every_linked_change(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply first, second, third;
+	int commits;
+
+	fake_say(b, f, "ann", "x", "/gm claim");
+	fake_say(b, f, "ann", "y", "/gm claim");
+	fake_say(b, f, "ann", "x", "/thwacko style red");
+	/* Under a new name ann changes the GM seats' names and her style. */
+	assert_true(start_as(b, &first, "ann", "Ann", "x", "/thwacko style green"));
+	run_until_commit(b, f, &first);
+	assert_int_equal(f->n, 2);
+	commits = f->commits;
+	assert_true(start_as(b, &second, "ann", "Ann", "y", "/thwacko style blue"));
+	assert_true(start_as(b, &third, "bob", "bob", "z", "/gm claim"));
+	/* The channel x conflicts: nothing of the batch was written. */
+	f->status[0] = strcmp(f->keys[0], "console:x") == 0 ? STORE_CONFLICT : STORE_NOT_WRITTEN;
+	f->status[1] = strcmp(f->keys[1], "console:x") == 0 ? STORE_CONFLICT : STORE_NOT_WRITTEN;
+	f->overall = STORE_CONFLICT;
+	uv_timer_start(&f->fire, fake_fire, 0, 0);
+	while (f->commits == commits)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	/* Sent again at once: bob's channel only (ann's record links y). */
+	assert_int_equal(f->n, 1);
+	assert_string_equal(f->keys[0], "console:z");
+	assert_true(first.ready);
+	assert_true(second.ready);
+	assert_false(third.ready);
+	assert_string_equal(text_of(first.r), NOT_KEPT);
+	assert_string_equal(text_of(second.r), NOT_KEPT);
+	fake_complete(f, STORE_OK);
+	while (!third.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(third.r), "bob is now the GM of this channel.\n");
+	assert_int_equal(stats(b).conflicts, 1);
+	assert_int_equal(stats(b).append_failures, 0);
+	/* The three dropped records left memory. */
+	assert_null(state_channel_peek(b->st, "console:x"));
+	assert_null(state_channel_peek(b->st, "console:y"));
+	assert_null(state_user_peek(b->st, "console:ann"));
+	reply_free(first.r);
+	reply_free(second.r);
+	reply_free(third.r);
+	bot_free(b);
+	on_sqlite = true;
+}
+
 /* Commands waiting for a record's read: one read for all of them, they run
  * in order once it is over, and past DISPATCH_PARKED_MAX more are refused
  * at once with one sentence. */
@@ -1470,6 +1555,7 @@ main(void)
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
+	    cmocka_unit_test(test_a_conflict_drops_every_linked_change),
 	    cmocka_unit_test(test_commands_wait_for_a_read_within_a_bound),
 	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),

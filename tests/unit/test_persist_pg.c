@@ -120,7 +120,8 @@ struct pending {
 };
 
 static void
-start(struct bot *b, struct pending *pr, const char *user, const char *chan, const char *line)
+start_named(struct bot *b, struct pending *pr, const char *user, const char *name, const char *chan,
+            const char *line)
 {
 	struct origin o = {.platform = "console"};
 
@@ -128,10 +129,16 @@ start(struct bot *b, struct pending *pr, const char *user, const char *chan, con
 	pr->ready = false;
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", name);
 	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r, set_true,
 	                        &pr->ready))
 		pr->ready = true;
+}
+
+static void
+start(struct bot *b, struct pending *pr, const char *user, const char *chan, const char *line)
+{
+	start_named(b, pr, user, user, chan, line);
 }
 
 static const char *
@@ -267,6 +274,60 @@ later_changes_on_the_stale_copy_are_not_kept(void **state)
 	assert_int_equal(turn_of(b, "race"), 1);
 	bot_close(a);
 	bot_close(b);
+}
+
+/*
+ * A command that changed two records, one of which another process wrote
+ * first, keeps neither change and says so (kept in part, the user's second
+ * try would make the other change twice); an unrelated command committed in
+ * the same batch is kept and its reply says nothing unusual.
+ */
+static void
+a_command_keeps_all_its_records_or_none(void **state)
+{
+	struct bot *a = bot_open(), *b, *c;
+	struct pending both, other;
+	uint64_t commits;
+	char shown[4096];
+
+	say(a, "ivy", "pairs", "/gm claim");
+	say(a, "ivy", "pairs", "/thwacko style red");
+	snprintf(shown, sizeof(shown), "%s", say(a, "ivy", "pairs", "/thwacko show"));
+	assert_non_null(strstr(shown, "red"));
+	say(a, "jon", "solo", "/gm claim");
+	say(a, "jon", "solo", "/thwacko style blue"); /* a row: b loads jon at open */
+	b = bot_open();
+	assert_true(advanced(say(a, "ivy", "pairs", "/turn advance")));
+	commits = stats(b).commits;
+	/* Under a new display name the GM changes the seat's name (the
+	 * channel, which a wrote since b read it) and her style (her record);
+	 * jon's command in another channel goes into the same batch. */
+	start_named(b, &both, "ivy", "Ivy", "pairs", "/thwacko style green");
+	start(b, &other, "jon", "solo", "/turn advance");
+	assert_false(both.ready);
+	assert_false(other.ready);
+	assert_string_equal(finish(b, &both), NOT_KEPT);
+	assert_true(advanced(finish(b, &other)));
+	assert_int_equal(stats(b).conflicts, 1);
+	/* The batch, rolled back, then sent again without ivy's records. */
+	assert_int_equal(stats(b).commits, commits + 2);
+	/* b reads both records again and sees what is stored. */
+	for (int i = 0; i < 1000 && strcmp(say(b, "ivy", "pairs", "/thwacko show"), shown) != 0;
+	     i++)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(say(b, "ivy", "pairs", "/thwacko show"), shown);
+	assert_int_equal(turn_of(b, "pairs"), 1);
+	bot_close(b);
+	/* What is stored, as another process reads it: neither of ivy's
+	 * changes, and jon's turn. */
+	c = bot_open();
+	assert_string_equal(say(c, "ivy", "pairs", "/thwacko show"), shown);
+	assert_string_equal(say(c, "jon", "pairs", "/gm"), "The GM here is ivy.\n");
+	assert_int_equal(turn_of(c, "pairs"), 1);
+	assert_int_equal(turn_of(c, "solo"), 1);
+	assert_int_equal(stats(c).conflicts, 0);
+	bot_close(c);
+	bot_close(a);
 }
 
 /* A user's record is shared by every shard (a player uses several guilds):
@@ -453,6 +514,7 @@ main(void)
 	    cmocka_unit_test(state_survives_a_restart),
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
+	    cmocka_unit_test(a_command_keeps_all_its_records_or_none),
 	    cmocka_unit_test(user_conflict_reads_the_user_again),
 	    cmocka_unit_test(a_command_waits_for_its_channel_to_be_read),
 	    cmocka_unit_test(commands_waiting_for_one_channel_keep_their_order),
