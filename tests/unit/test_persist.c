@@ -1361,6 +1361,57 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	on_sqlite = true;
 }
 
+/*
+ * SQLite too writes nothing of a batch with a conflict (a row another
+ * writer moved on): a command that changed that channel and its user's
+ * record keeps neither change, and another command of the same batch is
+ * committed after it, its reply as usual.
+ */
+static void
+test_sqlite_conflict_keeps_no_part_of_a_command(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply both, other;
+	struct state *st;
+	char path[4200], shown[4096];
+	sqlite3 *db;
+
+	say(b, "ann", "x", "/gm claim");
+	say(b, "ann", "x", "/thwacko style red");
+	snprintf(shown, sizeof(shown), "%s", say(b, "ann", "x", "/thwacko show"));
+	assert_non_null(strstr(shown, "red"));
+	say(b, "bob", "z", "/gm claim");
+	assert_string_equal(gm_on_disk(b, "z"), "console:bob");
+	/* Another writer moves the channel x on. */
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	                              "UPDATE channels SET generation = generation + 1 WHERE "
+	                              "key = 'console:x'",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	released = 0;
+	assert_true(start_as(b, &both, "ann", "Ann", "x", "/thwacko style green"));
+	assert_true(start_as(b, &other, "bob", "bob", "z", "/gm release"));
+	while (!other.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(both.order, 1);
+	assert_string_equal(text_of(both.r), NOT_KEPT);
+	assert_string_equal(text_of(other.r), "bob is no longer the GM; anyone may /gm claim.\n");
+	assert_int_equal(stats(b).conflicts, 1);
+	assert_int_equal(stats(b).append_failures, 0);
+	/* On disk: neither of ann's changes; bob's release. */
+	st = restored(b);
+	assert_string_equal(channel_gm_name(state_channel_find(st, "console:x")), "ann");
+	state_free(st);
+	assert_string_equal(gm_on_disk(b, "z"), "(absent)"); /* nothing left to keep */
+	assert_string_equal(say(b, "ann", "x", "/thwacko show"), shown);
+	reply_free(both.r);
+	reply_free(other.r);
+	bot_free(b);
+}
+
 /* Runs user's "/line" in chan on the fake, every commit of it completed as
  * committed. */
 static void
@@ -1556,6 +1607,7 @@ main(void)
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
 	    cmocka_unit_test(test_a_conflict_drops_every_linked_change),
+	    cmocka_unit_test(test_sqlite_conflict_keeps_no_part_of_a_command),
 	    cmocka_unit_test(test_commands_wait_for_a_read_within_a_bound),
 	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),
