@@ -225,12 +225,47 @@ log_failure(struct persist *p, const char *key, const char *err)
 
 static void forget(struct persist *p, const char *id);
 
+/* A user read and found absent (see struct fetch). */
+static bool
+fetch_absent(const struct fetch *f)
+{
+	return f->state == FETCHED && !f->found && f->id[0] == 'u';
+}
+
 static void
 fetch_free(struct persist *p, struct fetch *f)
 {
+	if (fetch_absent(f))
+		p->nabsent--;
 	HASH_DEL(p->fetches, f);
 	free(f->rec);
 	free(f);
+}
+
+/* Past PERSIST_ABSENT_MAX users known absent, the least recently used go. */
+static void
+absent_bound(struct persist *p)
+{
+	struct fetch *f, *tmp;
+
+	HASH_ITER(hh, p->fetches, f, tmp)
+	{
+		if (p->nabsent <= PERSIST_ABSENT_MAX)
+			break;
+		if (fetch_absent(f))
+			fetch_free(p, f);
+	}
+}
+
+/* Forgets that id is known absent: this process wrote its row. */
+static void
+absent_forget(struct persist *p, const char *id)
+{
+	struct fetch *f = NULL;
+
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f != NULL && fetch_absent(f))
+		fetch_free(p, f);
 }
 
 static void
@@ -268,6 +303,10 @@ fetched(void *ctx, enum store_status status, const struct store_row *row, const 
 		f->rec = xmalloc(row->rec_len + 1);
 		memcpy(f->rec, row->rec, row->rec_len);
 		f->rec[row->rec_len] = '\0';
+	} else if (fetch_absent(f)) {
+		f->used = tick_clock(f->p);
+		f->p->nabsent++;
+		absent_bound(f->p);
 	}
 }
 
@@ -286,6 +325,8 @@ fetch_start(struct persist *p, const char *id)
 	} else if (f->state == FETCHING) {
 		return;
 	}
+	if (fetch_absent(f))
+		p->nabsent--;
 	free(f->rec);
 	f->rec = NULL;
 	f->found = false;
@@ -458,6 +499,8 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 					user_set_generation(u, g);
 			}
 			p->stats.appends++;
+			if (e->id[0] == 'u' && !e->deleted)
+				absent_forget(p, e->id);
 			retried = retried || id_find(p->retry, e->id) != NULL;
 			id_del(&p->retry, e->id);
 		} else {
@@ -685,6 +728,7 @@ user_evictable(const struct user *u, void *ctx)
 size_t
 persist_evict(struct persist *p)
 {
+	struct fetch *f, *tmp;
 	size_t n, nu;
 
 	tick_clock(p);
@@ -692,6 +736,11 @@ persist_evict(struct persist *p)
 	p->stats.users_evicted += nu;
 	if (p->o.evict_after == 0)
 		return 0;
+	HASH_ITER(hh, p->fetches, f, tmp)
+	{
+		if (fetch_absent(f) && f->used + p->o.evict_after <= p->clock)
+			fetch_free(p, f);
+	}
 	n = state_evict_channels_if(p->st, evictable, p);
 	p->stats.evicted += n;
 	return n;
@@ -817,6 +866,13 @@ fetched_record(struct persist *p, char kind, const char *key, struct store_recor
 		fetch_start(p, id);
 	if (f->state != FETCHED)
 		return -1;
+	if (!f->found && kind == 'u') {
+		/* Known absent from now on: the most recently used. */
+		f->used = tick_clock(p);
+		HASH_DEL(p->fetches, f);
+		HASH_ADD_STR(p->fetches, id, f);
+		return 0;
+	}
 	if (!f->found) {
 		fetch_free(p, f);
 		return 0;
@@ -1277,6 +1333,7 @@ persist_get_stats(const struct persist *p, struct persist_stats *s)
 {
 	*s = p->stats;
 	s->retry_pending = HASH_COUNT(p->retry);
+	s->absent = p->nabsent;
 	s->checkpoints = p->sqlite ? store_sqlite_checkpoints(p->be) : 0;
 }
 

@@ -102,6 +102,8 @@ struct persist_stats {
 	uint64_t reads;             /* reads by key started (not SQLite's, which are
 	                               synchronous) */
 	uint64_t conflicts;         /* records another process wrote first */
+	uint64_t absent;            /* users known to have no row, so not read before
+	                               each command (not SQLite's) */
 };
 
 /* DIR/delver.db. Returns 0, or -1 when it does not fit. */
@@ -126,7 +128,9 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
  * needs it waits for the read (persist_attach sets the dispatcher's
  * persist_want); when the read fails, the commands waiting for it are
  * refused ("cannot be read right now") and the next one reads it again. A
- * record that left memory after a conflict is read back at once. The
+ * user found to have no row is remembered as absent (struct fetch in
+ * persist_int.h), so a user who holds nothing is read once, not before each
+ * command. A record that left memory after a conflict is read back at once. The
  * dispatch_line and dispatch_invocation forms cannot wait: they are
  * refused while a record is being read.
  */
