@@ -81,6 +81,9 @@
 #include "commands/dispatch.h"
 
 #define PERSIST_DB_FILE "delver.db"
+/* Users known to have no row (not SQLite: see persist_open_backend), kept
+ * at most; past it the least recently used are forgotten. */
+#define PERSIST_ABSENT_MAX 16384
 
 struct persist;
 

@@ -58,7 +58,6 @@ struct waiter {
  * memory: a row another process writes meanwhile is seen when this one's
  * own write of the user conflicts (and reads it again) or the entry
  * leaves. */
-#define PERSIST_ABSENT_MAX 16384
 struct fetch {
 	char id[KEY_MAX + 2];
 	enum {

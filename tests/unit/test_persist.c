@@ -1488,6 +1488,37 @@ test_a_conflict_drops_every_linked_change(void **state)
 	on_sqlite = true;
 }
 
+/* Users known to have no row are bounded: past PERSIST_ABSENT_MAX the least
+ * recently used is forgotten, and read again when next used. */
+static void
+test_users_known_absent_are_bounded(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	char user[32];
+	int loads;
+
+	for (int i = 0; i <= PERSIST_ABSENT_MAX; i++) {
+		snprintf(user, sizeof(user), "u%d", i);
+		assert_int_equal(strncmp(say(b, user, "big", "/gm"), "Nobody is GM here yet; ", 23),
+		                 0);
+	}
+	assert_int_equal(f->loads, PERSIST_ABSENT_MAX + 2); /* and the channel */
+	assert_int_equal(stats(b).absent, PERSIST_ABSENT_MAX);
+	loads = f->loads;
+	say(b, "u1", "big", "/gm"); /* known: no read */
+	assert_int_equal(f->loads, loads);
+	say(b, "u0", "big", "/gm"); /* the least recently used went */
+	assert_int_equal(f->loads, loads + 1);
+	assert_int_equal(stats(b).absent, PERSIST_ABSENT_MAX);
+	say(b, "u1", "big", "/gm"); /* used since: still known */
+	assert_int_equal(f->loads, loads + 1);
+	say(b, "u2", "big", "/gm"); /* now the least recently used: went */
+	assert_int_equal(f->loads, loads + 2);
+	bot_free(b);
+	on_sqlite = true;
+}
+
 /* Commands waiting for a record's read: one read for all of them, they run
  * in order once it is over, and past DISPATCH_PARKED_MAX more are refused
  * at once with one sentence. */
@@ -1609,6 +1640,7 @@ main(void)
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
 	    cmocka_unit_test(test_a_conflict_drops_every_linked_change),
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_part_of_a_command),
+	    cmocka_unit_test(test_users_known_absent_are_bounded),
 	    cmocka_unit_test(test_commands_wait_for_a_read_within_a_bound),
 	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),
