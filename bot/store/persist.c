@@ -225,12 +225,47 @@ log_failure(struct persist *p, const char *key, const char *err)
 
 static void forget(struct persist *p, const char *id);
 
+/* A user read and found absent (see struct fetch). */
+static bool
+fetch_absent(const struct fetch *f)
+{
+	return f->state == FETCHED && !f->found && f->id[0] == 'u';
+}
+
 static void
 fetch_free(struct persist *p, struct fetch *f)
 {
+	if (fetch_absent(f))
+		p->nabsent--;
 	HASH_DEL(p->fetches, f);
 	free(f->rec);
 	free(f);
+}
+
+/* Past PERSIST_ABSENT_MAX users known absent, the least recently used go. */
+static void
+absent_bound(struct persist *p)
+{
+	struct fetch *f, *tmp;
+
+	HASH_ITER(hh, p->fetches, f, tmp)
+	{
+		if (p->nabsent <= PERSIST_ABSENT_MAX)
+			break;
+		if (fetch_absent(f))
+			fetch_free(p, f);
+	}
+}
+
+/* Forgets that id is known absent: this process wrote its row. */
+static void
+absent_forget(struct persist *p, const char *id)
+{
+	struct fetch *f = NULL;
+
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f != NULL && fetch_absent(f))
+		fetch_free(p, f);
 }
 
 static void
@@ -268,6 +303,10 @@ fetched(void *ctx, enum store_status status, const struct store_row *row, const 
 		f->rec = xmalloc(row->rec_len + 1);
 		memcpy(f->rec, row->rec, row->rec_len);
 		f->rec[row->rec_len] = '\0';
+	} else if (fetch_absent(f)) {
+		f->used = tick_clock(f->p);
+		f->p->nabsent++;
+		absent_bound(f->p);
 	}
 }
 
@@ -286,6 +325,8 @@ fetch_start(struct persist *p, const char *id)
 	} else if (f->state == FETCHING) {
 		return;
 	}
+	if (fetch_absent(f))
+		p->nabsent--;
 	free(f->rec);
 	f->rec = NULL;
 	f->found = false;
@@ -295,26 +336,72 @@ fetch_start(struct persist *p, const char *id)
 }
 
 /*
- * Another process wrote id's row since this one read it (a fleet, where a
- * channel moved between shards): the change made here is not kept. The
- * record leaves memory with every change made to it here since (they were
- * made on the old copy), the held replies of the commands that changed it
- * say so, and it is read back by key for its next use.
+ * Another process wrote a row of the batch since this one read it (a
+ * fleet, where a channel moved between shards), so the backend wrote
+ * nothing of the batch (store_backend.h). What is dropped is the connected
+ * group of the conflicted records: every held command that changed one of
+ * them, every record such a command changed, and so on (records are shared
+ * by commands of this batch and of the next one, collected meanwhile on the
+ * same copies). Those records leave memory with every change made to them
+ * here since they were committed, so they read back as stored (at once on
+ * a backend whose reads are asynchronous), and those commands' held replies
+ * say their change was not kept: a command's changes are kept or dropped
+ * together, never half, so running it again cannot double one. The rest of
+ * the batch goes back to be sent again at once.
  */
 static void
-conflict(struct persist *p, const char *id)
+drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 {
-	log_warnx("store: '%s' in %s was changed by another delver process since this one read "
-	          "it; the change made here is not kept and the record is read again",
-	          id + 2, p->path);
-	p->stats.conflicts++;
-	forget(p, id);
-	id_del(&p->pending, id);
-	for (struct waiter *w = p->whead; w != NULL; w = w->next)
-		for (size_t i = 0; i < w->nids && !w->not_kept; i++)
-			w->not_kept = strcmp(w->ids[i], id) == 0;
-	if (!p->sqlite)
-		fetch_start(p, id);
+	struct id *drop = NULL, *e, *tmp;
+	size_t group = 0;
+	bool grew;
+
+	for (size_t i = 0; i < n && i < p->nbatch; i++) {
+		if (row_status[i] != STORE_CONFLICT)
+			continue;
+		log_warnx("store: '%s' in %s was changed by another delver process since this one "
+		          "read it; the change made here is not kept and the record is read again",
+		          p->batch[i]->id + 2, p->path);
+		p->stats.conflicts++;
+		id_add(&drop, p->batch[i]->id);
+	}
+	do {
+		grew = false;
+		for (struct waiter *w = p->whead; w != NULL; w = w->next) {
+			size_t i = 0;
+
+			/* One not kept before holds no change any more. */
+			if (w->not_kept || !w->changed)
+				continue;
+			while (i < w->nids && id_find(drop, w->ids[i]) == NULL)
+				i++;
+			if (i == w->nids)
+				continue;
+			w->not_kept = true;
+			for (i = 0; i < w->nids; i++)
+				if (id_add(&drop, w->ids[i])) {
+					grew = true;
+					group++;
+				}
+		}
+	} while (grew);
+	if (group > 0)
+		log_warnx(
+		    "store: %zu more record%s changed by the same commands %s not kept either "
+		    "and %s read again",
+		    group, group == 1 ? "" : "s", group == 1 ? "is" : "are",
+		    group == 1 ? "is" : "are");
+	for (size_t i = 0; i < p->nbatch; i++)
+		if (id_find(drop, p->batch[i]->id) == NULL)
+			id_add(&p->pending, p->batch[i]->id);
+	HASH_ITER(hh, drop, e, tmp)
+	{
+		forget(p, e->id);
+		id_del(&p->pending, e->id);
+		if (!p->sqlite)
+			fetch_start(p, e->id);
+	}
+	id_clear(&drop);
 }
 
 /* One record a command needs: 0 in memory (or read), 1 being read, -1 its
@@ -367,6 +454,22 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 	bool retried = false;
 
 	p->committing = false;
+	if (status == STORE_CONFLICT) {
+		drop_conflicts(p, row_status, n);
+		id_clear(&p->inflight);
+		p->nbatch = 0;
+		p->lost_carried += p->batch_lost;
+		start_batch(p);
+		/* The conflict may have emptied the batch: its held replies (and
+		 * those after them) wait for nothing now. */
+		if (!p->committing) {
+			release(p, UINT64_MAX, p->lost_carried);
+			p->lost_carried = 0;
+		}
+		if (p->closing)
+			persist__close_step(p);
+		return;
+	}
 	if (n > 0 && row_status[0] == STORE_FULL && p->sqlite) {
 		refuse_all(p);
 		if (p->closing)
@@ -396,10 +499,10 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 					user_set_generation(u, g);
 			}
 			p->stats.appends++;
+			if (e->id[0] == 'u' && !e->deleted)
+				absent_forget(p, e->id);
 			retried = retried || id_find(p->retry, e->id) != NULL;
 			id_del(&p->retry, e->id);
-		} else if (row_status[i] == STORE_CONFLICT) {
-			conflict(p, e->id);
 		} else {
 			log_failure(p, key, err);
 			p->failing = true;
@@ -417,8 +520,8 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 	p->nbatch = 0;
 	release(p, p->batch_seq, lost);
 	start_batch(p);
-	/* A conflict may have emptied the next batch (its records left
-	 * memory): its held replies wait for nothing now. */
+	/* Nothing may be left to send (the records of the next batch left
+	 * memory): its held replies wait for nothing then. */
 	if (!p->committing)
 		release(p, UINT64_MAX, 0);
 	if (p->closing)
@@ -547,7 +650,10 @@ start_batch(struct persist *p)
 		p->batch = xrealloc(p->batch, cap * sizeof(*p->batch));
 	}
 	p->nbatch = 0;
-	p->batch_lost = 0;
+	/* Records that could not be encoded for a batch sent again after a
+	 * conflict count for this one, which releases its replies. */
+	p->batch_lost = p->lost_carried;
+	p->lost_carried = 0;
 	HASH_ITER(hh, p->pending, e, tmp)
 	{
 		int rc;
@@ -622,6 +728,7 @@ user_evictable(const struct user *u, void *ctx)
 size_t
 persist_evict(struct persist *p)
 {
+	struct fetch *f, *tmp;
 	size_t n, nu;
 
 	tick_clock(p);
@@ -629,6 +736,11 @@ persist_evict(struct persist *p)
 	p->stats.users_evicted += nu;
 	if (p->o.evict_after == 0)
 		return 0;
+	HASH_ITER(hh, p->fetches, f, tmp)
+	{
+		if (fetch_absent(f) && f->used + p->o.evict_after <= p->clock)
+			fetch_free(p, f);
+	}
 	n = state_evict_channels_if(p->st, evictable, p);
 	p->stats.evicted += n;
 	return n;
@@ -754,6 +866,13 @@ fetched_record(struct persist *p, char kind, const char *key, struct store_recor
 		fetch_start(p, id);
 	if (f->state != FETCHED)
 		return -1;
+	if (!f->found && kind == 'u') {
+		/* Known absent from now on: the most recently used. */
+		f->used = tick_clock(p);
+		HASH_DEL(p->fetches, f);
+		HASH_ADD_STR(p->fetches, id, f);
+		return 0;
+	}
 	if (!f->found) {
 		fetch_free(p, f);
 		return 0;
@@ -1214,6 +1333,7 @@ persist_get_stats(const struct persist *p, struct persist_stats *s)
 {
 	*s = p->stats;
 	s->retry_pending = HASH_COUNT(p->retry);
+	s->absent = p->nabsent;
 	s->checkpoints = p->sqlite ? store_sqlite_checkpoints(p->be) : 0;
 }
 

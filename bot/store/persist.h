@@ -38,10 +38,15 @@
  *   transaction's commands say the change may be lost, and the records are
  *   written again from memory every second until that works. A row whose
  *   generation moved on (another process wrote it: a fleet of shards on
- *   PostgreSQL) is a conflict: that change is not kept, the record leaves
- *   memory with every change made to it here since, the held replies of
- *   the commands that changed it say the change was not kept, and it is
- *   read back by key for its next use (see persist_open_backend). A full disk (SQLite's
+ *   PostgreSQL) is a conflict, and the backend writes nothing of its batch:
+ *   that change is not kept, nor any change of a command linked to it (one
+ *   that changed that record, every record such a command changed, and so
+ *   on, in this batch or collected for the next): those records leave
+ *   memory with every change made to them here since, the held replies of
+ *   those commands say the change was not kept, and the records are read
+ *   back by key for their next use (see persist_open_backend). The rest of
+ *   the batch is sent again at once, so a command's changes are kept or
+ *   dropped together and the other commands' replies are as usual. A full disk (SQLite's
  * SQLITE_FULL) refuses instead: every change not committed yet leaves memory (its records read back
  * as last committed), the held replies of the commands that made them become an error (lost < 0),
  * one error line is logged, and the next commit after space returns is saved as usual.
@@ -76,6 +81,9 @@
 #include "commands/dispatch.h"
 
 #define PERSIST_DB_FILE "delver.db"
+/* Users known to have no row (not SQLite: see persist_open_backend), kept
+ * at most; past it the least recently used are forgotten. */
+#define PERSIST_ABSENT_MAX 16384
 
 struct persist;
 
@@ -97,6 +105,8 @@ struct persist_stats {
 	uint64_t reads;             /* reads by key started (not SQLite's, which are
 	                               synchronous) */
 	uint64_t conflicts;         /* records another process wrote first */
+	uint64_t absent;            /* users known to have no row, so not read before
+	                               each command (not SQLite's) */
 };
 
 /* DIR/delver.db. Returns 0, or -1 when it does not fit. */
@@ -121,7 +131,9 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
  * needs it waits for the read (persist_attach sets the dispatcher's
  * persist_want); when the read fails, the commands waiting for it are
  * refused ("cannot be read right now") and the next one reads it again. A
- * record that left memory after a conflict is read back at once. The
+ * user found to have no row is remembered as absent (struct fetch in
+ * persist_int.h), so a user who holds nothing is read once, not before each
+ * command. A record that left memory after a conflict is read back at once. The
  * dispatch_line and dispatch_invocation forms cannot wait: they are
  * refused while a record is being read.
  */

@@ -47,7 +47,17 @@ struct waiter {
 /* A record not in memory read by key (backends other than SQLite, whose
  * reads are asynchronous; SQLite reads it on the loop when next used): one
  * that was never loaded or was evicted, or dropped after a conflict. Until
- * the read is over, a command that needs it waits (persist_want). */
+ * the read is over, a command that needs it waits (persist_want).
+ *
+ * A user read and found absent (no row: they hold nothing) keeps the
+ * entry, FETCHED and not found: a user who holds nothing leaves memory
+ * after each command (state_release_user), and the entry spares their next
+ * commands a read each. It goes when this process writes the user's row,
+ * when idle for evict_after seconds (persist_evict), and the least recently
+ * used first past PERSIST_ABSENT_MAX. It is as stale as a record kept in
+ * memory: a row another process writes meanwhile is seen when this one's
+ * own write of the user conflicts (and reads it again) or the entry
+ * leaves. */
 struct fetch {
 	char id[KEY_MAX + 2];
 	enum {
@@ -61,6 +71,7 @@ struct fetch {
 	char *rec; /* FETCHED and found: the row's record (owned) */
 	size_t rec_len;
 	uint64_t generation;
+	int64_t used; /* a user known absent: when last used (unix seconds) */
 	UT_hash_handle hh;
 };
 
@@ -87,7 +98,9 @@ struct persist {
 	size_t collected;          /* records collected by the last state_flush */
 	char (*coll)[KEY_MAX + 2]; /* their ids */
 	size_t coll_cap;
-	struct fetch *fetches; /* records being read by key (not SQLite) */
+	struct fetch *fetches; /* records being read by key (not SQLite), and
+	                          users known absent: least recently used first */
+	size_t nabsent;        /* users known absent */
 	struct dispatch *d;    /* told when a read is over (persist_attach) */
 	uv_idle_t resume;      /* runs dispatch_resume in the turn after a read */
 	/* group commit */
@@ -97,6 +110,7 @@ struct persist {
 	struct id **batch;   /* the batch's ids, in row order */
 	size_t nbatch, batch_cap;
 	int batch_lost;       /* records of the batch that could not be encoded */
+	int lost_carried;     /* those of a batch rolled back by a conflict */
 	uint64_t collect_seq; /* the batch being collected */
 	uint64_t batch_seq;   /* the one in flight */
 	bool committing;

@@ -18,8 +18,14 @@
  *   row it has never seen stored). A commit writes a row only when the
  *   stored generation still equals it, and stores generation + 1; a row
  *   whose generation moved on (another process wrote it: a fleet after a
- *   reshard) is refused with STORE_CONFLICT and the others of the batch are
- *   committed. This is how two processes never both write one channel.
+ *   reshard) is refused with STORE_CONFLICT, and then nothing of the batch
+ *   is written: the transaction is rolled back, its status is
+ *   STORE_CONFLICT, and every other row gets STORE_NOT_WRITTEN (or
+ *   STORE_CONFLICT when the backend saw that it conflicts too; a backend
+ *   may stop at the first conflict). persist sends the rows it still wants
+ *   again at once. This is how two processes never both write one channel,
+ *   and how a command's changes to several records are kept or dropped
+ *   together.
  */
 #ifndef DELVER_STORE_BACKEND_H
 #define DELVER_STORE_BACKEND_H
@@ -40,6 +46,7 @@ enum store_status {
 	STORE_CONFLICT = -2,    /* the row's generation moved on */
 	STORE_UNAVAILABLE = -3, /* the server cannot be reached now */
 	STORE_FULL = -4,        /* the disk holding the database is full */
+	STORE_NOT_WRITTEN = -5, /* rolled back with a batch that had a conflict */
 };
 
 struct store_row {
@@ -55,8 +62,9 @@ struct store_row {
 
 struct store_backend;
 
-/* Called for each row of a commit: status is STORE_OK (written, its stored
- * generation is now generation + 1) or why not. */
+/* Called once per commit: status is STORE_OK when the batch is committed,
+ * else why not; row_status[i] is STORE_OK (written, its stored generation
+ * is now generation + 1) or why row i was not written. */
 typedef void (*store_commit_cb)(void *ctx, enum store_status status,
                                 const enum store_status *row_status, size_t n, const char *err);
 /* row is NULL when none is stored; valid only during the call. */

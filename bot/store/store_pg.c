@@ -32,14 +32,25 @@ enum stmt {
 	ST_COUNT
 };
 
+/*
+ * The writes fail when they touch no row (the generation moved on): the
+ * count of rows written divides 1, so a conflict is SQLSTATE 22012
+ * (division_by_zero), which aborts the pipeline section and rolls its
+ * transaction back; nothing else in these statements divides.
+ */
+#define CONFLICT_SQLSTATE "22012"
+#define WRITTEN_ONCE(W)   "WITH w AS (" W " RETURNING 1) SELECT 1 / count(*) FROM w"
 #define STMTS(T)                                                                                   \
 	{                                                                                          \
-		[ST_INSERT] = "INSERT INTO " T "(key, last_used, version, rec, generation) "       \
-		              "VALUES($1, $2, $3, $4, 1) ON CONFLICT (key) DO NOTHING",            \
-		[ST_UPDATE] = "UPDATE " T " SET last_used = $2, version = $3, rec = $4, "          \
-		              "generation = generation + 1 WHERE key = $1 AND generation = $5",    \
-		[ST_DELETE] = "DELETE FROM " T " WHERE key = $1 AND generation = $2",              \
-		[ST_EXISTS] = "SELECT 1 FROM " T " WHERE key = $1",                                \
+		[ST_INSERT] = WRITTEN_ONCE("INSERT INTO " T "(key, last_used, version, rec, "      \
+		                           "generation) VALUES($1, $2, $3, $4, 1) "                \
+		                           "ON CONFLICT (key) DO NOTHING"),                        \
+		[ST_UPDATE] = WRITTEN_ONCE("UPDATE " T " SET last_used = $2, version = $3, "       \
+		                           "rec = $4, generation = generation + 1 "                \
+		                           "WHERE key = $1 AND generation = $5"),                  \
+		[ST_DELETE] =                                                                      \
+		    WRITTEN_ONCE("DELETE FROM " T " WHERE key = $1 AND generation = $2"),          \
+		[ST_EXISTS] = "SELECT 1 / (1 - count(*)) FROM " T " WHERE key = $1",               \
 		[ST_GET] =                                                                         \
 		    "SELECT key, last_used, version, rec, generation FROM " T " WHERE key = $1",   \
 	}
@@ -462,6 +473,16 @@ schedule_reconnect(struct store_pg *p)
 
 /* --- results --- */
 
+/* True when r is a write's refusal because the row's generation moved on
+ * (see stmt_sql). */
+static bool
+conflict_error(const PGresult *r)
+{
+	const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+
+	return state != NULL && strcmp(state, CONFLICT_SQLSTATE) == 0;
+}
+
 /* Takes one result of the pipeline for the op at the head of sent. Returns
  * true when the op is over (its Sync came). */
 static bool
@@ -476,17 +497,8 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 		return true;
 	case PGRES_COMMAND_OK:
 	case PGRES_TUPLES_OK:
-		i = o->nresults++;
-		if (o->kind == OP_COMMIT && i < o->n) {
-			const struct store_row *row = &o->rows[i];
-			bool touched;
-
-			if (row->rec == NULL && row->generation == 0)
-				touched = PQntuples(r) == 0; /* nothing stored: deleted */
-			else
-				touched = strcmp(PQcmdTuples(r), "0") != 0;
-			o->row_status[i] = touched ? STORE_OK : STORE_CONFLICT;
-		} else if (o->kind == OP_LOAD && o->got == NULL && PQntuples(r) == 1) {
+		o->nresults++;
+		if (o->kind == OP_LOAD && o->got == NULL && PQntuples(r) == 1) {
 			o->got = r;
 			return false;
 		}
@@ -495,8 +507,16 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 		o->nresults++;
 		break;
 	default: /* an error: the section's transaction is rolled back */
-		o->nresults++;
-		if (o->status == STORE_OK) {
+		i = o->nresults++;
+		if (o->kind == OP_COMMIT && i < o->n && o->status == STORE_OK &&
+		    conflict_error(r)) {
+			o->status = STORE_CONFLICT;
+			o->row_status[i] = STORE_CONFLICT;
+			snprintf(o->err, sizeof(o->err),
+			         "the %s row '%s' was written by another process since it was read",
+			         o->rows[i].kind == STORE_USER ? "user" : "channel",
+			         o->rows[i].key);
+		} else if (o->status == STORE_OK) {
 			char why[ERR_MAX];
 
 			o->status = STORE_FAILED;
@@ -607,9 +627,12 @@ kick_cb(uv_timer_t *t)
 		const char *err = o->err[0] != '\0' ? o->err : NULL;
 
 		if (o->kind == OP_COMMIT) {
-			if (o->status != STORE_OK)
-				for (size_t i = 0; i < o->n; i++)
+			/* After a conflict nothing of the batch was written. */
+			for (size_t i = 0; i < o->n && o->status != STORE_OK; i++)
+				if (o->status != STORE_CONFLICT)
 					o->row_status[i] = o->status;
+				else if (o->row_status[i] != STORE_CONFLICT)
+					o->row_status[i] = STORE_NOT_WRITTEN;
 			o->commit_done(o->ctx, o->status, o->row_status, o->n, err);
 		} else if (o->kind == OP_LOAD) {
 			struct store_row row;

@@ -13,8 +13,13 @@
  *   not at all. Several batches and loads may be in flight at once.
  * - Generations: a row with generation 0 is written with INSERT ... ON
  *   CONFLICT DO NOTHING, any other with UPDATE (or DELETE) ... WHERE
- *   generation = g; a row the statement did not touch gets STORE_CONFLICT,
- *   and the others of the batch commit. A delete with generation 0
+ *   generation = g. A statement that touches no row fails on purpose (it
+ *   divides by the count of rows written: SQLSTATE 22012, which the server
+ *   logs as "division by zero" with the statement), so its row gets
+ *   STORE_CONFLICT, the rest of the pipeline section is aborted and its
+ *   transaction rolled back: nothing of the batch is written and the other
+ *   rows get STORE_NOT_WRITTEN. Only the first conflicting row of a batch
+ *   is found; persist sends the rest again. A delete with generation 0
  *   succeeds when no row is stored and conflicts when one is.
  * - The connection lost (server restarted, network): every commit or load
  *   in flight or asked for while it is down completes with

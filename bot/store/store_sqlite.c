@@ -231,12 +231,16 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 }
 
 /* One transaction for rows; fills status (all STORE_FAILED when it could
- * not commit, STORE_FULL when the disk is full). Returns 0, or -1 with err. */
+ * not commit, STORE_FULL when the disk is full; when a row conflicts, the
+ * transaction is rolled back: those rows STORE_CONFLICT, the others
+ * STORE_NOT_WRITTEN). Returns 0, -1 with err, or -2 with err after a
+ * conflict. */
 static int
 write_rows(struct sqlite_backend *b, const struct own_row *rows, const struct store_row *plain,
            size_t n, enum store_status *status, bool check, char *err, size_t errlen)
 {
 	enum store_status why = STORE_FAILED;
+	size_t conflicts = 0;
 
 	if (step_reset(b->stmt[ST_BEGIN]) < 0) {
 		snprintf(err, errlen, "cannot begin a transaction on %s: %s", b->path,
@@ -256,6 +260,20 @@ write_rows(struct sqlite_backend *b, const struct own_row *rows, const struct st
 			         sqlite3_errmsg(b->db));
 			goto rollback;
 		}
+		conflicts += st == STORE_CONFLICT;
+	}
+	if (conflicts > 0) {
+		/* Nothing of the batch is kept (store_backend.h). */
+		snprintf(err, errlen,
+		         "%zu of the records written to %s had been written by another process "
+		         "since they were read; the transaction was rolled back",
+		         conflicts, b->path);
+		if (step_reset(b->stmt[ST_ROLLBACK]) < 0)
+			goto rollback;
+		for (size_t i = 0; status != NULL && i < n; i++)
+			if (status[i] != STORE_CONFLICT)
+				status[i] = STORE_NOT_WRITTEN;
+		return -2;
 	}
 	if (step_reset(b->stmt[ST_COMMIT]) == 0)
 		return 0;
@@ -282,9 +300,11 @@ job_work(uv_work_t *req)
 		b->sync_set = want;
 	j->status = STORE_OK;
 	if (j->kind == JOB_COMMIT) {
-		if (write_rows(b, j->rows, NULL, j->n, j->row_status, true, j->err,
-		               sizeof(j->err)) < 0)
-			j->status = STORE_FAILED;
+		int rc =
+		    write_rows(b, j->rows, NULL, j->n, j->row_status, true, j->err, sizeof(j->err));
+
+		if (rc < 0)
+			j->status = rc == -2 ? STORE_CONFLICT : STORE_FAILED;
 	} else if (j->kind == JOB_LOAD) {
 		sqlite3_stmt *s =
 		    b->stmt[j->load_kind == STORE_CHANNEL ? ST_GET_CHANNEL : ST_GET_USER];

@@ -912,9 +912,11 @@ pending_done(void *ctx, struct reply *r)
 	pr->on_disk_then = on_sqlite && strcmp(gm_on_disk(pr->b, pr->chan), "console:ann") == 0;
 }
 
-/* Starts "/line" by ann in chan; returns true when the reply was held. */
+/* Starts "/line" by user (shown as name) in chan; returns true when the
+ * reply was held. */
 static bool
-start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line)
+start_as(struct bot *b, struct pending_reply *pr, const char *user, const char *name,
+         const char *chan, const char *line)
 {
 	struct origin o = {.platform = "console"};
 
@@ -923,12 +925,19 @@ start(struct bot *b, struct pending_reply *pr, const char *chan, const char *lin
 	pr->r = reply_new();
 	pr->chan = chan;
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
-	snprintf(o.user_key, sizeof(o.user_key), "console:ann");
-	snprintf(o.user_name, sizeof(o.user_name), "ann");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", name);
 	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r,
 	                        pending_done, pr))
 		return false;
 	return true;
+}
+
+/* Starts "/line" by ann in chan; returns true when the reply was held. */
+static bool
+start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line)
+{
+	return start_as(b, pr, "ann", "ann", chan, line);
 }
 
 static void
@@ -1115,7 +1124,7 @@ fake_complete(struct fake *f, enum store_status status)
 	assert_non_null(f->done);
 	for (size_t i = 0; i < f->n; i++)
 		f->status[i] = status;
-	f->overall = status == STORE_FAILED ? STORE_FAILED : STORE_OK;
+	f->overall = status == STORE_FAILED || status == STORE_CONFLICT ? status : STORE_OK;
 	uv_timer_start(&f->fire, fake_fire, 0, 0);
 }
 
@@ -1327,7 +1336,7 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	assert_string_equal(text_of(again.r), NOT_KEPT);
 	assert_int_equal(stats(b).retry_pending, 0);
 	assert_int_equal(stats(b).conflicts, 1);
-	assert_int_equal(f->loads, 2); /* ann (released: holds nothing), then hall */
+	assert_int_equal(f->loads, 1); /* hall (ann holds nothing: known absent) */
 	assert_string_equal(f->load_key, "console:hall");
 	/* The channel left memory; a command there waits for its read, and
 	 * when the read fails it is refused, and nothing is written. */
@@ -1344,10 +1353,168 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	f->hold_loads = false;
 	f->load_status = STORE_OK;
 	assert_int_equal(strncmp(say(b, "ann", "hall", "/gm"), "Nobody is GM here yet; ", 23), 0);
-	assert_int_equal(f->loads, 5); /* ann and hall again */
+	assert_int_equal(f->loads, 2); /* hall again, not ann */
 	reply_free(again2.r);
 	reply_free(claim.r);
 	reply_free(again.r);
+	bot_free(b);
+	on_sqlite = true;
+}
+
+/*
+ * SQLite too writes nothing of a batch with a conflict (a row another
+ * writer moved on): a command that changed that channel and its user's
+ * record keeps neither change, and another command of the same batch is
+ * committed after it, its reply as usual.
+ */
+static void
+test_sqlite_conflict_keeps_no_part_of_a_command(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply both, other;
+	struct state *st;
+	char path[4200], shown[4096];
+	sqlite3 *db;
+
+	say(b, "ann", "x", "/gm claim");
+	say(b, "ann", "x", "/thwacko style red");
+	snprintf(shown, sizeof(shown), "%s", say(b, "ann", "x", "/thwacko show"));
+	assert_non_null(strstr(shown, "red"));
+	say(b, "bob", "z", "/gm claim");
+	assert_string_equal(gm_on_disk(b, "z"), "console:bob");
+	/* Another writer moves the channel x on. */
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	                              "UPDATE channels SET generation = generation + 1 WHERE "
+	                              "key = 'console:x'",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	released = 0;
+	assert_true(start_as(b, &both, "ann", "Ann", "x", "/thwacko style green"));
+	assert_true(start_as(b, &other, "bob", "bob", "z", "/gm release"));
+	while (!other.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(both.order, 1);
+	assert_string_equal(text_of(both.r), NOT_KEPT);
+	assert_string_equal(text_of(other.r), "bob is no longer the GM; anyone may /gm claim.\n");
+	assert_int_equal(stats(b).conflicts, 1);
+	assert_int_equal(stats(b).append_failures, 0);
+	/* On disk: neither of ann's changes; bob's release. */
+	st = restored(b);
+	assert_string_equal(channel_gm_name(state_channel_find(st, "console:x")), "ann");
+	state_free(st);
+	assert_string_equal(gm_on_disk(b, "z"), "(absent)"); /* nothing left to keep */
+	assert_string_equal(say(b, "ann", "x", "/thwacko show"), shown);
+	reply_free(both.r);
+	reply_free(other.r);
+	bot_free(b);
+}
+
+/* Runs user's "/line" in chan on the fake, every commit of it completed as
+ * committed. */
+static void
+fake_say(struct bot *b, struct fake *f, const char *user, const char *chan, const char *line)
+{
+	struct pending_reply pr;
+
+	if (start_as(b, &pr, user, user, chan, line)) {
+		while (!pr.ready) {
+			run_until_commit(b, f, &pr);
+			if (f->done != NULL) {
+				fake_complete(f, STORE_OK);
+				uv_run(&b->loop, UV_RUN_ONCE);
+			}
+		}
+	}
+	reply_free(pr.r);
+}
+
+/*
+ * A conflict drops the connected group of its record: the command that
+ * changed it and another record, and a command held for the next batch
+ * that changed that other record and a third one, keep none of their
+ * changes (their replies say so); the rest of the batch and of the next
+ * one is sent again at once and kept, its reply as usual.
+ */
+static void
+test_a_conflict_drops_every_linked_change(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply first, second, third;
+	int commits;
+
+	fake_say(b, f, "ann", "x", "/gm claim");
+	fake_say(b, f, "ann", "y", "/gm claim");
+	fake_say(b, f, "ann", "x", "/thwacko style red");
+	/* Under a new name ann changes the GM seats' names and her style. */
+	assert_true(start_as(b, &first, "ann", "Ann", "x", "/thwacko style green"));
+	run_until_commit(b, f, &first);
+	assert_int_equal(f->n, 2);
+	commits = f->commits;
+	assert_true(start_as(b, &second, "ann", "Ann", "y", "/thwacko style blue"));
+	assert_true(start_as(b, &third, "bob", "bob", "z", "/gm claim"));
+	/* The channel x conflicts: nothing of the batch was written. */
+	f->status[0] = strcmp(f->keys[0], "console:x") == 0 ? STORE_CONFLICT : STORE_NOT_WRITTEN;
+	f->status[1] = strcmp(f->keys[1], "console:x") == 0 ? STORE_CONFLICT : STORE_NOT_WRITTEN;
+	f->overall = STORE_CONFLICT;
+	uv_timer_start(&f->fire, fake_fire, 0, 0);
+	while (f->commits == commits)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	/* Sent again at once: bob's channel only (ann's record links y). */
+	assert_int_equal(f->n, 1);
+	assert_string_equal(f->keys[0], "console:z");
+	assert_true(first.ready);
+	assert_true(second.ready);
+	assert_false(third.ready);
+	assert_string_equal(text_of(first.r), NOT_KEPT);
+	assert_string_equal(text_of(second.r), NOT_KEPT);
+	fake_complete(f, STORE_OK);
+	while (!third.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(text_of(third.r), "bob is now the GM of this channel.\n");
+	assert_int_equal(stats(b).conflicts, 1);
+	assert_int_equal(stats(b).append_failures, 0);
+	/* The three dropped records left memory. */
+	assert_null(state_channel_peek(b->st, "console:x"));
+	assert_null(state_channel_peek(b->st, "console:y"));
+	assert_null(state_user_peek(b->st, "console:ann"));
+	reply_free(first.r);
+	reply_free(second.r);
+	reply_free(third.r);
+	bot_free(b);
+	on_sqlite = true;
+}
+
+/* Users known to have no row are bounded: past PERSIST_ABSENT_MAX the least
+ * recently used is forgotten, and read again when next used. */
+static void
+test_users_known_absent_are_bounded(void **state)
+{
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	char user[32];
+	int loads;
+
+	for (int i = 0; i <= PERSIST_ABSENT_MAX; i++) {
+		snprintf(user, sizeof(user), "u%d", i);
+		assert_int_equal(strncmp(say(b, user, "big", "/gm"), "Nobody is GM here yet; ", 23),
+		                 0);
+	}
+	assert_int_equal(f->loads, PERSIST_ABSENT_MAX + 2); /* and the channel */
+	assert_int_equal(stats(b).absent, PERSIST_ABSENT_MAX);
+	loads = f->loads;
+	say(b, "u1", "big", "/gm"); /* known: no read */
+	assert_int_equal(f->loads, loads);
+	say(b, "u0", "big", "/gm"); /* the least recently used went */
+	assert_int_equal(f->loads, loads + 1);
+	assert_int_equal(stats(b).absent, PERSIST_ABSENT_MAX);
+	say(b, "u1", "big", "/gm"); /* used since: still known */
+	assert_int_equal(f->loads, loads + 1);
+	say(b, "u2", "big", "/gm"); /* now the least recently used: went */
+	assert_int_equal(f->loads, loads + 2);
 	bot_free(b);
 	on_sqlite = true;
 }
@@ -1402,7 +1569,8 @@ test_a_failed_user_read_refuses_the_command(void **state)
 	struct bot *b = bot_on_fake(&f);
 	struct pending_reply pr;
 
-	say(b, "ann", "uch", "/gm"); /* the channel stays in memory; ann holds nothing */
+	/* The channel stays in memory; ann was never read. */
+	say(b, "bob", "uch", "/gm");
 	assert_int_equal(f->loads, 2);
 	f->hold_loads = true;
 	assert_true(start(b, &pr, "uch", "/gm"));
@@ -1470,6 +1638,9 @@ main(void)
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
+	    cmocka_unit_test(test_a_conflict_drops_every_linked_change),
+	    cmocka_unit_test(test_sqlite_conflict_keeps_no_part_of_a_command),
+	    cmocka_unit_test(test_users_known_absent_are_bounded),
 	    cmocka_unit_test(test_commands_wait_for_a_read_within_a_bound),
 	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),

@@ -120,7 +120,8 @@ struct pending {
 };
 
 static void
-start(struct bot *b, struct pending *pr, const char *user, const char *chan, const char *line)
+start_named(struct bot *b, struct pending *pr, const char *user, const char *name, const char *chan,
+            const char *line)
 {
 	struct origin o = {.platform = "console"};
 
@@ -128,10 +129,16 @@ start(struct bot *b, struct pending *pr, const char *user, const char *chan, con
 	pr->ready = false;
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", name);
 	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r, set_true,
 	                        &pr->ready))
 		pr->ready = true;
+}
+
+static void
+start(struct bot *b, struct pending *pr, const char *user, const char *chan, const char *line)
+{
+	start_named(b, pr, user, user, chan, line);
 }
 
 static const char *
@@ -269,6 +276,60 @@ later_changes_on_the_stale_copy_are_not_kept(void **state)
 	bot_close(b);
 }
 
+/*
+ * A command that changed two records, one of which another process wrote
+ * first, keeps neither change and says so (kept in part, the user's second
+ * try would make the other change twice); an unrelated command committed in
+ * the same batch is kept and its reply says nothing unusual.
+ */
+static void
+a_command_keeps_all_its_records_or_none(void **state)
+{
+	struct bot *a = bot_open(), *b, *c;
+	struct pending both, other;
+	uint64_t commits;
+	char shown[4096];
+
+	say(a, "ivy", "pairs", "/gm claim");
+	say(a, "ivy", "pairs", "/thwacko style red");
+	snprintf(shown, sizeof(shown), "%s", say(a, "ivy", "pairs", "/thwacko show"));
+	assert_non_null(strstr(shown, "red"));
+	say(a, "jon", "solo", "/gm claim");
+	say(a, "jon", "solo", "/thwacko style blue"); /* a row: b loads jon at open */
+	b = bot_open();
+	assert_true(advanced(say(a, "ivy", "pairs", "/turn advance")));
+	commits = stats(b).commits;
+	/* Under a new display name the GM changes the seat's name (the
+	 * channel, which a wrote since b read it) and her style (her record);
+	 * jon's command in another channel goes into the same batch. */
+	start_named(b, &both, "ivy", "Ivy", "pairs", "/thwacko style green");
+	start(b, &other, "jon", "solo", "/turn advance");
+	assert_false(both.ready);
+	assert_false(other.ready);
+	assert_string_equal(finish(b, &both), NOT_KEPT);
+	assert_true(advanced(finish(b, &other)));
+	assert_int_equal(stats(b).conflicts, 1);
+	/* The batch, rolled back, then sent again without ivy's records. */
+	assert_int_equal(stats(b).commits, commits + 2);
+	/* b reads both records again and sees what is stored. */
+	for (int i = 0; i < 1000 && strcmp(say(b, "ivy", "pairs", "/thwacko show"), shown) != 0;
+	     i++)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(say(b, "ivy", "pairs", "/thwacko show"), shown);
+	assert_int_equal(turn_of(b, "pairs"), 1);
+	bot_close(b);
+	/* What is stored, as another process reads it: neither of ivy's
+	 * changes, and jon's turn. */
+	c = bot_open();
+	assert_string_equal(say(c, "ivy", "pairs", "/thwacko show"), shown);
+	assert_string_equal(say(c, "jon", "pairs", "/gm"), "The GM here is ivy.\n");
+	assert_int_equal(turn_of(c, "pairs"), 1);
+	assert_int_equal(turn_of(c, "solo"), 1);
+	assert_int_equal(stats(c).conflicts, 0);
+	bot_close(c);
+	bot_close(a);
+}
+
 /* A user's record is shared by every shard (a player uses several guilds):
  * the same holds for it: not kept, read again, then the other's style. */
 static void
@@ -312,9 +373,9 @@ a_command_waits_for_its_channel_to_be_read(void **state)
 	/* The channel and fay (who holds nothing: no row) were read. */
 	assert_int_equal(stats(b).reads, s0.reads + 2);
 	assert_int_equal(stats(b).loaded, s0.loaded + 1);
-	/* Now in memory: no read. */
+	/* The channel now in memory, fay known absent: no read. */
 	assert_true(advanced(say(b, "fay", "late", "/turn advance")));
-	assert_int_equal(stats(b).reads, s0.reads + 3); /* fay again: released as empty */
+	assert_int_equal(stats(b).reads, s0.reads + 2);
 	assert_int_equal(stats(b).conflicts, 0);
 	bot_close(a);
 	bot_close(b);
@@ -390,7 +451,7 @@ a_command_waits_for_its_user_to_be_read(void **state)
 	struct persist_stats s0;
 	struct pending pr;
 
-	say(b, "dan", "ub", "/gm"); /* the channel is in b's memory */
+	say(b, "dax", "ub", "/gm"); /* the channel is in b's memory, dan never read */
 	say(a, "dan", "ua", "/thwacko style blue");
 	snprintf(shown, sizeof(shown), "%s", say(a, "dan", "ua", "/thwacko show"));
 	assert_non_null(strstr(shown, "blue"));
@@ -400,6 +461,64 @@ a_command_waits_for_its_user_to_be_read(void **state)
 	assert_string_equal(finish(b, &pr), shown);
 	assert_int_equal(stats(b).reads, s0.reads + 1);
 	assert_int_equal(stats(b).users_loaded, s0.users_loaded + 1);
+	bot_close(a);
+	bot_close(b);
+}
+
+/*
+ * A user who holds nothing (no row) is read once, not before each of their
+ * commands, until idle for evict_after. When another process gives them a
+ * row meanwhile, this one's copy is stale as a channel's would be: its
+ * first write of them conflicts, is not kept, and they are read again.
+ */
+static void
+a_user_known_absent_is_read_once(void **state)
+{
+	struct bot *a = bot_open(), *b = bot_open();
+	struct persist_stats s0;
+	struct persist_opts o;
+	char shown[4096];
+	uint64_t until;
+	bool chan_read;
+
+	say(b, "kim", "kk", "/gm claim");
+	assert_int_equal(stats(b).absent, 1);
+	s0 = stats(b);
+	for (int i = 0; i < 5; i++)
+		assert_true(advanced(say(b, "kim", "kk", "/turn advance")));
+	assert_int_equal(stats(b).reads, s0.reads); /* it was 5: one before each */
+	/* a gives kim a row; b's copy (nothing) is stale until it writes. */
+	say(a, "kim", "ka", "/thwacko style blue");
+	snprintf(shown, sizeof(shown), "%s", say(a, "kim", "ka", "/thwacko show"));
+	assert_non_null(strstr(shown, "blue"));
+	assert_string_equal(say(b, "kim", "kk", "/thwacko style green"), NOT_KEPT);
+	assert_int_equal(stats(b).conflicts, 1);
+	for (int i = 0; i < 1000 && strcmp(say(b, "kim", "kk", "/thwacko show"), shown) != 0; i++)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(say(b, "kim", "kk", "/thwacko show"), shown);
+	assert_int_equal(stats(b).absent, 0);
+	/* Idle past evict_after, the entry goes: the next command reads. */
+	say(b, "lea", "kk", "/turn show");
+	assert_int_equal(stats(b).absent, 1);
+	persist_opts_default(&o);
+	o.snapshot_on_stop = false;
+	o.evict_after = 1;
+	persist_reconfigure(b->p, &o);
+	until = uv_hrtime() + 5000000000ull;
+	while (stats(b).absent > 0 && uv_hrtime() < until) {
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+		persist_evict(b->p);
+	}
+	assert_int_equal(stats(b).absent, 0);
+	persist_opts_default(&o);
+	o.snapshot_on_stop = false;
+	persist_reconfigure(b->p, &o);
+	s0 = stats(b);
+	/* lea, and the channel when it left memory too (idle as long). */
+	chan_read = state_channel_peek(b->st, "console:kk") == NULL;
+	assert_int_equal(strncmp(say(b, "lea", "kk", "/turn show"), "Turn 5", 6), 0);
+	assert_int_equal(stats(b).absent, 1);
+	assert_int_equal(stats(b).reads, s0.reads + 1 + (chan_read ? 1 : 0));
 	bot_close(a);
 	bot_close(b);
 }
@@ -453,10 +572,12 @@ main(void)
 	    cmocka_unit_test(state_survives_a_restart),
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
+	    cmocka_unit_test(a_command_keeps_all_its_records_or_none),
 	    cmocka_unit_test(user_conflict_reads_the_user_again),
 	    cmocka_unit_test(a_command_waits_for_its_channel_to_be_read),
 	    cmocka_unit_test(commands_waiting_for_one_channel_keep_their_order),
 	    cmocka_unit_test(a_command_waits_for_its_user_to_be_read),
+	    cmocka_unit_test(a_user_known_absent_is_read_once),
 	    cmocka_unit_test(idle_records_leave_memory_and_are_read_back),
 	};
 

@@ -201,7 +201,7 @@ generations_refuse_stale_rows(void **state)
 	struct commit_res c;
 	struct load_res l;
 	struct store_row r;
-	struct store_row mix[2];
+	struct store_row mix[3];
 
 	(void)state;
 	t_open(&t);
@@ -215,17 +215,31 @@ generations_refuse_stale_rows(void **state)
 	r = chan("g:a", "two", 1);
 	commit(&t, &r, 1, &c);
 	assert_int_equal(c.rows[0], STORE_OK);
-	/* a stale generation in a batch: refused, the other row commits */
-	mix[0] = chan("g:a", "stale", 1);
-	mix[1] = chan("g:b", "fresh", 0);
-	assert_int_equal(commit(&t, mix, 2, &c), STORE_OK);
-	assert_int_equal(c.rows[0], STORE_CONFLICT);
-	assert_int_equal(c.rows[1], STORE_OK);
+	/* a stale generation in a batch: refused, and nothing of the batch is
+	 * written, neither the row before it nor the one after */
+	mix[0] = chan("g:b", "fresh", 0);
+	mix[1] = chan("g:a", "stale", 1);
+	mix[2] = chan("g:c", "after", 0);
+	assert_int_equal(commit(&t, mix, 3, &c), STORE_CONFLICT);
+	assert_int_equal(c.rows[0], STORE_NOT_WRITTEN);
+	assert_int_equal(c.rows[1], STORE_CONFLICT);
+	assert_int_equal(c.rows[2], STORE_NOT_WRITTEN);
+	assert_non_null(strstr(c.err, "the channel row 'g:a' was written by another process"));
 	load(&t, STORE_CHANNEL, "g:a", &l);
 	assert_string_equal(l.rec, "two");
 	assert_int_equal(l.gen, 2);
 	load(&t, STORE_CHANNEL, "g:b", &l);
+	assert_false(l.found);
+	load(&t, STORE_CHANNEL, "g:c", &l);
+	assert_false(l.found);
+	/* sent again without the conflicting row, the others commit */
+	mix[1] = mix[2];
+	assert_int_equal(commit(&t, mix, 2, &c), STORE_OK);
+	assert_int_equal(c.rows[0], STORE_OK);
+	assert_int_equal(c.rows[1], STORE_OK);
+	load(&t, STORE_CHANNEL, "g:b", &l);
 	assert_string_equal(l.rec, "fresh");
+	assert_int_equal(l.gen, 1);
 	t_close(&t);
 }
 
@@ -518,8 +532,8 @@ server_restarted_mid_stream(void **state)
 			}
 			continue;
 		}
-		assert_int_equal(c.status, STORE_OK);
-		if (c.rows[0] == STORE_CONFLICT) {
+		if (c.status == STORE_CONFLICT) {
+			assert_int_equal(c.rows[0], STORE_CONFLICT);
 			conflicts++;
 			assert_int_equal(load(&t, STORE_CHANNEL, "restart:n", &l), STORE_OK);
 			assert_true(l.found);
@@ -528,6 +542,7 @@ server_restarted_mid_stream(void **state)
 				i++;
 			continue;
 		}
+		assert_int_equal(c.status, STORE_OK);
 		assert_int_equal(c.rows[0], STORE_OK);
 		gen++;
 		i++;
@@ -584,11 +599,12 @@ silent_server_is_unavailable(void **state)
 	assert_int_equal(kill((pid_t)pid, SIGCONT), 0);
 	wait_connected(&t);
 	commit(&t, &r, 1, &c);
-	assert_int_equal(c.status, STORE_OK);
-	if (c.rows[0] == STORE_CONFLICT) {
+	if (c.status == STORE_CONFLICT) {
+		assert_int_equal(c.rows[0], STORE_CONFLICT);
 		load(&t, STORE_CHANNEL, "silent:a", &l);
 		assert_string_equal(l.rec, "v1");
 	} else {
+		assert_int_equal(c.status, STORE_OK);
 		assert_int_equal(c.rows[0], STORE_OK);
 	}
 	load(&t, STORE_CHANNEL, "silent:a", &l);
@@ -671,7 +687,7 @@ fleet_committed(void *ctx, enum store_status status, const enum store_status *rs
 	struct fleet *f = ctx;
 
 	f->pending = 0;
-	if (status != STORE_OK) {
+	if (status != STORE_OK && status != STORE_CONFLICT) {
 		fprintf(stderr, "fleet: commit: %s\n", err);
 		f->errors++;
 		return;
@@ -679,15 +695,15 @@ fleet_committed(void *ctx, enum store_status status, const enum store_status *rs
 	for (size_t i = 0; i < n; i++) {
 		struct fleet_chan *c = &f->ch[f->batch_keys[i]];
 
-		if (rs[i] == STORE_OK) {
+		if (rs[i] == STORE_OK && status == STORE_OK) {
 			c->gen++;
 			c->value = f->batch_values[i];
 			c->acked++;
 		} else if (rs[i] == STORE_CONFLICT) {
 			c->held = false; /* another process wrote it: read it again */
 			f->conflicts++;
-		} else {
-			f->errors++;
+		} else if (rs[i] != STORE_NOT_WRITTEN || status != STORE_CONFLICT) {
+			f->errors++; /* not written: raised again next round */
 		}
 	}
 }
