@@ -10,11 +10,13 @@
 #     (found by its application_name in pg_stat_activity) is stopped with
 #     SIGSTOP, 16 /turn advance sent meanwhile: 8 in channels of phase 1
 #     (in memory: their commits are held) and 8 in new ones (their reads
-#     park them). Once the fake saw all 16 deferred, the server goes on
-#     (SIGCONT; also in the trap, whatever happens). Each deferral must then
-#     be edited with the exact text a normal answer has (Turn 2 or Turn 1),
-#     once; the fake checks that nothing was answered twice or late, and the
-#     stats line counts the 16 deferrals.
+#     park them), then 4 presses of the button /turn advance's reply carries,
+#     in new channels. Once the fake saw all 20 deferred, the server goes on
+#     (SIGCONT; also in the trap, whatever happens). Each command's deferral
+#     must then be edited with the exact text a normal answer has (Turn 2
+#     or Turn 1), each button's answer follow up with it, once; the fake
+#     checks that nothing was answered twice or late, and the stats line
+#     counts the 20 deferrals.
 # No timing is asserted: the freeze lasts until the fake saw the deferrals.
 # Every process started here, the cluster's server included, is stopped by
 # its PID; only the one PID found is ever stopped with SIGSTOP.
@@ -93,14 +95,19 @@ kill -STOP "$FROZEN" || fail "cannot stop the backend $FROZEN"
 frozen_at=$(date +%s)
 # k = 201..216: channels 201..208 are new, k 209..216 are channels 0..7.
 inject "{\"count\":16,\"rate\":50,\"channels\":209,\"templates\":[$ADV]}"
-wait_until "i['deferred'] == 16" 20
+wait_until "i['created'] == 217" 20
+# k = 217..220: the button a reply of /turn advance would carry, pressed in
+# new channels 217..220 (deferred with type 6; the answer follows up).
+BTN='{"type":3,"data":{"custom_id":"a:turn advance","component_type":2},"expect":"turn passes without a hazard roll","private":false,"permissions":"8","keep":true}'
+inject "{\"count\":4,\"rate\":50,\"channels\":1000,\"templates\":[$BTN]}"
+wait_until "i['deferred'] == 20" 20
 # Frozen about 4 s in all; answers are still held (none edited yet).
 [ "$(stat interactions.edits)" = 0 ] || fail "an answer came while the store was frozen"
 left=$((4 - ($(date +%s) - frozen_at)))
 [ "$left" -gt 0 ] && sleep "$left"
 kill -CONT "$FROZEN"
 FROZEN=""
-wait_until "i['deferred_open'] == 0 and i['answered'] == 217" 30
+wait_until "i['deferred_open'] == 0 and i['answered'] == 221" 30
 
 channels | TURN1="$TURN1" TURN2="$TURN2" python3 -c '
 import json, os, sys
@@ -118,8 +125,8 @@ for key, c in ch.items():
     if c["late"] != 0 or c["answered"] != c["created"]:
         bad.append("channel %d: %d created, %d answered, %d late" %
                    (n, c["created"], c["answered"], c["late"]))
-if len(ch) != 208:
-    bad.append("%d channels, not 208" % len(ch))
+if len(ch) != 212:
+    bad.append("%d channels, not 212" % len(ch))
 if str(1300000000000000200) in ch:
     bad.append("channel 200 was used")
 if bad:
@@ -127,6 +134,8 @@ if bad:
     sys.exit(1)
 ' || fail "a deferred answer was lost, doubled or not the exact text (above)"
 [ "$(stat interactions.edits)" = 16 ] || fail "$(stat interactions.edits) edits, not 16"
+[ "$(stat interactions.followups)" = 4 ] ||
+	fail "$(stat interactions.followups) follow-ups, not the 4 buttons' answers"
 [ "$(stat interactions.duplicates)" = 0 ] || fail "answered twice"
 
 kill -USR1 "$BOT_PID"
@@ -136,6 +145,6 @@ until grep -q "discord stats:" "$BOT_LOG"; do
 	[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
 	sleep 0.1
 done
-grep -q "discord stats: interactions answered 217, shed 0, failed 0; deferred 16;" "$BOT_LOG" ||
-	fail "the stats line does not count 16 deferrals: $(grep "discord stats:" "$BOT_LOG")"
+grep -q "discord stats: interactions answered 221, shed 0, failed 0; deferred 20;" "$BOT_LOG" ||
+	fail "the stats line does not count 20 deferrals: $(grep "discord stats:" "$BOT_LOG")"
 finish
