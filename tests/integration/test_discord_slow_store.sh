@@ -16,7 +16,9 @@
 #     must then be edited with the exact text a normal answer has (Turn 2
 #     or Turn 1), each button's answer follow up with it, once; the fake
 #     checks that nothing was answered twice or late, and the stats line
-#     counts the 20 deferrals.
+#     counts the deferrals.
+#  3. The store frozen past its 10 s watchdog: a command whose read fails
+#     edits its deferral with the error (public: the deferral was).
 # No timing is asserted: the freeze lasts until the fake saw the deferrals.
 # Every process started here, the cluster's server included, is stopped by
 # its PID; only the one PID found is ever stopped with SIGSTOP.
@@ -138,6 +140,27 @@ if bad:
 	fail "$(stat interactions.followups) follow-ups, not the 4 buttons' answers"
 [ "$(stat interactions.duplicates)" = 0 ] || fail "answered twice"
 
+# 3. The store frozen past its 10 s watchdog: a command in a new channel
+# (k = 221) waits for a read that fails; its deferral is edited with the
+# error saying so, not left hanging.
+BACKEND=$(psql "$CONNINFO" -Atc "SELECT pid FROM pg_stat_activity
+	WHERE application_name = '$APPNAME' ORDER BY backend_start LIMIT 1") ||
+	fail "cannot ask the cluster for delver's backend"
+case "$BACKEND" in '' | *[!0-9]*) fail "no backend of delver's ($APPNAME): '$BACKEND'" ;; esac
+FROZEN=$BACKEND
+kill -STOP "$FROZEN" || fail "cannot stop the backend $FROZEN"
+ERR=$(tmpl turn '[{"type":1,"name":"advance"}]' "saved state cannot be read right now" false \
+	',"permissions":"8","keep":true')
+inject "{\"count\":1,\"channels\":5000,\"templates\":[$ERR]}"
+wait_until "i['deferred'] == 21 and i['deferred_open'] == 0" 40
+kill -CONT "$FROZEN"
+FROZEN=""
+channels | python3 -c '
+import json, sys
+c = json.load(sys.stdin)[str(1300000000000000221)]
+sys.exit(0 if c["deferred"] == 1 and "cannot be read right now" in c["kept"] else 1)' ||
+	fail "the failed read did not edit its deferral with the error"
+
 kill -USR1 "$BOT_PID"
 i=0
 until grep -q "discord stats:" "$BOT_LOG"; do
@@ -145,6 +168,6 @@ until grep -q "discord stats:" "$BOT_LOG"; do
 	[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
 	sleep 0.1
 done
-grep -q "discord stats: interactions answered 221, shed 0, failed 0; deferred 20;" "$BOT_LOG" ||
-	fail "the stats line does not count 20 deferrals: $(grep "discord stats:" "$BOT_LOG")"
+grep -q "discord stats: interactions answered 222, shed 0, failed 0; deferred 21;" "$BOT_LOG" ||
+	fail "the stats line does not count 21 deferrals: $(grep "discord stats:" "$BOT_LOG")"
 finish
