@@ -136,6 +136,8 @@ if bad:
     sys.exit(1)
 ' || fail "a deferred answer was lost, doubled or not the exact text (above)"
 [ "$(stat interactions.edits)" = 16 ] || fail "$(stat interactions.edits) edits, not 16"
+[ "$(stat interactions.deferred_updates)" = 4 ] ||
+	fail "$(stat interactions.deferred_updates) deferrals of type 6, not the 4 buttons'"
 [ "$(stat interactions.followups)" = 4 ] ||
 	fail "$(stat interactions.followups) follow-ups, not the 4 buttons' answers"
 [ "$(stat interactions.duplicates)" = 0 ] || fail "answered twice"

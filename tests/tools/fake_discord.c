@@ -29,15 +29,16 @@
  * (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE; its data may hold flags 64 and
  * nothing else), or of type 6 (DEFERRED_UPDATE_MESSAGE) for a component,
  * within the 3 s counts as the answer in time (counted in "answered" and
- * in "deferred"). The answer itself follows with the interaction's token
- * within 15 minutes of its creation (later: a violation and 401): after
- * type 5, PATCH /webhooks/APP/TOKEN/messages/@original (counted in
- * "edits"; flags 64 there is a violation: the deferral decides), or a
- * first follow-up, which Discord turns into that edit; after type 6, the
- * first follow-up (a new message). That message is the one checked
- * against the template's "expect" and "private" (type 5: private as the
- * deferral was), starts its "parts", and is what "ok" and "kept" report;
- * later follow-ups continue the parts as after a type-4 callback. An edit
+ * in "deferred"; type 6 also in "deferred_updates"). The answer itself
+ * follows with the interaction's token within 15 minutes of its creation
+ * (later: a violation and 401): after type 5, PATCH
+ * /webhooks/APP/TOKEN/messages/@original (counted in "edits"; flags 64
+ * there is a violation: the deferral decides), or a first follow-up, which
+ * Discord turns into that edit; after type 6, the first follow-up (a new
+ * message). That message is the one checked against the template's
+ * "expect" and "private" (type 5: private as the deferral was), starts its
+ * "parts", and is what "ok" and "kept" report; later follow-ups continue
+ * the parts as after a type-4 callback. An edit
  * of @original without a deferral (the bot never edits anything else), an
  * edit of a follow-up, or a second callback after a deferral is a
  * violation; so is, at exit, a deferral whose answer never came (unless
@@ -206,6 +207,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
 	cJSON_AddNumberToObject(i, "deferred", (double)F.st.deferred);
+	cJSON_AddNumberToObject(i, "deferred_updates", (double)F.st.deferred_updates);
 	cJSON_AddNumberToObject(i, "deferred_open", rest_fake_deferred_open());
 	cJSON_AddNumberToObject(i, "edits", (double)F.st.edits);
 	cJSON_AddNumberToObject(i, "parts_missing", rest_fake_parts_missing());

@@ -214,6 +214,8 @@ struct fake {
 		uint64_t dms_unknown; /* messages to a DM channel "dmforget" deleted */
 		uint64_t deferred;    /* deferrals (type 5 or 6) accepted in time */
 		uint64_t edits;       /* PATCHes of an interaction's @original accepted */
+		/* of the deferrals, those of type 6 (a component's) */
+		uint64_t deferred_updates;
 	} st;
 	/* Direct-message channels the bot opened, and whose recipient has
 	 * closed their DMs ("dmclosed USER" control): Discord then refuses

@@ -304,6 +304,8 @@ deferred(struct inter *it, int type, const cJSON *data)
 
 	it->deferred = type;
 	F.st.deferred++;
+	if (type == DISCORD_CALLBACK_DEFERRED_UPDATE)
+		F.st.deferred_updates++;
 	if (type != DISCORD_CALLBACK_DEFERRED_MESSAGE || data == NULL)
 		return;
 	if (!cJSON_IsObject(data)) {
