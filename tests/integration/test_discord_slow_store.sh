@@ -19,6 +19,8 @@
 #     counts the deferrals.
 #  3. The store frozen past its 10 s watchdog: a command whose read fails
 #     edits its deferral with the error (public: the deferral was).
+#  4. Two deferrals answered 3 s late by the fake, the store thawed at
+#     once: the answers wait for their deferrals, then edit them.
 # No timing is asserted: the freeze lasts until the fake saw the deferrals.
 # Every process started here, the cluster's server included, is stopped by
 # its PID; only the one PID found is ever stopped with SIGSTOP.
@@ -52,6 +54,22 @@ BOT_EXTRA=$(printf '[store]\nbackend = postgresql\nconninfo = %s application_nam
 fake_start --heartbeat 5000
 bot_start
 wait_until "g['ready']" 20
+
+# freeze: SIGSTOP the server process serving delver's connection (the
+# oldest with its application_name); FROZEN holds its PID until SIGCONT.
+freeze() {
+	BACKEND=$(psql "$CONNINFO" -Atc "SELECT pid FROM pg_stat_activity
+		WHERE application_name = '$APPNAME' ORDER BY backend_start LIMIT 1") ||
+		fail "cannot ask the cluster for delver's backend"
+	case "$BACKEND" in '' | *[!0-9]*) fail "no backend of delver's ($APPNAME): '$BACKEND'" ;; esac
+	FROZEN=$BACKEND
+	kill -STOP "$FROZEN" || fail "cannot stop the backend $FROZEN"
+}
+
+thaw() {
+	kill -CONT "$FROZEN"
+	FROZEN=""
+}
 
 channels() {
 	curl -s "http://127.0.0.1:$PORT/_control/channels"
@@ -88,12 +106,7 @@ esac
 [ "$(stat interactions.deferred)" = 0 ] || fail "an answer was deferred with the store fast"
 
 # 2. The store frozen.
-BACKEND=$(psql "$CONNINFO" -Atc "SELECT pid FROM pg_stat_activity
-	WHERE application_name = '$APPNAME' ORDER BY backend_start LIMIT 1") ||
-	fail "cannot ask the cluster for delver's backend"
-case "$BACKEND" in '' | *[!0-9]*) fail "no backend of delver's ($APPNAME): '$BACKEND'" ;; esac
-FROZEN=$BACKEND
-kill -STOP "$FROZEN" || fail "cannot stop the backend $FROZEN"
+freeze
 frozen_at=$(date +%s)
 # k = 201..216: channels 201..208 are new, k 209..216 are channels 0..7.
 inject "{\"count\":16,\"rate\":50,\"channels\":209,\"templates\":[$ADV]}"
@@ -107,8 +120,7 @@ wait_until "i['deferred'] == 20" 20
 [ "$(stat interactions.edits)" = 0 ] || fail "an answer came while the store was frozen"
 left=$((4 - ($(date +%s) - frozen_at)))
 [ "$left" -gt 0 ] && sleep "$left"
-kill -CONT "$FROZEN"
-FROZEN=""
+thaw
 wait_until "i['deferred_open'] == 0 and i['answered'] == 221" 30
 
 channels | TURN1="$TURN1" TURN2="$TURN2" python3 -c '
@@ -145,23 +157,33 @@ if bad:
 # 3. The store frozen past its 10 s watchdog: a command in a new channel
 # (k = 221) waits for a read that fails; its deferral is edited with the
 # error saying so, not left hanging.
-BACKEND=$(psql "$CONNINFO" -Atc "SELECT pid FROM pg_stat_activity
-	WHERE application_name = '$APPNAME' ORDER BY backend_start LIMIT 1") ||
-	fail "cannot ask the cluster for delver's backend"
-case "$BACKEND" in '' | *[!0-9]*) fail "no backend of delver's ($APPNAME): '$BACKEND'" ;; esac
-FROZEN=$BACKEND
-kill -STOP "$FROZEN" || fail "cannot stop the backend $FROZEN"
+freeze
 ERR=$(tmpl turn '[{"type":1,"name":"advance"}]' "saved state cannot be read right now" false \
 	',"permissions":"8","keep":true')
 inject "{\"count\":1,\"channels\":5000,\"templates\":[$ERR]}"
 wait_until "i['deferred'] == 21 and i['deferred_open'] == 0" 40
-kill -CONT "$FROZEN"
-FROZEN=""
+thaw
 channels | python3 -c '
 import json, sys
 c = json.load(sys.stdin)[str(1300000000000000221)]
 sys.exit(0 if c["deferred"] == 1 and "cannot be read right now" in c["kept"] else 1)' ||
 	fail "the failed read did not edit its deferral with the error"
+
+# 4. The answer ready while its deferral is still on its way (the fake
+# answers the two deferrals 3 s late): it waits for the deferral, then
+# edits it (k = 222, 223: new channels).
+freeze
+ctl "restslow match=/callback count=2 ms=3000"
+inject "{\"count\":2,\"rate\":50,\"channels\":5000,\"templates\":[$ADV]}"
+wait_until "i['deferred'] == 23" 20
+thaw
+wait_until "i['deferred_open'] == 0 and r['slow'] == 2" 30
+channels | TURN1="$TURN1" python3 -c '
+import json, os, sys
+ch = json.load(sys.stdin)
+sys.exit(0 if all(ch[str(1300000000000000000 + n)]["kept"] == os.environ["TURN1"]
+                  for n in (222, 223)) else 1)' ||
+	fail "an answer ready before its deferral went did not edit it"
 
 kill -USR1 "$BOT_PID"
 i=0
@@ -170,6 +192,6 @@ until grep -q "discord stats:" "$BOT_LOG"; do
 	[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
 	sleep 0.1
 done
-grep -q "discord stats: interactions answered 222, shed 0, failed 0; deferred 21;" "$BOT_LOG" ||
-	fail "the stats line does not count 21 deferrals: $(grep "discord stats:" "$BOT_LOG")"
+grep -q "discord stats: interactions answered 224, shed 0, failed 0; deferred 23;" "$BOT_LOG" ||
+	fail "the stats line does not count 23 deferrals: $(grep "discord stats:" "$BOT_LOG")"
 finish
