@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bot/discord/discord_cmds.h"
+#include "bot/discord/discord_defer.h"
 #include "bot/discord/discord_dm.h"
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_interact.h"
@@ -34,6 +35,8 @@
 #define SESSION_SAVE 1000  /* ms: the session file is written at most this often */
 #define SUMMARY_MS   10000 /* shed and failed answers are summed up this often */
 #define FAIL_LOG_MAX 5     /* failed answers logged one by one per summary period */
+#define DUE_BATCH    64    /* deferrals taken from the table at a time */
+#define NS_PER_MS    1000000u
 
 struct answer {
 	struct discord *dc;
@@ -333,8 +336,9 @@ on_callback(void *ctx, const struct rest_result *res)
 	answer_free(a);
 }
 
-static void
-answer(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+/* An answer for out: its follow-ups and its GM message move into it. */
+static struct answer *
+answer_new(struct discord *dc, struct interact_out *out, uint64_t rx_ns)
 {
 	struct answer *a = xcalloc(1, sizeof(*a));
 
@@ -350,9 +354,171 @@ answer(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t de
 	out->dm_body = NULL;
 	out->followup_path = NULL;
 	out->nfollowups = 0;
+	return a;
+}
+
+static void
+answer(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+{
+	struct answer *a = answer_new(dc, out, rx_ns);
+
 	dc->stats.interactions++;
 	discord_rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body,
 	                        REST_INTERACTION, deadline, on_callback, a);
+}
+
+static void
+on_edit(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+
+	if (res->status < 200 || res->status > 299) {
+		if (count_failed(a->dc))
+			log_warnx("discord: the edit of the deferred answer to interaction %s "
+			          "failed (%ld%s%.200s)",
+			          a->id, res->status, res->len > 0 ? ": " : "",
+			          res->len > 0 ? res->body : "");
+		answer_free(a);
+		return;
+	}
+	if (a->nfollowups == 0)
+		discord_opstats_add(OPSTATS_ANSWERED); /* else once the last follow-up went */
+	next_followup(a);
+}
+
+/* The answer kept in item completes its deferral: the edit of @original,
+ * then the follow-ups. The item is forgotten. */
+static void
+edit_deferred(struct discord *dc, struct defer_item *item)
+{
+	struct answer *a;
+	char *patch = NULL;
+	struct buf path;
+	/* The token's 15 minutes run from the creation. */
+	uint64_t until = discord_defer_due_at(item->rx_ns, item->deadline) -
+	                 (uint64_t)DEFER_AFTER_MS * NS_PER_MS +
+	                 (uint64_t)DEFER_TOKEN_MS * NS_PER_MS;
+
+	if (dc->rest == NULL || discord_defer_edit(item, &item->ready, &patch) < 0) {
+		if (count_failed(dc))
+			log_warnx(
+			    "discord: the deferred answer to interaction %s could not be sent",
+			    item->ready.id);
+		discord_defer_remove(dc->defer, item);
+		return;
+	}
+	a = answer_new(dc, &item->ready, item->rx_ns);
+	if (patch == NULL) {
+		/* A button's: the answer is all follow-ups. */
+		next_followup(a);
+	} else {
+		buf_init(&path, 4096);
+		buf_addf(&path, "%s/messages/@original", a->followup_path);
+		discord_rest_call_until(dc->rest, "PATCH", buf_str(&path), patch, REST_INTERACTION,
+		                        until, on_edit, a);
+		buf_free(&path);
+		free(patch);
+	}
+	discord_defer_remove(dc->defer, item);
+}
+
+static void
+on_deferred(void *ctx, const struct rest_result *res)
+{
+	struct defer_item *item = ctx;
+	struct discord *dc = item->ctx;
+
+	if (res->status >= 200 && res->status <= 299) {
+		uint64_t took = res->sent_ns > item->rx_ns ? res->sent_ns - item->rx_ns : 0;
+
+		item->state = DEFER_SENT;
+		dc->stats.answered++;
+		dc->stats.deferred++;
+		discord_opstats_add(OPSTATS_DEFERRED);
+		discord_opstats_time(took);
+		record(dc, took);
+		if (item->have_ready)
+			edit_deferred(dc, item);
+		return;
+	}
+	if (res->expired)
+		count_shed(dc); /* it waited in the queue past its deadline */
+	else if (res->status == 400 &&
+	         discord_rest_error_code(res) == DISCORD_ERROR_ALREADY_ACKNOWLEDGED)
+		log_debug("discord: interaction %llu was answered before the restart",
+		          (unsigned long long)item->id);
+	else if (count_failed(dc))
+		log_warnx("discord: the deferral of interaction %llu failed (%ld%s%.200s)",
+		          (unsigned long long)item->id, res->status, res->len > 0 ? ": " : "",
+		          res->len > 0 ? res->body : "");
+	item->state = DEFER_LOST;
+	if (item->have_ready)
+		discord_defer_remove(dc->defer, item);
+}
+
+static void on_defer_timer(uv_timer_t *t);
+
+/* Sends the deferrals due now, then sets the timer for the next one, which
+ * is in the future: the timer never fires for nothing twice. */
+static void
+defer_run(struct discord *dc)
+{
+	struct defer_item *due[DUE_BATCH];
+	uint64_t now = uv_hrtime(), next, ms;
+	size_t n;
+
+	if (dc->rest == NULL || dc->stopped)
+		return;
+	do {
+		n = discord_defer_take_due(dc->defer, now, due, DUE_BATCH);
+		for (size_t i = 0; i < n; i++) {
+			due[i]->ctx = dc;
+			dc->stats.interactions++;
+			discord_rest_call_until(dc->rest, "POST", due[i]->callback_path,
+			                        discord_defer_body(due[i]), REST_INTERACTION,
+			                        due[i]->deadline, on_deferred, due[i]);
+		}
+	} while (n == DUE_BATCH);
+	/* 0 (none waits), or after now: what was due went. It may be early
+	 * (an answer came before its deferral was due): the timer then finds
+	 * nothing due and is set again for the real one. */
+	next = discord_defer_next(dc->defer);
+	if (next == 0) {
+		uv_timer_stop(&dc->defer_timer);
+		dc->defer_armed = 0;
+		return;
+	}
+	if (dc->defer_armed != 0 && dc->defer_armed <= next &&
+	    uv_is_active((uv_handle_t *)&dc->defer_timer))
+		return; /* set early enough already */
+	ms = next > now ? (next - now + NS_PER_MS - 1) / NS_PER_MS : 1;
+	dc->defer_armed = next;
+	uv_timer_start(&dc->defer_timer, on_defer_timer, ms, 0);
+}
+
+static void
+on_defer_timer(uv_timer_t *t)
+{
+	struct discord *dc = t->data;
+
+	dc->defer_armed = 0;
+	defer_run(dc);
+}
+
+/* An answer is held for the store: kept, to be deferred if it is late. */
+static void
+held(struct discord *dc, const struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+{
+	char *end;
+	uint64_t id = strtoull(out->id, &end, 10);
+
+	/* Without a deadline there is nothing to be late for; without the
+	 * application's id, no way to edit a deferral. */
+	if (deadline == 0 || out->followup_path == NULL || out->callback_path == NULL)
+		return;
+	if (discord_defer_add(dc->defer, id, out->type, out->defer_private, out->callback_path,
+	                      out->followup_path, rx_ns, deadline) != NULL)
+		defer_run(dc);
 }
 
 static void session_save(struct discord *dc);
@@ -516,6 +682,8 @@ on_event(void *ctx, const char *t, const cJSON *d)
 		count_shed(dc); /* not even worked out: too late already */
 	else if (rc == 1 && dc->rest != NULL)
 		answer(dc, &out, rx_ns, deadline);
+	else if (rc == 2 && dc->rest != NULL)
+		held(dc, &out, rx_ns, deadline);
 	discord_interact_out_clear(&out);
 }
 
@@ -526,9 +694,26 @@ static void
 on_later(void *ctx, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
 {
 	struct discord *dc = ctx;
+	struct defer_item *item;
 
 	if (dc->rest == NULL)
 		return;
+	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
+	if (item != NULL && item->state != DEFER_WAITING) {
+		if (item->state == DEFER_LOST) {
+			discord_defer_remove(dc->defer, item); /* counted already */
+			return;
+		}
+		/* Deferred: the answer edits the deferral, once Discord took it. */
+		item->ready = *out;
+		memset(out, 0, sizeof(*out));
+		item->have_ready = true;
+		if (item->state == DEFER_SENT)
+			edit_deferred(dc, item);
+		return;
+	}
+	if (item != NULL)
+		discord_defer_remove(dc->defer, item); /* in time: no deferral */
 	if (deadline != 0 && uv_hrtime() >= deadline) {
 		count_shed(dc);
 		return;
@@ -762,12 +947,15 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	ro.ctx = dc;
 	dc->rest = discord_rest_new(loop, &ro);
 	dc->shed = discord_shed_new();
+	dc->defer = discord_defer_new();
 	dc->dm = discord_dm_new(DISCORD_DM_MAX);
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
 	uv_timer_init(loop, &dc->save_timer);
 	uv_timer_init(loop, &dc->summary_timer);
 	uv_timer_init(loop, &dc->stats_timer);
+	uv_timer_init(loop, &dc->defer_timer);
+	dc->defer_timer.data = dc;
 	dc->retry_timer.data = dc->stop_timer.data = dc->save_timer.data = dc;
 	dc->summary_timer.data = dc->stats_timer.data = dc;
 	if (o->stats_interval_ms > 0)
@@ -801,13 +989,14 @@ finish_stop(struct discord *dc)
 	struct rest *r = dc->rest;
 
 	dc->stopped = true;
-	dc->closing = 7;
+	dc->closing = 8;
 	on_summary_timer(&dc->summary_timer); /* what is not yet told */
 	uv_close((uv_handle_t *)&dc->retry_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stop_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->save_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->summary_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stats_timer, timer_closed);
+	uv_close((uv_handle_t *)&dc->defer_timer, timer_closed);
 	dc->rest = NULL;
 	if (r != NULL)
 		discord_rest_close(r, part_closed, dc);
@@ -858,6 +1047,7 @@ discord_free(struct discord *dc)
 	discord_gw_free(dc->gw);
 	discord_interact_free(dc->it);
 	discord_shed_free(dc->shed);
+	discord_defer_free(dc->defer);
 	discord_dm_free(dc->dm);
 	rng_free(dc->rng);
 	free(dc->app_id);

@@ -13,7 +13,11 @@
  * INTERACTION_CREATE is answered through discord_interact and the REST
  * client: the callback, then the private follow-up if the reply has one.
  *
- * An interaction that can no longer be answered within Discord's 3 s is
+ * An answer held for the store (its change being committed, its records
+ * being read) that is not ready DEFER_AFTER_MS after its interaction was
+ * created is deferred: a deferral goes out in time, and the answer edits it
+ * when it is ready (discord_defer.h). An interaction that can no longer be
+ * answered within Discord's 3 s is
  * not answered (discord_shed.h says how that is decided): it is counted
  * as shed, and the shed and the failed answers are summed up in one
  * warning per 10 s (at most 5 failed answers a period get a line of their
@@ -67,6 +71,7 @@ struct discord_stats {
 	uint64_t answered;     /* callbacks Discord accepted */
 	uint64_t failed;       /* callbacks that failed */
 	uint64_t shed; /* not answered: too late (those shed on arrival are not in interactions) */
+	uint64_t deferred; /* deferrals Discord accepted (the answer edits them) */
 	uint64_t followups;
 	uint64_t dms; /* direct messages to a GM (secret rolls) Discord accepted */
 	uint64_t registrations;

@@ -23,6 +23,7 @@ struct rng;
 struct interact;
 struct discord_dm;
 struct shed;
+struct defer;
 
 struct discord {
 	uv_loop_t *loop;
@@ -47,6 +48,9 @@ struct discord {
 	uv_timer_t save_timer;
 	uv_timer_t retry_timer, stop_timer, summary_timer, stats_timer;
 	struct shed *shed;
+	struct defer *defer; /* held answers, deferred when late (discord_defer) */
+	uv_timer_t defer_timer;
+	uint64_t defer_armed;                  /* the uv_hrtime() defer_timer is set for, 0: none */
 	uint64_t summary_shed, summary_failed; /* since the last summary */
 	int failed_logged;                     /* lines in this summary period */
 	bool summary_due;

@@ -442,6 +442,17 @@ gm_message(struct interact *it, const struct reply *r, const char *chan_key,
 	snprintf(out->gm_name, sizeof(out->gm_name), "%s", reply_gm_name(r));
 }
 
+/* "/webhooks/<application id>/<token>" (owned by the caller). */
+static char *
+webhook_path(const char *app_id, const char *token)
+{
+	struct buf b;
+
+	buf_init(&b, 2 * TOKEN_MAX);
+	buf_addf(&b, "/webhooks/%s/%s", app_id, token);
+	return buf_take(&b);
+}
+
 /* Renders a reply into the callback body and, when it is longer than a
  * message or has a channel part and a private part, the follow-ups. With
  * no application id to address follow-ups, one message is all there is. */
@@ -465,17 +476,13 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 			n += render_discord_parts(priv, true, it->buttons, parts + n, max);
 	}
 	out->callback_body = print_body(it, DISCORD_CALLBACK_MESSAGE, parts[0]);
+	out->error = reply_is_error(r);
 	for (size_t i = 1; i < n; i++)
 		out->followups[out->nfollowups++] = print_body(it, 0, parts[i]);
 	if (!reply_is_error(r))
 		gm_message(it, r, chan_key, out);
-	if (n > 1 || (out->gm_user[0] != '\0' && app_id != NULL)) {
-		struct buf b;
-
-		buf_init(&b, 2 * TOKEN_MAX);
-		buf_addf(&b, "/webhooks/%s/%s", app_id, token);
-		out->followup_path = buf_take(&b);
-	}
+	if (n > 1 || (out->gm_user[0] != '\0' && app_id != NULL))
+		out->followup_path = webhook_path(app_id, token);
 }
 
 static void
@@ -639,6 +646,16 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		if (it->held != NULL)
 			it->held->prev = &h->next;
 		it->held = h;
+		/* What a deferral needs meanwhile. A reply already worked out
+		 * (waiting for its commit) tells whether it is private; one of
+		 * a command waiting for a read is empty yet. */
+		memcpy(out->id, h->out.id, sizeof(out->id));
+		out->type = h->out.type;
+		out->callback_path = xstrdup(h->out.callback_path);
+		if (app_id != NULL)
+			out->followup_path = webhook_path(app_id, token);
+		out->defer_private = reply_is_error(r) || (reply_msg(r, REPLY_CHANNEL) == NULL &&
+		                                           reply_msg(r, REPLY_INVOKER) != NULL);
 		return 2;
 	}
 	render_reply(it, r, app_id, token, o.chan_key, out);

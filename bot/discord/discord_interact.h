@@ -74,6 +74,12 @@ struct interact_out {
 	char gm_user[24]; /* the GM's user id, "" for none */
 	char gm_name[64]; /* the GM's display name, for that follow-up */
 	char *dm_body;
+	bool error; /* the reply is an error (its message is ephemeral) */
+	/* For an answer held (discord_interact_event_held returned 2): whether
+	 * its message is known to be private (the command ran and its reply
+	 * is private or an error; a command waiting for a read is not known
+	 * yet: false), so that a deferral of it is ephemeral too. */
+	bool defer_private;
 };
 
 struct discord_interact_stats {
@@ -103,7 +109,11 @@ typedef void (*interact_later_fn)(void *ctx, struct interact_out *out, uint64_t 
 void discord_interact_set_later(struct interact *it, interact_later_fn fn, void *ctx);
 /*
  * discord_interact_event, also returning 2 when the answer is held for its commit:
- * the later function set gets it, with rx_ns and deadline. An interaction
+ * the later function set gets it, with rx_ns and deadline. Meanwhile out
+ * holds what a deferral of it needs (discord_defer.h), nothing to send: id,
+ * type, callback_path, defer_private and, when the interaction named its
+ * application, followup_path ("/webhooks/<application id>/<token>"). An
+ * interaction
  * whose deadline (not 0) is not ahead of now_ns (the deadline's clock) can
  * no longer be answered in time: it is shed before it is worked out, and 3
  * is returned with nothing else done (no command runs, no channel or user

@@ -102,12 +102,14 @@ discord_opstats_line(char *buf, size_t len)
 	discord_opstats_times(&t);
 	r = snprintf(buf, len,
 	             "discord stats: interactions answered %llu, shed %llu, failed %llu; "
-	             "gateway resumes %llu, identifies %llu; REST 429s %llu, 5xx %llu; "
+	             "deferred %llu; gateway resumes %llu, identifies %llu; REST 429s %llu, "
+	             "5xx %llu; "
 	             "handling time over %llu interactions since the last line: p50 %llu us, "
 	             "p99 %llu us, max %llu us",
 	             (unsigned long long)S.count[OPSTATS_ANSWERED],
 	             (unsigned long long)S.count[OPSTATS_SHED],
 	             (unsigned long long)S.count[OPSTATS_FAILED],
+	             (unsigned long long)S.count[OPSTATS_DEFERRED],
 	             (unsigned long long)S.count[OPSTATS_RESUMES],
 	             (unsigned long long)S.count[OPSTATS_IDENTIFIES],
 	             (unsigned long long)S.count[OPSTATS_REST_429],

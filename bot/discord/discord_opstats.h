@@ -25,6 +25,7 @@ enum opstats_counter {
 	OPSTATS_ANSWERED,   /* answers Discord accepted whole (callback and follow-ups) */
 	OPSTATS_SHED,       /* interactions not answered: too late for Discord's 3 s */
 	OPSTATS_FAILED,     /* answers whose callback or a follow-up failed */
+	OPSTATS_DEFERRED,   /* deferrals Discord accepted (the answer came later, as an edit) */
 	OPSTATS_RESUMES,    /* gateway RESUMEs sent */
 	OPSTATS_IDENTIFIES, /* gateway IDENTIFYs sent */
 	OPSTATS_REST_429,   /* REST answers 429 */

@@ -42,7 +42,7 @@ until grep -q "discord stats:" "$BOT_LOG"; do
 	[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
 	sleep 0.1
 done
-grep -q -E "^info: discord stats: interactions answered 20, shed 0, failed 0; gateway resumes 0, identifies 1; REST 429s 5, 5xx 4; handling time over 20 interactions since the last line: p50 [0-9]+ us, p99 [0-9]+ us, max [0-9]+ us$" "$BOT_LOG" ||
+grep -q -E "^info: discord stats: interactions answered 20, shed 0, failed 0; deferred 0; gateway resumes 0, identifies 1; REST 429s 5, 5xx 4; handling time over 20 interactions since the last line: p50 [0-9]+ us, p99 [0-9]+ us, max [0-9]+ us$" "$BOT_LOG" ||
 	fail "the stats line does not give the counts: $(grep "discord stats:" "$BOT_LOG")"
 
 # Slow REST, steady interactions: the heartbeats keep their 500 ms rhythm.

@@ -42,6 +42,7 @@ created=$(stat interactions.created)
 [ "$created" = $((SECONDS_RUN * RATE)) ] || fail "$created interactions created"
 [ "$(stat interactions.late)" = 0 ] || fail "interactions answered late or never"
 [ "$(stat interactions.duplicates)" = 0 ] || fail "interactions answered twice"
+[ "$(stat interactions.deferred)" = 0 ] || fail "answers deferred at a steady rate, the store fast"
 [ "$(stat gateway.connections)" = 1 ] || fail "the connection did not last the whole run"
 [ "$(stat gateway.identifies)" = 1 ] || fail "the bot identified again"
 [ "$(stat gateway.resumes)" = 0 ] || fail "the bot resumed (a missed heartbeat ACK?)"

@@ -25,6 +25,25 @@
  * interaction must be answered within 3 s of its creation here (later
  * callbacks get 404 "Unknown interaction").
  *
+ * Deferred answers, as Discord takes them: a callback of type 5
+ * (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE; its data may hold flags 64 and
+ * nothing else), or of type 6 (DEFERRED_UPDATE_MESSAGE) for a component,
+ * within the 3 s counts as the answer in time (counted in "answered" and
+ * in "deferred"; type 6 also in "deferred_updates"). The answer itself
+ * follows with the interaction's token within 15 minutes of its creation
+ * (later: a violation and 401): after type 5, PATCH
+ * /webhooks/APP/TOKEN/messages/@original (counted in "edits"; flags 64
+ * there is a violation: the deferral decides), or a first follow-up, which
+ * Discord turns into that edit; after type 6, the first follow-up (a new
+ * message). That message is the one checked against the template's
+ * "expect" and "private" (type 5: private as the deferral was), starts its
+ * "parts", and is what "ok" and "kept" report; later follow-ups continue
+ * the parts as after a type-4 callback. An edit
+ * of @original without a deferral (the bot never edits anything else), an
+ * edit of a follow-up, or a second callback after a deferral is a
+ * violation; so is, at exit, a deferral whose answer never came (unless
+ * lenient). "deferred_open" counts the deferrals still waiting for theirs.
+ *
  * It listens on an ephemeral port of 127.0.0.1, writes "PORT\n" to the port
  * file, and serves until SIGTERM, SIGINT or a "quit" control. The bot's
  * REST base is http://127.0.0.1:PORT/api/v10; GET /gateway/bot names the
@@ -64,10 +83,13 @@
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions"}], oldest first
  *   GET  /_control/channels   per channel: {"CHAN":{"guild":G,"created":N,
- *                             "answered":N,"late":N,"ok":N,"kept":TEXT}} (late:
- *                             answered after 3 s; ok: first answers holding the
- *                             template's "expect", in time or late; kept: the
- *                             newest first answer to a "keep":true template)
+ *                             "answered":N,"late":N,"ok":N,"deferred":N,
+ *                             "kept":TEXT}} (late: answered after 3 s; ok:
+ *                             first answers holding the template's "expect",
+ *                             in time or late; deferred: answered by a
+ *                             deferral; kept: the newest first answer to a
+ *                             "keep":true template; for a deferral, the
+ *                             message that completed it)
  *   GET  /_control/commands   the command list of the last registration
  *   GET  /_control/scopes     every scope's command list: {"PATH":[...],...}
  *   POST /_control/commands   {"scope":PATH,"commands":[...]}: what the scope
@@ -184,6 +206,10 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "fanout", (double)F.st.fanout);
 	cJSON_AddNumberToObject(i, "late", (double)F.st.late);
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
+	cJSON_AddNumberToObject(i, "deferred", (double)F.st.deferred);
+	cJSON_AddNumberToObject(i, "deferred_updates", (double)F.st.deferred_updates);
+	cJSON_AddNumberToObject(i, "deferred_open", rest_fake_deferred_open());
+	cJSON_AddNumberToObject(i, "edits", (double)F.st.edits);
 	cJSON_AddNumberToObject(i, "parts_missing", rest_fake_parts_missing());
 	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);
 	cJSON_AddNumberToObject(i, "left_to_inject", gw_fake_left());

@@ -256,9 +256,15 @@ test_answer_held_for_the_commit(void **state)
 	assert_int_equal(
 	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
 	cJSON_Delete(d);
-	/* Nothing to send yet: the answer waits for the commit. */
-	assert_null(f->out.callback_path);
+	/* Nothing to send yet: the answer waits for the commit. What a
+	 * deferral needs meanwhile is there (the reply is public). */
+	assert_string_equal(f->out.id, "1001");
+	assert_int_equal(f->out.type, 2);
+	assert_string_equal(f->out.callback_path, "/interactions/1001/tok-1001/callback");
+	assert_string_equal(f->out.followup_path, "/webhooks/42/tok-1001");
+	assert_false(f->out.defer_private);
 	assert_null(f->out.callback_body);
+	assert_int_equal(f->out.nfollowups, 0);
 	assert_int_equal(h.later_calls, 0);
 	assert_non_null(h.done);
 	h.done(h.dctx, 1); /* committed, but not durable */
@@ -271,6 +277,50 @@ test_answer_held_for_the_commit(void **state)
 	    "**Alice** is now the GM of this channel.\nWarning: this change could not be "
 	    "saved to disk and may be lost if the bot restarts.",
 	    false);
+	free(h.callback_body);
+}
+
+/* A private reply held for its commit: a deferral of it must be private
+ * too; its answer comes ephemeral, not an error. */
+static void
+test_held_private_reply_defers_private(void **state)
+{
+	struct fixture *f = *state;
+	struct holder h = {.st = f->d.state};
+	void (*done1)(void *dctx, int lost);
+	void *dctx1;
+	cJSON *d;
+
+	f->d.persist_defer = hold_defer;
+	f->d.persist_ctx = &h;
+	discord_interact_set_later(f->it, later, &h);
+	/* The GM claim is held (it changed the channel)... */
+	d = cJSON_Parse(
+	    "{\"id\":\"1001\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1001\","
+	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
+	    ",\"data\":{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}}");
+	assert_int_equal(
+	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
+	cJSON_Delete(d);
+	assert_false(f->out.defer_private);
+	done1 = h.done;
+	dctx1 = h.dctx;
+	/* ... so the whisper after it in that channel waits for it. */
+	d = cJSON_Parse(
+	    "{\"id\":\"1002\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1002\","
+	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
+	    ",\"data\":{\"name\":\"whisper\"}}");
+	discord_interact_out_clear(&f->out);
+	assert_int_equal(
+	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
+	cJSON_Delete(d);
+	assert_true(f->out.defer_private);
+	assert_string_equal(f->out.callback_path, "/interactions/1002/tok-1002/callback");
+	done1(dctx1, 0);
+	free(h.callback_body);
+	h.done(h.dctx, 0);
+	assert_int_equal(h.later_calls, 2);
+	assert_message(h.callback_body, "psst", true);
 	free(h.callback_body);
 }
 
@@ -898,6 +948,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_seen_window, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_answer_held_for_the_commit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_held_private_reply_defers_private, setup,
+	                                    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -82,6 +82,8 @@ the_line(void **unused)
 	for (int i = 0; i < 3; i++)
 		discord_opstats_add(OPSTATS_SHED);
 	discord_opstats_add(OPSTATS_FAILED);
+	discord_opstats_add(OPSTATS_DEFERRED);
+	discord_opstats_add(OPSTATS_DEFERRED);
 	discord_opstats_add(OPSTATS_RESUMES);
 	discord_opstats_add(OPSTATS_RESUMES);
 	discord_opstats_add(OPSTATS_IDENTIFIES);
@@ -94,8 +96,9 @@ the_line(void **unused)
 	n = discord_opstats_line(line, sizeof(line));
 	assert_int_equal(n, (int)strlen(line));
 	assert_string_equal(
-	    line, "discord stats: interactions answered 7, shed 3, failed 1; gateway resumes 2, "
-	          "identifies 1; REST 429s 4, 5xx 5; handling time over 2 interactions since the "
+	    line, "discord stats: interactions answered 7, shed 3, failed 1; deferred 2; gateway "
+	          "resumes 2, identifies 1; REST 429s 4, 5xx 5; handling time over 2 interactions "
+	          "since the "
 	          "last line: p50 127 us, p99 250 us, max 250 us");
 	discord_opstats_times(&t);
 	assert_int_equal(t.n, 0);

@@ -105,6 +105,14 @@ struct inter {
 	bool ok;             /* its first answer held the template's "expect" */
 	char *kept;          /* its first answer's content, when the template has
 	                        "keep":true (owned) */
+	/* A deferral: the callback was type 5 (or 6, a component's) within
+	 * 3 s; the answer then comes later: for type 5 the PATCH of
+	 * @original (or the first follow-up, which Discord makes that edit),
+	 * for type 6 the first follow-up (a new message). */
+	int deferred;      /* 0, or the deferral's callback type */
+	bool deferred_eph; /* the type-5 deferral asked for flags 64 */
+	bool completed;    /* the deferred answer came */
+	int edits;         /* PATCHes of @original */
 	UT_hash_handle hh;
 };
 
@@ -204,6 +212,10 @@ struct fake {
 		uint64_t mark_created, mark_answered, mark_unanswered;
 		uint64_t dm_channels, dms, dms_refused; /* DM channels opened, messages */
 		uint64_t dms_unknown; /* messages to a DM channel "dmforget" deleted */
+		uint64_t deferred;    /* deferrals (type 5 or 6) accepted in time */
+		uint64_t edits;       /* PATCHes of an interaction's @original accepted */
+		/* of the deferrals, those of type 6 (a component's) */
+		uint64_t deferred_updates;
 	} st;
 	/* Direct-message channels the bot opened, and whose recipient has
 	 * closed their DMs ("dmclosed USER" control): Discord then refuses
@@ -253,7 +265,7 @@ int gw_fake_route(int guild, const char *t, const char *d);
  * oldest first (owned by the caller). */
 char *gw_fake_sessions(void);
 /* Per channel: {"CHAN":{"guild":G,"created":N,"answered":N,"late":N,
- * "ok":N,"kept":TEXT}}: answered counts callbacks within 3 s, late the
+ * "ok":N,"deferred":N,"kept":TEXT}}: answered counts callbacks within 3 s, late the
  * later ones, ok the first answers (either) that held their template's
  * "expect", kept the content of the newest first answer to a template with
  * "keep":true (owned by the caller). */
@@ -298,7 +310,10 @@ const cJSON *rest_fake_commands(const char *scope);
 void rest_fake_set_commands(const char *scope, cJSON *arr);
 /* Interactions whose answer still lacks some of its template's "parts". */
 int rest_fake_parts_missing(void);
-/* At exit: each such interaction is a violation. */
+/* Interactions deferred whose answer has not come yet. */
+int rest_fake_deferred_open(void);
+/* At exit: each such interaction, and each deferral never followed by its
+ * answer (unless lenient), is a violation. */
 void rest_fake_final(void);
 
 /* check.c: each returns 0, or -1 after recording a violation. */

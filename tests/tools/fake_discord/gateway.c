@@ -793,7 +793,12 @@ gw_fake_channels(void)
 			cJSON_AddNumberToObject(o, "answered", 0);
 			cJSON_AddNumberToObject(o, "late", 0);
 			cJSON_AddNumberToObject(o, "ok", 0);
+			cJSON_AddNumberToObject(o, "deferred", 0);
 		}
+		if (it->deferred != 0)
+			cJSON_SetNumberValue(
+			    cJSON_GetObjectItemCaseSensitive(o, "deferred"),
+			    cJSON_GetObjectItemCaseSensitive(o, "deferred")->valuedouble + 1);
 		if (it->ok)
 			cJSON_SetNumberValue(
 			    cJSON_GetObjectItemCaseSensitive(o, "ok"),

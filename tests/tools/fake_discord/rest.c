@@ -185,17 +185,23 @@ get_commands(const char *path, struct http_answer *a)
 	cJSON_free(out);
 }
 
-/* The expectations a test attached to the interaction's template. */
+/* Whether a message's flags make it ephemeral (64). */
+static bool
+ephemeral(const cJSON *msg)
+{
+	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(msg, "flags");
+
+	return cJSON_IsNumber(flags) && ((int)flags->valuedouble & 64);
+}
+
+/* The expectations a test attached to the interaction's template, on the
+ * content of its answer, which is private when eph. */
 static void
-expectations(const struct inter *it, const cJSON *data)
+expectations(const struct inter *it, const char *content, bool eph)
 {
 	const char *expect =
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it->tmpl, "expect"));
 	const cJSON *priv = cJSON_GetObjectItemCaseSensitive(it->tmpl, "private");
-	const char *content =
-	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content"));
-	const cJSON *flags = cJSON_GetObjectItemCaseSensitive(data, "flags");
-	bool eph = cJSON_IsNumber(flags) && ((int)flags->valuedouble & 64);
 
 	if (expect != NULL && (content == NULL || strstr(content, expect) == NULL))
 		fake_violation("interaction %" PRIu64 ": the answer lacks '%s': %.300s", it->id,
@@ -243,6 +249,17 @@ rest_fake_parts_missing(void)
 	return n;
 }
 
+int
+rest_fake_deferred_open(void)
+{
+	struct inter *it, *tmp;
+	int n = 0;
+
+	HASH_ITER(hh, F.inters, it, tmp)
+	n += it->deferred != 0 && !it->completed;
+	return n;
+}
+
 void
 rest_fake_final(void)
 {
@@ -250,6 +267,10 @@ rest_fake_final(void)
 
 	HASH_ITER(hh, F.inters, it, tmp)
 	{
+		if (it->deferred != 0 && !it->completed && !F.lenient)
+			fake_violation("interaction %" PRIu64 " was deferred (type %d) but its "
+			               "answer never came",
+			               it->id, it->deferred);
 		if (parts_missing(it) && it->answers > 0)
 			fake_violation(
 			    "interaction %" PRIu64 ": its answer lacks '%s' (part %d), "
@@ -259,6 +280,48 @@ rest_fake_final(void)
 			        cJSON_GetObjectItemCaseSensitive(it->tmpl, "parts"), it->parts)),
 			    it->parts + 1);
 	}
+}
+
+/* Whether a callback of that type defers the answer to it: type 5 for a
+ * command or a component, type 6 (the message is updated later, or not at
+ * all) for a component. */
+static bool
+is_deferral(const struct inter *it, int type)
+{
+	if (it->type == DISCORD_INTERACTION_AUTOCOMPLETE)
+		return false;
+	return type == DISCORD_CALLBACK_DEFERRED_MESSAGE ||
+	       (type == DISCORD_CALLBACK_DEFERRED_UPDATE &&
+	        it->type == DISCORD_INTERACTION_COMPONENT);
+}
+
+/* A deferral accepted in time: type 5's data may hold the ephemeral flag
+ * alone. */
+static void
+deferred(struct inter *it, int type, const cJSON *data)
+{
+	const cJSON *f;
+
+	it->deferred = type;
+	F.st.deferred++;
+	if (type == DISCORD_CALLBACK_DEFERRED_UPDATE)
+		F.st.deferred_updates++;
+	if (type != DISCORD_CALLBACK_DEFERRED_MESSAGE || data == NULL)
+		return;
+	if (!cJSON_IsObject(data)) {
+		fake_violation("interaction %" PRIu64 ": the deferral's data is not an object",
+		               it->id);
+		return;
+	}
+	cJSON_ArrayForEach(f, data)
+	{
+		if (strcmp(f->string, "flags") != 0 || !cJSON_IsNumber(f) ||
+		    ((int)f->valuedouble & ~64) != 0)
+			fake_violation("interaction %" PRIu64 ": a deferral may carry the "
+			               "ephemeral flag (64) alone, not '%s'",
+			               it->id, f->string);
+	}
+	it->deferred_eph = ephemeral(data);
 }
 
 static void
@@ -273,6 +336,7 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	cJSON *j;
 	const cJSON *type, *data;
 	int64_t age;
+	bool deferral;
 
 	if (it == NULL) {
 		fake_violation("a callback for interaction %.24s, never sent", p);
@@ -304,13 +368,18 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	}
 	it->answered_at = fake_now();
 	j = cJSON_ParseWithLength(body, len);
-	gw_fake_answered(it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-	                         cJSON_GetObjectItemCaseSensitive(j, "data"), "content")));
-	cJSON_Delete(j);
+	type = cJSON_GetObjectItemCaseSensitive(j, "type");
+	data = cJSON_GetObjectItemCaseSensitive(j, "data");
+	deferral = cJSON_IsNumber(type) && is_deferral(it, type->valueint);
+	/* A deferral's answer is the edit (or follow-up) that completes it. */
+	if (!deferral)
+		gw_fake_answered(
+		    it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")));
 	if (age > FAKE_ANSWER_MS) {
 		fake_violation("interaction %" PRIu64 " was answered after %" PRId64 " ms", id,
 		               age);
 		answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");
+		cJSON_Delete(j);
 		return;
 	}
 	F.st.answered++;
@@ -318,9 +387,6 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 		F.st.mark_answered++;
 	if (age > F.st.max_answer_ms)
 		F.st.max_answer_ms = age;
-	j = cJSON_ParseWithLength(body, len);
-	type = cJSON_GetObjectItemCaseSensitive(j, "type");
-	data = cJSON_GetObjectItemCaseSensitive(j, "data");
 	if (!cJSON_IsNumber(type)) {
 		fake_violation("interaction %" PRIu64 ": the callback has no type", id);
 	} else if (it->type == DISCORD_INTERACTION_AUTOCOMPLETE) {
@@ -333,16 +399,36 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	           (type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE &&
 	            it->type == DISCORD_INTERACTION_COMPONENT)) {
 		if (check_message(data, "interaction callback") == 0) {
-			expectations(it, data);
+			expectations(
+			    it,
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")),
+			    ephemeral(data));
 			parts_seen(it, data);
 		}
-	} else if (type->valueint != DISCORD_CALLBACK_DEFERRED_MESSAGE &&
-	           !(type->valueint == DISCORD_CALLBACK_DEFERRED_UPDATE &&
-	             it->type == DISCORD_INTERACTION_COMPONENT)) {
+	} else if (deferral) {
+		deferred(it, type->valueint, data);
+	} else {
 		fake_violation("interaction %" PRIu64 " answered with type %d", id, type->valueint);
 	}
 	cJSON_Delete(j);
 	answer(a, 204, NULL);
+}
+
+/* The answer to a deferred interaction came in msg (an edit of @original,
+ * or a follow-up): it is checked as a callback's message is, private when
+ * eph. */
+static void
+complete(struct inter *it, const cJSON *msg, bool ok, bool eph)
+{
+	const char *content =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "content"));
+
+	it->completed = true;
+	gw_fake_answered(it, content);
+	if (ok) {
+		expectations(it, content, eph);
+		parts_seen(it, msg);
+	}
 }
 
 static void
@@ -352,6 +438,7 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 	const char *tok = strchr(p, '/');
 	struct inter *it, *tmp, *found = NULL;
 	cJSON *j;
+	bool edit, ok;
 
 	if (tok == NULL || strncmp(p, F.app_id, strlen(F.app_id)) != 0) {
 		fake_violation("a webhook call for another application: %.60s", p);
@@ -379,16 +466,52 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 		answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
 		return;
 	}
-	if (strcmp(method, "POST") == 0 && found->followups >= FAKE_FOLLOWUPS)
+	edit = strcmp(method, "PATCH") == 0;
+	if (edit && strcmp(tok + strcspn(tok, "/"), "/messages/@original") != 0) {
+		fake_violation("interaction %" PRIu64 ": an edit of a follow-up (the bot edits "
+		               "only its deferred original response)",
+		               found->id);
+		answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
+		return;
+	}
+	if (edit && found->deferred == 0) {
+		/* Discord would edit a type-4 answer; the bot edits only a
+		 * deferral, so anything else is a mistake. */
+		fake_violation("interaction %" PRIu64 ": its original response was edited "
+		               "without a deferral",
+		               found->id);
+		answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
+		return;
+	}
+	if (!edit && found->followups >= FAKE_FOLLOWUPS)
 		fake_violation("interaction %" PRIu64 ": more than %d follow-ups", found->id,
 		               FAKE_FOLLOWUPS);
 	j = cJSON_ParseWithLength(body, len);
-	if (check_message(j, strcmp(method, "POST") == 0 ? "follow-up" : "edit") == 0 &&
-	    strcmp(method, "POST") == 0)
-		parts_seen(found, j);
+	ok = check_message(j, edit ? "edit" : "follow-up") == 0;
+	if (edit) {
+		found->edits++;
+		F.st.edits++;
+		if (ephemeral(j))
+			fake_violation("interaction %" PRIu64 ": an edit cannot make a message "
+			               "ephemeral (flags 64): the deferral decides",
+			               found->id);
+		if (!found->completed)
+			complete(found, j, ok, found->deferred_eph);
+	} else {
+		if (found->deferred != 0 && !found->completed)
+			/* After type 5 the first follow-up becomes the deferred
+			 * response (private as the deferral was); after type 6 it
+			 * is a new message. */
+			complete(found, j, ok,
+			         found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE
+			             ? found->deferred_eph
+			             : ephemeral(j));
+		else if (ok)
+			parts_seen(found, j);
+		found->followups++;
+		F.st.followups++;
+	}
 	cJSON_Delete(j);
-	found->followups++;
-	F.st.followups++;
 	answer(a, 200, "{\"id\":\"1600000000000000000\",\"type\":0,\"content\":\"\"}");
 }
 
