@@ -16,6 +16,7 @@
 # inject JSON                      POST /_control/interact
 # stat PATH                        one statistic, e.g. stat interactions.answered
 # wait_until PYEXPR SECONDS        poll the statistics (as s) until PYEXPR holds
+# bot_stats                        SIGUSR1 to the bot, then wait (5 s) for its stats line in $BOT_LOG
 # bot_wait_exit SECONDS            wait for the bot to exit; sets BOT_STATUS
 # finish                           stop both, fail on any violation, on the
 #                                  token in any log line, or on a bot crash
@@ -162,6 +163,16 @@ bot_wait_exit() {
 	wait "$BOT_PID"
 	BOT_STATUS=$?
 	BOT_PID=""
+}
+
+bot_stats() {
+	kill -USR1 "$BOT_PID"
+	i=0
+	until grep -q "discord stats:" "$BOT_LOG"; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
+		sleep 0.1
+	done
 }
 
 bot_stop() {

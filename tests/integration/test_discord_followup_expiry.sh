@@ -33,13 +33,7 @@ sleep 1 # time for a wrong further follow-up to arrive
 inject "{\"count\":3,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tmpl roll \
 	'[{"type":3,"name":"expression","value":"1d20"}]' 'rolls' false)]}"
 wait_until "i['answered'] == 4" 10
-kill -USR1 "$BOT_PID"
-i=0
-until grep -q "discord stats:" "$BOT_LOG"; do
-	i=$((i + 1))
-	[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
-	sleep 0.1
-done
+bot_stats
 grep -q "discord stats: interactions answered 3, shed 0, failed 1;" "$BOT_LOG" ||
 	fail "the refused follow-up is not one failed answer: $(grep "discord stats:" "$BOT_LOG")"
 

@@ -30,13 +30,7 @@ answered=$(stat interactions.mark_answered)
 # Every interaction delivered is answered, shed or failed, and the stats
 # line says so; the overload did shed.
 delivered=$(stat interactions.delivered)
-kill -USR1 "$BOT_PID"
-i=0
-until grep -q "discord stats:" "$BOT_LOG"; do
-	i=$((i + 1))
-	[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
-	sleep 0.1
-done
+bot_stats
 line=$(grep "discord stats:" "$BOT_LOG")
 set -- $(echo "$line" | sed -E 's/.*answered ([0-9]+), shed ([0-9]+), failed ([0-9]+);.*/\1 \2 \3/')
 [ $(($1 + $2 + $3)) = "$delivered" ] ||

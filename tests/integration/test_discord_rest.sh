@@ -35,13 +35,7 @@ wait_until "i['answered'] == 20" 8
 [ "$(stat rest.r5xx)" = 4 ] || fail "the callbacks did not meet their 5xx answers"
 
 # The stats line on SIGUSR1: 2 + 3 429s, 4 5xx, 20 answered, one IDENTIFY.
-kill -USR1 "$BOT_PID"
-i=0
-until grep -q "discord stats:" "$BOT_LOG"; do
-	i=$((i + 1))
-	[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
-	sleep 0.1
-done
+bot_stats
 grep -q -E "^info: discord stats: interactions answered 20, shed 0, failed 0; deferred 0; gateway resumes 0, identifies 1; REST 429s 5, 5xx 4; handling time over 20 interactions since the last line: p50 [0-9]+ us, p99 [0-9]+ us, max [0-9]+ us$" "$BOT_LOG" ||
 	fail "the stats line does not give the counts: $(grep "discord stats:" "$BOT_LOG")"
 

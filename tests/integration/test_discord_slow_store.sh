@@ -185,13 +185,7 @@ sys.exit(0 if all(ch[str(1300000000000000000 + n)]["kept"] == os.environ["TURN1"
                   for n in (222, 223)) else 1)' ||
 	fail "an answer ready before its deferral went did not edit it"
 
-kill -USR1 "$BOT_PID"
-i=0
-until grep -q "discord stats:" "$BOT_LOG"; do
-	i=$((i + 1))
-	[ $i -gt 50 ] && fail "no stats line after SIGUSR1"
-	sleep 0.1
-done
+bot_stats
 grep -q "discord stats: interactions answered 224, shed 0, failed 0; deferred 23;" "$BOT_LOG" ||
 	fail "the stats line does not count 23 deferrals: $(grep "discord stats:" "$BOT_LOG")"
 finish
