@@ -55,12 +55,16 @@ now_ns(void)
  * by a sleep STORE_PG_SNAPSHOT_REST times as long as it took. */
 struct pace {
 	double since; /* when the current burst began */
+	int fd;       /* the file being written, for its writeback, or -1 */
+	long rows;    /* written so far */
 };
 
 static void
-pace_start(struct pace *p)
+pace_start(struct pace *p, int fd)
 {
 	p->since = now_ns();
+	p->fd = fd;
+	p->rows = 0;
 }
 
 /* Sleeps when the current burst has lasted its slice (less when a signal
@@ -108,6 +112,11 @@ insert_rows(sqlite3 *db, sqlite3_stmt *ins, const PGresult *r, const char *table
 			return -1;
 		}
 		sqlite3_reset(ins);
+		/* Starts the writeback of what SQLite has written so far, a
+		 * little at a time: the final fsync would otherwise walk the
+		 * whole file's dirty pages in one call of several ms. */
+		if (++p->rows % STORE_PG_SNAPSHOT_WRITEBACK_ROWS == 0 && p->fd >= 0)
+			sync_file_range(p->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 		pace(p);
 	}
 	return 0;
@@ -116,7 +125,7 @@ insert_rows(sqlite3 *db, sqlite3_stmt *ins, const PGresult *r, const char *table
 /* Copies one table through a cursor, STORE_PG_SNAPSHOT_BATCH rows per
  * FETCH, at the pace above. Returns 0, or -1 with the reason in why. */
 static int
-copy_table(PGconn *c, sqlite3 *db, const char *table, char *why, size_t whylen)
+copy_table(PGconn *c, sqlite3 *db, int fd, const char *table, char *why, size_t whylen)
 {
 	char sql[160];
 	sqlite3_stmt *ins = NULL;
@@ -131,7 +140,7 @@ copy_table(PGconn *c, sqlite3 *db, const char *table, char *why, size_t whylen)
 		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
-	pace_start(&p);
+	pace_start(&p, fd);
 	snprintf(sql, sizeof(sql),
 	         "DECLARE snapshot_rows NO SCROLL CURSOR FOR SELECT key, last_used, version, rec, "
 	         "generation FROM %s ORDER BY key",
@@ -184,7 +193,7 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 	PGconn *c = NULL;
 	sqlite3 *db = NULL;
 	const char *slash;
-	int rc = -1;
+	int rc = -1, fd = -1;
 	char *msg = NULL;
 
 	if (snprintf(part, sizeof(part), "%s.part", path) >= (int)sizeof(part)) {
@@ -211,8 +220,9 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 		         msg != NULL ? msg : sqlite3_errmsg(db));
 		goto out;
 	}
-	if (copy_table(c, db, "channels", why, sizeof(why)) < 0 ||
-	    copy_table(c, db, "users", why, sizeof(why)) < 0) {
+	fd = open(part, O_RDONLY | O_CLOEXEC); /* for its writeback only: -1 does no harm */
+	if (copy_table(c, db, fd, "channels", why, sizeof(why)) < 0 ||
+	    copy_table(c, db, fd, "users", why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot copy PostgreSQL's tables into %s: %s", part, why);
 		goto out;
 	}
@@ -242,6 +252,8 @@ out:
 		sqlite3_close(db);
 	if (rc < 0)
 		unlink(part);
+	if (fd >= 0)
+		close(fd);
 	if (c != NULL)
 		PQfinish(c);
 	return rc;
