@@ -24,13 +24,27 @@ sys_rename(const char *from, const char *to)
 	return rename(from, to);
 }
 
-static const struct fsio_ops sys_ops = {sys_write, sys_fsync, sys_rename};
-static struct fsio_ops ops = {sys_write, sys_fsync, sys_rename};
+static int
+sys_unlink(const char *path)
+{
+	return unlink(path);
+}
+
+static const struct fsio_ops sys_ops = {sys_write, sys_fsync, sys_rename, sys_unlink};
+static struct fsio_ops ops = {sys_write, sys_fsync, sys_rename, sys_unlink};
 
 void
 fsio_set_ops(const struct fsio_ops *o)
 {
 	ops = o != NULL ? *o : sys_ops;
+	if (ops.write == NULL)
+		ops.write = sys_write;
+	if (ops.fsync == NULL)
+		ops.fsync = sys_fsync;
+	if (ops.rename == NULL)
+		ops.rename = sys_rename;
+	if (ops.unlink == NULL)
+		ops.unlink = sys_unlink;
 }
 
 int
@@ -53,6 +67,12 @@ fsio_write_all(int fd, const void *p, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+int
+fsio_unlink(const char *path)
+{
+	return ops.unlink(path);
 }
 
 int

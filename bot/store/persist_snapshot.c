@@ -13,6 +13,7 @@
 #include <dirent.h>
 
 #include "bot/log.h"
+#include "bot/store/fsio.h"
 #include "bot/store/persist_int.h"
 #include "rules/base/mem.h"
 
@@ -62,7 +63,7 @@ prune(const char *dir, int keep)
 			char path[4300 + 300];
 
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			unlink(path);
+			fsio_unlink(path);
 			continue;
 		}
 		if (!snapshot_name(e->d_name))
@@ -81,11 +82,43 @@ prune(const char *dir, int keep)
 			char path[4300 + 300];
 
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			unlink(path);
+			fsio_unlink(path);
 		}
 		free(names[i]);
 	}
 	free(names);
+}
+
+/* The pruning of the snapshot directory, on a thread of libuv's pool:
+ * removing a file of a million channels that the page cache still holds
+ * takes tens of ms, which the loop must not wait. */
+struct prune_job {
+	uv_work_t req;
+	struct persist *p;
+	char dir[4200 + 16];
+	int keep;
+};
+
+static void
+prune_work(uv_work_t *req)
+{
+	struct prune_job *j = req->data;
+
+	prune(j->dir, j->keep);
+}
+
+/* The snapshot is over: the next may start, or the close go on. */
+static void
+prune_after(uv_work_t *req, int status)
+{
+	struct prune_job *j = req->data;
+	struct persist *p = j->p;
+
+	(void)status;
+	free(j);
+	p->snapping = false;
+	if (p->closing)
+		persist__close_step(p);
 }
 
 static void
@@ -93,22 +126,29 @@ snap_done(void *ctx, enum store_status status, const char *err)
 {
 	struct persist *p = ctx;
 	double ms = (double)(uv_hrtime() - p->snap_t0) / 1e6;
-	char dir[4200 + 16];
+	struct prune_job *j;
 
-	p->snapping = false;
 	if (status == STORE_OK) {
 		p->stats.snapshots++;
 		p->stats.last_snapshot_ms = ms;
-		snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
-		prune(dir, p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1);
 		log_debug("store: snapshot %s written in %.0f ms", p->snap_path, ms);
-	} else {
-		p->stats.snapshot_failures++;
-		p->snap_appends = 0; /* try again at the next interval */
-		log_warnx("store: snapshot file: %s; the database is not affected, and the next "
-		          "one is tried in %d s",
-		          err != NULL ? err : "it failed", p->o.snapshot_interval);
+		j = xcalloc(1, sizeof(*j));
+		j->p = p;
+		j->req.data = j;
+		snprintf(j->dir, sizeof(j->dir), "%s/" SNAP_DIR, p->dir);
+		j->keep = p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1;
+		if (uv_queue_work(p->loop, &j->req, prune_work, prune_after) == 0)
+			return; /* snapping until the pruning is done */
+		prune_work(&j->req);
+		prune_after(&j->req, 0);
+		return;
 	}
+	p->snapping = false;
+	p->stats.snapshot_failures++;
+	p->snap_appends = 0; /* try again at the next interval */
+	log_warnx("store: snapshot file: %s; the database is not affected, and the next "
+	          "one is tried in %d s",
+	          err != NULL ? err : "it failed", p->o.snapshot_interval);
 	if (p->closing)
 		persist__close_step(p);
 }

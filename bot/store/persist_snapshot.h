@@ -1,7 +1,9 @@
 /*
  * persist_snapshot: the snapshot files of the state (persist.h, Snapshot
  * files): DIR/snapshots/delver-<UTC time>.db, written by the backend off
- * the loop, the snapshot_keep newest kept.
+ * the loop, the snapshot_keep newest kept (the older removed on a thread of
+ * libuv's pool: a large file still cached takes tens of ms to remove; the
+ * snapshot is busy until they are gone).
  *
  * Ownership: p is persist's; nothing here allocates what outlives a call.
  */

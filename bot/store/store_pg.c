@@ -13,6 +13,7 @@
 
 #include "bot/log.h"
 #include "bot/store/store_pg_snapshot.h"
+#include "bot/store/store_pg_sql.h"
 #include "rules/base/mem.h"
 
 #define BACKOFF_MIN_MS 200
@@ -209,15 +210,6 @@ static void
 stmt_name(char *out, size_t len, enum store_kind k, enum stmt s)
 {
 	snprintf(out, len, "%c%d", k == STORE_CHANNEL ? 'c' : 'u', (int)s);
-}
-
-/* PostgreSQL's notices ("relation already exists, skipping") are not
- * news for the operator. */
-static void
-quiet_notice(void *arg, const char *message)
-{
-	(void)arg;
-	log_debug("store: PostgreSQL says: %.*s", (int)strcspn(message, "\n"), message);
 }
 
 /* --- rows --- */
@@ -458,7 +450,7 @@ retry_cb(uv_timer_t *t)
 		lost_conn(p);
 		return;
 	}
-	PQsetNoticeProcessor(p->conn, quiet_notice, NULL);
+	store_pg_sql_quiet_notices(p->conn);
 	p->connecting = true;
 	p->connect_ms = now_ms(p);
 	connect_step(p);
@@ -1050,7 +1042,7 @@ store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err, size_t 
 		    p->conn != NULL && PQdb(p->conn) != NULL ? PQdb(p->conn) : "?", why);
 		goto fail;
 	}
-	PQsetNoticeProcessor(p->conn, quiet_notice, NULL);
+	store_pg_sql_quiet_notices(p->conn);
 	if (setup_blocking(p->conn, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot set up the tables in PostgreSQL database %s: %s",
 		         PQdb(p->conn), why);

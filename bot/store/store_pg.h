@@ -32,7 +32,8 @@
  *   tables in one REPEATABLE READ READ ONLY transaction (one consistent
  *   image, the loop keeps committing) and writes them into an SQLite file
  *   with the schema of the SQLite backend, so `delver --restore FILE` takes
- *   it (written as FILE.part, fsynced, renamed, the directory fsynced).
+ *   it (written as FILE.part, fsynced, renamed, the directory fsynced), at
+ *   a pace that leaves the loop a core (store_pg_snapshot.h).
  * - The password (opts.password) is passed to libpq apart from the
  *   conninfo, registered with log_secret, and never logged; libpq's own
  *   messages name neither it nor the conninfo's password.

@@ -243,7 +243,7 @@ store_pg_restore(const char *conninfo, const char *password, const char *file, c
 		snprintf(err, errlen, "cannot restore: cannot connect to PostgreSQL: %s", why);
 		goto out;
 	}
-	PQsetNoticeProcessor(c, NULL, NULL);
+	store_pg_sql_quiet_notices(c);
 	if (!store_pg_sql_exec(c, "BEGIN", why, sizeof(why)) ||
 	    store_pg_create_tables(c, why, sizeof(why)) < 0 ||
 	    !store_pg_sql_exec(c, "LOCK TABLE channels, users IN EXCLUSIVE MODE", why,

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libpq-fe.h>
@@ -16,8 +17,11 @@
 
 #define WHY_MAX 256
 
+/* A small cache (256 KiB): the final COMMIT writes out what it holds in
+ * one go, which no pace can split; the rows come in key order, so the
+ * B-tree's pages in use are few. */
 static const char sqlite_schema[] =
-    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -256;"
     "CREATE TABLE channels(key TEXT PRIMARY KEY NOT NULL, last_used INTEGER NOT NULL DEFAULT 0, "
     "version INTEGER NOT NULL, rec BLOB NOT NULL, generation INTEGER NOT NULL DEFAULT 0) "
     "WITHOUT ROWID;"
@@ -27,9 +31,9 @@ static const char sqlite_schema[] =
     "BEGIN";
 
 static uint64_t
-be_uint(const PGresult *r, int col, int len)
+be_uint(const PGresult *r, int row, int col, int len)
 {
-	const unsigned char *v = (const unsigned char *)PQgetvalue(r, 0, col);
+	const unsigned char *v = (const unsigned char *)PQgetvalue(r, row, col);
 	uint64_t x = 0;
 
 	for (int i = 0; i < len; i++)
@@ -37,13 +41,95 @@ be_uint(const PGresult *r, int col, int len)
 	return x;
 }
 
-/* Copies one table. Returns 0, or -1 with the reason in why. */
+static double
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The pace of the copy: bursts of work of at most about
+ * STORE_PG_SNAPSHOT_SLICE_US (the FETCHes' waits included), each followed
+ * by a sleep STORE_PG_SNAPSHOT_REST times as long as it took. */
+struct pace {
+	double since; /* when the current burst began */
+	int fd;       /* the file being written, for its writeback, or -1 */
+	long rows;    /* written so far */
+};
+
+static void
+pace_start(struct pace *p, int fd)
+{
+	p->since = now_ns();
+	p->fd = fd;
+	p->rows = 0;
+}
+
+/* Sleeps when the current burst has lasted its slice (less when a signal
+ * comes: the pace is not exact). */
+static void
+pace(struct pace *p)
+{
+	double now = now_ns(), ns = (now - p->since) * STORE_PG_SNAPSHOT_REST;
+	struct timespec ts;
+
+	if (now - p->since < STORE_PG_SNAPSHOT_SLICE_US * 1e3)
+		return;
+	ts.tv_sec = (time_t)(ns / 1e9);
+	ts.tv_nsec = (long)(ns - (double)ts.tv_sec * 1e9);
+	nanosleep(&ts, NULL);
+	p->since = now_ns();
+}
+
+/* Inserts the rows of one FETCH's result. Returns 0, or -1 with the reason
+ * in why. */
 static int
-copy_table(PGconn *c, sqlite3 *db, const char *table, char *why, size_t whylen)
+insert_rows(sqlite3 *db, sqlite3_stmt *ins, const PGresult *r, const char *table, struct pace *p,
+            char *why, size_t whylen)
+{
+	int n = PQntuples(r);
+
+	if (n > 0 && PQnfields(r) != 5) {
+		snprintf(why, whylen, "the %s table does not have delver's columns", table);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (PQgetlength(r, i, 1) != 8 || PQgetlength(r, i, 2) != 4 ||
+		    PQgetlength(r, i, 4) != 8) {
+			snprintf(why, whylen, "the %s table does not have delver's columns", table);
+			return -1;
+		}
+		sqlite3_bind_text(ins, 1, PQgetvalue(r, i, 0), PQgetlength(r, i, 0), SQLITE_STATIC);
+		sqlite3_bind_int64(ins, 2, (int64_t)be_uint(r, i, 1, 8));
+		sqlite3_bind_int(ins, 3, (int)(int32_t)(uint32_t)be_uint(r, i, 2, 4));
+		sqlite3_bind_blob(ins, 4, PQgetvalue(r, i, 3), PQgetlength(r, i, 3), SQLITE_STATIC);
+		sqlite3_bind_int64(ins, 5, (int64_t)be_uint(r, i, 4, 8));
+		if (sqlite3_step(ins) != SQLITE_DONE) {
+			snprintf(why, whylen, "%s", sqlite3_errmsg(db));
+			sqlite3_reset(ins);
+			return -1;
+		}
+		sqlite3_reset(ins);
+		/* Starts the writeback of what SQLite has written so far, a
+		 * little at a time: the final fsync would otherwise walk the
+		 * whole file's dirty pages in one call of several ms. */
+		if (++p->rows % STORE_PG_SNAPSHOT_WRITEBACK_ROWS == 0 && p->fd >= 0)
+			sync_file_range(p->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+		pace(p);
+	}
+	return 0;
+}
+
+/* Copies one table through a cursor, STORE_PG_SNAPSHOT_BATCH rows per
+ * FETCH, at the pace above. Returns 0, or -1 with the reason in why. */
+static int
+copy_table(PGconn *c, sqlite3 *db, int fd, const char *table, char *why, size_t whylen)
 {
 	char sql[160];
 	sqlite3_stmt *ins = NULL;
-	PGresult *r;
+	struct pace p;
 	int rc = 0;
 
 	snprintf(sql, sizeof(sql),
@@ -54,43 +140,34 @@ copy_table(PGconn *c, sqlite3 *db, const char *table, char *why, size_t whylen)
 		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
+	pace_start(&p, fd);
 	snprintf(sql, sizeof(sql),
-	         "SELECT key, last_used, version, rec, generation FROM %s ORDER BY key", table);
-	if (!PQsendQueryParams(c, sql, 0, NULL, NULL, NULL, NULL, 1) || !PQsetSingleRowMode(c)) {
-		store_pg_sql_first_line(why, whylen, PQerrorMessage(c));
+	         "DECLARE snapshot_rows NO SCROLL CURSOR FOR SELECT key, last_used, version, rec, "
+	         "generation FROM %s ORDER BY key",
+	         table);
+	if (!store_pg_sql_exec(c, sql, why, whylen)) {
 		sqlite3_finalize(ins);
 		return -1;
 	}
-	while ((r = PQgetResult(c)) != NULL) {
-		ExecStatusType st = PQresultStatus(r);
+	snprintf(sql, sizeof(sql), "FETCH %d FROM snapshot_rows", STORE_PG_SNAPSHOT_BATCH);
+	for (;;) {
+		PGresult *r = PQexecParams(c, sql, 0, NULL, NULL, NULL, NULL, 1);
+		int n = PQntuples(r);
 
-		if (st == PGRES_SINGLE_TUPLE && rc == 0) {
-			if (PQgetlength(r, 0, 1) != 8 || PQgetlength(r, 0, 2) != 4 ||
-			    PQgetlength(r, 0, 4) != 8) {
-				snprintf(why, whylen, "the %s table does not have delver's columns",
-				         table);
-				rc = -1;
-			} else {
-				sqlite3_bind_text(ins, 1, PQgetvalue(r, 0, 0), PQgetlength(r, 0, 0),
-				                  SQLITE_STATIC);
-				sqlite3_bind_int64(ins, 2, (int64_t)be_uint(r, 1, 8));
-				sqlite3_bind_int(ins, 3, (int)(int32_t)(uint32_t)be_uint(r, 2, 4));
-				sqlite3_bind_blob(ins, 4, PQgetvalue(r, 0, 3), PQgetlength(r, 0, 3),
-				                  SQLITE_STATIC);
-				sqlite3_bind_int64(ins, 5, (int64_t)be_uint(r, 4, 8));
-				if (sqlite3_step(ins) != SQLITE_DONE) {
-					snprintf(why, whylen, "%s", sqlite3_errmsg(db));
-					rc = -1;
-				}
-				sqlite3_reset(ins);
-			}
-		} else if (st != PGRES_SINGLE_TUPLE && st != PGRES_TUPLES_OK && rc == 0) {
+		if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 			store_pg_sql_first_line(why, whylen, PQresultErrorMessage(r));
 			rc = -1;
+		} else {
+			pace(&p);
+			rc = insert_rows(db, ins, r, table, &p, why, whylen);
 		}
 		PQclear(r);
+		if (rc < 0 || n < STORE_PG_SNAPSHOT_BATCH)
+			break;
 	}
 	sqlite3_finalize(ins);
+	if (rc == 0 && !store_pg_sql_exec(c, "CLOSE snapshot_rows", why, whylen))
+		rc = -1;
 	return rc;
 }
 
@@ -116,7 +193,7 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 	PGconn *c = NULL;
 	sqlite3 *db = NULL;
 	const char *slash;
-	int rc = -1;
+	int rc = -1, fd = -1;
 	char *msg = NULL;
 
 	if (snprintf(part, sizeof(part), "%s.part", path) >= (int)sizeof(part)) {
@@ -143,8 +220,9 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 		         msg != NULL ? msg : sqlite3_errmsg(db));
 		goto out;
 	}
-	if (copy_table(c, db, "channels", why, sizeof(why)) < 0 ||
-	    copy_table(c, db, "users", why, sizeof(why)) < 0) {
+	fd = open(part, O_RDONLY | O_CLOEXEC); /* for its writeback only: -1 does no harm */
+	if (copy_table(c, db, fd, "channels", why, sizeof(why)) < 0 ||
+	    copy_table(c, db, fd, "users", why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot copy PostgreSQL's tables into %s: %s", part, why);
 		goto out;
 	}
@@ -174,6 +252,8 @@ out:
 		sqlite3_close(db);
 	if (rc < 0)
 		unlink(part);
+	if (fd >= 0)
+		close(fd);
 	if (c != NULL)
 		PQfinish(c);
 	return rc;

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bot/log.h"
+
 void
 store_pg_sql_first_line(char *out, size_t outlen, const char *msg)
 {
@@ -22,4 +24,17 @@ store_pg_sql_exec(PGconn *c, const char *sql, char *why, size_t whylen)
 		store_pg_sql_first_line(why, whylen, PQresultErrorMessage(r));
 	PQclear(r);
 	return ok;
+}
+
+static void
+quiet_notice(void *arg, const char *message)
+{
+	(void)arg;
+	log_debug("store: PostgreSQL says: %.*s", (int)strcspn(message, "\n"), message);
+}
+
+void
+store_pg_sql_quiet_notices(PGconn *c)
+{
+	PQsetNoticeProcessor(c, quiet_notice, NULL);
 }

@@ -27,6 +27,25 @@ bench_cpu_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* Nanoseconds this thread has waited on a run queue for a CPU
+ * (/proc/thread-self/schedstat, its second field), or 0: on a shared
+ * machine, a stall that is mostly this wait is the machine's, not the
+ * program's. With run, also the nanoseconds it ran (the first field). */
+static inline double
+bench_runq_wait_ns(double *run)
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+	unsigned long long ran = 0, wait = 0;
+
+	if (f != NULL && fscanf(f, "%llu %llu", &ran, &wait) != 2)
+		ran = wait = 0;
+	if (f != NULL)
+		fclose(f);
+	if (run != NULL)
+		*run = (double)ran;
+	return (double)wait;
+}
+
 /* Resident memory of this process in kB, or -1. */
 static inline long
 bench_rss_kb(void)

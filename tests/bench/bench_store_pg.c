@@ -4,8 +4,14 @@
  * changes per second and commit latency with batches of 1 and 100, one batch
  * in flight (as persist commits one loop turn at a time) and 8 in flight;
  * then a snapshot of N channels (default 1,000,000; argv[1]) with the loop's
- * longest stall while it is written, and the restore of that file into
- * PostgreSQL. Run from the repository's top.
+ * longest stall while it is written (the longest gap between the ticks of
+ * a 1 ms timer), and the restore of that file into PostgreSQL. Run from the
+ * repository's top. DELVER_BENCH_ONLY=snapshot runs the snapshot alone.
+ *
+ * The machine may be shared: for the snapshot it also prints how long the
+ * loop's thread waited on a run queue for a CPU (schedstat), within the
+ * longest stall and in all, then the same figures over as long again
+ * without a snapshot, which are the machine's own.
  *
  * With DELVER_BENCH_PG=CONNINFO it uses that server instead of starting its
  * own: `make bench` starts the cluster outside the unit's system call filter
@@ -189,19 +195,60 @@ fill(int n)
 	return ok ? 0 : -1;
 }
 
+/* The loop's stalls: the gaps between the ticks of a 1 ms timer. */
 struct stall {
-	double last, worst;
+	double t0, last, worst;
+	double wait0, wait_last, run_last; /* the loop thread's schedstat */
+	double worst_wait, worst_run;      /* in the worst gap */
+	double worst_at;                   /* when the worst gap ended, from t0 */
+	double *gaps;                      /* every gap, up to MAX_GAPS */
+	int ngaps;
 };
+
+#define MAX_GAPS 600000
 
 static void
 tick_cb(uv_timer_t *t)
 {
 	struct stall *s = t->data;
-	double now = bench_now_ns();
+	double run, wait = bench_runq_wait_ns(&run), now = bench_now_ns();
 
-	if (s->last > 0 && now - s->last > s->worst)
+	if (s->last > 0 && now - s->last > s->worst) {
 		s->worst = now - s->last;
+		s->worst_wait = wait - s->wait_last;
+		s->worst_run = run - s->run_last;
+		s->worst_at = now - s->t0;
+	}
+	if (s->last > 0 && s->ngaps < MAX_GAPS)
+		s->gaps[s->ngaps++] = now - s->last;
 	s->last = now;
+	s->wait_last = wait;
+	s->run_last = run;
+}
+
+static void
+stall_start(struct stall *s, double *gaps)
+{
+	*s = (struct stall){.t0 = bench_now_ns(), .wait0 = bench_runq_wait_ns(NULL), .gaps = gaps};
+}
+
+/* Prints the longest stall since stall_start, how much of it the loop's
+ * thread waited for a CPU (the machine's share: other threads ran) and ran
+ * (its own work; the rest it was blocked, or its virtual CPU was not
+ * running), the gaps' p99 and p99.9, and the loop's run-queue wait in all. */
+static void
+stall_print(struct stall *s, const char *what)
+{
+	int over = 0, n = s->ngaps > 0 ? s->ngaps : 1;
+
+	qsort(s->gaps, (size_t)s->ngaps, sizeof(double), cmp_d);
+	for (int i = 0; i < s->ngaps; i++)
+		over += s->gaps[i] > 5e6;
+	printf("  %s: longest stall %.2f ms (%.2f waiting for a CPU, %.2f running) at %.0f ms; "
+	       "p99 %.2f, p99.9 %.2f ms, %d of %d over 5 ms; waited for a CPU %.0f ms of %.0f\n",
+	       what, s->worst / 1e6, s->worst_wait / 1e6, s->worst_run / 1e6, s->worst_at / 1e6,
+	       s->gaps[(int)(n * 0.99)] / 1e6, s->gaps[(int)(n * 0.999)] / 1e6, over, s->ngaps,
+	       (bench_runq_wait_ns(NULL) - s->wait0) / 1e6, (bench_now_ns() - s->t0) / 1e6);
 }
 
 static void
@@ -216,14 +263,16 @@ int
 main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 1000000, done = 0;
+	const char *only = getenv("DELVER_BENCH_ONLY");
 	uv_loop_t loop;
 	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL};
 	struct store_backend *b;
 	char err[600], path[300];
 	uv_timer_t tick;
-	struct stall st = {0};
+	struct stall st;
+	double *gaps = calloc(MAX_GAPS, sizeof(*gaps));
 	struct stat sb;
-	double t0;
+	double t0, took;
 
 	if (mkdtemp(dir) == NULL || cluster("start") != 0) {
 		fprintf(stderr, "bench_store_pg: the PostgreSQL cluster did not start\n");
@@ -238,10 +287,12 @@ main(int argc, char **argv)
 		return 1;
 	}
 	printf("PostgreSQL on a unix socket, fsync on, records of %d bytes\n", REC_BYTES);
-	commits(&loop, b, 1, 1, 3000);
-	commits(&loop, b, 100, 1, 300);
-	commits(&loop, b, 1, 8, 10000);
-	commits(&loop, b, 100, 8, 1000);
+	if (only == NULL || strcmp(only, "snapshot") != 0) {
+		commits(&loop, b, 1, 1, 3000);
+		commits(&loop, b, 100, 1, 300);
+		commits(&loop, b, 1, 8, 10000);
+		commits(&loop, b, 100, 8, 1000);
+	}
 
 	t0 = bench_now_ns();
 	if (fill(n) < 0) {
@@ -253,15 +304,22 @@ main(int argc, char **argv)
 	uv_timer_init(&loop, &tick);
 	tick.data = &st;
 	uv_timer_start(&tick, tick_cb, 1, 1);
-	t0 = bench_now_ns();
+	stall_start(&st, gaps);
 	b->ops->snapshot(b, path, snap_done, &done);
 	while (done == 0)
 		uv_run(&loop, UV_RUN_ONCE);
+	took = bench_now_ns() - st.t0;
 	printf("snapshot of %d channels: %.0f ms, %lld bytes, the loop's longest stall %.2f ms\n",
-	       n, (bench_now_ns() - t0) / 1e6, stat(path, &sb) == 0 ? (long long)sb.st_size : -1LL,
-	       st.worst / 1e6);
+	       n, took / 1e6, stat(path, &sb) == 0 ? (long long)sb.st_size : -1LL, st.worst / 1e6);
+	stall_print(&st, "while written");
+	/* the same measure without a snapshot: what the machine does anyway */
+	stall_start(&st, gaps);
+	while (bench_now_ns() - st.t0 < took)
+		uv_run(&loop, UV_RUN_ONCE);
+	stall_print(&st, "then without");
 	uv_close((uv_handle_t *)&tick, NULL);
-	{
+	free(gaps);
+	if (only == NULL || strcmp(only, "snapshot") != 0) {
 		long rss0 = bench_rss_kb();
 
 		t0 = bench_now_ns();

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <cJSON.h>
 #include <sqlite3.h>
 
+#include "bot/store/fsio.h"
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
@@ -785,6 +787,57 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	assert_string_equal(say(b, "x", "tower", "/gm"), "The GM here is bob.\n");
 	assert_string_equal(say(b, "x", "hall", "/gm"),
 	                    "Nobody is GM here yet; /gm claim makes you the GM.\n");
+	bot_free(b);
+}
+
+/* Removals of files, and how many ran on the thread that runs the loop. */
+static pthread_t loop_thread;
+static int unlinks, unlinks_on_loop;
+
+static int
+count_unlink(const char *path)
+{
+	unlinks++;
+	if (pthread_equal(pthread_self(), loop_thread))
+		unlinks_on_loop++;
+	return unlink(path);
+}
+
+/* The oldest snapshot files are removed on a worker thread: removing a
+ * large file still in the page cache takes tens of ms (90 ms for 196 MB),
+ * which would stall the loop. The snapshot counts as running until they
+ * are gone. */
+static void
+test_snapshot_files_are_pruned_off_the_loop(void **state)
+{
+	static const struct fsio_ops counting = {.unlink = count_unlink};
+	struct bot *b;
+	char snaps[512], first[1024], name[256];
+
+	(void)state;
+	b = bot_new(FSYNC_EVERYSEC);
+	b->o.snapshot_keep = 1;
+	b->o.snapshot_on_stop = false;
+	bot_close(b);
+	bot_open(b);
+	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	say(b, "ann", "crypt", "/gm claim");
+	after(time(NULL));
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(count_prefix(snaps, "delver-", name, sizeof(name)), 1);
+	snprintf(first, sizeof(first), "%s/%s", snaps, name);
+	loop_thread = pthread_self();
+	unlinks = unlinks_on_loop = 0;
+	fsio_set_ops(&counting);
+	after(time(NULL));
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	fsio_set_ops(NULL);
+	assert_int_equal(access(first, F_OK), -1);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 1);
+	assert_int_equal(unlinks, 1);
+	assert_int_equal(unlinks_on_loop, 0);
 	bot_free(b);
 }
 
@@ -1632,6 +1685,7 @@ main(void)
 	    cmocka_unit_test(test_old_format_is_imported_and_moved_aside),
 	    cmocka_unit_test(test_damaged_old_format_refuses_the_import),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
+	    cmocka_unit_test(test_snapshot_files_are_pruned_off_the_loop),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),

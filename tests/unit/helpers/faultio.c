@@ -50,7 +50,7 @@ fault_rename(const char *from, const char *to)
 void
 faultio_arm(enum faultio_op op, int n, int err, bool sticky)
 {
-	static const struct fsio_ops ops = {fault_write, fault_fsync, fault_rename};
+	static const struct fsio_ops ops = {fault_write, fault_fsync, fault_rename, NULL};
 
 	memset(&f[op], 0, sizeof(f[op]));
 	f[op].armed = true;
