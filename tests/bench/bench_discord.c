@@ -46,6 +46,7 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
+#include "tests/bench/bench.h"
 
 #define TOKEN "MTEwMDAwMDAwMDAwMDAwMDAwMQ.bench.token-value"
 
@@ -250,26 +251,6 @@ status_kb(const char *key)
 	return kb;
 }
 
-/* The time this thread (the loop's) has waited on a run queue for a CPU,
- * in ns (/proc/thread-self/schedstat, second field), or 0. */
-static double
-runq_wait_ns(void)
-{
-	FILE *f = fopen("/proc/thread-self/schedstat", "r");
-	char line[128];
-	double ns = 0;
-
-	if (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		char *p = strchr(line, ' ');
-
-		if (p != NULL)
-			ns = strtod(p + 1, NULL);
-	}
-	if (f != NULL)
-		fclose(f);
-	return ns;
-}
-
 /* Starts a new peak-RSS window (Linux 4.0 and later). */
 static void
 reset_peak(void)
@@ -329,7 +310,7 @@ phase(struct discord *dc, const char *what, int count, int rate, int channels, c
 	         count, rate, channels, tmpls);
 	reset_peak();
 	cpu0 = cpu_us_split(&sys0);
-	wait0 = runq_wait_ns();
+	wait0 = bench_runq_wait_ns(NULL);
 	control("/_control/interact", body);
 	secs = run_until(dc, done + (uint64_t)count, 120);
 	cpu1 = cpu_us_split(&sys1);
@@ -337,7 +318,7 @@ phase(struct discord *dc, const char *what, int count, int rate, int channels, c
 	 * neither accepted nor failed. */
 	report(dc, what, st->answered - answered0, st->shed - shed0,
 	       (st->interactions - tried0) - (st->answered - answered0) - (st->failed - failed0),
-	       secs, cpu1 - cpu0, sys1 - sys0, runq_wait_ns() - wait0);
+	       secs, cpu1 - cpu0, sys1 - sys0, bench_runq_wait_ns(NULL) - wait0);
 	return handled(dc);
 }
 
