@@ -207,4 +207,5 @@ const struct command cmd_help = {
     .desc = "List the commands, or explain one",
     .opts = help_opts,
     .fn = help_fn,
+    .read_only = true,
 };

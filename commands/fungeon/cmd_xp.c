@@ -73,4 +73,5 @@ const struct command cmd_xp = {
             "{/fungeon xp-rule rule=formula}.",
     .opts = xp_opts,
     .fn = xp_fn,
+    .read_only = true,
 };
