@@ -186,17 +186,22 @@ parse_string(struct parser *ps)
 
 	if (ps->p >= ps->end || *ps->p != '"')
 		return NULL;
-	while (e < ps->end && *e != '"') {
-		if (*e == '\\') {
-			if (e + 1 >= ps->end)
-				return NULL;
-			plain = false;
-			e++;
+	/* The closing quote is the first one not escaped: memchr finds each
+	 * candidate and whether a backslash comes before it (frames are mostly
+	 * long plain strings: tokens, names, ids). */
+	for (;;) {
+		const unsigned char *q = memchr(e, '"', (size_t)(ps->end - e)), *bs;
+
+		if (q == NULL)
+			return NULL;
+		bs = memchr(e, '\\', (size_t)(q - e));
+		if (bs == NULL) {
+			e = q;
+			break;
 		}
-		e++;
+		plain = false;
+		e = bs + 2; /* past the escaped character, which may be a quote */
 	}
-	if (e >= ps->end)
-		return NULL;
 	/* An escape never decodes longer than it is written. */
 	out = arena_alloc(ps->a, (size_t)(e - s) + 1);
 	if (plain) {
