@@ -444,18 +444,40 @@ escape_of(unsigned char c)
 	return "\\\\";
 }
 
+/* Whether none of the eight bytes at p needs an escape (below 0x20, the
+ * quote, the backslash): each test flags a byte exactly when one is. */
+static bool
+word_plain(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t w, q, b;
+
+	memcpy(&w, p, 8);
+	q = w ^ (ones * '"');
+	b = w ^ (ones * '\\');
+	return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) == 0;
+}
+
 static void
 write_string(const char *s, struct buf *out)
 {
 	const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""), *run = p;
+	const unsigned char *end = p + strlen((const char *)p);
 
 	buf_addc(out, '"');
-	for (; *p != '\0'; p++) {
-		if (*p >= 32 && *p != '"' && *p != '\\')
+	while (p < end) {
+		/* Message text is long and mostly plain: eight bytes at a time. */
+		if (end - p >= 8 && word_plain(p)) {
+			p += 8;
 			continue;
+		}
+		if (*p >= 32 && *p != '"' && *p != '\\') {
+			p++;
+			continue;
+		}
 		buf_add(out, run, (size_t)(p - run));
 		buf_adds(out, escape_of(*p));
-		run = p + 1;
+		run = ++p;
 	}
 	buf_add(out, run, (size_t)(p - run));
 	buf_addc(out, '"');
