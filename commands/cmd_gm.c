@@ -69,7 +69,7 @@ gm_show(struct invocation *inv, struct reply *out)
 }
 
 static const struct command gm_subs[] = {
-    {.name = "show", .desc = "Show who is GM in this channel", .fn = gm_show},
+    {.name = "show", .desc = "Show who is GM in this channel", .fn = gm_show, .read_only = true},
     {.name = "claim", .desc = "Become the GM of this channel (when nobody is)", .fn = gm_claim},
     {.name = "release", .desc = "Give up the GM seat", .fn = gm_release},
     {0},

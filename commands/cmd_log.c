@@ -144,7 +144,7 @@ static const struct cmd_opt mode_opts[] = {
 };
 
 static const struct command settings_subs[] = {
-    {.name = "show", .desc = "This channel's settings", .fn = settings_show},
+    {.name = "show", .desc = "This channel's settings", .fn = settings_show, .read_only = true},
     {.name = "natural",
      .desc = "Mark a lone d20's natural 20 and 1 (on by default)",
      .role = ROLE_GM,

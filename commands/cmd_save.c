@@ -266,8 +266,15 @@ static const struct cmd_opt delete_opts[] = {
 };
 
 static const struct command saved_subs[] = {
-    {.name = "list", .desc = "Your saved rolls and the channel's", .fn = saved_list},
-    {.name = "show", .desc = "What a saved roll rolls", .opts = name_opts, .fn = saved_show},
+    {.name = "list",
+     .desc = "Your saved rolls and the channel's",
+     .fn = saved_list,
+     .read_only = true},
+    {.name = "show",
+     .desc = "What a saved roll rolls",
+     .opts = name_opts,
+     .fn = saved_show,
+     .read_only = true},
     {.name = "delete", .desc = "Delete a saved roll", .opts = delete_opts, .fn = saved_delete},
     {0},
 };

@@ -5,9 +5,14 @@
 
 #include <stdlib.h>
 
+#include <uthash.h>
+
 #include "commands/undo.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
+
+#undef uthash_fatal
+#define uthash_fatal(msg) abort() /* out of memory, like xmalloc */
 
 #define MAY_BE_LOST                                                                                \
 	"Warning: this change could not be saved to disk and may be lost if the bot restarts."
@@ -35,9 +40,21 @@ struct held {
 	void *ctx;
 };
 
+/* The commands waiting under one key: a channel's, oldest first (only the
+ * oldest may run: commands of a channel run in order), or how many of a
+ * user's wait. Keyed by the channel or user key; freed when none waits. */
+struct dispatch_waiting {
+	char key[KEY_MAX];
+	struct dispatch_parked *head, *tail; /* a channel's commands, oldest first */
+	size_t n;                            /* commands waiting under the key */
+	UT_hash_handle hh;
+};
+
 /* A command waiting for its records to be read (dispatch_resume). */
 struct dispatch_parked {
-	struct dispatch_parked *next;
+	struct dispatch_parked *prev, *next; /* every waiting command, oldest first */
+	struct dispatch_parked *chan_next;   /* the next one of its channel */
+	struct dispatch_waiting *chan, *user;
 	struct origin o;
 	struct invocation inv; /* its option values moved here */
 	char *line;            /* the typed line it points to (owned), or NULL */
@@ -145,14 +162,45 @@ finish(struct dispatch *d, const struct origin *o, struct reply *out, dispatch_d
 	return true;
 }
 
+/* The waiting commands under key in table, or NULL when none waits. */
+static struct dispatch_waiting *
+waiting_find(struct dispatch_waiting *table, const char *key)
+{
+	struct dispatch_waiting *k = NULL;
+
+	HASH_FIND_STR(table, key, k);
+	return k;
+}
+
+/* The entry for key in *table, created when none waits there yet. */
+static struct dispatch_waiting *
+waiting_get(struct dispatch_waiting **table, const char *key)
+{
+	struct dispatch_waiting *k = waiting_find(*table, key);
+
+	if (k == NULL) {
+		k = xcalloc(1, sizeof(*k));
+		memcpy(k->key, key, strnlen(key, KEY_MAX - 1));
+		HASH_ADD_STR(*table, key, k);
+	}
+	return k;
+}
+
+/* One command less waits under k; k is freed when it was the last. */
+static void
+waiting_drop(struct dispatch_waiting **table, struct dispatch_waiting *k)
+{
+	if (--k->n == 0) {
+		HASH_DEL(*table, k);
+		free(k);
+	}
+}
+
 /* True when a waiting command is user_key's. */
 static bool
 user_parked(const struct dispatch *d, const char *user_key)
 {
-	for (const struct dispatch_parked *w = d->parked_head; w != NULL; w = w->next)
-		if (strcmp(w->o.user_key, user_key) == 0)
-			return true;
-	return false;
+	return waiting_find(d->parked_users, user_key) != NULL;
 }
 
 /* Runs a command whose records are in memory (or read at once). */
@@ -217,14 +265,11 @@ done:
 	return ready;
 }
 
-/* True when a command of chan_key waits, before stop (NULL: anywhere). */
+/* True when a command of chan_key waits. */
 static bool
-parked_in(const struct dispatch *d, const char *chan_key, const struct dispatch_parked *stop)
+parked_in(const struct dispatch *d, const char *chan_key)
 {
-	for (const struct dispatch_parked *w = d->parked_head; w != NULL && w != stop; w = w->next)
-		if (strcmp(w->o.chan_key, chan_key) == 0)
-			return true;
-	return false;
+	return waiting_find(d->parked_chans, chan_key) != NULL;
 }
 
 /* The refusal for persist_want's failure r; returns true (out complete). */
@@ -256,12 +301,42 @@ park(struct dispatch *d, const struct origin *o, struct invocation *inv, int64_t
 	w->out = out;
 	w->done = done;
 	w->ctx = ctx;
+	w->prev = d->parked_tail;
 	if (d->parked_tail != NULL)
 		d->parked_tail->next = w;
 	else
 		d->parked_head = w;
 	d->parked_tail = w;
 	d->nparked++;
+	w->chan = waiting_get(&d->parked_chans, o->chan_key);
+	if (w->chan->tail != NULL)
+		w->chan->tail->chan_next = w;
+	else
+		w->chan->head = w;
+	w->chan->tail = w;
+	w->chan->n++;
+	w->user = waiting_get(&d->parked_users, o->user_key);
+	w->user->n++;
+}
+
+/* Takes w, the oldest waiting command of its channel, off the lists. */
+static void
+unpark(struct dispatch *d, struct dispatch_parked *w)
+{
+	if (w->prev != NULL)
+		w->prev->next = w->next;
+	else
+		d->parked_head = w->next;
+	if (w->next != NULL)
+		w->next->prev = w->prev;
+	else
+		d->parked_tail = w->prev;
+	d->nparked--;
+	w->chan->head = w->chan_next;
+	if (w->chan->head == NULL)
+		w->chan->tail = NULL;
+	waiting_drop(&d->parked_chans, w->chan);
+	waiting_drop(&d->parked_users, w->user);
 }
 
 bool
@@ -274,9 +349,9 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 	if (d->persist_want == NULL || done == NULL)
 		return run_now(d, o, inv, now, out, done, ctx);
 	r = d->persist_want(d->persist_ctx, o->chan_key, o->user_key, o->legacy_user_key, true);
-	if (r == 0 && !parked_in(d, o->chan_key, NULL))
+	if (r == 0 && !parked_in(d, o->chan_key))
 		return run_now(d, o, inv, now, out, done, ctx);
-	if (r < 0 && !parked_in(d, o->chan_key, NULL)) {
+	if (r < 0 && !parked_in(d, o->chan_key)) {
 		invocation_clear(inv);
 		return refuse_unread(out, r);
 	}
@@ -289,30 +364,36 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 	return false;
 }
 
+/*
+ * One pass over the waiting commands in the order they came in. Only the
+ * oldest of each channel may run, and one that does makes the next of its
+ * channel the oldest, which comes later in the pass; so every command whose
+ * records are in memory runs in this pass, in arrival order, and the
+ * records of each channel are asked for once (not once per command before
+ * it). Nothing but this function takes commands off the lists, and a
+ * command started by done is added at the end, where the pass reaches it.
+ */
 void
 dispatch_resume(struct dispatch *d)
 {
-	struct dispatch_parked *w, *prev;
+	struct dispatch_parked *w = d->parked_head;
 
-again:
-	for (prev = NULL, w = d->parked_head; w != NULL; prev = w, w = w->next) {
+	while (w != NULL) {
+		struct dispatch_parked *before = w->prev;
 		int r;
 		bool ready;
 
-		/* An earlier command of its channel runs first. */
-		if (parked_in(d, w->o.chan_key, w))
+		if (w != w->chan->head) { /* an earlier command of its channel waits */
+			w = w->next;
 			continue;
+		}
 		r = d->persist_want(d->persist_ctx, w->o.chan_key, w->o.user_key,
 		                    w->o.legacy_user_key, false);
-		if (r == 1)
+		if (r == 1) {
+			w = w->next;
 			continue;
-		if (prev != NULL)
-			prev->next = w->next;
-		else
-			d->parked_head = w->next;
-		if (d->parked_tail == w)
-			d->parked_tail = prev;
-		d->nparked--;
+		}
+		unpark(d, w);
 		if (r < 0) {
 			invocation_clear(&w->inv);
 			ready = refuse_unread(w->out, r);
@@ -323,8 +404,7 @@ again:
 			w->done(w->ctx, w->out);
 		free(w->line);
 		free(w);
-		/* done may have started commands: look again from the start. */
-		goto again;
+		w = before != NULL ? before->next : d->parked_head;
 	}
 }
 

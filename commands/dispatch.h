@@ -52,6 +52,7 @@ typedef void (*dispatch_done_fn)(void *ctx, struct reply *out);
 #define DISPATCH_PARKED_MAX 1024
 
 struct dispatch_parked;
+struct dispatch_waiting;
 
 struct dispatch {
 	struct state *state;
@@ -89,10 +90,12 @@ struct dispatch {
 	int (*persist_want)(void *ctx, const char *chan_key, const char *user_key,
 	                    const char *legacy_key, bool restart);
 	void *persist_ctx;
-	/* The commands waiting for persist_want's reads, oldest first (the
-	 * dispatcher's own: zeroed with the rest, never touched by callers). */
+	/* The commands waiting for persist_want's reads, oldest first, and
+	 * the same by channel key and by user key (the dispatcher's own: zeroed
+	 * with the rest, never touched by callers). */
 	struct dispatch_parked *parked_head, *parked_tail;
 	size_t nparked;
+	struct dispatch_waiting *parked_chans, *parked_users;
 	/* When set, told that a command in chan_key adopted `moved` references
 	 * kept under the invoker's legacy user key (state_adopt); the runtime
 	 * logs it. */

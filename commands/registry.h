@@ -73,6 +73,12 @@ struct command {
 	/* A short name typed lines also accept ("r" for roll), or NULL; it
 	 * may never equal another command's name or alias. */
 	const char *alias;
+	/* The handler (fn) only reads: it never changes a channel or user
+	 * record, whatever its options, so no /undo snapshot is taken before
+	 * it runs (commands/undo.h). tests/unit/test_undo.c runs every command
+	 * so marked on a channel using every module and checks that the
+	 * records' bytes are unchanged, so the mark cannot lie. */
+	bool read_only;
 };
 
 /* Where a command came from, filled by the transport. */

@@ -580,7 +580,9 @@ void
 undo_before(struct invocation *inv, struct undo_snap *snap)
 {
 	memset(snap, 0, sizeof(*snap));
-	if (inv->path[0] == NULL || !undoable(inv))
+	/* A command that only reads cannot leave a step: its encodings would
+	 * be made for nothing (registry.h, read_only). */
+	if (inv->path[0] == NULL || inv->cmd->read_only || !undoable(inv))
 		return;
 	snap->active = true;
 	for (int m = 0; m < UNDO_NMODS; m++)

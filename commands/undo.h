@@ -23,7 +23,8 @@
  * deltas on loading, bot/store/store_record.c), so a restart keeps it.
  *
  * Not undoable (never recorded): rolls and /log, saved rolls (/save,
- * /saved), /settings, the GM seat (/gm), /help and /undo itself.
+ * /saved), /settings, the GM seat (/gm), /help and /undo itself. A command
+ * marked read_only (registry.h) is not encoded before it runs at all.
  *
  * Ownership: the history belongs to its channel record (channel_mod()); an
  * undo_snap is the caller's.

@@ -159,6 +159,29 @@ snowflake(const cJSON *j, uint64_t *out)
 	return errno == 0 && *out != 0;
 }
 
+/* The decimal digits of a string snowflake() accepted, as "%llu" writes its
+ * value (without leading zeros): no printf for what is already text. */
+static const char *
+snowflake_digits(const cJSON *j)
+{
+	const char *s = cJSON_GetStringValue(j);
+
+	while (*s == '0')
+		s++;
+	return s;
+}
+
+/* dst (KEY_MAX bytes) = "discord:" and the id's digits. */
+static void
+discord_key(char *dst, const cJSON *id)
+{
+	const char *digits = snowflake_digits(id);
+	size_t n = strlen(digits); /* at most 20 */
+
+	memcpy(dst, "discord:", 8);
+	memcpy(dst + 8, digits, n + 1);
+}
+
 static bool
 valid_token(const char *s)
 {
@@ -204,6 +227,7 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 	const cJSON *member = cJSON_GetObjectItemCaseSensitive(d, "member");
 	const cJSON *user = cJSON_GetObjectItemCaseSensitive(member ? member : d, "user");
 	const cJSON *chan = cJSON_GetObjectItemCaseSensitive(d, "channel_id");
+	const cJSON *user_id;
 	const char *name, *perms;
 	uint64_t uid, cid, gid;
 
@@ -212,11 +236,11 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 	if (chan == NULL)
 		chan = cJSON_GetObjectItemCaseSensitive(
 		    cJSON_GetObjectItemCaseSensitive(d, "channel"), "id");
-	if (!snowflake(chan, &cid) ||
-	    !snowflake(cJSON_GetObjectItemCaseSensitive(user, "id"), &uid))
+	user_id = cJSON_GetObjectItemCaseSensitive(user, "id");
+	if (!snowflake(chan, &cid) || !snowflake(user_id, &uid))
 		return false;
-	snprintf(o->chan_key, sizeof(o->chan_key), "discord:%llu", (unsigned long long)cid);
-	snprintf(o->user_key, sizeof(o->user_key), "discord:%llu", (unsigned long long)uid);
+	discord_key(o->chan_key, chan);
+	discord_key(o->user_key, user_id);
 	name = nonempty(cJSON_GetObjectItemCaseSensitive(member, "nick"));
 	if (name == NULL)
 		name = nonempty(cJSON_GetObjectItemCaseSensitive(user, "global_name"));
@@ -560,6 +584,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(d, "data");
 	const char *token = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "token"));
 	const cJSON *app = cJSON_GetObjectItemCaseSensitive(d, "application_id");
+	const cJSON *idj = cJSON_GetObjectItemCaseSensitive(d, "id");
 	const char *app_id = NULL;
 	struct origin o;
 	struct reply *r;
@@ -568,8 +593,8 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	uint64_t id, appn;
 	struct buf b;
 
-	if (!snowflake(cJSON_GetObjectItemCaseSensitive(d, "id"), &id) || !valid_token(token) ||
-	    !cJSON_IsNumber(type) || !cJSON_IsObject(data) || !make_origin(it, d, &o)) {
+	if (!snowflake(idj, &id) || !valid_token(token) || !cJSON_IsNumber(type) ||
+	    !cJSON_IsObject(data) || !make_origin(it, d, &o)) {
 		it->stats.malformed++;
 		log_debug("discord: dropped a malformed interaction");
 		return 0;
@@ -590,10 +615,14 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	if (snowflake(app, &appn))
 		app_id = app->valuestring;
 	memset(out, 0, sizeof(*out));
-	snprintf(out->id, sizeof(out->id), "%llu", (unsigned long long)id);
+	memcpy(out->id, snowflake_digits(idj), strlen(snowflake_digits(idj)) + 1);
 	out->type = type->valueint;
 	buf_init(&b, 2 * TOKEN_MAX);
-	buf_addf(&b, "/interactions/%s/%s/callback", out->id, token);
+	buf_adds(&b, "/interactions/");
+	buf_adds(&b, out->id);
+	buf_addc(&b, '/');
+	buf_adds(&b, token);
+	buf_adds(&b, "/callback");
 	out->callback_path = buf_take(&b);
 	if (type->valueint == DISCORD_INTERACTION_AUTOCOMPLETE) {
 		it->stats.autocompletes++;

@@ -186,17 +186,22 @@ parse_string(struct parser *ps)
 
 	if (ps->p >= ps->end || *ps->p != '"')
 		return NULL;
-	while (e < ps->end && *e != '"') {
-		if (*e == '\\') {
-			if (e + 1 >= ps->end)
-				return NULL;
-			plain = false;
-			e++;
+	/* The closing quote is the first one not escaped: memchr finds each
+	 * candidate and whether a backslash comes before it (frames are mostly
+	 * long plain strings: tokens, names, ids). */
+	for (;;) {
+		const unsigned char *q = memchr(e, '"', (size_t)(ps->end - e)), *bs;
+
+		if (q == NULL)
+			return NULL;
+		bs = memchr(e, '\\', (size_t)(q - e));
+		if (bs == NULL) {
+			e = q;
+			break;
 		}
-		e++;
+		plain = false;
+		e = bs + 2; /* past the escaped character, which may be a quote */
 	}
-	if (e >= ps->end)
-		return NULL;
 	/* An escape never decodes longer than it is written. */
 	out = arena_alloc(ps->a, (size_t)(e - s) + 1);
 	if (plain) {
@@ -439,18 +444,40 @@ escape_of(unsigned char c)
 	return "\\\\";
 }
 
+/* Whether none of the eight bytes at p needs an escape (below 0x20, the
+ * quote, the backslash): each test flags a byte exactly when one is. */
+static bool
+word_plain(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t w, q, b;
+
+	memcpy(&w, p, 8);
+	q = w ^ (ones * '"');
+	b = w ^ (ones * '\\');
+	return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) == 0;
+}
+
 static void
 write_string(const char *s, struct buf *out)
 {
 	const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""), *run = p;
+	const unsigned char *end = p + strlen((const char *)p);
 
 	buf_addc(out, '"');
-	for (; *p != '\0'; p++) {
-		if (*p >= 32 && *p != '"' && *p != '\\')
+	while (p < end) {
+		/* Message text is long and mostly plain: eight bytes at a time. */
+		if (end - p >= 8 && word_plain(p)) {
+			p += 8;
 			continue;
+		}
+		if (*p >= 32 && *p != '"' && *p != '\\') {
+			p++;
+			continue;
+		}
 		buf_add(out, run, (size_t)(p - run));
 		buf_adds(out, escape_of(*p));
-		run = p + 1;
+		run = ++p;
 	}
 	buf_add(out, run, (size_t)(p - run));
 	buf_addc(out, '"');

@@ -8,7 +8,6 @@
 
 #include <uthash.h>
 
-#include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 #define IDLE_FORGET 60000 /* ms after its reset an idle bucket is forgotten */
@@ -34,7 +33,11 @@ struct route {
 
 struct discord_ratelimit {
 	struct bucket *buckets;
-	struct route *routes;
+	/* Routes by key: those of requests under the global limit, and the
+	 * exempt ones (interactions'), kept apart because only a 429 puts an
+	 * exempt route here: that table is nearly always empty, and looking a
+	 * route up in an empty table hashes nothing. */
+	struct route *routes, *exempt_routes;
 	int64_t global_until;
 	double tokens;
 	int64_t tokens_at;
@@ -61,6 +64,11 @@ discord_ratelimit_free(struct discord_ratelimit *rl)
 	HASH_ITER(hh, rl->routes, r, rt)
 	{
 		HASH_DEL(rl->routes, r);
+		free(r);
+	}
+	HASH_ITER(hh, rl->exempt_routes, r, rt)
+	{
+		HASH_DEL(rl->exempt_routes, r);
 		free(r);
 	}
 	HASH_ITER(hh, rl->buckets, b, bt)
@@ -96,10 +104,29 @@ major_after(const char *seg, size_t n)
 	return 0;
 }
 
-/* Walks path's segments into b: the route (ids replaced except major
+/* A route being written into the caller's array: each piece goes in whole
+ * or not at all (a piece that would pass max is left out, a later shorter
+ * one may still fit), and p stays NUL-terminated. This runs for every
+ * request: no allocation, no printf. */
+struct text {
+	char *p;
+	size_t len, max;
+};
+
+static void
+text_add(struct text *t, const char *s, size_t n)
+{
+	if (n > t->max - t->len)
+		return;
+	memcpy(t->p + t->len, s, n);
+	t->len += n;
+	t->p[t->len] = '\0';
+}
+
+/* Walks path's segments into t: the route (ids replaced except major
  * parameters) when major_only is false, else the major parameters alone. */
 static void
-walk(const char *path, bool major_only, struct buf *b)
+walk(const char *path, bool major_only, struct text *t)
 {
 	int keep = 0;
 
@@ -107,17 +134,16 @@ walk(const char *path, bool major_only, struct buf *b)
 		const char *seg = ++p;
 		size_t n = strcspn(seg, "/?");
 
-		/* buf_add rather than buf_addf: this runs for every request. */
 		if (keep > 0) {
-			buf_addc(b, '/');
-			buf_add(b, seg, n);
+			text_add(t, "/", 1);
+			text_add(t, seg, n);
 			keep--;
 		} else if (!major_only) {
 			if (is_id(seg, n)) {
-				buf_adds(b, "/:id");
+				text_add(t, "/:id", 4);
 			} else {
-				buf_addc(b, '/');
-				buf_add(b, seg, n);
+				text_add(t, "/", 1);
+				text_add(t, seg, n);
 			}
 			keep = major_after(seg, n);
 		} else {
@@ -130,28 +156,28 @@ walk(const char *path, bool major_only, struct buf *b)
 void
 discord_ratelimit_route(const char *method, const char *path, char *out, size_t len)
 {
-	struct buf b;
+	struct text t = {out, 0, len > 0 ? len - 1 : 0};
 
-	buf_init(&b, len > 0 ? len - 1 : 0);
-	buf_adds(&b, method);
-	buf_addc(&b, ' ');
-	walk(path, false, &b);
-	snprintf(out, len, "%s", buf_str(&b));
-	buf_free(&b);
+	if (len == 0)
+		return;
+	out[0] = '\0';
+	text_add(&t, method, strlen(method));
+	text_add(&t, " ", 1);
+	walk(path, false, &t);
 }
 
 /* The major parameters of a route key (the route starts at its '/'). */
 static void
 major_of(const char *route, char *out, size_t len)
 {
-	struct buf b;
+	struct text t = {out, 0, len > 0 ? len - 1 : 0};
 	const char *p = strchr(route, '/');
 
-	buf_init(&b, len > 0 ? len - 1 : 0);
+	if (len == 0)
+		return;
+	out[0] = '\0';
 	if (p != NULL)
-		walk(p, true, &b);
-	snprintf(out, len, "%s", buf_str(&b));
-	buf_free(&b);
+		walk(p, true, &t);
 }
 
 static bool
@@ -174,6 +200,14 @@ sweep(struct discord_ratelimit *rl, int64_t now)
 			continue;
 		r->b->refs--;
 		HASH_DEL(rl->routes, r);
+		free(r);
+	}
+	HASH_ITER(hh, rl->exempt_routes, r, rt)
+	{
+		if (!idle(r->b, now))
+			continue;
+		r->b->refs--;
+		HASH_DEL(rl->exempt_routes, r);
 		free(r);
 	}
 	HASH_ITER(hh, rl->buckets, b, bt)
@@ -204,13 +238,15 @@ bucket_get(struct discord_ratelimit *rl, const char *key, bool create, int64_t n
 	return b;
 }
 
-/* The bucket a route is in, or NULL when nothing is known of it. */
+/* The bucket a route (exempt from the global limit or not) is in, or NULL
+ * when nothing is known of it. */
 static struct bucket *
-bucket_of(struct discord_ratelimit *rl, const char *route, bool create, int64_t now)
+bucket_of(struct discord_ratelimit *rl, const char *route, bool exempt, bool create, int64_t now)
 {
-	struct route *r;
+	struct route **table = exempt ? &rl->exempt_routes : &rl->routes, *r = NULL;
 
-	HASH_FIND_STR(rl->routes, route, r);
+	if (*table != NULL)
+		HASH_FIND_STR(*table, route, r);
 	if (r == NULL && !create)
 		return NULL;
 	if (r == NULL) {
@@ -218,7 +254,7 @@ bucket_of(struct discord_ratelimit *rl, const char *route, bool create, int64_t 
 		snprintf(r->key, sizeof(r->key), "%s", route);
 		r->b = bucket_get(rl, route, true, now);
 		r->b->refs++;
-		HASH_ADD_STR(rl->routes, key, r);
+		HASH_ADD_STR(*table, key, r);
 	}
 	r->b->last_used = now;
 	return r->b;
@@ -239,12 +275,12 @@ refill(struct discord_ratelimit *rl, int64_t now)
 int64_t
 discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exempt, int64_t now)
 {
-	struct bucket *b = bucket_of(rl, route, false, now);
+	struct bucket *b = bucket_of(rl, route, exempt, false, now);
 	int64_t wait = 0;
 
 	if (++rl->calls % SWEEP_EVERY == 0) {
 		sweep(rl, now);
-		b = bucket_of(rl, route, false, now);
+		b = bucket_of(rl, route, exempt, false, now);
 	}
 	if (!exempt) {
 		refill(rl, now);
@@ -274,7 +310,7 @@ discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exe
 void
 discord_ratelimit_sent(struct discord_ratelimit *rl, const char *route, bool exempt, int64_t now)
 {
-	struct bucket *b = bucket_of(rl, route, false, now);
+	struct bucket *b = bucket_of(rl, route, exempt, false, now);
 
 	if (!exempt) {
 		refill(rl, now);
@@ -289,7 +325,7 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
                        const struct discord_ratelimit_headers *h, double retry_after, bool global,
                        int64_t now)
 {
-	struct bucket *b = bucket_of(rl, route, false, now);
+	struct bucket *b = bucket_of(rl, route, exempt, false, now);
 	/* An interaction's routes are used once or twice: learning them would
 	 * only fill memory, so only their 429s are kept. */
 	bool learn = !exempt && h != NULL && h->bucket != NULL && h->bucket[0] != '\0';
@@ -310,7 +346,7 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 
 		major_of(route, major, sizeof(major));
 		snprintf(key, sizeof(key), "%.100s%s", h->bucket, major);
-		(void)bucket_of(rl, route, true, now);
+		(void)bucket_of(rl, route, false, true, now);
 		HASH_FIND_STR(rl->routes, route, r);
 		nb = bucket_get(rl, key, true, now);
 		if (r->b != nb) {
@@ -330,7 +366,7 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 	}
 	if (status == 429) {
 		if (b == NULL)
-			b = bucket_of(rl, route, true, now);
+			b = bucket_of(rl, route, exempt, true, now);
 		b->locked_until = now + (int64_t)(retry_after * 1000.0 + 0.999);
 	}
 }

@@ -75,6 +75,10 @@ struct rest {
 	size_t base_len;
 	struct curl_slist *hdr_body, *hdr_plain;
 	bool tls_verify;
+	/* No proxy variable is in the environment: each handle says so once
+	 * (CURLOPT_PROXY and CURLOPT_NOPROXY ""), else libcurl reads five of
+	 * them again for every request. */
+	bool no_proxy_env;
 	struct discord_ratelimit *rl;
 	struct rng *rng;
 	struct list pending, active, failed;
@@ -397,7 +401,26 @@ handle_new(struct rest *r)
 	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
+	if (r->no_proxy_env) {
+		curl_easy_setopt(e, CURLOPT_PROXY, "");
+		curl_easy_setopt(e, CURLOPT_NOPROXY, "");
+	}
 	return e;
+}
+
+/* Whether a variable libcurl reads to choose a proxy is set: then libcurl
+ * keeps reading the environment itself, as it would without delver. */
+static bool
+proxy_in_env(void)
+{
+	static const char *const names[] = {"http_proxy",  "HTTP_PROXY", "https_proxy",
+	                                    "HTTPS_PROXY", "all_proxy",  "ALL_PROXY",
+	                                    "no_proxy",    "NO_PROXY"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (getenv(names[i]) != NULL)
+			return true;
+	return false;
 }
 
 static void
@@ -729,6 +752,7 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 		r->base_path[--n] = '\0';
 	r->base_len = n;
 	r->tls_verify = o->tls_verify;
+	r->no_proxy_env = !proxy_in_env();
 	r->fatal = o->fatal;
 	r->fatal_ctx = o->ctx;
 	r->hdr_body = headers(o->token != NULL ? o->token : "", true);

@@ -2,6 +2,7 @@
 #include "bot/discord/render_discord.h"
 
 #include <cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +71,44 @@ render_discord_len(const char *s)
 	return n;
 }
 
+/* render_discord_len of s, a string of n bytes (s[n] is its NUL): words of
+ * eight ASCII bytes, none of them NUL, count eight at once. Every line of
+ * a reply and every part assembled from them is measured. */
+static size_t
+len_of(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	size_t units = 0, i = 0;
+
+	while (i < n) {
+		unsigned char c;
+
+		if (n - i >= 8) {
+			uint64_t w;
+
+			memcpy(&w, s + i, 8);
+			if (((w | ((w - ones) & ~w)) & highs) == 0) {
+				units += 8;
+				i += 8;
+				continue;
+			}
+		}
+		c = (unsigned char)s[i++];
+		if (c == '\0')
+			break;
+		if ((c & 0xC0) != 0x80)
+			units++;
+		if (c >= 0xF0)
+			units++; /* a surrogate pair */
+	}
+	return units;
+}
+
 static void
 units_add(struct units *u, enum ukind kind, bool fenced, struct buf *text)
 {
 	struct unit *x;
+	size_t len = text->len;
 
 	if (u->n == u->cap) { /* doubling: one allocation for most replies */
 		u->cap = u->cap != 0 ? 2 * u->cap : 16;
@@ -82,7 +117,7 @@ units_add(struct units *u, enum ukind kind, bool fenced, struct buf *text)
 	x = &u->v[u->n++];
 	memset(x, 0, sizeof(*x));
 	x->text = buf_take(text);
-	x->len = render_discord_len(x->text);
+	x->len = len_of(x->text, len);
 	x->kind = kind;
 	x->fenced = fenced;
 	x->head = SIZE_MAX;
@@ -746,9 +781,9 @@ one_block(const struct units *u, size_t a, size_t b)
 }
 
 /* The content of units [a, b) as one message; a part that starts inside
- * a table repeats the table's header. */
+ * a table repeats the table's header. Its length in bytes goes to *len. */
 static char *
-assemble_part(struct units *u, size_t a, size_t b)
+assemble_part(struct units *u, size_t a, size_t b, size_t *len)
 {
 	bool merged = one_block(u, a, b), open = false;
 	struct buf out;
@@ -776,6 +811,7 @@ assemble_part(struct units *u, size_t a, size_t b)
 		buf_adds(&out, FENCE_CLOSE);
 	if (out.len > 0)
 		out.p[--out.len] = '\0';
+	*len = out.len;
 	return buf_take(&out);
 }
 
@@ -784,9 +820,10 @@ assemble_part(struct units *u, size_t a, size_t b)
 static bool
 part_fits(struct units *u, size_t a, size_t b, char **s)
 {
-	char *c = assemble_part(u, a, b);
+	size_t len;
+	char *c = assemble_part(u, a, b, &len);
 
-	if (render_discord_len(c) <= DISCORD_CONTENT_MAX) {
+	if (len_of(c, len) <= DISCORD_CONTENT_MAX) {
 		free(*s);
 		*s = c;
 		return true;

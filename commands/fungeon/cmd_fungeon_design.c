@@ -664,9 +664,21 @@ static const struct cmd_opt sell_opts[] = {
 };
 
 const struct command cmd_fungeon_design_cost_subs[] = {
-    {.name = "trap", .desc = "Price a trap", .opts = design_opts, .fn = cost_trap},
-    {.name = "monster", .desc = "Price a monster", .opts = design_opts, .fn = cost_monster},
-    {.name = "treasure", .desc = "Price a treasure", .opts = design_opts, .fn = cost_treasure},
+    {.name = "trap",
+     .desc = "Price a trap",
+     .opts = design_opts,
+     .fn = cost_trap,
+     .read_only = true},
+    {.name = "monster",
+     .desc = "Price a monster",
+     .opts = design_opts,
+     .fn = cost_monster,
+     .read_only = true},
+    {.name = "treasure",
+     .desc = "Price a treasure",
+     .opts = design_opts,
+     .fn = cost_treasure,
+     .read_only = true},
     {0},
 };
 
@@ -676,7 +688,10 @@ const struct command cmd_fungeon_design_cost_subs[] = {
 		 .desc = "Store a priced " kind " by name (paid from the budget)",                 \
 		 .opts = add_opts,                                                                 \
 		 .fn = add_##suffix},                                                              \
-		    {.name = "list", .desc = "The stored " kind "s", .fn = list_##suffix},         \
+		    {.name = "list",                                                               \
+		     .desc = "The stored " kind "s",                                               \
+		     .fn = list_##suffix,                                                          \
+		     .read_only = true},                                                           \
 		    {.name = "remove",                                                             \
 		     .desc = "Remove a stored " kind,                                              \
 		     .opts = name_opts,                                                            \

@@ -103,7 +103,10 @@ static const struct cmd_opt style_opts[] = {
 };
 
 static const struct command thwacko_subs[] = {
-    {.name = "show", .desc = "Preview your Thwack-O die and the party's", .fn = thwacko_show},
+    {.name = "show",
+     .desc = "Preview your Thwack-O die and the party's",
+     .fn = thwacko_show,
+     .read_only = true},
     {.name = "style",
      .desc = "Choose your Thwack-O die's colour and mark",
      .opts = style_opts,

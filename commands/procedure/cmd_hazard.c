@@ -245,7 +245,10 @@ static const struct command hazard_subs[] = {
              "follow the channel's procedure; an Encounter in a safe area does not happen.",
      .opts = roll_opts,
      .fn = hazard_roll_fn},
-    {.name = "show", .desc = "Show the channel's hazard table and settings", .fn = hazard_show_fn},
+    {.name = "show",
+     .desc = "Show the channel's hazard table and settings",
+     .fn = hazard_show_fn,
+     .read_only = true},
     {.name = "table",
      .desc = "Choose the channel's hazard die",
      .help = "exploration and delving also set how light and rest are kept ({/hazard "

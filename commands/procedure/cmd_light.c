@@ -164,7 +164,10 @@ static const struct cmd_opt which_opts[] = {
 };
 
 static const struct command light_subs[] = {
-    {.name = "list", .desc = "The lit sources and their turns left", .fn = light_list_cmd},
+    {.name = "list",
+     .desc = "The lit sources and their turns left",
+     .fn = light_list_cmd,
+     .read_only = true},
     {.name = "add",
      .desc = "Light sources: torch, lantern or candle",
      .opts = add_opts,

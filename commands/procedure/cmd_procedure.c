@@ -95,4 +95,5 @@ const struct command cmd_procedure = {
     .desc = "Reference card: turn steps, movement, searching, surprise, light, rest",
     .opts = procedure_opts,
     .fn = procedure_fn,
+    .read_only = true,
 };

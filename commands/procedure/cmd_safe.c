@@ -42,7 +42,10 @@ safe_off(struct invocation *inv, struct reply *out)
 }
 
 static const struct command safe_subs[] = {
-    {.name = "show", .desc = "Whether the party is in a safe area", .fn = safe_show},
+    {.name = "show",
+     .desc = "Whether the party is in a safe area",
+     .fn = safe_show,
+     .read_only = true},
     {.name = "on", .desc = "The party is in a safe area", .role = ROLE_GM, .fn = safe_on},
     {.name = "off", .desc = "The party leaves the safe area", .role = ROLE_GM, .fn = safe_off},
     {0},

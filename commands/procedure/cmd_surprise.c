@@ -107,4 +107,5 @@ const struct command cmd_surprise = {
             "(forced:true).",
     .opts = surprise_opts,
     .fn = surprise_fn,
+    .read_only = true,
 };

@@ -343,4 +343,5 @@ const struct command cmd_encumbrance = {
             "armour's penalty applies; they don't stack.",
     .opts = encumbrance_opts,
     .fn = encumbrance_fn,
+    .read_only = true,
 };

@@ -313,7 +313,8 @@ static const struct command wander_subs[] = {
              "means no encounter. When Tension is hidden, only the GM makes this check and "
              "sees it.",
      .opts = check_opts,
-     .fn = wander_check_fn},
+     .fn = wander_check_fn,
+     .read_only = true},
     {.name = "retreat",
      .desc = "Back-to-town check per player (Fungeon): floor 2, players alice:2 bob:3",
      .help = "{/wander retreat floor=2 players=\"alice:2 bob:3\"}: retracing steps, before "

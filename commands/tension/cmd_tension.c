@@ -385,7 +385,8 @@ static const struct command table_subs[] = {
     {.name = "show",
      .desc = "Show the encounter and effects tables",
      .opts = table_show_opts,
-     .fn = cmd_tension_table_show},
+     .fn = cmd_tension_table_show,
+     .read_only = true},
     {.name = "set",
      .desc = "Replace a table: ranges covering 1-20, no gaps or overlaps",
      .help = "Entries are separated by ';': '1-4 a lost adventurer; 5-8 1d4 goblins; ...'. "
@@ -403,7 +404,10 @@ static const struct command table_subs[] = {
 };
 
 static const struct command tension_subs[] = {
-    {.name = "show", .desc = "Show Tension, its last changes and the mode", .fn = tension_show},
+    {.name = "show",
+     .desc = "Show Tension, its last changes and the mode",
+     .fn = tension_show,
+     .read_only = true},
     {.name = "raise",
      .desc = "Raise Tension for an event or by an amount with a reason",
      .help = "Events: door +1 (breaking down a stuck or locked door), quiet-combat +1, "

@@ -2,6 +2,7 @@
 #include "rules/base/textsafe.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* Decodes the well-formed sequence at s (n > 0 bytes left) into *cp;
  * returns its length. */
@@ -86,7 +87,18 @@ textsafe_ok(const char *str, size_t n)
 	uint32_t cp, prev = 0;
 	size_t i = 0, len;
 
-	/* ASCII printable text, the usual case, needs no decoding. */
+	/* ASCII printable text, the usual case, needs no decoding: eight bytes
+	 * at a time while none is below 0x20 or above 0x7E (each test flags a
+	 * byte exactly when one is), then byte by byte. */
+	while (n - i >= 8) {
+		const uint64_t ones = 0x0101010101010101ull;
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		if (((((w - ones * 0x20) & ~w) | (w + ones) | w) & 0x8080808080808080ull) != 0)
+			break;
+		i += 8;
+	}
 	while (i < n && s[i] >= 0x20 && s[i] < 0x7F)
 		i++;
 	if (i > 0)

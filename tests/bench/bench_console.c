@@ -48,6 +48,23 @@ main(void)
 	per_command(c, "/roll 4d6kh3", 200000);
 	per_command(c, "/roll 10d10!>8f1 # attack", 200000);
 	per_command(c, "/gm", 200000);
+	/* Read-only commands in a channel where every game holds state (the
+	 * /undo encoding they must not pay for: commands/undo.h). */
+	{
+		static const char *const setup[] = {"/gm claim",
+		                                    "/tension raise combat",
+		                                    "/fungeon join Alba wizard 2",
+		                                    "/fungeon trap add pit annoy 2 pain 3",
+		                                    "/light add torch",
+		                                    "/turn advance"};
+
+		buf_init(&out, 1 << 20);
+		for (size_t i = 0; i < sizeof(setup) / sizeof(setup[0]); i++)
+			console_handle_line(c, setup[i], strlen(setup[i]), &out);
+		buf_free(&out);
+		per_command(c, "/tension show", 50000);
+		per_command(c, "/fungeon party", 50000);
+	}
 
 	buf_init(&out, 1 << 20);
 	for (int i = 0; i < 100000; i++) {

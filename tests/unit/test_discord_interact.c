@@ -464,6 +464,17 @@ test_dm_and_big_snowflake(void **state)
 	    channel_gm(state_channel_find(f->d.state, "discord:18446744073709551614")),
 	    "discord:9007199254740993");
 	assert_message(f->out.callback_body, "**carol** is now the GM of this channel.", false);
+	/* Ids are keys as numbers: leading zeros do not make another channel,
+	 * user or callback path. */
+	assert_int_equal(feed(f, "INTERACTION_CREATE",
+	                      "{\"id\":\"0077\",\"type\":2,\"token\":\"t\","
+	                      "\"channel_id\":\"00042\",\"user\":{\"id\":\"009\","
+	                      "\"username\":\"dave\"},\"data\":{\"name\":\"gm\",\"options\":"
+	                      "[{\"name\":\"claim\",\"type\":1}]}}"),
+	                 1);
+	assert_string_equal(f->out.id, "77");
+	assert_string_equal(f->out.callback_path, "/interactions/77/t/callback");
+	assert_string_equal(channel_gm(state_channel_find(f->d.state, "discord:42")), "discord:9");
 }
 
 static void

@@ -200,6 +200,44 @@ writes_as_cjson_prints(void **unused)
 	cJSON_Delete(msg);
 }
 
+/* Strings are scanned eight bytes at a time, both ways: every character
+ * that needs an escape, at every offset of a longer plain string, is
+ * written as cJSON prints it and read back as it was. */
+static void
+escapes_at_every_offset(void **unused)
+{
+	static const char specials[] = {'"', '\\', '\x01', '\x1f', '\n', '\x7f', '/'};
+	static const char plain[] = "abcdefgh\xc3\xa9ijklmnopqrstuvwxyz"; /* 28 bytes */
+	struct discord_json *a = discord_json_new();
+	char text[40];
+	struct buf b;
+
+	buf_init(&b, 4096);
+	for (size_t k = 0; k < sizeof(specials); k++) {
+		for (size_t at = 0; at < 20; at++) {
+			cJSON *o = cJSON_CreateObject();
+			const cJSON *back;
+			char *want;
+
+			memcpy(text, plain, sizeof(plain));
+			text[at] = specials[k];
+			cJSON_AddStringToObject(o, "s", text);
+			buf_reset(&b);
+			assert_int_equal(discord_json_write(o, &b), 0);
+			want = cJSON_PrintUnformatted(o);
+			assert_string_equal(buf_str(&b), want);
+			back = discord_json_parse(a, buf_str(&b), b.len);
+			assert_non_null(back);
+			assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItem(back, "s")),
+			                    text);
+			cJSON_free(want);
+			cJSON_Delete(o);
+		}
+	}
+	buf_free(&b);
+	discord_json_free(a);
+}
+
 int
 main(void)
 {
@@ -211,6 +249,7 @@ main(void)
 	    cmocka_unit_test(stops_at_cjsons_nesting_limit),
 	    cmocka_unit_test(grows_and_shrinks),
 	    cmocka_unit_test(writes_as_cjson_prints),
+	    cmocka_unit_test(escapes_at_every_offset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,6 +31,12 @@ test_routes(void **state)
 	assert_string_equal(r, "POST /webhooks/5/tok/messages/@original");
 	discord_ratelimit_route("GET", "/gateway/bot", r, sizeof(r));
 	assert_string_equal(r, "GET /gateway/bot");
+	/* A route longer than its array keeps the pieces that fit whole, as it
+	 * always has (Discord's paths are far shorter than the array). */
+	discord_ratelimit_route("POST", "/channels/42/messages", r, 12);
+	assert_string_equal(r, "POST //42/");
+	discord_ratelimit_route("POST", "/channels/42/messages", r, 1);
+	assert_string_equal(r, "");
 }
 
 static const char *const CH1 = "POST /channels/1/messages";

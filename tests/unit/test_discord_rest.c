@@ -295,6 +295,42 @@ backlog_is_the_last_wait(void **unused)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+/*
+ * A proxy named in the environment is still used (delver tells libcurl
+ * there is none only when no proxy variable is set): the REST URL names an
+ * address nothing answers on, and the request reaches the server on the
+ * test's loop, acting as the proxy.
+ */
+static void
+proxy_from_the_environment(void **unused)
+{
+	uv_loop_t loop;
+	struct srv s;
+	struct rest *r;
+	struct rest_opts o = {.token = "t", .base_url = "http://192.0.2.1:9/api/v10"};
+	char proxy[64];
+	int done = 0;
+	bool is_closed = false;
+
+	uv_loop_init(&loop);
+	srv_start(&s, &loop);
+	s.released = true;
+	snprintf(proxy, sizeof(proxy), "http://127.0.0.1:%d", s.port);
+	unsetenv("no_proxy");
+	unsetenv("NO_PROXY");
+	setenv("http_proxy", proxy, 1);
+	r = discord_rest_new(&loop, &o);
+	discord_rest_call_until(r, "POST", "/interactions/999/tok/callback", "{}", REST_INTERACTION,
+	                        uv_hrtime() + 600000000000ull, count_done, &done);
+	run_until_count(&loop, &done, 1);
+	unsetenv("http_proxy");
+	assert_int_equal(s.requests, 1);
+	discord_rest_close(r, closed, &is_closed);
+	srv_stop(&s);
+	assert_true(is_closed);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -303,6 +339,7 @@ main(void)
 	    cmocka_unit_test(error_codes),
 	    cmocka_unit_test(bot_token_routes),
 	    cmocka_unit_test(backlog_is_the_last_wait),
+	    cmocka_unit_test(proxy_from_the_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

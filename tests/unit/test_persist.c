@@ -1130,8 +1130,10 @@ struct fake {
 	struct {
 		store_load_cb done;
 		void *ctx;
+		char key[KEY_MAX];
 	} waiting[8];
-	int open_timers; /* while closing */
+	char answer_key[KEY_MAX]; /* fake_answer_cb answers this key's loads alone, or all: "" */
+	int open_timers;          /* while closing */
 };
 
 static int
@@ -1186,11 +1188,19 @@ fake_answer_cb(uv_timer_t *t)
 {
 	struct fake *f = t->data;
 
-	while (f->nwaiting > 0) {
-		size_t i = --f->nwaiting;
+	size_t i = f->nwaiting;
 
-		f->waiting[i].done(f->waiting[i].ctx, f->load_status, NULL,
-		                   f->load_status == STORE_OK ? NULL : "the server is gone");
+	while (i-- > 0) {
+		store_load_cb done = f->waiting[i].done;
+		void *ctx = f->waiting[i].ctx;
+
+		if (f->answer_key[0] != '\0' && strcmp(f->waiting[i].key, f->answer_key) != 0)
+			continue;
+		memmove(&f->waiting[i], &f->waiting[i + 1],
+		        (f->nwaiting - i - 1) * sizeof(f->waiting[0]));
+		f->nwaiting--;
+		done(ctx, f->load_status, NULL,
+		     f->load_status == STORE_OK ? NULL : "the server is gone");
 	}
 }
 
@@ -1213,6 +1223,7 @@ fake_load(struct store_backend *b, enum store_kind kind, const char *key, store_
 	snprintf(f->load_key, sizeof(f->load_key), "%s", key);
 	f->waiting[f->nwaiting].done = done;
 	f->waiting[f->nwaiting].ctx = ctx;
+	snprintf(f->waiting[f->nwaiting].key, sizeof(f->waiting[0].key), "%s", key);
 	f->nwaiting++;
 	if (!f->hold_loads)
 		uv_timer_start(&f->answer, fake_answer_cb, 0, 0);
@@ -1613,6 +1624,54 @@ test_commands_wait_for_a_read_within_a_bound(void **state)
 	on_sqlite = true;
 }
 
+/* Commands waiting for two channels' reads, interleaved: when one
+ * channel's read is over its commands run in the order they came in while
+ * the other's still wait, then those run in order when their read is over. */
+static void
+test_waiting_commands_keep_their_order_across_two_keys(void **state)
+{
+	static const char *const chans[6] = {"east", "west", "east", "west", "west", "east"};
+	static const int order[6] = {4, 1, 5, 2, 3, 6};
+	struct fake *f;
+	struct bot *b = bot_on_fake(&f);
+	struct pending_reply pr[6], style;
+
+	/* ann keeps a style, so she stays in memory: only the channels wait. */
+	assert_true(start(b, &style, "home", "/thwacko style red"));
+	run_until_commit(b, f, &style);
+	fake_complete(f, STORE_OK);
+	while (!style.ready)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	reply_free(style.r);
+	f->hold_loads = true;
+	released = 0;
+	for (int i = 0; i < 6; i++)
+		assert_true(start(b, &pr[i], chans[i], "/gm"));
+	assert_int_equal(f->nwaiting, 2); /* east and west, once each */
+	snprintf(f->answer_key, sizeof(f->answer_key), "console:west");
+	fake_answer(f, STORE_OK);
+	while (released < 3)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	for (int i = 0; i < 20; i++)
+		uv_run(&b->loop, UV_RUN_NOWAIT);
+	assert_int_equal(released, 3); /* east's still wait */
+	assert_int_equal(f->nwaiting, 1);
+	f->answer_key[0] = '\0';
+	fake_answer(f, STORE_OK);
+	while (released < 6)
+		uv_run(&b->loop, UV_RUN_ONCE);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(pr[i].order, order[i]);
+		assert_int_equal(strncmp(text_of(pr[i].r), "Nobody is GM here yet; ", 23), 0);
+		reply_free(pr[i].r);
+	}
+	assert_int_equal(b->d.nparked, 0);
+	assert_null(b->d.parked_chans);
+	assert_null(b->d.parked_users);
+	bot_free(b);
+	on_sqlite = true;
+}
+
 /* A user's read that fails refuses the command waiting for it with the
  * sentence about the user's settings; the next command reads it again. */
 static void
@@ -1696,6 +1755,7 @@ main(void)
 	    cmocka_unit_test(test_sqlite_conflict_keeps_no_part_of_a_command),
 	    cmocka_unit_test(test_users_known_absent_are_bounded),
 	    cmocka_unit_test(test_commands_wait_for_a_read_within_a_bound),
+	    cmocka_unit_test(test_waiting_commands_keep_their_order_across_two_keys),
 	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),
 	};

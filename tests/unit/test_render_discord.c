@@ -535,6 +535,41 @@ test_emoji_message_fits(void **state)
 	reply_free(r);
 }
 
+/* A message of exactly DISCORD_CONTENT_MAX UTF-16 units, ASCII and emoji
+ * across every eight-byte word, is sent whole; one unit more is not. */
+static void
+test_message_at_the_limit(void **state)
+{
+	struct buf line, all;
+	struct reply *r;
+	cJSON *m;
+
+	buf_init(&line, 1000);
+	buf_init(&all, 100000);
+	for (int k = 0; k < 11; k++)
+		buf_adds(&line, "aaaaaaa\xf0\x9f\x8e\xb2"); /* 9 units in 11 bytes */
+	for (int extra = 0; extra < 2; extra++) {
+		r = reply_new();
+		buf_reset(&all);
+		for (int i = 0; i < 20; i++) { /* 20 x 99 units, 19 newlines, 1 or 2 more */
+			const char *tail = i == 0 ? (extra ? "aa" : "a") : "";
+
+			reply_line(r, 0, "%s%s", buf_str(&line), tail);
+			buf_addf(&all, "%s%s%s", i ? "\n" : "", buf_str(&line), tail);
+		}
+		assert_int_equal(render_discord_len(buf_str(&all)), DISCORD_CONTENT_MAX + extra);
+		m = render(r, false, NULL);
+		if (extra == 0)
+			assert_string_equal(content(m), buf_str(&all));
+		else
+			assert_true(render_discord_len(content(m)) <= DISCORD_CONTENT_MAX);
+		cJSON_Delete(m);
+		reply_free(r);
+	}
+	buf_free(&line);
+	buf_free(&all);
+}
+
 static void
 test_buttons(void **state)
 {
@@ -618,6 +653,7 @@ main(void)
 	    cmocka_unit_test(test_table_cell_user),
 	    cmocka_unit_test(test_utf16_length),
 	    cmocka_unit_test(test_emoji_message_fits),
+	    cmocka_unit_test(test_message_at_the_limit),
 	    cmocka_unit_test(test_buttons),
 	    cmocka_unit_test(test_empty_message),
 	    cmocka_unit_test(test_invalid_utf8_repaired),

@@ -328,6 +328,37 @@ user_text_is_made_safe(void **unused)
 	}
 }
 
+/* Text is checked eight ASCII bytes at a time: an unsafe character at any
+ * offset of a longer line is still found and removed. */
+static void
+unsafe_at_every_offset(void **unused)
+{
+	static const char plain[] = "abcdefghijklmnopqrstu"; /* 21 bytes */
+
+	for (size_t i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++) {
+		bool is_break = strcmp(unsafe[i], "\xC2\x85") == 0 ||
+		                strcmp(unsafe[i], "\xE2\x80\xA8") == 0 ||
+		                strcmp(unsafe[i], "\xE2\x80\xA9") == 0;
+
+		for (size_t at = 0; at <= sizeof(plain) - 1; at++) {
+			struct reply *r = reply_new();
+			const char *cells[1];
+			char text[64], want[64];
+
+			snprintf(text, sizeof(text), "%.*s%s%s", (int)at, plain, unsafe[i],
+			         plain + at);
+			snprintf(want, sizeof(want), "%.*s%s%s", (int)at, plain,
+			         is_break ? " " : "", plain + at);
+			cells[0] = text;
+			reply_table(r, 1, NULL);
+			reply_row(r, false, cells);
+			assert_string_equal(reply_msg(r, REPLY_CHANNEL)->blocks[0].rows[0].cells[0],
+			                    want);
+			reply_free(r);
+		}
+	}
+}
+
 /* Tab and newline inside text become spaces: a span stays on its line. */
 static void
 breaks_become_spaces(void **unused)
@@ -448,6 +479,7 @@ main(void)
 	    cmocka_unit_test(formats),
 	    cmocka_unit_test(always_utf8),
 	    cmocka_unit_test(user_text_is_made_safe),
+	    cmocka_unit_test(unsafe_at_every_offset),
 	    cmocka_unit_test(breaks_become_spaces),
 	    cmocka_unit_test(emoji_sequences_stay),
 	    cmocka_unit_test(test_gm_audience),

@@ -1,7 +1,10 @@
 /*
  * Unit tests for /undo through the dispatcher: a mistaken kill taken back
  * by its maker with the change named; another player refused, the GM
- * allowed; commands that are not undoable leave no step; the history is
+ * allowed; commands that are not undoable leave no step; every command
+ * marked read_only (no undo encoding) leaves the records' bytes as they
+ * were, run by the GM and by a player on a channel where every module holds
+ * state, so the mark cannot lie; the history is
  * bounded to UNDO_STEPS, oldest dropped first; it saves and loads exactly
  * (so any store keeps it), and a damaged saved history is refused with one
  * sentence. Steps are kept as deltas (undo_delta.h): they round-trip on
@@ -109,6 +112,156 @@ mod_text(enum chanmod_id id)
 	t = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	return t;
+}
+
+/* The record of the channel "table", or of the user, as the store writes
+ * it (caller frees). */
+static char *
+record_text(const char *user)
+{
+	struct store_record r;
+	struct buf b;
+	char key[KEY_MAX], *t;
+
+	memset(&r, 0, sizeof(r));
+	if (user == NULL) {
+		store_record_of_channel(&r, table());
+	} else {
+		snprintf(key, sizeof(key), "console:%s", user);
+		store_record_of_user(&r, state_user(d.state, key));
+	}
+	buf_init(&b, 1 << 20);
+	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &b), 0);
+	t = strdup(buf_str(&b));
+	buf_free(&b);
+	return t;
+}
+
+/* Lines to run for read-only commands besides the bare command (which runs
+ * too unless an option is required): every required option given, and the
+ * options that choose another branch. */
+static const struct {
+	const char *path, *args;
+} read_only_examples[] = {
+    {"fungeon cost trap", "annoy 2 pain 3 type spikes"},
+    {"fungeon cost monster", "level 2 ability stab annoy 1 pain 1 type blade"},
+    {"fungeon cost treasure", "fancy value 1"},
+    {"fungeon sheet", "Brom"},
+    {"tension table show", "effects"},
+    {"xp", "level:4"},
+    {"procedure", "delving"},
+    {"wander check", "tension exits:2"},
+    {"wander check", "classic chance:2-in-6"},
+    {"surprise", "n:3 mod:2 monsters:2 forced:true"},
+    {"encumbrance", "2 120"},
+    {"saved show", "fireball"},
+    {"saved show", "volley"},
+    {"help", "fungeon"},
+};
+
+/* Runs line as "gm" (the GM) and as "bob" (a player) and checks that the
+ * channel's and both users' records are byte for byte what they were.
+ * Returns how many of the two runs were answered without an error. */
+static int
+unchanged_by(const char *line)
+{
+	static const char *const users[] = {"gm", "bob"};
+	int runs = 0;
+
+	for (size_t u = 0; u < 2; u++) {
+		char *chan = record_text(NULL), *gm = record_text("gm"), *bob = record_text("bob");
+		char *chan2, *gm2, *bob2;
+
+		run(users[u], line);
+		runs += !reply_is_error(last);
+		chan2 = record_text(NULL);
+		gm2 = record_text("gm");
+		bob2 = record_text("bob");
+		if (strcmp(chan, chan2) != 0 || strcmp(gm, gm2) != 0 || strcmp(bob, bob2) != 0)
+			fail_msg("%s as %s is marked read_only but changed a record:\n%s%s%s%s%s%s",
+			         line, users[u], chan, chan2, gm, gm2, bob, bob2);
+		free(chan);
+		free(gm);
+		free(bob);
+		free(chan2);
+		free(gm2);
+		free(bob2);
+	}
+	return runs;
+}
+
+/* Runs every read_only command under c (path so far in path) bare and with
+ * its examples, each of which must be answered without an error at least
+ * once; counts the commands in *cmds and the runs answered in *runs. */
+static void
+walk_read_only(const struct command *c, const char *path, int *cmds, int *runs)
+{
+	char here[UNDO_PATH_MAX], line[CMD_LINE_MAX];
+	bool required = false;
+	int ok = 0;
+
+	snprintf(here, sizeof(here), "%s%s%s", path, path[0] != '\0' ? " " : "", c->name);
+	for (const struct command *s = c->subs; s != NULL && s->name != NULL; s++)
+		walk_read_only(s, here, cmds, runs);
+	if (c->fn == NULL || !c->read_only)
+		return;
+	(*cmds)++;
+	for (size_t i = 0; c->opts != NULL && c->opts[i].name != NULL; i++)
+		required |= (c->opts[i].flags & OPT_REQUIRED) != 0;
+	if (!required) {
+		snprintf(line, sizeof(line), "/%s", here);
+		ok += unchanged_by(line);
+	}
+	for (size_t i = 0; i < sizeof(read_only_examples) / sizeof(read_only_examples[0]); i++) {
+		if (strcmp(read_only_examples[i].path, here) != 0)
+			continue;
+		snprintf(line, sizeof(line), "/%s %s", here, read_only_examples[i].args);
+		ok += unchanged_by(line);
+	}
+	if (ok == 0)
+		fail_msg("/%s is read_only but never ran without an error: give it an example "
+		         "in read_only_examples",
+		         here);
+	*runs += ok;
+}
+
+/* A command marked read_only (registry.h) skips the undo encoding, so the
+ * mark must be true: each one, run on a channel where every module holds
+ * state, leaves the records exactly as they were. */
+static void
+read_only_commands_change_nothing(void **unused)
+{
+	int cmds = 0, runs = 0;
+
+	(void)unused;
+	run("gm", "/gm claim");
+	run("gm", "/tension raise combat");
+	run("gm", "/tension strike 9-12");
+	run("gm", "/fungeon join Alba wizard 2");
+	run("bob", "/fungeon join Brom fighter 2");
+	run("gm", "/fungeon trap add pit annoy 2 pain 3 type spikes");
+	run("gm", "/fungeon monster add goblin level 2");
+	run("gm", "/fungeon treasure add gem mundane value 1");
+	run("gm", "/hazard table delving");
+	run("gm", "/turn advance");
+	run("gm", "/light add torch");
+	run("gm", "/settings compact on");
+	run("bob", "/roll 1d20");
+	run("bob", "/thwacko style red");
+	run("bob", "/save fireball 8d6");
+	run("gm", "/save volley 3d6 channel:true");
+	for (int i = 0; i < CHANMOD_COUNT; i++)
+		if (chanmod_table[i] != NULL)
+			assert_non_null(channel_mod_peek(table(), (enum chanmod_id)i));
+	for (size_t i = 0; command_table[i] != NULL; i++)
+		walk_read_only(command_table[i], "", &cmds, &runs);
+	assert_int_equal(cmds, 25);
+	/* Two users each for 23 bare lines (encumbrance and saved show need
+	 * options) and 14 examples, less the 5 refusals expected: a bare cost
+	 * for a trap or a monster (no design, 4) and bob's saved roll asked for
+	 * by the GM (1). */
+	assert_int_equal(runs, 2 * (23 + 14) - 5);
+	assert_int_equal(undo_depth(table()), 10);
 }
 
 static void
@@ -613,6 +766,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(kill_undone_by_its_maker, setup, teardown),
 	    cmocka_unit_test_setup_teardown(only_the_maker_or_the_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(not_undoable_leaves_no_step, setup, teardown),
+	    cmocka_unit_test_setup_teardown(read_only_commands_change_nothing, setup, teardown),
 	    cmocka_unit_test_setup_teardown(history_is_bounded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(history_saves_and_loads_exactly, setup, teardown),
 	    cmocka_unit_test_setup_teardown(damaged_history_is_refused, setup, teardown),

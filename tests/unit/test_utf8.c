@@ -51,6 +51,16 @@ whole_strings(void **unused)
 	assert_true(utf8_valid("a\0b", 3)); /* NUL is well-formed; callers refuse it */
 	assert_false(utf8_valid("ab\xe2\x82", 4));
 	assert_false(utf8_valid("\xff", 1));
+	/* ASCII is checked eight bytes at a time: what follows a run of eight
+	 * or more, a character across the run's end, a cut one at the end. */
+	assert_false(utf8_valid("abcdefgh\xff", 9));
+	assert_false(utf8_valid("abcdefghijklmnopq\xc3(", 19));
+	assert_true(utf8_valid("abcdefg\xe2\x82\xacxyzabcdefgh", 21));
+	assert_false(utf8_valid("abcdefghijklmno\xc3", 16));
+	assert_true(utf8_valid("abcdefghijklmnop", 16));
+	assert_false(utf8_valid("abcdefgh\xed\xa0\x80"
+	                        "abcdefgh",
+	                        19)); /* a surrogate */
 	assert_int_equal(utf8_len(ok), 6);
 	/* cutting never splits a character */
 	assert_int_equal(utf8_cut(ok, strlen(ok), 2), 1);
