@@ -2,6 +2,7 @@
 #include "bot/discord/discord_rest.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,7 @@ struct rest {
 	char *base_path; /* its path, without a trailing '/' */
 	size_t base_len;
 	struct curl_slist *hdr_body, *hdr_plain;
+	char *proxy, *noproxy; /* from the environment, read once (env_proxy) */
 	bool tls_verify;
 	struct discord_ratelimit *rl;
 	struct rng *rng;
@@ -397,6 +399,10 @@ handle_new(struct rest *r)
 	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
+	/* Set, even when empty, so that libcurl does not read the environment
+	 * again for every request. */
+	curl_easy_setopt(e, CURLOPT_PROXY, r->proxy);
+	curl_easy_setopt(e, CURLOPT_NOPROXY, r->noproxy);
 	return e;
 }
 
@@ -693,6 +699,55 @@ headers(const char *token, bool body)
 	return l;
 }
 
+/* The first of names set and not empty in the environment, or NULL. */
+static const char *
+env_first(const char *const *names, size_t n, const char **which)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = getenv(names[i]);
+
+		if (v != NULL && v[0] != '\0') {
+			*which = names[i];
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The proxy and the hosts exempt from it that libcurl would find in the
+ * environment for a URL of this scheme, by its rules: <scheme>_proxy, then
+ * the same name in capitals (not HTTP_PROXY, which a CGI client could set),
+ * then all_proxy and ALL_PROXY; no_proxy or NO_PROXY; an empty variable
+ * does not count. Read once here: left to libcurl, every request reads
+ * the environment again (five getenv calls, about 1,500 instructions).
+ * Both are "" when the environment names none. The proxy's URL may hold a
+ * password: only the variable's name is logged.
+ */
+static void
+env_proxy(struct rest *r, const char *scheme)
+{
+	char lower[32], upper[32];
+	const char *names[4] = {lower, upper, "all_proxy", "ALL_PROXY"}, *which = NULL;
+	const char *no[2] = {"no_proxy", "NO_PROXY"}, *no_which = NULL, *proxy, *exempt;
+	size_t i;
+
+	for (i = 0; scheme[i] != '\0' && i + sizeof("_proxy") < sizeof(lower); i++) {
+		lower[i] = (char)tolower((unsigned char)scheme[i]);
+		upper[i] = (char)toupper((unsigned char)scheme[i]);
+	}
+	memcpy(lower + i, "_proxy", sizeof("_proxy"));
+	memcpy(upper + i, "_PROXY", sizeof("_PROXY"));
+	if (strcmp(lower, "http_proxy") == 0)
+		names[1] = lower; /* HTTP_PROXY is not read */
+	proxy = env_first(names, 4, &which);
+	exempt = env_first(no, 2, &no_which);
+	r->proxy = xstrdup(proxy != NULL ? proxy : "");
+	r->noproxy = xstrdup(exempt != NULL ? exempt : "");
+	if (proxy != NULL)
+		log_info("discord: REST calls go through the proxy named in %s", which);
+}
+
 struct rest *
 discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 {
@@ -723,6 +778,11 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 		path = NULL;
 	}
 	r->base_path = xstrdup(path != NULL ? path : "");
+	curl_free(path);
+	path = NULL;
+	if (r->base == NULL || curl_url_get(r->base, CURLUPART_SCHEME, &path, 0) != CURLUE_OK)
+		path = NULL;
+	env_proxy(r, path != NULL ? path : "https");
 	curl_free(path);
 	n = strlen(r->base_path);
 	while (n > 0 && r->base_path[n - 1] == '/')
@@ -895,6 +955,8 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	rng_free(r->rng);
 	curl_url_cleanup(r->base);
 	free(r->base_path);
+	free(r->proxy);
+	free(r->noproxy);
 	uv_timer_stop(&r->curl_timer);
 	uv_timer_stop(&r->pump_timer);
 	uv_close((uv_handle_t *)&r->curl_timer, on_timer_closed);

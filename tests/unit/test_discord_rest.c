@@ -13,10 +13,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <uv.h>
 
 #include "bot/discord/discord_rest.h"
+
+extern char **environ;
+
+/* getenv calls for a proxy variable (a name ending in _proxy, in either
+ * case), counted by the getenv below. */
+static int proxy_lookups;
+
+/* Stands in for the C library's getenv (libcurl's calls come here too), to
+ * count the lookups of proxy variables. */
+char *
+getenv(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > 6 && strcasecmp(name + n - 6, "_proxy") == 0)
+		proxy_lookups++;
+	for (char **e = environ; e != NULL && *e != NULL; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
 
 static void
 token_routes(void **unused)
@@ -295,6 +317,67 @@ backlog_is_the_last_wait(void **unused)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+/* Runs n POSTs to base (all answered 204) and closes. */
+static void
+post_through(uv_loop_t *loop, const char *base, int n)
+{
+	struct rest_opts o = {.token = "t", .base_url = base};
+	struct rest *r;
+	int done = 0, before;
+	bool is_closed = false;
+
+	before = proxy_lookups;
+	r = discord_rest_new(loop, &o);
+	assert_true(proxy_lookups > before); /* the environment is read here */
+	before = proxy_lookups;
+	for (int i = 0; i < n; i++)
+		discord_rest_call(r, "POST", "/interactions/1/tok/callback", "{}", REST_INTERACTION,
+		                  count_done, &done);
+	run_until_count(loop, &done, n);
+	assert_int_equal(proxy_lookups, before); /* and only there */
+	discord_rest_close(r, closed, &is_closed);
+	uv_run(loop, UV_RUN_NOWAIT);
+	assert_true(is_closed);
+}
+
+/*
+ * The proxy comes from the environment by libcurl's rules (http_proxy for
+ * an http URL, not HTTP_PROXY; no_proxy exempts hosts), read once when REST
+ * starts: libcurl, left to it, reads the environment for every request.
+ */
+static void
+proxy_from_the_environment(void **unused)
+{
+	uv_loop_t loop;
+	struct srv s;
+	char url[96];
+
+	uv_loop_init(&loop);
+	srv_start(&s, &loop);
+	s.released = true;
+	/* The server is the proxy: a host that cannot be resolved is reached. */
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", s.port);
+	setenv("http_proxy", url, 1);
+	post_through(&loop, "http://delver-test.invalid/api/v10", 3);
+	assert_int_equal(s.requests, 3);
+	/* no_proxy: the host is reached directly, not through the (closed)
+	 * proxy port. */
+	setenv("http_proxy", "http://127.0.0.1:1", 1);
+	setenv("no_proxy", "127.0.0.1", 1);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/api/v10", s.port);
+	post_through(&loop, url, 2);
+	assert_int_equal(s.requests, 5);
+	unsetenv("http_proxy");
+	unsetenv("no_proxy");
+	/* HTTP_PROXY is not read for an http URL. */
+	setenv("HTTP_PROXY", "http://127.0.0.1:1", 1);
+	post_through(&loop, url, 2);
+	assert_int_equal(s.requests, 7);
+	unsetenv("HTTP_PROXY");
+	srv_stop(&s);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -303,6 +386,7 @@ main(void)
 	    cmocka_unit_test(error_codes),
 	    cmocka_unit_test(bot_token_routes),
 	    cmocka_unit_test(backlog_is_the_last_wait),
+	    cmocka_unit_test(proxy_from_the_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
