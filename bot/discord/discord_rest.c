@@ -692,6 +692,10 @@ headers(const char *token, bool body)
 	/* Here rather than CURLOPT_USERAGENT, which libcurl formats into a
 	 * header again for every request. */
 	l = curl_slist_append(l, "User-Agent: " USER_AGENT);
+	/* No Accept header: libcurl's default accepts anything, which says
+	 * nothing (Discord answers JSON), and libcurl 7.88 formats each byte
+	 * of a request through its printf, about 100 instructions a byte. */
+	l = curl_slist_append(l, "Accept:");
 	if (body) {
 		l = curl_slist_append(l, "Content-Type: application/json");
 		l = curl_slist_append(l, "Expect:");
