@@ -8,7 +8,6 @@
 
 #include <uthash.h>
 
-#include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 #define IDLE_FORGET 60000 /* ms after its reset an idle bucket is forgotten */
@@ -29,6 +28,7 @@ struct bucket {
 struct route {
 	char key[DISCORD_RATELIMIT_ROUTE_MAX];
 	struct bucket *b;
+	bool exempt; /* made for an exempt request (its 429) */
 	UT_hash_handle hh;
 };
 
@@ -39,6 +39,7 @@ struct discord_ratelimit {
 	double tokens;
 	int64_t tokens_at;
 	unsigned calls;
+	size_t exempt_routes; /* routes with exempt set */
 };
 
 struct discord_ratelimit *
@@ -96,10 +97,27 @@ major_after(const char *seg, size_t n)
 	return 0;
 }
 
-/* Walks path's segments into b: the route (ids replaced except major
+/* A route being written into a caller's array: a piece that does not fit
+ * whole is left out (as buf_add does), the rest still goes in. No heap and
+ * no printf: this runs for every request. */
+struct piece_out {
+	char *p;
+	size_t n, max; /* max: the bytes before the NUL */
+};
+
+static void
+put(struct piece_out *o, const char *s, size_t n)
+{
+	if (n <= o->max - o->n) {
+		memcpy(o->p + o->n, s, n);
+		o->n += n;
+	}
+}
+
+/* Walks path's segments into o: the route (ids replaced except major
  * parameters) when major_only is false, else the major parameters alone. */
 static void
-walk(const char *path, bool major_only, struct buf *b)
+walk(const char *path, bool major_only, struct piece_out *o)
 {
 	int keep = 0;
 
@@ -107,17 +125,16 @@ walk(const char *path, bool major_only, struct buf *b)
 		const char *seg = ++p;
 		size_t n = strcspn(seg, "/?");
 
-		/* buf_add rather than buf_addf: this runs for every request. */
 		if (keep > 0) {
-			buf_addc(b, '/');
-			buf_add(b, seg, n);
+			put(o, "/", 1);
+			put(o, seg, n);
 			keep--;
 		} else if (!major_only) {
 			if (is_id(seg, n)) {
-				buf_adds(b, "/:id");
+				put(o, "/:id", 4);
 			} else {
-				buf_addc(b, '/');
-				buf_add(b, seg, n);
+				put(o, "/", 1);
+				put(o, seg, n);
 			}
 			keep = major_after(seg, n);
 		} else {
@@ -130,28 +147,30 @@ walk(const char *path, bool major_only, struct buf *b)
 void
 discord_ratelimit_route(const char *method, const char *path, char *out, size_t len)
 {
-	struct buf b;
+	struct piece_out o = {out, 0, 0};
 
-	buf_init(&b, len > 0 ? len - 1 : 0);
-	buf_adds(&b, method);
-	buf_addc(&b, ' ');
-	walk(path, false, &b);
-	snprintf(out, len, "%s", buf_str(&b));
-	buf_free(&b);
+	if (len == 0)
+		return;
+	o.max = len - 1;
+	put(&o, method, strlen(method));
+	put(&o, " ", 1);
+	walk(path, false, &o);
+	out[o.n] = '\0';
 }
 
 /* The major parameters of a route key (the route starts at its '/'). */
 static void
 major_of(const char *route, char *out, size_t len)
 {
-	struct buf b;
+	struct piece_out o = {out, 0, 0};
 	const char *p = strchr(route, '/');
 
-	buf_init(&b, len > 0 ? len - 1 : 0);
+	if (len == 0)
+		return;
+	o.max = len - 1;
 	if (p != NULL)
-		walk(p, true, &b);
-	snprintf(out, len, "%s", buf_str(&b));
-	buf_free(&b);
+		walk(p, true, &o);
+	out[o.n] = '\0';
 }
 
 static bool
@@ -173,6 +192,8 @@ sweep(struct discord_ratelimit *rl, int64_t now)
 		if (!idle(r->b, now))
 			continue;
 		r->b->refs--;
+		if (r->exempt)
+			rl->exempt_routes--;
 		HASH_DEL(rl->routes, r);
 		free(r);
 	}
@@ -204,18 +225,28 @@ bucket_get(struct discord_ratelimit *rl, const char *key, bool create, int64_t n
 	return b;
 }
 
-/* The bucket a route is in, or NULL when nothing is known of it. */
+/*
+ * The bucket a route is in, or NULL when nothing is known of it. An exempt
+ * request (an interaction's) meets only the routes its kind made, from
+ * their 429s: while there are none, its route (about 200 bytes, with the
+ * token) is not even hashed.
+ */
 static struct bucket *
-bucket_of(struct discord_ratelimit *rl, const char *route, bool create, int64_t now)
+bucket_of(struct discord_ratelimit *rl, const char *route, bool exempt, bool create, int64_t now)
 {
 	struct route *r;
 
+	if (exempt && rl->exempt_routes == 0 && !create)
+		return NULL;
 	HASH_FIND_STR(rl->routes, route, r);
 	if (r == NULL && !create)
 		return NULL;
 	if (r == NULL) {
 		r = xcalloc(1, sizeof(*r));
 		snprintf(r->key, sizeof(r->key), "%s", route);
+		r->exempt = exempt;
+		if (exempt)
+			rl->exempt_routes++;
 		r->b = bucket_get(rl, route, true, now);
 		r->b->refs++;
 		HASH_ADD_STR(rl->routes, key, r);
@@ -239,12 +270,12 @@ refill(struct discord_ratelimit *rl, int64_t now)
 int64_t
 discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exempt, int64_t now)
 {
-	struct bucket *b = bucket_of(rl, route, false, now);
+	struct bucket *b = bucket_of(rl, route, exempt, false, now);
 	int64_t wait = 0;
 
 	if (++rl->calls % SWEEP_EVERY == 0) {
 		sweep(rl, now);
-		b = bucket_of(rl, route, false, now);
+		b = bucket_of(rl, route, exempt, false, now);
 	}
 	if (!exempt) {
 		refill(rl, now);
@@ -274,7 +305,7 @@ discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exe
 void
 discord_ratelimit_sent(struct discord_ratelimit *rl, const char *route, bool exempt, int64_t now)
 {
-	struct bucket *b = bucket_of(rl, route, false, now);
+	struct bucket *b = bucket_of(rl, route, exempt, false, now);
 
 	if (!exempt) {
 		refill(rl, now);
@@ -289,7 +320,7 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
                        const struct discord_ratelimit_headers *h, double retry_after, bool global,
                        int64_t now)
 {
-	struct bucket *b = bucket_of(rl, route, false, now);
+	struct bucket *b = bucket_of(rl, route, exempt, false, now);
 	/* An interaction's routes are used once or twice: learning them would
 	 * only fill memory, so only their 429s are kept. */
 	bool learn = !exempt && h != NULL && h->bucket != NULL && h->bucket[0] != '\0';
@@ -310,7 +341,7 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 
 		major_of(route, major, sizeof(major));
 		snprintf(key, sizeof(key), "%.100s%s", h->bucket, major);
-		(void)bucket_of(rl, route, true, now);
+		(void)bucket_of(rl, route, exempt, true, now);
 		HASH_FIND_STR(rl->routes, route, r);
 		nb = bucket_get(rl, key, true, now);
 		if (r->b != nb) {
@@ -330,7 +361,7 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 	}
 	if (status == 429) {
 		if (b == NULL)
-			b = bucket_of(rl, route, true, now);
+			b = bucket_of(rl, route, exempt, true, now);
 		b->locked_until = now + (int64_t)(retry_after * 1000.0 + 0.999);
 	}
 }
