@@ -100,6 +100,8 @@ struct srv {
 	uv_tcp_t listener;
 	int port, requests, conns;
 	bool released;
+	char seen[8192]; /* the first bytes read, from every connection */
+	size_t nseen;
 	struct conn *all;
 };
 
@@ -153,6 +155,8 @@ on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 		return;
 	}
 	for (ssize_t i = 0; i < n; i++) {
+		if (c->s->nseen < sizeof(c->s->seen) - 1)
+			c->s->seen[c->s->nseen++] = b->base[i];
 		memmove(c->tail, c->tail + 1, 3);
 		c->tail[3] = b->base[i];
 		/* Each request begins with its method; a body ("{}") never holds it. */
@@ -378,6 +382,60 @@ proxy_from_the_environment(void **unused)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+static int
+count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+/* Each request goes to its own path and query, although the URL handles
+ * of finished requests are used again for new ones. */
+static void
+paths_and_queries(void **unused)
+{
+	uv_loop_t loop;
+	struct srv s;
+	struct rest *r;
+	struct rest_opts o = {.token = "t"};
+	char base[64];
+	int done = 0;
+	bool is_closed = false;
+	static const char *const paths[] = {"/webhooks/1/tok?wait=true",
+	                                    "/interactions/2/tok/callback",
+	                                    "/webhooks/3/tok?wait=true&thread_id=4",
+	                                    "/webhooks/5/tok", "/interactions/6/t/callback"};
+
+	uv_loop_init(&loop);
+	srv_start(&s, &loop);
+	s.released = true;
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s.port);
+	o.base_url = base;
+	r = discord_rest_new(&loop, &o);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		discord_rest_call(r, "POST", paths[i], "{}", REST_INTERACTION, count_done, &done);
+		run_until_count(&loop, &done, (int)i + 1); /* one after the other */
+	}
+	s.seen[s.nseen] = '\0';
+	assert_int_equal(count_of(s.seen, "POST /api/v10/webhooks/1/tok?wait=true HTTP/1.1\r\n"),
+	                 1);
+	assert_int_equal(count_of(s.seen, "POST /api/v10/interactions/2/tok/callback HTTP/1.1\r\n"),
+	                 1);
+	assert_int_equal(
+	    count_of(s.seen, "POST /api/v10/webhooks/3/tok?wait=true&thread_id=4 HTTP/1.1\r\n"), 1);
+	assert_int_equal(count_of(s.seen, "POST /api/v10/webhooks/5/tok HTTP/1.1\r\n"), 1);
+	assert_int_equal(count_of(s.seen, "POST /api/v10/interactions/6/t/callback HTTP/1.1\r\n"),
+	                 1);
+	assert_int_equal(count_of(s.seen, "POST "), 5);
+	discord_rest_close(r, closed, &is_closed);
+	srv_stop(&s);
+	assert_true(is_closed);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -387,6 +445,7 @@ main(void)
 	    cmocka_unit_test(bot_token_routes),
 	    cmocka_unit_test(backlog_is_the_last_wait),
 	    cmocka_unit_test(proxy_from_the_environment),
+	    cmocka_unit_test(paths_and_queries),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
