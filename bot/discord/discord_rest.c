@@ -627,11 +627,16 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		return;
 	}
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-	if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
-		h.bucket = bh->value;
-	h.limit = header_int(e, "X-RateLimit-Limit", -1);
-	h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
-	h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
+	/* The limits of an exempt (interaction) route are not learnt
+	 * (discord_ratelimit_done): its headers are not looked up. */
+	if (!exempt) {
+		if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) ==
+		    CURLHE_OK)
+			h.bucket = bh->value;
+		h.limit = header_int(e, "X-RateLimit-Limit", -1);
+		h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
+		h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
+	}
 	if (status == 429) {
 		bool global = false;
 		double secs = parse_429(e, q, &global);
