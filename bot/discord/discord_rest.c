@@ -714,6 +714,11 @@ check_done(struct rest *r)
 		list_unlink(&r->active, q);
 		r->nactive--;
 		curl_multi_remove_handle(r->multi, e);
+		/* The loop's time is from the start of this turn, and an answer
+		 * may be read in the same turn as its request went out, after
+		 * other callbacks took their time: a retry_after or a reset
+		 * counted from then would end early. */
+		uv_update_time(r->loop);
 		finish(r, q, e, rc, (int64_t)uv_now(r->loop));
 		q = NULL;
 		if (r->npool < POOL_MAX) /* it keeps its shared options */

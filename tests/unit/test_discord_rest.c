@@ -9,11 +9,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <unistd.h>
 
 #include <uv.h>
 
@@ -451,6 +455,185 @@ paths_and_queries(void **unused)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+/*
+ * A server on its own thread, with blocking sockets, for one connection:
+ * it answers the first request 204 and, 50 ms later, with the connection
+ * idle, sends a 429 (retry after 200 ms) ahead of the next request, so
+ * that libcurl finds that answer as soon as it has sent the request, in
+ * the same callback; it answers the later ones 204. It notes when each
+ * request came, and its request line.
+ */
+#define EARLY_MAX 8
+
+struct early {
+	int listener;
+	int n;
+	uint64_t at[EARLY_MAX];
+	char line[EARLY_MAX][64];
+};
+
+/* Reads one request's head (these have no body) into line (its first
+ * line, cut); false at the end. */
+static bool
+read_head(int fd, char *line, size_t len)
+{
+	char tail[4] = {0}, c;
+	size_t n = 0;
+	bool first = true;
+
+	while (memcmp(tail, "\r\n\r\n", 4) != 0) {
+		if (read(fd, &c, 1) != 1)
+			return false;
+		if (c == '\r')
+			first = false;
+		if (first && n + 1 < len)
+			line[n++] = c;
+		memmove(tail, tail + 1, 3);
+		tail[3] = c;
+	}
+	line[n] = '\0';
+	return true;
+}
+
+static void
+write_all(int fd, const char *s)
+{
+	size_t n = strlen(s), off = 0;
+
+	while (off < n) {
+		ssize_t w = write(fd, s + off, n - off);
+
+		if (w <= 0)
+			return;
+		off += (size_t)w;
+	}
+}
+
+static void *
+early_serve(void *arg)
+{
+	static const char body[] = "{\"retry_after\": 0.2, \"global\": false}";
+	struct early *e = arg;
+	char limited[256], first[64];
+	int fd = accept(e->listener, NULL, NULL);
+
+	snprintf(limited, sizeof(limited),
+	         "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+	         "Content-Length: %zu\r\n\r\n%s",
+	         sizeof(body) - 1, body);
+	if (fd < 0 || !read_head(fd, first, sizeof(first)))
+		return NULL;
+	write_all(fd, answer204);
+	usleep(50000);
+	write_all(fd, limited);
+	while (e->n < EARLY_MAX && read_head(fd, e->line[e->n], sizeof(e->line[0]))) {
+		e->at[e->n] = uv_hrtime();
+		if (e->n++ > 0) /* the first was answered ahead */
+			write_all(fd, answer204);
+	}
+	close(fd);
+	return NULL;
+}
+
+static void
+busy_100ms(uv_timer_t *t)
+{
+	uint64_t t0 = uv_hrtime();
+
+	while (uv_hrtime() - t0 < 100000000u)
+		;
+}
+
+static void
+status_is(void *ctx, const struct rest_result *res)
+{
+	*(long *)ctx = res->status;
+}
+
+static void
+another_call(uv_timer_t *t)
+{
+	static long status;
+
+	discord_rest_call(t->data, "GET", "/users/@me", NULL, 0, status_is, &status);
+}
+
+/*
+ * A 429's retry_after counts from when the answer was read, even when it
+ * was read in the turn of the loop its request went out in, after a
+ * callback that took 100 ms: counted from the loop's time, from the start
+ * of that turn, the request went again 100 ms early as soon as anything
+ * else (here another request, 150 ms on) looked at the queue.
+ */
+static void
+retry_after_counts_from_the_answer(void **unused)
+{
+	uv_loop_t loop;
+	uv_timer_t slow, other;
+	struct early e = {0};
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof(a);
+	pthread_t th;
+	struct rest *r;
+	struct rest_opts o = {.token = "t"};
+	char base[64];
+	long status = -1;
+	bool is_closed = false;
+	uint64_t t0;
+	int retried = -1;
+
+	e.listener = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(e.listener >= 0);
+	assert_int_equal(bind(e.listener, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(e.listener, 1), 0);
+	assert_int_equal(getsockname(e.listener, (struct sockaddr *)&a, &alen), 0);
+	assert_int_equal(pthread_create(&th, NULL, early_serve, &e), 0);
+	uv_loop_init(&loop);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", ntohs(a.sin_port));
+	o.base_url = base;
+	r = discord_rest_new(&loop, &o);
+	discord_rest_call(r, "GET", "/gateway/bot", NULL, 0, status_is, &status);
+	t0 = uv_hrtime();
+	while (status < 0) {
+		uv_run(&loop, UV_RUN_ONCE);
+		assert_true(uv_hrtime() - t0 < 10000000000ull);
+	}
+	assert_int_equal(status, 204);
+	usleep(150000); /* the 429 is waiting on the idle connection */
+	uv_timer_init(&loop, &slow);
+	uv_timer_init(&loop, &other);
+	other.data = r;
+	uv_timer_start(&slow, busy_100ms, 0, 0); /* runs just before libcurl's */
+	uv_timer_start(&other, another_call, 150, 0);
+	status = -1;
+	discord_rest_call(r, "GET", "/gateway/bot", NULL, 0, status_is, &status);
+	t0 = uv_hrtime();
+	while (status < 0) {
+		uv_run(&loop, UV_RUN_ONCE);
+		assert_true(uv_hrtime() - t0 < 10000000000ull);
+	}
+	assert_int_equal(status, 204);
+	/* e.line[0] is the request the 429 answered, as soon as it came. */
+	assert_string_equal(e.line[0], "GET /api/v10/gateway/bot HTTP/1.1");
+	for (int i = 1; i < e.n; i++)
+		if (strcmp(e.line[i], e.line[0]) == 0)
+			retried = i;
+	assert_true(retried > 0);
+	/* The 429 was read after the 100 ms callback, which began after t0:
+	 * the request may go again 200 ms after that at the soonest. (Not
+	 * measured from e.at[0]: the server's thread may note that request
+	 * later than libcurl read the answer sent ahead.) */
+	assert_true(e.at[retried] - t0 >= 300000000u);
+	discord_rest_close(r, closed, &is_closed);
+	uv_close((uv_handle_t *)&slow, NULL);
+	uv_close((uv_handle_t *)&other, NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	assert_true(is_closed);
+	pthread_join(th, NULL);
+	close(e.listener);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -461,6 +644,7 @@ main(void)
 	    cmocka_unit_test(backlog_is_the_last_wait),
 	    cmocka_unit_test(proxy_from_the_environment),
 	    cmocka_unit_test(paths_and_queries),
+	    cmocka_unit_test(retry_after_counts_from_the_answer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
