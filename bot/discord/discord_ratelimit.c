@@ -28,20 +28,18 @@ struct bucket {
 struct route {
 	char key[DISCORD_RATELIMIT_ROUTE_MAX];
 	struct bucket *b;
+	bool exempt; /* made for an exempt request (its 429) */
 	UT_hash_handle hh;
 };
 
 struct discord_ratelimit {
 	struct bucket *buckets;
-	/* Routes by key: those of requests under the global limit, and the
-	 * exempt ones (interactions'), kept apart because only a 429 puts an
-	 * exempt route here: that table is nearly always empty, and looking a
-	 * route up in an empty table hashes nothing. */
-	struct route *routes, *exempt_routes;
+	struct route *routes;
 	int64_t global_until;
 	double tokens;
 	int64_t tokens_at;
 	unsigned calls;
+	size_t exempt_routes; /* routes with exempt set */
 };
 
 struct discord_ratelimit *
@@ -64,11 +62,6 @@ discord_ratelimit_free(struct discord_ratelimit *rl)
 	HASH_ITER(hh, rl->routes, r, rt)
 	{
 		HASH_DEL(rl->routes, r);
-		free(r);
-	}
-	HASH_ITER(hh, rl->exempt_routes, r, rt)
-	{
-		HASH_DEL(rl->exempt_routes, r);
 		free(r);
 	}
 	HASH_ITER(hh, rl->buckets, b, bt)
@@ -104,29 +97,27 @@ major_after(const char *seg, size_t n)
 	return 0;
 }
 
-/* A route being written into the caller's array: each piece goes in whole
- * or not at all (a piece that would pass max is left out, a later shorter
- * one may still fit), and p stays NUL-terminated. This runs for every
- * request: no allocation, no printf. */
-struct text {
+/* A route being written into a caller's array: a piece that does not fit
+ * whole is left out (as buf_add does), the rest still goes in. No heap and
+ * no printf: this runs for every request. */
+struct piece_out {
 	char *p;
-	size_t len, max;
+	size_t n, max; /* max: the bytes before the NUL */
 };
 
 static void
-text_add(struct text *t, const char *s, size_t n)
+put(struct piece_out *o, const char *s, size_t n)
 {
-	if (n > t->max - t->len)
-		return;
-	memcpy(t->p + t->len, s, n);
-	t->len += n;
-	t->p[t->len] = '\0';
+	if (n <= o->max - o->n) {
+		memcpy(o->p + o->n, s, n);
+		o->n += n;
+	}
 }
 
-/* Walks path's segments into t: the route (ids replaced except major
+/* Walks path's segments into o: the route (ids replaced except major
  * parameters) when major_only is false, else the major parameters alone. */
 static void
-walk(const char *path, bool major_only, struct text *t)
+walk(const char *path, bool major_only, struct piece_out *o)
 {
 	int keep = 0;
 
@@ -135,15 +126,15 @@ walk(const char *path, bool major_only, struct text *t)
 		size_t n = strcspn(seg, "/?");
 
 		if (keep > 0) {
-			text_add(t, "/", 1);
-			text_add(t, seg, n);
+			put(o, "/", 1);
+			put(o, seg, n);
 			keep--;
 		} else if (!major_only) {
 			if (is_id(seg, n)) {
-				text_add(t, "/:id", 4);
+				put(o, "/:id", 4);
 			} else {
-				text_add(t, "/", 1);
-				text_add(t, seg, n);
+				put(o, "/", 1);
+				put(o, seg, n);
 			}
 			keep = major_after(seg, n);
 		} else {
@@ -156,28 +147,30 @@ walk(const char *path, bool major_only, struct text *t)
 void
 discord_ratelimit_route(const char *method, const char *path, char *out, size_t len)
 {
-	struct text t = {out, 0, len > 0 ? len - 1 : 0};
+	struct piece_out o = {out, 0, 0};
 
 	if (len == 0)
 		return;
-	out[0] = '\0';
-	text_add(&t, method, strlen(method));
-	text_add(&t, " ", 1);
-	walk(path, false, &t);
+	o.max = len - 1;
+	put(&o, method, strlen(method));
+	put(&o, " ", 1);
+	walk(path, false, &o);
+	out[o.n] = '\0';
 }
 
 /* The major parameters of a route key (the route starts at its '/'). */
 static void
 major_of(const char *route, char *out, size_t len)
 {
-	struct text t = {out, 0, len > 0 ? len - 1 : 0};
+	struct piece_out o = {out, 0, 0};
 	const char *p = strchr(route, '/');
 
 	if (len == 0)
 		return;
-	out[0] = '\0';
+	o.max = len - 1;
 	if (p != NULL)
-		walk(p, true, &t);
+		walk(p, true, &o);
+	out[o.n] = '\0';
 }
 
 static bool
@@ -199,15 +192,9 @@ sweep(struct discord_ratelimit *rl, int64_t now)
 		if (!idle(r->b, now))
 			continue;
 		r->b->refs--;
+		if (r->exempt)
+			rl->exempt_routes--;
 		HASH_DEL(rl->routes, r);
-		free(r);
-	}
-	HASH_ITER(hh, rl->exempt_routes, r, rt)
-	{
-		if (!idle(r->b, now))
-			continue;
-		r->b->refs--;
-		HASH_DEL(rl->exempt_routes, r);
 		free(r);
 	}
 	HASH_ITER(hh, rl->buckets, b, bt)
@@ -238,23 +225,31 @@ bucket_get(struct discord_ratelimit *rl, const char *key, bool create, int64_t n
 	return b;
 }
 
-/* The bucket a route (exempt from the global limit or not) is in, or NULL
- * when nothing is known of it. */
+/*
+ * The bucket a route is in, or NULL when nothing is known of it. An exempt
+ * request (an interaction's) meets only the routes its kind made, from
+ * their 429s: while there are none, its route (about 200 bytes, with the
+ * token) is not even hashed.
+ */
 static struct bucket *
 bucket_of(struct discord_ratelimit *rl, const char *route, bool exempt, bool create, int64_t now)
 {
-	struct route **table = exempt ? &rl->exempt_routes : &rl->routes, *r = NULL;
+	struct route *r;
 
-	if (*table != NULL)
-		HASH_FIND_STR(*table, route, r);
+	if (exempt && rl->exempt_routes == 0 && !create)
+		return NULL;
+	HASH_FIND_STR(rl->routes, route, r);
 	if (r == NULL && !create)
 		return NULL;
 	if (r == NULL) {
 		r = xcalloc(1, sizeof(*r));
 		snprintf(r->key, sizeof(r->key), "%s", route);
+		r->exempt = exempt;
+		if (exempt)
+			rl->exempt_routes++;
 		r->b = bucket_get(rl, route, true, now);
 		r->b->refs++;
-		HASH_ADD_STR(*table, key, r);
+		HASH_ADD_STR(rl->routes, key, r);
 	}
 	r->b->last_used = now;
 	return r->b;
@@ -346,7 +341,7 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 
 		major_of(route, major, sizeof(major));
 		snprintf(key, sizeof(key), "%.100s%s", h->bucket, major);
-		(void)bucket_of(rl, route, false, true, now);
+		(void)bucket_of(rl, route, exempt, true, now);
 		HASH_FIND_STR(rl->routes, route, r);
 		nb = bucket_get(rl, key, true, now);
 		if (r->b != nb) {

@@ -52,7 +52,9 @@ void discord_ratelimit_sent(struct discord_ratelimit *rl, const char *route, boo
                             int64_t now);
 /* Its answer came (status 0: none came). retry_after (seconds) and global
  * matter for a 429 only. The buckets of exempt (interaction) routes are not
- * learnt, since each is used once or twice; their 429s still lock them. */
+ * learnt, since each is used once or twice; their 429s still lock them.
+ * An exempt request meets only the routes that exempt requests' 429s made
+ * known (so that, while there are none, its long route is not looked up). */
 void discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exempt,
                             long status, const struct discord_ratelimit_headers *h,
                             double retry_after, bool global, int64_t now);

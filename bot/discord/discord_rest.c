@@ -1,7 +1,30 @@
-/* discord_rest: libcurl multi on the libuv loop; see discord_rest.h. */
+/*
+ * discord_rest: libcurl multi on the libuv loop; see discord_rest.h.
+ *
+ * What libcurl 7.88.1 (Debian 12) costs per request on a kept HTTP/1.1
+ * connection that no option or use of its API removes (measured with
+ * callgrind on a debug build of that release, issue 12):
+ * - two poll() calls on the connection's socket: one to see that the idle
+ *   connection is still alive before reusing it (url.c, extract_if_dead),
+ *   one after sending, in the same curl_multi_socket_action call, to see
+ *   whether the answer is there already (transfer.c, Curl_readwrite with no
+ *   select bits known: the request was started from the timer, when no
+ *   socket had an event);
+ * - each byte of the request formatted one at a time through its printf,
+ *   about 100 instructions a byte: the path URL-encoded again (even from a
+ *   CURLU), the headers, the request line (about 45k of its 80k
+ *   instructions a request, for a path with an interaction's token);
+ * - a 16 KB receive buffer allocated and freed per request (a smaller one,
+ *   CURLOPT_BUFFERSIZE 1024, saved glibc's malloc 5k instructions but
+ *   nothing overall on the bench, and costs reads for Discord's answers of
+ *   more than 1 KB);
+ * - the status line read with sscanf, a log line formatted whether or not
+ *   it is shown, the DNS cache pruned.
+ */
 #include "bot/discord/discord_rest.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +53,11 @@
 /* Requests handed to libcurl at once; later ones wait in our queue, where
  * their deadlines are still checked. */
 #define ACTIVE_MAX 256
+/* libcurl 7.88 asks for "100-continue" before a body larger than this
+ * (its EXPECT_100_THRESHOLD), unless an "Expect:" header says no. */
+#define EXPECT_THRESHOLD (1024u * 1024u)
+/* URL handles of finished requests kept for new ones (see request_url). */
+#define SPARE_URLS_MAX POOL_MAX
 /* How long the wait of the last request out tells of the backlog. */
 #define BACKLOG_RECENT_NS 1000000000u
 
@@ -73,12 +101,9 @@ struct rest {
 	CURLU *base;     /* the base URL, parsed once */
 	char *base_path; /* its path, without a trailing '/' */
 	size_t base_len;
-	struct curl_slist *hdr_body, *hdr_plain;
+	struct curl_slist *hdr_body, *hdr_big, *hdr_plain; /* see headers() */
+	char *proxy, *noproxy; /* from the environment, read once (env_proxy) */
 	bool tls_verify;
-	/* No proxy variable is in the environment: each handle says so once
-	 * (CURLOPT_PROXY and CURLOPT_NOPROXY ""), else libcurl reads five of
-	 * them again for every request. */
-	bool no_proxy_env;
 	struct discord_ratelimit *rl;
 	struct rng *rng;
 	struct list pending, active, failed;
@@ -86,6 +111,8 @@ struct rest {
 	struct sock *socks;
 	CURL *pool[POOL_MAX];
 	size_t npool;
+	CURLU *spare_urls[SPARE_URLS_MAX]; /* copies of base whose path and query go */
+	size_t nspare;
 	bool stopped, closing;
 	uint64_t last_sent_ns, last_wait_ns;               /* see discord_rest_backlog_ns */
 	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
@@ -153,10 +180,20 @@ log_route(const char *route, char *out, size_t len)
 	snprintf(out, len, "%s", route);
 }
 
+/* u's request is over: u is kept for another (request_url) or freed. */
+static void
+url_release(struct rest *r, CURLU *u)
+{
+	if (u != NULL && r->nspare < SPARE_URLS_MAX && !r->closing)
+		r->spare_urls[r->nspare++] = u;
+	else
+		curl_url_cleanup(u);
+}
+
 static void
 req_free(struct req *q)
 {
-	curl_url_cleanup(q->url);
+	url_release(q->r, q->url);
 	free(q->body);
 	buf_free(&q->resp);
 	free(q);
@@ -401,26 +438,11 @@ handle_new(struct rest *r)
 	curl_easy_setopt(e, CURLOPT_UPLOAD_BUFFERSIZE, 16384L); /* bodies are small */
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r->tls_verify ? 1L : 0L);
 	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r->tls_verify ? 2L : 0L);
-	if (r->no_proxy_env) {
-		curl_easy_setopt(e, CURLOPT_PROXY, "");
-		curl_easy_setopt(e, CURLOPT_NOPROXY, "");
-	}
+	/* Set, even when empty, so that libcurl does not read the environment
+	 * again for every request. */
+	curl_easy_setopt(e, CURLOPT_PROXY, r->proxy);
+	curl_easy_setopt(e, CURLOPT_NOPROXY, r->noproxy);
 	return e;
-}
-
-/* Whether a variable libcurl reads to choose a proxy is set: then libcurl
- * keeps reading the environment itself, as it would without delver. */
-static bool
-proxy_in_env(void)
-{
-	static const char *const names[] = {"http_proxy",  "HTTP_PROXY", "https_proxy",
-	                                    "HTTPS_PROXY", "all_proxy",  "ALL_PROXY",
-	                                    "no_proxy",    "NO_PROXY"};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (getenv(names[i]) != NULL)
-			return true;
-	return false;
 }
 
 static void
@@ -433,7 +455,10 @@ start(struct rest *r, struct req *q, int64_t now)
 	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
 	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, has_body ? r->hdr_body : r->hdr_plain);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER,
+	                 !has_body                        ? r->hdr_plain
+	                 : q->body_len > EXPECT_THRESHOLD ? r->hdr_big
+	                                                  : r->hdr_body);
 	if (strcmp(q->method, "GET") == 0) {
 		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
 	} else {
@@ -630,11 +655,16 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		return;
 	}
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-	if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
-		h.bucket = bh->value;
-	h.limit = header_int(e, "X-RateLimit-Limit", -1);
-	h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
-	h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
+	/* The limits of an exempt (interaction) route are not learnt
+	 * (discord_ratelimit_done): its headers are not looked up. */
+	if (!exempt) {
+		if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) ==
+		    CURLHE_OK)
+			h.bucket = bh->value;
+		h.limit = header_int(e, "X-RateLimit-Limit", -1);
+		h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
+		h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
+	}
 	if (status == 429) {
 		bool global = false;
 		double secs = parse_429(e, q, &global);
@@ -684,6 +714,11 @@ check_done(struct rest *r)
 		list_unlink(&r->active, q);
 		r->nactive--;
 		curl_multi_remove_handle(r->multi, e);
+		/* The loop's time is from the start of this turn, and an answer
+		 * may be read in the same turn as its request went out, after
+		 * other callbacks took their time: a retry_after or a reset
+		 * counted from then would end early. */
+		uv_update_time(r->loop);
 		finish(r, q, e, rc, (int64_t)uv_now(r->loop));
 		q = NULL;
 		if (r->npool < POOL_MAX) /* it keeps its shared options */
@@ -695,8 +730,16 @@ check_done(struct rest *r)
 		pump(r);
 }
 
+/*
+ * The headers of every request: body is 0 (none), 1 (a JSON body) or 2 (a
+ * JSON body larger than EXPECT_THRESHOLD, with "Expect:" so that libcurl
+ * does not wait for a "100 Continue"). Smaller bodies go without that
+ * line: each header costs libcurl work on every request (about 900
+ * instructions for that empty one), and Discord's bodies, a whole command
+ * list included, stay far below the threshold.
+ */
 static struct curl_slist *
-headers(const char *token, bool body)
+headers(const char *token, int body)
 {
 	struct curl_slist *l = NULL;
 	struct buf b;
@@ -709,11 +752,64 @@ headers(const char *token, bool body)
 	/* Here rather than CURLOPT_USERAGENT, which libcurl formats into a
 	 * header again for every request. */
 	l = curl_slist_append(l, "User-Agent: " USER_AGENT);
-	if (body) {
+	/* No Accept header: libcurl's default accepts anything, which says
+	 * nothing (Discord answers JSON), and libcurl 7.88 formats each byte
+	 * of a request through its printf, about 100 instructions a byte. */
+	l = curl_slist_append(l, "Accept:");
+	if (body > 0)
 		l = curl_slist_append(l, "Content-Type: application/json");
+	if (body > 1)
 		l = curl_slist_append(l, "Expect:");
-	}
 	return l;
+}
+
+/* The first of names set and not empty in the environment, or NULL. */
+static const char *
+env_first(const char *const *names, size_t n, const char **which)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = getenv(names[i]);
+
+		if (v != NULL && v[0] != '\0') {
+			*which = names[i];
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The proxy and the hosts exempt from it that libcurl would find in the
+ * environment for a URL of this scheme, by its rules: <scheme>_proxy, then
+ * the same name in capitals (not HTTP_PROXY, which a CGI client could set),
+ * then all_proxy and ALL_PROXY; no_proxy or NO_PROXY; an empty variable
+ * does not count. Read once here: left to libcurl, every request reads
+ * the environment again (five getenv calls, about 1,500 instructions).
+ * Both are "" when the environment names none. The proxy's URL may hold a
+ * password: only the variable's name is logged.
+ */
+static void
+env_proxy(struct rest *r, const char *scheme)
+{
+	char lower[32], upper[32];
+	const char *names[4] = {lower, upper, "all_proxy", "ALL_PROXY"}, *which = NULL;
+	const char *no[2] = {"no_proxy", "NO_PROXY"}, *no_which = NULL, *proxy, *exempt;
+	size_t i;
+
+	for (i = 0; scheme[i] != '\0' && i + sizeof("_proxy") < sizeof(lower); i++) {
+		lower[i] = (char)tolower((unsigned char)scheme[i]);
+		upper[i] = (char)toupper((unsigned char)scheme[i]);
+	}
+	memcpy(lower + i, "_proxy", sizeof("_proxy"));
+	memcpy(upper + i, "_PROXY", sizeof("_PROXY"));
+	if (strcmp(lower, "http_proxy") == 0)
+		names[1] = lower; /* HTTP_PROXY is not read */
+	proxy = env_first(names, 4, &which);
+	exempt = env_first(no, 2, &no_which);
+	r->proxy = xstrdup(proxy != NULL ? proxy : "");
+	r->noproxy = xstrdup(exempt != NULL ? exempt : "");
+	if (proxy != NULL)
+		log_info("discord: REST calls go through the proxy named in %s", which);
 }
 
 struct rest *
@@ -747,16 +843,21 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	}
 	r->base_path = xstrdup(path != NULL ? path : "");
 	curl_free(path);
+	path = NULL;
+	if (r->base == NULL || curl_url_get(r->base, CURLUPART_SCHEME, &path, 0) != CURLUE_OK)
+		path = NULL;
+	env_proxy(r, path != NULL ? path : "https");
+	curl_free(path);
 	n = strlen(r->base_path);
 	while (n > 0 && r->base_path[n - 1] == '/')
 		r->base_path[--n] = '\0';
 	r->base_len = n;
 	r->tls_verify = o->tls_verify;
-	r->no_proxy_env = !proxy_in_env();
 	r->fatal = o->fatal;
 	r->fatal_ctx = o->ctx;
-	r->hdr_body = headers(o->token != NULL ? o->token : "", true);
-	r->hdr_plain = headers(o->token != NULL ? o->token : "", false);
+	r->hdr_plain = headers(o->token != NULL ? o->token : "", 0);
+	r->hdr_body = headers(o->token != NULL ? o->token : "", 1);
+	r->hdr_big = headers(o->token != NULL ? o->token : "", 2);
 	r->rl = discord_ratelimit_new();
 	r->rng = rng_new_seeded(uv_hrtime());
 	r->multi = curl_multi_init();
@@ -787,29 +888,42 @@ discord_rest_token_route(const char *path)
 	return p != NULL && p[1] != '\0' && p[1] != '?';
 }
 
-/* A copy of the base URL whose path is the base's followed by path (and
+/*
+ * A copy of the base URL whose path is the base's followed by path (and
  * whose query is path's, if any); NULL when there is no base or libcurl
- * refuses the path. */
+ * refuses the path. The copy is one a finished request left when there is
+ * one: libcurl copies the URL it is given when it connects, and an
+ * application may change a URL handle once its transfer is over, so only
+ * the path and the query need setting (a new copy and its freeing cost
+ * about 1,200 instructions a request).
+ */
 static CURLU *
 request_url(struct rest *r, const char *path)
 {
 	const char *query = strchr(path, '?');
 	size_t len = query != NULL ? (size_t)(query - path) : strlen(path);
-	char *full;
+	char small[512], *full = small;
 	CURLU *u;
 	bool ok;
 
-	if (r->base == NULL || (u = curl_url_dup(r->base)) == NULL)
+	if (r->base == NULL)
 		return NULL;
-	full = xmalloc(r->base_len + len + 1);
+	u = r->nspare > 0 ? r->spare_urls[--r->nspare] : curl_url_dup(r->base);
+	if (u == NULL)
+		return NULL;
+	if (r->base_len + len + 1 > sizeof(small))
+		full = xmalloc(r->base_len + len + 1);
 	memcpy(full, r->base_path, r->base_len);
 	memcpy(full + r->base_len, path, len);
 	full[r->base_len + len] = '\0';
+	/* Both parts are set every time, so nothing of an earlier request
+	 * stays. */
 	ok = curl_url_set(u, CURLUPART_PATH, full, 0) == CURLUE_OK &&
 	     curl_url_set(u, CURLUPART_QUERY, query != NULL ? query + 1 : NULL, 0) == CURLUE_OK;
-	free(full);
+	if (full != small)
+		free(full);
 	if (!ok) {
-		curl_url_cleanup(u);
+		url_release(r, u);
 		return NULL;
 	}
 	return u;
@@ -827,12 +941,16 @@ discord_rest_call_until(struct rest *r, const char *method, const char *path, co
                         unsigned flags, uint64_t deadline_ns, rest_cb cb, void *ctx)
 {
 	struct req *q = xcalloc(1, sizeof(*q));
+	size_t mlen = strnlen(method, sizeof(q->method) - 1);
 
 	q->r = r;
-	snprintf(q->method, sizeof(q->method), "%s", method);
+	memcpy(q->method, method, mlen); /* q is zeroed: NUL-terminated */
 	q->url = request_url(r, path);
-	q->body = xstrdup(body);
-	q->body_len = body != NULL ? strlen(body) : 0;
+	if (body != NULL) {
+		q->body_len = strlen(body);
+		q->body = xmalloc(q->body_len + 1);
+		memcpy(q->body, body, q->body_len + 1);
+	}
 	discord_ratelimit_route(method, path, q->route, sizeof(q->route));
 	q->flags = flags;
 	q->token_route = discord_rest_token_route(path);
@@ -914,11 +1032,16 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	while (r->socks != NULL)
 		sock_close(r, r->socks);
 	curl_slist_free_all(r->hdr_body);
+	curl_slist_free_all(r->hdr_big);
 	curl_slist_free_all(r->hdr_plain);
 	discord_ratelimit_free(r->rl);
 	rng_free(r->rng);
+	while (r->nspare > 0)
+		curl_url_cleanup(r->spare_urls[--r->nspare]);
 	curl_url_cleanup(r->base);
 	free(r->base_path);
+	free(r->proxy);
+	free(r->noproxy);
 	uv_timer_stop(&r->curl_timer);
 	uv_timer_stop(&r->pump_timer);
 	uv_close((uv_handle_t *)&r->curl_timer, on_timer_closed);

@@ -31,11 +31,13 @@ test_routes(void **state)
 	assert_string_equal(r, "POST /webhooks/5/tok/messages/@original");
 	discord_ratelimit_route("GET", "/gateway/bot", r, sizeof(r));
 	assert_string_equal(r, "GET /gateway/bot");
-	/* A route longer than its array keeps the pieces that fit whole, as it
-	 * always has (Discord's paths are far shorter than the array). */
-	discord_ratelimit_route("POST", "/channels/42/messages", r, 12);
-	assert_string_equal(r, "POST //42/");
-	discord_ratelimit_route("POST", "/channels/42/messages", r, 1);
+	/* A piece that does not fit is left out whole; the later ones that
+	 * fit still go in (here the separators). */
+	discord_ratelimit_route("POST", "/interactions/9/aToken.x/callback", r, 24);
+	assert_string_equal(r, "POST /interactions/9//");
+	discord_ratelimit_route("POST", "/interactions/9/aToken.x/callback", r, 30);
+	assert_string_equal(r, "POST /interactions/9/aToken.x");
+	discord_ratelimit_route("POST", "/channels/1", r, 1);
 	assert_string_equal(r, "");
 }
 
@@ -157,6 +159,13 @@ test_interactions_not_learnt_and_swept(void **state)
 	for (int i = 0; i < 1100; i++)
 		discord_ratelimit_wait(rl, CH2, true, now + 120000);
 	assert_int_equal(discord_ratelimit_buckets(rl), 0);
+	/* Once they are forgotten, a new 429 locks its route again. */
+	discord_ratelimit_done(rl, "POST /interactions/2/t/callback", true, 429, NULL, 0.25, false,
+	                       now + 120000);
+	assert_int_equal(
+	    discord_ratelimit_wait(rl, "POST /interactions/2/t/callback", true, now + 120000), 250);
+	assert_int_equal(
+	    discord_ratelimit_wait(rl, "POST /interactions/3/t/callback", true, now + 120000), 0);
 	discord_ratelimit_free(rl);
 }
 

@@ -9,14 +9,40 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <unistd.h>
 
 #include <uv.h>
 
 #include "bot/discord/discord_rest.h"
+
+extern char **environ;
+
+/* getenv calls for a proxy variable (a name ending in _proxy, in either
+ * case), counted by the getenv below. */
+static int proxy_lookups;
+
+/* Stands in for the C library's getenv (libcurl's calls come here too), to
+ * count the lookups of proxy variables. */
+char *
+getenv(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > 6 && strcasecmp(name + n - 6, "_proxy") == 0)
+		proxy_lookups++;
+	for (char **e = environ; e != NULL && *e != NULL; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
 
 static void
 token_routes(void **unused)
@@ -78,6 +104,8 @@ struct srv {
 	uv_tcp_t listener;
 	int port, requests, conns;
 	bool released;
+	char seen[8192]; /* the first bytes read, from every connection */
+	size_t nseen;
 	struct conn *all;
 };
 
@@ -131,6 +159,8 @@ on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 		return;
 	}
 	for (ssize_t i = 0; i < n; i++) {
+		if (c->s->nseen < sizeof(c->s->seen) - 1)
+			c->s->seen[c->s->nseen++] = b->base[i];
 		memmove(c->tail, c->tail + 1, 3);
 		c->tail[3] = b->base[i];
 		/* Each request begins with its method; a body ("{}") never holds it. */
@@ -295,39 +325,312 @@ backlog_is_the_last_wait(void **unused)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+/* Runs n POSTs to base (all answered 204) and closes. */
+static void
+post_through(uv_loop_t *loop, const char *base, int n)
+{
+	struct rest_opts o = {.token = "t", .base_url = base};
+	struct rest *r;
+	int done = 0, before;
+	bool is_closed = false;
+
+	before = proxy_lookups;
+	r = discord_rest_new(loop, &o);
+	assert_true(proxy_lookups > before); /* the environment is read here */
+	before = proxy_lookups;
+	for (int i = 0; i < n; i++)
+		discord_rest_call(r, "POST", "/interactions/1/tok/callback", "{}", REST_INTERACTION,
+		                  count_done, &done);
+	run_until_count(loop, &done, n);
+	assert_int_equal(proxy_lookups, before); /* and only there */
+	discord_rest_close(r, closed, &is_closed);
+	uv_run(loop, UV_RUN_NOWAIT);
+	assert_true(is_closed);
+}
+
 /*
- * A proxy named in the environment is still used (delver tells libcurl
- * there is none only when no proxy variable is set): the REST URL names an
- * address nothing answers on, and the request reaches the server on the
- * test's loop, acting as the proxy.
+ * The proxy comes from the environment by libcurl's rules (http_proxy for
+ * an http URL, not HTTP_PROXY; no_proxy exempts hosts), read once when REST
+ * starts: libcurl, left to it, reads the environment for every request.
  */
 static void
 proxy_from_the_environment(void **unused)
 {
 	uv_loop_t loop;
 	struct srv s;
-	struct rest *r;
-	struct rest_opts o = {.token = "t", .base_url = "http://192.0.2.1:9/api/v10"};
-	char proxy[64];
-	int done = 0;
-	bool is_closed = false;
+	char url[96];
 
 	uv_loop_init(&loop);
 	srv_start(&s, &loop);
 	s.released = true;
-	snprintf(proxy, sizeof(proxy), "http://127.0.0.1:%d", s.port);
-	unsetenv("no_proxy");
-	unsetenv("NO_PROXY");
-	setenv("http_proxy", proxy, 1);
-	r = discord_rest_new(&loop, &o);
-	discord_rest_call_until(r, "POST", "/interactions/999/tok/callback", "{}", REST_INTERACTION,
-	                        uv_hrtime() + 600000000000ull, count_done, &done);
-	run_until_count(&loop, &done, 1);
+	/* The server is the proxy: a host that cannot be resolved is reached. */
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d", s.port);
+	setenv("http_proxy", url, 1);
+	post_through(&loop, "http://delver-test.invalid/api/v10", 3);
+	assert_int_equal(s.requests, 3);
+	/* no_proxy: the host is reached directly, not through the (closed)
+	 * proxy port. */
+	setenv("http_proxy", "http://127.0.0.1:1", 1);
+	setenv("no_proxy", "127.0.0.1", 1);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/api/v10", s.port);
+	post_through(&loop, url, 2);
+	assert_int_equal(s.requests, 5);
 	unsetenv("http_proxy");
-	assert_int_equal(s.requests, 1);
+	unsetenv("no_proxy");
+	/* HTTP_PROXY is not read for an http URL. */
+	setenv("HTTP_PROXY", "http://127.0.0.1:1", 1);
+	post_through(&loop, url, 2);
+	assert_int_equal(s.requests, 7);
+	unsetenv("HTTP_PROXY");
+	srv_stop(&s);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+static int
+count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
+/* Each request goes to its own path and query, although the URL handles
+ * of finished requests are used again for new ones; no request asks for a
+ * "100 Continue". */
+static void
+paths_and_queries(void **unused)
+{
+	uv_loop_t loop;
+	struct srv s;
+	struct rest *r;
+	struct rest_opts o = {.token = "t"};
+	char base[64];
+	int done = 0;
+	bool is_closed = false;
+	size_t big_len = 1024 * 1024 + 100;
+	char *big;
+	static const char *const paths[] = {"/webhooks/1/tok?wait=true",
+	                                    "/interactions/2/tok/callback",
+	                                    "/webhooks/3/tok?wait=true&thread_id=4",
+	                                    "/webhooks/5/tok", "/interactions/6/t/callback"};
+
+	uv_loop_init(&loop);
+	srv_start(&s, &loop);
+	s.released = true;
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", s.port);
+	o.base_url = base;
+	r = discord_rest_new(&loop, &o);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		discord_rest_call(r, "POST", paths[i], "{}", REST_INTERACTION, count_done, &done);
+		run_until_count(&loop, &done, (int)i + 1); /* one after the other */
+	}
+	s.seen[s.nseen] = '\0';
+	assert_int_equal(count_of(s.seen, "POST /api/v10/webhooks/1/tok?wait=true HTTP/1.1\r\n"),
+	                 1);
+	assert_int_equal(count_of(s.seen, "POST /api/v10/interactions/2/tok/callback HTTP/1.1\r\n"),
+	                 1);
+	assert_int_equal(
+	    count_of(s.seen, "POST /api/v10/webhooks/3/tok?wait=true&thread_id=4 HTTP/1.1\r\n"), 1);
+	assert_int_equal(count_of(s.seen, "POST /api/v10/webhooks/5/tok HTTP/1.1\r\n"), 1);
+	assert_int_equal(count_of(s.seen, "POST /api/v10/interactions/6/t/callback HTTP/1.1\r\n"),
+	                 1);
+	assert_int_equal(count_of(s.seen, "POST "), 5);
+	/* No "Expect: 100-continue", for a small body or, however the
+	 * headers are chosen, for one past libcurl's 1 MB threshold. */
+	big = malloc(big_len + 1);
+	memset(big, ' ', big_len);
+	memcpy(big, "{}", 2);
+	big[big_len] = '\0';
+	discord_rest_call(r, "POST", "/webhooks/7/tok", big, REST_INTERACTION, count_done, &done);
+	run_until_count(&loop, &done, 6);
+	free(big);
+	s.seen[s.nseen] = '\0';
+	assert_int_equal(count_of(s.seen, "POST /api/v10/webhooks/7/tok HTTP/1.1\r\n"), 1);
+	assert_int_equal(count_of(s.seen, "Expect"), 0);
 	discord_rest_close(r, closed, &is_closed);
 	srv_stop(&s);
 	assert_true(is_closed);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+/*
+ * A server on its own thread, with blocking sockets, for one connection:
+ * it answers the first request 204 and, 50 ms later, with the connection
+ * idle, sends a 429 (retry after 200 ms) ahead of the next request, so
+ * that libcurl finds that answer as soon as it has sent the request, in
+ * the same callback; it answers the later ones 204. It notes when each
+ * request came, and its request line.
+ */
+#define EARLY_MAX 8
+
+struct early {
+	int listener;
+	int n;
+	uint64_t at[EARLY_MAX];
+	char line[EARLY_MAX][64];
+};
+
+/* Reads one request's head (these have no body) into line (its first
+ * line, cut); false at the end. */
+static bool
+read_head(int fd, char *line, size_t len)
+{
+	char tail[4] = {0}, c;
+	size_t n = 0;
+	bool first = true;
+
+	while (memcmp(tail, "\r\n\r\n", 4) != 0) {
+		if (read(fd, &c, 1) != 1)
+			return false;
+		if (c == '\r')
+			first = false;
+		if (first && n + 1 < len)
+			line[n++] = c;
+		memmove(tail, tail + 1, 3);
+		tail[3] = c;
+	}
+	line[n] = '\0';
+	return true;
+}
+
+static void
+write_all(int fd, const char *s)
+{
+	size_t n = strlen(s), off = 0;
+
+	while (off < n) {
+		ssize_t w = write(fd, s + off, n - off);
+
+		if (w <= 0)
+			return;
+		off += (size_t)w;
+	}
+}
+
+static void *
+early_serve(void *arg)
+{
+	static const char body[] = "{\"retry_after\": 0.2, \"global\": false}";
+	struct early *e = arg;
+	char limited[256], first[64];
+	int fd = accept(e->listener, NULL, NULL);
+
+	snprintf(limited, sizeof(limited),
+	         "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"
+	         "Content-Length: %zu\r\n\r\n%s",
+	         sizeof(body) - 1, body);
+	if (fd < 0 || !read_head(fd, first, sizeof(first)))
+		return NULL;
+	write_all(fd, answer204);
+	usleep(50000);
+	write_all(fd, limited);
+	while (e->n < EARLY_MAX && read_head(fd, e->line[e->n], sizeof(e->line[0]))) {
+		e->at[e->n] = uv_hrtime();
+		if (e->n++ > 0) /* the first was answered ahead */
+			write_all(fd, answer204);
+	}
+	close(fd);
+	return NULL;
+}
+
+static void
+busy_100ms(uv_timer_t *t)
+{
+	uint64_t t0 = uv_hrtime();
+
+	while (uv_hrtime() - t0 < 100000000u)
+		;
+}
+
+static void
+status_is(void *ctx, const struct rest_result *res)
+{
+	*(long *)ctx = res->status;
+}
+
+static void
+another_call(uv_timer_t *t)
+{
+	static long status;
+
+	discord_rest_call(t->data, "GET", "/users/@me", NULL, 0, status_is, &status);
+}
+
+/*
+ * A 429's retry_after counts from when the answer was read, even when it
+ * was read in the turn of the loop its request went out in, after a
+ * callback that took 100 ms: counted from the loop's time, from the start
+ * of that turn, the request went again 100 ms early as soon as anything
+ * else (here another request, 150 ms on) looked at the queue.
+ */
+static void
+retry_after_counts_from_the_answer(void **unused)
+{
+	uv_loop_t loop;
+	uv_timer_t slow, other;
+	struct early e = {0};
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t alen = sizeof(a);
+	pthread_t th;
+	struct rest *r;
+	struct rest_opts o = {.token = "t"};
+	char base[64];
+	long status = -1;
+	bool is_closed = false;
+	uint64_t t0;
+	int retried = -1;
+
+	e.listener = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(e.listener >= 0);
+	assert_int_equal(bind(e.listener, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(e.listener, 1), 0);
+	assert_int_equal(getsockname(e.listener, (struct sockaddr *)&a, &alen), 0);
+	assert_int_equal(pthread_create(&th, NULL, early_serve, &e), 0);
+	uv_loop_init(&loop);
+	snprintf(base, sizeof(base), "http://127.0.0.1:%d/api/v10", ntohs(a.sin_port));
+	o.base_url = base;
+	r = discord_rest_new(&loop, &o);
+	discord_rest_call(r, "GET", "/gateway/bot", NULL, 0, status_is, &status);
+	t0 = uv_hrtime();
+	while (status < 0) {
+		uv_run(&loop, UV_RUN_ONCE);
+		assert_true(uv_hrtime() - t0 < 10000000000ull);
+	}
+	assert_int_equal(status, 204);
+	usleep(150000); /* the 429 is waiting on the idle connection */
+	uv_timer_init(&loop, &slow);
+	uv_timer_init(&loop, &other);
+	other.data = r;
+	uv_timer_start(&slow, busy_100ms, 0, 0); /* runs just before libcurl's */
+	uv_timer_start(&other, another_call, 150, 0);
+	status = -1;
+	discord_rest_call(r, "GET", "/gateway/bot", NULL, 0, status_is, &status);
+	t0 = uv_hrtime();
+	while (status < 0) {
+		uv_run(&loop, UV_RUN_ONCE);
+		assert_true(uv_hrtime() - t0 < 10000000000ull);
+	}
+	assert_int_equal(status, 204);
+	/* e.line[0] is the request the 429 answered, as soon as it came. */
+	assert_string_equal(e.line[0], "GET /api/v10/gateway/bot HTTP/1.1");
+	for (int i = 1; i < e.n; i++)
+		if (strcmp(e.line[i], e.line[0]) == 0)
+			retried = i;
+	assert_true(retried > 0);
+	/* The 429 was read after the 100 ms callback, which began after t0:
+	 * the request may go again 200 ms after that at the soonest. (Not
+	 * measured from e.at[0]: the server's thread may note that request
+	 * later than libcurl read the answer sent ahead.) */
+	assert_true(e.at[retried] - t0 >= 300000000u);
+	discord_rest_close(r, closed, &is_closed);
+	uv_close((uv_handle_t *)&slow, NULL);
+	uv_close((uv_handle_t *)&other, NULL);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	assert_true(is_closed);
+	pthread_join(th, NULL);
+	close(e.listener);
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
@@ -340,6 +643,8 @@ main(void)
 	    cmocka_unit_test(bot_token_routes),
 	    cmocka_unit_test(backlog_is_the_last_wait),
 	    cmocka_unit_test(proxy_from_the_environment),
+	    cmocka_unit_test(paths_and_queries),
+	    cmocka_unit_test(retry_after_counts_from_the_answer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
