@@ -2,6 +2,7 @@
 #include "bot/store/persist.h"
 #include "bot/store/persist_int.h"
 #include "bot/store/persist_import.h"
+#include "bot/store/persist_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,8 +32,8 @@ static void start_batch(struct persist *p);
 static void refuse_all(struct persist *p);
 static void idle_cb(uv_idle_t *h);
 
-static int64_t
-tick_clock(struct persist *p)
+int64_t
+persist__tick_clock(struct persist *p)
 {
 	int64_t now = (int64_t)time(NULL);
 
@@ -89,8 +90,8 @@ id_clear(struct id **set)
 	}
 }
 
-static void
-make_id(char out[KEY_MAX + 2], char kind, const char *key)
+void
+persist__make_id(char out[KEY_MAX + 2], char kind, const char *key)
 {
 	snprintf(out, KEY_MAX + 2, "%c:%s", kind, key);
 }
@@ -121,12 +122,12 @@ static int
 collect_channel(struct channel *ch, void *ctx)
 {
 	struct persist *p = ctx;
-	int64_t now = tick_clock(p);
+	int64_t now = persist__tick_clock(p);
 	char id[KEY_MAX + 2];
 
 	if (channel_last_used(ch) < now)
 		channel_set_last_used(ch, now);
-	make_id(id, 'c', channel_key(ch));
+	persist__make_id(id, 'c', channel_key(ch));
 	collect_id(p, id);
 	return 0;
 }
@@ -137,7 +138,7 @@ collect_user(struct user *u, void *ctx)
 	struct persist *p = ctx;
 	char id[KEY_MAX + 2];
 
-	make_id(id, 'u', user_key(u));
+	persist__make_id(id, 'u', user_key(u));
 	collect_id(p, id);
 	return 0;
 }
@@ -225,116 +226,6 @@ log_failure(struct persist *p, const char *key, const char *err)
 
 static void forget(struct persist *p, const char *id);
 
-/* A user read and found absent (see struct fetch). */
-static bool
-fetch_absent(const struct fetch *f)
-{
-	return f->state == FETCHED && !f->found && f->id[0] == 'u';
-}
-
-static void
-fetch_free(struct persist *p, struct fetch *f)
-{
-	if (fetch_absent(f))
-		p->nabsent--;
-	HASH_DEL(p->fetches, f);
-	free(f->rec);
-	free(f);
-}
-
-/* Past PERSIST_ABSENT_MAX users known absent, the least recently used go. */
-static void
-absent_bound(struct persist *p)
-{
-	struct fetch *f, *tmp;
-
-	HASH_ITER(hh, p->fetches, f, tmp)
-	{
-		if (p->nabsent <= PERSIST_ABSENT_MAX)
-			break;
-		if (fetch_absent(f))
-			fetch_free(p, f);
-	}
-}
-
-/* Forgets that id is known absent: this process wrote its row. */
-static void
-absent_forget(struct persist *p, const char *id)
-{
-	struct fetch *f = NULL;
-
-	HASH_FIND_STR(p->fetches, id, f);
-	if (f != NULL && fetch_absent(f))
-		fetch_free(p, f);
-}
-
-static void
-resume_cb(uv_idle_t *h)
-{
-	struct persist *p = h->data;
-
-	uv_idle_stop(h);
-	if (p->d != NULL)
-		dispatch_resume(p->d);
-}
-
-static void
-fetched(void *ctx, enum store_status status, const struct store_row *row, const char *err)
-{
-	struct fetch *f = ctx;
-
-	/* The commands waiting for it run (or are refused) in the next turn,
-	 * outside the backend's callback. */
-	uv_idle_start(&f->p->resume, resume_cb);
-
-	if (status != STORE_OK) {
-		log_warnx("store: cannot read '%s' again from %s (%s); the next command that needs "
-		          "it tries again",
-		          f->id + 2, f->p->path, err != NULL ? err : "the store refused");
-		f->state = FETCH_FAILED;
-		return;
-	}
-	f->state = FETCHED;
-	f->found = row != NULL && row->rec != NULL;
-	if (f->found) {
-		f->version = row->version;
-		f->generation = row->generation;
-		f->rec_len = row->rec_len;
-		f->rec = xmalloc(row->rec_len + 1);
-		memcpy(f->rec, row->rec, row->rec_len);
-		f->rec[row->rec_len] = '\0';
-	} else if (fetch_absent(f)) {
-		f->used = tick_clock(f->p);
-		f->p->nabsent++;
-		absent_bound(f->p);
-	}
-}
-
-/* Starts reading id back from the backend (not SQLite: see struct fetch). */
-static void
-fetch_start(struct persist *p, const char *id)
-{
-	struct fetch *f = NULL;
-
-	HASH_FIND_STR(p->fetches, id, f);
-	if (f == NULL) {
-		f = xcalloc(1, sizeof(*f));
-		snprintf(f->id, sizeof(f->id), "%s", id);
-		f->p = p;
-		HASH_ADD_STR(p->fetches, id, f);
-	} else if (f->state == FETCHING) {
-		return;
-	}
-	if (fetch_absent(f))
-		p->nabsent--;
-	free(f->rec);
-	f->rec = NULL;
-	f->found = false;
-	f->state = FETCHING;
-	p->stats.reads++;
-	p->be->ops->load(p->be, id[0] == 'c' ? STORE_CHANNEL : STORE_USER, id + 2, fetched, f);
-}
-
 /*
  * Another process wrote a row of the batch since this one read it (a
  * fleet, where a channel moved between shards), so the backend wrote
@@ -399,50 +290,9 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 		forget(p, e->id);
 		id_del(&p->pending, e->id);
 		if (!p->sqlite)
-			fetch_start(p, e->id);
+			persist_read_start(p, e->id);
 	}
 	id_clear(&drop);
-}
-
-/* One record a command needs: 0 in memory (or read), 1 being read, -1 its
- * last read failed (or the store is closing). */
-static int
-want_one(struct persist *p, char kind, const char *key, bool restart)
-{
-	char id[KEY_MAX + 2];
-	struct fetch *f = NULL;
-
-	if (kind == 'c' ? state_channel_peek(p->st, key) != NULL
-	                : state_user_peek(p->st, key) != NULL)
-		return 0;
-	make_id(id, kind, key);
-	HASH_FIND_STR(p->fetches, id, f);
-	if (f != NULL && f->state == FETCHED)
-		return 0;
-	if (f != NULL && f->state == FETCH_FAILED && !restart)
-		return -1;
-	if (p->closing)
-		return -1;
-	fetch_start(p, id);
-	return 1;
-}
-
-/* The dispatcher's persist_want hook on a backend other than SQLite: see
- * commands/dispatch.h. */
-static int
-persist_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
-             bool restart)
-{
-	struct persist *p = ctx;
-	int c = want_one(p, 'c', chan_key, restart);
-	int u = want_one(p, 'u', user_key, restart);
-	int l = legacy_key[0] != '\0' ? want_one(p, 'u', legacy_key, restart) : 0;
-
-	if (c < 0)
-		return DISPATCH_WANT_CHANNEL;
-	if (u < 0 || l < 0)
-		return DISPATCH_WANT_USER;
-	return c > 0 || u > 0 || l > 0 ? 1 : 0;
 }
 
 static void
@@ -500,7 +350,7 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 			}
 			p->stats.appends++;
 			if (e->id[0] == 'u' && !e->deleted)
-				absent_forget(p, e->id);
+				persist_read_forget_absent(p, e->id);
 			retried = retried || id_find(p->retry, e->id) != NULL;
 			id_del(&p->retry, e->id);
 		} else {
@@ -704,7 +554,7 @@ evictable(const struct channel *ch, void *ctx)
 
 	if (channel_last_used(ch) + p->o.evict_after > p->clock)
 		return false;
-	make_id(id, 'c', channel_key(ch));
+	persist__make_id(id, 'c', channel_key(ch));
 	return id_find(p->retry, id) == NULL && id_find(p->pending, id) == NULL &&
 	       id_find(p->inflight, id) == NULL;
 }
@@ -720,7 +570,7 @@ user_evictable(const struct user *u, void *ctx)
 	if (!(user_is_empty(u) && user_generation(u) == 0) &&
 	    !(p->o.evict_after > 0 && user_last_used(u) + p->o.evict_after <= p->clock))
 		return false;
-	make_id(id, 'u', user_key(u));
+	persist__make_id(id, 'u', user_key(u));
 	return id_find(p->retry, id) == NULL && id_find(p->pending, id) == NULL &&
 	       id_find(p->inflight, id) == NULL;
 }
@@ -731,197 +581,19 @@ persist_evict(struct persist *p)
 	struct fetch *f, *tmp;
 	size_t n, nu;
 
-	tick_clock(p);
+	persist__tick_clock(p);
 	nu = state_evict_users_if(p->st, user_evictable, p);
 	p->stats.users_evicted += nu;
 	if (p->o.evict_after == 0)
 		return 0;
 	HASH_ITER(hh, p->fetches, f, tmp)
 	{
-		if (fetch_absent(f) && f->used + p->o.evict_after <= p->clock)
-			fetch_free(p, f);
+		if (persist_read_absent(f) && f->used + p->o.evict_after <= p->clock)
+			persist_read_free(p, f);
 	}
 	n = state_evict_channels_if(p->st, evictable, p);
 	p->stats.evicted += n;
 	return n;
-}
-
-/* Decodes a stored row into r (its kind checked). Returns 0, or -1 with err. */
-static int
-decode_row(const struct store_row *row, struct store_record *r, char *err, size_t errlen)
-{
-	enum store_record_kind want =
-	    row->kind == STORE_USER ? STORE_RECORD_USER : STORE_RECORD_CHANNEL;
-
-	if (row->rec == NULL || row->rec_len == 0) {
-		snprintf(err, errlen, "the record is empty");
-		return -1;
-	}
-	if (store_record_decode(row->rec, row->rec_len, row->version, store_record_builtin_mods(),
-	                        r, err, errlen) < 0)
-		return -1;
-	if (r->kind != want) {
-		store_record_clear(r, store_record_builtin_mods());
-		snprintf(err, errlen, "it holds another kind of record");
-		return -1;
-	}
-	return 0;
-}
-
-struct load_ctx {
-	struct persist *p;
-	struct channel *fresh;
-	struct user *user;
-	char err[1024];
-};
-
-static int
-loaded_row(const struct store_row *row, void *ctx)
-{
-	struct load_ctx *l = ctx;
-	struct store_record r;
-
-	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
-		return -1;
-	store_record_to_channel(&r, l->fresh);
-	channel_set_generation(l->fresh, row->generation);
-	return 0;
-}
-
-/* The state's loader: the SQLite read is synchronous, on a read-only
- * connection of its own (WAL: it never waits for a commit). */
-static int
-load_channel(struct channel *fresh, void *ctx)
-{
-	struct persist *p = ctx;
-	struct load_ctx l = {.p = p, .fresh = fresh};
-	char err[1100];
-	int rc = store_sqlite_load_now(p->be, STORE_CHANNEL, channel_key(fresh), loaded_row, &l,
-	                               err, sizeof(err));
-
-	if (rc < 0) {
-		log_error("cannot load channel '%s' from %s: %s", channel_key(fresh), p->path,
-		          l.err[0] != '\0' ? l.err : err);
-		return -1;
-	}
-	if (rc == 1)
-		p->stats.loaded++;
-	return rc;
-}
-
-static int
-loaded_user_row(const struct store_row *row, void *ctx)
-{
-	struct load_ctx *l = ctx;
-	struct store_record r;
-
-	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
-		return -1;
-	store_record_to_user(&r, l->user);
-	user_set_generation(l->user, row->generation);
-	return 0;
-}
-
-/* The state's user loader: as load_channel. */
-static int
-load_user(struct user *fresh, void *ctx)
-{
-	struct persist *p = ctx;
-	struct load_ctx l = {.p = p, .user = fresh};
-	char err[1100];
-	int rc = store_sqlite_load_now(p->be, STORE_USER, user_key(fresh), loaded_user_row, &l, err,
-	                               sizeof(err));
-
-	if (rc < 0) {
-		log_error("cannot load user '%s' from %s: %s", user_key(fresh), p->path,
-		          l.err[0] != '\0' ? l.err : err);
-		return -1;
-	}
-	if (rc == 1) {
-		user_set_last_used(fresh, tick_clock(p));
-		p->stats.users_loaded++;
-	}
-	return rc;
-}
-
-/* The loaders on a backend other than SQLite: a record not in memory comes
- * from its read by key (struct fetch), which the dispatcher waited for
- * (persist_want); without one, the read starts and the record cannot be
- * used yet (-1: a command that cannot wait is refused). */
-static int
-fetched_record(struct persist *p, char kind, const char *key, struct store_record *r,
-               uint64_t *generation)
-{
-	char id[KEY_MAX + 2], err[1024];
-	struct fetch *f = NULL;
-	struct store_row row;
-
-	make_id(id, kind, key);
-	HASH_FIND_STR(p->fetches, id, f);
-	if (f == NULL) {
-		fetch_start(p, id);
-		return -1;
-	}
-	if (f->state == FETCH_FAILED)
-		fetch_start(p, id);
-	if (f->state != FETCHED)
-		return -1;
-	if (!f->found && kind == 'u') {
-		/* Known absent from now on: the most recently used. */
-		f->used = tick_clock(p);
-		HASH_DEL(p->fetches, f);
-		HASH_ADD_STR(p->fetches, id, f);
-		return 0;
-	}
-	if (!f->found) {
-		fetch_free(p, f);
-		return 0;
-	}
-	memset(&row, 0, sizeof(row));
-	row.kind = kind == 'c' ? STORE_CHANNEL : STORE_USER;
-	row.key = key;
-	row.version = f->version;
-	row.rec = f->rec;
-	row.rec_len = f->rec_len;
-	if (decode_row(&row, r, err, sizeof(err)) < 0) {
-		log_error("cannot read '%s' from %s: %s", key, p->path, err);
-		return -1;
-	}
-	*generation = f->generation;
-	fetch_free(p, f);
-	return 1;
-}
-
-static int
-load_fetched_channel(struct channel *fresh, void *ctx)
-{
-	struct persist *p = ctx;
-	struct store_record r;
-	uint64_t g = 0;
-	int rc = fetched_record(p, 'c', channel_key(fresh), &r, &g);
-
-	if (rc == 1) {
-		store_record_to_channel(&r, fresh);
-		channel_set_generation(fresh, g);
-		p->stats.loaded++;
-	}
-	return rc;
-}
-
-static int
-load_fetched_user(struct user *fresh, void *ctx)
-{
-	struct persist *p = ctx;
-	struct store_record r;
-	uint64_t g = 0;
-	int rc = fetched_record(p, 'u', user_key(fresh), &r, &g);
-
-	if (rc == 1) {
-		store_record_to_user(&r, fresh);
-		user_set_generation(fresh, g);
-		p->stats.users_loaded++;
-	}
-	return rc;
 }
 
 /* --- the timer --- */
@@ -960,7 +632,7 @@ tick_cb(uv_timer_t *t)
 	struct persist *p = t->data;
 	uint64_t now = uv_now(p->loop);
 
-	tick_clock(p);
+	persist__tick_clock(p);
 	if (p->retry != NULL)
 		retry_failed(p);
 	if (now >= p->next_snapshot_ms && !p->snapping) {
@@ -1007,97 +679,6 @@ open_dir(struct persist *p, char *err, size_t errlen)
 	return 0;
 }
 
-struct active_ctx {
-	struct persist *p;
-	uint64_t n;
-	bool fresh;   /* the state was empty: keys are unique, no lookups */
-	char **empty; /* keys of user rows that hold nothing (older versions wrote them) */
-	size_t nempty, cap;
-	char *err;
-	size_t errlen;
-};
-
-static int
-active_row(const struct store_row *row, void *ctx)
-{
-	struct active_ctx *a = ctx;
-	struct store_record r;
-	char why[1024];
-
-	if (decode_row(row, &r, why, sizeof(why)) < 0) {
-		snprintf(
-		    a->err, a->errlen,
-		    "%s: the %s record '%s' cannot be read: %s; restore a snapshot of the state "
-		    "directory",
-		    a->p->path, row->kind == STORE_USER ? "user" : "channel", row->key, why);
-		return -1;
-	}
-	if (row->kind == STORE_USER && store_record_is_empty(&r)) {
-		if (a->nempty == a->cap) {
-			a->cap = a->cap ? a->cap * 2 : 16;
-			a->empty = xrealloc(a->empty, a->cap * sizeof(*a->empty));
-		}
-		a->empty[a->nempty++] = xstrdup(r.key);
-		store_record_clear(&r, store_record_builtin_mods());
-		return 0;
-	}
-	if (row->kind == STORE_USER) {
-		struct user *u = state_user(a->p->st, r.key);
-
-		store_record_to_user(&r, u);
-		user_set_generation(u, row->generation);
-		user_set_last_used(u, a->p->clock);
-	} else {
-		struct channel *ch =
-		    a->fresh ? state_channel_new(a->p->st, r.key) : state_channel(a->p->st, r.key);
-
-		store_record_to_channel(&r, ch);
-		channel_set_generation(ch, row->generation);
-	}
-	a->n++;
-	return 0;
-}
-
-/* Loads every user, and the channels used within evict_after (all of them
- * when evict_after is 0); the others stay in the store until used. */
-static int
-load_all(struct persist *p, char *err, size_t errlen)
-{
-	struct active_ctx a = {
-	    .p = p, .err = err, .errlen = errlen, .fresh = state_nchannels(p->st) == 0};
-	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
-
-	int ret = -1;
-
-	err[0] = '\0';
-	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0)
-		goto out;
-	/* Loading is not a change. */
-	state_flush(p->st, NULL, NULL, NULL);
-	/* Empty user rows go: a user with nothing to keep is not stored. */
-	if (a.nempty > 0 && p->sqlite) {
-		struct store_row *rows = xcalloc(a.nempty, sizeof(*rows));
-		char why[1024];
-
-		for (size_t i = 0; i < a.nempty; i++) {
-			rows[i].kind = STORE_USER;
-			rows[i].key = a.empty[i];
-			rows[i].version = STORE_RECORD_VERSION;
-		}
-		if (store_sqlite_write_now(p->be, rows, a.nempty, why, sizeof(why)) < 0)
-			log_warnx("store: cannot delete the %zu empty user records of %s: %s",
-			          a.nempty, p->path, why);
-		free(rows);
-	}
-	log_debug("state %s: %llu records loaded", p->path, (unsigned long long)a.n);
-	ret = 0;
-out:
-	for (size_t i = 0; i < a.nempty; i++)
-		free(a.empty[i]);
-	free(a.empty);
-	return ret;
-}
-
 static void
 free_persist(struct persist *p)
 {
@@ -1105,7 +686,7 @@ free_persist(struct persist *p)
 	id_clear(&p->inflight);
 	id_clear(&p->retry);
 	while (p->fetches != NULL)
-		fetch_free(p, p->fetches);
+		persist_read_free(p, p->fetches);
 	free(p->coll);
 	free(p->batch);
 	if (p->lock_fd >= 0)
@@ -1210,7 +791,7 @@ open_rest(struct persist *p, char *err, size_t errlen)
 		rc = -1;
 	} else {
 		rc = persist_import_needed(p->dir) ? persist_import_old(p, err, errlen)
-		                                   : load_all(p, err, errlen);
+		                                   : persist_read_all(p, err, errlen);
 	}
 	if (rc < 0) {
 		/* Nothing is under way: the backend closes at once. */
@@ -1244,7 +825,7 @@ persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, cha
 	p->collect_seq = 1;
 	snprintf(p->dir, sizeof(p->dir), "%s",
 	         o->dir != NULL ? o->dir : persist_opts_default_dir());
-	tick_clock(p);
+	persist__tick_clock(p);
 	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
 		snprintf(err, errlen, "the state directory's name is too long");
 		free_persist(p);
@@ -1317,14 +898,14 @@ persist_attach(struct persist *p, struct dispatch *d)
 	d->persist_flush = NULL;
 	d->persist_defer = persist_defer;
 	d->persist_ctx = p;
-	d->persist_want = p->sqlite ? NULL : persist_want;
+	d->persist_want = p->sqlite ? NULL : persist_read_want;
 	p->d = d;
 	if (p->sqlite) {
-		state_set_loader(p->st, load_channel, p);
-		state_set_user_loader(p->st, load_user, p);
+		state_set_loader(p->st, persist_read_channel_now, p);
+		state_set_user_loader(p->st, persist_read_user_now, p);
 	} else {
-		state_set_loader(p->st, load_fetched_channel, p);
-		state_set_user_loader(p->st, load_fetched_user, p);
+		state_set_loader(p->st, persist_read_fetched_channel, p);
+		state_set_user_loader(p->st, persist_read_fetched_user, p);
 	}
 }
 

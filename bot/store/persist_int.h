@@ -1,7 +1,8 @@
 /*
  * persist_int: the inside of struct persist, shared by persist.c (group
- * commit, loads, eviction, opening and closing), persist_snapshot.c (the
- * snapshot files) and persist_import.c (the import of the old format).
+ * commit, eviction, opening and closing), persist_snapshot.c (the
+ * snapshot files), persist_read.c (reading records back) and persist_import.c
+ * (the import of the old format).
  * Nothing else includes it.
  */
 #ifndef DELVER_PERSIST_INT_H
@@ -131,6 +132,12 @@ struct persist {
 	uv_timer_t tick;
 	struct persist_stats stats;
 };
+
+/* persist.c: the clock in unix seconds, never going back (p->clock). */
+int64_t persist__tick_clock(struct persist *p);
+
+/* persist.c: a record's id, "c:KEY" or "u:KEY". */
+void persist__make_id(char out[KEY_MAX + 2], char kind, const char *key);
 
 /* persist.c: the next step of closing (after a commit or a snapshot). */
 void persist__close_step(struct persist *p);

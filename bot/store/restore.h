@@ -1,7 +1,7 @@
 /*
  * restore: reads a state directory of the journal-and-snapshot store of
  * older versions into memory, for persist's one-time import into the
- * database (persist.c's import_old). It reads only: it never writes a
+ * database (persist_import.c's persist_import_old). It reads only: it never writes a
  * state file.
  *
  * Loads DIR/snapshot.dlv, then replays the journal files numbered from the

@@ -1,0 +1,437 @@
+/* persist_read: records read back into memory; see persist_read.h. */
+#include "bot/store/persist_read.h"
+#include "bot/store/persist_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "bot/log.h"
+#include "bot/store/store_record.h"
+#include "bot/store/store_sqlite.h"
+#include "rules/base/mem.h"
+
+#undef uthash_fatal
+#define uthash_fatal(msg) abort()
+
+/* A user read and found absent (see struct fetch). */
+bool
+persist_read_absent(const struct fetch *f)
+{
+	return f->state == FETCHED && !f->found && f->id[0] == 'u';
+}
+
+void
+persist_read_free(struct persist *p, struct fetch *f)
+{
+	if (persist_read_absent(f))
+		p->nabsent--;
+	HASH_DEL(p->fetches, f);
+	free(f->rec);
+	free(f);
+}
+
+/* Past PERSIST_ABSENT_MAX users known absent, the least recently used go. */
+static void
+absent_bound(struct persist *p)
+{
+	struct fetch *f, *tmp;
+
+	HASH_ITER(hh, p->fetches, f, tmp)
+	{
+		if (p->nabsent <= PERSIST_ABSENT_MAX)
+			break;
+		if (persist_read_absent(f))
+			persist_read_free(p, f);
+	}
+}
+
+/* Forgets that id is known absent: this process wrote its row. */
+void
+persist_read_forget_absent(struct persist *p, const char *id)
+{
+	struct fetch *f = NULL;
+
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f != NULL && persist_read_absent(f))
+		persist_read_free(p, f);
+}
+
+static void
+resume_cb(uv_idle_t *h)
+{
+	struct persist *p = h->data;
+
+	uv_idle_stop(h);
+	if (p->d != NULL)
+		dispatch_resume(p->d);
+}
+
+static void
+fetched(void *ctx, enum store_status status, const struct store_row *row, const char *err)
+{
+	struct fetch *f = ctx;
+
+	/* The commands waiting for it run (or are refused) in the next turn,
+	 * outside the backend's callback. */
+	uv_idle_start(&f->p->resume, resume_cb);
+
+	if (status != STORE_OK) {
+		log_warnx("store: cannot read '%s' again from %s (%s); the next command that needs "
+		          "it tries again",
+		          f->id + 2, f->p->path, err != NULL ? err : "the store refused");
+		f->state = FETCH_FAILED;
+		return;
+	}
+	f->state = FETCHED;
+	f->found = row != NULL && row->rec != NULL;
+	if (f->found) {
+		f->version = row->version;
+		f->generation = row->generation;
+		f->rec_len = row->rec_len;
+		f->rec = xmalloc(row->rec_len + 1);
+		memcpy(f->rec, row->rec, row->rec_len);
+		f->rec[row->rec_len] = '\0';
+	} else if (persist_read_absent(f)) {
+		f->used = persist__tick_clock(f->p);
+		f->p->nabsent++;
+		absent_bound(f->p);
+	}
+}
+
+/* Starts reading id back from the backend (not SQLite: see struct fetch). */
+void
+persist_read_start(struct persist *p, const char *id)
+{
+	struct fetch *f = NULL;
+
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f == NULL) {
+		f = xcalloc(1, sizeof(*f));
+		snprintf(f->id, sizeof(f->id), "%s", id);
+		f->p = p;
+		HASH_ADD_STR(p->fetches, id, f);
+	} else if (f->state == FETCHING) {
+		return;
+	}
+	if (persist_read_absent(f))
+		p->nabsent--;
+	free(f->rec);
+	f->rec = NULL;
+	f->found = false;
+	f->state = FETCHING;
+	p->stats.reads++;
+	p->be->ops->load(p->be, id[0] == 'c' ? STORE_CHANNEL : STORE_USER, id + 2, fetched, f);
+}
+
+/* One record a command needs: 0 in memory (or read), 1 being read, -1 its
+ * last read failed (or the store is closing). */
+static int
+want_one(struct persist *p, char kind, const char *key, bool restart)
+{
+	char id[KEY_MAX + 2];
+	struct fetch *f = NULL;
+
+	if (kind == 'c' ? state_channel_peek(p->st, key) != NULL
+	                : state_user_peek(p->st, key) != NULL)
+		return 0;
+	persist__make_id(id, kind, key);
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f != NULL && f->state == FETCHED)
+		return 0;
+	if (f != NULL && f->state == FETCH_FAILED && !restart)
+		return -1;
+	if (p->closing)
+		return -1;
+	persist_read_start(p, id);
+	return 1;
+}
+
+/* The dispatcher's persist_want hook on a backend other than SQLite: see
+ * commands/dispatch.h. */
+int
+persist_read_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
+                  bool restart)
+{
+	struct persist *p = ctx;
+	int c = want_one(p, 'c', chan_key, restart);
+	int u = want_one(p, 'u', user_key, restart);
+	int l = legacy_key[0] != '\0' ? want_one(p, 'u', legacy_key, restart) : 0;
+
+	if (c < 0)
+		return DISPATCH_WANT_CHANNEL;
+	if (u < 0 || l < 0)
+		return DISPATCH_WANT_USER;
+	return c > 0 || u > 0 || l > 0 ? 1 : 0;
+}
+
+/* Decodes a stored row into r (its kind checked). Returns 0, or -1 with err. */
+static int
+decode_row(const struct store_row *row, struct store_record *r, char *err, size_t errlen)
+{
+	enum store_record_kind want =
+	    row->kind == STORE_USER ? STORE_RECORD_USER : STORE_RECORD_CHANNEL;
+
+	if (row->rec == NULL || row->rec_len == 0) {
+		snprintf(err, errlen, "the record is empty");
+		return -1;
+	}
+	if (store_record_decode(row->rec, row->rec_len, row->version, store_record_builtin_mods(),
+	                        r, err, errlen) < 0)
+		return -1;
+	if (r->kind != want) {
+		store_record_clear(r, store_record_builtin_mods());
+		snprintf(err, errlen, "it holds another kind of record");
+		return -1;
+	}
+	return 0;
+}
+
+struct load_ctx {
+	struct persist *p;
+	struct channel *fresh;
+	struct user *user;
+	char err[1024];
+};
+
+static int
+loaded_row(const struct store_row *row, void *ctx)
+{
+	struct load_ctx *l = ctx;
+	struct store_record r;
+
+	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
+		return -1;
+	store_record_to_channel(&r, l->fresh);
+	channel_set_generation(l->fresh, row->generation);
+	return 0;
+}
+
+/* The state's loader: the SQLite read is synchronous, on a read-only
+ * connection of its own (WAL: it never waits for a commit). */
+int
+persist_read_channel_now(struct channel *fresh, void *ctx)
+{
+	struct persist *p = ctx;
+	struct load_ctx l = {.p = p, .fresh = fresh};
+	char err[1100];
+	int rc = store_sqlite_load_now(p->be, STORE_CHANNEL, channel_key(fresh), loaded_row, &l,
+	                               err, sizeof(err));
+
+	if (rc < 0) {
+		log_error("cannot load channel '%s' from %s: %s", channel_key(fresh), p->path,
+		          l.err[0] != '\0' ? l.err : err);
+		return -1;
+	}
+	if (rc == 1)
+		p->stats.loaded++;
+	return rc;
+}
+
+static int
+loaded_user_row(const struct store_row *row, void *ctx)
+{
+	struct load_ctx *l = ctx;
+	struct store_record r;
+
+	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
+		return -1;
+	store_record_to_user(&r, l->user);
+	user_set_generation(l->user, row->generation);
+	return 0;
+}
+
+/* The state's user loader: as persist_read_channel_now. */
+int
+persist_read_user_now(struct user *fresh, void *ctx)
+{
+	struct persist *p = ctx;
+	struct load_ctx l = {.p = p, .user = fresh};
+	char err[1100];
+	int rc = store_sqlite_load_now(p->be, STORE_USER, user_key(fresh), loaded_user_row, &l, err,
+	                               sizeof(err));
+
+	if (rc < 0) {
+		log_error("cannot load user '%s' from %s: %s", user_key(fresh), p->path,
+		          l.err[0] != '\0' ? l.err : err);
+		return -1;
+	}
+	if (rc == 1) {
+		user_set_last_used(fresh, persist__tick_clock(p));
+		p->stats.users_loaded++;
+	}
+	return rc;
+}
+
+/* The loaders on a backend other than SQLite: a record not in memory comes
+ * from its read by key (struct fetch), which the dispatcher waited for
+ * (persist_want); without one, the read starts and the record cannot be
+ * used yet (-1: a command that cannot wait is refused). */
+static int
+fetched_record(struct persist *p, char kind, const char *key, struct store_record *r,
+               uint64_t *generation)
+{
+	char id[KEY_MAX + 2], err[1024];
+	struct fetch *f = NULL;
+	struct store_row row;
+
+	persist__make_id(id, kind, key);
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f == NULL) {
+		persist_read_start(p, id);
+		return -1;
+	}
+	if (f->state == FETCH_FAILED)
+		persist_read_start(p, id);
+	if (f->state != FETCHED)
+		return -1;
+	if (!f->found && kind == 'u') {
+		/* Known absent from now on: the most recently used. */
+		f->used = persist__tick_clock(p);
+		HASH_DEL(p->fetches, f);
+		HASH_ADD_STR(p->fetches, id, f);
+		return 0;
+	}
+	if (!f->found) {
+		persist_read_free(p, f);
+		return 0;
+	}
+	memset(&row, 0, sizeof(row));
+	row.kind = kind == 'c' ? STORE_CHANNEL : STORE_USER;
+	row.key = key;
+	row.version = f->version;
+	row.rec = f->rec;
+	row.rec_len = f->rec_len;
+	if (decode_row(&row, r, err, sizeof(err)) < 0) {
+		log_error("cannot read '%s' from %s: %s", key, p->path, err);
+		return -1;
+	}
+	*generation = f->generation;
+	persist_read_free(p, f);
+	return 1;
+}
+
+int
+persist_read_fetched_channel(struct channel *fresh, void *ctx)
+{
+	struct persist *p = ctx;
+	struct store_record r;
+	uint64_t g = 0;
+	int rc = fetched_record(p, 'c', channel_key(fresh), &r, &g);
+
+	if (rc == 1) {
+		store_record_to_channel(&r, fresh);
+		channel_set_generation(fresh, g);
+		p->stats.loaded++;
+	}
+	return rc;
+}
+
+int
+persist_read_fetched_user(struct user *fresh, void *ctx)
+{
+	struct persist *p = ctx;
+	struct store_record r;
+	uint64_t g = 0;
+	int rc = fetched_record(p, 'u', user_key(fresh), &r, &g);
+
+	if (rc == 1) {
+		store_record_to_user(&r, fresh);
+		user_set_generation(fresh, g);
+		p->stats.users_loaded++;
+	}
+	return rc;
+}
+
+struct active_ctx {
+	struct persist *p;
+	uint64_t n;
+	bool fresh;   /* the state was empty: keys are unique, no lookups */
+	char **empty; /* keys of user rows that hold nothing (older versions wrote them) */
+	size_t nempty, cap;
+	char *err;
+	size_t errlen;
+};
+
+static int
+active_row(const struct store_row *row, void *ctx)
+{
+	struct active_ctx *a = ctx;
+	struct store_record r;
+	char why[1024];
+
+	if (decode_row(row, &r, why, sizeof(why)) < 0) {
+		snprintf(
+		    a->err, a->errlen,
+		    "%s: the %s record '%s' cannot be read: %s; restore a snapshot of the state "
+		    "directory",
+		    a->p->path, row->kind == STORE_USER ? "user" : "channel", row->key, why);
+		return -1;
+	}
+	if (row->kind == STORE_USER && store_record_is_empty(&r)) {
+		if (a->nempty == a->cap) {
+			a->cap = a->cap ? a->cap * 2 : 16;
+			a->empty = xrealloc(a->empty, a->cap * sizeof(*a->empty));
+		}
+		a->empty[a->nempty++] = xstrdup(r.key);
+		store_record_clear(&r, store_record_builtin_mods());
+		return 0;
+	}
+	if (row->kind == STORE_USER) {
+		struct user *u = state_user(a->p->st, r.key);
+
+		store_record_to_user(&r, u);
+		user_set_generation(u, row->generation);
+		user_set_last_used(u, a->p->clock);
+	} else {
+		struct channel *ch =
+		    a->fresh ? state_channel_new(a->p->st, r.key) : state_channel(a->p->st, r.key);
+
+		store_record_to_channel(&r, ch);
+		channel_set_generation(ch, row->generation);
+	}
+	a->n++;
+	return 0;
+}
+
+/* Loads every user, and the channels used within evict_after (all of them
+ * when evict_after is 0); the others stay in the store until used. */
+int
+persist_read_all(struct persist *p, char *err, size_t errlen)
+{
+	struct active_ctx a = {
+	    .p = p, .err = err, .errlen = errlen, .fresh = state_nchannels(p->st) == 0};
+	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
+
+	int ret = -1;
+
+	err[0] = '\0';
+	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0)
+		goto out;
+	/* Loading is not a change. */
+	state_flush(p->st, NULL, NULL, NULL);
+	/* Empty user rows go: a user with nothing to keep is not stored. */
+	if (a.nempty > 0 && p->sqlite) {
+		struct store_row *rows = xcalloc(a.nempty, sizeof(*rows));
+		char why[1024];
+
+		for (size_t i = 0; i < a.nempty; i++) {
+			rows[i].kind = STORE_USER;
+			rows[i].key = a.empty[i];
+			rows[i].version = STORE_RECORD_VERSION;
+		}
+		if (store_sqlite_write_now(p->be, rows, a.nempty, why, sizeof(why)) < 0)
+			log_warnx("store: cannot delete the %zu empty user records of %s: %s",
+			          a.nempty, p->path, why);
+		free(rows);
+	}
+	log_debug("state %s: %llu records loaded", p->path, (unsigned long long)a.n);
+	ret = 0;
+out:
+	for (size_t i = 0; i < a.nempty; i++)
+		free(a.empty[i]);
+	free(a.empty);
+	return ret;
+}
