@@ -1,7 +1,8 @@
 /*
  * discord_int: the inside of struct discord, shared by discord.c (the
- * transport's pieces wired together: events, answers, the session file,
- * start and stop) and discord_register.c (the command registration).
+ * transport's pieces wired together: events, the session file, start and
+ * stop), discord_answer.c (answers on their way out, deferrals, the
+ * shed/failed summary) and discord_register.c (the command registration).
  * Nothing else includes it.
  */
 #ifndef DELVER_DISCORD_INT_H

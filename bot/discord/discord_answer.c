@@ -1,0 +1,532 @@
+/* discord_answer: answers on their way to Discord; see discord_answer.h. */
+#include "bot/discord/discord_answer.h"
+#include "bot/discord/discord_int.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord/discord_defer.h"
+#include "bot/discord/discord_dm.h"
+#include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_opstats.h"
+#include "bot/discord/discord_rest.h"
+#include "bot/discord/discord_roles.h"
+#include "bot/discord/discord_shed.h"
+#include "bot/log.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+#define LATENCY_MAX  (4u << 20)
+#define SUMMARY_MS   10000 /* shed and failed answers are summed up this often */
+#define FAIL_LOG_MAX 5     /* failed answers logged one by one per summary period */
+#define DUE_BATCH    64    /* deferrals taken from the table at a time */
+#define NS_PER_MS    1000000u
+
+struct answer {
+	struct discord *dc;
+	uint64_t rx_ns;
+	char id[24];
+	char *followup_path;
+	char *followups[2 * DISCORD_PARTS_MAX];
+	size_t nfollowups, next; /* the follow-ups, the next one to send */
+	char gm_user[24];        /* a direct message to send last, to this user */
+	char gm_name[64];
+	char *dm_body;
+	char dm_chan[DISCORD_DM_ID]; /* the DM channel the message went to */
+	bool dm_cached;              /* that channel id came from dc->dm */
+};
+
+static void
+on_summary_timer(uv_timer_t *t)
+{
+	discord_answer_summary(t->data);
+}
+
+/* The summary period's end (also at stop): what was shed or failed. */
+void
+discord_answer_summary(struct discord *dc)
+{
+
+	dc->summary_due = false;
+	if (dc->summary_shed > 0)
+		log_warnx(
+		    "discord: %llu interaction%s could no longer be answered within Discord's "
+		    "3 s and went unanswered in the last %d s (overload); %llu since the start",
+		    (unsigned long long)dc->summary_shed, dc->summary_shed == 1 ? "" : "s",
+		    SUMMARY_MS / 1000, (unsigned long long)dc->stats.shed);
+	if (dc->summary_failed > (uint64_t)dc->failed_logged)
+		log_warnx("discord: %llu more answers failed in the last %d s",
+		          (unsigned long long)(dc->summary_failed - (uint64_t)dc->failed_logged),
+		          SUMMARY_MS / 1000);
+	dc->summary_shed = dc->summary_failed = 0;
+	dc->failed_logged = 0;
+}
+
+/* Starts a summary period unless one runs. */
+static void
+summary_arm(struct discord *dc)
+{
+	if (dc->summary_due || dc->stopped)
+		return;
+	dc->summary_due = true;
+	uv_timer_start(&dc->summary_timer, on_summary_timer, SUMMARY_MS, 0);
+}
+
+void
+discord_answer_count_shed(struct discord *dc)
+{
+	dc->stats.shed++;
+	dc->summary_shed++;
+	discord_opstats_add(OPSTATS_SHED);
+	summary_arm(dc);
+}
+
+/* Counts a failed answer; true when it may have a log line of its own. */
+static bool
+count_failed(struct discord *dc)
+{
+	dc->stats.failed++;
+	dc->summary_failed++;
+	discord_opstats_add(OPSTATS_FAILED);
+	summary_arm(dc);
+	if (dc->failed_logged >= FAIL_LOG_MAX)
+		return false;
+	dc->failed_logged++;
+	return true;
+}
+
+static void
+record(struct discord *dc, uint64_t ns)
+{
+	if (!dc->record || dc->nlat == LATENCY_MAX)
+		return;
+	if (dc->nlat == dc->caplat) {
+		dc->caplat = dc->caplat ? dc->caplat * 2 : 4096;
+		dc->lat = xrealloc(dc->lat, dc->caplat * sizeof(*dc->lat));
+	}
+	dc->lat[dc->nlat++] = ns;
+}
+
+static void
+answer_free(struct answer *a)
+{
+	free(a->followup_path);
+	for (size_t i = 0; i < a->nfollowups; i++)
+		free(a->followups[i]);
+	free(a->dm_body);
+	free(a);
+}
+
+static void dm_start(struct answer *a);
+static void dm_send(struct answer *a);
+
+static void on_followup(void *ctx, const struct rest_result *res);
+
+/* Sends the next follow-up of an answer, or frees the answer when none is
+ * left: one at a time, so that they arrive in order. The operator stats
+ * count an answer with follow-ups as answered once the last one went. */
+static void
+next_followup(struct answer *a)
+{
+	struct discord *dc = a->dc;
+
+	if (a->next >= a->nfollowups) {
+		if (a->nfollowups > 0)
+			discord_opstats_add(OPSTATS_ANSWERED);
+		if (a->gm_user[0] != '\0' && dc->rest != NULL)
+			dm_start(a);
+		else
+			answer_free(a);
+		return;
+	}
+	if (dc->rest == NULL) {
+		count_failed(dc); /* REST stopped: the rest of the answer is lost */
+		answer_free(a);
+		return;
+	}
+	dc->stats.followups++;
+	discord_rest_call(dc->rest, "POST", a->followup_path, a->followups[a->next++],
+	                  REST_INTERACTION, on_followup, a);
+}
+
+static void
+on_followup(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+
+	if (res->status < 200 || res->status > 299) {
+		/* a failed answer for the operator, as a failed callback is */
+		if (count_failed(a->dc))
+			log_warnx("discord: follow-up %zu of %zu of the answer to interaction %s "
+			          "failed (%ld); the rest of the answer is not sent",
+			          a->next, a->nfollowups, a->id, res->status);
+		answer_free(a);
+		return;
+	}
+	next_followup(a);
+}
+
+/* Tells the invoker, by an ephemeral follow-up, that the GM's direct
+ * message did not go; frees the answer. */
+static void
+dm_refused(struct answer *a, const struct rest_result *res)
+{
+	struct discord *dc = a->dc;
+	bool closed = res->status == 403 && discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM;
+	cJSON *o;
+	char text[512], *body;
+
+	log_warnx("discord: the direct message to the GM for interaction %s failed (%ld%s)", a->id,
+	          res->status, closed ? ": the GM takes no direct messages" : "");
+	if (a->followup_path == NULL || dc->rest == NULL) {
+		answer_free(a);
+		return;
+	}
+	if (closed)
+		snprintf(text, sizeof(text),
+		         "The GM, %s, takes no direct messages from delver, so nobody saw your "
+		         "secret roll; they can allow direct messages from this server's members "
+		         "(Privacy Settings), or you can roll in the open.",
+		         a->gm_name);
+	else
+		snprintf(text, sizeof(text),
+		         "delver could not send your secret roll to the GM, %s (Discord answered "
+		         "%ld), so nobody saw it; roll again in a minute.",
+		         a->gm_name, res->status);
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "content", text);
+	cJSON_AddNumberToObject(o, "flags", 64);
+	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
+	body = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	dc->stats.followups++;
+	discord_rest_call(dc->rest, "POST", a->followup_path, body, REST_INTERACTION, NULL, NULL);
+	cJSON_free(body);
+	answer_free(a);
+}
+
+static void
+on_dm_sent(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+
+	/* A kept DM channel Discord no longer knows (404, code 10003) is
+	 * forgotten and opened again, once. */
+	if (res->status == 404 && discord_rest_error_code(res) == DISCORD_ERROR_UNKNOWN_CHANNEL) {
+		discord_dm_drop(a->dc->dm, a->gm_user, a->dm_chan);
+		if (a->dm_cached && a->dc->rest != NULL) {
+			a->dm_cached = false;
+			dm_start(a);
+			return;
+		}
+	}
+	if (res->status < 200 || res->status > 299) {
+		dm_refused(a, res);
+		return;
+	}
+	a->dc->stats.dms++;
+	answer_free(a);
+}
+
+static void
+on_dm_channel(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+	struct discord *dc = a->dc;
+	cJSON *j = NULL;
+	const char *id = NULL;
+
+	if (res->status >= 200 && res->status <= 299 && res->len > 0) {
+		j = cJSON_ParseWithLength(res->body, res->len);
+		id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "id"));
+	}
+	if (id == NULL || !discord_dm_snowflake(id) || dc->rest == NULL) {
+		cJSON_Delete(j);
+		dm_refused(a, res);
+		return;
+	}
+	snprintf(a->dm_chan, sizeof(a->dm_chan), "%s", id);
+	cJSON_Delete(j);
+	discord_dm_put(dc->dm, a->gm_user, a->dm_chan);
+	dm_send(a);
+}
+
+/* Sends the GM's message to the DM channel a->dm_chan. */
+static void
+dm_send(struct answer *a)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/channels/%s/messages", a->dm_chan);
+	discord_rest_call(a->dc->rest, "POST", path, a->dm_body, 0, on_dm_sent, a);
+}
+
+/* Sends the GM's message to the DM channel with the GM: the one kept from
+ * an earlier secret roll, else the one Discord opens (or finds: it answers
+ * with the same channel each time). */
+static void
+dm_start(struct answer *a)
+{
+	char body[64];
+
+	if (discord_dm_find(a->dc->dm, a->gm_user, a->dm_chan)) {
+		a->dm_cached = true;
+		dm_send(a);
+		return;
+	}
+	snprintf(body, sizeof(body), "{\"recipient_id\":\"%s\"}", a->gm_user);
+	discord_rest_call(a->dc->rest, "POST", "/users/@me/channels", body, 0, on_dm_channel, a);
+}
+
+static void
+on_callback(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+	struct discord *dc = a->dc;
+
+	if (res->status >= 200 && res->status <= 299) {
+		uint64_t took = res->sent_ns > a->rx_ns ? res->sent_ns - a->rx_ns : 0;
+
+		dc->stats.answered++;
+		if (a->nfollowups == 0)
+			discord_opstats_add(
+			    OPSTATS_ANSWERED); /* else once the last follow-up went */
+		discord_opstats_time(took);
+		record(dc, took);
+		next_followup(a);
+		return;
+	} else if (res->expired) {
+		discord_answer_count_shed(dc); /* it waited in the queue past its deadline */
+	} else if (res->status == 400 &&
+	           discord_rest_error_code(res) == DISCORD_ERROR_ALREADY_ACKNOWLEDGED) {
+		/* A replay after a restart re-sent an interaction the previous
+		 * process had answered (its saved sequence lags by up to 1 s). */
+		log_debug("discord: interaction %s was answered before the restart", a->id);
+	} else if (count_failed(dc)) {
+		log_warnx("discord: the answer to interaction %s failed (%ld%s%.200s)", a->id,
+		          res->status, res->len > 0 ? ": " : "", res->len > 0 ? res->body : "");
+	}
+	answer_free(a);
+}
+
+/* An answer for out: its follow-ups and its GM message move into it. */
+static struct answer *
+answer_new(struct discord *dc, struct interact_out *out, uint64_t rx_ns)
+{
+	struct answer *a = xcalloc(1, sizeof(*a));
+
+	a->dc = dc;
+	a->rx_ns = rx_ns;
+	snprintf(a->id, sizeof(a->id), "%s", out->id);
+	a->followup_path = out->followup_path;
+	memcpy(a->followups, out->followups, out->nfollowups * sizeof(*a->followups));
+	a->nfollowups = out->nfollowups;
+	memcpy(a->gm_user, out->gm_user, sizeof(a->gm_user));
+	memcpy(a->gm_name, out->gm_name, sizeof(a->gm_name));
+	a->dm_body = out->dm_body;
+	out->dm_body = NULL;
+	out->followup_path = NULL;
+	out->nfollowups = 0;
+	return a;
+}
+
+void
+discord_answer_now(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+{
+	struct answer *a = answer_new(dc, out, rx_ns);
+
+	dc->stats.interactions++;
+	discord_rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body,
+	                        REST_INTERACTION, deadline, on_callback, a);
+}
+
+static void
+on_edit(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+
+	if (res->status < 200 || res->status > 299) {
+		if (count_failed(a->dc))
+			log_warnx("discord: the edit of the deferred answer to interaction %s "
+			          "failed (%ld%s%.200s)",
+			          a->id, res->status, res->len > 0 ? ": " : "",
+			          res->len > 0 ? res->body : "");
+		answer_free(a);
+		return;
+	}
+	if (a->nfollowups == 0)
+		discord_opstats_add(OPSTATS_ANSWERED); /* else once the last follow-up went */
+	next_followup(a);
+}
+
+/* The answer kept in item completes its deferral: the edit of @original,
+ * then the follow-ups. The item is forgotten. */
+static void
+edit_deferred(struct discord *dc, struct defer_item *item)
+{
+	struct answer *a;
+	char *patch = NULL;
+	struct buf path;
+	/* The token's 15 minutes run from the creation. */
+	uint64_t until = discord_defer_due_at(item->rx_ns, item->deadline) -
+	                 (uint64_t)DEFER_AFTER_MS * NS_PER_MS +
+	                 (uint64_t)DEFER_TOKEN_MS * NS_PER_MS;
+
+	if (dc->rest == NULL || discord_defer_edit(item, &item->ready, &patch) < 0) {
+		if (count_failed(dc))
+			log_warnx(
+			    "discord: the deferred answer to interaction %s could not be sent",
+			    item->ready.id);
+		discord_defer_remove(dc->defer, item);
+		return;
+	}
+	a = answer_new(dc, &item->ready, item->rx_ns);
+	if (patch == NULL) {
+		/* A button's: the answer is all follow-ups. */
+		next_followup(a);
+	} else {
+		buf_init(&path, 4096);
+		buf_addf(&path, "%s/messages/@original", a->followup_path);
+		discord_rest_call_until(dc->rest, "PATCH", buf_str(&path), patch, REST_INTERACTION,
+		                        until, on_edit, a);
+		buf_free(&path);
+		free(patch);
+	}
+	discord_defer_remove(dc->defer, item);
+}
+
+static void
+on_deferred(void *ctx, const struct rest_result *res)
+{
+	struct defer_item *item = ctx;
+	struct discord *dc = item->ctx;
+
+	if (res->status >= 200 && res->status <= 299) {
+		uint64_t took = res->sent_ns > item->rx_ns ? res->sent_ns - item->rx_ns : 0;
+
+		item->state = DEFER_SENT;
+		dc->stats.answered++;
+		dc->stats.deferred++;
+		discord_opstats_add(OPSTATS_DEFERRED);
+		discord_opstats_time(took);
+		record(dc, took);
+		if (item->have_ready)
+			edit_deferred(dc, item);
+		return;
+	}
+	if (res->expired)
+		discord_answer_count_shed(dc); /* it waited in the queue past its deadline */
+	else if (res->status == 400 &&
+	         discord_rest_error_code(res) == DISCORD_ERROR_ALREADY_ACKNOWLEDGED)
+		log_debug("discord: interaction %llu was answered before the restart",
+		          (unsigned long long)item->id);
+	else if (count_failed(dc))
+		log_warnx("discord: the deferral of interaction %llu failed (%ld%s%.200s)",
+		          (unsigned long long)item->id, res->status, res->len > 0 ? ": " : "",
+		          res->len > 0 ? res->body : "");
+	item->state = DEFER_LOST;
+	if (item->have_ready)
+		discord_defer_remove(dc->defer, item);
+}
+
+static void on_defer_timer(uv_timer_t *t);
+
+/* Sends the deferrals due now, then sets the timer for the next one, which
+ * is in the future: the timer never fires for nothing twice. */
+static void
+defer_run(struct discord *dc)
+{
+	struct defer_item *due[DUE_BATCH];
+	uint64_t now = uv_hrtime(), next, ms;
+	size_t n;
+
+	if (dc->rest == NULL || dc->stopped)
+		return;
+	do {
+		n = discord_defer_take_due(dc->defer, now, due, DUE_BATCH);
+		for (size_t i = 0; i < n; i++) {
+			due[i]->ctx = dc;
+			dc->stats.interactions++;
+			discord_rest_call_until(dc->rest, "POST", due[i]->callback_path,
+			                        discord_defer_body(due[i]), REST_INTERACTION,
+			                        due[i]->deadline, on_deferred, due[i]);
+		}
+	} while (n == DUE_BATCH);
+	/* 0 (none waits), or after now: what was due went. It may be early
+	 * (an answer came before its deferral was due): the timer then finds
+	 * nothing due and is set again for the real one. */
+	next = discord_defer_next(dc->defer);
+	if (next == 0) {
+		uv_timer_stop(&dc->defer_timer);
+		dc->defer_armed = 0;
+		return;
+	}
+	if (dc->defer_armed != 0 && dc->defer_armed <= next &&
+	    uv_is_active((uv_handle_t *)&dc->defer_timer))
+		return; /* set early enough already */
+	ms = next > now ? (next - now + NS_PER_MS - 1) / NS_PER_MS : 1;
+	dc->defer_armed = next;
+	uv_timer_start(&dc->defer_timer, on_defer_timer, ms, 0);
+}
+
+static void
+on_defer_timer(uv_timer_t *t)
+{
+	struct discord *dc = t->data;
+
+	dc->defer_armed = 0;
+	defer_run(dc);
+}
+
+/* An answer is held for the store: kept, to be deferred if it is late. */
+void
+discord_answer_hold(struct discord *dc, const struct interact_out *out, uint64_t rx_ns,
+                    uint64_t deadline)
+{
+	char *end;
+	uint64_t id = strtoull(out->id, &end, 10);
+
+	/* Without a deadline there is nothing to be late for; without the
+	 * application's id, no way to edit a deferral. */
+	if (deadline == 0 || out->followup_path == NULL || out->callback_path == NULL)
+		return;
+	if (discord_defer_add(dc->defer, id, out->type, out->defer_private, out->callback_path,
+	                      out->followup_path, rx_ns, deadline) != NULL)
+		defer_run(dc);
+}
+
+/* An answer held for its commit is ready. A commit slower than the
+ * answer's deadline makes it too late: it is shed, as an answer worked out
+ * too late is. */
+void
+discord_answer_later(void *ctx, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+{
+	struct discord *dc = ctx;
+	struct defer_item *item;
+
+	if (dc->rest == NULL)
+		return;
+	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
+	if (item != NULL && item->state != DEFER_WAITING) {
+		if (item->state == DEFER_LOST) {
+			discord_defer_remove(dc->defer, item); /* counted already */
+			return;
+		}
+		/* Deferred: the answer edits the deferral, once Discord took it. */
+		item->ready = *out;
+		memset(out, 0, sizeof(*out));
+		item->have_ready = true;
+		if (item->state == DEFER_SENT)
+			edit_deferred(dc, item);
+		return;
+	}
+	if (item != NULL)
+		discord_defer_remove(dc->defer, item); /* in time: no deferral */
+	if (deadline != 0 && uv_hrtime() >= deadline) {
+		discord_answer_count_shed(dc);
+		return;
+	}
+	discord_answer_now(dc, out, rx_ns, deadline);
+}
