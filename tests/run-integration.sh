@@ -3,16 +3,18 @@
 # argument; each script exits 0 on success. Counts go to build/results.txt.
 #
 # Two lanes. The scripts named in $waiting spend most of their wall time
-# waiting on real-world clocks (Discord's 41,250 ms heartbeat over 150 s,
-# ngircd's flood penalties) with the bot nearly idle, so they run one after
-# another in a second lane while the others run in the first. Each script
+# waiting on a real-world clock (Discord's 41,250 ms heartbeat over 150 s)
+# with the bot nearly idle, so they run in a second lane while the others
+# run in the first. The ngircd flood scripts stay in the first lane: beside
+# a script that saturates both cores (test_discord_overload), the fairness
+# check of test_irc_fair failed once (the quiet user's roll unanswered). Each script
 # uses its own free ports and temporary directory, so the two never share
 # anything but the machine. Set INTEGRATION_LANES=1 to run all in one lane.
 set -u
 build=$1
 mkdir -p build
 results=build/results.txt
-waiting="test_discord_soak test_irc_fair test_irc_identity"
+waiting="test_discord_soak"
 
 # One script: its verdict line, its counts, and its log's tail on failure.
 one() {
