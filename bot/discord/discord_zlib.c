@@ -21,6 +21,7 @@ struct discord_zlib {
 	size_t in_total; /* compressed bytes of the current payload */
 	char *out;       /* the current payload, inflated */
 	size_t out_len, out_cap;
+	bool header;   /* the stream's two-byte zlib header is read */
 	bool done;     /* out holds a payload the caller has */
 	bool reported; /* the fault was returned once */
 	enum discord_zlib_fault fault;
@@ -51,7 +52,11 @@ discord_zlib_new(size_t in_max, size_t out_max)
 	buf_init(&z->in, z->in_max);
 	z->zs.zalloc = z_alloc;
 	z->zs.zfree = z_free;
-	if (inflateInit(&z->zs) != Z_OK) /* only a zlib older than the headers */
+	/* Raw deflate: the zlib header is read here (zlib_header), and the
+	 * stream's Adler-32, which zlib would compute over every inflated byte
+	 * (about 4k instructions an interaction), is never sent by Discord,
+	 * whose stream does not end. */
+	if (inflateInit2(&z->zs, -15) != Z_OK) /* only a zlib older than the headers */
 		abort();
 	return z;
 }
@@ -85,6 +90,7 @@ void
 discord_zlib_reset(struct discord_zlib *z)
 {
 	inflateReset(&z->zs);
+	z->header = false;
 	buf_free(&z->in);
 	next_payload(z);
 	z->fault = DISCORD_ZLIB_OK;
@@ -148,12 +154,52 @@ make_room(struct discord_zlib *z)
 		z->stats.out_peak = cap;
 }
 
+/* The stream's first two bytes, checked as zlib checks them (RFC 1950):
+ * the check bits, deflate, a window zlib can use, no preset dictionary.
+ * Returns how many bytes of the buffer they took, or -1 after fail(). */
+static int
+zlib_header(struct discord_zlib *z)
+{
+	unsigned cmf, flg;
+
+	if (z->header)
+		return 0;
+	if (z->in.len < 2) {
+		fail(z, DISCORD_ZLIB_CORRUPT, "incorrect header check");
+		return -1;
+	}
+	cmf = (unsigned char)z->in.p[0];
+	flg = (unsigned char)z->in.p[1];
+	if (((cmf << 8) | flg) % 31 != 0) {
+		fail(z, DISCORD_ZLIB_CORRUPT, "incorrect header check");
+		return -1;
+	}
+	if ((cmf & 15) != 8) {
+		fail(z, DISCORD_ZLIB_CORRUPT, "unknown compression method");
+		return -1;
+	}
+	if ((cmf >> 4) > 7) {
+		fail(z, DISCORD_ZLIB_CORRUPT, "invalid window size");
+		return -1;
+	}
+	if (flg & 32) {
+		fail(z, DISCORD_ZLIB_CORRUPT, "it asks for a preset dictionary");
+		return -1;
+	}
+	z->header = true;
+	return 2;
+}
+
 /* Inflates the buffered bytes onto out. Returns 0, or -1 after fail(). */
 static int
 inflate_buffered(struct discord_zlib *z)
 {
-	z->zs.next_in = (Bytef *)z->in.p;
-	z->zs.avail_in = (uInt)z->in.len; /* at most LIMIT_MAX */
+	int skip = zlib_header(z);
+
+	if (skip < 0)
+		return -1;
+	z->zs.next_in = (Bytef *)z->in.p + skip;
+	z->zs.avail_in = (uInt)(z->in.len - (size_t)skip); /* at most LIMIT_MAX */
 	for (;;) {
 		int r;
 
@@ -168,10 +214,6 @@ inflate_buffered(struct discord_zlib *z)
 		}
 		if (r == Z_STREAM_END) {
 			fail(z, DISCORD_ZLIB_CORRUPT, "it ended, which Discord's never does");
-			return -1;
-		}
-		if (r == Z_NEED_DICT) {
-			fail(z, DISCORD_ZLIB_CORRUPT, "it asks for a preset dictionary");
 			return -1;
 		}
 		if (r != Z_OK && r != Z_BUF_ERROR) {

@@ -278,6 +278,43 @@ test_corrupt_stream(void **state)
 	assert_int_equal(discord_zlib_stats(z)->payloads, 2);
 }
 
+/* The stream's two-byte header is checked as zlib checks it, whether it
+ * comes in the first message or across two; it is not looked for again in
+ * later payloads. */
+static void
+test_header(void **state)
+{
+	static const struct {
+		const char *bytes, *why;
+	} bad[] = {
+	    {"\x78\x9d", "incorrect header check"},
+	    {"\x79\x18", "unknown compression method"},
+	    {"\x88\x1c", "invalid window size"},
+	    {"\x78\x20", "it asks for a preset dictionary"},
+	};
+	struct fx *f = *state;
+	char why[160], msg[2 + DISCORD_ZLIB_SUFFIX_LEN];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		discord_zlib_reset(f->z);
+		memcpy(msg, bad[i].bytes, 2);
+		memcpy(msg + 2, DISCORD_ZLIB_SUFFIX, DISCORD_ZLIB_SUFFIX_LEN);
+		assert_int_equal(discord_zlib_feed(f->z, msg, sizeof(msg)), DISCORD_ZLIB_ERROR);
+		snprintf(why, sizeof(why), "the gateway's compressed stream is corrupt (%s)",
+		         bad[i].why);
+		assert_string_equal(discord_zlib_why(f->z), why);
+	}
+	/* The header alone in a message, then the rest of the payload. */
+	discord_zlib_reset(f->z);
+	repack(f, Z_DEFAULT_COMPRESSION);
+	pack(&f->pk, HELLO, strlen(HELLO), &f->c);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, 1), DISCORD_ZLIB_MORE);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p + 1, f->c.len - 1), DISCORD_ZLIB_PAYLOAD);
+	pack(&f->pk, READY, strlen(READY), &f->c);
+	assert_int_equal(discord_zlib_feed(f->z, f->c.p, f->c.len), DISCORD_ZLIB_PAYLOAD);
+	assert_int_equal(discord_zlib_stats(f->z)->payloads, 2);
+}
+
 /* A stream that ends (Z_FINISH) is not Discord's. */
 static void
 test_stream_end(void **state)
@@ -441,6 +478,7 @@ main(void)
 	    T(test_payloads_in_sequence),
 	    T(test_context_across_payloads),
 	    T(test_corrupt_stream),
+	    T(test_header),
 	    T(test_stream_end),
 	    T(test_zip_bomb),
 	    T(test_output_cap_exact),
