@@ -56,8 +56,6 @@
 /* libcurl 7.88 asks for "100-continue" before a body larger than this
  * (its EXPECT_100_THRESHOLD), unless an "Expect:" header says no. */
 #define EXPECT_THRESHOLD (1024u * 1024u)
-/* URL handles of finished requests kept for new ones (see request_url). */
-#define SPARE_URLS_MAX POOL_MAX
 /* How long the wait of the last request out tells of the backlog. */
 #define BACKLOG_RECENT_NS 1000000000u
 
@@ -65,7 +63,9 @@ struct req {
 	struct rest *r;
 	struct req *prev, *next;
 	char method[8];
-	CURLU *url; /* the base URL's copy with this request's path and query */
+	/* The request target (the base's path, this request's path and query),
+	 * or the whole URL when a proxy is told it (see request_target). */
+	char *target;
 	char *body;
 	size_t body_len;
 	char route[DISCORD_RATELIMIT_ROUTE_MAX];
@@ -101,7 +101,10 @@ struct rest {
 	CURLU *base;     /* the base URL, parsed once */
 	char *base_path; /* its path, without a trailing '/' */
 	size_t base_len;
-	struct curl_slist *hdr_body, *hdr_big, *hdr_plain; /* see headers() */
+	char *origin; /* "scheme://host[:port]" when targets are whole URLs, else NULL */
+	/* [0]: with the bot's Authorization, [1]: without it, for routes an
+	 * interaction's token authorises (see headers()) */
+	struct curl_slist *hdr_body[2], *hdr_big[2], *hdr_plain[2];
 	char *proxy, *noproxy; /* from the environment, read once (env_proxy) */
 	bool tls_verify;
 	struct discord_ratelimit *rl;
@@ -111,8 +114,6 @@ struct rest {
 	struct sock *socks;
 	CURL *pool[POOL_MAX];
 	size_t npool;
-	CURLU *spare_urls[SPARE_URLS_MAX]; /* copies of base whose path and query go */
-	size_t nspare;
 	bool stopped, closing;
 	uint64_t last_sent_ns, last_wait_ns;               /* see discord_rest_backlog_ns */
 	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
@@ -180,20 +181,10 @@ log_route(const char *route, char *out, size_t len)
 	snprintf(out, len, "%s", route);
 }
 
-/* u's request is over: u is kept for another (request_url) or freed. */
-static void
-url_release(struct rest *r, CURLU *u)
-{
-	if (u != NULL && r->nspare < SPARE_URLS_MAX && !r->closing)
-		r->spare_urls[r->nspare++] = u;
-	else
-		curl_url_cleanup(u);
-}
-
 static void
 req_free(struct req *q)
 {
-	url_release(q->r, q->url);
+	free(q->target);
 	free(q->body);
 	buf_free(&q->resp);
 	free(q);
@@ -451,14 +442,19 @@ start(struct rest *r, struct req *q, int64_t now)
 	CURL *e = r->npool > 0 ? r->pool[--r->npool] : handle_new(r);
 	bool has_body = q->body != NULL;
 
-	curl_easy_setopt(e, CURLOPT_CURLU, q->url);
+	if (r->origin == NULL) {
+		curl_easy_setopt(e, CURLOPT_CURLU, r->base);
+		curl_easy_setopt(e, CURLOPT_REQUEST_TARGET, q->target);
+	} else {
+		curl_easy_setopt(e, CURLOPT_URL, q->target);
+	}
 	curl_easy_setopt(e, CURLOPT_PRIVATE, q);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
 	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER,
-	                 !has_body                        ? r->hdr_plain
-	                 : q->body_len > EXPECT_THRESHOLD ? r->hdr_big
-	                                                  : r->hdr_body);
+	                 !has_body                        ? r->hdr_plain[q->token_route]
+	                 : q->body_len > EXPECT_THRESHOLD ? r->hdr_big[q->token_route]
+	                                                  : r->hdr_body[q->token_route]);
 	if (strcmp(q->method, "GET") == 0) {
 		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
 	} else {
@@ -731,7 +727,10 @@ check_done(struct rest *r)
 }
 
 /*
- * The headers of every request: body is 0 (none), 1 (a JSON body) or 2 (a
+ * The headers of every request: the bot's Authorization when token is not
+ * NULL (routes an interaction's token authorises go without it: Discord
+ * does not need it there, and the bot token then travels only where it
+ * must); body is 0 (none), 1 (a JSON body) or 2 (a
  * JSON body larger than EXPECT_THRESHOLD, with "Expect:" so that libcurl
  * does not wait for a "100 Continue"). Smaller bodies go without that
  * line: each header costs libcurl work on every request (about 900
@@ -744,11 +743,13 @@ headers(const char *token, int body)
 	struct curl_slist *l = NULL;
 	struct buf b;
 
-	buf_init(&b, 4096);
-	buf_addf(&b, "Authorization: Bot %s", token);
-	l = curl_slist_append(l, buf_str(&b));
-	memset(b.p, 0, b.len); /* the token does not linger in freed memory */
-	buf_free(&b);
+	if (token != NULL) {
+		buf_init(&b, 4096);
+		buf_addf(&b, "Authorization: Bot %s", token);
+		l = curl_slist_append(l, buf_str(&b));
+		memset(b.p, 0, b.len); /* the token does not linger in freed memory */
+		buf_free(&b);
+	}
 	/* Here rather than CURLOPT_USERAGENT, which libcurl formats into a
 	 * header again for every request. */
 	l = curl_slist_append(l, "User-Agent: " USER_AGENT);
@@ -812,6 +813,29 @@ env_proxy(struct rest *r, const char *scheme)
 		log_info("discord: REST calls go through the proxy named in %s", which);
 }
 
+/* "scheme://host[:port]" of base, newly allocated. */
+static char *
+url_origin(CURLU *base)
+{
+	CURLU *u = curl_url_dup(base);
+	char *url = NULL, *origin;
+	size_t n;
+
+	if (u == NULL || curl_url_set(u, CURLUPART_PATH, "/", 0) != CURLUE_OK ||
+	    curl_url_set(u, CURLUPART_QUERY, NULL, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_URL, &url, 0) != CURLUE_OK)
+		log_fatalx("libcurl cannot copy a URL handle");
+	n = strlen(url);
+	while (n > 0 && url[n - 1] == '/')
+		n--;
+	origin = xmalloc(n + 1);
+	memcpy(origin, url, n);
+	origin[n] = '\0';
+	curl_free(url);
+	curl_url_cleanup(u);
+	return origin;
+}
+
 struct rest *
 discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 {
@@ -826,8 +850,8 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 		curl_ready = true;
 	}
 	r->loop = loop;
-	/* Parsed once: each request copies it and sets its own path, so that
-	 * libcurl does not parse and normalise a whole URL per request. */
+	/* Parsed once and shared by every request, each with its own target
+	 * (request_target). */
 	r->base = curl_url();
 	if (r->base == NULL)
 		log_fatalx("libcurl cannot make a URL handle");
@@ -847,6 +871,10 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	if (r->base == NULL || curl_url_get(r->base, CURLUPART_SCHEME, &path, 0) != CURLUE_OK)
 		path = NULL;
 	env_proxy(r, path != NULL ? path : "https");
+	/* Through a proxy, an https request goes in a tunnel, with its path as
+	 * target; a plain-HTTP one names the whole URL. */
+	if (r->proxy[0] != '\0' && path != NULL && strcasecmp(path, "http") == 0)
+		r->origin = url_origin(r->base);
 	curl_free(path);
 	n = strlen(r->base_path);
 	while (n > 0 && r->base_path[n - 1] == '/')
@@ -855,9 +883,13 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	r->tls_verify = o->tls_verify;
 	r->fatal = o->fatal;
 	r->fatal_ctx = o->ctx;
-	r->hdr_plain = headers(o->token != NULL ? o->token : "", 0);
-	r->hdr_body = headers(o->token != NULL ? o->token : "", 1);
-	r->hdr_big = headers(o->token != NULL ? o->token : "", 2);
+	for (int a = 0; a < 2; a++) {
+		const char *token = a == 1 || o->token == NULL ? NULL : o->token;
+
+		r->hdr_plain[a] = headers(token, 0);
+		r->hdr_body[a] = headers(token, 1);
+		r->hdr_big[a] = headers(token, 2);
+	}
 	r->rl = discord_ratelimit_new();
 	r->rng = rng_new_seeded(uv_hrtime());
 	r->multi = curl_multi_init();
@@ -889,44 +921,50 @@ discord_rest_token_route(const char *path)
 }
 
 /*
- * A copy of the base URL whose path is the base's followed by path (and
- * whose query is path's, if any); NULL when there is no base or libcurl
- * refuses the path. The copy is one a finished request left when there is
- * one: libcurl copies the URL it is given when it connects, and an
- * application may change a URL handle once its transfer is over, so only
- * the path and the query need setting (a new copy and its freeing cost
- * about 1,200 instructions a request).
+ * What the request line names for path (a path under the base URL, with
+ * an optional query): the base's path and path, for the base URL's handle
+ * that every request shares (CURLOPT_REQUEST_TARGET). libcurl copies a
+ * target into the request as it is, where a URL of its own it would put
+ * together, parse and encode again, about 100 instructions a byte for a
+ * path with an interaction's token. When a plain-HTTP proxy may be used
+ * the target is the whole URL instead, which libcurl gives the proxy
+ * (or, for a host no_proxy exempts, cuts back to its path). Spaces and
+ * bytes past ASCII are percent-encoded, as libcurl did; NULL for other
+ * control characters, which no request may carry into its request line.
  */
-static CURLU *
-request_url(struct rest *r, const char *path)
+static char *
+request_target(struct rest *r, const char *path)
 {
-	const char *query = strchr(path, '?');
-	size_t len = query != NULL ? (size_t)(query - path) : strlen(path);
-	char small[512], *full = small;
-	CURLU *u;
-	bool ok;
+	size_t olen = r->origin != NULL ? strlen(r->origin) : 0, n = strlen(path), extra = 0;
+	char *t, *w;
 
 	if (r->base == NULL)
 		return NULL;
-	u = r->nspare > 0 ? r->spare_urls[--r->nspare] : curl_url_dup(r->base);
-	if (u == NULL)
-		return NULL;
-	if (r->base_len + len + 1 > sizeof(small))
-		full = xmalloc(r->base_len + len + 1);
-	memcpy(full, r->base_path, r->base_len);
-	memcpy(full + r->base_len, path, len);
-	full[r->base_len + len] = '\0';
-	/* Both parts are set every time, so nothing of an earlier request
-	 * stays. */
-	ok = curl_url_set(u, CURLUPART_PATH, full, 0) == CURLUE_OK &&
-	     curl_url_set(u, CURLUPART_QUERY, query != NULL ? query + 1 : NULL, 0) == CURLUE_OK;
-	if (full != small)
-		free(full);
-	if (!ok) {
-		url_release(r, u);
-		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)path[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return NULL;
+		if (c == ' ' || c > 0x7f)
+			extra += 2;
 	}
-	return u;
+	t = xmalloc(olen + r->base_len + n + extra + 1);
+	memcpy(t, r->origin != NULL ? r->origin : "", olen);
+	memcpy(t + olen, r->base_path, r->base_len);
+	w = t + olen + r->base_len;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)path[i];
+
+		if (c == ' ' || c > 0x7f) {
+			*w++ = '%';
+			*w++ = "0123456789ABCDEF"[c >> 4];
+			*w++ = "0123456789ABCDEF"[c & 15];
+		} else {
+			*w++ = (char)c;
+		}
+	}
+	*w = '\0';
+	return t;
 }
 
 void
@@ -945,7 +983,7 @@ discord_rest_call_until(struct rest *r, const char *method, const char *path, co
 
 	q->r = r;
 	memcpy(q->method, method, mlen); /* q is zeroed: NUL-terminated */
-	q->url = request_url(r, path);
+	q->target = request_target(r, path);
 	if (body != NULL) {
 		q->body_len = strlen(body);
 		q->body = xmalloc(q->body_len + 1);
@@ -959,7 +997,7 @@ discord_rest_call_until(struct rest *r, const char *method, const char *path, co
 	q->ctx = ctx;
 	buf_init(&q->resp, RESPONSE_MAX);
 	q->queued_ns = uv_hrtime();
-	if (r->stopped || r->closing || q->url == NULL) {
+	if (r->stopped || r->closing || q->target == NULL) {
 		fail_later(r, q);
 		return;
 	}
@@ -1031,15 +1069,16 @@ discord_rest_close(struct rest *r, void (*done)(void *), void *ctx)
 	r->multi = NULL;
 	while (r->socks != NULL)
 		sock_close(r, r->socks);
-	curl_slist_free_all(r->hdr_body);
-	curl_slist_free_all(r->hdr_big);
-	curl_slist_free_all(r->hdr_plain);
+	for (int a = 0; a < 2; a++) {
+		curl_slist_free_all(r->hdr_body[a]);
+		curl_slist_free_all(r->hdr_big[a]);
+		curl_slist_free_all(r->hdr_plain[a]);
+	}
 	discord_ratelimit_free(r->rl);
 	rng_free(r->rng);
-	while (r->nspare > 0)
-		curl_url_cleanup(r->spare_urls[--r->nspare]);
 	curl_url_cleanup(r->base);
 	free(r->base_path);
+	free(r->origin);
 	free(r->proxy);
 	free(r->noproxy);
 	uv_timer_stop(&r->curl_timer);

@@ -190,6 +190,10 @@ tmpl() {
 
 finish() {
 	[ -n "$BOT_PID" ] && bot_stop
+	# The bot token goes only where Discord needs it: never to a route an
+	# interaction's token authorises.
+	sent=$(stat rest.token_auth)
+	[ "$sent" = 0 ] || fail "the bot token was sent with $sent interaction-token requests"
 	kill -TERM "$FAKE_PID" 2>/dev/null
 	wait "$FAKE_PID"
 	fake_status=$?

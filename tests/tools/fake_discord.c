@@ -246,6 +246,7 @@ stats_json(void)
 	                        (double)cJSON_GetArraySize(rest_fake_commands(F.commands_scope)));
 	cJSON_AddNumberToObject(r, "command_lists", (double)F.st.command_lists);
 	cJSON_AddNumberToObject(r, "echoes", (double)F.st.echoes);
+	cJSON_AddNumberToObject(r, "token_auth", (double)F.st.token_auth);
 	cJSON_AddStringToObject(r, "commands_scope", F.commands_scope);
 	cJSON_AddNumberToObject(r, "dm_channels", (double)F.st.dm_channels);
 	cJSON_AddNumberToObject(r, "dms", (double)F.st.dms);

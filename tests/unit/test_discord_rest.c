@@ -348,6 +348,16 @@ post_through(uv_loop_t *loop, const char *base, int n)
 	assert_true(is_closed);
 }
 
+static int
+count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+		n++;
+	return n;
+}
+
 /*
  * The proxy comes from the environment by libcurl's rules (http_proxy for
  * an http URL, not HTTP_PROXY; no_proxy exempts hosts), read once when REST
@@ -368,6 +378,13 @@ proxy_from_the_environment(void **unused)
 	setenv("http_proxy", url, 1);
 	post_through(&loop, "http://delver-test.invalid/api/v10", 3);
 	assert_int_equal(s.requests, 3);
+	/* A plain-HTTP proxy is told the whole URL. */
+	s.seen[s.nseen] = '\0';
+	assert_int_equal(
+	    count_of(
+	        s.seen,
+	        "POST http://delver-test.invalid/api/v10/interactions/1/tok/callback HTTP/1.1\r\n"),
+	    3);
 	/* no_proxy: the host is reached directly, not through the (closed)
 	 * proxy port. */
 	setenv("http_proxy", "http://127.0.0.1:1", 1);
@@ -386,19 +403,9 @@ proxy_from_the_environment(void **unused)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
-static int
-count_of(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
-		n++;
-	return n;
-}
-
-/* Each request goes to its own path and query, although the URL handles
- * of finished requests are used again for new ones; no request asks for a
- * "100 Continue". */
+/* Each request goes to its own path and query, although every request
+ * shares the base URL's handle; no request asks for a "100 Continue"; only
+ * routes that need the bot token are sent it. */
 static void
 paths_and_queries(void **unused)
 {
@@ -437,6 +444,15 @@ paths_and_queries(void **unused)
 	assert_int_equal(count_of(s.seen, "POST /api/v10/interactions/6/t/callback HTTP/1.1\r\n"),
 	                 1);
 	assert_int_equal(count_of(s.seen, "POST "), 5);
+	/* Routes an interaction's token authorises go without the bot token;
+	 * the others carry it. */
+	assert_int_equal(count_of(s.seen, "Authorization"), 0);
+	discord_rest_call(r, "POST", "/channels/8/messages", "{}", 0, count_done, &done);
+	run_until_count(&loop, &done, 6);
+	s.seen[s.nseen] = '\0';
+	assert_int_equal(count_of(s.seen, "POST /api/v10/channels/8/messages HTTP/1.1\r\n"), 1);
+	assert_int_equal(count_of(s.seen, "Authorization: Bot t\r\n"), 1);
+	assert_int_equal(count_of(s.seen, "Authorization"), 1);
 	/* No "Expect: 100-continue", for a small body or, however the
 	 * headers are chosen, for one past libcurl's 1 MB threshold. */
 	big = malloc(big_len + 1);
@@ -444,7 +460,7 @@ paths_and_queries(void **unused)
 	memcpy(big, "{}", 2);
 	big[big_len] = '\0';
 	discord_rest_call(r, "POST", "/webhooks/7/tok", big, REST_INTERACTION, count_done, &done);
-	run_until_count(&loop, &done, 6);
+	run_until_count(&loop, &done, 7);
 	free(big);
 	s.seen[s.nseen] = '\0';
 	assert_int_equal(count_of(s.seen, "POST /api/v10/webhooks/7/tok HTTP/1.1\r\n"), 1);

@@ -202,6 +202,7 @@ struct fake {
 		uint64_t requests, registrations, r429, r5xx, r401, slow;
 		uint64_t command_lists; /* GETs of a command set */
 		uint64_t echoes;        /* error bodies that echoed the token */
+		uint64_t token_auth;    /* interaction-token requests that sent the bot token */
 		uint64_t early;         /* requests before a 429's retry_after */
 		int last_close;         /* the client's close code, -1 none */
 		uint64_t client_closes;

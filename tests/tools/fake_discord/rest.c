@@ -778,7 +778,12 @@ rest_fake_handle(const char *method, const char *path, const char *auth, const c
 	if (has_body && len > 0 && strncmp(ctype, "application/json", 16) != 0)
 		fake_violation("%s: Content-Type is '%.60s', not application/json", route, ctype);
 	snprintf(want, sizeof(want), "Bot %s", F.token);
-	if (strcmp(auth, want) != 0) {
+	/* As Discord: a route authorised by an interaction's token needs no
+	 * Authorization header, but one sent must be valid; every other route
+	 * needs the bot's. */
+	if (is_interaction_route(route) && auth[0] != '\0')
+		F.st.token_auth++;
+	if ((auth[0] != '\0' || !is_interaction_route(route)) && strcmp(auth, want) != 0) {
 		F.st.r401++;
 		answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
 		return;
