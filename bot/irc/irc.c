@@ -444,8 +444,16 @@ rate_text(char *out, size_t size, int burst, int interval_ms)
 static bool
 admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *chan, int64_t now)
 {
+	/* A quarter of a channel's burst (one at least, from a burst of 2) is
+	 * kept for its quiet users, those whose own bucket is full: flooders,
+	 * each within their own rate, cannot spend all of it between them, as
+	 * they could when their lines come in one batch after the bot waited
+	 * (their buckets refill meanwhile), and leave the others refused. */
+	int burst = b->cfg->channel_burst, reserve = burst < 2 ? 0 : burst < 8 ? 1 : burst / 4;
 	bool user_ok = irc_limit_ready(b->users, o->user_key, now);
-	bool chan_ok = chan == NULL || irc_limit_ready(b->chans, o->chan_key, now);
+	bool quiet = irc_limit_full(b->users, o->user_key, now);
+	bool chan_ok = chan == NULL ||
+	               irc_limit_ready_keeping(b->chans, o->chan_key, quiet ? 0 : reserve, now);
 	char rate[96], text[400];
 
 	if (user_ok && chan_ok) {

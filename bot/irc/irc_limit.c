@@ -109,6 +109,19 @@ irc_limit_ready(struct irc_limit *l, const char *key, int64_t now)
 }
 
 bool
+irc_limit_ready_keeping(struct irc_limit *l, const char *key, int keep, int64_t now)
+{
+	return l->interval == 0 ||
+	       find(l, key, now)->credit >= ((int64_t)(keep < 0 ? 0 : keep) + 1) * l->interval;
+}
+
+bool
+irc_limit_full(struct irc_limit *l, const char *key, int64_t now)
+{
+	return l->interval == 0 || find(l, key, now)->credit >= l->capacity;
+}
+
+bool
 irc_limit_take(struct irc_limit *l, const char *key, int64_t now)
 {
 	struct entry *e;

@@ -35,6 +35,12 @@ void irc_limit_set_rate(struct irc_limit *l, int burst, int interval_ms);
 
 /* Whether key has a command to spend at now (nothing is spent). */
 bool irc_limit_ready(struct irc_limit *l, const char *key, int64_t now);
+/* Whether key has a command to spend at now and keep commands more after
+ * it (nothing is spent); with no limit at all, always. */
+bool irc_limit_ready_keeping(struct irc_limit *l, const char *key, int keep, int64_t now);
+/* Whether key's bucket is full at now: it has spent nothing that has not
+ * come back yet (a key not seen before is). */
+bool irc_limit_full(struct irc_limit *l, const char *key, int64_t now);
 /* Spends one of key's commands at now; returns false (nothing spent) when
  * its bucket is empty. */
 bool irc_limit_take(struct irc_limit *l, const char *key, int64_t now);

@@ -405,6 +405,65 @@ test_channel_rate_limit(void **state)
 	                            "GM.\r\n");
 }
 
+static int
+count_lines(const char *s, const char *start)
+{
+	int n = 0;
+	size_t len = strlen(start);
+
+	for (const char *p = s; *p != '\0'; p = strchr(p, '\n') + 1) {
+		if (strncmp(p, start, len) == 0)
+			n++;
+		if (strchr(p, '\n') == NULL)
+			break;
+	}
+	return n;
+}
+
+/* With the default limits, three flooders each within their own rate, and
+ * their lines come in one batch after the bot waited 10 s (their buckets
+ * refilled meanwhile): they cannot spend the channel's whole budget
+ * between them, and a quiet user is still answered. */
+static void
+test_channel_rate_fair(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const flooders[] = {"alice", "bob", "carol"};
+	char line[96];
+	const char *o;
+
+	f->cfg.user_burst = 5;
+	f->cfg.user_interval_ms = 2000;
+	f->cfg.channel_burst = 20;
+	f->cfg.channel_interval_ms = 1000;
+	irc_bot_set_config(f->b, &f->cfg);
+	for (int round = 0; round < 2; round++) {
+		f->now += round * 10000;
+		for (size_t u = 0; u < 3; u++) {
+			for (int i = 0; i < 5; i++) {
+				snprintf(line, sizeof(line), ":%s!x@h PRIVMSG #a :!gm",
+				         flooders[u]);
+				feed(f, line);
+			}
+		}
+		o = out(f);
+		/* First 15 of the channel's 20; then, of 15 (5 + 10 s), the
+		 * flooders take 11: 10 down to the quarter kept, and carol's
+		 * first, as quiet then as anyone. */
+		assert_int_equal(count_lines(o, "PRIVMSG #a :Nobody is GM"), round == 0 ? 15 : 11);
+		assert_int_equal(count_lines(o, "NOTICE carol :#a is sending commands faster"),
+		                 round == 0 ? 0 : 1);
+	}
+	feed(f, ":dave!d@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+	/* 2 s on, alice has one command of her own again, but the channel's
+	 * 5 are the quarter kept: she is refused for the channel's rate. */
+	f->now += 2000;
+	feed(f, ":alice!x@h PRIVMSG #a :!gm");
+	assert_memory_equal(out(f), "NOTICE alice :#a is sending", 27);
+}
+
 /* A reply that does not fit the send queue whole is not sent at all; its
  * user is told by NOTICE. */
 static void
@@ -950,6 +1009,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_channel_rate_fair, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_whole_or_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nick_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),

@@ -31,6 +31,30 @@ test_burst_then_interval(void **state)
 	irc_limit_free(l);
 }
 
+/* Whether a command can be spent while some are kept back, and whether a
+ * bucket is full. */
+static void
+test_keeping_and_full(void **state)
+{
+	struct irc_limit *l = irc_limit_new(4, 1000), *none = irc_limit_new(1, 0);
+
+	(void)state;
+	assert_true(irc_limit_full(l, "alice", 0)); /* new: full */
+	assert_true(irc_limit_ready_keeping(l, "alice", 3, 0));
+	assert_false(irc_limit_ready_keeping(l, "alice", 4, 0));
+	assert_true(irc_limit_take(l, "alice", 0));
+	assert_false(irc_limit_full(l, "alice", 0));
+	assert_false(irc_limit_ready_keeping(l, "alice", 3, 0));
+	assert_true(irc_limit_ready_keeping(l, "alice", 2, 0));
+	assert_true(irc_limit_ready_keeping(l, "alice", -1, 0)); /* as 0 */
+	assert_false(irc_limit_full(l, "alice", 999));
+	assert_true(irc_limit_full(l, "alice", 1000));
+	assert_true(irc_limit_ready_keeping(none, "bob", 100, 0));
+	assert_true(irc_limit_full(none, "bob", 0));
+	irc_limit_free(l);
+	irc_limit_free(none);
+}
+
 static void
 test_no_limit_and_new_rate(void **state)
 {
@@ -92,6 +116,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_burst_then_interval),
+	    cmocka_unit_test(test_keeping_and_full),
 	    cmocka_unit_test(test_no_limit_and_new_rate),
 	    cmocka_unit_test(test_tell_once_per_spell),
 	    cmocka_unit_test(test_eviction),
