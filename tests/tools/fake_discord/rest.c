@@ -475,13 +475,12 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 		return;
 	}
 	if (edit && found->deferred == 0) {
-		/* Discord would edit a type-4 answer; the bot edits only a
-		 * deferral, so anything else is a mistake. */
+		/* The bot edits only a deferral, so this is its mistake; but
+		 * Discord edits a type-4 answer (there is one: see above) as it
+		 * does a deferral's, so the edit is made. */
 		fake_violation("interaction %" PRIu64 ": its original response was edited "
 		               "without a deferral",
 		               found->id);
-		answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
-		return;
 	}
 	if (!edit && found->followups >= FAKE_FOLLOWUPS)
 		fake_violation("interaction %" PRIu64 ": more than %d follow-ups", found->id,
@@ -495,7 +494,7 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 			fake_violation("interaction %" PRIu64 ": an edit cannot make a message "
 			               "ephemeral (flags 64): the deferral decides",
 			               found->id);
-		if (!found->completed)
+		if (found->deferred != 0 && !found->completed)
 			complete(found, j, ok, found->deferred_eph);
 	} else {
 		if (found->deferred != 0 && !found->completed)
