@@ -24,7 +24,6 @@
 #include "bot/discord/discord_rest.h"
 
 #include <cJSON.h>
-#include <ctype.h>
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,15 +33,12 @@
 
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_ratelimit.h"
+#include "bot/discord/discord_rest_wire.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 
-#ifndef DELVER_VERSION /* the fuzzing build does not pass it */
-#define DELVER_VERSION "0"
-#endif
-#define USER_AGENT     "DiscordBot (https://github.com/delver-bot/delver, " DELVER_VERSION ")"
 #define RESPONSE_MAX   (1u << 20)
 #define POOL_MAX       64 /* easy handles kept for reuse: one per connection */
 #define TRIES_MAX      3  /* retries of a 5xx or a failed connection */
@@ -53,9 +49,6 @@
 /* Requests handed to libcurl at once; later ones wait in our queue, where
  * their deadlines are still checked. */
 #define ACTIVE_MAX 256
-/* libcurl 7.88 asks for "100-continue" before a body larger than this
- * (its EXPECT_100_THRESHOLD), unless an "Expect:" header says no. */
-#define EXPECT_THRESHOLD (1024u * 1024u)
 /* How long the wait of the last request out tells of the backlog. */
 #define BACKLOG_RECENT_NS 1000000000u
 
@@ -64,7 +57,7 @@ struct req {
 	struct req *prev, *next;
 	char method[8];
 	/* The request target (the base's path, this request's path and query),
-	 * or the whole URL when a proxy is told it (see request_target). */
+	 * or the whole URL when a proxy is told it (see discord_rest_wire_target). */
 	char *target;
 	char *body;
 	size_t body_len;
@@ -103,9 +96,9 @@ struct rest {
 	size_t base_len;
 	char *origin; /* "scheme://host[:port]" when targets are whole URLs, else NULL */
 	/* [0]: with the bot's Authorization, [1]: without it, for routes an
-	 * interaction's token authorises (see headers()) */
+	 * interaction's token authorises (see discord_rest_wire_headers()) */
 	struct curl_slist *hdr_body[2], *hdr_big[2], *hdr_plain[2];
-	char *proxy, *noproxy; /* from the environment, read once (env_proxy) */
+	char *proxy, *noproxy; /* from the environment, read once (discord_rest_wire_proxy) */
 	bool tls_verify;
 	struct discord_ratelimit *rl;
 	struct rng *rng;
@@ -452,9 +445,10 @@ start(struct rest *r, struct req *q, int64_t now)
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, q);
 	curl_easy_setopt(e, CURLOPT_PREREQDATA, q);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER,
-	                 !has_body                        ? r->hdr_plain[q->token_route]
-	                 : q->body_len > EXPECT_THRESHOLD ? r->hdr_big[q->token_route]
-	                                                  : r->hdr_body[q->token_route]);
+	                 !has_body ? r->hdr_plain[q->token_route]
+	                 : q->body_len > DISCORD_REST_WIRE_EXPECT_THRESHOLD
+	                     ? r->hdr_big[q->token_route]
+	                     : r->hdr_body[q->token_route]);
 	if (strcmp(q->method, "GET") == 0) {
 		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
 	} else {
@@ -726,116 +720,6 @@ check_done(struct rest *r)
 		pump(r);
 }
 
-/*
- * The headers of every request: the bot's Authorization when token is not
- * NULL (routes an interaction's token authorises go without it: Discord
- * does not need it there, and the bot token then travels only where it
- * must); body is 0 (none), 1 (a JSON body) or 2 (a
- * JSON body larger than EXPECT_THRESHOLD, with "Expect:" so that libcurl
- * does not wait for a "100 Continue"). Smaller bodies go without that
- * line: each header costs libcurl work on every request (about 900
- * instructions for that empty one), and Discord's bodies, a whole command
- * list included, stay far below the threshold.
- */
-static struct curl_slist *
-headers(const char *token, int body)
-{
-	struct curl_slist *l = NULL;
-	struct buf b;
-
-	if (token != NULL) {
-		buf_init(&b, 4096);
-		buf_addf(&b, "Authorization: Bot %s", token);
-		l = curl_slist_append(l, buf_str(&b));
-		memset(b.p, 0, b.len); /* the token does not linger in freed memory */
-		buf_free(&b);
-	}
-	/* Here rather than CURLOPT_USERAGENT, which libcurl formats into a
-	 * header again for every request. */
-	l = curl_slist_append(l, "User-Agent: " USER_AGENT);
-	/* No Accept header: libcurl's default accepts anything, which says
-	 * nothing (Discord answers JSON), and libcurl 7.88 formats each byte
-	 * of a request through its printf, about 100 instructions a byte. */
-	l = curl_slist_append(l, "Accept:");
-	if (body > 0)
-		l = curl_slist_append(l, "Content-Type: application/json");
-	if (body > 1)
-		l = curl_slist_append(l, "Expect:");
-	return l;
-}
-
-/* The first of names set and not empty in the environment, or NULL. */
-static const char *
-env_first(const char *const *names, size_t n, const char **which)
-{
-	for (size_t i = 0; i < n; i++) {
-		const char *v = getenv(names[i]);
-
-		if (v != NULL && v[0] != '\0') {
-			*which = names[i];
-			return v;
-		}
-	}
-	return NULL;
-}
-
-/*
- * The proxy and the hosts exempt from it that libcurl would find in the
- * environment for a URL of this scheme, by its rules: <scheme>_proxy, then
- * the same name in capitals (not HTTP_PROXY, which a CGI client could set),
- * then all_proxy and ALL_PROXY; no_proxy or NO_PROXY; an empty variable
- * does not count. Read once here: left to libcurl, every request reads
- * the environment again (five getenv calls, about 1,500 instructions).
- * Both are "" when the environment names none. The proxy's URL may hold a
- * password: only the variable's name is logged.
- */
-static void
-env_proxy(struct rest *r, const char *scheme)
-{
-	char lower[32], upper[32];
-	const char *names[4] = {lower, upper, "all_proxy", "ALL_PROXY"}, *which = NULL;
-	const char *no[2] = {"no_proxy", "NO_PROXY"}, *no_which = NULL, *proxy, *exempt;
-	size_t i;
-
-	for (i = 0; scheme[i] != '\0' && i + sizeof("_proxy") < sizeof(lower); i++) {
-		lower[i] = (char)tolower((unsigned char)scheme[i]);
-		upper[i] = (char)toupper((unsigned char)scheme[i]);
-	}
-	memcpy(lower + i, "_proxy", sizeof("_proxy"));
-	memcpy(upper + i, "_PROXY", sizeof("_PROXY"));
-	if (strcmp(lower, "http_proxy") == 0)
-		names[1] = lower; /* HTTP_PROXY is not read */
-	proxy = env_first(names, 4, &which);
-	exempt = env_first(no, 2, &no_which);
-	r->proxy = xstrdup(proxy != NULL ? proxy : "");
-	r->noproxy = xstrdup(exempt != NULL ? exempt : "");
-	if (proxy != NULL)
-		log_info("discord: REST calls go through the proxy named in %s", which);
-}
-
-/* "scheme://host[:port]" of base, newly allocated. */
-static char *
-url_origin(CURLU *base)
-{
-	CURLU *u = curl_url_dup(base);
-	char *url = NULL, *origin;
-	size_t n;
-
-	if (u == NULL || curl_url_set(u, CURLUPART_PATH, "/", 0) != CURLUE_OK ||
-	    curl_url_set(u, CURLUPART_QUERY, NULL, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_URL, &url, 0) != CURLUE_OK)
-		log_fatalx("libcurl cannot copy a URL handle");
-	n = strlen(url);
-	while (n > 0 && url[n - 1] == '/')
-		n--;
-	origin = xmalloc(n + 1);
-	memcpy(origin, url, n);
-	origin[n] = '\0';
-	curl_free(url);
-	curl_url_cleanup(u);
-	return origin;
-}
-
 struct rest *
 discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 {
@@ -851,7 +735,7 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	}
 	r->loop = loop;
 	/* Parsed once and shared by every request, each with its own target
-	 * (request_target). */
+	 * (discord_rest_wire_target). */
 	r->base = curl_url();
 	if (r->base == NULL)
 		log_fatalx("libcurl cannot make a URL handle");
@@ -870,11 +754,11 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	path = NULL;
 	if (r->base == NULL || curl_url_get(r->base, CURLUPART_SCHEME, &path, 0) != CURLUE_OK)
 		path = NULL;
-	env_proxy(r, path != NULL ? path : "https");
+	discord_rest_wire_proxy(path != NULL ? path : "https", &r->proxy, &r->noproxy);
 	/* Through a proxy, an https request goes in a tunnel, with its path as
 	 * target; a plain-HTTP one names the whole URL. */
 	if (r->proxy[0] != '\0' && path != NULL && strcasecmp(path, "http") == 0)
-		r->origin = url_origin(r->base);
+		r->origin = discord_rest_wire_origin(r->base);
 	curl_free(path);
 	n = strlen(r->base_path);
 	while (n > 0 && r->base_path[n - 1] == '/')
@@ -886,9 +770,9 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	for (int a = 0; a < 2; a++) {
 		const char *token = a == 1 || o->token == NULL ? NULL : o->token;
 
-		r->hdr_plain[a] = headers(token, 0);
-		r->hdr_body[a] = headers(token, 1);
-		r->hdr_big[a] = headers(token, 2);
+		r->hdr_plain[a] = discord_rest_wire_headers(token, 0);
+		r->hdr_body[a] = discord_rest_wire_headers(token, 1);
+		r->hdr_big[a] = discord_rest_wire_headers(token, 2);
 	}
 	r->rl = discord_ratelimit_new();
 	r->rng = rng_new_seeded(uv_hrtime());
@@ -920,53 +804,6 @@ discord_rest_token_route(const char *path)
 	return p != NULL && p[1] != '\0' && p[1] != '?';
 }
 
-/*
- * What the request line names for path (a path under the base URL, with
- * an optional query): the base's path and path, for the base URL's handle
- * that every request shares (CURLOPT_REQUEST_TARGET). libcurl copies a
- * target into the request as it is, where a URL of its own it would put
- * together, parse and encode again, about 100 instructions a byte for a
- * path with an interaction's token. When a plain-HTTP proxy may be used
- * the target is the whole URL instead, which libcurl gives the proxy
- * (or, for a host no_proxy exempts, cuts back to its path). Spaces and
- * bytes past ASCII are percent-encoded, as libcurl did; NULL for other
- * control characters, which no request may carry into its request line.
- */
-static char *
-request_target(struct rest *r, const char *path)
-{
-	size_t olen = r->origin != NULL ? strlen(r->origin) : 0, n = strlen(path), extra = 0;
-	char *t, *w;
-
-	if (r->base == NULL)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)path[i];
-
-		if (c < 0x20 || c == 0x7f)
-			return NULL;
-		if (c == ' ' || c > 0x7f)
-			extra += 2;
-	}
-	t = xmalloc(olen + r->base_len + n + extra + 1);
-	memcpy(t, r->origin != NULL ? r->origin : "", olen);
-	memcpy(t + olen, r->base_path, r->base_len);
-	w = t + olen + r->base_len;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)path[i];
-
-		if (c == ' ' || c > 0x7f) {
-			*w++ = '%';
-			*w++ = "0123456789ABCDEF"[c >> 4];
-			*w++ = "0123456789ABCDEF"[c & 15];
-		} else {
-			*w++ = (char)c;
-		}
-	}
-	*w = '\0';
-	return t;
-}
-
 void
 discord_rest_call(struct rest *r, const char *method, const char *path, const char *body,
                   unsigned flags, rest_cb cb, void *ctx)
@@ -983,7 +820,9 @@ discord_rest_call_until(struct rest *r, const char *method, const char *path, co
 
 	q->r = r;
 	memcpy(q->method, method, mlen); /* q is zeroed: NUL-terminated */
-	q->target = request_target(r, path);
+	q->target = r->base == NULL
+	                ? NULL
+	                : discord_rest_wire_target(r->origin, r->base_path, r->base_len, path);
 	if (body != NULL) {
 		q->body_len = strlen(body);
 		q->body = xmalloc(q->body_len + 1);
