@@ -2,7 +2,9 @@
 
 Usage: python3 irc_fair.py BUILD_DIR
 """
+import os
 import re
+import signal
 import sys
 import time
 
@@ -106,6 +108,39 @@ channels = #a
     time.sleep(4.5)
     users[0].say("#a", "!roll 1d4")
     users[0].expect(r"^:delver!\S+ PRIVMSG #a :alice rolls · 1d4: \[\d\] = \d$", timeout=30)
+
+    step("the bot stopped while five users flood: dave's roll, read after theirs, is answered")
+    # While delver is stopped (SIGSTOP, as a machine that gives it no CPU),
+    # five flooders send 8 rolls each; once dave has seen all 40 relayed
+    # (so they wait in delver's socket), he rolls. delver then reads them
+    # in one batch, every flooder's own burst refilled: between them they
+    # could spend the channel's whole burst before dave's line.
+    floods = users + [Client(port, n) for n in ("erin", "frank")]
+    for u in floods[3:]:
+        u.join("#a")
+    stall = time.time()
+    os.kill(bot.proc.pid, signal.SIGSTOP)
+    try:
+        for i in range(8):
+            for u in floods:
+                u.say("#a", "!roll 1d6 #stall%s%d" % (u.nick, i))
+        relayed = set()
+        while len(relayed) < 8 * len(floods):
+            relayed.add(dave.expect(r"^:\S+ PRIVMSG #a :!roll 1d6 #stall(\w+)$",
+                                    timeout=60).group(1))
+        # Stopped 10 s at least: every user's burst and the channel's are
+        # full again, whatever was spent before.
+        time.sleep(max(0.0, 10 - (time.time() - stall)))
+        dave.say("#a", "!roll 1d8")
+        time.sleep(1)
+    finally:
+        os.kill(bot.proc.pid, signal.SIGCONT)
+    resumed = time.time()
+    m = dave.expect(r"^:delver!\S+ PRIVMSG #a :dave rolls · 1d8: \[(\d+)\] = (\d+)$",
+                    timeout=90)
+    check(m.group(1) == m.group(2) and 1 <= int(m.group(1)) <= 8, "a wrong roll: %s" % m.group(0))
+    print("delver stopped %.1f s; dave's roll answered %.2f s after it went on"
+          % (resumed - stall, dave.last_time - resumed), flush=True)
     status = bot.stop()
     check(status == 0, "delver exited with status %s" % status)
 
