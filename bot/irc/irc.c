@@ -450,8 +450,8 @@ admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *c
 	 * they could when their lines come in one batch after the bot waited
 	 * (their buckets refill meanwhile), and leave the others refused. */
 	int burst = b->cfg->channel_burst, reserve = burst < 2 ? 0 : burst < 8 ? 1 : burst / 4;
-	bool user_ok = irc_limit_ready(b->users, o->user_key, now);
-	bool quiet = irc_limit_full(b->users, o->user_key, now);
+	int own = irc_limit_count(b->users, o->user_key, now); /* one lookup for both */
+	bool user_ok = own >= 1, quiet = own >= b->cfg->user_burst;
 	bool chan_ok = chan == NULL ||
 	               irc_limit_ready_keeping(b->chans, o->chan_key, quiet ? 0 : reserve, now);
 	char rate[96], text[400];

@@ -102,17 +102,22 @@ find(struct irc_limit *l, const char *key, int64_t now)
 	return e;
 }
 
+int
+irc_limit_count(struct irc_limit *l, const char *key, int64_t now)
+{
+	return l->interval == 0 ? IRC_LIMIT_NONE : (int)(find(l, key, now)->credit / l->interval);
+}
+
 bool
 irc_limit_ready(struct irc_limit *l, const char *key, int64_t now)
 {
-	return l->interval == 0 || find(l, key, now)->credit >= l->interval;
+	return irc_limit_count(l, key, now) >= 1;
 }
 
 bool
 irc_limit_ready_keeping(struct irc_limit *l, const char *key, int keep, int64_t now)
 {
-	return l->interval == 0 ||
-	       find(l, key, now)->credit >= ((int64_t)(keep < 0 ? 0 : keep) + 1) * l->interval;
+	return irc_limit_count(l, key, now) > (keep < 0 ? 0 : keep);
 }
 
 bool

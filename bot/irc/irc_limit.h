@@ -33,6 +33,10 @@ void irc_limit_free(struct irc_limit *l);
 /* Changes the rate; every bucket keeps what it holds, at most the new burst. */
 void irc_limit_set_rate(struct irc_limit *l, int burst, int interval_ms);
 
+#define IRC_LIMIT_NONE 0x7fffffff /* irc_limit_count() with no limit at all */
+
+/* How many whole commands key may spend at now (nothing is spent). */
+int irc_limit_count(struct irc_limit *l, const char *key, int64_t now);
 /* Whether key has a command to spend at now (nothing is spent). */
 bool irc_limit_ready(struct irc_limit *l, const char *key, int64_t now);
 /* Whether key has a command to spend at now and keep commands more after
