@@ -17,7 +17,7 @@
 #include <uthash.h>
 
 #include "bot/log.h"
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"

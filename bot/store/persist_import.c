@@ -14,7 +14,7 @@
 
 #include "bot/log.h"
 #include "bot/store/persist_int.h"
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/journal.h"
 #include "bot/store/restore.h"
 #include "bot/store/snapshot.h"

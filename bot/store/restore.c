@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/journal.h"
 #include "bot/store/lineread.h"
 #include "bot/log.h"

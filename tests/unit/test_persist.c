@@ -18,7 +18,7 @@
 #include <cJSON.h>
 #include <sqlite3.h>
 
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"

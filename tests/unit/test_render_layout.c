@@ -17,7 +17,8 @@ widths_count_code_points(void **unused)
 	char *r0[] = {"1-2", "a lost adventurer", ""};
 	char *r1[] = {"3", "épée", "ü"};
 	struct reply_row rows[] = {{.cells = r0}, {.cells = r1}};
-	struct reply_block b = {.kind = RB_TABLE, .ncols = 3, .header = hdr, .nrows = 2, .rows = rows};
+	struct reply_block b = {
+	    .kind = RB_TABLE, .ncols = 3, .header = hdr, .nrows = 2, .rows = rows};
 	size_t width[RENDER_COLS_MAX] = {0};
 
 	render_layout_widths(&b, width);
@@ -58,7 +59,7 @@ palette_codes(void **unused)
 	assert_int_equal(render_layout_ansi_colour(UC_BLUE), 34);
 	assert_int_equal(render_layout_ansi_colour(UC_WHITE), 37);
 	assert_int_equal(render_layout_ansi_colour(UC_COUNT), 30);
-	assert_int_equal(render_layout_ansi_colour((enum ucolour)-1), 30);
+	assert_int_equal(render_layout_ansi_colour((enum ucolour) - 1), 30);
 }
 
 int
