@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands/procedure/procedure_state.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "rules/dice/dice.h"
 #include "rules/procedure/carry.h"
 #include "rules/procedure/vendor.h"

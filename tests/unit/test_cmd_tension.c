@@ -17,7 +17,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "commands/tension/cmd_tension.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/rng.h"
