@@ -188,6 +188,7 @@ on_event(void *ctx, const char *t, const cJSON *d)
 {
 	struct discord *dc = ctx;
 	struct interact_out out = {0};
+	struct request *req;
 	uint64_t rx_ns = discord_ws_rx_ns(dc->ws), deadline = 0, send_ns = 0;
 	int rc;
 
@@ -206,14 +207,18 @@ on_event(void *ctx, const char *t, const cJSON *d)
 		if (dc->rest != NULL)
 			send_ns += discord_rest_backlog_ns(dc->rest, send_ns);
 	}
-	rc = discord_interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline,
-	                                 send_ns);
-	if (rc == 3)
+	rc = discord_interact_event(dc->it, t, d, (int64_t)time(NULL), &out, &req, rx_ns, deadline,
+	                            send_ns);
+	if (rc == INTERACT_SHED) {
 		discord_answer_count_shed(dc); /* not even worked out: too late already */
-	else if (rc == 1 && dc->rest != NULL)
-		discord_answer_now(dc, &out, rx_ns, deadline);
-	else if (rc == 2 && dc->rest != NULL)
-		discord_answer_hold(dc, &out, rx_ns, deadline);
+	} else if (rc == INTERACT_ANSWER && dc->rest != NULL) {
+		discord_answer_now(dc, &out);
+	} else if (rc == INTERACT_REQUEST) {
+		/* The command's road (commands/core/request.h); its answer
+		 * comes to discord_answer_request. */
+		dispatch_submit(dc->d, req);
+		discord_answer_hold(dc, &out, req);
+	}
 	discord_interact_out_clear(&out);
 }
 
@@ -410,7 +415,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	                              .event = on_event,
 	                              .fatal = on_gw_fatal,
 	                              .identified = on_identified};
-	struct interact_opts io = {.d = o->d, .gm_role = o->gm_role};
+	struct interact_opts io = {
+	    .d = o->d, .gm_role = o->gm_role, .answer = discord_answer_request};
 
 	if (cfg->token == NULL || *cfg->token == '\0') {
 		log_error("discord: no token: set [discord] token_source");
@@ -418,6 +424,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	}
 	dc = xcalloc(1, sizeof(*dc));
 	dc->loop = loop;
+	dc->d = o->d;
 	dc->ws = discord_ws_new(loop, cfg->tls_verify, cfg->compress == DISCORD_COMPRESS_ZLIB);
 	if (dc->ws == NULL) {
 		free(dc);
@@ -437,8 +444,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	gh.ctx = dc;
 	dc->gw = discord_gw_new(&go, &gh, dc->rng);
 	discord_ws_attach(dc->ws, dc->gw);
+	io.answer_ctx = dc;
 	dc->it = discord_interact_new(&io);
-	discord_interact_set_later(dc->it, discord_answer_later, dc);
 	session_load(dc);
 	ro.ctx = dc;
 	dc->rest = discord_rest_new(loop, &ro);

@@ -32,6 +32,7 @@ struct discord {
 	struct discord_ws *ws;
 	struct discord_gw *gw;
 	struct rng *rng;
+	struct dispatch *d; /* commands go on their road through it */
 	struct interact *it;
 	struct discord_dm *dm; /* the GMs' DM channels, by user id */
 	char *app_id, *dev_guild, *gateway_url;

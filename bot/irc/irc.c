@@ -33,16 +33,12 @@ struct irc_bot {
 	struct irc_limit *ctcp;    /* CTCP answers per nick */
 	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
 	void *reload_ctx;
-	struct alias *aliases;   /* ALIASES_MAX, used as a ring */
-	size_t next_alias;       /* the slot the next new alias takes */
-	struct held_reply *held; /* replies waiting for their commit */
+	struct alias *aliases; /* ALIASES_MAX, used as a ring */
+	size_t next_alias;     /* the slot the next new alias takes */
 };
 
-/* A reply held by the dispatcher until its command's changes are committed. */
-struct held_reply {
-	struct held_reply *next, **prev;
-	struct irc_bot *b; /* NULL once the bot is freed: then only freed */
-	struct reply *r;
+/* Where a command's answer goes: kept with its request until answered. */
+struct answer_to {
 	char *nick, *where;
 	char lane[KEY_MAX];
 	bool quiet;
@@ -76,8 +72,8 @@ irc_bot_free(struct irc_bot *b)
 {
 	if (b == NULL)
 		return;
-	for (struct held_reply *h = b->held; h != NULL; h = h->next)
-		h->b = NULL;
+	/* Commands still on their way run and are kept, unanswered. */
+	dispatch_cancel(b->d, b);
 	irc_limit_free(b->users);
 	irc_limit_free(b->chans);
 	irc_limit_free(b->ctcp);
@@ -410,20 +406,23 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 }
 
 static void
-held_done(void *ctx, struct reply *r)
+answer_to_free(void *p)
 {
-	struct held_reply *h = ctx;
+	struct answer_to *t = p;
 
-	if (h->b != NULL) {
-		send_reply(h->b, r, h->nick, h->where, h->lane, h->quiet);
-		*h->prev = h->next;
-		if (h->next != NULL)
-			h->next->prev = h->prev;
-	}
-	reply_free(h->r);
-	free(h->nick);
-	free(h->where);
-	free(h);
+	free(t->nick);
+	free(t->where);
+	free(t);
+}
+
+/* A command's answer came (ctx: the bot; the request keeps where it goes). */
+static void
+answered(struct request *req, void *ctx)
+{
+	struct answer_to *t = request_tag(req);
+
+	send_reply(ctx, request_reply(req), t->nick, t->where, t->lane, t->quiet);
+	request_free(req);
 }
 
 /* " then one every N s" for a rate. */
@@ -675,8 +674,8 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	size_t pl = strlen(pre);
 	bool direct = !irc_conn_is_channel(b->conn, target);
 	struct origin o;
-	struct reply *r;
-	struct held_reply *h;
+	struct request *req;
+	struct answer_to *t;
 
 	if (!irc_line_is(m, "PRIVMSG") || m->nick == NULL)
 		return; /* NOTICEs are never answered */
@@ -706,26 +705,14 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		return;
 	if (direct && owner_command(b, m, text))
 		return;
-	r = reply_new();
-	h = xcalloc(1, sizeof(*h));
-	h->b = b;
-	h->r = r;
-	h->nick = xstrdup(m->nick);
-	h->where = xstrdup(direct ? m->nick : target);
-	snprintf(h->lane, sizeof(h->lane), "%s", o.user_key);
+	t = xcalloc(1, sizeof(*t));
+	t->nick = xstrdup(m->nick);
+	t->where = xstrdup(direct ? m->nick : target);
+	snprintf(t->lane, sizeof(t->lane), "%s", o.user_key);
 	/* Help is long and for the asker: by NOTICE, not to the channel. */
-	h->quiet = !direct && first_word_is(text, "help");
-	if (!dispatch_line_async(b->d, &o, text, strlen(text), unix_s, r, held_done, h)) {
-		h->next = b->held;
-		h->prev = &b->held;
-		if (b->held != NULL)
-			b->held->prev = &h->next;
-		b->held = h;
-		return;
-	}
-	send_reply(b, r, h->nick, h->where, h->lane, h->quiet);
-	reply_free(r);
-	free(h->nick);
-	free(h->where);
-	free(h);
+	t->quiet = !direct && first_word_is(text, "help");
+	req = request_new(&o, unix_s, answered, b);
+	request_set_tag(req, t, answer_to_free);
+	request_set_line(req, text, strlen(text));
+	dispatch_submit(b->d, req);
 }

@@ -25,7 +25,19 @@
 struct run {
 	struct console *c;
 	int eofs;
+	struct dispatch *d;
+	uv_idle_t turn; /* the store in memory answers once a loop turn */
 };
+
+/* A loop turn: the store in memory (no loop of its own) answers what it
+ * holds, as persist does in its idle turn. */
+static void
+turn_cb(uv_idle_t *h)
+{
+	struct run *r = h->data;
+
+	dispatch_poll(r->d);
+}
 
 static void
 on_eof(void *ctx)
@@ -34,13 +46,15 @@ on_eof(void *ctx)
 
 	r->eofs++;
 	console_stop(r->c);
+	uv_close((uv_handle_t *)&r->turn, NULL);
 }
 
 /* Runs a console whose stdin is fd until EOF; returns what it printed. */
 static char *
 run_console(int fd)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "gm", .channel = "t", .ansi = false};
 	char out_path[] = "/tmp/delver-console-XXXXXX";
 	int saved_in = dup(STDIN_FILENO), saved_out = dup(STDOUT_FILENO);
@@ -54,7 +68,11 @@ run_console(int fd)
 	fflush(stdout);
 	assert_true(dup2(fd, STDIN_FILENO) >= 0 && dup2(out, STDOUT_FILENO) >= 0);
 	close(fd);
-	r.c = console_start(&loop, &d, &o, on_eof, &r);
+	r.d = d;
+	uv_idle_init(&loop, &r.turn);
+	r.turn.data = &r;
+	uv_idle_start(&r.turn, turn_cb);
+	r.c = console_start(&loop, d, &o, on_eof, &r);
 	assert_non_null(r.c);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	fflush(stdout);
@@ -66,8 +84,9 @@ run_console(int fd)
 	assert_true(pread(out, text, 4095, 0) > 0);
 	close(out);
 	unlink(out_path);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 	return text;
 }
 
@@ -157,9 +176,10 @@ says(struct console *c, const char *line, const char *want)
 static void
 as_and_channel(void **unused)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "gm", .channel = "t", .echo = true};
-	struct console *c = console_new(&d, &o);
+	struct console *c = console_new(d, &o);
 	bool more;
 	char *text;
 
@@ -185,8 +205,9 @@ as_and_channel(void **unused)
 	assert_true(more);
 	free(text);
 	console_free(c);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 }
 
 /* Control characters never reach the terminal raw: ESC [ A (an arrow key
@@ -195,9 +216,10 @@ as_and_channel(void **unused)
 static void
 control_characters_pictured(void **unused)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "gm", .channel = "t", .echo = true};
-	struct console *c = console_new(&d, &o);
+	struct console *c = console_new(d, &o);
 	bool more;
 	char *text = say(c, "\033[A\x7f", &more);
 
@@ -209,8 +231,9 @@ control_characters_pictured(void **unused)
 	/* A tab is a space. */
 	says(c, "/as\tbob", "gm> /as bob\nYou are now bob.\n");
 	console_free(c);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 }
 
 int

@@ -23,7 +23,7 @@
 struct table {
 	struct state *st;
 	struct rng *rng;
-	struct dispatch d;
+	struct dispatch *d;
 	struct reply *last;
 };
 
@@ -35,8 +35,7 @@ table_new(uint64_t seed)
 	assert_non_null(t);
 	t->st = state_new();
 	t->rng = rng_new_seeded(seed);
-	t->d.state = t->st;
-	t->d.rng = t->rng;
+	t->d = dispatch_new(&(struct dispatch_opts){.state = t->st, .rng = t->rng});
 	t->last = reply_new();
 	return t;
 }
@@ -45,6 +44,7 @@ static void
 table_free(struct table *t)
 {
 	reply_free(t->last);
+	dispatch_free(t->d);
 	state_free(t->st);
 	rng_free(t->rng);
 	free(t);
@@ -61,7 +61,7 @@ run(struct table *t, const char *user, const char *line)
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_clear(t->last);
-	dispatch_line(&t->d, &o, line, strlen(line), 1000, t->last);
+	dispatch_line(t->d, &o, line, strlen(line), 1000, t->last);
 	return reply_plain(t->last);
 }
 
