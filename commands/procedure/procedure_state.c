@@ -76,6 +76,14 @@ procedure_state_of(struct channel *ch)
 	return channel_mod(ch, CHANMOD_PROC);
 }
 
+bool
+procedure_state_safe(const struct channel *ch)
+{
+	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
+
+	return s != NULL && s->safe;
+}
+
 static cJSON *
 light_json(const struct light *l)
 {

@@ -38,6 +38,11 @@ extern const struct chanmod procedure_state_mod;
 /* The channel's state, created on first use. */
 struct procedure_state *procedure_state_of(struct channel *ch);
 
+/* Whether the party is in a safe area (no wandering monsters, no
+ * fighting), for other features (the tension roll). Reads only; creates
+ * nothing. */
+bool procedure_state_safe(const struct channel *ch);
+
 /* The vendor called name (case-insensitive), or NULL. */
 struct vendor *procedure_state_vendor(struct procedure_state *s, const char *name);
 /* Appends a zeroed vendor and returns it (the caller checked VENDORS_MAX). */
