@@ -29,6 +29,7 @@ struct procedure_state {
 	enum wander_proc wander;   /* the default wandering check (never retreat) */
 	struct odds wander_chance; /* the classic wandering check's X-in-N */
 	bool safe;                 /* the party is in a safe area */
+	int lantern_low;           /* turns a Light result leaves a lantern, 1..LIGHT_LOW_MAX */
 	int nvendors;              /* 0..VENDORS_MAX */
 	struct vendor *vendors;    /* nvendors vendors met, owned (NULL when none) */
 };
