@@ -47,6 +47,9 @@
  * at spaces; the command must keep the daemon's process id, as valgrind
  * does). Two such runs at two rates give the instructions per interaction:
  * the difference of their totals over the difference of their counts.
+ * DELVER_BENCH_CALLGRIND=1 (with DELVER_BENCH_ONLY) runs the daemon under
+ * callgrind, warms it up with one phase, then counts the instructions of a
+ * second one alone (callgrind_control) and prints them per interaction.
  * DELVER_BENCH_KEEP=1 keeps the temporary directory (the daemon's log and
  * state). No assertions beyond the daemon staying up and its answers
  * holding what each template expects.
@@ -265,7 +268,13 @@ start_bot(const char *argv0)
 	if (mode != NULL && strcmp(mode, "none") == 0)
 		fprintf(f, "compress = none\n");
 	fclose(f);
-	snprintf(wrap, sizeof(wrap), "%s", w != NULL ? w : "");
+	if (getenv("DELVER_BENCH_CALLGRIND") != NULL)
+		snprintf(
+		    wrap, sizeof(wrap),
+		    "valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=%s/cg.out",
+		    work);
+	else
+		snprintf(wrap, sizeof(wrap), "%s", w != NULL ? w : "");
 	for (char *s = wrap; *s != '\0' && n < WRAP_WORDS;) {
 		char *end = s + strcspn(s, " ");
 
@@ -603,6 +612,49 @@ stop_all(void)
 	waitpid(fake_pid, &status, 0);
 }
 
+/* Runs callgrind_control with one option on the daemon. */
+static void
+callgrind_control(const char *opt, const char *arg)
+{
+	char pid[16];
+	pid_t c;
+	int status;
+
+	snprintf(pid, sizeof(pid), "%d", (int)bot_pid);
+	c = fork();
+	if (c == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		if (arg != NULL)
+			execlp("callgrind_control", "callgrind_control", opt, arg, pid,
+			       (char *)NULL);
+		else
+			execlp("callgrind_control", "callgrind_control", opt, pid, (char *)NULL);
+		_exit(127);
+	}
+	if (c < 0 || waitpid(c, &status, 0) != c || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fatal("callgrind_control failed");
+}
+
+/* The instructions of the daemon's first callgrind dump (its "totals:"). */
+static double
+callgrind_total(void)
+{
+	char path[sizeof(work) + 16], line[512];
+	double total = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cg.out.1", work);
+	f = fopen(path, "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "totals:", 7) == 0)
+			total = strtod(line + 7, NULL);
+	if (f != NULL)
+		fclose(f);
+	return total;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -637,8 +689,22 @@ main(int argc, char **argv)
 
 		const char *chans = getenv("DELVER_BENCH_CHANNELS");
 
-		phase("one rate for 8 s", 8 * atoi(only), atoi(only),
-		      chans != NULL && atoi(chans) > 0 ? atoi(chans) : 50, t, false);
+		int n = chans != NULL && atoi(chans) > 0 ? atoi(chans) : 50;
+
+		if (getenv("DELVER_BENCH_CALLGRIND") != NULL) {
+			double before = fake_stat("interactions.answered");
+
+			phase("warming up for 8 s", 8 * atoi(only), atoi(only), n, t, false);
+			callgrind_control("-i", "on");
+			before = fake_stat("interactions.answered");
+			phase("one rate for 8 s", 8 * atoi(only), atoi(only), n, t, false);
+			callgrind_control("-i", "off");
+			callgrind_control("-d", NULL);
+			printf("callgrind: %.0f instructions per interaction answered\n",
+			       callgrind_total() / (fake_stat("interactions.answered") - before));
+			goto out;
+		}
+		phase("one rate for 8 s", 8 * atoi(only), atoi(only), n, t, false);
 		goto out;
 	}
 	phase("mix, 1,000/s for 8 s", 8000, 1000, 50, mix, false);
