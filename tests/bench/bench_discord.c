@@ -40,7 +40,8 @@
  * this program (its children inherit it) ahead of the others: chrt -f 10
  * bench_discord.
  *
- * For profilers: DELVER_BENCH_ONLY=N runs one phase of 8 s at N a second:
+ * For profilers: DELVER_BENCH_ONLY=N runs one phase of 8 s at N a second
+ * (DELVER_BENCH_ONLY=max: the saturating phase alone):
  * the mix, or the template DELVER_BENCH_MIX=roll|show|raise names alone,
  * over 50 channels or DELVER_BENCH_CHANNELS. DELVER_BENCH_WRAP="valgrind
  * --tool=callgrind ..." starts the daemon under that command (words split
@@ -124,7 +125,7 @@ static const char raise_only[] = "[" TENSION_RAISE "]";
 static void
 fatal(const char *what)
 {
-	fprintf(stderr, "bench_discord: %s\n", what);
+	fprintf(stderr, "bench_discord: %s (kept %s)\n", what, work);
 	if (bot_pid > 0)
 		kill(bot_pid, SIGKILL);
 	if (fake_pid > 0)
@@ -155,8 +156,9 @@ fake_call(const char *path, const char *body)
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, sink);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, &out);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT, 60L);
 	if (curl_easy_perform(e) != CURLE_OK)
-		fatal("the fake Discord does not answer");
+		fatal("the fake Discord does not answer (its log: DELVER_BENCH_KEEP=1 keeps it)");
 	curl_easy_cleanup(e);
 	buf_add(&out, "", 1);
 	return buf_take(&out);
@@ -219,15 +221,17 @@ static void
 start_fake(const char *argv0)
 {
 	char *fake = sibling(argv0, "tools/fake_discord"), portfile[sizeof(work) + 8];
+	char log[sizeof(work) + 16];
 	FILE *f;
 
 	snprintf(portfile, sizeof(portfile), "%s/port", work);
+	snprintf(log, sizeof(log), "%s/fake.log", work);
 	fake_pid = fork();
 	if (fake_pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
+		int out = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
-		dup2(null, 1);
-		dup2(null, 2);
+		dup2(out, 1);
+		dup2(out, 2);
 		execl(fake, fake, "--port-file", portfile, "--token", TOKEN, "--heartbeat", "40000",
 		      (char *)NULL);
 		_exit(127);
@@ -518,8 +522,14 @@ phase(const char *what, int count, int rate, int channels, const char *templates
 		            fake_stat("interactions.mark_unanswered") >=
 		        count)
 			break;
-		if ((bench_now_ns() - t0) / 1e9 > 180) {
-			printf("  (stopped waiting after 180 s)\n");
+		if ((bench_now_ns() - t0) / 1e9 > 60) {
+			printf(
+			    "  (stopped waiting after 60 s: the fake counts %.0f answered in time, "
+			    "%.0f late, %.0f unanswered, %.0f left to send)\n",
+			    fake_stat("interactions.mark_answered"),
+			    fake_stat("interactions.mark_late"),
+			    fake_stat("interactions.mark_unanswered"),
+			    fake_stat("interactions.left_to_inject"));
 			break;
 		}
 		if (waitpid(bot_pid, &(int){0}, WNOHANG) == bot_pid) {
@@ -680,6 +690,10 @@ main(int argc, char **argv)
 	           ? "uncompressed"
 	           : "zlib-stream",
 	       (double)bot_status_kb("VmRSS:") / 1024);
+	if (only != NULL && strcmp(only, "max") == 0) {
+		phase("saturating (no pacing)", 30000, 0, 50, mix, false);
+		goto out;
+	}
 	if (only != NULL && atoi(only) > 0) {
 		const char *t = which == NULL                 ? mix
 		                : strcmp(which, "roll") == 0  ? rolls
