@@ -608,12 +608,7 @@ fault(const char *route, struct http_answer *a)
 			buf_free(&b);
 			return true;
 		}
-		if (strcmp(f->kind, "403") == 0) {
-			F.st.r403++;
-			fake_answer(a, 403, "{\"message\":\"Missing Permissions\",\"code\":50013}");
-			return true;
-		}
-		if (strcmp(f->kind, "401") == 0) {
+		if (strcmp(f->kind, "401") == 0 || strcmp(f->kind, "403") == 0) {
 			const char *cb = strstr(route, " /interactions/");
 
 			if (cb != NULL) { /* that interaction is lost on purpose */
@@ -622,6 +617,13 @@ fault(const char *route, struct http_answer *a)
 				if (it != NULL)
 					it->spoiled = true;
 			}
+		}
+		if (strcmp(f->kind, "403") == 0) {
+			F.st.r403++;
+			fake_answer(a, 403, "{\"message\":\"Missing Permissions\",\"code\":50013}");
+			return true;
+		}
+		if (strcmp(f->kind, "401") == 0) {
 			F.st.r401++;
 			fake_answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
 			return true;
