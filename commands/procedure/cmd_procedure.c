@@ -180,8 +180,9 @@ const struct command cmd_procedure = {
     .desc = "Reference card: turn steps, movement, searching, surprise, light, rest",
     .help = "exploration and delving are the two turn procedures; rooms is the room-by-room "
             "procedure of safe areas, vendors and wandering monsters. Ruling: delver keeps no "
-            "character sheets, so endurance, exhaustion, wounds, initiative, opposed skill "
-            "rolls and rations are the table's to apply; the cards say how.",
+            "character sheets or maps, so movement, searches, endurance, exhaustion, wounds, "
+            "initiative, opposed skill rolls and rations are the table's to apply (rolled "
+            "with {/roll}); the cards say how.",
     .opts = procedure_opts,
     .fn = procedure_fn,
     .read_only = true,
