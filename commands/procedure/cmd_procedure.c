@@ -180,7 +180,8 @@ const struct command cmd_procedure = {
     .desc = "Reference card: turn steps, movement, searching, surprise, light, rest",
     .help = "exploration and delving are the two turn procedures; rooms is the room-by-room "
             "procedure of safe areas, vendors and wandering monsters. Ruling: delver keeps no "
-            "character sheets or maps, so movement, searches, endurance, exhaustion, wounds, "
+            "character sheets, inventories or maps, so movement, searches, slots, endurance, "
+            "exhaustion, wounds, "
             "initiative, opposed skill rolls and rations are the table's to apply (rolled "
             "with {/roll}); the cards say how.",
     .opts = procedure_opts,
