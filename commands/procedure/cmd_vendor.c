@@ -338,9 +338,11 @@ const struct command cmd_vendor = {
 const struct command cmd_bargain = {
     .name = "bargain",
     .desc = "Roll a deal with a vendor met: your roll against its skill sets the price",
-    .help = "The bot rolls your bargaining roll (dice, or a modifier added to 1d20) against "
-            "the vendor's remembered skill (1d10 + 5); the margin picks the price from the "
-            "table. A buy or sell of an item (or lot) is attempted once: a second try on the "
+    .help = "The bot rolls your bargaining roll against the vendor's remembered skill (1d10 "
+            "+ 5); the margin picks the price from the table. Ruling: the roll is dice you "
+            "give (1d20+3), or a modifier added to 1d20 (+3), 1d20 by default; the vendor's "
+            "skill is rolled once, when the vendor is named. A buy or sell of an item (or lot) is "
+            "attempted once: a second try on the "
             "same one is refused, and a rejected price ends that deal for good. Vendors "
             "won't bargain with a character using magic or gear they know helps the roll. "
             "Ruling: the bot knows no character's gear, so refusing such a deal is the GM's "
