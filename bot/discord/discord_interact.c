@@ -12,6 +12,7 @@
 
 #include "bot/discord/discord_buttons.h"
 #include "bot/discord/discord_json.h"
+#include "rules/base/json.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
@@ -50,7 +51,6 @@ struct interact {
 	request_answer_fn answer;
 	void *answer_ctx;
 };
-
 
 struct interact *
 discord_interact_new(const struct interact_opts *o)
@@ -400,8 +400,7 @@ print_body(struct interact *it, int type, cJSON *data)
 	buf_reset(&it->body);
 	if (type != 0)
 		buf_addf(&it->body, "{\"type\":%d,\"data\":", type);
-	if (discord_json_write(data, &it->body) < 0 ||
-	    (type != 0 && buf_addc(&it->body, '}') < 0)) {
+	if (json_write(data, &it->body) < 0 || (type != 0 && buf_addc(&it->body, '}') < 0)) {
 		/* Past BODY_MAX, which no message reaches: cJSON's printer. */
 		cJSON *root = data;
 

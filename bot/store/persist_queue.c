@@ -171,7 +171,7 @@ persist_queue_submit(void *store, struct request *req)
 	} else if ((r = records(p, req, true)) == 0 && c->wait_head == NULL) {
 		run_one(p, req);
 	} else if (r < 0 && c->wait_head == NULL) {
-		request_set_outcome(req, (enum request_outcome)-r);
+		request_set_outcome(req, (enum request_outcome) - r);
 		set_state(p, req, Q_DONE);
 	} else {
 		set_state(p, req, Q_WAIT);
@@ -217,7 +217,8 @@ persist__answer_ready(struct persist *p)
 		struct request_hold *h = request_hold(req);
 		struct request *before = h->prev;
 
-		if (h->state != Q_DONE || (h->chan != NULL && ((struct qchan *)h->chan)->head != req)) {
+		if (h->state != Q_DONE ||
+		    (h->chan != NULL && ((struct qchan *)h->chan)->head != req)) {
 			req = h->next;
 			continue;
 		}
@@ -268,7 +269,7 @@ persist__reads_over(struct persist *p)
 			continue;
 		unwait(p, req);
 		if (r < 0) {
-			request_set_outcome(req, (enum request_outcome)-r);
+			request_set_outcome(req, (enum request_outcome) - r);
 			set_state(p, req, Q_DONE);
 		} else {
 			run_one(p, req);

@@ -42,7 +42,7 @@
 #include "commands/core/invocation.h"
 #include "commands/core/reply.h"
 
-#define REQUEST_KEY_MAX 48 /* bytes of a platform event's id, with the NUL */
+#define REQUEST_KEY_MAX 48            /* bytes of a platform event's id, with the NUL */
 #define REQUEST_ID_MAX  (KEY_MAX + 2) /* bytes of a record id ("c:KEY", "u:KEY") */
 /* Requests a store lets wait for reads at once; more are refused (REQUEST_BUSY). */
 #define REQUEST_WAITING_MAX 1024
@@ -54,11 +54,11 @@ typedef void (*request_answer_fn)(struct request *req, void *ctx);
 
 /* What the store made of a request, and so what its answer says. */
 enum request_outcome {
-	REQUEST_DONE = 0,          /* ran; its changes (if any) are committed */
-	REQUEST_NOT_DURABLE,       /* ran, but a change could not be saved: kept in
-	                              memory and retried; the reply warns */
-	REQUEST_REFUSED_FULL,      /* not made: the disk holding the state is full */
-	REQUEST_NOT_KEPT,          /* not kept: another process saved the same records first */
+	REQUEST_DONE = 0,           /* ran; its changes (if any) are committed */
+	REQUEST_NOT_DURABLE,        /* ran, but a change could not be saved: kept in
+	                               memory and retried; the reply warns */
+	REQUEST_REFUSED_FULL,       /* not made: the disk holding the state is full */
+	REQUEST_NOT_KEPT,           /* not kept: another process saved the same records first */
 	REQUEST_CHANNEL_UNREADABLE, /* not run: the channel's record cannot be read now */
 	REQUEST_USER_UNREADABLE,    /* not run: the user's record cannot be read now */
 	REQUEST_BUSY,               /* not run: too many requests wait for reads */
@@ -67,8 +67,7 @@ enum request_outcome {
 
 /* A request from o (copied), made at now (unix seconds), answered through
  * fn(req, ctx); fn may be NULL for the easy interface (dispatch_run). */
-struct request *request_new(const struct origin *o, int64_t now, request_answer_fn fn,
-                            void *ctx);
+struct request *request_new(const struct origin *o, int64_t now, request_answer_fn fn, void *ctx);
 void request_free(struct request *req);
 
 /* The typed line (a prefix such as '/' or '!' may remain: dispatch skips a

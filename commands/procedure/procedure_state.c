@@ -38,6 +38,8 @@ proc_create(void)
 	s->chance = (struct odds){1, 6};
 	s->wander = WANDER_CORRIDOR;
 	s->wander_chance = (struct odds){1, 6};
+	s->lantern_low = LIGHT_LOW_DEFAULT;
+	s->fatigue_damage = 1;
 	return s;
 }
 
@@ -76,6 +78,14 @@ procedure_state_of(struct channel *ch)
 	return channel_mod(ch, CHANMOD_PROC);
 }
 
+bool
+procedure_state_safe(const struct channel *ch)
+{
+	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
+
+	return s != NULL && s->safe;
+}
+
 static cJSON *
 light_json(const struct light *l)
 {
@@ -107,8 +117,8 @@ proc_save(const void *p)
 	cJSON_AddNumberToObject(o, "since_rest", c->since_rest);
 	cJSON_AddNumberToObject(o, "rest_mark", c->rest_mark);
 	cJSON_AddBoolToObject(o, "fatigue_due", c->fatigue_due);
-	if (c->running)
-		cJSON_AddBoolToObject(o, "running", true);
+	if (c->pace != PACE_CRAWLING)
+		cJSON_AddStringToObject(o, "pace", turn_pace_name(c->pace));
 	if (c->sign_set) {
 		cJSON *sign = cJSON_AddObjectToObject(o, "sign");
 
@@ -137,6 +147,10 @@ proc_save(const void *p)
 	cJSON_AddStringToObject(o, "wander", wander_name(s->wander));
 	cJSON_AddItemToObject(o, "wander_chance", chance_json(s->wander_chance));
 	cJSON_AddBoolToObject(o, "safe", s->safe);
+	if (s->lantern_low != LIGHT_LOW_DEFAULT)
+		cJSON_AddNumberToObject(o, "lantern_low", s->lantern_low);
+	if (s->fatigue_damage != 1)
+		cJSON_AddNumberToObject(o, "fatigue_damage", s->fatigue_damage);
 	if (s->nvendors > 0) {
 		cJSON *vs = cJSON_AddArrayToObject(o, "vendors");
 
@@ -322,10 +336,14 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 	    get_bool(o, "fatigue_due", &c->fatigue_due, err, errlen) < 0 ||
 	    get_int(o, "next_light", 1, 100000, &c->lights.next_id, err, errlen) < 0)
 		return -1;
-	/* "running" came later: a record without it is not running */
-	if (cJSON_GetObjectItemCaseSensitive(o, "running") != NULL &&
-	    get_bool(o, "running", &c->running, err, errlen) < 0)
-		return -1;
+	/* "pace" is saved when the party is not crawling */
+	if (cJSON_GetObjectItemCaseSensitive(o, "pace") != NULL) {
+		int pace;
+
+		if (get_name(o, "pace", turn_pace_parse, &pace, err, errlen) < 0)
+			return -1;
+		c->pace = pace;
+	}
 	if (sign != NULL) {
 		const char *creature;
 
@@ -415,6 +433,15 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (load_vendors(s, o, err, errlen) < 0)
+		return -1;
+	/* "lantern_low" and "fatigue_damage" are saved only when the GM changed
+	 * them */
+	if (cJSON_GetObjectItemCaseSensitive(o, "lantern_low") != NULL &&
+	    get_int(o, "lantern_low", 1, LIGHT_LOW_MAX, &s->lantern_low, err, errlen) < 0)
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(o, "fatigue_damage") != NULL &&
+	    get_int(o, "fatigue_damage", 1, FATIGUE_DAMAGE_MAX, &s->fatigue_damage, err, errlen) <
+	        0)
 		return -1;
 	s->table = table;
 	s->proc = proc;

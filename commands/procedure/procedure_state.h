@@ -19,6 +19,8 @@
 #include "rules/procedure/wander.h"
 #include "rules/procedure/odds.h"
 
+#define FATIGUE_DAMAGE_MAX 20 /* delving Fatigue's damage in the harshest dungeon */
+
 struct procedure_state {
 	struct turn_clock clock;
 	enum hazard_table table;   /* the channel's hazard die */
@@ -29,6 +31,8 @@ struct procedure_state {
 	enum wander_proc wander;   /* the default wandering check (never retreat) */
 	struct odds wander_chance; /* the classic wandering check's X-in-N */
 	bool safe;                 /* the party is in a safe area */
+	int lantern_low;           /* turns a Light result leaves a lantern, 1..LIGHT_LOW_MAX */
+	int fatigue_damage;        /* delving Fatigue's damage, 1..FATIGUE_DAMAGE_MAX */
 	int nvendors;              /* 0..VENDORS_MAX */
 	struct vendor *vendors;    /* nvendors vendors met, owned (NULL when none) */
 };
@@ -37,6 +41,11 @@ extern const struct chanmod procedure_state_mod;
 
 /* The channel's state, created on first use. */
 struct procedure_state *procedure_state_of(struct channel *ch);
+
+/* Whether the party is in a safe area (no wandering monsters, no
+ * fighting), for other features (the tension roll). Reads only; creates
+ * nothing. */
+bool procedure_state_safe(const struct channel *ch);
 
 /* The vendor called name (case-insensitive), or NULL. */
 struct vendor *procedure_state_vendor(struct procedure_state *s, const char *name);

@@ -34,6 +34,16 @@
 #define TURN_EVENTS_MAX  64
 #define TURN_SIGN_MAX    ROLL_TABLE_TEXT_MAX
 
+/* The party's movement (the delving speeds): crawling detects traps and
+ * maps; walking is surprised by every encounter and springs every trap;
+ * running too, without a map, and blows candles out. */
+enum turn_pace {
+	PACE_CRAWLING = 0,
+	PACE_WALKING,
+	PACE_RUNNING,
+	PACE_COUNT
+};
+
 struct turn_clock {
 	int turn;                 /* turns passed since the expedition began */
 	int since_rest;           /* turns since the last rest (or the start) */
@@ -45,7 +55,7 @@ struct turn_clock {
 	struct lights lights;
 	bool flagged;          /* this turn's Light result may still be ruled a flicker */
 	struct light flag_was; /* the flagged source before it sputtered */
-	bool running;          /* the party runs: candles are blown out */
+	enum turn_pace pace;   /* how the party moves; running blows candles out */
 };
 
 enum turn_event_kind {
@@ -59,7 +69,8 @@ enum turn_event_kind {
 	TE_SIGN_REMEMBERED,  /* delving sign: its creature is the next encounter */
 	TE_SIGN_STRUCK,      /* delving sign: the table's roll was struck: no creature */
 	TE_FLAG_OUT,         /* Light: a torch or candle sputters out */
-	TE_FLAG_LOW,         /* Light: a lantern's oil runs low */
+	TE_FLAG_LOW,         /* Light: a lantern's oil runs low (value: turns left) */
+	TE_FLAG_FLICKER,     /* Light: the source was just lit: it only flickers */
 	TE_FLAG_NONE,        /* Light: nothing is lit */
 	TE_BURN_OUT,         /* Burn: a torch burns out */
 	TE_BURN_NONE,        /* Burn: no torch is lit */
@@ -68,6 +79,8 @@ enum turn_event_kind {
 	TE_FATIGUE_PENDING,  /* delving Fatigue: rest next turn or 1 damage each */
 	TE_FATIGUE_IGNORED,  /* delving Fatigue on a rest turn */
 	TE_SHIFT,            /* delving: the environment changes */
+	TE_SURPRISED,        /* delving: the party is surprised by this encounter
+	                        (value: its pace, or -1 for total darkness) */
 	/* what time did */
 	TE_FATIGUE_AVOIDED, /* the party rested after delving Fatigue */
 	TE_FATIGUE_DAMAGE,  /* it did not: 1 damage to each member */
@@ -82,7 +95,8 @@ enum turn_event_kind {
 struct turn_event {
 	enum turn_event_kind kind;
 	int turn;           /* the turn it happened on */
-	int value;          /* TE_SIGN_MET: the sign's turn; TE_REST_*: turns unrested */
+	int value;          /* TE_SIGN_MET: the sign's turn; TE_REST_*: turns unrested;
+	                       TE_FLAG_LOW: the lantern's turns left */
 	struct light light; /* TE_FLAG_*, TE_BURN_OUT, TE_LIGHT_*: the source */
 };
 
@@ -103,6 +117,8 @@ struct turn_how {
 	enum hazard_effect effect; /* the hazard result; HZ_NOTHING when unrolled */
 	bool resting;              /* the party spends the turn resting */
 	bool safe;                 /* in a safe area: no wandering monsters */
+	int lantern_low;           /* a Light result leaves a lantern this many turns
+	                              (1..LIGHT_LOW_MAX; 0: LIGHT_LOW_DEFAULT) */
 	/* A delving Sign rolls d10 + tension on encounters for its creature
 	 * (with rng); with encounters NULL the GM names it (turn_sign_set). */
 	const struct roll_table *encounters;
@@ -110,11 +126,16 @@ struct turn_how {
 	struct rng *rng;
 };
 
-/* Sets whether the party runs (a movement setting). Starting to run blows
- * every lit candle out at once: copies go to out (room for LIGHT_MAX) and
- * the count is returned; while it runs, each turn blows out any candle lit
- * since (TE_CANDLE_BLOWN). */
-size_t turn_set_running(struct turn_clock *c, bool running, struct light *out);
+/* "crawling", "walking", "running"; and back (-1: unknown). */
+const char *turn_pace_name(enum turn_pace p);
+int turn_pace_parse(const char *name);
+
+/* Sets how the party moves. Starting to run blows every lit candle out at
+ * once: copies go to out (room for LIGHT_MAX) and the count is returned;
+ * while it runs, each turn blows out any candle lit since
+ * (TE_CANDLE_BLOWN). In delving, an encounter met while walking, running
+ * or in total darkness catches the party by surprise (TE_SURPRISED). */
+size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, struct light *out);
 
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
 void turn_clock_init(struct turn_clock *c);

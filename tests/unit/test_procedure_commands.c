@@ -182,6 +182,8 @@ gm_only_settings(void **unused)
 	refused("alice", "wander default rest", "the GM is gm");
 	refused("alice", "safe on", "the GM is gm");
 	refused("alice", "light flicker", "the GM is gm");
+	refused("alice", "light low 3", "the GM is gm");
+	refused("alice", "hazard fatigue 2", "the GM is gm");
 	/* anyone may roll by default; the GM can keep the die */
 	ok("alice", "hazard");
 	ok("gm", "hazard who gm");
@@ -416,6 +418,85 @@ exploration_light_facts(void **unused)
 	free(text);
 }
 
+/* Issue 25 item 13: a Light result cut a lantern with 31 turns of oil to 1.
+ * The text: lantern oil runs low, and the result is pressure, not a
+ * straitjacket. Low oil keeps at most an hour (6 turns) unless the GM sets
+ * another mark; a source lit just before the turn only flickers. */
+static void
+light_result_and_lantern_oil(void **unused)
+{
+	char *text, *saved;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard custom d2 \"1-2 Light\"");
+	ok("gm", "light add lantern");
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Lantern #1 was just lit, so it only flickers ominously; the "
+	                             "GM may still put it out: /light out 1.\n"));
+	free(text);
+	ok("gm", "turn advance 4");
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Lantern #1 runs low on oil: 6 turns left (it had 30). The GM "
+	                             "may rule it only flickers: /light flicker.\n"));
+	free(text);
+	ok("gm", "light flicker");
+	refused("gm", "light low 0", "Turns must be a whole number from 1 to 48");
+	refused("gm", "light low 49", "Turns must be a whole number from 1 to 48");
+	ok("gm", "light low 2");
+	saved = state_text("console:table");
+	assert_non_null(strstr(saved, "\"lantern_low\":2"));
+	free(saved);
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Lantern #1 runs low on oil: 2 turns left (it had 29)."));
+	free(text);
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Lantern #1 is low on oil: 1 turn left already."));
+	free(text);
+	ok("gm", "hazard show");
+	text = reply_plain(last);
+	assert_non_null(strstr(text,
+	                       "A Light result leaves a lantern at most 2 turns of oil (/light "
+	                       "low); a source lit just before the turn only flickers.\n"));
+	free(text);
+}
+
+/* The delving text: Fatigue deals 1 damage unless the party rests next
+ * turn, more in dungeons with harsh conditions (a channel setting). */
+static void
+delving_fatigue_damage(void **unused)
+{
+	char *text, *saved;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard table delving");
+	ok("gm", "hazard custom d2 \"1-2 Fatigue\"");
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Each party member takes 1 damage unless the party rests next "
+	                             "turn (/rest).\n"));
+	free(text);
+	refused("gm", "hazard fatigue 0", "Damage must be a whole number from 1 to 20");
+	refused("gm", "hazard fatigue 21", "Damage must be a whole number from 1 to 20");
+	ok("gm", "hazard fatigue 3");
+	saved = state_text("console:table");
+	assert_non_null(strstr(saved, "\"fatigue_damage\":3"));
+	free(saved);
+	ok("gm", "turn advance 1");
+	text = reply_plain(last);
+	assert_non_null(strstr(
+	    text, "The party did not rest after the Fatigue: each member takes 3 damage.\n"));
+	free(text);
+	ok("gm", "hazard show");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Delving Fatigue: 3 damage to each party member unless the "
+	                             "party rests (/hazard fatigue).\n"));
+	free(text);
+}
+
 /* RULES.md section 6: the bot rolls the deal against the vendor's skill,
  * remembered per channel, and a second try on an item is refused. */
 static void
@@ -442,6 +523,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(gm_only_settings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(state_is_per_channel, setup, teardown),
 	    cmocka_unit_test_setup_teardown(exploration_light_facts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(light_result_and_lantern_oil, setup, teardown),
+	    cmocka_unit_test_setup_teardown(delving_fatigue_damage, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),
