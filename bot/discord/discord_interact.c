@@ -206,35 +206,56 @@ nonempty(const cJSON *j)
 	return s != NULL && *s != '\0' ? s : NULL;
 }
 
+/* Whether a channel of that type is a thread: a forum's post is one too
+ * (a public thread whose parent is the forum). */
+static bool
+is_thread(int type)
+{
+	return type == DISCORD_CHANNEL_PUBLIC_THREAD || type == DISCORD_CHANNEL_PRIVATE_THREAD ||
+	       type == DISCORD_CHANNEL_ANNOUNCEMENT_THREAD;
+}
+
 /* Fills o from an interaction; returns false when it names no channel or
- * no user. */
+ * no user. A thread (or forum post) is a channel of its own, whose parent
+ * goes into o->parent_key. */
 static bool
 make_origin(struct interact *it, const cJSON *d, struct origin *o)
 {
 	const cJSON *member = cJSON_GetObjectItemCaseSensitive(d, "member");
 	const cJSON *user = cJSON_GetObjectItemCaseSensitive(member ? member : d, "user");
 	const cJSON *chan = cJSON_GetObjectItemCaseSensitive(d, "channel_id");
+	const cJSON *channel = cJSON_GetObjectItemCaseSensitive(d, "channel");
+	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(channel, "type");
+	const cJSON *parent = cJSON_GetObjectItemCaseSensitive(channel, "parent_id");
+	const cJSON *context = cJSON_GetObjectItemCaseSensitive(d, "context");
 	const cJSON *user_id;
 	const char *name, *perms;
-	uint64_t uid, cid, gid;
+	uint64_t uid, cid, gid = 0, pid;
 
 	memset(o, 0, sizeof(*o));
 	o->platform = "discord";
 	if (chan == NULL)
-		chan = cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(d, "channel"), "id");
+		chan = cJSON_GetObjectItemCaseSensitive(channel, "id");
 	user_id = cJSON_GetObjectItemCaseSensitive(user, "id");
 	if (!snowflake(chan, &cid) || !snowflake(user_id, &uid))
 		return false;
 	discord_key(o->chan_key, chan);
 	discord_key(o->user_key, user_id);
+	if (cJSON_IsNumber(ctype) && is_thread(ctype->valueint) && snowflake(parent, &pid) &&
+	    pid != cid)
+		discord_key(o->parent_key, parent);
 	name = nonempty(cJSON_GetObjectItemCaseSensitive(member, "nick"));
 	if (name == NULL)
 		name = nonempty(cJSON_GetObjectItemCaseSensitive(user, "global_name"));
 	if (name == NULL)
 		name = nonempty(cJSON_GetObjectItemCaseSensitive(user, "username"));
 	copy_name(o->user_name, sizeof(o->user_name), name);
-	o->direct = !snowflake(cJSON_GetObjectItemCaseSensitive(d, "guild_id"), &gid);
+	/* A private conversation with the bot: its DM (context 1). A group DM
+	 * or a DM between users (context 2, a user install's) has no server
+	 * either, but is shared with others. */
+	o->direct =
+	    !snowflake(cJSON_GetObjectItemCaseSensitive(d, "guild_id"), &gid) &&
+	    !(cJSON_IsNumber(context) && context->valueint == DISCORD_CONTEXT_PRIVATE_CHANNEL);
 	perms = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(member, "permissions"));
 	if (perms != NULL && strspn(perms, "0123456789") == strlen(perms) && *perms != '\0') {
 		unsigned long long p = strtoull(perms, NULL, 10);
@@ -243,7 +264,7 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 		    (p & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_CHANNELS |
 		          DISCORD_PERM_MANAGE_GUILD)) != 0;
 	}
-	if (!o->direct && !o->platform_admin)
+	if (member != NULL && !o->platform_admin)
 		o->platform_admin = discord_roles_member_is_gm(
 		    it->roles, gid, cJSON_GetObjectItemCaseSensitive(member, "roles"));
 	return true;
@@ -463,30 +484,75 @@ webhook_path(const char *app_id, const char *token)
 	return buf_take(&b);
 }
 
+/*
+ * How many follow-ups Discord takes for interaction d: 5 when a user
+ * install alone authorised it (authorizing_integration_owners has "1" and
+ * not "0": "Apps are limited to 5 followup messages per interaction if it
+ * was initiated from a user-installed app and isn't installed in the
+ * server"), else as many as a reply makes (-1).
+ */
+static int
+followups_allowed(const cJSON *d)
+{
+	const cJSON *owners = cJSON_GetObjectItemCaseSensitive(d, "authorizing_integration_owners");
+
+	if (cJSON_IsObject(owners) && cJSON_GetObjectItemCaseSensitive(owners, "1") != NULL &&
+	    cJSON_GetObjectItemCaseSensitive(owners, "0") == NULL)
+		return DISCORD_USER_FOLLOWUPS_MAX;
+	return -1;
+}
+
 /* Renders a reply into the callback body and, when it is longer than a
- * message or has a channel part and a private part, the follow-ups. With
+ * message or has a channel part and a private part, the follow-ups: at
+ * most followups_max of them when it is not -1, one of which is kept for
+ * the note a refused GM message may need; each part then holds what its
+ * share of messages can (render_discord_parts summarises the rest). With
  * no webhook (no application id) to address follow-ups, one message is all
- * there is. */
+ * there is. With update, the callback replaces the pressed message (type 7). */
 static void
 render_reply(struct interact *it, const struct reply *r, const char *webhook, const char *chan_key,
-             struct interact_out *out)
+             int followups_max, bool update, struct interact_out *out)
 {
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
 	static const struct reply_msg empty = {0};
 	cJSON *parts[2 * DISCORD_PARTS_MAX];
 	size_t n, max = webhook != NULL ? DISCORD_PARTS_MAX : 1;
+	/* Messages in all: the callback and the follow-ups allowed. */
+	size_t total = 2 * DISCORD_PARTS_MAX;
 
+	if (webhook != NULL && followups_max >= 0) {
+		total = (size_t)followups_max + 1;
+		if (reply_msg(r, REPLY_GM) != NULL && total > 1)
+			total--; /* the note, should the GM refuse the message */
+		/* A button's answer, if deferred, is all follow-ups (type 6
+		 * updates nothing): its first message becomes one. */
+		if (out->type == DISCORD_INTERACTION_COMPONENT && total > 1)
+			total--;
+	}
 	if (reply_is_error(r) || pub == NULL) {
 		const struct reply_msg *m = reply_is_error(r) ? pub : priv;
 
-		n = render_discord_parts(m != NULL ? m : &empty, true, it->buttons, parts, max);
+		update = false; /* the pressed message stays; the presser alone is told */
+		n = render_discord_parts(m != NULL ? m : &empty, true, it->buttons, parts,
+		                         max < total ? max : total);
+	} else if (update) {
+		/* The channel's message replaces the pressed one whole: one
+		 * message, what it cannot hold summarised. */
+		n = render_discord_parts(pub, false, it->buttons, parts, 1);
+		if (priv != NULL && webhook != NULL && total > n)
+			n += render_discord_parts(priv, true, it->buttons, parts + n,
+			                          max < total - n ? max : total - n);
 	} else {
-		n = render_discord_parts(pub, false, it->buttons, parts, max);
-		if (priv != NULL && webhook != NULL)
-			n += render_discord_parts(priv, true, it->buttons, parts + n, max);
+		size_t room = priv != NULL && webhook != NULL && total > 1 ? total - 1 : total;
+
+		n = render_discord_parts(pub, false, it->buttons, parts, max < room ? max : room);
+		if (priv != NULL && webhook != NULL && total > n)
+			n += render_discord_parts(priv, true, it->buttons, parts + n,
+			                          max < total - n ? max : total - n);
 	}
-	out->callback_body = print_body(it, DISCORD_CALLBACK_MESSAGE, parts[0]);
+	out->callback_body = print_body(
+	    it, update ? DISCORD_CALLBACK_UPDATE_MESSAGE : DISCORD_CALLBACK_MESSAGE, parts[0]);
 	out->error = reply_is_error(r);
 	for (size_t i = 1; i < n; i++)
 		out->followups[out->nfollowups++] = print_body(it, 0, parts[i]);
@@ -529,12 +595,22 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 }
 
 /* A request's tag: what its answer needs of its interaction, as the event
- * gave it (an interact_out with nothing to send: id, type, paths, times). */
+ * gave it (an interact_out with nothing to send: id, type, paths, times),
+ * the follow-ups Discord allows it (followups_allowed) and whether its
+ * answer replaces the pressed message (a button's, type 7). */
+struct tag {
+	struct interact_out ev;
+	int followups_max;
+	bool update;
+};
+
 static void
 tag_free(void *p)
 {
-	discord_interact_out_clear(p);
-	free(p);
+	struct tag *t = p;
+
+	discord_interact_out_clear(&t->ev);
+	free(t);
 }
 
 bool
@@ -549,15 +625,16 @@ discord_interact_private(struct request *req)
 void
 discord_interact_render(struct interact *it, struct request *req, struct interact_out *out)
 {
-	const struct interact_out *t = request_tag(req);
+	const struct tag *t = request_tag(req);
 
 	memset(out, 0, sizeof(*out));
-	memcpy(out->id, t->id, sizeof(out->id));
-	out->type = t->type;
-	out->rx_ns = t->rx_ns;
-	out->deadline = t->deadline;
-	out->callback_path = xstrdup(t->callback_path);
-	render_reply(it, request_reply(req), t->followup_path, request_origin(req)->chan_key, out);
+	memcpy(out->id, t->ev.id, sizeof(out->id));
+	out->type = t->ev.type;
+	out->rx_ns = t->ev.rx_ns;
+	out->deadline = t->ev.deadline;
+	out->callback_path = xstrdup(t->ev.callback_path);
+	render_reply(it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
+	             t->followups_max, t->update, out);
 }
 
 static int
@@ -569,7 +646,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	const char *token = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "token"));
 	const cJSON *app = cJSON_GetObjectItemCaseSensitive(d, "application_id");
 	const cJSON *idj = cJSON_GetObjectItemCaseSensitive(d, "id");
-	struct interact_out *t;
+	struct tag *t;
 	struct request *req;
 	struct origin o;
 	uint64_t id, appn;
@@ -618,19 +695,21 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	/* A command or a button: a request on the command's road, which
 	 * carries what its answer needs (out keeps what a deferral needs). */
 	t = xcalloc(1, sizeof(*t));
-	memcpy(t->id, out->id, sizeof(t->id));
-	t->type = out->type;
-	t->callback_path = xstrdup(out->callback_path);
-	t->followup_path = out->followup_path != NULL ? xstrdup(out->followup_path) : NULL;
-	t->rx_ns = rx_ns;
-	t->deadline = deadline;
+	memcpy(t->ev.id, out->id, sizeof(t->ev.id));
+	t->ev.type = out->type;
+	t->ev.callback_path = xstrdup(out->callback_path);
+	t->ev.followup_path = out->followup_path != NULL ? xstrdup(out->followup_path) : NULL;
+	t->ev.rx_ns = rx_ns;
+	t->ev.deadline = deadline;
+	t->followups_max = followups_allowed(d);
 	req = request_new(&o, now, it->answer, it->answer_ctx);
 	request_set_tag(req, t, tag_free);
 	request_set_key(req, out->id);
 	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
-		const char *line = cid != NULL ? discord_buttons_action(it->buttons, cid) : NULL;
+		const char *line =
+		    cid != NULL ? discord_buttons_action(it->buttons, cid, &t->update) : NULL;
 
 		it->stats.components++;
 		if (line == NULL)

@@ -127,6 +127,12 @@ records(struct persist *p, struct request *req, bool restart)
 		return -REQUEST_CHANNEL_UNREADABLE;
 	if (r == PERSIST_WANT_USER)
 		return -REQUEST_USER_UNREADABLE;
+	/* A thread's parent channel too, for its GM seat: a failed read of
+	 * it only leaves the seat unknown (invocation_seat), it refuses
+	 * nothing. */
+	if (o->parent_key[0] != '\0' &&
+	    persist_read_want(p, o->parent_key, o->user_key, "", restart) == 1)
+		r = 1;
 	return r;
 }
 

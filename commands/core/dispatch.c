@@ -79,8 +79,8 @@ run(void *ctx, struct request *req)
 		user_set_name(inv->user, o->user_name);
 	user_set_last_used(inv->user, inv->now);
 	channel_set_last_used(inv->chan, inv->now);
+	invocation_seat(inv);
 	gm = channel_gm(inv->chan);
-	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
 	/* The GM seat keeps the name its holder last used here, which is
 	 * where a secret roll is sent on IRC (a NOTICE to that nick). */
 	if (gm != NULL && strcmp(gm, o->user_key) == 0 &&
