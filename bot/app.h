@@ -51,6 +51,7 @@
 
 #define APP_EXIT_OK      0
 #define APP_EXIT_FAILURE 1
+#define APP_EXIT_USAGE   2 /* the command line is wrong */
 
 /* The command line, as main() parsed it. */
 struct app_opts {

@@ -14,6 +14,7 @@
 
 #include "bot/app.h"
 #include "bot/console/console.h"
+#include "bot/console/console_name.h"
 #include "bot/console/console_service.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
@@ -64,19 +65,27 @@ on_eof(void *ctx)
 	cs->console = NULL;
 }
 
-/* Who is typing: [console] user or --user, else $USER, else the login. */
-static const char *
-console_user(const struct config *c)
+/* Who is typing: --user or [console] user, else $USER, else the login;
+ * cleaned into name as every console name is (console_name.h). Returns 0,
+ * or -1 with err naming where the refused name came from. */
+static int
+console_user(const struct app *a, char name[NAME_MAX_LEN], char *err, size_t errlen)
 {
-	const char *u = c->console.user;
+	const struct config *c = app_config(a);
+	const char *u = c->console.user,
+	           *what = app_options(a)->user != NULL ? "--user" : "[console] user";
 	struct passwd *pw;
 
-	if (u == NULL || *u == '\0')
+	if (u == NULL || *u == '\0') {
 		u = getenv("USER");
-	if (u != NULL && *u != '\0')
-		return u;
-	pw = getpwuid(getuid());
-	return pw != NULL ? pw->pw_name : "player";
+		what = "$USER";
+	}
+	if (u == NULL || *u == '\0') {
+		pw = getpwuid(getuid());
+		u = pw != NULL ? pw->pw_name : "player";
+		what = "the login name";
+	}
+	return console_name_clean(what, u, strlen(u), name, err, errlen);
 }
 
 static bool
@@ -130,11 +139,17 @@ console_service_start(struct app *a, char *err, size_t errlen)
 	const char *color = app_options(a)->color;
 	struct console_opts co = {0};
 	struct console_service *cs;
+	char user[NAME_MAX_LEN], channel[NAME_MAX_LEN];
 
 	if (!c->console.enabled)
 		return 0;
-	co.user = console_user(c);
-	co.channel = c->console.channel;
+	if (console_user(a, user, err, errlen) < 0 ||
+	    console_name_clean(app_options(a)->channel != NULL ? "--channel" : "[console] channel",
+	                       c->console.channel, strlen(c->console.channel), channel, err,
+	                       errlen) < 0)
+		return -1;
+	co.user = user;
+	co.channel = channel;
 	if (color != NULL && strcmp(color, "always") == 0)
 		co.ansi = true;
 	else if (color != NULL && strcmp(color, "never") == 0)

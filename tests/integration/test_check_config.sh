@@ -122,7 +122,7 @@ check absent-config 1 "error: cannot read absent.conf: No such file or directory
 printf '[bot]\nlog_level = loud\n' > t.conf
 check start-refused 1 "error: t.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud')" \
 	--config t.conf
-check bad-option 1 "error: --shard must be a whole number from 0 to 65534 (got 'x')" \
+check bad-option 2 "error: --shard must be a whole number from 0 to 65534 (got 'x')" \
 	--check-config --shard x
 
 [ "$fails" -eq 0 ]
