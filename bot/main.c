@@ -32,7 +32,7 @@ usage(FILE *f)
 	        "  --config PATH      the configuration file (default: %s;\n"
 	        "                     when it does not exist, the defaults: the console)\n"
 	        "  --check-config     check the configuration and its secrets, then exit:\n"
-	        "                     0 when it is valid, 1 when not\n"
+	        "                     0 when it is valid, 3 when not\n"
 	        "  --console          play in this terminal, even with other transports\n"
 	        "                     configured (the default when nothing else is)\n"
 	        "  --user NAME        who is typing (default: [console] user, else $USER)\n"

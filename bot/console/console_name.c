@@ -14,8 +14,8 @@
 _Static_assert(CONSOLE_NAME_MAX == 63, "NAME_RULE states the limit");
 
 int
-console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MAX_LEN],
-                   char *err, size_t errlen)
+console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MAX_LEN], char *err,
+                   size_t errlen)
 {
 	struct buf b;
 	const char *why = NULL;

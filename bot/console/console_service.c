@@ -4,6 +4,7 @@
  * input ends delver when the console is the only transport configured.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "bot/console/console_name.h"
 #include "bot/console/console_service.h"
 #include "bot/log.h"
+#include "bot/store/statedir.h"
 #include "rules/base/mem.h"
 
 struct console_service {
@@ -105,7 +107,7 @@ history_path(char *path, size_t size)
 	const char *base = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
 	char dir[PATH_MAX];
-	int n;
+	int n, fd;
 
 	if (base != NULL && base[0] == '/')
 		n = snprintf(dir, sizeof(dir), "%s/delver", base);
@@ -116,20 +118,20 @@ history_path(char *path, size_t size)
 	if (n < 0 || (size_t)n >= sizeof(dir))
 		return false;
 	/* Each missing folder on the way, private like the state itself. */
-	for (char *p = dir + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-			return false;
-		*p = '/';
-	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	if (statedir_mkdirs(dir) < 0) {
 		log_debug("console: no history kept: cannot make %s: %s", dir, strerror(errno));
 		return false;
 	}
 	n = snprintf(path, size, "%s/history", dir);
-	return n > 0 && (size_t)n < size;
+	if (n < 0 || (size_t)n >= size)
+		return false;
+	/* Private (0600, whatever the umask) before libedit first writes it. */
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0)
+		return false;
+	(void)fchmod(fd, 0600);
+	close(fd);
+	return true;
 }
 
 int
@@ -147,7 +149,7 @@ console_service_start(struct app *a, char *err, size_t errlen)
 	    console_name_clean(app_options(a)->channel != NULL ? "--channel" : "[console] channel",
 	                       c->console.channel, strlen(c->console.channel), channel, err,
 	                       errlen) < 0)
-		return -1;
+		return APP_EXIT_CONFIG;
 	co.user = user;
 	co.channel = channel;
 	if (color != NULL && strcmp(color, "always") == 0)

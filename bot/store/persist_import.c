@@ -13,6 +13,7 @@
 #include <dirent.h>
 
 #include "bot/log.h"
+#include "bot/store/statedir.h"
 #include "bot/store/persist_int.h"
 #include "bot/store/fsio.h"
 #include "bot/store/journal.h"
@@ -131,7 +132,7 @@ move_aside(struct persist *p, const char *sub, char *err, size_t errlen)
 	int rc = 0;
 
 	snprintf(aside, sizeof(aside), "%s/%s", p->dir, sub);
-	if (mkdir(aside, 0700) < 0 && errno != EEXIST) {
+	if (statedir_mkdir(aside) < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", aside, strerror(errno));
 		return -1;
 	}
