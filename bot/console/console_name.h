@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "commands/state.h"
+#include "commands/core/state.h"
 
 #define CONSOLE_NAME_MAX (NAME_MAX_LEN - 1) /* bytes, without the NUL */
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 

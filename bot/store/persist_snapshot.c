@@ -14,7 +14,7 @@
 #include <dirent.h>
 
 #include "bot/log.h"
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/persist_int.h"
 #include "bot/store/statedir.h"
 #include "rules/base/mem.h"

@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include "bot/log.h"
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/persist.h"
 #include "bot/store/statedir.h"
 #include "rules/base/mem.h"

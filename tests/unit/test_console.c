@@ -20,7 +20,7 @@
 #include "bot/console/console.h"
 #include "bot/console/console_name.h"
 #include "rules/base/buf.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 
 struct run {

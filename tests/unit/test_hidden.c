@@ -33,7 +33,7 @@
 #include "bot/discord/discord_interact.h"
 #include "bot/irc/irc.h"
 #include "bot/log.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdwalk.h"

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 #define CMDWALK_LINE_MAX 1024
 
