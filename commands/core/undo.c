@@ -799,8 +799,8 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 		reply_line(out, 0, "%s undid %s.", inv->from->user_name,
 		           "a change made behind the GM's screen");
 	} else {
-		reply_add(out, 0, "Undid ");
-		put_step(out, RS_BOLD, s, false);
+		reply_add(out, 0, "Undid %s's ", step_text(s, 1));
+		put_what(out, RS_BOLD, s);
 		reply_add(out, 0, ": ");
 		for (int m = 0; m < UNDO_NMODS; m++) {
 			if (!(s->has >> m & 1))
