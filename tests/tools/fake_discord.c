@@ -85,7 +85,11 @@
  *                             "locale": the place, see payload.c; "press":
  *                             LABEL, for type 3: the newest button so
  *                             labelled in the channel is pressed, see
- *                             messages.c)
+ *                             messages.c; "channel": N, channel N
+ *                             whatever the stream's count; "forbid":
+ *                             [strings] no message answering it may hold,
+ *                             "forbid_public": true checking only those
+ *                             everyone in the channel sees)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions"}], oldest first

@@ -41,9 +41,9 @@
 
 /* What a player may never see while Tension is hidden. */
 static const char *const secrets[] = {
-    "Quillfang", "Morrowisp", "Gloamjaw", "Vexthorn", "Drowsmire", "Ashveil", "Brinecall",
-    "ambushready", "8/10",     "Tension 8", "tension 8", "→ 8",     "████████░░",
-    "Nightjar",    "1d20+7",   "1d20 + 7",  "+ 7",       NULL,
+    "Quillfang",  "Morrowisp",   "Gloamjaw", "Vexthorn",  "Drowsmire", "Ashveil",
+    "Brinecall",  "ambushready", "8/10",     "Tension 8", "tension 8", "→ 8",
+    "████████░░", "Nightjar",    "1d20+7",   "1d20 + 7",  "+ 7",       NULL,
 };
 
 /* The GM's play before each case: two orders, so that the newest change
@@ -69,7 +69,12 @@ static const char *const setup_gm[] = {
     NULL,
 };
 
-enum platform { CONSOLE, IRC, DISCORD, NPLATFORMS };
+enum platform {
+	CONSOLE,
+	IRC,
+	DISCORD,
+	NPLATFORMS
+};
 static const char *const platform_names[] = {"console", "irc", "discord"};
 
 /* One platform's session on a fresh state. */
@@ -229,7 +234,8 @@ irc_run(struct world *w, const char *who, const char *line, struct buf *seen)
 	for (p = out; *p != '\0';) {
 		const char *end = strstr(p, "\r\n");
 		size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
-		bool to_gm = strncmp(p, "NOTICE gm ", 10) == 0 || strncmp(p, "PRIVMSG gm ", 11) == 0;
+		bool to_gm =
+		    strncmp(p, "NOTICE gm ", 10) == 0 || strncmp(p, "PRIVMSG gm ", 11) == 0;
 		bool to_chan = strncmp(p, "PRIVMSG #walk ", 14) == 0;
 
 		if (strcmp(who, "gm") == 0 ? to_chan : !to_gm) {
@@ -410,8 +416,9 @@ check(struct world *w, const char *who, const char *what, const struct buf *seen
 		return;
 	}
 	if (F.leaks < 8)
-		snprintf(F.first[F.leaks], sizeof(F.first[0]), "%s, as %s: %s\n  shows '%s' in:\n%.1200s",
-		         platform_names[w->kind], who, what, hit, buf_str(seen));
+		snprintf(F.first[F.leaks], sizeof(F.first[0]),
+		         "%s, as %s: %s\n  shows '%s' in:\n%.1200s", platform_names[w->kind], who,
+		         what, hit, buf_str(seen));
 	F.leaks++;
 }
 
@@ -461,15 +468,19 @@ autocomplete_case(void *ctx, const struct cmdwalk_case *c)
 			continue;
 		for (size_t k = 0; k < sizeof(partials) / sizeof(partials[0]); k++) {
 			struct world *w = world_new(DISCORD, open);
-			cJSON *data = discord_data(c), *level = cJSON_GetObjectItem(data, "options");
+			cJSON *data = discord_data(c),
+			      *level = cJSON_GetObjectItem(data, "options");
 			cJSON *o;
 			struct buf seen;
 			char what[CMDWALK_LINE_MAX + 64];
 
 			/* The option being typed is the deepest level's i-th. */
-			while (cJSON_GetArraySize(level) > 0 &&
-			       cJSON_GetObjectItem(cJSON_GetArrayItem(level, 0), "type")->valueint <= 2)
-				level = cJSON_GetObjectItem(cJSON_GetArrayItem(level, 0), "options");
+			while (
+			    cJSON_GetArraySize(level) > 0 &&
+			    cJSON_GetObjectItem(cJSON_GetArrayItem(level, 0), "type")->valueint <=
+			        2)
+				level =
+				    cJSON_GetObjectItem(cJSON_GetArrayItem(level, 0), "options");
 			o = cJSON_GetArrayItem(level, (int)i);
 			cJSON_ReplaceItemInObject(o, "value", cJSON_CreateString(partials[k]));
 			if (c->opts[i]->type != OPT_STRING)
