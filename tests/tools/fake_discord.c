@@ -68,7 +68,8 @@
  * restecho ... | rest403 ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007)
  * | ratelimit CLASS [limit=N] [per=MS] (a rate limit's numbers, see limits.c) | invalidlimit N
  * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
- * deleted that message of the bot's) |
+ * deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
+ * CHAN, n for channel n: 403 code 50001 there) |
  * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
  * guilds the bot is said to be in, for 4011; default: guilds) | shardmultiple N (a large
  * bot's count: IDENTIFY counts must be multiples of it)
@@ -416,6 +417,8 @@ control(struct http *h, struct http_answer *a)
 			r = rest_fake_dm_closed(body, err, sizeof(err));
 		} else if (strncmp(body, "msgdelete", 9) == 0) {
 			r = msgs_fake_delete_control(body, err, sizeof(err));
+		} else if (strncmp(body, "noaccess", 8) == 0) {
+			r = msgs_fake_noaccess_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {
 			r = rest_fake_dm_forget(body, err, sizeof(err));
 		} else if (strncmp(body, "ratelimit", 9) == 0 ||

@@ -93,6 +93,7 @@ struct world {
 /* What the walk found. */
 struct findings {
 	int cases, checked, leaks;
+	int shown[NPLATFORMS]; /* texts checked that held something */
 	char first[8][1500];
 	/* the open channel's check: texts that held a secret */
 	int open_hits;
@@ -102,6 +103,17 @@ struct findings {
 };
 
 static struct findings F;
+
+/* When set, a run keeps what the channel sees, whoever runs it (as for
+ * the GM's commands). */
+static bool channel_view;
+
+/* Whether what who runs is kept as the channel sees it only. */
+static bool
+public_only(const char *who)
+{
+	return channel_view || strcmp(who, "gm") == 0;
+}
 
 static const struct irc_conn_hooks irc_hooks;
 
@@ -122,6 +134,12 @@ on_irc_user(void *ctx, const struct irc_msg *m)
 }
 
 static const struct irc_conn_hooks irc_hooks = {NULL, NULL, on_irc_message, on_irc_user};
+
+static void
+irc_line(struct world *w, const char *line)
+{
+	irc_conn_receive(w->c, line, strlen(line), 5000);
+}
 
 /* The user ids of the Discord members. */
 static const char *
@@ -162,8 +180,11 @@ world_new(enum platform kind, bool open)
 		w->c = irc_conn_new(&w->cfg, NULL, &irc_hooks, w);
 		w->b = irc_bot_new(&w->d, &w->cfg, w->c);
 		irc_conn_link_up(w->c, 5000);
-		irc_conn_receive(w->c, ":irc.test 001 delver :Welcome", 30, 5000);
-		irc_conn_receive(w->c, ":delver!~d@h JOIN #walk", 23, 5000);
+		irc_line(w, ":irc.test 001 delver :Welcome");
+		irc_line(w, ":delver!~d@h JOIN #walk");
+		irc_line(w, ":gm!gm@h JOIN #walk");
+		irc_line(w, ":alice!alice@h JOIN #walk");
+		irc_line(w, ":bob!bob@h JOIN #walk");
 		ircdrain(w->c, 5000);
 		break;
 	case DISCORD:
@@ -214,7 +235,7 @@ console_run(struct world *w, const char *who, const char *line, struct buf *seen
 	buf_reset(&out);
 	snprintf(as, sizeof(as), "/%s", line);
 	console_handle_line(w->con, as, strlen(as), &out);
-	snprintf(marker, sizeof(marker), strcmp(who, "gm") == 0 ? "(only " : "(only the GM, ");
+	snprintf(marker, sizeof(marker), public_only(who) ? "(only " : "(only the GM, ");
 	cut = strstr(buf_str(&out), marker);
 	buf_add(seen, buf_str(&out), cut != NULL ? (size_t)(cut - buf_str(&out)) : out.len);
 	buf_free(&out);
@@ -238,7 +259,7 @@ irc_run(struct world *w, const char *who, const char *line, struct buf *seen)
 		    strncmp(p, "NOTICE gm ", 10) == 0 || strncmp(p, "PRIVMSG gm ", 11) == 0;
 		bool to_chan = strncmp(p, "PRIVMSG #walk ", 14) == 0;
 
-		if (strcmp(who, "gm") == 0 ? to_chan : !to_gm) {
+		if (public_only(who) ? to_chan : !to_gm) {
 			buf_add(seen, p, len);
 			buf_addc(seen, '\n');
 		}
@@ -307,7 +328,7 @@ discord_event(struct world *w, const char *who, int type, cJSON *data, struct bu
 	cJSON_AddArrayToObject(member, "roles");
 	cJSON_AddItemToObject(ev, "data", data);
 	if (discord_interact_event(w->it, "INTERACTION_CREATE", ev, 1700000000, &out) == 1) {
-		bool player = strcmp(who, "gm") != 0;
+		bool player = !public_only(who);
 
 		if (out.callback_body != NULL)
 			discord_body(out.callback_body, player, seen);
@@ -409,6 +430,7 @@ check(struct world *w, const char *who, const char *what, const struct buf *seen
 	const char *hit = leak_in(seen->p != NULL ? seen->p : "");
 
 	F.checked++;
+	F.shown[w->kind] += seen->len > 0;
 	if (hit == NULL)
 		return;
 	if (w->open) {
@@ -523,8 +545,10 @@ report(void)
 {
 	for (int i = 0; i < F.leaks && i < 8; i++)
 		print_message("LEAK %d: %s\n", i + 1, F.first[i]);
-	print_message("walked %d cases, %d texts checked, %d buttons pressed, %d leaks\n", F.cases,
-	              F.checked, F.nbuttons, F.leaks);
+	print_message("walked %d cases, %d texts checked (console %d, IRC %d, Discord %d not "
+	              "empty), %d buttons pressed, %d leaks\n",
+	              F.cases, F.checked, F.shown[CONSOLE], F.shown[IRC], F.shown[DISCORD],
+	              F.nbuttons, F.leaks);
 }
 
 static void
@@ -547,6 +571,9 @@ hidden_means_hidden_everywhere(void **unused)
 	report();
 	assert_true(F.cases > 200);
 	assert_true(F.nbuttons > 0);
+	/* Every platform answered: a walk that sees nothing proves nothing. */
+	for (int p = 0; p < NPLATFORMS; p++)
+		assert_true(F.shown[p] > F.cases / 2);
 	assert_int_equal(F.leaks, 0);
 }
 
@@ -565,12 +592,63 @@ an_open_channel_shows_them(void **unused)
 	assert_true(F.open_hits > 20);
 }
 
+/* A player's secret roll: the channel sees who rolls in secret, and not
+ * the dice (their modifier tells what the roll is for) nor the label, on
+ * every platform, with the label after # or as an option. */
+static void
+a_secret_roll_shows_who_alone(void **unused)
+{
+	static const char *const lines[] = {"gmroll 1d20+7 # Nightjar",
+	                                    "gmroll 1d20+7 label:Nightjar"};
+	static const char *const hidden[] = {"1d20", "+7", "+ 7", "Nightjar", NULL};
+
+	log_set_level(LOG_LEVEL_WARN);
+	channel_view = true;
+	for (int p = 0; p < NPLATFORMS; p++)
+		for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+			struct world *w = world_new((enum platform)p, false);
+			struct buf seen;
+
+			buf_init(&seen, 1 << 20);
+			if (p == DISCORD) {
+				struct cmdwalk_case c = {0};
+				static const struct cmd_opt *opts;
+
+				c.path[0] = c.leaf = registry_find("gmroll", 6);
+				opts = c.leaf->opts;
+				c.opts[0] = &opts[0];
+				c.values[0] = i == 0 ? "1d20+7 # Nightjar" : "1d20+7";
+				c.nopts = 1;
+				if (i == 1) {
+					c.opts[1] = &opts[1];
+					c.values[1] = "Nightjar";
+					c.nopts = 2;
+				}
+				discord_event(w, "bob", 2, discord_data(&c), &seen);
+			} else {
+				run_line(w, "bob", lines[i], &seen);
+			}
+			if (strstr(buf_str(&seen), "rolls in secret: only the GM") == NULL)
+				fail_msg("%s: '%s' shows: %s", platform_names[p], lines[i],
+				         buf_str(&seen));
+			for (size_t k = 0; hidden[k] != NULL; k++)
+				if (strstr(buf_str(&seen), hidden[k]) != NULL)
+					fail_msg("%s: the channel sees '%s' of '%s': %s",
+					         platform_names[p], hidden[k], lines[i],
+					         buf_str(&seen));
+			buf_free(&seen);
+			world_free(w);
+		}
+	channel_view = false;
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(an_open_channel_shows_them),
 	    cmocka_unit_test(hidden_means_hidden_everywhere),
+	    cmocka_unit_test(a_secret_roll_shows_who_alone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
