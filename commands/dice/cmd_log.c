@@ -75,6 +75,10 @@ log_fn(struct invocation *inv, struct reply *out)
 		log_secret(inv, out, want);
 		return;
 	}
+	if (inv->from->direct) {
+		reply_line(out, 0, "A private conversation with delver keeps no log of its rolls.");
+		return;
+	}
 	if (rc == NULL || rc->nlog == 0) {
 		reply_add(out, 0, "No rolls here yet; ");
 		reply_cmd(out, 0, "roll", NULL);

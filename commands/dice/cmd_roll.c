@@ -503,7 +503,9 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	if (!action.toobig && who != ROLL_SECRET && !compact)
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
-	if (who != ROLL_PRIVATE)
+	/* A private conversation with the bot keeps no log: its rolls are the
+	 * invoker's alone, and a stranger who rolls there leaves nothing. */
+	if (who != ROLL_PRIVATE && !inv->from->direct)
 		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, who == ROLL_SECRET);
 	dice_result_free(res);
 }

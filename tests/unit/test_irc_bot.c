@@ -216,6 +216,19 @@ test_private_messages(void **state)
 	feed(f, ":alice!a@h NOTICE delver :gm");
 	feed(f, ":alice!a@h NOTICE #a :!gm");
 	assert_string_equal(out(f), "");
+	/* A stranger who rolls in private leaves nothing behind: no log (a
+	 * private conversation keeps none), so no channel record and no user
+	 * record, in memory or for the store (20,000 such strangers used to
+	 * leave 20,000 records). */
+	feed(f, ":stranger!s@h PRIVMSG delver :roll 1d6");
+	expect = "PRIVMSG stranger :stranger rolls";
+	assert_memory_equal(out(f), expect, strlen(expect));
+	assert_null(state_channel_peek(f->d.state, "irc:net:~stranger!s@h"));
+	assert_null(state_user_peek(f->d.state, "irc:net:~stranger!s@h"));
+	feed(f, ":stranger!s@h PRIVMSG delver :log");
+	assert_string_equal(out(f), "PRIVMSG stranger :A private conversation with delver keeps no "
+	                            "log of its rolls.\r\n");
+	assert_null(state_channel_peek(f->d.state, "irc:net:~stranger!s@h"));
 }
 
 static void
