@@ -387,7 +387,7 @@ enum roll_audience {
 static bool
 secret_to(struct invocation *inv, struct reply *out)
 {
-	const char *gm = channel_gm(inv->chan), *fallback = rollchan_secret_to(inv->chan);
+	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
 
 	if (inv->is_gm) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
@@ -407,10 +407,10 @@ secret_to(struct invocation *inv, struct reply *out)
 	}
 	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 	reply_add(out, 0, " rolls in secret: only the GM, ");
-	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->chan));
+	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
 	reply_add(out, 0, ", sees the result.");
 	reply_nl(out);
-	reply_to_gm(out, gm, channel_gm_name(inv->chan));
+	reply_to_gm(out, gm, channel_gm_name(inv->seat));
 	if (fallback != NULL)
 		reply_gm_fallback(out, fallback);
 	return true;
