@@ -170,6 +170,9 @@ statedir_prepare(const char *dir, char *err, size_t errlen)
 		errno = STATEDIR_UNSAFE;
 		return -1;
 	}
+	/* Made by someone else with other modes: private as delver makes it. */
+	if (statedir_check_file(dir, "state directory", err, errlen) < 0)
+		return -1;
 	snprintf(path, sizeof(path), "%s/lock", dir);
 	if (statedir_check_file(path, "lock file", err, errlen) < 0)
 		return -1;

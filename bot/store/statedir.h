@@ -19,7 +19,8 @@
  *
  * Every directory delver makes is 0700 and every file 0600, whatever the
  * umask (statedir_mkdir, statedir_create_file): the state holds what
- * players hid from each other.
+ * players hid from each other. A state directory or file of delver's own
+ * user that others could read is made so at start, and the log says so.
  */
 #ifndef DELVER_STATEDIR_H
 #define DELVER_STATEDIR_H

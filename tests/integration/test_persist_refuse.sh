@@ -46,6 +46,14 @@ got=$(modes "$top/u" "$top/u/v" "$top/u/v/delver.db" "$top/u/v/lock")
 600 u/v/lock" ]
 step_check "umask 0277: directories 0700, files 0600" $? "got: $got"
 
+# A state directory made by someone else, readable by others: made 0700,
+# and the log says so.
+mkdir -m 0755 "$top/premade"
+printf '/gm claim\n' | console_on "$top/premade"
+[ "$(stat -c %a "$top/premade")" = 700 ] &&
+	grep -qF "info: store: the state directory $top/premade was mode 0755; it is 0700 now" "$top/err"
+step_check "a state directory of mode 0755 is made 0700" $? "mode $(stat -c %a "$top/premade")"
+
 # refused NAME STATUS "words" DIR: the start stops with STATUS and the words.
 refused() {
 	console_on "$4" < /dev/null
