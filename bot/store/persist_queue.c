@@ -94,7 +94,9 @@ unwait(struct persist *p, struct request *req)
 static void
 run_one(struct persist *p, struct request *req)
 {
-	const char *user_key = request_origin(req)->user_key;
+	const struct origin *o = request_origin(req);
+	const char *user_key = o->user_key;
+	struct channel *ch;
 	struct user *u;
 
 	request_run(req);
@@ -110,6 +112,12 @@ run_one(struct persist *p, struct request *req)
 	}
 	if (user_find(p, user_key) == NULL && (u = state_user_peek(p->st, user_key)) != NULL)
 		state_release_user(p->st, u);
+	/* So is a private conversation with nothing to keep, unless a request
+	 * of it waits to run: strangers who write to the bot once each leave
+	 * nothing behind. */
+	if (o->direct && ((struct qchan *)request_hold(req)->chan)->wait_head == NULL &&
+	    (ch = state_channel_peek(p->st, o->chan_key)) != NULL)
+		state_release_channel(p->st, ch);
 }
 
 /* Whether req's records are in memory (0), being read (1), or their last

@@ -10,14 +10,19 @@ mem_submit(void *store, struct request *req)
 	struct request_hold *h = request_hold(req);
 
 	if (request_runnable(req)) {
-		const char *user_key = request_origin(req)->user_key;
+		const struct origin *o = request_origin(req);
+		struct channel *ch;
 		struct user *u;
 
 		request_run(req);
 		if (state_flush(m->st, m->chan_fn, m->user_fn, m->ctx) > 0)
 			request_set_outcome(req, REQUEST_NOT_DURABLE);
-		if ((u = state_user_peek(m->st, user_key)) != NULL)
+		if ((u = state_user_peek(m->st, o->user_key)) != NULL)
 			state_release_user(m->st, u);
+		/* So is a private conversation with nothing to keep: strangers
+		 * who write to the bot once each leave nothing behind. */
+		if (o->direct && (ch = state_channel_peek(m->st, o->chan_key)) != NULL)
+			state_release_channel(m->st, ch);
 	}
 	h->next = NULL;
 	if (m->tail != NULL)

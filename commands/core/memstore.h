@@ -5,8 +5,8 @@
  * records the request touched to chan_fn and user_fn, as a store would
  * commit them (NULL: dropped); a function that returns non-zero makes the
  * change not durable (the reply warns). A user record left with nothing to
- * keep is forgotten. Requests are answered at the next wait
- * (dispatch_poll), in the order they came: memstore has no loop.
+ * keep is forgotten, and so is a private conversation's channel record. Requests are answered at
+ * the next wait (dispatch_poll), in the order they came: memstore has no loop.
  *
  * Ownership: the struct is the caller's (memstore_init, memstore_clear);
  * the state must outlive it.
