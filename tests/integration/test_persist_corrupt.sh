@@ -95,7 +95,7 @@ before=$(sha256sum < "$d/delver.db")
 printf '/gm\n' | console_on "$d"
 rc=$?
 after=$(sha256sum < "$d/delver.db")
-[ $rc -eq 1 ] && grep -qF "format version 4 is newer than this delver understands (3); run a newer delver" "$top/err" \
+[ $rc -eq 1 ] && grep -qF "format version 5 is newer than this delver understands (4); run a newer delver" "$top/err" \
 	&& grep -qF "console:crypt" "$top/err" && [ "$before" = "$after" ]
 step_check "a record of a newer format version stops the start, untouched" $? "exit $rc"
 
