@@ -3,9 +3,10 @@
 # category draw, each category made by its holder, the room entered, a
 # trap found, triggered together and sprung, combat turns with a
 # continuous sting, XP and level-ups; a whole dungeon played (transcript
-# room); then the first game in colour, checking that each player's
-# Thwack-O die is drawn in that player's ANSI colour with their mark, never
-# in anyone else's.
+# room); the rule text's worked examples (fungeon_party, fungeon_vanity,
+# fungeon_wasps, fungeon_ring); then the first game in colour, checking
+# that each player's Thwack-O die is drawn in that player's ANSI colour
+# with their mark, never in anyone else's.
 . tests/integration/lib.sh
 transcript fungeon 7 || exit 1
 # A whole dungeon by three players, checked by hand against the rule text:
@@ -14,6 +15,11 @@ transcript fungeon 7 || exit 1
 # leaves, a replacement (out until the next hallway), plunder, the next
 # hallway, the way back with a wandering monster, town and a new dungeon.
 transcript room 70 || exit 1
+# The text's worked examples, each played as written.
+transcript fungeon_party 1 || exit 1
+transcript fungeon_vanity 9 || exit 1
+transcript fungeon_wasps 4 || exit 1
+transcript fungeon_ring 90 || exit 1
 
 out=$(mktemp)
 if ! transcript_input fungeon | delver_fresh --console --seed 7 --color always --user gm \
