@@ -3,6 +3,8 @@
 
 #include "commands/procedure/procedure_state.h"
 
+/* The state, and a button that turns it (the GM's): pressing it changes
+ * what this message shows, so its reply replaces the message. */
 static void
 safe_show(struct invocation *inv, struct reply *out)
 {
@@ -12,10 +14,12 @@ safe_show(struct invocation *inv, struct reply *out)
 		          "fighting. ");
 		reply_cmd(out, 0, "vendor", NULL);
 		reply_line(out, 0, " rolls a vendor's stock.");
+		reply_button_update(out, "Leave the safe area", "safe off");
 	} else {
 		reply_add(out, 0, "The party is not in a safe area; the GM declares one with ");
 		reply_cmd(out, 0, "safe on", NULL);
 		reply_line(out, 0, ".");
+		reply_button_update(out, "Declare a safe area", "safe on");
 	}
 }
 
@@ -54,9 +58,14 @@ static const struct command safe_subs[] = {
 const struct command cmd_safe = {
     .name = "safe",
     .desc = "Safe areas (level 0, vendor rooms): no wandering monsters",
-    .help = "Safe areas have no wandering monsters and no fighting: wandering checks there "
-            "roll nothing. Ruling: time still passes there (the hazard die is rolled and "
-            "lights burn), but an Encounter result does not happen.",
+    .help = "Safe areas (level 0, where the party starts, and vendors' rooms) have no "
+            "wandering monsters and no fighting: wandering checks there roll nothing, and a "
+            "tension roll makes no encounter check. Rulings: time still passes there (the "
+            "hazard die is rolled and lights burn), but an Encounter result does not happen; "
+            "no fighting means the bot rolls no encounter there, while combat itself is the "
+            "table's, which the bot does not police; "
+            "a channel starts outside a safe area, so the GM marks level 0 with {/safe on}; "
+            "the text's stair 'down' from level 1 to level 0 is read as up.",
     .subs = safe_subs,
     .default_sub = "show",
 };
