@@ -355,7 +355,7 @@ log_roll(struct invocation *inv, const struct dice_result *res)
 	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
 		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
 	rollchan_log(rc, inv->now, inv->from->user_name, what, result);
-	channel_touch(inv->chan);
+	channel_append(inv->chan);
 	buf_free(&w);
 	buf_free(&t);
 }

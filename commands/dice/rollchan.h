@@ -3,8 +3,12 @@
  * log, its saved rolls and its output settings (/settings).
  *
  * The log keeps the channel's last ROLLCHAN_LOG_MAX rolls (who, what,
- * result, when), oldest dropped first; private and secret rolls are never logged.
- * It is saved with the channel's record, so it survives restarts.
+ * result, when), oldest dropped first; private and secret rolls are never
+ * logged. It is the module's log (struct chanmod): each roll is appended
+ * to the store as a row of its own (channel_append), numbered from 1 in
+ * the channel, and survives restarts; the record holds the rest of the
+ * state. (delver 0.1 kept the log in the record: such a record still loads,
+ * and its entries go to the store's rows when the channel is next written.)
  *
  * Saved rolls ("/save fireball 8d6 # fire", then "/roll fireball") belong
  * to the channel itself (set by the GM); a player's own live in the user
@@ -56,6 +60,7 @@ struct rollchan {
 	bool dark_shown; /* compact: the last status said "Darkness:" */
 	size_t nlog;     /* entries in log, at most ROLLCHAN_LOG_MAX */
 	size_t head;     /* index of the oldest entry */
+	uint64_t count;  /* rolls ever logged: the newest one's number */
 	struct rollchan_entry log[ROLLCHAN_LOG_MAX];
 	size_t nsaved;
 	struct rollchan_saved *saved; /* nsaved, owned */
@@ -67,7 +72,7 @@ extern const struct chanmod rollchan_mod;
 struct rollchan *rollchan_of(struct channel *ch);
 
 /* Appends a roll to the log, dropping the oldest when full; text is cut
- * on a character boundary to fit. */
+ * on a character boundary to fit. The caller calls channel_append(). */
 void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *what,
                   const char *result);
 

@@ -87,15 +87,17 @@ step_check "after --restore, the rolled-back state" $? "the release is still the
 # A row written by a newer delver (its record's format version is newer
 # than this one reads) is refused, never guessed at, and left as it is.
 d=$top/newer; cp -r "$db" "$d"
-python3 -c 'import sqlite3, sys
+v=$(python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
+v = c.execute("SELECT version FROM channels WHERE key = ?", ("console:crypt",)).fetchone()[0]
 c.execute("UPDATE channels SET version = version + 1 WHERE key = ?", ("console:crypt",))
-c.commit()' "$d/delver.db"
+c.commit()
+print(v)' "$d/delver.db")
 before=$(sha256sum < "$d/delver.db")
 printf '/gm\n' | console_on "$d"
 rc=$?
 after=$(sha256sum < "$d/delver.db")
-[ $rc -eq 1 ] && grep -qF "format version 4 is newer than this delver understands (3); run a newer delver" "$top/err" \
+[ $rc -eq 1 ] && grep -qF "format version $((v + 1)) is newer than this delver understands ($v); run a newer delver" "$top/err" \
 	&& grep -qF "console:crypt" "$top/err" && [ "$before" = "$after" ]
 step_check "a record of a newer format version stops the start, untouched" $? "exit $rc"
 

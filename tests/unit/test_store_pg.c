@@ -24,8 +24,10 @@
 #include "bot/store/store_pg.h"
 #include "bot/store/store_pg_restore.h"
 #include "bot/store/store_pg_snapshot.h"
+#include "bot/store/store_sqlite.h"
 #include "tests/unit/helpers/pgcluster.h"
 #include "tests/unit/helpers/stderrcap.h"
+#include "tests/unit/helpers/storelog.h"
 
 static int
 group_setup(void **state)
@@ -133,6 +135,7 @@ struct load_res {
 	uint64_t gen;
 	int64_t last_used;
 	int version;
+	char log[200]; /* a channel's entries: "seq=rec;"... */
 };
 
 static void
@@ -150,6 +153,10 @@ load_cb(void *ctx, enum store_status status, const struct store_row *row, const 
 		r->gen = row->generation;
 		r->last_used = row->last_used;
 		r->version = row->version;
+		for (size_t i = 0, at = 0; i < row->nlog && at < sizeof(r->log); i++)
+			at += (size_t)snprintf(r->log + at, sizeof(r->log) - at, "%llu=%.*s;",
+			                       (unsigned long long)row->log[i].seq,
+			                       (int)row->log[i].rec_len, row->log[i].rec);
 	}
 }
 
@@ -165,6 +172,18 @@ load(struct t *t, enum store_kind kind, const char *key, struct load_res *r)
 }
 
 /* --- tests --- */
+
+/* A channel's log: the contract both backends keep (helpers/storelog.h). */
+static void
+logs_keep_their_contract(void **state)
+{
+	struct t t;
+
+	(void)state;
+	t_open(&t);
+	storelog_check(t.b, &t.loop, "pglog:");
+	t_close(&t);
+}
 
 static void
 commit_and_load(void **state)
@@ -349,6 +368,8 @@ snapshot_is_an_sqlite_file(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/snap.db", pgcluster_dir);
 	t_open(&t);
+	rows[1].log = &(struct store_log_row){7, "seven", 5};
+	rows[1].nlog = 1;
 	commit(&t, rows, 2, &c);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
 	assert_int_equal(done, 0);
@@ -366,6 +387,18 @@ snapshot_is_an_sqlite_file(void **state)
 	assert_memory_equal(sqlite3_column_blob(s, 0), "B", 1);
 	assert_int_equal(sqlite3_column_int64(s, 1), 1);
 	assert_int_equal(sqlite3_column_int(s, 2), 3);
+	sqlite3_finalize(s);
+	/* The log too, in the SQLite backend's current tables. */
+	assert_int_equal(
+	    sqlite3_prepare_v2(db, "SELECT seq, rec FROM logs WHERE key = 'snap:b'", -1, &s, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int64(s, 0), 7);
+	assert_memory_equal(sqlite3_column_blob(s, 1), "seven", 5);
+	sqlite3_finalize(s);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(s, 0), STORE_SQLITE_SCHEMA);
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 }
@@ -523,12 +556,16 @@ restore_puts_one_channel_back(void **state)
 	snprintf(path, sizeof(path), "%s/one.db", pgcluster_dir);
 	t_open(&t);
 	r[0] = chan("one:a", "a-old", 0);
+	r[0].log = &(struct store_log_row){1, "first", 5};
+	r[0].nlog = 1;
 	r[1] = chan("one:b", "b-old", 0);
 	commit(&t, r, 2, &c);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
 	while (!done)
 		uv_run(&t.loop, UV_RUN_ONCE);
 	r[0] = chan("one:a", "a-new", 1);
+	r[0].log = &(struct store_log_row){2, "second", 6};
+	r[0].nlog = 1;
 	r[1] = chan("one:b", "b-new", 1);
 	commit(&t, r, 2, &c);
 	assert_int_equal(c.rows[0], STORE_OK);
@@ -546,6 +583,7 @@ restore_puts_one_channel_back(void **state)
 	load(&t, STORE_CHANNEL, "one:a", &l);
 	assert_string_equal(l.rec, "a-old");
 	assert_int_equal(l.gen, 3);
+	assert_string_equal(l.log, "1=first;"); /* the file's log, and no other */
 	load(&t, STORE_CHANNEL, "one:b", &l);
 	assert_string_equal(l.rec, "b-new");
 	assert_int_equal(l.gen, 2);
@@ -950,6 +988,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(commit_and_load),
+	    cmocka_unit_test(logs_keep_their_contract),
 	    cmocka_unit_test(generations_refuse_stale_rows),
 	    cmocka_unit_test(deletes_keep_generations),
 	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),
