@@ -431,6 +431,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->intents = cfg->intents;
 	dc->shard_count = cfg->shard_count > 0 ? cfg->shard_count : 1;
 	dc->dev_guild = dup_or_null(cfg->dev_guild);
+	dc->user_install = cfg->user_install;
 	dc->gateway_url = dup_or_null(cfg->gateway_url);
 	discord_register_read_hash(dc, o->state_dir);
 	session_path(dc, o->state_dir, cfg->shard_id);
