@@ -110,8 +110,7 @@ void
 storelog_check(struct store_backend *b, uv_loop_t *loop, const char *prefix)
 {
 	char key[64], other[64], err[600];
-	struct store_log_row e[4] = {
-	    {1, "one", 3}, {2, "two", 3}, {3, "three", 5}, {4, "four", 4}};
+	struct store_log_row e[4] = {{1, "one", 3}, {2, "two", 3}, {3, "three", 5}, {4, "four", 4}};
 	struct store_row row = {.kind = STORE_CHANNEL, .last_used = 1000, .version = 4};
 	struct active a;
 	struct done d;
@@ -142,12 +141,13 @@ storelog_check(struct store_backend *b, uv_loop_t *loop, const char *prefix)
 	/* A stale generation, or a number stored already: a conflict, and
 	 * nothing of the batch is kept (the other row neither). */
 	{
-		struct store_row two[2] = {row, {.kind = STORE_CHANNEL,
-		                                 .key = other,
-		                                 .last_used = 1,
-		                                 .version = 4,
-		                                 .rec = "x",
-		                                 .rec_len = 1}};
+		struct store_row two[2] = {row,
+		                           {.kind = STORE_CHANNEL,
+		                            .key = other,
+		                            .last_used = 1,
+		                            .version = 4,
+		                            .rec = "x",
+		                            .rec_len = 1}};
 		struct store_log_row five = {5, "five", 4};
 
 		two[0].generation = 0;
