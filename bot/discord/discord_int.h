@@ -62,7 +62,7 @@ struct discord {
 	int closing; /* handles and parts still closing */
 	void (*on_stopped)(void *);
 	void *stopped_ctx;
-	void (*on_fatal)(void *, const char *);
+	void (*on_fatal)(void *, int, const char *);
 	void *ctx;
 	struct discord_stats stats;
 	bool record;

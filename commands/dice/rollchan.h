@@ -4,11 +4,14 @@
  *
  * The log keeps the channel's last ROLLCHAN_LOG_MAX rolls (who, what,
  * result, when), oldest dropped first; private and secret rolls are never
- * logged. It is the module's log (struct chanmod): each roll is appended
- * to the store as a row of its own (channel_append), numbered from 1 in
- * the channel, and survives restarts; the record holds the rest of the
- * state. (delver 0.1 kept the log in the record: such a record still loads,
- * and its entries go to the store's rows when the channel is next written.)
+ * in it. It is the module's log (struct chanmod): each roll is appended to
+ * the store as a row of its own (channel_append), numbered from 1 in the
+ * channel, and survives restarts. (delver 0.1 kept the log in the record:
+ * such a record still loads, and its entries go to the store's rows when
+ * the channel next rolls.) The secret log keeps the last ROLLCHAN_SECRET_MAX
+ * secret rolls (/gmroll), for the GM alone (/log secret); it is saved with
+ * the channel's record, as is the channel where the GM reads secret rolls
+ * when the GM cannot be sent a private message (/gm secret-channel).
  *
  * Saved rolls ("/save fireball 8d6 # fire", then "/roll fireball") belong
  * to the channel itself (set by the GM); a player's own live in the user
@@ -38,6 +41,7 @@
 #define ROLLCHAN_SAVED_USER 20  /* saved rolls of one player in one channel */
 #define ROLLCHAN_SAVED_CHAN 30  /* the channel's own saved rolls */
 #define ROLLCHAN_SAVED_MAX  200 /* saved rolls in one channel, all owners */
+#define ROLLCHAN_SECRET_MAX 20  /* secret rolls the GM's log keeps */
 
 /* A saved roll; owner is a user key, or "" for the channel's own. */
 struct rollchan_saved {
@@ -64,6 +68,17 @@ struct rollchan {
 	struct rollchan_entry log[ROLLCHAN_LOG_MAX];
 	size_t nsaved;
 	struct rollchan_saved *saved; /* nsaved, owned */
+	/* The secret rolls and the GM's channel for them: NULL until either
+	 * is used (owned). */
+	struct rollchan_secret *secret;
+};
+
+struct rollchan_secret {
+	/* The channel key where the GM reads secret rolls when a private
+	 * message cannot reach the GM, or "". */
+	char to[KEY_MAX];
+	size_t n, head; /* the log's entries, and its oldest */
+	struct rollchan_entry log[ROLLCHAN_SECRET_MAX];
 };
 
 extern const struct chanmod rollchan_mod;
@@ -78,6 +93,17 @@ void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char
 
 /* The i-th entry from the newest (0 is the newest), or NULL. */
 const struct rollchan_entry *rollchan_entry(const struct rollchan *rc, size_t i);
+
+/* The same for the secret log. */
+void rollchan_log_secret(struct rollchan *rc, int64_t when, const char *who, const char *what,
+                         const char *result);
+const struct rollchan_entry *rollchan_secret_entry(const struct rollchan *rc, size_t i);
+size_t rollchan_secret_count(const struct rollchan *rc);
+
+/* The channel key where the GM reads secret rolls (see above), or NULL;
+ * rollchan_set_secret_to takes "" for none. */
+const char *rollchan_secret_to(const struct channel *ch);
+void rollchan_set_secret_to(struct rollchan *rc, const char *key);
 
 /* Whether the channel asked for compact output (a fresh channel did not). */
 bool rollchan_compact(const struct channel *ch);

@@ -20,7 +20,7 @@ db_refused() { # db_refused NAME DIR "expected reason"
 	console_on "$2" < /dev/null
 	rc=$?
 	after=$(sha256sum < "$2/delver.db")
-	[ $rc -eq 1 ] && grep -qF -- "the database $2/delver.db is damaged ($3); delver leaves it as it is and will not start on it: put back a copy from a backup or a snapshot file, or move it aside to start with no saved state" "$top/err"
+	[ $rc -eq 4 ] && grep -qF -- "the database $2/delver.db is damaged ($3); delver leaves it as it is and will not start on it: put back a copy from a backup or a snapshot file, or move it aside to start with no saved state" "$top/err"
 	step_check "$1: refused with the file and what to do" $? "exit $rc, or the message lacks '$3'"
 	[ "$before" = "$after" ]
 	step_check "$1: database untouched" $? "the file changed"
@@ -68,8 +68,19 @@ step_check "the intact database still starts" $? "it did not"
 
 # --restore: a damaged file changes nothing; a good copy rolls the bot back
 # (a database closed by delver is a whole file, as a snapshot file is).
+printf '/roll 1d6 # logged\n' | console_on "$db"
 cp "$db/delver.db" "$top/copy.db"
 printf '/gm release\n' | console_on "$db"
+# A copy whose roll log holds a damaged entry: every entry is checked.
+cp "$top/copy.db" "$top/badlog.db"
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE logs SET rec = CAST(replace(CAST(rec AS TEXT), \"logged\", \"LOGGED\") AS BLOB)")
+c.commit()' "$top/badlog.db"
+"$DELVER" --state-dir "$db" --restore "$top/badlog.db" > "$top/out" 2> "$top/err"
+rc=$?
+[ $rc -eq 1 ] && grep -qF "log entry 1: checksum mismatch" "$top/err" && grep -qF "nothing was changed" "$top/err"
+step_check "--restore refuses a damaged log entry" $? "exit $rc: $(cat "$top/err")"
 "$DELVER" --state-dir "$db" --restore "$top/dbhead/delver.db" > "$top/out" 2> "$top/err"
 rc=$?
 [ $rc -eq 1 ] && grep -qF "cannot restore: $top/dbhead/delver.db is not a whole SQLite database" "$top/err" \
@@ -97,7 +108,7 @@ before=$(sha256sum < "$d/delver.db")
 printf '/gm\n' | console_on "$d"
 rc=$?
 after=$(sha256sum < "$d/delver.db")
-[ $rc -eq 1 ] && grep -qF "format version $((v + 1)) is newer than this delver understands ($v); run a newer delver" "$top/err" \
+[ $rc -eq 4 ] && grep -qF "format version $((v + 1)) is newer than this delver understands ($v); run a newer delver" "$top/err" \
 	&& grep -qF "console:crypt" "$top/err" && [ "$before" = "$after" ]
 step_check "a record of a newer format version stops the start, untouched" $? "exit $rc"
 

@@ -281,6 +281,26 @@ msgs_fake_delete_control(const char *args, char *err, size_t errlen)
 	return 0;
 }
 
+int
+msgs_fake_noaccess_control(const char *args, char *err, size_t errlen)
+{
+	const char *p = args + strlen("noaccess");
+	char *end;
+	uint64_t id = strtoull(p, &end, 10);
+
+	if (end == p) {
+		snprintf(err, errlen, "noaccess needs a channel id or number");
+		return -1;
+	}
+	if (id < 1300000000000000000ull)
+		id += 1300000000000000000ull;
+	/* As a channel the bot may no longer view (its View Channel taken
+	 * away, a private thread it is not in): Discord answers 403, code
+	 * 50001, Missing Access, to what the bot sends there. */
+	msgs_fake_channel(id, FAKE_CHAN_USER_ONLY);
+	return 0;
+}
+
 void
 msgs_fake_free(void)
 {
