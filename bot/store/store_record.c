@@ -525,11 +525,11 @@ store_record_decode(const char *line, size_t len, int version, const struct stor
 		         version, STORE_RECORD_VERSION);
 		return -1;
 	}
-	if (version < STORE_RECORD_VERSION_OLDEST) {
+	if (version < STORE_RECORD_OLDEST) {
 		snprintf(err, errlen,
 		         "format version %d is older than any this delver reads; it reads "
 		         "versions %d to %d",
-		         version, STORE_RECORD_VERSION_OLDEST, STORE_RECORD_VERSION);
+		         version, STORE_RECORD_OLDEST, STORE_RECORD_VERSION);
 		return -1;
 	}
 	if ((o = unframe(line, len, err, errlen)) == NULL)

@@ -19,11 +19,12 @@
  *
  * Format version. Each row carries the version of its record's format;
  * STORE_RECORD_VERSION is the one this code writes; it reads it and the
- * versions back to STORE_RECORD_VERSION_OLDEST: a newer version is refused
- * (never guessed at), and so is an older one. Adding a channel module needs
- * no new version: its state is a new member of "mods". A change that does
+ * versions from STORE_RECORD_OLDEST on: a newer version is refused (never
+ * guessed at), and so is an older one. Adding a channel module needs no
+ * new version: its state is a new member of "mods". A change that does
  * needs a new version and, for the rows already written, a decoder for the
- * version before it.
+ * version before it (a row read at an older version is written back at
+ * this one when it next changes).
  *
  * Ownership: a decoded record owns its module states until store_record_clear()
  * or until store_record_to_channel() hands them to a channel.
@@ -38,15 +39,19 @@
 #include "commands/core/state.h"
 #include "rules/base/buf.h"
 
-/* The format version of the records this code writes (4: the roll log is
- * rows of its own, not in the record, which a delver that reads only 3
- * would take for an empty log), and the oldest it reads (3: a user's saved
- * rolls, undo history as deltas, commands/core/undo.h; the roll log in the
- * record, which the roll module still loads). */
-#define STORE_RECORD_VERSION        4
-#define STORE_RECORD_VERSION_OLDEST 3
-#define STORE_RECORD_LINE_MAX       (1u << 20) /* bytes in one line, with its newline */
-#define STORE_RECORD_MODS_MAX       32         /* module slots one record can carry */
+/* The format version of the records this code writes (3: a user's saved
+ * rolls, undo history as deltas, commands/core/undo.h; 4: the Fungeon state
+ * as a dungeon with its room, commands/fungeon/fungeon_save.c, which a
+ * delver that knows only 3 would misread, and the roll log in rows of its
+ * own, not in the record, which it would take for an empty log). A
+ * version-3 record differs only in the Fungeon module's form, which that
+ * module reads itself (commands/fungeon/fungeon_save_old.c), and in the
+ * roll log it holds, which the roll module still loads, so version 3 is
+ * read as it is. */
+#define STORE_RECORD_VERSION  4
+#define STORE_RECORD_OLDEST   3
+#define STORE_RECORD_LINE_MAX (1u << 20) /* bytes in one line, with its newline */
+#define STORE_RECORD_MODS_MAX 32         /* module slots one record can carry */
 
 enum store_record_kind {
 	STORE_RECORD_CHANNEL,
@@ -94,10 +99,10 @@ bool store_record_is_empty(const struct store_record *r);
 int store_record_encode(const struct store_record *r, const struct store_record_mods *m,
                         struct buf *out);
 
-/* Checks the version (STORE_RECORD_VERSION_OLDEST to STORE_RECORD_VERSION),
- * then checks, parses and validates one record line without its newline
- * (module states are loaded into fresh states). Returns 0, or -1 with the
- * reason in err and nothing left to free. */
+/* Checks the version (STORE_RECORD_OLDEST to STORE_RECORD_VERSION), then checks, parses and
+ * validates one record line without its newline (module states are loaded
+ * into fresh states). Returns 0, or -1 with the reason in err and nothing
+ * left to free. */
 int store_record_decode(const char *line, size_t len, int version,
                         const struct store_record_mods *m, struct store_record *r, char *err,
                         size_t errlen);

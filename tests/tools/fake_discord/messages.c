@@ -22,7 +22,10 @@
  * server without the bot) answers 403 with code 50001 (Missing Access);
  * any other channel is a violation and 404 code 10003; a message that is
  * not there (never made, or deleted: see the "msgdelete" control) 404
- * code 10008. Their rate limits are per channel (limits.c).
+ * code 10008. Their rate limits are per channel (limits.c). A body is
+ * checked as every message of the bot's is (check.c: Discord's limits, and
+ * an empty allowed_mentions, so that nothing the bot writes pings), an
+ * edit's too; a channel message cannot be ephemeral.
  *
  * At most MSGS_KEPT messages are kept; older ones are forgotten.
  */
