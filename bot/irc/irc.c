@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/irc/irc_flood.h"
 #include "bot/irc/irc_fmt.h"
 #include "bot/irc/irc_limit.h"
 #include "bot/log.h"
@@ -35,7 +36,12 @@ struct irc_bot {
 	void *reload_ctx;
 	struct alias *aliases; /* ALIASES_MAX, used as a ring */
 	size_t next_alias;     /* the slot the next new alias takes */
+	size_t in_flight;      /* commands submitted and not answered yet */
 };
+
+/* Commands submitted and not answered yet, at most: hundreds of seconds of
+ * answers at IRC's pace, and a few MB held. */
+#define IRC_IN_FLIGHT_MAX 512
 
 /* Where a command's answer goes: kept with its request until answered. */
 struct answer_to {
@@ -418,9 +424,11 @@ answer_to_free(void *p)
 static void
 answered(struct request *req, void *ctx)
 {
+	struct irc_bot *b = ctx;
 	struct answer_to *t = request_tag(req);
 
-	send_reply(ctx, request_reply(req), t->nick, t->where, t->lane, t->quiet);
+	b->in_flight--;
+	send_reply(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
 	request_free(req);
 }
 
@@ -704,6 +712,17 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		return;
 	if (direct && owner_command(b, m, text))
 		return;
+	/* Every command answers with a line at least: one whose answer could
+	 * not be queued behind those of the commands in flight and the lines
+	 * waiting is not run, and counts as a reply the send queue refused;
+	 * so is one past IRC_IN_FLIGHT_MAX commands in flight (each holds its
+	 * reply until answered). A flood faster than IRC lets the bot answer
+	 * so holds little. */
+	if (b->in_flight >= IRC_IN_FLIGHT_MAX ||
+	    b->in_flight + irc_conn_pending(b->conn) >= IRC_FLOOD_TOTAL_MAX) {
+		irc_conn_refuse_reply(b->conn);
+		return;
+	}
 	t = xcalloc(1, sizeof(*t));
 	t->nick = xstrdup(m->nick);
 	t->where = xstrdup(direct ? m->nick : target);
@@ -713,5 +732,6 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	req = request_new(&o, unix_s, answered, b);
 	request_set_tag(req, t, answer_to_free);
 	request_set_line(req, text, strlen(text));
+	b->in_flight++;
 	dispatch_submit(b->d, req);
 }

@@ -6,8 +6,9 @@
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
  *   record's line as store_record.h encodes it (without the newline), version its
- *   format version (STORE_RECORD_VERSION; store_record.h refuses any other). A channel with nothing
- * to keep has no row.
+ *   format version (written as STORE_RECORD_VERSION; store_record.h reads it and the versions
+ *   from STORE_RECORD_OLDEST on, and refuses any other). A channel with nothing to keep has
+ *   no row.
  * - Requests: persist is the dispatcher's store (persist_store_ops, given to
  *   dispatch_set_store with the struct persist): it holds every request in
  *   flight, runs it when its records are in memory, and answers it once

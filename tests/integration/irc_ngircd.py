@@ -118,15 +118,19 @@ channels = #t
     bob.expect(BOT + r"PRIVMSG #b :bob joins as Brom, level 1 rogue")
     bob.say("#b", "!fungeon hallway")
     # 17 lines do not fit max_lines (6): they come packed, none lost.
-    hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next · 1\. Replacements · None\. · ")
-    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*first and narrates: bob").string
+    hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next, floor 1 · 1\. Replacements · "
+                         r"None\. · ")
+    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*A lone player makes the whole room: "
+                                       r"bob").string
     check("budget this room: 2" in rest and "more lines not shown" not in rest,
           "the hallway lost lines: %r" % rest)
     bob.say("#b", "!fungeon monster add rat level 1")
-    bob.expect(BOT + r"PRIVMSG #b :Stored monster rat\.$")
-    bob.say("#b", "!fungeon pain Brom rat")
-    conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :\x02Painful conflict\x0f · Brom \\(bob\\): "
-                          "\x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
+    bob.expect(BOT + r"PRIVMSG #b :Made monster rat for room 1\.$")
+    bob.say("#b", "!fungeon enter waive:true")
+    bob.expect(BOT + r"PRIVMSG #b :Points left unspent, waived by bob")
+    bob.say("#b", "!fungeon combat")
+    conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :.*\x023\\. Painful conflict\x0f · "
+                          "Brom \\(bob\\): \x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
     check(conflict.group(1) != "14" and conflict.group(2) != "",
           "Brom's Thwack-O die is not in his style: %r" % conflict.string)
     text = plain(conflict.string)
