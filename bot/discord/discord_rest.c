@@ -111,6 +111,7 @@ struct rest {
 	uint64_t last_sent_ns, last_wait_ns;               /* see discord_rest_backlog_ns */
 	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
 	void (*fatal)(void *, const char *);
+	void (*date)(void *, int64_t, uint64_t, uint64_t);
 	void *fatal_ctx;
 	int open_handles;
 	void (*done)(void *);
@@ -645,6 +646,12 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		return;
 	}
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+	if (r->date != NULL && curl_easy_header(e, "Date", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK) {
+		time_t d = curl_getdate(bh->value, NULL);
+
+		if (d > 0)
+			r->date(r->fatal_ctx, (int64_t)d, q->sent_ns, uv_hrtime());
+	}
 	/* The limits of an exempt (interaction) route are not learnt
 	 * (discord_ratelimit_done): its headers are not looked up. */
 	if (!exempt) {
@@ -766,6 +773,7 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	r->base_len = n;
 	r->tls_verify = o->tls_verify;
 	r->fatal = o->fatal;
+	r->date = o->date;
 	r->fatal_ctx = o->ctx;
 	for (int a = 0; a < 2; a++) {
 		const char *token = a == 1 || o->token == NULL ? NULL : o->token;

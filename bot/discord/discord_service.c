@@ -12,6 +12,7 @@
 #include "bot/discord/discord.h"
 #include "bot/discord/discord_service.h"
 #include "bot/log.h"
+#include "bot/store/persist_opts.h"
 #include "rules/base/mem.h"
 
 struct discord_service {
@@ -59,10 +60,10 @@ reload(void *ctx, const struct config *old, const struct config *now)
 		discord_set_gm_role(ds->dc, now->bot.gm_role);
 	if (!same(o->token, n->token) || !same(o->application_id, n->application_id) ||
 	    !same(o->gateway_url, n->gateway_url) || !same(o->rest_url, n->rest_url) ||
-	    !same(o->dev_guild, n->dev_guild) || o->shard_id != n->shard_id ||
-	    o->shard_count != n->shard_count || o->intents != n->intents ||
-	    o->tls_verify != n->tls_verify || o->compress != n->compress ||
-	    o->stats_interval != n->stats_interval)
+	    !same(o->dev_guild, n->dev_guild) || o->shard_first != n->shard_first ||
+	    o->shard_last != n->shard_last || o->shard_count != n->shard_count ||
+	    o->intents != n->intents || o->tls_verify != n->tls_verify ||
+	    o->compress != n->compress || o->stats_interval != n->stats_interval)
 		log_warnx("[discord] changed: restart delver to apply it");
 }
 
@@ -103,10 +104,11 @@ static const struct app_service_ops ops = {
 };
 
 static void
-on_fatal(void *ctx, const char *msg)
+on_fatal(void *ctx, const char *msg, bool refused)
 {
 	struct discord_service *ds = ctx;
 
+	(void)refused;
 	app_shutdown(ds->app, APP_EXIT_FAILURE, "Discord cannot go on");
 }
 
@@ -124,6 +126,13 @@ discord_service_start(struct app *a, char *err, size_t errlen)
 	o.cfg = &c->discord;
 	o.gm_role = c->bot.gm_role;
 	o.state_dir = c->bot.state_dir;
+	o.ledger_dir = c->bot.state_root != NULL  ? c->bot.state_root
+	               : c->bot.state_dir != NULL ? c->bot.state_dir
+	                                          : persist_opts_default_dir();
+	if (c->store.backend == STORE_ENGINE_POSTGRESQL) {
+		o.store_conninfo = c->store.conninfo;
+		o.store_password = c->store.password;
+	}
 	o.d = app_dispatch(a);
 	o.on_fatal = on_fatal;
 	o.ctx = ds;
