@@ -6,14 +6,14 @@
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
  *   record's line as store_record.h encodes it (without the newline), version its
- *   format version (STORE_RECORD_VERSION when written; older ones are migrated
- *   when read). A channel with nothing to keep has no row.
+ *   format version (STORE_RECORD_VERSION; store_record.h refuses any other). A channel with nothing
+ * to keep has no row.
  * - Group commit: the dispatcher hands every touched record over after each
  *   command (persist_defer); the records touched in one loop turn go to the
  *   backend as one transaction, run off the loop (SQLite: on libuv's thread
  *   pool). At most one transaction is in flight; what is touched meanwhile
  *   waits and grows into the next. A command's reply is held until the
- *   transaction holding its records is committed (commands/dispatch.h), so
+ *   transaction holding its records is committed (commands/core/dispatch.h), so
  *   no reply acknowledges a change that is not committed; a command that
  *   changed nothing replies at once, unless an earlier reply of its channel
  *   is still held (replies of one channel leave in order).
@@ -32,7 +32,7 @@
  *   synchronous read on a read-only connection of its own, which never
  *   waits for a commit; for another backend an asynchronous read that the
  *   command waits for: the dispatcher's persist_want hook, see
- *   commands/dispatch.h). At open, every user and every channel used
+ *   commands/core/dispatch.h). At open, every user and every channel used
  *   within evict_after is loaded.
  * - Failures: a failed commit is logged, the held replies of that
  *   transaction's commands say the change may be lost, and the records are
@@ -78,7 +78,7 @@
 #include "bot/config/config.h"
 #include "bot/store/persist_opts.h"
 #include "bot/store/store_backend.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 
 #define PERSIST_DB_FILE "delver.db"
 /* Users known to have no row (not SQLite: see persist_open_backend), kept
@@ -124,18 +124,15 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
 /*
  * The same on a backend the caller opened (another engine, or a test's):
  * p owns be from the call on (closed by persist_close, or at once on
- * failure). Only a SQLite backend imports an old state directory and reads
- * records back on the loop: with another, a record not in memory (evicted,
- * not used within evict_after at open, left after a conflict, or written
- * by another process) is read by key asynchronously, and a command that
- * needs it waits for the read (persist_attach sets the dispatcher's
- * persist_want); when the read fails, the commands waiting for it are
- * refused ("cannot be read right now") and the next one reads it again. A
- * user found to have no row is remembered as absent (struct fetch in
- * persist_int.h), so a user who holds nothing is read once, not before each
- * command. A record that left memory after a conflict is read back at once. The
- * dispatch_line and dispatch_invocation forms cannot wait: they are
- * refused while a record is being read.
+ * failure). Only a SQLite backend reads records back on the loop: with another, a record not in
+ * memory (evicted, not used within evict_after at open, left after a conflict, or written by
+ * another process) is read by key asynchronously, and a command that needs it waits for the read
+ * (persist_attach sets the dispatcher's persist_want); when the read fails, the commands waiting
+ * for it are refused ("cannot be read right now") and the next one reads it again. A user found to
+ * have no row is remembered as absent (struct fetch in persist_int.h), so a user who holds nothing
+ * is read once, not before each command. A record that left memory after a conflict is read back at
+ * once. The dispatch_line and dispatch_invocation forms cannot wait: they are refused while a
+ * record is being read.
  */
 struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
                                      const struct persist_opts *o, struct store_backend *be,
@@ -155,7 +152,7 @@ int persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 void persist_attach(struct persist *p, struct dispatch *d);
 
 /* The dispatcher's persist_defer hook (ctx is the struct persist): see
- * commands/dispatch.h. */
+ * commands/core/dispatch.h. */
 int persist_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx);
 /* True when nothing is waiting to be committed, being committed or held. */
 bool persist_settled(const struct persist *p);
