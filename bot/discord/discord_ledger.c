@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
