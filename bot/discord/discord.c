@@ -122,11 +122,18 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	discord_interact_out_clear(&out);
 }
 
-/* What to set when Discord refuses count shards, in a sentence's end. */
+/* What to set when Discord refused a count with code, as a sentence's
+ * end. */
 static void
-what_to_set(const struct discord *dc, char *out, size_t len)
+what_to_set(const struct discord *dc, int code, char *out, size_t len)
 {
-	if (dc->recommended > dc->shard_count)
+	if (code == DISCORD_CLOSE_INVALID_SHARD)
+		snprintf(
+		    out, len,
+		    "set [discord] shard_count = auto, or a multiple of the count Discord gave "
+		    "this bot (it recommends %d)",
+		    dc->recommended);
+	else if (dc->recommended > dc->shard_count)
 		snprintf(out, len,
 		         "set [discord] shard_count = auto, or at least %d, the count Discord "
 		         "recommends",
@@ -137,34 +144,42 @@ what_to_set(const struct discord *dc, char *out, size_t len)
 		         dc->recommended);
 }
 
+/* The sentence for Discord's refusal of this process's count (code 4010
+ * or 4011). */
+static void
+refusal_line(const struct discord *dc, int code, char *out, size_t len)
+{
+	const char *s = dc->shard_count == 1 ? "" : "s";
+	char set[160];
+
+	what_to_set(dc, code, set, sizeof(set));
+	if (dc->cfg_count == 0)
+		snprintf(out, len,
+		         "Discord refused the %d shard%s it recommended (%d); the next start takes "
+		         "the count it recommends then",
+		         dc->shard_count, s, code);
+	else if (code == DISCORD_CLOSE_SHARDING_REQUIRED)
+		snprintf(out, len,
+		         "Discord requires more than %d shard%s for this bot's guilds (4011): %s",
+		         dc->shard_count, s, set);
+	else
+		snprintf(out, len,
+		         "Discord refused %d shard%s (4010: a large bot must run a multiple of the "
+		         "count Discord gave it): %s",
+		         dc->shard_count, s, set);
+}
+
 void
 discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, const char *msg)
 {
 	int code = discord_gw_last_close(discord_shard_gw(s));
-	char set[160], line[512];
+	char line[512];
 
 	if (code == DISCORD_CLOSE_SHARDING_REQUIRED || code == DISCORD_CLOSE_INVALID_SHARD) {
 		/* Kept for the next start, which then refuses the same count
 		 * before it spends an IDENTIFY. */
 		discord_idq_refused(dc->idq, dc->shard_count, code, dc->recommended);
-		what_to_set(dc, set, sizeof(set));
-		if (dc->cfg_count == 0)
-			snprintf(line, sizeof(line),
-			         "Discord refused %d shards (%d) although it recommended them; the "
-			         "next start takes its new count",
-			         dc->shard_count, code);
-		else if (code == DISCORD_CLOSE_SHARDING_REQUIRED)
-			snprintf(
-			    line, sizeof(line),
-			    "Discord requires more than %d shards for this bot's guilds (4011): "
-			    "%s",
-			    dc->shard_count, set);
-		else
-			snprintf(
-			    line, sizeof(line),
-			    "Discord refused %d shards (4010: a large bot must run a multiple of "
-			    "the count Discord gave it): %s",
-			    dc->shard_count, set);
+		refusal_line(dc, code, line, sizeof(line));
 		fatal_stop(dc, line, dc->cfg_count != 0);
 		return;
 	}
@@ -303,11 +318,12 @@ on_limits(void *ctx, const struct ledger_result *res)
 	     (res->refused_code == DISCORD_CLOSE_INVALID_SHARD &&
 	      res->refused_count == dc->shard_count &&
 	      res->refused_recommended == dc->recommended))) {
-		what_to_set(dc, set, sizeof(set));
+		what_to_set(dc, res->refused_code, set, sizeof(set));
 		snprintf(line, sizeof(line),
-		         "Discord refused %d shards (%d) before, and still recommends %d: %s; not "
+		         "Discord refused %d shard%s (%d) before, and still recommends %d: %s; not "
 		         "connecting",
-		         res->refused_count, res->refused_code, dc->recommended, set);
+		         res->refused_count, res->refused_count == 1 ? "" : "s", res->refused_code,
+		         dc->recommended, set);
 		fatal_stop(dc, line, true);
 		return;
 	}

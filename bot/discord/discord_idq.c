@@ -191,9 +191,10 @@ after_work(uv_work_t *req, int status)
 	}
 	if (j->res.status < 0 && !q->failing) {
 		q->failing = true;
-		log_warnx("discord: the identify ledger (%s) failed: %s; new sessions wait until it "
-		          "works",
-		          q->ledger->where, j->res.err);
+		log_warnx(
+		    "discord: the identify ledger (%s) failed: %s; new sessions wait until it "
+		    "works",
+		    q->ledger->where, j->res.err);
 	} else if (j->res.status == 0) {
 		if (q->failing)
 			log_info("discord: the identify ledger works again");

@@ -178,9 +178,8 @@ discord_ledger_parse(const char *text, size_t len, struct ledger_rec *r)
 	int ok;
 
 	memset(r, 0, sizeof(*r));
-	ok = cJSON_IsObject(root) && cJSON_IsArray(bs) &&
-	     number(root, "total", 0, 1e9, &v[0]) && number(root, "remaining", 0, 1e9, &v[1]) &&
-	     number(root, "reset_at", 0, big, &v[2]) &&
+	ok = cJSON_IsObject(root) && cJSON_IsArray(bs) && number(root, "total", 0, 1e9, &v[0]) &&
+	     number(root, "remaining", 0, 1e9, &v[1]) && number(root, "reset_at", 0, big, &v[2]) &&
 	     number(root, "refused_count", 0, 65535, &v[3]) &&
 	     number(root, "refused_code", 0, 65535, &v[4]) &&
 	     number(root, "refused_recommended", 0, 65535, &v[5]) &&
@@ -196,14 +195,16 @@ discord_ledger_parse(const char *text, size_t len, struct ledger_rec *r)
 	}
 	cJSON_ArrayForEach(o, bs)
 	{
-		const char *owner = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "owner"));
+		const char *owner =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "owner"));
 		int64_t id, last, lease;
 
 		if (!ok)
 			break;
 		if (r->nb == LEDGER_BUCKETS_MAX || !number(o, "bucket", 0, 65535, &id) ||
-		    !number(o, "last", 0, big, &last) || !number(o, "lease_until", 0, big, &lease) ||
-		    owner == NULL || strlen(owner) >= LEDGER_OWNER_MAX) {
+		    !number(o, "last", 0, big, &last) ||
+		    !number(o, "lease_until", 0, big, &lease) || owner == NULL ||
+		    strlen(owner) >= LEDGER_OWNER_MAX) {
 			ok = 0;
 			break;
 		}

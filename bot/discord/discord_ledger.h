@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #define LEDGER_BUCKETS_MAX 256 /* buckets kept (Discord gives large bots 16 or so) */
-#define LEDGER_TRIES_MAX   64   /* buckets asked for in one operation */
+#define LEDGER_TRIES_MAX   64  /* buckets asked for in one operation */
 #define LEDGER_OWNER_MAX   64
 #define LEDGER_WINDOW_MS   86400000LL /* Discord's budget resets this long after it started */
 #define LEDGER_FILE        "discord-identify.json"

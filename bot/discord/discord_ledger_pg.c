@@ -161,10 +161,11 @@ write_rec(struct ledger_pg *p, char *err, size_t errlen)
 		params[1] = v[1];
 		params[2] = v[2];
 		params[3] = r->b[i].owner;
-		if (!run(p,
-		         "INSERT INTO discord_identify VALUES ($1, $2, $3, $4) ON CONFLICT (bucket) "
-		         "DO UPDATE SET last_ms = $2, lease_until_ms = $3, owner = $4",
-		         4, params, PGRES_COMMAND_OK, NULL, err, errlen))
+		if (!run(
+		        p,
+		        "INSERT INTO discord_identify VALUES ($1, $2, $3, $4) ON CONFLICT (bucket) "
+		        "DO UPDATE SET last_ms = $2, lease_until_ms = $3, owner = $4",
+		        4, params, PGRES_COMMAND_OK, NULL, err, errlen))
 			return false;
 	}
 	return true;

@@ -156,7 +156,7 @@ session_load(struct discord_shard *s)
 		log_info("discord: the intents or the shard count changed since shard %d's session "
 		         "was saved; starting a new session",
 		         s->id);
-		/* the file goes with the next write (the next READY replaces it) */
+		memset(&s->saved, 0, sizeof(s->saved)); /* the next READY replaces the file */
 		return;
 	}
 	if (dc->app_id == NULL && s->saved.app_id[0] != '\0')
@@ -168,7 +168,7 @@ session_load(struct discord_shard *s)
 		discord_roles_import(discord_interact_roles(dc->it), roles);
 		cJSON_Delete(roles);
 	}
-	log_info("discord: shard %d resumes its saved session at sequence %" PRId64, s->id,
+	log_info("discord: shard %d: resuming the saved session at sequence %" PRId64, s->id,
 	         s->saved.seq);
 }
 

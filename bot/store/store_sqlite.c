@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -27,6 +28,7 @@ enum stmt {
 	ST_PUT_USER,
 	ST_DEL_CHANNEL,
 	ST_DEL_USER,
+	ST_GONE,
 	ST_GET_CHANNEL,
 	ST_GET_USER,
 	ST_COUNT,
@@ -47,6 +49,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                     "rec = excluded.rec, generation = excluded.generation",
     [ST_DEL_CHANNEL] = "DELETE FROM channels WHERE key = ?1",
     [ST_DEL_USER] = "DELETE FROM users WHERE key = ?1",
+    [ST_GONE] = "INSERT INTO gone(kind, key, at) VALUES(?1, ?2, ?3) ON CONFLICT(kind, key) DO "
+                "UPDATE SET at = max(at, excluded.at)",
     [ST_GET_CHANNEL] = "SELECT last_used, version, rec, generation FROM channels WHERE key = ?1",
     [ST_GET_USER] = "SELECT 0, version, rec, generation FROM users WHERE key = ?1",
 };
@@ -57,7 +61,9 @@ static const char schema[] =
     "generation INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS users(key TEXT PRIMARY KEY NOT NULL, "
     "version INTEGER NOT NULL, rec BLOB NOT NULL, "
-    "generation INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;";
+    "generation INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS gone(kind INTEGER NOT NULL, key TEXT NOT NULL, "
+    "at INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;";
 
 enum job_kind {
 	JOB_COMMIT,
@@ -218,6 +224,15 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 	if (r->rec == NULL) {
 		s = b->stmt[chan ? ST_DEL_CHANNEL : ST_DEL_USER];
 		sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
+		if (step_reset(s) != 0)
+			return STORE_FAILED;
+		/* Kept, so that an older copy in another shard's database does not
+		 * come back at a reshard (store_merge.h). */
+		s = b->stmt[ST_GONE];
+		sqlite3_bind_int(s, 1, chan ? 0 : 1);
+		sqlite3_bind_text(s, 2, r->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 3,
+		                   chan && r->last_used > 0 ? r->last_used : (int64_t)time(NULL));
 		return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
 	}
 	s = b->stmt[chan ? ST_PUT_CHANNEL : ST_PUT_USER];

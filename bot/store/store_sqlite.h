@@ -3,7 +3,10 @@
  * WAL mode.
  *
  * - Tables: channels(key, last_used, version, rec, generation) and
- *   users(key, version, rec, generation), WITHOUT ROWID. A database written
+ *   users(key, version, rec, generation), WITHOUT ROWID; gone(kind, key,
+ *   at) keeps when each row was deleted (0 channels, 1 users; a channel's
+ *   at is its last_used, a user's the time of the commit), so that the
+ *   databases of a bot's shard processes can be merged (store_merge.h). A database written
  *   before generations existed (user_version 0, no generation column) gets
  *   the column (every row at generation 0) when it is opened; user_version
  *   is then 1.

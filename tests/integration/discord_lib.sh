@@ -26,6 +26,9 @@ TOOLS=$BUILD/tools
 WORK=$(mktemp -d /tmp/delver-discord.XXXXXX)
 TOKEN="MTEwMDAwMDAwMDAwMDAwMDAwMQ.fake.$$-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 export DELVER_TEST_TOKEN="$TOKEN"
+# The identify ledger goes to $RUNTIME_DIRECTORY when set: tests keep it in
+# their own state directory.
+unset RUNTIME_DIRECTORY
 FAKE_PID=""
 BOT_PID=""
 OTHER_PIDS=""

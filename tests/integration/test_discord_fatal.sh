@@ -1,7 +1,9 @@
 #!/bin/sh
 # Discord conditions that must stop the bot with one clear sentence and exit
 # status 1: each fatal gateway close code, a token REST refuses at start,
-# and privileged intents the application may not use.
+# and privileged intents the application may not use. With shard_count =
+# auto (the default), a count Discord refuses (4010, 4011) is one it
+# recommended a moment ago: the next start takes its new recommendation.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -16,8 +18,8 @@ expect_stop() {
 for code in 4004 4010 4011 4012 4013 4014; do
 	case $code in
 	4004) msg="token rejected (4004): check [discord] token" ;;
-	4010) msg="invalid shard (4010): check [discord] shard_id and shard_count" ;;
-	4011) msg="sharding required (4011)" ;;
+	4010) msg="Discord refused the 1 shard it recommended (4010); the next start" ;;
+	4011) msg="Discord refused the 1 shard it recommended (4011); the next start" ;;
 	4012) msg="invalid API version (4012)" ;;
 	4013) msg="invalid intents (4013): check [discord] intents" ;;
 	4014) msg="disallowed intents (4014)" ;;

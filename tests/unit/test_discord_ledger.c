@@ -181,7 +181,10 @@ text(void **unused)
 	struct ledger_rec *back = calloc(1, sizeof(*back));
 	char *t;
 	static const char *const bad[] = {
-	    "", "[]", "{\"total\":1}", "{\"buckets\":[{\"bucket\":-1}]}",
+	    "",
+	    "[]",
+	    "{\"total\":1}",
+	    "{\"buckets\":[{\"bucket\":-1}]}",
 	    "{\"total\":1,\"remaining\":1,\"reset_at\":1,\"refused_count\":0,\"refused_code\":0,"
 	    "\"refused_recommended\":0,\"refused_at\":0,\"buckets\":[{\"bucket\":1,\"last\":1,"
 	    "\"lease_until\":0}]}",
@@ -261,9 +264,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(spacing_per_bucket), cmocka_unit_test(budget),
-	    cmocka_unit_test(limits_merge),       cmocka_unit_test(refusal_kept),
-	    cmocka_unit_test(text),               cmocka_unit_test(file_shared),
+	    cmocka_unit_test(spacing_per_bucket),
+	    cmocka_unit_test(budget),
+	    cmocka_unit_test(limits_merge),
+	    cmocka_unit_test(refusal_kept),
+	    cmocka_unit_test(text),
+	    cmocka_unit_test(file_shared),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

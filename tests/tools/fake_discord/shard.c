@@ -63,8 +63,8 @@ shard_fake_gateway_bot(char *body, size_t len)
 	         "{\"url\":\"ws://127.0.0.1:%d\",\"shards\":%d,\"session_start_limit\":"
 	         "{\"total\":%d,\"remaining\":%d,\"reset_after\":%" PRId64
 	         ",\"max_concurrency\":%d%s}}",
-	         F.port, F.shards, F.total, F.remaining > 0 ? F.remaining : 0,
-	         left > 0 ? left : 0, F.max_concurrency, extra);
+	         F.port, F.shards, F.total, F.remaining > 0 ? F.remaining : 0, left > 0 ? left : 0,
+	         F.max_concurrency, extra);
 }
 
 void
