@@ -147,16 +147,15 @@ static void
 describe(const struct config *c, struct buf *b)
 {
 	const struct config_discord *d = &c->discord;
+	int first = d->shard_first >= 0 ? d->shard_first : 0;
+	int last = d->shard_first >= 0 ? d->shard_last : d->shard_count - 1;
 
 	if (d->enabled && d->shard_count == 0)
-		buf_adds(b, "discord (every shard, as many as Discord recommends)");
-	else if (d->enabled && shard_dirs_all(d->shard_first, d->shard_last, d->shard_count))
-		buf_addf(b, "discord (every shard of %d)", d->shard_count);
-	else if (d->enabled && d->shard_first == d->shard_last)
-		buf_addf(b, "discord (shard %d of %d)", d->shard_first, d->shard_count);
+		buf_adds(b, "discord (as many shards as Discord recommends)");
+	else if (d->enabled && first == last)
+		buf_addf(b, "discord (shard %d of %d)", first, d->shard_count);
 	else if (d->enabled)
-		buf_addf(b, "discord (shards %d-%d of %d)", d->shard_first, d->shard_last,
-		         d->shard_count);
+		buf_addf(b, "discord (shards %d-%d of %d)", first, last, d->shard_count);
 	for (size_t i = 0; i < c->nirc; i++)
 		buf_addf(b, "%sirc %s (%s:%d, %zu channels)", b->len ? ", " : "", c->irc[i].network,
 		         c->irc[i].host, c->irc[i].port, c->irc[i].nchannels);

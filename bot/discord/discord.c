@@ -235,8 +235,10 @@ discord_log_stats(struct discord *dc)
 	for (int i = 0; i < dc->nshards; i++)
 		ready += discord_gw_state(discord_shard_gw(dc->shards[i])) == DISCORD_GW_READY;
 	buf_addf(&b, "; shards ready %d of %d", ready, dc->nshards);
-	if (dc->shard_count > 0)
-		buf_addf(&b, " (%d-%d of %d)", dc->first, dc->last, dc->shard_count);
+	if (dc->nshards == 1)
+		buf_addf(&b, " (shard %d of %d)", dc->first, dc->shard_count);
+	else if (dc->nshards > 1)
+		buf_addf(&b, " (shards %d-%d of %d)", dc->first, dc->last, dc->shard_count);
 	discord_idq_budget(dc->idq, &total, &remaining);
 	if (total > 0)
 		buf_addf(&b, ", session starts left %d of %d", remaining, total);

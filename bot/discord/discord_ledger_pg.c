@@ -27,6 +27,7 @@ struct ledger_pg {
 	struct ledger_backend base;
 	char *conninfo, *password;
 	PGconn *c;
+	bool have_tables;      /* created (or found) by an earlier operation */
 	struct ledger_rec rec; /* read, changed and written back each operation */
 };
 
@@ -36,7 +37,10 @@ static bool
 run(struct ledger_pg *p, const char *sql, int n, const char *const *params, ExecStatusType want,
     PGresult **out, char *err, size_t errlen)
 {
-	PGresult *r = PQexecParams(p->c, sql, n, NULL, params, NULL, NULL, 0);
+	/* Without parameters, the simple protocol, which takes several
+	 * statements (the schema). */
+	PGresult *r = params == NULL ? PQexec(p->c, sql)
+	                             : PQexecParams(p->c, sql, n, NULL, params, NULL, NULL, 0);
 	bool ok = PQresultStatus(r) == want;
 
 	if (!ok) {
@@ -54,8 +58,10 @@ run(struct ledger_pg *p, const char *sql, int n, const char *const *params, Exec
 static bool
 connect_pg(struct ledger_pg *p, char *err, size_t errlen)
 {
-	static const char *const kw[] = {"dbname", "fallback_application_name", "password", NULL};
-	const char *values[] = {p->conninfo, "delver", p->password, NULL};
+	/* Named apart from the store's connections (after dbname, so it wins
+	 * over a conninfo's application_name). */
+	static const char *const kw[] = {"dbname", "application_name", "password", NULL};
+	const char *values[] = {p->conninfo, "delver-identify", p->password, NULL};
 
 	if (p->c != NULL && PQstatus(p->c) == CONNECTION_OK)
 		return true;
@@ -70,6 +76,8 @@ connect_pg(struct ledger_pg *p, char *err, size_t errlen)
 		p->c = NULL;
 		return false;
 	}
+	if (p->have_tables)
+		return true;
 	if (!run(p, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err, errlen) ||
 	    !run(p, "SELECT pg_advisory_xact_lock(" LOCK_KEY ")", 0, NULL, PGRES_TUPLES_OK, NULL,
 	         err, errlen) ||
@@ -79,6 +87,7 @@ connect_pg(struct ledger_pg *p, char *err, size_t errlen)
 		p->c = NULL;
 		return false;
 	}
+	p->have_tables = true;
 	return true;
 }
 
@@ -188,13 +197,11 @@ pg_exec(struct ledger_backend *base, const struct ledger_op *op, struct ledger_r
 		ok = write_rec(p, err, sizeof(err)) &&
 		     run(p, "COMMIT", 0, NULL, PGRES_COMMAND_OK, NULL, err, sizeof(err));
 	}
+	/* Operations are rare (a few per session started): no connection is
+	 * kept idle between them. */
+	PQfinish(p->c);
+	p->c = NULL;
 	if (!ok) {
-		if (p->c != NULL && PQtransactionStatus(p->c) != PQTRANS_IDLE)
-			PQclear(PQexec(p->c, "ROLLBACK"));
-		if (p->c != NULL && PQstatus(p->c) != CONNECTION_OK) {
-			PQfinish(p->c);
-			p->c = NULL;
-		}
 		memset(res, 0, sizeof(*res));
 		res->status = -1;
 		snprintf(res->err, sizeof(res->err), "%s", err);

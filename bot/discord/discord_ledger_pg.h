@@ -11,9 +11,10 @@
  * changed by discord_ledger_apply at the server's clock (clock_timestamp(),
  * so machines whose clocks differ agree) and written back.
  *
- * exec runs on a worker thread with a blocking connection of its own,
- * made at the first operation and again after it breaks. The password is
- * given to libpq apart from the conninfo and never logged.
+ * exec runs on a worker thread with a blocking connection of its own
+ * (application_name delver-identify), made for each operation: they are
+ * few, a handful per session started. The password is given to libpq apart
+ * from the conninfo and never logged.
  */
 #ifndef DELVER_DISCORD_LEDGER_PG_H
 #define DELVER_DISCORD_LEDGER_PG_H

@@ -99,7 +99,8 @@ merge_one(sqlite3 *db, const char *from)
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		taken = -1;
 	} else if (taken > 0) {
-		log_info("store: took %ld record%s newer in %s", taken, taken == 1 ? "" : "s", from);
+		log_info("store: took %ld record%s newer in %s", taken, taken == 1 ? "" : "s",
+		         from);
 	}
 	sqlite3_exec(db, "DETACH DATABASE sib", NULL, NULL, NULL);
 	return taken;

@@ -80,20 +80,21 @@ look(const char *path, const char *table, const char *key, char *out, size_t len
 	if (sqlite3_step(s) == SQLITE_ROW) {
 		if (ch)
 			snprintf(out, len, "%.*s@%lld#%lld", sqlite3_column_bytes(s, 0),
-			         (const char *)sqlite3_column_blob(s, 0), sqlite3_column_int64(s, 1),
-			         sqlite3_column_int64(s, 2));
+			         (const char *)sqlite3_column_blob(s, 0),
+			         sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2));
 		else
 			snprintf(out, len, "%.*s#%lld", sqlite3_column_bytes(s, 0),
-			         (const char *)sqlite3_column_blob(s, 0), sqlite3_column_int64(s, 2));
+			         (const char *)sqlite3_column_blob(s, 0),
+			         sqlite3_column_int64(s, 2));
 	} else {
 		snprintf(out, len, "none");
 	}
 	sqlite3_finalize(s);
 	if (strcmp(out, "none") == 0) {
-		assert_int_equal(sqlite3_prepare_v2(db,
-		                                    "SELECT at FROM gone WHERE kind = ?2 AND key = ?1",
-		                                    -1, &s, NULL),
-		                 SQLITE_OK);
+		assert_int_equal(
+		    sqlite3_prepare_v2(db, "SELECT at FROM gone WHERE kind = ?2 AND key = ?1", -1,
+		                       &s, NULL),
+		    SQLITE_OK);
 		sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 		sqlite3_bind_int(s, 2, ch ? 0 : 1);
 		if (sqlite3_step(s) == SQLITE_ROW)
@@ -111,13 +112,13 @@ newer_wins(void **unused)
 	char got[200], err[256];
 	char *from[3];
 	const struct store_row in_a[] = {
-	    chan("discord:1", 100, "a1"), chan("discord:2", 200, "a2"), chan("discord:4", 250, "a4"),
-	    user("discord:u1", "ua1"),    chan("discord:5", 600, "a5"), chan("discord:5", 500, NULL),
+	    chan("discord:1", 100, "a1"), chan("discord:2", 200, "a2"),
+	    chan("discord:4", 250, "a4"), user("discord:u1", "ua1"),
+	    chan("discord:5", 600, "a5"), chan("discord:5", 500, NULL),
 	};
 	const struct store_row in_b[] = {
-	    chan("discord:1", 150, "b1"), chan("discord:2", 150, "b2"),
-	    chan("discord:3", 50, "b3"),  chan("discord:4", 240, "b4"),
-	    chan("discord:4", 300, NULL), user("discord:u1", "ub1"),
+	    chan("discord:1", 150, "b1"), chan("discord:2", 150, "b2"), chan("discord:3", 50, "b3"),
+	    chan("discord:4", 240, "b4"), chan("discord:4", 300, NULL), user("discord:u1", "ub1"),
 	    user("discord:u2", "ub2"),    chan("discord:5", 400, "b5"),
 	};
 

@@ -1,0 +1,92 @@
+# The body of the reshard tests (sourced after lib.sh and discord_lib.sh):
+# 16 channels in 8 guilds, each advanced 3 turns per phase, through shard
+# counts 1 -> 2 -> 4 -> 2 (one process per shard, all stopped before the
+# count changes, as delver(8) says) and then one process running every
+# shard Discord recommends; at the end every channel shows Turn 15 and
+# every advance was acknowledged once. $BOT_EXTRA chooses the store.
+fake_start --heartbeat 5000 --shards 1 --guilds 8 --identify-interval 300 --resume-window 1000
+ADV=$(tmpl turn '[{"type":1,"name":"advance"}]' 'without a hazard roll' null ',"permissions":"8"')
+DONE=0
+
+live() {
+	sessions | python3 -c "
+import json, sys
+print(len([s for s in json.load(sys.stdin) if s['live']]))"
+}
+
+# phase N: N processes (shard i of N each; N = 0: one process, no shard
+# settings), 3 advances in every channel, then all stopped.
+phase() {
+	n=$1
+	procs=$n
+	if [ "$n" = 0 ]; then
+		bot_start
+		keep_bot
+		procs=2
+	else
+		i=0
+		while [ $i -lt "$n" ]; do
+			bot_start shards=$i shard_count="$n"
+			keep_bot
+			i=$((i + 1))
+		done
+	fi
+	k=0
+	until [ "$(live)" = "$procs" ]; do
+		k=$((k + 1))
+		[ $k -gt 300 ] && fail "not $procs live sessions after 30 s at count $n: $(sessions)"
+		sleep 0.1
+	done
+	DONE=$((DONE + 48))
+	inject "{\"count\":48,\"rate\":50,\"channels\":16,\"guilds\":8,\"templates\":[$ADV]}"
+	wait_until "i['answered'] == $DONE and i['left_to_inject'] == 0" 30
+	for p in $OTHER_PIDS; do kill -TERM "$p"; done
+	for p in $OTHER_PIDS; do
+		wait "$p" || fail "a shard process exited with $? after SIGTERM at count $n"
+	done
+	OTHER_PIDS=""
+	sleep 1.1 # their sessions expire: the next count's get every event
+}
+
+phase 1
+ctl shards 2
+phase 2
+ctl shards 4
+phase 4
+ctl shards 2
+phase 2
+phase 0 # Discord's count (2), both in one process
+if [ -z "${BOT_EXTRA:-}" ]; then
+	for d in shard-0 shard-1 shard-2 shard-3; do
+		[ -f "$WORK/state/$d/delver.db" ] || fail "no database in $d"
+	done
+fi
+
+SHOW='{"data":{"type":1,"name":"turn","options":[{"type":1,"name":"show"}]},"keep":true,"permissions":"8"}'
+bot_start
+wait_until "g['ready']" 15
+k=0
+until [ "$(live)" = 2 ]; do
+	k=$((k + 1))
+	[ $k -gt 300 ] && fail "not 2 live sessions for the last look: $(sessions)"
+	sleep 0.1
+done
+inject "{\"count\":16,\"rate\":50,\"channels\":16,\"guilds\":8,\"templates\":[$SHOW]}"
+wait_until "i['answered'] == $((DONE + 16))" 15
+curl -s "http://127.0.0.1:$PORT/_control/channels" | python3 -c '
+import json, re, sys
+ch = json.load(sys.stdin)
+bad = []
+for key, c in sorted(ch.items()):
+    m = re.search(r"Turn (\d+)", c.get("kept", ""))
+    turn = int(m.group(1)) if m else -1
+    if turn != 15 or c["ok"] != 15:
+        bad.append("channel %s (guild %d): turn %d, %d advances acknowledged" %
+                   (key, c["guild"], turn, c["ok"]))
+if len(ch) != 16 or bad:
+    print("\n".join(bad) or "%d channels" % len(ch))
+    sys.exit(1)
+' || fail "a channel lost turns in a reshard (above)"
+if [ -z "${BOT_EXTRA:-}" ]; then
+	grep -q "took .* newer in" "$WORK"/bot*.log || fail "no process took a newer record from another"
+fi
