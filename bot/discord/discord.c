@@ -224,12 +224,12 @@ on_rest_date(void *ctx, int64_t date_s, uint64_t sent_ns, uint64_t recv_ns)
 void
 discord_log_stats(struct discord *dc)
 {
-	char line[512];
+	char line[1024];
 	struct shed_skew k;
 	struct buf b;
 	int ready = 0, total, remaining;
 
-	discord_opstats_line(line, sizeof(line));
+	discord_opstats_line(line, sizeof(line), (int64_t)uv_now(dc->loop));
 	buf_init(&b, 2048);
 	buf_adds(&b, line);
 	for (int i = 0; i < dc->nshards; i++)
@@ -403,7 +403,8 @@ static void
 get_gateway(struct discord *dc)
 {
 	if (dc->rest != NULL && !dc->stopping)
-		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, 0, on_gateway_bot, dc);
+		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, REST_ESSENTIAL,
+		                  on_gateway_bot, dc);
 }
 
 /* The budget's reset has come: Discord's numbers again. */
