@@ -103,7 +103,8 @@ shard_dirs_siblings(const char *root, const char *own)
 		names[nn++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, nn, sizeof(*names), by_name);
+	if (nn > 0)
+		qsort(names, nn, sizeof(*names), by_name);
 	for (size_t i = 0; i < nn; i++) {
 		struct buf p;
 
