@@ -34,14 +34,14 @@
 #define GATEWAY_WAIT 60000 /* ms between GET /gateway/bot tries, at most */
 
 static void
-fatal_stop(struct discord *dc, const char *msg, bool refused)
+fatal_stop(struct discord *dc, int code, const char *msg)
 {
 	if (dc->fatal)
 		return;
 	dc->fatal = true;
 	log_error("discord: %s", msg);
 	if (dc->on_fatal != NULL)
-		dc->on_fatal(dc->ctx, msg, refused);
+		dc->on_fatal(dc->ctx, code, msg);
 }
 
 /* The wall clock in ms since the epoch. */
@@ -170,26 +170,27 @@ refusal_line(const struct discord *dc, int code, char *out, size_t len)
 }
 
 void
-discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, const char *msg)
+discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, int code, const char *msg)
 {
-	int code = discord_gw_last_close(discord_shard_gw(s));
 	char line[512];
 
+	(void)s;
 	if (code == DISCORD_CLOSE_SHARDING_REQUIRED || code == DISCORD_CLOSE_INVALID_SHARD) {
 		/* Kept for the next start, which then refuses the same count
 		 * before it spends an IDENTIFY. */
 		discord_idq_refused(dc->idq, dc->shard_count, code, dc->recommended);
 		refusal_line(dc, code, line, sizeof(line));
-		fatal_stop(dc, line, dc->cfg_count != 0);
+		fatal_stop(dc, dc->cfg_count != 0 ? code : 0, line);
 		return;
 	}
-	fatal_stop(dc, msg, code != -1);
+	fatal_stop(dc, code, msg);
 }
 
+/* REST stops for good only when the bot token is refused. */
 static void
 on_rest_fatal(void *ctx, const char *msg)
 {
-	fatal_stop(ctx, msg, true);
+	fatal_stop(ctx, 401, msg);
 }
 
 /* A REST answer's Date: the clocks compared (discord_shed.h). */
@@ -326,7 +327,7 @@ on_limits(void *ctx, const struct ledger_result *res)
 		         "connecting",
 		         res->refused_count, res->refused_count == 1 ? "" : "s", res->refused_code,
 		         dc->recommended, set);
-		fatal_stop(dc, line, true);
+		fatal_stop(dc, res->refused_code, line);
 		return;
 	}
 	if (dc->cfg_count > 0 && dc->recommended > dc->cfg_count)

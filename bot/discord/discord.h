@@ -77,10 +77,13 @@ struct discord_opts {
 	 * memory only). */
 	const char *store_conninfo, *store_password, *ledger_dir;
 	struct dispatch *d;
-	/* refused: Discord refuses this configuration for good (a token,
-	 * intents or shard count it will not take): starting again as it is
-	 * cannot help. */
-	void (*on_fatal)(void *ctx, const char *msg, bool refused);
+	/* Discord cannot go on: code is the gateway's fatal close code (4004,
+	 * 4010 to 4014: a configuration Discord refuses, so starting again as
+	 * it is cannot help), the HTTP status 401 (the token refused on REST),
+	 * or 0 when a restart may mend it (a count Discord recommended a moment
+	 * ago and now refuses: the next start takes its new count); msg is one
+	 * sentence, already logged. */
+	void (*on_fatal)(void *ctx, int code, const char *msg);
 	void *ctx;
 	/* Keep each interaction's frame-to-callback time (benchmarks). */
 	bool record_latency;

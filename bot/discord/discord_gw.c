@@ -74,7 +74,6 @@ struct discord_gw {
 	 * INT64_MIN when none is held; whether one was asked for */
 	int64_t slot_at;
 	bool slot_wanted;
-	int last_close; /* the last close code (-1: none, or no close frame) */
 
 	/* frames to send and the times of the last sends */
 	struct frame out[OUTBOX_MAX];
@@ -124,7 +123,6 @@ discord_gw_new(const struct discord_gw_opts *o, const struct discord_gw_hooks *h
 	g->compress = o->compress;
 	g->seq = -1;
 	g->slot_at = INT64_MIN;
-	g->last_close = -1;
 	g->stats.last_ack_ms = -1;
 	g->budget = discord_budget_new(DISCORD_GW_BUDGET, DISCORD_GW_BUDGET_WINDOW);
 	g->json = discord_json_new();
@@ -430,12 +428,6 @@ discord_gw_shard_id(const struct discord_gw *g)
 	return g->shard_id;
 }
 
-int
-discord_gw_last_close(const struct discord_gw *g)
-{
-	return g->last_close;
-}
-
 void
 discord_gw_opened(struct discord_gw *g, int64_t now)
 {
@@ -651,7 +643,6 @@ discord_gw_closed(struct discord_gw *g, int code, int64_t now)
 	outbox_clear(g);
 	g->hb_next = INT64_MAX;
 	g->hb_interval = 0;
-	g->last_close = code;
 	slot_drop(g);
 	if (g->state == DISCORD_GW_STOPPED || g->state == DISCORD_GW_IDLE ||
 	    g->state == DISCORD_GW_WAIT_CONNECT || g->state == DISCORD_GW_WAIT_SLOT)
@@ -667,7 +658,7 @@ discord_gw_closed(struct discord_gw *g, int code, int64_t now)
 		forget_session(g);
 		g->state = DISCORD_GW_STOPPED;
 		if (g->h.fatal != NULL)
-			g->h.fatal(g->h.ctx, fatal);
+			g->h.fatal(g->h.ctx, code, fatal);
 		return;
 	} else {
 		if (code == DISCORD_CLOSE_INVALID_SEQ || code == DISCORD_CLOSE_SESSION_TIMED_OUT) {

@@ -96,9 +96,9 @@ struct discord_gw_hooks {
 	void (*want_write)(void *ctx);
 	/* A dispatched event (op 0), READY and RESUMED included. */
 	void (*event)(void *ctx, const char *t, const struct cJSON *d);
-	/* The session stopped for good; msg is one sentence (not logged
-	 * here: the hook decides). */
-	void (*fatal)(void *ctx, const char *msg);
+	/* The session stopped for good on close code code; msg is one
+	 * sentence (not logged here: the hook decides). */
+	void (*fatal)(void *ctx, int code, const char *msg);
 	/* An IDENTIFY was handed to the transport (optional: may be NULL). */
 	void (*identified)(void *ctx);
 	/* A new session wants an identify slot: discord_gw_grant() follows,
@@ -134,8 +134,6 @@ void discord_gw_start(struct discord_gw *g, int64_t now);
 void discord_gw_grant(struct discord_gw *g, int64_t now);
 /* The shard id it identifies with. */
 int discord_gw_shard_id(const struct discord_gw *g);
-/* The code of the last close (-1: none yet, or one without a close frame). */
-int discord_gw_last_close(const struct discord_gw *g);
 /* Uses another gateway URL for new sessions from now on. */
 void discord_gw_set_url(struct discord_gw *g, const char *url);
 

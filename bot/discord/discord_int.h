@@ -65,7 +65,7 @@ struct discord {
 	int closing; /* handles and parts still closing */
 	void (*on_stopped)(void *);
 	void *stopped_ctx;
-	void (*on_fatal)(void *, const char *, bool);
+	void (*on_fatal)(void *, int, const char *);
 	void *ctx;
 	bool fatal; /* a fatal condition was reported */
 	struct discord_stats stats;

@@ -104,11 +104,11 @@ static const struct app_service_ops ops = {
 };
 
 static void
-on_fatal(void *ctx, const char *msg, bool refused)
+on_fatal(void *ctx, int code, const char *msg)
 {
 	struct discord_service *ds = ctx;
 
-	(void)refused;
+	(void)code;
 	app_shutdown(ds->app, APP_EXIT_FAILURE, "Discord cannot go on");
 }
 

@@ -201,11 +201,11 @@ hook_event(void *ctx, const char *t, const cJSON *d)
 }
 
 static void
-hook_fatal(void *ctx, const char *msg)
+hook_fatal(void *ctx, int code, const char *msg)
 {
 	struct discord_shard *s = ctx;
 
-	discord_on_shard_fatal(s->dc, s, msg);
+	discord_on_shard_fatal(s->dc, s, code, msg);
 }
 
 static void

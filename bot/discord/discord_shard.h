@@ -51,7 +51,7 @@ struct discord_shard_opts {
 /* The transport's side: what each shard reports (discord.c). */
 void discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *t,
                             const cJSON *d);
-void discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, const char *msg);
+void discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, int code, const char *msg);
 
 struct discord_shard *discord_shard_new(struct discord *dc, const struct discord_shard_opts *o);
 /* Reads the session file and connects. */

@@ -72,7 +72,7 @@ h_event(void *ctx, const char *t, const cJSON *d)
 }
 
 static void
-h_fatal(void *ctx, const char *msg)
+h_fatal(void *ctx, int code, const char *msg)
 {
 	struct world *w = ctx;
 
