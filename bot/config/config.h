@@ -61,6 +61,7 @@ struct config_discord {
 	int shard_first, shard_last;    /* the shards this process runs ("shards", or its
 	                                   older name "shard_id"); -1, -1: all (default) */
 	char *dev_guild;                /* register commands here (instant), or NULL */
+	bool user_install;              /* commands offered to user installs too; default no */
 	uint64_t intents;               /* default 1 (GUILDS) */
 	bool tls_verify;                /* default true */
 	enum discord_compress compress; /* gateway transport compression, default zlib */

@@ -53,6 +53,7 @@ static const struct key discord_keys[] = {
      "a shard id or a range FIRST-LAST of shard ids", NULL, NULL, KEY_OPTIONAL},
     {"dev_guild", KEY_STRING, D(dev_guild), 0, 0, 0, 0, "a Discord id (1 to 20 digits)",
      config_value_snowflake, NULL, KEY_OPTIONAL},
+    {"user_install", KEY_BOOL, D(user_install), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"intents", KEY_U64, D(intents), 0, 0, 0, 0,
      "a whole number, the sum of the gateway intent bits", NULL, NULL, 0},
     {"tls_verify", KEY_BOOL, D(tls_verify), 0, 0, 0, 0, NULL, NULL, NULL, 0},

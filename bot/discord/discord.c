@@ -477,6 +477,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	log_secret(dc->token);
 	dc->compress = cfg->compress == DISCORD_COMPRESS_ZLIB;
 	dc->dev_guild = dup_or_null(cfg->dev_guild);
+	dc->user_install = cfg->user_install;
 	dc->gateway_url = dup_or_null(cfg->gateway_url);
 	dc->state_dir =
 	    dup_or_null(o->state_dir != NULL ? o->state_dir : getenv("STATE_DIRECTORY"));

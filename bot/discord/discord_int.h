@@ -48,6 +48,7 @@ struct discord {
 	char *hash_path;
 	/* what was last registered, and Discord's answer when it held that */
 	char stored_want[17], stored_have[17];
+	bool user_install; /* [discord] user_install: commands offered to user installs too */
 	bool registering;
 	bool register_tried; /* this process has checked the registration */
 	uint64_t intents;    /* as configured: a saved session with others is not resumed */

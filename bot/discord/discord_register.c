@@ -180,6 +180,12 @@ on_registered(void *ctx, const struct rest_result *res)
 		discord_cmds_hash(res->body, reg->path, have);
 		remember(dc, reg->want, have);
 		log_info("discord: the commands are registered");
+	} else if (res->status == 400 && dc->user_install && dc->dev_guild == NULL) {
+		log_warnx("discord: registering the commands failed (HTTP 400: %.200s); with "
+		          "[discord] user_install = yes the application must also allow user "
+		          "installs (Developer Portal, Installation, Installation Contexts: "
+		          "User Install); they are compared and registered again at the next start",
+		          res->len > 0 ? res->body : "");
 	} else {
 		log_warnx("discord: registering the commands failed (HTTP %ld); they are "
 		          "compared and registered again at the next start",
@@ -274,7 +280,9 @@ discord_register_commands(struct discord *dc)
 	reg = xcalloc(1, sizeof(*reg));
 	reg->dc = dc;
 	reg->path = buf_take(&path);
-	reg->body = discord_cmds_body(NULL);
+	reg->body = discord_cmds_body(NULL, dc->dev_guild != NULL ? DISCORD_REACH_GUILD
+	                                    : dc->user_install    ? DISCORD_REACH_USER
+	                                                          : DISCORD_REACH_SERVER);
 	discord_cmds_hash(reg->body, reg->path, reg->want);
 	dc->registering = true;
 	discord_rest_call(dc->rest, "GET", reg->path, NULL, REST_OPTIONAL, on_listed, reg);

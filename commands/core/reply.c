@@ -778,8 +778,8 @@ reply_cell_user(struct reply *r, int col, const struct thwacko_style *us)
 	}
 }
 
-void
-reply_button(struct reply *r, const char *label, const char *action)
+static void
+add_button(struct reply *r, const char *label, const char *action, bool update)
 {
 	struct reply_msg *m = &r->msg[r->cur];
 
@@ -788,7 +788,20 @@ reply_button(struct reply *r, const char *label, const char *action)
 	m->buttons = grow_array(r, m->buttons, &cap, m->nbuttons + 1, sizeof(*m->buttons));
 	m->buttons[m->nbuttons].label = copy_text(r, label, strlen(label), NULL);
 	m->buttons[m->nbuttons].action = copy_text(r, action, strlen(action), NULL);
+	m->buttons[m->nbuttons].update = update;
 	m->nbuttons++;
+}
+
+void
+reply_button(struct reply *r, const char *label, const char *action)
+{
+	add_button(r, label, action, false);
+}
+
+void
+reply_button_update(struct reply *r, const char *label, const char *action)
+{
+	add_button(r, label, action, true);
 }
 
 void

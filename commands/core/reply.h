@@ -124,6 +124,7 @@ struct reply_block {
 struct reply_button {
 	char *label;  /* what the button says, e.g. "Roll again" */
 	char *action; /* the command line it runs, e.g. "roll 4d6kh3" */
+	bool update;  /* its reply replaces the message it is on (reply_button_update) */
 };
 
 struct reply_msg {
@@ -210,7 +211,15 @@ void reply_row(struct reply *r, bool highlight, const char *const *cells);
  * a rank table); the cell's text should already carry the player's mark. */
 void reply_cell_user(struct reply *r, int col, const struct thwacko_style *us);
 
+/* A button under the current message that runs a command line when
+ * pressed; its reply is a new message ("Roll again": another roll). */
 void reply_button(struct reply *r, const char *label, const char *action);
+/* A button whose press changes what the message it is on shows (a state
+ * toggled, a view turned): its reply's message for the channel replaces
+ * that message where the platform can (Discord), and is a new one
+ * elsewhere; an error, or a reply only for the presser, leaves the message
+ * as it is and goes to the presser alone. */
+void reply_button_update(struct reply *r, const char *label, const char *action);
 
 /*
  * Makes the reply an error: the channel message is replaced by one line,

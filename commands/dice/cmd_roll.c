@@ -379,7 +379,7 @@ enum roll_audience {
 static bool
 secret_to(struct invocation *inv, const char *typed, const char *label, struct reply *out)
 {
-	const char *gm = channel_gm(inv->chan);
+	const char *gm = channel_gm(inv->seat);
 	size_t dice_len = strcspn(typed, "#");
 
 	while (dice_len > 0 && (typed[dice_len - 1] == ' ' || typed[dice_len - 1] == '\t'))
@@ -406,10 +406,10 @@ secret_to(struct invocation *inv, const char *typed, const char *label, struct r
 	if (label != NULL)
 		reply_add(out, RS_ITALIC, " (%s)", label);
 	reply_add(out, 0, " in secret: only the GM, ");
-	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->chan));
+	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
 	reply_add(out, 0, ", sees the result.");
 	reply_nl(out);
-	reply_to_gm(out, gm, channel_gm_name(inv->chan));
+	reply_to_gm(out, gm, channel_gm_name(inv->seat));
 	return true;
 }
 

@@ -5,33 +5,53 @@
 
 #include "commands/core/registry.h"
 
+/*
+ * In a thread (or forum post) the seat in force is inv->seat: the thread's
+ * own, or its channel's while it has none. Claiming there, when nobody is
+ * GM, takes the channel's seat, for every thread of the channel at once: a
+ * forum, where commands run in posts only, gets its GM so. Releasing
+ * there gives up the seat in force.
+ */
 static void
 gm_claim(struct invocation *inv, struct reply *out)
 {
-	const char *gm = channel_gm(inv->chan);
+	const char *gm = channel_gm(inv->seat);
+	struct channel *target = inv->chan;
 
 	if (gm != NULL && strcmp(gm, inv->from->user_key) == 0) {
 		reply_line(out, 0, "You are already the GM here.");
 		return;
 	}
 	if (gm != NULL) {
-		reply_error(out, "%s is already the GM here; they can ",
-		            channel_gm_name(inv->chan));
+		reply_error(
+		    out, "%s is already the GM here%s; they can ", channel_gm_name(inv->seat),
+		    inv->seat != inv->chan ? ", as the GM of the channel this thread belongs to"
+		                           : "");
 		reply_cmd(out, RS_BAD, "gm release", NULL);
 		reply_add(out, RS_BAD, " first.");
 		return;
 	}
-	channel_set_gm(inv->chan, inv->from->user_key, inv->from->user_name);
-	channel_touch(inv->chan);
+	if (inv->from->parent_key[0] != '\0' &&
+	    (target = state_channel(inv->state, inv->from->parent_key)) == NULL) {
+		reply_error(out, "The channel this thread belongs to cannot be read now, so its GM "
+		                 "seat cannot be taken; try again in a minute.");
+		return;
+	}
+	channel_set_gm(target, inv->from->user_key, inv->from->user_name);
+	channel_touch(target);
 	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
-	reply_add(out, 0, " is now the GM of this channel.");
+	reply_add(out, 0,
+	          target != inv->chan
+	              ? " is now the GM of the channel this thread belongs to, and of "
+	                "each of its threads."
+	              : " is now the GM of this channel.");
 	reply_nl(out);
 }
 
 static void
 gm_release(struct invocation *inv, struct reply *out)
 {
-	const char *gm = channel_gm(inv->chan);
+	const char *gm = channel_gm(inv->seat);
 
 	if (gm == NULL) {
 		reply_error(out, "Nobody is GM here, so there is nothing to release.");
@@ -39,22 +59,25 @@ gm_release(struct invocation *inv, struct reply *out)
 	}
 	if (strcmp(gm, inv->from->user_key) != 0 && !inv->from->platform_admin) {
 		reply_error(out, "Only %s (the GM) or a channel admin can release the GM seat.",
-		            channel_gm_name(inv->chan));
+		            channel_gm_name(inv->seat));
 		return;
 	}
-	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->chan));
-	reply_add(out, 0, " is no longer the GM; anyone may ");
+	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
+	reply_add(out, 0,
+	          inv->seat != inv->chan
+	              ? " is no longer the GM of the channel this thread belongs to; anyone may "
+	              : " is no longer the GM; anyone may ");
 	reply_cmd(out, 0, "gm claim", NULL);
 	reply_add(out, 0, ".");
 	reply_nl(out);
-	channel_clear_gm(inv->chan);
-	channel_touch(inv->chan);
+	channel_clear_gm(inv->seat);
+	channel_touch(inv->seat);
 }
 
 static void
 gm_show(struct invocation *inv, struct reply *out)
 {
-	const char *name = channel_gm_name(inv->chan);
+	const char *name = channel_gm_name(inv->seat);
 
 	if (name == NULL) {
 		reply_add(out, 0, "Nobody is GM here yet; ");
@@ -64,7 +87,8 @@ gm_show(struct invocation *inv, struct reply *out)
 	}
 	reply_add(out, 0, "The GM here is ");
 	reply_add(out, RS_BOLD, "%s", name);
-	reply_add(out, 0, ".");
+	reply_add(out, 0,
+	          inv->seat != inv->chan ? ", the GM of the channel this thread belongs to." : ".");
 	reply_nl(out);
 }
 

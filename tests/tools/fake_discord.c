@@ -86,7 +86,9 @@
  * restecho ... | rest403 ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007)
  * | ratelimit CLASS [limit=N] [per=MS] (a rate limit's numbers, see limits.c) | invalidlimit N
  * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
- * deleted that message of the bot's) |
+ * deleted that message of the bot's) | appinstall guild|both (whether the application allows user
+ * installs, as set in the Developer Portal; both by default: commands registered for user
+ * installs are refused with 400 under "guild") |
  * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
  * guilds the bot is said to be in, for 4011; default: guilds) | shardmultiple N (a large
  * bot's count: IDENTIFY counts must be multiples of it) | maxconcurrency N (1 to 1024; the
@@ -285,6 +287,7 @@ stats_json(void)
 	r = cJSON_AddObjectToObject(o, "rest");
 	cJSON_AddNumberToObject(r, "requests", (double)F.st.requests);
 	cJSON_AddNumberToObject(r, "registrations", (double)F.st.registrations);
+	cJSON_AddNumberToObject(r, "install_refused", (double)F.st.install_refused);
 	cJSON_AddNumberToObject(r, "r429", (double)F.st.r429);
 	cJSON_AddNumberToObject(r, "r5xx", (double)F.st.r5xx);
 	cJSON_AddNumberToObject(r, "r401", (double)F.st.r401);
@@ -441,6 +444,9 @@ control(struct http *h, struct http_answer *a)
 			r = 0;
 		} else if (strncmp(body, "dmclosed", 8) == 0) {
 			r = rest_fake_dm_closed(body, err, sizeof(err));
+		} else if (strncmp(body, "appinstall", 10) == 0) {
+			F.user_install_allowed = strstr(body, "both") != NULL;
+			r = 0;
 		} else if (strncmp(body, "msgdelete", 9) == 0) {
 			r = msgs_fake_delete_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {
@@ -707,6 +713,7 @@ main(int argc, char **argv)
 	F.guilds = 1;
 	F.shards = 1;
 	F.shard_multiple = 1;
+	F.user_install_allowed = true;
 	F.st.last_close = -1;
 	F.next_id = 1200000000000000000ull;
 	snprintf(F.app_id, sizeof(F.app_id), "1100000000000000001");

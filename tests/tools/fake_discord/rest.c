@@ -128,11 +128,69 @@ rest_fake_set_commands(const char *scope, cJSON *arr)
 			cJSON_AddNullToObject(c, "default_member_permissions");
 		if (cJSON_GetObjectItemCaseSensitive(c, "nsfw") == NULL)
 			cJSON_AddFalseToObject(c, "nsfw");
+		if (cJSON_GetObjectItemCaseSensitive(c, "integration_types") == NULL)
+			cJSON_AddItemToObject(c, "integration_types",
+			                      cJSON_CreateIntArray((const int[]){0}, 1));
+		if (cJSON_GetObjectItemCaseSensitive(c, "contexts") == NULL)
+			cJSON_AddNullToObject(c, "contexts");
 	}
 	if (F.scopes == NULL)
 		F.scopes = cJSON_CreateObject();
 	cJSON_DeleteItemFromObjectCaseSensitive(F.scopes, scope);
 	cJSON_AddItemToObject(F.scopes, scope, arr);
+}
+
+/* Whether every member of the list key of c (absent or null: fine) is
+ * within 0..max, and, with forbidden >= 0, none is that. */
+static bool
+list_within(const cJSON *c, const char *key, int max, int forbidden)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(c, key), *e;
+
+	if (l == NULL || cJSON_IsNull(l))
+		return true;
+	if (!cJSON_IsArray(l))
+		return false;
+	cJSON_ArrayForEach(e, l)
+	{
+		if (!cJSON_IsNumber(e) || e->valueint < 0 || e->valueint > max ||
+		    e->valueint == forbidden)
+			return false;
+	}
+	return true;
+}
+
+/* A command list's installation contexts and interaction contexts, as
+ * Discord takes them: known values only, and a guild's commands cannot be
+ * offered in the DM with the bot ("Guild commands don't support the
+ * BOT_DM interaction context"); both are the bot's mistakes (violations).
+ * A user install is refused when the application does not allow it (the
+ * "appinstall" control): the operator's, not the bot's. Returns 0, or -1
+ * when Discord answers 400. */
+static int
+check_reach(const cJSON *arr, bool guild_scope)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, arr)
+	{
+		const char *name =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+
+		if (!list_within(c, "integration_types", 1, -1) ||
+		    !list_within(c, "contexts", 2, guild_scope ? DISCORD_CONTEXT_BOT_DM : -1)) {
+			fake_violation(
+			    "PUT commands: /%s has integration_types or contexts Discord "
+			    "refuses here",
+			    name);
+			return -1;
+		}
+		if (!F.user_install_allowed && !list_within(c, "integration_types", 0, -1)) {
+			F.st.install_refused++;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void
@@ -141,7 +199,8 @@ put_commands(const char *path, const char *body, size_t len, struct http_answer 
 	cJSON *arr = cJSON_ParseWithLength(body, len);
 	char *out;
 
-	if (check_commands(arr, "PUT commands") < 0) {
+	if (check_commands(arr, "PUT commands") < 0 ||
+	    check_reach(arr, strstr(path, "/guilds/") != NULL) < 0) {
 		fake_answer(a, 400, "{\"code\":50035,\"message\":\"Invalid Form Body\"}");
 		cJSON_Delete(arr);
 		return;
