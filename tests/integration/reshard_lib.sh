@@ -8,12 +8,6 @@ fake_start --heartbeat 5000 --shards 1 --guilds 8 --identify-interval 300 --resu
 ADV=$(tmpl turn '[{"type":1,"name":"advance"}]' 'without a hazard roll' null ',"permissions":"8"')
 DONE=0
 
-live() {
-	sessions | python3 -c "
-import json, sys
-print(len([s for s in json.load(sys.stdin) if s['live']]))"
-}
-
 # phase N: N processes (shard i of N each; N = 0: one process, no shard
 # settings), 3 advances in every channel, then all stopped.
 phase() {
@@ -31,12 +25,7 @@ phase() {
 			i=$((i + 1))
 		done
 	fi
-	k=0
-	until [ "$(live)" = "$procs" ]; do
-		k=$((k + 1))
-		[ $k -gt 300 ] && fail "not $procs live sessions after 30 s at count $n: $(sessions)"
-		sleep 0.1
-	done
+	wait_live "$procs" 30
 	DONE=$((DONE + 48))
 	inject "{\"count\":48,\"rate\":50,\"channels\":16,\"guilds\":8,\"templates\":[$ADV]}"
 	wait_until "i['answered'] == $DONE and i['left_to_inject'] == 0" 30
@@ -65,12 +54,7 @@ fi
 SHOW='{"data":{"type":1,"name":"turn","options":[{"type":1,"name":"show"}]},"keep":true,"permissions":"8"}'
 bot_start
 wait_until "g['ready']" 15
-k=0
-until [ "$(live)" = 2 ]; do
-	k=$((k + 1))
-	[ $k -gt 300 ] && fail "not 2 live sessions for the last look: $(sessions)"
-	sleep 0.1
-done
+wait_live 2 30
 inject "{\"count\":16,\"rate\":50,\"channels\":16,\"guilds\":8,\"templates\":[$SHOW]}"
 wait_until "i['answered'] == $((DONE + 16))" 15
 curl -s "http://127.0.0.1:$PORT/_control/channels" | python3 -c '

@@ -12,12 +12,6 @@ fake_start --heartbeat 5000 --shards 4 --guilds 4 --identify-interval 500
 ctl budget 1000 12 6000
 bot_start
 
-live() {
-	sessions | python3 -c "
-import json, sys
-print(len([s for s in json.load(sys.stdin) if s['live']]))"
-}
-
 i=0
 until [ "$(live)" = 2 ] && grep -q "session starts are left" "$BOT_LOG"; do
 	i=$((i + 1))
@@ -30,12 +24,7 @@ sleep 1
 [ "$(stat gateway.identifies)" = 2 ] || fail "the bot identified again with the budget spent"
 [ "$(stat gateway.remaining)" = 10 ] || fail "the fake's budget is not 10 (it is $(stat gateway.remaining))"
 
-i=0
-until [ "$(live)" = 4 ]; do
-	i=$((i + 1))
-	[ $i -gt 200 ] && fail "the other 2 shards did not start within 20 s of the reset: $(sessions)"
-	sleep 0.1
-done
+wait_live 4 20
 [ "$(grep -c "session starts are left" "$BOT_LOG")" = 1 ] || fail "the wait was said more than once"
 grep -q "the session budget allows new sessions again" "$BOT_LOG" ||
 	fail "the end of the wait is not said"

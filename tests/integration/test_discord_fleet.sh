@@ -14,42 +14,10 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-# Its own directory under /tmp: as root the server runs as "postgres",
-# which cannot enter $WORK (0700).
-PG=$(mktemp -d /tmp/delver-fleet-pg.XXXXXX)
-PG_STARTED=""
-fleet_cleanup() {
-	for p in $OTHER_PIDS; do kill "$p" 2>/dev/null; done
-	for p in $OTHER_PIDS; do wait "$p" 2>/dev/null; done
-	OTHER_PIDS=""
-	[ -n "$PG_STARTED" ] && sh tests/tools/pg_cluster.sh stop "$PG" > /dev/null 2>&1
-	rm -rf "$PG"
-	cleanup
-}
-trap fleet_cleanup EXIT
-
-CONNINFO=$(PG_FSYNC=off sh tests/tools/pg_cluster.sh start "$PG") ||
-	fail "the PostgreSQL cluster did not start"
-PG_STARTED=1
-BOT_EXTRA=$(printf '[store]\nbackend = postgresql\nconninfo = %s' "$CONNINFO")
+pg_start
 
 fake_start --heartbeat 5000 --shards 2 --guilds 6 --identify-interval 1000
 ctl lenient on
-
-live_sessions() {
-	sessions | python3 -c "
-import json, sys
-print(len([s for s in json.load(sys.stdin) if s['live']]))"
-}
-
-wait_live() {
-	i=0
-	until [ "$(live_sessions)" = "$1" ]; do
-		i=$((i + 1))
-		[ $i -gt 200 ] && fail "not $1 live sessions after 20 s: $(sessions)"
-		sleep 0.1
-	done
-}
 
 # shard ID COUNT: one more process, kept in OTHER_PIDS (each with a state
 # directory of its own: only the database is shared)

@@ -13,12 +13,6 @@
 
 fake_start --heartbeat 5000 --shards 4 --guilds 8 --identify-interval 1000
 
-live() {
-	sessions | python3 -c "
-import json, sys
-print(len([s for s in json.load(sys.stdin) if s['live']]))"
-}
-
 # run_pair MC: both processes at once; all four shards ready; checks.
 run_pair() {
 	ctl maxconcurrency "$1"
@@ -28,12 +22,7 @@ run_pair() {
 	keep_bot
 	bot_start shards=2-3 shard_count=4
 	keep_bot
-	i=0
-	until [ "$(live)" = 4 ]; do
-		i=$((i + 1))
-		[ $i -gt 300 ] && fail "not 4 live sessions after 30 s with max_concurrency $1: $(sessions)"
-		sleep 0.1
-	done
+	wait_live 4 30
 	[ "$(stat gateway.identify_op9)" = 0 ] ||
 		fail "an IDENTIFY came too soon in its bucket with max_concurrency $1"
 	curl -s "http://127.0.0.1:$PORT/_control/identifies" | python3 -c "

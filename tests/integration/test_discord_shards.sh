@@ -39,21 +39,10 @@ sys.exit(0 if ($1) else 1)" || fail "not so: $1
 $(sessions)"
 }
 
-wait_sessions() {
-	i=0
-	until sessions | python3 -c "
-import json, sys
-sys.exit(0 if len([s for s in json.load(sys.stdin) if s['live']]) == $1 else 1)"; do
-		i=$((i + 1))
-		[ $i -gt 150 ] && fail "not $1 live sessions after 15 s: $(sessions)"
-		sleep 0.1
-	done
-}
-
 # 1. No shard settings: Discord's count, both shards in one process.
 bot_start
 A_LOG=$BOT_LOG
-wait_sessions 2
+wait_live 2
 check "sorted(s['shard'] for s in ss) == [[0, 2], [1, 2]]"
 grep -q "Discord recommends 2 shards" "$A_LOG" || fail "the bot did not read the recommended shards"
 grep -q "running shards 0-1 of 2" "$A_LOG" || fail "the bot does not run shards 0-1 of 2"
@@ -83,7 +72,7 @@ inject "{\"count\":6,\"rate\":100,\"templates\":[$DM]}"
 wait_until "i['answered'] == 46" 15
 check "by(0, 2)[0]['interactions'] == 26 and by(1, 2)[0]['interactions'] == 20"
 bot_stop
-wait_sessions 0
+wait_live 0
 
 expect_stop() {
 	bot_wait_exit 15
@@ -105,9 +94,9 @@ expect_stop "a restart with 1 shard" \
 [ "$(stat gateway.identifies)" = "$before" ] || fail "the refused count was sent to Discord again"
 # What Discord asks for works at once.
 bot_start shard_count=2
-wait_sessions 2
+wait_live 2
 bot_stop
-wait_sessions 0
+wait_live 0
 
 # 3. A large bot must run a multiple of its count (4010).
 ctl shardmultiple 2
@@ -123,12 +112,12 @@ ctl shards 2
 sleep 2.1
 bot_start shards=0-1 shard_count=2
 keep_bot
-wait_sessions 2
+wait_live 2
 # (the other bot's ledger is its own: it keeps Discord's spacing by waiting)
 wait_until "g['ms_since_identify'] >= 1200" 10
 BOT_STATE=$WORK/other bot_start shards=1 shard_count=2
 keep_bot
-wait_sessions 3
+wait_live 3
 inject "{\"count\":8,\"rate\":100,\"channels\":8,\"guilds\":4,\"templates\":[$ROLL]}"
 wait_until "i['answered'] == 54 and i['shared_duplicates'] == 4" 15
 [ "$(stat interactions.fanout)" = 4 ] || fail "fanout is $(stat interactions.fanout), not 4: $(sessions)"
