@@ -146,10 +146,11 @@ static const struct key store_keys[] = {
 #define C(f) offsetof(struct config_console, f)
 static const struct key console_keys[] = {
     {"enabled", KEY_BOOL, C(enabled), 0, 0, 0, 0, NULL, NULL, NULL, 0},
-    {"user", KEY_STRING, C(user), 0, 0, 0, 0, "a name of 1 to 63 characters without spaces or ':'",
-     config_value_name, NULL, KEY_OPTIONAL},
+    {"user", KEY_STRING, C(user), 0, 0, 0, 0,
+     "a name of 1 to 63 bytes without spaces, colons or controls", config_value_name, NULL,
+     KEY_OPTIONAL},
     {"channel", KEY_STRING, C(channel), 0, 0, 0, 0,
-     "a name of 1 to 63 characters without spaces or ':'", config_value_name, NULL, 0},
+     "a name of 1 to 63 bytes without spaces, colons or controls", config_value_name, NULL, 0},
 };
 #undef C
 

@@ -487,6 +487,11 @@ gm_message(struct interact *it, const struct reply *r, const char *chan_key,
 	out->dm_body = print_body(it, 0, part);
 	snprintf(out->gm_user, sizeof(out->gm_user), "%s", id);
 	snprintf(out->gm_name, sizeof(out->gm_name), "%s", reply_gm_name(r));
+	key = reply_gm_fallback_key(r);
+	if (key != NULL && strncmp(key, "discord:", 8) == 0 &&
+	    strlen(key + 8) < sizeof(out->gm_chan) && key[8] != '\0' &&
+	    strspn(key + 8, "0123456789") == strlen(key + 8))
+		snprintf(out->gm_chan, sizeof(out->gm_chan), "%s", key + 8);
 }
 
 /* "/webhooks/<application id>/<token>" (owned by the caller). */

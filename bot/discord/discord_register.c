@@ -3,9 +3,11 @@
 #include "bot/discord/discord_register.h"
 
 #include <cJSON.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/discord/discord_cmds.h"
@@ -36,10 +38,19 @@ write_hash(uv_work_t *req)
 	struct hash_write *hw = (struct hash_write *)req;
 	struct buf tmp;
 	FILE *f;
+	int fd;
 
 	buf_init(&tmp, 8192);
 	buf_addf(&tmp, "%s.tmp", hw->path);
-	f = fopen(buf_str(&tmp), "w");
+	/* 0600 whatever the umask, as every file of the state. */
+	fd = open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd >= 0 && fchmod(fd, 0600) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (f == NULL && fd >= 0)
+		close(fd);
 	if (f != NULL) {
 		bool ok = fprintf(f, "%s %s\n", hw->want, hw->have) > 0;
 

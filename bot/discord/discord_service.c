@@ -10,6 +10,7 @@
 
 #include "bot/app.h"
 #include "bot/discord/discord.h"
+#include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_service.h"
 #include "bot/log.h"
 #include "bot/store/persist_opts.h"
@@ -104,13 +105,34 @@ static const struct app_service_ops ops = {
     .release = release,
 };
 
+int
+discord_service_exit_status(int code)
+{
+	switch (code) {
+	case 401:
+	case DISCORD_CLOSE_AUTHENTICATION_FAILED:
+		return APP_EXIT_DISCORD_TOKEN;
+	case DISCORD_CLOSE_INVALID_SHARD:
+		return APP_EXIT_DISCORD_SHARD;
+	case DISCORD_CLOSE_SHARDING_REQUIRED:
+		return APP_EXIT_DISCORD_SHARDING;
+	case DISCORD_CLOSE_INVALID_API_VERSION:
+		return APP_EXIT_DISCORD_VERSION;
+	case DISCORD_CLOSE_INVALID_INTENTS:
+		return APP_EXIT_DISCORD_INTENTS;
+	case DISCORD_CLOSE_DISALLOWED_INTENTS:
+		return APP_EXIT_DISCORD_DISALLOWED;
+	default:
+		return APP_EXIT_FAILURE;
+	}
+}
+
 static void
 on_fatal(void *ctx, int code, const char *msg)
 {
 	struct discord_service *ds = ctx;
 
-	(void)code;
-	app_shutdown(ds->app, APP_EXIT_FAILURE, "Discord cannot go on");
+	app_shutdown(ds->app, discord_service_exit_status(code), "Discord cannot go on");
 }
 
 int

@@ -244,6 +244,12 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 	    (s->style & RS_CODE) && strchr(s->text, '`') == NULL && strchr(s->text, '\n') == NULL;
 	const char *open = "";
 
+	if ((s->style & RS_CHANNEL) && strncmp(s->text, "discord:", 8) == 0 && s->text[8] != '\0' &&
+	    strspn(s->text + 8, "0123456789") == strlen(s->text + 8)) {
+		buf_addf(b, "<#%s>", s->text + 8); /* a mention links, and pings nobody */
+		*at_start = false;
+		return;
+	}
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		mark = s->user.mark;
 	buf_init(&t, RENDER_MAX);

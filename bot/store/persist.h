@@ -6,8 +6,9 @@
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
  *   record's line as store_record.h encodes it (without the newline), version its
- *   format version (STORE_RECORD_VERSION; store_record.h refuses any other). A channel with nothing
- * to keep has no row.
+ *   format version (written as STORE_RECORD_VERSION; store_record.h reads it and the versions
+ *   from STORE_RECORD_OLDEST on, and refuses any other). A channel with nothing to keep has
+ *   no row.
  * - Group commit: the dispatcher hands every touched record over after each
  *   command (persist_defer); the records touched in one loop turn go to the
  *   backend as one transaction, run off the loop (SQLite: on libuv's thread
@@ -71,6 +72,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 
 #include <uv.h>
@@ -112,11 +114,19 @@ struct persist_stats {
 /* DIR/delver.db. Returns 0, or -1 when it does not fit. */
 int persist_db_path(char *out, size_t size, const char *dir);
 
+/* The errno of persist_open when the database, or a record in it, is
+ * damaged (or was written by a newer delver): a restart cannot mend it. */
+#define PERSIST_DAMAGED EBADMSG
+
 /*
- * Creates or opens the state directory, takes its lock, opens (or creates)
- * the database and loads st (which must be empty) from it. Returns NULL with
- * err (one message naming the file and reason, and what to do) when it
- * cannot.
+ * Creates or opens the state directory (bot/store/statedir.h: made with
+ * its parents, refused when others may write it or delver may not), takes
+ * its lock, opens (or creates) the database and loads st (which must be
+ * empty) from it. Returns NULL with err (one message naming the file and
+ * reason, and what to do) when it cannot, and errno PERSIST_DAMAGED, or
+ * STATEDIR_UNSAFE (the state cannot be kept there safely: read-only, open
+ * to others), or another value for what may pass (the lock is held by
+ * another delver, a server cannot be reached).
  */
 struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o,
                              char *err, size_t errlen);

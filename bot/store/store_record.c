@@ -475,11 +475,11 @@ store_record_decode(const char *line, size_t len, int version, const struct stor
 		         version, STORE_RECORD_VERSION);
 		return -1;
 	}
-	if (version < STORE_RECORD_VERSION) {
+	if (version < STORE_RECORD_OLDEST) {
 		snprintf(err, errlen,
 		         "format version %d is older than any this delver reads; it reads "
-		         "version %d",
-		         version, STORE_RECORD_VERSION);
+		         "versions %d to %d",
+		         version, STORE_RECORD_OLDEST, STORE_RECORD_VERSION);
 		return -1;
 	}
 	if ((o = unframe(line, len, err, errlen)) == NULL)

@@ -14,11 +14,13 @@
  * module by name.
  *
  * Format version. Each row carries the version of its record's format;
- * STORE_RECORD_VERSION is the one this code writes and the only one it
- * reads: a newer version is refused (never guessed at), and so is an
- * older one. Adding a channel module needs no new version: its state is a
- * new member of "mods". A change that does needs a new version and, for
- * the rows already written, a decoder for the version before it.
+ * STORE_RECORD_VERSION is the one this code writes; it reads it and the
+ * versions from STORE_RECORD_OLDEST on: a newer version is refused (never
+ * guessed at), and so is an older one. Adding a channel module needs no
+ * new version: its state is a new member of "mods". A change that does
+ * needs a new version and, for the rows already written, a decoder for the
+ * version before it (a row read at an older version is written back at
+ * this one when it next changes).
  *
  * Ownership: a decoded record owns its module states until store_record_clear()
  * or until store_record_to_channel() hands them to a channel.
@@ -33,9 +35,14 @@
 #include "commands/core/state.h"
 #include "rules/base/buf.h"
 
-/* The format version of the records this code writes and reads (3: a
- * user's saved rolls, undo history as deltas, commands/core/undo.h). */
-#define STORE_RECORD_VERSION  3
+/* The format version of the records this code writes (3: a user's saved
+ * rolls, undo history as deltas, commands/core/undo.h; 4: the Fungeon state
+ * as a dungeon with its room, commands/fungeon/fungeon_save.c, which a
+ * delver that knows only 3 would misread). A version-3 record differs only
+ * in the Fungeon module's form, which that module reads itself
+ * (commands/fungeon/fungeon_save_old.c), so version 3 is read as it is. */
+#define STORE_RECORD_VERSION  4
+#define STORE_RECORD_OLDEST   3
 #define STORE_RECORD_LINE_MAX (1u << 20) /* bytes in one line, with its newline */
 #define STORE_RECORD_MODS_MAX 32         /* module slots one record can carry */
 
@@ -85,7 +92,7 @@ bool store_record_is_empty(const struct store_record *r);
 int store_record_encode(const struct store_record *r, const struct store_record_mods *m,
                         struct buf *out);
 
-/* Checks the version (STORE_RECORD_VERSION only), then checks, parses and
+/* Checks the version (STORE_RECORD_OLDEST to STORE_RECORD_VERSION), then checks, parses and
  * validates one record line without its newline (module states are loaded
  * into fresh states). Returns 0, or -1 with the reason in err and nothing
  * left to free. */

@@ -196,6 +196,13 @@ waiting_drop(struct dispatch_waiting **table, struct dispatch_waiting *k)
 	}
 }
 
+/* True when a command of chan_key waits. */
+static bool
+parked_in(const struct dispatch *d, const char *chan_key)
+{
+	return waiting_find(d->parked_chans, chan_key) != NULL;
+}
+
 /* True when a waiting command is user_key's. */
 static bool
 user_parked(const struct dispatch *d, const char *user_key)
@@ -261,15 +268,13 @@ done:
 	if (inv->user != NULL && !user_parked(d, o->user_key) &&
 	    state_release_user(d->state, inv->user))
 		inv->user = NULL;
+	/* So is a private conversation with nothing to keep: strangers who
+	 * write to the bot once each leave nothing behind. */
+	if (o->direct && inv->chan != NULL && !parked_in(d, o->chan_key) &&
+	    state_release_channel(d->state, inv->chan))
+		inv->chan = NULL;
 	invocation_clear(inv);
 	return ready;
-}
-
-/* True when a command of chan_key waits. */
-static bool
-parked_in(const struct dispatch *d, const char *chan_key)
-{
-	return waiting_find(d->parked_chans, chan_key) != NULL;
 }
 
 /* The refusal for persist_want's failure r; returns true (out complete). */

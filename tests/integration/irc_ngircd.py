@@ -118,15 +118,19 @@ channels = #t
     bob.expect(BOT + r"PRIVMSG #b :bob joins as Brom, level 1 rogue")
     bob.say("#b", "!fungeon hallway")
     # 17 lines do not fit max_lines (6): they come packed, none lost.
-    hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next · 1\. Replacements · None\. · ")
-    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*first and narrates: bob").string
+    hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next, floor 1 · 1\. Replacements · "
+                         r"None\. · ")
+    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*A lone player makes the whole room: "
+                                       r"bob").string
     check("budget this room: 2" in rest and "more lines not shown" not in rest,
           "the hallway lost lines: %r" % rest)
     bob.say("#b", "!fungeon monster add rat level 1")
-    bob.expect(BOT + r"PRIVMSG #b :Stored monster rat\.$")
-    bob.say("#b", "!fungeon pain Brom rat")
-    conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :\x02Painful conflict\x0f · Brom \\(bob\\): "
-                          "\x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
+    bob.expect(BOT + r"PRIVMSG #b :Made monster rat for room 1\.$")
+    bob.say("#b", "!fungeon enter waive:true")
+    bob.expect(BOT + r"PRIVMSG #b :Points left unspent, waived by bob")
+    bob.say("#b", "!fungeon combat")
+    conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :.*\x023\\. Painful conflict\x0f · "
+                          "Brom \\(bob\\): \x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
     check(conflict.group(1) != "14" and conflict.group(2) != "",
           "Brom's Thwack-O die is not in his style: %r" % conflict.string)
     text = plain(conflict.string)
@@ -135,11 +139,10 @@ channels = #t
     check(re.search(r" · rank  Brom  rat  winner  damage · 1  \S+  \d  (Brom|rat|tie)  ", text),
           "the conflict's table is not there: %r" % text)
 
-    step("a secret roll: the channel sees who rolls what, the GM alone the result, by NOTICE")
+    step("a secret roll: the channel sees who rolls in secret, the GM alone the roll, by NOTICE")
     alice.join("#b")
     alice.say("#b", "!gmroll 1d20+5 # stealth")
-    alice.expect(BOT + r"PRIVMSG #b :alice rolls 1d20\+5 \(stealth\) in secret: only the GM, "
-                 r"bob, sees the result\.$")
+    alice.expect(BOT + r"PRIVMSG #b :alice rolls in secret: only the GM, bob, sees the result\.$")
     m = bob.expect(BOT + r"NOTICE bob :alice rolls stealth in secret · 1d20 \+ 5: \[(\d+)\] "
                    r"\+ 5 = (\d+)( · Natural 20!| · Natural 1\.)?$")
     # A lone d20's natural 20 or 1 is named after the total (it was not

@@ -74,9 +74,9 @@ check "by(0, 2)[0]['interactions'] == 26 and by(1, 2)[0]['interactions'] == 20"
 bot_stop
 wait_live 0
 
-expect_stop() {
+expect_stop() { # expect_stop WHAT "log words" STATUS (delver(8), EXIT STATUS)
 	bot_wait_exit 15
-	[ "$BOT_STATUS" = 1 ] || fail "the bot exited with '$BOT_STATUS', not 1, after $1"
+	[ "$BOT_STATUS" = "$3" ] || fail "the bot exited with '$BOT_STATUS', not $3, after $1"
 	grep -q -F "$2" "$BOT_LOG" || fail "no '$2' in the log after $1:
 $(tail -n 5 "$BOT_LOG")"
 }
@@ -85,12 +85,12 @@ $(tail -n 5 "$BOT_LOG")"
 # the next start is refused before it spends an IDENTIFY.
 bot_start shard_count=1
 expect_stop "1 shard for 3,000 guilds" \
-	"Discord requires more than 1 shard for this bot's guilds (4011): set [discord] shard_count = auto, or at least 2, the count Discord recommends"
+	"Discord requires more than 1 shard for this bot's guilds (4011): set [discord] shard_count = auto, or at least 2, the count Discord recommends" 8
 [ "$(stat gateway.refused_4011)" = 1 ] || fail "the fake did not refuse 1 shard with 4011"
 before=$(stat gateway.identifies)
 bot_start shard_count=1
 expect_stop "a restart with 1 shard" \
-	"Discord refused 1 shard (4011) before, and still recommends 2: set [discord] shard_count = auto, or at least 2, the count Discord recommends; not connecting"
+	"Discord refused 1 shard (4011) before, and still recommends 2: set [discord] shard_count = auto, or at least 2, the count Discord recommends; not connecting" 8
 [ "$(stat gateway.identifies)" = "$before" ] || fail "the refused count was sent to Discord again"
 # What Discord asks for works at once.
 bot_start shard_count=2
@@ -103,7 +103,7 @@ ctl shardmultiple 2
 ctl shards 4
 bot_start shard_count=3
 expect_stop "3 shards of a multiple of 2" \
-	"Discord refused 3 shards (4010: a large bot must run a multiple of the count Discord gave it): set [discord] shard_count = auto, or a multiple of the count Discord gave this bot (it recommends 4)"
+	"Discord refused 3 shards (4010: a large bot must run a multiple of the count Discord gave it): set [discord] shard_count = auto, or a multiple of the count Discord gave this bot (it recommends 4)" 7
 ctl shardmultiple 1
 ctl shards 2
 

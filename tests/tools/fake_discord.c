@@ -86,9 +86,10 @@
  * restecho ... | rest403 ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007)
  * | ratelimit CLASS [limit=N] [per=MS] (a rate limit's numbers, see limits.c) | invalidlimit N
  * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
- * deleted that message of the bot's) | appinstall guild|both (whether the application allows user
- * installs, as set in the Developer Portal; both by default: commands registered for user
- * installs are refused with 400 under "guild") |
+ * deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
+ * CHAN, n for channel n: 403 code 50001 there) | appinstall guild|both (whether the
+ * application allows user installs, as set in the Developer Portal; both by default: commands
+ * registered for user installs are refused with 400 under "guild") |
  * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
  * guilds the bot is said to be in, for 4011; default: guilds) | shardmultiple N (a large
  * bot's count: IDENTIFY counts must be multiples of it) | maxconcurrency N (1 to 1024; the
@@ -107,7 +108,11 @@
  *                             "locale": the place, see payload.c; "press":
  *                             LABEL, for type 3: the newest button so
  *                             labelled in the channel is pressed, see
- *                             messages.c)
+ *                             messages.c; "channel": N, channel N
+ *                             whatever the stream's count; "forbid":
+ *                             [strings] no message answering it may hold,
+ *                             "forbid_public": true checking only those
+ *                             everyone in the channel sees)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions"}], oldest first
@@ -449,6 +454,8 @@ control(struct http *h, struct http_answer *a)
 			r = 0;
 		} else if (strncmp(body, "msgdelete", 9) == 0) {
 			r = msgs_fake_delete_control(body, err, sizeof(err));
+		} else if (strncmp(body, "noaccess", 8) == 0) {
+			r = msgs_fake_noaccess_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {
 			r = rest_fake_dm_forget(body, err, sizeof(err));
 		} else if (strncmp(body, "ratelimit", 9) == 0 ||

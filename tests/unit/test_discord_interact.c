@@ -945,8 +945,7 @@ test_gmroll_direct_message(void **state)
 	            "{\"name\":\"gmroll\",\"options\":[{\"name\":\"expression\",\"type\":3,"
 	            "\"value\":\"1d20+5 # stealth\"}]}");
 	assert_message(f->out.callback_body,
-	               "**Alice** rolls `1d20+5` *(stealth)* in secret: only the GM, **Bobby**, "
-	               "sees the result.",
+	               "**Alice** rolls in secret: only the GM, **Bobby**, sees the result.",
 	               false);
 	assert_int_equal(f->out.nfollowups, 0);
 	assert_string_equal(f->out.gm_user, "556");

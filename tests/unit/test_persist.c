@@ -799,13 +799,16 @@ test_every_module_round_trips_through_the_database(void **state)
 	say(b, "ann", "all", "/light add torch who:ann");
 	say(b, "ann", "all", "/hazard table delving");
 	say(b, "ann", "all", "/wander classic chance:2-in-6");
-	/* Fungeon: a party, a trap and a monster designed, a trap found. */
+	/* Fungeon: a party in a room, a trap and a monster made, a trap found
+	 * (ann, alone in the hallway, holds every category). */
 	say(b, "ann", "all", "/fungeon join Alba wizard 2");
+	say(b, "ann", "all", "/fungeon hallway");
 	say(b, "bob", "all", "/fungeon join Brom fighter 2");
 	say(b, "bob", "all", "/thwacko style red ◆");
 	say(b, "ann", "all", "/fungeon trap add pit annoy 2 pain 2 type spikes");
 	say(b, "ann", "all",
 	    "/fungeon monster add wasp level 1 ability sting annoy 2 pain 1 type poison");
+	say(b, "ann", "all", "/fungeon enter waive:true");
 	say(b, "ann", "all", "/fungeon find pit");
 	/* Dice: a roll log and a setting. */
 	say(b, "ann", "all", "/roll 2d6+1 # fire");

@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -610,6 +611,42 @@ idle_records_leave_memory_and_are_read_back(void **state)
 	bot_close(b);
 }
 
+/* A row whose key column is not its record's own key is damage: the start
+ * refuses it (errno PERSIST_DAMAGED, the exit status the units do not
+ * restart) instead of loading the record under either key. */
+static void
+a_row_under_another_key_is_refused(void **state)
+{
+	struct bot *b = bot_open();
+	struct store_opts so = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = pgcluster_conninfo};
+	struct store_backend *be;
+	struct persist_opts o;
+	struct state *st = state_new();
+	char err[2048], *dir = tmpdir_new();
+	uv_loop_t loop;
+
+	say(b, "gm", "keyed", "/gm claim");
+	bot_close(b);
+	pgcluster_exec("UPDATE channels SET key = 'console:rekeyed' WHERE key = 'console:keyed'");
+	persist_opts_default(&o);
+	o.dir = dir;
+	o.snapshot_on_stop = false;
+	uv_loop_init(&loop);
+	be = store_open(&loop, &so, err, sizeof(err));
+	assert_non_null(be);
+	errno = 0;
+	assert_null(persist_open_backend(&loop, st, &o, be, err, sizeof(err)));
+	assert_int_equal(errno, PERSIST_DAMAGED);
+	assert_non_null(strstr(err, "the channel record 'console:rekeyed' cannot be read: it holds "
+	                            "the record of 'console:keyed': the row's key column was "
+	                            "changed or damaged"));
+	uv_run(&loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(&loop), 0);
+	pgcluster_exec("DELETE FROM channels WHERE key = 'console:rekeyed'");
+	tmpdir_remove(dir);
+	state_free(st);
+}
+
 int
 main(void)
 {
@@ -625,6 +662,7 @@ main(void)
 	    cmocka_unit_test(a_command_waits_for_its_user_to_be_read),
 	    cmocka_unit_test(a_user_known_absent_is_read_once),
 	    cmocka_unit_test(idle_records_leave_memory_and_are_read_back),
+	    cmocka_unit_test(a_row_under_another_key_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

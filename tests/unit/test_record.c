@@ -245,8 +245,44 @@ test_flipped_byte_is_a_checksum_error(void **state)
 	assert_string_equal(err, "checksum mismatch: the line was changed or damaged");
 }
 
-/* Only the version this code writes is read: a newer one is never guessed
- * at, and an older one is refused too, before the line is looked at. */
+/* The versions this code reads: its own and version 3; a newer one is
+ * never guessed at, and an older one is refused too, before the line is
+ * looked at. */
+/* A version-3 channel record holds the Fungeon state as it was before the
+ * room model; it reads into today's state (a party in its room), and is
+ * written back in today's form. */
+static void
+test_version_3_fungeon_reads(void **state)
+{
+	static const char fungeon[] =
+	    "{\"floor\":2,\"xp_rule\":\"table\",\"rooms\":1,\"holders\":{\"traps\":\"console:a\","
+	    "\"monsters\":\"console:a\",\"treasure\":\"console:a\"},\"party\":[{\"user\":"
+	    "\"console:a\",\"player\":\"alice\",\"name\":\"Alba\",\"class\":\"wizard\",\"level\":"
+	    "2,\"hits\":10,\"xp\":3,\"dead\":false,\"fresh\":false,\"credit\":0,\"wander\":0,"
+	    "\"items\":[],\"effects\":[]}],\"designs\":{\"traps\":[{\"name\":\"pit\",\"design\":"
+	    "\"annoy 2 pain 2 type spikes\",\"room\":true,\"hits\":0,\"taken\":\"\"}],"
+	    "\"monsters\":[],\"treasure\":[]}}";
+	char json[2048], line[2200], err[256];
+	struct store_record back;
+	struct buf out;
+
+	(void)state;
+	snprintf(json, sizeof(json),
+	         "{\"t\":\"c\",\"key\":\"console:t\",\"last_used\":5,\"mods\":{\"fungeon\":%s}}",
+	         fungeon);
+	snprintf(line, sizeof(line), "%08x %s", crc32_of(json, strlen(json)), json);
+	assert_int_equal(store_record_decode(line, strlen(line), 3, store_record_builtin_mods(),
+	                                     &back, err, sizeof(err)),
+	                 0);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(store_record_encode(&back, store_record_builtin_mods(), &out), 0);
+	assert_non_null(strstr(buf_str(&out), "\"fungeon\":{\"v\":2,"));
+	assert_non_null(strstr(buf_str(&out), "\"phase\":\"room\""));
+	assert_non_null(strstr(buf_str(&out), "\"name\":\"pit\",\"maker\":\"console:a\""));
+	buf_free(&out);
+	store_record_clear(&back, store_record_builtin_mods());
+}
+
 static void
 test_other_versions_are_refused(void **state)
 {
@@ -262,12 +298,14 @@ test_other_versions_are_refused(void **state)
 	assert_int_equal(store_record_decode(line, strlen(line), STORE_RECORD_VERSION + 4,
 	                                     &test_mods, &back, err, sizeof(err)),
 	                 -1);
-	assert_string_equal(err, "format version 7 is newer than this delver understands (3); "
+	assert_string_equal(err, "format version 8 is newer than this delver understands (4); "
 	                         "run a newer delver");
+	assert_int_equal(
+	    store_record_decode(line, strlen(line), 3, &test_mods, &back, err, sizeof(err)), 0);
 	assert_int_equal(
 	    store_record_decode(line, strlen(line), 2, &test_mods, &back, err, sizeof(err)), -1);
 	assert_string_equal(err, "format version 2 is older than any this delver reads; it reads "
-	                         "version 3");
+	                         "versions 3 to 4");
 	assert_int_equal(
 	    store_record_decode(line, strlen(line), 0, &test_mods, &back, err, sizeof(err)), -1);
 }
@@ -352,6 +390,7 @@ main(void)
 	    cmocka_unit_test(test_user_saved_rolls),
 	    cmocka_unit_test(test_flipped_byte_is_a_checksum_error),
 	    cmocka_unit_test(test_other_versions_are_refused),
+	    cmocka_unit_test(test_version_3_fungeon_reads),
 	    cmocka_unit_test(test_bad_records_name_the_reason),
 	};
 

@@ -476,6 +476,9 @@ cJSON *msgs_fake_json(uint64_t id);
 char *msgs_fake_list(uint64_t chan);
 /* "msgdelete ID": someone deleted the message. */
 int msgs_fake_delete_control(const char *args, char *err, size_t errlen);
+/* "noaccess CHAN": the bot may no longer view channel CHAN (a number n is
+ * channel n of a stream). */
+int msgs_fake_noaccess_control(const char *args, char *err, size_t errlen);
 /* A channel message route (POST/PATCH/DELETE/GET /channels/C/messages...). */
 void msgs_fake_route(const char *method, const char *path, const char *route, const char *body,
                      size_t len, struct http_answer *a);

@@ -91,9 +91,13 @@ payload_fake_where(const cJSON *t, int channels, int guilds, uint64_t k, struct 
 	const char *where = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "where"));
 	const char *install = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "install"));
 	const char *locale = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "locale"));
+	const cJSON *chan = cJSON_GetObjectItemCaseSensitive(t, "channel");
 	uint64_t n = k % (uint64_t)(channels > 0 ? channels : 1);
 	size_t i;
 
+	/* "channel": N puts it in channel N whatever its place in the stream. */
+	if (cJSON_IsNumber(chan) && chan->valuedouble >= 0 && chan->valuedouble < 100000)
+		n = (uint64_t)chan->valuedouble;
 	memset(w, 0, sizeof(*w));
 	w->kind = WHERE_GUILD;
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "dm")))

@@ -269,6 +269,30 @@ parts_seen(struct inter *it, const cJSON *msg)
 	}
 }
 
+/* The template's "forbid": strings no message answering it may hold
+ * anywhere (content, buttons, suggestions), the private ones too; with
+ * "forbid_public": true, only the messages everyone in the channel sees.
+ * (A test's check of what reaches whom; Discord has no such rule.) */
+static void
+forbid_seen(const struct inter *it, const cJSON *msg, bool eph)
+{
+	const cJSON *forbid = cJSON_GetObjectItemCaseSensitive(it->tmpl, "forbid"), *f;
+	char *text;
+
+	if (!cJSON_IsArray(forbid) || msg == NULL ||
+	    (eph && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it->tmpl, "forbid_public"))))
+		return;
+	text = cJSON_PrintUnformatted(msg);
+	cJSON_ArrayForEach(f, forbid)
+	{
+		if (cJSON_IsString(f) && strstr(text, f->valuestring) != NULL)
+			fake_violation("interaction %" PRIu64 ": a %s message answering it holds "
+			               "'%s': %.400s",
+			               it->id, eph ? "private" : "public", f->valuestring, text);
+	}
+	free(text);
+}
+
 static bool
 parts_missing(const struct inter *it)
 {
@@ -384,6 +408,7 @@ update(struct inter *it, const cJSON *data)
 	expectations(it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")),
 	             false);
 	parts_seen(it, data);
+	forbid_seen(it, data, false);
 	if (msgs_fake_edit(it->msg, data) == 0)
 		F.st.updates++;
 	it->original = it->msg;
@@ -462,6 +487,7 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 			               type->valueint);
 		else
 			check_autocomplete(data, "autocomplete callback");
+		forbid_seen(it, data, true); /* the suggestions: the invoker's */
 	} else if (type->valueint == DISCORD_CALLBACK_MESSAGE) {
 		if (check_message(data, "interaction callback") == 0) {
 			expectations(
@@ -469,6 +495,7 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")),
 			    ephemeral(data));
 			parts_seen(it, data);
+			forbid_seen(it, data, ephemeral(data));
 			it->original = msgs_fake_post(it->chan, it->id, data, ephemeral(data));
 		}
 	} else if (type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE &&
@@ -497,6 +524,7 @@ complete(struct inter *it, const cJSON *msg, bool ok, bool eph)
 	if (ok) {
 		expectations(it, content, eph);
 		parts_seen(it, msg);
+		forbid_seen(it, msg, eph);
 	}
 }
 
@@ -601,8 +629,10 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 			         found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE
 			             ? found->deferred_eph
 			             : ephemeral(j));
-		else if (ok)
+		else if (ok) {
 			parts_seen(found, j);
+			forbid_seen(found, j, ephemeral(j));
+		}
 		if (becomes_original && ok) {
 			msgs_fake_edit(found->original, j);
 			msg = found->original;
