@@ -9,6 +9,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +54,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	free(text);
 	memset(&op, 0, sizeof(op));
-	strcpy(op.owner, "fuzz:1");
+	snprintf(op.owner, sizeof(op.owner), "fuzz:1");
 	op.interval = 5500;
 	op.lease = 15000;
 	op.reserve = 10;
