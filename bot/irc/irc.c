@@ -30,6 +30,7 @@ struct irc_bot {
 	struct irc_conn *conn;
 	struct irc_limit *users;   /* commands per user key */
 	struct irc_limit *chans;   /* commands per channel key */
+	struct irc_limit *seen;    /* when a user last had a command taken, per channel */
 	struct irc_limit *ctcp;    /* CTCP answers per nick */
 	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
 	void *reload_ctx;
@@ -65,6 +66,7 @@ irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *c
 	b->conn = conn;
 	b->users = irc_limit_new(1, 0);
 	b->chans = irc_limit_new(1, 0);
+	b->seen = irc_limit_new(1, 0);
 	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
 	b->aliases = xcalloc(ALIASES_MAX, sizeof(*b->aliases));
 	set_rates(b);
@@ -80,6 +82,7 @@ irc_bot_free(struct irc_bot *b)
 		h->b = NULL;
 	irc_limit_free(b->users);
 	irc_limit_free(b->chans);
+	irc_limit_free(b->seen);
 	irc_limit_free(b->ctcp);
 	free(b->aliases);
 	free(b);
@@ -445,21 +448,31 @@ static bool
 admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *chan, int64_t now)
 {
 	/* A quarter of a channel's burst (one at least, from a burst of 2) is
-	 * kept for its quiet users, those whose own bucket is full: flooders,
-	 * each within their own rate, cannot spend all of it between them, as
-	 * they could when their lines come in one batch after the bot waited
-	 * (their buckets refill meanwhile), and leave the others refused. */
+	 * kept for its quiet users: those who had no command taken there for
+	 * as long as their own burst takes to come back (the channel's, with
+	 * no limit per user). Everyone else leaves it, however far within
+	 * their own rate: users who each keep to it can between them spend
+	 * the channel's faster than it refills, and would otherwise leave
+	 * someone who sent nothing refused. */
 	int burst = b->cfg->channel_burst, reserve = burst < 2 ? 0 : burst < 8 ? 1 : burst / 4;
-	int own = irc_limit_count(b->users, o->user_key, now); /* one lookup for both */
-	bool user_ok = own >= 1, quiet = own >= b->cfg->user_burst;
-	bool chan_ok = chan == NULL ||
-	               irc_limit_ready_keeping(b->chans, o->chan_key, quiet ? 0 : reserve, now);
-	char rate[96], text[400];
+	int64_t window = (int64_t)b->cfg->user_burst * b->cfg->user_interval_ms, last = 0;
+	bool user_ok = irc_limit_ready(b->users, o->user_key, now), quiet = true, chan_ok = true;
+	char seen[2 * KEY_MAX], rate[96], text[400];
 
+	if (window <= 0)
+		window = (int64_t)b->cfg->channel_burst * b->cfg->channel_interval_ms;
+	if (chan != NULL) {
+		snprintf(seen, sizeof(seen), "%s %s", o->chan_key, o->user_key);
+		irc_limit_count(b->seen, seen, now, &last);
+		quiet = last == IRC_LIMIT_NEVER || now - last >= window;
+		chan_ok = irc_limit_ready_keeping(b->chans, o->chan_key, quiet ? 0 : reserve, now);
+	}
 	if (user_ok && chan_ok) {
 		irc_limit_take(b->users, o->user_key, now);
-		if (chan != NULL)
+		if (chan != NULL) {
 			irc_limit_take(b->chans, o->chan_key, now);
+			irc_limit_take(b->seen, seen, now);
+		}
 		return true;
 	}
 	log_debug("irc %s: ignoring a command from %s: %s rate limit", b->cfg->network, nick,

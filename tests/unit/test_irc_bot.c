@@ -464,6 +464,37 @@ test_channel_rate_fair(void **state)
 	assert_memory_equal(out(f), "NOTICE alice :#a is sending", 27);
 }
 
+/* Three users, each sending one command every 2 s (their own sustained
+ * rate, so each bucket is full again before the next), take 1.5 commands a
+ * second from a channel that gives 1: a user who sent nothing for a minute
+ * is still answered, not refused for the channel's rate they spent. */
+static void
+test_channel_rate_steady_users(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const users[] = {"alice", "bob", "carol"};
+	char line[96];
+
+	f->cfg.user_burst = 5;
+	f->cfg.user_interval_ms = 2000;
+	f->cfg.channel_burst = 20;
+	f->cfg.channel_interval_ms = 1000;
+	irc_bot_set_config(f->b, &f->cfg);
+	for (int t = 0; t < 60000; t += 2000) {
+		for (size_t u = 0; u < 3; u++) {
+			f->now += u == 0 ? 0 : 666;
+			snprintf(line, sizeof(line), ":%s!x@h PRIVMSG #a :!gm", users[u]);
+			feed(f, line);
+		}
+		out(f);
+		f->now += 2000 - 2 * 666;
+	}
+	f->now -= 2000 - 2 * 666;
+	feed(f, ":dave!d@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+}
+
 /* A reply that does not fit the send queue whole is not sent at all; its
  * user is told by NOTICE. */
 static void
@@ -1010,6 +1041,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_fair, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_channel_rate_steady_users, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_whole_or_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nick_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),
