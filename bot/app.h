@@ -43,7 +43,7 @@
 #include <uv.h>
 
 #include "bot/config/config.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 
 #ifndef DELVER_CONFIG_PATH
 #define DELVER_CONFIG_PATH "/etc/delver/delver.conf"

@@ -43,5 +43,7 @@ if [ -n "$headerless" ]; then
 	echo "lint: a .c without its own .h beside it (same stem):$headerless"
 	status=1
 fi
+# The conformance tables of the rule texts (tests/conformance/README.md).
+sh tests/conformance/check.sh || status=1
 [ $status -eq 0 ] && echo "ok   lint"
 exit $status

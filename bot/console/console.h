@@ -17,7 +17,7 @@
 
 #include <uv.h>
 
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/buf.h"
 
 struct console;

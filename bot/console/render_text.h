@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "commands/reply.h"
+#include "commands/core/reply.h"
 #include "rules/base/buf.h"
 
 /* Appends the message to out, every line ending in '\n'. */

@@ -50,7 +50,7 @@
 #include <uv.h>
 
 #include "bot/config/config.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 
 struct discord;
 

@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 #define DISCORD_GM_PERMISSIONS "16" /* DISCORD_PERM_MANAGE_CHANNELS, as Discord writes it */
 

@@ -3,7 +3,7 @@
  *
  * A command's answer is held until the store has committed what it changed,
  * and a command whose records are being read waits for them
- * (commands/dispatch.h). With the store slow (a PostgreSQL failover, a
+ * (commands/core/dispatch.h). With the store slow (a PostgreSQL failover, a
  * lock, a slow fsync) such an answer may be ready only after Discord's 3 s
  * window for the interaction's callback has closed; answering then fails
  * and the answer is lost. So an interaction whose answer is not ready

@@ -16,7 +16,7 @@
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
 #include "bot/discord/render_discord.h"
-#include "commands/complete.h"
+#include "commands/core/complete.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"

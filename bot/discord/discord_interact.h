@@ -42,7 +42,7 @@
 #include <stdint.h>
 
 #include "bot/discord/render_discord.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 
 struct cJSON;
 struct interact;
@@ -105,7 +105,7 @@ int discord_interact_event(struct interact *it, const char *t, const struct cJSO
 typedef void (*interact_later_fn)(void *ctx, struct interact_out *out, uint64_t rx_ns,
                                   uint64_t deadline);
 /* With fn set, a command's answer is held until the store has committed
- * what it changed (commands/dispatch.h), and handed to fn then. */
+ * what it changed (commands/core/dispatch.h), and handed to fn then. */
 void discord_interact_set_later(struct interact *it, interact_later_fn fn, void *ctx);
 /*
  * discord_interact_event, also returning 2 when the answer is held for its commit:

@@ -30,7 +30,7 @@
 #include <stddef.h>
 
 #include "bot/discord/discord_proto.h" /* the limits of a message */
-#include "commands/reply.h"
+#include "commands/core/reply.h"
 
 /* Messages one reply may become: the interaction's answer and follow-ups. */
 #define DISCORD_PARTS_MAX 6

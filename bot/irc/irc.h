@@ -46,7 +46,7 @@
 
 #include "bot/config/config.h"
 #include "bot/irc/irc_conn.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 
 #define CTCP_INTERVAL_MS 3000
 

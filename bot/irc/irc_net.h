@@ -26,7 +26,7 @@
 
 #include "bot/config/config.h"
 #include "bot/irc/irc_conn.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 
 struct irc_net;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bot/irc/irc_fmt.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"

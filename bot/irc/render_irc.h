@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "commands/reply.h"
+#include "commands/core/reply.h"
 
 struct render_irc_opts {
 	size_t budget;      /* bytes per line: 510 - len(":nick!user@host PRIVMSG target :") */

@@ -13,7 +13,7 @@
  *   backend as one transaction, run off the loop (SQLite: on libuv's thread
  *   pool). At most one transaction is in flight; what is touched meanwhile
  *   waits and grows into the next. A command's reply is held until the
- *   transaction holding its records is committed (commands/dispatch.h), so
+ *   transaction holding its records is committed (commands/core/dispatch.h), so
  *   no reply acknowledges a change that is not committed; a command that
  *   changed nothing replies at once, unless an earlier reply of its channel
  *   is still held (replies of one channel leave in order).
@@ -32,7 +32,7 @@
  *   synchronous read on a read-only connection of its own, which never
  *   waits for a commit; for another backend an asynchronous read that the
  *   command waits for: the dispatcher's persist_want hook, see
- *   commands/dispatch.h). At open, every user and every channel used
+ *   commands/core/dispatch.h). At open, every user and every channel used
  *   within evict_after is loaded.
  * - Failures: a failed commit is logged, the held replies of that
  *   transaction's commands say the change may be lost, and the records are
@@ -78,7 +78,7 @@
 #include "bot/config/config.h"
 #include "bot/store/persist_opts.h"
 #include "bot/store/store_backend.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 
 #define PERSIST_DB_FILE "delver.db"
 /* Users known to have no row (not SQLite: see persist_open_backend), kept
@@ -155,7 +155,7 @@ int persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 void persist_attach(struct persist *p, struct dispatch *d);
 
 /* The dispatcher's persist_defer hook (ctx is the struct persist): see
- * commands/dispatch.h. */
+ * commands/core/dispatch.h. */
 int persist_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx);
 /* True when nothing is waiting to be committed, being committed or held. */
 bool persist_settled(const struct persist *p);

@@ -17,8 +17,8 @@
 
 #include "bot/store/persist.h"
 #include "bot/store/store_backend.h"
-#include "commands/dispatch.h"
-#include "commands/state.h"
+#include "commands/core/dispatch.h"
+#include "commands/core/state.h"
 
 #undef uthash_fatal
 #define uthash_fatal(msg) abort()

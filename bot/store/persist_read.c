@@ -150,7 +150,7 @@ want_one(struct persist *p, char kind, const char *key, bool restart)
 }
 
 /* The dispatcher's persist_want hook on a backend other than SQLite: see
- * commands/dispatch.h. */
+ * commands/core/dispatch.h. */
 int
 persist_read_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
                   bool restart)

@@ -41,7 +41,7 @@ int persist_read_user_now(struct user *fresh, void *ctx);
 int persist_read_fetched_channel(struct channel *fresh, void *ctx);
 int persist_read_fetched_user(struct user *fresh, void *ctx);
 
-/* The dispatcher's persist_want hook (commands/dispatch.h; ctx: the
+/* The dispatcher's persist_want hook (commands/core/dispatch.h; ctx: the
  * persist). */
 int persist_read_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
                       bool restart);

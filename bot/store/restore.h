@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "commands/state.h"
+#include "commands/core/state.h"
 
 struct restore_opts {
 	const char *dir;

@@ -1,6 +1,6 @@
 /*
  * store_backend: what a storage engine gives persist. The state lives in
- * memory (commands/state.h); persist writes it through to a backend, which
+ * memory (commands/core/state.h); persist writes it through to a backend, which
  * stores one row per channel and per user and knows nothing of games.
  *
  * Two backends implement it: SQLite (bot/store/store_sqlite.c, the default;
@@ -54,7 +54,7 @@ struct store_row {
 	const char *key;   /* the state key, NUL-terminated */
 	int64_t last_used; /* channels: unix seconds of last use; users: 0 */
 	int version;       /* the record format version of rec */
-	const char *rec;   /* the encoded record (commands/state.h); NULL:
+	const char *rec;   /* the encoded record (commands/core/state.h); NULL:
 	                      delete the row (nothing left to keep) */
 	size_t rec_len;
 	uint64_t generation; /* see above */

@@ -11,7 +11,7 @@
 
 #include "bot/store/crc32.h"
 #include "commands/fungeon/thwacko_style.h"
-#include "commands/undo_delta.h"
+#include "commands/core/undo_delta.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -73,7 +73,7 @@ live_encoding(const cJSON *j, char *err, size_t errlen)
 }
 
 /* 2 -> 3: a channel's undo history keeps each step's earlier module states
- * as deltas ("deltas", commands/undo_delta.h) against the state that
+ * as deltas ("deltas", commands/core/undo_delta.h) against the state that
  * followed, instead of whole encodings ("mods"). Walking the steps from
  * the newest, the state that follows the newest is the channel's current
  * one (as the live code encodes it), and each step's whole encoding is what

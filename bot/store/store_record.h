@@ -40,13 +40,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "commands/state.h"
+#include "commands/core/state.h"
 #include "rules/base/buf.h"
 
 /* 1: the first format; 2: a user record may hold "saved" (a player's saved
  * rolls), so a delver that knows only 1 refuses such a record rather than
  * dropping them when it writes the user back; 3: a channel's undo history
- * keeps deltas, not whole earlier encodings (commands/undo.h), which a
+ * keeps deltas, not whole earlier encodings (commands/core/undo.h), which a
  * delver that knows only 2 could not read. */
 #define STORE_RECORD_VERSION  3
 #define STORE_RECORD_FORMAT   "delver-state"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands/complete.h"
+#include "commands/core/complete.h"
 #include "commands/fungeon/cmd_fungeon_combat.h"
 #include "commands/fungeon/cmd_fungeon_conflict.h"
 #include "commands/fungeon/cmd_fungeon_design.h"

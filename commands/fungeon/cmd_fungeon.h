@@ -7,7 +7,7 @@
 #ifndef DELVER_CMD_FUNGEON_H
 #define DELVER_CMD_FUNGEON_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 extern const struct command cmd_fungeon;
 

@@ -11,7 +11,7 @@
 #include "commands/fungeon/fungeon_pain.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "rules/base/mem.h"
 
 struct turn {

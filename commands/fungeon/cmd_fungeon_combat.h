@@ -7,7 +7,7 @@
 #ifndef DELVER_CMD_FUNGEON_COMBAT_H
 #define DELVER_CMD_FUNGEON_COMBAT_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 void cmd_fungeon_combat(struct invocation *inv, struct reply *out);
 void cmd_fungeon_combat_retreat(struct invocation *inv, struct reply *out);

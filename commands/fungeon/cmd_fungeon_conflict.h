@@ -7,7 +7,7 @@
 #ifndef DELVER_CMD_FUNGEON_CONFLICT_H
 #define DELVER_CMD_FUNGEON_CONFLICT_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 void cmd_fungeon_conflict_annoy(struct invocation *inv, struct reply *out);
 void cmd_fungeon_conflict_find(struct invocation *inv, struct reply *out);

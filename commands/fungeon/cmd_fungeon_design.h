@@ -8,7 +8,7 @@
 #ifndef DELVER_CMD_FUNGEON_DESIGN_H
 #define DELVER_CMD_FUNGEON_DESIGN_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 extern const struct command cmd_fungeon_design_cost_subs[];
 extern const struct command cmd_fungeon_design_trap_subs[];

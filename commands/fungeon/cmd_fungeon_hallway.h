@@ -6,7 +6,7 @@
 #ifndef DELVER_CMD_FUNGEON_HALLWAY_H
 #define DELVER_CMD_FUNGEON_HALLWAY_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 void cmd_fungeon_hallway(struct invocation *inv, struct reply *out);
 void cmd_fungeon_hallway_pick(struct invocation *inv, struct reply *out);

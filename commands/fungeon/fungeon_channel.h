@@ -19,7 +19,7 @@
 
 #include "commands/fungeon/fungeon.h"
 #include "commands/fungeon/thwacko_style.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 #include "rules/base/buf.h"
 
 /* This channel's Fungeon state (created on first use), or, for peek, NULL

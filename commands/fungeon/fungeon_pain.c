@@ -10,7 +10,7 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 

@@ -9,7 +9,7 @@
 
 #include "commands/fungeon/fungeon.h"
 #include "commands/fungeon/thwacko_style.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 /* A Painful conflict among parts[0..n): fungeon_pain_check validates (and puts
  * members first, resolving targets); fungeon_pain_run has rules/fungeon/fungeon_play.h decide

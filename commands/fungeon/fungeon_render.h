@@ -11,7 +11,7 @@
 
 #include "commands/fungeon/fungeon.h"
 #include "commands/fungeon/thwacko_style.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 /* The lines naming who narrates, from a narration found by rules/ (with
  * any Thwack-O tie re-rolls shown); nothing when no player rolled. */

@@ -13,7 +13,7 @@
 
 #include "commands/fungeon/fungeon.h"
 #include "commands/fungeon/thwacko_style.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 /* Resolves one word to a participant of one of the kinds allowed (a mask
  * of enum fungeon_pkind); "name>target" keeps the target's name for later.

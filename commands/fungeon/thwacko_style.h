@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "commands/reply.h"
+#include "commands/core/reply.h"
 
 #define THWACKO_STYLE_NMARKS 8
 

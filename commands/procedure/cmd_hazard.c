@@ -9,7 +9,7 @@
 
 #include "commands/procedure/cmd_hazard_set.h"
 #include "commands/procedure/procedure_render.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/buf.h"
 #include "rules/tables/roll_table_dice.h"

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 
 #include "commands/procedure/procedure_state.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 #include "rules/procedure/hazard.h"
 
 extern const struct command cmd_hazard;

@@ -8,7 +8,7 @@
 #define DELVER_CMD_HAZARD_SET_H
 
 #include "commands/procedure/procedure_state.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 void cmd_hazard_set_table(struct invocation *inv, struct reply *out);
 void cmd_hazard_set_chance(struct invocation *inv, struct reply *out);

@@ -6,7 +6,7 @@
 
 #include "commands/procedure/cmd_turn.h"
 #include "commands/procedure/procedure_render.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 
 static void
 light_list_cmd(struct invocation *inv, struct reply *out)

@@ -5,7 +5,7 @@
 
 #include "commands/procedure/cmd_hazard.h"
 #include "commands/procedure/procedure_render.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 
 static void
 rest_fn(struct invocation *inv, struct reply *out)

@@ -5,7 +5,7 @@
 #ifndef DELVER_CMD_SURPRISE_H
 #define DELVER_CMD_SURPRISE_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 extern const struct command cmd_surprise;
 

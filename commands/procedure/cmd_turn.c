@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "commands/procedure/procedure_render.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "commands/tension/tension_state.h"
 
 /* The lit sources as a table: which, carried by, turns left. */

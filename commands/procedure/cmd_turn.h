@@ -7,7 +7,7 @@
 #define DELVER_CMD_TURN_H
 
 #include "commands/procedure/procedure_state.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 extern const struct command cmd_turn;
 

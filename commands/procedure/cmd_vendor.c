@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands/procedure/procedure_state.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "rules/dice/dice.h"
 #include "rules/procedure/carry.h"
 #include "rules/procedure/vendor.h"
@@ -205,7 +205,7 @@ bargain_fn(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "%s rolls %s = ", inv->from->user_name, shown);
 	reply_add(out, RS_BOLD, "%lld", (long long)b.roll);
 	reply_add(out, 0, " against %s's skill %d: margin ", v->name, b.skill);
-	reply_add(out, RS_BOLD, "%+d", b.margin);
+	reply_add(out, RS_BOLD, "%+lld", (long long)b.margin);
 	reply_add(out, 0, ".");
 	reply_nl(out);
 	reply_table(out, 3, hdr);

@@ -5,7 +5,7 @@
 #ifndef DELVER_CMD_VENDOR_H
 #define DELVER_CMD_VENDOR_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 extern const struct command cmd_vendor;
 extern const struct command cmd_bargain;

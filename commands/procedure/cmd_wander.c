@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands/procedure/procedure_render.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "commands/tension/tension_state.h"
 
 /* The line that says what the check's die did. */
@@ -45,7 +45,7 @@ table_line(struct reply *out, const struct tension_pick *p, int tension)
 }
 
 /* The check's heading, then its lines; with compact output the heading
- * opens the die's line (commands/rollchan.h: rollchan_heading()). */
+ * opens the die's line (commands/dice/rollchan.h: rollchan_heading()). */
 static void
 show_check(const struct channel *ch, struct reply *out, const struct wander_check *w,
            struct odds chance, int tension)

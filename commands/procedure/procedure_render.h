@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "commands/procedure/procedure_state.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 /* Returns true when the invoker may pass turns here (roll the hazard die,
  * rest); otherwise writes the refusal and returns false. */
@@ -37,7 +37,7 @@ void procedure_render_darkness(struct reply *out, enum procedure proc);
 /* The lines that close every turn: darkness when nothing is lit, and the
  * time in the dungeon with the turns since the last rest. */
 /* The status footer; show_dark says whether it has the "Darkness:" line
- * (commands/rollchan.h: rollchan_show_dark()). */
+ * (commands/dice/rollchan.h: rollchan_show_dark()). */
 void procedure_render_footer(struct reply *out, const struct procedure_state *s, bool show_dark);
 
 /* Shows a hazard table, its row hl highlighted (-1: none). */

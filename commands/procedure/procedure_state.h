@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "commands/state.h"
+#include "commands/core/state.h"
 #include "rules/procedure/hazard.h"
 #include "rules/tables/roll_table.h"
 #include "rules/procedure/turn.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/complete.h"
+#include "commands/core/complete.h"
 #include "commands/tension/cmd_tension_roll.h"
 #include "commands/tension/cmd_tension_table.h"
 

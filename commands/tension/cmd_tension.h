@@ -8,7 +8,7 @@
 #ifndef DELVER_CMD_TENSION_H
 #define DELVER_CMD_TENSION_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 #include "commands/tension/tension_state.h"
 
 extern const struct command cmd_tension;

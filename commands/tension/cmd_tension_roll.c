@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "commands/tension/cmd_tension.h"
 
 /* One d10 + Tension lookup: "  effects table: d10 6 + Tension 4 = 10 → text". */

@@ -7,7 +7,7 @@
 #ifndef DELVER_CMD_TENSION_ROLL_H
 #define DELVER_CMD_TENSION_ROLL_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 void cmd_tension_roll_run(struct invocation *inv, struct reply *out);
 

@@ -97,7 +97,8 @@ cmd_tension_table_set(struct invocation *inv, struct reply *out)
 	tension_state_edited(ts);
 	channel_touch(inv->chan);
 	cmd_tension_screen(ts, out, EDITED);
-	reply_add(out, 0, "The %s table now has %zu entries", tension_table_name(k), t.n);
+	reply_add(out, 0, "The %s table now has %zu %s", tension_table_name(k), t.n,
+	          t.n == 1 ? "entry" : "entries");
 	if (kept > 0)
 		reply_add(out, 0, "; %zu unchanged %s still struck", kept,
 		          kept == 1 ? "entry is" : "entries are");

@@ -7,7 +7,7 @@
 #ifndef DELVER_CMD_TENSION_TABLE_H
 #define DELVER_CMD_TENSION_TABLE_H
 
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 
 void cmd_tension_table_show(struct invocation *inv, struct reply *out);
 void cmd_tension_table_set(struct invocation *inv, struct reply *out);

@@ -14,7 +14,7 @@
 
 #include <stdbool.h>
 
-#include "commands/state.h"
+#include "commands/core/state.h"
 #include "rules/tension/tension.h"
 
 struct tension_state {

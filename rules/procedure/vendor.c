@@ -35,12 +35,14 @@ vendor_bargain_table(size_t *n)
 }
 
 size_t
-vendor_bargain_row_of(int margin)
+vendor_bargain_row_of(int64_t margin)
 {
 	size_t n = sizeof(bargains) / sizeof(bargains[0]);
 
+	/* the first row is open below, the last open above */
 	for (size_t i = 0; i < n; i++)
-		if (margin >= bargains[i].lo && margin <= bargains[i].hi)
+		if ((i == 0 || margin >= bargains[i].lo) &&
+		    (i == n - 1 || margin <= bargains[i].hi))
 			return i;
 	return n - 1;
 }
@@ -80,12 +82,12 @@ vendor_try(struct vendor *v, const char *item, char *err, size_t errlen)
 void
 vendor_bargain(const struct vendor *v, int64_t roll, struct vendor_deal *out)
 {
-	int64_t m = roll - v->stock.skill;
+	int64_t m;
 
+	if (__builtin_sub_overflow(roll, (int64_t)v->stock.skill, &m))
+		m = roll < 0 ? INT64_MIN : INT64_MAX;
 	out->roll = roll;
 	out->skill = v->stock.skill;
-	out->margin = (int)(m < -VENDOR_MARGIN_LIMIT  ? -VENDOR_MARGIN_LIMIT
-	                    : m > VENDOR_MARGIN_LIMIT ? VENDOR_MARGIN_LIMIT
-	                                              : m);
+	out->margin = m;
 	out->row = vendor_bargain_row_of(out->margin);
 }

@@ -16,8 +16,6 @@
 
 struct rng;
 
-#define VENDOR_MARGIN_LIMIT 999 /* margins are taken from -999 to +999 */
-
 struct vendor_stock {
 	int hoards;       /* 1d6 */
 	int rations_d[2]; /* the 2d6 */
@@ -52,10 +50,10 @@ int vendor_try(struct vendor *v, const char *item, char *err, size_t errlen);
 
 /* A deal: the player's bargaining roll against the vendor's skill. */
 struct vendor_deal {
-	int64_t roll; /* the player's total */
-	int skill;    /* the vendor's, 1d10 + 5 as remembered */
-	int margin;   /* roll - skill, kept within +-VENDOR_MARGIN_LIMIT */
-	size_t row;   /* the bargain table's row for the margin */
+	int64_t roll;   /* the player's total */
+	int skill;      /* the vendor's, 1d10 + 5 as remembered */
+	int64_t margin; /* roll - skill (INT64_MIN or INT64_MAX past the range) */
+	size_t row;     /* the bargain table's row for the margin */
 };
 void vendor_bargain(const struct vendor *v, int64_t roll, struct vendor_deal *out);
 
@@ -68,6 +66,6 @@ struct vendor_bargain_row {
 /* The whole table, lowest margin first; *n gets its length. */
 const struct vendor_bargain_row *vendor_bargain_table(size_t *n);
 /* The index of the row for margin. */
-size_t vendor_bargain_row_of(int margin);
+size_t vendor_bargain_row_of(int64_t margin);
 
 #endif

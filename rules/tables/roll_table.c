@@ -9,6 +9,7 @@
 
 #include "rules/base/num.h"
 #include "rules/base/utf8.h"
+#include "rules/tables/roll_table_dice.h"
 
 static void
 trim(const char **s, size_t *len)
@@ -66,6 +67,14 @@ entry(const char *s, size_t len, size_t idx, struct roll_table_entry *e, char *e
 	if (!utf8_valid(p, tl)) {
 		snprintf(err, errlen, "entry %zu is not valid UTF-8 text.", idx);
 		return -1;
+	}
+	{
+		char why[160];
+
+		if (roll_table_dice_check(p, tl, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "entry %zu: %s", idx, why);
+			return -1;
+		}
 	}
 	memcpy(e->text, p, tl);
 	e->text[tl] = '\0';

@@ -2,8 +2,13 @@
 #include "rules/tables/roll_table_dice.h"
 
 #include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "rules/base/utf8.h"
 #include "rules/dice/dice.h"
 
 /* Bytes of the "(2d4: 3+2)" notes; a longer list ends in " …". */
@@ -19,6 +24,106 @@ dicey(const char *w, size_t len)
 	if (len == 0 || !(isdigit((unsigned char)w[0]) || w[0] == 'd' || w[0] == 'D'))
 		return false;
 	return memchr(w, 'd', len) != NULL || memchr(w, 'D', len) != NULL;
+}
+
+/* The length of the word that starts p[0..len), up to a blank; *core gets
+ * its length without trailing punctuation. */
+static size_t
+word_at(const char *p, size_t len, size_t *core)
+{
+	size_t n = 0;
+
+	while (n < len && p[n] != ' ' && p[n] != '\t')
+		n++;
+	*core = n;
+	while (*core > 0 && strchr(".,;:!?)", p[*core - 1]) != NULL)
+		(*core)--;
+	return n;
+}
+
+int
+roll_table_dice_check(const char *text, size_t len, char *err, size_t errlen)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n, core;
+		char why[DICE_ERR_MAX];
+		int rc;
+
+		while (i < len && (text[i] == ' ' || text[i] == '\t'))
+			i++;
+		n = word_at(text + i, len - i, &core);
+		if (dicey(text + i, core)) {
+			rc = dice_check(text + i, core, why, sizeof(why));
+			if (rc == DICE_ELIMIT) {
+				size_t wl = strlen(why);
+
+				if (wl > 0 && why[wl - 1] == '.')
+					why[wl - 1] = '\0';
+				why[0] = (char)tolower((unsigned char)why[0]);
+				snprintf(err, errlen, "in '%.*s', %s.",
+				         (int)utf8_cut(text + i, core, 40), text + i, why);
+				return -1;
+			}
+		}
+		i += n;
+	}
+	return 0;
+}
+
+/* Plurals that do not end in a plain s, and plurals in -ies or -ves whose
+ * singular the suffix rules below would get wrong. */
+static const char *const irregular[][2] = {
+    {"men", "man"},        {"women", "woman"},    {"children", "child"}, {"mice", "mouse"},
+    {"lice", "louse"},     {"geese", "goose"},    {"teeth", "tooth"},    {"feet", "foot"},
+    {"oxen", "ox"},        {"people", "person"},  {"dice", "die"},       {"wolves", "wolf"},
+    {"elves", "elf"},      {"dwarves", "dwarf"},  {"thieves", "thief"},  {"knives", "knife"},
+    {"halves", "half"},    {"leaves", "leaf"},    {"lives", "life"},     {"wives", "wife"},
+    {"selves", "self"},    {"shelves", "shelf"},  {"calves", "calf"},    {"loaves", "loaf"},
+    {"hooves", "hoof"},    {"scarves", "scarf"},  {"zombies", "zombie"}, {"pixies", "pixie"},
+    {"hippies", "hippie"}, {"cookies", "cookie"}, {"ties", "tie"},       {"pies", "pie"},
+    {"lies", "lie"},       {"movies", "movie"},   {"goalies", "goalie"}, {"beasties", "beastie"},
+};
+
+static bool
+ends_with(const char *w, size_t n, const char *tail)
+{
+	size_t t = strlen(tail);
+
+	return n > t && strncasecmp(w + n - t, tail, t) == 0;
+}
+
+/*
+ * Appends the singular of the English plural w[0..n) to out, keeping its
+ * first letter's case; a word that is not a plural it knows is appended as
+ * it is ("undead", "boss"). Ordinary words only: it is for the noun after a
+ * count that came out as 1.
+ */
+static void
+add_singular(struct buf *out, const char *w, size_t n)
+{
+	for (size_t i = 0; i < sizeof(irregular) / sizeof(irregular[0]); i++) {
+		const char *pl = irregular[i][0], *sg = irregular[i][1];
+
+		if (strlen(pl) == n && strncasecmp(w, pl, n) == 0) {
+			buf_addf(out, "%c%s", isupper((unsigned char)w[0]) ? toupper(sg[0]) : sg[0],
+			         sg + 1);
+			return;
+		}
+	}
+	if (ends_with(w, n, "men")) /* lizardmen, swordsmen */
+		buf_addf(out, "%.*sman", (int)(n - 3), w);
+	else if (ends_with(w, n, "ies"))
+		buf_addf(out, "%.*sy", (int)(n - 3), w);
+	else if (ends_with(w, n, "sses") || ends_with(w, n, "shes") || ends_with(w, n, "ches") ||
+	         ends_with(w, n, "xes") || ends_with(w, n, "zes"))
+		buf_add(out, w, n - 2);
+	else if (ends_with(w, n, "s") && !ends_with(w, n, "ss") && !ends_with(w, n, "us") &&
+	         !ends_with(w, n, "is"))
+		buf_add(out, w, n - 1);
+	else
+		buf_add(out, w, n);
 }
 
 /* Appends "3+2" (or "4") for the counted dice of one rolled expression. */
@@ -48,6 +153,7 @@ roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
 	struct buf notes;
 	const char *p = text;
 	int rolled = 0;
+	bool one = false; /* the word before was a count of exactly 1 */
 
 	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
 	while (*p != '\0') {
@@ -57,28 +163,35 @@ roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
 
 		buf_add(out, p, sp);
 		p += sp;
-		len = strcspn(p, " \t");
-		core = len;
-		while (core > 0 && strchr(".,;:!?)", p[core - 1]) != NULL)
-			core--;
+		len = word_at(p, strlen(p), &core);
+		if (len == 0)
+			break;
 		if (rolled < ROLLED_WORDS_MAX && dicey(p, core) &&
 		    dice_roll(p, core, rng, &res, err, sizeof(err)) == DICE_OK) {
 			if (dice_result_nexprs(res) == 1 &&
 			    dice_result_expr(res, 0)->nrepeats == 1 &&
 			    dice_result_label(res) == NULL) {
-				buf_addf(out, "%lld",
-				         (long long)dice_result_expr(res, 0)->repeats[0].total);
+				int64_t total = dice_result_expr(res, 0)->repeats[0].total;
+
+				buf_addf(out, "%lld", (long long)total);
 				buf_add(out, p + core, len - core);
 				buf_addf(&notes, "%s%.*s: ", rolled ? "; " : "", (int)core, p);
 				dice_list(res, &notes);
 				rolled++;
-			} else {
-				buf_add(out, p, len);
+				dice_result_free(res);
+				one = total == 1 && core == len;
+				p += len;
+				continue;
 			}
+			buf_add(out, p, len);
 			dice_result_free(res);
+		} else if (one) {
+			add_singular(out, p, core);
+			buf_add(out, p + core, len - core);
 		} else {
 			buf_add(out, p, len);
 		}
+		one = false;
 		p += len;
 	}
 	if (rolled > 0)

@@ -19,4 +19,13 @@ struct rng;
  */
 int roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out);
 
+/*
+ * Checks the dice written inside an entry's text as roll_table_dice_roll_text()
+ * would find them: a word that is dice notation but breaks a limit of
+ * NOTATION.md, so that it could never be rolled, is an error. Returns 0,
+ * or -1 with "in '1d1000000000', ..." (the dice parser's reason, lower-cased
+ * and without its full stop) in err.
+ */
+int roll_table_dice_check(const char *text, size_t len, char *err, size_t errlen);
+
 #endif

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "commands/tension/cmd_tension.h"
 #include "rules/base/rng.h"
 

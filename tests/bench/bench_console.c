@@ -49,7 +49,7 @@ main(void)
 	per_command(c, "/roll 10d10!>8f1 # attack", 200000);
 	per_command(c, "/gm", 200000);
 	/* Read-only commands in a channel where every game holds state (the
-	 * /undo encoding they must not pay for: commands/undo.h). */
+	 * /undo encoding they must not pay for: commands/core/undo.h). */
 	{
 		static const char *const setup[] = {"/gm claim",
 		                                    "/tension raise combat",

@@ -1,6 +1,6 @@
 /*
  * bench_parked: the dispatcher's commands waiting for reads by key
- * (commands/dispatch.h) at their bound, DISPATCH_PARKED_MAX. Half of them
+ * (commands/core/dispatch.h) at their bound, DISPATCH_PARKED_MAX. Half of them
  * wait, two to a channel, for channels whose reads are still under way and
  * came first; the other half, one to a channel, for reads that are over.
  * One dispatch_resume then runs the second half and leaves the first; a
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 #include "tests/bench/bench.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "bot/console/render_text.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"

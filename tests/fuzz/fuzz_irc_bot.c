@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bot/irc/irc.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 
 static struct config_irc cfg;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "commands/procedure/procedure_state.h"
 #include "rules/base/rng.h"
 

@@ -2,12 +2,17 @@
 # build directory, e.g. build/default).
 #
 # transcript NAME SEED [delver args...]
-#   Pipes tests/integration/transcripts/NAME.in into the console
-#   (--seed SEED --color never --user gm, a fresh empty --state-dir, plus
-#   the args) and compares the
-#   whole output with NAME.expected. Set UPDATE=1 to rewrite the expected
+#   Pipes tests/integration/transcripts/NAME.in, less its lines that
+#   start with '#' (labels, named by the tables in tests/conformance/),
+#   into the console (--seed SEED --color never --user gm, a fresh empty
+#   --state-dir, plus the args) and compares the whole output with
+#   NAME.expected. Set UPDATE=1 to rewrite the expected
 #   file instead; a rewritten file must be read line by line and checked
 #   against the rules before it is committed.
+#
+# transcript_input NAME
+#   Prints tests/integration/transcripts/NAME.in less its label lines
+#   (those that start with '#'): what a transcript feeds the console.
 #
 # delver_fresh [delver args...]
 #   Runs $DELVER with a fresh empty --state-dir, removed afterwards: delver
@@ -35,14 +40,19 @@ delver_fresh() {
 	return $frc
 }
 
+transcript_input() {
+	sed '/^#/d' "$TDIR/$1.in"
+}
+
 transcript() {
 	name=$1
 	seed=$2
 	shift 2
 	out=$(mktemp)
 	sdir=$(mktemp -d)
-	"$DELVER" --console --seed "$seed" --color never --user gm \
-		--state-dir "$sdir/state" "$@" < "$TDIR/$name.in" > "$out" 2>&1
+	transcript_input "$name" |
+		"$DELVER" --console --seed "$seed" --color never --user gm \
+			--state-dir "$sdir/state" "$@" > "$out" 2>&1
 	rc=$?
 	rm -rf "$sdir"
 	if [ "$rc" -ne 0 ]; then

@@ -13,7 +13,7 @@
 
 #include "bot/store/crc32.h"
 #include "bot/store/store_record.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 
 /* The plain text of /roll line with a seeded RNG (the caller frees it). */

@@ -17,7 +17,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "commands/tension/cmd_tension.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/rng.h"
@@ -400,6 +400,9 @@ tables_set_show_reset(void **state)
 	                    "  1-8 | rats\n"
 	                    "  9-12 | 2d4 goblins (struck)\n"
 	                    "  13-20 | a troll\n");
+	/* issue 25, finding 15: one entry is "1 entry" */
+	assert_non_null(strstr(run(f, "gm", "/tension table set encounter 1-20 a troll"),
+	                       "The encounter table now has 1 entry.\n"));
 	assert_string_equal(run(f, "gm", "/tension table reset encounter"),
 	                    "The encounter table is back to its default; nothing in it is struck.\n"
 	                    "Encounter table (d10 + Tension)\n"

@@ -19,7 +19,7 @@
 #include "bot/discord/render_discord.h"
 #include "bot/irc/render_irc.h"
 #include "bot/console/render_text.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
 

@@ -1,4 +1,4 @@
-/* Tests for commands/complete through Discord autocomplete: Fungeoneers,
+/* Tests for commands/core/complete through Discord autocomplete: Fungeoneers,
  * traps, monsters and their abilities, Tension table entries, lists, and
  * nothing for a non-GM on a GM-only command. */
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "bot/discord/discord_interact.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 #include "rules/base/rng.h"
 
 #define CHANNEL "1300000000000000001"

@@ -19,7 +19,7 @@
 
 #include "bot/console/console.h"
 #include "rules/base/buf.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 
 struct run {

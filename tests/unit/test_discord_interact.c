@@ -12,10 +12,10 @@
 
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_roles.h"
-#include "commands/cmd_gm.h"
-#include "commands/cmd_help.h"
-#include "commands/cmd_log.h"
-#include "commands/cmd_roll.h"
+#include "commands/gm/cmd_gm.h"
+#include "commands/help/cmd_help.h"
+#include "commands/dice/cmd_log.h"
+#include "commands/dice/cmd_roll.h"
 #include "commands/procedure/cmd_wander.h"
 #include "rules/base/rng.h"
 

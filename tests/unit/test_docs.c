@@ -14,7 +14,7 @@
 
 #include "bot/config/config.h"
 #include "bot/config/config_keys.h"
-#include "commands/registry.h"
+#include "commands/core/registry.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 

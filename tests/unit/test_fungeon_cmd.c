@@ -13,7 +13,7 @@
 
 #include <cJSON.h>
 
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_save.h"
 #include "commands/fungeon/thwacko_style.h"

@@ -16,9 +16,9 @@
 #include "bot/irc/irc.h"
 #include "bot/irc/irc_flood.h"
 #include "tests/unit/helpers/ircdrain.h"
-#include "commands/dispatch.h"
+#include "commands/core/dispatch.h"
 #include "commands/fungeon/fungeon_channel.h"
-#include "commands/rollchan.h"
+#include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
 
 struct fixture {

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "bot/irc/irc_net.h"
-#include "commands/state.h"
+#include "commands/core/state.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 

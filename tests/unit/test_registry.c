@@ -1,5 +1,5 @@
 /*
- * Unit tests for commands/registry and commands/dispatch: text parsing
+ * Unit tests for commands/core/registry and commands/core/dispatch: text parsing
  * (positional, name:value, quotes, rest-of-line, # label), value checks,
  * subcommands and defaults, usage, GM enforcement, persistence hooks.
  */
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/dispatch.h"
-#include "commands/rollchan.h"
+#include "commands/core/dispatch.h"
+#include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
 
 static const char *const colours[] = {"red", "green", NULL};

@@ -1,4 +1,4 @@
-/* Unit tests for commands/reply and bot/console/render_text. */
+/* Unit tests for commands/core/reply and bot/console/render_text. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bot/console/render_text.h"
-#include "commands/reply.h"
+#include "commands/core/reply.h"
 #include "rules/base/buf.h"
 
 static char *

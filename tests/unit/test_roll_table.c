@@ -88,6 +88,13 @@ errors_name_the_entry(void **unused)
 	             "the table is empty; give entries like '1-4 text; 5-8 text'.");
 	expect_error("1 a\x01; 2-20 b", 1, 20, "entry 1 contains a control character.");
 	expect_error("1 \xff; 2-20 b", 1, 20, "entry 1 is not valid UTF-8 text.");
+	/* issue 25, finding 15: dice an entry could never roll are refused */
+	expect_error("1 1d1000000000 bats; 2-20 b", 1, 20,
+	             "entry 1: in '1d1000000000', the dice of the term at column 1 must have "
+	             "between 1 and 1000000 sides (got 1000000000).");
+	expect_error("1-19 a; 20 1000000d6 gold.", 1, 20,
+	             "entry 2: in '1000000d6', the term at column 1 must roll between 1 and "
+	             "1000 dice (got 1000000).");
 	expect_error(
 	    "9999 a", 1, 20,
 	    "entry 1: '9999 a' does not start with a range like 5 or 5-8 followed by text.");
@@ -174,8 +181,9 @@ dice_in_entries_are_rolled(void **unused)
 	char want[200], *got;
 	int n;
 
-	snprintf(want, sizeof(want), "%lld goblins and %lld wolves, (2d4: %lld+%lld; 1d6: %lld)",
-	         (long long)(a + b), (long long)c, (long long)a, (long long)b, (long long)c);
+	snprintf(want, sizeof(want), "%lld goblins and %lld %s, (2d4: %lld+%lld; 1d6: %lld)",
+	         (long long)(a + b), (long long)c, c == 1 ? "wolf" : "wolves", (long long)a,
+	         (long long)b, (long long)c);
 	got = expand("2d4 goblins and 1d6 wolves,", 9, &n);
 	assert_int_equal(n, 2);
 	assert_string_equal(got, want);
@@ -197,6 +205,35 @@ words_that_are_not_dice_are_kept(void **unused)
 	assert_int_equal(n, 1);
 	assert_string_equal(got, "CON save or 3 damage. (1d1+2: 1)");
 	free(got);
+}
+
+/* Issue 25, finding 15: a count that comes out as 1 is followed by the
+ * noun in the singular ("1 goblin", not "1 goblins"). */
+static void
+one_is_followed_by_a_singular(void **unused)
+{
+	static const char *const cases[][2] = {
+	    {"1d1 goblins", "1 goblin (1d1: 1)"},
+	    {"1d1 Wolves attack.", "1 Wolf attack. (1d1: 1)"},
+	    {"1d1 mummies", "1 mummy (1d1: 1)"},
+	    {"1d1 zombies", "1 zombie (1d1: 1)"},
+	    {"1d1 witches", "1 witch (1d1: 1)"},
+	    {"1d1 lizardmen", "1 lizardman (1d1: 1)"},
+	    {"1d1 orcs, 1d1+1 rats", "1 orc, 2 rats (1d1: 1; 1d1+1: 1)"},
+	    {"1d1 undead", "1 undead (1d1: 1)"},
+	    {"1d1 boss", "1 boss (1d1: 1)"},
+	    {"1d1 dice", "1 die (1d1: 1)"},
+	    {"1d1, bats", "1, bats (1d1: 1)"},
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int n;
+		char *got = expand(cases[i][0], 1, &n);
+
+		assert_string_equal(got, cases[i][1]);
+		free(got);
+	}
 }
 
 /* A list of dice too long for the notes ends in an ellipsis, not silently. */
@@ -226,6 +263,7 @@ main(void)
 	    cmocka_unit_test(dice_in_entries_are_rolled),
 	    cmocka_unit_test(words_that_are_not_dice_are_kept),
 	    cmocka_unit_test(long_dice_notes_are_marked),
+	    cmocka_unit_test(one_is_followed_by_a_singular),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,4 @@
-/* Unit tests for commands/state: records, GM seat, touch/flush, eviction,
+/* Unit tests for commands/core/state: records, GM seat, touch/flush, eviction,
  * the loader of channels not in memory. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/state.h"
+#include "commands/core/state.h"
 
 static void
 records_are_found_by_key(void **unused)

@@ -122,6 +122,26 @@ remembered_vendor_and_one_try(void **unused)
 	                         "for one vendor.");
 }
 
+/* Issue 25, finding 15: a margin past the table's last row is shown as
+ * it is (a roll of 5000 against skill 10 is +4990), not as a cap. */
+static void
+margin_is_not_capped(void **unused)
+{
+	struct vendor v = {.stock = {.skill_d10 = 5, .skill = 10}};
+	struct vendor_deal b;
+
+	(void)unused;
+	vendor_bargain(&v, 5000, &b);
+	assert_int_equal(b.margin, 4990);
+	assert_int_equal(vendor_bargain_table(&(size_t){0})[b.row].sell_percent, 200);
+	vendor_bargain(&v, -5000, &b);
+	assert_int_equal(b.margin, -5010);
+	assert_int_equal(vendor_bargain_table(&(size_t){0})[b.row].sell_percent, 10);
+	vendor_bargain(&v, INT64_MIN, &b);
+	assert_true(b.margin == INT64_MIN);
+	assert_int_equal(vendor_bargain_table(&(size_t){0})[b.row].sell_percent, 10);
+}
+
 int
 main(void)
 {
@@ -129,6 +149,7 @@ main(void)
 	    cmocka_unit_test(stock),
 	    cmocka_unit_test(bargain_boundaries),
 	    cmocka_unit_test(remembered_vendor_and_one_try),
+	    cmocka_unit_test(margin_is_not_capped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "commands/state.h"
+#include "commands/core/state.h"
 
 /* Writes DIR/snapshot.dlv holding st as the old store did: its header
  * (taken, next_journal), every channel that is not empty, every user,

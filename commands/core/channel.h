@@ -1,0 +1,79 @@
+/*
+ * channel: a channel record (see state.h for the table that holds them).
+ *
+ * Each game keeps its per-channel state in a *module slot* of the channel
+ * record: a module (struct chanmod) says how to create, free, save and load
+ * its state, and channel_mod() creates a slot's state on first use. The
+ * persistence layer walks the modules generically, so adding a game never
+ * touches the store.
+ *
+ * Every change to a channel must be followed by channel_touch(): the
+ * dispatcher makes touched records durable before the reply that
+ * acknowledges the change is sent.
+ *
+ * Ownership: the state owns every record (state.h); the strings returned
+ * here belong to the record and change with it.
+ */
+#ifndef DELVER_CHANNEL_H
+#define DELVER_CHANNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cJSON;
+struct channel;
+
+/* The module slots of a channel record. Add a game's slot here and its
+ * struct chanmod to chanmod_table in commands/core/commands.c. */
+enum chanmod_id {
+	CHANMOD_TENSION, /* commands/tension_state.h */
+	CHANMOD_FUNGEON, /* Fungeon: party, floor, designs (commands/fungeon/fungeon_save.c) */
+	CHANMOD_PROC,    /* dungeon procedure: turn, lights, hazard and wander settings */
+	CHANMOD_ROLL,    /* /roll settings and the roll log (commands/dice/rollchan.h) */
+	CHANMOD_UNDO,    /* the last changes /undo can take back (commands/core/undo.h) */
+	CHANMOD_COUNT
+};
+
+struct chanmod {
+	const char *name;      /* the key of this state in saved records */
+	void *(*create)(void); /* fresh state for a new channel; never NULL */
+	void (*destroy)(void *);
+	/* A JSON object holding the whole state (caller frees with cJSON_Delete). */
+	struct cJSON *(*save)(const void *);
+	/* Fills a fresh state from save()'s output. Returns 0, or -1 with one
+	 * sentence in err naming what is wrong; the state may then be partly
+	 * filled and is destroyed by the caller. */
+	int (*load)(void *, const struct cJSON *, char *err, size_t errlen);
+	/* Moves every reference to user key from onto user key to (an upgrade
+	 * of the key format), leaving any the state already holds under to
+	 * alone. Returns how many moved. NULL: the state holds no user keys. */
+	int (*rekey)(void *, const char *from, const char *to);
+};
+
+/* Defined in commands/core/commands.c; NULL entries are unused slots. */
+extern const struct chanmod *const chanmod_table[];
+
+const char *channel_key(const struct channel *ch);
+/* The GM's user key and display name, or NULL when no one claimed it. */
+const char *channel_gm(const struct channel *ch);
+const char *channel_gm_name(const struct channel *ch);
+void channel_set_gm(struct channel *ch, const char *user_key, const char *name);
+void channel_clear_gm(struct channel *ch);
+/* The module's state, created on first use. */
+void *channel_mod(struct channel *ch, enum chanmod_id id);
+/* The module's state, or NULL when it was never created. */
+void *channel_mod_peek(const struct channel *ch, enum chanmod_id id);
+/* Replaces the module's state (for loading); frees the old one. */
+void channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod);
+void channel_touch(struct channel *ch);
+bool channel_touched(const struct channel *ch);
+/* When the channel was last used by a command (unix seconds). */
+int64_t channel_last_used(const struct channel *ch);
+void channel_set_last_used(struct channel *ch, int64_t when);
+/* The generation of the channel's stored row as the store last saw it (0:
+ * never stored); kept for the store, never a change. */
+uint64_t channel_generation(const struct channel *ch);
+void channel_set_generation(struct channel *ch, uint64_t generation);
+
+#endif

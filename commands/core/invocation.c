@@ -1,0 +1,74 @@
+/* invocation: a parsed command's values and rights; see invocation.h. */
+#include "commands/core/invocation.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/core/registry.h"
+
+void
+invocation_clear(struct invocation *inv)
+{
+	for (int i = 0; i < CMD_MAX_OPTS; i++) {
+		free(inv->args[i].s);
+		memset(&inv->args[i], 0, sizeof(inv->args[i]));
+	}
+}
+
+static const struct cmd_arg *
+arg(const struct invocation *inv, const char *name)
+{
+	int i = registry_opt_index(inv->cmd, name, strlen(name));
+
+	return i < 0 ? NULL : &inv->args[i];
+}
+
+bool
+invocation_has(const struct invocation *inv, const char *name)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set;
+}
+
+const char *
+invocation_str(const struct invocation *inv, const char *name)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set ? a->s : NULL;
+}
+
+int64_t
+invocation_int(const struct invocation *inv, const char *name, int64_t dflt)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set ? a->i : dflt;
+}
+
+bool
+invocation_bool(const struct invocation *inv, const char *name, bool dflt)
+{
+	const struct cmd_arg *a = arg(inv, name);
+
+	return a != NULL && a->set ? a->b : dflt;
+}
+
+bool
+invocation_require_gm(struct invocation *inv, struct reply *out)
+{
+	const char *gm;
+
+	if (inv->is_gm)
+		return true;
+	gm = inv->chan ? channel_gm_name(inv->chan) : NULL;
+	if (gm != NULL)
+		reply_error(out, "Only the GM can do that here; the GM is %s.", gm);
+	else {
+		reply_error(out, "Only the GM can do that, and nobody is GM here yet; ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, " makes you the GM.");
+	}
+	return false;
+}

@@ -1,0 +1,720 @@
+/* registry: parsing and usage derived from the command table; see registry.h. */
+#include "commands/core/registry.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+#define MAX_TOKENS 128
+
+struct token {
+	const char *p; /* raw text (quotes removed for the value, see unq) */
+	size_t len;
+	char *unq; /* the token with quotes removed, in the caller's store */
+};
+
+const struct command *
+registry_find_in(const struct command *const *table, const char *name, size_t len)
+{
+	for (size_t i = 0; table[i] != NULL; i++) {
+		const char *n = table[i]->name, *a = table[i]->alias;
+
+		if (strlen(n) == len && strncasecmp(n, name, len) == 0)
+			return table[i];
+		if (a != NULL && strlen(a) == len && strncasecmp(a, name, len) == 0)
+			return table[i];
+	}
+	return NULL;
+}
+
+/* Case-insensitive optimal string alignment distance of two short words
+ * (a swap of neighbours counts one), capped: 3 means "3 or more". */
+static size_t
+distance(const char *a, const char *b)
+{
+	enum {
+		W = 33
+	};
+	size_t la = strlen(a), lb = strlen(b), d[3][W];
+
+	if (la >= W || lb >= W || (la > lb ? la - lb : lb - la) > 2)
+		return 3;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t *cur = d[i % 3], *prev = d[(i - 1) % 3], *prev2 = d[(i + 1) % 3];
+
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
+			size_t v = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+		}
+	}
+	return d[la % 3][lb] < 3 ? d[la % 3][lb] : 3;
+}
+
+const char *
+registry_suggest(const char *typed, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = strlen(typed) >= 7 ? 3 : 2, tie = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t dd;
+
+		if (cands[i] == NULL)
+			continue;
+		dd = distance(typed, cands[i]);
+		if (dd < bestd) {
+			best = cands[i];
+			bestd = dd;
+			tie = 0;
+		} else if (dd == bestd && best != NULL && strcasecmp(best, cands[i]) != 0) {
+			tie++;
+		}
+	}
+	/* Two candidates as close as each other: no guess. */
+	return tie == 0 ? best : NULL;
+}
+
+/* Whether v is one of o's choices. */
+static bool
+is_choice(const struct cmd_opt *o, const char *v)
+{
+	for (size_t i = 0; o->choices[i] != NULL; i++)
+		if (strcasecmp(o->choices[i], v) == 0)
+			return true;
+	return false;
+}
+
+/* " (did you mean X?)" for typed among the subcommands of c, or "". */
+static void
+suggest_sub(const struct command *c, const char *typed, char *out, size_t len)
+{
+	const char *cands[32], *best;
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (const struct command *s = c->subs; s != NULL && s->name != NULL && n < 32; s++)
+		cands[n++] = s->name;
+	if ((best = registry_suggest(typed, cands, n)) != NULL)
+		snprintf(out, len, " (did you mean %s?)", best);
+}
+
+const struct command *
+registry_find(const char *name, size_t len)
+{
+	return registry_find_in(command_table, name, len);
+}
+
+const struct command *
+registry_find_sub(const struct command *c, const char *name, size_t len)
+{
+	if (c->subs == NULL)
+		return NULL;
+	for (const struct command *s = c->subs; s->name != NULL; s++)
+		if (strlen(s->name) == len && strncasecmp(s->name, name, len) == 0)
+			return s;
+	return NULL;
+}
+
+static const struct command *
+find_sub(const struct command *c, const char *name)
+{
+	return registry_find_sub(c, name, strlen(name));
+}
+
+int
+registry_opt_index(const struct command *c, const char *name, size_t len)
+{
+	if (c->opts == NULL)
+		return -1;
+	for (int i = 0; c->opts[i].name != NULL && i < CMD_MAX_OPTS; i++)
+		if (strlen(c->opts[i].name) == len && strncasecmp(c->opts[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+static void
+path_name(const struct command *const *path, struct buf *b)
+{
+	buf_addc(b, '/');
+	for (size_t i = 0; i < 3 && path[i] != NULL; i++)
+		buf_addf(b, "%s%s", i ? " " : "", path[i]->name);
+}
+
+static void
+opt_usage(const struct cmd_opt *o, bool positional, struct buf *b)
+{
+	bool req = (o->flags & OPT_REQUIRED) != 0;
+	const char *open = req ? "<" : "[", *close = req ? ">" : "]";
+
+	buf_adds(b, " ");
+	if (positional) {
+		buf_addf(b, "%s", open);
+	} else {
+		buf_addf(b, "%s%s:", open, o->name);
+	}
+	if (o->choices != NULL) {
+		for (size_t i = 0; o->choices[i] != NULL; i++)
+			buf_addf(b, "%s%s", i ? "|" : "", o->choices[i]);
+	} else if (o->type == OPT_BOOL) {
+		buf_adds(b, positional ? o->name : "true|false");
+	} else if (positional) {
+		buf_adds(b, o->name);
+	} else if (o->type == OPT_INT) {
+		buf_adds(b, "N");
+	} else {
+		buf_adds(b, "text");
+	}
+	buf_addf(b, "%s", close);
+}
+
+/* Whether option i of c is filled by position: every option before the
+ * first OPT_REST one, and that one. */
+static bool
+positional(const struct command *c, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (c->opts[j].flags & OPT_REST)
+			return false;
+	return true;
+}
+
+void
+registry_usage_of(const struct command *const *path, char *out, size_t len)
+{
+	struct buf b;
+	const struct command *c = NULL;
+	size_t n = 0;
+
+	while (n < 3 && path[n] != NULL)
+		c = path[n++];
+	buf_init(&b, len > 0 ? len - 1 : 0);
+	path_name(path, &b);
+	if (c != NULL && c->subs != NULL && c->fn == NULL) {
+		buf_adds(&b, " <");
+		for (const struct command *s = c->subs; s->name != NULL; s++)
+			buf_addf(&b, "%s%s", s == c->subs ? "" : "|", s->name);
+		buf_adds(&b, ">");
+	} else if (c != NULL && c->opts != NULL) {
+		for (int i = 0; c->opts[i].name != NULL; i++)
+			opt_usage(&c->opts[i], positional(c, i), &b);
+	}
+	if (len > 0)
+		snprintf(out, len, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
+void
+registry_usage_add(const struct command *const *path, unsigned style, struct reply *out)
+{
+	struct reply_usage_opt opts[CMD_MAX_OPTS];
+	char names[80] = "", kinds[CMD_MAX_OPTS][160], subs[512] = "";
+	const struct command *c = NULL;
+	size_t n = 0, np = 0;
+
+	while (np < 3 && path[np] != NULL) {
+		c = path[np];
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+		         np ? " " : "", path[np]->name);
+		np++;
+	}
+	if (c != NULL && c->subs != NULL && c->fn == NULL) {
+		for (const struct command *s = c->subs; s->name != NULL; s++)
+			snprintf(subs + strlen(subs), sizeof(subs) - strlen(subs), "%s%s",
+			         s == c->subs ? "" : "|", s->name);
+		opts[n++] = (struct reply_usage_opt){.name = "", .value = subs, .kind = subs};
+	} else if (c != NULL && c->opts != NULL) {
+		for (int i = 0; c->opts[i].name != NULL && n < CMD_MAX_OPTS; i++) {
+			const struct cmd_opt *o = &c->opts[i];
+			struct buf b;
+
+			buf_init(&b, sizeof(kinds[n]) - 1);
+			for (size_t k = 0; o->choices != NULL && o->choices[k] != NULL; k++)
+				buf_addf(&b, "%s%s", k ? "|" : "", o->choices[k]);
+			if (o->choices == NULL)
+				buf_adds(&b, o->type == OPT_BOOL  ? "true|false"
+				             : o->type == OPT_INT ? "N"
+				                                  : "text");
+			snprintf(kinds[n], sizeof(kinds[n]), "%s", buf_str(&b));
+			buf_free(&b);
+			opts[n] = (struct reply_usage_opt){
+			    .name = o->name,
+			    .value = o->choices != NULL ? kinds[n] : o->name,
+			    .kind = kinds[n],
+			    .named = !positional(c, i),
+			    .optional = (o->flags & OPT_REQUIRED) == 0,
+			};
+			n++;
+		}
+	}
+	reply_usage(out, style, names, opts, n);
+}
+
+static void
+usage_error(struct invocation *inv, struct reply *out, const char *what)
+{
+	reply_error(out, "%c%s; usage: ", toupper((unsigned char)what[0]), what + 1);
+	registry_usage_add(inv->path, RS_BAD, out);
+}
+
+static bool
+valid_utf8_text(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 && *p != '\t')
+			return false;
+	return true;
+}
+
+/* Converts and checks one value for option o, storing it in a. */
+static int
+set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, const char *v,
+          struct reply *out)
+{
+	char what[400];
+
+	if (o->type == OPT_INT) {
+		char *end;
+		long long x;
+
+		errno = 0;
+		x = strtoll(v, &end, 10);
+		if (errno != 0 || end == v || *end != '\0' || x < o->min || x > o->max) {
+			snprintf(what, sizeof(what),
+			         "%s must be a whole number from %lld to %lld (got '%.40s')",
+			         o->name, (long long)o->min, (long long)o->max, v);
+			usage_error(inv, out, what);
+			return -1;
+		}
+		a->i = x;
+	} else if (o->type == OPT_BOOL) {
+		if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
+		    !strcmp(v, "1")) {
+			a->b = true;
+		} else if (!strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+		           !strcasecmp(v, "off") || !strcmp(v, "0")) {
+			a->b = false;
+		} else {
+			snprintf(what, sizeof(what), "%s must be true or false (got '%.40s')",
+			         o->name, v);
+			usage_error(inv, out, what);
+			return -1;
+		}
+	} else {
+		size_t max = o->type == OPT_USER ? NAME_MAX_LEN - 1
+		             : o->max > 0        ? (size_t)o->max
+		                                 : OPT_STRING_MAX;
+
+		if (strlen(v) > max) {
+			snprintf(what, sizeof(what), "%s may be at most %zu bytes (got %zu)",
+			         o->name, max, strlen(v));
+			usage_error(inv, out, what);
+			return -1;
+		}
+		if (!valid_utf8_text(v)) {
+			snprintf(what, sizeof(what), "%s may not contain control characters",
+			         o->name);
+			usage_error(inv, out, what);
+			return -1;
+		}
+		if (o->choices != NULL) {
+			size_t i;
+
+			for (i = 0; o->choices[i] != NULL; i++)
+				if (strcasecmp(o->choices[i], v) == 0)
+					break;
+			if (o->choices[i] == NULL) {
+				struct buf b;
+
+				buf_init(&b, sizeof(what) - 1);
+				buf_addf(&b, "%s must be one of ", o->name);
+				for (i = 0; o->choices[i] != NULL; i++)
+					buf_addf(&b, "%s%s", i ? ", " : "", o->choices[i]);
+				buf_addf(&b, " (got '%.40s'", v);
+				{
+					size_t nc = 0;
+					const char *best;
+
+					while (o->choices[nc] != NULL)
+						nc++;
+					best = registry_suggest(v, o->choices, nc);
+					if (best != NULL)
+						buf_addf(&b, "; did you mean %s?", best);
+				}
+				buf_addc(&b, ')');
+				snprintf(what, sizeof(what), "%s", buf_str(&b));
+				buf_free(&b);
+				usage_error(inv, out, what);
+				return -1;
+			}
+			v = o->choices[i];
+		}
+	}
+	free(a->s);
+	a->s = xstrdup(v);
+	a->set = true;
+	return 0;
+}
+
+int
+registry_bind(struct invocation *inv, const char *name, const char *value, struct reply *out)
+{
+	int i = registry_opt_index(inv->cmd, name, strlen(name));
+	char what[200];
+
+	if (i < 0) {
+		snprintf(what, sizeof(what), "there is no option '%.40s'", name);
+		usage_error(inv, out, what);
+		return -1;
+	}
+	return set_value(inv, &inv->cmd->opts[i], &inv->args[i], value, out);
+}
+
+int
+registry_check_required(struct invocation *inv, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	char what[200];
+
+	if (c->opts == NULL)
+		return 0;
+	for (int i = 0; c->opts[i].name != NULL; i++) {
+		if ((c->opts[i].flags & OPT_REQUIRED) && !inv->args[i].set) {
+			snprintf(what, sizeof(what), "%s is missing", c->opts[i].name);
+			usage_error(inv, out, what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Splits line into whitespace-separated tokens; "double quotes" group
+ * words (also in name:"two words"). A lone # ends the tokens: *hash points
+ * at it (the rest of the line is label text, never parsed). The unquoted
+ * copies go to store, which holds len + MAX_TOKENS bytes. */
+static int
+tokenize(const char *line, size_t len, struct token *tok, size_t *ntok, const char **hash,
+         char *store)
+{
+	size_t i = 0, n = 0;
+
+	*hash = NULL;
+	while (i < len) {
+		size_t start;
+		bool quoted = false;
+
+		while (i < len && isspace((unsigned char)line[i]))
+			i++;
+		if (i >= len)
+			break;
+		if (line[i] == '#' && (i + 1 == len || isspace((unsigned char)line[i + 1]))) {
+			*hash = line + i;
+			break;
+		}
+		if (n == MAX_TOKENS) {
+			*ntok = n; /* so the caller frees the tokens made so far */
+			return -1;
+		}
+		start = i;
+		tok[n].unq = store;
+		while (i < len && (quoted || !isspace((unsigned char)line[i]))) {
+			if (line[i] == '"')
+				quoted = !quoted;
+			else
+				*store++ = line[i];
+			i++;
+		}
+		*store++ = '\0';
+		tok[n].p = line + start;
+		tok[n].len = i - start;
+		n++;
+	}
+	*ntok = n;
+	return 0;
+}
+
+static int
+select_subs(struct invocation *inv, struct token *tok, size_t ntok, size_t *used, struct reply *out)
+{
+	const struct command *c = inv->path[0];
+	size_t d = 1;
+
+	while (c->subs != NULL && d < 3) {
+		const struct command *s = NULL;
+
+		if (*used < ntok)
+			s = find_sub(c, tok[*used].unq);
+		if (s != NULL) {
+			(*used)++;
+		} else if (c->default_sub != NULL) {
+			s = find_sub(c, c->default_sub);
+			/* A word that names no subcommand goes to the default one
+			 * only when that one takes values; else it is a typo. */
+			if (s != NULL && *used < ntok &&
+			    (s->opts == NULL || s->opts[0].name == NULL))
+				s = NULL;
+			/* Nor when it is a slip for a subcommand and no value
+			 * the default one's first option allows ("tabel"). */
+			if (s != NULL && *used < ntok && s->opts != NULL &&
+			    s->opts[0].choices != NULL && !is_choice(&s->opts[0], tok[*used].unq)) {
+				char dym[64];
+
+				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
+				if (dym[0] != '\0')
+					s = NULL;
+			}
+		}
+		if (s == NULL) {
+			char what[300];
+
+			inv->cmd = c;
+			if (*used < ntok) {
+				char dym[64];
+
+				suggest_sub(c, tok[*used].unq, dym, sizeof(dym));
+				snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s",
+				         tok[*used].unq, dym);
+			} else
+				snprintf(what, sizeof(what), "a subcommand is needed");
+			usage_error(inv, out, what);
+			return -1;
+		}
+		inv->path[d++] = s;
+		c = s;
+	}
+	inv->cmd = c;
+	return 0;
+}
+
+int
+registry_select(struct invocation *inv, const char *const *names, struct reply *out)
+{
+	const struct command *c = inv->path[0];
+	size_t d = 1;
+
+	for (size_t k = 0; names[k] != NULL && d < 3; k++) {
+		const struct command *s = find_sub(c, names[k]);
+
+		if (s == NULL) {
+			char what[200], dym[64];
+
+			inv->cmd = c;
+			suggest_sub(c, names[k], dym, sizeof(dym));
+			snprintf(what, sizeof(what), "unknown subcommand '%.40s'%s", names[k], dym);
+			usage_error(inv, out, what);
+			return -1;
+		}
+		inv->path[d++] = s;
+		c = s;
+	}
+	inv->cmd = c;
+	if (c->fn == NULL) {
+		usage_error(inv, out, "a subcommand is needed");
+		return -1;
+	}
+	return 0;
+}
+
+/* Binds the tokens after the subcommands: name:value ones by name, the rest
+ * by position; an OPT_REST option takes every remaining positional word and
+ * the label text after a lone #. */
+/*
+ * Where a bare number goes when the option next in line cannot take it: a
+ * choice list with no numbers in it, on a command with exactly one integer
+ * option still unset ("/tension raise 2" is "raise amount:2"). Returns
+ * that option's index, or -1.
+ */
+static int
+bare_amount(const struct command *c, const struct invocation *inv, int next, const char *v)
+{
+	const struct cmd_opt *o = &c->opts[next];
+	int found = -1;
+	const char *p = v + (*v == '-' || *v == '+');
+
+	if (*p == '\0' || strspn(p, "0123456789") != strlen(p))
+		return -1;
+	if (o->type != OPT_STRING || o->choices == NULL)
+		return -1;
+	for (size_t i = 0; o->choices[i] != NULL; i++)
+		if (strcasecmp(o->choices[i], v) == 0)
+			return -1;
+	for (int i = 0; c->opts[i].name != NULL; i++) {
+		if (c->opts[i].type != OPT_INT || inv->args[i].set)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = i;
+	}
+	return found;
+}
+
+static int
+bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used, const char *hash,
+            const char *end, struct reply *out)
+{
+	const struct command *c = inv->cmd;
+	struct buf rest;
+	int rest_i = -1, next = 0, r = -1;
+	char what[300];
+
+	buf_init(&rest, CMD_LINE_MAX);
+	for (size_t k = used; k < ntok; k++) {
+		const char *colon = memchr(tok[k].p, ':', tok[k].len);
+		int i = -1;
+
+		if (colon != NULL)
+			i = registry_opt_index(c, tok[k].p, (size_t)(colon - tok[k].p));
+		if (i >= 0 && (c->opts[i].flags & OPT_REST) && rest_i < 0) {
+			/* A rest-of-line option given by name takes the rest of
+			 * the line (up to a # label), quotes around it removed. */
+			const char *v = colon + 1, *e = hash != NULL ? hash : end;
+
+			while (e > v && isspace((unsigned char)e[-1]))
+				e--;
+			if (e - v >= 2 && *v == '"' && e[-1] == '"') {
+				v++;
+				e--;
+			}
+			rest_i = i;
+			buf_add(&rest, v, (size_t)(e - v));
+			break;
+		}
+		if (i >= 0) {
+			const char *v = strchr(tok[k].unq, ':') + 1;
+
+			if (set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0)
+				goto done;
+			continue;
+		}
+		if (rest_i >= 0) {
+			buf_addf(&rest, " %.*s", (int)tok[k].len, tok[k].p);
+			continue;
+		}
+		while (c->opts != NULL && c->opts[next].name != NULL && inv->args[next].set)
+			next++;
+		if (c->opts == NULL || c->opts[next].name == NULL || !positional(c, next)) {
+			snprintf(what, sizeof(what), "unexpected '%.40s'", tok[k].unq);
+			usage_error(inv, out, what);
+			goto done;
+		}
+		if (c->opts[next].flags & OPT_REST) {
+			rest_i = next;
+			buf_add(&rest, tok[k].p, tok[k].len);
+			continue;
+		}
+		if ((i = bare_amount(c, inv, next, tok[k].unq)) >= 0) {
+			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
+				goto done;
+			continue;
+		}
+		if (set_value(inv, &c->opts[next], &inv->args[next], tok[k].unq, out) < 0)
+			goto done;
+		next++;
+	}
+	if (hash != NULL) {
+		if (rest_i < 0 && c->opts != NULL) {
+			for (int i = 0; c->opts[i].name != NULL; i++)
+				if ((c->opts[i].flags & OPT_REST) && !inv->args[i].set)
+					rest_i = i;
+		}
+		if (rest_i < 0) {
+			usage_error(inv, out, "this command takes no '# label'");
+			goto done;
+		}
+		if (rest.len > 0)
+			buf_addc(&rest, ' ');
+		buf_add(&rest, hash, (size_t)(end - hash));
+	}
+	if (rest_i >= 0 &&
+	    set_value(inv, &c->opts[rest_i], &inv->args[rest_i], buf_str(&rest), out) < 0)
+		goto done;
+	r = registry_check_required(inv, out);
+done:
+	buf_free(&rest);
+	return r;
+}
+
+int
+registry_parse_in(const struct command *const *table, const char *line, size_t len,
+                  struct invocation *inv, struct reply *out)
+{
+	struct token tok[MAX_TOKENS];
+	char store[CMD_LINE_MAX + MAX_TOKENS];
+	size_t ntok = 0, used = 1;
+	const char *hash;
+	int r = -1;
+
+	memset(inv->path, 0, sizeof(inv->path));
+	inv->cmd = NULL;
+	if (len > CMD_LINE_MAX) {
+		reply_error(out,
+		            "That message is %zu bytes long; a command may be at most %d bytes.",
+		            len, CMD_LINE_MAX);
+		goto done;
+	}
+	if (tokenize(line, len, tok, &ntok, &hash, store) < 0) {
+		reply_error(out, "That command has more than %d words; shorten it.", MAX_TOKENS);
+		goto done;
+	}
+	if (ntok == 0) {
+		reply_error(out, "No command given; try ");
+		reply_cmd(out, RS_BAD, "help", NULL);
+		reply_add(out, RS_BAD, ".");
+		goto done;
+	}
+	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
+	if (inv->path[0] == NULL) {
+		const char *cands[64], *best;
+		size_t n = 0;
+		struct buf b;
+
+		buf_init(&b, 1000);
+		for (size_t i = 0; table[i] != NULL; i++) {
+			buf_addf(&b, "%s%s", i ? ", " : "", table[i]->name);
+			if (n < 64)
+				cands[n++] = table[i]->name;
+		}
+		best = registry_suggest(tok[0].unq, cands, n);
+		if (best != NULL)
+			reply_error(out,
+			            "Unknown command '%.40s'; did you mean %s? The commands are %s "
+			            "(try ",
+			            tok[0].unq, best, buf_str(&b));
+		else
+			reply_error(out, "Unknown command '%.40s'; the commands are %s (try ",
+			            tok[0].unq, buf_str(&b));
+		buf_free(&b);
+		reply_cmd(out, RS_BAD, "help", NULL);
+		reply_add(out, RS_BAD, ").");
+		goto done;
+	}
+	if (select_subs(inv, tok, ntok, &used, out) < 0)
+		goto done;
+	if (inv->cmd->fn == NULL) {
+		usage_error(inv, out, "a subcommand is needed");
+		goto done;
+	}
+	r = bind_tokens(inv, tok, ntok, used, hash, line + len, out);
+done:
+	if (r < 0)
+		invocation_clear(inv);
+	return r;
+}

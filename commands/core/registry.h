@@ -1,0 +1,168 @@
+/*
+ * registry: the command table and what is derived from it.
+ *
+ * Every command is declared once, as a const struct command: its name,
+ * description, options (type, required, choices, limits), subcommands, who
+ * may run it and its help text. From that one declaration come text parsing
+ * for the console and IRC (`roll 4d6kh3 label:Stealth`, positional or
+ * name:value), usage messages, /help, and Discord's registration JSON. A
+ * handler never sees a value the declaration does not allow.
+ */
+#ifndef DELVER_REGISTRY_H
+#define DELVER_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "commands/core/completions.h"
+#include "commands/core/invocation.h"
+#include "commands/core/reply.h"
+#include "commands/core/state.h"
+
+#define CMD_MAX_OPTS   16   /* options of one command */
+#define CMD_LINE_MAX   2000 /* bytes in one command line */
+#define OPT_STRING_MAX 200  /* default bytes in a string value */
+
+enum opt_type {
+	OPT_STRING,
+	OPT_INT,
+	OPT_BOOL,
+	OPT_USER, /* a player: a name on text platforms, a user on Discord */
+};
+
+/* Option flags. */
+#define OPT_REQUIRED     0x1u
+#define OPT_REST         0x2u /* a positional string taking the rest of the line */
+#define OPT_AUTOCOMPLETE 0x4u /* Discord may ask for suggestions */
+
+struct invocation;
+
+struct cmd_opt {
+	const char *name; /* lowercase, 1-32 chars, unique within the command */
+	const char *desc; /* one line, at most 100 chars */
+	enum opt_type type;
+	unsigned flags;
+	int64_t min, max;           /* OPT_INT bounds; OPT_STRING max length (0: default) */
+	const char *const *choices; /* NULL-terminated allowed values, or NULL */
+	/*
+	 * Suggests values for a partly typed one (OPT_AUTOCOMPLETE), or NULL:
+	 * then the choices that contain the partial text are suggested. inv has
+	 * its context (channel, user, is_gm) and the options typed so far; the
+	 * function adds values with completions_add() and changes nothing.
+	 */
+	void (*complete)(struct invocation *inv, const char *partial, struct completions *out);
+};
+
+enum cmd_role {
+	ROLE_ANYONE = 0,
+	ROLE_GM, /* the channel's GM or a platform admin */
+};
+
+typedef void (*cmd_fn)(struct invocation *inv, struct reply *out);
+
+struct command {
+	const char *name; /* lowercase, 1-32 chars */
+	const char *desc; /* one line, at most 100 chars */
+	const char *help; /* more text for /help <command>, or NULL */
+	enum cmd_role role;
+	const struct cmd_opt *opts; /* array ended by a zeroed entry, or NULL */
+	const struct command *subs; /* array ended by a zeroed entry, or NULL */
+	const char *default_sub;    /* run when no subcommand is named */
+	cmd_fn fn;                  /* NULL when the command only has subs */
+	/* A short name typed lines also accept ("r" for roll), or NULL; it
+	 * may never equal another command's name or alias. */
+	const char *alias;
+	/* The handler (fn) only reads: it never changes a channel or user
+	 * record, whatever its options, so no /undo snapshot is taken before
+	 * it runs (commands/core/undo.h). tests/unit/test_undo.c runs every command
+	 * so marked on a channel using every module and checks that the
+	 * records' bytes are unchanged, so the mark cannot lie. */
+	bool read_only;
+};
+
+/* Where a command came from, filled by the transport. */
+struct origin {
+	const char *platform;   /* "console", "discord", "irc" */
+	char chan_key[KEY_MAX]; /* platform-qualified channel key */
+	char user_key[KEY_MAX]; /* platform-qualified user key */
+	/* The key older versions gave this user, when it differs ("" when
+	 * none): records under it are adopted on use (state_adopt). */
+	char legacy_user_key[KEY_MAX];
+	char user_name[NAME_MAX_LEN];
+	bool platform_admin; /* Discord manage rights, IRC channel operator, ... */
+	bool direct;         /* a private conversation with the bot */
+};
+
+struct cmd_arg {
+	bool set;
+	int64_t i;
+	bool b;
+	char *s; /* owned by the invocation */
+};
+
+struct invocation {
+	const struct command *cmd;     /* the leaf command that runs */
+	const struct command *path[3]; /* root .. leaf, NULL-padded */
+	struct cmd_arg args[CMD_MAX_OPTS];
+	const struct origin *from;
+	struct state *state;
+	struct channel *chan;
+	struct user *user;
+	struct rng *rng;
+	int64_t now; /* unix seconds */
+	bool is_gm;  /* the invoker may run GM commands here */
+	/* The typed line without its prefix, when the command was typed
+	 * (console, IRC); NULL for a bound invocation (Discord). Valid while
+	 * the command runs. */
+	const char *line;
+	size_t line_len;
+};
+
+/* The top-level commands, ended by a NULL entry (commands/core/commands.c). */
+extern const struct command *const command_table[];
+
+/* The known word closest to a mistyped one: one of the n words of cands
+ * within a typing slip of typed (an edit distance of 1, or 2 for words of
+ * seven letters or more; letters swapped count one), or NULL. */
+const char *registry_suggest(const char *typed, const char *const *cands, size_t n);
+
+/* The top-level command of that name (or alias), or NULL. */
+const struct command *registry_find(const char *name, size_t len);
+/* The subcommand of c named by the first len bytes of name, or NULL
+ * (case-insensitive, like every command name). */
+const struct command *registry_find_sub(const struct command *c, const char *name, size_t len);
+/* The same in another table (tests use their own tables). */
+const struct command *registry_find_in(const struct command *const *table, const char *name,
+                                       size_t len);
+
+/*
+ * Parses a command line without its prefix ("roll 4d6kh3 # Stealth") into
+ * inv->cmd, inv->path and inv->args against table (command_table, or a
+ * test's own). Returns 0, or -1 with an error reply that names what is
+ * wrong and shows the usage. Free the values with invocation_clear().
+ */
+int registry_parse_in(const struct command *const *table, const char *line, size_t len,
+                      struct invocation *inv, struct reply *out);
+
+/*
+ * Binds one option given by name to inv (for Discord, whose options arrive
+ * named and typed; values are given as text). Returns 0, or -1 with an error
+ * reply. registry_check_required() then reports a missing required option.
+ */
+int registry_bind(struct invocation *inv, const char *name, const char *value, struct reply *out);
+int registry_check_required(struct invocation *inv, struct reply *out);
+/* Resolves a subcommand path given as names (Discord); NULL names end it. */
+int registry_select(struct invocation *inv, const char *const *names, struct reply *out);
+
+/* The index of option name in c's options, or -1. */
+int registry_opt_index(const struct command *c, const char *name, size_t len);
+
+/* Usage of any command node, named by its full path ("tension table set"):
+ * "roll <expression> [label:text] [private:true|false]". */
+void registry_usage_of(const struct command *const *path, char *buf, size_t len);
+/* The same usage appended to out as a command reference, which each
+ * platform writes as it is typed there. */
+void registry_usage_add(const struct command *const *path, unsigned style, struct reply *out);
+
+#endif

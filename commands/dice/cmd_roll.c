@@ -1,0 +1,655 @@
+/*
+ * /roll: dice in the full chat notation (rules/dice.h, NOTATION.md).
+ *
+ * Every die is shown; dropped and rerolled dice are struck; marks after a
+ * die follow rpg-dice-roller's, which players know: ! exploded, !! compound,
+ * p penetrated, r rerolled, * success, _ failure, ** critical, __ fumble,
+ * ^ raised by min, v lowered by max. Colour only repeats what the marks say.
+ */
+#include "commands/dice/cmd_roll.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/dice/cmd_save.h"
+#include "commands/dice/rollchan.h"
+#include "rules/base/buf.h"
+#include "rules/base/num.h"
+#include "rules/dice/dice.h"
+
+/* Dice shown per group; more are summarised (the total still counts all). */
+#define ROLL_SHOWN_MAX    100 /* entries of a pool shown */
+#define ROLL_COMPACT_FROM 20  /* a larger pool has its runs compacted */
+
+/* Appends s to text at *n (text has room: marks are short and bounded). */
+static void
+mark(char *text, size_t *n, const char *s)
+{
+	size_t len = strlen(s);
+
+	memcpy(text + *n, s, len);
+	*n += len;
+}
+
+/* Plain text gathered into one span: most of a roll's pieces (brackets,
+ * separators, ordinary dice) are unstyled, and one reply span per piece
+ * made the reply the costliest part of a roll. */
+struct plain {
+	char t[256];
+	size_t n;
+};
+
+static void
+plain_flush(struct reply *out, struct plain *p)
+{
+	if (p->n == 0)
+		return;
+	p->t[p->n] = '\0';
+	reply_add(out, 0, "%s", p->t);
+	p->n = 0;
+}
+
+static void
+plain_add(struct reply *out, struct plain *p, const char *s, size_t len)
+{
+	if (len >= sizeof(p->t) - p->n)
+		plain_flush(out, p);
+	if (len >= sizeof(p->t)) {
+		reply_add(out, 0, "%s", s);
+		return;
+	}
+	memcpy(p->t + p->n, s, len);
+	p->n += len;
+}
+
+static void
+die_span(struct reply *out, struct plain *p, const struct dice_group *g, const struct dice_die *d,
+         size_t times)
+{
+	unsigned style = 0;
+	char text[64];
+	size_t n = 0;
+
+	if (g->fate)
+		mark(text, &n, d->value > 0 ? "+" : d->value < 0 ? "-" : "0");
+	else
+		n = num_text(d->value, text);
+	if (d->flags & DICE_COMPOUNDED)
+		mark(text, &n, "!!");
+	else if (d->flags & DICE_EXPLODED)
+		mark(text, &n, "!");
+	if (d->flags & DICE_PENETRATED)
+		mark(text, &n, "p");
+	if (d->flags & DICE_REROLLED)
+		mark(text, &n, "r");
+	if (d->flags & DICE_MIN)
+		mark(text, &n, "^");
+	if (d->flags & DICE_MAX)
+		mark(text, &n, "v");
+	if (d->flags & DICE_SUCCESS)
+		mark(text, &n, "*");
+	else if (d->flags & DICE_FAILURE)
+		mark(text, &n, "_");
+	if (d->flags & DICE_CRIT)
+		mark(text, &n, "**");
+	if (d->flags & DICE_FUMBLE)
+		mark(text, &n, "__");
+	if (d->flags & DICE_CAPPED)
+		mark(text, &n, "…");
+	if (times > 1)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "x%zu", times);
+	text[n] = '\0';
+
+	if (d->flags & (DICE_DROPPED | DICE_REROLLED))
+		style |= RS_STRUCK | RS_DIM;
+	else if (d->flags & DICE_CRIT)
+		style |= RS_CRIT;
+	else if (d->flags & DICE_FUMBLE)
+		style |= RS_FUMBLE;
+	else if (d->flags & DICE_SUCCESS)
+		style |= RS_GOOD;
+	else if (d->flags & DICE_FAILURE)
+		style |= RS_BAD;
+	if (style == 0) {
+		plain_add(out, p, text, n);
+		return;
+	}
+	plain_flush(out, p);
+	reply_add(out, style, "%s", text);
+}
+
+/* The flags that show in a die's text or style. */
+#define SHOWN_FLAGS                                                                                \
+	(DICE_COMPOUNDED | DICE_EXPLODED | DICE_PENETRATED | DICE_REROLLED | DICE_MIN | DICE_MAX | \
+	 DICE_SUCCESS | DICE_FAILURE | DICE_CRIT | DICE_FUMBLE | DICE_CAPPED | DICE_DROPPED)
+
+/* How many dice from i on read the same (value and marks). */
+static size_t
+run_of(const struct dice_group *g, size_t i)
+{
+	size_t n = 1;
+
+	while (i + n < g->ndice && g->dice[i + n].value == g->dice[i].value &&
+	       (g->dice[i + n].flags & SHOWN_FLAGS) == (g->dice[i].flags & SHOWN_FLAGS))
+		n++;
+	return n;
+}
+
+/* A pool of more than ROLL_COMPACT_FROM dice is written as chat rollers
+ * do: a run of three or more equal dice as one entry, "6x3" (a sorted pool
+ * becomes a count of each face); at most ROLL_SHOWN_MAX entries, then how
+ * many dice are left. */
+static void
+group_spans(struct reply *out, const struct dice_group *g)
+{
+	bool compact = g->ndice > ROLL_COMPACT_FROM;
+	struct plain p = {.n = 0};
+	size_t i = 0;
+
+	if (g->operand)
+		reply_add(out, RS_DIM, "%s→", g->notation);
+	plain_add(out, &p, "[", 1);
+	for (size_t entries = 0; i < g->ndice && entries < ROLL_SHOWN_MAX; entries++) {
+		size_t run = compact ? run_of(g, i) : 1;
+
+		if (i > 0)
+			plain_add(out, &p, ", ", 2);
+		die_span(out, &p, g, &g->dice[i], run >= 3 ? run : 1);
+		i += run >= 3 ? run : 1;
+	}
+	plain_flush(out, &p);
+	if (i < g->ndice)
+		reply_add(out, RS_DIM, ", … %zu more", g->ndice - i);
+	reply_add(out, 0, "]");
+	if (g->label != NULL)
+		reply_add(out, RS_ITALIC, " %s", g->label);
+	if (g->operand)
+		reply_add(out, 0, " ");
+}
+
+static void
+repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
+{
+	const struct dice_repeat *rep = &e->repeats[r];
+	long long succ = 0, fail = 0;
+	bool counting = false;
+
+	if (e->nrepeats > 1) {
+		reply_add(out, RS_DIM, "%2zu: ", r + 1);
+	} else {
+		reply_add(out, RS_CODE, "%s", e->source);
+		reply_add(out, 0, ": ");
+	}
+	for (size_t i = 0; i < rep->nitems; i++) {
+		const struct dice_item *it = &rep->items[i];
+
+		if (it->kind == DICE_ITEM_TEXT) {
+			reply_add(out, 0, "%s", it->text);
+			if (it->label != NULL)
+				reply_add(out, RS_ITALIC, " %s", it->label);
+			continue;
+		}
+		group_spans(out, it->group);
+		if (it->group->successes_counted) {
+			counting = true;
+			succ += it->group->successes;
+			fail += it->group->failures;
+		}
+	}
+	reply_add(out, 0, " = ");
+	{
+		char num[24];
+
+		num_text(rep->total, num);
+		reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%s", num);
+	}
+	if (counting && fail > 0)
+		reply_add(out, RS_DIM, " (%lld success%s − %lld failure%s)", succ,
+		          succ == 1 ? "" : "es", fail, fail == 1 ? "" : "s");
+	else if (counting)
+		reply_add(out, RS_DIM, " success%s", rep->total == 1 ? "" : "es");
+}
+
+/* Whether c may end a dice term that adv/dis can double: an operator, a
+ * space, a label or the end. */
+static bool
+term_end(int c)
+{
+	return c == '\0' || c == ' ' || c == '\t' || c == '+' || c == '-' || c == '*' || c == '/' ||
+	       c == ')' || c == ';' || c == '[' || c == '#';
+}
+
+/*
+ * "1d20+5 adv" is "2d20kh1+5", "d20 dis # save" is "2d20kl1 # save": a
+ * trailing word adv or dis (before any '# label') doubles the first plain
+ * d20 of the roll and keeps the better or the worse. Writes the rewritten
+ * expression into buf (len bytes) and returns it, returns expr itself when
+ * it ends in neither word, or NULL (with *err set) when there is no plain
+ * d20 to double.
+ */
+const char *
+cmd_roll_advantage(const char *expr, char *buf, size_t len, const char **err)
+{
+	const char *hash = strchr(expr, '#'), *end = hash != NULL ? hash : expr + strlen(expr);
+	const char *w, *p;
+	bool adv;
+	struct buf b;
+
+	while (end > expr && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (end - expr < 4 || (end[-4] != ' ' && end[-4] != '\t'))
+		return expr;
+	w = end - 3;
+	if (strncasecmp(w, "adv", 3) == 0)
+		adv = true;
+	else if (strncasecmp(w, "dis", 3) == 0)
+		adv = false;
+	else
+		return expr;
+	for (p = expr; p < w; p++) {
+		const char *d = p;
+
+		if (*p == '1' && (p == expr || !isdigit((unsigned char)p[-1])))
+			d = p + 1;
+		else if (p > expr &&
+		         (isdigit((unsigned char)p[-1]) || isalpha((unsigned char)p[-1])))
+			continue;
+		if ((*d == 'd' || *d == 'D') && d[1] == '2' && d[2] == '0' && term_end(d[3]))
+			break;
+	}
+	if (p >= w) {
+		*err = adv ? "Adv rolls a plain d20 twice and this roll has none; write it as in "
+		             "1d20+5 adv."
+		           : "Dis rolls a plain d20 twice and this roll has none; write it as in "
+		             "1d20+5 dis.";
+		return NULL;
+	}
+	buf_init(&b, len - 1);
+	buf_add(&b, expr, (size_t)(p - expr));
+	buf_adds(&b, adv ? "2d20kh1" : "2d20kl1");
+	p += *p == '1' ? 4 : 3;
+	buf_add(&b, p, (size_t)(w - p));
+	if (hash != NULL)
+		buf_adds(&b, hash);
+	if (b.toobig) {
+		buf_free(&b);
+		return expr; /* the dice engine names the length limit */
+	}
+	memcpy(buf, buf_str(&b), b.len + 1);
+	buf_free(&b);
+	return buf;
+}
+
+/* "Natural 20!" or "Natural 1." after a roll of one lone d20 (no other
+ * dice term, no repeat; kept from several, as adv and dis do, counts), as
+ * Roll20 and Avrae mark it; NULL otherwise. */
+static const char *
+natural(const struct dice_result *res)
+{
+	const struct dice_group *g = NULL;
+	const struct dice_die *d = NULL;
+	const struct dice_expr *e;
+
+	if (dice_result_nexprs(res) != 1)
+		return NULL;
+	e = dice_result_expr(res, 0);
+	if (e->nrepeats != 1)
+		return NULL;
+	for (size_t i = 0; i < e->repeats[0].nitems; i++) {
+		const struct dice_item *it = &e->repeats[0].items[i];
+
+		if (it->kind != DICE_ITEM_GROUP)
+			continue;
+		if (g != NULL)
+			return NULL;
+		g = it->group;
+	}
+	if (g == NULL || g->fate || g->sides != 20 || g->successes_counted)
+		return NULL;
+	for (size_t i = 0; i < g->ndice; i++) {
+		if (g->dice[i].flags & (DICE_DROPPED | DICE_REROLLED))
+			continue;
+		if (d != NULL || (g->dice[i].flags & (DICE_MIN | DICE_MAX | DICE_ADDED)))
+			return NULL;
+		d = &g->dice[i];
+	}
+	if (d != NULL && d->value == 20)
+		return "Natural 20!";
+	if (d != NULL && d->value == 1)
+		return "Natural 1.";
+	return NULL;
+}
+
+/*
+ * "/roll fireball +2 # big" with fireball saved as "8d6 # fire" rolls
+ * "8d6 +2 # big": the saved roll, what follows its name, and the label
+ * given or else the saved one. The invoker's saved roll (in every
+ * channel) wins over the channel's. Returns expr itself when it does not start with a name, the
+ * expansion (in buf, len bytes), or NULL with an error reply.
+ */
+static const char *
+expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, struct reply *out)
+{
+	const char *sroll, *sname = NULL;
+	bool mine;
+	char name[ROLLCHAN_NAME_MAX];
+	const char *p = expr, *rest, *hash, *slabel, *advword = NULL;
+	size_t n = 0, base;
+	struct buf b;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (n + 1 < sizeof(name) &&
+	       (isalnum((unsigned char)p[n]) || p[n] == '-' || p[n] == '_')) {
+		name[n] = p[n];
+		n++;
+	}
+	name[n] = '\0';
+	if (n == 0 || !rollchan_name_ok(name) || isalnum((unsigned char)p[n]) || p[n] == '-' ||
+	    p[n] == '_')
+		return expr;
+	if ((sroll = cmd_save_find(inv, name, &sname, &mine)) == NULL) {
+		reply_error(out, "'%s' is neither dice nor a saved roll here; ", name);
+		reply_cmd(out, RS_BAD, "saved list", NULL);
+		reply_add(out, RS_BAD, " lists the saved rolls, ");
+		reply_cmd(out, RS_BAD, "help", "command", "roll", NULL);
+		reply_add(out, RS_BAD, " the notation.");
+		return NULL;
+	}
+	rest = p + n;
+	hash = strchr(rest, '#');
+	slabel = strchr(sroll, '#');
+	base = slabel != NULL ? (size_t)(slabel - sroll) : strlen(sroll);
+	while (base > 0 && (sroll[base - 1] == ' ' || sroll[base - 1] == '\t'))
+		base--;
+	/* A saved "1d20+5 adv" keeps its adv last: "/roll atk +2" is
+	 * "1d20+5 +2 adv". */
+	if (base > 4 && (sroll[base - 4] == ' ' || sroll[base - 4] == '\t') &&
+	    (strncasecmp(sroll + base - 3, "adv", 3) == 0 ||
+	     strncasecmp(sroll + base - 3, "dis", 3) == 0))
+		advword = sroll + base - 3;
+	buf_init(&b, len - 1);
+	buf_add(&b, sroll, advword != NULL ? base - 4 : base);
+	buf_add(&b, rest, hash != NULL ? (size_t)(hash - rest) : strlen(rest));
+	if (advword != NULL) {
+		buf_addc(&b, ' ');
+		buf_add(&b, advword, 3);
+		buf_addc(&b, ' ');
+	}
+	if (hash != NULL)
+		buf_adds(&b, hash);
+	else if (slabel != NULL)
+		buf_adds(&b, slabel);
+	if (b.toobig) {
+		buf_free(&b);
+		reply_error(out, "With what follows it, the saved roll %s is longer than %d bytes.",
+		            sname, DICE_TEXT_MAX);
+		return NULL;
+	}
+	memcpy(buf, buf_str(&b), b.len + 1);
+	buf_free(&b);
+	return buf;
+}
+
+/* Logs a roll the channel saw: its canonical text and its totals. */
+static void
+log_roll(struct invocation *inv, const struct dice_result *res)
+{
+	struct rollchan *rc = rollchan_of(inv->chan);
+	char what[ROLLCHAN_WHAT_MAX * 2], result[ROLLCHAN_RESULT_MAX * 2];
+	struct buf w, t;
+
+	buf_init(&w, sizeof(what) - 1);
+	buf_init(&t, sizeof(result) - 1);
+	for (size_t i = 0; i < dice_result_nexprs(res); i++) {
+		const struct dice_expr *e = dice_result_expr(res, i);
+
+		if (i > 0)
+			buf_adds(&w, "; ");
+		if (e->nrepeats > 1)
+			buf_addf(&w, "%zux ", e->nrepeats);
+		buf_adds(&w, e->source);
+		for (size_t k = 0; k < e->nrepeats; k++)
+			buf_addf(&t, "%s%lld", t.len > 0 ? ", " : "",
+			         (long long)e->repeats[k].total);
+	}
+	if (dice_result_label(res) != NULL)
+		buf_addf(&w, " # %s", dice_result_label(res));
+	/* A text too long for the log is cut; "…" says so. */
+	snprintf(what, sizeof(what), "%s%s", buf_str(&w), w.toobig ? "…" : "");
+	snprintf(result, sizeof(result), "%s%s", buf_str(&t), t.toobig ? "…" : "");
+	if (strlen(what) >= ROLLCHAN_WHAT_MAX)
+		memcpy(what + ROLLCHAN_WHAT_MAX - 4, "…", sizeof("…"));
+	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
+		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
+	rollchan_log(rc, inv->now, inv->from->user_name, what, result);
+	channel_touch(inv->chan);
+	buf_free(&w);
+	buf_free(&t);
+}
+
+/* Who sees a roll: the channel, the invoker alone (private), or the GM
+ * alone (secret: a player's blind roll, or the GM's own behind the
+ * screen). */
+enum roll_audience {
+	ROLL_OPEN,
+	ROLL_PRIVATE,
+	ROLL_SECRET,
+};
+
+/*
+ * Where a secret roll goes: the channel is told who rolls what (the dice
+ * as typed, without a '# label', and the label, never the result) and the result goes to the GM
+ * seat's holder; the GM's own secret roll (or that of anyone who may act as
+ * GM here) stays behind the screen, for the invoker alone. Returns false
+ * (with an error reply) when the channel has no GM to send it to.
+ */
+static bool
+secret_to(struct invocation *inv, const char *typed, const char *label, struct reply *out)
+{
+	const char *gm = channel_gm(inv->chan);
+	size_t dice_len = strcspn(typed, "#");
+
+	while (dice_len > 0 && (typed[dice_len - 1] == ' ' || typed[dice_len - 1] == '\t'))
+		dice_len--;
+	if (inv->is_gm) {
+		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+		reply_add(out, 0, " (GM) rolls behind the screen.");
+		reply_nl(out);
+		reply_to(out, REPLY_INVOKER);
+		return true;
+	}
+	if (gm == NULL) {
+		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
+		                 "takes the seat with ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, ", or roll in the open with ");
+		reply_cmd(out, RS_BAD, "roll", NULL);
+		reply_add(out, RS_BAD, ".");
+		return false;
+	}
+	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+	reply_add(out, 0, " rolls ");
+	reply_add(out, RS_CODE, "%.*s", (int)dice_len, typed);
+	if (label != NULL)
+		reply_add(out, RS_ITALIC, " (%s)", label);
+	reply_add(out, 0, " in secret: only the GM, ");
+	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->chan));
+	reply_add(out, 0, ", sees the result.");
+	reply_nl(out);
+	reply_to_gm(out, gm, channel_gm_name(inv->chan));
+	return true;
+}
+
+static void
+roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
+{
+	const char *expr = invocation_str(inv, "expression");
+	const char *label = invocation_str(inv, "label");
+	bool private = who == ROLL_PRIVATE;
+	bool compact = rollchan_compact(inv->chan);
+	struct dice_result *res = NULL;
+	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
+	const char *typed = expr, *aerr = NULL, *nat;
+	struct buf action;
+	const char *shown_label;
+	int r;
+
+	if ((expr = expand_saved(inv, typed, savbuf, sizeof(savbuf), out)) == NULL)
+		return;
+	if ((expr = cmd_roll_advantage(expr, advbuf, sizeof(advbuf), &aerr)) == NULL) {
+		reply_error(out, "%s", aerr);
+		return;
+	}
+	r = dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err));
+	if (r != DICE_OK) {
+		size_t n = strlen(err);
+
+		reply_error(out, "%c%s%s", err[0] >= 'a' && err[0] <= 'z' ? err[0] - 32 : err[0],
+		            err + 1, n > 0 && err[n - 1] != '.' ? "." : "");
+		return;
+	}
+	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
+	if (private)
+		reply_to(out, REPLY_INVOKER);
+	if (who == ROLL_SECRET && !secret_to(inv, typed, shown_label, out)) {
+		dice_result_free(res);
+		return;
+	}
+	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+	reply_add(out, 0, " rolls");
+	if (shown_label != NULL)
+		reply_add(out, RS_ITALIC, " %s", shown_label);
+	if (who == ROLL_SECRET)
+		reply_add(out, 0, " in secret");
+	/* Compact output: who rolls opens the first line, not a line of its
+	 * own; each roll is one line; a natural 20 or 1 closes the last. */
+	if (compact)
+		reply_add(out, 0, shown_label != NULL || who == ROLL_SECRET ? " · " : " ");
+	else
+		reply_nl(out);
+	for (size_t i = 0; i < dice_result_nexprs(res); i++) {
+		const struct dice_expr *e = dice_result_expr(res, i);
+
+		if (e->nrepeats > 1)
+			reply_line(out, RS_CODE, "%zux %s", e->nrepeats, e->source);
+		for (size_t k = 0; k < e->nrepeats; k++) {
+			repeat_line(out, e, k);
+			if (!compact || i + 1 < dice_result_nexprs(res) || k + 1 < e->nrepeats)
+				reply_nl(out);
+		}
+	}
+	nat = natural(res);
+	if (nat != NULL && rollchan_of(inv->chan)->no_natural)
+		nat = NULL;
+	if (nat != NULL && compact)
+		reply_add(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), " · %s", nat);
+	if (compact)
+		reply_nl(out);
+	else if (nat != NULL)
+		reply_line(out, RS_BOLD | (nat[9] == '2' ? RS_CRIT : RS_FUMBLE), "%s", nat);
+	if (dice_result_capped(res))
+		reply_line(out, RS_DIM,
+		           "A die marked … kept exploding or rerolling; its chain stopped after %d "
+		           "extra rolls.",
+		           DICE_CHAIN_MAX);
+	/* Named options go first: everything after a '#' is label text. The
+	 * button is left out when its command would pass Discord's 100. */
+	buf_init(&action, 100);
+	buf_adds(&action, private ? "roll private:true " : "roll ");
+	buf_adds(&action, typed);
+	if (label != NULL && dice_result_label(res) == NULL) {
+		buf_adds(&action, " # ");
+		buf_adds(&action, label);
+	}
+	/* A secret roll has no button: it would show under the result;
+	 * compact output has none: it is a line of its own where buttons are
+	 * text (console). */
+	if (!action.toobig && who != ROLL_SECRET && !compact)
+		reply_button(out, "Roll again", buf_str(&action));
+	buf_free(&action);
+	if (who == ROLL_OPEN)
+		log_roll(inv, res);
+	dice_result_free(res);
+}
+
+static void
+roll_fn(struct invocation *inv, struct reply *out)
+{
+	roll_run(inv, out, invocation_bool(inv, "private", false) ? ROLL_PRIVATE : ROLL_OPEN);
+}
+
+static void
+gmroll_fn(struct invocation *inv, struct reply *out)
+{
+	roll_run(inv, out, ROLL_SECRET);
+}
+
+static const struct cmd_opt roll_opts[] = {
+    {.name = "expression",
+     .desc = "Dice to roll, e.g. 4d6kh3, 2d20kl1+3, 6x 4d6kh3, 1d20+5 # attack",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = DICE_TEXT_MAX},
+    {.name = "label",
+     .desc = "What the roll is for (shown, never parsed as dice)",
+     .type = OPT_STRING,
+     .max = DICE_LABEL_MAX},
+    {.name = "private", .desc = "Show the result only to you", .type = OPT_BOOL},
+    {0},
+};
+
+const struct command cmd_roll = {
+    .name = "roll",
+    .desc = "Roll dice: 4d6kh3, 2d20kl1+3, 3d6!, 5d10>=8, 6x 4d6kh3, 1d20+5 # attack",
+    .help = "Notation: NdS (d% = d100, dF = fate), keep/drop kh kl dh dl (k = kh, d = dl; one "
+            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3), explode ! "
+            "(compound !!, penetrate !p), reroll r / once ro, success counting >=N with "
+            "failures fN, min/max, criticals cs/cf, sort s/sa/sd, + - * / and ( ), repeat "
+            "6x, several rolls with ';', a label after ' # ' or in [brackets] after a term "
+            "(2d10 [fire]). Compare points: =N, <>N (not equal), <N, <=N, >N, >=N; a bare "
+            "number means =N; right after a term !=N means explode on N, so not-equal is "
+            "written <>N. Rulings: min/max clamp explosion and reroll dice too; a penetrated "
+            "die keeps its -1 through a reroll; one die's explosion or reroll chain stops "
+            "after 100 extra rolls. Marks: ~~struck~~ = dropped, ! exploded, r rerolled, * "
+            "success, _ failure, ** critical, __ fumble. Limits: 500 bytes of text, 200 "
+            "bytes a label, 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, "
+            "20 repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the "
+            "d20 twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "
+            "(the GM turns that off with {/settings natural mode=off}); "
+            "{/roll expression=\"NAME +2 # label\"} rolls a roll saved with {/save} (the "
+            "+2 and the label are optional).",
+    .opts = roll_opts,
+    .fn = roll_fn,
+    .alias = "r",
+};
+
+static const struct cmd_opt gmroll_opts[] = {
+    {.name = "expression",
+     .desc = "Dice to roll in secret, e.g. 1d20+5, 2d6 # perception, or a saved roll's name",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = DICE_TEXT_MAX},
+    {.name = "label",
+     .desc = "What the roll is for (the channel sees it)",
+     .type = OPT_STRING,
+     .max = DICE_LABEL_MAX},
+    {0},
+};
+
+const struct command cmd_gmroll = {
+    .name = "gmroll",
+    .desc = "Roll in secret: only the GM sees the result (the GM's own: behind the screen)",
+    .help = "A blind roll, as Roll20's gmroll: the channel sees who rolls which dice (and the "
+            "label), never the result, which goes to the GM who holds the seat ({/gm claim}) "
+            "alone: on Discord by direct message, on IRC by NOTICE, on the console as a line "
+            "marked for the GM. With several GMs (a Discord GM role, channel admins) only "
+            "the seat's holder gets it. The GM's own {/gmroll} stays behind the screen: the "
+            "channel sees that the GM rolled, the GM alone the result. The notation, saved "
+            "rolls and adv/dis are those of {/roll}; a secret roll is not in {/log}.",
+    .opts = gmroll_opts,
+    .fn = gmroll_fn,
+};

@@ -1,0 +1,287 @@
+/*
+ * /save and /saved: rolls saved under a name, a player's own or (set by
+ * the GM) the channel's, then rolled with /roll name. A player's own live
+ * in their user record and follow them to every channel of the platform;
+ * the channel's live in its roll state (commands/dice/rollchan.h). A player's
+ * own win over the channel's of the same name.
+ */
+#include "commands/dice/cmd_save.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/dice/cmd_roll.h"
+#include "commands/dice/rollchan.h"
+#include "rules/dice/dice.h"
+
+/* The owner a command acts for: the invoker, or "" for the channel. */
+static const char *
+owner(const struct invocation *inv)
+{
+	return invocation_bool(inv, "channel", false) ? "" : inv->from->user_key;
+}
+
+/* Moves the invoker's saved rolls that this channel kept for them (older
+ * versions did) into their user record. */
+static void
+adopt(struct invocation *inv)
+{
+	struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+
+	if (rc != NULL && rc->nsaved > 0 && rollchan_adopt(rc, inv->user) > 0) {
+		channel_touch(inv->chan);
+		user_touch(inv->user);
+	}
+}
+
+const char *
+cmd_save_find(struct invocation *inv, const char *name, const char **canon, bool *mine)
+{
+	const struct rollchan *rc;
+	const struct rollchan_saved *cs = NULL;
+	const struct user_saved *us;
+
+	adopt(inv);
+	rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	*mine = true;
+	if ((us = user_saved_find(inv->user, name)) != NULL) {
+		*canon = us->name;
+		return us->roll;
+	}
+	if (rc != NULL && (cs = rollchan_find(rc, inv->from->user_key, name)) == NULL) {
+		cs = rollchan_find(rc, "", name);
+		*mine = false;
+	}
+	if (cs == NULL)
+		return NULL;
+	*canon = cs->name;
+	return cs->roll;
+}
+
+static bool
+gm_check(struct invocation *inv, struct reply *out)
+{
+	if (invocation_bool(inv, "channel", false) && !inv->is_gm) {
+		reply_error(out, "Only the GM saves or deletes the channel's rolls; save your own "
+		                 "without channel:true.");
+		return false;
+	}
+	return true;
+}
+
+static void
+save_fn(struct invocation *inv, struct reply *out)
+{
+	const char *name = invocation_str(inv, "name"), *roll = invocation_str(inv, "roll"), *chk,
+	           *aerr = NULL;
+	char err[DICE_ERR_MAX], why[300], adv[DICE_TEXT_MAX + 8];
+
+	if (!gm_check(inv, out))
+		return;
+	if (!rollchan_name_ok(name)) {
+		rollchan_save(rollchan_of(inv->chan), "", name, "", why, sizeof(why));
+		reply_error_refs(out, why);
+		return;
+	}
+	/* A saved roll must roll: checked now, not when it is used. */
+	if ((chk = cmd_roll_advantage(roll, adv, sizeof(adv), &aerr)) == NULL) {
+		reply_error(out, "%s", aerr);
+		return;
+	}
+	if (dice_check(chk, strlen(chk), err, sizeof(err)) != DICE_OK) {
+		reply_error(out, "That roll does not parse: %s.", err);
+		return;
+	}
+	if (owner(inv)[0] == '\0') {
+		if (rollchan_save(rollchan_of(inv->chan), "", name, roll, why, sizeof(why)) < 0) {
+			reply_error_refs(out, why);
+			return;
+		}
+		channel_touch(inv->chan);
+	} else {
+		struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+
+		adopt(inv);
+		if (user_save(inv->user, name, roll) < 0) {
+			reply_error(out, "You may keep at most %d saved rolls; delete one with ",
+			            USER_SAVED_MAX);
+			reply_cmd(out, RS_BAD, "saved delete", "name", "NAME", NULL);
+			reply_add(out, RS_BAD, " first.");
+			return;
+		}
+		user_touch(inv->user);
+		/* One this channel still kept for the player is replaced. */
+		if (rc != NULL && rollchan_delete(rc, inv->from->user_key, name))
+			channel_touch(inv->chan);
+	}
+	reply_add(out, 0, "Saved %s", owner(inv)[0] ? "your roll " : "the channel's roll ");
+	reply_add(out, RS_CODE, "%s", name);
+	reply_add(out, 0, " = ");
+	reply_add(out, RS_CODE, "%s", roll);
+	reply_add(out, 0, "; roll it with ");
+	reply_cmd(out, 0, "roll", "expression", name, NULL);
+	reply_add(out, 0, " (more may follow: ");
+	snprintf(adv, sizeof(adv), "%s +2", name);
+	reply_cmd(out, 0, "roll", "expression", adv, NULL);
+	reply_add(out, 0, ").");
+	reply_nl(out);
+}
+
+static const struct cmd_opt save_opts[] = {
+    {.name = "name",
+     .desc = "A name: letters, digits, - or _, starting with a letter other than d",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = ROLLCHAN_NAME_MAX - 1},
+    {.name = "roll",
+     .desc = "The dice, as for /roll: 8d6 # fireball",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = ROLLCHAN_ROLL_MAX - 1},
+    {.name = "channel", .desc = "GM: save it for everyone in this channel", .type = OPT_BOOL},
+    {0},
+};
+
+const struct command cmd_save = {
+    .name = "save",
+    .desc = "Save a roll under a name to roll it by that name (the GM: for the whole channel)",
+    .help = "Your saved rolls are yours in every channel (on this platform); the channel's "
+            "(saved by the GM with channel:true) are everyone's in that channel, and yours "
+            "win when both have a name. {/roll expression=\"name +2\"} adds to it, "
+            "{/roll expression=\"name # label\"} relabels it. At most 50 of yours and 30 of "
+            "the channel's.",
+    .opts = save_opts,
+    .fn = save_fn,
+};
+
+static void
+list_owner(struct reply *out, const struct rollchan *rc, const char *who, const char *title)
+{
+	bool any = false;
+
+	for (size_t i = 0; rc != NULL && i < rc->nsaved; i++) {
+		const char *cells[2] = {rc->saved[i].name, rc->saved[i].roll};
+
+		if (strcmp(rc->saved[i].owner, who) != 0)
+			continue;
+		if (!any) {
+			static const char *const hdr[] = {"name", "roll"};
+
+			reply_line(out, RS_BOLD, "%s", title);
+			reply_table(out, 2, hdr);
+			any = true;
+		}
+		reply_row(out, false, cells);
+	}
+	if (!any)
+		reply_line(out, RS_DIM, "%s: none.", title);
+}
+
+static void
+saved_list(struct invocation *inv, struct reply *out)
+{
+	const struct rollchan *rc;
+	static const char *const hdr[] = {"name", "roll"};
+	size_t n;
+
+	adopt(inv);
+	rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	n = user_nsaved(inv->user);
+	if (n > 0) {
+		reply_line(out, RS_BOLD, "Your saved rolls");
+		reply_table(out, 2, hdr);
+		for (size_t i = 0; i < n; i++) {
+			const struct user_saved *s = user_saved_at(inv->user, i);
+			const char *cells[2] = {s->name, s->roll};
+
+			reply_row(out, false, cells);
+		}
+	}
+	/* What could not move to the player's record (a name kept twice). */
+	if (n == 0 || (rc != NULL && rollchan_find_owner(rc, inv->from->user_key)))
+		list_owner(out, rc, inv->from->user_key,
+		           n > 0 ? "Yours kept in this channel only" : "Your saved rolls");
+	list_owner(out, rc, "", "The channel's saved rolls");
+}
+
+static void
+saved_show(struct invocation *inv, struct reply *out)
+{
+	const char *name = invocation_str(inv, "name"), *canon = NULL, *roll;
+	bool mine;
+
+	if ((roll = cmd_save_find(inv, name, &canon, &mine)) == NULL) {
+		reply_error(out, "No saved roll is named '%.24s' here; ", name);
+		reply_cmd(out, RS_BAD, "saved list", NULL);
+		reply_add(out, RS_BAD, " lists them.");
+		return;
+	}
+	reply_add(out, RS_CODE, "%s", canon);
+	reply_add(out, 0, " = ");
+	reply_add(out, RS_CODE, "%s", roll);
+	reply_add(out, RS_DIM, " (%s)", mine ? "yours" : "the channel's");
+	reply_nl(out);
+}
+
+static void
+saved_delete(struct invocation *inv, struct reply *out)
+{
+	struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	const char *name = invocation_str(inv, "name");
+
+	if (!gm_check(inv, out))
+		return;
+	if (owner(inv)[0] != '\0' && user_saved_delete(inv->user, name)) {
+		user_touch(inv->user);
+	} else if (rc == NULL || !rollchan_delete(rc, owner(inv), name)) {
+		reply_error(out, "%s no saved roll named '%.24s'%s; ",
+		            owner(inv)[0] ? "You have" : "The channel has", name,
+		            owner(inv)[0] ? "" : " here");
+		reply_cmd(out, RS_BAD, "saved list", NULL);
+		reply_add(out, RS_BAD, " lists them.");
+		return;
+	} else {
+		channel_touch(inv->chan);
+	}
+	reply_line(out, 0, "Deleted the saved roll %.24s.", name);
+}
+
+static const struct cmd_opt name_opts[] = {
+    {.name = "name",
+     .desc = "The saved roll's name",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = ROLLCHAN_NAME_MAX - 1},
+    {0},
+};
+
+static const struct cmd_opt delete_opts[] = {
+    {.name = "name",
+     .desc = "The saved roll's name",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = ROLLCHAN_NAME_MAX - 1},
+    {.name = "channel", .desc = "GM: delete the channel's, not yours", .type = OPT_BOOL},
+    {0},
+};
+
+static const struct command saved_subs[] = {
+    {.name = "list",
+     .desc = "Your saved rolls and the channel's",
+     .fn = saved_list,
+     .read_only = true},
+    {.name = "show",
+     .desc = "What a saved roll rolls",
+     .opts = name_opts,
+     .fn = saved_show,
+     .read_only = true},
+    {.name = "delete", .desc = "Delete a saved roll", .opts = delete_opts, .fn = saved_delete},
+    {0},
+};
+
+const struct command cmd_saved = {
+    .name = "saved",
+    .desc = "Saved rolls: list, show, delete",
+    .subs = saved_subs,
+    .default_sub = "list",
+};

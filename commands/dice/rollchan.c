@@ -1,0 +1,409 @@
+/* rollchan: a channel's dice settings and roll log; see rollchan.h. */
+#include "commands/dice/rollchan.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+static void *
+rollchan_create(void)
+{
+	return xcalloc(1, sizeof(struct rollchan));
+}
+
+static void
+rollchan_destroy(void *p)
+{
+	struct rollchan *rc = p;
+
+	if (rc != NULL)
+		free(rc->saved);
+	free(p);
+}
+
+struct rollchan *
+rollchan_of(struct channel *ch)
+{
+	return channel_mod(ch, CHANMOD_ROLL);
+}
+
+/* Copies s into dst (size bytes), cut on a character boundary. */
+static void
+put(char *dst, size_t size, const char *s)
+{
+	size_t n = utf8_cut(s, strlen(s), size - 1);
+
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+void
+rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *what,
+             const char *result)
+{
+	struct rollchan_entry *e;
+
+	if (rc->nlog < ROLLCHAN_LOG_MAX) {
+		e = &rc->log[(rc->head + rc->nlog) % ROLLCHAN_LOG_MAX];
+		rc->nlog++;
+	} else {
+		e = &rc->log[rc->head];
+		rc->head = (rc->head + 1) % ROLLCHAN_LOG_MAX;
+	}
+	e->when = when;
+	put(e->who, sizeof(e->who), who);
+	put(e->what, sizeof(e->what), what);
+	put(e->result, sizeof(e->result), result);
+}
+
+const struct rollchan_entry *
+rollchan_entry(const struct rollchan *rc, size_t i)
+{
+	if (i >= rc->nlog)
+		return NULL;
+	return &rc->log[(rc->head + rc->nlog - 1 - i) % ROLLCHAN_LOG_MAX];
+}
+
+bool
+rollchan_compact(const struct channel *ch)
+{
+	const struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+
+	return rc != NULL && rc->compact;
+}
+
+bool
+rollchan_show_dark(struct channel *ch, bool dark)
+{
+	struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+	bool show;
+
+	if (rc == NULL || !rc->compact)
+		return dark;
+	show = dark && !rc->dark_shown;
+	if (rc->dark_shown != dark) {
+		rc->dark_shown = dark;
+		channel_touch(ch);
+	}
+	return show;
+}
+
+void
+rollchan_dark_forget(struct channel *ch)
+{
+	struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+
+	if (rc == NULL || !rc->dark_shown)
+		return;
+	rc->dark_shown = false;
+	channel_touch(ch);
+}
+
+void
+rollchan_heading(const struct channel *ch, struct reply *out, const char *fmt, ...)
+{
+	char text[301];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		text[0] = '\0';
+	else if ((size_t)n >= sizeof(text))
+		text[utf8_cut(text, sizeof(text) - 1, sizeof(text) - 1)] = '\0';
+	if (rollchan_compact(ch))
+		reply_add(out, 0, "%s · ", text);
+	else
+		reply_title(out, "%s", text);
+}
+
+bool
+rollchan_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+	int c0 = (unsigned char)name[0];
+
+	if (n == 0 || n >= ROLLCHAN_NAME_MAX ||
+	    !((c0 >= 'a' && c0 <= 'z') || (c0 >= 'A' && c0 <= 'Z')))
+		return false;
+	if (c0 == 'd' || c0 == 'D' || strcasecmp(name, "adv") == 0 || strcasecmp(name, "dis") == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' || c == '_'))
+			return false;
+	}
+	return true;
+}
+
+const struct rollchan_saved *
+rollchan_find(const struct rollchan *rc, const char *owner, const char *name)
+{
+	for (size_t i = 0; i < rc->nsaved; i++)
+		if (strcmp(rc->saved[i].owner, owner) == 0 &&
+		    strcasecmp(rc->saved[i].name, name) == 0)
+			return &rc->saved[i];
+	return NULL;
+}
+
+bool
+rollchan_find_owner(const struct rollchan *rc, const char *owner)
+{
+	for (size_t i = 0; i < rc->nsaved; i++)
+		if (strcmp(rc->saved[i].owner, owner) == 0)
+			return true;
+	return false;
+}
+
+int
+rollchan_save(struct rollchan *rc, const char *owner, const char *name, const char *roll, char *err,
+              size_t errlen)
+{
+	struct rollchan_saved *s = (struct rollchan_saved *)rollchan_find(rc, owner, name);
+	size_t mine = 0, max = owner[0] != '\0' ? ROLLCHAN_SAVED_USER : ROLLCHAN_SAVED_CHAN;
+
+	if (!rollchan_name_ok(name)) {
+		snprintf(
+		    err, errlen,
+		    "A saved roll's name is 1 to %d letters, digits, '-' or '_', starting with "
+		    "a letter other than d, and not adv or dis, so it never reads as dice.",
+		    ROLLCHAN_NAME_MAX - 1);
+		return -1;
+	}
+	if (strlen(owner) >= KEY_MAX || strlen(roll) >= ROLLCHAN_ROLL_MAX) {
+		snprintf(err, errlen, "A saved roll may be at most %d bytes long (got %zu).",
+		         ROLLCHAN_ROLL_MAX - 1, strlen(roll));
+		return -1;
+	}
+	if (s == NULL) {
+		for (size_t i = 0; i < rc->nsaved; i++)
+			mine += strcmp(rc->saved[i].owner, owner) == 0;
+		if (mine >= max || rc->nsaved >= ROLLCHAN_SAVED_MAX) {
+			snprintf(
+			    err, errlen,
+			    "%s may keep at most %zu saved rolls here (and a channel %d in all); "
+			    "delete one with {/saved delete name=NAME} first.",
+			    owner[0] != '\0' ? "A player" : "The channel", max, ROLLCHAN_SAVED_MAX);
+			return -1;
+		}
+		rc->saved = xrealloc(rc->saved, (rc->nsaved + 1) * sizeof(*rc->saved));
+		s = &rc->saved[rc->nsaved++];
+		memset(s, 0, sizeof(*s));
+		put(s->owner, sizeof(s->owner), owner);
+	}
+	put(s->name, sizeof(s->name), name);
+	put(s->roll, sizeof(s->roll), roll);
+	return 0;
+}
+
+_Static_assert(USER_SAVED_NAME_MAX == ROLLCHAN_NAME_MAX, "a user's names are the channel's");
+_Static_assert(USER_SAVED_ROLL_MAX == ROLLCHAN_ROLL_MAX, "a user's rolls are the channel's");
+
+int
+rollchan_adopt(struct rollchan *rc, struct user *u)
+{
+	const char *key = user_key(u);
+	int moved = 0;
+
+	for (size_t i = 0; i < rc->nsaved;) {
+		struct rollchan_saved *s = &rc->saved[i];
+
+		if (strcmp(s->owner, key) != 0 || user_saved_find(u, s->name) != NULL ||
+		    user_save(u, s->name, s->roll) < 0) {
+			i++;
+			continue;
+		}
+		memmove(s, s + 1, (rc->nsaved - i - 1) * sizeof(*s));
+		rc->nsaved--;
+		moved++;
+	}
+	return moved;
+}
+
+bool
+rollchan_delete(struct rollchan *rc, const char *owner, const char *name)
+{
+	const struct rollchan_saved *s = rollchan_find(rc, owner, name);
+	size_t i;
+
+	if (s == NULL)
+		return false;
+	i = (size_t)(s - rc->saved);
+	memmove(&rc->saved[i], &rc->saved[i + 1], (rc->nsaved - i - 1) * sizeof(*rc->saved));
+	rc->nsaved--;
+	return true;
+}
+
+static cJSON *
+rollchan_save_json(const void *p)
+{
+	const struct rollchan *rc = p;
+	cJSON *o = cJSON_CreateObject(), *log = cJSON_AddArrayToObject(o, "log");
+
+	cJSON_AddBoolToObject(o, "natural", !rc->no_natural);
+	if (rc->compact) {
+		cJSON_AddBoolToObject(o, "compact", true);
+		cJSON_AddBoolToObject(o, "dark_shown", rc->dark_shown);
+	}
+	/* Oldest first, so a load appends them in order. */
+	for (size_t i = rc->nlog; i > 0; i--) {
+		const struct rollchan_entry *e = rollchan_entry(rc, i - 1);
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(j, "when", (double)e->when);
+		cJSON_AddStringToObject(j, "who", e->who);
+		cJSON_AddStringToObject(j, "what", e->what);
+		cJSON_AddStringToObject(j, "result", e->result);
+		cJSON_AddItemToArray(log, j);
+	}
+	if (rc->nsaved > 0) {
+		cJSON *saved = cJSON_AddArrayToObject(o, "saved");
+
+		for (size_t i = 0; i < rc->nsaved; i++) {
+			cJSON *j = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(j, "owner", rc->saved[i].owner);
+			cJSON_AddStringToObject(j, "name", rc->saved[i].name);
+			cJSON_AddStringToObject(j, "roll", rc->saved[i].roll);
+			cJSON_AddItemToArray(saved, j);
+		}
+	}
+	return o;
+}
+
+/* A string member of at most max - 1 bytes of UTF-8, or NULL. */
+static const char *
+text(const cJSON *o, const char *name, size_t max)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsString(v) || strlen(v->valuestring) >= max ||
+	    !utf8_valid(v->valuestring, strlen(v->valuestring)))
+		return NULL;
+	return v->valuestring;
+}
+
+/* Reads an optional boolean member (absent: false). */
+static int
+get_flag(const cJSON *o, const char *name, bool *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	*out = cJSON_IsTrue(v);
+	return v == NULL || cJSON_IsBool(v) ? 0 : -1;
+}
+
+/* Loads the optional "saved" array. */
+static int
+load_saved(struct rollchan *rc, const cJSON *saved, char *err, size_t errlen)
+{
+	const cJSON *j;
+
+	if (saved == NULL)
+		return 0;
+	if (!cJSON_IsArray(saved)) {
+		snprintf(err, errlen, "roll state: 'saved' must be an array.");
+		return -1;
+	}
+	cJSON_ArrayForEach(j, saved)
+	{
+		const char *owner = text(j, "owner", KEY_MAX),
+		           *name = text(j, "name", ROLLCHAN_NAME_MAX);
+		const char *roll = text(j, "roll", ROLLCHAN_ROLL_MAX);
+		char why[256];
+
+		if (owner == NULL || name == NULL || roll == NULL ||
+		    rollchan_find(rc, owner, name) != NULL ||
+		    rollchan_save(rc, owner, name, roll, why, sizeof(why)) < 0) {
+			snprintf(err, errlen,
+			         "roll state: a saved roll needs a unique allowed 'name', an "
+			         "'owner' and "
+			         "a 'roll' within the limits.");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
+{
+	struct rollchan *rc = p;
+	const cJSON *nat = cJSON_GetObjectItemCaseSensitive(o, "natural");
+	const cJSON *log = cJSON_GetObjectItemCaseSensitive(o, "log"), *j;
+
+	if (!cJSON_IsObject(o) || !cJSON_IsBool(nat) || !cJSON_IsArray(log)) {
+		snprintf(err, errlen,
+		         "roll state: the record must be an object with 'natural' (true or "
+		         "false) and a 'log' array.");
+		return -1;
+	}
+	rc->no_natural = !cJSON_IsTrue(nat);
+	if (get_flag(o, "compact", &rc->compact) < 0 ||
+	    get_flag(o, "dark_shown", &rc->dark_shown) < 0) {
+		snprintf(err, errlen, "roll state: 'compact' and 'dark_shown' are true or false.");
+		return -1;
+	}
+	if (cJSON_GetArraySize(log) > ROLLCHAN_LOG_MAX) {
+		snprintf(err, errlen, "roll state: the log holds more than %d rolls.",
+		         ROLLCHAN_LOG_MAX);
+		return -1;
+	}
+	cJSON_ArrayForEach(j, log)
+	{
+		const cJSON *when = cJSON_GetObjectItemCaseSensitive(j, "when");
+		const char *who = text(j, "who", NAME_MAX_LEN);
+		const char *what = text(j, "what", ROLLCHAN_WHAT_MAX);
+		const char *result = text(j, "result", ROLLCHAN_RESULT_MAX);
+
+		if (!cJSON_IsNumber(when) || when->valuedouble < 0 || when->valuedouble > 1e15 ||
+		    who == NULL || what == NULL || result == NULL) {
+			snprintf(err, errlen,
+			         "roll state: a log entry needs 'when' (unix seconds) and 'who', "
+			         "'what' and 'result' texts of at most %d, %d and %d bytes.",
+			         NAME_MAX_LEN - 1, ROLLCHAN_WHAT_MAX - 1, ROLLCHAN_RESULT_MAX - 1);
+			return -1;
+		}
+		rollchan_log(rc, (int64_t)when->valuedouble, who, what, result);
+	}
+	return load_saved(rc, cJSON_GetObjectItemCaseSensitive(o, "saved"), err, errlen);
+}
+
+/* Moves from's saved rolls onto to, unless to saved rolls here already. */
+static int
+rollchan_rekey(void *mod, const char *from, const char *to)
+{
+	struct rollchan *rc = mod;
+	int moved = 0;
+
+	for (size_t i = 0; i < rc->nsaved; i++) {
+		if (strcmp(rc->saved[i].owner, to) == 0)
+			return 0;
+	}
+	for (size_t i = 0; i < rc->nsaved; i++) {
+		if (strcmp(rc->saved[i].owner, from) == 0) {
+			snprintf(rc->saved[i].owner, sizeof(rc->saved[i].owner), "%s", to);
+			moved++;
+		}
+	}
+	return moved;
+}
+
+const struct chanmod rollchan_mod = {
+    .name = "roll",
+    .create = rollchan_create,
+    .destroy = rollchan_destroy,
+    .save = rollchan_save_json,
+    .load = rollchan_load,
+    .rekey = rollchan_rekey,
+};

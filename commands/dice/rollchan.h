@@ -1,0 +1,132 @@
+/*
+ * rollchan: a channel's dice state (module slot CHANMOD_ROLL): its roll
+ * log, its saved rolls and its output settings (/settings).
+ *
+ * The log keeps the channel's last ROLLCHAN_LOG_MAX rolls (who, what,
+ * result, when), oldest dropped first; private and secret rolls are never logged.
+ * It is saved with the channel's record, so it survives restarts.
+ *
+ * Saved rolls ("/save fireball 8d6 # fire", then "/roll fireball") belong
+ * to the channel itself (set by the GM); a player's own live in the user
+ * record (commands/core/state.h), and those kept here by older versions are
+ * moved there on use (rollchan_adopt).
+ * A name is 1 to ROLLCHAN_NAME_MAX - 1 letters, digits, '-' or '_', starts
+ * with a letter other than d, and is not adv or dis: no name can ever read
+ * as dice notation. Bounded: ROLLCHAN_SAVED_USER per player and
+ * ROLLCHAN_SAVED_CHAN for the channel, ROLLCHAN_SAVED_MAX in all.
+ * Ownership: the state belongs to its channel record (channel_mod()).
+ */
+#ifndef DELVER_ROLLCHAN_H
+#define DELVER_ROLLCHAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "commands/core/reply.h"
+#include "commands/core/state.h"
+
+#define ROLLCHAN_LOG_MAX    20  /* rolls a channel's log keeps */
+#define ROLLCHAN_WHAT_MAX   128 /* bytes of a logged roll's text, with the NUL */
+#define ROLLCHAN_RESULT_MAX 64  /* bytes of a logged result, with the NUL */
+#define ROLLCHAN_NAME_MAX   25  /* bytes of a saved roll's name, with the NUL */
+#define ROLLCHAN_ROLL_MAX   201 /* bytes of a saved roll's text, with the NUL */
+#define ROLLCHAN_SAVED_USER 20  /* saved rolls of one player in one channel */
+#define ROLLCHAN_SAVED_CHAN 30  /* the channel's own saved rolls */
+#define ROLLCHAN_SAVED_MAX  200 /* saved rolls in one channel, all owners */
+
+/* A saved roll; owner is a user key, or "" for the channel's own. */
+struct rollchan_saved {
+	char owner[KEY_MAX];
+	char name[ROLLCHAN_NAME_MAX];
+	char roll[ROLLCHAN_ROLL_MAX];
+};
+
+struct rollchan_entry {
+	int64_t when; /* unix seconds */
+	char who[NAME_MAX_LEN];
+	char what[ROLLCHAN_WHAT_MAX];     /* canonical roll, label included */
+	char result[ROLLCHAN_RESULT_MAX]; /* "14", or "14, 9, 12" for several */
+};
+
+struct rollchan {
+	bool no_natural; /* the channel turned off "Natural 20!" marks */
+	bool compact;    /* compact output: only a hazard roll's row, no
+	                  * unchanged "Darkness:" line */
+	bool dark_shown; /* compact: the last status said "Darkness:" */
+	size_t nlog;     /* entries in log, at most ROLLCHAN_LOG_MAX */
+	size_t head;     /* index of the oldest entry */
+	struct rollchan_entry log[ROLLCHAN_LOG_MAX];
+	size_t nsaved;
+	struct rollchan_saved *saved; /* nsaved, owned */
+};
+
+extern const struct chanmod rollchan_mod;
+
+/* The channel's dice state, created on first use. */
+struct rollchan *rollchan_of(struct channel *ch);
+
+/* Appends a roll to the log, dropping the oldest when full; text is cut
+ * on a character boundary to fit. */
+void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *what,
+                  const char *result);
+
+/* The i-th entry from the newest (0 is the newest), or NULL. */
+const struct rollchan_entry *rollchan_entry(const struct rollchan *rc, size_t i);
+
+/* Whether the channel asked for compact output (a fresh channel did not). */
+bool rollchan_compact(const struct channel *ch);
+
+/*
+ * Whether a turn's status footer shows the "Darkness:" line, dark saying
+ * whether nothing is lit: always when dark, except that compact output
+ * says it only when the previous footer did not (what /light and /turn
+ * show when asked is not a footer: they always say it). Remembers what
+ * was shown (touching the channel when that changes).
+ */
+bool rollchan_show_dark(struct channel *ch, bool dark);
+
+/* Something was lit outside a turn (/light) or a new expedition began
+ * (/turn reset): the next footer in the dark says "Darkness:" again. */
+void rollchan_dark_forget(struct channel *ch);
+
+/*
+ * A command's heading: the message's title, or with compact output the
+ * start of the next line ("Hazard die: turn 4 · " and what follows), so
+ * that the heading costs no line of its own. The caller writes that next
+ * line. The heading is cut at 300 bytes, on a character boundary.
+ */
+void rollchan_heading(const struct channel *ch, struct reply *out, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Whether name is allowed for a saved roll (see above). */
+bool rollchan_name_ok(const char *name);
+
+/* The saved roll of that name (case-insensitive) owned by owner ("" for
+ * the channel's), or NULL. */
+const struct rollchan_saved *rollchan_find(const struct rollchan *rc, const char *owner,
+                                           const char *name);
+
+/* Whether owner keeps any saved roll here. */
+bool rollchan_find_owner(const struct rollchan *rc, const char *owner);
+
+/* Saves or replaces a roll; returns 0, or -1 with one sentence in err
+ * (a bad name, a roll too long, the owner's or the channel's limit), which
+ * may name a command as reply_text's "{/path ...}" (see reply_error_refs). */
+int rollchan_save(struct rollchan *rc, const char *owner, const char *name, const char *roll,
+                  char *err, size_t errlen);
+
+/* Deletes a saved roll; returns whether there was one. */
+bool rollchan_delete(struct rollchan *rc, const char *owner, const char *name);
+
+/*
+ * Moves the player's own saved rolls kept in this channel (as versions
+ * before saved rolls followed the player kept them) into the player's user
+ * record, where they are found in every channel. A name the player already
+ * keeps there, or one past USER_SAVED_MAX, stays in the channel (still
+ * found here, after the player's own). Returns how many moved; the caller
+ * touches the channel and the user when any did.
+ */
+int rollchan_adopt(struct rollchan *rc, struct user *u);
+
+#endif

@@ -1,0 +1,230 @@
+/* /help: every command, or one command in full, from the command table. */
+#include "commands/help/cmd_help.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/core/registry.h"
+
+/* Lines the console answers itself (bot/console/console.c), listed on the console
+ * only. */
+static const struct {
+	const char *name;
+	const char *usage;
+	const char *desc;
+} console_only[] = {
+    {"as", "/as NAME", "Play as NAME; with no name, say who you are (console)"},
+    {"channel", "/channel NAME", "Move to channel NAME; with no name, say which (console)"},
+    {"quit", "quit", "Leave delver; exit and Ctrl-D too (console)"},
+};
+
+/* Appends s to dst (size bytes) from at, cut as snprintf cuts, and returns
+ * the new length: the command list is written without printf, which was
+ * most of /help's time. */
+static size_t
+put(char *dst, size_t size, size_t at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (at >= size - 1)
+		return at;
+	if (n > size - 1 - at)
+		n = size - 1 - at;
+	memcpy(dst + at, s, n);
+	dst[at + n] = '\0';
+	return at + n;
+}
+
+static bool
+on_console(const struct invocation *inv)
+{
+	return inv->from != NULL && inv->from->platform != NULL &&
+	       strcmp(inv->from->platform, "console") == 0;
+}
+
+/* "/help as" on the console: true when topic named a console-only line. */
+static bool
+help_console(const char *topic, struct reply *out)
+{
+	size_t len;
+
+	while (*topic == ' ' || *topic == '/')
+		topic++;
+	len = strcspn(topic, " ");
+	for (size_t i = 0; i < sizeof(console_only) / sizeof(console_only[0]); i++) {
+		if (strlen(console_only[i].name) != len ||
+		    strncmp(topic, console_only[i].name, len) != 0)
+			continue;
+		reply_title(out, "%s", console_only[i].usage);
+		reply_line(out, 0, "%s.", console_only[i].desc);
+		return true;
+	}
+	return false;
+}
+
+static void
+help_one(const struct command *const *path, bool typed, struct reply *out)
+{
+	const struct command *c = path[0];
+	size_t n = 0;
+
+	while (n < 3 && path[n] != NULL)
+		c = path[n++];
+	/* The usage heads the help, as each platform types the command. */
+	registry_usage_add(path, RS_BOLD, out);
+	reply_nl(out);
+	reply_line(out, 0, "%s", c->desc);
+	if (c->role == ROLE_GM)
+		reply_line(out, RS_ITALIC, "GM only.");
+	if (c->help != NULL) {
+		reply_text(out, 0, c->help);
+		reply_nl(out);
+	}
+	if (c->opts != NULL && c->opts[0].name != NULL) {
+		static const char *const hdr[] = {"option", "what it is"};
+
+		reply_table(out, 2, hdr);
+		for (const struct cmd_opt *o = c->opts; o->name != NULL; o++) {
+			const char *cells[] = {o->name, o->desc};
+
+			reply_row(out, false, cells);
+		}
+	}
+	if (c->subs != NULL) {
+		static const char *const hdr[] = {"subcommand", "what it does"};
+
+		reply_table(out, 2, hdr);
+		for (const struct command *s = c->subs; s->name != NULL; s++) {
+			const char *cells[] = {s->name, s->desc};
+
+			reply_row(out, c->default_sub && !strcmp(c->default_sub, s->name), cells);
+		}
+		/* Where options are named (Discord) a subcommand is always
+		 * chosen: there is no command without one to mention. */
+		if (c->default_sub != NULL && typed) {
+			char name[80] = "", sub[120];
+
+			for (size_t i = 0; i < n; i++)
+				snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
+				         i ? " " : "", path[i]->name);
+			snprintf(sub, sizeof(sub), "%s %s", name, c->default_sub);
+			reply_add(out, RS_DIM, "With no subcommand, ");
+			reply_cmd(out, RS_DIM, name, NULL);
+			reply_add(out, RS_DIM, " runs ");
+			reply_cmd(out, RS_DIM, sub, NULL);
+			reply_line(out, RS_DIM, ".");
+		}
+	}
+}
+
+static void
+help_fn(struct invocation *inv, struct reply *out)
+{
+	const char *topic = invocation_str(inv, "command");
+	const struct command *path[3] = {NULL, NULL, NULL};
+
+	if (topic == NULL) {
+		static const char *const hdr[] = {"command", "what it does"};
+
+		reply_title(out, "delver commands");
+		reply_table(out, 2, hdr);
+		for (size_t i = 0; command_table[i] != NULL; i++) {
+			char name[40];
+			const char *cells[2] = {name, command_table[i]->desc};
+			size_t at = put(name, sizeof(name), 0, "/");
+
+			at = put(name, sizeof(name), at, command_table[i]->name);
+			if (command_table[i]->alias != NULL) {
+				at = put(name, sizeof(name), at, " (/");
+				at = put(name, sizeof(name), at, command_table[i]->alias);
+				(void)put(name, sizeof(name), at, ")");
+			}
+			reply_row(out, false, cells);
+		}
+		for (size_t i = 0;
+		     on_console(inv) && i < sizeof(console_only) / sizeof(console_only[0]); i++) {
+			const char *cells[2] = {console_only[i].usage, console_only[i].desc};
+
+			reply_row(out, false, cells);
+		}
+		reply_cmd(out, RS_DIM, "help", "command", "<command>", NULL);
+		reply_line(out, RS_DIM, " shows one command in full.");
+		return;
+	}
+	if (on_console(inv) && help_console(topic, out))
+		return;
+	/* "tension table set" or "/roll": walk the words down the tree. */
+	for (size_t d = 0; d < 3 && *topic;) {
+		size_t len;
+
+		while (*topic == ' ' || *topic == '/' || *topic == '!')
+			topic++;
+		len = strcspn(topic, " ");
+		if (len == 0)
+			break;
+		path[d] =
+		    d == 0 ? registry_find(topic, len) : registry_find_sub(path[d - 1], topic, len);
+		if (path[d] == NULL) {
+			reply_error(out, "There is no command '%.*s'; ", (int)(len > 40 ? 40 : len),
+			            topic);
+			reply_cmd(out, RS_BAD, "help", NULL);
+			reply_add(out, RS_BAD, " lists them all.");
+			return;
+		}
+		d++;
+		topic += len;
+	}
+	if (path[0] == NULL) {
+		reply_error(out, "Name a command to get help on, e.g. ");
+		reply_cmd(out, RS_BAD, "help", "command", "roll", NULL);
+		reply_add(out, RS_BAD, ".");
+		return;
+	}
+	help_one(path, inv->from == NULL || strcmp(inv->from->platform, "discord") != 0, out);
+}
+
+static void
+offer(struct completions *out, const char *path, const char *partial, bool prefix)
+{
+	const char *hit = strstr(path, partial);
+
+	if (hit != NULL && (hit == path) == prefix)
+		completions_add(out, path);
+}
+
+/* Suggests command paths ("gm", "gm claim") that contain the typed text,
+ * those that start with it first. */
+static void
+help_complete(struct invocation *inv, const char *partial, struct completions *out)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; command_table[i] != NULL; i++) {
+			const struct command *c = command_table[i];
+
+			offer(out, c->name, partial, pass == 0);
+			for (const struct command *s = c->subs; s != NULL && s->name != NULL; s++) {
+				char path[80];
+
+				snprintf(path, sizeof(path), "%s %s", c->name, s->name);
+				offer(out, path, partial, pass == 0);
+			}
+		}
+	}
+}
+
+static const struct cmd_opt help_opts[] = {
+    {.name = "command",
+     .desc = "A command (and subcommand) to explain",
+     .type = OPT_STRING,
+     .flags = OPT_REST | OPT_AUTOCOMPLETE,
+     .complete = help_complete},
+    {0},
+};
+
+const struct command cmd_help = {
+    .name = "help",
+    .desc = "List the commands, or explain one",
+    .opts = help_opts,
+    .fn = help_fn,
+    .read_only = true,
+};
