@@ -69,7 +69,6 @@ struct app_opts {
 	int fsync;             /* --fsync as an enum fsync_policy, or -1 */
 	int snapshot_interval; /* --snapshot-interval, or 0 */
 	int evict_after;       /* --evict-after, or -1 */
-	bool salvage;          /* --salvage: move damaged state files aside */
 };
 
 struct app;

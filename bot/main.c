@@ -25,7 +25,7 @@ usage(FILE *f)
 	        "              [--channel NAME] [--color WHEN] [--seed N] [--shard ID]\n"
 	        "              [--log-level LEVEL] [--state-dir DIR] [--fsync POLICY]\n"
 	        "              [--snapshot-interval SECONDS] [--evict-after SECONDS]\n"
-	        "              [--salvage] [--restore FILE] [--version] [--help]\n"
+	        "              [--restore FILE] [--version] [--help]\n"
 	        "\n"
 	        "  --config PATH      the configuration file (default: %s;\n"
 	        "                     when it does not exist, the defaults: the console)\n"
@@ -55,9 +55,6 @@ usage(FILE *f)
 	        "                     idle seconds before a channel or player leaves\n"
 	        "                     memory, 0 never\n"
 	        "                     (default: [bot] evict_after, 86400)\n"
-	        "  --salvage          when importing state files of the old format, move\n"
-	        "                     damaged ones aside (FILE.bad-TIME) and import what\n"
-	        "                     is readable, instead of refusing\n"
 	        "  --version          print the version and exit\n"
 	        "  --help             print this help and exit\n",
 	        DELVER_CONFIG_PATH);
@@ -125,7 +122,6 @@ main(int argc, char **argv)
 		ARG_SHARD,
 		ARG_LOG_LEVEL,
 		ARG_PERSIST, /* --state-dir, --fsync, --snapshot-interval, --evict-after */
-		ARG_SALVAGE,
 		ARG_RESTORE,
 	};
 	static const struct option longopts[] = {
@@ -142,7 +138,6 @@ main(int argc, char **argv)
 	    {"fsync", required_argument, NULL, ARG_PERSIST},
 	    {"snapshot-interval", required_argument, NULL, ARG_PERSIST},
 	    {"evict-after", required_argument, NULL, ARG_PERSIST},
-	    {"salvage", no_argument, NULL, ARG_SALVAGE},
 	    {"restore", required_argument, NULL, ARG_RESTORE},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
@@ -216,9 +211,6 @@ main(int argc, char **argv)
 			                       sizeof(perr)) < 0)
 				log_fatalx("%s", perr);
 			set_persist(&o, &po, longopts[idx].name);
-			break;
-		case ARG_SALVAGE:
-			o.salvage = true;
 			break;
 		case ARG_RESTORE:
 			restore = optarg;

@@ -6,16 +6,8 @@
 
 #include <utf8proc.h>
 
+#include "bot/render/render_layout.h"
 #include "rules/base/utf8.h"
-
-#define SGR_RESET "\033[0m"
-
-int
-render_text_ansi_colour(enum ucolour c)
-{
-	/* Discord's ANSI palette is 30 gray .. 37 white in this order. */
-	return 30 + ((int)c >= 0 && c < UC_COUNT ? (int)c : 0);
-}
 
 /* One SGR sequence for the style, written in one append. */
 static void
@@ -35,7 +27,7 @@ sgr_open(unsigned style, const struct thwacko_style *us, struct buf *out)
 		SGR(";9");
 	if (style & RS_USER)
 		n += (size_t)snprintf(sgr + n, sizeof(sgr) - n, ";%d;4",
-		                      render_text_ansi_colour(us->colour));
+		                      render_layout_ansi_colour(us->colour));
 	else if (style & (RS_CRIT | RS_GOOD))
 		SGR(";32");
 	else if (style & (RS_FUMBLE | RS_BAD))
@@ -63,37 +55,16 @@ span(const struct reply_span *s, bool ansi, struct buf *out)
 	else
 		buf_add(out, s->text, s->len);
 	if (ansi && s->style != 0)
-		buf_adds(out, SGR_RESET);
-}
-
-void
-render_text_pad(struct buf *out, size_t n)
-{
-	while (n-- > 0)
-		buf_addc(out, ' ');
-}
-
-void
-render_text_table_widths(const struct reply_block *b, size_t width[16])
-{
-	for (int c = 0; c < b->ncols && c < 16; c++) {
-		width[c] = b->header != NULL ? utf8_len(b->header[c]) : 0;
-		for (size_t r = 0; r < b->nrows; r++) {
-			size_t w = utf8_len(b->rows[r].cells[c]);
-
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
+		buf_adds(out, RENDER_SGR_RESET);
 }
 
 static void
 table(const struct reply_block *b, bool ansi, struct buf *out)
 {
-	size_t width[16] = {0};
+	size_t width[RENDER_COLS_MAX] = {0};
 	bool any_hl = false;
 
-	render_text_table_widths(b, width);
+	render_layout_widths(b, width);
 	for (size_t r = 0; r < b->nrows; r++)
 		any_hl |= b->rows[r].highlight;
 	if (b->header != NULL) {
@@ -103,10 +74,10 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 		for (int c = 0; c < b->ncols; c++) {
 			buf_adds(out, b->header[c]);
 			if (c + 1 < b->ncols)
-				render_text_pad(out, width[c] - utf8_len(b->header[c]) + 2);
+				render_layout_pad(out, width[c] - utf8_len(b->header[c]) + 2);
 		}
 		if (ansi)
-			buf_adds(out, SGR_RESET);
+			buf_adds(out, RENDER_SGR_RESET);
 		buf_addc(out, '\n');
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
@@ -121,7 +92,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 				/* A player's die keeps the player's colour. */
 				sgr_open(RS_USER, &row->user[c], out);
 				buf_adds(out, row->cells[c]);
-				buf_adds(out, SGR_RESET);
+				buf_adds(out, RENDER_SGR_RESET);
 				buf_adds(out, row->highlight ? "\033[1;33m"
 				              : any_hl       ? "\033[2m"
 				                             : "");
@@ -129,10 +100,10 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 				buf_adds(out, row->cells[c]);
 			}
 			if (c + 1 < b->ncols)
-				render_text_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
+				render_layout_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
 		}
 		if (ansi && (row->highlight || any_hl))
-			buf_adds(out, SGR_RESET);
+			buf_adds(out, RENDER_SGR_RESET);
 		buf_addc(out, '\n');
 	}
 }
@@ -141,7 +112,7 @@ void
 render_text(const struct reply_msg *m, bool ansi, struct buf *out)
 {
 	if (m->title != NULL)
-		buf_addf(out, ansi ? "\033[1m%s" SGR_RESET "\n" : "%s\n", m->title);
+		buf_addf(out, ansi ? "\033[1m%s" RENDER_SGR_RESET "\n" : "%s\n", m->title);
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
 
@@ -262,7 +233,7 @@ wrap_line(const char *s, size_t n, size_t width, struct buf *out)
 		pos = end;
 		while (found && pos < n && s[pos] == ' ')
 			pos++;
-		render_text_pad(out, indent);
+		render_layout_pad(out, indent);
 		col0 = indent;
 	}
 }

@@ -17,12 +17,6 @@
 /* Appends the message to out, every line ending in '\n'. */
 void render_text(const struct reply_msg *m, bool ansi, struct buf *out);
 
-/* The width of each of a table's columns: the code points of its widest
- * cell or header. */
-void render_text_table_widths(const struct reply_block *b, size_t width[16]);
-/* Appends n spaces. */
-void render_text_pad(struct buf *out, size_t n);
-
 /* Appends the len bytes of text at s (lines ended by '\n'; a last line
  * without one gets one) to out, each line longer than width columns broken
  * at the last space that fits, else (a word longer than the line) at the
@@ -35,8 +29,5 @@ void render_text_wrap(const char *s, size_t len, size_t width, struct buf *out);
  * none, a character its East Asian width (wide: 2, combining: 0), a byte
  * that is not UTF-8 one. */
 size_t render_text_columns(const char *s, size_t n);
-
-/* ANSI SGR foreground code (30..37) of a palette colour. */
-int render_text_ansi_colour(enum ucolour c);
 
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 

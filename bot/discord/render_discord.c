@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bot/console/render_text.h"
+#include "bot/render/render_layout.h"
 #include "bot/discord/discord_buttons.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -15,7 +15,6 @@
 
 #define FENCE_OPEN  "```ansi\n"
 #define FENCE_CLOSE "```\n"
-#define SGR_RESET   "\033[0m"
 #define ZWSP        "\xe2\x80\x8b"
 #define HL_MARK     "\xe2\x96\xb6 " /* "▶ " */
 #define STROKE      "\xcc\xb6"      /* U+0336 COMBINING LONG STROKE OVERLAY */
@@ -297,7 +296,7 @@ sgr_codes(unsigned style, const struct thwacko_style *us, char *out, size_t len)
 	bool under = (style & RS_USER) != 0;
 
 	if (style & RS_USER)
-		colour = render_text_ansi_colour(us->colour);
+		colour = render_layout_ansi_colour(us->colour);
 	else if (style & (RS_CRIT | RS_GOOD))
 		colour = 32;
 	else if (style & (RS_FUMBLE | RS_BAD))
@@ -355,7 +354,7 @@ ansi_span(const struct reply_span *s, struct buf *b)
 	else
 		fence_text(b, s->text);
 	if (styled)
-		buf_adds(b, SGR_RESET);
+		buf_adds(b, RENDER_SGR_RESET);
 }
 
 static bool
@@ -370,12 +369,12 @@ is_dice_line(const struct reply_block *bl)
 static void
 table_units(const struct reply_block *bl, struct units *u)
 {
-	size_t width[16] = {0};
+	size_t width[RENDER_COLS_MAX] = {0};
 	size_t hl = SIZE_MAX, head = SIZE_MAX, first = u->n;
 	struct buf b;
 
 	buf_init(&b, RENDER_MAX);
-	render_text_table_widths(bl, width);
+	render_layout_widths(bl, width);
 	for (size_t r = 0; r < bl->nrows; r++)
 		if (bl->rows[r].highlight && hl == SIZE_MAX)
 			hl = r;
@@ -384,9 +383,9 @@ table_units(const struct reply_block *bl, struct units *u)
 		for (int c = 0; c < bl->ncols; c++) {
 			fence_text(&b, bl->header[c]);
 			if (c + 1 < bl->ncols)
-				render_text_pad(&b, width[c] - utf8_len(bl->header[c]) + 2);
+				render_layout_pad(&b, width[c] - utf8_len(bl->header[c]) + 2);
 		}
-		buf_adds(&b, SGR_RESET);
+		buf_adds(&b, RENDER_SGR_RESET);
 		units_add(u, U_HEADER, true, &b);
 		head = u->n - 1;
 	}
@@ -406,15 +405,15 @@ table_units(const struct reply_block *bl, struct units *u)
 			    sgr_codes(RS_USER, &row->user[c], sgr, sizeof(sgr))) {
 				buf_adds(&b, sgr);
 				fence_text(&b, row->cells[c]);
-				buf_addf(&b, SGR_RESET "%s", rowsgr);
+				buf_addf(&b, RENDER_SGR_RESET "%s", rowsgr);
 			} else {
 				fence_text(&b, row->cells[c]);
 			}
 			if (c + 1 < bl->ncols)
-				render_text_pad(&b, width[c] - utf8_len(row->cells[c]) + 2);
+				render_layout_pad(&b, width[c] - utf8_len(row->cells[c]) + 2);
 		}
 		if (mark)
-			buf_adds(&b, SGR_RESET);
+			buf_adds(&b, RENDER_SGR_RESET);
 		units_add(u, row->highlight ? U_HLROW : U_ROW, true, &b);
 		/* Far rows go first; without a highlight, the last rows go first. */
 		u->v[u->n - 1].rank =
@@ -466,7 +465,7 @@ shorten(struct unit *x, size_t keep)
 
 	buf_init(&b, RENDER_MAX);
 	buf_add(&b, x->text, cut_point(x->text, keep));
-	buf_adds(&b, x->fenced ? SGR_RESET SHORTENED : SHORTENED);
+	buf_adds(&b, x->fenced ? RENDER_SGR_RESET SHORTENED : SHORTENED);
 	free(x->text);
 	x->text = buf_take(&b);
 	x->len = render_discord_len(x->text);
@@ -498,7 +497,7 @@ split_long(struct units *u)
 		buf_adds(&b, carry);
 		buf_add(&b, rest, cut);
 		if (fenced)
-			buf_adds(&b, SGR_RESET);
+			buf_adds(&b, RENDER_SGR_RESET);
 		units_add(u, U_LINE, fenced, &b);
 		/* The style open where the line was cut goes on in the next. */
 		for (const char *e = rest;
@@ -508,7 +507,7 @@ split_long(struct units *u)
 			size_t n = strcspn(sgr, "m") + 1;
 
 			carry[0] = '\0';
-			if (n < sizeof(carry) && strncmp(sgr, SGR_RESET, n) != 0)
+			if (n < sizeof(carry) && strncmp(sgr, RENDER_SGR_RESET, n) != 0)
 				snprintf(carry, sizeof(carry), "%.*s", (int)n, sgr);
 		}
 		rest += cut;

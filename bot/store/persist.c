@@ -1,7 +1,6 @@
 /* persist: the state written through to a store backend; see persist.h. */
 #include "bot/store/persist.h"
 #include "bot/store/persist_int.h"
-#include "bot/store/persist_import.h"
 #include "bot/store/persist_read.h"
 
 #include <errno.h>
@@ -17,7 +16,7 @@
 #include <uthash.h>
 
 #include "bot/log.h"
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
@@ -776,24 +775,12 @@ backend_gone(void *ctx, enum store_status status, const char *err)
 	(void)err;
 }
 
-/* Loads st from p->be (importing an old state directory into SQLite) and
- * starts the handles. Returns 0, or -1 with err (be is then closed). */
+/* Loads st from p->be and starts the handles. Returns 0, or -1 with err
+ * (be is then closed). */
 static int
 open_rest(struct persist *p, char *err, size_t errlen)
 {
-	int rc;
-
-	if (persist_import_needed(p->dir) && !p->sqlite) {
-		snprintf(err, errlen,
-		         "the state directory %s holds state files of the old format, which only "
-		         "the sqlite store imports: start once with it, then move the state over",
-		         p->dir);
-		rc = -1;
-	} else {
-		rc = persist_import_needed(p->dir) ? persist_import_old(p, err, errlen)
-		                                   : persist_read_all(p, err, errlen);
-	}
-	if (rc < 0) {
+	if (persist_read_all(p, err, errlen) < 0) {
 		/* Nothing is under way: the backend closes at once. */
 		p->be->ops->close(p->be, backend_gone, NULL);
 		uv_run(p->loop, UV_RUN_NOWAIT);

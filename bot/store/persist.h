@@ -6,8 +6,8 @@
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
  *   record's line as store_record.h encodes it (without the newline), version its
- *   format version (STORE_RECORD_VERSION when written; older ones are migrated
- *   when read). A channel with nothing to keep has no row.
+ *   format version (STORE_RECORD_VERSION; store_record.h refuses any other). A channel with nothing
+ * to keep has no row.
  * - Group commit: the dispatcher hands every touched record over after each
  *   command (persist_defer); the records touched in one loop turn go to the
  *   backend as one transaction, run off the loop (SQLite: on libuv's thread
@@ -124,18 +124,15 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
 /*
  * The same on a backend the caller opened (another engine, or a test's):
  * p owns be from the call on (closed by persist_close, or at once on
- * failure). Only a SQLite backend imports an old state directory and reads
- * records back on the loop: with another, a record not in memory (evicted,
- * not used within evict_after at open, left after a conflict, or written
- * by another process) is read by key asynchronously, and a command that
- * needs it waits for the read (persist_attach sets the dispatcher's
- * persist_want); when the read fails, the commands waiting for it are
- * refused ("cannot be read right now") and the next one reads it again. A
- * user found to have no row is remembered as absent (struct fetch in
- * persist_int.h), so a user who holds nothing is read once, not before each
- * command. A record that left memory after a conflict is read back at once. The
- * dispatch_line and dispatch_invocation forms cannot wait: they are
- * refused while a record is being read.
+ * failure). Only a SQLite backend reads records back on the loop: with another, a record not in
+ * memory (evicted, not used within evict_after at open, left after a conflict, or written by
+ * another process) is read by key asynchronously, and a command that needs it waits for the read
+ * (persist_attach sets the dispatcher's persist_want); when the read fails, the commands waiting
+ * for it are refused ("cannot be read right now") and the next one reads it again. A user found to
+ * have no row is remembered as absent (struct fetch in persist_int.h), so a user who holds nothing
+ * is read once, not before each command. A record that left memory after a conflict is read back at
+ * once. The dispatch_line and dispatch_invocation forms cannot wait: they are refused while a
+ * record is being read.
  */
 struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
                                      const struct persist_opts *o, struct store_backend *be,

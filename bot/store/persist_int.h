@@ -1,8 +1,7 @@
 /*
  * persist_int: the inside of struct persist, shared by persist.c (group
  * commit, eviction, opening and closing), persist_snapshot.c (the
- * snapshot files), persist_read.c (reading records back) and persist_import.c
- * (the import of the old format).
+ * snapshot files) and persist_read.c (reading records back).
  * Nothing else includes it.
  */
 #ifndef DELVER_PERSIST_INT_H
@@ -91,7 +90,7 @@ struct persist {
 	char path[4200]; /* the database file */
 	int lock_fd;
 	struct store_backend *be;
-	bool sqlite;   /* be is store_sqlite's: the import, loads by key on the loop */
+	bool sqlite;   /* be is store_sqlite's: loads by key on the loop */
 	int64_t clock; /* unix seconds, never going back */
 	uint64_t next_sweep_ms;
 	bool failing;              /* commits are failing (log once) */

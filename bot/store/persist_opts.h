@@ -19,8 +19,6 @@ struct persist_opts {
 	int snapshot_keep;       /* snapshot files kept, 1 to 10000; default 24 */
 	int evict_after;         /* idle seconds before a channel may leave memory;
 	                            0: never; default 86400 */
-	bool salvage;            /* accepted for compatibility; the database is never
-	                            changed to start */
 	bool snapshot_on_stop;   /* a snapshot file at close, after the last commit
 	                            (when anything was committed since the last one);
 	                            default true */

@@ -13,7 +13,7 @@
 #include <dirent.h>
 
 #include "bot/log.h"
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/persist_int.h"
 #include "rules/base/mem.h"
 

@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -11,160 +10,12 @@
 
 #include "bot/store/crc32.h"
 #include "commands/fungeon/thwacko_style.h"
-#include "commands/core/undo_delta.h"
-#include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
 _Static_assert(CHANMOD_COUNT <= STORE_RECORD_MODS_MAX, "raise STORE_RECORD_MODS_MAX");
 
 #define CRC_LEN      8                  /* hex digits */
 #define JSON_INT_MAX 9007199254740992.0 /* 2^53: exact in a double */
-
-/*
- * The migration steps: steps[v - 1] turns a version-v record into a
- * version-v+1 record. The last entry is NULL: there is no next version yet.
- */
-/* 1 -> 2: a version-1 record is a valid version-2 record (version 2 only
- * adds the optional "saved" member of user records). */
-static int
-step_1_to_2(cJSON *rec, char *err, size_t errlen)
-{
-	(void)rec;
-	(void)err;
-	(void)errlen;
-	return 0;
-}
-
-/* The encoding the live code makes of a channel module's saved state j
- * (load, then save, as after a restart), or NULL with err set. */
-static char *
-live_encoding(const cJSON *j, char *err, size_t errlen)
-{
-	const struct chanmod *cm = NULL;
-	char why[200] = "", *p, *text;
-	void *mod;
-	cJSON *o;
-
-	for (size_t i = 0; i < CHANMOD_COUNT; i++)
-		if (chanmod_table[i] != NULL && strcmp(chanmod_table[i]->name, j->string) == 0)
-			cm = chanmod_table[i];
-	if (cm == NULL) {
-		snprintf(err, errlen,
-		         "the undo history names module '%.40s', which the channel "
-		         "cannot hold",
-		         j->string);
-		return NULL;
-	}
-	mod = cm->create();
-	if (cm->load(mod, j, why, sizeof(why)) < 0) {
-		cm->destroy(mod);
-		snprintf(err, errlen, "module '%s': %s", cm->name, why);
-		return NULL;
-	}
-	o = cm->save(mod);
-	cm->destroy(mod);
-	p = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (p == NULL)
-		abort(); /* out of memory, like xmalloc */
-	text = xstrdup(p);
-	cJSON_free(p);
-	return text;
-}
-
-/* 2 -> 3: a channel's undo history keeps each step's earlier module states
- * as deltas ("deltas", commands/core/undo_delta.h) against the state that
- * followed, instead of whole encodings ("mods"). Walking the steps from
- * the newest, the state that follows the newest is the channel's current
- * one (as the live code encodes it), and each step's whole encoding is what
- * follows the step before it. A member that is neither a string nor null
- * is left as it was (loading refuses it). */
-static int
-step_2_to_3(cJSON *rec, char *err, size_t errlen)
-{
-	cJSON *mods = cJSON_GetObjectItemCaseSensitive(rec, "mods");
-	cJSON *hist = cJSON_GetObjectItemCaseSensitive(mods, chanmod_table[CHANMOD_UNDO]->name);
-	cJSON *steps = cJSON_GetObjectItemCaseSensitive(hist, "steps");
-	struct {
-		char *name; /* owned */
-		char *text; /* owned, NULL: no state */
-	} next[STORE_RECORD_MODS_MAX];
-	size_t nnext = 0;
-	int rc = -1;
-
-	if (!cJSON_IsArray(steps))
-		return 0;
-	for (int i = cJSON_GetArraySize(steps) - 1; i >= 0; i--) {
-		cJSON *step = cJSON_GetArrayItem(steps, i);
-		cJSON *old = cJSON_GetObjectItemCaseSensitive(step, "mods"), *v, *deltas;
-
-		if (!cJSON_IsObject(old))
-			continue;
-		cJSON_ArrayForEach(v, old)
-		{
-			if (!cJSON_IsNull(v) && !cJSON_IsString(v)) {
-				rc = 0; /* loading refuses it with its own sentence */
-				goto done;
-			}
-		}
-		deltas = cJSON_CreateObject();
-		cJSON_ArrayForEach(v, old)
-		{
-			size_t k = 0;
-
-			while (k < nnext && strcmp(next[k].name, v->string) != 0)
-				k++;
-			if (k == nnext) {
-				const cJSON *cur =
-				    cJSON_GetObjectItemCaseSensitive(mods, v->string);
-
-				if (nnext == STORE_RECORD_MODS_MAX) {
-					snprintf(err, errlen,
-					         "an undo step names more than %d modules",
-					         STORE_RECORD_MODS_MAX);
-					cJSON_Delete(deltas);
-					goto done;
-				}
-				next[k].name = xstrdup(v->string);
-				next[k].text = NULL;
-				nnext++;
-				if (cur != NULL &&
-				    (next[k].text = live_encoding(cur, err, errlen)) == NULL) {
-					cJSON_Delete(deltas);
-					goto done;
-				}
-			}
-			if (cJSON_IsNull(v))
-				cJSON_AddNullToObject(deltas, v->string);
-			else {
-				struct undo_delta d;
-				const char *n = next[k].text != NULL ? next[k].text : "";
-
-				undo_delta_make(v->valuestring, strlen(v->valuestring), n,
-				                strlen(n), &d);
-				cJSON_AddItemToObject(deltas, v->string, undo_delta_save(&d));
-				undo_delta_free(&d);
-			}
-			free(next[k].text);
-			next[k].text = cJSON_IsNull(v) ? NULL : xstrdup(v->valuestring);
-		}
-		cJSON_DeleteItemFromObjectCaseSensitive(step, "mods");
-		cJSON_AddItemToObject(step, "deltas", deltas);
-	}
-	rc = 0;
-done:
-	for (size_t k = 0; k < nnext; k++) {
-		free(next[k].name);
-		free(next[k].text);
-	}
-	return rc;
-}
-
-static store_record_step_fn *const steps[STORE_RECORD_VERSION] = {
-    step_1_to_2, /* 1 -> 2 */
-    step_2_to_3, /* 2 -> 3 */
-    NULL,        /* 3 -> 4 */
-};
 
 static const struct store_record_mods builtin = {chanmod_table, CHANMOD_COUNT};
 
@@ -324,7 +175,7 @@ store_record_encode(const struct store_record *r, const struct store_record_mods
 			}
 		}
 	} else {
-		return -1; /* end lines ended the old snapshot files, which are only read */
+		return -1;
 	}
 	rc = frame(o, out);
 	cJSON_Delete(o);
@@ -416,6 +267,16 @@ shown(const char *s, char out[48])
 	return out;
 }
 
+/* Makes s one printable line: each control byte becomes '?' (a module's
+ * sentence may quote text from the record). */
+static void
+one_line(char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			*s = '?';
+}
+
 /* Fails on a member of o not in the NULL-terminated list allowed. */
 static int
 only_fields(const cJSON *o, const char *const *allowed, char *err, size_t errlen)
@@ -432,83 +293,6 @@ only_fields(const cJSON *o, const char *const *allowed, char *err, size_t errlen
 			char name[48];
 
 			snprintf(err, errlen, "unknown field '%s'", shown(c->string, name));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int
-store_record_decode_header(const char *line, size_t len, struct store_record_header *h, char *err,
-                           size_t errlen)
-{
-	static const char *const snap_fields[] = {"format", "version",      "file",
-	                                          "taken",  "next_journal", NULL};
-	static const char *const jour_fields[] = {"format", "version", "file", "seq", NULL};
-	cJSON *o = unframe(line, len, err, errlen);
-	const cJSON *f;
-	uint64_t v;
-	int rc = -1;
-
-	if (o == NULL)
-		return -1;
-	memset(h, 0, sizeof(*h));
-	f = cJSON_GetObjectItemCaseSensitive(o, "format");
-	if (!cJSON_IsString(f) || strcmp(f->valuestring, STORE_RECORD_FORMAT) != 0) {
-		snprintf(err, errlen, "this is not a delver state file (no \"format\":\"%s\")",
-		         STORE_RECORD_FORMAT);
-		goto out;
-	}
-	if (get_count(o, "version", &v, err, errlen) < 0 || v < 1) {
-		snprintf(err, errlen, "'version' must be a whole number from 1");
-		goto out;
-	}
-	if (v > STORE_RECORD_VERSION) {
-		snprintf(err, errlen,
-		         "format version %llu is newer than this delver understands (%d); run a "
-		         "newer delver",
-		         (unsigned long long)v, STORE_RECORD_VERSION);
-		goto out;
-	}
-	h->version = (int)v;
-	f = cJSON_GetObjectItemCaseSensitive(o, "file");
-	if (cJSON_IsString(f) && strcmp(f->valuestring, "snapshot") == 0) {
-		h->file = STORE_RECORD_SNAPSHOT;
-		if (only_fields(o, snap_fields, err, errlen) < 0 ||
-		    get_count(o, "taken", &v, err, errlen) < 0 ||
-		    get_count(o, "next_journal", &h->next_journal, err, errlen) < 0)
-			goto out;
-		h->taken = (int64_t)v;
-	} else if (cJSON_IsString(f) && strcmp(f->valuestring, "journal") == 0) {
-		h->file = STORE_RECORD_JOURNAL;
-		if (only_fields(o, jour_fields, err, errlen) < 0 ||
-		    get_count(o, "seq", &h->seq, err, errlen) < 0)
-			goto out;
-	} else {
-		snprintf(err, errlen, "'file' must be \"snapshot\" or \"journal\"");
-		goto out;
-	}
-	rc = 0;
-out:
-	cJSON_Delete(o);
-	return rc;
-}
-
-int
-store_record_migrate(cJSON *rec, int from, int to, store_record_step_fn *const *s, char *err,
-                     size_t errlen)
-{
-	for (int v = from; v < to; v++) {
-		char why[200];
-
-		if (s[v - 1] == NULL) {
-			snprintf(err, errlen, "no migration from format version %d to %d", v,
-			         v + 1);
-			return -1;
-		}
-		if (s[v - 1](rec, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "migrating from format version %d to %d: %s", v,
-			         v + 1, why);
 			return -1;
 		}
 	}
@@ -552,6 +336,7 @@ decode_mods(const cJSON *mods, const struct store_record_mods *m, struct store_r
 		if (cm->load(r->mods[i], c, why, sizeof(why)) < 0) {
 			cm->destroy(r->mods[i]);
 			r->mods[i] = NULL;
+			one_line(why);
 			snprintf(err, errlen, "module '%s': %s", cm->name, why);
 			return -1;
 		}
@@ -670,9 +455,7 @@ kind_of(const cJSON *o, char *err, size_t errlen)
 		return STORE_RECORD_CHANNEL;
 	if (cJSON_IsString(t) && strcmp(t->valuestring, "u") == 0)
 		return STORE_RECORD_USER;
-	if (cJSON_IsString(t) && strcmp(t->valuestring, "end") == 0)
-		return STORE_RECORD_END;
-	snprintf(err, errlen, "'t' must be \"c\" (channel), \"u\" (user) or \"end\"");
+	snprintf(err, errlen, "'t' must be \"c\" (channel) or \"u\" (user)");
 	return -1;
 }
 
@@ -680,25 +463,29 @@ int
 store_record_decode(const char *line, size_t len, int version, const struct store_record_mods *m,
                     struct store_record *r, char *err, size_t errlen)
 {
-	static const char *const end_fields[] = {"t", "records", NULL};
-	cJSON *o = unframe(line, len, err, errlen);
+	cJSON *o;
 	int kind, rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	if (o == NULL)
+	if (version > STORE_RECORD_VERSION) {
+		snprintf(err, errlen,
+		         "format version %d is newer than this delver understands (%d); run a "
+		         "newer delver",
+		         version, STORE_RECORD_VERSION);
 		return -1;
-	if (version < STORE_RECORD_VERSION &&
-	    store_record_migrate(o, version, STORE_RECORD_VERSION, steps, err, errlen) < 0)
-		goto out;
+	}
+	if (version < STORE_RECORD_VERSION) {
+		snprintf(err, errlen,
+		         "format version %d is older than any this delver reads; it reads "
+		         "version %d",
+		         version, STORE_RECORD_VERSION);
+		return -1;
+	}
+	if ((o = unframe(line, len, err, errlen)) == NULL)
+		return -1;
 	if ((kind = kind_of(o, err, errlen)) < 0)
 		goto out;
 	r->kind = (enum store_record_kind)kind;
-	if (r->kind == STORE_RECORD_END) {
-		if (only_fields(o, end_fields, err, errlen) == 0 &&
-		    get_count(o, "records", &r->count, err, errlen) == 0)
-			rc = 0;
-		goto out;
-	}
 	if (get_text(o, "key", r->key, sizeof(r->key), false, err, errlen) < 0)
 		goto out;
 	if (r->kind == STORE_RECORD_CHANNEL)

@@ -22,7 +22,7 @@ struct store_service {
 
 /* The persistence options of a configuration (overrides already applied). */
 static void
-opts_of(const struct config *c, bool salvage, struct persist_opts *o)
+opts_of(const struct config *c, struct persist_opts *o)
 {
 	persist_opts_default(o);
 	o->dir = c->bot.state_dir;
@@ -30,7 +30,6 @@ opts_of(const struct config *c, bool salvage, struct persist_opts *o)
 	o->snapshot_interval = c->bot.snapshot_interval;
 	o->snapshot_keep = c->bot.snapshot_keep;
 	o->evict_after = c->bot.evict_after;
-	o->salvage = salvage;
 }
 
 static void
@@ -64,7 +63,7 @@ reload(void *ctx, const struct config *old, const struct config *now)
 	struct store_service *ss = ctx;
 	struct persist_opts o;
 
-	opts_of(now, false, &o);
+	opts_of(now, &o);
 	persist_reconfigure(ss->p, &o);
 }
 
@@ -82,7 +81,7 @@ store_service_start(struct app *a, char *err, size_t errlen)
 	struct store_service *ss = xcalloc(1, sizeof(*ss));
 	struct persist_opts o;
 
-	opts_of(app_config(a), app_options(a)->salvage, &o);
+	opts_of(app_config(a), &o);
 	if (app_config(a)->store.backend == STORE_ENGINE_POSTGRESQL) {
 		/* The state directory still holds the lock and the snapshot
 		 * files; the rows live on the server. */

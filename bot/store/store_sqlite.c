@@ -11,7 +11,7 @@
 #include <sqlite3.h>
 
 #include "bot/log.h"
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "rules/base/mem.h"
 
 #define BUSY_MS 5000 /* another connection (a snapshot's) holding a lock */

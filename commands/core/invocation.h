@@ -1,6 +1,8 @@
 /*
- * invocation: what a handler asks of its parsed command (struct invocation
- * in registry.h): option values by name, the GM check, and the clean-up.
+ * invocation: one parsed command as its handler sees it: the command, its
+ * option values, who ran it where (struct origin, filled by the
+ * transport), the records it runs on, and the helpers a handler asks it
+ * through: option values by name, the GM check, and the clean-up.
  *
  * Ownership: string values belong to the invocation until
  * invocation_clear().
@@ -9,10 +11,54 @@
 #define DELVER_INVOCATION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-struct invocation;
+#include "commands/core/state.h"
+
+#define CMD_MAX_OPTS 16 /* options of one command */
+
+struct command;
 struct reply;
+struct rng;
+
+/* Where a command came from, filled by the transport. */
+struct origin {
+	const char *platform;   /* "console", "discord", "irc" */
+	char chan_key[KEY_MAX]; /* platform-qualified channel key */
+	char user_key[KEY_MAX]; /* platform-qualified user key */
+	/* The key older versions gave this user, when it differs ("" when
+	 * none): records under it are adopted on use (state_adopt). */
+	char legacy_user_key[KEY_MAX];
+	char user_name[NAME_MAX_LEN];
+	bool platform_admin; /* Discord manage rights, IRC channel operator, ... */
+	bool direct;         /* a private conversation with the bot */
+};
+
+struct cmd_arg {
+	bool set;
+	int64_t i;
+	bool b;
+	char *s; /* owned by the invocation */
+};
+
+struct invocation {
+	const struct command *cmd;     /* the leaf command that runs */
+	const struct command *path[3]; /* root .. leaf, NULL-padded */
+	struct cmd_arg args[CMD_MAX_OPTS];
+	const struct origin *from;
+	struct state *state;
+	struct channel *chan;
+	struct user *user;
+	struct rng *rng;
+	int64_t now; /* unix seconds */
+	bool is_gm;  /* the invoker may run GM commands here */
+	/* The typed line without its prefix, when the command was typed
+	 * (console, IRC); NULL for a bound invocation (Discord). Valid while
+	 * the command runs. */
+	const char *line;
+	size_t line_len;
+};
 
 /* Frees the option values (the invocation may then be parsed again). */
 void invocation_clear(struct invocation *inv);

@@ -20,7 +20,6 @@
 #include "commands/core/reply.h"
 #include "commands/core/state.h"
 
-#define CMD_MAX_OPTS   16   /* options of one command */
 #define CMD_LINE_MAX   2000 /* bytes in one command line */
 #define OPT_STRING_MAX 200  /* default bytes in a string value */
 
@@ -35,8 +34,6 @@ enum opt_type {
 #define OPT_REQUIRED     0x1u
 #define OPT_REST         0x2u /* a positional string taking the rest of the line */
 #define OPT_AUTOCOMPLETE 0x4u /* Discord may ask for suggestions */
-
-struct invocation;
 
 struct cmd_opt {
 	const char *name; /* lowercase, 1-32 chars, unique within the command */
@@ -79,44 +76,6 @@ struct command {
 	 * so marked on a channel using every module and checks that the
 	 * records' bytes are unchanged, so the mark cannot lie. */
 	bool read_only;
-};
-
-/* Where a command came from, filled by the transport. */
-struct origin {
-	const char *platform;   /* "console", "discord", "irc" */
-	char chan_key[KEY_MAX]; /* platform-qualified channel key */
-	char user_key[KEY_MAX]; /* platform-qualified user key */
-	/* The key older versions gave this user, when it differs ("" when
-	 * none): records under it are adopted on use (state_adopt). */
-	char legacy_user_key[KEY_MAX];
-	char user_name[NAME_MAX_LEN];
-	bool platform_admin; /* Discord manage rights, IRC channel operator, ... */
-	bool direct;         /* a private conversation with the bot */
-};
-
-struct cmd_arg {
-	bool set;
-	int64_t i;
-	bool b;
-	char *s; /* owned by the invocation */
-};
-
-struct invocation {
-	const struct command *cmd;     /* the leaf command that runs */
-	const struct command *path[3]; /* root .. leaf, NULL-padded */
-	struct cmd_arg args[CMD_MAX_OPTS];
-	const struct origin *from;
-	struct state *state;
-	struct channel *chan;
-	struct user *user;
-	struct rng *rng;
-	int64_t now; /* unix seconds */
-	bool is_gm;  /* the invoker may run GM commands here */
-	/* The typed line without its prefix, when the command was typed
-	 * (console, IRC); NULL for a bound invocation (Discord). Valid while
-	 * the command runs. */
-	const char *line;
-	size_t line_len;
 };
 
 /* The top-level commands, ended by a NULL entry (commands/core/commands.c). */

@@ -416,8 +416,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 		snprintf(err, errlen, "An undo step's \"mods\" is not an object.");
 		return NULL;
 	}
-	/* "mods": a module's whole previous encoding (the form of version-2
-	 * records, and of a change kept whole). */
+	/* "mods": a module's whole previous encoding (a change kept whole). */
 	cJSON_ArrayForEach(v, mods)
 	{
 		int m = load_mod_index(v, &p, err, errlen);

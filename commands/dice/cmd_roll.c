@@ -14,7 +14,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands/dice/cmd_save.h"
 #include "commands/dice/rollchan.h"
 #include "rules/base/buf.h"
 #include "rules/base/num.h"
@@ -243,76 +242,6 @@ repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 		reply_add(out, RS_DIM, " success%s", rep->total == 1 ? "" : "es");
 }
 
-/* Whether c may end a dice term that adv/dis can double: an operator, a
- * space, a label or the end. */
-static bool
-term_end(int c)
-{
-	return c == '\0' || c == ' ' || c == '\t' || c == '+' || c == '-' || c == '*' || c == '/' ||
-	       c == ')' || c == ';' || c == '[' || c == '#';
-}
-
-/*
- * "1d20+5 adv" is "2d20kh1+5", "d20 dis # save" is "2d20kl1 # save": a
- * trailing word adv or dis (before any '# label') doubles the first plain
- * d20 of the roll and keeps the better or the worse. Writes the rewritten
- * expression into buf (len bytes) and returns it, returns expr itself when
- * it ends in neither word, or NULL (with *err set) when there is no plain
- * d20 to double.
- */
-const char *
-cmd_roll_advantage(const char *expr, char *buf, size_t len, const char **err)
-{
-	const char *hash = strchr(expr, '#'), *end = hash != NULL ? hash : expr + strlen(expr);
-	const char *w, *p;
-	bool adv;
-	struct buf b;
-
-	while (end > expr && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (end - expr < 4 || (end[-4] != ' ' && end[-4] != '\t'))
-		return expr;
-	w = end - 3;
-	if (strncasecmp(w, "adv", 3) == 0)
-		adv = true;
-	else if (strncasecmp(w, "dis", 3) == 0)
-		adv = false;
-	else
-		return expr;
-	for (p = expr; p < w; p++) {
-		const char *d = p;
-
-		if (*p == '1' && (p == expr || !isdigit((unsigned char)p[-1])))
-			d = p + 1;
-		else if (p > expr &&
-		         (isdigit((unsigned char)p[-1]) || isalpha((unsigned char)p[-1])))
-			continue;
-		if ((*d == 'd' || *d == 'D') && d[1] == '2' && d[2] == '0' && term_end(d[3]))
-			break;
-	}
-	if (p >= w) {
-		*err = adv ? "Adv rolls a plain d20 twice and this roll has none; write it as in "
-		             "1d20+5 adv."
-		           : "Dis rolls a plain d20 twice and this roll has none; write it as in "
-		             "1d20+5 dis.";
-		return NULL;
-	}
-	buf_init(&b, len - 1);
-	buf_add(&b, expr, (size_t)(p - expr));
-	buf_adds(&b, adv ? "2d20kh1" : "2d20kl1");
-	p += *p == '1' ? 4 : 3;
-	buf_add(&b, p, (size_t)(w - p));
-	if (hash != NULL)
-		buf_adds(&b, hash);
-	if (b.toobig) {
-		buf_free(&b);
-		return expr; /* the dice engine names the length limit */
-	}
-	memcpy(buf, buf_str(&b), b.len + 1);
-	buf_free(&b);
-	return buf;
-}
-
 /* "Natural 20!" or "Natural 1." after a roll of one lone d20 (no other
  * dice term, no repeat; kept from several, as adv and dis do, counts), as
  * Roll20 and Avrae mark it; NULL otherwise. */
@@ -387,7 +316,7 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 		;
 	if (*rest == '(')
 		return expr;
-	if ((sroll = cmd_save_find(inv, name, &sname, &mine)) == NULL) {
+	if ((sroll = rollchan_lookup(inv->chan, inv->user, name, &sname, &mine)) == NULL) {
 		reply_error(out, "'%s' is neither dice nor a saved roll here; ", name);
 		reply_cmd(out, RS_BAD, "saved list", NULL);
 		reply_add(out, RS_BAD, " lists the saved rolls, ");
@@ -536,7 +465,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 
 	if ((expr = expand_saved(inv, typed, savbuf, sizeof(savbuf), out)) == NULL)
 		return;
-	if ((expr = cmd_roll_advantage(expr, advbuf, sizeof(advbuf), &aerr)) == NULL) {
+	if ((expr = dice_advantage(expr, advbuf, sizeof(advbuf), &aerr)) == NULL) {
 		reply_error(out, "%s", aerr);
 		return;
 	}

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/dice/cmd_roll.h"
 #include "commands/dice/rollchan.h"
 #include "rules/dice/dice.h"
 
@@ -19,43 +18,6 @@ static const char *
 owner(const struct invocation *inv)
 {
 	return invocation_bool(inv, "channel", false) ? "" : inv->from->user_key;
-}
-
-/* Moves the invoker's saved rolls that this channel kept for them (older
- * versions did) into their user record. */
-static void
-adopt(struct invocation *inv)
-{
-	struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-
-	if (rc != NULL && rc->nsaved > 0 && rollchan_adopt(rc, inv->user) > 0) {
-		channel_touch(inv->chan);
-		user_touch(inv->user);
-	}
-}
-
-const char *
-cmd_save_find(struct invocation *inv, const char *name, const char **canon, bool *mine)
-{
-	const struct rollchan *rc;
-	const struct rollchan_saved *cs = NULL;
-	const struct user_saved *us;
-
-	adopt(inv);
-	rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	*mine = true;
-	if ((us = user_saved_find(inv->user, name)) != NULL) {
-		*canon = us->name;
-		return us->roll;
-	}
-	if (rc != NULL && (cs = rollchan_find(rc, inv->from->user_key, name)) == NULL) {
-		cs = rollchan_find(rc, "", name);
-		*mine = false;
-	}
-	if (cs == NULL)
-		return NULL;
-	*canon = cs->name;
-	return cs->roll;
 }
 
 static bool
@@ -84,7 +46,7 @@ save_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	/* A saved roll must roll: checked now, not when it is used. */
-	if ((chk = cmd_roll_advantage(roll, adv, sizeof(adv), &aerr)) == NULL) {
+	if ((chk = dice_advantage(roll, adv, sizeof(adv), &aerr)) == NULL) {
 		reply_error(out, "%s", aerr);
 		return;
 	}
@@ -101,7 +63,7 @@ save_fn(struct invocation *inv, struct reply *out)
 	} else {
 		struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
 
-		adopt(inv);
+		rollchan_adopt(inv->chan, inv->user);
 		if (user_save(inv->user, name, roll) < 0) {
 			reply_error(out, "You may keep at most %d saved rolls; delete one with ",
 			            USER_SAVED_MAX);
@@ -184,7 +146,7 @@ saved_list(struct invocation *inv, struct reply *out)
 	static const char *const hdr[] = {"name", "roll"};
 	size_t n;
 
-	adopt(inv);
+	rollchan_adopt(inv->chan, inv->user);
 	rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
 	n = user_nsaved(inv->user);
 	if (n > 0) {
@@ -210,7 +172,7 @@ saved_show(struct invocation *inv, struct reply *out)
 	const char *name = invocation_str(inv, "name"), *canon = NULL, *roll;
 	bool mine;
 
-	if ((roll = cmd_save_find(inv, name, &canon, &mine)) == NULL) {
+	if ((roll = rollchan_lookup(inv->chan, inv->user, name, &canon, &mine)) == NULL) {
 		reply_error(out, "No saved roll is named '%.24s' here; ", name);
 		reply_cmd(out, RS_BAD, "saved list", NULL);
 		reply_add(out, RS_BAD, " lists them.");

@@ -209,13 +209,14 @@ rollchan_save(struct rollchan *rc, const char *owner, const char *name, const ch
 _Static_assert(USER_SAVED_NAME_MAX == ROLLCHAN_NAME_MAX, "a user's names are the channel's");
 _Static_assert(USER_SAVED_ROLL_MAX == ROLLCHAN_ROLL_MAX, "a user's rolls are the channel's");
 
-int
-rollchan_adopt(struct rollchan *rc, struct user *u)
+void
+rollchan_adopt(struct channel *ch, struct user *u)
 {
+	struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
 	const char *key = user_key(u);
-	int moved = 0;
+	bool moved = false;
 
-	for (size_t i = 0; i < rc->nsaved;) {
+	for (size_t i = 0; rc != NULL && i < rc->nsaved;) {
 		struct rollchan_saved *s = &rc->saved[i];
 
 		if (strcmp(s->owner, key) != 0 || user_saved_find(u, s->name) != NULL ||
@@ -225,9 +226,37 @@ rollchan_adopt(struct rollchan *rc, struct user *u)
 		}
 		memmove(s, s + 1, (rc->nsaved - i - 1) * sizeof(*s));
 		rc->nsaved--;
-		moved++;
+		moved = true;
 	}
-	return moved;
+	if (moved) {
+		channel_touch(ch);
+		user_touch(u);
+	}
+}
+
+const char *
+rollchan_lookup(struct channel *ch, struct user *u, const char *name, const char **canon,
+                bool *mine)
+{
+	const struct rollchan *rc;
+	const struct rollchan_saved *cs = NULL;
+	const struct user_saved *us;
+
+	rollchan_adopt(ch, u);
+	rc = channel_mod_peek(ch, CHANMOD_ROLL);
+	*mine = true;
+	if ((us = user_saved_find(u, name)) != NULL) {
+		*canon = us->name;
+		return us->roll;
+	}
+	if (rc != NULL && (cs = rollchan_find(rc, user_key(u), name)) == NULL) {
+		cs = rollchan_find(rc, "", name);
+		*mine = false;
+	}
+	if (cs == NULL)
+		return NULL;
+	*canon = cs->name;
+	return cs->roll;
 }
 
 bool

@@ -120,13 +120,24 @@ int rollchan_save(struct rollchan *rc, const char *owner, const char *name, cons
 bool rollchan_delete(struct rollchan *rc, const char *owner, const char *name);
 
 /*
- * Moves the player's own saved rolls kept in this channel (as versions
+ * Moves the player's own saved rolls kept in channel ch (as versions
  * before saved rolls followed the player kept them) into the player's user
- * record, where they are found in every channel. A name the player already
- * keeps there, or one past USER_SAVED_MAX, stays in the channel (still
- * found here, after the player's own). Returns how many moved; the caller
- * touches the channel and the user when any did.
+ * record u, where they are found in every channel. A name the player
+ * already keeps there, or one past USER_SAVED_MAX, stays in the channel
+ * (still found here, after the player's own). Touches the channel and the
+ * user when any moved.
  */
-int rollchan_adopt(struct rollchan *rc, struct user *u);
+void rollchan_adopt(struct channel *ch, struct user *u);
+
+/*
+ * The roll saved as name (ASCII case ignored) for user u in channel ch:
+ * u's own (in the user record, or kept in this channel by an older
+ * version, moved to the record first, touching both) before the
+ * channel's. Returns its text, or NULL; *canon gets the saved name, *mine
+ * whether it is u's. The text belongs to the user record or the channel
+ * and stays valid until either changes.
+ */
+const char *rollchan_lookup(struct channel *ch, struct user *u, const char *name,
+                            const char **canon, bool *mine);
 
 #endif

@@ -67,7 +67,7 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
                 const struct hazard_view *v, bool resting)
 {
 	struct turn_report rep;
-	struct turn_how how = {.resting = resting, .safe = s->safe};
+	struct turn_how how = {.resting = resting, .safe = s->safe, .lantern_low = s->lantern_low};
 	struct roll_table encounters;
 	bool hidden = tension_state_hidden(inv->chan);
 	char label[ROLL_TABLE_TEXT_MAX];

@@ -22,6 +22,12 @@ cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 		          "turns (the expedition).",
 		          LIGHT_EXPEDITION);
 	reply_nl(out);
+	reply_add(out, 0, "A Light result leaves a lantern at most ");
+	reply_add(out, RS_BOLD, "%d", s->lantern_low);
+	reply_add(out, 0, " %s of oil (", s->lantern_low == 1 ? "turn" : "turns");
+	reply_cmd(out, 0, "light low", NULL);
+	reply_add(out, 0, "); a source lit just before the turn only flickers.");
+	reply_nl(out);
 	reply_add(out, 0, "Classic odds: ");
 	reply_add(out, RS_BOLD, "%d-in-%d", s->chance.x, s->chance.n);
 	reply_add(out, 0, ". Who rolls: %s.", s->gm_rolls ? "the GM only" : "anyone");

@@ -141,6 +141,19 @@ light_refill_cmd(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 }
 
+static void
+light_low_cmd(struct invocation *inv, struct reply *out)
+{
+	struct procedure_state *s = procedure_state_of(inv->chan);
+
+	s->lantern_low = (int)invocation_int(inv, "turns", LIGHT_LOW_DEFAULT);
+	channel_touch(inv->chan);
+	reply_add(out, 0, "A Light result now leaves a lantern at most ");
+	reply_add(out, RS_BOLD, "%d", s->lantern_low);
+	reply_add(out, 0, " %s of oil.", s->lantern_low == 1 ? "turn" : "turns");
+	reply_nl(out);
+}
+
 static const char *const kind_choices[] = {"torch", "lantern", "candle", NULL};
 
 static const struct cmd_opt add_opts[] = {
@@ -163,6 +176,16 @@ static const struct cmd_opt which_opts[] = {
     {0},
 };
 
+static const struct cmd_opt low_opts[] = {
+    {.name = "turns",
+     .desc = "Turns of oil a Light result leaves a lantern (1-48, default 6)",
+     .type = OPT_INT,
+     .flags = OPT_REQUIRED,
+     .min = 1,
+     .max = LIGHT_LOW_MAX},
+    {0},
+};
+
 static const struct command light_subs[] = {
     {.name = "list",
      .desc = "The lit sources and their turns left",
@@ -179,12 +202,22 @@ static const struct command light_subs[] = {
      .fn = light_out_cmd},
     {.name = "flicker",
      .desc = "Rule this turn's Light result only a flicker",
-     .help = "Ruling: a Light result flags the oldest lit source: a torch or candle sputters "
-             "out, a lantern's oil runs low to 1 turn. The result is pressure, not a "
-             "straitjacket: until the next turn the GM may rule it only flickered, and the "
-             "source is as it was.",
+     .help = "A Light result (a torch sputters out, or lantern oil runs low) is pressure, "
+             "not a straitjacket: until the next turn the GM may rule it only flickered, "
+             "and the source is as it was. Rulings: it falls on the oldest lit source; one "
+             "lit just before the turn only flickers ominously ({/light out} still puts it "
+             "out); a torch or candle goes out; a lantern's oil runs low to at most 6 turns "
+             "(an hour) left, which the GM changes with {/light low}.",
      .role = ROLE_GM,
      .fn = light_flicker_cmd},
+    {.name = "low",
+     .desc = "How many turns of oil a Light result leaves a lantern (default 6)",
+     .help = "Ruling: lantern oil that runs low keeps at most this many turns (1 to 48; "
+             "default 6, an hour, a torch's life); a lantern with less keeps what it has. "
+             "{/light refill} gives it a new flask.",
+     .role = ROLE_GM,
+     .opts = low_opts,
+     .fn = light_low_cmd},
     {.name = "refill",
      .desc = "Give a lantern a new flask of oil",
      .opts = which_opts,

@@ -224,15 +224,33 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		if (e->kind == TE_FLAG_OUT) {
 			reply_add(out, RS_BAD, "sputters out");
 		} else {
-			reply_add(out, RS_BAD, "runs low on oil");
+			int had = light_left(&e->light, p);
+
+			reply_add(out, RS_BAD,
+			          had > e->value ? "runs low on oil" : "is low on oil");
 			reply_add(out, 0, ": ");
-			reply_add(out, RS_BOLD, "1");
-			reply_add(out, 0, " turn left");
+			reply_add(out, RS_BOLD, "%d", e->value);
+			reply_add(out, 0, " %s left", e->value == 1 ? "turn" : "turns");
+			if (had > e->value)
+				reply_add(out, 0, " (it had %d)", had);
+			else
+				reply_add(out, 0, " already");
 		}
 		reply_add(out, 0, ". The GM may rule it only flickers: ");
 		reply_cmd(out, 0, "light flicker", NULL);
 		reply_add(out, 0, ".");
 		break;
+	case TE_FLAG_FLICKER: {
+		char id[16];
+
+		snprintf(id, sizeof(id), "%d", e->light.id);
+		reply_add(out, 0, "%s was just lit, so it only ", name);
+		reply_add(out, RS_BAD, "flickers ominously");
+		reply_add(out, 0, "; the GM may still put it out: ");
+		reply_cmd(out, 0, "light out", "which", id, NULL);
+		reply_add(out, 0, ".");
+		break;
+	}
 	case TE_FLAG_NONE:
 		if (burned_out_on(r, e->turn))
 			reply_add(out, 0,

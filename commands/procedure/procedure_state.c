@@ -38,6 +38,7 @@ proc_create(void)
 	s->chance = (struct odds){1, 6};
 	s->wander = WANDER_CORRIDOR;
 	s->wander_chance = (struct odds){1, 6};
+	s->lantern_low = LIGHT_LOW_DEFAULT;
 	return s;
 }
 
@@ -74,6 +75,14 @@ struct procedure_state *
 procedure_state_of(struct channel *ch)
 {
 	return channel_mod(ch, CHANMOD_PROC);
+}
+
+bool
+procedure_state_safe(const struct channel *ch)
+{
+	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
+
+	return s != NULL && s->safe;
 }
 
 static cJSON *
@@ -137,6 +146,8 @@ proc_save(const void *p)
 	cJSON_AddStringToObject(o, "wander", wander_name(s->wander));
 	cJSON_AddItemToObject(o, "wander_chance", chance_json(s->wander_chance));
 	cJSON_AddBoolToObject(o, "safe", s->safe);
+	if (s->lantern_low != LIGHT_LOW_DEFAULT)
+		cJSON_AddNumberToObject(o, "lantern_low", s->lantern_low);
 	if (s->nvendors > 0) {
 		cJSON *vs = cJSON_AddArrayToObject(o, "vendors");
 
@@ -415,6 +426,10 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (load_vendors(s, o, err, errlen) < 0)
+		return -1;
+	/* "lantern_low" is saved only when the GM changed it */
+	if (cJSON_GetObjectItemCaseSensitive(o, "lantern_low") != NULL &&
+	    get_int(o, "lantern_low", 1, LIGHT_LOW_MAX, &s->lantern_low, err, errlen) < 0)
 		return -1;
 	s->table = table;
 	s->proc = proc;

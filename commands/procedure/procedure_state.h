@@ -29,6 +29,7 @@ struct procedure_state {
 	enum wander_proc wander;   /* the default wandering check (never retreat) */
 	struct odds wander_chance; /* the classic wandering check's X-in-N */
 	bool safe;                 /* the party is in a safe area */
+	int lantern_low;           /* turns a Light result leaves a lantern, 1..LIGHT_LOW_MAX */
 	int nvendors;              /* 0..VENDORS_MAX */
 	struct vendor *vendors;    /* nvendors vendors met, owned (NULL when none) */
 };
@@ -37,6 +38,11 @@ extern const struct chanmod procedure_state_mod;
 
 /* The channel's state, created on first use. */
 struct procedure_state *procedure_state_of(struct channel *ch);
+
+/* Whether the party is in a safe area (no wandering monsters, no
+ * fighting), for other features (the tension roll). Reads only; creates
+ * nothing. */
+bool procedure_state_safe(const struct channel *ch);
 
 /* The vendor called name (case-insensitive), or NULL. */
 struct vendor *procedure_state_vendor(struct procedure_state *s, const char *name);

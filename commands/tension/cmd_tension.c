@@ -450,8 +450,10 @@ static const struct command tension_subs[] = {
              "d12: an encounter when the roll is at most the exits or at most Tension, then "
              "d10 + Tension on the encounter table. Dice in entries are rolled (2d4 goblins "
              "→ 5 goblins (2d4: 3+2)). A struck entry means no encounter (no effect). "
+             "In a safe area ({/safe on}) monsters do not go: no encounter check is made. "
              "Rulings: exits default to 1 and may be 0 (only Tension can trigger) to 20; "
-             "the d12s and d10s are rolled before the dice inside entries.",
+             "the d12s and d10s are rolled before the dice inside entries; in a safe area "
+             "the dungeon event is still rolled.",
      .role = ROLE_GM,
      .opts = roll_opts,
      .fn = cmd_tension_roll_run},

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "commands/dice/rollchan.h"
+#include "commands/procedure/procedure_state.h"
 #include "commands/tension/cmd_tension.h"
 
 /* One d10 + Tension lookup: "  effects table: d10 6 + Tension 4 = 10 → text". */
@@ -49,6 +50,18 @@ check_line(const struct encounter_check *c, bool join, struct reply *out)
 	reply_nl(out);
 }
 
+/* In a safe area the encounter check is not made. */
+static void
+safe_line(bool join, struct reply *out)
+{
+	reply_add(out, 0, join ? " · encounter check: " : "Encounter check: ");
+	reply_add(out, RS_GOOD, "none in a safe area");
+	reply_add(out, 0, ", where monsters do not go (the GM ends it with ");
+	reply_cmd(out, 0, "safe off", NULL);
+	reply_add(out, 0, ").");
+	reply_nl(out);
+}
+
 void
 cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 {
@@ -59,7 +72,8 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	const char *event_text;
 	bool compact = rollchan_compact(inv->chan);
 
-	tension_roll(inv->rng, ts->track.value, (int)invocation_int(inv, "exits", 1), enc, eff, &r);
+	tension_roll(inv->rng, ts->track.value, (int)invocation_int(inv, "exits", 1),
+	             procedure_state_safe(inv->chan), enc, eff, &r);
 	cmd_tension_screen(ts, out, "The GM made a tension roll behind the screen.");
 	/* Compact output: the heading opens the first line, and the check
 	 * follows the event on it unless an effect was rolled between them. */
@@ -82,7 +96,10 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 		event_text = r.effect.text;
 	}
 
-	check_line(&r.check, compact && r.event != TENSION_DE_EFFECT, out);
+	if (r.safe)
+		safe_line(compact && r.event != TENSION_DE_EFFECT, out);
+	else
+		check_line(&r.check, compact && r.event != TENSION_DE_EFFECT, out);
 	if (r.check.encounter)
 		pick_line("encounter", enc, &r.encounter, r.tension, "no encounter", out);
 

@@ -230,6 +230,18 @@ int dice_check(const char *text, size_t len, char *err, size_t errlen);
 int dice_normalize(const char *text, size_t len, char *out, size_t outlen, char *err,
                    size_t errlen);
 
+/*
+ * The advantage shorthand: a trailing word adv or dis (before any
+ * "# label") doubles the first plain d20 of the command and keeps the
+ * better or the worse: "1d20+5 adv" is "2d20kh1+5", "d20 dis # save" is
+ * "2d20kl1 # save". Writes the rewrite into buf (len bytes; DICE_TEXT_MAX
+ * + 8 is enough) and returns buf; returns expr itself when it ends in
+ * neither word, or when the rewrite does not fit (the engine then names
+ * the length limit); returns NULL with *err set to a static sentence when
+ * there is no plain d20 to double. Allocates nothing.
+ */
+const char *dice_advantage(const char *expr, char *buf, size_t len, const char **err);
+
 /* The walking API: read-only views into res, valid until it is freed. */
 
 /* How many expressions the command had (1..DICE_EXPRS_MAX). */

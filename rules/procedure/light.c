@@ -215,22 +215,26 @@ light_blow_candles(struct lights *ls, struct light *out)
 	return n;
 }
 
-bool
-light_flag_oldest(struct lights *ls, enum procedure p, struct light *before)
+enum light_flag
+light_flag_oldest(struct lights *ls, enum procedure p, int low, struct light *before)
 {
 	struct light *l;
 	int life;
 
 	if (ls->n == 0)
-		return false;
+		return LIGHT_FLAG_NONE;
 	l = &ls->l[0];
 	*before = *l;
-	life = light_life(l->kind, p);
-	if (l->kind == LIGHT_LANTERN && life > 1) {
-		if (l->burned < life - 1)
-			l->burned = life - 1;
-		return true;
+	if (l->burned <= 1)
+		return LIGHT_FLAG_FLICKER;
+	if (l->kind != LIGHT_LANTERN) {
+		light_remove(ls, 0);
+		return LIGHT_FLAG_OUT;
 	}
-	light_remove(ls, 0);
-	return true;
+	life = light_life(l->kind, p);
+	if (low < 1)
+		low = 1;
+	if (life - l->burned > low)
+		l->burned = life - low;
+	return LIGHT_FLAG_LOW;
 }

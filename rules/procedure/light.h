@@ -20,9 +20,11 @@
 
 #include "rules/procedure/hazard.h"
 
-#define LIGHT_MAX        20 /* lit sources per channel */
-#define LIGHT_WHO_MAX    64 /* who carries it, with the NUL */
-#define LIGHT_EXPEDITION 48 /* delving: 8 hours of 10-minute turns */
+#define LIGHT_MAX         20 /* lit sources per channel */
+#define LIGHT_WHO_MAX     64 /* who carries it, with the NUL */
+#define LIGHT_EXPEDITION  48 /* delving: 8 hours of 10-minute turns */
+#define LIGHT_LOW_DEFAULT 6  /* turns of oil a Light result leaves a lantern: an hour */
+#define LIGHT_LOW_MAX     LIGHT_EXPEDITION
 
 enum light_kind {
 	LIGHT_TORCH = 0,
@@ -95,12 +97,22 @@ size_t light_burn_torches(struct lights *ls, struct light *out);
  * for LIGHT_MAX), returns how many. */
 size_t light_blow_candles(struct lights *ls, struct light *out);
 
+/* What a Light result did to the oldest lit source. */
+enum light_flag {
+	LIGHT_FLAG_NONE = 0, /* nothing is lit */
+	LIGHT_FLAG_OUT,      /* a torch or candle sputtered out (removed) */
+	LIGHT_FLAG_LOW,      /* a lantern's oil ran low */
+	LIGHT_FLAG_FLICKER,  /* it was just lit: it only flickers, unchanged */
+};
+
 /*
- * A Light result: the oldest lit source sputters. A torch or candle goes
- * out (removed); a lantern's oil runs low (one turn left). Copies the
- * source as it was before to *before and returns true, or returns false
- * when nothing is lit.
+ * A Light result: the oldest lit source sputters. One lit just before this
+ * turn (burned at most 1 turn, as time passes before the result) only
+ * flickers. Otherwise a torch or candle goes out, and a lantern's oil runs
+ * low: it is left at most low turns (1..LIGHT_LOW_MAX; a lantern with
+ * less keeps what it has). Copies the source as it was before to *before.
  */
-bool light_flag_oldest(struct lights *ls, enum procedure p, struct light *before);
+enum light_flag light_flag_oldest(struct lights *ls, enum procedure p, int low,
+                                  struct light *before);
 
 #endif

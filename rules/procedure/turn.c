@@ -113,18 +113,29 @@ burn(struct turn_clock *c, struct turn_report *r)
 		add(r, TE_BURN_OUT, c->turn, 0, &out[i]);
 }
 
+/* A Light result; the GM may rule what it did only a flicker until the
+ * next turn (turn_flicker). */
 static void
-flag(struct turn_clock *c, enum procedure p, struct turn_report *r)
+flag(struct turn_clock *c, enum procedure p, int low, struct turn_report *r)
 {
 	struct light was;
 
-	if (!light_flag_oldest(&c->lights, p, &was)) {
+	switch (light_flag_oldest(&c->lights, p, low > 0 ? low : LIGHT_LOW_DEFAULT, &was)) {
+	case LIGHT_FLAG_NONE:
 		add(r, TE_FLAG_NONE, c->turn, 0, NULL);
 		return;
+	case LIGHT_FLAG_FLICKER:
+		add(r, TE_FLAG_FLICKER, c->turn, 0, &was);
+		return;
+	case LIGHT_FLAG_OUT:
+		add(r, TE_FLAG_OUT, c->turn, 0, &was);
+		break;
+	case LIGHT_FLAG_LOW:
+		add(r, TE_FLAG_LOW, c->turn, light_left(&c->lights.l[0], p), &was);
+		break;
 	}
 	c->flagged = true;
 	c->flag_was = was;
-	add(r, was.kind == LIGHT_LANTERN ? TE_FLAG_LOW : TE_FLAG_OUT, c->turn, 0, &was);
 }
 
 /* What the hazard result does this turn. */
@@ -142,7 +153,7 @@ effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struc
 		sign(c, how, r);
 		break;
 	case HZ_LIGHT:
-		flag(c, p, r);
+		flag(c, p, how->lantern_low, r);
 		break;
 	case HZ_BURN:
 		burn(c, r);

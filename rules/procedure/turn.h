@@ -59,7 +59,8 @@ enum turn_event_kind {
 	TE_SIGN_REMEMBERED,  /* delving sign: its creature is the next encounter */
 	TE_SIGN_STRUCK,      /* delving sign: the table's roll was struck: no creature */
 	TE_FLAG_OUT,         /* Light: a torch or candle sputters out */
-	TE_FLAG_LOW,         /* Light: a lantern's oil runs low */
+	TE_FLAG_LOW,         /* Light: a lantern's oil runs low (value: turns left) */
+	TE_FLAG_FLICKER,     /* Light: the source was just lit: it only flickers */
 	TE_FLAG_NONE,        /* Light: nothing is lit */
 	TE_BURN_OUT,         /* Burn: a torch burns out */
 	TE_BURN_NONE,        /* Burn: no torch is lit */
@@ -82,7 +83,8 @@ enum turn_event_kind {
 struct turn_event {
 	enum turn_event_kind kind;
 	int turn;           /* the turn it happened on */
-	int value;          /* TE_SIGN_MET: the sign's turn; TE_REST_*: turns unrested */
+	int value;          /* TE_SIGN_MET: the sign's turn; TE_REST_*: turns unrested;
+	                       TE_FLAG_LOW: the lantern's turns left */
 	struct light light; /* TE_FLAG_*, TE_BURN_OUT, TE_LIGHT_*: the source */
 };
 
@@ -103,6 +105,8 @@ struct turn_how {
 	enum hazard_effect effect; /* the hazard result; HZ_NOTHING when unrolled */
 	bool resting;              /* the party spends the turn resting */
 	bool safe;                 /* in a safe area: no wandering monsters */
+	int lantern_low;           /* a Light result leaves a lantern this many turns
+	                              (1..LIGHT_LOW_MAX; 0: LIGHT_LOW_DEFAULT) */
 	/* A delving Sign rolls d10 + tension on encounters for its creature
 	 * (with rng); with encounters NULL the GM names it (turn_sign_set). */
 	const struct roll_table *encounters;

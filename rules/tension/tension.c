@@ -260,12 +260,13 @@ tension_pick(struct rng *r, const struct roll_table *table, int tension, struct 
 }
 
 void
-tension_roll(struct rng *r, int tension, int exits, const struct roll_table *encounters,
+tension_roll(struct rng *r, int tension, int exits, bool safe, const struct roll_table *encounters,
              const struct roll_table *effects, struct tension_roll *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->tension = tension;
 	out->exits = exits;
+	out->safe = safe;
 	out->event_d12 = (int)rng_die(r, 12);
 	out->event = tension_dungeon_event_of(out->event_d12);
 	out->event_happens = out->event != TENSION_DE_NOTHING;
@@ -273,7 +274,8 @@ tension_roll(struct rng *r, int tension, int exits, const struct roll_table *enc
 		tension_pick_at(effects, (int)rng_die(r, 10), tension, &out->effect);
 		out->event_happens = !out->effect.struck;
 	}
-	encounter_check(r, exits, tension, &out->check);
+	if (!safe)
+		encounter_check(r, exits, tension, &out->check);
 	if (out->check.encounter) {
 		tension_pick_at(encounters, (int)rng_die(r, 10), tension, &out->encounter);
 		out->encounter_happens = !out->encounter.struck;

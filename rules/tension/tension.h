@@ -151,10 +151,11 @@ void tension_pick(struct rng *r, const struct roll_table *table, int tension,
 
 struct tension_roll {
 	int tension, exits;
+	bool safe; /* a safe area: no encounter check was made */
 	int event_d12;
 	enum tension_dungeon_event event;
-	struct tension_pick effect; /* meaningful when event is TENSION_DE_EFFECT */
-	struct encounter_check check;
+	struct tension_pick effect;    /* meaningful when event is TENSION_DE_EFFECT */
+	struct encounter_check check;  /* all zero (no roll) in a safe area */
 	struct tension_pick encounter; /* meaningful when check.encounter */
 	bool event_happens;            /* an event other than nothing (and not a struck effect) */
 	bool encounter_happens;        /* the check triggered and the entry is not struck */
@@ -166,11 +167,13 @@ struct tension_roll {
  * d10 + Tension on encounters when it triggers), in that order; then the
  * dice inside the effect's text and the encounter's text (not of struck
  * entries). The d12s and d10s come first so that dice inside a table never
- * change whether an encounter happens. tension is 1..10, exits >= 0; both
- * tables are parsed over 1..20.
+ * change whether an encounter happens. In a safe area (safe) monsters do
+ * not go, so the encounter check is not rolled at all; the dungeon event
+ * still is. tension is 1..10, exits >= 0; both tables are parsed over 1..20.
  */
-void tension_roll(struct rng *r, int tension, int exits, const struct roll_table *encounters,
-                  const struct roll_table *effects, struct tension_roll *out);
+void tension_roll(struct rng *r, int tension, int exits, bool safe,
+                  const struct roll_table *encounters, const struct roll_table *effects,
+                  struct tension_roll *out);
 
 /* --- default tables (RULES.md section 3) --- */
 

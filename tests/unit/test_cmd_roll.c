@@ -219,8 +219,8 @@ saved_rolls_follow_the_player(void **unused)
 	struct reply *r;
 
 	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
-	assert_int_equal(store_record_decode(line, strlen(line), 1, store_record_builtin_mods(),
-	                                     &rec, err, sizeof(err)),
+	assert_int_equal(store_record_decode(line, strlen(line), STORE_RECORD_VERSION,
+	                                     store_record_builtin_mods(), &rec, err, sizeof(err)),
 	                 0);
 	store_record_to_channel(&rec, state_channel(st, "console:t"));
 	store_record_clear(&rec, store_record_builtin_mods());

@@ -296,6 +296,42 @@ roll_bad_exits(void **state)
 	                    "Only the GM can do that here; the GM is Greta.\n");
 }
 
+/* Issue 25 item 12: in a safe area (where monsters do not go) the tension
+ * roll makes no encounter check, as /wander says there; the dungeon event
+ * is still rolled. Seed 3 at Tension 5 with 3 exits finds 3 goblins when
+ * the party is not in a safe area (roll_open). */
+static void
+roll_in_a_safe_area(void **state)
+{
+	struct fx *f = *state;
+
+	run(f, "gm", "/tension set 5");
+	run(f, "gm", "/safe on");
+	rng_seed(f->d.rng, 3);
+	assert_string_equal(
+	    run(f, "gm", "/tension roll exits:3"),
+	    "Tension roll (Tension 5, exits 3)\n"
+	    "Dungeon event: d12 9 (7-10) → an environmental effect\n"
+	    "  effects table: d10 7 + Tension 5 = 12 → a pocket of toxic gas, CON save or 1d6 "
+	    "poison damage → a pocket of toxic gas, CON save or 2 poison damage (1d6: 2)\n"
+	    "Encounter check: none in a safe area, where monsters do not go (the GM ends it "
+	    "with /safe off).\n");
+	assert_string_equal(run(f, "gm", "/wander tension exits:3"),
+	                    "No wandering monsters: the party is in a safe area (the GM ends it "
+	                    "with /safe off).\n");
+	run(f, "gm", "/settings compact on");
+	rng_seed(f->d.rng, 9);
+	assert_string_equal(run(f, "gm", "/tension roll 3"),
+	                    "Tension roll (Tension 5, exits 3): dungeon event: d12 1 (1-5) → "
+	                    "nothing · encounter check: none in a safe area, where monsters do "
+	                    "not go (the GM ends it with /safe off).\n");
+	run(f, "gm", "/settings compact off");
+	run(f, "gm", "/safe off");
+	rng_seed(f->d.rng, 3);
+	assert_non_null(strstr(run(f, "gm", "/tension roll exits:3"),
+	                       "Encounter check: d12 3 ≤ exits 3 and ≤ tension 5 → encounter\n"));
+}
+
 /* Hidden mode: the channel learns only that the GM did something; the
  * value and the dice reach the GM alone. */
 static void
@@ -595,6 +631,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(roll_open, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_compact, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_bad_exits, setup, teardown),
+	    cmocka_unit_test_setup_teardown(roll_in_a_safe_area, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_mode, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tables_set_show_reset, setup, teardown),
 	    cmocka_unit_test_setup_teardown(strike_and_unstrike, setup, teardown),

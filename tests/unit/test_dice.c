@@ -1593,6 +1593,60 @@ test_fast_path_agrees(void **state)
 				}
 }
 
+/* The advantage shorthand rewrites the first plain d20 and nothing else;
+ * the rest of the text is kept byte for byte. */
+static void
+test_advantage(void **state)
+{
+	char buf[DICE_TEXT_MAX + 8], small[12], longer[DICE_TEXT_MAX + 1];
+	const char *err = NULL, *r;
+	static const char plain[] = "1d20+5", inlabel[] = "d20 # adv", glued[] = "d20adv",
+	                  word[] = "1d20 advantage", toolong[] = "d20+100 adv";
+	static const struct {
+		const char *in, *out;
+	} rewrites[] = {
+	    {"1d20+5 adv", "2d20kh1+5 "},        {"d20 dis # save", "2d20kl1 # save"},
+	    {"D20+1d20 ADV", "2d20kh1+1d20 "},   {"4d6 + d20 adv", "4d6 + 2d20kh1 "},
+	    {"(d20+2)*2 dis", "(2d20kl1+2)*2 "}, {"1d20[hit] adv\t", "2d20kh1[hit] "},
+	    {"d20 adv #   ", "2d20kh1 #   "},    {"11d20+d20 adv", "11d20+2d20kh1 "},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rewrites) / sizeof(rewrites[0]); i++) {
+		r = dice_advantage(rewrites[i].in, buf, sizeof(buf), &err);
+		assert_ptr_equal(r, buf);
+		assert_string_equal(r, rewrites[i].out);
+	}
+	/* Neither word last (a label does not count): the text itself. */
+	assert_ptr_equal(dice_advantage(plain, buf, sizeof(buf), &err), plain);
+	assert_ptr_equal(dice_advantage(inlabel, buf, sizeof(buf), &err), inlabel);
+	assert_ptr_equal(dice_advantage(glued, buf, sizeof(buf), &err), glued);
+	assert_ptr_equal(dice_advantage(word, buf, sizeof(buf), &err), word);
+	/* No plain d20 to double: refused with a sentence. */
+	assert_null(dice_advantage("2d6 adv", buf, sizeof(buf), &err));
+	assert_string_equal(err, "Adv rolls a plain d20 twice and this roll has none; write it as "
+	                         "in 1d20+5 adv.");
+	err = NULL;
+	assert_null(dice_advantage("11d20 dis", buf, sizeof(buf), &err));
+	assert_string_equal(err, "Dis rolls a plain d20 twice and this roll has none; write it as "
+	                         "in 1d20+5 dis.");
+	assert_null(dice_advantage("d200 adv", buf, sizeof(buf), &err));
+	assert_null(dice_advantage("2d20 adv", buf, sizeof(buf), &err));
+	/* A rewrite that does not fit gives the text back for the engine to
+	 * refuse; one that just fits (11 bytes and the NUL) is written whole. */
+	assert_ptr_equal(dice_advantage(toolong, small, sizeof(small), &err), toolong);
+	assert_string_equal(dice_advantage("d20+10 adv", small, sizeof(small), &err),
+	                    "2d20kh1+10 ");
+	memset(longer, '1', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	memcpy(longer, "d20+", 4);
+	memcpy(longer + sizeof(longer) - 5, " adv", 4);
+	assert_ptr_equal(dice_advantage(longer, buf, sizeof(buf), &err), buf);
+	assert_int_equal(strlen(buf), DICE_TEXT_MAX + 1);
+	assert_memory_equal(buf, "2d20kh1+111", 11);
+	assert_memory_equal(buf + DICE_TEXT_MAX - 1, "1 ", 2);
+}
+
 int
 main(void)
 {
@@ -1629,6 +1683,7 @@ main(void)
 	    cmocka_unit_test(test_normalize),
 	    cmocka_unit_test(test_draws_only_through_rng),
 	    cmocka_unit_test(test_fast_path_agrees),
+	    cmocka_unit_test(test_advantage),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

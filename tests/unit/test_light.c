@@ -133,13 +133,14 @@ flags_and_burns(void **unused)
 	char err[200];
 
 	memset(&ls, 0, sizeof(ls));
-	assert_false(light_flag_oldest(&ls, PROC_EXPLORATION, &was));
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, 6, &was), LIGHT_FLAG_NONE);
 	light_add(&ls, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
 	light_add(&ls, LIGHT_TORCH, 2, NULL, err, sizeof(err));
+	ls.l[0].burned = 2;
 	/* the oldest is the lantern: its oil runs low to one turn */
-	assert_true(light_flag_oldest(&ls, PROC_EXPLORATION, &was));
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, 1, &was), LIGHT_FLAG_LOW);
 	assert_int_equal(was.kind, LIGHT_LANTERN);
-	assert_int_equal(was.burned, 0);
+	assert_int_equal(was.burned, 2);
 	assert_int_equal(light_left(&ls.l[0], PROC_EXPLORATION), 1);
 	assert_int_equal(ls.n, 3);
 	/* a Burn takes every torch, not the lantern */
@@ -152,7 +153,8 @@ flags_and_burns(void **unused)
 	light_remove(&ls, 0);
 	light_add(&ls, LIGHT_TORCH, 1, "cy", err, sizeof(err));
 	light_add(&ls, LIGHT_CANDLE, 1, NULL, err, sizeof(err));
-	assert_true(light_flag_oldest(&ls, PROC_DELVING, &was));
+	ls.l[0].burned = 2;
+	assert_int_equal(light_flag_oldest(&ls, PROC_DELVING, 6, &was), LIGHT_FLAG_OUT);
 	assert_int_equal(was.kind, LIGHT_TORCH);
 	assert_int_equal(ls.n, 1);
 	assert_int_equal(ls.l[0].kind, LIGHT_CANDLE);
@@ -161,6 +163,54 @@ flags_and_burns(void **unused)
 	assert_int_equal(ls.l[0].id, 1);
 	assert_string_equal(ls.l[0].who, "cy");
 	assert_int_equal(ls.l[1].id, 2);
+}
+
+/* Issue 25 item 13: a Light result cut a lantern with 32 turns of oil to 1.
+ * Oil that runs low keeps at most the channel's low mark (6 turns, an hour,
+ * by default); a source lit just before the turn only flickers. */
+static void
+lantern_oil_runs_low_not_out(void **unused)
+{
+	struct lights ls;
+	struct light was;
+	char err[200];
+
+	memset(&ls, 0, sizeof(ls));
+	light_add(&ls, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
+	ls.l[0].burned = 4; /* 32 of 36 turns left */
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, LIGHT_LOW_DEFAULT, &was),
+	                 LIGHT_FLAG_LOW);
+	assert_int_equal(light_left(&was, PROC_EXPLORATION), 32);
+	assert_int_equal(light_left(&ls.l[0], PROC_EXPLORATION), 6);
+	/* low already: a second result leaves it as it is */
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, LIGHT_LOW_DEFAULT, &was),
+	                 LIGHT_FLAG_LOW);
+	assert_int_equal(light_left(&ls.l[0], PROC_EXPLORATION), 6);
+	/* the GM's own mark */
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, 2, &was), LIGHT_FLAG_LOW);
+	assert_int_equal(light_left(&ls.l[0], PROC_EXPLORATION), 2);
+	/* a mark above what is left changes nothing; delving counts 48 turns */
+	ls.l[0].burned = 10;
+	assert_int_equal(light_flag_oldest(&ls, PROC_DELVING, 40, &was), LIGHT_FLAG_LOW);
+	assert_int_equal(light_left(&ls.l[0], PROC_DELVING), 38);
+	assert_int_equal(light_flag_oldest(&ls, PROC_DELVING, LIGHT_LOW_DEFAULT, &was),
+	                 LIGHT_FLAG_LOW);
+	assert_int_equal(light_left(&ls.l[0], PROC_DELVING), 6);
+	assert_int_equal(ls.n, 1);
+	/* just lit (burned 0 or 1 turn): it only flickers, unchanged */
+	memset(&ls, 0, sizeof(ls));
+	light_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	light_add(&ls, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
+	ls.l[0].burned = 1;
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, 6, &was), LIGHT_FLAG_FLICKER);
+	assert_int_equal(was.id, 1);
+	assert_int_equal(ls.n, 2);
+	assert_int_equal(ls.l[0].burned, 1);
+	ls.l[0].burned = 2;
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, 6, &was), LIGHT_FLAG_OUT);
+	assert_int_equal(ls.n, 1);
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, 6, &was), LIGHT_FLAG_FLICKER);
+	assert_int_equal(light_left(&ls.l[0], PROC_EXPLORATION), 36);
 }
 
 static void
@@ -172,7 +222,8 @@ restore_when_id_taken(void **unused)
 
 	memset(&ls, 0, sizeof(ls));
 	light_add(&ls, LIGHT_TORCH, 1, NULL, err, sizeof(err));
-	light_flag_oldest(&ls, PROC_EXPLORATION, &was);
+	ls.l[0].burned = 3;
+	assert_int_equal(light_flag_oldest(&ls, PROC_EXPLORATION, 6, &was), LIGHT_FLAG_OUT);
 	assert_int_equal(ls.n, 0);
 	light_add(&ls, LIGHT_CANDLE, 1, NULL, err, sizeof(err)); /* takes id 1 again */
 	assert_int_equal(light_restore(&ls, &was), 1);
@@ -194,10 +245,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(exploration_lives), cmocka_unit_test(delving_lives),
-	    cmocka_unit_test(ids_and_limits),    cmocka_unit_test(selecting),
-	    cmocka_unit_test(flags_and_burns),   cmocka_unit_test(restore_when_id_taken),
-	    cmocka_unit_test(kind_names),
+	    cmocka_unit_test(exploration_lives),     cmocka_unit_test(delving_lives),
+	    cmocka_unit_test(ids_and_limits),        cmocka_unit_test(selecting),
+	    cmocka_unit_test(flags_and_burns),       cmocka_unit_test(lantern_oil_runs_low_not_out),
+	    cmocka_unit_test(restore_when_id_taken), cmocka_unit_test(kind_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,4 @@
-/* Unit tests for bot/store/persist.c: hooks, policies, faults, eviction, import. */
+/* Unit tests for bot/store/persist.c: hooks, policies, faults, eviction. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,14 +18,13 @@
 #include <cJSON.h>
 #include <sqlite3.h>
 
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/faultsql.h"
-#include "tests/unit/helpers/oldstate.h"
 
 #define WARNING                                                                                    \
 	"Warning: this change could not be saved to disk and may be lost if the bot restarts.\n"
@@ -601,28 +600,6 @@ test_idle_users_leave_memory_and_come_back(void **state)
 	bot_free(b);
 }
 
-/* Writes dir in the journal-and-snapshot format as that store left it
- * (tests/unit/helpers/oldstate.c): crypt's GM (ann) in the snapshot, then a
- * journal that makes bob tower's GM and gives ann a style. */
-static void
-write_old_format(const char *dir)
-{
-	struct state *st = state_new();
-	struct thwacko_style style = {.colour = UC_RED, .mark = "*"};
-	FILE *j;
-
-	channel_set_gm(state_channel(st, "console:crypt"), "console:ann", "ann");
-	state_user(st, "console:ann");
-	oldstate_snapshot(dir, st, (int64_t)time(NULL), 1);
-	j = oldstate_journal(dir, 1);
-	channel_set_gm(state_channel(st, "console:tower"), "console:bob", "bob");
-	user_set_style(state_user(st, "console:ann"), &style);
-	oldstate_channel(j, state_channel(st, "console:tower"));
-	oldstate_user(j, state_user(st, "console:ann"));
-	fclose(j);
-	state_free(st);
-}
-
 /* How many entries of dir have names starting with prefix, and the name of
  * the last one in found (when not NULL). */
 static int
@@ -641,70 +618,6 @@ count_prefix(const char *dir, const char *prefix, char *found, size_t size)
 	}
 	closedir(d);
 	return n;
-}
-
-static void
-test_old_format_is_imported_and_moved_aside(void **state)
-{
-	struct bot *b = calloc(1, sizeof(*b));
-	char sub[256], aside[1024];
-
-	b->dir = tmpdir_new();
-	persist_opts_default(&b->o);
-	b->o.dir = b->dir;
-	write_old_format(b->dir);
-	bot_open(b);
-	assert_string_equal(say(b, "x", "crypt", "/gm"), "The GM here is ann.\n");
-	assert_string_equal(say(b, "x", "tower", "/gm"), "The GM here is bob.\n");
-	assert_int_equal(user_style(state_user_find(b->st, "console:ann"))->colour, UC_RED);
-	/* Already in the database, before any change. */
-	assert_string_equal(gm_on_disk(b, "crypt"), "console:ann");
-	assert_string_equal(gm_on_disk(b, "tower"), "console:bob");
-	/* The old files are kept, aside. */
-	assert_int_equal(count_prefix(b->dir, "snapshot.dlv", NULL, 0), 0);
-	assert_int_equal(count_prefix(b->dir, "journal.", NULL, 0), 0);
-	assert_int_equal(count_prefix(b->dir, "imported-", sub, sizeof(sub)), 1);
-	snprintf(aside, sizeof(aside), "%s/%s", b->dir, sub);
-	assert_int_equal(count_prefix(aside, "snapshot.dlv", NULL, 0), 1);
-	assert_int_equal(count_prefix(aside, "journal.00000001.dlv", NULL, 0), 1);
-	bot_close(b);
-	/* The next start reads the database alone. */
-	bot_open(b);
-	assert_string_equal(say(b, "x", "tower", "/gm"), "The GM here is bob.\n");
-	assert_int_equal(user_style(state_user_find(b->st, "console:ann"))->colour, UC_RED);
-	bot_free(b);
-}
-
-static void
-test_damaged_old_format_refuses_the_import(void **state)
-{
-	struct bot *b = calloc(1, sizeof(*b));
-	char path[512], err[4096];
-	struct state *st = state_new();
-	unsigned long before;
-	FILE *fp;
-
-	b->dir = tmpdir_new();
-	persist_opts_default(&b->o);
-	b->o.dir = b->dir;
-	write_old_format(b->dir);
-	snprintf(path, sizeof(path), "%s/snapshot.dlv", b->dir);
-	fp = fopen(path, "r+");
-	fseek(fp, 30, SEEK_SET);
-	fputc('#', fp);
-	fclose(fp);
-	before = file_crc(path);
-	uv_loop_init(&b->loop);
-	assert_null(persist_open(&b->loop, st, &b->o, err, sizeof(err)));
-	assert_non_null(strstr(err, "snapshot.dlv:1: checksum mismatch: the line was changed or "
-	                            "damaged. The state directory is in the old format and cannot "
-	                            "be imported into "));
-	assert_int_equal(file_crc(path), before);
-	assert_int_equal(count_prefix(b->dir, "imported-", NULL, 0), 0);
-	assert_int_equal(uv_loop_close(&b->loop), 0);
-	state_free(st);
-	tmpdir_remove(b->dir);
-	free(b);
 }
 
 /* Waits for the running snapshot file. */
@@ -1741,8 +1654,6 @@ main(void)
 	    cmocka_unit_test(test_users_with_nothing_to_keep_are_not_stored),
 	    cmocka_unit_test(test_nick_cycling_leaves_nothing_behind),
 	    cmocka_unit_test(test_idle_users_leave_memory_and_come_back),
-	    cmocka_unit_test(test_old_format_is_imported_and_moved_aside),
-	    cmocka_unit_test(test_damaged_old_format_refuses_the_import),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_snapshot_files_are_pruned_off_the_loop),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),

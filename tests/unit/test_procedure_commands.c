@@ -179,6 +179,7 @@ gm_only_settings(void **unused)
 	refused("alice", "wander default rest", "the GM is gm");
 	refused("alice", "safe on", "the GM is gm");
 	refused("alice", "light flicker", "the GM is gm");
+	refused("alice", "light low 3", "the GM is gm");
 	/* anyone may roll by default; the GM can keep the die */
 	ok("alice", "hazard");
 	ok("gm", "hazard who gm");
@@ -413,6 +414,52 @@ exploration_light_facts(void **unused)
 	free(text);
 }
 
+/* Issue 25 item 13: a Light result cut a lantern with 31 turns of oil to 1.
+ * The text: lantern oil runs low, and the result is pressure, not a
+ * straitjacket. Low oil keeps at most an hour (6 turns) unless the GM sets
+ * another mark; a source lit just before the turn only flickers. */
+static void
+light_result_and_lantern_oil(void **unused)
+{
+	char *text, *saved;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard custom d2 \"1-2 Light\"");
+	ok("gm", "light add lantern");
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Lantern #1 was just lit, so it only flickers ominously; the "
+	                             "GM may still put it out: /light out 1.\n"));
+	free(text);
+	ok("gm", "turn advance 4");
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Lantern #1 runs low on oil: 6 turns left (it had 30). The GM "
+	                             "may rule it only flickers: /light flicker.\n"));
+	free(text);
+	ok("gm", "light flicker");
+	refused("gm", "light low 0", "Turns must be a whole number from 1 to 48");
+	refused("gm", "light low 49", "Turns must be a whole number from 1 to 48");
+	ok("gm", "light low 2");
+	saved = state_text("console:table");
+	assert_non_null(strstr(saved, "\"lantern_low\":2"));
+	free(saved);
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Lantern #1 runs low on oil: 2 turns left (it had 29)."));
+	free(text);
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Lantern #1 is low on oil: 1 turn left already."));
+	free(text);
+	ok("gm", "hazard show");
+	text = reply_plain(last);
+	assert_non_null(strstr(text,
+	                       "A Light result leaves a lantern at most 2 turns of oil (/light "
+	                       "low); a source lit just before the turn only flickers.\n"));
+	free(text);
+}
+
 /* RULES.md section 6: the bot rolls the deal against the vendor's skill,
  * remembered per channel, and a second try on an item is refused. */
 static void
@@ -439,6 +486,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(gm_only_settings, setup, teardown),
 	    cmocka_unit_test_setup_teardown(state_is_per_channel, setup, teardown),
 	    cmocka_unit_test_setup_teardown(exploration_light_facts, setup, teardown),
+	    cmocka_unit_test_setup_teardown(light_result_and_lantern_oil, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),

@@ -107,6 +107,7 @@ full_state(void **unused)
 	s->wander = WANDER_TENSION;
 	s->wander_chance = (struct odds){3, 10};
 	s->safe = true;
+	s->lantern_low = 3;
 	assert_true(s->clock.flagged);
 	assert_true(s->clock.fatigue_due);
 	round_trip(s);
@@ -123,6 +124,7 @@ full_state(void **unused)
 		assert_string_equal(t->custom->e[0].text, "Encounter: 1d4 rats");
 		assert_int_equal(t->wander, WANDER_TENSION);
 		assert_true(t->safe);
+		assert_int_equal(t->lantern_low, 3);
 		free(text);
 		procedure_state_mod.destroy(t);
 	}
@@ -176,6 +178,8 @@ bad_records(void **unused)
 	refused("\"safe\":false", "\"safe\":false,\"custom_die\":6,\"custom\":\"1 a; 3-6 b\"",
 	        "procedure state: the custom table: entry 2: result 2 is not covered by any "
 	        "entry.");
+	refused("\"safe\":false", "\"safe\":false,\"lantern_low\":0",
+	        "procedure state: 'lantern_low' must be a whole number from 1 to 48.");
 	refused("\"safe\":false", "\"safe\":false,\"sign\":{\"turn\":0}",
 	        "procedure state: 'creature' must be text of at most 160 bytes.");
 }

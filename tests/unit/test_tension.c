@@ -332,7 +332,7 @@ roll(uint64_t seed, int tension, int exits, const struct roll_table *enc, struct
 
 	tension_table_default(TENSION_TABLE_ENCOUNTER, &def);
 	tension_table_default(TENSION_TABLE_EFFECTS, &eff);
-	tension_roll(r, tension, exits, enc != NULL ? enc : &def, &eff, out);
+	tension_roll(r, tension, exits, false, enc != NULL ? enc : &def, &eff, out);
 	rng_free(r);
 }
 
@@ -472,7 +472,7 @@ dice_in_entries_are_rolled(void **unused)
 	 * 1d6 the encounter check and its d10 are the same */
 	assert_int_equal(tension_table_parse("1-20 calm", &calm, err, sizeof(err)), 0);
 	r = rng_new_seeded(3);
-	tension_roll(r, 5, 3, &enc, &calm, &t);
+	tension_roll(r, 5, 3, false, &enc, &calm, &t);
 	rng_free(r);
 	assert_int_equal(t.effect.ndice, 0);
 	assert_string_equal(t.effect.text, "calm");
@@ -506,6 +506,36 @@ dice_in_entries_are_rolled(void **unused)
 	assert_int_equal(p.ndice, 0);
 	assert_string_equal(p.text, "a lost adventurer");
 	assert_int_equal(rng_draws(r), 2);
+	rng_free(r);
+}
+
+/* Safe areas (where monsters do not go) get the dungeon event but no
+ * encounter check: seed 3 at Tension 5 with 3 exits draws event d12 9,
+ * effects d10 7 and encounter d12 3 (an encounter) when not safe. */
+static void
+safe_area_has_no_encounter_check(void **unused)
+{
+	struct rng *r = rng_new_seeded(3);
+	struct roll_table enc, eff;
+	struct tension_roll t;
+
+	tension_table_default(TENSION_TABLE_ENCOUNTER, &enc);
+	tension_table_default(TENSION_TABLE_EFFECTS, &eff);
+	roll(3, 5, 3, NULL, &t);
+	assert_true(t.check.encounter);
+	assert_true(t.encounter_happens);
+	tension_roll(r, 5, 3, true, &enc, &eff, &t);
+	assert_true(t.safe);
+	assert_int_equal(t.event_d12, 9);
+	assert_int_equal(t.event, TENSION_DE_EFFECT);
+	assert_int_equal(t.effect.d10, 7);
+	assert_true(t.event_happens);
+	assert_int_equal(t.check.roll, 0);
+	assert_false(t.check.encounter);
+	assert_false(t.encounter_happens);
+	/* event d12, effects d10 and the effect's 1d6; no d12 and no d10 for
+	 * an encounter */
+	assert_int_equal(rng_draws(r), 3);
 	rng_free(r);
 }
 
@@ -544,6 +574,7 @@ main(void)
 	    cmocka_unit_test(event_and_encounter_both),
 	    cmocka_unit_test(light_and_sounds),
 	    cmocka_unit_test(dice_in_entries_are_rolled),
+	    cmocka_unit_test(safe_area_has_no_encounter_check),
 	    cmocka_unit_test(defaults_parse),
 	};
 

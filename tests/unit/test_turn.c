@@ -176,31 +176,51 @@ light_result_and_flicker(void **unused)
 	EXPECT(TE_FLAG_NONE);
 	assert_int_equal(turn_flicker(&c, &l), -1);
 	light_add(&c.lights, LIGHT_TORCH, 2, NULL, err, sizeof(err));
+	/* lit just before this turn: it only flickers, and that is not a
+	 * result the GM can take back */
+	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	EXPECT(TE_FLAG_FLICKER);
+	assert_int_equal(r.ev[0].light.id, 1);
+	assert_int_equal(r.ev[0].light.burned, 1); /* time passed first */
+	assert_int_equal(c.lights.n, 2);
+	assert_int_equal(turn_flicker(&c, &l), -1);
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	EXPECT(TE_FLAG_OUT);
 	assert_int_equal(r.ev[0].light.id, 1);
-	assert_int_equal(r.ev[0].light.burned, 1); /* time passed first */
+	assert_int_equal(r.ev[0].light.burned, 2);
 	assert_int_equal(c.lights.n, 1);
 	/* the GM rules it only flickered */
 	assert_int_equal(turn_flicker(&c, &l), 0);
 	assert_int_equal(l.id, 1);
 	assert_int_equal(c.lights.n, 2);
-	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 5);
+	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 4);
 	assert_int_equal(turn_flicker(&c, &l), -1); /* only once */
 	/* a flag lasts only its turn */
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
 	assert_int_equal(turn_flicker(&c, &l), -1);
-	/* a lantern runs low, and the flicker gives its oil back */
+	/* a lantern runs low to an hour of oil (the default mark), and the
+	 * flicker gives its oil back */
 	turn_clock_init(&c);
 	light_add(&c.lights, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
+	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
 	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
 	EXPECT(TE_FLAG_LOW);
-	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 1);
+	assert_int_equal(r.ev[0].value, 6);
+	assert_int_equal(light_left(&r.ev[0].light, PROC_EXPLORATION), 34);
+	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 6);
 	assert_int_equal(turn_flicker(&c, &l), 0);
-	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 35);
-	/* unflickered, the low lantern goes out the next turn */
-	pass(PROC_EXPLORATION, HZ_LIGHT, false, false);
+	assert_int_equal(light_left(&c.lights.l[0], PROC_EXPLORATION), 34);
+	/* the channel's own mark (how.lantern_low); unflickered, the low
+	 * lantern goes out the next turn */
+	{
+		struct turn_how how = {.effect = HZ_LIGHT, .lantern_low = 1};
+
+		turn_report_init(&r);
+		turn_pass(&c, PROC_EXPLORATION, &how, &r);
+		EXPECT(TE_FLAG_LOW);
+		assert_int_equal(r.ev[0].value, 1);
+	}
 	pass(PROC_EXPLORATION, HZ_NOTHING, false, false);
 	EXPECT(TE_LIGHT_OUT);
 	/* a change to the lights forgets the flag */

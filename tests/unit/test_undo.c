@@ -599,125 +599,6 @@ delta_for_another_state_is_refused(void **unused)
 	cJSON_Delete(o);
 }
 
-#define MIG_CMDS 6
-
-static void
-migrated_version_2_record_undoes_as_before(void **unused)
-{
-	static const struct {
-		const char *user, *line;
-	} cmds[MIG_CMDS] = {
-	    {"gm", "/tension raise 2 # noise"}, {"gm", "/light add torch"},
-	    {"gm", "/tension raise 1 # door"},  {"alice", "/fungeon join Alba wizard 2"},
-	    {"gm", "/tension lower 1 # calm"},  {"gm", "/light add lantern"},
-	};
-	static const enum chanmod_id ids[3] = {CHANMOD_TENSION, CHANMOD_FUNGEON, CHANMOD_PROC};
-	char *was[MIG_CMDS + 1][3], *replies[MIG_CMDS], *texts[MIG_CMDS][3], err[256];
-	struct store_record r;
-	struct buf line;
-	struct state *orig, *st2;
-	cJSON *rec, *steps, *step;
-	char *json, *framed, *saved;
-	size_t flen;
-	int i = 0;
-
-	(void)unused;
-	run("gm", "/gm claim");
-	for (int k = 0; k <= MIG_CMDS; k++) {
-		for (int m = 0; m < 3; m++)
-			was[k][m] = mod_text(ids[m]);
-		if (k < MIG_CMDS)
-			run(cmds[k].user, cmds[k].line);
-	}
-	assert_int_equal(undo_depth(table()), MIG_CMDS);
-
-	/* The channel's record, its history put back in version 2's form:
-	 * each step's whole earlier encodings under "mods". */
-	store_record_of_channel(&r, table());
-	buf_init(&line, 1 << 20);
-	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &line), 0);
-	rec = cJSON_Parse(buf_str(&line) + 9);
-	assert_non_null(rec);
-	steps = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "mods"), "undo"),
-	                            "steps");
-	cJSON_ArrayForEach(step, steps)
-	{
-		cJSON *mods = cJSON_CreateObject();
-
-		for (int m = 0; m < 3; m++) {
-			const char *key = chanmod_table[ids[m]]->name;
-
-			if (strcmp(was[i][m], was[i + 1][m]) == 0)
-				continue;
-			if (was[i][m][0] == '\0')
-				cJSON_AddNullToObject(mods, key);
-			else
-				cJSON_AddStringToObject(mods, key, was[i][m]);
-		}
-		cJSON_DeleteItemFromObject(step, "deltas");
-		cJSON_AddItemToObject(step, "mods", mods);
-		i++;
-	}
-	assert_int_equal(i, MIG_CMDS);
-	json = cJSON_PrintUnformatted(rec);
-	flen = strlen(json) + 10;
-	framed = malloc(flen);
-	snprintf(framed, flen, "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
-	assert_int_equal(store_record_decode(framed, strlen(framed), 2, store_record_builtin_mods(),
-	                                     &r, err, sizeof(err)),
-	                 0);
-	st2 = state_new();
-	store_record_to_channel(&r, state_channel(st2, "console:table"));
-
-	/* The migrated history keeps deltas only. */
-	{
-		cJSON *o = undo_mod.save(
-		    channel_mod_peek(state_channel(st2, "console:table"), CHANMOD_UNDO));
-
-		saved = cJSON_PrintUnformatted(o);
-		cJSON_Delete(o);
-		assert_non_null(strstr(saved, "\"deltas\""));
-		assert_null(strstr(saved, "\"mods\""));
-	}
-
-	/* Undone in the original channel... */
-	for (int k = MIG_CMDS - 1; k >= 0; k--) {
-		replies[k] = strdup(run("gm", "/undo"));
-		for (int m = 0; m < 3; m++) {
-			texts[k][m] = mod_text(ids[m]);
-			assert_string_equal(texts[k][m], was[k][m]);
-		}
-	}
-	/* ... and in the migrated one, step by step alike. */
-	orig = d.state;
-	d.state = st2;
-	for (int k = MIG_CMDS - 1; k >= 0; k--) {
-		assert_string_equal(run("gm", "/undo"), replies[k]);
-		for (int m = 0; m < 3; m++) {
-			char *t = mod_text(ids[m]);
-
-			assert_string_equal(t, texts[k][m]);
-			free(t);
-		}
-	}
-	d.state = orig;
-	state_free(st2);
-
-	for (int k = 0; k < MIG_CMDS; k++) {
-		free(replies[k]);
-		for (int m = 0; m < 3; m++)
-			free(texts[k][m]);
-	}
-	for (int k = 0; k <= MIG_CMDS; k++)
-		for (int m = 0; m < 3; m++)
-			free(was[k][m]);
-	free(saved);
-	free(framed);
-	cJSON_free(json);
-	cJSON_Delete(rec);
-	buf_free(&line);
-}
-
 #define CHANNELS 2000
 
 /* A channel with Tension and ten undoable changes, driven through
@@ -775,8 +656,6 @@ main(void)
 	    cmocka_unit_test(delta_round_trips_on_edge_cases),
 	    cmocka_unit_test(damaged_delta_is_refused),
 	    cmocka_unit_test_setup_teardown(delta_for_another_state_is_refused, setup, teardown),
-	    cmocka_unit_test_setup_teardown(migrated_version_2_record_undoes_as_before, setup,
-	                                    teardown),
 	    cmocka_unit_test_setup_teardown(memory_follows_content, setup, teardown),
 	};
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "bot/store/crc32.h"
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 #include "rules/base/mem.h"
 
 static struct {

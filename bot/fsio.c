@@ -1,5 +1,5 @@
 /* fsio: the switchable write layer; see fsio.h. */
-#include "bot/store/fsio.h"
+#include "bot/fsio.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,75 @@
+/* Unit tests for bot/render/render_layout: the layout both renderers share. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "bot/render/render_layout.h"
+
+/* A column is as wide as its widest cell or header, in code points. */
+static void
+widths_count_code_points(void **unused)
+{
+	char *hdr[] = {"d6", "entry", "x"};
+	char *r0[] = {"1-2", "a lost adventurer", ""};
+	char *r1[] = {"3", "épée", "ü"};
+	struct reply_row rows[] = {{.cells = r0}, {.cells = r1}};
+	struct reply_block b = {
+	    .kind = RB_TABLE, .ncols = 3, .header = hdr, .nrows = 2, .rows = rows};
+	size_t width[RENDER_COLS_MAX] = {0};
+
+	render_layout_widths(&b, width);
+	assert_int_equal(width[0], 3);
+	assert_int_equal(width[1], 17);
+	assert_int_equal(width[2], 1);
+	assert_int_equal(width[3], 0);
+	/* Without a header, the cells alone count. */
+	b.header = NULL;
+	r1[1] = "ééééééééééééééééééé";
+	render_layout_widths(&b, width);
+	assert_int_equal(width[0], 3);
+	assert_int_equal(width[1], 19);
+	assert_int_equal(width[2], 1);
+}
+
+static void
+pad_appends_spaces(void **unused)
+{
+	struct buf b;
+
+	buf_init(&b, 64);
+	buf_adds(&b, "a");
+	render_layout_pad(&b, 3);
+	buf_adds(&b, "b");
+	render_layout_pad(&b, 0);
+	assert_string_equal(buf_str(&b), "a   b");
+	buf_free(&b);
+}
+
+/* Palette order is Discord's ANSI palette; an unknown colour is gray. */
+static void
+palette_codes(void **unused)
+{
+	assert_int_equal(render_layout_ansi_colour(UC_GRAY), 30);
+	assert_int_equal(render_layout_ansi_colour(UC_RED), 31);
+	assert_int_equal(render_layout_ansi_colour(UC_GREEN), 32);
+	assert_int_equal(render_layout_ansi_colour(UC_BLUE), 34);
+	assert_int_equal(render_layout_ansi_colour(UC_WHITE), 37);
+	assert_int_equal(render_layout_ansi_colour(UC_COUNT), 30);
+	assert_int_equal(render_layout_ansi_colour((enum ucolour) - 1), 30);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(widths_count_code_points),
+	    cmocka_unit_test(pad_appends_spaces),
+	    cmocka_unit_test(palette_codes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
