@@ -53,7 +53,8 @@ dice__q_apply(char op, struct dice_q a, struct dice_q b, bool exact, struct dice
 		g = (int64_t)gcd(a.d, b.d);
 		if (__builtin_mul_overflow(a.n, b.d / g, &x) ||
 		    __builtin_mul_overflow(b.n, a.d / g, &y) ||
-		    (op == '+' ? __builtin_add_overflow(x, y, &n) : __builtin_sub_overflow(x, y, &n)) ||
+		    (op == '+' ? __builtin_add_overflow(x, y, &n)
+		               : __builtin_sub_overflow(x, y, &n)) ||
 		    __builtin_mul_overflow(a.d, b.d / g, &d))
 			return DICE_Q_OVERFLOW;
 		return reduce(n, d, v);
