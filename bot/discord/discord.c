@@ -235,7 +235,7 @@ discord_log_stats(struct discord *dc)
 	char line[512];
 
 	(void)dc;
-	discord_opstats_line(line, sizeof(line));
+	discord_opstats_line(line, sizeof(line), (int64_t)uv_now(dc->loop));
 	log_info("%s", line);
 }
 
@@ -323,7 +323,8 @@ static void
 get_gateway(struct discord *dc)
 {
 	if (dc->rest != NULL)
-		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, 0, on_gateway_bot, dc);
+		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, REST_ESSENTIAL,
+		                  on_gateway_bot, dc);
 }
 
 static char *

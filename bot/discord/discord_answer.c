@@ -169,17 +169,24 @@ on_followup(void *ctx, const struct rest_result *res)
 }
 
 /* Tells the invoker, by an ephemeral follow-up, that the GM's direct
- * message did not go; frees the answer. */
+ * message did not go (status: Discord's answer; closed: the GM takes no
+ * direct messages from the bot; known: that was known already, nothing
+ * was asked); frees the answer. */
 static void
-dm_refused(struct answer *a, const struct rest_result *res)
+dm_refused(struct answer *a, long status, bool closed, bool known)
 {
 	struct discord *dc = a->dc;
-	bool closed = res->status == 403 && discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM;
 	cJSON *o;
 	char text[512], *body;
 
-	log_warnx("discord: the direct message to the GM for interaction %s failed (%ld%s)", a->id,
-	          res->status, closed ? ": the GM takes no direct messages" : "");
+	if (known)
+		log_debug("discord: the GM of interaction %s takes no direct messages (known); "
+		          "not tried",
+		          a->id);
+	else
+		log_warnx("discord: the direct message to the GM for interaction %s failed "
+		          "(%ld%s)",
+		          a->id, status, closed ? ": the GM takes no direct messages" : "");
 	if (a->followup_path == NULL || dc->rest == NULL) {
 		answer_free(a);
 		return;
@@ -194,7 +201,7 @@ dm_refused(struct answer *a, const struct rest_result *res)
 		snprintf(text, sizeof(text),
 		         "delver could not send your secret roll to the GM, %s (Discord answered "
 		         "%ld), so nobody saw it; roll again in a minute.",
-		         a->gm_name, res->status);
+		         a->gm_name, status);
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "content", text);
 	cJSON_AddNumberToObject(o, "flags", 64);
@@ -202,7 +209,8 @@ dm_refused(struct answer *a, const struct rest_result *res)
 	body = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	dc->stats.followups++;
-	discord_rest_call(dc->rest, "POST", a->followup_path, body, REST_INTERACTION, NULL, NULL);
+	discord_rest_call(dc->rest, "POST", a->followup_path, body,
+	                  REST_INTERACTION | REST_OPTIONAL, NULL, NULL);
 	cJSON_free(body);
 	answer_free(a);
 }
@@ -223,7 +231,13 @@ on_dm_sent(void *ctx, const struct rest_result *res)
 		}
 	}
 	if (res->status < 200 || res->status > 299) {
-		dm_refused(a, res);
+		bool closed =
+		    res->status == 403 && discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM;
+
+		if (closed)
+			discord_dm_refuse(a->dc->dm, a->gm_user, a->dm_chan,
+			                  (int64_t)uv_now(a->dc->loop));
+		dm_refused(a, res->status, closed, false);
 		return;
 	}
 	a->dc->stats.dms++;
@@ -244,7 +258,10 @@ on_dm_channel(void *ctx, const struct rest_result *res)
 	}
 	if (id == NULL || !discord_dm_snowflake(id) || dc->rest == NULL) {
 		cJSON_Delete(j);
-		dm_refused(a, res);
+		dm_refused(a, res->status,
+		           res->status == 403 &&
+		               discord_rest_error_code(res) == DISCORD_ERROR_CANNOT_DM,
+		           false);
 		return;
 	}
 	snprintf(a->dm_chan, sizeof(a->dm_chan), "%s", id);
@@ -271,6 +288,10 @@ dm_start(struct answer *a)
 {
 	char body[64];
 
+	if (discord_dm_refused(a->dc->dm, a->gm_user, (int64_t)uv_now(a->dc->loop))) {
+		dm_refused(a, 403, true, true);
+		return;
+	}
 	if (discord_dm_find(a->dc->dm, a->gm_user, a->dm_chan)) {
 		a->dm_cached = true;
 		dm_send(a);
@@ -339,7 +360,7 @@ discord_answer_now(struct discord *dc, struct interact_out *out, uint64_t rx_ns,
 
 	dc->stats.interactions++;
 	discord_rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body,
-	                        REST_INTERACTION, deadline, on_callback, a);
+	                        REST_INTERACTION | REST_ESSENTIAL, deadline, on_callback, a);
 }
 
 static void
@@ -389,8 +410,8 @@ edit_deferred(struct discord *dc, struct defer_item *item)
 	} else {
 		buf_init(&path, 4096);
 		buf_addf(&path, "%s/messages/@original", a->followup_path);
-		discord_rest_call_until(dc->rest, "PATCH", buf_str(&path), patch, REST_INTERACTION,
-		                        until, on_edit, a);
+		discord_rest_call_until(dc->rest, "PATCH", buf_str(&path), patch,
+		                        REST_INTERACTION | REST_ESSENTIAL, until, on_edit, a);
 		buf_free(&path);
 		free(patch);
 	}
@@ -450,8 +471,9 @@ defer_run(struct discord *dc)
 			due[i]->ctx = dc;
 			dc->stats.interactions++;
 			discord_rest_call_until(dc->rest, "POST", due[i]->callback_path,
-			                        discord_defer_body(due[i]), REST_INTERACTION,
-			                        due[i]->deadline, on_deferred, due[i]);
+			                        discord_defer_body(due[i]),
+			                        REST_INTERACTION | REST_ESSENTIAL, due[i]->deadline,
+			                        on_deferred, due[i]);
 		}
 	} while (n == DUE_BATCH);
 	/* 0 (none waits), or after now: what was due went. It may be early

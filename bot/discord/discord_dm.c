@@ -15,6 +15,8 @@
 struct entry {
 	char user[DISCORD_DM_ID];
 	char chan[DISCORD_DM_ID];
+	int64_t refused_at; /* ms; 0: never refused */
+	bool refused;
 	UT_hash_handle hh;
 };
 
@@ -100,7 +102,27 @@ discord_dm_put(struct discord_dm *dm, const char *user, const char *chan)
 		memcpy(e->user, user, strlen(user) + 1);
 	}
 	memcpy(e->chan, chan, strlen(chan) + 1);
+	e->refused = false;
 	HASH_ADD_STR(dm->map, user, e);
+}
+
+void
+discord_dm_refuse(struct discord_dm *dm, const char *user, const char *chan, int64_t now_ms)
+{
+	struct entry *e = lookup(dm, user);
+
+	if (e == NULL || strcmp(e->chan, chan) != 0)
+		return;
+	e->refused = true;
+	e->refused_at = now_ms;
+}
+
+bool
+discord_dm_refused(struct discord_dm *dm, const char *user, int64_t now_ms)
+{
+	struct entry *e = lookup(dm, user);
+
+	return e != NULL && e->refused && now_ms - e->refused_at < DISCORD_DM_REFUSED_MS;
 }
 
 void

@@ -9,6 +9,11 @@
  * is forgotten first). An entry is dropped when Discord says its channel
  * is unknown (404, code 10003), and the channel is then opened again.
  *
+ * A user who takes no direct messages from the bot (Discord answers 403,
+ * code 50007) is marked for a while (DISCORD_DM_REFUSED_MS): asking again
+ * at every secret roll would only add invalid requests, which Discord
+ * counts toward an hour's ban of the bot's address (discord_rest.h).
+ *
  * Ids are Discord snowflakes: decimal digits, at most 20. Pure: no I/O.
  */
 #ifndef DELVER_DISCORD_DM_H
@@ -16,9 +21,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#define DISCORD_DM_MAX 256 /* entries kept by the transport */
-#define DISCORD_DM_ID  24  /* room for a snowflake and its NUL */
+#define DISCORD_DM_MAX        256              /* entries kept by the transport */
+#define DISCORD_DM_ID         24               /* room for a snowflake and its NUL */
+#define DISCORD_DM_REFUSED_MS (10 * 60 * 1000) /* a refusal is believed this long */
 
 struct discord_dm;
 
@@ -39,6 +46,13 @@ void discord_dm_put(struct discord_dm *dm, const char *user, const char *chan);
 /* Forgets user's entry when it is chan (another channel kept meanwhile
  * stays). */
 void discord_dm_drop(struct discord_dm *dm, const char *user, const char *chan);
+
+/* user refused chan's message at now_ms: no message is tried for
+ * DISCORD_DM_REFUSED_MS (nothing happens when user's entry is not chan). */
+void discord_dm_refuse(struct discord_dm *dm, const char *user, const char *chan, int64_t now_ms);
+/* Whether user refused a message less than DISCORD_DM_REFUSED_MS before
+ * now_ms. */
+bool discord_dm_refused(struct discord_dm *dm, const char *user, int64_t now_ms);
 
 /* How many entries are kept. */
 size_t discord_dm_count(const struct discord_dm *dm);

@@ -7,12 +7,48 @@
 #define SUB     8  /* buckets per power of two */
 #define MAJORS  38 /* up to 2^40 us: any time at all */
 #define BUCKETS (MAJORS * SUB)
+#define STEP_MS 10000 /* the invalid requests' window moves in steps this long */
+#define STEPS   (DISCORD_INVALID_WINDOW_MS / STEP_MS)
 
 static struct {
 	uint64_t count[OPSTATS_COUNTERS];
 	uint32_t hist[BUCKETS];
 	uint64_t n, max_us;
+	/* Invalid requests per step of the window: a ring indexed by the
+	 * step's number modulo STEPS, each slot naming its step (+1: 0 is a
+	 * slot never used). */
+	struct {
+		int64_t step;
+		uint64_t n;
+	} invalid[STEPS];
 } S;
+
+void
+discord_opstats_invalid(int64_t now_ms)
+{
+	int64_t step = now_ms / STEP_MS + 1;
+	size_t k = (size_t)(step % STEPS);
+
+	if (S.invalid[k].step != step) {
+		S.invalid[k].step = step;
+		S.invalid[k].n = 0;
+	}
+	S.invalid[k].n++;
+}
+
+uint64_t
+discord_opstats_invalid_recent(int64_t now_ms)
+{
+	int64_t step = now_ms / STEP_MS + 1;
+	uint64_t n = 0;
+
+	/* The current step and the STEPS - 1 before it: between 9 min 50 s
+	 * and 10 minutes of answers. */
+	for (size_t k = 0; k < STEPS; k++)
+		if (S.invalid[k].step > step - STEPS && S.invalid[k].step <= step)
+			n += S.invalid[k].n;
+	return n;
+}
 
 /* Values below 16 us have a bucket each; above, a power of two is split
  * into SUB equal buckets. */
@@ -94,7 +130,7 @@ discord_opstats_times(struct discord_opstats_times *out)
 }
 
 int
-discord_opstats_line(char *buf, size_t len)
+discord_opstats_line(char *buf, size_t len, int64_t now_ms)
 {
 	struct discord_opstats_times t;
 	int r;
@@ -103,7 +139,7 @@ discord_opstats_line(char *buf, size_t len)
 	r = snprintf(buf, len,
 	             "discord stats: interactions answered %llu, shed %llu, failed %llu; "
 	             "deferred %llu; gateway resumes %llu, identifies %llu; REST 429s %llu, "
-	             "5xx %llu; "
+	             "5xx %llu, invalid in the last 10 min %llu, shed %llu; "
 	             "handling time over %llu interactions since the last line: p50 %llu us, "
 	             "p99 %llu us, max %llu us",
 	             (unsigned long long)S.count[OPSTATS_ANSWERED],
@@ -113,7 +149,9 @@ discord_opstats_line(char *buf, size_t len)
 	             (unsigned long long)S.count[OPSTATS_RESUMES],
 	             (unsigned long long)S.count[OPSTATS_IDENTIFIES],
 	             (unsigned long long)S.count[OPSTATS_REST_429],
-	             (unsigned long long)S.count[OPSTATS_REST_5XX], (unsigned long long)t.n,
+	             (unsigned long long)S.count[OPSTATS_REST_5XX],
+	             (unsigned long long)discord_opstats_invalid_recent(now_ms),
+	             (unsigned long long)S.count[OPSTATS_REST_SHED], (unsigned long long)t.n,
 	             (unsigned long long)t.p50_us, (unsigned long long)t.p99_us,
 	             (unsigned long long)t.max_us);
 	memset(S.hist, 0, sizeof(S.hist));

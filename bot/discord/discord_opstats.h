@@ -30,6 +30,7 @@ enum opstats_counter {
 	OPSTATS_IDENTIFIES, /* gateway IDENTIFYs sent */
 	OPSTATS_REST_429,   /* REST answers 429 */
 	OPSTATS_REST_5XX,   /* REST answers 500-599 */
+	OPSTATS_REST_SHED,  /* REST requests not sent: too many invalid requests */
 	OPSTATS_COUNTERS
 };
 
@@ -37,6 +38,16 @@ struct discord_opstats_times {
 	uint64_t n;                      /* handling times in the interval */
 	uint64_t p50_us, p99_us, max_us; /* 0 when n is 0 */
 };
+
+/* Discord bans an IP that makes 10,000 invalid requests (answers 401, 403
+ * or 429) in 10 minutes. These count them, process-wide since the limit is
+ * the IP's, over a sliding 10 minutes in steps of 10 seconds; now_ms is any
+ * clock that never goes back (the loop's), the same for every call. */
+#define DISCORD_INVALID_WINDOW_MS (10 * 60 * 1000)
+/* An answer Discord counts as an invalid request came at now_ms. */
+void discord_opstats_invalid(int64_t now_ms);
+/* The invalid requests counted in the 10 minutes before now_ms. */
+uint64_t discord_opstats_invalid_recent(int64_t now_ms);
 
 void discord_opstats_add(enum opstats_counter c);
 uint64_t discord_opstats_get(enum opstats_counter c);
@@ -47,10 +58,10 @@ void discord_opstats_times(struct discord_opstats_times *out);
 
 /*
  * Writes the stats line into buf (NUL-terminated, cut to fit) and starts a
- * new interval of handling times. Returns the length it needed, as
- * snprintf does.
+ * new interval of handling times; now_ms dates the invalid requests' count.
+ * Returns the length it needed, as snprintf does.
  */
-int discord_opstats_line(char *buf, size_t len);
+int discord_opstats_line(char *buf, size_t len, int64_t now_ms);
 
 /* Zeroes everything (tests). */
 void discord_opstats_reset(void);

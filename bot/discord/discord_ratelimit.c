@@ -36,8 +36,10 @@ struct discord_ratelimit {
 	struct bucket *buckets;
 	struct route *routes;
 	int64_t global_until;
-	double tokens;
-	int64_t tokens_at;
+	/* When each of the last DISCORD_RATELIMIT_GLOBAL_RATE requests bound
+	 * by the global limit went: a ring, sent[next] the oldest. */
+	int64_t sent[DISCORD_RATELIMIT_GLOBAL_RATE];
+	size_t next;
 	unsigned calls;
 	size_t exempt_routes; /* routes with exempt set */
 };
@@ -47,7 +49,8 @@ discord_ratelimit_new(void)
 {
 	struct discord_ratelimit *rl = xcalloc(1, sizeof(*rl));
 
-	rl->tokens = DISCORD_RATELIMIT_GLOBAL_RATE;
+	for (size_t i = 0; i < DISCORD_RATELIMIT_GLOBAL_RATE; i++)
+		rl->sent[i] = INT64_MIN / 2;
 	return rl;
 }
 
@@ -255,18 +258,6 @@ bucket_of(struct discord_ratelimit *rl, const char *route, bool exempt, bool cre
 	return r->b;
 }
 
-static void
-refill(struct discord_ratelimit *rl, int64_t now)
-{
-	if (now > rl->tokens_at) {
-		rl->tokens +=
-		    (double)(now - rl->tokens_at) * DISCORD_RATELIMIT_GLOBAL_RATE / 1000.0;
-		if (rl->tokens > DISCORD_RATELIMIT_GLOBAL_RATE)
-			rl->tokens = DISCORD_RATELIMIT_GLOBAL_RATE;
-		rl->tokens_at = now;
-	}
-}
-
 int64_t
 discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exempt, int64_t now)
 {
@@ -278,17 +269,14 @@ discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exe
 		b = bucket_of(rl, route, exempt, false, now);
 	}
 	if (!exempt) {
-		refill(rl, now);
+		/* At most DISCORD_RATELIMIT_GLOBAL_RATE in any second: the
+		 * oldest of the last that many must be a second old. */
+		int64_t free_at = rl->sent[rl->next] + 1000;
+
 		if (rl->global_until > now)
 			wait = rl->global_until - now;
-		if (rl->tokens < 1.0) {
-			int64_t t =
-			    (int64_t)((1.0 - rl->tokens) * 1000.0 / DISCORD_RATELIMIT_GLOBAL_RATE) +
-			    1;
-
-			if (t > wait)
-				wait = t;
-		}
+		if (free_at > now && free_at - now > wait)
+			wait = free_at - now;
 	}
 	if (b == NULL)
 		return wait;
@@ -308,11 +296,32 @@ discord_ratelimit_sent(struct discord_ratelimit *rl, const char *route, bool exe
 	struct bucket *b = bucket_of(rl, route, exempt, false, now);
 
 	if (!exempt) {
-		refill(rl, now);
-		rl->tokens -= 1.0;
+		rl->sent[rl->next] = now;
+		rl->next = (rl->next + 1) % DISCORD_RATELIMIT_GLOBAL_RATE;
 	}
 	if (b != NULL)
 		b->inflight++;
+}
+
+/* Forgets route r of an exempt request once its bucket tells nothing that
+ * the next request needs: requests left before the reset, none in flight,
+ * no 429 lock. An interaction's routes serve one interaction, so keeping
+ * them would only fill memory. */
+static void
+forget_exempt(struct discord_ratelimit *rl, struct route *r, int64_t now)
+{
+	struct bucket *b = r->b;
+
+	if (b->inflight > 0 || b->locked_until > now || (b->remaining == 0 && b->reset_at > now))
+		return;
+	if (r->exempt)
+		rl->exempt_routes--;
+	HASH_DEL(rl->routes, r);
+	free(r);
+	if (--b->refs == 0) {
+		HASH_DEL(rl->buckets, b);
+		free(b);
+	}
 }
 
 void
@@ -321,9 +330,8 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
                        int64_t now)
 {
 	struct bucket *b = bucket_of(rl, route, exempt, false, now);
-	/* An interaction's routes are used once or twice: learning them would
-	 * only fill memory, so only their 429s are kept. */
-	bool learn = !exempt && h != NULL && h->bucket != NULL && h->bucket[0] != '\0';
+	bool learn = h != NULL && h->bucket != NULL && h->bucket[0] != '\0';
+	struct route *r = NULL;
 
 	if (b != NULL && b->inflight > 0)
 		b->inflight--;
@@ -331,11 +339,15 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 		rl->global_until = now + (int64_t)(retry_after * 1000.0 + 0.999);
 		return;
 	}
+	/* An exempt route nothing is known of, whose answer leaves requests
+	 * in its bucket: there is nothing the next request must wait for
+	 * (the common case, with no allocation). */
+	if (exempt && b == NULL && status != 429 && (!learn || h->remaining != 0))
+		return;
 	if (!learn && status != 429)
 		return;
 	if (learn) {
 		char key[DISCORD_RATELIMIT_ROUTE_MAX * 2], major[DISCORD_RATELIMIT_ROUTE_MAX];
-		struct route *r;
 		struct bucket *nb;
 		int inflight = b != NULL ? b->inflight : 0;
 
@@ -346,7 +358,10 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 		nb = bucket_get(rl, key, true, now);
 		if (r->b != nb) {
 			r->b->inflight = r->b->inflight > inflight ? r->b->inflight - inflight : 0;
-			r->b->refs--;
+			if (--r->b->refs == 0 && r->b->inflight == 0) {
+				HASH_DEL(rl->buckets, r->b);
+				free(r->b);
+			}
 			nb->inflight += inflight;
 			nb->refs++;
 			r->b = nb;
@@ -364,4 +379,6 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 			b = bucket_of(rl, route, exempt, true, now);
 		b->locked_until = now + (int64_t)(retry_after * 1000.0 + 0.999);
 	}
+	if (exempt && r != NULL)
+		forget_exempt(rl, r, now);
 }

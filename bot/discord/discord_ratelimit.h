@@ -11,12 +11,20 @@
  *
  * A request may go when its bucket has requests left (counting those in
  * flight) or has reset, no 429 has locked the bucket, and, unless it is an
- * interaction callback (exempt), the global limit allows: 50 requests a
- * second and no global 429 lock. A 429 locks the bucket, or everything when
- * global, for retry_after: nothing is sent there before it passes.
+ * interaction's (exempt: its callback, follow-ups and edits, which Discord
+ * does not count against the global limit), the global limit allows: at
+ * most 50 requests in any second, and no global 429 lock. A 429 locks the
+ * bucket, or everything when global, for retry_after: nothing is sent
+ * there before it passes.
  *
- * Idle buckets are forgotten a minute after their reset, so memory stays
- * bounded however many interactions pass. Times are milliseconds.
+ * The buckets of exempt routes are learnt as the others (an interaction's
+ * follow-ups and edits share one bucket per interaction token, 5 per 2 s
+ * on Discord), but an exempt route is kept only while it holds something
+ * the next request must wait for: its bucket empty before the reset, a
+ * request in flight, or a 429 lock. A callback, whose answer leaves its
+ * bucket requests, allocates nothing. Other idle buckets are forgotten a
+ * minute after their reset, so memory stays bounded however many
+ * interactions pass. Times are milliseconds.
  */
 #ifndef DELVER_DISCORD_RATELIMIT_H
 #define DELVER_DISCORD_RATELIMIT_H
@@ -51,10 +59,9 @@ int64_t discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, 
 void discord_ratelimit_sent(struct discord_ratelimit *rl, const char *route, bool exempt,
                             int64_t now);
 /* Its answer came (status 0: none came). retry_after (seconds) and global
- * matter for a 429 only. The buckets of exempt (interaction) routes are not
- * learnt, since each is used once or twice; their 429s still lock them.
- * An exempt request meets only the routes that exempt requests' 429s made
- * known (so that, while there are none, its long route is not looked up). */
+ * matter for a 429 only. An exempt request meets only the routes exempt
+ * requests made known (so that, while there are none, its long route is
+ * not even looked up). */
 void discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exempt,
                             long status, const struct discord_ratelimit_headers *h,
                             double retry_after, bool global, int64_t now);

@@ -113,7 +113,7 @@ registration_end(struct registration *reg)
 	reg->path = buf_take(&path);
 	reg->body = xstrdup("[]");
 	dc->registering = true;
-	discord_rest_call(dc->rest, "GET", reg->path, NULL, 0, on_global_listed, reg);
+	discord_rest_call(dc->rest, "GET", reg->path, NULL, REST_OPTIONAL, on_global_listed, reg);
 }
 
 static void
@@ -162,7 +162,8 @@ on_global_listed(void *ctx, const struct rest_result *res)
 	log_info("discord: the application also has %d command%s registered globally, which "
 	         "dev_guild replaces; removing them",
 	         n < 0 ? 0 : n, n == 1 ? "" : "s");
-	discord_rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_global_cleared, reg);
+	discord_rest_call(dc->rest, "PUT", reg->path, reg->body, REST_OPTIONAL, on_global_cleared,
+	                  reg);
 }
 
 static void
@@ -194,7 +195,7 @@ put_commands(struct registration *reg)
 
 	log_info("discord: registering the commands %s",
 	         dc->dev_guild != NULL ? "in the dev guild" : "globally");
-	discord_rest_call(dc->rest, "PUT", reg->path, reg->body, 0, on_registered, reg);
+	discord_rest_call(dc->rest, "PUT", reg->path, reg->body, REST_OPTIONAL, on_registered, reg);
 }
 
 /* Discord's list for the scope: registered again unless it holds the
@@ -209,6 +210,13 @@ on_listed(void *ctx, const struct rest_result *res)
 	bool same;
 
 	if (dc->stopping || dc->stopped || dc->rest == NULL || discord_rest_stopped(dc->rest)) {
+		dc->registering = false;
+		registration_free(reg);
+		return;
+	}
+	if (res->shed) {
+		log_warnx("discord: the commands are compared at the next start (too many "
+		          "invalid requests lately)");
 		dc->registering = false;
 		registration_free(reg);
 		return;
@@ -269,7 +277,7 @@ discord_register_commands(struct discord *dc)
 	reg->body = discord_cmds_body(NULL);
 	discord_cmds_hash(reg->body, reg->path, reg->want);
 	dc->registering = true;
-	discord_rest_call(dc->rest, "GET", reg->path, NULL, 0, on_listed, reg);
+	discord_rest_call(dc->rest, "GET", reg->path, NULL, REST_OPTIONAL, on_listed, reg);
 }
 
 void

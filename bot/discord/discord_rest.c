@@ -63,7 +63,7 @@ struct req {
 	size_t body_len;
 	char route[DISCORD_RATELIMIT_ROUTE_MAX];
 	unsigned flags;
-	bool token_route, expired;
+	bool token_route, expired, shed;
 	uint64_t deadline_ns; /* 0: none */
 	rest_cb cb;
 	void *ctx;
@@ -108,7 +108,8 @@ struct rest {
 	CURL *pool[POOL_MAX];
 	size_t npool;
 	bool stopped, closing;
-	uint64_t last_sent_ns, last_wait_ns;               /* see discord_rest_backlog_ns */
+	int shedding;                        /* 0, or the threshold past which requests are shed */
+	uint64_t last_sent_ns, last_wait_ns; /* see discord_rest_backlog_ns */
 	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
 	void (*fatal)(void *, const char *);
 	void *fatal_ctx;
@@ -193,6 +194,7 @@ complete(struct rest *r, struct req *q, long status)
 	    .sent_ns = q->sent_ns,
 	    .queued_ns = q->queued_ns,
 	    .expired = q->expired,
+	    .shed = q->shed,
 	};
 
 	if (q->cb != NULL)
@@ -469,10 +471,52 @@ start(struct rest *r, struct req *q, int64_t now)
 
 static void fail_later(struct rest *r, struct req *q);
 
+/*
+ * The threshold of invalid requests the last 10 minutes passed (0: none):
+ * what is worth less than it is shed. The log says when shedding starts,
+ * changes and ends.
+ */
+static int
+shed_level(struct rest *r, int64_t now)
+{
+	uint64_t n = discord_opstats_invalid_recent(now);
+	int level = n >= DISCORD_INVALID_SHED_NORMAL     ? DISCORD_INVALID_SHED_NORMAL
+	            : n >= DISCORD_INVALID_SHED_OPTIONAL ? DISCORD_INVALID_SHED_OPTIONAL
+	                                                 : 0;
+
+	if (level == r->shedding)
+		return level;
+	if (level == 0)
+		log_info("discord: invalid requests are down to %llu in 10 minutes; every request "
+		         "goes again",
+		         (unsigned long long)n);
+	else
+		log_warnx("discord: %llu requests were answered 401, 403 or 429 in the last 10 "
+		          "minutes (Discord bans the address for an hour at %d); %s are not sent "
+		          "until they fall below %d",
+		          (unsigned long long)n, DISCORD_INVALID_LIMIT,
+		          level == DISCORD_INVALID_SHED_OPTIONAL
+		              ? "optional requests (notices, what can wait for another time)"
+		              : "all requests but interaction answers",
+		          level);
+	r->shedding = level;
+	return level;
+}
+
+/* Whether q is worth less than what shedding at level keeps. */
+static bool
+shed_req(int level, const struct req *q)
+{
+	if (level == 0 || (q->flags & REST_ESSENTIAL))
+		return false;
+	return level == DISCORD_INVALID_SHED_NORMAL || (q->flags & REST_OPTIONAL);
+}
+
 static void
 pump(struct rest *r)
 {
 	int64_t now = (int64_t)uv_now(r->loop), next = INT64_MAX;
+	int level = r->pending.head != NULL ? shed_level(r, now) : r->shedding;
 	uint64_t now_ns = 0;
 	struct req *q, *nx;
 
@@ -493,6 +537,14 @@ pump(struct rest *r)
 		}
 		if (r->nactive >= ACTIVE_MAX)
 			break; /* check_done pumps again as requests finish */
+		if (shed_req(level, q)) {
+			list_unlink(&r->pending, q);
+			r->npending--;
+			q->shed = true;
+			discord_opstats_add(OPSTATS_REST_SHED);
+			fail_later(r, q);
+			continue;
+		}
 		w = q->not_before > now ? q->not_before - now : 0;
 		wr = discord_ratelimit_wait(r->rl, q->route, q->flags & REST_INTERACTION, now);
 		if (wr > w)
@@ -645,16 +697,16 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		return;
 	}
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-	/* The limits of an exempt (interaction) route are not learnt
-	 * (discord_ratelimit_done): its headers are not looked up. */
-	if (!exempt) {
-		if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) ==
-		    CURLHE_OK)
-			h.bucket = bh->value;
-		h.limit = header_int(e, "X-RateLimit-Limit", -1);
-		h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
-		h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
-	}
+	if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
+		h.bucket = bh->value;
+	h.limit = header_int(e, "X-RateLimit-Limit", -1);
+	h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
+	h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
+	/* What Discord counts toward its ban; a 429 of a shared limit too,
+	 * though Discord says it does not count: bots were banned for them
+	 * (discord-api-docs issue 7243), and counting more only sheds sooner. */
+	if (status == 401 || status == 403 || status == 429)
+		discord_opstats_invalid(now);
 	if (status == 429) {
 		bool global = false;
 		double secs = parse_429(e, q, &global);

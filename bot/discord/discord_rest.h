@@ -14,6 +14,15 @@
  * means the token is wrong: REST stops for good, logging why, and every
  * request from then on completes with status 0. No token or interaction
  * token ever reaches the log: requests are logged by their route.
+ *
+ * Discord bans for an hour an IP that makes 10,000 invalid requests
+ * (answered 401, 403 or 429) in 10 minutes. Every such answer is counted
+ * (discord_opstats_invalid, shown in the stats line), and requests are shed
+ * long before the ban, by what they are worth: past
+ * DISCORD_INVALID_SHED_OPTIONAL invalid requests in 10 minutes those
+ * marked REST_OPTIONAL, past DISCORD_INVALID_SHED_NORMAL every request not
+ * marked REST_ESSENTIAL, complete at once with status 0 and shed set,
+ * unsent. The log says so once when shedding starts and once when it ends.
  */
 #ifndef DELVER_DISCORD_REST_H
 #define DELVER_DISCORD_REST_H
@@ -25,6 +34,14 @@
 #include <uv.h>
 
 #define REST_INTERACTION 0x1u /* an interaction endpoint: exempt from the global limit */
+#define REST_OPTIONAL    0x2u /* the first shed: a notice, a retry another time makes */
+#define REST_ESSENTIAL                                                                             \
+	0x4u /* never shed: an interaction's answer itself (its callback,                          \
+	        the edit of its deferral), the gateway's address */
+
+#define DISCORD_INVALID_LIMIT         10000 /* Discord's: invalid requests in 10 min */
+#define DISCORD_INVALID_SHED_OPTIONAL 2000  /* REST_OPTIONAL requests are shed from here */
+#define DISCORD_INVALID_SHED_NORMAL   5000  /* and all but REST_ESSENTIAL from here */
 
 struct rest;
 
@@ -45,6 +62,7 @@ struct rest_result {
 	uint64_t sent_ns;   /* uv_hrtime() when the request's last try began to go out */
 	uint64_t queued_ns; /* uv_hrtime() when discord_rest_call() was made */
 	bool expired;       /* not sent: its deadline passed first (status 0) */
+	bool shed;          /* not sent: too many invalid requests lately (status 0) */
 };
 
 /* Runs once per request, from the loop (never inside discord_rest_call). */

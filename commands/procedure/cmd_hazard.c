@@ -103,7 +103,7 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 		procedure_render_hazard_table(out, v, (int)row, true);
 	if (v->table == HAZARD_CUSTOM)
 		entry_dice(inv, out, v->rows[row].text);
-	procedure_render_report(out, &rep, s->proc, false, hidden);
+	procedure_render_report(out, &rep, s, false, hidden);
 	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 	if (hidden && inv->is_gm &&
 	    (has_event(&rep, TE_SIGN_REMEMBERED) || has_event(&rep, TE_ENCOUNTER_ROLLED)))
@@ -232,6 +232,16 @@ static const struct cmd_opt sign_opts[] = {
     {0},
 };
 
+static const struct cmd_opt fatigue_opts[] = {
+    {.name = "damage",
+     .desc = "Damage to each party member (1-20; default 1)",
+     .type = OPT_INT,
+     .flags = OPT_REQUIRED,
+     .min = 1,
+     .max = FATIGUE_DAMAGE_MAX},
+    {0},
+};
+
 static const struct command hazard_subs[] = {
     {.name = "roll",
      .desc = "Roll the hazard die: a turn passes",
@@ -296,6 +306,14 @@ static const struct command hazard_subs[] = {
      .role = ROLE_GM,
      .opts = sign_opts,
      .fn = cmd_hazard_set_sign},
+    {.name = "fatigue",
+     .desc = "Delving Fatigue's damage here (harsh dungeons deal more than 1)",
+     .help = "The delving text: a Fatigue result deals each party member 1 damage unless "
+             "they rest the next turn, more in dungeons with harsh conditions. This sets how "
+             "much, for this channel.",
+     .role = ROLE_GM,
+     .opts = fatigue_opts,
+     .fn = cmd_hazard_set_fatigue},
     {0},
 };
 

@@ -1,4 +1,5 @@
-/* The /hazard settings: table, chance, custom, procedure, who, sign. */
+/* The /hazard settings: table, chance, custom, procedure, who, sign,
+ * fatigue. */
 #include "commands/procedure/cmd_hazard_set.h"
 
 #include <stdio.h>
@@ -27,6 +28,12 @@ cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 	reply_add(out, 0, " %s of oil (", s->lantern_low == 1 ? "turn" : "turns");
 	reply_cmd(out, 0, "light low", NULL);
 	reply_add(out, 0, "); a source lit just before the turn only flickers.");
+	reply_nl(out);
+	reply_add(out, 0, "Delving Fatigue: ");
+	reply_add(out, RS_BOLD, "%d", s->fatigue_damage);
+	reply_add(out, 0, " damage to each party member unless the party rests (");
+	reply_cmd(out, 0, "hazard fatigue", NULL);
+	reply_add(out, 0, ").");
 	reply_nl(out);
 	reply_add(out, 0, "Classic odds: ");
 	reply_add(out, RS_BOLD, "%d-in-%d", s->chance.x, s->chance.n);
@@ -176,5 +183,18 @@ cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "The next encounter is ");
 	reply_add(out, RS_BOLD, "%s", s->clock.sign);
 	reply_add(out, 0, " (its sign was met on turn %d).", s->clock.sign_turn);
+	reply_nl(out);
+}
+
+void
+cmd_hazard_set_fatigue(struct invocation *inv, struct reply *out)
+{
+	struct procedure_state *s = procedure_state_of(inv->chan);
+
+	s->fatigue_damage = (int)invocation_int(inv, "damage", 1);
+	channel_touch(inv->chan);
+	reply_add(out, 0, "A delving Fatigue now deals ");
+	reply_add(out, RS_BOLD, "%d", s->fatigue_damage);
+	reply_add(out, 0, " damage to each party member unless the party rests next turn.");
 	reply_nl(out);
 }

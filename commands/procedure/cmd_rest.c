@@ -30,7 +30,7 @@ rest_fn(struct invocation *inv, struct reply *out)
 		turn_pass(&s->clock, s->proc, &how, &rep);
 		channel_touch(inv->chan);
 		rollchan_heading(inv->chan, out, "Rest: turn %d", s->clock.turn);
-		procedure_render_report(out, &rep, s->proc, false, false);
+		procedure_render_report(out, &rep, s, false, false);
 		procedure_render_footer(out, s,
 		                        rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 	}

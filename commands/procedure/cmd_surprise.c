@@ -70,6 +70,8 @@ surprise_fn(struct invocation *inv, struct reply *out)
 	side_line(out, "Party", count_surprised(party, n), n);
 	if (side)
 		side_line(out, "Monsters", count_surprised(foes, m), m);
+	if (count_surprised(party, n) > 0 || (side && count_surprised(foes, m) > 0))
+		reply_line(out, 0, "The surprised cannot act in the first round of combat.");
 	if (forced)
 		reply_line(out, 0,
 		           "The forced door alerted the room: its %d %s cannot be surprised.", m,
@@ -102,9 +104,11 @@ const struct command cmd_surprise = {
     .name = "surprise",
     .desc = "Surprise: a WIS check DC 12 per character (and monster)",
     .help = "When either side may be caught off guard, each character makes a WIS check DC "
-            "12: d20 + modifier, 12 or more is alert. monsters:N checks the other side too, "
-            "shown side by side. A forced door always alerts the room's inhabitants "
-            "(forced:true).",
+            "12: d20 + modifier, 12 or more is alert; the surprised cannot act in the first "
+            "round of combat, and some may be surprised while others are not. monsters:N "
+            "checks the other side too, shown side by side. A forced door always alerts the "
+            "room's inhabitants (forced:true). Ruling: Edge or Setback from circumstances (a "
+            "party creeping through darkness, or arguing loudly) is the GM's, given as mod:.",
     .opts = surprise_opts,
     .fn = surprise_fn,
     .read_only = true,

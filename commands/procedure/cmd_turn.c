@@ -31,6 +31,24 @@ cmd_turn_lights_table(struct reply *out, const struct procedure_state *s)
 	}
 }
 
+/* What a pace means, after "The party is walking: ". */
+static const char *
+pace_effect(enum turn_pace p)
+{
+	switch (p) {
+	case PACE_CRAWLING:
+		return "36 m a turn; it detects traps and maps as it goes";
+	case PACE_WALKING:
+		return "720 m a turn; surprised by every encounter, springing every trap, still "
+		       "mapping";
+	case PACE_RUNNING:
+		return "1.5 km a turn; surprised by every encounter, springing every trap, no map, "
+		       "candles blown out";
+	default:
+		return "?";
+	}
+}
+
 /* The remembered sign's creature; behind the GM's screen when Tension is
  * hidden (the GM alone sees it, in a private part). */
 static void
@@ -68,8 +86,9 @@ turn_show(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, "; hazard die: %s%s.", hazard_table_name(s->table),
 	          s->safe ? "; the party is in a safe area" : "");
 	reply_nl(out);
-	if (c->running) {
-		reply_add(out, RS_BAD, "The party is running: candles are blown out (");
+	if (c->pace != PACE_CRAWLING) {
+		reply_add(out, RS_BAD, "The party is %s: %s (", turn_pace_name(c->pace),
+		          pace_effect(c->pace));
 		reply_cmd(out, RS_BAD, "turn move", NULL);
 		reply_line(out, RS_BAD, ").");
 	}
@@ -104,7 +123,7 @@ turn_advance_fn(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 	rollchan_heading(inv->chan, out, "%d %s pass%s without a hazard roll", n,
 	                 n == 1 ? "turn" : "turns", n == 1 ? "es" : "");
-	procedure_render_report(out, &rep, s->proc, n > 1, false);
+	procedure_render_report(out, &rep, s, n > 1, false);
 	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 }
 
@@ -121,7 +140,7 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 	           "remembered sign cleared. The channel's settings are kept.");
 }
 
-/* The party's movement: running blows candles out (RULES.md section 2). */
+/* The party's movement (the delving speeds): what it costs and allows. */
 static void
 turn_move_fn(struct invocation *inv, struct reply *out)
 {
@@ -131,19 +150,17 @@ turn_move_fn(struct invocation *inv, struct reply *out)
 	size_t n;
 
 	if (how == NULL) {
-		reply_line(out, 0, "The party is %s.",
-		           s->clock.running ? "running: candles are blown out" : "not running");
+		reply_line(out, 0, "The party is %s: %s.", turn_pace_name(s->clock.pace),
+		           pace_effect(s->clock.pace));
 		return;
 	}
 	if (!procedure_render_may_pass(inv, s, out))
 		return;
-	n = turn_set_running(&s->clock, strcmp(how, "running") == 0, blown);
+	n = turn_set_pace(&s->clock, turn_pace_parse(how), blown);
 	channel_touch(inv->chan);
 	reply_add(out, 0, "The party moves: ");
 	reply_add(out, RS_BOLD, "%s", how);
-	reply_add(out, 0, "%s.",
-	          s->clock.running ? " (surprised, springing traps, no map; candles blow out)"
-	                           : "");
+	reply_add(out, 0, " (%s).", pace_effect(s->clock.pace));
 	reply_nl(out);
 	for (size_t i = 0; i < n; i++) {
 		char name[100];

@@ -16,6 +16,7 @@ stock_lines(struct reply *out, const struct vendor_stock *v)
 {
 	reply_add(out, 0, "Hoards of goods: 1d6 = ");
 	reply_add(out, RS_BOLD, "%d", v->hoards);
+	reply_add(out, 0, ", each generated at the level the dungeon is on");
 	reply_nl(out);
 	reply_add(out, 0, "Rations: 2d6 x 100 = (%d + %d) x 100 = ", v->rations_d[0],
 	          v->rations_d[1]);
@@ -44,6 +45,17 @@ vendor_name_ok(const char *s)
 	return true;
 }
 
+/* A vendor's room is a safe area; says so when the channel is not in one. */
+static void
+safe_hint(struct reply *out, const struct procedure_state *s)
+{
+	if (s->safe)
+		return;
+	reply_add(out, RS_DIM, "A vendor's room is a safe area: the GM marks it with ");
+	reply_cmd(out, RS_DIM, "safe on", NULL);
+	reply_line(out, RS_DIM, ".");
+}
+
 static void
 vendor_fn(struct invocation *inv, struct reply *out)
 {
@@ -62,6 +74,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 		reply_cmd(out, RS_DIM, "bargain", "vendor", "NAME", "item", "ITEM", "deal",
 		          "sell|buy", NULL);
 		reply_line(out, RS_DIM, ".");
+		safe_hint(out, s);
 		return;
 	}
 	if ((v = procedure_state_vendor(s, name)) != NULL) {
@@ -91,6 +104,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 	reply_cmd(out, RS_DIM, "bargain", "vendor", v->name, "item", "ITEM", "deal", "sell|buy",
 	          "roll", "ROLL", NULL);
 	reply_line(out, RS_DIM, " rolls it against this skill.");
+	safe_hint(out, s);
 }
 
 static void

@@ -63,7 +63,10 @@ show_check(const struct channel *ch, struct reply *out, const struct wander_chec
 		if (w->encounter) {
 			reply_add(out, 0, "They enter through exit ");
 			reply_add(out, RS_BOLD, "%d", w->entry);
-			reply_add(out, 0, " of %d (d%d).", w->exits, w->exits);
+			reply_add(out, 0,
+			          " of %d (d%d); if that way is blocked, they may have trouble "
+			          "getting in.",
+			          w->exits, w->exits);
 			reply_nl(out);
 		}
 		break;

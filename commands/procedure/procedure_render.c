@@ -148,9 +148,11 @@ burned_out_on(const struct turn_report *r, int t)
 /* Writes the line of one event, or of a run starting there; returns the
  * index after it. */
 static size_t
-event_line(struct reply *out, const struct turn_report *r, size_t i, enum procedure p, bool hidden)
+event_line(struct reply *out, const struct turn_report *r, size_t i,
+           const struct procedure_state *s, bool hidden)
 {
 	const struct turn_event *e = &r->ev[i];
+	enum procedure p = s->proc;
 	char name[100];
 
 	procedure_render_light_name(&e->light, true, name, sizeof(name));
@@ -203,6 +205,14 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		reply_add(out, 0, ": the party is running (");
 		reply_cmd(out, 0, "turn move", NULL);
 		reply_add(out, 0, ").");
+		break;
+	case TE_SURPRISED:
+		if (e->value < 0)
+			reply_add(out, 0, "In total darkness the party ");
+		else
+			reply_add(out, 0, "The party is %s, so it ", turn_pace_name(e->value));
+		reply_add(out, RS_BAD, "is surprised");
+		reply_add(out, 0, " by this encounter.");
 		break;
 	case TE_SAFE_AREA:
 		reply_add(out, RS_GOOD,
@@ -277,7 +287,7 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 		break;
 	case TE_FATIGUE_PENDING:
 		reply_add(out, 0, "Each party member takes ");
-		reply_add(out, RS_BOLD, "1");
+		reply_add(out, RS_BOLD, "%d", s->fatigue_damage);
 		reply_add(out, 0, " damage unless the party rests next turn (");
 		reply_cmd(out, 0, "rest", NULL);
 		reply_add(out, 0, ").");
@@ -296,7 +306,7 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 	case TE_FATIGUE_DAMAGE:
 		reply_add(out, RS_BAD, "The party did not rest after the Fatigue:");
 		reply_add(out, 0, " each member takes ");
-		reply_add(out, RS_BOLD, "1");
+		reply_add(out, RS_BOLD, "%d", s->fatigue_damage);
 		reply_add(out, 0, " damage.");
 		break;
 	case TE_LIGHT_WARN:
@@ -326,15 +336,15 @@ event_line(struct reply *out, const struct turn_report *r, size_t i, enum proced
 }
 
 void
-procedure_render_report(struct reply *out, const struct turn_report *r, enum procedure p,
-                        bool turn_prefix, bool hidden)
+procedure_render_report(struct reply *out, const struct turn_report *r,
+                        const struct procedure_state *s, bool turn_prefix, bool hidden)
 {
 	size_t i = 0;
 
 	while (i < r->n) {
 		if (turn_prefix)
 			reply_add(out, RS_DIM, "Turn %d: ", r->ev[i].turn);
-		i = event_line(out, r, i, p, hidden);
+		i = event_line(out, r, i, s, hidden);
 		reply_nl(out);
 	}
 	if (r->dropped > 0)

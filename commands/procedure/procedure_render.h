@@ -23,11 +23,11 @@ void procedure_render_light_name(const struct light *l, bool cap, char *buf, siz
 /* "40 min", "2 h", "2 h 20 min": the game time of turns. */
 void procedure_render_time_text(int turns, char *buf, size_t len);
 
-/* One line per event of r (prefixed "Turn N:" when several turns passed);
- * with hidden (Tension behind the GM's screen) a sign's creature and its
- * roll are not shown. */
-void procedure_render_report(struct reply *out, const struct turn_report *r, enum procedure p,
-                             bool turn_prefix, bool hidden);
+/* One line per event of r (prefixed "Turn N:" when several turns passed),
+ * read with the channel's procedure and settings s; with hidden (Tension
+ * behind the GM's screen) a sign's creature and its roll are not shown. */
+void procedure_render_report(struct reply *out, const struct turn_report *r,
+                             const struct procedure_state *s, bool turn_prefix, bool hidden);
 
 /* The darkness line: nothing is lit, and what that means under procedure
  * proc (exploration: effectively blind; delving: -10, surprised, traps

@@ -39,6 +39,7 @@ proc_create(void)
 	s->wander = WANDER_CORRIDOR;
 	s->wander_chance = (struct odds){1, 6};
 	s->lantern_low = LIGHT_LOW_DEFAULT;
+	s->fatigue_damage = 1;
 	return s;
 }
 
@@ -116,8 +117,8 @@ proc_save(const void *p)
 	cJSON_AddNumberToObject(o, "since_rest", c->since_rest);
 	cJSON_AddNumberToObject(o, "rest_mark", c->rest_mark);
 	cJSON_AddBoolToObject(o, "fatigue_due", c->fatigue_due);
-	if (c->running)
-		cJSON_AddBoolToObject(o, "running", true);
+	if (c->pace != PACE_CRAWLING)
+		cJSON_AddStringToObject(o, "pace", turn_pace_name(c->pace));
 	if (c->sign_set) {
 		cJSON *sign = cJSON_AddObjectToObject(o, "sign");
 
@@ -148,6 +149,8 @@ proc_save(const void *p)
 	cJSON_AddBoolToObject(o, "safe", s->safe);
 	if (s->lantern_low != LIGHT_LOW_DEFAULT)
 		cJSON_AddNumberToObject(o, "lantern_low", s->lantern_low);
+	if (s->fatigue_damage != 1)
+		cJSON_AddNumberToObject(o, "fatigue_damage", s->fatigue_damage);
 	if (s->nvendors > 0) {
 		cJSON *vs = cJSON_AddArrayToObject(o, "vendors");
 
@@ -333,10 +336,14 @@ load_clock(struct turn_clock *c, const cJSON *o, char *err, size_t errlen)
 	    get_bool(o, "fatigue_due", &c->fatigue_due, err, errlen) < 0 ||
 	    get_int(o, "next_light", 1, 100000, &c->lights.next_id, err, errlen) < 0)
 		return -1;
-	/* "running" came later: a record without it is not running */
-	if (cJSON_GetObjectItemCaseSensitive(o, "running") != NULL &&
-	    get_bool(o, "running", &c->running, err, errlen) < 0)
-		return -1;
+	/* "pace" is saved when the party is not crawling */
+	if (cJSON_GetObjectItemCaseSensitive(o, "pace") != NULL) {
+		int pace;
+
+		if (get_name(o, "pace", turn_pace_parse, &pace, err, errlen) < 0)
+			return -1;
+		c->pace = pace;
+	}
 	if (sign != NULL) {
 		const char *creature;
 
@@ -427,9 +434,14 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 	}
 	if (load_vendors(s, o, err, errlen) < 0)
 		return -1;
-	/* "lantern_low" is saved only when the GM changed it */
+	/* "lantern_low" and "fatigue_damage" are saved only when the GM changed
+	 * them */
 	if (cJSON_GetObjectItemCaseSensitive(o, "lantern_low") != NULL &&
 	    get_int(o, "lantern_low", 1, LIGHT_LOW_MAX, &s->lantern_low, err, errlen) < 0)
+		return -1;
+	if (cJSON_GetObjectItemCaseSensitive(o, "fatigue_damage") != NULL &&
+	    get_int(o, "fatigue_damage", 1, FATIGUE_DAMAGE_MAX, &s->fatigue_damage, err, errlen) <
+	        0)
 		return -1;
 	s->table = table;
 	s->proc = proc;

@@ -19,6 +19,8 @@
 #include "rules/procedure/wander.h"
 #include "rules/procedure/odds.h"
 
+#define FATIGUE_DAMAGE_MAX 20 /* delving Fatigue's damage in the harshest dungeon */
+
 struct procedure_state {
 	struct turn_clock clock;
 	enum hazard_table table;   /* the channel's hazard die */
@@ -30,6 +32,7 @@ struct procedure_state {
 	struct odds wander_chance; /* the classic wandering check's X-in-N */
 	bool safe;                 /* the party is in a safe area */
 	int lantern_low;           /* turns a Light result leaves a lantern, 1..LIGHT_LOW_MAX */
+	int fatigue_damage;        /* delving Fatigue's damage, 1..FATIGUE_DAMAGE_MAX */
 	int nvendors;              /* 0..VENDORS_MAX */
 	struct vendor *vendors;    /* nvendors vendors met, owned (NULL when none) */
 };

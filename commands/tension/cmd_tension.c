@@ -453,7 +453,9 @@ static const struct command tension_subs[] = {
              "In a safe area ({/safe on}) monsters do not go: no encounter check is made. "
              "Rulings: exits default to 1 and may be 0 (only Tension can trigger) to 20; "
              "the d12s and d10s are rolled before the dice inside entries; in a safe area "
-             "the dungeon event is still rolled.",
+             "the dungeon event is still rolled; when a light source fails, the GM puts out "
+             "the one it is with {/light out} (the roll does not, so a hidden roll stays "
+             "hidden).",
      .role = ROLE_GM,
      .opts = roll_opts,
      .fn = cmd_tension_roll_run},

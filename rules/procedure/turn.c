@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rules/base/utf8.h"
 
@@ -13,11 +14,32 @@ turn_clock_init(struct turn_clock *c)
 	c->lights.next_id = 1;
 }
 
-size_t
-turn_set_running(struct turn_clock *c, bool running, struct light *out)
+static const char *const pace_names[PACE_COUNT] = {
+    [PACE_CRAWLING] = "crawling",
+    [PACE_WALKING] = "walking",
+    [PACE_RUNNING] = "running",
+};
+
+const char *
+turn_pace_name(enum turn_pace p)
 {
-	c->running = running;
-	return running ? light_blow_candles(&c->lights, out) : 0;
+	return (unsigned)p < PACE_COUNT ? pace_names[p] : "?";
+}
+
+int
+turn_pace_parse(const char *name)
+{
+	for (int i = 0; i < PACE_COUNT; i++)
+		if (strcasecmp(name, pace_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+size_t
+turn_set_pace(struct turn_clock *c, enum turn_pace pace, struct light *out)
+{
+	c->pace = pace;
+	return pace == PACE_RUNNING ? light_blow_candles(&c->lights, out) : 0;
 }
 
 void
@@ -47,6 +69,19 @@ add(struct turn_report *r, enum turn_event_kind k, int turn, int value, const st
 		e->light = *l;
 }
 
+/* Delving: walking, running or total darkness mean the party is surprised
+ * by every encounter. */
+static void
+surprised(const struct turn_clock *c, enum procedure p, struct turn_report *r)
+{
+	if (p != PROC_DELVING)
+		return;
+	if (c->pace != PACE_CRAWLING)
+		add(r, TE_SURPRISED, c->turn, (int)c->pace, NULL);
+	else if (c->lights.n == 0)
+		add(r, TE_SURPRISED, c->turn, -1, NULL);
+}
+
 /* An Encounter: the creature a Sign announced, else (delving, with an
  * encounter table) the table's creature, else the GM's wandering monster. */
 static void
@@ -68,16 +103,19 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 		memcpy(r->sign, r->pick.text, n);
 		r->sign[n] = '\0';
 		add(r, TE_ENCOUNTER_ROLLED, c->turn, 0, NULL);
+		surprised(c, p, r);
 		return;
 	}
 	if (!c->sign_set) {
 		add(r, TE_ENCOUNTER, c->turn, 0, NULL);
+		surprised(c, p, r);
 		return;
 	}
 	add(r, TE_SIGN_MET, c->turn, c->sign_turn, NULL);
 	snprintf(r->sign, sizeof(r->sign), "%s", c->sign);
 	c->sign_set = false;
 	c->sign[0] = '\0';
+	surprised(c, p, r);
 }
 
 /* A delving Sign: the creature is rolled on the encounter table when there
@@ -229,7 +267,7 @@ turn_pass(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 	 * lit), but what the result did is reported first. */
 	nch = light_burn(&c->lights, p, ch);
 	effect(c, p, how, r);
-	if (c->running) {
+	if (c->pace == PACE_RUNNING) {
 		struct light blown[LIGHT_MAX];
 		size_t nb = light_blow_candles(&c->lights, blown);
 

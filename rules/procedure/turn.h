@@ -34,6 +34,16 @@
 #define TURN_EVENTS_MAX  64
 #define TURN_SIGN_MAX    ROLL_TABLE_TEXT_MAX
 
+/* The party's movement (the delving speeds): crawling detects traps and
+ * maps; walking is surprised by every encounter and springs every trap;
+ * running too, without a map, and blows candles out. */
+enum turn_pace {
+	PACE_CRAWLING = 0,
+	PACE_WALKING,
+	PACE_RUNNING,
+	PACE_COUNT
+};
+
 struct turn_clock {
 	int turn;                 /* turns passed since the expedition began */
 	int since_rest;           /* turns since the last rest (or the start) */
@@ -45,7 +55,7 @@ struct turn_clock {
 	struct lights lights;
 	bool flagged;          /* this turn's Light result may still be ruled a flicker */
 	struct light flag_was; /* the flagged source before it sputtered */
-	bool running;          /* the party runs: candles are blown out */
+	enum turn_pace pace;   /* how the party moves; running blows candles out */
 };
 
 enum turn_event_kind {
@@ -69,6 +79,8 @@ enum turn_event_kind {
 	TE_FATIGUE_PENDING,  /* delving Fatigue: rest next turn or 1 damage each */
 	TE_FATIGUE_IGNORED,  /* delving Fatigue on a rest turn */
 	TE_SHIFT,            /* delving: the environment changes */
+	TE_SURPRISED,        /* delving: the party is surprised by this encounter
+	                        (value: its pace, or -1 for total darkness) */
 	/* what time did */
 	TE_FATIGUE_AVOIDED, /* the party rested after delving Fatigue */
 	TE_FATIGUE_DAMAGE,  /* it did not: 1 damage to each member */
@@ -114,11 +126,16 @@ struct turn_how {
 	struct rng *rng;
 };
 
-/* Sets whether the party runs (a movement setting). Starting to run blows
- * every lit candle out at once: copies go to out (room for LIGHT_MAX) and
- * the count is returned; while it runs, each turn blows out any candle lit
- * since (TE_CANDLE_BLOWN). */
-size_t turn_set_running(struct turn_clock *c, bool running, struct light *out);
+/* "crawling", "walking", "running"; and back (-1: unknown). */
+const char *turn_pace_name(enum turn_pace p);
+int turn_pace_parse(const char *name);
+
+/* Sets how the party moves. Starting to run blows every lit candle out at
+ * once: copies go to out (room for LIGHT_MAX) and the count is returned;
+ * while it runs, each turn blows out any candle lit since
+ * (TE_CANDLE_BLOWN). In delving, an encounter met while walking, running
+ * or in total darkness catches the party by surprise (TE_SURPRISED). */
+size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, struct light *out);
 
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
 void turn_clock_init(struct turn_clock *c);

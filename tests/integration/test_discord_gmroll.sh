@@ -73,4 +73,13 @@ wait_until "r['dms_refused'] == 1 and i['followups'] == $((before + 1))" 10
 grep -q "takes no direct messages" "$BOT_LOG" ||
 	grep -q "the GM takes no direct messages" "$BOT_LOG" || fail "no log line for the refused DM"
 [ "$(stat rest.dms)" = 4 ] || fail "a DM went to a GM whose DMs are closed"
+
+# The next secret roll is not tried: Discord counts every 403 toward its
+# ban of the bot's address, and the GM's refusal is known. The roller is
+# still told.
+invalid=$(stat rest.invalid)
+one "$(roll 2 '1d4')"
+wait_until "i['followups'] == $((before + 2))" 10
+[ "$(stat rest.dms_refused)" = 1 ] || fail "a known refusal was asked again ($(stat rest.dms_refused) refusals)"
+[ "$(stat rest.invalid)" = "$invalid" ] || fail "the known refusal made invalid requests"
 finish

@@ -65,7 +65,10 @@
  *                             --expect-compress, for the next connections) | zcorrupt (a corrupt
  * block) | zbomb BYTES (an event that deflates a thousandfold) | ztext (op 1 as plain text on a
  * compressed connection) | rest429 ... | rest5xx ... | restslow ... | rest401 ... |
- * restecho ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007) |
+ * restecho ... | rest403 ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007)
+ * | ratelimit CLASS [limit=N] [per=MS] (a rate limit's numbers, see limits.c) | invalidlimit N
+ * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
+ * deleted that message of the bot's) |
  * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
  * guilds the bot is said to be in, for 4011; default: guilds) | shardmultiple N (a large
  * bot's count: IDENTIFY counts must be multiples of it)
@@ -78,7 +81,11 @@
  *                              "expect":"text","private":false,
  *                              "parts":["text",...],...}]}
  *                             (parts: strings the callback and follow-ups
- *                             must hold, in this order)
+ *                             must hold, in this order; "where", "install",
+ *                             "locale": the place, see payload.c; "press":
+ *                             LABEL, for type 3: the newest button so
+ *                             labelled in the channel is pressed, see
+ *                             messages.c)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions"}], oldest first
@@ -90,12 +97,20 @@
  *                             deferral; kept: the newest first answer to a
  *                             "keep":true template; for a deferral, the
  *                             message that completed it)
+ *   GET  /_control/messages/CHAN  the bot's messages in channel CHAN, as
+ *                             Discord shows them, with "edits" and the
+ *                             "interaction" each answers (see messages.c)
  *   GET  /_control/commands   the command list of the last registration
  *   GET  /_control/scopes     every scope's command list: {"PATH":[...],...}
  *   POST /_control/commands   {"scope":PATH,"commands":[...]}: what the scope
  *                             (a PUT path; default: the last registration's)
  *                             holds from now on, as a stale registration that
  *                             another deployment left (no registration counted)
+ * Every REST route has Discord's rate limits, headers and 429s, and the
+ * invalid-request limit (limits.c); an interaction of a user install alone
+ * takes at most 5 follow-ups (400, code 40094, a violation); a callback of
+ * type 7 (UPDATE_MESSAGE) changes the message its button is on ("updates"),
+ * as does an edit of @original after a type 6.
  * At exit it prints the statistics and exits 1 when anything the bot sent
  * broke Discord's rules.
  */
@@ -208,6 +223,11 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "followups", (double)F.st.followups);
 	cJSON_AddNumberToObject(i, "deferred", (double)F.st.deferred);
 	cJSON_AddNumberToObject(i, "deferred_updates", (double)F.st.deferred_updates);
+	cJSON_AddNumberToObject(i, "updates", (double)F.st.updates);
+	cJSON_AddNumberToObject(i, "not_offered", (double)F.st.not_offered);
+	cJSON_AddNumberToObject(i, "press_missing", (double)F.st.press_missing);
+	cJSON_AddNumberToObject(i, "followup_cap", (double)F.st.followup_cap);
+	cJSON_AddNumberToObject(i, "messages", (double)F.st.messages);
 	cJSON_AddNumberToObject(i, "deferred_open", rest_fake_deferred_open());
 	cJSON_AddNumberToObject(i, "edits", (double)F.st.edits);
 	cJSON_AddNumberToObject(i, "parts_missing", rest_fake_parts_missing());
@@ -240,6 +260,13 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "r429", (double)F.st.r429);
 	cJSON_AddNumberToObject(r, "r5xx", (double)F.st.r5xx);
 	cJSON_AddNumberToObject(r, "r401", (double)F.st.r401);
+	cJSON_AddNumberToObject(r, "r403", (double)F.st.r403);
+	cJSON_AddNumberToObject(r, "r429_shared", (double)F.st.r429_shared);
+	cJSON_AddNumberToObject(r, "invalid", (double)F.st.invalid);
+	cJSON_AddNumberToObject(r, "invalid_10min", (double)limits_fake_invalid_recent());
+	cJSON_AddNumberToObject(r, "max_invalid_10min", (double)F.st.max_invalid_10min);
+	cJSON_AddNumberToObject(r, "bans", (double)F.st.bans);
+	cJSON_AddNumberToObject(r, "banned_requests", (double)F.st.banned_requests);
 	cJSON_AddNumberToObject(r, "slow", (double)F.st.slow);
 	cJSON_AddNumberToObject(r, "early", (double)F.st.early);
 	cJSON_AddNumberToObject(r, "commands",
@@ -253,6 +280,11 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "dms_refused", (double)F.st.dms_refused);
 	cJSON_AddNumberToObject(r, "dms_unknown", (double)F.st.dms_unknown);
 	cJSON_AddStringToObject(r, "dm_last", F.dm_last != NULL ? F.dm_last : "");
+	cJSON_AddNumberToObject(r, "channel_posts", (double)F.st.channel_posts);
+	cJSON_AddNumberToObject(r, "channel_edits", (double)F.st.channel_edits);
+	cJSON_AddNumberToObject(r, "channel_deletes", (double)F.st.channel_deletes);
+	cJSON_AddNumberToObject(r, "missing_access", (double)F.st.missing_access);
+	cJSON_AddNumberToObject(r, "unknown_messages", (double)F.st.unknown_messages);
 	s = cJSON_Print(o);
 	cJSON_Delete(o);
 	return s;
@@ -269,6 +301,7 @@ interact(const char *body, size_t len, struct http_answer *a)
 	const cJSON *users = cJSON_GetObjectItemCaseSensitive(j, "users");
 	const cJSON *guilds = cJSON_GetObjectItemCaseSensitive(j, "guilds");
 	const cJSON *age = cJSON_GetObjectItemCaseSensitive(j, "age_ms");
+	const cJSON *tk;
 	struct stream *st;
 	int k;
 
@@ -278,6 +311,18 @@ interact(const char *body, size_t len, struct http_answer *a)
 		cJSON_Delete(t);
 		cJSON_Delete(j);
 		return;
+	}
+	cJSON_ArrayForEach(tk, t)
+	{
+		char err[200];
+
+		if (payload_fake_check(tk, err, sizeof(err)) < 0) {
+			a->status = 400;
+			a->body = xstrdup(err);
+			cJSON_Delete(t);
+			cJSON_Delete(j);
+			return;
+		}
 	}
 	for (k = 0; k < STREAMS_MAX && F.streams[k].left > 0; k++)
 		;
@@ -352,6 +397,9 @@ control(struct http *h, struct http_answer *a)
 	} else if (strcmp(h->path, "/_control/scopes") == 0) {
 		a->status = 200;
 		a->body = F.scopes != NULL ? cJSON_PrintUnformatted(F.scopes) : xstrdup("{}");
+	} else if (strncmp(h->path, "/_control/messages/", 19) == 0) {
+		a->status = 200;
+		a->body = msgs_fake_list(strtoull(h->path + 19, NULL, 10));
 	} else if (strcmp(h->path, "/_control/interact") == 0) {
 		interact(body, h->body.len, a);
 	} else if (strcmp(h->path, "/_control") == 0) {
@@ -362,8 +410,13 @@ control(struct http *h, struct http_answer *a)
 			r = 0;
 		} else if (strncmp(body, "dmclosed", 8) == 0) {
 			r = rest_fake_dm_closed(body, err, sizeof(err));
+		} else if (strncmp(body, "msgdelete", 9) == 0) {
+			r = msgs_fake_delete_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {
 			r = rest_fake_dm_forget(body, err, sizeof(err));
+		} else if (strncmp(body, "ratelimit", 9) == 0 ||
+		           strncmp(body, "invalidlimit", 12) == 0) {
+			r = limits_fake_control(body, err, sizeof(err));
 		} else if (strncmp(body, "rest", 4) == 0) {
 			r = rest_fake_fault(body, err, sizeof(err));
 		} else {
@@ -410,9 +463,11 @@ http_writeable(struct http *h)
 	if (h->phase == 1) {
 		if (lws_add_http_header_status(h->wsi, (unsigned int)h->a.status, &p, end))
 			return -1;
-		if (blen > 0 && lws_add_http_header_by_token(
-		                    h->wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
-		                    (const unsigned char *)"application/json", 16, &p, end))
+		if (blen > 0 &&
+		    lws_add_http_header_by_token(
+		        h->wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
+		        (const unsigned char *)(h->a.text ? "text/plain" : "application/json"),
+		        h->a.text ? 10 : 16, &p, end))
 			return -1;
 		for (char *line = h->a.headers; *line != '\0';) {
 			char name[128];
@@ -565,8 +620,14 @@ static const struct lws_protocols protocols[] = {
 static void
 on_tick(lws_sorted_usec_list_t *sul)
 {
+	static int64_t swept;
+
 	gw_fake_inject((int64_t)lws_now_usecs());
 	gw_fake_tick(fake_now());
+	if (fake_now() - swept >= 1000) {
+		swept = fake_now();
+		limits_fake_tick(swept);
+	}
 	if (stop_flag)
 		lws_cancel_service(F.ctx);
 	lws_sul_schedule(F.ctx, 0, &F.tick, on_tick, TICK_US);
@@ -679,6 +740,8 @@ main(int argc, char **argv)
 	lws_sul_cancel(&F.tick);
 	lws_context_destroy(F.ctx);
 	gw_fake_free();
+	limits_fake_free();
+	msgs_fake_free();
 	cJSON_Delete(F.scopes);
 	cJSON_Delete(F.all_tmpls);
 	cJSON_Delete(F.violations);

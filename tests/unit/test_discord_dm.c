@@ -103,14 +103,40 @@ snowflakes_only_and_bounded(void **unused)
 	discord_dm_free(dm);
 }
 
+/* A refusal (403, code 50007) is believed for 10 minutes, for that user
+ * alone; a channel opened again (another id) starts afresh. */
+static void
+refusal_remembered(void **unused)
+{
+	struct discord_dm *dm = discord_dm_new(8);
+	int64_t t = 7000000;
+
+	discord_dm_put(dm, "1400000000000000001", "1500000000000000001");
+	discord_dm_put(dm, "1400000000000000002", "1500000000000000002");
+	assert_false(discord_dm_refused(dm, "1400000000000000001", t));
+	discord_dm_refuse(dm, "1400000000000000001", "1500000000000000001", t);
+	assert_true(discord_dm_refused(dm, "1400000000000000001", t));
+	assert_true(discord_dm_refused(dm, "1400000000000000001", t + DISCORD_DM_REFUSED_MS - 1));
+	assert_false(discord_dm_refused(dm, "1400000000000000001", t + DISCORD_DM_REFUSED_MS));
+	assert_false(discord_dm_refused(dm, "1400000000000000002", t));
+	/* A refusal of a channel no longer kept for the user changes nothing. */
+	discord_dm_refuse(dm, "1400000000000000002", "1500000000000000009", t);
+	assert_false(discord_dm_refused(dm, "1400000000000000002", t));
+	/* Unknown users are not refused. */
+	assert_false(discord_dm_refused(dm, "1400000000000000003", t));
+	/* Kept again (opened again): believed to take messages. */
+	discord_dm_put(dm, "1400000000000000001", "1500000000000000007");
+	assert_false(discord_dm_refused(dm, "1400000000000000001", t));
+	discord_dm_free(dm);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(find_put_replace),
-	    cmocka_unit_test(least_recently_used_goes),
-	    cmocka_unit_test(drop_only_that_channel),
-	    cmocka_unit_test(snowflakes_only_and_bounded),
+	    cmocka_unit_test(find_put_replace),       cmocka_unit_test(least_recently_used_goes),
+	    cmocka_unit_test(drop_only_that_channel), cmocka_unit_test(snowflakes_only_and_bounded),
+	    cmocka_unit_test(refusal_remembered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -91,14 +91,17 @@ the_line(void **unused)
 		discord_opstats_add(OPSTATS_REST_429);
 	for (int i = 0; i < 5; i++)
 		discord_opstats_add(OPSTATS_REST_5XX);
+	for (int i = 0; i < 6; i++)
+		discord_opstats_invalid(1000000);
+	discord_opstats_add(OPSTATS_REST_SHED);
 	discord_opstats_time(120000);
 	discord_opstats_time(250000);
-	n = discord_opstats_line(line, sizeof(line));
+	n = discord_opstats_line(line, sizeof(line), 1000000);
 	assert_int_equal(n, (int)strlen(line));
 	assert_string_equal(
 	    line, "discord stats: interactions answered 7, shed 3, failed 1; deferred 2; gateway "
-	          "resumes 2, identifies 1; REST 429s 4, 5xx 5; handling time over 2 interactions "
-	          "since the "
+	          "resumes 2, identifies 1; REST 429s 4, 5xx 5, invalid in the last 10 min 6, "
+	          "shed 1; handling time over 2 interactions since the "
 	          "last line: p50 127 us, p99 250 us, max 250 us");
 	discord_opstats_times(&t);
 	assert_int_equal(t.n, 0);
@@ -106,8 +109,40 @@ the_line(void **unused)
 	/* Cut to fit a short buffer, with the length it needed. */
 	/* Cut to fit a short buffer, with the length it needed: three
 	 * three-digit times are now 0. */
-	assert_int_equal(discord_opstats_line(line, 16), n - 6);
+	assert_int_equal(discord_opstats_line(line, 16, 1000000), n - 6);
 	assert_string_equal(line, "discord stats: ");
+}
+
+/* Invalid requests are counted over the last 10 minutes, in steps of 10
+ * seconds: an answer leaves the count between 9 min 50 s and 10 minutes
+ * after it came, and a slot is reused for a later step without adding the
+ * earlier one's. */
+static void
+invalid_window(void **unused)
+{
+	int64_t t0 = 5000000; /* ms; a step starts at each multiple of 10 s */
+
+	assert_int_equal(discord_opstats_invalid_recent(t0), 0);
+	for (int i = 0; i < 3; i++)
+		discord_opstats_invalid(t0);
+	discord_opstats_invalid(t0 + 9999);  /* the same step */
+	discord_opstats_invalid(t0 + 10000); /* the next */
+	assert_int_equal(discord_opstats_invalid_recent(t0 + 10000), 5);
+	/* 9 min 50 s later the first step is still counted... */
+	assert_int_equal(discord_opstats_invalid_recent(t0 + 590000 + 9999), 5);
+	/* ...and no more 10 minutes after it began. */
+	assert_int_equal(discord_opstats_invalid_recent(t0 + 600000), 1);
+	assert_int_equal(discord_opstats_invalid_recent(t0 + 610000), 0);
+	/* The ring's slot of step t0 serves step t0 + 10 min: it starts at 0. */
+	discord_opstats_invalid(t0 + 600000);
+	assert_int_equal(discord_opstats_invalid_recent(t0 + 600000), 2);
+	/* An earlier time (no clock goes back, but the count never adds a
+	 * step from the future). */
+	assert_int_equal(discord_opstats_invalid_recent(t0), 0);
+	/* 12,000 in one step: the counts are not bounded by anything small. */
+	for (int i = 0; i < 12000; i++)
+		discord_opstats_invalid(t0 + 700000);
+	assert_int_equal(discord_opstats_invalid_recent(t0 + 700000), 12001);
 }
 
 int
@@ -118,6 +153,7 @@ main(void)
 	    cmocka_unit_test_setup(small_times_exact, reset),
 	    cmocka_unit_test_setup(large_times_bounded, reset),
 	    cmocka_unit_test_setup(the_line, reset),
+	    cmocka_unit_test_setup(invalid_window, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -117,12 +117,13 @@ test_global_rate(void **state)
 		}
 	}
 	assert_int_equal(went, DISCORD_RATELIMIT_GLOBAL_RATE);
-	assert_true(discord_ratelimit_wait(rl, CH1, false, now) > 0);
-	assert_true(discord_ratelimit_wait(rl, CH1, false, now) <=
-	            1000 / DISCORD_RATELIMIT_GLOBAL_RATE + 1);
+	/* Any second holds at most 50: the 51st waits until the first is a
+	 * second old. */
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now), 1000);
+	assert_int_equal(discord_ratelimit_wait(rl, CH1, false, now + 999), 1);
 	assert_int_equal(discord_ratelimit_wait(rl, "POST /interactions/1/t/callback", true, now),
 	                 0);
-	/* A second later the bucket is full again. */
+	/* A second later 50 more may go. */
 	went = 0;
 	for (int i = 0; i < 200; i++) {
 		if (discord_ratelimit_wait(rl, CH1, false, now + 1000) == 0) {
@@ -134,8 +135,30 @@ test_global_rate(void **state)
 	discord_ratelimit_free(rl);
 }
 
+/* Requests spread over time: 50 in any second, never 51, even when they
+ * are spaced so that a refilling bucket would allow more. */
 static void
-test_interactions_not_learnt_and_swept(void **state)
+test_global_sliding(void **state)
+{
+	struct discord_ratelimit *rl = discord_ratelimit_new();
+	int64_t sent[400];
+	size_t n = 0;
+
+	for (int64_t t = 0; t < 3000 && n < 400; t++) {
+		while (n < 400 && discord_ratelimit_wait(rl, CH1, false, t) == 0) {
+			discord_ratelimit_sent(rl, CH1, false, t);
+			sent[n++] = t;
+		}
+	}
+	assert_int_equal(n, 150); /* 50 at 0, 50 at 1000, 50 at 2000 */
+	for (size_t i = DISCORD_RATELIMIT_GLOBAL_RATE; i < n; i++)
+		assert_true(sent[i] - sent[i - DISCORD_RATELIMIT_GLOBAL_RATE] >= 1000);
+	discord_ratelimit_free(rl);
+}
+
+/* Callbacks whose answers leave their bucket requests allocate nothing. */
+static void
+test_interactions_kept_only_when_they_constrain(void **state)
 {
 	struct discord_ratelimit *rl = discord_ratelimit_new();
 	struct discord_ratelimit_headers h = {
@@ -169,6 +192,59 @@ test_interactions_not_learnt_and_swept(void **state)
 	discord_ratelimit_free(rl);
 }
 
+#define FOLLOWUP  "POST /webhooks/1100000000000000001/aW50ZXJhY3Rpb24"
+#define EDIT_ORIG "PATCH /webhooks/1100000000000000001/aW50ZXJhY3Rpb24/messages/@original"
+#define OTHER_FU  "POST /webhooks/1100000000000000001/b3RoZXIgdG9rZW4"
+
+/*
+ * Eleven follow-ups of one interaction, one after the other as the bot
+ * sends them, against Discord's 5 per 2 s per interaction token (answers
+ * as the fake gives them): none goes while the bucket is empty, each
+ * window takes five, and once the last answer is in nothing is kept.
+ */
+static void
+test_followups_learnt(void **state)
+{
+	struct discord_ratelimit *rl = discord_ratelimit_new();
+	int64_t t = 50000, window_end = 0;
+	int remaining = 0, windows = 0;
+
+	for (int i = 0; i < 11; i++) {
+		struct discord_ratelimit_headers h = {.bucket = "41d9fa3c7e0b6a12", .limit = 5};
+		int64_t w = discord_ratelimit_wait(rl, i == 0 ? EDIT_ORIG : FOLLOWUP, true, t);
+
+		/* The server's own window: the bot must never send into an
+		 * empty one. */
+		if (t >= window_end) {
+			window_end = t + 2000;
+			remaining = 5;
+			windows++;
+		}
+		if (remaining == 0) {
+			assert_int_equal(w, window_end - t);
+			t += w;
+			window_end = t + 2000;
+			remaining = 5;
+			windows++;
+			w = discord_ratelimit_wait(rl, FOLLOWUP, true, t);
+		}
+		assert_int_equal(w, 0);
+		/* Another interaction's follow-ups are not held by these. */
+		assert_int_equal(discord_ratelimit_wait(rl, OTHER_FU, true, t), 0);
+		discord_ratelimit_sent(rl, i == 0 ? EDIT_ORIG : FOLLOWUP, true, t);
+		remaining--;
+		t += 30; /* the answer's trip */
+		h.remaining = remaining;
+		h.reset_after = (double)(window_end - t) / 1000.0;
+		discord_ratelimit_done(rl, i == 0 ? EDIT_ORIG : FOLLOWUP, true, 200, &h, 0, false,
+		                       t);
+		/* Kept exactly while the next one must wait for it. */
+		assert_int_equal(discord_ratelimit_buckets(rl), remaining == 0 ? 1 : 0);
+	}
+	assert_int_equal(windows, 3); /* 5 + 5 + 1 */
+	discord_ratelimit_free(rl);
+}
+
 int
 main(void)
 {
@@ -178,7 +254,9 @@ main(void)
 	    cmocka_unit_test(test_429_bucket_lock),
 	    cmocka_unit_test(test_429_global_lock),
 	    cmocka_unit_test(test_global_rate),
-	    cmocka_unit_test(test_interactions_not_learnt_and_swept),
+	    cmocka_unit_test(test_global_sliding),
+	    cmocka_unit_test(test_interactions_kept_only_when_they_constrain),
+	    cmocka_unit_test(test_followups_learnt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,8 +66,8 @@ delving_every_row(void **unused)
 	     "Encounter, usually from the dungeon's encounter table (reaction, activity, distance, "
 	     "surprise are the GM's)"},
 	    {2, HZ_FATIGUE_DAMAGE,
-	     "Fatigue: each party member takes 1 damage unless the party rests next turn; ignored "
-	     "while resting"},
+	     "Fatigue: each party member takes 1 damage (more where conditions are harsh) unless "
+	     "the party rests next turn; ignored while resting"},
 	    {3, HZ_BURN, "Burn: lit torches burn out (new ones can be lit from the embers)"},
 	    {4, HZ_SHIFT,
 	     "Dungeon shift: the environment changes (sounds, temperature, wind, debris, "

@@ -1011,7 +1011,7 @@ test_roll_shortcuts(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!hazard tabel");
 	assert_string_equal(
 	    out(f), "NOTICE alice :Unknown subcommand 'tabel' (did you mean table?); usage: "
-	            "!hazard <roll|show|table|chance|custom|procedure|who|sign>\r\n");
+	            "!hazard <roll|show|table|chance|custom|procedure|who|sign|fatigue>\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!log 2");
 	assert_string_equal(out(f), "PRIVMSG #a :The last 2 rolls here, newest first\r\n"
 	                            "PRIVMSG #a :when      who    roll                 result\r\n"

@@ -180,6 +180,7 @@ gm_only_settings(void **unused)
 	refused("alice", "safe on", "the GM is gm");
 	refused("alice", "light flicker", "the GM is gm");
 	refused("alice", "light low 3", "the GM is gm");
+	refused("alice", "hazard fatigue 2", "the GM is gm");
 	/* anyone may roll by default; the GM can keep the die */
 	ok("alice", "hazard");
 	ok("gm", "hazard who gm");
@@ -460,6 +461,39 @@ light_result_and_lantern_oil(void **unused)
 	free(text);
 }
 
+/* The delving text: Fatigue deals 1 damage unless the party rests next
+ * turn, more in dungeons with harsh conditions (a channel setting). */
+static void
+delving_fatigue_damage(void **unused)
+{
+	char *text, *saved;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard table delving");
+	ok("gm", "hazard custom d2 \"1-2 Fatigue\"");
+	ok("gm", "hazard");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Each party member takes 1 damage unless the party rests next "
+	                             "turn (/rest).\n"));
+	free(text);
+	refused("gm", "hazard fatigue 0", "Damage must be a whole number from 1 to 20");
+	refused("gm", "hazard fatigue 21", "Damage must be a whole number from 1 to 20");
+	ok("gm", "hazard fatigue 3");
+	saved = state_text("console:table");
+	assert_non_null(strstr(saved, "\"fatigue_damage\":3"));
+	free(saved);
+	ok("gm", "turn advance 1");
+	text = reply_plain(last);
+	assert_non_null(strstr(
+	    text, "The party did not rest after the Fatigue: each member takes 3 damage.\n"));
+	free(text);
+	ok("gm", "hazard show");
+	text = reply_plain(last);
+	assert_non_null(strstr(text, "Delving Fatigue: 3 damage to each party member unless the "
+	                             "party rests (/hazard fatigue).\n"));
+	free(text);
+}
+
 /* RULES.md section 6: the bot rolls the deal against the vendor's skill,
  * remembered per channel, and a second try on an item is refused. */
 static void
@@ -487,6 +521,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(state_is_per_channel, setup, teardown),
 	    cmocka_unit_test_setup_teardown(exploration_light_facts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(light_result_and_lantern_oil, setup, teardown),
+	    cmocka_unit_test_setup_teardown(delving_fatigue_damage, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),

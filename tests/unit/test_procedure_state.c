@@ -108,6 +108,8 @@ full_state(void **unused)
 	s->wander_chance = (struct odds){3, 10};
 	s->safe = true;
 	s->lantern_low = 3;
+	s->clock.pace = PACE_WALKING;
+	s->fatigue_damage = 4;
 	assert_true(s->clock.flagged);
 	assert_true(s->clock.fatigue_due);
 	round_trip(s);
@@ -125,6 +127,8 @@ full_state(void **unused)
 		assert_int_equal(t->wander, WANDER_TENSION);
 		assert_true(t->safe);
 		assert_int_equal(t->lantern_low, 3);
+		assert_int_equal(t->clock.pace, PACE_WALKING);
+		assert_int_equal(t->fatigue_damage, 4);
 		free(text);
 		procedure_state_mod.destroy(t);
 	}
@@ -178,6 +182,10 @@ bad_records(void **unused)
 	refused("\"safe\":false", "\"safe\":false,\"custom_die\":6,\"custom\":\"1 a; 3-6 b\"",
 	        "procedure state: the custom table: entry 2: result 2 is not covered by any "
 	        "entry.");
+	refused("\"safe\":false", "\"safe\":false,\"pace\":\"strolling\"",
+	        "procedure state: 'pace' has an unknown value 'strolling'.");
+	refused("\"safe\":false", "\"safe\":false,\"fatigue_damage\":21",
+	        "procedure state: 'fatigue_damage' must be a whole number from 1 to 20.");
 	refused("\"safe\":false", "\"safe\":false,\"lantern_low\":0",
 	        "procedure state: 'lantern_low' must be a whole number from 1 to 48.");
 	refused("\"safe\":false", "\"safe\":false,\"sign\":{\"turn\":0}",

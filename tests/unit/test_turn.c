@@ -258,7 +258,11 @@ burn_result(void **unused)
 static void
 signs_and_encounters(void **unused)
 {
+	char err[200];
+
 	turn_clock_init(&c);
+	/* a lantern, so that no encounter here is met in total darkness */
+	light_add(&c.lights, LIGHT_LANTERN, 1, NULL, err, sizeof(err));
 	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
 	EXPECT(TE_ENCOUNTER);
 	pass(PROC_DELVING, HZ_SIGN_CREATURE, false, false);
@@ -357,6 +361,7 @@ delving_encounter_rolls_the_table(void **unused)
 	how.encounters = &t;
 	how.rng = a;
 	turn_clock_init(&c);
+	light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
 	turn_report_init(&r);
 	turn_pass(&c, PROC_DELVING, &how, &r);
 	EXPECT(TE_ENCOUNTER_ROLLED);
@@ -389,7 +394,7 @@ running_blows_candles_out(void **unused)
 	turn_clock_init(&c);
 	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 2, NULL, err, sizeof(err)), 0);
 	assert_int_equal(light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
-	assert_int_equal(turn_set_running(&c, true, out), 2);
+	assert_int_equal(turn_set_pace(&c, PACE_RUNNING, out), 2);
 	assert_int_equal(out[0].kind, LIGHT_CANDLE);
 	assert_int_equal(c.lights.n, 1);
 	assert_int_equal(c.lights.l[0].kind, LIGHT_TORCH);
@@ -397,10 +402,50 @@ running_blows_candles_out(void **unused)
 	pass(PROC_DELVING, HZ_NOTHING, false, false);
 	EXPECT(TE_CANDLE_BLOWN);
 	assert_int_equal(c.lights.n, 1);
-	assert_int_equal(turn_set_running(&c, false, out), 0);
+	assert_int_equal(turn_set_pace(&c, PACE_WALKING, out), 0);
 	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
 	pass(PROC_DELVING, HZ_NOTHING, false, false);
 	assert_int_equal(c.lights.n, 2);
+}
+
+/* The delving text: walking and running parties, and any party in total
+ * darkness, are surprised by all encounters; crawling in the light they
+ * are not (the GM rolls surprise as usual). */
+static void
+delving_encounters_surprise(void **unused)
+{
+	struct light out[LIGHT_MAX];
+	char err[200];
+
+	turn_clock_init(&c);
+	assert_int_equal(turn_pace_parse("Walking"), PACE_WALKING);
+	assert_int_equal(turn_pace_parse("strolling"), -1);
+	assert_string_equal(turn_pace_name(PACE_RUNNING), "running");
+	light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err));
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
+	EXPECT(TE_ENCOUNTER);
+	turn_set_pace(&c, PACE_WALKING, out);
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
+	EXPECT(TE_ENCOUNTER, TE_SURPRISED);
+	assert_int_equal(r.ev[1].value, PACE_WALKING);
+	/* a sign's creature met while running */
+	pass(PROC_DELVING, HZ_SIGN_CREATURE, false, false);
+	turn_set_pace(&c, PACE_RUNNING, out);
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
+	EXPECT(TE_SIGN_MET, TE_SURPRISED);
+	assert_int_equal(r.ev[1].value, PACE_RUNNING);
+	/* crawling in the dark */
+	turn_set_pace(&c, PACE_CRAWLING, out);
+	light_remove(&c.lights, 0);
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, false);
+	EXPECT(TE_ENCOUNTER, TE_SURPRISED);
+	assert_int_equal(r.ev[1].value, -1);
+	/* exploration has no such rule (a rest turn, as the sixth is due one); a
+	 * safe area has no encounter */
+	pass(PROC_EXPLORATION, HZ_ENCOUNTER, true, false);
+	EXPECT(TE_ENCOUNTER, TE_RESTED);
+	pass(PROC_DELVING, HZ_ENCOUNTER, false, true);
+	EXPECT(TE_SAFE_AREA);
 }
 
 static void
@@ -459,6 +504,7 @@ main(void)
 	    cmocka_unit_test(sign_from_the_encounter_table),
 	    cmocka_unit_test(delving_encounter_rolls_the_table),
 	    cmocka_unit_test(running_blows_candles_out),
+	    cmocka_unit_test(delving_encounters_surprise),
 	    cmocka_unit_test(advance_reports_each_turn),
 	    cmocka_unit_test(counter_stops),
 	};

@@ -26,13 +26,14 @@
 #include "bot/discord/discord_proto.h"
 #include "rules/base/buf.h"
 
-#define FAKE_RECV_MAX    4096             /* a gateway payload from the client */
-#define FAKE_SEND_BUDGET 120              /* client payloads per 60 s */
-#define FAKE_ANSWER_MS   3000             /* an interaction must be answered within */
-#define FAKE_TOKEN_MS    (15 * 60 * 1000) /* its token serves follow-ups this long */
-#define FAKE_FOLLOWUPS   16               /* more follow-ups to one interaction: unbounded */
-#define FAKE_REPLAY_MAX  20000
-#define STREAMS_MAX      8
+#define FAKE_RECV_MAX       4096             /* a gateway payload from the client */
+#define FAKE_SEND_BUDGET    120              /* client payloads per 60 s */
+#define FAKE_ANSWER_MS      3000             /* an interaction must be answered within */
+#define FAKE_TOKEN_MS       (15 * 60 * 1000) /* its token serves follow-ups this long */
+#define FAKE_FOLLOWUPS      16               /* more follow-ups to one interaction: unbounded */
+#define FAKE_USER_FOLLOWUPS 5                /* of an interaction of a user install alone */
+#define FAKE_REPLAY_MAX     20000
+#define STREAMS_MAX         8
 
 struct conn;
 
@@ -105,6 +106,11 @@ struct inter {
 	bool ok;             /* its first answer held the template's "expect" */
 	char *kept;          /* its first answer's content, when the template has
 	                        "keep":true (owned) */
+	uint64_t msg;        /* a component's: the message it was pressed on */
+	uint64_t original;   /* the message its answer made (the callback's, or the
+	                        deferral's once completed), 0 before */
+	int where;           /* WHERE_* */
+	bool user_only;      /* authorized by a user install alone: 5 follow-ups */
 	/* A deferral: the callback was type 5 (or 6, a component's) within
 	 * 3 s; the answer then comes later: for type 5 the PATCH of
 	 * @original (or the first follow-up, which Discord makes that edit),
@@ -118,11 +124,12 @@ struct inter {
 
 /* A scripted REST fault. */
 struct fault {
-	char kind[8];    /* "429", "5xx", "slow", "401", "echo" */
+	char kind[8];    /* "429", "5xx", "slow", "401", "403", "echo" */
 	char match[128]; /* substring of "METHOD /path" */
 	int count;       /* answers left to spoil */
 	double retry;    /* 429: seconds */
 	bool global;     /* 429 */
+	bool shared;     /* 429: of a shared limit (X-RateLimit-Scope: shared) */
 	int status;      /* 5xx */
 	int ms;          /* slow */
 	int pad;         /* echo: characters before the echoed header */
@@ -199,7 +206,11 @@ struct fake {
 		int64_t max_answer_ms;
 		uint64_t connections, identifies, resumes, resumed, heartbeats;
 		int64_t max_hb_gap, min_hb_gap;
-		uint64_t requests, registrations, r429, r5xx, r401, slow;
+		uint64_t requests, registrations, r429, r5xx, r401, r403, slow;
+		uint64_t r429_shared;      /* of the 429s, those of a shared limit */
+		uint64_t invalid;          /* answers 401, 403 or 429 */
+		int64_t max_invalid_10min; /* the most of them in 10 minutes */
+		uint64_t bans, banned_requests;
 		uint64_t command_lists; /* GETs of a command set */
 		uint64_t echoes;        /* error bodies that echoed the token */
 		uint64_t token_auth;    /* interaction-token requests that sent the bot token */
@@ -212,9 +223,17 @@ struct fake {
 		 * time, not answered in time (lenient or not) */
 		uint64_t mark_created, mark_answered, mark_unanswered;
 		uint64_t dm_channels, dms, dms_refused; /* DM channels opened, messages */
-		uint64_t dms_unknown; /* messages to a DM channel "dmforget" deleted */
-		uint64_t deferred;    /* deferrals (type 5 or 6) accepted in time */
-		uint64_t edits;       /* PATCHes of an interaction's @original accepted */
+		uint64_t dms_unknown;   /* messages to a DM channel "dmforget" deleted */
+		uint64_t deferred;      /* deferrals (type 5 or 6) accepted in time */
+		uint64_t updates;       /* messages updated by a type-7 callback */
+		uint64_t not_offered;   /* interactions Discord would not send (see payload.c) */
+		uint64_t press_missing; /* presses with no such button in the channel */
+		uint64_t followup_cap;  /* follow-ups refused: past a user install's 5 */
+		uint64_t messages;      /* messages the bot made */
+		uint64_t channel_posts, channel_edits, channel_deletes;
+		uint64_t missing_access;   /* channel routes refused 403 (50001) */
+		uint64_t unknown_messages; /* channel routes refused 404 (10008) */
+		uint64_t edits;            /* PATCHes of an interaction's @original accepted */
 		/* of the deferrals, those of type 6 (a component's) */
 		uint64_t deferred_updates;
 	} st;
@@ -258,6 +277,10 @@ void gw_fake_emit(struct session *s, const char *t, const char *d, bool no_repla
 int64_t gw_fake_log(struct session *s, const char *text);
 /* s's connection when events may go to it, or NULL. */
 struct conn *gw_fake_live(struct session *s);
+/* Guild number i's id (consecutive numbers on consecutive shards), and its
+ * Game Master role's id. */
+uint64_t gw_fake_guild_snowflake(int i);
+uint64_t gw_fake_gm_role_of(int i);
 /* Dispatches event t with data d to every session that takes guild
  * number `guild` (-1: a DM, shard 0 only) and may still receive events
  * (not invalid, not expired); returns how many sessions it went to. */
@@ -295,11 +318,22 @@ struct http_answer {
 	int status;
 	char headers[1024]; /* "name: value\n" lines */
 	char *body;         /* owned, may be NULL */
+	bool text;          /* the body is text/plain, not JSON */
 	int delay_ms;
 };
+/* a's status and body (copied; NULL: none). */
+void fake_answer(struct http_answer *a, int status, const char *body);
+/* Adds "name: value" to a's headers (left out when they are full). */
+void fake_header(struct http_answer *a, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 void rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
                       const char *ctype, const char *body, size_t len, struct http_answer *a);
 int rest_fake_fault(const char *args, char *err, size_t errlen);
+/* dms.c: POST /users/@me/channels; whether chan is a DM channel the bot
+ * opened; POST /channels/chan/messages to one. */
+void dms_fake_open(const char *body, size_t len, struct http_answer *a);
+bool dms_fake_channel(uint64_t chan);
+void dms_fake_message(const char *path, const char *body, size_t len, struct http_answer *a);
 /* "dmclosed USER [off]": USER (a user id, or N for the template's "user":N)
  * takes no direct messages from the bot (or does again). */
 int rest_fake_dm_closed(const char *args, char *err, size_t errlen);
@@ -316,6 +350,96 @@ int rest_fake_deferred_open(void);
 /* At exit: each such interaction, and each deferral never followed by its
  * answer (unless lenient), is a violation. */
 void rest_fake_final(void);
+
+/* limits.c: Discord's rate limits (see there). */
+/* The wall clock in ms since 1970 (X-RateLimit-Reset). */
+int64_t fake_epoch_ms(void);
+/* Takes one request of method on path (under /api/v10; route: its route
+ * key, for messages) from its bucket and, unless an interaction route, the
+ * global limit. Returns true when it answered a (a 429); else adds the
+ * bucket's headers to a. */
+bool limits_fake_take(const char *method, const char *path, const char *route,
+                      struct http_answer *a);
+/* A follow-up in channel chan against the channel's shared limit: true
+ * when it answered a (a 429 of scope shared). */
+bool limits_fake_channel_followup(uint64_t chan, struct http_answer *a);
+/* Counts an answer of that status toward the invalid-request limit (401,
+ * 403, 429); past it, the IP is banned. */
+void limits_fake_answered(int status);
+/* Invalid answers in the last 10 minutes. */
+int64_t limits_fake_invalid_recent(void);
+/* True (a answered: Cloudflare's 429) while the IP is banned. */
+bool limits_fake_banned(struct http_answer *a);
+/* Forgets the buckets whose window ended. */
+void limits_fake_tick(int64_t now);
+void limits_fake_free(void);
+/* "ratelimit CLASS [limit=N] [per=MS]", "invalidlimit N". */
+int limits_fake_control(const char *args, char *err, size_t errlen);
+
+/* payload.c: where an interaction happens (see there). */
+enum {
+	WHERE_GUILD,
+	WHERE_THREAD,
+	WHERE_PRIVATE_THREAD,
+	WHERE_FORUM_POST,
+	WHERE_BOT_DM,
+	WHERE_GROUP_DM,
+	WHERE_USER_DM,
+	WHERE_FOREIGN,
+};
+struct where {
+	int kind;                         /* WHERE_* */
+	uint64_t chan;                    /* its channel_id */
+	uint64_t parent;                  /* a thread's parent channel, else 0 */
+	int guild;                        /* its guild's number, -1 in a DM or group DM */
+	int context;                      /* 0 GUILD, 1 BOT_DM, 2 PRIVATE_CHANNEL */
+	bool guild_install, user_install; /* authorizing_integration_owners' keys */
+	char locale[16];
+};
+/* Template t's place for its k-th interaction in a stream of that many
+ * channels and guilds. Returns 0, or -1 with err for a place Discord
+ * never sends from (a server install in a group DM...). */
+int payload_fake_where(const cJSON *t, int channels, int guilds, uint64_t k, struct where *w,
+                       char *err, size_t errlen);
+/* payload_fake_where's check of a template alone. */
+int payload_fake_check(const cJSON *t, char *err, size_t errlen);
+/* Whether Discord would offer t's command (of interaction type type) at w;
+ * narrows w's installations to those the command supports. */
+bool payload_fake_offered(const cJSON *t, int type, struct where *w);
+/* Appends the fields that depend on w (context, locale, owners,
+ * app_permissions, channel, guild fields, member or user) and the closing
+ * brace. who: the user object as JSON. */
+void payload_fake_write(struct buf *b, const struct where *w, const char *who, uint64_t user,
+                        const char *perms, bool gm_role);
+
+/* messages.c: the bot's messages and the channel message routes. */
+enum {
+	FAKE_CHAN_UNKNOWN,
+	FAKE_CHAN_BOT,       /* the bot is there: the channel routes work */
+	FAKE_CHAN_USER_ONLY, /* reached through a user install alone: 403 */
+};
+/* Notes what the bot may do in channel id (FAKE_CHAN_*). */
+void msgs_fake_channel(uint64_t id, int kind);
+/* Keeps a message the bot made in chan (answering interaction inter, or 0);
+ * returns its id. */
+uint64_t msgs_fake_post(uint64_t chan, uint64_t inter, const cJSON *body, bool ephemeral);
+/* Changes the fields body names; -1 when there is no such message. */
+int msgs_fake_edit(uint64_t id, const cJSON *body);
+/* A message's content, or NULL. */
+const char *msgs_fake_content(uint64_t id);
+/* The newest message of chan with a button labelled label (its custom_id
+ * into *custom_id, valid until messages change), or 0. */
+uint64_t msgs_fake_find_button(uint64_t chan, const char *label, const char **custom_id);
+/* The message as Discord shows it (owned by the caller), or NULL. */
+cJSON *msgs_fake_json(uint64_t id);
+/* chan's messages as a JSON list (owned by the caller). */
+char *msgs_fake_list(uint64_t chan);
+/* "msgdelete ID": someone deleted the message. */
+int msgs_fake_delete_control(const char *args, char *err, size_t errlen);
+/* A channel message route (POST/PATCH/DELETE/GET /channels/C/messages...). */
+void msgs_fake_route(const char *method, const char *path, const char *route, const char *body,
+                     size_t len, struct http_answer *a);
+void msgs_fake_free(void);
 
 /* check.c: each returns 0, or -1 after recording a violation. */
 int check_message(const cJSON *msg, const char *where);

@@ -189,6 +189,18 @@ gm_role_of(int i)
 	return strtoull(F.gm_role_id, NULL, 10) + (uint64_t)i;
 }
 
+uint64_t
+gw_fake_guild_snowflake(int i)
+{
+	return guild_snowflake(i);
+}
+
+uint64_t
+gw_fake_gm_role_of(int i)
+{
+	return gm_role_of(i);
+}
+
 /* Whether session s takes the events of guild number i (-1: DMs, which
  * go to shard 0 only), by Discord's formula (guild_id >> 22) % count. */
 static bool
@@ -655,38 +667,84 @@ snowflake_aged(int age_ms)
 	return (((fresh >> 22) - (uint64_t)age_ms) << 22) | (n++ & 0x3fffffu);
 }
 
+/* A component's press (the template's "press": a button label): the
+ * newest message of the channel with that button, as Discord carries it
+ * (data.custom_id, message). Returns the message's id, 0 when none has it. */
+static uint64_t
+press(const cJSON *t, const struct where *w, char **data, char **msg)
+{
+	const char *label = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "press"));
+	const char *cid = NULL;
+	uint64_t id = label != NULL ? msgs_fake_find_button(w->chan, label, &cid) : 0;
+	cJSON *d, *m;
+
+	if (id == 0)
+		return 0;
+	d = cJSON_CreateObject();
+	cJSON_AddStringToObject(d, "custom_id", cid);
+	cJSON_AddNumberToObject(d, "component_type", DISCORD_COMPONENT_BUTTON);
+	*data = cJSON_PrintUnformatted(d);
+	cJSON_Delete(d);
+	m = msgs_fake_json(id);
+	*msg = cJSON_PrintUnformatted(m);
+	cJSON_Delete(m);
+	return id;
+}
+
 /* Builds and dispatches one interaction from template t of stream st. */
 static void
 inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 {
-	struct inter *it = xcalloc(1, sizeof(*it));
+	struct inter *it;
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(t, "data");
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(t, "type");
 	const char *perms =
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "permissions"));
-	bool dm = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "dm"));
 	bool gm_role = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "gm_role"));
-	uint64_t chan_n = k % (uint64_t)(st->channels > 0 ? st->channels : 1);
-	uint64_t chan = 1300000000000000000ull + chan_n;
-	int guild = dm ? -1 : (int)(chan_n % (uint64_t)(st->guilds > 0 ? st->guilds : 1));
-	char gid[24];
+	int itype = cJSON_IsNumber(type) ? type->valueint : DISCORD_INTERACTION_COMMAND;
 	uint64_t user = 1400000000000000000ull + k % (uint64_t)(st->users > 0 ? st->users : 1);
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(t, "user");
-	char *dtext = cJSON_PrintUnformatted(data);
+	char *dtext = NULL, *mtext = NULL, err[160];
+	uint64_t on = 0;
+	struct where w;
 	struct buf b, who;
 
+	if (payload_fake_where(t, st->channels, st->guilds, k, &w, err, sizeof(err)) < 0) {
+		fake_violation("fake: %s", err); /* interact() checked it: cannot happen */
+		return;
+	}
+	if (!payload_fake_offered(t, itype, &w)) {
+		F.st.not_offered++;
+		return;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(t, "press") != NULL &&
+	    (on = press(t, &w, &dtext, &mtext)) == 0) {
+		F.st.press_missing++;
+		return;
+	}
+	if (dtext == NULL)
+		dtext = cJSON_PrintUnformatted(data);
 	if (cJSON_IsNumber(u))
 		user = 1400000000000000000ull + (uint64_t)u->valuedouble;
+	it = xcalloc(1, sizeof(*it));
 	it->id = st->age_ms > 0 ? snowflake_aged(st->age_ms) : snowflake_now();
 	if (F.mark_id != 0 && it->id >= F.mark_id)
 		F.st.mark_created++;
 	random_token(it->token, 121);
 	it->created = fake_now() - st->age_ms; /* its 3 s run from its creation */
-	it->type = cJSON_IsNumber(type) ? type->valueint : DISCORD_INTERACTION_COMMAND;
+	it->type = itype;
 	it->tmpl = t;
-	it->chan = chan;
-	it->guild = guild;
-	snprintf(gid, sizeof(gid), "%" PRIu64, guild_snowflake(guild < 0 ? 0 : guild));
+	it->chan = w.chan;
+	it->guild = w.guild;
+	it->where = w.kind;
+	it->msg = on;
+	it->user_only = !w.guild_install;
+	msgs_fake_channel(w.chan, w.kind == WHERE_GROUP_DM || w.kind == WHERE_USER_DM ||
+	                                  w.kind == WHERE_FOREIGN
+	                              ? FAKE_CHAN_USER_ONLY
+	                              : FAKE_CHAN_BOT);
+	if (w.parent != 0)
+		msgs_fake_channel(w.parent, FAKE_CHAN_BOT);
 	HASH_ADD(hh, F.inters, id, sizeof(it->id), it);
 	if (norder == caporder) {
 		caporder = caporder ? caporder * 2 : 4096;
@@ -701,33 +759,15 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 	         "\"public_flags\":0}",
 	         user, user % 1000, user % 1000);
 	buf_init(&b, 1 << 20);
-	buf_addf(
-	    &b,
-	    "{\"version\":1,\"type\":%d,\"token\":\"%s\",\"locale\":\"en-US\",\"id\":\"%" PRIu64
-	    "\",\"entitlements\":[],\"data\":%s,\"channel_id\":\"%" PRIu64 "\","
-	    "\"application_id\":\"%s\",\"app_permissions\":\"2248473465835073\","
-	    "\"context\":%d,",
-	    it->type, it->token, it->id, dtext, chan, F.app_id, dm ? 1 : 0);
-	if (dm) {
-		buf_addf(&b, "\"user\":%s,\"channel\":{\"id\":\"%" PRIu64 "\",\"type\":1}}",
-		         buf_str(&who), chan);
-	} else {
-		buf_addf(&b,
-		         "\"guild_id\":\"%s\",\"guild_locale\":\"en-US\",\"guild\":{\"id\":\"%s\","
-		         "\"locale\":\"en-US\",\"features\":[]},\"channel\":{\"id\":\"%" PRIu64
-		         "\",\"type\":0,\"guild_id\":\"%s\",\"name\":\"table\"},"
-		         "\"member\":{\"user\":%s,\"roles\":[",
-		         gid, gid, chan, gid, buf_str(&who));
-		if (gm_role)
-			buf_addf(&b, "\"%" PRIu64 "\"", gm_role_of(guild));
-		buf_addf(&b,
-		         "],\"premium_since\":null,"
-		         "\"permissions\":\"%s\",\"pending\":false,\"nick\":null,\"mute\":false,"
-		         "\"joined_at\":\"2024-01-01T00:00:00.000000+00:00\",\"flags\":0,"
-		         "\"deaf\":false}}",
-		         perms != NULL ? perms : "1024");
-	}
-	it->sessions = gw_fake_route(guild, "INTERACTION_CREATE", buf_str(&b));
+	buf_addf(&b,
+	         "{\"version\":1,\"type\":%d,\"token\":\"%s\",\"id\":\"%" PRIu64
+	         "\",\"entitlements\":[],\"attachment_size_limit\":10485760,\"data\":%s,"
+	         "\"channel_id\":\"%" PRIu64 "\",\"application_id\":\"%s\",",
+	         it->type, it->token, it->id, dtext, w.chan, F.app_id);
+	if (mtext != NULL)
+		buf_addf(&b, "\"message\":%s,", mtext);
+	payload_fake_write(&b, &w, buf_str(&who), user, perms, gm_role);
+	it->sessions = gw_fake_route(w.guild, "INTERACTION_CREATE", buf_str(&b));
 	if (it->sessions > 0)
 		F.st.delivered++;
 	else
@@ -737,6 +777,7 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 	buf_free(&b);
 	buf_free(&who);
 	cJSON_free(dtext);
+	cJSON_free(mtext);
 }
 
 char *

@@ -13,19 +13,16 @@
 
 #define API "/api/v10"
 
-static void
-answer(struct http_answer *a, int status, const char *body)
+void
+fake_answer(struct http_answer *a, int status, const char *body)
 {
 	a->status = status;
 	free(a->body);
 	a->body = body != NULL ? xstrdup(body) : NULL;
 }
 
-static void header(struct http_answer *a, const char *name, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-header(struct http_answer *a, const char *name, const char *fmt, ...)
+void
+fake_header(struct http_answer *a, const char *name, const char *fmt, ...)
 {
 	size_t n = strlen(a->headers);
 	va_list ap;
@@ -94,19 +91,6 @@ is_interaction_route(const char *route)
 }
 
 static void
-limits(struct http_answer *a, const char *route)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (const char *p = route; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	header(a, "X-RateLimit-Limit", "5");
-	header(a, "X-RateLimit-Remaining", "4");
-	header(a, "X-RateLimit-Reset-After", "1.000");
-	header(a, "X-RateLimit-Bucket", "%016" PRIx64, h);
-}
-
-static void
 gateway_bot(struct http_answer *a)
 {
 	char body[512];
@@ -116,7 +100,7 @@ gateway_bot(struct http_answer *a)
 	         "{\"total\":1000,\"remaining\":%d,\"reset_after\":14400000,"
 	         "\"max_concurrency\":1}}",
 	         F.port, F.shards, F.remaining > 0 ? F.remaining : 0);
-	answer(a, 200, body);
+	fake_answer(a, 200, body);
 }
 
 const cJSON *
@@ -162,7 +146,7 @@ put_commands(const char *path, const char *body, size_t len, struct http_answer 
 	char *out;
 
 	if (check_commands(arr, "PUT commands") < 0) {
-		answer(a, 400, "{\"code\":50035,\"message\":\"Invalid Form Body\"}");
+		fake_answer(a, 400, "{\"code\":50035,\"message\":\"Invalid Form Body\"}");
 		cJSON_Delete(arr);
 		return;
 	}
@@ -170,7 +154,7 @@ put_commands(const char *path, const char *body, size_t len, struct http_answer 
 	snprintf(F.commands_scope, sizeof(F.commands_scope), "%s", path);
 	F.st.registrations++;
 	out = cJSON_PrintUnformatted(arr);
-	answer(a, 200, out);
+	fake_answer(a, 200, out);
 	cJSON_free(out);
 }
 
@@ -181,7 +165,7 @@ get_commands(const char *path, struct http_answer *a)
 	char *out = arr != NULL ? cJSON_PrintUnformatted(arr) : NULL;
 
 	F.st.command_lists++;
-	answer(a, 200, out != NULL ? out : "[]");
+	fake_answer(a, 200, out != NULL ? out : "[]");
 	cJSON_free(out);
 }
 
@@ -304,9 +288,17 @@ deferred(struct inter *it, int type, const cJSON *data)
 
 	it->deferred = type;
 	F.st.deferred++;
-	if (type == DISCORD_CALLBACK_DEFERRED_UPDATE)
+	if (type == DISCORD_CALLBACK_DEFERRED_UPDATE) {
+		/* @original is now the message the button is on. */
 		F.st.deferred_updates++;
-	if (type != DISCORD_CALLBACK_DEFERRED_MESSAGE || data == NULL)
+		it->original = it->msg;
+	}
+	if (type != DISCORD_CALLBACK_DEFERRED_MESSAGE)
+		return;
+	/* The "thinking..." message, which the answer edits. */
+	it->deferred_eph = ephemeral(data);
+	it->original = msgs_fake_post(it->chan, it->id, NULL, it->deferred_eph);
+	if (data == NULL)
 		return;
 	if (!cJSON_IsObject(data)) {
 		fake_violation("interaction %" PRIu64 ": the deferral's data is not an object",
@@ -321,7 +313,25 @@ deferred(struct inter *it, int type, const cJSON *data)
 			               "ephemeral flag (64) alone, not '%s'",
 			               it->id, f->string);
 	}
-	it->deferred_eph = ephemeral(data);
+}
+
+/* A type-7 callback: the message the button is on takes data's content
+ * and components (an update cannot change whether it is ephemeral). */
+static void
+update(struct inter *it, const cJSON *data)
+{
+	if (check_message(data, "update callback") < 0)
+		return;
+	if (ephemeral(data))
+		fake_violation("interaction %" PRIu64 ": an update (type 7) cannot make a "
+		               "message ephemeral (flags 64)",
+		               it->id);
+	expectations(it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")),
+	             false);
+	parts_seen(it, data);
+	if (msgs_fake_edit(it->msg, data) == 0)
+		F.st.updates++;
+	it->original = it->msg;
 }
 
 static void
@@ -340,12 +350,12 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 
 	if (it == NULL) {
 		fake_violation("a callback for interaction %.24s, never sent", p);
-		answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");
+		fake_answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");
 		return;
 	}
 	if (toklen != strlen(it->token) || strncmp(tok, it->token, toklen) != 0) {
 		fake_violation("interaction %" PRIu64 ": the callback has the wrong token", id);
-		answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
+		fake_answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
 		return;
 	}
 	age = fake_now() - it->created;
@@ -361,7 +371,7 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 			F.st.duplicates++;
 			fake_violation("interaction %" PRIu64 " was answered twice", id);
 		}
-		answer(
+		fake_answer(
 		    a, 400,
 		    "{\"message\":\"Interaction has already been acknowledged.\",\"code\":40060}");
 		return;
@@ -378,7 +388,7 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	if (age > FAKE_ANSWER_MS) {
 		fake_violation("interaction %" PRIu64 " was answered after %" PRId64 " ms", id,
 		               age);
-		answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");
+		fake_answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");
 		cJSON_Delete(j);
 		return;
 	}
@@ -395,23 +405,25 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 			               type->valueint);
 		else
 			check_autocomplete(data, "autocomplete callback");
-	} else if (type->valueint == DISCORD_CALLBACK_MESSAGE ||
-	           (type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE &&
-	            it->type == DISCORD_INTERACTION_COMPONENT)) {
+	} else if (type->valueint == DISCORD_CALLBACK_MESSAGE) {
 		if (check_message(data, "interaction callback") == 0) {
 			expectations(
 			    it,
 			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")),
 			    ephemeral(data));
 			parts_seen(it, data);
+			it->original = msgs_fake_post(it->chan, it->id, data, ephemeral(data));
 		}
+	} else if (type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE &&
+	           it->type == DISCORD_INTERACTION_COMPONENT) {
+		update(it, data);
 	} else if (deferral) {
 		deferred(it, type->valueint, data);
 	} else {
 		fake_violation("interaction %" PRIu64 " answered with type %d", id, type->valueint);
 	}
 	cJSON_Delete(j);
-	answer(a, 204, NULL);
+	fake_answer(a, 204, NULL);
 }
 
 /* The answer to a deferred interaction came in msg (an edit of @original,
@@ -437,12 +449,13 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 	const char *p = path + strlen("/webhooks/");
 	const char *tok = strchr(p, '/');
 	struct inter *it, *tmp, *found = NULL;
+	uint64_t msg = 0;
 	cJSON *j;
 	bool edit, ok;
 
 	if (tok == NULL || strncmp(p, F.app_id, strlen(F.app_id)) != 0) {
 		fake_violation("a webhook call for another application: %.60s", p);
-		answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
+		fake_answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
 		return;
 	}
 	tok++;
@@ -456,14 +469,14 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 	if (found == NULL || found->answers == 0) {
 		fake_violation("a follow-up for an interaction %s",
 		               found == NULL ? "never sent" : "not yet acknowledged");
-		answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
+		fake_answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
 		return;
 	}
 	if (fake_now() - found->created > FAKE_TOKEN_MS) {
 		fake_violation("interaction %" PRIu64
 		               ": a follow-up after its token expired (15 min)",
 		               found->id);
-		answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
+		fake_answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
 		return;
 	}
 	edit = strcmp(method, "PATCH") == 0;
@@ -471,7 +484,7 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 		fake_violation("interaction %" PRIu64 ": an edit of a follow-up (the bot edits "
 		               "only its deferred original response)",
 		               found->id);
-		answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
+		fake_answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
 		return;
 	}
 	if (edit && found->deferred == 0) {
@@ -485,6 +498,22 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 	if (!edit && found->followups >= FAKE_FOLLOWUPS)
 		fake_violation("interaction %" PRIu64 ": more than %d follow-ups", found->id,
 		               FAKE_FOLLOWUPS);
+	if (!edit && found->user_only && found->followups >= FAKE_USER_FOLLOWUPS) {
+		/* "Apps are limited to 5 followup messages per interaction if it
+		 * was initiated from a user-installed app and isn't installed in
+		 * the server" (receiving-and-responding, Create Followup Message). */
+		F.st.followup_cap++;
+		fake_violation("interaction %" PRIu64 ": a follow-up past the %d Discord allows "
+		               "an interaction of a user install alone",
+		               found->id, FAKE_USER_FOLLOWUPS);
+		fake_answer(
+		    a, 400,
+		    "{\"message\":\"This interaction has hit the maximum number of follow up "
+		    "messages\",\"code\":40094}");
+		return;
+	}
+	if (!edit && limits_fake_channel_followup(found->chan, a))
+		return;
 	j = cJSON_ParseWithLength(body, len);
 	ok = check_message(j, edit ? "edit" : "follow-up") == 0;
 	if (edit) {
@@ -495,8 +524,18 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 			               "ephemeral (flags 64): the deferral decides",
 			               found->id);
 		if (found->deferred != 0 && !found->completed)
-			complete(found, j, ok, found->deferred_eph);
+			complete(found, j, ok,
+			         found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE
+			             ? found->deferred_eph
+			             : false);
+		if (ok && found->original != 0 && msgs_fake_edit(found->original, j) == 0 &&
+		    found->deferred == DISCORD_CALLBACK_DEFERRED_UPDATE)
+			F.st.updates++;
+		msg = found->original;
 	} else {
+		bool becomes_original =
+		    found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE && !found->completed;
+
 		if (found->deferred != 0 && !found->completed)
 			/* After type 5 the first follow-up becomes the deferred
 			 * response (private as the deferral was); after type 6 it
@@ -507,150 +546,26 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 			             : ephemeral(j));
 		else if (ok)
 			parts_seen(found, j);
+		if (becomes_original && ok) {
+			msgs_fake_edit(found->original, j);
+			msg = found->original;
+		} else if (ok) {
+			msg = msgs_fake_post(found->chan, found->id, j, ephemeral(j));
+		}
 		found->followups++;
 		F.st.followups++;
 	}
 	cJSON_Delete(j);
-	answer(a, 200, "{\"id\":\"1600000000000000000\",\"type\":0,\"content\":\"\"}");
-}
+	if (msg != 0) {
+		cJSON *m = msgs_fake_json(msg);
+		char *out = cJSON_PrintUnformatted(m);
 
-/* POST /users/@me/channels {"recipient_id": USER}: the DM channel with
- * USER, the same one each time, as Discord answers. */
-static void
-dm_open(const char *body, size_t len, struct http_answer *a)
-{
-	cJSON *j = cJSON_ParseWithLength(body, len);
-	const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "recipient_id"));
-	uint64_t user;
-	char out[512];
-	int i;
-
-	if (rid == NULL || !digits(rid, strlen(rid)) || strlen(rid) > 20) {
-		fake_violation("POST /users/@me/channels without a recipient_id snowflake");
-		answer(a, 400, "{\"message\":\"Invalid Form Body\",\"code\":50035}");
-		cJSON_Delete(j);
-		return;
+		fake_answer(a, 200, out);
+		cJSON_free(out);
+		cJSON_Delete(m);
+	} else {
+		fake_answer(a, 200, "{\"id\":\"1600000000000000000\",\"type\":0,\"content\":\"\"}");
 	}
-	user = strtoull(rid, NULL, 10);
-	cJSON_Delete(j);
-	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
-		;
-	if (i == F.ndms) {
-		if (F.ndms == (int)(sizeof(F.dms) / sizeof(F.dms[0]))) {
-			answer(a, 400, "{\"message\":\"fake: too many DM channels\",\"code\":0}");
-			return;
-		}
-		F.dms[F.ndms].user = user;
-		F.dms[F.ndms].chan = 1500000000000000000ull + (uint64_t)F.ndms;
-		F.ndms++;
-	}
-	F.st.dm_channels++;
-	snprintf(out, sizeof(out),
-	         "{\"id\":\"%" PRIu64 "\",\"type\":1,\"last_message_id\":null,\"flags\":0,"
-	         "\"recipients\":[{\"id\":\"%" PRIu64 "\",\"username\":\"user\","
-	         "\"discriminator\":\"0\",\"global_name\":null,\"avatar\":null}]}",
-	         F.dms[i].chan, user);
-	answer(a, 200, out);
-}
-
-/* POST /channels/ID/messages: only to a DM channel the bot opened (it
- * answers in guild channels through interactions); refused with 50007
- * when the recipient closed their DMs. */
-static void
-channel_message(const char *path, const char *body, size_t len, struct http_answer *a)
-{
-	uint64_t chan = strtoull(path + strlen("/channels/"), NULL, 10);
-	const cJSON *flags, *content;
-	cJSON *j;
-	char out[256];
-	int i;
-
-	for (i = 0; i < F.ndms && F.dms[i].chan != chan; i++)
-		;
-	if (i == F.ndms || F.dms[i].gone) {
-		if (i == F.ndms)
-			fake_violation(
-			    "a message to channel %" PRIu64 ", no DM channel the bot opened", chan);
-		else
-			F.st.dms_unknown++;
-		answer(a, 404, "{\"message\":\"Unknown Channel\",\"code\":10003}");
-		return;
-	}
-	j = cJSON_ParseWithLength(body, len);
-	flags = cJSON_GetObjectItemCaseSensitive(j, "flags");
-	if (check_message(j, "direct message") == 0 && cJSON_IsNumber(flags) &&
-	    ((int)flags->valuedouble & 64))
-		fake_violation("direct message: a channel message cannot be ephemeral (flags 64)");
-	if (F.dms[i].closed) {
-		F.st.dms_refused++;
-		answer(a, 403,
-		       "{\"message\":\"Cannot send messages to this user\",\"code\":50007}");
-		cJSON_Delete(j);
-		return;
-	}
-	content = cJSON_GetObjectItemCaseSensitive(j, "content");
-	free(F.dm_last);
-	F.dm_last = xstrdup(cJSON_IsString(content) ? content->valuestring : "");
-	F.st.dms++;
-	cJSON_Delete(j);
-	snprintf(out, sizeof(out),
-	         "{\"id\":\"%" PRIu64 "\",\"type\":0,\"channel_id\":\"%" PRIu64 "\"}",
-	         (uint64_t)(1600000000000000000ull + F.st.dms), chan);
-	answer(a, 200, out);
-}
-
-int
-rest_fake_dm_closed(const char *args, char *err, size_t errlen)
-{
-	const char *p = args + strlen("dmclosed");
-	char *end;
-	uint64_t user = strtoull(p, &end, 10);
-	bool off = strstr(end, "off") != NULL;
-	int i;
-
-	if (end == p) {
-		snprintf(err, errlen, "dmclosed needs a user id or number");
-		return -1;
-	}
-	if (user < 1400000000000000000ull)
-		user += 1400000000000000000ull;
-	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
-		;
-	if (i == F.ndms) {
-		if (F.ndms == (int)(sizeof(F.dms) / sizeof(F.dms[0]))) {
-			snprintf(err, errlen, "too many DM channels");
-			return -1;
-		}
-		F.dms[i].user = user;
-		F.dms[i].chan = 1500000000000000000ull + (uint64_t)i;
-		F.ndms++;
-	}
-	F.dms[i].closed = !off;
-	return 0;
-}
-
-int
-rest_fake_dm_forget(const char *args, char *err, size_t errlen)
-{
-	const char *p = args + strlen("dmforget");
-	char *end;
-	uint64_t user = strtoull(p, &end, 10);
-	int i;
-
-	if (end == p) {
-		snprintf(err, errlen, "dmforget needs a user id or number");
-		return -1;
-	}
-	if (user < 1400000000000000000ull)
-		user += 1400000000000000000ull;
-	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
-		;
-	if (i == F.ndms) {
-		snprintf(err, errlen, "no DM channel with user %" PRIu64, user);
-		return -1;
-	}
-	F.dms[i].gone = true;
-	return 0;
 }
 
 /* Applies the first matching scripted fault. Returns true when it answered. */
@@ -673,7 +588,8 @@ fault(const char *route, struct http_answer *a)
 		}
 		if (strcmp(f->kind, "5xx") == 0) {
 			F.st.r5xx++;
-			answer(a, f->status, "{\"message\":\"upstream connect error\",\"code\":0}");
+			fake_answer(a, f->status,
+			            "{\"message\":\"upstream connect error\",\"code\":0}");
 			return true;
 		}
 		if (strcmp(f->kind, "echo") == 0) {
@@ -687,12 +603,12 @@ fault(const char *route, struct http_answer *a)
 			for (int k = 0; k < f->pad; k++)
 				buf_addc(&b, 'x');
 			buf_addf(&b, "\",\"request_headers\":\"Authorization: Bot %s\"}", F.token);
-			answer(a, f->status >= 400 && f->status <= 499 ? f->status : 400,
-			       buf_str(&b));
+			fake_answer(a, f->status >= 400 && f->status <= 499 ? f->status : 400,
+			            buf_str(&b));
 			buf_free(&b);
 			return true;
 		}
-		if (strcmp(f->kind, "401") == 0) {
+		if (strcmp(f->kind, "401") == 0 || strcmp(f->kind, "403") == 0) {
 			const char *cb = strstr(route, " /interactions/");
 
 			if (cb != NULL) { /* that interaction is lost on purpose */
@@ -701,20 +617,32 @@ fault(const char *route, struct http_answer *a)
 				if (it != NULL)
 					it->spoiled = true;
 			}
+		}
+		if (strcmp(f->kind, "403") == 0) {
+			F.st.r403++;
+			fake_answer(a, 403, "{\"message\":\"Missing Permissions\",\"code\":50013}");
+			return true;
+		}
+		if (strcmp(f->kind, "401") == 0) {
 			F.st.r401++;
-			answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
+			fake_answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
 			return true;
 		}
 		F.st.r429++;
+		if (f->shared)
+			F.st.r429_shared++;
 		snprintf(body, sizeof(body),
 		         "{\"message\":\"You are being rate limited.\",\"retry_after\":%.3f,"
 		         "\"global\":%s}",
 		         f->retry, f->global ? "true" : "false");
-		answer(a, 429, body);
-		header(a, "Retry-After", "%d", (int)ceil(f->retry));
-		header(a, "X-RateLimit-Scope", "%s", f->global ? "global" : "user");
+		fake_answer(a, 429, body);
+		fake_header(a, "Retry-After", "%d", (int)ceil(f->retry));
+		fake_header(a, "X-RateLimit-Scope", "%s",
+		            f->global   ? "global"
+		            : f->shared ? "shared"
+		                        : "user");
 		if (f->global) {
-			header(a, "X-RateLimit-Global", "true");
+			fake_header(a, "X-RateLimit-Global", "true");
 			F.global_lock = now + (int64_t)(f->retry * 1000.0);
 		} else {
 			struct lock *l;
@@ -726,9 +654,9 @@ fault(const char *route, struct http_answer *a)
 				HASH_ADD_STR(F.locks, route, l);
 			}
 			l->until = now + (int64_t)(f->retry * 1000.0);
-			header(a, "X-RateLimit-Limit", "5");
-			header(a, "X-RateLimit-Remaining", "0");
-			header(a, "X-RateLimit-Reset-After", "%.3f", f->retry);
+			fake_header(a, "X-RateLimit-Limit", "5");
+			fake_header(a, "X-RateLimit-Remaining", "0");
+			fake_header(a, "X-RateLimit-Reset-After", "%.3f", f->retry);
 		}
 		return true;
 	}
@@ -755,17 +683,16 @@ check_early(const char *route)
 	}
 }
 
-void
-rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
-                 const char *ctype, const char *body, size_t len, struct http_answer *a)
+static void
+handle(const char *method, const char *path, const char *auth, const char *ua, const char *ctype,
+       const char *body, size_t len, struct http_answer *a)
 {
 	char route[300], want[512];
 	bool has_body = strcmp(method, "GET") != 0 && strcmp(method, "DELETE") != 0;
 
-	F.st.requests++;
 	if (strncmp(path, API, strlen(API)) != 0) {
 		fake_violation("%s %.100s is not under " API, method, path);
-		answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
+		fake_answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
 		return;
 	}
 	path += strlen(API);
@@ -784,14 +711,12 @@ rest_fake_handle(const char *method, const char *path, const char *auth, const c
 		F.st.token_auth++;
 	if ((auth[0] != '\0' || !is_interaction_route(route)) && strcmp(auth, want) != 0) {
 		F.st.r401++;
-		answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
+		fake_answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
 		return;
 	}
 	check_early(route);
-	if (fault(route, a))
+	if (fault(route, a) || limits_fake_take(method, path, route, a))
 		return;
-	if (!is_interaction_route(route))
-		limits(a, route);
 	if (strcmp(route, "GET /gateway/bot") == 0) {
 		gateway_bot(a);
 	} else if ((strncmp(route, "PUT /applications/", 18) == 0 ||
@@ -811,17 +736,33 @@ rest_fake_handle(const char *method, const char *path, const char *auth, const c
 	           strncmp(route, "PATCH /webhooks/", 16) == 0) {
 		webhook(method, path, body, len, a);
 	} else if (strcmp(route, "POST /users/@me/channels") == 0) {
-		dm_open(body, len, a);
-	} else if (strncmp(route, "POST /channels/", 15) == 0 && strstr(route, "/messages")) {
-		channel_message(path, body, len, a);
+		dms_fake_open(body, len, a);
+	} else if (strncmp(route, "POST /channels/", 15) == 0 && strstr(route, "/messages") &&
+	           dms_fake_channel(strtoull(path + strlen("/channels/"), NULL, 10))) {
+		dms_fake_message(path, body, len, a);
+	} else if (strncmp(path, "/channels/", 10) == 0 && strstr(path, "/messages") != NULL) {
+		msgs_fake_route(method, path, route, body, len, a);
 	} else {
 		fake_violation("%s is not a route the bot should use", route);
-		answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
+		fake_answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
 	}
 }
 
-/* "rest429 match=/callback count=2 retry=0.5 global=1", "rest5xx match=X
- * count=3 status=502", "restslow match=X count=50 ms=1500", "rest401",
+/* One request: Cloudflare's ban comes before anything else; every answer
+ * counts toward the invalid-request limit when it is one. */
+void
+rest_fake_handle(const char *method, const char *path, const char *auth, const char *ua,
+                 const char *ctype, const char *body, size_t len, struct http_answer *a)
+{
+	F.st.requests++;
+	if (!limits_fake_banned(a))
+		handle(method, path, auth, ua, ctype, body, len, a);
+	limits_fake_answered(a->status);
+}
+
+/* "rest429 match=/callback count=2 retry=0.5 global=1" (shared=1: a shared
+ * limit's), "rest5xx match=X count=3 status=502", "restslow match=X
+ * count=50 ms=1500", "rest401", "rest403" (Missing Permissions),
  * "restecho match=X pad=150 status=400" (the Authorization header echoed in
  * the error body after pad characters). */
 int
@@ -838,7 +779,7 @@ rest_fake_fault(const char *args, char *err, size_t errlen)
 	p += 4;
 	snprintf(f.kind, sizeof(f.kind), "%.*s", (int)strcspn(p, " \n"), p);
 	if (strcmp(f.kind, "429") && strcmp(f.kind, "5xx") && strcmp(f.kind, "slow") &&
-	    strcmp(f.kind, "401") && strcmp(f.kind, "echo")) {
+	    strcmp(f.kind, "401") && strcmp(f.kind, "403") && strcmp(f.kind, "echo")) {
 		snprintf(err, errlen, "unknown REST fault '%s'", f.kind);
 		return -1;
 	}
@@ -861,6 +802,8 @@ rest_fake_fault(const char *args, char *err, size_t errlen)
 			f.retry = strtod(eq + 1, NULL);
 		else if (!strncmp(kv, "global=", 7))
 			f.global = eq[1] == '1' || eq[1] == 't';
+		else if (!strncmp(kv, "shared=", 7))
+			f.shared = eq[1] == '1' || eq[1] == 't';
 		else if (!strncmp(kv, "status=", 7))
 			f.status = atoi(eq + 1);
 		else if (!strncmp(kv, "ms=", 3))

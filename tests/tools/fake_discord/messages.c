@@ -1,0 +1,384 @@
+/*
+ * fake_discord/messages: the messages the bot made, and the channel
+ * message routes.
+ *
+ * Every message the bot posts is kept: an interaction's answer (its
+ * callback of type 4, or the message a deferral became), its follow-ups,
+ * and messages posted with the bot token to a channel. A component
+ * interaction is pressed on one of them (a template's "press": the newest
+ * message of its channel with a button of that label), and carries it, as
+ * Discord does, in its "message" field; a callback of type 7
+ * (UPDATE_MESSAGE), or an edit of @original after a type 6, changes that
+ * message in place.
+ *
+ * The channel message routes, as Discord answers them
+ * (docs/resources/message): POST /channels/C/messages makes a message
+ * (200, the message); PATCH /channels/C/messages/M edits one of the bot's
+ * (200); DELETE /channels/C/messages/M removes it (204); GET
+ * /channels/C/messages/M reads it. A channel the bot is in (a guild channel,
+ * thread or forum post an interaction came from where the bot is
+ * installed, or a DM channel it opened) takes them; a channel it only
+ * reaches through a user install (a group DM, a DM between users, a
+ * server without the bot) answers 403 with code 50001 (Missing Access);
+ * any other channel is a violation and 404 code 10003; a message that is
+ * not there (never made, or deleted: see the "msgdelete" control) 404
+ * code 10008. Their rate limits are per channel (limits.c).
+ *
+ * At most MSGS_KEPT messages are kept; older ones are forgotten.
+ */
+#include "tests/tools/fake_discord/fake.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/base/mem.h"
+
+#define MSGS_KEPT  20000
+#define CHANS_KEPT 4096
+
+struct fmsg {
+	uint64_t id, chan;
+	uint64_t inter; /* the interaction it answers (0: a channel message) */
+	bool ephemeral;
+	char *content;     /* owned */
+	cJSON *components; /* owned copy, or NULL */
+	int edits;
+	bool deleted;
+	UT_hash_handle hh;
+};
+
+struct fchan {
+	uint64_t id;
+	int kind; /* FAKE_CHAN_* */
+	UT_hash_handle hh;
+};
+
+static struct fmsg *msgs;
+static uint64_t ring[MSGS_KEPT]; /* ids in creation order, for eviction */
+static size_t ring_next, nmsgs;
+static uint64_t next_msg = 1600000000000000000ull;
+static struct fchan *chans;
+static size_t nchans;
+
+void
+msgs_fake_channel(uint64_t id, int kind)
+{
+	struct fchan *c;
+
+	HASH_FIND(hh, chans, &id, sizeof(id), c);
+	if (c != NULL) {
+		c->kind = kind;
+		return;
+	}
+	if (nchans >= CHANS_KEPT)
+		return;
+	c = xcalloc(1, sizeof(*c));
+	c->id = id;
+	c->kind = kind;
+	HASH_ADD(hh, chans, id, sizeof(c->id), c);
+	nchans++;
+}
+
+static int
+channel_kind(uint64_t id)
+{
+	struct fchan *c;
+
+	HASH_FIND(hh, chans, &id, sizeof(id), c);
+	return c != NULL ? c->kind : FAKE_CHAN_UNKNOWN;
+}
+
+static struct fmsg *
+find(uint64_t id)
+{
+	struct fmsg *m;
+
+	HASH_FIND(hh, msgs, &id, sizeof(id), m);
+	return m;
+}
+
+static void
+msg_free(struct fmsg *m)
+{
+	HASH_DEL(msgs, m);
+	free(m->content);
+	cJSON_Delete(m->components);
+	free(m);
+}
+
+static void
+set_body(struct fmsg *m, const cJSON *body)
+{
+	const char *content =
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(body, "content"));
+	const cJSON *comps = cJSON_GetObjectItemCaseSensitive(body, "components");
+
+	/* An edit changes the fields it names and keeps the others. */
+	if (content != NULL || m->content == NULL) {
+		free(m->content);
+		m->content = xstrdup(content != NULL ? content : "");
+	}
+	if (comps != NULL) {
+		cJSON_Delete(m->components);
+		m->components = cJSON_IsArray(comps) ? cJSON_Duplicate(comps, 1) : NULL;
+	}
+}
+
+uint64_t
+msgs_fake_post(uint64_t chan, uint64_t inter, const cJSON *body, bool ephemeral)
+{
+	struct fmsg *m = xcalloc(1, sizeof(*m)), *old;
+
+	m->id = next_msg++;
+	m->chan = chan;
+	m->inter = inter;
+	m->ephemeral = ephemeral;
+	set_body(m, body);
+	if (nmsgs == MSGS_KEPT && (old = find(ring[ring_next])) != NULL)
+		msg_free(old);
+	else if (nmsgs < MSGS_KEPT)
+		nmsgs++;
+	ring[ring_next] = m->id;
+	ring_next = (ring_next + 1) % MSGS_KEPT;
+	HASH_ADD(hh, msgs, id, sizeof(m->id), m);
+	F.st.messages++;
+	return m->id;
+}
+
+int
+msgs_fake_edit(uint64_t id, const cJSON *body)
+{
+	struct fmsg *m = find(id);
+
+	if (m == NULL || m->deleted)
+		return -1;
+	set_body(m, body);
+	m->edits++;
+	return 0;
+}
+
+const char *
+msgs_fake_content(uint64_t id)
+{
+	struct fmsg *m = find(id);
+
+	return m != NULL && !m->deleted ? m->content : NULL;
+}
+
+/* The custom_id of the button labelled label on m, or NULL. */
+static const char *
+button_of(const struct fmsg *m, const char *label)
+{
+	const cJSON *row, *c;
+
+	cJSON_ArrayForEach(row, m->components)
+	{
+		cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(row, "components"))
+		{
+			const char *l =
+			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "label"));
+
+			if (l != NULL && strcmp(l, label) == 0)
+				return cJSON_GetStringValue(
+				    cJSON_GetObjectItemCaseSensitive(c, "custom_id"));
+		}
+	}
+	return NULL;
+}
+
+uint64_t
+msgs_fake_find_button(uint64_t chan, const char *label, const char **custom_id)
+{
+	struct fmsg *best = NULL, *m, *tmp;
+
+	HASH_ITER(hh, msgs, m, tmp)
+	{
+		if (m->chan != chan || m->deleted || button_of(m, label) == NULL)
+			continue;
+		if (best == NULL || m->id > best->id)
+			best = m;
+	}
+	if (best == NULL)
+		return 0;
+	*custom_id = button_of(best, label);
+	return best->id;
+}
+
+cJSON *
+msgs_fake_json(uint64_t id)
+{
+	struct fmsg *m = find(id);
+	cJSON *o, *author;
+	char idtext[24];
+
+	if (m == NULL)
+		return NULL;
+	o = cJSON_CreateObject();
+	snprintf(idtext, sizeof(idtext), "%" PRIu64, m->id);
+	cJSON_AddStringToObject(o, "id", idtext);
+	cJSON_AddNumberToObject(o, "type", m->inter != 0 ? 20 : 0);
+	snprintf(idtext, sizeof(idtext), "%" PRIu64, m->chan);
+	cJSON_AddStringToObject(o, "channel_id", idtext);
+	cJSON_AddStringToObject(o, "content", m->content != NULL ? m->content : "");
+	author = cJSON_AddObjectToObject(o, "author");
+	cJSON_AddStringToObject(author, "id", F.bot_id);
+	cJSON_AddStringToObject(author, "username", "delver");
+	cJSON_AddTrueToObject(author, "bot");
+	cJSON_AddNumberToObject(o, "flags", m->ephemeral ? 64 : 0);
+	cJSON_AddItemToObject(o, "components",
+	                      m->components != NULL ? cJSON_Duplicate(m->components, 1)
+	                                            : cJSON_CreateArray());
+	if (m->edits > 0)
+		cJSON_AddStringToObject(o, "edited_timestamp", "2024-01-01T00:00:00.000000+00:00");
+	else
+		cJSON_AddNullToObject(o, "edited_timestamp");
+	return o;
+}
+
+char *
+msgs_fake_list(uint64_t chan)
+{
+	cJSON *arr = cJSON_CreateArray();
+	struct fmsg *m, *tmp;
+	char *out;
+
+	HASH_ITER(hh, msgs, m, tmp)
+	{
+		cJSON *o;
+
+		if (m->chan != chan || m->deleted)
+			continue;
+		o = msgs_fake_json(m->id);
+		cJSON_AddNumberToObject(o, "edits", m->edits);
+		if (m->inter != 0) {
+			char idtext[24];
+
+			snprintf(idtext, sizeof(idtext), "%" PRIu64, m->inter);
+			cJSON_AddStringToObject(o, "interaction", idtext);
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	out = cJSON_PrintUnformatted(arr);
+	cJSON_Delete(arr);
+	return out;
+}
+
+int
+msgs_fake_delete_control(const char *args, char *err, size_t errlen)
+{
+	const char *p = args + strlen("msgdelete");
+	char *end;
+	uint64_t id = strtoull(p, &end, 10);
+	struct fmsg *m = find(id);
+
+	if (end == p || m == NULL || m->deleted) {
+		snprintf(err, errlen, "msgdelete: no message %.24s", p + strspn(p, " "));
+		return -1;
+	}
+	m->deleted = true;
+	return 0;
+}
+
+void
+msgs_fake_free(void)
+{
+	struct fmsg *m, *tmp;
+	struct fchan *c, *ct;
+
+	HASH_ITER(hh, msgs, m, tmp)
+	msg_free(m);
+	HASH_ITER(hh, chans, c, ct)
+	{
+		HASH_DEL(chans, c);
+		free(c);
+	}
+}
+
+static void
+answer_msg(struct http_answer *a, uint64_t id)
+{
+	cJSON *o = msgs_fake_json(id);
+	char *s = cJSON_PrintUnformatted(o);
+
+	fake_answer(a, 200, s);
+	cJSON_free(s);
+	cJSON_Delete(o);
+}
+
+/* Whether the bot may use channel chan; else a is answered. */
+static bool
+reachable(uint64_t chan, const char *route, struct http_answer *a)
+{
+	int kind = channel_kind(chan);
+
+	if (kind == FAKE_CHAN_UNKNOWN) {
+		fake_violation("%s: channel %" PRIu64 " is none the bot knows", route, chan);
+		fake_answer(a, 404, "{\"message\":\"Unknown Channel\",\"code\":10003}");
+		return false;
+	}
+	if (kind == FAKE_CHAN_USER_ONLY) {
+		/* Reached through a user install alone: the bot user is not
+		 * there. Not a violation: the bot cannot tell before it asks. */
+		F.st.missing_access++;
+		fake_answer(a, 403, "{\"message\":\"Missing Access\",\"code\":50001}");
+		return false;
+	}
+	return true;
+}
+
+void
+msgs_fake_route(const char *method, const char *path, const char *route, const char *body,
+                size_t len, struct http_answer *a)
+{
+	char *end;
+	uint64_t chan = strtoull(path + strlen("/channels/"), &end, 10);
+	const char *rest = end;
+	uint64_t id = 0;
+	struct fmsg *m = NULL;
+	cJSON *j;
+
+	if (!reachable(chan, route, a))
+		return;
+	if (strncmp(rest, "/messages/", 10) == 0) {
+		id = strtoull(rest + 10, NULL, 10);
+		m = find(id);
+		if (m == NULL || m->deleted || m->chan != chan) {
+			F.st.unknown_messages++;
+			fake_answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
+			return;
+		}
+	}
+	if (strcmp(method, "GET") == 0 && m != NULL) {
+		answer_msg(a, id);
+		return;
+	}
+	if (strcmp(method, "DELETE") == 0 && m != NULL) {
+		m->deleted = true;
+		F.st.channel_deletes++;
+		fake_answer(a, 204, NULL);
+		return;
+	}
+	j = cJSON_ParseWithLength(body, len);
+	if (check_message(j, route) < 0) {
+		fake_answer(a, 400, "{\"message\":\"Invalid Form Body\",\"code\":50035}");
+		cJSON_Delete(j);
+		return;
+	}
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(j, "flags")) &&
+	    ((int)cJSON_GetObjectItemCaseSensitive(j, "flags")->valuedouble & 64))
+		fake_violation("%s: a channel message cannot be ephemeral (flags 64)", route);
+	if (strcmp(method, "PATCH") == 0 && m != NULL) {
+		msgs_fake_edit(id, j);
+		F.st.channel_edits++;
+		answer_msg(a, id);
+	} else if (strcmp(method, "POST") == 0 && m == NULL && strcmp(rest, "/messages") == 0) {
+		F.st.channel_posts++;
+		answer_msg(a, msgs_fake_post(chan, 0, j, false));
+	} else {
+		fake_violation("%s is not a route the bot should use", route);
+		fake_answer(a, 404, "{\"message\":\"404: Not Found\",\"code\":0}");
+	}
+	cJSON_Delete(j);
+}
