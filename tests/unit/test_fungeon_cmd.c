@@ -282,10 +282,10 @@ bad_input_changes_nothing(void **unused)
 	    {"alice", "/fungeon annoy goblin/bite",
 	     "The monster goblin has no ability 'bite'; its abilities are stab."},
 	    {"alice", "/fungeon monster add imp level 1 ability zap pain 3 type shock",
-	     "The ability 'zap' has no Annoy dice; every special ability spends at least 1 "
-	     "point on Annoy (annoy N, 1 point per 2 dice)."},
+	     "The ability 'zap' needs at least 1 point on Annoy (every special ability spends "
+	     "one: annoy N, 1 point per 2 dice)."},
 	    {"alice", "/fungeon trap add hole annoy 1",
-	     "A trap needs a Type (fire, poison, arrows...): add type WORD."},
+	     "A trap needs a Type (fire, poison, arrows...: type WORD)."},
 	    {"alice", "/fungeon annoy pit Alba",
 	     "pit has already sprung; a trap without Unlimited Use springs once and gives no "
 	     "more XP."},
