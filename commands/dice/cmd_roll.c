@@ -570,25 +570,22 @@ static const struct cmd_opt roll_opts[] = {
 const struct command cmd_roll = {
     .name = "roll",
     .desc = "Roll dice: 4d6kh3, 2d20kl1+3, 3d6!, 5d10>=8, 6x 4d6kh3, 1d20+5 # attack",
-    .help = "Notation: NdS (d% = d100, dF = fate), keep/drop kh kl dh dl (k = kh, d = dl; one "
-            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3), explode ! "
-            "(compound !!, penetrate !p), reroll r / once ro, success counting >=N with "
-            "failures fN, min/max, criticals cs/cf, sort s/sa/sd, + - * / and ( ) (/ "
-            "rounds down: 7/2 is 3), floor() ceil() round() abs(), inside which / is exact "
-            "(ceil(8d6/2) halves and rounds up; round() takes halves up), repeat 6x, several rolls "
-            "with ';', a label after ' # ' or in [brackets] after a term "
-            "(2d10 [fire]). Compare points: =N, <>N (not equal), <N, <=N, >N, >=N; a bare "
-            "number means =N; right after a term !=N means explode on N, so not-equal is "
-            "written <>N. Rulings: min/max clamp explosion and reroll dice too; a penetrated "
-            "die keeps its -1 through a reroll; one die's explosion or reroll chain stops "
-            "after 100 extra rolls. Marks: ~~struck~~ = dropped, ! exploded, r rerolled, * "
-            "success, _ failure, ** critical, __ fumble. Limits: 500 bytes of text, 200 "
-            "bytes a label, 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, "
-            "20 repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the "
-            "d20 twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "
-            "(the GM turns that off with {/settings natural mode=off}); "
-            "{/roll expression=\"NAME +2 # label\"} rolls a roll saved with {/save} (the "
-            "+2 and the label are optional).",
+    .help = "Notation: NdS (d% = d100, dF = fate); keep/drop kh kl dh dl (k = kh, d = dl; one "
+            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3); explode ! "
+            "(compound !!, penetrate !p); reroll r, once ro; successes >=N, failures fN; "
+            "min/max; criticals cs/cf; sort s/sa/sd; + - * / ( ), where / rounds down (7/2 is "
+            "3); floor() ceil() round() abs(), inside which / is exact (ceil(8d6/2)); repeat "
+            "6x; several rolls split by ';'; a label after ' # ' or in [brackets] after a term. "
+            "Compare points: =N <>N <N <=N >N >=N; a bare number means =N; right after a term "
+            "!=N explodes on N, so not-equal is <>N. Rulings: min/max clamp explosion and "
+            "reroll dice too; a penetrated die keeps its -1 through a reroll; a die's explosion "
+            "or reroll chain stops after 100 extra rolls. Marks: ~~struck~~ dropped, ! "
+            "exploded, r rerolled, * success, _ failure, ** critical, __ fumble. Limits: 500 "
+            "bytes, 200 a label, 1000 dice a term, 1,000,000 sides, 10,000 dice a command, 20 "
+            "repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the d20 "
+            "twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "
+            "({/settings natural mode=off} stops that); {/roll expression=\"NAME +2 # label\"} "
+            "rolls a roll saved with {/save}.",
     .opts = roll_opts,
     .fn = roll_fn,
     .alias = "r",
