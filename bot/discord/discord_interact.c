@@ -12,6 +12,7 @@
 
 #include "bot/discord/discord_buttons.h"
 #include "bot/discord/discord_json.h"
+#include "rules/base/json.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_roles.h"
 #include "bot/log.h"
@@ -413,8 +414,7 @@ print_body(struct interact *it, int type, cJSON *data)
 	buf_reset(&it->body);
 	if (type != 0)
 		buf_addf(&it->body, "{\"type\":%d,\"data\":", type);
-	if (discord_json_write(data, &it->body) < 0 ||
-	    (type != 0 && buf_addc(&it->body, '}') < 0)) {
+	if (json_write(data, &it->body) < 0 || (type != 0 && buf_addc(&it->body, '}') < 0)) {
 		/* Past BODY_MAX, which no message reaches: cJSON's printer. */
 		cJSON *root = data;
 

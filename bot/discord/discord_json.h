@@ -1,7 +1,7 @@
 /*
- * discord_json: JSON in and out of the transport without cJSON's costs per
- * node: a parser for gateway frames that builds a read-only cJSON tree in
- * an arena, and a writer of cJSON trees (the bodies of the answers).
+ * discord_json: JSON into the transport without cJSON's costs per node: a
+ * parser for gateway frames that builds a read-only cJSON tree in an arena
+ * (the answers' bodies are written by rules/base/json.h).
  *
  * cJSON_Parse allocates every node, key and string on its own and
  * cJSON_Delete frees each again: for an INTERACTION_CREATE (about 60
@@ -29,7 +29,6 @@
 
 #include <stddef.h>
 
-struct buf;
 struct cJSON;
 struct discord_json;
 
@@ -39,17 +38,5 @@ void discord_json_free(struct discord_json *a);
 /* The value text[0..len) holds, or NULL when it is not one JSON value
  * (with optional white space around it). text need not end in NUL. */
 const struct cJSON *discord_json_parse(struct discord_json *a, const char *text, size_t len);
-
-/*
- * Appends item as compact JSON text to out, as cJSON_PrintUnformatted
- * would write it for cJSON_Parse to read back the same tree: every string
- * (keys too) escaped (the quote, the backslash and the bytes below 0x20),
- * integers exactly, other numbers with 17 significant digits, and a number
- * that is not finite as null. Unlike cJSON_PrintUnformatted it writes
- * straight into a buffer the caller keeps, with no reallocation per piece.
- * Returns 0, or -1 when out's cap was reached (out then holds a prefix) or
- * the tree holds an invalid or raw node.
- */
-int discord_json_write(const struct cJSON *item, struct buf *out);
 
 #endif

@@ -9,6 +9,7 @@
 #include <cJSON.h>
 
 #include "bot/store/crc32.h"
+#include "rules/base/json.h"
 #include "commands/fungeon/thwacko_style.h"
 #include "rules/base/utf8.h"
 
@@ -90,26 +91,26 @@ store_record_is_empty(const struct store_record *r)
 
 /* Appends "<crc> <json>\n" for obj to out, or leaves out alone. */
 static int
-frame(cJSON *obj, struct buf *out)
+frame(const cJSON *obj, struct buf *out)
 {
-	char *json = cJSON_PrintUnformatted(obj);
-	size_t len, old = out->len;
-	int r = -1;
+	static const char hex[] = "0123456789abcdef";
+	size_t old = out->len, start = old + CRC_LEN + 1;
+	bool toobig = out->toobig;
+	uint32_t crc;
 
-	if (json == NULL)
-		return -1;
-	len = strlen(json);
-	if (len + CRC_LEN + 2 <= STORE_RECORD_LINE_MAX &&
-	    buf_addf(out, "%08x ", (unsigned)crc32_of(json, len)) == 0 &&
-	    buf_add(out, json, len) == 0 && buf_addc(out, '\n') == 0)
-		r = 0;
-	if (r < 0) {
+	/* The checksum's place first, filled once the text is written. */
+	if (buf_add(out, "00000000 ", CRC_LEN + 1) < 0 || json_write(obj, out) < 0 ||
+	    out->len - start + CRC_LEN + 2 > STORE_RECORD_LINE_MAX || buf_addc(out, '\n') < 0) {
 		out->len = old;
+		out->toobig = toobig;
 		if (out->p != NULL)
 			out->p[old] = '\0';
+		return -1;
 	}
-	cJSON_free(json);
-	return r;
+	crc = crc32_of(out->p + start, out->len - 1 - start);
+	for (int i = CRC_LEN - 1; i >= 0; i--, crc >>= 4)
+		out->p[old + (size_t)i] = hex[crc & 0xf];
+	return 0;
 }
 
 static cJSON *

@@ -11,6 +11,8 @@
 
 #include "commands/core/registry.h"
 #include "commands/core/undo_delta.h"
+#include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -552,18 +554,16 @@ encode_mod(const struct channel *ch, int m)
 {
 	const void *mod = channel_mod_peek(ch, undo_ids[m]);
 	cJSON *o;
-	char *p, *s;
+	struct buf b;
 
 	if (mod == NULL)
 		return NULL;
 	o = chanmod_table[undo_ids[m]]->save(mod);
-	p = cJSON_PrintUnformatted(o);
+	buf_init(&b, SIZE_MAX);
+	if (json_write(o, &b) < 0)
+		abort(); /* a module's save() built a node JSON has no text for */
 	cJSON_Delete(o);
-	if (p == NULL)
-		abort(); /* out of memory, like xmalloc */
-	s = xstrdup(p);
-	cJSON_free(p);
-	return s;
+	return buf_take(&b);
 }
 
 static bool

@@ -252,7 +252,9 @@ static const struct command hazard_subs[] = {
              "announced. A turn is 10 minutes. Rulings: time passes before the result "
              "is applied (sources burn down, then a Light result flags the oldest one still "
              "lit); table: changes only the table rolled this once, light and rest still "
-             "follow the channel's procedure; an Encounter in a safe area does not happen.",
+             "follow the channel's procedure; an Encounter in a safe area does not happen; a "
+             "Dungeon shift is the GM's to describe (the text's list of shifts is not part "
+             "of it).",
      .opts = roll_opts,
      .fn = hazard_roll_fn},
     {.name = "show",
@@ -302,7 +304,9 @@ static const struct command hazard_subs[] = {
              "remembers that creature as the next encounter; this names another (or, "
              "without a creature, forgets it). Rulings: a newer Sign replaces the creature "
              "remembered; a struck entry leaves no sign's creature; when Tension is hidden "
-             "the creature stays behind the GM's screen until the party meets it.",
+             "the creature stays behind the GM's screen until the party meets it; a GM who "
+             "reveals a clue to something hidden instead forgets the creature with {/hazard "
+             "sign creature=none}.",
      .role = ROLE_GM,
      .opts = sign_opts,
      .fn = cmd_hazard_set_sign},

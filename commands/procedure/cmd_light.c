@@ -236,8 +236,10 @@ const struct command cmd_light = {
             "5; no light: effectively blind (a setback on all rolls, movement halved, no "
             "reading, searching or spotting danger). Delving darkness: -10 to movement and "
             "coordination checks, surprised, traps sprung, no mapping. Running blows candles "
-            "out. Ruling: a delving candle or lantern counts its 48 turns from when it is "
-            "lit.",
+            "out. Rulings: a delving candle or lantern counts its 48 turns from when it is "
+            "lit; the exploration text also calls a lantern '1 Watch', which it does not "
+            "define, so a lantern lasts its 6 hours (36 turns) whichever bookkeeping is "
+            "used.",
     .subs = light_subs,
     .default_sub = "list",
 };

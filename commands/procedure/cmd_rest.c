@@ -62,8 +62,10 @@ const struct command cmd_rest = {
             "pending delving Fatigue is avoided. The turn's hazard die is rolled as for any "
             "turn (hazard:false skips it); a delving Fatigue rolled while resting is ignored. "
             "Then the bot offers the resting wandering check (1-in-6; on a 1 they come "
-            "through one of the room's exits). Ruling: an exploration Fatigue rolled on a "
-            "rest turn is satisfied by that rest (no save).",
+            "through one of the room's exits). Rulings: an exploration Fatigue rolled on a "
+            "rest turn is satisfied by that rest (no save); the resting check is offered, not "
+            "rolled by itself, since the hazard die already brings its own encounters: a GM "
+            "following the safe-areas text rolls it for each turn of rest.",
     .opts = rest_opts,
     .fn = rest_fn,
 };

@@ -54,9 +54,14 @@ static const struct command safe_subs[] = {
 const struct command cmd_safe = {
     .name = "safe",
     .desc = "Safe areas (level 0, vendor rooms): no wandering monsters",
-    .help = "Safe areas have no wandering monsters and no fighting: wandering checks there "
-            "roll nothing. Ruling: time still passes there (the hazard die is rolled and "
-            "lights burn), but an Encounter result does not happen.",
+    .help = "Safe areas (level 0, where the party starts, and vendors' rooms) have no "
+            "wandering monsters and no fighting: wandering checks there roll nothing, and a "
+            "tension roll makes no encounter check. Rulings: time still passes there (the "
+            "hazard die is rolled and lights burn), but an Encounter result does not happen; "
+            "no fighting means the bot rolls no encounter there, while combat itself is the "
+            "table's, which the bot does not police; "
+            "a channel starts outside a safe area, so the GM marks level 0 with {/safe on}; "
+            "the text's stair 'down' from level 1 to level 0 is read as up.",
     .subs = safe_subs,
     .default_sub = "show",
 };

@@ -328,7 +328,9 @@ const struct command cmd_vendor = {
     .help = "A vendor has 1d6 hoards of goods, 2d6 x 100 rations (1 gp each), trades 1d10 x "
             "10% of its coins for salvage, and bargains with skill 1d10 + 5. Named, it is "
             "remembered in this channel with its stock and skill, rolled once. Vendor rooms "
-            "are safe areas ({/safe on}).",
+            "are safe areas ({/safe on}). Ruling: the bot rolls how many hoards; what is in "
+            "each the GM generates at the dungeon's level (the text points to an online loot "
+            "generator).",
     .opts = vendor_opts,
     .fn = vendor_fn,
 };
@@ -336,12 +338,15 @@ const struct command cmd_vendor = {
 const struct command cmd_bargain = {
     .name = "bargain",
     .desc = "Roll a deal with a vendor met: your roll against its skill sets the price",
-    .help = "The bot rolls your bargaining roll (dice, or a modifier added to 1d20) against "
-            "the vendor's remembered skill (1d10 + 5); the margin picks the price from the "
-            "table. A buy or sell of an item (or lot) is attempted once: a second try on the "
+    .help = "The bot rolls your bargaining roll against the vendor's remembered skill (1d10 "
+            "+ 5); the margin picks the price from the table. Ruling: the roll is dice you "
+            "give (1d20+3), or a modifier added to 1d20 (+3), 1d20 by default; the vendor's "
+            "skill is rolled once, when the vendor is named. A buy or sell of an item (or lot) is "
+            "attempted once: a second try on the "
             "same one is refused, and a rejected price ends that deal for good. Vendors "
-            "won't bargain with a character using magic or gear they know helps the roll "
-            "(the GM's call).",
+            "won't bargain with a character using magic or gear they know helps the roll. "
+            "Ruling: the bot knows no character's gear, so refusing such a deal is the GM's "
+            "call.",
     .opts = bargain_opts,
     .fn = bargain_fn,
 };
@@ -350,7 +355,9 @@ const struct command cmd_encumbrance = {
     .name = "encumbrance",
     .desc = "The load band for a Strength modifier and a weight, and its penalty",
     .help = "The safe-areas text's penalties (Ruling: its table is garbled; this is our "
-            "reading). Medium: movement -5 ft, Encumbrance 3 (a negative trait that offsets "
+            "reading; and at Str +10 it puts 1000 lb in both medium and heavy, which we read "
+            "as medium, heavy starting at 1001). Medium: movement -5 ft, Encumbrance 3 (a negative "
+            "trait that offsets "
             "Dex), 1 Fatigue at the end of each room. Heavy (max): movement 5 ft, Dex "
             "incapacitated, 3 Fatigue at the end of each room. Dragging (over heavy): "
             "movement 5 ft, Dex incapacitated, 1 Fatigue per round. The larger of these and "

@@ -391,7 +391,9 @@ static const struct command table_subs[] = {
      .desc = "Replace a table: ranges covering 1-20, no gaps or overlaps",
      .help = "Entries are separated by ';': '1-4 a lost adventurer; 5-8 1d4 goblins; ...'. "
              "They cover 1 to 20 in order (d10 + Tension gives 2 to 20), from harmless to "
-             "deadly. Ruling: entries that are unchanged (same range and text) stay struck.",
+             "deadly. Rulings: entries that are unchanged (same range and text) stay struck; "
+             "the bot keeps the entries in the order of their ranges as written and does not "
+             "judge their danger.",
      .role = ROLE_GM,
      .opts = table_set_opts,
      .fn = cmd_tension_table_set},
@@ -497,8 +499,10 @@ const struct command cmd_tension = {
     .desc = "D12 Tension: the GM's tension track, tension rolls and encounter tables",
     .help = "Tension runs from 1 to 10; the GM raises it for doors and fights, lowers it "
             "for traps, secrets, prisoners and objectives, and makes tension rolls when "
-            "the party enters an empty room or lingers. Rulings: a new dungeon starts at "
-            "1 and reset (back to town) returns to 1; a change past 1 or 10 is clamped "
+            "the party enters an empty room or lingers. Rulings: the GM makes each tension "
+            "roll (the bot never rolls one by itself: it cannot see rooms or lingering); a "
+            "new dungeon starts at 1 and reset (back to town) returns to 1; a change past 1 "
+            "or 10 is clamped "
             "and the reply says so; the last 32 changes are kept with their reasons and "
             "{/tension show} shows the last 5; changes, rolls, strikes and table edits are for "
             "the GM; channels start in open mode.",

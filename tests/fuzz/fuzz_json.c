@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bot/discord/discord_json.h"
+#include "rules/base/json.h"
 #include "rules/base/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -71,7 +72,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cJSON *back;
 
 		buf_init(&text, 64u << 20);
-		if (discord_json_write(have, &text) < 0)
+		if (json_write(have, &text) < 0)
 			abort();
 		back = cJSON_ParseWithLength(buf_str(&text), text.len);
 		if (back == NULL || !same(want, back, true))

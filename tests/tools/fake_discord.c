@@ -236,6 +236,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "mark_created", (double)F.st.mark_created);
 	cJSON_AddNumberToObject(i, "mark_answered", (double)F.st.mark_answered);
 	cJSON_AddNumberToObject(i, "mark_unanswered", (double)F.st.mark_unanswered);
+	cJSON_AddNumberToObject(i, "mark_late", (double)F.st.mark_late);
 	g = cJSON_AddObjectToObject(o, "gateway");
 	cJSON_AddNumberToObject(g, "connections", (double)F.st.connections);
 	cJSON_AddNumberToObject(g, "open", F.nconns);

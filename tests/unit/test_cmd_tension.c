@@ -489,6 +489,55 @@ strike_and_unstrike(void **state)
 	                    "Only the GM can do that here; the GM is Greta.\n");
 }
 
+/* The D12 text: three goblin patrols are three entries of the table, so
+ * striking the one defeated leaves the others to be met. */
+static void
+each_patrol_its_own_entry(void **state)
+{
+	struct fx *f = *state;
+
+	run(f, "gm",
+	    "/tension table set encounter 1-6 a goblin patrol; 7-13 a goblin patrol; 14-20 a "
+	    "goblin patrol");
+	assert_string_equal(run(f, "gm", "/tension strike goblin patrol"),
+	                    "'goblin patrol' matches several encounter entries (1-6 a goblin "
+	                    "patrol, 7-13 a goblin patrol, 14-20 a goblin patrol); name one by its "
+	                    "range.\n");
+	assert_string_equal(run(f, "gm", "/tension strike 7-13"),
+	                    "Struck 7-13 a goblin patrol from the encounter table: rolling it now "
+	                    "means no encounter.\n");
+	/* 12 exits: every encounter d12 triggers; Tension 1 */
+	rng_seed(f->d.rng, 3);
+	assert_non_null(strstr(run(f, "gm", "/tension roll 12"),
+	                       "  encounter table: d10 6 + Tension 1 = 7 → a goblin patrol "
+	                       "(struck): no encounter\n"));
+	rng_seed(f->d.rng, 9);
+	assert_non_null(strstr(run(f, "gm", "/tension roll 12"),
+	                       "  encounter table: d10 2 + Tension 1 = 3 → a goblin patrol\n"));
+}
+
+/* The D12 text: Tension is lowered for accomplishments, never for resting
+ * or hiding, and only a real return to town resets it: stepping into a
+ * safe area or starting a new expedition's clock does not. */
+static void
+only_deeds_and_town_change_tension(void **state)
+{
+	struct fx *f = *state;
+	const char *want = "Tension ██████░░░░ 6/10\n";
+
+	run(f, "gm", "/tension set 6");
+	run(f, "gm", "/rest");
+	run(f, "gm", "/rest hazard:false");
+	run(f, "gm", "/turn advance 12");
+	run(f, "gm", "/safe on");
+	run(f, "gm", "/safe off");
+	run(f, "gm", "/turn reset");
+	assert_non_null(strstr(run(f, "gm", "/tension"), want));
+	assert_int_equal(ts(f)->track.nhist, 1);
+	assert_string_equal(run(f, "gm", "/tension reset"), "Tension reset 6 → 1: back to town.\n"
+	                                                    "Tension █░░░░░░░░░ 1/10\n");
+}
+
 static char *
 saved_text(const struct tension_state *s)
 {
@@ -635,6 +684,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hidden_mode, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tables_set_show_reset, setup, teardown),
 	    cmocka_unit_test_setup_teardown(strike_and_unstrike, setup, teardown),
+	    cmocka_unit_test_setup_teardown(each_patrol_its_own_entry, setup, teardown),
+	    cmocka_unit_test_setup_teardown(only_deeds_and_town_change_tension, setup, teardown),
 	    cmocka_unit_test_setup_teardown(save_load_round_trip, setup, teardown),
 	    cmocka_unit_test_setup_teardown(memory_follows_content, setup, teardown),
 	    cmocka_unit_test(load_rejects_bad_records),

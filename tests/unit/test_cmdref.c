@@ -301,10 +301,11 @@ every_hint(void **unused)
 static void
 procedure_card_refs(void **unused)
 {
-	static const char *const cards[] = {"/procedure exploration", "/procedure delving"};
+	static const char *const cards[] = {"/procedure exploration", "/procedure delving",
+	                                    "/procedure rooms"};
 	struct table *t = table_new();
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
 		const struct reply *r = run(t, "irc", "alice", cards[i]);
 		const struct reply_msg *m = reply_msg(r, REPLY_CHANNEL);
 		char *d, *irc, *con;
@@ -316,12 +317,18 @@ procedure_card_refs(void **unused)
 					check_plain(m->blocks[j].rows[k].cells[c], cards[i]);
 		check_reply(t, r, false, cards[i]);
 		rendered(r, &d, &irc, &con);
-		assert_non_null(strstr(irc, "!hazard roll"));
 		assert_non_null(strstr(irc, "!rest"));
 		assert_null(strstr(irc, "/hazard"));
 		assert_null(strstr(irc, "/rest"));
-		assert_non_null(strstr(d, "/hazard roll"));
-		assert_non_null(strstr(con, "/hazard roll"));
+		if (i < 2) {
+			assert_non_null(strstr(irc, "!hazard roll"));
+			assert_non_null(strstr(d, "/hazard roll"));
+			assert_non_null(strstr(con, "/hazard roll"));
+		} else {
+			assert_non_null(strstr(irc, "!safe on"));
+			assert_non_null(strstr(d, "/wander check procedure:rest"));
+			assert_non_null(strstr(con, "/wander check rest"));
+		}
 		if (i == 1) {
 			assert_non_null(strstr(d, "/turn move how:running"));
 			assert_non_null(strstr(irc, "!turn move running"));

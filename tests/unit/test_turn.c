@@ -394,18 +394,21 @@ running_blows_candles_out(void **unused)
 	turn_clock_init(&c);
 	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 2, NULL, err, sizeof(err)), 0);
 	assert_int_equal(light_add(&c.lights, LIGHT_TORCH, 1, NULL, err, sizeof(err)), 0);
+	/* a lantern's case keeps its candle from being blown out */
+	assert_int_equal(light_add(&c.lights, LIGHT_LANTERN, 1, NULL, err, sizeof(err)), 0);
 	assert_int_equal(turn_set_pace(&c, PACE_RUNNING, out), 2);
 	assert_int_equal(out[0].kind, LIGHT_CANDLE);
-	assert_int_equal(c.lights.n, 1);
+	assert_int_equal(c.lights.n, 2);
 	assert_int_equal(c.lights.l[0].kind, LIGHT_TORCH);
+	assert_int_equal(c.lights.l[1].kind, LIGHT_LANTERN);
 	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
 	pass(PROC_DELVING, HZ_NOTHING, false, false);
 	EXPECT(TE_CANDLE_BLOWN);
-	assert_int_equal(c.lights.n, 1);
+	assert_int_equal(c.lights.n, 2);
 	assert_int_equal(turn_set_pace(&c, PACE_WALKING, out), 0);
 	assert_int_equal(light_add(&c.lights, LIGHT_CANDLE, 1, NULL, err, sizeof(err)), 0);
 	pass(PROC_DELVING, HZ_NOTHING, false, false);
-	assert_int_equal(c.lights.n, 2);
+	assert_int_equal(c.lights.n, 3);
 }
 
 /* The delving text: walking and running parties, and any party in total

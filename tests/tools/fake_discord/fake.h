@@ -221,7 +221,7 @@ struct fake {
 		uint64_t raw_bytes, wire_bytes; /* gateway payloads, before and as sent */
 		/* interactions created since the last "mark": made, answered in
 		 * time, not answered in time (lenient or not) */
-		uint64_t mark_created, mark_answered, mark_unanswered;
+		uint64_t mark_created, mark_answered, mark_unanswered, mark_late;
 		uint64_t dm_channels, dms, dms_refused; /* DM channels opened, messages */
 		uint64_t dms_unknown;   /* messages to a DM channel "dmforget" deleted */
 		uint64_t deferred;      /* deferrals (type 5 or 6) accepted in time */

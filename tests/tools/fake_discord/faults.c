@@ -228,7 +228,7 @@ gw_fake_control(const char *cmd, char *err, size_t errlen)
 	} else if (strcmp(word, "mark") == 0) {
 		F.st.max_hb_gap = F.st.min_hb_gap = 0;
 		F.mark_id = F.next_id > 0 ? F.next_id : 1;
-		F.st.mark_created = F.st.mark_answered = F.st.mark_unanswered = 0;
+		F.st.mark_created = F.st.mark_answered = F.st.mark_unanswered = F.st.mark_late = 0;
 	} else if (word[0] == 'z') {
 		return zlib_control(word, arg, err, errlen);
 	} else {

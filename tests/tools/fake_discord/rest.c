@@ -386,6 +386,8 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 		gw_fake_answered(
 		    it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")));
 	if (age > FAKE_ANSWER_MS) {
+		if (F.mark_id != 0 && id >= F.mark_id)
+			F.st.mark_late++;
 		fake_violation("interaction %" PRIu64 " was answered after %" PRId64 " ms", id,
 		               age);
 		fake_answer(a, 404, "{\"message\":\"Unknown interaction\",\"code\":10062}");

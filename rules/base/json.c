@@ -1,0 +1,154 @@
+/* json: a cJSON tree written as JSON text; see json.h. */
+#include "rules/base/json.h"
+
+#include <cJSON.h>
+#include <locale.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/base/buf.h"
+
+/* The escape of a byte below 0x20, the quote or the backslash. */
+static const char *
+escape_of(unsigned char c)
+{
+	static const char *const low[32] = {
+	    "\\u0000", "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0005", "\\u0006", "\\u0007",
+	    "\\b",     "\\t",     "\\n",     "\\u000b", "\\f",     "\\r",     "\\u000e", "\\u000f",
+	    "\\u0010", "\\u0011", "\\u0012", "\\u0013", "\\u0014", "\\u0015", "\\u0016", "\\u0017",
+	    "\\u0018", "\\u0019", "\\u001a", "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f",
+	};
+
+	if (c < 32)
+		return low[c];
+	if (c == '"')
+		return "\\\"";
+	return "\\\\";
+}
+
+/* Whether none of the eight bytes at p needs an escape (below 0x20, the
+ * quote, the backslash): each test flags a byte exactly when one is. */
+static bool
+word_plain(const unsigned char *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	uint64_t w, q, b;
+
+	memcpy(&w, p, 8);
+	q = w ^ (ones * '"');
+	b = w ^ (ones * '\\');
+	return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) == 0;
+}
+
+static void
+write_string(const char *s, struct buf *out)
+{
+	const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""), *run = p;
+	const unsigned char *end = p + strlen((const char *)p);
+
+	buf_addc(out, '"');
+	while (p < end) {
+		/* Message text is long and mostly plain: eight bytes at a time. */
+		if (end - p >= 8 && word_plain(p)) {
+			p += 8;
+			continue;
+		}
+		if (*p >= 32 && *p != '"' && *p != '\\') {
+			p++;
+			continue;
+		}
+		buf_add(out, run, (size_t)(p - run));
+		buf_adds(out, escape_of(*p));
+		run = ++p;
+	}
+	buf_add(out, run, (size_t)(p - run));
+	buf_addc(out, '"');
+}
+
+static void
+write_number(double v, struct buf *out)
+{
+	char tmp[32], *q = tmp + sizeof(tmp);
+	char point;
+	int n;
+
+	if (!isfinite(v)) {
+		buf_add(out, "null", 4);
+		return;
+	}
+	if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
+		/* An integer (most numbers here: types, flags): exact digits. */
+		int64_t i = (int64_t)v;
+		uint64_t u = i < 0 ? (uint64_t)-i : (uint64_t)i;
+
+		do {
+			*--q = (char)('0' + u % 10);
+			u /= 10;
+		} while (u != 0);
+		if (i < 0 || signbit(v))
+			*--q = '-';
+		buf_add(out, q, (size_t)(tmp + sizeof(tmp) - q));
+		return;
+	}
+	n = snprintf(tmp, sizeof(tmp), "%.17g", v);
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return;
+	point = localeconv()->decimal_point[0];
+	for (int k = 0; k < n && point != '.'; k++)
+		if (tmp[k] == point)
+			tmp[k] = '.';
+	buf_add(out, tmp, (size_t)n);
+}
+
+static int
+write_item(const cJSON *item, struct buf *out)
+{
+	const cJSON *c;
+
+	switch (item->type & 0xFF) {
+	case cJSON_NULL:
+		buf_add(out, "null", 4);
+		break;
+	case cJSON_False:
+		buf_add(out, "false", 5);
+		break;
+	case cJSON_True:
+		buf_add(out, "true", 4);
+		break;
+	case cJSON_Number:
+		write_number(item->valuedouble, out);
+		break;
+	case cJSON_String:
+		write_string(item->valuestring, out);
+		break;
+	case cJSON_Array:
+	case cJSON_Object:
+		buf_addc(out, (item->type & 0xFF) == cJSON_Array ? '[' : '{');
+		for (c = item->child; c != NULL; c = c->next) {
+			if (c != item->child)
+				buf_addc(out, ',');
+			if ((item->type & 0xFF) == cJSON_Object) {
+				write_string(c->string, out);
+				buf_addc(out, ':');
+			}
+			if (write_item(c, out) < 0)
+				return -1;
+		}
+		buf_addc(out, (item->type & 0xFF) == cJSON_Array ? ']' : '}');
+		break;
+	default: /* invalid or raw: nothing delver writes */
+		return -1;
+	}
+	return 0;
+}
+
+int
+json_write(const cJSON *item, struct buf *out)
+{
+	if (item == NULL || write_item(item, out) < 0)
+		return -1;
+	return out->toobig ? -1 : 0;
+}

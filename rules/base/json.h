@@ -1,0 +1,26 @@
+/*
+ * json: JSON text of a cJSON tree, written straight into a caller's
+ * buffer (the bodies of Discord answers, the store's records, /undo's
+ * encodings), as cJSON_PrintUnformatted would write it for cJSON_Parse to
+ * read back the same tree, but without its costs: no allocation per piece,
+ * and integers (every number delver keeps) written digit by digit rather
+ * than through printf's floating point and the sscanf cJSON checks it with.
+ *
+ * Ownership: nothing is kept; out is the caller's.
+ */
+#ifndef DELVER_JSON_H
+#define DELVER_JSON_H
+
+struct buf;
+struct cJSON;
+
+/*
+ * Appends item as compact JSON text to out: every string (keys too)
+ * escaped (the quote, the backslash and the bytes below 0x20), integers
+ * exactly, other numbers with 17 significant digits, and a number that is
+ * not finite as null. Returns 0, or -1 when out's cap was reached (out then
+ * holds a prefix) or the tree holds an invalid or raw node.
+ */
+int json_write(const struct cJSON *item, struct buf *out);
+
+#endif
