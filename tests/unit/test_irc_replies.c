@@ -27,7 +27,6 @@
 
 #define ZWJ "\xe2\x80\x8d"
 
-
 static void
 feed(struct ircfix *f, const char *line)
 {
@@ -235,11 +234,44 @@ test_every_reply(void **state)
 	}
 }
 
+/* private_replies = privmsg: what is for one person goes as a private
+ * message (a query window, a notification) instead of a NOTICE: errors,
+ * help, private rolls and the GM's copy of a secret roll. */
+static void
+test_private_replies_privmsg(void **state)
+{
+	struct ircfix *f = *state;
+	const char *out;
+
+	f->cfg.private_replies = IRC_PRIVATE_PRIVMSG;
+	irc_bot_set_config(f->b, &f->cfg);
+	out = answer(f, "alice", "!gm dance");
+	assert_memory_equal(out, "PRIVMSG alice :", 15);
+	out = answer(f, "alice", "!help gm");
+	assert_memory_equal(out, "PRIVMSG alice :", 15);
+	out = answer(f, "alice", "!roll 1d6 private:true");
+	assert_memory_equal(out, "PRIVMSG alice :", 15);
+	answer(f, "bob", "!gm claim");
+	out = answer(f, "alice", "!gmroll 1d20");
+	assert_non_null(strstr(out, "\r\nPRIVMSG bob :\x02"
+	                            "alice\x0f rolls in secret · "));
+	assert_null(strstr(out, "NOTICE"));
+	/* The default, NOTICE, for the same. */
+	f->cfg.private_replies = IRC_PRIVATE_NOTICE;
+	irc_bot_set_config(f->b, &f->cfg);
+	out = answer(f, "alice", "!gmroll 1d20");
+	assert_non_null(strstr(out, "\r\nNOTICE bob :\x02"
+	                            "alice\x0f rolls in secret · "));
+	out = answer(f, "alice", "!gm dance");
+	assert_memory_equal(out, "NOTICE alice :", 14);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_every_reply, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_private_replies_privmsg, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
