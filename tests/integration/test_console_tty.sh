@@ -21,6 +21,12 @@ cleanup() {
 trap cleanup EXIT
 fails=0
 WIDTH=60
+# What the terminal runs, in a file: the checkout's path may hold spaces,
+# which a command line handed through tmux would split ($tmp holds none).
+cat > "$tmp/run.sh" <<EOF
+echo \$\$ > "$tmp/pid"
+exec "$DELVER" --console --seed 1 --color never --user gm --state-dir "$tmp/state"
+EOF
 
 fail() {
 	echo "FAIL $*"
@@ -72,8 +78,7 @@ start() {
 	SOCK=$tmp/tmux.$runs.sock
 	rm -f "$tmp/status"
 	tmux -S "$SOCK" -f /dev/null new-session -d -s delver -x "$WIDTH" -y 50 \
-		"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm sh -c 'echo \$\$ > $tmp/pid; \
-		exec $DELVER --console --seed 1 --color never --user gm --state-dir $tmp/state'; \
+		"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm sh $tmp/run.sh; \
 		echo \$? > '$tmp/status'; sleep 600" ||
 		{ echo "FAIL tmux could not start a session"; exit 1; }
 }
@@ -181,7 +186,7 @@ ended "Ctrl-D"
 # Started by make, as make run does: Ctrl-C clears the line and reaches
 # delver alone, so after quit make ends with delver's status, 0, not with
 # an interrupted child's 130.
-printf 'run:\n\t@%s --console --seed 1 --color never --user gm --state-dir %s/state\n' \
+printf 'run:\n\t@"%s" --console --seed 1 --color never --user gm --state-dir %s/state\n' \
 	"$DELVER" "$tmp" > "$tmp/Makefile"
 runs=$((runs + 1))
 SOCK=$tmp/tmux.$runs.sock
