@@ -385,16 +385,21 @@ init_handles(struct app *a)
 	}
 }
 
+/* Runs the starters in order. Returns 0, or the exit status of the first
+ * that failed. */
 static int
 start_services(struct app *a)
 {
 	char err[1024];
 
 	for (size_t i = 0; i < sizeof(starters) / sizeof(starters[0]); i++) {
+		int rc;
+
 		err[0] = '\0';
-		if (starters[i](a, err, sizeof(err)) < 0) {
+		rc = starters[i](a, err, sizeof(err));
+		if (rc != 0) {
 			log_error("%s", err);
-			return -1;
+			return rc < 0 ? APP_EXIT_FAILURE : rc;
 		}
 	}
 	/* The IRC service always registers (a reload may add a network), so
@@ -427,6 +432,7 @@ app_run(const struct app_opts *o)
 {
 	struct app a;
 	char err[1024];
+	int rc;
 
 	memset(&a, 0, sizeof(a));
 	a.opts = *o;
@@ -434,7 +440,7 @@ app_run(const struct app_opts *o)
 	a.cfg = app_config_load(o, err, sizeof(err));
 	if (a.cfg == NULL) {
 		log_error("%s", err);
-		return APP_EXIT_FAILURE;
+		return APP_EXIT_CONFIG;
 	}
 	log_set_level(a.cfg->bot.log_level);
 	/* The shipped unit never runs delver as root (DynamicUser=): said once,
@@ -451,8 +457,9 @@ app_run(const struct app_opts *o)
 	a.loop = uv_default_loop();
 	signal(SIGPIPE, SIG_IGN);
 	init_handles(&a);
-	if (start_services(&a) < 0) {
-		app_shutdown(&a, APP_EXIT_FAILURE, "a service could not start");
+	rc = start_services(&a);
+	if (rc != 0) {
+		app_shutdown(&a, rc, "a service could not start");
 	} else {
 		/* Quiet on the console alone, where play shares the terminal. */
 		if (a.cfg->console.enabled && app_console_only(&a))

@@ -7,7 +7,8 @@
  * the dispatcher, calls each starter in app.c's starters[] in order (the
  * store first, then the transports), tells systemd READY=1 and runs the
  * loop. A starter returns 0 when its service is running or not configured,
- * or -1 with one sentence in err, which ends the start (exit status 1).
+ * or, with one sentence in err, which ends the start: -1 (exit status
+ * APP_EXIT_FAILURE) or the exit status that says why (APP_EXIT_CONFIG, ...).
  *
  * Stop: SIGTERM, SIGINT or app_shutdown() tell systemd STOPPING=1, then run
  * two phases, each service in turn in reverse start order:
@@ -49,8 +50,27 @@
 #define DELVER_CONFIG_PATH "/etc/delver/delver.conf"
 #endif
 
-#define APP_EXIT_OK      0
-#define APP_EXIT_FAILURE 1
+/*
+ * Exit statuses (delver(8), EXIT STATUS). Those from APP_EXIT_USAGE on are
+ * conditions a restart cannot mend: both systemd units name each of them
+ * in RestartPreventExitStatus=, so that systemd does not start delver again
+ * and again (each Discord start spends one IDENTIFY of a daily budget).
+ * tests/unit/test_app.c checks the units and the manual against this list.
+ */
+#define APP_EXIT_OK                 0
+#define APP_EXIT_FAILURE            1  /* something a restart may mend */
+#define APP_EXIT_USAGE              2  /* the command line is wrong */
+#define APP_EXIT_CONFIG             3  /* the configuration or a secret it names */
+#define APP_EXIT_STORE_DAMAGED      4  /* the database or a record in it is damaged */
+#define APP_EXIT_STORE_UNSAFE       5  /* the state cannot be kept safely (read-only, modes) */
+#define APP_EXIT_DISCORD_TOKEN      6  /* Discord refused the token: 4004, or HTTP 401 */
+#define APP_EXIT_DISCORD_SHARD      7  /* 4010: an invalid shard */
+#define APP_EXIT_DISCORD_SHARDING   8  /* 4011: fewer shards than Discord requires */
+#define APP_EXIT_DISCORD_VERSION    9  /* 4012: an API version Discord no longer takes */
+#define APP_EXIT_DISCORD_INTENTS    10 /* 4013: invalid intents */
+#define APP_EXIT_DISCORD_DISALLOWED 11 /* 4014: privileged intents not allowed */
+#define APP_EXIT_FATAL_FIRST        APP_EXIT_USAGE
+#define APP_EXIT_FATAL_LAST         APP_EXIT_DISCORD_DISALLOWED
 
 /* The command line, as main() parsed it. */
 struct app_opts {
@@ -111,10 +131,11 @@ struct app_service *app_add_service(struct app *a, const struct app_service_ops 
 void app_service_done(struct app_service *s);
 
 /* Starts the stop sequence (once; later calls do nothing). status is the
- * exit status app_run() returns: APP_EXIT_OK, or APP_EXIT_FAILURE when a
- * service cannot go on (say, a token the server rejects). why is logged as
- * an error with APP_EXIT_FAILURE, else at debug level (the caller logs what
- * a user should see). */
+ * exit status app_run() returns: APP_EXIT_OK, or another APP_EXIT_ status
+ * when a service cannot go on (say, APP_EXIT_DISCORD_TOKEN for a token the
+ * server rejects). why is logged as an error with a status other than
+ * APP_EXIT_OK, else at debug level (the caller logs what a user should
+ * see). */
 void app_shutdown(struct app *a, int status, const char *why);
 
 uv_loop_t *app_loop(struct app *a);

@@ -149,7 +149,7 @@ app_config_check(const struct app_opts *o)
 
 	if (c == NULL) {
 		log_error("%s", err);
-		return APP_EXIT_FAILURE;
+		return APP_EXIT_CONFIG;
 	}
 	buf_init(&b, 4096);
 	describe(c, &b);
@@ -172,7 +172,7 @@ app_config_restore(const struct app_opts *o, const char *file)
 
 	if (c == NULL) {
 		log_error("%s", err);
-		return APP_EXIT_FAILURE;
+		return APP_EXIT_CONFIG;
 	}
 	if (c->store.backend == STORE_ENGINE_POSTGRESQL) {
 		rc = store_pg_restore(c->store.conninfo, c->store.password, file, o->channel, err,

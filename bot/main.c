@@ -4,6 +4,7 @@
  * usage() must match the man page, bot/delver.8 (a test checks both ways).
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "bot/app.h"
 #include "bot/app_config.h"
+#include "bot/console/console_name.h"
 #include "bot/log.h"
 #include "bot/store/persist.h"
 #include "bot/store/persist_opts.h"
@@ -30,7 +32,7 @@ usage(FILE *f)
 	        "  --config PATH      the configuration file (default: %s;\n"
 	        "                     when it does not exist, the defaults: the console)\n"
 	        "  --check-config     check the configuration and its secrets, then exit:\n"
-	        "                     0 when it is valid, 1 when not\n"
+	        "                     0 when it is valid, 3 when not\n"
 	        "  --credentials-dir DIR\n"
 	        "                     read credential:NAME secrets from DIR/NAME (default:\n"
 	        "                     $CREDENTIALS_DIRECTORY, which systemd sets); to check\n"
@@ -81,6 +83,20 @@ bad_option(int ch, const char *arg)
 		fprintf(stderr, "delver: unknown option '%s'; delver --help lists the options\n",
 		        arg);
 	return 2;
+}
+
+/* An option's value is wrong: one line, and the exit status for a wrong
+ * command line. */
+static void __attribute__((format(printf, 1, 2), noreturn)) bad_value(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_error("%s", msg);
+	exit(APP_EXIT_USAGE);
 }
 
 /* A whole number from 0 to max, or -1. */
@@ -152,7 +168,7 @@ main(int argc, char **argv)
 	struct app_opts o = {
 	    .color = "auto", .log_level = -1, .shard = -1, .fsync = -1, .evict_after = -1};
 	struct persist_opts po;
-	char perr[256];
+	char perr[256], user[NAME_MAX_LEN], channel[NAME_MAX_LEN];
 	int idx;
 	bool check = false;
 	const char *restore = NULL;
@@ -178,7 +194,10 @@ main(int argc, char **argv)
 			o.console = true;
 			break;
 		case ARG_USER:
-			o.user = optarg;
+			if (console_name_clean("--user", optarg, strlen(optarg), user, perr,
+			                       sizeof(perr)) < 0)
+				bad_value("%s", perr);
+			o.user = user;
 			break;
 		case ARG_CHANNEL:
 			o.channel = optarg;
@@ -186,27 +205,27 @@ main(int argc, char **argv)
 		case ARG_COLOR:
 			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "always") != 0 &&
 			    strcmp(optarg, "never") != 0)
-				log_fatalx("--color must be auto, always or never (got '%s')",
-				           optarg);
+				bad_value("--color must be auto, always or never (got '%s')",
+				          optarg);
 			o.color = optarg;
 			break;
 		case ARG_SEED:
 			if (*optarg < '0' || *optarg > '9' ||
 			    (o.seed = strtoull(optarg, &end, 10), *end != '\0'))
-				log_fatalx("--seed must be a whole number (got '%s')", optarg);
+				bad_value("--seed must be a whole number (got '%s')", optarg);
 			o.seeded = true;
 			break;
 		case ARG_SHARD:
 			v = parse_count(optarg, 65534);
 			if (v < 0)
-				log_fatalx(
+				bad_value(
 				    "--shard must be a whole number from 0 to 65534 (got '%s')",
 				    optarg);
 			o.shard = (int)v;
 			break;
 		case ARG_LOG_LEVEL:
 			if (log_parse_level(optarg, &lvl) < 0)
-				log_fatalx(
+				bad_value(
 				    "--log-level must be error, warn, info or debug (got '%s')",
 				    optarg);
 			o.log_level = (int)lvl;
@@ -215,7 +234,7 @@ main(int argc, char **argv)
 		case ARG_PERSIST:
 			if (persist_opts_parse(&po, longopts[idx].name, optarg, perr,
 			                       sizeof(perr)) < 0)
-				log_fatalx("%s", perr);
+				bad_value("%s", perr);
 			set_persist(&o, &po, longopts[idx].name);
 			break;
 		case ARG_RESTORE:
@@ -242,9 +261,16 @@ main(int argc, char **argv)
 		fprintf(stderr,
 		        "delver: unexpected argument '%s'; delver --help lists the options\n",
 		        argv[optind]);
-		return 2;
+		return APP_EXIT_USAGE;
 	}
 	if (restore != NULL)
 		return app_config_restore(&o, restore);
+	/* With --restore, --channel names a channel key ("discord:1234"). */
+	if (o.channel != NULL) {
+		if (console_name_clean("--channel", o.channel, strlen(o.channel), channel, perr,
+		                       sizeof(perr)) < 0)
+			bad_value("%s", perr);
+		o.channel = channel;
+	}
 	return check ? app_config_check(&o) : app_run(&o);
 }

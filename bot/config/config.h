@@ -57,6 +57,7 @@ struct config_discord {
 	int shard_id;                   /* default 0 */
 	int shard_count;                /* default 1 */
 	char *dev_guild;                /* register commands here (instant), or NULL */
+	bool user_install;              /* commands offered to user installs too; default no */
 	uint64_t intents;               /* default 1 (GUILDS) */
 	bool tls_verify;                /* default true */
 	enum discord_compress compress; /* gateway transport compression, default zlib */

@@ -54,6 +54,7 @@ static const struct key discord_keys[] = {
     {"shard_count", KEY_INT, D(shard_count), 0, 0, 1, 65535, "a whole number", NULL, NULL, 0},
     {"dev_guild", KEY_STRING, D(dev_guild), 0, 0, 0, 0, "a Discord id (1 to 20 digits)",
      config_value_snowflake, NULL, KEY_OPTIONAL},
+    {"user_install", KEY_BOOL, D(user_install), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"intents", KEY_U64, D(intents), 0, 0, 0, 0,
      "a whole number, the sum of the gateway intent bits", NULL, NULL, 0},
     {"tls_verify", KEY_BOOL, D(tls_verify), 0, 0, 0, 0, NULL, NULL, NULL, 0},
@@ -147,10 +148,11 @@ static const struct key store_keys[] = {
 #define C(f) offsetof(struct config_console, f)
 static const struct key console_keys[] = {
     {"enabled", KEY_BOOL, C(enabled), 0, 0, 0, 0, NULL, NULL, NULL, 0},
-    {"user", KEY_STRING, C(user), 0, 0, 0, 0, "a name of 1 to 63 characters without spaces or ':'",
-     config_value_name, NULL, KEY_OPTIONAL},
+    {"user", KEY_STRING, C(user), 0, 0, 0, 0,
+     "a name of 1 to 63 bytes without spaces, colons or controls", config_value_name, NULL,
+     KEY_OPTIONAL},
     {"channel", KEY_STRING, C(channel), 0, 0, 0, 0,
-     "a name of 1 to 63 characters without spaces or ':'", config_value_name, NULL, 0},
+     "a name of 1 to 63 bytes without spaces, colons or controls", config_value_name, NULL, 0},
 };
 #undef C
 

@@ -14,8 +14,10 @@
 #include <editline/readline.h>
 
 #include "bot/log.h"
+#include "bot/console/console_name.h"
 #include "bot/console/render_text.h"
 #include "rules/base/mem.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
 #define READ_CHUNK 4096
@@ -70,20 +72,6 @@ copy_name(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src);
 }
 
-static bool
-valid_name(const char *s, size_t len)
-{
-	if (len == 0 || len >= NAME_MAX_LEN)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c <= ' ' || c == ':' || c == 0x7f)
-			return false;
-	}
-	return true;
-}
-
 static void
 emit(struct console *c, const struct reply *r, struct buf *out)
 {
@@ -130,6 +118,7 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 		char *name = (char *)c + cmds[i].off;
 		const char *arg;
 		size_t alen;
+		char clean[NAME_MAX_LEN], err[256];
 
 		if (len < wl || strncmp(line, cmds[i].word, wl) != 0 ||
 		    (len > wl && line[wl] != ' '))
@@ -147,16 +136,13 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 			         cmds[i].word);
 			return true;
 		}
-		if (!valid_name(arg, alen)) {
-			buf_addf(
-			    out,
-			    "%s NAME: a name is 1 to %d characters with no spaces or colons.\n",
-			    cmds[i].word, NAME_MAX_LEN - 1);
+		if (console_name_clean(cmds[i].word, arg, alen, clean, err, sizeof(err)) < 0) {
+			buf_addf(out, "%s\n", err);
 			return true;
 		}
-		snprintf(name, NAME_MAX_LEN, "%.*s", (int)alen, arg);
+		memcpy(name, clean, NAME_MAX_LEN);
 		c->from_ok = false;
-		buf_addf(out, "%s %.*s.\n", cmds[i].now, (int)alen, arg);
+		buf_addf(out, "%s %s.\n", cmds[i].now, name);
 		return true;
 	}
 	return false;
@@ -219,9 +205,14 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out, bo
 		len = picture_controls(line, len, clean);
 		line = clean;
 	}
-	if (c->o.echo && utf8_valid(line, len) && memchr(line, '\0', len) == NULL)
-		buf_addf(out, "%s> %.*s\n", c->user, (int)utf8_cut(line, len, 200), line);
-	else if (c->o.echo)
+	if (c->o.echo && utf8_valid(line, len) && memchr(line, '\0', len) == NULL) {
+		/* Echoed as every label is shown: no bidi control reorders it. */
+		size_t cut = utf8_cut(line, len, 200);
+
+		buf_addf(out, "%s> ", c->user);
+		textsafe_clean(out, line, cut);
+		buf_addc(out, '\n');
+	} else if (c->o.echo)
 		buf_addf(out, "%s> (%zu bytes that are not text)\n", c->user, len);
 	if (is_quit(line, len))
 		return false;
@@ -494,8 +485,12 @@ console_new(struct dispatch *d, const struct console_opts *o)
 
 	c->d = d;
 	c->o = *o;
-	copy_name(c->user, sizeof(c->user), o->user);
-	copy_name(c->channel, sizeof(c->channel), o->channel);
+	/* The service checked both (console_name_clean); cleaning again
+	 * changes nothing then, and keeps a caller's bad name off the screen. */
+	if (console_name_clean("user", o->user, strlen(o->user), c->user, NULL, 0) < 0)
+		copy_name(c->user, sizeof(c->user), "player");
+	if (console_name_clean("channel", o->channel, strlen(o->channel), c->channel, NULL, 0) < 0)
+		copy_name(c->channel, sizeof(c->channel), "table");
 	c->o.user = c->user;
 	c->o.channel = c->channel;
 	c->reply = reply_new();

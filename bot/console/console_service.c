@@ -4,6 +4,7 @@
  * input ends delver when the console is the only transport configured.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -14,8 +15,10 @@
 
 #include "bot/app.h"
 #include "bot/console/console.h"
+#include "bot/console/console_name.h"
 #include "bot/console/console_service.h"
 #include "bot/log.h"
+#include "bot/store/statedir.h"
 #include "rules/base/mem.h"
 
 struct console_service {
@@ -64,19 +67,27 @@ on_eof(void *ctx)
 	cs->console = NULL;
 }
 
-/* Who is typing: [console] user or --user, else $USER, else the login. */
-static const char *
-console_user(const struct config *c)
+/* Who is typing: --user or [console] user, else $USER, else the login;
+ * cleaned into name as every console name is (console_name.h). Returns 0,
+ * or -1 with err naming where the refused name came from. */
+static int
+console_user(const struct app *a, char name[NAME_MAX_LEN], char *err, size_t errlen)
 {
-	const char *u = c->console.user;
+	const struct config *c = app_config(a);
+	const char *u = c->console.user,
+	           *what = app_options(a)->user != NULL ? "--user" : "[console] user";
 	struct passwd *pw;
 
-	if (u == NULL || *u == '\0')
+	if (u == NULL || *u == '\0') {
 		u = getenv("USER");
-	if (u != NULL && *u != '\0')
-		return u;
-	pw = getpwuid(getuid());
-	return pw != NULL ? pw->pw_name : "player";
+		what = "$USER";
+	}
+	if (u == NULL || *u == '\0') {
+		pw = getpwuid(getuid());
+		u = pw != NULL ? pw->pw_name : "player";
+		what = "the login name";
+	}
+	return console_name_clean(what, u, strlen(u), name, err, errlen);
 }
 
 static bool
@@ -96,7 +107,7 @@ history_path(char *path, size_t size)
 	const char *base = getenv("XDG_STATE_HOME");
 	const char *home = getenv("HOME");
 	char dir[PATH_MAX];
-	int n;
+	int n, fd;
 
 	if (base != NULL && base[0] == '/')
 		n = snprintf(dir, sizeof(dir), "%s/delver", base);
@@ -107,20 +118,20 @@ history_path(char *path, size_t size)
 	if (n < 0 || (size_t)n >= sizeof(dir))
 		return false;
 	/* Each missing folder on the way, private like the state itself. */
-	for (char *p = dir + 1; *p != '\0'; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-			return false;
-		*p = '/';
-	}
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	if (statedir_mkdirs(dir) < 0) {
 		log_debug("console: no history kept: cannot make %s: %s", dir, strerror(errno));
 		return false;
 	}
 	n = snprintf(path, size, "%s/history", dir);
-	return n > 0 && (size_t)n < size;
+	if (n < 0 || (size_t)n >= size)
+		return false;
+	/* Private (0600, whatever the umask) before libedit first writes it. */
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0)
+		return false;
+	(void)fchmod(fd, 0600);
+	close(fd);
+	return true;
 }
 
 int
@@ -130,11 +141,17 @@ console_service_start(struct app *a, char *err, size_t errlen)
 	const char *color = app_options(a)->color;
 	struct console_opts co = {0};
 	struct console_service *cs;
+	char user[NAME_MAX_LEN], channel[NAME_MAX_LEN];
 
 	if (!c->console.enabled)
 		return 0;
-	co.user = console_user(c);
-	co.channel = c->console.channel;
+	if (console_user(a, user, err, errlen) < 0 ||
+	    console_name_clean(app_options(a)->channel != NULL ? "--channel" : "[console] channel",
+	                       c->console.channel, strlen(c->console.channel), channel, err,
+	                       errlen) < 0)
+		return APP_EXIT_CONFIG;
+	co.user = user;
+	co.channel = channel;
 	if (color != NULL && strcmp(color, "always") == 0)
 		co.ansi = true;
 	else if (color != NULL && strcmp(color, "never") == 0)

@@ -44,11 +44,11 @@ struct session_write {
 };
 
 static void
-fatal_stop(struct discord *dc, const char *msg)
+fatal_stop(struct discord *dc, int code, const char *msg)
 {
 	log_error("discord: %s", msg);
 	if (dc->on_fatal != NULL)
-		dc->on_fatal(dc->ctx, msg);
+		dc->on_fatal(dc->ctx, code, msg);
 }
 
 static void session_save(struct discord *dc);
@@ -218,15 +218,16 @@ on_event(void *ctx, const char *t, const cJSON *d)
 }
 
 static void
-on_gw_fatal(void *ctx, const char *msg)
+on_gw_fatal(void *ctx, int code, const char *msg)
 {
-	fatal_stop(ctx, msg);
+	fatal_stop(ctx, code, msg);
 }
 
+/* REST stops for good only when the bot token is refused. */
 static void
 on_rest_fatal(void *ctx, const char *msg)
 {
-	fatal_stop(ctx, msg);
+	fatal_stop(ctx, 401, msg);
 }
 
 void
@@ -431,6 +432,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->intents = cfg->intents;
 	dc->shard_count = cfg->shard_count > 0 ? cfg->shard_count : 1;
 	dc->dev_guild = dup_or_null(cfg->dev_guild);
+	dc->user_install = cfg->user_install;
 	dc->gateway_url = dup_or_null(cfg->gateway_url);
 	discord_register_read_hash(dc, o->state_dir);
 	session_path(dc, o->state_dir, cfg->shard_id);

@@ -59,7 +59,10 @@ struct discord_opts {
 	const char *gm_role;              /* [bot] gm_role, or NULL */
 	const char *state_dir;            /* the registration hashes and the session, or NULL */
 	struct dispatch *d;
-	void (*on_fatal)(void *ctx, const char *msg);
+	/* Discord cannot go on: code is the gateway's fatal close code (4004,
+	 * 4010 to 4014) or the HTTP status 401 (the token refused on REST); msg
+	 * is one sentence, already logged. */
+	void (*on_fatal)(void *ctx, int code, const char *msg);
 	void *ctx;
 	/* Keep each interaction's frame-to-callback time (benchmarks). */
 	bool record_latency;

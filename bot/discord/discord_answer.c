@@ -33,6 +33,7 @@ struct answer {
 	size_t nfollowups, next; /* the follow-ups, the next one to send */
 	char gm_user[24];        /* a direct message to send last, to this user */
 	char gm_name[64];
+	char gm_chan[24]; /* where it goes when the GM takes no DMs, or "" */
 	char *dm_body;
 	char dm_chan[DISCORD_DM_ID]; /* the DM channel the message went to */
 	bool dm_cached;              /* that channel id came from dc->dm */
@@ -168,40 +169,18 @@ on_followup(void *ctx, const struct rest_result *res)
 	next_followup(a);
 }
 
-/* Tells the invoker, by an ephemeral follow-up, that the GM's direct
- * message did not go (status: Discord's answer; closed: the GM takes no
- * direct messages from the bot; known: that was known already, nothing
- * was asked); frees the answer. */
+/* Tells the invoker text by an ephemeral follow-up; frees the answer. */
 static void
-dm_refused(struct answer *a, long status, bool closed, bool known)
+tell_invoker(struct answer *a, const char *text)
 {
 	struct discord *dc = a->dc;
 	cJSON *o;
-	char text[512], *body;
+	char *body;
 
-	if (known)
-		log_debug("discord: the GM of interaction %s takes no direct messages (known); "
-		          "not tried",
-		          a->id);
-	else
-		log_warnx("discord: the direct message to the GM for interaction %s failed "
-		          "(%ld%s)",
-		          a->id, status, closed ? ": the GM takes no direct messages" : "");
 	if (a->followup_path == NULL || dc->rest == NULL) {
 		answer_free(a);
 		return;
 	}
-	if (closed)
-		snprintf(text, sizeof(text),
-		         "The GM, %s, takes no direct messages from delver, so nobody saw your "
-		         "secret roll; they can allow direct messages from this server's members "
-		         "(Privacy Settings), or you can roll in the open.",
-		         a->gm_name);
-	else
-		snprintf(text, sizeof(text),
-		         "delver could not send your secret roll to the GM, %s (Discord answered "
-		         "%ld), so nobody saw it; roll again in a minute.",
-		         a->gm_name, status);
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "content", text);
 	cJSON_AddNumberToObject(o, "flags", 64);
@@ -213,6 +192,78 @@ dm_refused(struct answer *a, long status, bool closed, bool known)
 	                  REST_INTERACTION | REST_OPTIONAL, NULL, NULL);
 	cJSON_free(body);
 	answer_free(a);
+}
+
+/* The message to the GM's channel for secret rolls went, or not. */
+static void
+on_secret_channel(void *ctx, const struct rest_result *res)
+{
+	struct answer *a = ctx;
+	char text[600];
+
+	if (res->status >= 200 && res->status <= 299) {
+		a->dc->stats.dms++;
+		snprintf(text, sizeof(text),
+		         "The GM, %s, takes no direct messages from delver, so your secret roll "
+		         "went to <#%s>, where the GM reads them.",
+		         a->gm_name, a->gm_chan);
+	} else {
+		log_warnx("discord: the secret roll of interaction %s could not go to channel %s, "
+		          "which the GM set for them (%ld%s%.120s)",
+		          a->id, a->gm_chan, res->status, res->len > 0 ? ": " : "",
+		          res->len > 0 ? res->body : "");
+		snprintf(
+		    text, sizeof(text),
+		    "The GM, %s, takes no direct messages from delver, and <#%s>, where the GM "
+		    "reads secret rolls, refused delver's message (Discord answered %ld), so "
+		    "nobody saw your secret roll; the GM can let delver post there or name "
+		    "another with /gm secret-channel.",
+		    a->gm_name, a->gm_chan, res->status);
+	}
+	tell_invoker(a, text);
+}
+
+/* Tells the invoker, by an ephemeral follow-up, that the GM's direct
+ * message did not go (status: Discord's answer; closed: the GM takes no
+ * direct messages from the bot; known: that was known already, nothing
+ * was asked); frees the answer. When the GM takes none and set a channel
+ * for secret rolls, the message goes there instead, and the invoker is
+ * told where. */
+static void
+dm_refused(struct answer *a, long status, bool closed, bool known)
+{
+	struct discord *dc = a->dc;
+	char text[512], path[64];
+
+	if (closed && a->gm_chan[0] != '\0' && dc->rest != NULL) {
+		log_debug("discord: the GM of interaction %s takes no direct messages; the "
+		          "message goes to channel %s",
+		          a->id, a->gm_chan);
+		snprintf(path, sizeof(path), "/channels/%s/messages", a->gm_chan);
+		discord_rest_call(dc->rest, "POST", path, a->dm_body, 0, on_secret_channel, a);
+		return;
+	}
+	if (known)
+		log_debug("discord: the GM of interaction %s takes no direct messages (known); "
+		          "not tried",
+		          a->id);
+	else
+		log_warnx("discord: the direct message to the GM for interaction %s failed "
+		          "(%ld%s)",
+		          a->id, status, closed ? ": the GM takes no direct messages" : "");
+	if (closed)
+		snprintf(text, sizeof(text),
+		         "The GM, %s, takes no direct messages from delver, so nobody saw your "
+		         "secret roll; they can allow direct messages from this server's members "
+		         "(Privacy Settings) or name a channel for secret rolls with /gm "
+		         "secret-channel, or you can roll in the open.",
+		         a->gm_name);
+	else
+		snprintf(text, sizeof(text),
+		         "delver could not send your secret roll to the GM, %s (Discord answered "
+		         "%ld), so nobody saw it; roll again in a minute.",
+		         a->gm_name, status);
+	tell_invoker(a, text);
 }
 
 static void
@@ -346,6 +397,7 @@ answer_new(struct discord *dc, struct interact_out *out, uint64_t rx_ns)
 	a->nfollowups = out->nfollowups;
 	memcpy(a->gm_user, out->gm_user, sizeof(a->gm_user));
 	memcpy(a->gm_name, out->gm_name, sizeof(a->gm_name));
+	memcpy(a->gm_chan, out->gm_chan, sizeof(a->gm_chan));
 	a->dm_body = out->dm_body;
 	out->dm_body = NULL;
 	out->followup_path = NULL;

@@ -57,28 +57,32 @@ put(struct discord_buttons *bs, const char *action)
 }
 
 int
-discord_buttons_id(struct discord_buttons *bs, const char *line, char *id, size_t len)
+discord_buttons_id(struct discord_buttons *bs, const char *line, bool update, char *id, size_t len)
 {
 	int r;
 
 	if (strlen(line) + 2 <= DISCORD_CUSTOM_ID_MAX)
-		r = snprintf(id, len, "a:%s", line);
+		r = snprintf(id, len, "%c:%s", update ? 'u' : 'a', line);
 	else if (bs != NULL)
-		r = snprintf(id, len, "b:%" PRIx64, put(bs, line));
+		r = snprintf(id, len, "%c:%" PRIx64, update ? 'v' : 'b', put(bs, line));
 	else
 		return -1;
 	return r >= 0 && (size_t)r < len ? 0 : -1;
 }
 
 const char *
-discord_buttons_action(const struct discord_buttons *bs, const char *custom_id)
+discord_buttons_action(const struct discord_buttons *bs, const char *custom_id, bool *update)
 {
+	char kind = custom_id[0];
 	char *end;
 	uint64_t id;
 
-	if (strncmp(custom_id, "a:", 2) == 0 && custom_id[2] != '\0')
+	if (update != NULL)
+		*update = kind == 'u' || kind == 'v';
+	if ((kind == 'a' || kind == 'u') && custom_id[1] == ':' && custom_id[2] != '\0')
 		return custom_id + 2;
-	if (bs == NULL || strncmp(custom_id, "b:", 2) != 0 || custom_id[2] == '\0')
+	if (bs == NULL || (kind != 'b' && kind != 'v') || custom_id[1] != ':' ||
+	    custom_id[2] == '\0')
 		return NULL;
 	id = strtoull(custom_id + 2, &end, 16);
 	if (*end != '\0' || id == 0)

@@ -3,13 +3,16 @@
  *
  * A button's custom_id says what it runs: "a:<line>" when that fits
  * Discord's 100 characters, else "b:<n>" (n in hexadecimal), a reference
- * into a bounded in-memory store of the most recent long lines. A pressed
- * button whose line was evicted, or that was made before a restart, has no
- * line any more: it is reported as expired. Nothing here does I/O.
+ * into a bounded in-memory store of the most recent long lines; for a
+ * button whose reply replaces the message it is on (reply_button_update),
+ * "u:<line>" and "v:<n>". A pressed button whose line was evicted, or that
+ * was made before a restart, has no line any more: it is reported as
+ * expired. Nothing here does I/O.
  */
 #ifndef DELVER_DISCORD_BUTTONS_H
 #define DELVER_DISCORD_BUTTONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct discord_buttons;
@@ -26,13 +29,17 @@ void discord_buttons_free(struct discord_buttons *bs);
  * Returns 0, or -1 when the line is too long and bs is NULL (the button is
  * then to be left out).
  */
-int discord_buttons_id(struct discord_buttons *bs, const char *line, char *id, size_t len);
+int discord_buttons_id(struct discord_buttons *bs, const char *line, bool update, char *id,
+                       size_t len);
 
 /*
  * The command line a custom_id stands for, or NULL when it is not one of
- * ours or has expired. bs may be NULL (only "a:" ids are then known). The
- * pointer is owned by bs and valid until bs next changes.
+ * ours or has expired; *update (when not NULL) tells whether the press's
+ * reply replaces the button's message. bs may be NULL (only lines carried
+ * in the id are then known). The pointer is owned by bs and valid until bs
+ * next changes.
  */
-const char *discord_buttons_action(const struct discord_buttons *bs, const char *custom_id);
+const char *discord_buttons_action(const struct discord_buttons *bs, const char *custom_id,
+                                   bool *update);
 
 #endif

@@ -115,8 +115,37 @@ node_options(const struct command *c, cJSON *parent)
 	}
 }
 
+/* Whether only GMs may use c: it is GM-only, or every leaf beneath it is. */
+static bool
+gm_only(const struct command *c)
+{
+	if (c->role == ROLE_GM)
+		return true;
+	if (c->subs == NULL)
+		return false;
+	for (const struct command *s = c->subs; s->name != NULL; s++)
+		if (!gm_only(s))
+			return false;
+	return true;
+}
+
+/* Where o may be used, for a global registration. */
+static void
+add_reach(cJSON *o, enum discord_cmds_reach reach)
+{
+	static const int types[] = {DISCORD_INSTALL_GUILD, DISCORD_INSTALL_USER};
+	static const int contexts[] = {DISCORD_CONTEXT_GUILD, DISCORD_CONTEXT_BOT_DM,
+	                               DISCORD_CONTEXT_PRIVATE_CHANNEL};
+	bool user = reach == DISCORD_REACH_USER;
+
+	if (reach == DISCORD_REACH_GUILD)
+		return;
+	cJSON_AddItemToObject(o, "integration_types", cJSON_CreateIntArray(types, user ? 2 : 1));
+	cJSON_AddItemToObject(o, "contexts", cJSON_CreateIntArray(contexts, user ? 3 : 2));
+}
+
 cJSON *
-discord_cmds_json(const struct command *const *table)
+discord_cmds_json(const struct command *const *table, enum discord_cmds_reach reach)
 {
 	cJSON *arr = cJSON_CreateArray();
 
@@ -129,9 +158,10 @@ discord_cmds_json(const struct command *const *table)
 		cJSON_AddStringToObject(o, "name", c->name);
 		cJSON_AddNumberToObject(o, "type", DISCORD_COMMAND_CHAT_INPUT);
 		add_desc(o, c->desc, c->name);
-		if (c->role == ROLE_GM)
+		if (gm_only(c))
 			cJSON_AddStringToObject(o, "default_member_permissions",
 			                        DISCORD_GM_PERMISSIONS);
+		add_reach(o, reach);
 		node_options(c, o);
 		cJSON_AddItemToArray(arr, o);
 		/* A short name (/r for /roll) is a command of its own on
@@ -148,9 +178,9 @@ discord_cmds_json(const struct command *const *table)
 }
 
 char *
-discord_cmds_body(const struct command *const *table)
+discord_cmds_body(const struct command *const *table, enum discord_cmds_reach reach)
 {
-	cJSON *j = discord_cmds_json(table);
+	cJSON *j = discord_cmds_json(table, reach);
 	char *s = cJSON_PrintUnformatted(j);
 
 	cJSON_Delete(j);
@@ -206,6 +236,32 @@ is_default(const cJSON *v)
 
 static bool same_value(const cJSON *want, const cJSON *have);
 
+/* Whether every member of a is in b (arrays of numbers). */
+static bool
+within(const cJSON *a, const cJSON *b)
+{
+	const cJSON *x, *y;
+
+	cJSON_ArrayForEach(x, a)
+	{
+		bool found = false;
+
+		cJSON_ArrayForEach(y, b) found = found || (cJSON_IsNumber(x) && cJSON_IsNumber(y) &&
+		                                           x->valuedouble == y->valuedouble);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* The fields Discord treats as sets. */
+static bool
+same_set(const cJSON *want, const cJSON *have)
+{
+	return cJSON_IsArray(want) && cJSON_IsArray(have) && within(want, have) &&
+	       within(have, want);
+}
+
 /* Every field of want equal in have; have's other fields Discord's own or
  * at their default. */
 static bool
@@ -218,8 +274,12 @@ same_object(const cJSON *want, const cJSON *have)
 	cJSON_ArrayForEach(f, want)
 	{
 		const cJSON *h = cJSON_GetObjectItemCaseSensitive(have, f->string);
+		bool set = strcmp(f->string, "contexts") == 0 ||
+		           strcmp(f->string, "integration_types") == 0;
 
-		if (h == NULL ? !is_default(f) : !same_value(f, h))
+		if (h == NULL          ? !is_default(f)
+		    : set && h != NULL ? !same_set(f, h)
+		                       : !same_value(f, h))
 			return false;
 	}
 	cJSON_ArrayForEach(f, have)

@@ -9,9 +9,22 @@
  * which is always among them. Options keep their types (string, integer
  * with min/max, boolean, user), required ones listed first as Discord
  * demands, choices (at most 25; a longer list, or OPT_AUTOCOMPLETE, turns
- * into autocomplete) and string length limits. A GM-only top-level command
- * carries default_member_permissions "16" (Manage Channels), which server
- * admins may widen in Server Settings > Integrations.
+ * into autocomplete) and string length limits.
+ *
+ * A top-level command only GMs may use (GM-only itself, or every leaf
+ * beneath it GM-only) carries default_member_permissions "16" (Manage
+ * Channels), so that Discord shows it to members with that permission
+ * alone; server admins may widen that in Server Settings > Integrations
+ * (for the GM role, or a claimed GM). Discord can hide only a whole
+ * top-level command, so a GM-only subcommand beside others (/tension raise
+ * beside /tension show) stays visible and is refused to others when run.
+ *
+ * Where the commands may be used: a global registration names
+ * integration_types (0, installed to a server; with user installs also 1,
+ * installed to a user) and contexts (0 servers, 1 the DM with the bot;
+ * with user installs also 2, group DMs and DMs between users, which only a
+ * user install reaches). A guild's own commands (dev_guild) take neither:
+ * Discord ignores them there.
  *
  * The body is deterministic, so its hash tells whether the registered set
  * changed since the last registration. What Discord holds is compared with
@@ -30,20 +43,28 @@
 
 struct cJSON;
 
+/* Where a registration offers the commands. */
+enum discord_cmds_reach {
+	DISCORD_REACH_GUILD,  /* a guild's own commands: no contexts */
+	DISCORD_REACH_SERVER, /* global, installed to servers: [0], contexts [0, 1] */
+	DISCORD_REACH_USER,   /* global, to servers and users: [0, 1], contexts [0, 1, 2] */
+};
+
 /* The JSON array for a bulk overwrite of table (NULL: command_table). The
  * caller owns it (cJSON_Delete). */
-struct cJSON *discord_cmds_json(const struct command *const *table);
+struct cJSON *discord_cmds_json(const struct command *const *table, enum discord_cmds_reach reach);
 
 /* The same, printed without spaces; the caller frees it. */
-char *discord_cmds_body(const struct command *const *table);
+char *discord_cmds_body(const struct command *const *table, enum discord_cmds_reach reach);
 
 /*
  * Whether have (the array GET .../commands answers) holds exactly the
  * commands of want (discord_cmds_json's output): the same names, and for
  * each every field and option that want has, equal, in the same order for
- * options and choices. Fields Discord adds (ids, version, application_id,
- * contexts, ...) and fields at their default (null, false, an empty list)
- * are ignored; any other extra field, or an extra command, is a difference.
+ * options and choices (contexts and integration_types are sets: any order).
+ * Fields Discord adds (ids, version, application_id, contexts when want has
+ * none, ...) and fields at their default (null, false, an empty list) are
+ * ignored; any other extra field, or an extra command, is a difference.
  */
 bool discord_cmds_same(const struct cJSON *want, const struct cJSON *have);
 

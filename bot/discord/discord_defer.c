@@ -176,6 +176,7 @@ discord_defer_edit(const struct defer_item *item, struct interact_out *ans, char
 {
 	cJSON *root = ans->callback_body != NULL ? cJSON_Parse(ans->callback_body) : NULL;
 	cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data"), *flags;
+	const cJSON *type;
 	bool eph;
 
 	*patch = NULL;
@@ -186,7 +187,13 @@ discord_defer_edit(const struct defer_item *item, struct interact_out *ans, char
 	}
 	flags = cJSON_GetObjectItemCaseSensitive(data, "flags");
 	eph = cJSON_IsNumber(flags) && ((int)flags->valuedouble & DISCORD_FLAG_EPHEMERAL);
-	if (item->type == DISCORD_INTERACTION_COMPONENT) {
+	type = cJSON_GetObjectItemCaseSensitive(root, "type");
+	if (item->type == DISCORD_INTERACTION_COMPONENT && cJSON_IsNumber(type) &&
+	    type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE) {
+		/* After type 6, @original is the pressed message: the update
+		 * edits it. */
+		*patch = cJSON_PrintUnformatted(data);
+	} else if (item->type == DISCORD_INTERACTION_COMPONENT) {
 		/* Type 6 updated nothing: the answer is a new message. */
 		followup_first(ans, cJSON_PrintUnformatted(data));
 	} else if (eph && !item->private && !ans->error) {

@@ -12,7 +12,9 @@
  * "thinking..."; flags 64 when the answer is known to be private), or for
  * a button type 6 (DEFERRED_UPDATE_MESSAGE: a button's answer is a new
  * message, so nothing is updated and the answer follows as follow-up
- * messages). When the answer is ready it edits the deferral (PATCH
+ * messages; the answer of a button whose reply replaces its message, type
+ * 7 when in time, then edits that message, which is @original after a
+ * type 6). When the answer is ready it edits the deferral (PATCH
  * /webhooks/APP/TOKEN/messages/@original) and its other parts follow as
  * follow-up messages, in order, within the token's 15 minutes. An
  * interaction gets either its normal callback or a deferral, never both.
@@ -122,7 +124,8 @@ const char *discord_defer_body(const struct defer_item *item);
  * Turns an answer rendered for a normal callback (ans, as discord_interact
  * fills it) into the calls that complete the deferral of item: *patch (owned
  * by the caller) becomes the body of the PATCH of @original, or NULL when
- * there is none (a button's type 6: the answer is all follow-ups), and
+ * there is none (a button's type 6: the answer is all follow-ups, unless it
+ * updates the pressed message: that is the PATCH), and
  * ans->followups the follow-ups to send after it, in order; ans->followup_path
  * is set. The edit carries no flags (the deferral decided whether the
  * message is private); a private answer (not an error) to a public

@@ -658,7 +658,7 @@ discord_gw_closed(struct discord_gw *g, int code, int64_t now)
 		forget_session(g);
 		g->state = DISCORD_GW_STOPPED;
 		if (g->h.fatal != NULL)
-			g->h.fatal(g->h.ctx, fatal);
+			g->h.fatal(g->h.ctx, code, fatal);
 		return;
 	} else {
 		if (code == DISCORD_CLOSE_INVALID_SEQ || code == DISCORD_CLOSE_SESSION_TIMED_OUT) {

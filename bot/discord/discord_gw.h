@@ -92,9 +92,9 @@ struct discord_gw_hooks {
 	void (*want_write)(void *ctx);
 	/* A dispatched event (op 0), READY and RESUMED included. */
 	void (*event)(void *ctx, const char *t, const struct cJSON *d);
-	/* The session stopped for good; msg is one sentence (not logged
-	 * here: the hook decides). */
-	void (*fatal)(void *ctx, const char *msg);
+	/* The session stopped for good on close code code; msg is one
+	 * sentence (not logged here: the hook decides). */
+	void (*fatal)(void *ctx, int code, const char *msg);
 	/* An IDENTIFY was handed to the transport (optional: may be NULL); the
 	 * caller keeps discord_gw_last_identify() across restarts. */
 	void (*identified)(void *ctx);

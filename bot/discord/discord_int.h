@@ -38,6 +38,7 @@ struct discord {
 	char *hash_path;
 	/* what was last registered, and Discord's answer when it held that */
 	char stored_want[17], stored_have[17];
+	bool user_install; /* [discord] user_install: commands offered to user installs too */
 	bool registering;
 	bool register_tried; /* this process has checked the registration */
 	uint64_t intents;    /* as configured: a saved session with others is not resumed */
@@ -61,7 +62,7 @@ struct discord {
 	int closing; /* handles and parts still closing */
 	void (*on_stopped)(void *);
 	void *stopped_ctx;
-	void (*on_fatal)(void *, const char *);
+	void (*on_fatal)(void *, int, const char *);
 	void *ctx;
 	struct discord_stats stats;
 	bool record;

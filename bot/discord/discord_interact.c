@@ -62,6 +62,8 @@ struct held_answer {
 	struct interact_out out;
 	char *app_id, *token, *chan_key;
 	uint64_t rx_ns, deadline;
+	int followups_max; /* see followups_allowed */
+	bool update;       /* a button whose reply replaces its message */
 };
 
 struct interact *
@@ -220,35 +222,56 @@ nonempty(const cJSON *j)
 	return s != NULL && *s != '\0' ? s : NULL;
 }
 
+/* Whether a channel of that type is a thread: a forum's post is one too
+ * (a public thread whose parent is the forum). */
+static bool
+is_thread(int type)
+{
+	return type == DISCORD_CHANNEL_PUBLIC_THREAD || type == DISCORD_CHANNEL_PRIVATE_THREAD ||
+	       type == DISCORD_CHANNEL_ANNOUNCEMENT_THREAD;
+}
+
 /* Fills o from an interaction; returns false when it names no channel or
- * no user. */
+ * no user. A thread (or forum post) is a channel of its own, whose parent
+ * goes into o->parent_key. */
 static bool
 make_origin(struct interact *it, const cJSON *d, struct origin *o)
 {
 	const cJSON *member = cJSON_GetObjectItemCaseSensitive(d, "member");
 	const cJSON *user = cJSON_GetObjectItemCaseSensitive(member ? member : d, "user");
 	const cJSON *chan = cJSON_GetObjectItemCaseSensitive(d, "channel_id");
+	const cJSON *channel = cJSON_GetObjectItemCaseSensitive(d, "channel");
+	const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(channel, "type");
+	const cJSON *parent = cJSON_GetObjectItemCaseSensitive(channel, "parent_id");
+	const cJSON *context = cJSON_GetObjectItemCaseSensitive(d, "context");
 	const cJSON *user_id;
 	const char *name, *perms;
-	uint64_t uid, cid, gid;
+	uint64_t uid, cid, gid = 0, pid;
 
 	memset(o, 0, sizeof(*o));
 	o->platform = "discord";
 	if (chan == NULL)
-		chan = cJSON_GetObjectItemCaseSensitive(
-		    cJSON_GetObjectItemCaseSensitive(d, "channel"), "id");
+		chan = cJSON_GetObjectItemCaseSensitive(channel, "id");
 	user_id = cJSON_GetObjectItemCaseSensitive(user, "id");
 	if (!snowflake(chan, &cid) || !snowflake(user_id, &uid))
 		return false;
 	discord_key(o->chan_key, chan);
 	discord_key(o->user_key, user_id);
+	if (cJSON_IsNumber(ctype) && is_thread(ctype->valueint) && snowflake(parent, &pid) &&
+	    pid != cid)
+		discord_key(o->parent_key, parent);
 	name = nonempty(cJSON_GetObjectItemCaseSensitive(member, "nick"));
 	if (name == NULL)
 		name = nonempty(cJSON_GetObjectItemCaseSensitive(user, "global_name"));
 	if (name == NULL)
 		name = nonempty(cJSON_GetObjectItemCaseSensitive(user, "username"));
 	copy_name(o->user_name, sizeof(o->user_name), name);
-	o->direct = !snowflake(cJSON_GetObjectItemCaseSensitive(d, "guild_id"), &gid);
+	/* A private conversation with the bot: its DM (context 1). A group DM
+	 * or a DM between users (context 2, a user install's) has no server
+	 * either, but is shared with others. */
+	o->direct =
+	    !snowflake(cJSON_GetObjectItemCaseSensitive(d, "guild_id"), &gid) &&
+	    !(cJSON_IsNumber(context) && context->valueint == DISCORD_CONTEXT_PRIVATE_CHANNEL);
 	perms = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(member, "permissions"));
 	if (perms != NULL && strspn(perms, "0123456789") == strlen(perms) && *perms != '\0') {
 		unsigned long long p = strtoull(perms, NULL, 10);
@@ -257,7 +280,7 @@ make_origin(struct interact *it, const cJSON *d, struct origin *o)
 		    (p & (DISCORD_PERM_ADMINISTRATOR | DISCORD_PERM_MANAGE_CHANNELS |
 		          DISCORD_PERM_MANAGE_GUILD)) != 0;
 	}
-	if (!o->direct && !o->platform_admin)
+	if (member != NULL && !o->platform_admin)
 		o->platform_admin = discord_roles_member_is_gm(
 		    it->roles, gid, cJSON_GetObjectItemCaseSensitive(member, "roles"));
 	return true;
@@ -464,6 +487,11 @@ gm_message(struct interact *it, const struct reply *r, const char *chan_key,
 	out->dm_body = print_body(it, 0, part);
 	snprintf(out->gm_user, sizeof(out->gm_user), "%s", id);
 	snprintf(out->gm_name, sizeof(out->gm_name), "%s", reply_gm_name(r));
+	key = reply_gm_fallback_key(r);
+	if (key != NULL && strncmp(key, "discord:", 8) == 0 &&
+	    strlen(key + 8) < sizeof(out->gm_chan) && key[8] != '\0' &&
+	    strspn(key + 8, "0123456789") == strlen(key + 8))
+		snprintf(out->gm_chan, sizeof(out->gm_chan), "%s", key + 8);
 }
 
 /* "/webhooks/<application id>/<token>" (owned by the caller). */
@@ -477,29 +505,74 @@ webhook_path(const char *app_id, const char *token)
 	return buf_take(&b);
 }
 
+/*
+ * How many follow-ups Discord takes for interaction d: 5 when a user
+ * install alone authorised it (authorizing_integration_owners has "1" and
+ * not "0": "Apps are limited to 5 followup messages per interaction if it
+ * was initiated from a user-installed app and isn't installed in the
+ * server"), else as many as a reply makes (-1).
+ */
+static int
+followups_allowed(const cJSON *d)
+{
+	const cJSON *owners = cJSON_GetObjectItemCaseSensitive(d, "authorizing_integration_owners");
+
+	if (cJSON_IsObject(owners) && cJSON_GetObjectItemCaseSensitive(owners, "1") != NULL &&
+	    cJSON_GetObjectItemCaseSensitive(owners, "0") == NULL)
+		return DISCORD_USER_FOLLOWUPS_MAX;
+	return -1;
+}
+
 /* Renders a reply into the callback body and, when it is longer than a
- * message or has a channel part and a private part, the follow-ups. With
+ * message or has a channel part and a private part, the follow-ups: at
+ * most followups_max of them when it is not -1, one of which is kept for
+ * the note a refused GM message may need; each part then holds what its
+ * share of messages can (render_discord_parts summarises the rest). With
  * no application id to address follow-ups, one message is all there is. */
 static void
 render_reply(struct interact *it, const struct reply *r, const char *app_id, const char *token,
-             const char *chan_key, struct interact_out *out)
+             const char *chan_key, int followups_max, bool update, struct interact_out *out)
 {
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
 	static const struct reply_msg empty = {0};
 	cJSON *parts[2 * DISCORD_PARTS_MAX];
 	size_t n, max = app_id != NULL ? DISCORD_PARTS_MAX : 1;
+	/* Messages in all: the callback and the follow-ups allowed. */
+	size_t total = 2 * DISCORD_PARTS_MAX;
 
+	if (app_id != NULL && followups_max >= 0) {
+		total = (size_t)followups_max + 1;
+		if (reply_msg(r, REPLY_GM) != NULL && total > 1)
+			total--; /* the note, should the GM refuse the message */
+		/* A button's answer, if deferred, is all follow-ups (type 6
+		 * updates nothing): its first message becomes one. */
+		if (out->type == DISCORD_INTERACTION_COMPONENT && total > 1)
+			total--;
+	}
 	if (reply_is_error(r) || pub == NULL) {
 		const struct reply_msg *m = reply_is_error(r) ? pub : priv;
 
-		n = render_discord_parts(m != NULL ? m : &empty, true, it->buttons, parts, max);
+		update = false; /* the pressed message stays; the presser alone is told */
+		n = render_discord_parts(m != NULL ? m : &empty, true, it->buttons, parts,
+		                         max < total ? max : total);
+	} else if (update) {
+		/* The channel's message replaces the pressed one whole: one
+		 * message, what it cannot hold summarised. */
+		n = render_discord_parts(pub, false, it->buttons, parts, 1);
+		if (priv != NULL && app_id != NULL && total > n)
+			n += render_discord_parts(priv, true, it->buttons, parts + n,
+			                          max < total - n ? max : total - n);
 	} else {
-		n = render_discord_parts(pub, false, it->buttons, parts, max);
-		if (priv != NULL && app_id != NULL)
-			n += render_discord_parts(priv, true, it->buttons, parts + n, max);
+		size_t room = priv != NULL && app_id != NULL && total > 1 ? total - 1 : total;
+
+		n = render_discord_parts(pub, false, it->buttons, parts, max < room ? max : room);
+		if (priv != NULL && app_id != NULL && total > n)
+			n += render_discord_parts(priv, true, it->buttons, parts + n,
+			                          max < total - n ? max : total - n);
 	}
-	out->callback_body = print_body(it, DISCORD_CALLBACK_MESSAGE, parts[0]);
+	out->callback_body = print_body(
+	    it, update ? DISCORD_CALLBACK_UPDATE_MESSAGE : DISCORD_CALLBACK_MESSAGE, parts[0]);
 	out->error = reply_is_error(r);
 	for (size_t i = 1; i < n; i++)
 		out->followups[out->nfollowups++] = print_body(it, 0, parts[i]);
@@ -562,7 +635,8 @@ held_done(void *ctx, struct reply *r)
 		*h->prev = h->next;
 		if (h->next != NULL)
 			h->next->prev = h->prev;
-		render_reply(it, r, h->app_id, h->token, h->chan_key, &h->out);
+		render_reply(it, r, h->app_id, h->token, h->chan_key, h->followups_max, h->update,
+		             &h->out);
 		if (it->later != NULL)
 			it->later(it->later_ctx, &h->out, h->rx_ns, h->deadline);
 	}
@@ -638,7 +712,8 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
-		const char *line = cid != NULL ? discord_buttons_action(it->buttons, cid) : NULL;
+		const char *line =
+		    cid != NULL ? discord_buttons_action(it->buttons, cid, &h->update) : NULL;
 
 		it->stats.components++;
 		if (line == NULL) {
@@ -670,6 +745,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		h->app_id = app_id != NULL ? xstrdup(app_id) : NULL;
 		h->token = xstrdup(token);
 		h->chan_key = xstrdup(o.chan_key);
+		h->followups_max = followups_allowed(d);
 		h->next = it->held;
 		h->prev = &it->held;
 		if (it->held != NULL)
@@ -687,7 +763,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		                                           reply_msg(r, REPLY_INVOKER) != NULL);
 		return 2;
 	}
-	render_reply(it, r, app_id, token, o.chan_key, out);
+	render_reply(it, r, app_id, token, o.chan_key, followups_allowed(d), h->update, out);
 	h->r = NULL;
 	held_free(h);
 	reply_free(r);

@@ -70,8 +70,12 @@ struct interact_out {
 	 * the transport keeps the id, bot/discord/discord_dm.h), then POST
 	 * dm_body to /channels/<its id>/messages. When Discord refuses it
 	 * (403, code 50007: the GM takes no direct messages from the bot),
-	 * the invoker is told by an ephemeral follow-up (needs followup_path). */
+	 * the message goes to gm_chan instead when the GM set one for secret
+	 * rolls (reply_gm_fallback), and the invoker is told by an ephemeral
+	 * follow-up where it went, or that nobody saw it (needs
+	 * followup_path). */
 	char gm_user[24]; /* the GM's user id, "" for none */
+	char gm_chan[24]; /* the channel's id, "" for none */
 	char gm_name[64]; /* the GM's display name, for that follow-up */
 	char *dm_body;
 	bool error; /* the reply is an error (its message is ephemeral) */

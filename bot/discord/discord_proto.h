@@ -60,6 +60,36 @@ enum discord_callback_type {
 	DISCORD_CALLBACK_MODAL = 9,
 };
 
+/* Where an app is installed: a command's "integration_types", the keys of
+ * an interaction's "authorizing_integration_owners". */
+enum discord_install_type {
+	DISCORD_INSTALL_GUILD = 0, /* GUILD_INSTALL: to a server */
+	DISCORD_INSTALL_USER = 1,  /* USER_INSTALL: to a user's account */
+};
+
+/* Where an interaction happens: a command's "contexts", an interaction's
+ * "context". */
+enum discord_context_type {
+	DISCORD_CONTEXT_GUILD = 0,
+	DISCORD_CONTEXT_BOT_DM = 1,          /* the DM with the app's bot user */
+	DISCORD_CONTEXT_PRIVATE_CHANNEL = 2, /* a group DM, or a DM between users */
+};
+
+/* A channel's "type", those an interaction may come from. */
+enum discord_channel_type {
+	DISCORD_CHANNEL_GUILD_TEXT = 0,
+	DISCORD_CHANNEL_DM = 1,
+	DISCORD_CHANNEL_GUILD_VOICE = 2,
+	DISCORD_CHANNEL_GROUP_DM = 3,
+	DISCORD_CHANNEL_GUILD_ANNOUNCEMENT = 5,
+	DISCORD_CHANNEL_ANNOUNCEMENT_THREAD = 10,
+	DISCORD_CHANNEL_PUBLIC_THREAD = 11,
+	DISCORD_CHANNEL_PRIVATE_THREAD = 12,
+	DISCORD_CHANNEL_GUILD_STAGE_VOICE = 13,
+	DISCORD_CHANNEL_GUILD_FORUM = 15,
+	DISCORD_CHANNEL_GUILD_MEDIA = 16,
+};
+
 /* An application command's "type". */
 enum discord_command_type {
 	DISCORD_COMMAND_CHAT_INPUT = 1, /* a slash command */
@@ -104,6 +134,9 @@ enum discord_button_style {
 #define DISCORD_ROW_BUTTONS   5
 #define DISCORD_LABEL_MAX     80
 #define DISCORD_CUSTOM_ID_MAX 100
+/* Follow-ups Discord takes for an interaction a user install alone
+ * authorised (code 40094 past them). */
+#define DISCORD_USER_FOLLOWUPS_MAX 5
 
 /* Bits of a message's "flags" that a bot may set. */
 #define DISCORD_FLAG_SUPPRESS_EMBEDS        (1 << 2)
@@ -115,6 +148,7 @@ enum discord_button_style {
 #define DISCORD_ERROR_UNKNOWN_CHANNEL      10003 /* a DM channel Discord forgot */
 #define DISCORD_ERROR_ALREADY_ACKNOWLEDGED 40060 /* an interaction answered before */
 #define DISCORD_ERROR_CANNOT_DM            50007 /* the user's DMs are closed */
+#define DISCORD_ERROR_MAX_FOLLOWUPS        40094 /* an interaction's follow-ups are spent */
 
 /* Bits of a member's "permissions" that make a GM. */
 #define DISCORD_PERM_ADMINISTRATOR   (1ULL << 3)

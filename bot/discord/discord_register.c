@@ -3,9 +3,11 @@
 #include "bot/discord/discord_register.h"
 
 #include <cJSON.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/discord/discord_cmds.h"
@@ -36,10 +38,19 @@ write_hash(uv_work_t *req)
 	struct hash_write *hw = (struct hash_write *)req;
 	struct buf tmp;
 	FILE *f;
+	int fd;
 
 	buf_init(&tmp, 8192);
 	buf_addf(&tmp, "%s.tmp", hw->path);
-	f = fopen(buf_str(&tmp), "w");
+	/* 0600 whatever the umask, as every file of the state. */
+	fd = open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd >= 0 && fchmod(fd, 0600) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (f == NULL && fd >= 0)
+		close(fd);
 	if (f != NULL) {
 		bool ok = fprintf(f, "%s %s\n", hw->want, hw->have) > 0;
 
@@ -180,6 +191,12 @@ on_registered(void *ctx, const struct rest_result *res)
 		discord_cmds_hash(res->body, reg->path, have);
 		remember(dc, reg->want, have);
 		log_info("discord: the commands are registered");
+	} else if (res->status == 400 && dc->user_install && dc->dev_guild == NULL) {
+		log_warnx("discord: registering the commands failed (HTTP 400: %.200s); with "
+		          "[discord] user_install = yes the application must also allow user "
+		          "installs (Developer Portal, Installation, Installation Contexts: "
+		          "User Install); they are compared and registered again at the next start",
+		          res->len > 0 ? res->body : "");
 	} else {
 		log_warnx("discord: registering the commands failed (HTTP %ld); they are "
 		          "compared and registered again at the next start",
@@ -274,7 +291,9 @@ discord_register_commands(struct discord *dc)
 	reg = xcalloc(1, sizeof(*reg));
 	reg->dc = dc;
 	reg->path = buf_take(&path);
-	reg->body = discord_cmds_body(NULL);
+	reg->body = discord_cmds_body(NULL, dc->dev_guild != NULL ? DISCORD_REACH_GUILD
+	                                    : dc->user_install    ? DISCORD_REACH_USER
+	                                                          : DISCORD_REACH_SERVER);
 	discord_cmds_hash(reg->body, reg->path, reg->want);
 	dc->registering = true;
 	discord_rest_call(dc->rest, "GET", reg->path, NULL, REST_OPTIONAL, on_listed, reg);

@@ -10,6 +10,7 @@
 
 #include "bot/app.h"
 #include "bot/discord/discord.h"
+#include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_service.h"
 #include "bot/log.h"
 #include "rules/base/mem.h"
@@ -59,10 +60,10 @@ reload(void *ctx, const struct config *old, const struct config *now)
 		discord_set_gm_role(ds->dc, now->bot.gm_role);
 	if (!same(o->token, n->token) || !same(o->application_id, n->application_id) ||
 	    !same(o->gateway_url, n->gateway_url) || !same(o->rest_url, n->rest_url) ||
-	    !same(o->dev_guild, n->dev_guild) || o->shard_id != n->shard_id ||
-	    o->shard_count != n->shard_count || o->intents != n->intents ||
-	    o->tls_verify != n->tls_verify || o->compress != n->compress ||
-	    o->stats_interval != n->stats_interval)
+	    !same(o->dev_guild, n->dev_guild) || o->user_install != n->user_install ||
+	    o->shard_id != n->shard_id || o->shard_count != n->shard_count ||
+	    o->intents != n->intents || o->tls_verify != n->tls_verify ||
+	    o->compress != n->compress || o->stats_interval != n->stats_interval)
 		log_warnx("[discord] changed: restart delver to apply it");
 }
 
@@ -102,12 +103,34 @@ static const struct app_service_ops ops = {
     .release = release,
 };
 
+int
+discord_service_exit_status(int code)
+{
+	switch (code) {
+	case 401:
+	case DISCORD_CLOSE_AUTHENTICATION_FAILED:
+		return APP_EXIT_DISCORD_TOKEN;
+	case DISCORD_CLOSE_INVALID_SHARD:
+		return APP_EXIT_DISCORD_SHARD;
+	case DISCORD_CLOSE_SHARDING_REQUIRED:
+		return APP_EXIT_DISCORD_SHARDING;
+	case DISCORD_CLOSE_INVALID_API_VERSION:
+		return APP_EXIT_DISCORD_VERSION;
+	case DISCORD_CLOSE_INVALID_INTENTS:
+		return APP_EXIT_DISCORD_INTENTS;
+	case DISCORD_CLOSE_DISALLOWED_INTENTS:
+		return APP_EXIT_DISCORD_DISALLOWED;
+	default:
+		return APP_EXIT_FAILURE;
+	}
+}
+
 static void
-on_fatal(void *ctx, const char *msg)
+on_fatal(void *ctx, int code, const char *msg)
 {
 	struct discord_service *ds = ctx;
 
-	app_shutdown(ds->app, APP_EXIT_FAILURE, "Discord cannot go on");
+	app_shutdown(ds->app, discord_service_exit_status(code), "Discord cannot go on");
 }
 
 int

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bot/fsio.h"
@@ -215,6 +216,10 @@ discord_session_save(const char *path, const struct discord_session *s, char *er
 	else
 		buf_adds(&dir, ".");
 	fd = open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd >= 0 && fchmod(fd, 0600) < 0) { /* 0600 whatever the umask */
+		close(fd);
+		fd = -1;
+	}
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create %s: %s", buf_str(&tmp), strerror(errno));
 		goto out;

@@ -244,6 +244,12 @@ md_span(const struct reply_span *s, struct buf *b, bool *at_start)
 	    (s->style & RS_CODE) && strchr(s->text, '`') == NULL && strchr(s->text, '\n') == NULL;
 	const char *open = "";
 
+	if ((s->style & RS_CHANNEL) && strncmp(s->text, "discord:", 8) == 0 && s->text[8] != '\0' &&
+	    strspn(s->text + 8, "0123456789") == strlen(s->text + 8)) {
+		buf_addf(b, "<#%s>", s->text + 8); /* a mention links, and pings nobody */
+		*at_start = false;
+		return;
+	}
 	if ((s->style & RS_USER) && s->user.mark[0] != '\0')
 		mark = s->user.mark;
 	buf_init(&t, RENDER_MAX);
@@ -709,7 +715,7 @@ add_buttons(cJSON *msg, const struct reply_msg *m, struct discord_buttons *bs)
 
 		if (action == NULL || *action == '\0')
 			continue;
-		if (discord_buttons_id(bs, action, id, sizeof(id)) < 0)
+		if (discord_buttons_id(bs, action, m->buttons[i].update, id, sizeof(id)) < 0)
 			continue;
 		ll = utf8_cut(label, ll, DISCORD_LABEL_MAX);
 		snprintf(lab, sizeof(lab), "%.*s", (int)ll, ll > 0 ? label : "Run");

@@ -450,9 +450,8 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 			render_msg(b, reply_msg(r, REPLY_GM), private_cmd(b), reply_gm_name(r),
 			           nick, &keep, &v, &n);
 	}
+	/* A refusal is counted and summed up in the log by the session. */
 	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
-		log_warnx("irc %s: the send queue is full; a reply of %zu lines to %s was not sent",
-		          b->cfg->network, n, nick);
 		irc_conn_say_lane(
 		    b->conn, lane, private_cmd(b), nick,
 		    "delver has too many replies waiting to be sent, so it dropped its "

@@ -69,6 +69,43 @@ irc_conn_free(struct irc_conn *c)
 	free(c);
 }
 
+/* A refusal of the send queue: a reply (whole) or a single line. */
+static void
+drops_note(struct irc_conn *c, bool reply)
+{
+	if (!c->drops.open) {
+		c->drops.open = true;
+		c->drops.until = c->now + IRC_DROPS_EVERY_MS;
+		log_warnx("irc %s: the send queue is full (%zu lines wait): what does not fit is "
+		          "dropped, and counted every %d s while that lasts",
+		          irc_conn__net(c), irc_flood_pending(c->flood), IRC_DROPS_EVERY_MS / 1000);
+	}
+	if (reply)
+		c->drops.replies++;
+	else
+		c->drops.lines++;
+}
+
+/* The summary of the refusals, when due; the spell ends after a period
+ * with none. */
+static void
+drops_summary(struct irc_conn *c, int64_t now)
+{
+	if (!c->drops.open || now < c->drops.until)
+		return;
+	if (c->drops.replies == 0 && c->drops.lines == 0) {
+		c->drops.open = false;
+		log_info("irc %s: the send queue has room again", irc_conn__net(c));
+		return;
+	}
+	log_warnx("irc %s: the send queue stayed full: %llu replies and %llu other lines were "
+	          "not sent in the last %d s",
+	          irc_conn__net(c), (unsigned long long)c->drops.replies,
+	          (unsigned long long)c->drops.lines, IRC_DROPS_EVERY_MS / 1000);
+	c->drops.replies = c->drops.lines = 0;
+	c->drops.until = now + IRC_DROPS_EVERY_MS;
+}
+
 int
 irc_conn__send(struct irc_conn *c, bool urgent, const char *target, const char *cmd,
                const char *const *p, size_t n)
@@ -87,8 +124,7 @@ irc_conn__send(struct irc_conn *c, bool urgent, const char *target, const char *
 	else
 		r = irc_flood_push(c->flood, target, line, (size_t)len);
 	if (r < 0) {
-		log_warnx("irc %s: the send queue is full; a %s line was dropped", irc_conn__net(c),
-		          cmd);
+		drops_note(c, false);
 		return -1;
 	}
 	if (c->h.wake != NULL)
@@ -150,7 +186,7 @@ irc_conn_link_up(struct irc_conn *c, int64_t now)
 {
 	irc_conn_link_down(c, now);
 	c->st = ST_REG;
-	c->link_at = c->last_rx = now;
+	c->link_at = c->last_rx = c->now = now;
 	log_info("irc %s: connected; registering as %s", irc_conn__net(c), c->cfg->nick);
 	irc_reg_start(c);
 }
@@ -486,7 +522,7 @@ irc_conn_receive(struct irc_conn *c, const char *line, size_t len, int64_t now)
 
 	if (c->st == ST_DOWN)
 		return;
-	c->last_rx = now;
+	c->last_rx = c->now = now;
 	c->ping_at = 0;
 	r = irc_line_parse(&m, line, len);
 	if (r != IRC_PARSE_OK) {
@@ -502,6 +538,8 @@ irc_conn_receive(struct irc_conn *c, const char *line, size_t len, int64_t now)
 void
 irc_conn_tick(struct irc_conn *c, int64_t now)
 {
+	c->now = now;
+	drops_summary(c, now);
 	if (c->st == ST_DOWN || c->recycling)
 		return;
 	if (c->st == ST_REG && now - c->link_at >= c->t.register_max) {
@@ -554,6 +592,8 @@ irc_conn_next(struct irc_conn *c, int64_t now)
 	 * timer; only a dry bucket sets a time. */
 	if (flood > now)
 		best = flood;
+	if (c->drops.open)
+		earliest(&best, c->drops.until);
 
 	if (c->st == ST_DOWN || c->recycling)
 		return best;
@@ -576,6 +616,7 @@ irc_conn_next(struct irc_conn *c, int64_t now)
 size_t
 irc_conn_pop(struct irc_conn *c, int64_t now, char *out, size_t size)
 {
+	c->now = now;
 	return irc_flood_pop(c->flood, now, out, size);
 }
 
@@ -640,8 +681,10 @@ irc_conn_say_group(struct irc_conn *c, const char *lane, const struct irc_say *v
 			r = IRC_SAY_BAD;
 		lines[i] = buf[i];
 	}
-	if (r == IRC_SAY_OK && irc_flood_push_group(c->flood, lane, lines, n, reserve) < 0)
+	if (r == IRC_SAY_OK && irc_flood_push_group(c->flood, lane, lines, n, reserve) < 0) {
 		r = IRC_SAY_FULL;
+		drops_note(c, true);
+	}
 	free(lines);
 	free(buf);
 	if (r == IRC_SAY_BAD)

@@ -15,6 +15,19 @@
 
 #define CAPS_MAX 256
 
+/* How often the send queue's refusals are summed up while they go on. */
+#define IRC_DROPS_EVERY_MS 10000
+
+/* The send queue's refusals: the first of a spell is logged at once, then
+ * what was refused is summed up every IRC_DROPS_EVERY_MS while it goes on,
+ * so that a flood of strangers does not flood the log. */
+struct drops {
+	bool open;        /* a spell of refusals is under way */
+	int64_t until;    /* when its next summary is due */
+	uint64_t replies; /* replies refused since the last line logged */
+	uint64_t lines;   /* single lines refused since then */
+};
+
 enum state {
 	ST_DOWN,
 	ST_REG,
@@ -53,6 +66,8 @@ struct irc_conn {
 	int64_t link_at, last_rx, ping_at, ready_at, nick_retry_at;
 	int attempts;
 	bool stable; /* the last link stayed registered for t.stable */
+	int64_t now; /* the latest time the transport gave */
+	struct drops drops;
 	struct chanrec chans[CONFIG_CHANNELS_MAX];
 	size_t nchans;
 };

@@ -477,8 +477,9 @@ enum layout {
 	LAYOUT_BRIEF,  /* packed, tables cut to their highlighted row */
 };
 
-/* Whether m's first line opens with o->address and " rolls": it is then
- * written "address: " and the rest of the line. */
+/* Whether m's first line opens with o->address and the word "rolls" alone
+ * (a roll's heading, its label after it): it is then written "address: "
+ * and the rest of the line. */
 static bool
 addressed(const struct reply_msg *m, const struct render_irc_opts *o)
 {
@@ -486,8 +487,7 @@ addressed(const struct reply_msg *m, const struct render_irc_opts *o)
 
 	return o->address != NULL && m->title == NULL && b != NULL && b->kind == RB_LINE &&
 	       b->nspans >= 2 && strcmp(b->spans[0].text, o->address) == 0 &&
-	       strncmp(b->spans[1].text, " rolls", 6) == 0 &&
-	       (b->spans[1].text[6] == '\0' || b->spans[1].text[6] == ' ');
+	       strcmp(b->spans[1].text, " rolls") == 0;
 }
 
 /* The message's logical lines (uncut, formatting closed at each end);

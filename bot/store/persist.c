@@ -17,6 +17,8 @@
 
 #include "bot/log.h"
 #include "bot/fsio.h"
+#include "bot/store/statedir.h"
+#include "bot/store/store_check.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
@@ -647,25 +649,22 @@ tick_cb(uv_timer_t *t)
 
 /* --- opening and closing --- */
 
+/* Makes and checks the state directory (statedir.h) and takes its lock.
+ * Returns 0, or -1 with err and errno as persist_open says. */
 static int
 open_dir(struct persist *p, char *err, size_t errlen)
 {
 	char path[4200];
-	struct stat sb;
 
-	if (mkdir(p->dir, 0700) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create the state directory %s: %s", p->dir,
-		         strerror(errno));
+	if (statedir_prepare(p->dir, err, errlen) < 0)
 		return -1;
-	}
-	if (stat(p->dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen, "the state directory %s is not a directory", p->dir);
-		return -1;
-	}
 	snprintf(path, sizeof(path), "%s/lock", p->dir);
 	p->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (p->lock_fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	if (p->lock_fd < 0 || fchmod(p->lock_fd, 0600) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(e));
+		errno = e == EACCES || e == EPERM || e == EROFS ? STATEDIR_UNSAFE : e;
 		return -1;
 	}
 	if (flock(p->lock_fd, LOCK_EX | LOCK_NB) < 0) {
@@ -673,6 +672,7 @@ open_dir(struct persist *p, char *err, size_t errlen)
 		         "the state directory %s is in use by another delver (%s is "
 		         "locked); stop it or use another --state-dir",
 		         p->dir, path);
+		errno = EAGAIN;
 		return -1;
 	}
 	return 0;
@@ -691,6 +691,16 @@ free_persist(struct persist *p)
 	if (p->lock_fd >= 0)
 		close(p->lock_fd);
 	free(p);
+}
+
+/* free_persist for a failed open: errno stays as the failure set it. */
+static void
+fail_persist(struct persist *p)
+{
+	int e = errno;
+
+	free_persist(p);
+	errno = e;
 }
 
 int
@@ -719,7 +729,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "the state directory's name is too long");
 		goto out;
 	}
-	if (store_sqlite_check_file(file, why, sizeof(why)) < 0) {
+	if (store_check_file(file, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
 	}
@@ -737,7 +747,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	strftime(sub, sizeof(sub), "replaced-%Y%m%dT%H%M%SZ", &tm);
 	snprintf(aside, sizeof(aside), "%s/%s", p->dir, sub);
 	if (access(p->path, F_OK) == 0) {
-		if (mkdir(aside, 0700) < 0 && errno != EEXIST) {
+		if (statedir_mkdir(aside) < 0) {
 			snprintf(err, errlen, "cannot create %s: %s; nothing was changed", aside,
 			         strerror(errno));
 			unlink(tmp);
@@ -781,9 +791,12 @@ static int
 open_rest(struct persist *p, char *err, size_t errlen)
 {
 	if (persist_read_all(p, err, errlen) < 0) {
+		int e = errno;
+
 		/* Nothing is under way: the backend closes at once. */
 		p->be->ops->close(p->be, backend_gone, NULL);
 		uv_run(p->loop, UV_RUN_NOWAIT);
+		errno = e;
 		return -1;
 	}
 	uv_idle_init(p->loop, &p->idle);
@@ -816,10 +829,11 @@ persist_new(uv_loop_t *loop, struct state *st, const struct persist_opts *o, cha
 	if (persist_db_path(p->path, sizeof(p->path), p->dir) < 0) {
 		snprintf(err, errlen, "the state directory's name is too long");
 		free_persist(p);
+		errno = STATEDIR_UNSAFE;
 		return NULL;
 	}
 	if (open_dir(p, err, errlen) < 0) {
-		free_persist(p);
+		fail_persist(p);
 		return NULL;
 	}
 	return p;
@@ -836,7 +850,7 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 	p->be = store_sqlite_open(loop, p->path, o->fsync, err, errlen);
 	p->sqlite = true;
 	if (p->be == NULL || open_rest(p, err, errlen) < 0) {
-		free_persist(p);
+		fail_persist(p);
 		return NULL;
 	}
 	return p;
@@ -856,7 +870,7 @@ persist_open_backend(uv_loop_t *loop, struct state *st, const struct persist_opt
 	p->sqlite = be->ops == store_sqlite_ops();
 	snprintf(p->path, sizeof(p->path), "the %s store", be->ops->name);
 	if (open_rest(p, err, errlen) < 0) {
-		free_persist(p);
+		fail_persist(p);
 		return NULL;
 	}
 	return p;

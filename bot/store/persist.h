@@ -71,6 +71,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 
 #include <uv.h>
@@ -112,11 +113,19 @@ struct persist_stats {
 /* DIR/delver.db. Returns 0, or -1 when it does not fit. */
 int persist_db_path(char *out, size_t size, const char *dir);
 
+/* The errno of persist_open when the database, or a record in it, is
+ * damaged (or was written by a newer delver): a restart cannot mend it. */
+#define PERSIST_DAMAGED EBADMSG
+
 /*
- * Creates or opens the state directory, takes its lock, opens (or creates)
- * the database and loads st (which must be empty) from it. Returns NULL with
- * err (one message naming the file and reason, and what to do) when it
- * cannot.
+ * Creates or opens the state directory (bot/store/statedir.h: made with
+ * its parents, refused when others may write it or delver may not), takes
+ * its lock, opens (or creates) the database and loads st (which must be
+ * empty) from it. Returns NULL with err (one message naming the file and
+ * reason, and what to do) when it cannot, and errno PERSIST_DAMAGED, or
+ * STATEDIR_UNSAFE (the state cannot be kept there safely: read-only, open
+ * to others), or another value for what may pass (the lock is held by
+ * another delver, a server cannot be reached).
  */
 struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o,
                              char *err, size_t errlen);

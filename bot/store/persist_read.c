@@ -2,6 +2,7 @@
 #include "bot/store/persist_read.h"
 #include "bot/store/persist_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,7 +168,9 @@ persist_read_want(void *ctx, const char *chan_key, const char *user_key, const c
 	return c > 0 || u > 0 || l > 0 ? 1 : 0;
 }
 
-/* Decodes a stored row into r (its kind checked). Returns 0, or -1 with err. */
+/* Decodes a stored row into r (its kind checked, and its own key against
+ * the row's key column: a record under another key is damage, never trusted
+ * either way). Returns 0, or -1 with err. */
 static int
 decode_row(const struct store_row *row, struct store_record *r, char *err, size_t errlen)
 {
@@ -184,6 +187,14 @@ decode_row(const struct store_row *row, struct store_record *r, char *err, size_
 	if (r->kind != want) {
 		store_record_clear(r, store_record_builtin_mods());
 		snprintf(err, errlen, "it holds another kind of record");
+		return -1;
+	}
+	if (strcmp(r->key, row->key) != 0) {
+		snprintf(err, errlen,
+		         "it holds the record of '%.200s': the row's key column was changed or "
+		         "damaged",
+		         r->key);
+		store_record_clear(r, store_record_builtin_mods());
 		return -1;
 	}
 	return 0;
@@ -353,6 +364,7 @@ struct active_ctx {
 	size_t nempty, cap;
 	char *err;
 	size_t errlen;
+	bool damaged; /* a record could not be read: the load stopped there */
 };
 
 static int
@@ -363,6 +375,7 @@ active_row(const struct store_row *row, void *ctx)
 	char why[1024];
 
 	if (decode_row(row, &r, why, sizeof(why)) < 0) {
+		a->damaged = true;
 		snprintf(
 		    a->err, a->errlen,
 		    "%s: the %s record '%s' cannot be read: %s; restore a snapshot of the state "
@@ -405,11 +418,14 @@ persist_read_all(struct persist *p, char *err, size_t errlen)
 	    .p = p, .err = err, .errlen = errlen, .fresh = state_nchannels(p->st) == 0};
 	int64_t since = p->o.evict_after > 0 ? p->clock - p->o.evict_after + 1 : INT64_MIN;
 
-	int ret = -1;
+	int ret = -1, e;
 
 	err[0] = '\0';
-	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0)
+	if (p->be->ops->load_active(p->be, since, active_row, &a, err, errlen) < 0) {
+		/* A damaged record stays damaged; a read that failed may pass. */
+		errno = a.damaged ? PERSIST_DAMAGED : EIO;
 		goto out;
+	}
 	/* Loading is not a change. */
 	state_flush(p->st, NULL, NULL, NULL);
 	/* Empty user rows go: a user with nothing to keep is not stored. */
@@ -430,8 +446,10 @@ persist_read_all(struct persist *p, char *err, size_t errlen)
 	log_debug("state %s: %llu records loaded", p->path, (unsigned long long)a.n);
 	ret = 0;
 out:
+	e = errno;
 	for (size_t i = 0; i < a.nempty; i++)
 		free(a.empty[i]);
 	free(a.empty);
+	errno = e;
 	return ret;
 }

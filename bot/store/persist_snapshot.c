@@ -3,6 +3,7 @@
 #include "bot/store/persist_snapshot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,19 +16,49 @@
 #include "bot/log.h"
 #include "bot/fsio.h"
 #include "bot/store/persist_int.h"
+#include "bot/store/statedir.h"
 #include "rules/base/mem.h"
 
 #define SNAP_DIR    "snapshots"
 #define SNAP_PREFIX "delver-"
 #define SNAP_SUFFIX ".db"
 
+/* Whether name is one persist_snapshot_start gives: the prefix, the UTC
+ * time as YYYYMMDDTHHMMSSZ, the suffix. */
 static bool
 snapshot_name(const char *name)
 {
-	size_t n = strlen(name);
+	const char *t = name + strlen(SNAP_PREFIX);
 
-	return strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) == 0 && n > strlen(SNAP_SUFFIX) &&
-	       strcmp(name + n - strlen(SNAP_SUFFIX), SNAP_SUFFIX) == 0;
+	if (strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) != 0 ||
+	    strlen(t) != strlen("YYYYMMDDTHHMMSSZ") + strlen(SNAP_SUFFIX) ||
+	    strcmp(t + strlen("YYYYMMDDTHHMMSSZ"), SNAP_SUFFIX) != 0)
+		return false;
+	for (size_t i = 0; i < strlen("YYYYMMDDTHHMMSSZ"); i++) {
+		char want = i == 8 ? 'T' : i == 15 ? 'Z' : 'd';
+
+		if (want == 'd' ? !(t[i] >= '0' && t[i] <= '9') : t[i] != want)
+			return false;
+	}
+	return true;
+}
+
+/* Whether the file begins as every SQLite database does: only a file that
+ * is a snapshot counts toward snapshot_keep (and is ever removed). */
+static bool
+snapshot_file(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	     memcmp(head, magic, sizeof(magic)) == 0;
+	close(fd);
+	return ok;
 }
 
 static int
@@ -53,20 +84,21 @@ prune(const char *dir, int keep)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char **names = NULL;
+	char **names = NULL, path[4300 + 300];
 	size_t n = 0, cap = 0;
 
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL) {
 		if (snapshot_tmp_name(e->d_name)) {
-			char path[4300 + 300];
-
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 			fsio_unlink(path);
 			continue;
 		}
 		if (!snapshot_name(e->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!snapshot_file(path))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
@@ -79,8 +111,6 @@ prune(const char *dir, int keep)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		if (i + (size_t)keep < n) {
-			char path[4300 + 300];
-
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 			fsio_unlink(path);
 		}
@@ -163,7 +193,7 @@ persist_snapshot_start(struct persist *p)
 	if (p->snapping)
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	if (statedir_mkdir(dir) < 0) {
 		log_warn("store: cannot create %s", dir);
 		p->stats.snapshot_failures++;
 		return -1;

@@ -219,6 +219,8 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 		goto out;
 	}
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		(void)fchmod(fd, 0600); /* whatever the umask */
 	if (fd < 0 && errno == ENOENT) {
 		snprintf(err, errlen,
 		         "cannot restore channel '%s': the state directory %s does not exist; "

@@ -12,6 +12,7 @@
 #include <libpq-fe.h>
 
 #include "bot/log.h"
+#include "bot/store/statedir.h"
 #include "bot/store/store_pg_snapshot.h"
 #include "bot/store/store_pg_sql.h"
 #include "rules/base/mem.h"
@@ -985,6 +986,64 @@ store_pg_create_tables(struct pg_conn *c, char *why, size_t whylen)
 	return 0;
 }
 
+/* The one value of a query of one row and column, into out ("" when it
+ * fails). */
+static void
+query_value(PGconn *c, const char *sql, char *out, size_t len)
+{
+	PGresult *r = PQexec(c, sql);
+
+	snprintf(out, len, "%s",
+	         PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && PQnfields(r) == 1
+	             ? PQgetvalue(r, 0, 0)
+	             : "");
+	PQclear(r);
+}
+
+/* Refuses, before anything is set up, a server or role that may not write:
+ * every change would otherwise be refused later, one by one. Returns 0, or
+ * -1 with one sentence in err. */
+static int
+check_writable(PGconn *c, char *err, size_t errlen)
+{
+	static const char *const privs[] = {"SELECT", "INSERT", "UPDATE", "DELETE"};
+	static const char *const tables[] = {"channels", "users"};
+	char v[64], sql[160];
+
+	query_value(c, "SELECT current_setting('transaction_read_only')", v, sizeof(v));
+	if (strcmp(v, "on") == 0) {
+		snprintf(
+		    err, errlen,
+		    "the PostgreSQL database %s is read-only for delver (transaction_read_only "
+		    "is on: a standby server, or default_transaction_read_only set for the "
+		    "database or the role %s); delver needs a primary server and a role that "
+		    "may write its tables",
+		    PQdb(c), PQuser(c));
+		return -1;
+	}
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		snprintf(sql, sizeof(sql), "SELECT to_regclass('%s') IS NOT NULL", tables[t]);
+		query_value(c, sql, v, sizeof(v));
+		if (strcmp(v, "t") != 0)
+			continue; /* made below, by this role */
+		for (size_t i = 0; i < sizeof(privs) / sizeof(privs[0]); i++) {
+			snprintf(sql, sizeof(sql), "SELECT has_table_privilege('%s', '%s')",
+			         tables[t], privs[i]);
+			query_value(c, sql, v, sizeof(v));
+			if (strcmp(v, "t") == 0)
+				continue;
+			snprintf(
+			    err, errlen,
+			    "the PostgreSQL table %s of database %s is read-only for delver (the "
+			    "role %s lacks %s on it); delver needs GRANT SELECT, INSERT, UPDATE, "
+			    "DELETE ON channels, users TO %s",
+			    tables[t], PQdb(c), PQuser(c), privs[i], PQuser(c));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Runs the schema in one transaction and prepares the statements, on a
  * blocking connection. Returns 0, or -1 with the reason in why. */
 static int
@@ -1022,6 +1081,7 @@ store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err, size_t 
 {
 	struct store_pg *p = xcalloc(1, sizeof(*p));
 	char why[ERR_MAX];
+	int fail = EAGAIN;
 
 	p->base.ops = &pg_ops;
 	p->base.loop = loop;
@@ -1043,6 +1103,10 @@ store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err, size_t 
 		goto fail;
 	}
 	store_pg_sql_quiet_notices(p->conn);
+	if (check_writable(p->conn, err, errlen) < 0) {
+		fail = STATEDIR_UNSAFE;
+		goto fail;
+	}
 	if (setup_blocking(p->conn, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot set up the tables in PostgreSQL database %s: %s",
 		         PQdb(p->conn), why);
@@ -1059,6 +1123,7 @@ store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err, size_t 
 		p->conn = NULL;
 		p->closing = true;
 		close_maybe(p); /* frees p from the loop */
+		errno = EAGAIN;
 		return NULL;
 	}
 	p->up = true;
@@ -1076,6 +1141,7 @@ fail:
 	}
 	free(p->conninfo);
 	free(p);
+	errno = fail;
 	return NULL;
 }
 

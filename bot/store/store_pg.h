@@ -61,9 +61,12 @@ struct store_pg_opts {
 };
 
 /*
- * Connects (blocking: call it before the loop serves anyone), creates the
- * tables when missing and prepares the statements. Returns the backend, or
- * NULL with one sentence in err naming the server and why.
+ * Connects (blocking: call it before the loop serves anyone), refuses a
+ * server or role that may not write (a read-only transaction, as on a
+ * standby; the tables not writable by the role), creates the tables when
+ * missing and prepares the statements. Returns the backend, or NULL with
+ * one sentence in err naming the server and why, and errno STATEDIR_UNSAFE
+ * when it may not write (bot/store/statedir.h), else EAGAIN.
  */
 struct store_backend *store_pg_open(uv_loop_t *loop, const struct store_pg_opts *o, char *err,
                                     size_t errlen);

@@ -10,42 +10,11 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include "bot/store/store_check.h"
 #include "bot/store/store_pg.h"
 #include "bot/store/store_pg_sql.h"
 
 #define WHY_MAX 300
-
-/* Checks that file is a whole SQLite database with delver's tables.
- * Returns 0, or -1 with a sentence in err. */
-static int
-check_file(sqlite3 *db, const char *file, char *err, size_t errlen)
-{
-	sqlite3_stmt *s = NULL;
-	const char *res;
-	int rc = -1;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_step(s) != SQLITE_ROW ||
-	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {
-		snprintf(err, errlen, "cannot restore: %s is not a whole SQLite database (%s)",
-		         file, sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM channels, users LIMIT 0", -1, &s, NULL) !=
-	    SQLITE_OK) {
-		snprintf(
-		    err, errlen,
-		    "cannot restore: %s is not a delver snapshot (no channels and users tables)",
-		    file);
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(s);
-	return rc;
-}
 
 /* COPY incoming FROM STDIN in binary format: the header. */
 static int
@@ -223,19 +192,22 @@ store_pg_restore(const char *conninfo, const char *password, const char *file, c
 {
 	const char *const kw[] = {"dbname", "fallback_application_name", "password", NULL};
 	const char *values[] = {conninfo, "delver", password, NULL};
-	char why[WHY_MAX] = "";
+	char why[WHY_MAX] = "", check[5000];
 	sqlite3 *db = NULL;
 	PGconn *c = NULL;
 	long nc = -1, nu = -1;
 	int rc = -1;
 
+	/* Every record is checked before anything is replaced. */
+	if (store_check_file(file, check, sizeof(check)) < 0) {
+		snprintf(err, errlen, "cannot restore: %s; nothing was changed", check);
+		goto out;
+	}
 	if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot restore: cannot open %s: %s", file,
 		         sqlite3_errmsg(db));
 		goto out;
 	}
-	if (check_file(db, file, err, errlen) < 0)
-		goto out;
 	c = PQconnectdbParams(kw, values, 1);
 	if (c == NULL || PQstatus(c) != CONNECTION_OK) {
 		store_pg_sql_first_line(why, sizeof(why),

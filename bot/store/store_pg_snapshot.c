@@ -13,6 +13,7 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include "bot/store/statedir.h"
 #include "bot/store/store_pg_sql.h"
 
 #define WHY_MAX 256
@@ -211,6 +212,10 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 	if (!store_pg_sql_exec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", why,
 	                       sizeof(why))) {
 		snprintf(err, errlen, "cannot start the snapshot's transaction: %s", why);
+		goto out;
+	}
+	if (statedir_create_file(part) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", part, strerror(errno));
 		goto out;
 	}
 	if (sqlite3_open_v2(part, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=

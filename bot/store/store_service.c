@@ -9,6 +9,7 @@
 
 #include "bot/app.h"
 #include "bot/store/persist.h"
+#include "bot/store/statedir.h"
 #include "bot/store/store.h"
 #include "bot/store/store_service.h"
 #include "rules/base/mem.h"
@@ -93,13 +94,18 @@ store_service_start(struct app *a, char *err, size_t errlen)
 		be = store_open(app_loop(a), &so, err, errlen);
 		ss->p = be != NULL ? persist_open_backend(app_loop(a), app_dispatch(a)->state, &o,
 		                                          be, err, errlen)
-		                   : NULL;
+		                   : NULL; /* errno as store_pg_open says */
 	} else {
 		ss->p = persist_open(app_loop(a), app_dispatch(a)->state, &o, err, errlen);
 	}
 	if (ss->p == NULL) {
+		/* persist_open's errno says whether a restart could mend it. */
+		int e = errno;
+
 		free(ss);
-		return -1;
+		return e == PERSIST_DAMAGED   ? APP_EXIT_STORE_DAMAGED
+		       : e == STATEDIR_UNSAFE ? APP_EXIT_STORE_UNSAFE
+		                              : -1;
 	}
 	persist_attach(ss->p, app_dispatch(a));
 	app_add_service(a, &ops, ss);

@@ -12,6 +12,8 @@
 
 #include "bot/log.h"
 #include "bot/fsio.h"
+#include "bot/store/persist.h"
+#include "bot/store/statedir.h"
 #include "rules/base/mem.h"
 
 #define BUSY_MS 5000 /* another connection (a snapshot's) holding a lock */
@@ -105,6 +107,7 @@ struct snap_job {
 struct sqlite_backend {
 	struct store_backend base;
 	char *path;
+	int fail;     /* at open: the errno store_sqlite_open gives when it fails */
 	sqlite3 *db;  /* the writer: one thread at a time */
 	sqlite3 *rdb; /* read-only, on the loop */
 	sqlite3_stmt *stmt[ST_COUNT];
@@ -628,13 +631,14 @@ store_sqlite_ops(void)
 }
 
 static void
-damaged(const char *path, const char *why, char *err, size_t errlen)
+damaged(struct sqlite_backend *b, const char *why, char *err, size_t errlen)
 {
 	snprintf(err, errlen,
 	         "the database %s is damaged (%s); delver leaves it as it is and will not start "
 	         "on it: put back a copy from a backup or a snapshot file, or move it aside to "
 	         "start with no saved state",
-	         path, why);
+	         b->path, why);
+	b->fail = PERSIST_DAMAGED;
 }
 
 static int
@@ -656,13 +660,13 @@ check_db(struct sqlite_backend *b, char *err, size_t errlen)
 	int rc;
 
 	if (sqlite3_prepare_v2(b->db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK) {
-		damaged(b->path, sqlite3_errmsg(b->db), err, errlen);
+		damaged(b, sqlite3_errmsg(b->db), err, errlen);
 		return -1;
 	}
 	rc = sqlite3_step(s);
 	res = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
 	if (rc != SQLITE_ROW || res == NULL || strcmp(res, "ok") != 0) {
-		damaged(b->path, rc != SQLITE_ROW || res == NULL ? sqlite3_errmsg(b->db) : res, err,
+		damaged(b, rc != SQLITE_ROW || res == NULL ? sqlite3_errmsg(b->db) : res, err,
 		        errlen);
 		sqlite3_finalize(s);
 		return -1;
@@ -722,6 +726,7 @@ migrate(struct sqlite_backend *b, char *err, size_t errlen)
 		         "the database %s was written by a newer delver (schema %d; this one knows "
 		         "%d); run that version, or restore a snapshot file this version wrote",
 		         b->path, v, STORE_SQLITE_SCHEMA);
+		b->fail = PERSIST_DAMAGED;
 		return -1;
 	}
 	if (v == STORE_SQLITE_SCHEMA)
@@ -748,24 +753,50 @@ fail:
 	return -1;
 }
 
+/* Refuses a database (or its log) delver could not write: statedir.h. */
+static int
+check_writable(struct sqlite_backend *b, char *err, size_t errlen)
+{
+	static const char *const parts[] = {"", "-wal", "-shm"};
+	char path[4400];
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", b->path, parts[i]);
+		if (statedir_check_file(path, i == 0 ? "database" : "database log", err, errlen) <
+		    0) {
+			b->fail = STATEDIR_UNSAFE;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 open_db(struct sqlite_backend *b, char *err, size_t errlen)
 {
-	mode_t old;
 	struct stat sb;
 	int rc;
 
 	/* SQLite takes an empty file for a new database: an empty file was cut
 	 * short (delver writes the header as it creates it). */
 	if (stat(b->path, &sb) == 0 && sb.st_size == 0) {
-		damaged(b->path, "the file is empty: truncated", err, errlen);
+		damaged(b, "the file is empty: truncated", err, errlen);
 		return -1;
 	}
-	old = umask(077);
+	if (check_writable(b, err, errlen) < 0)
+		return -1;
+	/* A new database is made 0600 here, whatever the umask; SQLite gives
+	 * its log files the database's mode. */
+	if (stat(b->path, &sb) < 0 && errno == ENOENT && statedir_create_file(b->path) < 0) {
+		snprintf(err, errlen, "cannot create the database %s: %s", b->path,
+		         strerror(errno));
+		b->fail =
+		    errno == EACCES || errno == EPERM || errno == EROFS ? STATEDIR_UNSAFE : errno;
+		return -1;
+	}
 	rc = sqlite3_open_v2(b->path, &b->db,
 	                     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
 	                     NULL);
-	umask(old);
 	if (rc != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open the database %s: %s", b->path,
 		         b->db ? sqlite3_errmsg(b->db) : sqlite3_errstr(rc));
@@ -822,8 +853,12 @@ store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync, ch
 	b->path = xstrdup(path);
 	b->sync = sync_of(fsync);
 	b->everysec = fsync == FSYNC_EVERYSEC;
+	b->fail = EIO;
 	if (open_db(b, err, errlen) < 0) {
+		int e = b->fail;
+
 		free_backend(b);
+		errno = e;
 		return NULL;
 	}
 	uv_timer_init(loop, &b->timer);
@@ -905,6 +940,10 @@ store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen)
 	sqlite3_backup *bk;
 	int rc = -1;
 
+	if (statedir_create_file(to) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", to, strerror(errno));
+		return -1;
+	}
 	if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
 	    sqlite3_open_v2(to, &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	        SQLITE_OK) {
@@ -929,39 +968,5 @@ out:
 		rc = -1;
 	}
 	sqlite3_close(src);
-	return rc;
-}
-
-int
-store_sqlite_check_file(const char *path, char *err, size_t errlen)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *s = NULL;
-	const char *res;
-	int rc = -1;
-
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(db));
-		goto out;
-	}
-	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &s, NULL) != SQLITE_OK ||
-	    sqlite3_step(s) != SQLITE_ROW ||
-	    (res = (const char *)sqlite3_column_text(s, 0)) == NULL || strcmp(res, "ok") != 0) {
-		snprintf(err, errlen, "%s is not a whole SQLite database (%s)", path,
-		         sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_finalize(s);
-	s = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM channels, users LIMIT 0", -1, &s, NULL) !=
-	    SQLITE_OK) {
-		snprintf(err, errlen, "%s is not a delver database (no channels and users tables)",
-		         path);
-		goto out;
-	}
-	rc = 0;
-out:
-	sqlite3_finalize(s);
-	sqlite3_close(db);
 	return rc;
 }

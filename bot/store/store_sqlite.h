@@ -16,7 +16,8 @@
  * - fsync policy onto synchronous: always FULL, everysec NORMAL with a
  *   PASSIVE checkpoint on the pool once a second after commits, no OFF.
  * - A damaged file (failing quick_check, or empty) is refused at open and
- *   never written.
+ *   never written; so is a file, or its log, that delver may not write
+ *   (bot/store/statedir.h), rather than refusing every change later.
  *
  * Ownership: store_sqlite_open returns a backend that its ops->close frees.
  */
@@ -34,7 +35,8 @@
 #define STORE_SQLITE_SCHEMA 1 /* PRAGMA user_version of the current tables */
 
 /* Opens (or creates, mode 0600) the database at path. Returns NULL with one
- * sentence in err naming the file, the reason and what to do. */
+ * sentence in err naming the file, the reason and what to do, and errno as
+ * persist_open says (PERSIST_DAMAGED, STATEDIR_UNSAFE, or another). */
 struct store_backend *store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync,
                                         char *err, size_t errlen);
 
@@ -61,12 +63,8 @@ int store_sqlite_write_now(struct store_backend *b, const struct store_row *rows
 /* Everysec checkpoints started since open. */
 uint64_t store_sqlite_checkpoints(const struct store_backend *b);
 
-/* Checks that path is a whole delver database (quick_check, the tables).
- * Returns 0, or -1 with err. */
-int store_sqlite_check_file(const char *path, char *err, size_t errlen);
-
-/* Copies the database at from into to (which should not exist) with the
- * backup API, fsynced. Returns 0, or -1 with err. */
+/* Copies the database at from into to (which should not exist; it is made
+ * 0600) with the backup API, fsynced. Returns 0, or -1 with err. */
 int store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen);
 
 #endif

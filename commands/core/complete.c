@@ -154,7 +154,6 @@ complete_invocation(struct dispatch *d, const struct origin *o, struct invocatio
                     const char *option, const char *partial, int64_t now, struct completions *out)
 {
 	const struct cmd_opt *opt = NULL;
-	const char *gm;
 	bool failed;
 
 	for (int i = 0;
@@ -169,8 +168,7 @@ complete_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 	inv->user = state_user_find(d->state, o->user_key);
 	if (opt == NULL || failed)
 		goto done;
-	gm = inv->chan != NULL ? channel_gm(inv->chan) : NULL;
-	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
+	invocation_seat(inv);
 	/* A GM-only command suggests nothing to others: the suggestions could
 	 * show what only the GM may see. */
 	for (size_t i = 0; i < 3 && inv->path[i] != NULL; i++)

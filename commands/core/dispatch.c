@@ -196,6 +196,13 @@ waiting_drop(struct dispatch_waiting **table, struct dispatch_waiting *k)
 	}
 }
 
+/* True when a command of chan_key waits. */
+static bool
+parked_in(const struct dispatch *d, const char *chan_key)
+{
+	return waiting_find(d->parked_chans, chan_key) != NULL;
+}
+
 /* True when a waiting command is user_key's. */
 static bool
 user_parked(const struct dispatch *d, const char *user_key)
@@ -237,8 +244,8 @@ run_now(struct dispatch *d, const struct origin *o, struct invocation *inv, int6
 		user_set_name(inv->user, o->user_name);
 	user_set_last_used(inv->user, now);
 	channel_set_last_used(inv->chan, now);
+	invocation_seat(inv);
 	gm = channel_gm(inv->chan);
-	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
 	/* The GM seat keeps the name its holder last used here, which is
 	 * where a secret roll is sent on IRC (a NOTICE to that nick). */
 	if (gm != NULL && strcmp(gm, o->user_key) == 0 &&
@@ -261,15 +268,13 @@ done:
 	if (inv->user != NULL && !user_parked(d, o->user_key) &&
 	    state_release_user(d->state, inv->user))
 		inv->user = NULL;
+	/* So is a private conversation with nothing to keep: strangers who
+	 * write to the bot once each leave nothing behind. */
+	if (o->direct && inv->chan != NULL && !parked_in(d, o->chan_key) &&
+	    state_release_channel(d->state, inv->chan))
+		inv->chan = NULL;
 	invocation_clear(inv);
 	return ready;
-}
-
-/* True when a command of chan_key waits. */
-static bool
-parked_in(const struct dispatch *d, const char *chan_key)
-{
-	return waiting_find(d->parked_chans, chan_key) != NULL;
 }
 
 /* The refusal for persist_want's failure r; returns true (out complete). */
@@ -339,6 +344,21 @@ unpark(struct dispatch *d, struct dispatch_parked *w)
 	waiting_drop(&d->parked_users, w->user);
 }
 
+/* persist_want for o's records, and a thread's parent channel too (for its
+ * GM seat): 1 while one is being read; a failed read of the parent only
+ * leaves its seat unknown (invocation_seat), it refuses nothing. */
+static int
+want(struct dispatch *d, const struct origin *o, bool restart)
+{
+	int r =
+	    d->persist_want(d->persist_ctx, o->chan_key, o->user_key, o->legacy_user_key, restart);
+
+	if (r >= 0 && o->parent_key[0] != '\0' &&
+	    d->persist_want(d->persist_ctx, o->parent_key, o->user_key, "", restart) == 1)
+		r = 1;
+	return r;
+}
+
 bool
 dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct invocation *inv,
                           int64_t now, struct reply *out, dispatch_done_fn done, void *ctx)
@@ -348,7 +368,7 @@ dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct inv
 	/* Only a command whose reply may wait can wait for a read. */
 	if (d->persist_want == NULL || done == NULL)
 		return run_now(d, o, inv, now, out, done, ctx);
-	r = d->persist_want(d->persist_ctx, o->chan_key, o->user_key, o->legacy_user_key, true);
+	r = want(d, o, true);
 	if (r == 0 && !parked_in(d, o->chan_key))
 		return run_now(d, o, inv, now, out, done, ctx);
 	if (r < 0 && !parked_in(d, o->chan_key)) {
@@ -387,8 +407,7 @@ dispatch_resume(struct dispatch *d)
 			w = w->next;
 			continue;
 		}
-		r = d->persist_want(d->persist_ctx, w->o.chan_key, w->o.user_key,
-		                    w->o.legacy_user_key, false);
+		r = want(d, &w->o, false);
 		if (r == 1) {
 			w = w->next;
 			continue;

@@ -55,6 +55,23 @@ invocation_bool(const struct invocation *inv, const char *name, bool dflt)
 	return a != NULL && a->set ? a->b : dflt;
 }
 
+void
+invocation_seat(struct invocation *inv)
+{
+	const struct origin *o = inv->from;
+	const char *gm;
+
+	inv->seat = inv->chan;
+	if ((inv->chan == NULL || channel_gm(inv->chan) == NULL) && o->parent_key[0] != '\0') {
+		struct channel *parent = state_channel_find(inv->state, o->parent_key);
+
+		if (parent != NULL && channel_gm(parent) != NULL)
+			inv->seat = parent;
+	}
+	gm = inv->seat != NULL ? channel_gm(inv->seat) : NULL;
+	inv->is_gm = o->platform_admin || (gm != NULL && strcmp(gm, o->user_key) == 0);
+}
+
 bool
 invocation_require_gm(struct invocation *inv, struct reply *out)
 {
@@ -62,7 +79,7 @@ invocation_require_gm(struct invocation *inv, struct reply *out)
 
 	if (inv->is_gm)
 		return true;
-	gm = inv->chan ? channel_gm_name(inv->chan) : NULL;
+	gm = inv->seat ? channel_gm_name(inv->seat) : NULL;
 	if (gm != NULL)
 		reply_error(out, "Only the GM can do that here; the GM is %s.", gm);
 	else {

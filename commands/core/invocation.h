@@ -26,6 +26,10 @@ struct rng;
 struct origin {
 	const char *platform;   /* "console", "discord", "irc" */
 	char chan_key[KEY_MAX]; /* platform-qualified channel key */
+	/* A thread's (or forum post's) parent channel key, "" elsewhere: the
+	 * thread keeps its own state, and while its own GM seat is empty the
+	 * parent's seat is in force there (invocation_seat). */
+	char parent_key[KEY_MAX];
 	char user_key[KEY_MAX]; /* platform-qualified user key */
 	/* The key older versions gave this user, when it differs ("" when
 	 * none): records under it are adopted on use (state_adopt). */
@@ -49,6 +53,10 @@ struct invocation {
 	const struct origin *from;
 	struct state *state;
 	struct channel *chan;
+	/* The channel whose GM seat is in force here: chan, or the parent of
+	 * a thread whose own seat is empty (invocation_seat). Read it for who
+	 * the GM is; claim and release chan's own seat. */
+	struct channel *seat;
 	struct user *user;
 	struct rng *rng;
 	int64_t now; /* unix seconds */
@@ -68,6 +76,15 @@ bool invocation_has(const struct invocation *inv, const char *name);
 const char *invocation_str(const struct invocation *inv, const char *name);
 int64_t invocation_int(const struct invocation *inv, const char *name, int64_t dflt);
 bool invocation_bool(const struct invocation *inv, const char *name, bool dflt);
+
+/*
+ * Sets inv->seat (inv->chan must be set) and inv->is_gm from it: the
+ * invoker is GM here when a platform admin or the seat's holder. A thread
+ * (from->parent_key set) whose own seat is empty takes its parent
+ * channel's seat when that record is in memory or can be read now (the
+ * dispatcher asked the store for it); else its own, empty one.
+ */
+void invocation_seat(struct invocation *inv);
 
 /* Writes the refusal for a non-GM and returns false, or returns true. */
 bool invocation_require_gm(struct invocation *inv, struct reply *out);

@@ -32,6 +32,7 @@ struct reply {
 	enum reply_audience cur;
 	bool line_open[REPLY_AUDIENCES];
 	char *gm_key, *gm_name; /* the GM message's recipient, in the arena */
+	char *gm_fallback;      /* where it goes when it cannot, in the arena */
 	bool error;
 	char *error_text;
 };
@@ -153,7 +154,7 @@ reply_clear(struct reply *r)
 	memset(r->msg, 0, sizeof(r->msg));
 	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
 	memset(r->line_open, 0, sizeof(r->line_open));
-	r->gm_key = r->gm_name = NULL;
+	r->gm_key = r->gm_name = r->gm_fallback = NULL;
 	r->error = false;
 	r->error_text = NULL;
 	r->cur = REPLY_CHANNEL;
@@ -194,6 +195,18 @@ const char *
 reply_gm_name(const struct reply *r)
 {
 	return r->gm_name;
+}
+
+void
+reply_gm_fallback(struct reply *r, const char *chan_key)
+{
+	r->gm_fallback = copy_text(r, chan_key, strlen(chan_key), NULL);
+}
+
+const char *
+reply_gm_fallback_key(const struct reply *r)
+{
+	return r->gm_fallback;
 }
 
 /* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,
@@ -778,8 +791,8 @@ reply_cell_user(struct reply *r, int col, const struct thwacko_style *us)
 	}
 }
 
-void
-reply_button(struct reply *r, const char *label, const char *action)
+static void
+add_button(struct reply *r, const char *label, const char *action, bool update)
 {
 	struct reply_msg *m = &r->msg[r->cur];
 
@@ -788,7 +801,20 @@ reply_button(struct reply *r, const char *label, const char *action)
 	m->buttons = grow_array(r, m->buttons, &cap, m->nbuttons + 1, sizeof(*m->buttons));
 	m->buttons[m->nbuttons].label = copy_text(r, label, strlen(label), NULL);
 	m->buttons[m->nbuttons].action = copy_text(r, action, strlen(action), NULL);
+	m->buttons[m->nbuttons].update = update;
 	m->nbuttons++;
+}
+
+void
+reply_button(struct reply *r, const char *label, const char *action)
+{
+	add_button(r, label, action, false);
+}
+
+void
+reply_button_update(struct reply *r, const char *label, const char *action)
+{
+	add_button(r, label, action, true);
 }
 
 void

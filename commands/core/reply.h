@@ -33,6 +33,9 @@
 #define RS_BAD       0x200u /* a failure, a bad outcome */
 #define RS_HIGHLIGHT 0x400u /* the one thing rolled or chosen */
 #define RS_CMD       0x800u /* a command as a user types it: span.cmd */
+/* A channel: the text is its key ("discord:123"), which a renderer shows
+ * as its platform refers to a channel (Discord: <#123>, a link). */
+#define RS_CHANNEL 0x1000u
 
 /* The colours every platform can show (Discord's ANSI palette). */
 enum ucolour {
@@ -124,6 +127,7 @@ struct reply_block {
 struct reply_button {
 	char *label;  /* what the button says, e.g. "Roll again" */
 	char *action; /* the command line it runs, e.g. "roll 4d6kh3" */
+	bool update;  /* its reply replaces the message it is on (reply_button_update) */
 };
 
 struct reply_msg {
@@ -159,6 +163,12 @@ void reply_to_gm(struct reply *r, const char *user_key, const char *name);
 /* The GM's message's recipient, or NULL when reply_to_gm() was not called. */
 const char *reply_gm_key(const struct reply *r);
 const char *reply_gm_name(const struct reply *r);
+/* A channel (its key, copied) where the GM reads the GM's message when the
+ * platform cannot deliver it privately (Discord: the GM takes no direct
+ * messages from the bot); the invoker is then told it went there. */
+void reply_gm_fallback(struct reply *r, const char *chan_key);
+/* That channel's key, or NULL. */
+const char *reply_gm_fallback_key(const struct reply *r);
 
 /* Sets the current message's title. */
 void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -210,7 +220,15 @@ void reply_row(struct reply *r, bool highlight, const char *const *cells);
  * a rank table); the cell's text should already carry the player's mark. */
 void reply_cell_user(struct reply *r, int col, const struct thwacko_style *us);
 
+/* A button under the current message that runs a command line when
+ * pressed; its reply is a new message ("Roll again": another roll). */
 void reply_button(struct reply *r, const char *label, const char *action);
+/* A button whose press changes what the message it is on shows (a state
+ * toggled, a view turned): its reply's message for the channel replaces
+ * that message where the platform can (Discord), and is a new one
+ * elsewhere; an error, or a reply only for the presser, leaves the message
+ * as it is and goes to the presser alone. */
+void reply_button_update(struct reply *r, const char *label, const char *action);
 
 /*
  * Makes the reply an error: the channel message is replaced by one line,

@@ -366,6 +366,19 @@ state_evict_channel(struct state *st, struct channel *ch)
 	channel_free(ch);
 }
 
+bool
+state_release_channel(struct state *st, struct channel *ch)
+{
+	if (ch->touched || ch->gm != NULL || ch->generation != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(ch->mods) / sizeof(ch->mods[0]); i++)
+		if (ch->mods[i] != NULL)
+			return false;
+	HASH_DEL(st->channels, ch);
+	channel_free(ch);
+	return true;
+}
+
 size_t
 state_evict_channels_if(struct state *st, bool (*evict)(const struct channel *, void *), void *ctx)
 {

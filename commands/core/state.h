@@ -116,6 +116,10 @@ int state_flush(struct state *st, int (*chan_fn)(struct channel *, void *),
 
 /* Forgets a record (memory only: persistence keeps it). */
 void state_evict_channel(struct state *st, struct channel *ch);
+/* Forgets ch when it holds nothing to keep (no GM, no module state), is
+ * not touched and has no stored row, as state_release_user does for users.
+ * Returns true when ch was freed (ch must not be used then). */
+bool state_release_channel(struct state *st, struct channel *ch);
 /* Forgets every channel for which evict returns true, touched ones never;
  * returns how many. evict must not add or remove records. */
 size_t state_evict_channels_if(struct state *st, bool (*evict)(const struct channel *, void *),

@@ -11,6 +11,7 @@
 
 #include "commands/core/registry.h"
 #include "commands/core/undo_delta.h"
+#include "commands/core/undo_screen.h"
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
@@ -766,14 +767,70 @@ decode_step(const struct channel *ch, const struct undo_step *s, void *fresh[UND
 	return 0;
 }
 
+/* Whether what /undo says of step s stays behind the GM's screen. */
+static bool
+hidden_step(const struct invocation *inv, const struct undo_step *s)
+{
+	return undo_screen_hides(inv->chan, step_text(s, 2), (s->has & 1) != 0); /* undo_ids[0] */
+}
+
+/* "gm's /tension set 8", or, when hide, what the channel may know of it. */
+static void
+put_step(struct reply *out, unsigned style, const struct undo_step *s, bool hide)
+{
+	if (hide) {
+		reply_add(out, style, "a change made behind the GM's screen");
+		return;
+	}
+	reply_add(out, style, "%s's ", step_text(s, 1));
+	put_what(out, style, s);
+}
+
+/* What /undo says once s is undone (next: the step now newest, or NULL;
+ * left: how many steps remain): hide keeps what is behind the screen out
+ * of it. */
+static void
+say_undone(struct reply *out, const struct invocation *inv, const struct undo_step *s,
+           const struct undo_step *next, size_t left, bool hide)
+{
+	bool first = true;
+
+	if (hide && hidden_step(inv, s)) {
+		reply_line(out, 0, "%s undid %s.", inv->from->user_name,
+		           "a change made behind the GM's screen");
+	} else {
+		reply_add(out, 0, "Undid %s's ", step_text(s, 1));
+		put_what(out, RS_BOLD, s);
+		reply_add(out, 0, ": ");
+		for (int m = 0; m < UNDO_NMODS; m++) {
+			if (!(s->has >> m & 1))
+				continue;
+			reply_add(out, 0, "%s%s", first ? "" : ", ", undo_labels[m]);
+			first = false;
+		}
+		reply_add(out, 0, " state is as it was before.");
+		reply_nl(out);
+	}
+	if (next == NULL) {
+		reply_line(out, 0, "Nothing more can be undone here.");
+		return;
+	}
+	reply_add(out, 0, "%zu more change%s can be undone; the next is ", left,
+	          left == 1 ? "" : "s");
+	put_step(out, 0, next, hide && hidden_step(inv, next));
+	reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
 static void
 undo_fn(struct invocation *inv, struct reply *out)
 {
 	struct undo_hist *h = channel_mod_peek(inv->chan, CHANMOD_UNDO);
-	struct undo_step *s;
+	struct undo_step *s, *next;
 	void *fresh[UNDO_NMODS];
 	char err[256];
-	bool first = true;
+	size_t size, at;
+	bool screened;
 
 	if (h == NULL || h->n == 0) {
 		reply_error(out,
@@ -784,40 +841,44 @@ undo_fn(struct invocation *inv, struct reply *out)
 	}
 	s = hist_newest(h);
 	if (strcmp(step_text(s, 0), inv->from->user_key) != 0 && !inv->is_gm) {
+		if (hidden_step(inv, s)) {
+			reply_error(out,
+			            "The last change here was made behind the GM's screen; only "
+			            "the GM can undo it.");
+			return;
+		}
 		reply_error(out, "The last change here is %s's ", step_text(s, 1));
 		put_what(out, RS_BAD, s);
 		reply_add(out, RS_BAD, "; only %s or the GM can undo it.", step_text(s, 1));
 		return;
 	}
 	if (decode_step(inv->chan, s, fresh, err, sizeof(err)) < 0) {
+		if (!inv->is_gm && hidden_step(inv, s)) {
+			reply_error(out,
+			            "The last change here, made behind the GM's screen, cannot "
+			            "be undone: %s",
+			            err);
+			return;
+		}
 		reply_error(out, "%s's ", step_text(s, 1));
 		put_what(out, RS_BAD, s);
 		reply_add(out, RS_BAD, " cannot be undone: %s", err);
 		return;
 	}
-	reply_add(out, 0, "Undid %s's ", step_text(s, 1));
-	put_what(out, RS_BOLD, s);
-	reply_add(out, 0, ": ");
-	for (int m = 0; m < UNDO_NMODS; m++) {
-		if (!(s->has >> m & 1))
-			continue;
-		channel_mod_set(inv->chan, undo_ids[m], fresh[m]);
-		reply_add(out, 0, "%s%s", first ? "" : ", ", undo_labels[m]);
-		first = false;
+	next = h->n > 1 ? hist_step(h, h->n - 2, &size, &at) : NULL;
+	/* Read while Tension's state is still the step's (undoing may change
+	 * the mode): the channel hears of it as it was when it was made. */
+	screened = hidden_step(inv, s) || (next != NULL && hidden_step(inv, next));
+	say_undone(out, inv, s, next, h->n - 1, true);
+	if (screened && inv->is_gm) {
+		reply_to(out, REPLY_INVOKER);
+		say_undone(out, inv, s, next, h->n - 1, false);
 	}
-	reply_add(out, 0, " state is as it was before.");
-	reply_nl(out);
+	for (int m = 0; m < UNDO_NMODS; m++)
+		if (s->has >> m & 1)
+			channel_mod_set(inv->chan, undo_ids[m], fresh[m]);
 	hist_remove(h, h->n - 1);
 	channel_touch(inv->chan);
-	if (h->n > 0) {
-		s = hist_newest(h);
-		reply_add(out, 0, "%zu more change%s can be undone; the next is %s's ", h->n,
-		          h->n == 1 ? "" : "s", step_text(s, 1));
-		put_what(out, 0, s);
-		reply_add(out, 0, ".");
-		reply_nl(out);
-	} else
-		reply_line(out, 0, "Nothing more can be undone here.");
 }
 
 const struct command cmd_undo = {
@@ -828,6 +889,7 @@ const struct command cmd_undo = {
             "names that command. Only the one who made the change or the GM can undo it. "
             "Repeat to go further back: the channel keeps its last 10 changes (and at most "
             "256 KiB of earlier state), across restarts. Rolls, {/log}, saved rolls, the channel's "
-            "settings and the GM seat are not undone.",
+            "settings and the GM seat are not undone. While Tension is hidden, a change made "
+            "behind the GM's screen is named to the GM alone.",
     .fn = undo_fn,
 };

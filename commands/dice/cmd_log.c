@@ -26,24 +26,16 @@ ago(int64_t now, int64_t when, char *buf, size_t len)
 		snprintf(buf, len, "%lld d ago", (long long)(s / 86400));
 }
 
+/* The table of the newest n entries of a log (entry gives the i-th). */
 static void
-log_fn(struct invocation *inv, struct reply *out)
+log_table(struct invocation *inv, const struct rollchan *rc, size_t n,
+          const struct rollchan_entry *(*entry)(const struct rollchan *, size_t), struct reply *out)
 {
 	static const char *const hdr[] = {"when", "who", "roll", "result"};
-	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	size_t want = (size_t)invocation_int(inv, "count", 10), n;
 
-	if (rc == NULL || rc->nlog == 0) {
-		reply_add(out, 0, "No rolls here yet; ");
-		reply_cmd(out, 0, "roll", NULL);
-		reply_line(out, 0, " rolls dice (private and secret rolls are never logged).");
-		return;
-	}
-	n = want < rc->nlog ? want : rc->nlog;
-	reply_title(out, "The last %zu roll%s here, newest first", n, n == 1 ? "" : "s");
 	reply_table(out, 4, hdr);
 	for (size_t i = 0; i < n; i++) {
-		const struct rollchan_entry *e = rollchan_entry(rc, i);
+		const struct rollchan_entry *e = entry(rc, i);
 		char when[32];
 		const char *cells[4] = {when, e->who, e->what, e->result};
 
@@ -52,7 +44,59 @@ log_fn(struct invocation *inv, struct reply *out)
 	}
 }
 
+/* /log secret: the secret rolls, for the GM alone, privately. */
+static void
+log_secret(struct invocation *inv, struct reply *out, size_t want)
+{
+	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	size_t have = rollchan_secret_count(rc), n = want < have ? want : have;
+
+	if (!invocation_require_gm(inv, out))
+		return;
+	reply_to(out, REPLY_INVOKER);
+	if (have == 0) {
+		reply_add(out, 0, "No secret rolls here yet; ");
+		reply_cmd(out, 0, "gmroll", NULL);
+		reply_line(out, 0, " rolls in secret.");
+		return;
+	}
+	reply_title(out, "The last %zu secret roll%s here, newest first (only you see this)", n,
+	            n == 1 ? "" : "s");
+	log_table(inv, rc, n, rollchan_secret_entry, out);
+}
+
+static void
+log_fn(struct invocation *inv, struct reply *out)
+{
+	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
+	size_t want = (size_t)invocation_int(inv, "count", 10), n;
+
+	if (invocation_has(inv, "kind") && strcmp(invocation_str(inv, "kind"), "secret") == 0) {
+		log_secret(inv, out, want);
+		return;
+	}
+	if (inv->from->direct) {
+		reply_line(out, 0, "A private conversation with delver keeps no log of its rolls.");
+		return;
+	}
+	if (rc == NULL || rc->nlog == 0) {
+		reply_add(out, 0, "No rolls here yet; ");
+		reply_cmd(out, 0, "roll", NULL);
+		reply_line(out, 0, " rolls dice (private and secret rolls are not in this log).");
+		return;
+	}
+	n = want < rc->nlog ? want : rc->nlog;
+	reply_title(out, "The last %zu roll%s here, newest first", n, n == 1 ? "" : "s");
+	log_table(inv, rc, n, rollchan_entry, out);
+}
+
+static const char *const log_kinds[] = {"rolls", "secret", NULL};
+
 static const struct cmd_opt log_opts[] = {
+    {.name = "kind",
+     .desc = "rolls (the default), or secret: the secret rolls, for the GM alone",
+     .type = OPT_STRING,
+     .choices = log_kinds},
     {.name = "count",
      .desc = "How many rolls to show (1-20, default 10)",
      .type = OPT_INT,
@@ -65,7 +109,8 @@ const struct command cmd_log = {
     .name = "log",
     .desc = "The channel's last rolls: who rolled what, the result and when",
     .help = "The channel keeps its last 20 roll results, across restarts. Private rolls "
-            "are never logged.",
+            "are never logged; secret rolls ({/gmroll}) are kept apart, their last 20, and "
+            "{/log kind=secret} shows them to the GM alone.",
     .opts = log_opts,
     .fn = log_fn,
 };

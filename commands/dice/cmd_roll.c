@@ -359,9 +359,11 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	return buf;
 }
 
-/* Logs a roll the channel saw: its canonical text and its totals. */
+/* Logs a roll: its canonical text (with label, the label option's when
+ * the text has none) and its totals; one the channel saw in the roll log,
+ * a secret one in the GM's secret log. */
 static void
-log_roll(struct invocation *inv, const struct dice_result *res)
+log_roll(struct invocation *inv, const struct dice_result *res, const char *label, bool secret)
 {
 	struct rollchan *rc = rollchan_of(inv->chan);
 	char what[ROLLCHAN_WHAT_MAX * 2], result[ROLLCHAN_RESULT_MAX * 2];
@@ -381,8 +383,9 @@ log_roll(struct invocation *inv, const struct dice_result *res)
 			buf_addf(&t, "%s%lld", t.len > 0 ? ", " : "",
 			         (long long)e->repeats[k].total);
 	}
-	if (dice_result_label(res) != NULL)
-		buf_addf(&w, " # %s", dice_result_label(res));
+	if (dice_result_label(res) != NULL || label != NULL)
+		buf_addf(&w, " # %s",
+		         dice_result_label(res) != NULL ? dice_result_label(res) : label);
 	/* A text too long for the log is cut; "…" says so. */
 	snprintf(what, sizeof(what), "%s%s", buf_str(&w), w.toobig ? "…" : "");
 	snprintf(result, sizeof(result), "%s%s", buf_str(&t), t.toobig ? "…" : "");
@@ -390,7 +393,10 @@ log_roll(struct invocation *inv, const struct dice_result *res)
 		memcpy(what + ROLLCHAN_WHAT_MAX - 4, "…", sizeof("…"));
 	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
 		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
-	rollchan_log(rc, inv->now, inv->from->user_name, what, result);
+	if (secret)
+		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result);
+	else
+		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
 	channel_touch(inv->chan);
 	buf_free(&w);
 	buf_free(&t);
@@ -406,20 +412,19 @@ enum roll_audience {
 };
 
 /*
- * Where a secret roll goes: the channel is told who rolls what (the dice
- * as typed, without a '# label', and the label, never the result) and the result goes to the GM
- * seat's holder; the GM's own secret roll (or that of anyone who may act as
- * GM here) stays behind the screen, for the invoker alone. Returns false
- * (with an error reply) when the channel has no GM to send it to.
+ * Where a secret roll goes: the channel is told that it was made and by
+ * whom, nothing else (not the dice, which give the modifier away, nor the
+ * label), and the roll goes to the GM seat's holder, or, where the GM
+ * cannot be sent a private message, to the channel the GM set for them
+ * (/gm secret-channel); the GM's own secret roll (or that of anyone who may
+ * act as GM here) stays behind the screen, for the invoker alone. Returns
+ * false (with an error reply) when the channel has no GM to send it to.
  */
 static bool
-secret_to(struct invocation *inv, const char *typed, const char *label, struct reply *out)
+secret_to(struct invocation *inv, struct reply *out)
 {
-	const char *gm = channel_gm(inv->chan);
-	size_t dice_len = strcspn(typed, "#");
+	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
 
-	while (dice_len > 0 && (typed[dice_len - 1] == ' ' || typed[dice_len - 1] == '\t'))
-		dice_len--;
 	if (inv->is_gm) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 		reply_add(out, 0, " (GM) rolls behind the screen.");
@@ -437,15 +442,13 @@ secret_to(struct invocation *inv, const char *typed, const char *label, struct r
 		return false;
 	}
 	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
-	reply_add(out, 0, " rolls ");
-	reply_add(out, RS_CODE, "%.*s", (int)dice_len, typed);
-	if (label != NULL)
-		reply_add(out, RS_ITALIC, " (%s)", label);
-	reply_add(out, 0, " in secret: only the GM, ");
-	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->chan));
+	reply_add(out, 0, " rolls in secret: only the GM, ");
+	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
 	reply_add(out, 0, ", sees the result.");
 	reply_nl(out);
-	reply_to_gm(out, gm, channel_gm_name(inv->chan));
+	reply_to_gm(out, gm, channel_gm_name(inv->seat));
+	if (fallback != NULL)
+		reply_gm_fallback(out, fallback);
 	return true;
 }
 
@@ -480,7 +483,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	if (who == ROLL_SECRET && !secret_to(inv, typed, shown_label, out)) {
+	if (who == ROLL_SECRET && !secret_to(inv, out)) {
 		dice_result_free(res);
 		return;
 	}
@@ -536,8 +539,10 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	if (!action.toobig && who != ROLL_SECRET && !compact)
 		reply_button(out, "Roll again", buf_str(&action));
 	buf_free(&action);
-	if (who == ROLL_OPEN)
-		log_roll(inv, res);
+	/* A private conversation with the bot keeps no log: its rolls are the
+	 * invoker's alone, and a stranger who rolls there leaves nothing. */
+	if (who != ROLL_PRIVATE && !inv->from->direct)
+		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, who == ROLL_SECRET);
 	dice_result_free(res);
 }
 
@@ -598,7 +603,7 @@ static const struct cmd_opt gmroll_opts[] = {
      .flags = OPT_REQUIRED | OPT_REST,
      .max = DICE_TEXT_MAX},
     {.name = "label",
-     .desc = "What the roll is for (the channel sees it)",
+     .desc = "What the roll is for (the GM sees it)",
      .type = OPT_STRING,
      .max = DICE_LABEL_MAX},
     {0},
@@ -607,13 +612,15 @@ static const struct cmd_opt gmroll_opts[] = {
 const struct command cmd_gmroll = {
     .name = "gmroll",
     .desc = "Roll in secret: only the GM sees the result (the GM's own: behind the screen)",
-    .help = "A blind roll, as Roll20's gmroll: the channel sees who rolls which dice (and the "
-            "label), never the result, which goes to the GM who holds the seat ({/gm claim}) "
-            "alone: on Discord by direct message, on IRC by NOTICE, on the console as a line "
-            "marked for the GM. With several GMs (a Discord GM role, channel admins) only "
-            "the seat's holder gets it. The GM's own {/gmroll} stays behind the screen: the "
-            "channel sees that the GM rolled, the GM alone the result. The notation, saved "
-            "rolls and adv/dis are those of {/roll}; a secret roll is not in {/log}.",
+    .help = "A blind roll, as Roll20's gmroll: the channel sees only who rolls in secret (not "
+            "the dice, the modifier or the label); the roll goes to the GM who holds the seat "
+            "({/gm claim}) alone: on Discord by direct message, or, when the GM takes none, "
+            "to the channel the GM set with {/gm secret-channel} (the roller is told where); "
+            "on IRC by NOTICE, on the console as a line marked for the GM. With several GMs "
+            "(a Discord GM role, channel admins) only the seat's holder gets it. The GM's own "
+            "{/gmroll} stays behind the screen: the channel sees that the GM rolled, the GM "
+            "alone the result. The notation, saved rolls and adv/dis are those of {/roll}; "
+            "secret rolls are not in {/log}, but the GM's {/log kind=secret} has them.",
     .opts = gmroll_opts,
     .fn = gmroll_fn,
 };

@@ -22,8 +22,10 @@ rollchan_destroy(void *p)
 {
 	struct rollchan *rc = p;
 
-	if (rc != NULL)
+	if (rc != NULL) {
 		free(rc->saved);
+		free(rc->secret);
+	}
 	free(p);
 }
 
@@ -43,23 +45,32 @@ put(char *dst, size_t size, const char *s)
 	dst[n] = '\0';
 }
 
-void
-rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *what,
-             const char *result)
+/* Appends to a ring of max entries (n used, head the oldest), dropping the
+ * oldest when full. */
+static void
+ring_push(struct rollchan_entry *ring, size_t max, size_t *n, size_t *head, int64_t when,
+          const char *who, const char *what, const char *result)
 {
 	struct rollchan_entry *e;
 
-	if (rc->nlog < ROLLCHAN_LOG_MAX) {
-		e = &rc->log[(rc->head + rc->nlog) % ROLLCHAN_LOG_MAX];
-		rc->nlog++;
+	if (*n < max) {
+		e = &ring[(*head + *n) % max];
+		(*n)++;
 	} else {
-		e = &rc->log[rc->head];
-		rc->head = (rc->head + 1) % ROLLCHAN_LOG_MAX;
+		e = &ring[*head];
+		*head = (*head + 1) % max;
 	}
 	e->when = when;
 	put(e->who, sizeof(e->who), who);
 	put(e->what, sizeof(e->what), what);
 	put(e->result, sizeof(e->result), result);
+}
+
+void
+rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *what,
+             const char *result)
+{
+	ring_push(rc->log, ROLLCHAN_LOG_MAX, &rc->nlog, &rc->head, when, who, what, result);
 }
 
 const struct rollchan_entry *
@@ -68,6 +79,56 @@ rollchan_entry(const struct rollchan *rc, size_t i)
 	if (i >= rc->nlog)
 		return NULL;
 	return &rc->log[(rc->head + rc->nlog - 1 - i) % ROLLCHAN_LOG_MAX];
+}
+
+static struct rollchan_secret *
+secret_of(struct rollchan *rc)
+{
+	if (rc->secret == NULL)
+		rc->secret = xcalloc(1, sizeof(*rc->secret));
+	return rc->secret;
+}
+
+void
+rollchan_log_secret(struct rollchan *rc, int64_t when, const char *who, const char *what,
+                    const char *result)
+{
+	struct rollchan_secret *s = secret_of(rc);
+
+	ring_push(s->log, ROLLCHAN_SECRET_MAX, &s->n, &s->head, when, who, what, result);
+}
+
+const struct rollchan_entry *
+rollchan_secret_entry(const struct rollchan *rc, size_t i)
+{
+	const struct rollchan_secret *s = rc->secret;
+
+	if (s == NULL || i >= s->n)
+		return NULL;
+	return &s->log[(s->head + s->n - 1 - i) % ROLLCHAN_SECRET_MAX];
+}
+
+size_t
+rollchan_secret_count(const struct rollchan *rc)
+{
+	return rc != NULL && rc->secret != NULL ? rc->secret->n : 0;
+}
+
+const char *
+rollchan_secret_to(const struct channel *ch)
+{
+	const struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+
+	return rc != NULL && rc->secret != NULL && rc->secret->to[0] != '\0' ? rc->secret->to
+	                                                                     : NULL;
+}
+
+void
+rollchan_set_secret_to(struct rollchan *rc, const char *key)
+{
+	if (key[0] == '\0' && rc->secret == NULL)
+		return;
+	snprintf(secret_of(rc)->to, sizeof(rc->secret->to), "%s", key);
 }
 
 bool
@@ -273,6 +334,19 @@ rollchan_delete(struct rollchan *rc, const char *owner, const char *name)
 	return true;
 }
 
+/* A log entry's saved form. */
+static void
+add_entry(cJSON *log, const struct rollchan_entry *e)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(j, "when", (double)e->when);
+	cJSON_AddStringToObject(j, "who", e->who);
+	cJSON_AddStringToObject(j, "what", e->what);
+	cJSON_AddStringToObject(j, "result", e->result);
+	cJSON_AddItemToArray(log, j);
+}
+
 static cJSON *
 rollchan_save_json(const void *p)
 {
@@ -285,15 +359,15 @@ rollchan_save_json(const void *p)
 		cJSON_AddBoolToObject(o, "dark_shown", rc->dark_shown);
 	}
 	/* Oldest first, so a load appends them in order. */
-	for (size_t i = rc->nlog; i > 0; i--) {
-		const struct rollchan_entry *e = rollchan_entry(rc, i - 1);
-		cJSON *j = cJSON_CreateObject();
+	for (size_t i = rc->nlog; i > 0; i--)
+		add_entry(log, rollchan_entry(rc, i - 1));
+	if (rc->secret != NULL && (rc->secret->n > 0 || rc->secret->to[0] != '\0')) {
+		cJSON *s = cJSON_AddObjectToObject(o, "secret");
 
-		cJSON_AddNumberToObject(j, "when", (double)e->when);
-		cJSON_AddStringToObject(j, "who", e->who);
-		cJSON_AddStringToObject(j, "what", e->what);
-		cJSON_AddStringToObject(j, "result", e->result);
-		cJSON_AddItemToArray(log, j);
+		cJSON_AddStringToObject(s, "to", rc->secret->to);
+		log = cJSON_AddArrayToObject(s, "log");
+		for (size_t i = rc->secret->n; i > 0; i--)
+			add_entry(log, rollchan_secret_entry(rc, i - 1));
 	}
 	if (rc->nsaved > 0) {
 		cJSON *saved = cJSON_AddArrayToObject(o, "saved");
@@ -364,28 +438,16 @@ load_saved(struct rollchan *rc, const cJSON *saved, char *err, size_t errlen)
 	return 0;
 }
 
+/* Loads a log array into the roll log, or the secret log. */
 static int
-rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
+load_log(struct rollchan *rc, const cJSON *log, bool secret, char *err, size_t errlen)
 {
-	struct rollchan *rc = p;
-	const cJSON *nat = cJSON_GetObjectItemCaseSensitive(o, "natural");
-	const cJSON *log = cJSON_GetObjectItemCaseSensitive(o, "log"), *j;
+	int max = secret ? ROLLCHAN_SECRET_MAX : ROLLCHAN_LOG_MAX;
+	const cJSON *j;
 
-	if (!cJSON_IsObject(o) || !cJSON_IsBool(nat) || !cJSON_IsArray(log)) {
-		snprintf(err, errlen,
-		         "roll state: the record must be an object with 'natural' (true or "
-		         "false) and a 'log' array.");
-		return -1;
-	}
-	rc->no_natural = !cJSON_IsTrue(nat);
-	if (get_flag(o, "compact", &rc->compact) < 0 ||
-	    get_flag(o, "dark_shown", &rc->dark_shown) < 0) {
-		snprintf(err, errlen, "roll state: 'compact' and 'dark_shown' are true or false.");
-		return -1;
-	}
-	if (cJSON_GetArraySize(log) > ROLLCHAN_LOG_MAX) {
-		snprintf(err, errlen, "roll state: the log holds more than %d rolls.",
-		         ROLLCHAN_LOG_MAX);
+	if (!cJSON_IsArray(log) || cJSON_GetArraySize(log) > max) {
+		snprintf(err, errlen, "roll state: the %slog is not an array of at most %d rolls.",
+		         secret ? "secret " : "", max);
 		return -1;
 	}
 	cJSON_ArrayForEach(j, log)
@@ -403,8 +465,55 @@ rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
 			         NAME_MAX_LEN - 1, ROLLCHAN_WHAT_MAX - 1, ROLLCHAN_RESULT_MAX - 1);
 			return -1;
 		}
-		rollchan_log(rc, (int64_t)when->valuedouble, who, what, result);
+		if (secret)
+			rollchan_log_secret(rc, (int64_t)when->valuedouble, who, what, result);
+		else
+			rollchan_log(rc, (int64_t)when->valuedouble, who, what, result);
 	}
+	return 0;
+}
+
+/* Loads the optional "secret" object: {"to": KEY or "", "log": [...]}. */
+static int
+load_secret(struct rollchan *rc, const cJSON *s, char *err, size_t errlen)
+{
+	const char *to = text(s, "to", KEY_MAX);
+
+	if (s == NULL)
+		return 0;
+	if (!cJSON_IsObject(s) || to == NULL) {
+		snprintf(err, errlen,
+		         "roll state: 'secret' must be an object with 'to' (a channel key of at "
+		         "most %d bytes, or \"\") and a 'log' array.",
+		         KEY_MAX - 1);
+		return -1;
+	}
+	rollchan_set_secret_to(rc, to);
+	return load_log(rc, cJSON_GetObjectItemCaseSensitive(s, "log"), true, err, errlen);
+}
+
+static int
+rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
+{
+	struct rollchan *rc = p;
+	const cJSON *nat = cJSON_GetObjectItemCaseSensitive(o, "natural");
+	const cJSON *log = cJSON_GetObjectItemCaseSensitive(o, "log");
+
+	if (!cJSON_IsObject(o) || !cJSON_IsBool(nat) || !cJSON_IsArray(log)) {
+		snprintf(err, errlen,
+		         "roll state: the record must be an object with 'natural' (true or "
+		         "false) and a 'log' array.");
+		return -1;
+	}
+	rc->no_natural = !cJSON_IsTrue(nat);
+	if (get_flag(o, "compact", &rc->compact) < 0 ||
+	    get_flag(o, "dark_shown", &rc->dark_shown) < 0) {
+		snprintf(err, errlen, "roll state: 'compact' and 'dark_shown' are true or false.");
+		return -1;
+	}
+	if (load_log(rc, log, false, err, errlen) < 0 ||
+	    load_secret(rc, cJSON_GetObjectItemCaseSensitive(o, "secret"), err, errlen) < 0)
+		return -1;
 	return load_saved(rc, cJSON_GetObjectItemCaseSensitive(o, "saved"), err, errlen);
 }
 

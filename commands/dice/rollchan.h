@@ -3,8 +3,12 @@
  * log, its saved rolls and its output settings (/settings).
  *
  * The log keeps the channel's last ROLLCHAN_LOG_MAX rolls (who, what,
- * result, when), oldest dropped first; private and secret rolls are never logged.
- * It is saved with the channel's record, so it survives restarts.
+ * result, when), oldest dropped first; private and secret rolls are never
+ * in it. The secret log keeps the last ROLLCHAN_SECRET_MAX secret rolls
+ * (/gmroll), for the GM alone (/log secret). Both are saved with the
+ * channel's record, so they survive restarts; so is the channel where the
+ * GM reads secret rolls when the GM cannot be sent a private message
+ * (/gm secret-channel).
  *
  * Saved rolls ("/save fireball 8d6 # fire", then "/roll fireball") belong
  * to the channel itself (set by the GM); a player's own live in the user
@@ -34,6 +38,7 @@
 #define ROLLCHAN_SAVED_USER 20  /* saved rolls of one player in one channel */
 #define ROLLCHAN_SAVED_CHAN 30  /* the channel's own saved rolls */
 #define ROLLCHAN_SAVED_MAX  200 /* saved rolls in one channel, all owners */
+#define ROLLCHAN_SECRET_MAX 20  /* secret rolls the GM's log keeps */
 
 /* A saved roll; owner is a user key, or "" for the channel's own. */
 struct rollchan_saved {
@@ -59,6 +64,17 @@ struct rollchan {
 	struct rollchan_entry log[ROLLCHAN_LOG_MAX];
 	size_t nsaved;
 	struct rollchan_saved *saved; /* nsaved, owned */
+	/* The secret rolls and the GM's channel for them: NULL until either
+	 * is used (owned). */
+	struct rollchan_secret *secret;
+};
+
+struct rollchan_secret {
+	/* The channel key where the GM reads secret rolls when a private
+	 * message cannot reach the GM, or "". */
+	char to[KEY_MAX];
+	size_t n, head; /* the log's entries, and its oldest */
+	struct rollchan_entry log[ROLLCHAN_SECRET_MAX];
 };
 
 extern const struct chanmod rollchan_mod;
@@ -73,6 +89,17 @@ void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char
 
 /* The i-th entry from the newest (0 is the newest), or NULL. */
 const struct rollchan_entry *rollchan_entry(const struct rollchan *rc, size_t i);
+
+/* The same for the secret log. */
+void rollchan_log_secret(struct rollchan *rc, int64_t when, const char *who, const char *what,
+                         const char *result);
+const struct rollchan_entry *rollchan_secret_entry(const struct rollchan *rc, size_t i);
+size_t rollchan_secret_count(const struct rollchan *rc);
+
+/* The channel key where the GM reads secret rolls (see above), or NULL;
+ * rollchan_set_secret_to takes "" for none. */
+const char *rollchan_secret_to(const struct channel *ch);
+void rollchan_set_secret_to(struct rollchan *rc, const char *key);
 
 /* Whether the channel asked for compact output (a fresh channel did not). */
 bool rollchan_compact(const struct channel *ch);

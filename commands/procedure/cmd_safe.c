@@ -3,6 +3,8 @@
 
 #include "commands/procedure/procedure_state.h"
 
+/* The state, and a button that turns it (the GM's): pressing it changes
+ * what this message shows, so its reply replaces the message. */
 static void
 safe_show(struct invocation *inv, struct reply *out)
 {
@@ -12,10 +14,12 @@ safe_show(struct invocation *inv, struct reply *out)
 		          "fighting. ");
 		reply_cmd(out, 0, "vendor", NULL);
 		reply_line(out, 0, " rolls a vendor's stock.");
+		reply_button_update(out, "Leave the safe area", "safe off");
 	} else {
 		reply_add(out, 0, "The party is not in a safe area; the GM declares one with ");
 		reply_cmd(out, 0, "safe on", NULL);
 		reply_line(out, 0, ".");
+		reply_button_update(out, "Declare a safe area", "safe on");
 	}
 }
 

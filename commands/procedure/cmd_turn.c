@@ -202,7 +202,13 @@ static const struct command turn_subs[] = {
      .opts = advance_opts,
      .fn = turn_advance_fn},
     {.name = "move",
-     .desc = "The party's movement: crawling, walking or running (blows candles out)",
+     .desc = "The party's movement: crawling, walking or running",
+     .help = "The delving speeds: crawling, 36 m a turn, finds traps and maps as it goes; "
+             "walking, 720 m, is surprised by every encounter and springs every trap, still "
+             "mapping; running, 1.5 km, is surprised, springs traps, draws no map and blows "
+             "candles out, at once and each turn it lasts. A delving Encounter met walking, "
+             "running or in total darkness says the party is surprised. Without a pace, says "
+             "the party's.",
      .opts = move_opts,
      .fn = turn_move_fn},
     {.name = "reset",

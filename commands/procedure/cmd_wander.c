@@ -136,6 +136,13 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		            wander_name(proc));
 		return;
 	}
+	if (proc == WANDER_REST && exits < 1) {
+		reply_error(out,
+		            "A resting check needs a way in for the monsters: exits must be from 1 "
+		            "to %d.",
+		            WANDER_EXITS_MAX);
+		return;
+	}
 	if (invocation_has(inv, "tension") && proc != WANDER_TENSION) {
 		reply_error(out, "tension is for the tension check only, not %s.",
 		            wander_name(proc));
@@ -267,9 +274,9 @@ static const struct cmd_opt check_opts[] = {
      .type = OPT_STRING,
      .choices = check_choices},
     {.name = "exits",
-     .desc = "The room's exits (rest, tension; 1-20, default 1)",
+     .desc = "The room's exits (rest 1-20, tension 0-20; default 1)",
      .type = OPT_INT,
-     .min = 1,
+     .min = 0,
      .max = WANDER_EXITS_MAX},
     {.name = "chance", .desc = "Classic odds X-in-N, e.g. 2-in-6", .type = OPT_STRING, .max = 16},
     {.name = "tension",
@@ -311,9 +318,10 @@ static const struct command wander_subs[] = {
      .help = "corridor: on entering a corridor leg, 1-in-6; they appear at its far end. rest: "
              "each turn resting, 1-in-6; they come through one of the room's exits (exits:N, "
              "the bot picks 1..N). classic: X-in-N per turn (default 1-in-6). tension: the D12 "
-             "encounter check, d12 <= exits or <= the channel's Tension (tension:N uses "
-             "another), then d10 + Tension on the channel's encounter table; a struck entry "
-             "means no encounter. When Tension is hidden, only the GM makes this check and "
+             "encounter check, d12 <= exits (0 for a sealed room, where only Tension counts) or "
+             "<= the channel's Tension (tension:N uses another), then d10 + Tension on the "
+             "channel's encounter table; a struck entry means no encounter. When Tension is "
+             "hidden, only the GM makes this check and "
              "sees it.",
      .opts = check_opts,
      .fn = wander_check_fn,

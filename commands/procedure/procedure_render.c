@@ -14,8 +14,8 @@ procedure_render_may_pass(struct invocation *inv, const struct procedure_state *
 		return true;
 	reply_error(out, "Only the GM passes turns in this channel (");
 	reply_cmd(out, RS_BAD, "hazard who", "who", "gm", NULL);
-	if (channel_gm_name(inv->chan) != NULL) {
-		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->chan));
+	if (channel_gm_name(inv->seat) != NULL) {
+		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->seat));
 	} else {
 		reply_add(out, RS_BAD, "), and nobody is GM yet; ");
 		reply_cmd(out, RS_BAD, "gm claim", NULL);

@@ -85,7 +85,7 @@ tension_show(struct invocation *inv, struct reply *out)
 	struct tension_state *ts = tension_state_of(inv->chan);
 
 	if (ts->hidden && !inv->is_gm) {
-		const char *gm = channel_gm_name(inv->chan);
+		const char *gm = channel_gm_name(inv->seat);
 
 		reply_line(out, 0, "Tension is hidden behind the GM's screen; only %s sees it.",
 		           gm != NULL ? gm : "the GM");

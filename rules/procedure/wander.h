@@ -65,7 +65,8 @@ void wander_corridor(struct rng *r, struct wander_check *out);
 /* exits 1..WANDER_EXITS_MAX. */
 void wander_rest(struct rng *r, int exits, struct wander_check *out);
 void wander_classic(struct rng *r, struct odds chance, struct wander_check *out);
-/* exits 1..WANDER_EXITS_MAX, tension 1..10. When the check triggers, rolls
+/* exits 0..WANDER_EXITS_MAX (0: a sealed room, where only Tension can
+ * trigger), tension 1..10. When the check triggers, rolls
  * d10 + tension on encounters (a struck entry means no encounter after all:
  * encounter is then false and pick.struck true). */
 void wander_tension(struct rng *r, int exits, int tension, const struct roll_table *encounters,

@@ -26,7 +26,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool same;
 
 	if (want == NULL) {
-		want = discord_cmds_json(NULL);
+		want = discord_cmds_json(NULL, DISCORD_REACH_USER);
 		if (!discord_cmds_same(want, want))
 			abort();
 	}

@@ -44,7 +44,7 @@ h_want_write(void *ctx)
 }
 
 static void
-h_fatal(void *ctx, const char *msg)
+h_fatal(void *ctx, int code, const char *msg)
 {
 }
 

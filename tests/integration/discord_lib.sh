@@ -17,6 +17,7 @@
 # stat PATH                        one statistic, e.g. stat interactions.answered
 # wait_until PYEXPR SECONDS        poll the statistics (as s) until PYEXPR holds
 # bot_stats                        SIGUSR1 to the bot, then wait (5 s) for its stats line in $BOT_LOG
+# log_wait PATTERN SECONDS         wait for a line matching PATTERN (grep -E) in $BOT_LOG
 # bot_wait_exit SECONDS            wait for the bot to exit; sets BOT_STATUS
 # finish                           stop both, fail on any violation, on the
 #                                  token in any log line, or on a bot crash
@@ -163,6 +164,15 @@ bot_wait_exit() {
 	wait "$BOT_PID"
 	BOT_STATUS=$?
 	BOT_PID=""
+}
+
+log_wait() {
+	i=0
+	until grep -q -E -- "$1" "$BOT_LOG"; do
+		i=$((i + 1))
+		[ $i -gt $(($2 * 10)) ] && fail "no log line matching '$1' after $2 s"
+		sleep 0.1
+	done
 }
 
 bot_stats() {

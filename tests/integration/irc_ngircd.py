@@ -152,11 +152,11 @@ channels = #t
     check(re.search(r" · rank  Brom  rat  winner  damage · 1  \S+  \d  (Brom|rat|tie)  ", text),
           "the conflict's table is not there: %r" % text)
 
-    step("a secret roll: the channel sees who rolls what, the GM alone the result, by NOTICE")
+    step("a secret roll: the channel sees who rolls in secret, the GM alone the roll, by NOTICE")
     alice.join("#b")
     alice.say("#b", "!gmroll 1d20+5 # stealth")
-    alice.expect(BOT + r"PRIVMSG #b :alice: 1d20\+5 \(stealth\) in secret: only the GM, "
-                 r"%s, sees the result\.$" % guarded("bob"))
+    alice.expect(BOT + r"PRIVMSG #b :alice rolls in secret: only the GM, %s, sees the result\.$"
+                 % guarded("bob"))
     m = bob.expect(BOT + r"NOTICE bob :alice rolls stealth in secret · 1d20 \+ 5: \[(\d+)\] "
                    r"\+ 5 = (\d+)( · Natural 20!| · Natural 1\.)?$")
     # A lone d20's natural 20 or 1 is named after the total (it was not

@@ -1,6 +1,6 @@
 #!/bin/sh
 # delver --check-config: one case per class of bad value, each asserting the
-# exact line-numbered message and exit status 1; valid files exit 0 and say
+# exact line-numbered message and exit status 3 (2 for a bad option); valid files exit 0 and say
 # what they enable. Runs in a scratch directory so messages name "t.conf".
 . tests/integration/lib.sh
 DELVER=$(cd "$(dirname "$DELVER")" && pwd)/$(basename "$DELVER")
@@ -40,42 +40,42 @@ printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n[irc.l
 check valid-discord-irc 0 "t.conf is valid; it enables discord (shard 0 of 2), irc libera (irc.libera.chat:6697, 2 channels)"
 
 printf '[bot]\nsnapshot_interval = soon\n' > t.conf
-check bad-integer 1 "error: t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to 86400 (got 'soon')"
+check bad-integer 3 "error: t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to 86400 (got 'soon')"
 
 printf '[bot]\nfsync = no\n\n[irc.libera]\nhost = h\nnick = n\nport = 0\n' > t.conf
-check out-of-range 1 "error: t.conf:7: [irc.libera] port must be a whole number from 1 to 65535 (got '0')"
+check out-of-range 3 "error: t.conf:7: [irc.libera] port must be a whole number from 1 to 65535 (got '0')"
 
 printf '[bot]\nfsync = sometimes\n' > t.conf
-check bad-enum 1 "error: t.conf:2: [bot] fsync must be everysec, always or no (got 'sometimes')"
+check bad-enum 3 "error: t.conf:2: [bot] fsync must be everysec, always or no (got 'sometimes')"
 
 printf '[console]\nenabled = maybe\n' > t.conf
-check bad-bool 1 "error: t.conf:2: [console] enabled must be yes or no (got 'maybe')"
+check bad-bool 3 "error: t.conf:2: [console] enabled must be yes or no (got 'maybe')"
 
 printf '[console]\nuser = alice\ncolour = red\n' > t.conf
-check unknown-key 1 "error: t.conf:3: [console] has no key 'colour'; its keys are enabled, user, channel"
+check unknown-key 3 "error: t.conf:3: [console] has no key 'colour'; its keys are enabled, user, channel"
 
 printf '# comment\n[bot]\n[discrod]\ntoken_source = env:X\n' > t.conf
-check unknown-section 1 "error: t.conf:3: unknown section [discrod]; sections are [bot], [discord], [irc.<network>], [store] and [console]"
+check unknown-section 3 "error: t.conf:3: unknown section [discrod]; sections are [bot], [discord], [irc.<network>], [store] and [console]"
 
 printf '[bot]\n\n[discord]\nshard_count = 1\n' > t.conf
-check missing-required-key 1 "error: t.conf:3: [discord] is missing token_source (env:NAME, file:PATH or credential:NAME)"
+check missing-required-key 3 "error: t.conf:3: [discord] is missing token_source (env:NAME, file:PATH or credential:NAME)"
 
 printf 'secret\n' > token
 chmod 644 token
 printf '[discord]\ntoken_source = file:%s/token\n' "$tmp" > t.conf
-check world-readable-secret 1 "error: t.conf:2: [discord] token_source: $tmp/token is open to other users (mode 0644); run chmod 600 $tmp/token"
+check world-readable-secret 3 "error: t.conf:2: [discord] token_source: $tmp/token is open to other users (mode 0644); run chmod 600 $tmp/token"
 chmod 600 token
 check private-secret-file 0 "t.conf is valid; it enables discord (shard 0 of 1)"
 
 unset DELVER_TEST_TOKEN
 printf '[bot]\n[discord]\ntoken_source = env:DELVER_TEST_TOKEN\n' > t.conf
-check missing-secret-env 1 "error: t.conf:3: [discord] token_source: the environment variable DELVER_TEST_TOKEN is not set"
+check missing-secret-env 3 "error: t.conf:3: [discord] token_source: the environment variable DELVER_TEST_TOKEN is not set"
 
 printf '[irc.n]\nhost = h\nnick = n\nsasl_user = me\npassword_source = file:%s/absent\n' "$tmp" > t.conf
-check missing-secret-file 1 "error: t.conf:5: [irc.n] password_source: cannot read $tmp/absent: No such file or directory"
+check missing-secret-file 3 "error: t.conf:5: [irc.n] password_source: cannot read $tmp/absent: No such file or directory"
 
 printf '[discord]\ntoken_source = credential:delver.discord-token\n' > t.conf
-check missing-secret-credential 1 "error: t.conf:2: [discord] token_source: credential:delver.discord-token is read from \$CREDENTIALS_DIRECTORY, which systemd sets for the service (the shipped unit loads it from /etc/credstore/ with LoadCredential=delver.discord-token); outside it, name the directory with --credentials-dir (delver --check-config --credentials-dir /etc/credstore)"
+check missing-secret-credential 3 "error: t.conf:2: [discord] token_source: credential:delver.discord-token is read from \$CREDENTIALS_DIRECTORY, which systemd sets for the service (the shipped unit loads it from /etc/credstore/ with LoadCredential=delver.discord-token); outside it, name the directory with --credentials-dir (delver --check-config --credentials-dir /etc/credstore)"
 mkdir creds
 printf 'tok\n' > creds/delver.discord-token
 CREDENTIALS_DIRECTORY=$tmp/creds
@@ -85,7 +85,7 @@ unset CREDENTIALS_DIRECTORY
 # By hand, as the hint says: the directory the unit loads credentials from.
 check credentials-dir 0 "t.conf is valid; it enables discord (shard 0 of 1)" \
 	--check-config --credentials-dir "$tmp/creds" --config t.conf
-check credentials-dir-missing 1 "error: t.conf:2: [discord] token_source: cannot read credential delver.discord-token ($tmp/nowhere/delver.discord-token): No such file or directory" \
+check credentials-dir-missing 3 "error: t.conf:2: [discord] token_source: cannot read credential delver.discord-token ($tmp/nowhere/delver.discord-token): No such file or directory" \
 	--check-config --credentials-dir "$tmp/nowhere" --config t.conf
 # The shipped unit's hint names what the unit does.
 grep -qx 'LoadCredential=delver.discord-token' "$top/systemd/delver.service" ||
@@ -103,12 +103,12 @@ check stray-argument 2 "delver: unexpected argument 'play'; delver --help lists 
 	--console play
 
 printf '[bot]\nfsync always\n' > t.conf
-check syntax 1 "error: t.conf:2: expected 'key = value', a [section] header or a comment"
+check syntax 3 "error: t.conf:2: expected 'key = value', a [section] header or a comment"
 
 # --shard is checked against the file.
 export DELVER_TEST_TOKEN=x1234
 printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n' > t.conf
-check shard-range 1 "error: --shard must be from 0 to 1, below [discord] shard_count in t.conf (got 2)" \
+check shard-range 3 "error: --shard must be from 0 to 1, below [discord] shard_count in t.conf (got 2)" \
 	--check-config --config t.conf --shard 2
 check shard-valid 0 "t.conf is valid; it enables discord (shard 1 of 2)" \
 	--check-config --config t.conf --shard 1
@@ -121,19 +121,19 @@ check shard-1-runs-discord-alone 0 "t.conf is valid; it enables discord (shard 1
 printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n[irc.n]\nhost = h\nnick = n\npassword_source = file:%s/absent\n' "$tmp" > t.conf
 check shard-1-needs-no-irc-secret 0 "t.conf is valid; it enables discord (shard 1 of 2)" \
 	--check-config --config t.conf --shard 1
-check shard-0-needs-the-irc-secret 1 "error: t.conf:7: [irc.n] password_source: cannot read $tmp/absent: No such file or directory" \
+check shard-0-needs-the-irc-secret 3 "error: t.conf:7: [irc.n] password_source: cannot read $tmp/absent: No such file or directory" \
 	--check-config --config t.conf --shard 0
 printf '[bot]\nstate_dir = /var/lib/delver\n[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n' > t.conf
-check shard-shared-state 1 "error: --shard runs one instance per shard, each with its own state: leave [bot] state_dir unset in t.conf (systemd's StateDirectory= then gives each its own)" \
+check shard-shared-state 3 "error: --shard runs one instance per shard, each with its own state: leave [bot] state_dir unset in t.conf (systemd's StateDirectory= then gives each its own)" \
 	--check-config --config t.conf --shard 0
 
 # A --config that does not exist is an error; a bad file stops the start.
-check absent-config 1 "error: cannot read absent.conf: No such file or directory" \
+check absent-config 3 "error: cannot read absent.conf: No such file or directory" \
 	--check-config --config absent.conf
 printf '[bot]\nlog_level = loud\n' > t.conf
-check start-refused 1 "error: t.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud')" \
+check start-refused 3 "error: t.conf:2: [bot] log_level must be error, warn, info or debug (got 'loud')" \
 	--config t.conf
-check bad-option 1 "error: --shard must be a whole number from 0 to 65534 (got 'x')" \
+check bad-option 2 "error: --shard must be a whole number from 0 to 65534 (got 'x')" \
 	--check-config --shard x
 
 [ "$fails" -eq 0 ]

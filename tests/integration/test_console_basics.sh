@@ -4,3 +4,34 @@
 # saying the current one with no name, and quit ending the input.
 . tests/integration/lib.sh
 transcript basics 1
+[ $? -eq 0 ] || exit 1
+
+# Names from the command line take the road /as and /channel take: a name
+# too long is refused in the same words, with the status of a wrong command
+# line; a bidi control is removed, never echoed.
+long=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+rule='a name is 1 to 63 bytes of UTF-8 with no spaces, colons or control characters (got 64 bytes).'
+err=$(delver_fresh --console --user "$long" < /dev/null 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] || { echo "--user of 64 bytes: exit $rc, not 2"; exit 1; }
+case "$err" in
+*"--user NAME: $rule"*) ;;
+*) echo "--user of 64 bytes: $err"; exit 1 ;;
+esac
+err=$(delver_fresh --console --channel "$long" < /dev/null 2>&1)
+[ $? -eq 2 ] || { echo "--channel of 64 bytes was not refused with status 2"; exit 1; }
+case "$err" in
+*"--channel NAME: $rule"*) ;;
+*) echo "--channel of 64 bytes: $err"; exit 1 ;;
+esac
+out=$(printf '/as %s\n/as\n/channel\n' "$long" |
+	delver_fresh --console --color never --user "b$(printf '\342\200\256')ob" \
+		--channel "cr$(printf '\342\200\256')ypt" 2>&1)
+want="bob> /as $long
+/as NAME: $rule
+bob> /as
+You are bob; /as NAME changes it.
+bob> /channel
+You are in channel crypt; /channel NAME changes it."
+[ "$out" = "$want" ] || { printf 'names from the command line:\n%s\n' "$out"; exit 1; }
+echo "ok   console_basics"

@@ -1,43 +1,46 @@
 #!/bin/sh
-# Discord conditions that must stop the bot with one clear sentence and exit
-# status 1: each fatal gateway close code, a token REST refuses at start,
+# Discord conditions that must stop the bot with one clear sentence and an
+# exit status of their own that the units do not restart (delver(8), EXIT
+# STATUS): each fatal gateway close code, a token REST refuses at start,
 # and privileged intents the application may not use.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
 fake_start --heartbeat 5000
 
-expect_stop() {
+expect_stop() { # expect_stop WHAT "log words" STATUS
 	bot_wait_exit 10
-	[ "$BOT_STATUS" = 1 ] || fail "the bot exited with '$BOT_STATUS', not 1, after $1"
+	[ "$BOT_STATUS" = "$3" ] || fail "the bot exited with '$BOT_STATUS', not $3, after $1"
 	grep -q -F "$2" "$BOT_LOG" || fail "no '$2' in the log after $1"
+	grep -qx "RestartPreventExitStatus=.* $3 .*\|RestartPreventExitStatus=.* $3" \
+		systemd/delver.service || fail "delver.service restarts status $3"
 }
 
 for code in 4004 4010 4011 4012 4013 4014; do
 	case $code in
-	4004) msg="token rejected (4004): check [discord] token" ;;
-	4010) msg="invalid shard (4010): check [discord] shard_id and shard_count" ;;
-	4011) msg="sharding required (4011)" ;;
-	4012) msg="invalid API version (4012)" ;;
-	4013) msg="invalid intents (4013): check [discord] intents" ;;
-	4014) msg="disallowed intents (4014)" ;;
+	4004) msg="token rejected (4004): check [discord] token" status=6 ;;
+	4010) msg="invalid shard (4010): check [discord] shard_id and shard_count" status=7 ;;
+	4011) msg="sharding required (4011)" status=8 ;;
+	4012) msg="invalid API version (4012)" status=9 ;;
+	4013) msg="invalid intents (4013): check [discord] intents" status=10 ;;
+	4014) msg="disallowed intents (4014)" status=11 ;;
 	esac
 	identify_window
 	bot_start
 	wait_until "g['ready']" 10
 	ctl close $code
-	expect_stop "close $code" "$msg"
+	expect_stop "close $code" "$msg" $status
 done
 
 # Privileged intents (MESSAGE_CONTENT): the fake refuses them as Discord does.
 identify_window
 bot_start intents=32769
-expect_stop "privileged intents" "disallowed intents (4014)"
+expect_stop "privileged intents" "disallowed intents (4014)" 11
 
 # A token Discord does not know: REST says 401 before any gateway work.
 DELVER_TEST_TOKEN="MTEwMDAwMDAwMDAwMDAwMDAwMQ.wrong.token-xyz"
 bot_start
-expect_stop "a wrong token" "token rejected by Discord (401): check [discord] token"
+expect_stop "a wrong token" "token rejected by Discord (401): check [discord] token" 6
 grep -q -F "$DELVER_TEST_TOKEN" "$BOT_LOG" && fail "the wrong token appears in the log"
 DELVER_TEST_TOKEN="$TOKEN"
 finish

@@ -1,12 +1,16 @@
 #!/bin/sh
 # Discord: a player's secret roll (/gmroll). The channel's answer says who
-# rolls what and never the result; the GM seat's holder gets the result by
-# direct message (DM channel opened with POST /users/@me/channels, then a
-# message in it, headed by the channel), and when the GM has closed their
-# DMs (Discord's 403, code 50007) the roller is told by an ephemeral
-# follow-up. The GM's own /gmroll stays behind the screen: an ephemeral
-# follow-up to the GM, no DM. The DM channel is opened once per GM and kept;
-# when Discord no longer knows it (404, code 10003) it is opened again.
+# rolls in secret and nothing else (not the dice, the modifier or the
+# label); the GM seat's holder gets the roll by direct message (DM channel
+# opened with POST /users/@me/channels, then a message in it, headed by the
+# channel), and when the GM has closed their DMs (Discord's 403, code 50007)
+# the roller is told by an ephemeral follow-up, or, when the GM set a
+# channel for secret rolls (/gm secret-channel), the roll goes there and the
+# roller is told where; a channel that refuses the bot (403, 50001) is said
+# too. The GM's own /gmroll stays behind the screen: an ephemeral follow-up
+# to the GM, no DM. /log secret shows the secret rolls to the GM alone. The
+# DM channel is opened once per GM and kept; when Discord no longer knows it
+# (404, code 10003) it is opened again.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -30,8 +34,8 @@ roll() { # USER EXPRESSION EXTRA
 one "$(tmpl gmroll '[{"type":3,"name":"expression","value":"1d20"}]' 'Nobody is GM here' true ',"user":2')"
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
 
-# A player's roll: the channel sees the dice and the label, the GM the result.
-one "$(roll 2 '1d20+5 # stealth' ',"parts":["rolls `1d20+5`","(stealth)","in secret: only the GM"]')"
+# A player's roll: the channel sees who rolls in secret, the GM the roll.
+one "$(roll 2 '1d20+5 # stealth' ',"parts":["rolls in secret: only the GM"],"forbid":["1d20","+5","+ 5","stealth"],"forbid_public":true')"
 wait_until "r['dms'] == 1" 10
 [ "$(stat rest.dm_channels)" = 1 ] || fail "the DM channel was opened $(stat rest.dm_channels) times"
 last=$(stat rest.dm_last)
@@ -82,4 +86,37 @@ one "$(roll 2 '1d4')"
 wait_until "i['followups'] == $((before + 2))" 10
 [ "$(stat rest.dms_refused)" = 1 ] || fail "a known refusal was asked again ($(stat rest.dms_refused) refusals)"
 [ "$(stat rest.invalid)" = "$invalid" ] || fail "the known refusal made invalid requests"
+
+# The GM names a thread of their own for secret rolls (the GM's channel 5
+# exists: the GM used the bot there). Setting it is said to the GM alone;
+# this channel itself is refused.
+one "$(tmpl gm '[{"type":1,"name":"show"}]' 'GM' false ',"user":1,"channel":5')"
+one "$(tmpl gm '[{"type":1,"name":"secret-channel","options":[{"type":3,"name":"channel","value":"<#1300000000000000000>"}]}]' 'That is this channel' true ',"user":1')"
+one "$(tmpl gm '[{"type":1,"name":"secret-channel","options":[{"type":3,"name":"channel","value":"<#1300000000000000005>"}]}]' 'when the GM takes none, to <#1300000000000000005>' true ',"user":1')"
+one "$(tmpl gm '[{"type":1,"name":"secret-channel","options":[{"type":3,"name":"channel","value":"<#1300000000000000005>"}]}]' 'Only the GM can' true ',"user":2')"
+before=$(stat interactions.followups)
+posts=$(stat rest.channel_posts)
+one "$(roll 2 '1d20+3 # listen' ',"parts":["rolls in secret","your secret roll went to <#1300000000000000005>"],"forbid":["1d20","listen"],"forbid_public":true')"
+wait_until "r['channel_posts'] == $((posts + 1)) and i['followups'] == $((before + 1))" 10
+last=$(curl -s "http://127.0.0.1:$PORT/_control/messages/1300000000000000005" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)[-1]["content"])')
+case "$last" in
+"From <#1300000000000000000>:"*"rolls"*"listen"*"in secret"*"] + 3 = "*) ;;
+*) fail "the message in the GM's channel is: $last" ;;
+esac
+[ "$(stat rest.dms_refused)" = 1 ] || fail "the known refusal was asked again"
+
+# The bot may no longer view that channel: the roller is told nobody saw it.
+ctl noaccess 5
+before=$(stat interactions.followups)
+one "$(roll 2 '1d6' ',"parts":["rolls in secret","refused delver'"'"'s message (Discord answered 403), so nobody saw your secret roll"]')"
+wait_until "i['followups'] == $((before + 1))" 10
+grep -q "could not go to channel 1300000000000000005" "$BOT_LOG" || fail "no log line for the refused channel"
+
+# /log secret: the GM alone sees them, privately; a player is refused; the
+# public log has none of them.
+one "$(tmpl log '[{"type":3,"name":"kind","value":"secret"}]' 'secret rolls here, newest first (only you see this)' true ',"user":1,"parts":["1d20 + 3 # listen","1d20 + 5 # stealth"]')"
+one "$(tmpl log '[{"type":3,"name":"kind","value":"secret"}]' 'Only the GM can' true ',"user":2,"forbid":["listen","stealth"]')"
+one "$(tmpl log '[]' 'No rolls here yet' false ',"user":2,"forbid":["listen","stealth"]')"
 finish

@@ -5,7 +5,7 @@
 # heartbeat rhythm (one loop carries both). SIGUSR1 logs the stats line
 # with those counts. A 401 on one interaction's callback (authorised by
 # its token) loses that answer alone, with one log line; a 401 on a route
-# the bot token authorises stops the bot with exit status 1 and one clear
+# the bot token authorises stops the bot with exit status 6 and one clear
 # line.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
@@ -66,14 +66,14 @@ bot_stop
 
 # A 401 on a route the bot token authorises (registering the commands,
 # which Discord holds stale, so the bot registers again): REST stops and the
-# bot exits with status 1 and one line saying why.
+# bot exits with status 6 and one line saying why.
 out=$(curl -s -X POST --data '{"commands":[]}' "http://127.0.0.1:$PORT/_control/commands")
 [ "$out" = ok ] || fail "cannot make the registration stale: $out"
 ctl rest401 match=PUT count=1
 identify_window
 bot_start
 bot_wait_exit 10
-[ "$BOT_STATUS" = 1 ] || fail "the bot exited with '$BOT_STATUS', not 1, after the token's 401"
+[ "$BOT_STATUS" = 6 ] || fail "the bot exited with '$BOT_STATUS', not 6, after the token's 401"
 [ "$(grep -c "token rejected by Discord (401): check \[discord\] token (the call was PUT /applications/" "$BOT_LOG")" = 1 ] ||
 	fail "no single clear line about the bot token's 401"
 finish

@@ -83,20 +83,20 @@ wait_sessions 2
 
 # A large bot must run a multiple of its count: 3 shards of a multiple of 2
 # are refused (4010), as are 2 shards for 6,000 guilds (4011).
-expect_stop() {
+expect_stop() { # expect_stop WHAT "log words" STATUS (delver(8), EXIT STATUS)
 	bot_wait_exit 15
-	[ "$BOT_STATUS" = 1 ] || fail "the bot exited with '$BOT_STATUS', not 1, after $1"
+	[ "$BOT_STATUS" = "$3" ] || fail "the bot exited with '$BOT_STATUS', not $3, after $1"
 	grep -q -F "$2" "$BOT_LOG" || fail "no '$2' in the log after $1"
 }
 ctl shardmultiple 2
 identify_window
 BOT_STATE=$WORK/s3 bot_start shard_id=0 shard_count=3
-expect_stop "3 shards of a multiple of 2" "invalid shard (4010): check [discord] shard_id and shard_count"
+expect_stop "3 shards of a multiple of 2" "invalid shard (4010): check [discord] shard_id and shard_count" 7
 ctl shardmultiple 1
 ctl guildcount 6000
 identify_window
 BOT_STATE=$WORK/s4 bot_start shard_id=0 shard_count=2
-expect_stop "2 shards for 6,000 guilds" "sharding required (4011)"
+expect_stop "2 shards for 6,000 guilds" "sharding required (4011)" 8
 check "len(live) == 2"
 
 for p in $OTHER_PIDS; do

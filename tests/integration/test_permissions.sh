@@ -34,27 +34,27 @@ printf '[discord]\ntoken_source = file:%s/token\n' "$tmp" > t.conf
 chmod 644 t.conf
 check "0644 config" 0 "t.conf is valid; it enables discord (shard 0 of 1)"
 chmod 666 t.conf
-check "0666 config" 1 "error: t.conf is writable by any user (mode 0666), and it decides where secrets are sent; run chmod go-w t.conf"
+check "0666 config" 3 "error: t.conf is writable by any user (mode 0666), and it decides where secrets are sent; run chmod go-w t.conf"
 chmod 664 t.conf
-check "0664 config" 1 "error: t.conf is writable by its group (mode 0664), and it decides where secrets are sent; run chmod go-w t.conf"
+check "0664 config" 3 "error: t.conf is writable by its group (mode 0664), and it decides where secrets are sent; run chmod go-w t.conf"
 chmod 600 t.conf
 
 ln -s token link
 printf '[discord]\ntoken_source = file:%s/link\n' "$tmp" > t.conf
-check "symlinked secret" 1 "error: t.conf:2: [discord] token_source: $tmp/link is a symbolic link, which could point a secret anywhere; name the file itself"
+check "symlinked secret" 3 "error: t.conf:2: [discord] token_source: $tmp/link is a symbolic link, which could point a secret anywhere; name the file itself"
 mkdir creds
 ln -s ../token creds/tok
 printf '[discord]\ntoken_source = credential:tok\n' > t.conf
-CREDENTIALS_DIRECTORY=$tmp/creds check "symlinked credential" 1 "error: t.conf:2: [discord] token_source: credential tok ($tmp/creds/tok) is a symbolic link, which could point a secret anywhere; name the file itself"
+CREDENTIALS_DIRECTORY=$tmp/creds check "symlinked credential" 3 "error: t.conf:2: [discord] token_source: credential tok ($tmp/creds/tok) is a symbolic link, which could point a secret anywhere; name the file itself"
 
 if [ "$me" = 0 ]; then
 	other=65534
 	printf '[discord]\ntoken_source = file:%s/token\n' "$tmp" > t.conf
 	chown $other token
-	check "secret of another user" 1 "error: t.conf:2: [discord] token_source: $tmp/token is owned by user $other, neither root nor the user delver runs as (0); chown it to one of them"
+	check "secret of another user" 3 "error: t.conf:2: [discord] token_source: $tmp/token is owned by user $other, neither root nor the user delver runs as (0); chown it to one of them"
 	chown 0 token
 	chown $other t.conf
-	check "config of another user" 1 "error: t.conf is owned by user $other, neither root nor the user delver runs as (0); chown it to one of them"
+	check "config of another user" 3 "error: t.conf is owned by user $other, neither root nor the user delver runs as (0); chown it to one of them"
 	chown 0 t.conf
 
 	# The daemon as root with IRC (a closed port): one warning.

@@ -20,7 +20,7 @@ db_refused() { # db_refused NAME DIR "expected reason"
 	console_on "$2" < /dev/null
 	rc=$?
 	after=$(sha256sum < "$2/delver.db")
-	[ $rc -eq 1 ] && grep -qF -- "the database $2/delver.db is damaged ($3); delver leaves it as it is and will not start on it: put back a copy from a backup or a snapshot file, or move it aside to start with no saved state" "$top/err"
+	[ $rc -eq 4 ] && grep -qF -- "the database $2/delver.db is damaged ($3); delver leaves it as it is and will not start on it: put back a copy from a backup or a snapshot file, or move it aside to start with no saved state" "$top/err"
 	step_check "$1: refused with the file and what to do" $? "exit $rc, or the message lacks '$3'"
 	[ "$before" = "$after" ]
 	step_check "$1: database untouched" $? "the file changed"
@@ -95,7 +95,7 @@ before=$(sha256sum < "$d/delver.db")
 printf '/gm\n' | console_on "$d"
 rc=$?
 after=$(sha256sum < "$d/delver.db")
-[ $rc -eq 1 ] && grep -qF "format version 4 is newer than this delver understands (3); run a newer delver" "$top/err" \
+[ $rc -eq 4 ] && grep -qF "format version 4 is newer than this delver understands (3); run a newer delver" "$top/err" \
 	&& grep -qF "console:crypt" "$top/err" && [ "$before" = "$after" ]
 step_check "a record of a newer format version stops the start, untouched" $? "exit $rc"
 

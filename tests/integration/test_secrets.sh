@@ -65,23 +65,23 @@ run 0 --check-config --config t.conf --log-level debug
 
 # Error paths, each after at least one secret was read.
 chmod 644 irc-pass
-run 1 --check-config --config t.conf
+run 3 --check-config --config t.conf
 chmod 600 irc-pass
 printf '%s\nx\n' "$FILE_SECRET" > irc-pass
-run 1 --check-config --config t.conf
+run 3 --check-config --config t.conf
 printf '%s\n' "$FILE_SECRET" > irc-pass
 printf '%s\nsecond line\n' "$CRED_SECRET" > creds/delver.irc-password
-run 1 --check-config --config t.conf
+run 3 --check-config --config t.conf
 printf '%s\n' "$CRED_SECRET" > creds/delver.irc-password
 DELVER_TOKEN="$ENV_SECRET
-PRIVMSG #x :$ENV_SECRET" run 1 --check-config --config t.conf
+PRIVMSG #x :$ENV_SECRET" run 3 --check-config --config t.conf
 printf '%s\n' "$good" | sed 's/^password_source = credential:.*/password_source = env:ABSENT/' > t.conf
-run 1 --check-config --config t.conf
+run 3 --check-config --config t.conf
 # A secret pasted where its source belongs.
 printf '[discord]\ntoken_source = %s\n' "$ENV_SECRET" > t.conf
-run 1 --check-config --config t.conf
+run 3 --check-config --config t.conf
 printf '[discord]\ntoken_source = env:%s\n' "$ENV_SECRET" > t.conf
-run 1 --check-config --config t.conf
+run 3 --check-config --config t.conf
 
 # The daemon at debug level: commands, a good and a bad reload, a stop.
 printf '%s\n' "$good" > t.conf

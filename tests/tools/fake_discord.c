@@ -68,7 +68,10 @@
  * restecho ... | rest403 ... (see rest.c) | dmclosed USER [off] (USER's DMs closed: 403 code 50007)
  * | ratelimit CLASS [limit=N] [per=MS] (a rate limit's numbers, see limits.c) | invalidlimit N
  * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
- * deleted that message of the bot's) |
+ * deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
+ * CHAN, n for channel n: 403 code 50001 there) | appinstall guild|both (whether the
+ * application allows user installs, as set in the Developer Portal; both by default: commands
+ * registered for user installs are refused with 400 under "guild") |
  * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
  * guilds the bot is said to be in, for 4011; default: guilds) | shardmultiple N (a large
  * bot's count: IDENTIFY counts must be multiples of it)
@@ -85,7 +88,11 @@
  *                             "locale": the place, see payload.c; "press":
  *                             LABEL, for type 3: the newest button so
  *                             labelled in the channel is pressed, see
- *                             messages.c)
+ *                             messages.c; "channel": N, channel N
+ *                             whatever the stream's count; "forbid":
+ *                             [strings] no message answering it may hold,
+ *                             "forbid_public": true checking only those
+ *                             everyone in the channel sees)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions"}], oldest first
@@ -258,6 +265,7 @@ stats_json(void)
 	r = cJSON_AddObjectToObject(o, "rest");
 	cJSON_AddNumberToObject(r, "requests", (double)F.st.requests);
 	cJSON_AddNumberToObject(r, "registrations", (double)F.st.registrations);
+	cJSON_AddNumberToObject(r, "install_refused", (double)F.st.install_refused);
 	cJSON_AddNumberToObject(r, "r429", (double)F.st.r429);
 	cJSON_AddNumberToObject(r, "r5xx", (double)F.st.r5xx);
 	cJSON_AddNumberToObject(r, "r401", (double)F.st.r401);
@@ -411,8 +419,13 @@ control(struct http *h, struct http_answer *a)
 			r = 0;
 		} else if (strncmp(body, "dmclosed", 8) == 0) {
 			r = rest_fake_dm_closed(body, err, sizeof(err));
+		} else if (strncmp(body, "appinstall", 10) == 0) {
+			F.user_install_allowed = strstr(body, "both") != NULL;
+			r = 0;
 		} else if (strncmp(body, "msgdelete", 9) == 0) {
 			r = msgs_fake_delete_control(body, err, sizeof(err));
+		} else if (strncmp(body, "noaccess", 8) == 0) {
+			r = msgs_fake_noaccess_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {
 			r = rest_fake_dm_forget(body, err, sizeof(err));
 		} else if (strncmp(body, "ratelimit", 9) == 0 ||
@@ -664,6 +677,7 @@ main(int argc, char **argv)
 	F.guilds = 1;
 	F.shards = 1;
 	F.shard_multiple = 1;
+	F.user_install_allowed = true;
 	F.st.last_close = -1;
 	F.next_id = 1200000000000000000ull;
 	snprintf(F.app_id, sizeof(F.app_id), "1100000000000000001");

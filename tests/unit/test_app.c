@@ -434,6 +434,93 @@ test_sigint_asks_the_interrupt_handler_first(void **state)
 	assert_int_equal(a.status, APP_EXIT_OK);
 }
 
+/* The whole of a file, NUL-terminated (the caller frees it). */
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = calloc(1, 1 << 20);
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(text);
+	n = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return text;
+}
+
+/* The value of the one line "key=..." of a unit, or fails. */
+static void
+unit_value(const char *unit, const char *key, char *out, size_t len)
+{
+	char want[64];
+	const char *p, *end;
+
+	snprintf(want, sizeof(want), "\n%s=", key);
+	p = strstr(unit, want);
+	if (p == NULL)
+		fail_msg("no %s= line", key);
+	assert_null(strstr(p + 1, want)); /* one line only */
+	p += strlen(want);
+	end = strchr(p, '\n');
+	snprintf(out, len, "%.*s", (int)(end - p), p);
+}
+
+/* Both units stop restarting on exactly the statuses a restart cannot
+ * mend, and bound memory and tasks; delver(8) documents every status. A
+ * status added to app.h without the units or the manual fails here. */
+static void
+test_units_name_every_fatal_status(void **unused)
+{
+	static const char *const units[] = {"systemd/delver.service", "systemd/delver@.service"};
+	static const int codes[] = {4004, 4010, 4011, 4012, 4013, 4014, 401};
+	char want[128] = "", got[256], *man = slurp("bot/man/delver.8");
+	const char *exit_status = strstr(man, "\n.SH EXIT STATUS\n"), *p;
+	int seen = 0;
+
+	for (int s = APP_EXIT_FATAL_FIRST; s <= APP_EXIT_FATAL_LAST; s++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%d",
+		         s == APP_EXIT_FATAL_FIRST ? "" : " ", s);
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		char *unit = slurp(units[i]);
+
+		unit_value(unit, "Restart", got, sizeof(got));
+		assert_string_equal(got, "on-failure");
+		unit_value(unit, "RestartPreventExitStatus", got, sizeof(got));
+		assert_string_equal(got, want);
+		unit_value(unit, "MemoryMax", got, sizeof(got));
+		assert_string_equal(got, "1G");
+		unit_value(unit, "TasksMax", got, sizeof(got));
+		assert_string_equal(got, "64");
+		free(unit);
+	}
+	/* The manual lists 0 .. the last in order, each as ".B N". */
+	assert_non_null(exit_status);
+	p = exit_status;
+	for (int s = APP_EXIT_OK; s <= APP_EXIT_FATAL_LAST; s++) {
+		char item[16];
+
+		snprintf(item, sizeof(item), "\n.B %d\n", s);
+		p = strstr(p, item);
+		assert_non_null(p);
+		assert_true(p < strstr(exit_status, "\n.SH ENVIRONMENT"));
+	}
+	free(man);
+	/* Each fatal Discord condition has a status of its own, a fatal one. */
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		int st = discord_service_exit_status(codes[i]);
+
+		assert_in_range(st, APP_EXIT_DISCORD_TOKEN, APP_EXIT_FATAL_LAST);
+		assert_false(seen & (1 << st) && codes[i] != 401);
+		seen |= 1 << st;
+	}
+	assert_int_equal(discord_service_exit_status(4004), APP_EXIT_DISCORD_TOKEN);
+	assert_int_equal(discord_service_exit_status(401), APP_EXIT_DISCORD_TOKEN);
+	assert_int_equal(discord_service_exit_status(4011), APP_EXIT_DISCORD_SHARDING);
+	assert_int_equal(discord_service_exit_status(4009), APP_EXIT_FAILURE);
+}
+
 int
 main(void)
 {
@@ -446,6 +533,7 @@ main(void)
 	    cmocka_unit_test(test_watchdog_withholds_pings_while_a_timer_spins),
 	    cmocka_unit_test(test_reload_applies_a_good_file_and_keeps_the_old_on_a_bad_one),
 	    cmocka_unit_test(test_sigint_asks_the_interrupt_handler_first),
+	    cmocka_unit_test(test_units_name_every_fatal_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,7 @@
 #include "bot/store/crc32.h"
 #include "bot/store/store_record.h"
 #include "commands/core/dispatch.h"
+#include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
 
 /* The plain text of /roll line with a seeded RNG (the caller frees it). */
@@ -127,6 +128,13 @@ run_as(struct dispatch *d, const char *user, const char *line)
 	return r;
 }
 
+/* Sets the channel "console:t"'s channel for secret rolls. */
+static void
+rc_set_secret(struct dispatch *d, const char *key)
+{
+	rollchan_set_secret_to(rollchan_of(state_channel(d->state, "console:t")), key);
+}
+
 static void
 assert_plain(const struct reply *r, const char *want)
 {
@@ -136,9 +144,12 @@ assert_plain(const struct reply *r, const char *want)
 	free(t);
 }
 
-/* /gmroll: the channel sees who rolls which dice and the label, the GM
- * seat's holder alone the result; the GM's own is for the GM alone; with
- * no GM it is refused; it is never logged. */
+/* /gmroll: the channel sees who rolls in secret and nothing else (not the
+ * dice, which give the modifier away, nor the label), the GM seat's holder
+ * alone the roll; the GM's own is for the GM alone; with no GM it is
+ * refused; it is not in /log, but in the GM's /log secret, which only the
+ * GM sees, privately; with a channel set for secret rolls, the reply names
+ * it for the transport. */
 static void
 gmroll_audiences(void **unused)
 {
@@ -160,7 +171,8 @@ gmroll_audiences(void **unused)
 	assert_null(reply_msg(r, REPLY_CHANNEL)->buttons);
 	assert_string_equal(reply_gm_key(r), "console:bo");
 	assert_string_equal(reply_gm_name(r), "bo");
-	assert_plain(r, "al rolls 1d20+5 (stealth) in secret: only the GM, bo, sees the result.\n"
+	assert_null(reply_gm_fallback_key(r));
+	assert_plain(r, "al rolls in secret: only the GM, bo, sees the result.\n"
 	                "[to the GM, bo]\n"
 	                "al rolls stealth in secret\n"
 	                "1d20 + 5: [13] + 5 = 18\n");
@@ -174,9 +186,24 @@ gmroll_audiences(void **unused)
 	                "2d6: [4, 5] = 9\n");
 	reply_free(r);
 	r = run_as(&d, "al", "/log");
-	assert_plain(
-	    r,
-	    "No rolls here yet; /roll rolls dice (private and secret rolls are never logged).\n");
+	assert_plain(r, "No rolls here yet; /roll rolls dice (private and secret rolls are not in "
+	                "this log).\n");
+	reply_free(r);
+	r = run_as(&d, "al", "/log secret");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r), "Only the GM can do that here; the GM is bo.");
+	reply_free(r);
+	r = run_as(&d, "bo", "/log secret");
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	assert_plain(r, "[private]\n"
+	                "The last 2 secret rolls here, newest first (only you see this)\n"
+	                "  just now | bo | 2d6 | 9\n"
+	                "  just now | al | 1d20 + 5 # stealth | 18\n");
+	reply_free(r);
+	/* On Discord, the GM's channel for secret rolls goes with the reply. */
+	rc_set_secret(&d, "discord:1300000000000000005");
+	r = run_as(&d, "al", "/gmroll 1d4");
+	assert_string_equal(reply_gm_fallback_key(r), "discord:1300000000000000005");
 	reply_free(r);
 	rng_free(rng);
 	state_free(st);

@@ -451,9 +451,9 @@ converted_refs(void **unused)
 	run(t, "console", "alice", "/gm claim");
 	expect3(
 	    t, "alice", "/log",
-	    "No rolls here yet; `/roll` rolls dice (private and secret rolls are never logged).",
-	    "No rolls here yet; !roll rolls dice (private and secret rolls are never logged).",
-	    "No rolls here yet; /roll rolls dice (private and secret rolls are never logged).");
+	    "No rolls here yet; `/roll` rolls dice (private and secret rolls are not in this log).",
+	    "No rolls here yet; !roll rolls dice (private and secret rolls are not in this log).",
+	    "No rolls here yet; /roll rolls dice (private and secret rolls are not in this log).");
 	expect3(t, "alice", "/save x 1d6",
 	        "; roll it with `/roll expression:x` (more may follow: `/roll expression:x +2`).",
 	        "; roll it with !roll x (more may follow: !roll x +2).",

@@ -276,8 +276,8 @@ test_bad_text(void **state)
 	refused("[discord]\ntoken_source = env:T\nrest_url = ftp://x\n",
 	        "t.conf:3: [discord] rest_url must be an https:// or http:// URL (got 'ftp://x')");
 	refused("[console]\nuser = a:b\n",
-	        "t.conf:2: [console] user must be a name of 1 to 63 characters without spaces or "
-	        "':' (got 'a:b')");
+	        "t.conf:2: [console] user must be a name of 1 to 63 bytes without spaces, colons "
+	        "or controls (got 'a:b')");
 }
 
 /* "#name:key": keys go beside the names; a bad key is named, never shown. */

@@ -18,6 +18,7 @@
 #include <uv.h>
 
 #include "bot/console/console.h"
+#include "bot/console/console_name.h"
 #include "rules/base/buf.h"
 #include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
@@ -171,7 +172,8 @@ as_and_channel(void **unused)
 	says(c, "/channel",
 	     "alice> /channel\nYou are in channel crypt; /channel NAME changes it.\n");
 	says(c, "/as a:b",
-	     "alice> /as a:b\n/as NAME: a name is 1 to 63 characters with no spaces or colons.\n");
+	     "alice> /as a:b\n/as NAME: a name is 1 to 63 bytes of UTF-8 with no spaces, colons or "
+	     "control characters (got a colon).\n");
 	/* "/ask" is not "/as k". */
 	text = say(c, "/ask", &more);
 	assert_non_null(strstr(text, "Unknown command 'ask'"));
@@ -213,6 +215,52 @@ control_characters_pictured(void **unused)
 	rng_free(d.rng);
 }
 
+/* Names go through the sanitiser every label goes through: a right-to-left
+ * override in /as, /channel or the names given at start is never echoed
+ * (it would reorder the line on the terminal); a name too long is refused,
+ * never cut, and in the words --user and --channel use. */
+static void
+names_cleaned(void **unused)
+{
+	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct console_opts o = {.user = "g\u202em", .channel = "t\u2066\u2069", .echo = true};
+	struct console *c = console_new(&d, &o);
+	char line[100], want[800], cleaned[NAME_MAX_LEN], err[256];
+	char *text;
+	bool more;
+
+	says(c, "/channel", "gm> /channel\nYou are in channel t; /channel NAME changes it.\n");
+	says(c, "/as al\u202eice", "gm> /as alice\nYou are now alice.\n");
+	says(c, "/channel cr\u200bypt", "alice> /channel crypt\nYou are now in channel crypt.\n");
+	says(c, "/as \u202e",
+	     "alice> /as \n/as NAME: a name is 1 to 63 bytes of UTF-8 with no spaces, colons or "
+	     "control characters (got only invisible characters).\n");
+	/* 63 bytes is a name; 64 is refused as --user refuses it. */
+	memset(line, 0, sizeof(line));
+	memcpy(line, "/as ", 4);
+	memset(line + 4, 'a', 63);
+	text = say(c, line, &more);
+	snprintf(want, sizeof(want), "alice> %s\nYou are now %s.\n", line, line + 4);
+	assert_string_equal(text, want);
+	free(text);
+	line[4 + 63] = 'a';
+	assert_int_equal(console_name_clean("--user", line + 4, 64, cleaned, err, sizeof(err)), -1);
+	assert_string_equal(cleaned, "");
+	assert_string_equal(err, "--user NAME: a name is 1 to 63 bytes of UTF-8 with no spaces, "
+	                         "colons or control characters (got 64 bytes).");
+	text = say(c, line, &more);
+	snprintf(want, sizeof(want), "%.63s> %s\n/as NAME: %s\n", line + 4, line,
+	         err + strlen("--user NAME: "));
+	assert_string_equal(text, want);
+	free(text);
+	/* Invalid UTF-8 and a name far too long are refused without cleaning. */
+	assert_int_equal(console_name_clean("--channel", "\xff", 1, cleaned, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "(got bytes that are not UTF-8)."));
+	console_free(c);
+	state_free(d.state);
+	rng_free(d.rng);
+}
+
 int
 main(void)
 {
@@ -222,6 +270,7 @@ main(void)
 	    cmocka_unit_test(quit_ends_input),
 	    cmocka_unit_test(as_and_channel),
 	    cmocka_unit_test(control_characters_pictured),
+	    cmocka_unit_test(names_cleaned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

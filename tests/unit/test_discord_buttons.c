@@ -28,14 +28,14 @@ test_short_line_in_id(void **state)
 	struct discord_buttons *bs = discord_buttons_new(4);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[DISCORD_CUSTOM_ID_MAX];
 
-	assert_int_equal(discord_buttons_id(bs, "roll 1d6", id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(bs, "roll 1d6", false, id, sizeof(id)), 0);
 	assert_string_equal(id, "a:roll 1d6");
-	assert_string_equal(discord_buttons_action(bs, id), "roll 1d6");
-	assert_string_equal(discord_buttons_action(NULL, id), "roll 1d6");
+	assert_string_equal(discord_buttons_action(bs, id, NULL), "roll 1d6");
+	assert_string_equal(discord_buttons_action(NULL, id, NULL), "roll 1d6");
 	long_line(line, 98, 'x'); /* "a:" + 98 = 100: still fits */
-	assert_int_equal(discord_buttons_id(NULL, line, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(NULL, line, false, id, sizeof(id)), 0);
 	assert_int_equal(strlen(id), 100);
-	assert_string_equal(discord_buttons_action(NULL, id), line);
+	assert_string_equal(discord_buttons_action(NULL, id, NULL), line);
 	discord_buttons_free(bs);
 }
 
@@ -48,16 +48,16 @@ test_long_line_stored(void **state)
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[200];
 
 	long_line(line, 99, 'y'); /* "a:" + 99 = 101: too long */
-	assert_int_equal(discord_buttons_id(NULL, line, id, sizeof(id)), -1);
-	assert_int_equal(discord_buttons_id(bs, line, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(NULL, line, false, id, sizeof(id)), -1);
+	assert_int_equal(discord_buttons_id(bs, line, false, id, sizeof(id)), 0);
 	assert_string_equal(id, "b:1");
-	assert_string_equal(discord_buttons_action(bs, "b:1"), line);
-	assert_null(discord_buttons_action(NULL, "b:1"));
+	assert_string_equal(discord_buttons_action(bs, "b:1", NULL), line);
+	assert_null(discord_buttons_action(NULL, "b:1", NULL));
 	for (int i = 2; i <= 26; i++)
-		assert_int_equal(discord_buttons_id(bs, line, id, sizeof(id)), 0);
+		assert_int_equal(discord_buttons_id(bs, line, false, id, sizeof(id)), 0);
 	assert_string_equal(id, "b:1a");
-	assert_string_equal(discord_buttons_action(bs, "b:1a"), line);
-	assert_null(discord_buttons_action(bs, "b:1b")); /* not made yet */
+	assert_string_equal(discord_buttons_action(bs, "b:1a", NULL), line);
+	assert_null(discord_buttons_action(bs, "b:1b", NULL)); /* not made yet */
 	discord_buttons_free(bs);
 }
 
@@ -70,19 +70,49 @@ test_eviction(void **state)
 
 	for (int i = 0; i < 6; i++) {
 		long_line(line[i], 120 + i, (char)('a' + i));
-		assert_int_equal(discord_buttons_id(bs, line[i], id, sizeof(id)), 0);
+		assert_int_equal(discord_buttons_id(bs, line[i], false, id, sizeof(id)), 0);
 	}
-	assert_null(discord_buttons_action(bs, "b:1"));
-	assert_null(discord_buttons_action(bs, "b:2"));
-	assert_string_equal(discord_buttons_action(bs, "b:3"), line[2]);
-	assert_string_equal(discord_buttons_action(bs, "b:6"), line[5]);
+	assert_null(discord_buttons_action(bs, "b:1", NULL));
+	assert_null(discord_buttons_action(bs, "b:2", NULL));
+	assert_string_equal(discord_buttons_action(bs, "b:3", NULL), line[2]);
+	assert_string_equal(discord_buttons_action(bs, "b:6", NULL), line[5]);
 	discord_buttons_free(bs);
 	/* A store of capacity 0 keeps one line. */
 	bs = discord_buttons_new(0);
-	assert_int_equal(discord_buttons_id(bs, line[0], id, sizeof(id)), 0);
-	assert_int_equal(discord_buttons_id(bs, line[1], id, sizeof(id)), 0);
-	assert_null(discord_buttons_action(bs, "b:1"));
-	assert_string_equal(discord_buttons_action(bs, "b:2"), line[1]);
+	assert_int_equal(discord_buttons_id(bs, line[0], false, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(bs, line[1], false, id, sizeof(id)), 0);
+	assert_null(discord_buttons_action(bs, "b:1", NULL));
+	assert_string_equal(discord_buttons_action(bs, "b:2", NULL), line[1]);
+	discord_buttons_free(bs);
+}
+
+/* A button whose reply replaces its message says so in its id ("u:", or
+ * "v:" for a stored line), and only those read back as updates. */
+static void
+test_update_buttons(void **state)
+{
+	struct discord_buttons *bs = discord_buttons_new(4);
+	char id[DISCORD_CUSTOM_ID_MAX + 1], line[150];
+	bool update = false;
+
+	assert_int_equal(discord_buttons_id(bs, "safe on", true, id, sizeof(id)), 0);
+	assert_string_equal(id, "u:safe on");
+	assert_string_equal(discord_buttons_action(NULL, id, &update), "safe on");
+	assert_true(update);
+	assert_string_equal(discord_buttons_action(bs, "a:safe on", &update), "safe on");
+	assert_false(update);
+	long_line(line, 130, 'q');
+	assert_int_equal(discord_buttons_id(bs, line, true, id, sizeof(id)), 0);
+	assert_string_equal(id, "v:1");
+	assert_string_equal(discord_buttons_action(bs, "v:1", &update), line);
+	assert_true(update);
+	/* The number is the line's, whichever letter asks for it. */
+	assert_string_equal(discord_buttons_action(bs, "b:1", &update), line);
+	assert_false(update);
+	assert_null(discord_buttons_action(bs, "u:", &update));
+	assert_null(discord_buttons_action(bs, "v:", &update));
+	assert_null(discord_buttons_action(bs, "v:2", &update));
+	assert_null(discord_buttons_action(bs, "ua:x", &update));
 	discord_buttons_free(bs);
 }
 
@@ -94,14 +124,14 @@ test_foreign_ids(void **state)
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[150];
 
 	long_line(line, 140, 'z');
-	assert_int_equal(discord_buttons_id(bs, line, id, sizeof(id)), 0);
-	assert_null(discord_buttons_action(bs, "a:"));
-	assert_null(discord_buttons_action(bs, "b:"));
-	assert_null(discord_buttons_action(bs, "b:0"));
-	assert_null(discord_buttons_action(bs, "b:zz"));
-	assert_null(discord_buttons_action(bs, "b:1 "));
-	assert_null(discord_buttons_action(bs, "x:1"));
-	assert_null(discord_buttons_action(bs, ""));
+	assert_int_equal(discord_buttons_id(bs, line, false, id, sizeof(id)), 0);
+	assert_null(discord_buttons_action(bs, "a:", NULL));
+	assert_null(discord_buttons_action(bs, "b:", NULL));
+	assert_null(discord_buttons_action(bs, "b:0", NULL));
+	assert_null(discord_buttons_action(bs, "b:zz", NULL));
+	assert_null(discord_buttons_action(bs, "b:1 ", NULL));
+	assert_null(discord_buttons_action(bs, "x:1", NULL));
+	assert_null(discord_buttons_action(bs, "", NULL));
 	discord_buttons_free(bs);
 }
 
@@ -109,9 +139,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_short_line_in_id),
-	    cmocka_unit_test(test_long_line_stored),
-	    cmocka_unit_test(test_eviction),
+	    cmocka_unit_test(test_short_line_in_id), cmocka_unit_test(test_long_line_stored),
+	    cmocka_unit_test(test_eviction),         cmocka_unit_test(test_update_buttons),
 	    cmocka_unit_test(test_foreign_ids),
 	};
 

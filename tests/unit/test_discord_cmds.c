@@ -93,7 +93,7 @@ num(const cJSON *o, const char *key)
 static void
 test_options(void **state)
 {
-	cJSON *arr = discord_cmds_json(test_table);
+	cJSON *arr = discord_cmds_json(test_table, DISCORD_REACH_GUILD);
 	const cJSON *roll = named(arr, "roll"), *opts = cJSON_GetObjectItem(roll, "options"), *o;
 
 	assert_int_equal(num(roll, "type"), 1);
@@ -134,7 +134,7 @@ test_options(void **state)
 static void
 test_subcommands_and_gm(void **state)
 {
-	cJSON *arr = discord_cmds_json(test_table);
+	cJSON *arr = discord_cmds_json(test_table, DISCORD_REACH_GUILD);
 	const cJSON *t = named(arr, "tension"), *opts = cJSON_GetObjectItem(t, "options"), *g;
 
 	/* The default subcommand is exposed by name like the others. */
@@ -161,7 +161,7 @@ test_subcommands_and_gm(void **state)
 static void
 test_hash(void **state)
 {
-	char *body = discord_cmds_body(test_table);
+	char *body = discord_cmds_body(test_table, DISCORD_REACH_GUILD);
 	char h1[17], h2[17], h3[17];
 
 	discord_cmds_hash(body, "/applications/1/commands", h1);
@@ -232,7 +232,7 @@ counted(const cJSON *o)
 static void
 test_command_table_valid(void **state)
 {
-	cJSON *arr = discord_cmds_json(NULL), *c;
+	cJSON *arr = discord_cmds_json(NULL, DISCORD_REACH_GUILD), *c;
 
 	assert_true(cJSON_GetArraySize(arr) >= 1 && cJSON_GetArraySize(arr) <= 100);
 	/* /r is registered next to /roll, with the same options. */
@@ -280,9 +280,9 @@ test_command_table_valid(void **state)
 /* want as Discord answers a GET: ids and defaults added, commands in
  * another order, then edit applied (a JSON patch of one kind, see below). */
 static bool
-same_after(const char *edit)
+same_after_in(enum discord_cmds_reach reach, const char *edit)
 {
-	cJSON *want = discord_cmds_json(NULL), *have = cJSON_Duplicate(want, 1), *c, *o;
+	cJSON *want = discord_cmds_json(NULL, reach), *have = cJSON_Duplicate(want, 1), *c, *o;
 	bool r;
 
 	cJSON_ArrayForEach(c, have)
@@ -294,8 +294,12 @@ same_after(const char *edit)
 		cJSON_AddNullToObject(c, "name_localizations");
 		if (cJSON_GetObjectItem(c, "default_member_permissions") == NULL)
 			cJSON_AddNullToObject(c, "default_member_permissions");
-		cJSON_AddItemToObject(c, "contexts",
-		                      cJSON_CreateIntArray((const int[]){0, 1, 2}, 3));
+		/* A guild's commands: Discord answers its own defaults. */
+		if (cJSON_GetObjectItem(c, "contexts") == NULL) {
+			cJSON_AddNullToObject(c, "contexts");
+			cJSON_AddItemToObject(c, "integration_types",
+			                      cJSON_CreateIntArray((const int[]){0}, 1));
+		}
 	}
 	/* Discord's order is its own: the last command first. */
 	c = cJSON_DetachItemFromArray(have, cJSON_GetArraySize(have) - 1);
@@ -320,10 +324,32 @@ same_after(const char *edit)
 		cJSON_ReplaceItemInObject(c, "name", cJSON_CreateString("oldname"));
 	else if (strcmp(edit, "permissions") == 0)
 		cJSON_ReplaceItemInObject(c, "default_member_permissions", cJSON_CreateString("8"));
+	else if (strcmp(edit, "contexts-reordered") == 0)
+		cJSON_ReplaceItemInObject(c, "contexts",
+		                          cJSON_CreateIntArray((const int[]){1, 0}, 2));
+	else if (strcmp(edit, "contexts-all") == 0)
+		cJSON_ReplaceItemInObject(c, "contexts",
+		                          cJSON_CreateIntArray((const int[]){0, 1, 2}, 3));
+	else if (strcmp(edit, "contexts-missing") == 0)
+		cJSON_DeleteItemFromObject(c, "contexts");
+	else if (strcmp(edit, "contexts-null") == 0)
+		cJSON_ReplaceItemInObject(c, "contexts", cJSON_CreateNull());
+	else if (strcmp(edit, "install-user") == 0)
+		cJSON_ReplaceItemInObject(c, "integration_types",
+		                          cJSON_CreateIntArray((const int[]){0, 1}, 2));
+	else if (strcmp(edit, "install-server") == 0)
+		cJSON_ReplaceItemInObject(c, "integration_types",
+		                          cJSON_CreateIntArray((const int[]){0}, 1));
 	r = discord_cmds_same(want, have);
 	cJSON_Delete(want);
 	cJSON_Delete(have);
 	return r;
+}
+
+static bool
+same_after(const char *edit)
+{
+	return same_after_in(DISCORD_REACH_GUILD, edit);
 }
 
 /* Registration compares what Discord holds with the table: what Discord
@@ -331,7 +357,7 @@ same_after(const char *edit)
 static void
 test_same(void **state)
 {
-	cJSON *want = discord_cmds_json(NULL);
+	cJSON *want = discord_cmds_json(NULL, DISCORD_REACH_GUILD);
 
 	assert_true(same_after("none"));
 	assert_true(same_after("option-default"));
@@ -348,13 +374,101 @@ test_same(void **state)
 	cJSON_Delete(want);
 }
 
+/* Where the commands may be used: a global registration says it, and the
+ * comparison holds Discord to it (as sets: the order is Discord's); a
+ * guild's own commands say nothing of it, and Discord's defaults there
+ * are no difference. */
+static void
+test_reach(void **state)
+{
+	cJSON *g = discord_cmds_json(test_table, DISCORD_REACH_GUILD);
+	cJSON *s = discord_cmds_json(test_table, DISCORD_REACH_SERVER);
+	cJSON *u = discord_cmds_json(test_table, DISCORD_REACH_USER);
+	char *text;
+
+	assert_null(cJSON_GetObjectItem(named(g, "roll"), "contexts"));
+	assert_null(cJSON_GetObjectItem(named(g, "roll"), "integration_types"));
+	text = cJSON_PrintUnformatted(cJSON_GetObjectItem(named(s, "roll"), "integration_types"));
+	assert_string_equal(text, "[0]");
+	free(text);
+	text = cJSON_PrintUnformatted(cJSON_GetObjectItem(named(s, "tension"), "contexts"));
+	assert_string_equal(text, "[0,1]");
+	free(text);
+	text = cJSON_PrintUnformatted(cJSON_GetObjectItem(named(u, "reset"), "integration_types"));
+	assert_string_equal(text, "[0,1]");
+	free(text);
+	text = cJSON_PrintUnformatted(cJSON_GetObjectItem(named(u, "roll"), "contexts"));
+	assert_string_equal(text, "[0,1,2]");
+	free(text);
+	cJSON_Delete(g);
+	cJSON_Delete(s);
+	cJSON_Delete(u);
+
+	assert_true(same_after_in(DISCORD_REACH_SERVER, "none"));
+	assert_true(same_after_in(DISCORD_REACH_SERVER, "contexts-reordered"));
+	assert_false(same_after_in(DISCORD_REACH_SERVER, "contexts-all"));
+	assert_false(same_after_in(DISCORD_REACH_SERVER, "contexts-missing"));
+	assert_false(same_after_in(DISCORD_REACH_SERVER, "contexts-null"));
+	assert_false(same_after_in(DISCORD_REACH_SERVER, "install-user"));
+	assert_true(same_after_in(DISCORD_REACH_USER, "none"));
+	assert_false(same_after_in(DISCORD_REACH_USER, "install-server"));
+	assert_false(same_after_in(DISCORD_REACH_USER, "contexts-reordered"));
+	/* The guild's defaults, or anything there, is Discord's own. */
+	assert_true(same_after_in(DISCORD_REACH_GUILD, "contexts-all"));
+	assert_true(same_after_in(DISCORD_REACH_GUILD, "install-user"));
+}
+
+static const struct command safe_subs[] = {
+    {.name = "on", .desc = "On", .role = ROLE_GM, .fn = noop},
+    {.name = "off", .desc = "Off", .role = ROLE_GM, .fn = noop},
+    {0},
+};
+static const struct command deep_subs[] = {
+    {.name = "table", .desc = "The table", .subs = safe_subs},
+    {.name = "now", .desc = "Now", .role = ROLE_GM, .fn = noop},
+    {0},
+};
+static const struct command mixed_subs[] = {
+    {.name = "show", .desc = "Show", .fn = noop},
+    {.name = "set", .desc = "Set", .role = ROLE_GM, .fn = noop},
+    {0},
+};
+static const struct command safe_cmd = {.name = "safe", .desc = "Safe", .subs = safe_subs};
+static const struct command deep_cmd = {.name = "deep", .desc = "Deep", .subs = deep_subs};
+static const struct command mixed_cmd = {.name = "mixed", .desc = "Mixed", .subs = mixed_subs};
+static const struct command *const gm_table[] = {&safe_cmd,  &deep_cmd, &mixed_cmd,
+                                                 &reset_cmd, &roll_cmd, NULL};
+
+/* Discord hides a whole top-level command only: one whose every leaf is
+ * GM-only is hidden from members without Manage Channels, one that mixes
+ * stays visible (its GM-only part is refused when run). */
+static void
+test_gm_only_hidden(void **state)
+{
+	cJSON *arr = discord_cmds_json(gm_table, DISCORD_REACH_SERVER);
+
+	assert_string_equal(
+	    cJSON_GetObjectItem(named(arr, "safe"), "default_member_permissions")->valuestring,
+	    DISCORD_GM_PERMISSIONS);
+	assert_string_equal(
+	    cJSON_GetObjectItem(named(arr, "deep"), "default_member_permissions")->valuestring,
+	    DISCORD_GM_PERMISSIONS);
+	assert_string_equal(
+	    cJSON_GetObjectItem(named(arr, "reset"), "default_member_permissions")->valuestring,
+	    DISCORD_GM_PERMISSIONS);
+	assert_null(cJSON_GetObjectItem(named(arr, "mixed"), "default_member_permissions"));
+	assert_null(cJSON_GetObjectItem(named(arr, "roll"), "default_member_permissions"));
+	cJSON_Delete(arr);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_options), cmocka_unit_test(test_subcommands_and_gm),
-	    cmocka_unit_test(test_hash),    cmocka_unit_test(test_command_table_valid),
-	    cmocka_unit_test(test_same),
+	    cmocka_unit_test(test_options),        cmocka_unit_test(test_subcommands_and_gm),
+	    cmocka_unit_test(test_hash),           cmocka_unit_test(test_command_table_valid),
+	    cmocka_unit_test(test_same),           cmocka_unit_test(test_reach),
+	    cmocka_unit_test(test_gm_only_hidden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

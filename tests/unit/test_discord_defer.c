@@ -250,6 +250,31 @@ button_answer_follows_up(void **unused)
 	discord_defer_free(df);
 }
 
+/* A button whose reply replaces its message, deferred (type 6): the
+ * update edits @original, which is the pressed message; its other parts
+ * follow as before. */
+static void
+update_answer_edits_the_pressed_message(void **unused)
+{
+	struct defer *df = discord_defer_new();
+	struct defer_item *it = add(df, 1, DISCORD_INTERACTION_COMPONENT, false, RX0, 0);
+	struct interact_out o;
+	char *patch = NULL;
+
+	answer_of(&o, "{\"content\":\"The party is in a safe area\"}", 1, false);
+	free(o.callback_body);
+	o.callback_body = xstrdup("{\"type\":7,\"data\":{\"content\":\"The party is in a safe "
+	                          "area\"}}");
+	assert_int_equal(discord_defer_edit(it, &o, &patch), 0);
+	assert_non_null(patch);
+	assert_string_equal(patch, "{\"content\":\"The party is in a safe area\"}");
+	assert_int_equal(o.nfollowups, 1);
+	assert_string_equal(o.followups[0], "{\"content\":\"part 2\"}");
+	free(patch);
+	discord_interact_out_clear(&o);
+	discord_defer_free(df);
+}
+
 /* Not a callback with a message: refused, the answer unchanged. */
 static void
 edit_refuses_a_bad_body(void **unused)
@@ -297,6 +322,7 @@ main(void)
 	    cmocka_unit_test(edit_drops_the_ephemeral_flag),
 	    cmocka_unit_test(private_answer_to_public_deferral),
 	    cmocka_unit_test(button_answer_follows_up),
+	    cmocka_unit_test(update_answer_edits_the_pressed_message),
 	    cmocka_unit_test(edit_refuses_a_bad_body),
 	    cmocka_unit_test(kept_answer_freed),
 	};

@@ -27,6 +27,7 @@ struct world {
 	int writes;
 	int fatals;
 	char fatal[300];
+	int fatal_code;
 	int events;
 	char last_event[64];
 	int connect_result;
@@ -67,10 +68,11 @@ h_event(void *ctx, const char *t, const cJSON *d)
 }
 
 static void
-h_fatal(void *ctx, const char *msg)
+h_fatal(void *ctx, int code, const char *msg)
 {
 	struct world *w = ctx;
 
+	w->fatal_code = code;
 	w->fatals++;
 	snprintf(w->fatal, sizeof(w->fatal), "%s", msg);
 }
@@ -541,6 +543,7 @@ test_fatal_codes(void **state)
 		assert_null(discord_gw_session_id(w->g)); /* not to be resumed after a restart */
 		assert_int_equal(w->fatals, 1);
 		assert_string_equal(w->fatal, discord_gw_fatal_reason(fatal[i]));
+		assert_int_equal(w->fatal_code, fatal[i]);
 		assert_int_equal(discord_gw_next_wakeup(w->g, w->now), INT64_MAX);
 		teardown((void **)&w);
 	}

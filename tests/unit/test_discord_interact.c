@@ -87,6 +87,19 @@ static const struct cmd_opt pick_opts[] = {
     {0},
 };
 
+/* 600 lines for the channel, 600 for the invoker: more than 6 messages
+ * each. */
+static void
+huge_fn(struct invocation *inv, struct reply *out)
+{
+	for (int i = 0; i < 600; i++)
+		reply_line(out, 0, "channel line %d with some words", i);
+	reply_to(out, REPLY_INVOKER);
+	for (int i = 0; i < 600; i++)
+		reply_line(out, 0, "private line %d with some words", i);
+}
+
+static const struct command huge_cmd = {.name = "huge", .desc = "h", .fn = huge_fn};
 static const struct command secret_cmd = {.name = "secret", .desc = "s", .fn = secret_fn};
 static const struct command whisper_cmd = {
     .name = "whisper", .desc = "w", .fn = whisper_fn, .alias = "wh"};
@@ -98,7 +111,7 @@ static const struct command gmcmd_cmd = {
 
 static const struct command *const test_table[] = {
     &cmd_gm,     &cmd_help,     &secret_cmd, &whisper_cmd, &pick_cmd, &gmcmd_cmd, &long_cmd,
-    &cmd_gmroll, &cmd_settings, &cmd_wander, &cmd_roll,    &cmd_log,  NULL};
+    &cmd_gmroll, &cmd_settings, &cmd_wander, &cmd_roll,    &cmd_log,  &huge_cmd,  NULL};
 
 struct fixture {
 	struct dispatch d;
@@ -728,6 +741,124 @@ test_button_runs_line(void **state)
 	assert_int_equal(discord_interact_stats(f->it)->components, 3);
 }
 
+/* The type and content of a callback body; whether its data has flags. */
+static void
+assert_callback(const char *s, int type, const char *content, bool ephemeral)
+{
+	cJSON *j = body(s), *data = cJSON_GetObjectItem(j, "data");
+
+	assert_int_equal(cJSON_GetObjectItem(j, "type")->valueint, type);
+	assert_string_equal(cJSON_GetObjectItem(data, "content")->valuestring, content);
+	assert_int_equal(cJSON_GetObjectItem(data, "flags") != NULL, ephemeral);
+	cJSON_Delete(j);
+}
+
+/* A button whose reply replaces its message answers with type 7 (the
+ * message's new content, no flags: it stays as public or private as it
+ * was); when the reply is an error, or only for the presser, the message
+ * stays and the presser alone is told (type 4, ephemeral). */
+static void
+test_update_button(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1090", 3, ALICE, "{\"custom_id\":\"u:gm show\",\"component_type\":2}");
+	assert_callback(f->out.callback_body, 7,
+	                "Nobody is GM here yet; `/gm claim` makes you the GM.", false);
+	assert_null(f->out.followup_path);
+	interaction(f, "1091", 3, ALICE, "{\"custom_id\":\"u:gmcmd\",\"component_type\":2}");
+	assert_callback(f->out.callback_body, 4,
+	                "Only the GM can do that, and nobody is GM here yet; `/gm claim` makes "
+	                "you the GM.",
+	                true);
+	interaction(f, "1092", 3, ALICE, "{\"custom_id\":\"u:whisper\",\"component_type\":2}");
+	assert_callback(f->out.callback_body, 4, "psst", true);
+	/* A public and a private part: the public one updates the message,
+	 * the private one follows, ephemeral. */
+	interaction(f, "1093", 3, ALICE, "{\"custom_id\":\"u:secret\",\"component_type\":2}");
+	assert_callback(f->out.callback_body, 7, "Something was rolled.", false);
+	assert_int_equal(f->out.nfollowups, 1);
+	/* An update button whose stored line is gone has expired, as others. */
+	interaction(f, "1094", 3, ALICE, "{\"custom_id\":\"v:1\",\"component_type\":2}");
+	assert_callback(f->out.callback_body, 4, "That button has expired; run the command again.",
+	                true);
+}
+
+/* The follow-ups one answer takes: unbounded (up to what its parts make)
+ * when a server install authorised it, at most 5 when a user install
+ * alone did (Discord refuses a sixth), one of them kept for the note a
+ * refused GM message needs, and one more for a button's (its deferral
+ * would make its first message a follow-up). */
+static void
+test_user_install_followups(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const owners[] = {
+	    "", ",\"authorizing_integration_owners\":{\"0\":\"99\"}",
+	    ",\"authorizing_integration_owners\":{\"0\":\"99\",\"1\":\"555\"}",
+	    ",\"authorizing_integration_owners\":{\"1\":\"555\"}"};
+	static const size_t want[] = {11, 11, 11, 5};
+	char json[2048];
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(json, sizeof(json),
+		         "{\"id\":\"%zu\",\"application_id\":\"42\",\"type\":2,\"token\":\"t%zu\","
+		         "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":%s,"
+		         "\"data\":{\"name\":\"huge\"}%s}",
+		         1100 + i, i, ALICE, owners[i]);
+		assert_int_equal(feed(f, "INTERACTION_CREATE", json), 1);
+		assert_int_equal(f->out.nfollowups, want[i]);
+	}
+	/* A button's: 4, since a deferral would make its first message a
+	 * follow-up. */
+	snprintf(
+	    json, sizeof(json),
+	    "{\"id\":\"1110\",\"application_id\":\"42\",\"type\":3,\"token\":\"t9\","
+	    "\"channel_id\":\"1234567890123456780\",\"user\":{\"id\":\"555\",\"username\":\"a\"},"
+	    "\"context\":2,\"authorizing_integration_owners\":{\"1\":\"555\"},"
+	    "\"data\":{\"custom_id\":\"a:huge\",\"component_type\":2}}");
+	assert_int_equal(feed(f, "INTERACTION_CREATE", json), 1);
+	assert_int_equal(f->out.nfollowups, 4);
+}
+
+/* A thread (or forum post) is a channel of its own, whose GM seat is its
+ * parent channel's while it has none: the parent's GM runs GM-only
+ * commands there, another member is told who the GM is. */
+/* An interaction in thread 777 of channel 1234567890123456789. */
+static void
+in_thread(struct fixture *f, const char *id, const char *member, const char *data)
+{
+	char json[2048];
+
+	snprintf(json, sizeof(json),
+	         "{\"id\":\"%s\",\"application_id\":\"42\",\"type\":2,\"token\":\"t%s\","
+	         "\"guild_id\":\"99\",\"channel_id\":\"777\",\"channel\":{\"id\":\"777\","
+	         "\"type\":11,\"parent_id\":\"1234567890123456789\"},\"member\":%s,\"data\":%s}",
+	         id, id, member, data);
+	assert_int_equal(feed(f, "INTERACTION_CREATE", json), 1);
+}
+
+static void
+test_thread_takes_the_parents_seat(void **state)
+{
+	struct fixture *f = *state;
+
+	interaction(f, "1120", 2, ALICE,
+	            "{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}");
+	in_thread(f, "1121", ALICE, "{\"name\":\"gmcmd\"}");
+	assert_message(f->out.callback_body, "done by the GM", false);
+	in_thread(f, "1122", BOB, "{\"name\":\"gmcmd\"}");
+	assert_message(f->out.callback_body, "Only the GM can do that here; the GM is Alice.",
+	               true);
+	in_thread(f, "1123", BOB, "{\"name\":\"gm\",\"options\":[{\"name\":\"show\",\"type\":1}]}");
+	assert_message(f->out.callback_body,
+	               "The GM here is **Alice**, the GM of the channel this thread belongs to.",
+	               false);
+	/* Its records are its own: the thread's key, not the parent's. */
+	assert_non_null(state_channel_peek(f->d.state, "discord:777"));
+	assert_null(channel_gm(state_channel_peek(f->d.state, "discord:777")));
+}
+
 static void
 assert_choices(const char *s, const char *const *want, size_t n)
 {
@@ -814,8 +945,7 @@ test_gmroll_direct_message(void **state)
 	            "{\"name\":\"gmroll\",\"options\":[{\"name\":\"expression\",\"type\":3,"
 	            "\"value\":\"1d20+5 # stealth\"}]}");
 	assert_message(f->out.callback_body,
-	               "**Alice** rolls `1d20+5` *(stealth)* in secret: only the GM, **Bobby**, "
-	               "sees the result.",
+	               "**Alice** rolls in secret: only the GM, **Bobby**, sees the result.",
 	               false);
 	assert_int_equal(f->out.nfollowups, 0);
 	assert_string_equal(f->out.gm_user, "556");
@@ -937,6 +1067,9 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_update_button, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_user_install_followups, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_thread_takes_the_parents_seat, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_shed_touches_no_state, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_alias_runs_the_command, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_duplicate_ignored, setup, teardown),

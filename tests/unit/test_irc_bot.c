@@ -131,7 +131,7 @@ test_errors_go_by_notice(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!gm dance");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
 	                            "04\x02\x02Unknown subcommand 'dance'; "
-	                            "usage: !gm <show|claim|release>\x0f\r\n");
+	                            "usage: !gm <show|claim|release|secret-channel>\x0f\r\n");
 }
 
 static void
@@ -186,6 +186,19 @@ test_private_messages(void **state)
 	feed(f, ":alice!a@h NOTICE delver :gm");
 	feed(f, ":alice!a@h NOTICE #a :!gm");
 	assert_string_equal(out(f), "");
+	/* A stranger who rolls in private leaves nothing behind: no log (a
+	 * private conversation keeps none), so no channel record and no user
+	 * record, in memory or for the store (20,000 such strangers used to
+	 * leave 20,000 records). */
+	feed(f, ":stranger!s@h PRIVMSG delver :roll 1d6");
+	expect = "PRIVMSG stranger :stranger rolls";
+	assert_memory_equal(out(f), expect, strlen(expect));
+	assert_null(state_channel_peek(f->d.state, "irc:net:~stranger!s@h"));
+	assert_null(state_user_peek(f->d.state, "irc:net:~stranger!s@h"));
+	feed(f, ":stranger!s@h PRIVMSG delver :log");
+	assert_string_equal(out(f), "PRIVMSG stranger :A private conversation with delver keeps no "
+	                            "log of its rolls.\r\n");
+	assert_null(state_channel_peek(f->d.state, "irc:net:~stranger!s@h"));
 }
 
 static void
@@ -288,7 +301,7 @@ test_no_injection(void **state)
 	        "04z");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
 	                            "04\x02\x02Unknown subcommand 'xy04z'; "
-	                            "usage: !gm <show|claim|release>\x0f\r\n");
+	                            "usage: !gm <show|claim|release|secret-channel>\x0f\r\n");
 	/* A nick that cannot be a target (a hostile server): no reply at all,
 	 * rather than a line the server would read differently. */
 	feed(f, "::x!a@h PRIVMSG delver :gm");
@@ -578,7 +591,7 @@ test_plain_formatting(void **state)
 	feed(f, ":alice!a@h PRIVMSG delver :gm x");
 	assert_string_equal(out(f), "PRIVMSG #a :alice: 2d1kh1: [~~1~~, 1] = 1\r\n"
 	                            "NOTICE alice :Unknown subcommand 'x'; usage: !gm "
-	                            "<show|claim|release>\r\n");
+	                            "<show|claim|release|secret-channel>\r\n");
 }
 
 /* "delver: gm" in a channel is a command; help goes to the asker alone. */
@@ -864,9 +877,8 @@ test_gmroll(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	out(f);
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20+5 # stealth");
-	assert_string_equal(out(f), "PRIVMSG #a :bob: \x03"
-	                            "10\x02\x02"
-	                            "1d20+5\x0f\x1d (stealth)\x0f in secret: only the GM, \x02"
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "bob\x0f rolls in secret: only the GM, \x02"
 	                            "a\xe2\x80\x8dlice\x0f, sees the result.\r\nNOTICE alice :\x02"
 	                            "bob\x0f rolls\x1d stealth\x0f in secret · \x03"
 	                            "10\x02\x02"
@@ -894,16 +906,14 @@ test_gmroll(void **state)
 	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
 	                            "a\xe2\x80\x8dlice_\x0f.\r\n");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
-	assert_string_equal(out(f),
-	                    "PRIVMSG #a :bob: \x03"
-	                    "10\x02\x02"
-	                    "1d1\x0f in secret: only the GM, \x02"
-	                    "a\xe2\x80\x8dlice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
-	                    "bob\x0f rolls in secret · \x03"
-	                    "10\x02\x02"
-	                    "1d1\x0f: [1] = \x02\x03"
-	                    "07\x02\x02"
-	                    "1\x0f\r\n");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "bob\x0f rolls in secret: only the GM, \x02"
+	                            "a\xe2\x80\x8dlice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
+	                            "bob\x0f rolls in secret · \x03"
+	                            "10\x02\x02"
+	                            "1d1\x0f: [1] = \x02\x03"
+	                            "07\x02\x02"
+	                            "1\x0f\r\n");
 	feed(f, ":alice_!a@h PART #a");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
 	assert_string_equal(out(f),

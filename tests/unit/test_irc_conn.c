@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "bot/irc/irc_conn.h"
+#include "bot/irc/irc_flood.h"
 #include "tests/unit/helpers/ircdrain.h"
+#include "tests/unit/helpers/stderrcap.h"
 #include "rules/base/buf.h"
 
 struct fixture {
@@ -723,6 +725,74 @@ test_messages_and_budget(void **state)
 	teardown(f);
 }
 
+/* Lines the log holds that contain what. */
+static int
+count_in(const char *log, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = strstr(log, what); p != NULL; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+/* A full send queue is said once, then summed up every 10 s while it lasts
+ * (a flood of strangers made one warning per dropped line: 35,905 for
+ * 20,000 private messages), and its end is said once. */
+static void
+test_full_queue_summed_up(void **state)
+{
+	struct fixture *f = setup();
+	static struct stderrcap cap;
+	struct irc_say say = {"NOTICE", "someone", "a reply"};
+	const char *log;
+	int full = 0;
+
+	(void)state;
+	register_plain(f);
+	out(f);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	for (int i = 0; i < 3 * IRC_FLOOD_TOTAL_MAX; i++) {
+		char lane[32];
+
+		snprintf(lane, sizeof(lane), "stranger%d", i);
+		full += irc_conn_say_group(f->c, lane, &say, 1, 1) == IRC_SAY_FULL;
+		full += irc_conn_say(f->c, "NOTICE", lane, "dropped?") < 0;
+	}
+	f->now += 9999;
+	irc_conn_tick(f->c, f->now);
+	log = stderrcap_end(&cap);
+	/* 1,024 replies and their 1,024 lines fill the 2,048; then 5,120 of
+	 * each are refused. */
+	assert_int_equal(full, 2 * (3 * IRC_FLOOD_TOTAL_MAX - IRC_FLOOD_TOTAL_MAX / 2));
+	assert_int_equal(count_in(log, "\n"), 1);
+	assert_int_equal(count_in(log, "warn: irc test: the send queue is full (2048 lines wait): "
+	                               "what does not fit is dropped, and counted every 10 s "
+	                               "while that lasts"),
+	                 1);
+	/* The summary is due 10 s after the first refusal. */
+	assert_int_equal(irc_conn_next(f->c, f->now), f->now + 1);
+	assert_int_equal(stderrcap_begin(&cap), 0);
+	f->now += 1;
+	irc_conn_tick(f->c, f->now);
+	irc_conn_say(f->c, "NOTICE", "late", "one more");
+	f->now += 10000;
+	irc_conn_tick(f->c, f->now);
+	f->now += 10000;
+	irc_conn_tick(f->c, f->now);
+	f->now += 10000;
+	irc_conn_tick(f->c, f->now);
+	log = stderrcap_end(&cap);
+	assert_string_equal(
+	    log + strcspn(log, "w"),
+	    "warn: irc test: the send queue stayed full: 5120 replies and 5120 other "
+	    "lines were not sent in the last 10 s\n"
+	    "warn: irc test: the send queue stayed full: 0 replies and 1 other lines "
+	    "were not sent in the last 10 s\n"
+	    "info: irc test: the send queue has room again\n");
+	teardown(f);
+}
+
 static void
 test_backoff(void **state)
 {
@@ -768,6 +838,7 @@ main(void)
 	    cmocka_unit_test(test_operator_tracking),
 	    cmocka_unit_test(test_casemapping),
 	    cmocka_unit_test(test_messages_and_budget),
+	    cmocka_unit_test(test_full_queue_summed_up),
 	    cmocka_unit_test(test_backoff),
 	    cmocka_unit_test(test_invite),
 	    cmocka_unit_test(test_sasl_external),

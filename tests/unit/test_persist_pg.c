@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,25 @@ struct pending {
 	bool ready;
 	char text[4096];
 };
+
+/* As start_named, in a thread of channel parent (NULL: none). */
+static void
+start_in(struct bot *b, struct pending *pr, const char *user, const char *name, const char *chan,
+         const char *parent, const char *line)
+{
+	struct origin o = {.platform = "console"};
+
+	pr->r = reply_new();
+	pr->ready = false;
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	if (parent != NULL)
+		snprintf(o.parent_key, sizeof(o.parent_key), "console:%s", parent);
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", name);
+	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r, set_true,
+	                        &pr->ready))
+		pr->ready = true;
+}
 
 static void
 start_named(struct bot *b, struct pending *pr, const char *user, const char *name, const char *chan,
@@ -381,6 +401,32 @@ a_command_waits_for_its_channel_to_be_read(void **state)
 	bot_close(b);
 }
 
+/* A thread whose channel this process does not hold: the command waits for
+ * the channel's read too, and that channel's GM seat is in force in the
+ * thread (its GM runs a GM-only command there, /gm show names them). */
+static void
+a_thread_reads_its_channels_seat(void **state)
+{
+	struct bot *a = bot_open(), *b = bot_open();
+	struct persist_stats s0;
+	struct pending pr;
+
+	say(a, "ivy", "hold", "/gm claim");
+	s0 = stats(b);
+	start_in(b, &pr, "ivy", "ivy", "hold-thread", "hold", "/gm show");
+	assert_false(pr.ready); /* waiting for the reads */
+	assert_string_equal(finish(b, &pr),
+	                    "The GM here is ivy, the GM of the channel this thread belongs to.\n");
+	/* The channel was read back (the thread has no row yet). */
+	assert_int_equal(stats(b).loaded, s0.loaded + 1);
+	start_in(b, &pr, "jon", "jon", "hold-thread", "hold", "/turn advance");
+	assert_non_null(strstr(finish(b, &pr), "the GM is ivy"));
+	start_in(b, &pr, "ivy", "ivy", "hold-thread", "hold", "/turn advance");
+	assert_true(advanced(finish(b, &pr)));
+	bot_close(a);
+	bot_close(b);
+}
+
 static int order_seq;
 
 struct ordered {
@@ -565,6 +611,42 @@ idle_records_leave_memory_and_are_read_back(void **state)
 	bot_close(b);
 }
 
+/* A row whose key column is not its record's own key is damage: the start
+ * refuses it (errno PERSIST_DAMAGED, the exit status the units do not
+ * restart) instead of loading the record under either key. */
+static void
+a_row_under_another_key_is_refused(void **state)
+{
+	struct bot *b = bot_open();
+	struct store_opts so = {.backend = STORE_ENGINE_POSTGRESQL, .conninfo = pgcluster_conninfo};
+	struct store_backend *be;
+	struct persist_opts o;
+	struct state *st = state_new();
+	char err[2048], *dir = tmpdir_new();
+	uv_loop_t loop;
+
+	say(b, "gm", "keyed", "/gm claim");
+	bot_close(b);
+	pgcluster_exec("UPDATE channels SET key = 'console:rekeyed' WHERE key = 'console:keyed'");
+	persist_opts_default(&o);
+	o.dir = dir;
+	o.snapshot_on_stop = false;
+	uv_loop_init(&loop);
+	be = store_open(&loop, &so, err, sizeof(err));
+	assert_non_null(be);
+	errno = 0;
+	assert_null(persist_open_backend(&loop, st, &o, be, err, sizeof(err)));
+	assert_int_equal(errno, PERSIST_DAMAGED);
+	assert_non_null(strstr(err, "the channel record 'console:rekeyed' cannot be read: it holds "
+	                            "the record of 'console:keyed': the row's key column was "
+	                            "changed or damaged"));
+	uv_run(&loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(&loop), 0);
+	pgcluster_exec("DELETE FROM channels WHERE key = 'console:rekeyed'");
+	tmpdir_remove(dir);
+	state_free(st);
+}
+
 int
 main(void)
 {
@@ -575,10 +657,12 @@ main(void)
 	    cmocka_unit_test(a_command_keeps_all_its_records_or_none),
 	    cmocka_unit_test(user_conflict_reads_the_user_again),
 	    cmocka_unit_test(a_command_waits_for_its_channel_to_be_read),
+	    cmocka_unit_test(a_thread_reads_its_channels_seat),
 	    cmocka_unit_test(commands_waiting_for_one_channel_keep_their_order),
 	    cmocka_unit_test(a_command_waits_for_its_user_to_be_read),
 	    cmocka_unit_test(a_user_known_absent_is_read_once),
 	    cmocka_unit_test(idle_records_leave_memory_and_are_read_back),
+	    cmocka_unit_test(a_row_under_another_key_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

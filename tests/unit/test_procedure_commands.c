@@ -133,8 +133,9 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "turn advance 0", "Turns must be a whole number from 1 to 144");
 	refused("gm", "wander hallway",
 	        "procedure must be one of corridor, rest, classic, tension");
-	refused("gm", "wander rest exits:0", "Exits must be a whole number from 1 to 20");
-	refused("gm", "wander tension exits:21", "Exits must be a whole number from 1 to 20");
+	refused("gm", "wander rest exits:0",
+	        "A resting check needs a way in for the monsters: exits must be from 1 to 20.");
+	refused("gm", "wander tension exits:21", "Exits must be a whole number from 0 to 20");
 	refused("gm", "wander tension tension:11", "Tension must be a whole number from 1 to 10");
 	refused("gm", "wander classic chance:7-in-6", "7-in-6 is not a chance");
 	refused("gm", "wander classic chance:lots", "'lots' is not a chance");
@@ -317,6 +318,7 @@ tension_check_uses_the_channels_tension(void **unused)
 
 	ok("gm", "gm claim");
 	ok("gm", "tension set 4 a loud fight");
+	ok("alice", "wander tension exits:0");  /* a sealed room, as /tension roll 0 */
 	ok("alice", "wander tension exits:12"); /* every d12 <= 12: the table is rolled */
 	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_non_null(strstr(pub, "D12 encounter check (exits 12, Tension 4)"));

@@ -530,9 +530,8 @@ roll_log_and_settings(void **state)
 
 	run(&d, "alice", false, "/log", out);
 	plain = reply_plain(out);
-	assert_string_equal(
-	    plain,
-	    "No rolls here yet; /roll rolls dice (private and secret rolls are never logged).\n");
+	assert_string_equal(plain, "No rolls here yet; /roll rolls dice (private and secret rolls "
+	                           "are not in this log).\n");
 	free(plain);
 	run(&d, "alice", false, "/roll d20+2 # attack", out);
 	run(&d, "bob", false, "/roll d20 private:true", out);

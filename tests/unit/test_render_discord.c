@@ -602,21 +602,21 @@ test_buttons(void **state)
 	assert_string_equal(cJSON_GetObjectItem(b, "custom_id")->valuestring, "a:roll 1d6");
 	assert_string_equal(cJSON_GetObjectItem(b, "label")->valuestring, "Roll again");
 	assert_int_equal(cJSON_GetObjectItem(b, "type")->valueint, 2);
-	assert_string_equal(discord_buttons_action(bs, "a:roll 1d6"), "roll 1d6");
+	assert_string_equal(discord_buttons_action(bs, "a:roll 1d6", NULL), "roll 1d6");
 	b = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(rows, 0), "components"), 1);
 	assert_string_equal(cJSON_GetObjectItem(b, "custom_id")->valuestring, "b:1");
 	assert_int_equal(strlen(cJSON_GetObjectItem(b, "label")->valuestring), 80);
-	assert_string_equal(discord_buttons_action(bs, "b:1"), long_action);
-	assert_null(discord_buttons_action(bs, "b:2"));
-	assert_null(discord_buttons_action(bs, "b:zz"));
-	assert_null(discord_buttons_action(bs, "x:1"));
+	assert_string_equal(discord_buttons_action(bs, "b:1", NULL), long_action);
+	assert_null(discord_buttons_action(bs, "b:2", NULL));
+	assert_null(discord_buttons_action(bs, "b:zz", NULL));
+	assert_null(discord_buttons_action(bs, "x:1", NULL));
 	cJSON_Delete(m);
 	/* The store keeps the last 4 long lines: the first expires. */
 	for (int i = 0; i < 4; i++) {
 		cJSON_Delete(render_discord(reply_msg(r, REPLY_CHANNEL), false, bs));
 	}
-	assert_null(discord_buttons_action(bs, "b:1"));
-	assert_string_equal(discord_buttons_action(bs, "b:5"), long_action);
+	assert_null(discord_buttons_action(bs, "b:1", NULL));
+	assert_string_equal(discord_buttons_action(bs, "b:5", NULL), long_action);
 	reply_free(r);
 	discord_buttons_free(bs);
 }

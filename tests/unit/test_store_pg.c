@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,7 +21,10 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include "bot/store/statedir.h"
 #include "bot/store/store.h"
+#include "bot/store/store_record.h"
+#include "rules/base/buf.h"
 #include "bot/store/store_pg.h"
 #include "bot/store/store_pg_restore.h"
 #include "bot/store/store_pg_snapshot.h"
@@ -125,11 +129,29 @@ chan(const char *key, const char *rec, uint64_t gen)
 	return r;
 }
 
+/* A real record of the channel key with gm as its GM, as persist writes it
+ * (--restore checks every record of its file: store_check.h). */
+static const char *
+real_rec(char *out, size_t len, const char *key, const char *gm)
+{
+	struct store_record r = {.kind = STORE_RECORD_CHANNEL, .last_used = 1000};
+	struct buf b;
+
+	snprintf(r.key, sizeof(r.key), "%s", key);
+	snprintf(r.gm, sizeof(r.gm), "console:%s", gm);
+	snprintf(r.gm_name, sizeof(r.gm_name), "%s", gm);
+	buf_init(&b, len - 1);
+	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &b), 0);
+	snprintf(out, len, "%.*s", (int)strcspn(buf_str(&b), "\n"), buf_str(&b));
+	buf_free(&b);
+	return out;
+}
+
 struct load_res {
 	bool done;
 	enum store_status status;
 	bool found;
-	char rec[200];
+	char rec[400];
 	uint64_t gen;
 	int64_t last_used;
 	int version;
@@ -371,18 +393,6 @@ snapshot_is_an_sqlite_file(void **state)
 }
 
 /* Runs sql on a connection of its own (the test's setup). */
-static void
-pg_exec(const char *sql)
-{
-	PGconn *c = PQconnectdb(pgcluster_conninfo);
-	PGresult *r = PQexec(c, sql);
-
-	if (PQresultStatus(r) != PGRES_COMMAND_OK)
-		fail_msg("%s: %s", sql, PQerrorMessage(c));
-	PQclear(r);
-	PQfinish(c);
-}
-
 static long
 sqlite_count(sqlite3 *db, const char *sql)
 {
@@ -413,12 +423,12 @@ snapshot_copies_every_batch(void **state)
 	         "INSERT INTO channels SELECT 'batch:' || lpad(i::text, 6, '0'), 5000 + i, 3, "
 	         "convert_to('rec' || i, 'UTF8'), 7 + i FROM generate_series(1, %d) i",
 	         2 * STORE_PG_SNAPSHOT_BATCH + 1);
-	pg_exec(sql);
+	pgcluster_exec(sql);
 	snprintf(sql, sizeof(sql),
 	         "INSERT INTO users SELECT 'batchu:' || i, 1, 3, '\\x00'::bytea, 1 FROM "
 	         "generate_series(1, %d) i",
 	         STORE_PG_SNAPSHOT_BATCH);
-	pg_exec(sql);
+	pgcluster_exec(sql);
 	snprintf(path, sizeof(path), "%s/batches.db", pgcluster_dir);
 	t_open(&t);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
@@ -444,8 +454,8 @@ snapshot_copies_every_batch(void **state)
 	assert_int_equal(sqlite3_column_int64(s, 3), 7 + 2 * STORE_PG_SNAPSHOT_BATCH + 1);
 	sqlite3_finalize(s);
 	sqlite3_close(db);
-	pg_exec("DELETE FROM channels WHERE key LIKE 'batch:%'");
-	pg_exec("DELETE FROM users WHERE key LIKE 'batchu:%'");
+	pgcluster_exec("DELETE FROM channels WHERE key LIKE 'batch:%'");
+	pgcluster_exec("DELETE FROM users WHERE key LIKE 'batchu:%'");
 }
 
 /* A snapshot put back: its rows replace the stored ones with their
@@ -459,24 +469,27 @@ restore_puts_a_snapshot_back(void **state)
 	struct commit_res c;
 	struct load_res l;
 	struct store_row r;
-	char path[300], bad[300], err[600];
+	char path[300], bad[300], err[2000], old[400], new[400], later[400], sql[700];
 	static struct stderrcap cap;
 	int done = 0, rc;
 	FILE *f;
+	sqlite3 *db;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/rs.db", pgcluster_dir);
 	snprintf(bad, sizeof(bad), "%s/bad.db", pgcluster_dir);
 	t_open(&t);
-	r = chan("rs:a", "old", 0);
+	/* The other tests' rows are no records: the snapshot holds these alone. */
+	pgcluster_exec("DELETE FROM channels; DELETE FROM users");
+	r = chan("rs:a", real_rec(old, sizeof(old), "rs:a", "old"), 0);
 	commit(&t, &r, 1, &c);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
 	while (!done)
 		uv_run(&t.loop, UV_RUN_ONCE);
-	r = chan("rs:a", "new", 1);
+	r = chan("rs:a", real_rec(new, sizeof(new), "rs:a", "new"), 1);
 	commit(&t, &r, 1, &c);
 	assert_int_equal(c.rows[0], STORE_OK);
-	r = chan("rs:later", "x", 0);
+	r = chan("rs:later", real_rec(later, sizeof(later), "rs:later", "x"), 0);
 	commit(&t, &r, 1, &c);
 	f = fopen(bad, "w");
 	assert_non_null(f);
@@ -486,7 +499,26 @@ restore_puts_a_snapshot_back(void **state)
 	                 -1);
 	assert_non_null(strstr(err, "is not a whole SQLite database"));
 	load(&t, STORE_CHANNEL, "rs:a", &l);
-	assert_string_equal(l.rec, "new");
+	assert_string_equal(l.rec, new);
+	/* A snapshot with one record that does not read back (here: a row
+	 * under another key than its record's) is refused whole, before
+	 * anything is replaced. */
+	snprintf(sql, sizeof(sql), "cp %s %s", path, bad);
+	assert_int_equal(system(sql), 0);
+	assert_int_equal(sqlite3_open(bad, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE channels SET key = 'rs:b' WHERE key = 'rs:a'",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, bad, NULL, err, sizeof(err)),
+	                 -1);
+	assert_non_null(strstr(err, "the channel record 'rs:b' in "));
+	assert_non_null(strstr(err, "it holds the record of 'rs:a': the row's key column was "
+	                            "changed or damaged; nothing was changed"));
+	load(&t, STORE_CHANNEL, "rs:a", &l);
+	assert_string_equal(l.rec, new);
+	load(&t, STORE_CHANNEL, "rs:later", &l);
+	assert_true(l.found);
 
 	/* the tables exist already: PostgreSQL's "already exists, skipping"
 	 * notices go to the log's debug level, not to stderr */
@@ -496,7 +528,7 @@ restore_puts_a_snapshot_back(void **state)
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(err, "into PostgreSQL"));
 	load(&t, STORE_CHANNEL, "rs:a", &l);
-	assert_string_equal(l.rec, "old");
+	assert_string_equal(l.rec, old);
 	assert_int_equal(l.gen, 3);
 	load(&t, STORE_CHANNEL, "rs:later", &l);
 	assert_false(l.found);
@@ -516,24 +548,25 @@ restore_puts_one_channel_back(void **state)
 	struct commit_res c;
 	struct load_res l;
 	struct store_row r[2];
-	char path[300], err[600];
+	char path[300], err[2000], recs[5][400];
 	int done = 0;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/one.db", pgcluster_dir);
 	t_open(&t);
-	r[0] = chan("one:a", "a-old", 0);
-	r[1] = chan("one:b", "b-old", 0);
+	pgcluster_exec("DELETE FROM channels; DELETE FROM users");
+	r[0] = chan("one:a", real_rec(recs[0], sizeof(recs[0]), "one:a", "aold"), 0);
+	r[1] = chan("one:b", real_rec(recs[1], sizeof(recs[1]), "one:b", "bold"), 0);
 	commit(&t, r, 2, &c);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
 	while (!done)
 		uv_run(&t.loop, UV_RUN_ONCE);
-	r[0] = chan("one:a", "a-new", 1);
-	r[1] = chan("one:b", "b-new", 1);
+	r[0] = chan("one:a", real_rec(recs[2], sizeof(recs[2]), "one:a", "anew"), 1);
+	r[1] = chan("one:b", real_rec(recs[3], sizeof(recs[3]), "one:b", "bnew"), 1);
 	commit(&t, r, 2, &c);
 	assert_int_equal(c.rows[0], STORE_OK);
 	assert_int_equal(c.rows[1], STORE_OK);
-	r[0] = chan("one:later", "x", 0);
+	r[0] = chan("one:later", real_rec(recs[4], sizeof(recs[4]), "one:later", "x"), 0);
 	commit(&t, r, 1, &c);
 
 	assert_int_equal(
@@ -544,10 +577,10 @@ restore_puts_one_channel_back(void **state)
 	    store_pg_restore(pgcluster_conninfo, NULL, path, "one:a", err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "restored the channel one:a from"));
 	load(&t, STORE_CHANNEL, "one:a", &l);
-	assert_string_equal(l.rec, "a-old");
+	assert_string_equal(l.rec, recs[0]);
 	assert_int_equal(l.gen, 3);
 	load(&t, STORE_CHANNEL, "one:b", &l);
-	assert_string_equal(l.rec, "b-new");
+	assert_string_equal(l.rec, recs[3]);
 	assert_int_equal(l.gen, 2);
 	load(&t, STORE_CHANNEL, "one:later", &l);
 	assert_true(l.found);
@@ -945,6 +978,53 @@ open_names_the_problem(void **state)
 	assert_int_equal(uv_loop_close(&loop), 0);
 }
 
+/* A server or role that may not write is refused at open, as read-only,
+ * with errno STATEDIR_UNSAFE (the exit status the units do not restart):
+ * every change would otherwise be refused, one by one, after the start. */
+static void
+open_refuses_read_only(void **state)
+{
+	uv_loop_t loop;
+	struct store_opts o = {.backend = STORE_ENGINE_POSTGRESQL};
+	char conninfo[700], err[600];
+	struct t t;
+
+	(void)state;
+	t_open(&t); /* the tables exist */
+	t_close(&t);
+	uv_loop_init(&loop);
+	snprintf(conninfo, sizeof(conninfo), "%s options='-c default_transaction_read_only=on'",
+	         pgcluster_conninfo);
+	o.conninfo = conninfo;
+	errno = 0;
+	assert_null(store_open(&loop, &o, err, sizeof(err)));
+	assert_int_equal(errno, STATEDIR_UNSAFE);
+	assert_non_null(strstr(err, "is read-only for delver (transaction_read_only is on: a "
+	                            "standby server, or default_transaction_read_only set"));
+
+	pgcluster_exec("DROP ROLE IF EXISTS reader");
+	pgcluster_exec("CREATE ROLE reader LOGIN");
+	snprintf(conninfo, sizeof(conninfo), "%s user=reader", pgcluster_conninfo);
+	errno = 0;
+	assert_null(store_open(&loop, &o, err, sizeof(err)));
+	assert_int_equal(errno, STATEDIR_UNSAFE);
+	assert_non_null(strstr(err, "the PostgreSQL table channels of database "));
+	assert_non_null(strstr(err, " is read-only for delver (the role reader lacks SELECT on "
+	                            "it); delver needs GRANT SELECT, INSERT, UPDATE, DELETE ON "
+	                            "channels, users TO reader"));
+	pgcluster_exec("GRANT SELECT ON channels, users TO reader");
+	assert_null(store_open(&loop, &o, err, sizeof(err)));
+	assert_non_null(strstr(err, "(the role reader lacks INSERT on it)"));
+	pgcluster_exec("REVOKE ALL ON channels, users FROM reader");
+	pgcluster_exec("DROP ROLE reader");
+
+	/* A server that cannot be reached may come back: not that errno. */
+	o.conninfo = "host=/nonexistent/dir dbname=delver";
+	assert_null(store_open(&loop, &o, err, sizeof(err)));
+	assert_int_equal(errno, EAGAIN);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -962,6 +1042,7 @@ main(void)
 	    cmocka_unit_test(silent_server_is_unavailable),
 	    cmocka_unit_test(fleet_moves_channels_without_loss),
 	    cmocka_unit_test(open_names_the_problem),
+	    cmocka_unit_test(open_refuses_read_only),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -135,6 +135,12 @@ tension(void **unused)
 			wander_tension(a, 9, 1, &t, &w);
 			assert_int_equal(w.d12.encounter, w.roll <= 9);
 		}
+		/* a sealed room: only Tension can trigger */
+		for (int i = 0; i < 100; i++) {
+			wander_tension(a, 0, 3, &t, &w);
+			assert_false(w.d12.by_exits);
+			assert_int_equal(w.d12.encounter, w.roll <= 3);
+		}
 	}
 	rng_free(a);
 	rng_free(b);

@@ -163,8 +163,9 @@ struct fake {
 	int expect_compress; /* 1: every connection must ask for compression, -1: none
 	                        may, 0: either */
 	bool lenient; /* unanswered interactions are no violation (REST stopped on purpose) */
-	bool hold;    /* IDENTIFY and RESUME go unanswered (a slow gateway) */
-	int64_t resume_window; /* ms a session stays resumable without a connection */
+	bool user_install_allowed; /* the application may be installed to users ("appinstall") */
+	bool hold;                 /* IDENTIFY and RESUME go unanswered (a slow gateway) */
+	int64_t resume_window;     /* ms a session stays resumable without a connection */
 	FILE *record;
 	int64_t started;
 
@@ -223,13 +224,14 @@ struct fake {
 		 * time, not answered in time (lenient or not) */
 		uint64_t mark_created, mark_answered, mark_unanswered, mark_late;
 		uint64_t dm_channels, dms, dms_refused; /* DM channels opened, messages */
-		uint64_t dms_unknown;   /* messages to a DM channel "dmforget" deleted */
-		uint64_t deferred;      /* deferrals (type 5 or 6) accepted in time */
-		uint64_t updates;       /* messages updated by a type-7 callback */
-		uint64_t not_offered;   /* interactions Discord would not send (see payload.c) */
-		uint64_t press_missing; /* presses with no such button in the channel */
-		uint64_t followup_cap;  /* follow-ups refused: past a user install's 5 */
-		uint64_t messages;      /* messages the bot made */
+		uint64_t dms_unknown;     /* messages to a DM channel "dmforget" deleted */
+		uint64_t deferred;        /* deferrals (type 5 or 6) accepted in time */
+		uint64_t updates;         /* messages updated by a type-7 callback */
+		uint64_t not_offered;     /* interactions Discord would not send (see payload.c) */
+		uint64_t press_missing;   /* presses with no such button in the channel */
+		uint64_t followup_cap;    /* follow-ups refused: past a user install's 5 */
+		uint64_t install_refused; /* registrations for user installs the app refuses */
+		uint64_t messages;        /* messages the bot made */
 		uint64_t channel_posts, channel_edits, channel_deletes;
 		uint64_t missing_access;   /* channel routes refused 403 (50001) */
 		uint64_t unknown_messages; /* channel routes refused 404 (10008) */
@@ -436,6 +438,9 @@ cJSON *msgs_fake_json(uint64_t id);
 char *msgs_fake_list(uint64_t chan);
 /* "msgdelete ID": someone deleted the message. */
 int msgs_fake_delete_control(const char *args, char *err, size_t errlen);
+/* "noaccess CHAN": the bot may no longer view channel CHAN (a number n is
+ * channel n of a stream). */
+int msgs_fake_noaccess_control(const char *args, char *err, size_t errlen);
 /* A channel message route (POST/PATCH/DELETE/GET /channels/C/messages...). */
 void msgs_fake_route(const char *method, const char *path, const char *route, const char *body,
                      size_t len, struct http_answer *a);

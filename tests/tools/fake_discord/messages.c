@@ -22,7 +22,10 @@
  * server without the bot) answers 403 with code 50001 (Missing Access);
  * any other channel is a violation and 404 code 10003; a message that is
  * not there (never made, or deleted: see the "msgdelete" control) 404
- * code 10008. Their rate limits are per channel (limits.c).
+ * code 10008. Their rate limits are per channel (limits.c). A body is
+ * checked as every message of the bot's is (check.c: Discord's limits, and
+ * an empty allowed_mentions, so that nothing the bot writes pings), an
+ * edit's too; a channel message cannot be ephemeral.
  *
  * At most MSGS_KEPT messages are kept; older ones are forgotten.
  */
@@ -278,6 +281,26 @@ msgs_fake_delete_control(const char *args, char *err, size_t errlen)
 		return -1;
 	}
 	m->deleted = true;
+	return 0;
+}
+
+int
+msgs_fake_noaccess_control(const char *args, char *err, size_t errlen)
+{
+	const char *p = args + strlen("noaccess");
+	char *end;
+	uint64_t id = strtoull(p, &end, 10);
+
+	if (end == p) {
+		snprintf(err, errlen, "noaccess needs a channel id or number");
+		return -1;
+	}
+	if (id < 1300000000000000000ull)
+		id += 1300000000000000000ull;
+	/* As a channel the bot may no longer view (its View Channel taken
+	 * away, a private thread it is not in): Discord answers 403, code
+	 * 50001, Missing Access, to what the bot sends there. */
+	msgs_fake_channel(id, FAKE_CHAN_USER_ONLY);
 	return 0;
 }
 

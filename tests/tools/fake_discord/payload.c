@@ -26,12 +26,13 @@
  * documentation gives. "locale" sets the user's language (en-US).
  *
  * Channel ids: channel n of a stream is 1300000000000000000 + n; its
- * thread 1310000000000000000 + n (parent: the channel), a forum post
- * 1310000000000000000 + n in forum 1320000000000000000 + n; a group DM
+ * thread 1310000000000000000 + n and private thread 1311000000000000000 + n
+ * (parent: the channel), a forum post 1312000000000000000 + n in forum
+ * 1320000000000000000 + n; a group DM
  * 1330000000000000000 + n, a DM between users 1340000000000000000 + n, a
  * channel of a foreign server 1350000000000000000 + n (in guild number
- * FOREIGN_GUILD, whose id no READY names). The bot's DM keeps the
- * channel's id (1300000000000000000 + n), as the fake always did.
+ * FOREIGN_GUILD, whose id no READY names), the DM with the bot
+ * 1380000000000000000 + n.
  *
  * A command or autocomplete interaction is sent only where Discord would
  * offer the command (payload_fake_offered): registered in the scope the
@@ -90,9 +91,13 @@ payload_fake_where(const cJSON *t, int channels, int guilds, uint64_t k, struct 
 	const char *where = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "where"));
 	const char *install = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "install"));
 	const char *locale = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(t, "locale"));
+	const cJSON *chan = cJSON_GetObjectItemCaseSensitive(t, "channel");
 	uint64_t n = k % (uint64_t)(channels > 0 ? channels : 1);
 	size_t i;
 
+	/* "channel": N puts it in channel N whatever its place in the stream. */
+	if (cJSON_IsNumber(chan) && chan->valuedouble >= 0 && chan->valuedouble < 100000)
+		n = (uint64_t)chan->valuedouble;
 	memset(w, 0, sizeof(*w));
 	w->kind = WHERE_GUILD;
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(t, "dm")))
@@ -133,16 +138,20 @@ payload_fake_where(const cJSON *t, int channels, int guilds, uint64_t k, struct 
 	w->guild = (int)(n % (uint64_t)(guilds > 0 ? guilds : 1));
 	switch (w->kind) {
 	case WHERE_THREAD:
-	case WHERE_PRIVATE_THREAD:
 		w->parent = w->chan;
 		w->chan = 1310000000000000000ull + n;
 		break;
+	case WHERE_PRIVATE_THREAD:
+		w->parent = w->chan;
+		w->chan = 1311000000000000000ull + n;
+		break;
 	case WHERE_FORUM_POST:
 		w->parent = 1320000000000000000ull + n;
-		w->chan = 1310000000000000000ull + n;
+		w->chan = 1312000000000000000ull + n;
 		break;
 	case WHERE_BOT_DM:
 		w->guild = -1;
+		w->chan = 1380000000000000000ull + n;
 		break;
 	case WHERE_GROUP_DM:
 		w->guild = -1;

@@ -132,11 +132,69 @@ rest_fake_set_commands(const char *scope, cJSON *arr)
 			cJSON_AddNullToObject(c, "default_member_permissions");
 		if (cJSON_GetObjectItemCaseSensitive(c, "nsfw") == NULL)
 			cJSON_AddFalseToObject(c, "nsfw");
+		if (cJSON_GetObjectItemCaseSensitive(c, "integration_types") == NULL)
+			cJSON_AddItemToObject(c, "integration_types",
+			                      cJSON_CreateIntArray((const int[]){0}, 1));
+		if (cJSON_GetObjectItemCaseSensitive(c, "contexts") == NULL)
+			cJSON_AddNullToObject(c, "contexts");
 	}
 	if (F.scopes == NULL)
 		F.scopes = cJSON_CreateObject();
 	cJSON_DeleteItemFromObjectCaseSensitive(F.scopes, scope);
 	cJSON_AddItemToObject(F.scopes, scope, arr);
+}
+
+/* Whether every member of the list key of c (absent or null: fine) is
+ * within 0..max, and, with forbidden >= 0, none is that. */
+static bool
+list_within(const cJSON *c, const char *key, int max, int forbidden)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(c, key), *e;
+
+	if (l == NULL || cJSON_IsNull(l))
+		return true;
+	if (!cJSON_IsArray(l))
+		return false;
+	cJSON_ArrayForEach(e, l)
+	{
+		if (!cJSON_IsNumber(e) || e->valueint < 0 || e->valueint > max ||
+		    e->valueint == forbidden)
+			return false;
+	}
+	return true;
+}
+
+/* A command list's installation contexts and interaction contexts, as
+ * Discord takes them: known values only, and a guild's commands cannot be
+ * offered in the DM with the bot ("Guild commands don't support the
+ * BOT_DM interaction context"); both are the bot's mistakes (violations).
+ * A user install is refused when the application does not allow it (the
+ * "appinstall" control): the operator's, not the bot's. Returns 0, or -1
+ * when Discord answers 400. */
+static int
+check_reach(const cJSON *arr, bool guild_scope)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, arr)
+	{
+		const char *name =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));
+
+		if (!list_within(c, "integration_types", 1, -1) ||
+		    !list_within(c, "contexts", 2, guild_scope ? DISCORD_CONTEXT_BOT_DM : -1)) {
+			fake_violation(
+			    "PUT commands: /%s has integration_types or contexts Discord "
+			    "refuses here",
+			    name);
+			return -1;
+		}
+		if (!F.user_install_allowed && !list_within(c, "integration_types", 0, -1)) {
+			F.st.install_refused++;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void
@@ -145,7 +203,8 @@ put_commands(const char *path, const char *body, size_t len, struct http_answer 
 	cJSON *arr = cJSON_ParseWithLength(body, len);
 	char *out;
 
-	if (check_commands(arr, "PUT commands") < 0) {
+	if (check_commands(arr, "PUT commands") < 0 ||
+	    check_reach(arr, strstr(path, "/guilds/") != NULL) < 0) {
 		fake_answer(a, 400, "{\"code\":50035,\"message\":\"Invalid Form Body\"}");
 		cJSON_Delete(arr);
 		return;
@@ -212,6 +271,30 @@ parts_seen(struct inter *it, const cJSON *msg)
 		c = at + strlen(want);
 		it->parts++;
 	}
+}
+
+/* The template's "forbid": strings no message answering it may hold
+ * anywhere (content, buttons, suggestions), the private ones too; with
+ * "forbid_public": true, only the messages everyone in the channel sees.
+ * (A test's check of what reaches whom; Discord has no such rule.) */
+static void
+forbid_seen(const struct inter *it, const cJSON *msg, bool eph)
+{
+	const cJSON *forbid = cJSON_GetObjectItemCaseSensitive(it->tmpl, "forbid"), *f;
+	char *text;
+
+	if (!cJSON_IsArray(forbid) || msg == NULL ||
+	    (eph && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it->tmpl, "forbid_public"))))
+		return;
+	text = cJSON_PrintUnformatted(msg);
+	cJSON_ArrayForEach(f, forbid)
+	{
+		if (cJSON_IsString(f) && strstr(text, f->valuestring) != NULL)
+			fake_violation("interaction %" PRIu64 ": a %s message answering it holds "
+			               "'%s': %.400s",
+			               it->id, eph ? "private" : "public", f->valuestring, text);
+	}
+	free(text);
 }
 
 static bool
@@ -329,6 +412,7 @@ update(struct inter *it, const cJSON *data)
 	expectations(it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")),
 	             false);
 	parts_seen(it, data);
+	forbid_seen(it, data, false);
 	if (msgs_fake_edit(it->msg, data) == 0)
 		F.st.updates++;
 	it->original = it->msg;
@@ -407,6 +491,7 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 			               type->valueint);
 		else
 			check_autocomplete(data, "autocomplete callback");
+		forbid_seen(it, data, true); /* the suggestions: the invoker's */
 	} else if (type->valueint == DISCORD_CALLBACK_MESSAGE) {
 		if (check_message(data, "interaction callback") == 0) {
 			expectations(
@@ -414,6 +499,7 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 			    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")),
 			    ephemeral(data));
 			parts_seen(it, data);
+			forbid_seen(it, data, ephemeral(data));
 			it->original = msgs_fake_post(it->chan, it->id, data, ephemeral(data));
 		}
 	} else if (type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE &&
@@ -442,6 +528,7 @@ complete(struct inter *it, const cJSON *msg, bool ok, bool eph)
 	if (ok) {
 		expectations(it, content, eph);
 		parts_seen(it, msg);
+		forbid_seen(it, msg, eph);
 	}
 }
 
@@ -546,8 +633,10 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 			         found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE
 			             ? found->deferred_eph
 			             : ephemeral(j));
-		else if (ok)
+		else if (ok) {
 			parts_seen(found, j);
+			forbid_seen(found, j, ephemeral(j));
+		}
 		if (becomes_original && ok) {
 			msgs_fake_edit(found->original, j);
 			msg = found->original;

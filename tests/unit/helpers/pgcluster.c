@@ -1,9 +1,17 @@
 /* pgcluster: a throwaway PostgreSQL cluster for a test; see pgcluster.h. */
 #include "tests/unit/helpers/pgcluster.h"
 
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libpq-fe.h>
 
 char pgcluster_dir[] = "/tmp/delver-test-pg-XXXXXX";
 char pgcluster_conninfo[600];
@@ -46,4 +54,16 @@ pgcluster_teardown(void)
 	pgcluster_run("stop", NULL, 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", pgcluster_dir);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+void
+pgcluster_exec(const char *sql)
+{
+	PGconn *c = PQconnectdb(pgcluster_conninfo);
+	PGresult *r = PQexec(c, sql);
+
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(c));
+	PQclear(r);
+	PQfinish(c);
 }

@@ -22,5 +22,8 @@ int pgcluster_run(const char *cmd, char *out, size_t outlen);
 int pgcluster_setup(const char *prog);
 /* Stops the cluster and removes its directory. Returns 0, or -1. */
 int pgcluster_teardown(void);
+/* Runs one SQL command on the cluster's database; the test fails when it
+ * does not complete. */
+void pgcluster_exec(const char *sql);
 
 #endif

@@ -1,0 +1,60 @@
+/* console_name: the names a console player and channel go by; see console_name.h. */
+#include "bot/console/console_name.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/base/buf.h"
+#include "rules/base/textsafe.h"
+#include "rules/base/utf8.h"
+
+/* What a name is, for every refusal. */
+#define NAME_RULE "a name is 1 to 63 bytes of UTF-8 with no spaces, colons or control characters"
+
+_Static_assert(CONSOLE_NAME_MAX == 63, "NAME_RULE states the limit");
+
+int
+console_name_clean(const char *what, const char *s, size_t len, char out[NAME_MAX_LEN], char *err,
+                   size_t errlen)
+{
+	struct buf b;
+	const char *why = NULL;
+	int rc = -1;
+
+	out[0] = '\0';
+	/* Ten times the limit is plenty to clean; more is refused unread. */
+	if (len > 10 * CONSOLE_NAME_MAX) {
+		snprintf(err, errlen, "%s NAME: %s (got %zu bytes).", what, NAME_RULE, len);
+		return -1;
+	}
+	if (!utf8_valid(s, len)) {
+		snprintf(err, errlen, "%s NAME: %s (got bytes that are not UTF-8).", what,
+		         NAME_RULE);
+		return -1;
+	}
+	buf_init(&b, 11 * CONSOLE_NAME_MAX);
+	textsafe_clean(&b, s, len);
+	for (size_t i = 0; i < b.len && why == NULL; i++) {
+		unsigned char c = (unsigned char)b.p[i];
+
+		if (c == ' ')
+			why = "got a space";
+		else if (c == ':')
+			why = "got a colon";
+		else if (c < ' ' || c == 0x7f)
+			why = "got a control character";
+	}
+	if (why != NULL)
+		snprintf(err, errlen, "%s NAME: %s (%s).", what, NAME_RULE, why);
+	else if (b.len == 0)
+		snprintf(err, errlen, "%s NAME: %s (got %s).", what, NAME_RULE,
+		         len == 0 ? "nothing" : "only invisible characters");
+	else if (b.len > CONSOLE_NAME_MAX)
+		snprintf(err, errlen, "%s NAME: %s (got %zu bytes).", what, NAME_RULE, b.len);
+	else {
+		memcpy(out, b.p, b.len + 1);
+		rc = 0;
+	}
+	buf_free(&b);
+	return rc;
+}

@@ -1,0 +1,212 @@
+/* statedir: the state directory made and checked; see statedir.h. */
+#include "bot/store/statedir.h"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bot/log.h"
+
+#define PATH_MAX_LEN 4200 /* the longest state path delver builds */
+
+int
+statedir_mkdir(const char *path)
+{
+	struct stat sb;
+
+	if (mkdir(path, 0700) == 0)
+		return chmod(path, 0700); /* the umask may have taken bits away */
+	if (errno != EEXIST)
+		return -1;
+	if (stat(path, &sb) < 0)
+		return -1;
+	if (!S_ISDIR(sb.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+int
+statedir_create_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600);
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	if (fchmod(fd, 0600) < 0) {
+		saved = errno;
+		close(fd);
+		unlink(path);
+		errno = saved;
+		return -1;
+	}
+	return close(fd);
+}
+
+/* The inode flags of path (FS_IMMUTABLE_FL, FS_APPEND_FL), or 0 when they
+ * cannot be read (a file system without them). */
+static long
+inode_flags(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	long flags = 0;
+
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
+		flags = 0;
+	close(fd);
+	return flags;
+}
+
+/* Why delver may not write path (errno e from access(2) for writing), as
+ * a clause: "it is immutable (chattr +i)". */
+static void
+why_read_only(const char *path, const struct stat *sb, int e, char *out, size_t len)
+{
+	long flags = inode_flags(path);
+
+	if (flags & FS_IMMUTABLE_FL)
+		snprintf(out, len, "it is immutable (chattr +i; chattr -i %s undoes it)", path);
+	else if (flags & FS_APPEND_FL)
+		snprintf(out, len, "it is append-only (chattr +a; chattr -a %s undoes it)", path);
+	else if (e == EROFS)
+		snprintf(out, len, "its file system is mounted read-only");
+	else if (e == EACCES)
+		snprintf(out, len,
+		         "it is owned by uid %u (group %u) with mode %04o, and delver runs as "
+		         "uid %u",
+		         (unsigned)sb->st_uid, (unsigned)sb->st_gid,
+		         (unsigned)(sb->st_mode & 07777), (unsigned)geteuid());
+	else
+		snprintf(out, len, "%s", strerror(e));
+}
+
+/* Whether delver may write (and, for a directory, enter) path; else fills
+ * why. Append-only counts as read-only: delver renames and removes files. */
+static bool
+writable(const char *path, const struct stat *sb, char *why, size_t len)
+{
+	int mode = S_ISDIR(sb->st_mode) ? W_OK | X_OK : W_OK;
+	int e = faccessat(AT_FDCWD, path, mode, AT_EACCESS) < 0 ? errno : 0;
+
+	if (e == 0 && !(inode_flags(path) & (FS_IMMUTABLE_FL | FS_APPEND_FL)))
+		return true;
+	why_read_only(path, sb, e != 0 ? e : EPERM, why, len);
+	return false;
+}
+
+int
+statedir_mkdirs(const char *dir)
+{
+	char path[PATH_MAX_LEN];
+	size_t n = strlen(dir);
+
+	if (n == 0 || n >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(path, dir, n + 1);
+	for (char *p = path + 1; *p != '\0'; p++) {
+		if (*p != '/' || p[-1] == '/')
+			continue;
+		*p = '\0';
+		if (statedir_mkdir(path) < 0)
+			return -1;
+		*p = '/';
+	}
+	return statedir_mkdir(path);
+}
+
+int
+statedir_prepare(const char *dir, char *err, size_t errlen)
+{
+	struct stat sb;
+	char why[512], path[PATH_MAX_LEN + 16];
+
+	if (statedir_mkdirs(dir) < 0) {
+		int e = errno;
+
+		if (e == EACCES || e == EROFS || e == EPERM || e == ENOTDIR || e == EEXIST) {
+			snprintf(err, errlen,
+			         "cannot create the state directory %s: %s; make it (with any "
+			         "missing parent) owned by uid %u with mode 0700, or name another "
+			         "(--state-dir, [bot] state_dir)",
+			         dir, strerror(e), (unsigned)geteuid());
+			errno = STATEDIR_UNSAFE;
+		} else {
+			snprintf(err, errlen, "cannot create the state directory %s: %s", dir,
+			         strerror(e));
+			errno = e;
+		}
+		return -1;
+	}
+	if (stat(dir, &sb) < 0) {
+		snprintf(err, errlen, "cannot read the state directory %s: %s", dir,
+		         strerror(errno));
+		return -1;
+	}
+	if (sb.st_mode & S_IWOTH) {
+		snprintf(err, errlen,
+		         "the state directory %s may be written by every user (mode %04o): delver "
+		         "keeps its state only where no other user can write; chmod 0700 %s",
+		         dir, (unsigned)(sb.st_mode & 07777), dir);
+		errno = STATEDIR_UNSAFE;
+		return -1;
+	}
+	if (!writable(dir, &sb, why, sizeof(why))) {
+		snprintf(
+		    err, errlen,
+		    "the state directory %s is read-only for delver: %s; delver needs to write "
+		    "there: make it owned by uid %u with mode 0700",
+		    dir, why, (unsigned)geteuid());
+		errno = STATEDIR_UNSAFE;
+		return -1;
+	}
+	/* Made by someone else with other modes: private as delver makes it. */
+	if (statedir_check_file(dir, "state directory", err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	if (statedir_check_file(path, "lock file", err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/snapshots", dir);
+	return statedir_check_file(path, "snapshot directory", err, errlen);
+}
+
+int
+statedir_check_file(const char *path, const char *what, char *err, size_t errlen)
+{
+	struct stat sb;
+	char why[512];
+	bool dir;
+
+	if (stat(path, &sb) < 0)
+		return 0; /* delver makes it */
+	dir = S_ISDIR(sb.st_mode);
+	if (!writable(path, &sb, why, sizeof(why))) {
+		snprintf(err, errlen,
+		         "the %s %s is read-only for delver: %s; delver needs to write it: make it "
+		         "owned by uid %u with mode %s",
+		         what, path, why, (unsigned)geteuid(), dir ? "0700" : "0600");
+		errno = STATEDIR_UNSAFE;
+		return -1;
+	}
+	if (sb.st_uid == geteuid() && (sb.st_mode & 077) != 0) {
+		if (chmod(path, dir ? 0700 : 0600) < 0) {
+			snprintf(err, errlen, "cannot make the %s %s private (mode %s): %s", what,
+			         path, dir ? "0700" : "0600", strerror(errno));
+			errno = STATEDIR_UNSAFE;
+			return -1;
+		}
+		log_info("store: the %s %s was mode %04o; it is %s now, as delver keeps its files",
+		         what, path, (unsigned)(sb.st_mode & 07777), dir ? "0700" : "0600");
+	}
+	return 0;
+}

@@ -1,0 +1,59 @@
+/*
+ * statedir: the state directory made and checked before delver keeps
+ * anything in it, and the private modes of what delver creates there.
+ *
+ * delver keeps its state only where it can keep it safely. Before anything
+ * is read or written, statedir_prepare() makes the directory (and its
+ * missing parents) and refuses, with one sentence naming the path, what is
+ * wrong and what is needed:
+ * - a directory others may write (the write bit for "other" set): another
+ *   user could replace the database or plant files delver would trust;
+ * - a directory delver cannot write: its mode or owner, an immutable
+ *   attribute (chattr +i), a read-only file system;
+ * - a file of the state (statedir_check_file) delver cannot write for the
+ *   same reasons: a database that cannot be written would refuse every
+ *   change at the first command instead of at start.
+ *
+ * Failures carry errno STATEDIR_UNSAFE, which bot/store/store_service.c
+ * turns into the exit status APP_EXIT_STORE_UNSAFE.
+ *
+ * Every directory delver makes is 0700 and every file 0600, whatever the
+ * umask (statedir_mkdir, statedir_create_file): the state holds what
+ * players hid from each other. A state directory or file of delver's own
+ * user that others could read is made so at start, and the log says so.
+ */
+#ifndef DELVER_STATEDIR_H
+#define DELVER_STATEDIR_H
+
+#include <errno.h>
+#include <stddef.h>
+
+/* The errno of a refusal: the state cannot be kept there safely. */
+#define STATEDIR_UNSAFE EACCES
+
+/*
+ * Makes dir and each missing parent (0700) and checks dir as above.
+ * Returns 0, or -1 with one sentence in err and errno STATEDIR_UNSAFE (or,
+ * when dir cannot be made for another reason, that reason's errno).
+ */
+int statedir_prepare(const char *dir, char *err, size_t errlen);
+
+/*
+ * Checks that delver may write path, a file of the state, when it exists;
+ * what names it in err ("the database"). A file delver owns whose mode
+ * lets others in is made 0600. Returns 0 (also when path does not
+ * exist), or -1 with one sentence in err and errno STATEDIR_UNSAFE.
+ */
+int statedir_check_file(const char *path, const char *what, char *err, size_t errlen);
+
+/* mkdir(path, 0700) whatever the umask. Returns 0 (also when path is
+ * already a directory), or -1 with errno set. */
+int statedir_mkdir(const char *path);
+/* The same for each missing directory on the way to path, then path. */
+int statedir_mkdirs(const char *path);
+
+/* Creates path, which must not exist, as an empty file of mode 0600
+ * whatever the umask. Returns 0, or -1 with errno set. */
+int statedir_create_file(const char *path);
+
+#endif

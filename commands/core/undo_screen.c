@@ -1,0 +1,36 @@
+/* undo_screen: which undo steps stay behind the GM's screen; see undo_screen.h. */
+#include "commands/core/undo_screen.h"
+
+#include <string.h>
+
+#include "commands/core/registry.h"
+#include "commands/tension/tension_state.h"
+
+/* Whether any command on the path ("hazard sign") is the GM's alone. A
+ * path that no longer names a command (an older version's) counts as the
+ * GM's: nothing is shown that might have been hidden. */
+static bool
+gm_path(const char *path)
+{
+	const struct command *c = NULL;
+	const char *p = path;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, " ");
+
+		c = c == NULL ? registry_find(p, n) : registry_find_sub(c, p, n);
+		if (c == NULL)
+			return true;
+		if (c->role == ROLE_GM)
+			return true;
+		p += n;
+		p += strspn(p, " ");
+	}
+	return c == NULL;
+}
+
+bool
+undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension)
+{
+	return tension_state_hidden(ch) && (changed_tension || gm_path(path));
+}

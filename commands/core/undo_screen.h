@@ -1,0 +1,23 @@
+/*
+ * undo_screen: which changes of a channel's undo history stay behind the
+ * GM's screen.
+ *
+ * While Tension is hidden, only the GM sees its value, its changes, its
+ * rolls and its tables. A change in the undo history (commands/undo.h) is
+ * then behind the screen when it changed Tension, or when its command is
+ * the GM's (a GM-only command or subcommand: a table edit, a strike, the
+ * creature of a sign): what /undo says of it to the channel or to a player
+ * names neither the command nor what it changed; the GM alone is told.
+ */
+#ifndef DELVER_UNDO_SCREEN_H
+#define DELVER_UNDO_SCREEN_H
+
+#include <stdbool.h>
+
+#include "commands/core/state.h"
+
+/* Whether the change (its command path as /undo keeps it, "tension set";
+ * whether it changed Tension) is behind the screen in ch now. */
+bool undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension);
+
+#endif

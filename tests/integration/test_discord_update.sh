@@ -1,0 +1,70 @@
+#!/bin/sh
+# Discord: a button whose press changes what its message shows updates
+# that message (callback type 7) instead of posting a new one. /safe shows
+# whether the party is in a safe area, with the GM's button that turns it:
+# the GM's press turns the message into the new state (and the opposite
+# button), in place, twice; a player's press is refused to that player
+# alone (ephemeral) and leaves the message as it was. "Roll again" still
+# posts a new message: its roll is a new event.
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+fake_start --heartbeat 2000
+bot_start
+wait_until "g['ready'] and r['registrations'] == 1" 10
+CHAN=1300000000000000000
+
+n=0
+one() { # TEMPLATE: one interaction in the one channel, answered
+	n=$((n + 1))
+	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	wait_until "i['created'] == $n and i['answered'] == $n" 10
+}
+press() { # LABEL USER EXPECT PRIVATE
+	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s}' "$1" "$2" "$3" "$4"
+}
+# The bot's messages in the channel: COUNT, or the newest's content
+messages() {
+	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+m = sorted(json.load(sys.stdin), key=lambda x: int(x["id"]))
+if sys.argv[1] == "count":
+    print(len([x for x in m if not x["flags"] & 64]))
+else:
+    x = m[-1] if sys.argv[1] == "newest" else [y for y in m if y["content"].startswith("The party")][0]
+    labels = [c["label"] for r in x["components"] for c in r["components"]]
+    print(x["content"].split(";")[0].split(":")[0], "|", ",".join(labels), "|", x["edits"])' "$1"
+}
+
+one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
+one "$(tmpl safe '[{"type":1,"name":"show"}]' 'not in a safe area' false ',"user":2')"
+[ "$(messages safe)" = "The party is not in a safe area | Declare a safe area | 0" ] ||
+	fail "/safe shows: $(messages safe)"
+shown=$(messages count)
+
+# A player's press: refused to them alone; the message stays.
+one "$(press 'Declare a safe area' 2 'Only the GM can do that here' true)"
+[ "$(stat interactions.updates)" = 0 ] || fail "a refused press updated the message"
+[ "$(messages safe)" = "The party is not in a safe area | Declare a safe area | 0" ] ||
+	fail "a refused press changed the message: $(messages safe)"
+
+# The GM's press: the message itself now shows the safe area, and the way
+# out; pressed again, the way back. No new message in the channel.
+one "$(press 'Declare a safe area' 1 'The party is in a safe area' false)"
+[ "$(stat interactions.updates)" = 1 ] || fail "the GM's press did not update the message"
+[ "$(messages safe)" = "The party is in a safe area | Leave the safe area | 1" ] ||
+	fail "the message after the press: $(messages safe)"
+one "$(press 'Leave the safe area' 1 'The party is not in a safe area' false)"
+[ "$(stat interactions.updates)" = 2 ] || fail "the second press did not update the message"
+[ "$(messages safe)" = "The party is not in a safe area | Declare a safe area | 2" ] ||
+	fail "the message after the second press: $(messages safe)"
+[ "$(messages count)" = "$shown" ] || fail "the presses posted new messages"
+
+# "Roll again" posts anew.
+one "$(tmpl roll '[{"type":3,"name":"expression","value":"1d6"}]' 'rolls' false ',"user":2')"
+before=$(messages count)
+one "$(press 'Roll again' 3 'rolls' false)"
+[ "$(messages count)" = $((before + 1)) ] || fail "Roll again did not post a new message"
+[ "$(stat interactions.updates)" = 2 ] || fail "Roll again updated its message"
+[ "$(stat interactions.press_missing)" = 0 ] || fail "a press found no such button"
+finish
