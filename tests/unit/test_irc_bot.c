@@ -906,14 +906,15 @@ test_gmroll(void **state)
 	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
 	                            "a\xe2\x80\x8dlice_\x0f.\r\n");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "bob\x0f rolls in secret: only the GM, \x02"
-	                            "a\xe2\x80\x8dlice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
-	                            "bob\x0f rolls in secret · \x03"
-	                            "10\x02\x02"
-	                            "1d1\x0f: [1] = \x02\x03"
-	                            "07\x02\x02"
-	                            "1\x0f\r\n");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :\x02"
+	                    "bob\x0f rolls in secret: only the GM, \x02"
+	                    "a\xe2\x80\x8dlice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
+	                    "bob\x0f rolls in secret · \x03"
+	                    "10\x02\x02"
+	                    "1d1\x0f: [1] = \x02\x03"
+	                    "07\x02\x02"
+	                    "1\x0f\r\n");
 	feed(f, ":alice_!a@h PART #a");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
 	assert_string_equal(out(f),
