@@ -155,8 +155,9 @@ channels = #t
     step("a secret roll: the channel sees who rolls in secret, the GM alone the roll, by NOTICE")
     alice.join("#b")
     alice.say("#b", "!gmroll 1d20+5 # stealth")
-    alice.expect(BOT + r"PRIVMSG #b :alice rolls in secret: only the GM, %s, sees the result\.$"
-                 % guarded("bob"))
+    # Not a roll's result: nobody is addressed, and no nick notifies.
+    alice.expect(BOT + r"PRIVMSG #b :%s rolls in secret: only the GM, %s, sees the result\.$"
+                 % (guarded("alice"), guarded("bob")))
     m = bob.expect(BOT + r"NOTICE bob :alice rolls stealth in secret · 1d20 \+ 5: \[(\d+)\] "
                    r"\+ 5 = (\d+)( · Natural 20!| · Natural 1\.)?$")
     # A lone d20's natural 20 or 1 is named after the total (it was not
