@@ -393,11 +393,14 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 		memcpy(what + ROLLCHAN_WHAT_MAX - 4, "…", sizeof("…"));
 	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
 		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
-	if (secret)
+	/* The roll log is appended alone; the secret one is in the record. */
+	if (secret) {
 		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result);
-	else
+		channel_touch(inv->chan);
+	} else {
 		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
-	channel_touch(inv->chan);
+		channel_append(inv->chan);
+	}
 	buf_free(&w);
 	buf_free(&t);
 }

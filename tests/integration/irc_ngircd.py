@@ -133,17 +133,21 @@ channels = #t
     bob.expect(BOT + r"PRIVMSG #b :%s joins as Brom, level 1 rogue" % guarded("bob"))
     bob.say("#b", "!fungeon hallway")
     # 17 lines do not fit the burst (4): they come packed, none lost.
-    hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next · 1\. Replacements · None\. · ")
+    hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next, floor 1 · 1\. Replacements · "
+                         r"None\. · ")
     rest = hallway.string
-    if "first and narrates: " not in plain(rest):
-        rest += bob.expect(BOT + r"PRIVMSG #b :.*first and narrates: %s" % guarded("bob")).string
+    if "A lone player makes the whole room: " not in rest:
+        rest += bob.expect(BOT + r"PRIVMSG #b :.*A lone player makes the whole room: %s"
+                           % guarded("bob")).string
     check("budget this room: 2" in rest and "more lines not shown" not in rest,
           "the hallway lost lines: %r" % rest)
     bob.say("#b", "!fungeon monster add rat level 1")
-    bob.expect(BOT + r"PRIVMSG #b :Stored monster rat\. · ")
-    bob.say("#b", "!fungeon pain Brom rat")
-    conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :\x02Painful conflict\x0f · Brom \\(b\u200dob\\): "
-                          "\x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
+    bob.expect(BOT + r"PRIVMSG #b :Made monster rat for room 1\.")
+    bob.say("#b", "!fungeon enter waive:true")
+    bob.expect(BOT + r"PRIVMSG #b :Points left unspent, waived by %s" % guarded("bob"))
+    bob.say("#b", "!fungeon combat")
+    conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :.*\x023\\. Painful conflict\x0f · "
+                          "Brom \\(b\u200dob\\): \x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
     check(conflict.group(1) != "14" and conflict.group(2) != "",
           "Brom's Thwack-O die is not in his style: %r" % conflict.string)
     text = plain(conflict.string)

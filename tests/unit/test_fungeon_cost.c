@@ -206,11 +206,11 @@ design_errors(void **unused)
 	assert_string_equal(error_of(FUNGEON_TREASURE, "fancy pain 30 type fire"),
 	                    "That design would cost more than 1000000 points; make it smaller.");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "ability bite pain 1"),
-	                    "A monster needs its level: level N, from 1 to 20.");
-	assert_string_equal(error_of(FUNGEON_MONSTER, "level 21"),
-	                    "'level' must be from 1 to 20 (got 21).");
+	                    "A monster needs its level: level N, from 1 to 60.");
+	assert_string_equal(error_of(FUNGEON_MONSTER, "level 61"),
+	                    "'level' must be from 1 to 60 (got 61).");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 0"),
-	                    "'level' must be from 1 to 20 (got 0).");
+	                    "'level' must be from 1 to 60 (got 0).");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 pain 1"),
 	                    "'pain' belongs to a special ability: write 'ability NAME' before it.");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 ability bite"),
