@@ -12,24 +12,49 @@
 
 #define BUSY_MS 5000
 
-/* Newer channel rows of sib replace ours; newer deletions remove ours and
- * are kept; users we never had come over. */
-static const char *const steps[] = {
+/*
+ * What is newer in sib, in one transaction of the own database. A
+ * channel's change is its last_used, or, at the same last_used, a log
+ * entry appended (a roll writes only its log row: the highest entry number
+ * tells). temp.taken holds the channels sib has newer; their rows and their
+ * log entries replace ours. A sibling of an older delver may keep no log
+ * table: SIBSEQ is then 0.
+ */
+#define TAKEN(SIBSEQ)                                                                              \
+	"INSERT INTO temp.taken SELECT s.key FROM sib.channels s "                                 \
+	"LEFT JOIN main.channels c ON c.key = s.key "                                              \
+	"LEFT JOIN main.gone g ON g.kind = 0 AND g.key = s.key "                                   \
+	"WHERE (c.key IS NULL OR s.last_used > c.last_used OR (s.last_used = c.last_used "         \
+	"AND " SIBSEQ " > COALESCE((SELECT max(seq) FROM main.logs WHERE key = s.key), 0))) "      \
+	"AND (g.key IS NULL OR s.last_used > g.at)"
+#define SIB_MAXSEQ "COALESCE((SELECT max(seq) FROM sib.logs WHERE key = s.key), 0)"
+
+static const char *const taken_sql[2] = {TAKEN("0"), TAKEN(SIB_MAXSEQ)};
+
+static const char new_taken[] = "CREATE TEMP TABLE IF NOT EXISTS taken(key TEXT PRIMARY KEY);"
+                                "DELETE FROM temp.taken";
+static const char take_channels[] =
     "INSERT INTO main.channels(key, last_used, version, rec, generation) "
     "SELECT s.key, s.last_used, s.version, s.rec, COALESCE(c.generation, 0) + 1 "
-    "FROM sib.channels s LEFT JOIN main.channels c ON c.key = s.key "
-    "LEFT JOIN main.gone g ON g.kind = 0 AND g.key = s.key "
-    "WHERE (c.key IS NULL OR s.last_used > c.last_used) AND (g.key IS NULL OR s.last_used > "
-    "g.at) "
+    "FROM sib.channels s JOIN temp.taken t ON t.key = s.key "
+    "LEFT JOIN main.channels c ON c.key = s.key WHERE true "
     "ON CONFLICT(key) DO UPDATE SET last_used = excluded.last_used, version = "
-    "excluded.version, rec = excluded.rec, generation = excluded.generation",
+    "excluded.version, rec = excluded.rec, generation = excluded.generation";
+static const char drop_logs[] = "DELETE FROM main.logs WHERE key IN (SELECT key FROM temp.taken)";
+static const char take_logs[] =
+    "INSERT INTO main.logs(key, seq, rec) SELECT l.key, l.seq, l.rec FROM sib.logs l "
+    "JOIN temp.taken t ON t.key = l.key";
+static const char take_users[] =
     "INSERT INTO main.users(key, version, rec, generation) "
     "SELECT s.key, s.version, s.rec, 1 FROM sib.users s WHERE NOT EXISTS (SELECT 1 FROM "
     "main.users u WHERE u.key = s.key) AND NOT EXISTS (SELECT 1 FROM main.gone g WHERE "
-    "g.kind = 1 AND g.key = s.key)",
-};
+    "g.kind = 1 AND g.key = s.key)";
 
+/* Deletions newer in sib: our older copy goes (with its log), and the
+ * deletion is kept as ours. */
 static const char *const gone_steps[] = {
+    "DELETE FROM main.logs WHERE key IN (SELECT c.key FROM main.channels c JOIN sib.gone g "
+    "ON g.kind = 0 AND g.key = c.key AND g.at > c.last_used)",
     "DELETE FROM main.channels WHERE EXISTS (SELECT 1 FROM sib.gone g WHERE g.kind = 0 AND "
     "g.key = channels.key AND g.at > channels.last_used)",
     "INSERT INTO main.gone(kind, key, at) SELECT 0, s.key, s.at FROM sib.gone s "
@@ -50,17 +75,30 @@ uri_of(const char *path, struct buf *b)
 	buf_adds(b, "?mode=ro");
 }
 
+/* Whether sib has the table (an older delver's database may lack it). */
 static bool
-sib_has_gone(sqlite3 *db)
+sib_has(sqlite3 *db, const char *table)
 {
 	sqlite3_stmt *s;
 	bool yes = false;
 
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sib.sqlite_master WHERE name = 'gone'", -1, &s,
-	                       NULL) == SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sib.sqlite_master WHERE name = ?1", -1, &s,
+	                       NULL) == SQLITE_OK &&
+	    sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC) == SQLITE_OK)
 		yes = sqlite3_step(s) == SQLITE_ROW;
 	sqlite3_finalize(s);
 	return yes;
+}
+
+/* Runs sql, adding the rows it changed to *taken when count is set. */
+static bool
+step(sqlite3 *db, const char *sql, bool count, long *taken)
+{
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return false;
+	if (count)
+		*taken += sqlite3_changes(db);
+	return true;
 }
 
 /* One sibling: rows taken, or -1 (logged). */
@@ -70,7 +108,7 @@ merge_one(sqlite3 *db, const char *from)
 	struct buf uri;
 	sqlite3_stmt *s = NULL;
 	long taken = 0;
-	bool ok;
+	bool ok, logs;
 
 	buf_init(&uri, 16384);
 	uri_of(from, &uri);
@@ -84,15 +122,15 @@ merge_one(sqlite3 *db, const char *from)
 		          sqlite3_errmsg(db));
 		return -1;
 	}
-	ok = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
-	for (size_t i = 0; ok && i < sizeof(steps) / sizeof(steps[0]); i++) {
-		ok = sqlite3_exec(db, steps[i], NULL, NULL, NULL) == SQLITE_OK;
-		taken += sqlite3_changes(db);
-	}
-	if (ok && sib_has_gone(db)) {
-		ok = sqlite3_exec(db, gone_steps[0], NULL, NULL, NULL) == SQLITE_OK;
-		taken += sqlite3_changes(db);
-		ok = ok && sqlite3_exec(db, gone_steps[1], NULL, NULL, NULL) == SQLITE_OK;
+	logs = sib_has(db, "logs");
+	ok = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK &&
+	     step(db, new_taken, false, &taken) && step(db, taken_sql[logs], false, &taken) &&
+	     step(db, take_channels, true, &taken) && step(db, drop_logs, false, &taken) &&
+	     (!logs || step(db, take_logs, false, &taken)) && step(db, take_users, true, &taken);
+	if (ok && sib_has(db, "gone")) {
+		ok = step(db, gone_steps[0], false, &taken) &&
+		     step(db, gone_steps[1], true, &taken) &&
+		     step(db, gone_steps[2], false, &taken);
 	}
 	if (!ok || sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		log_warnx("store: cannot take what is newer in %s: %s", from, sqlite3_errmsg(db));

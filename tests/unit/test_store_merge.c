@@ -55,6 +55,52 @@ chan(const char *key, int64_t used, const char *rec)
 	                          .rec_len = rec != NULL ? strlen(rec) : 0};
 }
 
+/* entries 1..n of a channel's log, "e1", "e2"... */
+static struct store_log_row logs[8];
+
+static void
+init_logs(void)
+{
+	static char text[8][4];
+
+	for (int i = 0; i < 8; i++) {
+		snprintf(text[i], sizeof(text[i]), "e%d", i + 1);
+		logs[i] = (struct store_log_row){(uint64_t)i + 1, text[i], strlen(text[i])};
+	}
+}
+
+static struct store_row
+chan_logged(const char *key, int64_t used, const char *rec, size_t n)
+{
+	struct store_row r = chan(key, used, rec);
+
+	r.log = logs;
+	r.nlog = n;
+	return r;
+}
+
+/* "e1..eN" of the channel's log in the database, or "" */
+static void
+look_logs(const char *path, const char *key, char *out, size_t len)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	size_t used = 0;
+
+	out[0] = '\0';
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT rec FROM logs WHERE key = ?1 ORDER BY seq",
+	                                    -1, &s, NULL),
+	                 SQLITE_OK);
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	while (sqlite3_step(s) == SQLITE_ROW && used + 8 < len)
+		used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? " " : "",
+		                         sqlite3_column_bytes(s, 0),
+		                         (const char *)sqlite3_column_blob(s, 0));
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+}
+
 static struct store_row
 user(const char *key, const char *rec)
 {
@@ -111,18 +157,27 @@ newer_wins(void **unused)
 	struct buf a, b, bad;
 	char got[200], err[256];
 	char *from[3];
-	const struct store_row in_a[] = {
-	    chan("discord:1", 100, "a1"), chan("discord:2", 200, "a2"),
-	    chan("discord:4", 250, "a4"), user("discord:u1", "ua1"),
-	    chan("discord:5", 600, "a5"), chan("discord:5", 500, NULL),
+	struct store_row in_a[] = {
+	    chan_logged("discord:1", 100, "a1", 2), chan("discord:2", 200, "a2"),
+	    chan("discord:4", 250, "a4"),           user("discord:u1", "ua1"),
+	    chan("discord:5", 600, "a5"),           chan("discord:5", 500, NULL),
+	    chan_logged("discord:6", 300, "a6", 2), chan_logged("discord:7", 300, "a7", 3),
 	};
-	const struct store_row in_b[] = {
-	    chan("discord:1", 150, "b1"), chan("discord:2", 150, "b2"), chan("discord:3", 50, "b3"),
-	    chan("discord:4", 240, "b4"), chan("discord:4", 300, NULL), user("discord:u1", "ub1"),
-	    user("discord:u2", "ub2"),    chan("discord:5", 400, "b5"),
+	struct store_row in_b[] = {
+	    chan_logged("discord:1", 150, "b1", 3),
+	    chan("discord:2", 150, "b2"),
+	    chan("discord:3", 50, "b3"),
+	    chan("discord:4", 240, "b4"),
+	    chan("discord:4", 300, NULL),
+	    user("discord:u1", "ub1"),
+	    user("discord:u2", "ub2"),
+	    chan("discord:5", 400, "b5"),
+	    chan_logged("discord:6", 300, "a6", 3),
+	    chan_logged("discord:7", 300, "a7", 3),
 	};
 
 	log_set_level(LOG_LEVEL_ERROR);
+	init_logs();
 	buf_init(&a, 4096);
 	buf_init(&b, 4096);
 	buf_init(&bad, 4096);
@@ -134,16 +189,27 @@ newer_wins(void **unused)
 	from[0] = (char *)buf_str(&bad); /* cannot be read: skipped */
 	from[1] = (char *)buf_str(&b);
 	from[2] = NULL;
-	/* c1 newer there, c3 only there, c4 deleted there later, u2 only there */
-	assert_int_equal(store_merge(buf_str(&a), from, err, sizeof(err)), 4);
+	/* c1 newer there, c3 only there, c4 deleted there later, c6 with a
+	 * roll more in its log (the record as it was), u2 only there */
+	assert_int_equal(store_merge(buf_str(&a), from, err, sizeof(err)), 5);
 	look(buf_str(&a), "channels", "discord:1", got, sizeof(got));
 	assert_string_equal(got, "b1@150#2"); /* over a1 at generation 1 */
+	look_logs(buf_str(&a), "discord:1", got, sizeof(got));
+	assert_string_equal(got, "e1 e2 e3");
+	look(buf_str(&a), "channels", "discord:6", got, sizeof(got));
+	assert_string_equal(got, "a6@300#2");
+	look_logs(buf_str(&a), "discord:6", got, sizeof(got));
+	assert_string_equal(got, "e1 e2 e3");
+	look(buf_str(&a), "channels", "discord:7", got, sizeof(got));
+	assert_string_equal(got, "a7@300#1"); /* the same everywhere: left alone */
 	look(buf_str(&a), "channels", "discord:2", got, sizeof(got));
 	assert_string_equal(got, "a2@200#1");
 	look(buf_str(&a), "channels", "discord:3", got, sizeof(got));
 	assert_string_equal(got, "b3@50#1");
 	look(buf_str(&a), "channels", "discord:4", got, sizeof(got));
 	assert_string_equal(got, "gone@300");
+	look_logs(buf_str(&a), "discord:4", got, sizeof(got));
+	assert_string_equal(got, "");
 	/* deleted here after b's copy was made: it stays deleted */
 	look(buf_str(&a), "channels", "discord:5", got, sizeof(got));
 	assert_string_equal(got, "gone@500");
