@@ -336,13 +336,18 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 		const char *key = e->id + 2;
 
 		if (row_status[i] == STORE_OK) {
-			uint64_t g = e->deleted ? 0 : e->generation + 1;
+			uint64_t g = e->deleted ? 0 : e->record ? e->generation + 1 : e->generation;
 
 			if (e->id[0] == 'c') {
 				struct channel *ch = state_channel_peek(p->st, key);
 
-				if (ch != NULL)
+				if (ch != NULL) {
 					channel_set_generation(ch, g);
+					if (e->record)
+						channel_set_changes_saved(ch, e->changes);
+					if (e->deleted || e->log_sent > 0)
+						channel_set_log_saved(ch, e->log_sent);
+				}
 			} else {
 				struct user *u = state_user_peek(p->st, key);
 
@@ -432,26 +437,76 @@ refuse_all(struct persist *p)
 	release(p, UINT64_MAX, DISPATCH_REFUSED);
 }
 
-/* The row of one id, encoded into b. Returns 1, 0 when the record is gone,
- * -1 when it cannot be encoded (logged). */
+/* The log entries of ch the store does not hold yet (the newest log_keep
+ * of them at most) into b after the record, and into row (its log array
+ * allocated in *logp, the caller's to free); *newest is the newest entry.
+ * Returns 0, or -1 when one cannot be encoded. */
 static int
-row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b)
+log_rows_of(const struct store_record *r, const struct channel *ch, struct buf *b,
+            struct store_row *row, struct store_log_row **logp, uint64_t *newest)
+{
+	const struct store_record_mods *m = store_record_builtin_mods();
+	size_t slot, n = 0;
+	const struct chanmod *cm = store_record_log_mod(m, &slot);
+	struct store_log_row *log;
+	uint64_t count, from;
+
+	*newest = 0;
+	if (cm == NULL || r->mods[slot] == NULL)
+		return 0;
+	count = cm->log_count(r->mods[slot]);
+	from = channel_log_saved(ch);
+	if (count > cm->log_keep && from < count - cm->log_keep)
+		from = count - cm->log_keep;
+	if (from >= count)
+		return 0;
+	log = *logp = xcalloc((size_t)(count - from), sizeof(*log));
+	for (uint64_t seq = from + 1; seq <= count; seq++, n++) {
+		/* Offsets for now: b may move as it grows. */
+		log[n].rec = (const char *)(uintptr_t)b->len;
+		if (store_record_encode_log(r, m, seq, b) < 0)
+			return -1;
+		log[n].seq = seq;
+		log[n].rec_len = b->len - (size_t)(uintptr_t)log[n].rec;
+	}
+	for (size_t i = 0; i < n; i++)
+		log[i].rec = b->p + (size_t)(uintptr_t)log[i].rec;
+	row->log = log;
+	row->nlog = n;
+	row->log_keep = cm->log_keep;
+	*newest = count;
+	return 0;
+}
+
+/* The row of one id, encoded into b (a channel's log array in *logp, the
+ * caller's to free). Returns 1, 0 when there is nothing to write (the
+ * record is gone, or a channel's record and log are as stored), -1 when it
+ * cannot be encoded (logged). */
+static int
+row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
+       struct store_log_row **logp)
 {
 	struct store_record r;
 	const char *key = e->id + 2;
+	struct channel *ch = NULL;
 
 	memset(row, 0, sizeof(*row));
 	row->key = key;
 	row->version = STORE_RECORD_VERSION;
+	e->record = true;
+	e->log_sent = 0;
 	if (e->id[0] == 'c') {
-		struct channel *ch = state_channel_peek(p->st, key);
-
+		ch = state_channel_peek(p->st, key);
 		if (ch == NULL)
 			return 0;
 		store_record_of_channel(&r, ch);
 		row->kind = STORE_CHANNEL;
 		row->last_used = r.last_used;
 		row->generation = channel_generation(ch);
+		/* A row never stored is written whole; a stored one whose record
+		 * did not change since, only with its new log entries. */
+		e->record = row->generation == 0 || !channel_record_saved(ch);
+		e->changes = channel_changes(ch);
 	} else {
 		/* A user released as empty had no row (state_release_user). */
 		struct user *u = state_user_peek(p->st, key);
@@ -464,22 +519,30 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b)
 	}
 	e->generation = row->generation;
 	/* A record with nothing to keep has no row: an emptied one is deleted. */
-	e->deleted = store_record_is_empty(&r);
+	e->deleted = e->record && store_record_is_empty(&r);
 	if (e->deleted)
 		return 1; /* rec NULL: delete the row */
-	buf_init(b, STORE_RECORD_LINE_MAX);
-	if (store_record_encode(&r, store_record_builtin_mods(), b) < 0) {
-		log_error("store: the record of '%s' cannot be saved (a module's save failed or "
-		          "it is over 1 MiB)",
-		          key);
-		buf_free(b);
-		return -1;
-	}
-	if (b->len > 0 && b->p[b->len - 1] == '\n')
+	buf_init(b, STORE_RECORD_LINE_MAX * 2);
+	if (e->record && store_record_encode(&r, store_record_builtin_mods(), b) < 0)
+		goto cannot;
+	if (e->record && b->len > 0 && b->p[b->len - 1] == '\n')
 		b->len--;
-	row->rec = b->p != NULL ? b->p : "";
 	row->rec_len = b->len;
+	if (ch != NULL && log_rows_of(&r, ch, b, row, logp, &e->log_sent) < 0)
+		goto cannot;
+	if (!e->record && row->nlog == 0) {
+		buf_free(b);
+		return 0;
+	}
+	row->rec = e->record ? (b->p != NULL ? b->p : "") : NULL;
+	row->log_only = !e->record;
 	return 1;
+cannot:
+	log_error("store: the record of '%s' cannot be saved (a module's save failed or "
+	          "it is over 1 MiB)",
+	          key);
+	buf_free(b);
+	return -1;
 }
 
 /* Hands everything collected to the backend as one transaction. */
@@ -488,6 +551,7 @@ start_batch(struct persist *p)
 {
 	struct store_row *rows;
 	struct buf *bufs;
+	struct store_log_row **logs;
 	struct id *e, *tmp;
 	size_t n = 0, cap = HASH_COUNT(p->pending);
 
@@ -496,6 +560,7 @@ start_batch(struct persist *p)
 		return;
 	rows = xcalloc(cap, sizeof(*rows));
 	bufs = xcalloc(cap, sizeof(*bufs));
+	logs = xcalloc(cap, sizeof(*logs));
 	if (cap > p->batch_cap) {
 		p->batch_cap = cap;
 		p->batch = xrealloc(p->batch, cap * sizeof(*p->batch));
@@ -510,8 +575,11 @@ start_batch(struct persist *p)
 		int rc;
 
 		HASH_DEL(p->pending, e);
-		rc = row_of(p, e, &rows[n], &bufs[n]);
+		rc = row_of(p, e, &rows[n], &bufs[n], &logs[n]);
 		if (rc <= 0) {
+			buf_free(&bufs[n]);
+			free(logs[n]);
+			logs[n] = NULL;
 			if (rc < 0) {
 				p->batch_lost++;
 				p->stats.append_failures++;
@@ -527,8 +595,11 @@ start_batch(struct persist *p)
 	p->batch_seq = p->collect_seq++;
 	p->stats.commits++;
 	p->be->ops->commit(p->be, rows, n, commit_done, p);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < cap; i++) {
 		buf_free(&bufs[i]);
+		free(logs[i]);
+	}
+	free(logs);
 	free(bufs);
 	free(rows);
 }

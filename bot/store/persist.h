@@ -6,8 +6,9 @@
  *
  * - Rows: one per channel and per user (store_backend.h); rec is the
  *   record's line as store_record.h encodes it (without the newline), version its
- *   format version (STORE_RECORD_VERSION; store_record.h refuses any other). A channel with nothing
- * to keep has no row.
+ *   format version (written as STORE_RECORD_VERSION; store_record.h reads it and the versions
+ *   from STORE_RECORD_OLDEST on, and refuses any other). A channel with nothing to keep has
+ *   no row.
  * - Group commit: the dispatcher hands every touched record over after each
  *   command (persist_defer); the records touched in one loop turn go to the
  *   backend as one transaction, run off the loop (SQLite: on libuv's thread

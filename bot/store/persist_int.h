@@ -28,6 +28,9 @@ struct id {
 	char id[KEY_MAX + 2];
 	uint64_t generation; /* in a batch: the generation it was sent with */
 	bool deleted;        /* in a batch: sent as a deletion */
+	bool record;         /* in a batch: the record was sent (not only its log) */
+	uint32_t changes;    /* in a batch: channel_changes() of the record sent */
+	uint64_t log_sent;   /* in a batch: the newest log entry sent (0: none) */
 	UT_hash_handle hh;
 };
 
@@ -66,12 +69,9 @@ struct fetch {
 		FETCHED
 	} state;
 	struct persist *p;
-	bool found; /* FETCHED: a row is stored (else the record is new) */
-	int version;
-	char *rec; /* FETCHED and found: the row's record (owned) */
-	size_t rec_len;
-	uint64_t generation;
-	int64_t used; /* a user known absent: when last used (unix seconds) */
+	bool found;            /* FETCHED: a row is stored (else the record is new) */
+	struct store_row *row; /* FETCHED and found: the row read (owned: store_row_dup) */
+	int64_t used;          /* a user known absent: when last used (unix seconds) */
 	UT_hash_handle hh;
 };
 

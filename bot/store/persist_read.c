@@ -10,6 +10,7 @@
 #include <uthash.h>
 
 #include "bot/log.h"
+#include "bot/store/store.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
@@ -30,7 +31,7 @@ persist_read_free(struct persist *p, struct fetch *f)
 	if (persist_read_absent(f))
 		p->nabsent--;
 	HASH_DEL(p->fetches, f);
-	free(f->rec);
+	free(f->row);
 	free(f);
 }
 
@@ -89,12 +90,7 @@ fetched(void *ctx, enum store_status status, const struct store_row *row, const 
 	f->state = FETCHED;
 	f->found = row != NULL && row->rec != NULL;
 	if (f->found) {
-		f->version = row->version;
-		f->generation = row->generation;
-		f->rec_len = row->rec_len;
-		f->rec = xmalloc(row->rec_len + 1);
-		memcpy(f->rec, row->rec, row->rec_len);
-		f->rec[row->rec_len] = '\0';
+		f->row = store_row_dup(row);
 	} else if (persist_read_absent(f)) {
 		f->used = persist__tick_clock(f->p);
 		f->p->nabsent++;
@@ -119,8 +115,8 @@ persist_read_start(struct persist *p, const char *id)
 	}
 	if (persist_read_absent(f))
 		p->nabsent--;
-	free(f->rec);
-	f->rec = NULL;
+	free(f->row);
+	f->row = NULL;
 	f->found = false;
 	f->state = FETCHING;
 	p->stats.reads++;
@@ -197,7 +193,26 @@ decode_row(const struct store_row *row, struct store_record *r, char *err, size_
 		store_record_clear(r, store_record_builtin_mods());
 		return -1;
 	}
+	for (size_t i = 0; i < row->nlog; i++) {
+		if (store_record_decode_log(r, store_record_builtin_mods(), row->log[i].seq,
+		                            row->log[i].rec, row->log[i].rec_len, err,
+		                            errlen) < 0) {
+			store_record_clear(r, store_record_builtin_mods());
+			return -1;
+		}
+	}
 	return 0;
+}
+
+/* Makes fresh hold the decoded record r of row, as stored: its record and
+ * log are what the store holds. */
+static void
+install_channel(struct channel *fresh, struct store_record *r, const struct store_row *row)
+{
+	store_record_to_channel(r, fresh);
+	channel_set_generation(fresh, row->generation);
+	channel_set_changes_saved(fresh, channel_changes(fresh));
+	channel_set_log_saved(fresh, row->nlog > 0 ? row->log[row->nlog - 1].seq : 0);
 }
 
 struct load_ctx {
@@ -215,8 +230,7 @@ loaded_row(const struct store_row *row, void *ctx)
 
 	if (decode_row(row, &r, l->err, sizeof(l->err)) < 0)
 		return -1;
-	store_record_to_channel(&r, l->fresh);
-	channel_set_generation(l->fresh, row->generation);
+	install_channel(l->fresh, &r, row);
 	return 0;
 }
 
@@ -280,13 +294,13 @@ persist_read_user_now(struct user *fresh, void *ctx)
  * from its read by key (struct fetch), which the dispatcher waited for
  * (persist_want); without one, the read starts and the record cannot be
  * used yet (-1: a command that cannot wait is refused). */
+/* On 1, *row is the row read (the caller frees it). */
 static int
 fetched_record(struct persist *p, char kind, const char *key, struct store_record *r,
-               uint64_t *generation)
+               struct store_row **row)
 {
 	char id[KEY_MAX + 2], err[1024];
 	struct fetch *f = NULL;
-	struct store_row row;
 
 	persist__make_id(id, kind, key);
 	HASH_FIND_STR(p->fetches, id, f);
@@ -309,17 +323,12 @@ fetched_record(struct persist *p, char kind, const char *key, struct store_recor
 		persist_read_free(p, f);
 		return 0;
 	}
-	memset(&row, 0, sizeof(row));
-	row.kind = kind == 'c' ? STORE_CHANNEL : STORE_USER;
-	row.key = key;
-	row.version = f->version;
-	row.rec = f->rec;
-	row.rec_len = f->rec_len;
-	if (decode_row(&row, r, err, sizeof(err)) < 0) {
+	if (decode_row(f->row, r, err, sizeof(err)) < 0) {
 		log_error("cannot read '%s' from %s: %s", key, p->path, err);
 		return -1;
 	}
-	*generation = f->generation;
+	*row = f->row;
+	f->row = NULL;
 	persist_read_free(p, f);
 	return 1;
 }
@@ -329,14 +338,14 @@ persist_read_fetched_channel(struct channel *fresh, void *ctx)
 {
 	struct persist *p = ctx;
 	struct store_record r;
-	uint64_t g = 0;
-	int rc = fetched_record(p, 'c', channel_key(fresh), &r, &g);
+	struct store_row *row = NULL;
+	int rc = fetched_record(p, 'c', channel_key(fresh), &r, &row);
 
 	if (rc == 1) {
-		store_record_to_channel(&r, fresh);
-		channel_set_generation(fresh, g);
+		install_channel(fresh, &r, row);
 		p->stats.loaded++;
 	}
+	free(row);
 	return rc;
 }
 
@@ -345,14 +354,15 @@ persist_read_fetched_user(struct user *fresh, void *ctx)
 {
 	struct persist *p = ctx;
 	struct store_record r;
-	uint64_t g = 0;
-	int rc = fetched_record(p, 'u', user_key(fresh), &r, &g);
+	struct store_row *row = NULL;
+	int rc = fetched_record(p, 'u', user_key(fresh), &r, &row);
 
 	if (rc == 1) {
 		store_record_to_user(&r, fresh);
-		user_set_generation(fresh, g);
+		user_set_generation(fresh, row->generation);
 		p->stats.users_loaded++;
 	}
+	free(row);
 	return rc;
 }
 
@@ -402,8 +412,7 @@ active_row(const struct store_row *row, void *ctx)
 		struct channel *ch =
 		    a->fresh ? state_channel_new(a->p->st, r.key) : state_channel(a->p->st, r.key);
 
-		store_record_to_channel(&r, ch);
-		channel_set_generation(ch, row->generation);
+		install_channel(ch, &r, row);
 	}
 	a->n++;
 	return 0;

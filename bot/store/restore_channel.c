@@ -18,17 +18,66 @@
 #include "bot/store/persist.h"
 #include "bot/store/persist_opts.h"
 #include "bot/store/store_record.h"
+#include "bot/store/store_sqlite.h"
+#include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 #define BUSY_MS 5000
 
-/* The row of one channel, copied out of the snapshot file. */
+/* The row of one channel, copied out of the snapshot file, with its log
+ * entries (a file of delver 0.1 has none: its records hold their logs). */
 struct row {
 	int64_t last_used;
 	int version;
 	void *rec;
 	size_t len;
+	struct buf log;  /* the entries' records, one after another */
+	int64_t *seq;    /* each entry's number */
+	size_t *log_len; /* and length */
+	size_t nlog;
 };
+
+/* Reads key's log entries from the snapshot file into row, checking that
+ * each decodes into the channel's record r. Returns 0, or -1 with err. */
+static int
+read_log(sqlite3 *db, const char *file, const char *key, struct store_record *r, struct row *out,
+         char *err, size_t errlen)
+{
+	sqlite3_stmt *s = NULL;
+	char why[1024];
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT seq, rec FROM logs WHERE key = ?1 ORDER BY seq", -1, &s,
+	                       NULL) != SQLITE_OK)
+		return 0; /* no log table */
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const void *rec = sqlite3_column_blob(s, 1);
+		size_t len = (size_t)sqlite3_column_bytes(s, 1);
+		int64_t seq = sqlite3_column_int64(s, 0);
+
+		if (rec == NULL ||
+		    store_record_decode_log(r, store_record_builtin_mods(), (uint64_t)seq, rec, len,
+		                            why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "the log of channel '%s' in %s cannot be read (%s)",
+			         key, file, rec == NULL ? "an entry is empty" : why);
+			sqlite3_finalize(s);
+			return -1;
+		}
+		out->seq = xrealloc(out->seq, (out->nlog + 1) * sizeof(*out->seq));
+		out->log_len = xrealloc(out->log_len, (out->nlog + 1) * sizeof(*out->log_len));
+		out->seq[out->nlog] = seq;
+		out->log_len[out->nlog] = len;
+		buf_add(&out->log, rec, len);
+		out->nlog++;
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "cannot read %s: %s", file, sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
 
 /* Opens path (flags as sqlite3_open_v2) and checks that it is a whole delver
  * database. Returns the connection, or NULL with err. */
@@ -118,10 +167,16 @@ read_row(sqlite3 *db, const char *file, const char *key, struct row *out, char *
 		return -1;
 	}
 	rc = r.kind == STORE_RECORD_CHANNEL && strcmp(r.key, key) == 0;
-	store_record_clear(&r, store_record_builtin_mods());
 	if (!rc) {
+		store_record_clear(&r, store_record_builtin_mods());
 		snprintf(err, errlen, "the row of channel '%s' in %s holds another record", key,
 		         file);
+		sqlite3_finalize(s);
+		return -1;
+	}
+	rc = read_log(db, file, key, &r, out, err, errlen);
+	store_record_clear(&r, store_record_builtin_mods());
+	if (rc < 0) {
 		sqlite3_finalize(s);
 		return -1;
 	}
@@ -140,8 +195,11 @@ write_row(sqlite3 *db, const char *path, const char *key, const struct row *row,
 	sqlite3_stmt *s = NULL;
 	int rc = -1;
 
+	/* A database of an older schema gets the log's table (the rest of its
+	 * upgrade is the backend's, at the next start). */
 	if (sqlite3_exec(db, "PRAGMA synchronous = FULL", NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+	    sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(db, store_sqlite_schema(), NULL, NULL, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot write %s: %s", path, sqlite3_errmsg(db));
 		return -1;
 	}
@@ -162,8 +220,30 @@ write_row(sqlite3 *db, const char *path, const char *key, const struct row *row,
 	sqlite3_bind_int64(s, 2, row->last_used);
 	sqlite3_bind_int(s, 3, row->version);
 	sqlite3_bind_blob(s, 4, row->rec, (int)row->len, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_DONE &&
-	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+	if (sqlite3_step(s) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(s);
+	s = NULL;
+	/* The channel's log is the file's: none but its entries. */
+	if (sqlite3_prepare_v2(db, "DELETE FROM logs WHERE key = ?1", -1, &s, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(s) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(s);
+	s = NULL;
+	if (sqlite3_prepare_v2(db, "INSERT INTO logs(key, seq, rec) VALUES(?1, ?2, ?3)", -1, &s,
+	                       NULL) != SQLITE_OK)
+		goto out;
+	for (size_t i = 0, at = 0; i < row->nlog; at += row->log_len[i], i++) {
+		sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 2, row->seq[i]);
+		sqlite3_bind_blob(s, 3, row->log.p + at, (int)row->log_len[i], SQLITE_STATIC);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(s);
+	}
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
 		rc = 0;
 out:
 	sqlite3_finalize(s);
@@ -183,6 +263,7 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 	bool existed = false;
 	int fd = -1, rc = -1, found;
 
+	buf_init(&row.log, (size_t)-1);
 	if (dir == NULL)
 		dir = persist_opts_default_dir();
 	if (*key == '\0' || strlen(key) >= KEY_MAX) {
@@ -267,5 +348,8 @@ out:
 	if (fd >= 0)
 		close(fd);
 	free(row.rec);
+	free(row.seq);
+	free(row.log_len);
+	buf_free(&row.log);
 	return rc;
 }

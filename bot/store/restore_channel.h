@@ -6,7 +6,8 @@
  * The snapshot file is read only. The state directory's database must
  * exist and pass SQLite's quick_check; the channel's row is replaced (or
  * added) in one fsynced transaction, exactly as the file holds it (its
- * last use, format version and record). Like `--restore FILE`, it takes the
+ * last use, format version and record), and so is its log (the file's
+ * entries and no others). Like `--restore FILE`, it takes the
  * directory's lock, so a running delver is refused.
  */
 #ifndef DELVER_RESTORE_CHANNEL_H

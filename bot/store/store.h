@@ -33,4 +33,8 @@ void store_opts_from_config(struct store_opts *o, const struct config *c, const 
 struct store_backend *store_open(uv_loop_t *loop, const struct store_opts *o, char *err,
                                  size_t errlen);
 
+/* A copy of r in one allocation (its key, record, NUL-terminated, and log
+ * entries with it), freed with free(). */
+struct store_row *store_row_dup(const struct store_row *r);
+
 #endif

@@ -8,6 +8,15 @@
  * (bot/store/store_pg.c; libpq in non-blocking mode, its socket watched by
  * the loop). persist picks one from the configuration.
  *
+ * A channel's log (the roll log: commands/core/channel.h) is rows of its
+ * own, one per entry, numbered from 1 in the channel: a commit appends the
+ * entries a row brings and keeps the newest log_keep of the channel; a read
+ * gives a channel's row with its entries. A row that only brings entries
+ * (log_only) does not write the record, but its generation is checked as a
+ * write's is; an entry whose number is stored already conflicts (another
+ * process appended it). A deleted channel row takes its entries with it,
+ * and a new one (generation 0) starts with none.
+ *
  * Rules every backend keeps:
  * - Every completion (done) runs later from the loop, never before the
  *   call that started it returns, and exactly once.
@@ -30,6 +39,7 @@
 #ifndef DELVER_STORE_BACKEND_H
 #define DELVER_STORE_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +59,13 @@ enum store_status {
 	STORE_NOT_WRITTEN = -5, /* rolled back with a batch that had a conflict */
 };
 
+/* One entry of a channel's log. */
+struct store_log_row {
+	uint64_t seq;    /* its number in the channel, from 1 */
+	const char *rec; /* the entry as store_record.h frames it */
+	size_t rec_len;
+};
+
 struct store_row {
 	enum store_kind kind;
 	const char *key;   /* the state key, NUL-terminated */
@@ -58,6 +75,14 @@ struct store_row {
 	                      delete the row (nothing left to keep) */
 	size_t rec_len;
 	uint64_t generation; /* see above */
+	/* Channels. In a commit: log_only, the record is unchanged (rec is not
+	 * written), only log[0..nlog) is appended, oldest first, and the
+	 * channel keeps its newest log_keep entries. Read: the channel's
+	 * entries, oldest first. */
+	bool log_only;
+	const struct store_log_row *log;
+	size_t nlog;
+	unsigned log_keep;
 };
 
 struct store_backend;
@@ -67,7 +92,8 @@ struct store_backend;
  * is now generation + 1) or why row i was not written. */
 typedef void (*store_commit_cb)(void *ctx, enum store_status status,
                                 const enum store_status *row_status, size_t n, const char *err);
-/* row is NULL when none is stored; valid only during the call. */
+/* row is NULL when none is stored; valid only during the call (its log
+ * too). */
 typedef void (*store_load_cb)(void *ctx, enum store_status status, const struct store_row *row,
                               const char *err);
 typedef void (*store_done_cb)(void *ctx, enum store_status status, const char *err);

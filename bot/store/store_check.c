@@ -10,11 +10,41 @@
 
 #define BUSY_MS 5000
 
-/* Whether the row (key, version, rec) decodes as a record of kind under its
- * own key; else why. */
+/* Decodes key's log entries (logs, NULL when the file has no log table:
+ * delver 0.1's records hold their logs) into r. Returns 0, or -1 with why. */
+static int
+check_log(sqlite3_stmt *logs, const char *key, struct store_record *r, char *why, size_t whylen)
+{
+	int step, rc = 0;
+
+	if (logs == NULL)
+		return 0;
+	sqlite3_bind_text(logs, 1, key, -1, SQLITE_STATIC);
+	while (rc == 0 && (step = sqlite3_step(logs)) == SQLITE_ROW) {
+		const void *rec = sqlite3_column_blob(logs, 1);
+
+		if (rec == NULL)
+			snprintf(why, whylen, "a log entry is empty");
+		if (rec == NULL ||
+		    store_record_decode_log(r, store_record_builtin_mods(),
+		                            (uint64_t)sqlite3_column_int64(logs, 0), rec,
+		                            (size_t)sqlite3_column_bytes(logs, 1), why, whylen) < 0)
+			rc = -1;
+	}
+	if (rc == 0 && step != SQLITE_DONE) {
+		snprintf(why, whylen, "its log cannot be read");
+		rc = -1;
+	}
+	sqlite3_reset(logs);
+	sqlite3_clear_bindings(logs);
+	return rc;
+}
+
+/* Whether the row (key, version, rec), with its log entries, decodes as a
+ * record of kind under its own key; else why. */
 static int
 check_row(const char *key, int version, const void *rec, size_t len, enum store_record_kind kind,
-          char *why, size_t whylen)
+          sqlite3_stmt *logs, char *why, size_t whylen)
 {
 	struct store_record r;
 	int rc = 0;
@@ -35,6 +65,8 @@ check_row(const char *key, int version, const void *rec, size_t len, enum store_
 		         "damaged",
 		         r.key);
 		rc = -1;
+	} else if (kind == STORE_RECORD_CHANNEL) {
+		rc = check_log(logs, key, &r, why, whylen);
 	}
 	store_record_clear(&r, store_record_builtin_mods());
 	return rc;
@@ -46,7 +78,7 @@ check_table(sqlite3 *db, const char *path, const char *table, enum store_record_
             char *err, size_t errlen)
 {
 	char sql[80], why[1024];
-	sqlite3_stmt *s = NULL;
+	sqlite3_stmt *s = NULL, *logs = NULL;
 	long n = 0;
 	int step;
 
@@ -55,17 +87,23 @@ check_table(sqlite3 *db, const char *path, const char *table, enum store_record_
 		snprintf(err, errlen, "%s is not a delver database (no %s table)", path, table);
 		return -1;
 	}
+	if (kind == STORE_RECORD_CHANNEL &&
+	    sqlite3_prepare_v2(db, "SELECT seq, rec FROM logs WHERE key = ?1 ORDER BY seq", -1,
+	                       &logs, NULL) != SQLITE_OK)
+		logs = NULL;
 	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(s, 0);
 
 		if (key == NULL ||
 		    check_row(key, sqlite3_column_int(s, 1), sqlite3_column_blob(s, 2),
-		              (size_t)sqlite3_column_bytes(s, 2), kind, why, sizeof(why)) < 0) {
+		              (size_t)sqlite3_column_bytes(s, 2), kind, logs, why,
+		              sizeof(why)) < 0) {
 			snprintf(err, errlen, "the %s record '%.200s' in %s cannot be read: %s",
 			         kind == STORE_RECORD_USER ? "user" : "channel",
 			         key != NULL ? key : "(no key)", path,
 			         key != NULL ? why : "its key is missing");
 			sqlite3_finalize(s);
+			sqlite3_finalize(logs);
 			return -1;
 		}
 		n++;
@@ -75,6 +113,7 @@ check_table(sqlite3 *db, const char *path, const char *table, enum store_record_
 		n = -1;
 	}
 	sqlite3_finalize(s);
+	sqlite3_finalize(logs);
 	return n;
 }
 

@@ -17,9 +17,8 @@
  * Checks that path is a whole delver database every record of which the
  * start would accept: SQLite's quick_check, the channels and users tables,
  * and each row decoded (checksum, format, module states) as a record of its
- * table's kind under its own key column. Reads only. Returns the number of
- * records, or -1 with one sentence in err naming the file and the first
- * row refused.
+ * table's kind under its own key column, a channel's with its log entries. Reads only. Returns the
+ * number of records, or -1 with one sentence in err naming the file and the first row refused.
  */
 long store_check_file(const char *path, char *err, size_t errlen);
 

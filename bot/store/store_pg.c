@@ -13,8 +13,10 @@
 
 #include "bot/log.h"
 #include "bot/store/statedir.h"
+#include "bot/store/store.h"
 #include "bot/store/store_pg_snapshot.h"
 #include "bot/store/store_pg_sql.h"
+#include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 #define BACKOFF_MIN_MS 200
@@ -31,6 +33,11 @@ enum stmt {
 	ST_DELETE,
 	ST_EXISTS,
 	ST_GET,
+	ST_CURRENT, /* the row is at generation $2: a log-only write's check */
+	ST_LOG_ADD,
+	ST_LOG_TRIM,
+	ST_LOG_CLEAR,
+	ST_LOG_GET,
 	ST_COUNT
 };
 
@@ -55,6 +62,13 @@ enum stmt {
 		[ST_EXISTS] = "SELECT 1 / (1 - count(*)) FROM " T " WHERE key = $1",               \
 		[ST_GET] =                                                                         \
 		    "SELECT key, last_used, version, rec, generation FROM " T " WHERE key = $1",   \
+		[ST_CURRENT] =                                                                     \
+		    "SELECT 1 / count(*) FROM " T " WHERE key = $1 AND generation = $2",           \
+		[ST_LOG_ADD] = WRITTEN_ONCE("INSERT INTO logs(key, seq, rec) VALUES($1, $2, $3) "  \
+		                            "ON CONFLICT DO NOTHING"),                             \
+		[ST_LOG_TRIM] = "DELETE FROM logs WHERE key = $1 AND seq <= $2",                   \
+		[ST_LOG_CLEAR] = "DELETE FROM logs WHERE key = $1",                                \
+		[ST_LOG_GET] = "SELECT seq, rec FROM logs WHERE key = $1 ORDER BY seq",            \
 	}
 static const char *const stmt_sql[2][ST_COUNT] = {
     [STORE_CHANNEL] = STMTS("channels"),
@@ -71,6 +85,8 @@ static const char *const schema_sql[] = {
     "version integer NOT NULL, rec bytea NOT NULL, generation bigint NOT NULL)",
     "CREATE TABLE IF NOT EXISTS users(key text PRIMARY KEY, last_used bigint NOT NULL, "
     "version integer NOT NULL, rec bytea NOT NULL, generation bigint NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS logs(key text NOT NULL, seq bigint NOT NULL, "
+    "rec bytea NOT NULL, PRIMARY KEY (key, seq))",
 };
 #define NSCHEMA (sizeof(schema_sql) / sizeof(schema_sql[0]))
 
@@ -88,15 +104,18 @@ struct op {
 	char err[OP_ERR_MAX];
 	size_t nresults; /* statement results read so far */
 	uint64_t sent_ms;
-	/* OP_COMMIT: the copied rows, one allocation */
-	struct store_row *rows;
+	/* OP_COMMIT: the copied rows (store_row_dup) */
+	struct store_row **rows;
 	enum store_status *row_status;
 	size_t n;
+	size_t *stmt_row; /* the row each statement sent writes */
+	size_t nstmt, stmt_cap;
 	store_commit_cb commit_done;
 	/* OP_LOAD */
 	enum store_kind kind_loaded;
 	char *key;
-	PGresult *got; /* the row read, or NULL */
+	PGresult *got;     /* the row read, or NULL */
+	PGresult *got_log; /* a channel's log entries, or NULL */
 	store_load_cb load_done;
 };
 
@@ -193,7 +212,13 @@ free_op(struct op *o)
 {
 	if (o->got != NULL)
 		PQclear(o->got);
+	if (o->got_log != NULL)
+		PQclear(o->got_log);
+	for (size_t i = 0; i < o->n && o->rows != NULL; i++)
+		free(o->rows[i]);
 	free(o->rows);
+	free(o->row_status);
+	free(o->stmt_row);
 	free(o->key);
 	free(o);
 }
@@ -233,9 +258,10 @@ be_uint(const PGresult *r, int row, int col, int len)
 static int
 row_from(const PGresult *r, int i, enum store_kind kind, struct store_row *out)
 {
-	if (PQnfields(r) != 5 || PQgetlength(r, i, 1) != 8 || PQgetlength(r, i, 2) != 4 ||
+	if (PQnfields(r) < 5 || PQgetlength(r, i, 1) != 8 || PQgetlength(r, i, 2) != 4 ||
 	    PQgetlength(r, i, 4) != 8)
 		return -1;
+	memset(out, 0, sizeof(*out));
 	out->kind = kind;
 	out->key = PQgetvalue(r, i, 0);
 	out->last_used = (int64_t)be_uint(r, i, 1, 8);
@@ -243,6 +269,34 @@ row_from(const PGresult *r, int i, enum store_kind kind, struct store_row *out)
 	out->rec = PQgetvalue(r, i, 3);
 	out->rec_len = (size_t)PQgetlength(r, i, 3);
 	out->generation = be_uint(r, i, 4, 8);
+	return 0;
+}
+
+/* Points row's log at the entries of r (a result in binary format of
+ * seq, rec; NULL: none), in *log (the caller frees it). Returns 0, or -1
+ * when r's shape is not the log table's. */
+static int
+log_from(const PGresult *r, struct store_row *row, struct store_log_row **log)
+{
+	int n = r != NULL ? PQntuples(r) : 0;
+
+	*log = NULL;
+	row->log = NULL;
+	row->nlog = 0;
+	if (n == 0)
+		return 0;
+	if (PQnfields(r) != 2)
+		return -1;
+	*log = xcalloc((size_t)n, sizeof(**log));
+	for (int i = 0; i < n; i++) {
+		if (PQgetlength(r, i, 0) != 8)
+			return -1;
+		(*log)[i].seq = be_uint(r, i, 0, 8);
+		(*log)[i].rec = PQgetvalue(r, i, 1);
+		(*log)[i].rec_len = (size_t)PQgetlength(r, i, 1);
+	}
+	row->log = *log;
+	row->nlog = (size_t)n;
 	return 0;
 }
 
@@ -490,9 +544,14 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 		return true;
 	case PGRES_COMMAND_OK:
 	case PGRES_TUPLES_OK:
-		o->nresults++;
-		if (o->kind == OP_LOAD && o->got == NULL && PQntuples(r) == 1) {
+		/* A load's results: its row, then a channel's log entries. */
+		i = o->nresults++;
+		if (o->kind == OP_LOAD && i == 0 && PQntuples(r) == 1) {
 			o->got = r;
+			return false;
+		}
+		if (o->kind == OP_LOAD && i == 1) {
+			o->got_log = r;
 			return false;
 		}
 		break;
@@ -501,14 +560,15 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 		break;
 	default: /* an error: the section's transaction is rolled back */
 		i = o->nresults++;
-		if (o->kind == OP_COMMIT && i < o->n && o->status == STORE_OK &&
+		if (o->kind == OP_COMMIT && i < o->nstmt && o->status == STORE_OK &&
 		    conflict_error(r)) {
+			i = o->stmt_row[i];
 			o->status = STORE_CONFLICT;
 			o->row_status[i] = STORE_CONFLICT;
 			snprintf(o->err, sizeof(o->err),
 			         "the %s row '%s' was written by another process since it was read",
-			         o->rows[i].kind == STORE_USER ? "user" : "channel",
-			         o->rows[i].key);
+			         o->rows[i]->kind == STORE_USER ? "user" : "channel",
+			         o->rows[i]->key);
 		} else if (o->status == STORE_OK) {
 			char why[ERR_MAX];
 
@@ -631,8 +691,11 @@ kick_cb(uv_timer_t *t)
 			struct store_row row;
 			const struct store_row *rp = NULL;
 
+			struct store_log_row *log = NULL;
+
 			if (o->status == STORE_OK && o->got != NULL) {
-				if (row_from(o->got, 0, o->kind_loaded, &row) == 0) {
+				if (row_from(o->got, 0, o->kind_loaded, &row) == 0 &&
+				    log_from(o->got_log, &row, &log) == 0) {
 					rp = &row;
 				} else {
 					o->status = STORE_FAILED;
@@ -645,6 +708,7 @@ kick_cb(uv_timer_t *t)
 				}
 			}
 			o->load_done(o->ctx, o->status, rp, err);
+			free(log);
 		}
 		free_op(o);
 	}
@@ -681,14 +745,63 @@ submit(struct store_pg *p, struct op *o, bool (*send)(struct store_pg *, struct 
 	finish(p, o);
 }
 
+/* Sends one statement of row i; its result will be the next one of o.
+ * Returns false when libpq refused it. */
+static bool
+send_stmt(struct store_pg *p, struct op *o, size_t i, enum stmt s, int np, const char *const *v,
+          const int *len, const int *fmt)
+{
+	char name[16];
+
+	if (o->nstmt == o->stmt_cap) {
+		o->stmt_cap = o->stmt_cap ? o->stmt_cap * 2 : 16;
+		o->stmt_row = xrealloc(o->stmt_row, o->stmt_cap * sizeof(*o->stmt_row));
+	}
+	o->stmt_row[o->nstmt++] = i;
+	stmt_name(name, sizeof(name), o->rows[i]->kind, s);
+	return PQsendQueryPrepared(p->conn, name, np, v, len, fmt, 0) != 0;
+}
+
+/* Sends row i's log statements: a new or deleted channel's entries go
+ * first (clear), then the row's own are appended (each conflicts when its
+ * number is stored already) and the oldest past log_keep dropped. */
+static bool
+send_log(struct store_pg *p, struct op *o, size_t i, bool clear)
+{
+	const struct store_row *r = o->rows[i];
+	char seq[24];
+	const char *v[3] = {r->key, seq, NULL};
+	int len[3] = {0, 0, 0}, fmt[3] = {0, 0, 1};
+	uint64_t newest = 0;
+
+	if (clear && !send_stmt(p, o, i, ST_LOG_CLEAR, 1, v, NULL, NULL))
+		return false;
+	for (size_t k = 0; k < r->nlog; k++) {
+		snprintf(seq, sizeof(seq), "%" PRIu64, r->log[k].seq);
+		v[2] = r->log[k].rec;
+		len[2] = (int)r->log[k].rec_len;
+		if (!send_stmt(p, o, i, ST_LOG_ADD, 3, v, len, fmt))
+			return false;
+		if (r->log[k].seq > newest)
+			newest = r->log[k].seq;
+	}
+	if (r->nlog > 0 && r->log_keep > 0 && newest > r->log_keep) {
+		snprintf(seq, sizeof(seq), "%" PRIu64, newest - r->log_keep);
+		if (!send_stmt(p, o, i, ST_LOG_TRIM, 2, v, NULL, NULL))
+			return false;
+	}
+	return true;
+}
+
 static bool
 send_commit(struct store_pg *p, struct op *o)
 {
 	for (size_t i = 0; i < o->n; i++) {
-		const struct store_row *r = &o->rows[i];
-		char name[16], used[24], ver[16], gen[24];
+		const struct store_row *r = o->rows[i];
+		char used[24], ver[16], gen[24];
 		const char *v[5];
 		int len[5] = {0, 0, 0, 0, 0}, fmt[5] = {0, 0, 0, 1, 0};
+		bool chan = r->kind == STORE_CHANNEL;
 		enum stmt s;
 		int np;
 
@@ -696,7 +809,12 @@ send_commit(struct store_pg *p, struct op *o)
 		snprintf(ver, sizeof(ver), "%d", r->version);
 		snprintf(gen, sizeof(gen), "%" PRIu64, r->generation);
 		v[0] = r->key;
-		if (r->rec == NULL) {
+		if (r->log_only) {
+			s = ST_CURRENT;
+			v[1] = gen;
+			np = 2;
+			fmt[3] = 0;
+		} else if (r->rec == NULL) {
 			s = r->generation == 0 ? ST_EXISTS : ST_DELETE;
 			v[1] = gen;
 			np = r->generation == 0 ? 1 : 2;
@@ -710,8 +828,10 @@ send_commit(struct store_pg *p, struct op *o)
 			v[4] = gen;
 			np = r->generation == 0 ? 4 : 5;
 		}
-		stmt_name(name, sizeof(name), r->kind, s);
-		if (!PQsendQueryPrepared(p->conn, name, np, v, len, fmt, 0))
+		if (!send_stmt(p, o, i, s, np, v, len, fmt))
+			return false;
+		if (chan &&
+		    !send_log(p, o, i, !r->log_only && (r->rec == NULL || r->generation == 0)))
 			return false;
 	}
 	return true;
@@ -724,6 +844,11 @@ send_load(struct store_pg *p, struct op *o)
 	const char *v[1] = {o->key};
 
 	stmt_name(name, sizeof(name), o->kind_loaded, ST_GET);
+	if (!PQsendQueryPrepared(p->conn, name, 1, v, NULL, NULL, 1))
+		return false;
+	if (o->kind_loaded != STORE_CHANNEL)
+		return true;
+	stmt_name(name, sizeof(name), STORE_CHANNEL, ST_LOG_GET);
 	return PQsendQueryPrepared(p->conn, name, 1, v, NULL, NULL, 1) != 0;
 }
 
@@ -733,31 +858,16 @@ pg_commit(struct store_backend *b, const struct store_row *rows, size_t n, store
 {
 	struct store_pg *p = (struct store_pg *)b;
 	struct op *o = xcalloc(1, sizeof(*o));
-	size_t bytes = n * (sizeof(struct store_row) + sizeof(enum store_status));
-	char *at;
 
-	for (size_t i = 0; i < n; i++)
-		bytes += strlen(rows[i].key) + 1 + (rows[i].rec != NULL ? rows[i].rec_len : 0);
 	o->kind = OP_COMMIT;
-	o->rows = xmalloc(bytes > 0 ? bytes : 1);
-	o->row_status = (enum store_status *)(o->rows + n);
-	at = (char *)(o->row_status + n);
+	o->rows = xcalloc(n > 0 ? n : 1, sizeof(*o->rows));
+	o->row_status = xcalloc(n > 0 ? n : 1, sizeof(*o->row_status));
 	o->n = n;
 	o->commit_done = done;
 	o->ctx = ctx;
 	for (size_t i = 0; i < n; i++) {
-		size_t kl = strlen(rows[i].key) + 1;
-
-		o->rows[i] = rows[i];
+		o->rows[i] = store_row_dup(&rows[i]);
 		o->row_status[i] = STORE_OK;
-		memcpy(at, rows[i].key, kl);
-		o->rows[i].key = at;
-		at += kl;
-		if (rows[i].rec != NULL) {
-			memcpy(at, rows[i].rec, rows[i].rec_len);
-			o->rows[i].rec = at;
-			at += rows[i].rec_len;
-		}
 	}
 	submit(p, o, send_commit);
 }
@@ -779,39 +889,127 @@ pg_load(struct store_backend *b, enum store_kind kind, const char *key, store_lo
 
 /* --- load_active: blocking, at start-up --- */
 
+/* A channel being read at start-up: its row and log entries, copied (the
+ * join repeats the row once per entry). */
+struct active_chan {
+	bool have;
+	struct store_row row;
+	struct buf key, rec, text; /* text: the entries' records */
+	struct store_log_row *log;
+	size_t *off;
+	size_t nlog, cap;
+};
+
+/* Hands the channel gathered in a to row (when there is one). Returns
+ * row's result, 0 when none. */
+static int
+active_flush(struct active_chan *a, int (*row)(const struct store_row *r, void *ctx), void *ctx)
+{
+	if (!a->have)
+		return 0;
+	a->have = false;
+	a->row.key = buf_str(&a->key);
+	a->row.rec = a->rec.p != NULL ? a->rec.p : "";
+	for (size_t i = 0; i < a->nlog; i++)
+		a->log[i].rec = a->text.p + a->off[i];
+	a->row.log = a->nlog > 0 ? a->log : NULL;
+	a->row.nlog = a->nlog;
+	return row(&a->row, ctx);
+}
+
+/* Adds the channel row r (binary: key, last_used, version, rec,
+ * generation, seq, rec of one of its entries or NULLs) to a, handing the
+ * previous channel to row when this is another one. Returns 0, -1 when r's
+ * shape is not the tables', -2 when row refused. */
+static int
+active_add(struct active_chan *a, const PGresult *r,
+           int (*row)(const struct store_row *r, void *ctx), void *ctx)
+{
+	struct store_row sr;
+
+	if (PQnfields(r) != 7 || row_from(r, 0, STORE_CHANNEL, &sr) < 0)
+		return -1;
+	if (!a->have || strcmp(buf_str(&a->key), sr.key) != 0) {
+		if (active_flush(a, row, ctx) < 0)
+			return -2;
+		a->have = true;
+		a->row = sr;
+		buf_reset(&a->key);
+		buf_reset(&a->rec);
+		buf_reset(&a->text);
+		buf_adds(&a->key, sr.key);
+		buf_add(&a->rec, sr.rec, sr.rec_len);
+		a->nlog = 0;
+	}
+	if (PQgetisnull(r, 0, 5))
+		return 0;
+	if (PQgetlength(r, 0, 5) != 8)
+		return -1;
+	if (a->nlog == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 32;
+		a->log = xrealloc(a->log, a->cap * sizeof(*a->log));
+		a->off = xrealloc(a->off, a->cap * sizeof(*a->off));
+	}
+	a->log[a->nlog].seq = be_uint(r, 0, 5, 8);
+	a->log[a->nlog].rec_len = (size_t)PQgetlength(r, 0, 6);
+	a->off[a->nlog] = a->text.len;
+	buf_add(&a->text, PQgetvalue(r, 0, 6), a->log[a->nlog].rec_len);
+	a->nlog++;
+	return 0;
+}
+
 static int
 load_table(struct store_pg *p, enum store_kind kind, int64_t used_since,
            int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err, size_t errlen)
 {
-	char sql[200], since[24], why[ERR_MAX];
+	char sql[400], since[24], why[ERR_MAX];
 	const char *v[1] = {since};
+	struct active_chan a;
 	PGresult *r;
 	int rc = 0;
 
-	snprintf(sql, sizeof(sql),
-	         "SELECT key, last_used, version, rec, generation FROM %s WHERE last_used >= $1",
-	         table_name[kind]);
+	memset(&a, 0, sizeof(a));
+	buf_init(&a.key, (size_t)1 << 16);
+	buf_init(&a.rec, (size_t)-1);
+	buf_init(&a.text, (size_t)-1);
+	if (kind == STORE_CHANNEL)
+		snprintf(
+		    sql, sizeof(sql),
+		    "SELECT c.key, c.last_used, c.version, c.rec, c.generation, l.seq, l.rec "
+		    "FROM channels c LEFT JOIN logs l ON l.key = c.key WHERE c.last_used >= $1 "
+		    "ORDER BY c.key, l.seq");
+	else
+		snprintf(sql, sizeof(sql),
+		         "SELECT key, last_used, version, rec, generation FROM %s WHERE "
+		         "last_used >= $1",
+		         table_name[kind]);
 	snprintf(since, sizeof(since), "%" PRId64, kind == STORE_USER ? INT64_MIN : used_since);
 	if (!PQsendQueryParams(p->conn, sql, 1, NULL, v, NULL, NULL, 1) ||
 	    !PQsetSingleRowMode(p->conn)) {
 		first_line(why, sizeof(why), PQerrorMessage(p->conn));
 		snprintf(err, errlen, "cannot read the %s of PostgreSQL: %s", table_name[kind],
 		         why);
-		return -1;
+		rc = -1;
+		goto out;
 	}
 	while ((r = PQgetResult(p->conn)) != NULL) {
 		ExecStatusType st = PQresultStatus(r);
 
 		if (st == PGRES_SINGLE_TUPLE && rc == 0) {
 			struct store_row sr;
+			int added = kind == STORE_CHANNEL ? active_add(&a, r, row, ctx) : 0;
 
-			if (row_from(r, 0, kind, &sr) < 0) {
+			if (kind == STORE_USER && row_from(r, 0, kind, &sr) < 0)
+				added = -1;
+			else if (kind == STORE_USER && row(&sr, ctx) < 0)
+				added = -2;
+			if (added == -1) {
 				snprintf(
 				    err, errlen,
 				    "the %s table of PostgreSQL does not have delver's columns",
 				    table_name[kind]);
 				rc = -1;
-			} else if (row(&sr, ctx) < 0) {
+			} else if (added == -2) {
 				rc = -2; /* row's own error; the rest is read away */
 			}
 		} else if (st != PGRES_SINGLE_TUPLE && st != PGRES_TUPLES_OK && rc == 0) {
@@ -822,6 +1020,14 @@ load_table(struct store_pg *p, enum store_kind kind, int64_t used_since,
 		}
 		PQclear(r);
 	}
+	if (rc == 0 && active_flush(&a, row, ctx) < 0)
+		rc = -2;
+out:
+	buf_free(&a.key);
+	buf_free(&a.rec);
+	buf_free(&a.text);
+	free(a.log);
+	free(a.off);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -16,12 +16,12 @@
 
 #define WHY_MAX 300
 
-/* COPY incoming FROM STDIN in binary format: the header. */
+/* sql (a COPY ... FROM STDIN in binary format), then the header. */
 static int
-copy_begin(PGconn *c, char *why, size_t whylen)
+copy_begin(PGconn *c, const char *sql, char *why, size_t whylen)
 {
 	static const char header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
-	PGresult *r = PQexec(c, "COPY incoming FROM STDIN (FORMAT binary)");
+	PGresult *r = PQexec(c, sql);
 	bool ok = PQresultStatus(r) == PGRES_COPY_IN;
 
 	if (!ok)
@@ -42,37 +42,54 @@ put_be(unsigned char *p, uint64_t v, int len)
 	return (size_t)len;
 }
 
+/* A field of a tuple: bytes (p, len), or an integer v of ilen bytes. */
+struct field {
+	const void *p;
+	size_t len;
+	uint64_t v;
+	int ilen;
+};
+
+/* One tuple of a binary COPY. Returns 0, or -1 with the reason in why. */
+static int
+copy_tuple(PGconn *c, const struct field *f, int n, char *why, size_t whylen)
+{
+	unsigned char head[16];
+
+	if (PQputCopyData(c, (const char *)head, (int)put_be(head, (uint64_t)n, 2)) != 1)
+		goto fail;
+	for (int i = 0; i < n; i++) {
+		size_t len = f[i].ilen > 0 ? (size_t)f[i].ilen : f[i].len, k;
+
+		if (len > INT32_MAX) {
+			snprintf(why, whylen, "a row is too large");
+			return -1;
+		}
+		k = put_be(head, len, 4);
+		if (f[i].ilen > 0)
+			k += put_be(head + k, f[i].v, f[i].ilen);
+		if (PQputCopyData(c, (const char *)head, (int)k) != 1 ||
+		    (f[i].ilen == 0 && PQputCopyData(c, f[i].p, (int)len) != 1))
+			goto fail;
+	}
+	return 0;
+fail:
+	store_pg_sql_first_line(why, whylen, PQerrorMessage(c));
+	return -1;
+}
+
 /* One tuple of four fields: key (text), last_used (int8), version (int4),
  * rec (bytea). */
 static int
 copy_row(PGconn *c, const char *key, size_t klen, int64_t used, int version, const void *rec,
          size_t rlen, char *why, size_t whylen)
 {
-	unsigned char head[64];
-	size_t n = 0;
+	const struct field f[4] = {{.p = key, .len = klen},
+	                           {.v = (uint64_t)used, .ilen = 8},
+	                           {.v = (uint32_t)version, .ilen = 4},
+	                           {.p = rec, .len = rlen}};
 
-	if (klen > INT32_MAX || rlen > INT32_MAX) {
-		snprintf(why, whylen, "a row is too large");
-		return -1;
-	}
-	n += put_be(head + n, 4, 2);
-	n += put_be(head + n, klen, 4);
-	if (PQputCopyData(c, (const char *)head, (int)n) != 1 ||
-	    PQputCopyData(c, key, (int)klen) != 1)
-		goto fail;
-	n = 0;
-	n += put_be(head + n, 8, 4);
-	n += put_be(head + n, (uint64_t)used, 8);
-	n += put_be(head + n, 4, 4);
-	n += put_be(head + n, (uint32_t)version, 4);
-	n += put_be(head + n, rlen, 4);
-	if (PQputCopyData(c, (const char *)head, (int)n) != 1 ||
-	    PQputCopyData(c, rec, (int)rlen) != 1)
-		goto fail;
-	return 0;
-fail:
-	store_pg_sql_first_line(why, whylen, PQerrorMessage(c));
-	return -1;
+	return copy_tuple(c, f, 4, why, whylen);
 }
 
 /* The trailer, the end of the copy, and its result. */
@@ -122,7 +139,7 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, const ch
 	}
 	if (key_only != NULL)
 		sqlite3_bind_text(s, 1, key_only, -1, SQLITE_STATIC);
-	if (copy_begin(c, why, whylen) < 0) {
+	if (copy_begin(c, "COPY incoming FROM STDIN (FORMAT binary)", why, whylen) < 0) {
 		sqlite3_finalize(s);
 		return -1;
 	}
@@ -168,6 +185,67 @@ restore_table(PGconn *c, sqlite3 *db, const char *table, bool has_used, const ch
 	if (!store_pg_sql_exec(c, sql, why, whylen))
 		return -1;
 	return n;
+}
+
+/* The log entries of db (only those of key, when key is not NULL) replace
+ * the stored ones: a restored channel has the file's log and no other (a
+ * file whose records hold their own logs, from delver 0.1, has no log
+ * table). Returns 0, or -1 with the reason in why. */
+static int
+restore_logs(PGconn *c, sqlite3 *db, const char *key_only, char *why, size_t whylen)
+{
+	const char *v[1] = {key_only};
+	sqlite3_stmt *s = NULL;
+	PGresult *r;
+	int step;
+	bool ok;
+
+	r = key_only != NULL
+	        ? PQexecParams(c, "DELETE FROM logs WHERE key = $1", 1, NULL, v, NULL, NULL, 0)
+	        : PQexec(c, "DELETE FROM logs");
+	ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	if (!ok)
+		store_pg_sql_first_line(why, whylen, PQresultErrorMessage(r));
+	PQclear(r);
+	if (!ok)
+		return -1;
+	if (sqlite3_prepare_v2(db,
+	                       key_only != NULL
+	                           ? "SELECT key, seq, rec FROM logs WHERE key = ?1 ORDER BY seq"
+	                           : "SELECT key, seq, rec FROM logs",
+	                       -1, &s, NULL) != SQLITE_OK)
+		return 0; /* no log table */
+	if (key_only != NULL)
+		sqlite3_bind_text(s, 1, key_only, -1, SQLITE_STATIC);
+	if (copy_begin(c, "COPY logs(key, seq, rec) FROM STDIN (FORMAT binary)", why, whylen) < 0) {
+		sqlite3_finalize(s);
+		return -1;
+	}
+	while ((step = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 0);
+		const void *rec = sqlite3_column_blob(s, 2);
+		const struct field f[3] = {
+		    {.p = key, .len = (size_t)sqlite3_column_bytes(s, 0)},
+		    {.v = (uint64_t)sqlite3_column_int64(s, 1), .ilen = 8},
+		    {.p = rec != NULL ? rec : "", .len = (size_t)sqlite3_column_bytes(s, 2)}};
+
+		if (key == NULL || copy_tuple(c, f, 3, why, whylen) < 0) {
+			if (key == NULL)
+				snprintf(why, whylen, "a log entry has no key");
+			PQputCopyEnd(c, "bad row");
+			PQclear(PQgetResult(c));
+			sqlite3_finalize(s);
+			return -1;
+		}
+	}
+	sqlite3_finalize(s);
+	if (step != SQLITE_DONE) {
+		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
+		PQputCopyEnd(c, "bad read");
+		PQclear(PQgetResult(c));
+		return -1;
+	}
+	return copy_end(c, why, whylen);
 }
 
 static bool
@@ -218,7 +296,7 @@ store_pg_restore(const char *conninfo, const char *password, const char *file, c
 	store_pg_sql_quiet_notices(c);
 	if (!store_pg_sql_exec(c, "BEGIN", why, sizeof(why)) ||
 	    store_pg_create_tables(c, why, sizeof(why)) < 0 ||
-	    !store_pg_sql_exec(c, "LOCK TABLE channels, users IN EXCLUSIVE MODE", why,
+	    !store_pg_sql_exec(c, "LOCK TABLE channels, users, logs IN EXCLUSIVE MODE", why,
 	                       sizeof(why)) ||
 	    !store_pg_sql_exec(
 	        c,
@@ -237,6 +315,8 @@ store_pg_restore(const char *conninfo, const char *password, const char *file, c
 		    file, channel);
 		goto out;
 	}
+	if (nc >= 0 && restore_logs(c, db, channel, why, sizeof(why)) < 0)
+		nc = -1;
 	if (channel != NULL)
 		nu = 0;
 	else if (nc >= 0)

@@ -7,7 +7,9 @@
  * either backend (the SQLite backend's database or snapshots, or store_pg's
  * snapshots). In one transaction, with both tables locked against writers,
  * every row of FILE replaces the stored one and every stored row that FILE
- * does not hold is deleted. A replaced row's generation is raised, so a
+ * does not hold is deleted; the log entries of every restored channel are
+ * FILE's (none when FILE is of delver 0.1, whose records hold their logs).
+ * A replaced row's generation is raised, so a
  * shard process still running with an older copy of it is refused on its
  * next write (STORE_CONFLICT) and reads the restored row. Nothing changes
  * unless everything could be restored. With a channel key

@@ -15,21 +15,16 @@
 
 #include "bot/store/statedir.h"
 #include "bot/store/store_pg_sql.h"
+#include "bot/store/store_sqlite.h"
 
 #define WHY_MAX 256
 
 /* A small cache (256 KiB): the final COMMIT writes out what it holds in
  * one go, which no pace can split; the rows come in key order, so the
- * B-tree's pages in use are few. */
-static const char sqlite_schema[] =
-    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -256;"
-    "CREATE TABLE channels(key TEXT PRIMARY KEY NOT NULL, last_used INTEGER NOT NULL DEFAULT 0, "
-    "version INTEGER NOT NULL, rec BLOB NOT NULL, generation INTEGER NOT NULL DEFAULT 0) "
-    "WITHOUT ROWID;"
-    "CREATE TABLE users(key TEXT PRIMARY KEY NOT NULL, last_used INTEGER NOT NULL DEFAULT 0, "
-    "version INTEGER NOT NULL, rec BLOB NOT NULL, generation INTEGER NOT NULL DEFAULT 0) "
-    "WITHOUT ROWID;"
-    "BEGIN";
+ * B-tree's pages in use are few. The tables are the SQLite backend's
+ * (store_sqlite_schema). */
+static const char sqlite_pragmas[] =
+    "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -256;";
 
 static uint64_t
 be_uint(const PGresult *r, int row, int col, int len)
@@ -90,23 +85,31 @@ static int
 insert_rows(sqlite3 *db, sqlite3_stmt *ins, const PGresult *r, const char *table, struct pace *p,
             char *why, size_t whylen)
 {
+	bool log = strcmp(table, "logs") == 0;
 	int n = PQntuples(r);
 
-	if (n > 0 && PQnfields(r) != 5) {
+	if (n > 0 && PQnfields(r) != (log ? 3 : 5)) {
 		snprintf(why, whylen, "the %s table does not have delver's columns", table);
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		if (PQgetlength(r, i, 1) != 8 || PQgetlength(r, i, 2) != 4 ||
-		    PQgetlength(r, i, 4) != 8) {
+		if (log ? PQgetlength(r, i, 1) != 8
+		        : PQgetlength(r, i, 1) != 8 || PQgetlength(r, i, 2) != 4 ||
+		              PQgetlength(r, i, 4) != 8) {
 			snprintf(why, whylen, "the %s table does not have delver's columns", table);
 			return -1;
 		}
 		sqlite3_bind_text(ins, 1, PQgetvalue(r, i, 0), PQgetlength(r, i, 0), SQLITE_STATIC);
 		sqlite3_bind_int64(ins, 2, (int64_t)be_uint(r, i, 1, 8));
-		sqlite3_bind_int(ins, 3, (int)(int32_t)(uint32_t)be_uint(r, i, 2, 4));
-		sqlite3_bind_blob(ins, 4, PQgetvalue(r, i, 3), PQgetlength(r, i, 3), SQLITE_STATIC);
-		sqlite3_bind_int64(ins, 5, (int64_t)be_uint(r, i, 4, 8));
+		if (log) {
+			sqlite3_bind_blob(ins, 3, PQgetvalue(r, i, 2), PQgetlength(r, i, 2),
+			                  SQLITE_STATIC);
+		} else {
+			sqlite3_bind_int(ins, 3, (int)(int32_t)(uint32_t)be_uint(r, i, 2, 4));
+			sqlite3_bind_blob(ins, 4, PQgetvalue(r, i, 3), PQgetlength(r, i, 3),
+			                  SQLITE_STATIC);
+			sqlite3_bind_int64(ins, 5, (int64_t)be_uint(r, i, 4, 8));
+		}
 		if (sqlite3_step(ins) != SQLITE_DONE) {
 			snprintf(why, whylen, "%s", sqlite3_errmsg(db));
 			sqlite3_reset(ins);
@@ -133,18 +136,23 @@ copy_table(PGconn *c, sqlite3 *db, int fd, const char *table, char *why, size_t 
 	struct pace p;
 	int rc = 0;
 
-	snprintf(sql, sizeof(sql),
-	         "INSERT INTO %s(key, last_used, version, rec, generation) VALUES(?1, ?2, ?3, ?4, "
-	         "?5)",
-	         table);
+	snprintf(sql, sizeof(sql), "%s",
+	         strcmp(table, "logs") == 0 ? "INSERT INTO logs(key, seq, rec) VALUES(?1, ?2, ?3)"
+	         : strcmp(table, "users") == 0
+	             ? "INSERT INTO users(key, version, rec, generation) VALUES(?1, ?3, ?4, ?5)"
+	             : "INSERT INTO channels(key, last_used, version, rec, generation) "
+	               "VALUES(?1, ?2, ?3, ?4, ?5)");
 	if (sqlite3_prepare_v2(db, sql, -1, &ins, NULL) != SQLITE_OK) {
 		snprintf(why, whylen, "%s", sqlite3_errmsg(db));
 		return -1;
 	}
 	pace_start(&p, fd);
 	snprintf(sql, sizeof(sql),
-	         "DECLARE snapshot_rows NO SCROLL CURSOR FOR SELECT key, last_used, version, rec, "
-	         "generation FROM %s ORDER BY key",
+	         strcmp(table, "logs") == 0
+	             ? "DECLARE snapshot_rows NO SCROLL CURSOR FOR SELECT key, seq, rec FROM %s "
+	               "ORDER BY key, seq"
+	             : "DECLARE snapshot_rows NO SCROLL CURSOR FOR SELECT key, last_used, version, "
+	               "rec, generation FROM %s ORDER BY key",
 	         table);
 	if (!store_pg_sql_exec(c, sql, why, whylen)) {
 		sqlite3_finalize(ins);
@@ -190,7 +198,7 @@ int
 store_pg_snapshot_write(const char *const *keywords, const char *const *values, const char *path,
                         char *err, size_t errlen)
 {
-	char part[4200], dir[4200], why[WHY_MAX] = "";
+	char part[4200], dir[4200], why[WHY_MAX] = "", version[64];
 	PGconn *c = NULL;
 	sqlite3 *db = NULL;
 	const char *slash;
@@ -218,16 +226,20 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 		snprintf(err, errlen, "cannot create %s: %s", part, strerror(errno));
 		goto out;
 	}
+	snprintf(version, sizeof(version), "PRAGMA user_version = %d; BEGIN", STORE_SQLITE_SCHEMA);
 	if (sqlite3_open_v2(part, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	        SQLITE_OK ||
-	    sqlite3_exec(db, sqlite_schema, NULL, NULL, &msg) != SQLITE_OK) {
+	    sqlite3_exec(db, sqlite_pragmas, NULL, NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(db, store_sqlite_schema(), NULL, NULL, &msg) != SQLITE_OK ||
+	    sqlite3_exec(db, version, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot write %s: %s", part,
 		         msg != NULL ? msg : sqlite3_errmsg(db));
 		goto out;
 	}
 	fd = open(part, O_RDONLY | O_CLOEXEC); /* for its writeback only: -1 does no harm */
 	if (copy_table(c, db, fd, "channels", why, sizeof(why)) < 0 ||
-	    copy_table(c, db, fd, "users", why, sizeof(why)) < 0) {
+	    copy_table(c, db, fd, "users", why, sizeof(why)) < 0 ||
+	    copy_table(c, db, fd, "logs", why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot copy PostgreSQL's tables into %s: %s", part, why);
 		goto out;
 	}

@@ -1,11 +1,11 @@
 /*
- * store_pg_snapshot: writes a consistent copy of PostgreSQL's channels and
- * users tables into an SQLite file, for store_pg's snapshot (on a worker
- * thread: every call here blocks).
+ * store_pg_snapshot: writes a consistent copy of PostgreSQL's channels,
+ * users and logs tables into an SQLite file, for store_pg's snapshot (on a
+ * worker thread: every call here blocks).
  *
- * The file has the tables of the SQLite backend, channels and users, each
- * (key, last_used, version, rec, generation), so `delver --restore FILE`
- * takes it. Both tables are read in one REPEATABLE READ READ ONLY
+ * The file has the tables of the SQLite backend at its current schema
+ * (store_sqlite.h), so `delver --restore FILE` takes it. The tables are
+ * read in one REPEATABLE READ READ ONLY
  * transaction: the image of one moment, while other connections commit.
  * The file is written as PATH.part, fsynced, renamed to PATH and its
  * directory fsynced; a failure removes PATH.part and leaves PATH alone.

@@ -89,28 +89,51 @@ store_record_is_empty(const struct store_record *r)
 	return true;
 }
 
-/* Appends "<crc> <json>\n" for obj to out, or leaves out alone. */
+/* A line's frame: the checksum's place, kept while its JSON is written
+ * after it. */
+static size_t
+frame_begin(struct buf *out)
+{
+	size_t old = out->len;
+
+	buf_add(out, "00000000 ", CRC_LEN + 1);
+	return old;
+}
+
+/* Ends the line begun at old: its checksum filled in, and the newline when
+ * newline is set. Returns 0, or -1 (out back as it was before the line)
+ * when out's cap was reached or the line passes STORE_RECORD_LINE_MAX. */
 static int
-frame(const cJSON *obj, struct buf *out)
+frame_end(struct buf *out, size_t old, bool toobig, int written, bool newline)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t old = out->len, start = old + CRC_LEN + 1;
-	bool toobig = out->toobig;
+	size_t start = old + CRC_LEN + 1;
 	uint32_t crc;
 
-	/* The checksum's place first, filled once the text is written. */
-	if (buf_add(out, "00000000 ", CRC_LEN + 1) < 0 || json_write(obj, out) < 0 ||
-	    out->len - start + CRC_LEN + 2 > STORE_RECORD_LINE_MAX || buf_addc(out, '\n') < 0) {
+	if (written < 0 || out->toobig || out->len < start ||
+	    out->len - start + CRC_LEN + 2 > STORE_RECORD_LINE_MAX) {
 		out->len = old;
 		out->toobig = toobig;
 		if (out->p != NULL)
 			out->p[old] = '\0';
 		return -1;
 	}
-	crc = crc32_of(out->p + start, out->len - 1 - start);
+	crc = crc32_of(out->p + start, out->len - start);
 	for (int i = CRC_LEN - 1; i >= 0; i--, crc >>= 4)
 		out->p[old + (size_t)i] = hex[crc & 0xf];
+	if (newline && buf_addc(out, '\n') < 0)
+		return frame_end(out, old, toobig, -1, false);
 	return 0;
+}
+
+/* Appends "<crc> <json>\n" for obj to out, or leaves out alone. */
+static int
+frame(const cJSON *obj, struct buf *out)
+{
+	bool toobig = out->toobig;
+	size_t old = frame_begin(out);
+
+	return frame_end(out, old, toobig, json_write(obj, out), true);
 }
 
 static cJSON *
@@ -181,6 +204,33 @@ store_record_encode(const struct store_record *r, const struct store_record_mods
 	rc = frame(o, out);
 	cJSON_Delete(o);
 	return rc;
+}
+
+const struct chanmod *
+store_record_log_mod(const struct store_record_mods *m, size_t *slot)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->table[i] != NULL && m->table[i]->log_keep > 0) {
+			*slot = i;
+			return m->table[i];
+		}
+	}
+	return NULL;
+}
+
+int
+store_record_encode_log(const struct store_record *r, const struct store_record_mods *m,
+                        uint64_t seq, struct buf *out)
+{
+	size_t slot;
+	const struct chanmod *cm = store_record_log_mod(m, &slot);
+	bool toobig = out->toobig;
+	size_t old;
+
+	if (cm == NULL || r->mods[slot] == NULL)
+		return -1;
+	old = frame_begin(out);
+	return frame_end(out, old, toobig, cm->log_save(r->mods[slot], seq, out), false);
 }
 
 /* Checks a line's frame and checksum and parses its JSON object. */
@@ -475,11 +525,11 @@ store_record_decode(const char *line, size_t len, int version, const struct stor
 		         version, STORE_RECORD_VERSION);
 		return -1;
 	}
-	if (version < STORE_RECORD_VERSION) {
+	if (version < STORE_RECORD_OLDEST) {
 		snprintf(err, errlen,
 		         "format version %d is older than any this delver reads; it reads "
-		         "version %d",
-		         version, STORE_RECORD_VERSION);
+		         "versions %d to %d",
+		         version, STORE_RECORD_OLDEST, STORE_RECORD_VERSION);
 		return -1;
 	}
 	if ((o = unframe(line, len, err, errlen)) == NULL)
@@ -495,6 +545,40 @@ store_record_decode(const char *line, size_t len, int version, const struct stor
 		rc = decode_user(o, r, err, errlen);
 out:
 	cJSON_Delete(o);
+	return rc;
+}
+
+int
+store_record_decode_log(struct store_record *r, const struct store_record_mods *m, uint64_t seq,
+                        const char *line, size_t len, char *err, size_t errlen)
+{
+	size_t slot;
+	const struct chanmod *cm = store_record_log_mod(m, &slot);
+	char why[200] = "";
+	cJSON *o;
+	int rc;
+
+	if (r->kind != STORE_RECORD_CHANNEL || cm == NULL) {
+		snprintf(err, errlen, "a log entry of something that keeps no log");
+		return -1;
+	}
+	if ((o = unframe(line, len, why, sizeof(why))) == NULL) {
+		snprintf(err, errlen, "log entry %llu: %s", (unsigned long long)seq, why);
+		return -1;
+	}
+	/* A record that holds no state of the module (written before its first
+	 * entry): the module's fresh state takes the entries. */
+	if (r->mods[slot] == NULL) {
+		r->mods[slot] = cm->create();
+		r->owns_mods = true;
+	}
+	rc = cm->log_load(r->mods[slot], seq, o, why, sizeof(why));
+	cJSON_Delete(o);
+	if (rc < 0) {
+		one_line(why);
+		snprintf(err, errlen, "log entry %llu of module '%s': %s", (unsigned long long)seq,
+		         cm->name, why);
+	}
 	return rc;
 }
 

@@ -13,12 +13,18 @@
  * chanmod name, as that module's save() wrote it; this code knows no
  * module by name.
  *
+ * A module that keeps a log (struct chanmod's log_*: the roll log) has its
+ * entries in rows of their own, one line each, framed as a record's:
+ * "<crc> <json>" with the JSON its log_save() wrote.
+ *
  * Format version. Each row carries the version of its record's format;
- * STORE_RECORD_VERSION is the one this code writes and the only one it
- * reads: a newer version is refused (never guessed at), and so is an
- * older one. Adding a channel module needs no new version: its state is a
- * new member of "mods". A change that does needs a new version and, for
- * the rows already written, a decoder for the version before it.
+ * STORE_RECORD_VERSION is the one this code writes; it reads it and the
+ * versions from STORE_RECORD_OLDEST on: a newer version is refused (never
+ * guessed at), and so is an older one. Adding a channel module needs no
+ * new version: its state is a new member of "mods". A change that does
+ * needs a new version and, for the rows already written, a decoder for the
+ * version before it (a row read at an older version is written back at
+ * this one when it next changes).
  *
  * Ownership: a decoded record owns its module states until store_record_clear()
  * or until store_record_to_channel() hands them to a channel.
@@ -33,9 +39,17 @@
 #include "commands/core/state.h"
 #include "rules/base/buf.h"
 
-/* The format version of the records this code writes and reads (3: a
- * user's saved rolls, undo history as deltas, commands/core/undo.h). */
-#define STORE_RECORD_VERSION  3
+/* The format version of the records this code writes (3: a user's saved
+ * rolls, undo history as deltas, commands/core/undo.h; 4: the Fungeon state
+ * as a dungeon with its room, commands/fungeon/fungeon_save.c, which a
+ * delver that knows only 3 would misread, and the roll log in rows of its
+ * own, not in the record, which it would take for an empty log). A
+ * version-3 record differs only in the Fungeon module's form, which that
+ * module reads itself (commands/fungeon/fungeon_save_old.c), and in the
+ * roll log it holds, which the roll module still loads, so version 3 is
+ * read as it is. */
+#define STORE_RECORD_VERSION  4
+#define STORE_RECORD_OLDEST   3
 #define STORE_RECORD_LINE_MAX (1u << 20) /* bytes in one line, with its newline */
 #define STORE_RECORD_MODS_MAX 32         /* module slots one record can carry */
 
@@ -85,13 +99,28 @@ bool store_record_is_empty(const struct store_record *r);
 int store_record_encode(const struct store_record *r, const struct store_record_mods *m,
                         struct buf *out);
 
-/* Checks the version (STORE_RECORD_VERSION only), then checks, parses and
+/* Checks the version (STORE_RECORD_OLDEST to STORE_RECORD_VERSION), then checks, parses and
  * validates one record line without its newline (module states are loaded
  * into fresh states). Returns 0, or -1 with the reason in err and nothing
  * left to free. */
 int store_record_decode(const char *line, size_t len, int version,
                         const struct store_record_mods *m, struct store_record *r, char *err,
                         size_t errlen);
+
+/* The module of m's table that keeps a log, its slot in *slot; NULL when
+ * none does. */
+const struct chanmod *store_record_log_mod(const struct store_record_mods *m, size_t *slot);
+/* Appends entry seq of the log of r (a channel) as one line without its
+ * newline to out. Returns 0, or -1 (out as it was) when r holds no such
+ * entry or out's cap was reached. */
+int store_record_encode_log(const struct store_record *r, const struct store_record_mods *m,
+                            uint64_t seq, struct buf *out);
+/* Checks and parses one log line (without its newline) and adds it to the
+ * log of r (a decoded channel; a record that holds no state of the log's
+ * module gets the module's fresh state). Lines come oldest first. Returns
+ * 0, or -1 with the reason in err (r then still owns what it holds). */
+int store_record_decode_log(struct store_record *r, const struct store_record_mods *m, uint64_t seq,
+                            const char *line, size_t len, char *err, size_t errlen);
 /* Frees the module states r still owns. */
 void store_record_clear(struct store_record *r, const struct store_record_mods *m);
 

@@ -1,5 +1,6 @@
 /* store_sqlite: the SQLite backend; see store_sqlite.h. */
 #include "bot/store/store_sqlite.h"
+#include "bot/store/store.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include "bot/fsio.h"
 #include "bot/store/persist.h"
 #include "bot/store/statedir.h"
+#include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 #define BUSY_MS 5000 /* another connection (a snapshot's) holding a lock */
@@ -25,21 +27,41 @@ enum stmt {
 	ST_ROLLBACK,
 	ST_GEN_CHANNEL,
 	ST_GEN_USER,
+	ST_NEW_CHANNEL,
+	ST_NEW_USER,
+	ST_SET_CHANNEL,
+	ST_SET_USER,
 	ST_PUT_CHANNEL,
 	ST_PUT_USER,
 	ST_DEL_CHANNEL,
 	ST_DEL_USER,
 	ST_GET_CHANNEL,
 	ST_GET_USER,
+	ST_LOG_ADD,
+	ST_LOG_TRIM,
+	ST_LOG_CLEAR,
+	ST_LOG_GET,
 	ST_COUNT,
 };
 
+/* Writes checked against generations (store_backend.h): a new row (?5 is
+ * 1) only where none is, a changed one only at the generation it was read
+ * at (?6); sqlite3_changes() tells a conflict. The PUT forms ignore
+ * generations (store_sqlite_write_now). */
 static const char *const stmt_sql[ST_COUNT] = {
     [ST_BEGIN] = "BEGIN IMMEDIATE",
     [ST_COMMIT] = "COMMIT",
     [ST_ROLLBACK] = "ROLLBACK",
     [ST_GEN_CHANNEL] = "SELECT generation FROM channels WHERE key = ?1",
     [ST_GEN_USER] = "SELECT generation FROM users WHERE key = ?1",
+    [ST_NEW_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec, generation) "
+                       "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(key) DO NOTHING",
+    [ST_NEW_USER] = "INSERT INTO users(key, version, rec, generation) VALUES(?1, ?3, ?4, ?5) "
+                    "ON CONFLICT(key) DO NOTHING",
+    [ST_SET_CHANNEL] = "UPDATE channels SET last_used = ?2, version = ?3, rec = ?4, "
+                       "generation = ?5 WHERE key = ?1 AND generation = ?6",
+    [ST_SET_USER] = "UPDATE users SET version = ?3, rec = ?4, generation = ?5 "
+                    "WHERE key = ?1 AND generation = ?6",
     [ST_PUT_CHANNEL] = "INSERT INTO channels(key, last_used, version, rec, generation) "
                        "VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(key) DO UPDATE SET last_used = "
                        "excluded.last_used, version = excluded.version, rec = excluded.rec, "
@@ -51,26 +73,31 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_DEL_USER] = "DELETE FROM users WHERE key = ?1",
     [ST_GET_CHANNEL] = "SELECT last_used, version, rec, generation FROM channels WHERE key = ?1",
     [ST_GET_USER] = "SELECT 0, version, rec, generation FROM users WHERE key = ?1",
+    [ST_LOG_ADD] = "INSERT INTO logs(key, seq, rec) VALUES(?1, ?2, ?3) ON CONFLICT DO NOTHING",
+    [ST_LOG_TRIM] = "DELETE FROM logs WHERE key = ?1 AND seq <= ?2",
+    [ST_LOG_CLEAR] = "DELETE FROM logs WHERE key = ?1",
+    [ST_LOG_GET] = "SELECT seq, rec FROM logs WHERE key = ?1 ORDER BY seq",
 };
 
+/* Channels and users are rowid tables: a record is stored in its b-tree
+ * leaf up to about 4 KB, where a table WITHOUT ROWID (as in schema 1)
+ * spills any record past about 1 KB into overflow pages of their own. A
+ * log entry is small: WITHOUT ROWID keeps a channel's entries together in
+ * the order of their numbers. */
 static const char schema[] =
-    "CREATE TABLE IF NOT EXISTS channels(key TEXT PRIMARY KEY NOT NULL, "
+    "CREATE TABLE IF NOT EXISTS channels(key TEXT NOT NULL UNIQUE, "
     "last_used INTEGER NOT NULL, version INTEGER NOT NULL, rec BLOB NOT NULL, "
-    "generation INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
-    "CREATE TABLE IF NOT EXISTS users(key TEXT PRIMARY KEY NOT NULL, "
+    "generation INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE IF NOT EXISTS users(key TEXT NOT NULL UNIQUE, "
     "version INTEGER NOT NULL, rec BLOB NOT NULL, "
-    "generation INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;";
+    "generation INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE IF NOT EXISTS logs(key TEXT NOT NULL, seq INTEGER NOT NULL, "
+    "rec BLOB NOT NULL, PRIMARY KEY(key, seq)) WITHOUT ROWID;";
 
 enum job_kind {
 	JOB_COMMIT,
 	JOB_LOAD,
 	JOB_CKPT
-};
-
-/* A copied row: key and rec in one allocation. */
-struct own_row {
-	struct store_row r;
-	char *mem;
 };
 
 struct job {
@@ -79,15 +106,14 @@ struct job {
 	struct job *next;
 	enum job_kind kind;
 	/* commit */
-	struct own_row *rows;
+	struct store_row **rows; /* copies (store_row_dup) */
 	size_t n;
 	enum store_status *row_status;
 	store_commit_cb commit_done;
 	/* load */
 	enum store_kind load_kind;
 	char *key;
-	struct own_row found;
-	bool has_found;
+	struct store_row *found; /* a copy, or NULL */
 	store_load_cb load_done;
 	void *ctx;
 	enum store_status status;
@@ -111,7 +137,7 @@ struct sqlite_backend {
 	sqlite3 *db;  /* the writer: one thread at a time */
 	sqlite3 *rdb; /* read-only, on the loop */
 	sqlite3_stmt *stmt[ST_COUNT];
-	sqlite3_stmt *rget[2]; /* on rdb: channel, user */
+	sqlite3_stmt *rget[3]; /* on rdb: channel, user, a channel's log */
 	int sync;              /* asked: 0 OFF, 1 NORMAL, 2 FULL */
 	int sync_set;          /* in force on db (changed by the worker) */
 	bool everysec;
@@ -142,21 +168,6 @@ sync_pragma(int s)
 	                : "PRAGMA synchronous = NORMAL";
 }
 
-static void
-own_row_copy(struct own_row *o, const struct store_row *r)
-{
-	size_t kl = strlen(r->key) + 1;
-
-	o->r = *r;
-	o->mem = xmalloc(kl + (r->rec != NULL ? r->rec_len : 0) + 1);
-	memcpy(o->mem, r->key, kl);
-	o->r.key = o->mem;
-	if (r->rec != NULL) {
-		memcpy(o->mem + kl, r->rec, r->rec_len);
-		o->r.rec = o->mem + kl;
-	}
-}
-
 /* Fills r from a row of ST_GET_* (last_used, version, rec, generation). */
 static void
 row_of_stmt(struct store_row *r, sqlite3_stmt *s, enum store_kind kind, const char *key)
@@ -171,6 +182,67 @@ row_of_stmt(struct store_row *r, sqlite3_stmt *s, enum store_kind kind, const ch
 	if (r->rec == NULL)
 		r->rec = "";
 	r->generation = (uint64_t)sqlite3_column_int64(s, 3);
+}
+
+/* A channel's log entries as read: their texts in one buffer. */
+struct log_read {
+	struct store_log_row *rows;
+	size_t *off; /* where each text starts in text (it may move as it grows) */
+	size_t n, cap;
+	struct buf text;
+};
+
+/* Reads key's log entries with s (ST_LOG_GET on some connection) into l
+ * (emptied first) and points r's log at them, valid until l changes.
+ * Returns 0, or -1 when the read failed (the connection's error message
+ * says why). */
+static int
+read_log(sqlite3_stmt *s, const char *key, struct log_read *l, struct store_row *r)
+{
+	int rc;
+
+	l->n = 0;
+	buf_reset(&l->text);
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const void *rec = sqlite3_column_blob(s, 1);
+		size_t len = (size_t)sqlite3_column_bytes(s, 1);
+
+		if (l->n == l->cap) {
+			l->cap = l->cap ? l->cap * 2 : 32;
+			l->rows = xrealloc(l->rows, l->cap * sizeof(*l->rows));
+			l->off = xrealloc(l->off, l->cap * sizeof(*l->off));
+		}
+		l->rows[l->n].seq = (uint64_t)sqlite3_column_int64(s, 0);
+		l->rows[l->n].rec_len = len;
+		l->off[l->n] = l->text.len;
+		buf_add(&l->text, rec != NULL ? rec : "", len);
+		l->n++;
+	}
+	sqlite3_reset(s);
+	sqlite3_clear_bindings(s);
+	if (rc != SQLITE_DONE)
+		return -1;
+	for (size_t i = 0; i < l->n; i++)
+		l->rows[i].rec = l->text.p + l->off[i];
+	r->log = l->n > 0 ? l->rows : NULL;
+	r->nlog = l->n;
+	return 0;
+}
+
+static void
+log_read_init(struct log_read *l)
+{
+	memset(l, 0, sizeof(*l));
+	buf_init(&l->text, (size_t)-1);
+}
+
+static void
+log_read_free(struct log_read *l)
+{
+	free(l->rows);
+	free(l->off);
+	buf_free(&l->text);
 }
 
 /* The result of the calling thread's last step_reset (write_rows tells a
@@ -190,47 +262,127 @@ step_reset(sqlite3_stmt *s)
 
 /* --- the worker's jobs --- */
 
-/* Writes one row in the open transaction. Returns the row's status, or
- * STORE_FAILED when the statement failed (the transaction is then lost). */
+/* Runs s (bound) and tells whether it changed a row: 1, 0 (a conflict
+ * where one was expected), or -1 when it failed. */
+static int
+step_changed(struct sqlite_backend *b, sqlite3_stmt *s)
+{
+	if (step_reset(s) < 0)
+		return -1;
+	return sqlite3_changes(b->db) > 0;
+}
+
+/* The generation stored for r's key: 1 with *stored, 0 when no row is
+ * stored, -1 when the read failed. */
+static int
+stored_generation(struct sqlite_backend *b, const struct store_row *r, uint64_t *stored)
+{
+	sqlite3_stmt *g = b->stmt[r->kind == STORE_CHANNEL ? ST_GEN_CHANNEL : ST_GEN_USER];
+	int rc;
+
+	sqlite3_bind_text(g, 1, r->key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(g);
+	if (rc == SQLITE_ROW)
+		*stored = (uint64_t)sqlite3_column_int64(g, 0);
+	sqlite3_reset(g);
+	sqlite3_clear_bindings(g);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Runs a statement of the log on key (ST_LOG_CLEAR, or ST_LOG_TRIM up to
+ * seq). Returns 0 or -1. */
+static int
+log_step(struct sqlite_backend *b, enum stmt st, const char *key, uint64_t seq)
+{
+	sqlite3_stmt *s = b->stmt[st];
+
+	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
+	if (st == ST_LOG_TRIM)
+		sqlite3_bind_int64(s, 2, (int64_t)seq);
+	return step_reset(s);
+}
+
+/* Appends r's log entries and drops the channel's entries past its newest
+ * log_keep. */
+static enum store_status
+put_log(struct sqlite_backend *b, const struct store_row *r)
+{
+	sqlite3_stmt *s = b->stmt[ST_LOG_ADD];
+	uint64_t newest = 0;
+
+	for (size_t i = 0; i < r->nlog; i++) {
+		int rc;
+
+		sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 2, (int64_t)r->log[i].seq);
+		sqlite3_bind_blob(s, 3, r->log[i].rec, (int)r->log[i].rec_len, SQLITE_STATIC);
+		rc = step_changed(b, s);
+		if (rc <= 0)
+			return rc < 0 ? STORE_FAILED : STORE_CONFLICT;
+		if (r->log[i].seq > newest)
+			newest = r->log[i].seq;
+	}
+	if (r->nlog > 0 && r->log_keep > 0 && newest > r->log_keep &&
+	    log_step(b, ST_LOG_TRIM, r->key, newest - r->log_keep) < 0)
+		return STORE_FAILED;
+	return STORE_OK;
+}
+
+/* Writes one row in the open transaction, checked against its generation
+ * (store_backend.h) unless check is false. Returns the row's status, or
+ * STORE_FAILED when a statement failed (the transaction is then lost). */
 static enum store_status
 put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 {
 	bool chan = r->kind == STORE_CHANNEL;
-	sqlite3_stmt *g = b->stmt[chan ? ST_GEN_CHANNEL : ST_GEN_USER];
 	sqlite3_stmt *s;
+	uint64_t stored = 0;
 	int rc;
 
-	if (check) {
-		bool present;
-		uint64_t stored = 0;
-
-		sqlite3_bind_text(g, 1, r->key, -1, SQLITE_STATIC);
-		rc = sqlite3_step(g);
-		present = rc == SQLITE_ROW;
-		if (present)
-			stored = (uint64_t)sqlite3_column_int64(g, 0);
-		sqlite3_reset(g);
-		sqlite3_clear_bindings(g);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (r->rec == NULL && !r->log_only) {
+		/* A deletion: nothing to delete is no conflict. */
+		rc = check ? stored_generation(b, r, &stored) : 0;
+		if (rc < 0)
 			return STORE_FAILED;
-		if (r->rec == NULL && !present)
-			return STORE_OK; /* nothing to delete */
-		if (present ? stored != r->generation : r->generation != 0)
+		if (rc == 1 && stored != r->generation)
 			return STORE_CONFLICT;
-	}
-	if (r->rec == NULL) {
 		s = b->stmt[chan ? ST_DEL_CHANNEL : ST_DEL_USER];
 		sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
-		return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
+		if (step_reset(s) < 0 || (chan && log_step(b, ST_LOG_CLEAR, r->key, 0) < 0))
+			return STORE_FAILED;
+		return STORE_OK;
 	}
-	s = b->stmt[chan ? ST_PUT_CHANNEL : ST_PUT_USER];
+	if (r->log_only) {
+		/* The record is as stored: its generation must still be. */
+		rc = stored_generation(b, r, &stored);
+		if (rc < 0)
+			return STORE_FAILED;
+		if (rc == 1 ? stored != r->generation : r->generation != 0)
+			return STORE_CONFLICT;
+		return put_log(b, r);
+	}
+	if (!check)
+		s = b->stmt[chan ? ST_PUT_CHANNEL : ST_PUT_USER];
+	else if (r->generation == 0)
+		s = b->stmt[chan ? ST_NEW_CHANNEL : ST_NEW_USER];
+	else
+		s = b->stmt[chan ? ST_SET_CHANNEL : ST_SET_USER];
 	sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
 	if (chan)
 		sqlite3_bind_int64(s, 2, r->last_used);
 	sqlite3_bind_int(s, 3, r->version);
 	sqlite3_bind_blob(s, 4, r->rec, (int)r->rec_len, SQLITE_STATIC);
 	sqlite3_bind_int64(s, 5, check ? (int64_t)(r->generation + 1) : 1);
-	return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
+	if (check && r->generation != 0)
+		sqlite3_bind_int64(s, 6, (int64_t)r->generation);
+	rc = step_changed(b, s);
+	if (rc <= 0)
+		return rc < 0 ? STORE_FAILED : STORE_CONFLICT;
+	/* A new channel starts with no entries (none left by a row deleted
+	 * outside delver). */
+	if (chan && (r->generation == 0 || !check) && log_step(b, ST_LOG_CLEAR, r->key, 0) < 0)
+		return STORE_FAILED;
+	return chan ? put_log(b, r) : STORE_OK;
 }
 
 /* One transaction for rows; fills status (all STORE_FAILED when it could
@@ -239,7 +391,7 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
  * STORE_NOT_WRITTEN). Returns 0, -1 with err, or -2 with err after a
  * conflict. */
 static int
-write_rows(struct sqlite_backend *b, const struct own_row *rows, const struct store_row *plain,
+write_rows(struct sqlite_backend *b, struct store_row *const *rows, const struct store_row *plain,
            size_t n, enum store_status *status, bool check, char *err, size_t errlen)
 {
 	enum store_status why = STORE_FAILED;
@@ -253,7 +405,7 @@ write_rows(struct sqlite_backend *b, const struct own_row *rows, const struct st
 		goto failed;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct store_row *r = rows != NULL ? &rows[i].r : &plain[i];
+		const struct store_row *r = rows != NULL ? rows[i] : &plain[i];
 		enum store_status st = put_row(b, r, check);
 
 		if (status != NULL)
@@ -313,14 +465,22 @@ job_work(uv_work_t *req)
 		    b->stmt[j->load_kind == STORE_CHANNEL ? ST_GET_CHANNEL : ST_GET_USER];
 		int rc;
 
+		struct log_read l;
+		struct store_row r;
+
+		log_read_init(&l);
 		sqlite3_bind_text(s, 1, j->key, -1, SQLITE_STATIC);
 		rc = sqlite3_step(s);
-		if (rc == SQLITE_ROW) {
-			struct store_row r;
-
+		if (rc == SQLITE_ROW)
 			row_of_stmt(&r, s, j->load_kind, j->key);
-			own_row_copy(&j->found, &r);
-			j->has_found = true;
+		if (rc == SQLITE_ROW && j->load_kind == STORE_CHANNEL) {
+			/* The record's text stays valid: this statement is not
+			 * stepped again before the copy. */
+			if (read_log(b->stmt[ST_LOG_GET], j->key, &l, &r) < 0)
+				rc = SQLITE_ERROR;
+		}
+		if (rc == SQLITE_ROW) {
+			j->found = store_row_dup(&r);
 		} else if (rc != SQLITE_DONE) {
 			snprintf(j->err, sizeof(j->err), "cannot read '%s' from %s: %s", j->key,
 			         b->path, sqlite3_errmsg(b->db));
@@ -328,6 +488,7 @@ job_work(uv_work_t *req)
 		}
 		sqlite3_reset(s);
 		sqlite3_clear_bindings(s);
+		log_read_free(&l);
 	} else {
 		int rc =
 		    sqlite3_wal_checkpoint_v2(b->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
@@ -346,10 +507,10 @@ static void
 job_free(struct job *j)
 {
 	for (size_t i = 0; i < j->n; i++)
-		free(j->rows[i].mem);
+		free(j->rows[i]);
 	free(j->rows);
 	free(j->row_status);
-	free(j->found.mem);
+	free(j->found);
 	free(j->key);
 	free(j);
 }
@@ -373,7 +534,7 @@ job_done(uv_work_t *req, int status)
 		b->ckpt_due = b->ckpt_due || j->status == STORE_OK;
 		j->commit_done(j->ctx, j->status, j->row_status, j->n, err);
 	} else if (j->kind == JOB_LOAD) {
-		j->load_done(j->ctx, j->status, j->has_found ? &j->found.r : NULL, err);
+		j->load_done(j->ctx, j->status, j->found, err);
 	} else if (err != NULL) {
 		log_warnx("store: %s", err);
 	}
@@ -415,7 +576,7 @@ sqlite_commit(struct store_backend *base, const struct store_row *rows, size_t n
 	j->rows = xcalloc(n > 0 ? n : 1, sizeof(*j->rows));
 	j->row_status = xcalloc(n > 0 ? n : 1, sizeof(*j->row_status));
 	for (size_t i = 0; i < n; i++)
-		own_row_copy(&j->rows[i], &rows[i]);
+		j->rows[i] = store_row_dup(&rows[i]);
 	j->n = n;
 	j->commit_done = done;
 	j->ctx = ctx;
@@ -525,8 +686,8 @@ free_backend(struct sqlite_backend *b)
 {
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(b->stmt[i]);
-	sqlite3_finalize(b->rget[0]);
-	sqlite3_finalize(b->rget[1]);
+	for (int i = 0; i < 3; i++)
+		sqlite3_finalize(b->rget[i]);
 	sqlite3_close(b->rdb);
 	sqlite3_close(b->db);
 	free(b->path);
@@ -576,14 +737,17 @@ sqlite_load_active(struct store_backend *base, int64_t used_since,
 	    "SELECT key, last_used, version, rec, generation FROM channels WHERE last_used >= ?1",
 	};
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	struct log_read l;
+	int ret = -1;
 
+	log_read_init(&l);
 	for (int t = 0; t < 2; t++) {
 		sqlite3_stmt *s;
 		int rc;
 
 		if (sqlite3_prepare_v2(b->db, sql[t], -1, &s, NULL) != SQLITE_OK) {
 			snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
-			return -1;
+			goto out;
 		}
 		if (t == 1)
 			sqlite3_bind_int64(s, 1, used_since);
@@ -601,18 +765,31 @@ sqlite_load_active(struct store_backend *base, int64_t used_since,
 			if (r.rec == NULL)
 				r.rec = "";
 			r.generation = (uint64_t)sqlite3_column_int64(s, 4);
+			if (t == 1 && read_log(b->stmt[ST_LOG_GET], r.key, &l, &r) < 0) {
+				rc = SQLITE_ERROR;
+				break;
+			}
 			if (row(&r, ctx) < 0) {
 				sqlite3_finalize(s);
-				return -1;
+				goto out;
 			}
 		}
 		sqlite3_finalize(s);
 		if (rc != SQLITE_DONE) {
 			snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
-			return -1;
+			goto out;
 		}
 	}
-	return 0;
+	ret = 0;
+out:
+	log_read_free(&l);
+	return ret;
+}
+
+const char *
+store_sqlite_schema(void)
+{
+	return schema;
 }
 
 static const struct store_backend_ops sqlite_ops = {
@@ -708,11 +885,23 @@ user_version(struct sqlite_backend *b)
 }
 
 /* Brings the tables of an older delver to the current schema, in one
- * transaction: tables written before generations get the column. */
+ * transaction: tables written before generations get the column (every
+ * row at generation 0); schema 1's tables WITHOUT ROWID are copied into
+ * rowid tables, and the log's table is made. The space the old tables
+ * held is given back (VACUUM) once the new ones are committed. */
 static int
 migrate(struct sqlite_backend *b, char *err, size_t errlen)
 {
 	static const char *const tables[2] = {"channels", "users"};
+	static const char rebuild[] = "ALTER TABLE channels RENAME TO channels_schema1;"
+	                              "ALTER TABLE users RENAME TO users_schema1;";
+	static const char copy[] =
+	    "INSERT INTO channels(key, last_used, version, rec, generation) "
+	    "SELECT key, last_used, version, rec, generation FROM channels_schema1;"
+	    "INSERT INTO users(key, version, rec, generation) "
+	    "SELECT key, version, rec, generation FROM users_schema1;"
+	    "DROP TABLE channels_schema1;"
+	    "DROP TABLE users_schema1;";
 	char sql[160];
 	int v = user_version(b);
 
@@ -742,11 +931,15 @@ migrate(struct sqlite_backend *b, char *err, size_t errlen)
 		if (exec_sql(b, sql, err, errlen) < 0)
 			goto fail;
 	}
+	if (exec_sql(b, rebuild, err, errlen) < 0 || exec_sql(b, schema, err, errlen) < 0 ||
+	    exec_sql(b, copy, err, errlen) < 0)
+		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", STORE_SQLITE_SCHEMA);
 	if (exec_sql(b, sql, err, errlen) < 0 || exec_sql(b, "COMMIT", err, errlen) < 0)
 		goto fail;
-	if (v == 0 && has_column(b, "channels", "generation"))
-		log_debug("store: %s is at schema %d", b->path, STORE_SQLITE_SCHEMA);
+	if (exec_sql(b, "VACUUM", err, errlen) < 0)
+		return -1;
+	log_info("store: %s brought from schema %d to %d", b->path, v, STORE_SQLITE_SCHEMA);
 	return 0;
 fail:
 	sqlite3_exec(b->db, "ROLLBACK", NULL, NULL, NULL);
@@ -813,13 +1006,16 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 	    exec_sql(b, sync_pragma(b->sync), err, errlen) < 0)
 		return -1;
 	b->sync_set = b->sync;
-	/* An older database: migrate before the new tables' definition. */
-	if (has_column(b, "channels", "key") && migrate(b, err, errlen) < 0)
-		return -1;
-	if (exec_sql(b, schema, err, errlen) < 0)
-		return -1;
-	if (user_version(b) == 0 && migrate(b, err, errlen) < 0)
-		return -1;
+	if (has_column(b, "channels", "key")) {
+		if (migrate(b, err, errlen) < 0)
+			return -1;
+	} else {
+		char sql[64];
+
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", STORE_SQLITE_SCHEMA);
+		if (exec_sql(b, schema, err, errlen) < 0 || exec_sql(b, sql, err, errlen) < 0)
+			return -1;
+	}
 	for (int i = 0; i < ST_COUNT; i++) {
 		if (sqlite3_prepare_v3(b->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
 		                       &b->stmt[i], NULL) != SQLITE_OK) {
@@ -833,7 +1029,9 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_GET_CHANNEL], -1, SQLITE_PREPARE_PERSISTENT,
 	                       &b->rget[0], NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_GET_USER], -1, SQLITE_PREPARE_PERSISTENT,
-	                       &b->rget[1], NULL) != SQLITE_OK) {
+	                       &b->rget[1], NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_LOG_GET], -1, SQLITE_PREPARE_PERSISTENT,
+	                       &b->rget[2], NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s for reading: %s", b->path,
 		         b->rdb != NULL ? sqlite3_errmsg(b->rdb) : "out of memory");
 		return -1;
@@ -884,26 +1082,35 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
 	sqlite3_stmt *s = b->rget[kind == STORE_CHANNEL ? 0 : 1];
+	struct log_read l;
 	int rc;
 
+	log_read_init(&l);
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		struct store_row r;
 
 		row_of_stmt(&r, s, kind, key);
-		rc = row(&r, ctx) < 0 ? -1 : 1;
-		if (rc < 0)
-			snprintf(err, errlen, "the row of '%s' in %s was refused", key, b->path);
+		if (kind == STORE_CHANNEL && read_log(b->rget[2], key, &l, &r) < 0) {
+			rc = SQLITE_ERROR;
+		} else {
+			rc = row(&r, ctx) < 0 ? -1 : 1;
+			if (rc < 0)
+				snprintf(err, errlen, "the row of '%s' in %s was refused", key,
+				         b->path);
+		}
 	} else if (rc == SQLITE_DONE) {
 		rc = 0;
-	} else {
+	}
+	if (rc != -1 && rc != 0 && rc != 1) {
 		snprintf(err, errlen, "cannot read '%s' from %s: %s", key, b->path,
 		         sqlite3_errmsg(b->rdb));
 		rc = -1;
 	}
 	sqlite3_reset(s);
 	sqlite3_clear_bindings(s);
+	log_read_free(&l);
 	return rc;
 }
 

@@ -2,11 +2,14 @@
  * store_sqlite: the SQLite backend of store_backend.h, one database file in
  * WAL mode.
  *
- * - Tables: channels(key, last_used, version, rec, generation) and
- *   users(key, version, rec, generation), WITHOUT ROWID. A database written
- *   before generations existed (user_version 0, no generation column) gets
- *   the column (every row at generation 0) when it is opened; user_version
- *   is then 1.
+ * - Tables (schema 2): channels(key, last_used, version, rec, generation)
+ *   and users(key, version, rec, generation), rowid tables with a unique
+ *   key; logs(key, seq, rec), WITHOUT ROWID, a channel's log entries
+ *   (store_backend.h). An older database is brought to schema 2 when it is
+ *   opened: schema 0 (no generation column) gets the column, every row at
+ *   generation 0; schema 1's tables WITHOUT ROWID are copied into rowid
+ *   tables (a record past about 1 KB took overflow pages of its own there)
+ *   and the file is vacuumed.
  * - One connection does the writing. Commits, loads by key and the
  *   everysec checkpoint run on libuv's thread pool, one at a time in the
  *   order they were asked (the connection is used by one thread at a time);
@@ -32,13 +35,18 @@
 #include "bot/config/config.h"
 #include "bot/store/store_backend.h"
 
-#define STORE_SQLITE_SCHEMA 1 /* PRAGMA user_version of the current tables */
+#define STORE_SQLITE_SCHEMA 2 /* PRAGMA user_version of the current tables */
 
 /* Opens (or creates, mode 0600) the database at path. Returns NULL with one
  * sentence in err naming the file, the reason and what to do, and errno as
  * persist_open says (PERSIST_DAMAGED, STATEDIR_UNSAFE, or another). */
 struct store_backend *store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync,
                                         char *err, size_t errlen);
+
+/* The SQL that makes the current tables where they are missing (CREATE
+ * TABLE IF NOT EXISTS ...; it sets no user_version): for files that other
+ * code writes for this backend to read (snapshots of PostgreSQL). */
+const char *store_sqlite_schema(void);
 
 /* Its operations (to tell a SQLite backend from another). */
 const struct store_backend_ops *store_sqlite_ops(void);

@@ -73,14 +73,58 @@ channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod)
 	ch->mods[id] = mod;
 }
 
-void
-channel_touch(struct channel *ch)
+/* Puts ch on its state's list of touched channels (state_flush). */
+static void
+mark(struct channel *ch)
 {
 	if (ch->touched)
 		return;
 	ch->touched = true;
 	ch->next_touched = ch->owner->touched_channels;
 	ch->owner->touched_channels = ch;
+}
+
+void
+channel_touch(struct channel *ch)
+{
+	ch->changes++;
+	mark(ch);
+}
+
+void
+channel_append(struct channel *ch)
+{
+	mark(ch);
+}
+
+bool
+channel_record_saved(const struct channel *ch)
+{
+	return ch->changes == ch->changes_saved;
+}
+
+uint32_t
+channel_changes(const struct channel *ch)
+{
+	return ch->changes;
+}
+
+void
+channel_set_changes_saved(struct channel *ch, uint32_t changes)
+{
+	ch->changes_saved = changes;
+}
+
+uint64_t
+channel_log_saved(const struct channel *ch)
+{
+	return ch->log_saved;
+}
+
+void
+channel_set_log_saved(struct channel *ch, uint64_t seq)
+{
+	ch->log_saved = seq;
 }
 
 bool

@@ -7,9 +7,11 @@
  * persistence layer walks the modules generically, so adding a game never
  * touches the store.
  *
- * Every change to a channel must be followed by channel_touch(): the
- * dispatcher makes touched records durable before the reply that
- * acknowledges the change is sent.
+ * Every change to a channel must be followed by channel_touch(), or, when
+ * a module only appended entries to its log (struct chanmod's log_*: the
+ * roll log), by channel_append(): the dispatcher makes touched records
+ * durable before the reply that acknowledges the change is sent; after
+ * channel_append() the store writes the new entries alone, not the record.
  *
  * Ownership: the state owns every record (state.h); the strings returned
  * here belong to the record and change with it.
@@ -21,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct buf;
 struct cJSON;
 struct channel;
 
@@ -49,6 +52,26 @@ struct chanmod {
 	 * of the key format), leaving any the state already holds under to
 	 * alone. Returns how many moved. NULL: the state holds no user keys. */
 	int (*rekey)(void *, const char *from, const char *to);
+	/*
+	 * A log the module keeps apart from its record (0 and NULLs: none; at
+	 * most one module of a table has one): entries are appended and never
+	 * changed, and the store writes each new one as a row of its own and
+	 * keeps the newest log_keep, so an entry costs a row, not the whole
+	 * record. save() leaves the log out.
+	 */
+	unsigned log_keep;
+	/* How many entries were ever appended: the newest one's number, 0
+	 * when none. */
+	uint64_t (*log_count)(const void *);
+	/* Appends entry number seq (one of the newest log_keep) to out as one
+	 * JSON object. Returns 0, or -1 when out's cap was reached. */
+	int (*log_save)(const void *, uint64_t seq, struct buf *out);
+	/* Adds entry seq, read back from the store (oldest first, after load()
+	 * when the record holds the module's state). An entry the state holds
+	 * already is skipped: a record of delver 0.1 kept its log inside, and
+	 * the store's rows then hold the same entries under the same numbers.
+	 * Returns 0, or -1 with one sentence in err. */
+	int (*log_load)(void *, uint64_t seq, const struct cJSON *entry, char *err, size_t errlen);
 };
 
 /* Defined in commands/core/commands.c; NULL entries are unused slots. */
@@ -66,8 +89,22 @@ void *channel_mod(struct channel *ch, enum chanmod_id id);
 void *channel_mod_peek(const struct channel *ch, enum chanmod_id id);
 /* Replaces the module's state (for loading); frees the old one. */
 void channel_mod_set(struct channel *ch, enum chanmod_id id, void *mod);
+/* The record changed (see above). */
 void channel_touch(struct channel *ch);
+/* A module appended entries to its log and changed nothing else. */
+void channel_append(struct channel *ch);
+/* True after either, until the dispatcher has handed the channel to the
+ * store. */
 bool channel_touched(const struct channel *ch);
+/* For the store: how many times the record was touched (a counter that
+ * wraps), the count its stored row holds, and whether they are equal (the
+ * row is current, its log aside). */
+uint32_t channel_changes(const struct channel *ch);
+void channel_set_changes_saved(struct channel *ch, uint32_t changes);
+bool channel_record_saved(const struct channel *ch);
+/* For the store: the newest log entry its rows hold (0: none). */
+uint64_t channel_log_saved(const struct channel *ch);
+void channel_set_log_saved(struct channel *ch, uint64_t seq);
 /* When the channel was last used by a command (unix seconds). */
 int64_t channel_last_used(const struct channel *ch);
 void channel_set_last_used(struct channel *ch, int64_t when);

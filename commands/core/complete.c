@@ -65,8 +65,8 @@ designs(const struct fungeon_channel *c, enum fungeon_kind k, const char *prefix
         bool abilities, struct completions *out)
 {
 	for (int pass = 0; c != NULL && pass < 2; pass++) {
-		for (int i = 0; i < c->nd[k]; i++) {
-			const struct fungeon_stored *s = &c->d[k][i];
+		for (int i = 0; i < c->d.room.n[k]; i++) {
+			const struct fungeon_piece *s = &c->d.room.p[k][i];
 
 			if (!abilities) {
 				offer(out, prefix, s->name, word, pass == 0);
@@ -83,10 +83,12 @@ designs(const struct fungeon_channel *c, enum fungeon_kind k, const char *prefix
 }
 
 void
-complete_fg_obstacle(struct invocation *inv, const char *partial, struct completions *out)
+complete_fg_abilities(struct invocation *inv, const char *partial, struct completions *out)
 {
-	designs(fg(inv), FUNGEON_TRAP, "", partial, false, out);
-	designs(fg(inv), FUNGEON_MONSTER, "", partial, true, out);
+	char prefix[VALUE_MAX + 1];
+	const char *word = last_word(partial, prefix, sizeof(prefix));
+
+	designs(fg(inv), FUNGEON_MONSTER, prefix, word, true, out);
 }
 
 void

@@ -33,9 +33,9 @@ void complete_invocation(struct dispatch *d, const struct origin *o, struct invo
 
 /* Fungeoneers of this channel (character names); who lists too. */
 void complete_fg_who(struct invocation *inv, const char *partial, struct completions *out);
-/* Stored traps, and each stored monster's abilities as monster/ability. */
-void complete_fg_obstacle(struct invocation *inv, const char *partial, struct completions *out);
-/* Stored traps. */
+/* The room's monsters' abilities as monster/ability (lists too). */
+void complete_fg_abilities(struct invocation *inv, const char *partial, struct completions *out);
+/* The room's traps. */
 void complete_fg_trap(struct invocation *inv, const char *partial, struct completions *out);
 /* Stored monsters (a list). */
 void complete_fg_monsters(struct invocation *inv, const char *partial, struct completions *out);

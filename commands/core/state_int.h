@@ -29,9 +29,12 @@ struct channel {
 	void *mods[CHANMOD_COUNT + 1];
 	int64_t last_used;
 	uint64_t generation; /* the store's row generation (bot/store/store_backend.h) */
+	uint64_t log_saved;  /* the newest log entry the store holds (channel.h) */
 	char *gm;            /* the GM's key, NUL, the GM's name; or NULL */
-	bool touched;
-	char key[]; /* at most KEY_MAX bytes with the NUL */
+	uint32_t changes;    /* channel_touch() calls, and those the store holds */
+	uint32_t changes_saved;
+	bool touched; /* on the state's list of touched channels */
+	char key[];   /* at most KEY_MAX bytes with the NUL */
 };
 
 struct user {

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -71,6 +73,7 @@ rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *wha
              const char *result)
 {
 	ring_push(rc->log, ROLLCHAN_LOG_MAX, &rc->nlog, &rc->head, when, who, what, result);
+	rc->count++;
 }
 
 const struct rollchan_entry *
@@ -351,16 +354,15 @@ static cJSON *
 rollchan_save_json(const void *p)
 {
 	const struct rollchan *rc = p;
-	cJSON *o = cJSON_CreateObject(), *log = cJSON_AddArrayToObject(o, "log");
+	cJSON *o = cJSON_CreateObject(), *log;
 
 	cJSON_AddBoolToObject(o, "natural", !rc->no_natural);
 	if (rc->compact) {
 		cJSON_AddBoolToObject(o, "compact", true);
 		cJSON_AddBoolToObject(o, "dark_shown", rc->dark_shown);
 	}
-	/* Oldest first, so a load appends them in order. */
-	for (size_t i = rc->nlog; i > 0; i--)
-		add_entry(log, rollchan_entry(rc, i - 1));
+	/* The roll log is the module's log, in rows of its own; the secret
+	 * one, oldest first, so a load appends them in order. */
 	if (rc->secret != NULL && (rc->secret->n > 0 || rc->secret->to[0] != '\0')) {
 		cJSON *s = cJSON_AddObjectToObject(o, "secret");
 
@@ -382,6 +384,35 @@ rollchan_save_json(const void *p)
 		}
 	}
 	return o;
+}
+
+static uint64_t
+rollchan_log_count(const void *p)
+{
+	return ((const struct rollchan *)p)->count;
+}
+
+/* {"when":N,"who":"...","what":"...","result":"..."}, written without a
+ * tree: a roll costs no allocation here. */
+static int
+rollchan_log_save(const void *p, uint64_t seq, struct buf *out)
+{
+	const struct rollchan *rc = p;
+	const struct rollchan_entry *e =
+	    seq <= rc->count ? rollchan_entry(rc, (size_t)(rc->count - seq)) : NULL;
+
+	if (e == NULL)
+		return -1;
+	buf_adds(out, "{\"when\":");
+	json_write_int(e->when, out);
+	buf_adds(out, ",\"who\":");
+	json_write_string(e->who, out);
+	buf_adds(out, ",\"what\":");
+	json_write_string(e->what, out);
+	buf_adds(out, ",\"result\":");
+	json_write_string(e->result, out);
+	buf_addc(out, '}');
+	return out->toobig ? -1 : 0;
 }
 
 /* A string member of at most max - 1 bytes of UTF-8, or NULL. */
@@ -438,7 +469,33 @@ load_saved(struct rollchan *rc, const cJSON *saved, char *err, size_t errlen)
 	return 0;
 }
 
-/* Loads a log array into the roll log, or the secret log. */
+/* One entry {"when", "who", "what", "result"} into the roll log, or the
+ * secret log. */
+static int
+load_entry(struct rollchan *rc, const cJSON *j, bool secret, char *err, size_t errlen)
+{
+	const cJSON *when = cJSON_GetObjectItemCaseSensitive(j, "when");
+	const char *who = text(j, "who", NAME_MAX_LEN);
+	const char *what = text(j, "what", ROLLCHAN_WHAT_MAX);
+	const char *result = text(j, "result", ROLLCHAN_RESULT_MAX);
+
+	if (!cJSON_IsNumber(when) || when->valuedouble < 0 || when->valuedouble > 1e15 ||
+	    who == NULL || what == NULL || result == NULL) {
+		snprintf(err, errlen,
+		         "roll state: a log entry needs 'when' (unix seconds) and 'who', "
+		         "'what' and 'result' texts of at most %d, %d and %d bytes.",
+		         NAME_MAX_LEN - 1, ROLLCHAN_WHAT_MAX - 1, ROLLCHAN_RESULT_MAX - 1);
+		return -1;
+	}
+	if (secret)
+		rollchan_log_secret(rc, (int64_t)when->valuedouble, who, what, result);
+	else
+		rollchan_log(rc, (int64_t)when->valuedouble, who, what, result);
+	return 0;
+}
+
+/* Loads a log array into the roll log (delver 0.1's records: its entries
+ * are numbered 1 on), or the secret log. */
 static int
 load_log(struct rollchan *rc, const cJSON *log, bool secret, char *err, size_t errlen)
 {
@@ -452,23 +509,8 @@ load_log(struct rollchan *rc, const cJSON *log, bool secret, char *err, size_t e
 	}
 	cJSON_ArrayForEach(j, log)
 	{
-		const cJSON *when = cJSON_GetObjectItemCaseSensitive(j, "when");
-		const char *who = text(j, "who", NAME_MAX_LEN);
-		const char *what = text(j, "what", ROLLCHAN_WHAT_MAX);
-		const char *result = text(j, "result", ROLLCHAN_RESULT_MAX);
-
-		if (!cJSON_IsNumber(when) || when->valuedouble < 0 || when->valuedouble > 1e15 ||
-		    who == NULL || what == NULL || result == NULL) {
-			snprintf(err, errlen,
-			         "roll state: a log entry needs 'when' (unix seconds) and 'who', "
-			         "'what' and 'result' texts of at most %d, %d and %d bytes.",
-			         NAME_MAX_LEN - 1, ROLLCHAN_WHAT_MAX - 1, ROLLCHAN_RESULT_MAX - 1);
+		if (load_entry(rc, j, secret, err, errlen) < 0)
 			return -1;
-		}
-		if (secret)
-			rollchan_log_secret(rc, (int64_t)when->valuedouble, who, what, result);
-		else
-			rollchan_log(rc, (int64_t)when->valuedouble, who, what, result);
 	}
 	return 0;
 }
@@ -499,10 +541,10 @@ rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
 	const cJSON *nat = cJSON_GetObjectItemCaseSensitive(o, "natural");
 	const cJSON *log = cJSON_GetObjectItemCaseSensitive(o, "log");
 
-	if (!cJSON_IsObject(o) || !cJSON_IsBool(nat) || !cJSON_IsArray(log)) {
+	if (!cJSON_IsObject(o) || !cJSON_IsBool(nat)) {
 		snprintf(err, errlen,
 		         "roll state: the record must be an object with 'natural' (true or "
-		         "false) and a 'log' array.");
+		         "false).");
 		return -1;
 	}
 	rc->no_natural = !cJSON_IsTrue(nat);
@@ -511,10 +553,23 @@ rollchan_load(void *p, const cJSON *o, char *err, size_t errlen)
 		snprintf(err, errlen, "roll state: 'compact' and 'dark_shown' are true or false.");
 		return -1;
 	}
-	if (load_log(rc, log, false, err, errlen) < 0 ||
+	if ((log != NULL && load_log(rc, log, false, err, errlen) < 0) ||
 	    load_secret(rc, cJSON_GetObjectItemCaseSensitive(o, "secret"), err, errlen) < 0)
 		return -1;
 	return load_saved(rc, cJSON_GetObjectItemCaseSensitive(o, "saved"), err, errlen);
+}
+
+static int
+rollchan_log_load(void *p, uint64_t seq, const cJSON *entry, char *err, size_t errlen)
+{
+	struct rollchan *rc = p;
+
+	if (seq <= rc->count)
+		return 0; /* held already (see struct chanmod) */
+	if (load_entry(rc, entry, false, err, errlen) < 0)
+		return -1;
+	rc->count = seq;
+	return 0;
 }
 
 /* Moves from's saved rolls onto to, unless to saved rolls here already. */
@@ -544,4 +599,8 @@ const struct chanmod rollchan_mod = {
     .save = rollchan_save_json,
     .load = rollchan_load,
     .rekey = rollchan_rekey,
+    .log_keep = ROLLCHAN_LOG_MAX,
+    .log_count = rollchan_log_count,
+    .log_save = rollchan_log_save,
+    .log_load = rollchan_log_load,
 };

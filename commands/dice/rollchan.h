@@ -4,11 +4,14 @@
  *
  * The log keeps the channel's last ROLLCHAN_LOG_MAX rolls (who, what,
  * result, when), oldest dropped first; private and secret rolls are never
- * in it. The secret log keeps the last ROLLCHAN_SECRET_MAX secret rolls
- * (/gmroll), for the GM alone (/log secret). Both are saved with the
- * channel's record, so they survive restarts; so is the channel where the
- * GM reads secret rolls when the GM cannot be sent a private message
- * (/gm secret-channel).
+ * in it. It is the module's log (struct chanmod): each roll is appended to
+ * the store as a row of its own (channel_append), numbered from 1 in the
+ * channel, and survives restarts. (delver 0.1 kept the log in the record:
+ * such a record still loads, and its entries go to the store's rows when
+ * the channel next rolls.) The secret log keeps the last ROLLCHAN_SECRET_MAX
+ * secret rolls (/gmroll), for the GM alone (/log secret); it is saved with
+ * the channel's record, as is the channel where the GM reads secret rolls
+ * when the GM cannot be sent a private message (/gm secret-channel).
  *
  * Saved rolls ("/save fireball 8d6 # fire", then "/roll fireball") belong
  * to the channel itself (set by the GM); a player's own live in the user
@@ -61,6 +64,7 @@ struct rollchan {
 	bool dark_shown; /* compact: the last status said "Darkness:" */
 	size_t nlog;     /* entries in log, at most ROLLCHAN_LOG_MAX */
 	size_t head;     /* index of the oldest entry */
+	uint64_t count;  /* rolls ever logged: the newest one's number */
 	struct rollchan_entry log[ROLLCHAN_LOG_MAX];
 	size_t nsaved;
 	struct rollchan_saved *saved; /* nsaved, owned */
@@ -83,7 +87,7 @@ extern const struct chanmod rollchan_mod;
 struct rollchan *rollchan_of(struct channel *ch);
 
 /* Appends a roll to the log, dropping the oldest when full; text is cut
- * on a character boundary to fit. */
+ * on a character boundary to fit. The caller calls channel_append(). */
 void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char *what,
                   const char *result);
 

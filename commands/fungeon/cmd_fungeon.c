@@ -1,377 +1,16 @@
-/* /fungeon: the masterless dungeon crawl (RULES.md section 4). This file
- * holds the command table and the party's own commands; the rest are in
+/* /fungeon: the masterless dungeon crawl (the rule text 000, RULES.md
+ * section 4). This file holds the command table; the handlers are in
  * cmd_fungeon_*.c. */
 #include "commands/fungeon/cmd_fungeon.h"
 
-#include <stdio.h>
-#include <string.h>
-#include <strings.h>
-
 #include "commands/core/complete.h"
 #include "commands/fungeon/cmd_fungeon_combat.h"
-#include "commands/fungeon/cmd_fungeon_conflict.h"
 #include "commands/fungeon/cmd_fungeon_design.h"
 #include "commands/fungeon/cmd_fungeon_hallway.h"
-#include "commands/fungeon/fungeon_channel.h"
-#include "commands/fungeon/fungeon_roll.h"
-#include "commands/fungeon/thwacko_style.h"
-#include "rules/base/buf.h"
-
-void
-cmd_fungeon_join(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
-	int me = fungeon_channel_member_of(c, inv->from->user_key), level;
-	struct fungeon_party p;
-	struct fungeon_member *m;
-	bool replacing = me >= 0 && c->m[me].dead;
-
-	fungeon_channel_party(c, &p);
-	if (me >= 0 && !replacing) {
-		reply_error(out, "You already play %s here (one Fungeoneer per player); ",
-		            c->m[me].name);
-		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
-		reply_add(out, RS_BAD, " first.");
-		return;
-	}
-	if (!fungeon_cost_name_valid(name)) {
-		reply_error(out,
-		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
-		            ": , > / \" #.",
-		            FUNGEON_NAME_MAX);
-		return;
-	}
-	if (fungeon_channel_name_used(c, name) &&
-	    !(replacing && !strcasecmp(c->m[me].name, name))) {
-		reply_error(out, "The name %s is taken here; pick another.", name);
-		return;
-	}
-	if (!replacing && c->n == FUNGEON_PARTY_MAX) {
-		reply_error(out, "The party is full (%d Fungeoneers).", FUNGEON_PARTY_MAX);
-		return;
-	}
-	if (replacing || fungeon_channel_fallen(c, inv->from->user_key)) {
-		/* after a death, however the player comes back */
-		level = fungeon_replacement_level(fungeon_channel_floor(c));
-		if (invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level) {
-			reply_error(
-			    out,
-			    "A new Fungeoneer after a death starts at level %d (floor %d "
-			    "- 1, at least 1) for the rest of this dungeon; join at level %d.",
-			    level, fungeon_channel_floor(c), level);
-			return;
-		}
-	} else {
-		level = (int)invocation_int(inv, "level", p.n > 0 ? p.min : 1);
-	}
-	if (replacing) {
-		int lost = fungeon_channel_leave_behind(c, me); /* left in the room to plunder */
-
-		if (lost > 0)
-			reply_line(out, RS_BAD,
-			           "%d of %s's items could not stay in the room (it holds "
-			           "%d treasures) and are lost.",
-			           lost, c->m[me].name, FUNGEON_DESIGNS_MAX);
-		m = &c->m[me];
-		fungeon_member_free(m); /* the new Fungeoneer carries nothing */
-	} else {
-		m = fungeon_channel_member_add(c);
-	}
-	fungeon_member_init(m, inv->from->user_key, inv->from->user_name, name, cls, level);
-	m->fresh = replacing || fungeon_channel_fallen(c, inv->from->user_key);
-	if (replacing)
-		fungeon_channel_fallen_add(c, inv->from->user_key);
-	channel_touch(inv->chan);
-	reply_add(out, RS_BOLD, "%s", m->player);
-	reply_add(out, 0, " %s ", replacing ? "makes a new Fungeoneer:" : "joins as");
-	reply_add(out, RS_BOLD, "%s", m->name);
-	reply_add(out, 0, ", level %d %s: %d hits, class bonus %d, %lld XP.", m->level, m->cls,
-	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
-	reply_nl(out);
-}
-
-void
-cmd_fungeon_leave(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	int me = fungeon_channel_need_self(c, inv, out);
-	char name[FUNGEON_NAME_MAX + 1];
-
-	if (me < 0)
-		return;
-	snprintf(name, sizeof(name), "%s", c->m[me].name);
-	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
-		if (!strcmp(c->holder[k], c->m[me].user_key))
-			c->holder[k][0] = '\0';
-	if (c->m[me].dead) {
-		fungeon_channel_fallen_add(c, c->m[me].user_key);
-		fungeon_channel_leave_behind(c, me);
-	}
-	fungeon_channel_member_remove(c, me);
-	if (c->n == 0)
-		fungeon_channel_fallen_clear(c); /* the party is gone: that dungeon is over */
-	channel_touch(inv->chan);
-	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
-}
-
-static void
-sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
-{
-	const struct fungeon_member *m = &c->m[i];
-	int next = m->level < FUNGEON_LEVEL_MAX ? m->level + 1 : 0;
-
-	reply_title(out, "%s (%s): level %d %s%s", m->name, m->player, m->level, m->cls,
-	            m->dead ? ", dead" : "");
-	reply_add(out, 0, "Hits ");
-	reply_add(out, m->dead ? RS_BAD | RS_BOLD : RS_BOLD, "%d/%d", m->hits,
-	          fungeon_max_hits(m->level));
-	reply_add(out, 0, " · class bonus %d · XP %lld", fungeon_class_bonus(m->level),
-	          (long long)m->xp);
-	if (next)
-		reply_add(out, 0, " (level %d at %lld)", next,
-		          (long long)fungeon_xp_needed(c->xp_rule, next));
-	reply_nl(out);
-	if (!m->dead && fungeon_level_for_xp(c->xp_rule, m->xp) > m->level)
-		reply_line(out, RS_GOOD, "Level-up due in the hallway: the XP reach level %d.",
-		           fungeon_level_for_xp(c->xp_rule, m->xp));
-	if (m->dead) {
-		reply_add(out, RS_BAD, "Dead: %s makes a new Fungeoneer at level %d (", m->player,
-		          fungeon_replacement_level(fungeon_channel_floor(c)));
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
-		reply_line(out, RS_BAD, ").");
-	}
-	for (int e = 0; e < m->neffects; e++)
-		reply_line(out, 0, "Suffers %s: continuous %s (annoy %d, pain %d%s).",
-		           m->effects[e].source,
-		           m->effects[e].kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage",
-		           m->effects[e].annoy, m->effects[e].pain,
-		           m->effects[e].universal ? ", universal" : "");
-	for (int k = 0; k < m->nitems; k++) {
-		char spec[FUNGEON_SPEC_MAX + 1];
-
-		fungeon_cost_format(&m->items[k].d, spec, sizeof(spec));
-		reply_line(out, 0, "Carries %s: %s (%lld points).", m->items[k].name, spec,
-		           (long long)m->items[k].cost);
-	}
-	if (m->credit)
-		reply_line(out, 0, "Town credit %lld.", (long long)m->credit);
-	for (int k = 0; k < m->nwander; k++)
-		reply_line(out, 0, "Wandering monster to build: %lld points.",
-		           (long long)m->wanderer[k]);
-}
-
-void
-cmd_fungeon_sheet(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *who = invocation_str(inv, "who");
-	int i = who != NULL ? fungeon_channel_need_member(c, who, out)
-	                    : fungeon_channel_need_self(c, inv, out);
-
-	if (i >= 0)
-		sheet_of(c, i, out);
-}
-
-void
-cmd_fungeon_party(struct invocation *inv, struct reply *out)
-{
-	static const char *const hdr[] = {"Fungeoneer", "player", "class", "level",
-	                                  "hits",       "XP",     "bonus"};
-	struct fungeon_channel *c = fungeon_channel(inv);
-	struct fungeon_party p;
-	struct fungeon_picks pk;
-	int next;
-
-	if (c->n == 0) {
-		reply_add(out, 0, "No party here yet: ");
-		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_line(out, 0, ".");
-		return;
-	}
-	fungeon_channel_party(c, &p);
-	reply_title(out, "The party");
-	reply_table(out, 7, hdr);
-	for (int i = 0; i < c->n; i++) {
-		const struct fungeon_member *m = &c->m[i];
-		char level[8], hits[24], xp[24], bonus[8];
-		const char *cells[] = {m->name, m->player, m->cls, level, hits, xp, bonus};
-
-		snprintf(level, sizeof(level), "%d", m->level);
-		snprintf(hits, sizeof(hits), m->dead ? "dead" : "%d/%d", m->hits,
-		         fungeon_max_hits(m->level));
-		snprintf(xp, sizeof(xp), "%lld", (long long)m->xp);
-		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(m->level));
-		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
-	}
-	reply_line(out, 0, "Party Min %d · Max %d · Total %d · floor %d%s · XP rule: %s.", p.min,
-	           p.max, p.total, fungeon_channel_floor(c),
-	           c->floor ? "" : " (the entrance: Party Min)",
-	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
-		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
-	if (c->waived[0])
-		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
-	fungeon_channel_picks(c, &pk);
-	next = fungeon_hallway_picks_next(&pk);
-	if (pk.n > 0 && next >= 0) {
-		reply_add(out, 0, "Choosing categories: %s is next (", c->m[next].player);
-		reply_cmd(out, 0, "fungeon pick", "category", "CATEGORY", NULL);
-		reply_line(out, 0, ").");
-	}
-	if (fungeon_channel_holder(c, FUNGEON_CAT_TRAPS) < 0 &&
-	    fungeon_channel_holder(c, FUNGEON_CAT_MONSTERS) < 0 &&
-	    fungeon_channel_holder(c, FUNGEON_CAT_TREASURE) < 0) {
-		if (pk.n == 0) {
-			reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
-			reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
-			reply_line(out, RS_DIM, ").");
-		}
-		return;
-	}
-	reply_add(out, 0, "Picking:");
-	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
-		int h = fungeon_channel_holder(c, (enum fungeon_category)k);
-
-		reply_add(out, 0, "%s %s %s", k ? " ·" : "",
-		          fungeon_hallway_category_name((enum fungeon_category)k),
-		          h >= 0 ? c->m[h].player : "nobody");
-	}
-	reply_nl(out);
-}
-
-void
-cmd_fungeon_floor(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-
-	if (invocation_has(inv, "n")) {
-		c->floor = (int)invocation_int(inv, "n", 1);
-		channel_touch(inv->chan);
-	}
-	reply_add(out, 0, "Floor ");
-	reply_add(out, RS_BOLD, "%d", fungeon_channel_floor(c));
-	reply_add(out, 0, "%s.", c->floor ? "" : " (the entrance: Party Min)");
-	reply_nl(out);
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
-		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
-}
-
-/* Damage or healing to a Fungeoneer or a stored monster. */
-static void
-hits_cmd(struct invocation *inv, struct reply *out, bool damage)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	struct fungeon_part p;
-	int n = (int)invocation_int(inv, "n", 1);
-
-	if (fungeon_roll_part_resolve(c, invocation_str(inv, "who"), FGP_MEMBER | FGP_MONSTER, &p,
-	                              out) < 0)
-		return;
-	if (p.kind == FGP_MONSTER) {
-		int max = fungeon_cost_monster_hits(p.s->d.level);
-
-		if (!damage && p.s->hits == 0) {
-			reply_error(out, "%s is defeated; nothing heals it.", p.s->name);
-			return;
-		}
-		p.s->hits = damage ? (n >= p.s->hits ? 0 : p.s->hits - n)
-		                   : (n >= max - p.s->hits ? max : p.s->hits + n);
-		channel_touch(inv->chan);
-		reply_add(out, 0, "%s %s %d: %d/%d hits.", p.s->name, damage ? "takes" : "heals", n,
-		          p.s->hits, max);
-		if (p.s->hits == 0)
-			reply_add(out, RS_GOOD | RS_BOLD, " %s is defeated!", p.s->name);
-		reply_nl(out);
-		return;
-	}
-	{
-		struct fungeon_member *m = &c->m[p.member];
-		bool died;
-
-		if (m->dead) {
-			reply_error(out, "%s is dead; %s makes a new Fungeoneer in the hallway.",
-			            m->name, m->player);
-			return;
-		}
-		died = damage ? fungeon_damage(m, n) : (fungeon_heal(m, n), false);
-		channel_touch(inv->chan);
-		reply_add(out, 0, "%s %s %d: %d/%d hits.", m->name, damage ? "takes" : "heals", n,
-		          m->hits, fungeon_max_hits(m->level));
-		if (died)
-			reply_add(out, RS_BAD | RS_BOLD,
-			          " %s dies! %s makes a new Fungeoneer at level %d in the hallway.",
-			          m->name, m->player,
-			          fungeon_replacement_level(fungeon_channel_floor(c)));
-		reply_nl(out);
-	}
-}
-
-void
-cmd_fungeon_damage(struct invocation *inv, struct reply *out)
-{
-	hits_cmd(inv, out, true);
-}
-
-void
-cmd_fungeon_heal(struct invocation *inv, struct reply *out)
-{
-	hits_cmd(inv, out, false);
-}
-
-void
-cmd_fungeon_xp(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	int i = fungeon_channel_need_member(c, invocation_str(inv, "who"), out);
-	int64_t n = invocation_int(inv, "n", 0);
-	struct fungeon_member *m;
-	int reach;
-
-	if (i < 0)
-		return;
-	m = &c->m[i];
-	if (m->dead) {
-		reply_error(out, "%s is dead and earns no more XP.", m->name);
-		return;
-	}
-	fungeon_add_xp(m, n);
-	channel_touch(inv->chan);
-	reach = fungeon_level_for_xp(c->xp_rule, m->xp);
-	reply_add(out, 0, "%s %s %lld XP: ", m->name, n < 0 ? "loses" : "gains",
-	          (long long)(n < 0 ? -n : n));
-	reply_add(out, RS_BOLD, "%lld", (long long)m->xp);
-	reply_add(out, 0, " in all.");
-	if (reach > m->level)
-		reply_add(out, RS_GOOD, " Level %d is due in the hallway.", reach);
-	else if (m->level < FUNGEON_LEVEL_MAX)
-		reply_add(out, 0, " Level %d at %lld.", m->level + 1,
-		          (long long)fungeon_xp_needed(c->xp_rule, m->level + 1));
-	reply_nl(out);
-}
-
-void
-cmd_fungeon_xprule(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *rule = invocation_str(inv, "rule");
-
-	if (rule != NULL) {
-		if (!invocation_require_gm(inv, out))
-			return;
-		c->xp_rule = strcmp(rule, "formula") ? FUNGEON_XP_TABLE : FUNGEON_XP_FORMULA;
-		channel_touch(inv->chan);
-	}
-	reply_add(out, 0, "XP rule here: ");
-	reply_add(out, RS_BOLD, "%s", c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
-	reply_add(out, 0,
-	          c->xp_rule == FUNGEON_XP_FORMULA
-	              ? " (level up when XP >= 10 x 2^(current level - 1): level 3 at 20)."
-	              : " (0 10 40 80 160 320 640 1280 2560 5120, then 10 x "
-	                "2^(level - 1): level 3 at 40).");
-	reply_nl(out);
-}
+#include "commands/fungeon/cmd_fungeon_party.h"
+#include "commands/fungeon/cmd_fungeon_town.h"
+#include "commands/fungeon/cmd_fungeon_trap.h"
+#include "rules/fungeon/fungeon_room.h"
 
 /* --- the command table --- */
 
@@ -407,39 +46,42 @@ static const struct cmd_opt join_opts[] = {
      .flags = OPT_REQUIRED,
      .max = FUNGEON_CLASS_MAX},
     {.name = "level",
-     .desc = "Level 1 to 20 (default: Party Min; after a death: floor - 1)",
+     .desc = "Level 1 to 60 (default: Party Min; after a death: floor - 1)",
      .type = OPT_INT,
      .min = FUNGEON_LEVEL_MIN,
      .max = FUNGEON_LEVEL_MAX},
+    {.name = "type",
+     .desc = "The Type your class bonus is tied to (fire for a Fire Mage), if any",
+     .type = OPT_STRING,
+     .max = FUNGEON_TYPE_MAX},
     {0},
 };
 static const struct cmd_opt who_opts[] = {WHO(0), {0}};
 static const struct cmd_opt floor_opts[] = {
     {.name = "n",
-     .desc = "The floor, 1 to 99",
+     .desc = "The floor, 1 to 61 (a replacement there joins at level 60, the highest)",
      .type = OPT_INT,
      .min = 1,
      .max = FUNGEON_FLOOR_MAX},
     {0},
 };
-static const struct cmd_opt hits_opts[] = {
-    WHO(OPT_REQUIRED),
-    {.name = "n",
-     .desc = "Hits, 1 to 1000",
+static const struct cmd_opt adjust_opts[] = {
+    {.name = "who",
+     .desc = "A Fungeoneer, or a monster of the room",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
+     .max = 2 * FUNGEON_NAME_MAX + 1,
+     .complete = complete_fg_who},
+    {.name = "hits",
+     .desc = "Hits to give (+N) or take (-N)",
      .type = OPT_INT,
-     .flags = OPT_REQUIRED,
-     .min = 1,
+     .min = -1000,
      .max = 1000},
-    {0},
-};
-static const struct cmd_opt xp_opts[] = {
-    WHO(OPT_REQUIRED),
-    {.name = "n",
-     .desc = "XP to add (negative to take away)",
+    {.name = "xp",
+     .desc = "XP to give (+N) or take (-N)",
      .type = OPT_INT,
-     .flags = OPT_REQUIRED,
-     .min = -1000000,
-     .max = 1000000},
+     .min = -9007199254740991LL, /* what Discord's integer options carry: 2^53 - 1 */
+     .max = 9007199254740991LL},
     {0},
 };
 static const struct cmd_opt xprule_opts[] = {
@@ -449,10 +91,8 @@ static const struct cmd_opt xprule_opts[] = {
      .choices = rule_choices},
     {0},
 };
-static const struct cmd_opt hallway_opts[] = {
-    {.name = "waive",
-     .desc = "Leave the room with points unspent (recorded and shown)",
-     .type = OPT_BOOL},
+static const struct cmd_opt enter_opts[] = {
+    {.name = "waive", .desc = "Go in with points unspent (recorded and shown)", .type = OPT_BOOL},
     {0},
 };
 static const struct cmd_opt pick_opts[] = {
@@ -464,9 +104,9 @@ static const struct cmd_opt pick_opts[] = {
     WHO(0),
     {0},
 };
-static const struct cmd_opt item_opts[] = {
+static const struct cmd_opt take_opts[] = {
     {.name = "item",
-     .desc = "A treasure's name",
+     .desc = "A treasure of the room, or one the dead left",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
      .max = FUNGEON_NAME_MAX},
@@ -479,42 +119,41 @@ static const struct cmd_opt use_opts[] = {
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
      .max = FUNGEON_NAME_MAX},
-    {0},
-};
-static const struct cmd_opt annoy_opts[] = {
-    {.name = "obstacle",
-     .desc = "A trap, or a monster's ability as monster/ability",
+    {.name = "on",
+     .desc = "The Fungeoneer it heals (default: yours)",
      .type = OPT_STRING,
-     .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
+     .flags = OPT_AUTOCOMPLETE,
      .max = 2 * FUNGEON_NAME_MAX + 1,
-     .complete = complete_fg_obstacle},
-    WHO_LIST("Who resists (default: every living Fungeoneer)"),
-    BONUS,
+     .complete = complete_fg_who},
     {0},
 };
+#define TRAP_OPT                                                                                   \
+	{                                                                                          \
+		.name = "trap", .desc = "A trap of the room", .type = OPT_STRING,                  \
+		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = FUNGEON_NAME_MAX,                 \
+		.complete = complete_fg_trap                                                       \
+	}
 static const struct cmd_opt find_opts[] = {
-    {.name = "trap",
-     .desc = "The trap",
-     .type = OPT_STRING,
-     .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
-     .max = FUNGEON_NAME_MAX,
-     .complete = complete_fg_trap},
-    WHO_LIST("Who searches or triggers (default: every living Fungeoneer)"),
+    TRAP_OPT,
+    WHO_LIST("Who searches (default: every Fungeoneer in the room)"),
     BONUS,
     {0},
 };
-static const struct cmd_opt pain_opts[] = {
-    {.name = "who",
-     .desc = "Fungeoneers, traps, monsters, monster/ability; name>target picks a target",
-     .type = OPT_STRING,
-     .flags = OPT_REST | OPT_REQUIRED,
-     .max = 400},
+static const struct cmd_opt trigger_opts[] = {
+    TRAP_OPT,
+    WHO_LIST("Who stumbles into it or tries to get past (default: every Fungeoneer in the "
+             "room)"),
+    {0},
+};
+static const struct cmd_opt disarm_opts[] = {
+    TRAP_OPT,
+    WHO_LIST("Who disarms it (one Fungeoneer; default: yours)"),
     BONUS,
     {0},
 };
 static const struct cmd_opt combat_opts[] = {
     {.name = "monsters",
-     .desc = "The monsters fighting (default: every monster with hits left)",
+     .desc = "The monsters fighting (default: every monster of the room with hits left)",
      .type = OPT_STRING,
      .flags = OPT_REST | OPT_AUTOCOMPLETE,
      .max = 400,
@@ -522,12 +161,18 @@ static const struct cmd_opt combat_opts[] = {
     {.name = "use",
      .desc = "Abilities used as monster/ability, or none (default: each one's first)",
      .type = OPT_STRING,
+     .flags = OPT_AUTOCOMPLETE,
+     .max = 400,
+     .complete = complete_fg_abilities},
+    {.name = "targets",
+     .desc = "Who hurts whom on winning a rank: who>target, any other in the fight",
+     .type = OPT_STRING,
      .max = 400},
     BONUS,
     {0},
 };
 static const struct cmd_opt retreat_opts[] = {
-    WHO_LIST("Who makes the roll (default: every living Fungeoneer)"),
+    WHO_LIST("Who makes the roll (default: every Fungeoneer in play)"),
     BONUS,
     {0},
 };
@@ -535,157 +180,187 @@ static const struct cmd_opt retreat_opts[] = {
 static const struct command fungeon_subs[] = {
     {.name = "join",
      .desc = "Make your Fungeoneer: name, class, level (one per player here)",
-     .help = "Max hits = 5 x level; class bonus = level / 2. After your Fungeoneer died, "
-             "join again: the new one starts at level floor - 1 (at least 1).",
+     .help = "Max hits = 5 x level; class bonus = level / 2; a new Fungeoneer has 0 XP. "
+             "type:fire says your class bonus is tied to fire: it then counts by itself "
+             "against fire. After your Fungeoneer died in a dungeon, join again: the new one "
+             "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "
+             "for the next hallway, as does anyone joining while the party is in a room.",
      .opts = join_opts,
      .fn = cmd_fungeon_join},
-    {.name = "leave", .desc = "Take your Fungeoneer out of the party", .fn = cmd_fungeon_leave},
+    {.name = "leave",
+     .desc = "Take your Fungeoneer out of the party",
+     .help = "What it carried stays in the room. Ruling: the categories it held in this "
+             "room pass to the highest roller left.",
+     .fn = cmd_fungeon_leave},
     {.name = "sheet",
-     .desc = "A Fungeoneer's sheet: hits, XP, effects, treasure",
+     .desc = "A Fungeoneer's sheet: hits, XP, effects and their sources, treasure",
      .opts = who_opts,
      .fn = cmd_fungeon_sheet,
      .read_only = true},
     {.name = "party",
-     .desc = "The party, Party Min/Max/Total, the floor and the three budgets",
+     .desc = "The party, where it is, Party Min/Max/Total, the floor, the room's budgets",
+     .help = "Party Min is the lowest level of the living, Party Max the highest, Party Total "
+             "their sum. Ruling: the text's own example (levels 2, 3 and 5, \"Party Total is "
+             "8\") is a slip for 10.",
      .fn = cmd_fungeon_party,
      .read_only = true},
     {.name = "floor",
-     .desc = "Show or set the dungeon floor (the entrance is Party Min)",
+     .desc = "Show or set the floor of the rooms to come (at the entrance, or in a room)",
+     .help = "A dungeon's entrance opens on Party Min. Taking a downward stair is setting "
+             "the next floor from the room it is in. Floors go to 61: a replacement there "
+             "joins at level 60, the highest whose XP 64-bit arithmetic can count.",
      .opts = floor_opts,
      .fn = cmd_fungeon_floor},
-    {.name = "damage",
-     .desc = "Take hits from a Fungeoneer or a monster; 0 hits is death",
-     .opts = hits_opts,
-     .fn = cmd_fungeon_damage},
-    {.name = "heal",
-     .desc = "Give hits back, up to max hits",
-     .opts = hits_opts,
-     .fn = cmd_fungeon_heal},
-    {.name = "xp",
-     .desc = "Give XP to a Fungeoneer (levels are gained in the hallway)",
-     .opts = xp_opts,
-     .fn = cmd_fungeon_xp},
+    {.name = "adjust",
+     .desc = "Change hits or XP by hand, outside the rules (it says so; undo fixes mistakes)",
+     .help = "In a dungeon, hits heal only through magic treasure and levelling up; this "
+             "is a correction outside the rules, and its reply says so. {/undo} takes back a "
+             "change that was a mistake. XP go from 0 up to 9223372036854775807.",
+     .opts = adjust_opts,
+     .fn = cmd_fungeon_adjust},
     {.name = "xp-rule",
      .desc = "Show or set the XP rule: table (default) or formula",
      .help = "Ruling: the level table is the default (level 3 at 40 XP); the prose "
              "formula, level up when XP >= 10 x 2^(current level - 1), disagrees from "
-             "level 3 on (20 XP) and is the alternative. Setting it is the GM's.",
+             "level 3 on (20 XP) and is the alternative. Setting it is the GM's. Ruling: "
+             "the table's heading \"(Party Min + Floor)\" is a slip; XP depend on neither.",
      .opts = xprule_opts,
      .fn = cmd_fungeon_xprule},
     {.name = "entrance",
-     .desc = "When the players don't agree on the dungeon: each rolls, the highest describes it",
-     .help = "Every player rolls one die, their Thwack-O (ties re-rolled); the highest "
-             "describes the entrance. It opens on floor = Party Min.",
+     .desc = "Into a dungeon when the players don't agree on it: the highest roll describes it",
+     .help = "From town. Every player rolls one die, their Thwack-O (ties re-rolled); the "
+             "highest describes the entrance, which opens on floor = Party Min.",
      .fn = cmd_fungeon_hallway_entrance},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
-     .opts = hallway_opts,
-     .help = "In order: (1) dead Fungeoneers are replaced at level floor - 1 (minimum 1); "
-             "(2) level-ups, several at once, each level recomputing class bonus and max "
-             "hits and healing 5 hits; (3) continuous-damage rolls (holds end with the "
-             "fight); (4) every player rolls one die, their Thwack-O: the highest chooses "
-             "first among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
-             "the next "
-             "(ties re-rolled; a player chooses again only when there are fewer players "
-             "than categories). If Party Min rose, the Traps player places a downward "
-             "stair. The room's budgets are computed once, after (1) and (2), and stay "
-             "fixed for the room. A dead Fungeoneer's player makes the new one before the "
-             "hallway. All points must be spent first, unless the players waive it "
-             "({/fungeon hallway waive:true}, recorded and shown).",
+     .help = "From town (into a new dungeon), the entrance or a room, in order: (1) dead "
+             "Fungeoneers are replaced at level floor - 1 (minimum 1); (2) level-ups, "
+             "several at once, each level recomputing class bonus and max hits and healing "
+             "5 hits; (3) continuous damage, from traps and monsters, is rolled (a success "
+             "against a trap's earns its cost in XP), and holds end; (4) every player whose "
+             "Fungeoneer lives rolls one die, their Thwack-O: the highest chooses first "
+             "among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
+             "the next (ties re-rolled; a player chooses again only when there are fewer "
+             "players than categories; a lone player holds all three). One who died in (3) "
+             "is out until the next hallway. If Party Min rose, the Traps player places a "
+             "downward stair. Ruling: the room's budgets are computed once, after (1) and "
+             "(2), and stay fixed for the room. The room left behind goes with all it held; "
+             "Ruling: the party may leave it with monsters standing, which stay behind.",
      .fn = cmd_fungeon_hallway},
     {.name = "pick",
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
      .opts = pick_opts,
      .fn = cmd_fungeon_hallway_pick},
+    {.name = "enter",
+     .desc = "Enter the room made in the hallway",
+     .help = "Every category is chosen and every point spent first. Ruling: the players may "
+             "go in with points unspent by waiving them ({/fungeon enter waive:true}), which "
+             "is recorded and shown.",
+     .opts = enter_opts,
+     .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",
      .desc = "Price a trap, monster or treasure against this room's budget",
-     .help = "Design words: trap: annoy N, pain N, guards, unlimited, universal, "
-             "continuous, type WORD. monster: level N, then per ability: ability NAME, "
-             "annoy N, pain N, resist N TYPE, hold, continuous, universal, type WORD. "
-             "treasure: mundane|fancy, value N, heal N, annoy N, pain N, universal, type "
-             "WORD. Plain points add first, then each doubling feature doubles the sum. "
-             "Ruling: an odd number of Annoy dice costs as the next even number.",
+     .help = "Design words: trap: annoy N and type WORD (both needed), then any of pain N, "
+             "guards, unlimited, universal, continuous (annoy 2 type fire pain 2). monster: "
+             "level N (needed), then per ability: ability NAME with annoy N and type WORD "
+             "(both needed), then any of pain N, resist N TYPE, hold, continuous, universal. "
+             "treasure: mundane|fancy, value N, heal N, annoy N, pain N, universal, type WORD "
+             "(magic dice need fancy, and a type or universal). Plain points add first, then "
+             "each doubling feature doubles the sum. Ruling: an odd number of Annoy dice costs "
+             "as the next even number.",
      .subs = cmd_fungeon_design_cost_subs},
     {.name = "trap",
-     .desc = "Store, list or remove this channel's traps",
+     .desc = "Make, list or unmake this room's traps (the Traps player)",
      .subs = cmd_fungeon_design_trap_subs},
     {.name = "monster",
-     .desc = "Store, list or remove this channel's monsters",
+     .desc = "Make, list or unmake this room's monsters (the Monsters player)",
      .subs = cmd_fungeon_design_monster_subs},
     {.name = "treasure",
-     .desc = "Store, list or remove this channel's treasure",
+     .desc = "Make, list or unmake this room's treasure (the Treasure player)",
      .subs = cmd_fungeon_design_treasure_subs},
-    {.name = "take",
-     .desc = "A Fungeoneer takes a treasure of this room",
-     .opts = item_opts,
-     .fn = cmd_fungeon_design_take},
-    {.name = "use",
-     .desc = "Use up a magic healing item you carry",
-     .opts = use_opts,
-     .fn = cmd_fungeon_design_use},
-    {.name = "annoy",
-     .desc = "Annoying conflict: an obstacle's Annoy dice against each resister",
-     .help = "The obstacle keeps its highest die; each resister rolls level dice (+ class "
-             "bonus if the class fits: bonus:NAME or bonus:all; + matching magic Annoy "
-             "dice unless the obstacle is universal) and keeps the highest. Lower fails, "
-             "equal succeeds. Against a trap this is getting past or disarming it (the "
-             "class bonus where it fits): a success earns the trap's cost in XP, and a "
-             "trap without Unlimited Use is then spent, sprung or not. A monster's ability "
-             "rolls level + its Annoy dice.",
-     .opts = annoy_opts,
-     .fn = cmd_fungeon_conflict_annoy},
     {.name = "find",
      .desc = "Search for a trap: Annoy rolls against as many dice as its cost",
+     .help = "A success finds the trap without triggering it and earns its cost in XP. "
+             "Ruling: a Fungeoneer who fails stays in blissful ignorance and may not search "
+             "that trap again; a trap found is not searched for again.",
      .opts = find_opts,
-     .fn = cmd_fungeon_conflict_find},
+     .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
-     .desc = "Fungeoneers stumble into a trap: an Annoy roll against its Annoy dice",
-     .help = "One Fungeoneer makes an Annoy roll against the trap's Annoy dice. Several at "
-             "once each roll one die + level first: the highest total (and everyone tied "
-             "with it) avoids it, the others make that Annoy roll. A trap without "
-             "Unlimited Use springs once: after that it cannot be triggered or rolled "
-             "against again.",
-     .opts = find_opts,
-     .fn = cmd_fungeon_conflict_trigger},
-    {.name = "pain",
-     .desc = "Painful conflict: Pain dice sorted, compared rank by rank",
-     .help = "Each roll is sorted high to low; at each rank the single highest die deals "
-             "1 damage to a participant of the other side (its target if one was given as "
-             "name>target, else the one with the lowest die at that rank). A roll that ran "
-             "out counts 0. Ruling: a tie for highest at a rank deals no damage. Traps "
-             "deal but never take damage. Universal damage (monsters' attacks always): "
-             "no class bonus or magic protection. Each point dealt to a monster earns XP "
-             "equal to its cost.",
-     .opts = pain_opts,
-     .fn = cmd_fungeon_conflict_pain},
+     .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
+     .help = "No class bonus (that is disarming's). A success sidesteps the trap and earns "
+             "its cost in XP; a failure makes its Pain roll against that Fungeoneer and "
+             "starts its continuous damage. Several at once each roll one die + level first; "
+             "Ruling: the highest and everyone tied with it avoid it, the others make the "
+             "Annoy roll. A trap without Unlimited Use springs once.",
+     .opts = trigger_opts,
+     .fn = cmd_fungeon_trap_trigger},
+    {.name = "disarm",
+     .desc = "Disarm a trap that was found: an Annoy roll, the class bonus counting",
+     .help = "Like triggering, but the class bonus counts where the class fits. A success "
+             "disarms it (XP); a failure is a triggering. Ruling: a trap is found before it "
+             "is disarmed.",
+     .opts = disarm_opts,
+     .fn = cmd_fungeon_trap_disarm},
     {.name = "combat",
-     .desc = "One combat turn: continuous effects, monster abilities, the Painful conflict",
+     .desc = "One combat turn: continuous monster features, abilities, the Painful conflict",
+     .help = "(1) continuous monster features are rolled: a hold's failure loses the turn, "
+             "continuous damage's failure takes its Pain roll (a trap's continuous damage "
+             "waits for the hallway); Ruling: a hold is re-rolled here, with the others. (2) "
+             "each monster uses its first special ability unless use: says otherwise; "
+             "Ruling: an ability is rolled against every Fungeoneer in the fight, and those "
+             "who fail face its Pain dice. (3) everyone's Painful conflict; Ruling: a held "
+             "Fungeoneer rolls no dice but can be hurt. A rank's winner hurts its target "
+             "(targets:who>target, any other in the fight, of either side); Ruling: without "
+             "one, the other side's lowest die at that rank. Ruling: a tie at a rank deals "
+             "no damage. Monster attacks are universal: no class bonus or magic. Ruling: "
+             "Resist dice take that many of a Fungeoneer's class-bonus and magic dice of "
+             "their type away; they never add dice. Each point dealt to a monster earns XP "
+             "equal to its cost. Ruling: holds end with the fight.",
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},
+    {.name = "take",
+     .desc = "Take a treasure of the room, or plunder what the dead left",
+     .help = "Treasure is found once the room's monsters are dead, or, when a trap guards "
+             "it, once that trap was triggered, disarmed or sidestepped. A dead Fungeoneer's "
+             "treasure stays where it fell for the others to plunder; Ruling: one who dies "
+             "in a hallway leaves it in the room that hallway leads to.",
+     .opts = take_opts,
+     .fn = cmd_fungeon_town_take},
+    {.name = "use",
+     .desc = "Use up a magic healing item (on you, or on another)",
+     .help = "Healing items work once; using one also ends continuous damage.",
+     .opts = use_opts,
+     .fn = cmd_fungeon_town_use},
     {.name = "retreat",
-     .desc = "Back to town: Annoy rolls against floor dice; failures build wanderers",
-     .help = "Each failure gives that player one wandering monster of level + floor "
-             "points (at least the floor; points from separate failures never pool), "
-             "built with {/fungeon monster add name=NAME design=DESIGN budget:wander}.",
+     .desc = "Head back to town, room by room: Annoy rolls before each; failures build "
+             "wanderers",
+     .help = "Before re-entering each room on the way back, every player makes an Annoy "
+             "roll against its floor; each failure gives that player one wandering monster "
+             "of level + floor points (points from separate failures never pool), built "
+             "with {/fungeon monster add name=NAME design=DESIGN}. The party goes on once "
+             "they are built and beaten. Ruling: each room is re-entered at the floor it "
+             "was on. Ruling: a Fungeoneer who dies on the way back is replaced in town.",
      .opts = retreat_opts,
-     .fn = cmd_fungeon_combat_retreat},
+     .fn = cmd_fungeon_town_retreat},
     {.name = "town",
-     .desc = "In town: sell treasure for half its points, buy new with the credit",
-     .subs = cmd_fungeon_design_town_subs},
+     .desc = "In town: sell treasure for half its points, buy new with the credit, the healer",
+     .subs = cmd_fungeon_town_subs},
     {0},
 };
 
 const struct command cmd_fungeon = {
     .name = "fungeon",
     .desc = "Fungeon: masterless dungeon crawling with Thwack-O dice",
-    .help = "Every player rolls in every conflict; each player's Thwack-O die replaces one "
-            "of their dice (one per player per roll) and is drawn in their style "
-            "({/thwacko show}). The highest Thwack-O narrates. Ruling: a tie for the highest "
+    .help = "A party goes from town into a dungeon: a hallway, then the room its players "
+            "made, then the next hallway, until it heads back. Every player rolls in every "
+            "conflict; each player's Thwack-O die replaces one of their dice (one per player "
+            "per roll) and is drawn in their style ({/thwacko show}). The highest Thwack-O "
+            "narrates. Ruling: every Fungeon die is a d6. Ruling: a tie for the highest "
             "Thwack-O is broken by re-rolling the tied dice, shown. Costs: plain points "
-            "first, then one doubling per doubling feature. Ruling: an odd number of "
-            "Annoy dice costs as the next even number. Ruling: a tie at a rank of a "
-            "Painful conflict deals no damage. Ruling: XP use the level table unless the "
-            "channel chose the formula ({/fungeon xp-rule}).",
+            "first, then one doubling per doubling "
+            "feature. Ruling: an odd number of Annoy dice costs as the next even number. "
+            "Ruling: a tie at a rank of a Painful conflict deals no damage. Ruling: XP use "
+            "the level table unless the channel chose the formula ({/fungeon xp-rule}).",
     .subs = fungeon_subs,
     .default_sub = "party",
 };

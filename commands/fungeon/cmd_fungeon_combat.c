@@ -1,5 +1,6 @@
-/* /fungeon combat and retreat: a combat turn in its three steps, and the
- * back-to-town check. */
+/* /fungeon combat: a combat turn in its three steps (the rule text's
+ * combat): (1) continuous monster features, (2) the monsters' special
+ * abilities, (3) everyone's Painful conflict. */
 #include "commands/fungeon/cmd_fungeon_combat.h"
 
 #include <stdio.h>
@@ -7,12 +8,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_pain.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
-#include "commands/dice/rollchan.h"
 #include "rules/base/mem.h"
+
+#define TARGETS_MAX CF_PARTS_MAX
 
 struct turn {
 	int nmon;
@@ -22,17 +25,20 @@ struct turn {
 	int nfight;
 	int fight[FUNGEON_PARTY_MAX];
 	bool held[FUNGEON_PARTY_MAX]; /* by member index */
+	int ntarget;
+	char target[TARGETS_MAX][FUNGEON_NAME_MAX * 2 + 2]; /* "who>target" */
 };
 
 static int
 pick_monsters(struct fungeon_channel *c, const char *list, struct turn *t, struct reply *out)
 {
 	char w[CF_PARTS_MAX][FUNGEON_NAME_MAX * 2 + 2];
+	struct fungeon_room *r = &c->d.room;
 	int n;
 
 	if (list == NULL) {
-		for (int i = 0; i < c->nd[FUNGEON_MONSTER]; i++) {
-			if (c->d[FUNGEON_MONSTER][i].hits <= 0)
+		for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
+			if (r->p[FUNGEON_MONSTER][i].hits <= 0)
 				continue;
 			if (t->nmon == CF_PARTS_MAX - 1) {
 				reply_error(out,
@@ -43,15 +49,13 @@ pick_monsters(struct fungeon_channel *c, const char *list, struct turn *t, struc
 			}
 			t->mon[t->nmon] = (struct fungeon_part){.kind = FGP_MONSTER,
 			                                        .member = -1,
-			                                        .s = &c->d[FUNGEON_MONSTER][i],
+			                                        .s = &r->p[FUNGEON_MONSTER][i],
 			                                        .target = -1};
 			t->nmon++;
 		}
 		if (t->nmon == 0) {
-			reply_error(out, "No monster with hits left is stored here; ");
-			reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design",
-			          "DESIGN", NULL);
-			reply_add(out, RS_BAD, " makes one.");
+			reply_error(out, "No monster of this room has hits left: there is nothing "
+			                 "to fight here.");
 			return -1;
 		}
 		return 0;
@@ -59,9 +63,17 @@ pick_monsters(struct fungeon_channel *c, const char *list, struct turn *t, struc
 	n = fungeon_channel_split_names(list, w, CF_PARTS_MAX - 1, out);
 	if (n < 0)
 		return -1;
-	for (int i = 0; i < n; i++)
-		if (fungeon_roll_part_resolve(c, w[i], FGP_MONSTER, &t->mon[t->nmon++], out) < 0)
+	for (int i = 0; i < n; i++) {
+		struct fungeon_part *p = &t->mon[t->nmon++];
+
+		if (fungeon_roll_part_resolve(c, w[i], FGP_MONSTER, p, out) < 0)
 			return -1;
+		if (p->s->hits <= 0) {
+			reply_error(out, "%s is already defeated; name a monster with hits left.",
+			            p->s->name);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -119,6 +131,91 @@ pick_uses(struct fungeon_channel *c, const char *list, struct turn *t, struct re
 	return 0;
 }
 
+/* The participants of step 3: the party (held ones rolling no dice) and
+ * the monsters, each with its target from the targets option. */
+static int
+step3_parts(struct fungeon_channel *c, const struct turn *t, struct fungeon_part *parts)
+{
+	int n = 0;
+
+	for (int f = 0; f < t->nfight; f++) {
+		int i = t->fight[f];
+
+		if (c->m[i].dead)
+			continue;
+		parts[n++] = (struct fungeon_part){
+		    .kind = FGP_MEMBER, .member = i, .target = -1, .held = t->held[i]};
+	}
+	for (int i = 0; i < t->nmon; i++)
+		if (t->mon[i].s->hits > 0)
+			parts[n++] = t->mon[i];
+	for (int k = 0; k < t->ntarget; k++) {
+		const char *gt = strchr(t->target[k], '>');
+		char name[FUNGEON_SOURCE_MAX], who[FUNGEON_NAME_MAX * 2 + 2];
+
+		snprintf(who, sizeof(who), "%.*s", (int)(gt - t->target[k]), t->target[k]);
+		for (int i = 0; i < n; i++) {
+			bool named =
+			    !strcasecmp(fungeon_roll_part_name(c, &parts[i], name, sizeof(name)),
+			                who) ||
+			    (parts[i].kind == FGP_MEMBER &&
+			     !strcasecmp(c->m[parts[i].member].player, who));
+
+			if (named)
+				snprintf(parts[i].target_name, sizeof(parts[i].target_name), "%s",
+				         gt + 1);
+		}
+	}
+	return n;
+}
+
+/* Reads the targets option: "Alba>goblin Brom>Alba", each naming one who
+ * fights and the one it hurts when it wins a rank. */
+static int
+pick_targets(struct fungeon_channel *c, const char *list, struct turn *t, struct reply *out)
+{
+	struct fungeon_part parts[CF_PARTS_MAX];
+	int n;
+
+	if (list == NULL)
+		return 0;
+	t->ntarget = fungeon_channel_split_names(list, t->target, TARGETS_MAX, out);
+	if (t->ntarget < 0)
+		return -1;
+	for (int k = 0; k < t->ntarget; k++) {
+		const char *gt = strchr(t->target[k], '>');
+
+		if (gt == NULL || gt == t->target[k] || gt[1] == '\0') {
+			reply_error(out,
+			            "A target is written who>target (Alba>goblin); '%.40s' is not.",
+			            t->target[k]);
+			return -1;
+		}
+	}
+	n = step3_parts(c, t, parts);
+	for (int k = 0; k < t->ntarget; k++) {
+		char who[FUNGEON_NAME_MAX * 2 + 2], name[FUNGEON_SOURCE_MAX];
+		const char *gt = strchr(t->target[k], '>');
+		bool found = false;
+
+		snprintf(who, sizeof(who), "%.*s", (int)(gt - t->target[k]), t->target[k]);
+		for (int i = 0; i < n && !found; i++)
+			found =
+			    !strcasecmp(fungeon_roll_part_name(c, &parts[i], name, sizeof(name)),
+			                who) ||
+			    (parts[i].kind == FGP_MEMBER &&
+			     !strcasecmp(c->m[parts[i].member].player, who));
+		if (!found) {
+			reply_error(out,
+			            "'%.40s' does not fight this turn; a target is given to a "
+			            "Fungeoneer or monster in the fight.",
+			            who);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Everything checked before the first die: the Painful conflict of the
  * whole party against the monsters, and each ability's Annoy roll. */
 static int
@@ -126,13 +223,13 @@ check_turn(struct invocation *inv, struct fungeon_channel *c, struct turn *t, st
 {
 	struct fungeon_part parts[CF_PARTS_MAX];
 	const char *bonus = invocation_str(inv, "bonus");
-	int n = 0;
+	int n;
 
 	for (int i = 0; i < c->n; i++)
-		if (!c->m[i].dead && !c->m[i].fresh) /* a replacement waits for the hallway */
+		if (fungeon_channel_in_play(c, i)) /* a replacement waits for the hallway */
 			t->fight[t->nfight++] = i;
 	if (t->nfight == 0) {
-		reply_error(out, "The party has no living Fungeoneer to fight.");
+		reply_error(out, "No Fungeoneer of the party is alive and in the room to fight.");
 		return -1;
 	}
 	if (t->nfight + t->nmon > CF_PARTS_MAX) {
@@ -141,17 +238,15 @@ check_turn(struct invocation *inv, struct fungeon_channel *c, struct turn *t, st
 		            CF_PARTS_MAX);
 		return -1;
 	}
-	for (int i = 0; i < t->nfight; i++)
-		parts[n++] =
-		    (struct fungeon_part){.kind = FGP_MEMBER, .member = t->fight[i], .target = -1};
-	for (int i = 0; i < t->nmon; i++)
-		parts[n++] = t->mon[i];
+	if (pick_targets(c, invocation_str(inv, "targets"), t, out) < 0)
+		return -1;
+	n = step3_parts(c, t, parts);
 	if (fungeon_pain_check(c, parts, n, bonus, out) < 0)
 		return -1;
 	for (int i = 0; i < t->nuse; i++) {
 		struct fungeon_play_obstacle o;
 
-		fungeon_roll_obstacle_of(c, &t->use[i], inv, &o);
+		fungeon_roll_obstacle_of(c, &t->use[i], &o);
 		if (o.annoy > 0 &&
 		    fungeon_roll_annoy_check(c, &o, o.annoy, t->fight, t->nfight, bonus, out) < 0)
 			return -1;
@@ -160,7 +255,8 @@ check_turn(struct invocation *inv, struct fungeon_channel *c, struct turn *t, st
 }
 
 /* Runs a Painful conflict checked before the turn began; should the check
- * fail after all, it says so on a line rather than replacing the reply. */
+ * fail after all (a death changed who can take part), it says so on a
+ * line rather than replacing the reply. */
 static void
 pain_safe(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part *parts, int n,
           const struct thwacko_style *styles, struct reply *out)
@@ -175,107 +271,130 @@ pain_safe(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part
 	reply_free(tmp);
 }
 
+/* Step 1: continuous monster features (a trap's continuous damage waits
+ * for the hallway). */
 static void
 step_effects(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
              const struct thwacko_style *styles, struct reply *out)
 {
 	struct fungeon_cont *k;
+	bool dead[FUNGEON_PARTY_MAX], any = false;
 	int rolled = 0;
-	bool any = false;
 
 	for (int f = 0; f < t->nfight; f++)
-		any |= c->m[t->fight[f]].neffects > 0 && !c->m[t->fight[f]].dead;
+		for (int e = 0; e < c->m[t->fight[f]].neffects; e++)
+			any |= c->m[t->fight[f]].effects[e].from == FUNGEON_FROM_MONSTER;
 	if (!any && rollchan_compact(inv->chan)) {
-		reply_line(out, RS_DIM, "1. Continuous effects: none.");
+		reply_line(out, RS_DIM, "1. Continuous monster features: none.");
 		return;
 	}
 	k = xmalloc(sizeof(*k));
-	reply_line(out, RS_BOLD, "1. Continuous effects");
+	reply_line(out, RS_BOLD, "1. Continuous monster features");
+	fungeon_channel_dead_before(c, dead);
 	for (int f = 0; f < t->nfight; f++) {
 		int i = t->fight[f];
 
 		for (int e = 0; e < c->m[i].neffects && !c->m[i].dead;) {
-			bool hold = c->m[i].effects[e].kind == FUNGEON_EFFECT_HOLD;
+			const struct fungeon_effect *ef = &c->m[i].effects[e];
+			bool hold = ef->kind == FUNGEON_EFFECT_HOLD;
 
-			fungeon_hallway_cont_roll(
-			    inv->rng, c->m, i, e,
-			    fungeon_channel_bonus_for(c, invocation_str(inv, "bonus"), i), k);
+			if (ef->from != FUNGEON_FROM_MONSTER) {
+				e++;
+				continue;
+			}
+			fungeon_hallway_cont_roll(inv->rng, c->m, i, e,
+			                          fungeon_channel_roller(c, ef->maker), k);
 			fungeon_render_cont(out, c, k, styles);
 			rolled++;
 			if (hold && !k->success) {
 				t->held[i] = true;
-				reply_line(out, RS_BAD, "%s is held and loses this turn.",
+				reply_line(out, RS_BAD,
+				           "%s is held and may not act this turn (rolls no dice, "
+				           "but can be hurt).",
 				           c->m[i].name);
 			}
 			if (!k->success)
 				e++;
 		}
 	}
+	fungeon_channel_deaths(c, dead);
 	if (rolled == 0)
 		reply_line(out, RS_DIM, "None.");
 	free(k);
+}
+
+/* One ability used in step 2: its Annoy roll against every Fungeoneer in
+ * the fight, then its Pain roll against those who failed. */
+static void
+use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
+            struct fungeon_part *use, const struct thwacko_style *styles, struct reply *out)
+{
+	const char *bonus = invocation_str(inv, "bonus");
+	struct fungeon_play_obstacle o;
+	struct fungeon_part parts[CF_PARTS_MAX];
+	int targets[FUNGEON_PARTY_MAX], nt = 0, np = 0, a_extra, p_extra;
+	bool fails[FUNGEON_PARTY_MAX];
+
+	fungeon_roll_obstacle_of(c, use, &o);
+	for (int f = 0; f < t->nfight; f++)
+		if (!c->m[t->fight[f]].dead)
+			targets[nt++] = t->fight[f];
+	if (nt == 0)
+		return;
+	a_extra = o.annoy ? o.annoy - use->s->d.level : 0;
+	p_extra = o.pain ? o.pain - use->s->d.level : 0;
+	reply_line(out, RS_ITALIC, "%s: level + %d Annoy %s, level + %d Pain %s%s", o.label,
+	           a_extra, fungeon_channel_dice_word(a_extra), p_extra,
+	           fungeon_channel_dice_word(p_extra), o.universal ? ", universal" : "");
+	if (o.annoy > 0) {
+		struct fungeon_play_annoy *a = xcalloc(1, sizeof(*a));
+
+		if (fungeon_roll_annoy_play(inv, c, &o, o.annoy, targets, nt, bonus, styles, a,
+		                            out) < 0)
+			for (int i = 0; i < nt; i++)
+				a->fails[i] = false;
+		for (int i = 0; i < nt; i++)
+			fails[i] = a->fails[i];
+		fungeon_render_narration_lines(out, &a->nar, c, styles, NULL);
+		free(a);
+	} else {
+		for (int i = 0; i < nt; i++)
+			fails[i] = true;
+	}
+	for (int i = 0; i < nt; i++) {
+		if (!fails[i])
+			continue;
+		if (o.hold) {
+			t->held[targets[i]] = true;
+			reply_line(
+			    out, RS_BAD,
+			    "%s is held and may not act this turn (rolls no dice, but can be "
+			    "hurt).",
+			    c->m[targets[i]].name);
+		}
+		parts[np++] =
+		    (struct fungeon_part){.kind = FGP_MEMBER, .member = targets[i], .target = -1};
+	}
+	if (np == 0 || o.pain == 0)
+		return;
+	parts[np++] = *use;
+	pain_safe(inv, c, parts, np, styles, out);
 }
 
 static void
 step_abilities(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
                const struct thwacko_style *styles, struct reply *out)
 {
-	const char *bonus = invocation_str(inv, "bonus");
-
 	if (t->nuse == 0 && rollchan_compact(inv->chan)) {
-		reply_line(out, RS_DIM, "2. Monster abilities: none.");
+		reply_line(out, RS_DIM, "2. Special abilities: none.");
 		return;
 	}
-	reply_line(out, RS_BOLD, "2. Monster abilities");
+	reply_line(out, RS_BOLD, "2. Special abilities");
 	if (t->nuse == 0)
 		reply_line(out, RS_DIM, "None.");
-	for (int u = 0; u < t->nuse; u++) {
-		struct fungeon_play_obstacle o;
-		struct fungeon_part parts[CF_PARTS_MAX];
-		int targets[FUNGEON_PARTY_MAX], nt = 0, np = 0;
-		bool fails[FUNGEON_PARTY_MAX];
-
-		fungeon_roll_obstacle_of(c, &t->use[u], inv, &o);
-		for (int f = 0; f < t->nfight; f++)
-			if (!c->m[t->fight[f]].dead)
-				targets[nt++] = t->fight[f];
-		if (nt == 0)
-			break;
-		reply_line(out, RS_ITALIC, "%s: level + %d Annoy, level + %d Pain dice%s", o.label,
-		           o.annoy ? o.annoy - t->use[u].s->d.level : 0,
-		           o.pain ? o.pain - t->use[u].s->d.level : 0,
-		           o.universal ? ", universal" : "");
-		if (o.annoy > 0) {
-			struct fungeon_play_annoy *a = xcalloc(1, sizeof(*a));
-
-			if (fungeon_roll_annoy_play(inv, c, &o, o.annoy, targets, nt, bonus, styles,
-			                            a, out) < 0)
-				for (int i = 0; i < nt; i++)
-					a->fails[i] = false;
-			for (int i = 0; i < nt; i++)
-				fails[i] = a->fails[i];
-			fungeon_render_narration_lines(out, &a->nar, c, styles, NULL);
-			free(a);
-		} else {
-			for (int i = 0; i < nt; i++)
-				fails[i] = true;
-		}
-		for (int i = 0; i < nt; i++) {
-			if (!fails[i])
-				continue;
-			if (o.hold) {
-				t->held[targets[i]] = true;
-				reply_line(out, RS_BAD, "%s is held and loses this turn.",
-				           c->m[targets[i]].name);
-			}
-			parts[np++] = (struct fungeon_part){
-			    .kind = FGP_MEMBER, .member = targets[i], .target = -1};
-		}
-		if (np == 0 || o.pain == 0)
-			continue;
-		parts[np++] = t->use[u];
-		pain_safe(inv, c, parts, np, styles, out);
-	}
+	for (int u = 0; u < t->nuse; u++)
+		if (t->use[u].s->hits > 0)
+			use_ability(inv, c, t, &t->use[u], styles, out);
 }
 
 static void
@@ -283,28 +402,26 @@ step_pain(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
           const struct thwacko_style *styles, struct reply *out)
 {
 	struct fungeon_part parts[CF_PARTS_MAX];
-	int n = 0, fighters = 0;
+	int n = step3_parts(c, t, parts), members = 0, monsters = 0;
 
 	reply_line(out, RS_BOLD, "3. Painful conflict");
-	for (int f = 0; f < t->nfight; f++) {
-		int i = t->fight[f];
-
-		if (c->m[i].dead || t->held[i])
-			continue;
-		parts[n++] = (struct fungeon_part){.kind = FGP_MEMBER, .member = i, .target = -1};
-		fighters++;
+	for (int i = 0; i < n; i++) {
+		members += parts[i].kind == FGP_MEMBER;
+		monsters += parts[i].kind != FGP_MEMBER;
 	}
-	if (fighters == 0) {
-		reply_line(out, RS_BAD, "No Fungeoneer can fight this turn.");
+	if (members == 0) {
+		reply_line(out, RS_BAD, "No Fungeoneer is left standing in this fight.");
 		return;
 	}
-	for (int i = 0; i < t->nmon; i++)
-		parts[n++] = t->mon[i];
+	if (monsters == 0) {
+		reply_line(out, RS_GOOD, "No monster is left standing in this fight.");
+		return;
+	}
 	pain_safe(inv, c, parts, n, styles, out);
 }
 
 /* While a monster of this fight stands, a button plays the next turn
- * against the same monsters; once none does, one opens the hallway. */
+ * against the same monsters. */
 static void
 next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
 {
@@ -314,10 +431,8 @@ next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
 
 	for (int i = 0; i < t->nmon; i++)
 		standing |= t->mon[i].s->hits > 0;
-	if (!standing) {
-		reply_button(out, "Hallway", "fungeon hallway");
+	if (!standing)
 		return;
-	}
 	if ((size_t)snprintf(action, sizeof(action), "fungeon combat%s%s", list ? " " : "",
 	                     list ? list : "") <= 100)
 		reply_button(out, "Next combat turn", action);
@@ -327,9 +442,12 @@ void
 cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	struct turn *t = xcalloc(1, sizeof(*t));
+	struct turn *t;
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 
+	if (!fungeon_channel_may(c, FUNGEON_ACT_COMBAT, out))
+		return;
+	t = xcalloc(1, sizeof(*t));
 	if (pick_monsters(c, invocation_str(inv, "monsters"), t, out) < 0 ||
 	    pick_uses(c, invocation_str(inv, "use"), t, out) < 0 ||
 	    check_turn(inv, c, t, out) < 0) {
@@ -343,65 +461,13 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	step_pain(inv, c, t, styles, out);
 	channel_touch(inv->chan);
 	next_buttons(inv, t, out);
-	free(t);
-}
-
-void
-cmd_fungeon_combat_retreat(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	int idx[FUNGEON_PARTY_MAX],
-	    n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out);
-	int floor = fungeon_channel_floor(c);
-	const char *bonus = invocation_str(inv, "bonus");
-	struct thwacko_style styles[FUNGEON_PARTY_MAX];
-	struct fungeon_play_obstacle o = {.roller = -1};
-	struct fungeon_play_retreat *r;
-	bool b[FUNGEON_PARTY_MAX];
-	char err[200];
-
-	snprintf(o.label, sizeof(o.label), "floor %d", floor);
-	o.annoy = floor;
-	if (n < 0 || fungeon_roll_annoy_check(c, &o, floor, idx, n, bonus, out) < 0)
-		return;
-	for (int i = 0; i < n; i++) {
-		if (c->m[idx[i]].nwander == FUNGEON_WANDERERS_MAX) {
-			reply_error(out,
-			            "%s already has %d wandering monsters to build, the most one "
-			            "player may hold; build them first (",
-			            c->m[idx[i]].player, FUNGEON_WANDERERS_MAX);
-			reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design",
-			          "DESIGN", "budget:", "wander", NULL);
-			reply_add(out, RS_BAD, ").");
-			return;
-		}
-	}
-	fungeon_channel_styles(c, inv->state, styles);
-	fungeon_roll_bonus_flags(c, bonus, idx, n, b);
-	r = xcalloc(1, sizeof(*r));
-	if (fungeon_play_retreat(inv->rng, c->m, idx, n, b, floor, r, err, sizeof(err)) < 0) {
-		reply_error(out, "%s", err);
-		free(r);
-		return;
-	}
-	rollchan_heading(inv->chan, out, "Back to town: Annoy rolls against %d dice (the floor)",
-	                 floor);
-	fungeon_render_annoy(out, c, &o, &r->annoy, styles);
-	fungeon_play_retreat_apply(c->m, r);
-	for (int i = 0; i < n; i++) {
-		const struct fungeon_member *m = &c->m[idx[i]];
-
-		if (r->wander[i] == 0)
-			continue;
-		reply_add(out, RS_BAD,
-		          "%s builds one wandering monster of %lld points (level %d + floor %d, "
-		          "at least the floor): ",
-		          m->player, (long long)r->wander[i], m->level, floor);
-		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
-		          "budget:", "wander", NULL);
+	if (fungeon_room_standing(&c->d.room) == 0) {
+		reply_add(out, RS_GOOD, "Every monster here is defeated");
+		if (c->d.phase == FUNGEON_ROOM && c->d.room.n[FUNGEON_TREASURE] > 0)
+			reply_add(out, RS_GOOD,
+			          ": the treasure can be taken unless a trap guards it");
+		reply_add(out, RS_GOOD, ".");
 		reply_nl(out);
 	}
-	channel_touch(inv->chan);
-	fungeon_render_narration_lines(out, &r->annoy.nar, c, styles, NULL);
-	free(r);
+	free(t);
 }

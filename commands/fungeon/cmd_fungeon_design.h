@@ -1,22 +1,23 @@
 /*
- * cmd_fungeon_design: /fungeon cost, trap, monster, treasure, take, use and
- * town: designs priced against the room's budget, stored by name, and
- * treasure carried. The subcommand tables are static data for the /fungeon
- * table in cmd_fungeon.c; the designs belong to the channel's Fungeon
- * state.
+ * cmd_fungeon_design: /fungeon cost, trap, monster and treasure: designs
+ * priced against the room's budget and made for the room. The subcommand
+ * tables are static data for the /fungeon table in cmd_fungeon.c; the
+ * pieces belong to the channel's Fungeon state.
  */
 #ifndef DELVER_CMD_FUNGEON_DESIGN_H
 #define DELVER_CMD_FUNGEON_DESIGN_H
 
 #include "commands/core/registry.h"
+#include "rules/fungeon/fungeon_cost.h"
 
 extern const struct command cmd_fungeon_design_cost_subs[];
 extern const struct command cmd_fungeon_design_trap_subs[];
 extern const struct command cmd_fungeon_design_monster_subs[];
 extern const struct command cmd_fungeon_design_treasure_subs[];
-extern const struct command cmd_fungeon_design_town_subs[];
 
-void cmd_fungeon_design_take(struct invocation *inv, struct reply *out);
-void cmd_fungeon_design_use(struct invocation *inv, struct reply *out);
+/* Parses, prices and bounds the design of kind k in the "design" option.
+ * Returns 0, or -1 with an error reply. */
+int cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeon_design *d,
+                          struct fungeon_price *p, struct reply *out);
 
 #endif

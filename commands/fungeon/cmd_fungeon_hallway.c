@@ -1,5 +1,6 @@
-/* /fungeon hallway and pick: between rooms, in the order of RULES.md, and
- * who builds what. */
+/* /fungeon entrance, hallway, pick and enter: into the dungeon, between
+ * rooms in the order of the rule text, who builds what, and into the room
+ * they built. */
 #include "commands/fungeon/cmd_fungeon_hallway.h"
 
 #include <stdio.h>
@@ -7,9 +8,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_render.h"
-#include "commands/dice/rollchan.h"
 #include "rules/base/mem.h"
 
 struct hall {
@@ -18,17 +19,13 @@ struct hall {
 	struct reply *out;
 	int step;
 	bool any;
-	bool compact;  /* fold an empty step into one line (/settings compact) */
-	int first;     /* who picks first (narrates), -1 before the draw */
-	int first_die; /* their final Thwack-O value */
-	char stair[200];
-	struct fungeon_picks picks;
+	bool compact; /* fold an empty step into one line (/settings compact) */
 };
 
 /* Prints the headings up to step, "None." under empty ones; compact
  * output folds each empty step into "N. Heading: none.". */
 static void
-enter(struct hall *h, int step)
+enter_step(struct hall *h, int step)
 {
 	static const char *const names[] = {"", "1. Replacements", "2. Level-ups",
 	                                    "3. Continuous damage", "4. Category draw"};
@@ -48,15 +45,28 @@ enter(struct hall *h, int step)
 	h->any = true;
 }
 
-static void
-draw_lines(struct hall *h, const struct fungeon_draw *d)
+/* The last value member group g rolled in a draw (after its tie
+ * re-rolls). */
+static int
+final_die(const struct fungeon_draw *d, int g)
 {
-	struct fungeon_channel *c = h->c;
-	struct reply *out = h->out;
+	int die = d->roll.g[g].v[0];
 
+	for (int k = 0; k < d->rank.nrounds; k++)
+		if (d->rank.round[k][g] != 0)
+			die = d->rank.round[k][g];
+	return die;
+}
+
+/* Each player's die, the tie re-rolls and the order; a draw's group i is
+ * member d->member[i]. */
+static void
+draw_lines(struct reply *out, const struct fungeon_channel *c, const struct fungeon_draw *d,
+           const struct thwacko_style *styles, const char *order_label)
+{
 	for (int i = 0; i < d->n; i++) {
-		reply_add(out, 0, "%s: ", c->m[i].player);
-		reply_add_user(out, &h->styles[i], RS_BOLD, "%d", d->roll.g[i].v[0]);
+		reply_add(out, 0, "%s: ", c->m[d->member[i]].player);
+		reply_add_user(out, &styles[d->member[i]], RS_BOLD, "%d", d->roll.g[i].v[0]);
 		reply_nl(out);
 	}
 	for (int k = 0; k < d->rank.nrounds; k++) {
@@ -64,21 +74,18 @@ draw_lines(struct hall *h, const struct fungeon_draw *d)
 		for (int i = 0; i < d->n; i++) {
 			if (d->rank.round[k][i] == 0)
 				continue;
-			reply_add(out, 0, " %s ", c->m[i].player);
-			reply_add_user(out, &h->styles[i], RS_BOLD, "%d", d->rank.round[k][i]);
+			reply_add(out, 0, " %s ", c->m[d->member[i]].player);
+			reply_add_user(out, &styles[d->member[i]], RS_BOLD, "%d",
+			               d->rank.round[k][i]);
 		}
 		reply_nl(out);
 	}
-	reply_add(out, 0, "Pick order:");
+	if (order_label == NULL)
+		return;
+	reply_add(out, 0, "%s:", order_label);
 	for (int i = 0; i < d->n; i++)
-		reply_add(out, 0, "%s %d. %s", i ? "," : "", i + 1, c->m[d->rank.order[i]].player);
+		reply_add(out, 0, "%s %d. %s", i ? "," : "", i + 1, c->m[d->order[i]].player);
 	reply_nl(out);
-	fungeon_hallway_picks_start(&h->picks, d);
-	h->first = d->rank.order[0];
-	h->first_die = d->roll.g[h->first].v[0];
-	for (int k = 0; k < d->rank.nrounds; k++)
-		if (d->rank.round[k][h->first] != 0)
-			h->first_die = d->rank.round[k][h->first];
 }
 
 static void
@@ -89,20 +96,18 @@ on_event(const struct fungeon_hall_event *ev, void *ctx)
 	struct reply *out = h->out;
 
 	switch (ev->kind) {
-	case FUNGEON_HALL_DUE:
-		enter(h, 1);
-		reply_add(out, 0, "%s's %s died: make a new Fungeoneer at level %d with ",
-		          m->player, m->name, ev->level);
-		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
-		reply_line(out, 0, ".");
+	case FUNGEON_HALL_DUE: /* the hallway waits for it, so this is not reached */
+		enter_step(h, 1);
+		reply_line(out, 0, "%s's %s died: a new Fungeoneer is due at level %d.", m->player,
+		           m->name, ev->level);
 		break;
 	case FUNGEON_HALL_FRESH:
-		enter(h, 1);
+		enter_step(h, 1);
 		reply_line(out, 0, "%s's new Fungeoneer %s (level %d) joins the party.", m->player,
 		           m->name, ev->level);
 		break;
 	case FUNGEON_HALL_LEVELUP:
-		enter(h, 2);
+		enter_step(h, 2);
 		reply_add(out, RS_BOLD, "%s", m->name);
 		reply_add(out, RS_GOOD, " level %d → %d", ev->up->from, ev->up->to);
 		reply_add(out, 0,
@@ -113,46 +118,231 @@ on_event(const struct fungeon_hall_event *ev, void *ctx)
 		reply_nl(out);
 		break;
 	case FUNGEON_HALL_HOLD_ENDS:
-		enter(h, 3);
-		reply_line(out, 0, "%s is free of %s: holds end with the fight.", m->name,
+		enter_step(h, 3);
+		reply_line(out, 0, "%s is free of %s: a hold ends with the fight.", m->name,
 		           ev->effect->source);
 		break;
 	case FUNGEON_HALL_CONT:
-		enter(h, 3);
+		enter_step(h, 3);
 		fungeon_render_cont(out, h->c, ev->cont, h->styles);
 		break;
-	case FUNGEON_HALL_DRAW:
-		enter(h, 4);
-		draw_lines(h, ev->draw);
+	case FUNGEON_HALL_OUT:
+		enter_step(h, 4);
+		reply_line(out, RS_BAD,
+		           "%s died in this hallway: %s is out until the next one and draws no "
+		           "category.",
+		           m->name, m->player);
 		break;
-	case FUNGEON_HALL_STAIR:
-		snprintf(h->stair, sizeof(h->stair),
-		         "Party Min rose from %d to %d: whoever chooses Traps must place a "
-		         "downward stair.",
-		         ev->level, ev->to);
+	case FUNGEON_HALL_DRAW:
+		enter_step(h, 4);
+		draw_lines(out, h->c, ev->draw, h->styles, "Choosing order");
+		break;
+	case FUNGEON_HALL_NOBODY:
+		enter_step(h, 4);
+		reply_add(out, RS_BAD,
+		          "No Fungeoneer is alive to draw a category: the players make new ones (");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		reply_add(out, RS_BAD, ") before the next hallway.");
+		reply_nl(out);
 		break;
 	}
 }
 
-/* A new room: the old room's designs no longer count against its budgets;
- * treasure taken and monsters defeated are cleared away. */
-static void
-new_room(struct fungeon_channel *c)
+/* The member whose player rolls for effect e: its maker, while in play. */
+static int
+roller_of(const struct fungeon_effect *e, void *ctx)
 {
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
-		for (int i = 0; i < c->nd[k];) {
-			struct fungeon_stored *s = &c->d[k][i];
+	const struct hall *h = ctx;
 
-			if ((k == FUNGEON_TREASURE && s->taken[0]) ||
-			    (k == FUNGEON_MONSTER && s->hits == 0)) {
-				fungeon_channel_design_remove(c, (enum fungeon_kind)k, i);
-				continue;
-			}
-			s->room = false;
-			i++;
-		}
+	return fungeon_channel_roller(h->c, e->maker);
+}
+
+/* Everything that keeps the party from starting the hallway: a dead
+ * Fungeoneer not replaced yet (the new room's budgets count its
+ * replacement). Returns 0, or -1 with an error reply. */
+static int
+may_start(const struct fungeon_channel *c, struct reply *out)
+{
+	if (c->n == 0) {
+		reply_error(out, "No party here yet: ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, ".");
+		return -1;
 	}
-	c->rooms++;
+	for (int i = 0; i < c->n; i++) {
+		if (!c->m[i].dead)
+			continue;
+		reply_error(out, "%s's %s died: the new Fungeoneer comes first in the hallway (",
+		            c->m[i].player, c->m[i].name);
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		if (c->d.phase != FUNGEON_TOWN)
+			reply_add(out, RS_BAD, ", at level %d",
+			          fungeon_replacement_level(fungeon_channel_floor(c)));
+		reply_add(out, RS_BAD, "), or %s leaves the party (", c->m[i].player);
+		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
+		reply_add(out, RS_BAD, ").");
+		return -1;
+	}
+	return 0;
+}
+
+/* Into the dungeon from town: a new dungeon, its entrance on Party Min. */
+static void
+begin(struct fungeon_channel *c)
+{
+	struct fungeon_party p;
+
+	fungeon_channel_party(c, &p);
+	fungeon_dungeon_begin(&c->d, &p);
+	fungeon_channel_fallen_clear(c);
+	c->waived[0] = '\0';
+}
+
+void
+cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	struct hall h = {
+	    .c = c, .styles = styles, .out = out, .compact = rollchan_compact(inv->chan)};
+	struct fungeon_hallway_out *ho;
+	int standing = fungeon_room_standing(&c->d.room), first;
+	bool dead[FUNGEON_PARTY_MAX];
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
+		return;
+	if (c->d.phase == FUNGEON_TOWN)
+		begin(c);
+	fungeon_channel_styles(c, inv->state, styles);
+	reply_title(out, "Hallway: room %lld next, floor %d", (long long)(c->d.rooms + 1),
+	            c->d.floor);
+	if (c->d.phase == FUNGEON_ROOM && standing > 0)
+		reply_line(out, RS_DIM, "The party leaves room %lld with %d monster%s standing.",
+		           (long long)c->d.rooms, standing, standing == 1 ? "" : "s");
+	ho = xmalloc(sizeof(*ho));
+	fungeon_channel_dead_before(c, dead);
+	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, c->d.floor, roller_of, on_event, &h, ho);
+	fungeon_dungeon_hallway(&c->d, &ho->counted, &ho->budgets, ho->stair);
+	fungeon_hallway_picks_start(&c->d.room.picks, &ho->draw);
+	fungeon_channel_deaths(c, dead); /* into the new room, to plunder */
+	channel_touch(inv->chan);
+	if (ho->stair)
+		reply_line(out, RS_BOLD,
+		           "Party Min rose from %d to %d: whoever makes the Traps places a "
+		           "downward stair to floor %d in the room.",
+		           ho->before.min, ho->counted.min, c->d.floor + 1);
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
+		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
+	if (ho->draw.n == 0) {
+		free(ho);
+		return;
+	}
+	first = ho->draw.order[0];
+	if (ho->draw.n == 1) {
+		reply_add(out, 0, "A lone player makes the whole room: ");
+		reply_add(out, RS_BOLD, "%s", c->m[first].player);
+		reply_add(out, 0, " holds Traps, Monsters and Treasure.");
+		reply_nl(out);
+	} else {
+		int g = 0;
+
+		while (g < ho->draw.n && ho->draw.member[g] != first)
+			g++;
+		reply_add(out, 0, "Chooses a category first and narrates: ");
+		reply_add(out, RS_BOLD, "%s", c->m[first].player);
+		reply_add(out, 0, " (%s), Thwack-O ", c->m[first].name);
+		reply_add_user(out, &styles[first], RS_BOLD, "%d", final_die(&ho->draw, g));
+		reply_add(out, 0, ": ");
+		reply_cmd(out, 0, "fungeon pick", "category", "traps|monsters|treasure", NULL);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	}
+	free(ho);
+}
+
+static enum fungeon_category
+category_of(const char *word)
+{
+	return !strcmp(word, "traps")      ? FUNGEON_CAT_TRAPS
+	       : !strcmp(word, "monsters") ? FUNGEON_CAT_MONSTERS
+	                                   : FUNGEON_CAT_TREASURE;
+}
+
+void
+cmd_fungeon_hallway_pick(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *who = invocation_str(inv, "who");
+	enum fungeon_category k = category_of(invocation_str(inv, "category"));
+	const char *names[FUNGEON_PARTY_MAX];
+	struct fungeon_picks *p = &c->d.room.picks, next_p;
+	char err[200];
+	int i, next;
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_PICK, out))
+		return;
+	i = who ? fungeon_channel_need_member(c, who, out) : fungeon_channel_need_self(c, inv, out);
+	if (i < 0)
+		return;
+	if (fungeon_channel_member_of(c, inv->from->user_key) != i &&
+	    !invocation_require_gm(inv, out))
+		return;
+	for (int m = 0; m < c->n; m++)
+		names[m] = c->m[m].player;
+	next_p = *p;
+	if (fungeon_hallway_picks_choose(&next_p, i, k, names, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	*p = next_p;
+	channel_touch(inv->chan);
+	reply_add(out, RS_BOLD, "%s", c->m[i].player);
+	reply_add(out, 0, " chooses %s.", fungeon_hallway_category_name(k));
+	next = fungeon_hallway_picks_next(p);
+	if (next >= 0) {
+		reply_add(out, 0, " Next to choose: ");
+		reply_add(out, RS_BOLD, "%s", c->m[next].player);
+		reply_add(out, 0, ".");
+	} else {
+		for (int q = 0; q < FUNGEON_CAT_COUNT; q++)
+			reply_add(out, 0, "%s%s: %s", q ? " · " : " ",
+			          fungeon_hallway_category_name((enum fungeon_category)q),
+			          p->holder[q] >= 0 ? c->m[p->holder[q]].player : "nobody");
+		reply_add(out, 0, ".");
+	}
+	reply_nl(out);
+}
+
+void
+cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	struct fungeon_draw *d;
+	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0;
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
+		return;
+	for (int i = 0; i < c->n; i++)
+		idx[n++] = i;
+	begin(c);
+	channel_touch(inv->chan);
+	fungeon_channel_styles(c, inv->state, styles);
+	d = xmalloc(sizeof(*d));
+	fungeon_hallway_entrance(inv->rng, idx, n, d);
+	reply_title(out, "The entrance: each player rolls, the highest describes it");
+	draw_lines(out, c, d, styles, NULL);
+	first = d->order[0];
+	while (g < d->n && d->member[g] != first)
+		g++;
+	reply_add(out, 0, "Describes the entrance: ");
+	reply_add(out, RS_BOLD, "%s", c->m[first].player);
+	reply_add(out, 0, " (%s), Thwack-O ", c->m[first].name);
+	reply_add_user(out, &styles[first], RS_BOLD, "%d", final_die(d, g));
+	reply_add(out, 0, ". The entrance opens on floor %d (Party Min).", c->d.floor);
+	reply_nl(out);
+	free(d);
 }
 
 /* Appends "Traps 2, Treasure 1" for the budgets with points unspent this
@@ -160,6 +350,7 @@ new_room(struct fungeon_channel *c)
 static int
 unspent(const struct fungeon_channel *c, char *buf, size_t len)
 {
+	static const char *const label[] = {"Traps", "Monsters", "Treasure"};
 	size_t used = 0;
 	int n = 0;
 
@@ -167,7 +358,6 @@ unspent(const struct fungeon_channel *c, char *buf, size_t len)
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
 		int64_t left = fungeon_channel_budget(c, (enum fungeon_kind)k) -
 		               fungeon_channel_spent(c, (enum fungeon_kind)k);
-		static const char *const label[] = {"Traps", "Monsters", "Treasure"};
 		int r;
 
 		if (left <= 0)
@@ -182,191 +372,61 @@ unspent(const struct fungeon_channel *c, char *buf, size_t len)
 	return n;
 }
 
-/* Everything that keeps the party from leaving the room: a replacement not
- * made yet (the new room's budgets count it), points unspent and not
- * waived. Returns 0, or -1 with an error reply. */
-static int
-may_leave_room(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
-{
-	char left[120];
-
-	for (int i = 0; i < c->n; i++) {
-		if (!c->m[i].dead)
-			continue;
-		reply_error(out, "%s's %s died: the new Fungeoneer comes first in the hallway (",
-		            c->m[i].player, c->m[i].name);
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
-		reply_add(out, RS_BAD, ", at level %d), or %s leaves the party (",
-		          fungeon_replacement_level(fungeon_channel_floor(c)), c->m[i].player);
-		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
-		reply_add(out, RS_BAD, ").");
-		return -1;
-	}
-	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0 &&
-	    !invocation_bool(inv, "waive", false)) {
-		reply_error(out,
-		            "This room's points are not all spent (%s left); spend them, or leave "
-		            "anyway with ",
-		            left);
-		reply_cmd(out, RS_BAD, "fungeon hallway", "waive:", "true", NULL);
-		reply_add(out, RS_BAD, ".");
-		return -1;
-	}
-	return 0;
-}
-
 void
-cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
+cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
-	struct thwacko_style styles[FUNGEON_PARTY_MAX];
-	struct hall h = {.c = c,
-	                 .styles = styles,
-	                 .out = out,
-	                 .first = -1,
-	                 .compact = rollchan_compact(inv->chan)};
+	const struct fungeon_room *r = &c->d.room;
+	int next = fungeon_hallway_picks_next(&r->picks);
 	char left[120];
 
-	if (c->n == 0) {
-		reply_error(out, "No party here yet: ");
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_add(out, RS_BAD, ".");
+	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTER, out))
+		return;
+	if (next >= 0) {
+		reply_error(out, "The categories are not all chosen: %s chooses next (",
+		            c->m[next].player);
+		reply_cmd(out, RS_BAD, "fungeon pick", "category", "CATEGORY", NULL);
+		reply_add(out, RS_BAD, ").");
 		return;
 	}
-	if (may_leave_room(inv, c, out) < 0)
-		return;
-	fungeon_channel_styles(c, inv->state, styles);
-	if (c->floor == 0)
-		c->floor =
-		    fungeon_channel_floor(c); /* the entrance opens on Party Min, then stays */
-	reply_title(out, "Hallway: room %d next", c->rooms + 1);
-	if (c->rooms > 0 && unspent(c, left, sizeof(left)) > 0) {
-		snprintf(c->waived, sizeof(c->waived), "room %d: %.120s unspent, waived by %.64s",
-		         c->rooms, left, inv->from->user_name);
+	if (unspent(c, left, sizeof(left)) > 0) {
+		if (!invocation_bool(inv, "waive", false)) {
+			reply_error(out,
+			            "Room %lld's points are not all spent (%s left), and the text "
+			            "says every point is spent; spend them, or go in anyway with ",
+			            (long long)r->number, left);
+			reply_cmd(out, RS_BAD, "fungeon enter", "waive:", "true", NULL);
+			reply_add(out, RS_BAD, ".");
+			return;
+		}
+		snprintf(c->waived, sizeof(c->waived), "room %lld: %.120s unspent, waived by %.64s",
+		         (long long)r->number, left, inv->from->user_name);
 		reply_line(out, RS_BAD, "Points left unspent, waived by %s: %s.",
 		           inv->from->user_name, left);
 	}
-	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, fungeon_channel_floor(c), &c->room,
-	                on_event, &h);
-	new_room(c);
-	c->norder = 0;
-	for (int i = 0; i < h.picks.n; i++)
-		c->order[c->norder++] = h.picks.order[i];
-	fungeon_channel_picks_store(c, &h.picks);
+	fungeon_dungeon_enter(&c->d);
 	channel_touch(inv->chan);
-	if (h.stair[0])
-		reply_line(out, RS_BOLD, "%s", h.stair);
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
-		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
-	reply_add(out, 0, "Chooses a category first and narrates: ");
-	reply_add(out, RS_BOLD, "%s", c->m[h.first].player);
-	reply_add(out, 0, " (%s), Thwack-O ", c->m[h.first].name);
-	reply_add_user(out, &styles[h.first], RS_BOLD, "%d", h.first_die);
-	reply_add(out, 0, ": ");
-	reply_cmd(out, 0, "fungeon pick", "category", "traps|monsters|treasure", NULL);
-	reply_add(out, 0, ".");
+	reply_add(out, 0, "The party enters ");
+	reply_add(out, RS_BOLD, "room %lld", (long long)r->number);
+	reply_add(out, 0, " on floor %d: %d trap%s, %d monster%s, %d treasure%s.", r->floor,
+	          r->n[FUNGEON_TRAP], r->n[FUNGEON_TRAP] == 1 ? "" : "s", r->n[FUNGEON_MONSTER],
+	          r->n[FUNGEON_MONSTER] == 1 ? "" : "s", r->n[FUNGEON_TREASURE],
+	          r->n[FUNGEON_TREASURE] == 1 ? "" : "s");
 	reply_nl(out);
-}
+	if (r->stair) {
+		char to[16];
 
-void
-cmd_fungeon_hallway_pick(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	const char *who = invocation_str(inv, "who"), *cat = invocation_str(inv, "category");
-	int i =
-	    who ? fungeon_channel_need_member(c, who, out) : fungeon_channel_need_self(c, inv, out);
-	int k = !strcmp(cat, "traps")      ? FUNGEON_CAT_TRAPS
-	        : !strcmp(cat, "monsters") ? FUNGEON_CAT_MONSTERS
-	                                   : FUNGEON_CAT_TREASURE;
-	const char *names[FUNGEON_PARTY_MAX];
-	struct fungeon_picks p;
-	char err[200];
-	int next;
-
-	if (i < 0)
-		return;
-	if (fungeon_channel_member_of(c, inv->from->user_key) != i &&
-	    !invocation_require_gm(inv, out))
-		return;
-	for (int m = 0; m < c->n; m++)
-		names[m] = c->m[m].player;
-	fungeon_channel_picks(c, &p);
-	if (p.n == 0) {
-		reply_error(out, "No category draw yet: ");
-		reply_cmd(out, RS_BAD, "fungeon hallway", NULL);
-		reply_add(out, RS_BAD, " draws who chooses first.");
-		return;
-	}
-	if (fungeon_hallway_picks_choose(&p, i, (enum fungeon_category)k, names, err, sizeof(err)) <
-	    0) {
-		reply_error(out, "%s", err);
-		return;
-	}
-	fungeon_channel_picks_store(c, &p);
-	channel_touch(inv->chan);
-	reply_add(out, RS_BOLD, "%s", c->m[i].player);
-	reply_add(out, 0, " chooses %s.", fungeon_hallway_category_name((enum fungeon_category)k));
-	next = fungeon_hallway_picks_next(&p);
-	if (next >= 0) {
-		reply_add(out, 0, " Next to choose: ");
-		reply_add(out, RS_BOLD, "%s", c->m[next].player);
-		reply_add(out, 0, ".");
-	} else {
-		for (int q = 0; q < FUNGEON_CAT_COUNT; q++)
-			reply_add(out, 0, "%s%s: %s", q ? " · " : " ",
-			          fungeon_hallway_category_name((enum fungeon_category)q),
-			          c->m[p.holder[q]].player);
-		reply_add(out, 0, ".");
-	}
-	reply_nl(out);
-}
-
-void
-cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
-{
-	struct fungeon_channel *c = fungeon_channel(inv);
-	struct thwacko_style styles[FUNGEON_PARTY_MAX];
-	struct fungeon_draw *d;
-	int first, die;
-
-	if (c->n == 0) {
-		reply_error(out, "No party here yet: ");
-		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
-		          "LEVEL", NULL);
-		reply_add(out, RS_BAD, ".");
-		return;
-	}
-	fungeon_channel_styles(c, inv->state, styles);
-	d = xmalloc(sizeof(*d));
-	fungeon_hallway_entrance(inv->rng, c->n, d);
-	reply_title(out, "The entrance: each player rolls, the highest describes it");
-	for (int i = 0; i < d->n; i++) {
-		reply_add(out, 0, "%s: ", c->m[i].player);
-		reply_add_user(out, &styles[i], RS_BOLD, "%d", d->roll.g[i].v[0]);
+		snprintf(to, sizeof(to), "%d", r->floor + 1);
+		reply_add(out, 0, "A downward stair leads on to floor %d: take it with ",
+		          r->floor + 1);
+		reply_cmd(out, 0, "fungeon floor", "n", to, NULL);
+		reply_add(out, 0, " before the next hallway.");
 		reply_nl(out);
 	}
-	for (int k = 0; k < d->rank.nrounds; k++) {
-		reply_add(out, 0, "Tied, re-rolled:");
-		for (int i = 0; i < d->n; i++) {
-			if (d->rank.round[k][i] == 0)
-				continue;
-			reply_add(out, 0, " %s ", c->m[i].player);
-			reply_add_user(out, &styles[i], RS_BOLD, "%d", d->rank.round[k][i]);
-		}
+	if (fungeon_room_standing(r) > 0) {
+		reply_add(out, 0, "Combat is sure to follow: ");
+		reply_cmd(out, 0, "fungeon combat", NULL);
+		reply_add(out, 0, ".");
 		reply_nl(out);
 	}
-	first = d->rank.order[0];
-	die = d->roll.g[first].v[0];
-	for (int k = 0; k < d->rank.nrounds; k++)
-		if (d->rank.round[k][first] != 0)
-			die = d->rank.round[k][first];
-	reply_add(out, 0, "Describes the entrance: ");
-	reply_add(out, RS_BOLD, "%s", c->m[first].player);
-	reply_add(out, 0, " (%s), Thwack-O ", c->m[first].name);
-	reply_add_user(out, &styles[first], RS_BOLD, "%d", die);
-	reply_add(out, 0, ". The entrance opens on floor %d (Party Min).",
-	          fungeon_channel_floor(c));
-	reply_nl(out);
-	free(d);
 }

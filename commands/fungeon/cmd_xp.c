@@ -59,7 +59,7 @@ xp_fn(struct invocation *inv, struct reply *out)
 
 static const struct cmd_opt xp_opts[] = {
     {.name = "level",
-     .desc = "One level, 1 to 20",
+     .desc = "One level, 1 to 60",
      .type = OPT_INT,
      .min = FUNGEON_LEVEL_MIN,
      .max = FUNGEON_LEVEL_MAX},

@@ -7,20 +7,24 @@
  * channel module) and cmd_fungeon*.h, cmd_thwacko.h, cmd_xp.h (commands).
  *
  * The per-channel state is a chanmod slot (CHANMOD_FUNGEON, module
- * fungeon_mod): the party, the floor, the xp-rule setting, who holds each
- * category, and the designs stored by name. Continuous effects and carried
- * treasure live in the party's members. Handlers validate everything
- * before the first change, so state is unchanged on every error, and call
- * channel_touch() after a change.
+ * fungeon_mod): the party (each member with its default Thwack-O style),
+ * the xp-rule setting and the dungeon (rules/fungeon/fungeon_room.h: its
+ * phase, floor and the room with its traps, monsters and treasure).
+ * Continuous effects and carried treasure live in the party's members.
+ * Every command first asks the rules whether the party may do it now
+ * (fungeon_channel_may()); handlers validate everything before the first
+ * change, so state is unchanged on every error, and call channel_touch()
+ * after a change.
  *
- * Memory: struct fungeon_channel owns its members and designs, arrays of exactly
- * as many elements as the channel holds (NULL when none), grown and shrunk
- * only through fungeon_channel_member_add/remove and fungeon_channel_design_add/remove; the
- * limits (FUNGEON_PARTY_MAX, FUNGEON_DESIGNS_MAX) are checked by the handlers, with
- * an error reply, before those are called. Adding or removing moves the
- * array, so a pointer to a member or design is stale after either.
+ * Memory: struct fungeon_channel owns its members (and their styles), an
+ * array of exactly as many elements as the party holds (NULL when none),
+ * grown and shrunk only through fungeon_channel_member_add/remove; the
+ * dungeon owns its room's pieces (fungeon_room.h). Limits are checked by
+ * the handlers, with an error reply, before anything is added. Adding or
+ * removing moves the arrays, so a pointer to a member or piece is stale
+ * after either.
  *
- * Conflicts are decided by rules/fungeon/fungeon_play.h into an outcome; the handlers
+ * Conflicts are decided by rules/fungeon/ into an outcome; the handlers
  * check their input, apply that outcome to the channel and render it:
  * each group with its Thwack-O die drawn in the player's style (members
  * first, so a player's Thwack-O die lands on their own Fungeoneer when they
@@ -33,54 +37,31 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "commands/core/reply.h"
 #include "rules/fungeon/conflict.h"
+#include "rules/fungeon/fungeon.h"
 #include "rules/fungeon/fungeon_cost.h"
 #include "rules/fungeon/fungeon_hallway.h"
 #include "rules/fungeon/fungeon_play.h"
-#include "rules/fungeon/fungeon.h"
+#include "rules/fungeon/fungeon_room.h"
 
-#define FUNGEON_DESIGNS_MAX 24  /* designs of each kind stored on a channel */
-#define FUNGEON_MAGIC_MAX   70  /* magic Annoy (or Pain) dice one Fungeoneer may carry */
-#define FUNGEON_FALLEN_MAX  16  /* players remembered as having lost a Fungeoneer */
-#define FUNGEON_WAIVED_MAX  256 /* bytes of the waiver record, with the NUL */
-
-struct fungeon_stored {
-	char name[FUNGEON_NAME_MAX + 1];
-	struct fungeon_design d;
-	int64_t cost;
-	bool room;                        /* paid from this room's budget */
-	int hits;                         /* monsters: hits left */
-	char taken[FUNGEON_NAME_MAX + 1]; /* treasure: the Fungeoneer who took it, or "" */
-	bool sprung; /* traps: sprung (one without Unlimited Use springs once) */
-	bool passed; /* traps: triggered, disarmed or sidestepped at least once */
-	bool left;   /* treasure: left by a dead Fungeoneer, to plunder */
-};
+#define FUNGEON_FALLEN_MAX 16  /* players remembered as having lost a Fungeoneer */
+#define FUNGEON_WAIVED_MAX 256 /* bytes of the waiver record, with the NUL */
 
 struct fungeon_channel {
-	int n;                    /* 0..FUNGEON_PARTY_MAX */
-	struct fungeon_member *m; /* n members, owned */
-	int floor;                /* 0: the entrance, Party Min */
+	int n;                       /* 0..FUNGEON_PARTY_MAX */
+	struct fungeon_member *m;    /* n members, owned */
+	struct thwacko_style *style; /* n default styles, one per member, owned */
 	enum fungeon_xp_rule xp_rule;
-	char holder[FUNGEON_CAT_COUNT][FUNGEON_KEY_MAX]; /* user keys, "" for nobody */
-	int rooms;                                       /* hallways run */
-	/* The room's budgets, fixed in its hallway (valid once rooms > 0). */
-	struct fungeon_budgets room;
-	/* Choosing categories: the draw's order (member indices, best first;
-	 * kept right when a member leaves) and the choices made so far (holder
-	 * above holds them). */
-	int norder;
-	int order[FUNGEON_PARTY_MAX];
-	int picks_made;
+	struct fungeon_dungeon d;
 	/* Players whose Fungeoneer died in this dungeon: however they come
-	 * back, their new one starts at floor - 1 (kept until the party is
-	 * empty, oldest dropped past FUNGEON_FALLEN_MAX). */
+	 * back, their new one starts at floor - 1 (kept until the dungeon
+	 * ends, oldest dropped past FUNGEON_FALLEN_MAX). */
 	int nfallen;
 	char (*fallen)[FUNGEON_KEY_MAX]; /* nfallen user keys, owned */
-	/* The last room left with points unspent, as the players waived it
+	/* The last room entered with points unspent, as the players waived it
 	 * ("room 2: Traps 1 unspent, waived by alice"), or "". */
 	char waived[FUNGEON_WAIVED_MAX];
-	int nd[FUNGEON_KIND_COUNT];                   /* 0..FUNGEON_DESIGNS_MAX each */
-	struct fungeon_stored *d[FUNGEON_KIND_COUNT]; /* nd[k] designs of kind k, owned */
 };
 
 /* A participant of a conflict, resolved from a word. */
@@ -93,11 +74,12 @@ enum fungeon_pkind {
 
 struct fungeon_part {
 	enum fungeon_pkind kind;
-	int member;               /* FGP_MEMBER */
-	struct fungeon_stored *s; /* the trap or monster */
-	int ability;              /* FGP_ABILITY: index in s->d.ab */
-	int target;               /* Pain: the participant it hits ("Alba>goblin"), or -1 */
+	int member;              /* FGP_MEMBER */
+	struct fungeon_piece *s; /* the trap or monster */
+	int ability;             /* FGP_ABILITY: index in s->d.ab */
+	int target;              /* Pain: the participant it hits ("Alba>goblin"), or -1 */
 	char target_name[FUNGEON_NAME_MAX * 2 + 2];
+	bool held; /* FGP_MEMBER: held this turn (rolls no dice, can be hurt) */
 };
 
 #endif

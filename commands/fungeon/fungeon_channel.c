@@ -22,10 +22,54 @@ fungeon_channel_peek(const struct channel *ch)
 	return channel_mod_peek(ch, CHANMOD_FUNGEON);
 }
 
+const char *
+fungeon_channel_act_command(enum fungeon_act a)
+{
+	switch (a) {
+	case FUNGEON_ACT_ENTRANCE:
+		return "fungeon entrance";
+	case FUNGEON_ACT_HALLWAY:
+		return "fungeon hallway";
+	case FUNGEON_ACT_PICK:
+		return "fungeon pick";
+	case FUNGEON_ACT_ENTER:
+		return "fungeon enter";
+	case FUNGEON_ACT_COMBAT:
+		return "fungeon combat";
+	case FUNGEON_ACT_RETREAT:
+		return "fungeon retreat";
+	case FUNGEON_ACT_JOIN:
+		return "fungeon join";
+	default:
+		return NULL;
+	}
+}
+
+bool
+fungeon_channel_may(const struct fungeon_channel *c, enum fungeon_act a, struct reply *out)
+{
+	struct fungeon_refusal r;
+	const char *cmd;
+
+	if (fungeon_dungeon_may(&c->d, a, &r) == 0)
+		return true;
+	cmd = fungeon_channel_act_command(r.instead);
+	if (cmd == NULL) {
+		reply_error(out, "%s", r.why);
+		return false;
+	}
+	reply_error(out, "%s ", r.why);
+	reply_cmd(out, RS_BAD, cmd, NULL);
+	reply_add(out, RS_BAD, ".");
+	return false;
+}
+
 struct fungeon_member *
-fungeon_channel_member_add(struct fungeon_channel *c)
+fungeon_channel_member_add(struct fungeon_channel *c, const struct thwacko_style *style)
 {
 	c->m = fungeon_array_grow(c->m, c->n, sizeof(*c->m));
+	c->style = fungeon_array_grow(c->style, c->n, sizeof(*c->style));
+	c->style[c->n] = *style;
 	return &c->m[c->n++];
 }
 
@@ -36,34 +80,9 @@ fungeon_channel_member_remove(struct fungeon_channel *c, int i)
 		return;
 	fungeon_member_free(&c->m[i]);
 	c->m = fungeon_array_drop(c->m, c->n, i, sizeof(*c->m));
+	c->style = fungeon_array_drop(c->style, c->n, i, sizeof(*c->style));
 	c->n--;
-	for (int k = 0; k < c->norder;) { /* the choosing order follows */
-		if (c->order[k] == i) {
-			memmove(&c->order[k], &c->order[k + 1],
-			        (size_t)(c->norder - k - 1) * sizeof(c->order[0]));
-			c->norder--;
-			continue;
-		}
-		if (c->order[k] > i)
-			c->order[k]--;
-		k++;
-	}
-}
-
-struct fungeon_stored *
-fungeon_channel_design_add(struct fungeon_channel *c, enum fungeon_kind k)
-{
-	c->d[k] = fungeon_array_grow(c->d[k], c->nd[k], sizeof(*c->d[k]));
-	return &c->d[k][c->nd[k]++];
-}
-
-void
-fungeon_channel_design_remove(struct fungeon_channel *c, enum fungeon_kind k, int i)
-{
-	if (i < 0 || i >= c->nd[k])
-		return;
-	c->d[k] = fungeon_array_drop(c->d[k], c->nd[k], i, sizeof(*c->d[k]));
-	c->nd[k]--;
+	fungeon_room_member_gone(&c->d.room, i);
 }
 
 void
@@ -74,8 +93,8 @@ fungeon_channel_free(struct fungeon_channel *c)
 	for (int i = 0; i < c->n; i++)
 		fungeon_member_free(&c->m[i]);
 	free(c->m);
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
-		free(c->d[k]);
+	free(c->style);
+	fungeon_dungeon_clear(&c->d);
 	free(c->fallen);
 	free(c);
 }
@@ -83,13 +102,13 @@ fungeon_channel_free(struct fungeon_channel *c)
 size_t
 fungeon_channel_bytes(const struct fungeon_channel *c)
 {
-	size_t n = sizeof(*c) + (size_t)c->n * sizeof(c->m[0]);
+	size_t n = sizeof(*c) + (size_t)c->n * (sizeof(c->m[0]) + sizeof(c->style[0]));
 
 	for (int i = 0; i < c->n; i++)
 		n += (size_t)c->m[i].nitems * sizeof(c->m[i].items[0]) +
 		     (size_t)c->m[i].neffects * sizeof(c->m[i].effects[0]);
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
-		n += (size_t)c->nd[k] * sizeof(c->d[k][0]);
+		n += (size_t)c->d.room.n[k] * sizeof(c->d.room.p[k][0]);
 	return n + (size_t)c->nfallen * sizeof(c->fallen[0]);
 }
 
@@ -114,13 +133,10 @@ fungeon_channel_member_named(const struct fungeon_channel *c, const char *name)
 	return -1;
 }
 
-struct fungeon_stored *
-fungeon_channel_design(struct fungeon_channel *c, enum fungeon_kind k, const char *name)
+struct fungeon_piece *
+fungeon_channel_piece(struct fungeon_channel *c, enum fungeon_kind k, const char *name)
 {
-	for (int i = 0; i < c->nd[k]; i++)
-		if (strcasecmp(c->d[k][i].name, name) == 0)
-			return &c->d[k][i];
-	return NULL;
+	return fungeon_room_find(&c->d.room, k, name);
 }
 
 bool
@@ -130,9 +146,8 @@ fungeon_channel_name_used(const struct fungeon_channel *c, const char *name)
 		if (strcasecmp(c->m[i].name, name) == 0)
 			return true;
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
-		for (int i = 0; i < c->nd[k]; i++)
-			if (strcasecmp(c->d[k][i].name, name) == 0)
-				return true;
+		if (fungeon_room_find(&c->d.room, (enum fungeon_kind)k, name) != NULL)
+			return true;
 	return false;
 }
 
@@ -146,12 +161,14 @@ fungeon_channel_list_members(const struct fungeon_channel *c, struct buf *b)
 }
 
 void
-fungeon_channel_list_designs(const struct fungeon_channel *c, enum fungeon_kind k, struct buf *b)
+fungeon_channel_list_pieces(const struct fungeon_channel *c, enum fungeon_kind k, struct buf *b)
 {
-	if (c->nd[k] == 0)
+	const struct fungeon_room *r = &c->d.room;
+
+	if (r->n[k] == 0)
 		buf_adds(b, "none");
-	for (int i = 0; i < c->nd[k]; i++)
-		buf_addf(b, "%s%s", i ? ", " : "", c->d[k][i].name);
+	for (int i = 0; i < r->n[k]; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", r->p[k][i].name);
 }
 
 void
@@ -165,49 +182,44 @@ fungeon_channel_floor(const struct fungeon_channel *c)
 {
 	struct fungeon_party p;
 
+	if (c->d.phase != FUNGEON_TOWN)
+		return c->d.floor;
 	fungeon_channel_party(c, &p);
-	return fungeon_floor(c->floor, &p);
+	return fungeon_floor(0, &p);
+}
+
+/* The budgets of the room, or, with none yet, those the party would have
+ * now; *p gets the party figures they count. */
+static void
+budgets_of(const struct fungeon_channel *c, struct fungeon_budgets *b, struct fungeon_party *p,
+           int *floor)
+{
+	if (c->d.room.number > 0 && c->d.phase != FUNGEON_RETREAT) {
+		*b = c->d.room.budgets;
+		*p = c->d.room.party;
+		*floor = c->d.room.floor;
+		return;
+	}
+	fungeon_channel_party(c, p);
+	*floor = fungeon_channel_floor(c);
+	fungeon_budgets(p, *floor, b);
 }
 
 int64_t
 fungeon_channel_budget(const struct fungeon_channel *c, enum fungeon_kind k)
 {
+	struct fungeon_budgets b;
 	struct fungeon_party p;
-	struct fungeon_budgets b = c->room;
+	int floor;
 
-	if (c->rooms == 0) { /* before the first hallway: the party as it is */
-		fungeon_channel_party(c, &p);
-		fungeon_budgets(&p, fungeon_floor(c->floor, &p), &b);
-	}
+	budgets_of(c, &b, &p, &floor);
 	return k == FUNGEON_TRAP ? b.traps : k == FUNGEON_MONSTER ? b.monsters : b.treasure;
 }
 
-int
-fungeon_channel_leave_behind(struct fungeon_channel *c, int i)
+int64_t
+fungeon_channel_spent(const struct fungeon_channel *c, enum fungeon_kind k)
 {
-	struct fungeon_member *m = &c->m[i];
-	int lost = 0;
-
-	while (m->nitems > 0) {
-		const struct fungeon_item *it = &m->items[0];
-		struct fungeon_stored *s = fungeon_channel_design(c, FUNGEON_TREASURE, it->name);
-
-		if (s == NULL && c->nd[FUNGEON_TREASURE] < FUNGEON_DESIGNS_MAX &&
-		    !fungeon_channel_name_used(c, it->name)) {
-			s = fungeon_channel_design_add(c, FUNGEON_TREASURE);
-			snprintf(s->name, sizeof(s->name), "%s", it->name);
-			s->d = it->d;
-			s->cost = it->cost;
-		}
-		if (s == NULL) {
-			lost++;
-		} else {
-			s->taken[0] = '\0';
-			s->left = true;
-		}
-		fungeon_item_remove(m, 0);
-	}
-	return lost;
+	return fungeon_room_spent(&c->d.room, k);
 }
 
 void
@@ -239,67 +251,67 @@ fungeon_channel_fallen(const struct fungeon_channel *c, const char *user_key)
 }
 
 void
-fungeon_channel_picks(const struct fungeon_channel *c, struct fungeon_picks *p)
+fungeon_channel_dead_before(const struct fungeon_channel *c, bool *dead)
 {
-	memset(p, 0, sizeof(*p));
-	for (int i = 0; i < c->norder; i++)
-		p->order[p->n++] = c->order[i];
-	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
-		p->holder[k] = fungeon_channel_holder(c, (enum fungeon_category)k);
-	p->made = c->picks_made;
+	for (int i = 0; i < c->n; i++)
+		dead[i] = c->m[i].dead;
 }
 
-void
-fungeon_channel_picks_store(struct fungeon_channel *c, const struct fungeon_picks *p)
+int
+fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before)
 {
-	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
-		if (p->holder[k] >= 0)
-			memcpy(c->holder[k], c->m[p->holder[k]].user_key, sizeof(c->holder[k]));
-		else
-			c->holder[k][0] = '\0';
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (!c->m[i].dead || dead_before[i])
+			continue;
+		fungeon_room_leave_items(&c->d.room, &c->m[i]);
+		if (c->d.phase != FUNGEON_TOWN)
+			fungeon_channel_fallen_add(c, c->m[i].user_key);
+		n++;
 	}
-	c->picks_made = p->made;
-}
-
-int64_t
-fungeon_channel_spent(const struct fungeon_channel *c, enum fungeon_kind k)
-{
-	int64_t s = 0;
-
-	for (int i = 0; i < c->nd[k]; i++)
-		if (c->d[k][i].room)
-			s += c->d[k][i].cost;
-	return s;
+	return n;
 }
 
 int
 fungeon_channel_holder(const struct fungeon_channel *c, enum fungeon_category cat)
 {
-	return c->holder[cat][0] ? fungeon_channel_member_of(c, c->holder[cat]) : -1;
+	return fungeon_room_holder(&c->d.room, cat);
+}
+
+bool
+fungeon_channel_in_play(const struct fungeon_channel *c, int i)
+{
+	return i >= 0 && i < c->n && !c->m[i].dead && !c->m[i].fresh;
 }
 
 int
-fungeon_channel_roller(const struct fungeon_channel *c, enum fungeon_category cat,
-                       const struct invocation *inv)
+fungeon_channel_roller(const struct fungeon_channel *c, const char *maker)
 {
-	int h = fungeon_channel_holder(c, cat);
+	int i = maker[0] ? fungeon_channel_member_of(c, maker) : -1;
 
-	return h >= 0 || inv == NULL ? h : fungeon_channel_member_of(c, inv->from->user_key);
+	return fungeon_channel_in_play(c, i) ? i : -1;
 }
 
 void
 fungeon_channel_styles(const struct fungeon_channel *c, struct state *st, struct thwacko_style *out)
 {
-	const char *keys[FUNGEON_PARTY_MAX];
-	const struct thwacko_style *chosen[FUNGEON_PARTY_MAX];
-
 	for (int i = 0; i < c->n; i++) {
 		const struct user *u = state_user_find(st, c->m[i].user_key);
+		const struct thwacko_style *chosen = u != NULL ? user_style(u) : NULL;
 
-		keys[i] = c->m[i].user_key;
-		chosen[i] = u != NULL ? user_style(u) : NULL;
+		out[i] = chosen != NULL ? *chosen : c->style[i];
 	}
-	thwacko_style_party(keys, chosen, c->n, out);
+}
+
+void
+fungeon_channel_new_style(const struct fungeon_channel *c, struct state *st, const char *user_key,
+                          struct thwacko_style *out)
+{
+	struct thwacko_style taken[FUNGEON_PARTY_MAX];
+
+	fungeon_channel_styles(c, st, taken);
+	thwacko_style_distinct(user_key, taken, c->n, out);
 }
 
 int
@@ -346,8 +358,7 @@ fungeon_channel_members_named(const struct fungeon_channel *c, const char *who, 
 
 	if (who == NULL) {
 		for (int i = 0; i < c->n; i++)
-			if (!c->m[i].dead &&
-			    !c->m[i].fresh) /* a replacement waits for the hallway */
+			if (fungeon_channel_in_play(c, i))
 				idx[n++] = i;
 		return n;
 	}
@@ -362,11 +373,14 @@ fungeon_channel_members_named(const struct fungeon_channel *c, const char *who, 
 }
 
 bool
-fungeon_channel_bonus_for(const struct fungeon_channel *c, const char *bonus, int i)
+fungeon_channel_bonus_for(const struct fungeon_channel *c, const char *bonus, int i,
+                          const char *type)
 {
 	char w[CF_GROUPS_MAX][FUNGEON_NAME_MAX * 2 + 2];
 	int n;
 
+	if (fungeon_class_fits(&c->m[i], type))
+		return true;
 	if (bonus == NULL)
 		return false;
 	n = fungeon_channel_split_names(bonus, w, CF_GROUPS_MAX,
@@ -437,16 +451,21 @@ fungeon_channel_budget_line(struct reply *out, const struct fungeon_channel *c, 
 {
 	static const char *const what[] = {"Party Max", "Party Total", "Party Min"};
 	static const char *const label[] = {"Traps", "Monsters", "Treasure"};
+	struct fungeon_budgets b;
 	struct fungeon_party p;
-	int64_t budget = fungeon_channel_budget(c, k), spent = fungeon_channel_spent(c, k);
+	int floor;
+	int64_t budget, spent = fungeon_channel_spent(c, k);
 	int base;
 
-	fungeon_channel_party(c, &p);
+	budgets_of(c, &b, &p, &floor);
+	budget = k == FUNGEON_TRAP ? b.traps : k == FUNGEON_MONSTER ? b.monsters : b.treasure;
 	base = k == FUNGEON_TRAP ? p.max : k == FUNGEON_MONSTER ? p.total : p.min;
-	reply_add(out, 0, "%s budget this room: ", label[k]);
+	reply_add(out, 0, "%s budget %s: ", label[k],
+	          c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM ? "this room"
+	                                                                      : "of a room now");
 	reply_add(out, RS_BOLD, "%lld", (long long)budget);
-	reply_add(out, 0, " (%s %d + floor %d); spent %lld", what[k], base,
-	          fungeon_channel_floor(c), (long long)spent);
+	reply_add(out, 0, " (%s %d + floor %d); spent %lld", what[k], base, floor,
+	          (long long)spent);
 	if (extra > 0)
 		reply_add(out, 0, ", this design %lld", (long long)extra);
 	reply_add(out, 0, ", left ");
@@ -454,4 +473,10 @@ fungeon_channel_budget_line(struct reply *out, const struct fungeon_channel *c, 
 	          (long long)(budget - spent - extra));
 	reply_add(out, 0, ".");
 	reply_nl(out);
+}
+
+const char *
+fungeon_channel_dice_word(int64_t n)
+{
+	return n == 1 ? "die" : "dice";
 }

@@ -1,12 +1,13 @@
 /*
  * fungeon_channel: a channel's Fungeon state (struct fungeon_channel, in
- * fungeon.h): created on first use, members and designs added and removed,
- * and the lookups every Fungeon command makes over it (members by name or
- * key, designs, holders, budgets, fallen players).
+ * fungeon.h): created on first use, members added and removed, and the
+ * lookups every Fungeon command makes over it (members by name or key, the
+ * room's pieces, holders, budgets, fallen players), with the one door to
+ * the rules' verdict on what the party may do now.
  *
  * Memory: the state belongs to its channel (a chanmod slot, freed with
  * fungeon_channel_free by the module in fungeon_save.c); the arrays it owns
- * move when a member or design is added or removed, so a pointer to one is
+ * move when a member or piece is added or removed, so a pointer to one is
  * stale after either. Returned names and lists are written into the
  * caller's buffers.
  */
@@ -17,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commands/core/registry.h"
 #include "commands/fungeon/fungeon.h"
 #include "commands/fungeon/thwacko_style.h"
-#include "commands/core/registry.h"
 #include "rules/base/buf.h"
 
 /* This channel's Fungeon state (created on first use), or, for peek, NULL
@@ -27,16 +28,20 @@
 struct fungeon_channel *fungeon_channel(struct invocation *inv);
 const struct fungeon_channel *fungeon_channel_peek(const struct channel *ch);
 
-/* Appends a zeroed member and returns it (the caller checked
- * FUNGEON_PARTY_MAX). */
-struct fungeon_member *fungeon_channel_member_add(struct fungeon_channel *c);
-/* Frees member i and closes the gap, keeping the others' order. */
+/* Whether the party may do a now (rules/fungeon/fungeon_room.h); else an
+ * error reply (one sentence, naming the command to type instead) and
+ * false. */
+bool fungeon_channel_may(const struct fungeon_channel *c, enum fungeon_act a, struct reply *out);
+/* The command path that does a ("fungeon enter"), or NULL. */
+const char *fungeon_channel_act_command(enum fungeon_act a);
+
+/* Appends a zeroed member whose default Thwack-O style is style, and
+ * returns it (the caller checked FUNGEON_PARTY_MAX). */
+struct fungeon_member *fungeon_channel_member_add(struct fungeon_channel *c,
+                                                  const struct thwacko_style *style);
+/* Frees member i and closes the gap, keeping the others' order (and the
+ * room's choosing order and trap marks in step). */
 void fungeon_channel_member_remove(struct fungeon_channel *c, int i);
-/* Appends a zeroed design of kind k and returns it (the caller checked
- * FUNGEON_DESIGNS_MAX). */
-struct fungeon_stored *fungeon_channel_design_add(struct fungeon_channel *c, enum fungeon_kind k);
-/* Removes design i of kind k, keeping the others' order. */
-void fungeon_channel_design_remove(struct fungeon_channel *c, enum fungeon_kind k, int i);
 /* Frees everything c owns, and c. */
 void fungeon_channel_free(struct fungeon_channel *c);
 /* Bytes of memory c holds: the struct and every array it owns (what the
@@ -48,51 +53,57 @@ int fungeon_channel_member_of(const struct fungeon_channel *c, const char *user_
 /* The member called `name` (its Fungeoneer's or its player's name,
  * case-insensitive), or -1. */
 int fungeon_channel_member_named(const struct fungeon_channel *c, const char *name);
-/* The stored design of that kind and name, or NULL. */
-struct fungeon_stored *fungeon_channel_design(struct fungeon_channel *c, enum fungeon_kind k,
-                                              const char *name);
-/* Whether name is taken by any Fungeoneer or design. */
+/* The room's piece of that kind and name, or NULL. */
+struct fungeon_piece *fungeon_channel_piece(struct fungeon_channel *c, enum fungeon_kind k,
+                                            const char *name);
+/* Whether name is taken by any Fungeoneer or piece of the room. */
 bool fungeon_channel_name_used(const struct fungeon_channel *c, const char *name);
 
 /* Appends "Alba (alice), Brom (bob)" or "nobody yet" to b. */
 void fungeon_channel_list_members(const struct fungeon_channel *c, struct buf *b);
-/* Appends the names of the stored designs of kind k, or "none". */
-void fungeon_channel_list_designs(const struct fungeon_channel *c, enum fungeon_kind k,
-                                  struct buf *b);
+/* Appends the names of the room's pieces of kind k, or "none". */
+void fungeon_channel_list_pieces(const struct fungeon_channel *c, enum fungeon_kind k,
+                                 struct buf *b);
 
 void fungeon_channel_party(const struct fungeon_channel *c, struct fungeon_party *p);
+/* The floor the party is on: the dungeon's, or in town the floor the next
+ * dungeon's entrance would open on (Party Min). */
 int fungeon_channel_floor(const struct fungeon_channel *c);
-/* Budget and points spent this room for kind k. */
+/* The room's budget and points spent for kind k. */
 int64_t fungeon_channel_budget(const struct fungeon_channel *c, enum fungeon_kind k);
 int64_t fungeon_channel_spent(const struct fungeon_channel *c, enum fungeon_kind k);
-
-/* A dead member i's treasure stays in the room for the others to plunder
- * when the member record goes (a replacement, or the player leaving): each
- * item becomes a stored treasure marked left (outside every budget).
- * Returns how many items were lost because the channel holds
- * FUNGEON_DESIGNS_MAX treasures already. */
-int fungeon_channel_leave_behind(struct fungeon_channel *c, int i);
 
 /* Remembers that user_key's Fungeoneer died in this dungeon. */
 void fungeon_channel_fallen_add(struct fungeon_channel *c, const char *user_key);
 bool fungeon_channel_fallen(const struct fungeon_channel *c, const char *user_key);
 /* Forgets them all (a new dungeon). */
 void fungeon_channel_fallen_clear(struct fungeon_channel *c);
-/* The choosing of categories as rules/fungeon/fungeon_hallway.h sees it. */
-void fungeon_channel_picks(const struct fungeon_channel *c, struct fungeon_picks *p);
-/* Stores p's holders and choices made back as user keys. */
-void fungeon_channel_picks_store(struct fungeon_channel *c, const struct fungeon_picks *p);
 
-/* The member picking category cat, or -1. */
+/* The dead flags of the party before a conflict is applied, and after it:
+ * each Fungeoneer that died leaves its treasure in the room and its player
+ * is remembered as fallen. Returns how many died. */
+void fungeon_channel_dead_before(const struct fungeon_channel *c, bool *dead);
+int fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before);
+
+/* The member holding category cat in this room, or -1. */
 int fungeon_channel_holder(const struct fungeon_channel *c, enum fungeon_category cat);
-/* Who rolls for an obstacle of category cat: its holder, else the invoker
- * when in the party (inv may be NULL), else nobody (-1). */
-int fungeon_channel_roller(const struct fungeon_channel *c, enum fungeon_category cat,
-                           const struct invocation *inv);
+/* The member whose player rolls for what user key `maker` made: that
+ * player's Fungeoneer while it is alive and in play, else -1 (nobody: a
+ * player out of the game rolls nothing). */
+int fungeon_channel_roller(const struct fungeon_channel *c, const char *maker);
+/* Whether member i is alive and in play (not a replacement waiting for the
+ * hallway). */
+bool fungeon_channel_in_play(const struct fungeon_channel *c, int i);
 
-/* Every member's Thwack-O style, distinct where possible. */
+/* Every member's Thwack-O style: the one its player chose, else the default
+ * it was given when it joined (stable: others joining or leaving change
+ * nothing). */
 void fungeon_channel_styles(const struct fungeon_channel *c, struct state *st,
                             struct thwacko_style *out);
+/* The default style a player joining now gets: distinct from the party's
+ * styles where possible. */
+void fungeon_channel_new_style(const struct fungeon_channel *c, struct state *st,
+                               const char *user_key, struct thwacko_style *out);
 
 /* Splits a list of names ("alba, brom carol") into words. Returns how many
  * (at most max), or -1 when there are more or a word is too long, with an
@@ -100,13 +111,15 @@ void fungeon_channel_styles(const struct fungeon_channel *c, struct state *st,
 int fungeon_channel_split_names(const char *s, char words[][FUNGEON_NAME_MAX * 2 + 2], int max,
                                 struct reply *out);
 
-/* The members named in a list ("Alba bob"), or with who NULL every living
- * one. Returns how many, or -1 with an error reply. */
+/* The members named in a list ("Alba bob"), or with who NULL every one in
+ * play. Returns how many, or -1 with an error reply. */
 int fungeon_channel_members_named(const struct fungeon_channel *c, const char *who, int *idx,
                                   struct reply *out);
 
-/* Whether member i is named in the bonus option ("all", or names). */
-bool fungeon_channel_bonus_for(const struct fungeon_channel *c, const char *bonus, int i);
+/* Whether member i's class fits a conflict with damage of `type`: named in
+ * the bonus option ("all", or names), or its class type is that type. */
+bool fungeon_channel_bonus_for(const struct fungeon_channel *c, const char *bonus, int i,
+                               const char *type);
 /* Checks that every name in the bonus option is a member; else an error. */
 int fungeon_channel_bonus_check(const struct fungeon_channel *c, const char *bonus,
                                 struct reply *out);
@@ -119,8 +132,11 @@ int fungeon_channel_need_self(const struct fungeon_channel *c, const struct invo
                               struct reply *out);
 
 /* Budget, spent and left for kind k this room (extra: a design being
- * priced), as one line. */
+ * priced), as one line whose figures are those the room's hallway used. */
 void fungeon_channel_budget_line(struct reply *out, const struct fungeon_channel *c,
                                  enum fungeon_kind k, int64_t extra);
+
+/* "die" or "dice" for n. */
+const char *fungeon_channel_dice_word(int64_t n);
 
 #endif

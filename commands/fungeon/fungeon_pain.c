@@ -1,5 +1,4 @@
-/* fungeon_pain: Painful conflicts among Fungeoneers, traps and monsters (shared
- * by /fungeon pain and /fungeon combat); see fungeon_pain.h. */
+/* fungeon_pain: the Painful conflicts of a combat turn; see fungeon_pain.h. */
 #include "commands/fungeon/fungeon_pain.h"
 
 #include <stdio.h>
@@ -7,84 +6,53 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/dice/rollchan.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
-#include "commands/dice/rollchan.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
-/* Whether any member taking part carries magic matching `type`. */
-static bool
-magic_among(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
-            const char *type)
-{
-	for (int i = 0; i < n; i++) {
-		const struct fungeon_member *m;
-
-		if (parts[i].kind != FGP_MEMBER)
-			continue;
-		m = &c->m[parts[i].member];
-		for (int k = 0; k < m->nitems; k++)
-			if ((m->items[k].d.annoy || m->items[k].d.pain) &&
-			    fungeon_item_matches(&m->items[k].d, type))
-				return true;
-	}
-	return false;
-}
-
 /* The damage the Fungeoneers face: universal if any opponent deals
  * universal damage (monsters' attacks always do), of the first typed
- * opponent's type otherwise. */
+ * opponent's type otherwise; and the most Resist dice an opposing monster
+ * has against that type. */
 static void
-fg_pain_faced(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
-              const char **type, bool *universal)
+faced(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
+      struct fungeon_play_obstacle *type, bool *universal, int *resist)
 {
-	static const char none[] = "";
-
-	*type = none;
+	memset(type, 0, sizeof(*type));
 	*universal = false;
+	*resist = 0;
 	for (int k = 0; k < n; k++) {
 		struct fungeon_play_obstacle o;
 
 		if (parts[k].kind == FGP_MEMBER)
 			continue;
-		fungeon_roll_obstacle_of(c, &parts[k], NULL, &o);
+		fungeon_roll_obstacle_of(c, &parts[k], &o);
 		*universal |= o.universal;
-		if (!(*type)[0] && o.type[0])
-			*type = parts[k].kind == FGP_ABILITY
-			            ? parts[k].s->d.ab[parts[k].ability].type
-			            : parts[k].s->d.type;
+		if (!type->type[0] && o.type[0])
+			*type = o;
+	}
+	for (int k = 0; k < n && type->type[0]; k++) {
+		const struct fungeon_design *d;
+
+		if (parts[k].kind == FGP_MEMBER)
+			continue;
+		d = &parts[k].s->d;
+		for (int a = 0; a < d->nab; a++)
+			if (d->ab[a].resist > *resist &&
+			    !strcasecmp(d->ab[a].resist_type, type->type))
+				*resist = d->ab[a].resist;
 	}
 }
 
-/* The Pain dice participant i rolls. Fungeoneers face the opposition's
- * damage: universal if any opponent deals universal damage (monsters'
- * attacks always do), of the first typed opponent's type otherwise. */
+/* The Pain dice an obstacle participant rolls. */
 static int
-pain_dice(const struct fungeon_channel *c, const struct fungeon_part *parts, int n, int i,
-          const char *bonus)
+obstacle_dice(const struct fungeon_part *p)
 {
-	const struct fungeon_part *p = &parts[i];
-
-	if (p->kind == FGP_MEMBER) {
-		const char *type;
-		bool universal;
-
-		fg_pain_faced(c, parts, n, &type, &universal);
-		return fungeon_pain_dice(&c->m[p->member],
-		                         fungeon_channel_bonus_for(c, bonus, p->member), type,
-		                         universal, NULL);
-	}
-	if (p->kind == FGP_MONSTER) {
-		int dice = p->s->d.level;
-
-		for (int a = 0; a < p->s->d.nab; a++)
-			if (p->s->d.ab[a].resist &&
-			    magic_among(c, parts, n, p->s->d.ab[a].resist_type))
-				dice += p->s->d.ab[a].resist;
-		return dice;
-	}
+	if (p->kind == FGP_MONSTER)
+		return p->s->d.level; /* its attacks: Resist dice never add to them */
 	if (p->kind == FGP_ABILITY)
 		return p->s->d.ab[p->ability].pain ? p->s->d.level + p->s->d.ab[p->ability].pain
 		                                   : 0;
@@ -101,12 +69,14 @@ same_part(const struct fungeon_part *a, const struct fungeon_part *b)
 	return a->s == b->s && (a->kind != FGP_ABILITY || a->ability == b->ability);
 }
 
+/* Resolves participant i's target among the others (of either side). */
 static int
 find_target(const struct fungeon_channel *c, struct fungeon_part *parts, int n, int i,
             struct reply *out)
 {
-	char name[FUNGEON_SOURCE_MAX];
+	char name[FUNGEON_SOURCE_MAX], me[FUNGEON_SOURCE_MAX];
 
+	fungeon_roll_part_name(c, &parts[i], me, sizeof(me));
 	for (int k = 0; k < n; k++) {
 		bool named = !strcasecmp(fungeon_roll_part_name(c, &parts[k], name, sizeof(name)),
 		                         parts[i].target_name) ||
@@ -115,19 +85,25 @@ find_target(const struct fungeon_channel *c, struct fungeon_part *parts, int n, 
 
 		if (!named)
 			continue;
-		if ((parts[k].kind == FGP_MEMBER) == (parts[i].kind == FGP_MEMBER)) {
-			reply_error(out, "%s cannot target %s: they are on the same side.",
-			            fungeon_roll_part_name(c, &parts[i], name, sizeof(name)),
-			            parts[i].target_name);
+		if (k == i) {
+			reply_error(
+			    out, "%s cannot target itself; a winner hurts one of the others.", me);
+			return -1;
+		}
+		if (parts[k].kind == FGP_ABILITY) {
+			reply_error(out,
+			            "%s cannot target %s: a special ability deals damage but takes "
+			            "none.",
+			            me, name);
 			return -1;
 		}
 		parts[i].target = k;
 		return 0;
 	}
 	reply_error(out,
-	            "%s targets '%.40s', who is not in this conflict; a target must be "
-	            "named among the participants.",
-	            fungeon_roll_part_name(c, &parts[i], name, sizeof(name)), parts[i].target_name);
+	            "%s targets '%.40s', who is not in this conflict; a target is one of the "
+	            "others in it.",
+	            me, parts[i].target_name);
 	return -1;
 }
 
@@ -138,10 +114,8 @@ check_one(const struct fungeon_channel *c, const struct fungeon_part *p, struct 
 
 	fungeon_roll_part_name(c, p, name, sizeof(name));
 	if (p->kind == FGP_MEMBER && c->m[p->member].dead) {
-		reply_error(out,
-		            "%s is dead and rolls no more; %s makes a new Fungeoneer in the "
-		            "hallway.",
-		            name, c->m[p->member].player);
+		reply_error(out, "%s is dead: %s is out of the game until the next hallway.", name,
+		            c->m[p->member].player);
 		return -1;
 	}
 	if (p->kind == FGP_MEMBER && c->m[p->member].fresh) {
@@ -155,8 +129,7 @@ check_one(const struct fungeon_channel *c, const struct fungeon_part *p, struct 
 		reply_error(out, "%s is already defeated; name a monster with hits left.", name);
 		return -1;
 	}
-	if ((p->kind == FGP_TRAP && p->s->d.pain < 1) ||
-	    (p->kind == FGP_ABILITY && p->s->d.ab[p->ability].pain < 1)) {
+	if (p->kind == FGP_ABILITY && p->s->d.ab[p->ability].pain < 1) {
 		reply_error(out, "%s has no Pain dice, so it takes no part in a Painful conflict.",
 		            name);
 		return -1;
@@ -169,7 +142,9 @@ fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n,
                    struct reply *out)
 {
 	struct fungeon_part sorted[CF_PARTS_MAX];
-	int members = 0, k = 0;
+	struct fungeon_play_obstacle type;
+	bool universal;
+	int members = 0, k = 0, resist;
 
 	if (n < 2 || n > CF_PARTS_MAX) {
 		reply_error(out, "A Painful conflict takes 2 to %d participants (got %d).",
@@ -196,7 +171,7 @@ fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n,
 	if (members == 0 || members == n) {
 		reply_error(out,
 		            "A Painful conflict needs Fungeoneers on one side and at least one "
-		            "trap or monster on the other.");
+		            "monster or ability on the other.");
 		return -1;
 	}
 	for (int pass = 0; pass < 2; pass++)
@@ -204,15 +179,20 @@ fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n,
 			if ((parts[i].kind == FGP_MEMBER) == (pass == 0))
 				sorted[k++] = parts[i];
 	memcpy(parts, sorted, (size_t)n * sizeof(parts[0]));
+	faced(c, parts, n, &type, &universal, &resist);
 	for (int i = 0; i < n; i++) {
 		char name[FUNGEON_SOURCE_MAX];
-		int d = pain_dice(c, parts, n, i, bonus);
+		int d = parts[i].kind == FGP_MEMBER
+		            ? fungeon_pain_dice(
+		                  &c->m[parts[i].member],
+		                  fungeon_channel_bonus_for(c, bonus, parts[i].member, type.type),
+		                  type.type, universal, NULL)
+		            : obstacle_dice(&parts[i]);
 
 		if (parts[i].target_name[0] && find_target(c, parts, n, i, out) < 0)
 			return -1;
 		if (d > CF_DICE_MAX) {
-			reply_error(out,
-			            "%s would roll %d dice; a participant rolls at most %d dice.",
+			reply_error(out, "%s would roll %d dice; a participant rolls at most %d.",
 			            fungeon_roll_part_name(c, &parts[i], name, sizeof(name)), d,
 			            CF_DICE_MAX);
 			return -1;
@@ -232,7 +212,7 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 
 		reply_add(out, RS_BOLD, "%s", names[i]);
 		reply_add(out, 0, " deals %d", o->res.dealt[i]);
-		if (p->kind == FGP_TRAP || p->kind == FGP_ABILITY) {
+		if (p->kind == FGP_ABILITY) {
 			reply_add(out, 0, ".");
 			reply_nl(out);
 			continue;
@@ -246,12 +226,14 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 			if (o->xp[i] > 0)
 				reply_add(out, RS_GOOD, ", +%lld XP", (long long)o->xp[i]);
 			reply_add(out, 0, ".");
+			if (o->capped[i])
+				reply_add(out, RS_BAD, " %s's XP is at the most the bot can count.",
+				          m->name);
 			if (o->died[i])
 				reply_add(out, RS_BAD | RS_BOLD,
-				          " %s dies! %s makes a new Fungeoneer at level %d in the "
-				          "hallway.",
-				          m->name, m->player,
-				          fungeon_replacement_level(fungeon_channel_floor(c)));
+				          " %s dies! %s is out until the next hallway, and %s's "
+				          "treasure stays here to plunder.",
+				          m->name, m->player, m->name);
 		} else {
 			reply_add(out, 0, "%d/%d hits.", o->hits[i] < 0 ? 0 : o->hits[i],
 			          fungeon_cost_monster_hits(p->s->d.level));
@@ -260,6 +242,27 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 		}
 		reply_nl(out);
 	}
+}
+
+/* The label of participant i's dice line, with what changed its dice. */
+static void
+label_of(const struct fungeon_channel *c, const struct fungeon_part *p, const char *name,
+         int resisted, char *label, size_t len)
+{
+	char whole[FUNGEON_SOURCE_MAX + FUNGEON_PLAYER_MAX + 40];
+
+	if (p->kind == FGP_MEMBER && p->held)
+		snprintf(whole, sizeof(whole), "%.*s (%s, held: no dice)", FUNGEON_SOURCE_MAX, name,
+		         c->m[p->member].player);
+	else if (p->kind == FGP_MEMBER && resisted > 0)
+		snprintf(whole, sizeof(whole), "%.*s (%s, %d resisted)", FUNGEON_SOURCE_MAX, name,
+		         c->m[p->member].player, resisted);
+	else if (p->kind == FGP_MEMBER)
+		snprintf(whole, sizeof(whole), "%.*s (%s)", FUNGEON_SOURCE_MAX, name,
+		         c->m[p->member].player);
+	else
+		snprintf(whole, sizeof(whole), "%.*s", FUNGEON_SOURCE_MAX, name);
+	fungeon_render_fit_label(label, len, whole);
 }
 
 void
@@ -271,40 +274,38 @@ fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct funge
 	char names[CF_PARTS_MAX][FUNGEON_SOURCE_MAX], err[200];
 	const char *np[CF_PARTS_MAX] = {NULL};
 	const struct cf_group *gp[CF_PARTS_MAX] = {NULL};
-	const char *type;
-	bool universal;
+	struct fungeon_play_obstacle type;
+	bool universal, dead[FUNGEON_PARTY_MAX];
+	int resist;
 
-	fg_pain_faced(c, parts, n, &type, &universal);
+	faced(c, parts, n, &type, &universal, &resist);
 	for (int i = 0; i < n; i++) {
 		const struct fungeon_part *p = &parts[i];
-		int cat = fungeon_roll_part_category(p);
 
 		fungeon_roll_part_name(c, p, names[i], sizeof(names[i]));
 		pp[i] = (struct fungeon_play_part){
 		    .member = p->kind == FGP_MEMBER ? p->member : -1,
-		    .dice = pain_dice(c, parts, n, i, bonus),
+		    .dice = p->kind == FGP_MEMBER ? 0 : obstacle_dice(p),
 		    .hits = p->kind == FGP_MONSTER ? p->s->hits : -1,
 		    .worth = p->kind == FGP_MONSTER ? p->s->cost : 0,
-		    .player = cat < 0 ? p->member : fungeon_channel_roller(c, cat, inv),
+		    .player =
+		        p->kind == FGP_MEMBER ? p->member : fungeon_channel_roller(c, p->s->maker),
 		    .target = p->target,
-		    .bonus =
-		        p->kind == FGP_MEMBER && fungeon_channel_bonus_for(c, bonus, p->member),
+		    .bonus = p->kind == FGP_MEMBER &&
+		             fungeon_channel_bonus_for(c, bonus, p->member, type.type),
+		    .held = p->kind == FGP_MEMBER && p->held,
 		};
 	}
-	if (fungeon_play_pain(inv->rng, c->m, pp, n, type, universal, o, err, sizeof(err)) < 0) {
+	if (fungeon_play_pain(inv->rng, c->m, pp, n, type.type, universal, resist, o, err,
+	                      sizeof(err)) < 0) {
 		reply_line(out, RS_BAD, "%s", err);
 		free(o);
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		char whole[FUNGEON_SOURCE_MAX + FUNGEON_PLAYER_MAX + 4], label[80];
+		char label[96];
 
-		if (parts[i].kind == FGP_MEMBER)
-			snprintf(whole, sizeof(whole), "%.*s (%s)", FUNGEON_SOURCE_MAX, names[i],
-			         c->m[parts[i].member].player);
-		else
-			snprintf(whole, sizeof(whole), "%.*s", FUNGEON_SOURCE_MAX, names[i]);
-		fungeon_render_fit_label(label, sizeof(label), whole);
+		label_of(c, &parts[i], names[i], o->resisted[i], label, sizeof(label));
 		/* Compact output: the rank table below shows every die, so the
 		 * sides' dice are not listed above it too. */
 		if (!rollchan_compact(inv->chan))
@@ -313,11 +314,13 @@ fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct funge
 		gp[i] = &o->roll.g[i];
 	}
 	fungeon_render_pain_table(out, np, gp, n, &o->res, styles, c);
-	render(c, parts, n, (const char(*)[FUNGEON_SOURCE_MAX])names, o, out);
+	fungeon_channel_dead_before(c, dead);
 	fungeon_play_pain_apply(c->m, pp, o);
+	render(c, parts, n, (const char(*)[FUNGEON_SOURCE_MAX])names, o, out);
 	for (int i = 0; i < n; i++)
 		if (parts[i].kind == FGP_MONSTER)
 			parts[i].s->hits = o->hits[i] < 0 ? 0 : o->hits[i];
+	fungeon_channel_deaths(c, dead);
 	fungeon_render_narration_lines(out, &o->nar, c, styles, NULL);
 	free(o);
 }

@@ -139,32 +139,38 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
                     const struct fungeon_cont *k, const struct thwacko_style *styles)
 {
 	const struct fungeon_member *m = &c->m[k->member];
-	char label[80], suffix[80], whole[256];
+	char label[80], suffix[96], whole[256];
 
 	reply_add(out, RS_ITALIC,
 	          "Continuous %s: ", k->effect.kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage");
 	reply_add(out, 0, "%s on %s", k->effect.source, m->name);
 	reply_nl(out);
 	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
-	fungeon_render_group_line(out, &k->annoy.g[0], k->effect.source, styles, suffix);
+	fungeon_render_group_line(out, &k->annoy.g[1], k->effect.source, styles, suffix);
 	/* A long player name is cut short here, as in every roll's label. */
 	snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
 	fungeon_render_fit_label(label, sizeof(label), whole);
-	snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[1],
-	         k->success ? "succeeds: the effect ends" : "fails");
-	fungeon_render_group_line(out, &k->annoy.g[1], label, styles, suffix);
+	if (k->success && k->xp > 0)
+		snprintf(suffix, sizeof(suffix), " → %d, succeeds: the effect ends (+%lld XP)",
+		         k->annoy_res.best[0], (long long)k->xp);
+	else
+		snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[0],
+		         k->success ? "succeeds: the effect ends" : "fails");
+	fungeon_render_group_line(out, &k->annoy.g[0], label, styles, suffix);
 	fungeon_render_narration_lines(out, &k->annoy_nar, c, styles, NULL);
+	if (k->xp_capped)
+		reply_line(out, RS_BAD, "%s's XP is at the most the bot can count.", m->name);
 	if (!k->pained)
 		return;
 	{
-		const char *names[2] = {k->effect.source, m->name};
+		const char *names[2] = {m->name, k->effect.source};
 		const struct cf_group *g[2] = {&k->pain.g[0], &k->pain.g[1]};
 
-		fungeon_render_group_line(out, g[0], k->effect.source, styles, NULL);
-		fungeon_render_group_line(out, g[1], label, styles, NULL);
+		fungeon_render_group_line(out, g[1], k->effect.source, styles, NULL);
+		fungeon_render_group_line(out, g[0], label, styles, NULL);
 		fungeon_render_pain_table(out, names, g, 2, &k->pain_res, styles, c);
 	}
-	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[1], k->hits_after,
+	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[0], k->hits_after,
 	          fungeon_max_hits(m->level));
 	if (k->died)
 		reply_add(out, RS_BAD | RS_BOLD, " %s dies!", m->name);

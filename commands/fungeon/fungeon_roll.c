@@ -10,6 +10,7 @@
 
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_render.h"
+#include "rules/fungeon/fungeon_trap.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
@@ -40,13 +41,13 @@ resolve_error(struct fungeon_channel *c, const char *word, unsigned kinds, struc
 		buf_adds(&b, ";");
 	}
 	if (kinds & FGP_TRAP) {
-		buf_adds(&b, " the traps are ");
-		fungeon_channel_list_designs(c, FUNGEON_TRAP, &b);
+		buf_adds(&b, " the room's traps are ");
+		fungeon_channel_list_pieces(c, FUNGEON_TRAP, &b);
 		buf_adds(&b, ";");
 	}
 	if (kinds & (FGP_MONSTER | FGP_ABILITY)) {
-		buf_adds(&b, " the monsters are ");
-		fungeon_channel_list_designs(c, FUNGEON_MONSTER, &b);
+		buf_adds(&b, " the room's monsters are ");
+		fungeon_channel_list_pieces(c, FUNGEON_MONSTER, &b);
 		buf_adds(&b, ";");
 	}
 	b.p[b.len - 1] = '.';
@@ -67,11 +68,11 @@ resolve_ability(struct fungeon_channel *c, const char *word, struct fungeon_part
 {
 	char mon[FUNGEON_NAME_MAX * 2 + 2];
 	const char *slash = strchr(word, '/');
-	struct fungeon_stored *s;
+	struct fungeon_piece *s;
 	struct buf b;
 
 	snprintf(mon, sizeof(mon), "%.*s", (int)(slash - word), word);
-	s = fungeon_channel_design(c, FUNGEON_MONSTER, mon);
+	s = fungeon_channel_piece(c, FUNGEON_MONSTER, mon);
 	if (s == NULL)
 		return resolve_error(c, mon, FGP_MONSTER, err);
 	for (int i = 0; i < s->d.nab; i++) {
@@ -112,13 +113,12 @@ fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned 
 		out->member = i;
 		return 0;
 	}
-	if ((kinds & FGP_TRAP) &&
-	    (out->s = fungeon_channel_design(c, FUNGEON_TRAP, name)) != NULL) {
+	if ((kinds & FGP_TRAP) && (out->s = fungeon_channel_piece(c, FUNGEON_TRAP, name)) != NULL) {
 		out->kind = FGP_TRAP;
 		return 0;
 	}
 	if ((kinds & FGP_MONSTER) &&
-	    (out->s = fungeon_channel_design(c, FUNGEON_MONSTER, name)) != NULL) {
+	    (out->s = fungeon_channel_piece(c, FUNGEON_MONSTER, name)) != NULL) {
 		out->kind = FGP_MONSTER;
 		return 0;
 	}
@@ -138,32 +138,22 @@ fungeon_roll_part_name(const struct fungeon_channel *c, const struct fungeon_par
 	return buf;
 }
 
-int
-fungeon_roll_part_category(const struct fungeon_part *p)
-{
-	return p->kind == FGP_TRAP     ? FUNGEON_CAT_TRAPS
-	       : p->kind == FGP_MEMBER ? -1
-	                               : FUNGEON_CAT_MONSTERS;
-}
-
 void
 fungeon_roll_obstacle_of(const struct fungeon_channel *c, const struct fungeon_part *p,
-                         const struct invocation *inv, struct fungeon_play_obstacle *o)
+                         struct fungeon_play_obstacle *o)
 {
 	const struct fungeon_design *d = &p->s->d;
 
+	if (p->kind == FGP_TRAP) {
+		fungeon_trap_obstacle(p->s, fungeon_channel_roller(c, p->s->maker), o);
+		return;
+	}
 	memset(o, 0, sizeof(*o));
 	fungeon_roll_part_name(c, p, o->label, sizeof(o->label));
-	o->roller =
-	    fungeon_channel_roller(c, (enum fungeon_category)fungeon_roll_part_category(p), inv);
-	if (p->kind == FGP_TRAP) {
-		o->annoy = d->annoy;
-		o->pain = d->pain;
-		snprintf(o->type, sizeof(o->type), "%s", d->type);
-		o->universal = d->universal;
-		o->continuous = d->continuous;
-		o->xp = p->s->cost;
-	} else if (p->kind == FGP_ABILITY) {
+	o->roller = fungeon_channel_roller(c, p->s->maker);
+	snprintf(o->maker, sizeof(o->maker), "%s", p->s->maker);
+	o->from = FUNGEON_FROM_MONSTER;
+	if (p->kind == FGP_ABILITY) {
 		const struct fungeon_ability *a = &d->ab[p->ability];
 
 		/* it rolls level plus the ability's Annoy and/or Pain dice */
@@ -194,13 +184,15 @@ int
 fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_play_obstacle *o,
                          int dice, const int *members, int n, const char *bonus, struct reply *out)
 {
+	bool b[FUNGEON_PARTY_MAX];
+
 	if (dice < 1) {
 		reply_error(out, "%s has no Annoy dice, so nobody has to resist it.", o->label);
 		return -1;
 	}
 	if (dice > CF_DICE_MAX) {
-		reply_error(out, "%s would roll %d dice; a participant rolls at most %d dice.",
-		            o->label, dice, CF_DICE_MAX);
+		reply_error(out, "%s would roll %d dice; a participant rolls at most %d.", o->label,
+		            dice, CF_DICE_MAX);
 		return -1;
 	}
 	if (n < 1) {
@@ -224,8 +216,7 @@ fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_p
 		}
 		if (m->dead) {
 			reply_error(out,
-			            "%s is dead and rolls no more; %s makes a new Fungeoneer "
-			            "in the hallway.",
+			            "%s is dead: %s is out of the game until the next hallway.",
 			            m->name, m->player);
 			return -1;
 		}
@@ -245,15 +236,25 @@ fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_p
 			return -1;
 		}
 	}
+	fungeon_roll_bonus_flags(c, bonus, o->type, members, n, b);
+	for (int i = 0; i < n; i++) {
+		int d = fungeon_play_annoy_dice(&c->m[members[i]], b[i], o);
+
+		if (d > CF_DICE_MAX) {
+			reply_error(out, "%s would roll %d dice; a participant rolls at most %d.",
+			            c->m[members[i]].name, d, CF_DICE_MAX);
+			return -1;
+		}
+	}
 	return 0;
 }
 
 void
-fungeon_roll_bonus_flags(const struct fungeon_channel *c, const char *bonus, const int *members,
-                         int n, bool *out)
+fungeon_roll_bonus_flags(const struct fungeon_channel *c, const char *bonus, const char *type,
+                         const int *members, int n, bool *out)
 {
 	for (int i = 0; i < n; i++)
-		out[i] = fungeon_channel_bonus_for(c, bonus, members[i]);
+		out[i] = fungeon_channel_bonus_for(c, bonus, members[i], type);
 }
 
 int
@@ -265,7 +266,7 @@ fungeon_roll_annoy_play(struct invocation *inv, struct fungeon_channel *c,
 	bool b[FUNGEON_PARTY_MAX];
 	char err[200];
 
-	fungeon_roll_bonus_flags(c, bonus, members, n, b);
+	fungeon_roll_bonus_flags(c, bonus, o->type, members, n, b);
 	if (fungeon_play_annoy(inv->rng, c->m, members, n, b, o, dice, a, err, sizeof(err)) < 0) {
 		reply_line(out, RS_BAD, "%s", err);
 		return -1;

@@ -23,13 +23,11 @@ int fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsig
 /* The participant's display name ("Alba", "pit", "wasp/sting"). */
 const char *fungeon_roll_part_name(const struct fungeon_channel *c, const struct fungeon_part *p,
                                    char *buf, size_t len);
-/* The category whose holder rolls for it (members: none, -1). */
-int fungeon_roll_part_category(const struct fungeon_part *p);
 /* The obstacle a trap, monster or monster ability is (rules/fungeon/fungeon_play.h):
  * its dice, damage type, universality, what a failure brings, the XP of a
- * success and who rolls it (inv may be NULL). */
+ * success and who rolls it (its maker, while in play). */
 void fungeon_roll_obstacle_of(const struct fungeon_channel *c, const struct fungeon_part *p,
-                              const struct invocation *inv, struct fungeon_play_obstacle *o);
+                              struct fungeon_play_obstacle *o);
 
 /*
  * An Annoying conflict: obstacle o (its annoy dice, or `dice`) against the
@@ -46,8 +44,9 @@ int fungeon_roll_annoy_play(struct invocation *inv, struct fungeon_channel *c,
                             const struct fungeon_play_obstacle *o, int dice, const int *members,
                             int n, const char *bonus, const struct thwacko_style *styles,
                             struct fungeon_play_annoy *a, struct reply *out);
-/* out[i]: whether members[i]'s class fits, by the bonus option. */
-void fungeon_roll_bonus_flags(const struct fungeon_channel *c, const char *bonus,
+/* out[i]: whether members[i]'s class fits damage of `type`, by its class
+ * type or the bonus option. */
+void fungeon_roll_bonus_flags(const struct fungeon_channel *c, const char *bonus, const char *type,
                               const int *members, int n, bool *out);
 
 #endif

@@ -1,12 +1,15 @@
 /*
- * fungeon_save: the Fungeon channel module (CHANMOD_FUNGEON): creation and the
- * JSON form of the state. Designs are saved as their canonical words and
- * priced again on load, so a saved record can never carry a cost its design
- * does not have. Loading checks every field and its range.
+ * fungeon_save: the Fungeon channel module (CHANMOD_FUNGEON): creation and
+ * the JSON form of the state. Designs are saved as their canonical words
+ * and priced again on load, so a saved record can never carry a cost its
+ * design does not have. Loading checks every field and its range.
+ *
+ * The form has "v": 2 (the dungeon and its room, from issue 25). A state
+ * without "v" was written before the room model; fungeon_save_old.c reads
+ * it into today's state, so old records and old undo steps keep loading.
  */
 #include "commands/fungeon/fungeon_save.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +17,24 @@
 #include <cJSON.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_json.h"
+#include "commands/fungeon/fungeon_save_old.h"
+#include "commands/fungeon/thwacko_style.h"
 #include "rules/base/mem.h"
+
+#define FORM 2 /* the "v" this code writes */
+
+/* Monsters a room can hold: those made for it and one wanderer for each
+ * failure of every player before it. */
+#define ROOM_MONSTERS_MAX (FUNGEON_DESIGNS_MAX + FUNGEON_PARTY_MAX * FUNGEON_WANDERERS_MAX)
 
 static void *
 fg_create(void)
 {
-	return xcalloc(1, sizeof(struct fungeon_channel));
+	struct fungeon_channel *c = xcalloc(1, sizeof(struct fungeon_channel));
+
+	fungeon_dungeon_clear(&c->d);
+	return c;
 }
 
 static void
@@ -29,7 +44,6 @@ fg_destroy(void *p)
 }
 
 static const char *const kind_keys[FUNGEON_KIND_COUNT] = {"traps", "monsters", "treasure"};
-static const char *const cat_keys[FUNGEON_CAT_COUNT] = {"traps", "monsters", "treasure"};
 
 static cJSON *
 design_json(const struct fungeon_design *d)
@@ -41,17 +55,38 @@ design_json(const struct fungeon_design *d)
 }
 
 static cJSON *
-member_json(const struct fungeon_member *m)
+effect_json(const struct fungeon_effect *e)
 {
-	cJSON *o = cJSON_CreateObject(), *items, *effects, *wanderers;
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "kind", e->kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage");
+	cJSON_AddStringToObject(o, "from", e->from == FUNGEON_FROM_TRAP ? "trap" : "monster");
+	cJSON_AddStringToObject(o, "source", e->source);
+	cJSON_AddStringToObject(o, "maker", e->maker);
+	cJSON_AddNumberToObject(o, "annoy", e->annoy);
+	cJSON_AddNumberToObject(o, "pain", e->pain);
+	cJSON_AddBoolToObject(o, "universal", e->universal);
+	cJSON_AddStringToObject(o, "type", e->type);
+	fungeon_json_add_int(o, "xp", e->xp);
+	return o;
+}
+
+static cJSON *
+member_json(const struct fungeon_member *m, const struct thwacko_style *st)
+{
+	cJSON *o = cJSON_CreateObject(), *items, *effects, *wanderers, *style;
 
 	cJSON_AddStringToObject(o, "user", m->user_key);
 	cJSON_AddStringToObject(o, "player", m->player);
 	cJSON_AddStringToObject(o, "name", m->name);
 	cJSON_AddStringToObject(o, "class", m->cls);
+	cJSON_AddStringToObject(o, "type", m->ctype);
+	style = cJSON_AddObjectToObject(o, "style");
+	cJSON_AddStringToObject(style, "colour", thwacko_style_colour_name(st->colour));
+	cJSON_AddStringToObject(style, "mark", st->mark);
 	cJSON_AddNumberToObject(o, "level", m->level);
 	cJSON_AddNumberToObject(o, "hits", m->hits);
-	cJSON_AddNumberToObject(o, "xp", (double)m->xp);
+	fungeon_json_add_int(o, "xp", m->xp);
 	cJSON_AddBoolToObject(o, "dead", m->dead);
 	cJSON_AddBoolToObject(o, "fresh", m->fresh);
 	cJSON_AddNumberToObject(o, "credit", (double)m->credit);
@@ -67,374 +102,380 @@ member_json(const struct fungeon_member *m)
 		cJSON_AddItemToArray(items, it);
 	}
 	effects = cJSON_AddArrayToObject(o, "effects");
-	for (int i = 0; i < m->neffects; i++) {
-		const struct fungeon_effect *e = &m->effects[i];
-		cJSON *eo = cJSON_CreateObject();
+	for (int i = 0; i < m->neffects; i++)
+		cJSON_AddItemToArray(effects, effect_json(&m->effects[i]));
+	return o;
+}
 
-		cJSON_AddStringToObject(eo, "kind",
-		                        e->kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage");
-		cJSON_AddStringToObject(eo, "source", e->source);
-		cJSON_AddNumberToObject(eo, "annoy", e->annoy);
-		cJSON_AddNumberToObject(eo, "pain", e->pain);
-		cJSON_AddBoolToObject(eo, "universal", e->universal);
-		cJSON_AddStringToObject(eo, "type", e->type);
-		cJSON_AddItemToArray(effects, eo);
+static cJSON *
+ints_json(const int *v, int n)
+{
+	return cJSON_CreateIntArray(v, n);
+}
+
+static cJSON *
+piece_json(enum fungeon_kind k, const struct fungeon_piece *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", s->name);
+	cJSON_AddStringToObject(o, "maker", s->maker);
+	cJSON_AddItemToObject(o, "design", design_json(&s->d));
+	if (k == FUNGEON_TRAP) {
+		cJSON_AddStringToObject(o, "state", fungeon_trap_state_name(s->state));
+		cJSON_AddBoolToObject(o, "passed", s->passed);
+		cJSON_AddNumberToObject(o, "unaware", s->unaware);
+	} else if (k == FUNGEON_MONSTER) {
+		cJSON_AddNumberToObject(o, "hits", s->hits);
+		cJSON_AddBoolToObject(o, "wanderer", s->wanderer);
+	} else {
+		cJSON_AddStringToObject(o, "taken", s->taken);
+		cJSON_AddBoolToObject(o, "left", s->left);
 	}
 	return o;
 }
 
 static cJSON *
-budgets_json(const struct fungeon_budgets *b)
+room_json(const struct fungeon_room *r)
 {
 	cJSON *o = cJSON_CreateObject();
+	const int party[] = {r->party.n, r->party.min, r->party.max, r->party.total};
+	const int64_t b[] = {r->budgets.traps, r->budgets.monsters, r->budgets.treasure};
+	cJSON *budgets = cJSON_AddArrayToObject(o, "budgets");
 
-	cJSON_AddNumberToObject(o, "traps", (double)b->traps);
-	cJSON_AddNumberToObject(o, "monsters", (double)b->monsters);
-	cJSON_AddNumberToObject(o, "treasure", (double)b->treasure);
+	fungeon_json_add_int(o, "number", r->number);
+	cJSON_AddNumberToObject(o, "floor", r->floor);
+	cJSON_AddItemToObject(o, "party", ints_json(party, 4));
+	for (int i = 0; i < 3; i++)
+		cJSON_AddItemToArray(budgets, cJSON_CreateNumber((double)b[i]));
+	cJSON_AddBoolToObject(o, "stair", r->stair);
+	cJSON_AddItemToObject(o, "order", ints_json(r->picks.order, r->picks.n));
+	cJSON_AddItemToObject(o, "holders", ints_json(r->picks.holder, FUNGEON_CAT_COUNT));
+	cJSON_AddNumberToObject(o, "made", r->picks.made);
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
+		cJSON *arr = cJSON_AddArrayToObject(o, kind_keys[k]);
+
+		for (int i = 0; i < r->n[k]; i++)
+			cJSON_AddItemToArray(arr, piece_json((enum fungeon_kind)k, &r->p[k][i]));
+	}
 	return o;
-}
-
-static void
-keys_json(cJSON *o, const char *name, char (*keys)[FUNGEON_KEY_MAX], int n)
-{
-	cJSON *a = cJSON_AddArrayToObject(o, name);
-
-	for (int i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(keys[i]));
 }
 
 static cJSON *
 fg_save(const void *p)
 {
 	const struct fungeon_channel *c = p;
-	cJSON *o = cJSON_CreateObject(), *party, *holders, *designs, *order;
+	cJSON *o = cJSON_CreateObject(), *party, *path, *fallen;
 
-	cJSON_AddNumberToObject(o, "floor", c->floor);
+	cJSON_AddNumberToObject(o, "v", FORM);
 	cJSON_AddStringToObject(o, "xp_rule",
 	                        c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
-	cJSON_AddNumberToObject(o, "rooms", c->rooms);
-	holders = cJSON_AddObjectToObject(o, "holders");
-	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
-		cJSON_AddStringToObject(holders, cat_keys[k], c->holder[k]);
-	cJSON_AddItemToObject(o, "budgets", budgets_json(&c->room));
-	order = cJSON_AddArrayToObject(o, "order");
-	for (int i = 0; i < c->norder; i++)
-		cJSON_AddItemToArray(order, cJSON_CreateNumber(c->order[i]));
-	cJSON_AddNumberToObject(o, "picks_made", c->picks_made);
-	keys_json(o, "fallen", c->fallen, c->nfallen);
+	cJSON_AddStringToObject(o, "phase", fungeon_phase_name(c->d.phase));
+	cJSON_AddNumberToObject(o, "floor", c->d.floor);
+	fungeon_json_add_int(o, "rooms", c->d.rooms);
+	fungeon_json_add_int(o, "back", c->d.back);
+	path = cJSON_AddArrayToObject(o, "path");
+	for (int i = 0; i < c->d.npath; i++) {
+		cJSON *step = cJSON_CreateObject();
+
+		fungeon_json_add_int(step, "room", c->d.path[i].room);
+		cJSON_AddNumberToObject(step, "floor", c->d.path[i].floor);
+		cJSON_AddItemToArray(path, step);
+	}
+	cJSON_AddItemToObject(o, "room", room_json(&c->d.room));
+	fallen = cJSON_AddArrayToObject(o, "fallen");
+	for (int i = 0; i < c->nfallen; i++)
+		cJSON_AddItemToArray(fallen, cJSON_CreateString(c->fallen[i]));
 	cJSON_AddStringToObject(o, "waived", c->waived);
 	party = cJSON_AddArrayToObject(o, "party");
 	for (int i = 0; i < c->n; i++)
-		cJSON_AddItemToArray(party, member_json(&c->m[i]));
-	designs = cJSON_AddObjectToObject(o, "designs");
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
-		cJSON *arr = cJSON_AddArrayToObject(designs, kind_keys[k]);
-
-		for (int i = 0; i < c->nd[k]; i++) {
-			const struct fungeon_stored *s = &c->d[k][i];
-			cJSON *d = cJSON_CreateObject();
-
-			cJSON_AddStringToObject(d, "name", s->name);
-			cJSON_AddItemToObject(d, "design", design_json(&s->d));
-			cJSON_AddBoolToObject(d, "room", s->room);
-			cJSON_AddNumberToObject(d, "hits", s->hits);
-			cJSON_AddStringToObject(d, "taken", s->taken);
-			cJSON_AddBoolToObject(d, "sprung", s->sprung);
-			cJSON_AddBoolToObject(d, "passed", s->passed);
-			cJSON_AddBoolToObject(d, "left", s->left);
-			cJSON_AddItemToArray(arr, d);
-		}
-	}
+		cJSON_AddItemToArray(party, member_json(&c->m[i], &c->style[i]));
 	return o;
 }
 
-/* Loading: each reader returns 0, or -1 with err filled. Arrays are
- * allocated at the size the record gives (after its limit is checked),
- * zeroed, and counted as they are read, so a state left partly read is
- * freed whole by fg_destroy(). */
-struct rd {
-	char *err;
-	size_t errlen;
-	const char *where;
-};
-
+/* An effect; an old one (from before the room model) has no "from",
+ * "maker" or "xp": where it came from is read off its source ("wasp/sting"
+ * is a monster's ability), and fungeon_save_old.c fills in the rest. */
 static int
-bad(struct rd *r, const char *key, const char *what)
-{
-	snprintf(r->err, r->errlen, "Fungeon %s: '%s' %s.", r->where, key, what);
-	return -1;
-}
-
-static int
-rd_int(struct rd *r, const cJSON *o, const char *key, int64_t lo, int64_t hi, int64_t *out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
-	    v->valuedouble < (double)lo || v->valuedouble > (double)hi)
-		return bad(r, key, "is missing or not a whole number in range");
-	*out = (int64_t)v->valuedouble;
-	return 0;
-}
-
-static int
-rd_i(struct rd *r, const cJSON *o, const char *key, int lo, int hi, int *out)
-{
-	int64_t v;
-
-	if (rd_int(r, o, key, lo, hi, &v) < 0)
-		return -1;
-	*out = (int)v;
-	return 0;
-}
-
-static int
-rd_bool(struct rd *r, const cJSON *o, const char *key, bool *out)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (!cJSON_IsBool(v))
-		return bad(r, key, "is missing or not true/false");
-	*out = cJSON_IsTrue(v);
-	return 0;
-}
-
-/* A flag added after the first saved records: absent means false. */
-static int
-rd_opt_bool(struct rd *r, const cJSON *o, const char *key, bool *out)
-{
-	if (cJSON_GetObjectItemCaseSensitive(o, key) == NULL) {
-		*out = false;
-		return 0;
-	}
-	return rd_bool(r, o, key, out);
-}
-
-/* A string of at most size - 1 bytes; with name, a valid name (or "" when
- * empty_ok). */
-static int
-rd_str(struct rd *r, const cJSON *o, const char *key, char *out, size_t size, bool name,
-       bool empty_ok)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (!cJSON_IsString(v) || strlen(v->valuestring) >= size)
-		return bad(r, key, "is missing, not text or too long");
-	if (!(empty_ok && v->valuestring[0] == '\0') &&
-	    ((name && !fungeon_cost_name_valid(v->valuestring)) ||
-	     (!empty_ok && !v->valuestring[0])))
-		return bad(r, key, "is not a valid name");
-	memcpy(out, v->valuestring, strlen(v->valuestring) + 1);
-	return 0;
-}
-
-static int
-rd_design(struct rd *r, const cJSON *o, enum fungeon_kind k, struct fungeon_design *d,
-          int64_t *cost)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "design");
-	struct fungeon_price *p;
-	char why[200];
-	int rc = 0;
-
-	if (!cJSON_IsString(v) || fungeon_cost_parse(k, v->valuestring, d, why, sizeof(why)) < 0)
-		return bad(r, "design", "is not a valid design");
-	p = xmalloc(sizeof(*p));
-	if (fungeon_cost_price(d, p, why, sizeof(why)) < 0)
-		rc = bad(r, "design", "breaks a design rule");
-	else if (cost != NULL)
-		*cost = p->total;
-	free(p);
-	return rc;
-}
-
-static int
-rd_effect(struct rd *r, const cJSON *eo, struct fungeon_effect *e)
+rd_effect(struct fungeon_json *r, const cJSON *eo, bool old, struct fungeon_effect *e)
 {
 	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(eo, "kind");
+	const cJSON *from = cJSON_GetObjectItemCaseSensitive(eo, "from");
 
 	if (!cJSON_IsString(kind) ||
 	    (strcmp(kind->valuestring, "hold") && strcmp(kind->valuestring, "damage")))
-		return bad(r, "kind", "is not hold or damage");
+		return fungeon_json_bad(r, "kind", "is not hold or damage");
 	e->kind = strcmp(kind->valuestring, "hold") ? FUNGEON_EFFECT_DAMAGE : FUNGEON_EFFECT_HOLD;
-	if (rd_str(r, eo, "source", e->source, sizeof(e->source), false, false) ||
-	    rd_i(r, eo, "annoy", 0, FUNGEON_DICE_MAX, &e->annoy) ||
-	    rd_i(r, eo, "pain", 0, FUNGEON_DICE_MAX, &e->pain) ||
-	    rd_bool(r, eo, "universal", &e->universal) ||
-	    rd_str(r, eo, "type", e->type, sizeof(e->type), true, true))
+	if (fungeon_json_str(r, eo, "source", e->source, sizeof(e->source), false, false) ||
+	    fungeon_json_i(r, eo, "annoy", 0, CF_DICE_MAX, &e->annoy) ||
+	    fungeon_json_i(r, eo, "pain", 0, CF_DICE_MAX, &e->pain) ||
+	    fungeon_json_bool(r, eo, "universal", &e->universal) ||
+	    fungeon_json_str(r, eo, "type", e->type, sizeof(e->type), true, true))
 		return -1;
-	return 0;
-}
-
-/* The wandering monsters a player has yet to build: "wanderers", a list
- * of points; a record from before points stopped pooling has "wander", a
- * single number, read as one monster of that many points (none for 0). */
-static int
-rd_wanderers(struct rd *r, const cJSON *o, struct fungeon_member *m)
-{
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "wanderers"), *x;
-	int64_t old;
-
-	if (list == NULL) {
-		if (rd_int(r, o, "wander", 0, FUNGEON_XP_MAX, &old) < 0)
-			return -1;
-		if (old > 0)
-			m->wanderer[m->nwander++] = old;
+	if (old) {
+		e->from = strchr(e->source, '/') != NULL ? FUNGEON_FROM_MONSTER : FUNGEON_FROM_TRAP;
 		return 0;
 	}
-	if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) > FUNGEON_WANDERERS_MAX)
-		return bad(r, "wanderers", "is not a list of at most 8");
-	cJSON_ArrayForEach(x, list)
+	if (!cJSON_IsString(from) ||
+	    (strcmp(from->valuestring, "trap") && strcmp(from->valuestring, "monster")))
+		return fungeon_json_bad(r, "from", "is not trap or monster");
+	e->from = strcmp(from->valuestring, "trap") ? FUNGEON_FROM_MONSTER : FUNGEON_FROM_TRAP;
+	return fungeon_json_str(r, eo, "maker", e->maker, sizeof(e->maker), false, true) ||
+	               fungeon_json_int(r, eo, "xp", 0, FUNGEON_COST_MAX, &e->xp)
+	           ? -1
+	           : 0;
+}
+
+/* The wandering monsters a player has yet to build; an old record may
+ * have "wander", a single number of points (none for 0), from before
+ * points stopped pooling. */
+static int
+rd_wanderers(struct fungeon_json *r, const cJSON *o, bool old, struct fungeon_member *m)
+{
+	const cJSON *w, *x;
+	int n;
+	int64_t pooled;
+
+	if (old && cJSON_GetObjectItemCaseSensitive(o, "wanderers") == NULL) {
+		if (fungeon_json_int(r, o, "wander", 0, FUNGEON_POINTS_MAX, &pooled) < 0)
+			return -1;
+		if (pooled > 0)
+			m->wanderer[m->nwander++] = pooled;
+		return 0;
+	}
+	if (fungeon_json_array(r, o, "wanderers", FUNGEON_WANDERERS_MAX, false, &w, &n) < 0)
+		return -1;
+	cJSON_ArrayForEach(x, w)
 	{
-		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
-		    x->valuedouble < 1 || x->valuedouble > FUNGEON_XP_MAX)
-			return bad(r, "wanderers",
-			           "holds something other than points 1..100000000");
+		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int64_t)x->valuedouble ||
+		    x->valuedouble < 1 || x->valuedouble > FUNGEON_POINTS_MAX)
+			return fungeon_json_bad(r, "wanderers",
+			                        "holds something other than points 1..100000000");
 		m->wanderer[m->nwander++] = (int64_t)x->valuedouble;
 	}
 	return 0;
 }
 
-/* n zeroed elements of size bytes, or NULL for none. */
-static void *
-zeroed(int n, size_t size)
+static int
+rd_style(struct fungeon_json *r, const cJSON *o, struct thwacko_style *st)
 {
-	return n > 0 ? xcalloc((size_t)n, size) : NULL;
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "style");
+	char colour[16], err[200];
+	int c;
+
+	if (!cJSON_IsObject(s))
+		return fungeon_json_bad(r, "style", "is missing");
+	if (fungeon_json_str(r, s, "colour", colour, sizeof(colour), false, false) ||
+	    fungeon_json_str(r, s, "mark", st->mark, sizeof(st->mark), false, false))
+		return -1;
+	c = thwacko_style_colour_parse(colour);
+	if (c < 0 || thwacko_style_mark_check(st->mark, err, sizeof(err)) < 0)
+		return fungeon_json_bad(r, "style", "is not a colour and a mark");
+	st->colour = (enum ucolour)c;
+	return 0;
 }
 
-static int
-rd_member(struct rd *r, const cJSON *o, struct fungeon_member *m)
+int
+fungeon_save_member(struct fungeon_json *r, const cJSON *o, bool old, struct fungeon_member *m)
 {
-	const cJSON *items = cJSON_GetObjectItemCaseSensitive(o, "items");
-	const cJSON *effects = cJSON_GetObjectItemCaseSensitive(o, "effects");
-	const cJSON *x;
+	const cJSON *items, *effects, *x;
+	int ni, ne;
 
 	r->where = "party member";
-	if (rd_str(r, o, "user", m->user_key, sizeof(m->user_key), false, false) ||
-	    rd_str(r, o, "player", m->player, sizeof(m->player), false, false) ||
-	    rd_str(r, o, "name", m->name, sizeof(m->name), true, false) ||
-	    rd_str(r, o, "class", m->cls, sizeof(m->cls), false, false) ||
-	    rd_i(r, o, "level", FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX, &m->level) ||
-	    rd_i(r, o, "hits", 0, fungeon_max_hits(m->level), &m->hits) ||
-	    rd_int(r, o, "xp", 0, FUNGEON_XP_MAX, &m->xp) || rd_bool(r, o, "dead", &m->dead) ||
-	    rd_bool(r, o, "fresh", &m->fresh) ||
-	    rd_int(r, o, "credit", 0, FUNGEON_XP_MAX, &m->credit) || rd_wanderers(r, o, m))
+	if (fungeon_json_str(r, o, "user", m->user_key, sizeof(m->user_key), false, false) ||
+	    fungeon_json_str(r, o, "player", m->player, sizeof(m->player), false, false) ||
+	    fungeon_json_str(r, o, "name", m->name, sizeof(m->name), true, false) ||
+	    fungeon_json_str(r, o, "class", m->cls, sizeof(m->cls), false, false) ||
+	    fungeon_json_opt_str(r, o, "type", m->ctype, sizeof(m->ctype), true) ||
+	    fungeon_json_i(r, o, "level", FUNGEON_LEVEL_MIN, FUNGEON_LEVEL_MAX, &m->level) ||
+	    fungeon_json_i(r, o, "hits", 0, fungeon_max_hits(m->level), &m->hits) ||
+	    fungeon_json_int(r, o, "xp", 0, FUNGEON_XP_MAX, &m->xp) ||
+	    fungeon_json_bool(r, o, "dead", &m->dead) ||
+	    fungeon_json_bool(r, o, "fresh", &m->fresh) ||
+	    fungeon_json_int(r, o, "credit", 0, FUNGEON_POINTS_MAX, &m->credit) ||
+	    fungeon_json_array(r, o, "items", FUNGEON_ITEMS_MAX, false, &items, &ni) ||
+	    fungeon_json_array(r, o, "effects", FUNGEON_EFFECTS_MAX, false, &effects, &ne) ||
+	    rd_wanderers(r, o, old, m))
 		return -1;
-	if (!cJSON_IsArray(items) || cJSON_GetArraySize(items) > FUNGEON_ITEMS_MAX)
-		return bad(r, "items", "is not a list of at most 8");
-	if (!cJSON_IsArray(effects) || cJSON_GetArraySize(effects) > FUNGEON_EFFECTS_MAX)
-		return bad(r, "effects", "is not a list of at most 4");
-	m->items = zeroed(cJSON_GetArraySize(items), sizeof(*m->items));
-	m->effects = zeroed(cJSON_GetArraySize(effects), sizeof(*m->effects));
+	m->items = fungeon_json_zeroed(ni, sizeof(*m->items));
+	m->effects = fungeon_json_zeroed(ne, sizeof(*m->effects));
 	cJSON_ArrayForEach(x, items)
 	{
 		struct fungeon_item *it = &m->items[m->nitems++];
 
 		r->where = "item";
-		if (rd_str(r, x, "name", it->name, sizeof(it->name), true, false) ||
-		    rd_design(r, x, FUNGEON_TREASURE, &it->d, &it->cost))
+		if (fungeon_json_str(r, x, "name", it->name, sizeof(it->name), true, false) ||
+		    fungeon_json_design(r, x, FUNGEON_TREASURE, &it->d, &it->cost))
 			return -1;
 	}
 	cJSON_ArrayForEach(x, effects)
 	{
 		r->where = "effect";
-		if (rd_effect(r, x, &m->effects[m->neffects++]) < 0)
+		if (rd_effect(r, x, old, &m->effects[m->neffects++]) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int
-rd_stored(struct rd *r, const cJSON *o, enum fungeon_kind k, struct fungeon_stored *s)
+rd_piece(struct fungeon_json *r, const cJSON *o, enum fungeon_kind k, struct fungeon_piece *s)
 {
-	r->where = "design";
-	if (rd_str(r, o, "name", s->name, sizeof(s->name), true, false) ||
-	    rd_design(r, o, k, &s->d, &s->cost) || rd_bool(r, o, "room", &s->room) ||
-	    rd_i(r, o, "hits", 0, k == FUNGEON_MONSTER ? fungeon_cost_monster_hits(s->d.level) : 0,
-	         &s->hits) ||
-	    rd_str(r, o, "taken", s->taken, sizeof(s->taken), true, true) ||
-	    rd_opt_bool(r, o, "sprung", &s->sprung) || rd_opt_bool(r, o, "passed", &s->passed) ||
-	    rd_opt_bool(r, o, "left", &s->left))
+	char state[16];
+	int st, unaware;
+
+	r->where = fungeon_cost_kind_name(k);
+	if (fungeon_json_str(r, o, "name", s->name, sizeof(s->name), true, false) ||
+	    fungeon_json_str(r, o, "maker", s->maker, sizeof(s->maker), false, true) ||
+	    fungeon_json_design(r, o, k, &s->d, &s->cost))
 		return -1;
+	if (k == FUNGEON_TRAP) {
+		if (fungeon_json_str(r, o, "state", state, sizeof(state), false, false) ||
+		    fungeon_json_bool(r, o, "passed", &s->passed) ||
+		    fungeon_json_i(r, o, "unaware", 0, (1 << FUNGEON_PARTY_MAX) - 1, &unaware))
+			return -1;
+		if ((st = fungeon_trap_state_parse(state)) < 0)
+			return fungeon_json_bad(r, "state",
+			                        "is not hidden, found, disarmed or sprung");
+		s->state = (enum fungeon_trap_state)st;
+		s->unaware = (uint32_t)unaware;
+		return 0;
+	}
+	if (k == FUNGEON_MONSTER)
+		return fungeon_json_i(r, o, "hits", 0, fungeon_cost_monster_hits(s->d.level),
+		                      &s->hits) ||
+		               fungeon_json_bool(r, o, "wanderer", &s->wanderer)
+		           ? -1
+		           : 0;
+	return fungeon_json_str(r, o, "taken", s->taken, sizeof(s->taken), true, true) ||
+	               fungeon_json_bool(r, o, "left", &s->left)
+	           ? -1
+	           : 0;
+}
+
+/* A list of up to max whole numbers lo..hi into v; *n gets how many. */
+static int
+rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int max, int lo, int hi, int *v,
+        int *n)
+{
+	const cJSON *a, *x;
+	int count;
+
+	if (fungeon_json_array(r, o, key, max, false, &a, &count) < 0)
+		return -1;
+	*n = 0;
+	cJSON_ArrayForEach(x, a)
+	{
+		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int)x->valuedouble ||
+		    x->valuedouble < lo || x->valuedouble > hi)
+			return fungeon_json_bad(r, key, "holds a number out of range");
+		v[(*n)++] = (int)x->valuedouble;
+	}
 	return 0;
 }
 
-/* The fallen players' user keys; absent (a record from before it
- * existed) is none. */
 static int
-rd_keys(struct rd *r, const cJSON *o, const char *key, struct fungeon_channel *c)
+rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room *room)
 {
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+	static const int most[FUNGEON_KIND_COUNT] = {FUNGEON_DESIGNS_MAX, ROOM_MONSTERS_MAX,
+	                                             FUNGEON_ROOM_TREASURE_MAX};
+	int party[4], n;
+	const cJSON *budgets = cJSON_GetObjectItemCaseSensitive(o, "budgets");
 
-	if (a == NULL)
-		return 0;
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > FUNGEON_FALLEN_MAX)
-		return bad(r, key, "is not a list of at most 16 user keys");
-	c->fallen = zeroed(cJSON_GetArraySize(a), sizeof(*c->fallen));
+	r->where = "room";
+	if (!cJSON_IsObject(o))
+		return fungeon_json_bad(r, "room", "is missing");
+	if (fungeon_json_int(r, o, "number", 0, INT64_MAX, &room->number) ||
+	    fungeon_json_i(r, o, "floor", 0, FUNGEON_FLOOR_MAX, &room->floor) ||
+	    rd_ints(r, o, "party", 4, 0, FUNGEON_PARTY_MAX * FUNGEON_LEVEL_MAX, party, &n) ||
+	    fungeon_json_bool(r, o, "stair", &room->stair) ||
+	    rd_ints(r, o, "order", FUNGEON_PARTY_MAX, 0, members - 1, room->picks.order,
+	            &room->picks.n) ||
+	    rd_ints(r, o, "holders", FUNGEON_CAT_COUNT, -1, members - 1, room->picks.holder, &n) ||
+	    fungeon_json_i(r, o, "made", 0, FUNGEON_CAT_COUNT, &room->picks.made))
+		return -1;
+	if (n != FUNGEON_CAT_COUNT)
+		return fungeon_json_bad(r, "holders", "is not a holder for each category");
+	room->party = (struct fungeon_party){
+	    .n = party[0], .min = party[1], .max = party[2], .total = party[3]};
+	if (!cJSON_IsArray(budgets) || cJSON_GetArraySize(budgets) != 3)
+		return fungeon_json_bad(r, "budgets", "is not a list of three budgets");
+	for (int k = 0; k < 3; k++) {
+		const cJSON *x = cJSON_GetArrayItem(budgets, k);
+		int64_t *b = k == 0   ? &room->budgets.traps
+		             : k == 1 ? &room->budgets.monsters
+		                      : &room->budgets.treasure;
+
+		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int64_t)x->valuedouble ||
+		    x->valuedouble < 0 || x->valuedouble > FUNGEON_COST_MAX)
+			return fungeon_json_bad(r, "budgets", "holds a budget out of range");
+		*b = (int64_t)x->valuedouble;
+	}
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
+		const cJSON *arr, *x;
+		int count;
+
+		r->where = "room";
+		if (fungeon_json_array(r, o, kind_keys[k], most[k], false, &arr, &count) < 0)
+			return -1;
+		room->p[k] = fungeon_json_zeroed(count, sizeof(*room->p[k]));
+		cJSON_ArrayForEach(x, arr)
+		{
+			if (rd_piece(r, x, (enum fungeon_kind)k, &room->p[k][room->n[k]++]) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+rd_path(struct fungeon_json *r, const cJSON *o, struct fungeon_dungeon *d)
+{
+	const cJSON *a, *x;
+	int n;
+
+	if (fungeon_json_array(r, o, "path", FUNGEON_PATH_MAX, false, &a, &n) < 0)
+		return -1;
+	cJSON_ArrayForEach(x, a)
+	{
+		struct fungeon_step *s = &d->path[d->npath++];
+
+		r->where = "path";
+		if (fungeon_json_int(r, x, "room", 1, INT64_MAX, &s->room) ||
+		    fungeon_json_i(r, x, "floor", 1, FUNGEON_FLOOR_MAX, &s->floor))
+			return -1;
+	}
+	return 0;
+}
+
+int
+fungeon_save_keys(struct fungeon_json *r, const cJSON *o, struct fungeon_channel *c)
+{
+	const cJSON *a, *x;
+	int n;
+
+	if (fungeon_json_array(r, o, "fallen", FUNGEON_FALLEN_MAX, true, &a, &n) < 0)
+		return -1;
+	c->fallen = fungeon_json_zeroed(n, sizeof(*c->fallen));
 	cJSON_ArrayForEach(x, a)
 	{
 		if (!cJSON_IsString(x) || !x->valuestring[0] ||
 		    strlen(x->valuestring) >= FUNGEON_KEY_MAX)
-			return bad(r, key, "holds something other than a user key");
+			return fungeon_json_bad(r, "fallen",
+			                        "holds something other than a user key");
 		memcpy(c->fallen[c->nfallen++], x->valuestring, strlen(x->valuestring) + 1);
 	}
 	return 0;
 }
 
-/* The choosing order: distinct member indices; absent is none. */
-static int
-rd_order(struct rd *r, const cJSON *o, struct fungeon_channel *c)
+int
+fungeon_save_rule(struct fungeon_json *r, const cJSON *o, struct fungeon_channel *c)
 {
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "order"), *x;
+	const cJSON *rule = cJSON_GetObjectItemCaseSensitive(o, "xp_rule");
 
-	if (a == NULL)
-		return 0;
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) > c->n)
-		return bad(r, "order", "is not a list of party members");
-	cJSON_ArrayForEach(x, a)
-	{
-		int v;
-
-		if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) ||
-		    x->valuedouble < 0 || x->valuedouble >= c->n)
-			return bad(r, "order", "holds something other than a party member");
-		v = (int)x->valuedouble;
-		for (int i = 0; i < c->norder; i++)
-			if (c->order[i] == v)
-				return bad(r, "order", "names a member twice");
-		c->order[c->norder++] = v;
-	}
-	return 0;
-}
-
-/* The fields added after the first saved records, each optional: the
- * room's budgets (absent: as the party is now), the choosing of categories
- * (absent: every category chosen, as the old draw assigned them), the
- * fallen players and the waiver. */
-static int
-rd_room(struct rd *r, const cJSON *o, struct fungeon_channel *c)
-{
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(o, "budgets");
-	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "waived");
-
-	if (b == NULL) {
-		struct fungeon_party p;
-
-		fungeon_channel_party(c, &p);
-		fungeon_budgets(&p, fungeon_floor(c->floor, &p), &c->room);
-	} else if (rd_int(r, b, "traps", 0, FUNGEON_COST_MAX, &c->room.traps) ||
-	           rd_int(r, b, "monsters", 0, FUNGEON_COST_MAX, &c->room.monsters) ||
-	           rd_int(r, b, "treasure", 0, FUNGEON_COST_MAX, &c->room.treasure)) {
-		return -1;
-	}
-	if (rd_order(r, o, c) < 0 || rd_keys(r, o, "fallen", c) < 0)
-		return -1;
-	if (cJSON_GetObjectItemCaseSensitive(o, "picks_made") == NULL)
-		c->picks_made = FUNGEON_CAT_COUNT;
-	else if (rd_i(r, o, "picks_made", 0, FUNGEON_CAT_COUNT, &c->picks_made))
-		return -1;
-	if (w != NULL && rd_str(r, o, "waived", c->waived, sizeof(c->waived), false, true))
-		return -1;
+	if (!cJSON_IsString(rule) ||
+	    (strcmp(rule->valuestring, "table") && strcmp(rule->valuestring, "formula")))
+		return fungeon_json_bad(r, "xp_rule", "is not table or formula");
+	c->xp_rule = strcmp(rule->valuestring, "formula") ? FUNGEON_XP_TABLE : FUNGEON_XP_FORMULA;
 	return 0;
 }
 
@@ -442,54 +483,44 @@ static int
 fg_load(void *p, const cJSON *o, char *err, size_t errlen)
 {
 	struct fungeon_channel *c = p;
-	struct rd r = {.err = err, .errlen = errlen, .where = "state"};
-	const cJSON *rule = cJSON_GetObjectItemCaseSensitive(o, "xp_rule");
-	const cJSON *holders = cJSON_GetObjectItemCaseSensitive(o, "holders");
-	const cJSON *party = cJSON_GetObjectItemCaseSensitive(o, "party");
-	const cJSON *designs = cJSON_GetObjectItemCaseSensitive(o, "designs");
-	const cJSON *x;
+	struct fungeon_json r = {.err = err, .errlen = errlen, .where = "state"};
+	const cJSON *party, *x;
+	char phase[16];
+	int n, ph;
 
-	if (!cJSON_IsObject(o) || rd_i(&r, o, "floor", 0, FUNGEON_FLOOR_MAX, &c->floor) ||
-	    rd_i(&r, o, "rooms", 0, 1000000000, &c->rooms))
+	if (!cJSON_IsObject(o))
+		return fungeon_json_bad(&r, "state", "is not an object");
+	if (cJSON_GetObjectItemCaseSensitive(o, "v") == NULL)
+		return fungeon_save_old_load(c, o, err, errlen);
+	if (fungeon_json_i(&r, o, "v", FORM, FORM, &n) || fungeon_save_rule(&r, o, c) ||
+	    fungeon_json_str(&r, o, "phase", phase, sizeof(phase), false, false) ||
+	    fungeon_json_i(&r, o, "floor", 0, FUNGEON_FLOOR_MAX, &c->d.floor) ||
+	    fungeon_json_int(&r, o, "rooms", 0, INT64_MAX, &c->d.rooms) ||
+	    fungeon_json_int(&r, o, "back", 0, c->d.rooms, &c->d.back) ||
+	    fungeon_json_str(&r, o, "waived", c->waived, sizeof(c->waived), false, true) ||
+	    fungeon_save_keys(&r, o, c) ||
+	    fungeon_json_array(&r, o, "party", FUNGEON_PARTY_MAX, false, &party, &n))
 		return -1;
-	if (!cJSON_IsString(rule) ||
-	    (strcmp(rule->valuestring, "table") && strcmp(rule->valuestring, "formula")))
-		return bad(&r, "xp_rule", "is not table or formula");
-	c->xp_rule = strcmp(rule->valuestring, "formula") ? FUNGEON_XP_TABLE : FUNGEON_XP_FORMULA;
-	if (!cJSON_IsObject(holders))
-		return bad(&r, "holders", "is missing");
-	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
-		if (rd_str(&r, holders, cat_keys[k], c->holder[k], FUNGEON_KEY_MAX, false, true) <
-		    0)
-			return -1;
-	if (!cJSON_IsArray(party) || cJSON_GetArraySize(party) > FUNGEON_PARTY_MAX)
-		return bad(&r, "party", "is not a list of at most 8");
-	c->m = zeroed(cJSON_GetArraySize(party), sizeof(*c->m));
+	if ((ph = fungeon_phase_parse(phase)) < 0)
+		return fungeon_json_bad(&r, "phase", "is not a phase of a dungeon");
+	c->d.phase = (enum fungeon_phase)ph;
+	c->m = fungeon_json_zeroed(n, sizeof(*c->m));
+	c->style = fungeon_json_zeroed(n, sizeof(*c->style));
 	cJSON_ArrayForEach(x, party)
 	{
-		if (rd_member(&r, x, &c->m[c->n++]) < 0)
+		struct thwacko_style *st = &c->style[c->n];
+
+		if (fungeon_save_member(&r, x, false, &c->m[c->n++]) < 0 || rd_style(&r, x, st) < 0)
 			return -1;
 	}
-	if (!cJSON_IsObject(designs))
-		return bad(&r, "designs", "is missing");
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
-		const cJSON *arr = cJSON_GetObjectItemCaseSensitive(designs, kind_keys[k]);
-
-		if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > FUNGEON_DESIGNS_MAX)
-			return bad(&r, kind_keys[k], "is not a list of at most 24");
-		c->d[k] = zeroed(cJSON_GetArraySize(arr), sizeof(*c->d[k]));
-		cJSON_ArrayForEach(x, arr)
-		{
-			if (rd_stored(&r, x, (enum fungeon_kind)k, &c->d[k][c->nd[k]++]) < 0)
-				return -1;
-		}
-	}
 	r.where = "state";
-	return rd_room(&r, o, c);
+	if (rd_path(&r, o, &c->d) < 0)
+		return -1;
+	return rd_room(&r, cJSON_GetObjectItemCaseSensitive(o, "room"), c->n, &c->d.room);
 }
 
 /* Moves user key from onto to: the member (unless to has one here), the
- * categories held and the fallen list. */
+ * makers of the room's pieces and of effects, and the fallen list. */
 static int
 fg_rekey(void *mod, const char *from, const char *to)
 {
@@ -500,10 +531,23 @@ fg_rekey(void *mod, const char *from, const char *to)
 		return 0;
 	snprintf(c->m[i].user_key, sizeof(c->m[i].user_key), "%s", to);
 	moved++;
-	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
-		if (strcmp(c->holder[k], from) == 0) {
-			snprintf(c->holder[k], sizeof(c->holder[k]), "%s", to);
-			moved++;
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
+		for (int j = 0; j < c->d.room.n[k]; j++) {
+			struct fungeon_piece *s = &c->d.room.p[k][j];
+
+			if (strcmp(s->maker, from) == 0) {
+				snprintf(s->maker, sizeof(s->maker), "%s", to);
+				moved++;
+			}
+		}
+	}
+	for (int m = 0; m < c->n; m++) {
+		for (int e = 0; e < c->m[m].neffects; e++) {
+			if (strcmp(c->m[m].effects[e].maker, from) == 0) {
+				snprintf(c->m[m].effects[e].maker, sizeof(c->m[m].effects[e].maker),
+				         "%s", to);
+				moved++;
+			}
 		}
 	}
 	for (int k = 0; k < c->nfallen; k++) {

@@ -7,7 +7,18 @@
 #define DELVER_FUNGEON_SAVE_H
 
 #include "commands/core/channel.h"
+#include "commands/fungeon/fungeon.h"
+#include "commands/fungeon/fungeon_json.h"
 
 extern const struct chanmod fungeon_mod;
+
+/* The readers of the parts today's form shares with the form before the
+ * room model (fungeon_save_old.c): a party member (without its style;
+ * `old`: as that form wrote it), the fallen players' keys, the XP rule.
+ * Each returns 0, or -1 with err. */
+int fungeon_save_member(struct fungeon_json *r, const struct cJSON *o, bool old,
+                        struct fungeon_member *m);
+int fungeon_save_keys(struct fungeon_json *r, const struct cJSON *o, struct fungeon_channel *c);
+int fungeon_save_rule(struct fungeon_json *r, const struct cJSON *o, struct fungeon_channel *c);
 
 #endif

@@ -70,49 +70,58 @@ thwacko_style_default(const char *user_key, struct thwacko_style *out)
 }
 
 void
+thwacko_style_distinct(const char *user_key, const struct thwacko_style *taken, int n,
+                       struct thwacko_style *out)
+{
+	bool used_c[UC_COUNT] = {false}, used_m[THWACKO_STYLE_NMARKS] = {false};
+	uint64_t h = hash(user_key);
+	int c0 = (int)(h % (UC_COUNT - 1)), m0 = (int)((h >> 32) % THWACKO_STYLE_NMARKS);
+
+	for (int i = 0; i < n; i++) {
+		if ((int)taken[i].colour >= 0 && taken[i].colour < UC_COUNT)
+			used_c[taken[i].colour] = true;
+		if (mark_index(taken[i].mark) >= 0)
+			used_m[mark_index(taken[i].mark)] = true;
+	}
+	thwacko_style_default(user_key, out);
+	for (int k = 0; k < UC_COUNT; k++) {
+		/* the 7 colours from the hashed one, gray last */
+		enum ucolour c = k < UC_COUNT - 1 ? walk[(c0 + k) % (UC_COUNT - 1)] : UC_GRAY;
+
+		if (!used_c[c]) {
+			out->colour = c;
+			break;
+		}
+	}
+	for (int k = 0; k < THWACKO_STYLE_NMARKS; k++) {
+		int m = (m0 + k) % THWACKO_STYLE_NMARKS;
+
+		if (!used_m[m]) {
+			snprintf(out->mark, sizeof(out->mark), "%s", thwacko_style_marks[m]);
+			break;
+		}
+	}
+}
+
+void
 thwacko_style_party(const char *const *keys, const struct thwacko_style *const *chosen, int n,
                     struct thwacko_style *out)
 {
-	bool used_c[UC_COUNT] = {false}, used_m[THWACKO_STYLE_NMARKS] = {false};
+	struct thwacko_style taken[2 * THWACKO_STYLE_PARTY_MAX];
+	int nt = 0;
 
+	if (n > THWACKO_STYLE_PARTY_MAX)
+		n = THWACKO_STYLE_PARTY_MAX;
+	for (int i = 0; i < n; i++)
+		if (chosen[i] != NULL)
+			taken[nt++] = *chosen[i];
 	for (int i = 0; i < n; i++) {
-		if (chosen[i] == NULL)
-			continue;
-		if ((int)chosen[i]->colour >= 0 && chosen[i]->colour < UC_COUNT)
-			used_c[chosen[i]->colour] = true;
-		if (mark_index(chosen[i]->mark) >= 0)
-			used_m[mark_index(chosen[i]->mark)] = true;
-	}
-	for (int i = 0; i < n; i++) {
-		uint64_t h = hash(keys[i]);
-		int c0 = (int)(h % (UC_COUNT - 1)), m0 = (int)((h >> 32) % THWACKO_STYLE_NMARKS);
-
 		if (chosen[i] != NULL) {
 			out[i] = *chosen[i];
 			continue;
 		}
-		thwacko_style_default(keys[i], &out[i]);
-		for (int k = 0; k < UC_COUNT; k++) {
-			/* the 7 colours from the hashed one, gray last */
-			enum ucolour c =
-			    k < UC_COUNT - 1 ? walk[(c0 + k) % (UC_COUNT - 1)] : UC_GRAY;
-
-			if (!used_c[c]) {
-				out[i].colour = c;
-				used_c[c] = true;
-				break;
-			}
-		}
-		for (int k = 0; k < THWACKO_STYLE_NMARKS; k++) {
-			int m = (m0 + k) % THWACKO_STYLE_NMARKS;
-
-			if (!used_m[m]) {
-				snprintf(out[i].mark, sizeof(out[i].mark), "%s",
-				         thwacko_style_marks[m]);
-				used_m[m] = true;
-				break;
-			}
-		}
+		thwacko_style_distinct(keys[i], taken, nt, &out[i]);
+		taken[nt++] = out[i];
 	}
 }
 

@@ -6,9 +6,10 @@
  * (a stable hash): a colour (gray only as a last resort, it is dark on
  * terminals) and a mark from a small set of distinct symbols, so the die is
  * recognisable where colour does not render. Among the players of a party
- * the defaults are made distinct where possible, deterministically: players
- * are taken in party order, chosen styles are kept, and each default walks
- * from its hashed colour and mark to the first not yet used.
+ * the defaults are made distinct where possible: each walks from its
+ * hashed colour and mark to the first the others do not use. A Fungeon
+ * party gives each player its default once, when it joins, and keeps it,
+ * so that others joining or leaving never change it.
  */
 #ifndef DELVER_THWACKO_STYLE_H
 #define DELVER_THWACKO_STYLE_H
@@ -32,6 +33,14 @@ extern const char *const thwacko_style_colour_names[];
 
 /* The default style of one user key, ignoring everyone else. */
 void thwacko_style_default(const char *user_key, struct thwacko_style *out);
+
+/* The default style of user_key made distinct from the n styles taken
+ * where possible: it walks from its hashed colour and mark to the first
+ * that none of them uses (gray last). */
+void thwacko_style_distinct(const char *user_key, const struct thwacko_style *taken, int n,
+                            struct thwacko_style *out);
+
+#define THWACKO_STYLE_PARTY_MAX 16 /* players thwacko_style_party() orders */
 
 /*
  * The styles of a party of n players (keys[i]; chosen[i] is the player's

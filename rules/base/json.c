@@ -43,8 +43,8 @@ word_plain(const unsigned char *p)
 	return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) == 0;
 }
 
-static void
-write_string(const char *s, struct buf *out)
+void
+json_write_string(const char *s, struct buf *out)
 {
 	const unsigned char *p = (const unsigned char *)(s != NULL ? s : ""), *run = p;
 	const unsigned char *end = p + strlen((const char *)p);
@@ -68,10 +68,25 @@ write_string(const char *s, struct buf *out)
 	buf_addc(out, '"');
 }
 
+void
+json_write_int(int64_t v, struct buf *out)
+{
+	char tmp[24], *q = tmp + sizeof(tmp);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		*--q = '-';
+	buf_add(out, q, (size_t)(tmp + sizeof(tmp) - q));
+}
+
 static void
 write_number(double v, struct buf *out)
 {
-	char tmp[32], *q = tmp + sizeof(tmp);
+	char tmp[32];
 	char point;
 	int n;
 
@@ -81,16 +96,10 @@ write_number(double v, struct buf *out)
 	}
 	if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
 		/* An integer (most numbers here: types, flags): exact digits. */
-		int64_t i = (int64_t)v;
-		uint64_t u = i < 0 ? (uint64_t)-i : (uint64_t)i;
-
-		do {
-			*--q = (char)('0' + u % 10);
-			u /= 10;
-		} while (u != 0);
-		if (i < 0 || signbit(v))
-			*--q = '-';
-		buf_add(out, q, (size_t)(tmp + sizeof(tmp) - q));
+		if (v == 0 && signbit(v))
+			buf_add(out, "-0", 2);
+		else
+			json_write_int((int64_t)v, out);
 		return;
 	}
 	n = snprintf(tmp, sizeof(tmp), "%.17g", v);
@@ -122,7 +131,7 @@ write_item(const cJSON *item, struct buf *out)
 		write_number(item->valuedouble, out);
 		break;
 	case cJSON_String:
-		write_string(item->valuestring, out);
+		json_write_string(item->valuestring, out);
 		break;
 	case cJSON_Array:
 	case cJSON_Object:
@@ -131,7 +140,7 @@ write_item(const cJSON *item, struct buf *out)
 			if (c != item->child)
 				buf_addc(out, ',');
 			if ((item->type & 0xFF) == cJSON_Object) {
-				write_string(c->string, out);
+				json_write_string(c->string, out);
 				buf_addc(out, ':');
 			}
 			if (write_item(c, out) < 0)

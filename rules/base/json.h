@@ -11,6 +11,8 @@
 #ifndef DELVER_JSON_H
 #define DELVER_JSON_H
 
+#include <stdint.h>
+
 struct buf;
 struct cJSON;
 
@@ -22,5 +24,10 @@ struct cJSON;
  * holds a prefix) or the tree holds an invalid or raw node.
  */
 int json_write(const struct cJSON *item, struct buf *out);
+
+/* The pieces, for a writer that needs no tree: s as a JSON string (NULL as
+ * ""), and v in decimal digits. A full out sets its toobig flag. */
+void json_write_string(const char *s, struct buf *out);
+void json_write_int(int64_t v, struct buf *out);
 
 #endif

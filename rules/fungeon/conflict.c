@@ -198,7 +198,7 @@ pick_target(const struct cf_pain_part *p, int n, const struct cf_pain_rank *rk, 
 {
 	int best = -1, t = p[w].target;
 
-	if (t >= 0 && t < n && p[t].side != p[w].side && hits[t] > 0)
+	if (t >= 0 && t < n && t != w && hits[t] > 0) /* any other, of either side */
 		return t;
 	for (int i = 0; i < n; i++) {
 		if (p[i].side == p[w].side || hits[i] <= 0)

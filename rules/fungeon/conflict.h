@@ -29,11 +29,14 @@
 
 struct rng;
 
-#define CF_DICE_MAX    100 /* dice of one group */
-#define CF_GROUPS_MAX  16  /* groups of one roll */
-#define CF_PLAYERS_MAX 8   /* players of one roll (a party) */
-#define CF_ROUNDS_MAX  32  /* tie re-roll rounds before falling back to order */
-#define CF_PARTS_MAX   13  /* participants of one Painful conflict */
+/* Dice of one group: a Fungeoneer of the highest level with its whole
+ * class bonus and the most magic it may carry, or a monster of the highest
+ * level with an ability's most dice. */
+#define CF_DICE_MAX    160
+#define CF_GROUPS_MAX  16 /* groups of one roll */
+#define CF_PLAYERS_MAX 8  /* players of one roll (a party) */
+#define CF_ROUNDS_MAX  32 /* tie re-roll rounds before falling back to order */
+#define CF_PARTS_MAX   13 /* participants of one Painful conflict */
 
 struct cf_group {
 	int player; /* who rolls it: 0..CF_PLAYERS_MAX-1, or -1 for nobody */
@@ -105,7 +108,7 @@ void conflict_trigger(const struct cf_roll *r, const int *bonus, struct cf_trigg
 /* One participant of a Painful conflict. */
 struct cf_pain_part {
 	const struct cf_group *g; /* sorted high to low (conflict_sort) */
-	int side;                 /* participants on the same side never hurt each other */
+	int side;                 /* by default a rank's point goes to the other side */
 	int hits;                 /* current hits; -1: never takes damage (a trap) */
 	int target;               /* participant it hits when it wins a rank, or -1 */
 };
@@ -127,11 +130,12 @@ struct cf_pain {
 
 /*
  * Resolves a Painful conflict over dice already rolled. Ranks are taken in
- * order; at each the single highest die deals 1 point to one participant of
- * another side that can still take damage: its chosen target when that one
- * qualifies, else the one with the lowest die at that rank (the first listed
- * among equals). A participant at 0 hits is no longer a target but its
- * dice still count. Returns 0, or -1 when n is outside 1..CF_PARTS_MAX.
+ * order; at each the single highest die deals 1 point to one other
+ * participant that can still take damage: its chosen target when it has one
+ * that can (of either side: the text lets a winner hurt any other
+ * Fungeoneer or monster), else the participant of another side with the
+ * lowest die at that rank (the first listed among equals). A participant at 0 hits is no longer a
+ * target but its dice still count. Returns 0, or -1 when n is outside 1..CF_PARTS_MAX.
  */
 int conflict_pain(const struct cf_pain_part *p, int n, struct cf_pain *out);
 

@@ -72,7 +72,7 @@ fungeon_xp_needed(enum fungeon_xp_rule rule, int level)
 	if (level <= 1)
 		return 0;
 	if (level > FUNGEON_LEVEL_MAX)
-		level = FUNGEON_LEVEL_MAX;
+		return -1;
 	if (rule == FUNGEON_XP_FORMULA)
 		return (int64_t)10 << (level - 2); /* 10 x 2^(previous level - 1) */
 	if (level <= 10)
@@ -213,12 +213,17 @@ fungeon_heal(struct fungeon_member *m, int n)
 	return m->hits - before;
 }
 
-void
+int
 fungeon_add_xp(struct fungeon_member *m, int64_t n)
 {
-	int64_t x = m->xp + n;
-
-	m->xp = x < 0 ? 0 : x > FUNGEON_XP_MAX ? FUNGEON_XP_MAX : x;
+	if (n <= 0)
+		return 0;
+	if (m->xp > FUNGEON_XP_MAX - n) {
+		m->xp = FUNGEON_XP_MAX;
+		return -1;
+	}
+	m->xp += n;
+	return 0;
 }
 
 bool
@@ -229,6 +234,26 @@ fungeon_item_matches(const struct fungeon_design *item, const char *type)
 	if (item->universal)
 		return true;
 	return item->type[0] != '\0' && type[0] != '\0' && strcasecmp(item->type, type) == 0;
+}
+
+bool
+fungeon_class_fits(const struct fungeon_member *m, const char *type)
+{
+	return m->ctype[0] != '\0' && type[0] != '\0' && strcasecmp(m->ctype, type) == 0;
+}
+
+bool
+fungeon_has_type(const struct fungeon_member *m, const char *type)
+{
+	if (fungeon_class_fits(m, type))
+		return true;
+	for (int i = 0; i < m->nitems; i++) {
+		const struct fungeon_design *d = &m->items[i].d;
+
+		if ((d->annoy > 0 || d->pain > 0) && fungeon_item_matches(d, type))
+			return true;
+	}
+	return false;
 }
 
 static int

@@ -2,9 +2,12 @@
  * fungeon: Fungeoneers, party math, levels, XP, hits and budgets (RULES.md
  * section 4).
  *
- * A Fungeoneer (struct fungeon_member) has a name, a free-text class and a level
- * 1..20; class bonus = floor(level / 2), max hits = 5 x level; it dies at 0
- * hits, and its player makes a new one at level floor - 1 (at least 1).
+ * A Fungeoneer (struct fungeon_member) has a name, a free-text class (with,
+ * optionally, the Type its class bonus is tied to: fire for a Fire Mage)
+ * and a level; class bonus = floor(level / 2), max hits = 5 x level; it
+ * dies at 0 hits, and its player makes a new one at level floor - 1 (at
+ * least 1). The text caps no level: FUNGEON_LEVEL_MAX is the highest level
+ * whose XP need 64-bit arithmetic can hold, and XP count up to INT64_MAX.
  * Party Min, Max and Total are over the living Fungeoneers; the entrance
  * opens on floor = Party Min. Budgets: Traps = Party Max + floor, Monsters =
  * Party Total + floor (every monster costs at least floor points), Treasure
@@ -35,17 +38,21 @@
 
 #include "rules/fungeon/fungeon_cost.h"
 
-#define FUNGEON_DIE           6   /* every Fungeon die is a d6 */
-#define FUNGEON_KEY_MAX       128 /* a player's user key, with the NUL */
-#define FUNGEON_PLAYER_MAX    64  /* a player's display name, with the NUL */
-#define FUNGEON_CLASS_MAX     24  /* bytes of a class, without the NUL */
-#define FUNGEON_PARTY_MAX     8
-#define FUNGEON_ITEMS_MAX     8 /* treasure one Fungeoneer carries */
-#define FUNGEON_EFFECTS_MAX   4 /* continuous effects on one Fungeoneer */
-#define FUNGEON_FLOOR_MAX     99
-#define FUNGEON_XP_MAX        100000000 /* XP one Fungeoneer may hold */
+#define FUNGEON_DIE         6   /* every Fungeon die is a d6 */
+#define FUNGEON_KEY_MAX     128 /* a player's user key, with the NUL */
+#define FUNGEON_PLAYER_MAX  64  /* a player's display name, with the NUL */
+#define FUNGEON_CLASS_MAX   24  /* bytes of a class, without the NUL */
+#define FUNGEON_PARTY_MAX   8
+#define FUNGEON_ITEMS_MAX   8 /* treasure one Fungeoneer carries */
+#define FUNGEON_EFFECTS_MAX 4 /* continuous effects on one Fungeoneer */
+/* The deepest floor: a replacement there joins at floor - 1, the highest
+ * level there is. */
+#define FUNGEON_FLOOR_MAX     (FUNGEON_LEVEL_MAX + 1)
+#define FUNGEON_XP_MAX        INT64_MAX /* XP one Fungeoneer may hold */
+#define FUNGEON_POINTS_MAX    100000000 /* town credit and wandering points */
 #define FUNGEON_SOURCE_MAX    (2 * FUNGEON_NAME_MAX + 2)
-#define FUNGEON_WANDERERS_MAX 8 /* wandering monsters one player has yet to build */
+#define FUNGEON_WANDERERS_MAX 8  /* wandering monsters one player has yet to build */
+#define FUNGEON_MAGIC_MAX     70 /* magic Annoy (or Pain) dice one Fungeoneer may carry */
 
 enum fungeon_xp_rule {
 	FUNGEON_XP_TABLE = 0, /* the level table (default) */
@@ -54,18 +61,30 @@ enum fungeon_xp_rule {
 
 enum fungeon_effect_kind {
 	FUNGEON_EFFECT_HOLD = 0, /* Continuous Hold: loses combat turns */
-	FUNGEON_EFFECT_DAMAGE,   /* Continuous Damage: Pain each hallway and turn */
+	FUNGEON_EFFECT_DAMAGE,   /* Continuous Damage: Annoy, then Pain on a failure */
+};
+
+/* Where an effect came from, which says when it is rolled: a trap's
+ * continuous damage in each hallway only; a monster's continuous features
+ * (hold, damage) at the start of each combat turn, and its continuous
+ * damage in the hallway too. */
+enum fungeon_effect_from {
+	FUNGEON_FROM_TRAP = 0,
+	FUNGEON_FROM_MONSTER, /* a monster's special ability */
 };
 
 /* A continuous effect on a Fungeoneer, kept until one successful Annoy roll
- * against it (or magic cures it). It copies its source's dice, so it
- * outlives the design it came from. */
+ * against it (or magic ends continuous damage). It copies its source's
+ * dice, so it outlives the room and the design it came from. */
 struct fungeon_effect {
 	enum fungeon_effect_kind kind;
-	char source[FUNGEON_SOURCE_MAX]; /* "pit" or "wasp/sting" */
+	enum fungeon_effect_from from;
+	char source[FUNGEON_SOURCE_MAX]; /* "Needle" or "wasp/sting" */
+	char maker[FUNGEON_KEY_MAX];     /* the user key of its maker, who rolls it; "" nobody */
 	int annoy, pain;
 	bool universal;
 	char type[FUNGEON_TYPE_MAX + 1];
+	int64_t xp; /* XP of the successful Annoy roll that ends it (a trap's cost) */
 };
 
 struct fungeon_item {
@@ -79,6 +98,7 @@ struct fungeon_member {
 	char player[FUNGEON_PLAYER_MAX];
 	char name[FUNGEON_NAME_MAX + 1];
 	char cls[FUNGEON_CLASS_MAX + 1];
+	char ctype[FUNGEON_TYPE_MAX + 1]; /* the Type its class bonus is tied to, or "" */
 	int level, hits;
 	int64_t xp;
 	bool dead;
@@ -123,7 +143,8 @@ void fungeon_budgets(const struct fungeon_party *p, int floor, struct fungeon_bu
 /* The level a replacement Fungeoneer starts at: floor - 1, at least 1. */
 int fungeon_replacement_level(int floor);
 
-/* Total XP needed to be at `level` (1..FUNGEON_LEVEL_MAX) under the rule. */
+/* Total XP needed to be at `level` (1..FUNGEON_LEVEL_MAX) under the rule;
+ * -1 for a level past FUNGEON_LEVEL_MAX, whose need 64 bits cannot hold. */
 int64_t fungeon_xp_needed(enum fungeon_xp_rule rule, int level);
 
 /* The highest level (1..FUNGEON_LEVEL_MAX) that xp reaches under the rule. */
@@ -177,12 +198,22 @@ int fungeon_magic_cure(struct fungeon_member *m);
 bool fungeon_damage(struct fungeon_member *m, int n);
 /* Heals n hits (up to max); the dead are not healed. Returns hits gained. */
 int fungeon_heal(struct fungeon_member *m, int n);
-/* Adds n XP (n may be negative), keeping 0..FUNGEON_XP_MAX. */
-void fungeon_add_xp(struct fungeon_member *m, int64_t n);
+/* Adds n >= 0 XP earned in play. Returns 0, or -1 when the sum would pass
+ * FUNGEON_XP_MAX: m then holds FUNGEON_XP_MAX (the caller says so). */
+int fungeon_add_xp(struct fungeon_member *m, int64_t n);
 
 /* Whether treasure item's magic applies against damage of `type`: it is
  * magic of a universal type, or of the same type (case-insensitive). */
 bool fungeon_item_matches(const struct fungeon_design *item, const char *type);
+
+/* Whether m's class is tied to damage of `type` (its class type, the same
+ * word case-insensitively); "" matches nothing. */
+bool fungeon_class_fits(const struct fungeon_member *m, const char *type);
+
+/* Whether m has a Type a monster's Resist dice may be bought against: its
+ * class type, or the type of magic Annoy or Pain dice it carries (universal
+ * magic is of every type). */
+bool fungeon_has_type(const struct fungeon_member *m, const char *type);
 
 /*
  * Dice a Fungeoneer rolls against an obstacle of damage `type` (may be "")

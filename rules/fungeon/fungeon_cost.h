@@ -25,11 +25,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FUNGEON_NAME_MAX      24  /* bytes of a name, without the NUL */
-#define FUNGEON_TYPE_MAX      16  /* bytes of a damage type, without the NUL */
-#define FUNGEON_DICE_MAX      100 /* dice of one feature, and of one participant's roll */
-#define FUNGEON_LEVEL_MIN     1
-#define FUNGEON_LEVEL_MAX     20
+#define FUNGEON_NAME_MAX  24  /* bytes of a name, without the NUL */
+#define FUNGEON_TYPE_MAX  16  /* bytes of a damage type, without the NUL */
+#define FUNGEON_DICE_MAX  100 /* dice of one feature, and of one participant's roll */
+#define FUNGEON_LEVEL_MIN 1
+/* The highest level, of a Fungeoneer or a monster: the last whose XP need
+ * (10 x 2^59 under the table) fits in 64 bits. The text caps none. */
+#define FUNGEON_LEVEL_MAX     60
 #define FUNGEON_ABILITIES_MAX 4       /* special abilities of one monster */
 #define FUNGEON_COST_MAX      1000000 /* the most a design may cost */
 #define FUNGEON_SPEC_MAX      400     /* bytes of a design written as words */

@@ -17,7 +17,7 @@ fungeon_hallway_category_name(enum fungeon_category c)
 }
 
 void
-fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi, int ei, bool bonus,
+fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi, int ei, int roller,
                           struct fungeon_cont *out)
 {
 	struct fungeon_member *m = &party[mi];
@@ -26,17 +26,21 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 	memset(out, 0, sizeof(*out));
 	out->member = mi;
 	out->effect = *e;
+	out->bonus = fungeon_class_fits(m, e->type) && !e->universal;
 	out->hits_before = out->hits_after = m->hits;
+	/* the Fungeoneer first, so that its player's Thwack-O lands on it */
 	out->annoy.ng = 2;
-	out->annoy.g[0].player = -1;
-	out->annoy.g[0].n = e->annoy;
-	out->annoy.g[1].player = mi;
-	out->annoy.g[1].n = fungeon_annoy_dice(m, bonus, e->type, e->universal, NULL);
+	out->annoy.g[0].player = mi;
+	out->annoy.g[0].n = fungeon_annoy_dice(m, out->bonus, e->type, e->universal, NULL);
+	out->annoy.g[1].player = roller;
+	out->annoy.g[1].n = e->annoy;
 	conflict_roll(rng, &out->annoy, FUNGEON_DIE);
 	conflict_narrator(rng, &out->annoy, FUNGEON_DIE, &out->annoy_nar);
-	conflict_annoy(&out->annoy, 0, &out->annoy_res);
-	out->success = !out->annoy_res.fails[1];
+	conflict_annoy(&out->annoy, 1, &out->annoy_res);
+	out->success = !out->annoy_res.fails[0];
 	if (out->success) {
+		out->xp = out->effect.xp;
+		out->xp_capped = fungeon_add_xp(m, out->xp) < 0;
 		fungeon_effect_remove(m, ei);
 		return;
 	}
@@ -44,28 +48,29 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 		return;
 	out->pained = true;
 	out->pain.ng = 2;
-	out->pain.g[0].player = -1;
-	out->pain.g[0].n = out->effect.pain;
-	out->pain.g[1].player = mi;
-	out->pain.g[1].n = fungeon_pain_dice(m, bonus, e->type, e->universal, NULL);
+	out->pain.g[0].player = mi;
+	out->pain.g[0].n = fungeon_pain_dice(m, out->bonus, e->type, e->universal, NULL);
+	out->pain.g[1].player = roller;
+	out->pain.g[1].n = out->effect.pain;
 	conflict_roll(rng, &out->pain, FUNGEON_DIE);
 	conflict_sort(&out->pain.g[0]);
 	conflict_sort(&out->pain.g[1]);
 	conflict_narrator(rng, &out->pain, FUNGEON_DIE, &out->pain_nar);
 	{
 		struct cf_pain_part parts[2] = {
-		    {.g = &out->pain.g[0], .side = 1, .hits = -1, .target = 1},
-		    {.g = &out->pain.g[1], .side = 0, .hits = m->hits, .target = 0},
+		    {.g = &out->pain.g[0], .side = 0, .hits = m->hits, .target = -1},
+		    {.g = &out->pain.g[1], .side = 1, .hits = -1, .target = 0},
 		};
 
 		conflict_pain(parts, 2, &out->pain_res);
 	}
-	out->died = fungeon_damage(m, out->pain_res.taken[1]);
+	out->died = fungeon_damage(m, out->pain_res.taken[0]);
 	out->hits_after = m->hits;
 }
 
-void
-fungeon_hallway_draw_categories(struct rng *rng, int n, struct fungeon_draw *out)
+/* Each of members[0..n) rolls one die; order them, ties re-rolled. */
+static void
+draw_among(struct rng *rng, const int *members, int n, struct fungeon_draw *out)
 {
 	int values[CF_PLAYERS_MAX];
 
@@ -75,21 +80,28 @@ fungeon_hallway_draw_categories(struct rng *rng, int n, struct fungeon_draw *out
 	out->n = n;
 	out->roll.ng = n;
 	for (int i = 0; i < n; i++) {
-		out->roll.g[i].player = i;
+		out->member[i] = members[i];
+		out->roll.g[i].player = i; /* by group: the ranking's rounds are too */
 		out->roll.g[i].n = 1;
 	}
 	conflict_roll(rng, &out->roll, FUNGEON_DIE);
 	for (int i = 0; i < n; i++)
 		values[i] = out->roll.g[i].v[0];
 	conflict_rank(rng, values, n, FUNGEON_DIE, &out->rank);
-	for (int c = 0; c < FUNGEON_CAT_COUNT; c++)
-		out->holder[c] = n > 0 ? out->rank.order[c % n] : -1;
+	for (int i = 0; i < n; i++)
+		out->order[i] = members[out->rank.order[i]];
 }
 
 void
-fungeon_hallway_entrance(struct rng *rng, int n, struct fungeon_draw *out)
+fungeon_hallway_draw(struct rng *rng, const int *members, int n, struct fungeon_draw *out)
 {
-	fungeon_hallway_draw_categories(rng, n, out);
+	draw_among(rng, members, n, out);
+}
+
+void
+fungeon_hallway_entrance(struct rng *rng, const int *members, int n, struct fungeon_draw *out)
+{
+	draw_among(rng, members, n, out);
 }
 
 static void
@@ -100,16 +112,49 @@ emit(void (*fn)(const struct fungeon_hall_event *, void *), void *ctx,
 		fn(ev, ctx);
 }
 
+/* Step 3 for member i: holds end, continuous damage (of any source) is
+ * rolled. Records a death in out. */
+static void
+step_continuous(struct rng *rng, struct fungeon_member *m, int i,
+                int (*roller_of)(const struct fungeon_effect *, void *),
+                void (*fn)(const struct fungeon_hall_event *, void *), void *ctx,
+                struct fungeon_cont *cont, struct fungeon_hallway_out *out)
+{
+	for (int e = 0; e < m[i].neffects && !m[i].dead;) {
+		struct fungeon_hall_event ev = {.member = i};
+
+		if (m[i].effects[e].kind == FUNGEON_EFFECT_HOLD) {
+			struct fungeon_effect gone = m[i].effects[e];
+
+			fungeon_effect_remove(&m[i], e);
+			ev.kind = FUNGEON_HALL_HOLD_ENDS;
+			ev.effect = &gone;
+			emit(fn, ctx, &ev);
+			continue;
+		}
+		fungeon_hallway_cont_roll(
+		    rng, m, i, e, roller_of != NULL ? roller_of(&m[i].effects[e], ctx) : -1, cont);
+		ev.kind = FUNGEON_HALL_CONT;
+		ev.cont = cont;
+		emit(fn, ctx, &ev);
+		if (cont->died)
+			out->dead[out->ndead++] = i;
+		if (!cont->success)
+			e++;
+	}
+}
+
 void
 fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_xp_rule rule,
-                int floor, struct fungeon_budgets *room,
-                void (*fn)(const struct fungeon_hall_event *ev, void *ctx), void *ctx)
+                int floor, int (*roller_of)(const struct fungeon_effect *e, void *ctx),
+                void (*fn)(const struct fungeon_hall_event *ev, void *ctx), void *ctx,
+                struct fungeon_hallway_out *out)
 {
-	struct fungeon_party before, after;
 	struct fungeon_cont *cont = xmalloc(sizeof(*cont));
-	struct fungeon_draw *draw = xmalloc(sizeof(*draw));
+	int drawers[FUNGEON_PARTY_MAX], nd = 0;
 
-	fungeon_party_math(m, n, &before);
+	memset(out, 0, sizeof(*out));
+	fungeon_party_math(m, n, &out->before);
 	/* 1. replacements */
 	for (int i = 0; i < n; i++) {
 		struct fungeon_hall_event ev = {.member = i};
@@ -134,48 +179,34 @@ fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_x
 		if (fungeon_level_up(&m[i], rule, &up))
 			emit(fn, ctx, &ev);
 	}
-	fungeon_party_math(m, n, &after);
-	fungeon_budgets(&after, floor, room); /* once, after steps 1 and 2 */
+	fungeon_party_math(m, n, &out->counted);
+	fungeon_budgets(&out->counted, floor, &out->budgets); /* once, after steps 1 and 2 */
+	out->stair = out->before.n > 0 && out->counted.n > 0 && out->counted.min > out->before.min;
 	/* 3. continuous effects: holds end with the fight; damage rolls */
+	for (int i = 0; i < n; i++)
+		step_continuous(rng, m, i, roller_of, fn, ctx, cont, out);
+	/* 4. the category draw, among the living */
 	for (int i = 0; i < n; i++) {
-		for (int e = 0; e < m[i].neffects && !m[i].dead;) {
-			struct fungeon_hall_event ev = {.member = i};
+		struct fungeon_hall_event ev = {.kind = FUNGEON_HALL_OUT, .member = i};
 
-			if (m[i].effects[e].kind == FUNGEON_EFFECT_HOLD) {
-				struct fungeon_effect gone = m[i].effects[e];
-
-				fungeon_effect_remove(&m[i], e);
-				ev.kind = FUNGEON_HALL_HOLD_ENDS;
-				ev.effect = &gone;
+		if (!m[i].dead)
+			drawers[nd++] = i;
+		for (int k = 0; k < out->ndead; k++)
+			if (out->dead[k] == i)
 				emit(fn, ctx, &ev);
-				continue;
-			}
-			fungeon_hallway_cont_roll(rng, m, i, e, false, cont);
-			ev.kind = FUNGEON_HALL_CONT;
-			ev.cont = cont;
-			emit(fn, ctx, &ev);
-			if (!cont->success)
-				e++;
-		}
 	}
-	/* 4. the category draw */
-	if (n > 0) {
+	if (nd > 0) {
 		struct fungeon_hall_event ev = {
-		    .kind = FUNGEON_HALL_DRAW, .member = -1, .draw = draw};
+		    .kind = FUNGEON_HALL_DRAW, .member = -1, .draw = &out->draw};
 
-		fungeon_hallway_draw_categories(rng, n, draw);
+		fungeon_hallway_draw(rng, drawers, nd, &out->draw);
 		emit(fn, ctx, &ev);
-		if (before.n > 0 && after.n > 0 && after.min > before.min) {
-			struct fungeon_hall_event st = {.kind = FUNGEON_HALL_STAIR,
-			                                .member = draw->holder[FUNGEON_CAT_TRAPS],
-			                                .level = before.min,
-			                                .to = after.min};
+	} else {
+		struct fungeon_hall_event ev = {.kind = FUNGEON_HALL_NOBODY, .member = -1};
 
-			emit(fn, ctx, &st);
-		}
+		emit(fn, ctx, &ev);
 	}
 	free(cont);
-	free(draw);
 }
 
 void
@@ -184,9 +215,11 @@ fungeon_hallway_picks_start(struct fungeon_picks *p, const struct fungeon_draw *
 	memset(p, 0, sizeof(*p));
 	p->n = d->n;
 	for (int i = 0; i < d->n; i++)
-		p->order[i] = d->rank.order[i];
+		p->order[i] = d->order[i];
 	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
-		p->holder[k] = -1;
+		p->holder[k] = p->n == 1 ? p->order[0] : -1; /* a lone player holds them all */
+	if (p->n == 1)
+		p->made = FUNGEON_CAT_COUNT;
 }
 
 int

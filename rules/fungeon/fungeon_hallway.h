@@ -1,14 +1,17 @@
 /*
  * fungeon_hallway: the Fungeon hallway between rooms and the rolls it is made of
- * (RULES.md section 4, "Hallway"), in this order:
+ * (the rule text's "Playing Fungeon"), in this order:
  *   1. a player whose Fungeoneer died makes a new one at level floor - 1
  *      (minimum 1): the bot reports the replacements due and those made;
  *   2. the XP level-up check (several levels at once);
- *   3. continuous-damage rolls for those suffering it (holds end with the
- *      fight, so the hallway lifts them);
- *   4. every player rolls one die for the categories; the highest picks
- *      first among Traps, Monsters and Treasure, ties re-rolled; with fewer
- *      than three players someone picks again, with more someone gets none.
+ *   3. continuous-damage rolls for those suffering it, from a trap or a
+ *      monster (holds end with the fight, so the hallway lifts them); a
+ *      successful Annoy roll ends it, and earns XP when a trap caused it;
+ *   4. every player whose Fungeoneer is alive rolls one die for the
+ *      categories; the highest picks first among Traps, Monsters and
+ *      Treasure, ties re-rolled; with fewer players than categories the
+ *      choosing goes round again, with more someone gets none. A player
+ *      whose Fungeoneer died in step 3 is out until the next hallway.
  * If Party Min rose during the hallway, the Traps player must place a
  * downward stair.
  *
@@ -32,15 +35,19 @@ enum fungeon_category {
 const char *fungeon_hallway_category_name(enum fungeon_category c);
 
 /* One roll of a continuous effect: the effect's Annoy dice against the
- * Fungeoneer's; a success ends it; a Continuous Damage failure then takes
- * the Pain roll (the effect deals damage but never takes any). */
+ * Fungeoneer's; a success ends it (and earns the effect's XP); a failure
+ * of a hold loses the turn, of continuous damage takes the Pain roll (the
+ * effect deals damage but never takes any). */
 struct fungeon_cont {
 	int member;
 	struct fungeon_effect effect; /* as rolled */
-	struct cf_roll annoy; /* group 0: the effect (rolled by nobody), 1: the Fungeoneer */
+	bool bonus;                   /* the class bonus counted (the class fits its type) */
+	struct cf_roll annoy;         /* group 0: the Fungeoneer, 1: the effect (its maker's) */
 	struct cf_narration annoy_nar;
 	struct cf_annoy annoy_res;
 	bool success;
+	int64_t xp; /* earned by the success */
+	bool xp_capped;
 	bool pained;
 	struct cf_roll pain; /* as annoy, each group sorted high to low */
 	struct cf_pain pain_res;
@@ -49,28 +56,36 @@ struct fungeon_cont {
 	bool died;
 };
 
-/* Rolls effect ei of party member mi; with `bonus` the class bonus counts
- * in the Annoy roll. Removes the effect on a success, applies the damage of
- * a failure. Dice counts are bounded by construction (designs and carried
- * magic are limited so that no roll passes CF_DICE_MAX). */
+/*
+ * Rolls effect ei of party member mi; roller is the member whose player
+ * rolls for the effect (its maker), or -1. The class bonus counts when the
+ * class fits the effect's type and it is not universal. Removes the effect
+ * on a success and adds its XP; applies the damage of a failure. Dice
+ * counts are bounded by construction (designs and carried magic are
+ * limited so that no roll passes CF_DICE_MAX).
+ */
 void fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi, int ei,
-                               bool bonus, struct fungeon_cont *out);
+                               int roller, struct fungeon_cont *out);
 
-/* The category draw: group i is player i's single die, their Thwack-O. */
+/* The category draw: group i is member[i]'s single die, their Thwack-O;
+ * order lists the members best first (ties re-rolled, rank.round by
+ * group). */
 struct fungeon_draw {
 	int n;
+	int member[FUNGEON_PARTY_MAX];
 	struct cf_roll roll;
 	struct cf_ranking rank;
-	int holder[FUNGEON_CAT_COUNT]; /* the member who picks each category */
+	int order[FUNGEON_PARTY_MAX];
 };
 
-void fungeon_hallway_draw_categories(struct rng *rng, int n, struct fungeon_draw *out);
+/* Members[0..n) each roll one die (n <= FUNGEON_PARTY_MAX). */
+void fungeon_hallway_draw(struct rng *rng, const int *members, int n, struct fungeon_draw *out);
 
-/* Entering the dungeon when the players don't agree on it: each of the n
- * players rolls one die (their Thwack-O) and the highest describes the
- * entrance, ties re-rolled (the same roll as the category draw: out->rank
- * .order[0] describes). */
-void fungeon_hallway_entrance(struct rng *rng, int n, struct fungeon_draw *out);
+/* Entering the dungeon when the players don't agree on it: each of the
+ * members rolls one die (their Thwack-O) and the highest describes the
+ * entrance, ties re-rolled (the same roll as the category draw: order[0]
+ * describes). */
+void fungeon_hallway_entrance(struct rng *rng, const int *members, int n, struct fungeon_draw *out);
 
 enum fungeon_hall_kind {
 	FUNGEON_HALL_DUE,       /* step 1: member died; a new one is due at `level` */
@@ -78,40 +93,52 @@ enum fungeon_hall_kind {
 	FUNGEON_HALL_LEVELUP,   /* step 2: `up` */
 	FUNGEON_HALL_HOLD_ENDS, /* step 3: a hold on member lifted (`effect`) */
 	FUNGEON_HALL_CONT,      /* step 3: `cont` */
+	FUNGEON_HALL_OUT,       /* step 4: member died in step 3 and draws no category */
 	FUNGEON_HALL_DRAW,      /* step 4: `draw` */
-	FUNGEON_HALL_STAIR, /* Party Min rose from `level` to `to`: member (Traps) places a stair */
+	FUNGEON_HALL_NOBODY,    /* step 4: no Fungeoneer is alive to draw */
 };
 
 struct fungeon_hall_event {
 	enum fungeon_hall_kind kind;
 	int member;
-	int level, to;
+	int level;
 	const struct fungeon_levelup *up;
 	const struct fungeon_effect *effect;
 	const struct fungeon_cont *cont;
 	const struct fungeon_draw *draw;
 };
 
-/*
- * Runs the hallway over party m[0..n) (n <= FUNGEON_PARTY_MAX) on the given floor
- * (the one in play), calling fn for each event in order. Clears the fresh
- * marks. The order in which players choose categories is in the
- * FUNGEON_HALL_DRAW event's draw. *room receives the next room's budgets,
- * computed once from the party after steps 1 and 2 (replacements and
- * level-ups), so that a death in step 3 or later in the room changes
- * nothing: the caller keeps them for the whole room.
- */
-void fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_xp_rule rule,
-                     int floor, struct fungeon_budgets *room,
-                     void (*fn)(const struct fungeon_hall_event *ev, void *ctx), void *ctx);
+/* What a hallway decided for the room after it. */
+struct fungeon_hallway_out {
+	struct fungeon_party before;  /* the party as the hallway found it */
+	struct fungeon_party counted; /* after steps 1 and 2: the room's budgets count it */
+	struct fungeon_budgets budgets;
+	bool stair; /* Party Min rose: the Traps player places a downward stair */
+	struct fungeon_draw draw;
+	int ndead; /* members who died in step 3 */
+	int dead[FUNGEON_PARTY_MAX];
+};
 
 /*
- * Choosing categories (RULES.md section 4): the highest roller of the draw
- * chooses first among the categories left, then the next highest, and so
- * on; a player chooses more than once only when there are fewer players
- * than categories (the choosing then goes round again in the same order),
- * so with more players than categories the last ones get none. The last
- * category left goes to whoever would choose it next.
+ * Runs the hallway over party m[0..n) (n <= FUNGEON_PARTY_MAX) on the given
+ * floor, calling fn for each event in order; roller_of(e, ctx) names the
+ * member whose player rolls for effect e (its maker), or -1. Clears the
+ * fresh marks. The room's budgets are computed once from the party after
+ * steps 1 and 2, so that a death in step 3 or later in the room changes
+ * nothing; out receives them, the draw and who died in step 3.
+ */
+void fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_xp_rule rule,
+                     int floor, int (*roller_of)(const struct fungeon_effect *e, void *ctx),
+                     void (*fn)(const struct fungeon_hall_event *ev, void *ctx), void *ctx,
+                     struct fungeon_hallway_out *out);
+
+/*
+ * Choosing categories: the highest roller of the draw chooses first among
+ * the categories left, then the next highest, and so on; a player chooses
+ * more than once only when there are fewer players than categories (the
+ * choosing then goes round again in the same order), so with more players
+ * than categories the last ones get none. The last category left goes to
+ * whoever would choose it next; a lone player holds all three at once.
  */
 struct fungeon_picks {
 	int n;                         /* players in the draw, 0..FUNGEON_PARTY_MAX */
@@ -120,7 +147,8 @@ struct fungeon_picks {
 	int made;                      /* choices made so far */
 };
 
-/* Starts the choosing in the draw's order, nothing held yet. */
+/* Starts the choosing in the draw's order, nothing held yet (everything
+ * held by a lone player). */
 void fungeon_hallway_picks_start(struct fungeon_picks *p, const struct fungeon_draw *d);
 /* The member who chooses next, or -1 when every category is held. */
 int fungeon_hallway_picks_next(const struct fungeon_picks *p);

@@ -5,6 +5,14 @@
 
 #include "rules/fungeon/fungeon_play.h"
 
+/* Every roll the rules allow fits in a group: a Fungeoneer of the highest
+ * level with its class bonus and the most magic, a monster of the highest
+ * level with the most dice of a feature. */
+_Static_assert(CF_DICE_MAX >= FUNGEON_LEVEL_MAX + FUNGEON_LEVEL_MAX / 2 + FUNGEON_MAGIC_MAX,
+               "CF_DICE_MAX too small for a Fungeoneer");
+_Static_assert(CF_DICE_MAX >= FUNGEON_LEVEL_MAX + FUNGEON_DICE_MAX,
+               "CF_DICE_MAX too small for a monster's ability");
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -36,11 +44,14 @@ effect_of(const struct fungeon_play_obstacle *o, enum fungeon_effect_kind kind,
 
 	memset(e, 0, sizeof(*e));
 	e->kind = kind;
+	e->from = o->from;
 	memcpy(e->source, o->label, n);
+	snprintf(e->maker, sizeof(e->maker), "%s", o->maker);
 	e->annoy = o->annoy;
 	e->pain = o->pain;
 	snprintf(e->type, sizeof(e->type), "%s", o->type);
 	e->universal = o->universal;
+	e->xp = o->xp;
 }
 
 int
@@ -92,21 +103,33 @@ fungeon_play_annoy(struct rng *rng, const struct fungeon_member *m, const int *m
 }
 
 void
-fungeon_play_annoy_apply(struct fungeon_member *m, const struct fungeon_play_annoy *a)
+fungeon_play_annoy_apply(struct fungeon_member *m, struct fungeon_play_annoy *a)
 {
 	for (int i = 0; i < a->n; i++) {
 		struct fungeon_member *f = &m[a->member[i]];
 
-		fungeon_add_xp(f, a->xp[i]);
+		a->capped[i] = fungeon_add_xp(f, a->xp[i]) < 0;
 		for (int k = 0; a->effect[i] && k < a->neff; k++)
 			fungeon_effect_add(f, &a->eff[k]); /* ignored when f carries the most */
 	}
 }
 
+/* The Pain dice member f rolls: level, + what its class bonus and magic
+ * add, less the Resist dice against them (*resisted: how many). */
+static int
+member_pain_dice(const struct fungeon_member *f, bool bonus, const char *type, bool universal,
+                 int resist, int *resisted)
+{
+	int all = fungeon_pain_dice(f, bonus, type, universal, NULL), added = all - f->level;
+
+	*resisted = resist <= 0 ? 0 : resist < added ? resist : added;
+	return all - *resisted;
+}
+
 int
 fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
                   const struct fungeon_play_part *p, int n, const char *type, bool universal,
-                  struct fungeon_play_pain *out, char *err, size_t errlen)
+                  int resist, struct fungeon_play_pain *out, char *err, size_t errlen)
 {
 	struct cf_pain_part pp[CF_PARTS_MAX];
 
@@ -122,7 +145,9 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 
 			if (f->dead)
 				return fail(err, errlen, "%s is dead and rolls no more.", f->name);
-			d = fungeon_pain_dice(f, p[i].bonus, type, universal, NULL);
+			d = p[i].held ? 0
+			              : member_pain_dice(f, p[i].bonus, type, universal, resist,
+			                                 &out->resisted[i]);
 			player = p[i].member;
 		}
 		if (d < 0 || d > CF_DICE_MAX)
@@ -162,7 +187,7 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 
 void
 fungeon_play_pain_apply(struct fungeon_member *m, const struct fungeon_play_part *p,
-                        const struct fungeon_play_pain *o)
+                        struct fungeon_play_pain *o)
 {
 	for (int i = 0; i < o->n; i++) {
 		struct fungeon_member *f;
@@ -171,81 +196,8 @@ fungeon_play_pain_apply(struct fungeon_member *m, const struct fungeon_play_part
 			continue;
 		f = &m[p[i].member];
 		fungeon_damage(f, o->res.taken[i]);
-		fungeon_add_xp(f, o->xp[i]);
+		o->capped[i] = fungeon_add_xp(f, o->xp[i]) < 0;
 	}
-}
-
-int
-fungeon_play_trigger(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
-                     const bool *bonus, const struct fungeon_play_obstacle *o, bool unlimited,
-                     struct fungeon_play_trigger *out, char *err, size_t errlen)
-{
-	int caught[FUNGEON_PARTY_MAX], nc = 0;
-	bool cbonus[FUNGEON_PARTY_MAX];
-
-	memset(out, 0, sizeof(*out));
-	if (n < 1 || n > FUNGEON_PARTY_MAX)
-		return fail(err, errlen,
-		            "Nobody is there to trigger %s: the party has no living Fungeoneer.",
-		            o->label);
-	if (o->annoy < 1 || o->annoy > CF_DICE_MAX)
-		return fail(err, errlen, "%s has %d Annoy dice; a trap has 1 to %d.", o->label,
-		            o->annoy, CF_DICE_MAX);
-	for (int i = 0; i < n; i++) {
-		const struct fungeon_member *f = &m[members[i]];
-
-		if (f->dead)
-			return fail(err, errlen, "%s is dead and rolls no more.", f->name);
-		if (fungeon_play_annoy_dice(f, bonus[i], o) > CF_DICE_MAX)
-			return fail(err, errlen,
-			            "%s would roll %d dice; a participant rolls at most %d dice.",
-			            f->name, fungeon_play_annoy_dice(f, bonus[i], o), CF_DICE_MAX);
-		out->member[i] = members[i];
-		out->annoy_of[i] = -1;
-	}
-	out->n = n;
-	out->several = n > 1;
-	if (out->several) {
-		for (int i = 0; i < n; i++) {
-			const struct fungeon_member *f = &m[members[i]];
-
-			out->bonus[i] =
-			    f->level +
-			    (bonus[i] && !o->universal ? fungeon_class_bonus(f->level) : 0);
-			out->draw.g[i] =
-			    (struct cf_group){.player = members[i], .n = 1, .thwacko = -1};
-		}
-		out->draw.ng = n;
-		conflict_roll(rng, &out->draw, FUNGEON_DIE);
-		conflict_trigger(&out->draw, out->bonus, &out->t);
-		conflict_narrator(rng, &out->draw, FUNGEON_DIE, &out->draw_nar);
-		for (int i = 0; i < n; i++)
-			out->caught[i] = !out->t.avoids[i];
-	} else {
-		out->caught[0] = true;
-	}
-	for (int i = 0; i < n; i++) {
-		if (!out->caught[i])
-			continue;
-		out->annoy_of[i] = nc;
-		cbonus[nc] = bonus[i];
-		caught[nc++] = members[i];
-	}
-	if (nc > 0) {
-		if (fungeon_play_annoy(rng, m, caught, nc, cbonus, o, o->annoy, &out->annoy, err,
-		                       errlen) < 0)
-			return -1;
-		out->annoyed = true;
-	}
-	out->sprung = !unlimited;
-	return 0;
-}
-
-void
-fungeon_play_trigger_apply(struct fungeon_member *m, const struct fungeon_play_trigger *t)
-{
-	if (t->annoyed)
-		fungeon_play_annoy_apply(m, &t->annoy);
 }
 
 int
@@ -273,24 +225,10 @@ fungeon_play_retreat(struct rng *rng, const struct fungeon_member *m, const int 
 }
 
 void
-fungeon_play_retreat_apply(struct fungeon_member *m, const struct fungeon_play_retreat *r)
+fungeon_play_retreat_apply(struct fungeon_member *m, struct fungeon_play_retreat *r)
 {
 	fungeon_play_annoy_apply(m, &r->annoy);
 	for (int i = 0; i < r->annoy.n; i++)
 		if (r->wander[i] > 0)
 			fungeon_add_wanderer(&m[r->annoy.member[i]], r->wander[i]);
-}
-
-enum fungeon_play_treasure
-fungeon_play_treasure_gate(const bool *passed, int nguards, int standing, int *which)
-{
-	for (int i = 0; i < nguards; i++) {
-		if (!passed[i]) {
-			*which = i;
-			return FGP_TREASURE_GUARDED;
-		}
-	}
-	if (nguards == 0 && standing > 0)
-		return FGP_TREASURE_MONSTERS;
-	return FGP_TREASURE_OPEN;
 }

@@ -14,10 +14,6 @@
  *   fungeon_play_annoy():   an Annoying conflict: an obstacle's Annoy dice
  *                     against each resisting Fungeoneer's (lower fails);
  *   fungeon_play_pain():    a Painful conflict by ranks;
- *   fungeon_play_trigger(): Fungeoneers triggering (or disarming) a trap: one
- *                     alone makes the Annoy roll against the trap's Annoy
- *                     dice; several each roll one die + level, the highest
- *                     avoid it and the others make that Annoy roll;
  *   fungeon_play_retreat(): the back-to-town check before a room: an Annoy roll
  *                     against as many dice as the floor; each failure gives
  *                     its player one wandering monster of Level + floor
@@ -44,10 +40,12 @@ struct fungeon_play_obstacle {
 	char label[FUNGEON_SOURCE_MAX]; /* "pit", "wasp/sting", "floor 2" */
 	int annoy, pain;                /* its dice (monster abilities: level included) */
 	char type[FUNGEON_TYPE_MAX + 1];
-	bool universal;        /* no class bonus, no magic, on Annoy and Pain */
-	bool hold, continuous; /* what a failure brings */
-	int64_t xp;            /* XP for each success against it (a trap: its cost) */
-	int roller;            /* the member whose player rolls it, or -1 */
+	bool universal;                /* no class bonus, no magic, on Annoy and Pain */
+	bool hold, continuous;         /* what a failure brings */
+	enum fungeon_effect_from from; /* a trap or a monster's ability */
+	int64_t xp;                    /* XP for each success against it (a trap: its cost) */
+	int roller;                    /* the member whose player rolls it, or -1 */
+	char maker[FUNGEON_KEY_MAX];   /* its maker's user key, kept by the effects it starts */
 };
 
 /* An Annoying conflict's outcome. Groups 0..n-1 of roll are the members'
@@ -59,6 +57,7 @@ struct fungeon_play_annoy {
 	struct cf_annoy res;
 	bool fails[FUNGEON_PARTY_MAX];
 	int64_t xp[FUNGEON_PARTY_MAX];  /* XP each member earns */
+	bool capped[FUNGEON_PARTY_MAX]; /* applying it reached FUNGEON_XP_MAX */
 	bool effect[FUNGEON_PARTY_MAX]; /* the obstacle's continuous effects start on it */
 	int neff;                       /* 0..2: a hold and/or continuous damage */
 	struct fungeon_effect eff[2];   /* those effects */
@@ -80,8 +79,9 @@ int fungeon_play_annoy_dice(const struct fungeon_member *m, bool bonus,
 int fungeon_play_annoy(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
                        const bool *bonus, const struct fungeon_play_obstacle *o, int dice,
                        struct fungeon_play_annoy *out, char *err, size_t errlen);
-/* Adds each member's XP and starts the effects the outcome names. */
-void fungeon_play_annoy_apply(struct fungeon_member *m, const struct fungeon_play_annoy *a);
+/* Adds each member's XP and starts the effects the outcome names; marks
+ * in a->capped whose XP reached FUNGEON_XP_MAX. */
+void fungeon_play_annoy_apply(struct fungeon_member *m, struct fungeon_play_annoy *a);
 
 /* One participant of a Painful conflict. */
 struct fungeon_play_part {
@@ -92,6 +92,7 @@ struct fungeon_play_part {
 	int player;    /* who rolls an obstacle: a member index, or -1 */
 	int target;    /* the participant it hits when it wins a rank, or -1 */
 	bool bonus;    /* a member's class fits */
+	bool held;     /* a member held this turn: it rolls no dice, but can be hurt */
 };
 
 /* A Painful conflict's outcome; group i of roll is participant i's dice,
@@ -101,6 +102,8 @@ struct fungeon_play_pain {
 	struct cf_roll roll;
 	struct cf_pain res;
 	int64_t xp[CF_PARTS_MAX];    /* XP each member participant earns */
+	bool capped[CF_PARTS_MAX];   /* applying it reached FUNGEON_XP_MAX */
+	int resisted[CF_PARTS_MAX];  /* a member's dice taken away by Resist dice */
 	int hits[CF_PARTS_MAX];      /* hits after (-1: takes no damage) */
 	bool died[CF_PARTS_MAX];     /* a member who dies of it */
 	bool defeated[CF_PARTS_MAX]; /* an obstacle with hits brought to 0 */
@@ -110,44 +113,24 @@ struct fungeon_play_pain {
 /*
  * Rolls a Painful conflict among p[0..n) (members first). Members roll
  * level, + class bonus and matching magic Pain dice unless the damage they
- * face is universal; `type` is the damage type they face. A member earns
- * the worth of the participant it deals each point to. Returns 0, or -1
- * with one sentence in err (nothing rolled) when n is outside
- * 2..CF_PARTS_MAX, a member is dead or anyone would roll more than
+ * face is universal; `type` is the damage type they face. Resist dice:
+ * `resist` of those added dice (the most Resist dice an opponent has
+ * against `type`) are taken away from each member; they never add dice to
+ * anyone. A held member rolls no dice. Each rank's winner hurts its target
+ * when that one can take damage (any other participant, of either side),
+ * else the participant of the other side with the lowest die there. A
+ * member earns the worth of the participant it deals each point to.
+ * Returns 0, or -1 with one sentence in err (nothing rolled) when n is
+ * outside 2..CF_PARTS_MAX, a member is dead or anyone would roll more than
  * CF_DICE_MAX dice.
  */
 int fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
                       const struct fungeon_play_part *p, int n, const char *type, bool universal,
-                      struct fungeon_play_pain *out, char *err, size_t errlen);
-/* Applies the members' damage, deaths and XP. */
+                      int resist, struct fungeon_play_pain *out, char *err, size_t errlen);
+/* Applies the members' damage, deaths and XP (marking in o->capped whose
+ * XP reached FUNGEON_XP_MAX). */
 void fungeon_play_pain_apply(struct fungeon_member *m, const struct fungeon_play_part *p,
-                             const struct fungeon_play_pain *o);
-
-/* Triggering a trap. With several, draw is the one die + level each (group
- * i: members[i]), and `annoy` is the Annoy roll of those caught; with one,
- * only `annoy` is rolled (every member is then caught). */
-struct fungeon_play_trigger {
-	int n;
-	int member[FUNGEON_PARTY_MAX];
-	bool several;
-	struct cf_roll draw;
-	int bonus[FUNGEON_PARTY_MAX]; /* level (+ class bonus when it fits) */
-	struct cf_trigger t;
-	struct cf_narration draw_nar;
-	bool caught[FUNGEON_PARTY_MAX];
-	bool annoyed;                    /* an Annoy roll was made (someone was caught) */
-	int annoy_of[FUNGEON_PARTY_MAX]; /* member i's group in annoy, or -1 */
-	struct fungeon_play_annoy annoy;
-	bool sprung; /* the trap is now spent (it springs once) */
-};
-
-/* Members[0..n) trigger (or disarm) trap o. Returns 0, or -1 with err as
- * fungeon_play_annoy(). Spring-once and Unlimited Use are the caller's: pass
- * `unlimited` so the outcome says whether it is now sprung. */
-int fungeon_play_trigger(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
-                         const bool *bonus, const struct fungeon_play_obstacle *o, bool unlimited,
-                         struct fungeon_play_trigger *out, char *err, size_t errlen);
-void fungeon_play_trigger_apply(struct fungeon_member *m, const struct fungeon_play_trigger *t);
+                             struct fungeon_play_pain *o);
 
 /* The back-to-town check before one room. */
 struct fungeon_play_retreat {
@@ -161,18 +144,6 @@ int fungeon_play_retreat(struct rng *rng, const struct fungeon_member *m, const 
                          size_t errlen);
 /* Gives each failing player one wandering monster of its points (kept
  * apart from any earlier one: see fg_member.wander). */
-void fungeon_play_retreat_apply(struct fungeon_member *m, const struct fungeon_play_retreat *r);
-
-/* Whether the room's treasure can be taken. With traps that Guard Treasure
- * (passed[i]: trap i has been triggered, disarmed or sidestepped), it waits
- * for every one of them (*which: the first not passed); without, it is
- * found once the room's monsters are dead (`standing` still have hits). */
-enum fungeon_play_treasure {
-	FGP_TREASURE_OPEN = 0,
-	FGP_TREASURE_GUARDED,
-	FGP_TREASURE_MONSTERS,
-};
-enum fungeon_play_treasure fungeon_play_treasure_gate(const bool *passed, int nguards, int standing,
-                                                      int *which);
+void fungeon_play_retreat_apply(struct fungeon_member *m, struct fungeon_play_retreat *r);
 
 #endif

@@ -51,12 +51,14 @@ main(void)
 	/* Read-only commands in a channel where every game holds state (the
 	 * /undo encoding they must not pay for: commands/core/undo.h). */
 	{
-		static const char *const setup[] = {"/gm claim",
-		                                    "/tension raise combat",
-		                                    "/fungeon join Alba wizard 2",
-		                                    "/fungeon trap add pit annoy 2 pain 3",
-		                                    "/light add torch",
-		                                    "/turn advance"};
+		static const char *const setup[] = {
+		    "/gm claim",
+		    "/tension raise combat",
+		    "/fungeon join Alba wizard 2",
+		    "/fungeon hallway",
+		    "/fungeon trap add pit annoy 2 pain 3 type spikes",
+		    "/light add torch",
+		    "/turn advance"};
 
 		buf_init(&out, 1 << 20);
 		for (size_t i = 0; i < sizeof(setup) / sizeof(setup[0]); i++)

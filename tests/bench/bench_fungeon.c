@@ -46,7 +46,7 @@ biggest_pain(int n)
 		dealt += res->dealt[0];
 	}
 	t1 = bench_now_ns();
-	printf("Painful conflict, 13 x 100 dice (roll+sort+narrate+resolve): %8.0f ns (%d runs, "
+	printf("Painful conflict, 13 x 160 dice (roll+sort+narrate+resolve): %8.0f ns (%d runs, "
 	       "%ld dealt)\n",
 	       (t1 - t0) / n, n, dealt);
 	free(r);
@@ -54,10 +54,11 @@ biggest_pain(int n)
 	rng_free(rng);
 }
 
-/* Runs line n times; with heal, every Fungeoneer is back to full hits
- * after each run (so a Painful conflict can be repeated). */
+/* Runs line n times; with reset, every Fungeoneer and monster is back to
+ * full hits and every trap hidden after each run (so a fight or a search
+ * can be repeated). */
 static void
-command(struct console *c, struct fungeon_channel *fc, const char *line, int n, bool heal)
+command(struct console *c, struct fungeon_channel *fc, const char *line, int n, bool reset)
 {
 	struct buf out;
 	double t0, t1;
@@ -69,8 +70,17 @@ command(struct console *c, struct fungeon_channel *fc, const char *line, int n, 
 		console_handle_line(c, line, strlen(line), &out);
 		bytes = out.len;
 		buf_reset(&out);
-		for (int k = 0; heal && k < fc->n; k++)
+		for (int k = 0; reset && k < fc->n; k++) {
 			fc->m[k].hits = fungeon_max_hits(fc->m[k].level);
+			fc->m[k].dead = false;
+		}
+		for (int k = 0; reset && k < fc->d.room.n[FUNGEON_MONSTER]; k++)
+			fc->d.room.p[FUNGEON_MONSTER][k].hits =
+			    fungeon_cost_monster_hits(fc->d.room.p[FUNGEON_MONSTER][k].d.level);
+		for (int k = 0; reset && k < fc->d.room.n[FUNGEON_TRAP]; k++) {
+			fc->d.room.p[FUNGEON_TRAP][k].state = FUNGEON_TRAP_HIDDEN;
+			fc->d.room.p[FUNGEON_TRAP][k].unaware = 0;
+		}
 	}
 	t1 = bench_now_ns();
 	printf("console %-52.52s %8.0f ns/command (%zu bytes out)\n", line, (t1 - t0) / n, bytes);
@@ -94,7 +104,26 @@ say(struct console *c, const char *fmt, ...)
 	buf_free(&out);
 }
 
-/* A channel with a 3-player party and two designs (a trap, a monster). */
+/* Adds a priced piece of kind k to the room, made by p0. */
+static void
+piece(struct fungeon_channel *fc, enum fungeon_kind k, const char *name, const char *spec)
+{
+	struct fungeon_piece *s = fungeon_room_add(&fc->d.room, k);
+	struct fungeon_price p;
+	char err[200];
+
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(s->maker, sizeof(s->maker), "console:p0");
+	if (fungeon_cost_parse(k, spec, &s->d, err, sizeof(err)) < 0 ||
+	    fungeon_cost_price(&s->d, &p, err, sizeof(err)) < 0) {
+		printf("%s: %s\n", spec, err);
+		exit(1);
+	}
+	s->cost = p.total;
+	s->hits = k == FUNGEON_MONSTER ? fungeon_cost_monster_hits(s->d.level) : 0;
+}
+
+/* A channel with a 3-player party in a room with a trap and a monster. */
 static void
 small_channel(struct dispatch *d)
 {
@@ -102,15 +131,21 @@ small_channel(struct dispatch *d)
 	struct console *c = console_new(d, &o);
 	const struct fungeon_channel *fc;
 
-	for (int i = 0; i < 3; i++) {
+	say(c, "/as q0");
+	say(c, "/fungeon join G0 fighter 3");
+	say(c, "/fungeon hallway"); /* alone: q0 makes the room */
+	for (int i = 1; i < 3; i++) {
 		say(c, "/as q%d", i);
 		say(c, "/fungeon join G%d fighter 3", i);
 	}
+	say(c, "/as q0");
 	say(c, "/fungeon trap add pit annoy 2 pain 1 type darts");
 	say(c, "/fungeon monster add rat level 3");
+	say(c, "/fungeon enter waive:true");
 	fc = fungeon_channel_peek(state_channel(d->state, "console:small"));
-	printf("small channel (%d members, %d designs): state %zu bytes in memory\n", fc->n,
-	       fc->nd[FUNGEON_TRAP] + fc->nd[FUNGEON_MONSTER] + fc->nd[FUNGEON_TREASURE],
+	printf("small channel (%d members, %d pieces): state %zu bytes in memory\n", fc->n,
+	       fc->d.room.n[FUNGEON_TRAP] + fc->d.room.n[FUNGEON_MONSTER] +
+	           fc->d.room.n[FUNGEON_TREASURE],
 	       fungeon_channel_bytes(fc));
 	console_free(c);
 }
@@ -123,34 +158,36 @@ main(void)
 	struct console *c = console_new(&d, &o);
 	struct fungeon_channel *fc;
 	double t0, t1;
+	char name[16];
 
 	biggest_pain(2000);
 	for (int i = 0; i < FUNGEON_PARTY_MAX; i++) {
 		say(c, "/as p%d", i);
 		say(c, "/fungeon join F%d fighter 20", i);
 	}
+	say(c, "/as p0");
+	say(c, "/fungeon entrance");
 	say(c, "/fungeon floor 1");
+	say(c, "/fungeon hallway");
 	fc = channel_mod(state_channel(d.state, "console:table"), CHANMOD_FUNGEON);
-	/* three designs of each kind a room, so every one fits its budget */
+	/* a full room: its makers' budgets aside, as many pieces as it holds */
 	for (int k = 0; k < FUNGEON_DESIGNS_MAX; k++) {
-		if (k % 3 == 0)
-			say(c,
-			    "/fungeon hallway waive:true"); /* a bench fills rooms, not budgets */
-		say(c, "/fungeon trap add t%d annoy 4 pain 4 type fire", k);
-		say(c,
-		    "/fungeon monster add m%d level 5 ability bite annoy 4 pain 4 type claws "
-		    "ability hide "
-		    "annoy 1 resist 2 fire type fire",
-		    k);
-		say(c, "/fungeon treasure add r%d fancy pain 1 type fire", k);
+		snprintf(name, sizeof(name), "t%d", k);
+		piece(fc, FUNGEON_TRAP, name, "annoy 4 pain 4 type fire");
+		snprintf(name, sizeof(name), "m%d", k);
+		piece(
+		    fc, FUNGEON_MONSTER, name,
+		    "level 5 ability bite annoy 4 pain 4 type claws ability hide annoy 1 resist 2 "
+		    "fire type fire");
+		snprintf(name, sizeof(name), "r%d", k);
+		piece(fc, FUNGEON_TREASURE, name, "fancy pain 1 type fire");
 	}
-	if (fc->nd[FUNGEON_TRAP] + fc->nd[FUNGEON_MONSTER] + fc->nd[FUNGEON_TREASURE] !=
-	    3 * FUNGEON_DESIGNS_MAX)
-		printf("only %d designs stored\n",
-		       fc->nd[FUNGEON_TRAP] + fc->nd[FUNGEON_MONSTER] + fc->nd[FUNGEON_TREASURE]);
-	command(c, fc, "/fungeon annoy m0/bite", 20000, false);
-	command(c, fc, "/fungeon pain F0 F1 F2 F3 F4 F5 F6 F7 t0 t1 t2 t3 t4 bonus:all", 20000,
-	        true);
+	fc->d.room.picks = (struct fungeon_picks){
+	    .n = 1, .order = {0}, .holder = {0, 0, 0}, .made = FUNGEON_CAT_COUNT};
+	say(c, "/fungeon enter waive:true");
+	command(c, fc, "/fungeon combat m0 m1 m2 m3 use:m0/bite,m1/bite targets:F0>m0 bonus:all",
+	        20000, true);
+	command(c, fc, "/fungeon find t0 F0", 20000, true);
 	command(
 	    c, fc,
 	    "/fungeon cost monster level 20 ability breath annoy 80 pain 80 universal type fire",
@@ -175,10 +212,9 @@ main(void)
 			cJSON_Delete(j);
 		}
 		t1 = bench_now_ns();
-		printf(
-		    "full channel (8 members, 72 designs): %zu bytes of JSON, save+load %.0f us; "
-		    "state %zu bytes in memory\n",
-		    size, (t1 - t0) / n / 1000, fungeon_channel_bytes(fc));
+		printf("full channel (8 members, 72 pieces): %zu bytes of JSON, save+load %.0f us; "
+		       "state %zu bytes in memory\n",
+		       size, (t1 - t0) / n / 1000, fungeon_channel_bytes(fc));
 	}
 	small_channel(&d);
 	console_free(c);

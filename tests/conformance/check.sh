@@ -9,9 +9,10 @@
 # are looked for in $DELVER_SEEDS, else ../shared/seeds beside the
 # repository (or beside the main checkout, from a git worktree); where
 # none is found, coverage and references are checked against each table's
-# header alone. Prints one line per problem (TABLE:LINE: what is wrong)
-# and exits 1 if there was any; else prints "ok   conformance ..." and
-# exits 0.
+# header alone. Every text must have its table: each one found in the
+# seeds directory, or, without the texts, the five of issue 25. Prints one
+# line per problem (TABLE:LINE: what is wrong) and exits 1 if there was any;
+# else prints "ok   conformance ..." and exits 0.
 set -u
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
 top=$(git -C "$here" rev-parse --show-toplevel 2>/dev/null) ||
@@ -51,7 +52,12 @@ seed_dir() {
 }
 seeds=$(seed_dir)
 
+# The tables of the five rule texts (issue 25): without the texts to list
+# them, these must be there when the lint runs on its own.
+required="000_fungeon.md 001_tension.md 002_exploration.md 003_delving.md 004_safe_areas.md"
+defaulted=0
 if [ $# -eq 0 ]; then
+	defaulted=1
 	set -- tests/conformance/[0-9][0-9][0-9]_*.md
 	[ -f "$1" ] || set --
 fi
@@ -60,6 +66,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 problems=$tmp/problems
 : > "$problems"
+: > "$tmp/named"
 rows=0
 
 # problem TABLE LINE MESSAGE
@@ -172,6 +179,7 @@ check_table() {
 	seed=$2
 	sha=$4
 	n=$6
+	echo "$seed" >> "$tmp/named"
 	case $h3 in
 	"rule lines: "*) ruled=${h3#rule lines: } ;;
 	*)
@@ -302,6 +310,22 @@ for t in "$@"; do
 	fi
 	check_table "$t"
 done
+
+# Every text has its table: each text in the seeds directory is named by a
+# table checked; without the texts, the five tables are all there.
+if [ -n "$seeds" ]; then
+	for s in "$seeds"/[0-9][0-9][0-9]_*.txt; do
+		[ -f "$s" ] || continue
+		name=$(basename "$s")
+		grep -Fxq "$name" "$tmp/named" ||
+			problem "tests/conformance/${name%%_*}_<subject>.md" 0 "the text $name has no table"
+	done
+elif [ $defaulted -eq 1 ]; then
+	for want in $required; do
+		[ -f "tests/conformance/$want" ] ||
+			problem "tests/conformance/$want" 0 "missing: every rule text needs its table"
+	done
+fi
 
 if [ -s "$problems" ]; then
 	cat "$problems"

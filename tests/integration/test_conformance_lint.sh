@@ -119,6 +119,12 @@ expect "a seed text with a new line fails" 1 "$tmp/seeds" "$tmp/good.md" \
 T:2: the text 900_fixture.txt has 9 lines, the table says 8
 T:3: the non-blank lines of 900_fixture.txt are '1 3-6 8-9', the table says '1 3-6 8'
 conformance: 3 problem(s) in 1 table(s)"
+cp "$fix/seeds/900_fixture.txt" "$tmp/seeds/"
+printf 'Another text\n' > "$tmp/seeds/901_other.txt"
+expect "a text without a table fails" 1 "$tmp/seeds" "$tmp/good.md" \
+	"tests/conformance/901_<subject>.md:0: the text 901_other.txt has no table
+conformance: 1 problem(s) in 1 table(s)"
+rm "$tmp/seeds/901_other.txt"
 rm "$tmp/seeds/900_fixture.txt"
 expect "a seed text that is gone from the texts fails" 1 "$tmp/seeds" "$tmp/good.md" \
 	"T:2: the seed text 900_fixture.txt is not in TMP/seeds

@@ -1,20 +1,29 @@
 #!/bin/sh
 # Fungeon at a table of three (/as alice, bob, carol): the hallway and its
-# category draw, a trap found, triggered, resisted and suffered, a combat
-# turn, XP and level-ups; a whole room played (transcript room); then the
-# first game in colour, checking that each player's Thwack-O die is drawn
-# in that player's ANSI colour with their mark, never in anyone else's.
+# category draw, each category made by its holder, the room entered, a
+# trap found, triggered together and sprung, combat turns with a
+# continuous sting, XP and level-ups; a whole dungeon played (transcript
+# room); the rule text's worked examples (fungeon_party, fungeon_vanity,
+# fungeon_wasps, fungeon_ring); then the first game in colour, checking
+# that each player's Thwack-O die is drawn in that player's ANSI colour
+# with their mark, never in anyone else's.
 . tests/integration/lib.sh
 transcript fungeon 7 || exit 1
-# A whole room by three players, checked by hand against RULES.md: the
-# entrance, the hallway and choosing in turn, a guarded treasure, a trap
-# that springs once, a universal monster, a death, a replacement (out
-# until the next hallway), plunder, the next hallway and a retreat.
+# A whole dungeon by three players, checked by hand against the rule text:
+# the entrance, the hallway and choosing in turn, a guarded treasure, a
+# trap that springs once, a universal monster, a death and the treasure it
+# leaves, a replacement (out until the next hallway), plunder, the next
+# hallway, the way back with a wandering monster, town and a new dungeon.
 transcript room 70 || exit 1
+# The text's worked examples, each played as written.
+transcript fungeon_party 1 || exit 1
+transcript fungeon_vanity 9 || exit 1
+transcript fungeon_wasps 4 || exit 1
+transcript fungeon_ring 90 || exit 1
 
 out=$(mktemp)
-if ! delver_fresh --console --seed 7 --color always --user gm \
-	< "$TDIR/fungeon.in" > "$out" 2>&1; then
+if ! transcript_input fungeon | delver_fresh --console --seed 7 --color always --user gm \
+	> "$out" 2>&1; then
 	echo "delver failed in colour"
 	cat "$out"
 	rm -f "$out"

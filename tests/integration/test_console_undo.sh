@@ -8,7 +8,7 @@ transcript undo 7 || exit 1
 sdir=$(mktemp -d)
 out=$(mktemp)
 trap 'rm -rf "$sdir" "$out"' EXIT
-printf '/as alice\n/fungeon join Alba wizard 2\n/fungeon damage Alba 12\n' |
+printf '/as alice\n/fungeon join Alba wizard 2\n/fungeon adjust Alba hits:-12\n' |
 	"$DELVER" --console --seed 1 --color never --user gm --state-dir "$sdir/state" \
 		> /dev/null 2>&1 || { echo "first run failed"; exit 1; }
 printf '/as alice\n/undo\n/fungeon sheet Alba\n' |
@@ -18,7 +18,7 @@ cat > "$sdir/want" <<'W'
 gm> /as alice
 You are now alice.
 alice> /undo
-Undid alice's /fungeon damage Alba 12: Fungeon state is as it was before.
+Undid alice's /fungeon adjust Alba hits:-12: Fungeon state is as it was before.
 1 more change can be undone; the next is alice's /fungeon join Alba wizard 2.
 alice> /fungeon sheet Alba
 Alba (alice): level 2 wizard

@@ -21,18 +21,26 @@ one() {
 button() { # USER LINE [PERMISSIONS]
 	one "{\"type\":3,\"user\":$1,\"data\":{\"custom_id\":\"a:$2\",\"component_type\":2}${3:+,\"permissions\":\"$3\"}}"
 }
-button 1 "fungeon join Alba wizard 2"
-button 2 "fungeon join Brom fighter 2"
-button 3 "fungeon join Cora rogue 2"
-button 4 "fungeon join Dara cleric 2"
-button 5 "fungeon join Edda fighter 2"
-button 1 "fungeon monster add wasp level 1 ability sting annoy 2 pain 1 continuous type venom" 8
-button 1 "fungeon monster add rat level 2" 8
-button 1 "fungeon monster add goblin level 3" 8
+# Alba's player, alone in the hallway, makes the room (floor 1, budgets
+# from Alba's level 60); the others join before the party goes in, at
+# level 1 so that the sting's Annoy roll (11 dice) beats some of them and
+# step 2 has its Painful conflict.
+button 1 "fungeon join Alba wizard 60"
+button 1 "fungeon entrance"
+button 1 "fungeon floor 1"
+button 1 "fungeon hallway"
+button 2 "fungeon join Brom fighter 1"
+button 3 "fungeon join Cora rogue 1"
+button 4 "fungeon join Dara cleric 1"
+button 5 "fungeon join Edda fighter 1"
+button 1 "fungeon monster add wasp level 1 ability sting annoy 10 pain 1 continuous type venom"
+button 1 "fungeon monster add rat level 2"
+button 1 "fungeon monster add goblin level 3"
+button 1 "fungeon enter waive:true"
 
 # The combat turn: every step, each fight's rank table and the narrator.
 one "$(tmpl fungeon '[{"type":1,"name":"combat"}]' 'Combat turn' false \
-	',"user":1,"permissions":"8","parts":["Combat turn","1. Continuous effects","2. Monster abilities","rank","Narrative control","3. Painful conflict","rank","goblin","deals","Narrative control"]')"
+	',"user":1,"permissions":"8","parts":["Combat turn","1. Continuous monster features","2. Special abilities","rank","Narrative control","3. Painful conflict","rank","goblin","deals","Narrative control"]')"
 
 # Ten totals of a thousand dice each: every line and its total.
 P=""

@@ -68,8 +68,19 @@ step_check "the intact database still starts" $? "it did not"
 
 # --restore: a damaged file changes nothing; a good copy rolls the bot back
 # (a database closed by delver is a whole file, as a snapshot file is).
+printf '/roll 1d6 # logged\n' | console_on "$db"
 cp "$db/delver.db" "$top/copy.db"
 printf '/gm release\n' | console_on "$db"
+# A copy whose roll log holds a damaged entry: every entry is checked.
+cp "$top/copy.db" "$top/badlog.db"
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE logs SET rec = CAST(replace(CAST(rec AS TEXT), \"logged\", \"LOGGED\") AS BLOB)")
+c.commit()' "$top/badlog.db"
+"$DELVER" --state-dir "$db" --restore "$top/badlog.db" > "$top/out" 2> "$top/err"
+rc=$?
+[ $rc -eq 1 ] && grep -qF "log entry 1: checksum mismatch" "$top/err" && grep -qF "nothing was changed" "$top/err"
+step_check "--restore refuses a damaged log entry" $? "exit $rc: $(cat "$top/err")"
 "$DELVER" --state-dir "$db" --restore "$top/dbhead/delver.db" > "$top/out" 2> "$top/err"
 rc=$?
 [ $rc -eq 1 ] && grep -qF "cannot restore: $top/dbhead/delver.db is not a whole SQLite database" "$top/err" \
@@ -87,15 +98,17 @@ step_check "after --restore, the rolled-back state" $? "the release is still the
 # A row written by a newer delver (its record's format version is newer
 # than this one reads) is refused, never guessed at, and left as it is.
 d=$top/newer; cp -r "$db" "$d"
-python3 -c 'import sqlite3, sys
+v=$(python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
+v = c.execute("SELECT version FROM channels WHERE key = ?", ("console:crypt",)).fetchone()[0]
 c.execute("UPDATE channels SET version = version + 1 WHERE key = ?", ("console:crypt",))
-c.commit()' "$d/delver.db"
+c.commit()
+print(v)' "$d/delver.db")
 before=$(sha256sum < "$d/delver.db")
 printf '/gm\n' | console_on "$d"
 rc=$?
 after=$(sha256sum < "$d/delver.db")
-[ $rc -eq 4 ] && grep -qF "format version 4 is newer than this delver understands (3); run a newer delver" "$top/err" \
+[ $rc -eq 4 ] && grep -qF "format version $((v + 1)) is newer than this delver understands ($v); run a newer delver" "$top/err" \
 	&& grep -qF "console:crypt" "$top/err" && [ "$before" = "$after" ]
 step_check "a record of a newer format version stops the start, untouched" $? "exit $rc"
 

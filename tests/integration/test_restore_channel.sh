@@ -17,14 +17,21 @@ gm_of() { # gm_of DIR CHANNEL: the console's answer to /gm there
 	grep -o 'The GM here is [a-z]*\.\|Nobody is GM here yet' "$top/out"
 }
 
-# table (GM gm) and crypt (GM bob), then the snapshot file; then table
-# loses its GM (so its row goes) and crypt gets another (cat).
+log_of() { # log_of DIR CHANNEL: the labels of the rolls /log shows there
+	printf '/channel %s\n/log\n' "$2" | console_on "$1"
+	grep -o '# [a-z]*' "$top/out" | tr '\n' ' '
+}
+
+# table (GM gm) and crypt (GM bob, a roll in its log), then the snapshot
+# file; then table loses its GM (so its row goes) and crypt gets another
+# (cat) and a second roll.
 db=$top/db
-printf '/gm claim\n/channel crypt\n/as bob\n/gm claim\n' | console_on "$db"
+printf '/gm claim\n/channel crypt\n/as bob\n/gm claim\n/roll 1d6 # before\n' | console_on "$db"
 step_check "make a database" $? "delver failed"
 snap=$top/snap.db
 cp "$db/delver.db" "$snap"
-printf '/gm release\n/channel crypt\n/as bob\n/gm release\n/as cat\n/gm claim\n' | console_on "$db"
+printf '/gm release\n/channel crypt\n/as bob\n/gm release\n/as cat\n/gm claim\n/roll 1d6 # after\n' |
+	console_on "$db"
 step_check "change both channels" $? "delver failed"
 
 refused() { # refused NAME DIR FILE KEY "expected message"
@@ -96,6 +103,8 @@ rc=$?
 step_check "restore one channel" $? "exit $rc"
 [ "$(gm_of "$db" crypt)" = "The GM here is bob." ]
 step_check "crypt is as in the snapshot" $? "crypt: $(gm_of "$db" crypt)"
+[ "$(log_of "$db" crypt)" = "# before " ]
+step_check "crypt's roll log is the snapshot's" $? "crypt's log: $(log_of "$db" crypt)"
 [ "$(gm_of "$db" table)" = "Nobody is GM here yet" ]
 step_check "table keeps its later change" $? "table: $(gm_of "$db" table)"
 "$DELVER" --state-dir "$db" --restore "$snap" --channel console:table > "$top/out" 2> "$top/err"

@@ -2,7 +2,7 @@
  * errors that name a command, rendered for Discord, IRC and the console.
  * Each reference must name a real command that can be typed (a leaf, not a
  * group), with real options, positional ones in their declared order; no
- * other text may still name a command the console's way ("/fungeon annoy
+ * other text may still name a command the console's way ("/fungeon trigger
  * pit"), which a Discord user could not type. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -238,18 +238,23 @@ every_hint(void **unused)
 	static const char *const lines[][2] = {
 	    {"alice", "/fungeon party"},
 	    {"alice", "/fungeon hallway"},
-	    {"alice", "/fungeon pain Alba"},
+	    {"alice", "/fungeon combat"},
 	    {"alice", "/fungeon sheet"},
 	    {"alice", "/fungeon join Alba wizard 2"},
 	    {"alice", "/fungeon join Alba wizard 2"},
+	    {"alice", "/fungeon trap add pit annoy 6 pain 2 continuous"},
+	    {"alice", "/fungeon hallway"},
 	    {"bob", "/fungeon join Brom fighter 2"},
+	    {"alice", "/fungeon hallway"},
 	    {"alice", "/fungeon combat"},
 	    {"alice", "/fungeon trap list"},
-	    {"alice", "/fungeon hallway"},
-	    {"alice", "/fungeon trap add pit annoy 6 pain 2 continuous"},
+	    {"alice", "/fungeon trap add pit annoy 6 pain 2 continuous type acid"},
+	    {"alice", "/fungeon enter"},
+	    {"alice", "/fungeon enter waive:true"},
 	    {"alice", "/fungeon trigger pit Alba Brom"},
 	    {"alice", "/fungeon find pit Alba Brom"},
-	    {"alice", "/fungeon annoy pit Alba Brom"},
+	    {"alice", "/fungeon town sell pit"},
+	    {"alice", "/fungeon retreat"},
 	    {"alice", "/gm"},
 	    {"alice", "/gm claim"},
 	    {"bob", "/gm claim"},
@@ -342,35 +347,24 @@ procedure_card_refs(void **unused)
 	table_free(t);
 }
 
-/* The annoy hint, as each platform types it. */
+/* A hint naming commands, as each platform types it. */
 static void
-annoy_hint_per_platform(void **unused)
+trap_hint_per_platform(void **unused)
 {
 	struct table *t = table_new();
 	const struct reply *r;
 	char *d, *i, *con;
 
 	run(t, "console", "alice", "/fungeon join Alba wizard 2");
-	run(t, "console", "bob", "/fungeon join Brom fighter 2");
-	run(t, "console", "alice", "/fungeon trap add pit annoy 6 pain 1 type darts");
-	r = run(t, "console", "alice", "/fungeon trigger pit Alba Brom");
+	run(t, "console", "alice", "/fungeon hallway"); /* alone: every category hers */
+	run(t, "console", "alice", "/fungeon trap add pit annoy 2 pain 1 guards type darts");
+	run(t, "console", "alice", "/fungeon treasure add gem mundane");
+	run(t, "console", "alice", "/fungeon enter waive:true");
+	r = run(t, "console", "alice", "/fungeon take gem");
 	rendered(r, &d, &i, &con);
-	/* Whoever failed the Annoy roll: the same names, typed three ways (on
-	 * Discord inside the message's one ansi block, so not as `code`). */
-	{
-		static const char hint[] = "Those who failed suffer it: /fungeon pain pit ";
-		const char *c = strstr(con, hint);
-		char who[64], want[128];
-
-		assert_non_null(c);
-		c += strlen(hint);
-		snprintf(who, sizeof(who), "%.*s", (int)strcspn(c, "\n"), c);
-		assert_true(strlen(who) >= 4);
-		snprintf(want, sizeof(want), "/fungeon pain who:pit %s", who);
-		assert_non_null(strstr(d, want));
-		snprintf(want, sizeof(want), "!fungeon pain pit %s", who);
-		assert_non_null(strstr(i, want));
-	}
+	assert_non_null(strstr(con, "(/fungeon trigger pit or /fungeon disarm pit)"));
+	assert_non_null(strstr(d, "(`/fungeon trigger trap:pit` or `/fungeon disarm trap:pit`)"));
+	assert_non_null(strstr(i, "(!fungeon trigger pit or !fungeon disarm pit)"));
 	free(d);
 	free(i);
 	free(con);
@@ -507,56 +501,42 @@ converted_play_refs(void **unused)
 	    {"carol", "/fungeon join Cora rogue 1"},
 	    {"alice", "/fungeon entrance"},
 	    {"alice", "/fungeon hallway"},
+	    {"alice", "/fungeon pick treasure"},
 	    {"carol", "/fungeon pick traps"},
-	    {"alice", "/fungeon pick monsters"},
-	    {"bob", "/fungeon pick monsters"},
 	    {"carol", "/fungeon trap add pit annoy 4 pain 1 guards type spikes"},
 	    {"alice", "/fungeon treasure add gem mundane value 1"},
+	    {"alice", "/fungeon enter waive:true"},
 	};
 	struct table *t = table_new();
-	bool met = false, full = false;
+	bool met = false;
 
-	expect3(t, "alice", "/fungeon monster add ghoul level 1 budget:wander",
-	        "You have no Fungeoneer here; `/fungeon join name:NAME class:CLASS level:LEVEL` "
-	        "makes one.",
-	        "You have no Fungeoneer here; !fungeon join NAME CLASS LEVEL makes one.",
-	        "You have no Fungeoneer here; /fungeon join NAME CLASS LEVEL makes one.");
+	expect3(t, "alice", "/fungeon monster add ghoul level 1",
+	        "The party is in town, and rooms are made in the hallway; start it with `/fungeon "
+	        "hallway`.",
+	        "The party is in town, and rooms are made in the hallway; start it with !fungeon "
+	        "hallway.",
+	        "The party is in town, and rooms are made in the hallway; start it with /fungeon "
+	        "hallway.");
 	for (size_t i = 0; i < sizeof(room) / sizeof(room[0]); i++)
 		run(t, "console", room[i][0], room[i][1]);
 	expect3(t, "alice", "/fungeon take gem",
 	        "pit guards the treasure: trigger it, disarm it or get past it (`/fungeon trigger "
-	        "trap:pit` or `/fungeon annoy obstacle:pit`) before taking any.",
+	        "trap:pit` or `/fungeon disarm trap:pit`) before taking any.",
 	        "pit guards the treasure: trigger it, disarm it or get past it (!fungeon trigger "
-	        "pit or !fungeon annoy pit) before taking any.",
+	        "pit or !fungeon disarm pit) before taking any.",
 	        "pit guards the treasure: trigger it, disarm it or get past it (/fungeon trigger "
-	        "pit or /fungeon annoy pit) before taking any.");
-	expect3(t, "alice", "/fungeon monster add ghoul level 1 budget:wander",
-	        "You have no wandering monster to build; a failure on the way back to town "
-	        "(`/fungeon retreat`) gives one.",
-	        "You have no wandering monster to build; a failure on the way back to town "
-	        "(!fungeon retreat) gives one.",
-	        "You have no wandering monster to build; a failure on the way back to town "
-	        "(/fungeon retreat) gives one.");
-	for (int k = 0; k < 40 && !full; k++) {
-		const struct reply *r = run(t, "console", "carol", "/fungeon retreat Cora");
-
-		if (reply_is_error(r) &&
-		    strstr(reply_error_text(r), "wandering monsters to build")) {
-			full = true;
-			expect3(
-			    t, "carol", "/fungeon retreat Cora",
-			    "carol already has 8 wandering monsters to build, the most one player "
-			    "may hold; build them first (`/fungeon monster add name:NAME "
-			    "design:DESIGN budget:wander`).",
-			    "carol already has 8 wandering monsters to build, the most one player "
-			    "may hold; build them first (!fungeon monster add NAME DESIGN "
-			    "budget:wander).",
-			    "carol already has 8 wandering monsters to build, the most one player "
-			    "may hold; build them first (/fungeon monster add NAME DESIGN "
-			    "budget:wander).");
-		}
-	}
-	assert_true(full);
+	        "pit or /fungeon disarm pit) before taking any.");
+	expect3(t, "alice", "/fungeon town sell gem",
+	        "Treasure is traded in town, and the party is in room 1 on floor 1; head back "
+	        "first with `/fungeon retreat`.",
+	        "Treasure is traded in town, and the party is in room 1 on floor 1; head back "
+	        "first with !fungeon retreat.",
+	        "Treasure is traded in town, and the party is in room 1 on floor 1; head back "
+	        "first with /fungeon retreat.");
+	expect3(t, "alice", "/fungeon retreat",
+	        "), and the healer sells healing magic (`/fungeon town healer`).",
+	        "), and the healer sells healing magic (!fungeon town healer).",
+	        "), and the healer sells healing magic (/fungeon town healer).");
 	run(t, "console", "gm", "/gm claim");
 	run(t, "console", "gm", "/hazard table delving");
 	for (int hidden = 0; hidden < 2; hidden++) {
@@ -590,7 +570,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_help),
 	    cmocka_unit_test(every_hint),
-	    cmocka_unit_test(annoy_hint_per_platform),
+	    cmocka_unit_test(trap_hint_per_platform),
 	    cmocka_unit_test(usage_per_platform),
 	    cmocka_unit_test(procedure_card_refs),
 	    cmocka_unit_test(converted_refs),

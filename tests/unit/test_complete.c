@@ -52,6 +52,7 @@ setup(void **state)
 	f->next_id = 5000;
 	f->chan = CHANNEL;
 	run(f, "1", "fungeon join Alba fighter");
+	run(f, "1", "fungeon hallway"); /* alone: Alba's player makes the room */
 	run(f, "2", "fungeon join Brom thief");
 	run(f, "1", "fungeon trap add Spikes annoy 1 type darts");
 	run(f, "1", "fungeon monster add Ogre level 1 ability club annoy 1 type blunt");
@@ -131,18 +132,17 @@ test_fungeoneers(void **state)
 static void
 test_obstacles(void **state)
 {
-	static const char *const obstacles[] = {"Spikes", "Ogre/club", NULL};
 	static const char *const club[] = {"Ogre/club", NULL};
 	static const char *const traps[] = {"Spikes", NULL};
 	static const char *const monsters[] = {"Ogre", NULL};
 
 	suggest(*state, "3",
-	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"annoy\",\"options\":"
-	        "[{\"type\":3,\"name\":\"obstacle\",\"value\":\"\",\"focused\":true}]}]}",
-	        obstacles);
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"combat\",\"options\":"
+	        "[{\"type\":3,\"name\":\"use\",\"value\":\"\",\"focused\":true}]}]}",
+	        club);
 	suggest(*state, "3",
-	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"annoy\",\"options\":"
-	        "[{\"type\":3,\"name\":\"obstacle\",\"value\":\"CLU\",\"focused\":true}]}]}",
+	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"combat\",\"options\":"
+	        "[{\"type\":3,\"name\":\"use\",\"value\":\"CLU\",\"focused\":true}]}]}",
 	        club);
 	suggest(*state, "3",
 	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"find\",\"options\":"

@@ -364,6 +364,23 @@ pain_targets(void **unused)
 		assert_int_equal(out.dealt[0], 0);
 		assert_int_equal(out.hits[1], -1);
 	}
+	/* issue 25, finding 10: a chosen target of the winner's own side is
+	 * hurt too (one other Fungeoneer's or Monster's hits); the winner
+	 * itself never is */
+	{
+		struct cf_pain_part q[] = {
+		    {.g = &f1, .side = 0, .hits = 10, .target = 1},
+		    {.g = &f2, .side = 0, .hits = 10, .target = -1},
+		    {.g = &m1, .side = 1, .hits = 5, .target = -1},
+		};
+
+		assert_int_equal(conflict_pain(q, 3, &out), 0);
+		assert_int_equal(out.rank[0].target, 1);
+		assert_int_equal(out.hits[1], 7); /* each rank f1 wins */
+		q[0].target = 0;
+		assert_int_equal(conflict_pain(q, 3, &out), 0);
+		assert_int_equal(out.rank[0].target, 2); /* not itself: the default */
+	}
 	assert_int_equal(conflict_pain(p, 0, &out), -1);
 	assert_int_equal(conflict_pain(p, CF_PARTS_MAX + 1, &out), -1);
 }

@@ -1,4 +1,4 @@
-/* Unit tests for rules/fungeon and rules/fghall: XP table and formula,
+/* Unit tests for rules/fungeon and its hallway: XP table and formula,
  * level-ups, death and replacement, party math and budgets, dice counts,
  * continuous effects and the hallway order. */
 #include <stdarg.h>
@@ -48,7 +48,41 @@ xp_formula(void **unused)
 	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 10), 2);
 	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 39), 2);
 	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 40), 3);
-	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, FUNGEON_XP_MAX), 20);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, FUNGEON_XP_MAX), 60);
+}
+
+/* Issue 25, finding 11: no level cap. 12,000,000 XP is level 21 by the
+ * table (10 x 2^20 = 10,485,760), level 22 by the formula; the table goes
+ * on as far as 64-bit arithmetic counts (level 60 at 10 x 2^59), and no
+ * further level can be reached, so its need is -1. */
+static void
+no_level_cap(void **unused)
+{
+	struct fungeon_member m;
+
+	(void)unused;
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_TABLE, 12000000), 21);
+	assert_int_equal(fungeon_level_for_xp(FUNGEON_XP_FORMULA, 12000000), 22);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_TABLE, 21), 10485760);
+	assert_true(fungeon_xp_needed(FUNGEON_XP_TABLE, 60) == (int64_t)10 << 59);
+	assert_true(fungeon_xp_needed(FUNGEON_XP_FORMULA, 60) == (int64_t)10 << 58);
+	assert_int_equal(fungeon_xp_needed(FUNGEON_XP_TABLE, 61), -1);
+	assert_int_equal(FUNGEON_LEVEL_MAX, 60);
+	/* a replacement on floor 40 joins at 39 */
+	assert_int_equal(fungeon_replacement_level(40), 39);
+	fungeon_member_init(&m, "k", "p", "Cid", "rogue", 20);
+	assert_int_equal(fungeon_add_xp(&m, 12000000), 0);
+	assert_true(fungeon_level_up(&m, FUNGEON_XP_TABLE, NULL));
+	assert_int_equal(m.level, 21);
+	assert_int_equal(m.hits, 105);
+	/* XP stop at INT64_MAX: the gain that would pass it says so */
+	assert_int_equal(fungeon_add_xp(&m, INT64_MAX - 12000000), 0);
+	assert_true(m.xp == INT64_MAX);
+	assert_int_equal(fungeon_add_xp(&m, 1), -1);
+	assert_true(m.xp == INT64_MAX);
+	assert_true(fungeon_level_up(&m, FUNGEON_XP_TABLE, NULL));
+	assert_int_equal(m.level, 60);
+	fungeon_member_free(&m);
 }
 
 static void
@@ -71,10 +105,8 @@ member_basics(void **unused)
 	assert_false(fungeon_damage(&m, 4));
 	assert_int_equal(m.hits, 11);
 	assert_int_equal(fungeon_heal(&m, 100), 4);
-	fungeon_add_xp(&m, -1000);
+	assert_int_equal(fungeon_add_xp(&m, -1000), 0); /* play never takes XP away */
 	assert_int_equal(m.xp, 0);
-	fungeon_add_xp(&m, FUNGEON_XP_MAX * 2LL);
-	assert_int_equal(m.xp, FUNGEON_XP_MAX);
 }
 
 /* Several levels at once: class bonus and max hits recomputed, 5 hits
@@ -107,11 +139,12 @@ multi_level_level_up(void **unused)
 	assert_true(fungeon_level_up(&m, FUNGEON_XP_FORMULA, &up));
 	assert_int_equal(up.to, 3);
 	assert_int_equal(m.hits, 15);
-	/* the cap */
+	/* the highest level 64-bit arithmetic counts */
 	fungeon_member_init(&m, "k", "p", "Cid", "rogue", 19);
 	fungeon_add_xp(&m, FUNGEON_XP_MAX);
 	assert_true(fungeon_level_up(&m, FUNGEON_XP_TABLE, &up));
-	assert_int_equal(m.level, 20);
+	assert_int_equal(m.level, 60);
+	assert_int_equal(up.max_after, 300);
 }
 
 static void
@@ -241,14 +274,14 @@ continuous_damage_roll(void **unused)
 		                                                     .annoy = 4,
 		                                                     .pain = 3}),
 		                 0);
-		fungeon_hallway_cont_roll(rng, m, 0, 0, false, c);
+		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, c);
 		rolls++;
-		assert_int_equal(c->annoy.g[0].n, 4);
-		assert_int_equal(c->annoy.g[1].n, 1);
-		assert_int_equal(c->annoy.g[0].thwacko, -1); /* nobody rolls the effect */
-		assert_int_equal(c->annoy.g[1].thwacko, 0);
+		assert_int_equal(c->annoy.g[0].n, 1);
+		assert_int_equal(c->annoy.g[1].n, 4);
+		assert_int_equal(c->annoy.g[0].thwacko, 0);
+		assert_int_equal(c->annoy.g[1].thwacko, -1); /* nobody rolls the effect */
 		assert_int_equal(c->success,
-		                 c->annoy.g[1].v[0] >= conflict_highest(&c->annoy.g[0]));
+		                 c->annoy.g[0].v[0] >= conflict_highest(&c->annoy.g[1]));
 		if (c->success) {
 			assert_int_equal(m[0].neffects, 0);
 			assert_false(c->pained);
@@ -256,11 +289,11 @@ continuous_damage_roll(void **unused)
 		}
 		failures++;
 		assert_true(c->pained);
-		assert_int_equal(c->pain.g[0].n, 3);
-		assert_int_equal(c->pain.g[1].n, 1);
-		assert_int_equal(m[0].hits, 5 - c->pain_res.taken[1]);
+		assert_int_equal(c->pain.g[0].n, 1);
+		assert_int_equal(c->pain.g[1].n, 3);
+		assert_int_equal(m[0].hits, 5 - c->pain_res.taken[0]);
 		assert_int_equal(c->hits_after, m[0].hits);
-		assert_int_equal(c->pain_res.dealt[1], 0); /* the effect takes no damage */
+		assert_int_equal(c->pain_res.dealt[0], 0); /* nobody but the effect to hurt */
 		assert_int_equal(m[0].neffects, 1);
 	}
 	assert_true(failures > 0 && failures < rolls);
@@ -275,8 +308,8 @@ struct trace {
 	int member[32];
 	int level[32];
 	int cont_dice[32];
-	int holder[FUNGEON_CAT_COUNT];
-	int stair_to;
+	int drawn; /* players in the draw */
+	int drawer[FUNGEON_PARTY_MAX];
 };
 
 static void
@@ -288,24 +321,24 @@ record(const struct fungeon_hall_event *ev, void *ctx)
 	t->member[t->n] = ev->member;
 	t->level[t->n] = ev->level;
 	if (ev->kind == FUNGEON_HALL_CONT)
-		t->cont_dice[t->n] = ev->cont->annoy.g[1].n;
-	if (ev->kind == FUNGEON_HALL_DRAW)
-		memcpy(t->holder, ev->draw->holder, sizeof(t->holder));
-	if (ev->kind == FUNGEON_HALL_STAIR)
-		t->stair_to = ev->to;
+		t->cont_dice[t->n] = ev->cont->annoy.g[0].n;
+	if (ev->kind == FUNGEON_HALL_DRAW) {
+		t->drawn = ev->draw->n;
+		memcpy(t->drawer, ev->draw->member, sizeof(t->drawer));
+	}
 	t->n++;
 }
 
 /* The hallway order: replacements, level-ups (so the continuous roll uses
  * the new level and Party Min compares after them), continuous effects,
- * the category draw, then the downward stair when Party Min rose. */
+ * the category draw; a downward stair when Party Min rose. */
 static void
 hallway_order(void **unused)
 {
 	struct fungeon_member m[4];
 	struct trace t = {0};
 	struct rng *rng = rng_new_seeded(2);
-	struct fungeon_budgets room;
+	struct fungeon_hallway_out *out = calloc(1, sizeof(*out));
 
 	fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 2);
 	m[0].dead = true;
@@ -328,8 +361,10 @@ hallway_order(void **unused)
 	                                                       .annoy = 2}),
 	    0);
 
-	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, &room, record, &t);
-	assert_int_equal(t.n, 8);
+	assert_non_null(out);
+	m[0].hits = 0;
+	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, NULL, record, &t, out);
+	assert_int_equal(t.n, 7);
 	assert_int_equal(t.kind[0], FUNGEON_HALL_DUE);
 	assert_int_equal(t.member[0], 0);
 	assert_int_equal(t.level[0], 3); /* floor 4 - 1 */
@@ -345,43 +380,135 @@ hallway_order(void **unused)
 	assert_int_equal(t.kind[5], FUNGEON_HALL_HOLD_ENDS);
 	assert_int_equal(t.member[5], 3);
 	assert_int_equal(t.kind[6], FUNGEON_HALL_DRAW);
-	assert_int_equal(t.kind[7], FUNGEON_HALL_STAIR);
-	assert_int_equal(t.level[7], 2);
-	assert_int_equal(t.stair_to, 3);
-	assert_int_equal(t.member[7], t.holder[FUNGEON_CAT_TRAPS]);
+	/* the living draw; Party Min rose from 2 to 3: a stair */
+	assert_int_equal(t.drawn, 3);
+	assert_int_equal(t.drawer[0], 1);
+	assert_int_equal(t.drawer[1], 2);
+	assert_int_equal(t.drawer[2], 3);
+	assert_true(out->stair);
+	assert_int_equal(out->before.min, 2);
+	assert_int_equal(out->counted.min, 3);
 	assert_false(m[1].fresh);
 	assert_int_equal(m[3].neffects, 0);
-	/* four players, three categories: each holder distinct */
-	assert_true(t.holder[0] != t.holder[1] && t.holder[1] != t.holder[2] &&
-	            t.holder[0] != t.holder[2]);
 
 	/* a second hallway: nothing due but the dead, no stair */
 	memset(&t, 0, sizeof(t));
 	fungeon_member_free(&m[2]); /* its effects end: it carried nothing else */
-	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, &room, record, &t);
+	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, NULL, record, &t, out);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(t.kind[0], FUNGEON_HALL_DUE);
 	assert_int_equal(t.kind[1], FUNGEON_HALL_DRAW);
+	assert_false(out->stair);
 	for (int i = 0; i < 4; i++)
 		fungeon_member_free(&m[i]);
 	rng_free(rng);
+	free(out);
+}
+
+/* Issue 25, finding 14: a Fungeoneer who dies in the hallway's
+ * continuous-damage step is out until the next hallway, so its player
+ * draws no category. Brom (1 hit) suffers a trap's continuous damage of
+ * 100 Annoy and 100 Pain dice against his level 1 (seed 3: his one Annoy
+ * die shows less than 6, and past his first die the trap wins every rank
+ * of the Pain roll). */
+static void
+died_in_the_hallway_draws_nothing(void **unused)
+{
+	struct fungeon_member m[3];
+	struct trace t = {0};
+	struct rng *rng = rng_new_seeded(3);
+	struct fungeon_hallway_out *out = calloc(1, sizeof(*out));
+
+	(void)unused;
+	assert_non_null(out);
+	fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
+	fungeon_member_init(&m[1], "b", "bob", "Brom", "fighter", 1);
+	fungeon_member_init(&m[2], "c", "carol", "Cora", "rogue", 1);
+	m[1].hits = 1;
+	assert_int_equal(
+	    fungeon_effect_add(&m[1], &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE,
+	                                                       .from = FUNGEON_FROM_TRAP,
+	                                                       .source = "Needle",
+	                                                       .annoy = 100,
+	                                                       .pain = 100,
+	                                                       .xp = 8}),
+	    0);
+	fungeon_hallway(rng, m, 3, FUNGEON_XP_TABLE, 1, NULL, record, &t, out);
+	assert_true(m[1].dead);
+	assert_int_equal(out->ndead, 1);
+	assert_int_equal(out->dead[0], 1);
+	assert_int_equal(t.kind[0], FUNGEON_HALL_CONT);
+	assert_int_equal(t.kind[1], FUNGEON_HALL_OUT);
+	assert_int_equal(t.member[1], 1);
+	assert_int_equal(t.kind[2], FUNGEON_HALL_DRAW);
+	assert_int_equal(t.drawn, 2);
+	assert_int_equal(t.drawer[0], 0);
+	assert_int_equal(t.drawer[1], 2);
+	/* the budgets counted him: they come after steps 1 and 2 */
+	assert_int_equal(out->budgets.monsters, 4);
+	for (int i = 0; i < 3; i++)
+		fungeon_member_free(&m[i]);
+	rng_free(rng);
+	free(out);
+}
+
+/* Issue 25, finding 2: a trap's continuous damage is the trap's Annoy
+ * roll again, so ending it with a success earns the trap's cost in XP; a
+ * monster's earns nothing. */
+static void
+ending_a_trap_effect_earns_its_cost(void **unused)
+{
+	struct fungeon_member m[1];
+	struct fungeon_cont *c = calloc(1, sizeof(*c));
+	struct rng *rng = rng_new_seeded(1);
+	int successes = 0;
+
+	(void)unused;
+	assert_non_null(c);
+	for (int round = 0; round < 10; round++) {
+		bool trap = round % 2 == 0;
+
+		fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 6);
+		assert_int_equal(
+		    fungeon_effect_add(&m[0],
+		                       &(struct fungeon_effect){.kind = FUNGEON_EFFECT_DAMAGE,
+		                                                .from = trap ? FUNGEON_FROM_TRAP
+		                                                             : FUNGEON_FROM_MONSTER,
+		                                                .source = "Needle",
+		                                                .annoy = 1,
+		                                                .pain = 1,
+		                                                .xp = trap ? 8 : 0}),
+		    0);
+		fungeon_hallway_cont_roll(rng, m, 0, 0, -1, c);
+		if (c->success) {
+			successes++;
+			assert_int_equal(c->xp, trap ? 8 : 0);
+			assert_int_equal(m[0].xp, trap ? 8 : 0);
+		} else {
+			assert_int_equal(m[0].xp, 0);
+		}
+		fungeon_member_free(&m[0]);
+	}
+	assert_true(successes >= 2);
+	rng_free(rng);
+	free(c);
 }
 
 /* Issue 13 #14 (and #11): the room's budgets are computed once, from the
  * party after replacements and level-ups, and a death later changes
- * nothing. Alba (level 1) levels to 2 in step 2; Brom (level 3) then dies
- * of continuous damage in step 3 (seed 4: the effect's Annoy 2 6 3 6 2 4
- * -> 6 beats his 3 5 1 -> 5; its Pain 6 5 4 3 3 3 beats his 4 3 1 at the
- * first rank, and he has 1 hit). Party after step 2: levels 2 and 3, floor
- * 1: Traps 3 + 1, Monsters 5 + 1, Treasure 2 + 1. */
+ * nothing. Alba (level 1) levels to 2 in step 2; Brom (level 3, 1 hit) then
+ * dies of continuous damage in step 3 (6 Annoy and 6 Pain dice; seed 1
+ * fails his Annoy roll and wins a rank of the Pain roll). Party after step
+ * 2: levels 2 and 3, floor 1: Traps 3 + 1, Monsters 5 + 1, Treasure 2 + 1. */
 static void
 room_budgets_fixed_after_step_two(void **unused)
 {
 	struct fungeon_member m[2];
-	struct fungeon_budgets room;
+	struct fungeon_hallway_out *out = calloc(1, sizeof(*out));
 	struct trace t = {0};
-	struct rng *rng = rng_new_seeded(4);
+	struct rng *rng = rng_new_seeded(1);
 
+	assert_non_null(out);
 	fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
 	fungeon_add_xp(&m[0], 10);
 	fungeon_member_init(&m[1], "b", "bob", "Brom", "fighter", 3);
@@ -392,15 +519,17 @@ room_budgets_fixed_after_step_two(void **unused)
 	                                                       .annoy = 6,
 	                                                       .pain = 6}),
 	    0);
-	fungeon_hallway(rng, m, 2, FUNGEON_XP_TABLE, 1, &room, record, &t);
+	fungeon_hallway(rng, m, 2, FUNGEON_XP_TABLE, 1, NULL, record, &t, out);
 	assert_int_equal(m[0].level, 2);
 	assert_true(m[1].dead);
-	assert_int_equal(room.traps, 4);
-	assert_int_equal(room.monsters, 6);
-	assert_int_equal(room.treasure, 3);
+	assert_int_equal(out->budgets.traps, 4);
+	assert_int_equal(out->budgets.monsters, 6);
+	assert_int_equal(out->budgets.treasure, 3);
+	assert_int_equal(out->counted.total, 5);
 	for (int i = 0; i < 2; i++)
 		fungeon_member_free(&m[i]);
 	rng_free(rng);
+	free(out);
 }
 
 /* Issue 13 #13: the highest roller chooses first, then the next; nobody
@@ -410,7 +539,7 @@ static void
 picks_follow_the_draw(void **unused)
 {
 	static const char *const names[] = {"alice", "bob", "carol", "dan"};
-	struct fungeon_draw d = {.n = 4, .rank = {.n = 4, .order = {2, 0, 3, 1}}};
+	struct fungeon_draw d = {.n = 4, .order = {2, 0, 3, 1}};
 	struct fungeon_picks p;
 	char err[200];
 
@@ -437,39 +566,20 @@ picks_follow_the_draw(void **unused)
 	    fungeon_hallway_picks_choose(&p, 1, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), -1);
 	assert_string_equal(err, "Every category is chosen for this room already.");
 
-	d = (struct fungeon_draw){.n = 2, .rank = {.n = 2, .order = {1, 0}}};
+	d = (struct fungeon_draw){.n = 2, .order = {1, 0}};
 	fungeon_hallway_picks_start(&p, &d);
 	assert_int_equal(
 	    fungeon_hallway_picks_choose(&p, 1, FUNGEON_CAT_MONSTERS, names, err, sizeof(err)), 0);
 	assert_int_equal(
 	    fungeon_hallway_picks_choose(&p, 0, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), 0);
 	assert_int_equal(p.holder[FUNGEON_CAT_TREASURE], 1); /* round again: bob */
-}
 
-/* Issue 13 #8: a dead Fungeoneer's treasure is left for the others to
- * plunder; the living cannot be plundered, nor can the dead take. */
-static void
-plunder_the_dead(void **unused)
-{
-	struct fungeon_member m[2];
-	struct fungeon_item *it;
-
-	fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 1);
-	fungeon_member_init(&m[1], "b", "bob", "Brom", "fighter", 1);
-	it = fungeon_item_add(&m[0]);
-	snprintf(it->name, sizeof(it->name), "ring");
-	it->cost = 6;
-	assert_int_equal(fungeon_plunder(&m[0], 0, &m[1]), -1); /* Alba lives */
-	assert_true(fungeon_damage(&m[0], 5));
-	assert_int_equal(fungeon_plunder(&m[1], 0, &m[0]), -1); /* the dead take nothing */
-	assert_int_equal(fungeon_plunder(&m[0], 0, &m[1]), 0);
-	assert_int_equal(m[0].nitems, 0);
-	assert_int_equal(m[1].nitems, 1);
-	assert_string_equal(m[1].items[0].name, "ring");
-	assert_int_equal(m[1].items[0].cost, 6);
-	assert_int_equal(fungeon_plunder(&m[0], 0, &m[1]), -1); /* nothing left */
-	fungeon_member_free(&m[0]);
-	fungeon_member_free(&m[1]);
+	/* issue 25, finding 9: a lone player holds every category at once */
+	d = (struct fungeon_draw){.n = 1, .order = {3}};
+	fungeon_hallway_picks_start(&p, &d);
+	assert_int_equal(fungeon_hallway_picks_next(&p), -1);
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++)
+		assert_int_equal(p.holder[k], 3);
 }
 
 /* Issue 13 #12: a magic treasure used on the sufferer ends continuous
@@ -505,15 +615,46 @@ draw_with_two_players(void **unused)
 	struct rng *rng = rng_new_seeded(4);
 	struct fungeon_draw *d = calloc(1, sizeof(*d));
 
+	struct fungeon_picks p;
+	const int members[] = {4, 6};
+
 	assert_non_null(d);
-	fungeon_hallway_draw_categories(rng, 2, d);
+	fungeon_hallway_draw(rng, members, 2, d);
 	assert_int_equal(d->roll.g[0].thwacko, 0);
 	assert_int_equal(d->roll.g[1].thwacko, 0);
-	assert_int_equal(d->holder[FUNGEON_CAT_TRAPS], d->rank.order[0]);
-	assert_int_equal(d->holder[FUNGEON_CAT_MONSTERS], d->rank.order[1]);
-	assert_int_equal(d->holder[FUNGEON_CAT_TREASURE], d->rank.order[0]);
+	assert_int_equal(d->order[0], members[d->rank.order[0]]);
+	assert_int_equal(d->order[1], members[d->rank.order[1]]);
 	if (d->rank.nrounds == 0)
 		assert_true(d->roll.g[d->rank.order[0]].v[0] > d->roll.g[d->rank.order[1]].v[0]);
+	fungeon_hallway_picks_start(&p, d);
+	assert_int_equal(fungeon_hallway_picks_next(&p), d->order[0]);
+	rng_free(rng);
+	free(d);
+}
+
+/* Entering a dungeon the players don't agree on: each rolls one die (their
+ * Thwack-O), the highest describes the entrance, ties re-rolled. */
+static void
+entrance_highest_describes(void **unused)
+{
+	struct rng *rng = rng_new_seeded(9);
+	struct fungeon_draw *d = calloc(1, sizeof(*d));
+	const int members[] = {0, 1, 2};
+
+	(void)unused;
+	assert_non_null(d);
+	fungeon_hallway_entrance(rng, members, 3, d);
+	assert_int_equal(d->n, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(d->roll.g[i].n, 1);
+		assert_int_equal(d->roll.g[i].thwacko, 0); /* the one die is the Thwack-O */
+		assert_true(d->roll.g[i].v[0] >= 1 && d->roll.g[i].v[0] <= FUNGEON_DIE);
+	}
+	assert_int_equal(FUNGEON_DIE, 6);
+	for (int i = 0; i < 3; i++)
+		if (d->rank.nrounds == 0)
+			assert_true(d->roll.g[d->rank.order[0]].v[0] >= d->roll.g[i].v[0]);
+	assert_int_equal(d->order[0], members[d->rank.order[0]]);
 	rng_free(rng);
 	free(d);
 }
@@ -524,11 +665,11 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(xp_table),
 	    cmocka_unit_test(xp_formula),
+	    cmocka_unit_test(no_level_cap),
 	    cmocka_unit_test(member_basics),
 	    cmocka_unit_test(multi_level_level_up),
 	    cmocka_unit_test(room_budgets_fixed_after_step_two),
 	    cmocka_unit_test(picks_follow_the_draw),
-	    cmocka_unit_test(plunder_the_dead),
 	    cmocka_unit_test(magic_ends_continuous_damage),
 	    cmocka_unit_test(death_and_replacement),
 	    cmocka_unit_test(party_math_and_budgets),
@@ -536,7 +677,10 @@ main(void)
 	    cmocka_unit_test(effects),
 	    cmocka_unit_test(continuous_damage_roll),
 	    cmocka_unit_test(hallway_order),
+	    cmocka_unit_test(died_in_the_hallway_draws_nothing),
+	    cmocka_unit_test(ending_a_trap_effect_earns_its_cost),
 	    cmocka_unit_test(draw_with_two_players),
+	    cmocka_unit_test(entrance_highest_describes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

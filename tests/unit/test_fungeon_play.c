@@ -141,7 +141,7 @@ pain_outcome_damage_xp_death(void **unused)
 	party(m, 2, lv);
 	m[0].hits = 1;
 	m[1].hits = 1;
-	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, &o, err, sizeof(err)), 0);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.res.nranks, 2);
 	assert_int_equal(o.res.rank[0].winner, 0);
 	assert_int_equal(o.res.rank[0].target, 2);
@@ -163,72 +163,132 @@ pain_outcome_damage_xp_death(void **unused)
 	rng_free(rng);
 }
 
-/* Issue 13 #5: one Fungeoneer triggering a trap makes an Annoy roll against
- * the trap's Annoy dice (seed 2: Alba 1 against 5 2 -> 5: caught, fails);
- * it does not roll one die + level against nothing. #7: the trap then has
- * sprung, unless it has Unlimited Use. */
+/* Issue 25, finding 7: a held Fungeoneer may not act, but nothing makes it
+ * untouchable: it rolls no dice, so every rank of the Painful conflict
+ * counts it as 0, and a monster winning a rank may hurt it. Seed 3 (5 4 2):
+ * Alba rolls 5, Brom (held) nothing, the goblin (level 2) 4 2. Rank 1:
+ * Alba's 5 wins and hurts the goblin. Rank 2: Alba 0, Brom 0, goblin 2:
+ * the goblin hurts the lowest, the first listed, Alba; aimed at Brom, it
+ * hurts Brom. */
 static void
-lone_trigger_is_an_annoy_roll(void **unused)
+held_rolls_nothing_and_can_be_hurt(void **unused)
 {
-	struct fungeon_member m;
-	const int lv[] = {1}, who[] = {0};
-	const bool bonus[] = {false};
-	struct fungeon_play_obstacle pit = {
-	    .label = "pit", .annoy = 2, .pain = 1, .xp = 2, .roller = -1};
-	struct fungeon_play_trigger t;
-	struct rng *rng = rng_new_seeded(2);
+	struct fungeon_member m[2];
+	const int lv[] = {1, 1};
+	struct fungeon_play_part p[3] = {
+	    {.member = 0, .target = -1},
+	    {.member = 1, .target = -1, .held = true},
+	    {.member = -1, .dice = 2, .hits = 6, .worth = 2, .player = -1, .target = -1},
+	};
+	struct fungeon_play_pain o;
+	struct rng *rng = rng_new_seeded(3);
 	char err[200];
 
-	party(&m, 1, lv);
-	assert_int_equal(
-	    fungeon_play_trigger(rng, &m, who, 1, bonus, &pit, false, &t, err, sizeof(err)), 0);
-	assert_false(t.several);
-	assert_true(t.annoyed);
-	assert_true(t.caught[0]);
-	assert_int_equal(t.annoy.roll.g[1].n, 2);
-	assert_int_equal(t.annoy.res.best[0], 1);
-	assert_int_equal(t.annoy.res.obstacle_best, 5);
-	assert_true(t.annoy.fails[0]);
-	assert_true(t.sprung);
-	rng_seed(rng, 2);
-	assert_int_equal(
-	    fungeon_play_trigger(rng, &m, who, 1, bonus, &pit, true, &t, err, sizeof(err)), 0);
-	assert_false(t.sprung);
-	unparty(&m, 1);
+	(void)unused;
+	seed_is(3, (const int[]){5, 4, 2}, 3);
+	party(m, 2, lv);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.roll.g[1].n, 0); /* held: no dice */
+	assert_int_equal(o.roll.g[0].v[0], 5);
+	assert_int_equal(o.roll.g[2].v[0], 4);
+	assert_int_equal(o.roll.g[2].v[1], 2);
+	/* rank 1: Alba 5, Brom 0, goblin 4: Alba hits the goblin */
+	assert_int_equal(o.res.rank[0].winner, 0);
+	assert_int_equal(o.res.rank[0].target, 2);
+	/* rank 2: Alba 0, Brom 0, goblin 2: the goblin hits the first lowest */
+	assert_int_equal(o.res.rank[1].winner, 2);
+	assert_int_equal(o.res.rank[1].target, 0);
+	fungeon_play_pain_apply(m, p, &o);
+	assert_int_equal(m[0].hits, 4);
+	/* the held one is hurt when the monster aims at it */
+	p[2].target = 1;
+	rng_seed(rng, 3);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.res.rank[1].target, 1);
+	assert_int_equal(o.res.taken[1], 1);
+	unparty(m, 2);
 	rng_free(rng);
 }
 
-/* Several at once: one die + level each (seed 2: Alba 1 + 1 = 2, Brom
- * 5 + 2 = 7); Brom avoids it, Alba is caught and makes the Annoy roll (2
- * against 5 5 -> 5: fails). */
+/* Issue 25, finding 10: the winner of a rank applies a point to any other
+ * Fungeoneer or monster; a Fungeoneer may hurt a fellow it names as its
+ * target. Seed 3: Alba 5, Brom 4, goblin 2 4 -> 4 2; rank 1 Alba's 5
+ * wins and, aiming at Brom, hurts him. A participant never hurts itself. */
 static void
-several_trigger_then_annoy(void **unused)
+winner_may_hurt_a_fellow(void **unused)
 {
 	struct fungeon_member m[2];
-	const int lv[] = {1, 2}, who[] = {0, 1};
-	const bool bonus[] = {false, false};
-	struct fungeon_play_obstacle pit = {
-	    .label = "pit", .annoy = 2, .pain = 1, .xp = 2, .roller = -1};
-	struct fungeon_play_trigger t;
-	struct rng *rng = rng_new_seeded(2);
+	const int lv[] = {1, 1};
+	struct fungeon_play_part p[3] = {
+	    {.member = 0, .target = 1},
+	    {.member = 1, .target = -1},
+	    {.member = -1, .dice = 2, .hits = 6, .worth = 2, .player = -1, .target = -1},
+	};
+	struct fungeon_play_pain o;
+	struct rng *rng = rng_new_seeded(3);
 	char err[200];
 
+	(void)unused;
 	party(m, 2, lv);
-	assert_int_equal(
-	    fungeon_play_trigger(rng, m, who, 2, bonus, &pit, false, &t, err, sizeof(err)), 0);
-	assert_true(t.several);
-	assert_int_equal(t.t.total[0], 2);
-	assert_int_equal(t.t.total[1], 7);
-	assert_true(t.caught[0]);
-	assert_false(t.caught[1]);
-	assert_int_equal(t.draw_nar.winner, 1);
-	assert_int_equal(t.annoy.n, 1);
-	assert_int_equal(t.annoy_of[0], 0);
-	assert_int_equal(t.annoy_of[1], -1);
-	assert_int_equal(t.annoy.res.best[0], 2);
-	assert_int_equal(t.annoy.res.obstacle_best, 5);
-	assert_true(t.annoy.fails[0]);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.res.rank[0].winner, 0);
+	assert_int_equal(o.res.rank[0].target, 1);
+	assert_int_equal(o.res.taken[1], 1);
+	assert_int_equal(o.xp[0], 0); /* a Fungeoneer is worth no XP */
+	/* aiming at itself falls back to the other side's lowest */
+	p[0].target = 0;
+	rng_seed(rng, 3);
+	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.res.rank[0].target, 2);
 	unparty(m, 2);
+	rng_free(rng);
+}
+
+/* Issue 25, finding 8: Resist dice never add to the monster's roll; they
+ * take away a Fungeoneer's dice of their type (class bonus and magic), and
+ * against universal damage, where those dice are cancelled already, they
+ * do nothing. Alba, level 4, class type fire (bonus 2), carries a fire ring
+ * (+1 Pain): against fire she rolls 7; with 2 Resist dice against fire, 5. */
+static void
+resist_takes_dice_away(void **unused)
+{
+	struct fungeon_member m;
+	const int lv[] = {4};
+	struct fungeon_item *it;
+	struct fungeon_play_part p[2] = {
+	    {.member = 0, .target = -1, .bonus = true},
+	    {.member = -1, .dice = 5, .hits = -1, .player = -1, .target = -1},
+	};
+	struct fungeon_play_pain o;
+	struct rng *rng = rng_new_seeded(3);
+	char err[200];
+
+	(void)unused;
+	party(&m, 1, lv);
+	snprintf(m.ctype, sizeof(m.ctype), "fire");
+	it = fungeon_item_add(&m);
+	it->d = (struct fungeon_design){.kind = FUNGEON_TREASURE, .fancy = true, .pain = 1};
+	snprintf(it->d.type, sizeof(it->d.type), "fire");
+	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", false, 0, &o, err, sizeof(err)),
+	                 0);
+	assert_int_equal(o.roll.g[0].n, 7);
+	assert_int_equal(o.roll.g[1].n, 5);
+	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", false, 2, &o, err, sizeof(err)),
+	                 0);
+	assert_int_equal(o.roll.g[0].n, 5);
+	assert_int_equal(o.resisted[0], 2);
+	assert_int_equal(o.roll.g[1].n, 5); /* the monster's dice are as they were */
+	/* more Resist dice than added dice: down to the level, never below */
+	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", false, 9, &o, err, sizeof(err)),
+	                 0);
+	assert_int_equal(o.roll.g[0].n, 4);
+	assert_int_equal(o.resisted[0], 3);
+	/* universal: nothing added, nothing to resist */
+	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", true, 2, &o, err, sizeof(err)),
+	                 0);
+	assert_int_equal(o.roll.g[0].n, 4);
+	assert_int_equal(o.resisted[0], 0);
+	unparty(&m, 1);
 	rng_free(rng);
 }
 
@@ -265,28 +325,6 @@ retreat_failures_never_pool(void **unused)
 	rng_free(rng);
 }
 
-/* Issue 13 #6: treasure guarded by a trap waits for that trap to be
- * triggered, disarmed or sidestepped; otherwise it is found when the
- * room's monsters are dead. */
-static void
-treasure_gate(void **unused)
-{
-	const bool none_passed[] = {false, false}, one_passed[] = {true, false};
-	const bool all_passed[] = {true, true};
-	int which = -1;
-
-	assert_int_equal(fungeon_play_treasure_gate(none_passed, 2, 0, &which),
-	                 FGP_TREASURE_GUARDED);
-	assert_int_equal(which, 0);
-	assert_int_equal(fungeon_play_treasure_gate(one_passed, 2, 0, &which),
-	                 FGP_TREASURE_GUARDED);
-	assert_int_equal(which, 1);
-	/* guarded treasure, once its traps are passed, does not wait for monsters */
-	assert_int_equal(fungeon_play_treasure_gate(all_passed, 2, 3, &which), FGP_TREASURE_OPEN);
-	assert_int_equal(fungeon_play_treasure_gate(NULL, 0, 1, &which), FGP_TREASURE_MONSTERS);
-	assert_int_equal(fungeon_play_treasure_gate(NULL, 0, 0, &which), FGP_TREASURE_OPEN);
-}
-
 /* Bad input is an error sentence, and nothing is rolled. */
 static void
 refusals_roll_nothing(void **unused)
@@ -320,11 +358,11 @@ main(void)
 	    cmocka_unit_test(universal_annoy_has_no_bonus_or_magic),
 	    cmocka_unit_test(annoy_outcome_and_apply),
 	    cmocka_unit_test(pain_outcome_damage_xp_death),
-	    cmocka_unit_test(lone_trigger_is_an_annoy_roll),
-	    cmocka_unit_test(several_trigger_then_annoy),
+	    cmocka_unit_test(held_rolls_nothing_and_can_be_hurt),
+	    cmocka_unit_test(winner_may_hurt_a_fellow),
+	    cmocka_unit_test(resist_takes_dice_away),
 	    cmocka_unit_test(retreat_failures_never_pool),
 	    cmocka_unit_test(refusals_roll_nothing),
-	    cmocka_unit_test(treasure_gate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

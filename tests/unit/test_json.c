@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,12 +88,35 @@ writes_integers_exactly(void **unused)
 	buf_free(&b);
 }
 
+/* The pieces a writer without a tree uses: every int64 exactly, strings
+ * escaped as in a tree. */
+static void
+writes_pieces(void **unused)
+{
+	struct buf b;
+
+	buf_init(&b, 4096);
+	json_write_int(INT64_MIN, &b);
+	buf_addc(&b, ' ');
+	json_write_int(INT64_MAX, &b);
+	buf_addc(&b, ' ');
+	json_write_int(0, &b);
+	buf_addc(&b, ' ');
+	json_write_string("a \"b\"\n", &b);
+	buf_addc(&b, ' ');
+	json_write_string(NULL, &b);
+	assert_string_equal(buf_str(&b),
+	                    "-9223372036854775808 9223372036854775807 0 \"a \\\"b\\\"\\n\" \"\"");
+	buf_free(&b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(writes_as_cjson_prints),
 	    cmocka_unit_test(writes_integers_exactly),
+	    cmocka_unit_test(writes_pieces),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,12 +19,15 @@
 #include <sqlite3.h>
 
 #include "bot/fsio.h"
+#include "bot/store/crc32.h"
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
+#include "bot/store/store_sqlite.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/faultsql.h"
+#include "tests/unit/helpers/storelog.h"
 
 #define WARNING                                                                                    \
 	"Warning: this change could not be saved to disk and may be lost if the bot restarts.\n"
@@ -163,6 +166,27 @@ spin(struct bot *b, unsigned ms)
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
 
+/* Adds the log entries db holds for the channel r. */
+static void
+add_log(sqlite3 *db, struct store_record *r)
+{
+	sqlite3_stmt *q;
+	char err[1024];
+
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT seq, rec FROM logs WHERE key = ?1 ORDER BY seq",
+	                                    -1, &q, NULL),
+	                 SQLITE_OK);
+	sqlite3_bind_text(q, 1, r->key, -1, SQLITE_STATIC);
+	while (sqlite3_step(q) == SQLITE_ROW)
+		if (store_record_decode_log(
+		        r, store_record_builtin_mods(), (uint64_t)sqlite3_column_int64(q, 0),
+		        sqlite3_column_blob(q, 1), (size_t)sqlite3_column_bytes(q, 1), err,
+		        sizeof(err)) < 0)
+			fail_msg("%s", err);
+	sqlite3_finalize(q);
+}
+
 /* Reads b's database as a fresh start would (while b may be running: what
  * a crash right now would leave) into a new state: every record. */
 static struct state *
@@ -189,10 +213,12 @@ restored(struct bot *b)
 			        sqlite3_column_int(q, 0), store_record_builtin_mods(), &r, err,
 			        sizeof(err)) < 0)
 				fail_msg("%s", err);
-			if (t == 0)
+			if (t == 0) {
 				store_record_to_user(&r, state_user(st, r.key));
-			else
-				store_record_to_channel(&r, state_channel(st, r.key));
+				continue;
+			}
+			add_log(db, &r);
+			store_record_to_channel(&r, state_channel(st, r.key));
 		}
 		sqlite3_finalize(q);
 	}
@@ -773,6 +799,15 @@ channel_text(struct state *st, const char *key)
 		buf_addf(&b, "%s=%s;", chanmod_table[i]->name, t != NULL ? t : "-");
 		cJSON_free(t);
 		cJSON_Delete(o);
+		/* A module's log is kept apart from its record: every entry. */
+		for (uint64_t seq = 1; m != NULL && chanmod_table[i]->log_keep > 0 &&
+		                       seq <= chanmod_table[i]->log_count(m);
+		     seq++) {
+			buf_addf(&b, "%s#%llu=", chanmod_table[i]->name, (unsigned long long)seq);
+			if (chanmod_table[i]->log_save(m, seq, &b) < 0)
+				buf_adds(&b, "(dropped)");
+			buf_addc(&b, ';');
+		}
 	}
 	return buf_take(&b);
 }
@@ -799,13 +834,16 @@ test_every_module_round_trips_through_the_database(void **state)
 	say(b, "ann", "all", "/light add torch who:ann");
 	say(b, "ann", "all", "/hazard table delving");
 	say(b, "ann", "all", "/wander classic chance:2-in-6");
-	/* Fungeon: a party, a trap and a monster designed, a trap found. */
+	/* Fungeon: a party in a room, a trap and a monster made, a trap found
+	 * (ann, alone in the hallway, holds every category). */
 	say(b, "ann", "all", "/fungeon join Alba wizard 2");
+	say(b, "ann", "all", "/fungeon hallway");
 	say(b, "bob", "all", "/fungeon join Brom fighter 2");
 	say(b, "bob", "all", "/thwacko style red ◆");
 	say(b, "ann", "all", "/fungeon trap add pit annoy 2 pain 2 type spikes");
 	say(b, "ann", "all",
 	    "/fungeon monster add wasp level 1 ability sting annoy 2 pain 1 type poison");
+	say(b, "ann", "all", "/fungeon enter waive:true");
 	say(b, "ann", "all", "/fungeon find pit");
 	/* Dice: a roll log and a setting. */
 	say(b, "ann", "all", "/roll 2d6+1 # fire");
@@ -1011,9 +1049,111 @@ test_database_without_generations_is_migrated(void **state)
 	sqlite3_finalize(s);
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
-	assert_int_equal(sqlite3_column_int(s, 0), 1);
+	assert_int_equal(sqlite3_column_int(s, 0), STORE_SQLITE_SCHEMA);
 	sqlite3_finalize(s);
 	sqlite3_close(db);
+	bot_free(b);
+}
+
+/* A scalar the SQL on b's database file gives (opened apart: what a crash
+ * now would leave). */
+static int64_t
+db_int(struct bot *b, const char *sql)
+{
+	char path[4200];
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	int64_t v;
+
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+static void
+sqlite_closed(void *ctx, enum store_status status, const char *err)
+{
+	*(bool *)ctx = true;
+}
+
+/* A channel's log: the contract both backends keep (helpers/storelog.h). */
+static void
+test_sqlite_logs_keep_their_contract(void **state)
+{
+	char *dir = tmpdir_new(), path[4200], err[1024];
+	struct store_backend *be;
+	uv_loop_t loop;
+	bool closed = false;
+
+	uv_loop_init(&loop);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, dir);
+	be = store_sqlite_open(&loop, path, FSYNC_ALWAYS, err, sizeof(err));
+	if (be == NULL)
+		fail_msg("%s", err);
+	storelog_check(be, &loop, "sqlitelog:");
+	be->ops->close(be, sqlite_closed, &closed);
+	while (!closed)
+		uv_run(&loop, UV_RUN_ONCE);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	assert_int_equal(uv_loop_close(&loop), 0);
+	tmpdir_remove(dir);
+}
+
+/* A roll adds one row to the channel's log and leaves its record as it was
+ * (same generation, same text); the log keeps the newest 20 rows; the log
+ * comes back in order after an eviction and after a restart. */
+static void
+test_a_roll_appends_a_row_and_keeps_the_record(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char roll[64], *before, *now;
+
+	say(b, "ann", "hall", "/gm claim");
+	say(b, "ann", "hall", "/roll 1d20 # first");
+	/* The claim wrote the record (generation 1); the first roll made the
+	 * roll state fresh, which its log's rows bring back as fresh. */
+	assert_int_equal(db_int(b, "SELECT count(*) FROM logs WHERE key = 'console:hall'"), 1);
+	assert_int_equal(db_int(b, "SELECT generation FROM channels WHERE key = 'console:hall'"),
+	                 1);
+	before = channel_text(b->st, "console:hall");
+	for (int i = 2; i <= 25; i++) {
+		snprintf(roll, sizeof(roll), "/roll %dd6 # roll %d", i % 5 + 1, i);
+		say(b, "ann", "hall", roll);
+	}
+	/* The record was never written again. */
+	assert_int_equal(db_int(b, "SELECT generation FROM channels WHERE key = 'console:hall'"),
+	                 1);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM logs WHERE key = 'console:hall'"), 20);
+	assert_int_equal(db_int(b, "SELECT min(seq) FROM logs WHERE key = 'console:hall'"), 6);
+	assert_int_equal(db_int(b, "SELECT max(seq) FROM logs WHERE key = 'console:hall'"), 25);
+	assert_int_equal(stats(b).append_failures, 0);
+	now = channel_text(b->st, "console:hall");
+	assert_string_not_equal(before, now);
+	free(before);
+	before = now;
+	/* Evicted and read back, the log is whole and in order. */
+	b->o.evict_after = 1;
+	persist_reconfigure(b->p, &b->o);
+	after(time(NULL));
+	assert_int_equal(persist_evict(b->p), 1);
+	assert_null(state_channel_peek(b->st, "console:hall"));
+	assert_non_null(strstr(say(b, "bob", "hall", "/log"), "roll 25"));
+	now = channel_text(b->st, "console:hall");
+	assert_string_equal(now, before);
+	free(now);
+	/* And after a restart. */
+	bot_close(b);
+	bot_open(b);
+	now = channel_text(b->st, "console:hall");
+	assert_string_equal(now, before);
+	free(now);
+	free(before);
 	bot_free(b);
 }
 
@@ -1338,6 +1478,28 @@ test_failed_commit_says_the_change_may_be_lost(void **state)
 	on_sqlite = true;
 }
 
+/* Another writer moves channel key on: its row's generation, behind b's
+ * back. */
+static void
+move_on(struct bot *b, const char *key)
+{
+	char path[4200];
+	sqlite3 *db;
+	sqlite3_stmt *q;
+
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "UPDATE channels SET generation = generation + 1 WHERE "
+	                                    "key = ?1",
+	                                    -1, &q, NULL),
+	                 SQLITE_OK);
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+
 /*
  * SQLite too writes nothing of a batch with a conflict (a row another
  * writer moved on): a command that changed that channel and its user's
@@ -1350,8 +1512,7 @@ test_sqlite_conflict_keeps_no_part_of_a_command(void **state)
 	struct bot *b = bot_new(FSYNC_ALWAYS);
 	struct pending_reply both, other;
 	struct state *st;
-	char path[4200], shown[4096];
-	sqlite3 *db;
+	char shown[4096];
 
 	say(b, "ann", "x", "/gm claim");
 	say(b, "ann", "x", "/thwacko style red");
@@ -1359,15 +1520,7 @@ test_sqlite_conflict_keeps_no_part_of_a_command(void **state)
 	assert_non_null(strstr(shown, "red"));
 	say(b, "bob", "z", "/gm claim");
 	assert_string_equal(gm_on_disk(b, "z"), "console:bob");
-	/* Another writer moves the channel x on. */
-	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db,
-	                              "UPDATE channels SET generation = generation + 1 WHERE "
-	                              "key = 'console:x'",
-	                              NULL, NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db);
+	move_on(b, "console:x"); /* another writer */
 	released = 0;
 	assert_true(start_as(b, &both, "ann", "Ann", "x", "/thwacko style green"));
 	assert_true(start_as(b, &other, "bob", "bob", "z", "/gm release"));
@@ -1386,6 +1539,97 @@ test_sqlite_conflict_keeps_no_part_of_a_command(void **state)
 	assert_string_equal(say(b, "ann", "x", "/thwacko show"), shown);
 	reply_free(both.r);
 	reply_free(other.r);
+	bot_free(b);
+}
+
+/* A roll appends to the log of a channel whose record another writer moved
+ * on: nothing of it is kept (a log entry is checked against the record's
+ * generation as a write is), the channel is read again. */
+static void
+test_sqlite_conflict_keeps_no_log_entry(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+
+	say(b, "ann", "x", "/gm claim");
+	say(b, "ann", "x", "/roll 1d6 # kept");
+	move_on(b, "console:x"); /* another writer */
+	assert_string_equal(say(b, "ann", "x", "/roll 1d6 # lost"), NOT_KEPT);
+	assert_int_equal(stats(b).conflicts, 1);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM logs WHERE key = 'console:x'"), 1);
+	/* Read again, the channel has the one roll that was kept. */
+	assert_null(strstr(say(b, "ann", "x", "/log"), "lost"));
+	assert_non_null(strstr(say(b, "ann", "x", "/log"), "kept"));
+	bot_free(b);
+}
+
+/* A record of delver 0.1 (format 3) held its roll log inside: it loads with
+ * its log; a roll then writes the old entries and the new one as rows of
+ * the log (under the numbers they had), and a restart shows each once, in
+ * order. A database of schema 1 (tables WITHOUT ROWID) is brought to rowid
+ * tables and a log table on the way. */
+static void
+test_a_record_holding_its_log_moves_it_to_rows(void **state)
+{
+	static const char rec[] =
+	    "{\"t\":\"c\",\"key\":\"console:old\",\"last_used\":1700000000,\"mods\":{"
+	    "\"roll\":{\"log\":[{\"when\":1700000000,\"who\":\"ann\",\"what\":\"1d20 # one\","
+	    "\"result\":\"4\"},{\"when\":1700000001,\"who\":\"bob\",\"what\":\"2d6 # two\","
+	    "\"result\":\"7\"}],\"natural\":true}}}";
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	char path[4200], line[1024], *text, *one, *two, *three;
+	sqlite3 *db;
+	sqlite3_stmt *q;
+
+	bot_close(b);
+	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, b->dir);
+	unlink(path);
+	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(rec, strlen(rec)), rec);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(
+	    sqlite3_exec(db,
+	                 "PRAGMA journal_mode = WAL;"
+	                 "CREATE TABLE channels(key TEXT PRIMARY KEY NOT NULL, last_used INTEGER "
+	                 "NOT NULL, version INTEGER NOT NULL, rec BLOB NOT NULL, generation "
+	                 "INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+	                 "CREATE TABLE users(key TEXT PRIMARY KEY NOT NULL, version INTEGER NOT "
+	                 "NULL, rec BLOB NOT NULL, generation INTEGER NOT NULL DEFAULT 0) WITHOUT "
+	                 "ROWID;"
+	                 "PRAGMA user_version = 1;",
+	                 NULL, NULL, NULL),
+	    SQLITE_OK);
+	assert_int_equal(
+	    sqlite3_prepare_v2(db,
+	                       "INSERT INTO channels VALUES('console:old', 1700000000, "
+	                       "3, ?1, 1)",
+	                       -1, &q, NULL),
+	    SQLITE_OK);
+	sqlite3_bind_blob(q, 1, line, (int)strlen(line), SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	bot_open(b);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM sqlite_master WHERE name = 'logs'"), 1);
+	assert_int_equal(db_int(b, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%WITHOUT "
+	                           "ROWID%' AND name IN ('channels', 'users')"),
+	                 0);
+	text = strdup(say(b, "cat", "old", "/log"));
+	one = strstr(text, "# one");
+	two = strstr(text, "# two");
+	assert_true(one != NULL && two != NULL && two < one); /* newest first */
+	free(text);
+	say(b, "cat", "old", "/roll 1d4 # three");
+	assert_int_equal(db_int(b, "SELECT count(*) FROM logs WHERE key = 'console:old'"), 3);
+	assert_int_equal(db_int(b, "SELECT max(seq) FROM logs WHERE key = 'console:old'"), 3);
+	bot_close(b);
+	bot_open(b);
+	text = strdup(say(b, "cat", "old", "/log"));
+	one = strstr(text, "# one");
+	two = strstr(text, "# two");
+	three = strstr(text, "# three");
+	assert_true(one != NULL && two != NULL && three != NULL && three < two && two < one);
+	assert_null(strstr(one + 1, "# one"));
+	assert_null(strstr(two + 1, "# two"));
+	free(text);
 	bot_free(b);
 }
 
@@ -1660,6 +1904,10 @@ main(void)
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
+	    cmocka_unit_test(test_sqlite_logs_keep_their_contract),
+	    cmocka_unit_test(test_a_roll_appends_a_row_and_keeps_the_record),
+	    cmocka_unit_test(test_sqlite_conflict_keeps_no_log_entry),
+	    cmocka_unit_test(test_a_record_holding_its_log_moves_it_to_rows),
 	    cmocka_unit_test(test_reply_waits_for_a_slow_commit),
 	    cmocka_unit_test(test_failed_commit_says_the_change_may_be_lost),
 	    cmocka_unit_test(test_a_conflict_drops_every_linked_change),

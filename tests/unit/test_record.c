@@ -13,6 +13,7 @@
 
 #include "bot/store/crc32.h"
 #include "bot/store/store_record.h"
+#include "commands/dice/rollchan.h"
 #include "rules/base/mem.h"
 
 /* --- two test-only channel modules --- */
@@ -245,8 +246,44 @@ test_flipped_byte_is_a_checksum_error(void **state)
 	assert_string_equal(err, "checksum mismatch: the line was changed or damaged");
 }
 
-/* Only the version this code writes is read: a newer one is never guessed
- * at, and an older one is refused too, before the line is looked at. */
+/* A version-3 channel record holds the Fungeon state as it was before the
+ * room model; it reads into today's state (a party in its room), and is
+ * written back in today's form. */
+static void
+test_version_3_fungeon_reads(void **state)
+{
+	static const char fungeon[] =
+	    "{\"floor\":2,\"xp_rule\":\"table\",\"rooms\":1,\"holders\":{\"traps\":\"console:a\","
+	    "\"monsters\":\"console:a\",\"treasure\":\"console:a\"},\"party\":[{\"user\":"
+	    "\"console:a\",\"player\":\"alice\",\"name\":\"Alba\",\"class\":\"wizard\",\"level\":"
+	    "2,\"hits\":10,\"xp\":3,\"dead\":false,\"fresh\":false,\"credit\":0,\"wander\":0,"
+	    "\"items\":[],\"effects\":[]}],\"designs\":{\"traps\":[{\"name\":\"pit\",\"design\":"
+	    "\"annoy 2 pain 2 type spikes\",\"room\":true,\"hits\":0,\"taken\":\"\"}],"
+	    "\"monsters\":[],\"treasure\":[]}}";
+	char json[2048], line[2200], err[256];
+	struct store_record back;
+	struct buf out;
+
+	(void)state;
+	snprintf(json, sizeof(json),
+	         "{\"t\":\"c\",\"key\":\"console:t\",\"last_used\":5,\"mods\":{\"fungeon\":%s}}",
+	         fungeon);
+	snprintf(line, sizeof(line), "%08x %s", crc32_of(json, strlen(json)), json);
+	assert_int_equal(store_record_decode(line, strlen(line), 3, store_record_builtin_mods(),
+	                                     &back, err, sizeof(err)),
+	                 0);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(store_record_encode(&back, store_record_builtin_mods(), &out), 0);
+	assert_non_null(strstr(buf_str(&out), "\"fungeon\":{\"v\":2,"));
+	assert_non_null(strstr(buf_str(&out), "\"phase\":\"room\""));
+	assert_non_null(strstr(buf_str(&out), "\"name\":\"pit\",\"maker\":\"console:a\""));
+	buf_free(&out);
+	store_record_clear(&back, store_record_builtin_mods());
+}
+
+/* The versions this code reads: its own and version 3; a newer one is
+ * never guessed at, and an older one is refused too, before the line is
+ * looked at. */
 static void
 test_other_versions_are_refused(void **state)
 {
@@ -259,15 +296,17 @@ test_other_versions_are_refused(void **state)
 	                                     &back, err, sizeof(err)),
 	                 0);
 	assert_string_equal(back.key, "console:table");
+	assert_int_equal(
+	    store_record_decode(line, strlen(line), 3, &test_mods, &back, err, sizeof(err)), 0);
 	assert_int_equal(store_record_decode(line, strlen(line), STORE_RECORD_VERSION + 4,
 	                                     &test_mods, &back, err, sizeof(err)),
 	                 -1);
-	assert_string_equal(err, "format version 7 is newer than this delver understands (3); "
+	assert_string_equal(err, "format version 8 is newer than this delver understands (4); "
 	                         "run a newer delver");
 	assert_int_equal(
 	    store_record_decode(line, strlen(line), 2, &test_mods, &back, err, sizeof(err)), -1);
 	assert_string_equal(err, "format version 2 is older than any this delver reads; it reads "
-	                         "version 3");
+	                         "versions 3 to 4");
 	assert_int_equal(
 	    store_record_decode(line, strlen(line), 0, &test_mods, &back, err, sizeof(err)), -1);
 }
@@ -341,6 +380,64 @@ test_bad_records_name_the_reason(void **state)
 	assert_string_equal(err, "the line does not start with a checksum and a space");
 }
 
+/* A channel's log (the roll module's) goes out one entry a line and comes
+ * back into a decoded record, each entry once, in order; a damaged line is
+ * one sentence naming the entry. */
+static void
+test_log_entries_round_trip(void **state)
+{
+	const struct store_record_mods *m = store_record_builtin_mods();
+	struct state *st = state_new();
+	struct channel *ch = state_channel(st, "console:log");
+	struct rollchan *rc = rollchan_of(ch);
+	struct store_record r, back;
+	struct buf b;
+	char lines[3][512], err[256], rec[256];
+	size_t slot;
+
+	assert_non_null(store_record_log_mod(m, &slot));
+	assert_int_equal(slot, CHANMOD_ROLL);
+	rollchan_log(rc, 1700000000, "ann", "1d20 # \"quoted\"", "17");
+	rollchan_log(rc, 1700000001, "bob", "2d6", "7");
+	rollchan_log(rc, 1700000002, "cat", "3d8", "12");
+	store_record_of_channel(&r, ch);
+	buf_init(&b, 4096);
+	for (uint64_t seq = 1; seq <= 3; seq++) {
+		buf_reset(&b);
+		assert_int_equal(store_record_encode_log(&r, m, seq, &b), 0);
+		snprintf(lines[seq - 1], sizeof(lines[0]), "%s", buf_str(&b));
+	}
+	assert_int_equal(store_record_encode_log(&r, m, 4, &b), -1);
+	assert_string_equal(lines[0] + 9, "{\"when\":1700000000,\"who\":\"ann\",\"what\":\"1d20 # "
+	                                  "\\\"quoted\\\"\",\"result\":\"17\"}");
+	/* A record that holds no roll state: the entries make a fresh one. */
+	snprintf(rec, sizeof(rec), "%s", "{\"t\":\"c\",\"key\":\"console:log\",\"last_used\":1}");
+	snprintf(lines[2] + 256, 200, "%08x %s", (unsigned)crc32_of(rec, strlen(rec)), rec);
+	assert_int_equal(store_record_decode(lines[2] + 256, strlen(lines[2] + 256),
+	                                     STORE_RECORD_VERSION, m, &back, err, sizeof(err)),
+	                 0);
+	for (uint64_t seq = 1; seq <= 3; seq++)
+		assert_int_equal(store_record_decode_log(&back, m, seq, lines[seq - 1],
+		                                         strlen(lines[seq - 1]), err, sizeof(err)),
+		                 0);
+	/* The same entry again (held already): skipped. */
+	assert_int_equal(
+	    store_record_decode_log(&back, m, 2, lines[1], strlen(lines[1]), err, sizeof(err)), 0);
+	rc = back.mods[CHANMOD_ROLL];
+	assert_int_equal(rc->count, 3);
+	assert_int_equal(rc->nlog, 3);
+	assert_string_equal(rollchan_entry(rc, 0)->who, "cat");
+	assert_string_equal(rollchan_entry(rc, 2)->what, "1d20 # \"quoted\"");
+	/* A flipped byte. */
+	lines[0][20] ^= 1;
+	assert_int_equal(
+	    store_record_decode_log(&back, m, 5, lines[0], strlen(lines[0]), err, sizeof(err)), -1);
+	assert_string_equal(err, "log entry 5: checksum mismatch: the line was changed or damaged");
+	store_record_clear(&back, m);
+	buf_free(&b);
+	state_free(st);
+}
+
 int
 main(void)
 {
@@ -352,7 +449,9 @@ main(void)
 	    cmocka_unit_test(test_user_saved_rolls),
 	    cmocka_unit_test(test_flipped_byte_is_a_checksum_error),
 	    cmocka_unit_test(test_other_versions_are_refused),
+	    cmocka_unit_test(test_version_3_fungeon_reads),
 	    cmocka_unit_test(test_bad_records_name_the_reason),
+	    cmocka_unit_test(test_log_entries_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,7 @@
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include "bot/store/crc32.h"
 #include "bot/store/statedir.h"
 #include "bot/store/store.h"
 #include "bot/store/store_record.h"
@@ -28,8 +29,10 @@
 #include "bot/store/store_pg.h"
 #include "bot/store/store_pg_restore.h"
 #include "bot/store/store_pg_snapshot.h"
+#include "bot/store/store_sqlite.h"
 #include "tests/unit/helpers/pgcluster.h"
 #include "tests/unit/helpers/stderrcap.h"
+#include "tests/unit/helpers/storelog.h"
 
 static int
 group_setup(void **state)
@@ -147,6 +150,19 @@ real_rec(char *out, size_t len, const char *key, const char *gm)
 	return out;
 }
 
+/* A real entry of the roll log labelled label, framed as persist writes
+ * it. */
+static void
+real_log(char *out, size_t len, const char *label)
+{
+	char json[200];
+
+	snprintf(json, sizeof(json),
+	         "{\"when\":1700000000,\"who\":\"ann\",\"what\":\"1d6 # %s\",\"result\":\"3\"}",
+	         label);
+	snprintf(out, len, "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
+}
+
 struct load_res {
 	bool done;
 	enum store_status status;
@@ -155,6 +171,7 @@ struct load_res {
 	uint64_t gen;
 	int64_t last_used;
 	int version;
+	char log[200]; /* a channel's entries: "seq=rec;"... */
 };
 
 static void
@@ -172,6 +189,10 @@ load_cb(void *ctx, enum store_status status, const struct store_row *row, const 
 		r->gen = row->generation;
 		r->last_used = row->last_used;
 		r->version = row->version;
+		for (size_t i = 0, at = 0; i < row->nlog && at < sizeof(r->log); i++)
+			at += (size_t)snprintf(r->log + at, sizeof(r->log) - at, "%llu=%.*s;",
+			                       (unsigned long long)row->log[i].seq,
+			                       (int)row->log[i].rec_len, row->log[i].rec);
 	}
 }
 
@@ -187,6 +208,18 @@ load(struct t *t, enum store_kind kind, const char *key, struct load_res *r)
 }
 
 /* --- tests --- */
+
+/* A channel's log: the contract both backends keep (helpers/storelog.h). */
+static void
+logs_keep_their_contract(void **state)
+{
+	struct t t;
+
+	(void)state;
+	t_open(&t);
+	storelog_check(t.b, &t.loop, "pglog:");
+	t_close(&t);
+}
 
 static void
 commit_and_load(void **state)
@@ -371,6 +404,8 @@ snapshot_is_an_sqlite_file(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/snap.db", pgcluster_dir);
 	t_open(&t);
+	rows[1].log = &(struct store_log_row){7, "seven", 5};
+	rows[1].nlog = 1;
 	commit(&t, rows, 2, &c);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
 	assert_int_equal(done, 0);
@@ -388,6 +423,18 @@ snapshot_is_an_sqlite_file(void **state)
 	assert_memory_equal(sqlite3_column_blob(s, 0), "B", 1);
 	assert_int_equal(sqlite3_column_int64(s, 1), 1);
 	assert_int_equal(sqlite3_column_int(s, 2), 3);
+	sqlite3_finalize(s);
+	/* The log too, in the SQLite backend's current tables. */
+	assert_int_equal(
+	    sqlite3_prepare_v2(db, "SELECT seq, rec FROM logs WHERE key = 'snap:b'", -1, &s, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int64(s, 0), 7);
+	assert_memory_equal(sqlite3_column_blob(s, 1), "seven", 5);
+	sqlite3_finalize(s);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &s, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(s), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(s, 0), STORE_SQLITE_SCHEMA);
 	sqlite3_finalize(s);
 	sqlite3_close(db);
 }
@@ -548,7 +595,7 @@ restore_puts_one_channel_back(void **state)
 	struct commit_res c;
 	struct load_res l;
 	struct store_row r[2];
-	char path[300], err[2000], recs[5][400];
+	char path[300], err[2000], recs[5][400], logs[2][200];
 	int done = 0;
 
 	(void)state;
@@ -557,12 +604,18 @@ restore_puts_one_channel_back(void **state)
 	pgcluster_exec("DELETE FROM channels; DELETE FROM users");
 	r[0] = chan("one:a", real_rec(recs[0], sizeof(recs[0]), "one:a", "aold"), 0);
 	r[1] = chan("one:b", real_rec(recs[1], sizeof(recs[1]), "one:b", "bold"), 0);
+	real_log(logs[0], sizeof(logs[0]), "first");
+	r[0].log = &(struct store_log_row){1, logs[0], strlen(logs[0])};
+	r[0].nlog = 1;
 	commit(&t, r, 2, &c);
 	t.b->ops->snapshot(t.b, path, snap_cb, &done);
 	while (!done)
 		uv_run(&t.loop, UV_RUN_ONCE);
 	r[0] = chan("one:a", real_rec(recs[2], sizeof(recs[2]), "one:a", "anew"), 1);
 	r[1] = chan("one:b", real_rec(recs[3], sizeof(recs[3]), "one:b", "bnew"), 1);
+	real_log(logs[1], sizeof(logs[1]), "second");
+	r[0].log = &(struct store_log_row){2, logs[1], strlen(logs[1])};
+	r[0].nlog = 1;
 	commit(&t, r, 2, &c);
 	assert_int_equal(c.rows[0], STORE_OK);
 	assert_int_equal(c.rows[1], STORE_OK);
@@ -579,6 +632,9 @@ restore_puts_one_channel_back(void **state)
 	load(&t, STORE_CHANNEL, "one:a", &l);
 	assert_string_equal(l.rec, recs[0]);
 	assert_int_equal(l.gen, 3);
+	/* The file's log, and no other. */
+	assert_true(strncmp(l.log, "1=", 2) == 0 && strstr(l.log, "# first") != NULL);
+	assert_null(strstr(l.log, "second"));
 	load(&t, STORE_CHANNEL, "one:b", &l);
 	assert_string_equal(l.rec, recs[3]);
 	assert_int_equal(l.gen, 2);
@@ -1030,6 +1086,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(commit_and_load),
+	    cmocka_unit_test(logs_keep_their_contract),
 	    cmocka_unit_test(generations_refuse_stale_rows),
 	    cmocka_unit_test(deletes_keep_generations),
 	    cmocka_unit_test(load_active_reads_recent_channels_and_all_users),

@@ -239,10 +239,12 @@ read_only_commands_change_nothing(void **unused)
 	run("gm", "/tension raise combat");
 	run("gm", "/tension strike 9-12");
 	run("gm", "/fungeon join Alba wizard 2");
+	run("gm", "/fungeon hallway"); /* alone: the GM holds every category */
 	run("bob", "/fungeon join Brom fighter 2");
 	run("gm", "/fungeon trap add pit annoy 2 pain 3 type spikes");
 	run("gm", "/fungeon monster add goblin level 2");
 	run("gm", "/fungeon treasure add gem mundane value 1");
+	run("gm", "/fungeon enter");
 	run("gm", "/hazard table delving");
 	run("gm", "/turn advance");
 	run("gm", "/light add torch");
@@ -275,11 +277,11 @@ kill_undone_by_its_maker(void **unused)
 	run("alice", "/fungeon join Alba wizard 2");
 	run("bob", "/fungeon join Brom fighter 2");
 	before = mod_text(CHANMOD_FUNGEON);
-	assert_non_null(strstr(run("alice", "/fungeon damage Alba 12"), "Alba dies!"));
+	assert_non_null(strstr(run("alice", "/fungeon adjust Alba hits:-12"), "Alba dies:"));
 	assert_int_equal(undo_depth(table()), 3);
 	assert_string_equal(run("alice", "/undo"),
-	                    "Undid alice's /fungeon damage Alba 12: Fungeon state is as it was "
-	                    "before.\n2 more changes can be undone; the next is bob's /fungeon "
+	                    "Undid alice's /fungeon adjust Alba hits:-12: Fungeon state is as it "
+	                    "was before.\n2 more changes can be undone; the next is bob's /fungeon "
 	                    "join Brom fighter 2.\n");
 	after = mod_text(CHANMOD_FUNGEON);
 	assert_string_equal(before, after);
@@ -447,7 +449,7 @@ unreadable_step_is_refused(void **unused)
 static void
 bound_invocation_named_by_options(void **unused)
 {
-	static const char *const names[] = {"damage", NULL};
+	static const char *const names[] = {"adjust", NULL};
 	struct invocation inv;
 	struct origin o;
 	struct reply *r = reply_new();
@@ -463,13 +465,13 @@ bound_invocation_named_by_options(void **unused)
 	inv.path[0] = registry_find("fungeon", 7);
 	assert_int_equal(registry_select(&inv, names, r), 0);
 	assert_int_equal(registry_bind(&inv, "who", "Alba", r), 0);
-	assert_int_equal(registry_bind(&inv, "n", "3", r), 0);
+	assert_int_equal(registry_bind(&inv, "hits", "-3", r), 0);
 	assert_int_equal(registry_check_required(&inv, r), 0);
 	dispatch_invocation(&d, &o, &inv, 0, r);
 	assert_false(reply_is_error(r));
 	reply_free(r);
 	assert_string_equal(run("alice", "/undo"),
-	                    "Undid alice's /fungeon damage who:Alba n:3: Fungeon state is as "
+	                    "Undid alice's /fungeon adjust who:Alba hits:-3: Fungeon state is as "
 	                    "it was before.\n1 more change can be undone; the next is alice's "
 	                    "/fungeon join Alba wizard 2.\n");
 }

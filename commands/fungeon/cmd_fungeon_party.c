@@ -1,0 +1,473 @@
+/* /fungeon join, leave, sheet, party, floor, adjust, xp-rule: the party's
+ * own subcommands. */
+#include "commands/fungeon/cmd_fungeon_party.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_roll.h"
+#include "rules/base/buf.h"
+
+/* Whether s holds something besides spaces. */
+static bool
+has_text(const char *s)
+{
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s))
+			return true;
+	return false;
+}
+
+/* Checks the name, class and class type of a Fungeoneer joining as member
+ * me (-1: a new one). Returns 0, or -1 with an error reply. */
+static int
+join_words(struct invocation *inv, const struct fungeon_channel *c, int me, struct reply *out)
+{
+	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
+	const char *type = invocation_str(inv, "type");
+
+	if (!fungeon_cost_name_valid(name)) {
+		reply_error(out,
+		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
+		            ": , > / \" #.",
+		            FUNGEON_NAME_MAX);
+		return -1;
+	}
+	if (!has_text(cls)) {
+		reply_error(out,
+		            "A Fungeoneer needs a class, any career at all (Warrior, Shadow Mage); "
+		            "the class may not be empty.");
+		return -1;
+	}
+	if (type != NULL && (strlen(type) > FUNGEON_TYPE_MAX || !fungeon_cost_name_valid(type))) {
+		reply_error(out,
+		            "A class type is one word of 1 to %d characters (fire, frost, "
+		            "poison) with no spaces or : , > / \" #.",
+		            FUNGEON_TYPE_MAX);
+		return -1;
+	}
+	if (fungeon_channel_name_used(c, name) && !(me >= 0 && !strcasecmp(c->m[me].name, name))) {
+		reply_error(out, "The name %s is taken here; pick another.", name);
+		return -1;
+	}
+	return 0;
+}
+
+void
+cmd_fungeon_join(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *type = invocation_str(inv, "type");
+	int me = fungeon_channel_member_of(c, inv->from->user_key), level;
+	bool replacing = me >= 0 && c->m[me].dead, in_dungeon = c->d.phase != FUNGEON_TOWN;
+	bool after_death =
+	    in_dungeon && (replacing || fungeon_channel_fallen(c, inv->from->user_key));
+	struct fungeon_party p;
+	struct fungeon_member *m;
+
+	if (me >= 0 && !replacing) {
+		reply_error(out, "You already play %s here (one Fungeoneer per player); ",
+		            c->m[me].name);
+		reply_cmd(out, RS_BAD, "fungeon leave", NULL);
+		reply_add(out, RS_BAD, " first.");
+		return;
+	}
+	if (join_words(inv, c, me, out) < 0)
+		return;
+	if (!replacing && c->n == FUNGEON_PARTY_MAX) {
+		reply_error(out, "The party is full (%d Fungeoneers).", FUNGEON_PARTY_MAX);
+		return;
+	}
+	fungeon_channel_party(c, &p);
+	if (after_death) {
+		level = fungeon_replacement_level(fungeon_channel_floor(c));
+		if (invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level) {
+			reply_error(
+			    out,
+			    "A new Fungeoneer after a death starts at level %d (floor %d - 1, at "
+			    "least 1) for the rest of this dungeon; join at level %d.",
+			    level, fungeon_channel_floor(c), level);
+			return;
+		}
+	} else {
+		level = (int)invocation_int(inv, "level", p.n > 0 ? p.min : 1);
+	}
+	if (replacing) {
+		fungeon_room_leave_items(&c->d.room, &c->m[me]); /* what death left, if any */
+		m = &c->m[me];
+		fungeon_member_free(m);
+	} else {
+		struct thwacko_style st;
+
+		fungeon_channel_new_style(c, inv->state, inv->from->user_key, &st);
+		m = fungeon_channel_member_add(c, &st);
+	}
+	fungeon_member_init(m, inv->from->user_key, inv->from->user_name,
+	                    invocation_str(inv, "name"), invocation_str(inv, "class"), level);
+	snprintf(m->ctype, sizeof(m->ctype), "%s", type != NULL ? type : "");
+	/* Out until the next hallway: a replacement, and anyone joining a room
+	 * under way. */
+	m->fresh = after_death || c->d.phase == FUNGEON_ROOM || c->d.phase == FUNGEON_RETREAT;
+	channel_touch(inv->chan);
+	reply_add(out, RS_BOLD, "%s", m->player);
+	reply_add(out, 0, " %s ", replacing ? "makes a new Fungeoneer:" : "joins as");
+	reply_add(out, RS_BOLD, "%s", m->name);
+	reply_add(out, 0, ", level %d %s%s%s%s: %d hits, class bonus %d, %lld XP.", m->level,
+	          m->cls, m->ctype[0] ? " (class type " : "", m->ctype, m->ctype[0] ? ")" : "",
+	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
+	if (m->fresh)
+		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
+	reply_nl(out);
+}
+
+void
+cmd_fungeon_leave(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int me = fungeon_channel_need_self(c, inv, out);
+	char name[FUNGEON_NAME_MAX + 1];
+
+	if (me < 0)
+		return;
+	snprintf(name, sizeof(name), "%s", c->m[me].name);
+	if (c->m[me].dead && c->d.phase != FUNGEON_TOWN)
+		fungeon_channel_fallen_add(c, c->m[me].user_key);
+	fungeon_room_leave_items(&c->d.room, &c->m[me]);
+	fungeon_channel_member_remove(c, me);
+	if (c->n == 0) { /* the party is gone: so is its dungeon */
+		fungeon_dungeon_town(&c->d);
+		fungeon_channel_fallen_clear(c);
+	}
+	channel_touch(inv->chan);
+	reply_line(out, 0, "%s leaves the party with %s.", inv->from->user_name, name);
+}
+
+/* "level 4 at 80 XP", or why no level comes after this one. */
+static void
+next_level(const struct fungeon_channel *c, const struct fungeon_member *m, struct reply *out)
+{
+	int64_t need = fungeon_xp_needed(c->xp_rule, m->level + 1);
+
+	if (need < 0)
+		reply_add(out, 0, " (level %d would need more XP than 64-bit arithmetic holds)",
+		          m->level + 1);
+	else
+		reply_add(out, 0, " (level %d at %lld)", m->level + 1, (long long)need);
+}
+
+static void
+sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct fungeon_member *m = &c->m[i];
+
+	reply_title(out, "%s (%s): level %d %s%s%s%s%s", m->name, m->player, m->level, m->cls,
+	            m->ctype[0] ? ", class type " : "", m->ctype, m->dead ? ", dead" : "",
+	            m->fresh ? ", joins in the next hallway" : "");
+	reply_add(out, 0, "Hits ");
+	reply_add(out, m->dead ? RS_BAD | RS_BOLD : RS_BOLD, "%d/%d", m->hits,
+	          fungeon_max_hits(m->level));
+	reply_add(out, 0, " · class bonus %d · XP %lld", fungeon_class_bonus(m->level),
+	          (long long)m->xp);
+	next_level(c, m, out);
+	reply_nl(out);
+	if (!m->dead && fungeon_level_for_xp(c->xp_rule, m->xp) > m->level)
+		reply_line(out, RS_GOOD, "Level-up due in the hallway: the XP reach level %d.",
+		           fungeon_level_for_xp(c->xp_rule, m->xp));
+	if (m->dead) {
+		reply_add(out, RS_BAD,
+		          "Dead: %s is out until the next hallway and makes a new one (",
+		          m->player);
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
+		if (c->d.phase != FUNGEON_TOWN)
+			reply_add(out, RS_BAD, ", at level %d",
+			          fungeon_replacement_level(fungeon_channel_floor(c)));
+		reply_line(out, RS_BAD, ").");
+	}
+	for (int e = 0; e < m->neffects; e++) {
+		const struct fungeon_effect *ef = &m->effects[e];
+
+		reply_line(out, 0, "Suffers %s's continuous %s (annoy %d, pain %d%s): %s.",
+		           ef->source, ef->kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage",
+		           ef->annoy, ef->pain, ef->universal ? ", universal" : "",
+		           ef->kind == FUNGEON_EFFECT_HOLD
+		               ? "rolled at the start of each combat turn"
+		           : ef->from == FUNGEON_FROM_TRAP
+		               ? "rolled in each hallway"
+		               : "rolled at the start of each combat turn and in each hallway");
+	}
+	for (int k = 0; k < m->nitems; k++) {
+		char spec[FUNGEON_SPEC_MAX + 1];
+
+		fungeon_cost_format(&m->items[k].d, spec, sizeof(spec));
+		reply_line(out, 0, "Carries %s: %s (%lld points).", m->items[k].name, spec,
+		           (long long)m->items[k].cost);
+	}
+	if (m->credit)
+		reply_line(out, 0, "Town credit %lld.", (long long)m->credit);
+	for (int k = 0; k < m->nwander; k++)
+		reply_line(out, 0, "Wandering monster to build: %lld points.",
+		           (long long)m->wanderer[k]);
+}
+
+void
+cmd_fungeon_sheet(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *who = invocation_str(inv, "who");
+	int i = who != NULL ? fungeon_channel_need_member(c, who, out)
+	                    : fungeon_channel_need_self(c, inv, out);
+
+	if (i >= 0)
+		sheet_of(c, i, out);
+}
+
+/* Who holds what in the room, and whose choice is next. */
+static void
+holders_line(const struct fungeon_channel *c, struct reply *out)
+{
+	const struct fungeon_picks *pk = &c->d.room.picks;
+	int next = fungeon_hallway_picks_next(pk);
+
+	if (next >= 0) {
+		reply_add(out, 0, "Choosing categories: %s is next (", c->m[next].player);
+		reply_cmd(out, 0, "fungeon pick", "category", "CATEGORY", NULL);
+		reply_line(out, 0, ").");
+	}
+	reply_add(out, 0, "Room %lld is made by:", (long long)c->d.room.number);
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		int h = fungeon_channel_holder(c, (enum fungeon_category)k);
+
+		reply_add(out, 0, "%s %s %s", k ? " ·" : "",
+		          fungeon_hallway_category_name((enum fungeon_category)k),
+		          h >= 0 ? c->m[h].player : "nobody");
+	}
+	reply_nl(out);
+}
+
+void
+cmd_fungeon_party(struct invocation *inv, struct reply *out)
+{
+	static const char *const hdr[] = {"Fungeoneer", "player", "class", "level",
+	                                  "hits",       "XP",     "bonus"};
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_party p;
+	char where[96];
+
+	if (c->n == 0) {
+		reply_add(out, 0, "No party here yet: ");
+		reply_cmd(out, 0, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_line(out, 0, ".");
+		return;
+	}
+	fungeon_channel_party(c, &p);
+	fungeon_dungeon_where(&c->d, where, sizeof(where));
+	reply_title(out, "The party, %s", where);
+	reply_table(out, 7, hdr);
+	for (int i = 0; i < c->n; i++) {
+		const struct fungeon_member *m = &c->m[i];
+		char level[8], hits[24], xp[24], bonus[8];
+		const char *cells[] = {m->name, m->player, m->cls, level, hits, xp, bonus};
+
+		snprintf(level, sizeof(level), "%d", m->level);
+		snprintf(hits, sizeof(hits),
+		         m->dead    ? "dead"
+		         : m->fresh ? "%d/%d, waits"
+		                    : "%d/%d",
+		         m->hits, fungeon_max_hits(m->level));
+		snprintf(xp, sizeof(xp), "%lld", (long long)m->xp);
+		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(m->level));
+		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
+	}
+	reply_line(out, 0, "Party Min %d · Max %d · Total %d · floor %d · XP rule: %s.", p.min,
+	           p.max, p.total, fungeon_channel_floor(c),
+	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
+	if (c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM) {
+		for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
+			fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
+		holders_line(c, out);
+	}
+	if (c->waived[0])
+		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
+	if (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE) {
+		reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
+		reply_cmd(out, RS_DIM, "fungeon hallway", NULL);
+		reply_line(out, RS_DIM, ").");
+	}
+}
+
+void
+cmd_fungeon_floor(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	char err[200];
+
+	if (invocation_has(inv, "n")) {
+		if (!fungeon_channel_may(c, FUNGEON_ACT_FLOOR, out))
+			return;
+		if (fungeon_dungeon_set_floor(&c->d, (int)invocation_int(inv, "n", 1), err,
+		                              sizeof(err)) < 0) {
+			reply_error(out, "%s", err);
+			return;
+		}
+		channel_touch(inv->chan);
+	}
+	reply_add(out, 0, "Floor ");
+	reply_add(out, RS_BOLD, "%d", fungeon_channel_floor(c));
+	if (c->d.phase == FUNGEON_TOWN)
+		reply_add(out, 0, ": a dungeon's entrance opens on Party Min.");
+	else if (c->d.phase == FUNGEON_ROOM && c->d.floor != c->d.room.floor)
+		reply_add(out, 0, " for the rooms to come (room %lld is on floor %d).",
+		          (long long)c->d.room.number, c->d.room.floor);
+	else
+		reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
+/* The hits half of /fungeon adjust, on a Fungeoneer (alive) or a monster
+ * of the room. */
+static void
+adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, struct reply *out)
+{
+	bool dead[FUNGEON_PARTY_MAX];
+	struct fungeon_member *m;
+	int before;
+
+	if (p->kind == FGP_MONSTER) {
+		int max = fungeon_cost_monster_hits(p->s->d.level);
+
+		before = p->s->hits;
+		p->s->hits = n < 0 ? (-n >= before ? 0 : before + n)
+		                   : (n >= max - before ? max : before + n);
+		reply_line(out, 0, "%s's hits %d → %d of %d%s.", p->s->name, before, p->s->hits,
+		           max, p->s->hits == 0 ? ": defeated" : "");
+		return;
+	}
+	m = &c->m[p->member];
+	before = m->hits;
+	fungeon_channel_dead_before(c, dead);
+	if (n < 0)
+		fungeon_damage(m, -n);
+	else
+		fungeon_heal(m, n);
+	reply_add(out, 0, "%s's hits %d → %d of %d.", m->name, before, m->hits,
+	          fungeon_max_hits(m->level));
+	if (m->dead)
+		reply_add(out, RS_BAD | RS_BOLD,
+		          " %s dies: %s is out until the next hallway, and %s's treasure stays to "
+		          "plunder.",
+		          m->name, m->player, m->name);
+	reply_nl(out);
+	fungeon_channel_deaths(c, dead);
+}
+
+/* The XP half of /fungeon adjust (checked already). */
+static void
+adjust_xp(struct fungeon_channel *c, int i, int64_t n, struct reply *out)
+{
+	struct fungeon_member *m = &c->m[i];
+	int64_t before = m->xp;
+	int reach;
+
+	m->xp += n;
+	reach = fungeon_level_for_xp(c->xp_rule, m->xp);
+	reply_add(out, 0, "%s's XP %lld → ", m->name, (long long)before);
+	reply_add(out, RS_BOLD, "%lld", (long long)m->xp);
+	reply_add(out, 0, ".");
+	if (reach > m->level)
+		reply_add(out, RS_GOOD, " Level %d is due in the hallway.", reach);
+	reply_nl(out);
+}
+
+/* Everything an adjustment could break, checked before it changes
+ * anything. Returns 0, or -1 with an error reply. */
+static int
+adjust_check(const struct fungeon_channel *c, const struct fungeon_part *p, bool hits, int64_t dh,
+             bool xp, int64_t dx, struct reply *out)
+{
+	const struct fungeon_member *m = p->kind == FGP_MEMBER ? &c->m[p->member] : NULL;
+
+	if (!hits && !xp) {
+		reply_error(out, "Say what to adjust: hits:+N or hits:-N, xp:+N or xp:-N.");
+		return -1;
+	}
+	if ((hits && dh == 0) || (xp && dx == 0)) {
+		reply_error(out, "An adjustment of 0 changes nothing; give +N or -N.");
+		return -1;
+	}
+	if (xp && m == NULL) {
+		reply_error(out, "%s is a monster, and monsters have no XP; adjust its hits.",
+		            p->s->name);
+		return -1;
+	}
+	if (m != NULL && m->dead) {
+		reply_error(out, "%s is dead, and an adjustment changes nothing of the dead; ",
+		            m->name);
+		reply_cmd(out, RS_BAD, "undo", NULL);
+		reply_add(out, RS_BAD, " takes back a death that was a mistake.");
+		return -1;
+	}
+	if (xp && dx < 0 && -dx > m->xp) {
+		reply_error(out, "%s has %lld XP, so an adjustment takes away at most %lld.",
+		            m->name, (long long)m->xp, (long long)m->xp);
+		return -1;
+	}
+	if (xp && dx > 0 && m->xp > FUNGEON_XP_MAX - dx) {
+		reply_error(out,
+		            "%s has %lld XP, and %lld more would pass %lld, the most 64-bit "
+		            "arithmetic holds.",
+		            m->name, (long long)m->xp, (long long)dx, (long long)FUNGEON_XP_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+void
+cmd_fungeon_adjust(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_part p;
+	bool hits = invocation_has(inv, "hits"), xp = invocation_has(inv, "xp");
+	int64_t dh = invocation_int(inv, "hits", 0), dx = invocation_int(inv, "xp", 0);
+
+	if (fungeon_roll_part_resolve(c, invocation_str(inv, "who"), FGP_MEMBER | FGP_MONSTER, &p,
+	                              out) < 0 ||
+	    adjust_check(c, &p, hits, dh, xp, dx, out) < 0)
+		return;
+	reply_add(out, RS_BAD,
+	          "Adjusted by hand, outside the rules (in a dungeon only magic treasure and "
+	          "levelling up heal; ");
+	reply_cmd(out, RS_BAD, "undo", NULL);
+	reply_add(out, RS_BAD, " takes back a mistake):");
+	reply_nl(out);
+	if (xp)
+		adjust_xp(c, p.member, dx, out);
+	if (hits)
+		adjust_hits(c, &p, (int)dh, out);
+	channel_touch(inv->chan);
+}
+
+void
+cmd_fungeon_xprule(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *rule = invocation_str(inv, "rule");
+
+	if (rule != NULL) {
+		if (!invocation_require_gm(inv, out))
+			return;
+		c->xp_rule = strcmp(rule, "formula") ? FUNGEON_XP_TABLE : FUNGEON_XP_FORMULA;
+		channel_touch(inv->chan);
+	}
+	reply_add(out, 0, "XP rule here: ");
+	reply_add(out, RS_BOLD, "%s", c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
+	reply_add(out, 0,
+	          c->xp_rule == FUNGEON_XP_FORMULA
+	              ? " (level up when XP >= 10 x 2^(current level - 1): level 3 at 20)."
+	              : " (0 10 40 80 160 320 640 1280 2560 5120, then 10 x "
+	                "2^(level - 1): level 3 at 40).");
+	reply_nl(out);
+}

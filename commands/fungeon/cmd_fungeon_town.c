@@ -1,0 +1,512 @@
+/* /fungeon take, use, retreat and town: treasure carried and used, the
+ * way back to town with its wandering monsters, and town's trading and
+ * healer (the rule text's "Heading Back to Town"). */
+#include "commands/fungeon/cmd_fungeon_town.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/dice/rollchan.h"
+#include "commands/fungeon/cmd_fungeon_design.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_render.h"
+#include "commands/fungeon/fungeon_roll.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+/* Whether member m may carry item d too: a free slot, and the magic it
+ * carries stays within FUNGEON_MAGIC_MAX Annoy and Pain dice. */
+static int
+may_carry(const struct fungeon_member *m, const struct fungeon_design *d, struct reply *out)
+{
+	int annoy = d->annoy, pain = d->pain;
+
+	if (m->nitems == FUNGEON_ITEMS_MAX) {
+		reply_error(out,
+		            "%s carries %d items already, the most one can; sell one in town "
+		            "first.",
+		            m->name, FUNGEON_ITEMS_MAX);
+		return -1;
+	}
+	for (int i = 0; i < m->nitems; i++) {
+		annoy += m->items[i].d.annoy;
+		pain += m->items[i].d.pain;
+	}
+	if (annoy > FUNGEON_MAGIC_MAX || pain > FUNGEON_MAGIC_MAX) {
+		reply_error(out,
+		            "%s would carry more than %d magic Annoy or Pain dice; that is the "
+		            "most one Fungeoneer can.",
+		            m->name, FUNGEON_MAGIC_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+carry(struct fungeon_member *m, const char *name, const struct fungeon_design *d, int64_t cost)
+{
+	struct fungeon_item *it = fungeon_item_add(m); /* may_carry() found room */
+
+	snprintf(it->name, sizeof(it->name), "%s", name);
+	it->d = *d;
+	it->cost = cost;
+}
+
+/* The member the "who" option names (the invoker by default), in play;
+ * else an error and -1. */
+static int
+need_taker(struct invocation *inv, const struct fungeon_channel *c, const char *opt,
+           struct reply *out)
+{
+	const char *who = invocation_str(inv, opt);
+	int i =
+	    who ? fungeon_channel_need_member(c, who, out) : fungeon_channel_need_self(c, inv, out);
+
+	if (i < 0)
+		return -1;
+	if (c->m[i].dead) {
+		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
+		            c->m[i].name, c->m[i].player);
+		return -1;
+	}
+	if (c->m[i].fresh) {
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party.",
+		            c->m[i].name, c->m[i].player, c->m[i].name);
+		return -1;
+	}
+	return i;
+}
+
+/* Whether the room's treasure may be taken now; -1 with an error reply
+ * when not. */
+static int
+treasure_open(const struct fungeon_channel *c, struct reply *out)
+{
+	const struct fungeon_piece *guard = NULL;
+	int standing = fungeon_room_standing(&c->d.room);
+
+	switch (fungeon_room_treasure_gate(&c->d.room, &guard)) {
+	case FUNGEON_TREASURE_GUARDED:
+		reply_error(out, "%s guards the treasure: trigger it, disarm it or get past it (",
+		            guard->name);
+		reply_cmd(out, RS_BAD, "fungeon trigger", "trap", guard->name, NULL);
+		reply_add(out, RS_BAD, " or ");
+		reply_cmd(out, RS_BAD, "fungeon disarm", "trap", guard->name, NULL);
+		reply_add(out, RS_BAD, ") before taking any.");
+		return -1;
+	case FUNGEON_TREASURE_MONSTERS:
+		reply_error(out,
+		            "The treasure is found once the room's monsters are dead; %d still "
+		            "stand%s.",
+		            standing, standing == 1 ? "s" : "");
+		return -1;
+	case FUNGEON_TREASURE_OPEN:
+		break;
+	}
+	return 0;
+}
+
+void
+cmd_fungeon_town_take(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *item = invocation_str(inv, "item");
+	struct fungeon_piece *s = fungeon_channel_piece(c, FUNGEON_TREASURE, item);
+	int i;
+
+	if (s == NULL) {
+		struct buf b;
+		char where[96];
+
+		buf_init(&b, 1000);
+		fungeon_channel_list_pieces(c, FUNGEON_TREASURE, &b);
+		fungeon_dungeon_where(&c->d, where, sizeof(where));
+		reply_error(out,
+		            "There is no treasure '%.40s' here (the party is %s); the treasure "
+		            "here is %s.",
+		            item, where, buf_str(&b));
+		buf_free(&b);
+		return;
+	}
+	if (!fungeon_channel_may(c, s->left ? FUNGEON_ACT_PLUNDER : FUNGEON_ACT_TAKE, out) ||
+	    (i = need_taker(inv, c, "who", out)) < 0)
+		return;
+	if (s->taken[0]) {
+		reply_error(out, "%s took %s already.", s->taken, s->name);
+		return;
+	}
+	if (may_carry(&c->m[i], &s->d, out) < 0 || (!s->left && treasure_open(c, out) < 0))
+		return;
+	carry(&c->m[i], s->name, &s->d, s->cost);
+	snprintf(s->taken, sizeof(s->taken), "%s", c->m[i].name);
+	channel_touch(inv->chan);
+	reply_add(out, RS_BOLD, "%s", c->m[i].name);
+	reply_add(out, 0, " %s %s (%lld points)%s.", s->left ? "plunders" : "takes", s->name,
+	          (long long)s->cost, s->left ? ", left by the dead" : "");
+	reply_nl(out);
+}
+
+/* The item named in the "item" option that member me carries, or an error
+ * and -1. */
+static int
+own_item(const struct fungeon_channel *c, int me, const char *item, struct reply *out)
+{
+	const struct fungeon_member *m = &c->m[me];
+	struct buf b;
+
+	for (int i = 0; i < m->nitems; i++)
+		if (!strcasecmp(m->items[i].name, item))
+			return i;
+	buf_init(&b, 600);
+	for (int i = 0; i < m->nitems; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", m->items[i].name);
+	reply_error(out, "%s carries no '%.40s'; %s carries %s.", m->name, item, m->name,
+	            m->nitems ? buf_str(&b) : "nothing");
+	buf_free(&b);
+	return -1;
+}
+
+/* Heals member m with magic of `heal` hits: the magic also ends its
+ * continuous damage. */
+static void
+heal_with_magic(struct reply *out, struct fungeon_member *m, const char *what, int heal)
+{
+	int healed = fungeon_heal(m, heal), cured = fungeon_magic_cure(m);
+
+	reply_add(out, 0, "%s heals %d with %s: %d/%d hits.", m->name, healed, what, m->hits,
+	          fungeon_max_hits(m->level));
+	if (cured > 0)
+		reply_add(out, RS_GOOD, " The magic ends %s's continuous damage.", m->name);
+	reply_nl(out);
+}
+
+void
+cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int me = fungeon_channel_need_self(c, inv, out), i, on;
+	char name[FUNGEON_NAME_MAX + 1], what[2 * FUNGEON_NAME_MAX + 32];
+	struct fungeon_member *m;
+	int heal;
+
+	if (me < 0 || (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
+		return;
+	m = &c->m[me];
+	if (m->dead) {
+		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
+		            m->name, m->player);
+		return;
+	}
+	if (m->items[i].d.heal == 0) {
+		reply_error(out,
+		            "%s has no magic heal; only healing items are used up (the others "
+		            "add their dice by themselves).",
+		            m->items[i].name);
+		return;
+	}
+	on = invocation_str(inv, "on") ? need_taker(inv, c, "on", out) : me;
+	if (on < 0)
+		return;
+	snprintf(name, sizeof(name), "%s", m->items[i].name);
+	heal = m->items[i].d.heal;
+	fungeon_item_remove(m, i);
+	channel_touch(inv->chan);
+	snprintf(what, sizeof(what), "%s's %s, used up", m->name, name);
+	heal_with_magic(out, &c->m[on], what, heal);
+}
+
+/* What keeps the party from going on back: a wandering monster to build
+ * or standing in the room it is in. Returns 0, or -1 with an error. */
+static int
+may_go_on(const struct fungeon_channel *c, struct reply *out)
+{
+	if (c->d.phase != FUNGEON_RETREAT)
+		return 0;
+	for (int i = 0; i < c->n; i++) {
+		if (c->m[i].nwander == 0 || c->m[i].dead)
+			continue;
+		reply_error(out,
+		            "%s has a wandering monster of %lld points to build in room %lld "
+		            "first (",
+		            c->m[i].player, (long long)c->m[i].wanderer[0],
+		            (long long)c->d.room.number);
+		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
+		          NULL);
+		reply_add(out, RS_BAD, ").");
+		return -1;
+	}
+	if (fungeon_room_standing(&c->d.room) > 0) {
+		bool any = false;
+
+		for (int i = 0; i < c->n; i++)
+			any |= fungeon_channel_in_play(c, i);
+		if (any) {
+			reply_error(out,
+			            "The wandering monsters of room %lld still stand: fight them (",
+			            (long long)c->d.room.number);
+			reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+			reply_add(out, RS_BAD, ") before going on back.");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Holds end with the fight the party leaves. */
+static void
+lift_holds(struct fungeon_channel *c)
+{
+	for (int i = 0; i < c->n; i++)
+		for (int e = 0; e < c->m[i].neffects;)
+			if (c->m[i].effects[e].kind == FUNGEON_EFFECT_HOLD)
+				fungeon_effect_remove(&c->m[i], e);
+			else
+				e++;
+}
+
+static void
+reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
+{
+	fungeon_dungeon_town(&c->d);
+	fungeon_channel_fallen_clear(c);
+	for (int i = 0; i < c->n; i++) {
+		c->m[i].fresh = false; /* the replacements are with the party in town */
+		c->m[i].nwander = 0;
+	}
+	channel_touch(inv->chan);
+	reply_add(out, RS_BOLD, "The party leaves the dungeon and is back in town. ");
+	reply_add(out, 0, "Treasure trades here for half its points (");
+	reply_cmd(out, 0, "fungeon town sell", "item", "ITEM", NULL);
+	reply_add(out, 0, "), and the healer sells healing magic (");
+	reply_cmd(out, 0, "fungeon town healer", NULL);
+	reply_add(out, 0, ").");
+	reply_nl(out);
+}
+
+void
+cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int idx[FUNGEON_PARTY_MAX], n, floor;
+	const char *bonus = invocation_str(inv, "bonus");
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	struct fungeon_play_obstacle o = {.roller = -1};
+	struct fungeon_play_retreat *r;
+	bool b[FUNGEON_PARTY_MAX];
+	int64_t next;
+	char err[200];
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_RETREAT, out) || may_go_on(c, out) < 0 ||
+	    (n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out)) < 0)
+		return;
+	next = fungeon_dungeon_next_back(&c->d);
+	if (next == 0 || n == 0) {
+		lift_holds(c);
+		reach_town(inv, c, out);
+		return;
+	}
+	floor = fungeon_dungeon_floor_of(&c->d, next);
+	snprintf(o.label, sizeof(o.label), "floor %d", floor);
+	o.annoy = floor;
+	if (fungeon_roll_annoy_check(c, &o, floor, idx, n, bonus, out) < 0)
+		return;
+	fungeon_channel_styles(c, inv->state, styles);
+	fungeon_roll_bonus_flags(c, bonus, "", idx, n, b);
+	r = xcalloc(1, sizeof(*r));
+	if (fungeon_play_retreat(inv->rng, c->m, idx, n, b, floor, r, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		free(r);
+		return;
+	}
+	lift_holds(c);
+	fungeon_dungeon_reenter(&c->d, next);
+	fungeon_play_retreat_apply(c->m, r);
+	channel_touch(inv->chan);
+	rollchan_heading(inv->chan, out,
+	                 "Back to town: before re-entering room %lld, Annoy rolls against %d %s "
+	                 "(its floor)",
+	                 (long long)next, floor, fungeon_channel_dice_word(floor));
+	fungeon_render_annoy(out, c, &o, &r->annoy, styles);
+	for (int i = 0; i < n; i++) {
+		const struct fungeon_member *m = &c->m[idx[i]];
+
+		if (r->wander[i] == 0)
+			continue;
+		reply_add(out, RS_BAD,
+		          "%s builds one wandering monster of %lld points (level %d + floor %d) "
+		          "in room %lld: ",
+		          m->player, (long long)r->wander[i], m->level, floor, (long long)next);
+		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
+		          NULL);
+		reply_nl(out);
+	}
+	if (fungeon_dungeon_next_back(&c->d) == 0)
+		reply_line(out, 0, "Room %lld is the last before the entrance.", (long long)next);
+	fungeon_render_narration_lines(out, &r->annoy.nar, c, styles, NULL);
+	free(r);
+}
+
+static void
+town_sell(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int me, i;
+	struct fungeon_member *m;
+	char name[FUNGEON_NAME_MAX + 1];
+	int64_t cost, got;
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
+	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
+	    (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
+		return;
+	m = &c->m[me];
+	snprintf(name, sizeof(name), "%s", m->items[i].name);
+	cost = m->items[i].cost;
+	got = fungeon_cost_sell_value(cost);
+	if (m->credit > FUNGEON_POINTS_MAX - got) {
+		reply_error(out,
+		            "%s holds %lld points of credit, the most the bot keeps; buy first.",
+		            m->name, (long long)m->credit);
+		return;
+	}
+	fungeon_item_remove(m, i);
+	m->credit += got;
+	channel_touch(inv->chan);
+	reply_add(out, 0, "%s sells %s (%lld points) for half, rounded down: ", m->name, name,
+	          (long long)cost);
+	reply_add(out, RS_BOLD, "%lld", (long long)got);
+	reply_add(out, 0, " point%s of credit (%lld in all).", got == 1 ? "" : "s",
+	          (long long)m->credit);
+	reply_nl(out);
+}
+
+static void
+town_buy(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	const char *name = invocation_str(inv, "name");
+	struct fungeon_price *p = xmalloc(sizeof(*p));
+	struct fungeon_design d;
+	struct fungeon_member *m;
+	int me;
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
+	    (me = fungeon_channel_need_self(c, inv, out)) < 0 ||
+	    cmd_fungeon_design_of(inv, FUNGEON_TREASURE, &d, p, out) < 0)
+		goto done;
+	m = &c->m[me];
+	if (!fungeon_cost_name_valid(name)) {
+		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
+		            FUNGEON_NAME_MAX);
+		goto done;
+	}
+	if (p->total > m->credit) {
+		reply_error(out, "%s costs %lld but %s has %lld points of credit.", name,
+		            (long long)p->total, m->name, (long long)m->credit);
+		goto done;
+	}
+	if (may_carry(m, &d, out) < 0)
+		goto done;
+	carry(m, name, &d, p->total);
+	m->credit -= p->total;
+	channel_touch(inv->chan);
+	reply_line(out, 0, "%s buys %s for %lld points (credit left %lld).", m->name, name,
+	           (long long)p->total, (long long)m->credit);
+done:
+	free(p);
+}
+
+/* The healer: a one-use healing treasure (a fancy item with Heal N, 2 + N
+ * points) bought with credit and used at once. */
+static void
+town_healer(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	struct fungeon_member *m;
+	int me, heal;
+	int64_t cost;
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
+	    (me = fungeon_channel_need_self(c, inv, out)) < 0)
+		return;
+	m = &c->m[me];
+	if (m->dead) {
+		reply_error(out, "%s is dead, and no healer raises the dead; %s makes a new one.",
+		            m->name, m->player);
+		return;
+	}
+	heal = (int)invocation_int(inv, "hits", fungeon_max_hits(m->level) - m->hits);
+	if (heal < 1) {
+		reply_error(out, "%s has all %d hits; there is nothing to heal.", m->name, m->hits);
+		return;
+	}
+	cost = 2 + (int64_t)heal; /* fancy item 2, Magic: Heal 1 Hit per point */
+	if (cost > m->credit) {
+		reply_error(out,
+		            "Healing %d hit%s costs %lld points (a fancy item, 2, with Heal %d) "
+		            "but %s has %lld point%s of credit; sell treasure first.",
+		            heal, heal == 1 ? "" : "s", (long long)cost, heal, m->name,
+		            (long long)m->credit, m->credit == 1 ? "" : "s");
+		return;
+	}
+	m->credit -= cost;
+	channel_touch(inv->chan);
+	reply_line(out, 0,
+	           "%s pays the healer %lld points (a fancy item, 2, with Heal %d; credit "
+	           "left %lld).",
+	           m->name, (long long)cost, heal, (long long)m->credit);
+	heal_with_magic(out, m, "the healer's magic", heal);
+}
+
+static const struct cmd_opt buy_opts[] = {
+    {.name = "name",
+     .desc = "Its name (no spaces)",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = FUNGEON_NAME_MAX},
+    {.name = "design",
+     .desc = "Treasure design words (see the help on fungeon cost)",
+     .type = OPT_STRING,
+     .flags = OPT_REST,
+     .max = FUNGEON_SPEC_MAX},
+    {0},
+};
+static const struct cmd_opt sell_opts[] = {
+    {.name = "item",
+     .desc = "An item you carry",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = FUNGEON_NAME_MAX},
+    {0},
+};
+static const struct cmd_opt healer_opts[] = {
+    {.name = "hits",
+     .desc = "Hits to heal (default: all you miss)",
+     .type = OPT_INT,
+     .min = 1,
+     .max = 5 * FUNGEON_LEVEL_MAX},
+    {0},
+};
+
+const struct command cmd_fungeon_town_subs[] = {
+    {.name = "sell",
+     .desc = "Sell an item for half its points, rounded down, as credit",
+     .opts = sell_opts,
+     .fn = town_sell},
+    {.name = "buy",
+     .desc = "Buy a new treasure with your credit",
+     .opts = buy_opts,
+     .fn = town_buy},
+    {.name = "healer",
+     .desc = "Buy healing magic with your credit and use it at once",
+     .help = "Hits heal only through magic treasure: the healer sells a fancy item with "
+             "Heal N (2 + N points) and you use it on the spot; like any magic it also ends "
+             "continuous damage.",
+     .opts = healer_opts,
+     .fn = town_healer},
+    {0},
+};

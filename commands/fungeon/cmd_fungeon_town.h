@@ -1,0 +1,18 @@
+/*
+ * cmd_fungeon_town: /fungeon take, use, retreat and town (treasure carried
+ * and used, the way back to town, trading and the healer); handlers and
+ * the town subcommand table for the /fungeon table in cmd_fungeon.c. They
+ * change the channel's Fungeon state, which the channel owns.
+ */
+#ifndef DELVER_CMD_FUNGEON_TOWN_H
+#define DELVER_CMD_FUNGEON_TOWN_H
+
+#include "commands/core/registry.h"
+
+extern const struct command cmd_fungeon_town_subs[];
+
+void cmd_fungeon_town_take(struct invocation *inv, struct reply *out);
+void cmd_fungeon_town_use(struct invocation *inv, struct reply *out);
+void cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out);
+
+#endif

@@ -1,0 +1,212 @@
+/* /fungeon find, trigger, disarm: what Fungeoneers do with a room's trap
+ * (rules/fungeon/fungeon_trap.h decides, this renders). */
+#include "commands/fungeon/cmd_fungeon_trap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/dice/rollchan.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/fungeon/fungeon_render.h"
+#include "commands/fungeon/fungeon_roll.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+#include "rules/fungeon/fungeon_trap.h"
+
+/* The several who trigger it at once: one die + level each. */
+static void
+render_draw(struct reply *out, const struct fungeon_channel *c, const struct fungeon_trap_out *t,
+            const struct thwacko_style *styles)
+{
+	reply_title(out, "Triggering %s together: one die + level each, the highest avoids it",
+	            t->o.label);
+	for (int i = 0; i < t->n; i++) {
+		const struct fungeon_member *m = &c->m[t->member[i]];
+		char suffix[80], label[80], whole[256];
+
+		snprintf(suffix, sizeof(suffix), " + %d = %d, %s", t->level[i], t->t.total[i],
+		         t->t.avoids[i] ? "avoids it" : "is caught");
+		snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
+		fungeon_render_fit_label(label, sizeof(label), whole);
+		fungeon_render_group_line(out, &t->draw.g[i], label, styles, suffix);
+	}
+	fungeon_render_narration_lines(out, &t->draw_nar, c, styles, NULL);
+}
+
+/* One failer's Pain roll against the trap. */
+static void
+render_pain(struct reply *out, const struct fungeon_channel *c, const struct fungeon_trap_out *t,
+            const struct fungeon_trap_pain *p, const struct thwacko_style *styles)
+{
+	const struct fungeon_member *m = &c->m[p->member];
+	const char *names[2] = {m->name, t->o.label};
+	const struct cf_group *g[2] = {&p->roll.roll.g[0], &p->roll.roll.g[1]};
+	char label[80], whole[256];
+
+	reply_line(out, RS_ITALIC, "%s's Pain roll against %s (%d Pain %s%s):", m->name, t->o.label,
+	           t->o.pain, fungeon_channel_dice_word(t->o.pain),
+	           t->o.universal ? ", universal" : "");
+	snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
+	fungeon_render_fit_label(label, sizeof(label), whole);
+	fungeon_render_group_line(out, g[0], label, styles, NULL);
+	fungeon_render_group_line(out, g[1], t->o.label, styles, NULL);
+	fungeon_render_pain_table(out, names, g, 2, &p->roll.res, styles, c);
+	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, p->roll.res.taken[0], m->hits,
+	          fungeon_max_hits(m->level));
+	if (p->roll.died[0])
+		reply_add(out, RS_BAD | RS_BOLD,
+		          " %s dies! %s is out until the next hallway, and %s's treasure stays "
+		          "here to plunder.",
+		          m->name, m->player, m->name);
+	reply_nl(out);
+	fungeon_render_narration_lines(out, &p->roll.nar, c, styles, NULL);
+}
+
+/* What became of the trap and those who faced it. */
+static void
+render_end(struct reply *out, const struct fungeon_channel *c, const struct fungeon_trap_out *t)
+{
+	const char *name = t->o.label;
+
+	for (int i = 0; i < t->n; i++) {
+		int g = t->annoy_of[i];
+
+		if (g >= 0 && t->annoy.capped[g])
+			reply_line(out, RS_BAD, "%s's XP is at the most the bot can count.",
+			           c->m[t->member[i]].name);
+	}
+	switch (t->act) {
+	case FUNGEON_TRAP_SEARCH:
+		if (t->state == FUNGEON_TRAP_FOUND)
+			reply_line(out, RS_GOOD, "%s is found: it is not triggered.", name);
+		else
+			reply_line(out, 0,
+			           "Nothing is found: blissful ignorance. Those who failed may "
+			           "not search for it again.");
+		return;
+	case FUNGEON_TRAP_DISARM:
+		if (t->state == FUNGEON_TRAP_DISARMED) {
+			reply_line(out, RS_GOOD, "%s is disarmed; it springs no more.", name);
+			return;
+		}
+		reply_line(out, RS_BAD, "The disarming fails, and %s springs.", name);
+		break;
+	case FUNGEON_TRAP_TRIGGER: {
+		int failed = 0;
+
+		for (int g = 0; t->annoyed && g < t->annoy.n; g++)
+			failed += t->annoy.fails[g];
+		if (!t->annoyed)
+			reply_line(out, RS_GOOD, "Nobody is caught by %s.", name);
+		else if (failed == 0)
+			reply_line(out, RS_GOOD, "%s is sidestepped.", name);
+		else if (t->o.pain == 0)
+			reply_line(out, RS_BAD, "%s springs, but it has no Pain dice to roll.",
+			           name);
+		break;
+	}
+	}
+	if (t->o.continuous && t->annoyed) {
+		for (int i = 0; i < t->n; i++) {
+			int g = t->annoy_of[i];
+			const struct fungeon_member *m = &c->m[t->member[i]];
+
+			if (g >= 0 && t->annoy.fails[g] && !m->dead)
+				reply_line(
+				    out, RS_BAD,
+				    "%s suffers %s's continuous damage: rolled again in each "
+				    "hallway until one successful Annoy roll.",
+				    m->name, name);
+		}
+	}
+	if (t->state == FUNGEON_TRAP_SPRUNG)
+		reply_line(out, 0, "%s has sprung: without Unlimited Use it springs no more.",
+		           name);
+	else if (t->state == FUNGEON_TRAP_FOUND)
+		reply_line(out, 0, "%s has Unlimited Use: it can be triggered again.", name);
+}
+
+static void
+trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	int idx[FUNGEON_PARTY_MAX], n, roller;
+	const char *bonus = invocation_str(inv, "bonus");
+	struct thwacko_style styles[FUNGEON_PARTY_MAX];
+	struct fungeon_trap_out *t;
+	struct fungeon_part p;
+	bool b[FUNGEON_PARTY_MAX], dead[FUNGEON_PARTY_MAX];
+	char err[300];
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_TRAP, out) ||
+	    fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
+	    fungeon_channel_bonus_check(c, bonus, out) < 0)
+		return;
+	if (act == FUNGEON_TRAP_DISARM && invocation_str(inv, "who") == NULL) {
+		idx[0] = fungeon_channel_need_self(c, inv, out); /* one disarms: yours */
+		n = idx[0] < 0 ? -1 : 1;
+	} else {
+		n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out);
+	}
+	if (n < 0)
+		return;
+	if (fungeon_trap_check(p.s, act, c->m, idx, n, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	fungeon_channel_styles(c, inv->state, styles);
+	fungeon_roll_bonus_flags(c, bonus, p.s->d.universal ? "" : p.s->d.type, idx, n, b);
+	roller = fungeon_channel_roller(c, p.s->maker);
+	t = xcalloc(1, sizeof(*t));
+	if (fungeon_trap_play(inv->rng, c->m, idx, n, b, p.s, roller, act, t, err, sizeof(err)) <
+	    0) {
+		reply_error(out, "%s", err);
+		free(t);
+		return;
+	}
+	fungeon_channel_dead_before(c, dead);
+	fungeon_trap_apply(c->m, p.s, t);
+	channel_touch(inv->chan);
+	if (t->several)
+		render_draw(out, c, t, styles);
+	if (t->annoyed) {
+		if (t->several)
+			reply_line(out, 0, "Those caught roll against %s:", t->o.label);
+		else if (act == FUNGEON_TRAP_SEARCH)
+			rollchan_heading(inv->chan, out,
+			                 "Searching for %s: Annoy rolls against %lld %s (its cost)",
+			                 t->o.label, (long long)p.s->cost,
+			                 fungeon_channel_dice_word(p.s->cost));
+		else
+			rollchan_heading(
+			    inv->chan, out, "%s %s: an Annoy roll against its %d Annoy %s",
+			    act == FUNGEON_TRAP_DISARM ? "Disarming" : "Triggering", t->o.label,
+			    t->o.annoy, fungeon_channel_dice_word(t->o.annoy));
+		fungeon_render_annoy(out, c, &t->o, &t->annoy, styles);
+		fungeon_render_narration_lines(out, &t->annoy.nar, c, styles, NULL);
+	}
+	for (int k = 0; k < t->npain; k++)
+		render_pain(out, c, t, &t->pain[k], styles);
+	render_end(out, c, t);
+	fungeon_channel_deaths(c, dead); /* after: it moves the room's treasure */
+	free(t);
+}
+
+void
+cmd_fungeon_trap_find(struct invocation *inv, struct reply *out)
+{
+	trap_cmd(inv, out, FUNGEON_TRAP_SEARCH);
+}
+
+void
+cmd_fungeon_trap_trigger(struct invocation *inv, struct reply *out)
+{
+	trap_cmd(inv, out, FUNGEON_TRAP_TRIGGER);
+}
+
+void
+cmd_fungeon_trap_disarm(struct invocation *inv, struct reply *out)
+{
+	trap_cmd(inv, out, FUNGEON_TRAP_DISARM);
+}

@@ -1,0 +1,246 @@
+/*
+ * fungeon_room: a Fungeon dungeon's life cycle and the room the party is in
+ * (the rule text's "Playing Fungeon", "Heading Back to Town").
+ *
+ * A party is in one phase at a time:
+ *   town      no dungeon under way: before the first, or back from one;
+ *             treasure is traded here (and the healer sells healing magic);
+ *   entrance  at a dungeon's entrance, which opens on floor Party Min;
+ *   hallway   between rooms: the hallway's steps ran, the players choose
+ *             categories and make room N's traps, monsters and treasure;
+ *   room      in room N, with what was made for it;
+ *   retreat   heading back to town, in a room re-entered on the way (it
+ *             holds only the wandering monsters built before entering it).
+ * The moves: town -> entrance (the entrance roll) -> hallway (the hallway)
+ * -> room (entering) -> hallway (the next hallway) ...; from the entrance,
+ * a hallway or a room the party may head back: it re-enters each room it
+ * came through, nearest first, and reaches town after room 1.
+ *
+ * fungeon_dungeon_may() is the one place that says what a party may do in
+ * its phase; a refusal is one sentence, with the action that would help
+ * (the commands render it as the command to type).
+ *
+ * A room holds its pieces: each trap with its state (hidden, found,
+ * disarmed, sprung), each monster with its hits, each treasure (taken by
+ * whom, or left by a dead Fungeoneer). Only the Traps player of the room
+ * makes its traps, and so on: the categories and their holders belong to
+ * the room. The pieces of earlier rooms are gone: a new room starts empty.
+ *
+ * Memory: a room owns its piece arrays, of exactly as many elements as it
+ * holds (NULL when none); fungeon_room_clear() frees them. A room may be
+ * moved but not copied (the copy would share the arrays). Allocation
+ * follows rules/base/mem.h (it never fails). Pure: no I/O, no globals.
+ */
+#ifndef DELVER_FUNGEON_ROOM_H
+#define DELVER_FUNGEON_ROOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules/fungeon/fungeon.h"
+#include "rules/fungeon/fungeon_hallway.h"
+
+#define FUNGEON_DESIGNS_MAX 24 /* pieces of each kind made for one room */
+/* Treasure a room can hold: what was made for it and every item the party
+ * brought in, should all of it be left by the dead. */
+#define FUNGEON_ROOM_TREASURE_MAX (FUNGEON_DESIGNS_MAX + FUNGEON_PARTY_MAX * FUNGEON_ITEMS_MAX)
+#define FUNGEON_PATH_MAX          64 /* floor changes one dungeon remembers */
+
+enum fungeon_phase {
+	FUNGEON_TOWN = 0,
+	FUNGEON_ENTRANCE,
+	FUNGEON_HALLWAY,
+	FUNGEON_ROOM,
+	FUNGEON_RETREAT,
+	FUNGEON_PHASE_COUNT
+};
+
+/* "town", "entrance", "hallway", "room", "retreat" (as saved). */
+const char *fungeon_phase_name(enum fungeon_phase p);
+/* The phase of that name, or -1. */
+int fungeon_phase_parse(const char *name);
+
+enum fungeon_trap_state {
+	FUNGEON_TRAP_HIDDEN = 0,
+	FUNGEON_TRAP_FOUND,    /* searched for and found, or seen springing (Unlimited Use) */
+	FUNGEON_TRAP_DISARMED, /* done: it springs no more */
+	FUNGEON_TRAP_SPRUNG,   /* done: a trap without Unlimited Use springs once */
+	FUNGEON_TRAP_STATE_COUNT
+};
+
+/* "hidden", "found", "disarmed", "sprung". */
+const char *fungeon_trap_state_name(enum fungeon_trap_state s);
+int fungeon_trap_state_parse(const char *name);
+
+/* A trap, monster or treasure made for a room. */
+struct fungeon_piece {
+	char name[FUNGEON_NAME_MAX + 1];
+	char maker[FUNGEON_KEY_MAX]; /* who made it, rolls for it and controls it */
+	struct fungeon_design d;
+	int64_t cost;
+	/* traps */
+	enum fungeon_trap_state state;
+	bool passed;      /* triggered, disarmed or sidestepped (what Guards Treasure waits for) */
+	uint32_t unaware; /* bit i: member i searched for it and failed (blissful ignorance) */
+	/* monsters */
+	int hits;
+	bool wanderer; /* built from wandering points on the way back */
+	/* treasure */
+	char taken[FUNGEON_NAME_MAX + 1]; /* the Fungeoneer who took it, or "" */
+	bool left;                        /* left in the room by a dead Fungeoneer */
+};
+
+struct fungeon_room {
+	int64_t number; /* 1, 2, ...; 0 when there is none */
+	int floor;
+	struct fungeon_party party;     /* as its hallway counted it (steps 1 and 2) */
+	struct fungeon_budgets budgets; /* from party and floor, fixed for the room */
+	bool stair;                     /* Party Min rose in its hallway: a downward stair */
+	struct fungeon_picks picks;     /* the draw's order and who holds each category */
+	int n[FUNGEON_KIND_COUNT];
+	struct fungeon_piece *p[FUNGEON_KIND_COUNT]; /* n[k] pieces of kind k, owned */
+};
+
+/* One point of the way down: from room `room` on, the party was on `floor`. */
+struct fungeon_step {
+	int64_t room;
+	int floor;
+};
+
+struct fungeon_dungeon {
+	enum fungeon_phase phase;
+	int floor;     /* the floor the next room is made on (0 in town) */
+	int64_t rooms; /* rooms entered in this dungeon */
+	int64_t back;  /* retreat: the room re-entered now (0: none yet) */
+	int npath;
+	struct fungeon_step path[FUNGEON_PATH_MAX]; /* floors by room, oldest first */
+	struct fungeon_room room;                   /* the room in play, or being made */
+};
+
+/* What a party may try. */
+enum fungeon_act {
+	FUNGEON_ACT_NONE = 0,
+	FUNGEON_ACT_ENTRANCE, /* the entrance roll */
+	FUNGEON_ACT_HALLWAY,  /* run the hallway: into the dungeon, or on from a room */
+	FUNGEON_ACT_PICK,     /* choose a category */
+	FUNGEON_ACT_DESIGN,   /* make or unmake a piece of the room */
+	FUNGEON_ACT_WANDERER, /* build a wandering monster */
+	FUNGEON_ACT_ENTER,    /* enter the room made in the hallway */
+	FUNGEON_ACT_TRAP,     /* search for, trigger or disarm a trap */
+	FUNGEON_ACT_COMBAT,
+	FUNGEON_ACT_TAKE,    /* take the room's treasure */
+	FUNGEON_ACT_PLUNDER, /* take what the dead left */
+	FUNGEON_ACT_RETREAT, /* head back to town, or go on back */
+	FUNGEON_ACT_TRADE,   /* sell, buy, the healer */
+	FUNGEON_ACT_FLOOR,   /* set the floor of the rooms to come */
+	FUNGEON_ACT_JOIN,
+};
+
+/* Why an action is refused: one sentence that ends where the action to
+ * take instead is to be named ("...; head back first with"), or a whole
+ * sentence when instead is FUNGEON_ACT_NONE. */
+struct fungeon_refusal {
+	char why[240];
+	enum fungeon_act instead;
+};
+
+/* Whether the party may do a now. Returns 0, or -1 with *r filled. */
+int fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a,
+                        struct fungeon_refusal *r);
+
+/* "room 3 on floor 2", "the hallway before room 4", "town", ... */
+void fungeon_dungeon_where(const struct fungeon_dungeon *d, char *buf, size_t len);
+
+/* Frees the room's pieces and empties it. */
+void fungeon_room_clear(struct fungeon_room *r);
+/* Frees what the dungeon owns; it is then in town. */
+void fungeon_dungeon_clear(struct fungeon_dungeon *d);
+
+/*
+ * Into the dungeon: the entrance opens on floor Party Min (1 for an empty
+ * party), no room yet. From town only.
+ */
+void fungeon_dungeon_begin(struct fungeon_dungeon *d, const struct fungeon_party *p);
+
+/*
+ * A new hallway: the room left behind goes (with all it held), and room
+ * rooms + 1 is made on the dungeon's floor, with the party figures and
+ * budgets of the hallway (after its steps 1 and 2) and its stair when
+ * Party Min rose. The caller runs the hallway's steps (fungeon_hallway())
+ * and then stores its draw with fungeon_room_picks_start().
+ */
+void fungeon_dungeon_hallway(struct fungeon_dungeon *d, const struct fungeon_party *after,
+                             const struct fungeon_budgets *b, bool stair);
+
+/* Enters the room made in the hallway: it is room `rooms`, on its floor
+ * (remembered for the way back). */
+void fungeon_dungeon_enter(struct fungeon_dungeon *d);
+
+/* The floor room n (1..rooms) was made on. */
+int fungeon_dungeon_floor_of(const struct fungeon_dungeon *d, int64_t n);
+
+/*
+ * Sets the floor of the rooms to come. Returns 0, or -1 with one sentence
+ * in err when the dungeon remembers FUNGEON_PATH_MAX floor changes already.
+ */
+int fungeon_dungeon_set_floor(struct fungeon_dungeon *d, int floor, char *err, size_t errlen);
+
+/* The room the party re-enters next on the way back, or 0 when the next
+ * step reaches the entrance (and town). */
+int64_t fungeon_dungeon_next_back(const struct fungeon_dungeon *d);
+/* Steps back: the room left behind goes, and the party is in room n
+ * (from fungeon_dungeon_next_back(), > 0), empty but for the wandering
+ * monsters to come. */
+void fungeon_dungeon_reenter(struct fungeon_dungeon *d, int64_t n);
+/* Out of the dungeon: the room goes, the party is in town. */
+void fungeon_dungeon_town(struct fungeon_dungeon *d);
+
+/* Appends a zeroed piece of kind k to r and returns it (the caller checked
+ * the limits: FUNGEON_DESIGNS_MAX, or FUNGEON_ROOM_TREASURE_MAX for left
+ * treasure). Pointers to r's pieces of kind k are then stale. */
+struct fungeon_piece *fungeon_room_add(struct fungeon_room *r, enum fungeon_kind k);
+/* Removes piece i of kind k, keeping the others' order. */
+void fungeon_room_remove(struct fungeon_room *r, enum fungeon_kind k, int i);
+/* The piece of kind k called name (case-insensitive), or NULL. */
+struct fungeon_piece *fungeon_room_find(const struct fungeon_room *r, enum fungeon_kind k,
+                                        const char *name);
+/* Points of kind k spent on this room (left treasure and wanderers aside). */
+int64_t fungeon_room_spent(const struct fungeon_room *r, enum fungeon_kind k);
+/* How many pieces of kind k were made for the room (left treasure and
+ * wanderers aside): what FUNGEON_DESIGNS_MAX bounds. */
+int fungeon_room_made(const struct fungeon_room *r, enum fungeon_kind k);
+/* Monsters of the room with hits left. */
+int fungeon_room_standing(const struct fungeon_room *r);
+
+/*
+ * Member m died: every item it carries is left in the room for the others
+ * to plunder (each becomes a treasure piece marked left: the room's own
+ * piece again when m took it here, else a new one, a name already used
+ * there getting a number: "Gem2"). Never fails: the room holds room for
+ * every item the party can carry.
+ */
+void fungeon_room_leave_items(struct fungeon_room *r, struct fungeon_member *m);
+
+/* The party's member i left: bits and indices naming members after it move
+ * down by one, those naming it go; the categories it held go to the
+ * highest roller left. */
+void fungeon_room_member_gone(struct fungeon_room *r, int i);
+
+/* The member holding category c (who makes its pieces), or -1. */
+int fungeon_room_holder(const struct fungeon_room *r, enum fungeon_category c);
+
+/*
+ * Whether the room's treasure can be taken: with traps that Guard Treasure,
+ * once every one of them was triggered, disarmed or sidestepped (*guard:
+ * the first that was not); without, once the room's monsters are dead.
+ */
+enum fungeon_treasure_gate {
+	FUNGEON_TREASURE_OPEN = 0,
+	FUNGEON_TREASURE_GUARDED,
+	FUNGEON_TREASURE_MONSTERS,
+};
+enum fungeon_treasure_gate fungeon_room_treasure_gate(const struct fungeon_room *r,
+                                                      const struct fungeon_piece **guard);
+
+#endif

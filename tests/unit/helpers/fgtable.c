@@ -1,0 +1,134 @@
+/* fgtable: a Fungeon table for the unit tests; see fgtable.h. */
+#include "tests/unit/helpers/fgtable.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "commands/fungeon/fungeon_save.h"
+
+struct fgtable *
+fgtable_new(uint64_t seed)
+{
+	struct fgtable *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	t->st = state_new();
+	t->rng = rng_new_seeded(seed);
+	t->d.state = t->st;
+	t->d.rng = t->rng;
+	t->last = reply_new();
+	return t;
+}
+
+void
+fgtable_free(struct fgtable *t)
+{
+	reply_free(t->last);
+	state_free(t->st);
+	rng_free(t->rng);
+	free(t);
+}
+
+char *
+fgtable_run(struct fgtable *t, const char *user, const char *line)
+{
+	struct origin o = {.platform = "console"};
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_clear(t->last);
+	dispatch_line(&t->d, &o, line, strlen(line), 1000, t->last);
+	return reply_plain(t->last);
+}
+
+void
+fgtable_ok(struct fgtable *t, const char *user, const char *line)
+{
+	char *text = fgtable_run(t, user, line);
+
+	if (reply_is_error(t->last))
+		fail_msg("'%s' failed: %s", line, text);
+	free(text);
+}
+
+struct fungeon_channel *
+fgtable_fungeon(struct fgtable *t)
+{
+	return channel_mod(state_channel(t->st, "console:t"), CHANMOD_FUNGEON);
+}
+
+char *
+fgtable_saved(struct fgtable *t)
+{
+	const void *mod = channel_mod_peek(state_channel(t->st, "console:t"), CHANMOD_FUNGEON);
+	cJSON *j;
+	char *s;
+
+	if (mod == NULL)
+		return strdup("(none)");
+	j = fungeon_mod.save(mod);
+	s = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	return s;
+}
+
+void
+fgtable_fails_unchanged(struct fgtable *t, const char *user, const char *line, const char *error)
+{
+	char *before = fgtable_saved(t), *after, *text;
+
+	text = fgtable_run(t, user, line);
+	if (!reply_is_error(t->last))
+		fail_msg("'%s' did not fail: %s", line, text);
+	if (error != NULL && strcmp(reply_error_text(t->last), error) != 0)
+		fail_msg("'%s' said \"%s\", not \"%s\"", line, reply_error_text(t->last), error);
+	after = fgtable_saved(t);
+	if (strcmp(before, after) != 0)
+		fail_msg("'%s' changed the state", line);
+	free(before);
+	free(after);
+	free(text);
+}
+
+void
+fgtable_pick_all(struct fgtable *t)
+{
+	static const char *const words[] = {"traps", "monsters", "treasure"};
+	const struct fungeon_channel *c = fgtable_fungeon(t);
+	int next;
+
+	while ((next = fungeon_hallway_picks_next(&c->d.room.picks)) >= 0) {
+		char line[64];
+		int k = 0;
+
+		while (c->d.room.picks.holder[k] >= 0)
+			k++;
+		snprintf(line, sizeof(line), "/fungeon pick %s", words[k]);
+		fgtable_ok(t, c->m[next].player, line);
+	}
+}
+
+const char *
+fgtable_holder(struct fgtable *t, enum fungeon_category cat)
+{
+	const struct fungeon_channel *c = fgtable_fungeon(t);
+	int h = fungeon_channel_holder(c, cat);
+
+	assert_true(h >= 0);
+	return c->m[h].player;
+}
+
+void
+fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line)
+{
+	fgtable_ok(t, fgtable_holder(t, cat), line);
+}

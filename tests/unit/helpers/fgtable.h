@@ -1,0 +1,50 @@
+/*
+ * fgtable: a Fungeon table for the unit tests: players typing commands in
+ * one channel ("console:t") of a fresh state with a seeded rng, and the
+ * steps every test of a room repeats (the choosing of categories in the
+ * draw's order, a piece made by the player who holds its category).
+ *
+ * Returned texts are the caller's to free.
+ */
+#ifndef DELVER_TEST_FGTABLE_H
+#define DELVER_TEST_FGTABLE_H
+
+#include <stdint.h>
+
+#include "commands/core/dispatch.h"
+#include "commands/fungeon/fungeon_channel.h"
+#include "rules/base/rng.h"
+
+struct fgtable {
+	struct state *st;
+	struct rng *rng;
+	struct dispatch d;
+	struct reply *last;
+};
+
+struct fgtable *fgtable_new(uint64_t seed);
+void fgtable_free(struct fgtable *t);
+
+/* Runs line as user; returns the reply's plain text. */
+char *fgtable_run(struct fgtable *t, const char *user, const char *line);
+/* Runs line as user and fails the test when the reply is an error. */
+void fgtable_ok(struct fgtable *t, const char *user, const char *line);
+/* Runs line, which must fail with error (any error when NULL) and leave
+ * the channel's saved state as it was. */
+void fgtable_fails_unchanged(struct fgtable *t, const char *user, const char *line,
+                             const char *error);
+
+/* The channel's Fungeon state (created when missing). */
+struct fungeon_channel *fgtable_fungeon(struct fgtable *t);
+/* The channel's Fungeon state as JSON text. */
+char *fgtable_saved(struct fgtable *t);
+
+/* Whoever is next chooses, in the draw's order, the first category not
+ * held yet, Traps before Monsters before Treasure, until all are held. */
+void fgtable_pick_all(struct fgtable *t);
+/* The player (user name) holding category cat in this room. */
+const char *fgtable_holder(struct fgtable *t, enum fungeon_category cat);
+/* Runs line as the holder of cat, which must succeed. */
+void fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line);
+
+#endif
