@@ -1115,6 +1115,34 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
 }
 
 int
+store_sqlite_idle_keys(struct store_backend *base, int64_t used_since,
+                       void (*fn)(const char *key, void *ctx), void *ctx, char *err, size_t errlen)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(b->db, "SELECT key FROM channels WHERE last_used < ?1", -1, &s,
+	                       NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
+		return -1;
+	}
+	sqlite3_bind_int64(s, 1, used_since);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 0);
+
+		if (key != NULL)
+			fn(key, ctx);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
+		return -1;
+	}
+	return 0;
+}
+
+int
 store_sqlite_write_now(struct store_backend *base, const struct store_row *rows, size_t n,
                        char *err, size_t errlen)
 {

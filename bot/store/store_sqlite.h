@@ -61,6 +61,13 @@ int store_sqlite_load_now(struct store_backend *b, enum store_kind kind, const c
                           int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                           size_t errlen);
 
+/* Calls fn with the key of every channel stored but not used at or after
+ * used_since (those load_active leaves in the store), on the calling
+ * thread: at start-up. Returns 0, or -1 with one sentence in err. */
+int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since,
+                           void (*fn)(const char *key, void *ctx), void *ctx, char *err,
+                           size_t errlen);
+
 /* Writes rows[0..n) in one transaction with synchronous FULL, now, on the
  * calling thread, ignoring generations (each row is stored at generation
  * 1): the import of an old state directory at open. Returns 0, or -1 with
