@@ -11,8 +11,9 @@
  *   tables (a record past about 1 KB took overflow pages of its own there)
  *   and the file is vacuumed.
  * - One connection does the writing. Commits, loads by key and the
- *   everysec checkpoint run on libuv's thread pool, one at a time in the
- *   order they were asked (the connection is used by one thread at a time);
+ *   everysec checkpoint run on a thread of the backend's own, one at a time
+ *   in the order they were asked (the connection is used by one thread at a
+ *   time), each handed over with one wake of that thread;
  *   a second, read-only connection serves store_sqlite_load_now on the loop
  *   (WAL: a reader never waits for a writer). Snapshots use connections of
  *   their own on the pool.
