@@ -131,8 +131,9 @@ describe(const struct config *c, struct buf *b)
 		buf_addf(b, "discord (shard %d of %d)", c->discord.shard_id,
 		         c->discord.shard_count);
 	for (size_t i = 0; i < c->nirc; i++)
-		buf_addf(b, "%sirc %s (%s:%d, %zu channels)", b->len ? ", " : "", c->irc[i].network,
-		         c->irc[i].host, c->irc[i].port, c->irc[i].nchannels);
+		buf_addf(b, "%sirc %s (%s:%d, %zu channel%s)", b->len ? ", " : "",
+		         c->irc[i].network, c->irc[i].host, c->irc[i].port, c->irc[i].nchannels,
+		         c->irc[i].nchannels == 1 ? "" : "s");
 	if (c->console.enabled)
 		buf_addf(b, "%sthe console", b->len ? ", " : "");
 	if (b->len == 0)

@@ -70,13 +70,19 @@ struct config_discord {
  */
 #define CONFIG_IRC_FLOOD_BURST         4    /* lines */
 #define CONFIG_IRC_FLOOD_INTERVAL_MS   2000 /* then one line every this many ms */
-#define CONFIG_IRC_MAX_LINES           6    /* reply lines before summarising */
+#define CONFIG_IRC_MAX_LINES           4    /* reply lines before summarising */
 #define CONFIG_IRC_USER_BURST          5    /* commands */
 #define CONFIG_IRC_USER_INTERVAL_MS    2000
 #define CONFIG_IRC_CHANNEL_BURST       20 /* commands */
 #define CONFIG_IRC_CHANNEL_INTERVAL_MS 1000
 #define CONFIG_IRC_PING_INTERVAL       60 /* seconds of silence before a PING */
 #define CONFIG_IRC_PING_TIMEOUT        30 /* then seconds before the link is recycled */
+
+/* How the replies meant for one person go ([irc.NETWORK] private_replies). */
+enum irc_private {
+	IRC_PRIVATE_NOTICE = 0, /* default: no client answers a NOTICE */
+	IRC_PRIVATE_PRIVMSG,    /* a private message: a query window, a notification */
+};
 
 struct config_irc {
 	char *network; /* from the section name [irc.<network>] */
@@ -105,8 +111,9 @@ struct config_irc {
 	char *prefix;                      /* default "!" */
 	int flood_burst;                   /* default 4 */
 	int flood_interval_ms;             /* default 2000 */
-	int max_lines;                     /* reply lines before summarising, default 6 */
+	int max_lines;                     /* reply lines before summarising, default 4 */
 	bool formatting;                   /* mIRC formatting in replies, default true */
+	enum irc_private private_replies;  /* how what is for one person goes, default NOTICE */
 	bool join_on_invite;               /* join a channel the bot is invited to, default false */
 	char *admins[CONFIG_CHANNELS_MAX]; /* accounts or nick!user@host masks */
 	size_t nadmins;

@@ -6,6 +6,7 @@
 DELVER=$(cd "$(dirname "$DELVER")" && pwd)/$(basename "$DELVER")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+top=$(pwd)
 cd "$tmp" || exit 1
 unset CREDENTIALS_DIRECTORY DELVER_TEST_TOKEN
 fails=0
@@ -74,13 +75,23 @@ printf '[irc.n]\nhost = h\nnick = n\nsasl_user = me\npassword_source = file:%s/a
 check missing-secret-file 3 "error: t.conf:5: [irc.n] password_source: cannot read $tmp/absent: No such file or directory"
 
 printf '[discord]\ntoken_source = credential:delver.discord-token\n' > t.conf
-check missing-secret-credential 3 "error: t.conf:2: [discord] token_source: credential:delver.discord-token needs \$CREDENTIALS_DIRECTORY, which systemd sets for a service with LoadCredential=delver.discord-token:PATH"
+check missing-secret-credential 3 "error: t.conf:2: [discord] token_source: credential:delver.discord-token is read from \$CREDENTIALS_DIRECTORY, which systemd sets for the service (the shipped unit loads it from /etc/credstore/ with LoadCredential=delver.discord-token); outside it, name the directory with --credentials-dir (delver --check-config --credentials-dir /etc/credstore)"
 mkdir creds
 printf 'tok\n' > creds/delver.discord-token
 CREDENTIALS_DIRECTORY=$tmp/creds
 export CREDENTIALS_DIRECTORY
 check credential 0 "t.conf is valid; it enables discord (shard 0 of 1)"
 unset CREDENTIALS_DIRECTORY
+# By hand, as the hint says: the directory the unit loads credentials from.
+check credentials-dir 0 "t.conf is valid; it enables discord (shard 0 of 1)" \
+	--check-config --credentials-dir "$tmp/creds" --config t.conf
+check credentials-dir-missing 3 "error: t.conf:2: [discord] token_source: cannot read credential delver.discord-token ($tmp/nowhere/delver.discord-token): No such file or directory" \
+	--check-config --credentials-dir "$tmp/nowhere" --config t.conf
+# The shipped unit's hint names what the unit does.
+grep -qx 'LoadCredential=delver.discord-token' "$top/systemd/delver.service" ||
+	{ echo "FAIL the hint's LoadCredential= is not the shipped unit's"; fails=$((fails + 1)); }
+printf '[irc.one]\nhost = irc.example.net\nnick = delver\nchannels = #only\n' > t.conf
+check one-channel 0 "t.conf is valid; it enables irc one (irc.example.net:6697, 1 channel)"
 
 # A wrong command line: one line and a pointer to --help, status 2.
 check unknown-option 2 "delver: unknown option '--colour'; delver --help lists the options" \
