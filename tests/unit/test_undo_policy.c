@@ -128,8 +128,8 @@ no_reroll_without_a_gm(void **unused)
 	                    "nobody holds the GM seat here.");
 	assert_int_equal(undo_depth(table()), 2);
 	/* The deal was tried: the vendor never prices that lot again. */
-	assert_non_null(strstr(run("alice", "/bargain Gus \"lot of pelts\" sell +0"),
-	                       "lot of pelts"));
+	assert_non_null(
+	    strstr(run("alice", "/bargain Gus \"lot of pelts\" sell +0"), "lot of pelts"));
 	assert_true(reply_is_error(last));
 	run("alice", "/hazard");
 	assert_string_equal(run("alice", "/undo"),
@@ -189,9 +189,14 @@ the_machinery_sees_the_dice(void **unused)
 	    "/vendor Gus", "/bargain Gus gem sell +2", "/hazard", "/rest", "/fungeon hallway", NULL,
 	};
 	static const char *const still[] = {
-	    "/light add torch",   "/tension raise combat", "/safe on",
-	    "/hazard who gm",     "/turn move walking",    "/turn advance",
-	    "/fungeon join Brom fighter 2", NULL,
+	    "/light add torch",
+	    "/tension raise combat",
+	    "/safe on",
+	    "/hazard who gm",
+	    "/turn move walking",
+	    "/turn advance",
+	    "/fungeon join Brom fighter 2",
+	    NULL,
 	};
 
 	(void)unused;
