@@ -702,6 +702,7 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 	h.limit = header_int(e, "X-RateLimit-Limit", -1);
 	h.remaining = header_int(e, "X-RateLimit-Remaining", -1);
 	h.reset_after = header_double(e, "X-RateLimit-Reset-After", -1);
+	h.reset = header_double(e, "X-RateLimit-Reset", 0);
 	/* What Discord counts toward its ban; a 429 of a shared limit too,
 	 * though Discord says it does not count: bots were banned for them
 	 * (discord-api-docs issue 7243), and counting more only sheds sooner. */
