@@ -11,8 +11,9 @@
  *   tables (a record past about 1 KB took overflow pages of its own there)
  *   and the file is vacuumed.
  * - One connection does the writing. Commits, loads by key and the
- *   everysec checkpoint run on libuv's thread pool, one at a time in the
- *   order they were asked (the connection is used by one thread at a time);
+ *   everysec checkpoint run on a thread of the backend's own, one at a time
+ *   in the order they were asked (the connection is used by one thread at a
+ *   time), each handed over with one wake of that thread;
  *   a second, read-only connection serves store_sqlite_load_now on the loop
  *   (WAL: a reader never waits for a writer). Snapshots use connections of
  *   their own on the pool.
@@ -60,6 +61,13 @@ void store_sqlite_set_fsync(struct store_backend *b, enum fsync_policy fsync);
 int store_sqlite_load_now(struct store_backend *b, enum store_kind kind, const char *key,
                           int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                           size_t errlen);
+
+/* Calls fn with the key of every channel stored but not used at or after
+ * used_since (those load_active leaves in the store), on the calling
+ * thread: at start-up. Returns 0, or -1 with one sentence in err. */
+int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since,
+                           void (*fn)(const char *key, void *ctx), void *ctx, char *err,
+                           size_t errlen);
 
 /* Writes rows[0..n) in one transaction with synchronous FULL, now, on the
  * calling thread, ignoring generations (each row is stored at generation
