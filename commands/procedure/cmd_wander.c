@@ -15,7 +15,7 @@ check_roll(struct reply *out, const struct wander_check *w)
 {
 	reply_add(out, 0, "d%d: ", w->sides);
 	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", w->roll);
-	reply_add(out, 0, " -> ");
+	reply_add(out, 0, " → ");
 	if (!w->encounter) {
 		reply_add(out, RS_GOOD, "no wandering monsters");
 		reply_add(out, 0, ".");

@@ -142,7 +142,7 @@ small_channel(struct dispatch *d)
 	say(c, "/fungeon trap add pit annoy 2 pain 1 type darts");
 	say(c, "/fungeon monster add rat level 3");
 	say(c, "/fungeon enter waive:true");
-	fc = fungeon_channel_peek(state_channel(d->state, "console:small"));
+	fc = fungeon_channel_peek(state_channel(dispatch_state(d), "console:small"));
 	printf("small channel (%d members, %d pieces): state %zu bytes in memory\n", fc->n,
 	       fc->d.room.n[FUNGEON_TRAP] + fc->d.room.n[FUNGEON_MONSTER] +
 	           fc->d.room.n[FUNGEON_TREASURE],
