@@ -19,8 +19,9 @@
 #include "rules/base/utf8.h"
 
 /* The game modules a step may restore, and how a reply names them. */
-const enum chanmod_id undo_ids[UNDO_NMODS] = {CHANMOD_TENSION, CHANMOD_FUNGEON, CHANMOD_PROC};
-const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dungeon procedure"};
+const enum chanmod_id undo_ids[UNDO_NMODS] = {CHANMOD_TENSION, CHANMOD_FUNGEON, CHANMOD_PROC,
+                                              CHANMOD_TABLES};
+const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dungeon procedure", "tables"};
 
 /* Top-level commands that never change game state (never recorded). */
 static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save", "saved",

@@ -420,12 +420,10 @@ enum roll_audience {
  * whom, nothing else (not the dice, which give the modifier away, nor the
  * label), and the roll goes behind the GM's screen (gm_screen.h): the GM's
  * own secret roll (or that of anyone who may act as GM here) to the invoker
- * alone, a player's to the seat's holder. Returns the key of the one it
- * goes to, or NULL (with an error reply) when the channel has no GM to
- * send it to.
+ * alone, a player's to the seat's holder.
  */
-static const char *
-secret_to(struct invocation *inv, struct reply *out)
+const char *
+cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 {
 	if (inv->is_gm) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
@@ -437,6 +435,14 @@ secret_to(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
 		reply_add(out, 0, ", sees the result.");
 		reply_nl(out);
+	} else {
+		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
+		                 "takes the seat with ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, ", or roll in the open with ");
+		reply_cmd(out, RS_BAD, "roll", NULL);
+		reply_add(out, RS_BAD, ".");
+		return NULL;
 	}
 	return gm_screen_to(inv, out);
 }
@@ -472,13 +478,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	if (who == ROLL_SECRET && (to = secret_to(inv, out)) == NULL) {
-		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
-		                 "takes the seat with ");
-		reply_cmd(out, RS_BAD, "gm claim", NULL);
-		reply_add(out, RS_BAD, ", or roll in the open with ");
-		reply_cmd(out, RS_BAD, "roll", NULL);
-		reply_add(out, RS_BAD, ".");
+	if (who == ROLL_SECRET && (to = cmd_roll_secret_to(inv, out)) == NULL) {
 		dice_result_free(res);
 		return;
 	}
