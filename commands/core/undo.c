@@ -15,6 +15,7 @@
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
+#include "rules/base/rng.h"
 #include "rules/base/utf8.h"
 
 /* The game modules a step may restore, and how a reply names them. */
@@ -35,9 +36,10 @@ static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save",
  * order is undo_ids'.
  */
 struct undo_step {
-	uint8_t has;   /* bit m: module m changed in this step */
-	uint8_t none;  /* bit m: it had no state before */
-	uint8_t whole; /* bit m: its delta holds the whole previous encoding (a saved full form) */
+	uint8_t has;    /* bit m: module m changed in this step */
+	uint8_t none;   /* bit m: it had no state before */
+	uint8_t whole;  /* bit m: its delta holds the whole previous encoding (a saved full form) */
+	uint8_t rolled; /* 1: its command rolled dice */
 	char data[];
 };
 
@@ -52,7 +54,7 @@ struct undo_hist {
 /* What a step is made of, before it is packed. */
 struct undo_parts {
 	const char *text[4]; /* who, name, path, args */
-	uint8_t has, none, whole;
+	uint8_t has, none, whole, rolled;
 	struct undo_delta d[UNDO_NMODS];
 };
 
@@ -125,6 +127,7 @@ step_pack(const struct undo_parts *in, size_t *out_size)
 	s->has = in->has;
 	s->none = in->none;
 	s->whole = in->whole;
+	s->rolled = in->rolled;
 	p = (uint8_t *)s->data;
 	for (int i = 0; i < 4; i++) {
 		size_t n = strlen(in->text[i]) + 1;
@@ -324,6 +327,8 @@ hist_save(const void *p)
 		cJSON_AddStringToObject(so, "name", step_text(s, 1));
 		cJSON_AddStringToObject(so, "path", step_text(s, 2));
 		cJSON_AddStringToObject(so, "args", step_text(s, 3));
+		if (s->rolled)
+			cJSON_AddBoolToObject(so, "rolled", true);
 		step_deltas(s, d);
 		for (int m = 0; m < UNDO_NMODS; m++) {
 			const char *key = chanmod_table[undo_ids[m]]->name;
@@ -409,6 +414,12 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 			return NULL;
 		p.text[i] = text[i];
 	}
+	v = cJSON_GetObjectItemCaseSensitive(so, "rolled");
+	if (v != NULL && !cJSON_IsBool(v)) {
+		snprintf(err, errlen, "An undo step's \"rolled\" is not true or false.");
+		return NULL;
+	}
+	p.rolled = cJSON_IsTrue(v);
 	mods = cJSON_GetObjectItemCaseSensitive(so, "mods");
 	deltas = cJSON_GetObjectItemCaseSensitive(so, "deltas");
 	if (deltas != NULL && !cJSON_IsObject(deltas)) {
@@ -520,6 +531,7 @@ hist_rekey(void *mod, const char *from, const char *to)
 		p.has = s->has;
 		p.none = s->none;
 		p.whole = s->whole;
+		p.rolled = s->rolled;
 		step_deltas(s, p.d);
 		re = step_pack(&p, &size);
 		hist_append(&out, re, size);
@@ -585,6 +597,7 @@ undo_before(struct invocation *inv, struct undo_snap *snap)
 	if (inv->path[0] == NULL || inv->cmd->read_only || !undoable(inv))
 		return;
 	snap->active = true;
+	snap->draws = inv->rng != NULL ? rng_draws(inv->rng) : 0;
 	for (int m = 0; m < UNDO_NMODS; m++)
 		snap->before[m] = encode_mod(inv->chan, m);
 }
@@ -706,6 +719,7 @@ undo_after(struct invocation *inv, struct undo_snap *snap)
 		p.text[1] = name;
 		p.text[2] = path;
 		p.text[3] = args;
+		p.rolled = inv->rng != NULL && rng_draws(inv->rng) != snap->draws;
 		s = step_pack(&p, &size);
 		hist_push(channel_mod(inv->chan, CHANMOD_UNDO), s, size);
 	}
@@ -809,6 +823,10 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 			first = false;
 		}
 		reply_add(out, 0, " state is as it was before.");
+		if (s->rolled)
+			reply_add(out, 0,
+			          " Its dice no longer count: running it again rolls new ones, "
+			          "here for everyone to see.");
 		reply_nl(out);
 	}
 	if (next == NULL) {
@@ -890,6 +908,10 @@ const struct command cmd_undo = {
             "Repeat to go further back: the channel keeps its last 10 changes (and at most "
             "256 KiB of earlier state), across restarts. Rolls, {/log}, saved rolls, the channel's "
             "settings and the GM seat are not undone. While Tension is hidden, a change made "
-            "behind the GM's screen is named to the GM alone.",
+            "behind the GM's screen is named to the GM alone. Undoing a command that rolled "
+            "dice (a trap, a combat turn, a tension roll) says so: its dice no longer count, "
+            "and running it again rolls new ones in the channel, where everyone sees the "
+            "re-roll; the undone dice are not kept for it, for dice everyone has seen would "
+            "make the next roll known in advance.",
     .fn = undo_fn,
 };

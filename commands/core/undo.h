@@ -22,6 +22,11 @@
  * ("deltas"; version-2 records' whole encodings, "mods", are turned into
  * deltas on loading, bot/store/store_record.c), so a restart keeps it.
  *
+ * A step remembers whether its command rolled dice; /undo then says that
+ * those dice no longer count and that running the command again rolls new
+ * ones in front of everyone. The dice are not kept for the re-run: dice the
+ * channel has seen would make that roll known in advance.
+ *
  * Not undoable (never recorded): rolls and /log, saved rolls (/save,
  * /saved), /settings, the GM seat (/gm), /help and /undo itself. A command
  * marked read_only (registry.h) is not encoded before it runs at all.
@@ -33,6 +38,7 @@
 #define DELVER_UNDO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "commands/core/registry.h"
 
@@ -47,6 +53,7 @@
 struct undo_snap {
 	bool active;              /* the command may leave a step */
 	char *before[UNDO_NMODS]; /* the modules' encodings before it (owned), NULL: none */
+	uint64_t draws;           /* the rng's draws before it: a step whose command rolled */
 };
 
 /* Before inv runs: marks whether it is undoable and, when it is, encodes
