@@ -159,9 +159,11 @@ deps:
 deps-run:
 	@sh tests/deps.sh run
 
+# The console as the player gm, the name README.md's tour uses; ARGS may
+# name another (--user alice): the last --user counts.
 run: deps-run
-	@$(MAKE) --no-print-directory all
-	@./delver $(ARGS)
+	@$(MAKE) --no-print-directory -s all
+	@./delver --user gm $(ARGS)
 
 tools: $(TOOL_BIN)
 

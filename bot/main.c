@@ -33,6 +33,10 @@ usage(FILE *f)
 	        "                     when it does not exist, the defaults: the console)\n"
 	        "  --check-config     check the configuration and its secrets, then exit:\n"
 	        "                     0 when it is valid, 3 when not\n"
+	        "  --credentials-dir DIR\n"
+	        "                     read credential:NAME secrets from DIR/NAME (default:\n"
+	        "                     $CREDENTIALS_DIRECTORY, which systemd sets); to check\n"
+	        "                     the service's file by hand: /etc/credstore\n"
 	        "  --console          play in this terminal, even with other transports\n"
 	        "                     configured (the default when nothing else is)\n"
 	        "  --user NAME        who is typing (default: [console] user, else $USER)\n"
@@ -139,6 +143,7 @@ main(int argc, char **argv)
 		ARG_LOG_LEVEL,
 		ARG_PERSIST, /* --state-dir, --fsync, --snapshot-interval, --evict-after */
 		ARG_RESTORE,
+		ARG_CREDENTIALS,
 	};
 	static const struct option longopts[] = {
 	    {"config", required_argument, NULL, ARG_CONFIG},
@@ -155,6 +160,7 @@ main(int argc, char **argv)
 	    {"snapshot-interval", required_argument, NULL, ARG_PERSIST},
 	    {"evict-after", required_argument, NULL, ARG_PERSIST},
 	    {"restore", required_argument, NULL, ARG_RESTORE},
+	    {"credentials-dir", required_argument, NULL, ARG_CREDENTIALS},
 	    {"version", no_argument, NULL, 'V'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
@@ -233,6 +239,13 @@ main(int argc, char **argv)
 			break;
 		case ARG_RESTORE:
 			restore = optarg;
+			break;
+		case ARG_CREDENTIALS:
+			/* Where credential:NAME secrets are read, as systemd says it
+			 * to a service (config_secret.h). */
+			if (*optarg == '\0' || setenv("CREDENTIALS_DIRECTORY", optarg, 1) != 0)
+				log_fatalx("--credentials-dir needs a directory (got '%s')",
+				           optarg);
 			break;
 		case 'V':
 			printf("delver %s\n", DELVER_VERSION);

@@ -33,6 +33,9 @@ enum fsync_policy {
 
 struct config_bot {
 	char *state_dir;          /* NULL: $STATE_DIRECTORY, else ./state */
+	char *state_root;         /* set by app_config: the root every process of
+	                             the bot shares, when state_dir became this
+	                             process's own part of it (bot/store/shard_dirs.h) */
 	int snapshot_interval;    /* seconds, default 60 */
 	int snapshot_keep;        /* snapshot files kept, 1 to 10000; default 24 */
 	enum fsync_policy fsync;  /* default everysec */
@@ -54,8 +57,9 @@ struct config_discord {
 	char *application_id;           /* snowflake as text, or NULL (from READY) */
 	char *gateway_url;              /* default: from GET /gateway/bot */
 	char *rest_url;                 /* default https://discord.com/api/v10 */
-	int shard_id;                   /* default 0 */
-	int shard_count;                /* default 1 */
+	int shard_count;                /* 0: auto (Discord's recommendation, the default) */
+	int shard_first, shard_last;    /* the shards this process runs ("shards", or its
+	                                   older name "shard_id"); -1, -1: all (default) */
 	char *dev_guild;                /* register commands here (instant), or NULL */
 	bool user_install;              /* commands offered to user installs too; default no */
 	uint64_t intents;               /* default 1 (GUILDS) */
@@ -70,13 +74,19 @@ struct config_discord {
  */
 #define CONFIG_IRC_FLOOD_BURST         4    /* lines */
 #define CONFIG_IRC_FLOOD_INTERVAL_MS   2000 /* then one line every this many ms */
-#define CONFIG_IRC_MAX_LINES           6    /* reply lines before summarising */
+#define CONFIG_IRC_MAX_LINES           4    /* reply lines before summarising */
 #define CONFIG_IRC_USER_BURST          5    /* commands */
 #define CONFIG_IRC_USER_INTERVAL_MS    2000
 #define CONFIG_IRC_CHANNEL_BURST       20 /* commands */
 #define CONFIG_IRC_CHANNEL_INTERVAL_MS 1000
 #define CONFIG_IRC_PING_INTERVAL       60 /* seconds of silence before a PING */
 #define CONFIG_IRC_PING_TIMEOUT        30 /* then seconds before the link is recycled */
+
+/* How the replies meant for one person go ([irc.NETWORK] private_replies). */
+enum irc_private {
+	IRC_PRIVATE_NOTICE = 0, /* default: no client answers a NOTICE */
+	IRC_PRIVATE_PRIVMSG,    /* a private message: a query window, a notification */
+};
 
 struct config_irc {
 	char *network; /* from the section name [irc.<network>] */
@@ -105,8 +115,9 @@ struct config_irc {
 	char *prefix;                      /* default "!" */
 	int flood_burst;                   /* default 4 */
 	int flood_interval_ms;             /* default 2000 */
-	int max_lines;                     /* reply lines before summarising, default 6 */
+	int max_lines;                     /* reply lines before summarising, default 4 */
 	bool formatting;                   /* mIRC formatting in replies, default true */
+	enum irc_private private_replies;  /* how what is for one person goes, default NOTICE */
 	bool join_on_invite;               /* join a channel the bot is invited to, default false */
 	char *admins[CONFIG_CHANNELS_MAX]; /* accounts or nick!user@host masks */
 	size_t nadmins;

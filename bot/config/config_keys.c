@@ -10,6 +10,7 @@ static const char *const fsync_choices[] = {"everysec", "always", "no", NULL};
 static const char *const level_choices[] = {"error", "warn", "info", "debug", NULL};
 static const char *const compress_choices[] = {"zlib-stream", "none", NULL};
 static const char *const backend_choices[] = {"sqlite", "postgresql", NULL};
+static const char *const private_choices[] = {"notice", "privmsg", NULL};
 
 _Static_assert(sizeof(enum fsync_policy) == sizeof(int), "enums are stored as int");
 _Static_assert(sizeof(enum log_level) == sizeof(int), "enums are stored as int");
@@ -19,6 +20,8 @@ _Static_assert(sizeof(enum discord_compress) == sizeof(int), "enums are stored a
 _Static_assert(DISCORD_COMPRESS_ZLIB == 0 && DISCORD_COMPRESS_NONE == 1, "compress_choices");
 _Static_assert(sizeof(enum store_engine) == sizeof(int), "enums are stored as int");
 _Static_assert(STORE_ENGINE_SQLITE == 0 && STORE_ENGINE_POSTGRESQL == 1, "backend_choices");
+_Static_assert(sizeof(enum irc_private) == sizeof(int), "enums are stored as int");
+_Static_assert(IRC_PRIVATE_NOTICE == 0 && IRC_PRIVATE_PRIVMSG == 1, "private_choices");
 
 #define B(f) offsetof(struct config_bot, f)
 static const struct key bot_keys[] = {
@@ -47,8 +50,10 @@ static const struct key discord_keys[] = {
      config_value_ws_url, NULL, KEY_OPTIONAL},
     {"rest_url", KEY_STRING, D(rest_url), 0, 0, 0, 0, "an https:// or http:// URL",
      config_value_http_url, NULL, 0},
-    {"shard_id", KEY_INT, D(shard_id), 0, 0, 0, 65534, "a whole number", NULL, NULL, 0},
-    {"shard_count", KEY_INT, D(shard_count), 0, 0, 1, 65535, "a whole number", NULL, NULL, 0},
+    {"shard_count", KEY_INT, D(shard_count), 0, 0, 1, 65535, "auto or a whole number", NULL, NULL,
+     KEY_AUTO},
+    {"shards", KEY_RANGE, D(shard_first), 0, D(shard_last), 0, 65534,
+     "a shard id or a range FIRST-LAST of shard ids", NULL, NULL, KEY_OPTIONAL},
     {"dev_guild", KEY_STRING, D(dev_guild), 0, 0, 0, 0, "a Discord id (1 to 20 digits)",
      config_value_snowflake, NULL, KEY_OPTIONAL},
     {"user_install", KEY_BOOL, D(user_install), 0, 0, 0, 0, NULL, NULL, NULL, 0},
@@ -107,6 +112,7 @@ static const struct key irc_keys[] = {
      "a whole number of milliseconds", NULL, NULL, 0},
     {"max_lines", KEY_INT, I(max_lines), 0, 0, 1, 100, "a whole number of lines", NULL, NULL, 0},
     {"formatting", KEY_BOOL, I(formatting), 0, 0, 0, 0, NULL, NULL, NULL, 0},
+    {"private_replies", KEY_CHOICE, I(private_replies), 0, 0, 0, 0, NULL, NULL, private_choices, 0},
     {"join_on_invite", KEY_BOOL, I(join_on_invite), 0, 0, 0, 0, NULL, NULL, NULL, 0},
     {"admins", KEY_LIST, I(admins), I(nadmins), 0, 0, CONFIG_CHANNELS_MAX,
      "account names or nick!user@host masks (* and ? as wildcards), separated by spaces or "

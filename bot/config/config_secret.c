@@ -223,10 +223,13 @@ read_credential(const char *name, char *err, size_t errlen)
 	int r;
 
 	if (dir == NULL || *dir == '\0') {
-		snprintf(err, errlen,
-		         "credential:%s needs $CREDENTIALS_DIRECTORY, which systemd sets for a "
-		         "service with LoadCredential=%s:PATH",
-		         name, name);
+		snprintf(
+		    err, errlen,
+		    "credential:%s is read from $CREDENTIALS_DIRECTORY, which systemd sets for "
+		    "the service (the shipped unit loads it from /etc/credstore/ with "
+		    "LoadCredential=%s); outside it, name the directory with --credentials-dir "
+		    "(delver --check-config --credentials-dir /etc/credstore)",
+		    name, name);
 		return NULL;
 	}
 	r = snprintf(path, sizeof(path), "%s/%s", dir, name);

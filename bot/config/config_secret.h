@@ -5,7 +5,9 @@
  *   file:PATH        the file at the absolute PATH, refused when any group or
  *                    other permission bit is set (chmod 600 fixes it)
  *   credential:NAME  $CREDENTIALS_DIRECTORY/NAME, which systemd fills from
- *                    LoadCredential=NAME:PATH
+ *                    LoadCredential=NAME (the shipped units) or
+ *                    LoadCredential=NAME:PATH; delver --credentials-dir sets
+ *                    it for a check by hand
  * A secret is one line of 1 to SECRET_MAX bytes without control characters;
  * one trailing newline (LF or CRLF) in a file is dropped.
  *

@@ -1,5 +1,6 @@
 /* console: stdin/stdout transport on the libuv loop; see console.h. */
 #include "bot/console/console.h"
+#include "bot/console/console_tty.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -591,6 +592,7 @@ edit_end(struct console *c)
 	if (c->o.history != NULL)
 		write_history(c->o.history);
 	edit_console = NULL;
+	console_tty_give_back();
 }
 
 /* libedit's line handler: line is a whole line (ours to free), or NULL
@@ -719,6 +721,8 @@ edit_start(struct console *c)
 	c->editing = true;
 	c->width = term_width();
 	edit_console = c;
+	/* Ctrl-C is the console's alone, not a make run's around it. */
+	console_tty_take(STDIN_FILENO);
 	/* The loop owns the signals: libedit installs no handler. */
 	rl_catch_signals = 0;
 	rl_catch_sigwinch = 0;

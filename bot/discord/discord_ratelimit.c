@@ -11,16 +11,24 @@
 #include "rules/base/mem.h"
 
 #define IDLE_FORGET 60000 /* ms after its reset an idle bucket is forgotten */
-#define SWEEP_EVERY 1024  /* calls between sweeps */
+/* A request that waits for the answers in flight is looked at again when
+ * one comes (discord_rest pumps then), or after this many ms. */
+#define ANSWER_WAIT 1000
+/* Resets (seconds) this close are one window's: far less than any window
+ * lasts, more than a server's rounding. */
+#define WINDOW_SAME 0.010
+#define SWEEP_EVERY 1024 /* calls between sweeps */
 
 struct bucket {
 	char
 	    key[DISCORD_RATELIMIT_ROUTE_MAX * 2]; /* bucket hash + major parameters, or the route */
 	int limit, remaining;                     /* -1: unknown */
 	int64_t reset_at;                         /* when remaining refills */
+	double window;                            /* its X-RateLimit-Reset, 0: unknown */
 	int64_t locked_until;                     /* a 429 said wait */
 	int inflight;
-	int refs; /* routes in this bucket */
+	bool answered; /* an answer came: its headers (or their absence) told */
+	int refs;      /* routes in this bucket */
 	int64_t last_used;
 	UT_hash_handle hh;
 };
@@ -282,18 +290,30 @@ discord_ratelimit_wait(struct discord_ratelimit *rl, const char *route, bool exe
 		return wait;
 	if (b->locked_until > now && b->locked_until - now > wait)
 		wait = b->locked_until - now;
+	/* Nothing known yet: one request at a time, until its answer tells
+	 * the bucket. */
+	if (!b->answered && b->inflight > 0 && wait < ANSWER_WAIT)
+		wait = ANSWER_WAIT;
 	if (b->reset_at <= now && b->limit >= 0)
 		b->remaining = b->limit;
-	if (b->remaining >= 0 && b->remaining - b->inflight <= 0 && b->reset_at > now &&
-	    b->reset_at - now > wait)
-		wait = b->reset_at - now;
+	if (b->remaining >= 0 && b->remaining - b->inflight <= 0) {
+		/* Before the reset, wait for it; after it, the requests in
+		 * flight may have used the new window up, and only their
+		 * answers tell when it ends. */
+		int64_t until = b->reset_at > now ? b->reset_at - now : ANSWER_WAIT;
+
+		if (until > wait)
+			wait = until;
+	}
 	return wait;
 }
 
 void
 discord_ratelimit_sent(struct discord_ratelimit *rl, const char *route, bool exempt, int64_t now)
 {
-	struct bucket *b = bucket_of(rl, route, exempt, false, now);
+	/* A route of the bot's is known from its first request, so that the
+	 * next waits for its answer; an exempt one only once it must be. */
+	struct bucket *b = bucket_of(rl, route, exempt, !exempt, now);
 
 	if (!exempt) {
 		rl->sent[rl->next] = now;
@@ -324,6 +344,32 @@ forget_exempt(struct discord_ratelimit *rl, struct route *r, int64_t now)
 	}
 }
 
+/* The remaining count and reset of an answer's window. Within the window
+ * known (the same X-RateLimit-Reset) the count only falls: an answer that
+ * went out first may come back last, holding a higher count. An answer of
+ * a window before it, or of the window known once its reset passed (the
+ * count was refilled then), tells nothing new. */
+static void
+learn_window(struct bucket *b, const struct discord_ratelimit_headers *h, int64_t now)
+{
+	if (h->reset > 0 && b->window > 0) {
+		if (h->reset < b->window - WINDOW_SAME)
+			return;
+		if (h->reset <= b->window + WINDOW_SAME) {
+			if (b->reset_at > now && h->remaining >= 0 &&
+			    (b->remaining < 0 || h->remaining < b->remaining))
+				b->remaining = h->remaining;
+			return;
+		}
+	}
+	if (h->reset > 0)
+		b->window = h->reset;
+	if (h->remaining >= 0)
+		b->remaining = h->remaining;
+	if (h->reset_after >= 0)
+		b->reset_at = now + (int64_t)(h->reset_after * 1000.0 + 0.999);
+}
+
 void
 discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exempt, long status,
                        const struct discord_ratelimit_headers *h, double retry_after, bool global,
@@ -335,6 +381,8 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 
 	if (b != NULL && b->inflight > 0)
 		b->inflight--;
+	if (b != NULL && status != 0)
+		b->answered = true;
 	if (status == 429 && global) {
 		rl->global_until = now + (int64_t)(retry_after * 1000.0 + 0.999);
 		return;
@@ -367,16 +415,15 @@ discord_ratelimit_done(struct discord_ratelimit *rl, const char *route, bool exe
 			r->b = nb;
 		}
 		b = nb;
+		b->answered = true;
 		if (h->limit >= 0)
 			b->limit = h->limit;
-		if (h->remaining >= 0)
-			b->remaining = h->remaining;
-		if (h->reset_after >= 0)
-			b->reset_at = now + (int64_t)(h->reset_after * 1000.0 + 0.999);
+		learn_window(b, h, now);
 	}
 	if (status == 429) {
 		if (b == NULL)
 			b = bucket_of(rl, route, exempt, true, now);
+		b->answered = true;
 		b->locked_until = now + (int64_t)(retry_after * 1000.0 + 0.999);
 	}
 	if (exempt && r != NULL)

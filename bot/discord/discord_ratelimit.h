@@ -7,15 +7,21 @@
  * so "POST /channels/1/messages" and "POST /channels/2/messages" are two
  * routes. A route joins the bucket its responses name (X-RateLimit-Bucket,
  * qualified by its major parameters), learning limit, remaining and
- * reset-after from the headers; until then it is unlimited.
+ * reset-after from the headers. Until its first answer, one request of a
+ * route (not an exempt one) goes at a time, so that a burst meets the
+ * limit it does not know yet with one request, not with a 429 for each.
+ * Answers may come back in another order than their requests went: within
+ * one window (the same X-RateLimit-Reset) the lowest remaining count is
+ * believed, and an answer of a window already over teaches nothing.
  *
  * A request may go when its bucket has requests left (counting those in
- * flight) or has reset, no 429 has locked the bucket, and, unless it is an
- * interaction's (exempt: its callback, follow-ups and edits, which Discord
- * does not count against the global limit), the global limit allows: at
- * most 50 requests in any second, and no global 429 lock. A 429 locks the
- * bucket, or everything when global, for retry_after: nothing is sent
- * there before it passes.
+ * flight; past its reset the bucket holds its limit again, less those in
+ * flight, until their answers tell the new window), no 429 has locked the
+ * bucket, and, unless it is an interaction's (exempt: its callback,
+ * follow-ups and edits, which Discord does not count against the global
+ * limit), the global limit allows: at most 50 requests in any second, and
+ * no global 429 lock. A 429 locks the bucket, or everything when global,
+ * for retry_after: nothing is sent there before it passes.
  *
  * The buckets of exempt routes are learnt as the others (an interaction's
  * follow-ups and edits share one bucket per interaction token, 5 per 2 s
@@ -44,6 +50,10 @@ struct discord_ratelimit_headers {
 	int limit;
 	int remaining;
 	double reset_after; /* seconds */
+	/* X-RateLimit-Reset: the window's end, epoch seconds; 0 when absent.
+	 * Answers of one window carry the same value, so answers that arrive
+	 * out of order are told apart from a new window's. */
+	double reset;
 };
 
 struct discord_ratelimit *discord_ratelimit_new(void);

@@ -30,6 +30,7 @@ struct irc_bot {
 	struct irc_conn *conn;
 	struct irc_limit *users;   /* commands per user key */
 	struct irc_limit *chans;   /* commands per channel key */
+	struct irc_limit *seen;    /* when a user last had a command taken, per channel */
 	struct irc_limit *ctcp;    /* CTCP answers per nick */
 	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
 	void *reload_ctx;
@@ -65,6 +66,7 @@ irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *c
 	b->conn = conn;
 	b->users = irc_limit_new(1, 0);
 	b->chans = irc_limit_new(1, 0);
+	b->seen = irc_limit_new(1, 0);
 	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
 	b->aliases = xcalloc(ALIASES_MAX, sizeof(*b->aliases));
 	set_rates(b);
@@ -80,6 +82,7 @@ irc_bot_free(struct irc_bot *b)
 		h->b = NULL;
 	irc_limit_free(b->users);
 	irc_limit_free(b->chans);
+	irc_limit_free(b->seen);
 	irc_limit_free(b->ctcp);
 	free(b->aliases);
 	free(b);
@@ -325,15 +328,55 @@ strip_lines(struct irc_lines *l, size_t first)
 	l->n = kept;
 }
 
-/* Renders msg (NULL: nothing) for target and adds its lines to v. */
+/* What is_nick needs: the channel whose members a mention would notify. */
+struct nick_ctx {
+	struct irc_bot *b;
+	const char *chan;
+};
+
+static bool
+is_member_nick(void *ctx, const char *word, size_t len)
+{
+	const struct nick_ctx *n = ctx;
+	char nick[IRC_NICK_MAX];
+
+	if (len >= sizeof(nick))
+		return false;
+	memcpy(nick, word, len);
+	nick[len] = '\0';
+	return irc_conn_is_member(n->b->conn, n->chan, nick);
+}
+
+/* The lines a reply may take: max_lines, and, when lines are paced, never
+ * more than the flood burst, so that a reply goes out at once when the
+ * bucket is full. */
+static int
+reply_lines_max(const struct irc_bot *b)
+{
+	int max = b->cfg->max_lines > 0 ? b->cfg->max_lines : CONFIG_IRC_MAX_LINES;
+	int burst = b->cfg->flood_burst > 0 ? b->cfg->flood_burst : CONFIG_IRC_FLOOD_BURST;
+
+	return b->cfg->flood_interval_ms > 0 && burst < max ? burst : max;
+}
+
+/*
+ * Renders msg (NULL: nothing) for target and adds its lines to v. In a
+ * channel the reply addresses nick (who asked), and no other nick in it
+ * can notify anyone.
+ */
 static void
 render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, const char *target,
-           struct irc_lines *keep, struct irc_say **v, size_t *n)
+           const char *nick, struct irc_lines *keep, struct irc_say **v, size_t *n)
 {
+	struct nick_ctx nc = {b, target};
+	bool chan = irc_conn_is_channel(b->conn, target);
 	struct render_irc_opts ro = {
 	    .budget = irc_conn_budget(b->conn, target),
-	    .max_lines = b->cfg->max_lines > 0 ? b->cfg->max_lines : CONFIG_IRC_MAX_LINES,
+	    .max_lines = reply_lines_max(b),
 	    .prefix = prefix(b),
+	    .address = chan ? nick : NULL,
+	    .is_nick = chan ? is_member_nick : NULL,
+	    .nick_ctx = &nc,
 	};
 	size_t first = keep->n;
 
@@ -347,6 +390,14 @@ render_msg(struct irc_bot *b, const struct reply_msg *msg, const char *cmd, cons
 	*v = xrealloc(*v, (*n + keep->n - first + 1) * sizeof(**v));
 	for (size_t i = first; i < keep->n; i++)
 		(*v)[(*n)++] = (struct irc_say){cmd, target, keep->v[i]};
+}
+
+/* The command for what is for one person alone: NOTICE, or PRIVMSG where
+ * the network's private_replies says so. */
+static const char *
+private_cmd(const struct irc_bot *b)
+{
+	return b->cfg->private_replies == IRC_PRIVATE_PRIVMSG ? "PRIVMSG" : "NOTICE";
 }
 
 /*
@@ -380,7 +431,8 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 	size_t n = 0;
 
 	if (reply_is_error(r) || quiet) {
-		render_msg(b, reply_msg(r, REPLY_CHANNEL), "NOTICE", nick, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), private_cmd(b), nick, nick, &keep, &v,
+		           &n);
 	} else if (reply_msg(r, REPLY_GM) != NULL && !gm_here(b, r, where)) {
 		char text[400];
 
@@ -388,19 +440,20 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 		         "The GM, %.64s, is not in %.64s under that nick, so delver did not send "
 		         "your secret roll; roll again once they are back.",
 		         reply_gm_name(r), where);
-		irc_conn_say_lane(b->conn, lane, "NOTICE", nick, text);
+		irc_conn_say_lane(b->conn, lane, private_cmd(b), nick, text);
 		return;
 	} else {
-		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, &keep, &v, &n);
-		render_msg(b, reply_msg(r, REPLY_INVOKER), "NOTICE", nick, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, nick, &keep, &v, &n);
+		render_msg(b, reply_msg(r, REPLY_INVOKER), private_cmd(b), nick, nick, &keep, &v,
+		           &n);
 		if (reply_msg(r, REPLY_GM) != NULL)
-			render_msg(b, reply_msg(r, REPLY_GM), "NOTICE", reply_gm_name(r), &keep, &v,
-			           &n);
+			render_msg(b, reply_msg(r, REPLY_GM), private_cmd(b), reply_gm_name(r),
+			           nick, &keep, &v, &n);
 	}
 	/* A refusal is counted and summed up in the log by the session. */
 	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {
 		irc_conn_say_lane(
-		    b->conn, lane, "NOTICE", nick,
+		    b->conn, lane, private_cmd(b), nick,
 		    "delver has too many replies waiting to be sent, so it dropped its "
 		    "answer to your command; try again in a minute.");
 	}
@@ -444,21 +497,31 @@ static bool
 admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *chan, int64_t now)
 {
 	/* A quarter of a channel's burst (one at least, from a burst of 2) is
-	 * kept for its quiet users, those whose own bucket is full: flooders,
-	 * each within their own rate, cannot spend all of it between them, as
-	 * they could when their lines come in one batch after the bot waited
-	 * (their buckets refill meanwhile), and leave the others refused. */
+	 * kept for its quiet users: those who had no command taken there for
+	 * as long as their own burst takes to come back (the channel's, with
+	 * no limit per user). Everyone else leaves it, however far within
+	 * their own rate: users who each keep to it can between them spend
+	 * the channel's faster than it refills, and would otherwise leave
+	 * someone who sent nothing refused. */
 	int burst = b->cfg->channel_burst, reserve = burst < 2 ? 0 : burst < 8 ? 1 : burst / 4;
-	int own = irc_limit_count(b->users, o->user_key, now); /* one lookup for both */
-	bool user_ok = own >= 1, quiet = own >= b->cfg->user_burst;
-	bool chan_ok = chan == NULL ||
-	               irc_limit_ready_keeping(b->chans, o->chan_key, quiet ? 0 : reserve, now);
-	char rate[96], text[400];
+	int64_t window = (int64_t)b->cfg->user_burst * b->cfg->user_interval_ms, last = 0;
+	bool user_ok = irc_limit_ready(b->users, o->user_key, now), quiet = true, chan_ok = true;
+	char seen[2 * KEY_MAX], rate[96], text[400];
 
+	if (window <= 0)
+		window = (int64_t)b->cfg->channel_burst * b->cfg->channel_interval_ms;
+	if (chan != NULL) {
+		snprintf(seen, sizeof(seen), "%s %s", o->chan_key, o->user_key);
+		irc_limit_count(b->seen, seen, now, &last);
+		quiet = last == IRC_LIMIT_NEVER || now - last >= window;
+		chan_ok = irc_limit_ready_keeping(b->chans, o->chan_key, quiet ? 0 : reserve, now);
+	}
 	if (user_ok && chan_ok) {
 		irc_limit_take(b->users, o->user_key, now);
-		if (chan != NULL)
+		if (chan != NULL) {
 			irc_limit_take(b->chans, o->chan_key, now);
+			irc_limit_take(b->seen, seen, now);
+		}
 		return true;
 	}
 	log_debug("irc %s: ignoring a command from %s: %s rate limit", b->cfg->network, nick,
@@ -478,7 +541,7 @@ admit(struct irc_bot *b, const struct origin *o, const char *nick, const char *c
 		         "(%s); it ignores the extra ones, so slow down.",
 		         chan, rate);
 	}
-	irc_conn_say_lane(b->conn, o->user_key, "NOTICE", nick, text);
+	irc_conn_say_lane(b->conn, o->user_key, private_cmd(b), nick, text);
 	return false;
 }
 
@@ -609,7 +672,7 @@ owner_command(struct irc_bot *b, const struct irc_msg *m, const char *text)
 		         strcmp(word, "join") == 0 ? "Joining" : "Leaving", chan);
 	}
 	explicit_bzero(key, sizeof(key));
-	irc_conn_say(b->conn, "NOTICE", m->nick, reply);
+	irc_conn_say(b->conn, private_cmd(b), m->nick, reply);
 	return true;
 }
 

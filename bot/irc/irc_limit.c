@@ -11,7 +11,8 @@ struct entry {
 	char key[IRC_LIMIT_KEY_MAX];
 	int64_t credit;   /* ms of credit, at most capacity */
 	int64_t refilled; /* when credit was last brought up to date */
-	int64_t spent;    /* when a command was last spent */
+	int64_t spent;    /* when a command was last spent (or the key was made) */
+	bool used;        /* a command was spent since the key was made */
 	int64_t refused;  /* when a command was last refused (told is true) */
 	bool told;        /* told to slow down in this throttled spell */
 };
@@ -82,17 +83,21 @@ find(struct irc_limit *l, const char *key, int64_t now)
 	if (l->n < IRC_LIMIT_KEYS) {
 		e = &l->v[l->n++];
 	} else {
-		/* A full bucket out of its spell is as good as none; else
-		 * the stalest goes. */
+		/* A full bucket out of its spell is as good as none: the one
+		 * that spent least recently of those goes, else of all. */
+		bool e_free = false;
+
 		for (size_t i = 0; i < l->n; i++) {
+			bool free_;
+
 			refill(l, &l->v[i], now);
-			if (l->v[i].credit >= l->capacity &&
-			    (!l->v[i].told || now - l->v[i].refused >= IRC_LIMIT_QUIET_MS)) {
+			free_ = l->v[i].credit >= l->capacity &&
+			        (!l->v[i].told || now - l->v[i].refused >= IRC_LIMIT_QUIET_MS);
+			if (e == NULL || (free_ && !e_free) ||
+			    (free_ == e_free && l->v[i].spent < e->spent)) {
 				e = &l->v[i];
-				break;
+				e_free = free_;
 			}
-			if (e == NULL || l->v[i].spent < e->spent)
-				e = &l->v[i];
 		}
 	}
 	memset(e, 0, sizeof(*e));
@@ -103,21 +108,28 @@ find(struct irc_limit *l, const char *key, int64_t now)
 }
 
 int
-irc_limit_count(struct irc_limit *l, const char *key, int64_t now)
+irc_limit_count(struct irc_limit *l, const char *key, int64_t now, int64_t *last)
 {
-	return l->interval == 0 ? IRC_LIMIT_NONE : (int)(find(l, key, now)->credit / l->interval);
+	const struct entry *e;
+
+	if (l->interval == 0 && last == NULL)
+		return IRC_LIMIT_NONE;
+	e = find(l, key, now);
+	if (last != NULL)
+		*last = e->used ? e->spent : IRC_LIMIT_NEVER;
+	return l->interval == 0 ? IRC_LIMIT_NONE : (int)(e->credit / l->interval);
 }
 
 bool
 irc_limit_ready(struct irc_limit *l, const char *key, int64_t now)
 {
-	return irc_limit_count(l, key, now) >= 1;
+	return irc_limit_count(l, key, now, NULL) >= 1;
 }
 
 bool
 irc_limit_ready_keeping(struct irc_limit *l, const char *key, int keep, int64_t now)
 {
-	return irc_limit_count(l, key, now) > (keep < 0 ? 0 : keep);
+	return irc_limit_count(l, key, now, NULL) > (keep < 0 ? 0 : keep);
 }
 
 bool
@@ -131,13 +143,12 @@ irc_limit_take(struct irc_limit *l, const char *key, int64_t now)
 {
 	struct entry *e;
 
-	if (l->interval == 0)
-		return true;
 	e = find(l, key, now);
-	if (e->credit < l->interval)
+	if (l->interval > 0 && e->credit < l->interval)
 		return false;
 	e->credit -= l->interval;
 	e->spent = now;
+	e->used = true;
 	return true;
 }
 

@@ -9,10 +9,11 @@
  * IRC_LIMIT_QUIET_MS without a refused command, so a flooder is told once
  * however long the flood lasts.
  *
- * At most IRC_LIMIT_KEYS keys are remembered; a new key replaces one whose
- * bucket is full and whose spell is over (it would behave the same), or
- * else the one that spent least recently. Times are milliseconds on a monotonic clock the caller
- * gives; nothing here reads a clock. Keys are copied.
+ * At most IRC_LIMIT_KEYS keys are remembered; a new key replaces, of those
+ * whose bucket is full and whose spell is over (they would behave the same
+ * but for when they last spent), the one that spent least recently, or
+ * else the one of all that spent least recently. Times are milliseconds on a monotonic clock the
+ * caller gives; nothing here reads a clock. Keys are copied.
  */
 #ifndef DELVER_IRC_LIMIT_H
 #define DELVER_IRC_LIMIT_H
@@ -35,8 +36,11 @@ void irc_limit_set_rate(struct irc_limit *l, int burst, int interval_ms);
 
 #define IRC_LIMIT_NONE 0x7fffffff /* irc_limit_count() with no limit at all */
 
-/* How many whole commands key may spend at now (nothing is spent). */
-int irc_limit_count(struct irc_limit *l, const char *key, int64_t now);
+#define IRC_LIMIT_NEVER INT64_MIN /* *last of a key that never spent */
+
+/* How many whole commands key may spend at now (nothing is spent); *last,
+ * when last is not NULL, is when key last spent one (IRC_LIMIT_NEVER). */
+int irc_limit_count(struct irc_limit *l, const char *key, int64_t now, int64_t *last);
 /* Whether key has a command to spend at now (nothing is spent). */
 bool irc_limit_ready(struct irc_limit *l, const char *key, int64_t now);
 /* Whether key has a command to spend at now and keep commands more after

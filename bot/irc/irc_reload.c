@@ -35,6 +35,7 @@ static const struct {
     {IRC_CHG_CHANNELS, "channels"},
     {IRC_CHG_RATE, "command rate limits"},
     {IRC_CHG_FORMATTING, "formatting"},
+    {IRC_CHG_PRIVATE, "private_replies"},
     {IRC_CHG_TLS_TRUST, "tls_ca_file, tls_fingerprint, tls_cert_file or sasl_external"},
     {IRC_CHG_INVITE, "join_on_invite"},
     {IRC_CHG_NICKSERV, "nickserv_password_source"},
@@ -100,6 +101,7 @@ irc_reload_diff(const struct config_irc *a, const struct config_irc *b)
 	             same(a->nickserv_password, b->nickserv_password)
 	         ? 0
 	         : IRC_CHG_NICKSERV;
+	c |= a->private_replies == b->private_replies ? 0 : IRC_CHG_PRIVATE;
 	if (a->formatting != b->formatting || !same_list(a->plain_channels, a->nplain_channels,
 	                                                 b->plain_channels, b->nplain_channels))
 		c |= IRC_CHG_FORMATTING;

@@ -49,6 +49,7 @@ enum {
 	IRC_CHG_INVITE = 1u << 21, /* join_on_invite */
 	IRC_CHG_NICKSERV = 1u << 22, /* nickserv_password_source or its secret */
 	IRC_CHG_ADMINS = 1u << 23,   /* admins */
+	IRC_CHG_PRIVATE = 1u << 24,  /* private_replies */
 };
 
 /* The changes that need a new connection. */

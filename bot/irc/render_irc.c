@@ -13,8 +13,8 @@
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
-#define LOGICAL_MAX (64 * 1024) /* bytes of one logical line before cutting */
-#define SHORT_LINES 3           /* logical lines a message may pack into one */
+#define LOGICAL_MAX   (64 * 1024) /* bytes of one logical line before cutting */
+#define NICK_SCAN_MAX 64          /* bytes of the longest nick looked for */
 
 #define C_GREEN  3
 #define C_RED    4
@@ -82,8 +82,6 @@ open_style(unsigned st, const struct thwacko_style *us, struct buf *out)
 		buf_adds(out, IRC_FMT_BOLD);
 	if (st & RS_ITALIC)
 		buf_adds(out, IRC_FMT_ITALIC);
-	if (st & RS_STRUCK)
-		buf_adds(out, IRC_FMT_STRIKE);
 	if (st & RS_USER)
 		c = render_irc_colour(us->colour);
 	else if (st & RS_STRUCK)
@@ -119,34 +117,87 @@ command_ref(const char *s, const char *p)
 	return n;
 }
 
-/* Cleans s into out (irc_fmt_clean), writing each command reference with
- * the network's prefix: help and hints say /roll, IRC users type !roll. */
-static void
-clean(struct buf *out, const char *s, const char *prefix)
+/* Whether c may be part of a nick (RFC 2812's letters, digits and
+ * specials). */
+static bool
+nick_char(unsigned char c)
 {
-	struct buf t;
+	return isalnum(c) || (c != '\0' && strchr("[]\\`_^{|}-", c) != NULL);
+}
 
-	if (prefix == NULL || strcmp(prefix, "/") == 0 || strchr(s, '/') == NULL) {
-		irc_fmt_clean(out, s);
+/*
+ * Appends the cleaned text s to out, with a zero-width joiner after the
+ * first character of every nick o->is_nick names that stands between two
+ * characters that are not letters or digits: clients match a mention as a
+ * word (each with its own idea of which characters a word holds), which
+ * the joiner breaks without showing. The longest nick at a place wins.
+ */
+static void
+guard_nicks(struct buf *out, const char *s, const struct render_irc_opts *o)
+{
+	size_t len = strlen(s), i = 0;
+
+	if (o->is_nick == NULL) {
+		buf_add(out, s, len);
 		return;
 	}
-	buf_init(&t, LOGICAL_MAX);
-	for (const char *p = s; *p != '\0'; p++) {
-		if (command_ref(s, p) > 0)
-			buf_adds(&t, prefix);
-		else
-			buf_addc(&t, *p);
+	while (i < len) {
+		size_t run = i, hit = 0;
+
+		if ((i == 0 || !isalnum((unsigned char)s[i - 1])) &&
+		    nick_char((unsigned char)s[i])) {
+			while (run < len && run - i < NICK_SCAN_MAX &&
+			       nick_char((unsigned char)s[run]))
+				run++;
+			for (size_t j = run; j >= i + 2 && hit == 0; j--)
+				if ((j == len || !isalnum((unsigned char)s[j])) &&
+				    o->is_nick(o->nick_ctx, s + i, j - i))
+					hit = j - i;
+		}
+		if (hit > 0) {
+			buf_addc(out, s[i]);
+			buf_adds(out, "\u200d");
+			buf_add(out, s + i + 1, hit - 1);
+			i += hit;
+		} else {
+			buf_addc(out, s[i++]);
+		}
 	}
-	irc_fmt_clean(out, buf_str(&t));
-	buf_free(&t);
+}
+
+/* Cleans s into out (irc_fmt_clean), writing each command reference with
+ * the network's prefix (help and hints say /roll, IRC users type !roll)
+ * and breaking nicks (guard_nicks). */
+static void
+clean(struct buf *out, const char *s, const struct render_irc_opts *o)
+{
+	const char *prefix = o->prefix;
+	struct buf t, c;
+
+	buf_init(&c, LOGICAL_MAX);
+	if (prefix == NULL || strcmp(prefix, "/") == 0 || strchr(s, '/') == NULL) {
+		irc_fmt_clean(&c, s);
+	} else {
+		buf_init(&t, LOGICAL_MAX);
+		for (const char *p = s; *p != '\0'; p++) {
+			if (command_ref(s, p) > 0)
+				buf_adds(&t, prefix);
+			else
+				buf_addc(&t, *p);
+		}
+		irc_fmt_clean(&c, buf_str(&t));
+		buf_free(&t);
+	}
+	guard_nicks(out, buf_str(&c), o);
+	buf_free(&c);
 }
 
 /* Writes s. Its formatting stays open (*open) when the next span has the
  * same style: a sentence in several spans (an error with a command
  * reference in it) is one run of formatting, as one span would be. */
 static void
-span(const struct reply_span *s, const struct reply_span *next, const char *prefix, bool *open,
-     struct buf *out)
+span(const struct reply_span *s, const struct reply_span *next, const struct render_irc_opts *o,
+     bool *open, struct buf *out)
 {
 	unsigned st = s->style & ~RS_CMD;
 	bool opened = *open || open_style(st, &s->user, out);
@@ -155,7 +206,7 @@ span(const struct reply_span *s, const struct reply_span *next, const char *pref
 		irc_fmt_clean(out, s->user.mark);
 	if (s->style & RS_STRUCK)
 		buf_adds(out, "~~"); /* read where strike-through is not shown */
-	clean(out, s->text, prefix);
+	clean(out, s->text, o);
 	if (s->style & RS_STRUCK)
 		buf_adds(out, "~~");
 	*open = opened && next != NULL && (next->style & ~RS_CMD) == st && !(st & RS_USER);
@@ -175,12 +226,12 @@ pad(struct buf *out, size_t n)
  * row's own formatting) goes on. */
 static void
 cells_line(char *const *cells, const struct reply_row *row, const char *reopen, int ncols,
-           const size_t *width, const char *prefix, struct buf *out)
+           const size_t *width, const struct render_irc_opts *o, struct buf *out)
 {
 	for (int c = 0; c < ncols; c++) {
 		size_t start = out->len, w;
 
-		clean(out, cells[c], prefix);
+		clean(out, cells[c], o);
 		w = utf8_len(out->p != NULL ? out->p + start : "");
 		if (row != NULL && (row->user_cols >> c & 1u)) {
 			struct buf cell;
@@ -204,13 +255,13 @@ cells_line(char *const *cells, const struct reply_row *row, const char *reopen, 
 }
 
 static size_t
-clean_len(const char *s, const char *prefix)
+clean_len(const char *s, const struct render_irc_opts *o)
 {
 	struct buf b;
 	size_t n;
 
 	buf_init(&b, LOGICAL_MAX);
-	clean(&b, s, prefix);
+	clean(&b, s, o);
 	n = utf8_len(buf_str(&b));
 	buf_free(&b);
 	return n;
@@ -248,15 +299,78 @@ rolled_table(const struct reply_block *b)
 	return *h == '\0';
 }
 
+/* The short name of a table entry: its text up to the first ':', ',' or
+ * '(' (the name a roll's own line gives it: "Fatigue"), at most max
+ * characters. */
+static void
+entry_name(const char *cell, size_t max, const struct render_irc_opts *o, struct buf *out)
+{
+	size_t n = strcspn(cell, ":,(");
+	char *name;
+
+	while (n > 0 && cell[n - 1] == ' ')
+		n--;
+	if (n == 0)
+		n = strlen(cell);
+	name = xstrndup(cell, n);
+	if (utf8_len(name) > max) {
+		name[utf8_cut(name, n, max - 1)] = '\0';
+		clean(out, name, o);
+		buf_adds(out, "…");
+	} else {
+		clean(out, name, o);
+	}
+	free(name);
+}
+
+/*
+ * A rolled table as one line: each row's first column and the short name
+ * of its last, " · " apart, the rolled row bold in brackets. Returns false,
+ * having written nothing, when that is longer than a line.
+ */
+static bool
+table_line(const struct reply_block *b, const struct render_irc_opts *o, struct buf *line,
+           struct irc_lines *out)
+{
+	struct buf t;
+	bool fits;
+
+	buf_init(&t, LOGICAL_MAX);
+	for (size_t r = 0; r < b->nrows; r++) {
+		const struct reply_row *row = &b->rows[r];
+
+		if (r > 0)
+			buf_adds(&t, " · ");
+		if (row->highlight)
+			buf_adds(&t, IRC_FMT_BOLD "[");
+		clean(&t, row->cells[0], o);
+		if (b->ncols > 1) {
+			buf_addc(&t, ' ');
+			entry_name(row->cells[b->ncols - 1], row->highlight ? 60 : 24, o, &t);
+		}
+		if (row->highlight)
+			buf_adds(&t, "]" IRC_FMT_RESET);
+	}
+	fits = !t.toobig && t.len <= o->budget;
+	if (fits) {
+		buf_add(line, buf_str(&t), t.len);
+		flush_line(line, out);
+	}
+	buf_free(&t);
+	return fits;
+}
+
 /* A table with a rolled (highlighted) row, in one line: its header, then
  * the row marked "▶" and where it stands ("(row 7 of 20)"). */
 static void
-table_rolled(const struct reply_block *b, const char *prefix, struct buf *line,
+table_rolled(const struct reply_block *b, const struct render_irc_opts *o, struct buf *line,
              struct irc_lines *out)
 {
+	if (table_line(b, o, line, out))
+		return;
 	if (b->header != NULL) {
 		buf_adds(line, IRC_FMT_BOLD);
-		cells_line(b->header, NULL, "", b->ncols, NULL, prefix, line);
+		cells_line(b->header, NULL, "", b->ncols, NULL, o, line);
 		buf_adds(line, IRC_FMT_RESET);
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
@@ -269,7 +383,7 @@ table_rolled(const struct reply_block *b, const char *prefix, struct buf *line,
 		colour(&reopen, C_ORANGE);
 		buf_adds(line, line->len > 0 ? " ▶ " : "▶ ");
 		buf_adds(line, buf_str(&reopen));
-		cells_line(b->rows[r].cells, &b->rows[r], buf_str(&reopen), b->ncols, NULL, prefix,
+		cells_line(b->rows[r].cells, &b->rows[r], buf_str(&reopen), b->ncols, NULL, o,
 		           line);
 		buf_free(&reopen);
 		buf_adds(line, IRC_FMT_RESET " ");
@@ -281,17 +395,17 @@ table_rolled(const struct reply_block *b, const char *prefix, struct buf *line,
 
 /* Every row; cells padded to columns when padded, else two spaces apart. */
 static void
-table_rows(const struct reply_block *b, bool padded, const char *prefix, struct buf *line,
-           struct irc_lines *out)
+table_rows(const struct reply_block *b, bool padded, const struct render_irc_opts *o,
+           struct buf *line, struct irc_lines *out)
 {
 	size_t width[16] = {0};
 	bool hl = any_highlight(b);
 
 	for (int c = 0; padded && c < b->ncols && c < 16; c++) {
 		if (b->header != NULL)
-			width[c] = clean_len(b->header[c], prefix);
+			width[c] = clean_len(b->header[c], o);
 		for (size_t r = 0; r < b->nrows; r++) {
-			size_t w = clean_len(b->rows[r].cells[c], prefix);
+			size_t w = clean_len(b->rows[r].cells[c], o);
 
 			if (w > width[c])
 				width[c] = w;
@@ -299,7 +413,7 @@ table_rows(const struct reply_block *b, bool padded, const char *prefix, struct 
 	}
 	if (b->header != NULL) {
 		buf_adds(line, hl && padded ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
-		cells_line(b->header, NULL, "", b->ncols, padded ? width : NULL, prefix, line);
+		cells_line(b->header, NULL, "", b->ncols, padded ? width : NULL, o, line);
 		buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
 	}
@@ -318,8 +432,8 @@ table_rows(const struct reply_block *b, bool padded, const char *prefix, struct 
 			colour(&reopen, C_GREY);
 		}
 		buf_adds(line, buf_str(&reopen));
-		cells_line(row->cells, row, buf_str(&reopen), b->ncols, padded ? width : NULL,
-		           prefix, line);
+		cells_line(row->cells, row, buf_str(&reopen), b->ncols, padded ? width : NULL, o,
+		           line);
 		buf_free(&reopen);
 		if (hl)
 			buf_adds(line, IRC_FMT_RESET);
@@ -329,7 +443,7 @@ table_rows(const struct reply_block *b, bool padded, const char *prefix, struct 
 
 /* A table in one line: its highlighted row, or its first column. */
 static void
-table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
+table_brief(const struct reply_block *b, const struct render_irc_opts *o, struct buf *line,
             struct irc_lines *out)
 {
 	for (size_t r = 0; r < b->nrows; r++) {
@@ -337,7 +451,7 @@ table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
 			continue;
 		buf_adds(line, "▶ " IRC_FMT_BOLD);
 		colour(line, C_ORANGE);
-		cells_line(b->rows[r].cells, NULL, "", b->ncols, NULL, prefix, line);
+		cells_line(b->rows[r].cells, NULL, "", b->ncols, NULL, o, line);
 		buf_adds(line, IRC_FMT_RESET " ");
 		colour(line, C_GREY);
 		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
@@ -346,13 +460,13 @@ table_brief(const struct reply_block *b, const char *prefix, struct buf *line,
 	}
 	if (b->header != NULL) {
 		buf_adds(line, IRC_FMT_BOLD);
-		clean(line, b->header[0], prefix);
+		clean(line, b->header[0], o);
 		buf_adds(line, ":" IRC_FMT_RESET " ");
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
 		if (r > 0)
 			buf_adds(line, ", ");
-		clean(line, b->rows[r].cells[0], prefix);
+		clean(line, b->rows[r].cells[0], o);
 	}
 	flush_line(line, out);
 }
@@ -363,48 +477,82 @@ enum layout {
 	LAYOUT_BRIEF,  /* packed, tables cut to their highlighted row */
 };
 
-/* The message's logical lines (uncut, formatting closed at each end). */
+/* Whether m's first line opens with o->address and the word "rolls" alone
+ * (a roll's heading, its label after it): it is then written "address: "
+ * and the rest of the line. */
+static bool
+addressed(const struct reply_msg *m, const struct render_irc_opts *o)
+{
+	const struct reply_block *b = m->nblocks > 0 ? &m->blocks[0] : NULL;
+
+	return o->address != NULL && m->title == NULL && b != NULL && b->kind == RB_LINE &&
+	       b->nspans >= 2 && strcmp(b->spans[0].text, o->address) == 0 &&
+	       strcmp(b->spans[1].text, " rolls") == 0;
+}
+
+/* The message's logical lines (uncut, formatting closed at each end);
+ * with addr, the first line without its name and "rolls". */
 static void
 logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum layout lay,
-              struct irc_lines *out)
+              bool addr, struct irc_lines *out)
 {
 	struct buf line;
 
 	buf_init(&line, LOGICAL_MAX);
 	if (m->title != NULL) {
 		buf_adds(&line, IRC_FMT_BOLD);
-		clean(&line, m->title, o->prefix);
+		clean(&line, m->title, o);
 		buf_adds(&line, IRC_FMT_RESET);
 		flush_line(&line, out);
 	}
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
+		size_t first = 0;
 		bool open = false;
 
 		if (b->kind == RB_TABLE) {
 			if (rolled_table(b))
-				table_rolled(b, o->prefix, &line, out);
+				table_rolled(b, o, &line, out);
 			else if (lay == LAYOUT_BRIEF)
-				table_brief(b, o->prefix, &line, out);
+				table_brief(b, o, &line, out);
 			else
-				table_rows(b, lay == LAYOUT_FULL, o->prefix, &line, out);
+				table_rows(b, lay == LAYOUT_FULL, o, &line, out);
 			continue;
 		}
-		for (size_t j = 0; j < b->nspans; j++)
-			span(&b->spans[j], j + 1 < b->nspans ? &b->spans[j + 1] : NULL, o->prefix,
-			     &open, &line);
+		if (i == 0 && addr)
+			first = 1; /* the name: the address takes its place */
+		for (size_t j = first; j < b->nspans; j++) {
+			struct reply_span sp = b->spans[j];
+
+			/* "alice rolls Stealth" leaves "Stealth". */
+			if (i == 0 && addr && line.len == 0) {
+				if (j == 1)
+					sp.text += 6;
+				while (*sp.text == ' ')
+					sp.text++;
+				if (*sp.text == '\0')
+					continue;
+			}
+			span(&sp, j + 1 < b->nspans ? &b->spans[j + 1] : NULL, o, &open, &line);
+		}
 		flush_line(&line, out);
 	}
 	buf_free(&line);
 }
 
+enum pack {
+	PACK_NONE,   /* each logical line on lines of its own */
+	PACK_WHOLE,  /* consecutive lines share an IRC line while they fit whole */
+	PACK_STREAM, /* all of them one stream, cut wherever a line is full */
+};
+
 /*
- * Cuts the logical lines to the budget into out. Packed, consecutive lines
- * share an IRC line, " · " apart, while they fit. Each logical line closes
- * its own formatting, so joining them cannot carry styles across.
+ * Cuts the logical lines to the budget into out, " · " between those that
+ * share an IRC line. Each logical line closes its own formatting, so
+ * joining them cannot carry styles across.
  */
 static void
-layout(const struct irc_lines *logical, const struct render_irc_opts *o, bool pack,
+layout(const struct irc_lines *logical, const struct render_irc_opts *o, enum pack pack,
        struct irc_lines *out)
 {
 	static const char sep[] = " · ";
@@ -417,7 +565,9 @@ layout(const struct irc_lines *logical, const struct render_irc_opts *o, bool pa
 
 		if (len == 0)
 			continue;
-		if (pack && cur.len > 0 && cur.len + strlen(sep) + len <= o->budget) {
+		if (cur.len > 0 &&
+		    (pack == PACK_STREAM ||
+		     (pack == PACK_WHOLE && cur.len + strlen(sep) + len <= o->budget))) {
 			buf_adds(&cur, sep);
 			buf_add(&cur, l, len);
 			continue;
@@ -426,7 +576,7 @@ layout(const struct irc_lines *logical, const struct render_irc_opts *o, bool pa
 			irc_fmt_split(buf_str(&cur), cur.len, o->budget, add_piece, out);
 		buf_reset(&cur);
 		buf_add(&cur, l, len);
-		if (!pack) {
+		if (pack == PACK_NONE) {
 			irc_fmt_split(buf_str(&cur), cur.len, o->budget, add_piece, out);
 			buf_reset(&cur);
 		}
@@ -438,60 +588,78 @@ layout(const struct irc_lines *logical, const struct render_irc_opts *o, bool pa
 
 static void
 render_as(const struct reply_msg *m, const struct render_irc_opts *o, enum layout lay,
-          struct irc_lines *out)
+          enum pack pack, bool addr, struct irc_lines *out)
 {
 	struct irc_lines logical = {0};
 
-	logical_lines(m, o, lay, &logical);
-	layout(&logical, o, lay != LAYOUT_FULL, out);
+	logical_lines(m, o, lay, addr, &logical);
+	layout(&logical, o, pack, out);
 	render_irc_lines_free(&logical);
 }
 
-/* Whether m has at most SHORT_LINES logical lines and no table that is
- * shown whole. */
-static bool
-short_message(const struct reply_msg *m)
+/* Appends tmp's lines to out, the first after "address: " when addr. */
+static void
+take_lines(struct irc_lines *tmp, const struct render_irc_opts *o, bool addr, size_t n,
+           struct irc_lines *out)
 {
-	size_t n = m->title != NULL ? 1 : 0;
+	for (size_t i = 0; i < n && i < tmp->n; i++) {
+		if (i == 0 && addr) {
+			struct buf b;
 
-	for (size_t i = 0; i < m->nblocks; i++) {
-		if (m->blocks[i].kind == RB_TABLE && !rolled_table(&m->blocks[i]))
-			return false;
-		n++;
+			buf_init(&b, LOGICAL_MAX);
+			buf_adds(&b, o->address);
+			buf_adds(&b, ": ");
+			buf_adds(&b, tmp->v[0]);
+			render_irc_lines_add(out, buf_str(&b), b.len);
+			buf_free(&b);
+			continue;
+		}
+		render_irc_lines_add(out, tmp->v[i], strlen(tmp->v[i]));
 	}
-	return n <= SHORT_LINES;
 }
 
 void
 render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct irc_lines *out)
 {
 	size_t max = o->max_lines < 2 ? 2 : (size_t)o->max_lines;
-	struct irc_lines tmp = {0};
+	struct irc_lines tmp = {0}, full = {0};
+	struct render_irc_opts ro = *o;
+	bool addr = addressed(m, o);
 	char note[96];
 	int n;
 
-	/* A short message (a roll: who rolls, the dice) that packs into one
-	 * IRC line is sent as one. */
-	if (short_message(m)) {
-		render_as(m, o, LAYOUT_PACKED, &tmp);
-		if (tmp.n == 1) {
-			render_irc_lines_add(out, tmp.v[0], strlen(tmp.v[0]));
-			render_irc_lines_free(&tmp);
-			return;
-		}
-	}
-	for (enum layout lay = LAYOUT_FULL; lay <= LAYOUT_BRIEF; lay++) {
+	/* The address goes before the first line: every line leaves room. */
+	if (addr && ro.budget > strlen(o->address) + 2 + IRC_FMT_BUDGET_MIN)
+		ro.budget -= strlen(o->address) + 2;
+	else
+		addr = false;
+	/* Line for line when packing saves none (tables keep their columns),
+	 * else packed; then the steps that summarise. */
+	render_as(m, &ro, LAYOUT_FULL, PACK_NONE, addr, &full);
+	render_as(m, &ro, LAYOUT_PACKED, PACK_WHOLE, addr, &tmp);
+	if (full.n <= tmp.n && full.n <= max) {
+		take_lines(&full, &ro, addr, full.n, out);
+		render_irc_lines_free(&full);
 		render_irc_lines_free(&tmp);
-		render_as(m, o, lay, &tmp);
+		return;
+	}
+	render_irc_lines_free(&full);
+	for (int step = 0; step < 4; step++) {
+		if (step > 0) {
+			render_irc_lines_free(&tmp);
+			render_as(m, &ro, step < 2 ? LAYOUT_PACKED : LAYOUT_BRIEF,
+			          step % 2 == 0 ? PACK_WHOLE : PACK_STREAM, addr, &tmp);
+		}
 		if (tmp.n <= max) {
-			for (size_t i = 0; i < tmp.n; i++)
-				render_irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
+			take_lines(&tmp, &ro, addr, tmp.n, out);
 			render_irc_lines_free(&tmp);
 			return;
 		}
 	}
-	for (size_t i = 0; i + 1 < max; i++)
-		render_irc_lines_add(out, tmp.v[i], strlen(tmp.v[i]));
+	/* Cut: whole lines read better than a stream cut short. */
+	render_irc_lines_free(&tmp);
+	render_as(m, &ro, LAYOUT_BRIEF, PACK_WHOLE, addr, &tmp);
+	take_lines(&tmp, &ro, addr, max - 1, out);
 	n = snprintf(note, sizeof(note),
 	             "\x03%02d… %zu more lines not shown (too long for IRC)\x0f", C_GREY,
 	             tmp.n - (max - 1));

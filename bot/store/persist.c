@@ -2,6 +2,7 @@
 #include "bot/store/persist.h"
 #include "bot/store/persist_int.h"
 #include "bot/store/persist_read.h"
+#include "bot/store/keyset.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "bot/store/statedir.h"
 #include "bot/store/store_check.h"
 #include "bot/store/store_record.h"
+#include "bot/store/store_merge.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
 
@@ -95,6 +97,13 @@ void
 persist__make_id(char out[KEY_MAX + 2], char kind, const char *key)
 {
 	snprintf(out, KEY_MAX + 2, "%c:%s", kind, key);
+}
+
+void
+persist__away(struct persist *p, char kind, const char *key)
+{
+	if (p->away != NULL)
+		keyset_add(p->away, keyset_hash(kind, key));
 }
 
 /* --- collecting the changes of a turn --- */
@@ -390,6 +399,7 @@ static void
 forget(struct persist *p, const char *id)
 {
 	id_del(&p->retry, id);
+	persist__away(p, id[0], id + 2); /* whatever is stored, it is read back */
 	if (id[0] == 'c') {
 		struct channel *ch = state_channel_peek(p->st, id + 2);
 
@@ -442,19 +452,20 @@ refuse_all(struct persist *p)
  * allocated in *logp, the caller's to free); *newest is the newest entry.
  * Returns 0, or -1 when one cannot be encoded. */
 static int
-log_rows_of(const struct store_record *r, const struct channel *ch, struct buf *b,
-            struct store_row *row, struct store_log_row **logp, uint64_t *newest)
+log_rows_of(const struct channel *ch, struct buf *b, struct store_row *row,
+            struct store_log_row **logp, uint64_t *newest)
 {
 	const struct store_record_mods *m = store_record_builtin_mods();
 	size_t slot, n = 0;
 	const struct chanmod *cm = store_record_log_mod(m, &slot);
+	const void *state = cm != NULL ? channel_mod_peek(ch, (enum chanmod_id)slot) : NULL;
 	struct store_log_row *log;
 	uint64_t count, from;
 
 	*newest = 0;
-	if (cm == NULL || r->mods[slot] == NULL)
+	if (state == NULL)
 		return 0;
-	count = cm->log_count(r->mods[slot]);
+	count = cm->log_count(state);
 	from = channel_log_saved(ch);
 	if (count > cm->log_keep && from < count - cm->log_keep)
 		from = count - cm->log_keep;
@@ -464,7 +475,7 @@ log_rows_of(const struct store_record *r, const struct channel *ch, struct buf *
 	for (uint64_t seq = from + 1; seq <= count; seq++, n++) {
 		/* Offsets for now: b may move as it grows. */
 		log[n].rec = (const char *)(uintptr_t)b->len;
-		if (store_record_encode_log(r, m, seq, b) < 0)
+		if (store_record_encode_log(m, state, seq, b) < 0)
 			return -1;
 		log[n].seq = seq;
 		log[n].rec_len = b->len - (size_t)(uintptr_t)log[n].rec;
@@ -499,14 +510,15 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
 		ch = state_channel_peek(p->st, key);
 		if (ch == NULL)
 			return 0;
-		store_record_of_channel(&r, ch);
 		row->kind = STORE_CHANNEL;
-		row->last_used = r.last_used;
+		row->last_used = channel_last_used(ch);
 		row->generation = channel_generation(ch);
 		/* A row never stored is written whole; a stored one whose record
 		 * did not change since, only with its new log entries. */
 		e->record = row->generation == 0 || !channel_record_saved(ch);
 		e->changes = channel_changes(ch);
+		if (e->record)
+			store_record_of_channel(&r, ch);
 	} else {
 		/* A user released as empty had no row (state_release_user). */
 		struct user *u = state_user_peek(p->st, key);
@@ -528,7 +540,7 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
 	if (e->record && b->len > 0 && b->p[b->len - 1] == '\n')
 		b->len--;
 	row->rec_len = b->len;
-	if (ch != NULL && log_rows_of(&r, ch, b, row, logp, &e->log_sent) < 0)
+	if (ch != NULL && log_rows_of(ch, b, row, logp, &e->log_sent) < 0)
 		goto cannot;
 	if (!e->record && row->nlog == 0) {
 		buf_free(b);
@@ -627,8 +639,12 @@ evictable(const struct channel *ch, void *ctx)
 	if (channel_last_used(ch) + p->o.evict_after > p->clock)
 		return false;
 	persist__make_id(id, 'c', channel_key(ch));
-	return id_find(p->retry, id) == NULL && id_find(p->pending, id) == NULL &&
-	       id_find(p->inflight, id) == NULL;
+	if (id_find(p->retry, id) != NULL || id_find(p->pending, id) != NULL ||
+	    id_find(p->inflight, id) != NULL)
+		return false;
+	if (channel_generation(ch) != 0)
+		persist__away(p, 'c', channel_key(ch));
+	return true;
 }
 
 /* Users: empty ones with no row at once (a user with nothing to keep is
@@ -643,8 +659,12 @@ user_evictable(const struct user *u, void *ctx)
 	    !(p->o.evict_after > 0 && user_last_used(u) + p->o.evict_after <= p->clock))
 		return false;
 	persist__make_id(id, 'u', user_key(u));
-	return id_find(p->retry, id) == NULL && id_find(p->pending, id) == NULL &&
-	       id_find(p->inflight, id) == NULL;
+	if (id_find(p->retry, id) != NULL || id_find(p->pending, id) != NULL ||
+	    id_find(p->inflight, id) != NULL)
+		return false;
+	if (user_generation(u) != 0)
+		persist__away(p, 'u', user_key(u));
+	return true;
 }
 
 size_t
@@ -759,6 +779,7 @@ free_persist(struct persist *p)
 		persist_read_free(p, p->fetches);
 	free(p->coll);
 	free(p->batch);
+	keyset_free(p->away);
 	if (p->lock_fd >= 0)
 		close(p->lock_fd);
 	free(p);
@@ -861,6 +882,8 @@ backend_gone(void *ctx, enum store_status status, const char *err)
 static int
 open_rest(struct persist *p, char *err, size_t errlen)
 {
+	if (p->sqlite)
+		p->away = keyset_new();
 	if (persist_read_all(p, err, errlen) < 0) {
 		int e = errno;
 
@@ -920,7 +943,8 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 		return NULL;
 	p->be = store_sqlite_open(loop, p->path, o->fsync, err, errlen);
 	p->sqlite = true;
-	if (p->be == NULL || open_rest(p, err, errlen) < 0) {
+	if (p->be == NULL || store_merge(p->path, o->merge_from, err, errlen) < 0 ||
+	    open_rest(p, err, errlen) < 0) {
 		fail_persist(p);
 		return NULL;
 	}

@@ -104,8 +104,7 @@ struct persist_stats {
 	uint64_t loaded;            /* channels read back on demand */
 	uint64_t users_evicted;     /* users dropped from memory */
 	uint64_t users_loaded;      /* users read back on demand */
-	uint64_t reads;             /* reads by key started (not SQLite's, which are
-	                               synchronous) */
+	uint64_t reads;             /* reads by key started (SQLite's are synchronous) */
 	uint64_t conflicts;         /* records another process wrote first */
 	uint64_t absent;            /* users known to have no row, so not read before
 	                               each command (not SQLite's) */

@@ -102,7 +102,13 @@ struct persist {
 	                          users known absent: least recently used first */
 	size_t nabsent;        /* users known absent */
 	struct dispatch *d;    /* told when a read is over (persist_attach) */
-	uv_idle_t resume;      /* runs dispatch_resume in the turn after a read */
+	/* SQLite: the records stored but not in memory (the channels idle at
+	 * open, and those evicted or forgotten since), by id hash. The only
+	 * writer of its database, this process knows that a record neither in
+	 * memory nor in this set has no row, and reads no row for it (every
+	 * command by a user who keeps nothing would read one). */
+	struct keyset *away;
+	uv_idle_t resume; /* runs dispatch_resume in the turn after a read */
 	/* group commit */
 	struct id *pending;  /* to write in the next batch */
 	struct id *inflight; /* in the batch being committed */
@@ -137,6 +143,10 @@ int64_t persist__tick_clock(struct persist *p);
 
 /* persist.c: a record's id, "c:KEY" or "u:KEY". */
 void persist__make_id(char out[KEY_MAX + 2], char kind, const char *key);
+
+/* persist.c: the record of that kind ('c', 'u') and key may be stored
+ * though it is not in memory (struct persist's away). */
+void persist__away(struct persist *p, char kind, const char *key);
 
 /* persist.c: the next step of closing (after a commit or a snapshot). */
 void persist__close_step(struct persist *p);

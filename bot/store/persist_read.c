@@ -10,6 +10,7 @@
 #include <uthash.h>
 
 #include "bot/log.h"
+#include "bot/store/keyset.h"
 #include "bot/store/store.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
@@ -242,9 +243,16 @@ persist_read_channel_now(struct channel *fresh, void *ctx)
 	struct persist *p = ctx;
 	struct load_ctx l = {.p = p, .fresh = fresh};
 	char err[1100];
-	int rc = store_sqlite_load_now(p->be, STORE_CHANNEL, channel_key(fresh), loaded_row, &l,
-	                               err, sizeof(err));
+	uint64_t h = keyset_hash('c', channel_key(fresh));
+	int rc;
 
+	if (!keyset_has(p->away, h))
+		return 0; /* no row: see struct persist's away */
+	p->stats.reads++;
+	rc = store_sqlite_load_now(p->be, STORE_CHANNEL, channel_key(fresh), loaded_row, &l, err,
+	                           sizeof(err));
+	if (rc >= 0)
+		keyset_remove(p->away, h);
 	if (rc < 0) {
 		log_error("cannot load channel '%s' from %s: %s", channel_key(fresh), p->path,
 		          l.err[0] != '\0' ? l.err : err);
@@ -275,9 +283,16 @@ persist_read_user_now(struct user *fresh, void *ctx)
 	struct persist *p = ctx;
 	struct load_ctx l = {.p = p, .user = fresh};
 	char err[1100];
-	int rc = store_sqlite_load_now(p->be, STORE_USER, user_key(fresh), loaded_user_row, &l, err,
-	                               sizeof(err));
+	uint64_t h = keyset_hash('u', user_key(fresh));
+	int rc;
 
+	if (!keyset_has(p->away, h))
+		return 0; /* no row: see struct persist's away */
+	p->stats.reads++;
+	rc = store_sqlite_load_now(p->be, STORE_USER, user_key(fresh), loaded_user_row, &l, err,
+	                           sizeof(err));
+	if (rc >= 0)
+		keyset_remove(p->away, h);
 	if (rc < 0) {
 		log_error("cannot load user '%s' from %s: %s", user_key(fresh), p->path,
 		          l.err[0] != '\0' ? l.err : err);
@@ -418,6 +433,12 @@ active_row(const struct store_row *row, void *ctx)
 	return 0;
 }
 
+static void
+idle_key(const char *key, void *ctx)
+{
+	persist__away(ctx, 'c', key);
+}
+
 /* Loads every user, and the channels used within evict_after (all of them
  * when evict_after is 0); the others stay in the store until used. */
 int
@@ -437,6 +458,12 @@ persist_read_all(struct persist *p, char *err, size_t errlen)
 	}
 	/* Loading is not a change. */
 	state_flush(p->st, NULL, NULL, NULL);
+	/* The channels left in the store: read when used (struct persist's
+	 * away). */
+	if (p->sqlite && store_sqlite_idle_keys(p->be, since, idle_key, p, err, errlen) < 0) {
+		errno = EIO;
+		goto out;
+	}
 	/* Empty user rows go: a user with nothing to keep is not stored. */
 	if (a.nempty > 0 && p->sqlite) {
 		struct store_row *rows = xcalloc(a.nempty, sizeof(*rows));

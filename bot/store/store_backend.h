@@ -4,7 +4,7 @@
  * stores one row per channel and per user and knows nothing of games.
  *
  * Two backends implement it: SQLite (bot/store/store_sqlite.c, the default;
- * one file, its work on a thread of libuv's pool) and PostgreSQL
+ * one file, its writes on a thread of its own) and PostgreSQL
  * (bot/store/store_pg.c; libpq in non-blocking mode, its socket watched by
  * the loop). persist picks one from the configuration.
  *

@@ -48,8 +48,13 @@ copy_str(char *dst, size_t size, const char *src)
 void
 store_record_of_channel(struct store_record *r, const struct channel *ch)
 {
-	memset(r, 0, sizeof(*r));
+	/* A channel's fields only: the user's (saved rolls: most of the
+	 * struct) are neither read nor written for a channel. */
 	r->kind = STORE_RECORD_CHANNEL;
+	r->owns_mods = false;
+	r->style_set = false;
+	r->nsaved = 0;
+	memset(r->mods, 0, sizeof(r->mods));
 	copy_str(r->key, sizeof(r->key), channel_key(ch));
 	copy_str(r->gm, sizeof(r->gm), channel_gm(ch));
 	copy_str(r->gm_name, sizeof(r->gm_name), channel_gm_name(ch));
@@ -219,18 +224,18 @@ store_record_log_mod(const struct store_record_mods *m, size_t *slot)
 }
 
 int
-store_record_encode_log(const struct store_record *r, const struct store_record_mods *m,
-                        uint64_t seq, struct buf *out)
+store_record_encode_log(const struct store_record_mods *m, const void *state, uint64_t seq,
+                        struct buf *out)
 {
 	size_t slot;
 	const struct chanmod *cm = store_record_log_mod(m, &slot);
 	bool toobig = out->toobig;
 	size_t old;
 
-	if (cm == NULL || r->mods[slot] == NULL)
+	if (cm == NULL || state == NULL)
 		return -1;
 	old = frame_begin(out);
-	return frame_end(out, old, toobig, cm->log_save(r->mods[slot], seq, out), false);
+	return frame_end(out, old, toobig, cm->log_save(state, seq, out), false);
 }
 
 /* Checks a line's frame and checksum and parses its JSON object. */

@@ -110,11 +110,12 @@ int store_record_decode(const char *line, size_t len, int version,
 /* The module of m's table that keeps a log, its slot in *slot; NULL when
  * none does. */
 const struct chanmod *store_record_log_mod(const struct store_record_mods *m, size_t *slot);
-/* Appends entry seq of the log of r (a channel) as one line without its
- * newline to out. Returns 0, or -1 (out as it was) when r holds no such
- * entry or out's cap was reached. */
-int store_record_encode_log(const struct store_record *r, const struct store_record_mods *m,
-                            uint64_t seq, struct buf *out);
+/* Appends entry seq of the log that state (the state of m's log module:
+ * store_record_log_mod) keeps as one line without its newline to out.
+ * Returns 0, or -1 (out as it was) when state is NULL or holds no such
+ * entry, or out's cap was reached. */
+int store_record_encode_log(const struct store_record_mods *m, const void *state, uint64_t seq,
+                            struct buf *out);
 /* Checks and parses one log line (without its newline) and adds it to the
  * log of r (a decoded channel; a record that holds no state of the log's
  * module gets the module's fresh state). Lines come oldest first. Returns

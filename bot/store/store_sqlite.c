@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -35,6 +36,7 @@ enum stmt {
 	ST_PUT_USER,
 	ST_DEL_CHANNEL,
 	ST_DEL_USER,
+	ST_GONE,
 	ST_GET_CHANNEL,
 	ST_GET_USER,
 	ST_LOG_ADD,
@@ -71,6 +73,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                     "rec = excluded.rec, generation = excluded.generation",
     [ST_DEL_CHANNEL] = "DELETE FROM channels WHERE key = ?1",
     [ST_DEL_USER] = "DELETE FROM users WHERE key = ?1",
+    [ST_GONE] = "INSERT INTO gone(kind, key, at) VALUES(?1, ?2, ?3) ON CONFLICT(kind, key) DO "
+                "UPDATE SET at = max(at, excluded.at)",
     [ST_GET_CHANNEL] = "SELECT last_used, version, rec, generation FROM channels WHERE key = ?1",
     [ST_GET_USER] = "SELECT 0, version, rec, generation FROM users WHERE key = ?1",
     [ST_LOG_ADD] = "INSERT INTO logs(key, seq, rec) VALUES(?1, ?2, ?3) ON CONFLICT DO NOTHING",
@@ -92,7 +96,9 @@ static const char schema[] =
     "version INTEGER NOT NULL, rec BLOB NOT NULL, "
     "generation INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS logs(key TEXT NOT NULL, seq INTEGER NOT NULL, "
-    "rec BLOB NOT NULL, PRIMARY KEY(key, seq)) WITHOUT ROWID;";
+    "rec BLOB NOT NULL, PRIMARY KEY(key, seq)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS gone(kind INTEGER NOT NULL, key TEXT NOT NULL, "
+    "at INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;";
 
 enum job_kind {
 	JOB_COMMIT,
@@ -101,7 +107,6 @@ enum job_kind {
 };
 
 struct job {
-	uv_work_t req;
 	struct sqlite_backend *b;
 	struct job *next;
 	enum job_kind kind;
@@ -143,6 +148,15 @@ struct sqlite_backend {
 	bool everysec;
 	struct job *head, *tail; /* waiting; head is running when running */
 	bool running;
+	/* The writer's thread: woken by go (one post per job), it takes the
+	 * job in todo and leaves it in finished (under mu), then wakes the
+	 * loop (async). */
+	uv_thread_t thread;
+	uv_sem_t go;
+	uv_mutex_t mu;
+	uv_async_t async;
+	struct job *todo, *finished;
+	bool thread_up;
 	bool ckpt_due;
 	uint64_t checkpoints;
 	int snapshots; /* running */
@@ -350,7 +364,14 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 		sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
 		if (step_reset(s) < 0 || (chan && log_step(b, ST_LOG_CLEAR, r->key, 0) < 0))
 			return STORE_FAILED;
-		return STORE_OK;
+		/* Kept, so that an older copy in another shard's database does not
+		 * come back at a reshard (store_merge.h). */
+		s = b->stmt[ST_GONE];
+		sqlite3_bind_int(s, 1, chan ? 0 : 1);
+		sqlite3_bind_text(s, 2, r->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 3,
+		                   chan && r->last_used > 0 ? r->last_used : (int64_t)time(NULL));
+		return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
 	}
 	if (r->log_only) {
 		/* The record is as stored: its generation must still be. */
@@ -443,10 +464,10 @@ failed:
 	return -1;
 }
 
+/* Runs j on the writer's thread. */
 static void
-job_work(uv_work_t *req)
+job_work(struct job *j)
 {
-	struct job *j = req->data;
 	struct sqlite_backend *b = j->b;
 	int want = __atomic_load_n(&b->sync, __ATOMIC_ACQUIRE);
 
@@ -518,18 +539,19 @@ job_free(struct job *j)
 static void run_next(struct sqlite_backend *b);
 
 static void
-job_done(uv_work_t *req, int status)
+job_done(struct job *j)
 {
-	struct job *j = req->data;
 	struct sqlite_backend *b = j->b;
 	const char *err = j->status == STORE_OK ? NULL : j->err;
 
-	(void)status;
 	b->head = j->next;
 	if (b->head == NULL)
 		b->tail = NULL;
 	b->running = false;
 	run_next(b);
+	/* A job under way keeps the loop alive, as a request would. */
+	if (!b->running)
+		uv_unref((uv_handle_t *)&b->async);
 	if (j->kind == JOB_COMMIT) {
 		b->ckpt_due = b->ckpt_due || j->status == STORE_OK;
 		j->commit_done(j->ctx, j->status, j->row_status, j->n, err);
@@ -543,14 +565,58 @@ job_done(uv_work_t *req, int status)
 		close_step(b);
 }
 
+/* The writer's thread: one job at a time, as the loop hands them over. */
+static void
+writer(void *arg)
+{
+	struct sqlite_backend *b = arg;
+
+	for (;;) {
+		struct job *j;
+
+		uv_sem_wait(&b->go);
+		uv_mutex_lock(&b->mu);
+		j = b->todo;
+		b->todo = NULL;
+		uv_mutex_unlock(&b->mu);
+		if (j == NULL)
+			break; /* stop */
+		job_work(j);
+		uv_mutex_lock(&b->mu);
+		b->finished = j;
+		uv_mutex_unlock(&b->mu);
+		uv_async_send(&b->async);
+	}
+}
+
+/* The loop's side: a job the writer finished. */
+static void
+async_cb(uv_async_t *h)
+{
+	struct sqlite_backend *b = h->data;
+	struct job *j;
+
+	uv_mutex_lock(&b->mu);
+	j = b->finished;
+	b->finished = NULL;
+	uv_mutex_unlock(&b->mu);
+	if (j != NULL)
+		job_done(j);
+}
+
+/* Hands the next job to the writer: one wake of its thread (a semaphore's
+ * post: the thread never wakes only to wait for a lock). */
 static void
 run_next(struct sqlite_backend *b)
 {
 	if (b->running || b->head == NULL)
 		return;
 	b->running = true;
-	b->head->req.data = b->head;
-	uv_queue_work(b->base.loop, &b->head->req, job_work, job_done);
+	uv_ref((uv_handle_t *)&b->async);
+	uv_mutex_lock(&b->mu);
+	b->todo = b->head;
+	uv_mutex_unlock(&b->mu);
+	uv_sem_post(&b->go);
 }
 
 static void
@@ -694,16 +760,38 @@ free_backend(struct sqlite_backend *b)
 	free(b);
 }
 
+/* Ends the writer's thread (idle: no job is under way). */
 static void
-timer_closed(uv_handle_t *h)
+writer_stop(struct sqlite_backend *b)
+{
+	if (!b->thread_up)
+		return;
+	uv_sem_post(&b->go); /* with todo NULL: stop */
+	uv_thread_join(&b->thread);
+	b->thread_up = false;
+}
+
+static void
+async_closed(uv_handle_t *h)
 {
 	struct sqlite_backend *b = h->data;
 	store_done_cb done = b->closed;
 	void *ctx = b->closed_ctx;
 
+	uv_sem_destroy(&b->go);
+	uv_mutex_destroy(&b->mu);
 	free_backend(b);
 	if (done != NULL)
 		done(ctx, STORE_OK, NULL);
+}
+
+static void
+timer_closed(uv_handle_t *h)
+{
+	struct sqlite_backend *b = h->data;
+
+	writer_stop(b);
+	uv_close((uv_handle_t *)&b->async, async_closed);
 }
 
 static void
@@ -1059,6 +1147,22 @@ store_sqlite_open(uv_loop_t *loop, const char *path, enum fsync_policy fsync, ch
 		errno = e;
 		return NULL;
 	}
+	uv_mutex_init(&b->mu);
+	uv_sem_init(&b->go, 0);
+	uv_async_init(loop, &b->async, async_cb);
+	b->async.data = b;
+	uv_unref((uv_handle_t *)&b->async);
+	if (uv_thread_create(&b->thread, writer, b) != 0) {
+		snprintf(err, errlen, "cannot start the thread that writes %s", path);
+		uv_close((uv_handle_t *)&b->async, NULL);
+		uv_run(loop, UV_RUN_NOWAIT);
+		uv_sem_destroy(&b->go);
+		uv_mutex_destroy(&b->mu);
+		free_backend(b);
+		errno = EAGAIN;
+		return NULL;
+	}
+	b->thread_up = true;
 	uv_timer_init(loop, &b->timer);
 	b->timer.data = b;
 	uv_timer_start(&b->timer, on_timer, CKPT_MS, CKPT_MS);
@@ -1112,6 +1216,34 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
 	sqlite3_clear_bindings(s);
 	log_read_free(&l);
 	return rc;
+}
+
+int
+store_sqlite_idle_keys(struct store_backend *base, int64_t used_since,
+                       void (*fn)(const char *key, void *ctx), void *ctx, char *err, size_t errlen)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(b->db, "SELECT key FROM channels WHERE last_used < ?1", -1, &s,
+	                       NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
+		return -1;
+	}
+	sqlite3_bind_int64(s, 1, used_since);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 0);
+
+		if (key != NULL)
+			fn(key, ctx);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -5,14 +5,18 @@
  * - Tables (schema 2): channels(key, last_used, version, rec, generation)
  *   and users(key, version, rec, generation), rowid tables with a unique
  *   key; logs(key, seq, rec), WITHOUT ROWID, a channel's log entries
- *   (store_backend.h). An older database is brought to schema 2 when it is
- *   opened: schema 0 (no generation column) gets the column, every row at
- *   generation 0; schema 1's tables WITHOUT ROWID are copied into rowid
- *   tables (a record past about 1 KB took overflow pages of its own there)
- *   and the file is vacuumed.
+ *   (store_backend.h); gone(kind, key, at), WITHOUT ROWID, when each row was
+ *   deleted (0 channels, 1 users; a channel's at is its last_used, a user's
+ *   the time of the commit), so that the databases of a bot's shard
+ *   processes can be merged (store_merge.h). An older database is brought
+ *   to schema 2 when it is opened: schema 0 (no generation column) gets
+ *   the column, every row at generation 0; schema 1's tables WITHOUT ROWID
+ *   are copied into rowid tables (a record past about 1 KB took overflow
+ *   pages of its own there) and the file is vacuumed.
  * - One connection does the writing. Commits, loads by key and the
- *   everysec checkpoint run on libuv's thread pool, one at a time in the
- *   order they were asked (the connection is used by one thread at a time);
+ *   everysec checkpoint run on a thread of the backend's own, one at a time
+ *   in the order they were asked (the connection is used by one thread at a
+ *   time), each handed over with one wake of that thread;
  *   a second, read-only connection serves store_sqlite_load_now on the loop
  *   (WAL: a reader never waits for a writer). Snapshots use connections of
  *   their own on the pool.
@@ -60,6 +64,13 @@ void store_sqlite_set_fsync(struct store_backend *b, enum fsync_policy fsync);
 int store_sqlite_load_now(struct store_backend *b, enum store_kind kind, const char *key,
                           int (*row)(const struct store_row *r, void *ctx), void *ctx, char *err,
                           size_t errlen);
+
+/* Calls fn with the key of every channel stored but not used at or after
+ * used_since (those load_active leaves in the store), on the calling
+ * thread: at start-up. Returns 0, or -1 with one sentence in err. */
+int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since,
+                           void (*fn)(const char *key, void *ctx), void *ctx, char *err,
+                           size_t errlen);
 
 /* Writes rows[0..n) in one transaction with synchronous FULL, now, on the
  * calling thread, ignoring generations (each row is stored at generation

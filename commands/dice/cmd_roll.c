@@ -137,10 +137,23 @@ run_of(const struct dice_group *g, size_t i)
 	return n;
 }
 
+/* How many rerolled dice start at i (a chain whose last replacement, the
+ * die that counts, follows them). */
+static size_t
+rerolls_from(const struct dice_group *g, size_t i)
+{
+	size_t n = 0;
+
+	while (i + n < g->ndice && (g->dice[i + n].flags & DICE_REROLLED))
+		n++;
+	return n;
+}
+
 /* A pool of more than ROLL_COMPACT_FROM dice is written as chat rollers
  * do: a run of three or more equal dice as one entry, "6x3" (a sorted pool
- * becomes a count of each face); at most ROLL_SHOWN_MAX entries, then how
- * many dice are left. */
+ * becomes a count of each face); a chain of more than three rerolls as
+ * its first and last and the die that replaced them; at most
+ * ROLL_SHOWN_MAX entries, then how many dice are left. */
 static void
 group_spans(struct reply *out, const struct dice_group *g)
 {
@@ -152,10 +165,27 @@ group_spans(struct reply *out, const struct dice_group *g)
 		reply_add(out, RS_DIM, "%s→", g->notation);
 	plain_add(out, &p, "[", 1);
 	for (size_t entries = 0; i < g->ndice && entries < ROLL_SHOWN_MAX; entries++) {
-		size_t run = compact ? run_of(g, i) : 1;
+		size_t run = compact ? run_of(g, i) : 1, chain = rerolls_from(g, i);
 
 		if (i > 0)
 			plain_add(out, &p, ", ", 2);
+		if (chain > 3) {
+			/* A long reroll chain: its first and last rerolls, then
+			 * the die that counts, whatever the limit. */
+			char more[48];
+
+			die_span(out, &p, g, &g->dice[i], 1);
+			plain_flush(out, &p);
+			snprintf(more, sizeof(more), ", … %zu more rerolled, ", chain - 2);
+			reply_add(out, RS_DIM, "%s", more);
+			die_span(out, &p, g, &g->dice[i + chain - 1], 1);
+			i += chain;
+			if (i < g->ndice) {
+				plain_add(out, &p, ", ", 2);
+				die_span(out, &p, g, &g->dice[i++], 1);
+			}
+			continue;
+		}
 		die_span(out, &p, g, &g->dice[i], run >= 3 ? run : 1);
 		i += run >= 3 ? run : 1;
 	}
@@ -280,6 +310,12 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	if (n == 0 || !rollchan_name_ok(name) || isalnum((unsigned char)p[n]) || p[n] == '-' ||
 	    p[n] == '_')
 		return expr;
+	/* A word before '(' is a function of the notation ("floor(8d6/2)"),
+	 * which the dice engine reads, or names as none. */
+	for (rest = p + n; *rest == ' ' || *rest == '\t'; rest++)
+		;
+	if (*rest == '(')
+		return expr;
 	if ((sroll = rollchan_lookup(inv->chan, inv->user, name, &sname, &mine)) == NULL) {
 		reply_error(out, "'%s' is neither dice nor a saved roll here; ", name);
 		reply_cmd(out, RS_BAD, "saved list", NULL);
@@ -387,8 +423,8 @@ enum roll_audience {
  * act as GM here) stays behind the screen, for the invoker alone. Returns
  * false (with an error reply) when the channel has no GM to send it to.
  */
-static bool
-secret_to(struct invocation *inv, struct reply *out)
+bool
+cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 {
 	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
 
@@ -450,7 +486,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	if (who == ROLL_SECRET && !secret_to(inv, out)) {
+	if (who == ROLL_SECRET && !cmd_roll_secret_to(inv, out)) {
 		dice_result_free(res);
 		return;
 	}
@@ -542,23 +578,22 @@ static const struct cmd_opt roll_opts[] = {
 const struct command cmd_roll = {
     .name = "roll",
     .desc = "Roll dice: 4d6kh3, 2d20kl1+3, 3d6!, 5d10>=8, 6x 4d6kh3, 1d20+5 # attack",
-    .help = "Notation: NdS (d% = d100, dF = fate), keep/drop kh kl dh dl (k = kh, d = dl; one "
-            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3), explode ! "
-            "(compound !!, penetrate !p), reroll r / once ro, success counting >=N with "
-            "failures fN, min/max, criticals cs/cf, sort s/sa/sd, + - * / and ( ), repeat "
-            "6x, several rolls with ';', a label after ' # ' or in [brackets] after a term "
-            "(2d10 [fire]). Compare points: =N, <>N (not equal), <N, <=N, >N, >=N; a bare "
-            "number means =N; right after a term !=N means explode on N, so not-equal is "
-            "written <>N. Rulings: min/max clamp explosion and reroll dice too; a penetrated "
-            "die keeps its -1 through a reroll; one die's explosion or reroll chain stops "
-            "after 100 extra rolls. Marks: ~~struck~~ = dropped, ! exploded, r rerolled, * "
-            "success, _ failure, ** critical, __ fumble. Limits: 500 bytes of text, 200 "
-            "bytes a label, 1000 dice a term, sides up to 1,000,000, 10,000 dice a command, "
-            "20 repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the "
-            "d20 twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "
-            "(the GM turns that off with {/settings natural mode=off}); "
-            "{/roll expression=\"NAME +2 # label\"} rolls a roll saved with {/save} (the "
-            "+2 and the label are optional).",
+    .help = "Notation: NdS (d% = d100, dF = fate); keep/drop kh kl dh dl (k = kh, d = dl; one "
+            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3); explode ! "
+            "(compound !!, penetrate !p); reroll r, once ro; successes >=N, failures fN; "
+            "min/max; criticals cs/cf; sort s/sa/sd; + - * / ( ), where / rounds down (7/2 is "
+            "3); floor() ceil() round() abs(), inside which / is exact (ceil(8d6/2)); repeat "
+            "6x; several rolls split by ';'; a label after ' # ' or in [brackets] after a term. "
+            "Compare points: =N <>N <N <=N >N >=N; a bare number means =N; right after a term "
+            "!=N explodes on N, so not-equal is <>N. Rulings: min/max clamp explosion and "
+            "reroll dice too; a penetrated die keeps its -1 through a reroll; a die's explosion "
+            "or reroll chain stops after 100 extra rolls. Marks: ~~struck~~ dropped, ! "
+            "exploded, r rerolled, * success, _ failure, ** critical, __ fumble. Limits: 500 "
+            "bytes, 200 a label, 1000 dice a term, 1,000,000 sides, 10,000 dice a command, 20 "
+            "repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the d20 "
+            "twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "
+            "({/settings natural mode=off} stops that); {/roll expression=\"NAME +2 # label\"} "
+            "rolls a roll saved with {/save}.",
     .opts = roll_opts,
     .fn = roll_fn,
     .alias = "r",

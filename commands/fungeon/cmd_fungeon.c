@@ -292,12 +292,14 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",
      .desc = "Price a trap, monster or treasure against this room's budget",
-     .help = "Design words: trap: annoy N, pain N, guards, unlimited, universal, "
-             "continuous, type WORD. monster: level N, then per ability: ability NAME, "
-             "annoy N, pain N, resist N TYPE, hold, continuous, universal, type WORD. "
-             "treasure: mundane|fancy, value N, heal N, annoy N, pain N, universal, type "
-             "WORD. Plain points add first, then each doubling feature doubles the sum. "
-             "Ruling: an odd number of Annoy dice costs as the next even number.",
+     .help = "Design words: trap: annoy N and type WORD (both needed), then any of pain N, "
+             "guards, unlimited, universal, continuous (annoy 2 type fire pain 2). monster: "
+             "level N (needed), then per ability: ability NAME with annoy N and type WORD "
+             "(both needed), then any of pain N, resist N TYPE, hold, continuous, universal. "
+             "treasure: mundane|fancy, value N, heal N, annoy N, pain N, universal, type WORD "
+             "(magic dice need fancy, and a type or universal). Plain points add first, then "
+             "each doubling feature doubles the sum. Ruling: an odd number of Annoy dice costs "
+             "as the next even number.",
      .subs = cmd_fungeon_design_cost_subs},
     {.name = "trap",
      .desc = "Make, list or unmake this room's traps (the Traps player)",

@@ -22,9 +22,11 @@ cmd_fungeon_design_of(struct invocation *inv, enum fungeon_kind k, struct fungeo
 	const char *spec = invocation_str(inv, "design");
 	char err[300];
 
+	/* What a new design lacks, all of it at once, before what its price
+	 * needs. */
 	if (fungeon_cost_parse(k, spec ? spec : "", d, err, sizeof(err)) < 0 ||
-	    fungeon_cost_price(d, p, err, sizeof(err)) < 0 ||
-	    fungeon_cost_check(d, err, sizeof(err)) < 0) {
+	    fungeon_cost_check(d, err, sizeof(err)) < 0 ||
+	    fungeon_cost_price(d, p, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
 		return -1;
 	}
@@ -424,7 +426,7 @@ KIND_HANDLERS(FUNGEON_TREASURE, treasure)
 	}
 
 static const struct cmd_opt design_opts[] = {
-    DESIGN_OPT("Design words, e.g. annoy 2 pain 2 unlimited (see the help on fungeon cost)"),
+    DESIGN_OPT("Design words, e.g. annoy 2 type fire pain 2 (see the help on fungeon cost)"),
     {0},
 };
 static const struct cmd_opt add_opts[] = {

@@ -33,6 +33,7 @@ struct eval {
 	size_t rolled;
 	bool capped;
 	int sub;       /* > 0 inside a count or sides */
+	int exact;     /* > 0 inside a function (its counts and sides aside) */
 	uint32_t term; /* byte offset of the term being rolled */
 	struct dice_item *items;
 	size_t nitems;
@@ -57,7 +58,7 @@ struct rank {
 	uint32_t n; /* length of the run (sorting) */
 };
 
-static int eval_node(struct eval *, const struct dice_node *, int64_t *);
+static int eval_node(struct eval *, const struct dice_node *, struct dice_q *);
 
 static int
 col(const struct eval *ev, uint32_t pos)
@@ -455,21 +456,32 @@ point(const struct dice_cmp *given, int64_t dflt)
 /* Rolls a dice term: its count and sides first (their dice shown as
  * operand groups), then its dice, in NOTATION.md's modifier order. */
 static int
-eval_dice(struct eval *ev, const struct dice_node *node, int64_t *v)
+eval_dice(struct eval *ev, const struct dice_node *node, struct dice_q *v)
 {
 	const struct dice_spec *sp = node->spec;
 	int64_t count = sp->count, sides = sp->sides;
 	int64_t lo = sp->fate ? -1 : 1, hi;
+	int exact = ev->exact;
 	struct dice_group *g;
 	struct dlist l;
 	struct points pt;
+	struct dice_q q;
 
+	/* A count or sides is a whole number even inside a function. */
 	ev->sub++;
-	if (sp->count_expr != NULL && eval_node(ev, sp->count_expr, &count) != 0)
-		return ev->e->code;
-	if (sp->sides_expr != NULL && eval_node(ev, sp->sides_expr, &sides) != 0)
-		return ev->e->code;
+	ev->exact = 0;
+	if (sp->count_expr != NULL) {
+		if (eval_node(ev, sp->count_expr, &q) != 0)
+			return ev->e->code;
+		count = q.n;
+	}
+	if (sp->sides_expr != NULL) {
+		if (eval_node(ev, sp->sides_expr, &q) != 0)
+			return ev->e->code;
+		sides = q.n;
+	}
 	ev->sub--;
+	ev->exact = exact;
 	if ((sp->count_expr != NULL || sp->sides_expr != NULL) &&
 	    dice__check_term(sp, count, sides, col(ev, node->pos), ev->e) != 0)
 		return ev->e->code;
@@ -510,67 +522,51 @@ eval_dice(struct eval *ev, const struct dice_node *node, int64_t *v)
 	g->ndice = l.n;
 
 	ev->items[ev->nitems++] = (struct dice_item){DICE_ITEM_GROUP, NULL, NULL, g};
-	*v = g->value;
+	*v = (struct dice_q){g->value, 1};
 	return 0;
 }
 
 static int
-overflow(struct eval *ev, char op, uint32_t pos)
+overflow(struct eval *ev, const char *what, uint32_t pos)
 {
 	return dice__fail(ev->e, DICE_EMATH,
-	                  "the result of '%c' at column %d "
+	                  "the result of '%s' at column %d "
 	                  "does not fit in a 64-bit integer",
-	                  op, col(ev, pos));
+	                  what, col(ev, pos));
 }
 
-/* Applies a binary operator with overflow checks; '/' floors. */
+/* Applies k's binary operator to a and b into *v (see dice__q_apply). */
 static int
-apply(struct eval *ev, const struct dice_node *k, int64_t a, int64_t b, int64_t *v)
+apply(struct eval *ev, const struct dice_node *k, struct dice_q a, struct dice_q b,
+      struct dice_q *v)
 {
-	bool o = false;
+	char what[2] = {k->op, '\0'};
 
-	switch (k->op) {
-	case '+':
-		o = __builtin_add_overflow(a, b, v);
-		break;
-	case '-':
-		o = __builtin_sub_overflow(a, b, v);
-		break;
-	case '*':
-		o = __builtin_mul_overflow(a, b, v);
-		break;
+	switch (dice__q_apply(k->op, a, b, ev->exact > 0, v)) {
+	case DICE_Q_OK:
+		return 0;
+	case DICE_Q_DIVZERO:
+		return dice__fail(ev->e, DICE_EMATH, "division by zero at column %d",
+		                  col(ev, k->oppos));
 	default:
-		if (b == 0)
-			return dice__fail(ev->e, DICE_EMATH,
-			                  "division by zero "
-			                  "at column %d",
-			                  col(ev, k->oppos));
-		if (a == INT64_MIN && b == -1) {
-			o = true;
-			break;
-		}
-		*v = a / b;
-		if (a % b != 0 && (a < 0) != (b < 0))
-			(*v)--;
-		break;
+		return overflow(ev, what, k->oppos);
 	}
-	return o ? overflow(ev, k->op, k->oppos) : 0;
 }
 
 /* Evaluates a subtree, emitting its display items (only its groups when
  * inside a count or sides). Recursion is bounded by DICE_NEST_MAX. */
 static int
-eval_node(struct eval *ev, const struct dice_node *n, int64_t *v)
+eval_node(struct eval *ev, const struct dice_node *n, struct dice_q *v)
 {
 	static const char *const opstr[] = {" + ", " - ", " * ", " / "};
 	const struct dice_node *k;
-	int64_t x;
+	struct dice_q x;
 
 	switch (n->kind) {
 	case NODE_NUM:
 		if (ev->sub == 0)
 			emit_text(ev, n->text, n->label);
-		*v = n->v;
+		*v = (struct dice_q){n->v, 1};
 		return 0;
 	case NODE_DICE:
 		return eval_dice(ev, n, v);
@@ -582,18 +578,31 @@ eval_node(struct eval *ev, const struct dice_node *n, int64_t *v)
 		if (ev->sub == 0)
 			emit_text(ev, ")", NULL);
 		return 0;
+	case NODE_FUNC:
+		if (ev->sub == 0)
+			emit_text(ev, n->text, NULL);
+		ev->exact++;
+		if (eval_node(ev, n->kid, &x) != 0)
+			return ev->e->code;
+		ev->exact--;
+		if (dice__q_fn(n->fn, x, v) != DICE_Q_OK)
+			return overflow(ev, n->text, n->pos);
+		/* abs() outside any other function: a whole number again. */
+		if (ev->exact == 0 && v->d != 1)
+			*v = (struct dice_q){dice__q_floor(*v), 1};
+		return 0;
 	case NODE_NEG:
 		if (ev->sub == 0)
 			emit_text(ev, n->text, NULL);
 		if (eval_node(ev, n->kid, v) != 0)
 			return ev->e->code;
-		if (*v == INT64_MIN)
+		if (v->n == INT64_MIN)
 			return dice__fail(ev->e, DICE_EMATH,
 			                  "the negation at "
 			                  "column %d does not fit in a 64-bit integer",
 			                  col(ev, n->pos));
 		if (n->nneg % 2 == 1)
-			*v = -*v;
+			v->n = -v->n;
 		return 0;
 	default:
 		if (eval_node(ev, n->kid, v) != 0)
@@ -617,7 +626,7 @@ static int
 roll_cmd(struct dice_result *res, const struct dice_cmd *cmd, const char *text, struct rng *rng,
          struct dice_errbuf *e)
 {
-	struct eval ev = {&res->arena, rng, e, text, 0, false, 0, 0, NULL, 0, NULL, 0};
+	struct eval ev = {&res->arena, rng, e, text, 0, false, 0, 0, 0, NULL, 0, NULL, 0};
 
 	res->exprs = dice__arena_alloc(ev.a, cmd->nstmt * sizeof(*res->exprs));
 
@@ -625,6 +634,7 @@ roll_cmd(struct dice_result *res, const struct dice_cmd *cmd, const char *text, 
 		const struct dice_stmt *st = &cmd->stmt[i];
 		struct dice_expr *x = &res->exprs[i];
 		struct dice_repeat *reps;
+		struct dice_q total;
 
 		reps = dice__arena_alloc(ev.a, (size_t)st->repeat * sizeof(*reps));
 		x->source = st->source;
@@ -634,8 +644,9 @@ roll_cmd(struct dice_result *res, const struct dice_cmd *cmd, const char *text, 
 			ev.items = dice__arena_alloc(ev.a, st->root->nitems * sizeof(*ev.items));
 			ev.groups = dice__arena_alloc(ev.a, st->root->ngroups * sizeof(*ev.groups));
 			ev.nitems = ev.ngroups = 0;
-			if (eval_node(&ev, st->root, &reps[r].total) != 0)
+			if (eval_node(&ev, st->root, &total) != 0)
 				return e->code;
+			reps[r].total = total.n;
 			reps[r].items = ev.items;
 			reps[r].nitems = ev.nitems;
 		}

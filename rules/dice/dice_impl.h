@@ -73,9 +73,12 @@ int dice__fail(struct dice_errbuf *e, int code, const char *fmt, ...)
 /* The 1-based column (in UTF-8 code points) of byte offset off of s. */
 int dice__column(const char *s, size_t off);
 
-/* Writes a safe quotation of the character at s[off] ("'@'", "'é'" or
- * "byte 0x00") into buf. */
-void dice__quote(const char *s, size_t len, size_t off, char *buf, size_t buflen);
+/* Names the character at s[off] as a user would into buf (DICE_QUOTE_MAX
+ * bytes): "'@'", "'é'", "a space", "a tab", "a line break", "a control
+ * character", or "byte 0xC3" for a byte that starts no UTF-8 character;
+ * without the article ("space") when article is false. */
+#define DICE_QUOTE_MAX 32
+void dice__quote(const char *s, size_t len, size_t off, bool article, char *buf, size_t buflen);
 
 enum dice_cmpop {
 	CMP_NONE, /* not given: the modifier's default applies */
@@ -153,16 +156,27 @@ enum dice_kind {
 	NODE_PAREN,
 	NODE_NEG,
 	NODE_SUM,
-	NODE_PROD
+	NODE_PROD,
+	NODE_FUNC
+};
+
+/* The functions of NOTATION.md (struct dice_node.fn), Roll20's. */
+enum dice_fn {
+	FN_FLOOR,
+	FN_CEIL,
+	FN_ROUND,
+	FN_ABS
 };
 
 /*
  * An AST node. SUM and PROD hold two or more children in kid/next order,
  * each child but the first carrying the operator before it in op. NEG
- * negates its child nneg times (a run of unary minus signs).
+ * negates its child nneg times (a run of unary minus signs). FUNC applies
+ * function fn to its child, a PAREN; text is the function's name.
  */
 struct dice_node {
 	uint8_t kind;   /* enum dice_kind */
+	uint8_t fn;     /* FUNC: enum dice_fn */
 	char op;        /* '+', '-', '*', '/' or 0 */
 	uint32_t pos;   /* byte offset of the node's token */
 	uint32_t oppos; /* byte offset of op */
@@ -174,7 +188,7 @@ struct dice_node {
 	struct dice_node *next;
 	int64_t v;              /* NUM */
 	struct dice_spec *spec; /* DICE */
-	const char *text;       /* NUM: digits; DICE: term; NEG: its signs */
+	const char *text;       /* NUM: digits; DICE: term; NEG: its signs; FUNC: "floor"... */
 	const char *label;      /* "[label]" text or NULL */
 };
 
@@ -302,6 +316,30 @@ dice__cmp_match(const struct dice_cmp *c, int64_t v)
 		return false;
 	}
 }
+
+/*
+ * A value while an expression is rolled: n/d with d > 0, in lowest terms.
+ * Outside a function every value is whole (d is 1) and '/' rounds down;
+ * inside one (dice_arith.c), '/' is exact and the function rounds.
+ */
+struct dice_q {
+	int64_t n, d;
+};
+
+enum {
+	DICE_Q_OK,
+	DICE_Q_OVERFLOW, /* the result's numerator or denominator needs more than 64 bits */
+	DICE_Q_DIVZERO,
+};
+
+/* Applies op ('+', '-', '*', '/') to a and b into *v: exactly when exact
+ * is true, else with '/' rounding down whole numbers. */
+int dice__q_apply(char op, struct dice_q a, struct dice_q b, bool exact, struct dice_q *v);
+/* Applies function fn (enum dice_fn) to a into *v: floor, ceil and round
+ * (half up) give whole numbers, abs keeps a fraction. */
+int dice__q_fn(uint8_t fn, struct dice_q a, struct dice_q *v);
+/* a rounded down to a whole number. */
+int64_t dice__q_floor(struct dice_q a);
 
 /* Canonical printing into a bounded buffer. */
 struct dice_out {

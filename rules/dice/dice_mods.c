@@ -13,13 +13,13 @@
 void
 dice__found(const struct dice_parser *p, char *buf, size_t len)
 {
-	char q[16];
+	char q[DICE_QUOTE_MAX];
 	int r;
 
 	buf[0] = '\0';
 	if (p->i >= p->len)
 		return;
-	dice__quote(p->s, p->len, p->i, q, sizeof(q));
+	dice__quote(p->s, p->len, p->i, true, q, sizeof(q));
 	r = snprintf(buf, len, ", not %s", q);
 	if (r < 0 || (size_t)r >= len)
 		buf[0] = '\0';
@@ -59,7 +59,7 @@ static int
 parse_int(struct dice_parser *p, int64_t *v, const char *what)
 {
 	bool neg = false;
-	char f[32];
+	char f[DICE_QUOTE_MAX + 8];
 
 	if (dice__at(p, p->i) == '-' && dice__isdig(dice__at(p, p->i + 1))) {
 		neg = true;
@@ -86,7 +86,7 @@ parse_cp(struct dice_parser *p, struct dice_cmp *c, bool bare, bool required, co
 {
 	int c1 = dice__at(p, p->i + 1);
 	const char *name = NULL;
-	char f[32];
+	char f[DICE_QUOTE_MAX + 8];
 
 	c->op = CMP_NONE;
 	c->bare = false;
@@ -177,32 +177,28 @@ dice__parse_bracket_label(struct dice_parser *p, const char **out)
 	return 0;
 }
 
+/*
+ * Marks modifier mod present on sp, having read it as typed at p->s[pos ..
+ * p->i); a second one of a kind is an error that quotes it as typed.
+ */
 static int
 dup_mod(struct dice_parser *p, struct dice_spec *sp, unsigned int mod, size_t pos)
 {
-	static const char *const names[] = {"min",
-	                                    "max",
-	                                    "explode",
-	                                    "reroll",
-	                                    "keep-highest ('kh')",
-	                                    "drop-lowest ('dl')",
-	                                    "success",
-	                                    "failure",
-	                                    "critical",
-	                                    "fumble",
-	                                    "sort",
-	                                    "keep-lowest ('kl')",
-	                                    "drop-highest ('dh')"};
+	static const char *const names[] = {
+	    "min",     "max",      "explode", "reroll", "keep-highest", "drop-lowest", "success",
+	    "failure", "critical", "fumble",  "sort",   "keep-lowest",  "drop-highest"};
 	int k = __builtin_ctz(mod);
+	size_t n = p->i - pos;
 
 	if ((sp->have & mod) == 0) {
 		sp->have |= mod;
 		return 0;
 	}
 	return dice__fail(p->e, DICE_ESYNTAX,
-	                  "a dice term may have only one "
-	                  "%s modifier (another at column %d)",
-	                  names[k], dice__col(p, pos));
+	                  "a dice term may have only one %s modifier; '%.*s%s' at column %d is a "
+	                  "second one",
+	                  names[k], (int)(n > 24 ? 24 : n), p->s + pos, n > 24 ? "…" : "",
+	                  dice__col(p, pos));
 }
 
 /* Parses "khN"/"klN"/"dlN"/"dhN" (and "kN", "dN") at p->i: one of each
@@ -212,7 +208,7 @@ parse_keepdrop(struct dice_parser *p, struct dice_spec *sp, bool keep)
 {
 	size_t pos = p->i;
 	bool high = keep;
-	char name[3] = {keep ? 'k' : 'd', 0, 0}, f[32];
+	char name[3] = {keep ? 'k' : 'd', 0, 0}, f[DICE_QUOTE_MAX + 8];
 	unsigned int mod;
 	int64_t n;
 
@@ -223,8 +219,6 @@ parse_keepdrop(struct dice_parser *p, struct dice_spec *sp, bool keep)
 		p->i++;
 	}
 	mod = keep ? (high ? MOD_KEEP : MOD_KEEPL) : (high ? MOD_DROPH : MOD_DROP);
-	if (dup_mod(p, sp, mod, pos) != 0)
-		return p->e->code;
 	if (!dice__isdig(dice__at(p, p->i))) {
 		dice__found(p, f, sizeof(f));
 		return dice__fail(p->e, DICE_ESYNTAX,
@@ -232,7 +226,7 @@ parse_keepdrop(struct dice_parser *p, struct dice_spec *sp, bool keep)
 		                  "'%s' at column %d%s",
 		                  name, dice__col(p, p->i), f);
 	}
-	if (dice__parse_uint(p, &n) != 0)
+	if (dice__parse_uint(p, &n) != 0 || dup_mod(p, sp, mod, pos) != 0)
 		return p->e->code;
 	if (mod == MOD_KEEP)
 		sp->keep_n = n;
@@ -249,7 +243,7 @@ parse_keepdrop(struct dice_parser *p, struct dice_spec *sp, bool keep)
 int
 dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label)
 {
-	char f[32];
+	char f[DICE_QUOTE_MAX + 8];
 
 	for (;;) {
 		size_t pos = p->i;
@@ -259,17 +253,15 @@ dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label
 		case 'm':
 			if (p->len - p->i >= 3 && dice__lc(dice__at(p, p->i + 1)) == 'i' &&
 			    dice__lc(dice__at(p, p->i + 2)) == 'n') {
-				if (dup_mod(p, sp, MOD_MIN, pos) != 0)
-					return p->e->code;
 				p->i += 3;
-				if (parse_int(p, &sp->min, "min") != 0)
+				if (parse_int(p, &sp->min, "min") != 0 ||
+				    dup_mod(p, sp, MOD_MIN, pos) != 0)
 					return p->e->code;
 			} else if (p->len - p->i >= 3 && dice__lc(dice__at(p, p->i + 1)) == 'a' &&
 			           dice__lc(dice__at(p, p->i + 2)) == 'x') {
-				if (dup_mod(p, sp, MOD_MAX, pos) != 0)
-					return p->e->code;
 				p->i += 3;
-				if (parse_int(p, &sp->max, "max") != 0)
+				if (parse_int(p, &sp->max, "max") != 0 ||
+				    dup_mod(p, sp, MOD_MAX, pos) != 0)
 					return p->e->code;
 			} else {
 				return dice__fail(p->e, DICE_ESYNTAX,
@@ -278,8 +270,6 @@ dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label
 			}
 			break;
 		case '!':
-			if (dup_mod(p, sp, MOD_EXPLODE, pos) != 0)
-				return p->e->code;
 			p->i++;
 			sp->explode = EXP_EXPLODE;
 			if (dice__at(p, p->i) == '!') {
@@ -291,19 +281,19 @@ dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label
 				sp->explode =
 				    sp->explode == EXP_COMPOUND ? EXP_COMPOUND_PEN : EXP_PENETRATE;
 			}
-			if (parse_cp(p, &sp->explode_cp, true, false, "!") != 0)
+			if (parse_cp(p, &sp->explode_cp, true, false, "!") != 0 ||
+			    dup_mod(p, sp, MOD_EXPLODE, pos) != 0)
 				return p->e->code;
 			break;
 		case 'r':
-			if (dup_mod(p, sp, MOD_REROLL, pos) != 0)
-				return p->e->code;
 			p->i++;
 			sp->reroll = RR_ALL;
 			if (dice__lc(dice__at(p, p->i)) == 'o') {
 				p->i++;
 				sp->reroll = RR_ONCE;
 			}
-			if (parse_cp(p, &sp->reroll_cp, true, false, "r") != 0)
+			if (parse_cp(p, &sp->reroll_cp, true, false, "r") != 0 ||
+			    dup_mod(p, sp, MOD_REROLL, pos) != 0)
 				return p->e->code;
 			break;
 		case 'k':
@@ -314,15 +304,14 @@ dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label
 		case '=':
 		case '<':
 		case '>':
-			if (dup_mod(p, sp, MOD_SUCCESS, pos) != 0 ||
-			    parse_cp(p, &sp->success, false, true, "") != 0)
+			if (parse_cp(p, &sp->success, false, true, "") != 0 ||
+			    dup_mod(p, sp, MOD_SUCCESS, pos) != 0)
 				return p->e->code;
 			break;
 		case 'f':
-			if (dup_mod(p, sp, MOD_FAILURE, pos) != 0)
-				return p->e->code;
 			p->i++;
-			if (parse_cp(p, &sp->failure, true, true, "f") != 0)
+			if (parse_cp(p, &sp->failure, true, true, "f") != 0 ||
+			    dup_mod(p, sp, MOD_FAILURE, pos) != 0)
 				return p->e->code;
 			break;
 		case 'c':
@@ -335,16 +324,13 @@ dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label
 				                  "%d%s (cs marks criticals, cf fumbles)",
 				                  dice__col(p, p->i), f);
 			}
-			if (dup_mod(p, sp, c == 's' ? MOD_CRIT : MOD_FUMBLE, pos) != 0)
-				return p->e->code;
 			p->i += 2;
 			if (parse_cp(p, c == 's' ? &sp->crit : &sp->fumble, true, false,
-			             c == 's' ? "cs" : "cf") != 0)
+			             c == 's' ? "cs" : "cf") != 0 ||
+			    dup_mod(p, sp, c == 's' ? MOD_CRIT : MOD_FUMBLE, pos) != 0)
 				return p->e->code;
 			break;
 		case 's':
-			if (dup_mod(p, sp, MOD_SORT, pos) != 0)
-				return p->e->code;
 			p->i++;
 			sp->sort = SORT_ASC;
 			if (dice__lc(dice__at(p, p->i)) == 'a') {
@@ -353,6 +339,8 @@ dice__parse_mods(struct dice_parser *p, struct dice_spec *sp, const char **label
 				p->i++;
 				sp->sort = SORT_DESC;
 			}
+			if (dup_mod(p, sp, MOD_SORT, pos) != 0)
+				return p->e->code;
 			break;
 		case '[':
 			return dice__parse_bracket_label(p, label);

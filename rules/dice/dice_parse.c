@@ -28,7 +28,7 @@ skip_ws(struct dice_parser *p)
 static int
 want_operand(struct dice_parser *p, const char *after)
 {
-	char f[32];
+	char f[DICE_QUOTE_MAX + 8];
 
 	dice__found(p, f, sizeof(f));
 	if (after == NULL)
@@ -67,7 +67,7 @@ parse_paren(struct dice_parser *p)
 {
 	size_t open = p->i;
 	struct dice_node *n, *kid;
-	char f[32];
+	char f[DICE_QUOTE_MAX + 8];
 
 	if (++p->depth > DICE_NEST_MAX) {
 		dice__fail(p->e, DICE_ELIMIT,
@@ -216,6 +216,63 @@ spaced_label(struct dice_parser *p, struct dice_node *n)
 
 static struct dice_node *parse_term_atom(struct dice_parser *, const char *);
 
+/* The names of enum dice_fn, canonical (lower case). */
+static const char *const fn_names[] = {"floor", "ceil", "round", "abs"};
+
+/*
+ * Parses a function call whose name starts at p->i (a letter): one of
+ * fn_names in any case, then optional whitespace and a parenthesised
+ * expression. A word that names no function is an error naming it.
+ */
+static struct dice_node *
+parse_func(struct dice_parser *p, const char *after)
+{
+	size_t pos = p->i, n = 0, j;
+	struct dice_node *node, *kid;
+
+	while (n < 16 &&
+	       ((dice__lc(dice__at(p, p->i + n)) >= 'a' && dice__lc(dice__at(p, p->i + n)) <= 'z')))
+		n++;
+	for (size_t k = 0; k < sizeof(fn_names) / sizeof(fn_names[0]); k++) {
+		if (strlen(fn_names[k]) != n)
+			continue;
+		for (j = 0; j < n && dice__lc(dice__at(p, pos + j)) == fn_names[k][j]; j++)
+			;
+		if (j < n)
+			continue;
+		p->i += n;
+		skip_ws(p);
+		if (dice__at(p, p->i) != '(') {
+			char f[DICE_QUOTE_MAX + 8];
+
+			dice__found(p, f, sizeof(f));
+			dice__fail(p->e, DICE_ESYNTAX, "expected '(' after '%s' at column %d%s",
+			           fn_names[k], dice__col(p, p->i), f);
+			return NULL;
+		}
+		if ((kid = parse_paren(p)) == NULL)
+			return NULL;
+		node = new_node(p, NODE_FUNC, pos);
+		node->fn = (uint8_t)k;
+		node->text = fn_names[k];
+		node->kid = kid;
+		node->nitems = kid->nitems + 1;
+		node->ngroups = kid->ngroups;
+		node->sdice = kid->sdice;
+		p->last_dice = false;
+		return node;
+	}
+	if (n >= 2 && n < 16) {
+		dice__fail(p->e, DICE_ESYNTAX,
+		           "'%.*s' at column %d is no dice function; floor(), ceil(), round() and "
+		           "abs() are",
+		           (int)n, p->s + pos, dice__col(p, pos));
+		return NULL;
+	}
+	want_operand(p, after);
+	return NULL;
+}
+
 /* Parses a number, a dice term or a parenthesised expression, and the
  * label of a number or dice term. */
 static struct dice_node *
@@ -275,6 +332,8 @@ parse_term_atom(struct dice_parser *p, const char *after)
 	}
 	if (dice__lc(c) == 'd')
 		return parse_dice(p, pos, NULL, 1);
+	if (dice__lc(c) >= 'a' && dice__lc(c) <= 'z')
+		return parse_func(p, after);
 	want_operand(p, after);
 	return NULL;
 }
@@ -419,9 +478,9 @@ parse_command_label(struct dice_parser *p, struct dice_cmd *cmd)
 static int
 unexpected(struct dice_parser *p)
 {
-	char q[16];
+	char q[DICE_QUOTE_MAX];
 
-	dice__quote(p->s, p->len, p->i, q, sizeof(q));
+	dice__quote(p->s, p->len, p->i, false, q, sizeof(q));
 	return dice__fail(
 	    p->e, DICE_ESYNTAX,
 	    "unexpected %s at column %d; "

@@ -124,20 +124,31 @@ dice__column(const char *s, size_t off)
 }
 
 void
-dice__quote(const char *s, size_t len, size_t off, char *buf, size_t buflen)
+dice__quote(const char *s, size_t len, size_t off, bool article, char *buf, size_t buflen)
 {
 	unsigned char c = (unsigned char)s[off];
+	const char *name = NULL;
 	size_t n;
 	int r;
 
-	if (c > 0x20 && c < 0x7f)
+	if (c == ' ')
+		name = "a space";
+	else if (c == '\t')
+		name = "a tab";
+	else if (c == '\n' || c == '\r')
+		name = "a line break";
+	else if (c < 0x20 || c == 0x7f)
+		name = "a control character";
+	if (name != NULL)
+		r = snprintf(buf, buflen, "%s", article ? name : name + 2);
+	else if (c < 0x7f)
 		r = snprintf(buf, buflen, "'%c'", c);
-	else if (c >= 0x80 && (n = utf8_seq_len(s + off, len - off)) > 1)
+	else if ((n = utf8_seq_len(s + off, len - off)) > 1)
 		r = snprintf(buf, buflen, "'%.*s'", (int)n, s + off);
 	else
 		r = snprintf(buf, buflen, "byte 0x%02X", c);
 	if (r < 0 || (size_t)r >= buflen)
-		buf[0] = '\0'; /* callers pass 16 bytes: never happens */
+		buf[0] = '\0'; /* callers pass DICE_QUOTE_MAX bytes: never happens */
 }
 
 void
@@ -310,6 +321,10 @@ dice__print_node(struct dice_out *o, const struct dice_node *n)
 		OUT_LIT(o, "(");
 		dice__print_node(o, n->kid);
 		OUT_LIT(o, ")");
+		break;
+	case NODE_FUNC:
+		dice__out_str(o, n->text);
+		dice__print_node(o, n->kid);
 		break;
 	case NODE_NEG:
 		for (uint32_t i = 0; i < n->nneg; i++)

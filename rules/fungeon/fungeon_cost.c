@@ -647,13 +647,33 @@ fungeon_cost_price(const struct fungeon_design *d, struct fungeon_price *p, char
 	}
 }
 
+/* What a trap or an ability lacks, appended to msg (size bytes) at *n:
+ * annoy_hint and type_hint say what the rule is and what to write. */
+static void
+lacks(char *msg, size_t size, size_t *n, bool annoy, const char *annoy_hint, bool type,
+      const char *type_hint)
+{
+	int r =
+	    snprintf(msg + *n, size - *n, "%s%s%s%s%s", annoy ? "at least 1 point on Annoy (" : "",
+	             annoy ? annoy_hint : "", annoy && type ? " and " : "", type ? "a Type (" : "",
+	             type ? type_hint : "");
+
+	*n = r < 0 || (size_t)r >= size - *n ? size - 1 : *n + (size_t)r;
+}
+
 int
 fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 {
-	if (d->kind == FUNGEON_TRAP && d->type[0] == '\0') {
-		seterr(err, errlen,
-		       "A trap needs a Type (fire, poison, arrows...): add type WORD.");
-		return -1;
+	char msg[600];
+	size_t n = 0;
+	int r;
+
+	msg[0] = '\0';
+	if (d->kind == FUNGEON_TRAP && (d->annoy < 1 || d->type[0] == '\0')) {
+		r = snprintf(msg, sizeof(msg), "A trap needs ");
+		n = r > 0 ? (size_t)r : 0;
+		lacks(msg, sizeof(msg), &n, d->annoy < 1, "annoy N, 1 point per 2 dice)",
+		      d->type[0] == '\0', "fire, poison, arrows...: type WORD)");
 	}
 	if (d->kind == FUNGEON_TRAP && d->pain < 1) {
 		seterr(err, errlen,
@@ -664,20 +684,17 @@ fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 	for (int i = 0; d->kind == FUNGEON_MONSTER && i < d->nab; i++) {
 		const struct fungeon_ability *a = &d->ab[i];
 
-		if (a->annoy < 1) {
-			seterr(err, errlen,
-			       "The ability '%s' has no Annoy dice; every special ability spends "
-			       "at least 1 point on Annoy (annoy N, 1 point per 2 dice).",
-			       a->name);
-			return -1;
-		}
-		if (a->type[0] == '\0') {
-			seterr(err, errlen,
-			       "The ability '%s' needs a Type (fire, poison, claws...): add type "
-			       "WORD after it.",
-			       a->name);
-			return -1;
-		}
+		if (a->annoy >= 1 && a->type[0] != '\0')
+			continue;
+		r = snprintf(msg + n, sizeof(msg) - n, "%s ability '%s' needs ",
+		             n > 0 ? "; the" : "The", a->name);
+		n = r < 0 || (size_t)r >= sizeof(msg) - n ? sizeof(msg) - 1 : n + (size_t)r;
+		lacks(msg, sizeof(msg), &n, a->annoy < 1,
+		      "every special ability spends one: annoy N, 1 point per 2 dice)",
+		      a->type[0] == '\0', "fire, poison, claws...: type WORD after it)");
 	}
-	return 0;
+	if (n == 0)
+		return 0;
+	seterr(err, errlen, "%s.", msg);
+	return -1;
 }

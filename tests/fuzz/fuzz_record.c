@@ -33,7 +33,10 @@ as_log_entry(const uint8_t *data, size_t size)
 	struct store_record r = {.kind = STORE_RECORD_CHANNEL, .owns_mods = true}, back = r;
 	struct buf a, b;
 	char err[2048] = "";
+	size_t slot;
 
+	if (store_record_log_mod(m, &slot) == NULL)
+		return;
 	if (store_record_decode_log(&r, m, 1, (const char *)data, size, err, sizeof(err)) < 0) {
 		if (err[0] == '\0' || strchr(err, '\n') != NULL) {
 			fprintf(stderr, "refusal not one line: '%s'\n", err);
@@ -44,9 +47,10 @@ as_log_entry(const uint8_t *data, size_t size)
 	}
 	buf_init(&a, STORE_RECORD_LINE_MAX);
 	buf_init(&b, STORE_RECORD_LINE_MAX);
-	if (store_record_encode_log(&r, m, 1, &a) < 0 ||
+	if (store_record_encode_log(m, r.mods[slot], 1, &a) < 0 ||
 	    store_record_decode_log(&back, m, 1, a.p, a.len, err, sizeof(err)) < 0 ||
-	    store_record_encode_log(&back, m, 1, &b) < 0 || strcmp(buf_str(&a), buf_str(&b)) != 0)
+	    store_record_encode_log(m, back.mods[slot], 1, &b) < 0 ||
+	    strcmp(buf_str(&a), buf_str(&b)) != 0)
 		abort();
 	store_record_clear(&r, m);
 	store_record_clear(&back, m);

@@ -12,6 +12,7 @@ from irclib import Client, Delver, Ngircd, check, free_port, plain, run, workdir
 
 FLOODERS = ("alice", "bob", "carol")
 PER_USER = 50
+NATURAL = {20: " · Natural 20!", 1: " · Natural 1."}
 SLOW_DOWN = "You are sending commands faster than delver takes them"
 
 
@@ -63,10 +64,14 @@ channels = #a
             dave_at = time.time()
         time.sleep(2.0 / PER_USER)
     flood_took = time.time() - start
-    m = dave.expect(r"^:delver!\S+ PRIVMSG #a :dave rolls · 1d20: \[(\d+)\] = (\d+)$",
-                    timeout=60)
+    # A lone d20's natural 20 or 1 is named after the total: 1 answer in
+    # 10 ends so, and a pattern that stopped at the total waited its 60 s
+    # for an answer that had come.
+    m = dave.expect(r"^:delver!\S+ PRIVMSG #a :dave: 1d20: \[(\d+)\] = (\d+)"
+                    r"( · Natural 20!| · Natural 1\.)?$", timeout=60)
     latency = dave.last_time - dave_at
-    check(m.group(1) == m.group(2) and 1 <= int(m.group(1)) <= 20, "a wrong roll: %s" % m.group(0))
+    check(m.group(1) == m.group(2) and 1 <= int(m.group(1)) <= 20 and
+          m.group(3) == NATURAL.get(int(m.group(1))), "a wrong roll: %s" % m.group(0))
 
     step("every flooder's command answered whole, or the flooder told to slow down")
     # Wait until the bot has been silent for 10 s (the queue is empty).
@@ -79,14 +84,14 @@ channels = #a
             last = time.time()
     channel = [plain(l) for _, l in dave.seen if l.startswith(":delver!")]
     for line in channel:
-        check(re.match(r"^:delver!\S+ PRIVMSG #a :\S+ rolls( \w+)? · 1d(6|20): \[\d+\] = \d+$",
-                       line) or " rolls " not in line,
+        check(re.match(r"^:delver!\S+ PRIVMSG #a :\S+: (\w+ · )?1d(6|20): \[\d+\] = \d+"
+                       r"( · Natural 20!| · Natural 1\.)?$", line) or " 1d" not in line,
               "a reply was cut or malformed: %r" % line)
     report = []
     for u in users:
         answered = set()
         for line in channel:
-            r = re.match(r"^:delver!\S+ PRIVMSG #a :%s rolls %s(\d+) · 1d6: \[(\d)\] = (\d)$"
+            r = re.match(r"^:delver!\S+ PRIVMSG #a :%s: %s(\d+) · 1d6: \[(\d)\] = (\d)$"
                          % (u.nick, u.nick), line)
             if r:
                 check(r.group(2) == r.group(3), "a wrong roll: %r" % line)
@@ -107,7 +112,7 @@ channels = #a
     step("after the flood, a flooder is answered again")
     time.sleep(4.5)
     users[0].say("#a", "!roll 1d4")
-    users[0].expect(r"^:delver!\S+ PRIVMSG #a :alice rolls · 1d4: \[\d\] = \d$", timeout=30)
+    users[0].expect(r"^:delver!\S+ PRIVMSG #a :alice: 1d4: \[\d\] = \d$", timeout=30)
 
     step("the bot stopped while five users flood: dave's roll, read after theirs, is answered")
     # While delver is stopped (SIGSTOP, as a machine that gives it no CPU),
@@ -136,7 +141,7 @@ channels = #a
     finally:
         os.kill(bot.proc.pid, signal.SIGCONT)
     resumed = time.time()
-    m = dave.expect(r"^:delver!\S+ PRIVMSG #a :dave rolls · 1d8: \[(\d+)\] = (\d+)$",
+    m = dave.expect(r"^:delver!\S+ PRIVMSG #a :dave: 1d8: \[(\d+)\] = (\d+)$",
                     timeout=90)
     check(m.group(1) == m.group(2) and 1 <= int(m.group(1)) <= 8, "a wrong roll: %s" % m.group(0))
     print("delver stopped %.1f s; dave's roll answered %.2f s after it went on"

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from irclib import Client, Delver, Ngircd, check, free_port, run, workdir
+from irclib import Client, Delver, Ngircd, check, free_port, guarded, run, workdir
 
 BOT = r"^:delver!\S+ "
 
@@ -103,7 +103,7 @@ admins = *!~alice@127.0.0.1
 
     step("alice claims the GM seat, changes nick twice and keeps it")
     alice.say("#a", "!gm claim")
-    alice.expect(BOT + r"PRIVMSG #a :alice is now the GM of this channel\.$")
+    alice.expect(BOT + r"PRIVMSG #a :%s is now the GM of this channel\.$" % guarded("alice"))
     alice.send("NICK alice_")
     alice.expect(r"^:alice!\S+ NICK :?alice_$")
     alice.say("#a", "!gm claim")
@@ -125,17 +125,17 @@ admins = *!~alice@127.0.0.1
 
     step("addressing the bot by nick")
     alice.say("#a", "delver: roll 1d4")
-    alice.expect(BOT + r"PRIVMSG #a :Alice2 rolls · 1d4: \[(\d)\] = \1$")
+    alice.expect(BOT + r"PRIVMSG #a :Alice2: 1d4: \[(\d)\] = \1$")
     alice.say("#a", "Delver, !roll 1d6")
-    alice.expect(BOT + r"PRIVMSG #a :Alice2 rolls · 1d6: \[(\d)\] = \1$")
+    alice.expect(BOT + r"PRIVMSG #a :Alice2: 1d6: \[(\d)\] = \1$")
 
     step("help goes by NOTICE to the asker, not to the channel")
-    mallory.expect(BOT + r"PRIVMSG #a :Alice2 rolls · 1d6: ")
+    mallory.expect(BOT + r"PRIVMSG #a :Alice2: 1d6: ")
     alice.say("#a", "!help")
     alice.expect(BOT + r"NOTICE Alice2 :")
     alice.say("#a", "!roll 1d2")
     line = mallory.expect(BOT + r"PRIVMSG #a :").string
-    check(re.search(r"Alice2 rolls · 1d2: \[(\d)\] = \1$", line),
+    check(re.search(r"Alice2: 1d2: \[(\d)\] = \1$", line),
           "the channel saw something before the roll: %r" % line)
 
     step("a channel in plain_channels: no formatting; dropped dice keep ~~")
@@ -144,11 +144,11 @@ admins = *!~alice@127.0.0.1
     text = m.group(1)
     check(re.search(r"[\x02\x03\x0f\x1d\x1e\x1f]", text) is None,
           "formatting in a plain channel: %r" % text)
-    check(re.match(r"Alice2 rolls · 4d6kh3: \[.*~~\d~~.*\] = \d+$", text),
+    check(re.match(r"Alice2: 4d6kh3: \[.*~~\d~~.*\] = \d+$", text),
           "no ~~ mark on the dropped die: %r" % text)
     alice.say("#a", "!roll 4d6kh3")
     m = alice.expect(BOT + r"PRIVMSG #a :(.*)$", raw=True)
-    check("\x1e" in m.group(1) and "~~" in m.group(1), "#a lost its formatting: %r" % m.group(1))
+    check("\x03" in m.group(1) and "~~" in m.group(1), "#a lost its formatting: %r" % m.group(1))
 
     step("join_on_invite: an INVITE is followed")
     alice.join("#inv")
@@ -180,9 +180,10 @@ admins = *!~alice@127.0.0.1
     check("\x1b" not in bot.log(), "a raw ESC reached the log")
 
     step("SIGTERM while a long reply is being written: it is finished, then QUIT")
-    # The whole help reply at full speed first; a roll answered after it
-    # marks its end (one user's replies keep their order).
-    alice.say("delver", "help")
+    # The help on /roll (a reply of the burst's 4 lines) at full speed
+    # first; a roll answered after it marks its end (one user's replies
+    # keep their order).
+    alice.say("delver", "help roll")
     alice.say("delver", "roll 1d2")
     help_lines = []
     while True:
@@ -192,11 +193,17 @@ admins = *!~alice@127.0.0.1
         help_lines.append(line)
     check(len(help_lines) >= 3, "help took %d lines" % len(help_lines))
     with open(bot.conf, "w") as f:
-        f.write(conf + "flood_burst = 1\nflood_interval_ms = 5000\n" + tls_conf)
+        f.write(conf + "flood_interval_ms = 5000\n" + tls_conf)
     bot.proc.send_signal(signal.SIGHUP)
-    bot.wait_log(r"irc plain: reload: flood_burst, flood_interval_ms changed; applied")
-    time.sleep(5.5)  # the bucket holds one send again
-    alice.say("delver", "help")
+    bot.wait_log(r"irc plain: reload: flood_interval_ms changed; applied")
+    time.sleep(20.5)  # the bucket holds its 4 sends again
+    # Two rolls spend half of it: the help's first lines go at once, the
+    # rest one every 5 s.
+    alice.say("delver", "roll 1d2")
+    alice.say("delver", "roll 1d2")
+    alice.say("delver", "help roll")
+    for _ in range(2):
+        alice.expect(BOT + r"PRIVMSG Alice2 :Alice2 rolls · 1d2: ", timeout=15)
     got = [alice.expect(BOT + r"PRIVMSG Alice2 :(.*)$", timeout=15).group(1)]
     bot.proc.send_signal(signal.SIGTERM)
     # The drain gives up after 10 s; the rest of the reply then goes whole.

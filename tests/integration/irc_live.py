@@ -106,7 +106,7 @@ def main():
     keeper.expect(r"^:delver3!\S+ JOIN :?#secret$", timeout=10)
     keeper.expect(r"^:delver3!\S+ JOIN :?#wrong$", timeout=5)
     alice.say("#open", ".roll 1d4")
-    alice.expect(r"^:delver3!\S+ PRIVMSG #open :alice rolls · 1d4: \[\d\] = \d$")
+    alice.expect(r"^:delver3!\S+ PRIVMSG #open :alice: 1d4: \[\d\] = \d$")
 
     step("SIGHUP adding a network: it connects; removing it: it QUITs")
     write(bot, more=SECOND % settings)

@@ -7,7 +7,8 @@ import signal
 import sys
 import time
 
-from irclib import Client, Delver, Ngircd, check, free_port, plain, run, workdir
+from irclib import (Client, Delver, Ngircd, bad_codes, check, free_port, guarded, mentions, plain,
+                    run, workdir)
 
 BOT = r"^:delver2!\S+ "
 
@@ -76,18 +77,22 @@ channels = #t
 
     step("!roll in a channel")
     alice.say("#a", "!roll 2d6")
-    # One line: who rolls and the dice; no "Roll again" hint on IRC.
-    roll_ok(alice.expect(BOT + r"PRIVMSG #a :alice rolls · 2d6: \[(\d, \d)\] = (\d+)$"), 2, 6)
+    # One line: the roller addressed, the dice; no "Roll again" hint on IRC.
+    roll_ok(alice.expect(BOT + r"PRIVMSG #a :alice: 2d6: \[(\d, \d)\] = (\d+)$"), 2, 6)
+    # A dropped die is marked one way, by text (grey): no strike-through
+    # code (checked with every other line at the end).
+    alice.say("#a", "!roll 2d1kh1")
+    alice.expect(BOT + r"PRIVMSG #a :alice: 2d1kh1: \[~~1~~, 1\] = 1$")
 
     step("per-channel state: a GM in #a is not one in #b")
     alice.say("#a", "!gm claim")
-    alice.expect(BOT + r"PRIVMSG #a :alice is now the GM of this channel\.$")
+    alice.expect(BOT + r"PRIVMSG #a :%s is now the GM of this channel\.$" % guarded("alice"))
     bob.say("#b", "!gm")
     bob.expect(BOT + r"PRIVMSG #b :Nobody is GM here yet")
 
     step("a channel operator may act as GM")
     taker.say("#a", "!gm release")
-    taker.expect(BOT + r"PRIVMSG #a :alice is no longer the GM")
+    taker.expect(BOT + r"PRIVMSG #a :%s is no longer the GM" % guarded("alice"))
     bob.say("#b", "!gm release")
     bob.expect(BOT + r"NOTICE bob :Nobody is GM here")
 
@@ -99,7 +104,7 @@ channels = #t
 
     step("!tension roll, !hazard and a Fungeon conflict (Thwack-O dice in the player's colour)")
     bob.say("#b", "!gm claim")
-    bob.expect(BOT + r"PRIVMSG #b :bob is now the GM of this channel\.$")
+    bob.expect(BOT + r"PRIVMSG #b :%s is now the GM of this channel\.$" % guarded("bob"))
     bob.say("#b", "!tension roll 2")
     # Three short lines come as one; with an effect rolled, as lines.
     text = bob.expect(BOT + r"PRIVMSG #b :Tension roll \(Tension 1, exits 2\)").string
@@ -108,29 +113,41 @@ channels = #t
     check(re.search(r"Dungeon event: d12 \d+ .*Encounter check: d12 \d+ ", text),
           "the tension roll is not all there: %r" % text)
     bob.say("#b", "!hazard")
-    # The hazard table shrinks to its header and the rolled row.
-    bob.expect(BOT + r"PRIVMSG #b :Hazard die: turn 1$")
-    row = bob.expect("^:delver2!\\S+ PRIVMSG #b :\x02roll  result\x0f ▶ \x02\x03" "07\x02\x02"
-                     "\\S+  ", raw=True)
-    check(re.search(r"\(row \d of 5\)$", plain(row.string)), "no row count: %r" % row.string)
-    bob.expect(BOT + r"PRIVMSG #b :Rolled \d on the d6 \(exploration\)")
+    # A hazard turn in two lines at most: the turn and the table in one
+    # (each entry by its short name, the rolled one bold in brackets), then
+    # the bookkeeping.
+    turn = bob.expect(BOT + r"PRIVMSG #b :Hazard die: turn 1 · \[?1 Encounter\]? · \[?2 Sign\]? · "
+                      r"\[?3 Light\]? · \[?4 Fatigue\]? · \[?5-6 Nothing\]? · Rolled (\d) on the "
+                      r"d6 \(exploration\)")
+    rolled = turn.group(1)
+    check(turn.string.count("[") == 1 and
+          ("[%s " % ("5-6" if rolled in "56" else rolled)) in turn.string,
+          "the rolled entry is not the one marked: %r" % turn.string)
+    raw = [l for _, l in bob.seen if "Hazard die: turn 1" in plain(l)][-1]
+    check(("\x02[%s " % ("5-6" if rolled in "56" else rolled)) in raw,
+          "the rolled entry is not bold: %r" % raw)
+    if "since the last rest" not in turn.string:
+        bob.expect(BOT + r"PRIVMSG #b :.*Turn 1 \(10 min in the dungeon\); 1 turn since the last "
+                   r"rest\.$")
     bob.say("#b", "!fungeon join Brom rogue")
-    bob.expect(BOT + r"PRIVMSG #b :bob joins as Brom, level 1 rogue")
+    bob.expect(BOT + r"PRIVMSG #b :%s joins as Brom, level 1 rogue" % guarded("bob"))
     bob.say("#b", "!fungeon hallway")
-    # 17 lines do not fit max_lines (6): they come packed, none lost.
+    # 17 lines do not fit the burst (4): they come packed, none lost.
     hallway = bob.expect(BOT + r"PRIVMSG #b :Hallway: room 1 next, floor 1 · 1\. Replacements · "
                          r"None\. · ")
-    rest = hallway.string + bob.expect(BOT + r"PRIVMSG #b :.*A lone player makes the whole room: "
-                                       r"bob").string
+    rest = hallway.string
+    if "A lone player makes the whole room: " not in rest:
+        rest += bob.expect(BOT + r"PRIVMSG #b :.*A lone player makes the whole room: %s"
+                           % guarded("bob")).string
     check("budget this room: 2" in rest and "more lines not shown" not in rest,
           "the hallway lost lines: %r" % rest)
     bob.say("#b", "!fungeon monster add rat level 1")
-    bob.expect(BOT + r"PRIVMSG #b :Made monster rat for room 1\.$")
+    bob.expect(BOT + r"PRIVMSG #b :Made monster rat for room 1\.")
     bob.say("#b", "!fungeon enter waive:true")
-    bob.expect(BOT + r"PRIVMSG #b :Points left unspent, waived by bob")
+    bob.expect(BOT + r"PRIVMSG #b :Points left unspent, waived by %s" % guarded("bob"))
     bob.say("#b", "!fungeon combat")
     conflict = bob.expect("^:delver2!\\S+ PRIVMSG #b :.*\x023\\. Painful conflict\x0f · "
-                          "Brom \\(bob\\): \x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
+                          "Brom \\(b\u200dob\\): \x02\x03(\\d\\d)\x02\x02(\\S+?)(\\d)\x0f", raw=True)
     check(conflict.group(1) != "14" and conflict.group(2) != "",
           "Brom's Thwack-O die is not in his style: %r" % conflict.string)
     text = plain(conflict.string)
@@ -142,7 +159,9 @@ channels = #t
     step("a secret roll: the channel sees who rolls in secret, the GM alone the roll, by NOTICE")
     alice.join("#b")
     alice.say("#b", "!gmroll 1d20+5 # stealth")
-    alice.expect(BOT + r"PRIVMSG #b :alice rolls in secret: only the GM, bob, sees the result\.$")
+    # Not a roll's result: nobody is addressed, and no nick notifies.
+    alice.expect(BOT + r"PRIVMSG #b :%s rolls in secret: only the GM, %s, sees the result\.$"
+                 % (guarded("alice"), guarded("bob")))
     m = bob.expect(BOT + r"NOTICE bob :alice rolls stealth in secret · 1d20 \+ 5: \[(\d+)\] "
                    r"\+ 5 = (\d+)( · Natural 20!| · Natural 1\.)?$")
     # A lone d20's natural 20 or 1 is named after the total (it was not
@@ -151,22 +170,39 @@ channels = #t
     check(1 <= int(m.group(1)) <= 20 and int(m.group(2)) == int(m.group(1)) + 5 and
           m.group(3) == natural, "a wrong secret roll: %s" % m.group(0))
     bob.say("#b", "!gmroll 2d6")
-    bob.expect(BOT + r"PRIVMSG #b :bob \(GM\) rolls behind the screen\.$")
+    bob.expect(BOT + r"PRIVMSG #b :%s \(GM\) rolls behind the screen\.$" % guarded("bob"))
     roll_ok(bob.expect(BOT + r"NOTICE bob :bob rolls in secret · 2d6: \[(\d, \d)\] = (\d+)$"),
             2, 6)
     # Both results went to bob alone: by the answer to alice's next command,
     # she has seen neither.
     alice.say("#b", "!roll 1d1")
-    alice.expect(BOT + r"PRIVMSG #b :alice rolls · 1d1: \[1\] = 1$")
+    alice.expect(BOT + r"PRIVMSG #b :alice: 1d1: \[1\] = 1$")
     check(not [l for _, l in alice.seen if "in secret ·" in plain(l)],
           "alice saw a secret result")
+
+    step("highlights: a roll names its roller as a mention, never anyone else")
+    # Seen by both clients in #b: alice's client is notified of her rolls
+    # (her nick opens them), bob's of nothing; bob's own client is notified
+    # of his secret roll's result by its private message.
+    shared = [l for _, l in alice.seen if re.match(BOT + r"PRIVMSG #b :", l)]
+    check(shared, "alice saw nothing in #b")
+    for line in shared:
+        body = plain(line).split(" :", 1)[1]
+        check(not mentions(body, "bob"), "a line in #b would notify bob: %r" % line)
+        check(not mentions(body, "alice") or re.match(r"alice: ", body),
+              "a line in #b names alice other than as the roller addressed: %r" % line)
+    check(any(plain(l).split(" :", 1)[1].startswith("alice: 1d1:") for l in shared),
+          "alice's roll did not address her")
+    gm_notes = [l for _, l in bob.seen
+                if re.match(BOT + r"NOTICE bob :alice rolls stealth", plain(l))]
+    check(len(gm_notes) == 1, "bob got %d notices of alice's secret roll" % len(gm_notes))
 
     step("TLS: the unverified network answers; the verifying one refuses the certificate")
     carol = Client(port, "carol")
     names = carol.join("#t")
     check("dtls" in [n.lstrip("@") for n in names], "dtls is not in #t: %s" % names)
     carol.say("#t", ".roll 1d8")
-    roll_ok(carol.expect(r"^:dtls!\S+ PRIVMSG #t :carol rolls · 1d8: \[(\d)\] = (\d+)$"), 1, 8)
+    roll_ok(carol.expect(r"^:dtls!\S+ PRIVMSG #t :carol: 1d8: \[(\d)\] = (\d+)$"), 1, 8)
     bot.wait_log(r"irc strict: the server's certificate does not verify: self-signed")
     check("irc strict: registered" not in bot.log(), "the verifying network registered")
 
@@ -203,7 +239,7 @@ channels = #t
 
     step("the server restarts: the bot reconnects and rejoins; state is kept")
     alice.say("#a", "!gm claim")
-    alice.expect(r"^:delver!\S+ PRIVMSG #a :alice is now the GM")
+    alice.expect(r"^:delver!\S+ PRIVMSG #a :%s is now the GM" % guarded("alice"))
     server.stop()
     server.start()
     bot.wait_log(r"irc plain: joined #a", count=3, timeout=30)  # start, kick, restart
@@ -212,7 +248,7 @@ channels = #t
     alice = Client(port, "alice")
     check("delver" in [n.lstrip("@") for n in alice.join("#a")], "the bot is not back in #a")
     alice.say("#a", "!gm")
-    alice.expect(r"^:delver!\S+ PRIVMSG #a :The GM here is alice\.$")
+    alice.expect(r"^:delver!\S+ PRIVMSG #a :The GM here is %s\.$" % guarded("alice"))
 
     step("SIGHUP with a new channel list: leaves #b, joins #c, same connection")
     alice.join("#b")
@@ -225,6 +261,12 @@ channels = #t
     alice.say("#c", "!gm")
     alice.expect(r"^:delver!\S+ PRIVMSG #c :Nobody is GM here yet")
     check(bot.log().count("irc plain: connected;") == 2, "the reload reconnected the bot")
+
+    step("every line from the bot holds only the formatting codes all clients show")
+    for c in (alice, bob, carol):
+        for _, line in c.seen:
+            if re.match(r"^:(delver|delver2|dtls)!", line):
+                check(not bad_codes(line), "a control code clients cannot show: %r" % line)
 
     step("SIGTERM: QUIT and a clean exit")
     status = bot.stop()

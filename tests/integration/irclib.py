@@ -53,6 +53,30 @@ def plain(line):
     return FORMAT.sub("", line)
 
 
+# The control codes a reply may hold (render_irc.h's RENDER_IRC_CODES):
+# bold, colour, reset, italic, which every common client shows.
+ALLOWED_CODES = "\x02\x03\x0f\x1d"
+ZWJ = "\u200d"
+
+
+def bad_codes(line):
+    """The control characters of line outside ALLOWED_CODES (a list)."""
+    return [c for c in line if (ord(c) < 0x20 or ord(c) == 0x7f) and c not in ALLOWED_CODES]
+
+
+def mentions(line, nick):
+    """Whether a client would take line (formatting removed) for a mention
+    of nick: nick as a word, with no letter or digit on either side."""
+    return re.search(r"(?<![A-Za-z0-9])%s(?![A-Za-z0-9])" % re.escape(nick), plain(line),
+                     re.I) is not None
+
+
+def guarded(nick):
+    """nick as delver writes another member's nick: a zero-width joiner
+    after its first letter (a regex)."""
+    return re.escape(nick[0]) + ZWJ + re.escape(nick[1:])
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -135,10 +159,10 @@ class Delver:
         os.chmod(self.conf, 0o600)
         LOGS.append(("delver " + name, self.logpath))
 
-    def start(self, level="debug"):
+    def start(self, level="debug", args=()):
         log = open(self.logpath, "wb")
         self.proc = subprocess.Popen([self.binary, "--config", self.conf, "--log-level", level,
-                                      "--state-dir", self.statedir],
+                                      "--state-dir", self.statedir] + list(args),
                                      stdin=subprocess.DEVNULL, stdout=log,
                                      stderr=subprocess.STDOUT, env=self.env)
         PROCS.append(self.proc)

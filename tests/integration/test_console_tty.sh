@@ -6,7 +6,8 @@
 # written above the line being typed, not into it; a control
 # character shown as its picture, never raw; replies wrapped at the
 # terminal's width on word boundaries, a new width followed; quit; the
-# history kept across runs in $XDG_STATE_HOME/delver/history; Ctrl-D.
+# history kept across runs in $XDG_STATE_HOME/delver/history; Ctrl-D;
+# under make (as make run starts it), Ctrl-C does not end make.
 . tests/integration/lib.sh
 DELVER=$(cd "$(dirname "$DELVER")" && pwd)/$(basename "$DELVER")
 tmp=$(mktemp -d)
@@ -20,6 +21,12 @@ cleanup() {
 trap cleanup EXIT
 fails=0
 WIDTH=60
+# What the terminal runs, in a file: the checkout's path may hold spaces,
+# which a command line handed through tmux would split ($tmp holds none).
+cat > "$tmp/run.sh" <<EOF
+echo \$\$ > "$tmp/pid"
+exec "$DELVER" --console --seed 1 --color never --user gm --state-dir "$tmp/state"
+EOF
 
 fail() {
 	echo "FAIL $*"
@@ -71,8 +78,7 @@ start() {
 	SOCK=$tmp/tmux.$runs.sock
 	rm -f "$tmp/status"
 	tmux -S "$SOCK" -f /dev/null new-session -d -s delver -x "$WIDTH" -y 50 \
-		"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm sh -c 'echo \$\$ > $tmp/pid; \
-		exec $DELVER --console --seed 1 --color never --user gm --state-dir $tmp/state'; \
+		"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm sh $tmp/run.sh; \
 		echo \$? > '$tmp/status'; sleep 600" ||
 		{ echo "FAIL tmux could not start a session"; exit 1; }
 }
@@ -176,6 +182,34 @@ keys C-u
 last_line "gm@table>"
 keys C-d
 ended "Ctrl-D"
+
+# Started by make, as make run does: Ctrl-C clears the line and reaches
+# delver alone, so after quit make ends with delver's status, 0, not with
+# an interrupted child's 130.
+printf 'run:\n\t@"%s" --console --seed 1 --color never --user gm --state-dir %s/state\n' \
+	"$DELVER" "$tmp" > "$tmp/Makefile"
+runs=$((runs + 1))
+SOCK=$tmp/tmux.$runs.sock
+rm -f "$tmp/status"
+tmux -S "$SOCK" -f /dev/null new-session -d -s delver -x "$WIDTH" -y 50 \
+	"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm sh -c 'make -s -f $tmp/Makefile run; \
+	echo \$? > $tmp/status; sleep 600'" ||
+	{ echo "FAIL tmux could not start a session"; exit 1; }
+last_line "gm@table>"
+keys "/gm claim"
+last_line "gm@table> /gm claim"
+keys C-c
+last_line "gm@table>"
+keys "quit" Enter
+i=0
+while [ ! -s "$tmp/status" ] && [ "$i" -lt 200 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+if screen | grep -q "Interrupt"; then
+	fail "make reported an interrupt: $(screen | grep Interrupt)"
+fi
+ended "quit under make"
 
 [ "$fails" -eq 0 ] || exit 1
 echo "ok"

@@ -10,7 +10,8 @@
 # too. The GM's own /gmroll stays behind the screen: an ephemeral follow-up
 # to the GM, no DM. /log secret shows the secret rolls to the GM alone. The
 # DM channel is opened once per GM and kept; when Discord no longer knows it
-# (404, code 10003) it is opened again.
+# (404, code 10003) it is opened again. A burst of secret rolls to one GM
+# meets no 429.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -119,4 +120,20 @@ grep -q "could not go to channel 1300000000000000005" "$BOT_LOG" || fail "no log
 one "$(tmpl log '[{"type":3,"name":"kind","value":"secret"}]' 'secret rolls here, newest first (only you see this)' true ',"user":1,"parts":["1d20 + 3 # listen","1d20 + 5 # stealth"]')"
 one "$(tmpl log '[{"type":3,"name":"kind","value":"secret"}]' 'Only the GM can' true ',"user":2,"forbid":["listen","stealth"]')"
 one "$(tmpl log '[]' 'No rolls here yet' false ',"user":2,"forbid":["listen","stealth"]')"
+# A burst of secret rolls to one GM (another channel, another GM, whose
+# DMs are open): their DMs share the DM channel's rate limit (5 a second
+# here, Discord's 5 per 5 s made shorter for the test). Every one arrives,
+# none meets a 429 and none comes before a 429's retry_after: the bot sends
+# none into an empty window, though after a reset the answers telling the
+# new one are still on their way, and though answers come back in another
+# order than their requests went.
+one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":3,"channel":7')"
+ctl ratelimit message_create limit=5 per=1000
+r429=$(stat rest.r429)
+dms=$(stat rest.dms)
+inject "{\"count\":30,\"rate\":200,\"channels\":1,\"users\":1,\"templates\":[$(roll 4 '1d4' ',"channel":7')]}"
+n=$((n + 30))
+wait_until "i['answered'] == $n and r['dms'] == $((dms + 30))" 30
+[ "$(stat rest.r429)" = "$r429" ] || fail "the burst of DMs met $(($(stat rest.r429) - r429)) 429s"
+[ "$(stat rest.early)" = 0 ] || fail "a DM came before its 429's retry_after"
 finish

@@ -7,7 +7,8 @@
 # The server listens on a unix socket in DIR only (no TCP), so any number of
 # clusters can run side by side. As root, the server runs as the user
 # "postgres" (Debian's package creates it), since PostgreSQL refuses root;
-# DIR is handed to that user. Authentication is "trust" for the socket, which
+# DIR is handed to that user, and must be a directory that user can reach
+# (under /tmp, not in the checkout). Authentication is "trust" for the socket, which
 # only DIR's owner and root can reach (DIR is 0700). PG_FSYNC=off starts it
 # without fsync (the unit tests: faster, same semantics while the machine
 # stays up). It never stops or kills any process but the one it started.
@@ -31,9 +32,13 @@ if [ -z "$bindir" ]; then
 	exit 1
 fi
 
+# As root the tools run as "postgres" from /, a directory every user may
+# enter: the checkout (the current directory) may be one only its owner
+# can (a clone in /root or a home directory), and initdb, pg_ctl and the
+# server each try to enter the directory they were started in.
 run() {
 	if [ "$(id -u)" -eq 0 ]; then
-		runuser -u postgres -- "$@"
+		(cd / && runuser -u postgres -- "$@")
 	else
 		"$@"
 	fi

@@ -88,6 +88,31 @@ rest_counted(void **unused)
 	free(t);
 }
 
+/* A reroll chain stopped at its cap shows its start, its last reroll and
+ * the die that counts (the total), never "… 1 more" in its place; a
+ * chain of three rerolls or fewer is shown whole. */
+static void
+capped_chain_shows_the_die(void **unused)
+{
+	char *t = roll("/roll 1d1000000r<=999999"), *end, *start;
+	long long shown, sum;
+
+	assert_non_null(strstr(t, "r, … 98 more rerolled, "));
+	assert_null(strstr(t, " 1 more]"));
+	end = strstr(t, "…] = ");
+	assert_non_null(end);
+	for (start = end; start > t && start[-1] >= '0' && start[-1] <= '9'; start--)
+		;
+	shown = strtoll(start, NULL, 10);
+	sum = strtoll(end + strlen("…] = "), NULL, 10);
+	assert_true(shown >= 1 && shown == sum);
+	free(t);
+	t = roll("/roll 8d6r<=3");
+	assert_non_null(strstr(t, "r, "));
+	assert_null(strstr(t, "rerolled"));
+	free(t);
+}
+
 /* One command in a shared state, as user (key console:<user>); returns
  * the reply (the caller frees it). */
 static struct reply *
@@ -272,11 +297,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(small_pool_as_is),
-	    cmocka_unit_test(large_pool_compacted),
-	    cmocka_unit_test(rest_counted),
-	    cmocka_unit_test(gmroll_audiences),
-	    cmocka_unit_test(saved_rolls_follow_the_player),
+	    cmocka_unit_test(small_pool_as_is), cmocka_unit_test(large_pool_compacted),
+	    cmocka_unit_test(rest_counted),     cmocka_unit_test(capped_chain_shows_the_die),
+	    cmocka_unit_test(gmroll_audiences), cmocka_unit_test(saved_rolls_follow_the_player),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -186,10 +186,13 @@ test_credential(void **state)
 	char want[400];
 	struct config *c;
 
-	refused("credential:discord-token",
-	        "t.conf:2: [discord] token_source: credential:discord-token needs "
-	        "$CREDENTIALS_DIRECTORY, which systemd sets for a service with "
-	        "LoadCredential=discord-token:PATH");
+	refused(
+	    "credential:discord-token",
+	    "t.conf:2: [discord] token_source: credential:discord-token is read from "
+	    "$CREDENTIALS_DIRECTORY, which systemd sets for the service (the shipped unit loads "
+	    "it from /etc/credstore/ with LoadCredential=discord-token); outside it, name the "
+	    "directory with --credentials-dir (delver --check-config --credentials-dir "
+	    "/etc/credstore)");
 	setenv("CREDENTIALS_DIRECTORY", dir, 1);
 	snprintf(want, sizeof(want),
 	         "t.conf:2: [discord] token_source: cannot read credential discord-token "

@@ -657,6 +657,69 @@ test_arithmetic(void **state)
 	}
 }
 
+/* floor() ceil() round() abs(): exact division inside, then the function
+ * rounds; counts and sides stay whole; items rebuild the canonical text. */
+static void
+test_functions(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t total;
+		const char *source;
+	} fixed[] = {
+	    {"floor(7/2)", 3, "floor(7 / 2)"},
+	    {"ceil(7/2)", 4, "ceil(7 / 2)"},
+	    {"CEIL (7/2)", 4, "ceil(7 / 2)"},
+	    {"round(5/2)", 3, "round(5 / 2)"},
+	    {"round(-5/2)", -2, "round(-5 / 2)"},
+	    {"round(-7/2)", -3, "round(-7 / 2)"},
+	    {"round(7/3)", 2, "round(7 / 3)"},
+	    {"round(-7/3)", -2, "round(-7 / 3)"},
+	    {"floor(-7/2)", -4, "floor(-7 / 2)"},
+	    {"ceil(-7/2)", -3, "ceil(-7 / 2)"},
+	    {"ceil(1/3*3)", 1, "ceil(1 / 3 * 3)"},
+	    {"floor(1/3+1/3+1/3)", 1, "floor(1 / 3 + 1 / 3 + 1 / 3)"},
+	    {"ceil(2/3-1/6)", 1, "ceil(2 / 3 - 1 / 6)"},
+	    {"abs(-7)", 7, "abs(-7)"},
+	    {"abs(-7/2)", 3, "abs(-7 / 2)"},                     /* left a fraction: rounded down */
+	    {"floor(abs(-7/2)*2)", 7, "floor(abs(-7 / 2) * 2)"}, /* exact within floor */
+	    {"abs(-7/2)*2", 6, "abs(-7 / 2) * 2"},
+	    {"-abs(-3)", -3, "-abs(-3)"},
+	    {"7/2+floor(7/2)", 6, "7 / 2 + floor(7 / 2)"},
+	    {"(floor(7/2))d1", 3, "(floor(7 / 2))d1"},
+	    {"floor((7/2)d1)", 3, "floor((7 / 2)d1)"}, /* a count inside is whole */
+	    {"ceil(9223372036854775807/2)", 4611686018427387904, "ceil(9223372036854775807 / 2)"},
+	    {"round(-9223372036854775807/2)", -4611686018427387903,
+	     "round(-9223372036854775807 / 2)"},
+	};
+	char canon[DICE_CANON_MAX], err[DICE_ERR_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		struct dice_result *res = roll_seeded(fixed[i].text, 1);
+
+		if (total(res) != fixed[i].total)
+			fail_msg("%s = %lld", fixed[i].text, (long long)total(res));
+		assert_string_equal(dice_result_expr(res, 0)->source, fixed[i].source);
+		assert_int_equal(dice_normalize(fixed[i].text, strlen(fixed[i].text), canon,
+		                                sizeof(canon), err, sizeof(err)),
+		                 DICE_OK);
+		assert_string_equal(canon, fixed[i].source);
+		dice_result_free(res);
+	}
+	for (uint64_t s = 0; s < 200; s++) {
+		struct dice_result *res = roll_seeded("ceil(8d6/2)", s);
+		int64_t sum = group(res, 0)->value;
+
+		assert_int_equal(total(res), (sum + 1) / 2);
+		dice_result_free(res);
+		res = roll_seeded("round(2d10/3)", s);
+		sum = group(res, 0)->value;
+		assert_int_equal(total(res), (2 * sum + 3) / 6);
+		dice_result_free(res);
+	}
+}
+
 static void
 test_subexpression_dice(void **state)
 {
@@ -686,9 +749,17 @@ test_subexpression_dice(void **state)
 static void
 test_items_rebuild_source(void **state)
 {
-	static const char *const t[] = {
-	    "1d6+2*3", "(4-2)d10", "-(2d6+3)/2", "((1d4)d6 - 2) * 3d8kh2", "4dF + 2d(1d6+1)",
-	    "--1d6",   "5",        "10d10>8!f1", "2d20kl1 + 1d4r"};
+	static const char *const t[] = {"1d6+2*3",
+	                                "(4-2)d10",
+	                                "-(2d6+3)/2",
+	                                "((1d4)d6 - 2) * 3d8kh2",
+	                                "4dF + 2d(1d6+1)",
+	                                "--1d6",
+	                                "5",
+	                                "10d10>8!f1",
+	                                "2d20kl1 + 1d4r",
+	                                "ceil(8d6/2) - abs(-1d4)",
+	                                "floor((1d4)d6 / round(2d(1d6+1)/3))"};
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
@@ -1177,24 +1248,67 @@ test_notation_errors(void **state)
 	     "6"},
 	    {"4d6k", DICE_ESYNTAX, "expected a number after 'k' at column 5"},
 	    {"4d6dl-1", DICE_ESYNTAX, "expected a number after 'dl' at column 6, not '-'"},
+	    /* The second modifier is quoted as typed. */
 	    {"4d6kh3k1", DICE_ESYNTAX,
-	     "a dice term may have only one keep-highest ('kh') "
-	     "modifier (another at column 7)"},
+	     "a dice term may have only one keep-highest modifier; 'k1' at column 7 is a second "
+	     "one"},
+	    {"4d6k3k2", DICE_ESYNTAX,
+	     "a dice term may have only one keep-highest modifier; 'k2' at column 6 is a second "
+	     "one"},
 	    {"4d6d1dl2", DICE_ESYNTAX,
-	     "a dice term may have only one drop-lowest ('dl') "
-	     "modifier (another at column 6)"},
-	    {"4d6kl1kh3kl2", DICE_ESYNTAX,
-	     "a dice term may have only one keep-lowest ('kl') "
-	     "modifier (another at column 10)"},
+	     "a dice term may have only one drop-lowest modifier; 'dl2' at column 6 is a second "
+	     "one"},
+	    {"4d6kl1kh3KL2", DICE_ESYNTAX,
+	     "a dice term may have only one keep-lowest modifier; 'KL2' at column 10 is a second "
+	     "one"},
 	    {"4d6dh1dh1", DICE_ESYNTAX,
-	     "a dice term may have only one drop-highest ('dh') "
-	     "modifier (another at column 7)"},
+	     "a dice term may have only one drop-highest modifier; 'dh1' at column 7 is a second "
+	     "one"},
 	    {"4d6!!!", DICE_ESYNTAX,
-	     "a dice term may have only one explode "
-	     "modifier (another at column 6)"},
+	     "a dice term may have only one explode modifier; '!' at column 6 is a second one"},
+	    {"4d6!>5!!p<2", DICE_ESYNTAX,
+	     "a dice term may have only one explode modifier; '!!p<2' at column 7 is a second "
+	     "one"},
 	    {"4d6>3<2", DICE_ESYNTAX,
-	     "a dice term may have only one "
-	     "success modifier (another at column 6)"},
+	     "a dice term may have only one success modifier; '<2' at column 6 is a second one"},
+	    {"4d6min2min3", DICE_ESYNTAX,
+	     "a dice term may have only one min modifier; 'min3' at column 8 is a second one"},
+	    {"4d6r1r>=99999999999999999999", DICE_ESYNTAX,
+	     "the number at column 9 is too large (at most 9223372036854775807)"},
+	    {"4d6r1ro>=999999999999999999", DICE_ESYNTAX,
+	     "a dice term may have only one reroll modifier; 'ro>=999999999999999999' at column "
+	     "6 is a second one"},
+	    {"4d6!2!!p<=-1000000000000000000", DICE_ESYNTAX,
+	     "a dice term may have only one explode modifier; '!!p<=-100000000000000000…' at "
+	     "column 6 is a second one"},
+	    /* Characters are named as typed: a space, not its code. */
+	    {"d 20", DICE_ESYNTAX,
+	     "expected the number of sides, '%' or 'F' after 'd' at column 2, not a space"},
+	    {"2d6min\t2", DICE_ESYNTAX, "expected a number after 'min' at column 7, not a tab"},
+	    {"2d6min\n2", DICE_ESYNTAX,
+	     "expected a number after 'min' at column 7, not a line break"},
+	    {"1d6+\x01", DICE_ESYNTAX,
+	     "expected a number or dice after '+' at column 5, not a control character"},
+	    {"d20 \x7f", DICE_ESYNTAX,
+	     "unexpected control character at column 5; an operator (+ - * /), ';', '# label' "
+	     "or the end may follow a term"},
+	    /* Functions. */
+	    {"flor(2)", DICE_ESYNTAX,
+	     "'flor' at column 1 is no dice function; floor(), ceil(), round() and abs() are"},
+	    {"1+Sqrt(4)", DICE_ESYNTAX,
+	     "'Sqrt' at column 3 is no dice function; floor(), ceil(), round() and abs() are"},
+	    {"floor 3", DICE_ESYNTAX, "expected '(' after 'floor' at column 7, not '3'"},
+	    {"ceil", DICE_ESYNTAX, "expected '(' after 'ceil' at column 5"},
+	    {"x", DICE_ESYNTAX, "expected a number or dice at column 1, not 'x'"},
+	    {"round(1d6", DICE_ESYNTAX, "expected ')' at column 10 to close the '(' at column 6"},
+	    {"floor(1/0)", DICE_EMATH, "division by zero at column 8"},
+	    {"floor(7/(2-2))", DICE_EMATH, "division by zero at column 8"},
+	    {"abs(-9223372036854775807-1)", DICE_EMATH,
+	     "the result of 'abs' at column 1 does not fit in a 64-bit integer"},
+	    {"floor(9223372036854775807/2*3)", DICE_EMATH,
+	     "the result of '*' at column 28 does not fit in a 64-bit integer"},
+	    {"floor(1/3037000499/3037000499/3)", DICE_EMATH,
+	     "the result of '/' at column 30 does not fit in a 64-bit integer"},
 	    {"4d6f1", DICE_ESYNTAX,
 	     "the failure modifier 'f' of the term at "
 	     "column 1 needs a success compare point too, as in "
@@ -1264,7 +1378,7 @@ test_notation_errors(void **state)
 		expect_err(t[i].text, t[i].code, t[i].msg);
 	/* A NUL byte inside the text is just an unexpected byte. */
 	expect_error("d20\0+1", 6, DICE_ESYNTAX,
-	             "unexpected byte 0x00 at "
+	             "unexpected control character at "
 	             "column 4; a dice modifier, an operator (+ - * /), ';', '# label' "
 	             "or the end may follow a term");
 }
@@ -1551,6 +1665,7 @@ main(void)
 	    cmocka_unit_test(test_failure_with_explode_point),
 	    cmocka_unit_test(test_ranges),
 	    cmocka_unit_test(test_arithmetic),
+	    cmocka_unit_test(test_functions),
 	    cmocka_unit_test(test_subexpression_dice),
 	    cmocka_unit_test(test_items_rebuild_source),
 	    cmocka_unit_test(test_labels),

@@ -981,7 +981,7 @@ test_compact_heading(void **state)
 	interaction(f, "1080", 2, BOB, check);
 	assert_message(
 	    f->out.callback_body,
-	    "**Wandering check: corridor leg (1-in-6)**\n```ansi\nd6: \x1b[1;33m5\x1b[0m -> "
+	    "**Wandering check: corridor leg (1-in-6)**\n```ansi\nd6: \x1b[1;33m5\x1b[0m → "
 	    "\x1b[0;32mno wandering monsters\x1b[0m.\n```",
 	    false);
 	interaction(f, "1079", 2, BOB,
@@ -990,11 +990,10 @@ test_compact_heading(void **state)
 	            "{\"name\":\"settings\",\"options\":[{\"name\":\"compact\",\"type\":1,"
 	            "\"options\":[{\"name\":\"mode\",\"type\":3,\"value\":\"on\"}]}]}");
 	interaction(f, "1082", 2, BOB, check);
-	assert_message(
-	    f->out.callback_body,
-	    "```ansi\nWandering check: corridor leg (1-in-6) · d6: \x1b[1;33m4\x1b[0m -> "
-	    "\x1b[0;32mno wandering monsters\x1b[0m.\n```",
-	    false);
+	assert_message(f->out.callback_body,
+	               "```ansi\nWandering check: corridor leg (1-in-6) · d6: \x1b[1;33m4\x1b[0m → "
+	               "\x1b[0;32mno wandering monsters\x1b[0m.\n```",
+	               false);
 }
 
 /* Issue 15's shortcuts on Discord: /r with adv, a label's bidi override

@@ -68,11 +68,11 @@ static void
 traps_and_abilities_need_a_type(void **unused)
 {
 	assert_string_equal(check_of(FUNGEON_TRAP, "annoy 2 pain 1"),
-	                    "A trap needs a Type (fire, poison, arrows...): add type WORD.");
+	                    "A trap needs a Type (fire, poison, arrows...: type WORD).");
 	assert_string_equal(check_of(FUNGEON_TRAP, "annoy 2 pain 1 type arrows"), "");
 	assert_string_equal(check_of(FUNGEON_MONSTER, "level 2 ability bite annoy 2 pain 1"),
-	                    "The ability 'bite' needs a Type (fire, poison, claws...): add type "
-	                    "WORD after it.");
+	                    "The ability 'bite' needs a Type (fire, poison, claws...: type WORD "
+	                    "after it).");
 	assert_string_equal(
 	    check_of(FUNGEON_MONSTER, "level 2 ability bite annoy 2 pain 1 type claws"), "");
 	assert_string_equal(check_of(FUNGEON_MONSTER, "level 4"), "");
@@ -99,12 +99,12 @@ static void
 abilities_need_annoy_dice(void **unused)
 {
 	assert_string_equal(check_of(FUNGEON_MONSTER, "level 1 ability zap pain 3 type shock"),
-	                    "The ability 'zap' has no Annoy dice; every special ability spends at "
-	                    "least 1 point on Annoy (annoy N, 1 point per 2 dice).");
+	                    "The ability 'zap' needs at least 1 point on Annoy (every special "
+	                    "ability spends one: annoy N, 1 point per 2 dice).");
 	assert_string_equal(
 	    check_of(FUNGEON_MONSTER, "level 1 ability ward resist 2 fire type fire"),
-	    "The ability 'ward' has no Annoy dice; every special ability spends at "
-	    "least 1 point on Annoy (annoy N, 1 point per 2 dice).");
+	    "The ability 'ward' needs at least 1 point on Annoy (every special "
+	    "ability spends one: annoy N, 1 point per 2 dice).");
 	assert_string_equal(
 	    check_of(FUNGEON_MONSTER, "level 1 ability zap annoy 1 pain 3 type shock"), "");
 }
@@ -314,6 +314,24 @@ names(void **unused)
 	assert_false(fungeon_cost_name_valid("\xff"));
 }
 
+/* Issue 31: everything a new design lacks is said at once, not one
+ * requirement per try. */
+static void
+all_that_is_missing_at_once(void **unused)
+{
+	assert_string_equal(
+	    check_of(FUNGEON_TRAP, "pain 1"),
+	    "A trap needs at least 1 point on Annoy (annoy N, 1 point per 2 dice) and "
+	    "a Type (fire, poison, arrows...: type WORD).");
+	assert_string_equal(
+	    check_of(FUNGEON_MONSTER, "level 2 ability bite pain 1 ability claw "
+	                              "annoy 2 ability gaze annoy 1 type eyes"),
+	    "The ability 'bite' needs at least 1 point on Annoy (every special "
+	    "ability spends one: annoy N, 1 point per 2 dice) and a Type (fire, "
+	    "poison, claws...: type WORD after it); the ability 'claw' needs a Type "
+	    "(fire, poison, claws...: type WORD after it).");
+}
+
 int
 main(void)
 {
@@ -321,6 +339,7 @@ main(void)
 	    cmocka_unit_test(traps_and_abilities_need_a_type),
 	    cmocka_unit_test(traps_need_pain_dice),
 	    cmocka_unit_test(abilities_need_annoy_dice),
+	    cmocka_unit_test(all_that_is_missing_at_once),
 	    cmocka_unit_test(trap_examples),
 	    cmocka_unit_test(odd_annoy_costs_as_next_even),
 	    cmocka_unit_test(monster_examples),

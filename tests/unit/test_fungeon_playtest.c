@@ -1,7 +1,8 @@
 /* The first independent play-test of Fungeon, each finding played at a
  * table as the report found it, with what the rule text wants instead:
  * p1..p5 the deviations, q* the questionable readings, u* usability and
- * docs, x* what the report did not cover and a second play found. Issue
+ * docs (the undo of rolls is test_undo_policy.c's), x* what the report
+ * did not cover and a second play found. Issue
  * 25's first round is test_fungeon_findings.c. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -392,31 +393,6 @@ q2_one_roll_a_turn_against_a_hold(void **unused)
 	fgtable_free(t);
 }
 
-/* Usability: /undo of a command that rolled dice says its dice no longer
- * count and that running it again rolls anew for all to see; an undo of a
- * command that rolled nothing says nothing of dice. The flag survives the
- * history's saved form. */
-static void
-u1_undoing_a_roll_is_said(void **unused)
-{
-	static const char *const d[] = {"/fungeon trap add Dart annoy 2 pain 1 type darts", NULL};
-	struct fgtable *t = fgtable_new(11);
-	char *text;
-
-	(void)unused;
-	fgtable_into_room(t, 3, d);
-	fgtable_ok(t, "al", "/fungeon trigger Dart");
-	text = fgtable_said(t, "al", "/undo");
-	holds(text, "Undid al's /fungeon trigger Dart: Fungeon state is as it was before. Its "
-	            "dice no longer count: running it again rolls new ones, here for everyone to "
-	            "see.\n");
-	free(text);
-	text = fgtable_said(t, "al", "/undo");
-	holds(text, "Undid al's /fungeon enter waive:true: Fungeon state is as it was before.\n");
-	free(text);
-	fgtable_free(t);
-}
-
 /* Usability: heading back is for good, so the first step back asks
  * first; nothing changes until it is confirmed. */
 static void
@@ -748,7 +724,6 @@ main(void)
 	    cmocka_unit_test(p5_a_hold_ends_with_its_monster),
 	    cmocka_unit_test(q1_the_ability_s_monster_can_be_hurt),
 	    cmocka_unit_test(q2_one_roll_a_turn_against_a_hold),
-	    cmocka_unit_test(u1_undoing_a_roll_is_said),
 	    cmocka_unit_test(u2_heading_back_asks_first),
 	    cmocka_unit_test(u3_each_player_decides_for_their_own),
 	    cmocka_unit_test(u4_names_that_clash),

@@ -16,46 +16,22 @@
 #include "bot/irc/irc.h"
 #include "bot/irc/irc_flood.h"
 #include "tests/unit/helpers/ircdrain.h"
+#include "tests/unit/helpers/ircfix.h"
 #include "commands/core/dispatch.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
 
-struct fixture {
-	struct config_irc cfg;
-	struct dispatch d;
-	struct irc_conn *c;
-	struct irc_bot *b;
-	int64_t now;
-};
-
-static void
-on_message(void *ctx, const struct irc_msg *m)
-{
-	struct fixture *f = ctx;
-
-	irc_bot_message(f->b, m, f->now, 1700000000);
-}
-
-static void
-on_user(void *ctx, const struct irc_msg *m)
-{
-	struct fixture *f = ctx;
-
-	irc_bot_user(f->b, m);
-}
-
-static const struct irc_conn_hooks hooks = {NULL, NULL, on_message, on_user};
 static char *channels[] = {"#a", "#B"};
 
 static void
-feed(struct fixture *f, const char *line)
+feed(struct ircfix *f, const char *line)
 {
-	irc_conn_receive(f->c, line, strlen(line), f->now);
+	ircfix_feed(f, line);
 }
 
 static const char *
-out(struct fixture *f)
+out(struct ircfix *f)
 {
 	return ircdrain(f->c, f->now);
 }
@@ -63,7 +39,7 @@ out(struct fixture *f)
 static int
 setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct ircfix *f = calloc(1, sizeof(*f));
 
 	f->cfg.network = "net";
 	f->cfg.nick = "delver";
@@ -77,7 +53,7 @@ setup(void **state)
 	f->d.state = state_new();
 	f->d.rng = rng_new_seeded(1);
 	f->now = 5000;
-	f->c = irc_conn_new(&f->cfg, NULL, &hooks, f);
+	f->c = irc_conn_new(&f->cfg, NULL, &ircfix_hooks, f);
 	f->b = irc_bot_new(&f->d, &f->cfg, f->c);
 	irc_conn_link_up(f->c, f->now);
 	feed(f, ":irc.test 001 delver :Welcome");
@@ -92,12 +68,9 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
-	irc_bot_free(f->b);
-	irc_conn_free(f->c);
-	state_free(f->d.state);
-	rng_free(f->d.rng);
+	ircfix_stop(f);
 	free(f);
 	return 0;
 }
@@ -105,14 +78,14 @@ teardown(void **state)
 static void
 test_prefix_commands_in_channels(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	feed(f, ":alice!a@h PRIVMSG #a :!gm");
 	assert_string_equal(out(f),
 	                    "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the GM.\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "alice\x0f is now the GM of this channel.\r\n");
+	                            "a\xe2\x80\x8dlice\x0f is now the GM of this channel.\r\n");
 	/* Without the prefix, or an unknown word after it: silence. */
 	feed(f, ":alice!a@h PRIVMSG #a :gm claim");
 	feed(f, ":alice!a@h PRIVMSG #a :!quote something");
@@ -129,18 +102,15 @@ test_prefix_commands_in_channels(void **state)
 	assert_null(state_channel_find(f->d.state, "irc:net:#A"));
 	/* !r is !roll (one line on IRC). */
 	feed(f, ":alice!a@h PRIVMSG #a :!r 7 # sneak");
-	assert_memory_equal(out(f),
-	                    "PRIVMSG #a :\x02"
-	                    "alice\x0f rolls\x1d sneak\x0f · ",
-	                    strlen("PRIVMSG #a :\x02"
-	                           "alice\x0f rolls\x1d sneak\x0f · "));
+	assert_memory_equal(out(f), "PRIVMSG #a :alice: \x1dsneak\x0f · ",
+	                    strlen("PRIVMSG #a :alice: \x1dsneak\x0f · "));
 }
 
 /* A reloaded prefix applies to the next message. */
 static void
 test_prefix_reloaded(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	struct config_irc next = f->cfg;
 
 	next.prefix = ".";
@@ -156,7 +126,7 @@ test_prefix_reloaded(void **state)
 static void
 test_errors_go_by_notice(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	feed(f, ":alice!a@h PRIVMSG #a :!gm dance");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
@@ -167,7 +137,7 @@ test_errors_go_by_notice(void **state)
 static void
 test_operator_is_admin(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	out(f);
@@ -177,7 +147,7 @@ test_operator_is_admin(void **state)
 	                            "admin can release the GM seat.\x0f\r\n");
 	feed(f, ":boss!b@h PRIVMSG #a :!gm release");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "alice\x0f is no longer the GM; anyone may !gm "
+	                            "a\xe2\x80\x8dlice\x0f is no longer the GM; anyone may !gm "
 	                            "claim.\r\n");
 	/* Op rank follows MODE. */
 	feed(f, ":boss!b@h MODE #a +o alice");
@@ -185,7 +155,7 @@ test_operator_is_admin(void **state)
 	feed(f, ":boss!b@h MODE #a -o boss");
 	feed(f, ":boss!b@h PRIVMSG #a :!gm release");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "alice\x0f is now the GM of this channel.\r\n"
+	                            "a\xe2\x80\x8dlice\x0f is now the GM of this channel.\r\n"
 	                            "NOTICE boss :\x03"
 	                            "04\x02\x02Only alice (the GM) or a channel "
 	                            "admin can release the GM seat.\x0f\r\n");
@@ -194,7 +164,7 @@ test_operator_is_admin(void **state)
 static void
 test_private_messages(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	const char *expect;
 
 	/* No prefix needed, but it is accepted; the conversation is its own
@@ -234,7 +204,7 @@ test_private_messages(void **state)
 static void
 test_ctcp(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	feed(f, ":alice!a@h PRIVMSG delver :\x01VERSION\x01");
 	assert_string_equal(out(f), "NOTICE alice :\x01VERSION delver " DELVER_VERSION "\x01\r\n");
@@ -261,7 +231,7 @@ test_ctcp(void **state)
 static void
 test_account_identity(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	/* Enable account-tag as a server would. */
 	irc_conn_link_down(f->c, f->now);
@@ -296,7 +266,7 @@ test_account_identity(void **state)
 static void
 test_rfc7613_keys(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	feed(f, ":irc.test 005 delver CASEMAPPING=rfc7613 :are supported");
 	feed(f, ":delver!~d@127.0.0.1 JOIN #\xc3\xa9t\xc3\xa9");
@@ -324,7 +294,7 @@ test_rfc7613_keys(void **state)
 static void
 test_no_injection(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	/* A word echoed back in an error: its control bytes are dropped. */
 	feed(f, ":alice!a@h PRIVMSG delver :gm x\x01y\x03"
@@ -343,7 +313,7 @@ test_no_injection(void **state)
 static void
 test_user_rate_limit(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	static const char told[] =
 	    "NOTICE alice :You are sending commands faster than delver takes "
 	    "them from one person (2 at once, then one every 4 s); it "
@@ -391,7 +361,7 @@ test_user_rate_limit(void **state)
 static void
 test_channel_rate_limit(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	f->cfg.channel_burst = 2;
 	f->cfg.channel_interval_ms = 1000;
@@ -440,7 +410,7 @@ count_lines(const char *s, const char *start)
 static void
 test_channel_rate_fair(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	static const char *const flooders[] = {"alice", "bob", "carol"};
 	char line[96];
 	const char *o;
@@ -477,23 +447,56 @@ test_channel_rate_fair(void **state)
 	assert_memory_equal(out(f), "NOTICE alice :#a is sending", 27);
 }
 
+/* Three users, each sending one command every 2 s (their own sustained
+ * rate, so each bucket is full again before the next), take 1.5 commands a
+ * second from a channel that gives 1: a user who sent nothing for a minute
+ * is still answered, not refused for the channel's rate they spent. */
+static void
+test_channel_rate_steady_users(void **state)
+{
+	struct ircfix *f = *state;
+	static const char *const users[] = {"alice", "bob", "carol"};
+	char line[96];
+
+	f->cfg.user_burst = 5;
+	f->cfg.user_interval_ms = 2000;
+	f->cfg.channel_burst = 20;
+	f->cfg.channel_interval_ms = 1000;
+	irc_bot_set_config(f->b, &f->cfg);
+	for (int t = 0; t < 60000; t += 2000) {
+		for (size_t u = 0; u < 3; u++) {
+			f->now += u == 0 ? 0 : 666;
+			snprintf(line, sizeof(line), ":%s!x@h PRIVMSG #a :!gm", users[u]);
+			feed(f, line);
+		}
+		out(f);
+		f->now += 2000 - 2 * 666;
+	}
+	f->now -= 2000 - 2 * 666;
+	feed(f, ":dave!d@h PRIVMSG #a :!gm");
+	assert_string_equal(out(f), "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
+	                            "GM.\r\n");
+}
+
 /* A reply that does not fit the send queue whole is not sent at all; its
  * user is told by NOTICE. */
 static void
 test_reply_whole_or_refused(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	const char *all;
 	size_t gm = 0;
 
+	f->cfg.flood_burst = 4; /* replies of up to 4 lines */
 	f->cfg.flood_interval_ms = 60000;
 	irc_conn_reconfigure(f->c, &f->cfg, NULL);
 	/* 253 one-line replies fill alice's lane but for 3 lines, one of
 	 * them kept in reserve. */
 	for (int i = 0; i < IRC_FLOOD_TARGET_MAX - 3; i++)
 		feed(f, ":alice!a@h PRIVMSG #a :!gm");
-	/* Help takes more than 2 lines: refused whole, and she is told. */
-	feed(f, ":alice!a@h PRIVMSG #a :!help");
+	/* Help on /roll takes more than 2 lines: refused whole, and she is
+	 * told. */
+	feed(f, ":alice!a@h PRIVMSG #a :!help roll");
 	/* A one-line reply still fits. */
 	feed(f, ":alice!a@h PRIVMSG #a :!roll 1d6");
 	f->cfg.flood_interval_ms = 0;
@@ -505,8 +508,7 @@ test_reply_whole_or_refused(void **state)
 	assert_null(strstr(all, "!roll"));
 	assert_non_null(strstr(all, "NOTICE alice :delver has too many replies waiting to be sent, "
 	                            "so it dropped its answer to your command; try again in a "
-	                            "minute.\r\nPRIVMSG #a :\x02"
-	                            "alice\x0f rolls · \x03"
+	                            "minute.\r\nPRIVMSG #a :alice: \x03"
 	                            "10\x02\x02"
 	                            "1d6\x0f: ["));
 	/* With room again, help goes whole. */
@@ -519,7 +521,7 @@ test_reply_whole_or_refused(void **state)
 static void
 test_nick_identity(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	static const char already[] = "PRIVMSG #a :You are already the GM here.\r\n";
 	/* The seat names the nick its holder last used: alice2. */
 	static const char taken[] = "NOTICE alice :\x03"
@@ -568,27 +570,26 @@ test_nick_identity(void **state)
 static void
 test_plain_formatting(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	static char *plain_chans[] = {"#b"};
 
 	f->cfg.plain_channels[0] = plain_chans[0];
 	f->cfg.nplain_channels = 1;
 	irc_bot_set_config(f->b, &f->cfg);
 	feed(f, ":alice!a@h PRIVMSG #a :!roll 2d1kh1");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "alice\x0f rolls · \x03"
+	assert_string_equal(out(f), "PRIVMSG #a :alice: \x03"
 	                            "10\x02\x02"
-	                            "2d1kh1\x0f: [\x1e\x03"
+	                            "2d1kh1\x0f: [\x03"
 	                            "14\x02\x02~~1~~\x0f, 1] = \x02\x03"
 	                            "07\x02\x02"
 	                            "1\x0f\r\n");
 	feed(f, ":alice!a@h PRIVMSG #B :!roll 2d1kh1");
-	assert_string_equal(out(f), "PRIVMSG #B :alice rolls · 2d1kh1: [~~1~~, 1] = 1\r\n");
+	assert_string_equal(out(f), "PRIVMSG #B :alice: 2d1kh1: [~~1~~, 1] = 1\r\n");
 	f->cfg.formatting = false;
 	irc_bot_set_config(f->b, &f->cfg);
 	feed(f, ":alice!a@h PRIVMSG #a :!roll 2d1kh1");
 	feed(f, ":alice!a@h PRIVMSG delver :gm x");
-	assert_string_equal(out(f), "PRIVMSG #a :alice rolls · 2d1kh1: [~~1~~, 1] = 1\r\n"
+	assert_string_equal(out(f), "PRIVMSG #a :alice: 2d1kh1: [~~1~~, 1] = 1\r\n"
 	                            "NOTICE alice :Unknown subcommand 'x'; usage: !gm "
 	                            "<show|claim|release|secret-channel>\r\n");
 }
@@ -597,7 +598,7 @@ test_plain_formatting(void **state)
 static void
 test_addressed_and_help(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	static const char nobody[] = "PRIVMSG #a :Nobody is GM here yet; !gm claim makes you the "
 	                             "GM.\r\n";
 	const char *all;
@@ -639,7 +640,7 @@ count_reload(void *ctx)
 static void
 test_owner_commands(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	static char *admins[] = {"*!a@Admin.example", "Boss"};
 	const char *all;
 
@@ -686,7 +687,7 @@ test_owner_commands(void **state)
 static void
 test_undo(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	feed(f, ":alice!a@h PRIVMSG #a :!tension raise 2 # noise");
@@ -696,9 +697,10 @@ test_undo(void **state)
 	                            "04\x02\x02The last change here is alice's !tension raise 2 "
 	                            "# noise; only alice or the GM can undo it.\x0f\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!undo");
-	assert_string_equal(out(f), "PRIVMSG #a :Undid alice's \x02!tension raise 2 # noise\x0f: "
-	                            "Tension state is as it was before. · Nothing more can be "
-	                            "undone here.\r\n"); /* short: one IRC line */
+	assert_string_equal(
+	    out(f), "PRIVMSG #a :Undid a\xe2\x80\x8dlice's \x02!tension raise 2 # noise\x0f: "
+	            "Tension state is as it was before. · Nothing more can be "
+	            "undone here.\r\n"); /* short: one IRC line */
 }
 
 /* A store that holds each reply until the test commits it. */
@@ -731,7 +733,7 @@ hold_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), 
 static void
 test_reply_held_until_committed(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	struct holder h = {.st = f->d.state};
 
 	f->d.persist_defer = hold_defer;
@@ -742,10 +744,10 @@ test_reply_held_until_committed(void **state)
 	assert_string_equal(out(f), ""); /* nothing before the commit */
 	h.done[0](h.dctx[0], 0);
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "alice\x0f is now the GM of this channel.\r\n");
+	                            "a\xe2\x80\x8dlice\x0f is now the GM of this channel.\r\n");
 	h.done[1](h.dctx[1], 0);
 	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
-	                            "alice\x0f.\r\n");
+	                            "a\xe2\x80\x8dlice\x0f.\r\n");
 	/* A reply still held when the bot goes is dropped, not sent. */
 	feed(f, ":alice!a@h PRIVMSG #a :!gm release");
 	assert_int_equal(h.n, 3);
@@ -759,7 +761,7 @@ test_reply_held_until_committed(void **state)
  * user key of a user without an account was "irc:net:<nick>" (no
  * account-tag on this server). */
 static void
-legacy_run(struct fixture *f, const char *line)
+legacy_run(struct ircfix *f, const char *line)
 {
 	struct origin o = {.platform = "irc"};
 	struct reply *r = reply_new();
@@ -796,7 +798,7 @@ note_user(struct user *u, void *ctx)
 }
 
 static void
-assert_adopted(struct fixture *f)
+assert_adopted(struct ircfix *f)
 {
 	struct channel *ch = state_channel_find(f->d.state, "irc:net:#a");
 	const struct fungeon_channel *c = fungeon_channel_peek(ch);
@@ -823,7 +825,7 @@ assert_adopted(struct fixture *f)
 static void
 test_legacy_key_adopted(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	legacy_run(f, "gm claim");
 	legacy_run(f, "fungeon join Alba wizard 2");
@@ -857,11 +859,11 @@ test_legacy_key_adopted(void **state)
 static void
 test_legacy_undo_adopted(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	legacy_run(f, "fungeon join Alba wizard 2");
 	feed(f, ":alice!a@host.example PRIVMSG #a :!undo");
-	assert_memory_equal(out(f), "PRIVMSG #a :Undid alice's ", 26);
+	assert_memory_equal(out(f), "PRIVMSG #a :Undid a\xe2\x80\x8dlice's ", 29);
 }
 
 /* A player's secret roll: the channel learns who rolls what, the GM's nick
@@ -870,14 +872,14 @@ test_legacy_undo_adopted(void **state)
 static void
 test_gmroll(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	out(f);
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20+5 # stealth");
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
 	                            "bob\x0f rolls in secret: only the GM, \x02"
-	                            "alice\x0f, sees the result.\r\nNOTICE alice :\x02"
+	                            "a\xe2\x80\x8dlice\x0f, sees the result.\r\nNOTICE alice :\x02"
 	                            "bob\x0f rolls\x1d stealth\x0f in secret · \x03"
 	                            "10\x02\x02"
 	                            "1d20 + 5\x0f: [15] + 5 = \x02\x03"
@@ -885,13 +887,14 @@ test_gmroll(void **state)
 	                            "20\x0f\r\n");
 	/* The GM's own: behind the screen, the result by NOTICE to the GM. */
 	feed(f, ":alice!a@h PRIVMSG #a :!gmroll 2d6");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "alice\x0f (GM) rolls behind the screen.\r\nNOTICE alice :\x02"
-	                            "alice\x0f rolls in secret · \x03"
-	                            "10\x02\x02"
-	                            "2d6\x0f: [4, 4] = \x02\x03"
-	                            "07\x02\x02"
-	                            "8\x0f\r\n");
+	assert_string_equal(
+	    out(f), "PRIVMSG #a :\x02"
+	            "a\xe2\x80\x8dlice\x0f (GM) rolls behind the screen.\r\nNOTICE alice :\x02"
+	            "alice\x0f rolls in secret · \x03"
+	            "10\x02\x02"
+	            "2d6\x0f: [4, 4] = \x02\x03"
+	            "07\x02\x02"
+	            "8\x0f\r\n");
 	/* The GM changes nick: the seat's name follows at the GM's next
 	 * command, and the result with it. */
 	feed(f, ":alice!a@h NICK :alice_");
@@ -901,16 +904,17 @@ test_gmroll(void **state)
 	                            "are back.\r\n");
 	feed(f, ":alice_!a@h PRIVMSG #a :!gm");
 	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
-	                            "alice_\x0f.\r\n");
+	                            "a\xe2\x80\x8dlice_\x0f.\r\n");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
-	assert_string_equal(out(f), "PRIVMSG #a :\x02"
-	                            "bob\x0f rolls in secret: only the GM, \x02"
-	                            "alice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
-	                            "bob\x0f rolls in secret · \x03"
-	                            "10\x02\x02"
-	                            "1d1\x0f: [1] = \x02\x03"
-	                            "07\x02\x02"
-	                            "1\x0f\r\n");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :\x02"
+	                    "bob\x0f rolls in secret: only the GM, \x02"
+	                    "a\xe2\x80\x8dlice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
+	                    "bob\x0f rolls in secret · \x03"
+	                    "10\x02\x02"
+	                    "1d1\x0f: [1] = \x02\x03"
+	                    "07\x02\x02"
+	                    "1\x0f\r\n");
 	feed(f, ":alice_!a@h PART #a");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
 	assert_string_equal(out(f),
@@ -923,7 +927,7 @@ test_gmroll(void **state)
 static void
 test_compact_heading(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 
 	feed(f, ":boss!b@h PRIVMSG #a :!settings compact on");
 	out(f);
@@ -946,7 +950,7 @@ test_compact_heading(void **state)
 	assert_string_equal(out(f),
 	                    "PRIVMSG #a :Wandering check: corridor leg (1-in-6) · d6: \x02\x03"
 	                    "07\x02\x02"
-	                    "4\x0f -> \x03"
+	                    "4\x0f → \x03"
 	                    "03\x02\x02no wandering monsters\x0f.\r\n");
 	feed(f, ":boss!b@h PRIVMSG #a :!settings compact off");
 	out(f);
@@ -954,7 +958,7 @@ test_compact_heading(void **state)
 	assert_string_equal(
 	    out(f), "PRIVMSG #a :\x02Wandering check: corridor leg (1-in-6)\x0f · d6: \x02\x03"
 	            "07\x02\x02"
-	            "4\x0f -> \x03"
+	            "4\x0f → \x03"
 	            "03\x02\x02no wandering monsters\x0f.\r\n");
 }
 
@@ -963,44 +967,46 @@ test_compact_heading(void **state)
 static void
 test_roll_shortcuts(void **state)
 {
-	struct fixture *f = *state;
+	struct ircfix *f = *state;
 	char o[512] = "";
 	int i;
 
 	f->cfg.formatting = false;
 	irc_bot_set_config(f->b, &f->cfg);
 	feed(f, ":alice!a@h PRIVMSG #a :!r 1d20+5 adv # sneak");
-	assert_string_equal(
-	    out(f), "PRIVMSG #a :alice rolls sneak · 2d20kh1 + 5: [15, ~~11~~] + 5 = 20\r\n");
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :alice: sneak · 2d20kh1 + 5: [15, ~~11~~] + 5 = 20\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!r 1d20 # a\xe2\x80\xae"
 	        "41");
-	assert_string_equal(out(f), "PRIVMSG #a :alice rolls a41 · 1d20: [12] = 12\r\n");
+	assert_string_equal(out(f), "PRIVMSG #a :alice: a41 · 1d20: [12] = 12\r\n");
 	/* A slip in a command's name is answered in a private message; in a
 	 * channel an unknown word is left alone (other bots may share the
 	 * prefix), while a slip in a subcommand or a choice is answered. */
 	feed(f, ":alice!a@h PRIVMSG #a :!rol 1d6");
 	assert_string_equal(out(f), "");
 	feed(f, ":alice!a@h PRIVMSG delver :rol 1d6");
-	assert_string_equal(out(f),
-	                    "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
-	                    "are roll, gmroll, gm, tension, fungeon, thwacko, xp, hazard, turn, "
-	                    "light, rest, wander, surprise, procedure, safe, vendor, bargain, "
-	                    "encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
+	assert_string_equal(
+	    out(f), "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
+	            "are roll, gmroll, gm, tension, table, fungeon, thwacko, xp, hazard, turn, "
+	            "light, rest, wander, surprise, procedure, safe, vendor, bargain, "
+	            "encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!hazard tabel");
 	assert_string_equal(
 	    out(f), "NOTICE alice :Unknown subcommand 'tabel' (did you mean table?); usage: "
 	            "!hazard <roll|show|table|chance|custom|procedure|who|sign|fatigue>\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!log 2");
-	assert_string_equal(out(f), "PRIVMSG #a :The last 2 rolls here, newest first\r\n"
-	                            "PRIVMSG #a :when      who    roll                 result\r\n"
-	                            "PRIVMSG #a :just now  alice  1d20 # a41           12\r\n"
-	                            "PRIVMSG #a :just now  alice  2d20kh1 + 5 # sneak  20\r\n");
+	/* A table that packs into fewer lines is packed, its columns two
+	 * spaces apart. */
+	assert_string_equal(
+	    out(f), "PRIVMSG #a :The last 2 rolls here, newest first · when  who  "
+	            "roll  result · just now  a\xe2\x80\x8dlice  1d20 # a41  12 · just now  "
+	            "a\xe2\x80\x8dlice  2d20kh1 + 5 # sneak  20\r\n");
 	/* A lone d20's natural 20 or 1 closes its line. */
 	for (i = 0; i < 100 && strstr(o, "Natural") == NULL; i++) {
 		feed(f, ":alice!a@h PRIVMSG #a :!r d20");
 		snprintf(o, sizeof(o), "%s", out(f));
 	}
-	assert_string_equal(o, "PRIVMSG #a :alice rolls · 1d20: [20] = 20 · Natural 20!\r\n");
+	assert_string_equal(o, "PRIVMSG #a :alice: 1d20: [20] = 20 · Natural 20!\r\n");
 }
 
 int
@@ -1019,6 +1025,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_fair, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_channel_rate_steady_users, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_whole_or_refused, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_nick_identity, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_plain_formatting, setup, teardown),

@@ -111,6 +111,41 @@ test_eviction(void **state)
 	irc_limit_free(l);
 }
 
+/* When a key last spent, with no limit too; a new key replaces the free
+ * entry that spent least recently, not merely the first free one. */
+static void
+test_last_spent(void **state)
+{
+	struct irc_limit *l = irc_limit_new(2, 1000), *none = irc_limit_new(1, 0);
+	int64_t last = 0;
+	char key[32];
+
+	(void)state;
+	assert_int_equal(irc_limit_count(l, "alice", 100, &last), 2);
+	assert_true(last == IRC_LIMIT_NEVER);
+	assert_true(irc_limit_take(l, "alice", 200));
+	assert_int_equal(irc_limit_count(l, "alice", 700, &last), 1);
+	assert_true(last == 200);
+	assert_true(irc_limit_take(none, "bob", 300));
+	assert_int_equal(irc_limit_count(none, "bob", 400, &last), IRC_LIMIT_NONE);
+	assert_true(last == 300);
+	/* Every key full (bob, then u511, spent longest ago: u511 takes
+	 * bob's place); "u0" spent last, u1 first of the others. */
+	for (int i = 0; i < IRC_LIMIT_KEYS; i++) {
+		snprintf(key, sizeof(key), "u%d", i);
+		assert_true(irc_limit_take(none, key, i == 0 ? 10000 : 1000 + i));
+	}
+	assert_true(irc_limit_take(none, "new", 20000));
+	assert_int_equal(irc_limit_count(none, "u0", 20000, &last), IRC_LIMIT_NONE);
+	assert_true(last == 10000); /* kept: u1, the stalest, went */
+	assert_int_equal(irc_limit_count(none, "u2", 20000, &last), IRC_LIMIT_NONE);
+	assert_true(last == 1002);
+	assert_int_equal(irc_limit_count(none, "u1", 20000, &last), IRC_LIMIT_NONE);
+	assert_true(last == IRC_LIMIT_NEVER);
+	irc_limit_free(l);
+	irc_limit_free(none);
+}
+
 int
 main(void)
 {
@@ -120,6 +155,7 @@ main(void)
 	    cmocka_unit_test(test_no_limit_and_new_rate),
 	    cmocka_unit_test(test_tell_once_per_spell),
 	    cmocka_unit_test(test_eviction),
+	    cmocka_unit_test(test_last_spent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -491,6 +491,46 @@ test_idle_channels_leave_memory_and_come_back(void **state)
 	bot_free(b);
 }
 
+/* A record that is neither in memory nor stored away (evicted, or idle in
+ * the store at open) has no row: commands by users who keep nothing, and
+ * in channels that hold nothing, read nothing from the database; a record
+ * evicted, or left in the store at open, is read back once. */
+static void
+test_records_without_rows_are_not_read(void **state)
+{
+	struct bot *b = calloc(1, sizeof(*b));
+	char user[32];
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	b->o.evict_after = 1;
+	bot_open(b);
+	for (int i = 0; i < 20; i++) {
+		snprintf(user, sizeof(user), "user%d", i);
+		say(b, user, "hall", "/roll 1d20");
+		say(b, user, "empty", "/gm");
+	}
+	assert_int_equal(stats(b).reads, 0);
+	say(b, "ann", "crypt", "/gm claim");
+	after(time(NULL));
+	assert_int_equal(persist_evict(b->p), 3); /* hall, crypt, and empty (no row) */
+	assert_string_equal(say(b, "bob", "crypt", "/gm"), "The GM here is ann.\n");
+	assert_int_equal(stats(b).reads, 1);
+	say(b, "bob", "crypt", "/gm");
+	assert_int_equal(stats(b).reads, 1);
+	/* hall stays in the store over a restart (idle), and is read once. */
+	bot_close(b);
+	after(time(NULL));
+	bot_open(b);
+	assert_int_equal(state_nchannels(b->st), 0);
+	assert_non_null(strstr(say(b, "x", "hall", "/log"), "1d20"));
+	say(b, "y", "hall", "/log");
+	say(b, "z", "nowhere", "/gm");
+	assert_int_equal(stats(b).reads, 1);
+	bot_free(b);
+}
+
 /* How many rows b's database holds in table. */
 static int
 rows(struct bot *b, const char *table)
@@ -1895,6 +1935,7 @@ main(void)
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
 	    cmocka_unit_test(test_one_transaction_per_command),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
+	    cmocka_unit_test(test_records_without_rows_are_not_read),
 	    cmocka_unit_test(test_users_with_nothing_to_keep_are_not_stored),
 	    cmocka_unit_test(test_nick_cycling_leaves_nothing_behind),
 	    cmocka_unit_test(test_idle_users_leave_memory_and_come_back),

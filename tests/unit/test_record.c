@@ -404,10 +404,10 @@ test_log_entries_round_trip(void **state)
 	buf_init(&b, 4096);
 	for (uint64_t seq = 1; seq <= 3; seq++) {
 		buf_reset(&b);
-		assert_int_equal(store_record_encode_log(&r, m, seq, &b), 0);
+		assert_int_equal(store_record_encode_log(m, r.mods[slot], seq, &b), 0);
 		snprintf(lines[seq - 1], sizeof(lines[0]), "%s", buf_str(&b));
 	}
-	assert_int_equal(store_record_encode_log(&r, m, 4, &b), -1);
+	assert_int_equal(store_record_encode_log(m, r.mods[slot], 4, &b), -1);
 	assert_string_equal(lines[0] + 9, "{\"when\":1700000000,\"who\":\"ann\",\"what\":\"1d20 # "
 	                                  "\\\"quoted\\\"\",\"result\":\"17\"}");
 	/* A record that holds no roll state: the entries make a fresh one. */

@@ -863,7 +863,7 @@ compact_headings(void **state)
 	run(&d, "gm", true, "/wander check tension exits:2", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "Wandering check: D12 encounter check (exits 2, Tension 1) · "
-	                           "d12: 8 -> no wandering monsters.\n"
+	                           "d12: 8 → no wandering monsters.\n"
 	                           "8 > 2 exits; 8 > Tension 1.\n");
 	free(plain);
 	run(&d, "gm", true, "/fungeon join Alba wizard 3", out);
@@ -892,7 +892,7 @@ compact_headings(void **state)
 	                    "Wandering check: corridor leg (1-in-6)");
 	plain = reply_plain(out);
 	assert_string_equal(plain, "Wandering check: corridor leg (1-in-6)\n"
-	                           "d6: 4 -> no wandering monsters.\n");
+	                           "d6: 4 → no wandering monsters.\n");
 	free(plain);
 	reply_free(out);
 	rng_free(d.rng);

@@ -189,15 +189,16 @@ test_render_spans(void **state)
 	reply_add(r, RS_BAD, " fail");
 	reply_nl(r);
 	render_irc(msg(r), &opts, &l);
-	/* Two short lines: packed into one. A struck die keeps a textual
-	 * mark for clients without strike-through. */
+	/* Two short lines: packed into one. A struck die is marked one way,
+	 * by text every client shows (in grey), never by the strike-through
+	 * code irssi cannot show. */
 	assert_int_equal(l.n, 1);
 	assert_string_equal(l.v[0], "\x02Thwack-O\x0f · "
 	                            "total \x02"
 	                            "12\x0f "
 	                            "\x02\x03"
 	                            "12\x02\x02★6\x0f "
-	                            "\x1e\x03"
+	                            "\x03"
 	                            "14\x02\x02"
 	                            "~~1~~\x0f "
 	                            "\x02\x03"
@@ -227,15 +228,15 @@ test_render_command_prefix(void **state)
 	reply_table(r, 2, NULL);
 	reply_row(r, false, cells);
 	render_irc(msg(r), &opts, &l);
-	assert_int_equal(l.n, 3);
-	assert_string_equal(l.v[0], "\x02!help\x0f");
-	assert_string_equal(l.v[1], "Try !help or (!roll 2d6); not 1d20/2, http://x/roll, /rollx, "
-	                            "/nosuch, /roll-x, a/roll.");
-	assert_string_equal(l.v[2], "!gm claim  take the seat");
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02!help\x0f · Try !help or (!roll 2d6); not 1d20/2, "
+	                            "http://x/roll, /rollx, /nosuch, /roll-x, a/roll. · !gm claim  "
+	                            "take the seat");
 	render_irc_lines_free(&l);
 	slash.prefix = "/";
 	render_irc(msg(r), &slash, &l);
-	assert_string_equal(l.v[0], "\x02/help\x0f");
+	assert_memory_equal(l.v[0], "\x02/help\x0f · Try /help or (/roll 2d6)",
+	                    strlen("\x02/help\x0f · Try /help or (/roll 2d6)"));
 	render_irc_lines_free(&l);
 	slash.prefix = "\r\nQUIT :";
 	render_irc(msg(r), &slash, &l);
@@ -258,14 +259,51 @@ test_render_table_highlight(void **state)
 	reply_table(r, 2, hdr);
 	reply_row(r, false, r1);
 	reply_row(r, true, r2);
-	/* A rolled table shrinks to its header and the rolled row. */
+	/* A rolled table is one line: each row's die and the short name of
+	 * its entry, the rolled one bold in brackets. */
 	render_irc(msg(r), &opts, &l);
 	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0], "\x02"
-	                            "d6  encounter\x0f ▶ \x02\x03"
+	assert_string_equal(l.v[0], "1 rats · \x02[2 bats]\x0f");
+	render_irc_lines_free(&l);
+	reply_free(r);
+}
+
+/* A rolled table's entries by their short names (up to ':', ',' or '(',
+ * long ones cut), and, when that is longer than a line, its header and
+ * the rolled row alone. */
+static void
+test_render_table_rolled_line(void **state)
+{
+	static const char *const hdr[] = {"roll", "result"};
+	static const char *const r1[] = {"1", "Encounter: a wandering monster appears"};
+	static const char *const r2[] = {"2-3", "Sign (noise, smell), nothing more"};
+	static const char *const r3[] = {"4",
+	                                 "A custom entry far longer than twenty-four characters"};
+	static const char *const r4[] = {"5", "Fatigue: rest or a CON save"};
+	static const char *const r5[] = {"6", "Free: no effect"};
+	struct render_irc_opts narrow = {.budget = 75, .max_lines = 6, .prefix = "!"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_table(r, 2, hdr);
+	reply_row(r, false, r1);
+	reply_row(r, false, r2);
+	reply_row(r, false, r3);
+	reply_row(r, true, r4);
+	reply_row(r, false, r5);
+	render_irc(msg(r), &opts, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "1 Encounter · 2-3 Sign · 4 A custom entry far long… · "
+	                            "\x02[5 Fatigue]\x0f · 6 Free");
+	render_irc_lines_free(&l);
+	/* 81 bytes do not fit 75. */
+	render_irc(msg(r), &narrow, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02roll  result\x0f ▶ \x02\x03"
 	                            "07\x02\x02"
-	                            "2  bats\x0f \x03"
-	                            "14\x02\x02(row 2 of 2)\x0f");
+	                            "5  Fatigue: rest or a CON save\x0f \x03"
+	                            "14\x02\x02(row 4 of 5)\x0f");
 	render_irc_lines_free(&l);
 	reply_free(r);
 }
@@ -286,9 +324,11 @@ test_render_table_highlight_not_rolled(void **state)
 	reply_row(r, false, r1);
 	reply_row(r, true, r2);
 	render_irc(msg(r), &opts, &l);
-	assert_int_equal(l.n, 3);
-	assert_memory_equal(l.v[2], "▶ ", 4);
-	assert_non_null(strstr(l.v[1], "alice"));
+	assert_int_equal(l.n, 1);
+	assert_non_null(strstr(l.v[0], " · ▶ \x02\x03"
+	                               "07\x02\x02"
+	                               "bob  3\x0f"));
+	assert_non_null(strstr(l.v[0], "alice  2"));
 	render_irc_lines_free(&l);
 	reply_free(r);
 }
@@ -311,13 +351,12 @@ test_render_table_cell_user(void **state)
 	reply_row(r, true, r2);
 	reply_cell_user(r, 1, &us);
 	render_irc(msg(r), &opts, &l);
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "  \x03"
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x03"
 	                            "14\x02\x02"
 	                            "1  \x02\x03"
 	                            "04\x02\x02*4\x0f\x03"
-	                            "14\x02\x02  2\x0f");
-	assert_string_equal(l.v[1], "▶ \x02\x03"
+	                            "14\x02\x02  2\x0f · ▶ \x02\x03"
 	                            "07\x02\x02"
 	                            "2  \x02\x03"
 	                            "04\x02\x02*3\x0f\x02\x03"
@@ -349,12 +388,12 @@ test_render_injection(void **state)
 		assert_null(strpbrk(l.v[i], "\r\n\x01"));
 		assert_true(strlen(l.v[i]) <= opts.budget);
 	}
-	/* Buttons are not shown on IRC: three lines, not four. */
-	assert_int_equal(l.n, 3);
-	assert_string_equal(l.v[0], "\x02t  JOIN #evil\x0f");
-	assert_string_equal(l.v[1], "label  PRIVMSG NickServ :IDENTIFY x \x02\x03"
-	                            "04\x02\x02  04,05x\x0f");
-	assert_null(strstr(l.v[2], "!roll"));
+	/* Buttons are not shown on IRC; the three short lines pack into one. */
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02t  JOIN #evil\x0f · label  PRIVMSG NickServ :IDENTIFY x "
+	                            "\x02\x03"
+	                            "04\x02\x02  04,05x\x0f · ▶ \x02\x03"
+	                            "07\x02\x02x  QUIT :a  VERSION\x0f");
 	render_irc_lines_free(&l);
 	reply_free(r);
 }
@@ -481,6 +520,64 @@ test_render_summarise_cut(void **state)
 	reply_free(r);
 }
 
+static bool
+members(void *ctx, const char *word, size_t len)
+{
+	(void)ctx;
+	return (len == 5 && memcmp(word, "alice", 5) == 0) ||
+	       (len == 3 && memcmp(word, "bob", 3) == 0) || (len == 1 && word[0] == 'x');
+}
+
+/* In a channel, a roll addresses its roller as IRC bots do, and every nick
+ * the reply holds otherwise gets a zero-width joiner, so that no client
+ * takes it for a mention: in "[bob]" and "alice_" too, where some clients
+ * see the nick as a word of its own ("bobby" is not bob); a one-letter
+ * nick cannot be broken. A message that does not open with the roller's
+ * name and "rolls" is not addressed. */
+static void
+test_render_address_and_nicks(void **state)
+{
+	struct render_irc_opts o = opts;
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	o.address = "alice";
+	o.is_nick = members;
+	reply_add(r, RS_BOLD, "alice");
+	reply_add(r, 0, " rolls");
+	reply_add(r, RS_ITALIC, " bob's trap");
+	reply_nl(r);
+	reply_add(r, 0, "1d6: [4] = 4; alice, bobby, [bob], x and alice_ look on");
+	reply_nl(r);
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "alice: \x1d"
+	                            "b\xe2\x80\x8d"
+	                            "ob's trap\x0f · 1d6: [4] = 4; a\xe2\x80\x8dlice, bobby, "
+	                            "[b\xe2\x80\x8d"
+	                            "ob], x and a\xe2\x80\x8dlice_ look on");
+	render_irc_lines_free(&l);
+	reply_free(r);
+	/* Not a roll: no address; the name is guarded like any other. */
+	r = reply_new();
+	reply_add(r, RS_BOLD, "alice");
+	reply_add(r, 0, " is now the GM.");
+	reply_nl(r);
+	render_irc(msg(r), &o, &l);
+	assert_string_equal(l.v[0], "\x02"
+	                            "a\xe2\x80\x8dlice\x0f is now the GM.");
+	render_irc_lines_free(&l);
+	reply_free(r);
+	/* Without is_nick (a private message) nothing is changed. */
+	r = reply_new();
+	reply_line(r, 0, "bob and alice");
+	render_irc(msg(r), &opts, &l);
+	assert_string_equal(l.v[0], "bob and alice");
+	render_irc_lines_free(&l);
+	reply_free(r);
+}
+
 int
 main(void)
 {
@@ -496,6 +593,8 @@ main(void)
 	    cmocka_unit_test(test_split_comma_guard),
 	    cmocka_unit_test(test_render_spans),
 	    cmocka_unit_test(test_render_table_highlight),
+	    cmocka_unit_test(test_render_table_rolled_line),
+	    cmocka_unit_test(test_render_address_and_nicks),
 	    cmocka_unit_test(test_render_table_cell_user),
 	    cmocka_unit_test(test_render_injection),
 	    cmocka_unit_test(test_render_long_line_split),

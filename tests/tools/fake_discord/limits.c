@@ -94,8 +94,9 @@ static struct class_spec {
 struct bucket {
 	char key[BUCKET_KEY_MAX]; /* the class's bucket and the top-level resource */
 	int remaining;
-	int64_t reset_at;  /* ms (fake_now): the window's end */
-	int64_t told_wait; /* a 429 said to wait until then */
+	int64_t reset_at;    /* ms (fake_now): the window's end */
+	int64_t reset_epoch; /* the same on the wall clock (X-RateLimit-Reset) */
+	int64_t told_wait;   /* a 429 said to wait until then */
 	UT_hash_handle hh;
 };
 
@@ -219,6 +220,9 @@ window(struct bucket *b, const struct class_spec *cs, int64_t now)
 	if (b->reset_at <= now) {
 		b->remaining = cs->limit;
 		b->reset_at = now + cs->per_ms;
+		/* Fixed when the window opens: every answer of one window
+		 * names the same reset, as Discord's do. */
+		b->reset_epoch = fake_epoch_ms() + cs->per_ms;
 	}
 }
 
@@ -227,7 +231,7 @@ rate_headers(struct http_answer *a, const struct class_spec *cs, const struct bu
              int64_t now)
 {
 	int64_t after = b->reset_at - now;
-	int64_t epoch = fake_epoch_ms() + after;
+	int64_t epoch = b->reset_epoch;
 
 	fake_header(a, "X-RateLimit-Limit", "%d", cs->limit);
 	fake_header(a, "X-RateLimit-Remaining", "%d", b->remaining);

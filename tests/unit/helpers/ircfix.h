@@ -1,0 +1,30 @@
+/* ircfix: an IRC bot on a session that no socket carries, for unit tests. */
+#ifndef DELVER_TEST_IRCFIX_H
+#define DELVER_TEST_IRCFIX_H
+
+#include <stdint.h>
+
+#include "bot/config/config.h"
+#include "bot/irc/irc.h"
+#include "commands/core/dispatch.h"
+
+/* A test's bot: cfg and d are the test's to fill, now its clock (ms). */
+struct ircfix {
+	struct config_irc cfg;
+	struct dispatch d;
+	struct irc_conn *c;
+	struct irc_bot *b;
+	int64_t now;
+};
+
+/* The session's hooks, with the fixture as their context: messages and
+ * users go to f->b at f->now. */
+extern const struct irc_conn_hooks ircfix_hooks;
+
+/* Hands one line from the server to the session at f->now. */
+void ircfix_feed(struct ircfix *f, const char *line);
+
+/* Frees f's bot, session, state and dice (not f, nor its cfg). */
+void ircfix_stop(struct ircfix *f);
+
+#endif
