@@ -560,9 +560,9 @@ converted_play_refs(void **unused)
 				met = true;
 				expect_reply(
 				    t, r, want,
-				    "\033[0;36m/surprise\033[0m checks who is caught off guard.",
-				    "!surprise checks who is caught off guard.",
-				    "/surprise checks who is caught off guard.");
+				    "\033[0;36m/surprise\033[0m checks who is caught off guard",
+				    "!surprise checks who is caught off guard",
+				    "/surprise checks who is caught off guard");
 			}
 			free(p);
 		}
