@@ -358,8 +358,10 @@ static const struct command fungeon_subs[] = {
              "deals no damage. Monster attacks are universal: no class bonus or magic. "
              "Ruling: Resist dice take that many of a Fungeoneer's class-bonus and magic "
              "dice of their type away; they never add dice. Each point dealt to a monster "
-             "earns XP equal to its cost. Ruling: holds end with the fight. Any player of "
-             "the party may play the turn; the GM may decide for anyone.",
+             "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
+             "takes at most 13 participants; beyond, the first monsters standing fight and "
+             "the others stay out, unless whoever made them names the ones that fight. Any "
+             "player of the party may play the turn; the GM may decide for anyone.",
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},
     {.name = "orders",
