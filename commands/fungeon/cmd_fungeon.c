@@ -24,6 +24,12 @@ static const char *const cat_choices[] = {"traps", "monsters", "treasure", NULL}
 		.type = OPT_STRING, .flags = (req) | OPT_AUTOCOMPLETE,                             \
 		.max = 2 * FUNGEON_NAME_MAX + 1, .complete = complete_fg_who                       \
 	}
+#define WHO_GM                                                                                     \
+	{                                                                                          \
+		.name = "who", .desc = "For another player's Fungeoneer: the GM's alone",          \
+		.type = OPT_STRING, .flags = OPT_AUTOCOMPLETE, .max = 2 * FUNGEON_NAME_MAX + 1,    \
+		.complete = complete_fg_who                                                        \
+	}
 #define WHO_LIST(what)                                                                             \
 	{                                                                                          \
 		.name = "who", .desc = (what), .type = OPT_STRING,                                 \
@@ -102,7 +108,7 @@ static const struct cmd_opt pick_opts[] = {
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
      .choices = cat_choices},
-    WHO(0),
+    WHO_GM,
     {0},
 };
 static const struct cmd_opt take_opts[] = {
@@ -111,7 +117,7 @@ static const struct cmd_opt take_opts[] = {
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
      .max = FUNGEON_NAME_MAX},
-    WHO(0),
+    WHO_GM,
     {0},
 };
 static const struct cmd_opt use_opts[] = {
@@ -358,8 +364,10 @@ static const struct command fungeon_subs[] = {
              "deals no damage. Monster attacks are universal: no class bonus or magic. "
              "Ruling: Resist dice take that many of a Fungeoneer's class-bonus and magic "
              "dice of their type away; they never add dice. Each point dealt to a monster "
-             "earns XP equal to its cost. Ruling: holds end with the fight. Any player of "
-             "the party may play the turn; the GM may decide for anyone.",
+             "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
+             "takes at most 13 participants; beyond, the first monsters standing fight and "
+             "the others stay out, unless whoever made them names the ones that fight. Any "
+             "player of the party may play the turn; the GM may decide for anyone.",
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},
     {.name = "orders",

@@ -51,28 +51,36 @@ directs(const struct fungeon_channel *c, const struct invocation *inv,
 	return fungeon_channel_may_direct(c, inv, &part, NULL);
 }
 
-/* The monsters of this turn: every standing one, or those named; only the
- * one directing a monster may hold it back. */
+/* The Fungeoneers of this turn: every one alive and in the room (a
+ * replacement waits for the hallway). */
+static int
+pick_fighters(const struct fungeon_channel *c, struct turn *t, struct reply *out)
+{
+	for (int i = 0; i < c->n; i++)
+		if (fungeon_channel_in_play(c, i))
+			t->fight[t->nfight++] = i;
+	if (t->nfight == 0) {
+		reply_error(out, "No Fungeoneer of the party is alive and in the room to fight.");
+		return -1;
+	}
+	return 0;
+}
+
+/* The monsters of this turn: every standing one, as many as a turn holds
+ * (the first made; the others wait), or those named; only the one
+ * directing a monster may hold it back. */
 static int
 pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *list, struct turn *t,
               struct reply *out)
 {
 	word_t w[CF_PARTS_MAX];
 	struct fungeon_room *r = &c->d.room;
-	int n;
+	int n, room = CF_PARTS_MAX - t->nfight;
 
 	if (list == NULL) {
-		for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
+		for (int i = 0; i < r->n[FUNGEON_MONSTER] && t->nmon < room; i++) {
 			if (r->p[FUNGEON_MONSTER][i].hits <= 0)
 				continue;
-			if (t->nmon == CF_PARTS_MAX - 1) {
-				reply_error(
-				    out,
-				    "More than %d monsters stand; whoever directs them names "
-				    "the ones in this fight.",
-				    CF_PARTS_MAX - 1);
-				return -1;
-			}
 			t->mon[t->nmon] = (struct fungeon_part){.kind = FGP_MONSTER,
 			                                        .member = -1,
 			                                        .s = &r->p[FUNGEON_MONSTER][i],
@@ -89,6 +97,13 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 	n = fungeon_channel_split_names(list, w, CF_PARTS_MAX - 1, out);
 	if (n < 0)
 		return -1;
+	if (n > room) {
+		reply_error(out,
+		            "%d Fungeoneers and %d monsters would be %d participants, and a turn "
+		            "takes at most %d: name at most %d monster%s.",
+		            t->nfight, n, t->nfight + n, CF_PARTS_MAX, room, room == 1 ? "" : "s");
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		struct fungeon_part *p = &t->mon[t->nmon++];
 
@@ -111,10 +126,12 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 			continue;
 		d = fungeon_channel_director(c, m);
 		reply_error(out,
-		            "%s stands here and is %s's to direct: only %s may hold it back from "
-		            "a turn; name it too.",
+		            "%s stands here and is %s's to direct: only %s may leave it out of a "
+		            "turn (without a list, ",
 		            m->name, d >= 0 ? c->m[d].player : "nobody in play",
 		            d >= 0 ? c->m[d].player : "the GM");
+		reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+		reply_add(out, RS_BAD, " takes every standing monster that fits).");
 		return -1;
 	}
 	return 0;
@@ -331,20 +348,6 @@ check_turn(struct invocation *inv, struct fungeon_channel *c, struct turn *t, st
 	const char *bonus = invocation_str(inv, "bonus");
 	int n;
 
-	for (int i = 0; i < c->n; i++)
-		if (fungeon_channel_in_play(c, i)) /* a replacement waits for the hallway */
-			t->fight[t->nfight++] = i;
-	if (t->nfight == 0) {
-		reply_error(out, "No Fungeoneer of the party is alive and in the room to fight.");
-		return -1;
-	}
-	if (t->nfight + t->nmon > CF_PARTS_MAX) {
-		reply_error(out,
-		            "A combat turn takes at most %d participants; whoever directs the "
-		            "monsters names fewer of them.",
-		            CF_PARTS_MAX);
-		return -1;
-	}
 	if (pick_targets(inv, c, invocation_str(inv, "targets"), t, out) < 0)
 		return -1;
 	n = step3_parts(c, t, parts);
@@ -597,6 +600,42 @@ step_pain(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 	pain_safe(inv, c, parts, n, styles, out);
 }
 
+/* Names the standing monsters left out of this turn, when the turn could
+ * not hold them all. */
+static void
+say_waiting(const struct fungeon_channel *c, const struct turn *t, struct reply *out)
+{
+	const struct fungeon_room *r = &c->d.room;
+	int out_of[FUNGEON_ROOM_MONSTERS_MAX], n = 0, d;
+
+	if (t->nfight + t->nmon < CF_PARTS_MAX)
+		return;
+	for (int i = 0; i < r->n[FUNGEON_MONSTER] && n < FUNGEON_ROOM_MONSTERS_MAX; i++) {
+		bool in = false;
+
+		for (int k = 0; k < t->nmon; k++)
+			in |= t->mon[k].s == &r->p[FUNGEON_MONSTER][i];
+		if (!in && r->p[FUNGEON_MONSTER][i].hits > 0)
+			out_of[n++] = i;
+	}
+	if (n == 0)
+		return;
+	for (int k = 0; k < n; k++)
+		reply_add(out, RS_DIM, "%s%s",
+		          k == 0       ? ""
+		          : k == n - 1 ? " and "
+		                       : ", ",
+		          r->p[FUNGEON_MONSTER][out_of[k]].name);
+	reply_add(out, RS_DIM, " %s out of this turn: a turn takes at most %d participants",
+	          n == 1 ? "stays" : "stay", CF_PARTS_MAX);
+	d = fungeon_channel_director(c, &r->p[FUNGEON_MONSTER][out_of[0]]);
+	if (d >= 0)
+		reply_add(out, RS_DIM, " (%s, who directs them, may name the ones that fight)",
+		          c->m[d].player);
+	reply_add(out, RS_DIM, ".");
+	reply_nl(out);
+}
+
 /* While a monster of this fight stands, a button plays the next turn
  * against the same monsters. */
 static void
@@ -623,10 +662,12 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_COMBAT, out) ||
-	    !fungeon_channel_may_move(c, inv, out))
+	    !fungeon_channel_may_move(c, inv, out) ||
+	    (c->d.phase == FUNGEON_RETREAT && fungeon_channel_wanderers_due(c, out) < 0))
 		return;
 	t = xcalloc(1, sizeof(*t));
-	if (pick_monsters(inv, c, invocation_str(inv, "monsters"), t, out) < 0 ||
+	if (pick_fighters(c, t, out) < 0 ||
+	    pick_monsters(inv, c, invocation_str(inv, "monsters"), t, out) < 0 ||
 	    pick_uses(inv, c, invocation_str(inv, "use"), t, out) < 0 ||
 	    check_turn(inv, c, t, out) < 0) {
 		free(t);
@@ -634,6 +675,7 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	}
 	fungeon_channel_styles(c, inv->state, styles);
 	reply_title(out, "Combat turn");
+	say_waiting(c, t, out);
 	step_effects(inv, c, t, styles, out);
 	step_abilities(inv, c, t, styles, out);
 	step_pain(inv, c, t, styles, out);

@@ -26,6 +26,23 @@ in_a_room(const struct fungeon_channel *c, struct reply *out)
 	return false;
 }
 
+/* Whether p is out of the room's fights (a defeated monster, a dead
+ * Fungeoneer): then an error reply. */
+static bool
+fights_no_more(const struct fungeon_channel *c, const struct fungeon_part *p, struct reply *out)
+{
+	if (p->kind == FGP_MEMBER && c->m[p->member].dead)
+		reply_error(out, "%s is dead and fights no more; orders are for those who fight.",
+		            c->m[p->member].name);
+	else if (p->kind != FGP_MEMBER && p->s->hits <= 0)
+		reply_error(out,
+		            "%s is defeated and fights no more; orders are for those who fight.",
+		            p->s->name);
+	else
+		return false;
+	return true;
+}
+
 /* One "who>target" (or "target", for the invoker's own Fungeoneer) read
  * into who and the name it aims at ("" for none: back to the default). */
 static int
@@ -53,14 +70,15 @@ read_aim(struct invocation *inv, struct fungeon_channel *c, const char *w, struc
 		snprintf(whoname, sizeof(whoname), "%.*s", (int)(gt - w), w);
 	}
 	if (fungeon_roll_part_resolve(c, whoname, FGP_MEMBER | FGP_MONSTER, who, out) < 0 ||
-	    !fungeon_channel_may_direct(c, inv, who, out))
+	    !fungeon_channel_may_direct(c, inv, who, out) || fights_no_more(c, who, out))
 		return -1;
 	w = gt != NULL ? gt + 1 : w;
 	if (!strcasecmp(w, "none")) {
 		aim[0] = '\0';
 		return 0;
 	}
-	if (fungeon_roll_part_resolve(c, w, FGP_MEMBER | FGP_MONSTER, &target, out) < 0)
+	if (fungeon_roll_part_resolve(c, w, FGP_MEMBER | FGP_MONSTER, &target, out) < 0 ||
+	    fights_no_more(c, &target, out))
 		return -1;
 	if (target.kind == who->kind && target.member == who->member && target.s == who->s) {
 		reply_error(out, "%s cannot aim at itself; a winner hurts one of the others.",
@@ -100,7 +118,8 @@ read_uses(struct invocation *inv, struct fungeon_channel *c, const char *list,
 			snprintf(use[i], FUNGEON_NAME_MAX + 1, "%s",
 			         mon[i].s->d.ab[mon[i].ability].name);
 		}
-		if (!fungeon_channel_may_direct(c, inv, &mon[i], out))
+		if (!fungeon_channel_may_direct(c, inv, &mon[i], out) ||
+		    fights_no_more(c, &mon[i], out))
 			return -1;
 	}
 	return n;

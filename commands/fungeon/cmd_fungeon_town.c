@@ -279,19 +279,8 @@ may_go_on(const struct fungeon_channel *c, struct reply *out)
 {
 	if (c->d.phase != FUNGEON_RETREAT)
 		return 0;
-	for (int i = 0; i < c->n; i++) {
-		if (c->m[i].nwander == 0 || c->m[i].dead)
-			continue;
-		reply_error(out,
-		            "%s has a wandering monster of %lld points to build in room %lld "
-		            "first (",
-		            c->m[i].player, (long long)c->m[i].wanderer[0],
-		            (long long)c->d.room.number);
-		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
-		          NULL);
-		reply_add(out, RS_BAD, ").");
+	if (fungeon_channel_wanderers_due(c, out) < 0)
 		return -1;
-	}
 	if (fungeon_room_standing(&c->d.room) > 0) {
 		bool any = false;
 
@@ -378,7 +367,7 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	int idx[FUNGEON_PARTY_MAX], n, floor;
 	const char *bonus = invocation_str(inv, "bonus");
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
-	struct fungeon_play_obstacle o = {.roller = -1};
+	struct fungeon_play_obstacle o;
 	struct fungeon_play_retreat *r;
 	bool b[FUNGEON_PARTY_MAX];
 	int64_t next;
@@ -406,8 +395,7 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 		return;
 	}
 	floor = fungeon_dungeon_floor_of(&c->d, next);
-	snprintf(o.label, sizeof(o.label), "floor %d", floor);
-	o.annoy = floor;
+	fungeon_play_floor_obstacle(floor, &o);
 	if (fungeon_roll_annoy_check(c, &o, floor, idx, n, bonus, out) < 0)
 		return;
 	fungeon_channel_styles(c, inv->state, styles);

@@ -391,6 +391,25 @@ fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocatio
 	return false;
 }
 
+int
+fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out)
+{
+	for (int i = 0; i < c->n; i++) {
+		if (c->m[i].nwander == 0 || c->m[i].dead)
+			continue;
+		reply_error(out,
+		            "%s has a wandering monster of %lld points to build in room %lld "
+		            "first (",
+		            c->m[i].player, (long long)c->m[i].wanderer[0],
+		            (long long)c->d.room.number);
+		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
+		          NULL);
+		reply_add(out, RS_BAD, ").");
+		return -1;
+	}
+	return 0;
+}
+
 void
 fungeon_channel_new_room(struct fungeon_channel *c)
 {

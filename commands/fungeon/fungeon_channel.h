@@ -121,6 +121,11 @@ bool fungeon_channel_may_direct(const struct fungeon_channel *c, const struct in
  * reply. */
 bool fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
                               struct reply *out);
+/* Whether a living player has a wandering monster left to build in the
+ * room re-entered: returns -1 with an error reply naming the first (the
+ * room's monsters are all built before the party fights or goes on), else
+ * 0. */
+int fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out);
 /* A new room: the Fungeoneers' standing aims are forgotten. */
 void fungeon_channel_new_room(struct fungeon_channel *c);
 

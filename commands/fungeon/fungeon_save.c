@@ -24,10 +24,6 @@
 
 #define FORM 2 /* the "v" this code writes */
 
-/* Monsters a room can hold: those made for it and one wanderer for each
- * failure of every player before it. */
-#define ROOM_MONSTERS_MAX (FUNGEON_DESIGNS_MAX + FUNGEON_PARTY_MAX * FUNGEON_WANDERERS_MAX)
-
 static void *
 fg_create(void)
 {
@@ -389,7 +385,7 @@ rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int max, int lo
 static int
 rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room *room)
 {
-	static const int most[FUNGEON_KIND_COUNT] = {FUNGEON_DESIGNS_MAX, ROOM_MONSTERS_MAX,
+	static const int most[FUNGEON_KIND_COUNT] = {FUNGEON_DESIGNS_MAX, FUNGEON_ROOM_MONSTERS_MAX,
 	                                             FUNGEON_ROOM_TREASURE_MAX};
 	int party[4], n;
 	const cJSON *budgets = cJSON_GetObjectItemCaseSensitive(o, "budgets");

@@ -45,6 +45,9 @@
 /* Treasure a room can hold: what was made for it and every item the party
  * brought in, should all of it be left by the dead. */
 #define FUNGEON_ROOM_TREASURE_MAX (FUNGEON_DESIGNS_MAX + FUNGEON_PARTY_MAX * FUNGEON_ITEMS_MAX)
+/* Monsters a room can hold: those made for it and one wanderer for each
+ * failure of every player before it. */
+#define FUNGEON_ROOM_MONSTERS_MAX (FUNGEON_DESIGNS_MAX + FUNGEON_PARTY_MAX * FUNGEON_WANDERERS_MAX)
 #define FUNGEON_PATH_MAX          64 /* floor changes one dungeon remembers */
 
 enum fungeon_phase {

@@ -169,3 +169,29 @@ fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
 	}
 	fgtable_ok(t, "al", "/fungeon enter waive:true");
 }
+
+struct fungeon_channel *
+fgtable_three(struct fgtable *t, const char *const *monsters)
+{
+	struct fungeon_channel *c;
+
+	fgtable_ok(t, "al", "/fungeon join Al fighter 6");
+	fgtable_ok(t, "bo", "/fungeon join Bo fighter 6");
+	fgtable_ok(t, "cy", "/fungeon join Cy fighter 6");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	c = fgtable_fungeon(t);
+	/* the test wants cy to make the monsters: give cy the category */
+	c->d.room.picks.holder[FUNGEON_CAT_MONSTERS] = 2;
+	for (int i = 0; monsters[i] != NULL; i++)
+		fgtable_ok(t, "cy", monsters[i]);
+	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	return c;
+}
+
+void
+fgtable_holds(const char *text, const char *want)
+{
+	if (strstr(text, want) == NULL)
+		fail_msg("no \"%s\" in:\n%s", want, text);
+}

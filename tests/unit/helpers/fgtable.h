@@ -56,5 +56,11 @@ void fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line
  * party goes into room 1 with the design lines (NULL-terminated) made by
  * the players holding their categories (points waived). */
 void fgtable_into_room(struct fgtable *t, int lv, const char *const *designs);
+/* Al, Bo and Cy (users al, bo, cy) at level 6 go into room 1, cy making
+ * the monster lines (NULL-terminated) as the holder of Monsters, however
+ * the draw fell; every point waived. */
+struct fungeon_channel *fgtable_three(struct fgtable *t, const char *const *monsters);
+/* Fails the test unless text holds want. */
+void fgtable_holds(const char *text, const char *want);
 
 #endif
