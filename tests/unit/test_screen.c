@@ -176,11 +176,12 @@ screens_are_saved(void **unused)
 		free(a);
 		free(b);
 	}
-	o = cJSON_Parse("{\"value\":3,\"mode\":\"hidden\",\"screen\":1,\"screen_gm\":\"console:gm\","
-	                "\"history\":[{\"kind\":\"set\",\"from\":1,\"to\":3,\"amount\":2,"
-	                "\"clamped\":false,\"reason\":\"x\",\"screen\":2}],"
-	                "\"encounter\":{\"text\":\"1-20 a\",\"struck\":[]},"
-	                "\"effects\":{\"text\":\"1-20 b\",\"struck\":[]}}");
+	o = cJSON_Parse(
+	    "{\"value\":3,\"mode\":\"hidden\",\"screen\":1,\"screen_gm\":\"console:gm\","
+	    "\"history\":[{\"kind\":\"set\",\"from\":1,\"to\":3,\"amount\":2,"
+	    "\"clamped\":false,\"reason\":\"x\",\"screen\":2}],"
+	    "\"encounter\":{\"text\":\"1-20 a\",\"struck\":[]},"
+	    "\"effects\":{\"text\":\"1-20 b\",\"struck\":[]}}");
 	back = tension_chanmod.create();
 	assert_int_equal(tension_chanmod.load(back, o, err, sizeof(err)), -1);
 	assert_string_equal(err, "tension: 'screen' must be a whole number from 0 to 1.");
