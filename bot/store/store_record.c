@@ -170,9 +170,23 @@ encode_channel(const struct store_record *r, const struct store_record_mods *m)
 	return o;
 }
 
+static int encode(const struct store_record *r, const struct store_record_mods *m, struct buf *out);
+
 int
 store_record_encode(const struct store_record *r, const struct store_record_mods *m,
                     struct buf *out)
+{
+	int rc;
+
+	/* The tree lives for this call: from the arena (json.h). */
+	json_scratch_begin();
+	rc = encode(r, m, out);
+	json_scratch_end();
+	return rc;
+}
+
+static int
+encode(const struct store_record *r, const struct store_record_mods *m, struct buf *out)
 {
 	cJSON *o, *s;
 	int rc;
