@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
 #include "rules/base/buf.h"
 #include "rules/base/num.h"
 #include "rules/dice/dice.h"
@@ -417,42 +418,33 @@ enum roll_audience {
 /*
  * Where a secret roll goes: the channel is told that it was made and by
  * whom, nothing else (not the dice, which give the modifier away, nor the
- * label), and the roll goes to the GM seat's holder, or, where the GM
- * cannot be sent a private message, to the channel the GM set for them
- * (/gm secret-channel); the GM's own secret roll (or that of anyone who may
- * act as GM here) stays behind the screen, for the invoker alone. Returns
- * false (with an error reply) when the channel has no GM to send it to.
+ * label), and the roll goes behind the GM's screen (gm_screen.h): the GM's
+ * own secret roll (or that of anyone who may act as GM here) to the invoker
+ * alone, a player's to the seat's holder.
  */
-bool
+const char *
 cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 {
-	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
-
 	if (inv->is_gm) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 		reply_add(out, 0, " (GM) rolls behind the screen.");
 		reply_nl(out);
-		reply_to(out, REPLY_INVOKER);
-		return true;
-	}
-	if (gm == NULL) {
+	} else if (channel_gm(inv->seat) != NULL) {
+		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+		reply_add(out, 0, " rolls in secret: only the GM, ");
+		reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
+		reply_add(out, 0, ", sees the result.");
+		reply_nl(out);
+	} else {
 		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
 		                 "takes the seat with ");
 		reply_cmd(out, RS_BAD, "gm claim", NULL);
 		reply_add(out, RS_BAD, ", or roll in the open with ");
 		reply_cmd(out, RS_BAD, "roll", NULL);
 		reply_add(out, RS_BAD, ".");
-		return false;
+		return NULL;
 	}
-	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
-	reply_add(out, 0, " rolls in secret: only the GM, ");
-	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
-	reply_add(out, 0, ", sees the result.");
-	reply_nl(out);
-	reply_to_gm(out, gm, channel_gm_name(inv->seat));
-	if (fallback != NULL)
-		reply_gm_fallback(out, fallback);
-	return true;
+	return gm_screen_to(inv, out);
 }
 
 static void
@@ -464,7 +456,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
 	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
-	const char *typed = expr, *aerr = NULL, *nat;
+	const char *typed = expr, *aerr = NULL, *nat, *to = NULL;
 	struct buf action;
 	const char *shown_label;
 	int r;
@@ -486,7 +478,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	if (who == ROLL_SECRET && !cmd_roll_secret_to(inv, out)) {
+	if (who == ROLL_SECRET && (to = cmd_roll_secret_to(inv, out)) == NULL) {
 		dice_result_free(res);
 		return;
 	}

@@ -116,24 +116,19 @@ reason_of(const struct invocation *inv, const char *dflt)
 	return *r != '\0' ? r : dflt;
 }
 
-/* Says what a change did, behind the screen in hidden mode. */
+/* Says what a change did, behind the screen in hidden mode: the channel
+ * reads the same line whatever the change (a "reset" would say 1). */
 static void
 changed(struct invocation *inv, struct tension_state *ts, const struct tension_change *c,
         struct reply *out)
 {
-	static const char *const verbs[] = {
-	    [TENSION_CHANGE_ADJUST] = "changed",
-	    [TENSION_CHANGE_SET] = "set",
-	    [TENSION_CHANGE_RESET] = "reset",
-	};
-	char what[80];
-	const char *verb = c->kind != TENSION_CHANGE_ADJUST ? verbs[c->kind]
-	                   : c->amount > 0                  ? "raised"
-	                                                    : "lowered";
+	const char *verb = c->kind == TENSION_CHANGE_SET     ? "set"
+	                   : c->kind == TENSION_CHANGE_RESET ? "reset"
+	                   : c->amount > 0                   ? "raised"
+	                                                     : "lowered";
 
 	channel_touch(inv->chan);
-	snprintf(what, sizeof(what), "The GM %s the Tension behind the screen.", verbs[c->kind]);
-	cmd_tension_screen(ts, out, what);
+	cmd_tension_screen(ts, out, "The GM changed the Tension behind the screen.");
 	if (c->from == c->to)
 		reply_add(out, 0, "Tension stays at %d", c->to);
 	else
@@ -486,8 +481,10 @@ static const struct command tension_subs[] = {
      .desc = "open: everyone sees Tension; hidden: only the GM",
      .help = "Hidden mode sends the value, every change and every roll to the GM alone "
              "(ephemeral on Discord, a private message on IRC, marked private on the "
-             "console); the channel only sees that the GM did something. Ruling: "
-             "channels start open; in hidden mode the tables are shown to the GM alone.",
+             "console); the channel only sees that the GM did something, in the same words "
+             "whatever it was. Rulings: channels start open; in hidden mode the tables are "
+             "shown to the GM alone; a struck entry rolled (by a hazard roll too) is not said "
+             "aloud, since players know what they defeated: the GM alone is told.",
      .role = ROLE_GM,
      .opts = mode_opts,
      .fn = tension_mode},
