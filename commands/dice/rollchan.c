@@ -401,8 +401,9 @@ rollchan_log_count(const void *p)
 	return ((const struct rollchan *)p)->count;
 }
 
-/* {"when":N,"who":"...","what":"...","result":"..."}, written without a
- * tree: a roll costs no allocation here. */
+/* [when,"who","what","result"] (a row of the log: a million of them are
+ * not to carry their field names), written without a tree: a roll costs no
+ * allocation here. */
 static int
 rollchan_log_save(const void *p, uint64_t seq, struct buf *out)
 {
@@ -412,28 +413,33 @@ rollchan_log_save(const void *p, uint64_t seq, struct buf *out)
 
 	if (e == NULL)
 		return -1;
-	buf_adds(out, "{\"when\":");
+	buf_addc(out, '[');
 	json_write_int(e->when, out);
-	buf_adds(out, ",\"who\":");
+	buf_addc(out, ',');
 	json_write_string(e->who, out);
-	buf_adds(out, ",\"what\":");
+	buf_addc(out, ',');
 	json_write_string(e->what, out);
-	buf_adds(out, ",\"result\":");
+	buf_addc(out, ',');
 	json_write_string(e->result, out);
-	buf_addc(out, '}');
+	buf_addc(out, ']');
 	return out->toobig ? -1 : 0;
+}
+
+/* v's text when it is a string of at most max - 1 bytes of UTF-8, or NULL. */
+static const char *
+text_of(const cJSON *v, size_t max)
+{
+	if (!cJSON_IsString(v) || strlen(v->valuestring) >= max ||
+	    !utf8_valid(v->valuestring, strlen(v->valuestring)))
+		return NULL;
+	return v->valuestring;
 }
 
 /* A string member of at most max - 1 bytes of UTF-8, or NULL. */
 static const char *
 text(const cJSON *o, const char *name, size_t max)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	if (!cJSON_IsString(v) || strlen(v->valuestring) >= max ||
-	    !utf8_valid(v->valuestring, strlen(v->valuestring)))
-		return NULL;
-	return v->valuestring;
+	return text_of(cJSON_GetObjectItemCaseSensitive(o, name), max);
 }
 
 /* Reads an optional boolean member (absent: false). */
@@ -489,6 +495,14 @@ load_entry(struct rollchan *rc, const cJSON *j, bool secret, char *err, size_t e
 	const char *result = text(j, "result", ROLLCHAN_RESULT_MAX);
 	const char *gm =
 	    cJSON_GetObjectItemCaseSensitive(j, "gm") == NULL ? "" : text(j, "gm", KEY_MAX);
+
+	/* A row of the log: [when, who, what, result]. */
+	if (cJSON_IsArray(j) && cJSON_GetArraySize(j) == 4) {
+		when = cJSON_GetArrayItem(j, 0);
+		who = text_of(cJSON_GetArrayItem(j, 1), NAME_MAX_LEN);
+		what = text_of(cJSON_GetArrayItem(j, 2), ROLLCHAN_WHAT_MAX);
+		result = text_of(cJSON_GetArrayItem(j, 3), ROLLCHAN_RESULT_MAX);
+	}
 
 	if (!cJSON_IsNumber(when) || when->valuedouble < 0 || when->valuedouble > 1e15 ||
 	    who == NULL || what == NULL || result == NULL) {
