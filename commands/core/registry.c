@@ -275,11 +275,13 @@ usage_error(struct invocation *inv, struct reply *out, const char *what)
 	registry_usage_add(inv->path, RS_BAD, out);
 }
 
+/* Whether s holds no control character but a tab (and, when lines, line
+ * breaks: an option that takes lines). */
 static bool
-valid_utf8_text(const char *s)
+valid_utf8_text(const char *s, bool lines)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 && *p != '\t')
+		if (*p < 0x20 && *p != '\t' && !(lines && (*p == '\n' || *p == '\r')))
 			return false;
 	return true;
 }
@@ -329,7 +331,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			usage_error(inv, out, what);
 			return -1;
 		}
-		if (!valid_utf8_text(v)) {
+		if (!valid_utf8_text(v, (o->flags & OPT_LINES) != 0)) {
 			snprintf(what, sizeof(what), "%s may not contain control characters",
 			         o->name);
 			usage_error(inv, out, what);
@@ -341,6 +343,15 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			for (i = 0; o->choices[i] != NULL; i++)
 				if (strcasecmp(o->choices[i], v) == 0)
 					break;
+			for (size_t k = 0; o->choices[i] == NULL && o->choices[k] != NULL; k++) {
+				size_t n = strlen(o->choices[k]);
+
+				/* a plural choice typed in the singular ("trap" for traps) */
+				if (n == strlen(v) + 1 &&
+				    strncasecmp(o->choices[k], v, n - 1) == 0 &&
+				    (o->choices[k][n - 1] == 's' || o->choices[k][n - 1] == 'S'))
+					i = k;
+			}
 			if (o->choices[i] == NULL) {
 				struct buf b;
 

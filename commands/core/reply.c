@@ -33,8 +33,10 @@ struct reply {
 	bool line_open[REPLY_AUDIENCES];
 	char *gm_key, *gm_name; /* the GM message's recipient, in the arena */
 	char *gm_fallback;      /* where it goes when it cannot, in the arena */
+	char *gm_aside;         /* what it is, when an aside (reply_gm_aside), in the arena */
 	bool error;
 	char *error_text;
+	struct reply_ask ask; /* its strings in the arena; line NULL: none */
 };
 
 #define CHUNK_SIZE 4096
@@ -154,9 +156,10 @@ reply_clear(struct reply *r)
 	memset(r->msg, 0, sizeof(r->msg));
 	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
 	memset(r->line_open, 0, sizeof(r->line_open));
-	r->gm_key = r->gm_name = r->gm_fallback = NULL;
+	r->gm_key = r->gm_name = r->gm_fallback = r->gm_aside = NULL;
 	r->error = false;
 	r->error_text = NULL;
+	memset(&r->ask, 0, sizeof(r->ask));
 	r->cur = REPLY_CHANNEL;
 }
 
@@ -207,6 +210,42 @@ const char *
 reply_gm_fallback_key(const struct reply *r)
 {
 	return r->gm_fallback;
+}
+
+void
+reply_gm_aside(struct reply *r, const char *what)
+{
+	r->gm_aside = copy_text(r, what, strlen(what), NULL);
+}
+
+const char *
+reply_gm_what(const struct reply *r)
+{
+	return r->gm_aside != NULL ? r->gm_aside : "your secret roll";
+}
+
+bool
+reply_gm_is_aside(const struct reply *r)
+{
+	return r->gm_aside != NULL;
+}
+
+void
+reply_ask(struct reply *r, const struct reply_ask *ask)
+{
+	/* The handler's own strings (a sample may hold line breaks, which
+	 * copy_text would make spaces). */
+	r->ask.line = copy(r, ask->line, strlen(ask->line));
+	r->ask.opt = copy(r, ask->opt, strlen(ask->opt));
+	r->ask.label = copy(r, ask->label, strlen(ask->label));
+	r->ask.sample = copy(r, ask->sample, strlen(ask->sample));
+	r->ask.max = ask->max;
+}
+
+const struct reply_ask *
+reply_asked(const struct reply *r)
+{
+	return r->ask.line != NULL && !r->error ? &r->ask : NULL;
 }
 
 /* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,

@@ -19,8 +19,9 @@
 #include "rules/base/utf8.h"
 
 /* The game modules a step may restore, and how a reply names them. */
-const enum chanmod_id undo_ids[UNDO_NMODS] = {CHANMOD_TENSION, CHANMOD_FUNGEON, CHANMOD_PROC};
-const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dungeon procedure"};
+const enum chanmod_id undo_ids[UNDO_NMODS] = {CHANMOD_TENSION, CHANMOD_FUNGEON, CHANMOD_PROC,
+                                              CHANMOD_TABLES};
+const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dungeon procedure", "tables"};
 
 /* Top-level commands that never change game state (never recorded). */
 static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save", "saved",
@@ -37,11 +38,13 @@ encode_mod(const struct channel *ch, int m)
 
 	if (mod == NULL)
 		return NULL;
+	json_scratch_begin(); /* the tree lives for this call (json.h) */
 	o = chanmod_table[undo_ids[m]]->save(mod);
 	buf_init(&b, SIZE_MAX);
 	if (json_write(o, &b) < 0)
 		abort(); /* a module's save() built a node JSON has no text for */
 	cJSON_Delete(o);
+	json_scratch_end();
 	return buf_take(&b);
 }
 

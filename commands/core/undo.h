@@ -3,7 +3,7 @@
  *
  * The history keeps no copy of the modules' current encodings. Before an
  * undoable command, undo_before() encodes the channel's game modules
- * (Tension, Fungeon, the dungeon procedure) into the caller's undo_snap;
+ * (Tension, Fungeon, the dungeon procedure, the tables) into the caller's undo_snap;
  * after a command that touched the channel, undo_after() encodes them
  * again and, when any changed, records one step: who ran what, and for
  * each module it changed a delta (undo_delta.h) that rebuilds the earlier
@@ -49,7 +49,7 @@
 #define UNDO_WHAT_MAX 160         /* bytes of a step's typed values, with the NUL */
 
 /* The game modules a step may restore. */
-#define UNDO_NMODS 3
+#define UNDO_NMODS 4
 
 struct undo_snap {
 	bool active;              /* the command may leave a step */
