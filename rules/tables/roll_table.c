@@ -353,8 +353,12 @@ cover(const struct roll_table *t, struct raw *r, size_t n, char *err, size_t err
 	qsort(r, n, sizeof(*r), by_lo);
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].lo < t->lo || r[i].hi > t->hi) {
-			snprintf(err, errlen, "entry %zu: range %d-%d is outside %d-%d.", r[i].idx,
-			         r[i].lo, r[i].hi, t->lo, t->hi);
+			if (r[i].lo == r[i].hi)
+				snprintf(err, errlen, "entry %zu: result %d is outside %d-%d.",
+				         r[i].idx, r[i].lo, t->lo, t->hi);
+			else
+				snprintf(err, errlen, "entry %zu: range %d-%d is outside %d-%d.",
+				         r[i].idx, r[i].lo, r[i].hi, t->lo, t->hi);
 			return -1;
 		}
 	}

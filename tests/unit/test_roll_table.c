@@ -273,6 +273,7 @@ die_errors_name_the_numbers(void **unused)
 	                 "entry 1: 17 is not a d66 result; a d66 reads two d6 as tens and units, "
 	                 "11 to 66.");
 	expect_die_error("1-10: a; 11-66: b", "entry 1: range 1-10 is outside 11-66.");
+	expect_die_error("0: a; 1-6: b", "entry 1: result 0 is outside 1-6.");
 	expect_die_error("2-6: a", "entry 1: result 1 is not covered by any entry.");
 	expect_die_error("1-3: a; 4-6: b; 4-6: c",
 	                 "entry 3: range 4-6 overlaps entry 2 (4-6): results 4-6 are in both.");
