@@ -88,6 +88,24 @@ errors_name_the_entry(void **unused)
 	             "the table is empty; give entries like '1-4: text; 5-8: text'.");
 	expect_error("1 a\x01; 2-20 b", 1, 20, "entry 1 contains a control character.");
 	expect_error("1 \xff; 2-20 b", 1, 20, "entry 1 is not valid UTF-8 text.");
+	/* fuzz_table: a C1 control (U+0080, U+008A) or a next-line (U+0085)
+	 * that the sanitiser removes would leave " \xc2\xb7 " in the kept text
+	 * (or "\xc2\xb7 " at its start, after "1-4: "), which reads back as two
+	 * entries */
+	expect_error("1-4 a \xc2\x80\xc2\xb7 b; 5-20 c", 1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
+	expect_error("1-4 a \xc2\xb7\xc2\x85"
+	             "b; 5-20 c",
+	             1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
+	expect_error("1-4:  \xc2\x8a\xc2\xb7 3x; 5-20 c", 1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
 	/* issue 25, finding 15: dice an entry could never roll are refused */
 	expect_error("1 1d1000000000 bats; 2-20 b", 1, 20,
 	             "entry 1: in '1d1000000000', the dice of the term at column 1 must have "
