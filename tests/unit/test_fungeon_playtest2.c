@@ -108,9 +108,10 @@ d3_the_held_roll_but_deal_nothing(void **unused)
 	char *text, *step3;
 
 	(void)unused;
-	fgtable_alone_on_floor(t, 30,
-	                       "/fungeon monster add wolf level 2 ability howl annoy 22 pain 2 hold type "
-	                       "sound");
+	fgtable_alone_on_floor(
+	    t, 30,
+	    "/fungeon monster add wolf level 2 ability howl annoy 22 pain 2 hold type "
+	    "sound");
 	text = fgtable_said(t, "al", "/fungeon combat");
 	fgtable_holds(text, "Al is held and may not act this turn: Al rolls in every Painful "
 	                    "conflict, but a rank Al wins deals no damage.\n");
@@ -146,7 +147,8 @@ d4_continuous_damage_needs_pain_dice(void **unused)
 	    t, "al", "/fungeon monster add ooze level 2 ability goo annoy 2 continuous type acid",
 	    want);
 	fgtable_fails_unchanged(
-	    t, "al", "/fungeon cost monster level 2 ability goo annoy 2 continuous type acid", want);
+	    t, "al", "/fungeon cost monster level 2 ability goo annoy 2 continuous type acid",
+	    want);
 	fgtable_ok(t, "al",
 	           "/fungeon cost monster level 2 ability goo annoy 2 pain 1 continuous type acid");
 	/* a hold that harms nobody needs none */
