@@ -985,11 +985,12 @@ test_roll_shortcuts(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!rol 1d6");
 	assert_string_equal(out(f), "");
 	feed(f, ":alice!a@h PRIVMSG delver :rol 1d6");
-	assert_string_equal(out(f),
-	                    "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
-	                    "are roll, gmroll, gm, tension, fungeon, thwacko, xp, hazard, turn, "
-	                    "light, rest, wander, surprise, procedure, safe, vendor, bargain, "
-	                    "encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
+	assert_string_equal(
+	    out(f),
+	    "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
+	    "are roll, gmroll, gm, tension, fungeon, thwacko, xp, hazard, turn, "
+	    "light, rest, wander, surprise, procedure, safe, panel, vendor, "
+	    "bargain, encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!hazard tabel");
 	assert_string_equal(
 	    out(f), "NOTICE alice :Unknown subcommand 'tabel' (did you mean table?); usage: "
