@@ -11,6 +11,7 @@
 #include "bot/store/persist.h"
 #include "bot/store/store_pg_restore.h"
 #include "bot/store/restore_channel.h"
+#include "bot/store/shard_dirs.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -19,6 +20,22 @@ replace(char **dst, const char *v)
 {
 	free(*dst);
 	*dst = xstrdup(v);
+}
+
+/* A process that runs only some of the bot's shards keeps its state in its
+ * own part of the state root (bot/store/shard_dirs.h). */
+static void
+apply_shard_dir(struct config *c)
+{
+	const char *root = c->bot.state_dir != NULL ? c->bot.state_dir : persist_opts_default_dir();
+	const struct config_discord *d = &c->discord;
+
+	if (!c->discord.enabled || shard_dirs_all(d->shard_first, d->shard_last, d->shard_count))
+		return;
+	c->bot.state_root = xstrdup(root);
+	free(c->bot.state_dir);
+	c->bot.state_dir =
+	    shard_dirs_own(c->bot.state_root, d->shard_first, d->shard_last, d->shard_count);
 }
 
 /* --state-dir, --fsync, --snapshot-interval and --evict-after win over the
@@ -37,8 +54,9 @@ apply_persist_overrides(const struct app_opts *o, struct config *c)
 }
 
 /* --console, --user, --channel, --log-level and --shard win over the file.
- * A shard other than 0 runs Discord alone: the instances share one file, and
- * each IRC network must be joined once. */
+ * --shard N runs shard N alone, of [discord] shard_count; one other than 0
+ * runs Discord alone: the instances share one file, and each IRC network
+ * must be joined once. */
 static int
 apply_overrides(const struct app_opts *o, struct config *c, char *err, size_t errlen)
 {
@@ -58,21 +76,20 @@ apply_overrides(const struct app_opts *o, struct config *c, char *err, size_t er
 		snprintf(err, errlen, "--shard %d needs a [discord] section in %s", o->shard, file);
 		return -1;
 	}
+	if (c->discord.shard_count == 0) {
+		snprintf(err, errlen,
+		         "--shard %d needs [discord] shard_count in %s set to the number of shards "
+		         "every instance runs (auto could differ between them)",
+		         o->shard, file);
+		return -1;
+	}
 	if (o->shard >= c->discord.shard_count) {
 		snprintf(err, errlen,
 		         "--shard must be from 0 to %d, below [discord] shard_count in %s (got %d)",
 		         c->discord.shard_count - 1, file, o->shard);
 		return -1;
 	}
-	if (c->bot.state_dir != NULL) {
-		snprintf(
-		    err, errlen,
-		    "--shard runs one instance per shard, each with its own state: leave [bot] "
-		    "state_dir unset in %s (systemd's StateDirectory= then gives each its own)",
-		    file);
-		return -1;
-	}
-	c->discord.shard_id = o->shard;
+	c->discord.shard_first = c->discord.shard_last = o->shard;
 	/* The other transports run once, in shard 0 (which also gets the DMs). */
 	if (o->shard > 0) {
 		for (size_t i = 0; i < c->nirc; i++)
@@ -100,8 +117,10 @@ app_config_load(const struct app_opts *o, char *err, size_t errlen)
 		config_free(c);
 		return NULL;
 	}
-	if (c != NULL)
+	if (c != NULL) {
 		apply_persist_overrides(o, c);
+		apply_shard_dir(c);
+	}
 	return c;
 }
 
@@ -127,9 +146,16 @@ app_config_note_restart(const struct config *old, const struct config *now)
 static void
 describe(const struct config *c, struct buf *b)
 {
-	if (c->discord.enabled)
-		buf_addf(b, "discord (shard %d of %d)", c->discord.shard_id,
-		         c->discord.shard_count);
+	const struct config_discord *d = &c->discord;
+	int first = d->shard_first >= 0 ? d->shard_first : 0;
+	int last = d->shard_first >= 0 ? d->shard_last : d->shard_count - 1;
+
+	if (d->enabled && d->shard_count == 0)
+		buf_adds(b, "discord (as many shards as Discord recommends)");
+	else if (d->enabled && first == last)
+		buf_addf(b, "discord (shard %d of %d)", first, d->shard_count);
+	else if (d->enabled)
+		buf_addf(b, "discord (shards %d-%d of %d)", first, last, d->shard_count);
 	for (size_t i = 0; i < c->nirc; i++)
 		buf_addf(b, "%sirc %s (%s:%d, %zu channel%s)", b->len ? ", " : "",
 		         c->irc[i].network, c->irc[i].host, c->irc[i].port, c->irc[i].nchannels,

@@ -52,7 +52,8 @@ struct parser {
 	struct sect *cur;
 	char *err;
 	size_t errlen;
-	int err_line; /* 0 while no error */
+	int err_line;      /* 0 while no error */
+	int shard_id_line; /* [discord] shards was written shard_id, its older name, here */
 };
 
 /* Records the first error, at line, with the file's name in front. */
@@ -227,6 +228,11 @@ set_value(struct parser *p, const struct key *k, const char *v)
 	bool b;
 	int c;
 
+	if ((k->flags & KEY_OPTIONAL) && *v == '\0' && k->type == KEY_RANGE) {
+		*(int *)((char *)base + k->off) = -1;
+		*(int *)((char *)base + k->aux_off) = -1;
+		return 0;
+	}
 	if ((k->flags & KEY_OPTIONAL) && *v == '\0') {
 		free(*str_at(base, k));
 		*str_at(base, k) = NULL;
@@ -239,6 +245,10 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		set_str(base, k, v);
 		return 0;
 	case KEY_INT:
+		if ((k->flags & KEY_AUTO) && strcmp(v, "auto") == 0) {
+			*(int *)((char *)base + k->off) = 0;
+			return 0;
+		}
 		if (config_value_int(v, k->min, k->max, &i) < 0) {
 			fail(p, p->line, "[%s] %s must be %s from %lld to %lld (got '%s')",
 			     p->cur->name, k->name, k->allowed, k->min, k->max,
@@ -273,6 +283,15 @@ set_value(struct parser *p, const struct key *k, const char *v)
 		return set_list(p, base, k, v);
 	case KEY_CHANNELS:
 		return set_channels(p, base, k, v);
+	case KEY_RANGE:
+		if (config_value_range(v, k->min, k->max, (int *)((char *)base + k->off),
+		                       (int *)((char *)base + k->aux_off)) < 0) {
+			fail(p, p->line, "[%s] %s must be %s, from %lld to %lld (got '%s')",
+			     p->cur->name, k->name, k->allowed, k->min, k->max,
+			     shown(v, show, sizeof(show)));
+			return -1;
+		}
+		return 0;
 	case KEY_SOURCE:
 		/* Never quoted: a source that does not parse may be a secret. */
 		if (config_secret_check(v, what, sizeof(what)) < 0) {
@@ -309,6 +328,21 @@ on_value(void *user, const char *section, const char *name, const char *value)
 		     "[irc.<network>], [store] or [console]",
 		     name);
 		return 0;
+	}
+	if (p->cur->kind == &config_kinds[KIND_DISCORD] &&
+	    (strcmp(name, "shard_id") == 0 || strcmp(name, "shards") == 0)) {
+		/* shard_id is the older name of shards. */
+		int had = p->cur->key_line[config_keys_find(p->cur->kind, "shards")];
+
+		if (had != 0 && (strcmp(name, "shard_id") == 0) != (p->shard_id_line != 0)) {
+			fail(p, p->line,
+			     "[discord] shard_id and shards both name this process's shards; keep "
+			     "shards");
+			return 0;
+		}
+		if (strcmp(name, "shard_id") == 0 && had == 0)
+			p->shard_id_line = p->line;
+		name = "shards";
 	}
 	i = config_keys_find(p->cur->kind, name);
 	if (i < 0 && p->cur->kind == &config_kinds[KIND_BOT] &&
@@ -475,6 +509,33 @@ read_line(char *str, int num, void *stream)
 	return str;
 }
 
+/* [discord] shards (or shard_id) against shard_count: a range needs a
+ * count it lies within, so that every process of a fleet runs the same
+ * total. */
+static void
+check_shards(struct parser *p, struct sect *s)
+{
+	const struct config_discord *d = &p->c->discord;
+	int line = s->key_line[config_keys_find(s->kind, "shards")];
+	const char *name = p->shard_id_line != 0 ? "shard_id" : "shards";
+
+	if (d->shard_first >= 0 && d->shard_count == 0) {
+		fail(p, line,
+		     "[discord] %s needs shard_count set to the fleet's number of shards (auto "
+		     "could differ between processes)",
+		     name);
+	} else if (d->shard_first >= 0 && d->shard_last >= d->shard_count) {
+		char got[32];
+
+		if (d->shard_first == d->shard_last)
+			snprintf(got, sizeof(got), "%d", d->shard_first);
+		else
+			snprintf(got, sizeof(got), "%d-%d", d->shard_first, d->shard_last);
+		fail(p, line, "[discord] %s must lie below shard_count (%d) (got '%s')", name,
+		     d->shard_count, got);
+	}
+}
+
 /* Keys that must be present, and checks across keys. */
 static void
 check_sections(struct parser *p)
@@ -495,16 +556,8 @@ check_sections(struct parser *p)
 		}
 		if (p->err_line != 0)
 			break;
-		if (s->kind == &config_kinds[KIND_DISCORD] &&
-		    c->discord.shard_id >= c->discord.shard_count) {
-			int id = config_keys_find(s->kind, "shard_id");
-			int line = s->key_line[id]
-			               ? s->key_line[id]
-			               : s->key_line[config_keys_find(s->kind, "shard_count")];
-
-			fail(p, line,
-			     "[discord] shard_id must be less than shard_count (%d) (got '%d')",
-			     c->discord.shard_count, c->discord.shard_id);
+		if (s->kind == &config_kinds[KIND_DISCORD]) {
+			check_shards(p, s);
 		} else if (s->kind == &config_kinds[KIND_STORE] &&
 		           c->store.backend == STORE_ENGINE_POSTGRESQL &&
 		           c->store.conninfo == NULL) {
@@ -684,7 +737,7 @@ config_defaults(void)
 	c->bot.evict_after = 86400;
 	c->bot.log_level = LOG_LEVEL_INFO;
 	c->discord.rest_url = xstrdup("https://discord.com/api/v10");
-	c->discord.shard_count = 1;
+	c->discord.shard_first = c->discord.shard_last = -1;
 	c->discord.intents = 1;
 	c->discord.tls_verify = true;
 	c->discord.compress = DISCORD_COMPRESS_ZLIB;
@@ -819,6 +872,7 @@ config_free(struct config *c)
 		return;
 	free(c->path);
 	free(c->bot.state_dir);
+	free(c->bot.state_root);
 	free(c->bot.gm_role);
 	free(c->discord.token_source);
 	config_secret_free(c->discord.token);

@@ -33,6 +33,9 @@ enum fsync_policy {
 
 struct config_bot {
 	char *state_dir;          /* NULL: $STATE_DIRECTORY, else ./state */
+	char *state_root;         /* set by app_config: the root every process of
+	                             the bot shares, when state_dir became this
+	                             process's own part of it (bot/store/shard_dirs.h) */
 	int snapshot_interval;    /* seconds, default 60 */
 	int snapshot_keep;        /* snapshot files kept, 1 to 10000; default 24 */
 	enum fsync_policy fsync;  /* default everysec */
@@ -54,8 +57,9 @@ struct config_discord {
 	char *application_id;           /* snowflake as text, or NULL (from READY) */
 	char *gateway_url;              /* default: from GET /gateway/bot */
 	char *rest_url;                 /* default https://discord.com/api/v10 */
-	int shard_id;                   /* default 0 */
-	int shard_count;                /* default 1 */
+	int shard_count;                /* 0: auto (Discord's recommendation, the default) */
+	int shard_first, shard_last;    /* the shards this process runs ("shards", or its
+	                                   older name "shard_id"); -1, -1: all (default) */
 	char *dev_guild;                /* register commands here (instant), or NULL */
 	bool user_install;              /* commands offered to user installs too; default no */
 	uint64_t intents;               /* default 1 (GUILDS) */

@@ -27,11 +27,14 @@ enum key_type {
 	KEY_SOURCE,   /* a secret source (config_secret.h) */
 	KEY_CHANNELS, /* IRC channels, each "#name" or "#name:key"; .count_off and
 	                 .max as KEY_LIST, keys at .aux_off */
+	KEY_RANGE,    /* "N" or "FIRST-LAST" from .min to .max: ints at .off and
+	                 .aux_off; with KEY_OPTIONAL an empty value stores -1, -1 */
 };
 
 #define KEY_REQUIRED 0x1u /* a section without it is an error */
 #define KEY_OPTIONAL 0x2u /* an empty value leaves it unset (NULL) */
 #define KEY_UNQUOTED 0x4u /* a bad value is never quoted (it may hold a secret) */
+#define KEY_AUTO     0x8u /* KEY_INT: "auto" is allowed too, stored as 0 */
 
 struct key {
 	const char *name;

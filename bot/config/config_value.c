@@ -31,6 +31,31 @@ config_value_int(const char *s, long long min, long long max, long long *out)
 }
 
 int
+config_value_range(const char *s, long long min, long long max, int *first, int *last)
+{
+	const char *dash = strchr(s, '-');
+	char head[24];
+	long long a, b;
+
+	if (dash == NULL) {
+		if (config_value_int(s, min, max, &a) < 0)
+			return -1;
+		*first = *last = (int)a;
+		return 0;
+	}
+	if (dash == s || (size_t)(dash - s) >= sizeof(head))
+		return -1;
+	memcpy(head, s, (size_t)(dash - s));
+	head[dash - s] = '\0';
+	if (config_value_int(head, min, max, &a) < 0 || dash[1] == '-' ||
+	    config_value_int(dash + 1, min, max, &b) < 0 || a > b)
+		return -1;
+	*first = (int)a;
+	*last = (int)b;
+	return 0;
+}
+
+int
 config_value_u64(const char *s, uint64_t *out)
 {
 	char *end;

@@ -15,6 +15,9 @@
 /* A decimal whole number from min to max (no sign for non-negative
  * ranges, no spaces, no leading '+'). Returns 0, or -1. */
 int config_value_int(const char *s, long long min, long long max, long long *out);
+/* "N" or "FIRST-LAST": whole numbers from min to max, FIRST <= LAST (a
+ * single N gives FIRST = LAST = N). Returns 0, or -1. */
+int config_value_range(const char *s, long long min, long long max, int *first, int *last);
 /* A decimal whole number from 0 to UINT64_MAX. Returns 0, or -1. */
 int config_value_u64(const char *s, uint64_t *out);
 /* yes/no, true/false, on/off, 1/0. Returns 0, or -1. */

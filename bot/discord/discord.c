@@ -12,16 +12,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bot/discord/discord_cmds.h"
 #include "bot/discord/discord_defer.h"
 #include "bot/discord/discord_dm.h"
 #include "bot/discord/discord_gw.h"
+#include "bot/discord/discord_idq.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_ledger_pg.h"
 #include "bot/discord/discord_opstats.h"
+#include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_register.h"
 #include "bot/discord/discord_rest.h"
-#include "bot/discord/discord_roles.h"
-#include "bot/discord/discord_session.h"
+#include "bot/discord/discord_shard.h"
 #include "bot/discord/discord_shed.h"
 #include "bot/discord/discord_ws.h"
 #include "bot/log.h"
@@ -31,27 +32,17 @@
 
 #define STOP_GRACE   2000  /* ms answers in flight may take at shutdown */
 #define GATEWAY_WAIT 60000 /* ms between GET /gateway/bot tries, at most */
-#define SESSION_FILE "discord-session-%d.json"
-#define SESSION_SAVE 1000 /* ms: the session file is written at most this often */
-
-struct session_write {
-	uv_work_t work;
-	struct discord *dc;
-	struct discord_session s;
-	char *path;
-	int r;
-	char err[512];
-};
 
 static void
 fatal_stop(struct discord *dc, int code, const char *msg)
 {
+	if (dc->fatal)
+		return;
+	dc->fatal = true;
 	log_error("discord: %s", msg);
 	if (dc->on_fatal != NULL)
 		dc->on_fatal(dc->ctx, code, msg);
 }
-
-static void session_save(struct discord *dc);
 
 /* The wall clock in ms since the epoch. */
 static int64_t
@@ -63,99 +54,18 @@ wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void
-session_written(uv_work_t *req, int status)
+const char *
+discord_app_id(const struct discord *dc)
 {
-	struct session_write *sw = (struct session_write *)req;
-	struct discord *dc = sw->dc;
+	if (dc->app_id != NULL)
+		return dc->app_id;
+	for (int i = 0; i < dc->nshards; i++) {
+		const char *app = discord_gw_application_id(discord_shard_gw(dc->shards[i]));
 
-	dc->saving = false;
-	if (sw->r == 0)
-		dc->saved = sw->s;
-	else
-		log_warnx("discord: cannot save the gateway session (a restart will start a new "
-		          "one): %s",
-		          sw->err);
-	free(sw->path);
-	free(sw);
-	if (dc->save_again) {
-		dc->save_again = false;
-		session_save(dc);
+		if (app != NULL)
+			return app;
 	}
-}
-
-static void
-session_write(uv_work_t *req)
-{
-	struct session_write *sw = (struct session_write *)req;
-
-	if (sw->s.session_id[0] == '\0' && sw->s.last_identify == 0)
-		sw->r = discord_session_remove(sw->path, sw->err, sizeof(sw->err));
-	else
-		sw->r = discord_session_save(sw->path, &sw->s, sw->err, sizeof(sw->err));
-}
-
-/* Writes the session's resume point off the loop, unless the file holds it
- * already; one write at a time. */
-static void
-session_save(struct discord *dc)
-{
-	struct discord_session now;
-	struct session_write *sw;
-	const char *sid = discord_gw_session_id(dc->gw), *url = discord_gw_resume_url(dc->gw);
-	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
-
-	if (dc->session_path == NULL)
-		return;
-	memset(&now, 0, sizeof(now));
-	if (discord_gw_last_identify(dc->gw) != INT64_MIN)
-		now.last_identify =
-		    wall_ms() - ((int64_t)uv_now(dc->loop) - discord_gw_last_identify(dc->gw));
-	if (sid == NULL || discord_gw_seq(dc->gw) < 0) {
-		/* No session to resume (a fatal close ended it): the file goes,
-		 * once one was written or read, unless it keeps the last
-		 * IDENTIFY. */
-		if (dc->saved.session_id[0] == '\0' && dc->saved.last_identify == 0 &&
-		    now.last_identify == 0)
-			return;
-		sid = "";
-	}
-	now.intents = dc->intents;
-	now.shard_count = dc->shard_count;
-	snprintf(now.session_id, sizeof(now.session_id), "%s", sid);
-	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
-	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
-	now.seq = sid[0] != '\0' ? discord_gw_seq(dc->gw) : 0;
-	discord_roles_export(discord_interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
-	if (discord_session_equal(&now, &dc->saved))
-		return;
-	if (dc->saving) {
-		dc->save_again = true;
-		return;
-	}
-	sw = xcalloc(1, sizeof(*sw));
-	sw->dc = dc;
-	sw->s = now;
-	sw->path = xstrdup(dc->session_path);
-	dc->saving = true;
-	uv_queue_work(dc->loop, &sw->work, session_write, session_written);
-}
-
-static void
-on_save_timer(uv_timer_t *t)
-{
-	session_save(t->data);
-}
-
-/* An IDENTIFY went out: saved at once, so that a process started right
- * after this one dies still keeps Discord's spacing between IDENTIFYs. */
-static void
-on_identified(void *ctx)
-{
-	struct discord *dc = ctx;
-
-	if (!dc->stopping)
-		session_save(dc);
+	return NULL;
 }
 
 /*
@@ -166,7 +76,6 @@ static uint64_t
 deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns)
 {
 	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "id"));
-	struct timespec ts;
 	uint64_t now = uv_hrtime(), n;
 	int64_t wall;
 	char *end;
@@ -177,26 +86,22 @@ deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns)
 	n = strtoull(id, &end, 10);
 	if (errno != 0 || *end != '\0')
 		return 0;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	wall = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-	wall -= (int64_t)((now - rx_ns) / 1000000u); /* the wall clock at rx_ns */
+	wall = wall_ms() - (int64_t)((now - rx_ns) / 1000000u); /* the wall clock at rx_ns */
 	return discord_shed_deadline(dc->shed, n, wall, rx_ns);
 }
 
-static void
-on_event(void *ctx, const char *t, const cJSON *d)
+void
+discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *t, const cJSON *d)
 {
-	struct discord *dc = ctx;
 	struct interact_out out = {0};
-	uint64_t rx_ns = discord_ws_rx_ns(dc->ws), deadline = 0, send_ns = 0;
+	uint64_t rx_ns = discord_shard_rx_ns(s), deadline = 0, send_ns = 0;
 	int rc;
 
-	if (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried))
+	/* The commands are checked once a process, by its first shard. */
+	if (s == dc->shards[0] &&
+	    (strcmp(t, "READY") == 0 || (strcmp(t, "RESUMED") == 0 && !dc->register_tried)))
 		discord_register_commands(dc);
-	/* The resume point changed: saved within SESSION_SAVE. */
-	if (dc->session_path != NULL && !dc->stopping &&
-	    !uv_is_active((uv_handle_t *)&dc->save_timer))
-		uv_timer_start(&dc->save_timer, on_save_timer, SESSION_SAVE, 0);
+	discord_shard_touch(s); /* the resume point changed */
 	if (strcmp(t, "INTERACTION_CREATE") == 0 && (deadline = deadline_of(dc, d, rx_ns)) != 0) {
 		/* When its answer could go out: now, or later behind a backlog of
 		 * answers still waiting to go out (overload). Too late then: it is
@@ -217,10 +122,68 @@ on_event(void *ctx, const char *t, const cJSON *d)
 	discord_interact_out_clear(&out);
 }
 
+/* What to set when Discord refused a count with code, as a sentence's
+ * end. */
 static void
-on_gw_fatal(void *ctx, int code, const char *msg)
+what_to_set(const struct discord *dc, int code, char *out, size_t len)
 {
-	fatal_stop(ctx, code, msg);
+	if (code == DISCORD_CLOSE_INVALID_SHARD)
+		snprintf(
+		    out, len,
+		    "set [discord] shard_count = auto, or a multiple of the count Discord gave "
+		    "this bot (it recommends %d)",
+		    dc->recommended);
+	else if (dc->recommended > dc->shard_count)
+		snprintf(out, len,
+		         "set [discord] shard_count = auto, or at least %d, the count Discord "
+		         "recommends",
+		         dc->recommended);
+	else
+		snprintf(out, len,
+		         "set [discord] shard_count = auto, or the count Discord recommends (%d)",
+		         dc->recommended);
+}
+
+/* The sentence for Discord's refusal of this process's count (code 4010
+ * or 4011). */
+static void
+refusal_line(const struct discord *dc, int code, char *out, size_t len)
+{
+	const char *s = dc->shard_count == 1 ? "" : "s";
+	char set[160];
+
+	what_to_set(dc, code, set, sizeof(set));
+	if (dc->cfg_count == 0)
+		snprintf(out, len,
+		         "Discord refused the %d shard%s it recommended (%d); the next start takes "
+		         "the count it recommends then",
+		         dc->shard_count, s, code);
+	else if (code == DISCORD_CLOSE_SHARDING_REQUIRED)
+		snprintf(out, len,
+		         "Discord requires more than %d shard%s for this bot's guilds (4011): %s",
+		         dc->shard_count, s, set);
+	else
+		snprintf(out, len,
+		         "Discord refused %d shard%s (4010: a large bot must run a multiple of the "
+		         "count Discord gave it): %s",
+		         dc->shard_count, s, set);
+}
+
+void
+discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, int code, const char *msg)
+{
+	char line[512];
+
+	(void)s;
+	if (code == DISCORD_CLOSE_SHARDING_REQUIRED || code == DISCORD_CLOSE_INVALID_SHARD) {
+		/* Kept for the next start, which then refuses the same count
+		 * before it spends an IDENTIFY. */
+		discord_idq_refused(dc->idq, dc->shard_count, code, dc->recommended);
+		refusal_line(dc, code, line, sizeof(line));
+		fatal_stop(dc, dc->cfg_count != 0 ? code : 0, line);
+		return;
+	}
+	fatal_stop(dc, code, msg);
 }
 
 /* REST stops for good only when the bot token is refused. */
@@ -230,38 +193,75 @@ on_rest_fatal(void *ctx, const char *msg)
 	fatal_stop(ctx, 401, msg);
 }
 
+/* A REST answer's Date: the clocks compared (discord_shed.h). */
+static void
+on_rest_date(void *ctx, int64_t date_s, uint64_t sent_ns, uint64_t recv_ns)
+{
+	struct discord *dc = ctx;
+	uint64_t now = uv_hrtime();
+	int64_t wall = wall_ms();
+	struct shed_skew k;
+
+	switch (discord_shed_date(dc->shed, date_s, wall - (int64_t)((now - sent_ns) / 1000000u),
+	                          wall - (int64_t)((now - recv_ns) / 1000000u), now)) {
+	case SHED_CLOCK_OFF:
+		discord_shed_skew(dc->shed, &k);
+		log_warnx("discord: this host's clock is %s Discord's by %" PRId64 " to %" PRId64
+		          " ms (the Date of its answers), beyond the %d ms an interaction's id "
+		          "can be aged with: deadlines count from each interaction's receipt "
+		          "until the clock is right (is NTP running?)",
+		          k.lo > 0 ? "ahead of" : "behind", k.lo > 0 ? k.lo : -k.hi,
+		          k.lo > 0 ? k.hi : -k.lo, SHED_SKEW_MAX_MS);
+		break;
+	case SHED_CLOCK_OK:
+		log_info("discord: this host's clock agrees with Discord's again; deadlines count "
+		         "from the interactions' ids");
+		break;
+	case SHED_CLOCK_SAME:
+		break;
+	}
+}
+
 void
 discord_log_stats(struct discord *dc)
 {
-	char line[512];
+	char line[1024];
+	struct shed_skew k;
+	struct buf b;
+	int ready = 0, total, remaining;
 
-	(void)dc;
 	discord_opstats_line(line, sizeof(line), (int64_t)uv_now(dc->loop));
-	log_info("%s", line);
+	buf_init(&b, 2048);
+	buf_adds(&b, line);
+	for (int i = 0; i < dc->nshards; i++)
+		ready += discord_gw_state(discord_shard_gw(dc->shards[i])) == DISCORD_GW_READY;
+	buf_addf(&b, "; shards ready %d of %d", ready, dc->nshards);
+	if (dc->nshards == 1)
+		buf_addf(&b, " (shard %d of %d)", dc->first, dc->shard_count);
+	else if (dc->nshards > 1)
+		buf_addf(&b, " (shards %d-%d of %d)", dc->first, dc->last, dc->shard_count);
+	discord_idq_budget(dc->idq, &total, &remaining);
+	if (total > 0)
+		buf_addf(&b, ", session starts left %d of %d", remaining, total);
+	discord_shed_skew(dc->shed, &k);
+	buf_adds(&b, "; clock skew");
+	if (k.ids)
+		buf_addf(&b, " %+" PRId64 " ms by ids", k.ids_ms);
+	if (k.date)
+		buf_addf(&b, "%s %+" PRId64 "..%+" PRId64 " ms by Date", k.ids ? "," : "", k.lo,
+		         k.hi);
+	if (!k.ids && !k.date)
+		buf_adds(&b, " not known yet");
+	if (k.receipt)
+		buf_adds(&b, " (deadlines from receipt)");
+	log_info("%s", buf_str(&b));
+	buf_free(&b);
 }
 
 static void
 on_stats_timer(uv_timer_t *t)
 {
 	discord_log_stats(t->data);
-}
-
-static int
-hook_connect(void *ctx, const char *url)
-{
-	return discord_ws_connect(((struct discord *)ctx)->ws, url);
-}
-
-static void
-hook_close(void *ctx, int code)
-{
-	discord_ws_close(((struct discord *)ctx)->ws, code);
-}
-
-static void
-hook_want_write(void *ctx)
-{
-	discord_ws_want_write(((struct discord *)ctx)->ws);
 }
 
 static void get_gateway(struct discord *dc);
@@ -272,20 +272,86 @@ on_retry_timer(uv_timer_t *t)
 	get_gateway(t->data);
 }
 
+/* Makes and starts this process's shards, once the count is known. */
+static void
+start_shards(struct discord *dc)
+{
+	struct discord_shard_opts so = {.count = dc->shard_count,
+	                                .token = dc->token,
+	                                .gateway_url = dc->gateway_url,
+	                                .intents = dc->intents,
+	                                .compress = dc->compress,
+	                                .state_dir = dc->state_dir,
+	                                .wsctx = dc->wsctx,
+	                                .idq = dc->idq};
+
+	if (dc->first < 0) {
+		dc->first = 0;
+		dc->last = dc->shard_count - 1;
+	}
+	dc->nshards = dc->last - dc->first + 1;
+	dc->shards = xcalloc((size_t)dc->nshards, sizeof(*dc->shards));
+	for (int i = 0; i < dc->nshards; i++) {
+		so.id = dc->first + i;
+		dc->shards[i] = discord_shard_new(dc, &so);
+	}
+	dc->started = true;
+	if (dc->nshards == 1)
+		log_info("discord: running shard %d of %d", dc->first, dc->shard_count);
+	else
+		log_info("discord: running shards %d-%d of %d", dc->first, dc->last,
+		         dc->shard_count);
+	for (int i = 0; i < dc->nshards; i++)
+		discord_shard_start(dc->shards[i]);
+}
+
+/* The ledger holds Discord's numbers: the count is settled, or refused
+ * before any IDENTIFY when Discord refused it before. */
+static void
+on_limits(void *ctx, const struct ledger_result *res)
+{
+	struct discord *dc = ctx;
+	char set[160], line[512];
+
+	if (dc->started || dc->stopping)
+		return;
+	if (res->status == 0 && dc->cfg_count > 0 && res->refused_count >= dc->shard_count &&
+	    ((res->refused_code == DISCORD_CLOSE_SHARDING_REQUIRED &&
+	      dc->recommended > dc->shard_count) ||
+	     (res->refused_code == DISCORD_CLOSE_INVALID_SHARD &&
+	      res->refused_count == dc->shard_count &&
+	      res->refused_recommended == dc->recommended))) {
+		what_to_set(dc, res->refused_code, set, sizeof(set));
+		snprintf(line, sizeof(line),
+		         "Discord refused %d shard%s (%d) before, and still recommends %d: %s; not "
+		         "connecting",
+		         res->refused_count, res->refused_count == 1 ? "" : "s", res->refused_code,
+		         dc->recommended, set);
+		fatal_stop(dc, res->refused_code, line);
+		return;
+	}
+	if (dc->cfg_count > 0 && dc->recommended > dc->cfg_count)
+		log_warnx("discord: Discord recommends %d shards for this bot; running %d as "
+		          "[discord] shard_count says",
+		          dc->recommended, dc->cfg_count);
+	start_shards(dc);
+}
+
 static void
 on_gateway_bot(void *ctx, const struct rest_result *res)
 {
 	struct discord *dc = ctx;
 	cJSON *j;
-	const cJSON *ssl;
+	const cJSON *ssl, *shards;
 	const char *url;
-	int shards;
-	int64_t now = (int64_t)uv_now(dc->loop), wait;
+	int64_t wait;
 
 	if (dc->stopping || res->status == 401) /* REST's fatal hook tells of a 401 */
 		return;
 	j = res->status == 200 ? cJSON_ParseWithLength(res->body, res->len) : NULL;
-	if (!cJSON_IsObject(j)) {
+	shards = cJSON_GetObjectItemCaseSensitive(j, "shards");
+	if (!cJSON_IsObject(j) || !cJSON_IsNumber(shards) || shards->valuedouble < 1 ||
+	    shards->valuedouble > 65535) {
 		cJSON_Delete(j);
 		wait = dc->gateway_tries >= 6 ? GATEWAY_WAIT : 1000LL << dc->gateway_tries;
 		dc->gateway_tries++;
@@ -294,38 +360,59 @@ on_gateway_bot(void *ctx, const struct rest_result *res)
 		uv_timer_start(&dc->retry_timer, on_retry_timer, (uint64_t)wait, 0);
 		return;
 	}
+	dc->gateway_tries = 0;
 	url = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "url"));
 	if (dc->gateway_url == NULL && url != NULL &&
 	    (strncmp(url, "wss://", 6) == 0 || strncmp(url, "ws://", 5) == 0))
-		discord_gw_set_url(dc->gw, url);
-	shards = cJSON_GetObjectItemCaseSensitive(j, "shards") != NULL
-	             ? cJSON_GetObjectItemCaseSensitive(j, "shards")->valueint
-	             : 1;
+		dc->gateway_url = xstrdup(url);
+	dc->recommended = shards->valueint;
+	if (!dc->started) {
+		dc->shard_count = dc->cfg_count > 0 ? dc->cfg_count : dc->recommended;
+		log_info("discord: Discord recommends %d shard%s for this bot", dc->recommended,
+		         dc->recommended == 1 ? "" : "s");
+	}
 	ssl = cJSON_GetObjectItemCaseSensitive(j, "session_start_limit");
-	if (cJSON_IsObject(ssl)) {
+	{
 		const cJSON *total = cJSON_GetObjectItemCaseSensitive(ssl, "total");
 		const cJSON *rem = cJSON_GetObjectItemCaseSensitive(ssl, "remaining");
 		const cJSON *reset = cJSON_GetObjectItemCaseSensitive(ssl, "reset_after");
 		const cJSON *mc = cJSON_GetObjectItemCaseSensitive(ssl, "max_concurrency");
+		/* Discord does not send it; our fake does, to space IDENTIFYs less
+		 * than 5 s apart in tests. */
+		const cJSON *iv = cJSON_GetObjectItemCaseSensitive(ssl, "identify_interval_ms");
 
-		discord_gw_set_limits(dc->gw, cJSON_IsNumber(total) ? total->valueint : 1000,
-		                      cJSON_IsNumber(rem) ? rem->valueint : 1000,
-		                      cJSON_IsNumber(reset) ? (int64_t)reset->valuedouble : 0,
-		                      cJSON_IsNumber(mc) ? mc->valueint : 1, now);
+		discord_idq_limits(
+		    dc->idq,
+		    cJSON_IsNumber(total) && total->valuedouble >= 1 ? total->valueint : 1000,
+		    cJSON_IsNumber(rem) && rem->valuedouble >= 0 ? rem->valueint : 1000,
+		    cJSON_IsNumber(reset) && reset->valuedouble >= 0 &&
+		            reset->valuedouble <= 2 * 86400000.0
+		        ? (int64_t)reset->valuedouble
+		        : 0,
+		    cJSON_IsNumber(mc) && mc->valuedouble >= 1 && mc->valuedouble <= 1024
+		        ? mc->valueint
+		        : 1,
+		    cJSON_IsNumber(iv) && iv->valuedouble >= 1 && iv->valuedouble <= 60000
+		        ? (int64_t)iv->valuedouble
+		        : 0,
+		    on_limits, dc);
 	}
-	log_info("discord: Discord recommends %d shard%s for this bot", shards,
-	         shards == 1 ? "" : "s");
 	cJSON_Delete(j);
-	discord_gw_start(dc->gw, now);
-	discord_ws_rearm(dc->ws);
 }
 
 static void
 get_gateway(struct discord *dc)
 {
-	if (dc->rest != NULL)
+	if (dc->rest != NULL && !dc->stopping)
 		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, REST_ESSENTIAL,
 		                  on_gateway_bot, dc);
+}
+
+/* The budget's reset has come: Discord's numbers again. */
+static void
+on_refetch(void *ctx)
+{
+	get_gateway(ctx);
 }
 
 static char *
@@ -334,61 +421,24 @@ dup_or_null(const char *s)
 	return s != NULL && *s != '\0' ? xstrdup(s) : NULL;
 }
 
-static void
-session_path(struct discord *dc, const char *state_dir, int shard)
+/* Where the bot's processes keep the identify ledger: the fleet's
+ * PostgreSQL server, else the runtime directory they share, else the
+ * state root. */
+static struct ledger_backend *
+ledger_of(const struct discord_opts *o)
 {
-	struct buf p;
+	const char *rt = getenv("RUNTIME_DIRECTORY");
 
-	if (state_dir == NULL)
-		state_dir = getenv("STATE_DIRECTORY");
-	if (state_dir == NULL || *state_dir == '\0')
-		return;
-	buf_init(&p, 8192);
-	buf_addf(&p, "%s/" SESSION_FILE, state_dir, shard);
-	dc->session_path = buf_take(&p);
-}
+	if (o->store_conninfo != NULL)
+		return discord_ledger_pg(o->store_conninfo, o->store_password);
+	if (rt != NULL && *rt != '\0') {
+		char first[4096];
 
-/* A session saved by the last process: the first connection resumes it. */
-static void
-session_load(struct discord *dc)
-{
-	char err[512];
-	int r;
-
-	if (dc->session_path == NULL)
-		return;
-	r = discord_session_load(dc->session_path, &dc->saved, err, sizeof(err));
-	if (r < 0) {
-		log_warnx("discord: ignoring the saved gateway session: %s", err);
-		return;
+		/* systemd lists one directory per RuntimeDirectory= entry. */
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(rt, ":"), rt);
+		return discord_ledger_file(first);
 	}
-	if (r == 0)
-		return;
-	if (dc->saved.last_identify > 0) {
-		/* the earlier process's IDENTIFY, on this process's clock */
-		int64_t now = (int64_t)uv_now(dc->loop);
-
-		discord_gw_restore_identify(dc->gw, now - (wall_ms() - dc->saved.last_identify),
-		                            now);
-	}
-	if (dc->saved.session_id[0] == '\0')
-		return; /* only the last IDENTIFY: a new session starts */
-	if (dc->saved.intents != dc->intents || dc->saved.shard_count != dc->shard_count) {
-		log_info("discord: the intents or the shard count changed since the session was "
-		         "saved; starting a new session");
-		memset(&dc->saved, 0, sizeof(dc->saved)); /* the next READY replaces it */
-		return;
-	}
-	if (dc->app_id == NULL && dc->saved.app_id[0] != '\0')
-		dc->app_id = xstrdup(dc->saved.app_id);
-	discord_gw_restore(dc->gw, dc->saved.session_id, dc->saved.resume_url, dc->saved.seq);
-	if (dc->saved.gm_roles[0] != '\0') {
-		cJSON *roles = cJSON_Parse(dc->saved.gm_roles);
-
-		discord_roles_import(discord_interact_roles(dc->it), roles);
-		cJSON_Delete(roles);
-	}
-	log_info("discord: resuming the saved session at sequence %" PRId64, dc->saved.seq);
+	return discord_ledger_file(o->ledger_dir);
 }
 
 struct discord *
@@ -399,20 +449,10 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	struct rest_opts ro = {.base_url = cfg->rest_url,
 	                       .token = cfg->token,
 	                       .tls_verify = cfg->tls_verify,
-	                       .fatal = on_rest_fatal};
-	struct discord_gw_opts go = {.token = cfg->token,
-	                             .gateway_url = cfg->gateway_url,
-	                             .intents = cfg->intents,
-	                             .shard_id = cfg->shard_id,
-	                             .shard_count = cfg->shard_count,
-	                             .compress = cfg->compress == DISCORD_COMPRESS_ZLIB};
-	struct discord_gw_hooks gh = {.connect = hook_connect,
-	                              .close = hook_close,
-	                              .want_write = hook_want_write,
-	                              .event = on_event,
-	                              .fatal = on_gw_fatal,
-	                              .identified = on_identified};
+	                       .fatal = on_rest_fatal,
+	                       .date = on_rest_date};
 	struct interact_opts io = {.d = o->d, .gm_role = o->gm_role};
+	struct discord_idq_opts qo = {.loop = loop, .refetch = on_refetch};
 
 	if (cfg->token == NULL || *cfg->token == '\0') {
 		log_error("discord: no token: set [discord] token_source");
@@ -420,8 +460,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	}
 	dc = xcalloc(1, sizeof(*dc));
 	dc->loop = loop;
-	dc->ws = discord_ws_new(loop, cfg->tls_verify, cfg->compress == DISCORD_COMPRESS_ZLIB);
-	if (dc->ws == NULL) {
+	dc->wsctx = discord_wsctx_new(loop, cfg->tls_verify);
+	if (dc->wsctx == NULL) {
 		free(dc);
 		return NULL;
 	}
@@ -430,39 +470,53 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->record = o->record_latency;
 	dc->app_id = dup_or_null(cfg->application_id);
 	dc->intents = cfg->intents;
-	dc->shard_count = cfg->shard_count > 0 ? cfg->shard_count : 1;
+	dc->cfg_count = cfg->shard_count;
+	dc->first = cfg->shard_first;
+	dc->last = cfg->shard_last;
+	dc->token = xstrdup(cfg->token);
+	log_secret(dc->token);
+	dc->compress = cfg->compress == DISCORD_COMPRESS_ZLIB;
 	dc->dev_guild = dup_or_null(cfg->dev_guild);
 	dc->user_install = cfg->user_install;
 	dc->gateway_url = dup_or_null(cfg->gateway_url);
+	dc->state_dir =
+	    dup_or_null(o->state_dir != NULL ? o->state_dir : getenv("STATE_DIRECTORY"));
 	discord_register_read_hash(dc, o->state_dir);
-	session_path(dc, o->state_dir, cfg->shard_id);
 	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
-	gh.ctx = dc;
-	dc->gw = discord_gw_new(&go, &gh, dc->rng);
-	discord_ws_attach(dc->ws, dc->gw);
 	dc->it = discord_interact_new(&io);
 	discord_interact_set_later(dc->it, discord_answer_later, dc);
-	session_load(dc);
 	ro.ctx = dc;
 	dc->rest = discord_rest_new(loop, &ro);
 	dc->shed = discord_shed_new();
 	dc->defer = discord_defer_new();
 	dc->dm = discord_dm_new(DISCORD_DM_MAX);
+	qo.ledger = ledger_of(o);
+	qo.ctx = dc;
+	dc->idq = discord_idq_new(&qo);
 	uv_timer_init(loop, &dc->retry_timer);
 	uv_timer_init(loop, &dc->stop_timer);
-	uv_timer_init(loop, &dc->save_timer);
 	uv_timer_init(loop, &dc->summary_timer);
 	uv_timer_init(loop, &dc->stats_timer);
 	uv_timer_init(loop, &dc->defer_timer);
 	dc->defer_timer.data = dc;
-	dc->retry_timer.data = dc->stop_timer.data = dc->save_timer.data = dc;
+	dc->retry_timer.data = dc->stop_timer.data = dc;
 	dc->summary_timer.data = dc->stats_timer.data = dc;
 	if (o->stats_interval_ms > 0)
 		uv_timer_start(&dc->stats_timer, on_stats_timer, o->stats_interval_ms,
 		               o->stats_interval_ms);
-	log_info("discord: starting (shard %d of %d, %s)", cfg->shard_id, cfg->shard_count,
-	         cfg->compress == DISCORD_COMPRESS_ZLIB ? "zlib-stream compression"
-	                                                : "no compression");
+	if (cfg->shard_count == 0)
+		log_info("discord: starting (as many shards as Discord recommends, %s)",
+		         dc->compress ? "zlib-stream compression" : "no compression");
+	else if (dc->first < 0)
+		log_info("discord: starting (every shard of %d, %s)", cfg->shard_count,
+		         dc->compress ? "zlib-stream compression" : "no compression");
+	else if (dc->first == dc->last)
+		log_info("discord: starting (shard %d of %d, %s)", dc->first, cfg->shard_count,
+		         dc->compress ? "zlib-stream compression" : "no compression");
+	else
+		log_info("discord: starting (shards %d-%d of %d, %s)", dc->first, dc->last,
+		         cfg->shard_count,
+		         dc->compress ? "zlib-stream compression" : "no compression");
 	get_gateway(dc);
 	return dc;
 }
@@ -472,8 +526,11 @@ part_closed(void *ctx)
 {
 	struct discord *dc = ctx;
 
-	if (--dc->closing == 0 && dc->on_stopped != NULL)
-		dc->on_stopped(dc->stopped_ctx);
+	if (--dc->closing == 0) {
+		discord_wsctx_shutdown(dc->wsctx);
+		if (dc->on_stopped != NULL)
+			dc->on_stopped(dc->stopped_ctx);
+	}
 }
 
 static void
@@ -488,11 +545,10 @@ finish_stop(struct discord *dc)
 	struct rest *r = dc->rest;
 
 	dc->stopped = true;
-	dc->closing = 8;
+	dc->closing = 8 + dc->nshards * DISCORD_SHARD_HANDLES;
 	discord_answer_summary(dc); /* what is not yet told */
 	uv_close((uv_handle_t *)&dc->retry_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stop_timer, timer_closed);
-	uv_close((uv_handle_t *)&dc->save_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->summary_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stats_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->defer_timer, timer_closed);
@@ -501,7 +557,20 @@ finish_stop(struct discord *dc)
 		discord_rest_close(r, part_closed, dc);
 	else
 		dc->closing--;
-	discord_ws_shutdown(dc->ws, part_closed, dc);
+	discord_idq_close(dc->idq, part_closed, dc);
+	dc->idq = NULL;
+	for (int i = 0; i < dc->nshards; i++)
+		discord_shard_shutdown(dc->shards[i], part_closed, dc);
+	part_closed(dc); /* the shards' loop handles are all asked to close */
+}
+
+static bool
+shards_busy(const struct discord *dc)
+{
+	for (int i = 0; i < dc->nshards; i++)
+		if (discord_shard_busy(dc->shards[i]))
+			return true;
+	return false;
 }
 
 static void
@@ -509,8 +578,8 @@ on_stop_timer(uv_timer_t *t)
 {
 	struct discord *dc = t->data;
 	int64_t now = (int64_t)uv_now(dc->loop);
-	bool idle = !discord_ws_busy(dc->ws) &&
-	            (dc->rest == NULL || discord_rest_pending(dc->rest) == 0) && !dc->saving;
+	bool idle = !shards_busy(dc) && (dc->rest == NULL || discord_rest_pending(dc->rest) == 0) &&
+	            !discord_idq_busy(dc->idq);
 
 	if (idle || now >= dc->stop_deadline) {
 		uv_timer_stop(t);
@@ -527,12 +596,8 @@ discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx)
 	dc->on_stopped = done;
 	dc->stopped_ctx = ctx;
 	uv_timer_stop(&dc->retry_timer);
-	uv_timer_stop(&dc->save_timer);
-	/* With a session file the session stays resumable at Discord, and its
-	 * last resume point is written now: a restart loses nothing. */
-	discord_gw_stop(dc->gw, dc->session_path != NULL);
-	session_save(dc);
-	discord_ws_rearm(dc->ws);
+	for (int i = 0; i < dc->nshards; i++)
+		discord_shard_stop(dc->shards[i]);
 	dc->stop_deadline = (int64_t)uv_now(dc->loop) + STOP_GRACE;
 	uv_timer_start(&dc->stop_timer, on_stop_timer, 0, 20);
 }
@@ -542,8 +607,10 @@ discord_free(struct discord *dc)
 {
 	if (dc == NULL)
 		return;
-	discord_ws_free(dc->ws);
-	discord_gw_free(dc->gw);
+	discord_wsctx_free(dc->wsctx);
+	for (int i = 0; i < dc->nshards; i++)
+		discord_shard_free(dc->shards[i]);
+	free(dc->shards);
 	discord_interact_free(dc->it);
 	discord_shed_free(dc->shed);
 	discord_defer_free(dc->defer);
@@ -553,7 +620,11 @@ discord_free(struct discord *dc)
 	free(dc->dev_guild);
 	free(dc->gateway_url);
 	free(dc->hash_path);
-	free(dc->session_path);
+	free(dc->state_dir);
+	if (dc->token != NULL) {
+		explicit_bzero(dc->token, strlen(dc->token));
+		free(dc->token);
+	}
 	free(dc->lat);
 	free(dc);
 }
@@ -571,9 +642,20 @@ discord_set_gm_role(struct discord *dc, const char *gm_role)
 const char *
 discord_stalled(struct discord *dc, char *why, size_t len)
 {
+	int64_t now = (int64_t)uv_now(dc->loop);
+
 	if (dc->stopping)
 		return NULL;
-	return discord_gw_stalled(dc->gw, (int64_t)uv_now(dc->loop), why, len);
+	for (int i = 0; i < dc->nshards; i++) {
+		char one[256];
+
+		if (discord_gw_stalled(discord_shard_gw(dc->shards[i]), now, one, sizeof(one)) !=
+		    NULL) {
+			snprintf(why, len, "shard %d: %s", discord_shard_id(dc->shards[i]), one);
+			return why;
+		}
+	}
+	return NULL;
 }
 
 const struct discord_stats *
@@ -598,5 +680,17 @@ discord_latencies_reset(struct discord *dc)
 struct discord_gw *
 discord_gateway(struct discord *dc)
 {
-	return dc->gw;
+	return dc->nshards > 0 ? discord_shard_gw(dc->shards[0]) : NULL;
+}
+
+int
+discord_shard_count(const struct discord *dc)
+{
+	return dc->nshards;
+}
+
+struct discord_gw *
+discord_gateway_of(struct discord *dc, int i)
+{
+	return i >= 0 && i < dc->nshards ? discord_shard_gw(dc->shards[i]) : NULL;
 }

@@ -3,7 +3,16 @@
  *
  * At start it asks GET /gateway/bot for the gateway URL, the recommended
  * shard count and the identify limits (a configured gateway_url wins over
- * the URL), then runs the gateway session (discord_gw over discord_ws).
+ * the URL). The shard count is [discord] shard_count, or with auto (the
+ * default) Discord's recommendation; this process runs the shards of
+ * [discord] shards (all of them by default), each with its own gateway
+ * session (discord_shard.h), their sockets in one libwebsockets context
+ * on the loop. New sessions take identify slots from discord_idq, which
+ * spaces IDENTIFYs per max_concurrency bucket and keeps the daily budget
+ * with the bot's other processes (discord_ledger.h). A count Discord
+ * refused (4010, 4011) is remembered there: a later start with the same
+ * count, while Discord still recommends more, is refused before any
+ * IDENTIFY, with the count to set.
  * On every READY after an IDENTIFY it reads the commands Discord holds for
  * its scope (GET, the dev guild's when one is configured, else the global
  * ones) and, unless they are exactly the command table
@@ -26,12 +35,15 @@
  *
  * Everything runs on the caller's libuv loop. A fatal condition (a fatal
  * gateway close code, the token refused at start) is logged as one
- * sentence and reported through on_fatal; the caller decides to stop.
+ * sentence and reported through on_fatal, once; the caller decides to
+ * stop.
  *
- * With a state directory, the session's resume point is kept in
- * discord-session-N.json (discord_session), written off the loop at most
- * once a second and at the stop; a start that finds it resumes that
- * session, so the events sent while delver was down are replayed to it.
+ * With a state directory, each shard's resume point is kept in
+ * discord-session-N.json (discord_shard.h).
+ *
+ * Each REST answer's Date header is compared with the host's clock
+ * (discord_shed.h); the stats line gives the skew, and beyond
+ * SHED_SKEW_MAX_MS the deadlines count from receipt, said once in the log.
  *
  * Lifetime: discord_start() before or while the loop runs; discord_stop()
  * closes the gateway (with 4000 when the session is kept, so Discord keeps
@@ -58,10 +70,19 @@ struct discord_opts {
 	const struct config_discord *cfg; /* read during discord_start() only */
 	const char *gm_role;              /* [bot] gm_role, or NULL */
 	const char *state_dir;            /* the registration hashes and the session, or NULL */
+	/* The identify ledger (discord_ledger.h): on the fleet's PostgreSQL
+	 * server when store_conninfo is set (store_password: NULL for libpq's
+	 * own), else in $RUNTIME_DIRECTORY when set, else in ledger_dir (the
+	 * state root every process of the bot shares; NULL: this process's
+	 * memory only). */
+	const char *store_conninfo, *store_password, *ledger_dir;
 	struct dispatch *d;
 	/* Discord cannot go on: code is the gateway's fatal close code (4004,
-	 * 4010 to 4014) or the HTTP status 401 (the token refused on REST); msg
-	 * is one sentence, already logged. */
+	 * 4010 to 4014: a configuration Discord refuses, so starting again as
+	 * it is cannot help), the HTTP status 401 (the token refused on REST),
+	 * or 0 when a restart may mend it (a count Discord recommended a moment
+	 * ago and now refuses: the next start takes its new count); msg is one
+	 * sentence, already logged. */
 	void (*on_fatal)(void *ctx, int code, const char *msg);
 	void *ctx;
 	/* Keep each interaction's frame-to-callback time (benchmarks). */
@@ -101,7 +122,12 @@ void discord_log_stats(struct discord *dc);
  * nanoseconds, in the order the callbacks went out. */
 const uint64_t *discord_latencies(const struct discord *dc, size_t *n);
 void discord_latencies_reset(struct discord *dc);
-/* The gateway session, for tests and benchmarks. */
+/* The first shard's gateway session (NULL before Discord's answer at
+ * start), for tests and benchmarks. */
 struct discord_gw *discord_gateway(struct discord *dc);
+/* The shards this process runs (0 before Discord's answer), and the i-th
+ * one's session. */
+int discord_shard_count(const struct discord *dc);
+struct discord_gw *discord_gateway_of(struct discord *dc, int i);
 
 #endif

@@ -64,16 +64,16 @@ struct discord_gw {
 	int attempt;        /* connections that failed since the last READY */
 	int64_t hb_interval, hb_next, hb_sent_at;
 	bool hb_acked;
-	int64_t identify_at; /* IDENTIFYING: send IDENTIFY then (INT64_MAX: sent) */
+	bool identify_sent; /* IDENTIFYING: the IDENTIFY is queued or written */
 	/* after our own close: what the next connection does */
 	bool planned;
 	bool planned_resume;
 	int64_t planned_delay;
 
-	/* identify limits */
-	int64_t last_identify;
-	int total, remaining;
-	int64_t reset_at;
+	/* the identify slot (see discord_gw_grant): when it was granted, or
+	 * INT64_MIN when none is held; whether one was asked for */
+	int64_t slot_at;
+	bool slot_wanted;
 
 	/* frames to send and the times of the last sends */
 	struct frame out[OUTBOX_MAX];
@@ -122,10 +122,7 @@ discord_gw_new(const struct discord_gw_opts *o, const struct discord_gw_hooks *h
 	g->shard_count = o->shard_count > 0 ? o->shard_count : 1;
 	g->compress = o->compress;
 	g->seq = -1;
-	g->last_identify = INT64_MIN / 2;
-	g->total = g->remaining = 1000;
-	g->reset_at = INT64_MIN / 2;
-	g->identify_at = INT64_MAX;
+	g->slot_at = INT64_MIN;
 	g->stats.last_ack_ms = -1;
 	g->budget = discord_budget_new(DISCORD_GW_BUDGET, DISCORD_GW_BUDGET_WINDOW);
 	g->json = discord_json_new();
@@ -245,19 +242,43 @@ send_heartbeat(struct discord_gw *g, int64_t now)
 	queue(g, xstrdup(s), true, false);
 }
 
-/* When the next IDENTIFY may go: 5 s after the last, and not before the
- * daily limit resets once it is spent. */
-static int64_t
-identify_gate(struct discord_gw *g, int64_t now)
+/* Whether the slot held is still good at now (granted within the lease,
+ * with a margin for the IDENTIFY's trip). */
+static bool
+slot_fresh(const struct discord_gw *g, int64_t now)
 {
-	int64_t at = g->last_identify + DISCORD_GW_IDENTIFY_EVERY;
+	return g->slot_at != INT64_MIN &&
+	       now - g->slot_at <= DISCORD_GW_SLOT_LEASE - DISCORD_GW_SLOT_MARGIN;
+}
 
-	if (now >= g->reset_at && g->remaining <= 0) {
-		g->remaining = g->total;
+/* Gives a slot back unused (the coordinator frees its bucket). */
+static void
+slot_drop(struct discord_gw *g)
+{
+	if (g->slot_at == INT64_MIN)
+		return;
+	g->slot_at = INT64_MIN;
+	if (g->h.slot_unused != NULL)
+		g->h.slot_unused(g->h.ctx);
+}
+
+/* Asks for a slot (once until it comes); without a coordinator one is
+ * granted at once. Returns whether a fresh slot is held now. */
+static bool
+slot_ask(struct discord_gw *g, int64_t now)
+{
+	if (slot_fresh(g, now))
+		return true;
+	slot_drop(g); /* an old one: its lease is over */
+	if (g->h.want_identify == NULL) {
+		g->slot_at = now;
+		return true;
 	}
-	if (g->remaining <= 0 && g->reset_at > at)
-		at = g->reset_at;
-	return at;
+	if (!g->slot_wanted) {
+		g->slot_wanted = true;
+		g->h.want_identify(g->h.ctx);
+	}
+	return false;
 }
 
 static void
@@ -279,14 +300,8 @@ send_identify(struct discord_gw *g, int64_t now)
 	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_count));
 	s = cJSON_PrintUnformatted(root);
 	cJSON_Delete(root);
-	g->last_identify = now;
-	if (g->remaining > 0)
-		g->remaining--;
-	if (g->remaining == 0)
-		log_warnx("discord: the daily identify limit is spent; the next new session waits "
-		          "%" PRId64 " s for it to reset",
-		          (g->reset_at - now) / 1000);
-	g->identify_at = INT64_MAX;
+	g->slot_at = INT64_MIN; /* used: the identified hook tells when it is written */
+	g->identify_sent = true;
 	g->stats.identifies++;
 	discord_opstats_add(OPSTATS_IDENTIFIES);
 	log_info("discord: identifying as shard %d/%d", g->shard_id, g->shard_count);
@@ -331,12 +346,6 @@ schedule_connect(struct discord_gw *g, bool resume, int64_t delay, int64_t now)
 	g->state = DISCORD_GW_WAIT_CONNECT;
 	g->resume_next = resume && can_resume(g);
 	g->connect_at = now + delay;
-	if (!g->resume_next) {
-		int64_t gate = identify_gate(g, now);
-
-		if (gate > g->connect_at)
-			g->connect_at = gate;
-	}
 }
 
 static void
@@ -387,20 +396,6 @@ discord_gw_restore(struct discord_gw *g, const char *session_id, const char *res
 }
 
 void
-discord_gw_restore_identify(struct discord_gw *g, int64_t at, int64_t now)
-{
-	if (g->state != DISCORD_GW_IDLE)
-		return;
-	g->last_identify = at < now ? at : now;
-}
-
-int64_t
-discord_gw_last_identify(const struct discord_gw *g)
-{
-	return g->last_identify == INT64_MIN / 2 ? INT64_MIN : g->last_identify;
-}
-
-void
 discord_gw_start(struct discord_gw *g, int64_t now)
 {
 	if (g->state != DISCORD_GW_IDLE)
@@ -409,23 +404,28 @@ discord_gw_start(struct discord_gw *g, int64_t now)
 }
 
 void
-discord_gw_set_limits(struct discord_gw *g, int total, int remaining, int64_t reset_after_ms,
-                      int max_concurrency, int64_t now)
+discord_gw_grant(struct discord_gw *g, int64_t now)
 {
-	g->total = total > 0 ? total : 1000;
-	g->remaining = remaining >= 0 ? remaining : 0;
-	g->reset_at = now + (reset_after_ms > 0 ? reset_after_ms : 0);
-	(void)max_concurrency; /* one shard per process: its bucket is its own */
-	if (g->state == DISCORD_GW_WAIT_CONNECT && !g->resume_next) {
-		int64_t gate = identify_gate(g, now);
-
-		if (gate > g->connect_at)
-			g->connect_at = gate;
+	g->slot_wanted = false;
+	g->clock = now;
+	if (g->state == DISCORD_GW_WAIT_SLOT) {
+		g->slot_at = now;
+		do_connect(g, now);
+	} else if (g->state == DISCORD_GW_IDENTIFYING && !g->identify_sent) {
+		g->slot_at = now;
+		send_identify(g, now);
+	} else {
+		/* Nobody waits for it any more (stopped, resumed, closed meanwhile
+		 * and asking again later): the bucket is freed at once. */
+		g->slot_at = now;
+		slot_drop(g);
 	}
-	if (g->remaining == 0)
-		log_warnx("discord: no session starts left today; waiting %" PRId64
-		          " s for Discord's limit to reset",
-		          reset_after_ms / 1000);
+}
+
+int
+discord_gw_shard_id(const struct discord_gw *g)
+{
+	return g->shard_id;
 }
 
 void
@@ -459,8 +459,8 @@ on_hello(struct discord_gw *g, const cJSON *d, int64_t now)
 		return;
 	}
 	g->state = DISCORD_GW_IDENTIFYING;
-	g->identify_at = identify_gate(g, now);
-	if (g->identify_at <= now)
+	g->identify_sent = false; /* until a slot is held */
+	if (slot_ask(g, now))
 		send_identify(g, now);
 }
 
@@ -643,9 +643,9 @@ discord_gw_closed(struct discord_gw *g, int code, int64_t now)
 	outbox_clear(g);
 	g->hb_next = INT64_MAX;
 	g->hb_interval = 0;
-	g->identify_at = INT64_MAX;
+	slot_drop(g);
 	if (g->state == DISCORD_GW_STOPPED || g->state == DISCORD_GW_IDLE ||
-	    g->state == DISCORD_GW_WAIT_CONNECT)
+	    g->state == DISCORD_GW_WAIT_CONNECT || g->state == DISCORD_GW_WAIT_SLOT)
 		return;
 	if (g->planned) {
 		resume = g->planned_resume;
@@ -707,8 +707,15 @@ discord_gw_tick(struct discord_gw *g, int64_t now)
 	g->clock = now;
 	switch (g->state) {
 	case DISCORD_GW_WAIT_CONNECT:
-		if (now >= g->connect_at)
+		if (now < g->connect_at)
+			return;
+		/* A new session asks for its slot first, so the connection opens
+		 * only when the IDENTIFY may follow. */
+		if (g->resume_next || slot_ask(g, now)) {
 			do_connect(g, now);
+		} else {
+			g->state = DISCORD_GW_WAIT_SLOT;
+		}
 		return;
 	case DISCORD_GW_CONNECTING:
 	case DISCORD_GW_WAIT_HELLO:
@@ -719,7 +726,7 @@ discord_gw_tick(struct discord_gw *g, int64_t now)
 		}
 		return;
 	case DISCORD_GW_IDENTIFYING:
-		if (now >= g->identify_at)
+		if (!g->identify_sent && !g->slot_wanted && slot_ask(g, now))
 			send_identify(g, now);
 		break;
 	default:
@@ -804,8 +811,6 @@ discord_gw_next_frame(struct discord_gw *g, int64_t now, size_t *len)
 	text = g->out[pick].text;
 	*len = g->out[pick].len;
 	identify = g->out[pick].identify;
-	if (identify)
-		g->last_identify = now; /* the spacing counts from the wire */
 	if (g->out[pick].heartbeat) {
 		/* An ACK is owed from when the heartbeat left, not from when it
 		 * was queued. */
@@ -833,8 +838,6 @@ discord_gw_next_wakeup(const struct discord_gw *g, int64_t now)
 	case DISCORD_GW_WAIT_HELLO:
 		return g->deadline;
 	case DISCORD_GW_IDENTIFYING:
-		t = g->identify_at;
-		/* fall through */
 	case DISCORD_GW_RESUMING:
 	case DISCORD_GW_READY:
 		if (g->hb_next < t)
@@ -851,6 +854,8 @@ discord_gw_stop(struct discord_gw *g, bool keep_session)
 {
 	bool open = g->state >= DISCORD_GW_CONNECTING && g->state <= DISCORD_GW_CLOSING;
 
+	slot_drop(g);
+	g->slot_wanted = false;
 	g->state = DISCORD_GW_STOPPED;
 	g->hb_next = INT64_MAX;
 	outbox_clear(g);

@@ -16,10 +16,14 @@
  *    seen. An op 1 from the server is answered at once. When no ACK (op 11)
  *    came between two heartbeats the connection is a zombie: it is closed
  *    with 4000 (never 1000/1001, which would end the session) and resumed.
- *  - IDENTIFY with the token, intents, properties and shard [id, count];
- *    at most one per 5 seconds (this process holds one shard, so its
- *    max_concurrency bucket is its own) and no more than the daily
- *    session_start_limit allows: past it, connecting waits for the reset.
+ *  - IDENTIFY with the token, intents, properties and shard [id, count],
+ *    only with a slot: a new session first asks for one (the want_identify
+ *    hook; the coordinator, discord_idq, spaces IDENTIFYs per bucket and
+ *    keeps the daily budget) and connects once it is granted
+ *    (discord_gw_grant). A slot is good for DISCORD_GW_SLOT_LEASE ms: one
+ *    older than that when HELLO comes is given back and another asked
+ *    for, and one not used (the connection lost before IDENTIFY) is given
+ *    back (the slot_unused hook). A RESUME needs no slot.
  *  - READY: session id, resume_gateway_url and application id are kept;
  *    RESUME (op 6) with the last sequence goes to resume_gateway_url.
  *  - op 7: reconnect and resume. op 9: resume when d is true, else a fresh
@@ -50,11 +54,10 @@
 #define DISCORD_GW_BUDGET        120   /* frames per window */
 #define DISCORD_GW_BUDGET_OTHER  115   /* of which not heartbeats */
 #define DISCORD_GW_BUDGET_WINDOW 60000 /* ms */
-/* Discord allows one IDENTIFY per 5 s; the extra half second absorbs the
- * scheduling and network delays between our clock and Discord's. */
-#define DISCORD_GW_IDENTIFY_EVERY 5500  /* ms between IDENTIFYs, counted from the write */
-#define DISCORD_GW_ZOMBIE_CODE    4000  /* our close code when we reconnect */
-#define DISCORD_GW_STALL_MS       10000 /* late by this much: stuck (discord_gw_stalled) */
+#define DISCORD_GW_SLOT_LEASE    15000 /* ms a granted identify slot is good for */
+#define DISCORD_GW_SLOT_MARGIN   2000  /* ms of it kept for the IDENTIFY's trip */
+#define DISCORD_GW_ZOMBIE_CODE   4000  /* our close code when we reconnect */
+#define DISCORD_GW_STALL_MS      10000 /* late by this much: stuck (discord_gw_stalled) */
 
 struct cJSON;
 struct rng;
@@ -62,7 +65,8 @@ struct discord_gw;
 
 enum discord_gw_state {
 	DISCORD_GW_IDLE,         /* not started */
-	DISCORD_GW_WAIT_CONNECT, /* waiting to connect (backoff, identify limits) */
+	DISCORD_GW_WAIT_CONNECT, /* waiting to connect (backoff) */
+	DISCORD_GW_WAIT_SLOT,    /* waiting for an identify slot before connecting */
 	DISCORD_GW_CONNECTING,   /* the transport is connecting */
 	DISCORD_GW_WAIT_HELLO,   /* connected, no HELLO yet */
 	DISCORD_GW_IDENTIFYING,  /* IDENTIFY sent (or about to be), no READY yet */
@@ -95,9 +99,13 @@ struct discord_gw_hooks {
 	/* The session stopped for good on close code code; msg is one
 	 * sentence (not logged here: the hook decides). */
 	void (*fatal)(void *ctx, int code, const char *msg);
-	/* An IDENTIFY was handed to the transport (optional: may be NULL); the
-	 * caller keeps discord_gw_last_identify() across restarts. */
+	/* An IDENTIFY was handed to the transport (optional: may be NULL). */
 	void (*identified)(void *ctx);
+	/* A new session wants an identify slot: discord_gw_grant() follows,
+	 * later, once (optional: NULL grants every slot at once). */
+	void (*want_identify)(void *ctx);
+	/* A granted slot was given back without an IDENTIFY (optional). */
+	void (*slot_unused)(void *ctx);
 };
 
 struct discord_gw_stats {
@@ -117,20 +125,15 @@ void discord_gw_free(struct discord_gw *g);
  * when Discord answers op 9 false, a new session starts. */
 void discord_gw_restore(struct discord_gw *g, const char *session_id, const char *resume_url,
                         int64_t seq);
-/* When an earlier process last sent IDENTIFY, on this clock (before
- * discord_gw_start()): the first IDENTIFY waits until DISCORD_GW_IDENTIFY_EVERY after it. A
- * time later than now counts as now (a clock that went back is no reason
- * to identify early). */
-void discord_gw_restore_identify(struct discord_gw *g, int64_t at, int64_t now);
-/* When the last IDENTIFY was written, or INT64_MIN when none was (in this
- * process or, through discord_gw_restore_identify(), an earlier one). */
-int64_t discord_gw_last_identify(const struct discord_gw *g);
 /* Connects at once (state IDLE to WAIT_CONNECT), resuming a restored
  * session. */
 void discord_gw_start(struct discord_gw *g, int64_t now);
-/* The identify limits from GET /gateway/bot's session_start_limit. */
-void discord_gw_set_limits(struct discord_gw *g, int total, int remaining, int64_t reset_after_ms,
-                           int max_concurrency, int64_t now);
+/* The identify slot asked for by want_identify is granted at now: a
+ * session waiting for it connects (or, connected, identifies); one that no
+ * longer needs it gives it back at once (slot_unused). */
+void discord_gw_grant(struct discord_gw *g, int64_t now);
+/* The shard id it identifies with. */
+int discord_gw_shard_id(const struct discord_gw *g);
 /* Uses another gateway URL for new sessions from now on. */
 void discord_gw_set_url(struct discord_gw *g, const char *url);
 

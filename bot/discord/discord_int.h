@@ -1,9 +1,10 @@
 /*
  * discord_int: the inside of struct discord, shared by discord.c (the
- * transport's pieces wired together: events, the session file, start and
- * stop), discord_answer.c (answers on their way out, deferrals, the
- * shed/failed summary) and discord_register.c (the command registration).
- * Nothing else includes it.
+ * transport's pieces wired together: events, the shards, start and stop),
+ * discord_shard.c (one shard's gateway connection and session file),
+ * discord_answer.c (answers on their way out, deferrals, the shed/failed
+ * summary) and discord_register.c (the command registration). Nothing
+ * else includes it.
  */
 #ifndef DELVER_DISCORD_INT_H
 #define DELVER_DISCORD_INT_H
@@ -15,11 +16,11 @@
 #include <uv.h>
 
 #include "bot/discord/discord.h"
-#include "bot/discord/discord_session.h"
 
 struct rest;
-struct discord_ws;
-struct discord_gw;
+struct discord_wsctx;
+struct discord_shard;
+struct discord_idq;
 struct rng;
 struct interact;
 struct discord_dm;
@@ -29,8 +30,17 @@ struct defer;
 struct discord {
 	uv_loop_t *loop;
 	struct rest *rest;
-	struct discord_ws *ws;
-	struct discord_gw *gw;
+	struct discord_wsctx *wsctx; /* every shard's socket lives in it */
+	struct discord_idq *idq;     /* identify slots, with the bot's other processes */
+	/* The shards this process runs (discord_shard.h), first..last of
+	 * shard_count (0 until Discord's answer, when auto). */
+	struct discord_shard **shards;
+	int nshards, first, last, shard_count;
+	int cfg_count;   /* as configured: 0 auto */
+	int recommended; /* Discord's count, from GET /gateway/bot */
+	bool started;    /* the shards were made */
+	char *token, *state_dir;
+	bool compress;
 	struct rng *rng;
 	struct interact *it;
 	struct discord_dm *dm; /* the GMs' DM channels, by user id */
@@ -42,12 +52,6 @@ struct discord {
 	bool registering;
 	bool register_tried; /* this process has checked the registration */
 	uint64_t intents;    /* as configured: a saved session with others is not resumed */
-	int shard_count;
-	/* the session file: what was last written, and the write in flight */
-	char *session_path;
-	struct discord_session saved;
-	bool saving, save_again;
-	uv_timer_t save_timer;
 	uv_timer_t retry_timer, stop_timer, summary_timer, stats_timer;
 	struct shed *shed;
 	struct defer *defer; /* held answers, deferred when late (discord_defer) */
@@ -64,10 +68,15 @@ struct discord {
 	void *stopped_ctx;
 	void (*on_fatal)(void *, int, const char *);
 	void *ctx;
+	bool fatal; /* a fatal condition was reported */
 	struct discord_stats stats;
 	bool record;
 	uint64_t *lat;
 	size_t nlat, caplat;
 };
+
+/* The application id: configured, else from the first READY (or the saved
+ * session), else NULL. */
+const char *discord_app_id(const struct discord *dc);
 
 #endif

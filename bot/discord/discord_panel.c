@@ -24,9 +24,9 @@ struct pchan {
 	uint64_t seq;            /* changes counted */
 	uint64_t shown;          /* changes the message shows */
 	uint64_t taken;          /* changes counted when the refresh on its way was taken */
-	int64_t due;             /* the next refresh, or (nothing stale) when the entry goes; 0: none */
-	int64_t paced;           /* no refresh starts before */
-	bool busy;               /* a refresh is on its way */
+	int64_t due;   /* the next refresh, or (nothing stale) when the entry goes; 0: none */
+	int64_t paced; /* no refresh starts before */
+	bool busy;     /* a refresh is on its way */
 	UT_hash_handle hh;
 };
 
@@ -253,8 +253,8 @@ discord_panel_outcome(long status, int code)
 	/* Deleted by someone (10008 Unknown Message), the channel gone (10003
 	 * Unknown Channel), the bot shut out of it (403: 50001 Missing Access,
 	 * 50013 Missing Permissions): no edit will do better. */
-	if ((status == 404 && (code == DISCORD_ERROR_UNKNOWN_MESSAGE ||
-	                       code == DISCORD_ERROR_UNKNOWN_CHANNEL)) ||
+	if ((status == 404 &&
+	     (code == DISCORD_ERROR_UNKNOWN_MESSAGE || code == DISCORD_ERROR_UNKNOWN_CHANNEL)) ||
 	    (status == 403 &&
 	     (code == DISCORD_ERROR_MISSING_ACCESS || code == DISCORD_ERROR_MISSING_PERMISSIONS)))
 		return PANEL_GONE;

@@ -56,8 +56,7 @@ void discord_panels_free(struct discord_panels *p);
 
 /* A change to channel chan was committed at now; msg is the id of the
  * message its record names as its panel (a message id of digits). */
-void discord_panels_changed(struct discord_panels *p, uint64_t chan, const char *msg,
-                            int64_t now);
+void discord_panels_changed(struct discord_panels *p, uint64_t chan, const char *msg, int64_t now);
 
 /*
  * Up to max channels whose refresh is due at now, into out (earliest

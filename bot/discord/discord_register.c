@@ -109,7 +109,7 @@ static void
 registration_end(struct registration *reg)
 {
 	struct discord *dc = reg->dc;
-	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
+	const char *app = discord_app_id(dc);
 	struct buf path;
 
 	dc->registering = false;
@@ -271,7 +271,7 @@ on_listed(void *ctx, const struct rest_result *res)
 void
 discord_register_commands(struct discord *dc)
 {
-	const char *app = dc->app_id != NULL ? dc->app_id : discord_gw_application_id(dc->gw);
+	const char *app = discord_app_id(dc);
 	struct registration *reg;
 	struct buf path;
 

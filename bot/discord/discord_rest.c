@@ -112,6 +112,7 @@ struct rest {
 	uint64_t last_sent_ns, last_wait_ns; /* see discord_rest_backlog_ns */
 	char fatal_msg[DISCORD_RATELIMIT_ROUTE_MAX + 128]; /* set when the fatal hook is due */
 	void (*fatal)(void *, const char *);
+	void (*date)(void *, int64_t, uint64_t, uint64_t);
 	void *fatal_ctx;
 	int open_handles;
 	void (*done)(void *);
@@ -697,6 +698,12 @@ finish(struct rest *r, struct req *q, CURL *e, CURLcode rc, int64_t now)
 		return;
 	}
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+	if (r->date != NULL && curl_easy_header(e, "Date", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK) {
+		time_t d = curl_getdate(bh->value, NULL);
+
+		if (d > 0)
+			r->date(r->fatal_ctx, (int64_t)d, q->sent_ns, uv_hrtime());
+	}
 	if (curl_easy_header(e, "X-RateLimit-Bucket", 0, CURLH_HEADER, -1, &bh) == CURLHE_OK)
 		h.bucket = bh->value;
 	h.limit = header_int(e, "X-RateLimit-Limit", -1);
@@ -819,6 +826,7 @@ discord_rest_new(uv_loop_t *loop, const struct rest_opts *o)
 	r->base_len = n;
 	r->tls_verify = o->tls_verify;
 	r->fatal = o->fatal;
+	r->date = o->date;
 	r->fatal_ctx = o->ctx;
 	for (int a = 0; a < 2; a++) {
 		const char *token = a == 1 || o->token == NULL ? NULL : o->token;

@@ -52,6 +52,10 @@ struct rest_opts {
 	/* REST stopped for good (the bot token was refused); msg is one
 	 * sentence, not logged here. May be NULL. */
 	void (*fatal)(void *ctx, const char *msg);
+	/* An answer carried a Date header (date_s: seconds since 1970); the
+	 * request's last try began to go out at sent_ns and the answer was
+	 * read at recv_ns (uv_hrtime()). May be NULL. */
+	void (*date)(void *ctx, int64_t date_s, uint64_t sent_ns, uint64_t recv_ns);
 	void *ctx;
 };
 

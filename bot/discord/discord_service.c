@@ -13,6 +13,7 @@
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_service.h"
 #include "bot/log.h"
+#include "bot/store/persist_opts.h"
 #include "rules/base/mem.h"
 
 struct discord_service {
@@ -61,9 +62,10 @@ reload(void *ctx, const struct config *old, const struct config *now)
 	if (!same(o->token, n->token) || !same(o->application_id, n->application_id) ||
 	    !same(o->gateway_url, n->gateway_url) || !same(o->rest_url, n->rest_url) ||
 	    !same(o->dev_guild, n->dev_guild) || o->user_install != n->user_install ||
-	    o->shard_id != n->shard_id || o->shard_count != n->shard_count ||
-	    o->intents != n->intents || o->tls_verify != n->tls_verify ||
-	    o->compress != n->compress || o->stats_interval != n->stats_interval)
+	    o->shard_first != n->shard_first || o->shard_last != n->shard_last ||
+	    o->shard_count != n->shard_count || o->intents != n->intents ||
+	    o->tls_verify != n->tls_verify || o->compress != n->compress ||
+	    o->stats_interval != n->stats_interval)
 		log_warnx("[discord] changed: restart delver to apply it");
 }
 
@@ -147,6 +149,13 @@ discord_service_start(struct app *a, char *err, size_t errlen)
 	o.cfg = &c->discord;
 	o.gm_role = c->bot.gm_role;
 	o.state_dir = c->bot.state_dir;
+	o.ledger_dir = c->bot.state_root != NULL  ? c->bot.state_root
+	               : c->bot.state_dir != NULL ? c->bot.state_dir
+	                                          : persist_opts_default_dir();
+	if (c->store.backend == STORE_ENGINE_POSTGRESQL) {
+		o.store_conninfo = c->store.conninfo;
+		o.store_password = c->store.password;
+	}
 	o.d = app_dispatch(a);
 	o.on_fatal = on_fatal;
 	o.ctx = ds;

@@ -51,7 +51,7 @@ discord_session_parse(const char *text, size_t len, struct discord_session *out,
                       size_t errlen)
 {
 	cJSON *root;
-	const cJSON *seq, *roles, *last;
+	const cJSON *seq, *roles;
 	int r = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -64,17 +64,8 @@ discord_session_parse(const char *text, size_t len, struct discord_session *out,
 		snprintf(err, errlen, "the file is not a JSON object");
 		goto out;
 	}
-	last = cJSON_GetObjectItemCaseSensitive(root, "last_identify");
-	if (last != NULL && (!cJSON_IsNumber(last) || last->valuedouble < 0 ||
-	                     last->valuedouble >= 9007199254740992.0 ||
-	                     last->valuedouble != (double)(int64_t)last->valuedouble)) {
-		snprintf(err, errlen, "\"last_identify\" must be a whole number from 0 to 2^53");
-		goto out;
-	}
-	out->last_identify = last != NULL ? (int64_t)last->valuedouble : 0;
-	/* a file may hold only the last IDENTIFY, with no session to resume */
-	if (take_string(root, "session_id", out->last_identify == 0, out->session_id,
-	                sizeof(out->session_id), err, errlen) < 0 ||
+	if (take_string(root, "session_id", true, out->session_id, sizeof(out->session_id), err,
+	                errlen) < 0 ||
 	    take_string(root, "resume_gateway_url", false, out->resume_url, sizeof(out->resume_url),
 	                err, errlen) < 0 ||
 	    take_string(root, "application_id", false, out->app_id, sizeof(out->app_id), err,
@@ -145,8 +136,6 @@ discord_session_format(const struct discord_session *s)
 	cJSON_AddNumberToObject(root, "seq", (double)s->seq);
 	cJSON_AddNumberToObject(root, "intents", (double)s->intents);
 	cJSON_AddNumberToObject(root, "shard_count", s->shard_count);
-	if (s->last_identify > 0)
-		cJSON_AddNumberToObject(root, "last_identify", (double)s->last_identify);
 	if (s->gm_roles[0] != '\0') {
 		cJSON *roles = cJSON_Parse(s->gm_roles);
 
@@ -275,8 +264,7 @@ discord_session_remove(const char *path, char *err, size_t errlen)
 bool
 discord_session_equal(const struct discord_session *a, const struct discord_session *b)
 {
-	return a->seq == b->seq && a->last_identify == b->last_identify &&
-	       a->intents == b->intents && a->shard_count == b->shard_count &&
+	return a->seq == b->seq && a->intents == b->intents && a->shard_count == b->shard_count &&
 	       strcmp(a->session_id, b->session_id) == 0 &&
 	       strcmp(a->resume_url, b->resume_url) == 0 && strcmp(a->app_id, b->app_id) == 0 &&
 	       strcmp(a->gm_roles, b->gm_roles) == 0;

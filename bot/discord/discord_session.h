@@ -7,9 +7,6 @@
  * id, the resume URL, the last sequence number and the application id, as
  * one JSON object, with the GM role ids learnt from the guilds (a resume
  * does not send them again); never the token (a session id is useless without it).
- * It also keeps when this shard last sent IDENTIFY (wall clock), so a new
- * process keeps Discord's 5 s spacing between IDENTIFYs across a restart;
- * a file may hold only that, with no session (session_id "").
  *
  * discord_session_save() writes a temporary file, fsyncs it, renames it
  * over the old one and fsyncs the directory, so a crash at any point leaves
@@ -39,8 +36,6 @@ struct discord_session {
 	/* the GM role ids learnt (discord_roles_export(): a JSON object), or "":
 	 * Discord does not replay GUILD_CREATE on a resume */
 	char gm_roles[DISCORD_SESSION_ROLES_MAX];
-	/* when the last IDENTIFY was written, in ms since the epoch, or 0 */
-	int64_t last_identify;
 };
 
 /* Parses the file's bytes into *out. Returns 0, or -1 with one sentence in

@@ -6,12 +6,23 @@
 
 #include "rules/base/mem.h"
 
+/* The skew interval the Date headers of one period allow. */
+struct span {
+	bool have;
+	int64_t lo, hi;
+};
+
 struct shed {
 	/* The smallest offset of the current period and of the one before. */
 	int64_t min_cur, min_prev;
 	bool have_cur, have_prev;
 	uint64_t period_start; /* ns */
 	bool started;
+	/* The Date headers' intervals, in periods of their own. */
+	struct span date_cur, date_prev;
+	uint64_t date_start;
+	bool date_started;
+	bool receipt; /* deadlines count from receipt */
 };
 
 struct shed *
@@ -63,11 +74,79 @@ discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_
 	if (!s->have_cur || offset < s->min_cur)
 		s->min_cur = offset;
 	s->have_cur = true;
-	age = offset - discord_shed_skew_ms(s);
+	age = s->receipt ? 0 : offset - discord_shed_skew_ms(s);
 	if (age < 0)
 		age = 0;
 	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age;
 	if (left <= 0)
 		return rx_ns; /* already due: too late */
 	return rx_ns + (uint64_t)left * 1000000u;
+}
+
+/* The Date headers' interval now: this period's, else the last one's. */
+static const struct span *
+date_span(const struct shed *s)
+{
+	if (s->date_cur.have)
+		return &s->date_cur;
+	return s->date_prev.have ? &s->date_prev : NULL;
+}
+
+enum shed_clock
+discord_shed_date(struct shed *s, int64_t date_s, int64_t sent_ms, int64_t recv_ms, uint64_t now_ns)
+{
+	/* Discord's clock read D.xxx, some time between sent and recv on
+	 * ours: the skew (ours - Discord's) lies in (sent - D - 1000, recv - D]. */
+	int64_t d = date_s * 1000, lo = sent_ms - d - 1000, hi = recv_ms - d;
+	const struct span *sp;
+	bool was = s->receipt;
+
+	if (recv_ms < sent_ms)
+		return SHED_CLOCK_SAME; /* our clock was set meanwhile: no bound */
+	if (!s->date_started) {
+		s->date_started = true;
+		s->date_start = now_ns;
+	} else if (now_ns - s->date_start >= SHED_SKEW_SPAN) {
+		bool gap = now_ns - s->date_start >= 2 * SHED_SKEW_SPAN;
+
+		s->date_prev = gap ? (struct span){0} : s->date_cur;
+		s->date_cur.have = false;
+		s->date_start = now_ns;
+	}
+	if (s->date_cur.have && lo <= s->date_cur.hi && hi >= s->date_cur.lo) {
+		if (lo > s->date_cur.lo)
+			s->date_cur.lo = lo;
+		if (hi < s->date_cur.hi)
+			s->date_cur.hi = hi;
+	} else {
+		/* The first of the period, or one the rest does not meet: a
+		 * clock set since starts the intersection again. */
+		if (s->date_cur.have)
+			s->date_prev.have = false;
+		s->date_cur = (struct span){true, lo, hi};
+	}
+	sp = date_span(s);
+	if (sp->lo > SHED_SKEW_MAX_MS || sp->hi < -SHED_SKEW_MAX_MS)
+		s->receipt = true;
+	else if (sp->lo >= -SHED_SKEW_MAX_MS && sp->hi <= SHED_SKEW_MAX_MS)
+		s->receipt = false;
+	if (s->receipt == was)
+		return SHED_CLOCK_SAME;
+	return s->receipt ? SHED_CLOCK_OFF : SHED_CLOCK_OK;
+}
+
+void
+discord_shed_skew(const struct shed *s, struct shed_skew *out)
+{
+	const struct span *sp = date_span(s);
+
+	out->ids = s->have_cur || s->have_prev;
+	out->ids_ms = !s->have_prev              ? s->min_cur
+	              : !s->have_cur             ? s->min_prev
+	              : s->min_cur < s->min_prev ? s->min_cur
+	                                         : s->min_prev;
+	out->date = sp != NULL;
+	out->lo = sp != NULL ? sp->lo : 0;
+	out->hi = sp != NULL ? sp->hi : 0;
+	out->receipt = s->receipt;
 }

@@ -24,6 +24,16 @@
  * age so misses the fastest delivery time (milliseconds): the margin
  * covers it, with the time the callback takes to reach Discord.
  *
+ * The Date header of REST answers measures the skew alone, without any
+ * delivery in it: Discord's clock in whole seconds, read between the
+ * request going out and the answer coming in, bounds the skew to an
+ * interval, and the intervals of the answers of the last 5 to 10 minutes
+ * are intersected (one that does not meet the rest means the clock was
+ * set: the intersection starts again from it). When that interval lies
+ * wholly beyond SHED_SKEW_MAX_MS, either way, the ids' times cannot be
+ * trusted for ages: deadlines count from the receipt alone (age 0) until
+ * the Date shows the clocks within SHED_SKEW_MAX_MS again.
+ *
  * A callback is sent only before its deadline (discord_rest_call_until); one that
  * is not yet sent by then is dropped too. Under overload an interaction is
  * shed before it is worked out when the answers' backlog
@@ -33,6 +43,7 @@
 #ifndef DELVER_DISCORD_SHED_H
 #define DELVER_DISCORD_SHED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SHED_WINDOW_MS        3000 /* Discord's window for the callback */
@@ -56,5 +67,29 @@ uint64_t discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uin
 
 /* The skew estimate in ms (0 before any interaction). */
 int64_t discord_shed_skew_ms(const struct shed *s);
+
+enum shed_clock {
+	SHED_CLOCK_SAME, /* nothing changed */
+	SHED_CLOCK_OFF,  /* now known beyond SHED_SKEW_MAX_MS: deadlines count from receipt */
+	SHED_CLOCK_OK,   /* back within it: deadlines count from the ids again */
+};
+
+/*
+ * A REST answer's Date header (date_s, seconds since 1970), the request
+ * having begun to go out at sent_ms and the answer read at recv_ms (our
+ * wall clock, ms since 1970), at now_ns (rx_ns's clock). Returns whether
+ * the deadlines' basis changed.
+ */
+enum shed_clock discord_shed_date(struct shed *s, int64_t date_s, int64_t sent_ms, int64_t recv_ms,
+                                  uint64_t now_ns);
+
+struct shed_skew {
+	bool ids;       /* the ids' estimate is known: */
+	int64_t ids_ms; /* skew + fastest delivery, uncapped */
+	bool date;      /* the Date estimate is known: */
+	int64_t lo, hi; /* the skew lies in [lo, hi] ms (our clock ahead: positive) */
+	bool receipt;   /* deadlines count from receipt */
+};
+void discord_shed_skew(const struct shed *s, struct shed_skew *out);
 
 #endif

@@ -22,11 +22,16 @@
  * writeable callback is the way 4.1 reliably sends our own close code. */
 #define WRITE_CLOSE ((enum lws_write_protocol)4)
 
-struct discord_ws {
+struct discord_wsctx {
 	uv_loop_t *loop;
 	struct lws_context *ctx;
-	struct discord_gw *g;
 	bool tls_verify;
+};
+
+struct discord_ws {
+	uv_loop_t *loop;
+	struct discord_wsctx *x;
+	struct discord_gw *g;
 	uv_timer_t timer;
 	bool timer_open;
 	void (*on_down)(void *);
@@ -196,7 +201,7 @@ writeable(struct discord_ws *w, struct lws *wsi)
 static int
 callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
-	struct discord_ws *w = lws_context_user(lws_get_context(wsi));
+	struct discord_ws *w = lws_get_opaque_user_data(wsi);
 	int r = 0;
 
 	if (w == NULL || (wsi != w->wsi && reason != LWS_CALLBACK_CLIENT_CONNECTION_ERROR &&
@@ -263,17 +268,15 @@ lws_log(int level, const char *line)
 		log_debug("libwebsockets: %.*s", (int)n, line);
 }
 
-struct discord_ws *
-discord_ws_new(uv_loop_t *loop, bool tls_verify, bool compress)
+struct discord_wsctx *
+discord_wsctx_new(uv_loop_t *loop, bool tls_verify)
 {
-	struct discord_ws *w = xcalloc(1, sizeof(*w));
+	struct discord_wsctx *x = xcalloc(1, sizeof(*x));
 	struct lws_context_creation_info info;
 	void *loops[1] = {loop};
 
-	w->loop = loop;
-	w->tls_verify = tls_verify;
-	w->peer_code = -1;
-	buf_init(&w->rx, DISCORD_WS_MESSAGE_MAX);
+	x->loop = loop;
+	x->tls_verify = tls_verify;
 	lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
 	memset(&info, 0, sizeof(info));
 	info.port = CONTEXT_PORT_NO_LISTEN;
@@ -281,19 +284,54 @@ discord_ws_new(uv_loop_t *loop, bool tls_verify, bool compress)
 	info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT |
 	               LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
 	info.foreign_loops = loops;
-	info.pcontext = &w->ctx;
-	info.user = w;
-	w->ctx = lws_create_context(&info);
-	if (w->ctx == NULL) {
+	info.pcontext = &x->ctx;
+	x->ctx = lws_create_context(&info);
+	if (x->ctx == NULL) {
 		log_warnx("discord: libwebsockets cannot start on the event loop (is the "
 		          "libwebsockets-evlib-uv package installed?)");
-		buf_free(&w->rx);
-		free(w);
+		free(x);
 		return NULL;
 	}
+	return x;
+}
+
+/*
+ * libwebsockets on a foreign loop destroys its context in two passes: the
+ * first closes its loop handles (they live inside the context, so the loop
+ * must finish closing them before anything frees it); the second, once the
+ * loop has ended, frees the context. discord_wsctx_free() makes the second.
+ */
+void
+discord_wsctx_shutdown(struct discord_wsctx *x)
+{
+	if (x->ctx != NULL)
+		lws_context_destroy(x->ctx);
+}
+
+void
+discord_wsctx_free(struct discord_wsctx *x)
+{
+	if (x == NULL)
+		return;
+	if (x->ctx != NULL) {
+		lws_context_destroy(x->ctx); /* the second pass */
+		uv_run(x->loop, UV_RUN_DEFAULT);
+	}
+	free(x);
+}
+
+struct discord_ws *
+discord_ws_new(struct discord_wsctx *x, bool compress)
+{
+	struct discord_ws *w = xcalloc(1, sizeof(*w));
+
+	w->loop = x->loop;
+	w->x = x;
+	w->peer_code = -1;
+	buf_init(&w->rx, DISCORD_WS_MESSAGE_MAX);
 	if (compress)
 		w->z = discord_zlib_new(DISCORD_WS_MESSAGE_MAX, DISCORD_WS_MESSAGE_MAX);
-	uv_timer_init(loop, &w->timer);
+	uv_timer_init(w->loop, &w->timer);
 	w->timer.data = w;
 	w->timer_open = true;
 	return w;
@@ -362,7 +400,7 @@ on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 		inet_ntop(res->ai_family, a, ip, sizeof(ip));
 	}
 	uv_freeaddrinfo(res);
-	if (w->cancelled || w->ctx == NULL) {
+	if (w->cancelled || w->x->ctx == NULL) {
 		w->cancelled = false;
 		ended(w, -1);
 		return;
@@ -374,7 +412,8 @@ on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 		return;
 	}
 	memset(&ci, 0, sizeof(ci));
-	ci.context = w->ctx;
+	ci.context = w->x->ctx;
+	ci.opaque_user_data = w;
 	ci.address = ip;
 	ci.port = w->port;
 	ci.path = w->path;
@@ -386,7 +425,7 @@ on_resolved(uv_getaddrinfo_t *req, int status, struct addrinfo *res)
 	w->over = false;
 	if (w->tls) {
 		ci.ssl_connection = LCCSCF_USE_SSL;
-		if (!w->tls_verify)
+		if (!w->x->tls_verify)
 			ci.ssl_connection |= LCCSCF_ALLOW_SELFSIGNED |
 			                     LCCSCF_SKIP_SERVER_CERT_HOSTNAME_CHECK |
 			                     LCCSCF_ALLOW_EXPIRED | LCCSCF_ALLOW_INSECURE;
@@ -404,7 +443,7 @@ discord_ws_connect(struct discord_ws *w, const char *url)
 	struct addrinfo hints;
 	char port[8];
 
-	if (w->ctx == NULL || w->wsi != NULL || w->resolving)
+	if (w->x->ctx == NULL || w->wsi != NULL || w->resolving)
 		return -1;
 	if (parse_url(w, url) < 0) {
 		log_warnx("discord: the gateway URL is not a ws:// or wss:// URL");
@@ -477,12 +516,6 @@ on_timer_closed(uv_handle_t *h)
 		w->on_down(w->down_ctx);
 }
 
-/*
- * libwebsockets on a foreign loop destroys its context in two passes: the
- * first closes its loop handles (they live inside the context, so the loop
- * must finish closing them before anything frees it); the second, once the
- * loop has ended, frees the context. discord_ws_free() makes the second.
- */
 void
 discord_ws_shutdown(struct discord_ws *w, void (*on_down)(void *ctx), void *ctx)
 {
@@ -493,8 +526,6 @@ discord_ws_shutdown(struct discord_ws *w, void (*on_down)(void *ctx), void *ctx)
 		w->cancelled = true;
 		uv_cancel((uv_req_t *)&w->dns);
 	}
-	if (w->ctx != NULL)
-		lws_context_destroy(w->ctx);
 	if (w->timer_open) {
 		w->timer_open = false;
 		uv_close((uv_handle_t *)&w->timer, on_timer_closed);
@@ -506,10 +537,6 @@ discord_ws_free(struct discord_ws *w)
 {
 	if (w == NULL)
 		return;
-	if (w->ctx != NULL) {
-		lws_context_destroy(w->ctx); /* the second pass */
-		uv_run(w->loop, UV_RUN_DEFAULT);
-	}
 	buf_free(&w->rx);
 	discord_zlib_free(w->z);
 	free(w);

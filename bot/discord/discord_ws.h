@@ -21,11 +21,16 @@
  * timer. The gw's connect, close and want_write hooks must call
  * discord_ws_connect(), discord_ws_close() and discord_ws_want_write().
  *
- * Lifetime: discord_ws_shutdown() while the loop runs starts tearing
- * libwebsockets down and calls on_down once this module's own handle is
- * closed; libwebsockets closes its handles by itself, so the loop then ends.
- * After uv_run() has returned, discord_ws_free() makes libwebsockets' second pass
- * (a foreign loop needs two) and frees everything.
+ * Every gateway connection of a process (one per shard) lives in one
+ * libwebsockets context (struct discord_wsctx): one TLS setup, one set of
+ * loop handles, however many shards.
+ *
+ * Lifetime: discord_ws_shutdown() of each socket while the loop runs
+ * closes its own handles and calls on_down once they are closed; then
+ * discord_wsctx_shutdown() starts tearing libwebsockets down, which closes
+ * its handles by itself, so the loop then ends. After uv_run() has
+ * returned, discord_wsctx_free() makes libwebsockets' second pass (a
+ * foreign loop needs two); discord_ws_free() of each socket after it.
  */
 #ifndef DELVER_DISCORD_WS_H
 #define DELVER_DISCORD_WS_H
@@ -39,11 +44,16 @@
 
 struct discord_gw;
 struct discord_ws;
+struct discord_wsctx;
 
-/* Returns NULL (and logs) when libwebsockets cannot start on loop. With
- * compress, binary messages are inflated (the gw must ask for
- * compress=zlib-stream: discord_gw_opts.compress). */
-struct discord_ws *discord_ws_new(uv_loop_t *loop, bool tls_verify, bool compress);
+/* Returns NULL (and logs) when libwebsockets cannot start on loop. */
+struct discord_wsctx *discord_wsctx_new(uv_loop_t *loop, bool tls_verify);
+void discord_wsctx_shutdown(struct discord_wsctx *x);
+void discord_wsctx_free(struct discord_wsctx *x);
+
+/* A socket in x. With compress, binary messages are inflated (the gw must
+ * ask for compress=zlib-stream: discord_gw_opts.compress). */
+struct discord_ws *discord_ws_new(struct discord_wsctx *x, bool compress);
 /* The session this socket serves (set once, before it connects). */
 void discord_ws_attach(struct discord_ws *w, struct discord_gw *g);
 

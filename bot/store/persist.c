@@ -21,6 +21,7 @@
 #include "bot/store/statedir.h"
 #include "bot/store/store_check.h"
 #include "bot/store/store_record.h"
+#include "bot/store/store_merge.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/mem.h"
 
@@ -942,7 +943,8 @@ persist_open(uv_loop_t *loop, struct state *st, const struct persist_opts *o, ch
 		return NULL;
 	p->be = store_sqlite_open(loop, p->path, o->fsync, err, errlen);
 	p->sqlite = true;
-	if (p->be == NULL || open_rest(p, err, errlen) < 0) {
+	if (p->be == NULL || store_merge(p->path, o->merge_from, err, errlen) < 0 ||
+	    open_rest(p, err, errlen) < 0) {
 		fail_persist(p);
 		return NULL;
 	}

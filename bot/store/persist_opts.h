@@ -22,6 +22,9 @@ struct persist_opts {
 	bool snapshot_on_stop;   /* a snapshot file at close, after the last commit
 	                            (when anything was committed since the last one);
 	                            default true */
+	char *const *merge_from; /* SQLite: other shard processes' databases, whose newer
+	                            records are taken before loading (store_merge.h);
+	                            NULL-terminated, or NULL */
 };
 
 /* Fills o with the defaults. */

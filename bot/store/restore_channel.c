@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -217,7 +218,10 @@ write_row(sqlite3 *db, const char *path, const char *key, const struct row *row,
 	                       -1, &s, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(s, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, row->last_used);
+	/* Stamped now: the restored copy is the newest, also against the
+	 * copies other shard processes' databases hold (store_merge.h). */
+	sqlite3_bind_int64(
+	    s, 2, row->last_used > (int64_t)time(NULL) ? row->last_used : (int64_t)time(NULL));
 	sqlite3_bind_int(s, 3, row->version);
 	sqlite3_bind_blob(s, 4, row->rec, (int)row->len, SQLITE_STATIC);
 	if (sqlite3_step(s) != SQLITE_DONE)

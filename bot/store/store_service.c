@@ -9,6 +9,7 @@
 
 #include "bot/app.h"
 #include "bot/store/persist.h"
+#include "bot/store/shard_dirs.h"
 #include "bot/store/statedir.h"
 #include "bot/store/store.h"
 #include "bot/store/store_service.h"
@@ -96,7 +97,16 @@ store_service_start(struct app *a, char *err, size_t errlen)
 		                                          be, err, errlen)
 		                   : NULL; /* errno as store_pg_open says */
 	} else {
+		/* The other shard processes' databases (shard_dirs.h): a reshard
+		 * finds each channel where it was last changed. */
+		const struct config *c = app_config(a);
+		const char *own = o.dir != NULL ? o.dir : persist_opts_default_dir();
+		char **siblings =
+		    shard_dirs_siblings(c->bot.state_root != NULL ? c->bot.state_root : own, own);
+
+		o.merge_from = siblings;
 		ss->p = persist_open(app_loop(a), app_dispatch(a)->state, &o, err, errlen);
+		shard_dirs_free(siblings);
 	}
 	if (ss->p == NULL) {
 		/* persist_open's errno says whether a restart could mend it. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -35,6 +36,7 @@ enum stmt {
 	ST_PUT_USER,
 	ST_DEL_CHANNEL,
 	ST_DEL_USER,
+	ST_GONE,
 	ST_GET_CHANNEL,
 	ST_GET_USER,
 	ST_LOG_ADD,
@@ -71,6 +73,8 @@ static const char *const stmt_sql[ST_COUNT] = {
                     "rec = excluded.rec, generation = excluded.generation",
     [ST_DEL_CHANNEL] = "DELETE FROM channels WHERE key = ?1",
     [ST_DEL_USER] = "DELETE FROM users WHERE key = ?1",
+    [ST_GONE] = "INSERT INTO gone(kind, key, at) VALUES(?1, ?2, ?3) ON CONFLICT(kind, key) DO "
+                "UPDATE SET at = max(at, excluded.at)",
     [ST_GET_CHANNEL] = "SELECT last_used, version, rec, generation FROM channels WHERE key = ?1",
     [ST_GET_USER] = "SELECT 0, version, rec, generation FROM users WHERE key = ?1",
     [ST_LOG_ADD] = "INSERT INTO logs(key, seq, rec) VALUES(?1, ?2, ?3) ON CONFLICT DO NOTHING",
@@ -92,7 +96,9 @@ static const char schema[] =
     "version INTEGER NOT NULL, rec BLOB NOT NULL, "
     "generation INTEGER NOT NULL DEFAULT 0);"
     "CREATE TABLE IF NOT EXISTS logs(key TEXT NOT NULL, seq INTEGER NOT NULL, "
-    "rec BLOB NOT NULL, PRIMARY KEY(key, seq)) WITHOUT ROWID;";
+    "rec BLOB NOT NULL, PRIMARY KEY(key, seq)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS gone(kind INTEGER NOT NULL, key TEXT NOT NULL, "
+    "at INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;";
 
 enum job_kind {
 	JOB_COMMIT,
@@ -358,7 +364,14 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 		sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
 		if (step_reset(s) < 0 || (chan && log_step(b, ST_LOG_CLEAR, r->key, 0) < 0))
 			return STORE_FAILED;
-		return STORE_OK;
+		/* Kept, so that an older copy in another shard's database does not
+		 * come back at a reshard (store_merge.h). */
+		s = b->stmt[ST_GONE];
+		sqlite3_bind_int(s, 1, chan ? 0 : 1);
+		sqlite3_bind_text(s, 2, r->key, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 3,
+		                   chan && r->last_used > 0 ? r->last_used : (int64_t)time(NULL));
+		return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
 	}
 	if (r->log_only) {
 		/* The record is as stored: its generation must still be. */

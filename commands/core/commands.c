@@ -26,6 +26,8 @@
 #include "commands/procedure/procedure_state.h"
 #include "commands/dice/rollchan.h"
 #include "commands/tension/cmd_tension.h"
+#include "commands/tables/cmd_table.h"
+#include "commands/tables/tables_state.h"
 #include "commands/tension/tension_state.h"
 #include "commands/core/undo.h"
 
@@ -37,6 +39,7 @@ const struct command *const command_table[] = {
     &cmd_gmroll,
     &cmd_gm,
     &cmd_tension,
+    &cmd_table,
     &cmd_fungeon,
     &cmd_thwacko,
     &cmd_xp,
@@ -69,6 +72,7 @@ const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_PROC] = &procedure_state_mod,
     [CHANMOD_ROLL] = &rollchan_mod,
     [CHANMOD_UNDO] = &undo_mod,
+    [CHANMOD_TABLES] = &tables_mod,
     [CHANMOD_PANEL] = &panel_mod,
 };
 /* clang-format on */

@@ -3,7 +3,7 @@
  *
  * The history keeps no copy of the modules' current encodings. Before an
  * undoable command, undo_before() encodes the channel's game modules
- * (Tension, Fungeon, the dungeon procedure) into the caller's undo_snap;
+ * (Tension, Fungeon, the dungeon procedure, the tables) into the caller's undo_snap;
  * after a command that touched the channel, undo_after() encodes them
  * again and, when any changed, records one step: who ran what, and for
  * each module it changed a delta (undo_delta.h) that rebuilds the earlier
@@ -12,7 +12,11 @@
  * channel_touch(), see state.h). /undo encodes the modules as they are now
  * and rebuilds the newest step's earlier encodings from them; the next
  * /undo rebuilds from those. Only the one who made that change or the GM
- * may undo it. A delta refuses an encoding other than the one it was made
+ * may undo it, except that rolls stand: a step during which the command
+ * drew from the dice (the RNG; no command marks it) is undone by the GM
+ * seat's holder alone, and by nobody while the seat is empty. A step made
+ * behind the GM's screen (undo_screen.h) is told of and undone only by the
+ * GM behind whose screen it was made. A delta refuses an encoding other than the one it was made
  * against, so a state changed outside the history is never patched wrongly.
  *
  * Bounded: a channel keeps its last UNDO_STEPS steps and at most
@@ -26,6 +30,8 @@
  * /saved), /settings, the GM seat (/gm), /help and /undo itself. A command
  * marked read_only (registry.h) is not encoded before it runs at all.
  *
+ * The steps themselves are kept by undo_hist.h.
+ *
  * Ownership: the history belongs to its channel record (channel_mod()); an
  * undo_snap is the caller's.
  */
@@ -33,6 +39,7 @@
 #define DELVER_UNDO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "commands/core/registry.h"
 
@@ -42,10 +49,11 @@
 #define UNDO_WHAT_MAX 160         /* bytes of a step's typed values, with the NUL */
 
 /* The game modules a step may restore. */
-#define UNDO_NMODS 3
+#define UNDO_NMODS 4
 
 struct undo_snap {
 	bool active;              /* the command may leave a step */
+	uint64_t draws;           /* rng_draws() before it ran */
 	char *before[UNDO_NMODS]; /* the modules' encodings before it (owned), NULL: none */
 };
 

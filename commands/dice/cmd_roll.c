@@ -423,8 +423,8 @@ enum roll_audience {
  * act as GM here) stays behind the screen, for the invoker alone. Returns
  * false (with an error reply) when the channel has no GM to send it to.
  */
-static bool
-secret_to(struct invocation *inv, struct reply *out)
+bool
+cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 {
 	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
 
@@ -486,7 +486,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	if (who == ROLL_SECRET && !secret_to(inv, out)) {
+	if (who == ROLL_SECRET && !cmd_roll_secret_to(inv, out)) {
 		dice_result_free(res);
 		return;
 	}

@@ -11,4 +11,13 @@
 extern const struct command cmd_roll;
 extern const struct command cmd_gmroll;
 
+/*
+ * Where a secret roll (a player's blind roll, or the GM's own behind the
+ * screen) goes, for every command that rolls in secret: the channel is told
+ * who rolls in secret and nothing else, and what the caller adds next goes
+ * to the GM seat's holder alone (or, for the GM's own roll, to the invoker
+ * alone). Returns false, with an error reply, when nobody holds the seat.
+ */
+bool cmd_roll_secret_to(struct invocation *inv, struct reply *out);
+
 #endif

@@ -5,14 +5,17 @@
 #include "commands/procedure/cmd_hazard.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/procedure/cmd_hazard_set.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
+#include "rules/base/mem.h"
 #include "rules/base/buf.h"
-#include "rules/tables/roll_table_dice.h"
+#include "rules/tables/roll_table_roll.h"
 
 /* The short name of a row: its text up to the first ':' ',' or '(' . */
 static void
@@ -34,17 +37,22 @@ has_event(const struct turn_report *r, enum turn_event_kind k)
 	return false;
 }
 
-/* A custom entry with dice in it ("1d4 giant rats") gets its own line with
- * them rolled: "3 giant rats (1d4: 3)". */
+/* A custom entry with dice in it ("1d4 giant rats") or tables it names
+ * ("[[shifts]]") gets its own line with them rolled: "3 giant rats (1d4:
+ * 3)". */
 static void
-entry_dice(struct invocation *inv, struct reply *out, const char *text)
+entry_dice(struct invocation *inv, struct reply *out, const struct roll_table *t, size_t row)
 {
+	struct roll_table_trace tr = {0};
+	struct tables_lookup tl;
 	struct buf b;
 
-	buf_init(&b, 2 * ROLL_TABLE_TEXT_MAX + 512);
-	if (roll_table_dice_roll_text(text, inv->rng, &b) > 0)
-		reply_line(out, RS_BOLD, "%s", buf_str(&b));
+	tables_lookup_init(&tl, inv->chan);
+	buf_init(&b, 4096);
+	if (roll_table_expand(inv->rng, t, row, &tl.lk, &tr, &b) > 0 || tr.n > 0)
+		reply_line(out, RS_BOLD, "%s%s", buf_str(&b), b.toobig ? "…" : "");
 	buf_free(&b);
+	tables_lookup_clear(&tl);
 }
 
 /* Behind the GM's screen: the sign's (or the encounter's) creature and its
@@ -56,8 +64,15 @@ secret_sign(struct reply *out, const struct turn_report *r, bool encounter)
 	reply_add(out, 0, "Behind the screen: %s ",
 	          encounter ? "the encounter is" : "the sign is of");
 	reply_add(out, RS_BOLD, "%s", r->sign);
-	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = %d).", r->pick.d10,
-	          r->pick.total - r->pick.d10, r->pick.total);
+	if (r->table[0] != '\0') {
+		char how[160];
+
+		tables_use_pick_text(&r->pick, r->table, "encounter", how, sizeof(how));
+		reply_add(out, 0, " (%s).", how);
+	} else {
+		reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = %d).", r->pick.d10,
+		          r->pick.total - r->pick.d10, r->pick.total);
+	}
 	reply_nl(out);
 	reply_to(out, REPLY_CHANNEL);
 }
@@ -68,20 +83,31 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 {
 	struct turn_report rep;
 	struct turn_how how = {.resting = resting, .safe = s->safe, .lantern_low = s->lantern_low};
-	struct roll_table encounters;
+	struct roll_table *encounters = xmalloc(sizeof(*encounters));
+	struct tables_lookup tl;
 	bool hidden = tension_state_hidden(inv->chan);
-	char label[ROLL_TABLE_TEXT_MAX];
+	char label[ROLL_TABLE_TEXT_MAX], own[ROLL_TABLE_NAME_MAX];
 	size_t row;
 	int roll = hazard_roll(inv->rng, v, &row);
 
-	/* A delving Sign's creature comes from the channel's encounter table. */
-	tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, &encounters);
-	how.encounters = &encounters;
-	how.tension = tension_state_value(inv->chan);
+	/* An Encounter's or a Sign's creature comes from the channel's own
+	 * encounter table, by its die, on either procedure's die; else, on the
+	 * delving die, from Tension's (d10 + Tension). */
+	tables_lookup_init(&tl, inv->chan);
+	how.own = tables_use_kind(inv->chan, "encounter", encounters, own);
+	if (!how.own) {
+		tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, encounters);
+		how.tension = tension_state_value(inv->chan);
+	}
+	how.encounters = encounters;
+	how.table = own;
+	how.lookup = &tl.lk;
 	how.rng = inv->rng;
 	how.effect = v->rows[row].effect;
 	turn_report_init(&rep);
 	turn_pass(&s->clock, s->proc, &how, &rep);
+	tables_lookup_clear(&tl);
+	free(encounters);
 	channel_touch(inv->chan);
 
 	/* Compact output: the heading opens the Rolled line, and a built-in
@@ -102,7 +128,7 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 	if (rollchan_compact(inv->chan) && v->table == HAZARD_CUSTOM)
 		procedure_render_hazard_table(out, v, (int)row, true);
 	if (v->table == HAZARD_CUSTOM)
-		entry_dice(inv, out, v->rows[row].text);
+		entry_dice(inv, out, s->custom, row);
 	procedure_render_report(out, &rep, s, false, hidden);
 	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
 	if (hidden && inv->is_gm &&

@@ -2,11 +2,14 @@
 #include "commands/procedure/cmd_turn.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
+#include "rules/base/mem.h"
 
 /* The lit sources as a table: which, carried by, turns left. */
 void
@@ -92,6 +95,8 @@ turn_show(struct invocation *inv, struct reply *out)
 		reply_cmd(out, RS_BAD, "turn move", NULL);
 		reply_line(out, RS_BAD, ").");
 	}
+	if (s->level >= 0)
+		reply_line(out, 0, "Dungeon level %d.", s->level);
 	if (c->lights.n > 0)
 		cmd_turn_lights_table(out, s);
 	reply_add(out, RS_BOLD, "%d", c->since_rest);
@@ -140,6 +145,63 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 	           "remembered sign cleared. The channel's settings are kept.");
 }
 
+/* The dungeon level the party is on: shown, set (a number), or no longer
+ * tracked ("none"). A level picks the channel's tables for it
+ * (encounter-N, commands/tables/tables_use.h). */
+static void
+turn_level_fn(struct invocation *inv, struct reply *out)
+{
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *v = invocation_str(inv, "level");
+	int level = -1;
+
+	if (v == NULL) {
+		if (s->level < 0) {
+			reply_add(out, 0, "The dungeon level is not tracked here; ");
+			reply_cmd(out, 0, "turn level", "level", "1", NULL);
+			reply_line(out, 0, " tracks it.");
+		} else {
+			reply_line(out, 0, "The party is on dungeon level %d.", s->level);
+		}
+		return;
+	}
+	if (strcmp(v, "none") != 0) {
+		size_t n = strlen(v);
+
+		if (n == 0 || n > 2 || strspn(v, "0123456789") != n) {
+			reply_error(
+			    out,
+			    "'%.20s' is not a dungeon level: give a number from 0 (the safe "
+			    "area above level 1) to %d, or none to stop tracking it.",
+			    v, LEVEL_MAX);
+			return;
+		}
+		level = (v[0] - '0') * (n == 2 ? 10 : 1) + (n == 2 ? v[1] - '0' : 0);
+	}
+	if (!procedure_render_may_pass(inv, s, out))
+		return;
+	if (s->level != level) {
+		s->level = level;
+		channel_touch(inv->chan);
+	}
+	if (level < 0) {
+		reply_line(out, 0, "The dungeon level is no longer tracked here.");
+		return;
+	}
+	reply_add(out, 0, "The party is on dungeon level ");
+	reply_add(out, RS_BOLD, "%d", level);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	{
+		struct roll_table *t = xmalloc(sizeof(*t));
+		char name[ROLL_TABLE_NAME_MAX];
+
+		if (tables_use_kind(inv->chan, "encounter", t, name))
+			reply_line(out, RS_DIM, "Encounters here come from the table %s.", name);
+		free(t);
+	}
+}
+
 /* The party's movement (the delving speeds): what it costs and allows. */
 static void
 turn_move_fn(struct invocation *inv, struct reply *out)
@@ -182,6 +244,14 @@ static const struct cmd_opt move_opts[] = {
     {0},
 };
 
+static const struct cmd_opt level_opts[] = {
+    {.name = "level",
+     .desc = "The dungeon level (0-99; 0: the safe area above level 1), or none",
+     .type = OPT_STRING,
+     .max = 8},
+    {0},
+};
+
 static const struct cmd_opt advance_opts[] = {
     {.name = "turns",
      .desc = "How many turns pass (1-144; 144 is a day)",
@@ -211,6 +281,16 @@ static const struct command turn_subs[] = {
              "the party's.",
      .opts = move_opts,
      .fn = turn_move_fn},
+    {.name = "level",
+     .desc = "The dungeon level the party is on (picks the tables encounter-N)",
+     .help = "With a level, the channel's table encounter-N (and effects-N) is what the "
+             "hazard die, the wandering checks and {/tension roll} roll there, when the "
+             "channel has one; else its table encounter, else Tension's. Without a value, "
+             "says the level; none stops tracking it. Ruling: whoever may pass turns "
+             "({/hazard who}) sets the level as the party takes the stairs; a new "
+             "expedition ({/turn reset}) keeps it.",
+     .opts = level_opts,
+     .fn = turn_level_fn},
     {.name = "reset",
      .desc = "Start a new expedition: turn 0, no lights, rest clock cleared",
      .role = ROLE_GM,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands/procedure/procedure_render.h"
+#include "commands/tables/tables_use.h"
 
 bool
 procedure_render_may_pass(struct invocation *inv, const struct procedure_state *s,
@@ -106,9 +107,14 @@ sign_line(struct reply *out, const struct turn_report *r, bool struck, bool hidd
 {
 	const struct tension_pick *p = &r->pick;
 
+	char how[160];
+
+	tables_use_pick_text(p, r->table, "encounter", how, sizeof(how));
 	if (struck) {
 		reply_add(out, 0, "The sign leads nowhere: the encounter it belongs to was struck");
-		if (!hidden)
+		if (!hidden && r->table[0] != '\0')
+			reply_add(out, 0, " (%s)", how);
+		else if (!hidden)
 			reply_add(out, 0, " (d10 + Tension = %d)", p->total);
 		reply_add(out, 0, ", so no creature is remembered.");
 		return;
@@ -129,6 +135,10 @@ sign_line(struct reply *out, const struct turn_report *r, bool struck, bool hidd
 	}
 	reply_add(out, 0, "The party meets only the sign of ");
 	reply_add(out, RS_BOLD, "%s", r->sign);
+	if (r->table[0] != '\0') {
+		reply_add(out, 0, " (%s); that creature is the next encounter.", how);
+		return;
+	}
 	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = ", p->d10,
 	          p->total - p->d10);
 	reply_add(out, RS_BOLD, "%d", p->total);
@@ -153,7 +163,7 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 {
 	const struct turn_event *e = &r->ev[i];
 	enum procedure p = s->proc;
-	char name[100];
+	char name[100], how[160];
 
 	procedure_render_light_name(&e->light, true, name, sizeof(name));
 	switch (e->kind) {
@@ -182,11 +192,15 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 			reply_add(out, 0, " checks who is caught off guard.");
 			break;
 		}
-		reply_add(out, 0,
-		          " From the encounter table (d10 + Tension = %d + %d = ", r->pick.d10,
-		          r->pick.total - r->pick.d10);
-		reply_add(out, RS_BOLD, "%d", r->pick.total);
-		reply_add(out, 0, "): ");
+		if (r->table[0] != '\0') {
+			tables_use_pick_text(&r->pick, r->table, "encounter", how, sizeof(how));
+			reply_add(out, 0, " From the %s: ", how);
+		} else {
+			reply_add(out, 0, " From the encounter table (d10 + Tension = %d + %d = ",
+			          r->pick.d10, r->pick.total - r->pick.d10);
+			reply_add(out, RS_BOLD, "%d", r->pick.total);
+			reply_add(out, 0, "): ");
+		}
 		reply_add(out, RS_BOLD, "%s", r->sign);
 		reply_add(out, 0, ". ");
 		reply_cmd(out, 0, "surprise", NULL);
@@ -195,7 +209,10 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 	case TE_ENCOUNTER_STRUCK:
 		reply_add(out, RS_GOOD, "No encounter after all:");
 		reply_add(out, 0, " the encounter table's roll");
-		if (!hidden)
+		tables_use_pick_text(&r->pick, r->table, "encounter", how, sizeof(how));
+		if (!hidden && r->table[0] != '\0')
+			reply_add(out, 0, " (%s)", how);
+		else if (!hidden)
 			reply_add(out, 0, " (d10 + Tension = %d)", r->pick.total);
 		reply_add(out, 0, " is struck (defeated), and the dungeon's supply is finite.");
 		break;

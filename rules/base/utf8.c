@@ -87,6 +87,15 @@ utf8_cut(const char *str, size_t len, size_t max)
 	return max;
 }
 
+void
+utf8_copy(char *dst, size_t size, const char *src)
+{
+	size_t n = utf8_cut(src, strlen(src), size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 size_t
 utf8_repair(struct buf *out, const char *str, size_t len)
 {

@@ -23,6 +23,10 @@ size_t utf8_len(const char *s);
 /* The largest n <= max such that s[0..n) ends on a code point boundary. */
 size_t utf8_cut(const char *s, size_t len, size_t max);
 
+/* Copies the string src into dst (size >= 1 bytes), cut on a code point
+ * boundary to at most size - 1 bytes, and NUL-terminates it. */
+void utf8_copy(char *dst, size_t size, const char *src);
+
 /* Appends s[0..len) to out with each byte that does not start a
  * well-formed sequence replaced by U+FFFD; returns how many were. */
 size_t utf8_repair(struct buf *out, const char *s, size_t len);

@@ -49,6 +49,7 @@ turn_report_init(struct turn_report *r)
 	r->dropped = 0;
 	r->sign[0] = '\0';
 	memset(&r->pick, 0, sizeof(r->pick));
+	r->table[0] = '\0';
 }
 
 static void
@@ -91,10 +92,11 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 		add(r, TE_SAFE_AREA, c->turn, 0, NULL);
 		return;
 	}
-	if (!c->sign_set && p == PROC_DELVING && how->encounters != NULL) {
+	if (!c->sign_set && (p == PROC_DELVING || how->own) && how->encounters != NULL) {
 		size_t n;
 
-		tension_pick(how->rng, how->encounters, how->tension, &r->pick);
+		tension_pick(how->rng, how->encounters, how->tension, how->lookup, &r->pick);
+		snprintf(r->table, sizeof(r->table), "%s", how->table != NULL ? how->table : "");
 		if (r->pick.struck) {
 			add(r, TE_ENCOUNTER_STRUCK, c->turn, 0, NULL);
 			return;
@@ -126,7 +128,8 @@ sign(struct turn_clock *c, const struct turn_how *how, struct turn_report *r)
 	c->sign_set = false;
 	c->sign[0] = '\0';
 	if (how->encounters != NULL) {
-		tension_pick(how->rng, how->encounters, how->tension, &r->pick);
+		tension_pick(how->rng, how->encounters, how->tension, how->lookup, &r->pick);
+		snprintf(r->table, sizeof(r->table), "%s", how->table != NULL ? how->table : "");
 		if (r->pick.struck) {
 			add(r, TE_SIGN_STRUCK, c->turn, 0, NULL);
 			return;
@@ -185,7 +188,10 @@ effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struc
 		encounter(c, p, how, r);
 		break;
 	case HZ_SIGN:
-		add(r, TE_SIGN_HINT, c->turn, 0, NULL);
+		if (how->own && how->encounters != NULL)
+			sign(c, how, r);
+		else
+			add(r, TE_SIGN_HINT, c->turn, 0, NULL);
 		break;
 	case HZ_SIGN_CREATURE:
 		sign(c, how, r);
@@ -322,6 +328,18 @@ void
 turn_flag_clear(struct turn_clock *c)
 {
 	c->flagged = false;
+}
+
+bool
+turn_sign_meet(struct turn_clock *c, char *out, int *sign_turn)
+{
+	if (!c->sign_set)
+		return false;
+	snprintf(out, TURN_SIGN_MAX, "%s", c->sign);
+	*sign_turn = c->sign_turn;
+	c->sign_set = false;
+	c->sign[0] = '\0';
+	return true;
 }
 
 void

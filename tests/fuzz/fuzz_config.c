@@ -16,8 +16,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void
 check_accepted(const struct config *c)
 {
-	if (c->nirc > CONFIG_IRC_MAX || c->discord.shard_id >= c->discord.shard_count ||
-	    c->bot.snapshot_interval < 1 || c->bot.log_level > LOG_LEVEL_DEBUG)
+	const struct config_discord *d = &c->discord;
+
+	if (c->nirc > CONFIG_IRC_MAX || c->bot.snapshot_interval < 1 ||
+	    c->bot.log_level > LOG_LEVEL_DEBUG)
+		abort();
+	/* every shard or a range, the range within a count set beside it */
+	if (d->shard_count < 0 || d->shard_count > 65535 ||
+	    (d->shard_first < 0) != (d->shard_last < 0) ||
+	    (d->shard_first >= 0 && (d->shard_first > d->shard_last || d->shard_count == 0 ||
+	                             d->shard_last >= d->shard_count)))
 		abort();
 	if (c->discord.enabled && c->discord.token_source == NULL)
 		abort();

@@ -12,6 +12,12 @@
 # keep_bot                         BOT_PID joins OTHER_PIDS (stopped by fail,
 #                                  cleanup) so another bot can start
 # sessions                         the fake's sessions, as JSON
+# live                             how many of them are live (connected, ready)
+# wait_live N [SECONDS]            wait (20 s by default) until N are live
+# pg_start                         a local PostgreSQL cluster for the test
+#                                  (tests/tools/pg_cluster.sh), stopped by its
+#                                  PID at exit; sets CONNINFO, and BOT_EXTRA to
+#                                  its [store] section
 # ctl COMMAND                      one control command (see fake_discord.c)
 # inject JSON                      POST /_control/interact
 # stat PATH                        one statistic, e.g. stat interactions.answered
@@ -27,6 +33,9 @@ TOOLS=$BUILD/tools
 WORK=$(mktemp -d /tmp/delver-discord.XXXXXX)
 TOKEN="MTEwMDAwMDAwMDAwMDAwMDAwMQ.fake.$$-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 export DELVER_TEST_TOKEN="$TOKEN"
+# The identify ledger goes to $RUNTIME_DIRECTORY when set: tests keep it in
+# their own state directory.
+unset RUNTIME_DIRECTORY
 FAKE_PID=""
 BOT_PID=""
 OTHER_PIDS=""
@@ -107,6 +116,45 @@ keep_bot() {
 
 sessions() {
 	curl -s "http://127.0.0.1:$PORT/_control/sessions"
+}
+
+live() {
+	sessions | python3 -c "
+import json, sys
+print(len([s for s in json.load(sys.stdin) if s['live']]))"
+}
+
+wait_live() {
+	wl=0
+	until [ "$(live)" = "$1" ]; do
+		wl=$((wl + 1))
+		[ $wl -gt $((${2:-20} * 10)) ] && fail "not $1 live sessions after ${2:-20} s: $(sessions)"
+		sleep 0.1
+	done
+}
+
+pg_start() {
+	# Its own directory under /tmp: as root the server runs as "postgres",
+	# which cannot enter $WORK (0700).
+	PG=$(mktemp -d /tmp/delver-discord-pg.XXXXXX)
+	trap pg_cleanup EXIT
+	CONNINFO=$(PG_FSYNC=off sh tests/tools/pg_cluster.sh start "$PG") || {
+		rm -rf "$PG"
+		PG=""
+		fail "the PostgreSQL cluster did not start"
+	}
+	BOT_EXTRA=$(printf '[store]\nbackend = postgresql\nconninfo = %s' "$CONNINFO")
+}
+
+pg_cleanup() {
+	for p in $OTHER_PIDS; do kill "$p" 2>/dev/null; done
+	for p in $OTHER_PIDS; do wait "$p" 2>/dev/null; done
+	OTHER_PIDS=""
+	if [ -n "${PG:-}" ]; then
+		sh tests/tools/pg_cluster.sh stop "$PG" > /dev/null 2>&1
+		rm -rf "$PG"
+	fi
+	cleanup
 }
 
 ctl() {

@@ -37,7 +37,7 @@ check valid-console 0 "t.conf is valid; it enables the console"
 
 export DELVER_TEST_TOKEN=not-a-real-token
 printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n[irc.libera]\nhost = irc.libera.chat\nnick = delver\nchannels = #a #b\n' > t.conf
-check valid-discord-irc 0 "t.conf is valid; it enables discord (shard 0 of 2), irc libera (irc.libera.chat:6697, 2 channels)"
+check valid-discord-irc 0 "t.conf is valid; it enables discord (shards 0-1 of 2), irc libera (irc.libera.chat:6697, 2 channels)"
 
 printf '[bot]\nsnapshot_interval = soon\n' > t.conf
 check bad-integer 3 "error: t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to 86400 (got 'soon')"
@@ -65,7 +65,7 @@ chmod 644 token
 printf '[discord]\ntoken_source = file:%s/token\n' "$tmp" > t.conf
 check world-readable-secret 3 "error: t.conf:2: [discord] token_source: $tmp/token is open to other users (mode 0644); run chmod 600 $tmp/token"
 chmod 600 token
-check private-secret-file 0 "t.conf is valid; it enables discord (shard 0 of 1)"
+check private-secret-file 0 "t.conf is valid; it enables discord (as many shards as Discord recommends)"
 
 unset DELVER_TEST_TOKEN
 printf '[bot]\n[discord]\ntoken_source = env:DELVER_TEST_TOKEN\n' > t.conf
@@ -80,7 +80,7 @@ mkdir creds
 printf 'tok\n' > creds/delver.discord-token
 CREDENTIALS_DIRECTORY=$tmp/creds
 export CREDENTIALS_DIRECTORY
-check credential 0 "t.conf is valid; it enables discord (shard 0 of 1)"
+check credential 0 "t.conf is valid; it enables discord (as many shards as Discord recommends)"
 unset CREDENTIALS_DIRECTORY
 # By hand, as the hint says: the directory the unit loads credentials from.
 check credentials-dir 0 "t.conf is valid; it enables discord (shard 0 of 1)" \
@@ -123,9 +123,14 @@ check shard-1-needs-no-irc-secret 0 "t.conf is valid; it enables discord (shard 
 	--check-config --config t.conf --shard 1
 check shard-0-needs-the-irc-secret 3 "error: t.conf:7: [irc.n] password_source: cannot read $tmp/absent: No such file or directory" \
 	--check-config --config t.conf --shard 0
+# The instances share the state directory: each keeps its part (shard-N).
 printf '[bot]\nstate_dir = /var/lib/delver\n[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n' > t.conf
-check shard-shared-state 3 "error: --shard runs one instance per shard, each with its own state: leave [bot] state_dir unset in t.conf (systemd's StateDirectory= then gives each its own)" \
+check shard-shared-state 0 "t.conf is valid; it enables discord (shard 0 of 2)" \
 	--check-config --config t.conf --shard 0
+# --shard needs the number of shards every instance runs.
+printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\n' > t.conf
+check shard-needs-a-count 3 "error: --shard 1 needs [discord] shard_count in t.conf set to the number of shards every instance runs (auto could differ between them)" \
+	--check-config --config t.conf --shard 1
 
 # A --config that does not exist is an error; a bad file stops the start.
 check absent-config 3 "error: cannot read absent.conf: No such file or directory" \

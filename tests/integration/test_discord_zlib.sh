@@ -13,7 +13,7 @@
 fake_start --heartbeat 5000
 bot_start
 wait_until "g['ready']" 10
-grep -q "starting (shard 0 of 1, zlib-stream compression)" "$BOT_LOG" ||
+grep -q "starting (as many shards as Discord recommends, zlib-stream compression)" "$BOT_LOG" ||
 	fail "the bot does not say it compresses"
 
 T=""
@@ -80,7 +80,7 @@ resumes=$(stat gateway.resumed)
 bot_start compress=none
 wait_until "g['ready'] and g['resumed'] == $resumes + 1" 15
 [ "$(stat gateway.identifies)" = 1 ] || fail "the restart identified instead of resuming"
-grep -q "starting (shard 0 of 1, no compression)" "$BOT_LOG" ||
+grep -q "starting (as many shards as Discord recommends, no compression)" "$BOT_LOG" ||
 	fail "the bot does not say it does not compress"
 burst 20
 answered 10

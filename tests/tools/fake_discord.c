@@ -5,6 +5,8 @@
  * fake_discord --port-file FILE --token TOKEN [--heartbeat MS]
  *              [--record FILE] [--stats FILE] [--expect-compress yes|no]
  *              [--resume-window MS] [--shards N] [--guilds N]
+ *              [--max-concurrency N] [--identify-interval MS]
+ *              [--clock-offset MS]
  *
  * Shards as Discord routes them: the bot is in --guilds guilds (1 by
  * default; guild i's id is the first's plus i << 22), GET /gateway/bot
@@ -18,6 +20,22 @@
  * outside [0, count), or a count that is not a multiple of shardmultiple,
  * is closed with 4010; one whose share of guildcount guilds would be over
  * 2500, with 4011.
+ *
+ * Starting sessions as Discord allows it (tests/tools/fake_discord/shard.c):
+ * IDENTIFYs go by bucket, shard_id % max_concurrency (--max-concurrency,
+ * 1 by default), one per bucket per 5 s; a sooner one is answered with op
+ * 9 (and is a violation, counted in identify_op9). The daily budget
+ * (session_start_limit: 1000 a day by default; "budget" control) counts
+ * every IDENTIFY admitted; one past it ends every session and resets the
+ * token (4004, then 401 in REST), as Discord does. --identify-interval MS
+ * is a test knob: the fake allows one IDENTIFY per bucket per MS instead of
+ * 5000 and says so in GET /gateway/bot (session_start_limit
+ * .identify_interval_ms, which Discord never sends), so tests of many
+ * shards need not wait 5 s each. --clock-offset MS sets the fake's wall
+ * clock MS ahead of the host's (negative: behind): its snowflakes and the
+ * Date header of its REST answers (sent on every answer, as Discord does)
+ * show that clock, while its own checks (the 3 s to answer) use its
+ * monotonic clock.
  *
  * As Discord does, a session stays resumable for a while after its
  * connection ends (--resume-window, 120 s by default); the events
@@ -74,7 +92,9 @@
  * registered for user installs are refused with 400 under "guild") |
  * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
  * guilds the bot is said to be in, for 4011; default: guilds) | shardmultiple N (a large
- * bot's count: IDENTIFY counts must be multiples of it)
+ * bot's count: IDENTIFY counts must be multiples of it) | maxconcurrency N (1 to 1024; the
+ * buckets start afresh) | identifyinterval MS | budget TOTAL REMAINING RESET_AFTER_MS |
+ * clockoffset MS
  *   POST /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
  *                              "guilds":G (channel c is in guild c % G),
  *                              "age_ms":A (optional: each is dispatched
@@ -104,6 +124,9 @@
  *                             deferral; kept: the newest first answer to a
  *                             "keep":true template; for a deferral, the
  *                             message that completed it)
+ *   GET  /_control/identifies every IDENTIFY: [{"t":MS since start,
+ *                             "shard":[i,n],"bucket":B,"outcome":"ready"|"op9"|
+ *                             "4010"|"4011"|"overrun"}]
  *   GET  /_control/messages/CHAN  the bot's messages in channel CHAN, as
  *                             Discord shows them, with "edits" and the
  *                             "interaction" each answers (see messages.c)
@@ -258,6 +281,10 @@ stats_json(void)
 	cJSON_AddNumberToObject(g, "zlib_connections", (double)F.st.zlib_connections);
 	cJSON_AddNumberToObject(g, "raw_bytes", (double)F.st.raw_bytes);
 	cJSON_AddNumberToObject(g, "wire_bytes", (double)F.st.wire_bytes);
+	cJSON_AddNumberToObject(g, "identify_op9", (double)F.st.identify_op9);
+	cJSON_AddNumberToObject(g, "refused_4011", (double)F.st.refused_4011);
+	cJSON_AddNumberToObject(g, "budget_overruns", (double)F.st.budget_overruns);
+	cJSON_AddNumberToObject(g, "remaining", F.remaining);
 	cJSON_AddNumberToObject(g, "ms_since_identify",
 	                        F.last_identify != 0 ? (double)(fake_now() - F.last_identify) : -1);
 	cJSON_AddBoolToObject(
@@ -400,6 +427,9 @@ control(struct http *h, struct http_answer *a)
 	} else if (strcmp(h->path, "/_control/sessions") == 0) {
 		a->status = 200;
 		a->body = gw_fake_sessions();
+	} else if (strcmp(h->path, "/_control/identifies") == 0) {
+		a->status = 200;
+		a->body = shard_fake_identifies();
 	} else if (strcmp(h->path, "/_control/channels") == 0) {
 		a->status = 200;
 		a->body = gw_fake_channels();
@@ -477,6 +507,15 @@ http_writeable(struct http *h)
 	if (h->phase == 1) {
 		if (lws_add_http_header_status(h->wsi, (unsigned int)h->a.status, &p, end))
 			return -1;
+		if (strncmp(h->path, "/_control", 9) != 0) {
+			char date[64];
+
+			shard_fake_date(date, sizeof(date));
+			if (lws_add_http_header_by_name(
+			        h->wsi, (const unsigned char *)"date:", (const unsigned char *)date,
+			        (int)strlen(date), &p, end))
+				return -1;
+		}
 		if (blen > 0 &&
 		    lws_add_http_header_by_token(
 		        h->wsi, WSI_TOKEN_HTTP_CONTENT_TYPE,
@@ -638,6 +677,7 @@ on_tick(lws_sorted_usec_list_t *sul)
 
 	gw_fake_inject((int64_t)lws_now_usecs());
 	gw_fake_tick(fake_now());
+	shard_fake_tick(fake_now());
 	if (fake_now() - swept >= 1000) {
 		swept = fake_now();
 		limits_fake_tick(swept);
@@ -658,7 +698,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: fake_discord --port-file FILE --token TOKEN [--heartbeat MS] "
 	                "[--record FILE] [--stats FILE] [--expect-compress yes|no] "
-	                "[--resume-window MS] [--shards N] [--guilds N]\n");
+	                "[--resume-window MS] [--shards N] [--guilds N] [--max-concurrency N] "
+	                "[--identify-interval MS] [--clock-offset MS]\n");
 	exit(2);
 }
 
@@ -673,7 +714,9 @@ main(int argc, char **argv)
 	memset(&F, 0, sizeof(F));
 	F.heartbeat_ms = 41250;
 	F.resume_window = 120000;
-	F.remaining = 1000;
+	F.total = F.remaining = 1000;
+	F.max_concurrency = 1;
+	F.identify_interval = 5000;
 	F.guilds = 1;
 	F.shards = 1;
 	F.shard_multiple = 1;
@@ -701,6 +744,14 @@ main(int argc, char **argv)
 			F.shards = atoi(v);
 		else if (!strcmp(argv[i], "--guilds") && atoi(v) >= 1 && atoi(v) <= 1000)
 			F.guilds = atoi(v);
+		else if (!strcmp(argv[i], "--max-concurrency") && atoi(v) >= 1 &&
+		         atoi(v) <= FAKE_BUCKETS_MAX)
+			F.max_concurrency = atoi(v);
+		else if (!strcmp(argv[i], "--identify-interval") && atoi(v) >= 1 &&
+		         atoi(v) <= 60000)
+			F.identify_interval = atoi(v);
+		else if (!strcmp(argv[i], "--clock-offset"))
+			F.clock_offset = atoll(v);
 		else if (!strcmp(argv[i], "--record"))
 			F.record = fopen(v, "w");
 		else if (!strcmp(argv[i], "--stats"))
@@ -716,7 +767,9 @@ main(int argc, char **argv)
 	srandom((unsigned)time(NULL) ^ (unsigned)getpid());
 	F.violations = cJSON_CreateArray();
 	F.all_tmpls = cJSON_CreateArray();
+	F.identify_log = cJSON_CreateArray();
 	F.started = fake_now();
+	F.reset_at = F.started + 14400000; /* as Discord's example: 4 h */
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	signal(SIGPIPE, SIG_IGN);
@@ -760,6 +813,7 @@ main(int argc, char **argv)
 	cJSON_Delete(F.scopes);
 	cJSON_Delete(F.all_tmpls);
 	cJSON_Delete(F.violations);
+	cJSON_Delete(F.identify_log);
 	if (F.record != NULL)
 		fclose(F.record);
 	free(F.token);

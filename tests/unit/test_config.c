@@ -53,8 +53,9 @@ test_defaults(void **state)
 	assert_null(c->bot.gm_role);
 	assert_false(c->discord.enabled);
 	assert_string_equal(c->discord.rest_url, "https://discord.com/api/v10");
-	assert_int_equal(c->discord.shard_id, 0);
-	assert_int_equal(c->discord.shard_count, 1);
+	assert_int_equal(c->discord.shard_first, -1); /* every shard */
+	assert_int_equal(c->discord.shard_last, -1);
+	assert_int_equal(c->discord.shard_count, 0); /* auto */
 	assert_int_equal(c->discord.intents, 1);
 	assert_true(c->discord.tls_verify);
 	assert_int_equal(c->discord.compress, DISCORD_COMPRESS_ZLIB);
@@ -137,7 +138,8 @@ test_full_file(void **state)
 	assert_string_equal(c->discord.application_id, "123456789012345678");
 	assert_string_equal(c->discord.gateway_url, "ws://127.0.0.1:9000");
 	assert_string_equal(c->discord.rest_url, "http://127.0.0.1:9000/api/v10");
-	assert_int_equal(c->discord.shard_id, 1);
+	assert_int_equal(c->discord.shard_first, 1);
+	assert_int_equal(c->discord.shard_last, 1);
 	assert_int_equal(c->discord.shard_count, 2);
 	assert_string_equal(c->discord.dev_guild, "42");
 	assert_int_equal(c->discord.intents, 513);
@@ -248,7 +250,48 @@ test_out_of_range(void **state)
 	        "t.conf:2: [bot] snapshot_interval must be a whole number of seconds from 1 to "
 	        "86400 (got '99999999999999999999')");
 	refused("[discord]\ntoken_source = env:T\nshard_count = 2\nshard_id = 2\n",
-	        "t.conf:4: [discord] shard_id must be less than shard_count (2) (got '2')");
+	        "t.conf:4: [discord] shard_id must lie below shard_count (2) (got '2')");
+}
+
+/* shard_count takes auto; shards takes one id or a range, which must lie
+ * below a count set beside it; shard_id is the older name of shards. */
+static void
+test_shards(void **state)
+{
+	struct config *c;
+
+	c = load("[discord]\ntoken_source = env:T\nshard_count = auto\n");
+	assert_non_null(c);
+	assert_int_equal(c->discord.shard_count, 0);
+	assert_int_equal(c->discord.shard_first, -1);
+	config_free(c);
+	c = load("[discord]\ntoken_source = env:T\nshard_count = 16\nshards = 4-7\n");
+	assert_non_null(c);
+	assert_int_equal(c->discord.shard_count, 16);
+	assert_int_equal(c->discord.shard_first, 4);
+	assert_int_equal(c->discord.shard_last, 7);
+	config_free(c);
+	c = load("[discord]\ntoken_source = env:T\nshard_count = 4\nshards =\n");
+	assert_non_null(c);
+	assert_int_equal(c->discord.shard_first, -1);
+	config_free(c);
+	refused("[discord]\ntoken_source = env:T\nshards = 0-3\n",
+	        "t.conf:3: [discord] shards needs shard_count set to the fleet's number of shards "
+	        "(auto could differ between processes)");
+	refused("[discord]\ntoken_source = env:T\nshard_count = 4\nshards = 2-4\n",
+	        "t.conf:4: [discord] shards must lie below shard_count (4) (got '2-4')");
+	refused("[discord]\ntoken_source = env:T\nshard_count = 4\nshards = 3-2\n",
+	        "t.conf:4: [discord] shards must be a shard id or a range FIRST-LAST of shard ids, "
+	        "from 0 to 65534 (got '3-2')");
+	refused("[discord]\ntoken_source = env:T\nshard_count = 4\nshards = 1--2\n",
+	        "t.conf:4: [discord] shards must be a shard id or a range FIRST-LAST of shard ids, "
+	        "from 0 to 65534 (got '1--2')");
+	refused("[discord]\ntoken_source = env:T\nshard_count = 4\nshards = 1\nshard_id = 1\n",
+	        "t.conf:5: [discord] shard_id and shards both name this process's shards; keep "
+	        "shards");
+	refused("[discord]\ntoken_source = env:T\nshard_count = many\n",
+	        "t.conf:3: [discord] shard_count must be auto or a whole number from 1 to 65535 "
+	        "(got 'many')");
 }
 
 static void
@@ -415,7 +458,7 @@ test_too_many_networks(void **state)
 static void
 test_missing_required_key(void **state)
 {
-	refused("[bot]\n[discord]\nshard_id = 0\n",
+	refused("[bot]\n[discord]\nshard_count = 1\n",
 	        "t.conf:2: [discord] is missing token_source (env:NAME, file:PATH or "
 	        "credential:NAME)");
 	refused("[irc.libera]\nhost = irc.libera.chat\n",
@@ -548,6 +591,7 @@ main(void)
 	    cmocka_unit_test(test_bad_integer),
 	    cmocka_unit_test(test_out_of_range),
 	    cmocka_unit_test(test_bad_enum),
+	    cmocka_unit_test(test_shards),
 	    cmocka_unit_test(test_bad_text),
 	    cmocka_unit_test(test_channel_keys),
 	    cmocka_unit_test(test_long_value_is_cut_in_message),

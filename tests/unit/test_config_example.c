@@ -105,7 +105,8 @@ assert_discord_defaults(const struct config_discord *got, const struct config_di
 	assert_same_str(got->application_id, want->application_id);
 	assert_same_str(got->gateway_url, want->gateway_url);
 	assert_same_str(got->rest_url, want->rest_url);
-	assert_int_equal(got->shard_id, want->shard_id);
+	assert_int_equal(got->shard_first, want->shard_first);
+	assert_int_equal(got->shard_last, want->shard_last);
 	assert_int_equal(got->shard_count, want->shard_count);
 	assert_same_str(got->dev_guild, want->dev_guild);
 	assert_int_equal(got->intents, want->intents);

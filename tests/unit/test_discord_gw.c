@@ -14,7 +14,9 @@
 #include "bot/log.h"
 #include "rules/base/rng.h"
 
-#define TOKEN "test.token-value"
+#define TOKEN         "test.token-value"
+#define BACKOFF_LIMIT 70000 /* ms: past any reconnect wait (backoff 60 s, jitter) */
+#define SIM_SPACING   5500  /* ms between the slots the simulated coordinator grants */
 
 /* What the session asked the transport to do. */
 struct world {
@@ -31,6 +33,9 @@ struct world {
 	int events;
 	char last_event[64];
 	int connect_result;
+	/* identify slots (a world made with slots): asked for, given back,
+	 * IDENTIFYs written */
+	int wants, unused, identified;
 };
 
 static int
@@ -77,8 +82,26 @@ h_fatal(void *ctx, int code, const char *msg)
 	snprintf(w->fatal, sizeof(w->fatal), "%s", msg);
 }
 
+static void
+h_want_identify(void *ctx)
+{
+	((struct world *)ctx)->wants++;
+}
+
+static void
+h_slot_unused(void *ctx)
+{
+	((struct world *)ctx)->unused++;
+}
+
+static void
+h_identified(void *ctx)
+{
+	((struct world *)ctx)->identified++;
+}
+
 static struct world *
-world_new(bool compress)
+world_new_with(bool compress, bool slots)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	struct discord_gw_opts o = {.token = TOKEN,
@@ -92,7 +115,10 @@ world_new(bool compress)
 	                             .close = h_close,
 	                             .want_write = h_want_write,
 	                             .event = h_event,
-	                             .fatal = h_fatal};
+	                             .fatal = h_fatal,
+	                             .identified = h_identified,
+	                             .want_identify = slots ? h_want_identify : NULL,
+	                             .slot_unused = slots ? h_slot_unused : NULL};
 
 	log_set_level(LOG_LEVEL_ERROR);
 	w->rng = rng_new_seeded(7);
@@ -101,10 +127,23 @@ world_new(bool compress)
 	return w;
 }
 
+static struct world *
+world_new(bool compress)
+{
+	return world_new_with(compress, false);
+}
+
 static int
 setup(void **state)
 {
 	*state = world_new(false);
+	return 0;
+}
+
+static int
+setup_slots(void **state)
+{
+	*state = world_new_with(false, true);
 	return 0;
 }
 
@@ -393,96 +432,99 @@ test_invalid_session(void **state)
 	assert_int_equal(discord_gw_stats(w->g)->identifies, 2);
 }
 
+/* A new session asks for a slot before it connects, and identifies at
+ * HELLO with it; the IDENTIFY's write is told (the coordinator's spacing
+ * counts from it). */
 static void
-test_identify_spacing(void **state)
+test_slot_before_connect(void **state)
 {
 	struct world *w = *state;
-	int64_t first;
-
-	to_ready(w);
-	first = w->now;
-	/* 4009: the session timed out; identify again, 5 s after the last. */
-	discord_gw_closed(w->g, 4009, w->now);
-	assert_null(discord_gw_session_id(w->g));
-	assert_true(discord_gw_next_wakeup(w->g, w->now) >= first + DISCORD_GW_IDENTIFY_EVERY);
-	advance(w, first + DISCORD_GW_IDENTIFY_EVERY + 1000);
-	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
-}
-
-/* The spacing counts from when IDENTIFY went on the wire, not from when it
- * was queued: a write that waited must not shorten the next gap. */
-static void
-test_identify_spacing_from_write(void **state)
-{
-	struct world *w = *state;
-	int64_t written;
 	cJSON *j;
 
 	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
-	discord_gw_opened(w->g, w->now);
-	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250},\"s\":null,\"t\":null}");
-	w->now += 300; /* the socket became writable late */
-	written = w->now;
-	j = frame(w);
-	assert_int_equal(op_of(j), 2);
-	cJSON_Delete(j);
-	discord_gw_closed(w->g, 4009, w->now);
-	assert_true(discord_gw_next_wakeup(w->g, w->now) >= written + DISCORD_GW_IDENTIFY_EVERY);
-	assert_true(DISCORD_GW_IDENTIFY_EVERY > 5000); /* a margin over Discord's 5 s */
-}
-
-/* An IDENTIFY by an earlier process (kept in the session file) holds the
- * first one of this process back until the spacing is over; one from
- * further back does not delay it; a time in the future counts as now. */
-static void
-test_identify_spacing_across_processes(void **state)
-{
-	struct world *w = *state;
-	cJSON *j;
-
-	assert_int_equal(discord_gw_last_identify(w->g), INT64_MIN);
-	discord_gw_restore_identify(w->g, w->now - 1000, w->now);
-	assert_int_equal(discord_gw_last_identify(w->g), w->now - 1000);
-	discord_gw_start(w->g, w->now);
-	/* the connection for a new session waits: 1 s after the last */
-	assert_int_equal(discord_gw_next_wakeup(w->g, w->now),
-	                 w->now - 1000 + DISCORD_GW_IDENTIFY_EVERY);
-	discord_gw_tick(w->g, w->now);
+	assert_int_equal(w->wants, 1);
 	assert_int_equal(w->connects, 0);
-	advance(w, w->now - 1000 + DISCORD_GW_IDENTIFY_EVERY);
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_WAIT_SLOT);
+	assert_int_equal(discord_gw_next_wakeup(w->g, w->now), INT64_MAX); /* it waits */
+	w->now += 7000;
+	discord_gw_grant(w->g, w->now);
 	assert_int_equal(w->connects, 1);
 	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	assert_int_equal(w->identified, 0);
 	j = frame(w);
-	assert_non_null(j);
 	assert_int_equal(op_of(j), 2);
 	cJSON_Delete(j);
-	assert_int_equal(discord_gw_last_identify(w->g), w->now);
+	assert_int_equal(w->identified, 1);
+	assert_int_equal(w->wants, 1);
+	assert_int_equal(w->unused, 0);
 }
 
+/* A slot granted longer ago than its lease (minus the margin) when HELLO
+ * comes is given back and another asked for; the connection waits for it,
+ * heartbeating. */
 static void
-test_identify_restored_future_and_past(void **state)
+test_slot_expired_at_hello(void **state)
 {
 	struct world *w = *state;
 	cJSON *j;
 
-	/* a clock that went back: the saved time is after now */
-	discord_gw_restore_identify(w->g, w->now + 3600000, w->now);
-	assert_int_equal(discord_gw_last_identify(w->g), w->now);
-	teardown(state);
-	setup(state);
-	w = *state;
-	/* an IDENTIFY a minute ago holds nothing back */
-	discord_gw_restore_identify(w->g, w->now - 60000, w->now);
 	discord_gw_start(w->g, w->now);
 	advance(w, w->now);
+	discord_gw_grant(w->g, w->now);
+	w->now += DISCORD_GW_SLOT_LEASE - DISCORD_GW_SLOT_MARGIN + 1;
+	discord_gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	assert_null(frame(w));
+	assert_int_equal(w->unused, 1);
+	assert_int_equal(w->wants, 2);
+	discord_gw_grant(w->g, w->now);
+	j = frame(w);
+	assert_int_equal(op_of(j), 2);
+	cJSON_Delete(j);
+	assert_int_equal(w->identified, 1);
+}
+
+/* A connection lost before its IDENTIFY gives the slot back; the next
+ * attempt asks again. A grant nobody waits for any more (stopped) is
+ * given back at once. A RESUME needs no slot. */
+static void
+test_slot_given_back(void **state)
+{
+	struct world *w = *state;
+	cJSON *j;
+
+	discord_gw_start(w->g, w->now);
+	advance(w, w->now);
+	discord_gw_grant(w->g, w->now);
+	discord_gw_closed(w->g, -1, w->now);
+	assert_int_equal(w->unused, 1);
+	advance(w, w->now + BACKOFF_LIMIT);
+	assert_int_equal(w->wants, 2);
+	discord_gw_grant(w->g, w->now);
+	discord_gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	cJSON_Delete(frame(w));
+	msg(w, "{\"op\":0,\"s\":1,\"t\":\"READY\",\"d\":{\"session_id\":\"s1\"}}");
+	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
+	/* a resume: no slot asked for */
+	discord_gw_closed(w->g, 4000, w->now);
+	advance(w, w->now + 1000);
 	discord_gw_opened(w->g, w->now);
 	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
 	j = frame(w);
-	assert_non_null(j);
-	assert_int_equal(op_of(j), 2);
+	assert_int_equal(op_of(j), 6);
 	cJSON_Delete(j);
+	assert_int_equal(w->wants, 2);
+	/* stopped while a slot was asked for: the grant goes back */
+	discord_gw_closed(w->g, 4009, w->now);
+	advance(w, w->now + BACKOFF_LIMIT);
+	assert_int_equal(w->wants, 3);
+	discord_gw_stop(w->g, false);
+	discord_gw_grant(w->g, w->now);
+	assert_int_equal(w->unused, 2);
+	assert_int_equal(w->identified, 1);
 }
 
 /* After a close: runs the clock to the reconnect (at most to limit), opens
@@ -523,8 +565,7 @@ test_repeated_abort_starts_new_session(void **state)
 	/* The replay breaks it again at the same sequence: a new session. */
 	discord_gw_abort(w->g, why, w->now);
 	assert_null(discord_gw_session_id(w->g));
-	assert_int_equal(reconnect_op(w, w->now + DISCORD_GW_IDENTIFY_EVERY + 2000),
-	                 2); /* IDENTIFY */
+	assert_int_equal(reconnect_op(w, w->now + BACKOFF_LIMIT), 2); /* IDENTIFY */
 	assert_string_equal(w->url, "wss://gateway.discord.gg/?v=10&encoding=json");
 }
 
@@ -642,6 +683,10 @@ struct sim {
 	int64_t min_gap, max_gap;
 	int heartbeats, identifies, resumes, hellos;
 	int64_t last_identify_at;
+	/* the coordinator's part: slots asked for are granted SIM_SPACING
+	 * after the last one */
+	int wants_seen;
+	int64_t grant_at, last_grant;
 	long wakeups;
 	int64_t sends[DISCORD_GW_BUDGET + 1]; /* ring of send times, to check the budget */
 	size_t nsends;
@@ -756,6 +801,20 @@ sim_react(struct sim *s)
 	}
 }
 
+/* A slot asked for: granted SIM_SPACING after the last one. */
+static void
+sim_want(struct sim *s)
+{
+	struct world *w = s->w;
+
+	if (w->wants > s->wants_seen) {
+		s->wants_seen = w->wants;
+		s->grant_at = s->last_grant == INT64_MIN || w->now >= s->last_grant + SIM_SPACING
+		                  ? w->now
+		                  : s->last_grant + SIM_SPACING;
+	}
+}
+
 /* Runs the session's timer up to until (not past it). */
 static void
 sim_run(struct sim *s, int64_t until)
@@ -763,19 +822,31 @@ sim_run(struct sim *s, int64_t until)
 	struct world *w = s->w;
 
 	sim_react(s);
+	sim_want(s);
 	for (;;) {
 		int64_t t = discord_gw_next_wakeup(w->g, w->now);
 
+		if (s->grant_at < t)
+			t = s->grant_at;
 		/* Due already (a connect right after a close): runs at once. */
 		if (t > until)
 			break;
 		if (t > w->now)
 			w->now = t;
+		if (t == s->grant_at) {
+			s->grant_at = INT64_MAX;
+			s->last_grant = w->now;
+			discord_gw_grant(w->g, w->now);
+			sim_react(s);
+			sim_want(s);
+			continue;
+		}
 		s->wakeups++;
 		discord_gw_tick(w->g, w->now);
 		/* discord_ws re-arms here, before the socket is writable. */
 		assert_true(discord_gw_next_wakeup(w->g, w->now) > w->now);
 		sim_react(s);
+		sim_want(s);
 	}
 	w->now = until;
 }
@@ -789,6 +860,8 @@ sim_init(struct sim *s, struct world *w)
 	s->last_hb = -1;
 	s->min_gap = -1;
 	s->last_identify_at = INT64_MIN;
+	s->grant_at = INT64_MAX;
+	s->last_grant = INT64_MIN;
 	discord_gw_start(w->g, w->now);
 	sim_run(s, w->now + 1);
 	assert_int_equal(discord_gw_state(w->g), DISCORD_GW_READY);
@@ -906,7 +979,7 @@ test_budget_wakeup_exact(void **state)
 }
 
 /* The reconnect paths on a session hours old: a zombie resumes, a 4009
- * identifies (5.5 s after the last IDENTIFY when that was recent), failed
+ * identifies once the (simulated) coordinator grants a slot, failed
  * connections back off up to 60 s, a silent server times out, op 9 false
  * identifies after 1-5 s. Every wakeup is in the future. */
 static void
@@ -938,7 +1011,7 @@ test_wakeups_reconnects_after_hours(void **state)
 	discord_gw_closed(w->g, 4009, w->now);
 	sim_run(&s, w->now + 5000);
 	assert_int_equal(s.identifies, 2);
-	sim_run(&s, t + DISCORD_GW_IDENTIFY_EVERY + 1000);
+	sim_run(&s, t + SIM_SPACING + 1000);
 	assert_int_equal(s.identifies, 3);
 
 	/* failed connections: backoff up to 60 s, then a resume */
@@ -1090,18 +1163,6 @@ test_hello_timeout(void **state)
 }
 
 static void
-test_daily_limit_waits(void **state)
-{
-	struct world *w = *state;
-
-	discord_gw_set_limits(w->g, 1000, 0, 30000, 1, w->now);
-	discord_gw_start(w->g, w->now);
-	assert_int_equal(discord_gw_next_wakeup(w->g, w->now), w->now + 30000);
-	advance(w, w->now + 30000);
-	assert_int_equal(w->connects, 1);
-}
-
-static void
 test_connect_failure_retries(void **state)
 {
 	struct world *w = *state;
@@ -1137,27 +1198,25 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_compress_in_every_url, setup_compress, teardown),
 	    cmocka_unit_test_setup_teardown(test_reconnect_op7, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_invalid_session, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_identify_spacing_from_write, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_identify_spacing_across_processes, setup,
-	                                    teardown),
-	    cmocka_unit_test_setup_teardown(test_identify_restored_future_and_past, setup,
-	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_slot_before_connect, setup_slots, teardown),
+	    cmocka_unit_test_setup_teardown(test_slot_expired_at_hello, setup_slots, teardown),
+	    cmocka_unit_test_setup_teardown(test_slot_given_back, setup_slots, teardown),
 	    cmocka_unit_test_setup_teardown(test_repeated_abort_starts_new_session, setup,
 	                                    teardown),
-	    cmocka_unit_test_setup_teardown(test_identify_spacing, setup, teardown),
 	    cmocka_unit_test(test_fatal_codes),
 	    cmocka_unit_test(test_resumable_codes),
 	    cmocka_unit_test_setup_teardown(test_backoff_grows, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_send_budget, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_wakeups_quiet_hours, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_wakeups_budget_on_old_connection, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wakeups_quiet_hours, setup_slots, teardown),
+	    cmocka_unit_test_setup_teardown(test_wakeups_budget_on_old_connection, setup_slots,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_budget_wakeup_exact, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_wakeups_reconnects_after_hours, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_wakeups_reconnects_after_hours, setup_slots,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_stalled, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_restored_session_resumes_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_garbage_ignored, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hello_timeout, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_daily_limit_waits, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_connect_failure_retries, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stop, setup, teardown),
 	};

@@ -17,8 +17,8 @@
  * trip ms later, done with oc. Records when each refresh was taken into
  * at[] (at most max); returns how many were taken. */
 static size_t
-run(struct discord_panels *p, int64_t from, int64_t to, int64_t trip,
-    enum discord_panel_outcome oc, int64_t *at, size_t max)
+run(struct discord_panels *p, int64_t from, int64_t to, int64_t trip, enum discord_panel_outcome oc,
+    int64_t *at, size_t max)
 {
 	size_t n = 0;
 	int64_t done_at = -1;
@@ -189,7 +189,7 @@ test_a_press_that_showed_the_panel_saves_the_edit(void **state)
 
 	(void)state;
 	discord_panels_changed(p, CH, MSG, 0); /* the press's change, committed */
-	seq = discord_panels_seq(p, CH);      /* the panel's render is asked */
+	seq = discord_panels_seq(p, CH);       /* the panel's render is asked */
 	discord_panels_shown(p, CH, MSG, seq, 50);
 	assert_int_equal(discord_panels_take_due(p, 1000, &chan, 1), 0);
 	assert_int_equal(discord_panels_count(p), 0);

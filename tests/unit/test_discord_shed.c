@@ -95,14 +95,72 @@ skew_estimate_moves_on(void **unused)
 	discord_shed_free(s);
 }
 
+/* The Date of REST answers bounds the skew alone: 3.5 s ahead is beyond
+ * the bound, so deadlines count from receipt (an id's age is ignored),
+ * said once; a Date that shows the clocks agreeing again (the clock was
+ * set) ends it, also once. */
+static void
+date_beyond_the_bound(void **unused)
+{
+	struct shed *s = discord_shed_new();
+	struct shed_skew k;
+
+	/* Discord's clock reads T0 (whole seconds) while ours reads
+	 * T0 + 3500 .. T0 + 3520 around the request. */
+	assert_int_equal(discord_shed_date(s, T0 / 1000, T0 + 3500, T0 + 3520, RX0),
+	                 SHED_CLOCK_OFF);
+	discord_shed_skew(s, &k);
+	assert_true(k.date && k.receipt);
+	assert_int_equal(k.lo, 2500);
+	assert_int_equal(k.hi, 3520);
+	/* another answer narrows it, and changes nothing else */
+	assert_int_equal(discord_shed_date(s, T0 / 1000 + 1, T0 + 5500, T0 + 5510, RX0 + MS),
+	                 SHED_CLOCK_SAME);
+	discord_shed_skew(s, &k);
+	assert_int_equal(k.lo, 3500);
+	assert_int_equal(k.hi, 3520);
+	/* an interaction 3.5 s "old" by its id is not old: 2.5 s left */
+	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 3504, RX0 + 2 * MS),
+	                 RX0 + 2 * MS + 2500 * MS);
+	/* the clock set right: the next answer meets nothing kept */
+	assert_int_equal(discord_shed_date(s, T0 / 1000 + 10, T0 + 10020, T0 + 10030, RX0 + 3 * MS),
+	                 SHED_CLOCK_OK);
+	discord_shed_skew(s, &k);
+	assert_false(k.receipt);
+	assert_int_equal(k.lo, -980);
+	assert_int_equal(k.hi, 30);
+	discord_shed_free(s);
+}
+
+/* Behind by 3.5 s is beyond the bound too; within it nothing changes. */
+static void
+date_behind_and_within(void **unused)
+{
+	struct shed *s = discord_shed_new();
+	struct shed_skew k;
+
+	assert_int_equal(discord_shed_date(s, T0 / 1000, T0 - 3500, T0 - 3490, RX0),
+	                 SHED_CLOCK_OFF);
+	discord_shed_skew(s, &k);
+	assert_true(k.receipt);
+	discord_shed_free(s);
+	s = discord_shed_new();
+	assert_int_equal(discord_shed_date(s, T0 / 1000, T0 + 300, T0 + 310, RX0), SHED_CLOCK_SAME);
+	discord_shed_skew(s, &k);
+	assert_false(k.receipt);
+	assert_false(k.ids);
+	/* ours set back while the request was out: no bound from it */
+	assert_int_equal(discord_shed_date(s, T0 / 1000, T0 + 900, T0 + 100, RX0), SHED_CLOCK_SAME);
+	discord_shed_free(s);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(ages_from_the_id),
-	    cmocka_unit_test(clock_behind),
-	    cmocka_unit_test(clock_ahead),
-	    cmocka_unit_test(skew_estimate_moves_on),
+	    cmocka_unit_test(ages_from_the_id),      cmocka_unit_test(clock_behind),
+	    cmocka_unit_test(clock_ahead),           cmocka_unit_test(skew_estimate_moves_on),
+	    cmocka_unit_test(date_beyond_the_bound), cmocka_unit_test(date_behind_and_within),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,9 @@
 static void
 agrees_with_a_list(void **state)
 {
-	enum { N = 5000 };
+	enum {
+		N = 5000
+	};
 	static bool in[N];
 	struct keyset *s = keyset_new();
 	char key[32];

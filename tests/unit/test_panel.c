@@ -258,7 +258,10 @@ buttons_keep_their_commands_rights(void **unused)
 	ok("bob", "/hazard");
 	ok("bob", "/rest");
 	ok("bob", "/wander");
-	ok("bob", "/undo");
+	/* A change that rolled dice only the GM takes back. */
+	run("bob", "/undo");
+	assert_true(reply_is_error(last));
+	ok("gm", "/undo");
 }
 
 /* cmd_panel_placed, bound as a transport binds it: message and was. */

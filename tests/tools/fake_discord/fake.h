@@ -34,6 +34,7 @@
 #define FAKE_USER_FOLLOWUPS 5                /* of an interaction of a user install alone */
 #define FAKE_REPLAY_MAX     20000
 #define STREAMS_MAX         8
+#define FAKE_BUCKETS_MAX    1024 /* max_concurrency at most */
 
 struct conn;
 
@@ -157,11 +158,22 @@ struct fake {
 	int guilds, shards, shard_multiple;
 	int64_t guild_count;
 	int heartbeat_ms;
-	int remaining;       /* session starts */
-	int fragment;        /* send events in fragments of this size (0: whole) */
-	int zsplit;          /* cut each compressed payload into messages of this size (0: one) */
-	int expect_compress; /* 1: every connection must ask for compression, -1: none
-	                        may, 0: either */
+	/* Starting sessions (shard.c): the daily budget (remaining of total
+	 * until reset_at, on fake_now()'s clock), the identify buckets
+	 * (shard_id % max_concurrency, each allowing one IDENTIFY per
+	 * identify_interval ms, when each last did), and whether an overrun
+	 * budget reset the token. */
+	int total, remaining;
+	int64_t reset_at;
+	int max_concurrency, identify_interval;
+	int64_t bucket_last[FAKE_BUCKETS_MAX];
+	bool token_reset;
+	cJSON *identify_log;  /* every IDENTIFY (see shard_fake_identifies) */
+	int64_t clock_offset; /* ms the fake's wall clock is ahead of the host's */
+	int fragment;         /* send events in fragments of this size (0: whole) */
+	int zsplit;           /* cut each compressed payload into messages of this size (0: one) */
+	int expect_compress;  /* 1: every connection must ask for compression, -1: none
+	                         may, 0: either */
 	bool lenient; /* unanswered interactions are no violation (REST stopped on purpose) */
 	bool user_install_allowed; /* the application may be installed to users ("appinstall") */
 	bool hold;                 /* IDENTIFY and RESUME go unanswered (a slow gateway) */
@@ -206,6 +218,9 @@ struct fake {
 		uint64_t fanout;            /* interactions dispatched to several sessions */
 		int64_t max_answer_ms;
 		uint64_t connections, identifies, resumes, resumed, heartbeats;
+		uint64_t identify_op9;    /* IDENTIFYs too soon in their bucket */
+		uint64_t refused_4011;    /* IDENTIFYs closed with 4011 */
+		uint64_t budget_overruns; /* IDENTIFYs past the daily budget */
 		int64_t max_hb_gap, min_hb_gap;
 		uint64_t requests, registrations, r429, r5xx, r401, r403, slow;
 		uint64_t r429_shared;      /* of the 429s, those of a shared limit */
@@ -257,6 +272,8 @@ struct fake {
 extern struct fake F;
 
 int64_t fake_now(void);
+/* The fake's wall clock in ms since 1970 (the host's plus clock_offset). */
+int64_t fake_wall_ms(void);
 void fake_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fake_record(const char *dir, const char *what, const char *body);
 
@@ -303,6 +320,27 @@ int gw_fake_left(void);
 void gw_fake_tick(int64_t now);
 struct inter *gw_fake_interaction(uint64_t id);
 void gw_fake_free(void);
+
+/* shard.c: the rules of starting sessions (see there). */
+enum shard_verdict {
+	SHARD_READY,   /* the session starts */
+	SHARD_INVALID, /* op 9 was sent: too soon in its bucket */
+	SHARD_CLOSED,  /* the connection is being closed (4010, 4011, 4004) */
+};
+/* Admits an IDENTIFY of shard [shard_id, shard_count] on c (its token,
+ * intents and shard array checked already). */
+enum shard_verdict shard_fake_admit(struct conn *c, int shard_id, int shard_count);
+/* GET /gateway/bot's body. */
+void shard_fake_gateway_bot(char *body, size_t len);
+/* An HTTP Date header's value for the fake's wall clock. */
+void shard_fake_date(char *out, size_t len);
+/* The budget: total, remaining, reset after ms; -1 when out of range. */
+int shard_fake_budget(int total, int remaining, int64_t reset_after_ms);
+/* Resets the budget when its time has come. */
+void shard_fake_tick(int64_t now);
+/* Every IDENTIFY: [{"t":ms since start,"shard":[i,n],"bucket":b,
+ * "outcome":"ready"|"op9"|"4010"|"4011"|"overrun"}] (owned by the caller). */
+char *shard_fake_identifies(void);
 
 /* faults.c: "drop", "noack", "op1", "op7", "op9 true", "close 4004",
  * "zcorrupt", "zbomb BYTES", ... (see fake_discord.c) */

@@ -206,6 +206,26 @@ gw_fake_control(const char *cmd, char *err, size_t errlen)
 		F.heartbeat_ms = atoi(arg);
 	} else if (strcmp(word, "remaining") == 0) {
 		F.remaining = atoi(arg);
+	} else if (strcmp(word, "budget") == 0) {
+		/* budget TOTAL REMAINING RESET_AFTER_MS */
+		char *end;
+		long total = strtol(cmd, &end, 10), rem = strtol(end, &end, 10);
+		long long after = strtoll(end, &end, 10);
+
+		if (shard_fake_budget((int)total, (int)rem, after) < 0) {
+			snprintf(err, errlen,
+			         "budget takes TOTAL REMAINING RESET_AFTER_MS "
+			         "(0 <= REMAINING <= TOTAL, 1 ms to a day)");
+			return -1;
+		}
+	} else if (strcmp(word, "maxconcurrency") == 0 && atoi(arg) >= 1 &&
+	           atoi(arg) <= FAKE_BUCKETS_MAX) {
+		F.max_concurrency = atoi(arg);
+		memset(F.bucket_last, 0, sizeof(F.bucket_last));
+	} else if (strcmp(word, "identifyinterval") == 0 && atoi(arg) >= 1 && atoi(arg) <= 60000) {
+		F.identify_interval = atoi(arg);
+	} else if (strcmp(word, "clockoffset") == 0) {
+		F.clock_offset = atoll(arg);
 	} else if (strcmp(word, "shards") == 0 && atoi(arg) >= 1) {
 		F.shards = atoi(arg);
 	} else if (strcmp(word, "guilds") == 0 && atoi(arg) >= 1 && atoi(arg) <= 1000) {

@@ -314,7 +314,13 @@ identify(struct conn *c, const cJSON *d)
 
 	F.st.identifies++;
 	if (F.hold) {
+		/* Held unanswered, but Discord has seen it: its bucket's
+		 * spacing counts from it. */
+		const cJSON *id = cJSON_GetArrayItem(shard, 0);
+
 		F.last_identify = now;
+		F.bucket_last[(cJSON_IsNumber(id) && id->valueint >= 0 ? id->valueint : 0) %
+		              F.max_concurrency] = now;
 		return;
 	}
 	if (c->authed) {
@@ -322,7 +328,7 @@ identify(struct conn *c, const cJSON *d)
 		gw_fake_close(c, 4005, "already authenticated");
 		return;
 	}
-	if (token == NULL || strcmp(token, F.token) != 0) {
+	if (token == NULL || strcmp(token, F.token) != 0 || F.token_reset) {
 		gw_fake_close(c, 4004, "authentication failed");
 		return;
 	}
@@ -351,23 +357,8 @@ identify(struct conn *c, const cJSON *d)
 		shard_id = id->valueint;
 		shard_count = n->valueint;
 	}
-	if (shard_count % F.shard_multiple != 0) {
-		/* A large bot must run a multiple of the count Discord gave it. */
-		gw_fake_close(c, 4010, "invalid shard: not a multiple of the large bot's count");
+	if (shard_fake_admit(c, shard_id, shard_count) != SHARD_READY)
 		return;
-	}
-	if (((F.guild_count > 0 ? F.guild_count : F.guilds) + shard_count - 1) / shard_count >
-	    2500) {
-		gw_fake_close(c, 4011, "sharding required");
-		return;
-	}
-	if (F.last_identify != 0 && now - F.last_identify < 5000)
-		fake_violation("IDENTIFY %" PRId64 " ms after the last (max_concurrency 1 allows "
-		               "one per 5 s)",
-		               now - F.last_identify);
-	F.last_identify = now;
-	if (F.remaining-- <= 0)
-		fake_violation("IDENTIFY past the session_start_limit");
 	ready(c, shard_id, shard_count, shard != NULL);
 }
 
@@ -402,7 +393,7 @@ resume(struct conn *c, const cJSON *d)
 	F.st.resumes++;
 	if (F.hold)
 		return;
-	if (token == NULL || strcmp(token, F.token) != 0) {
+	if (token == NULL || strcmp(token, F.token) != 0 || F.token_reset) {
 		gw_fake_close(c, 4004, "authentication failed");
 		return;
 	}
@@ -637,17 +628,14 @@ random_token(char *out, size_t n)
 	out[n - 1] = '\0';
 }
 
-/* A snowflake as Discord makes them: the wall clock in ms since
- * 2015-01-01 in the top 42 bits, so its age can be read from it; ids
- * still grow by at least one. */
+/* A snowflake as Discord makes them: Discord's wall clock (the fake's,
+ * fake_wall_ms) in ms since 2015-01-01 in the top 42 bits, so its age can
+ * be read from it; ids still grow by at least one. */
 static uint64_t
 snowflake_now(void)
 {
-	struct timespec ts;
-	uint64_t ms, id;
+	uint64_t ms = (uint64_t)fake_wall_ms() - 1420070400000ull, id;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ms = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u - 1420070400000ull;
 	id = ms << 22;
 	if (id < F.next_id)
 		id = F.next_id;

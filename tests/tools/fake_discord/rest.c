@@ -95,11 +95,7 @@ gateway_bot(struct http_answer *a)
 {
 	char body[512];
 
-	snprintf(body, sizeof(body),
-	         "{\"url\":\"ws://127.0.0.1:%d\",\"shards\":%d,\"session_start_limit\":"
-	         "{\"total\":1000,\"remaining\":%d,\"reset_after\":14400000,"
-	         "\"max_concurrency\":1}}",
-	         F.port, F.shards, F.remaining > 0 ? F.remaining : 0);
+	shard_fake_gateway_bot(body, sizeof(body));
 	fake_answer(a, 200, body);
 }
 
@@ -800,7 +796,8 @@ handle(const char *method, const char *path, const char *auth, const char *ua, c
 	 * needs the bot's. */
 	if (is_interaction_route(route) && auth[0] != '\0')
 		F.st.token_auth++;
-	if ((auth[0] != '\0' || !is_interaction_route(route)) && strcmp(auth, want) != 0) {
+	if ((auth[0] != '\0' || !is_interaction_route(route)) &&
+	    (strcmp(auth, want) != 0 || F.token_reset)) {
 		F.st.r401++;
 		fake_answer(a, 401, "{\"message\":\"401: Unauthorized\",\"code\":0}");
 		return;

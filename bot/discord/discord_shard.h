@@ -1,0 +1,73 @@
+/*
+ * discord_shard: one gateway connection of the transport, for one shard.
+ *
+ * A process runs one or more shards of the bot (shard_id in [first, last]
+ * of shard_count), each with its gateway session (discord_gw) on a socket
+ * of the transport's libwebsockets context (discord_ws), on the one loop.
+ * Everything else (REST, the interactions, the registration) is the
+ * transport's, shared.
+ *
+ * With a state directory, the shard's resume point is kept in
+ * discord-session-N.json (discord_session), written off the loop at most
+ * once a second and at the stop; a start that finds it resumes that
+ * session (unless it was made with other intents or another shard count),
+ * so the events sent while delver was down are replayed to it.
+ *
+ * A new session asks the transport's identify queue (discord_idq) for a
+ * slot and tells it when the IDENTIFY went or the slot was not used.
+ *
+ * Lifetime: discord_shard_new, discord_shard_start once the count is
+ * known; discord_shard_stop closes the session (kept resumable when there
+ * is a session file) and writes the resume point; discord_shard_shutdown
+ * closes its loop handles (done once per handle closed: see
+ * DISCORD_SHARD_HANDLES); discord_shard_free after the loop has ended.
+ */
+#ifndef DELVER_DISCORD_SHARD_H
+#define DELVER_DISCORD_SHARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cJSON.h>
+
+struct discord;
+struct discord_shard;
+struct discord_wsctx;
+struct discord_gw;
+struct discord_idq;
+
+#define DISCORD_SHARD_HANDLES 2 /* done calls of discord_shard_shutdown */
+
+struct discord_shard_opts {
+	int id, count;
+	const char *token, *gateway_url;
+	uint64_t intents;
+	bool compress;
+	const char *state_dir; /* the session file's directory, or NULL */
+	struct discord_wsctx *wsctx;
+	struct discord_idq *idq;
+};
+
+/* The transport's side: what each shard reports (discord.c). */
+void discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *t,
+                            const cJSON *d);
+void discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, int code, const char *msg);
+
+struct discord_shard *discord_shard_new(struct discord *dc, const struct discord_shard_opts *o);
+/* Reads the session file and connects. */
+void discord_shard_start(struct discord_shard *s);
+void discord_shard_stop(struct discord_shard *s);
+/* Whether its socket is open (or being opened) or its session file is
+ * being written. */
+bool discord_shard_busy(const struct discord_shard *s);
+void discord_shard_shutdown(struct discord_shard *s, void (*done)(void *ctx), void *ctx);
+void discord_shard_free(struct discord_shard *s);
+
+int discord_shard_id(const struct discord_shard *s);
+struct discord_gw *discord_shard_gw(struct discord_shard *s);
+/* uv_hrtime() when the frame being handled was complete. */
+uint64_t discord_shard_rx_ns(const struct discord_shard *s);
+/* The resume point changed: written within a second. */
+void discord_shard_touch(struct discord_shard *s);
+
+#endif

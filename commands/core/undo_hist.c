@@ -1,0 +1,572 @@
+/* undo_hist: the packed steps of a channel's undo history; see undo_hist.h. */
+#include "commands/core/undo_hist.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "rules/base/mem.h"
+#include "rules/base/utf8.h"
+
+/*
+ * A step is one allocation: three module bit sets and its flags, then its
+ * texts (enum undo_text's, each NUL-terminated), then for each module in
+ * has but not in none its delta (undo_delta.h) against the module's
+ * encoding after the step: the operations' length and after as numbers
+ * (7 bits a byte, low first), sum as 4 bytes, then the operations. Module
+ * order is undo_ids'.
+ */
+struct undo_step {
+	uint8_t has;   /* bit m: module m changed in this step */
+	uint8_t none;  /* bit m: it had no state before */
+	uint8_t whole; /* bit m: its delta holds the whole previous encoding (a saved full form) */
+	uint8_t flags; /* UNDO_ROLLED */
+	char data[];
+};
+
+/* The steps, oldest first, back to back in one allocation, each after its
+ * size in bytes as a number (7 bits a byte, low first). */
+struct undo_hist {
+	uint8_t *bytes; /* owned */
+	size_t len;
+	size_t n;
+};
+
+static size_t
+put_num(uint8_t *p, size_t v)
+{
+	size_t n = 0;
+
+	do {
+		uint8_t b = v & 0x7f;
+
+		v >>= 7;
+		if (p != NULL)
+			p[n] = b | (v ? 0x80 : 0);
+		n++;
+	} while (v);
+	return n;
+}
+
+static size_t
+get_num(uint8_t **p)
+{
+	size_t v = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	do {
+		b = *(*p)++;
+		v |= (size_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	return v;
+}
+
+static bool
+has_delta(const struct undo_step *s, int m)
+{
+	return (s->has >> m & 1) && !(s->none >> m & 1);
+}
+
+struct undo_step *
+undo_step_pack(const struct undo_parts *in, size_t *out_size)
+{
+	size_t size = sizeof(struct undo_step);
+	struct undo_step *s;
+	uint8_t *p;
+
+	for (int i = 0; i < UNDO_TEXTS; i++)
+		size += strlen(in->text[i]) + 1;
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		const struct undo_delta *d = &in->d[m];
+
+		if ((in->has >> m & 1) && !(in->none >> m & 1))
+			size +=
+			    put_num(NULL, d->ops_len) + put_num(NULL, d->after) + 4 + d->ops_len;
+	}
+	s = xmalloc(size);
+	s->has = in->has;
+	s->none = in->none;
+	s->whole = in->whole;
+	s->flags = in->flags;
+	p = (uint8_t *)s->data;
+	for (int i = 0; i < UNDO_TEXTS; i++) {
+		size_t n = strlen(in->text[i]) + 1;
+
+		memcpy(p, in->text[i], n);
+		p += n;
+	}
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		const struct undo_delta *d = &in->d[m];
+
+		if (!has_delta(s, m))
+			continue;
+		p += put_num(p, d->ops_len);
+		p += put_num(p, d->after);
+		for (int k = 0; k < 4; k++)
+			*p++ = (uint8_t)(d->sum >> (8 * k));
+		memcpy(p, d->ops, d->ops_len);
+		p += d->ops_len;
+	}
+	*out_size = size;
+	return s;
+}
+
+/* The step's text i, in the step. */
+static char *
+step_text(const struct undo_step *s, int i)
+{
+	char *t = (char *)s->data;
+
+	while (i-- > 0)
+		t += strlen(t) + 1;
+	return t;
+}
+
+const char *
+undo_step_text(const struct undo_step *s, enum undo_text i)
+{
+	return step_text(s, (int)i);
+}
+
+uint8_t
+undo_step_flags(const struct undo_step *s)
+{
+	return s->flags;
+}
+
+uint8_t
+undo_step_has(const struct undo_step *s)
+{
+	return s->has;
+}
+
+bool
+undo_step_has_delta(const struct undo_step *s, int m)
+{
+	return has_delta(s, m);
+}
+
+void
+undo_step_deltas(const struct undo_step *s, struct undo_delta d[UNDO_NMODS])
+{
+	uint8_t *p = (uint8_t *)step_text(s, UNDO_TEXTS - 1);
+
+	p += strlen((const char *)p) + 1;
+	memset(d, 0, UNDO_NMODS * sizeof(d[0]));
+	for (int m = 0; m < UNDO_NMODS; m++) {
+		if (!has_delta(s, m))
+			continue;
+		d[m].ops_len = get_num(&p);
+		d[m].after = get_num(&p);
+		d[m].sum = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		           (uint32_t)p[3] << 24;
+		p += 4;
+		d[m].ops = (uint8_t *)p;
+		d[m].whole = (s->whole >> m & 1) != 0;
+		p += d[m].ops_len;
+	}
+}
+
+/* The bytes of earlier state the step keeps (what UNDO_BYTES bounds). */
+static size_t
+step_bytes(const struct undo_step *s)
+{
+	struct undo_delta d[UNDO_NMODS];
+	size_t n = 0;
+
+	undo_step_deltas(s, d);
+	for (int m = 0; m < UNDO_NMODS; m++)
+		n += d[m].ops_len;
+	return n;
+}
+
+/* Step i, its size in *size and where its size starts in *at. */
+static struct undo_step *
+hist_step(const struct undo_hist *h, size_t i, size_t *size, size_t *at)
+{
+	uint8_t *p = h->bytes;
+
+	for (;;) {
+		uint8_t *start = p;
+		size_t n = get_num(&p);
+
+		if (i-- == 0) {
+			*size = n;
+			*at = (size_t)(start - h->bytes);
+			return (struct undo_step *)p;
+		}
+		p += n;
+	}
+}
+
+/* Appends a copy of s (size bytes) as the newest step. */
+static void
+hist_append(struct undo_hist *h, const struct undo_step *s, size_t size)
+{
+	size_t head = put_num(NULL, size);
+
+	h->bytes = xrealloc(h->bytes, h->len + head + size);
+	put_num(h->bytes + h->len, size);
+	memcpy(h->bytes + h->len + head, s, size);
+	h->len += head + size;
+	h->n++;
+}
+
+/* Removes step i (the oldest or the newest). */
+static void
+hist_remove(struct undo_hist *h, size_t i)
+{
+	size_t size, at, end;
+
+	hist_step(h, i, &size, &at);
+	end = at + put_num(NULL, size) + size;
+	memmove(h->bytes + at, h->bytes + end, h->len - end);
+	h->len -= end - at;
+	if (--h->n == 0) {
+		free(h->bytes);
+		h->bytes = NULL;
+	}
+}
+
+static void
+hist_clear(struct undo_hist *h)
+{
+	free(h->bytes);
+	h->bytes = NULL;
+	h->len = 0;
+	h->n = 0;
+}
+
+void
+undo_hist_push(struct undo_hist *h, struct undo_step *s, size_t size)
+{
+	size_t total = step_bytes(s);
+
+	if (total > UNDO_BYTES) {
+		hist_clear(h);
+		free(s);
+		return;
+	}
+	for (size_t i = 0; i < h->n; i++) {
+		size_t sz, at;
+
+		total += step_bytes(hist_step(h, i, &sz, &at));
+	}
+	while (h->n > 0 && (h->n == UNDO_STEPS || total > UNDO_BYTES)) {
+		size_t sz, at;
+
+		total -= step_bytes(hist_step(h, 0, &sz, &at));
+		hist_remove(h, 0);
+	}
+	hist_append(h, s, size);
+	free(s);
+}
+
+size_t
+undo_hist_count(const struct undo_hist *h)
+{
+	return h != NULL ? h->n : 0;
+}
+
+struct undo_step *
+undo_hist_step(const struct undo_hist *h, size_t i)
+{
+	size_t size, at;
+
+	return hist_step(h, i, &size, &at);
+}
+
+void
+undo_hist_pop(struct undo_hist *h)
+{
+	hist_remove(h, h->n - 1);
+}
+
+/* --- the module slot --- */
+
+static void *
+hist_create(void)
+{
+	return xcalloc(1, sizeof(struct undo_hist));
+}
+
+static void
+hist_destroy(void *p)
+{
+	struct undo_hist *h = p;
+
+	if (h == NULL)
+		return;
+	hist_clear(h);
+	free(h);
+}
+
+/* A step's saved form: its texts ("screen" only when not ""), "rolled":
+ * true when it rolled dice, "deltas" {"<module>": {"keep":P,
+ * "tail":S,"mid":M,"after":L,"sum":H} or null (no state before)}, and for
+ * a module kept whole (loaded from "mods"), "mods" {"<module>": text}. */
+static cJSON *
+hist_save(const void *p)
+{
+	const struct undo_hist *h = p;
+	cJSON *o = cJSON_CreateObject(), *steps = cJSON_AddArrayToObject(o, "steps");
+
+	for (size_t i = 0; i < h->n; i++) {
+		size_t size, at;
+		const struct undo_step *s = hist_step(h, i, &size, &at);
+		cJSON *so = cJSON_CreateObject(), *deltas = NULL, *whole = NULL;
+		struct undo_delta d[UNDO_NMODS];
+
+		cJSON_AddStringToObject(so, "who", step_text(s, 0));
+		cJSON_AddStringToObject(so, "name", step_text(s, 1));
+		cJSON_AddStringToObject(so, "path", step_text(s, 2));
+		cJSON_AddStringToObject(so, "args", step_text(s, 3));
+		if (step_text(s, UNDO_SCREEN)[0] != '\0')
+			cJSON_AddStringToObject(so, "screen", step_text(s, UNDO_SCREEN));
+		if (s->flags & UNDO_ROLLED)
+			cJSON_AddTrueToObject(so, "rolled");
+		undo_step_deltas(s, d);
+		for (int m = 0; m < UNDO_NMODS; m++) {
+			const char *key = chanmod_table[undo_ids[m]]->name;
+
+			if (!(s->has >> m & 1))
+				continue;
+			if (s->whole >> m & 1) {
+				char *text;
+				size_t len;
+
+				if (whole == NULL)
+					whole = cJSON_AddObjectToObject(so, "mods");
+				if (undo_delta_apply(&d[m], "", 0, &text, &len) < 0)
+					abort(); /* not reached: a whole delta fits anything */
+				cJSON_AddStringToObject(whole, key, text);
+				free(text);
+				continue;
+			}
+			if (deltas == NULL)
+				deltas = cJSON_AddObjectToObject(so, "deltas");
+			if (s->none >> m & 1)
+				cJSON_AddNullToObject(deltas, key);
+			else
+				cJSON_AddItemToObject(deltas, key, undo_delta_save(&d[m]));
+		}
+		cJSON_AddItemToArray(steps, so);
+	}
+	return o;
+}
+
+static int
+load_text(const cJSON *o, const char *name, char *dst, size_t size, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+	if (!cJSON_IsString(v) || strlen(v->valuestring) >= size ||
+	    !utf8_valid(v->valuestring, strlen(v->valuestring))) {
+		snprintf(err, errlen,
+		         "An undo step's \"%s\" is not a UTF-8 string of at most %zu bytes.", name,
+		         size - 1);
+		return -1;
+	}
+	memcpy(dst, v->valuestring, strlen(v->valuestring) + 1);
+	return 0;
+}
+
+/* The module index of a "mods"/"deltas" member, or -1 with err set when
+ * it is unknown or already given. */
+static int
+load_mod_index(const cJSON *v, const struct undo_parts *p, char *err, size_t errlen)
+{
+	int m = 0;
+
+	while (m < UNDO_NMODS && strcmp(chanmod_table[undo_ids[m]]->name, v->string) != 0)
+		m++;
+	if (m == UNDO_NMODS || (p->has >> m & 1)) {
+		snprintf(err, errlen,
+		         "An undo step names module \"%.40s\" that is unknown or repeated; "
+		         "allowed once each: tension, fungeon, procedure.",
+		         v->string);
+		return -1;
+	}
+	return m;
+}
+
+static struct undo_step *
+load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
+{
+	const cJSON *mods, *deltas, *v;
+	struct undo_parts p;
+	struct undo_step *s = NULL;
+	char text[UNDO_TEXTS][UNDO_WHAT_MAX > KEY_MAX ? UNDO_WHAT_MAX : KEY_MAX];
+	static const char *const names[UNDO_TEXTS] = {"who", "name", "path", "args", "screen"};
+	static const size_t sizes[UNDO_TEXTS] = {KEY_MAX, NAME_MAX_LEN, UNDO_PATH_MAX,
+	                                         UNDO_WHAT_MAX, KEY_MAX};
+	const cJSON *rolled;
+
+	memset(&p, 0, sizeof(p));
+	if (!cJSON_IsObject(so)) {
+		snprintf(err, errlen, "An undo step is not an object.");
+		return NULL;
+	}
+	rolled = cJSON_GetObjectItemCaseSensitive(so, "rolled");
+	for (int i = 0; i < UNDO_TEXTS; i++) {
+		/* A step saved before screens were kept has none. */
+		if (i == UNDO_SCREEN && cJSON_GetObjectItemCaseSensitive(so, names[i]) == NULL)
+			text[i][0] = '\0';
+		else if (load_text(so, names[i], text[i], sizes[i], err, errlen) < 0)
+			return NULL;
+		p.text[i] = text[i];
+	}
+	if (rolled != NULL && !cJSON_IsBool(rolled)) {
+		snprintf(err, errlen, "An undo step's \"rolled\" is not true or false.");
+		return NULL;
+	}
+	if (cJSON_IsTrue(rolled))
+		p.flags |= UNDO_ROLLED;
+	mods = cJSON_GetObjectItemCaseSensitive(so, "mods");
+	deltas = cJSON_GetObjectItemCaseSensitive(so, "deltas");
+	if (deltas != NULL && !cJSON_IsObject(deltas)) {
+		snprintf(err, errlen, "An undo step's \"deltas\" is not an object.");
+		return NULL;
+	}
+	if (!cJSON_IsObject(mods) && (mods != NULL || deltas == NULL)) {
+		snprintf(err, errlen, "An undo step's \"mods\" is not an object.");
+		return NULL;
+	}
+	/* "mods": a module's whole previous encoding (a change kept whole). */
+	cJSON_ArrayForEach(v, mods)
+	{
+		int m = load_mod_index(v, &p, err, errlen);
+
+		if (m < 0)
+			goto out;
+		if (!cJSON_IsNull(v) && !cJSON_IsString(v)) {
+			snprintf(err, errlen,
+			         "An undo step's \"%.40s\" is neither a string nor null.",
+			         v->string);
+			goto out;
+		}
+		p.has |= (uint8_t)(1u << m);
+		if (cJSON_IsNull(v))
+			p.none |= (uint8_t)(1u << m);
+		else {
+			p.whole |= (uint8_t)(1u << m);
+			undo_delta_make_whole(v->valuestring, strlen(v->valuestring), &p.d[m]);
+		}
+	}
+	cJSON_ArrayForEach(v, deltas)
+	{
+		int m = load_mod_index(v, &p, err, errlen);
+
+		if (m < 0)
+			goto out;
+		p.has |= (uint8_t)(1u << m);
+		if (cJSON_IsNull(v))
+			p.none |= (uint8_t)(1u << m);
+		else if (undo_delta_load(v, v->string, &p.d[m], err, errlen) < 0)
+			goto out;
+	}
+	if (p.has == 0)
+		snprintf(err, errlen, "An undo step restores no module.");
+	else
+		s = undo_step_pack(&p, size);
+out:
+	for (int m = 0; m < UNDO_NMODS; m++)
+		undo_delta_free(&p.d[m]);
+	return s;
+}
+
+static int
+hist_load(void *p, const cJSON *o, char *err, size_t errlen)
+{
+	struct undo_hist *h = p;
+	const cJSON *steps = cJSON_GetObjectItemCaseSensitive(o, "steps"), *so;
+	size_t total = 0;
+
+	if (!cJSON_IsArray(steps) || cJSON_GetArraySize(steps) > UNDO_STEPS) {
+		snprintf(err, errlen, "The undo history's \"steps\" is not an array of at most %d.",
+		         UNDO_STEPS);
+		return -1;
+	}
+	cJSON_ArrayForEach(so, steps)
+	{
+		size_t size;
+		struct undo_step *s = load_step(so, &size, err, errlen);
+
+		if (s == NULL)
+			return -1;
+		total += step_bytes(s);
+		hist_append(h, s, size);
+		free(s);
+	}
+	if (total > UNDO_BYTES) {
+		snprintf(err, errlen, "The undo history holds %zu bytes; at most %d are allowed.",
+		         total, UNDO_BYTES);
+		return -1;
+	}
+	return 0;
+}
+
+/* Moves the steps made by from, or behind from's screen, onto to (so they
+ * may still undo them). The earlier states are left as they were: undoing
+ * a step made before the adoption brings back the legacy key in what it
+ * restores. */
+static int
+hist_rekey(void *mod, const char *from, const char *to)
+{
+	struct undo_hist *h = mod, out = {0};
+	int moved = 0;
+
+	for (size_t i = 0; i < h->n; i++) {
+		size_t size, at;
+		struct undo_step *s = hist_step(h, i, &size, &at), *re;
+		struct undo_parts p;
+		char key[KEY_MAX];
+		bool who = strcmp(step_text(s, UNDO_WHO), from) == 0,
+		     screen = strcmp(step_text(s, UNDO_SCREEN), from) == 0;
+
+		if (!who && !screen) {
+			hist_append(&out, s, size);
+			continue;
+		}
+		utf8_copy(key, sizeof(key), to);
+		memset(&p, 0, sizeof(p));
+		for (int k = 0; k < UNDO_TEXTS; k++)
+			p.text[k] = step_text(s, k);
+		if (who)
+			p.text[UNDO_WHO] = key;
+		if (screen)
+			p.text[UNDO_SCREEN] = key;
+		p.has = s->has;
+		p.none = s->none;
+		p.whole = s->whole;
+		p.flags = s->flags;
+		undo_step_deltas(s, p.d);
+		re = undo_step_pack(&p, &size);
+		hist_append(&out, re, size);
+		free(re);
+		moved++;
+	}
+	hist_clear(h);
+	*h = out;
+	return moved;
+}
+
+const struct chanmod undo_mod = {
+    .name = "undo",
+    .create = hist_create,
+    .destroy = hist_destroy,
+    .save = hist_save,
+    .load = hist_load,
+    .rekey = hist_rekey,
+};
+
+size_t
+undo_depth(const struct channel *ch)
+{
+	return undo_hist_count(channel_mod_peek(ch, CHANMOD_UNDO));
+}

@@ -1,0 +1,272 @@
+/*
+ * Who may undo what (commands/core/undo.h), through the dispatcher.
+ *
+ * Rolls stand: a change during which the command drew dice (a hazard roll,
+ * a bargain, a vendor's stock, a Fungeon hallway) is undone by the GM seat's
+ * holder alone, who is answered in the channel with the dice named; its
+ * maker, another player and a channel admin who does not hold the seat are
+ * each refused with one sentence; with the seat empty nobody can. A change
+ * that rolled nothing stays its maker's to undo. The mark is the
+ * machinery's (dice drawn while the command ran), kept across a save and a
+ * load, and set for every command that rolls.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/console/render_text.h"
+#include "commands/core/dispatch.h"
+#include "commands/core/undo.h"
+#include "rules/base/buf.h"
+#include "rules/base/rng.h"
+
+static struct dispatch d;
+static struct reply *last;
+static char text[8192];
+
+static int
+setup(void **unused)
+{
+	(void)unused;
+	memset(&d, 0, sizeof(d));
+	d.state = state_new();
+	d.rng = rng_new_seeded(11);
+	last = NULL;
+	return 0;
+}
+
+static int
+teardown(void **unused)
+{
+	(void)unused;
+	reply_free(last);
+	state_free(d.state);
+	rng_free(d.rng);
+	return 0;
+}
+
+/* Runs line as user (a channel admin when admin) in the channel "table";
+ * the channel's text (or the error) in text, the invoker's part after it
+ * when there is one. */
+static const char *
+run_as(const char *user, bool admin, const char *line)
+{
+	struct origin o;
+	struct buf b;
+
+	memset(&o, 0, sizeof(o));
+	o.platform = "console";
+	o.platform_admin = admin;
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_free(last);
+	last = reply_new();
+	dispatch_line(&d, &o, line, strlen(line), 0, last);
+	if (reply_is_error(last)) {
+		snprintf(text, sizeof(text), "%s", reply_error_text(last));
+		return text;
+	}
+	buf_init(&b, 1 << 20);
+	render_text(reply_msg(last, REPLY_CHANNEL), false, &b);
+	if (reply_msg(last, REPLY_INVOKER) != NULL) {
+		buf_adds(&b, "(only you) ");
+		render_text(reply_msg(last, REPLY_INVOKER), false, &b);
+	}
+	snprintf(text, sizeof(text), "%s", buf_str(&b));
+	buf_free(&b);
+	return text;
+}
+
+static const char *
+run(const char *user, const char *line)
+{
+	return run_as(user, false, line);
+}
+
+static struct channel *
+table(void)
+{
+	return state_channel(d.state, "console:table");
+}
+
+/* The saved form of the newest undo step (caller frees). */
+static char *
+newest_step(void)
+{
+	cJSON *o = undo_mod.save(channel_mod_peek(table(), CHANMOD_UNDO));
+	cJSON *steps = cJSON_GetObjectItem(o, "steps");
+	char *t = cJSON_PrintUnformatted(cJSON_GetArrayItem(steps, cJSON_GetArraySize(steps) - 1));
+
+	cJSON_Delete(o);
+	return t;
+}
+
+/* The play-test's reroll: a bargain taken back and tried again until the
+ * price is better; and a bad hazard roll taken back by its roller. With
+ * nobody in the GM seat, nobody takes them back. */
+static void
+no_reroll_without_a_gm(void **unused)
+{
+	(void)unused;
+	run("gm", "/vendor Gus");
+	run("alice", "/bargain Gus \"lot of pelts\" sell +0");
+	assert_string_equal(run("alice", "/undo"),
+	                    "Your /bargain Gus \"lot of pelts\" sell +0 rolled dice, and rolls "
+	                    "stand: only the GM may take it back, and nobody holds the GM seat "
+	                    "here.");
+	assert_string_equal(run_as("gm", true, "/undo"),
+	                    "The last change here, alice's /bargain Gus \"lot of pelts\" sell +0, "
+	                    "rolled dice, and rolls stand: only the GM may take it back, and "
+	                    "nobody holds the GM seat here.");
+	assert_int_equal(undo_depth(table()), 2);
+	/* The deal was tried: the vendor never prices that lot again. */
+	assert_non_null(
+	    strstr(run("alice", "/bargain Gus \"lot of pelts\" sell +0"), "lot of pelts"));
+	assert_true(reply_is_error(last));
+	run("alice", "/hazard");
+	assert_string_equal(run("alice", "/undo"),
+	                    "Your /hazard roll rolled dice, and rolls stand: only the GM may take "
+	                    "it back, and nobody holds the GM seat here.");
+	assert_int_equal(undo_depth(table()), 3);
+}
+
+/* With a GM in the seat: the roller and another player are sent to the
+ * GM, a channel admin who is not the GM is refused too; the GM takes the
+ * roll back in the open, named with its dice. */
+static void
+the_gm_takes_a_roll_back(void **unused)
+{
+	(void)unused;
+	run("gm", "/gm claim");
+	run("alice", "/hazard");
+	assert_string_equal(run("alice", "/undo"),
+	                    "Your /hazard roll rolled dice, and rolls stand: ask the GM, gm, to "
+	                    "undo it.");
+	assert_string_equal(run("bob", "/undo"),
+	                    "The last change here, alice's /hazard roll, rolled dice, and rolls "
+	                    "stand: ask the GM, gm, to undo it.");
+	assert_string_equal(run_as("carol", true, "/undo"),
+	                    "The last change here, alice's /hazard roll, rolled dice, and rolls "
+	                    "stand: ask the GM, gm, to undo it.");
+	assert_int_equal(undo_depth(table()), 1);
+	assert_string_equal(run("gm", "/undo"),
+	                    "Undid alice's /hazard roll and the dice it rolled: dungeon procedure "
+	                    "state is as it was before.\nNothing more can be undone here.\n");
+	assert_int_equal(undo_depth(table()), 0);
+}
+
+/* A change that rolled nothing stays its maker's, as before. */
+static void
+a_change_without_dice_stays_undoable(void **unused)
+{
+	char *step;
+
+	(void)unused;
+	run("gm", "/gm claim");
+	run("alice", "/light add torch");
+	step = newest_step();
+	assert_null(strstr(step, "\"rolled\""));
+	free(step);
+	assert_string_equal(run("alice", "/undo"),
+	                    "Undid alice's /light add torch: dungeon procedure state is as it was "
+	                    "before.\nNothing more can be undone here.\n");
+}
+
+/* The mark comes from the dice drawn, whatever the command: each of these
+ * rolls, and is marked; each of those does not, and is not. */
+static void
+the_machinery_sees_the_dice(void **unused)
+{
+	static const char *const rolling[] = {
+	    "/vendor Gus", "/bargain Gus gem sell +2", "/hazard", "/rest", "/fungeon hallway", NULL,
+	};
+	static const char *const still[] = {
+	    "/light add torch",
+	    "/tension raise combat",
+	    "/safe on",
+	    "/hazard who gm",
+	    "/turn move walking",
+	    "/turn advance",
+	    "/fungeon join Brom fighter 2",
+	    NULL,
+	};
+
+	(void)unused;
+	run("gm", "/gm claim");
+	run("gm", "/fungeon join Alba wizard 2");
+	for (size_t i = 0; rolling[i] != NULL; i++) {
+		size_t depth = undo_depth(table());
+		char *step;
+
+		run("gm", rolling[i]);
+		if (undo_depth(table()) != depth + 1)
+			fail_msg("%s left no step: %s", rolling[i], text);
+		step = newest_step();
+		if (strstr(step, "\"rolled\":true") == NULL)
+			fail_msg("%s rolled dice but its step is not marked: %s", rolling[i], step);
+		free(step);
+	}
+	for (size_t i = 0; still[i] != NULL; i++) {
+		char *step;
+
+		size_t depth = undo_depth(table());
+
+		run("gm", still[i]);
+		if (undo_depth(table()) != depth + 1 && undo_depth(table()) != UNDO_STEPS)
+			fail_msg("%s left no step: %s", still[i], text);
+		step = newest_step();
+		if (strstr(step, "\"rolled\"") != NULL)
+			fail_msg("%s rolled no dice but its step is marked: %s", still[i], step);
+		free(step);
+	}
+}
+
+/* The mark is saved with the step and read back. */
+static void
+the_mark_survives_a_restart(void **unused)
+{
+	cJSON *o;
+	void *h;
+	char err[256];
+
+	(void)unused;
+	run("gm", "/gm claim");
+	run("alice", "/hazard");
+	o = undo_mod.save(channel_mod_peek(table(), CHANMOD_UNDO));
+	h = undo_mod.create();
+	assert_int_equal(undo_mod.load(h, o, err, sizeof(err)), 0);
+	channel_mod_set(table(), CHANMOD_UNDO, h);
+	cJSON_Delete(o);
+	assert_string_equal(run("alice", "/undo"),
+	                    "Your /hazard roll rolled dice, and rolls stand: ask the GM, gm, to "
+	                    "undo it.");
+	o = cJSON_Parse("{\"steps\":[{\"who\":\"a\",\"name\":\"a\",\"path\":\"x\",\"args\":\"\","
+	                "\"rolled\":1,\"deltas\":{\"tension\":null}}]}");
+	h = undo_mod.create();
+	assert_int_equal(undo_mod.load(h, o, err, sizeof(err)), -1);
+	assert_string_equal(err, "An undo step's \"rolled\" is not true or false.");
+	undo_mod.destroy(h);
+	cJSON_Delete(o);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(no_reroll_without_a_gm, setup, teardown),
+	    cmocka_unit_test_setup_teardown(the_gm_takes_a_roll_back, setup, teardown),
+	    cmocka_unit_test_setup_teardown(a_change_without_dice_stays_undoable, setup, teardown),
+	    cmocka_unit_test_setup_teardown(the_machinery_sees_the_dice, setup, teardown),
+	    cmocka_unit_test_setup_teardown(the_mark_survives_a_restart, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
