@@ -21,17 +21,21 @@ struct pchan {
 	uint64_t chan;
 	char msg[PANEL_ID_MAX];  /* the message to edit, "" unknown */
 	char gone[PANEL_ID_MAX]; /* a message found gone, "" none */
-	uint64_t seq;            /* changes counted */
-	uint64_t shown;          /* changes the message shows */
-	uint64_t taken;          /* changes counted when the refresh on its way was taken */
-	int64_t due;   /* the next refresh, or (nothing stale) when the entry goes; 0: none */
-	int64_t paced; /* no refresh starts before */
-	bool busy;     /* a refresh is on its way */
+	/* Changes are numbered across every channel (struct discord_panels'
+	 * count), so a number given out stays meaningful when entries come
+	 * and go. */
+	uint64_t seq;   /* the newest change's number */
+	uint64_t shown; /* the message shows every change up to this number */
+	uint64_t taken; /* the newest number when the refresh on its way was taken */
+	int64_t due;    /* the next refresh, or (nothing stale) when the entry goes; 0: none */
+	int64_t paced;  /* no refresh starts before */
+	bool busy;      /* a refresh is on its way */
 	UT_hash_handle hh;
 };
 
 struct discord_panels {
 	struct pchan *set;
+	uint64_t count; /* changes counted: the newest change's number */
 };
 
 struct discord_panels *
@@ -117,9 +121,9 @@ discord_panels_changed(struct discord_panels *p, uint64_t chan, const char *msg,
 		copy_id(c->msg, msg);
 	/* The first change since the panel was current opens the window that
 	 * coalesces the burst; later ones join it. */
-	if (!c->busy && c->seq == c->shown)
+	if (!c->busy && c->seq <= c->shown)
 		c->due = later(now + PANEL_COALESCE_MS, c->paced);
-	c->seq++;
+	c->seq = ++p->count;
 }
 
 size_t
@@ -132,7 +136,7 @@ discord_panels_take_due(struct discord_panels *p, int64_t now, uint64_t *out, si
 	{
 		if (c->busy || c->due == 0 || c->due > now)
 			continue;
-		if (c->seq == c->shown || c->gone[0] != '\0') {
+		if (c->seq <= c->shown || c->gone[0] != '\0') {
 			drop(p, c); /* current, paced out, nothing left to do */
 			continue;
 		}
@@ -221,11 +225,9 @@ discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_
 }
 
 uint64_t
-discord_panels_seq(const struct discord_panels *p, uint64_t chan)
+discord_panels_seq(const struct discord_panels *p)
 {
-	const struct pchan *c = find(p, chan);
-
-	return c != NULL ? c->seq : 0;
+	return p->count;
 }
 
 void
@@ -237,11 +239,9 @@ discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, u
 	c->gone[0] = '\0';
 	if (!c->busy)
 		copy_id(c->msg, msg);
-	if (seq > c->seq)
-		c->seq = seq;
 	if (seq > c->shown)
 		c->shown = seq;
-	if (!c->busy && c->seq == c->shown)
+	if (!c->busy && c->seq <= c->shown)
 		plan(c, now); /* nothing left: the entry goes once paced out */
 }
 

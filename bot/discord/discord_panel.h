@@ -79,12 +79,12 @@ const char *discord_panels_message_of(const struct discord_panels *p, uint64_t c
 void discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_outcome oc,
                          int64_t now);
 
-/* How many changes were counted in chan so far: a render asked now shows
- * them all. */
-uint64_t discord_panels_seq(const struct discord_panels *p, uint64_t chan);
-/* Message msg of chan was made to show the panel rendered when seq
- * changes were counted (a button's type 7, or a new panel posted), at now:
- * no refresh is due for them. */
+/* The number of the newest change counted (in any channel): a render of
+ * a channel's panel asked now shows every change of it up to there. */
+uint64_t discord_panels_seq(const struct discord_panels *p);
+/* Message msg of chan was made to show the panel rendered when
+ * discord_panels_seq said seq (a button's type 7, or a new panel posted),
+ * at now: no refresh is due for the changes up to seq. */
 void discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, uint64_t seq,
                           int64_t now);
 

@@ -62,7 +62,7 @@ test_a_busy_channel_is_coalesced_and_paced(void **state)
 			discord_panels_done(p, CH, PANEL_EDITED, t);
 		if (discord_panels_take_due(p, t, &chan, 1) == 1) {
 			at[n++] = t;
-			seq = discord_panels_seq(p, CH);
+			seq = discord_panels_seq(p);
 		}
 	}
 	/* The first waits for the burst (300 ms), then one per 1100 ms; the
@@ -189,16 +189,26 @@ test_a_press_that_showed_the_panel_saves_the_edit(void **state)
 
 	(void)state;
 	discord_panels_changed(p, CH, MSG, 0); /* the press's change, committed */
-	seq = discord_panels_seq(p, CH);       /* the panel's render is asked */
+	seq = discord_panels_seq(p);           /* the panel's render is asked */
 	discord_panels_shown(p, CH, MSG, seq, 50);
 	assert_int_equal(discord_panels_take_due(p, 1000, &chan, 1), 0);
 	assert_int_equal(discord_panels_count(p), 0);
 	/* A change comes while the press's render is on its way. */
 	discord_panels_changed(p, CH, MSG, 2000);
-	seq = discord_panels_seq(p, CH);
+	seq = discord_panels_seq(p);
 	discord_panels_changed(p, CH, MSG, 2010);
 	discord_panels_shown(p, CH, MSG, seq, 2050);
 	assert_int_equal(discord_panels_take_due(p, 2000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	discord_panels_done(p, CH, PANEL_EDITED, 2400);
+	assert_int_equal(discord_panels_take_due(p, 9000, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	/* A render asked before the channel's entry went and came back: its
+	 * number is older than any change counted since, which still gets
+	 * its edit. */
+	seq = discord_panels_seq(p);
+	discord_panels_changed(p, CH, MSG, 10000);
+	discord_panels_shown(p, CH, MSG, seq, 10050);
+	assert_int_equal(discord_panels_take_due(p, 10000 + PANEL_COALESCE_MS, &chan, 1), 1);
 	discord_panels_free(p);
 }
 
