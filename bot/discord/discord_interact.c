@@ -487,6 +487,8 @@ gm_message(struct interact *it, const struct reply *r, const char *chan_key,
 	out->dm_body = print_body(it, 0, part);
 	snprintf(out->gm_user, sizeof(out->gm_user), "%s", id);
 	snprintf(out->gm_name, sizeof(out->gm_name), "%s", reply_gm_name(r));
+	snprintf(out->gm_what, sizeof(out->gm_what), "%s", reply_gm_what(r));
+	out->gm_aside = reply_gm_is_aside(r);
 	key = reply_gm_fallback_key(r);
 	if (key != NULL && strncmp(key, "discord:", 8) == 0 &&
 	    strlen(key + 8) < sizeof(out->gm_chan) && key[8] != '\0' &&

@@ -77,6 +77,8 @@ struct interact_out {
 	char gm_user[24]; /* the GM's user id, "" for none */
 	char gm_chan[24]; /* the channel's id, "" for none */
 	char gm_name[64]; /* the GM's display name, for that follow-up */
+	char gm_what[96]; /* what the message is, for that follow-up (reply_gm_what) */
+	bool gm_aside;    /* it is an aside to the answer, not a secret roll */
 	char *dm_body;
 	bool error; /* the reply is an error (its message is ephemeral) */
 	/* For an answer held (discord_interact_event_held returned 2): whether

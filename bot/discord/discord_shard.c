@@ -32,6 +32,7 @@ struct discord_shard {
 	bool saving, save_again;
 	uv_timer_t save_timer;
 	bool started, stopped;
+	bool quiet; /* stopped: the identify queue hears no more of it (it may be closed) */
 	void (*down)(void *ctx); /* discord_shard_shutdown's done */
 	void *down_ctx;
 };
@@ -223,6 +224,8 @@ hook_want_identify(void *ctx)
 {
 	struct discord_shard *s = ctx;
 
+	if (s->quiet)
+		return;
 	discord_idq_want(s->idq, s->id, on_grant, s);
 }
 
@@ -231,6 +234,8 @@ hook_slot_unused(void *ctx)
 {
 	struct discord_shard *s = ctx;
 
+	if (s->quiet)
+		return;
 	discord_idq_unused(s->idq, s->id);
 }
 
@@ -240,6 +245,8 @@ hook_identified(void *ctx)
 {
 	struct discord_shard *s = ctx;
 
+	if (s->quiet)
+		return;
 	discord_idq_sent(s->idq, s->id);
 }
 
@@ -302,6 +309,7 @@ discord_shard_stop(struct discord_shard *s)
 	/* With a session file the session stays resumable at Discord, and its
 	 * last resume point is written now: a restart loses nothing. */
 	discord_gw_stop(s->gw, s->session_path != NULL);
+	s->quiet = true;
 	if (s->started)
 		session_save(s);
 	discord_ws_rearm(s->ws);

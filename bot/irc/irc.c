@@ -430,23 +430,27 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 	struct irc_say *v = NULL;
 	size_t n = 0;
 
+	bool gm_away = reply_msg(r, REPLY_GM) != NULL && !gm_here(b, r, where);
+	char text[400];
+
+	if (gm_away)
+		snprintf(text, sizeof(text),
+		         "The GM, %.64s, is not in %.64s under that nick, so delver did not send "
+		         "%.120s%s",
+		         reply_gm_name(r), where, reply_gm_what(r),
+		         reply_gm_is_aside(r) ? "." : "; roll again once they are back.");
 	if (reply_is_error(r) || quiet) {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), private_cmd(b), nick, nick, &keep, &v,
 		           &n);
-	} else if (reply_msg(r, REPLY_GM) != NULL && !gm_here(b, r, where)) {
-		char text[400];
-
-		snprintf(text, sizeof(text),
-		         "The GM, %.64s, is not in %.64s under that nick, so delver did not send "
-		         "your secret roll; roll again once they are back.",
-		         reply_gm_name(r), where);
+	} else if (gm_away && !reply_gm_is_aside(r)) {
+		/* A secret roll that cannot reach the GM is not made. */
 		irc_conn_say_lane(b->conn, lane, private_cmd(b), nick, text);
 		return;
 	} else {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, nick, &keep, &v, &n);
 		render_msg(b, reply_msg(r, REPLY_INVOKER), private_cmd(b), nick, nick, &keep, &v,
 		           &n);
-		if (reply_msg(r, REPLY_GM) != NULL)
+		if (reply_msg(r, REPLY_GM) != NULL && !gm_away)
 			render_msg(b, reply_msg(r, REPLY_GM), private_cmd(b), reply_gm_name(r),
 			           nick, &keep, &v, &n);
 	}
@@ -457,6 +461,9 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 		    "delver has too many replies waiting to be sent, so it dropped its "
 		    "answer to your command; try again in a minute.");
 	}
+	/* The rest went: the invoker is told the GM's part did not. */
+	if (gm_away && !reply_is_error(r) && !quiet)
+		irc_conn_say_lane(b->conn, lane, private_cmd(b), nick, text);
 	free(v);
 	render_irc_lines_free(&keep);
 }

@@ -66,7 +66,7 @@ struct chanmod {
 	 * when none. */
 	uint64_t (*log_count)(const void *);
 	/* Appends entry number seq (one of the newest log_keep) to out as one
-	 * JSON object. Returns 0, or -1 when out's cap was reached. */
+	 * JSON array. Returns 0, or -1 when out's cap was reached. */
 	int (*log_save)(const void *, uint64_t seq, struct buf *out);
 	/* Adds entry seq, read back from the store (oldest first, after load()
 	 * when the record holds the module's state). An entry the state holds

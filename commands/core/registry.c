@@ -341,6 +341,15 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			for (i = 0; o->choices[i] != NULL; i++)
 				if (strcasecmp(o->choices[i], v) == 0)
 					break;
+			for (size_t k = 0; o->choices[i] == NULL && o->choices[k] != NULL; k++) {
+				size_t n = strlen(o->choices[k]);
+
+				/* a plural choice typed in the singular ("trap" for traps) */
+				if (n == strlen(v) + 1 &&
+				    strncasecmp(o->choices[k], v, n - 1) == 0 &&
+				    (o->choices[k][n - 1] == 's' || o->choices[k][n - 1] == 'S'))
+					i = k;
+			}
 			if (o->choices[i] == NULL) {
 				struct buf b;
 

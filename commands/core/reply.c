@@ -33,6 +33,7 @@ struct reply {
 	bool line_open[REPLY_AUDIENCES];
 	char *gm_key, *gm_name; /* the GM message's recipient, in the arena */
 	char *gm_fallback;      /* where it goes when it cannot, in the arena */
+	char *gm_aside;         /* what it is, when an aside (reply_gm_aside), in the arena */
 	bool error;
 	char *error_text;
 	char *panel; /* reply_panel's message id ("" none), in the arena; NULL: not a panel */
@@ -155,7 +156,7 @@ reply_clear(struct reply *r)
 	memset(r->msg, 0, sizeof(r->msg));
 	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
 	memset(r->line_open, 0, sizeof(r->line_open));
-	r->gm_key = r->gm_name = r->gm_fallback = NULL;
+	r->gm_key = r->gm_name = r->gm_fallback = r->gm_aside = NULL;
 	r->panel = NULL;
 	r->error = false;
 	r->error_text = NULL;
@@ -209,6 +210,24 @@ const char *
 reply_gm_fallback_key(const struct reply *r)
 {
 	return r->gm_fallback;
+}
+
+void
+reply_gm_aside(struct reply *r, const char *what)
+{
+	r->gm_aside = copy_text(r, what, strlen(what), NULL);
+}
+
+const char *
+reply_gm_what(const struct reply *r)
+{
+	return r->gm_aside != NULL ? r->gm_aside : "your secret roll";
+}
+
+bool
+reply_gm_is_aside(const struct reply *r)
+{
+	return r->gm_aside != NULL;
 }
 
 /* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,

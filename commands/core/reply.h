@@ -170,6 +170,20 @@ const char *reply_gm_name(const struct reply *r);
 void reply_gm_fallback(struct reply *r, const char *chan_key);
 /* That channel's key, or NULL. */
 const char *reply_gm_fallback_key(const struct reply *r);
+/*
+ * Marks the GM's message an aside to the rest of the reply, which stands
+ * without it (a hazard roll whose creature is behind the screen), and says
+ * what it is for the invoker ("what your hazard roll put behind the GM's
+ * screen", copied): when the GM's message cannot be delivered, a transport
+ * still sends the rest and tells the invoker that this did not reach the
+ * GM. Without it the GM's message is the point of the reply (a secret
+ * roll): undeliverable, the reply is not sent.
+ */
+void reply_gm_aside(struct reply *r, const char *what);
+/* What the GM's message is, as the invoker is told: the aside's words, or
+ * "your secret roll". */
+const char *reply_gm_what(const struct reply *r);
+bool reply_gm_is_aside(const struct reply *r);
 
 /* Sets the current message's title. */
 void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

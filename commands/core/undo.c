@@ -38,11 +38,13 @@ encode_mod(const struct channel *ch, int m)
 
 	if (mod == NULL)
 		return NULL;
+	json_scratch_begin(); /* the tree lives for this call (json.h) */
 	o = chanmod_table[undo_ids[m]]->save(mod);
 	buf_init(&b, SIZE_MAX);
 	if (json_write(o, &b) < 0)
 		abort(); /* a module's save() built a node JSON has no text for */
 	cJSON_Delete(o);
+	json_scratch_end();
 	return buf_take(&b);
 }
 

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
 #include "rules/base/buf.h"
 #include "rules/base/num.h"
 #include "rules/dice/dice.h"
@@ -361,9 +362,10 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 
 /* Logs a roll: its canonical text (with label, the label option's when
  * the text has none) and its totals; one the channel saw in the roll log,
- * a secret one in the GM's secret log. */
+ * a secret one (gm: the key of the GM it went to, else NULL) in the GM's
+ * secret log. */
 static void
-log_roll(struct invocation *inv, const struct dice_result *res, const char *label, bool secret)
+log_roll(struct invocation *inv, const struct dice_result *res, const char *label, const char *gm)
 {
 	struct rollchan *rc = rollchan_of(inv->chan);
 	char what[ROLLCHAN_WHAT_MAX * 2], result[ROLLCHAN_RESULT_MAX * 2];
@@ -394,8 +396,8 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
 		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
 	/* The roll log is appended alone; the secret one is in the record. */
-	if (secret) {
-		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result);
+	if (gm != NULL) {
+		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
 		channel_touch(inv->chan);
 	} else {
 		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
@@ -417,42 +419,33 @@ enum roll_audience {
 /*
  * Where a secret roll goes: the channel is told that it was made and by
  * whom, nothing else (not the dice, which give the modifier away, nor the
- * label), and the roll goes to the GM seat's holder, or, where the GM
- * cannot be sent a private message, to the channel the GM set for them
- * (/gm secret-channel); the GM's own secret roll (or that of anyone who may
- * act as GM here) stays behind the screen, for the invoker alone. Returns
- * false (with an error reply) when the channel has no GM to send it to.
+ * label), and the roll goes behind the GM's screen (gm_screen.h): the GM's
+ * own secret roll (or that of anyone who may act as GM here) to the invoker
+ * alone, a player's to the seat's holder.
  */
-bool
+const char *
 cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 {
-	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
-
 	if (inv->is_gm) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 		reply_add(out, 0, " (GM) rolls behind the screen.");
 		reply_nl(out);
-		reply_to(out, REPLY_INVOKER);
-		return true;
-	}
-	if (gm == NULL) {
+	} else if (channel_gm(inv->seat) != NULL) {
+		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+		reply_add(out, 0, " rolls in secret: only the GM, ");
+		reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
+		reply_add(out, 0, ", sees the result.");
+		reply_nl(out);
+	} else {
 		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
 		                 "takes the seat with ");
 		reply_cmd(out, RS_BAD, "gm claim", NULL);
 		reply_add(out, RS_BAD, ", or roll in the open with ");
 		reply_cmd(out, RS_BAD, "roll", NULL);
 		reply_add(out, RS_BAD, ".");
-		return false;
+		return NULL;
 	}
-	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
-	reply_add(out, 0, " rolls in secret: only the GM, ");
-	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
-	reply_add(out, 0, ", sees the result.");
-	reply_nl(out);
-	reply_to_gm(out, gm, channel_gm_name(inv->seat));
-	if (fallback != NULL)
-		reply_gm_fallback(out, fallback);
-	return true;
+	return gm_screen_to(inv, out);
 }
 
 static void
@@ -464,7 +457,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
 	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
-	const char *typed = expr, *aerr = NULL, *nat;
+	const char *typed = expr, *aerr = NULL, *nat, *to = NULL;
 	struct buf action;
 	const char *shown_label;
 	int r;
@@ -486,7 +479,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	if (who == ROLL_SECRET && !cmd_roll_secret_to(inv, out)) {
+	if (who == ROLL_SECRET && (to = cmd_roll_secret_to(inv, out)) == NULL) {
 		dice_result_free(res);
 		return;
 	}
@@ -545,7 +538,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	/* A private conversation with the bot keeps no log: its rolls are the
 	 * invoker's alone, and a stranger who rolls there leaves nothing. */
 	if (who != ROLL_PRIVATE && !inv->from->direct)
-		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, who == ROLL_SECRET);
+		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, to);
 	dice_result_free(res);
 }
 

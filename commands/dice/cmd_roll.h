@@ -16,8 +16,9 @@ extern const struct command cmd_gmroll;
  * screen) goes, for every command that rolls in secret: the channel is told
  * who rolls in secret and nothing else, and what the caller adds next goes
  * to the GM seat's holder alone (or, for the GM's own roll, to the invoker
- * alone). Returns false, with an error reply, when nobody holds the seat.
+ * alone): commands/gm/gm_screen.h. Returns the key of the one it goes to,
+ * or NULL, with an error reply, when nobody holds the seat.
  */
-bool cmd_roll_secret_to(struct invocation *inv, struct reply *out);
+const char *cmd_roll_secret_to(struct invocation *inv, struct reply *out);
 
 #endif

@@ -21,10 +21,11 @@ has_text(const char *s)
 	return false;
 }
 
-/* Checks the name, class and class type of a Fungeoneer joining as member
- * me (-1: a new one). Returns 0, or -1 with an error reply. */
+/* Checks the name, class and class type of the invoker's Fungeoneer
+ * joining (a new one, or its replacement). Returns 0, or -1 with an error
+ * reply. */
 static int
-join_words(struct invocation *inv, const struct fungeon_channel *c, int me, struct reply *out)
+join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply *out)
 {
 	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
 	const char *type = invocation_str(inv, "type");
@@ -49,10 +50,8 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, int me, stru
 		            FUNGEON_TYPE_MAX);
 		return -1;
 	}
-	if (fungeon_channel_name_used(c, name) && !(me >= 0 && !strcasecmp(c->m[me].name, name))) {
-		reply_error(out, "The name %s is taken here; pick another.", name);
+	if (fungeon_channel_name_used(c, name, inv->from->user_key, out))
 		return -1;
-	}
 	return 0;
 }
 
@@ -75,7 +74,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, " first.");
 		return;
 	}
-	if (join_words(inv, c, me, out) < 0)
+	if (join_words(inv, c, out) < 0)
 		return;
 	if (!replacing && c->n == FUNGEON_PARTY_MAX) {
 		reply_error(out, "The party is full (%d Fungeoneers).", FUNGEON_PARTY_MAX);
@@ -198,15 +197,17 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 		               ? "rolled in each hallway"
 		               : "rolled at the start of each combat turn and in each hallway");
 	}
+	if (m->aim[0])
+		reply_line(out, 0, "Aims at %s in this room's fights.", m->aim);
 	for (int k = 0; k < m->nitems; k++) {
 		char spec[FUNGEON_SPEC_MAX + 1];
 
 		fungeon_cost_format(&m->items[k].d, spec, sizeof(spec));
-		reply_line(out, 0, "Carries %s: %s (%lld points).", m->items[k].name, spec,
-		           (long long)m->items[k].cost);
+		reply_line(out, 0, "Carries %s: %s (%lld point%s).", m->items[k].name, spec,
+		           (long long)m->items[k].cost, m->items[k].cost == 1 ? "" : "s");
 	}
-	if (m->credit)
-		reply_line(out, 0, "Town credit %lld.", (long long)m->credit);
+	if (m->credit || m->half)
+		reply_line(out, 0, "Town credit %lld%s.", (long long)m->credit, m->half ? "½" : "");
 	for (int k = 0; k < m->nwander; k++)
 		reply_line(out, 0, "Wandering monster to build: %lld points.",
 		           (long long)m->wanderer[k]);
@@ -222,6 +223,21 @@ cmd_fungeon_sheet(struct invocation *inv, struct reply *out)
 
 	if (i >= 0)
 		sheet_of(c, i, out);
+}
+
+/* Appends where the party stands: "floor 2", or in a room whose stair it
+ * took "floor 2 (the rooms to come: floor 3)"; on the way back the floor of
+ * the room re-entered. */
+static void
+floor_words(const struct fungeon_channel *c, unsigned style, struct reply *out)
+{
+	const struct fungeon_dungeon *d = &c->d;
+	bool in_room = d->phase == FUNGEON_ROOM || (d->phase == FUNGEON_RETREAT && d->back > 0);
+	int here = in_room ? d->room.floor : fungeon_channel_floor(c);
+
+	reply_add(out, style, "floor %d", here);
+	if (d->phase == FUNGEON_ROOM && d->floor != here)
+		reply_add(out, style, " (the rooms to come: floor %d)", d->floor);
 }
 
 /* Who holds what in the room, and whose choice is next. */
@@ -282,8 +298,9 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(m->level));
 		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
 	}
-	reply_line(out, 0, "Party Min %d · Max %d · Total %d · floor %d · XP rule: %s.", p.min,
-	           p.max, p.total, fungeon_channel_floor(c),
+	reply_add(out, 0, "Party Min %d · Max %d · Total %d · ", p.min, p.max, p.total);
+	floor_words(c, 0, out);
+	reply_line(out, 0, " · XP rule: %s.",
 	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
 	if (c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM) {
 		for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
@@ -306,24 +323,54 @@ cmd_fungeon_floor(struct invocation *inv, struct reply *out)
 	char err[200];
 
 	if (invocation_has(inv, "n")) {
+		int n = (int)invocation_int(inv, "n", 1);
+
 		if (!fungeon_channel_may(c, FUNGEON_ACT_FLOOR, out))
 			return;
-		if (fungeon_dungeon_set_floor(&c->d, (int)invocation_int(inv, "n", 1), err,
-		                              sizeof(err)) < 0) {
+		if (!inv->is_gm) {
+			reply_error(out,
+			            "Only the GM sets the floor by hand, a correction outside the "
+			            "rules: the entrance opens on Party Min, and a downward stair "
+			            "leads one floor deeper (");
+			reply_cmd(out, RS_BAD, "fungeon stair", NULL);
+			reply_add(out, RS_BAD, ").");
+			return;
+		}
+		if (fungeon_dungeon_set_floor(&c->d, n, err, sizeof(err)) < 0) {
 			reply_error(out, "%s", err);
 			return;
 		}
 		channel_touch(inv->chan);
+		reply_line(out, RS_BAD,
+		           "Set by hand, outside the rules (the entrance opens on Party Min, and "
+		           "a downward stair leads one floor deeper):");
 	}
-	reply_add(out, 0, "Floor ");
-	reply_add(out, RS_BOLD, "%d", fungeon_channel_floor(c));
+	reply_add(out, 0, "The party is on ");
+	floor_words(c, RS_BOLD, out);
 	if (c->d.phase == FUNGEON_TOWN)
-		reply_add(out, 0, ": a dungeon's entrance opens on Party Min.");
-	else if (c->d.phase == FUNGEON_ROOM && c->d.floor != c->d.room.floor)
-		reply_add(out, 0, " for the rooms to come (room %lld is on floor %d).",
-		          (long long)c->d.room.number, c->d.room.floor);
-	else
-		reply_add(out, 0, ".");
+		reply_add(out, 0, ": a dungeon's entrance opens on Party Min");
+	reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
+void
+cmd_fungeon_stair(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	char err[240];
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_STAIR, out) ||
+	    (!inv->is_gm && fungeon_channel_need_self(c, inv, out) < 0))
+		return;
+	if (fungeon_dungeon_take_stair(&c->d, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	channel_touch(inv->chan);
+	reply_add(out, 0, "The party takes room %lld's downward stair: the rooms to come are on ",
+	          (long long)c->d.room.number);
+	reply_add(out, RS_BOLD, "floor %d", c->d.floor);
+	reply_add(out, 0, ".");
 	reply_nl(out);
 }
 
@@ -344,6 +391,7 @@ adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, stru
 		                   : (n >= max - before ? max : before + n);
 		reply_line(out, 0, "%s's hits %d → %d of %d%s.", p->s->name, before, p->s->hits,
 		           max, p->s->hits == 0 ? ": defeated" : "");
+		fungeon_channel_lift_holds(c, out);
 		return;
 	}
 	m = &c->m[p->member];
@@ -437,6 +485,13 @@ cmd_fungeon_adjust(struct invocation *inv, struct reply *out)
 	                              out) < 0 ||
 	    adjust_check(c, &p, hits, dh, xp, dx, out) < 0)
 		return;
+	if (!inv->is_gm &&
+	    (p.kind != FGP_MEMBER || strcmp(c->m[p.member].user_key, inv->from->user_key) != 0)) {
+		reply_error(out,
+		            "A player adjusts only their own Fungeoneer; the GM adjusts any other "
+		            "Fungeoneer or a monster.");
+		return;
+	}
 	reply_add(out, RS_BAD,
 	          "Adjusted by hand, outside the rules (in a dungeon only magic treasure and "
 	          "levelling up heal; ");

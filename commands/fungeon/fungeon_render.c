@@ -141,8 +141,10 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 	const struct fungeon_member *m = &c->m[k->member];
 	char label[80], suffix[96], whole[256];
 
-	reply_add(out, RS_ITALIC,
-	          "Continuous %s: ", k->effect.kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage");
+	reply_add(out, RS_ITALIC, "Continuous %s: ",
+	          k->hold                                 ? "hold and damage"
+	          : k->effect.kind == FUNGEON_EFFECT_HOLD ? "hold"
+	                                                  : "damage");
 	reply_add(out, 0, "%s on %s", k->effect.source, m->name);
 	reply_nl(out);
 	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
@@ -155,7 +157,9 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 		         k->annoy_res.best[0], (long long)k->xp);
 	else
 		snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[0],
-		         k->success ? "succeeds: the effect ends" : "fails");
+		         !k->success ? "fails"
+		         : k->hold   ? "succeeds: both end"
+		                     : "succeeds: the effect ends");
 	fungeon_render_group_line(out, &k->annoy.g[0], label, styles, suffix);
 	fungeon_render_narration_lines(out, &k->annoy_nar, c, styles, NULL);
 	if (k->xp_capped)

@@ -11,6 +11,7 @@
 #include "commands/procedure/cmd_hazard_set.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
 #include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
@@ -55,25 +56,22 @@ entry_dice(struct invocation *inv, struct reply *out, const struct roll_table *t
 	tables_lookup_clear(&tl);
 }
 
-/* Behind the GM's screen: the sign's (or the encounter's) creature and its
- * roll, to the GM. */
+/* Behind the GM's screen: what the encounter table decided, to whoever is
+ * behind it (the roller when GM, else the seat's holder, privately), or,
+ * with nobody in the seat, a word that it reached no one. */
 static void
-secret_sign(struct reply *out, const struct turn_report *r, bool encounter)
+behind_screen(struct invocation *inv, struct reply *out, const struct turn_report *r,
+              const struct procedure_state *s)
 {
-	reply_to(out, REPLY_INVOKER);
-	reply_add(out, 0, "Behind the screen: %s ",
-	          encounter ? "the encounter is" : "the sign is of");
-	reply_add(out, RS_BOLD, "%s", r->sign);
-	if (r->table[0] != '\0') {
-		char how[160];
-
-		tables_use_pick_text(&r->pick, r->table, "encounter", how, sizeof(how));
-		reply_add(out, 0, " (%s).", how);
-	} else {
-		reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = %d).", r->pick.d10,
-		          r->pick.total - r->pick.d10, r->pick.total);
+	if (gm_screen_to(inv, out) == NULL) {
+		reply_line(out, RS_DIM,
+		           "Nobody holds the GM seat, so what is behind the screen reached no "
+		           "one.");
+		return;
 	}
-	reply_nl(out);
+	if (!inv->is_gm)
+		reply_gm_aside(out, "what your hazard roll put behind the GM's screen");
+	procedure_render_behind(out, r, s);
 	reply_to(out, REPLY_CHANNEL);
 }
 
@@ -131,13 +129,15 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 		entry_dice(inv, out, s->custom, row);
 	procedure_render_report(out, &rep, s, false, hidden);
 	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
-	if (hidden && inv->is_gm &&
-	    (has_event(&rep, TE_SIGN_REMEMBERED) || has_event(&rep, TE_ENCOUNTER_ROLLED)))
-		secret_sign(out, &rep, has_event(&rep, TE_ENCOUNTER_ROLLED));
+	if (hidden && procedure_render_veils(&rep))
+		behind_screen(inv, out, &rep, s);
 	if (has_event(&rep, TE_FATIGUE_CHOICE) || has_event(&rep, TE_FATIGUE_PENDING))
 		reply_button(out, "Rest now", "rest");
+	/* Behind the screen a struck encounter gets the button too: its
+	 * absence would tell. */
 	if (has_event(&rep, TE_ENCOUNTER) || has_event(&rep, TE_SIGN_MET) ||
-	    has_event(&rep, TE_ENCOUNTER_ROLLED))
+	    has_event(&rep, TE_ENCOUNTER_ROLLED) ||
+	    (hidden && has_event(&rep, TE_ENCOUNTER_STRUCK)))
 		reply_button(out, "Surprise check", "surprise");
 }
 
@@ -275,7 +275,9 @@ static const struct command hazard_subs[] = {
              "then the bookkeeping: light burning down or out, rest due, delving Fatigue, the "
              "sign's creature. A delving Encounter rolls the channel's encounter table (d10 "
              "+ Tension; a struck entry means no encounter), or meets the creature a Sign "
-             "announced. A turn is 10 minutes. Rulings: time passes before the result "
+             "announced; while Tension is hidden, which it was (or that it was struck) goes "
+             "to the GM alone, whoever rolled. A turn is 10 minutes. Rulings: time passes before "
+             "the result "
              "is applied (sources burn down, then a Light result flags the oldest one still "
              "lit); table: changes only the table rolled this once, light and rest still "
              "follow the channel's procedure; an Encounter in a safe area does not happen; a "
@@ -330,9 +332,10 @@ static const struct command hazard_subs[] = {
              "remembers that creature as the next encounter; this names another (or, "
              "without a creature, forgets it). Rulings: a newer Sign replaces the creature "
              "remembered; a struck entry leaves no sign's creature; when Tension is hidden "
-             "the creature stays behind the GM's screen until the party meets it; a GM who "
-             "reveals a clue to something hidden instead forgets the creature with {/hazard "
-             "sign creature=none}.",
+             "the creature, or that the entry was struck, stays behind the GM's screen "
+             "(whoever rolled, the GM is told privately), and so does the creature met; a GM "
+             "who reveals a clue to something hidden instead forgets the creature with "
+             "{/hazard sign creature=none}.",
      .role = ROLE_GM,
      .opts = sign_opts,
      .fn = cmd_hazard_set_sign},

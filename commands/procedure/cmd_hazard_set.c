@@ -153,36 +153,59 @@ cmd_hazard_set_who(struct invocation *inv, struct reply *out)
 		reply_line(out, 0, "Anyone may roll the hazard die and rest the party here now.");
 }
 
+/* "(its sign was met on turn 4)", or, for a creature the GM names when
+ * no sign was met, when. */
+static void
+sign_when(struct reply *out, const struct turn_clock *c, bool met)
+{
+	if (met)
+		reply_add(out, 0, " (its sign was met on turn %d).", c->sign_turn);
+	else if (c->sign_turn == 0)
+		reply_add(out, 0, " (named by the GM before the first turn).");
+	else
+		reply_add(out, 0, " (named by the GM on turn %d).", c->sign_turn);
+}
+
+/*
+ * /hazard sign: names the creature of the sign met (or, with none,
+ * forgets it). While Tension is hidden the channel reads one line whatever
+ * the GM did (whether a sign's creature was remembered at all depends on
+ * what the encounter table gave, behind the screen), and the GM the rest.
+ */
 void
 cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *creature = invocation_str(inv, "creature");
+	bool forget = creature == NULL || strcasecmp(creature, "none") == 0;
+	bool hidden = tension_state_hidden(inv->chan), met = s->clock.sign_set;
 
-	if (creature == NULL || strcasecmp(creature, "none") == 0) {
-		if (!s->clock.sign_set) {
-			reply_error(out, "No sign's creature is remembered, so there is nothing to "
-			                 "forget; name one with ");
+	if (hidden) {
+		reply_line(out, 0, "The GM changed the sign's creature behind the screen.");
+		reply_to(out, REPLY_INVOKER);
+	}
+	if (forget && !met) {
+		if (!hidden) {
+			reply_error(out, "No sign's creature is remembered, so there is nothing "
+			                 "to forget; name one with ");
 			reply_cmd(out, RS_BAD, "hazard sign", "creature", "<creature>", NULL);
 			reply_add(out, RS_BAD, ".");
 			return;
 		}
-		turn_sign_set(&s->clock, "");
-		channel_touch(inv->chan);
+		reply_line(out, 0, "No sign's creature is remembered, so nothing changed.");
+		return;
+	}
+	turn_sign_set(&s->clock, forget ? "" : creature);
+	channel_touch(inv->chan);
+	if (forget) {
 		reply_line(out, 0,
 		           "The sign's creature is forgotten; the next encounter is rolled "
 		           "as usual.");
 		return;
 	}
-	turn_sign_set(&s->clock, creature);
-	channel_touch(inv->chan);
-	if (tension_state_hidden(inv->chan)) {
-		reply_line(out, 0, "The GM notes the sign's creature behind the screen.");
-		reply_to(out, REPLY_INVOKER);
-	}
 	reply_add(out, 0, "The next encounter is ");
 	reply_add(out, RS_BOLD, "%s", s->clock.sign);
-	reply_add(out, 0, " (its sign was met on turn %d).", s->clock.sign_turn);
+	sign_when(out, &s->clock, met);
 	reply_nl(out);
 }
 

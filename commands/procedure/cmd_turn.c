@@ -52,27 +52,39 @@ pace_effect(enum turn_pace p)
 	}
 }
 
-/* The remembered sign's creature; behind the GM's screen when Tension is
- * hidden (the GM alone sees it, in a private part). */
+/* The remembered sign's creature. While Tension is hidden whether one is
+ * remembered at all is behind the GM's screen (a struck entry leaves
+ * none): the GM alone is told, in a private part. */
 static void
 sign_line(struct invocation *inv, struct reply *out, const struct turn_clock *c)
 {
-	bool hidden = tension_state_hidden(inv->chan) && c->sign[0] != '\0';
-
+	if (tension_state_hidden(inv->chan)) {
+		if (!inv->is_gm)
+			return;
+		reply_to(out, REPLY_INVOKER);
+		if (!c->sign_set)
+			reply_line(out, 0, "Behind the screen: no sign's creature is remembered.");
+		else if (c->sign[0] == '\0')
+			reply_line(out, 0,
+			           "Behind the screen: the next encounter is the creature whose "
+			           "sign was met on turn %d (not named yet).",
+			           c->sign_turn);
+		else
+			reply_line(out, 0,
+			           "Behind the screen: the next encounter is %s (since turn %d).",
+			           c->sign, c->sign_turn);
+		reply_to(out, REPLY_CHANNEL);
+		return;
+	}
+	if (!c->sign_set)
+		return;
 	reply_add(out, 0, "The next encounter is the creature whose sign was met on turn ");
 	reply_add(out, RS_BOLD, "%d", c->sign_turn);
-	if (hidden || c->sign[0] == '\0') {
+	if (c->sign[0] == '\0')
 		reply_add(out, 0, ".");
-		reply_nl(out);
-	} else {
+	else
 		reply_add(out, 0, ": %s.", c->sign);
-		reply_nl(out);
-	}
-	if (hidden && inv->is_gm) {
-		reply_to(out, REPLY_INVOKER);
-		reply_line(out, 0, "Behind the screen: it is %s.", c->sign);
-		reply_to(out, REPLY_CHANNEL);
-	}
+	reply_nl(out);
 }
 
 static void
@@ -100,8 +112,14 @@ turn_show(struct invocation *inv, struct reply *out)
 	if (c->lights.n > 0)
 		cmd_turn_lights_table(out, s);
 	reply_add(out, RS_BOLD, "%d", c->since_rest);
-	reply_add(out, 0, " %s since the last rest (a rest is due after %d).",
-	          c->since_rest == 1 ? "turn" : "turns", TURN_REST_DUE);
+	reply_add(out, 0, " %s since the last rest", c->since_rest == 1 ? "turn" : "turns");
+	if (c->since_rest < TURN_REST_DUE)
+		reply_add(out, 0, "; a rest is due after %d.", TURN_REST_DUE);
+	else if (c->since_rest == TURN_REST_DUE)
+		reply_add(out, 0, ": a rest is due now.");
+	else
+		reply_add(out, 0, ": a rest is overdue (one is due every %d turns).",
+		          TURN_REST_DUE);
 	reply_nl(out);
 	if (c->fatigue_due) {
 		reply_add(out, RS_BAD,
@@ -112,8 +130,7 @@ turn_show(struct invocation *inv, struct reply *out)
 	}
 	if (c->lights.n == 0)
 		procedure_render_darkness(out, s->proc);
-	if (c->sign_set)
-		sign_line(inv, out, c);
+	sign_line(inv, out, c);
 }
 
 static void

@@ -170,6 +170,41 @@ fungeon_plunder(struct fungeon_member *from, int i, struct fungeon_member *to)
 }
 
 int
+fungeon_item_find(const struct fungeon_member *m, const char *name)
+{
+	for (int i = 0; i < m->nitems; i++)
+		if (strcasecmp(m->items[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void
+fungeon_numbered_name(const char *base, int k, char *out)
+{
+	char num[12];
+	int nl = snprintf(num, sizeof(num), "%d", k);
+	size_t keep = strlen(base);
+
+	if (keep > (size_t)(FUNGEON_NAME_MAX - nl))
+		keep = (size_t)(FUNGEON_NAME_MAX - nl);
+	while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
+		keep--; /* cut on a character boundary */
+	snprintf(out, FUNGEON_NAME_MAX + 1, "%.*s%s", (int)keep, base, num);
+}
+
+int64_t
+fungeon_sell(struct fungeon_member *m, int64_t cost)
+{
+	int64_t halves = m->credit * 2 + (m->half ? 1 : 0) + cost, before = m->credit;
+
+	if (cost < 0 || cost > FUNGEON_POINTS_MAX * 2 || halves / 2 > FUNGEON_POINTS_MAX)
+		return -1;
+	m->credit = halves / 2;
+	m->half = halves % 2 != 0;
+	return m->credit - before;
+}
+
+int
 fungeon_magic_cure(struct fungeon_member *m)
 {
 	int n = 0;

@@ -117,8 +117,8 @@ read_number(struct parser *ps, const char *what, int lo, int hi, int *out)
 		v = v * 10 + (w[i] - '0');
 	}
 	if (v < lo || v > hi) {
-		seterr(ps->err, ps->errlen, "'%s' must be from %d to %d (got %ld).", what, lo, hi,
-		       v);
+		seterr(ps->err, ps->errlen, "'%s' needs a number from %d to %d after it (got %ld).",
+		       what, lo, hi, v);
 		return -1;
 	}
 	*out = (int)v;
@@ -674,6 +674,12 @@ fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 		n = r > 0 ? (size_t)r : 0;
 		lacks(msg, sizeof(msg), &n, d->annoy < 1, "annoy N, 1 point per 2 dice)",
 		      d->type[0] == '\0', "fire, poison, arrows...: type WORD)");
+	}
+	if (d->kind == FUNGEON_TRAP && d->pain < 1) {
+		seterr(err, errlen,
+		       "A trap has Pain dice as well as Annoy dice and deals damage of its Type: "
+		       "add pain N (1 point a die).");
+		return -1;
 	}
 	for (int i = 0; d->kind == FUNGEON_MONSTER && i < d->nab; i++) {
 		const struct fungeon_ability *a = &d->ab[i];

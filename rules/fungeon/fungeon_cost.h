@@ -123,8 +123,9 @@ int fungeon_cost_price(const struct fungeon_design *d, struct fungeon_price *p, 
 
 /*
  * The rules a design must meet to be made now (RULES.md section 4): every
- * trap and every special ability has a Type, and every special ability has
- * at least one Annoy die. Returns 0, or -1 with one sentence in err. Kept
+ * trap and every special ability has a Type, every trap has at least one
+ * Pain die (it has Annoy and Pain dice and deals damage of its Type), and
+ * every special ability has at least one Annoy die. Returns 0, or -1 with one sentence in err. Kept
  * apart from fungeon_cost_price() so that a design saved before these rules
  * still loads and keeps its price; only new designs are refused.
  */

@@ -41,6 +41,7 @@ struct fungeon_play_obstacle {
 	int annoy, pain;                /* its dice (monster abilities: level included) */
 	char type[FUNGEON_TYPE_MAX + 1];
 	bool universal;                /* no class bonus, no magic, on Annoy and Pain */
+	bool no_magic;                 /* not a trap or monster (the floor): magic adds nothing */
 	bool hold, continuous;         /* what a failure brings */
 	enum fungeon_effect_from from; /* a trap or a monster's ability */
 	int64_t xp;                    /* XP for each success against it (a trap: its cost) */
@@ -66,7 +67,8 @@ struct fungeon_play_annoy {
 
 /* The dice member m rolls against o: level, + class bonus when `bonus`
  * (the class fits) and o is not universal, + matching magic Annoy dice
- * unless o is universal. */
+ * unless o is universal or no trap or monster (magic Annoy dice count
+ * "when facing a Trap or Monster", the text's line 228). */
 int fungeon_play_annoy_dice(const struct fungeon_member *m, bool bonus,
                             const struct fungeon_play_obstacle *o);
 
@@ -138,6 +140,10 @@ struct fungeon_play_retreat {
 	struct fungeon_play_annoy annoy;
 	int64_t wander[FUNGEON_PARTY_MAX]; /* points of the ONE monster each failure builds */
 };
+
+/* The floor's obstacle on the way back: floor Annoy dice, rolled by
+ * nobody, no magic against it. */
+void fungeon_play_floor_obstacle(int floor, struct fungeon_play_obstacle *o);
 
 int fungeon_play_retreat(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
                          const bool *bonus, int floor, struct fungeon_play_retreat *out, char *err,

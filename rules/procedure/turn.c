@@ -70,17 +70,23 @@ add(struct turn_report *r, enum turn_event_kind k, int turn, int value, const st
 		e->light = *l;
 }
 
-/* Delving: walking, running or total darkness mean the party is surprised
- * by every encounter. */
+int
+turn_surprise(const struct turn_clock *c, enum procedure p)
+{
+	if (p != PROC_DELVING)
+		return TURN_NOT_SURPRISED;
+	if (c->pace != PACE_CRAWLING)
+		return (int)c->pace;
+	return c->lights.n == 0 ? -1 : TURN_NOT_SURPRISED;
+}
+
 static void
 surprised(const struct turn_clock *c, enum procedure p, struct turn_report *r)
 {
-	if (p != PROC_DELVING)
-		return;
-	if (c->pace != PACE_CRAWLING)
-		add(r, TE_SURPRISED, c->turn, (int)c->pace, NULL);
-	else if (c->lights.n == 0)
-		add(r, TE_SURPRISED, c->turn, -1, NULL);
+	int why = turn_surprise(c, p);
+
+	if (why != TURN_NOT_SURPRISED)
+		add(r, TE_SURPRISED, c->turn, why, NULL);
 }
 
 /* An Encounter: the creature a Sign announced, else (delving, with an

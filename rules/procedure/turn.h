@@ -148,6 +148,12 @@ int turn_pace_parse(const char *name);
  * or in total darkness catches the party by surprise (TE_SURPRISED). */
 size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, struct light *out);
 
+/* Whether an encounter met now catches the party by surprise (delving:
+ * walking, running or total darkness): its pace, -1 for total darkness,
+ * or TURN_NOT_SURPRISED. */
+#define TURN_NOT_SURPRISED (-2)
+int turn_surprise(const struct turn_clock *c, enum procedure p);
+
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
 void turn_clock_init(struct turn_clock *c);
 

@@ -68,7 +68,7 @@ long_names_stay_utf8(void **unused)
 		static const char *const cmds[] = {"/fungeon find pit", "/fungeon combat",
 		                                   "/fungeon combat"};
 
-		text = fgtable_run(t, "bob", cmds[i]);
+		text = fgtable_run(t, i == 0 ? player : "bob", cmds[i]);
 		assert_false(reply_is_error(t->last));
 		assert_true(utf8_valid(text, strlen(text)));
 		assert_non_null(strstr(text, "Aaaaaaaaaaaaaaaaaaaaaaaa (éé"));
@@ -245,8 +245,10 @@ bad_input_changes_nothing(void **unused)
 	     "You already play Alba here (one Fungeoneer per player); /fungeon leave first."},
 	    {"dan", "/fungeon join Dirk monk 61", NULL},
 	    {"dan", "/fungeon join Dirk monk 0", NULL},
-	    {"dan", "/fungeon join Alba monk 1", "The name Alba is taken here; pick another."},
-	    {"dan", "/fungeon join pit monk 1", "The name pit is taken here; pick another."},
+	    {"dan", "/fungeon join Alba monk 1",
+	     "The name Alba is taken here by alice's Fungeoneer; pick another."},
+	    {"dan", "/fungeon join pit monk 1",
+	     "The name pit is taken here by a trap of the room; pick another."},
 	    {"dan", "/fungeon join Di:rk monk 1", NULL},
 	    {"dan", "/fungeon join Dirk monk 1 type:two,words", NULL},
 	    {"alice", "/fungeon adjust Zed hits:-3",
@@ -265,7 +267,7 @@ bad_input_changes_nothing(void **unused)
 	     "There is no trap 'nothing' here; the room's traps are pit."},
 	    {"alice", "/fungeon find pit Zed", NULL},
 	    {"alice", "/fungeon find pit bonus:Zed", NULL},
-	    {"alice", "/fungeon trap add hole annoy 1 type fire", room},
+	    {"alice", "/fungeon trap add hole annoy 1 pain 1 type fire", room},
 	    {"alice", "/fungeon monster add imp level 1", room},
 	    {"alice", "/fungeon treasure remove coin", room},
 	    {"alice", "/fungeon pick traps", room},
@@ -289,8 +291,8 @@ bad_input_changes_nothing(void **unused)
 	     "it."},
 	    {"alice", "/fungeon take coin", "Alba took coin already."},
 	    {"alice", "/fungeon use coin",
-	     "coin has no magic heal; only healing items are used up (the others add their dice "
-	     "by themselves)."},
+	     "coin has no magic to use; magic treasure is used to heal (once) or to end "
+	     "continuous damage."},
 	    {"alice", "/fungeon town sell coin",
 	     "Treasure is traded in town, and the party is in room 1 on floor 1; head back first "
 	     "with /fungeon retreat."},
@@ -786,11 +788,11 @@ room_holds_24_of_each(void **unused)
 	fgtable_ok(t, "p0", "/fungeon hallway");
 	c = fgtable_fungeon(t);
 	for (int i = 0; i < FUNGEON_DESIGNS_MAX; i++) {
-		snprintf(line, sizeof(line), "/fungeon trap add t%d annoy 1 type darts", i);
+		snprintf(line, sizeof(line), "/fungeon trap add t%d annoy 1 pain 1 type darts", i);
 		fgtable_ok(t, "p0", line);
 	}
 	assert_int_equal(c->d.room.n[FUNGEON_TRAP], FUNGEON_DESIGNS_MAX);
-	fgtable_fails_unchanged(t, "p0", "/fungeon trap add t99 annoy 1 type darts",
+	fgtable_fails_unchanged(t, "p0", "/fungeon trap add t99 annoy 1 pain 1 type darts",
 	                        "Room 1 holds 24 traps already, the most it can.");
 	fgtable_free(t);
 }

@@ -325,6 +325,38 @@ retreat_failures_never_pool(void **unused)
 	rng_free(rng);
 }
 
+/* Magic Annoy dice count "when facing a Trap or Monster" (line 228): not
+ * on the way back, against the Dungeon Floor, even of a universal type;
+ * a class bonus named for it still counts. A trap of any type meets the
+ * universal magic. */
+static void
+no_magic_against_the_floor(void **unused)
+{
+	struct fungeon_member m[1];
+	const int lv[] = {5}, who[] = {0};
+	const bool plain[] = {false}, bonus[] = {true};
+	struct fungeon_play_obstacle floor, trap = {.annoy = 2, .type = "fire"};
+	struct fungeon_play_retreat r;
+	struct rng *rng = rng_new_seeded(3);
+	char err[200];
+
+	(void)unused;
+	party(m, 1, lv);
+	assert_non_null(fungeon_item_add(&m[0]));
+	m[0].items[0].d = (struct fungeon_design){
+	    .kind = FUNGEON_TREASURE, .fancy = true, .annoy = 2, .universal = true};
+	fungeon_play_floor_obstacle(5, &floor);
+	assert_int_equal(fungeon_play_annoy_dice(&m[0], false, &floor), 5);
+	assert_int_equal(fungeon_play_annoy_dice(&m[0], true, &floor), 7); /* + class bonus 2 */
+	assert_int_equal(fungeon_play_annoy_dice(&m[0], false, &trap), 7); /* + magic 2 */
+	assert_int_equal(fungeon_play_retreat(rng, m, who, 1, plain, 5, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.annoy.roll.g[0].n, 5);
+	assert_int_equal(fungeon_play_retreat(rng, m, who, 1, bonus, 5, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.annoy.roll.g[0].n, 7);
+	unparty(m, 1);
+	rng_free(rng);
+}
+
 /* Bad input is an error sentence, and nothing is rolled. */
 static void
 refusals_roll_nothing(void **unused)
@@ -362,6 +394,7 @@ main(void)
 	    cmocka_unit_test(winner_may_hurt_a_fellow),
 	    cmocka_unit_test(resist_takes_dice_away),
 	    cmocka_unit_test(retreat_failures_never_pool),
+	    cmocka_unit_test(no_magic_against_the_floor),
 	    cmocka_unit_test(refusals_roll_nothing),
 	};
 

@@ -922,6 +922,42 @@ test_gmroll(void **state)
 	                    "did not send your secret roll; roll again once they are back.\r\n");
 }
 
+/* A player's hazard roll while Tension is hidden: the channel reads the
+ * roll, the GM alone by NOTICE what the encounter table gave; with the GM
+ * gone from the channel the roll still stands and is shown, and the player
+ * is told what did not reach the GM. */
+static void
+test_hazard_behind_the_screen(void **state)
+{
+	struct ircfix *f = *state;
+	const char *o;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	feed(f, ":alice!a@h PRIVMSG #a :!tension mode hidden");
+	feed(f, ":alice!a@h PRIVMSG #a :!hazard table delving");
+	feed(f, ":alice!a@h PRIVMSG #a :!hazard custom d2 1-2 Encounter");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!hazard");
+	o = out(f);
+	assert_memory_equal(o, "PRIVMSG #a :\x02Hazard die: turn 1\x0f", 31);
+	assert_non_null(strstr(o, "The encounter is behind the GM's screen: the GM says what the "
+	                          "party meets, if anything"));
+	assert_non_null(strstr(o, "\r\nNOTICE alice :\x1d"
+	                          "Behind the screen: \x0f\x02\x03"
+	                          "04\x02\x02"
+	                          "Encounter!\x0f From the encounter table (d10 + Tension = "));
+	assert_null(strstr(o, "NOTICE bob"));
+	feed(f, ":alice!a@h PART #a");
+	feed(f, ":bob!b@h PRIVMSG #a :!hazard");
+	o = out(f);
+	assert_memory_equal(o, "PRIVMSG #a :\x02Hazard die: turn 2\x0f", 31);
+	assert_null(strstr(o, "NOTICE alice"));
+	assert_null(strstr(o, "Behind the screen"));
+	assert_non_null(strstr(o, "\r\nNOTICE bob :The GM, alice, is not in #a under that nick, "
+	                          "so delver did not send what your hazard roll put behind the "
+	                          "GM's screen.\r\n"));
+}
+
 /* Compact output on IRC: the heading starts the hazard roll's line instead
  * of a bold title line, and the table is left out. */
 static void
@@ -1036,6 +1072,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_legacy_key_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_legacy_undo_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gmroll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hazard_behind_the_screen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roll_shortcuts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_held_until_committed, setup, teardown),

@@ -868,7 +868,7 @@ compact_headings(void **state)
 	free(plain);
 	run(&d, "gm", true, "/fungeon join Alba wizard 3", out);
 	run(&d, "gm", true, "/fungeon hallway", out);
-	run(&d, "gm", true, "/fungeon trap add spikes annoy 2 type iron unlimited", out);
+	run(&d, "gm", true, "/fungeon trap add spikes annoy 2 pain 1 type iron unlimited", out);
 	run(&d, "gm", true, "/fungeon enter waive:true", out);
 	run(&d, "gm", true, "/fungeon trigger spikes", out);
 	assert_null(reply_msg(out, REPLY_CHANNEL)->title);
@@ -878,7 +878,12 @@ compact_headings(void **state)
 	           "→ 5\n"
 	           "Alba (gm): 4 3 3 → 4, fails\n"
 	           "Narrative control: gm (Alba), Thwack-O 4.\n"
-	           "spikes springs, but it has no Pain dice to roll.\n"
+	           "Alba's Pain roll against spikes (1 Pain die):\n"
+	           "  1 | ♣6 | 5 | Alba | 0 (no one it can hurt)\n"
+	           "  2 | 6 | 0 | Alba | 0 (no one it can hurt)\n"
+	           "  3 | 2 | 0 | Alba | 0 (no one it can hurt)\n"
+	           "Alba takes 0: 15/15 hits.\n"
+	           "Narrative control: gm (Alba), Thwack-O 6.\n"
 	           "spikes has Unlimited Use: it can be triggered again.\n");
 	free(plain);
 	run(&d, "gm", true, "/settings compact off", out);
@@ -887,7 +892,7 @@ compact_headings(void **state)
 	                    "Wandering check: corridor leg (1-in-6)");
 	plain = reply_plain(out);
 	assert_string_equal(plain, "Wandering check: corridor leg (1-in-6)\n"
-	                           "d6: 6 → no wandering monsters.\n");
+	                           "d6: 4 → no wandering monsters.\n");
 	free(plain);
 	reply_free(out);
 	rng_free(d.rng);
