@@ -37,6 +37,7 @@ struct reply {
 	bool error;
 	char *error_text;
 	char *panel; /* reply_panel's message id ("" none), in the arena; NULL: not a panel */
+	struct reply_ask ask; /* its strings in the arena; line NULL: none */
 };
 
 #define CHUNK_SIZE 4096
@@ -160,6 +161,7 @@ reply_clear(struct reply *r)
 	r->panel = NULL;
 	r->error = false;
 	r->error_text = NULL;
+	memset(&r->ask, 0, sizeof(r->ask));
 	r->cur = REPLY_CHANNEL;
 }
 
@@ -228,6 +230,24 @@ bool
 reply_gm_is_aside(const struct reply *r)
 {
 	return r->gm_aside != NULL;
+}
+
+void
+reply_ask(struct reply *r, const struct reply_ask *ask)
+{
+	/* The handler's own strings (a sample may hold line breaks, which
+	 * copy_text would make spaces). */
+	r->ask.line = copy(r, ask->line, strlen(ask->line));
+	r->ask.opt = copy(r, ask->opt, strlen(ask->opt));
+	r->ask.label = copy(r, ask->label, strlen(ask->label));
+	r->ask.sample = copy(r, ask->sample, strlen(ask->sample));
+	r->ask.max = ask->max;
+}
+
+const struct reply_ask *
+reply_asked(const struct reply *r)
+{
+	return r->ask.line != NULL && !r->error ? &r->ask : NULL;
 }
 
 /* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,
