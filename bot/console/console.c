@@ -17,6 +17,7 @@
 #include "bot/console/console_name.h"
 #include "bot/console/render_text.h"
 #include "rules/base/mem.h"
+#include "bot/draft/draft.h"
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
@@ -27,7 +28,8 @@ struct console {
 	struct console_opts o;
 	struct origin from; /* who speaks where, rebuilt after /as or /channel */
 	bool from_ok;
-	struct reply *reply; /* reused line after line */
+	struct reply *reply;   /* reused line after line */
+	struct drafts *drafts; /* long texts typed line by line (bot/draft/draft.h) */
 	char user[NAME_MAX_LEN];
 	char channel[NAME_MAX_LEN];
 	/* the line being read: at most CMD_LINE_MAX bytes are kept */
@@ -188,6 +190,78 @@ picture_controls(const char *line, size_t len, char *dst)
 
 static void held_done(void *ctx, struct reply *r);
 
+static int64_t
+mono_ms(void)
+{
+	return (int64_t)(uv_hrtime() / 1000000);
+}
+
+/* A reply that asks for a long text (reply_ask) opens a draft: the lines
+ * that follow here, until "<word> end", are that text. */
+static void
+asked(struct console *c, struct reply *r)
+{
+	const struct reply_ask *ask = reply_asked(r);
+	char replaced[CMD_LINE_MAX + 1];
+
+	if (ask == NULL)
+		return;
+	drafts_open(c->drafts, c->from.chan_key, c->from.user_key, ask, mono_ms(), replaced,
+	            sizeof(replaced));
+	if (replaced[0] != '\0')
+		draft_reply_dropped(r, replaced, 0, 0, DRAFT_REPLACED);
+}
+
+/*
+ * While a draft of this user here is open: a line without a prefix (/ or
+ * !) joins it (nothing is printed but its echo), and "<word> end" or
+ * "<word> cancel" ends it. Returns 1 when the line was the draft's and *out
+ * has all there is to say, 2 when inv was bound from the draft (dispatch
+ * it), 0 when the line is a command as ever.
+ */
+static int
+drafted(struct console *c, const char *line, size_t len, bool prefixed, struct reply *r,
+        struct invocation *inv)
+{
+	char cmd[CMD_LINE_MAX + 1];
+	struct draft *d = NULL;
+	int rc = 1;
+
+	if (drafts_count(c->drafts) == 0)
+		return 0;
+	if (!prefixed) {
+		switch (drafts_feed(c->drafts, c->from.chan_key, c->from.user_key, line, len,
+		                    mono_ms(), &d)) {
+		case DRAFT_TAKEN:
+			return 1;
+		case DRAFT_TOO_BIG:
+			draft_reply_dropped(r, draft_line(d), draft_lines(d), draft_max(d),
+			                    DRAFT_BIG);
+			draft_free(d);
+			return 1;
+		case DRAFT_NONE:
+			return 0;
+		}
+	}
+	snprintf(cmd, sizeof(cmd), "%.*s", (int)len, line);
+	switch (drafts_word(c->drafts, c->from.chan_key, c->from.user_key, cmd, mono_ms())) {
+	case DRAFT_WORD_NONE:
+		return 0;
+	case DRAFT_WORD_CANCEL:
+		d = drafts_take(c->drafts, c->from.chan_key, c->from.user_key, mono_ms());
+		draft_reply_dropped(r, draft_line(d), draft_lines(d), 0, DRAFT_CANCELLED);
+		break;
+	case DRAFT_WORD_END:
+		d = drafts_take(c->drafts, c->from.chan_key, c->from.user_key, mono_ms());
+		if (draft_bind(c->d->commands != NULL ? c->d->commands : command_table,
+		               draft_line(d), draft_opt(d), draft_text(d), inv, r) == 0)
+			rc = 2;
+		break;
+	}
+	draft_free(d);
+	return rc;
+}
+
 /* console_handle_line; with c->hold the reply may be held: then *held is
  * set and held_done prints it. */
 static bool
@@ -195,6 +269,8 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out, bo
 {
 	char clean[3 * CMD_LINE_MAX];
 	struct reply *r;
+	struct invocation inv;
+	bool prefixed;
 
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
 		len--;
@@ -226,12 +302,34 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out, bo
 		copy_name(c->from.user_name, sizeof(c->from.user_name), c->user);
 		c->from_ok = true;
 	}
+	prefixed = len > 0 && (line[0] == '!' || line[0] == '/');
 	if (len > 0 && line[0] == '!') {
 		line++;
 		len--;
 	}
 	r = c->reply;
 	reply_clear(r);
+	memset(&inv, 0, sizeof(inv));
+	switch (drafted(c, line, len, prefixed, r, &inv)) {
+	case 1:
+		emit(c, r, out);
+		return true;
+	case 2:
+		if (c->hold) {
+			if (!dispatch_invocation_async(c->d, &c->from, &inv, (int64_t)time(NULL), r,
+			                               held_done, c)) {
+				c->waiting = true;
+				*held = true;
+				return true;
+			}
+		} else {
+			dispatch_invocation(c->d, &c->from, &inv, (int64_t)time(NULL), r);
+		}
+		emit(c, r, out);
+		return true;
+	default:
+		break;
+	}
 	if (c->hold) {
 		if (!dispatch_line_async(c->d, &c->from, line, len, (int64_t)time(NULL), r,
 		                         held_done, c)) {
@@ -242,6 +340,7 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out, bo
 	} else {
 		dispatch_line(c->d, &c->from, line, len, (int64_t)time(NULL), r);
 	}
+	asked(c, r);
 	emit(c, r, out);
 	return true;
 }
@@ -436,6 +535,7 @@ held_done(void *ctx, struct reply *r)
 		return;
 	}
 	buf_init(&out, 1 << 20);
+	asked(c, r);
 	emit(c, r, &out);
 	if (c->editing) {
 		/* The terminal: the reply, then the prompt, then keys again. */
@@ -494,6 +594,7 @@ console_new(struct dispatch *d, const struct console_opts *o)
 	c->o.user = c->user;
 	c->o.channel = c->channel;
 	c->reply = reply_new();
+	c->drafts = drafts_new();
 	buf_init(&c->rest, SIZE_MAX);
 	return c;
 }
@@ -508,6 +609,7 @@ console_free(struct console *c)
 		return;
 	}
 	reply_free(c->reply);
+	drafts_free(c->drafts);
 	buf_free(&c->rest);
 	free(c);
 }

@@ -59,6 +59,11 @@ struct interact_out {
 	int type;            /* the interaction's type */
 	char *callback_path; /* "/interactions/<id>/<token>/callback" */
 	char *callback_body;
+	/* When callback_body opens a form (a MODAL, type 9: the command asked
+	 * for a long text, reply_ask), the message to send instead should the
+	 * interaction have been deferred meanwhile, when a form can no longer
+	 * open (owned); else NULL. */
+	char *modal_late;
 	char *followup_path; /* "/webhooks/<application id>/<token>", or NULL */
 	/* The follow-up messages' bodies, to send in this order after the
 	 * callback succeeded, each once the one before it did. */
@@ -89,7 +94,7 @@ struct interact_out {
 };
 
 struct discord_interact_stats {
-	uint64_t commands, components, autocompletes;
+	uint64_t commands, components, autocompletes, submits;
 	uint64_t duplicates, malformed;
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/draft/draft.h"
 #include "bot/irc/irc_fmt.h"
 #include "bot/irc/irc_limit.h"
 #include "bot/log.h"
@@ -37,6 +38,7 @@ struct irc_bot {
 	struct alias *aliases;   /* ALIASES_MAX, used as a ring */
 	size_t next_alias;       /* the slot the next new alias takes */
 	struct held_reply *held; /* replies waiting for their commit */
+	struct drafts *drafts;   /* long texts typed line by line (bot/draft/draft.h) */
 };
 
 /* A reply held by the dispatcher until its command's changes are committed. */
@@ -46,6 +48,8 @@ struct held_reply {
 	struct reply *r;
 	char *nick, *where;
 	char lane[KEY_MAX];
+	char chan[KEY_MAX]; /* the channel key the command came from */
+	int64_t mono_ms;    /* when it came */
 	bool quiet;
 };
 
@@ -69,6 +73,7 @@ irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *c
 	b->seen = irc_limit_new(1, 0);
 	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
 	b->aliases = xcalloc(ALIASES_MAX, sizeof(*b->aliases));
+	b->drafts = drafts_new();
 	set_rates(b);
 	return b;
 }
@@ -84,6 +89,7 @@ irc_bot_free(struct irc_bot *b)
 	irc_limit_free(b->chans);
 	irc_limit_free(b->seen);
 	irc_limit_free(b->ctcp);
+	drafts_free(b->drafts);
 	free(b->aliases);
 	free(b);
 }
@@ -468,12 +474,28 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 	render_irc_lines_free(&keep);
 }
 
+/* A reply that asks for a long text (reply_ask) opens a draft for the
+ * asker there: their next lines that are no command, until "<word> end". */
+static void
+asked(struct irc_bot *b, struct reply *r, const char *chan, const char *user, int64_t mono_ms)
+{
+	const struct reply_ask *ask = reply_asked(r);
+	char replaced[CMD_LINE_MAX + 1];
+
+	if (ask == NULL)
+		return;
+	drafts_open(b->drafts, chan, user, ask, mono_ms, replaced, sizeof(replaced));
+	if (replaced[0] != '\0')
+		draft_reply_dropped(r, replaced, 0, 0, DRAFT_REPLACED);
+}
+
 static void
 held_done(void *ctx, struct reply *r)
 {
 	struct held_reply *h = ctx;
 
 	if (h->b != NULL) {
+		asked(h->b, r, h->chan, h->lane, h->mono_ms);
 		send_reply(h->b, r, h->nick, h->where, h->lane, h->quiet);
 		*h->prev = h->next;
 		if (h->next != NULL)
@@ -736,6 +758,63 @@ names_command(const char *line)
 	return n > 0 && registry_find(line, n) != NULL;
 }
 
+/*
+ * A line that is no command, from someone entering a long text here (a
+ * draft, bot/draft/draft.h): it joins their draft. Returns whether it did
+ * (or dropped the draft, past its limit, and said so).
+ */
+static bool
+drafted(struct irc_bot *b, const struct irc_msg *m, const char *chan, const char *text,
+        int64_t mono_ms)
+{
+	struct origin o;
+	struct draft *d;
+	struct reply *r;
+
+	if (drafts_count(b->drafts) == 0 || make_origin(b, m, chan, &o) < 0)
+		return false;
+	switch (drafts_feed(b->drafts, o.chan_key, o.user_key, text, strlen(text), mono_ms, &d)) {
+	case DRAFT_NONE:
+		return false;
+	case DRAFT_TAKEN:
+		return true;
+	case DRAFT_TOO_BIG:
+		break;
+	}
+	r = reply_new();
+	draft_reply_dropped(r, draft_line(d), draft_lines(d), draft_max(d), DRAFT_BIG);
+	send_reply(b, r, m->nick, chan != NULL ? chan : m->nick, o.user_key, false);
+	reply_free(r);
+	draft_free(d);
+	return true;
+}
+
+/*
+ * "<word> end" or "<word> cancel" of the invoker's draft here: the draft is
+ * taken; its text bound to inv (returns 2), or a reply said why not, or
+ * that it was dropped (returns 1). Returns 0 for any other command.
+ */
+static int
+draft_word(struct irc_bot *b, const struct origin *o, const char *text, int64_t mono_ms,
+           struct reply *r, struct invocation *inv)
+{
+	enum draft_word w;
+	struct draft *d;
+	int rc = 1;
+
+	if (drafts_count(b->drafts) == 0 || (w = drafts_word(b->drafts, o->chan_key, o->user_key,
+	                                                     text, mono_ms)) == DRAFT_WORD_NONE)
+		return 0;
+	d = drafts_take(b->drafts, o->chan_key, o->user_key, mono_ms);
+	if (w == DRAFT_WORD_CANCEL)
+		draft_reply_dropped(r, draft_line(d), draft_lines(d), 0, DRAFT_CANCELLED);
+	else if (draft_bind(b->d->commands != NULL ? b->d->commands : command_table, draft_line(d),
+	                    draft_opt(d), draft_text(d), inv, r) == 0)
+		rc = 2;
+	draft_free(d);
+	return rc;
+}
+
 void
 irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int64_t unix_s)
 {
@@ -746,6 +825,9 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	struct origin o;
 	struct reply *r;
 	struct held_reply *h;
+	struct invocation inv;
+	bool ready;
+	int drafts;
 
 	if (!irc_line_is(m, "PRIVMSG") || m->nick == NULL)
 		return; /* NOTICEs are never answered */
@@ -762,8 +844,13 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		if (*text == '\0')
 			return;
 	} else if (!direct) {
+		drafted(b, m, target, text, mono_ms);
 		return;
 	}
+	/* In a private conversation every line is a command: while a draft is
+	 * open there, one naming no command is the draft's. */
+	if (direct && !names_command(text) && drafted(b, m, NULL, text, mono_ms))
+		return;
 	if (!direct && !names_command(text))
 		return;
 	if (make_origin(b, m, direct ? NULL : target, &o) < 0) {
@@ -782,9 +869,19 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	h->nick = xstrdup(m->nick);
 	h->where = xstrdup(direct ? m->nick : target);
 	snprintf(h->lane, sizeof(h->lane), "%s", o.user_key);
+	snprintf(h->chan, sizeof(h->chan), "%s", o.chan_key);
+	h->mono_ms = mono_ms;
 	/* Help is long and for the asker: by NOTICE, not to the channel. */
 	h->quiet = !direct && first_word_is(text, "help");
-	if (!dispatch_line_async(b->d, &o, text, strlen(text), unix_s, r, held_done, h)) {
+	memset(&inv, 0, sizeof(inv));
+	drafts = draft_word(b, &o, text, mono_ms, r, &inv);
+	if (drafts == 1)
+		ready = true;
+	else if (drafts == 2)
+		ready = dispatch_invocation_async(b->d, &o, &inv, unix_s, r, held_done, h);
+	else
+		ready = dispatch_line_async(b->d, &o, text, strlen(text), unix_s, r, held_done, h);
+	if (!ready) {
 		h->next = b->held;
 		h->prev = &b->held;
 		if (b->held != NULL)
@@ -792,6 +889,7 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		b->held = h;
 		return;
 	}
+	asked(b, r, h->chan, h->lane, mono_ms);
 	send_reply(b, r, h->nick, h->where, h->lane, h->quiet);
 	reply_free(r);
 	free(h->nick);

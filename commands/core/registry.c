@@ -275,11 +275,13 @@ usage_error(struct invocation *inv, struct reply *out, const char *what)
 	registry_usage_add(inv->path, RS_BAD, out);
 }
 
+/* Whether s holds no control character but a tab (and, when lines, line
+ * breaks: an option that takes lines). */
 static bool
-valid_utf8_text(const char *s)
+valid_utf8_text(const char *s, bool lines)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 && *p != '\t')
+		if (*p < 0x20 && *p != '\t' && !(lines && (*p == '\n' || *p == '\r')))
 			return false;
 	return true;
 }
@@ -329,7 +331,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			usage_error(inv, out, what);
 			return -1;
 		}
-		if (!valid_utf8_text(v)) {
+		if (!valid_utf8_text(v, (o->flags & OPT_LINES) != 0)) {
 			snprintf(what, sizeof(what), "%s may not contain control characters",
 			         o->name);
 			usage_error(inv, out, what);

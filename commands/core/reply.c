@@ -36,6 +36,7 @@ struct reply {
 	char *gm_aside;         /* what it is, when an aside (reply_gm_aside), in the arena */
 	bool error;
 	char *error_text;
+	struct reply_ask ask; /* its strings in the arena; line NULL: none */
 };
 
 #define CHUNK_SIZE 4096
@@ -158,6 +159,7 @@ reply_clear(struct reply *r)
 	r->gm_key = r->gm_name = r->gm_fallback = r->gm_aside = NULL;
 	r->error = false;
 	r->error_text = NULL;
+	memset(&r->ask, 0, sizeof(r->ask));
 	r->cur = REPLY_CHANNEL;
 }
 
@@ -226,6 +228,24 @@ bool
 reply_gm_is_aside(const struct reply *r)
 {
 	return r->gm_aside != NULL;
+}
+
+void
+reply_ask(struct reply *r, const struct reply_ask *ask)
+{
+	/* The handler's own strings (a sample may hold line breaks, which
+	 * copy_text would make spaces). */
+	r->ask.line = copy(r, ask->line, strlen(ask->line));
+	r->ask.opt = copy(r, ask->opt, strlen(ask->opt));
+	r->ask.label = copy(r, ask->label, strlen(ask->label));
+	r->ask.sample = copy(r, ask->sample, strlen(ask->sample));
+	r->ask.max = ask->max;
+}
+
+const struct reply_ask *
+reply_asked(const struct reply *r)
+{
+	return r->ask.line != NULL && !r->error ? &r->ask : NULL;
 }
 
 /* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,

@@ -184,6 +184,32 @@ void reply_gm_aside(struct reply *r, const char *what);
 const char *reply_gm_what(const struct reply *r);
 bool reply_gm_is_aside(const struct reply *r);
 
+/*
+ * A long text the command still needs, asked of the invoker (a table's
+ * entries, after "/table set loot" alone): the command line to run with it
+ * (line, "table set loot", whose first word also names the lines that end
+ * or drop the text: "table end", "table cancel"), the option the text goes
+ * to, a label for a form's field (at most 45 characters) and a sample of
+ * what to write (at most 100). The transport asks as its platform can: a
+ * form (Discord's modal) whose text is then bound to the option; on text
+ * platforms the invoker's next lines in that channel, up to "<word> end".
+ * The rest of the reply says so for text platforms; a platform with forms
+ * shows the form instead.
+ */
+struct reply_ask {
+	const char *line;
+	const char *opt;
+	const char *label;
+	const char *sample;
+	size_t max; /* bytes of the text the option takes */
+};
+
+/* Makes the reply ask (the strings, the handler's own and never a user's
+ * text as typed, are copied). */
+void reply_ask(struct reply *r, const struct reply_ask *ask);
+/* The reply's ask, or NULL. */
+const struct reply_ask *reply_asked(const struct reply *r);
+
 /* Sets the current message's title. */
 void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -368,9 +368,10 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 
 /* Logs a roll: its canonical text (with label, the label option's when
  * the text has none) and its totals; one the channel saw in the roll log,
- * a secret one in the GM's secret log. */
+ * a secret one (gm: the key of the GM it went to, else NULL) in the GM's
+ * secret log. */
 static void
-log_roll(struct invocation *inv, const struct dice_result *res, const char *label, bool secret)
+log_roll(struct invocation *inv, const struct dice_result *res, const char *label, const char *gm)
 {
 	struct rollchan *rc = rollchan_of(inv->chan);
 	char what[ROLLCHAN_WHAT_MAX * 2], result[ROLLCHAN_RESULT_MAX * 2];
@@ -401,8 +402,8 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
 		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
 	/* The roll log is appended alone; the secret one is in the record. */
-	if (secret) {
-		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result);
+	if (gm != NULL) {
+		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
 		channel_touch(inv->chan);
 	} else {
 		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
@@ -547,7 +548,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	/* A private conversation with the bot keeps no log: its rolls are the
 	 * invoker's alone, and a stranger who rolls there leaves nothing. */
 	if (who != ROLL_PRIVATE && !inv->from->direct)
-		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, who == ROLL_SECRET);
+		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, to);
 	dice_result_free(res);
 }
 

@@ -273,11 +273,13 @@ static const struct command hazard_subs[] = {
      .desc = "Roll the hazard die: a turn passes",
      .help = "Shows the whole table with the rolled row highlighted, what the result does, "
              "then the bookkeeping: light burning down or out, rest due, delving Fatigue, the "
-             "sign's creature. A delving Encounter rolls the channel's encounter table (d10 "
-             "+ Tension; a struck entry means no encounter), or meets the creature a Sign "
-             "announced; while Tension is hidden, which it was (or that it was struck) goes "
-             "to the GM alone, whoever rolled. A turn is 10 minutes. Rulings: time passes before "
-             "the result "
+             "sign's creature. An Encounter meets the creature a Sign announced, or rolls "
+             "the channel's own table encounter (encounter-N on the level {/turn level} "
+             "tracks) by its die, on either die; without one, a delving Encounter rolls "
+             "Tension's encounter table (d10 + Tension). A struck entry means no encounter; "
+             "while Tension is hidden, which it was (or that it was struck) goes to the GM "
+             "alone, whoever rolled. A turn is 10 minutes. Rulings: time passes before the "
+             "result "
              "is applied (sources burn down, then a Light result flags the oldest one still "
              "lit); table: changes only the table rolled this once, light and rest still "
              "follow the channel's procedure; an Encounter in a safe area does not happen; a "
@@ -328,8 +330,10 @@ static const struct command hazard_subs[] = {
      .fn = cmd_hazard_set_who},
     {.name = "sign",
      .desc = "Name the creature whose sign was met (the next encounter)",
-     .help = "Delving: a Sign result rolls the channel's encounter table (d10 + Tension) and "
-             "remembers that creature as the next encounter; this names another (or, "
+     .help = "A delving Sign (and an exploration Sign when the channel has a table "
+             "encounter of its own) rolls the channel's encounter table (its own by its die, "
+             "else Tension's with d10 + Tension) and remembers that creature as the next "
+             "encounter; this names another (or, "
              "without a creature, forgets it). Rulings: a newer Sign replaces the creature "
              "remembered; a struck entry leaves no sign's creature; when Tension is hidden "
              "the creature, or that the entry was struck, stays behind the GM's screen "

@@ -8,6 +8,7 @@
 
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
 #include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
@@ -85,18 +86,14 @@ found_lines(struct invocation *inv, struct reply *out, const struct wander_check
 	if (!f->rolled)
 		return;
 	if (tension_state_hidden(inv->chan) && w->proc != WANDER_TENSION) {
-		const char *gm = channel_gm(inv->seat);
-
 		reply_line(out, RS_ITALIC, "What they are stays behind the GM's screen.");
-		if (inv->is_gm) {
-			reply_to(out, REPLY_INVOKER);
-		} else if (gm != NULL) {
-			reply_to_gm(out, gm, channel_gm_name(inv->seat));
-			if (rollchan_secret_to(inv->seat) != NULL)
-				reply_gm_fallback(out, rollchan_secret_to(inv->seat));
-		} else {
-			return; /* nobody to tell */
-		}
+		if (gm_screen_to(inv, out) == NULL)
+			return; /* nobody holds the seat: nobody to tell */
+		if (!inv->is_gm)
+			reply_gm_aside(out, "what your wandering check put behind the GM's screen");
+		table_line(out, &w->pick, f->table);
+		reply_to(out, REPLY_CHANNEL);
+		return;
 	}
 	table_line(out, &w->pick, f->table);
 }

@@ -96,6 +96,50 @@ missing_line(const struct channel *ch, const char *self, const char *text, struc
 	buf_free(&names);
 }
 
+/* /table set NAME alone asks for the entries: a form where the platform
+ * has forms, else the invoker's next lines here until /table end. */
+static void
+ask_entries(const char *name, struct reply *out)
+{
+	char line[ROLL_TABLE_NAME_MAX + 16];
+	struct reply_ask ask = {.line = line,
+	                        .opt = "entries",
+	                        .label = "Entries, one a line (or split by ;)",
+	                        .sample = "1-2: a rat\n3-5: 1d4 goblins\n6: [[loot]]",
+	                        .max = TABLES_TEXT_MAX};
+
+	snprintf(line, sizeof(line), "table set %s", name);
+	reply_ask(out, &ask);
+	reply_add(out, 0,
+	          "Send the entries of the table %s, one a line (or several on a line, "
+	          "separated by ;), then ",
+	          name);
+	reply_cmd(out, 0, "table end", NULL);
+	reply_add(out, 0, "; ");
+	reply_cmd(out, 0, "table cancel", NULL);
+	reply_add(out, 0,
+	          " drops them. Other commands work meanwhile; lines of others are not "
+	          "taken, and entries are dropped after 10 minutes without one.");
+	reply_nl(out);
+}
+
+/* /table end and /table cancel reach a command only when nothing is being
+ * entered (the transport takes them otherwise). */
+static void
+table_end(struct invocation *inv, struct reply *out)
+{
+	if (strcmp(inv->from->platform, "discord") == 0) {
+		reply_error(out, "Nothing is being entered here: on Discord, ");
+		reply_cmd(out, RS_BAD, "table set", "name", "NAME", NULL);
+		reply_add(out, RS_BAD, " alone opens a form for the entries.");
+		return;
+	}
+	reply_error(out, "No table is being entered here (entries are dropped after 10 minutes "
+	                 "without a line); start one with ");
+	reply_cmd(out, RS_BAD, "table set", "name", "NAME", NULL);
+	reply_add(out, RS_BAD, ".");
+}
+
 static void
 table_set(struct invocation *inv, struct reply *out)
 {
@@ -110,10 +154,7 @@ table_set(struct invocation *inv, struct reply *out)
 	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
 		return;
 	if (entries == NULL) {
-		reply_error(out, "Give the table's entries after its name: ");
-		reply_cmd(out, RS_BAD, "table set", "name", name, "entries",
-		          "1-2: a rat; 3-5: 1d4 goblins; 6: [[loot]]", NULL);
-		reply_add(out, RS_BAD, ".");
+		ask_entries(name, out);
 		return;
 	}
 	if (strlen(entries) > TABLES_TEXT_MAX) {
@@ -444,7 +485,7 @@ static const struct cmd_opt set_opts[] = {
     {.name = "entries",
      .desc = "Entries by ';' or line: '1-2: a rat; 3-6: 1d4 goblins', or weights '3x a rat'",
      .type = OPT_STRING,
-     .flags = OPT_REST,
+     .flags = OPT_REST | OPT_LINES,
      .max = TABLES_TEXT_MAX},
     {0},
 };
@@ -492,7 +533,9 @@ static const struct command table_subs[] = {
      .read_only = true},
     {.name = "set",
      .desc = "Make or replace a table: 1-2: a rat; 3-6: 1d4 goblins",
-     .help = "Entries are separated by ';' or by lines, each 'N: text' or 'N-M: text' in "
+     .help = "Without entries, asks for them: on Discord a form to paste the whole table "
+             "into; on IRC and the console the lines you send next, until {/table end}. "
+             "Entries are separated by ';' or by lines, each 'N: text' or 'N-M: text' in "
              "any order; the largest number names the die (4, 6, 8, 10, 12, 20, 66 for a "
              "d66 numbered 11-66, or 100, also written 00) and the ranges must cover it "
              "with no gap and no overlap. Or weight every entry: '3x a rat; 1x a wolf' "
@@ -504,6 +547,16 @@ static const struct command table_subs[] = {
              "the GM seat, only the GM changes tables.",
      .opts = set_opts,
      .fn = table_set},
+    {.name = "end",
+     .desc = "End the entries of a table typed line by line (IRC, console)",
+     .help = "After {/table set name=NAME} alone, the lines you send in this channel are "
+             "the table's entries, until {/table end} saves them as {/table set} would, or "
+             "{/table cancel} drops them. Only your own lines are taken, and not those "
+             "that are commands. Starting another table drops the one under way; so do 10 "
+             "minutes without a line, and a restart of the bot. On Discord, {/table set "
+             "name=NAME} alone opens a form instead.",
+     .fn = table_end},
+    {.name = "cancel", .desc = "Drop the entries of a table typed line by line", .fn = table_end},
     {.name = "delete",
      .desc = "Delete one of the channel's tables",
      .opts = name_opts,

@@ -141,9 +141,10 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr)
 }
 
 /* Logs the roll where the channel keeps its rolls (not in a private
- * conversation, which keeps none): a secret one in the GM's secret log. */
+ * conversation, which keeps none): a secret one (gm: the key of the GM it
+ * went to, else NULL) in the GM's secret log. */
 static void
-log_roll(struct invocation *inv, const char *name, const char *result, bool secret)
+log_roll(struct invocation *inv, const char *name, const char *result, const char *gm)
 {
 	struct rollchan *rc;
 	char what[ROLLCHAN_WHAT_MAX];
@@ -152,8 +153,8 @@ log_roll(struct invocation *inv, const char *name, const char *result, bool secr
 		return;
 	rc = rollchan_of(inv->chan);
 	snprintf(what, sizeof(what), "table %s", name);
-	if (secret)
-		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result);
+	if (gm != NULL)
+		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
 	else
 		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
 	channel_touch(inv->chan);
@@ -164,6 +165,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 {
 	bool secret = invocation_bool(inv, "secret", false), compact = rollchan_compact(inv->chan);
 	bool hidden;
+	const char *gm = NULL;
 	char name[ROLL_TABLE_NAME_MAX], die[32], action[64];
 	struct roll_table *t;
 	struct roll_table_pick p;
@@ -180,7 +182,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 	buf_init(&res, RESULT_MAX);
 	if (!find_table(inv, &tl, name, t, out))
 		goto done;
-	if (secret && !cmd_roll_secret_to(inv, out))
+	if (secret && (gm = cmd_roll_secret_to(inv, out)) == NULL)
 		goto done;
 	hidden = secret || (tension_state_hidden(inv->chan) && tables_use_screened(name));
 	if (!secret)
@@ -203,7 +205,11 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 	}
 	reply_nl(out);
 	trace_lines(out, &tr);
-	log_roll(inv, name, p.struck ? "struck" : buf_str(&res), hidden);
+	/* Behind the screen, the GM who rolls it keeps it. */
+	log_roll(inv, name, p.struck ? "struck" : buf_str(&res),
+	         secret   ? gm
+	         : hidden ? inv->from->user_key
+	                  : NULL);
 	snprintf(action, sizeof(action), "table roll %s", name);
 	if (!secret && !compact && !reply_is_error(out))
 		reply_button(out, "Roll again", action);

@@ -55,10 +55,13 @@ change_text(const struct tension_change *c, char *buf, size_t len)
 	}
 }
 
+/* The last changes; viewer reads those made behind another GM's screen
+ * as that alone (tension_state_sees). */
 static void
-show_history(const struct tension *t, struct reply *out)
+show_history(const struct tension_state *ts, const char *viewer, struct reply *out)
 {
 	static const char *const hdr[] = {"change", "Tension", "why"};
+	const struct tension *t = &ts->track;
 	size_t first = t->nhist > SHOW_CHANGES ? t->nhist - SHOW_CHANGES : 0;
 
 	if (t->nhist == 0) {
@@ -72,7 +75,12 @@ show_history(const struct tension *t, struct reply *out)
 		const struct tension_change *c = &t->hist[i];
 		char what[32], move[32];
 		const char *cells[] = {what, move, c->reason};
+		static const char *const veiled[] = {"-", "-", "made behind another GM's screen"};
 
+		if (!tension_state_sees(ts, c, viewer)) {
+			reply_row(out, false, veiled);
+			continue;
+		}
 		change_text(c, what, sizeof(what));
 		snprintf(move, sizeof(move), "%d → %d", c->from, c->to);
 		reply_row(out, false, cells);
@@ -97,7 +105,7 @@ tension_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_DIM, "Mode: hidden (only the GM sees Tension and its rolls).");
 	else
 		reply_line(out, RS_DIM, "Mode: open (everyone sees Tension and its rolls).");
-	show_history(&ts->track, out);
+	show_history(ts, inv->from->user_key, out);
 }
 
 /* The reason option, without the '#' of a "# reason" label, or dflt when
@@ -128,6 +136,8 @@ changed(struct invocation *inv, struct tension_state *ts, const struct tension_c
 	                                                     : "lowered";
 
 	channel_touch(inv->chan);
+	if (ts->hidden)
+		tension_state_screened(ts, inv->from->user_key);
 	cmd_tension_screen(ts, out, "The GM changed the Tension behind the screen.");
 	if (c->from == c->to)
 		reply_add(out, 0, "Tension stays at %d", c->to);
@@ -235,6 +245,8 @@ tension_mode(struct invocation *inv, struct reply *out)
 		return;
 	}
 	ts->hidden = hidden;
+	if (!hidden)
+		tension_state_reveal(ts, inv->from->user_key);
 	channel_touch(inv->chan);
 	if (hidden) {
 		reply_line(out, 0,

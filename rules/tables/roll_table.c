@@ -16,6 +16,9 @@
 /* The dice a ranged table's largest number may name. */
 static const int dice[] = {4, 6, 8, 10, 12, 20, ROLL_TABLE_D66, 100};
 
+/* A middle dot between spaces: IRC joins a reply's lines with it. */
+#define DOT_SEP " \xc2\xb7 "
+
 enum mode {
 	SPAN, /* ranges over a span the caller gives */
 	DIE,  /* ranges whose largest number names the die, or weights */
@@ -414,12 +417,20 @@ split(const char *text, struct raw *r, size_t *n, char *err, size_t errlen)
 	}
 	while (*s != '\0') {
 		size_t len = strcspn(s, ";\n");
-		const char *e = s;
-		size_t elen = len;
+		const char *dot = strstr(s, DOT_SEP), *e = s;
+		size_t elen;
 
-		s += len;
-		if (*s != '\0')
-			s++;
+		/* " · " parts entries too: the form IRC shows a table in */
+		if (dot != NULL && (size_t)(dot - s) < len) {
+			len = (size_t)(dot - s);
+			elen = len;
+			s += len + strlen(DOT_SEP);
+		} else {
+			elen = len;
+			s += len;
+			if (*s != '\0')
+				s++;
+		}
 		trim(&e, &elen);
 		if (elen == 0)
 			continue;

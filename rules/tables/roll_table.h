@@ -8,8 +8,10 @@
  * and the GM's own named tables (commands/tables), whose die comes from
  * their numbers.
  *
- * An entry is "N: text" or "N-M: text" (the colon may be left out: "5-8
- * text"), or, for a whole table of them, a weight "3x text": a weighted
+ * Entries are separated by ';', line breaks or " · " (a middle dot between
+ * spaces: IRC shows a reply's lines joined so). An entry is "N: text" or
+ * "N-M: text" (the colon may be left out: "5-8 text"), or, for a whole
+ * table of them, a weight "3x text": a weighted
  * table is rolled on the sum of its weights, each entry covering as many
  * results as its weight. A d66 table is numbered 11..66, tens and units
  * each 1..6 (two d6 read as digits). Ranges cover every result of the die

@@ -73,6 +73,7 @@ struct tension_change {
 	int from, to; /* the value before and after */
 	int amount;   /* ADJUST: the change asked (+2, -3); else to - from */
 	bool clamped; /* the change asked would have left 1..10 */
+	int screen;   /* the caller's mark of whose screen it was made behind (0: none) */
 	char *reason; /* at most TENSION_REASON_MAX - 1 bytes; owned by the track */
 };
 

@@ -125,6 +125,17 @@ refused(const char *user, const char *line, const char *want)
 	free(after);
 }
 
+/* The tables are as saved in before (which is freed). */
+static void
+after_is(char *before)
+{
+	char *after = saved("table");
+
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+}
+
 /* The plain text contains want. */
 static void
 has(const char *want)
@@ -196,9 +207,21 @@ set_every_error(void **unused)
 	refused("al", "table set a;b 1-6: a",
 	        "'a;b' is not a table name: a name is 1 to 32 letters, digits, - and _, with no "
 	        "spaces (loot, encounter-2).");
-	refused("al", "table set bad",
-	        "Give the table's entries after its name: /table set bad 1-2: a rat; 3-5: 1d4 "
-	        "goblins; 6: [[loot]].");
+	/* no entries: the command asks for them (a form, or the lines that
+	 * follow), and changes nothing yet */
+	{
+		const struct reply_ask *ask;
+		char *before = saved("table");
+
+		ok("al", "table set bad");
+		ask = reply_asked(last);
+		assert_non_null(ask);
+		assert_string_equal(ask->line, "table set bad");
+		assert_string_equal(ask->opt, "entries");
+		assert_int_equal(ask->max, TABLES_TEXT_MAX);
+		has("Send the entries of the table bad, one a line");
+		after_is(before);
+	}
 	/* too many entries */
 	buf_init(&b, 8000);
 	buf_adds(&b, "table set bad ");
@@ -304,6 +327,9 @@ the_gm_seat_decides(void **unused)
 	ok("gm", "gm claim");
 	refused("al", "table set mine 1-6: b", "Only the GM, gm, changes the tables here.");
 	refused("al", "table delete mine", "Only the GM, gm, changes the tables here.");
+	/* refused before asking for entries */
+	refused("al", "table set other", "Only the GM, gm, changes the tables here.");
+	assert_null(reply_asked(last));
 	ok("gm", "table set mine 1-6: c");
 	/* anyone still rolls and reads */
 	ok("al", "table roll mine");

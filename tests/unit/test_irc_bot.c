@@ -134,6 +134,53 @@ test_errors_go_by_notice(void **state)
 	                            "usage: !gm <show|claim|release|secret-channel>\x0f\r\n");
 }
 
+/* A table typed line by line: the asker's lines that are no command join
+ * it, others' lines and the asker's commands are left alone, !table end
+ * saves it; a private conversation works the same; cancel drops it. */
+static void
+test_table_typed_line_by_line(void **state)
+{
+	struct ircfix *f = *state;
+	const char *o;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!table set loot");
+	o = out(f);
+	assert_non_null(strstr(o, "PRIVMSG #a :Send the entries of the table loot"));
+	feed(f, ":alice!a@h PRIVMSG #a :1-2: a rat");
+	feed(f, ":bob!b@h PRIVMSG #a :1-6: a trick of bob's");
+	feed(f, ":alice!a@h PRIVMSG #B :elsewhere");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG #a :!r 3");
+	assert_non_null(strstr(out(f), "PRIVMSG #a :alice: "));
+	feed(f, ":alice!a@h PRIVMSG #a :3-6: 1d4 goblins");
+	feed(f, ":bob!b@h PRIVMSG #a :!table end");
+	assert_non_null(strstr(out(f), "NOTICE bob :"));
+	feed(f, ":alice!a@h PRIVMSG #a :!table end");
+	assert_string_equal(out(f), "PRIVMSG #a :Saved the table \x02loot\x0f: d6, 2 "
+	                            "entries.\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!table show loot");
+	o = out(f);
+	assert_non_null(strstr(o, "1-2: a rat"));
+	assert_non_null(strstr(o, "3-6: 1d4 goblins"));
+	assert_null(strstr(o, "bob"));
+	/* in a private conversation: lines that name no command */
+	feed(f, ":alice!a@h PRIVMSG delver :table set mine");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG delver :1-6: a secret");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG delver :table end");
+	assert_non_null(strstr(out(f), "Saved the table \x02mine\x0f: d6, 1 entry."));
+	/* cancel */
+	feed(f, ":alice!a@h PRIVMSG #a :!table set x");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG #a :1-6: y");
+	feed(f, ":alice!a@h PRIVMSG #a :!table cancel");
+	assert_string_equal(out(f), "PRIVMSG #a :Dropped what you were entering for table "
+	                            "set x (1 line).\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!table end");
+	assert_non_null(strstr(out(f), "NOTICE alice :"));
+}
+
 static void
 test_operator_is_admin(void **state)
 {
@@ -1050,6 +1097,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_prefix_commands_in_channels, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_table_typed_line_by_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_errors_go_by_notice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_operator_is_admin, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_private_messages, setup, teardown),

@@ -201,6 +201,7 @@ every_form_and_its_die(void **unused)
 	    {"11-36: a; 41-66: b", 66, 11, 66, 2},
 	    {"3x a; 1x b", 4, 1, 4, 2}, /* weights: the die is their sum */
 	    {"2× a; 5x: b; 1x c", 8, 1, 8, 3},
+	    {"1-2: a · 3-6: b", 6, 1, 6, 2}, /* as IRC joins lines */
 	};
 	struct roll_table t;
 
