@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "commands/core/dispatch.h"
+#include "commands/tables/cmd_table_examples.h"
 #include "commands/tables/tables_state.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
@@ -705,6 +706,77 @@ saved_form_round_trips(void **unused)
 	}
 }
 
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct buf b;
+	char chunk[4096];
+	size_t n;
+
+	assert_non_null(f);
+	buf_init(&b, 16u << 20);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return buf_take(&b);
+}
+
+/* /table examples: one table at least for each of the five rule texts,
+ * each parses and sets as it stands, and delver(7) (one entry a line) and
+ * README.md (on one line) show the very same tables. */
+static void
+examples_are_whole_and_documented(void **unused)
+{
+	size_t n;
+	const struct table_example *ex = cmd_table_examples(&n);
+	char *man = slurp("bot/man/delver.7.md"), *readme = slurp("README.md");
+	int texts = 0;
+
+	(void)unused;
+	for (size_t t = 0; cmd_table_example_texts[t] != NULL; t++) {
+		bool found = false;
+
+		for (size_t i = 0; i < n; i++)
+			found |= strcmp(ex[i].text, cmd_table_example_texts[t]) == 0;
+		assert_true(found);
+		texts++;
+	}
+	assert_int_equal(texts, 5);
+	ok("gm", "gm claim");
+	for (size_t i = 0; i < n; i++) {
+		struct buf block, line;
+		struct roll_table t;
+		char err[300];
+
+		buf_init(&block, 8192);
+		buf_init(&line, 8192);
+		if (roll_table_parse_die(ex[i].lines, &t, err, sizeof(err)) != 0)
+			fail_msg("the %s example %s: %s", ex[i].text, ex[i].name, err);
+		buf_addf(&block, "```\n/table set %s\n%s\n", ex[i].name, ex[i].lines);
+		if (strstr(man, buf_str(&block)) == NULL)
+			fail_msg("delver(7) lacks the example:\n%s", buf_str(&block));
+		buf_addf(&line, "`/table set %s ", ex[i].name);
+		for (const char *p = ex[i].lines; *p;) {
+			size_t k = strcspn(p, "\n");
+
+			buf_addf(&line, "%.*s%s", (int)k, p, p[k] == '\n' ? "; " : "`");
+			p += k + (p[k] == '\n');
+		}
+		if (strstr(readme, buf_str(&line)) == NULL)
+			fail_msg("README.md lacks the example:\n%s", buf_str(&line));
+		/* the README's line sets the table as /table examples shows it */
+		ok("gm", buf_str(&line) + 2);
+		buf_free(&block);
+		buf_free(&line);
+	}
+	ok("al", "table examples fungeon");
+	has("/table set rooms\n1: a chapel with the pews piled against one door\n");
+	hasnt("shifts");
+	free(man);
+	free(readme);
+}
+
 int
 main(void)
 {
@@ -725,6 +797,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(list_and_delete, setup, teardown),
 	    cmocka_unit_test_setup_teardown(copy_between_channels, setup, teardown),
 	    cmocka_unit_test_setup_teardown(saved_form_round_trips, setup, teardown),
+	    cmocka_unit_test_setup_teardown(examples_are_whole_and_documented, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
