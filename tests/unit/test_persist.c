@@ -881,7 +881,7 @@ test_every_module_round_trips_through_the_database(void **state)
 	 * (ann, alone in the hallway, holds every category). */
 	say(b, "ann", "all", "/fungeon join Alba wizard 2");
 	say(b, "ann", "all", "/fungeon hallway");
-	say(b, "bob", "all", "/fungeon join Brom fighter 2");
+	say(b, "bob", "all", "/fungeon join Brom fighter 1");
 	say(b, "bob", "all", "/thwacko style red ◆");
 	say(b, "ann", "all", "/fungeon trap add pit annoy 2 pain 2 type spikes");
 	say(b, "ann", "all",
