@@ -200,8 +200,8 @@ group_spans(struct reply *out, const struct dice_group *g)
 		reply_add(out, 0, " ");
 }
 
-static void
-repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
+void
+cmd_roll_repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 {
 	const struct dice_repeat *rep = &e->repeats[r];
 	long long succ = 0, fail = 0;
@@ -501,7 +501,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 		if (e->nrepeats > 1)
 			reply_line(out, RS_CODE, "%zux %s", e->nrepeats, e->source);
 		for (size_t k = 0; k < e->nrepeats; k++) {
-			repeat_line(out, e, k);
+			cmd_roll_repeat_line(out, e, k);
 			if (!compact || i + 1 < dice_result_nexprs(res) || k + 1 < e->nrepeats)
 				reply_nl(out);
 		}
