@@ -551,6 +551,20 @@ roll_fn(struct invocation *inv, struct reply *out)
 static void
 gmroll_fn(struct invocation *inv, struct reply *out)
 {
+	const char *expr = invocation_str(inv, "expression");
+	size_t dice = strcspn(expr, "#");
+
+	/* /roll's option, typed here (before any label): said as such, not
+	 * as bad dice. */
+	for (const char *p = expr; (p = strstr(p, "private:")) != NULL && p < expr + dice; p++) {
+		if (p > expr && p[-1] != ' ')
+			continue;
+		reply_error(out, "A secret roll takes no private option: it already goes to the GM "
+		                 "alone (");
+		reply_cmd(out, RS_BAD, "roll", "expression", "1d20", "private:", "true", NULL);
+		reply_add(out, RS_BAD, " is a roll only you see).");
+		return;
+	}
 	roll_run(inv, out, ROLL_SECRET);
 }
 

@@ -148,7 +148,7 @@ hazard_roll_fn(struct invocation *inv, struct reply *out)
 	const char *tname = invocation_str(inv, "table"), *note = invocation_str(inv, "note");
 	struct hazard_view v;
 
-	if (!procedure_render_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out, "passes turns"))
 		return;
 	if (procedure_render_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v,
 	                          out) < 0)

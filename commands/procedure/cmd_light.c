@@ -197,7 +197,7 @@ static const struct command light_subs[] = {
      .fn = light_add_cmd},
     {.name = "out",
      .desc = "Put out a source, a kind (all torches) or all",
-     .help = "Running blows candles out by itself: {/turn move how=running}.",
+     .help = "Running blows candles out by itself: {/turn move pace=running}.",
      .opts = which_opts,
      .fn = light_out_cmd},
     {.name = "flicker",

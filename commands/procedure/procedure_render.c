@@ -9,11 +9,11 @@
 
 bool
 procedure_render_may_pass(struct invocation *inv, const struct procedure_state *s,
-                          struct reply *out)
+                          struct reply *out, const char *what)
 {
 	if (!s->gm_rolls || inv->is_gm)
 		return true;
-	reply_error(out, "Only the GM passes turns in this channel (");
+	reply_error(out, "Only the GM %s in this channel (", what);
 	reply_cmd(out, RS_BAD, "hazard who", "who", "gm", NULL);
 	if (channel_gm_name(inv->seat) != NULL) {
 		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->seat));
