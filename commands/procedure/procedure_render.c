@@ -270,6 +270,11 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		          "No encounter: this is a safe area, where no wandering "
 		          "monsters come.");
 		break;
+	case TE_SIGN_SAFE:
+		reply_add(out, RS_GOOD,
+		          "No sign: this is a safe area, where no wandering monsters come, so no "
+		          "encounter is rolled for one.");
+		break;
 	case TE_SIGN_HINT:
 		reply_add(out, 0,
 		          "A sign of danger nearby (noise, smell, tracks or a shadow); the "
