@@ -770,10 +770,12 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
+		enum discord_button_kind kind = DISCORD_BUTTON_NEW;
 		const char *line =
-		    cid != NULL ? discord_buttons_action(it->buttons, cid, &h->update) : NULL;
+		    cid != NULL ? discord_buttons_action(it->buttons, cid, &kind) : NULL;
 
 		it->stats.components++;
+		h->update = kind == DISCORD_BUTTON_UPDATE;
 		if (line == NULL) {
 			reply_error(r, "That button has expired; run the command again.");
 		} else {

@@ -1069,10 +1069,11 @@ test_roll_shortcuts(void **state)
 	assert_string_equal(out(f), "");
 	feed(f, ":alice!a@h PRIVMSG delver :rol 1d6");
 	assert_string_equal(
-	    out(f), "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
-	            "are roll, gmroll, gm, tension, table, fungeon, thwacko, xp, hazard, turn, "
-	            "light, rest, wander, surprise, procedure, safe, vendor, bargain, "
-	            "encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
+	    out(f),
+	    "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
+	    "are roll, gmroll, gm, tension, table, fungeon, thwacko, xp, hazard, turn, "
+	    "light, rest, wander, surprise, procedure, safe, panel, vendor, "
+	    "bargain, encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!hazard tabel");
 	assert_string_equal(
 	    out(f), "NOTICE alice :Unknown subcommand 'tabel' (did you mean table?); usage: "

@@ -24,6 +24,7 @@
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
+#include "commands/panel/panel_state.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/faultsql.h"
@@ -899,6 +900,7 @@ test_every_module_round_trips_through_the_database(void **state)
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		if (chanmod_table[i] != NULL)
 			channel_mod(ch, (enum chanmod_id)i);
+	panel_state_set(ch, "1380000000000000042");
 	channel_touch(ch);
 	/* (a user record with nothing to keep lives only during a command) */
 	u = state_user(b->st, "console:ann");
@@ -911,6 +913,7 @@ test_every_module_round_trips_through_the_database(void **state)
 	assert_non_null(strstr(want, "torch"));
 	assert_non_null(strstr(want, "Brom"));
 	assert_non_null(strstr(want, "wasp"));
+	assert_non_null(strstr(want, "panel={\"message\":\"1380000000000000042\"};"));
 
 	st = restored(b); /* while running */
 	got = channel_text(st, "console:all");

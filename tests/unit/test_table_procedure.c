@@ -338,6 +338,23 @@ tension_roll_uses_the_channels_tables(void **unused)
 	has("The channel's own table encounter is rolled instead of this one");
 }
 
+/* /tension roll shows what an entry's [[reference]] rolled, as the other
+ * procedures do, whether or not the entry holds dice. */
+static void
+tension_roll_shows_nested_rolls(void **unused)
+{
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set guards 1-4: a troll");
+	run("gm", "table set encounter 1-6: [[guards]]");
+	run("gm", "tension roll exits:12");
+	has("  table encounter: d6 = ");
+	has(" → [[guards]] → a troll\n");
+	run("gm", "table set encounter 1-6: 1d1 bats and [[guards]]");
+	run("gm", "tension roll exits:12");
+	has(" → 1d1 bats and [[guards]] → 1 bat and a troll (1d1: 1)\n");
+}
+
 int
 main(void)
 {
@@ -349,6 +366,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(sign_creature_meets_the_next_check, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_wandering_roll_goes_to_the_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_uses_the_channels_tables, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tension_roll_shows_nested_rolls, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
