@@ -116,7 +116,8 @@ u3_refusals_that_help(void **unused)
 	refused(t, "alice", "/bargain \"Old Gus\" ring sell",
 	        "There is no vendor 'Old Gus' here; /vendor meet Old Gus meets one.");
 	fgtable_ok(t, "gm", "/vendor meet Old Gus");
-	holds(t, "alice", "/bargain \"Old Gus\" ring sell", "Bargaining with Old Gus: selling ring");
+	holds(t, "alice", "/bargain \"Old Gus\" ring sell",
+	      "Bargaining with Old Gus: selling ring");
 	refused(t, "alice", "/gmroll 1d20 private:true",
 	        "A secret roll takes no private option: it already goes to the GM alone (/roll "
 	        "1d20 private:true is a roll only you see).");
