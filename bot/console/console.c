@@ -825,6 +825,9 @@ edit_start(struct console *c)
 	edit_console = c;
 	/* Ctrl-C is the console's alone, not a make run's around it. */
 	console_tty_take(STDIN_FILENO);
+	if (!console_tty_utf8())
+		log_warnx("console: no UTF-8 character type (LC_CTYPE, C.UTF-8): "
+		          "letters outside ASCII typed here are lost");
 	/* The loop owns the signals: libedit installs no handler. */
 	rl_catch_signals = 0;
 	rl_catch_sigwinch = 0;

@@ -815,10 +815,12 @@ draft_word(struct irc_bot *b, const struct origin *o, const char *text, int64_t 
 	return rc;
 }
 
-void
-irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int64_t unix_s)
+/* A PRIVMSG's text, its formatting codes already removed. */
+static void
+message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mono_ms,
+        int64_t unix_s)
 {
-	const char *target = irc_line_param(m, 0), *text = irc_line_param(m, 1);
+	const char *target = irc_line_param(m, 0);
 	const char *pre = prefix(b);
 	size_t pl = strlen(pre);
 	bool direct = !irc_conn_is_channel(b->conn, target);
@@ -895,4 +897,19 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	free(h->nick);
 	free(h->where);
 	free(h);
+}
+
+void
+irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int64_t unix_s)
+{
+	const char *text = irc_line_param(m, 1);
+	struct buf typed;
+
+	/* Bold, colours and the like that a client adds are not words: a
+	 * command reads the text its sender sees ("!roll 1d6 # ^Bsneak" is
+	 * "!roll 1d6 # sneak"). */
+	buf_init(&typed, IRC_RX_MAX);
+	irc_fmt_strip(&typed, text, strlen(text));
+	message(b, m, buf_str(&typed), mono_ms, unix_s);
+	buf_free(&typed);
 }

@@ -275,15 +275,27 @@ usage_error(struct invocation *inv, struct reply *out, const char *what)
 	registry_usage_add(inv->path, RS_BAD, out);
 }
 
-/* Whether s holds no control character but a tab (and, when lines, line
- * breaks: an option that takes lines). */
-static bool
-valid_utf8_text(const char *s, bool lines)
+/* The first control character of s but a tab (and, when lines, line
+ * breaks: an option that takes lines), or NULL when it has none. */
+static const char *
+control_char(const char *s, bool lines)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p < 0x20 && *p != '\t' && !(lines && (*p == '\n' || *p == '\r')))
-			return false;
-	return true;
+			return (const char *)p;
+	return NULL;
+}
+
+/* The 1-based column of p in s, counting UTF-8 characters. */
+static int
+text_column(const char *s, const char *p)
+{
+	int col = 1;
+
+	for (; s < p; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			col++;
+	return col;
 }
 
 /* Converts and checks one value for option o, storing it in a. */
@@ -321,6 +333,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			return -1;
 		}
 	} else {
+		const char *cc;
 		size_t max = o->type == OPT_USER ? NAME_MAX_LEN - 1
 		             : o->max > 0        ? (size_t)o->max
 		                                 : OPT_STRING_MAX;
@@ -331,9 +344,11 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			usage_error(inv, out, what);
 			return -1;
 		}
-		if (!valid_utf8_text(v, (o->flags & OPT_LINES) != 0)) {
-			snprintf(what, sizeof(what), "%s may not contain control characters",
-			         o->name);
+		if ((cc = control_char(v, (o->flags & OPT_LINES) != 0)) != NULL) {
+			snprintf(what, sizeof(what),
+			         "%s may not contain control characters (U+%04X at column %d of "
+			         "it)",
+			         o->name, (unsigned)(unsigned char)*cc, text_column(v, cc));
 			usage_error(inv, out, what);
 			return -1;
 		}

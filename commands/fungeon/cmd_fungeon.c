@@ -53,7 +53,7 @@ static const struct cmd_opt join_opts[] = {
      .flags = OPT_REQUIRED,
      .max = FUNGEON_CLASS_MAX},
     {.name = "level",
-     .desc = "Level 1 to 60 (default: Party Min; after a death: floor - 1)",
+     .desc = "Level 1 to 60 (default: Party Min; in a dungeon under way: floor - 1)",
      .type = OPT_INT,
      .min = FUNGEON_LEVEL_MIN,
      .max = FUNGEON_LEVEL_MAX},
@@ -160,7 +160,8 @@ static const struct cmd_opt disarm_opts[] = {
 };
 static const struct cmd_opt combat_opts[] = {
     {.name = "monsters",
-     .desc = "The monsters fighting (default: all standing; only their maker holds one back)",
+     .desc = "The monsters fighting, named only when more stand than a turn holds (default: "
+             "all standing)",
      .type = OPT_STRING,
      .flags = OPT_REST | OPT_AUTOCOMPLETE,
      .max = 400,
@@ -207,7 +208,9 @@ static const struct command fungeon_subs[] = {
              "type:fire says your class bonus is tied to fire: it then counts by itself "
              "against fire. After your Fungeoneer died in a dungeon, join again: the new one "
              "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "
-             "for the next hallway, as does anyone joining while the party is in a room.",
+             "for the next hallway, as does anyone joining while the party is in a room. "
+             "Ruling: anyone joining a dungeon under way starts at floor - 1 (at least 1), as "
+             "a replacement does; in town and at the entrance the level is yours to choose.",
      .opts = join_opts,
      .fn = cmd_fungeon_join},
     {.name = "leave",
@@ -356,7 +359,8 @@ static const struct command fungeon_subs[] = {
              "it in (1): one Annoy roll a turn against an ability one suffers, so a single "
              "success breaks its hold. Those who fail face the monster's Pain dice in a "
              "Painful conflict, where they can hurt the monster too. (3) everyone's Painful "
-             "conflict; Ruling: a held Fungeoneer rolls no dice but can be hurt. A rank's "
+             "conflict; Ruling: a held Fungeoneer may not act, but rolls as it is made to: "
+             "it can be hurt, and a rank it wins deals no damage. A rank's "
              "winner hurts its target, any other in the fight, of either side: each player "
              "aims their own Fungeoneer, and whoever made a monster aims it "
              "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
@@ -366,8 +370,9 @@ static const struct command fungeon_subs[] = {
              "dice of their type away; they never add dice. Each point dealt to a monster "
              "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
              "takes at most 13 participants; beyond, the first monsters standing fight and "
-             "the others stay out, unless whoever made them names the ones that fight. Any "
-             "player of the party may play the turn; the GM may decide for anyone.",
+             "the others stay out, unless whoever made them names the ones that fight; "
+             "with fewer, every standing monster fights each turn. Any player whose "
+             "Fungeoneer is in play may play the turn; the GM may decide for anyone.",
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},
     {.name = "orders",

@@ -64,6 +64,12 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	bool replacing = me >= 0 && c->m[me].dead, in_dungeon = c->d.phase != FUNGEON_TOWN;
 	bool after_death =
 	    in_dungeon && (replacing || fungeon_channel_fallen(c, inv->from->user_key));
+	/* A dungeon under way (past its entrance): whoever joins starts where
+	 * a replacement does, however they come (line 53; line 18 wants a
+	 * party to begin at one level, which only town and the entrance
+	 * choose). */
+	bool under_way = c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM ||
+	                 c->d.phase == FUNGEON_RETREAT;
 	struct fungeon_party p;
 	struct fungeon_member *m;
 
@@ -81,14 +87,18 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 		return;
 	}
 	fungeon_channel_party(c, &p);
-	if (after_death) {
+	if (after_death || under_way) {
 		level = fungeon_replacement_level(fungeon_channel_floor(c));
 		if (invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level) {
-			reply_error(
-			    out,
-			    "A new Fungeoneer after a death starts at level %d (floor %d - 1, at "
-			    "least 1) for the rest of this dungeon; join at level %d.",
-			    level, fungeon_channel_floor(c), level);
+			reply_error(out,
+			            after_death
+			                ? "A new Fungeoneer after a death starts at level %d "
+			                  "(floor %d - 1, at least 1) for the rest of this "
+			                  "dungeon; join at level %d."
+			                : "A Fungeoneer who joins a dungeon under way starts "
+			                  "at level %d (floor %d - 1, at least 1), as a "
+			                  "replacement does; join at level %d.",
+			            level, fungeon_channel_floor(c), level);
 			return;
 		}
 	} else {
@@ -117,7 +127,12 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, ", level %d %s%s%s%s: %d hits, class bonus %d, %lld XP.", m->level,
 	          m->cls, m->ctype[0] ? " (class type " : "", m->ctype, m->ctype[0] ? ")" : "",
 	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
-	if (m->fresh)
+	if (m->fresh && c->d.phase == FUNGEON_RETREAT)
+		reply_add(out, 0,
+		          " %s joins the party when it reaches town (no hallway comes on the way "
+		          "back).",
+		          m->name);
+	else if (m->fresh)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
 }
@@ -360,7 +375,7 @@ cmd_fungeon_stair(struct invocation *inv, struct reply *out)
 	char err[240];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_STAIR, out) ||
-	    (!inv->is_gm && fungeon_channel_need_self(c, inv, out) < 0))
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_STAIR, out))
 		return;
 	if (fungeon_dungeon_take_stair(&c->d, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);

@@ -332,6 +332,24 @@ fungeon_channel_in_play(const struct fungeon_channel *c, int i)
 	return i >= 0 && i < c->n && !c->m[i].dead && !c->m[i].fresh;
 }
 
+bool
+fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct fungeon_member *m = &c->m[i];
+
+	if (m->dead)
+		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
+		            m->name, m->player);
+	else if (m->fresh)
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party.",
+		            m->name, m->player, m->name);
+	else
+		return true;
+	return false;
+}
+
 int
 fungeon_channel_director(const struct fungeon_channel *c, const struct fungeon_piece *p)
 {
@@ -380,14 +398,36 @@ fungeon_channel_may_direct(const struct fungeon_channel *c, const struct invocat
 
 bool
 fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
-                         struct reply *out)
+                         enum fungeon_act a, struct reply *out)
 {
-	if (inv->is_gm || fungeon_channel_member_of(c, inv->from->user_key) >= 0)
+	int me = fungeon_channel_member_of(c, inv->from->user_key);
+	bool anyone = false;
+
+	if (inv->is_gm)
 		return true;
-	reply_error(out, "Only the party's players (or the GM) move the party on; ");
-	reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level", "LEVEL",
-	          NULL);
-	reply_add(out, RS_BAD, " makes you one.");
+	if (me < 0) {
+		reply_error(out, "Only the party's players (or the GM) move the party on; ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, " makes you one.");
+		return false;
+	}
+	if (c->d.phase == FUNGEON_TOWN || fungeon_channel_in_play(c, me))
+		return true;
+	for (int i = 0; i < c->n; i++)
+		anyone |= fungeon_channel_in_play(c, i);
+	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER))
+		return true;
+	if (c->m[me].dead)
+		reply_error(out,
+		            "%s is dead: %s is out of the game until the next hallway, and the "
+		            "players whose Fungeoneers are in play move the party on.",
+		            c->m[me].name, c->m[me].player);
+	else
+		reply_error(out,
+		            "%s is a replacement and joins the party in the next hallway; until "
+		            "then the players whose Fungeoneers are in play move the party on.",
+		            c->m[me].name);
 	return false;
 }
 

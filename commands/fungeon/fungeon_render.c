@@ -121,6 +121,8 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 		         rk->winner < 0 ? "tie" : names[rk->winner]);
 		if (rk->winner < 0)
 			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (tie)");
+		else if (rk->held)
+			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (held: may not act)");
 		else if (rk->target < 0)
 			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (no one it can hurt)");
 		else

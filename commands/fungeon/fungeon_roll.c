@@ -214,20 +214,8 @@ fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_p
 				return -1;
 			}
 		}
-		if (m->dead) {
-			reply_error(out,
-			            "%s is dead: %s is out of the game until the next hallway.",
-			            m->name, m->player);
+		if (!fungeon_channel_need_in_play(c, members[i], out))
 			return -1;
-		}
-		if (m->fresh) {
-			reply_error(
-			    out,
-			    "%s is a replacement: %s is out until the next hallway, where %s "
-			    "joins the party.",
-			    m->name, m->player, m->name);
-			return -1;
-		}
 		if ((o->hold || o->continuous) && !has_effect_slot(m, o->label)) {
 			reply_error(out,
 			            "%s already suffers %d continuous effects, the most one "

@@ -38,6 +38,33 @@ has_event(const struct turn_report *r, enum turn_event_kind k)
 	return false;
 }
 
+/* Names the tables behind the GM's screen that the entry's references
+ * left as written. */
+static void
+withheld_line(const struct tables_lookup *tl, const struct roll_table_trace *tr, struct reply *out)
+{
+	char names[ROLL_TABLE_ROLLS_MAX * (ROLL_TABLE_NAME_MAX + 6)] = "";
+	size_t len = 0, k = 0;
+
+	for (size_t i = 0; i < tr->n; i++) {
+		char quoted[ROLL_TABLE_NAME_MAX + 6];
+
+		if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name))
+			continue;
+		snprintf(quoted, sizeof(quoted), "[[%s]]", tr->step[i].name);
+		if (strstr(names, quoted) != NULL)
+			continue;
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "",
+		                        quoted);
+		k++;
+	}
+	if (k > 0)
+		reply_line(out, RS_DIM,
+		           "%s %s behind the GM's screen while Tension is hidden, so not rolled "
+		           "where all see it.",
+		           names, k == 1 ? "is" : "are");
+}
+
 /* A custom entry with dice in it ("1d4 giant rats") or tables it names
  * ("[[shifts]]") gets its own line with them rolled: "3 giant rats (1d4:
  * 3)". */
@@ -49,9 +76,11 @@ entry_dice(struct invocation *inv, struct reply *out, const struct roll_table *t
 	struct buf b;
 
 	tables_lookup_init(&tl, inv->chan);
+	tl.screen = true; /* the entry's line is for all to see */
 	buf_init(&b, 4096);
 	if (roll_table_expand(inv->rng, t, row, &tl.lk, &tr, &b) > 0 || tr.n > 0)
 		reply_line(out, RS_BOLD, "%s%s", buf_str(&b), b.toobig ? "…" : "");
+	withheld_line(&tl, &tr, out);
 	buf_free(&b);
 	tables_lookup_clear(&tl);
 }

@@ -527,8 +527,10 @@ static const struct command table_subs[] = {
              "table on the sum of its weights); dice in the entry are rolled (1d4 goblins "
              "→ 3 goblins (1d4: 3)) and each [[name]] in it rolls that table in turn, at "
              "most 4 tables deep and 16 rolls in all, each shown on a line of its own. "
-             "secret:true sends the result to the GM alone, as {/gmroll} does. The roll "
-             "goes in {/log} (a secret one in the GM's {/log kind=secret}).",
+             "secret:true sends the result to the GM alone, as {/gmroll} does; while "
+             "Tension is hidden, a roll all see leaves a reference to a table behind the "
+             "GM's screen as written. The roll goes in {/log} (a secret one in the GM's "
+             "{/log kind=secret}).",
      .opts = roll_opts,
      .fn = cmd_table_roll},
     {.name = "show",

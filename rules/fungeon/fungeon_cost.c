@@ -693,6 +693,16 @@ fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 		      "every special ability spends one: annoy N, 1 point per 2 dice)",
 		      a->type[0] == '\0', "fire, poison, claws...: type WORD after it)");
 	}
+	for (int i = 0; n == 0 && d->kind == FUNGEON_MONSTER && i < d->nab; i++) {
+		if (!d->ab[i].continuous || d->ab[i].pain >= 1)
+			continue;
+		seterr(err, errlen,
+		       "The ability '%s' has Continuous Damage, so it may harm the Fungeoneers, "
+		       "and an ability that may harm them has Pain dice: add pain N (1 point a "
+		       "die).",
+		       d->ab[i].name);
+		return -1;
+	}
 	if (n == 0)
 		return 0;
 	seterr(err, errlen, "%s.", msg);

@@ -124,8 +124,10 @@ int fungeon_cost_price(const struct fungeon_design *d, struct fungeon_price *p, 
 /*
  * The rules a design must meet to be made now (RULES.md section 4): every
  * trap and every special ability has a Type, every trap has at least one
- * Pain die (it has Annoy and Pain dice and deals damage of its Type), and
- * every special ability has at least one Annoy die. Returns 0, or -1 with one sentence in err. Kept
+ * Pain die (it has Annoy and Pain dice and deals damage of its Type),
+ * every special ability has at least one Annoy die, and one with
+ * Continuous Damage at least one Pain die (an ability that may harm has
+ * Pain dice). Returns 0, or -1 with one sentence in err. Kept
  * apart from fungeon_cost_price() so that a design saved before these rules
  * still loads and keeps its price; only new designs are refused.
  */

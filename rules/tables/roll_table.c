@@ -176,7 +176,7 @@ entry_text(const char *p, size_t tl, size_t idx, char *out, char *err, size_t er
 	 * kept text, or a "· " at its start (written after "1-4: "), which part
 	 * entries when the table is read again: refused, so what /table show
 	 * writes reads back as the same table. */
-	if (strstr(buf_str(&b), DOT_SEP) != NULL || strncmp(buf_str(&b), DOT_SEP + 1, 3) == 0) {
+	if (strstr(buf_str(&b), DOT_SEP) != NULL || strncmp(buf_str(&b), &DOT_SEP[1], 3) == 0) {
 		snprintf(err, errlen,
 		         "entry %zu has an invisible character or line break beside '\xc2\xb7', "
 		         "which would part entries; remove it, or write the dot without spaces "

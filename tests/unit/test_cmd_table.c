@@ -495,6 +495,40 @@ hidden_tension_screens_the_encounter_tables(void **unused)
 	assert_true(strstr(text, "wyvern") > strstr(text, "[private]"));
 }
 
+/* While Tension is hidden, a roll all see leaves a reference to a table
+ * behind the screen as written, at any depth, whoever rolls; a secret roll
+ * (the GM's eyes alone) rolls it. */
+static void
+hidden_tables_are_not_rolled_through_references(void **unused)
+{
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter-2 1-6: a basilisk");
+	ok("gm", "table set effects 1-6: a chill");
+	ok("gm", "table set loot 1-6: gold and [[encounter-2]]");
+	ok("gm", "table set trap 1-6: [[effects]] and [[loot]]");
+	ok("gm", "tension mode hidden");
+	ok("al", "table roll trap");
+	has("Rolled 3 on the d6: [[effects]] and gold and [[encounter-2]]\n"
+	    "↳ [[effects]]: behind the GM's screen while Tension is hidden, so not rolled where "
+	    "all see it.\n"
+	    "↳ loot: d6 4 → gold and [[encounter-2]]\n"
+	    "  ↳ [[encounter-2]]: behind the GM's screen while Tension is hidden, so not rolled "
+	    "where all see it.\n");
+	hasnt("basilisk");
+	hasnt("chill");
+	ok("gm", "table roll loot");
+	hasnt("basilisk");
+	run("al", "log");
+	hasnt("basilisk");
+	ok("al", "table roll loot secret:true");
+	assert_true(strstr(text, "gold and a basilisk") > strstr(text, "[private]"));
+	/* with Tension open, the same roll rolls them */
+	ok("gm", "tension mode open");
+	ok("al", "table roll loot");
+	has("gold and a basilisk\n");
+}
+
 /* show -> set -> show: what show writes, set takes back unchanged, for
  * random tables (seeded). */
 static void
@@ -860,6 +894,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(nested_rolls_are_shown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(secret_rolls_reach_the_gm_alone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_tension_screens_the_encounter_tables, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(hidden_tables_are_not_rolled_through_references, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(show_set_show_round_trips, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_tables_show_as_text, setup, teardown),

@@ -344,15 +344,51 @@ test_no_injection(void **state)
 	struct ircfix *f = *state;
 
 	/* A word echoed back in an error: its control bytes are dropped. */
-	feed(f, ":alice!a@h PRIVMSG delver :gm x\x01y\x03"
-	        "04z");
+	feed(f, ":alice!a@h PRIVMSG delver :gm x\x01y\x07z");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
-	                            "04\x02\x02Unknown subcommand 'xy04z'; "
+	                            "04\x02\x02Unknown subcommand 'xyz'; "
 	                            "usage: !gm <show|claim|release|secret-channel>\x0f\r\n");
 	/* A nick that cannot be a target (a hostile server): no reply at all,
 	 * rather than a line the server would read differently. */
 	feed(f, "::x!a@h PRIVMSG delver :gm");
 	assert_string_equal(out(f), "");
+}
+
+/* Formatting a client adds (bold, colours, hex colours, reverse...) is
+ * not text: the command reads the words its sender sees. */
+static void
+test_formatting_typed(void **state)
+{
+	struct ircfix *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 7 # \x02sneak\x02");
+	assert_string_equal(out(f), "PRIVMSG #a :alice: \x1dsneak\x0f · \x03"
+	                            "10\x02\x02"
+	                            "7\x0f: 7 = \x02\x03"
+	                            "07\x02\x02"
+	                            "7\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :\x03"
+	        "04,01!roll\x03 \x1d"
+	        "7\x1d # \x04"
+	        "ff0000s\x16n\x1f"
+	        "e\x11"
+	        "ak\x0f");
+	assert_string_equal(out(f), "PRIVMSG #a :alice: \x1dsneak\x0f · \x03"
+	                            "10\x02\x02"
+	                            "7\x0f: 7 = \x02\x03"
+	                            "07\x02\x02"
+	                            "7\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG #a :!tension raise 1 # \x02noise");
+	assert_non_null(strstr(out(f), "noise"));
+	/* Other control characters are refused, named where they stand. */
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 1d6 # é\x07sneak");
+	assert_string_equal(out(f), "NOTICE alice :\x03"
+	                            "04\x02\x02"
+	                            "Expression may not contain control characters (U+0007 at "
+	                            "column 8 of it); usage: !roll <expression> [label:text] "
+	                            "[private:true|false]\x0f\r\n");
 }
 
 /* A user over their rate is told once, then ignored until their bucket
@@ -1107,6 +1143,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_rfc7613_keys, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_formatting_typed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_fair, setup, teardown),

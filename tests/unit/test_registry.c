@@ -740,6 +740,16 @@ saved_rolls(void **state)
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "alice rolls\n2d20kh1 + 5 + 2: ["));
 	free(plain);
+	/* Its adv stays with its own roll in a ';' list. */
+	run(&d, "alice", false, "/roll atk +2; 2d6 # both", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "alice rolls both\n2d20kh1 + 5 + 2: ["));
+	assert_non_null(strstr(plain, "\n2d6: ["));
+	free(plain);
+	run(&d, "alice", false, "/save big 1d20 adv + 2", out);
+	assert_string_equal(reply_error_text(out),
+	                    "The word 'adv' at column 6 must come last in its roll (before any ';' "
+	                    "or '# label'), as in 1d20+5 adv; 2d6.");
 	run(&d, "alice", false, "/saved delete atk", out);
 	run(&d, "alice", false, "/save x2 1d6+", out);
 	assert_string_equal(reply_error_text(out),

@@ -338,6 +338,30 @@ tension_roll_uses_the_channels_tables(void **unused)
 	has("The channel's own table encounter is rolled instead of this one");
 }
 
+/* A custom hazard entry's line is for all to see: while Tension is hidden
+ * the tables behind the screen it names stay as written, at any depth. */
+static void
+hazard_entry_keeps_hidden_tables_behind_the_screen(void **unused)
+{
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: a basilisk");
+	run("gm", "table set effects-1 1-6: a chill");
+	run("gm", "table set trap 1-6: a pit and [[encounter]]");
+	run("gm", "hazard custom d6 \"1-6 Shift: [[trap]] and [[effects-1]]\"");
+	run("gm", "tension mode hidden");
+	run("al", "hazard");
+	has("Shift: a pit and [[encounter]] and [[effects-1]]\n"
+	    "[[encounter]], [[effects-1]] are behind the GM's screen while Tension is hidden, so "
+	    "not rolled where all see it.\n");
+	hasnt("basilisk");
+	hasnt("chill");
+	run("gm", "tension mode open");
+	run("al", "hazard");
+	has("Shift: a pit and a basilisk and a chill\n");
+	hasnt("behind the GM's screen");
+}
+
 /* /tension roll shows what an entry's [[reference]] rolled, as the other
  * procedures do, whether or not the entry holds dice. */
 static void
@@ -367,6 +391,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hidden_wandering_roll_goes_to_the_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_uses_the_channels_tables, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_shows_nested_rolls, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hazard_entry_keeps_hidden_tables_behind_the_screen,
+	                                    setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

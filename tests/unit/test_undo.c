@@ -240,7 +240,7 @@ read_only_commands_change_nothing(void **unused)
 	run("gm", "/tension strike 9-12");
 	run("gm", "/fungeon join Alba wizard 2");
 	run("gm", "/fungeon hallway"); /* alone: the GM holds every category */
-	run("bob", "/fungeon join Brom fighter 2");
+	run("bob", "/fungeon join Brom fighter");
 	run("gm", "/fungeon trap add pit annoy 2 pain 3 type spikes");
 	run("gm", "/fungeon monster add goblin level 2");
 	run("gm", "/fungeon treasure add gem mundane value 1");

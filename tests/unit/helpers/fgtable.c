@@ -190,6 +190,20 @@ fgtable_three(struct fgtable *t, const char *const *monsters)
 }
 
 void
+fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster)
+{
+	char line[40];
+
+	snprintf(line, sizeof(line), "/fungeon floor %d", floor);
+	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
+	fgtable_ok(t, "al", "/fungeon entrance");
+	fgtable_gm(t, line);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_ok(t, "al", monster);
+	fgtable_ok(t, "al", "/fungeon enter waive:true");
+}
+
+void
 fgtable_holds(const char *text, const char *want)
 {
 	if (strstr(text, want) == NULL)
