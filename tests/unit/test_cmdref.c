@@ -335,7 +335,7 @@ procedure_card_refs(void **unused)
 			assert_non_null(strstr(con, "/wander check rest"));
 		}
 		if (i == 1) {
-			assert_non_null(strstr(d, "/turn move how:running"));
+			assert_non_null(strstr(d, "/turn move pace:running"));
 			assert_non_null(strstr(irc, "!turn move running"));
 		}
 		free(d);

@@ -137,14 +137,18 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "wander hallway",
 	        "procedure must be one of corridor, rest, classic, tension");
 	refused("gm", "wander rest exits:0",
-	        "A resting check needs a way in for the monsters: exits must be from 1 to 20.");
-	refused("gm", "wander tension exits:21", "Exits must be a whole number from 0 to 20");
+	        "A resting check needs a way in for the monsters: exits must be from 1 to 20 "
+	        "(got 0).");
+	refused("gm", "wander tension exits:21",
+	        "A tension check takes exits from 0 (a sealed room) to 20 (got 21).");
+	refused("gm", "wander tension exits:1000", "Exits must be a whole number from 0 to 999");
 	refused("gm", "wander tension tension:11", "Tension must be a whole number from 1 to 10");
 	refused("gm", "wander classic chance:7-in-6", "7-in-6 is not a chance");
 	refused("gm", "wander classic chance:lots", "'lots' is not a chance");
 	refused("gm", "wander corridor chance:2", "chance is for the classic check only");
-	refused("gm", "wander corridor exits:2", "exits is for the rest and tension checks only");
-	refused("gm", "wander rest tension:3", "tension is for the tension check only");
+	refused("gm", "wander corridor exits:2",
+	        "Exits count for the rest and tension checks only");
+	refused("gm", "wander rest tension:3", "The tension option is for the tension check only");
 	refused("gm", "wander default retreat", "procedure must be one of corridor, rest");
 	refused("gm", "wander default rest chance:2", "chance is for the classic check only");
 	refused("gm", "wander retreat 0 a:1", "Floor must be a whole number from 1 to 20");

@@ -177,6 +177,27 @@ choices_are_canonical(void **state)
 	assert_ptr_equal(f->inv.path[2], &set_subs[0]);
 }
 
+/* A value the next option cannot take goes to the next one that can: a
+ * word past a number to the text, a number past a choice to the number;
+ * a word that is no choice stays a slip. */
+static void
+values_go_where_they_fit(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "room set paint red shiny"), 0);
+	assert_false(invocation_has(&f->inv, "coats"));
+	assert_string_equal(invocation_str(&f->inv, "note"), "shiny");
+	invocation_clear(&f->inv);
+	assert_int_equal(parse(f, "say hi there"), 0);
+	assert_string_equal(invocation_str(&f->inv, "text"), "hi there");
+	invocation_clear(&f->inv);
+	/* a number past the colour is the coats: the colour is still asked */
+	assert_int_equal(parse(f, "room set paint 2"), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "Colour is missing; usage: /room set paint <red|green> [coats] [note]");
+}
+
 static void
 expect_error(struct fixture *f, const char *line, const char *msg)
 {
@@ -196,8 +217,8 @@ errors_say_what_is_allowed(void **state)
 	expect_error(f, "room set paint red 4",
 	             "Coats must be a whole number from 1 to 3 (got '4'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
-	expect_error(f, "room set paint red x",
-	             "Coats must be a whole number from 1 to 3 (got 'x'); usage: /room set paint "
+	expect_error(f, "room set paint red x y",
+	             "Coats must be a whole number from 1 to 3 (got 'y'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
 	expect_error(f, "room set paint red 1 elevenbytes",
 	             "Note may be at most 10 bytes (got 11); usage: /room set paint <red|green> "
@@ -953,6 +974,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hash_label_is_never_parsed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(quotes_group_words, setup, teardown),
 	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),
+	    cmocka_unit_test_setup_teardown(values_go_where_they_fit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(errors_say_what_is_allowed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(default_subcommand, setup, teardown),
 	    cmocka_unit_test_setup_teardown(too_many_words, setup, teardown),
