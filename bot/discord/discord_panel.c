@@ -24,12 +24,14 @@ struct pchan {
 	/* Changes are numbered across every channel (struct discord_panels'
 	 * count), so a number given out stays meaningful when entries come
 	 * and go. */
-	uint64_t seq;   /* the newest change's number */
-	uint64_t shown; /* the message shows every change up to this number */
-	uint64_t taken; /* the newest number when the refresh on its way was taken */
-	int64_t due;    /* the next refresh, or (nothing stale) when the entry goes; 0: none */
-	int64_t paced;  /* no refresh starts before */
-	bool busy;      /* a refresh is on its way */
+	uint64_t seq;     /* the newest change's number */
+	uint64_t shown;   /* the message shows every change up to this number */
+	uint64_t taken;   /* the newest number when the refresh on its way was taken */
+	uint64_t body;    /* the hash of what the message shows, 0: not known */
+	uint64_t pending; /* the hash of what the refresh on its way sends, 0: none */
+	int64_t due;      /* the next refresh, or (nothing stale) when the entry goes; 0: none */
+	int64_t paced;    /* no refresh starts before */
+	bool busy;        /* a refresh is on its way */
 	UT_hash_handle hh;
 };
 
@@ -206,9 +208,13 @@ discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_
 	case PANEL_EDITED:
 		if (c->taken > c->shown)
 			c->shown = c->taken;
+		if (c->pending != 0)
+			c->body = c->pending;
+		c->pending = 0;
 		plan(c, now);
 		break;
 	case PANEL_FAILED:
+		c->pending = 0;
 		c->paced = later(c->paced, now + PANEL_RETRY_MS);
 		plan(c, now);
 		break;
@@ -230,15 +236,42 @@ discord_panels_seq(const struct discord_panels *p)
 	return p->count;
 }
 
+bool
+discord_panels_same(struct discord_panels *p, uint64_t chan, uint64_t body)
+{
+	struct pchan *c = find(p, chan);
+
+	if (c == NULL || !c->busy)
+		return false;
+	if (body != 0 && body == c->body)
+		return true;
+	c->pending = body;
+	return false;
+}
+
+uint64_t
+discord_panel_hash(const char *s, size_t n)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h != 0 ? h : 1;
+}
+
 void
 discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, uint64_t seq,
-                     int64_t now)
+                     uint64_t body, int64_t now)
 {
 	struct pchan *c = get(p, chan);
 
 	c->gone[0] = '\0';
-	if (!c->busy)
+	if (!c->busy) {
 		copy_id(c->msg, msg);
+		c->body = body;
+	}
 	if (seq > c->shown)
 		c->shown = seq;
 	if (!c->busy && c->seq <= c->shown)

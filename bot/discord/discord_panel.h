@@ -18,6 +18,9 @@
  *    when its refresh was taken; a press of one of its buttons that showed
  *    the panel anew (an interaction's type 7) does the same
  *    (discord_panels_shown), so no edit repeats it;
+ *  - a refresh that renders what the message shows already (a roll added
+ *    to the channel's log, a setting the panel does not show) sends no
+ *    edit (discord_panels_same);
  *  - an edit Discord answers with the message or channel gone or out of
  *    the bot's reach (discord_panel_outcome) forgets the panel at once: it
  *    is not tried again (the caller also clears the channel's record);
@@ -84,9 +87,17 @@ void discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_p
 uint64_t discord_panels_seq(const struct discord_panels *p);
 /* Message msg of chan was made to show the panel rendered when
  * discord_panels_seq said seq (a button's type 7, or a new panel posted),
- * at now: no refresh is due for the changes up to seq. */
+ * its body hashed to body (discord_panel_hash), at now: no refresh is due
+ * for the changes up to seq. */
 void discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, uint64_t seq,
-                          int64_t now);
+                          uint64_t body, int64_t now);
+
+/* For chan's refresh on its way: whether the message shows a body of
+ * this hash already (then the refresh ends as PANEL_EDITED, unsent); else
+ * the hash is what the message shows once the edit went. */
+bool discord_panels_same(struct discord_panels *p, uint64_t chan, uint64_t body);
+/* The hash of a body (never 0). */
+uint64_t discord_panel_hash(const char *s, size_t n);
 
 /* What an answer to an edit (its HTTP status, its JSON error code) means
  * for the panel. */

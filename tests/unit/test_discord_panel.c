@@ -190,14 +190,14 @@ test_a_press_that_showed_the_panel_saves_the_edit(void **state)
 	(void)state;
 	discord_panels_changed(p, CH, MSG, 0); /* the press's change, committed */
 	seq = discord_panels_seq(p);           /* the panel's render is asked */
-	discord_panels_shown(p, CH, MSG, seq, 50);
+	discord_panels_shown(p, CH, MSG, seq, 0, 50);
 	assert_int_equal(discord_panels_take_due(p, 1000, &chan, 1), 0);
 	assert_int_equal(discord_panels_count(p), 0);
 	/* A change comes while the press's render is on its way. */
 	discord_panels_changed(p, CH, MSG, 2000);
 	seq = discord_panels_seq(p);
 	discord_panels_changed(p, CH, MSG, 2010);
-	discord_panels_shown(p, CH, MSG, seq, 2050);
+	discord_panels_shown(p, CH, MSG, seq, 0, 2050);
 	assert_int_equal(discord_panels_take_due(p, 2000 + PANEL_COALESCE_MS, &chan, 1), 1);
 	discord_panels_done(p, CH, PANEL_EDITED, 2400);
 	assert_int_equal(discord_panels_take_due(p, 9000, &chan, 1), 0);
@@ -207,7 +207,7 @@ test_a_press_that_showed_the_panel_saves_the_edit(void **state)
 	 * its edit. */
 	seq = discord_panels_seq(p);
 	discord_panels_changed(p, CH, MSG, 10000);
-	discord_panels_shown(p, CH, MSG, seq, 10050);
+	discord_panels_shown(p, CH, MSG, seq, 0, 10050);
 	assert_int_equal(discord_panels_take_due(p, 10000 + PANEL_COALESCE_MS, &chan, 1), 1);
 	discord_panels_free(p);
 }
@@ -230,6 +230,33 @@ test_the_render_names_the_message(void **state)
 	discord_panels_message(p, CH, "");
 	discord_panels_done(p, CH, PANEL_NONE, 2010);
 	assert_int_equal(discord_panels_count(p), 0);
+	discord_panels_free(p);
+}
+
+/* A refresh that renders what the message shows already sends nothing. */
+static void
+test_the_same_body_is_not_sent_again(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan, a = discord_panel_hash("panel A", 7), b = discord_panel_hash("panel B", 7);
+
+	(void)state;
+	assert_true(a != b && a != 0);
+	discord_panels_changed(p, CH, MSG, 0);
+	assert_int_equal(discord_panels_take_due(p, 300, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, a));
+	discord_panels_done(p, CH, PANEL_EDITED, 350);
+	discord_panels_changed(p, CH, MSG, 2000); /* a roll: the panel is the same */
+	assert_int_equal(discord_panels_take_due(p, 2300, &chan, 1), 1);
+	assert_true(discord_panels_same(p, CH, a));
+	discord_panels_done(p, CH, PANEL_EDITED, 2300);
+	discord_panels_changed(p, CH, MSG, 4000);
+	assert_int_equal(discord_panels_take_due(p, 4300, &chan, 1), 1);
+	assert_false(discord_panels_same(p, CH, b));
+	/* The edit failed: the message still shows a. */
+	discord_panels_done(p, CH, PANEL_FAILED, 4350);
+	assert_int_equal(discord_panels_take_due(p, 4350 + PANEL_RETRY_MS, &chan, 1), 1);
+	assert_true(discord_panels_same(p, CH, a));
 	discord_panels_free(p);
 }
 
@@ -264,6 +291,7 @@ main(void)
 	    cmocka_unit_test(test_a_failed_edit_is_tried_again),
 	    cmocka_unit_test(test_a_press_that_showed_the_panel_saves_the_edit),
 	    cmocka_unit_test(test_the_render_names_the_message),
+	    cmocka_unit_test(test_the_same_body_is_not_sent_again),
 	    cmocka_unit_test(test_channels_are_apart),
 	};
 
