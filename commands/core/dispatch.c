@@ -6,6 +6,7 @@
 
 #include "commands/core/memstore.h"
 #include "commands/core/undo.h"
+#include "commands/panel/panel_state.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -16,6 +17,8 @@ struct dispatch {
 	void (*adopted)(const char *chan_key, int moved);
 	const struct dispatch_store_ops *ops;
 	void *store;
+	dispatch_panel_fn panel;
+	void *panel_ctx;
 	struct memstore mem; /* the store when none is set */
 };
 
@@ -133,6 +136,34 @@ parse(struct dispatch *d, struct request *req)
 	inv->line_len = len;
 }
 
+/* req's changes were kept: the panels of the channels it changed are
+ * stale. */
+static void
+kept(void *ctx, const struct request *req)
+{
+	struct dispatch *d = ctx;
+
+	if (d->panel == NULL)
+		return;
+	for (size_t i = 0; i < request_nchanges(req); i++) {
+		const char *id = request_change(req, i);
+		const struct channel *ch;
+
+		if (strncmp(id, "c:", 2) != 0 ||
+		    (ch = state_channel_peek(d->state, id + 2)) == NULL ||
+		    panel_state_message(ch)[0] == '\0')
+			continue;
+		d->panel(d->panel_ctx, req, id + 2, panel_state_message(ch));
+	}
+}
+
+void
+dispatch_watch_panels(struct dispatch *d, dispatch_panel_fn fn, void *ctx)
+{
+	d->panel = fn;
+	d->panel_ctx = ctx;
+}
+
 void
 dispatch_submit(struct dispatch *d, struct request *req)
 {
@@ -141,6 +172,7 @@ dispatch_submit(struct dispatch *d, struct request *req)
 	if (!reply_is_error(request_reply(req)) && request_line(req, &len) != NULL)
 		parse(d, req);
 	request_set_runner(req, run, d);
+	request_set_kept(req, kept, d);
 	d->ops->submit(d->store, req);
 }
 

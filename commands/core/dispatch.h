@@ -82,6 +82,18 @@ const struct command *const *dispatch_commands(const struct dispatch *d);
 /* Takes req on the road (request.h); its answer function is called once,
  * from the loop, after this returned. */
 void dispatch_submit(struct dispatch *d, struct request *req);
+
+/*
+ * Who keeps the channels' live panels (commands/panel) current: once a
+ * request's changes are kept (request_set_kept), fn(ctx, req, chan_key,
+ * message) is called for each channel the request changed whose record
+ * names a message showing its panel, before the request is answered; so
+ * every change on the road, by any command on any platform or a button,
+ * reaches the panel. One watcher (the Discord transport's); NULL: none.
+ */
+typedef void (*dispatch_panel_fn)(void *ctx, const struct request *req, const char *chan_key,
+                                  const char *message);
+void dispatch_watch_panels(struct dispatch *d, dispatch_panel_fn fn, void *ctx);
 /* Tells the store that ctx's requests will not be wanted (see cancel). */
 void dispatch_cancel(struct dispatch *d, void *ctx);
 

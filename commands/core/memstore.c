@@ -1,7 +1,39 @@
 /* memstore: a store that keeps nothing; see memstore.h. */
 #include "commands/core/memstore.h"
 
+#include <stdio.h>
 #include <string.h>
+
+/* The request whose records are being handed over, for chan_note and
+ * user_note. */
+struct noting {
+	struct memstore *m;
+	struct request *req;
+};
+
+/* Notes a record the request changed ("c:KEY"), then hands it to the
+ * test's function, as a store would commit it. */
+static int
+chan_note(struct channel *ch, void *ctx)
+{
+	struct noting *n = ctx;
+	char id[REQUEST_ID_MAX];
+
+	snprintf(id, sizeof(id), "c:%s", channel_key(ch));
+	request_add_change(n->req, id);
+	return n->m->chan_fn != NULL ? n->m->chan_fn(ch, n->m->ctx) : 0;
+}
+
+static int
+user_note(struct user *u, void *ctx)
+{
+	struct noting *n = ctx;
+	char id[REQUEST_ID_MAX];
+
+	snprintf(id, sizeof(id), "u:%s", user_key(u));
+	request_add_change(n->req, id);
+	return n->m->user_fn != NULL ? n->m->user_fn(u, n->m->ctx) : 0;
+}
 
 static void
 mem_submit(void *store, struct request *req)
@@ -14,8 +46,10 @@ mem_submit(void *store, struct request *req)
 		struct channel *ch;
 		struct user *u;
 
+		struct noting n = {m, req};
+
 		request_run(req);
-		if (state_flush(m->st, m->chan_fn, m->user_fn, m->ctx) > 0)
+		if (state_flush(m->st, chan_note, user_note, &n) > 0)
 			request_set_outcome(req, REQUEST_NOT_DURABLE);
 		if ((u = state_user_peek(m->st, o->user_key)) != NULL)
 			state_release_user(m->st, u);

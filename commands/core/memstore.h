@@ -1,9 +1,9 @@
 /*
  * memstore: a store that keeps nothing (struct dispatch_store_ops): the
  * dispatcher's store when none is set, and the one tests set with their
- * own functions. It runs each request when it is submitted and hands the
- * records the request touched to chan_fn and user_fn, as a store would
- * commit them (NULL: dropped); a function that returns non-zero makes the
+ * own functions. It runs each request when it is submitted, notes on it
+ * the records it touched (request_add_change) and hands them to chan_fn and
+ * user_fn, as a store would commit them (NULL: dropped); a function that returns non-zero makes the
  * change not durable (the reply warns). A user record left with nothing to
  * keep is forgotten, and so is a private conversation's channel record. Requests are answered at
  * the next wait (dispatch_poll), in the order they came: memstore has no loop.

@@ -50,6 +50,8 @@ struct request {
 	char key[REQUEST_KEY_MAX];
 	void *tag;
 	void (*tag_free)(void *);
+	request_kept_fn kept;
+	void *kept_ctx;
 };
 
 struct request *
@@ -281,8 +283,18 @@ tell_outcome(struct request *req)
 }
 
 void
+request_set_kept(struct request *req, request_kept_fn fn, void *ctx)
+{
+	req->kept = fn;
+	req->kept_ctx = ctx;
+}
+
+void
 request_answer(struct request *req)
 {
+	if (req->kept != NULL && req->nchanges > 0 &&
+	    (req->outcome == REQUEST_DONE || req->outcome == REQUEST_NOT_DURABLE))
+		req->kept(req->kept_ctx, req);
 	tell_outcome(req);
 	if (req->orphan || req->answer == NULL) {
 		request_free(req);

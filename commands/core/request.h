@@ -23,7 +23,10 @@
  *      (request_answer).
  *   4. The answer function runs once, from the loop, after dispatch_submit
  *      returned. It gets the request back, reply complete, and frees it
- *      (request_free) when done with it.
+ *      (request_free) when done with it. Just before it, once what the
+ *      request changed is kept, the dispatcher hears of the change
+ *      (request_set_kept): what shows a channel's state (its live panel)
+ *      follows every change this one way, whatever made it.
  * A command that changes nothing has no changes: the store commits nothing
  * for it, and it is answered as soon as its channel's earlier answers are.
  *
@@ -104,6 +107,13 @@ void request_set_answer(struct request *req, request_answer_fn fn, void *ctx);
 /* How the store runs the request: fn(ctx, req), once. */
 typedef void (*request_run_fn)(void *ctx, struct request *req);
 void request_set_runner(struct request *req, request_run_fn fn, void *ctx);
+/* What follows a change kept: fn(ctx, req) is called by request_answer,
+ * before the answer function, once for a request whose changes the store
+ * kept (outcome REQUEST_DONE, or REQUEST_NOT_DURABLE: in memory, saved
+ * later) and that changed at least one record; the records are in memory,
+ * as the command left them. */
+typedef void (*request_kept_fn)(void *ctx, const struct request *req);
+void request_set_kept(struct request *req, request_kept_fn fn, void *ctx);
 
 /* --- for the store --- */
 

@@ -361,6 +361,66 @@ the_record_is_checked(void **unused)
 	}
 }
 
+/* What dispatch_watch_panels reported. */
+static char watched[8][64];
+static int nwatched;
+
+static void
+watch(void *ctx, const struct request *req, const char *chan_key, const char *message)
+{
+	(void)ctx;
+	(void)req;
+	if (nwatched < 8)
+		snprintf(watched[nwatched], sizeof(watched[0]), "%s %s", chan_key, message);
+	nwatched++;
+}
+
+/* Every change kept on the road, by whatever command, reaches the panel's
+ * watcher, once per request, with the message the record names; what
+ * changes nothing, a refusal, a channel without a panel do not. */
+static void
+changes_reach_the_panel(void **unused)
+{
+	(void)unused;
+	nwatched = 0;
+	dispatch_watch_panels(d, watch, NULL);
+	ok("gm", "/gm claim");
+	assert_int_equal(nwatched, 0); /* no panel yet */
+	placed("1600000000000000001", NULL);
+	nwatched = 0;
+	ok("bob", "/hazard");
+	assert_int_equal(nwatched, 1);
+	assert_string_equal(watched[0], "console:table 1600000000000000001");
+	ok("gm", "/tension raise amount:1 reason:x");
+	ok("gm", "/light add torch");
+	ok("gm", "/undo");
+	ok("gm", "/fungeon join Alba wizard 2");
+	assert_int_equal(nwatched, 5);
+	/* A roll adds to the channel's log: a change kept, which the
+	 * watcher hears of too (the panel it renders is the same, which the
+	 * transport sees). */
+	ok("bob", "/roll 1d6");
+	assert_int_equal(nwatched, 6);
+	/* Nothing changed: read-only, a refusal. */
+	ok("bob", "/turn show");
+	ok("bob", "/panel");
+	run("bob", "/tension raise amount:1 reason:x");
+	assert_true(reply_is_error(last));
+	assert_int_equal(nwatched, 6);
+	/* Another channel, with no panel. */
+	{
+		struct origin o;
+
+		origin_of(&o, "bob");
+		snprintf(o.chan_key, sizeof(o.chan_key), "console:other");
+		dispatch_line(d, &o, "/hazard", 7, 0, last);
+	}
+	assert_int_equal(nwatched, 6);
+	dispatch_watch_panels(d, NULL, NULL);
+	ok("bob", "/hazard");
+	assert_int_equal(nwatched, 6);
+}
+
 int
 main(void)
 {
@@ -373,6 +433,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(buttons_keep_their_commands_rights, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_panels_message_is_recorded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_record_is_checked, setup, teardown),
+	    cmocka_unit_test_setup_teardown(changes_reach_the_panel, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
