@@ -17,6 +17,7 @@
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_idq.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_live.h"
 #include "bot/discord/discord_ledger_pg.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_proto.h"
@@ -501,6 +502,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->shed = discord_shed_new();
 	dc->defer = discord_defer_new();
 	dc->dm = discord_dm_new(DISCORD_DM_MAX);
+	discord_live_start(dc);
 	qo.ledger = ledger_of(o);
 	qo.ctx = dc;
 	dc->idq = discord_idq_new(&qo);
@@ -556,13 +558,14 @@ finish_stop(struct discord *dc)
 	struct rest *r = dc->rest;
 
 	dc->stopped = true;
-	dc->closing = 8 + dc->nshards * DISCORD_SHARD_HANDLES;
+	dc->closing = 9 + dc->nshards * DISCORD_SHARD_HANDLES;
 	discord_answer_summary(dc); /* what is not yet told */
 	uv_close((uv_handle_t *)&dc->retry_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stop_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->summary_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->stats_timer, timer_closed);
 	uv_close((uv_handle_t *)&dc->defer_timer, timer_closed);
+	discord_live_close(dc, part_closed, dc);
 	dc->rest = NULL;
 	if (r != NULL)
 		discord_rest_close(r, part_closed, dc);
@@ -626,6 +629,7 @@ discord_free(struct discord *dc)
 	discord_shed_free(dc->shed);
 	discord_defer_free(dc->defer);
 	discord_dm_free(dc->dm);
+	discord_live_free(dc);
 	rng_free(dc->rng);
 	free(dc->app_id);
 	free(dc->dev_guild);

@@ -99,6 +99,7 @@ struct discord_stats {
 	uint64_t followups;
 	uint64_t dms; /* direct messages to a GM (secret rolls) Discord accepted */
 	uint64_t registrations;
+	uint64_t panel_edits; /* edits of live panels sent (discord_live.h) */
 };
 
 struct app;

@@ -10,6 +10,7 @@
 #include "bot/discord/discord_defer.h"
 #include "bot/discord/discord_dm.h"
 #include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_live.h"
 #include "bot/discord/discord_opstats.h"
 #include "bot/discord/discord_rest.h"
 #include "bot/discord/discord_roles.h"
@@ -583,23 +584,11 @@ discord_answer_hold(struct discord *dc, const struct interact_out *out, struct r
 	}
 }
 
-/* A request's answer came (its answer function; ctx: the struct discord).
- * An answer later than its deadline is shed, as an answer worked out too
- * late is; one whose interaction was deferred edits the deferral. */
 void
-discord_answer_request(struct request *req, void *ctx)
+discord_answer_deliver(struct discord *dc, struct interact_out *out)
 {
-	struct discord *dc = ctx;
-	struct interact_out ans, *out = &ans;
-	struct defer_item *item;
+	struct defer_item *item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
 
-	if (dc->rest == NULL) {
-		request_free(req);
-		return;
-	}
-	discord_interact_render(dc->it, req, out);
-	request_free(req);
-	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
 	if (item != NULL && item->state != DEFER_WAITING) {
@@ -611,6 +600,7 @@ discord_answer_request(struct request *req, void *ctx)
 		/* Deferred: the answer edits the deferral, once Discord took it. */
 		item->ready = *out;
 		item->have_ready = true;
+		memset(out, 0, sizeof(*out));
 		if (item->state == DEFER_SENT)
 			edit_deferred(dc, item);
 		return;
@@ -622,4 +612,25 @@ discord_answer_request(struct request *req, void *ctx)
 	else
 		discord_answer_now(dc, out);
 	discord_interact_out_clear(out);
+}
+
+/* A request's answer came (its answer function; ctx: the struct discord).
+ * A press of a panel's button waits for the panel rendered anew; a
+ * /panel's panel goes to the channel (discord_live.h). */
+void
+discord_answer_request(struct request *req, void *ctx)
+{
+	struct discord *dc = ctx;
+	struct interact_out out;
+
+	if (dc->rest == NULL) {
+		request_free(req);
+		return;
+	}
+	if (discord_live_press(dc, req))
+		return;
+	discord_live_post(dc, req);
+	discord_interact_render(dc->it, req, &out);
+	request_free(req);
+	discord_answer_deliver(dc, &out);
 }

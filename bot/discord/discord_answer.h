@@ -40,6 +40,10 @@ void discord_answer_hold(struct discord *dc, const struct interact_out *out, str
  * late. */
 void discord_answer_request(struct request *req, void *ctx);
 
+/* Sends an interaction's answer, rendered (discord_interact_render): now,
+ * or as the edit of its deferral; shed when too late. out is emptied. */
+void discord_answer_deliver(struct discord *dc, struct interact_out *out);
+
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);
 

@@ -26,6 +26,7 @@ struct interact;
 struct discord_dm;
 struct shed;
 struct defer;
+struct discord_live;
 
 struct discord {
 	uv_loop_t *loop;
@@ -55,7 +56,8 @@ struct discord {
 	uint64_t intents;    /* as configured: a saved session with others is not resumed */
 	uv_timer_t retry_timer, stop_timer, summary_timer, stats_timer;
 	struct shed *shed;
-	struct defer *defer; /* held answers, deferred when late (discord_defer) */
+	struct defer *defer;       /* held answers, deferred when late (discord_defer) */
+	struct discord_live *live; /* the live panels (discord_live.h) */
 	uv_timer_t defer_timer;
 	uint64_t defer_armed;                  /* the uv_hrtime() defer_timer is set for, 0: none */
 	uint64_t summary_shed, summary_failed; /* since the last summary */

@@ -592,7 +592,22 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 	}
 	if (ask_form(it, r, out))
 		return;
-	if (reply_is_error(r) || pub == NULL) {
+	if (reply_panel_message(r) != NULL && !reply_is_error(r) && pub != NULL &&
+	    out->type == DISCORD_INTERACTION_COMMAND) {
+		/* /panel: the panel goes to the channel as a message of the bot's
+		 * (discord_live.h); the command's answer is the invoker's alone:
+		 * the GM's copy behind the screen, or where the panel is. */
+		struct reply *note = reply_new();
+		const struct reply_msg *m = priv;
+
+		if (m == NULL) {
+			reply_line(note, 0, PANEL_NOTE);
+			m = reply_msg(note, REPLY_CHANNEL);
+		}
+		update = false;
+		n = render_discord_parts(m, true, it->buttons, parts, 1);
+		reply_free(note);
+	} else if (reply_is_error(r) || pub == NULL) {
 		const struct reply_msg *m = reply_is_error(r) ? pub : priv;
 
 		update = false; /* the pressed message stays; the presser alone is told */
@@ -664,6 +679,7 @@ struct tag {
 	struct interact_out ev;
 	int followups_max;
 	bool update;
+	char pressed[24]; /* a panel's button: the message pressed (its id), else "" */
 };
 
 static void
@@ -684,19 +700,96 @@ discord_interact_private(struct request *req)
 	       (reply_msg(r, REPLY_CHANNEL) == NULL && reply_msg(r, REPLY_INVOKER) != NULL);
 }
 
-void
-discord_interact_render(struct interact *it, struct request *req, struct interact_out *out)
+/* out, empty, for the answer to t's interaction: its id, type, times and
+ * callback path. */
+static void
+out_of(const struct tag *t, struct interact_out *out)
 {
-	const struct tag *t = request_tag(req);
-
 	memset(out, 0, sizeof(*out));
 	memcpy(out->id, t->ev.id, sizeof(out->id));
 	out->type = t->ev.type;
 	out->rx_ns = t->ev.rx_ns;
 	out->deadline = t->ev.deadline;
 	out->callback_path = xstrdup(t->ev.callback_path);
+}
+
+void
+discord_interact_render(struct interact *it, struct request *req, struct interact_out *out)
+{
+	const struct tag *t = request_tag(req);
+
+	out_of(t, out);
 	render_reply(it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
 	             t->followups_max, t->update, out);
+}
+
+const char *
+discord_interact_pressed(const struct request *req)
+{
+	const struct tag *t = request_tag(req);
+
+	return t != NULL && t->pressed[0] != '\0' ? t->pressed : NULL;
+}
+
+const char *
+discord_interact_webhook(const struct request *req)
+{
+	const struct tag *t = request_tag(req);
+
+	return t != NULL ? t->ev.followup_path : NULL;
+}
+
+char *
+discord_interact_panel_body(struct interact *it, const struct reply *r)
+{
+	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
+	cJSON *part;
+
+	if (pub == NULL || render_discord_parts(pub, false, NULL, &part, 1) != 1)
+		return NULL;
+	return print_body(it, 0, part);
+}
+
+void
+discord_interact_render_press(struct interact *it, struct request *press, const struct reply *panel,
+                              struct interact_out *out)
+{
+	const struct tag *t = request_tag(press);
+	const struct reply *r = request_reply(press);
+	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
+	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
+	const struct reply_msg *pm = reply_msg(panel, REPLY_CHANNEL);
+	cJSON *parts[2 * DISCORD_PARTS_MAX];
+	size_t n, max = DISCORD_PARTS_MAX, total = 2 * DISCORD_PARTS_MAX;
+	const char *webhook = t->ev.followup_path;
+
+	out_of(t, out);
+	if (webhook == NULL || pm == NULL || pub == NULL || reply_is_error(r)) {
+		/* Nothing to follow with, or no panel: an answer as any press. */
+		render_reply(it, r, webhook, request_origin(press)->chan_key, t->followups_max,
+		             false, out);
+		return;
+	}
+	if (t->followups_max >= 0) {
+		total = (size_t)t->followups_max + 1;
+		if (reply_msg(r, REPLY_GM) != NULL && total > 1)
+			total--; /* the note, should the GM refuse the message */
+	}
+	/* The panel updates the pressed message; what the press did follows
+	 * as messages of its own (then its private part, ephemeral). */
+	n = render_discord_parts(pm, false, it->buttons, parts, 1);
+	if (total > n)
+		n += render_discord_parts(pub, false, it->buttons, parts + n,
+		                          max < total - n ? max : total - n);
+	if (priv != NULL && total > n)
+		n += render_discord_parts(priv, true, it->buttons, parts + n,
+		                          max < total - n ? max : total - n);
+	out->callback_body = print_body(it, DISCORD_CALLBACK_UPDATE_MESSAGE, parts[0]);
+	for (size_t i = 1; i < n; i++)
+		out->followups[out->nfollowups++] = print_body(it, 0, parts[i]);
+	gm_message(it, r, request_origin(press)->chan_key, out);
+	if (n > 1 || out->gm_user[0] != '\0')
+		out->followup_path = xstrdup(webhook);
 }
 
 static int
@@ -777,6 +870,15 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 
 		it->stats.components++;
 		t->update = kind == DISCORD_BUTTON_UPDATE;
+		if (kind == DISCORD_BUTTON_PANEL) {
+			const cJSON *mid = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(d, "message"), "id");
+			uint64_t m;
+
+			if (snowflake(mid, &m))
+				memcpy(t->pressed, snowflake_digits(mid),
+				       strlen(snowflake_digits(mid)) + 1);
+		}
 		if (line == NULL)
 			reply_error(request_reply(req),
 			            "That button has expired; run the command again.");

@@ -139,6 +139,29 @@ int discord_interact_event(struct interact *it, const char *t, const struct cJSO
  * interaction id, type, callback path, rx_ns and deadline. */
 void discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
 
+/*
+ * The live panel (discord_live.h). A /panel's reply (reply_panel) renders
+ * as the invoker's alone: the GM's copy behind the screen, or PANEL_NOTE;
+ * its channel message is the panel, posted by the transport:
+ * discord_interact_panel_body writes it as a message's body (owned by the
+ * caller; NULL when the reply has no channel message). A press of a
+ * panel's button (custom_id "p:"/"q:") names the message pressed
+ * (discord_interact_pressed: its id, NULL for any other request), and its
+ * answer, once the panel is rendered anew after it (panel, answered),
+ * updates that message with the panel (type 7) and posts what the press
+ * did as messages of its own, its private part ephemeral
+ * (discord_interact_render_press, filling out as discord_interact_render
+ * does; an error, or a press with no channel message, is answered as any
+ * press). discord_interact_webhook: the interaction's follow-up path, or
+ * NULL.
+ */
+#define PANEL_NOTE "The panel is the bot's message below; it stays current as the game changes."
+char *discord_interact_panel_body(struct interact *it, const struct reply *r);
+const char *discord_interact_pressed(const struct request *req);
+const char *discord_interact_webhook(const struct request *req);
+void discord_interact_render_press(struct interact *it, struct request *press,
+                                   const struct reply *panel, struct interact_out *out);
+
 /* Whether the answer to req, as its reply stands, would be private (an
  * error, or a reply to the invoker alone): ephemeral on Discord. */
 bool discord_interact_private(struct request *req);

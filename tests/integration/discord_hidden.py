@@ -16,7 +16,10 @@ a player (user 3) made a secret roll:
     ("forbid_public"); opening the screen (tension mode open) is left out,
     since showing Tension is what it is for;
   - then every button of a public message, pressed by the player where it
-    was shown.
+    was shown (the live panel's too: a press updates it);
+  - last, the live panels of those channels as they stand (posted and
+    edited with the bot's token, they answer no interaction): none holds a
+    secret.
 The fake records a violation for each message that breaks this; the shell
 script fails on any. Prints the counts.
 """
@@ -221,8 +224,33 @@ def main():
     if not presses:
         sys.exit("no public message had a button: nothing was pressed")
     run(presses)
+    # The live panels as they stand now: posted with the bot's token and
+    # edited since (each change edits them), they answer no interaction,
+    # so the checks above never saw them: none may hold a secret. (The
+    # setup's own messages, before Tension was hidden, may.)
+    time.sleep(3)
+    panels = leaks = 0
+    for c in range(chan):
+        for m in get("/messages/%d" % (1300000000000000000 + c)):
+            if m.get("flags", 0) & 64:
+                continue
+            labels = [b.get("label") for row in m.get("components", [])
+                      for b in row.get("components", [])]
+            if "Next turn" not in labels or "interaction" in m:
+                continue
+            panels += 1
+            for secret in SECRETS:
+                if secret in m["content"]:
+                    leaks += 1
+                    print("channel %d, message %s holds %r: %s" % (c, m["id"], secret,
+                                                                   m["content"][:200]))
+    if panels == 0:
+        sys.exit("no live panel was posted: /panel was not walked")
+    if leaks:
+        sys.exit("%d secrets in messages everyone sees" % leaks)
     print("walked %d cases as a player in 2 channels (%d interactions), %d as the GM, "
-          "pressed %d buttons" % (len(walk), len(player), chan - 2, len(presses)))
+          "pressed %d buttons; %d live panels hold no secret"
+          % (len(walk), len(player), chan - 2, len(presses), panels))
 
 
 main()

@@ -1,0 +1,472 @@
+/* discord_live: the live panels' calls; see discord_live.h. */
+#include "bot/discord/discord_live.h"
+#include "bot/discord/discord_int.h"
+
+#include <cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bot/discord/discord_answer.h"
+#include "bot/discord/discord_interact.h"
+#include "bot/discord/discord_panel.h"
+#include "bot/discord/discord_proto.h"
+#include "bot/discord/discord_rest.h"
+#include "bot/log.h"
+#include "commands/core/dispatch.h"
+#include "commands/panel/cmd_panel.h"
+#include "rules/base/mem.h"
+
+#define DUE_BATCH 64 /* refreshes taken at a time */
+
+struct discord_live {
+	struct discord *dc;
+	struct discord_panels *p;
+	uv_timer_t timer;
+	int64_t armed; /* when the timer is set for; INT64_MAX: not set */
+	bool closing;
+	void (*closed)(void *);
+	void *closed_ctx;
+};
+
+/* What a request of this module's is for (its tag). */
+enum job_kind {
+	JOB_REFRESH, /* the panel rendered for an edit */
+	JOB_PRESS,   /* the panel rendered for a press's answer */
+	JOB_PLACE,   /* a new panel's message recorded */
+	JOB_FORGET,  /* a panel found gone forgotten */
+};
+
+struct job {
+	enum job_kind kind;
+	uint64_t chan;
+	uint64_t seq;           /* PRESS, PLACE: changes counted when it was rendered */
+	uint64_t body;          /* PLACE: its body's hash */
+	char msg[PANEL_ID_MAX]; /* PLACE: the message posted */
+	struct request *press;  /* PRESS: the press, answered, kept until the panel is */
+};
+
+/* A call's context: a panel posted (its channel, what to tell whom) or
+ * edited. */
+struct call {
+	struct discord_live *lv;
+	uint64_t chan;
+	uint64_t seq, body;
+	char msg[PANEL_ID_MAX];
+	char *webhook; /* a post's: the interaction's follow-up path, or NULL */
+};
+
+static void
+job_free(void *p)
+{
+	struct job *j = p;
+
+	if (j != NULL)
+		request_free(j->press);
+	free(j);
+}
+
+static void
+call_free(struct call *c)
+{
+	free(c->webhook);
+	free(c);
+}
+
+static int64_t
+now_ms(const struct discord_live *lv)
+{
+	return (int64_t)uv_now(lv->dc->loop);
+}
+
+/* A channel id from a key "discord:<digits>", or 0. */
+static uint64_t
+chan_of(const char *key)
+{
+	char *end;
+	uint64_t id;
+
+	if (strncmp(key, "discord:", 8) != 0 || key[8] < '0' || key[8] > '9')
+		return 0;
+	id = strtoull(key + 8, &end, 10);
+	return *end == '\0' ? id : 0;
+}
+
+static void live_answer(struct request *req, void *ctx);
+
+/* A request of the transport's own in channel chan: the panel rendered
+ * (line "panel"), or bound to cmd_panel_placed (message, was). It asks as
+ * the bot, who holds no GM seat: the panel rendered is the channel's. */
+static void
+submit(struct discord_live *lv, struct job *j, const char *message, const char *was)
+{
+	struct discord *dc = lv->dc;
+	const char *app = discord_app_id(dc);
+	struct origin o;
+	struct request *req;
+
+	memset(&o, 0, sizeof(o));
+	o.platform = "discord";
+	snprintf(o.chan_key, sizeof(o.chan_key), "discord:%" PRIu64, j->chan);
+	snprintf(o.user_key, sizeof(o.user_key), "discord:%s", app != NULL ? app : "0");
+	snprintf(o.user_name, sizeof(o.user_name), "delver");
+	req = request_new(&o, (int64_t)time(NULL), live_answer, lv);
+	request_set_tag(req, j, job_free);
+	if (j->kind == JOB_REFRESH || j->kind == JOB_PRESS) {
+		request_set_line(req, "panel", 5);
+	} else {
+		struct invocation *inv = request_invocation(req);
+
+		inv->cmd = &cmd_panel_placed;
+		inv->path[0] = &cmd_panel_placed;
+		if ((message[0] != '\0' &&
+		     registry_bind(inv, "message", message, request_reply(req)) < 0) ||
+		    (was != NULL && registry_bind(inv, "was", was, request_reply(req)) < 0))
+			log_warnx("discord: the panel's message %s cannot be recorded", message);
+	}
+	dispatch_submit(dc->d, req);
+}
+
+static void arm(struct discord_live *lv);
+
+/* --- edits --- */
+
+static void
+on_edited(void *ctx, const struct rest_result *res)
+{
+	struct call *c = ctx;
+	struct discord_live *lv = c->lv;
+	enum discord_panel_outcome oc =
+	    discord_panel_outcome(res->status, discord_rest_error_code(res));
+
+	if (oc == PANEL_GONE && lv->dc->rest != NULL) {
+		struct job *j = xcalloc(1, sizeof(*j));
+
+		log_info("discord: the panel of channel %" PRIu64 " is gone (message %s: Discord "
+		         "answered %ld); it is forgotten",
+		         c->chan, c->msg, res->status);
+		j->kind = JOB_FORGET;
+		j->chan = c->chan;
+		submit(lv, j, "", c->msg);
+	} else if (oc == PANEL_FAILED && !res->shed) {
+		log_warnx("discord: the edit of the panel of channel %" PRIu64
+		          " failed (%ld); it is tried again",
+		          c->chan, res->status);
+	}
+	discord_panels_done(lv->p, c->chan, oc, now_ms(lv));
+	call_free(c);
+	arm(lv);
+}
+
+/* A refresh's panel, rendered: the message it names is edited, unless it
+ * shows that already. */
+static void
+refreshed(struct discord_live *lv, struct job *j, struct request *req)
+{
+	struct discord *dc = lv->dc;
+	const struct reply *r = request_reply(req);
+	const char *msg = reply_panel_message(r);
+	char *body, path[96];
+	struct call *c;
+	uint64_t h;
+
+	if (reply_is_error(r) || msg == NULL || dc->rest == NULL) {
+		discord_panels_done(lv->p, j->chan, PANEL_FAILED, now_ms(lv));
+		return;
+	}
+	discord_panels_message(lv->p, j->chan, msg);
+	if (msg[0] == '\0' || (body = discord_interact_panel_body(dc->it, r)) == NULL) {
+		discord_panels_done(lv->p, j->chan, PANEL_NONE, now_ms(lv));
+		return;
+	}
+	h = discord_panel_hash(body, strlen(body));
+	if (discord_panels_same(lv->p, j->chan, h)) {
+		discord_panels_done(lv->p, j->chan, PANEL_EDITED, now_ms(lv));
+		free(body);
+		return;
+	}
+	c = xcalloc(1, sizeof(*c));
+	c->lv = lv;
+	c->chan = j->chan;
+	snprintf(c->msg, sizeof(c->msg), "%s", msg);
+	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages/%s", j->chan, msg);
+	dc->stats.panel_edits++;
+	discord_rest_call(dc->rest, "PATCH", path, body, REST_OPTIONAL, on_edited, c);
+	free(body);
+}
+
+static void
+on_timer(uv_timer_t *t)
+{
+	struct discord_live *lv = t->data;
+	uint64_t due[DUE_BATCH];
+	size_t n;
+
+	lv->armed = INT64_MAX;
+	if (lv->closing || lv->dc->rest == NULL)
+		return;
+	do {
+		n = discord_panels_take_due(lv->p, now_ms(lv), due, DUE_BATCH);
+		for (size_t i = 0; i < n; i++) {
+			struct job *j = xcalloc(1, sizeof(*j));
+
+			j->kind = JOB_REFRESH;
+			j->chan = due[i];
+			submit(lv, j, NULL, NULL);
+		}
+	} while (n == DUE_BATCH);
+	arm(lv);
+}
+
+/* Sets the timer for the next refresh due, unless it is set early enough. */
+static void
+arm(struct discord_live *lv)
+{
+	int64_t next = discord_panels_next(lv->p), now = now_ms(lv);
+
+	if (lv->closing || next == INT64_MAX || next >= lv->armed)
+		return;
+	lv->armed = next;
+	uv_timer_start(&lv->timer, on_timer, next > now ? (uint64_t)(next - now) : 0, 0);
+}
+
+/* The road's watcher: a change kept in a channel with a panel. */
+static void
+on_stale(void *ctx, const struct request *req, const char *chan_key, const char *message)
+{
+	struct discord_live *lv = ctx;
+	uint64_t chan = chan_of(chan_key);
+
+	/* Recording where the panel is changes nothing it shows. */
+	if (request_ctx(req) == lv || chan == 0)
+		return;
+	discord_panels_changed(lv->p, chan, message, now_ms(lv));
+	arm(lv);
+}
+
+/* --- a new panel --- */
+
+/* Tells the invoker of a /panel, ephemerally, what became of it. */
+static void
+note(struct discord *dc, const char *webhook, const char *text)
+{
+	cJSON *o;
+	char *body;
+
+	if (webhook == NULL || dc->rest == NULL)
+		return;
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "content", text);
+	cJSON_AddNumberToObject(o, "flags", DISCORD_FLAG_EPHEMERAL);
+	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
+	body = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	discord_rest_call(dc->rest, "POST", webhook, body, REST_INTERACTION | REST_OPTIONAL, NULL,
+	                  NULL);
+	cJSON_free(body);
+}
+
+static void
+on_posted(void *ctx, const struct rest_result *res)
+{
+	struct call *c = ctx;
+	struct discord_live *lv = c->lv;
+	cJSON *j = NULL;
+	const char *id = NULL;
+
+	if (res->status >= 200 && res->status <= 299) {
+		j = cJSON_ParseWithLength(res->body, res->len);
+		id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "id"));
+	}
+	if (id != NULL && strlen(id) < PANEL_ID_MAX && id[0] != '\0' &&
+	    strspn(id, "0123456789") == strlen(id)) {
+		struct job *job = xcalloc(1, sizeof(*job));
+
+		job->kind = JOB_PLACE;
+		job->chan = c->chan;
+		job->seq = c->seq;
+		job->body = c->body;
+		snprintf(job->msg, sizeof(job->msg), "%s", id);
+		submit(lv, job, id, NULL);
+	} else if (res->status == 403) {
+		log_info("discord: the panel could not be posted in channel %" PRIu64
+		         " (403: %.120s)",
+		         c->chan, res->len > 0 ? res->body : "");
+		note(lv->dc, c->webhook,
+		     "delver may not post in this channel (Discord answered 403), so the panel "
+		     "was not made: it needs the View Channel and Send Messages permissions here.");
+	} else if (!res->shed) {
+		log_warnx("discord: the panel could not be posted in channel %" PRIu64 " (%ld)",
+		          c->chan, res->status);
+		note(lv->dc, c->webhook,
+		     "Discord did not take the panel, so it was not made; try /panel again.");
+	}
+	cJSON_Delete(j);
+	call_free(c);
+}
+
+/* The new panel is recorded: the one it replaces goes, and the new one
+ * shows the changes counted when it was rendered. */
+static void
+placed(struct discord_live *lv, struct job *j, struct request *req)
+{
+	struct discord *dc = lv->dc;
+	const char *old = reply_panel_message(request_reply(req));
+	char path[96];
+
+	if (reply_is_error(request_reply(req)))
+		return;
+	discord_panels_shown(lv->p, j->chan, j->msg, j->seq, j->body, now_ms(lv));
+	arm(lv);
+	if (old == NULL || old[0] == '\0' || strcmp(old, j->msg) == 0 || dc->rest == NULL)
+		return;
+	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages/%s", j->chan, old);
+	discord_rest_call(dc->rest, "DELETE", path, NULL, REST_OPTIONAL, NULL, NULL);
+}
+
+void
+discord_live_post(struct discord *dc, struct request *req)
+{
+	struct discord_live *lv = dc->live;
+	const struct reply *r = request_reply(req);
+	uint64_t chan = chan_of(request_origin(req)->chan_key);
+	const char *webhook = discord_interact_webhook(req);
+	char *body, path[64];
+	struct call *c;
+
+	if (lv == NULL || lv->closing || reply_panel_message(r) == NULL || reply_is_error(r) ||
+	    chan == 0 || (body = discord_interact_panel_body(dc->it, r)) == NULL)
+		return;
+	c = xcalloc(1, sizeof(*c));
+	c->lv = lv;
+	c->chan = chan;
+	c->seq = discord_panels_seq(lv->p);
+	c->body = discord_panel_hash(body, strlen(body));
+	c->webhook = webhook != NULL ? xstrdup(webhook) : NULL;
+	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages", chan);
+	discord_rest_call(dc->rest, "POST", path, body, 0, on_posted, c);
+	free(body);
+}
+
+/* --- presses --- */
+
+bool
+discord_live_press(struct discord *dc, struct request *req)
+{
+	struct discord_live *lv = dc->live;
+	const struct reply *r = request_reply(req);
+	uint64_t chan = chan_of(request_origin(req)->chan_key);
+	struct job *j;
+
+	if (lv == NULL || lv->closing || discord_interact_pressed(req) == NULL ||
+	    reply_is_error(r) || reply_msg(r, REPLY_CHANNEL) == NULL || chan == 0)
+		return false;
+	j = xcalloc(1, sizeof(*j));
+	j->kind = JOB_PRESS;
+	j->chan = chan;
+	j->seq = discord_panels_seq(lv->p);
+	j->press = req;
+	submit(lv, j, NULL, NULL);
+	return true;
+}
+
+/* The panel rendered after a press: the press is answered with it, when
+ * the pressed message is the channel's panel. */
+static void
+pressed(struct discord_live *lv, struct job *j, struct request *req)
+{
+	struct discord *dc = lv->dc;
+	const struct reply *panel = request_reply(req);
+	const char *msg = reply_panel_message(panel);
+	const char *on = discord_interact_pressed(j->press);
+	struct interact_out out;
+
+	if (dc->rest == NULL)
+		return;
+	if (!reply_is_error(panel) && msg != NULL && strcmp(msg, on) == 0) {
+		discord_interact_render_press(dc->it, j->press, panel, &out);
+		discord_panels_shown(lv->p, j->chan, msg, j->seq, 0, now_ms(lv));
+		arm(lv);
+	} else {
+		/* Not (or no longer) the channel's panel: a press as any. */
+		discord_interact_render(dc->it, j->press, &out);
+	}
+	request_free(j->press);
+	j->press = NULL;
+	discord_answer_deliver(dc, &out);
+}
+
+/* The answer to a request of this module's. */
+static void
+live_answer(struct request *req, void *ctx)
+{
+	struct discord_live *lv = ctx;
+	struct job *j = request_tag(req);
+
+	if (!lv->closing) {
+		switch (j->kind) {
+		case JOB_REFRESH:
+			refreshed(lv, j, req);
+			arm(lv);
+			break;
+		case JOB_PRESS:
+			pressed(lv, j, req);
+			break;
+		case JOB_PLACE:
+			placed(lv, j, req);
+			break;
+		case JOB_FORGET:
+			break;
+		}
+	}
+	request_free(req);
+}
+
+void
+discord_live_start(struct discord *dc)
+{
+	struct discord_live *lv = xcalloc(1, sizeof(*lv));
+
+	lv->dc = dc;
+	lv->p = discord_panels_new();
+	lv->armed = INT64_MAX;
+	uv_timer_init(dc->loop, &lv->timer);
+	lv->timer.data = lv;
+	dc->live = lv;
+	if (dc->d != NULL)
+		dispatch_watch_panels(dc->d, on_stale, lv);
+}
+
+static void
+timer_closed(uv_handle_t *h)
+{
+	struct discord_live *lv = h->data;
+
+	if (lv->closed != NULL)
+		lv->closed(lv->closed_ctx);
+}
+
+void
+discord_live_close(struct discord *dc, void (*closed)(void *ctx), void *ctx)
+{
+	struct discord_live *lv = dc->live;
+
+	lv->closing = true;
+	lv->closed = closed;
+	lv->closed_ctx = ctx;
+	if (dc->d != NULL)
+		dispatch_watch_panels(dc->d, NULL, NULL);
+	uv_timer_stop(&lv->timer);
+	uv_close((uv_handle_t *)&lv->timer, timer_closed);
+}
+
+void
+discord_live_free(struct discord *dc)
+{
+	if (dc->live == NULL)
+		return;
+	discord_panels_free(dc->live->p);
+	free(dc->live);
+	dc->live = NULL;
+}

@@ -1,0 +1,60 @@
+/*
+ * discord_live: the live panels of one Discord transport (issue 30), the
+ * calls they make; discord_panel.h decides when.
+ *
+ * A /panel's reply (reply_panel) is posted to its channel with the bot
+ * token (POST /channels/C/messages), not as the interaction's answer, so
+ * that it can be edited with no interaction token (which lives 15
+ * minutes); the interaction's own answer is the invoker's alone
+ * (discord_interact.h). Once posted, the message is recorded in the
+ * channel's record through the command road (cmd_panel_placed, bound
+ * here), and the message it replaces, if any, is deleted: one panel per
+ * channel, however several /panel cross. Posting it failed: the invoker
+ * is told why, ephemerally.
+ *
+ * Every change kept on the road in a channel whose record names a panel
+ * (dispatch_watch_panels) makes it stale; when discord_panel says so, the
+ * panel is rendered through the road (a /panel of the transport's own,
+ * answered in the channel's order, after the changes before it) and the
+ * message edited (PATCH, REST_OPTIONAL: shed first when Discord answers
+ * too many requests 401, 403 or 429). A message Discord says is gone, or
+ * the channel out of reach, is forgotten at once: the record is cleared
+ * (cmd_panel_placed with was:), with one log line, and nothing is tried
+ * again.
+ *
+ * A press of a panel's button is answered once its command's answer and
+ * the panel rendered after it are both there: the press updates the panel
+ * (type 7) and what it did follows as a message of its own
+ * (discord_interact_render_press); the panel's own edit for that change is
+ * then not needed (discord_panels_shown).
+ *
+ * The transport's own requests answer to this module alone; those that
+ * record the panel's message change no game state and make no edit.
+ * Everything runs on the transport's loop, on the struct discord of
+ * discord_int.h.
+ */
+#ifndef DELVER_DISCORD_LIVE_H
+#define DELVER_DISCORD_LIVE_H
+
+#include <stdbool.h>
+
+struct discord;
+struct request;
+
+/* Makes the live panels (their timer on dc's loop) and watches the road. */
+void discord_live_start(struct discord *dc);
+/* Stops watching the road and the timer; the timer's handle closes
+ * (part_closed counts it). */
+void discord_live_close(struct discord *dc, void (*closed)(void *ctx), void *ctx);
+void discord_live_free(struct discord *dc);
+
+/* req, an interaction's request just answered: a /panel's reply is posted
+ * to its channel (nothing else happens to other requests). req stays the
+ * caller's. */
+void discord_live_post(struct discord *dc, struct request *req);
+/* req, an interaction's request just answered: when it is a press of a
+ * panel's button that did something in the channel, it is kept, and
+ * answered once the panel is rendered anew (true); else false. */
+bool discord_live_press(struct discord *dc, struct request *req);
+
+#endif

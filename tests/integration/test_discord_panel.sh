@@ -1,0 +1,187 @@
+#!/bin/sh
+# Discord: the live panel (issue 30). /panel posts one message of the
+# bot's in the channel (bot token, POST /channels/C/messages) and answers
+# the GM alone; then 50 state changes in 5 s, from commands and from the
+# panel's buttons: the panel ends showing the final state, its edits stay
+# within the channel's rate limit (no 429 at all), every interaction is
+# answered within Discord's 3 s (a press by an update of the panel, type
+# 7, and its result as a message of its own), and a player's press of the
+# GM's button is refused to that player alone. A panel someone deleted is
+# forgotten after one 404 (10008), never tried again. A new /panel moves
+# the panel (the old message is deleted). The panel survives a restart,
+# kill -9 included: the next change edits it and its buttons still work.
+# Prints the edits per second the busy channel made.
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+
+fake_start --heartbeat 2000
+bot_start
+wait_until "g['ready'] and r['registrations'] == 1" 10
+CHAN=1300000000000000000
+
+n=0
+one() { # TEMPLATE: one interaction in the one channel, answered
+	n=$((n + 1))
+	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 10
+}
+press() { # LABEL USER EXPECT PRIVATE [EXTRA]
+	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s%s}' "$1" "$2" "$3" \
+		"$4" "${5:-}"
+}
+# The panel: the bot's newest channel message with a "Next turn" button,
+# as "ID|EDITS|CONTENT" (without markdown's bold, lines joined by " / "),
+# or "none".
+panel() {
+	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+m = [x for x in json.load(sys.stdin)
+     if any(c.get("label") == "Next turn" for r in x["components"] for c in r["components"])
+     and "interaction" not in x]
+m.sort(key=lambda x: int(x["id"]))
+print("none" if not m else "%s|%d|%s" % (m[-1]["id"], m[-1]["edits"],
+                                       m[-1]["content"].replace("**", "").replace("\n", " / ")))'
+}
+count_panels() {
+	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+print(len([x for x in json.load(sys.stdin)
+           if any(c.get("label") == "Next turn" for r in x["components"] for c in r["components"])
+           and "interaction" not in x]))'
+}
+field() { # N: field N of panel's output
+	panel | cut -d'|' -f"$1"
+}
+
+one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
+
+# /panel: one message of the bot's (not an interaction's answer), with the
+# five buttons; the GM is told, alone.
+one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":1')"
+wait_until "r['channel_posts'] == 1" 10
+[ "$(field 3)" != "" ] || fail "no panel in the channel: $(panel)"
+case "$(field 3)" in
+*"Turn 0"*"0 turns since the last rest"*"Tension"*"1/10"*) ;;
+*) fail "the new panel shows: $(field 3)" ;;
+esac
+labels=$(curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+for x in json.load(sys.stdin):
+    ls = [c["label"] for r in x["components"] for c in r["components"]]
+    if "Next turn" in ls: print(",".join(ls))')
+[ "$labels" = "Next turn,Rest,Tension +1,Wander,Undo" ] || fail "the panel's buttons: $labels"
+first=$(field 1)
+
+# 50 changes in 5 s, ten kinds in turn: the panel's buttons pressed by
+# players and by the GM, and commands. Turns: 3 x 5 hazard rolls, 3 x 5
+# rests, 5 x 1 turn advanced = 35; Tension: lowered, then raised by the
+# GM's button, five times from 1 = 2; five torches lit.
+r429=$(stat rest.r429)
+t0=$(date +%s.%N)
+edits0=$(stat rest.channel_edits)
+inject "{\"count\":50,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[
+$(press 'Next turn' 2 'Turn' false ',"parts":["Turn","Rolled"]'),
+$(tmpl hazard '[{"type":1,"name":"roll"}]' 'Rolled' false ',"user":3'),
+$(press 'Rest' 2 'Turn' false),
+$(tmpl tension '[{"type":1,"name":"lower","options":[{"type":4,"name":"amount","value":1},{"type":3,"name":"reason","value":"quiet"}]}]' 'Tension' false ',"user":1'),
+$(press 'Tension +1' 1 'Turn' false ',"parts":["Turn","Tension raised"]'),
+$(tmpl light '[{"type":1,"name":"add","options":[{"type":3,"name":"kind","value":"torch"}]}]' 'torch' false ',"user":2'),
+$(tmpl rest '[]' 'rest' false ',"user":3'),
+$(press 'Next turn' 3 'Turn' false),
+$(tmpl turn '[{"type":1,"name":"advance"}]' 'pass' false ',"user":1'),
+$(press 'Rest' 3 'Turn' false)]}"
+n=$((n + 50))
+wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 20
+t1=$(date +%s.%N)
+# The last change's edit: the coalescing window and the pace, then the
+# trip.
+sleep 3
+edits=$(($(stat rest.channel_edits) - edits0))
+case "$(field 3)" in
+*"Turn 35"*"(5 h 50 min in the dungeon)"*"Tension"*" 2/10"*) ;;
+*) fail "after the burst the panel shows: $(field 3)" ;;
+esac
+[ "$(field 1)" = "$first" ] || fail "the burst moved the panel"
+[ "$(stat rest.r429)" = "$r429" ] || fail "the burst met $(($(stat rest.r429) - r429)) 429s"
+[ "$(stat rest.early)" = 0 ] || fail "a request came before its 429's retry_after"
+[ "$(stat interactions.late)" = 0 ] || fail "$(stat interactions.late) answers came after 3 s"
+[ "$(stat interactions.updates)" -ge 25 ] || fail "presses updated the panel $(stat interactions.updates) times, not 25"
+[ "$edits" -ge 1 ] || fail "the panel was never edited"
+python3 -c "import sys; print('edits: %d in %.1f s (%.2f a second) for 50 changes; longest answer %s ms' % ($edits, $t1 - $t0 + 3, $edits / ($t1 - $t0 + 3), '$(stat interactions.max_answer_ms)'))"
+
+# A player's press of the GM's button: refused, to that player alone; the
+# panel stays as it was.
+updates=$(stat interactions.updates)
+one "$(press 'Tension +1' 2 'Only the GM can do that here' true)"
+[ "$(stat interactions.updates)" = "$updates" ] || fail "a refused press updated the panel"
+
+# Undo from the panel: the last change (the GM's turn advance is the
+# newest of the burst, but the presser may only undo their own) or the
+# GM's; the GM's press takes the newest back.
+one "$(press 'Undo' 1 'Turn' false ',"parts":["Turn","Undid"]')"
+sleep 2
+case "$(field 3)" in
+*"Turn 34"*) ;;
+*) fail "after /undo the panel shows: $(field 3)" ;;
+esac
+
+# Someone deletes the panel: the next edit meets 404 (10008) and the panel
+# is forgotten: later changes try nothing.
+ctl msgdelete "$first"
+edits=$(stat rest.channel_edits)
+one "$(tmpl hazard '[{"type":1,"name":"roll"}]' 'Rolled' false ',"user":3')"
+wait_until "r['unknown_messages'] == 1" 10
+for i in 1 2 3; do
+	one "$(tmpl hazard '[{"type":1,"name":"roll"}]' 'Rolled' false ',"user":3')"
+done
+sleep 3
+[ "$(stat rest.unknown_messages)" = 1 ] || fail "the deleted panel was tried $(stat rest.unknown_messages) times"
+[ "$(panel)" = none ] || fail "a panel is still shown: $(panel)"
+
+# A new /panel, then another: the second moves it (the first is deleted).
+one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":2')"
+wait_until "r['channel_posts'] == 2" 10
+second=$(field 1)
+case "$(field 3)" in
+*"Turn 38"*) ;;
+*) fail "the new panel shows: $(field 3)" ;;
+esac
+deletes=$(stat rest.channel_deletes)
+one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":2')"
+wait_until "r['channel_posts'] == 3 and r['channel_deletes'] == $((deletes + 1))" 10
+third=$(field 1)
+[ "$third" != "$second" ] || fail "the panel did not move"
+[ "$(count_panels)" = 1 ] || fail "$(count_panels) panels in the channel"
+
+# kill -9, then a restart on the same state: the next change edits the
+# panel the record names, and its buttons work.
+kill -9 "$BOT_PID"
+wait "$BOT_PID" 2>/dev/null
+BOT_PID=""
+identify_window
+bot_start
+wait_until "g['ready']" 15
+edits=$(stat rest.channel_edits)
+one "$(tmpl hazard '[{"type":1,"name":"roll"}]' 'Rolled' false ',"user":3')"
+wait_until "r['channel_edits'] > $edits" 10
+case "$(field 3)" in
+*"Turn 39"*) ;;
+*) fail "after kill -9 and a restart the panel shows: $(field 3)" ;;
+esac
+[ "$(field 1)" = "$third" ] || fail "the restart moved the panel"
+one "$(press 'Next turn' 2 'Turn 40' false)"
+
+# The same after a clean stop.
+bot_stop
+identify_window
+bot_start
+wait_until "g['ready']" 15
+edits=$(stat rest.channel_edits)
+one "$(tmpl rest '[]' 'rest' false ',"user":3')"
+wait_until "r['channel_edits'] > $edits" 10
+case "$(field 3)" in
+*"Turn 41"*) ;;
+*) fail "after a restart the panel shows: $(field 3)" ;;
+esac
+[ "$(stat rest.r429)" = 0 ] || fail "$(stat rest.r429) 429s in all"
+finish
