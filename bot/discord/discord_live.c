@@ -137,8 +137,10 @@ on_edited(void *ctx, const struct rest_result *res)
 {
 	struct call *c = ctx;
 	struct discord_live *lv = c->lv;
-	enum discord_panel_outcome oc =
-	    discord_panel_outcome(res->status, discord_rest_error_code(res));
+	/* Only a failure's body is worth parsing (a success's is the whole
+	 * message). */
+	enum discord_panel_outcome oc = discord_panel_outcome(
+	    res->status, res->status >= 400 ? discord_rest_error_code(res) : 0);
 
 	if (oc == PANEL_GONE && lv->dc->rest != NULL) {
 		struct job *j = xcalloc(1, sizeof(*j));
