@@ -195,7 +195,11 @@ const struct command cmd_panel = {
             "Fungeon party, each Fungeoneer's level, hits and XP and who holds which "
             "category. Its buttons run {/hazard roll}, {/rest}, {/tension raise amount:1}, "
             "{/wander check} and {/undo}, with the rights of each (a player pressing the GM's "
-            "button is told why, alone). It is three lines of text, shown when asked.",
+            "button is told why, alone). On Discord the panel is one message of the bot's "
+            "that stays current: every change to the channel, by any command or button, "
+            "edits it, a burst of changes as one edit; a new {/panel} moves it, and a panel "
+            "someone deleted is forgotten. On IRC and the console it is three lines of text "
+            "shown when asked.",
     .fn = panel_show,
     .read_only = true,
 };
