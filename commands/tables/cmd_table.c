@@ -634,7 +634,7 @@ static const struct command table_subs[] = {
              "tables (d10 + Tension), the exploration die's wandering monsters (with a "
              "nested table), the delving text's dungeon shifts (a d66), the safe-areas "
              "text's level 2 wandering monsters (weighted) and, for Fungeon's Traps player, "
-             "rooms. {/table examples delving} shows one text's alone.",
+             "rooms. {/table examples text=delving} shows one text's alone.",
      .opts = examples_opts,
      .fn = cmd_table_examples_fn,
      .read_only = true},
