@@ -163,6 +163,9 @@ enum discord_button_style {
 /* JSON error codes of REST answers ({"code": N, "message": ...}) that
  * delver acts on. */
 #define DISCORD_ERROR_UNKNOWN_CHANNEL      10003 /* a DM channel Discord forgot */
+#define DISCORD_ERROR_UNKNOWN_MESSAGE      10008 /* a message someone deleted */
+#define DISCORD_ERROR_MISSING_ACCESS       50001 /* the bot cannot view the channel */
+#define DISCORD_ERROR_MISSING_PERMISSIONS  50013 /* the bot lacks a permission there */
 #define DISCORD_ERROR_ALREADY_ACKNOWLEDGED 40060 /* an interaction answered before */
 #define DISCORD_ERROR_CANNOT_DM            50007 /* the user's DMs are closed */
 #define DISCORD_ERROR_MAX_FOLLOWUPS        40094 /* an interaction's follow-ups are spent */

@@ -36,6 +36,7 @@ enum chanmod_id {
 	CHANMOD_ROLL,    /* /roll settings and the roll log (commands/dice/rollchan.h) */
 	CHANMOD_UNDO,    /* the last changes /undo can take back (commands/core/undo.h) */
 	CHANMOD_TABLES,  /* the GM's own named tables (commands/tables/tables_state.h) */
+	CHANMOD_PANEL, /* the message showing the channel's panel (commands/panel/panel_state.h) */
 	CHANMOD_COUNT
 };
 

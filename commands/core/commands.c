@@ -12,6 +12,8 @@
 #include "commands/fungeon/cmd_thwacko.h"
 #include "commands/fungeon/cmd_xp.h"
 #include "commands/fungeon/fungeon_save.h"
+#include "commands/panel/cmd_panel.h"
+#include "commands/panel/panel_state.h"
 #include "commands/procedure/cmd_hazard.h"
 #include "commands/procedure/cmd_light.h"
 #include "commands/procedure/cmd_procedure.h"
@@ -49,6 +51,7 @@ const struct command *const command_table[] = {
     &cmd_surprise,
     &cmd_procedure,
     &cmd_safe,
+    &cmd_panel,
     &cmd_vendor,
     &cmd_bargain,
     &cmd_encumbrance,
@@ -70,5 +73,6 @@ const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_ROLL] = &rollchan_mod,
     [CHANMOD_UNDO] = &undo_mod,
     [CHANMOD_TABLES] = &tables_mod,
+    [CHANMOD_PANEL] = &panel_mod,
 };
 /* clang-format on */

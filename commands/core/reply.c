@@ -36,6 +36,7 @@ struct reply {
 	char *gm_aside;         /* what it is, when an aside (reply_gm_aside), in the arena */
 	bool error;
 	char *error_text;
+	char *panel; /* reply_panel's message id ("" none), in the arena; NULL: not a panel */
 	struct reply_ask ask; /* its strings in the arena; line NULL: none */
 };
 
@@ -157,6 +158,7 @@ reply_clear(struct reply *r)
 	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
 	memset(r->line_open, 0, sizeof(r->line_open));
 	r->gm_key = r->gm_name = r->gm_fallback = r->gm_aside = NULL;
+	r->panel = NULL;
 	r->error = false;
 	r->error_text = NULL;
 	memset(&r->ask, 0, sizeof(r->ask));
@@ -831,7 +833,7 @@ reply_cell_user(struct reply *r, int col, const struct thwacko_style *us)
 }
 
 static void
-add_button(struct reply *r, const char *label, const char *action, bool update)
+add_button(struct reply *r, const char *label, const char *action, bool update, bool panel)
 {
 	struct reply_msg *m = &r->msg[r->cur];
 
@@ -841,19 +843,38 @@ add_button(struct reply *r, const char *label, const char *action, bool update)
 	m->buttons[m->nbuttons].label = copy_text(r, label, strlen(label), NULL);
 	m->buttons[m->nbuttons].action = copy_text(r, action, strlen(action), NULL);
 	m->buttons[m->nbuttons].update = update;
+	m->buttons[m->nbuttons].panel = panel;
 	m->nbuttons++;
 }
 
 void
 reply_button(struct reply *r, const char *label, const char *action)
 {
-	add_button(r, label, action, false);
+	add_button(r, label, action, false, false);
 }
 
 void
 reply_button_update(struct reply *r, const char *label, const char *action)
 {
-	add_button(r, label, action, true);
+	add_button(r, label, action, true, false);
+}
+
+void
+reply_button_panel(struct reply *r, const char *label, const char *action)
+{
+	add_button(r, label, action, false, true);
+}
+
+void
+reply_panel(struct reply *r, const char *message)
+{
+	r->panel = copy(r, message, strlen(message));
+}
+
+const char *
+reply_panel_message(const struct reply *r)
+{
+	return r->panel;
 }
 
 void

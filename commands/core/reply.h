@@ -128,6 +128,7 @@ struct reply_button {
 	char *label;  /* what the button says, e.g. "Roll again" */
 	char *action; /* the command line it runs, e.g. "roll 4d6kh3" */
 	bool update;  /* its reply replaces the message it is on (reply_button_update) */
+	bool panel;   /* a button of the channel's panel (reply_button_panel) */
 };
 
 struct reply_msg {
@@ -269,6 +270,23 @@ void reply_button(struct reply *r, const char *label, const char *action);
  * elsewhere; an error, or a reply only for the presser, leaves the message
  * as it is and goes to the presser alone. */
 void reply_button_update(struct reply *r, const char *label, const char *action);
+/* A button of the channel's panel (reply_panel): its reply is a new
+ * message, as reply_button's, and where the platform keeps the panel
+ * current (Discord) the press also shows the panel it is on anew; an
+ * error, or a reply only for the presser, goes to the presser alone and
+ * leaves the panel as it is. */
+void reply_button_panel(struct reply *r, const char *label, const char *action);
+
+/*
+ * Marks the reply as the channel's panel (commands/panel): its channel
+ * message shows the channel's state at a glance, and message (copied) is
+ * the platform's id of the message that shows the panel now, "" when none
+ * does. A transport that can change a message it posted (Discord) keeps
+ * the panel there, current; the others show the reply as any other.
+ */
+void reply_panel(struct reply *r, const char *message);
+/* The message id given to reply_panel, or NULL when r is not a panel. */
+const char *reply_panel_message(const struct reply *r);
 
 /*
  * Makes the reply an error: the channel message is replaced by one line,

@@ -13,8 +13,9 @@
  * and rebuilds the newest step's earlier encodings from them; the next
  * /undo rebuilds from those. Only the one who made that change or the GM
  * may undo it, except that rolls stand: a step during which the command
- * drew from the dice (the RNG; no command marks it) is undone by the GM
- * seat's holder alone, and by nobody while the seat is empty. A step made
+ * drew from the dice (the RNG; no command marks it) is undone only by the
+ * GM who held the seat when it was made and holds it still, and by nobody
+ * when the seat was empty then. A step made
  * behind the GM's screen (undo_screen.h) is told of and undone only by the
  * GM behind whose screen it was made. A delta refuses an encoding other than the one it was made
  * against, so a state changed outside the history is never patched wrongly.

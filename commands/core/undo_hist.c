@@ -23,7 +23,7 @@ struct undo_step {
 	uint8_t has;   /* bit m: module m changed in this step */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding (a saved full form) */
-	uint8_t flags; /* UNDO_ROLLED, SELF_SCREEN */
+	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, SELF_SCREEN */
 	char data[];
 };
 
@@ -316,8 +316,9 @@ hist_destroy(void *p)
 	free(h);
 }
 
-/* A step's saved form: its texts ("screen" only when not ""), "rolled":
- * true when it rolled dice, "deltas" {"<module>": {"keep":P,
+/* A step's saved form: its texts ("screen" only when not ""), "seated":
+ * true when the one behind the screen held the GM seat, "rolled": true
+ * when it rolled dice, "deltas" {"<module>": {"keep":P,
  * "tail":S,"mid":M,"after":L,"sum":H} or null (no state before)}, and for
  * a module kept whole (loaded from "mods"), "mods" {"<module>": text}. */
 static cJSON *
@@ -338,6 +339,8 @@ hist_save(const void *p)
 		cJSON_AddStringToObject(so, "args", step_text(s, 3));
 		if (undo_step_text(s, UNDO_SCREEN)[0] != '\0')
 			cJSON_AddStringToObject(so, "screen", undo_step_text(s, UNDO_SCREEN));
+		if (s->flags & UNDO_SEATED)
+			cJSON_AddTrueToObject(so, "seated");
 		if (s->flags & UNDO_ROLLED)
 			cJSON_AddTrueToObject(so, "rolled");
 		undo_step_deltas(s, d);
@@ -415,7 +418,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	static const char *const names[UNDO_TEXTS] = {"who", "name", "path", "args", "screen"};
 	static const size_t sizes[UNDO_TEXTS] = {KEY_MAX, NAME_MAX_LEN, UNDO_PATH_MAX,
 	                                         UNDO_WHAT_MAX, KEY_MAX};
-	const cJSON *rolled;
+	const cJSON *rolled, *seated;
 
 	memset(&p, 0, sizeof(p));
 	if (!cJSON_IsObject(so)) {
@@ -423,6 +426,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 		return NULL;
 	}
 	rolled = cJSON_GetObjectItemCaseSensitive(so, "rolled");
+	seated = cJSON_GetObjectItemCaseSensitive(so, "seated");
 	for (int i = 0; i < UNDO_TEXTS; i++) {
 		/* A step saved before screens were kept has none. */
 		if (i == UNDO_SCREEN && cJSON_GetObjectItemCaseSensitive(so, names[i]) == NULL)
@@ -437,6 +441,14 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	}
 	if (cJSON_IsTrue(rolled))
 		p.flags |= UNDO_ROLLED;
+	/* A step saved before seats were kept reads as made with the seat
+	 * empty: its rolls stand for good. */
+	if (seated != NULL && !cJSON_IsBool(seated)) {
+		snprintf(err, errlen, "An undo step's \"seated\" is not true or false.");
+		return NULL;
+	}
+	if (cJSON_IsTrue(seated))
+		p.flags |= UNDO_SEATED;
 	mods = cJSON_GetObjectItemCaseSensitive(so, "mods");
 	deltas = cJSON_GetObjectItemCaseSensitive(so, "deltas");
 	if (deltas != NULL && !cJSON_IsObject(deltas)) {

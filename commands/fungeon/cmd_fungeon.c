@@ -41,26 +41,29 @@ static const char *const cat_choices[] = {"traps", "monsters", "treasure", NULL}
 		.type = OPT_STRING, .max = 400                                                     \
 	}
 
+/* Names, classes and types are limited in characters (a user's letters,
+ * whatever their bytes), which the handlers count and name in their own
+ * error; the options take what any string option takes. */
 static const struct cmd_opt join_opts[] = {
     {.name = "name",
      .desc = "Your Fungeoneer's name (no spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "class",
      .desc = "A class, free text (quote it if it has spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_CLASS_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "level",
-     .desc = "Level 1 to 60 (default: Party Min; after a death: floor - 1)",
+     .desc = "Level 1 to 60 (default: Party Min; in a dungeon under way: floor - 1)",
      .type = OPT_INT,
      .min = FUNGEON_LEVEL_MIN,
      .max = FUNGEON_LEVEL_MAX},
     {.name = "type",
      .desc = "The Type your class bonus is tied to (fire for a Fire Mage), if any",
      .type = OPT_STRING,
-     .max = FUNGEON_TYPE_MAX},
+     .max = OPT_STRING_MAX},
     {0},
 };
 static const struct cmd_opt who_opts[] = {WHO(0), {0}};
@@ -116,7 +119,7 @@ static const struct cmd_opt take_opts[] = {
      .desc = "A treasure of the room, or one the dead left",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     WHO_GM,
     {0},
 };
@@ -125,7 +128,7 @@ static const struct cmd_opt use_opts[] = {
      .desc = "A magic item you carry",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "on",
      .desc = "The Fungeoneer it is used on (default: yours)",
      .type = OPT_STRING,
@@ -137,7 +140,7 @@ static const struct cmd_opt use_opts[] = {
 #define TRAP_OPT                                                                                   \
 	{                                                                                          \
 		.name = "trap", .desc = "A trap of the room", .type = OPT_STRING,                  \
-		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = FUNGEON_NAME_MAX,                 \
+		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = OPT_STRING_MAX,                   \
 		.complete = complete_fg_trap                                                       \
 	}
 static const struct cmd_opt find_opts[] = {
@@ -160,7 +163,8 @@ static const struct cmd_opt disarm_opts[] = {
 };
 static const struct cmd_opt combat_opts[] = {
     {.name = "monsters",
-     .desc = "The monsters fighting (default: all standing; only their maker holds one back)",
+     .desc = "The monsters fighting, named only when more stand than a turn holds (default: "
+             "all standing)",
      .type = OPT_STRING,
      .flags = OPT_REST | OPT_AUTOCOMPLETE,
      .max = 400,
@@ -207,7 +211,9 @@ static const struct command fungeon_subs[] = {
              "type:fire says your class bonus is tied to fire: it then counts by itself "
              "against fire. After your Fungeoneer died in a dungeon, join again: the new one "
              "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "
-             "for the next hallway, as does anyone joining while the party is in a room.",
+             "for the next hallway, as does anyone joining while the party is in a room. "
+             "Ruling: anyone joining a dungeon under way starts at floor - 1 (at least 1), as "
+             "a replacement does; in town and at the entrance the level is yours to choose.",
      .opts = join_opts,
      .fn = cmd_fungeon_join},
     {.name = "leave",
@@ -356,7 +362,8 @@ static const struct command fungeon_subs[] = {
              "it in (1): one Annoy roll a turn against an ability one suffers, so a single "
              "success breaks its hold. Those who fail face the monster's Pain dice in a "
              "Painful conflict, where they can hurt the monster too. (3) everyone's Painful "
-             "conflict; Ruling: a held Fungeoneer rolls no dice but can be hurt. A rank's "
+             "conflict; Ruling: a held Fungeoneer may not act, but rolls as it is made to: "
+             "it can be hurt, and a rank it wins deals no damage. A rank's "
              "winner hurts its target, any other in the fight, of either side: each player "
              "aims their own Fungeoneer, and whoever made a monster aims it "
              "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
@@ -366,8 +373,9 @@ static const struct command fungeon_subs[] = {
              "dice of their type away; they never add dice. Each point dealt to a monster "
              "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
              "takes at most 13 participants; beyond, the first monsters standing fight and "
-             "the others stay out, unless whoever made them names the ones that fight. Any "
-             "player of the party may play the turn; the GM may decide for anyone.",
+             "the others stay out, unless whoever made them names the ones that fight; "
+             "with fewer, every standing monster fights each turn. Any player whose "
+             "Fungeoneer is in play may play the turn; the GM may decide for anyone.",
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},
     {.name = "orders",

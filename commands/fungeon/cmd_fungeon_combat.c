@@ -13,6 +13,7 @@
 #include "commands/fungeon/fungeon_pain.h"
 #include "commands/fungeon/fungeon_render.h"
 #include "commands/fungeon/fungeon_roll.h"
+#include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 #define TARGETS_MAX CF_PARTS_MAX
@@ -66,16 +67,52 @@ pick_fighters(const struct fungeon_channel *c, struct turn *t, struct reply *out
 	return 0;
 }
 
+/* Says which standing monsters of the room the names leave out, when a
+ * turn would hold every one of them: monsters attack on sight (line 136)
+ * and everyone makes the Painful conflict roll (line 252), so none sits a
+ * turn out. Returns 0, or -1 with the error. */
+static int
+all_fight(const struct fungeon_channel *c, const struct turn *t, int standing, int room,
+          struct reply *out)
+{
+	const struct fungeon_room *r = &c->d.room;
+	struct buf b;
+	int left = 0;
+
+	if (standing > room || t->nmon == standing)
+		return 0;
+	buf_init(&b, 2000);
+	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
+		const struct fungeon_piece *m = &r->p[FUNGEON_MONSTER][i];
+		bool named = false;
+
+		for (int k = 0; k < t->nmon; k++)
+			named |= t->mon[k].s == m;
+		if (named || m->hits <= 0)
+			continue;
+		buf_addf(&b, "%s%s", left++ ? ", " : "", m->name);
+	}
+	reply_error(out,
+	            "Every standing monster fights each turn (monsters attack on sight, and "
+	            "everyone makes the Painful conflict roll), and %s stand%s here too; name "
+	            "monsters only when more stand than a turn holds (",
+	            buf_str(&b), left == 1 ? "s" : "");
+	reply_cmd(out, RS_BAD, "fungeon combat", NULL);
+	reply_add(out, RS_BAD, " takes them all).");
+	buf_free(&b);
+	return -1;
+}
+
 /* The monsters of this turn: every standing one, as many as a turn holds
- * (the first made; the others wait), or those named; only the one
- * directing a monster may hold it back. */
+ * (the first made; the others wait), or, when more stand than it holds,
+ * those named; only the one directing a monster may hold it back. */
 static int
 pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *list, struct turn *t,
               struct reply *out)
 {
 	word_t w[CF_PARTS_MAX];
 	struct fungeon_room *r = &c->d.room;
-	int n, room = CF_PARTS_MAX - t->nfight;
+	int n, room = CF_PARTS_MAX - t->nfight, standing = fungeon_room_standing(r);
 
 	if (list == NULL) {
 		for (int i = 0; i < r->n[FUNGEON_MONSTER] && t->nmon < room; i++) {
@@ -115,6 +152,8 @@ pick_monsters(struct invocation *inv, struct fungeon_channel *c, const char *lis
 			return -1;
 		}
 	}
+	if (all_fight(c, t, standing, room, out) < 0)
+		return -1;
 	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
 		const struct fungeon_piece *m = &r->p[FUNGEON_MONSTER][i];
 		bool named = false;
@@ -185,15 +224,7 @@ pick_uses(struct invocation *inv, struct fungeon_channel *c, const char *list, s
 			struct fungeon_part u;
 			int k = 0;
 
-			if (strchr(w[i], '/') == NULL) {
-				reply_error(
-				    out,
-				    "Name abilities as monster/ability (or use:none); '%.40s' "
-				    "is not one.",
-				    w[i]);
-				return -1;
-			}
-			if (fungeon_roll_part_resolve(c, w[i], FGP_ABILITY, &u, out) < 0)
+			if (fungeon_roll_use_resolve(c, inv, w[i], &u, out) < 0)
 				return -1;
 			while (k < t->nmon && t->mon[k].s != u.s)
 				k++;
@@ -208,10 +239,8 @@ pick_uses(struct invocation *inv, struct fungeon_channel *c, const char *list, s
 				            u.s->name);
 				return -1;
 			}
-			if (!fungeon_channel_may_direct(c, inv, &u, out))
-				return -1;
 			set[k] = true;
-			t->ab[k] = u.ability;
+			t->ab[k] = u.kind == FGP_ABILITY ? u.ability : -1;
 		}
 	}
 	for (int i = 0; i < t->nmon; i++)
@@ -399,6 +428,17 @@ pain_safe(struct invocation *inv, struct fungeon_channel *c, struct fungeon_part
 	reply_free(tmp);
 }
 
+/* What a hold does this turn (line 175: the held may not act; rolling
+ * the dice it is made to roll is no action, dealing damage is). */
+static void
+say_held(struct reply *out, const struct fungeon_member *m)
+{
+	reply_line(out, RS_BAD,
+	           "%s is held and may not act this turn: %s rolls in every Painful conflict, "
+	           "but a rank %s wins deals no damage.",
+	           m->name, m->name, m->name);
+}
+
 /* The next monster effect of member i to roll in step 1, skipping the
  * sources done: continuous damage stands for a hold of the same source
  * (one Annoy roll a source). Returns its index, or -1. */
@@ -453,14 +493,11 @@ step_effects(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 			snprintf(done[ndone++], FUNGEON_SOURCE_MAX, "%s", ef->source);
 			fungeon_hallway_cont_roll(inv->rng, c->m, i, e,
 			                          fungeon_channel_roller(c, ef->maker), k);
-			fungeon_render_cont(out, c, k, styles);
+			fungeon_render_cont(out, c, k, styles, false);
 			rolled++;
 			if ((hold || k->hold) && !k->success && !c->m[i].dead) {
 				t->held[i] = true;
-				reply_line(out, RS_BAD,
-				           "%s is held and may not act this turn (rolls no dice, "
-				           "but can be hurt).",
-				           c->m[i].name);
+				say_held(out, &c->m[i]);
 			}
 		}
 	}
@@ -541,11 +578,7 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 			continue;
 		if (o.hold) {
 			t->held[targets[i]] = true;
-			reply_line(
-			    out, RS_BAD,
-			    "%s is held and may not act this turn (rolls no dice, but can be "
-			    "hurt).",
-			    c->m[targets[i]].name);
+			say_held(out, &c->m[targets[i]]);
 		}
 		parts[np++] = (struct fungeon_part){.kind = FGP_MEMBER,
 		                                    .member = targets[i],
@@ -636,18 +669,21 @@ say_waiting(const struct fungeon_channel *c, const struct turn *t, struct reply 
 	reply_nl(out);
 }
 
-/* While a monster of this fight stands, a button plays the next turn
- * against the same monsters. */
+/* While a monster of this fight stands and a Fungeoneer is in play to
+ * fight it, a button plays the next turn against the same monsters. */
 static void
-next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
+next_buttons(struct invocation *inv, const struct fungeon_channel *c, const struct turn *t,
+             struct reply *out)
 {
 	const char *list = invocation_str(inv, "monsters");
 	char action[120];
-	bool standing = false;
+	bool standing = false, fighter = false;
 
 	for (int i = 0; i < t->nmon; i++)
 		standing |= t->mon[i].s->hits > 0;
-	if (!standing)
+	for (int i = 0; i < c->n && standing; i++)
+		fighter |= fungeon_channel_in_play(c, i);
+	if (!standing || !fighter)
 		return;
 	if ((size_t)snprintf(action, sizeof(action), "fungeon combat%s%s", list ? " " : "",
 	                     list ? list : "") <= 100)
@@ -662,7 +698,7 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_COMBAT, out) ||
-	    !fungeon_channel_may_move(c, inv, out) ||
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_COMBAT, out) ||
 	    (c->d.phase == FUNGEON_RETREAT && fungeon_channel_wanderers_due(c, out) < 0))
 		return;
 	t = xcalloc(1, sizeof(*t));
@@ -680,7 +716,7 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	step_abilities(inv, c, t, styles, out);
 	step_pain(inv, c, t, styles, out);
 	channel_touch(inv->chan);
-	next_buttons(inv, t, out);
+	next_buttons(inv, c, t, out);
 	if (fungeon_room_standing(&c->d.room) == 0) {
 		reply_add(out, RS_GOOD, "Every monster here is defeated");
 		if (c->d.phase == FUNGEON_ROOM && c->d.room.n[FUNGEON_TREASURE] > 0)

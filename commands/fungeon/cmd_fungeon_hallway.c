@@ -119,12 +119,12 @@ on_event(const struct fungeon_hall_event *ev, void *ctx)
 		break;
 	case FUNGEON_HALL_HOLD_ENDS:
 		enter_step(h, 3);
-		reply_line(out, 0, "%s is free of %s: a hold ends with the fight.", m->name,
+		reply_line(out, 0, "%s is free of %s's hold: a hold ends with the fight.", m->name,
 		           ev->effect->source);
 		break;
 	case FUNGEON_HALL_CONT:
 		enter_step(h, 3);
-		fungeon_render_cont(out, h->c, ev->cont, h->styles);
+		fungeon_render_cont(out, h->c, ev->cont, h->styles, true);
 		break;
 	case FUNGEON_HALL_OUT:
 		enter_step(h, 4);
@@ -211,7 +211,7 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	bool dead[FUNGEON_PARTY_MAX];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) ||
-	    !fungeon_channel_may_move(c, inv, out) || may_start(c, out) < 0)
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
 		return;
 	if (c->d.phase == FUNGEON_TOWN)
 		begin(c);
@@ -325,7 +325,7 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) ||
-	    !fungeon_channel_may_move(c, inv, out) || may_start(c, out) < 0)
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
 		return;
 	for (int i = 0; i < c->n; i++)
 		idx[n++] = i;
@@ -384,7 +384,7 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 	char left[120];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTER, out) ||
-	    !fungeon_channel_may_move(c, inv, out))
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTER, out))
 		return;
 	if (next >= 0) {
 		reply_error(out, "The categories are not all chosen: %s chooses next (",

@@ -10,6 +10,7 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
+#include "rules/base/utf8.h"
 
 /* Whether s holds something besides spaces. */
 static bool
@@ -34,7 +35,7 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		reply_error(out,
 		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
 		            ": , > / \" #.",
-		            FUNGEON_NAME_MAX);
+		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
 	if (!has_text(cls)) {
@@ -43,11 +44,18 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            "the class may not be empty.");
 		return -1;
 	}
-	if (type != NULL && (strlen(type) > FUNGEON_TYPE_MAX || !fungeon_cost_name_valid(type))) {
+	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
+		reply_error(out,
+		            "A class is at most %d characters (Drazzorian Puddle Thumper fits); "
+		            "this one has %zu.",
+		            FUNGEON_CLASS_CHARS, utf8_len(cls));
+		return -1;
+	}
+	if (type != NULL && !fungeon_cost_word_valid(type, FUNGEON_TYPE_CHARS)) {
 		reply_error(out,
 		            "A class type is one word of 1 to %d characters (fire, frost, "
 		            "poison) with no spaces or : , > / \" #.",
-		            FUNGEON_TYPE_MAX);
+		            FUNGEON_TYPE_CHARS);
 		return -1;
 	}
 	if (fungeon_channel_name_used(c, name, inv->from->user_key, out))
@@ -64,6 +72,12 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	bool replacing = me >= 0 && c->m[me].dead, in_dungeon = c->d.phase != FUNGEON_TOWN;
 	bool after_death =
 	    in_dungeon && (replacing || fungeon_channel_fallen(c, inv->from->user_key));
+	/* A dungeon under way (past its entrance): whoever joins starts where
+	 * a replacement does, however they come (line 53; line 18 wants a
+	 * party to begin at one level, which only town and the entrance
+	 * choose). */
+	bool under_way = c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM ||
+	                 c->d.phase == FUNGEON_RETREAT;
 	struct fungeon_party p;
 	struct fungeon_member *m;
 
@@ -81,14 +95,18 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 		return;
 	}
 	fungeon_channel_party(c, &p);
-	if (after_death) {
+	if (after_death || under_way) {
 		level = fungeon_replacement_level(fungeon_channel_floor(c));
 		if (invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level) {
-			reply_error(
-			    out,
-			    "A new Fungeoneer after a death starts at level %d (floor %d - 1, at "
-			    "least 1) for the rest of this dungeon; join at level %d.",
-			    level, fungeon_channel_floor(c), level);
+			reply_error(out,
+			            after_death
+			                ? "A new Fungeoneer after a death starts at level %d "
+			                  "(floor %d - 1, at least 1) for the rest of this "
+			                  "dungeon; join at level %d."
+			                : "A Fungeoneer who joins a dungeon under way starts "
+			                  "at level %d (floor %d - 1, at least 1), as a "
+			                  "replacement does; join at level %d.",
+			            level, fungeon_channel_floor(c), level);
 			return;
 		}
 	} else {
@@ -117,7 +135,12 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, ", level %d %s%s%s%s: %d hits, class bonus %d, %lld XP.", m->level,
 	          m->cls, m->ctype[0] ? " (class type " : "", m->ctype, m->ctype[0] ? ")" : "",
 	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
-	if (m->fresh)
+	if (m->fresh && c->d.phase == FUNGEON_RETREAT)
+		reply_add(out, 0,
+		          " %s joins the party when it reaches town (no hallway comes on the way "
+		          "back).",
+		          m->name);
+	else if (m->fresh)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
 }
@@ -298,7 +321,10 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(m->level));
 		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
 	}
-	reply_add(out, 0, "Party Min %d · Max %d · Total %d · ", p.min, p.max, p.total);
+	if (p.n > 0)
+		reply_add(out, 0, "Party Min %d · Max %d · Total %d · ", p.min, p.max, p.total);
+	else
+		reply_add(out, 0, "No Fungeoneer lives (no Party Min, Max or Total) · ");
 	floor_words(c, 0, out);
 	reply_line(out, 0, " · XP rule: %s.",
 	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
@@ -360,7 +386,7 @@ cmd_fungeon_stair(struct invocation *inv, struct reply *out)
 	char err[240];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_STAIR, out) ||
-	    (!inv->is_gm && fungeon_channel_need_self(c, inv, out) < 0))
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_STAIR, out))
 		return;
 	if (fungeon_dungeon_take_stair(&c->d, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);

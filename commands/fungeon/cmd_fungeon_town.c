@@ -74,19 +74,7 @@ need_taker(struct invocation *inv, const struct fungeon_channel *c, const char *
 		            c->m[i].name, c->m[i].player);
 		return -1;
 	}
-	if (c->m[i].dead) {
-		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
-		            c->m[i].name, c->m[i].player);
-		return -1;
-	}
-	if (c->m[i].fresh) {
-		reply_error(out,
-		            "%s is a replacement: %s is out until the next hallway, where %s joins "
-		            "the party.",
-		            c->m[i].name, c->m[i].player, c->m[i].name);
-		return -1;
-	}
-	return i;
+	return fungeon_channel_need_in_play(c, i, out) ? i : -1;
 }
 
 /* Whether the room's treasure may be taken now; -1 with an error reply
@@ -230,11 +218,8 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 	if (me < 0 || (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
-	if (m->dead) {
-		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
-		            m->name, m->player);
+	if (!fungeon_channel_need_in_play(c, me, out))
 		return;
-	}
 	if (!is_magic(&m->items[i].d)) {
 		reply_error(out,
 		            "%s has no magic to use; magic treasure is used to heal (once) or to "
@@ -374,7 +359,7 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	char err[200];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_RETREAT, out) ||
-	    !fungeon_channel_may_move(c, inv, out) || may_go_on(c, out) < 0)
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_RETREAT, out) || may_go_on(c, out) < 0)
 		return;
 	if (invocation_str(inv, "who") != NULL && !inv->is_gm) {
 		reply_error(out,
@@ -492,7 +477,7 @@ town_buy(struct invocation *inv, struct reply *out)
 	m = &c->m[me];
 	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FUNGEON_NAME_MAX);
+		            FUNGEON_NAME_CHARS);
 		goto done;
 	}
 	if (fungeon_item_find(m, name) >= 0) {
@@ -565,7 +550,7 @@ static const struct cmd_opt buy_opts[] = {
      .desc = "Its name (no spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "design",
      .desc = "Treasure design words (see the help on fungeon cost)",
      .type = OPT_STRING,
@@ -578,7 +563,7 @@ static const struct cmd_opt sell_opts[] = {
      .desc = "An item you carry",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {0},
 };
 static const struct cmd_opt healer_opts[] = {

@@ -82,7 +82,7 @@ struct fungeon_part {
 	/* a standing order: when its target is not in the conflict, the
 	 * default holds instead of an error */
 	bool target_soft;
-	bool held; /* FGP_MEMBER: held this turn (rolls no dice, can be hurt) */
+	bool held; /* FGP_MEMBER: held this turn (rolls, but its won ranks deal nothing) */
 };
 
 #endif

@@ -308,11 +308,21 @@ fungeon_channel_lift_holds(struct fungeon_channel *c, struct reply *out)
 				e++;
 				continue;
 			}
-			reply_line(out, RS_GOOD, "%s is free of %s: %.*s is defeated.",
-			           c->m[i].name, ef->source,
-			           slash != NULL ? (int)(slash - ef->source)
-			                         : (int)strlen(ef->source),
-			           ef->source);
+			reply_add(out, RS_GOOD, "%s is free of %s's hold: %.*s is defeated.",
+			          c->m[i].name, ef->source,
+			          slash != NULL ? (int)(slash - ef->source)
+			                        : (int)strlen(ef->source),
+			          ef->source);
+			/* Its continuous damage goes on, as a trap's does (line
+			 * 177): only an Annoy roll or magic ends it. */
+			for (int d = 0; d < c->m[i].neffects; d++)
+				if (c->m[i].effects[d].kind == FUNGEON_EFFECT_DAMAGE &&
+				    !strcmp(c->m[i].effects[d].source, ef->source))
+					reply_add(
+					    out, 0,
+					    " Its continuous damage goes on until a successful "
+					    "Annoy roll or magic ends it.");
+			reply_nl(out);
 			fungeon_effect_remove(&c->m[i], e);
 			n++;
 		}
@@ -330,6 +340,24 @@ bool
 fungeon_channel_in_play(const struct fungeon_channel *c, int i)
 {
 	return i >= 0 && i < c->n && !c->m[i].dead && !c->m[i].fresh;
+}
+
+bool
+fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct fungeon_member *m = &c->m[i];
+
+	if (m->dead)
+		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
+		            m->name, m->player);
+	else if (m->fresh)
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party.",
+		            m->name, m->player, m->name);
+	else
+		return true;
+	return false;
 }
 
 int
@@ -380,14 +408,36 @@ fungeon_channel_may_direct(const struct fungeon_channel *c, const struct invocat
 
 bool
 fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
-                         struct reply *out)
+                         enum fungeon_act a, struct reply *out)
 {
-	if (inv->is_gm || fungeon_channel_member_of(c, inv->from->user_key) >= 0)
+	int me = fungeon_channel_member_of(c, inv->from->user_key);
+	bool anyone = false;
+
+	if (inv->is_gm)
 		return true;
-	reply_error(out, "Only the party's players (or the GM) move the party on; ");
-	reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level", "LEVEL",
-	          NULL);
-	reply_add(out, RS_BAD, " makes you one.");
+	if (me < 0) {
+		reply_error(out, "Only the party's players (or the GM) move the party on; ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, " makes you one.");
+		return false;
+	}
+	if (c->d.phase == FUNGEON_TOWN || fungeon_channel_in_play(c, me))
+		return true;
+	for (int i = 0; i < c->n; i++)
+		anyone |= fungeon_channel_in_play(c, i);
+	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER))
+		return true;
+	if (c->m[me].dead)
+		reply_error(out,
+		            "%s is dead: %s is out of the game until the next hallway, and the "
+		            "players whose Fungeoneers are in play move the party on.",
+		            c->m[me].name, c->m[me].player);
+	else
+		reply_error(out,
+		            "%s is a replacement and joins the party in the next hallway; until "
+		            "then the players whose Fungeoneers are in play move the party on.",
+		            c->m[me].name);
 	return false;
 }
 
@@ -470,7 +520,7 @@ fungeon_channel_split_names(const char *s, char words[][FUNGEON_NAME_MAX * 2 + 2
 				reply_error(out,
 				            "'%.20s…' is too long for a name; names are at "
 				            "most %d characters.",
-				            s, FUNGEON_NAME_MAX);
+				            s, FUNGEON_NAME_CHARS);
 			return -1;
 		}
 		memcpy(words[n], s, len);

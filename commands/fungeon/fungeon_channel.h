@@ -91,8 +91,9 @@ void fungeon_channel_dead_before(const struct fungeon_channel *c, bool *dead);
 int fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before);
 
 /* Ends every Continuous Hold whose monster no longer stands in the room,
- * a line each in out ("Brinks is free of spider/web: spider is
- * defeated."). Returns how many ended. */
+ * a line each in out ("Brinks is free of spider/web's hold: spider is
+ * defeated."), saying when the same ability's continuous damage goes on.
+ * Returns how many ended. */
 int fungeon_channel_lift_holds(struct fungeon_channel *c, struct reply *out);
 
 /* The member holding category cat in this room, or -1. */
@@ -116,11 +117,15 @@ int fungeon_channel_director(const struct fungeon_channel *c, const struct funge
  * does. */
 bool fungeon_channel_may_direct(const struct fungeon_channel *c, const struct invocation *inv,
                                 const struct fungeon_part *p, struct reply *out);
-/* Whether the invoker may move the party on (a combat turn, the hallway,
- * going in, heading back): a player of the party or the GM; else an error
- * reply. */
+/* Whether the invoker may move the party on by a (a combat turn, the
+ * hallway, going in, heading back, the stair): the GM, or a player of the
+ * party whose Fungeoneer is in play (in town, any player of the party). A
+ * dead Fungeoneer's player is out until the next hallway, as is one whose
+ * replacement waits for it; when nobody of the party is in play, though,
+ * any of its players goes on to that hallway (entering the room made for
+ * it, and the hallway itself). Else an error reply. */
 bool fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
-                              struct reply *out);
+                              enum fungeon_act a, struct reply *out);
 /* Whether a living player has a wandering monster left to build in the
  * room re-entered: returns -1 with an error reply naming the first (the
  * room's monsters are all built before the party fights or goes on), else
@@ -132,6 +137,9 @@ void fungeon_channel_new_room(struct fungeon_channel *c);
 /* Whether member i is alive and in play (not a replacement waiting for the
  * hallway). */
 bool fungeon_channel_in_play(const struct fungeon_channel *c, int i);
+/* The same, else an error reply saying why member i is out of play (dead,
+ * or a replacement waiting for the next hallway). */
+bool fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out);
 
 /* Every member's Thwack-O style: the one its player chose, else the default
  * it was given when it joined (stable: others joining or leaving change

@@ -121,18 +121,8 @@ check_one(const struct fungeon_channel *c, const struct fungeon_part *p, struct 
 	char name[FUNGEON_SOURCE_MAX];
 
 	fungeon_roll_part_name(c, p, name, sizeof(name));
-	if (p->kind == FGP_MEMBER && c->m[p->member].dead) {
-		reply_error(out, "%s is dead: %s is out of the game until the next hallway.", name,
-		            c->m[p->member].player);
+	if (p->kind == FGP_MEMBER && !fungeon_channel_need_in_play(c, p->member, out))
 		return -1;
-	}
-	if (p->kind == FGP_MEMBER && c->m[p->member].fresh) {
-		reply_error(out,
-		            "%s is a replacement: %s is out until the next hallway, where %s joins "
-		            "the party.",
-		            name, c->m[p->member].player, name);
-		return -1;
-	}
 	if (p->kind != FGP_MEMBER && p->s->hits <= 0) {
 		reply_error(out, "%s is already defeated; name a monster with hits left.", name);
 		return -1;
@@ -254,8 +244,8 @@ label_of(const struct fungeon_channel *c, const struct fungeon_part *p, const ch
 	char whole[FUNGEON_SOURCE_MAX + FUNGEON_PLAYER_MAX + 40];
 
 	if (p->kind == FGP_MEMBER && p->held)
-		snprintf(whole, sizeof(whole), "%.*s (%s, held: no dice)", FUNGEON_SOURCE_MAX, name,
-		         c->m[p->member].player);
+		snprintf(whole, sizeof(whole), "%.*s (%s, held: deals no damage)",
+		         FUNGEON_SOURCE_MAX, name, c->m[p->member].player);
 	else if (p->kind == FGP_MEMBER && resisted > 0)
 		snprintf(whole, sizeof(whole), "%.*s (%s, %d resisted)", FUNGEON_SOURCE_MAX, name,
 		         c->m[p->member].player, resisted);

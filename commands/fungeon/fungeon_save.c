@@ -251,11 +251,10 @@ rd_wanderers(struct fungeon_json *r, const cJSON *o, bool old, struct fungeon_me
 		return -1;
 	cJSON_ArrayForEach(x, w)
 	{
-		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int64_t)x->valuedouble ||
-		    x->valuedouble < 1 || x->valuedouble > FUNGEON_POINTS_MAX)
+		if (!fungeon_json_whole(x, 1, FUNGEON_POINTS_MAX, &m->wanderer[m->nwander]))
 			return fungeon_json_bad(r, "wanderers",
 			                        "holds something other than points 1..100000000");
-		m->wanderer[m->nwander++] = (int64_t)x->valuedouble;
+		m->nwander++;
 	}
 	return 0;
 }
@@ -374,10 +373,11 @@ rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int max, int lo
 	*n = 0;
 	cJSON_ArrayForEach(x, a)
 	{
-		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int)x->valuedouble ||
-		    x->valuedouble < lo || x->valuedouble > hi)
+		int64_t w;
+
+		if (!fungeon_json_whole(x, lo, hi, &w))
 			return fungeon_json_bad(r, key, "holds a number out of range");
-		v[(*n)++] = (int)x->valuedouble;
+		v[(*n)++] = (int)w;
 	}
 	return 0;
 }
@@ -414,10 +414,8 @@ rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room
 		             : k == 1 ? &room->budgets.monsters
 		                      : &room->budgets.treasure;
 
-		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int64_t)x->valuedouble ||
-		    x->valuedouble < 0 || x->valuedouble > FUNGEON_COST_MAX)
+		if (!fungeon_json_whole(x, 0, FUNGEON_COST_MAX, b))
 			return fungeon_json_bad(r, "budgets", "holds a budget out of range");
-		*b = (int64_t)x->valuedouble;
 	}
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
 		const cJSON *arr, *x;

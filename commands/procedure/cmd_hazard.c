@@ -38,6 +38,33 @@ has_event(const struct turn_report *r, enum turn_event_kind k)
 	return false;
 }
 
+/* Names the tables behind the GM's screen that the entry's references
+ * left as written. */
+static void
+withheld_line(const struct tables_lookup *tl, const struct roll_table_trace *tr, struct reply *out)
+{
+	char names[ROLL_TABLE_ROLLS_MAX * (ROLL_TABLE_NAME_MAX + 6)] = "";
+	size_t len = 0, k = 0;
+
+	for (size_t i = 0; i < tr->n; i++) {
+		char quoted[ROLL_TABLE_NAME_MAX + 6];
+
+		if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name))
+			continue;
+		snprintf(quoted, sizeof(quoted), "[[%s]]", tr->step[i].name);
+		if (strstr(names, quoted) != NULL)
+			continue;
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "",
+		                        quoted);
+		k++;
+	}
+	if (k > 0)
+		reply_line(out, RS_DIM,
+		           "%s %s behind the GM's screen while Tension is hidden, so not rolled "
+		           "where all see it.",
+		           names, k == 1 ? "is" : "are");
+}
+
 /* A custom entry with dice in it ("1d4 giant rats") or tables it names
  * ("[[shifts]]") gets its own line with them rolled: "3 giant rats (1d4:
  * 3)". */
@@ -49,9 +76,11 @@ entry_dice(struct invocation *inv, struct reply *out, const struct roll_table *t
 	struct buf b;
 
 	tables_lookup_init(&tl, inv->chan);
+	tl.screen = true; /* the entry's line is for all to see */
 	buf_init(&b, 4096);
 	if (roll_table_expand(inv->rng, t, row, &tl.lk, &tr, &b) > 0 || tr.n > 0)
 		reply_line(out, RS_BOLD, "%s%s", buf_str(&b), b.toobig ? "…" : "");
+	withheld_line(&tl, &tr, out);
 	buf_free(&b);
 	tables_lookup_clear(&tl);
 }
@@ -148,7 +177,7 @@ hazard_roll_fn(struct invocation *inv, struct reply *out)
 	const char *tname = invocation_str(inv, "table"), *note = invocation_str(inv, "note");
 	struct hazard_view v;
 
-	if (!procedure_render_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out, "passes turns"))
 		return;
 	if (procedure_render_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v,
 	                          out) < 0)
@@ -282,7 +311,8 @@ static const struct command hazard_subs[] = {
              "result "
              "is applied (sources burn down, then a Light result flags the oldest one still "
              "lit); table: changes only the table rolled this once, light and rest still "
-             "follow the channel's procedure; an Encounter in a safe area does not happen; a "
+             "follow the channel's procedure; an Encounter in a safe area does not happen, "
+             "nor does a delving Sign find a sign there (no encounter is rolled for it); a "
              "Dungeon shift is the GM's to describe (the text's list of shifts is not part "
              "of it).",
      .opts = roll_opts,
@@ -319,7 +349,9 @@ static const struct command hazard_subs[] = {
      .desc = "Keep light and rest the exploration or the delving way",
      .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
              "CON save DC 12 per character. delving: torches last until a Burn, candles and "
-             "lanterns the expedition (48 turns); Fatigue is damage unless the party rests.",
+             "lanterns the expedition (48 turns); Fatigue is damage unless the party rests. "
+             "Ruling: a source keeps the turns it burned, so one that burned longer than the "
+             "new procedure lets it last goes out at the switch.",
      .role = ROLE_GM,
      .opts = procedure_opts,
      .fn = cmd_hazard_set_procedure},

@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "commands/tables/cmd_table_examples.h"
 #include "commands/tables/cmd_table_show.h"
 #include "commands/tables/tables_state.h"
 #include "commands/tables/tables_use.h"
@@ -511,6 +512,14 @@ static const struct cmd_opt copy_opts[] = {
     {0},
 };
 
+static const struct cmd_opt examples_opts[] = {
+    {.name = "text",
+     .desc = "Only the example for this rule text",
+     .type = OPT_STRING,
+     .choices = cmd_table_example_texts},
+    {0},
+};
+
 static const struct command table_subs[] = {
     {.name = "roll",
      .desc = "Roll a table: the whole table, the rolled row marked",
@@ -518,8 +527,10 @@ static const struct command table_subs[] = {
              "table on the sum of its weights); dice in the entry are rolled (1d4 goblins "
              "→ 3 goblins (1d4: 3)) and each [[name]] in it rolls that table in turn, at "
              "most 4 tables deep and 16 rolls in all, each shown on a line of its own. "
-             "secret:true sends the result to the GM alone, as {/gmroll} does. The roll "
-             "goes in {/log} (a secret one in the GM's {/log kind=secret}).",
+             "secret:true sends the result to the GM alone, as {/gmroll} does; while "
+             "Tension is hidden, a roll all see leaves a reference to a table behind the "
+             "GM's screen as written. The roll goes in {/log} (a secret one in the GM's "
+             "{/log kind=secret}).",
      .opts = roll_opts,
      .fn = cmd_table_roll},
     {.name = "show",
@@ -547,6 +558,16 @@ static const struct command table_subs[] = {
              "the GM seat, only the GM changes tables.",
      .opts = set_opts,
      .fn = table_set},
+    {.name = "examples",
+     .desc = "A complete table for each rule text, to enter as it stands",
+     .help = "One for each text the bot plays: the D12 Tension text's encounter and effects "
+             "tables (d10 + Tension), the exploration die's wandering monsters (with a "
+             "nested table), the delving text's dungeon shifts (a d66), the safe-areas "
+             "text's level 2 wandering monsters (weighted) and, for Fungeon's Traps player, "
+             "rooms.",
+     .opts = examples_opts,
+     .fn = cmd_table_examples_fn,
+     .read_only = true},
     {.name = "end",
      .desc = "End the entries of a table typed line by line (IRC, console)",
      .help = "After {/table set name=NAME} alone, the lines you send in this channel are "
@@ -576,7 +597,8 @@ static const struct command table_subs[] = {
 const struct command cmd_table = {
     .name = "table",
     .desc = "The channel's own tables: set, roll, show, list, delete, copy",
-    .help = "A table belongs to its channel. The channel's table encounter (or "
+    .help = "A table belongs to its channel; {/table examples} shows a complete one for "
+            "each rule text. The channel's table encounter (or "
             "encounter-N on dungeon level N, {/turn level}) is what the hazard die's "
             "Encounter and Sign, the wandering checks and {/tension roll} roll, and "
             "effects is Tension's effects table; without them Tension's own tables are "

@@ -109,13 +109,18 @@ die_line(struct reply *out, const struct roll_table *t, const struct roll_table_
 
 /* The tables the entry's references rolled, one line each. */
 static void
-trace_lines(struct reply *out, const struct roll_table_trace *tr)
+trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct tables_lookup *tl)
 {
 	for (size_t i = 0; i < tr->n; i++) {
 		const struct roll_table_step *s = &tr->step[i];
 
 		reply_add(out, RS_DIM, "%*s↳ ", 2 * (s->depth - 1), "");
-		if (s->missing) {
+		if (s->missing && tables_lookup_withheld(tl, s->name)) {
+			reply_add(out, RS_DIM,
+			          "[[%s]]: behind the GM's screen while Tension is hidden, so not "
+			          "rolled where all see it.",
+			          s->name);
+		} else if (s->missing) {
 			reply_add(out, RS_DIM, "[[%s]]: no table here has that name.", s->name);
 		} else {
 			reply_add(out, RS_DIM, "%s: ", s->name);
@@ -185,6 +190,8 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 	if (secret && (gm = cmd_roll_secret_to(inv, out)) == NULL)
 		goto done;
 	hidden = secret || (tension_state_hidden(inv->chan) && tables_use_screened(name));
+	/* a roll all see rolls no table behind the screen */
+	tl.screen = !hidden;
 	if (!secret)
 		screen(inv, name, "The GM rolls on a table behind the screen.", out);
 	roll_table_pick(inv->rng, t, 0, &p);
@@ -204,7 +211,7 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BOLD, "%s%s", buf_str(&res), res.toobig ? "…" : "");
 	}
 	reply_nl(out);
-	trace_lines(out, &tr);
+	trace_lines(out, &tr, &tl);
 	/* Behind the screen, the GM who rolls it keeps it. */
 	log_roll(inv, name, p.struck ? "struck" : buf_str(&res),
 	         secret   ? gm

@@ -36,6 +36,8 @@ tables_lookup_find(struct tables_lookup *tl, const char *name)
 	for (size_t j = 0; j < tl->n; j++)
 		if (strcmp(tl->seen[j].name, name) == 0)
 			return tl->seen[j].t;
+	if (tables_lookup_withheld(tl, name))
+		return NULL;
 	if ((i = tables_state_find(s, name)) >= 0) {
 		t = xmalloc(sizeof(*t));
 		tables_state_get(s, (size_t)i, t);
@@ -60,6 +62,12 @@ tables_lookup_clear(struct tables_lookup *tl)
 	for (size_t j = 0; j < tl->n; j++)
 		free(tl->seen[j].t);
 	tl->n = 0;
+}
+
+bool
+tables_lookup_withheld(const struct tables_lookup *tl, const char *name)
+{
+	return tl->screen && tension_state_hidden(tl->ch) && tables_use_screened(name);
 }
 
 bool

@@ -16,7 +16,10 @@
  *
  * A struct tables_lookup is a struct roll_table_lookup (its first member)
  * whose tables are parsed on first use and kept until tables_lookup_clear();
- * it reads the channel and changes nothing.
+ * it reads the channel and changes nothing. A roll whose text everyone sees
+ * while Tension is hidden sets screen: the tables behind the GM's screen
+ * (tables_use_screened) are then not found, so a [[reference]] to one stays
+ * as written, and tables_lookup_withheld() tells it from a missing table.
  */
 #ifndef DELVER_TABLES_USE_H
 #define DELVER_TABLES_USE_H
@@ -30,6 +33,7 @@
 struct tables_lookup {
 	struct roll_table_lookup lk; /* pass &tl.lk to the rules */
 	const struct channel *ch;
+	bool screen; /* withhold the tables behind the GM's screen */
 	size_t n;
 	struct {
 		char name[ROLL_TABLE_NAME_MAX];
@@ -41,6 +45,9 @@ void tables_lookup_init(struct tables_lookup *tl, const struct channel *ch);
 /* The table called name (canonical) as above, or NULL. */
 const struct roll_table *tables_lookup_find(struct tables_lookup *tl, const char *name);
 void tables_lookup_clear(struct tables_lookup *tl);
+/* Whether a reference to name was left as written because the table is
+ * behind the GM's screen (screen set), not because there is none. */
+bool tables_lookup_withheld(const struct tables_lookup *tl, const char *name);
 
 /* Whether the channel has a table of its own called name. */
 bool tables_use_own(const struct channel *ch, const char *name);

@@ -11,9 +11,8 @@
 #define SHOW_CHANGES 5 /* changes /tension shows */
 #define REASON_MAX   100
 
-/* A line "Tension ████░░░░░░ 4/10". */
-static void
-tension_cmd_bar(struct reply *out, int value)
+void
+cmd_tension_bar(struct reply *out, int value)
 {
 	char bar[TENSION_MAX * 3 + 1];
 	size_t n = 0;
@@ -26,6 +25,13 @@ tension_cmd_bar(struct reply *out, int value)
 	reply_add(out, 0, "Tension %s ", bar);
 	reply_add(out, RS_BOLD, "%d", value);
 	reply_add(out, 0, "/%d", TENSION_MAX);
+}
+
+/* A line "Tension ████░░░░░░ 4/10". */
+static void
+tension_cmd_bar(struct reply *out, int value)
+{
+	cmd_tension_bar(out, value);
 	reply_nl(out);
 }
 

@@ -32,8 +32,8 @@ pick_line(const char *kind, const char *own, const struct roll_table *t,
 	if (p->struck) {
 		reply_add(out, RS_STRUCK, "%s", e->text);
 		reply_add(out, RS_DIM, " (struck): %s", nothing);
-	} else if (p->ndice > 0) {
-		/* "2d4 goblins → 5 goblins (2d4: 3+2)" */
+	} else if (p->ndice > 0 || p->nested > 0) {
+		/* "2d4 goblins → 5 goblins (2d4: 3+2)", "[[guards]] → a troll" */
 		reply_add(out, 0, "%s → ", e->text);
 		reply_add(out, RS_HIGHLIGHT, "%s", p->text);
 	} else {

@@ -157,9 +157,8 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 
 			if (f->dead)
 				return fail(err, errlen, "%s is dead and rolls no more.", f->name);
-			d = p[i].held ? 0
-			              : member_pain_dice(f, p[i].bonus, type, universal, resist,
-			                                 &out->resisted[i]);
+			d = member_pain_dice(f, p[i].bonus, type, universal, resist,
+			                     &out->resisted[i]);
 			player = p[i].member;
 		}
 		if (d < 0 || d > CF_DICE_MAX)
@@ -178,6 +177,7 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 		pp[i].side = p[i].member >= 0 ? 0 : 1;
 		pp[i].hits = p[i].member >= 0 ? m[p[i].member].hits : p[i].hits;
 		pp[i].target = p[i].target;
+		pp[i].held = p[i].held;
 	}
 	conflict_pain(pp, n, &out->res);
 	for (int k = 0; k < out->res.nranks; k++) {

@@ -94,7 +94,7 @@ struct fungeon_play_part {
 	int player;    /* who rolls an obstacle: a member index, or -1 */
 	int target;    /* the participant it hits when it wins a rank, or -1 */
 	bool bonus;    /* a member's class fits */
-	bool held;     /* a member held this turn: it rolls no dice, but can be hurt */
+	bool held;     /* a member held this turn: it rolls, but a rank it wins deals nothing */
 };
 
 /* A Painful conflict's outcome; group i of roll is participant i's dice,
@@ -118,7 +118,9 @@ struct fungeon_play_pain {
  * face is universal; `type` is the damage type they face. Resist dice:
  * `resist` of those added dice (the most Resist dice an opponent has
  * against `type`) are taken away from each member; they never add dice to
- * anyone. A held member rolls no dice. Each rank's winner hurts its target
+ * anyone. A held member may not act: it rolls its dice (making a roll it
+ * is forced to is no action), but a rank it wins deals no damage. Each
+ * rank's winner hurts its target
  * when that one can take damage (any other participant, of either side),
  * else the participant of the other side with the lowest die there. A
  * member earns the worth of the participant it deals each point to.

@@ -172,6 +172,18 @@ entry_text(const char *p, size_t tl, size_t idx, char *out, char *err, size_t er
 		snprintf(err, errlen, "entry %zu has a range but no text.", idx);
 		goto done;
 	}
+	/* What textsafe removes or turns into a space may leave " · " in the
+	 * kept text, or a "· " at its start (written after "1-4: "), which part
+	 * entries when the table is read again: refused, so what /table show
+	 * writes reads back as the same table. */
+	if (strstr(buf_str(&b), DOT_SEP) != NULL || strncmp(buf_str(&b), &DOT_SEP[1], 3) == 0) {
+		snprintf(err, errlen,
+		         "entry %zu has an invisible character or line break beside '\xc2\xb7', "
+		         "which would part entries; remove it, or write the dot without spaces "
+		         "around it.",
+		         idx);
+		goto done;
+	}
 	if (b.len >= ROLL_TABLE_TEXT_MAX) {
 		snprintf(err, errlen, "entry %zu is %zu bytes long; an entry may be at most %d.",
 		         idx, b.len, ROLL_TABLE_TEXT_MAX - 1);
@@ -341,8 +353,12 @@ cover(const struct roll_table *t, struct raw *r, size_t n, char *err, size_t err
 	qsort(r, n, sizeof(*r), by_lo);
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].lo < t->lo || r[i].hi > t->hi) {
-			snprintf(err, errlen, "entry %zu: range %d-%d is outside %d-%d.", r[i].idx,
-			         r[i].lo, r[i].hi, t->lo, t->hi);
+			if (r[i].lo == r[i].hi)
+				snprintf(err, errlen, "entry %zu: result %d is outside %d-%d.",
+				         r[i].idx, r[i].lo, t->lo, t->hi);
+			else
+				snprintf(err, errlen, "entry %zu: range %d-%d is outside %d-%d.",
+				         r[i].idx, r[i].lo, r[i].hi, t->lo, t->hi);
 			return -1;
 		}
 	}

@@ -18,12 +18,13 @@
 #include <string.h>
 
 #include "commands/core/dispatch.h"
+#include "commands/tables/cmd_table_examples.h"
 #include "commands/tables/tables_state.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
 #include "rules/tables/roll_table.h"
 
-static struct dispatch d;
+static struct dispatch *d;
 static struct state *st;
 static struct rng *rng;
 static struct reply *last;
@@ -33,11 +34,9 @@ static int
 setup(void **unused)
 {
 	(void)unused;
-	memset(&d, 0, sizeof(d));
 	st = state_new();
 	rng = rng_new_seeded(99);
-	d.state = st;
-	d.rng = rng;
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	last = NULL;
 	text = NULL;
 	return 0;
@@ -49,6 +48,7 @@ teardown(void **unused)
 	(void)unused;
 	reply_free(last);
 	free(text);
+	dispatch_free(d);
 	state_free(st);
 	rng_free(rng);
 	return 0;
@@ -67,7 +67,7 @@ run_in(const char *chan, const char *user, const char *line)
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 1000, last);
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
 	free(text);
 	text = reply_plain(last);
 	return text;
@@ -494,6 +494,40 @@ hidden_tension_screens_the_encounter_tables(void **unused)
 	assert_true(strstr(text, "wyvern") > strstr(text, "[private]"));
 }
 
+/* While Tension is hidden, a roll all see leaves a reference to a table
+ * behind the screen as written, at any depth, whoever rolls; a secret roll
+ * (the GM's eyes alone) rolls it. */
+static void
+hidden_tables_are_not_rolled_through_references(void **unused)
+{
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter-2 1-6: a basilisk");
+	ok("gm", "table set effects 1-6: a chill");
+	ok("gm", "table set loot 1-6: gold and [[encounter-2]]");
+	ok("gm", "table set trap 1-6: [[effects]] and [[loot]]");
+	ok("gm", "tension mode hidden");
+	ok("al", "table roll trap");
+	has("Rolled 3 on the d6: [[effects]] and gold and [[encounter-2]]\n"
+	    "↳ [[effects]]: behind the GM's screen while Tension is hidden, so not rolled where "
+	    "all see it.\n"
+	    "↳ loot: d6 4 → gold and [[encounter-2]]\n"
+	    "  ↳ [[encounter-2]]: behind the GM's screen while Tension is hidden, so not rolled "
+	    "where all see it.\n");
+	hasnt("basilisk");
+	hasnt("chill");
+	ok("gm", "table roll loot");
+	hasnt("basilisk");
+	run("al", "log");
+	hasnt("basilisk");
+	ok("al", "table roll loot secret:true");
+	assert_true(strstr(text, "gold and a basilisk") > strstr(text, "[private]"));
+	/* with Tension open, the same roll rolls them */
+	ok("gm", "tension mode open");
+	ok("al", "table roll loot");
+	has("gold and a basilisk\n");
+}
+
 /* show -> set -> show: what show writes, set takes back unchanged, for
  * random tables (seeded). */
 static void
@@ -657,6 +691,75 @@ copy_between_channels(void **unused)
 	        "→ y → x); a table may not roll itself, even through other tables.");
 }
 
+/* Runs line on platform as user_key in chan_key (both platform-qualified). */
+static const char *
+run_on(const char *platform, const char *chan_key, const char *user_key, const char *line)
+{
+	struct origin o;
+
+	memset(&o, 0, sizeof(o));
+	o.platform = platform;
+	snprintf(o.chan_key, sizeof(o.chan_key), "%s", chan_key);
+	snprintf(o.user_key, sizeof(o.user_key), "%s", user_key);
+	snprintf(o.user_name, sizeof(o.user_name), "gm");
+	reply_free(last);
+	last = reply_new();
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
+	free(text);
+	text = reply_plain(last);
+	return text;
+}
+
+/* /table copy names the source channel as each platform writes a channel:
+ * on Discord a mention or its id, on IRC #channel on the same network in
+ * any case (and under the rfc1459 case mapping, [ as {). */
+static void
+copy_names_the_channel_on_each_platform(void **unused)
+{
+	static const char *const home = "discord:111111111111111111",
+	                         *here = "discord:222222222222222222", *gm = "discord:42";
+
+	(void)unused;
+	run_on("discord", home, gm, "gm claim");
+	run_on("discord", home, gm, "table set loot 1-6: gold");
+	run_on("discord", here, gm, "gm claim");
+	run_on("discord", here, gm, "table copy loot from:<#111111111111111111>");
+	assert_string_equal(text, "Copied 1 table from discord:111111111111111111: loot; "
+	                          "nothing in them is struck.\n");
+	run_on("discord", here, gm, "table copy * from:111111111111111111");
+	assert_string_equal(text, "Copied 1 table from discord:111111111111111111: loot "
+	                          "(replacing loot here); nothing in them is struck.\n");
+	run_on("discord", here, gm, "table copy loot from:#general");
+	assert_true(reply_is_error(last));
+	assert_string_equal(reply_error_text(last),
+	                    "'#general' is not a channel here: name it as #channel (on Discord a "
+	                    "mention or its id).");
+
+	run_on("irc", "irc:net:#home", "irc:net:gm", "gm claim");
+	run_on("irc", "irc:net:#home", "irc:net:gm", "table set gems 1-4: a ruby");
+	run_on("irc", "irc:net:#a{b}", "irc:net:gm", "gm claim");
+	run_on("irc", "irc:net:#a{b}", "irc:net:gm", "table set odd 1-4: a pearl");
+	run_on("irc", "irc:net:#here", "irc:net:gm", "gm claim");
+	run_on("irc", "irc:net:#here", "irc:net:gm", "table copy gems from:#HOME");
+	assert_string_equal(
+	    text, "Copied 1 table from irc:net:#home: gems; nothing in them is struck.\n");
+	run_on("irc", "irc:net:#here", "irc:net:gm", "table copy odd from:#A[B]");
+	assert_string_equal(text,
+	                    "Copied 1 table from irc:net:#a{b}: odd; nothing in them is struck.\n");
+	/* another network's channel of that name is not this one's */
+	run_on("irc", "irc:other:#here", "irc:other:gm", "gm claim");
+	run_on("irc", "irc:other:#here", "irc:other:gm", "table copy gems from:#home");
+	assert_true(reply_is_error(last));
+	assert_string_equal(reply_error_text(last),
+	                    "You are not the GM of #home: tables are copied from a channel where "
+	                    "you hold the GM seat.");
+	run_on("irc", "irc:net:#here", "irc:net:gm", "table copy gems from:home");
+	assert_true(reply_is_error(last));
+	assert_string_equal(reply_error_text(last),
+	                    "'home' is not a channel here: name it as #channel (on Discord a "
+	                    "mention or its id).");
+}
+
 /* The saved form loads back to the same; a record that cannot be trusted
  * is refused whole. */
 static void
@@ -705,6 +808,77 @@ saved_form_round_trips(void **unused)
 	}
 }
 
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct buf b;
+	char chunk[4096];
+	size_t n;
+
+	assert_non_null(f);
+	buf_init(&b, 16u << 20);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return buf_take(&b);
+}
+
+/* /table examples: one table at least for each of the five rule texts,
+ * each parses and sets as it stands, and delver(7) (one entry a line) and
+ * README.md (on one line) show the very same tables. */
+static void
+examples_are_whole_and_documented(void **unused)
+{
+	size_t n;
+	const struct table_example *ex = cmd_table_examples(&n);
+	char *man = slurp("bot/man/delver.7.md"), *readme = slurp("README.md");
+	int texts = 0;
+
+	(void)unused;
+	for (size_t t = 0; cmd_table_example_texts[t] != NULL; t++) {
+		bool found = false;
+
+		for (size_t i = 0; i < n; i++)
+			found |= strcmp(ex[i].text, cmd_table_example_texts[t]) == 0;
+		assert_true(found);
+		texts++;
+	}
+	assert_int_equal(texts, 5);
+	ok("gm", "gm claim");
+	for (size_t i = 0; i < n; i++) {
+		struct buf block, line;
+		struct roll_table t;
+		char err[300];
+
+		buf_init(&block, 8192);
+		buf_init(&line, 8192);
+		if (roll_table_parse_die(ex[i].lines, &t, err, sizeof(err)) != 0)
+			fail_msg("the %s example %s: %s", ex[i].text, ex[i].name, err);
+		buf_addf(&block, "```\n/table set %s\n%s\n", ex[i].name, ex[i].lines);
+		if (strstr(man, buf_str(&block)) == NULL)
+			fail_msg("delver(7) lacks the example:\n%s", buf_str(&block));
+		buf_addf(&line, "`/table set %s ", ex[i].name);
+		for (const char *p = ex[i].lines; *p;) {
+			size_t k = strcspn(p, "\n");
+
+			buf_addf(&line, "%.*s%s", (int)k, p, p[k] == '\n' ? "; " : "`");
+			p += k + (p[k] == '\n');
+		}
+		if (strstr(readme, buf_str(&line)) == NULL)
+			fail_msg("README.md lacks the example:\n%s", buf_str(&line));
+		/* the README's line sets the table as /table examples shows it */
+		ok("gm", buf_str(&line) + 2);
+		buf_free(&block);
+		buf_free(&line);
+	}
+	ok("al", "table examples fungeon");
+	has("/table set rooms\n1: a chapel with the pews piled against one door\n");
+	hasnt("shifts");
+	free(man);
+	free(readme);
+}
+
 int
 main(void)
 {
@@ -720,11 +894,16 @@ main(void)
 	    cmocka_unit_test_setup_teardown(secret_rolls_reach_the_gm_alone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_tension_screens_the_encounter_tables, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(hidden_tables_are_not_rolled_through_references, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(show_set_show_round_trips, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_tables_show_as_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(list_and_delete, setup, teardown),
 	    cmocka_unit_test_setup_teardown(copy_between_channels, setup, teardown),
+	    cmocka_unit_test_setup_teardown(copy_names_the_channel_on_each_platform, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(saved_form_round_trips, setup, teardown),
+	    cmocka_unit_test_setup_teardown(examples_are_whole_and_documented, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

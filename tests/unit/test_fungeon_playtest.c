@@ -172,9 +172,10 @@ p4_who_decides_what_in_a_fight(void **unused)
 	                        "imp is cy's to direct: whoever made a monster directs it (the GM "
 	                        "may direct any).");
 	fgtable_fails_unchanged(t, "al", "/fungeon combat imp",
-	                        "ogre stands here and is cy's to direct: only cy may leave it out "
-	                        "of a turn (without a list, /fungeon combat takes every standing "
-	                        "monster that fits).");
+	                        "Every standing monster fights each turn (monsters attack on "
+	                        "sight, and everyone makes the Painful conflict roll), and ogre "
+	                        "stands here too; name monsters only when more stand than a turn "
+	                        "holds (/fungeon combat takes them all).");
 	fgtable_fails_unchanged(t, "cy", "/fungeon orders targets:Al>imp",
 	                        "Al is al's Fungeoneer, and each player decides for their own "
 	                        "(the GM may for anyone).");
@@ -257,9 +258,9 @@ p5_a_hold_ends_with_its_monster(void **unused)
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	free(fgtable_run(t, "gm", "/gm claim"));
 	text = fgtable_said(t, "gm", "/fungeon adjust spider hits:-6");
-	fgtable_holds(text,
-	              "spider's hits 6 → 0 of 6: defeated.\nAl is free of spider/web: spider is "
-	              "defeated.\n");
+	fgtable_holds(
+	    text, "spider's hits 6 → 0 of 6: defeated.\nAl is free of spider/web's hold: spider is "
+	          "defeated.\n");
 	free(text);
 	assert_int_equal(c->m[0].neffects, 0);
 	text = fgtable_said(t, "al", "/fungeon sheet");
@@ -268,8 +269,9 @@ p5_a_hold_ends_with_its_monster(void **unused)
 	/* a hold left over from a monster already dead ends before it is rolled */
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	text = fgtable_said(t, "al", "/fungeon combat");
-	fgtable_holds(text, "1. Continuous monster features\nAl is free of spider/web: spider is "
-	                    "defeated.\n2. ");
+	fgtable_holds(text,
+	              "1. Continuous monster features\nAl is free of spider/web's hold: spider is "
+	              "defeated.\n2. ");
 	assert_null(strstr(text, "held"));
 	free(text);
 	fgtable_free(t);
@@ -292,14 +294,10 @@ q1_the_ability_s_monster_can_be_hurt(void **unused)
 		const struct fungeon_channel *c;
 		char *text, *step3;
 
-		fgtable_ok(t, "al", "/fungeon join Al fighter 1");
-		fgtable_ok(t, "al", "/fungeon entrance");
-		fgtable_gm(t, "/fungeon floor 20");
-		fgtable_ok(t, "al", "/fungeon hallway");
-		fgtable_ok(t, "al",
-		           "/fungeon monster add wasp level 1 ability sting annoy 38 pain "
-		           "1 type poison");
-		fgtable_ok(t, "al", "/fungeon enter waive:true");
+		fgtable_alone_on_floor(
+		    t, 20,
+		    "/fungeon monster add wasp level 1 ability sting annoy 38 pain "
+		    "1 type poison");
 		c = fgtable_fungeon(t);
 		text = fgtable_said(t, "al", "/fungeon combat");
 		step3 = strstr(text, "3. Painful conflict\n");

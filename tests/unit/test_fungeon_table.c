@@ -93,7 +93,12 @@ death_and_replacement_by_join(void **unused)
 	assert_int_equal(c->m[1].hits, 15);
 	assert_false(c->m[1].dead);
 	assert_true(c->m[1].fresh);
-	text = fgtable_run(t, "bob", "/fungeon hallway");
+	/* Bram waits: alice, in play, moves the party on */
+	fgtable_fails_unchanged(t, "bob", "/fungeon hallway",
+	                        "Bram is a replacement and joins the party in the next hallway; "
+	                        "until then the players whose Fungeoneers are in play move the "
+	                        "party on.");
+	text = fgtable_run(t, "alice", "/fungeon hallway");
 	assert_non_null(strstr(text, "1. Replacements\nbob's new Fungeoneer Bram (level 3) joins "
 	                             "the party.\n2. Level-ups\n"));
 	free(text);

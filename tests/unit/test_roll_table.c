@@ -88,6 +88,24 @@ errors_name_the_entry(void **unused)
 	             "the table is empty; give entries like '1-4: text; 5-8: text'.");
 	expect_error("1 a\x01; 2-20 b", 1, 20, "entry 1 contains a control character.");
 	expect_error("1 \xff; 2-20 b", 1, 20, "entry 1 is not valid UTF-8 text.");
+	/* fuzz_table: a C1 control (U+0080, U+008A) or a next-line (U+0085)
+	 * that the sanitiser removes would leave " \xc2\xb7 " in the kept text
+	 * (or "\xc2\xb7 " at its start, after "1-4: "), which reads back as two
+	 * entries */
+	expect_error("1-4 a \xc2\x80\xc2\xb7 b; 5-20 c", 1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
+	expect_error("1-4 a \xc2\xb7\xc2\x85"
+	             "b; 5-20 c",
+	             1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
+	expect_error("1-4:  \xc2\x8a\xc2\xb7 3x; 5-20 c", 1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
 	/* issue 25, finding 15: dice an entry could never roll are refused */
 	expect_error("1 1d1000000000 bats; 2-20 b", 1, 20,
 	             "entry 1: in '1d1000000000', the dice of the term at column 1 must have "
@@ -255,6 +273,7 @@ die_errors_name_the_numbers(void **unused)
 	                 "entry 1: 17 is not a d66 result; a d66 reads two d6 as tens and units, "
 	                 "11 to 66.");
 	expect_die_error("1-10: a; 11-66: b", "entry 1: range 1-10 is outside 11-66.");
+	expect_die_error("0: a; 1-6: b", "entry 1: result 0 is outside 1-6.");
 	expect_die_error("2-6: a", "entry 1: result 1 is not covered by any entry.");
 	expect_die_error("1-3: a; 4-6: b; 4-6: c",
 	                 "entry 3: range 4-6 overlaps entry 2 (4-6): results 4-6 are in both.");

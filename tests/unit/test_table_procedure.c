@@ -20,7 +20,7 @@
 #include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 
-static struct dispatch d;
+static struct dispatch *d;
 static struct state *st;
 static struct rng *rng;
 static struct reply *last;
@@ -30,11 +30,9 @@ static int
 setup(void **unused)
 {
 	(void)unused;
-	memset(&d, 0, sizeof(d));
 	st = state_new();
 	rng = rng_new_seeded(1);
-	d.state = st;
-	d.rng = rng;
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	last = NULL;
 	text = NULL;
 	return 0;
@@ -46,6 +44,7 @@ teardown(void **unused)
 	(void)unused;
 	reply_free(last);
 	free(text);
+	dispatch_free(d);
 	state_free(st);
 	rng_free(rng);
 	return 0;
@@ -63,7 +62,7 @@ run(const char *user, const char *line)
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 1000, last);
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
 	free(text);
 	text = reply_plain(last);
 	if (reply_is_error(last))
@@ -338,6 +337,47 @@ tension_roll_uses_the_channels_tables(void **unused)
 	has("The channel's own table encounter is rolled instead of this one");
 }
 
+/* A custom hazard entry's line is for all to see: while Tension is hidden
+ * the tables behind the screen it names stay as written, at any depth. */
+static void
+hazard_entry_keeps_hidden_tables_behind_the_screen(void **unused)
+{
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: a basilisk");
+	run("gm", "table set effects-1 1-6: a chill");
+	run("gm", "table set trap 1-6: a pit and [[encounter]]");
+	run("gm", "hazard custom d6 \"1-6 Shift: [[trap]] and [[effects-1]]\"");
+	run("gm", "tension mode hidden");
+	run("al", "hazard");
+	has("Shift: a pit and [[encounter]] and [[effects-1]]\n"
+	    "[[encounter]], [[effects-1]] are behind the GM's screen while Tension is hidden, so "
+	    "not rolled where all see it.\n");
+	hasnt("basilisk");
+	hasnt("chill");
+	run("gm", "tension mode open");
+	run("al", "hazard");
+	has("Shift: a pit and a basilisk and a chill\n");
+	hasnt("behind the GM's screen");
+}
+
+/* /tension roll shows what an entry's [[reference]] rolled, as the other
+ * procedures do, whether or not the entry holds dice. */
+static void
+tension_roll_shows_nested_rolls(void **unused)
+{
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set guards 1-4: a troll");
+	run("gm", "table set encounter 1-6: [[guards]]");
+	run("gm", "tension roll exits:12");
+	has("  table encounter: d6 = ");
+	has(" → [[guards]] → a troll\n");
+	run("gm", "table set encounter 1-6: 1d1 bats and [[guards]]");
+	run("gm", "tension roll exits:12");
+	has(" → 1d1 bats and [[guards]] → 1 bat and a troll (1d1: 1)\n");
+}
+
 int
 main(void)
 {
@@ -349,6 +389,9 @@ main(void)
 	    cmocka_unit_test_setup_teardown(sign_creature_meets_the_next_check, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_wandering_roll_goes_to_the_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_uses_the_channels_tables, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tension_roll_shows_nested_rolls, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hazard_entry_keeps_hidden_tables_behind_the_screen,
+	                                    setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,7 +18,7 @@
 struct fgtable {
 	struct state *st;
 	struct rng *rng;
-	struct dispatch d;
+	struct dispatch *d;
 	struct reply *last;
 };
 
@@ -60,6 +60,10 @@ void fgtable_into_room(struct fgtable *t, int lv, const char *const *designs);
  * the monster lines (NULL-terminated) as the holder of Monsters, however
  * the draw fell; every point waived. */
 struct fungeon_channel *fgtable_three(struct fgtable *t, const char *const *monsters);
+/* Al (user al, a level 1 fighter) alone goes in at the entrance, the GM
+ * sets the floor, and al makes the monster line for room 1 (points
+ * waived), then enters it. */
+void fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster);
 /* Fails the test unless text holds want. */
 void fgtable_holds(const char *text, const char *want);
 
