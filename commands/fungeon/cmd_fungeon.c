@@ -299,7 +299,7 @@ static const struct command fungeon_subs[] = {
      .desc = "Enter the room made in the hallway",
      .help = "Every category is chosen and every point spent first. Ruling: the players may "
              "go in with points unspent by waiving them ({/fungeon enter waive:true}), which "
-             "is recorded and shown.",
+             "is recorded and shown by {/fungeon party} while the party is in that room.",
      .opts = enter_opts,
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",
