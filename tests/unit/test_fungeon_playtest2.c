@@ -435,6 +435,33 @@ u9_on_the_way_back_town_comes_next(void **unused)
 	fgtable_free(t);
 }
 
+/* Usability 10 (XP farming): line 273 pays a trap's cost for every
+ * successful Annoy roll against it, and an Unlimited trap can always be
+ * triggered (line 121): the Ruling keeps the text's words, so each
+ * sidestep pays again. Al (level 6) sidesteps a 1-Annoy-die trap twice. */
+static void
+u10_each_sidestep_of_an_unlimited_trap_pays(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add gate annoy 1 pain 1 unlimited type spikes", NULL};
+	struct fgtable *t = fgtable_new(60);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_into_room(t, 6, d);
+	c = fgtable_fungeon(t);
+	text = fgtable_said(t, "al", "/fungeon trigger gate");
+	fgtable_holds(text, "succeeds");
+	free(text);
+	assert_int_equal(c->m[0].xp, 4); /* (1 as 2 Annoy: 1, + 1 Pain) doubled */
+	text = fgtable_said(t, "al", "/fungeon trigger gate");
+	fgtable_holds(text, "succeeds");
+	free(text);
+	assert_int_equal(c->m[0].xp, 8);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -451,6 +478,7 @@ main(void)
 	    cmocka_unit_test(u4_after_a_total_party_kill),
 	    cmocka_unit_test(u5_replies_say_what_fits),
 	    cmocka_unit_test(u9_on_the_way_back_town_comes_next),
+	    cmocka_unit_test(u10_each_sidestep_of_an_unlimited_trap_pays),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
