@@ -19,15 +19,17 @@
 #include "commands/procedure/procedure_state.h"
 #include "rules/base/rng.h"
 
-static struct dispatch d;
+static struct dispatch *d;
+static struct state *st;
+static struct rng *rng;
 static struct reply *last;
 
 static int
 setup(void **unused)
 {
-	memset(&d, 0, sizeof(d));
-	d.state = state_new();
-	d.rng = rng_new_seeded(99);
+	st = state_new();
+	rng = rng_new_seeded(99);
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	last = NULL;
 	return 0;
 }
@@ -36,8 +38,9 @@ static int
 teardown(void **unused)
 {
 	reply_free(last);
-	state_free(d.state);
-	rng_free(d.rng);
+	dispatch_free(d);
+	state_free(st);
+	rng_free(rng);
 	return 0;
 }
 
@@ -54,7 +57,7 @@ run_in(const char *chan, const char *user, const char *line)
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 0, last);
+	dispatch_line(d, &o, line, strlen(line), 0, last);
 	return last;
 }
 
@@ -67,7 +70,7 @@ run(const char *user, const char *line)
 static char *
 state_text(const char *chan)
 {
-	struct channel *ch = state_channel(d.state, chan);
+	struct channel *ch = state_channel(st, chan);
 	cJSON *o = procedure_state_mod.save(procedure_state_of(ch));
 	char *t = cJSON_PrintUnformatted(o);
 
