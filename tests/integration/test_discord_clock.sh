@@ -60,7 +60,7 @@ step_ahead() {
 	bot_stop
 }
 
-fake_start --heartbeat 5000
+fake_start --heartbeat 5000 --identify-interval 500
 phase 3500 behind 300
 phase -3500 "ahead of" 600
 step_ahead 600
