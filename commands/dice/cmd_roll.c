@@ -40,6 +40,7 @@ mark(char *text, size_t *n, const char *s)
 struct plain {
 	char t[256];
 	size_t n;
+	unsigned style; /* of the gathered text */
 };
 
 static void
@@ -48,7 +49,7 @@ plain_flush(struct reply *out, struct plain *p)
 	if (p->n == 0)
 		return;
 	p->t[p->n] = '\0';
-	reply_add(out, 0, "%s", p->t);
+	reply_add(out, p->style, "%s", p->t);
 	p->n = 0;
 }
 
@@ -58,7 +59,7 @@ plain_add(struct reply *out, struct plain *p, const char *s, size_t len)
 	if (len >= sizeof(p->t) - p->n)
 		plain_flush(out, p);
 	if (len >= sizeof(p->t)) {
-		reply_add(out, 0, "%s", s);
+		reply_add(out, p->style, "%s", s);
 		return;
 	}
 	memcpy(p->t + p->n, s, len);
@@ -118,7 +119,7 @@ die_span(struct reply *out, struct plain *p, const struct dice_group *g, const s
 		return;
 	}
 	plain_flush(out, p);
-	reply_add(out, style, "%s", text);
+	reply_add(out, style | p->style, "%s", text);
 }
 
 /* The flags that show in a die's text or style. */
@@ -159,12 +160,12 @@ static void
 group_spans(struct reply *out, const struct dice_group *g)
 {
 	bool compact = g->ndice > ROLL_COMPACT_FROM;
-	struct plain p = {.n = 0};
+	struct plain p = {.n = 0, .style = RS_DETAIL};
 	size_t i = 0;
 
 	if (g->operand)
 		reply_add(out, RS_DIM, "%s→", g->notation);
-	plain_add(out, &p, "[", 1);
+	reply_add(out, 0, "[");
 	for (size_t entries = 0; i < g->ndice && entries < ROLL_SHOWN_MAX; entries++) {
 		size_t run = compact ? run_of(g, i) : 1, chain = rerolls_from(g, i);
 
@@ -178,7 +179,7 @@ group_spans(struct reply *out, const struct dice_group *g)
 			die_span(out, &p, g, &g->dice[i], 1);
 			plain_flush(out, &p);
 			snprintf(more, sizeof(more), ", … %zu more rerolled, ", chain - 2);
-			reply_add(out, RS_DIM, "%s", more);
+			reply_add(out, RS_DIM | RS_DETAIL, "%s", more);
 			die_span(out, &p, g, &g->dice[i + chain - 1], 1);
 			i += chain;
 			if (i < g->ndice) {
@@ -192,7 +193,7 @@ group_spans(struct reply *out, const struct dice_group *g)
 	}
 	plain_flush(out, &p);
 	if (i < g->ndice)
-		reply_add(out, RS_DIM, ", … %zu more", g->ndice - i);
+		reply_add(out, RS_DIM | RS_DETAIL, ", … %zu more", g->ndice - i);
 	reply_add(out, 0, "]");
 	if (g->label != NULL)
 		reply_add(out, RS_ITALIC, " %s", g->label);
