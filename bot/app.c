@@ -60,7 +60,9 @@ struct app {
 	uv_loop_t *loop;
 	struct app_opts opts;
 	struct config *cfg;
-	struct dispatch d;
+	struct state *st;
+	struct rng *rng;
+	struct dispatch *d;
 	uv_signal_t sigterm, sigint, sighup, sigusr1;
 	bool (*interrupt)(void *ctx); /* asked first on SIGINT; see app.h */
 	void *interrupt_ctx;
@@ -117,7 +119,13 @@ app_options(const struct app *a)
 struct dispatch *
 app_dispatch(struct app *a)
 {
-	return &a->d;
+	return a->d;
+}
+
+struct state *
+app_state(struct app *a)
+{
+	return a->st;
 }
 
 bool
@@ -422,8 +430,9 @@ free_app(struct app *a)
 	}
 	if (uv_loop_close(a->loop) != 0)
 		log_warnx("the event loop still had handles at exit");
-	state_free(a->d.state);
-	rng_free(a->d.rng);
+	dispatch_free(a->d);
+	state_free(a->st);
+	rng_free(a->rng);
 	config_free(a->cfg);
 }
 
@@ -449,11 +458,12 @@ app_run(const struct app_opts *o)
 		log_warnx("delver is running as root with a network transport, outside the "
 		          "shipped unit's sandbox; run it as an unprivileged user (the systemd "
 		          "unit does, with DynamicUser=)");
-	a.d.rng = o->seeded ? rng_new_seeded(o->seed) : rng_new();
-	if (a.d.rng == NULL)
+	a.rng = o->seeded ? rng_new_seeded(o->seed) : rng_new();
+	if (a.rng == NULL)
 		log_fatal("cannot seed the dice from the kernel");
-	a.d.state = state_new();
-	a.d.adopted = log_adopted;
+	a.st = state_new();
+	a.d = dispatch_new(
+	    &(struct dispatch_opts){.state = a.st, .rng = a.rng, .adopted = log_adopted});
 	a.loop = uv_default_loop();
 	signal(SIGPIPE, SIG_IGN);
 	init_handles(&a);

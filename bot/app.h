@@ -142,8 +142,11 @@ uv_loop_t *app_loop(struct app *a);
 /* The configuration in use: valid until the next reload (see above). */
 const struct config *app_config(const struct app *a);
 const struct app_opts *app_options(const struct app *a);
-/* The dispatcher (its state and RNG); a store sets its persist hooks. */
+/* The dispatcher: transports submit their requests to it; the store
+ * service sets itself as its store. */
 struct dispatch *app_dispatch(struct app *a);
+/* The channel and user records (the store loads them at start). */
+struct state *app_state(struct app *a);
 /* True when the only transport configured is the console, whose end of
  * input then ends delver. */
 bool app_console_only(const struct app *a);

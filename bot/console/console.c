@@ -55,12 +55,12 @@ struct console {
 	bool inflight; /* a uv_fs_read is pending */
 	bool stopping; /* console_stop was called: free when idle */
 	bool quit;     /* a "quit" or "exit" line was read */
-	/* piped input: a reply held for its commit pauses reading */
-	bool hold;       /* hold replies (the stream and file readers) */
-	bool waiting;    /* a reply is held: input waits */
+	/* a line's command is on its way: input waits for its answer */
+	bool waiting;    /* its answer has not come yet */
 	bool eof_seen;   /* input ended while waiting */
-	bool freed_wait; /* console_stop while waiting: free once it comes */
-	struct buf rest; /* the input read past the held line */
+	bool freed_wait; /* console_free while waiting: free once it comes */
+	struct buf rest; /* the input read past the waiting line */
+	struct buf *to;  /* console_handle_line: where the answer's text goes */
 	uv_fs_t req;
 	char chunk[READ_CHUNK];
 	uv_loop_t *loop;
@@ -188,7 +188,7 @@ picture_controls(const char *line, size_t len, char *dst)
 	return n;
 }
 
-static void held_done(void *ctx, struct reply *r);
+static void answered(struct request *req, void *ctx);
 
 static int64_t
 mono_ms(void)
@@ -253,8 +253,8 @@ drafted(struct console *c, const char *line, size_t len, bool prefixed, struct r
 		break;
 	case DRAFT_WORD_END:
 		d = drafts_take(c->drafts, c->from.chan_key, c->from.user_key, mono_ms());
-		if (draft_bind(c->d->commands != NULL ? c->d->commands : command_table,
-		               draft_line(d), draft_opt(d), draft_text(d), inv, r) == 0)
+		if (draft_bind(dispatch_commands(c->d), draft_line(d), draft_opt(d), draft_text(d),
+		               inv, r) == 0)
 			rc = 2;
 		break;
 	}
@@ -262,14 +262,14 @@ drafted(struct console *c, const char *line, size_t len, bool prefixed, struct r
 	return rc;
 }
 
-/* console_handle_line; with c->hold the reply may be held: then *held is
- * set and held_done prints it. */
+/* One line: what the console answers itself is appended to out; a command
+ * is submitted (c->waiting until answered prints it). Returns false when
+ * the line ends the console. */
 static bool
-handle_line(struct console *c, const char *line, size_t len, struct buf *out, bool *held)
+handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 {
 	char clean[3 * CMD_LINE_MAX];
-	struct reply *r;
-	struct invocation inv;
+	struct request *req;
 	bool prefixed;
 
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
@@ -307,50 +307,38 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out, bo
 		line++;
 		len--;
 	}
-	r = c->reply;
-	reply_clear(r);
-	memset(&inv, 0, sizeof(inv));
-	switch (drafted(c, line, len, prefixed, r, &inv)) {
-	case 1:
-		emit(c, r, out);
+	reply_clear(c->reply);
+	req = request_new(&c->from, (int64_t)time(NULL), answered, c);
+	request_use_reply(req, c->reply);
+	switch (drafted(c, line, len, prefixed, c->reply, request_invocation(req))) {
+	case 1: /* the draft's line: answered here, nothing to run */
+		request_free(req);
+		emit(c, c->reply, out);
 		return true;
-	case 2:
-		if (c->hold) {
-			if (!dispatch_invocation_async(c->d, &c->from, &inv, (int64_t)time(NULL), r,
-			                               held_done, c)) {
-				c->waiting = true;
-				*held = true;
-				return true;
-			}
-		} else {
-			dispatch_invocation(c->d, &c->from, &inv, (int64_t)time(NULL), r);
-		}
-		emit(c, r, out);
-		return true;
+	case 2: /* the draft's end: its invocation is bound */
+		break;
 	default:
+		request_set_line(req, line, len);
 		break;
 	}
-	if (c->hold) {
-		if (!dispatch_line_async(c->d, &c->from, line, len, (int64_t)time(NULL), r,
-		                         held_done, c)) {
-			c->waiting = true;
-			*held = true;
-			return true;
-		}
-	} else {
-		dispatch_line(c->d, &c->from, line, len, (int64_t)time(NULL), r);
-	}
-	asked(c, r);
-	emit(c, r, out);
+	c->waiting = true;
+	dispatch_submit(c->d, req);
 	return true;
 }
 
+/* The easy interface over the same road: the line is submitted, then the
+ * store is waited on until the answer came (its text goes to out). */
 bool
 console_handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 {
-	bool held = false;
+	bool more;
 
-	return handle_line(c, line, len, out, &held);
+	c->to = out;
+	more = handle_line(c, line, len, out);
+	while (c->waiting)
+		dispatch_poll(c->d);
+	c->to = NULL;
+	return more;
 }
 
 static void
@@ -369,10 +357,8 @@ flush_out(struct buf *out)
 static bool
 input_line(struct console *c, const char *line, size_t len, size_t dropped, struct buf *out)
 {
-	bool held = false;
-
 	if (len + dropped <= CMD_LINE_MAX)
-		return handle_line(c, line, len, out, &held);
+		return handle_line(c, line, len, out);
 	if (c->o.echo)
 		buf_addf(out, "%s> (a line of %zu bytes)\n", c->user, len + dropped);
 	buf_addf(out, "That line is %zu bytes long; a command may be at most %d bytes.\n",
@@ -521,21 +507,27 @@ fs_read_cb(uv_fs_t *req)
 	finish(c);
 }
 
-/* The held reply is out: prints it, then goes on with the input that
+/* A line's answer came: prints it, then goes on with the input that
  * waited. */
 static void
-held_done(void *ctx, struct reply *r)
+answered(struct request *req, void *ctx)
 {
 	struct console *c = ctx;
+	struct reply *r = request_reply(req);
 	struct buf out;
 
+	request_free(req); /* the reply is the console's */
 	c->waiting = false;
 	if (c->freed_wait) {
 		console_free(c);
 		return;
 	}
-	buf_init(&out, 1 << 20);
 	asked(c, r);
+	if (c->to != NULL) {
+		emit(c, r, c->to);
+		return;
+	}
+	buf_init(&out, 1 << 20);
 	emit(c, r, &out);
 	if (c->editing) {
 		/* The terminal: the reply, then the prompt, then keys again. */
@@ -605,7 +597,7 @@ console_free(struct console *c)
 	if (c == NULL)
 		return;
 	if (c->waiting) {
-		c->freed_wait = true; /* held_done frees it */
+		c->freed_wait = true; /* answered frees it */
 		return;
 	}
 	reply_free(c->reply);
@@ -733,7 +725,7 @@ edit_line_cb(char *line)
 	edit_write(c, &out);
 	buf_free(&out);
 	if (c->waiting) {
-		/* No prompt and no keys until the held reply is out (held_done). */
+		/* No prompt and no keys until the answer is out (answered). */
 		uv_poll_stop(&c->poll);
 		return;
 	}
@@ -857,7 +849,6 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 	c->ctx = ctx;
 	c->reading = true;
 	if (t == UV_TTY && o->interactive) {
-		c->hold = true;
 		r = edit_start(c);
 		if (r == 0)
 			return c;
@@ -872,7 +863,6 @@ console_start(uv_loop_t *loop, struct dispatch *d, const struct console_opts *o,
 		console_free(c);
 		return NULL;
 	}
-	c->hold = true;
 	if (t == UV_TTY) {
 		r = uv_tty_init(loop, &c->h.tty, STDIN_FILENO, 1);
 		c->is_stream = true;

@@ -94,6 +94,7 @@ void
 discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *t, const cJSON *d)
 {
 	struct interact_out out = {0};
+	struct request *req;
 	uint64_t rx_ns = discord_shard_rx_ns(s), deadline = 0, send_ns = 0;
 	int rc;
 
@@ -111,14 +112,18 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		if (dc->rest != NULL)
 			send_ns += discord_rest_backlog_ns(dc->rest, send_ns);
 	}
-	rc = discord_interact_event_held(dc->it, t, d, (int64_t)time(NULL), &out, rx_ns, deadline,
-	                                 send_ns);
-	if (rc == 3)
+	rc = discord_interact_event(dc->it, t, d, (int64_t)time(NULL), &out, &req, rx_ns, deadline,
+	                            send_ns);
+	if (rc == INTERACT_SHED) {
 		discord_answer_count_shed(dc); /* not even worked out: too late already */
-	else if (rc == 1 && dc->rest != NULL)
-		discord_answer_now(dc, &out, rx_ns, deadline);
-	else if (rc == 2 && dc->rest != NULL)
-		discord_answer_hold(dc, &out, rx_ns, deadline);
+	} else if (rc == INTERACT_ANSWER && dc->rest != NULL) {
+		discord_answer_now(dc, &out);
+	} else if (rc == INTERACT_REQUEST) {
+		/* The command's road (commands/core/request.h); its answer
+		 * comes to discord_answer_request. */
+		dispatch_submit(dc->d, req);
+		discord_answer_hold(dc, &out, req);
+	}
 	discord_interact_out_clear(&out);
 }
 
@@ -455,7 +460,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	                       .tls_verify = cfg->tls_verify,
 	                       .fatal = on_rest_fatal,
 	                       .date = on_rest_date};
-	struct interact_opts io = {.d = o->d, .gm_role = o->gm_role};
+	struct interact_opts io = {
+	    .d = o->d, .gm_role = o->gm_role, .answer = discord_answer_request};
 	struct discord_idq_opts qo = {.loop = loop, .refetch = on_refetch};
 
 	if (cfg->token == NULL || *cfg->token == '\0') {
@@ -464,6 +470,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	}
 	dc = xcalloc(1, sizeof(*dc));
 	dc->loop = loop;
+	dc->d = o->d;
 	dc->wsctx = discord_wsctx_new(loop, cfg->tls_verify);
 	if (dc->wsctx == NULL) {
 		free(dc);
@@ -487,8 +494,8 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	    dup_or_null(o->state_dir != NULL ? o->state_dir : getenv("STATE_DIRECTORY"));
 	discord_register_read_hash(dc, o->state_dir);
 	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
+	io.answer_ctx = dc;
 	dc->it = discord_interact_new(&io);
-	discord_interact_set_later(dc->it, discord_answer_later, dc);
 	ro.ctx = dc;
 	dc->rest = discord_rest_new(loop, &ro);
 	dc->shed = discord_shed_new();

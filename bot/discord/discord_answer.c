@@ -411,13 +411,13 @@ answer_new(struct discord *dc, struct interact_out *out, uint64_t rx_ns)
 }
 
 void
-discord_answer_now(struct discord *dc, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+discord_answer_now(struct discord *dc, struct interact_out *out)
 {
-	struct answer *a = answer_new(dc, out, rx_ns);
+	struct answer *a = answer_new(dc, out, out->rx_ns);
 
 	dc->stats.interactions++;
 	discord_rest_call_until(dc->rest, "POST", out->callback_path, out->callback_body,
-	                        REST_INTERACTION | REST_ESSENTIAL, deadline, on_callback, a);
+	                        REST_INTERACTION | REST_ESSENTIAL, out->deadline, on_callback, a);
 }
 
 static void
@@ -526,6 +526,10 @@ defer_run(struct discord *dc)
 		n = discord_defer_take_due(dc->defer, now, due, DUE_BATCH);
 		for (size_t i = 0; i < n; i++) {
 			due[i]->ctx = dc;
+			/* A command that has run by now tells whether its answer
+			 * is private: then so is its deferral. */
+			if (due[i]->req != NULL && discord_interact_private(due[i]->req))
+				due[i]->private = true;
 			dc->stats.interactions++;
 			discord_rest_call_until(dc->rest, "POST", due[i]->callback_path,
 			                        discord_defer_body(due[i]),
@@ -559,43 +563,53 @@ on_defer_timer(uv_timer_t *t)
 	defer_run(dc);
 }
 
-/* An answer is held for the store: kept, to be deferred if it is late. */
 void
-discord_answer_hold(struct discord *dc, const struct interact_out *out, uint64_t rx_ns,
-                    uint64_t deadline)
+discord_answer_hold(struct discord *dc, const struct interact_out *out, struct request *req)
 {
 	char *end;
 	uint64_t id = strtoull(out->id, &end, 10);
+	struct defer_item *item;
 
 	/* Without a deadline there is nothing to be late for; without the
 	 * application's id, no way to edit a deferral. */
-	if (deadline == 0 || out->followup_path == NULL || out->callback_path == NULL)
+	if (dc->rest == NULL || out->deadline == 0 || out->followup_path == NULL ||
+	    out->callback_path == NULL)
 		return;
-	if (discord_defer_add(dc->defer, id, out->type, out->defer_private, out->callback_path,
-	                      out->followup_path, rx_ns, deadline) != NULL)
+	item = discord_defer_add(dc->defer, id, out->type, out->defer_private, out->callback_path,
+	                         out->followup_path, out->rx_ns, out->deadline);
+	if (item != NULL) {
+		item->req = req;
 		defer_run(dc);
+	}
 }
 
-/* An answer held for its commit is ready. A commit slower than the
- * answer's deadline makes it too late: it is shed, as an answer worked out
- * too late is. */
+/* A request's answer came (its answer function; ctx: the struct discord).
+ * An answer later than its deadline is shed, as an answer worked out too
+ * late is; one whose interaction was deferred edits the deferral. */
 void
-discord_answer_later(void *ctx, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
+discord_answer_request(struct request *req, void *ctx)
 {
 	struct discord *dc = ctx;
+	struct interact_out ans, *out = &ans;
 	struct defer_item *item;
 
-	if (dc->rest == NULL)
+	if (dc->rest == NULL) {
+		request_free(req);
 		return;
+	}
+	discord_interact_render(dc->it, req, out);
+	request_free(req);
 	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
+	if (item != NULL)
+		item->req = NULL; /* answered: gone */
 	if (item != NULL && item->state != DEFER_WAITING) {
 		if (item->state == DEFER_LOST) {
 			discord_defer_remove(dc->defer, item); /* counted already */
+			discord_interact_out_clear(out);
 			return;
 		}
 		/* Deferred: the answer edits the deferral, once Discord took it. */
 		item->ready = *out;
-		memset(out, 0, sizeof(*out));
 		item->have_ready = true;
 		if (item->state == DEFER_SENT)
 			edit_deferred(dc, item);
@@ -603,9 +617,9 @@ discord_answer_later(void *ctx, struct interact_out *out, uint64_t rx_ns, uint64
 	}
 	if (item != NULL)
 		discord_defer_remove(dc->defer, item); /* in time: no deferral */
-	if (deadline != 0 && uv_hrtime() >= deadline) {
+	if (out->deadline != 0 && uv_hrtime() >= out->deadline)
 		discord_answer_count_shed(dc);
-		return;
-	}
-	discord_answer_now(dc, out, rx_ns, deadline);
+	else
+		discord_answer_now(dc, out);
+	discord_interact_out_clear(out);
 }

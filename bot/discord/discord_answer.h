@@ -3,9 +3,10 @@
  * for discord.c.
  *
  * An interaction's answer goes as its callback, then its follow-ups in
- * order, then (for a GM's secret roll) a direct message to the GM. An
- * answer the store holds is kept in the deferral table (discord_defer.h)
- * and deferred if it is late; once ready it is sent, or edits the deferral.
+ * order, then (for a GM's secret roll) a direct message to the GM. A
+ * command's interaction is kept in the deferral table (discord_defer.h)
+ * while its request is on its way, and deferred if it is late; once
+ * answered it is sent, or edits the deferral.
  * Answers shed or failed are counted and summed up in the log once per
  * period, not once each; the bot's own handling time of each answer is
  * recorded when asked (discord_latencies).
@@ -21,23 +22,23 @@
 
 struct discord;
 struct interact_out;
+struct request;
 
-/* Sends out's answer now (callback, follow-ups, GM DM); out's strings are
- * taken (out is left empty). deadline: when it can no longer go out
- * (uv_hrtime()), 0 for none. */
-void discord_answer_now(struct discord *dc, struct interact_out *out, uint64_t rx_ns,
-                        uint64_t deadline);
+/* Sends out's answer now (callback, follow-ups, GM DM), by out->deadline
+ * (uv_hrtime(); 0 for none); the follow-ups and the GM message are taken
+ * from out. */
+void discord_answer_now(struct discord *dc, struct interact_out *out);
 
-/* out's answer is held for the store: what a deferral needs is kept (out is
- * not taken), and the interaction is deferred if its answer is not ready in
- * time. */
-void discord_answer_hold(struct discord *dc, const struct interact_out *out, uint64_t rx_ns,
-                         uint64_t deadline);
+/* req, just submitted, was made for out's interaction: what a deferral
+ * needs is kept (out is not taken), and the interaction is deferred if its
+ * answer is not ready in time. Until req is answered, the deferral may
+ * read its reply (a command that ran tells whether it is private). */
+void discord_answer_hold(struct discord *dc, const struct interact_out *out, struct request *req);
 
-/* The interaction layer's "later" callback (ctx: the struct discord): a
- * held answer is ready; it is sent, edits its deferral, or is shed when
- * too late. */
-void discord_answer_later(void *ctx, struct interact_out *out, uint64_t rx_ns, uint64_t deadline);
+/* The answer function of the requests of interactions (ctx: the struct
+ * discord): the answer is sent, edits its deferral, or is shed when too
+ * late. */
+void discord_answer_request(struct request *req, void *ctx);
 
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);

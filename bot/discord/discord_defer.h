@@ -33,6 +33,7 @@
 
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_shed.h"
+#include "commands/core/request.h"
 
 /*
  * A held answer not ready this long after its interaction was created
@@ -79,6 +80,9 @@ struct defer_item {
 	struct interact_out ready;
 	bool have_ready;
 	void *ctx; /* the caller's */
+	/* The request of the interaction while it is on its way (the caller
+	 * sets it, and clears it when the request is answered), or NULL. */
+	struct request *req;
 };
 
 struct defer;

@@ -42,6 +42,7 @@ struct discord {
 	char *token, *state_dir;
 	bool compress;
 	struct rng *rng;
+	struct dispatch *d; /* commands go on their road through it */
 	struct interact *it;
 	struct discord_dm *dm; /* the GMs' DM channels, by user id */
 	char *app_id, *dev_guild, *gateway_url;

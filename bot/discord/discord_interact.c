@@ -50,22 +50,8 @@ struct interact {
 	struct seen *seen_set; /* uthash head */
 	struct buf body;       /* where bodies are written; it keeps its memory */
 	struct discord_interact_stats stats;
-	interact_later_fn later;
-	void *later_ctx;
-	struct held_answer *held; /* answers waiting for their commit */
-};
-
-/* An answer held by the dispatcher until its command's changes are
- * committed. */
-struct held_answer {
-	struct held_answer *next, **prev;
-	struct interact *it; /* NULL once it is freed: then only freed */
-	struct reply *r;
-	struct interact_out out;
-	char *app_id, *token, *chan_key;
-	uint64_t rx_ns, deadline;
-	int followups_max; /* see followups_allowed */
-	bool update;       /* a button whose reply replaces its message */
+	request_answer_fn answer;
+	void *answer_ctx;
 };
 
 struct interact *
@@ -74,9 +60,9 @@ discord_interact_new(const struct interact_opts *o)
 	struct interact *it = xcalloc(1, sizeof(*it));
 
 	it->d = o->d;
-	it->commands = o->commands != NULL      ? o->commands
-	               : o->d->commands != NULL ? o->d->commands
-	                                        : command_table;
+	it->commands = o->commands != NULL ? o->commands : dispatch_commands(o->d);
+	it->answer = o->answer;
+	it->answer_ctx = o->answer_ctx;
 	it->roles = discord_roles_new(o->gm_role);
 	it->buttons = discord_buttons_new(BUTTONS_KEPT);
 	it->seen = xcalloc(SEEN_MAX, sizeof(*it->seen));
@@ -89,8 +75,6 @@ discord_interact_free(struct interact *it)
 {
 	if (it == NULL)
 		return;
-	for (struct held_answer *h = it->held; h != NULL; h = h->next)
-		h->it = NULL;
 	discord_roles_free(it->roles);
 	discord_buttons_free(it->buttons);
 	HASH_CLEAR(hh, it->seen_set);
@@ -583,20 +567,21 @@ ask_form(struct interact *it, const struct reply *r, struct interact_out *out)
  * most followups_max of them when it is not -1, one of which is kept for
  * the note a refused GM message may need; each part then holds what its
  * share of messages can (render_discord_parts summarises the rest). With
- * no application id to address follow-ups, one message is all there is. */
+ * no webhook (no application id) to address follow-ups, one message is all
+ * there is. With update, the callback replaces the pressed message (type 7). */
 static void
-render_reply(struct interact *it, const struct reply *r, const char *app_id, const char *token,
-             const char *chan_key, int followups_max, bool update, struct interact_out *out)
+render_reply(struct interact *it, const struct reply *r, const char *webhook, const char *chan_key,
+             int followups_max, bool update, struct interact_out *out)
 {
 	const struct reply_msg *pub = reply_msg(r, REPLY_CHANNEL);
 	const struct reply_msg *priv = reply_msg(r, REPLY_INVOKER);
 	static const struct reply_msg empty = {0};
 	cJSON *parts[2 * DISCORD_PARTS_MAX];
-	size_t n, max = app_id != NULL ? DISCORD_PARTS_MAX : 1;
+	size_t n, max = webhook != NULL ? DISCORD_PARTS_MAX : 1;
 	/* Messages in all: the callback and the follow-ups allowed. */
 	size_t total = 2 * DISCORD_PARTS_MAX;
 
-	if (app_id != NULL && followups_max >= 0) {
+	if (webhook != NULL && followups_max >= 0) {
 		total = (size_t)followups_max + 1;
 		if (reply_msg(r, REPLY_GM) != NULL && total > 1)
 			total--; /* the note, should the GM refuse the message */
@@ -617,14 +602,14 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 		/* The channel's message replaces the pressed one whole: one
 		 * message, what it cannot hold summarised. */
 		n = render_discord_parts(pub, false, it->buttons, parts, 1);
-		if (priv != NULL && app_id != NULL && total > n)
+		if (priv != NULL && webhook != NULL && total > n)
 			n += render_discord_parts(priv, true, it->buttons, parts + n,
 			                          max < total - n ? max : total - n);
 	} else {
-		size_t room = priv != NULL && app_id != NULL && total > 1 ? total - 1 : total;
+		size_t room = priv != NULL && webhook != NULL && total > 1 ? total - 1 : total;
 
 		n = render_discord_parts(pub, false, it->buttons, parts, max < room ? max : room);
-		if (priv != NULL && app_id != NULL && total > n)
+		if (priv != NULL && webhook != NULL && total > n)
 			n += render_discord_parts(priv, true, it->buttons, parts + n,
 			                          max < total - n ? max : total - n);
 	}
@@ -635,8 +620,8 @@ render_reply(struct interact *it, const struct reply *r, const char *app_id, con
 		out->followups[out->nfollowups++] = print_body(it, 0, parts[i]);
 	if (!reply_is_error(r))
 		gm_message(it, r, chan_key, out);
-	if (n > 1 || (out->gm_user[0] != '\0' && app_id != NULL))
-		out->followup_path = webhook_path(app_id, token);
+	if (n > 1 || (out->gm_user[0] != '\0' && webhook != NULL))
+		out->followup_path = xstrdup(webhook);
 }
 
 static void
@@ -671,56 +656,61 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 	out->callback_body = print_body(it, DISCORD_CALLBACK_AUTOCOMPLETE, res);
 }
 
+/* A request's tag: what its answer needs of its interaction, as the event
+ * gave it (an interact_out with nothing to send: id, type, paths, times),
+ * the follow-ups Discord allows it (followups_allowed) and whether its
+ * answer replaces the pressed message (a button's, type 7). */
+struct tag {
+	struct interact_out ev;
+	int followups_max;
+	bool update;
+};
+
 static void
-held_free(struct held_answer *h)
+tag_free(void *p)
 {
-	reply_free(h->r);
-	discord_interact_out_clear(&h->out);
-	free(h->app_id);
-	free(h->token);
-	free(h->chan_key);
-	free(h);
+	struct tag *t = p;
+
+	discord_interact_out_clear(&t->ev);
+	free(t);
 }
 
-static void
-held_done(void *ctx, struct reply *r)
+bool
+discord_interact_private(struct request *req)
 {
-	struct held_answer *h = ctx;
-	struct interact *it = h->it;
+	const struct reply *r = request_reply(req);
 
-	if (it != NULL) {
-		*h->prev = h->next;
-		if (h->next != NULL)
-			h->next->prev = h->prev;
-		render_reply(it, r, h->app_id, h->token, h->chan_key, h->followups_max, h->update,
-		             &h->out);
-		if (it->later != NULL)
-			it->later(it->later_ctx, &h->out, h->rx_ns, h->deadline);
-	}
-	held_free(h);
+	return reply_is_error(r) ||
+	       (reply_msg(r, REPLY_CHANNEL) == NULL && reply_msg(r, REPLY_INVOKER) != NULL);
 }
 
 void
-discord_interact_set_later(struct interact *it, interact_later_fn fn, void *ctx)
+discord_interact_render(struct interact *it, struct request *req, struct interact_out *out)
 {
-	it->later = fn;
-	it->later_ctx = ctx;
+	const struct tag *t = request_tag(req);
+
+	memset(out, 0, sizeof(*out));
+	memcpy(out->id, t->ev.id, sizeof(out->id));
+	out->type = t->ev.type;
+	out->rx_ns = t->ev.rx_ns;
+	out->deadline = t->ev.deadline;
+	out->callback_path = xstrdup(t->ev.callback_path);
+	render_reply(it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
+	             t->followups_max, t->update, out);
 }
 
 static int
 interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_out *out,
-            uint64_t rx_ns, uint64_t deadline, uint64_t now_ns)
+            struct request **reqp, uint64_t rx_ns, uint64_t deadline, uint64_t now_ns)
 {
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(d, "type");
 	const cJSON *data = cJSON_GetObjectItemCaseSensitive(d, "data");
 	const char *token = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "token"));
 	const cJSON *app = cJSON_GetObjectItemCaseSensitive(d, "application_id");
 	const cJSON *idj = cJSON_GetObjectItemCaseSensitive(d, "id");
-	const char *app_id = NULL;
+	struct tag *t;
+	struct request *req;
 	struct origin o;
-	struct reply *r;
-	struct held_answer *h;
-	bool ready = true;
 	uint64_t id, appn;
 	struct buf b;
 
@@ -728,27 +718,27 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	    !cJSON_IsObject(data) || !make_origin(it, d, &o)) {
 		it->stats.malformed++;
 		log_debug("discord: dropped a malformed interaction");
-		return 0;
+		return INTERACT_NONE;
 	}
 	if (type->valueint != DISCORD_INTERACTION_COMMAND &&
 	    type->valueint != DISCORD_INTERACTION_COMPONENT &&
 	    type->valueint != DISCORD_INTERACTION_AUTOCOMPLETE &&
 	    type->valueint != DISCORD_INTERACTION_MODAL_SUBMIT) {
 		log_debug("discord: ignored an interaction of type %d", type->valueint);
-		return 0;
+		return INTERACT_NONE;
 	}
 	if (deadline != 0 && now_ns >= deadline)
-		return 3; /* too late: not worked out, nothing touched */
+		return INTERACT_SHED; /* too late: not worked out, nothing touched */
 	if (!seen_add(it, id)) {
 		it->stats.duplicates++;
 		log_debug("discord: interaction %llu was already answered", (unsigned long long)id);
-		return 0;
+		return INTERACT_NONE;
 	}
-	if (snowflake(app, &appn))
-		app_id = app->valuestring;
 	memset(out, 0, sizeof(*out));
 	memcpy(out->id, snowflake_digits(idj), strlen(snowflake_digits(idj)) + 1);
 	out->type = type->valueint;
+	out->rx_ns = rx_ns;
+	out->deadline = deadline;
 	buf_init(&b, 2 * TOKEN_MAX);
 	buf_adds(&b, "/interactions/");
 	buf_adds(&b, out->id);
@@ -756,17 +746,28 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	buf_adds(&b, token);
 	buf_adds(&b, "/callback");
 	out->callback_path = buf_take(&b);
+	if (snowflake(app, &appn))
+		out->followup_path = webhook_path(app->valuestring, token);
 	if (type->valueint == DISCORD_INTERACTION_AUTOCOMPLETE) {
 		it->stats.autocompletes++;
+		free(out->followup_path);
+		out->followup_path = NULL;
 		autocomplete(it, data, &o, now, out);
-		return 1;
+		return INTERACT_ANSWER;
 	}
-	r = reply_new();
-	h = xcalloc(1, sizeof(*h));
-	h->it = it;
-	h->r = r;
-	h->rx_ns = rx_ns;
-	h->deadline = deadline;
+	/* A command or a button: a request on the command's road, which
+	 * carries what its answer needs (out keeps what a deferral needs). */
+	t = xcalloc(1, sizeof(*t));
+	memcpy(t->ev.id, out->id, sizeof(t->ev.id));
+	t->ev.type = out->type;
+	t->ev.callback_path = xstrdup(out->callback_path);
+	t->ev.followup_path = out->followup_path != NULL ? xstrdup(out->followup_path) : NULL;
+	t->ev.rx_ns = rx_ns;
+	t->ev.deadline = deadline;
+	t->followups_max = followups_allowed(d);
+	req = request_new(&o, now, it->answer, it->answer_ctx);
+	request_set_tag(req, t, tag_free);
+	request_set_key(req, out->id);
 	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
@@ -775,84 +776,37 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 		    cid != NULL ? discord_buttons_action(it->buttons, cid, &kind) : NULL;
 
 		it->stats.components++;
-		h->update = kind == DISCORD_BUTTON_UPDATE;
-		if (line == NULL) {
-			reply_error(r, "That button has expired; run the command again.");
-		} else {
-			char *copy = xstrdup(line); /* the store may change while it runs */
-
-			ready = it->later == NULL
-			            ? (dispatch_line(it->d, &o, copy, strlen(copy), now, r), true)
-			            : dispatch_line_async(it->d, &o, copy, strlen(copy), now, r,
-			                                  held_done, h);
-			free(copy);
-		}
+		t->update = kind == DISCORD_BUTTON_UPDATE;
+		if (line == NULL)
+			reply_error(request_reply(req),
+			            "That button has expired; run the command again.");
+		else
+			request_set_line(req, line, strlen(line));
 	} else {
-		struct invocation inv;
-		int bound;
-
-		memset(&inv, 0, sizeof(inv));
 		if (type->valueint == DISCORD_INTERACTION_MODAL_SUBMIT) {
 			it->stats.submits++;
-			bound = bind_submit(it, data, &inv, r);
+			bind_submit(it, data, request_invocation(req), request_reply(req));
 		} else {
 			it->stats.commands++;
-			bound = bind_command(it, data, &inv, r, NULL);
+			bind_command(it, data, request_invocation(req), request_reply(req), NULL);
 		}
-		if (bound == 0)
-			ready =
-			    it->later == NULL
-			        ? (dispatch_invocation(it->d, &o, &inv, now, r), true)
-			        : dispatch_invocation_async(it->d, &o, &inv, now, r, held_done, h);
 	}
-	if (!ready) {
-		/* out's calls are made when the commit is over (held_done). */
-		h->out = *out;
-		memset(out, 0, sizeof(*out));
-		h->app_id = app_id != NULL ? xstrdup(app_id) : NULL;
-		h->token = xstrdup(token);
-		h->chan_key = xstrdup(o.chan_key);
-		h->followups_max = followups_allowed(d);
-		h->next = it->held;
-		h->prev = &it->held;
-		if (it->held != NULL)
-			it->held->prev = &h->next;
-		it->held = h;
-		/* What a deferral needs meanwhile. A reply already worked out
-		 * (waiting for its commit) tells whether it is private; one of
-		 * a command waiting for a read is empty yet. */
-		memcpy(out->id, h->out.id, sizeof(out->id));
-		out->type = h->out.type;
-		out->callback_path = xstrdup(h->out.callback_path);
-		if (app_id != NULL)
-			out->followup_path = webhook_path(app_id, token);
-		out->defer_private = reply_is_error(r) || (reply_msg(r, REPLY_CHANNEL) == NULL &&
-		                                           reply_msg(r, REPLY_INVOKER) != NULL);
-		return 2;
-	}
-	render_reply(it, r, app_id, token, o.chan_key, followups_allowed(d), h->update, out);
-	h->r = NULL;
-	held_free(h);
-	reply_free(r);
-	return 1;
+	/* A refusal before the command runs is known to be private. */
+	out->defer_private = reply_is_error(request_reply(req));
+	*reqp = req;
+	return INTERACT_REQUEST;
 }
 
 int
 discord_interact_event(struct interact *it, const char *t, const cJSON *d, int64_t now,
-                       struct interact_out *out)
+                       struct interact_out *out, struct request **req, uint64_t rx_ns,
+                       uint64_t deadline, uint64_t now_ns)
 {
-	return discord_interact_event_held(it, t, d, now, out, 0, 0, 0);
-}
-
-int
-discord_interact_event_held(struct interact *it, const char *t, const cJSON *d, int64_t now,
-                            struct interact_out *out, uint64_t rx_ns, uint64_t deadline,
-                            uint64_t now_ns)
-{
+	*req = NULL;
 	if (t == NULL || !cJSON_IsObject(d))
-		return 0;
+		return INTERACT_NONE;
 	if (strcmp(t, "INTERACTION_CREATE") == 0)
-		return interaction(it, d, now, out, rx_ns, deadline, now_ns);
+		return interaction(it, d, now, out, req, rx_ns, deadline, now_ns);
 	discord_roles_event(it->roles, t, d);
-	return 0;
+	return INTERACT_NONE;
 }

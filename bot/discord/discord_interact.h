@@ -4,16 +4,19 @@
  * INTERACTION_CREATE is turned into an origin (channel key
  * "discord:<channel id>", user key "discord:<user id>", the member's display
  * name, direct for DMs) and then:
- *  - type 2 (slash command): the command path and typed options are bound
- *    through the registry and run by dispatch_invocation();
- *  - type 3 (button): the button's command line runs through dispatch_line()
- *    as if the presser had typed it;
+ *  - type 2 (slash command): a request (commands/core/request.h) whose
+ *    command path and typed options are bound through the registry;
+ *  - type 3 (button): a request whose line is the button's command line, as
+ *    if the presser had typed it;
  *  - type 4 (autocomplete): the focused option's suggestions, from
- *    complete_invocation() (this module never touches channel state).
- * The reply is rendered for Discord into the body of the interaction
- * callback (type 4 message, or type 8 suggestions). A reply longer than one
- * message is sent in parts (render_discord_parts): the first answers the
- * callback, the others follow as follow-up messages, in order. When a reply
+ *    complete_invocation() (this module never touches channel state),
+ *    answered at once.
+ * The transport submits the request (dispatch_submit); its answer function
+ * renders the reply (discord_interact_render) into the body of the
+ * interaction callback (type 4 message, or type 8 suggestions). A reply
+ * longer than one message is sent in parts (render_discord_parts): the
+ * first answers the callback, the others follow as follow-up messages, in
+ * order. When a reply
  * has both a channel part and a private part, the private part follows as
  * ephemeral follow-up messages; a reply that is only private, or an error,
  * is ephemeral (flags 64). A reply's GM part (a player's secret roll) goes
@@ -48,9 +51,12 @@ struct cJSON;
 struct interact;
 
 struct interact_opts {
-	struct dispatch *d;
+	struct dispatch *d;                    /* its state serves autocomplete */
 	const char *gm_role;                   /* a role name or id, or NULL */
-	const struct command *const *commands; /* NULL: d->commands or command_table */
+	const struct command *const *commands; /* NULL: the dispatcher's */
+	/* The answer function of the requests made (request_new). */
+	request_answer_fn answer;
+	void *answer_ctx;
 };
 
 /* What answers one interaction. Every string is owned by the struct. */
@@ -86,11 +92,20 @@ struct interact_out {
 	bool gm_aside;    /* it is an aside to the answer, not a secret roll */
 	char *dm_body;
 	bool error; /* the reply is an error (its message is ephemeral) */
-	/* For an answer held (discord_interact_event_held returned 2): whether
-	 * its message is known to be private (the command ran and its reply
-	 * is private or an error; a command waiting for a read is not known
-	 * yet: false), so that a deferral of it is ephemeral too. */
+	/* For a request (INTERACT_REQUEST): whether its message is known to
+	 * be private already (refused before it runs), so that a deferral of
+	 * it is ephemeral too. */
 	bool defer_private;
+	uint64_t rx_ns, deadline; /* as given to discord_interact_event */
+};
+
+/* What discord_interact_event made of an event. */
+enum interact_result {
+	INTERACT_NONE = 0, /* nothing to answer (role events, malformed, a duplicate) */
+	INTERACT_ANSWER,   /* out is the whole answer (autocomplete): send it */
+	INTERACT_REQUEST,  /* *req is a request to submit; out holds what a
+	                      deferral of it needs, nothing to send */
+	INTERACT_SHED,     /* too late to answer: nothing was worked out */
 };
 
 struct discord_interact_stats {
@@ -102,37 +117,31 @@ struct interact *discord_interact_new(const struct interact_opts *o);
 void discord_interact_free(struct interact *it);
 
 /*
- * Handles one dispatched gateway event (t, d). Returns 1 when out was
- * filled with calls to make (an INTERACTION_CREATE), else 0: role events
- * update the GM-role cache, other events are ignored, and a malformed or
- * duplicate interaction is counted and dropped. now is unix seconds.
+ * Handles one dispatched gateway event (t, d); now is unix seconds, rx_ns
+ * when its frame came and deadline (0: none) when its answer can no longer
+ * go out, both on the clock of now_ns. Role events update the GM-role
+ * cache, other events are ignored, and a malformed or duplicate
+ * interaction is counted and dropped. For a command or a button, *req is
+ * the request to submit (the caller's until submitted), carrying what its
+ * answer needs; out then holds what a deferral needs: id, type,
+ * callback_path, defer_private and, when the interaction named its
+ * application, followup_path ("/webhooks/<application id>/<token>"). An
+ * interaction whose deadline is not ahead of now_ns can no longer be
+ * answered in time: it is shed before it is worked out (no request, no
+ * channel or user record made or touched, out stays empty).
  */
 int discord_interact_event(struct interact *it, const char *t, const struct cJSON *d, int64_t now,
-                           struct interact_out *out);
+                           struct interact_out *out, struct request **req, uint64_t rx_ns,
+                           uint64_t deadline, uint64_t now_ns);
 
-/* A held answer is ready: out is filled as discord_interact_event fills it (the
- * callee takes what it keeps; out is cleared afterwards); rx_ns and
- * deadline are what discord_interact_event_held was given. */
-typedef void (*interact_later_fn)(void *ctx, struct interact_out *out, uint64_t rx_ns,
-                                  uint64_t deadline);
-/* With fn set, a command's answer is held until the store has committed
- * what it changed (commands/core/dispatch.h), and handed to fn then. */
-void discord_interact_set_later(struct interact *it, interact_later_fn fn, void *ctx);
-/*
- * discord_interact_event, also returning 2 when the answer is held for its commit:
- * the later function set gets it, with rx_ns and deadline. Meanwhile out
- * holds what a deferral of it needs (discord_defer.h), nothing to send: id,
- * type, callback_path, defer_private and, when the interaction named its
- * application, followup_path ("/webhooks/<application id>/<token>"). An
- * interaction
- * whose deadline (not 0) is not ahead of now_ns (the deadline's clock) can
- * no longer be answered in time: it is shed before it is worked out, and 3
- * is returned with nothing else done (no command runs, no channel or user
- * record is made or touched, out stays empty).
- */
-int discord_interact_event_held(struct interact *it, const char *t, const struct cJSON *d,
-                                int64_t now, struct interact_out *out, uint64_t rx_ns,
-                                uint64_t deadline, uint64_t now_ns);
+/* The answer to a request this module made, answered (its answer function
+ * calls it): out is filled as an autocomplete's is, with the request's
+ * interaction id, type, callback path, rx_ns and deadline. */
+void discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
+
+/* Whether the answer to req, as its reply stands, would be private (an
+ * error, or a reply to the invoker alone): ephemeral on Discord. */
+bool discord_interact_private(struct request *req);
 
 void discord_interact_out_clear(struct interact_out *out);
 

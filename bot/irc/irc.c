@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bot/draft/draft.h"
+#include "bot/irc/irc_flood.h"
 #include "bot/irc/irc_fmt.h"
 #include "bot/irc/irc_limit.h"
 #include "bot/log.h"
@@ -35,17 +36,18 @@ struct irc_bot {
 	struct irc_limit *ctcp;    /* CTCP answers per nick */
 	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
 	void *reload_ctx;
-	struct alias *aliases;   /* ALIASES_MAX, used as a ring */
-	size_t next_alias;       /* the slot the next new alias takes */
-	struct held_reply *held; /* replies waiting for their commit */
-	struct drafts *drafts;   /* long texts typed line by line (bot/draft/draft.h) */
+	struct alias *aliases; /* ALIASES_MAX, used as a ring */
+	size_t next_alias;     /* the slot the next new alias takes */
+	size_t in_flight;      /* commands submitted and not answered yet */
+	struct drafts *drafts; /* long texts typed line by line (bot/draft/draft.h) */
 };
 
-/* A reply held by the dispatcher until its command's changes are committed. */
-struct held_reply {
-	struct held_reply *next, **prev;
-	struct irc_bot *b; /* NULL once the bot is freed: then only freed */
-	struct reply *r;
+/* Commands submitted and not answered yet, at most: hundreds of seconds of
+ * answers at IRC's pace, and a few MB held. */
+#define IRC_IN_FLIGHT_MAX 512
+
+/* Where a command's answer goes: kept with its request until answered. */
+struct answer_to {
 	char *nick, *where;
 	char lane[KEY_MAX];
 	char chan[KEY_MAX]; /* the channel key the command came from */
@@ -83,8 +85,8 @@ irc_bot_free(struct irc_bot *b)
 {
 	if (b == NULL)
 		return;
-	for (struct held_reply *h = b->held; h != NULL; h = h->next)
-		h->b = NULL;
+	/* Commands still on their way run and are kept, unanswered. */
+	dispatch_cancel(b->d, b);
 	irc_limit_free(b->users);
 	irc_limit_free(b->chans);
 	irc_limit_free(b->seen);
@@ -490,21 +492,26 @@ asked(struct irc_bot *b, struct reply *r, const char *chan, const char *user, in
 }
 
 static void
-held_done(void *ctx, struct reply *r)
+answer_to_free(void *p)
 {
-	struct held_reply *h = ctx;
+	struct answer_to *t = p;
 
-	if (h->b != NULL) {
-		asked(h->b, r, h->chan, h->lane, h->mono_ms);
-		send_reply(h->b, r, h->nick, h->where, h->lane, h->quiet);
-		*h->prev = h->next;
-		if (h->next != NULL)
-			h->next->prev = h->prev;
-	}
-	reply_free(h->r);
-	free(h->nick);
-	free(h->where);
-	free(h);
+	free(t->nick);
+	free(t->where);
+	free(t);
+}
+
+/* A command's answer came (ctx: the bot; the request keeps where it goes). */
+static void
+answered(struct request *req, void *ctx)
+{
+	struct irc_bot *b = ctx;
+	struct answer_to *t = request_tag(req);
+
+	b->in_flight--;
+	asked(b, request_reply(req), t->chan, t->lane, t->mono_ms);
+	send_reply(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
+	request_free(req);
 }
 
 /* " then one every N s" for a rate. */
@@ -808,8 +815,8 @@ draft_word(struct irc_bot *b, const struct origin *o, const char *text, int64_t 
 	d = drafts_take(b->drafts, o->chan_key, o->user_key, mono_ms);
 	if (w == DRAFT_WORD_CANCEL)
 		draft_reply_dropped(r, draft_line(d), draft_lines(d), 0, DRAFT_CANCELLED);
-	else if (draft_bind(b->d->commands != NULL ? b->d->commands : command_table, draft_line(d),
-	                    draft_opt(d), draft_text(d), inv, r) == 0)
+	else if (draft_bind(dispatch_commands(b->d), draft_line(d), draft_opt(d), draft_text(d),
+	                    inv, r) == 0)
 		rc = 2;
 	draft_free(d);
 	return rc;
@@ -825,11 +832,8 @@ message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mo
 	size_t pl = strlen(pre);
 	bool direct = !irc_conn_is_channel(b->conn, target);
 	struct origin o;
-	struct reply *r;
-	struct held_reply *h;
-	struct invocation inv;
-	bool ready;
-	int drafts;
+	struct request *req;
+	struct answer_to *t;
 
 	if (!irc_line_is(m, "PRIVMSG") || m->nick == NULL)
 		return; /* NOTICEs are never answered */
@@ -864,39 +868,40 @@ message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mo
 		return;
 	if (direct && owner_command(b, m, text))
 		return;
-	r = reply_new();
-	h = xcalloc(1, sizeof(*h));
-	h->b = b;
-	h->r = r;
-	h->nick = xstrdup(m->nick);
-	h->where = xstrdup(direct ? m->nick : target);
-	snprintf(h->lane, sizeof(h->lane), "%s", o.user_key);
-	snprintf(h->chan, sizeof(h->chan), "%s", o.chan_key);
-	h->mono_ms = mono_ms;
-	/* Help is long and for the asker: by NOTICE, not to the channel. */
-	h->quiet = !direct && first_word_is(text, "help");
-	memset(&inv, 0, sizeof(inv));
-	drafts = draft_word(b, &o, text, mono_ms, r, &inv);
-	if (drafts == 1)
-		ready = true;
-	else if (drafts == 2)
-		ready = dispatch_invocation_async(b->d, &o, &inv, unix_s, r, held_done, h);
-	else
-		ready = dispatch_line_async(b->d, &o, text, strlen(text), unix_s, r, held_done, h);
-	if (!ready) {
-		h->next = b->held;
-		h->prev = &b->held;
-		if (b->held != NULL)
-			b->held->prev = &h->next;
-		b->held = h;
+	/* Every command answers with a line at least: one whose answer could
+	 * not be queued behind those of the commands in flight and the lines
+	 * waiting is not run, and counts as a reply the send queue refused;
+	 * so is one past IRC_IN_FLIGHT_MAX commands in flight (each holds its
+	 * reply until answered). A flood faster than IRC lets the bot answer
+	 * so holds little. */
+	if (b->in_flight >= IRC_IN_FLIGHT_MAX ||
+	    b->in_flight + irc_conn_pending(b->conn) >= IRC_FLOOD_TOTAL_MAX) {
+		irc_conn_refuse_reply(b->conn);
 		return;
 	}
-	asked(b, r, h->chan, h->lane, mono_ms);
-	send_reply(b, r, h->nick, h->where, h->lane, h->quiet);
-	reply_free(r);
-	free(h->nick);
-	free(h->where);
-	free(h);
+	t = xcalloc(1, sizeof(*t));
+	t->nick = xstrdup(m->nick);
+	t->where = xstrdup(direct ? m->nick : target);
+	snprintf(t->lane, sizeof(t->lane), "%s", o.user_key);
+	snprintf(t->chan, sizeof(t->chan), "%s", o.chan_key);
+	t->mono_ms = mono_ms;
+	/* Help is long and for the asker: by NOTICE, not to the channel. */
+	t->quiet = !direct && first_word_is(text, "help");
+	req = request_new(&o, unix_s, answered, b);
+	request_set_tag(req, t, answer_to_free);
+	switch (draft_word(b, &o, text, mono_ms, request_reply(req), request_invocation(req))) {
+	case 1: /* the draft was ended or dropped: its reply says so */
+		send_reply(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
+		request_free(req);
+		return;
+	case 2: /* the draft's end: its invocation is bound */
+		break;
+	default:
+		request_set_line(req, text, strlen(text));
+		break;
+	}
+	b->in_flight++;
+	dispatch_submit(b->d, req);
 }
 
 void

@@ -106,6 +106,12 @@ drops_summary(struct irc_conn *c, int64_t now)
 	c->drops.until = now + IRC_DROPS_EVERY_MS;
 }
 
+void
+irc_conn_refuse_reply(struct irc_conn *c)
+{
+	drops_note(c, true);
+}
+
 int
 irc_conn__send(struct irc_conn *c, bool urgent, const char *target, const char *cmd,
                const char *const *p, size_t n)

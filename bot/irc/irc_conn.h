@@ -161,6 +161,9 @@ void irc_conn_reconfigure(struct irc_conn *c, const struct config_irc *cfg,
 bool irc_conn_ready(const struct irc_conn *c);
 /* Lines waiting to be written. */
 size_t irc_conn_pending(const struct irc_conn *c);
+/* Counts a reply refused for want of room in the send queue (as
+ * irc_conn_say_group's IRC_SAY_FULL does): logged once, then summed up. */
+void irc_conn_refuse_reply(struct irc_conn *c);
 const char *irc_conn_nick(const struct irc_conn *c);
 bool irc_conn_has_cap(const struct irc_conn *c, const char *cap);
 /* Whether target names a channel (by the server's CHANTYPES). */

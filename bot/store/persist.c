@@ -1,6 +1,7 @@
 /* persist: the state written through to a store backend; see persist.h. */
 #include "bot/store/persist.h"
 #include "bot/store/persist_int.h"
+#include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
 #include "bot/store/keyset.h"
 #include "bot/store/snapfile.h"
@@ -109,24 +110,22 @@ persist__away(struct persist *p, char kind, const char *key)
 
 /* --- collecting the changes of a turn --- */
 
-static void
-wake(struct persist *p)
+void
+persist__wake(struct persist *p)
 {
-	if (!p->committing && p->pending != NULL)
+	if ((!p->committing && p->pending != NULL) || p->nready > 0)
 		uv_idle_start(&p->idle, idle_cb);
 }
 
-/* One record a command changed: into the next batch, and remembered for
- * its waiter. */
+/* One record a command changed: into the next batch, and noted on the
+ * request that changed it. */
 static void
 collect_id(struct persist *p, const char *id)
 {
 	id_add(&p->pending, id);
-	if (p->collected == p->coll_cap) {
-		p->coll_cap = p->coll_cap ? p->coll_cap * 2 : 8;
-		p->coll = xrealloc(p->coll, p->coll_cap * sizeof(*p->coll));
-	}
-	snprintf(p->coll[p->collected++], KEY_MAX + 2, "%s", id);
+	if (p->collecting != NULL)
+		request_add_change(p->collecting, id);
+	p->collected++;
 }
 
 static int
@@ -154,74 +153,13 @@ collect_user(struct user *u, void *ctx)
 	return 0;
 }
 
-static size_t
-collect(struct persist *p)
+size_t
+persist__collect(struct persist *p)
 {
 	p->collected = 0;
 	state_flush(p->st, collect_channel, collect_user, p);
-	wake(p);
+	persist__wake(p);
 	return p->collected;
-}
-
-int
-persist_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx)
-{
-	struct persist *p = ctx;
-	bool changed = collect(p) > 0;
-	struct chanheld *h = NULL;
-	struct waiter *w;
-
-	if (done == NULL)
-		return 0;
-	HASH_FIND_STR(p->held, chan_key, h);
-	if (!changed && h == NULL)
-		return 0;
-	w = xcalloc(1, sizeof(*w));
-	w->seq = changed || p->wtail == NULL ? p->collect_seq : p->wtail->seq;
-	w->changed = changed;
-	if (changed) {
-		w->ids = xmalloc(p->collected * sizeof(*w->ids));
-		memcpy(w->ids, p->coll, p->collected * sizeof(*w->ids));
-		w->nids = p->collected;
-	}
-	w->done = done;
-	w->ctx = dctx;
-	snprintf(w->chan, sizeof(w->chan), "%s", chan_key);
-	if (p->wtail != NULL)
-		p->wtail->next = w;
-	else
-		p->whead = w;
-	p->wtail = w;
-	if (h == NULL) {
-		h = xcalloc(1, sizeof(*h));
-		snprintf(h->key, sizeof(h->key), "%s", chan_key);
-		HASH_ADD_STR(p->held, key, h);
-	}
-	h->n++;
-	p->stats.held++;
-	return 1;
-}
-
-/* Releases the replies held for batches up to seq. */
-static void
-release(struct persist *p, uint64_t seq, int lost)
-{
-	while (p->whead != NULL && p->whead->seq <= seq) {
-		struct waiter *w = p->whead;
-		struct chanheld *h = NULL;
-
-		p->whead = w->next;
-		if (p->whead == NULL)
-			p->wtail = NULL;
-		HASH_FIND_STR(p->held, w->chan, h);
-		if (h != NULL && --h->n == 0) {
-			HASH_DEL(p->held, h);
-			free(h);
-		}
-		w->done(w->ctx, w->not_kept ? DISPATCH_NOT_KEPT : w->changed ? lost : 0);
-		free(w->ids);
-		free(w);
-	}
 }
 
 /* --- the batch --- */
@@ -269,19 +207,20 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 	}
 	do {
 		grew = false;
-		for (struct waiter *w = p->whead; w != NULL; w = w->next) {
-			size_t i = 0;
+		for (struct request *req = p->qhead; req != NULL; req = request_hold(req)->next) {
+			size_t i = 0, nc = request_nchanges(req);
 
 			/* One not kept before holds no change any more. */
-			if (w->not_kept || !w->changed)
+			if (request_hold(req)->state != Q_RAN ||
+			    request_outcome(req) == REQUEST_NOT_KEPT)
 				continue;
-			while (i < w->nids && id_find(drop, w->ids[i]) == NULL)
+			while (i < nc && id_find(drop, request_change(req, i)) == NULL)
 				i++;
-			if (i == w->nids)
+			if (i == nc)
 				continue;
-			w->not_kept = true;
-			for (i = 0; i < w->nids; i++)
-				if (id_add(&drop, w->ids[i])) {
+			request_set_outcome(req, REQUEST_NOT_KEPT);
+			for (i = 0; i < nc; i++)
+				if (id_add(&drop, request_change(req, i))) {
 					grew = true;
 					group++;
 				}
@@ -324,7 +263,7 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 		/* The conflict may have emptied the batch: its held replies (and
 		 * those after them) wait for nothing now. */
 		if (!p->committing) {
-			release(p, UINT64_MAX, p->lost_carried);
+			persist__commit_over(p, UINT64_MAX, p->lost_carried);
 			p->lost_carried = 0;
 		}
 		if (p->closing)
@@ -384,12 +323,12 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 	}
 	id_clear(&p->inflight);
 	p->nbatch = 0;
-	release(p, p->batch_seq, lost);
+	persist__commit_over(p, p->batch_seq, lost);
 	start_batch(p);
 	/* Nothing may be left to send (the records of the next batch left
 	 * memory): its held replies wait for nothing then. */
 	if (!p->committing)
-		release(p, UINT64_MAX, 0);
+		persist__commit_over(p, UINT64_MAX, 0);
 	if (p->closing)
 		persist__close_step(p);
 }
@@ -445,7 +384,7 @@ refuse_all(struct persist *p)
 	p->full = true;
 	id_clear(&p->inflight);
 	p->nbatch = 0;
-	release(p, UINT64_MAX, DISPATCH_REFUSED);
+	persist__commit_over(p, UINT64_MAX, PERSIST_REFUSED);
 }
 
 /* The log entries of ch the store does not hold yet (the newest log_keep
@@ -617,16 +556,27 @@ start_batch(struct persist *p)
 	free(rows);
 }
 
+/* The turn after changes were collected or answers became ready: the
+ * next commit starts, and the answers that may go go. */
 static void
 idle_cb(uv_idle_t *h)
 {
-	start_batch(h->data);
+	struct persist *p = h->data;
+
+	start_batch(p);
+	persist__answer_ready(p);
+}
+
+void
+persist_collect(struct persist *p)
+{
+	persist__collect(p);
 }
 
 bool
 persist_settled(const struct persist *p)
 {
-	return !p->committing && p->pending == NULL && p->whead == NULL;
+	return !p->committing && p->pending == NULL && !persist__queue_busy(p);
 }
 
 /* --- idle channels --- */
@@ -716,7 +666,7 @@ retry_failed(struct persist *p)
 		}
 		id_add(&p->pending, e->id);
 	}
-	wake(p);
+	persist__wake(p);
 }
 
 static void
@@ -778,7 +728,6 @@ free_persist(struct persist *p)
 	id_clear(&p->retry);
 	while (p->fetches != NULL)
 		persist_read_free(p, p->fetches);
-	free(p->coll);
 	free(p->batch);
 	keyset_free(p->away);
 	if (p->lock_fd >= 0)
@@ -902,6 +851,13 @@ open_rest(struct persist *p, char *err, size_t errlen)
 		errno = e;
 		return -1;
 	}
+	if (p->sqlite) {
+		state_set_loader(p->st, persist_read_channel_now, p);
+		state_set_user_loader(p->st, persist_read_user_now, p);
+	} else {
+		state_set_loader(p->st, persist_read_fetched_channel, p);
+		state_set_user_loader(p->st, persist_read_fetched_user, p);
+	}
 	uv_idle_init(p->loop, &p->idle);
 	p->idle.data = p;
 	uv_idle_init(p->loop, &p->resume);
@@ -996,25 +952,6 @@ persist_reconfigure(struct persist *p, const struct persist_opts *o)
 }
 
 void
-persist_attach(struct persist *p, struct dispatch *d)
-{
-	d->persist_channel = NULL;
-	d->persist_user = NULL;
-	d->persist_flush = NULL;
-	d->persist_defer = persist_defer;
-	d->persist_ctx = p;
-	d->persist_want = p->sqlite ? NULL : persist_read_want;
-	p->d = d;
-	if (p->sqlite) {
-		state_set_loader(p->st, persist_read_channel_now, p);
-		state_set_user_loader(p->st, persist_read_user_now, p);
-	} else {
-		state_set_loader(p->st, persist_read_fetched_channel, p);
-		state_set_user_loader(p->st, persist_read_fetched_user, p);
-	}
-}
-
-void
 persist_get_stats(const struct persist *p, struct persist_stats *s)
 {
 	*s = p->stats;
@@ -1086,10 +1023,9 @@ persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx)
 	p->closed = done;
 	p->closed_ctx = ctx;
 	uv_timer_stop(&p->tick);
-	/* Commands waiting for reads run now when read, else are refused. */
-	if (p->d != NULL)
-		dispatch_resume(p->d);
-	collect(p);
+	/* Requests waiting for reads run now when read, else are refused. */
+	persist__reads_over(p);
+	persist__collect(p);
 	persist__close_step(p);
 }
 

@@ -9,15 +9,16 @@
  *   format version (written as STORE_RECORD_VERSION; store_record.h reads it and the versions
  *   from STORE_RECORD_OLDEST on, and refuses any other). A channel with nothing to keep has
  *   no row.
- * - Group commit: the dispatcher hands every touched record over after each
- *   command (persist_defer); the records touched in one loop turn go to the
- *   backend as one transaction, run off the loop (SQLite: on libuv's thread
- *   pool). At most one transaction is in flight; what is touched meanwhile
- *   waits and grows into the next. A command's reply is held until the
- *   transaction holding its records is committed (commands/core/dispatch.h), so
- *   no reply acknowledges a change that is not committed; a command that
- *   changed nothing replies at once, unless an earlier reply of its channel
- *   is still held (replies of one channel leave in order).
+ * - Requests: persist is the dispatcher's store (persist_store_ops, given to
+ *   dispatch_set_store with the struct persist): it holds every request in
+ *   flight, runs it when its records are in memory, and answers it once
+ *   what it changed is committed (persist_queue.h), so no reply
+ *   acknowledges a change that is not committed.
+ * - Group commit: the records a request touched are taken when it has run;
+ *   the records touched in one loop turn go to the backend as one
+ *   transaction, run off the loop (SQLite: on libuv's thread pool). At most
+ *   one transaction is in flight; what is touched meanwhile waits and grows
+ *   into the next. A request that changed nothing commits nothing.
  * - The fsync policy maps onto SQLite's synchronous setting:
  *     always   FULL:   the WAL is fsynced at every commit; nothing
  *                      acknowledged is lost, even by a power cut;
@@ -32,9 +33,8 @@
  *   and read back by key when next used (state_set_loader; for SQLite a
  *   synchronous read on a read-only connection of its own, which never
  *   waits for a commit; for another backend an asynchronous read that the
- *   command waits for: the dispatcher's persist_want hook, see
- *   commands/core/dispatch.h). At open, every user and every channel used
- *   within evict_after is loaded.
+ *   request waits for, persist_queue.h). At open, every user and every
+ *   channel used within evict_after is loaded.
  * - Failures: a failed commit is logged, the held replies of that
  *   transaction's commands say the change may be lost, and the records are
  *   written again from memory every second until that works. A row whose
@@ -135,15 +135,16 @@ struct persist *persist_open(uv_loop_t *loop, struct state *st, const struct per
 /*
  * The same on a backend the caller opened (another engine, or a test's):
  * p owns be from the call on (closed by persist_close, or at once on
- * failure). Only a SQLite backend reads records back on the loop: with another, a record not in
- * memory (evicted, not used within evict_after at open, left after a conflict, or written by
- * another process) is read by key asynchronously, and a command that needs it waits for the read
- * (persist_attach sets the dispatcher's persist_want); when the read fails, the commands waiting
- * for it are refused ("cannot be read right now") and the next one reads it again. A user found to
- * have no row is remembered as absent (struct fetch in persist_int.h), so a user who holds nothing
- * is read once, not before each command. A record that left memory after a conflict is read back at
- * once. The dispatch_line and dispatch_invocation forms cannot wait: they are refused while a
- * record is being read.
+ * failure). Only a SQLite backend reads records back on the loop: with
+ * another, a record not in memory (evicted, not used within evict_after at
+ * open, left after a conflict, or written by another process) is read by
+ * key asynchronously, and a request that needs it waits for the read
+ * (persist_queue.h); when the read fails, the requests waiting for it are
+ * refused ("cannot be read right now") and the next one reads it again. A
+ * user found to have no row is remembered as absent (struct fetch in
+ * persist_int.h), so a user who holds nothing is read once, not before
+ * each command. A record that left memory after a conflict is read back
+ * at once.
  */
 struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
                                      const struct persist_opts *o, struct store_backend *be,
@@ -159,12 +160,9 @@ struct persist *persist_open_backend(uv_loop_t *loop, struct state *st,
  */
 int persist_restore(const char *dir, const char *file, char *err, size_t errlen);
 
-/* Points the dispatcher's hooks and the state's loader at p. */
-void persist_attach(struct persist *p, struct dispatch *d);
-
-/* The dispatcher's persist_defer hook (ctx is the struct persist): see
- * commands/core/dispatch.h. */
-int persist_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx);
+/* Takes every record touched outside a command (a tool's or a test's own
+ * changes to the state) into the next commit. */
+void persist_collect(struct persist *p);
 /* True when nothing is waiting to be committed, being committed or held. */
 bool persist_settled(const struct persist *p);
 
@@ -188,6 +186,7 @@ void persist_close_async(struct persist *p, void (*done)(void *ctx), void *ctx);
  * callbacks (tests, tools). */
 void persist_close(struct persist *p);
 
+#include "bot/store/persist_queue.h"
 #include "bot/store/persist_snapshot.h"
 
 #endif

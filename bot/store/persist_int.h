@@ -17,6 +17,7 @@
 #include "bot/store/persist.h"
 #include "bot/store/store_backend.h"
 #include "commands/core/dispatch.h"
+#include "commands/core/request.h"
 #include "commands/core/state.h"
 
 #undef uthash_fatal
@@ -34,23 +35,10 @@ struct id {
 	UT_hash_handle hh;
 };
 
-/* A reply held until the batch seq is committed. */
-struct waiter {
-	struct waiter *next;
-	uint64_t seq;
-	bool changed;             /* its command changed records (else it only keeps order) */
-	bool not_kept;            /* one of them conflicted: another process wrote it first */
-	char (*ids)[KEY_MAX + 2]; /* the records its command changed */
-	size_t nids;
-	void (*done)(void *ctx, int lost);
-	void *ctx;
-	char chan[KEY_MAX];
-};
-
 /* A record not in memory read by key (backends other than SQLite, whose
  * reads are asynchronous; SQLite reads it on the loop when next used): one
  * that was never loaded or was evicted, or dropped after a conflict. Until
- * the read is over, a command that needs it waits (persist_want).
+ * the read is over, a request that needs it waits (persist_read_want).
  *
  * A user read and found absent (no row: they hold nothing) keeps the
  * entry, FETCHED and not found: a user who holds nothing leaves memory
@@ -75,10 +63,28 @@ struct fetch {
 	UT_hash_handle hh;
 };
 
-/* How many replies of one channel are held. */
-struct chanheld {
+/* Where a request held by persist is (its request_hold's state). */
+enum persist_qstate {
+	Q_WAIT = 1, /* not run: its records are being read, or an earlier
+	               request of its channel waits to run */
+	Q_RAN,      /* ran; its changes are in the commit hold.seq */
+	Q_DONE,     /* its outcome is known; answered once every earlier
+	               request of its channel is */
+};
+
+/* The requests in flight of one channel (persist_queue.c), keyed by the
+ * channel key; freed when none is left. */
+struct qchan {
 	char key[KEY_MAX];
-	unsigned n;
+	struct request *head, *tail; /* its requests in flight, oldest first */
+	struct request *wait_head;   /* the oldest of them not run yet, or NULL */
+	UT_hash_handle hh;
+};
+
+/* How many requests of one user wait to run (persist_queue.c). */
+struct quser {
+	char key[KEY_MAX];
+	size_t n;
 	UT_hash_handle hh;
 };
 
@@ -101,14 +107,13 @@ struct persist {
 	struct fetch *fetches; /* records being read by key (not SQLite), and
 	                          users known absent: least recently used first */
 	size_t nabsent;        /* users known absent */
-	struct dispatch *d;    /* told when a read is over (persist_attach) */
 	/* SQLite: the records stored but not in memory (the channels idle at
 	 * open, and those evicted or forgotten since), by id hash. The only
 	 * writer of its database, this process knows that a record neither in
 	 * memory nor in this set has no row, and reads no row for it (every
 	 * command by a user who keeps nothing would read one). */
 	struct keyset *away;
-	uv_idle_t resume; /* runs dispatch_resume in the turn after a read */
+	uv_idle_t resume; /* runs the requests read for in the turn after a read */
 	/* group commit */
 	struct id *pending;  /* to write in the next batch */
 	struct id *inflight; /* in the batch being committed */
@@ -120,9 +125,15 @@ struct persist {
 	uint64_t collect_seq; /* the batch being collected */
 	uint64_t batch_seq;   /* the one in flight */
 	bool committing;
-	struct waiter *whead, *wtail;
-	struct chanheld *held;
-	uv_idle_t idle; /* runs once in the turn after changes were collected */
+	struct request *collecting; /* the request whose changes are collected */
+	uv_idle_t idle;             /* runs once in the turn after changes were collected or
+	                               answers became ready */
+	/* the requests in flight (persist_queue.c): the one list, oldest first */
+	struct request *qhead, *qtail;
+	struct qchan *qchans;
+	struct quser *qusers;
+	size_t nwaiting; /* requests waiting to run */
+	size_t nready;   /* requests whose answer may be due */
 	/* snapshot files */
 	bool snapping;
 	char snap_path[4200 + 64];
@@ -150,5 +161,25 @@ void persist__away(struct persist *p, char kind, const char *key);
 
 /* persist.c: the next step of closing (after a commit or a snapshot). */
 void persist__close_step(struct persist *p);
+
+/* persist.c: takes the records the state marks touched into the next
+ * commit (noted on p->collecting when set); returns how many. */
+size_t persist__collect(struct persist *p);
+/* persist.c: starts the idle turn (a commit to start, answers to give). */
+void persist__wake(struct persist *p);
+
+/* persist_queue.c: the requests whose changes are in commits up to seq
+ * are over: lost > 0, some records could not be saved; lost < 0
+ * (PERSIST_REFUSED), the changes were refused. Answers what may go. */
+#define PERSIST_REFUSED (-1)
+void persist__commit_over(struct persist *p, uint64_t seq, int lost);
+/* persist_queue.c: the requests waiting for reads run, or are refused
+ * when a read failed; then answers what may go. */
+void persist__reads_over(struct persist *p);
+/* persist_queue.c: answers every request whose answer may go: its outcome
+ * is known and every earlier request of its channel was answered. */
+void persist__answer_ready(struct persist *p);
+/* persist_queue.c: whether a request waits to be run or answered. */
+bool persist__queue_busy(const struct persist *p);
 
 #endif

@@ -68,8 +68,7 @@ resume_cb(uv_idle_t *h)
 	struct persist *p = h->data;
 
 	uv_idle_stop(h);
-	if (p->d != NULL)
-		dispatch_resume(p->d);
+	persist__reads_over(p);
 }
 
 static void
@@ -147,8 +146,7 @@ want_one(struct persist *p, char kind, const char *key, bool restart)
 	return 1;
 }
 
-/* The dispatcher's persist_want hook on a backend other than SQLite: see
- * commands/core/dispatch.h. */
+/* Whether the records of a request are in memory: see persist_read.h. */
 int
 persist_read_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
                   bool restart)
@@ -159,9 +157,9 @@ persist_read_want(void *ctx, const char *chan_key, const char *user_key, const c
 	int l = legacy_key[0] != '\0' ? want_one(p, 'u', legacy_key, restart) : 0;
 
 	if (c < 0)
-		return DISPATCH_WANT_CHANNEL;
+		return PERSIST_WANT_CHANNEL;
 	if (u < 0 || l < 0)
-		return DISPATCH_WANT_USER;
+		return PERSIST_WANT_USER;
 	return c > 0 || u > 0 || l > 0 ? 1 : 0;
 }
 
@@ -306,10 +304,10 @@ persist_read_user_now(struct user *fresh, void *ctx)
 }
 
 /* The loaders on a backend other than SQLite: a record not in memory comes
- * from its read by key (struct fetch), which the dispatcher waited for
- * (persist_want); without one, the read starts and the record cannot be
- * used yet (-1: a command that cannot wait is refused). */
-/* On 1, *row is the row read (the caller frees it). */
+ * from its read by key (struct fetch), which the request waited for
+ * (persist_queue.h); without one, the read starts and the record cannot be
+ * used yet (-1: the command is refused). On 1, *row is the row read (the
+ * caller frees it). */
 static int
 fetched_record(struct persist *p, char kind, const char *key, struct store_record *r,
                struct store_row **row)

@@ -7,7 +7,7 @@
  *   own (persist_read_channel_now, persist_read_user_now: the state's
  *   loaders);
  * - on other backends by key, asynchronously (struct fetch in
- *   persist_int.h): the dispatcher parks the command (persist_read_want)
+ *   persist_int.h): the request waits (persist_read_want, persist_queue.h)
  *   until the read is over, and the state's loaders then take the record
  *   from it (persist_read_fetched_channel, persist_read_fetched_user).
  * Users read and found to have no row are remembered as absent, bounded by
@@ -41,8 +41,20 @@ int persist_read_user_now(struct user *fresh, void *ctx);
 int persist_read_fetched_channel(struct channel *fresh, void *ctx);
 int persist_read_fetched_user(struct user *fresh, void *ctx);
 
-/* The dispatcher's persist_want hook (commands/core/dispatch.h; ctx: the
- * persist). */
+/* What persist_read_want may say besides 0 (in memory) and 1 (being read). */
+#define PERSIST_WANT_CHANNEL (-1) /* the channel's last read failed */
+#define PERSIST_WANT_USER    (-2) /* a user's last read failed */
+
+/*
+ * On a backend other than SQLite, whether the records a request needs are
+ * in memory: the channel chan_key, the user user_key and, when not "", the
+ * user legacy_key. Returns 0 when they are (or can be read at once); 1 when
+ * a read by key is under way (started now when none was, or when restart
+ * is set and the last one failed): the requests waiting run in the turn
+ * after a read is over (persist_queue.h); PERSIST_WANT_CHANNEL or
+ * PERSIST_WANT_USER when the last read of that record failed. ctx: the
+ * persist.
+ */
 int persist_read_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
                       bool restart);
 

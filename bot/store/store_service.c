@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "bot/app.h"
+#include "bot/log.h"
 #include "bot/store/persist.h"
 #include "bot/store/shard_dirs.h"
 #include "bot/store/statedir.h"
@@ -19,6 +20,7 @@
 
 struct store_service {
 	struct persist *p;
+	struct dispatch *d;
 	struct app_service *s;
 };
 
@@ -34,11 +36,42 @@ opts_of(const struct config *c, struct persist_opts *o)
 	o->evict_after = c->bot.evict_after;
 }
 
+/* The store once persist has closed: every transport stopped taking
+ * commands before it drained, so a request that still comes is dropped,
+ * neither run nor answered. */
+static void
+closed_submit(void *store, struct request *req)
+{
+	(void)store;
+	log_debug("store: a command came after the store closed; dropped");
+	request_free(req);
+}
+
+static void
+closed_nothing(void *store)
+{
+	(void)store;
+}
+
+static void
+closed_cancel(void *store, void *ctx)
+{
+	(void)store;
+	(void)ctx;
+}
+
+static const struct dispatch_store_ops closed_ops = {
+    .submit = closed_submit,
+    .wait = closed_nothing,
+    .cancel = closed_cancel,
+};
+
 static void
 closed(void *ctx)
 {
 	struct store_service *ss = ctx;
 
+	dispatch_set_store(ss->d, &closed_ops, NULL);
 	app_service_done(ss->s);
 	free(ss);
 }
@@ -93,9 +126,9 @@ store_service_start(struct app *a, char *err, size_t errlen)
 		store_opts_from_config(&so, app_config(a),
 		                       o.dir != NULL ? o.dir : persist_opts_default_dir());
 		be = store_open(app_loop(a), &so, err, errlen);
-		ss->p = be != NULL ? persist_open_backend(app_loop(a), app_dispatch(a)->state, &o,
-		                                          be, err, errlen)
-		                   : NULL; /* errno as store_pg_open says */
+		ss->p = be != NULL
+		            ? persist_open_backend(app_loop(a), app_state(a), &o, be, err, errlen)
+		            : NULL; /* errno as store_pg_open says */
 	} else {
 		/* The other shard processes' databases (shard_dirs.h): a reshard
 		 * finds each channel where it was last changed. */
@@ -105,7 +138,7 @@ store_service_start(struct app *a, char *err, size_t errlen)
 		    shard_dirs_siblings(c->bot.state_root != NULL ? c->bot.state_root : own, own);
 
 		o.merge_from = siblings;
-		ss->p = persist_open(app_loop(a), app_dispatch(a)->state, &o, err, errlen);
+		ss->p = persist_open(app_loop(a), app_state(a), &o, err, errlen);
 		shard_dirs_free(siblings);
 	}
 	if (ss->p == NULL) {
@@ -117,7 +150,8 @@ store_service_start(struct app *a, char *err, size_t errlen)
 		       : e == STATEDIR_UNSAFE ? APP_EXIT_STORE_UNSAFE
 		                              : -1;
 	}
-	persist_attach(ss->p, app_dispatch(a));
+	ss->d = app_dispatch(a);
+	dispatch_set_store(ss->d, &persist_store_ops, ss->p);
 	app_add_service(a, &ops, ss);
 	return 0;
 }

@@ -167,11 +167,11 @@ complete_invocation(struct dispatch *d, const struct origin *o, struct invocatio
 		if (option != NULL && strcmp(inv->cmd->opts[i].name, option) == 0)
 			opt = &inv->cmd->opts[i];
 	inv->from = o;
-	inv->state = d->state;
-	inv->rng = d->rng;
+	inv->state = dispatch_state(d);
+	inv->rng = dispatch_rng(d);
 	inv->now = now;
-	inv->chan = state_channel_read(d->state, o->chan_key, &failed);
-	inv->user = state_user_find(d->state, o->user_key);
+	inv->chan = state_channel_read(inv->state, o->chan_key, &failed);
+	inv->user = state_user_find(inv->state, o->user_key);
 	if (opt == NULL || failed)
 		goto done;
 	invocation_seat(inv);

@@ -23,7 +23,7 @@
  * with no record completes as an empty channel (inv->chan NULL for the
  * completers), and a channel whose record cannot be loaded gives no
  * suggestions at all. A GM-only command suggests nothing to anyone but the
- * GM. Clears inv's values afterwards, as dispatch_invocation does.
+ * GM. Clears inv's values afterwards.
  */
 void complete_invocation(struct dispatch *d, const struct origin *o, struct invocation *inv,
                          const char *option, const char *partial, int64_t now,

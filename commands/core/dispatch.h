@@ -1,29 +1,31 @@
 /*
- * dispatch: one command line or invocation in, one reply out.
+ * dispatch: where a command's road enters the command layer.
  *
- * Checks the raw text (length, NUL, UTF-8), parses it against the command
- * table, resolves the channel and user records and the invoker's GM right,
- * enforces GM-only commands (on every platform alike), runs the handler, and
- * then makes every record the handler touched durable through the persist
- * hooks, so that a transport never sends a reply that acknowledges a change
- * which was not committed.
+ * A transport hands every command over as a request (commands/core/
+ * request.h, which draws the whole road) to dispatch_submit. The
+ * dispatcher checks a typed line (length, NUL, UTF-8) and parses it against
+ * the command table, then hands the request to the store through one table
+ * of operations (struct dispatch_store_ops). The store runs it through the
+ * dispatcher's handler when its records are in memory: the channel and
+ * user records are resolved, the invoker's GM right worked out, GM-only
+ * commands refused to others (on every platform alike), the handler run
+ * with its /undo step (commands/core/undo.h). The store commits what the
+ * command changed and answers it; nothing acknowledges a change before it
+ * is committed.
  *
- * Transports use the asynchronous forms (dispatch_line_async,
- * dispatch_invocation_async): the command runs in memory at once; with a
- * store attached (persist_defer), its reply is held until the records it
- * changed are committed in the store's next group commit, then handed to
- * done; a command that changed nothing replies at once unless an earlier
- * reply of its channel is still held (replies of one channel leave in the
- * order their commands came in).
+ * There is one road: the answer always comes through the request's answer
+ * function, from the loop, after dispatch_submit returned. Whoever needs an
+ * answer at once (tests, tools, the console's line API) drives the same
+ * road and waits on it: dispatch_run, and its forms dispatch_line and
+ * dispatch_invocation, submit and then wait on the store until the answer
+ * came, as curl's easy interface loops over its multi interface.
  *
- * With a store whose reads by key are asynchronous (PostgreSQL: hook
- * persist_want), a command whose channel or user is not in memory waits for
- * its read: the asynchronous forms park it (a copy of its origin, line and
- * bound options), the store reads the records, and dispatch_resume runs it
- * (its reply then goes to done as any held reply). Commands of one channel
- * run in the order they came in; a read that fails refuses the commands
- * waiting for it, and at most DISPATCH_PARKED_MAX commands wait (more are
- * refused).
+ * The store: the runtime's is persist (bot/store/persist.h). With none set,
+ * it is a memstore (commands/core/memstore.h), which keeps nothing and
+ * answers at the next wait (dispatch_poll).
+ *
+ * Ownership: the dispatcher borrows the state, the RNG and the store; they
+ * must outlive it.
  */
 #ifndef DELVER_DISPATCH_H
 #define DELVER_DISPATCH_H
@@ -33,100 +35,69 @@
 #include <stdint.h>
 
 #include "commands/core/registry.h"
+#include "commands/core/request.h"
 
+struct dispatch;
 struct rng;
 
-/* A held reply is ready: out is the caller's reply given to the call, now
- * complete (with the "may be lost" warning when its commit failed). */
-typedef void (*dispatch_done_fn)(void *ctx, struct reply *out);
-
-/* The refusals persist_defer's done may give instead of a count. */
-#define DISPATCH_REFUSED  (-1) /* the disk holding the state is full */
-#define DISPATCH_NOT_KEPT (-2) /* another process saved a change to a record first */
-
-/* What persist_want may say besides 0 (in memory) and 1 (being read). */
-#define DISPATCH_WANT_CHANNEL (-1) /* the channel's last read failed */
-#define DISPATCH_WANT_USER    (-2) /* a user's last read failed */
-
-/* Commands that may wait for reads at once; more are refused. */
-#define DISPATCH_PARKED_MAX 1024
-
-struct dispatch_parked;
-struct dispatch_waiting;
-
-struct dispatch {
+struct dispatch_opts {
 	struct state *state;
 	struct rng *rng;
 	const struct command *const *commands; /* NULL: command_table */
-	/* Each returns 0, or -1 when the record could not be made durable
-	 * (the reply then says so). Either may be NULL (no persistence). */
-	int (*persist_channel)(struct channel *ch, void *ctx);
-	int (*persist_user)(struct user *u, void *ctx);
-	/* When set, called instead of the two above after each command: makes
-	 * every touched record durable at once (one transaction) and returns the
-	 * number that could not be (kept in memory: the reply warns), or a
-	 * negative number when the change was refused: the touched records were
-	 * dropped from memory, so they read back as last saved (the disk is
-	 * full), and the reply becomes an error. */
-	int (*persist_flush)(void *ctx);
-	/* When set, used instead of all three: the store's group commit.
-	 * Hands every touched record to the store's next commit; when done is
-	 * not NULL and the reply must wait (records of this command, or an
-	 * earlier held reply in chan_key), arranges done(dctx, lost) from the
-	 * loop once they are committed (lost > 0: they are not durable;
-	 * DISPATCH_REFUSED or DISPATCH_NOT_KEPT: the change was refused, its
-	 * records read back as last saved) and returns 1; else returns 0 and
-	 * never calls done. */
-	int (*persist_defer)(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost),
-	                     void *dctx);
-	/* When set (a store whose reads by key are asynchronous), asked before
-	 * a command runs whether its records are in memory: the channel
-	 * chan_key, the user user_key and, when not "", the user legacy_key.
-	 * Returns 0 when they are (or can be read at once); 1 when a read by
-	 * key is under way (started now when none was, or when restart is set
-	 * and the last one failed): the store calls dispatch_resume from the
-	 * loop when a read is over; DISPATCH_WANT_CHANNEL or DISPATCH_WANT_USER
-	 * when the last read of that record failed. */
-	int (*persist_want)(void *ctx, const char *chan_key, const char *user_key,
-	                    const char *legacy_key, bool restart);
-	void *persist_ctx;
-	/* The commands waiting for persist_want's reads, oldest first, and
-	 * the same by channel key and by user key (the dispatcher's own: zeroed
-	 * with the rest, never touched by callers). */
-	struct dispatch_parked *parked_head, *parked_tail;
-	size_t nparked;
-	struct dispatch_waiting *parked_chans, *parked_users;
 	/* When set, told that a command in chan_key adopted `moved` references
 	 * kept under the invoker's legacy user key (state_adopt); the runtime
 	 * logs it. */
 	void (*adopted)(const char *chan_key, int moved);
 };
 
-/* Runs a command line. A leading '/' is skipped; transports strip their
- * own prefix ('!' on IRC) first. Returns true when out is complete now
- * (done is never called); false when the reply is held: done(ctx, out) is
- * then called once from the loop, and out must live until then. */
-bool dispatch_line_async(struct dispatch *d, const struct origin *o, const char *line, size_t len,
-                         int64_t now, struct reply *out, dispatch_done_fn done, void *ctx);
+/*
+ * The store as the dispatcher reaches it. Each operation gets the store's
+ * own pointer, given with the table to dispatch_set_store.
+ */
+struct dispatch_store_ops {
+	/* Takes req and carries it to its answer (request.h, step 3). */
+	void (*submit)(void *store, struct request *req);
+	/* Waits for the store's next piece of work (one turn of its loop) and
+	 * does it; never from within the store's own callbacks. */
+	void (*wait)(void *store);
+	/* The requests whose answer context is ctx will never be wanted: they
+	 * still run and commit, but are not answered (their transport is
+	 * going away). */
+	void (*cancel)(void *store, void *ctx);
+};
 
-/* Runs an invocation whose command and options are already bound (Discord).
- * Fills inv's context fields and clears its values afterwards. Returns as
- * dispatch_line_async. */
-bool dispatch_invocation_async(struct dispatch *d, const struct origin *o, struct invocation *inv,
-                               int64_t now, struct reply *out, dispatch_done_fn done, void *ctx);
+struct dispatch *dispatch_new(const struct dispatch_opts *o);
+/* Frees the dispatcher; requests still held by the store in memory are
+ * freed without an answer. */
+void dispatch_free(struct dispatch *d);
+/* Sets the store (NULL: the store in memory). Requests already submitted
+ * stay with the store that took them. */
+void dispatch_set_store(struct dispatch *d, const struct dispatch_store_ops *ops, void *store);
 
-/* Runs the parked commands whose records are now in memory, and refuses
- * those whose read failed (the store calls it from the loop when a read is
- * over; never from within a dispatch_ call). Their replies go to their done
- * functions. */
-void dispatch_resume(struct dispatch *d);
+struct state *dispatch_state(const struct dispatch *d);
+struct rng *dispatch_rng(const struct dispatch *d);
+/* The command table commands are parsed against. */
+const struct command *const *dispatch_commands(const struct dispatch *d);
 
-/* The same, never holding the reply: with a store attached the records go
- * to its next commit but the reply does not wait for it (tests, tools;
- * transports use the forms above). */
+/* Takes req on the road (request.h); its answer function is called once,
+ * from the loop, after this returned. */
+void dispatch_submit(struct dispatch *d, struct request *req);
+/* Tells the store that ctx's requests will not be wanted (see cancel). */
+void dispatch_cancel(struct dispatch *d, void *ctx);
+
+/* The easy interface: submits req (made with no answer function) and waits
+ * on the store until it is answered; req stays the caller's, its reply
+ * complete. Never from within a loop callback. */
+void dispatch_run(struct dispatch *d, struct request *req);
+/* The same for a typed line (a leading '/' is skipped; transports strip
+ * their own prefix first), or for an invocation whose command and options
+ * are bound (its values move to the request), the reply written into out. */
 void dispatch_line(struct dispatch *d, const struct origin *o, const char *line, size_t len,
                    int64_t now, struct reply *out);
 void dispatch_invocation(struct dispatch *d, const struct origin *o, struct invocation *inv,
                          int64_t now, struct reply *out);
+/* Waits once on the store (dispatch_store_ops.wait): with the store in
+ * memory, answers every request it holds. */
+void dispatch_poll(struct dispatch *d);
 
 #endif

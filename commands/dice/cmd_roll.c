@@ -201,8 +201,8 @@ group_spans(struct reply *out, const struct dice_group *g)
 		reply_add(out, 0, " ");
 }
 
-static void
-repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
+void
+cmd_roll_repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 {
 	const struct dice_repeat *rep = &e->repeats[r];
 	long long succ = 0, fail = 0;
@@ -567,7 +567,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 		if (e->nrepeats > 1)
 			reply_line(out, RS_CODE, "%zux %s", e->nrepeats, e->source);
 		for (size_t k = 0; k < e->nrepeats; k++) {
-			repeat_line(out, e, k);
+			cmd_roll_repeat_line(out, e, k);
 			if (!compact || i + 1 < dice_result_nexprs(res) || k + 1 < e->nrepeats)
 				reply_nl(out);
 		}
@@ -617,6 +617,20 @@ roll_fn(struct invocation *inv, struct reply *out)
 static void
 gmroll_fn(struct invocation *inv, struct reply *out)
 {
+	const char *expr = invocation_str(inv, "expression");
+	size_t dice = strcspn(expr, "#");
+
+	/* /roll's option, typed here (before any label): said as such, not
+	 * as bad dice. */
+	for (const char *p = expr; (p = strstr(p, "private:")) != NULL && p < expr + dice; p++) {
+		if (p > expr && p[-1] != ' ')
+			continue;
+		reply_error(out, "A secret roll takes no private option: it already goes to the GM "
+		                 "alone (");
+		reply_cmd(out, RS_BAD, "roll", "expression", "1d20", "private:", "true", NULL);
+		reply_add(out, RS_BAD, " is a roll only you see).");
+		return;
+	}
 	roll_run(inv, out, ROLL_SECRET);
 }
 

@@ -41,17 +41,20 @@ static const char *const cat_choices[] = {"traps", "monsters", "treasure", NULL}
 		.type = OPT_STRING, .max = 400                                                     \
 	}
 
+/* Names, classes and types are limited in characters (a user's letters,
+ * whatever their bytes), which the handlers count and name in their own
+ * error; the options take what any string option takes. */
 static const struct cmd_opt join_opts[] = {
     {.name = "name",
      .desc = "Your Fungeoneer's name (no spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "class",
      .desc = "A class, free text (quote it if it has spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_CLASS_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "level",
      .desc = "Level 1 to 60 (default: Party Min; in a dungeon under way: floor - 1)",
      .type = OPT_INT,
@@ -60,7 +63,7 @@ static const struct cmd_opt join_opts[] = {
     {.name = "type",
      .desc = "The Type your class bonus is tied to (fire for a Fire Mage), if any",
      .type = OPT_STRING,
-     .max = FUNGEON_TYPE_MAX},
+     .max = OPT_STRING_MAX},
     {0},
 };
 static const struct cmd_opt who_opts[] = {WHO(0), {0}};
@@ -116,7 +119,7 @@ static const struct cmd_opt take_opts[] = {
      .desc = "A treasure of the room, or one the dead left",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     WHO_GM,
     {0},
 };
@@ -125,7 +128,7 @@ static const struct cmd_opt use_opts[] = {
      .desc = "A magic item you carry",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "on",
      .desc = "The Fungeoneer it is used on (default: yours)",
      .type = OPT_STRING,
@@ -137,7 +140,7 @@ static const struct cmd_opt use_opts[] = {
 #define TRAP_OPT                                                                                   \
 	{                                                                                          \
 		.name = "trap", .desc = "A trap of the room", .type = OPT_STRING,                  \
-		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = FUNGEON_NAME_MAX,                 \
+		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = OPT_STRING_MAX,                   \
 		.complete = complete_fg_trap                                                       \
 	}
 static const struct cmd_opt find_opts[] = {

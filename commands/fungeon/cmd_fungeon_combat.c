@@ -224,15 +224,7 @@ pick_uses(struct invocation *inv, struct fungeon_channel *c, const char *list, s
 			struct fungeon_part u;
 			int k = 0;
 
-			if (strchr(w[i], '/') == NULL) {
-				reply_error(
-				    out,
-				    "Name abilities as monster/ability (or use:none); '%.40s' "
-				    "is not one.",
-				    w[i]);
-				return -1;
-			}
-			if (fungeon_roll_part_resolve(c, w[i], FGP_ABILITY, &u, out) < 0)
+			if (fungeon_roll_use_resolve(c, inv, w[i], &u, out) < 0)
 				return -1;
 			while (k < t->nmon && t->mon[k].s != u.s)
 				k++;
@@ -247,10 +239,8 @@ pick_uses(struct invocation *inv, struct fungeon_channel *c, const char *list, s
 				            u.s->name);
 				return -1;
 			}
-			if (!fungeon_channel_may_direct(c, inv, &u, out))
-				return -1;
 			set[k] = true;
-			t->ab[k] = u.ability;
+			t->ab[k] = u.kind == FGP_ABILITY ? u.ability : -1;
 		}
 	}
 	for (int i = 0; i < t->nmon; i++)
@@ -503,7 +493,7 @@ step_effects(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 			snprintf(done[ndone++], FUNGEON_SOURCE_MAX, "%s", ef->source);
 			fungeon_hallway_cont_roll(inv->rng, c->m, i, e,
 			                          fungeon_channel_roller(c, ef->maker), k);
-			fungeon_render_cont(out, c, k, styles);
+			fungeon_render_cont(out, c, k, styles, false);
 			rolled++;
 			if ((hold || k->hold) && !k->success && !c->m[i].dead) {
 				t->held[i] = true;
@@ -679,18 +669,21 @@ say_waiting(const struct fungeon_channel *c, const struct turn *t, struct reply 
 	reply_nl(out);
 }
 
-/* While a monster of this fight stands, a button plays the next turn
- * against the same monsters. */
+/* While a monster of this fight stands and a Fungeoneer is in play to
+ * fight it, a button plays the next turn against the same monsters. */
 static void
-next_buttons(struct invocation *inv, const struct turn *t, struct reply *out)
+next_buttons(struct invocation *inv, const struct fungeon_channel *c, const struct turn *t,
+             struct reply *out)
 {
 	const char *list = invocation_str(inv, "monsters");
 	char action[120];
-	bool standing = false;
+	bool standing = false, fighter = false;
 
 	for (int i = 0; i < t->nmon; i++)
 		standing |= t->mon[i].s->hits > 0;
-	if (!standing)
+	for (int i = 0; i < c->n && standing; i++)
+		fighter |= fungeon_channel_in_play(c, i);
+	if (!standing || !fighter)
 		return;
 	if ((size_t)snprintf(action, sizeof(action), "fungeon combat%s%s", list ? " " : "",
 	                     list ? list : "") <= 100)
@@ -723,7 +716,7 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 	step_abilities(inv, c, t, styles, out);
 	step_pain(inv, c, t, styles, out);
 	channel_touch(inv->chan);
-	next_buttons(inv, t, out);
+	next_buttons(inv, c, t, out);
 	if (fungeon_room_standing(&c->d.room) == 0) {
 		reply_add(out, RS_GOOD, "Every monster here is defeated");
 		if (c->d.phase == FUNGEON_ROOM && c->d.room.n[FUNGEON_TREASURE] > 0)

@@ -238,7 +238,7 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 	}
 	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FUNGEON_NAME_MAX);
+		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
 	if (fungeon_channel_name_used(c, name, NULL, out))
@@ -417,7 +417,7 @@ KIND_HANDLERS(FUNGEON_TREASURE, treasure)
 #define NAME_OPT                                                                                   \
 	{                                                                                          \
 		.name = "name", .desc = "Its name (no spaces)", .type = OPT_STRING,                \
-		.flags = OPT_REQUIRED, .max = FUNGEON_NAME_MAX                                     \
+		.flags = OPT_REQUIRED, .max = OPT_STRING_MAX                                       \
 	}
 #define DESIGN_OPT(what)                                                                           \
 	{                                                                                          \

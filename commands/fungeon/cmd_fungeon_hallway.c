@@ -119,12 +119,12 @@ on_event(const struct fungeon_hall_event *ev, void *ctx)
 		break;
 	case FUNGEON_HALL_HOLD_ENDS:
 		enter_step(h, 3);
-		reply_line(out, 0, "%s is free of %s: a hold ends with the fight.", m->name,
+		reply_line(out, 0, "%s is free of %s's hold: a hold ends with the fight.", m->name,
 		           ev->effect->source);
 		break;
 	case FUNGEON_HALL_CONT:
 		enter_step(h, 3);
-		fungeon_render_cont(out, h->c, ev->cont, h->styles);
+		fungeon_render_cont(out, h->c, ev->cont, h->styles, true);
 		break;
 	case FUNGEON_HALL_OUT:
 		enter_step(h, 4);

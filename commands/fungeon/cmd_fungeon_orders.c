@@ -98,29 +98,11 @@ read_uses(struct invocation *inv, struct fungeon_channel *c, const char *list,
 	int n = fungeon_channel_split_names(list, w, ORDERS_MAX, out);
 
 	for (int i = 0; i < n; i++) {
-		char *slash = strchr(w[i], '/');
-
-		if (slash == NULL) {
-			reply_error(out,
-			            "Name an ability as monster/ability, or monster/none; '%.40s' "
-			            "is not one.",
-			            w[i]);
-			return -1;
-		}
-		if (!strcasecmp(slash + 1, "none")) {
-			*slash = '\0';
-			if (fungeon_roll_part_resolve(c, w[i], FGP_MONSTER, &mon[i], out) < 0)
-				return -1;
-			snprintf(use[i], FUNGEON_NAME_MAX + 1, "none");
-		} else {
-			if (fungeon_roll_part_resolve(c, w[i], FGP_ABILITY, &mon[i], out) < 0)
-				return -1;
-			snprintf(use[i], FUNGEON_NAME_MAX + 1, "%s",
-			         mon[i].s->d.ab[mon[i].ability].name);
-		}
-		if (!fungeon_channel_may_direct(c, inv, &mon[i], out) ||
+		if (fungeon_roll_use_resolve(c, inv, w[i], &mon[i], out) < 0 ||
 		    fights_no_more(c, &mon[i], out))
 			return -1;
+		snprintf(use[i], FUNGEON_NAME_MAX + 1, "%s",
+		         mon[i].kind == FGP_ABILITY ? mon[i].s->d.ab[mon[i].ability].name : "none");
 	}
 	return n;
 }

@@ -10,6 +10,7 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
+#include "rules/base/utf8.h"
 
 /* Whether s holds something besides spaces. */
 static bool
@@ -34,7 +35,7 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		reply_error(out,
 		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
 		            ": , > / \" #.",
-		            FUNGEON_NAME_MAX);
+		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
 	if (!has_text(cls)) {
@@ -43,11 +44,18 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 		            "the class may not be empty.");
 		return -1;
 	}
-	if (type != NULL && (strlen(type) > FUNGEON_TYPE_MAX || !fungeon_cost_name_valid(type))) {
+	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
+		reply_error(out,
+		            "A class is at most %d characters (Drazzorian Puddle Thumper fits); "
+		            "this one has %zu.",
+		            FUNGEON_CLASS_CHARS, utf8_len(cls));
+		return -1;
+	}
+	if (type != NULL && !fungeon_cost_word_valid(type, FUNGEON_TYPE_CHARS)) {
 		reply_error(out,
 		            "A class type is one word of 1 to %d characters (fire, frost, "
 		            "poison) with no spaces or : , > / \" #.",
-		            FUNGEON_TYPE_MAX);
+		            FUNGEON_TYPE_CHARS);
 		return -1;
 	}
 	if (fungeon_channel_name_used(c, name, inv->from->user_key, out))
@@ -313,7 +321,10 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(m->level));
 		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
 	}
-	reply_add(out, 0, "Party Min %d · Max %d · Total %d · ", p.min, p.max, p.total);
+	if (p.n > 0)
+		reply_add(out, 0, "Party Min %d · Max %d · Total %d · ", p.min, p.max, p.total);
+	else
+		reply_add(out, 0, "No Fungeoneer lives (no Party Min, Max or Total) · ");
 	floor_words(c, 0, out);
 	reply_line(out, 0, " · XP rule: %s.",
 	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");

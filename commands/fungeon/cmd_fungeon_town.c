@@ -477,7 +477,7 @@ town_buy(struct invocation *inv, struct reply *out)
 	m = &c->m[me];
 	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FUNGEON_NAME_MAX);
+		            FUNGEON_NAME_CHARS);
 		goto done;
 	}
 	if (fungeon_item_find(m, name) >= 0) {
@@ -550,7 +550,7 @@ static const struct cmd_opt buy_opts[] = {
      .desc = "Its name (no spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "design",
      .desc = "Treasure design words (see the help on fungeon cost)",
      .type = OPT_STRING,
@@ -563,7 +563,7 @@ static const struct cmd_opt sell_opts[] = {
      .desc = "An item you carry",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {0},
 };
 static const struct cmd_opt healer_opts[] = {

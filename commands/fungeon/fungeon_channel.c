@@ -308,11 +308,21 @@ fungeon_channel_lift_holds(struct fungeon_channel *c, struct reply *out)
 				e++;
 				continue;
 			}
-			reply_line(out, RS_GOOD, "%s is free of %s: %.*s is defeated.",
-			           c->m[i].name, ef->source,
-			           slash != NULL ? (int)(slash - ef->source)
-			                         : (int)strlen(ef->source),
-			           ef->source);
+			reply_add(out, RS_GOOD, "%s is free of %s's hold: %.*s is defeated.",
+			          c->m[i].name, ef->source,
+			          slash != NULL ? (int)(slash - ef->source)
+			                        : (int)strlen(ef->source),
+			          ef->source);
+			/* Its continuous damage goes on, as a trap's does (line
+			 * 177): only an Annoy roll or magic ends it. */
+			for (int d = 0; d < c->m[i].neffects; d++)
+				if (c->m[i].effects[d].kind == FUNGEON_EFFECT_DAMAGE &&
+				    !strcmp(c->m[i].effects[d].source, ef->source))
+					reply_add(
+					    out, 0,
+					    " Its continuous damage goes on until a successful "
+					    "Annoy roll or magic ends it.");
+			reply_nl(out);
 			fungeon_effect_remove(&c->m[i], e);
 			n++;
 		}
@@ -510,7 +520,7 @@ fungeon_channel_split_names(const char *s, char words[][FUNGEON_NAME_MAX * 2 + 2
 				reply_error(out,
 				            "'%.20s…' is too long for a name; names are at "
 				            "most %d characters.",
-				            s, FUNGEON_NAME_MAX);
+				            s, FUNGEON_NAME_CHARS);
 			return -1;
 		}
 		memcpy(words[n], s, len);

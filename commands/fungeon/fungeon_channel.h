@@ -91,8 +91,9 @@ void fungeon_channel_dead_before(const struct fungeon_channel *c, bool *dead);
 int fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before);
 
 /* Ends every Continuous Hold whose monster no longer stands in the room,
- * a line each in out ("Brinks is free of spider/web: spider is
- * defeated."). Returns how many ended. */
+ * a line each in out ("Brinks is free of spider/web's hold: spider is
+ * defeated."), saying when the same ability's continuous damage goes on.
+ * Returns how many ended. */
 int fungeon_channel_lift_holds(struct fungeon_channel *c, struct reply *out);
 
 /* The member holding category cat in this room, or -1. */

@@ -138,7 +138,8 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 
 void
 fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
-                    const struct fungeon_cont *k, const struct thwacko_style *styles)
+                    const struct fungeon_cont *k, const struct thwacko_style *styles,
+                    bool in_hallway)
 {
 	const struct fungeon_member *m = &c->m[k->member];
 	char label[80], suffix[96], whole[256];
@@ -179,7 +180,12 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[0], k->hits_after,
 	          fungeon_max_hits(m->level));
 	if (k->died)
-		reply_add(out, RS_BAD | RS_BOLD, " %s dies!", m->name);
+		reply_add(out, RS_BAD | RS_BOLD,
+		          in_hallway ? " %s dies! %s is out until the next hallway, and %s's "
+		                       "treasure lies in the room ahead, to plunder."
+		                     : " %s dies! %s is out until the next hallway, and %s's "
+		                       "treasure stays here to plunder.",
+		          m->name, m->player, m->name);
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &k->pain_nar, c, styles, NULL);
 }

@@ -177,7 +177,7 @@ hazard_roll_fn(struct invocation *inv, struct reply *out)
 	const char *tname = invocation_str(inv, "table"), *note = invocation_str(inv, "note");
 	struct hazard_view v;
 
-	if (!procedure_render_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out, "passes turns"))
 		return;
 	if (procedure_render_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v,
 	                          out) < 0)
@@ -311,7 +311,8 @@ static const struct command hazard_subs[] = {
              "result "
              "is applied (sources burn down, then a Light result flags the oldest one still "
              "lit); table: changes only the table rolled this once, light and rest still "
-             "follow the channel's procedure; an Encounter in a safe area does not happen; a "
+             "follow the channel's procedure; an Encounter in a safe area does not happen, "
+             "nor does a delving Sign find a sign there (no encounter is rolled for it); a "
              "Dungeon shift is the GM's to describe (the text's list of shifts is not part "
              "of it).",
      .opts = roll_opts,
@@ -348,7 +349,9 @@ static const struct command hazard_subs[] = {
      .desc = "Keep light and rest the exploration or the delving way",
      .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
              "CON save DC 12 per character. delving: torches last until a Burn, candles and "
-             "lanterns the expedition (48 turns); Fatigue is damage unless the party rests.",
+             "lanterns the expedition (48 turns); Fatigue is damage unless the party rests. "
+             "Ruling: a source keeps the turns it burned, so one that burned longer than the "
+             "new procedure lets it last goes out at the switch.",
      .role = ROLE_GM,
      .opts = procedure_opts,
      .fn = cmd_hazard_set_procedure},

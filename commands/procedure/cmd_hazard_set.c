@@ -57,6 +57,32 @@ show_new_table(struct reply *out, const struct procedure_state *s)
 	cmd_hazard_set_lines(out, s);
 }
 
+/* Light and rest follow procedure p from now on. A source whose life
+ * under p is spent already goes out at once, and the reply says so. */
+static void
+switch_procedure(struct reply *out, struct procedure_state *s, enum procedure p)
+{
+	struct light gone[LIGHT_MAX];
+	size_t n;
+
+	s->proc = p;
+	n = light_spent(&s->clock.lights, p, gone);
+	if (n == 0)
+		return;
+	turn_flag_clear(&s->clock);
+	for (size_t i = 0; i < n; i++) {
+		char name[100];
+
+		procedure_render_light_name(&gone[i], i == 0, name, sizeof(name));
+		reply_add(out, 0, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", name);
+	}
+	reply_add(out, 0, " %s already burned longer than the %s procedure lets %s last: ",
+	          n == 1 ? "has" : "have", hazard_procedure_name(p), n == 1 ? "it" : "them");
+	reply_add(out, RS_BAD, "%s out", n == 1 ? "it goes" : "they go");
+	reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
 void
 cmd_hazard_set_table(struct invocation *inv, struct reply *out)
 {
@@ -68,9 +94,9 @@ cmd_hazard_set_table(struct invocation *inv, struct reply *out)
 		return;
 	s->table = t;
 	if (t == HAZARD_EXPLORATION)
-		s->proc = PROC_EXPLORATION;
+		switch_procedure(out, s, PROC_EXPLORATION);
 	else if (t == HAZARD_DELVING)
-		s->proc = PROC_DELVING;
+		switch_procedure(out, s, PROC_DELVING);
 	channel_touch(inv->chan);
 	show_new_table(out, s);
 }
@@ -134,7 +160,7 @@ cmd_hazard_set_procedure(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 
-	s->proc = hazard_procedure_parse(invocation_str(inv, "procedure"));
+	switch_procedure(out, s, hazard_procedure_parse(invocation_str(inv, "procedure")));
 	channel_touch(inv->chan);
 	cmd_hazard_set_lines(out, s);
 }

@@ -195,7 +195,7 @@ turn_level_fn(struct invocation *inv, struct reply *out)
 		}
 		level = (v[0] - '0') * (n == 2 ? 10 : 1) + (n == 2 ? v[1] - '0' : 0);
 	}
-	if (!procedure_render_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out, "sets the dungeon level"))
 		return;
 	if (s->level != level) {
 		s->level = level;
@@ -224,7 +224,7 @@ static void
 turn_move_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *how = invocation_str(inv, "how");
+	const char *how = invocation_str(inv, "pace");
 	struct light blown[LIGHT_MAX];
 	size_t n;
 
@@ -233,7 +233,7 @@ turn_move_fn(struct invocation *inv, struct reply *out)
 		           pace_effect(s->clock.pace));
 		return;
 	}
-	if (!procedure_render_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out, "sets the party's pace"))
 		return;
 	n = turn_set_pace(&s->clock, turn_pace_parse(how), blown);
 	channel_touch(inv->chan);
@@ -254,7 +254,7 @@ turn_move_fn(struct invocation *inv, struct reply *out)
 static const char *const move_choices[] = {"crawling", "walking", "running", NULL};
 
 static const struct cmd_opt move_opts[] = {
-    {.name = "how",
+    {.name = "pace",
      .desc = "crawling, walking or running (running blows candles out)",
      .type = OPT_STRING,
      .choices = move_choices},

@@ -13,6 +13,9 @@
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 
+/* What exits:N takes: each check then holds it to its own range. */
+#define EXITS_ASKED_MAX 999
+
 /* The line that says what the check's die did. */
 static void
 check_roll(struct reply *out, const struct wander_check *w)
@@ -189,19 +192,26 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;
 	if (invocation_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
-		reply_error(out, "exits is for the rest and tension checks only, not %s.",
+		reply_error(out, "Exits count for the rest and tension checks only, not %s.",
 		            wander_name(proc));
 		return;
 	}
-	if (proc == WANDER_REST && exits < 1) {
+	/* The range is the check's: the option allows either's. */
+	if (proc == WANDER_REST && (exits < 1 || exits > WANDER_EXITS_MAX)) {
 		reply_error(out,
 		            "A resting check needs a way in for the monsters: exits must be from 1 "
-		            "to %d.",
-		            WANDER_EXITS_MAX);
+		            "to %d (got %d).",
+		            WANDER_EXITS_MAX, exits);
+		return;
+	}
+	if (proc == WANDER_TENSION && exits > WANDER_EXITS_MAX) {
+		reply_error(out,
+		            "A tension check takes exits from 0 (a sealed room) to %d (got %d).",
+		            WANDER_EXITS_MAX, exits);
 		return;
 	}
 	if (invocation_has(inv, "tension") && proc != WANDER_TENSION) {
-		reply_error(out, "tension is for the tension check only, not %s.",
+		reply_error(out, "The tension option is for the tension check only, not %s.",
 		            wander_name(proc));
 		return;
 	}
@@ -353,7 +363,7 @@ static const struct cmd_opt check_opts[] = {
      .desc = "The room's exits (rest 1-20, tension 0-20; default 1)",
      .type = OPT_INT,
      .min = 0,
-     .max = WANDER_EXITS_MAX},
+     .max = EXITS_ASKED_MAX},
     {.name = "chance", .desc = "Classic odds X-in-N, e.g. 2-in-6", .type = OPT_STRING, .max = 16},
     {.name = "tension",
      .desc = "Use this Tension (1-10) instead of the channel's",

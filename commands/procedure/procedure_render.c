@@ -9,11 +9,11 @@
 
 bool
 procedure_render_may_pass(struct invocation *inv, const struct procedure_state *s,
-                          struct reply *out)
+                          struct reply *out, const char *what)
 {
 	if (!s->gm_rolls || inv->is_gm)
 		return true;
-	reply_error(out, "Only the GM passes turns in this channel (");
+	reply_error(out, "Only the GM %s in this channel (", what);
 	reply_cmd(out, RS_BAD, "hazard who", "who", "gm", NULL);
 	if (channel_gm_name(inv->seat) != NULL) {
 		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->seat));
@@ -269,6 +269,11 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		reply_add(out, RS_GOOD,
 		          "No encounter: this is a safe area, where no wandering "
 		          "monsters come.");
+		break;
+	case TE_SIGN_SAFE:
+		reply_add(out, RS_GOOD,
+		          "No sign: this is a safe area, where no wandering monsters come, so no "
+		          "encounter is rolled for one.");
 		break;
 	case TE_SIGN_HINT:
 		reply_add(out, 0,

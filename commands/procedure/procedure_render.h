@@ -12,10 +12,11 @@
 #include "commands/procedure/procedure_state.h"
 #include "commands/core/registry.h"
 
-/* Returns true when the invoker may pass turns here (roll the hazard die,
- * rest); otherwise writes the refusal and returns false. */
+/* Returns true when the invoker may keep the turn procedure here (roll the
+ * hazard die, rest, set the party's pace); otherwise writes the refusal,
+ * "Only the GM <what> in this channel (...)", and returns false. */
 bool procedure_render_may_pass(struct invocation *inv, const struct procedure_state *s,
-                               struct reply *out);
+                               struct reply *out, const char *what);
 
 /* "torch #2 (alice)" or "torch #2"; with cap, "Torch #2 (alice)". */
 void procedure_render_light_name(const struct light *l, bool cap, char *buf, size_t len);

@@ -9,6 +9,7 @@
 
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 /* A vendor as saved: its name, the dice of its stock (the rest follows
  * from them) and the items or lots tried. */
@@ -60,9 +61,22 @@ struct vendor *
 procedure_state_vendor(struct procedure_state *s, const char *name)
 {
 	for (int i = 0; i < s->nvendors; i++)
-		if (strcasecmp(s->vendors[i].name, name) == 0)
+		if (utf8_casecmp(s->vendors[i].name, name) == 0)
 			return &s->vendors[i];
 	return NULL;
+}
+
+void
+procedure_state_vendor_forget(struct procedure_state *s, struct vendor *v)
+{
+	int i = (int)(v - s->vendors);
+
+	memmove(&s->vendors[i], &s->vendors[i + 1],
+	        (size_t)(s->nvendors - i - 1) * sizeof(s->vendors[0]));
+	if (--s->nvendors == 0) {
+		free(s->vendors);
+		s->vendors = NULL;
+	}
 }
 
 struct vendor *

@@ -53,9 +53,11 @@ bool procedure_state_safe(const struct channel *ch);
 /* The dungeon level the channel tracks (/turn level), or -1. Reads only. */
 int procedure_state_level(const struct channel *ch);
 
-/* The vendor called name (case-insensitive), or NULL. */
+/* The vendor called name (case folded in every script), or NULL. */
 struct vendor *procedure_state_vendor(struct procedure_state *s, const char *name);
 /* Appends a zeroed vendor and returns it (the caller checked VENDORS_MAX). */
 struct vendor *procedure_state_vendor_add(struct procedure_state *s);
+/* Forgets the vendor v (one of s's), with its deals. */
+void procedure_state_vendor_forget(struct procedure_state *s, struct vendor *v);
 
 #endif

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 static const int64_t xp_table[] = {0, 10, 40, 80, 160, 320, 640, 1280, 2560, 5120};
 
@@ -183,12 +184,13 @@ fungeon_numbered_name(const char *base, int k, char *out)
 {
 	char num[12];
 	int nl = snprintf(num, sizeof(num), "%d", k);
-	size_t keep = strlen(base);
+	size_t keep = strlen(base), chars = utf8_len(base);
 
-	if (keep > (size_t)(FUNGEON_NAME_MAX - nl))
-		keep = (size_t)(FUNGEON_NAME_MAX - nl);
-	while (keep > 0 && ((unsigned char)base[keep] & 0xC0) == 0x80)
-		keep--; /* cut on a character boundary */
+	while (keep > 0 &&
+	       (chars + (size_t)nl > FUNGEON_NAME_CHARS || keep + (size_t)nl > FUNGEON_NAME_MAX)) {
+		keep = utf8_cut(base, keep, keep - 1); /* one character less */
+		chars--;
+	}
 	snprintf(out, FUNGEON_NAME_MAX + 1, "%.*s%s", (int)keep, base, num);
 }
 

@@ -38,10 +38,11 @@
 
 #include "rules/fungeon/fungeon_cost.h"
 
-#define FUNGEON_DIE         6   /* every Fungeon die is a d6 */
-#define FUNGEON_KEY_MAX     128 /* a player's user key, with the NUL */
-#define FUNGEON_PLAYER_MAX  64  /* a player's display name, with the NUL */
-#define FUNGEON_CLASS_MAX   24  /* bytes of a class, without the NUL */
+#define FUNGEON_DIE         6                         /* every Fungeon die is a d6 */
+#define FUNGEON_KEY_MAX     128                       /* a player's user key, with the NUL */
+#define FUNGEON_PLAYER_MAX  64                        /* a player's display name, with the NUL */
+#define FUNGEON_CLASS_CHARS 40                        /* characters of a class */
+#define FUNGEON_CLASS_MAX   (4 * FUNGEON_CLASS_CHARS) /* bytes of a class, without the NUL */
 #define FUNGEON_PARTY_MAX   8
 #define FUNGEON_ITEMS_MAX   8 /* treasure one Fungeoneer carries */
 #define FUNGEON_EFFECTS_MAX 4 /* continuous effects on one Fungeoneer */
@@ -183,8 +184,8 @@ struct fungeon_item *fungeon_item_add(struct fungeon_member *m);
 void fungeon_item_remove(struct fungeon_member *m, int i);
 /* The item of m called name (case-insensitive), or -1. */
 int fungeon_item_find(const struct fungeon_member *m, const char *name);
-/* base with the number k after it ("Gem2"), cut short on a character
- * boundary so that it fits in FUNGEON_NAME_MAX bytes; out holds
+/* base with the number k after it ("Gem2"), base cut short so that it is
+ * a name of at most FUNGEON_NAME_CHARS characters; out holds
  * FUNGEON_NAME_MAX + 1. */
 void fungeon_numbered_name(const char *base, int k, char *out);
 

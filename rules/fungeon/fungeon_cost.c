@@ -10,7 +10,7 @@
 
 #include "rules/base/utf8.h"
 
-#define WORD_MAX 48
+#define WORD_MAX (FUNGEON_NAME_MAX + 1)
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -30,9 +30,15 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
 bool
 fungeon_cost_name_valid(const char *s)
 {
+	return fungeon_cost_word_valid(s, FUNGEON_NAME_CHARS);
+}
+
+bool
+fungeon_cost_word_valid(const char *s, size_t chars)
+{
 	size_t n = strlen(s);
 
-	if (n == 0 || n > FUNGEON_NAME_MAX || !utf8_valid(s, n))
+	if (n == 0 || n > 4 * chars || !utf8_valid(s, n) || utf8_len(s) > chars)
 		return false;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p <= ' ' || *p == 0x7f || strchr(":,>/\"#", *p) != NULL)
@@ -132,7 +138,7 @@ read_name(struct parser *ps, const char *what, size_t max, char *out)
 	char w[WORD_MAX];
 	int n = next_word(&ps->p, w);
 
-	if (n <= 0 || (size_t)n > max || !fungeon_cost_name_valid(w)) {
+	if (n <= 0 || !fungeon_cost_word_valid(w, max)) {
 		seterr(ps->err, ps->errlen,
 		       "'%s' needs a word after it: 1 to %zu characters with no spaces or "
 		       ": , > / \" #.",
@@ -259,11 +265,11 @@ read_word(struct parser *ps, const struct word *tab, const char *w, void *obj, u
 	case WK_NUM:
 		return read_number(ps, d->w, d->lo, d->hi, (int *)(base + d->off));
 	case WK_NAME:
-		return read_name(ps, d->w, FUNGEON_TYPE_MAX, base + d->off);
+		return read_name(ps, d->w, FUNGEON_TYPE_CHARS, base + d->off);
 	case WK_NUM_TYPE:
 		if (read_number(ps, d->w, d->lo, d->hi, (int *)(base + d->off)) < 0)
 			return -1;
-		return read_name(ps, "resist N", FUNGEON_TYPE_MAX, base + d->off2);
+		return read_name(ps, "resist N", FUNGEON_TYPE_CHARS, base + d->off2);
 	case WK_NONE:
 		return 0;
 	}
@@ -300,7 +306,7 @@ start_ability(struct parser *ps, struct fungeon_design *d)
 		       FUNGEON_ABILITIES_MAX);
 		return -1;
 	}
-	if (read_name(ps, "ability", FUNGEON_NAME_MAX, a->name) < 0)
+	if (read_name(ps, "ability", FUNGEON_NAME_CHARS, a->name) < 0)
 		return -1;
 	for (int i = 0; i < d->nab; i++) {
 		if (!strcasecmp(d->ab[i].name, a->name)) {

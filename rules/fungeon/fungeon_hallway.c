@@ -256,12 +256,32 @@ picks_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The verb of a category's name: "Traps are", "Treasure is". */
+static const char *
+is_are(enum fungeon_category k)
+{
+	return k == FUNGEON_CAT_TREASURE ? "is" : "are";
+}
+
 int
 fungeon_hallway_picks_choose(struct fungeon_picks *p, int who, enum fungeon_category k,
                              const char *const *names, char *err, size_t errlen)
 {
 	int next = fungeon_hallway_picks_next(p), left = -1, nleft = 0;
 
+	if (next < 0 && p->holder[k] == who) {
+		picks_err(err, errlen,
+		          "%s holds %s already: the last category left goes to whoever would "
+		          "choose next, and every category is chosen for this room.",
+		          names[who], fungeon_hallway_category_name(k));
+		return -1;
+	}
+	if (next < 0 && p->holder[k] >= 0) {
+		picks_err(err, errlen,
+		          "Every category is chosen for this room already: %s %s %s's.",
+		          fungeon_hallway_category_name(k), is_are(k), names[p->holder[k]]);
+		return -1;
+	}
 	if (next < 0) {
 		picks_err(err, errlen, "Every category is chosen for this room already.");
 		return -1;
@@ -274,8 +294,8 @@ fungeon_hallway_picks_choose(struct fungeon_picks *p, int who, enum fungeon_cate
 		return -1;
 	}
 	if (p->holder[k] >= 0) {
-		picks_err(err, errlen, "%s is %s's already; choose one of the others.",
-		          fungeon_hallway_category_name(k), names[p->holder[k]]);
+		picks_err(err, errlen, "%s %s %s's already; choose one of the others.",
+		          fungeon_hallway_category_name(k), is_are(k), names[p->holder[k]]);
 		return -1;
 	}
 	p->holder[k] = who;

@@ -127,10 +127,16 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 }
 
 /* A delving Sign: the creature is rolled on the encounter table when there
- * is one; a newer sign replaces the one remembered. */
+ * is one; a newer sign replaces the one remembered. In a safe area, where
+ * no wandering monster goes, no encounter is rolled, so no sign is found
+ * (the one remembered stays). */
 static void
 sign(struct turn_clock *c, const struct turn_how *how, struct turn_report *r)
 {
+	if (how->safe) {
+		add(r, TE_SIGN_SAFE, c->turn, 0, NULL);
+		return;
+	}
 	c->sign_set = false;
 	c->sign[0] = '\0';
 	if (how->encounters != NULL) {

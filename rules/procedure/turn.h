@@ -68,6 +68,7 @@ enum turn_event_kind {
 	TE_SIGN_HINT,        /* exploration sign: a hint of danger */
 	TE_SIGN_REMEMBERED,  /* delving sign: its creature is the next encounter */
 	TE_SIGN_STRUCK,      /* delving sign: the table's roll was struck: no creature */
+	TE_SIGN_SAFE,        /* delving sign in a safe area: none, as no monster comes */
 	TE_FLAG_OUT,         /* Light: a torch or candle sputters out */
 	TE_FLAG_LOW,         /* Light: a lantern's oil runs low (value: turns left) */
 	TE_FLAG_FLICKER,     /* Light: the source was just lit: it only flickers */

@@ -25,15 +25,20 @@ dicey(const char *w, size_t len)
 }
 
 /* The length of the word that starts p[0..len), up to a blank; *core gets
- * its length without trailing punctuation. */
+ * the length of what may be dice in it: the whole word when it reads as
+ * dice ("3d6!!" explodes: '!' is notation there), else the word without its
+ * trailing punctuation ("2d4," in a sentence). */
 static size_t
 word_at(const char *p, size_t len, size_t *core)
 {
 	size_t n = 0;
+	char why[DICE_ERR_MAX];
 
 	while (n < len && p[n] != ' ' && p[n] != '\t')
 		n++;
 	*core = n;
+	if (dicey(p, n) && dice_check(p, n, why, sizeof(why)) == DICE_OK)
+		return n;
 	while (*core > 0 && strchr(".,;:!?)", p[*core - 1]) != NULL)
 		(*core)--;
 	return n;

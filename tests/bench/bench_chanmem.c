@@ -36,22 +36,23 @@ run_lines(struct dispatch *d, const char *chan, const char *const *lines)
 static void
 measure(const char *what, const char *const *lines)
 {
-	struct dispatch d = {0};
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(1);
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	struct mallinfo2 m0, m1;
 	char chan[32];
 
-	d.rng = rng_new_seeded(1);
-	d.state = state_new();
-	run_lines(&d, "warm", lines); /* the user record and shared defaults */
+	run_lines(d, "warm", lines); /* the user record and shared defaults */
 	m0 = mallinfo2();
 	for (int c = 0; c < CHANNELS; c++) {
 		snprintf(chan, sizeof(chan), "c%d", c);
-		run_lines(&d, chan, lines);
+		run_lines(d, chan, lines);
 	}
 	m1 = mallinfo2();
 	printf("%-50s %6zu bytes per channel\n", what, (m1.uordblks - m0.uordblks) / CHANNELS);
-	state_free(d.state);
-	rng_free(d.rng);
+	dispatch_free(d);
+	state_free(st);
+	rng_free(rng);
 }
 
 int

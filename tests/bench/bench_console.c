@@ -36,9 +36,10 @@ per_command(struct console *c, const char *line, int n)
 int
 main(void)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "bench", .channel = "table", .ansi = true};
-	struct console *c = console_new(&d, &o);
+	struct console *c = console_new(d, &o);
 	static const char *const mix[] = {"/roll 4d6kh3", "/roll 10d10!>8f1 # attack",
 	                                  "/gm",          "/roll 6x 4d6kh3",
 	                                  "/help roll",   "/roll 1d20+"};
@@ -89,16 +90,17 @@ main(void)
 			snprintf(from.chan_key, sizeof(from.chan_key), "discord:%d",
 			         1000000000 + i);
 			reply_clear(r);
-			dispatch_line(&d, &from, "roll 1d20", 9, 0, r);
+			dispatch_line(d, &from, "roll 1d20", 9, 0, r);
 		}
 		printf("100,000 channels that each rolled once: %ld kB more resident (%zu "
 		       "records)\n",
-		       bench_rss_kb() - before, state_nchannels(d.state));
+		       bench_rss_kb() - before, state_nchannels(dispatch_state(d)));
 		reply_free(r);
 	}
 	buf_free(&out);
 	console_free(c);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 	return 0;
 }

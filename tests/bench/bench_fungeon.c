@@ -142,7 +142,7 @@ small_channel(struct dispatch *d)
 	say(c, "/fungeon trap add pit annoy 2 pain 1 type darts");
 	say(c, "/fungeon monster add rat level 3");
 	say(c, "/fungeon enter waive:true");
-	fc = fungeon_channel_peek(state_channel(d->state, "console:small"));
+	fc = fungeon_channel_peek(state_channel(dispatch_state(d), "console:small"));
 	printf("small channel (%d members, %d pieces): state %zu bytes in memory\n", fc->n,
 	       fc->d.room.n[FUNGEON_TRAP] + fc->d.room.n[FUNGEON_MONSTER] +
 	           fc->d.room.n[FUNGEON_TREASURE],
@@ -153,9 +153,10 @@ small_channel(struct dispatch *d)
 int
 main(void)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "p0", .channel = "table", .ansi = true};
-	struct console *c = console_new(&d, &o);
+	struct console *c = console_new(d, &o);
 	struct fungeon_channel *fc;
 	double t0, t1;
 	char name[16];
@@ -170,7 +171,7 @@ main(void)
 	say(c, "/gm claim"); /* the floor by hand is the GM's */
 	say(c, "/fungeon floor 1");
 	say(c, "/fungeon hallway");
-	fc = channel_mod(state_channel(d.state, "console:table"), CHANMOD_FUNGEON);
+	fc = channel_mod(state_channel(dispatch_state(d), "console:table"), CHANMOD_FUNGEON);
 	/* a full room: its makers' budgets aside, as many pieces as it holds */
 	for (int k = 0; k < FUNGEON_DESIGNS_MAX; k++) {
 		snprintf(name, sizeof(name), "t%d", k);
@@ -217,9 +218,10 @@ main(void)
 		       "state %zu bytes in memory\n",
 		       size, (t1 - t0) / n / 1000, fungeon_channel_bytes(fc));
 	}
-	small_channel(&d);
+	small_channel(d);
 	console_free(c);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 	return 0;
 }

@@ -176,29 +176,55 @@ struct cmd {
 };
 
 static void
-cmd_done(void *ctx, int lost)
+cmd_done(struct request *req, void *ctx)
 {
 	struct cmd *c = ctx;
 
+	request_free(req);
 	c->t1 = now_ms();
 	c->done = true;
 }
 
-/* Runs one command's worth of change in channel i, as the dispatcher hands
- * it to the store. */
+/* The bench's one command: the channel's GM seat changes hands. */
 static void
-command(struct persist *p, struct state *st, int i, struct cmd *c)
+swap_fn(struct invocation *inv, struct reply *out)
 {
-	char key[KEY_MAX];
-	struct channel *ch;
+	const char *gm = channel_gm(inv->chan);
 
-	snprintf(key, sizeof(key), "discord:%d", i % 5000);
-	ch = state_channel(st, key);
-	channel_set_gm(ch, i % 2 ? "discord:1" : "discord:2", "Player");
-	channel_touch(ch);
+	channel_set_gm(inv->chan,
+	               gm != NULL && strcmp(gm, "discord:1") == 0 ? "discord:2" : "discord:1",
+	               "Player");
+	channel_touch(inv->chan);
+	reply_line(out, 0, "swapped");
+}
+
+static const struct command swap_cmd = {.name = "swap", .desc = "s", .fn = swap_fn};
+static const struct command *const bench_table[] = {&swap_cmd, NULL};
+
+/* A dispatcher over st whose store is p. */
+static struct dispatch *
+dispatcher(struct persist *p, struct state *st)
+{
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = st, .commands = bench_table});
+
+	dispatch_set_store(d, &persist_store_ops, p);
+	return d;
+}
+
+/* One command that changes channel i, on its road as a transport
+ * submits it. */
+static void
+command(struct dispatch *d, int i, struct cmd *c)
+{
+	struct origin o = {.platform = "bench", .user_key = "discord:9", .user_name = "u"};
+	struct request *req;
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "discord:%d", i % 5000);
+	req = request_new(&o, 0, cmd_done, c);
+	request_set_line(req, "swap", 4);
 	c->t0 = now_ms();
-	if (persist_defer(p, key, cmd_done, c) == 0)
-		cmd_done(c, 0);
+	dispatch_submit(d, req);
 }
 
 /* Opens a fresh store in top/name with the policy; n commands arrive at
@@ -215,6 +241,7 @@ bench_commits(const char *top, enum fsync_policy policy, const char *name, int n
 	uv_loop_t loop;
 	struct persist *p;
 	struct persist_stats s0, s1;
+	struct dispatch *d;
 	struct cmd *cmds = calloc((size_t)n, sizeof(*cmds));
 	double *lat = calloc((size_t)n, sizeof(*lat)), t0;
 	int sent = 0;
@@ -231,13 +258,14 @@ bench_commits(const char *top, enum fsync_policy policy, const char *name, int n
 		printf("%s\n", err);
 		return;
 	}
+	d = dispatcher(p, st);
 	persist_get_stats(p, &s0);
 	t0 = now_ms();
 	while (sent < n || !persist_settled(p)) {
 		int due = rate > 0 ? (int)((now_ms() - t0) * rate / 1000.0) + 1 : sent + 100;
 
 		for (; sent < due && sent < n; sent++)
-			command(p, st, sent, &cmds[sent]);
+			command(d, sent, &cmds[sent]);
 		uv_run(&loop, sent < n ? UV_RUN_NOWAIT : UV_RUN_ONCE);
 	}
 	t0 = now_ms() - t0;
@@ -254,6 +282,7 @@ bench_commits(const char *top, enum fsync_policy policy, const char *name, int n
 	free(lat);
 	free(cmds);
 	persist_close(p);
+	dispatch_free(d);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_loop_close(&loop);
 	state_free(st);
@@ -262,7 +291,7 @@ bench_commits(const char *top, enum fsync_policy policy, const char *name, int n
 /* Runs loop turns with one command each (and a 0.2 ms pause) while
  * persist_snapshot_busy (snapshot) or for ms milliseconds; returns the longest turn. */
 static double
-turns(uv_loop_t *loop, struct persist *p, struct state *st, bool snapshot, double ms, int *i)
+turns(uv_loop_t *loop, struct persist *p, struct dispatch *d, bool snapshot, double ms, int *i)
 {
 	static struct cmd c[64];
 	double worst = 0, end = now_ms() + ms;
@@ -270,7 +299,7 @@ turns(uv_loop_t *loop, struct persist *p, struct state *st, bool snapshot, doubl
 	while (snapshot ? persist_snapshot_busy(p) : now_ms() < end) {
 		double t;
 
-		command(p, st, *i, &c[*i % 64]);
+		command(d, *i, &c[*i % 64]);
 		(*i)++;
 		t = now_ms();
 		uv_run(loop, UV_RUN_NOWAIT);
@@ -294,6 +323,7 @@ bench_snapshot_stall(const char *dir)
 	struct persist_opts o;
 	struct persist *p;
 	struct persist_stats s;
+	struct dispatch *d;
 	char err[2048];
 	double with, without, t0, took;
 	int i = 0, n;
@@ -307,20 +337,22 @@ bench_snapshot_stall(const char *dir)
 		printf("%s\n", err);
 		return;
 	}
+	d = dispatcher(p, st);
 	t0 = now_ms();
 	if (persist_snapshot(p) < 0) {
 		printf("snapshot: cannot start\n");
 		return;
 	}
-	with = turns(&loop, p, st, true, 0, &i);
+	with = turns(&loop, p, d, true, 0, &i);
 	took = now_ms() - t0;
 	n = i;
-	without = turns(&loop, p, st, false, took, &i);
+	without = turns(&loop, p, d, false, took, &i);
 	persist_get_stats(p, &s);
 	printf("snapshot file            %.0f ms (worker %.0f ms), %d commands meanwhile; longest "
 	       "loop turn %.3f ms (%.3f ms over as long without a snapshot)\n",
 	       took, s.last_snapshot_ms, n, with, without);
 	persist_close(p);
+	dispatch_free(d);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_loop_close(&loop);
 	state_free(st);
@@ -353,7 +385,6 @@ bench_start(const char *dir, int evict_after, const char *what)
 	}
 	printf("start, %-17s %6.0f ms, %zu channels in memory, %ld MB resident\n", what,
 	       now_ms() - t0, state_nchannels(st), rss_mb() - rss0);
-	persist_attach(p, &(struct dispatch){.state = st});
 	if (evict_after > 0) {
 		struct persist_stats s;
 
@@ -425,7 +456,7 @@ main(int argc, char **argv)
 	}
 	state_each_channel(st, touch_all, NULL);
 	t0 = now_ms();
-	persist_defer(p, "", NULL, NULL);
+	persist_collect(p);
 	while (!persist_settled(p))
 		uv_run(&loop, UV_RUN_ONCE);
 	{

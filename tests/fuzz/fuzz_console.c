@@ -73,7 +73,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct state *st;
 	static struct rng *rng;
 	static unsigned n;
-	struct dispatch d;
+	struct dispatch *d;
 	struct origin o = {.platform = "console",
 	                   .chan_key = "console:fuzz",
 	                   .user_key = "console:fuzzer",
@@ -104,11 +104,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		       "evil",
 		       sizeof("\xE2\x80\xAE"
 		              "evil"));
-	memset(&d, 0, sizeof(d));
-	d.state = st;
-	d.rng = rng;
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	r = reply_new();
-	dispatch_line(&d, &o, (const char *)data, size, 1000, r);
+	dispatch_line(d, &o, (const char *)data, size, 1000, r);
+	dispatch_free(d);
 	buf_init(&b, 1 << 22);
 	for (int a = 0; a < REPLY_AUDIENCES; a++) {
 		const struct reply_msg *m = reply_msg(r, (enum reply_audience)a);

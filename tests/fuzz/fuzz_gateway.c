@@ -25,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct world {
 	struct interact *it;
+	struct dispatch *d;
 };
 
 static int
@@ -53,9 +54,26 @@ h_event(void *ctx, const char *t, const cJSON *d)
 {
 	struct world *w = ctx;
 	struct interact_out out = {0};
+	struct request *req;
 
-	discord_interact_event(w->it, t, d, 1700000000, &out);
+	if (discord_interact_event(w->it, t, d, 1700000000, &out, &req, 0, 0, 0) ==
+	    INTERACT_REQUEST) {
+		dispatch_submit(w->d, req);
+		dispatch_poll(w->d);
+	}
 	discord_interact_out_clear(&out);
+}
+
+/* A request's answer, rendered as the transport renders it. */
+static void
+answered(struct request *req, void *ctx)
+{
+	struct world *w = ctx;
+	struct interact_out out;
+
+	discord_interact_render(w->it, req, &out);
+	discord_interact_out_clear(&out);
+	request_free(req);
 }
 
 static void
@@ -82,18 +100,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	                             .want_write = h_want_write,
 	                             .event = h_event,
 	                             .fatal = h_fatal};
-	struct dispatch d = {0};
-	struct interact_opts io = {.d = &d, .gm_role = "Game Master"};
+	struct state *st = state_new();
+	struct rng *drng = rng_new_seeded(1);
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = drng});
 	struct world w;
+	struct interact_opts io = {
+	    .d = d, .gm_role = "Game Master", .answer = answered, .answer_ctx = &w};
 	struct rng *rng;
 	struct discord_gw *g;
 
 	if (size == 0)
 		return 0;
 	log_set_level(LOG_LEVEL_ERROR);
-	d.state = state_new();
-	d.rng = rng_new_seeded(1);
 	rng = rng_new_seeded(2);
+	w.d = d;
 	w.it = discord_interact_new(&io);
 	h.ctx = &w;
 	g = discord_gw_new(&o, &h, rng);
@@ -118,8 +138,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	discord_gw_closed(g, -1, 100001);
 	discord_gw_free(g);
 	discord_interact_free(w.it);
+	dispatch_free(d);
 	rng_free(rng);
-	rng_free(d.rng);
-	state_free(d.state);
+	rng_free(drng);
+	state_free(st);
 	return 0;
 }

@@ -16,7 +16,7 @@
 #include "rules/base/rng.h"
 
 static struct config_irc cfg;
-static struct dispatch d;
+static struct dispatch *d;
 static struct irc_conn *conn;
 static struct irc_bot *bot;
 static int64_t now;
@@ -90,10 +90,9 @@ setup(void)
 	cfg.channel_burst = 20;
 	cfg.channel_interval_ms = 1000;
 	cfg.prefix = "!";
-	d.state = state_new();
-	d.rng = rng_new_seeded(1);
+	d = dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	conn = irc_conn_new(&cfg, NULL, &hooks, NULL);
-	bot = irc_bot_new(&d, &cfg, conn);
+	bot = irc_bot_new(d, &cfg, conn);
 	irc_conn_link_up(conn, 0);
 	for (size_t i = 0; i < sizeof(start) / sizeof(start[0]); i++)
 		feed(start[i], strlen(start[i]));
@@ -115,6 +114,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		now += 250;
 		feed(p, len);
+		dispatch_poll(d); /* a loop turn: the commands' answers */
 		drain();
 		p += len + (nl != NULL);
 	}

@@ -60,7 +60,9 @@ custom_table(const char *text)
 static void
 commands(const char *text)
 {
-	struct dispatch d = {0};
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(1);
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	struct origin gm = {.platform = "console",
 	                    .chan_key = "console:f",
 	                    .user_key = "console:gm",
@@ -70,21 +72,20 @@ commands(const char *text)
 
 	snprintf(pl.user_key, sizeof(pl.user_key), "console:pl");
 	snprintf(pl.user_name, sizeof(pl.user_name), "pl");
-	d.state = state_new();
-	d.rng = rng_new_seeded(1);
 	for (int i = 0; *p != '\0' && i < 64; i++) {
 		size_t len = strcspn(p, "\n");
 		struct reply *r = reply_new();
 
-		dispatch_line(&d, i % 3 == 2 ? &pl : &gm, p, len, 0, r);
+		dispatch_line(d, i % 3 == 2 ? &pl : &gm, p, len, 0, r);
 		free(reply_plain(r));
 		reply_free(r);
 		p += len;
 		if (*p == '\n')
 			p++;
 	}
-	state_free(d.state);
-	rng_free(d.rng);
+	dispatch_free(d);
+	state_free(st);
+	rng_free(rng);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

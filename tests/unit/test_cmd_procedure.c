@@ -18,16 +18,18 @@
 #include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 
-static struct dispatch d;
+static struct dispatch *d;
+static struct state *st;
+static struct rng *rng;
 static struct reply *last;
 static char *text;
 
 static int
 setup(void **unused)
 {
-	memset(&d, 0, sizeof(d));
-	d.state = state_new();
-	d.rng = rng_new_seeded(1);
+	st = state_new();
+	rng = rng_new_seeded(1);
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	last = reply_new();
 	text = NULL;
 	return 0;
@@ -38,8 +40,9 @@ teardown(void **unused)
 {
 	free(text);
 	reply_free(last);
-	state_free(d.state);
-	rng_free(d.rng);
+	dispatch_free(d);
+	state_free(st);
+	rng_free(rng);
 	return 0;
 }
 
@@ -56,7 +59,7 @@ run(const char *line)
 	snprintf(o.user_key, sizeof(o.user_key), "console:gm");
 	snprintf(o.user_name, sizeof(o.user_name), "gm");
 	reply_clear(last);
-	dispatch_line(&d, &o, line, strlen(line), 0, last);
+	dispatch_line(d, &o, line, strlen(line), 0, last);
 	free(text);
 	text = reply_plain(last);
 	return text;

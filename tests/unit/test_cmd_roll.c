@@ -14,6 +14,7 @@
 #include "bot/store/crc32.h"
 #include "bot/store/store_record.h"
 #include "commands/core/dispatch.h"
+#include "commands/core/memstore.h"
 #include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
 
@@ -23,7 +24,7 @@ roll(const char *line)
 {
 	struct state *st = state_new();
 	struct rng *rng = rng_new_seeded(5);
-	struct dispatch d = {.state = st, .rng = rng};
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	struct origin o = {.platform = "console"};
 	struct reply *r = reply_new();
 	char *text;
@@ -31,10 +32,11 @@ roll(const char *line)
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
 	snprintf(o.user_key, sizeof(o.user_key), "console:al");
 	snprintf(o.user_name, sizeof(o.user_name), "al");
-	dispatch_line(&d, &o, line, strlen(line), 1000, r);
+	dispatch_line(d, &o, line, strlen(line), 1000, r);
 	assert_false(reply_is_error(r));
 	text = reply_plain(r);
 	reply_free(r);
+	dispatch_free(d);
 	rng_free(rng);
 	state_free(st);
 	return text;
@@ -132,7 +134,7 @@ run_as(struct dispatch *d, const char *user, const char *line)
 static void
 rc_set_secret(struct dispatch *d, const char *key)
 {
-	rollchan_set_secret_to(rollchan_of(state_channel(d->state, "console:t")), key);
+	rollchan_set_secret_to(rollchan_of(state_channel(dispatch_state(d), "console:t")), key);
 }
 
 static void
@@ -155,17 +157,17 @@ gmroll_audiences(void **unused)
 {
 	struct state *st = state_new();
 	struct rng *rng = rng_new_seeded(5);
-	struct dispatch d = {.state = st, .rng = rng};
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	struct reply *r;
 
-	r = run_as(&d, "al", "/gmroll 1d20+5 # stealth");
+	r = run_as(d, "al", "/gmroll 1d20+5 # stealth");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),
 	                    "Nobody is GM here, so a secret roll would reach nobody; the GM takes "
 	                    "the seat with /gm claim, or roll in the open with /roll.");
 	reply_free(r);
-	reply_free(run_as(&d, "bo", "/gm claim"));
-	r = run_as(&d, "al", "/gmroll 1d20+5 # stealth");
+	reply_free(run_as(d, "bo", "/gm claim"));
+	r = run_as(d, "al", "/gmroll 1d20+5 # stealth");
 	assert_null(reply_msg(r, REPLY_INVOKER));
 	assert_non_null(reply_msg(r, REPLY_GM));
 	assert_null(reply_msg(r, REPLY_CHANNEL)->buttons);
@@ -177,7 +179,7 @@ gmroll_audiences(void **unused)
 	                "al rolls stealth in secret\n"
 	                "1d20 + 5: [13] + 5 = 18\n");
 	reply_free(r);
-	r = run_as(&d, "bo", "/gmroll 2d6");
+	r = run_as(d, "bo", "/gmroll 2d6");
 	assert_null(reply_msg(r, REPLY_GM));
 	assert_null(reply_gm_key(r));
 	assert_plain(r, "bo (GM) rolls behind the screen.\n"
@@ -185,15 +187,15 @@ gmroll_audiences(void **unused)
 	                "bo rolls in secret\n"
 	                "2d6: [4, 5] = 9\n");
 	reply_free(r);
-	r = run_as(&d, "al", "/log");
+	r = run_as(d, "al", "/log");
 	assert_plain(r, "No rolls here yet; /roll rolls dice (private and secret rolls are not in "
 	                "this log).\n");
 	reply_free(r);
-	r = run_as(&d, "al", "/log secret");
+	r = run_as(d, "al", "/log secret");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r), "Only the GM can do that here; the GM is bo.");
 	reply_free(r);
-	r = run_as(&d, "bo", "/log secret");
+	r = run_as(d, "bo", "/log secret");
 	assert_null(reply_msg(r, REPLY_CHANNEL));
 	assert_plain(r, "[private]\n"
 	                "The last 2 secret rolls here, newest first (only you see this)\n"
@@ -201,10 +203,11 @@ gmroll_audiences(void **unused)
 	                "  just now | al | 1d20 + 5 # stealth | 18\n");
 	reply_free(r);
 	/* On Discord, the GM's channel for secret rolls goes with the reply. */
-	rc_set_secret(&d, "discord:1300000000000000005");
-	r = run_as(&d, "al", "/gmroll 1d4");
+	rc_set_secret(d, "discord:1300000000000000005");
+	r = run_as(d, "al", "/gmroll 1d4");
 	assert_string_equal(reply_gm_fallback_key(r), "discord:1300000000000000005");
 	reply_free(r);
+	dispatch_free(d);
 	rng_free(rng);
 	state_free(st);
 }
@@ -239,8 +242,8 @@ saved_rolls_follow_the_player(void **unused)
 	    "\"2d1\"},{\"owner\":\"\",\"name\":\"atk\",\"roll\":\"1d1+100\"}]}}}";
 	struct state *st = state_new();
 	struct rng *rng = rng_new_seeded(5);
-	struct dispatch d = {
-	    .state = st, .rng = rng, .persist_channel = count_channel, .persist_user = count_user};
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
+	struct memstore m;
 	struct store_record rec;
 	char line[1024], err[256];
 	struct reply *r;
@@ -251,9 +254,13 @@ saved_rolls_follow_the_player(void **unused)
 	                 0);
 	store_record_to_channel(&rec, state_channel(st, "console:t"));
 	store_record_clear(&rec, store_record_builtin_mods());
+	memstore_init(&m, st);
+	m.chan_fn = count_channel;
+	m.user_fn = count_user;
+	dispatch_set_store(d, &memstore_ops, &m);
 	persisted_users = persisted_channels = 0;
 	/* In the old channel: al's own, then moved to al's record. */
-	r = run_as(&d, "al", "/roll atk");
+	r = run_as(d, "al", "/roll atk");
 	assert_plain(r, "al rolls\n1d1 + 5: [1] + 5 = 6\n");
 	reply_free(r);
 	assert_int_equal(user_nsaved(state_user(st, "console:al")), 1);
@@ -261,7 +268,7 @@ saved_rolls_follow_the_player(void **unused)
 	assert_int_equal(persisted_users, 1);
 	assert_int_equal(persisted_channels, 1);
 	/* The channel's own stays the channel's; another player gets its atk. */
-	r = run_as(&d, "cy", "/roll atk");
+	r = run_as(d, "cy", "/roll atk");
 	assert_plain(r, "cy rolls\n1d1 + 100: [1] + 100 = 101\n");
 	reply_free(r);
 	/* In another channel: al's roll follows, the channel's do not. */
@@ -272,23 +279,25 @@ saved_rolls_follow_the_player(void **unused)
 		snprintf(o.chan_key, sizeof(o.chan_key), "console:elsewhere");
 		snprintf(o.user_key, sizeof(o.user_key), "console:al");
 		snprintf(o.user_name, sizeof(o.user_name), "al");
-		dispatch_line(&d, &o, "/roll atk +1 # again", 20, 1000, r);
+		dispatch_line(d, &o, "/roll atk +1 # again", 20, 1000, r);
 		assert_plain(r, "al rolls again\n1d1 + 5 + 1: [1] + 5 + 1 = 7\n");
 		reply_clear(r);
-		dispatch_line(&d, &o, "/roll boom", 10, 1000, r);
+		dispatch_line(d, &o, "/roll boom", 10, 1000, r);
 		assert_true(reply_is_error(r));
 		reply_clear(r);
-		dispatch_line(&d, &o, "/save zap 3d1", 13, 1000, r);
+		dispatch_line(d, &o, "/save zap 3d1", 13, 1000, r);
 		assert_false(reply_is_error(r));
 	}
 	reply_free(r);
-	r = run_as(&d, "al", "/saved");
+	r = run_as(d, "al", "/saved");
 	assert_plain(r, "Your saved rolls\n  atk | 1d1+5\n  zap | 3d1\nThe channel's saved rolls\n "
 	                " boom | 2d1\n  atk | 1d1+100\n");
 	reply_free(r);
-	r = run_as(&d, "al", "/saved delete zap");
+	r = run_as(d, "al", "/saved delete zap");
 	reply_free(r);
 	assert_int_equal(user_nsaved(state_user(st, "console:al")), 1);
+	dispatch_free(d);
+	memstore_clear(&m);
 	rng_free(rng);
 	state_free(st);
 }

@@ -24,7 +24,7 @@
 #include "rules/base/rng.h"
 #include "rules/tables/roll_table.h"
 
-static struct dispatch d;
+static struct dispatch *d;
 static struct state *st;
 static struct rng *rng;
 static struct reply *last;
@@ -34,11 +34,9 @@ static int
 setup(void **unused)
 {
 	(void)unused;
-	memset(&d, 0, sizeof(d));
 	st = state_new();
 	rng = rng_new_seeded(99);
-	d.state = st;
-	d.rng = rng;
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	last = NULL;
 	text = NULL;
 	return 0;
@@ -50,6 +48,7 @@ teardown(void **unused)
 	(void)unused;
 	reply_free(last);
 	free(text);
+	dispatch_free(d);
 	state_free(st);
 	rng_free(rng);
 	return 0;
@@ -68,7 +67,7 @@ run_in(const char *chan, const char *user, const char *line)
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 1000, last);
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
 	free(text);
 	text = reply_plain(last);
 	return text;
@@ -705,7 +704,7 @@ run_on(const char *platform, const char *chan_key, const char *user_key, const c
 	snprintf(o.user_name, sizeof(o.user_name), "gm");
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 1000, last);
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
 	free(text);
 	text = reply_plain(last);
 	return text;

@@ -18,12 +18,16 @@
 #include <cjson/cJSON.h>
 
 #include "commands/core/dispatch.h"
+#include "commands/core/memstore.h"
 #include "commands/tension/cmd_tension.h"
 #include "commands/tension/tension_state.h"
 #include "rules/base/rng.h"
 
 struct fx {
-	struct dispatch d;
+	struct dispatch *d;
+	struct state *st;
+	struct rng *rng;
+	struct memstore mem;
 	struct reply *out;
 	struct channel *ch;
 	char *text;    /* the last reply as plain text */
@@ -45,12 +49,15 @@ setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	f->d.state = state_new();
-	f->d.rng = rng_new_seeded(3);
-	f->d.persist_channel = persist;
-	f->d.persist_ctx = f;
+	f->st = state_new();
+	f->rng = rng_new_seeded(3);
+	memstore_init(&f->mem, f->st);
+	f->mem.chan_fn = persist;
+	f->mem.ctx = f;
+	f->d = dispatch_new(&(struct dispatch_opts){.state = f->st, .rng = f->rng});
+	dispatch_set_store(f->d, &memstore_ops, &f->mem);
 	f->out = reply_new();
-	f->ch = state_channel(f->d.state, "test:chan");
+	f->ch = state_channel(f->st, "test:chan");
 	channel_set_gm(f->ch, "test:gm", "Greta");
 	*state = f;
 	return 0;
@@ -63,8 +70,10 @@ teardown(void **state)
 
 	free(f->text);
 	reply_free(f->out);
-	rng_free(f->d.rng);
-	state_free(f->d.state);
+	dispatch_free(f->d);
+	memstore_clear(&f->mem);
+	rng_free(f->rng);
+	state_free(f->st);
 	free(f);
 	return 0;
 }
@@ -81,7 +90,7 @@ run(struct fx *f, const char *user, const char *line)
 	/* The GM (test:gm) is Greta, as the seat says. */
 	snprintf(o.user_name, sizeof(o.user_name), "%s", strcmp(user, "gm") == 0 ? "Greta" : user);
 	reply_clear(f->out);
-	dispatch_line(&f->d, &o, line, strlen(line), 1000, f->out);
+	dispatch_line(f->d, &o, line, strlen(line), 1000, f->out);
 	free(f->text);
 	f->text = reply_plain(f->out);
 	return f->text;
@@ -204,7 +213,7 @@ roll_open(void **state)
 	run(f, "gm", "/tension set 5");
 	/* seed 3: event d12 9, effect d10 7, encounter d12 3, encounter d10 6,
 	 * then the dice in the entries: 1d6 3, 2d4 2+1 */
-	rng_seed(f->d.rng, 3);
+	rng_seed(f->rng, 3);
 	assert_string_equal(
 	    run(f, "gm", "/tension roll exits:3"),
 	    "Tension roll (Tension 5, exits 3)\n"
@@ -221,7 +230,7 @@ roll_open(void **state)
 	assert_string_equal(run(f, "gm", "/tension strike 2d4"),
 	                    "Struck 9-12 2d4 goblins from the encounter table: rolling it now "
 	                    "means no encounter.\n");
-	rng_seed(f->d.rng, 3);
+	rng_seed(f->rng, 3);
 	assert_string_equal(
 	    run(f, "gm", "/tension roll 3"),
 	    "Tension roll (Tension 5, exits 3)\n"
@@ -232,23 +241,23 @@ roll_open(void **state)
 	    "  encounter table: d10 6 + Tension 5 = 11 → 2d4 goblins (struck): no encounter\n");
 	/* seed 9 (d12 4) with 4 exits and Tension 1; seed 5 (d12 8) at Tension 8 */
 	run(f, "gm", "/tension set 1");
-	rng_seed(f->d.rng, 9);
+	rng_seed(f->rng, 9);
 	assert_non_null(strstr(run(f, "gm", "/tension roll 4"),
 	                       "Dungeon event: d12 1 (1-5) → nothing\n"
 	                       "Encounter check: d12 4 ≤ exits 4 → encounter\n"));
-	rng_seed(f->d.rng, 9);
+	rng_seed(f->rng, 9);
 	assert_non_null(strstr(run(f, "gm", "/tension roll 3"),
 	                       "Encounter check: d12 4 > exits 3 and > tension 1 → no "
 	                       "encounter\n"));
 	run(f, "gm", "/tension set 8");
-	rng_seed(f->d.rng, 5);
+	rng_seed(f->rng, 5);
 	assert_non_null(strstr(run(f, "gm", "/tension roll"),
 	                       "Encounter check: d12 8 ≤ tension 8 → encounter\n"));
 	/* seed 23: a light fails; seed 10: sounds */
-	rng_seed(f->d.rng, 23);
+	rng_seed(f->rng, 23);
 	assert_non_null(strstr(run(f, "gm", "/tension roll"),
 	                       "Dungeon event: d12 6 (6) → a non-magical light source fails\n"));
-	rng_seed(f->d.rng, 10);
+	rng_seed(f->rng, 10);
 	assert_non_null(strstr(run(f, "gm", "/tension roll"),
 	                       "Dungeon event: d12 12 (11-12) → enemy or NPC sounds\n"));
 }
@@ -262,7 +271,7 @@ roll_compact(void **state)
 
 	run(f, "gm", "/settings compact on");
 	run(f, "gm", "/tension set 5");
-	rng_seed(f->d.rng, 3);
+	rng_seed(f->rng, 3);
 	assert_string_equal(
 	    run(f, "gm", "/tension roll exits:3"),
 	    "Tension roll (Tension 5, exits 3): dungeon event: d12 9 (7-10) → an environmental "
@@ -274,7 +283,7 @@ roll_compact(void **state)
 	    "Event and encounter together: a pocket of toxic gas, CON save or 3 poison damage "
 	    "(1d6: 3), and 3 goblins (2d4: 2+1); weave them into one scene.\n");
 	run(f, "gm", "/tension set 1");
-	rng_seed(f->d.rng, 9);
+	rng_seed(f->rng, 9);
 	assert_string_equal(run(f, "gm", "/tension roll 3"),
 	                    "Tension roll (Tension 1, exits 3): dungeon event: d12 1 (1-5) → "
 	                    "nothing · encounter check: d12 4 > exits 3 and > tension 1 → no "
@@ -307,7 +316,7 @@ roll_in_a_safe_area(void **state)
 
 	run(f, "gm", "/tension set 5");
 	run(f, "gm", "/safe on");
-	rng_seed(f->d.rng, 3);
+	rng_seed(f->rng, 3);
 	assert_string_equal(
 	    run(f, "gm", "/tension roll exits:3"),
 	    "Tension roll (Tension 5, exits 3)\n"
@@ -320,14 +329,14 @@ roll_in_a_safe_area(void **state)
 	                    "No wandering monsters: the party is in a safe area (the GM ends it "
 	                    "with /safe off).\n");
 	run(f, "gm", "/settings compact on");
-	rng_seed(f->d.rng, 9);
+	rng_seed(f->rng, 9);
 	assert_string_equal(run(f, "gm", "/tension roll 3"),
 	                    "Tension roll (Tension 5, exits 3): dungeon event: d12 1 (1-5) → "
 	                    "nothing · encounter check: none in a safe area, where monsters do "
 	                    "not go (the GM ends it with /safe off).\n");
 	run(f, "gm", "/settings compact off");
 	run(f, "gm", "/safe off");
-	rng_seed(f->d.rng, 3);
+	rng_seed(f->rng, 3);
 	assert_non_null(strstr(run(f, "gm", "/tension roll exits:3"),
 	                       "Encounter check: d12 3 ≤ exits 3 and ≤ tension 5 → encounter\n"));
 }
@@ -346,7 +355,7 @@ hidden_mode(void **state)
 	                    "and rolls reach only the GM.\n"
 	                    "[private]\n"
 	                    "Tension ██████░░░░ 6/10\n");
-	rng_seed(f->d.rng, 3);
+	rng_seed(f->rng, 3);
 	assert_string_equal(
 	    run(f, "gm", "/tension roll 3"),
 	    "The GM made a tension roll behind the screen.\n"
@@ -507,11 +516,11 @@ each_patrol_its_own_entry(void **state)
 	                    "Struck 7-13 a goblin patrol from the encounter table: rolling it now "
 	                    "means no encounter.\n");
 	/* 12 exits: every encounter d12 triggers; Tension 1 */
-	rng_seed(f->d.rng, 3);
+	rng_seed(f->rng, 3);
 	assert_non_null(strstr(run(f, "gm", "/tension roll 12"),
 	                       "  encounter table: d10 6 + Tension 1 = 7 → a goblin patrol "
 	                       "(struck): no encounter\n"));
-	rng_seed(f->d.rng, 9);
+	rng_seed(f->rng, 9);
 	assert_non_null(strstr(run(f, "gm", "/tension roll 12"),
 	                       "  encounter table: d10 2 + Tension 1 = 3 → a goblin patrol\n"));
 }

@@ -26,7 +26,7 @@
 struct table {
 	struct state *st;
 	struct rng *rng;
-	struct dispatch d;
+	struct dispatch *d;
 	struct reply *r;
 	size_t refs; /* references checked */
 };
@@ -39,8 +39,7 @@ table_new(void)
 	assert_non_null(t);
 	t->st = state_new();
 	t->rng = rng_new_seeded(3);
-	t->d.state = t->st;
-	t->d.rng = t->rng;
+	t->d = dispatch_new(&(struct dispatch_opts){.state = t->st, .rng = t->rng});
 	t->r = reply_new();
 	return t;
 }
@@ -49,6 +48,7 @@ static void
 table_free(struct table *t)
 {
 	reply_free(t->r);
+	dispatch_free(t->d);
 	state_free(t->st);
 	rng_free(t->rng);
 	free(t);
@@ -63,7 +63,7 @@ run(struct table *t, const char *platform, const char *user, const char *line)
 	snprintf(o.user_key, sizeof(o.user_key), "%s:%s", platform, user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_clear(t->r);
-	dispatch_line(&t->d, &o, line, strlen(line), 1000, t->r);
+	dispatch_line(t->d, &o, line, strlen(line), 1000, t->r);
 	return t->r;
 }
 
@@ -335,7 +335,7 @@ procedure_card_refs(void **unused)
 			assert_non_null(strstr(con, "/wander check rest"));
 		}
 		if (i == 1) {
-			assert_non_null(strstr(d, "/turn move how:running"));
+			assert_non_null(strstr(d, "/turn move pace:running"));
 			assert_non_null(strstr(irc, "!turn move running"));
 		}
 		free(d);

@@ -19,7 +19,9 @@
 #define CHANNEL "1300000000000000001"
 
 struct fixture {
-	struct dispatch d;
+	struct dispatch *d;
+	struct state *st;
+	struct rng *rng;
 	struct interact *it;
 	int next_id;
 	const char *chan; /* where suggest() asks */
@@ -35,7 +37,7 @@ run(struct fixture *f, const char *user, const char *line)
 	snprintf(o.chan_key, sizeof(o.chan_key), "discord:" CHANNEL);
 	snprintf(o.user_key, sizeof(o.user_key), "discord:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "u%s", user);
-	dispatch_line(&f->d, &o, line, strlen(line), 1000, r);
+	dispatch_line(f->d, &o, line, strlen(line), 1000, r);
 	assert_false(reply_is_error(r));
 	reply_free(r);
 }
@@ -44,10 +46,12 @@ static int
 setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct interact_opts io = {.d = &f->d};
+	struct interact_opts io = {0};
 
-	f->d.state = state_new();
-	f->d.rng = rng_new_seeded(1);
+	f->st = state_new();
+	f->rng = rng_new_seeded(1);
+	f->d = dispatch_new(&(struct dispatch_opts){.state = f->st, .rng = f->rng});
+	io.d = f->d;
 	f->it = discord_interact_new(&io);
 	f->next_id = 5000;
 	f->chan = CHANNEL;
@@ -67,8 +71,9 @@ teardown(void **state)
 	struct fixture *f = *state;
 
 	discord_interact_free(f->it);
-	state_free(f->d.state);
-	rng_free(f->d.rng);
+	dispatch_free(f->d);
+	state_free(f->st);
+	rng_free(f->rng);
 	free(f);
 	return 0;
 }
@@ -80,6 +85,7 @@ suggest(struct fixture *f, const char *user, const char *data, const char *const
 {
 	char json[2048];
 	struct interact_out out = {0};
+	struct request *req;
 	cJSON *d, *body;
 	const cJSON *choices;
 	size_t n = 0;
@@ -92,7 +98,9 @@ suggest(struct fixture *f, const char *user, const char *data, const char *const
 	    f->next_id++, f->chan, user, strcmp(user, "9") == 0 ? "8" : "0", data);
 	d = cJSON_Parse(json);
 	assert_non_null(d);
-	assert_int_equal(discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &out), 1);
+	assert_int_equal(
+	    discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &out, &req, 0, 0, 0),
+	    INTERACT_ANSWER);
 	body = cJSON_Parse(out.callback_body);
 	choices = cJSON_GetObjectItem(cJSON_GetObjectItem(body, "data"), "choices");
 	while (want[n] != NULL)
@@ -211,10 +219,10 @@ test_no_record_created(void **state)
 	static const char *const none[] = {NULL};
 	static const char *const goblins[] = {"1d4 goblins", "2d4 goblins", NULL};
 	static const char *const sheet[] = {"fungeon sheet", NULL};
-	size_t chans = state_nchannels(f->d.state), users = state_nusers(f->d.state);
+	size_t chans = state_nchannels(f->st), users = state_nusers(f->st);
 	char data[512];
 
-	state_set_loader(f->d.state, broken_load, NULL);
+	state_set_loader(f->st, broken_load, NULL);
 	f->chan = "1300000000000000002";
 	suggest(f, "3",
 	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"sheet\",\"options\":"
@@ -226,8 +234,8 @@ test_no_record_created(void **state)
 	        "{\"name\":\"help\",\"options\":[{\"type\":3,\"name\":\"command\","
 	        "\"value\":\"fungeon she\",\"focused\":true}]}",
 	        sheet);
-	assert_int_equal(state_nchannels(f->d.state), chans);
-	assert_int_equal(state_nusers(f->d.state), users);
+	assert_int_equal(state_nchannels(f->st), chans);
+	assert_int_equal(state_nusers(f->st), users);
 
 	f->chan = "1300000000000000009";
 	suggest(f, "9", data, none);
@@ -235,8 +243,8 @@ test_no_record_created(void **state)
 	        "{\"name\":\"fungeon\",\"options\":[{\"type\":1,\"name\":\"sheet\",\"options\":"
 	        "[{\"type\":3,\"name\":\"who\",\"value\":\"\",\"focused\":true}]}]}",
 	        none);
-	assert_int_equal(state_nchannels(f->d.state), chans);
-	assert_int_equal(state_nusers(f->d.state), users);
+	assert_int_equal(state_nchannels(f->st), chans);
+	assert_int_equal(state_nusers(f->st), users);
 }
 
 int

@@ -26,7 +26,19 @@
 struct run {
 	struct console *c;
 	int eofs;
+	struct dispatch *d;
+	uv_idle_t turn; /* the store in memory answers once a loop turn */
 };
+
+/* A loop turn: the store in memory (no loop of its own) answers what it
+ * holds, as persist does in its idle turn. */
+static void
+turn_cb(uv_idle_t *h)
+{
+	struct run *r = h->data;
+
+	dispatch_poll(r->d);
+}
 
 static void
 on_eof(void *ctx)
@@ -35,13 +47,15 @@ on_eof(void *ctx)
 
 	r->eofs++;
 	console_stop(r->c);
+	uv_close((uv_handle_t *)&r->turn, NULL);
 }
 
 /* Runs a console whose stdin is fd until EOF; returns what it printed. */
 static char *
 run_console(int fd)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "gm", .channel = "t", .ansi = false};
 	char out_path[] = "/tmp/delver-console-XXXXXX";
 	int saved_in = dup(STDIN_FILENO), saved_out = dup(STDOUT_FILENO);
@@ -55,7 +69,11 @@ run_console(int fd)
 	fflush(stdout);
 	assert_true(dup2(fd, STDIN_FILENO) >= 0 && dup2(out, STDOUT_FILENO) >= 0);
 	close(fd);
-	r.c = console_start(&loop, &d, &o, on_eof, &r);
+	r.d = d;
+	uv_idle_init(&loop, &r.turn);
+	r.turn.data = &r;
+	uv_idle_start(&r.turn, turn_cb);
+	r.c = console_start(&loop, d, &o, on_eof, &r);
 	assert_non_null(r.c);
 	uv_run(&loop, UV_RUN_DEFAULT);
 	fflush(stdout);
@@ -67,8 +85,9 @@ run_console(int fd)
 	assert_true(pread(out, text, 4095, 0) > 0);
 	close(out);
 	unlink(out_path);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 	return text;
 }
 
@@ -158,9 +177,10 @@ says(struct console *c, const char *line, const char *want)
 static void
 as_and_channel(void **unused)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "gm", .channel = "t", .echo = true};
-	struct console *c = console_new(&d, &o);
+	struct console *c = console_new(d, &o);
 	bool more;
 	char *text;
 
@@ -187,8 +207,9 @@ as_and_channel(void **unused)
 	assert_true(more);
 	free(text);
 	console_free(c);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 }
 
 /* Control characters never reach the terminal raw: ESC [ A (an arrow key
@@ -197,9 +218,10 @@ as_and_channel(void **unused)
 static void
 control_characters_pictured(void **unused)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "gm", .channel = "t", .echo = true};
-	struct console *c = console_new(&d, &o);
+	struct console *c = console_new(d, &o);
 	bool more;
 	char *text = say(c, "\033[A\x7f", &more);
 
@@ -211,8 +233,9 @@ control_characters_pictured(void **unused)
 	/* A tab is a space. */
 	says(c, "/as\tbob", "gm> /as bob\nYou are now bob.\n");
 	console_free(c);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 }
 
 /* Names go through the sanitiser every label goes through: a right-to-left
@@ -222,9 +245,10 @@ control_characters_pictured(void **unused)
 static void
 names_cleaned(void **unused)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)});
 	struct console_opts o = {.user = "g\u202em", .channel = "t\u2066\u2069", .echo = true};
-	struct console *c = console_new(&d, &o);
+	struct console *c = console_new(d, &o);
 	char line[100], want[800], cleaned[NAME_MAX_LEN], err[256];
 	char *text;
 	bool more;
@@ -257,8 +281,9 @@ names_cleaned(void **unused)
 	assert_int_equal(console_name_clean("--channel", "\xff", 1, cleaned, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "(got bytes that are not UTF-8)."));
 	console_free(c);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 }
 
 int

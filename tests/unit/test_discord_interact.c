@@ -19,6 +19,7 @@
 #include "commands/tables/cmd_table.h"
 #include "commands/procedure/cmd_wander.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/holdstore.h"
 
 static void
 secret_fn(struct invocation *inv, struct reply *out)
@@ -116,20 +117,38 @@ static const struct command *const test_table[] = {
     &cmd_roll,  &cmd_log,  &huge_cmd,   &cmd_table,    NULL};
 
 struct fixture {
-	struct dispatch d;
+	struct state *st;
+	struct rng *rng;
+	struct dispatch *d;
 	struct interact *it;
 	struct interact_out out;
+	int answers; /* requests answered */
 };
+
+/* The answer function of the requests the interaction layer makes: the
+ * answer is rendered into f->out, as the transport renders it. */
+static void
+answered(struct request *req, void *ctx)
+{
+	struct fixture *f = ctx;
+
+	discord_interact_out_clear(&f->out);
+	discord_interact_render(f->it, req, &f->out);
+	request_free(req);
+	f->answers++;
+}
 
 static struct fixture *
 fixture_new(const char *gm_role)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct interact_opts o = {.d = &f->d, .gm_role = gm_role};
+	struct interact_opts o = {.gm_role = gm_role, .answer = answered, .answer_ctx = f};
 
-	f->d.state = state_new();
-	f->d.commands = test_table;
-	f->d.rng = rng_new_seeded(1);
+	f->st = state_new();
+	f->rng = rng_new_seeded(1);
+	f->d = dispatch_new(
+	    &(struct dispatch_opts){.state = f->st, .rng = f->rng, .commands = test_table});
+	o.d = f->d;
 	f->it = discord_interact_new(&o);
 	return f;
 }
@@ -148,24 +167,42 @@ teardown(void **state)
 
 	discord_interact_out_clear(&f->out);
 	discord_interact_free(f->it);
-	state_free(f->d.state);
-	rng_free(f->d.rng);
+	dispatch_free(f->d);
+	state_free(f->st);
+	rng_free(f->rng);
 	free(f);
 	return 0;
 }
 
-/* Feeds one event given as JSON text; returns discord_interact_event's result. */
+/* A request made is submitted and waited on, as the transport's loop
+ * would: its answer is in f->out then (INTERACT_ANSWER returned). */
+static int
+settle(struct fixture *f, int r, struct request *req)
+{
+	int before = f->answers;
+
+	if (r != INTERACT_REQUEST)
+		return r;
+	dispatch_submit(f->d, req);
+	dispatch_poll(f->d);
+	assert_int_equal(f->answers, before + 1);
+	return INTERACT_ANSWER;
+}
+
+/* Feeds one event given as JSON text; returns discord_interact_event's
+ * result, a request's once answered (settle). */
 static int
 feed(struct fixture *f, const char *t, const char *json)
 {
 	cJSON *d = cJSON_Parse(json);
+	struct request *req;
 	int r;
 
 	assert_non_null(d);
 	discord_interact_out_clear(&f->out);
-	r = discord_interact_event(f->it, t, d, 1000, &f->out);
+	r = discord_interact_event(f->it, t, d, 1000, &f->out, &req, 0, 0, 0);
 	cJSON_Delete(d);
-	return r;
+	return settle(f, r, req);
 }
 
 /* An INTERACTION_CREATE in guild 99, channel 1234567890123456789. */
@@ -232,7 +269,7 @@ table_form_and_submit(void **state)
 	                             "{\"name\":\"table\",\"options\":[{\"type\":1,\"name\":"
 	                             "\"set\",\"options\":[{\"type\":3,\"name\":\"name\","
 	                             "\"value\":\"loot\"}]}]}"),
-	                 1);
+	                 INTERACT_ANSWER);
 	j = body(f->out.callback_body);
 	assert_int_equal(cJSON_GetObjectItemCaseSensitive(j, "type")->valueint, 9);
 	d = cJSON_GetObjectItemCaseSensitive(j, "data");
@@ -258,72 +295,38 @@ table_form_and_submit(void **state)
 	                             "[{\"type\":18,\"component\":{\"type\":4,\"custom_id\":"
 	                             "\"entries\",\"value\":\"1-3: a rat\\n4-6: 1d4 "
 	                             "goblins\"}}]}"),
-	                 1);
+	                 INTERACT_ANSWER);
 	assert_message(f->out.callback_body, "Saved the table **loot**: d6, 2 entries.", false);
 	assert_null(f->out.modal_late);
 	/* a form not ours */
 	assert_int_equal(
-	    interaction(f, "802", 5, ALICE, "{\"custom_id\":\"other\",\"components\":[]}"), 1);
+	    interaction(f, "802", 5, ALICE, "{\"custom_id\":\"other\",\"components\":[]}"),
+	    INTERACT_ANSWER);
 	assert_message(f->out.callback_body,
 	               "That form is not one this bot opened; run the command again.", true);
 }
 
-/* A store that holds every change until the test commits it. */
-struct holder {
-	struct state *st;
-	void (*done)(void *dctx, int lost);
-	void *dctx;
-	int later_calls;
-	char callback_path[128];
-	char *callback_body;
-	uint64_t rx_ns, deadline;
-};
-
-static int
-hold_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx)
-{
-	struct holder *h = ctx;
-
-	state_flush(h->st, NULL, NULL, NULL); /* taken by the store */
-	if (done == NULL)
-		return 0;
-	h->done = done;
-	h->dctx = dctx;
-	return 1;
-}
-
-static void
-later(void *ctx, struct interact_out *out, uint64_t rx_ns, uint64_t deadline)
-{
-	struct holder *h = ctx;
-
-	h->later_calls++;
-	snprintf(h->callback_path, sizeof(h->callback_path), "%s", out->callback_path);
-	h->callback_body = out->callback_body;
-	out->callback_body = NULL;
-	h->rx_ns = rx_ns;
-	h->deadline = deadline;
-}
-
+/* A request is held by the store until its commit is over: meanwhile the
+ * event gave what a deferral needs, and the answer comes when the store
+ * says so, with what it made of the change. */
 static void
 test_answer_held_for_the_commit(void **state)
 {
 	struct fixture *f = *state;
-	struct holder h = {.st = f->d.state};
+	struct holdstore h = {.st = f->st};
+	struct request *req;
 	cJSON *d;
 
-	f->d.persist_defer = hold_defer;
-	f->d.persist_ctx = &h;
-	discord_interact_set_later(f->it, later, &h);
+	dispatch_set_store(f->d, &holdstore_ops, &h);
 	d = cJSON_Parse(
 	    "{\"id\":\"1001\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1001\","
 	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
 	    ",\"data\":{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}}");
 	assert_int_equal(
-	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
+	    discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &f->out, &req, 7, 9, 8),
+	    INTERACT_REQUEST);
 	cJSON_Delete(d);
-	/* Nothing to send yet: the answer waits for the commit. What a
-	 * deferral needs meanwhile is there (the reply is public). */
+	/* Nothing to send yet. What a deferral needs is there. */
 	assert_string_equal(f->out.id, "1001");
 	assert_int_equal(f->out.type, 2);
 	assert_string_equal(f->out.callback_path, "/interactions/1001/tok-1001/callback");
@@ -331,63 +334,67 @@ test_answer_held_for_the_commit(void **state)
 	assert_false(f->out.defer_private);
 	assert_null(f->out.callback_body);
 	assert_int_equal(f->out.nfollowups, 0);
-	assert_int_equal(h.later_calls, 0);
-	assert_non_null(h.done);
-	h.done(h.dctx, 1); /* committed, but not durable */
-	assert_int_equal(h.later_calls, 1);
-	assert_string_equal(h.callback_path, "/interactions/1001/tok-1001/callback");
-	assert_int_equal(h.rx_ns, 7);
-	assert_int_equal(h.deadline, 9);
+	dispatch_submit(f->d, req);
+	dispatch_poll(f->d);
+	assert_int_equal(h.n, 1);
+	assert_int_equal(f->answers, 0);
+	/* The command ran: its reply is public. */
+	assert_false(discord_interact_private(h.req[0]));
+	holdstore_commit(&h, 0, REQUEST_NOT_DURABLE); /* committed, but not durable */
+	assert_int_equal(f->answers, 1);
+	assert_string_equal(f->out.callback_path, "/interactions/1001/tok-1001/callback");
+	assert_int_equal(f->out.rx_ns, 7);
+	assert_int_equal(f->out.deadline, 9);
 	assert_message(
-	    h.callback_body,
+	    f->out.callback_body,
 	    "**Alice** is now the GM of this channel.\nWarning: this change could not be "
 	    "saved to disk and may be lost if the bot restarts.",
 	    false);
-	free(h.callback_body);
+	dispatch_set_store(f->d, NULL, NULL);
 }
 
-/* A private reply held for its commit: a deferral of it must be private
- * too; its answer comes ephemeral, not an error. */
+/* A private reply held for its store: once the command ran, its request
+ * tells it is private (a deferral of it is private too); its answer comes
+ * ephemeral, not an error. A refusal known before the command runs (an
+ * expired button) is private at once. */
 static void
 test_held_private_reply_defers_private(void **state)
 {
 	struct fixture *f = *state;
-	struct holder h = {.st = f->d.state};
-	void (*done1)(void *dctx, int lost);
-	void *dctx1;
+	struct holdstore h = {.st = f->st};
+	struct request *req;
 	cJSON *d;
 
-	f->d.persist_defer = hold_defer;
-	f->d.persist_ctx = &h;
-	discord_interact_set_later(f->it, later, &h);
-	/* The GM claim is held (it changed the channel)... */
-	d = cJSON_Parse(
-	    "{\"id\":\"1001\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1001\","
-	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
-	    ",\"data\":{\"name\":\"gm\",\"options\":[{\"name\":\"claim\",\"type\":1}]}}");
-	assert_int_equal(
-	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
-	cJSON_Delete(d);
-	assert_false(f->out.defer_private);
-	done1 = h.done;
-	dctx1 = h.dctx;
-	/* ... so the whisper after it in that channel waits for it. */
+	dispatch_set_store(f->d, &holdstore_ops, &h);
 	d = cJSON_Parse(
 	    "{\"id\":\"1002\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1002\","
 	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
 	    ",\"data\":{\"name\":\"whisper\"}}");
-	discord_interact_out_clear(&f->out);
 	assert_int_equal(
-	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 7, 9, 8), 2);
+	    discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &f->out, &req, 7, 9, 8),
+	    INTERACT_REQUEST);
+	cJSON_Delete(d);
+	assert_false(f->out.defer_private); /* not known before it runs */
+	dispatch_submit(f->d, req);
+	assert_true(discord_interact_private(h.req[0]));
+	holdstore_commit(&h, 0, REQUEST_DONE);
+	assert_int_equal(f->answers, 1);
+	assert_message(f->out.callback_body, "psst", true);
+	discord_interact_out_clear(&f->out);
+	d = cJSON_Parse(
+	    "{\"id\":\"1003\",\"application_id\":\"42\",\"type\":3,\"token\":\"tok-1003\","
+	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
+	    ",\"data\":{\"custom_id\":\"gone\",\"component_type\":2}}");
+	assert_int_equal(
+	    discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &f->out, &req, 7, 9, 8),
+	    INTERACT_REQUEST);
 	cJSON_Delete(d);
 	assert_true(f->out.defer_private);
-	assert_string_equal(f->out.callback_path, "/interactions/1002/tok-1002/callback");
-	done1(dctx1, 0);
-	free(h.callback_body);
-	h.done(h.dctx, 0);
-	assert_int_equal(h.later_calls, 2);
-	assert_message(h.callback_body, "psst", true);
-	free(h.callback_body);
+	dispatch_submit(f->d, req);
+	holdstore_commit(&h, 1, REQUEST_DONE);
+	assert_message(f->out.callback_body, "That button has expired; run the command again.",
+	               true);
+	dispatch_set_store(f->d, NULL, NULL);
 }
 
 /*
@@ -406,29 +413,32 @@ test_shed_touches_no_state(void **state)
 	    "\"member\":" ALICE ",\"data\":{\"name\":\"gm\",\"options\":[{\"name\":"
 	    "\"claim\",\"type\":1}]}}";
 	cJSON *d = cJSON_Parse(json);
-	size_t before = state_nchannels(f->d.state);
+	size_t before = state_nchannels(f->st);
+	struct request *req;
+	int r;
 
 	assert_non_null(d);
 	/* At its deadline: too late. */
-	assert_int_equal(discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out,
-	                                             50, 100, 100),
-	                 3);
-	assert_int_equal(state_nchannels(f->d.state), before);
-	assert_null(state_channel_find(f->d.state, "discord:1234567890123456789"));
-	assert_null(state_user_find(f->d.state, "discord:555"));
+	assert_int_equal(discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &f->out, &req,
+	                                        50, 100, 100),
+	                 INTERACT_SHED);
+	assert_null(req);
+	assert_int_equal(state_nchannels(f->st), before);
+	assert_null(state_channel_find(f->st, "discord:1234567890123456789"));
+	assert_null(state_user_find(f->st, "discord:555"));
 	assert_null(f->out.callback_path);
 	assert_null(f->out.callback_body);
 	assert_int_equal(discord_interact_stats(f->it)->commands, 0);
 	/* Past it, and with the clock far ahead: still nothing. */
-	assert_int_equal(discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out,
-	                                             50, 100, UINT64_MAX),
-	                 3);
-	assert_int_equal(state_nchannels(f->d.state), before);
+	assert_int_equal(discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &f->out, &req,
+	                                        50, 100, UINT64_MAX),
+	                 INTERACT_SHED);
+	assert_int_equal(state_nchannels(f->st), before);
 	/* One nanosecond before it: answered, and the channel has a record. */
-	assert_int_equal(
-	    discord_interact_event_held(f->it, "INTERACTION_CREATE", d, 1000, &f->out, 50, 100, 99),
-	    1);
-	assert_int_equal(state_nchannels(f->d.state), before + 1);
+	r = discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &f->out, &req, 50, 100,
+	                           99);
+	assert_int_equal(settle(f, r, req), INTERACT_ANSWER);
+	assert_int_equal(state_nchannels(f->st), before + 1);
 	assert_message(f->out.callback_body, "**Alice** is now the GM of this channel.", false);
 	/* No deadline (0): never shed. */
 	discord_interact_out_clear(&f->out);
@@ -454,7 +464,7 @@ test_command_reply(void **state)
 	assert_string_equal(f->out.callback_path, "/interactions/1001/tok-1001/callback");
 	assert_message(f->out.callback_body, "**Alice** is now the GM of this channel.", false);
 	assert_null(f->out.followup_path);
-	ch = state_channel_find(f->d.state, "discord:1234567890123456789");
+	ch = state_channel_find(f->st, "discord:1234567890123456789");
 	assert_non_null(ch);
 	assert_string_equal(channel_gm(ch), "discord:555");
 	assert_string_equal(channel_gm_name(ch), "Alice");
@@ -526,9 +536,8 @@ test_dm_and_big_snowflake(void **state)
 	                      "\"type\":1}]}}"),
 	                 1);
 	assert_string_equal(f->out.callback_path, "/interactions/18446744073709551615/t/callback");
-	assert_string_equal(
-	    channel_gm(state_channel_find(f->d.state, "discord:18446744073709551614")),
-	    "discord:9007199254740993");
+	assert_string_equal(channel_gm(state_channel_find(f->st, "discord:18446744073709551614")),
+	                    "discord:9007199254740993");
 	assert_message(f->out.callback_body, "**carol** is now the GM of this channel.", false);
 	/* Ids are keys as numbers: leading zeros do not make another channel,
 	 * user or callback path. */
@@ -540,7 +549,7 @@ test_dm_and_big_snowflake(void **state)
 	                 1);
 	assert_string_equal(f->out.id, "77");
 	assert_string_equal(f->out.callback_path, "/interactions/77/t/callback");
-	assert_string_equal(channel_gm(state_channel_find(f->d.state, "discord:42")), "discord:9");
+	assert_string_equal(channel_gm(state_channel_find(f->st, "discord:42")), "discord:9");
 }
 
 static void
@@ -908,8 +917,8 @@ test_thread_takes_the_parents_seat(void **state)
 	               "The GM here is **Alice**, the GM of the channel this thread belongs to.",
 	               false);
 	/* Its records are its own: the thread's key, not the parent's. */
-	assert_non_null(state_channel_peek(f->d.state, "discord:777"));
-	assert_null(channel_gm(state_channel_peek(f->d.state, "discord:777")));
+	assert_non_null(state_channel_peek(f->st, "discord:777"));
+	assert_null(channel_gm(state_channel_peek(f->st, "discord:777")));
 }
 
 static void
@@ -954,8 +963,8 @@ test_autocomplete(void **state)
 	            "\"value\":\"small\"}]}");
 	assert_choices(f->out.callback_body, NULL, 0);
 	assert_int_equal(discord_interact_stats(f->it)->autocompletes, 4);
-	assert_int_equal(state_nchannels(f->d.state), 0);
-	assert_int_equal(state_nusers(f->d.state), 0);
+	assert_int_equal(state_nchannels(f->st), 0);
+	assert_int_equal(state_nusers(f->st), 0);
 }
 
 /* The id set forgets the oldest ids first and never loses a recent one,

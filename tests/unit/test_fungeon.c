@@ -614,7 +614,13 @@ picks_follow_the_draw(void **unused)
 	assert_int_equal(fungeon_hallway_picks_next(&p), -1);
 	assert_int_equal(
 	    fungeon_hallway_picks_choose(&p, 1, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), -1);
-	assert_string_equal(err, "Every category is chosen for this room already.");
+	assert_string_equal(err,
+	                    "Every category is chosen for this room already: Traps are dan's.");
+	/* play-test 2: dan, given the last one, is told he holds it */
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 3, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), -1);
+	assert_string_equal(err, "dan holds Traps already: the last category left goes to whoever "
+	                         "would choose next, and every category is chosen for this room.");
 
 	d = (struct fungeon_draw){.n = 2, .order = {1, 0}};
 	fungeon_hallway_picks_start(&p, &d);

@@ -326,8 +326,15 @@ bad_input_changes_nothing(void **unused)
 	    {"alice", "/fungeon entrance",
 	     "The entrance is described before a dungeon begins, and the party is in room 1 on "
 	     "floor 1; the next dungeon starts from town."},
-	    {"alice", "/fungeon combat use:goblin/bite",
+	    {"carol", "/fungeon combat use:goblin/bite",
 	     "The monster goblin has no ability 'bite'; its abilities are stab."},
+	    /* play-test 2: whether one directs the monster is asked first */
+	    {"alice", "/fungeon combat use:goblin/bite",
+	     "goblin is carol's to direct: whoever made a monster directs it (the GM may direct "
+	     "any)."},
+	    {"alice", "/fungeon combat use:goblin/none",
+	     "goblin is carol's to direct: whoever made a monster directs it (the GM may direct "
+	     "any)."},
 	    {"alice", "/fungeon combat rat",
 	     "There is no monster 'rat' here; the room's monsters are goblin."},
 	    {"alice", "/fungeon combat targets:Alba",
@@ -377,7 +384,7 @@ thwacko_on_the_trap_player(void **unused)
 	int maker_spans = 0, victim_spans = 0, mk, victim;
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	const struct fungeon_channel *c;
-	char line[80], label[160];
+	char line[160], label[200];
 
 	fgtable_ok(t, "alice", "/fungeon join Alba wizard 2");
 	fgtable_ok(t, "bob", "/fungeon join Brom fighter 2");

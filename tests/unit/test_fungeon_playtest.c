@@ -258,9 +258,9 @@ p5_a_hold_ends_with_its_monster(void **unused)
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	free(fgtable_run(t, "gm", "/gm claim"));
 	text = fgtable_said(t, "gm", "/fungeon adjust spider hits:-6");
-	fgtable_holds(text,
-	              "spider's hits 6 → 0 of 6: defeated.\nAl is free of spider/web: spider is "
-	              "defeated.\n");
+	fgtable_holds(
+	    text, "spider's hits 6 → 0 of 6: defeated.\nAl is free of spider/web's hold: spider is "
+	          "defeated.\n");
 	free(text);
 	assert_int_equal(c->m[0].neffects, 0);
 	text = fgtable_said(t, "al", "/fungeon sheet");
@@ -269,8 +269,9 @@ p5_a_hold_ends_with_its_monster(void **unused)
 	/* a hold left over from a monster already dead ends before it is rolled */
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	text = fgtable_said(t, "al", "/fungeon combat");
-	fgtable_holds(text, "1. Continuous monster features\nAl is free of spider/web: spider is "
-	                    "defeated.\n2. ");
+	fgtable_holds(text,
+	              "1. Continuous monster features\nAl is free of spider/web's hold: spider is "
+	              "defeated.\n2. ");
 	assert_null(strstr(text, "held"));
 	free(text);
 	fgtable_free(t);

@@ -191,6 +191,170 @@ d5_joining_a_dungeon_under_way(void **unused)
 	fgtable_free(t);
 }
 
+/* Docs 3: names are limited in characters, as the manual says, whatever
+ * their bytes: 13 Å (26 bytes) make a name, 24 of them too, 25 do not; a
+ * type is 16 characters, a class 40. */
+static void
+o3_names_count_characters(void **unused)
+{
+	static const char *const too_long =
+	    "A Fungeoneer's name is 1 to 24 characters with no spaces or : , > / \" #.";
+	struct fgtable *t = fgtable_new(43);
+	char *text;
+
+	(void)unused;
+	text = fgtable_said(t, "al", "/fungeon join ÅÅÅÅÅÅÅÅÅÅÅÅÅ fighter 2");
+	assert_string_equal(text, "al joins as ÅÅÅÅÅÅÅÅÅÅÅÅÅ, level 2 fighter: 10 hits, class "
+	                          "bonus 1, 0 XP.\n");
+	free(text);
+	fgtable_fails_unchanged(t, "bo", "/fungeon join ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ fighter 2",
+	                        too_long);
+	fgtable_fails_unchanged(t, "bo", "/fungeon join Bo fighter 2 type:ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ",
+	                        "A class type is one word of 1 to 16 characters (fire, frost, "
+	                        "poison) with no spaces or : , > / \" #.");
+	fgtable_fails_unchanged(t, "bo",
+	                        "/fungeon join Bo \"Ålder Puddle Thumper of the Seventh Swamp "
+	                        "Guild\" 2",
+	                        "A class is at most 40 characters (Drazzorian Puddle Thumper "
+	                        "fits); this one has 47.");
+	fgtable_ok(t, "bo",
+	           "/fungeon join ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ \"Ålder Puddle Thumper\" 2 "
+	           "type:ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ");
+	fgtable_free(t);
+}
+
+/* Docs 5: "monster/none" in a combat turn's use: is read as in orders:
+ * the monster uses no ability this turn (it still fights); and whether the
+ * invoker directs the monster is asked before its abilities are looked
+ * at. */
+static void
+o5_a_monster_uses_none_in_its_turn(void **unused)
+{
+	static const char *const m[] = {
+	    "/fungeon monster add spider level 6 ability bite annoy 2 pain 1 type fangs", NULL};
+	struct fgtable *t = fgtable_new(45);
+	char *text;
+
+	(void)unused;
+	fgtable_three(t, m);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:spider/none",
+	                        "spider is cy's to direct: whoever made a monster directs it (the "
+	                        "GM may direct any).");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:spider/bit",
+	                        "spider is cy's to direct: whoever made a monster directs it (the "
+	                        "GM may direct any).");
+	text = fgtable_said(t, "cy", "/fungeon combat use:spider/none");
+	fgtable_holds(text, "\n2. Special abilities\nNone.\n3. Painful conflict\n");
+	fgtable_holds(text, "\nspider deals ");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Usability 2: a defeated monster's hold ends, but the continuous damage
+ * of the same ability goes on as a trap's does (line 177: it works like
+ * the trap feature), and the line says so rather than "free of" it all. */
+static void
+u2_a_hold_ends_its_damage_goes_on(void **unused)
+{
+	struct fungeon_effect e = {.from = FUNGEON_FROM_MONSTER,
+	                           .source = "hag/curse",
+	                           .maker = "console:al",
+	                           .annoy = 2,
+	                           .pain = 1,
+	                           .type = "hex"};
+	struct fgtable *t = fgtable_new(52);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 31,
+	                       "/fungeon monster add hag level 6 ability curse annoy 2 pain 1 hold "
+	                       "continuous type hex");
+	c = fgtable_fungeon(t);
+	e.kind = FUNGEON_EFFECT_HOLD;
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	e.kind = FUNGEON_EFFECT_DAMAGE;
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "gm", "/gm claim");
+	free(text);
+	text = fgtable_said(t, "gm", "/fungeon adjust hag hits:-18");
+	fgtable_holds(text, "\nAl is free of hag/curse's hold: hag is defeated. Its continuous "
+	                    "damage goes on until a successful Annoy roll or magic ends it.\n");
+	free(text);
+	assert_int_equal(c->m[0].neffects, 1);
+	assert_int_equal(c->m[0].effects[0].kind, FUNGEON_EFFECT_DAMAGE);
+	fgtable_free(t);
+}
+
+/* Usability 3: a death in a combat turn's first step (continuous damage)
+ * says what a death says elsewhere: out until the next hallway, and where
+ * the treasure stays; in the hallway's step 3, that it lies in the room
+ * ahead (the Ruling on dying in a hallway). */
+static void
+u3_a_death_by_continuous_damage_says_what_follows(void **unused)
+{
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "rat/bite",
+	                           .annoy = 30,
+	                           .pain = 30,
+	                           .type = "teeth"};
+	struct fgtable *t = fgtable_new(56);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
+	c = fgtable_fungeon(t);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	c->m[0].hits = 1;
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
+	                    "and Al's treasure stays here to plunder.\n");
+	free(text);
+	fgtable_free(t);
+
+	t = fgtable_new(54);
+	fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
+	c = fgtable_fungeon(t);
+	e.from = FUNGEON_FROM_TRAP;
+	snprintf(e.source, sizeof(e.source), "pit");
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	c->m[0].hits = 1;
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	fgtable_holds(text, "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
+	                    "and Al's treasure lies in the room ahead, to plunder.\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Usability 4: after the whole party fell, no button offers the next
+ * combat turn, and the party's line does not count the dead as levels of
+ * 0. */
+static void
+u4_after_a_total_party_kill(void **unused)
+{
+	struct fgtable *t = fgtable_new(55);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 30, "/fungeon monster add rat level 30");
+	c = fgtable_fungeon(t);
+	c->m[0].hits = 1;
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al dies!");
+	assert_null(strstr(text, "Next combat turn"));
+	free(text);
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "\nNo Fungeoneer lives (no Party Min, Max or Total) · floor 30 · XP "
+	                    "rule: table.\n");
+	assert_null(strstr(text, "Min 0"));
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -200,6 +364,11 @@ main(void)
 	    cmocka_unit_test(d3_the_held_roll_but_deal_nothing),
 	    cmocka_unit_test(d4_continuous_damage_needs_pain_dice),
 	    cmocka_unit_test(d5_joining_a_dungeon_under_way),
+	    cmocka_unit_test(o3_names_count_characters),
+	    cmocka_unit_test(o5_a_monster_uses_none_in_its_turn),
+	    cmocka_unit_test(u2_a_hold_ends_its_damage_goes_on),
+	    cmocka_unit_test(u3_a_death_by_continuous_damage_says_what_follows),
+	    cmocka_unit_test(u4_after_a_total_party_kill),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

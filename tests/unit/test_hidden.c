@@ -80,7 +80,8 @@ static const char *const platform_names[] = {"console", "irc", "discord"};
 /* One platform's session on a fresh state. */
 struct world {
 	enum platform kind;
-	struct dispatch d;
+	struct dispatch *d;
+	struct interact_out out; /* a Discord request's answer (answered) */
 	struct console *con;
 	struct config_irc cfg;
 	struct irc_conn *c;
@@ -141,6 +142,18 @@ static void
 irc_line(struct world *w, const char *line)
 {
 	irc_conn_receive(w->c, line, strlen(line), 5000);
+	dispatch_poll(w->d); /* a loop turn: the commands' answers */
+}
+
+/* A Discord request's answer, rendered as the transport renders it. */
+static void
+answered(struct request *req, void *ctx)
+{
+	struct world *w = ctx;
+
+	discord_interact_out_clear(&w->out);
+	discord_interact_render(w->it, req, &w->out);
+	request_free(req);
 }
 
 /* The user ids of the Discord members. */
@@ -181,11 +194,11 @@ world_new(enum platform kind, bool open)
 
 	w->kind = kind;
 	w->open = open;
-	w->d.state = state_new();
-	w->d.rng = rng_new_seeded(26);
+	w->d =
+	    dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(26)});
 	switch (kind) {
 	case CONSOLE:
-		w->con = console_new(&w->d, &co);
+		w->con = console_new(w->d, &co);
 		break;
 	case IRC:
 		w->cfg.network = "net";
@@ -197,7 +210,7 @@ world_new(enum platform kind, bool open)
 		w->cfg.prefix = "!";
 		w->cfg.formatting = false;
 		w->c = irc_conn_new(&w->cfg, NULL, &irc_hooks, w);
-		w->b = irc_bot_new(&w->d, &w->cfg, w->c);
+		w->b = irc_bot_new(w->d, &w->cfg, w->c);
 		irc_conn_link_up(w->c, 5000);
 		irc_line(w, ":irc.test 001 delver :Welcome");
 		irc_line(w, ":delver!~d@h JOIN #walk");
@@ -207,7 +220,7 @@ world_new(enum platform kind, bool open)
 		ircdrain(w->c, 5000);
 		break;
 	case DISCORD:
-		io = (struct interact_opts){.d = &w->d};
+		io = (struct interact_opts){.d = w->d, .answer = answered, .answer_ctx = w};
 		w->it = discord_interact_new(&io);
 		break;
 	case NPLATFORMS:
@@ -216,12 +229,12 @@ world_new(enum platform kind, bool open)
 	buf_init(&sink, 1 << 20);
 	for (int i = 0; setup[i] != NULL && (setup_lines < 0 || i < setup_lines); i++) {
 		if (reseed)
-			rng_seed(w->d.rng, 2000 + (uint64_t)i * 7919);
+			rng_seed(dispatch_rng(w->d), 2000 + (uint64_t)i * 7919);
 		if (!open || strcmp(setup[i], "tension mode hidden") != 0)
 			setup_line(w, setup[i], setup_seen != NULL ? setup_seen : &sink);
 	}
 	if (reseed)
-		rng_seed(w->d.rng, 4242);
+		rng_seed(dispatch_rng(w->d), 4242);
 	run_line(w, "bob", "gmroll 1d20+7 # Nightjar", &sink);
 	buf_free(&sink);
 	return w;
@@ -238,8 +251,10 @@ world_free(struct world *w)
 		irc_conn_free(w->c);
 	if (w->it != NULL)
 		discord_interact_free(w->it);
-	state_free(w->d.state);
-	rng_free(w->d.rng);
+	discord_interact_out_clear(&w->out);
+	state_free(dispatch_state(w->d));
+	rng_free(dispatch_rng(w->d));
+	dispatch_free(w->d);
 	free(w);
 }
 
@@ -275,6 +290,7 @@ irc_run(struct world *w, const char *who, const char *line, struct buf *seen)
 
 	snprintf(msg, sizeof(msg), ":%s!%s@h PRIVMSG #walk :!%s", who, who, line);
 	irc_conn_receive(w->c, msg, strlen(msg), 5000);
+	dispatch_poll(w->d); /* a loop turn: the command's answer */
 	out = ircdrain(w->c, 5000);
 	for (p = out; *p != '\0';) {
 		const char *end = strstr(p, "\r\n");
@@ -333,6 +349,7 @@ static void
 discord_event(struct world *w, const char *who, int type, cJSON *data, struct buf *seen)
 {
 	struct interact_out out = {0};
+	struct request *req;
 	cJSON *ev = cJSON_CreateObject(), *member, *user;
 	char id[32], token[40];
 
@@ -351,13 +368,18 @@ discord_event(struct world *w, const char *who, int type, cJSON *data, struct bu
 	cJSON_AddStringToObject(member, "permissions", "0");
 	cJSON_AddArrayToObject(member, "roles");
 	cJSON_AddItemToObject(ev, "data", data);
-	if (discord_interact_event(w->it, "INTERACTION_CREATE", ev, 1700000000, &out) == 1) {
+	if (discord_interact_event(w->it, "INTERACTION_CREATE", ev, 1700000000, &out, &req, 0, 0,
+	                           0) == INTERACT_REQUEST) {
 		bool player = !public_only(who);
 
-		if (out.callback_body != NULL)
-			discord_body(out.callback_body, player, seen);
-		for (size_t i = 0; i < out.nfollowups; i++)
-			discord_body(out.followups[i], player, seen);
+		/* Its road, and the loop turn that answers it. */
+		dispatch_submit(w->d, req);
+		dispatch_poll(w->d);
+		if (w->out.callback_body != NULL)
+			discord_body(w->out.callback_body, player, seen);
+		for (size_t i = 0; i < w->out.nfollowups; i++)
+			discord_body(w->out.followups[i], player, seen);
+		discord_interact_out_clear(&w->out);
 	}
 	discord_interact_out_clear(&out);
 	cJSON_Delete(ev);
@@ -430,7 +452,7 @@ run_line(struct world *w, const char *who, const char *line, struct buf *seen)
 		snprintf(o.user_key, sizeof(o.user_key), "discord:%s", discord_id(who));
 		snprintf(o.user_name, sizeof(o.user_name), "%s", who);
 		r = reply_new();
-		dispatch_line(&w->d, &o, line, strlen(line), 1700000000, r);
+		dispatch_line(w->d, &o, line, strlen(line), 1700000000, r);
 		reply_free(r);
 		break;
 	case NPLATFORMS:

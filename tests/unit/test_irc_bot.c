@@ -21,9 +21,13 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
+#include "commands/core/memstore.h"
+#include "tests/unit/helpers/holdstore.h"
 
 static char *channels[] = {"#a", "#B"};
 
+/* A line from the server, and the answers of the commands it carried
+ * (a loop turn's worth: the store in memory answers when polled). */
 static void
 feed(struct ircfix *f, const char *line)
 {
@@ -50,11 +54,12 @@ setup(void **state)
 	f->cfg.flood_interval_ms = 0;
 	f->cfg.prefix = "!";
 	f->cfg.formatting = true;
-	f->d.state = state_new();
-	f->d.rng = rng_new_seeded(1);
+	f->st = state_new();
+	f->rng = rng_new_seeded(1);
+	f->d = dispatch_new(&(struct dispatch_opts){.state = f->st, .rng = f->rng});
 	f->now = 5000;
 	f->c = irc_conn_new(&f->cfg, NULL, &ircfix_hooks, f);
-	f->b = irc_bot_new(&f->d, &f->cfg, f->c);
+	f->b = irc_bot_new(f->d, &f->cfg, f->c);
 	irc_conn_link_up(f->c, f->now);
 	feed(f, ":irc.test 001 delver :Welcome");
 	feed(f, ":delver!~d@127.0.0.1 JOIN #a");
@@ -97,9 +102,9 @@ test_prefix_commands_in_channels(void **state)
 	                    "PRIVMSG #b :Nobody is GM here yet; !gm claim makes you the GM.\r\n");
 	feed(f, ":Alice!a@h PRIVMSG #A :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #A :You are already the GM here.\r\n");
-	assert_non_null(state_channel_find(f->d.state, "irc:net:#a"));
-	assert_non_null(state_channel_find(f->d.state, "irc:net:#b"));
-	assert_null(state_channel_find(f->d.state, "irc:net:#A"));
+	assert_non_null(state_channel_find(f->st, "irc:net:#a"));
+	assert_non_null(state_channel_find(f->st, "irc:net:#b"));
+	assert_null(state_channel_find(f->st, "irc:net:#A"));
 	/* !r is !roll (one line on IRC). */
 	feed(f, ":alice!a@h PRIVMSG #a :!r 7 # sneak");
 	assert_memory_equal(out(f), "PRIVMSG #a :alice: \x1dsneak\x0f · ",
@@ -223,7 +228,7 @@ test_private_messages(void **state)
 	assert_string_equal(out(f), "PRIVMSG alice :\x02"
 	                            "alice\x0f is now the GM of this "
 	                            "channel.\r\n");
-	assert_non_null(state_channel_find(f->d.state, "irc:net:~alice!a@h"));
+	assert_non_null(state_channel_find(f->st, "irc:net:~alice!a@h"));
 	/* Unknown words are answered in private. */
 	feed(f, ":alice!a@h PRIVMSG delver :hello");
 	expect = "NOTICE alice :\x03"
@@ -240,12 +245,12 @@ test_private_messages(void **state)
 	feed(f, ":stranger!s@h PRIVMSG delver :roll 1d6");
 	expect = "PRIVMSG stranger :stranger rolls";
 	assert_memory_equal(out(f), expect, strlen(expect));
-	assert_null(state_channel_peek(f->d.state, "irc:net:~stranger!s@h"));
-	assert_null(state_user_peek(f->d.state, "irc:net:~stranger!s@h"));
+	assert_null(state_channel_peek(f->st, "irc:net:~stranger!s@h"));
+	assert_null(state_user_peek(f->st, "irc:net:~stranger!s@h"));
 	feed(f, ":stranger!s@h PRIVMSG delver :log");
 	assert_string_equal(out(f), "PRIVMSG stranger :A private conversation with delver keeps no "
 	                            "log of its rolls.\r\n");
-	assert_null(state_channel_peek(f->d.state, "irc:net:~stranger!s@h"));
+	assert_null(state_channel_peek(f->st, "irc:net:~stranger!s@h"));
 }
 
 static void
@@ -300,12 +305,11 @@ test_account_identity(void **state)
 	                            "04\x02\x02"
 	                            "al2 is already the GM here; "
 	                            "they can !gm release first.\x0f\r\n");
-	assert_string_equal(channel_gm(state_channel_find(f->d.state, "irc:net:#a")),
-	                    "irc:net:alice");
+	assert_string_equal(channel_gm(state_channel_find(f->st, "irc:net:#a")), "irc:net:alice");
 	/* (A user record is kept only when it holds something: a style.) */
 	feed(f, ":alice!x@evil PRIVMSG #a :!thwacko style red");
 	out(f);
-	assert_non_null(state_user_find(f->d.state, "irc:net:~alice!x@evil"));
+	assert_non_null(state_user_find(f->st, "irc:net:~alice!x@evil"));
 }
 
 /* On an rfc7613 network channel and user keys fold Unicode: fullwidth and
@@ -327,15 +331,14 @@ test_rfc7613_keys(void **state)
 	assert_string_equal(out(f),
 	                    "PRIVMSG #\xef\xbc\xa5\xcc\x81t\xc3\xa9 :You are already the GM "
 	                    "here.\r\n");
-	assert_non_null(state_channel_find(f->d.state, "irc:net:#\xc3\xa9t\xc3\xa9"));
-	assert_string_equal(
-	    channel_gm(state_channel_find(f->d.state, "irc:net:#\xc3\xa9t\xc3\xa9")),
-	    "irc:net:~\xc3\xa9lodie!e@h");
-	assert_null(state_user_find(f->d.state, "irc:net:~\xc3\x89lodie!e@h"));
+	assert_non_null(state_channel_find(f->st, "irc:net:#\xc3\xa9t\xc3\xa9"));
+	assert_string_equal(channel_gm(state_channel_find(f->st, "irc:net:#\xc3\xa9t\xc3\xa9")),
+	                    "irc:net:~\xc3\xa9lodie!e@h");
+	assert_null(state_user_find(f->st, "irc:net:~\xc3\x89lodie!e@h"));
 	/* Not UTF-8: folded as ASCII, a key of its own. */
 	feed(f, ":Z\xff!z@h PRIVMSG #\xc3\xa9t\xc3\xa9 :!thwacko style red");
 	out(f);
-	assert_non_null(state_user_find(f->d.state, "irc:net:~z\xff!z@h"));
+	assert_non_null(state_user_find(f->st, "irc:net:~z\xff!z@h"));
 }
 
 static void
@@ -664,7 +667,7 @@ test_nick_identity(void **state)
 
 	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
 	out(f);
-	assert_string_equal(channel_gm(state_channel_find(f->d.state, "irc:net:#a")),
+	assert_string_equal(channel_gm(state_channel_find(f->st, "irc:net:#a")),
 	                    "irc:net:~alice!a@host.example");
 	/* A nick change keeps the seat, and so does a second one. */
 	feed(f, ":alice!a@host.example NICK :alice_");
@@ -695,7 +698,7 @@ test_nick_identity(void **state)
 	feed(f, ":bob!b@h NICK :bob_");
 	feed(f, ":bob_!z@other PRIVMSG #a :!gm claim");
 	assert_memory_equal(out(f), "NOTICE bob_ :", 13);
-	assert_null(state_user_find(f->d.state, "irc:net:~bob!z@other"));
+	assert_null(state_user_find(f->st, "irc:net:~bob!z@other"));
 }
 
 /* formatting = no, or a channel in plain_channels: the same text without
@@ -836,49 +839,21 @@ test_undo(void **state)
 	            "undone here.\r\n"); /* short: one IRC line */
 }
 
-/* A store that holds each reply until the test commits it. */
-struct holder {
-	struct state *st;
-	void (*done[4])(void *dctx, int lost);
-	void *dctx[4];
-	int n;
-};
-
-static int
-count_one(struct channel *ch, void *ctx)
-{
-	return 0;
-}
-
-static int
-hold_defer(void *ctx, const char *chan_key, void (*done)(void *dctx, int lost), void *dctx)
-{
-	struct holder *h = ctx;
-
-	state_flush(h->st, count_one, NULL, NULL);
-	assert_true(h->n < 4);
-	h->done[h->n] = done;
-	h->dctx[h->n] = dctx;
-	h->n++;
-	return 1;
-}
-
 static void
 test_reply_held_until_committed(void **state)
 {
 	struct ircfix *f = *state;
-	struct holder h = {.st = f->d.state};
+	struct holdstore h = {.st = f->st};
 
-	f->d.persist_defer = hold_defer;
-	f->d.persist_ctx = &h;
+	dispatch_set_store(f->d, &holdstore_ops, &h);
 	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
 	feed(f, ":bob!b@h PRIVMSG #a :!gm");
 	assert_int_equal(h.n, 2);
 	assert_string_equal(out(f), ""); /* nothing before the commit */
-	h.done[0](h.dctx[0], 0);
+	holdstore_commit(&h, 0, REQUEST_DONE);
 	assert_string_equal(out(f), "PRIVMSG #a :\x02"
 	                            "a\xe2\x80\x8dlice\x0f is now the GM of this channel.\r\n");
-	h.done[1](h.dctx[1], 0);
+	holdstore_commit(&h, 1, REQUEST_DONE);
 	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
 	                            "a\xe2\x80\x8dlice\x0f.\r\n");
 	/* A reply still held when the bot goes is dropped, not sent. */
@@ -886,8 +861,9 @@ test_reply_held_until_committed(void **state)
 	assert_int_equal(h.n, 3);
 	irc_bot_free(f->b);
 	f->b = NULL;
-	h.done[2](h.dctx[2], 0);
+	holdstore_commit(&h, 2, REQUEST_DONE);
 	assert_string_equal(out(f), "");
+	dispatch_set_store(f->d, NULL, NULL);
 }
 
 /* A command as a version before the nick!user@host binding ran it: the
@@ -902,7 +878,7 @@ legacy_run(struct ircfix *f, const char *line)
 	snprintf(o.chan_key, sizeof(o.chan_key), "irc:net:#a");
 	snprintf(o.user_key, sizeof(o.user_key), "irc:net:alice");
 	snprintf(o.user_name, sizeof(o.user_name), "alice");
-	dispatch_line(&f->d, &o, line, strlen(line), f->now, r);
+	dispatch_line(f->d, &o, line, strlen(line), f->now, r);
 	reply_free(r);
 }
 
@@ -933,10 +909,10 @@ note_user(struct user *u, void *ctx)
 static void
 assert_adopted(struct ircfix *f)
 {
-	struct channel *ch = state_channel_find(f->d.state, "irc:net:#a");
+	struct channel *ch = state_channel_find(f->st, "irc:net:#a");
 	const struct fungeon_channel *c = fungeon_channel_peek(ch);
 	const struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
-	const struct user *u = state_user_find(f->d.state, new_key);
+	const struct user *u = state_user_find(f->st, new_key);
 
 	assert_string_equal(channel_gm(ch), new_key);
 	assert_int_equal(fungeon_channel_member_of(c, new_key), 0);
@@ -945,10 +921,10 @@ assert_adopted(struct ircfix *f)
 	assert_true(rc == NULL || rollchan_find(rc, legacy_key, "fireball") == NULL);
 	assert_non_null(u);
 	assert_non_null(user_saved_find(u, "fireball"));
-	assert_int_equal(user_nsaved(state_user_find(f->d.state, legacy_key)), 0);
+	assert_int_equal(user_nsaved(state_user_find(f->st, legacy_key)), 0);
 	assert_non_null(user_style(u));
 	assert_string_equal(user_style(u)->mark, "AL");
-	assert_null(user_style(state_user_find(f->d.state, legacy_key)));
+	assert_null(user_style(state_user_find(f->st, legacy_key)));
 }
 
 /* Records made under the legacy key (GM seat, Fungeoneer, Thwack-O style,
@@ -959,17 +935,20 @@ static void
 test_legacy_key_adopted(void **state)
 {
 	struct ircfix *f = *state;
+	struct memstore m;
 
 	legacy_run(f, "gm claim");
 	legacy_run(f, "fungeon join Alba wizard 2");
 	legacy_run(f, "thwacko style red AL");
 	legacy_run(f, "save fireball 8d6");
-	assert_null(state_user_find(f->d.state, new_key));
+	assert_null(state_user_find(f->st, new_key));
 
 	/* The adoption is made durable with the command: the channel, the new
 	 * user record and the emptied legacy one. */
-	f->d.persist_channel = note_channel;
-	f->d.persist_user = note_user;
+	memstore_init(&m, f->st);
+	m.chan_fn = note_channel;
+	m.user_fn = note_user;
+	dispatch_set_store(f->d, &memstore_ops, &m);
 	persisted[0] = '\0';
 	feed(f, ":alice!a@Host.example PRIVMSG #a :!gm claim");
 	assert_string_equal(out(f), "PRIVMSG #a :You are already the GM here.\r\n");
@@ -985,7 +964,9 @@ test_legacy_key_adopted(void **state)
 	out(f);
 	assert_adopted(f);
 	/* (no record at all: a user is kept only for what it holds) */
-	assert_null(state_user_find(f->d.state, "irc:net:~alice!x@evil.example"));
+	assert_null(state_user_find(f->st, "irc:net:~alice!x@evil.example"));
+	dispatch_set_store(f->d, NULL, NULL);
+	memstore_clear(&m);
 }
 
 /* An undo step made under the legacy key is the adopting player's own. */

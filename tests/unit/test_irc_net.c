@@ -25,7 +25,9 @@
 
 struct fixture {
 	uv_loop_t loop;
-	struct dispatch d;
+	struct state *st;
+	struct rng *rng;
+	struct dispatch *d;
 	struct config_irc cfg;
 	struct irc_timing t;
 };
@@ -36,8 +38,9 @@ setup(void **state)
 	struct fixture *f = xcalloc(1, sizeof(*f));
 
 	assert_int_equal(uv_loop_init(&f->loop), 0);
-	f->d.state = state_new();
-	f->d.rng = rng_new_seeded(1);
+	f->st = state_new();
+	f->rng = rng_new_seeded(1);
+	f->d = dispatch_new(&(struct dispatch_opts){.state = f->st, .rng = f->rng});
 	config_irc_init(&f->cfg, "test");
 	f->cfg.nick = xstrdup("delver");
 	f->cfg.host = xstrdup("127.0.0.1");
@@ -59,8 +62,9 @@ teardown(void **state)
 		uv_run(&f->loop, UV_RUN_NOWAIT);
 	assert_int_equal(uv_loop_close(&f->loop), 0);
 	config_irc_clear(&f->cfg);
-	state_free(f->d.state);
-	rng_free(f->d.rng);
+	dispatch_free(f->d);
+	state_free(f->st);
+	rng_free(f->rng);
 	free(f);
 	return 0;
 }
@@ -84,7 +88,7 @@ static void
 test_drain_and_stop_complete_from_the_loop(void **state)
 {
 	struct fixture *f = *state;
-	struct irc_net *n = irc_net_new(&f->loop, &f->d, &f->cfg, &f->t);
+	struct irc_net *n = irc_net_new(&f->loop, f->d, &f->cfg, &f->t);
 	int drained = 0, done = 0;
 
 	/* Not connected: nothing to write, yet drained waits for the loop. */
@@ -197,7 +201,7 @@ connect_over(struct fixture *f, const char *ip, int family)
 	free(f->cfg.host);
 	f->cfg.host = xstrdup(ip);
 	f->cfg.port = port;
-	n = irc_net_new(&f->loop, &f->d, &f->cfg, &f->t);
+	n = irc_net_new(&f->loop, f->d, &f->cfg, &f->t);
 	irc_net_start(n);
 	run_until(&f->loop, &s.hung_up, 1);
 	assert_int_equal(s.family, family);
@@ -281,7 +285,7 @@ test_connect_timeout(void **state)
 	}
 	f->cfg.port = ntohs(a.sin_port);
 	f->t.connect = 300;
-	n = irc_net_new(&f->loop, &f->d, &f->cfg, &f->t);
+	n = irc_net_new(&f->loop, f->d, &f->cfg, &f->t);
 	irc_net_start(n);
 	timed_out = run_until_logged(&f->loop, "no answer within 0.3 s");
 	irc_net_stop(n, "bye", count, &done);
@@ -311,7 +315,7 @@ test_tls_handshake_timeout(void **state)
 	f->cfg.tls = true;
 	f->cfg.tls_verify = false;
 	f->t.handshake = 300;
-	n = irc_net_new(&f->loop, &f->d, &f->cfg, &f->t);
+	n = irc_net_new(&f->loop, f->d, &f->cfg, &f->t);
 	irc_net_start(n);
 	timed_out = run_until_logged(&f->loop, "the TLS handshake did not finish within 0.3 s");
 	irc_net_stop(n, "bye", count, &done);

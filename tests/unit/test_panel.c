@@ -23,16 +23,14 @@
 #include "commands/panel/panel_state.h"
 #include "rules/base/rng.h"
 
-static struct dispatch d;
+static struct dispatch *d;
 static struct reply *last;
 
 static int
 setup(void **unused)
 {
 	(void)unused;
-	memset(&d, 0, sizeof(d));
-	d.state = state_new();
-	d.rng = rng_new_seeded(7);
+	d = dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(7)});
 	last = NULL;
 	return 0;
 }
@@ -40,10 +38,14 @@ setup(void **unused)
 static int
 teardown(void **unused)
 {
+	struct state *st = dispatch_state(d);
+	struct rng *rng = dispatch_rng(d);
+
 	(void)unused;
 	reply_free(last);
-	state_free(d.state);
-	rng_free(d.rng);
+	dispatch_free(d);
+	state_free(st);
+	rng_free(rng);
 	return 0;
 }
 
@@ -66,7 +68,7 @@ run(const char *user, const char *line)
 	origin_of(&o, user);
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 0, last);
+	dispatch_line(d, &o, line, strlen(line), 0, last);
 	return last;
 }
 
@@ -102,7 +104,7 @@ text_of(enum reply_audience a)
 static struct channel *
 table(void)
 {
-	return state_channel(d.state, "console:table");
+	return state_channel(dispatch_state(d), "console:table");
 }
 
 static void
@@ -280,7 +282,7 @@ placed(const char *message, const char *was)
 	if (was != NULL && registry_bind(&inv, "was", was, r) < 0)
 		fail_msg("bind: %s", reply_error_text(r));
 	origin_of(&o, "delver");
-	dispatch_invocation(&d, &o, &inv, 0, r);
+	dispatch_invocation(d, &o, &inv, 0, r);
 	reply_free(last);
 	last = r;
 	return r;

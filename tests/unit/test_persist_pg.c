@@ -55,7 +55,8 @@ struct bot {
 	uv_loop_t loop;
 	uv_timer_t keepalive; /* persistence's own timers do not keep a loop alive */
 	struct state *st;
-	struct dispatch d;
+	struct rng *rng;
+	struct dispatch *d;
 	struct persist *p;
 };
 
@@ -81,15 +82,15 @@ bot_open(void)
 	uv_timer_init(&b->loop, &b->keepalive);
 	uv_timer_start(&b->keepalive, keepalive_cb, 5, 5);
 	b->st = state_new();
-	b->d.state = b->st;
-	b->d.rng = rng_new_seeded(1);
+	b->rng = rng_new_seeded(1);
+	b->d = dispatch_new(&(struct dispatch_opts){.state = b->st, .rng = b->rng});
 	be = store_open(&b->loop, &so, err, sizeof(err));
 	if (be == NULL)
 		fail_msg("store_open: %s", err);
 	b->p = persist_open_backend(&b->loop, b->st, &o, be, err, sizeof(err));
 	if (b->p == NULL)
 		fail_msg("persist_open_backend: %s", err);
-	persist_attach(b->p, &b->d);
+	dispatch_set_store(b->d, &persist_store_ops, b->p);
 	return b;
 }
 
@@ -97,19 +98,21 @@ static void
 bot_close(struct bot *b)
 {
 	persist_close(b->p);
+	dispatch_free(b->d);
 	uv_close((uv_handle_t *)&b->keepalive, NULL);
 	uv_run(&b->loop, UV_RUN_DEFAULT);
 	assert_int_equal(uv_loop_close(&b->loop), 0);
 	state_free(b->st);
-	rng_free(b->d.rng);
+	rng_free(b->rng);
 	tmpdir_remove(b->dir);
 	free(b);
 }
 
 static void
-set_true(void *ctx, struct reply *r)
+set_true(struct request *req, void *ctx)
 {
 	*(bool *)ctx = true;
+	request_free(req); /* its reply is the pending one's */
 }
 
 /* A command started as a transport starts it: its reply is held until its
@@ -126,6 +129,7 @@ start_in(struct bot *b, struct pending *pr, const char *user, const char *name, 
          const char *parent, const char *line)
 {
 	struct origin o = {.platform = "console"};
+	struct request *req;
 
 	pr->r = reply_new();
 	pr->ready = false;
@@ -134,25 +138,17 @@ start_in(struct bot *b, struct pending *pr, const char *user, const char *name, 
 		snprintf(o.parent_key, sizeof(o.parent_key), "console:%s", parent);
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", name);
-	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r, set_true,
-	                        &pr->ready))
-		pr->ready = true;
+	req = request_new(&o, (int64_t)time(NULL), set_true, &pr->ready);
+	request_use_reply(req, pr->r);
+	request_set_line(req, line, strlen(line));
+	dispatch_submit(b->d, req);
 }
 
 static void
 start_named(struct bot *b, struct pending *pr, const char *user, const char *name, const char *chan,
             const char *line)
 {
-	struct origin o = {.platform = "console"};
-
-	pr->r = reply_new();
-	pr->ready = false;
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", name);
-	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), pr->r, set_true,
-	                        &pr->ready))
-		pr->ready = true;
+	start_in(b, pr, user, name, chan, NULL, line);
 }
 
 static void
@@ -435,10 +431,11 @@ struct ordered {
 };
 
 static void
-ordered_done(void *ctx, struct reply *r)
+ordered_done(struct request *req, void *ctx)
 {
 	struct ordered *o = ctx;
 
+	request_free(req); /* its reply is the pending one's */
 	o->pr.ready = true;
 	o->order = ++order_seq;
 }
@@ -448,6 +445,7 @@ start_ordered(struct bot *b, struct ordered *od, const char *user, const char *c
               const char *line)
 {
 	struct origin o = {.platform = "console"};
+	struct request *req;
 
 	od->pr.r = reply_new();
 	od->pr.ready = false;
@@ -455,9 +453,10 @@ start_ordered(struct bot *b, struct ordered *od, const char *user, const char *c
 	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	if (dispatch_line_async(&b->d, &o, line, strlen(line), (int64_t)time(NULL), od->pr.r,
-	                        ordered_done, od))
-		ordered_done(od, od->pr.r);
+	req = request_new(&o, (int64_t)time(NULL), ordered_done, od);
+	request_use_reply(req, od->pr.r);
+	request_set_line(req, line, strlen(line));
+	dispatch_submit(b->d, req);
 }
 
 /* Two commands in a row for a channel being read: one read of it, and they

@@ -19,15 +19,17 @@
 #include "commands/procedure/procedure_state.h"
 #include "rules/base/rng.h"
 
-static struct dispatch d;
+static struct dispatch *d;
+static struct state *st;
+static struct rng *rng;
 static struct reply *last;
 
 static int
 setup(void **unused)
 {
-	memset(&d, 0, sizeof(d));
-	d.state = state_new();
-	d.rng = rng_new_seeded(99);
+	st = state_new();
+	rng = rng_new_seeded(99);
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	last = NULL;
 	return 0;
 }
@@ -36,8 +38,9 @@ static int
 teardown(void **unused)
 {
 	reply_free(last);
-	state_free(d.state);
-	rng_free(d.rng);
+	dispatch_free(d);
+	state_free(st);
+	rng_free(rng);
 	return 0;
 }
 
@@ -54,7 +57,7 @@ run_in(const char *chan, const char *user, const char *line)
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 0, last);
+	dispatch_line(d, &o, line, strlen(line), 0, last);
 	return last;
 }
 
@@ -67,7 +70,7 @@ run(const char *user, const char *line)
 static char *
 state_text(const char *chan)
 {
-	struct channel *ch = state_channel(d.state, chan);
+	struct channel *ch = state_channel(st, chan);
 	cJSON *o = procedure_state_mod.save(procedure_state_of(ch));
 	char *t = cJSON_PrintUnformatted(o);
 
@@ -134,14 +137,18 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "wander hallway",
 	        "procedure must be one of corridor, rest, classic, tension");
 	refused("gm", "wander rest exits:0",
-	        "A resting check needs a way in for the monsters: exits must be from 1 to 20.");
-	refused("gm", "wander tension exits:21", "Exits must be a whole number from 0 to 20");
+	        "A resting check needs a way in for the monsters: exits must be from 1 to 20 "
+	        "(got 0).");
+	refused("gm", "wander tension exits:21",
+	        "A tension check takes exits from 0 (a sealed room) to 20 (got 21).");
+	refused("gm", "wander tension exits:1000", "Exits must be a whole number from 0 to 999");
 	refused("gm", "wander tension tension:11", "Tension must be a whole number from 1 to 10");
 	refused("gm", "wander classic chance:7-in-6", "7-in-6 is not a chance");
 	refused("gm", "wander classic chance:lots", "'lots' is not a chance");
 	refused("gm", "wander corridor chance:2", "chance is for the classic check only");
-	refused("gm", "wander corridor exits:2", "exits is for the rest and tension checks only");
-	refused("gm", "wander rest tension:3", "tension is for the tension check only");
+	refused("gm", "wander corridor exits:2",
+	        "Exits count for the rest and tension checks only");
+	refused("gm", "wander rest tension:3", "The tension option is for the tension check only");
 	refused("gm", "wander default retreat", "procedure must be one of corridor, rest");
 	refused("gm", "wander default rest chance:2", "chance is for the classic check only");
 	refused("gm", "wander retreat 0 a:1", "Floor must be a whole number from 1 to 20");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "commands/core/dispatch.h"
+#include "commands/core/memstore.h"
 #include "commands/dice/rollchan.h"
 #include "rules/base/rng.h"
 
@@ -176,6 +177,27 @@ choices_are_canonical(void **state)
 	assert_ptr_equal(f->inv.path[2], &set_subs[0]);
 }
 
+/* A value the next option cannot take goes to the next one that can: a
+ * word past a number to the text, a number past a choice to the number;
+ * a word that is no choice stays a slip. */
+static void
+values_go_where_they_fit(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "room set paint red shiny"), 0);
+	assert_false(invocation_has(&f->inv, "coats"));
+	assert_string_equal(invocation_str(&f->inv, "note"), "shiny");
+	invocation_clear(&f->inv);
+	assert_int_equal(parse(f, "say hi there"), 0);
+	assert_string_equal(invocation_str(&f->inv, "text"), "hi there");
+	invocation_clear(&f->inv);
+	/* a number past the colour is the coats: the colour is still asked */
+	assert_int_equal(parse(f, "room set paint 2"), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "Colour is missing; usage: /room set paint <red|green> [coats] [note]");
+}
+
 static void
 expect_error(struct fixture *f, const char *line, const char *msg)
 {
@@ -195,8 +217,8 @@ errors_say_what_is_allowed(void **state)
 	expect_error(f, "room set paint red 4",
 	             "Coats must be a whole number from 1 to 3 (got '4'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
-	expect_error(f, "room set paint red x",
-	             "Coats must be a whole number from 1 to 3 (got 'x'); usage: /room set paint "
+	expect_error(f, "room set paint red x y",
+	             "Coats must be a whole number from 1 to 3 (got 'y'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
 	expect_error(f, "room set paint red 1 elevenbytes",
 	             "Note may be at most 10 bytes (got 11); usage: /room set paint <red|green> "
@@ -272,6 +294,37 @@ persist(struct channel *ch, void *ctx)
 	return fail_persist ? -1 : 0;
 }
 
+/* The store of a dispatcher made with persistence counted (tdispatch). */
+static struct memstore counted;
+
+/* A dispatcher over o's fresh state (and RNG, if any); with count set,
+ * the channel records its commands touch are handed to persist(). */
+static struct dispatch *
+tdispatch(struct dispatch_opts o, bool count)
+{
+	struct dispatch *d = dispatch_new(&o);
+
+	if (count) {
+		memstore_init(&counted, o.state);
+		counted.chan_fn = persist;
+		dispatch_set_store(d, &memstore_ops, &counted);
+	}
+	return d;
+}
+
+/* Frees d with its state and RNG. */
+static void
+tfree(struct dispatch *d)
+{
+	struct state *st = dispatch_state(d);
+	struct rng *rng = dispatch_rng(d);
+
+	dispatch_free(d);
+	memstore_clear(&counted);
+	state_free(st);
+	rng_free(rng);
+}
+
 static void
 run(struct dispatch *d, const char *user, bool admin, const char *line, struct reply *out)
 {
@@ -288,50 +341,52 @@ run(struct dispatch *d, const char *user, bool admin, const char *line, struct r
 static void
 gm_only_is_enforced(void **state)
 {
-	struct dispatch d = {.state = state_new(), .commands = table};
+	struct dispatch *d =
+	    tdispatch((struct dispatch_opts){.state = state_new(), .commands = table}, false);
 	struct reply *out = reply_new();
 	struct channel *ch;
 
 	ran = 0;
-	run(&d, "bob", false, "/secret", out);
+	run(d, "bob", false, "/secret", out);
 	assert_int_equal(ran, 0);
 	assert_string_equal(reply_error_text(out), "Only the GM can do that, and nobody is GM here "
 	                                           "yet; /gm claim makes you the GM.");
-	ch = state_channel(d.state, "test:chan");
+	ch = state_channel(dispatch_state(d), "test:chan");
 	channel_set_gm(ch, "test:alice", "Alice");
-	run(&d, "bob", false, "secret", out);
+	run(d, "bob", false, "secret", out);
 	assert_int_equal(ran, 0);
 	assert_string_equal(reply_error_text(out),
 	                    "Only the GM can do that here; the GM is Alice.");
 	/* a GM-only node deep in the path is enforced too */
-	run(&d, "bob", false, "room set wipe", out);
+	run(d, "bob", false, "room set wipe", out);
 	assert_int_equal(ran, 0);
-	run(&d, "alice", false, "room set wipe", out);
+	run(d, "alice", false, "room set wipe", out);
 	assert_int_equal(ran, 1);
 	/* platform admins act as GM */
-	run(&d, "carol", true, "secret", out);
+	run(d, "carol", true, "secret", out);
 	assert_int_equal(ran, 2);
 	reply_free(out);
-	state_free(d.state);
+	tfree(d);
 }
 
 static void
 touched_records_are_persisted_before_reply(void **state)
 {
-	struct dispatch d = {.state = state_new(), .commands = table, .persist_channel = persist};
+	struct dispatch *d =
+	    tdispatch((struct dispatch_opts){.state = state_new(), .commands = table}, true);
 	struct reply *out = reply_new();
 	char *text;
 
 	persisted = fail_persist = 0;
-	run(&d, "alice", true, "say hi", out);
+	run(d, "alice", true, "say hi", out);
 	assert_int_equal(persisted, 0); /* nothing changed, nothing written */
-	run(&d, "alice", true, "secret", out);
+	run(d, "alice", true, "secret", out);
 	assert_int_equal(persisted, 1);
 	text = reply_plain(out);
 	assert_string_equal(text, "changed\n");
 	free(text);
 	fail_persist = 1;
-	run(&d, "alice", true, "secret", out);
+	run(d, "alice", true, "secret", out);
 	assert_int_equal(persisted, 2);
 	text = reply_plain(out);
 	assert_string_equal(text,
@@ -339,64 +394,65 @@ touched_records_are_persisted_before_reply(void **state)
 	                    "be lost if the bot restarts.\n");
 	free(text);
 	reply_free(out);
-	state_free(d.state);
+	tfree(d);
 }
 
 static void
 bad_bytes_are_refused(void **state)
 {
-	struct dispatch d = {.state = state_new(), .commands = table};
+	struct dispatch *d =
+	    tdispatch((struct dispatch_opts){.state = state_new(), .commands = table}, false);
 	struct reply *out = reply_new();
 	struct origin o = {.platform = "test", .chan_key = "c", .user_key = "u", .user_name = "u"};
 	char big[2002];
 
 	ran = 0;
-	dispatch_line(&d, &o, "say a\0b", 7, 0, out);
+	dispatch_line(d, &o, "say a\0b", 7, 0, out);
 	assert_string_equal(reply_error_text(out),
 	                    "That message contains a NUL byte; send plain text.");
 	reply_clear(out);
-	dispatch_line(&d, &o, "say \xc3\x28", 6, 0, out);
+	dispatch_line(d, &o, "say \xc3\x28", 6, 0, out);
 	assert_string_equal(reply_error_text(out),
 	                    "That message is not valid UTF-8 text; send plain text.");
 	reply_clear(out);
 	memset(big, 'a', sizeof(big));
-	dispatch_line(&d, &o, big, 2001, 0, out);
+	dispatch_line(d, &o, big, 2001, 0, out);
 	assert_string_equal(
 	    reply_error_text(out),
 	    "That message is 2001 bytes long; a command may be at most 2000 bytes.");
 	reply_clear(out);
-	dispatch_line(&d, &o, "say \x01", 5, 0, out);
+	dispatch_line(d, &o, "say \x01", 5, 0, out);
 	assert_true(reply_is_error(out));
 	assert_int_equal(ran, 0);
-	assert_int_equal(state_nchannels(d.state), 0);
+	assert_int_equal(state_nchannels(dispatch_state(d)), 0);
 	reply_free(out);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* Game state made by a command that changed nothing is not kept. */
 static void
 read_only_commands_keep_no_game_state(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
 	struct reply *out = reply_new();
 	struct channel *ch;
 
-	run(&d, "alice", false, "/tension", out);
-	run(&d, "alice", false, "/fungeon party", out);
-	run(&d, "alice", false, "/turn", out);
-	ch = state_channel_find(d.state, "test:chan");
+	run(d, "alice", false, "/tension", out);
+	run(d, "alice", false, "/fungeon party", out);
+	run(d, "alice", false, "/turn", out);
+	ch = state_channel_find(dispatch_state(d), "test:chan");
 	assert_non_null(ch);
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		assert_null(channel_mod_peek(ch, (enum chanmod_id)i));
 	/* a change keeps the state it made */
-	run(&d, "alice", true, "/tension raise combat", out);
+	run(d, "alice", true, "/tension raise combat", out);
 	assert_false(reply_is_error(out));
 	assert_non_null(channel_mod_peek(ch, CHANMOD_TENSION));
-	run(&d, "alice", false, "/tension", out);
+	run(d, "alice", false, "/tension", out);
 	assert_non_null(channel_mod_peek(ch, CHANMOD_TENSION));
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* A label with a right-to-left override before "+ 0 = 14" would show the
@@ -404,19 +460,19 @@ read_only_commands_keep_no_game_state(void **state)
 static void
 roll_label_cannot_reorder_the_total(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
 	struct reply *out = reply_new();
 	char *plain;
 
-	run(&d, "alice", false, "/roll 1d20[\xE2\x80\xAE] + 0 # \xE2\x81\xA7x\xE2\x80\x8B\xC2\x85y",
+	run(d, "alice", false, "/roll 1d20[\xE2\x80\xAE] + 0 # \xE2\x81\xA7x\xE2\x80\x8B\xC2\x85y",
 	    out);
 	assert_false(reply_is_error(out));
 	plain = reply_plain(out);
 	assert_string_equal(plain, "alice rolls x y\n1d20[] + 0: [15]  + 0 = 15\n");
 	free(plain);
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* /r is /roll; a slip in a command, subcommand or choice names the word
@@ -436,36 +492,36 @@ shortcuts_and_suggestions(void **state)
 	    /* Too far from anything, or as close to two: no guess. */
 	    {"/zzz", "Unknown command 'zzz'; the commands are "},
 	};
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
 	struct reply *out = reply_new();
 	char *plain;
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		run(&d, "alice", true, t[i].line, out);
+		run(d, "alice", true, t[i].line, out);
 		assert_true(reply_is_error(out));
 		if (strncmp(reply_error_text(out), t[i].error, strlen(t[i].error)) != 0)
 			fail_msg("%s: got \"%s\"", t[i].line, reply_error_text(out));
 	}
-	run(&d, "alice", false, "/r 2d6 # fire", out);
+	run(d, "alice", false, "/r 2d6 # fire", out);
 	assert_false(reply_is_error(out));
 	plain = reply_plain(out);
 	assert_string_equal(plain, "alice rolls fire\n2d6: [5, 4] = 9\n");
 	free(plain);
-	run(&d, "alice", true, "/tension raise 2 # noise", out);
+	run(d, "alice", true, "/tension raise 2 # noise", out);
 	assert_false(reply_is_error(out));
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "Tension raised 1 → 3 (+2): noise."));
 	free(plain);
 	/* A word that is a value of the default subcommand stays one. */
-	run(&d, "alice", false, "/hazard delving", out);
+	run(d, "alice", false, "/hazard delving", out);
 	assert_false(reply_is_error(out));
 	assert_string_equal(registry_suggest("tabel", (const char *const[]){"table", "cable"}, 2),
 	                    "table");
 	assert_null(registry_suggest("tble", (const char *const[]){"table", "tale"}, 2));
 	assert_null(registry_suggest("x", (const char *const[]){"roll"}, 1));
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* adv and dis double the plain d20 and keep the better or the worse;
@@ -473,31 +529,32 @@ shortcuts_and_suggestions(void **state)
 static void
 advantage_and_naturals(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
 	struct reply *out = reply_new();
 	int n20 = 0, n1 = 0;
 	char *plain;
 
-	run(&d, "alice", false, "/roll 1d20+5 adv # attack", out);
+	run(d, "alice", false, "/roll 1d20+5 adv # attack", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "alice rolls attack\n2d20kh1 + 5: [15, 11] + 5 = 20\n");
 	free(plain);
 	assert_string_equal(reply_msg(out, REPLY_CHANNEL)->buttons[0].action,
 	                    "roll 1d20+5 adv # attack");
-	run(&d, "alice", false, "/r 3 + D20 DIS", out);
+	run(d, "alice", false, "/r 3 + D20 DIS", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "alice rolls\n3 + 2d20kl1: 3 + [12, 8] = 11\n");
 	free(plain);
-	run(&d, "alice", false, "/roll 2d6 adv", out);
+	run(d, "alice", false, "/roll 2d6 adv", out);
 	assert_string_equal(reply_error_text(out), "Adv rolls a plain d20 twice and this roll has "
 	                                           "none; write it as in 1d20+5 adv.");
-	run(&d, "alice", false, "/roll 11d20 dis", out);
+	run(d, "alice", false, "/roll 11d20 dis", out);
 	assert_true(reply_is_error(out));
 	/* "advantage" is not the word adv: the dice engine refuses it. */
-	run(&d, "alice", false, "/roll d20 advantage", out);
+	run(d, "alice", false, "/roll d20 advantage", out);
 	assert_true(reply_is_error(out));
 	for (int i = 0; i < 200; i++) {
-		run(&d, "alice", false, i % 2 == 0 ? "/roll d20+4" : "/roll d20+d4", out);
+		run(d, "alice", false, i % 2 == 0 ? "/roll d20+4" : "/roll d20+d4", out);
 		plain = reply_plain(out);
 		if (i % 2 == 1)
 			assert_null(strstr(plain, "Natural"));
@@ -513,8 +570,7 @@ advantage_and_naturals(void **state)
 	assert_int_equal(n20, 1);
 	assert_int_equal(n1, 5);
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* /log shows the channel's last rolls, newest first, never a private one;
@@ -523,49 +579,49 @@ advantage_and_naturals(void **state)
 static void
 roll_log_and_settings(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
 	struct reply *out = reply_new();
 	struct channel *ch;
 	char *plain;
 
-	run(&d, "alice", false, "/log", out);
+	run(d, "alice", false, "/log", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "No rolls here yet; /roll rolls dice (private and secret rolls "
 	                           "are not in this log).\n");
 	free(plain);
-	run(&d, "alice", false, "/roll d20+2 # attack", out);
-	run(&d, "bob", false, "/roll d20 private:true", out);
-	run(&d, "bob", false, "/r 3x 2d6; 1", out);
-	run(&d, "alice", false, "/log", out);
+	run(d, "alice", false, "/roll d20+2 # attack", out);
+	run(d, "bob", false, "/roll d20 private:true", out);
+	run(d, "bob", false, "/r 3x 2d6; 1", out);
+	run(d, "alice", false, "/log", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "The last 2 rolls here, newest first\n"
 	                           "  just now | bob | 3x 2d6; 1 | 7, 6, 4, 1\n"
 	                           "  just now | alice | 1d20 + 2 # attack | 17\n");
 	free(plain);
 	for (int i = 0; i < 30; i++)
-		run(&d, "alice", false, "/roll 1", out);
-	ch = state_channel_find(d.state, "test:chan");
+		run(d, "alice", false, "/roll 1", out);
+	ch = state_channel_find(dispatch_state(d), "test:chan");
 	assert_int_equal(((struct rollchan *)channel_mod_peek(ch, CHANMOD_ROLL))->nlog,
 	                 ROLLCHAN_LOG_MAX);
-	run(&d, "bob", false, "/settings natural off", out);
+	run(d, "bob", false, "/settings natural off", out);
 	assert_true(reply_is_error(out));
-	run(&d, "alice", true, "/settings natural off", out);
+	run(d, "alice", true, "/settings natural off", out);
 	assert_false(reply_is_error(out));
 	for (int i = 0; i < 60; i++) {
-		run(&d, "alice", false, "/roll d20", out);
+		run(d, "alice", false, "/roll d20", out);
 		plain = reply_plain(out);
 		assert_null(strstr(plain, "Natural"));
 		free(plain);
 	}
-	run(&d, "alice", false, "/settings", out);
+	run(d, "alice", false, "/settings", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain,
 	                    "Natural 20 and 1 marks on a lone d20: off.\nCompact output: off.\n"
 	                    "GM: /settings natural on or off, /settings compact on or off.\n");
 	free(plain);
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* Counts the lines of the plain reply that start with prefix. */
@@ -585,22 +641,23 @@ lines_with(const char *plain, const char *prefix)
 static void
 compact_output(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
 	struct reply *out = reply_new();
 	char *plain;
 
-	run(&d, "gm", true, "/hazard roll", out);
+	run(d, "gm", true, "/hazard roll", out);
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "  "), 4); /* four rows not rolled */
 	assert_int_equal(lines_with(plain, "> "), 1);
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
-	run(&d, "bob", false, "/settings compact on", out);
+	run(d, "bob", false, "/settings compact on", out);
 	assert_true(reply_is_error(out));
-	run(&d, "gm", true, "/settings compact on", out);
+	run(d, "gm", true, "/settings compact on", out);
 	assert_false(reply_is_error(out));
 	for (int i = 0; i < 3; i++) {
-		run(&d, "gm", true, "/hazard roll", out);
+		run(d, "gm", true, "/hazard roll", out);
 		plain = reply_plain(out);
 		/* No table: the Rolled line says what the row said, and opens
 		 * with the heading. */
@@ -613,18 +670,18 @@ compact_output(void **state)
 	}
 	/* A roll is one line, who rolls first; repeats one line each; no
 	 * button. */
-	run(&d, "gm", true, "/roll 1d20+5 # attack", out);
+	run(d, "gm", true, "/roll 1d20+5 # attack", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "gm rolls attack · 1d20 + 5: [14] + 5 = 19\n");
 	assert_int_equal(reply_msg(out, REPLY_CHANNEL)->nbuttons, 0);
 	free(plain);
-	run(&d, "gm", true, "/roll 2d6", out);
+	run(d, "gm", true, "/roll 2d6", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "gm rolls 2d6: [1, 1] = 2\n");
 	free(plain);
 	/* A natural 20 or 1 closes the roll's line. */
 	for (int i = 0; i < 100; i++) {
-		run(&d, "gm", true, "/roll 1d20", out);
+		run(d, "gm", true, "/roll 1d20", out);
 		plain = reply_plain(out);
 		if (strstr(plain, "Natural") != NULL)
 			break;
@@ -635,34 +692,33 @@ compact_output(void **state)
 	assert_true(strcmp(plain, "gm rolls 1d20: [20] = 20 · Natural 20!\n") == 0 ||
 	            strcmp(plain, "gm rolls 1d20: [1] = 1 · Natural 1.\n") == 0);
 	free(plain);
-	run(&d, "gm", true, "/roll 2x d4; d6 # both", out);
+	run(d, "gm", true, "/roll 2x d4; d6 # both", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain,
 	                    "gm rolls both · 2x 1d4\n 1: [4] = 4\n 2: [3] = 3\n1d6: [4] = 4\n");
 	free(plain);
-	run(&d, "gm", true, "/hazard show", out); /* the whole table stays here */
+	run(d, "gm", true, "/hazard show", out); /* the whole table stays here */
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "  "), 5);
 	free(plain);
 	/* A turn with light, then dark again: the Darkness line is new once
 	 * more in the next turn's footer. */
-	run(&d, "gm", true, "/light add candle", out);
-	run(&d, "gm", true, "/rest", out);
+	run(d, "gm", true, "/light add candle", out);
+	run(d, "gm", true, "/rest", out);
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 0);
 	free(plain);
-	run(&d, "gm", true, "/light out all", out);
-	run(&d, "gm", true, "/rest", out);
+	run(d, "gm", true, "/light out all", out);
+	run(d, "gm", true, "/rest", out);
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
-	run(&d, "gm", true, "/rest", out);
+	run(d, "gm", true, "/rest", out);
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 0);
 	free(plain);
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* Saved rolls: a player's own and the channel's (the GM's), rolled by
@@ -670,91 +726,91 @@ compact_output(void **state)
 static void
 saved_rolls(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(1)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
 	struct reply *out = reply_new();
 	char *plain, line[64];
 
-	run(&d, "alice", false, "/save fireball 8d6 # fire", out);
+	run(d, "alice", false, "/save fireball 8d6 # fire", out);
 	assert_false(reply_is_error(out));
-	run(&d, "alice", false, "/roll fireball +2", out);
+	run(d, "alice", false, "/roll fireball +2", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain,
 	                    "alice rolls fire\n8d6 + 2: [5, 4, 4, 3, 5, 1, 1, 3] + 2 = 28\n");
 	free(plain);
-	run(&d, "alice", false, "/r Fireball # big", out);
+	run(d, "alice", false, "/r Fireball # big", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "alice rolls big\n8d6: [6, 4, 6, 6, 6, 5, 4, 6] = 43\n");
 	free(plain);
 	/* Bob has no fireball; the channel's is everyone's, a player's wins. */
-	run(&d, "bob", false, "/roll fireball", out);
+	run(d, "bob", false, "/roll fireball", out);
 	assert_string_equal(reply_error_text(out),
 	                    "'fireball' is neither dice nor a saved roll "
 	                    "here; /saved list lists the saved rolls, /help roll "
 	                    "the notation.");
-	run(&d, "bob", false, "/save fireball 1 channel:true", out);
+	run(d, "bob", false, "/save fireball 1 channel:true", out);
 	assert_string_equal(reply_error_text(out), "Only the GM saves or deletes the channel's "
 	                                           "rolls; save your own without channel:true.");
-	run(&d, "gm", true, "/save fireball 1 channel:true", out);
+	run(d, "gm", true, "/save fireball 1 channel:true", out);
 	assert_false(reply_is_error(out));
-	run(&d, "bob", false, "/roll fireball", out);
+	run(d, "bob", false, "/roll fireball", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "bob rolls\n1: 1 = 1\n");
 	free(plain);
-	run(&d, "alice", false, "/saved show fireball", out);
+	run(d, "alice", false, "/saved show fireball", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "fireball = 8d6 # fire (yours)\n");
 	free(plain);
 	/* Names that could read as dice, and rolls that do not parse. */
-	run(&d, "alice", false, "/save d6 1d6", out);
+	run(d, "alice", false, "/save d6 1d6", out);
 	assert_true(reply_is_error(out));
-	run(&d, "alice", false, "/save adv 1d6", out);
+	run(d, "alice", false, "/save adv 1d6", out);
 	assert_true(reply_is_error(out));
-	run(&d, "alice", false, "/save atk 1d20+5 adv", out);
+	run(d, "alice", false, "/save atk 1d20+5 adv", out);
 	assert_false(reply_is_error(out));
-	run(&d, "alice", false, "/roll atk # sword", out);
+	run(d, "alice", false, "/roll atk # sword", out);
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "alice rolls sword\n2d20kh1 + 5: ["));
 	free(plain);
-	run(&d, "alice", false, "/roll atk +2", out);
+	run(d, "alice", false, "/roll atk +2", out);
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "alice rolls\n2d20kh1 + 5 + 2: ["));
 	free(plain);
 	/* Its adv stays with its own roll in a ';' list. */
-	run(&d, "alice", false, "/roll atk +2; 2d6 # both", out);
+	run(d, "alice", false, "/roll atk +2; 2d6 # both", out);
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "alice rolls both\n2d20kh1 + 5 + 2: ["));
 	assert_non_null(strstr(plain, "\n2d6: ["));
 	free(plain);
-	run(&d, "alice", false, "/save big 1d20 adv + 2", out);
+	run(d, "alice", false, "/save big 1d20 adv + 2", out);
 	assert_string_equal(reply_error_text(out),
 	                    "The word 'adv' at column 6 must come last in its roll (before any ';' "
 	                    "or '# label'), as in 1d20+5 adv; 2d6.");
-	run(&d, "alice", false, "/saved delete atk", out);
-	run(&d, "alice", false, "/save x2 1d6+", out);
+	run(d, "alice", false, "/saved delete atk", out);
+	run(d, "alice", false, "/save x2 1d6+", out);
 	assert_string_equal(reply_error_text(out),
 	                    "That roll does not parse: expected a number or dice after '+' at "
 	                    "column 5.");
 	/* A player's own are bounded across channels. */
 	for (int i = 0; i < USER_SAVED_MAX - 1; i++) {
 		snprintf(line, sizeof(line), "/save r%d %d", i, i);
-		run(&d, "alice", false, line, out);
+		run(d, "alice", false, line, out);
 		assert_false(reply_is_error(out));
 	}
-	run(&d, "alice", false, "/save one-more 1", out);
+	run(d, "alice", false, "/save one-more 1", out);
 	assert_string_equal(reply_error_text(out),
 	                    "You may keep at most 50 saved rolls; delete one with /saved delete "
 	                    "NAME first.");
-	run(&d, "alice", false, "/saved delete fireball", out);
+	run(d, "alice", false, "/saved delete fireball", out);
 	assert_false(reply_is_error(out));
-	run(&d, "alice", false, "/save one-more 1", out);
+	run(d, "alice", false, "/save one-more 1", out);
 	assert_false(reply_is_error(out));
-	run(&d, "alice", false, "/roll fireball", out); /* the channel's now */
+	run(d, "alice", false, "/roll fireball", out); /* the channel's now */
 	plain = reply_plain(out);
 	assert_string_equal(plain, "alice rolls\n1: 1 = 1\n");
 	free(plain);
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* Compact output folds an empty step of a Fungeon hallway or combat turn
@@ -762,24 +818,25 @@ saved_rolls(void **state)
 static void
 compact_folds_empty_steps(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(2)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(2)}, false);
 	struct reply *out = reply_new();
 	char *plain;
 
-	run(&d, "gm", true, "/fungeon join Alba wizard 3", out);
-	run(&d, "gm", true, "/fungeon hallway", out);
+	run(d, "gm", true, "/fungeon join Alba wizard 3", out);
+	run(d, "gm", true, "/fungeon hallway", out);
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "\n1. Replacements\nNone.\n2. Level-ups\nNone.\n"));
 	free(plain);
-	run(&d, "gm", true, "/fungeon monster add goblin level 3", out);
-	run(&d, "gm", true, "/fungeon enter waive:true", out);
-	run(&d, "gm", true, "/fungeon combat goblin", out);
+	run(d, "gm", true, "/fungeon monster add goblin level 3", out);
+	run(d, "gm", true, "/fungeon enter waive:true", out);
+	run(d, "gm", true, "/fungeon combat goblin", out);
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "1. Continuous monster features\nNone.\n2. Special "
 	                              "abilities\nNone.\n3. Painful conflict\nAlba (gm): "));
 	free(plain);
-	run(&d, "gm", true, "/settings compact on", out);
-	run(&d, "gm", true, "/fungeon combat goblin", out);
+	run(d, "gm", true, "/settings compact on", out);
+	run(d, "gm", true, "/fungeon combat goblin", out);
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "1. Continuous monster features: none.\n2. Special "
 	                              "abilities: none.\n3. Painful conflict\n  1 | "));
@@ -788,8 +845,7 @@ compact_folds_empty_steps(void **state)
 	assert_null(strstr(plain, "Alba (gm): "));
 	free(plain);
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* Compact output: a source lit with /light (not in a turn's footer), or a
@@ -797,33 +853,33 @@ compact_folds_empty_steps(void **state)
 static void
 compact_darkness_after_light(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(3)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(3)}, false);
 	struct reply *out = reply_new();
 	char *plain;
 
-	run(&d, "gm", true, "/settings compact on", out);
-	run(&d, "gm", true, "/hazard roll", out);
+	run(d, "gm", true, "/settings compact on", out);
+	run(d, "gm", true, "/hazard roll", out);
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
-	run(&d, "gm", true, "/light add torch", out);
-	run(&d, "gm", true, "/turn advance 7", out);
+	run(d, "gm", true, "/light add torch", out);
+	run(d, "gm", true, "/turn advance 7", out);
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, ": Torch #1 burns out.\n"));
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
-	run(&d, "gm", true, "/hazard roll", out);
+	run(d, "gm", true, "/hazard roll", out);
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 0);
 	free(plain);
-	run(&d, "gm", true, "/turn reset", out);
-	run(&d, "gm", true, "/hazard roll", out);
+	run(d, "gm", true, "/turn reset", out);
+	run(d, "gm", true, "/hazard roll", out);
 	plain = reply_plain(out);
 	assert_int_equal(lines_with(plain, "Darkness:"), 1);
 	free(plain);
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 /* Compact output: a turn, a wandering check and an Annoy roll start on
@@ -832,12 +888,13 @@ compact_darkness_after_light(void **state)
 static void
 compact_headings(void **state)
 {
-	struct dispatch d = {.state = state_new(), .rng = rng_new_seeded(3)};
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(3)}, false);
 	struct reply *out = reply_new();
 	char *plain;
 
-	run(&d, "gm", true, "/settings compact on", out);
-	run(&d, "gm", true, "/hazard roll", out);
+	run(d, "gm", true, "/settings compact on", out);
+	run(d, "gm", true, "/hazard roll", out);
 	assert_null(reply_msg(out, REPLY_CHANNEL)->title);
 	plain = reply_plain(out);
 	assert_string_equal(
@@ -847,15 +904,15 @@ compact_headings(void **state)
 	           "danger (darkvision sees darkness as dim light); /light add lights a source.\n"
 	           "Turn 1 (10 min in the dungeon); 1 turn since the last rest.\n");
 	free(plain);
-	run(&d, "gm", true, "/rest hazard:false", out);
+	run(d, "gm", true, "/rest hazard:false", out);
 	assert_null(reply_msg(out, REPLY_CHANNEL)->title);
 	plain = reply_plain(out);
 	assert_string_equal(
 	    plain, "Rest: turn 2 · The party rests this turn: the rest clock starts again.\n"
 	           "Turn 2 (20 min in the dungeon); 0 turns since the last rest.\n");
 	free(plain);
-	run(&d, "gm", true, "/light add torch", out);
-	run(&d, "gm", true, "/turn advance 7", out);
+	run(d, "gm", true, "/light add torch", out);
+	run(d, "gm", true, "/turn advance 7", out);
 	plain = reply_plain(out);
 	assert_string_equal(
 	    plain, "7 turns pass without a hazard roll · Turn 7: Torch #1 has 1 turn left: it goes "
@@ -870,17 +927,17 @@ compact_headings(void **state)
 	           "danger (darkvision sees darkness as dim light); /light add lights a source.\n"
 	           "Turn 9 (1 h 30 min in the dungeon); 7 turns since the last rest.\n");
 	free(plain);
-	run(&d, "gm", true, "/wander check tension exits:2", out);
+	run(d, "gm", true, "/wander check tension exits:2", out);
 	plain = reply_plain(out);
 	assert_string_equal(plain, "Wandering check: D12 encounter check (exits 2, Tension 1) · "
 	                           "d12: 8 → no wandering monsters.\n"
 	                           "8 > 2 exits; 8 > Tension 1.\n");
 	free(plain);
-	run(&d, "gm", true, "/fungeon join Alba wizard 3", out);
-	run(&d, "gm", true, "/fungeon hallway", out);
-	run(&d, "gm", true, "/fungeon trap add spikes annoy 2 pain 1 type iron unlimited", out);
-	run(&d, "gm", true, "/fungeon enter waive:true", out);
-	run(&d, "gm", true, "/fungeon trigger spikes", out);
+	run(d, "gm", true, "/fungeon join Alba wizard 3", out);
+	run(d, "gm", true, "/fungeon hallway", out);
+	run(d, "gm", true, "/fungeon trap add spikes annoy 2 pain 1 type iron unlimited", out);
+	run(d, "gm", true, "/fungeon enter waive:true", out);
+	run(d, "gm", true, "/fungeon trigger spikes", out);
 	assert_null(reply_msg(out, REPLY_CHANNEL)->title);
 	plain = reply_plain(out);
 	assert_string_equal(
@@ -896,8 +953,8 @@ compact_headings(void **state)
 	           "Narrative control: gm (Alba), Thwack-O 6.\n"
 	           "spikes has Unlimited Use: it can be triggered again.\n");
 	free(plain);
-	run(&d, "gm", true, "/settings compact off", out);
-	run(&d, "gm", true, "/wander check", out);
+	run(d, "gm", true, "/settings compact off", out);
+	run(d, "gm", true, "/wander check", out);
 	assert_string_equal(reply_msg(out, REPLY_CHANNEL)->title,
 	                    "Wandering check: corridor leg (1-in-6)");
 	plain = reply_plain(out);
@@ -905,8 +962,7 @@ compact_headings(void **state)
 	                           "d6: 4 → no wandering monsters.\n");
 	free(plain);
 	reply_free(out);
-	rng_free(d.rng);
-	state_free(d.state);
+	tfree(d);
 }
 
 int
@@ -918,6 +974,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hash_label_is_never_parsed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(quotes_group_words, setup, teardown),
 	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),
+	    cmocka_unit_test_setup_teardown(values_go_where_they_fit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(errors_say_what_is_allowed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(default_subcommand, setup, teardown),
 	    cmocka_unit_test_setup_teardown(too_many_words, setup, teardown),

@@ -20,7 +20,7 @@
 #include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
 
-static struct dispatch d;
+static struct dispatch *d;
 static struct state *st;
 static struct rng *rng;
 static struct reply *last;
@@ -30,11 +30,9 @@ static int
 setup(void **unused)
 {
 	(void)unused;
-	memset(&d, 0, sizeof(d));
 	st = state_new();
 	rng = rng_new_seeded(1);
-	d.state = st;
-	d.rng = rng;
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	last = NULL;
 	text = NULL;
 	return 0;
@@ -46,6 +44,7 @@ teardown(void **unused)
 	(void)unused;
 	reply_free(last);
 	free(text);
+	dispatch_free(d);
 	state_free(st);
 	rng_free(rng);
 	return 0;
@@ -63,7 +62,7 @@ run(const char *user, const char *line)
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 1000, last);
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
 	free(text);
 	text = reply_plain(last);
 	if (reply_is_error(last))

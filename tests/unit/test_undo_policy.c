@@ -27,7 +27,7 @@
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
 
-static struct dispatch d;
+static struct dispatch *d;
 static struct reply *last;
 static char text[8192];
 
@@ -35,9 +35,7 @@ static int
 setup(void **unused)
 {
 	(void)unused;
-	memset(&d, 0, sizeof(d));
-	d.state = state_new();
-	d.rng = rng_new_seeded(11);
+	d = dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(11)});
 	last = NULL;
 	return 0;
 }
@@ -47,8 +45,9 @@ teardown(void **unused)
 {
 	(void)unused;
 	reply_free(last);
-	state_free(d.state);
-	rng_free(d.rng);
+	state_free(dispatch_state(d));
+	rng_free(dispatch_rng(d));
+	dispatch_free(d);
 	return 0;
 }
 
@@ -69,7 +68,7 @@ run_as(const char *user, bool admin, const char *line)
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_free(last);
 	last = reply_new();
-	dispatch_line(&d, &o, line, strlen(line), 0, last);
+	dispatch_line(d, &o, line, strlen(line), 0, last);
 	if (reply_is_error(last)) {
 		snprintf(text, sizeof(text), "%s", reply_error_text(last));
 		return text;
@@ -94,7 +93,7 @@ run(const char *user, const char *line)
 static struct channel *
 table(void)
 {
-	return state_channel(d.state, "console:table");
+	return state_channel(dispatch_state(d), "console:table");
 }
 
 /* The saved form of the newest undo step (caller frees). */

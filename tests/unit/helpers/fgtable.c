@@ -22,8 +22,7 @@ fgtable_new(uint64_t seed)
 	assert_non_null(t);
 	t->st = state_new();
 	t->rng = rng_new_seeded(seed);
-	t->d.state = t->st;
-	t->d.rng = t->rng;
+	t->d = dispatch_new(&(struct dispatch_opts){.state = t->st, .rng = t->rng});
 	t->last = reply_new();
 	return t;
 }
@@ -32,6 +31,7 @@ void
 fgtable_free(struct fgtable *t)
 {
 	reply_free(t->last);
+	dispatch_free(t->d);
 	state_free(t->st);
 	rng_free(t->rng);
 	free(t);
@@ -46,7 +46,7 @@ fgtable_run(struct fgtable *t, const char *user, const char *line)
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_clear(t->last);
-	dispatch_line(&t->d, &o, line, strlen(line), 1000, t->last);
+	dispatch_line(t->d, &o, line, strlen(line), 1000, t->last);
 	return reply_plain(t->last);
 }
 

@@ -18,7 +18,7 @@
 struct fgtable {
 	struct state *st;
 	struct rng *rng;
-	struct dispatch d;
+	struct dispatch *d;
 	struct reply *last;
 };
 

@@ -27,6 +27,7 @@ void
 ircfix_feed(struct ircfix *f, const char *line)
 {
 	irc_conn_receive(f->c, line, strlen(line), f->now);
+	dispatch_poll(f->d);
 }
 
 void
@@ -34,6 +35,7 @@ ircfix_stop(struct ircfix *f)
 {
 	irc_bot_free(f->b);
 	irc_conn_free(f->c);
-	state_free(f->d.state);
-	rng_free(f->d.rng);
+	dispatch_free(f->d);
+	state_free(f->st);
+	rng_free(f->rng);
 }

@@ -8,10 +8,13 @@
 #include "bot/irc/irc.h"
 #include "commands/core/dispatch.h"
 
-/* A test's bot: cfg and d are the test's to fill, now its clock (ms). */
+/* A test's bot: cfg, st, rng and d (dispatch_new) are the test's to
+ * fill, now its clock (ms). */
 struct ircfix {
 	struct config_irc cfg;
-	struct dispatch d;
+	struct state *st;
+	struct rng *rng;
+	struct dispatch *d;
 	struct irc_conn *c;
 	struct irc_bot *b;
 	int64_t now;
@@ -21,10 +24,13 @@ struct ircfix {
  * users go to f->b at f->now. */
 extern const struct irc_conn_hooks ircfix_hooks;
 
-/* Hands one line from the server to the session at f->now. */
+/* Hands one line from the server to the session at f->now, then answers
+ * the commands it carried (a loop turn's worth: the store in memory
+ * answers when polled). */
 void ircfix_feed(struct ircfix *f, const char *line);
 
-/* Frees f's bot, session, state and dice (not f, nor its cfg). */
+/* Frees f's bot, session, dispatcher, state and dice (not f, nor its
+ * cfg). */
 void ircfix_stop(struct ircfix *f);
 
 #endif
