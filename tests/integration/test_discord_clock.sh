@@ -31,7 +31,7 @@ phase() {
 	bot_stop
 }
 
-fake_start --heartbeat 5000
+fake_start --heartbeat 5000 --identify-interval 500
 phase 3500 behind 300
 phase -3500 "ahead of" 600
 [ "$(stat interactions.late)" = 0 ] || fail "answers came after 3 s"
