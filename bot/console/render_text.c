@@ -45,8 +45,9 @@ static void
 span(const struct reply_span *s, bool ansi, struct buf *out)
 {
 	bool mark = (s->style & RS_USER) && s->user.mark[0] != '\0';
+	bool styled = (s->style & ~RS_DETAIL) != 0; /* detail alone looks plain */
 
-	if (ansi && s->style != 0)
+	if (ansi && styled)
 		sgr_open(s->style, &s->user, out);
 	if (mark)
 		buf_adds(out, s->user.mark);
@@ -54,7 +55,7 @@ span(const struct reply_span *s, bool ansi, struct buf *out)
 		buf_addf(out, "~~%s~~", s->text);
 	else
 		buf_add(out, s->text, s->len);
-	if (ansi && s->style != 0)
+	if (ansi && styled)
 		buf_adds(out, RENDER_SGR_RESET);
 }
 
