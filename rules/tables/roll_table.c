@@ -13,6 +13,8 @@
 #include "rules/base/utf8.h"
 #include "rules/tables/roll_table_dice.h"
 
+#include <utf8proc.h>
+
 /* The dice a ranged table's largest number may name. */
 static const int dice[] = {4, 6, 8, 10, 12, 20, ROLL_TABLE_D66, 100};
 
@@ -43,38 +45,109 @@ trim(const char **s, size_t *len)
 		(*len)--;
 }
 
+/* Whether the code point cp may stand in a name: a letter or digit of any
+ * script, a combining mark after one, '-' or '_'. */
 static bool
-name_char(unsigned char c)
+name_cp(utf8proc_int32_t cp, bool first)
 {
-	return c >= 0x80 || isalnum(c) || c == '-' || c == '_';
+	switch (utf8proc_category(cp)) {
+	case UTF8PROC_CATEGORY_LU:
+	case UTF8PROC_CATEGORY_LL:
+	case UTF8PROC_CATEGORY_LT:
+	case UTF8PROC_CATEGORY_LM:
+	case UTF8PROC_CATEGORY_LO:
+	case UTF8PROC_CATEGORY_ND:
+	case UTF8PROC_CATEGORY_NL:
+	case UTF8PROC_CATEGORY_NO:
+		return true;
+	case UTF8PROC_CATEGORY_MN:
+	case UTF8PROC_CATEGORY_MC:
+		return !first;
+	default:
+		return cp == '-' || cp == '_';
+	}
 }
 
 int
 roll_table_name(const char *name, size_t len, char *canon)
 {
 	struct buf b;
-	size_t n;
+	utf8proc_uint8_t *folded = NULL;
+	utf8proc_ssize_t n;
 	int rc = -1;
 
 	if (len == 0 || len > 4 * ROLL_TABLE_NAME_MAX || !utf8_valid(name, len))
 		return -1;
 	buf_init(&b, 4 * ROLL_TABLE_NAME_MAX);
 	textsafe_clean(&b, name, len);
-	n = b.len;
-	if (n == 0 || n >= ROLL_TABLE_NAME_MAX)
+	if (b.len == 0 || memchr(b.p, '\0', b.len) != NULL)
 		goto done;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)b.p[i];
+	for (size_t i = 0; i < b.len;) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)b.p + i,
+		                                      (utf8proc_ssize_t)(b.len - i), &cp);
 
-		if (!name_char(c))
+		if (k <= 0 || !name_cp(cp, i == 0))
 			goto done;
-		canon[i] = (char)(c < 0x80 ? tolower(c) : c);
+		i += (size_t)k;
 	}
-	canon[n] = '\0';
+	/* capitals of every script read as small letters, and a letter and
+	 * its accent typed apart are the letter they make */
+	n = utf8proc_map((const utf8proc_uint8_t *)b.p, (utf8proc_ssize_t)b.len, &folded,
+	                 UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
+	if (n <= 0 || n >= ROLL_TABLE_NAME_MAX)
+		goto done;
+	memcpy(canon, folded, (size_t)n + 1);
 	rc = 0;
 done:
+	free(folded);
 	buf_free(&b);
 	return rc;
+}
+
+/* Latin letters that letters of other scripts look like. */
+static const struct {
+	const char *from, *to;
+} lookalike[] = {
+    {"\xd0\xb0", "a"}, {"\xd0\xb5", "e"}, {"\xd0\xbe", "o"}, {"\xd1\x80", "p"}, {"\xd1\x81", "c"},
+    {"\xd1\x83", "y"}, {"\xd1\x85", "x"}, {"\xd1\x96", "i"}, {"\xd1\x95", "s"}, {"\xd1\x98", "j"},
+    {"\xd3\x8f", "l"}, {"\xd4\x81", "d"}, {"\xd2\xbb", "h"}, {"\xd4\x9b", "q"}, {"\xd4\x9d", "w"},
+    {"\xce\xbf", "o"}, {"\xce\xb1", "a"}, {"\xce\xb9", "i"}, {"\xce\xbd", "v"}, {"\xcf\x81", "p"},
+    {"\xce\xba", "k"}, {"\xcf\x84", "t"}, {"\xcf\x85", "u"}, {"\xce\xb7", "n"},
+};
+
+void
+roll_table_name_look(const char *canon, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (const char *p = canon; *p != '\0' && o + 1 < len;) {
+		const char *to = NULL;
+		size_t k = 1;
+
+		for (size_t i = 0; i < sizeof(lookalike) / sizeof(lookalike[0]) && to == NULL;
+		     i++) {
+			size_t m = strlen(lookalike[i].from);
+
+			if (strncmp(p, lookalike[i].from, m) == 0) {
+				to = lookalike[i].to;
+				k = m;
+			}
+		}
+		if (to == NULL) {
+			k = utf8_seq_len(p, strlen(p));
+			if (k == 0)
+				k = 1;
+			if (o + k >= len)
+				break;
+			memcpy(out + o, p, k);
+			o += k;
+		} else {
+			out[o++] = to[0];
+		}
+		p += k;
+	}
+	out[o] = '\0';
 }
 
 /* The length of a "[[name]]" at s (which starts with "[["), or 0 when the
@@ -258,6 +331,9 @@ entry(const char *s, size_t len, size_t idx, struct raw *e, char *err, size_t er
 		e->weight = e->lo;
 		e->lo = e->hi = 0;
 	} else {
+		/* "00" is 100, alone ("00: text") or at either end of a range */
+		if (z && e->lo == 0)
+			e->lo = 100;
 		e->hi = e->lo;
 		if (dash(&p, end) && number(&p, end, &e->hi, &e->zeroes) < 0)
 			goto bad;
@@ -267,8 +343,6 @@ entry(const char *s, size_t len, size_t idx, struct raw *e, char *err, size_t er
 			goto bad;
 		if (e->zeroes)
 			e->hi = 100;
-		if (z && e->lo == 0)
-			e->lo = 100;
 		if (e->hi < e->lo) {
 			snprintf(err, errlen,
 			         "entry %zu: range %d-%d is reversed; write it low-high.", idx,
@@ -419,9 +493,42 @@ ranged_die(struct roll_table *t, const struct raw *r, size_t n, char *err, size_
 	return -1;
 }
 
+/*
+ * Where the entries start after the heading /table show writes above them
+ * ("Table loot: d6, 2 entries; struck: 3", on IRC in bold and followed by
+ * " · "), so that what is shown is taken back whole; text itself when it
+ * starts with no such heading. An entry starts with a digit, so the
+ * heading is never an entry.
+ */
+static const char *
+past_heading(const char *text)
+{
+	const char *p = text, *dot;
+	size_t n;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\x02')
+		p++;
+	if (strncmp(p, "Table ", 6) != 0)
+		return text;
+	p += 6;
+	n = strcspn(p, ": \n");
+	if (n == 0 || p[n] != ':')
+		return text;
+	p += n + 1;
+	if (strncmp(p, " d", 2) != 0 && strncmp(p, " weighted d", 11) != 0)
+		return text;
+	n = strcspn(p, "\n");
+	dot = strstr(p, DOT_SEP);
+	if (dot != NULL && (size_t)(dot - p) < n)
+		return dot + strlen(DOT_SEP);
+	return p + n;
+}
+
 /* Splits text into entries and parses each into r; *n gets how many. */
 static int
-split(const char *text, struct raw *r, size_t *n, char *err, size_t errlen)
+split(const char *text, enum mode m, struct raw *r, size_t *n, char *err, size_t errlen)
 {
 	const char *s = text;
 
@@ -431,6 +538,8 @@ split(const char *text, struct raw *r, size_t *n, char *err, size_t errlen)
 		         strlen(text), ROLL_TABLE_INPUT_MAX);
 		return -1;
 	}
+	if (m == DIE)
+		s = past_heading(text);
 	while (*s != '\0') {
 		size_t len = strcspn(s, ";\n");
 		const char *dot = strstr(s, DOT_SEP), *e = s;
@@ -495,7 +604,7 @@ parse(const char *text, enum mode m, int lo, int hi, struct roll_table *out, cha
 	size_t n;
 	int rc = -1;
 
-	if (split(text, r, &n, err, errlen) < 0 || one_form(r, n, &t->weighted, err, errlen) < 0)
+	if (split(text, m, r, &n, err, errlen) < 0 || one_form(r, n, &t->weighted, err, errlen) < 0)
 		goto done;
 	if (t->weighted && m == SPAN) {
 		snprintf(err, errlen,
