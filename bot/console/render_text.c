@@ -75,7 +75,8 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 		for (int c = 0; c < b->ncols; c++) {
 			buf_adds(out, b->header[c]);
 			if (c + 1 < b->ncols)
-				render_layout_pad(out, width[c] - utf8_len(b->header[c]) + 2);
+				render_layout_pad(out,
+				                  width[c] - render_layout_width(b->header[c]) + 2);
 		}
 		if (ansi)
 			buf_adds(out, RENDER_SGR_RESET);
@@ -105,7 +106,8 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 				buf_adds(out, row->cells[c]);
 			}
 			if (c < last)
-				render_layout_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
+				render_layout_pad(out, width[c] -
+				                           render_layout_width(row->cells[c]) + 2);
 		}
 		if (ansi && (row->highlight || any_hl))
 			buf_adds(out, RENDER_SGR_RESET);
