@@ -22,7 +22,7 @@ run_pair() {
 	keep_bot
 	bot_start shards=2-3 shard_count=4
 	keep_bot
-	wait_live 4 30
+	wait_live 4 60
 	[ "$(stat gateway.identify_op9)" = 0 ] ||
 		fail "an IDENTIFY came too soon in its bucket with max_concurrency $1"
 	curl -s "http://127.0.0.1:$PORT/_control/identifies" | python3 -c "
