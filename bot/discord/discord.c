@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bot/discord/discord_cmds.h"
 #include "bot/discord/discord_defer.h"
 #include "bot/discord/discord_dm.h"
 #include "bot/discord/discord_gw.h"
@@ -310,6 +311,7 @@ start_shards(struct discord *dc)
 	                                .intents = dc->intents,
 	                                .compress = dc->compress,
 	                                .state_dir = dc->state_dir,
+	                                .state_root = dc->state_root,
 	                                .wsctx = dc->wsctx,
 	                                .idq = dc->idq};
 
@@ -450,22 +452,29 @@ dup_or_null(const char *s)
 }
 
 /* Where the bot's processes keep the identify ledger: the fleet's
- * PostgreSQL server, else the runtime directory they share, else the
- * state root. */
+ * PostgreSQL server, else the runtime directory the units give them, else
+ * this user's runtime directory on this machine (discord_ledger_home),
+ * else the state root. */
 static struct ledger_backend *
 ledger_of(const struct discord_opts *o)
 {
 	const char *rt = getenv("RUNTIME_DIRECTORY");
+	char dir[4096], err[512], key[17];
 
 	if (o->store_conninfo != NULL)
 		return discord_ledger_pg(o->store_conninfo, o->store_password);
 	if (rt != NULL && *rt != '\0') {
-		char first[4096];
-
 		/* systemd lists one directory per RuntimeDirectory= entry. */
-		snprintf(first, sizeof(first), "%.*s", (int)strcspn(rt, ":"), rt);
-		return discord_ledger_file(first);
+		snprintf(dir, sizeof(dir), "%.*s", (int)strcspn(rt, ":"), rt);
+		return discord_ledger_file(dir);
 	}
+	discord_cmds_hash(o->cfg->token != NULL ? o->cfg->token : "", "identify ledger", key);
+	if (discord_ledger_home(getenv("XDG_RUNTIME_DIR"), "/run/user", "/tmp", (unsigned)geteuid(),
+	                        key, dir, sizeof(dir), err, sizeof(err)) == 0)
+		return discord_ledger_file(dir);
+	log_warnx("discord: %s; the identify ledger stays in %s, which only processes sharing "
+	          "that state directory see",
+	          err, o->ledger_dir != NULL ? o->ledger_dir : "this process");
 	return discord_ledger_file(o->ledger_dir);
 }
 
@@ -511,6 +520,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->gateway_url = dup_or_null(cfg->gateway_url);
 	dc->state_dir =
 	    dup_or_null(o->state_dir != NULL ? o->state_dir : getenv("STATE_DIRECTORY"));
+	dc->state_root = dup_or_null(o->state_root != NULL ? o->state_root : dc->state_dir);
 	discord_register_read_hash(dc, o->state_dir);
 	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
 	io.answer_ctx = dc;
@@ -651,6 +661,7 @@ discord_free(struct discord *dc)
 	free(dc->gateway_url);
 	free(dc->hash_path);
 	free(dc->state_dir);
+	free(dc->state_root);
 	if (dc->token != NULL) {
 		explicit_bzero(dc->token, strlen(dc->token));
 		free(dc->token);
