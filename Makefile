@@ -177,14 +177,18 @@ unit-sanitize:
 integration: all tools $(BUILD)/bench/bench_persist
 	@sh tests/run-integration.sh $(BUILD)
 
+# make test builds on every core unless make was given -j itself (its
+# builds are most of its time on a small machine).
+TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
+
 test: deps
 	@mkdir -p build && rm -f build/results.txt
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(TEST_J) all
 	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory unit-sanitize
-	@$(MAKE) --no-print-directory fuzz-run
-	@$(MAKE) --no-print-directory integration
+	@$(MAKE) --no-print-directory $(TEST_J) unit
+	@$(MAKE) --no-print-directory $(TEST_J) unit-sanitize
+	@$(MAKE) --no-print-directory $(TEST_J) fuzz-run
+	@$(MAKE) --no-print-directory $(TEST_J) integration
 	@sh tests/summary.sh
 
 lint:

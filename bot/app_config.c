@@ -201,8 +201,10 @@ app_config_restore(const struct app_opts *o, const char *file)
 		return APP_EXIT_CONFIG;
 	}
 	if (c->store.backend == STORE_ENGINE_POSTGRESQL) {
-		rc = store_pg_restore(c->store.conninfo, c->store.password, file, o->channel, err,
-		                      sizeof(err));
+		rc = store_pg_restore(c->store.conninfo, c->store.password,
+		                      c->bot.state_dir != NULL ? c->bot.state_dir
+		                                               : persist_opts_default_dir(),
+		                      file, o->channel, err, sizeof(err));
 		if (rc == 0)
 			log_info("%s", err);
 	} else {

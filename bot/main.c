@@ -17,6 +17,7 @@
 #include "bot/log.h"
 #include "bot/store/persist.h"
 #include "bot/store/persist_opts.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 static void
@@ -176,8 +177,9 @@ main(int argc, char **argv)
 	long long v;
 	char *end;
 	int ch;
-	/* cJSON allocates through mem.h's policy like the rest of delver. */
-	cJSON_Hooks json_hooks = {.malloc_fn = xmalloc, .free_fn = free};
+	/* cJSON allocates through mem.h's policy like the rest of delver, and
+	 * from an arena for the trees of records being encoded (json.h). */
+	cJSON_Hooks json_hooks = {.malloc_fn = json_malloc, .free_fn = json_free};
 
 	cJSON_InitHooks(&json_hooks);
 	persist_opts_default(&po);

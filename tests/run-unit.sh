@@ -1,15 +1,40 @@
 #!/bin/sh
 # Runs each cmocka unit program given as an argument, shows its output only
 # when it fails, and adds its counts to build/results.txt for the summary.
+#
+# As many programs run at once as there are cores (UNIT_JOBS overrides it):
+# the longest ones mostly wait (a PostgreSQL server started and stopped, a
+# second to pass), and each uses its own temporary directories and free
+# ports. Their verdicts are printed in the order given, once all are done.
 set -u
-mkdir -p build
+out=build/unit-out
+
+# One program, by its place in the list: its output and exit status.
+if [ "${1:-}" = --one ]; then
+	"$3" > "$out/$2.out" 2>&1
+	echo $? > "$out/$2.rc"
+	exit 0
+fi
+
 results=build/results.txt
-status=0
+jobs=${UNIT_JOBS:-$(nproc 2>/dev/null || echo 1)}
+rm -rf "$out"
+mkdir -p "$out"
+
+n=0
 for bin in "$@"; do
-	out=$("$bin" 2>&1)
-	rc=$?
-	passed=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
-	failed=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	n=$((n + 1))
+	printf '%s %s\n' "$n" "$bin"
+done | xargs -P "$jobs" -n 2 sh "$0" --one
+
+status=0
+n=0
+for bin in "$@"; do
+	n=$((n + 1))
+	rc=$(cat "$out/$n.rc" 2>/dev/null || echo 1)
+	o=$(cat "$out/$n.out" 2>/dev/null)
+	passed=$(printf '%s\n' "$o" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
+	failed=$(printf '%s\n' "$o" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
 	passed=${passed:-0}
 	failed=${failed:-0}
 	if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
@@ -17,7 +42,7 @@ for bin in "$@"; do
 	fi
 	echo "unit $bin $passed $failed" >> "$results"
 	if [ "$rc" -ne 0 ]; then
-		printf '%s\n' "$out"
+		printf '%s\n' "$o"
 		echo "FAIL: $bin (exit $rc)"
 		status=1
 	else

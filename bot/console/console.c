@@ -17,6 +17,7 @@
 #include "bot/console/console_name.h"
 #include "bot/console/render_text.h"
 #include "rules/base/mem.h"
+#include "bot/draft/draft.h"
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 
@@ -27,7 +28,8 @@ struct console {
 	struct console_opts o;
 	struct origin from; /* who speaks where, rebuilt after /as or /channel */
 	bool from_ok;
-	struct reply *reply; /* reused line after line */
+	struct reply *reply;   /* reused line after line */
+	struct drafts *drafts; /* long texts typed line by line (bot/draft/draft.h) */
 	char user[NAME_MAX_LEN];
 	char channel[NAME_MAX_LEN];
 	/* the line being read: at most CMD_LINE_MAX bytes are kept */
@@ -188,6 +190,78 @@ picture_controls(const char *line, size_t len, char *dst)
 
 static void answered(struct request *req, void *ctx);
 
+static int64_t
+mono_ms(void)
+{
+	return (int64_t)(uv_hrtime() / 1000000);
+}
+
+/* A reply that asks for a long text (reply_ask) opens a draft: the lines
+ * that follow here, until "<word> end", are that text. */
+static void
+asked(struct console *c, struct reply *r)
+{
+	const struct reply_ask *ask = reply_asked(r);
+	char replaced[CMD_LINE_MAX + 1];
+
+	if (ask == NULL)
+		return;
+	drafts_open(c->drafts, c->from.chan_key, c->from.user_key, ask, mono_ms(), replaced,
+	            sizeof(replaced));
+	if (replaced[0] != '\0')
+		draft_reply_dropped(r, replaced, 0, 0, DRAFT_REPLACED);
+}
+
+/*
+ * While a draft of this user here is open: a line without a prefix (/ or
+ * !) joins it (nothing is printed but its echo), and "<word> end" or
+ * "<word> cancel" ends it. Returns 1 when the line was the draft's and *out
+ * has all there is to say, 2 when inv was bound from the draft (dispatch
+ * it), 0 when the line is a command as ever.
+ */
+static int
+drafted(struct console *c, const char *line, size_t len, bool prefixed, struct reply *r,
+        struct invocation *inv)
+{
+	char cmd[CMD_LINE_MAX + 1];
+	struct draft *d = NULL;
+	int rc = 1;
+
+	if (drafts_count(c->drafts) == 0)
+		return 0;
+	if (!prefixed) {
+		switch (drafts_feed(c->drafts, c->from.chan_key, c->from.user_key, line, len,
+		                    mono_ms(), &d)) {
+		case DRAFT_TAKEN:
+			return 1;
+		case DRAFT_TOO_BIG:
+			draft_reply_dropped(r, draft_line(d), draft_lines(d), draft_max(d),
+			                    DRAFT_BIG);
+			draft_free(d);
+			return 1;
+		case DRAFT_NONE:
+			return 0;
+		}
+	}
+	snprintf(cmd, sizeof(cmd), "%.*s", (int)len, line);
+	switch (drafts_word(c->drafts, c->from.chan_key, c->from.user_key, cmd, mono_ms())) {
+	case DRAFT_WORD_NONE:
+		return 0;
+	case DRAFT_WORD_CANCEL:
+		d = drafts_take(c->drafts, c->from.chan_key, c->from.user_key, mono_ms());
+		draft_reply_dropped(r, draft_line(d), draft_lines(d), 0, DRAFT_CANCELLED);
+		break;
+	case DRAFT_WORD_END:
+		d = drafts_take(c->drafts, c->from.chan_key, c->from.user_key, mono_ms());
+		if (draft_bind(dispatch_commands(c->d), draft_line(d), draft_opt(d), draft_text(d),
+		               inv, r) == 0)
+			rc = 2;
+		break;
+	}
+	draft_free(d);
+	return rc;
+}
+
 /* One line: what the console answers itself is appended to out; a command
  * is submitted (c->waiting until answered prints it). Returns false when
  * the line ends the console. */
@@ -196,6 +270,7 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 {
 	char clean[3 * CMD_LINE_MAX];
 	struct request *req;
+	bool prefixed;
 
 	while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' '))
 		len--;
@@ -227,6 +302,7 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 		copy_name(c->from.user_name, sizeof(c->from.user_name), c->user);
 		c->from_ok = true;
 	}
+	prefixed = len > 0 && (line[0] == '!' || line[0] == '/');
 	if (len > 0 && line[0] == '!') {
 		line++;
 		len--;
@@ -234,7 +310,17 @@ handle_line(struct console *c, const char *line, size_t len, struct buf *out)
 	reply_clear(c->reply);
 	req = request_new(&c->from, (int64_t)time(NULL), answered, c);
 	request_use_reply(req, c->reply);
-	request_set_line(req, line, len);
+	switch (drafted(c, line, len, prefixed, c->reply, request_invocation(req))) {
+	case 1: /* the draft's line: answered here, nothing to run */
+		request_free(req);
+		emit(c, c->reply, out);
+		return true;
+	case 2: /* the draft's end: its invocation is bound */
+		break;
+	default:
+		request_set_line(req, line, len);
+		break;
+	}
 	c->waiting = true;
 	dispatch_submit(c->d, req);
 	return true;
@@ -436,6 +522,7 @@ answered(struct request *req, void *ctx)
 		console_free(c);
 		return;
 	}
+	asked(c, r);
 	if (c->to != NULL) {
 		emit(c, r, c->to);
 		return;
@@ -499,6 +586,7 @@ console_new(struct dispatch *d, const struct console_opts *o)
 	c->o.user = c->user;
 	c->o.channel = c->channel;
 	c->reply = reply_new();
+	c->drafts = drafts_new();
 	buf_init(&c->rest, SIZE_MAX);
 	return c;
 }
@@ -513,6 +601,7 @@ console_free(struct console *c)
 		return;
 	}
 	reply_free(c->reply);
+	drafts_free(c->drafts);
 	buf_free(&c->rest);
 	free(c);
 }
@@ -728,6 +817,9 @@ edit_start(struct console *c)
 	edit_console = c;
 	/* Ctrl-C is the console's alone, not a make run's around it. */
 	console_tty_take(STDIN_FILENO);
+	if (!console_tty_utf8())
+		log_warnx("console: no UTF-8 character type (LC_CTYPE, C.UTF-8): "
+		          "letters outside ASCII typed here are lost");
 	/* The loop owns the signals: libedit installs no handler. */
 	rl_catch_signals = 0;
 	rl_catch_sigwinch = 0;

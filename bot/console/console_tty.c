@@ -1,8 +1,11 @@
 /* console_tty: the terminal's foreground for the console; see console_tty.h. */
 #include "bot/console/console_tty.h"
 
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static int tty_fd = -1;  /* the terminal taken, or -1 */
@@ -53,4 +56,23 @@ console_tty_give_back(void)
 	if (tcgetpgrp(tty_fd) == getpgrp())
 		set_foreground(tty_fd, given);
 	tty_fd = -1;
+}
+
+/* Whether the LC_CTYPE in force reads UTF-8. */
+static bool
+ctype_is_utf8(void)
+{
+	const char *set = nl_langinfo(CODESET);
+
+	return set != NULL && (strcmp(set, "UTF-8") == 0 || strcmp(set, "utf8") == 0);
+}
+
+bool
+console_tty_utf8(void)
+{
+	if (setlocale(LC_CTYPE, "") != NULL && ctype_is_utf8())
+		return true;
+	if (setlocale(LC_CTYPE, "C.UTF-8") != NULL && ctype_is_utf8())
+		return true;
+	return false;
 }

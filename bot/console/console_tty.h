@@ -8,6 +8,8 @@
  * own and makes it the terminal's foreground, as a shell does for a job;
  * console_tty_give_back() returns the foreground to the group it was taken
  * from (also at exit, when delver did not give it back itself).
+ * console_tty_utf8() sets the character type the line editor decodes
+ * keys with.
  */
 #ifndef DELVER_CONSOLE_TTY_H
 #define DELVER_CONSOLE_TTY_H
@@ -22,5 +24,14 @@ bool console_tty_take(int fd);
 
 /* Gives the foreground back, when console_tty_take() took it. */
 void console_tty_give_back(void);
+
+/* Sets LC_CTYPE for libedit, which decodes the keys typed with it and
+ * drops every byte the locale's character set cannot decode (in the "C"
+ * locale, all of UTF-8's multi-byte characters). delver reads and writes
+ * UTF-8, so the environment's LC_CTYPE is used when it is UTF-8, and
+ * C.UTF-8 otherwise. Call it before libedit's first call. Returns whether
+ * the character type in force is UTF-8. Only LC_CTYPE changes: numbers
+ * and collation keep the "C" locale. */
+bool console_tty_utf8(void);
 
 #endif

@@ -82,7 +82,11 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 	}
 	for (size_t r = 0; r < b->nrows; r++) {
 		const struct reply_row *row = &b->rows[r];
+		int last = b->ncols - 1;
 
+		/* No padding after the last cell with text: no trailing blanks. */
+		while (last > 0 && row->cells[last][0] == '\0')
+			last--;
 		if (any_hl)
 			buf_adds(out, row->highlight ? "▶ " : "  ");
 		if (ansi)
@@ -99,7 +103,7 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 			} else {
 				buf_adds(out, row->cells[c]);
 			}
-			if (c + 1 < b->ncols)
+			if (c < last)
 				render_layout_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
 		}
 		if (ansi && (row->highlight || any_hl))

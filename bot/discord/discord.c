@@ -185,7 +185,6 @@ discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, int code, co
 {
 	char line[512];
 
-	(void)s;
 	if (code == DISCORD_CLOSE_SHARDING_REQUIRED || code == DISCORD_CLOSE_INVALID_SHARD) {
 		/* Kept for the next start, which then refuses the same count
 		 * before it spends an IDENTIFY. */
@@ -193,6 +192,11 @@ discord_on_shard_fatal(struct discord *dc, struct discord_shard *s, int code, co
 		refusal_line(dc, code, line, sizeof(line));
 		fatal_stop(dc, dc->cfg_count != 0 ? code : 0, line);
 		return;
+	}
+	if (dc->nshards > 1) {
+		/* which of the connections Discord closed */
+		snprintf(line, sizeof(line), "%s (shard %d)", msg, discord_shard_id(s));
+		msg = line;
 	}
 	fatal_stop(dc, code, msg);
 }

@@ -33,6 +33,8 @@ struct answer {
 	size_t nfollowups, next; /* the follow-ups, the next one to send */
 	char gm_user[24];        /* a direct message to send last, to this user */
 	char gm_name[64];
+	char gm_what[96]; /* what the GM's message is, for the invoker: "your secret roll" */
+	bool gm_aside;    /* an aside to the answer (reply_gm_aside), not a secret roll */
 	char gm_chan[24]; /* where it goes when the GM takes no DMs, or "" */
 	char *dm_body;
 	char dm_chan[DISCORD_DM_ID]; /* the DM channel the message went to */
@@ -214,9 +216,9 @@ on_secret_channel(void *ctx, const struct rest_result *res)
 	if (res->status >= 200 && res->status <= 299) {
 		a->dc->stats.dms++;
 		snprintf(text, sizeof(text),
-		         "The GM, %s, takes no direct messages from delver, so your secret roll "
-		         "went to <#%s>, where the GM reads them.",
-		         a->gm_name, a->gm_chan);
+		         "The GM, %s, takes no direct messages from delver, so %s went to <#%s>, "
+		         "where the GM reads secret rolls.",
+		         a->gm_name, a->gm_what, a->gm_chan);
 	} else {
 		log_warnx("discord: the secret roll of interaction %s could not go to channel %s, "
 		          "which the GM set for them (%ld%s%.120s)",
@@ -226,9 +228,9 @@ on_secret_channel(void *ctx, const struct rest_result *res)
 		    text, sizeof(text),
 		    "The GM, %s, takes no direct messages from delver, and <#%s>, where the GM "
 		    "reads secret rolls, refused delver's message (Discord answered %ld), so "
-		    "nobody saw your secret roll; the GM can let delver post there or name "
-		    "another with /gm secret-channel.",
-		    a->gm_name, a->gm_chan, res->status);
+		    "nobody saw %s; the GM can let delver post there or name another with /gm "
+		    "secret-channel.",
+		    a->gm_name, a->gm_chan, res->status, a->gm_what);
 	}
 	tell_invoker(a, text);
 }
@@ -263,16 +265,17 @@ dm_refused(struct answer *a, long status, bool closed, bool known)
 		          a->id, status, closed ? ": the GM takes no direct messages" : "");
 	if (closed)
 		snprintf(text, sizeof(text),
-		         "The GM, %s, takes no direct messages from delver, so nobody saw your "
-		         "secret roll; they can allow direct messages from this server's members "
-		         "(Privacy Settings) or name a channel for secret rolls with /gm "
-		         "secret-channel, or you can roll in the open.",
-		         a->gm_name);
+		         "The GM, %s, takes no direct messages from delver, so nobody saw %s; "
+		         "they can allow direct messages from this server's members (Privacy "
+		         "Settings) or name a channel for secret rolls with /gm secret-channel%s.",
+		         a->gm_name, a->gm_what,
+		         a->gm_aside ? "" : ", or you can roll in the open");
 	else
 		snprintf(text, sizeof(text),
-		         "delver could not send your secret roll to the GM, %s (Discord answered "
-		         "%ld), so nobody saw it; roll again in a minute.",
-		         a->gm_name, status);
+		         "delver could not send %s to the GM, %s (Discord answered %ld), so nobody "
+		         "saw it%s.",
+		         a->gm_what, a->gm_name, status,
+		         a->gm_aside ? "" : "; roll again in a minute");
 	tell_invoker(a, text);
 }
 
@@ -407,6 +410,8 @@ answer_new(struct discord *dc, struct interact_out *out, uint64_t rx_ns)
 	a->nfollowups = out->nfollowups;
 	memcpy(a->gm_user, out->gm_user, sizeof(a->gm_user));
 	memcpy(a->gm_name, out->gm_name, sizeof(a->gm_name));
+	memcpy(a->gm_what, out->gm_what, sizeof(a->gm_what));
+	a->gm_aside = out->gm_aside;
 	memcpy(a->gm_chan, out->gm_chan, sizeof(a->gm_chan));
 	a->dm_body = out->dm_body;
 	out->dm_body = NULL;

@@ -56,33 +56,44 @@ put(struct discord_buttons *bs, const char *action)
 	return id;
 }
 
+/* Each kind's letters: the line in the id, the number of a stored line. */
+static const char inline_letter[] = {'a', 'u', 'p'};
+static const char stored_letter[] = {'b', 'v', 'q'};
+
 int
-discord_buttons_id(struct discord_buttons *bs, const char *line, bool update, char *id, size_t len)
+discord_buttons_id(struct discord_buttons *bs, const char *line, enum discord_button_kind kind,
+                   char *id, size_t len)
 {
 	int r;
 
+	if ((unsigned)kind > DISCORD_BUTTON_PANEL)
+		return -1;
 	if (strlen(line) + 2 <= DISCORD_CUSTOM_ID_MAX)
-		r = snprintf(id, len, "%c:%s", update ? 'u' : 'a', line);
+		r = snprintf(id, len, "%c:%s", inline_letter[kind], line);
 	else if (bs != NULL)
-		r = snprintf(id, len, "%c:%" PRIx64, update ? 'v' : 'b', put(bs, line));
+		r = snprintf(id, len, "%c:%" PRIx64, stored_letter[kind], put(bs, line));
 	else
 		return -1;
 	return r >= 0 && (size_t)r < len ? 0 : -1;
 }
 
 const char *
-discord_buttons_action(const struct discord_buttons *bs, const char *custom_id, bool *update)
+discord_buttons_action(const struct discord_buttons *bs, const char *custom_id,
+                       enum discord_button_kind *kind)
 {
-	char kind = custom_id[0];
+	const char *in = memchr(inline_letter, custom_id[0], sizeof(inline_letter));
+	const char *st = memchr(stored_letter, custom_id[0], sizeof(stored_letter));
 	char *end;
 	uint64_t id;
 
-	if (update != NULL)
-		*update = kind == 'u' || kind == 'v';
-	if ((kind == 'a' || kind == 'u') && custom_id[1] == ':' && custom_id[2] != '\0')
+	if (custom_id[0] == '\0' || (in == NULL && st == NULL))
+		return NULL;
+	if (kind != NULL)
+		*kind = (enum discord_button_kind)(in != NULL ? in - inline_letter
+		                                              : st - stored_letter);
+	if (in != NULL && custom_id[1] == ':' && custom_id[2] != '\0')
 		return custom_id + 2;
-	if (bs == NULL || (kind != 'b' && kind != 'v') || custom_id[1] != ':' ||
-	    custom_id[2] == '\0')
+	if (bs == NULL || st == NULL || custom_id[1] != ':' || custom_id[2] == '\0')
 		return NULL;
 	id = strtoull(custom_id + 2, &end, 16);
 	if (*end != '\0' || id == 0)

@@ -17,6 +17,13 @@
 
 struct discord_buttons;
 
+/* What a press of the button does with its message. */
+enum discord_button_kind {
+	DISCORD_BUTTON_NEW = 0, /* its reply is a new message */
+	DISCORD_BUTTON_UPDATE,  /* its reply replaces the message it is on */
+	DISCORD_BUTTON_PANEL,   /* a button of the channel's panel */
+};
+
 /* A store remembering the cap most recent long button lines (cap 0: 1).
  * The caller frees it with discord_buttons_free. */
 struct discord_buttons *discord_buttons_new(size_t cap);
@@ -29,17 +36,17 @@ void discord_buttons_free(struct discord_buttons *bs);
  * Returns 0, or -1 when the line is too long and bs is NULL (the button is
  * then to be left out).
  */
-int discord_buttons_id(struct discord_buttons *bs, const char *line, bool update, char *id,
-                       size_t len);
+int discord_buttons_id(struct discord_buttons *bs, const char *line, enum discord_button_kind kind,
+                       char *id, size_t len);
 
 /*
  * The command line a custom_id stands for, or NULL when it is not one of
- * ours or has expired; *update (when not NULL) tells whether the press's
- * reply replaces the button's message. bs may be NULL (only lines carried
+ * ours or has expired; *kind (when not NULL) tells what the press does
+ * with the button's message. bs may be NULL (only lines carried
  * in the id are then known). The pointer is owned by bs and valid until bs
  * next changes.
  */
 const char *discord_buttons_action(const struct discord_buttons *bs, const char *custom_id,
-                                   bool *update);
+                                   enum discord_button_kind *kind);
 
 #endif

@@ -174,7 +174,10 @@ followup_first(struct interact_out *ans, char *body)
 int
 discord_defer_edit(const struct defer_item *item, struct interact_out *ans, char **patch)
 {
-	cJSON *root = ans->callback_body != NULL ? cJSON_Parse(ans->callback_body) : NULL;
+	/* A form cannot open once the interaction was deferred: its message
+	 * for that case goes instead. */
+	const char *body = ans->modal_late != NULL ? ans->modal_late : ans->callback_body;
+	cJSON *root = body != NULL ? cJSON_Parse(body) : NULL;
 	cJSON *data = cJSON_GetObjectItemCaseSensitive(root, "data"), *flags;
 	const cJSON *type;
 	bool eph;

@@ -11,7 +11,9 @@
 #include <uthash.h>
 
 #include "bot/discord/discord_buttons.h"
+#include "bot/draft/draft.h"
 #include "bot/discord/discord_json.h"
+#include "bot/discord/discord_modal.h"
 #include "rules/base/json.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_roles.h"
@@ -105,6 +107,7 @@ discord_interact_out_clear(struct interact_out *out)
 {
 	free(out->callback_path);
 	free(out->callback_body);
+	free(out->modal_late);
 	free(out->followup_path);
 	for (size_t i = 0; i < out->nfollowups; i++)
 		free(out->followups[i]);
@@ -408,6 +411,24 @@ done:
 }
 
 /*
+ * Binds a form's submit (MODAL_SUBMIT) to inv: the command line the form's
+ * custom_id carries, with the text typed into it as the option it names
+ * (discord_modal.h). Returns 0, or -1 with an error reply.
+ */
+static int
+bind_submit(struct interact *it, const cJSON *data, struct invocation *inv, struct reply *out)
+{
+	char line[DISCORD_CUSTOM_ID_MAX + 1], opt[DISCORD_CUSTOM_ID_MAX + 1];
+	const char *value;
+
+	if (discord_modal_submit(data, line, sizeof(line), opt, sizeof(opt), &value) < 0) {
+		reply_error(out, "That form is not one this bot opened; run the command again.");
+		return -1;
+	}
+	return draft_bind(it->commands, line, opt, value, inv, out);
+}
+
+/*
  * The body of a message or of a callback of that type (type 0: the message
  * alone), freed with free(); data is freed. Written by discord_json_write
  * into a buffer kept between answers: no cJSON_Print, no tree around the
@@ -471,6 +492,8 @@ gm_message(struct interact *it, const struct reply *r, const char *chan_key,
 	out->dm_body = print_body(it, 0, part);
 	snprintf(out->gm_user, sizeof(out->gm_user), "%s", id);
 	snprintf(out->gm_name, sizeof(out->gm_name), "%s", reply_gm_name(r));
+	snprintf(out->gm_what, sizeof(out->gm_what), "%s", reply_gm_what(r));
+	out->gm_aside = reply_gm_is_aside(r);
 	key = reply_gm_fallback_key(r);
 	if (key != NULL && strncmp(key, "discord:", 8) == 0 &&
 	    strlen(key + 8) < sizeof(out->gm_chan) && key[8] != '\0' &&
@@ -507,6 +530,38 @@ followups_allowed(const cJSON *d)
 	return -1;
 }
 
+/*
+ * A reply that asks for a long text (reply_ask) to a command or a button
+ * opens a form (a MODAL callback) instead of its message, which is for the
+ * platforms without forms; a submit cannot open one ("not available for
+ * MODAL_SUBMIT and PING interactions"). Returns whether it did.
+ */
+static bool
+ask_form(struct interact *it, const struct reply *r, struct interact_out *out)
+{
+	const struct reply_ask *ask = reply_asked(r);
+	cJSON *modal, *late;
+	struct buf b;
+
+	if (ask == NULL ||
+	    (out->type != DISCORD_INTERACTION_COMMAND &&
+	     out->type != DISCORD_INTERACTION_COMPONENT) ||
+	    (modal = discord_modal_data(ask)) == NULL)
+		return false;
+	out->callback_body = print_body(it, DISCORD_CALLBACK_MODAL, modal);
+	/* A deferred interaction can no longer open a form: the invoker is
+	 * told to run the command again. */
+	buf_init(&b, 512);
+	buf_addf(&b, "The form for /%s could not open in time; run the command again.", ask->line);
+	late = cJSON_CreateObject();
+	cJSON_AddStringToObject(late, "content", buf_str(&b));
+	cJSON_AddNumberToObject(late, "flags", DISCORD_FLAG_EPHEMERAL);
+	cJSON_AddArrayToObject(cJSON_AddObjectToObject(late, "allowed_mentions"), "parse");
+	out->modal_late = print_body(it, DISCORD_CALLBACK_MESSAGE, late);
+	buf_free(&b);
+	return true;
+}
+
 /* Renders a reply into the callback body and, when it is longer than a
  * message or has a channel part and a private part, the follow-ups: at
  * most followups_max of them when it is not -1, one of which is kept for
@@ -535,6 +590,8 @@ render_reply(struct interact *it, const struct reply *r, const char *webhook, co
 		if (out->type == DISCORD_INTERACTION_COMPONENT && total > 1)
 			total--;
 	}
+	if (ask_form(it, r, out))
+		return;
 	if (reply_is_error(r) || pub == NULL) {
 		const struct reply_msg *m = reply_is_error(r) ? pub : priv;
 
@@ -768,7 +825,8 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	}
 	if (type->valueint != DISCORD_INTERACTION_COMMAND &&
 	    type->valueint != DISCORD_INTERACTION_COMPONENT &&
-	    type->valueint != DISCORD_INTERACTION_AUTOCOMPLETE) {
+	    type->valueint != DISCORD_INTERACTION_AUTOCOMPLETE &&
+	    type->valueint != DISCORD_INTERACTION_MODAL_SUBMIT) {
 		log_debug("discord: ignored an interaction of type %d", type->valueint);
 		return INTERACT_NONE;
 	}
@@ -817,18 +875,25 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));
+		enum discord_button_kind kind = DISCORD_BUTTON_NEW;
 		const char *line =
-		    cid != NULL ? discord_buttons_action(it->buttons, cid, &t->update) : NULL;
+		    cid != NULL ? discord_buttons_action(it->buttons, cid, &kind) : NULL;
 
 		it->stats.components++;
+		t->update = kind == DISCORD_BUTTON_UPDATE;
 		if (line == NULL)
 			reply_error(request_reply(req),
 			            "That button has expired; run the command again.");
 		else
 			request_set_line(req, line, strlen(line));
 	} else {
-		it->stats.commands++;
-		bind_command(it, data, request_invocation(req), request_reply(req), NULL);
+		if (type->valueint == DISCORD_INTERACTION_MODAL_SUBMIT) {
+			it->stats.submits++;
+			bind_submit(it, data, request_invocation(req), request_reply(req));
+		} else {
+			it->stats.commands++;
+			bind_command(it, data, request_invocation(req), request_reply(req), NULL);
+		}
 	}
 	/* A refusal before the command runs is known to be private. */
 	out->defer_private = reply_is_error(request_reply(req));

@@ -65,6 +65,11 @@ struct interact_out {
 	int type;            /* the interaction's type */
 	char *callback_path; /* "/interactions/<id>/<token>/callback" */
 	char *callback_body;
+	/* When callback_body opens a form (a MODAL, type 9: the command asked
+	 * for a long text, reply_ask), the message to send instead should the
+	 * interaction have been deferred meanwhile, when a form can no longer
+	 * open (owned); else NULL. */
+	char *modal_late;
 	char *followup_path; /* "/webhooks/<application id>/<token>", or NULL */
 	/* The follow-up messages' bodies, to send in this order after the
 	 * callback succeeded, each once the one before it did. */
@@ -83,6 +88,8 @@ struct interact_out {
 	char gm_user[24]; /* the GM's user id, "" for none */
 	char gm_chan[24]; /* the channel's id, "" for none */
 	char gm_name[64]; /* the GM's display name, for that follow-up */
+	char gm_what[96]; /* what the message is, for that follow-up (reply_gm_what) */
+	bool gm_aside;    /* it is an aside to the answer, not a secret roll */
 	char *dm_body;
 	bool error; /* the reply is an error (its message is ephemeral) */
 	/* For a request (INTERACT_REQUEST): whether its message is known to
@@ -102,7 +109,7 @@ enum interact_result {
 };
 
 struct discord_interact_stats {
-	uint64_t commands, components, autocompletes;
+	uint64_t commands, components, autocompletes, submits;
 	uint64_t duplicates, malformed;
 };
 

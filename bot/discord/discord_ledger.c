@@ -17,6 +17,7 @@
 #include "rules/base/mem.h"
 
 #define LEDGER_FILE_MAX (256 * 1024) /* bytes of the record file read, at most */
+#define LOCK_WAIT_MS    2000         /* for another process's hold of the lock, at most */
 
 /* The bucket's entry, made when missing; NULL when the table is full. */
 static struct ledger_bucket *
@@ -297,6 +298,28 @@ write_rec(const char *path, const struct ledger_rec *r, char *err, size_t errlen
 	return rc;
 }
 
+/* flock(LOCK_EX), waiting at most LOCK_WAIT_MS: another process holds the
+ * lock only for one read and write of the file, so a longer hold is a
+ * process stopped while holding it, which must not keep this worker thread
+ * (libuv's pool serves the store too). Returns 0, or -1 with errno. */
+static int
+lock_file(int fd)
+{
+	for (int waited = 0;; waited += 10) {
+		struct timespec ten = {0, 10 * 1000000L};
+
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		if (waited >= LOCK_WAIT_MS) {
+			errno = EWOULDBLOCK;
+			return -1;
+		}
+		nanosleep(&ten, NULL);
+	}
+}
+
 static int
 file_exec(struct ledger_backend *base, const struct ledger_op *op, struct ledger_result *res)
 {
@@ -319,8 +342,10 @@ file_exec(struct ledger_backend *base, const struct ledger_op *op, struct ledger
 	fd = open(buf_str(&lock), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		snprintf(err, sizeof(err), "cannot open %s: %s", buf_str(&lock), strerror(errno));
-	} else if (flock(fd, LOCK_EX) < 0) {
-		snprintf(err, sizeof(err), "cannot lock %s: %s", buf_str(&lock), strerror(errno));
+	} else if (lock_file(fd) < 0) {
+		snprintf(err, sizeof(err), "cannot lock %s: %s", buf_str(&lock),
+		         errno == EWOULDBLOCK ? "another process has held it for 2 s"
+		                              : strerror(errno));
 	} else if (read_rec(buf_str(&data), r, &damaged, err, sizeof(err)) == 0) {
 		discord_ledger_apply(r, op, wall_ms(), res);
 		rc = write_rec(buf_str(&data), r, err, sizeof(err));

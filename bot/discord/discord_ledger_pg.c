@@ -59,9 +59,12 @@ static bool
 connect_pg(struct ledger_pg *p, char *err, size_t errlen)
 {
 	/* Named apart from the store's connections (after dbname, so it wins
-	 * over a conninfo's application_name). */
-	static const char *const kw[] = {"dbname", "application_name", "password", NULL};
-	const char *values[] = {p->conninfo, "delver-identify", p->password, NULL};
+	 * over a conninfo's application_name); a connect_timeout the conninfo
+	 * gives wins over ours (before dbname), which keeps an unreachable
+	 * server from holding this worker thread for minutes. */
+	static const char *const kw[] = {"connect_timeout", "dbname", "application_name",
+	                                 "password", NULL};
+	const char *values[] = {"10", p->conninfo, "delver-identify", p->password, NULL};
 
 	if (p->c != NULL && PQstatus(p->c) == CONNECTION_OK)
 		return true;

@@ -116,7 +116,24 @@ enum discord_option_type {
 enum discord_component_type {
 	DISCORD_COMPONENT_ACTION_ROW = 1,
 	DISCORD_COMPONENT_BUTTON = 2,
+	DISCORD_COMPONENT_TEXT_INPUT = 4, /* in a modal only */
+	DISCORD_COMPONENT_LABEL = 18,     /* a modal's field: a label and one component */
 };
+
+/* A text input's "style". */
+enum discord_text_style {
+	DISCORD_TEXT_SHORT = 1,
+	DISCORD_TEXT_PARAGRAPH = 2,
+};
+
+/* A modal's limits (the MODAL callback and its components, Discord's
+ * "Component Reference"): a title and a label of 45 characters, 1 to 5
+ * components, a text input's value of 4000. */
+#define DISCORD_MODAL_TITLE_MAX 45
+#define DISCORD_MODAL_LABEL_MAX 45
+#define DISCORD_MODAL_ROWS_MAX  5
+#define DISCORD_TEXT_INPUT_MAX  4000
+#define DISCORD_PLACEHOLDER_MAX 100
 
 /* A button's "style". */
 enum discord_button_style {
@@ -146,6 +163,9 @@ enum discord_button_style {
 /* JSON error codes of REST answers ({"code": N, "message": ...}) that
  * delver acts on. */
 #define DISCORD_ERROR_UNKNOWN_CHANNEL      10003 /* a DM channel Discord forgot */
+#define DISCORD_ERROR_UNKNOWN_MESSAGE      10008 /* a message someone deleted */
+#define DISCORD_ERROR_MISSING_ACCESS       50001 /* the bot cannot view the channel */
+#define DISCORD_ERROR_MISSING_PERMISSIONS  50013 /* the bot lacks a permission there */
 #define DISCORD_ERROR_ALREADY_ACKNOWLEDGED 40060 /* an interaction answered before */
 #define DISCORD_ERROR_CANNOT_DM            50007 /* the user's DMs are closed */
 #define DISCORD_ERROR_MAX_FOLLOWUPS        40094 /* an interaction's follow-ups are spent */

@@ -13,6 +13,7 @@
 
 #include "bot/fsio.h"
 #include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 /* A string member that fits in n bytes (NUL included) and holds only
@@ -128,7 +129,8 @@ char *
 discord_session_format(const struct discord_session *s)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *text, *line;
+	struct buf out;
+	char *line;
 
 	cJSON_AddStringToObject(root, "session_id", s->session_id);
 	cJSON_AddStringToObject(root, "resume_gateway_url", s->resume_url);
@@ -144,12 +146,16 @@ discord_session_format(const struct discord_session *s)
 		else
 			cJSON_Delete(roles);
 	}
-	text = cJSON_PrintUnformatted(root);
+	/* json_write, not cJSON's printer: cJSON prints a number of 16 digits
+	 * with 15 when that reads back within its tolerance, so a sequence
+	 * or intents near 2^53 would not read back the same */
+	buf_init(&out, 8 * DISCORD_SESSION_FILE_MAX);
+	if (json_write(root, &out) < 0)
+		abort(); /* the fields are bounded, and escaping grows a byte to 6 at most */
 	cJSON_Delete(root);
-	line = xmalloc(strlen(text) + 2);
-	memcpy(line, text, strlen(text));
-	memcpy(line + strlen(text), "\n", 2);
-	cJSON_free(text);
+	buf_addc(&out, '\n');
+	line = xstrndup(buf_str(&out), out.len);
+	buf_free(&out);
 	return line;
 }
 

@@ -34,6 +34,7 @@ struct discord_shard {
 	uv_timer_t save_timer;
 	struct seqs *seqs; /* its interactions whose answer is not over */
 	bool started, stopped;
+	bool quiet; /* stopped: the identify queue hears no more of it (it may be closed) */
 	void (*down)(void *ctx); /* discord_shard_shutdown's done */
 	void *down_ctx;
 };
@@ -229,6 +230,8 @@ hook_want_identify(void *ctx)
 {
 	struct discord_shard *s = ctx;
 
+	if (s->quiet)
+		return;
 	discord_idq_want(s->idq, s->id, on_grant, s);
 }
 
@@ -237,6 +240,8 @@ hook_slot_unused(void *ctx)
 {
 	struct discord_shard *s = ctx;
 
+	if (s->quiet)
+		return;
 	discord_idq_unused(s->idq, s->id);
 }
 
@@ -246,6 +251,8 @@ hook_identified(void *ctx)
 {
 	struct discord_shard *s = ctx;
 
+	if (s->quiet)
+		return;
 	discord_idq_sent(s->idq, s->id);
 }
 
@@ -309,6 +316,7 @@ discord_shard_stop(struct discord_shard *s)
 	/* With a session file the session stays resumable at Discord, and its
 	 * last resume point is written now: a restart loses nothing. */
 	discord_gw_stop(s->gw, s->session_path != NULL);
+	s->quiet = true;
 	if (s->started)
 		session_save(s);
 	discord_ws_rearm(s->ws);

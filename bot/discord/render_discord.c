@@ -715,7 +715,11 @@ add_buttons(cJSON *msg, const struct reply_msg *m, struct discord_buttons *bs)
 
 		if (action == NULL || *action == '\0')
 			continue;
-		if (discord_buttons_id(bs, action, m->buttons[i].update, id, sizeof(id)) < 0)
+		if (discord_buttons_id(bs, action,
+		                       m->buttons[i].panel    ? DISCORD_BUTTON_PANEL
+		                       : m->buttons[i].update ? DISCORD_BUTTON_UPDATE
+		                                              : DISCORD_BUTTON_NEW,
+		                       id, sizeof(id)) < 0)
 			continue;
 		ll = utf8_cut(label, ll, DISCORD_LABEL_MAX);
 		snprintf(lab, sizeof(lab), "%.*s", (int)ll, ll > 0 ? label : "Run");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/draft/draft.h"
 #include "bot/irc/irc_flood.h"
 #include "bot/irc/irc_fmt.h"
 #include "bot/irc/irc_limit.h"
@@ -38,6 +39,7 @@ struct irc_bot {
 	struct alias *aliases; /* ALIASES_MAX, used as a ring */
 	size_t next_alias;     /* the slot the next new alias takes */
 	size_t in_flight;      /* commands submitted and not answered yet */
+	struct drafts *drafts; /* long texts typed line by line (bot/draft/draft.h) */
 };
 
 /* Commands submitted and not answered yet, at most: hundreds of seconds of
@@ -48,6 +50,8 @@ struct irc_bot {
 struct answer_to {
 	char *nick, *where;
 	char lane[KEY_MAX];
+	char chan[KEY_MAX]; /* the channel key the command came from */
+	int64_t mono_ms;    /* when it came */
 	bool quiet;
 };
 
@@ -71,6 +75,7 @@ irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *c
 	b->seen = irc_limit_new(1, 0);
 	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
 	b->aliases = xcalloc(ALIASES_MAX, sizeof(*b->aliases));
+	b->drafts = drafts_new();
 	set_rates(b);
 	return b;
 }
@@ -86,6 +91,7 @@ irc_bot_free(struct irc_bot *b)
 	irc_limit_free(b->chans);
 	irc_limit_free(b->seen);
 	irc_limit_free(b->ctcp);
+	drafts_free(b->drafts);
 	free(b->aliases);
 	free(b);
 }
@@ -432,23 +438,27 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 	struct irc_say *v = NULL;
 	size_t n = 0;
 
+	bool gm_away = reply_msg(r, REPLY_GM) != NULL && !gm_here(b, r, where);
+	char text[400];
+
+	if (gm_away)
+		snprintf(text, sizeof(text),
+		         "The GM, %.64s, is not in %.64s under that nick, so delver did not send "
+		         "%.120s%s",
+		         reply_gm_name(r), where, reply_gm_what(r),
+		         reply_gm_is_aside(r) ? "." : "; roll again once they are back.");
 	if (reply_is_error(r) || quiet) {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), private_cmd(b), nick, nick, &keep, &v,
 		           &n);
-	} else if (reply_msg(r, REPLY_GM) != NULL && !gm_here(b, r, where)) {
-		char text[400];
-
-		snprintf(text, sizeof(text),
-		         "The GM, %.64s, is not in %.64s under that nick, so delver did not send "
-		         "your secret roll; roll again once they are back.",
-		         reply_gm_name(r), where);
+	} else if (gm_away && !reply_gm_is_aside(r)) {
+		/* A secret roll that cannot reach the GM is not made. */
 		irc_conn_say_lane(b->conn, lane, private_cmd(b), nick, text);
 		return;
 	} else {
 		render_msg(b, reply_msg(r, REPLY_CHANNEL), "PRIVMSG", where, nick, &keep, &v, &n);
 		render_msg(b, reply_msg(r, REPLY_INVOKER), private_cmd(b), nick, nick, &keep, &v,
 		           &n);
-		if (reply_msg(r, REPLY_GM) != NULL)
+		if (reply_msg(r, REPLY_GM) != NULL && !gm_away)
 			render_msg(b, reply_msg(r, REPLY_GM), private_cmd(b), reply_gm_name(r),
 			           nick, &keep, &v, &n);
 	}
@@ -459,8 +469,26 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 		    "delver has too many replies waiting to be sent, so it dropped its "
 		    "answer to your command; try again in a minute.");
 	}
+	/* The rest went: the invoker is told the GM's part did not. */
+	if (gm_away && !reply_is_error(r) && !quiet)
+		irc_conn_say_lane(b->conn, lane, private_cmd(b), nick, text);
 	free(v);
 	render_irc_lines_free(&keep);
+}
+
+/* A reply that asks for a long text (reply_ask) opens a draft for the
+ * asker there: their next lines that are no command, until "<word> end". */
+static void
+asked(struct irc_bot *b, struct reply *r, const char *chan, const char *user, int64_t mono_ms)
+{
+	const struct reply_ask *ask = reply_asked(r);
+	char replaced[CMD_LINE_MAX + 1];
+
+	if (ask == NULL)
+		return;
+	drafts_open(b->drafts, chan, user, ask, mono_ms, replaced, sizeof(replaced));
+	if (replaced[0] != '\0')
+		draft_reply_dropped(r, replaced, 0, 0, DRAFT_REPLACED);
 }
 
 static void
@@ -481,6 +509,7 @@ answered(struct request *req, void *ctx)
 	struct answer_to *t = request_tag(req);
 
 	b->in_flight--;
+	asked(b, request_reply(req), t->chan, t->lane, t->mono_ms);
 	send_reply(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
 	request_free(req);
 }
@@ -736,10 +765,69 @@ names_command(const char *line)
 	return n > 0 && registry_find(line, n) != NULL;
 }
 
-void
-irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int64_t unix_s)
+/*
+ * A line that is no command, from someone entering a long text here (a
+ * draft, bot/draft/draft.h): it joins their draft. Returns whether it did
+ * (or dropped the draft, past its limit, and said so).
+ */
+static bool
+drafted(struct irc_bot *b, const struct irc_msg *m, const char *chan, const char *text,
+        int64_t mono_ms)
 {
-	const char *target = irc_line_param(m, 0), *text = irc_line_param(m, 1);
+	struct origin o;
+	struct draft *d;
+	struct reply *r;
+
+	if (drafts_count(b->drafts) == 0 || make_origin(b, m, chan, &o) < 0)
+		return false;
+	switch (drafts_feed(b->drafts, o.chan_key, o.user_key, text, strlen(text), mono_ms, &d)) {
+	case DRAFT_NONE:
+		return false;
+	case DRAFT_TAKEN:
+		return true;
+	case DRAFT_TOO_BIG:
+		break;
+	}
+	r = reply_new();
+	draft_reply_dropped(r, draft_line(d), draft_lines(d), draft_max(d), DRAFT_BIG);
+	send_reply(b, r, m->nick, chan != NULL ? chan : m->nick, o.user_key, false);
+	reply_free(r);
+	draft_free(d);
+	return true;
+}
+
+/*
+ * "<word> end" or "<word> cancel" of the invoker's draft here: the draft is
+ * taken; its text bound to inv (returns 2), or a reply said why not, or
+ * that it was dropped (returns 1). Returns 0 for any other command.
+ */
+static int
+draft_word(struct irc_bot *b, const struct origin *o, const char *text, int64_t mono_ms,
+           struct reply *r, struct invocation *inv)
+{
+	enum draft_word w;
+	struct draft *d;
+	int rc = 1;
+
+	if (drafts_count(b->drafts) == 0 || (w = drafts_word(b->drafts, o->chan_key, o->user_key,
+	                                                     text, mono_ms)) == DRAFT_WORD_NONE)
+		return 0;
+	d = drafts_take(b->drafts, o->chan_key, o->user_key, mono_ms);
+	if (w == DRAFT_WORD_CANCEL)
+		draft_reply_dropped(r, draft_line(d), draft_lines(d), 0, DRAFT_CANCELLED);
+	else if (draft_bind(dispatch_commands(b->d), draft_line(d), draft_opt(d), draft_text(d),
+	                    inv, r) == 0)
+		rc = 2;
+	draft_free(d);
+	return rc;
+}
+
+/* A PRIVMSG's text, its formatting codes already removed. */
+static void
+message(struct irc_bot *b, const struct irc_msg *m, const char *text, int64_t mono_ms,
+        int64_t unix_s)
+{
+	const char *target = irc_line_param(m, 0);
 	const char *pre = prefix(b);
 	size_t pl = strlen(pre);
 	bool direct = !irc_conn_is_channel(b->conn, target);
@@ -762,8 +850,13 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 		if (*text == '\0')
 			return;
 	} else if (!direct) {
+		drafted(b, m, target, text, mono_ms);
 		return;
 	}
+	/* In a private conversation every line is a command: while a draft is
+	 * open there, one naming no command is the draft's. */
+	if (direct && !names_command(text) && drafted(b, m, NULL, text, mono_ms))
+		return;
 	if (!direct && !names_command(text))
 		return;
 	if (make_origin(b, m, direct ? NULL : target, &o) < 0) {
@@ -790,11 +883,38 @@ irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int
 	t->nick = xstrdup(m->nick);
 	t->where = xstrdup(direct ? m->nick : target);
 	snprintf(t->lane, sizeof(t->lane), "%s", o.user_key);
+	snprintf(t->chan, sizeof(t->chan), "%s", o.chan_key);
+	t->mono_ms = mono_ms;
 	/* Help is long and for the asker: by NOTICE, not to the channel. */
 	t->quiet = !direct && first_word_is(text, "help");
 	req = request_new(&o, unix_s, answered, b);
 	request_set_tag(req, t, answer_to_free);
-	request_set_line(req, text, strlen(text));
+	switch (draft_word(b, &o, text, mono_ms, request_reply(req), request_invocation(req))) {
+	case 1: /* the draft was ended or dropped: its reply says so */
+		send_reply(b, request_reply(req), t->nick, t->where, t->lane, t->quiet);
+		request_free(req);
+		return;
+	case 2: /* the draft's end: its invocation is bound */
+		break;
+	default:
+		request_set_line(req, text, strlen(text));
+		break;
+	}
 	b->in_flight++;
 	dispatch_submit(b->d, req);
+}
+
+void
+irc_bot_message(struct irc_bot *b, const struct irc_msg *m, int64_t mono_ms, int64_t unix_s)
+{
+	const char *text = irc_line_param(m, 1);
+	struct buf typed;
+
+	/* Bold, colours and the like that a client adds are not words: a
+	 * command reads the text its sender sees ("!roll 1d6 # ^Bsneak" is
+	 * "!roll 1d6 # sneak"). */
+	buf_init(&typed, IRC_RX_MAX);
+	irc_fmt_strip(&typed, text, strlen(text));
+	message(b, m, buf_str(&typed), mono_ms, unix_s);
+	buf_free(&typed);
 }

@@ -35,12 +35,35 @@ colour_digits(const char *s, size_t len)
 	return n;
 }
 
+static bool
+is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Hex digits of a colour at s (six, within len), or 0. */
+static size_t
+hex_colour(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (n < 6 && n < len && is_hex(s[n]))
+		n++;
+	return n == 6 ? 6 : 0;
+}
+
 size_t
 irc_fmt_token(const char *s, size_t len)
 {
 	unsigned char c = (unsigned char)s[0];
 	size_t n;
 
+	if (c == 0x04) {
+		n = 1 + hex_colour(s + 1, len - 1);
+		if (n > 1 && n < len && s[n] == ',' && hex_colour(s + n + 1, len - n - 1) > 0)
+			n += 7;
+		return n;
+	}
 	if (c == 0x03) {
 		n = 1 + colour_digits(s + 1, len - 1);
 		if (n > 1 && n < len && s[n] == ',' && n + 1 < len && is_digit(s[n + 1]))
@@ -147,8 +170,8 @@ restore(const struct irc_fmt_state *st, const char *t, size_t tlen, struct buf *
 static bool
 is_code(unsigned char c)
 {
-	return c == 0x02 || c == 0x03 || c == 0x0f || c == 0x11 || c == 0x16 || c == 0x1d ||
-	       c == 0x1e || c == 0x1f;
+	return c == 0x02 || c == 0x03 || c == 0x04 || c == 0x0f || c == 0x11 || c == 0x16 ||
+	       c == 0x1d || c == 0x1e || c == 0x1f;
 }
 
 static bool

@@ -4,7 +4,9 @@
  *
  * The codes: \x02 bold, \x1D italic, \x1F underline, \x1E strike, \x11
  * monospace, \x16 reverse, \x0F reset, \x03fg[,bg] colour (00-99; \x03
- * alone resets colours). delver always writes colours with two digits.
+ * alone resets colours), \x04RRGGBB[,RRGGBB] hex colour (some clients send
+ * it; delver never writes it). delver always writes colours with two
+ * digits.
  */
 #ifndef DELVER_IRC_FMT_H
 #define DELVER_IRC_FMT_H
@@ -42,7 +44,8 @@ void irc_fmt_clean(struct buf *out, const char *s);
 
 /* Appends the formatted s[0..len) to out without its formatting codes (a
  * colour code with its digits): the text a client without formatting, or
- * a channel that strips it (+c), would show. */
+ * a channel that strips it (+c), would show; for a message received, the
+ * words its sender sees. */
 void irc_fmt_strip(struct buf *out, const char *s, size_t len);
 
 /* Applies the code (or text) token of tlen bytes at s to st. */

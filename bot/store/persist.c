@@ -4,6 +4,7 @@
 #include "bot/store/persist_queue.h"
 #include "bot/store/persist_read.h"
 #include "bot/store/keyset.h"
+#include "bot/store/snapfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -894,11 +895,11 @@ int
 persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 {
 	struct persist *p = xcalloc(1, sizeof(*p));
-	char why[8192], tmp[4300], from[4300], to[4400], sub[64], aside[4300];
+	char why[8192], tmp[4300], from[4300], to[4400], sub[64], aside[4300], plain[4400];
 	static const char *const parts[] = {"", "-wal", "-shm"};
 	time_t now = time(NULL);
 	struct tm tm;
-	int rc = -1;
+	int rc = -1, expanded = 0;
 
 	p->lock_fd = -1;
 	snprintf(p->dir, sizeof(p->dir), "%s", dir != NULL ? dir : persist_opts_default_dir());
@@ -906,15 +907,21 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "the state directory's name is too long");
 		goto out;
 	}
-	if (store_check_file(file, why, sizeof(why)) < 0) {
+	if (!snapfile_compressed(file) && store_check_file(file, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
 	}
 	if (open_dir(p, err, errlen) < 0)
 		goto out;
+	/* A compressed snapshot: its expanded copy in the directory. */
+	expanded = snapfile_expand(file, p->dir, plain, sizeof(plain), why, sizeof(why));
+	if (expanded < 0 || (expanded && store_check_file(plain, why, sizeof(why)) < 0)) {
+		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
+		goto out;
+	}
 	snprintf(tmp, sizeof(tmp), "%s.restore-tmp", p->path);
 	unlink(tmp);
-	if (store_sqlite_copy(file, tmp, why, sizeof(why)) < 0) {
+	if (store_sqlite_copy(expanded ? plain : file, tmp, why, sizeof(why)) < 0) {
 		unlink(tmp);
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
@@ -950,6 +957,8 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	         access(aside, F_OK) == 0 ? aside : "");
 	rc = 0;
 out:
+	if (expanded > 0)
+		snapfile_remove(plain);
 	free_persist(p);
 	return rc;
 }

@@ -56,7 +56,9 @@
  *   committed since the last one, the backend copies the database off the
  *   loop (SQLite's online backup API: a consistent image; the loop keeps
  *   committing) to DIR/snapshots/delver-<UTC time>.db (written as .tmp,
- *   renamed, the directory fsynced), keeping the snapshot_keep newest; and
+ *   renamed, the directory fsynced), then compressed on a thread of libuv's
+ *   pool into delver-<UTC time>.db.gz (bot/store/snapfile.h), keeping the
+ *   snapshot_keep newest; and
  *   once more at close, after the last commit, when anything was committed
  *   since the last one (snapshot_on_stop).
  *

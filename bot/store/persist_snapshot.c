@@ -16,23 +16,28 @@
 #include "bot/log.h"
 #include "bot/fsio.h"
 #include "bot/store/persist_int.h"
+#include "bot/store/snapfile.h"
 #include "bot/store/statedir.h"
 #include "rules/base/mem.h"
 
 #define SNAP_DIR    "snapshots"
 #define SNAP_PREFIX "delver-"
 #define SNAP_SUFFIX ".db"
+#define SNAP_GZ     ".db.gz"
 
 /* Whether name is one persist_snapshot_start gives: the prefix, the UTC
- * time as YYYYMMDDTHHMMSSZ, the suffix. */
+ * time as YYYYMMDDTHHMMSSZ, the suffix (.db.gz; .db as the backend wrote
+ * it, or as delver 0.1 kept it). */
 static bool
 snapshot_name(const char *name)
 {
-	const char *t = name + strlen(SNAP_PREFIX);
+	const char *t = name + strlen(SNAP_PREFIX), *end;
 
 	if (strncmp(name, SNAP_PREFIX, strlen(SNAP_PREFIX)) != 0 ||
-	    strlen(t) != strlen("YYYYMMDDTHHMMSSZ") + strlen(SNAP_SUFFIX) ||
-	    strcmp(t + strlen("YYYYMMDDTHHMMSSZ"), SNAP_SUFFIX) != 0)
+	    strlen(t) < strlen("YYYYMMDDTHHMMSSZ"))
+		return false;
+	end = t + strlen("YYYYMMDDTHHMMSSZ");
+	if (strcmp(end, SNAP_SUFFIX) != 0 && strcmp(end, SNAP_GZ) != 0)
 		return false;
 	for (size_t i = 0; i < strlen("YYYYMMDDTHHMMSSZ"); i++) {
 		char want = i == 8 ? 'T' : i == 15 ? 'Z' : 'd';
@@ -43,8 +48,9 @@ snapshot_name(const char *name)
 	return true;
 }
 
-/* Whether the file begins as every SQLite database does: only a file that
- * is a snapshot counts toward snapshot_keep (and is ever removed). */
+/* Whether the file begins as every SQLite database does, or (compressed)
+ * as a gzip file: only a file that is a snapshot counts toward
+ * snapshot_keep (and is ever removed). */
 static bool
 snapshot_file(const char *path)
 {
@@ -58,7 +64,7 @@ snapshot_file(const char *path)
 	ok = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
 	     memcmp(head, magic, sizeof(magic)) == 0;
 	close(fd);
-	return ok;
+	return ok || snapfile_compressed(path);
 }
 
 static int
@@ -119,14 +125,18 @@ prune(const char *dir, int keep)
 	free(names);
 }
 
-/* The pruning of the snapshot directory, on a thread of libuv's pool:
- * removing a file of a million channels that the page cache still holds
- * takes tens of ms, which the loop must not wait. */
+/* The snapshot's compression and the pruning of the snapshot directory,
+ * on a thread of libuv's pool: compressing takes seconds for a large
+ * state, and removing a file of a million channels that the page cache
+ * still holds takes tens of ms, which the loop must not wait. */
 struct prune_job {
 	uv_work_t req;
 	struct persist *p;
 	char dir[4200 + 16];
+	char db[4200 + 64], gz[4200 + 64];
 	int keep;
+	int rc;
+	char err[1024];
 };
 
 static void
@@ -134,6 +144,7 @@ prune_work(uv_work_t *req)
 {
 	struct prune_job *j = req->data;
 
+	j->rc = snapfile_compress(j->db, j->gz, j->err, sizeof(j->err));
 	prune(j->dir, j->keep);
 }
 
@@ -145,6 +156,9 @@ prune_after(uv_work_t *req, int status)
 	struct persist *p = j->p;
 
 	(void)status;
+	/* The snapshot is kept as the backend wrote it. */
+	if (j->rc < 0)
+		log_warnx("store: %s; the snapshot %s is kept uncompressed", j->err, j->db);
 	free(j);
 	p->snapping = false;
 	if (p->closing)
@@ -166,6 +180,9 @@ snap_done(void *ctx, enum store_status status, const char *err)
 		j->p = p;
 		j->req.data = j;
 		snprintf(j->dir, sizeof(j->dir), "%s/" SNAP_DIR, p->dir);
+		snprintf(j->db, sizeof(j->db), "%s", p->snap_path);
+		snprintf(j->gz, sizeof(j->gz), "%.*s" SNAP_GZ,
+		         (int)(strlen(p->snap_path) - strlen(SNAP_SUFFIX)), p->snap_path);
 		j->keep = p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1;
 		if (uv_queue_work(p->loop, &j->req, prune_work, prune_after) == 0)
 			return; /* snapping until the pruning is done */

@@ -1,9 +1,10 @@
 /*
  * persist_snapshot: the snapshot files of the state (persist.h, Snapshot
  * files): DIR/snapshots/delver-<UTC time>.db, written by the backend off
- * the loop, the snapshot_keep newest kept (the older removed on a thread of
- * libuv's pool: a large file still cached takes tens of ms to remove; the
- * snapshot is busy until they are gone).
+ * the loop, then compressed into delver-<UTC time>.db.gz and the
+ * snapshot_keep newest kept, on a thread of libuv's pool (compressing takes
+ * seconds for a large state, and a large file still cached takes tens of
+ * ms to remove; the snapshot is busy until both are done).
  *
  * Ownership: p is persist's; nothing here allocates what outlives a call.
  */

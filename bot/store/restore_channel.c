@@ -18,6 +18,7 @@
 #include "bot/log.h"
 #include "bot/store/persist.h"
 #include "bot/store/persist_opts.h"
+#include "bot/store/snapfile.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/buf.h"
@@ -261,11 +262,11 @@ out:
 int
 restore_channel(const char *dir, const char *file, const char *key, char *err, size_t errlen)
 {
-	char path[4200], lock[4200], why[8192];
+	char path[4200], lock[4200], why[8192], plain[4400];
 	struct row row = {0};
 	sqlite3 *src = NULL, *dst = NULL;
 	bool existed = false;
-	int fd = -1, rc = -1, found;
+	int fd = -1, rc = -1, found, expanded;
 
 	buf_init(&row.log, (size_t)-1);
 	if (dir == NULL)
@@ -282,14 +283,28 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 		snprintf(err, errlen, "cannot restore: the state directory's name is too long");
 		return -1;
 	}
-	src = open_checked(file, SQLITE_OPEN_READONLY, "the snapshot file", why, sizeof(why));
-	if (src == NULL) {
+	/* A compressed snapshot is read from its expanded copy in dir. */
+	expanded = access(dir, F_OK) == 0
+	               ? snapfile_expand(file, dir, plain, sizeof(plain), why, sizeof(why))
+	               : 0;
+	if (expanded < 0) {
 		snprintf(err, errlen, "cannot restore channel '%s': %s; nothing was changed", key,
 		         why);
 		return -1;
 	}
+	src = open_checked(expanded ? plain : file, SQLITE_OPEN_READONLY, "the snapshot file", why,
+	                   sizeof(why));
+	if (src == NULL) {
+		snprintf(err, errlen, "cannot restore channel '%s': %s; nothing was changed", key,
+		         why);
+		if (expanded)
+			snapfile_remove(plain);
+		return -1;
+	}
 	found = read_row(src, file, key, &row, why, sizeof(why));
 	sqlite3_close(src);
+	if (expanded)
+		snapfile_remove(plain);
 	if (found <= 0) {
 		if (found == 0)
 			snprintf(

@@ -68,7 +68,9 @@ enum stmt {
 		                            "ON CONFLICT DO NOTHING"),                             \
 		[ST_LOG_TRIM] = "DELETE FROM logs WHERE key = $1 AND seq <= $2",                   \
 		[ST_LOG_CLEAR] = "DELETE FROM logs WHERE key = $1",                                \
-		[ST_LOG_GET] = "SELECT seq, rec FROM logs WHERE key = $1 ORDER BY seq",            \
+		[ST_LOG_GET] = "SELECT c.key, c.last_used, c.version, c.rec, c.generation, "       \
+		               "l.seq, l.rec FROM channels c LEFT JOIN logs l ON l.key = c.key "   \
+		               "WHERE c.key = $1 ORDER BY l.seq",                                  \
 	}
 /* The marks of handled events (STORE_HANDLED): written once, never
  * conflicting; ST_DELETE expires the marks handled before $1; ST_GET reads
@@ -131,8 +133,7 @@ struct op {
 	/* OP_LOAD */
 	enum store_kind kind_loaded;
 	char *key;
-	PGresult *got;     /* the row read, or NULL */
-	PGresult *got_log; /* a channel's log entries, or NULL */
+	PGresult *got; /* the row read (a channel's: once per log entry), or NULL */
 	store_load_cb load_done;
 };
 
@@ -229,8 +230,6 @@ free_op(struct op *o)
 {
 	if (o->got != NULL)
 		PQclear(o->got);
-	if (o->got_log != NULL)
-		PQclear(o->got_log);
 	for (size_t i = 0; i < o->n && o->rows != NULL; i++)
 		free(o->rows[i]);
 	free(o->rows);
@@ -289,31 +288,30 @@ row_from(const PGresult *r, int i, enum store_kind kind, struct store_row *out)
 	return 0;
 }
 
-/* Points row's log at the entries of r (a result in binary format of
- * seq, rec; NULL: none), in *log (the caller frees it). Returns 0, or -1
- * when r's shape is not the log table's. */
+/* Points row's log at the entries r holds (a channel read with its log:
+ * columns 5 and 6 of each row, NULL when it has none), in *log (the caller
+ * frees it). Returns 0, or -1 when r's shape is not the tables'. */
 static int
 log_from(const PGresult *r, struct store_row *row, struct store_log_row **log)
 {
-	int n = r != NULL ? PQntuples(r) : 0;
+	int n = PQntuples(r), k = 0;
 
 	*log = NULL;
 	row->log = NULL;
 	row->nlog = 0;
-	if (n == 0)
-		return 0;
-	if (PQnfields(r) != 2)
-		return -1;
+	if (PQnfields(r) != 7 || PQgetisnull(r, 0, 5))
+		return PQnfields(r) == 7 || PQnfields(r) == 5 ? 0 : -1;
 	*log = xcalloc((size_t)n, sizeof(**log));
 	for (int i = 0; i < n; i++) {
-		if (PQgetlength(r, i, 0) != 8)
+		if (PQgetlength(r, i, 5) != 8)
 			return -1;
-		(*log)[i].seq = be_uint(r, i, 0, 8);
-		(*log)[i].rec = PQgetvalue(r, i, 1);
-		(*log)[i].rec_len = (size_t)PQgetlength(r, i, 1);
+		(*log)[k].seq = be_uint(r, i, 5, 8);
+		(*log)[k].rec = PQgetvalue(r, i, 6);
+		(*log)[k].rec_len = (size_t)PQgetlength(r, i, 6);
+		k++;
 	}
 	row->log = *log;
-	row->nlog = (size_t)n;
+	row->nlog = (size_t)k;
 	return 0;
 }
 
@@ -563,14 +561,9 @@ take_result(struct store_pg *p, struct op *o, PGresult *r)
 		return true;
 	case PGRES_COMMAND_OK:
 	case PGRES_TUPLES_OK:
-		/* A load's results: its row, then a channel's log entries. */
-		i = o->nresults++;
-		if (o->kind == OP_LOAD && i == 0 && PQntuples(r) == 1) {
+		o->nresults++;
+		if (o->kind == OP_LOAD && o->got == NULL && PQntuples(r) >= 1) {
 			o->got = r;
-			return false;
-		}
-		if (o->kind == OP_LOAD && i == 1) {
-			o->got_log = r;
 			return false;
 		}
 		break;
@@ -714,7 +707,7 @@ kick_cb(uv_timer_t *t)
 
 			if (o->status == STORE_OK && o->got != NULL) {
 				if (row_from(o->got, 0, o->kind_loaded, &row) == 0 &&
-				    log_from(o->got_log, &row, &log) == 0) {
+				    log_from(o->got, &row, &log) == 0) {
 					rp = &row;
 				} else {
 					o->status = STORE_FAILED;
@@ -875,12 +868,9 @@ send_load(struct store_pg *p, struct op *o)
 	char name[16];
 	const char *v[1] = {o->key};
 
-	stmt_name(name, sizeof(name), o->kind_loaded, ST_GET);
-	if (!PQsendQueryPrepared(p->conn, name, 1, v, NULL, NULL, 1))
-		return false;
-	if (o->kind_loaded != STORE_CHANNEL)
-		return true;
-	stmt_name(name, sizeof(name), STORE_CHANNEL, ST_LOG_GET);
+	/* A channel comes with its log, in one query. */
+	stmt_name(name, sizeof(name), o->kind_loaded,
+	          o->kind_loaded == STORE_CHANNEL ? ST_LOG_GET : ST_GET);
 	return PQsendQueryPrepared(p->conn, name, 1, v, NULL, NULL, 1) != 0;
 }
 

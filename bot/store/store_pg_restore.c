@@ -6,12 +6,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "bot/store/store_check.h"
 #include "bot/store/store_pg.h"
+#include "bot/store/snapfile.h"
 #include "bot/store/store_pg_sql.h"
 
 #define WHY_MAX 300
@@ -265,23 +267,32 @@ has_column(sqlite3 *db, const char *table, const char *column)
 }
 
 int
-store_pg_restore(const char *conninfo, const char *password, const char *file, const char *channel,
-                 char *err, size_t errlen)
+store_pg_restore(const char *conninfo, const char *password, const char *dir, const char *file,
+                 const char *channel, char *err, size_t errlen)
 {
 	const char *const kw[] = {"dbname", "fallback_application_name", "password", NULL};
 	const char *values[] = {conninfo, "delver", password, NULL};
-	char why[WHY_MAX] = "", check[5000];
+	char why[WHY_MAX] = "", check[5000], plain[4400];
 	sqlite3 *db = NULL;
 	PGconn *c = NULL;
 	long nc = -1, nu = -1;
-	int rc = -1;
+	int rc = -1, expanded;
 
+	/* A compressed snapshot is read from its expanded copy in dir. */
+	expanded = dir != NULL
+	               ? snapfile_expand(file, dir, plain, sizeof(plain), check, sizeof(check))
+	               : 0;
+	if (expanded < 0) {
+		snprintf(err, errlen, "cannot restore: %s; nothing was changed", check);
+		return -1;
+	}
 	/* Every record is checked before anything is replaced. */
-	if (store_check_file(file, check, sizeof(check)) < 0) {
+	if (store_check_file(expanded ? plain : file, check, sizeof(check)) < 0) {
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", check);
 		goto out;
 	}
-	if (sqlite3_open_v2(file, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(expanded ? plain : file, &db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK) {
 		snprintf(err, errlen, "cannot restore: cannot open %s: %s", file,
 		         sqlite3_errmsg(db));
 		goto out;
@@ -338,5 +349,7 @@ out:
 	if (c != NULL)
 		PQfinish(c); /* an open transaction is rolled back */
 	sqlite3_close(db);
+	if (expanded)
+		snapfile_remove(plain);
 	return rc;
 }

@@ -22,9 +22,11 @@
 
 #include <stddef.h>
 
-/* password and channel may be NULL. Returns 0 with a summary in err
- * ("restored N channels and M users"), or -1 with one sentence in err. */
-int store_pg_restore(const char *conninfo, const char *password, const char *file,
+/* password and channel may be NULL; a compressed FILE (snapfile.h) is
+ * expanded into dir (the state directory; NULL: FILE must be a database).
+ * Returns 0 with a summary in err ("restored N channels and M users"), or
+ * -1 with one sentence in err. */
+int store_pg_restore(const char *conninfo, const char *password, const char *dir, const char *file,
                      const char *channel, char *err, size_t errlen);
 
 #endif

@@ -170,9 +170,23 @@ encode_channel(const struct store_record *r, const struct store_record_mods *m)
 	return o;
 }
 
+static int encode(const struct store_record *r, const struct store_record_mods *m, struct buf *out);
+
 int
 store_record_encode(const struct store_record *r, const struct store_record_mods *m,
                     struct buf *out)
+{
+	int rc;
+
+	/* The tree lives for this call: from the arena (json.h). */
+	json_scratch_begin();
+	rc = encode(r, m, out);
+	json_scratch_end();
+	return rc;
+}
+
+static int
+encode(const struct store_record *r, const struct store_record_mods *m, struct buf *out)
 {
 	cJSON *o, *s;
 	int rc;
@@ -238,9 +252,10 @@ store_record_encode_log(const struct store_record_mods *m, const void *state, ui
 	return frame_end(out, old, toobig, cm->log_save(state, seq, out), false);
 }
 
-/* Checks a line's frame and checksum and parses its JSON object. */
+/* Checks a line's frame and checksum and parses its JSON object (a log
+ * entry's: array). */
 static cJSON *
-unframe(const char *line, size_t len, char *err, size_t errlen)
+unframe(const char *line, size_t len, bool array, char *err, size_t errlen)
 {
 	uint32_t want = 0;
 	cJSON *o;
@@ -269,8 +284,8 @@ unframe(const char *line, size_t len, char *err, size_t errlen)
 	}
 #endif
 	o = cJSON_ParseWithLength(line, len);
-	if (o == NULL || !cJSON_IsObject(o)) {
-		snprintf(err, errlen, "the line is not one JSON object");
+	if (o == NULL || !(array ? cJSON_IsArray(o) : cJSON_IsObject(o))) {
+		snprintf(err, errlen, "the line is not one JSON %s", array ? "array" : "object");
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -537,7 +552,7 @@ store_record_decode(const char *line, size_t len, int version, const struct stor
 		         version, STORE_RECORD_OLDEST, STORE_RECORD_VERSION);
 		return -1;
 	}
-	if ((o = unframe(line, len, err, errlen)) == NULL)
+	if ((o = unframe(line, len, false, err, errlen)) == NULL)
 		return -1;
 	if ((kind = kind_of(o, err, errlen)) < 0)
 		goto out;
@@ -567,7 +582,7 @@ store_record_decode_log(struct store_record *r, const struct store_record_mods *
 		snprintf(err, errlen, "a log entry of something that keeps no log");
 		return -1;
 	}
-	if ((o = unframe(line, len, why, sizeof(why))) == NULL) {
+	if ((o = unframe(line, len, true, why, sizeof(why))) == NULL) {
 		snprintf(err, errlen, "log entry %llu: %s", (unsigned long long)seq, why);
 		return -1;
 	}

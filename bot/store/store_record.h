@@ -15,7 +15,7 @@
  *
  * A module that keeps a log (struct chanmod's log_*: the roll log) has its
  * entries in rows of their own, one line each, framed as a record's:
- * "<crc> <json>" with the JSON its log_save() wrote.
+ * "<crc> <json>" with the JSON array its log_save() wrote.
  *
  * Format version. Each row carries the version of its record's format;
  * STORE_RECORD_VERSION is the one this code writes; it reads it and the

@@ -35,6 +35,8 @@ enum chanmod_id {
 	CHANMOD_PROC,    /* dungeon procedure: turn, lights, hazard and wander settings */
 	CHANMOD_ROLL,    /* /roll settings and the roll log (commands/dice/rollchan.h) */
 	CHANMOD_UNDO,    /* the last changes /undo can take back (commands/core/undo.h) */
+	CHANMOD_TABLES,  /* the GM's own named tables (commands/tables/tables_state.h) */
+	CHANMOD_PANEL, /* the message showing the channel's panel (commands/panel/panel_state.h) */
 	CHANMOD_COUNT
 };
 
@@ -64,7 +66,7 @@ struct chanmod {
 	 * when none. */
 	uint64_t (*log_count)(const void *);
 	/* Appends entry number seq (one of the newest log_keep) to out as one
-	 * JSON object. Returns 0, or -1 when out's cap was reached. */
+	 * JSON array. Returns 0, or -1 when out's cap was reached. */
 	int (*log_save)(const void *, uint64_t seq, struct buf *out);
 	/* Adds entry seq, read back from the store (oldest first, after load()
 	 * when the record holds the module's state). An entry the state holds

@@ -12,6 +12,8 @@
 #include "commands/fungeon/cmd_thwacko.h"
 #include "commands/fungeon/cmd_xp.h"
 #include "commands/fungeon/fungeon_save.h"
+#include "commands/panel/cmd_panel.h"
+#include "commands/panel/panel_state.h"
 #include "commands/procedure/cmd_hazard.h"
 #include "commands/procedure/cmd_light.h"
 #include "commands/procedure/cmd_procedure.h"
@@ -24,6 +26,8 @@
 #include "commands/procedure/procedure_state.h"
 #include "commands/dice/rollchan.h"
 #include "commands/tension/cmd_tension.h"
+#include "commands/tables/cmd_table.h"
+#include "commands/tables/tables_state.h"
 #include "commands/tension/tension_state.h"
 #include "commands/core/undo.h"
 
@@ -35,6 +39,7 @@ const struct command *const command_table[] = {
     &cmd_gmroll,
     &cmd_gm,
     &cmd_tension,
+    &cmd_table,
     &cmd_fungeon,
     &cmd_thwacko,
     &cmd_xp,
@@ -46,6 +51,7 @@ const struct command *const command_table[] = {
     &cmd_surprise,
     &cmd_procedure,
     &cmd_safe,
+    &cmd_panel,
     &cmd_vendor,
     &cmd_bargain,
     &cmd_encumbrance,
@@ -66,5 +72,7 @@ const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_PROC] = &procedure_state_mod,
     [CHANMOD_ROLL] = &rollchan_mod,
     [CHANMOD_UNDO] = &undo_mod,
+    [CHANMOD_TABLES] = &tables_mod,
+    [CHANMOD_PANEL] = &panel_mod,
 };
 /* clang-format on */

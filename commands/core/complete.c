@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "commands/fungeon/fungeon_channel.h"
+#include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
 #include "rules/tension/tension.h"
 #include "rules/base/utf8.h"
@@ -112,12 +113,15 @@ entries(struct invocation *inv, const char *partial, bool struck, struct complet
 	const char *kind = invocation_str(inv, "table");
 	int k = kind != NULL ? tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
 	struct roll_table t;
+	char own[ROLL_TABLE_NAME_MAX];
 
 	if (k < 0)
 		return;
-	if (inv->chan != NULL)
+	/* the table the channel's rolls use: its own of that kind, or Tension's */
+	if (inv->chan != NULL &&
+	    !tables_use_kind(inv->chan, tension_table_name((enum tension_table)k), &t, own))
 		tension_state_table(inv->chan, (enum tension_table)k, &t);
-	else
+	else if (inv->chan == NULL)
 		tension_table_default((enum tension_table)k, &t);
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < t.n; i++)

@@ -275,13 +275,27 @@ usage_error(struct invocation *inv, struct reply *out, const char *what)
 	registry_usage_add(inv->path, RS_BAD, out);
 }
 
-static bool
-valid_utf8_text(const char *s)
+/* The first control character of s but a tab (and, when lines, line
+ * breaks: an option that takes lines), or NULL when it has none. */
+static const char *
+control_char(const char *s, bool lines)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 && *p != '\t')
-			return false;
-	return true;
+		if (*p < 0x20 && *p != '\t' && !(lines && (*p == '\n' || *p == '\r')))
+			return (const char *)p;
+	return NULL;
+}
+
+/* The 1-based column of p in s, counting UTF-8 characters. */
+static int
+text_column(const char *s, const char *p)
+{
+	int col = 1;
+
+	for (; s < p; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			col++;
+	return col;
 }
 
 /* Converts and checks one value for option o, storing it in a. */
@@ -319,6 +333,7 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			return -1;
 		}
 	} else {
+		const char *cc;
 		size_t max = o->type == OPT_USER ? NAME_MAX_LEN - 1
 		             : o->max > 0        ? (size_t)o->max
 		                                 : OPT_STRING_MAX;
@@ -329,9 +344,11 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			usage_error(inv, out, what);
 			return -1;
 		}
-		if (!valid_utf8_text(v)) {
-			snprintf(what, sizeof(what), "%s may not contain control characters",
-			         o->name);
+		if ((cc = control_char(v, (o->flags & OPT_LINES) != 0)) != NULL) {
+			snprintf(what, sizeof(what),
+			         "%s may not contain control characters (U+%04X at column %d of "
+			         "it)",
+			         o->name, (unsigned)(unsigned char)*cc, text_column(v, cc));
 			usage_error(inv, out, what);
 			return -1;
 		}
@@ -341,6 +358,15 @@ set_value(struct invocation *inv, const struct cmd_opt *o, struct cmd_arg *a, co
 			for (i = 0; o->choices[i] != NULL; i++)
 				if (strcasecmp(o->choices[i], v) == 0)
 					break;
+			for (size_t k = 0; o->choices[i] == NULL && o->choices[k] != NULL; k++) {
+				size_t n = strlen(o->choices[k]);
+
+				/* a plural choice typed in the singular ("trap" for traps) */
+				if (n == strlen(v) + 1 &&
+				    strncasecmp(o->choices[k], v, n - 1) == 0 &&
+				    (o->choices[k][n - 1] == 's' || o->choices[k][n - 1] == 'S'))
+					i = k;
+			}
 			if (o->choices[i] == NULL) {
 				struct buf b;
 
@@ -536,34 +562,62 @@ registry_select(struct invocation *inv, const char *const *names, struct reply *
 /* Binds the tokens after the subcommands: name:value ones by name, the rest
  * by position; an OPT_REST option takes every remaining positional word and
  * the label text after a lone #. */
-/*
- * Where a bare number goes when the option next in line cannot take it: a
- * choice list with no numbers in it, on a command with exactly one integer
- * option still unset ("/tension raise 2" is "raise amount:2"). Returns
- * that option's index, or -1.
- */
-static int
-bare_amount(const struct command *c, const struct invocation *inv, int next, const char *v)
+/* Whether v reads as a whole number ("3", "-1", "+2"). */
+static bool
+is_number(const char *v)
 {
-	const struct cmd_opt *o = &c->opts[next];
-	int found = -1;
 	const char *p = v + (*v == '-' || *v == '+');
 
-	if (*p == '\0' || strspn(p, "0123456789") != strlen(p))
-		return -1;
-	if (o->type != OPT_STRING || o->choices == NULL)
-		return -1;
-	for (size_t i = 0; o->choices[i] != NULL; i++)
-		if (strcasecmp(o->choices[i], v) == 0)
-			return -1;
-	for (int i = 0; c->opts[i].name != NULL; i++) {
-		if (c->opts[i].type != OPT_INT || inv->args[i].set)
-			continue;
-		if (found >= 0)
-			return -1;
-		found = i;
+	return *p != '\0' && strspn(p, "0123456789") == strlen(p);
+}
+
+/* Whether option o can take the positional value v at all. */
+static bool
+takes(const struct cmd_opt *o, const char *v)
+{
+	switch (o->type) {
+	case OPT_INT:
+		return is_number(v);
+	case OPT_BOOL:
+		return !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on") ||
+		       !strcmp(v, "1") || !strcasecmp(v, "false") || !strcasecmp(v, "no") ||
+		       !strcasecmp(v, "off") || !strcmp(v, "0");
+	case OPT_STRING:
+		return o->choices == NULL || is_choice(o, v);
+	case OPT_USER:
+		return true;
 	}
-	return found;
+	return true;
+}
+
+/*
+ * Where a positional value goes when the option next in line cannot take
+ * it: a number to the first integer option still unset after it, a word
+ * past a number or yes/no option to the first text (without choices) or
+ * user option still unset after it. "/tension raise 2" is "raise
+ * amount:2", "/rest 3" is "rest exits:3", "/light add lantern bob" is
+ * "light add lantern who:bob". A word that is no choice of a choice option
+ * is left there: it is a slip, and gets its "did you mean". Returns the
+ * option's index, or -1.
+ */
+static int
+route(const struct command *c, const struct invocation *inv, int next, const char *v)
+{
+	const struct cmd_opt *o = &c->opts[next];
+	bool number = is_number(v);
+
+	if (takes(o, v) || (o->choices != NULL && !number))
+		return -1;
+	for (int i = next + 1; c->opts[i].name != NULL; i++) {
+		const struct cmd_opt *t = &c->opts[i];
+
+		if (inv->args[i].set || (t->flags & OPT_REST))
+			continue;
+		if (number ? t->type == OPT_INT
+		           : (t->type == OPT_STRING && t->choices == NULL) || t->type == OPT_USER)
+			return i;
+	}
+	return -1;
 }
 
 static int
@@ -620,7 +674,7 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 			buf_add(&rest, tok[k].p, tok[k].len);
 			continue;
 		}
-		if ((i = bare_amount(c, inv, next, tok[k].unq)) >= 0) {
+		if ((i = route(c, inv, next, tok[k].unq)) >= 0) {
 			if (set_value(inv, &c->opts[i], &inv->args[i], tok[k].unq, out) < 0)
 				goto done;
 			continue;

@@ -34,6 +34,9 @@ enum opt_type {
 #define OPT_REQUIRED     0x1u
 #define OPT_REST         0x2u /* a positional string taking the rest of the line */
 #define OPT_AUTOCOMPLETE 0x4u /* Discord may ask for suggestions */
+/* A string that may hold line breaks (one given by a form, or typed line
+ * by line: reply_ask); other control characters are still refused. */
+#define OPT_LINES 0x8u
 
 struct cmd_opt {
 	const char *name; /* lowercase, 1-32 chars, unique within the command */

@@ -33,8 +33,11 @@ struct reply {
 	bool line_open[REPLY_AUDIENCES];
 	char *gm_key, *gm_name; /* the GM message's recipient, in the arena */
 	char *gm_fallback;      /* where it goes when it cannot, in the arena */
+	char *gm_aside;         /* what it is, when an aside (reply_gm_aside), in the arena */
 	bool error;
 	char *error_text;
+	char *panel; /* reply_panel's message id ("" none), in the arena; NULL: not a panel */
+	struct reply_ask ask; /* its strings in the arena; line NULL: none */
 };
 
 #define CHUNK_SIZE 4096
@@ -154,9 +157,11 @@ reply_clear(struct reply *r)
 	memset(r->msg, 0, sizeof(r->msg));
 	memset(r->cap_blocks, 0, sizeof(r->cap_blocks));
 	memset(r->line_open, 0, sizeof(r->line_open));
-	r->gm_key = r->gm_name = r->gm_fallback = NULL;
+	r->gm_key = r->gm_name = r->gm_fallback = r->gm_aside = NULL;
+	r->panel = NULL;
 	r->error = false;
 	r->error_text = NULL;
+	memset(&r->ask, 0, sizeof(r->ask));
 	r->cur = REPLY_CHANNEL;
 }
 
@@ -207,6 +212,42 @@ const char *
 reply_gm_fallback_key(const struct reply *r)
 {
 	return r->gm_fallback;
+}
+
+void
+reply_gm_aside(struct reply *r, const char *what)
+{
+	r->gm_aside = copy_text(r, what, strlen(what), NULL);
+}
+
+const char *
+reply_gm_what(const struct reply *r)
+{
+	return r->gm_aside != NULL ? r->gm_aside : "your secret roll";
+}
+
+bool
+reply_gm_is_aside(const struct reply *r)
+{
+	return r->gm_aside != NULL;
+}
+
+void
+reply_ask(struct reply *r, const struct reply_ask *ask)
+{
+	/* The handler's own strings (a sample may hold line breaks, which
+	 * copy_text would make spaces). */
+	r->ask.line = copy(r, ask->line, strlen(ask->line));
+	r->ask.opt = copy(r, ask->opt, strlen(ask->opt));
+	r->ask.label = copy(r, ask->label, strlen(ask->label));
+	r->ask.sample = copy(r, ask->sample, strlen(ask->sample));
+	r->ask.max = ask->max;
+}
+
+const struct reply_ask *
+reply_asked(const struct reply *r)
+{
+	return r->ask.line != NULL && !r->error ? &r->ask : NULL;
 }
 
 /* The formats replies use most (%s, %d, %zu, %lld, %%) without printf,
@@ -792,7 +833,7 @@ reply_cell_user(struct reply *r, int col, const struct thwacko_style *us)
 }
 
 static void
-add_button(struct reply *r, const char *label, const char *action, bool update)
+add_button(struct reply *r, const char *label, const char *action, bool update, bool panel)
 {
 	struct reply_msg *m = &r->msg[r->cur];
 
@@ -802,19 +843,38 @@ add_button(struct reply *r, const char *label, const char *action, bool update)
 	m->buttons[m->nbuttons].label = copy_text(r, label, strlen(label), NULL);
 	m->buttons[m->nbuttons].action = copy_text(r, action, strlen(action), NULL);
 	m->buttons[m->nbuttons].update = update;
+	m->buttons[m->nbuttons].panel = panel;
 	m->nbuttons++;
 }
 
 void
 reply_button(struct reply *r, const char *label, const char *action)
 {
-	add_button(r, label, action, false);
+	add_button(r, label, action, false, false);
 }
 
 void
 reply_button_update(struct reply *r, const char *label, const char *action)
 {
-	add_button(r, label, action, true);
+	add_button(r, label, action, true, false);
+}
+
+void
+reply_button_panel(struct reply *r, const char *label, const char *action)
+{
+	add_button(r, label, action, false, true);
+}
+
+void
+reply_panel(struct reply *r, const char *message)
+{
+	r->panel = copy(r, message, strlen(message));
+}
+
+const char *
+reply_panel_message(const struct reply *r)
+{
+	return r->panel;
 }
 
 void

@@ -128,6 +128,7 @@ struct reply_button {
 	char *label;  /* what the button says, e.g. "Roll again" */
 	char *action; /* the command line it runs, e.g. "roll 4d6kh3" */
 	bool update;  /* its reply replaces the message it is on (reply_button_update) */
+	bool panel;   /* a button of the channel's panel (reply_button_panel) */
 };
 
 struct reply_msg {
@@ -169,6 +170,46 @@ const char *reply_gm_name(const struct reply *r);
 void reply_gm_fallback(struct reply *r, const char *chan_key);
 /* That channel's key, or NULL. */
 const char *reply_gm_fallback_key(const struct reply *r);
+/*
+ * Marks the GM's message an aside to the rest of the reply, which stands
+ * without it (a hazard roll whose creature is behind the screen), and says
+ * what it is for the invoker ("what your hazard roll put behind the GM's
+ * screen", copied): when the GM's message cannot be delivered, a transport
+ * still sends the rest and tells the invoker that this did not reach the
+ * GM. Without it the GM's message is the point of the reply (a secret
+ * roll): undeliverable, the reply is not sent.
+ */
+void reply_gm_aside(struct reply *r, const char *what);
+/* What the GM's message is, as the invoker is told: the aside's words, or
+ * "your secret roll". */
+const char *reply_gm_what(const struct reply *r);
+bool reply_gm_is_aside(const struct reply *r);
+
+/*
+ * A long text the command still needs, asked of the invoker (a table's
+ * entries, after "/table set loot" alone): the command line to run with it
+ * (line, "table set loot", whose first word also names the lines that end
+ * or drop the text: "table end", "table cancel"), the option the text goes
+ * to, a label for a form's field (at most 45 characters) and a sample of
+ * what to write (at most 100). The transport asks as its platform can: a
+ * form (Discord's modal) whose text is then bound to the option; on text
+ * platforms the invoker's next lines in that channel, up to "<word> end".
+ * The rest of the reply says so for text platforms; a platform with forms
+ * shows the form instead.
+ */
+struct reply_ask {
+	const char *line;
+	const char *opt;
+	const char *label;
+	const char *sample;
+	size_t max; /* bytes of the text the option takes */
+};
+
+/* Makes the reply ask (the strings, the handler's own and never a user's
+ * text as typed, are copied). */
+void reply_ask(struct reply *r, const struct reply_ask *ask);
+/* The reply's ask, or NULL. */
+const struct reply_ask *reply_asked(const struct reply *r);
 
 /* Sets the current message's title. */
 void reply_title(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -229,6 +270,23 @@ void reply_button(struct reply *r, const char *label, const char *action);
  * elsewhere; an error, or a reply only for the presser, leaves the message
  * as it is and goes to the presser alone. */
 void reply_button_update(struct reply *r, const char *label, const char *action);
+/* A button of the channel's panel (reply_panel): its reply is a new
+ * message, as reply_button's, and where the platform keeps the panel
+ * current (Discord) the press also shows the panel it is on anew; an
+ * error, or a reply only for the presser, goes to the presser alone and
+ * leaves the panel as it is. */
+void reply_button_panel(struct reply *r, const char *label, const char *action);
+
+/*
+ * Marks the reply as the channel's panel (commands/panel): its channel
+ * message shows the channel's state at a glance, and message (copied) is
+ * the platform's id of the message that shows the panel now, "" when none
+ * does. A transport that can change a message it posted (Discord) keeps
+ * the panel there, current; the others show the reply as any other.
+ */
+void reply_panel(struct reply *r, const char *message);
+/* The message id given to reply_panel, or NULL when r is not a panel. */
+const char *reply_panel_message(const struct reply *r);
 
 /*
  * Makes the reply an error: the channel message is replaced by one line,

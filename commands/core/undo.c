@@ -19,8 +19,9 @@
 #include "rules/base/utf8.h"
 
 /* The game modules a step may restore, and how a reply names them. */
-const enum chanmod_id undo_ids[UNDO_NMODS] = {CHANMOD_TENSION, CHANMOD_FUNGEON, CHANMOD_PROC};
-const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dungeon procedure"};
+const enum chanmod_id undo_ids[UNDO_NMODS] = {CHANMOD_TENSION, CHANMOD_FUNGEON, CHANMOD_PROC,
+                                              CHANMOD_TABLES};
+const char *const undo_labels[UNDO_NMODS] = {"Tension", "Fungeon", "dungeon procedure", "tables"};
 
 /* Top-level commands that never change game state (never recorded). */
 static const char *const not_undoable[] = {"roll",     "gmroll", "log",  "save", "saved",
@@ -37,11 +38,13 @@ encode_mod(const struct channel *ch, int m)
 
 	if (mod == NULL)
 		return NULL;
+	json_scratch_begin(); /* the tree lives for this call (json.h) */
 	o = chanmod_table[undo_ids[m]]->save(mod);
 	buf_init(&b, SIZE_MAX);
 	if (json_write(o, &b) < 0)
 		abort(); /* a module's save() built a node JSON has no text for */
 	cJSON_Delete(o);
+	json_scratch_end();
 	return buf_take(&b);
 }
 
@@ -194,6 +197,10 @@ undo_after(struct invocation *inv, struct undo_snap *snap)
 		p.text[UNDO_PATH] = path;
 		p.text[UNDO_ARGS] = args;
 		p.text[UNDO_SCREEN] = screen;
+		/* Whether the one behind the screen held the seat: a roll is
+		 * taken back only by the GM who held it then. */
+		if (gm != NULL && strcmp(screen, gm) == 0)
+			p.flags |= UNDO_SEATED;
 		/* Dice drawn while it ran: its outcome came from them. */
 		if (inv->rng != NULL && rng_draws(inv->rng) != snap->draws)
 			p.flags |= UNDO_ROLLED;
@@ -334,16 +341,20 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 
 /*
  * Whether the invoker may undo s, else the refusal. Rolls stand: a step
- * that rolled dice is undone by the GM seat's holder alone (by nobody
- * while the seat is empty), so no one rerolls by undoing. Any other step,
- * by its maker or whoever acts as GM. A step made behind the GM's screen
- * is undone only by the GM behind whose screen it was made.
+ * that rolled dice is undone only by the GM who held the seat when it was
+ * made (its screen, UNDO_SEATED) and holds it still; by nobody when the
+ * seat was empty then, so that no one claims an empty seat to roll again
+ * by undoing. Any other step, by its maker or whoever acts as GM. A step
+ * made behind the GM's screen is undone only by the GM behind whose
+ * screen it was made.
  */
 static bool
 may_undo(const struct invocation *inv, const struct undo_step *s, struct reply *out)
 {
 	const char *holder = channel_gm(inv->seat), *key = inv->from->user_key;
+	const char *then = undo_step_text(s, UNDO_SCREEN);
 	bool mine = strcmp(undo_step_text(s, UNDO_WHO), key) == 0;
+	bool seated = (undo_step_flags(s) & UNDO_SEATED) != 0;
 
 	if (hidden_step(inv, s)) {
 		if (!inv->is_gm) {
@@ -351,13 +362,14 @@ may_undo(const struct invocation *inv, const struct undo_step *s, struct reply *
 			                 "only the GM can undo it.");
 			return false;
 		}
-		if (strcmp(undo_step_text(s, UNDO_SCREEN), key) != 0) {
+		if (strcmp(then, key) != 0) {
 			reply_error(out, "The last change here was made behind another GM's "
 			                 "screen, so only that GM can undo it.");
 			return false;
 		}
 	}
-	if (rolled(s) && (holder == NULL || strcmp(holder, key) != 0)) {
+	if (rolled(s) &&
+	    !(seated && holder != NULL && strcmp(holder, key) == 0 && strcmp(then, key) == 0)) {
 		if (mine)
 			reply_error(out, "Your ");
 		else
@@ -365,13 +377,18 @@ may_undo(const struct invocation *inv, const struct undo_step *s, struct reply *
 			            undo_step_text(s, UNDO_NAME));
 		put_what(out, RS_BAD, s);
 		reply_add(out, RS_BAD, "%s rolled dice, and rolls stand: ", mine ? "" : ",");
-		if (holder == NULL)
+		if (!seated)
 			reply_add(out, RS_BAD,
-			          "only the GM may take it back, and nobody holds the GM seat "
-			          "here.");
-		else
+			          "nobody held the GM seat when it was made, so nobody can take it "
+			          "back.");
+		else if (holder != NULL && strcmp(holder, then) == 0)
 			reply_add(out, RS_BAD, "ask the GM, %s, to undo it.",
 			          channel_gm_name(inv->seat));
+		else
+			reply_add(
+			    out, RS_BAD,
+			    "only the GM who held the seat when it was made may take it back, "
+			    "while holding it.");
 		return false;
 	}
 	if (!mine && !inv->is_gm) {
@@ -440,8 +457,10 @@ const struct command cmd_undo = {
             "wandering, vendors) as it was before the last command that changed it, and "
             "names that command. Only the one who made the change or the GM can undo it. "
             "Rolls stand: a change that rolled dice (a hazard roll, a bargain, a tension "
-            "roll, a vendor met, a Fungeon conflict...) only the GM who holds the seat can "
-            "undo, and the channel is told; with nobody in the GM seat, nobody can. "
+            "roll, a vendor met, a Fungeon conflict...) only the GM who held the seat when "
+            "it was made, and holds it still, can undo, and the channel is told; one made "
+            "while nobody held the seat, nobody can (claiming the seat afterwards does not "
+            "help). "
             "Repeat to go further back: the channel keeps its last 10 changes (and at most "
             "256 KiB of earlier state), across restarts. Rolls, {/log}, saved rolls, the channel's "
             "settings and the GM seat are not undone. While Tension is hidden, a change made "

@@ -3,7 +3,7 @@
  *
  * The history keeps no copy of the modules' current encodings. Before an
  * undoable command, undo_before() encodes the channel's game modules
- * (Tension, Fungeon, the dungeon procedure) into the caller's undo_snap;
+ * (Tension, Fungeon, the dungeon procedure, the tables) into the caller's undo_snap;
  * after a command that touched the channel, undo_after() encodes them
  * again and, when any changed, records one step: who ran what, and for
  * each module it changed a delta (undo_delta.h) that rebuilds the earlier
@@ -13,8 +13,9 @@
  * and rebuilds the newest step's earlier encodings from them; the next
  * /undo rebuilds from those. Only the one who made that change or the GM
  * may undo it, except that rolls stand: a step during which the command
- * drew from the dice (the RNG; no command marks it) is undone by the GM
- * seat's holder alone, and by nobody while the seat is empty. A step made
+ * drew from the dice (the RNG; no command marks it) is undone only by the
+ * GM who held the seat when it was made and holds it still, and by nobody
+ * when the seat was empty then. A step made
  * behind the GM's screen (undo_screen.h) is told of and undone only by the
  * GM behind whose screen it was made. A delta refuses an encoding other than the one it was made
  * against, so a state changed outside the history is never patched wrongly.
@@ -49,7 +50,7 @@
 #define UNDO_WHAT_MAX 160         /* bytes of a step's typed values, with the NUL */
 
 /* The game modules a step may restore. */
-#define UNDO_NMODS 3
+#define UNDO_NMODS 4
 
 struct undo_snap {
 	bool active;              /* the command may leave a step */

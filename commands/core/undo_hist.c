@@ -23,9 +23,12 @@ struct undo_step {
 	uint8_t has;   /* bit m: module m changed in this step */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding (a saved full form) */
-	uint8_t flags; /* UNDO_ROLLED */
+	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED, SELF_SCREEN */
 	char data[];
 };
+
+/* The screen is the maker's: its text is kept empty and read as who. */
+#define SELF_SCREEN 0x80u
 
 /* The steps, oldest first, back to back in one allocation, each after its
  * size in bytes as a number (7 bits a byte, low first). */
@@ -75,12 +78,16 @@ has_delta(const struct undo_step *s, int m)
 struct undo_step *
 undo_step_pack(const struct undo_parts *in, size_t *out_size)
 {
+	bool self;
 	size_t size = sizeof(struct undo_step);
 	struct undo_step *s;
 	uint8_t *p;
 
+	/* A step whose screen is its maker's keeps the key once. */
+	self =
+	    in->text[UNDO_WHO][0] != '\0' && strcmp(in->text[UNDO_SCREEN], in->text[UNDO_WHO]) == 0;
 	for (int i = 0; i < UNDO_TEXTS; i++)
-		size += strlen(in->text[i]) + 1;
+		size += (self && i == UNDO_SCREEN ? 0 : strlen(in->text[i])) + 1;
 	for (int m = 0; m < UNDO_NMODS; m++) {
 		const struct undo_delta *d = &in->d[m];
 
@@ -92,12 +99,13 @@ undo_step_pack(const struct undo_parts *in, size_t *out_size)
 	s->has = in->has;
 	s->none = in->none;
 	s->whole = in->whole;
-	s->flags = in->flags;
+	s->flags = (uint8_t)((in->flags & ~SELF_SCREEN) | (self ? SELF_SCREEN : 0));
 	p = (uint8_t *)s->data;
 	for (int i = 0; i < UNDO_TEXTS; i++) {
-		size_t n = strlen(in->text[i]) + 1;
+		const char *t = self && i == UNDO_SCREEN ? "" : in->text[i];
+		size_t n = strlen(t) + 1;
 
-		memcpy(p, in->text[i], n);
+		memcpy(p, t, n);
 		p += n;
 	}
 	for (int m = 0; m < UNDO_NMODS; m++) {
@@ -130,6 +138,8 @@ step_text(const struct undo_step *s, int i)
 const char *
 undo_step_text(const struct undo_step *s, enum undo_text i)
 {
+	if (i == UNDO_SCREEN && (s->flags & SELF_SCREEN))
+		i = UNDO_WHO;
 	return step_text(s, (int)i);
 }
 
@@ -306,8 +316,9 @@ hist_destroy(void *p)
 	free(h);
 }
 
-/* A step's saved form: its texts ("screen" only when not ""), "rolled":
- * true when it rolled dice, "deltas" {"<module>": {"keep":P,
+/* A step's saved form: its texts ("screen" only when not ""), "seated":
+ * true when the one behind the screen held the GM seat, "rolled": true
+ * when it rolled dice, "deltas" {"<module>": {"keep":P,
  * "tail":S,"mid":M,"after":L,"sum":H} or null (no state before)}, and for
  * a module kept whole (loaded from "mods"), "mods" {"<module>": text}. */
 static cJSON *
@@ -326,8 +337,10 @@ hist_save(const void *p)
 		cJSON_AddStringToObject(so, "name", step_text(s, 1));
 		cJSON_AddStringToObject(so, "path", step_text(s, 2));
 		cJSON_AddStringToObject(so, "args", step_text(s, 3));
-		if (step_text(s, UNDO_SCREEN)[0] != '\0')
-			cJSON_AddStringToObject(so, "screen", step_text(s, UNDO_SCREEN));
+		if (undo_step_text(s, UNDO_SCREEN)[0] != '\0')
+			cJSON_AddStringToObject(so, "screen", undo_step_text(s, UNDO_SCREEN));
+		if (s->flags & UNDO_SEATED)
+			cJSON_AddTrueToObject(so, "seated");
 		if (s->flags & UNDO_ROLLED)
 			cJSON_AddTrueToObject(so, "rolled");
 		undo_step_deltas(s, d);
@@ -405,7 +418,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	static const char *const names[UNDO_TEXTS] = {"who", "name", "path", "args", "screen"};
 	static const size_t sizes[UNDO_TEXTS] = {KEY_MAX, NAME_MAX_LEN, UNDO_PATH_MAX,
 	                                         UNDO_WHAT_MAX, KEY_MAX};
-	const cJSON *rolled;
+	const cJSON *rolled, *seated;
 
 	memset(&p, 0, sizeof(p));
 	if (!cJSON_IsObject(so)) {
@@ -413,6 +426,7 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 		return NULL;
 	}
 	rolled = cJSON_GetObjectItemCaseSensitive(so, "rolled");
+	seated = cJSON_GetObjectItemCaseSensitive(so, "seated");
 	for (int i = 0; i < UNDO_TEXTS; i++) {
 		/* A step saved before screens were kept has none. */
 		if (i == UNDO_SCREEN && cJSON_GetObjectItemCaseSensitive(so, names[i]) == NULL)
@@ -427,6 +441,14 @@ load_step(const cJSON *so, size_t *size, char *err, size_t errlen)
 	}
 	if (cJSON_IsTrue(rolled))
 		p.flags |= UNDO_ROLLED;
+	/* A step saved before seats were kept reads as made with the seat
+	 * empty: its rolls stand for good. */
+	if (seated != NULL && !cJSON_IsBool(seated)) {
+		snprintf(err, errlen, "An undo step's \"seated\" is not true or false.");
+		return NULL;
+	}
+	if (cJSON_IsTrue(seated))
+		p.flags |= UNDO_SEATED;
 	mods = cJSON_GetObjectItemCaseSensitive(so, "mods");
 	deltas = cJSON_GetObjectItemCaseSensitive(so, "deltas");
 	if (deltas != NULL && !cJSON_IsObject(deltas)) {
@@ -527,7 +549,7 @@ hist_rekey(void *mod, const char *from, const char *to)
 		struct undo_parts p;
 		char key[KEY_MAX];
 		bool who = strcmp(step_text(s, UNDO_WHO), from) == 0,
-		     screen = strcmp(step_text(s, UNDO_SCREEN), from) == 0;
+		     screen = strcmp(undo_step_text(s, UNDO_SCREEN), from) == 0;
 
 		if (!who && !screen) {
 			hist_append(&out, s, size);
@@ -536,7 +558,7 @@ hist_rekey(void *mod, const char *from, const char *to)
 		utf8_copy(key, sizeof(key), to);
 		memset(&p, 0, sizeof(p));
 		for (int k = 0; k < UNDO_TEXTS; k++)
-			p.text[k] = step_text(s, k);
+			p.text[k] = undo_step_text(s, (enum undo_text)k);
 		if (who)
 			p.text[UNDO_WHO] = key;
 		if (screen)

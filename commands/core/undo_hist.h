@@ -5,7 +5,8 @@
  * A step holds who made the change (user key and name), the command as
  * typed (path and values), the key of the one behind the GM's screen when
  * it was made ("" when nobody was: the seat was empty and the maker was no
- * GM), whether it rolled dice (UNDO_ROLLED), and for each game module it
+ * GM) and whether that one held the GM seat (UNDO_SEATED), whether it
+ * rolled dice (UNDO_ROLLED), and for each game module it
  * changed a delta (undo_delta.h) that rebuilds the module's earlier
  * encoding, or "no state before".
  *
@@ -27,6 +28,8 @@
 
 /* A step's flags. */
 #define UNDO_ROLLED 0x01u /* its outcome came from dice the bot rolled */
+/* The one behind the GM's screen then (UNDO_SCREEN) held the GM seat. */
+#define UNDO_SEATED 0x02u
 
 /* A step's texts. */
 enum undo_text {
@@ -52,7 +55,7 @@ struct undo_parts {
 	uint8_t has;   /* bit m: module m changed */
 	uint8_t none;  /* bit m: it had no state before */
 	uint8_t whole; /* bit m: its delta holds the whole previous encoding */
-	uint8_t flags; /* UNDO_ROLLED */
+	uint8_t flags; /* UNDO_ROLLED, UNDO_SEATED */
 	struct undo_delta d[UNDO_NMODS];
 };
 

@@ -29,8 +29,17 @@ gm_path(const char *path)
 	return c == NULL;
 }
 
+/* Whether the path is a change to the channel's tables ("table set"): the
+ * encounter tables among them are behind the screen, and a step keeps no
+ * table's name apart from its command, so every table change counts. */
+static bool
+table_path(const char *path)
+{
+	return strncmp(path, "table", 5) == 0 && (path[5] == ' ' || path[5] == '\0');
+}
+
 bool
 undo_screen_hides(const struct channel *ch, const char *path, bool changed_tension)
 {
-	return tension_state_hidden(ch) && (changed_tension || gm_path(path));
+	return tension_state_hidden(ch) && (changed_tension || gm_path(path) || table_path(path));
 }

@@ -6,7 +6,9 @@
  * rolls and its tables. A change in the undo history (commands/undo.h) is
  * then behind the screen when it changed Tension, or when its command is
  * the GM's (a GM-only command or subcommand: a table edit, a strike, the
- * creature of a sign): what /undo says of it to the channel or to a player
+ * creature of a sign), or a change to the channel's own tables (/table,
+ * whose encounter tables are the GM's while Tension is hidden): what /undo
+ * says of it to the channel or to a player
  * names neither the command nor what it changed; the GM alone is told.
  */
 #ifndef DELVER_UNDO_SCREEN_H

@@ -44,25 +44,43 @@ log_table(struct invocation *inv, const struct rollchan *rc, size_t n,
 	}
 }
 
-/* /log secret: the secret rolls, for the GM alone, privately. */
+/* /log secret: the secret rolls that went to the invoker (a GM who took
+ * the seat later sees none of those sent to the GM before), privately. */
 static void
 log_secret(struct invocation *inv, struct reply *out, size_t want)
 {
+	static const char *const hdr[] = {"when", "who", "roll", "result"};
 	const struct rollchan *rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
-	size_t have = rollchan_secret_count(rc), n = want < have ? want : have;
+	size_t have = rollchan_secret_count(rc), mine = 0, n;
 
 	if (!invocation_require_gm(inv, out))
 		return;
 	reply_to(out, REPLY_INVOKER);
-	if (have == 0) {
-		reply_add(out, 0, "No secret rolls here yet; ");
+	for (size_t i = 0; i < have; i++)
+		mine += strcmp(rollchan_secret_gm(rc, i), inv->from->user_key) == 0;
+	if (mine == 0) {
+		reply_add(out, 0, "No secret rolls here were sent to you%s; ",
+		          have > 0 ? " (those made before you took the seat stay with that GM)"
+		                   : "");
 		reply_cmd(out, 0, "gmroll", NULL);
 		reply_line(out, 0, " rolls in secret.");
 		return;
 	}
+	n = want < mine ? want : mine;
 	reply_title(out, "The last %zu secret roll%s here, newest first (only you see this)", n,
 	            n == 1 ? "" : "s");
-	log_table(inv, rc, n, rollchan_secret_entry, out);
+	reply_table(out, 4, hdr);
+	for (size_t i = 0, shown = 0; i < have && shown < n; i++) {
+		const struct rollchan_entry *e = rollchan_secret_entry(rc, i);
+		char when[32];
+		const char *cells[4] = {when, e->who, e->what, e->result};
+
+		if (strcmp(rollchan_secret_gm(rc, i), inv->from->user_key) != 0)
+			continue;
+		ago(inv->now, e->when, when, sizeof(when));
+		reply_row(out, false, cells);
+		shown++;
+	}
 }
 
 static void
@@ -110,7 +128,8 @@ const struct command cmd_log = {
     .desc = "The channel's last rolls: who rolled what, the result and when",
     .help = "The channel keeps its last 20 roll results, across restarts. Private rolls "
             "are never logged; secret rolls ({/gmroll}) are kept apart, their last 20, and "
-            "{/log kind=secret} shows them to the GM alone.",
+            "{/log kind=secret} shows a GM those sent to them (a GM who takes the seat later "
+            "does not read those sent to the GM before).",
     .opts = log_opts,
     .fn = log_fn,
 };

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
 #include "rules/base/buf.h"
 #include "rules/base/num.h"
 #include "rules/dice/dice.h"
@@ -199,8 +200,8 @@ group_spans(struct reply *out, const struct dice_group *g)
 		reply_add(out, 0, " ");
 }
 
-static void
-repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
+void
+cmd_roll_repeat_line(struct reply *out, const struct dice_expr *e, size_t r)
 {
 	const struct dice_repeat *rep = &e->repeats[r];
 	long long succ = 0, fail = 0;
@@ -295,7 +296,7 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	const char *sroll, *sname = NULL;
 	bool mine;
 	char name[ROLLCHAN_NAME_MAX];
-	const char *p = expr, *rest, *hash, *slabel, *advword = NULL;
+	const char *p = expr, *rest, *hash, *semi, *slabel, *advword = NULL;
 	size_t n = 0, base;
 	struct buf b;
 
@@ -330,21 +331,27 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 	base = slabel != NULL ? (size_t)(slabel - sroll) : strlen(sroll);
 	while (base > 0 && (sroll[base - 1] == ' ' || sroll[base - 1] == '\t'))
 		base--;
-	/* A saved "1d20+5 adv" keeps its adv last: "/roll atk +2" is
-	 * "1d20+5 +2 adv". */
+	/* A saved "1d20+5 adv" keeps its adv last in its roll: "/roll atk
+	 * +2; 2d6" is "1d20+5 +2 adv; 2d6". */
 	if (base > 4 && (sroll[base - 4] == ' ' || sroll[base - 4] == '\t') &&
 	    (strncasecmp(sroll + base - 3, "adv", 3) == 0 ||
 	     strncasecmp(sroll + base - 3, "dis", 3) == 0))
 		advword = sroll + base - 3;
+	if (hash == NULL)
+		hash = rest + strlen(rest);
+	semi = advword != NULL ? memchr(rest, ';', (size_t)(hash - rest)) : NULL;
+	if (semi == NULL)
+		semi = hash;
 	buf_init(&b, len - 1);
 	buf_add(&b, sroll, advword != NULL ? base - 4 : base);
-	buf_add(&b, rest, hash != NULL ? (size_t)(hash - rest) : strlen(rest));
+	buf_add(&b, rest, (size_t)(semi - rest));
 	if (advword != NULL) {
 		buf_addc(&b, ' ');
 		buf_add(&b, advword, 3);
+		buf_add(&b, semi, (size_t)(hash - semi));
 		buf_addc(&b, ' ');
 	}
-	if (hash != NULL)
+	if (*hash != '\0')
 		buf_adds(&b, hash);
 	else if (slabel != NULL)
 		buf_adds(&b, slabel);
@@ -361,9 +368,10 @@ expand_saved(struct invocation *inv, const char *expr, char *buf, size_t len, st
 
 /* Logs a roll: its canonical text (with label, the label option's when
  * the text has none) and its totals; one the channel saw in the roll log,
- * a secret one in the GM's secret log. */
+ * a secret one (gm: the key of the GM it went to, else NULL) in the GM's
+ * secret log. */
 static void
-log_roll(struct invocation *inv, const struct dice_result *res, const char *label, bool secret)
+log_roll(struct invocation *inv, const struct dice_result *res, const char *label, const char *gm)
 {
 	struct rollchan *rc = rollchan_of(inv->chan);
 	char what[ROLLCHAN_WHAT_MAX * 2], result[ROLLCHAN_RESULT_MAX * 2];
@@ -394,8 +402,8 @@ log_roll(struct invocation *inv, const struct dice_result *res, const char *labe
 	if (strlen(result) >= ROLLCHAN_RESULT_MAX)
 		memcpy(result + ROLLCHAN_RESULT_MAX - 4, "…", sizeof("…"));
 	/* The roll log is appended alone; the secret one is in the record. */
-	if (secret) {
-		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result);
+	if (gm != NULL) {
+		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
 		channel_touch(inv->chan);
 	} else {
 		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
@@ -417,42 +425,33 @@ enum roll_audience {
 /*
  * Where a secret roll goes: the channel is told that it was made and by
  * whom, nothing else (not the dice, which give the modifier away, nor the
- * label), and the roll goes to the GM seat's holder, or, where the GM
- * cannot be sent a private message, to the channel the GM set for them
- * (/gm secret-channel); the GM's own secret roll (or that of anyone who may
- * act as GM here) stays behind the screen, for the invoker alone. Returns
- * false (with an error reply) when the channel has no GM to send it to.
+ * label), and the roll goes behind the GM's screen (gm_screen.h): the GM's
+ * own secret roll (or that of anyone who may act as GM here) to the invoker
+ * alone, a player's to the seat's holder.
  */
-static bool
-secret_to(struct invocation *inv, struct reply *out)
+const char *
+cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 {
-	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
-
 	if (inv->is_gm) {
 		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
 		reply_add(out, 0, " (GM) rolls behind the screen.");
 		reply_nl(out);
-		reply_to(out, REPLY_INVOKER);
-		return true;
-	}
-	if (gm == NULL) {
+	} else if (channel_gm(inv->seat) != NULL) {
+		reply_add(out, RS_BOLD, "%s", inv->from->user_name);
+		reply_add(out, 0, " rolls in secret: only the GM, ");
+		reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
+		reply_add(out, 0, ", sees the result.");
+		reply_nl(out);
+	} else {
 		reply_error(out, "Nobody is GM here, so a secret roll would reach nobody; the GM "
 		                 "takes the seat with ");
 		reply_cmd(out, RS_BAD, "gm claim", NULL);
 		reply_add(out, RS_BAD, ", or roll in the open with ");
 		reply_cmd(out, RS_BAD, "roll", NULL);
 		reply_add(out, RS_BAD, ".");
-		return false;
+		return NULL;
 	}
-	reply_add(out, RS_BOLD, "%s", inv->from->user_name);
-	reply_add(out, 0, " rolls in secret: only the GM, ");
-	reply_add(out, RS_BOLD, "%s", channel_gm_name(inv->seat));
-	reply_add(out, 0, ", sees the result.");
-	reply_nl(out);
-	reply_to_gm(out, gm, channel_gm_name(inv->seat));
-	if (fallback != NULL)
-		reply_gm_fallback(out, fallback);
-	return true;
+	return gm_screen_to(inv, out);
 }
 
 static void
@@ -463,22 +462,26 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	bool private = who == ROLL_PRIVATE;
 	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
-	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 8], savbuf[DICE_TEXT_MAX + 1];
-	const char *typed = expr, *aerr = NULL, *nat;
+	char err[DICE_ERR_MAX], advbuf[DICE_TEXT_MAX + 1], savbuf[DICE_TEXT_MAX + 1];
+	const char *typed = expr, *nat, *to = NULL, *written;
 	struct buf action;
 	const char *shown_label;
 	int r;
 
 	if ((expr = expand_saved(inv, typed, savbuf, sizeof(savbuf), out)) == NULL)
 		return;
-	if ((expr = dice_advantage(expr, advbuf, sizeof(advbuf), &aerr)) == NULL) {
-		reply_error(out, "%s", aerr);
+	written = expr;
+	if ((expr = dice_advantage(written, advbuf, sizeof(advbuf), err, sizeof(err))) == NULL) {
+		reply_error(out, "%s", err);
 		return;
 	}
 	r = dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err));
 	if (r != DICE_OK) {
-		size_t n = strlen(err);
+		size_t n;
 
+		if (expr != written)
+			dice_advantage_error(written, err, sizeof(err));
+		n = strlen(err);
 		reply_error(out, "%c%s%s", err[0] >= 'a' && err[0] <= 'z' ? err[0] - 32 : err[0],
 		            err + 1, n > 0 && err[n - 1] != '.' ? "." : "");
 		return;
@@ -486,7 +489,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	shown_label = dice_result_label(res) ? dice_result_label(res) : label;
 	if (private)
 		reply_to(out, REPLY_INVOKER);
-	if (who == ROLL_SECRET && !secret_to(inv, out)) {
+	if (who == ROLL_SECRET && (to = cmd_roll_secret_to(inv, out)) == NULL) {
 		dice_result_free(res);
 		return;
 	}
@@ -508,7 +511,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 		if (e->nrepeats > 1)
 			reply_line(out, RS_CODE, "%zux %s", e->nrepeats, e->source);
 		for (size_t k = 0; k < e->nrepeats; k++) {
-			repeat_line(out, e, k);
+			cmd_roll_repeat_line(out, e, k);
 			if (!compact || i + 1 < dice_result_nexprs(res) || k + 1 < e->nrepeats)
 				reply_nl(out);
 		}
@@ -545,7 +548,7 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	/* A private conversation with the bot keeps no log: its rolls are the
 	 * invoker's alone, and a stranger who rolls there leaves nothing. */
 	if (who != ROLL_PRIVATE && !inv->from->direct)
-		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, who == ROLL_SECRET);
+		log_roll(inv, res, who == ROLL_SECRET ? label : NULL, to);
 	dice_result_free(res);
 }
 
@@ -558,6 +561,20 @@ roll_fn(struct invocation *inv, struct reply *out)
 static void
 gmroll_fn(struct invocation *inv, struct reply *out)
 {
+	const char *expr = invocation_str(inv, "expression");
+	size_t dice = strcspn(expr, "#");
+
+	/* /roll's option, typed here (before any label): said as such, not
+	 * as bad dice. */
+	for (const char *p = expr; (p = strstr(p, "private:")) != NULL && p < expr + dice; p++) {
+		if (p > expr && p[-1] != ' ')
+			continue;
+		reply_error(out, "A secret roll takes no private option: it already goes to the GM "
+		                 "alone (");
+		reply_cmd(out, RS_BAD, "roll", "expression", "1d20", "private:", "true", NULL);
+		reply_add(out, RS_BAD, " is a roll only you see).");
+		return;
+	}
 	roll_run(inv, out, ROLL_SECRET);
 }
 

@@ -7,8 +7,24 @@
 #define DELVER_CMD_ROLL_H
 
 #include "commands/core/registry.h"
+#include "rules/dice/dice.h"
 
 extern const struct command cmd_roll;
 extern const struct command cmd_gmroll;
+
+/* Repeat r of e as /roll shows it: "1d20 + 5: [15] + 5 = 20" (every die
+ * with its marks, long pools summed up, the total), or " 2: ..." when e
+ * repeats. For every command that shows a roll of dice given by a user. */
+void cmd_roll_repeat_line(struct reply *out, const struct dice_expr *e, size_t r);
+
+/*
+ * Where a secret roll (a player's blind roll, or the GM's own behind the
+ * screen) goes, for every command that rolls in secret: the channel is told
+ * who rolls in secret and nothing else, and what the caller adds next goes
+ * to the GM seat's holder alone (or, for the GM's own roll, to the invoker
+ * alone): commands/gm/gm_screen.h. Returns the key of the one it goes to,
+ * or NULL, with an error reply, when nobody holds the seat.
+ */
+const char *cmd_roll_secret_to(struct invocation *inv, struct reply *out);
 
 #endif

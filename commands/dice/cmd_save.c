@@ -34,8 +34,7 @@ gm_check(struct invocation *inv, struct reply *out)
 static void
 save_fn(struct invocation *inv, struct reply *out)
 {
-	const char *name = invocation_str(inv, "name"), *roll = invocation_str(inv, "roll"), *chk,
-	           *aerr = NULL;
+	const char *name = invocation_str(inv, "name"), *roll = invocation_str(inv, "roll"), *chk;
 	char err[DICE_ERR_MAX], why[300], adv[DICE_TEXT_MAX + 8];
 
 	if (!gm_check(inv, out))
@@ -46,11 +45,13 @@ save_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	/* A saved roll must roll: checked now, not when it is used. */
-	if ((chk = dice_advantage(roll, adv, sizeof(adv), &aerr)) == NULL) {
-		reply_error(out, "%s", aerr);
+	if ((chk = dice_advantage(roll, adv, sizeof(adv), err, sizeof(err))) == NULL) {
+		reply_error(out, "%s", err);
 		return;
 	}
 	if (dice_check(chk, strlen(chk), err, sizeof(err)) != DICE_OK) {
+		if (chk != roll)
+			dice_advantage_error(roll, err, sizeof(err));
 		reply_error(out, "That roll does not parse: %s.", err);
 		return;
 	}

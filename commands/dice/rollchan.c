@@ -37,35 +37,28 @@ rollchan_of(struct channel *ch)
 	return channel_mod(ch, CHANMOD_ROLL);
 }
 
-/* Copies s into dst (size bytes), cut on a character boundary. */
-static void
-put(char *dst, size_t size, const char *s)
-{
-	size_t n = utf8_cut(s, strlen(s), size - 1);
-
-	memcpy(dst, s, n);
-	dst[n] = '\0';
-}
-
 /* Appends to a ring of max entries (n used, head the oldest), dropping the
- * oldest when full. */
-static void
+ * oldest when full; returns the new entry's index. */
+static size_t
 ring_push(struct rollchan_entry *ring, size_t max, size_t *n, size_t *head, int64_t when,
           const char *who, const char *what, const char *result)
 {
 	struct rollchan_entry *e;
+	size_t at;
 
 	if (*n < max) {
-		e = &ring[(*head + *n) % max];
+		at = (*head + *n) % max;
 		(*n)++;
 	} else {
-		e = &ring[*head];
+		at = *head;
 		*head = (*head + 1) % max;
 	}
+	e = &ring[at];
 	e->when = when;
-	put(e->who, sizeof(e->who), who);
-	put(e->what, sizeof(e->what), what);
-	put(e->result, sizeof(e->result), result);
+	utf8_copy(e->who, sizeof(e->who), who);
+	utf8_copy(e->what, sizeof(e->what), what);
+	utf8_copy(e->result, sizeof(e->result), result);
+	return at;
 }
 
 void
@@ -94,11 +87,23 @@ secret_of(struct rollchan *rc)
 
 void
 rollchan_log_secret(struct rollchan *rc, int64_t when, const char *who, const char *what,
-                    const char *result)
+                    const char *result, const char *gm)
 {
 	struct rollchan_secret *s = secret_of(rc);
+	size_t at =
+	    ring_push(s->log, ROLLCHAN_SECRET_MAX, &s->n, &s->head, when, who, what, result);
 
-	ring_push(s->log, ROLLCHAN_SECRET_MAX, &s->n, &s->head, when, who, what, result);
+	utf8_copy(s->gm[at], sizeof(s->gm[at]), gm);
+}
+
+const char *
+rollchan_secret_gm(const struct rollchan *rc, size_t i)
+{
+	const struct rollchan_secret *s = rc->secret;
+
+	if (s == NULL || i >= s->n)
+		return NULL;
+	return s->gm[(s->head + s->n - 1 - i) % ROLLCHAN_SECRET_MAX];
 }
 
 const struct rollchan_entry *
@@ -263,10 +268,10 @@ rollchan_save(struct rollchan *rc, const char *owner, const char *name, const ch
 		rc->saved = xrealloc(rc->saved, (rc->nsaved + 1) * sizeof(*rc->saved));
 		s = &rc->saved[rc->nsaved++];
 		memset(s, 0, sizeof(*s));
-		put(s->owner, sizeof(s->owner), owner);
+		utf8_copy(s->owner, sizeof(s->owner), owner);
 	}
-	put(s->name, sizeof(s->name), name);
-	put(s->roll, sizeof(s->roll), roll);
+	utf8_copy(s->name, sizeof(s->name), name);
+	utf8_copy(s->roll, sizeof(s->roll), roll);
 	return 0;
 }
 
@@ -368,8 +373,12 @@ rollchan_save_json(const void *p)
 
 		cJSON_AddStringToObject(s, "to", rc->secret->to);
 		log = cJSON_AddArrayToObject(s, "log");
-		for (size_t i = rc->secret->n; i > 0; i--)
+		for (size_t i = rc->secret->n; i > 0; i--) {
 			add_entry(log, rollchan_secret_entry(rc, i - 1));
+			cJSON_AddStringToObject(
+			    cJSON_GetArrayItem(log, cJSON_GetArraySize(log) - 1), "gm",
+			    rollchan_secret_gm(rc, i - 1));
+		}
 	}
 	if (rc->nsaved > 0) {
 		cJSON *saved = cJSON_AddArrayToObject(o, "saved");
@@ -392,8 +401,9 @@ rollchan_log_count(const void *p)
 	return ((const struct rollchan *)p)->count;
 }
 
-/* {"when":N,"who":"...","what":"...","result":"..."}, written without a
- * tree: a roll costs no allocation here. */
+/* [when,"who","what","result"] (a row of the log: a million of them are
+ * not to carry their field names), written without a tree: a roll costs no
+ * allocation here. */
 static int
 rollchan_log_save(const void *p, uint64_t seq, struct buf *out)
 {
@@ -403,28 +413,33 @@ rollchan_log_save(const void *p, uint64_t seq, struct buf *out)
 
 	if (e == NULL)
 		return -1;
-	buf_adds(out, "{\"when\":");
+	buf_addc(out, '[');
 	json_write_int(e->when, out);
-	buf_adds(out, ",\"who\":");
+	buf_addc(out, ',');
 	json_write_string(e->who, out);
-	buf_adds(out, ",\"what\":");
+	buf_addc(out, ',');
 	json_write_string(e->what, out);
-	buf_adds(out, ",\"result\":");
+	buf_addc(out, ',');
 	json_write_string(e->result, out);
-	buf_addc(out, '}');
+	buf_addc(out, ']');
 	return out->toobig ? -1 : 0;
+}
+
+/* v's text when it is a string of at most max - 1 bytes of UTF-8, or NULL. */
+static const char *
+text_of(const cJSON *v, size_t max)
+{
+	if (!cJSON_IsString(v) || strlen(v->valuestring) >= max ||
+	    !utf8_valid(v->valuestring, strlen(v->valuestring)))
+		return NULL;
+	return v->valuestring;
 }
 
 /* A string member of at most max - 1 bytes of UTF-8, or NULL. */
 static const char *
 text(const cJSON *o, const char *name, size_t max)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-	if (!cJSON_IsString(v) || strlen(v->valuestring) >= max ||
-	    !utf8_valid(v->valuestring, strlen(v->valuestring)))
-		return NULL;
-	return v->valuestring;
+	return text_of(cJSON_GetObjectItemCaseSensitive(o, name), max);
 }
 
 /* Reads an optional boolean member (absent: false). */
@@ -470,7 +485,7 @@ load_saved(struct rollchan *rc, const cJSON *saved, char *err, size_t errlen)
 }
 
 /* One entry {"when", "who", "what", "result"} into the roll log, or the
- * secret log. */
+ * secret log (with "gm", the key of the GM it went to; "" when missing). */
 static int
 load_entry(struct rollchan *rc, const cJSON *j, bool secret, char *err, size_t errlen)
 {
@@ -478,6 +493,16 @@ load_entry(struct rollchan *rc, const cJSON *j, bool secret, char *err, size_t e
 	const char *who = text(j, "who", NAME_MAX_LEN);
 	const char *what = text(j, "what", ROLLCHAN_WHAT_MAX);
 	const char *result = text(j, "result", ROLLCHAN_RESULT_MAX);
+	const char *gm =
+	    cJSON_GetObjectItemCaseSensitive(j, "gm") == NULL ? "" : text(j, "gm", KEY_MAX);
+
+	/* A row of the log: [when, who, what, result]. */
+	if (cJSON_IsArray(j) && cJSON_GetArraySize(j) == 4) {
+		when = cJSON_GetArrayItem(j, 0);
+		who = text_of(cJSON_GetArrayItem(j, 1), NAME_MAX_LEN);
+		what = text_of(cJSON_GetArrayItem(j, 2), ROLLCHAN_WHAT_MAX);
+		result = text_of(cJSON_GetArrayItem(j, 3), ROLLCHAN_RESULT_MAX);
+	}
 
 	if (!cJSON_IsNumber(when) || when->valuedouble < 0 || when->valuedouble > 1e15 ||
 	    who == NULL || what == NULL || result == NULL) {
@@ -487,8 +512,15 @@ load_entry(struct rollchan *rc, const cJSON *j, bool secret, char *err, size_t e
 		         NAME_MAX_LEN - 1, ROLLCHAN_WHAT_MAX - 1, ROLLCHAN_RESULT_MAX - 1);
 		return -1;
 	}
+	if (secret && gm == NULL) {
+		snprintf(err, errlen,
+		         "roll state: a secret roll's 'gm' is a user key of at most %d "
+		         "bytes.",
+		         KEY_MAX - 1);
+		return -1;
+	}
 	if (secret)
-		rollchan_log_secret(rc, (int64_t)when->valuedouble, who, what, result);
+		rollchan_log_secret(rc, (int64_t)when->valuedouble, who, what, result, gm);
 	else
 		rollchan_log(rc, (int64_t)when->valuedouble, who, what, result);
 	return 0;
@@ -572,16 +604,24 @@ rollchan_log_load(void *p, uint64_t seq, const cJSON *entry, char *err, size_t e
 	return 0;
 }
 
-/* Moves from's saved rolls onto to, unless to saved rolls here already. */
+/* Moves from's secret rolls onto to, and from's saved rolls unless to
+ * saved rolls here already. */
 static int
 rollchan_rekey(void *mod, const char *from, const char *to)
 {
 	struct rollchan *rc = mod;
 	int moved = 0;
 
+	for (size_t i = 0; rc->secret != NULL && i < ROLLCHAN_SECRET_MAX; i++) {
+		if (strcmp(rc->secret->gm[i], from) == 0) {
+			utf8_copy(rc->secret->gm[i], sizeof(rc->secret->gm[i]), to);
+			moved++;
+		}
+	}
+
 	for (size_t i = 0; i < rc->nsaved; i++) {
 		if (strcmp(rc->saved[i].owner, to) == 0)
-			return 0;
+			return moved;
 	}
 	for (size_t i = 0; i < rc->nsaved; i++) {
 		if (strcmp(rc->saved[i].owner, from) == 0) {

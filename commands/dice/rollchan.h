@@ -9,7 +9,8 @@
  * channel, and survives restarts. (delver 0.1 kept the log in the record:
  * such a record still loads, and its entries go to the store's rows when
  * the channel next rolls.) The secret log keeps the last ROLLCHAN_SECRET_MAX
- * secret rolls (/gmroll), for the GM alone (/log secret); it is saved with
+ * secret rolls (/gmroll), each for the GM it was sent to alone (/log
+ * secret: a GM who takes the seat later does not see them); it is saved with
  * the channel's record, as is the channel where the GM reads secret rolls
  * when the GM cannot be sent a private message (/gm secret-channel).
  *
@@ -79,6 +80,9 @@ struct rollchan_secret {
 	char to[KEY_MAX];
 	size_t n, head; /* the log's entries, and its oldest */
 	struct rollchan_entry log[ROLLCHAN_SECRET_MAX];
+	/* The user key of the GM each entry went to (as log), "" when not
+	 * known (an entry saved before they were kept). */
+	char gm[ROLLCHAN_SECRET_MAX][KEY_MAX];
 };
 
 extern const struct chanmod rollchan_mod;
@@ -94,10 +98,13 @@ void rollchan_log(struct rollchan *rc, int64_t when, const char *who, const char
 /* The i-th entry from the newest (0 is the newest), or NULL. */
 const struct rollchan_entry *rollchan_entry(const struct rollchan *rc, size_t i);
 
-/* The same for the secret log. */
+/* The same for the secret log, whose entries each keep the user key of the
+ * GM the roll went to (gm): /log secret shows a GM those alone. */
 void rollchan_log_secret(struct rollchan *rc, int64_t when, const char *who, const char *what,
-                         const char *result);
+                         const char *result, const char *gm);
 const struct rollchan_entry *rollchan_secret_entry(const struct rollchan *rc, size_t i);
+/* The key of the GM the i-th entry from the newest went to ("" unknown). */
+const char *rollchan_secret_gm(const struct rollchan *rc, size_t i);
 size_t rollchan_secret_count(const struct rollchan *rc);
 
 /* The channel key where the GM reads secret rolls (see above), or NULL;

@@ -7,6 +7,7 @@
 #include "commands/fungeon/cmd_fungeon_combat.h"
 #include "commands/fungeon/cmd_fungeon_design.h"
 #include "commands/fungeon/cmd_fungeon_hallway.h"
+#include "commands/fungeon/cmd_fungeon_orders.h"
 #include "commands/fungeon/cmd_fungeon_party.h"
 #include "commands/fungeon/cmd_fungeon_town.h"
 #include "commands/fungeon/cmd_fungeon_trap.h"
@@ -23,6 +24,12 @@ static const char *const cat_choices[] = {"traps", "monsters", "treasure", NULL}
 		.type = OPT_STRING, .flags = (req) | OPT_AUTOCOMPLETE,                             \
 		.max = 2 * FUNGEON_NAME_MAX + 1, .complete = complete_fg_who                       \
 	}
+#define WHO_GM                                                                                     \
+	{                                                                                          \
+		.name = "who", .desc = "For another player's Fungeoneer: the GM's alone",          \
+		.type = OPT_STRING, .flags = OPT_AUTOCOMPLETE, .max = 2 * FUNGEON_NAME_MAX + 1,    \
+		.complete = complete_fg_who                                                        \
+	}
 #define WHO_LIST(what)                                                                             \
 	{                                                                                          \
 		.name = "who", .desc = (what), .type = OPT_STRING,                                 \
@@ -34,26 +41,29 @@ static const char *const cat_choices[] = {"traps", "monsters", "treasure", NULL}
 		.type = OPT_STRING, .max = 400                                                     \
 	}
 
+/* Names, classes and types are limited in characters (a user's letters,
+ * whatever their bytes), which the handlers count and name in their own
+ * error; the options take what any string option takes. */
 static const struct cmd_opt join_opts[] = {
     {.name = "name",
      .desc = "Your Fungeoneer's name (no spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "class",
      .desc = "A class, free text (quote it if it has spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_CLASS_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "level",
-     .desc = "Level 1 to 60 (default: Party Min; after a death: floor - 1)",
+     .desc = "Level 1 to 60 (default: Party Min; in a dungeon under way: floor - 1)",
      .type = OPT_INT,
      .min = FUNGEON_LEVEL_MIN,
      .max = FUNGEON_LEVEL_MAX},
     {.name = "type",
      .desc = "The Type your class bonus is tied to (fire for a Fire Mage), if any",
      .type = OPT_STRING,
-     .max = FUNGEON_TYPE_MAX},
+     .max = OPT_STRING_MAX},
     {0},
 };
 static const struct cmd_opt who_opts[] = {WHO(0), {0}};
@@ -101,7 +111,7 @@ static const struct cmd_opt pick_opts[] = {
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
      .choices = cat_choices},
-    WHO(0),
+    WHO_GM,
     {0},
 };
 static const struct cmd_opt take_opts[] = {
@@ -109,18 +119,18 @@ static const struct cmd_opt take_opts[] = {
      .desc = "A treasure of the room, or one the dead left",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
-    WHO(0),
+     .max = OPT_STRING_MAX},
+    WHO_GM,
     {0},
 };
 static const struct cmd_opt use_opts[] = {
     {.name = "item",
-     .desc = "A healing item you carry",
+     .desc = "A magic item you carry",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "on",
-     .desc = "The Fungeoneer it heals (default: yours)",
+     .desc = "The Fungeoneer it is used on (default: yours)",
      .type = OPT_STRING,
      .flags = OPT_AUTOCOMPLETE,
      .max = 2 * FUNGEON_NAME_MAX + 1,
@@ -130,50 +140,67 @@ static const struct cmd_opt use_opts[] = {
 #define TRAP_OPT                                                                                   \
 	{                                                                                          \
 		.name = "trap", .desc = "A trap of the room", .type = OPT_STRING,                  \
-		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = FUNGEON_NAME_MAX,                 \
+		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = OPT_STRING_MAX,                   \
 		.complete = complete_fg_trap                                                       \
 	}
 static const struct cmd_opt find_opts[] = {
     TRAP_OPT,
-    WHO_LIST("Who searches (default: every Fungeoneer in the room)"),
+    WHO_LIST("Who searches: yours (the GM may name anyone; default: everyone for the GM)"),
     BONUS,
     {0},
 };
 static const struct cmd_opt trigger_opts[] = {
     TRAP_OPT,
-    WHO_LIST("Who stumbles into it or tries to get past (default: every Fungeoneer in the "
-             "room)"),
+    WHO_LIST("Who stumbles into it or tries to get past: yours, or for its maker anyone "
+             "(default: everyone in the room)"),
     {0},
 };
 static const struct cmd_opt disarm_opts[] = {
     TRAP_OPT,
-    WHO_LIST("Who disarms it (one Fungeoneer; default: yours)"),
+    WHO_LIST("Who disarms it: yours (the GM may name anyone)"),
     BONUS,
     {0},
 };
 static const struct cmd_opt combat_opts[] = {
     {.name = "monsters",
-     .desc = "The monsters fighting (default: every monster of the room with hits left)",
+     .desc = "The monsters fighting, named only when more stand than a turn holds (default: "
+             "all standing)",
      .type = OPT_STRING,
      .flags = OPT_REST | OPT_AUTOCOMPLETE,
      .max = 400,
      .complete = complete_fg_monsters},
     {.name = "use",
-     .desc = "Abilities used as monster/ability, or none (default: each one's first)",
+     .desc = "For the monsters you direct: monster/ability, or none (default: their orders)",
      .type = OPT_STRING,
      .flags = OPT_AUTOCOMPLETE,
      .max = 400,
      .complete = complete_fg_abilities},
     {.name = "targets",
-     .desc = "Who hurts whom on winning a rank: who>target, any other in the fight",
+     .desc = "For yours and the monsters you direct: who>target (default: their aims)",
      .type = OPT_STRING,
      .max = 400},
     BONUS,
     {0},
 };
+static const struct cmd_opt orders_opts[] = {
+    {.name = "targets",
+     .desc = "who>target for yours and the monsters you made (Alba>goblin); who>none clears",
+     .type = OPT_STRING,
+     .max = 400},
+    {.name = "use",
+     .desc = "monster/ability for the monsters you made (goblin/bite), or monster/none",
+     .type = OPT_STRING,
+     .flags = OPT_AUTOCOMPLETE,
+     .max = 400,
+     .complete = complete_fg_abilities},
+    {0},
+};
 static const struct cmd_opt retreat_opts[] = {
-    WHO_LIST("Who makes the roll (default: every Fungeoneer in play)"),
+    WHO_LIST("Who makes the roll (the GM's choice; default: every Fungeoneer in play)"),
     BONUS,
+    {.name = "confirm",
+     .desc = "Turn back for good (asked before the first step back)",
+     .type = OPT_BOOL},
     {0},
 };
 
@@ -184,7 +211,9 @@ static const struct command fungeon_subs[] = {
              "type:fire says your class bonus is tied to fire: it then counts by itself "
              "against fire. After your Fungeoneer died in a dungeon, join again: the new one "
              "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "
-             "for the next hallway, as does anyone joining while the party is in a room.",
+             "for the next hallway, as does anyone joining while the party is in a room. "
+             "Ruling: anyone joining a dungeon under way starts at floor - 1 (at least 1), as "
+             "a replacement does; in town and at the entrance the level is yours to choose.",
      .opts = join_opts,
      .fn = cmd_fungeon_join},
     {.name = "leave",
@@ -205,17 +234,29 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_party,
      .read_only = true},
     {.name = "floor",
-     .desc = "Show or set the floor of the rooms to come (at the entrance, or in a room)",
-     .help = "A dungeon's entrance opens on Party Min. Taking a downward stair is setting "
-             "the next floor from the room it is in. Floors go to 61: a replacement there "
-             "joins at level 60, the highest whose XP 64-bit arithmetic can count.",
+     .desc = "Show the floor; the GM may set it by hand, a correction outside the rules",
+     .help = "A dungeon's entrance opens on Party Min, and the floor changes only by a "
+             "downward stair ({/fungeon stair}). Ruling: the GM may set it by hand (at the "
+             "entrance or from a room), a correction outside the rules that says so. Floors go to "
+             "61: a replacement there joins at level 60, the highest whose XP 64-bit "
+             "arithmetic can count.",
      .opts = floor_opts,
      .fn = cmd_fungeon_floor},
+    {.name = "stair",
+     .desc = "Take the room's downward stair: the rooms to come are one floor deeper",
+     .help = "The Traps player places a downward stair in a room when Party Min rose in the "
+             "hallway before it; it leads to the next floor, and the party takes it (or "
+             "not) before the next hallway. Ruling: a floor changes only by such a stair; "
+             "other stairs drawn on the map are scenery.",
+     .fn = cmd_fungeon_stair},
     {.name = "adjust",
      .desc = "Change hits or XP by hand, outside the rules (it says so; undo fixes mistakes)",
      .help = "In a dungeon, hits heal only through magic treasure and levelling up; this "
              "is a correction outside the rules, and its reply says so. {/undo} takes back a "
-             "change that was a mistake. XP go from 0 up to 9223372036854775807.",
+             "change that was a mistake. A player adjusts their own Fungeoneer; the GM any "
+             "Fungeoneer or a monster. One adjustment changes XP by at most "
+             "9007199254740991 (the largest number Discord carries); XP count from 0 up to "
+             "9223372036854775807.",
      .opts = adjust_opts,
      .fn = cmd_fungeon_adjust},
     {.name = "xp-rule",
@@ -249,6 +290,9 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_hallway},
     {.name = "pick",
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
+     .help = "Each player chooses for themself when it is their turn; who: chooses for "
+             "another player, and is the GM's alone (for a player who is away). A category "
+             "typed in the singular is taken (trap for traps).",
      .opts = pick_opts,
      .fn = cmd_fungeon_hallway_pick},
     {.name = "enter",
@@ -282,7 +326,8 @@ static const struct command fungeon_subs[] = {
      .desc = "Search for a trap: Annoy rolls against as many dice as its cost",
      .help = "A success finds the trap without triggering it and earns its cost in XP. "
              "Ruling: a Fungeoneer who fails stays in blissful ignorance and may not search "
-             "that trap again; a trap found is not searched for again.",
+             "that trap again; a trap found is not searched for again. Each player searches "
+             "with their own Fungeoneer; the GM may name anyone.",
      .opts = find_opts,
      .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
@@ -291,44 +336,77 @@ static const struct command fungeon_subs[] = {
              "its cost in XP; a failure makes its Pain roll against that Fungeoneer and "
              "starts its continuous damage. Several at once each roll one die + level first; "
              "Ruling: the highest and everyone tied with it avoid it, the others make the "
-             "Annoy roll. A trap without Unlimited Use springs once.",
+             "Annoy roll. A trap without Unlimited Use springs once. A player triggers their own "
+             "Fungeoneer; the trap's maker, who keeps track of it, may say who stumbles into "
+             "it (by default everyone in the room), and so may the GM.",
      .opts = trigger_opts,
      .fn = cmd_fungeon_trap_trigger},
     {.name = "disarm",
      .desc = "Disarm a trap that was found: an Annoy roll, the class bonus counting",
      .help = "Like triggering, but the class bonus counts where the class fits. A success "
              "disarms it (XP); a failure is a triggering. Ruling: a trap is found before it "
-             "is disarmed.",
+             "is disarmed. A player disarms with their own Fungeoneer; the GM may name "
+             "anyone.",
      .opts = disarm_opts,
      .fn = cmd_fungeon_trap_disarm},
     {.name = "combat",
      .desc = "One combat turn: continuous monster features, abilities, the Painful conflict",
-     .help = "(1) continuous monster features are rolled: a hold's failure loses the turn, "
-             "continuous damage's failure takes its Pain roll (a trap's continuous damage "
-             "waits for the hallway); Ruling: a hold is re-rolled here, with the others. (2) "
-             "each monster uses its first special ability unless use: says otherwise; "
-             "Ruling: an ability is rolled against every Fungeoneer in the fight, and those "
-             "who fail face its Pain dice. (3) everyone's Painful conflict; Ruling: a held "
-             "Fungeoneer rolls no dice but can be hurt. A rank's winner hurts its target "
-             "(targets:who>target, any other in the fight, of either side); Ruling: without "
-             "one, the other side's lowest die at that rank. Ruling: a tie at a rank deals "
-             "no damage. Monster attacks are universal: no class bonus or magic. Ruling: "
-             "Resist dice take that many of a Fungeoneer's class-bonus and magic dice of "
-             "their type away; they never add dice. Each point dealt to a monster earns XP "
-             "equal to its cost. Ruling: holds end with the fight.",
+     .help = "(1) continuous monster features are rolled, one Annoy roll for each ability "
+             "(a hold and continuous damage from one ability share it): a failure costs "
+             "the turn for a hold, the Pain roll for continuous damage (a trap's continuous "
+             "damage waits for the hallway); a hold ends at once when its monster is "
+             "defeated. Ruling: a hold is re-rolled here, with the others. (2) each monster "
+             "uses its special ability: its first, unless whoever directs it chose another "
+             "or none ({/fungeon orders}, or use: in their own turn). Ruling: an ability "
+             "is rolled against every Fungeoneer in the fight but those who rolled against "
+             "it in (1): one Annoy roll a turn against an ability one suffers, so a single "
+             "success breaks its hold. Those who fail face the monster's Pain dice in a "
+             "Painful conflict, where they can hurt the monster too. (3) everyone's Painful "
+             "conflict; Ruling: a held Fungeoneer may not act, but rolls as it is made to: "
+             "it can be hurt, and a rank it wins deals no damage. A rank's "
+             "winner hurts its target, any other in the fight, of either side: each player "
+             "aims their own Fungeoneer, and whoever made a monster aims it "
+             "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
+             "target, the other side's lowest die at that rank. Ruling: a tie at a rank "
+             "deals no damage. Monster attacks are universal: no class bonus or magic. "
+             "Ruling: Resist dice take that many of a Fungeoneer's class-bonus and magic "
+             "dice of their type away; they never add dice. Each point dealt to a monster "
+             "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
+             "takes at most 13 participants; beyond, the first monsters standing fight and "
+             "the others stay out, unless whoever made them names the ones that fight; "
+             "with fewer, every standing monster fights each turn. Any player whose "
+             "Fungeoneer is in play may play the turn; the GM may decide for anyone.",
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},
+    {.name = "orders",
+     .desc = "Standing orders for the room's fights: whom yours hurts, what your monsters use",
+     .help = "The winner of a rank hurts one other Fungeoneer or monster of its choosing, and "
+             "whoever made a monster controls it. A player aims their own Fungeoneer "
+             "({/fungeon orders targets:Alba>goblin}); whoever made a monster aims it "
+             "(goblin>Brom) and chooses its special ability ({/fungeon orders "
+             "use:goblin/bite}, or goblin/none; by default its first). The GM may give "
+             "anyone's orders. Orders hold for the room's fights, until changed (who>none "
+             "goes back to the default, the other side's lowest die); an aim at one who is "
+             "not in a conflict leaves the default there. Without options, the room's "
+             "orders are listed.",
+     .opts = orders_opts,
+     .fn = cmd_fungeon_orders},
     {.name = "take",
      .desc = "Take a treasure of the room, or plunder what the dead left",
      .help = "Treasure is found once the room's monsters are dead, or, when a trap guards "
              "it, once that trap was triggered, disarmed or sidestepped. A dead Fungeoneer's "
              "treasure stays where it fell for the others to plunder; Ruling: one who dies "
-             "in a hallway leaves it in the room that hallway leads to.",
+             "in a hallway leaves it in the room that hallway leads to. A player takes for "
+             "their own Fungeoneer (who: another is the GM's); a name it carries already is "
+             "carried with a number (stone2).",
      .opts = take_opts,
      .fn = cmd_fungeon_town_take},
     {.name = "use",
-     .desc = "Use up a magic healing item (on you, or on another)",
-     .help = "Healing items work once; using one also ends continuous damage.",
+     .desc = "Use magic treasure (on you, or on another): heal, or end continuous damage",
+     .help = "Magic ends continuous damage: a healing item heals and is used up (it works "
+             "once); any other magic item ends the continuous damage of the one it is used "
+             "on. Ruling: a magic item that does not heal keeps its magic (the text makes "
+             "only healing work once).",
      .opts = use_opts,
      .fn = cmd_fungeon_town_use},
     {.name = "retreat",
@@ -339,7 +417,9 @@ static const struct command fungeon_subs[] = {
              "of level + floor points (points from separate failures never pool), built "
              "with {/fungeon monster add name=NAME design=DESIGN}. The party goes on once "
              "they are built and beaten. Ruling: each room is re-entered at the floor it "
-             "was on. Ruling: a Fungeoneer who dies on the way back is replaced in town.",
+             "was on. Ruling: a Fungeoneer who dies on the way back is replaced in town. Heading "
+             "back is for good, so the first step back asks to be confirmed (confirm:true). "
+             "Every player rolls; who: names who rolls, and is the GM's.",
      .opts = retreat_opts,
      .fn = cmd_fungeon_town_retreat},
     {.name = "town",
@@ -360,7 +440,10 @@ const struct command cmd_fungeon = {
             "first, then one doubling per doubling "
             "feature. Ruling: an odd number of Annoy dice costs as the next even number. "
             "Ruling: a tie at a rank of a Painful conflict deals no damage. Ruling: XP use "
-            "the level table unless the channel chose the formula ({/fungeon xp-rule}).",
+            "the level table unless the channel chose the formula ({/fungeon xp-rule}). "
+            "Nobody runs the game: each player decides for their own Fungeoneer, whoever "
+            "made a trap or monster runs it, any player of the party moves it on, and the "
+            "GM, where a channel has one, may decide for anyone.",
     .subs = fungeon_subs,
     .default_sub = "party",
 };

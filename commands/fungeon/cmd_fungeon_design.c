@@ -82,6 +82,29 @@ price_lines(struct reply *out, enum fungeon_kind k, const struct fungeon_design 
 	reply_nl(out);
 }
 
+/* A monster's Resist dice must be against a Type a Fungeoneer has. */
+static int
+resist_fits(const struct fungeon_channel *c, const struct fungeon_design *d, struct reply *out)
+{
+	for (int a = 0; a < d->nab; a++) {
+		bool fits = false;
+
+		if (d->ab[a].resist == 0)
+			continue;
+		for (int i = 0; i < c->n && !fits; i++)
+			fits = !c->m[i].dead && fungeon_has_type(&c->m[i], d->ab[a].resist_type);
+		if (!fits) {
+			reply_error(out,
+			            "No Fungeoneer of the party has %s as a class type or a magic "
+			            "type, so %s's Resist dice would resist nothing; resist a type "
+			            "one of them has.",
+			            d->ab[a].resist_type, d->ab[a].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void
 cost_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 {
@@ -90,7 +113,8 @@ cost_cmd(struct invocation *inv, struct reply *out, enum fungeon_kind k)
 	struct fungeon_price *p = xmalloc(sizeof(*p));
 	char spec[FUNGEON_SPEC_MAX + 1];
 
-	if (cmd_fungeon_design_of(inv, k, &d, p, out) == 0) {
+	if (cmd_fungeon_design_of(inv, k, &d, p, out) == 0 &&
+	    !(c->n > 0 && k == FUNGEON_MONSTER && resist_fits(c, &d, out) < 0)) {
 		static const char *const what[] = {"Trap", "Monster", "Treasure"};
 
 		fungeon_cost_format(&d, spec, sizeof(spec));
@@ -140,9 +164,10 @@ need_holder(struct invocation *inv, const struct fungeon_channel *c, enum fungeo
 		return me;
 	if (h >= 0) {
 		reply_error(out,
-		            "%s are %s's to make in room %lld: the player who holds a category "
+		            "%s %s %s's to make in room %lld: the player who holds a category "
 		            "alone makes its pieces.",
-		            kind_label[k], c->m[h].player, (long long)c->d.room.number);
+		            kind_label[k], k == FUNGEON_TREASURE ? "is" : "are", c->m[h].player,
+		            (long long)c->d.room.number);
 		return -1;
 	}
 	h = fungeon_hallway_picks_next(&c->d.room.picks);
@@ -158,29 +183,6 @@ need_holder(struct invocation *inv, const struct fungeon_channel *c, enum fungeo
 		            kind_label[k], (long long)c->d.room.number);
 	}
 	return -1;
-}
-
-/* A monster's Resist dice must be against a Type a Fungeoneer has. */
-static int
-resist_fits(const struct fungeon_channel *c, const struct fungeon_design *d, struct reply *out)
-{
-	for (int a = 0; a < d->nab; a++) {
-		bool fits = false;
-
-		if (d->ab[a].resist == 0)
-			continue;
-		for (int i = 0; i < c->n && !fits; i++)
-			fits = !c->m[i].dead && fungeon_has_type(&c->m[i], d->ab[a].resist_type);
-		if (!fits) {
-			reply_error(out,
-			            "No Fungeoneer of the party has %s as a class type or a magic "
-			            "type, so %s's Resist dice would resist nothing; resist a type "
-			            "one of them has.",
-			            d->ab[a].resist_type, d->ab[a].name);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 /* Checks that the design d costing `cost` may be made now by the invoker;
@@ -236,13 +238,11 @@ may_make(struct invocation *inv, struct fungeon_channel *c, enum fungeon_kind k,
 	}
 	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FUNGEON_NAME_MAX);
+		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
-	if (fungeon_channel_name_used(c, name)) {
-		reply_error(out, "The name %s is taken here; pick another.", name);
+	if (fungeon_channel_name_used(c, name, NULL, out))
 		return -1;
-	}
 	if (k == FUNGEON_MONSTER && cost < floor) {
 		reply_error(out,
 		            "%s costs %lld but every monster on floor %d costs at least %d points.",
@@ -320,6 +320,10 @@ state_of(const struct fungeon_channel *c, enum fungeon_kind k, const struct fung
 		snprintf(state, len, "here");
 	if (by[0] && !s->left)
 		snprintf(state + strlen(state), len - strlen(state), " (made by %s)", by);
+	if (k == FUNGEON_MONSTER && s->aim[0])
+		snprintf(state + strlen(state), len - strlen(state), ", aims at %s", s->aim);
+	if (k == FUNGEON_MONSTER && s->use[0])
+		snprintf(state + strlen(state), len - strlen(state), ", uses %s", s->use);
 }
 
 static void
@@ -413,7 +417,7 @@ KIND_HANDLERS(FUNGEON_TREASURE, treasure)
 #define NAME_OPT                                                                                   \
 	{                                                                                          \
 		.name = "name", .desc = "Its name (no spaces)", .type = OPT_STRING,                \
-		.flags = OPT_REQUIRED, .max = FUNGEON_NAME_MAX                                     \
+		.flags = OPT_REQUIRED, .max = OPT_STRING_MAX                                       \
 	}
 #define DESIGN_OPT(what)                                                                           \
 	{                                                                                          \

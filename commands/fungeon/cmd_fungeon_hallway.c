@@ -119,12 +119,12 @@ on_event(const struct fungeon_hall_event *ev, void *ctx)
 		break;
 	case FUNGEON_HALL_HOLD_ENDS:
 		enter_step(h, 3);
-		reply_line(out, 0, "%s is free of %s: a hold ends with the fight.", m->name,
+		reply_line(out, 0, "%s is free of %s's hold: a hold ends with the fight.", m->name,
 		           ev->effect->source);
 		break;
 	case FUNGEON_HALL_CONT:
 		enter_step(h, 3);
-		fungeon_render_cont(out, h->c, ev->cont, h->styles);
+		fungeon_render_cont(out, h->c, ev->cont, h->styles, true);
 		break;
 	case FUNGEON_HALL_OUT:
 		enter_step(h, 4);
@@ -210,7 +210,8 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	int standing = fungeon_room_standing(&c->d.room), first;
 	bool dead[FUNGEON_PARTY_MAX];
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
+	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) ||
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
 		return;
 	if (c->d.phase == FUNGEON_TOWN)
 		begin(c);
@@ -224,6 +225,7 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	fungeon_channel_dead_before(c, dead);
 	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, c->d.floor, roller_of, on_event, &h, ho);
 	fungeon_dungeon_hallway(&c->d, &ho->counted, &ho->budgets, ho->stair);
+	fungeon_channel_new_room(c);
 	fungeon_hallway_picks_start(&c->d.room.picks, &ho->draw);
 	fungeon_channel_deaths(c, dead); /* into the new room, to plunder */
 	channel_touch(inv->chan);
@@ -322,7 +324,8 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	struct fungeon_draw *d;
 	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0;
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
+	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) ||
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
 		return;
 	for (int i = 0; i < c->n; i++)
 		idx[n++] = i;
@@ -380,7 +383,8 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 	int next = fungeon_hallway_picks_next(&r->picks);
 	char left[120];
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTER, out))
+	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTER, out) ||
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTER, out))
 		return;
 	if (next >= 0) {
 		reply_error(out, "The categories are not all chosen: %s chooses next (",
@@ -414,12 +418,9 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 	          r->n[FUNGEON_TREASURE] == 1 ? "" : "s");
 	reply_nl(out);
 	if (r->stair) {
-		char to[16];
-
-		snprintf(to, sizeof(to), "%d", r->floor + 1);
 		reply_add(out, 0, "A downward stair leads on to floor %d: take it with ",
 		          r->floor + 1);
-		reply_cmd(out, 0, "fungeon floor", "n", to, NULL);
+		reply_cmd(out, 0, "fungeon stair", NULL);
 		reply_add(out, 0, " before the next hallway.");
 		reply_nl(out);
 	}

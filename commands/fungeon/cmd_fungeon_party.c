@@ -10,6 +10,7 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "commands/fungeon/fungeon_roll.h"
 #include "rules/base/buf.h"
+#include "rules/base/utf8.h"
 
 /* Whether s holds something besides spaces. */
 static bool
@@ -21,10 +22,11 @@ has_text(const char *s)
 	return false;
 }
 
-/* Checks the name, class and class type of a Fungeoneer joining as member
- * me (-1: a new one). Returns 0, or -1 with an error reply. */
+/* Checks the name, class and class type of the invoker's Fungeoneer
+ * joining (a new one, or its replacement). Returns 0, or -1 with an error
+ * reply. */
 static int
-join_words(struct invocation *inv, const struct fungeon_channel *c, int me, struct reply *out)
+join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply *out)
 {
 	const char *name = invocation_str(inv, "name"), *cls = invocation_str(inv, "class");
 	const char *type = invocation_str(inv, "type");
@@ -33,7 +35,7 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, int me, stru
 		reply_error(out,
 		            "A Fungeoneer's name is 1 to %d characters with no spaces or "
 		            ": , > / \" #.",
-		            FUNGEON_NAME_MAX);
+		            FUNGEON_NAME_CHARS);
 		return -1;
 	}
 	if (!has_text(cls)) {
@@ -42,17 +44,22 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, int me, stru
 		            "the class may not be empty.");
 		return -1;
 	}
-	if (type != NULL && (strlen(type) > FUNGEON_TYPE_MAX || !fungeon_cost_name_valid(type))) {
+	if (utf8_len(cls) > FUNGEON_CLASS_CHARS) {
+		reply_error(out,
+		            "A class is at most %d characters (Drazzorian Puddle Thumper fits); "
+		            "this one has %zu.",
+		            FUNGEON_CLASS_CHARS, utf8_len(cls));
+		return -1;
+	}
+	if (type != NULL && !fungeon_cost_word_valid(type, FUNGEON_TYPE_CHARS)) {
 		reply_error(out,
 		            "A class type is one word of 1 to %d characters (fire, frost, "
 		            "poison) with no spaces or : , > / \" #.",
-		            FUNGEON_TYPE_MAX);
+		            FUNGEON_TYPE_CHARS);
 		return -1;
 	}
-	if (fungeon_channel_name_used(c, name) && !(me >= 0 && !strcasecmp(c->m[me].name, name))) {
-		reply_error(out, "The name %s is taken here; pick another.", name);
+	if (fungeon_channel_name_used(c, name, inv->from->user_key, out))
 		return -1;
-	}
 	return 0;
 }
 
@@ -65,6 +72,12 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	bool replacing = me >= 0 && c->m[me].dead, in_dungeon = c->d.phase != FUNGEON_TOWN;
 	bool after_death =
 	    in_dungeon && (replacing || fungeon_channel_fallen(c, inv->from->user_key));
+	/* A dungeon under way (past its entrance): whoever joins starts where
+	 * a replacement does, however they come (line 53; line 18 wants a
+	 * party to begin at one level, which only town and the entrance
+	 * choose). */
+	bool under_way = c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM ||
+	                 c->d.phase == FUNGEON_RETREAT;
 	struct fungeon_party p;
 	struct fungeon_member *m;
 
@@ -75,21 +88,25 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, " first.");
 		return;
 	}
-	if (join_words(inv, c, me, out) < 0)
+	if (join_words(inv, c, out) < 0)
 		return;
 	if (!replacing && c->n == FUNGEON_PARTY_MAX) {
 		reply_error(out, "The party is full (%d Fungeoneers).", FUNGEON_PARTY_MAX);
 		return;
 	}
 	fungeon_channel_party(c, &p);
-	if (after_death) {
+	if (after_death || under_way) {
 		level = fungeon_replacement_level(fungeon_channel_floor(c));
 		if (invocation_has(inv, "level") && invocation_int(inv, "level", 0) != level) {
-			reply_error(
-			    out,
-			    "A new Fungeoneer after a death starts at level %d (floor %d - 1, at "
-			    "least 1) for the rest of this dungeon; join at level %d.",
-			    level, fungeon_channel_floor(c), level);
+			reply_error(out,
+			            after_death
+			                ? "A new Fungeoneer after a death starts at level %d "
+			                  "(floor %d - 1, at least 1) for the rest of this "
+			                  "dungeon; join at level %d."
+			                : "A Fungeoneer who joins a dungeon under way starts "
+			                  "at level %d (floor %d - 1, at least 1), as a "
+			                  "replacement does; join at level %d.",
+			            level, fungeon_channel_floor(c), level);
 			return;
 		}
 	} else {
@@ -118,7 +135,12 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, ", level %d %s%s%s%s: %d hits, class bonus %d, %lld XP.", m->level,
 	          m->cls, m->ctype[0] ? " (class type " : "", m->ctype, m->ctype[0] ? ")" : "",
 	          m->hits, fungeon_class_bonus(m->level), (long long)m->xp);
-	if (m->fresh)
+	if (m->fresh && c->d.phase == FUNGEON_RETREAT)
+		reply_add(out, 0,
+		          " %s joins the party when it reaches town (no hallway comes on the way "
+		          "back).",
+		          m->name);
+	else if (m->fresh)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
 }
@@ -198,15 +220,17 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 		               ? "rolled in each hallway"
 		               : "rolled at the start of each combat turn and in each hallway");
 	}
+	if (m->aim[0])
+		reply_line(out, 0, "Aims at %s in this room's fights.", m->aim);
 	for (int k = 0; k < m->nitems; k++) {
 		char spec[FUNGEON_SPEC_MAX + 1];
 
 		fungeon_cost_format(&m->items[k].d, spec, sizeof(spec));
-		reply_line(out, 0, "Carries %s: %s (%lld points).", m->items[k].name, spec,
-		           (long long)m->items[k].cost);
+		reply_line(out, 0, "Carries %s: %s (%lld point%s).", m->items[k].name, spec,
+		           (long long)m->items[k].cost, m->items[k].cost == 1 ? "" : "s");
 	}
-	if (m->credit)
-		reply_line(out, 0, "Town credit %lld.", (long long)m->credit);
+	if (m->credit || m->half)
+		reply_line(out, 0, "Town credit %lld%s.", (long long)m->credit, m->half ? "½" : "");
 	for (int k = 0; k < m->nwander; k++)
 		reply_line(out, 0, "Wandering monster to build: %lld points.",
 		           (long long)m->wanderer[k]);
@@ -222,6 +246,21 @@ cmd_fungeon_sheet(struct invocation *inv, struct reply *out)
 
 	if (i >= 0)
 		sheet_of(c, i, out);
+}
+
+/* Appends where the party stands: "floor 2", or in a room whose stair it
+ * took "floor 2 (the rooms to come: floor 3)"; on the way back the floor of
+ * the room re-entered. */
+static void
+floor_words(const struct fungeon_channel *c, unsigned style, struct reply *out)
+{
+	const struct fungeon_dungeon *d = &c->d;
+	bool in_room = d->phase == FUNGEON_ROOM || (d->phase == FUNGEON_RETREAT && d->back > 0);
+	int here = in_room ? d->room.floor : fungeon_channel_floor(c);
+
+	reply_add(out, style, "floor %d", here);
+	if (d->phase == FUNGEON_ROOM && d->floor != here)
+		reply_add(out, style, " (the rooms to come: floor %d)", d->floor);
 }
 
 /* Who holds what in the room, and whose choice is next. */
@@ -282,8 +321,12 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 		snprintf(bonus, sizeof(bonus), "%d", fungeon_class_bonus(m->level));
 		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
 	}
-	reply_line(out, 0, "Party Min %d · Max %d · Total %d · floor %d · XP rule: %s.", p.min,
-	           p.max, p.total, fungeon_channel_floor(c),
+	if (p.n > 0)
+		reply_add(out, 0, "Party Min %d · Max %d · Total %d · ", p.min, p.max, p.total);
+	else
+		reply_add(out, 0, "No Fungeoneer lives (no Party Min, Max or Total) · ");
+	floor_words(c, 0, out);
+	reply_line(out, 0, " · XP rule: %s.",
 	           c->xp_rule == FUNGEON_XP_FORMULA ? "formula" : "table");
 	if (c->d.phase == FUNGEON_HALLWAY || c->d.phase == FUNGEON_ROOM) {
 		for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
@@ -306,24 +349,54 @@ cmd_fungeon_floor(struct invocation *inv, struct reply *out)
 	char err[200];
 
 	if (invocation_has(inv, "n")) {
+		int n = (int)invocation_int(inv, "n", 1);
+
 		if (!fungeon_channel_may(c, FUNGEON_ACT_FLOOR, out))
 			return;
-		if (fungeon_dungeon_set_floor(&c->d, (int)invocation_int(inv, "n", 1), err,
-		                              sizeof(err)) < 0) {
+		if (!inv->is_gm) {
+			reply_error(out,
+			            "Only the GM sets the floor by hand, a correction outside the "
+			            "rules: the entrance opens on Party Min, and a downward stair "
+			            "leads one floor deeper (");
+			reply_cmd(out, RS_BAD, "fungeon stair", NULL);
+			reply_add(out, RS_BAD, ").");
+			return;
+		}
+		if (fungeon_dungeon_set_floor(&c->d, n, err, sizeof(err)) < 0) {
 			reply_error(out, "%s", err);
 			return;
 		}
 		channel_touch(inv->chan);
+		reply_line(out, RS_BAD,
+		           "Set by hand, outside the rules (the entrance opens on Party Min, and "
+		           "a downward stair leads one floor deeper):");
 	}
-	reply_add(out, 0, "Floor ");
-	reply_add(out, RS_BOLD, "%d", fungeon_channel_floor(c));
+	reply_add(out, 0, "The party is on ");
+	floor_words(c, RS_BOLD, out);
 	if (c->d.phase == FUNGEON_TOWN)
-		reply_add(out, 0, ": a dungeon's entrance opens on Party Min.");
-	else if (c->d.phase == FUNGEON_ROOM && c->d.floor != c->d.room.floor)
-		reply_add(out, 0, " for the rooms to come (room %lld is on floor %d).",
-		          (long long)c->d.room.number, c->d.room.floor);
-	else
-		reply_add(out, 0, ".");
+		reply_add(out, 0, ": a dungeon's entrance opens on Party Min");
+	reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
+void
+cmd_fungeon_stair(struct invocation *inv, struct reply *out)
+{
+	struct fungeon_channel *c = fungeon_channel(inv);
+	char err[240];
+
+	if (!fungeon_channel_may(c, FUNGEON_ACT_STAIR, out) ||
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_STAIR, out))
+		return;
+	if (fungeon_dungeon_take_stair(&c->d, err, sizeof(err)) < 0) {
+		reply_error(out, "%s", err);
+		return;
+	}
+	channel_touch(inv->chan);
+	reply_add(out, 0, "The party takes room %lld's downward stair: the rooms to come are on ",
+	          (long long)c->d.room.number);
+	reply_add(out, RS_BOLD, "floor %d", c->d.floor);
+	reply_add(out, 0, ".");
 	reply_nl(out);
 }
 
@@ -344,6 +417,7 @@ adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, stru
 		                   : (n >= max - before ? max : before + n);
 		reply_line(out, 0, "%s's hits %d → %d of %d%s.", p->s->name, before, p->s->hits,
 		           max, p->s->hits == 0 ? ": defeated" : "");
+		fungeon_channel_lift_holds(c, out);
 		return;
 	}
 	m = &c->m[p->member];
@@ -437,6 +511,13 @@ cmd_fungeon_adjust(struct invocation *inv, struct reply *out)
 	                              out) < 0 ||
 	    adjust_check(c, &p, hits, dh, xp, dx, out) < 0)
 		return;
+	if (!inv->is_gm &&
+	    (p.kind != FGP_MEMBER || strcmp(c->m[p.member].user_key, inv->from->user_key) != 0)) {
+		reply_error(out,
+		            "A player adjusts only their own Fungeoneer; the GM adjusts any other "
+		            "Fungeoneer or a monster.");
+		return;
+	}
 	reply_add(out, RS_BAD,
 	          "Adjusted by hand, outside the rules (in a dungeon only magic treasure and "
 	          "levelling up heal; ");

@@ -14,6 +14,7 @@ void cmd_fungeon_leave(struct invocation *inv, struct reply *out);
 void cmd_fungeon_sheet(struct invocation *inv, struct reply *out);
 void cmd_fungeon_party(struct invocation *inv, struct reply *out);
 void cmd_fungeon_floor(struct invocation *inv, struct reply *out);
+void cmd_fungeon_stair(struct invocation *inv, struct reply *out);
 void cmd_fungeon_adjust(struct invocation *inv, struct reply *out);
 void cmd_fungeon_xprule(struct invocation *inv, struct reply *out);
 

@@ -66,19 +66,15 @@ need_taker(struct invocation *inv, const struct fungeon_channel *c, const char *
 
 	if (i < 0)
 		return -1;
-	if (c->m[i].dead) {
-		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
+	if (strcmp(opt, "who") == 0 && !inv->is_gm &&
+	    strcmp(c->m[i].user_key, inv->from->user_key) != 0) {
+		reply_error(out,
+		            "%s is %s's Fungeoneer, and each player takes treasure for their own "
+		            "(the GM may for anyone).",
 		            c->m[i].name, c->m[i].player);
 		return -1;
 	}
-	if (c->m[i].fresh) {
-		reply_error(out,
-		            "%s is a replacement: %s is out until the next hallway, where %s joins "
-		            "the party.",
-		            c->m[i].name, c->m[i].player, c->m[i].name);
-		return -1;
-	}
-	return i;
+	return fungeon_channel_need_in_play(c, i, out) ? i : -1;
 }
 
 /* Whether the room's treasure may be taken now; -1 with an error reply
@@ -116,6 +112,7 @@ cmd_fungeon_town_take(struct invocation *inv, struct reply *out)
 	struct fungeon_channel *c = fungeon_channel(inv);
 	const char *item = invocation_str(inv, "item");
 	struct fungeon_piece *s = fungeon_channel_piece(c, FUNGEON_TREASURE, item);
+	char as[FUNGEON_NAME_MAX + 1];
 	int i;
 
 	if (s == NULL) {
@@ -141,12 +138,19 @@ cmd_fungeon_town_take(struct invocation *inv, struct reply *out)
 	}
 	if (may_carry(&c->m[i], &s->d, out) < 0 || (!s->left && treasure_open(c, out) < 0))
 		return;
-	carry(&c->m[i], s->name, &s->d, s->cost);
+	/* a name it carries already: this one is carried under a number */
+	snprintf(as, sizeof(as), "%s", s->name);
+	for (int k = 2; fungeon_item_find(&c->m[i], as) >= 0 && k < 1000; k++)
+		fungeon_numbered_name(s->name, k, as);
+	carry(&c->m[i], as, &s->d, s->cost);
 	snprintf(s->taken, sizeof(s->taken), "%s", c->m[i].name);
 	channel_touch(inv->chan);
 	reply_add(out, RS_BOLD, "%s", c->m[i].name);
-	reply_add(out, 0, " %s %s (%lld points)%s.", s->left ? "plunders" : "takes", s->name,
-	          (long long)s->cost, s->left ? ", left by the dead" : "");
+	reply_add(out, 0, " %s %s (%lld point%s)%s.", s->left ? "plunders" : "takes", s->name,
+	          (long long)s->cost, s->cost == 1 ? "" : "s", s->left ? ", left by the dead" : "");
+	if (strcmp(as, s->name) != 0)
+		reply_add(out, 0, " %s carries a %s already, so this one is %s.", c->m[i].name,
+		          s->name, as);
 	reply_nl(out);
 }
 
@@ -156,13 +160,13 @@ static int
 own_item(const struct fungeon_channel *c, int me, const char *item, struct reply *out)
 {
 	const struct fungeon_member *m = &c->m[me];
+	int i = fungeon_item_find(m, item);
 	struct buf b;
 
-	for (int i = 0; i < m->nitems; i++)
-		if (!strcasecmp(m->items[i].name, item))
-			return i;
+	if (i >= 0)
+		return i;
 	buf_init(&b, 600);
-	for (int i = 0; i < m->nitems; i++)
+	for (i = 0; i < m->nitems; i++)
 		buf_addf(&b, "%s%s", i ? ", " : "", m->items[i].name);
 	reply_error(out, "%s carries no '%.40s'; %s carries %s.", m->name, item, m->name,
 	            m->nitems ? buf_str(&b) : "nothing");
@@ -184,6 +188,24 @@ heal_with_magic(struct reply *out, struct fungeon_member *m, const char *what, i
 	reply_nl(out);
 }
 
+/* Whether treasure d is magic: a fancy item with a magic feature. */
+static bool
+is_magic(const struct fungeon_design *d)
+{
+	return d->fancy && (d->heal > 0 || d->annoy > 0 || d->pain > 0 || d->universal);
+}
+
+/* The continuous damage member m suffers. */
+static int
+damage_effects(const struct fungeon_member *m)
+{
+	int n = 0;
+
+	for (int e = 0; e < m->neffects; e++)
+		n += m->effects[e].kind == FUNGEON_EFFECT_DAMAGE;
+	return n;
+}
+
 void
 cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 {
@@ -196,15 +218,12 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 	if (me < 0 || (i = own_item(c, me, invocation_str(inv, "item"), out)) < 0)
 		return;
 	m = &c->m[me];
-	if (m->dead) {
-		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
-		            m->name, m->player);
+	if (!fungeon_channel_need_in_play(c, me, out))
 		return;
-	}
-	if (m->items[i].d.heal == 0) {
+	if (!is_magic(&m->items[i].d)) {
 		reply_error(out,
-		            "%s has no magic heal; only healing items are used up (the others "
-		            "add their dice by themselves).",
+		            "%s has no magic to use; magic treasure is used to heal (once) or to "
+		            "end continuous damage.",
 		            m->items[i].name);
 		return;
 	}
@@ -213,6 +232,25 @@ cmd_fungeon_town_use(struct invocation *inv, struct reply *out)
 		return;
 	snprintf(name, sizeof(name), "%s", m->items[i].name);
 	heal = m->items[i].d.heal;
+	if (heal == 0) { /* lasting magic: it ends continuous damage and stays */
+		int cured;
+
+		if (damage_effects(&c->m[on]) == 0) {
+			reply_error(
+			    out,
+			    "%s suffers no continuous damage, and %s's magic heals nothing; "
+			    "its dice count by themselves.",
+			    c->m[on].name, name);
+			return;
+		}
+		cured = fungeon_magic_cure(&c->m[on]);
+		channel_touch(inv->chan);
+		reply_line(out, RS_GOOD,
+		           "%s's %s ends %s's continuous damage (%d effect%s); the %s keeps its "
+		           "magic.",
+		           m->name, name, c->m[on].name, cured, cured == 1 ? "" : "s", name);
+		return;
+	}
 	fungeon_item_remove(m, i);
 	channel_touch(inv->chan);
 	snprintf(what, sizeof(what), "%s's %s, used up", m->name, name);
@@ -226,19 +264,8 @@ may_go_on(const struct fungeon_channel *c, struct reply *out)
 {
 	if (c->d.phase != FUNGEON_RETREAT)
 		return 0;
-	for (int i = 0; i < c->n; i++) {
-		if (c->m[i].nwander == 0 || c->m[i].dead)
-			continue;
-		reply_error(out,
-		            "%s has a wandering monster of %lld points to build in room %lld "
-		            "first (",
-		            c->m[i].player, (long long)c->m[i].wanderer[0],
-		            (long long)c->d.room.number);
-		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
-		          NULL);
-		reply_add(out, RS_BAD, ").");
+	if (fungeon_channel_wanderers_due(c, out) < 0)
 		return -1;
-	}
 	if (fungeon_room_standing(&c->d.room) > 0) {
 		bool any = false;
 
@@ -272,6 +299,7 @@ static void
 reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 {
 	fungeon_dungeon_town(&c->d);
+	fungeon_channel_new_room(c);
 	fungeon_channel_fallen_clear(c);
 	for (int i = 0; i < c->n; i++) {
 		c->m[i].fresh = false; /* the replacements are with the party in town */
@@ -287,6 +315,36 @@ reach_town(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
 	reply_nl(out);
 }
 
+/* Heading back is for good: before the first step back, the party is
+ * told what it leaves and asked to confirm. */
+static void
+ask_first(const struct fungeon_channel *c, int64_t next, struct reply *out)
+{
+	const struct fungeon_room *r = &c->d.room;
+	bool made = c->d.phase == FUNGEON_HALLWAY &&
+	            (r->n[FUNGEON_TRAP] + r->n[FUNGEON_MONSTER] + r->n[FUNGEON_TREASURE] > 0 ||
+	             r->picks.made > 0);
+
+	if (next == 0)
+		reply_add(out, 0, "Heading back from here leaves the dungeon at once, for town");
+	else if (next == 1)
+		reply_add(out, 0,
+		          "Heading back turns the party around for good: it re-enters room 1 after "
+		          "an Annoy roll against its floor, then leaves for town");
+	else
+		reply_add(out, 0,
+		          "Heading back turns the party around for good: it re-enters rooms %lld "
+		          "to 1, each after an Annoy roll against its floor, then leaves for town",
+		          (long long)next);
+	if (made)
+		reply_add(out, 0, ", and room %lld, being made, is given up", (long long)r->number);
+	reply_add(out, 0, ". Go with ");
+	reply_cmd(out, 0, "fungeon retreat", "confirm:", "true", NULL);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	reply_button(out, "Head back", "fungeon retreat confirm:true");
+}
+
 void
 cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 {
@@ -294,24 +352,35 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	int idx[FUNGEON_PARTY_MAX], n, floor;
 	const char *bonus = invocation_str(inv, "bonus");
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
-	struct fungeon_play_obstacle o = {.roller = -1};
+	struct fungeon_play_obstacle o;
 	struct fungeon_play_retreat *r;
 	bool b[FUNGEON_PARTY_MAX];
 	int64_t next;
 	char err[200];
 
-	if (!fungeon_channel_may(c, FUNGEON_ACT_RETREAT, out) || may_go_on(c, out) < 0 ||
-	    (n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out)) < 0)
+	if (!fungeon_channel_may(c, FUNGEON_ACT_RETREAT, out) ||
+	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_RETREAT, out) || may_go_on(c, out) < 0)
+		return;
+	if (invocation_str(inv, "who") != NULL && !inv->is_gm) {
+		reply_error(out,
+		            "Every player makes the roll before each room on the way back; only "
+		            "the GM names who rolls.");
+		return;
+	}
+	if ((n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out)) < 0)
 		return;
 	next = fungeon_dungeon_next_back(&c->d);
+	if (c->d.phase != FUNGEON_RETREAT && !invocation_bool(inv, "confirm", false)) {
+		ask_first(c, next, out);
+		return;
+	}
 	if (next == 0 || n == 0) {
 		lift_holds(c);
 		reach_town(inv, c, out);
 		return;
 	}
 	floor = fungeon_dungeon_floor_of(&c->d, next);
-	snprintf(o.label, sizeof(o.label), "floor %d", floor);
-	o.annoy = floor;
+	fungeon_play_floor_obstacle(floor, &o);
 	if (fungeon_roll_annoy_check(c, &o, floor, idx, n, bonus, out) < 0)
 		return;
 	fungeon_channel_styles(c, inv->state, styles);
@@ -324,6 +393,7 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	}
 	lift_holds(c);
 	fungeon_dungeon_reenter(&c->d, next);
+	fungeon_channel_new_room(c);
 	fungeon_play_retreat_apply(c->m, r);
 	channel_touch(inv->chan);
 	rollchan_heading(inv->chan, out,
@@ -350,13 +420,21 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 	free(r);
 }
 
+/* "5", or "5½" with a half point of credit waiting for the next sale. */
+static const char *
+credit_words(const struct fungeon_member *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%lld%s", (long long)m->credit, m->half ? "½" : "");
+	return buf;
+}
+
 static void
 town_sell(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	int me, i;
 	struct fungeon_member *m;
-	char name[FUNGEON_NAME_MAX + 1];
+	char name[FUNGEON_NAME_MAX + 1], credit[32];
 	int64_t cost, got;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
@@ -366,21 +444,18 @@ town_sell(struct invocation *inv, struct reply *out)
 	m = &c->m[me];
 	snprintf(name, sizeof(name), "%s", m->items[i].name);
 	cost = m->items[i].cost;
-	got = fungeon_cost_sell_value(cost);
-	if (m->credit > FUNGEON_POINTS_MAX - got) {
+	if ((got = fungeon_sell(m, cost)) < 0) {
 		reply_error(out,
 		            "%s holds %lld points of credit, the most the bot keeps; buy first.",
 		            m->name, (long long)m->credit);
 		return;
 	}
 	fungeon_item_remove(m, i);
-	m->credit += got;
 	channel_touch(inv->chan);
-	reply_add(out, 0, "%s sells %s (%lld points) for half, rounded down: ", m->name, name,
-	          (long long)cost);
-	reply_add(out, RS_BOLD, "%lld", (long long)got);
-	reply_add(out, 0, " point%s of credit (%lld in all).", got == 1 ? "" : "s",
-	          (long long)m->credit);
+	reply_add(out, 0, "%s sells %s (%lld point%s) for half its points: credit ", m->name, name,
+	          (long long)cost, cost == 1 ? "" : "s");
+	reply_add(out, RS_BOLD, "%s", credit_words(m, credit, sizeof(credit)));
+	reply_add(out, 0, " (+%lld).", (long long)got);
 	reply_nl(out);
 }
 
@@ -392,6 +467,7 @@ town_buy(struct invocation *inv, struct reply *out)
 	struct fungeon_price *p = xmalloc(sizeof(*p));
 	struct fungeon_design d;
 	struct fungeon_member *m;
+	char credit[32];
 	int me;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
@@ -401,7 +477,12 @@ town_buy(struct invocation *inv, struct reply *out)
 	m = &c->m[me];
 	if (!fungeon_cost_name_valid(name)) {
 		reply_error(out, "A name is 1 to %d characters with no spaces or : , > / \" #.",
-		            FUNGEON_NAME_MAX);
+		            FUNGEON_NAME_CHARS);
+		goto done;
+	}
+	if (fungeon_item_find(m, name) >= 0) {
+		reply_error(out, "%s carries a %s already; give the new one another name.", m->name,
+		            name);
 		goto done;
 	}
 	if (p->total > m->credit) {
@@ -414,8 +495,9 @@ town_buy(struct invocation *inv, struct reply *out)
 	carry(m, name, &d, p->total);
 	m->credit -= p->total;
 	channel_touch(inv->chan);
-	reply_line(out, 0, "%s buys %s for %lld points (credit left %lld).", m->name, name,
-	           (long long)p->total, (long long)m->credit);
+	reply_line(out, 0, "%s buys %s for %lld point%s (credit left %s).", m->name, name,
+	           (long long)p->total, p->total == 1 ? "" : "s",
+	           credit_words(m, credit, sizeof(credit)));
 done:
 	free(p);
 }
@@ -429,6 +511,7 @@ town_healer(struct invocation *inv, struct reply *out)
 	struct fungeon_member *m;
 	int me, heal;
 	int64_t cost;
+	char credit[32];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_TRADE, out) ||
 	    (me = fungeon_channel_need_self(c, inv, out)) < 0)
@@ -457,8 +540,8 @@ town_healer(struct invocation *inv, struct reply *out)
 	channel_touch(inv->chan);
 	reply_line(out, 0,
 	           "%s pays the healer %lld points (a fancy item, 2, with Heal %d; credit "
-	           "left %lld).",
-	           m->name, (long long)cost, heal, (long long)m->credit);
+	           "left %s).",
+	           m->name, (long long)cost, heal, credit_words(m, credit, sizeof(credit)));
 	heal_with_magic(out, m, "the healer's magic", heal);
 }
 
@@ -467,7 +550,7 @@ static const struct cmd_opt buy_opts[] = {
      .desc = "Its name (no spaces)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {.name = "design",
      .desc = "Treasure design words (see the help on fungeon cost)",
      .type = OPT_STRING,
@@ -480,7 +563,7 @@ static const struct cmd_opt sell_opts[] = {
      .desc = "An item you carry",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
-     .max = FUNGEON_NAME_MAX},
+     .max = OPT_STRING_MAX},
     {0},
 };
 static const struct cmd_opt healer_opts[] = {
@@ -494,7 +577,10 @@ static const struct cmd_opt healer_opts[] = {
 
 const struct command cmd_fungeon_town_subs[] = {
     {.name = "sell",
-     .desc = "Sell an item for half its points, rounded down, as credit",
+     .desc = "Sell an item: half its points, rounded down on all you sell, as credit",
+     .help = "Treasure traded in gives half its points for new treasure. Ruling: the half is "
+             "of all a Fungeoneer sells, rounded down once, not item by item: two 1-point "
+             "coins give 1 (a half point waits for the next sale, shown as ½).",
      .opts = sell_opts,
      .fn = town_sell},
     {.name = "buy",

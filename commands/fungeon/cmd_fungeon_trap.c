@@ -37,7 +37,7 @@ render_draw(struct reply *out, const struct fungeon_channel *c, const struct fun
 /* One failer's Pain roll against the trap. */
 static void
 render_pain(struct reply *out, const struct fungeon_channel *c, const struct fungeon_trap_out *t,
-            const struct fungeon_trap_pain *p, const struct thwacko_style *styles)
+            const struct fungeon_trap_pain *p, const struct thwacko_style *styles, bool compact)
 {
 	const struct fungeon_member *m = &c->m[p->member];
 	const char *names[2] = {m->name, t->o.label};
@@ -49,8 +49,10 @@ render_pain(struct reply *out, const struct fungeon_channel *c, const struct fun
 	           t->o.universal ? ", universal" : "");
 	snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
 	fungeon_render_fit_label(label, sizeof(label), whole);
-	fungeon_render_group_line(out, g[0], label, styles, NULL);
-	fungeon_render_group_line(out, g[1], t->o.label, styles, NULL);
+	if (!compact) { /* compact: the rank table below shows every die */
+		fungeon_render_group_line(out, g[0], label, styles, NULL);
+		fungeon_render_group_line(out, g[1], t->o.label, styles, NULL);
+	}
 	fungeon_render_pain_table(out, names, g, 2, &p->roll.res, styles, c);
 	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, p->roll.res.taken[0], m->hits,
 	          fungeon_max_hits(m->level));
@@ -127,6 +129,38 @@ render_end(struct reply *out, const struct fungeon_channel *c, const struct fung
 		reply_line(out, 0, "%s has Unlimited Use: it can be triggered again.", name);
 }
 
+/* Who faces the trap: those named, or by default the invoker's own
+ * Fungeoneer (for the GM, and for the trap's maker triggering it, everyone
+ * in the room). Each player decides for their own; the Traps player may
+ * say who stumbles into their trap (they keep track of its triggering),
+ * and the GM may for anyone. Returns how many, or -1 with an error. */
+static int
+facing(struct invocation *inv, const struct fungeon_channel *c, enum fungeon_trap_act act,
+       const struct fungeon_piece *trap, int *idx, struct reply *out)
+{
+	const char *who = invocation_str(inv, "who");
+	int me = fungeon_channel_member_of(c, inv->from->user_key), n;
+	bool maker = fungeon_channel_in_play(c, me) && !strcmp(c->m[me].user_key, trap->maker);
+	bool anyone = inv->is_gm || (act == FUNGEON_TRAP_TRIGGER && maker);
+
+	if (who == NULL && (act == FUNGEON_TRAP_DISARM || !anyone)) {
+		idx[0] = fungeon_channel_need_self(c, inv, out);
+		return idx[0] < 0 ? -1 : 1;
+	}
+	n = fungeon_channel_members_named(c, who, idx, out);
+	for (int i = 0; i < n && !anyone; i++) {
+		if (idx[i] == me)
+			continue;
+		reply_error(out,
+		            "%s is %s's Fungeoneer, and each player decides for their own (the "
+		            "Traps player says who stumbles into their trap; the GM may for "
+		            "anyone).",
+		            c->m[idx[i]].name, c->m[idx[i]].player);
+		return -1;
+	}
+	return n;
+}
+
 static void
 trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 {
@@ -143,13 +177,7 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 	    fungeon_roll_part_resolve(c, invocation_str(inv, "trap"), FGP_TRAP, &p, out) < 0 ||
 	    fungeon_channel_bonus_check(c, bonus, out) < 0)
 		return;
-	if (act == FUNGEON_TRAP_DISARM && invocation_str(inv, "who") == NULL) {
-		idx[0] = fungeon_channel_need_self(c, inv, out); /* one disarms: yours */
-		n = idx[0] < 0 ? -1 : 1;
-	} else {
-		n = fungeon_channel_members_named(c, invocation_str(inv, "who"), idx, out);
-	}
-	if (n < 0)
+	if ((n = facing(inv, c, act, p.s, idx, out)) < 0)
 		return;
 	if (fungeon_trap_check(p.s, act, c->m, idx, n, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
@@ -187,7 +215,7 @@ trap_cmd(struct invocation *inv, struct reply *out, enum fungeon_trap_act act)
 		fungeon_render_narration_lines(out, &t->annoy.nar, c, styles, NULL);
 	}
 	for (int k = 0; k < t->npain; k++)
-		render_pain(out, c, t, &t->pain[k], styles);
+		render_pain(out, c, t, &t->pain[k], styles, rollchan_compact(inv->chan));
 	render_end(out, c, t);
 	fungeon_channel_deaths(c, dead); /* after: it moves the room's treasure */
 	free(t);

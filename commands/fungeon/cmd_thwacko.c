@@ -39,6 +39,30 @@ sample(struct reply *out, const char *who, const struct thwacko_style *s, bool c
 	reply_nl(out);
 }
 
+/* Whether st is another player's die in this channel's party: then an
+ * error reply, for the dice must be told apart. */
+static bool
+clashes(struct invocation *inv, const struct thwacko_style *st, struct reply *out)
+{
+	const struct fungeon_channel *c = fungeon_channel_peek(inv->chan);
+	struct thwacko_style all[FUNGEON_PARTY_MAX];
+
+	if (c == NULL || c->n == 0)
+		return false;
+	fungeon_channel_styles(c, inv->state, all);
+	for (int i = 0; i < c->n; i++) {
+		if (strcmp(c->m[i].user_key, inv->from->user_key) == 0 ||
+		    all[i].colour != st->colour || strcmp(all[i].mark, st->mark) != 0)
+			continue;
+		reply_error(out,
+		            "That is %s's Thwack-O die in this party (%s, mark %s); choose another "
+		            "colour or mark, so that the dice can be told apart.",
+		            c->m[i].player, thwacko_style_colour_name(st->colour), st->mark);
+		return true;
+	}
+	return false;
+}
+
 static void
 thwacko_style(struct invocation *inv, struct reply *out)
 {
@@ -58,6 +82,8 @@ thwacko_style(struct invocation *inv, struct reply *out)
 	st.colour = (enum ucolour)thwacko_style_colour_parse(invocation_str(inv, "colour"));
 	if (mark != NULL)
 		snprintf(st.mark, sizeof(st.mark), "%s", mark);
+	if (clashes(inv, &st, out))
+		return;
 	user_set_style(inv->user, &st);
 	user_touch(inv->user);
 	reply_add(out, 0, "Your Thwack-O die, in every channel: ");
@@ -72,9 +98,12 @@ thwacko_show(struct invocation *inv, struct reply *out)
 	const struct fungeon_channel *c = fungeon_channel_peek(inv->chan);
 	struct thwacko_style st;
 
+	int me = c != NULL ? fungeon_channel_member_of(c, inv->from->user_key) : -1;
+
 	style_here(inv, &st);
 	reply_title(out, "Thwack-O dice");
-	sample(out, "You", &st, user_style(inv->user) != NULL);
+	if (me < 0) /* else the party's list names the invoker */
+		sample(out, "You", &st, user_style(inv->user) != NULL);
 	if (c == NULL || c->n == 0)
 		return;
 	{
@@ -83,8 +112,10 @@ thwacko_show(struct invocation *inv, struct reply *out)
 		fungeon_channel_styles(c, inv->state, all);
 		for (int i = 0; i < c->n; i++) {
 			const struct user *u = state_user_find(inv->state, c->m[i].user_key);
+			char who[FUNGEON_PLAYER_MAX + 8];
 
-			sample(out, c->m[i].player, &all[i], u != NULL && user_style(u) != NULL);
+			snprintf(who, sizeof(who), "%s%s", c->m[i].player, i == me ? " (you)" : "");
+			sample(out, who, &all[i], u != NULL && user_style(u) != NULL);
 		}
 	}
 }

@@ -79,7 +79,10 @@ struct fungeon_part {
 	int ability;             /* FGP_ABILITY: index in s->d.ab */
 	int target;              /* Pain: the participant it hits ("Alba>goblin"), or -1 */
 	char target_name[FUNGEON_NAME_MAX * 2 + 2];
-	bool held; /* FGP_MEMBER: held this turn (rolls no dice, can be hurt) */
+	/* a standing order: when its target is not in the conflict, the
+	 * default holds instead of an error */
+	bool target_soft;
+	bool held; /* FGP_MEMBER: held this turn (rolls, but its won ranks deal nothing) */
 };
 
 #endif

@@ -140,14 +140,35 @@ fungeon_channel_piece(struct fungeon_channel *c, enum fungeon_kind k, const char
 }
 
 bool
-fungeon_channel_name_used(const struct fungeon_channel *c, const char *name)
+fungeon_channel_name_used(const struct fungeon_channel *c, const char *name, const char *self,
+                          struct reply *out)
 {
-	for (int i = 0; i < c->n; i++)
-		if (strcasecmp(c->m[i].name, name) == 0)
+	for (int i = 0; i < c->n; i++) {
+		bool me = self != NULL && strcmp(c->m[i].user_key, self) == 0;
+
+		if (!me && strcasecmp(c->m[i].name, name) == 0) {
+			reply_error(out,
+			            "The name %s is taken here by %s's Fungeoneer; pick another.",
+			            name, c->m[i].player);
 			return true;
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
-		if (fungeon_room_find(&c->d.room, (enum fungeon_kind)k, name) != NULL)
+		}
+		if (!me && strcasecmp(c->m[i].player, name) == 0) {
+			reply_error(
+			    out,
+			    "The name %s is a player's here (%s), and names are looked up as "
+			    "Fungeoneers first; pick another.",
+			    name, c->m[i].player);
 			return true;
+		}
+	}
+	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
+		if (fungeon_room_find(&c->d.room, (enum fungeon_kind)k, name) != NULL) {
+			reply_error(out,
+			            "The name %s is taken here by a %s of the room; pick another.",
+			            name, fungeon_cost_kind_name((enum fungeon_kind)k));
+			return true;
+		}
+	}
 	return false;
 }
 
@@ -274,6 +295,42 @@ fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before)
 }
 
 int
+fungeon_channel_lift_holds(struct fungeon_channel *c, struct reply *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		for (int e = 0; e < c->m[i].neffects;) {
+			const struct fungeon_effect *ef = &c->m[i].effects[e];
+			const char *slash = strchr(ef->source, '/');
+
+			if (!fungeon_room_hold_over(&c->d.room, ef)) {
+				e++;
+				continue;
+			}
+			reply_add(out, RS_GOOD, "%s is free of %s's hold: %.*s is defeated.",
+			          c->m[i].name, ef->source,
+			          slash != NULL ? (int)(slash - ef->source)
+			                        : (int)strlen(ef->source),
+			          ef->source);
+			/* Its continuous damage goes on, as a trap's does (line
+			 * 177): only an Annoy roll or magic ends it. */
+			for (int d = 0; d < c->m[i].neffects; d++)
+				if (c->m[i].effects[d].kind == FUNGEON_EFFECT_DAMAGE &&
+				    !strcmp(c->m[i].effects[d].source, ef->source))
+					reply_add(
+					    out, 0,
+					    " Its continuous damage goes on until a successful "
+					    "Annoy roll or magic ends it.");
+			reply_nl(out);
+			fungeon_effect_remove(&c->m[i], e);
+			n++;
+		}
+	}
+	return n;
+}
+
+int
 fungeon_channel_holder(const struct fungeon_channel *c, enum fungeon_category cat)
 {
 	return fungeon_room_holder(&c->d.room, cat);
@@ -283,6 +340,131 @@ bool
 fungeon_channel_in_play(const struct fungeon_channel *c, int i)
 {
 	return i >= 0 && i < c->n && !c->m[i].dead && !c->m[i].fresh;
+}
+
+bool
+fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct fungeon_member *m = &c->m[i];
+
+	if (m->dead)
+		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
+		            m->name, m->player);
+	else if (m->fresh)
+		reply_error(out,
+		            "%s is a replacement: %s is out until the next hallway, where %s joins "
+		            "the party.",
+		            m->name, m->player, m->name);
+	else
+		return true;
+	return false;
+}
+
+int
+fungeon_channel_director(const struct fungeon_channel *c, const struct fungeon_piece *p)
+{
+	int i = p->maker[0] ? fungeon_channel_member_of(c, p->maker) : -1;
+
+	if (i < 0 && !p->wanderer)
+		i = fungeon_channel_holder(c, FUNGEON_CAT_MONSTERS);
+	return fungeon_channel_in_play(c, i) ? i : -1;
+}
+
+bool
+fungeon_channel_may_direct(const struct fungeon_channel *c, const struct invocation *inv,
+                           const struct fungeon_part *p, struct reply *out)
+{
+	int me = fungeon_channel_member_of(c, inv->from->user_key), d;
+
+	if (inv->is_gm)
+		return true;
+	if (p->kind == FGP_MEMBER) {
+		if (p->member == me)
+			return true;
+		if (out != NULL)
+			reply_error(out,
+			            "%s is %s's Fungeoneer, and each player decides for their own "
+			            "(the GM may for anyone).",
+			            c->m[p->member].name, c->m[p->member].player);
+		return false;
+	}
+	d = fungeon_channel_director(c, p->s);
+	if (d >= 0 && d == me)
+		return true;
+	if (out == NULL)
+		return false;
+	if (d >= 0)
+		reply_error(out,
+		            "%s is %s's to direct: whoever made a monster directs it (the GM may "
+		            "direct any).",
+		            p->s->name, c->m[d].player);
+	else
+		reply_error(out,
+		            "Nobody in play directs %s now (its maker is out of the game), so it "
+		            "follows the defaults; only the GM may direct it.",
+		            p->s->name);
+	return false;
+}
+
+bool
+fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
+                         enum fungeon_act a, struct reply *out)
+{
+	int me = fungeon_channel_member_of(c, inv->from->user_key);
+	bool anyone = false;
+
+	if (inv->is_gm)
+		return true;
+	if (me < 0) {
+		reply_error(out, "Only the party's players (or the GM) move the party on; ");
+		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", "level",
+		          "LEVEL", NULL);
+		reply_add(out, RS_BAD, " makes you one.");
+		return false;
+	}
+	if (c->d.phase == FUNGEON_TOWN || fungeon_channel_in_play(c, me))
+		return true;
+	for (int i = 0; i < c->n; i++)
+		anyone |= fungeon_channel_in_play(c, i);
+	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER))
+		return true;
+	if (c->m[me].dead)
+		reply_error(out,
+		            "%s is dead: %s is out of the game until the next hallway, and the "
+		            "players whose Fungeoneers are in play move the party on.",
+		            c->m[me].name, c->m[me].player);
+	else
+		reply_error(out,
+		            "%s is a replacement and joins the party in the next hallway; until "
+		            "then the players whose Fungeoneers are in play move the party on.",
+		            c->m[me].name);
+	return false;
+}
+
+int
+fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out)
+{
+	for (int i = 0; i < c->n; i++) {
+		if (c->m[i].nwander == 0 || c->m[i].dead)
+			continue;
+		reply_error(out,
+		            "%s has a wandering monster of %lld points to build in room %lld "
+		            "first (",
+		            c->m[i].player, (long long)c->m[i].wanderer[0],
+		            (long long)c->d.room.number);
+		reply_cmd(out, RS_BAD, "fungeon monster add", "name", "NAME", "design", "DESIGN",
+		          NULL);
+		reply_add(out, RS_BAD, ").");
+		return -1;
+	}
+	return 0;
+}
+
+void
+fungeon_channel_new_room(struct fungeon_channel *c)
+{
+	for (int i = 0; i < c->n; i++)
+		c->m[i].aim[0] = '\0';
 }
 
 int
@@ -338,7 +520,7 @@ fungeon_channel_split_names(const char *s, char words[][FUNGEON_NAME_MAX * 2 + 2
 				reply_error(out,
 				            "'%.20s…' is too long for a name; names are at "
 				            "most %d characters.",
-				            s, FUNGEON_NAME_MAX);
+				            s, FUNGEON_NAME_CHARS);
 			return -1;
 		}
 		memcpy(words[n], s, len);

@@ -56,8 +56,13 @@ int fungeon_channel_member_named(const struct fungeon_channel *c, const char *na
 /* The room's piece of that kind and name, or NULL. */
 struct fungeon_piece *fungeon_channel_piece(struct fungeon_channel *c, enum fungeon_kind k,
                                             const char *name);
-/* Whether name is taken by any Fungeoneer or piece of the room. */
-bool fungeon_channel_name_used(const struct fungeon_channel *c, const char *name);
+/* Whether name is taken here (case-insensitive) by a Fungeoneer, a player
+ * or a piece of the room, the member of user key `self` aside (a player may
+ * name a Fungeoneer after themself, or keep its name); a name is looked up
+ * as a Fungeoneer before a player, so that these never clash. When taken,
+ * an error reply says by what. */
+bool fungeon_channel_name_used(const struct fungeon_channel *c, const char *name, const char *self,
+                               struct reply *out);
 
 /* Appends "Alba (alice), Brom (bob)" or "nobody yet" to b. */
 void fungeon_channel_list_members(const struct fungeon_channel *c, struct buf *b);
@@ -85,15 +90,56 @@ void fungeon_channel_fallen_clear(struct fungeon_channel *c);
 void fungeon_channel_dead_before(const struct fungeon_channel *c, bool *dead);
 int fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before);
 
+/* Ends every Continuous Hold whose monster no longer stands in the room,
+ * a line each in out ("Brinks is free of spider/web's hold: spider is
+ * defeated."), saying when the same ability's continuous damage goes on.
+ * Returns how many ended. */
+int fungeon_channel_lift_holds(struct fungeon_channel *c, struct reply *out);
+
 /* The member holding category cat in this room, or -1. */
 int fungeon_channel_holder(const struct fungeon_channel *c, enum fungeon_category cat);
 /* The member whose player rolls for what user key `maker` made: that
  * player's Fungeoneer while it is alive and in play, else -1 (nobody: a
  * player out of the game rolls nothing). */
 int fungeon_channel_roller(const struct fungeon_channel *c, const char *maker);
+/*
+ * Who decides what. A player decides for their own Fungeoneer; the player
+ * who made a monster (the room's Monsters player, or whoever built a
+ * wandering one) directs it, its abilities and its targets, while their
+ * Fungeoneer is in play; a monster of the room whose maker is gone from
+ * the party is the Monsters holder's. The GM, where a channel has one,
+ * may decide for anyone. What nobody directs follows the defaults.
+ */
+/* The member directing monster p, or -1. */
+int fungeon_channel_director(const struct fungeon_channel *c, const struct fungeon_piece *p);
+/* Whether the invoker decides for participant p (a member, a monster or
+ * a monster's ability); else, when out is not NULL, an error naming who
+ * does. */
+bool fungeon_channel_may_direct(const struct fungeon_channel *c, const struct invocation *inv,
+                                const struct fungeon_part *p, struct reply *out);
+/* Whether the invoker may move the party on by a (a combat turn, the
+ * hallway, going in, heading back, the stair): the GM, or a player of the
+ * party whose Fungeoneer is in play (in town, any player of the party). A
+ * dead Fungeoneer's player is out until the next hallway, as is one whose
+ * replacement waits for it; when nobody of the party is in play, though,
+ * any of its players goes on to that hallway (entering the room made for
+ * it, and the hallway itself). Else an error reply. */
+bool fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
+                              enum fungeon_act a, struct reply *out);
+/* Whether a living player has a wandering monster left to build in the
+ * room re-entered: returns -1 with an error reply naming the first (the
+ * room's monsters are all built before the party fights or goes on), else
+ * 0. */
+int fungeon_channel_wanderers_due(const struct fungeon_channel *c, struct reply *out);
+/* A new room: the Fungeoneers' standing aims are forgotten. */
+void fungeon_channel_new_room(struct fungeon_channel *c);
+
 /* Whether member i is alive and in play (not a replacement waiting for the
  * hallway). */
 bool fungeon_channel_in_play(const struct fungeon_channel *c, int i);
+/* The same, else an error reply saying why member i is out of play (dead,
+ * or a replacement waiting for the next hallway). */
+bool fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out);
 
 /* Every member's Thwack-O style: the one its player chose, else the default
  * it was given when it joined (stable: others joining or leaving change

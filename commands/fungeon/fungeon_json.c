@@ -52,12 +52,22 @@ fungeon_json_int(struct fungeon_json *r, const struct cJSON *o, const char *key,
 		*out = x;
 		return 0;
 	}
+	if (!fungeon_json_whole(v, lo, hi, out))
+		return fungeon_json_bad(r, key, "is missing or not a whole number in range");
+	return 0;
+}
+
+bool
+fungeon_json_whole(const struct cJSON *v, int64_t lo, int64_t hi, int64_t *out)
+{
+	/* every comparison on the double, and the cast only once it is known
+	 * to fit (a cast of a double out of range is undefined) */
 	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
 	    fabs(v->valuedouble) > (double)EXACT_MAX || v->valuedouble < (double)lo ||
 	    v->valuedouble > (double)hi)
-		return fungeon_json_bad(r, key, "is missing or not a whole number in range");
+		return false;
 	*out = (int64_t)v->valuedouble;
-	return 0;
+	return true;
 }
 
 int

@@ -32,6 +32,9 @@ int fungeon_json_bad(struct fungeon_json *r, const char *key, const char *what);
  * stops being exact) a string of decimal digits. */
 int fungeon_json_int(struct fungeon_json *r, const struct cJSON *o, const char *key, int64_t lo,
                      int64_t hi, int64_t *out);
+/* Whether v is a JSON number that is a whole number lo..hi (within
+ * +-2^53), stored in *out when it is. */
+bool fungeon_json_whole(const struct cJSON *v, int64_t lo, int64_t hi, int64_t *out);
 int fungeon_json_i(struct fungeon_json *r, const struct cJSON *o, const char *key, int lo, int hi,
                    int *out);
 int fungeon_json_bool(struct fungeon_json *r, const struct cJSON *o, const char *key, bool *out);

@@ -69,35 +69,43 @@ same_part(const struct fungeon_part *a, const struct fungeon_part *b)
 	return a->s == b->s && (a->kind != FGP_ABILITY || a->ability == b->ability);
 }
 
-/* Resolves participant i's target among the others (of either side). */
+/* Whether participant k is called name: its own name, its player's, or
+ * (a monster using an ability) its monster's. */
+static bool
+called(const struct fungeon_channel *c, const struct fungeon_part *k, const char *name)
+{
+	char own[FUNGEON_SOURCE_MAX];
+
+	return !strcasecmp(fungeon_roll_part_name(c, k, own, sizeof(own)), name) ||
+	       (k->kind == FGP_MEMBER && !strcasecmp(c->m[k->member].player, name)) ||
+	       (k->kind == FGP_ABILITY && !strcasecmp(k->s->name, name));
+}
+
+/* Resolves participant i's target among the others (of either side); a
+ * standing order whose target is not in this conflict leaves the
+ * default. */
 static int
 find_target(const struct fungeon_channel *c, struct fungeon_part *parts, int n, int i,
             struct reply *out)
 {
-	char name[FUNGEON_SOURCE_MAX], me[FUNGEON_SOURCE_MAX];
+	char me[FUNGEON_SOURCE_MAX];
 
 	fungeon_roll_part_name(c, &parts[i], me, sizeof(me));
 	for (int k = 0; k < n; k++) {
-		bool named = !strcasecmp(fungeon_roll_part_name(c, &parts[k], name, sizeof(name)),
-		                         parts[i].target_name) ||
-		             (parts[k].kind == FGP_MEMBER &&
-		              !strcasecmp(c->m[parts[k].member].player, parts[i].target_name));
-
-		if (!named)
+		if (!called(c, &parts[k], parts[i].target_name))
 			continue;
+		if (k == i && parts[i].target_soft)
+			break;
 		if (k == i) {
 			reply_error(
 			    out, "%s cannot target itself; a winner hurts one of the others.", me);
 			return -1;
 		}
-		if (parts[k].kind == FGP_ABILITY) {
-			reply_error(out,
-			            "%s cannot target %s: a special ability deals damage but takes "
-			            "none.",
-			            me, name);
-			return -1;
-		}
 		parts[i].target = k;
+		return 0;
+	}
+	if (parts[i].target_soft) {
+		parts[i].target = -1;
 		return 0;
 	}
 	reply_error(out,
@@ -113,19 +121,9 @@ check_one(const struct fungeon_channel *c, const struct fungeon_part *p, struct 
 	char name[FUNGEON_SOURCE_MAX];
 
 	fungeon_roll_part_name(c, p, name, sizeof(name));
-	if (p->kind == FGP_MEMBER && c->m[p->member].dead) {
-		reply_error(out, "%s is dead: %s is out of the game until the next hallway.", name,
-		            c->m[p->member].player);
+	if (p->kind == FGP_MEMBER && !fungeon_channel_need_in_play(c, p->member, out))
 		return -1;
-	}
-	if (p->kind == FGP_MEMBER && c->m[p->member].fresh) {
-		reply_error(out,
-		            "%s is a replacement: %s is out until the next hallway, where %s joins "
-		            "the party.",
-		            name, c->m[p->member].player, name);
-		return -1;
-	}
-	if (p->kind == FGP_MONSTER && p->s->hits <= 0) {
+	if (p->kind != FGP_MEMBER && p->s->hits <= 0) {
 		reply_error(out, "%s is already defeated; name a monster with hits left.", name);
 		return -1;
 	}
@@ -211,13 +209,7 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 		const struct fungeon_part *p = &parts[i];
 
 		reply_add(out, RS_BOLD, "%s", names[i]);
-		reply_add(out, 0, " deals %d", o->res.dealt[i]);
-		if (p->kind == FGP_ABILITY) {
-			reply_add(out, 0, ".");
-			reply_nl(out);
-			continue;
-		}
-		reply_add(out, 0, " and takes %d: ", o->res.taken[i]);
+		reply_add(out, 0, " deals %d and takes %d: ", o->res.dealt[i], o->res.taken[i]);
 		if (p->kind == FGP_MEMBER) {
 			const struct fungeon_member *m = &c->m[p->member];
 
@@ -238,7 +230,7 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 			reply_add(out, 0, "%d/%d hits.", o->hits[i] < 0 ? 0 : o->hits[i],
 			          fungeon_cost_monster_hits(p->s->d.level));
 			if (o->defeated[i])
-				reply_add(out, RS_GOOD | RS_BOLD, " %s is defeated!", names[i]);
+				reply_add(out, RS_GOOD | RS_BOLD, " %s is defeated!", p->s->name);
 		}
 		reply_nl(out);
 	}
@@ -252,8 +244,8 @@ label_of(const struct fungeon_channel *c, const struct fungeon_part *p, const ch
 	char whole[FUNGEON_SOURCE_MAX + FUNGEON_PLAYER_MAX + 40];
 
 	if (p->kind == FGP_MEMBER && p->held)
-		snprintf(whole, sizeof(whole), "%.*s (%s, held: no dice)", FUNGEON_SOURCE_MAX, name,
-		         c->m[p->member].player);
+		snprintf(whole, sizeof(whole), "%.*s (%s, held: deals no damage)",
+		         FUNGEON_SOURCE_MAX, name, c->m[p->member].player);
 	else if (p->kind == FGP_MEMBER && resisted > 0)
 		snprintf(whole, sizeof(whole), "%.*s (%s, %d resisted)", FUNGEON_SOURCE_MAX, name,
 		         c->m[p->member].player, resisted);
@@ -286,8 +278,8 @@ fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct funge
 		pp[i] = (struct fungeon_play_part){
 		    .member = p->kind == FGP_MEMBER ? p->member : -1,
 		    .dice = p->kind == FGP_MEMBER ? 0 : obstacle_dice(p),
-		    .hits = p->kind == FGP_MONSTER ? p->s->hits : -1,
-		    .worth = p->kind == FGP_MONSTER ? p->s->cost : 0,
+		    .hits = p->kind == FGP_MEMBER ? -1 : p->s->hits, /* an ability: its monster */
+		    .worth = p->kind == FGP_MEMBER ? 0 : p->s->cost,
 		    .player =
 		        p->kind == FGP_MEMBER ? p->member : fungeon_channel_roller(c, p->s->maker),
 		    .target = p->target,
@@ -318,9 +310,10 @@ fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct funge
 	fungeon_play_pain_apply(c->m, pp, o);
 	render(c, parts, n, (const char(*)[FUNGEON_SOURCE_MAX])names, o, out);
 	for (int i = 0; i < n; i++)
-		if (parts[i].kind == FGP_MONSTER)
+		if (parts[i].kind != FGP_MEMBER)
 			parts[i].s->hits = o->hits[i] < 0 ? 0 : o->hits[i];
 	fungeon_channel_deaths(c, dead);
+	fungeon_channel_lift_holds(c, out);
 	fungeon_render_narration_lines(out, &o->nar, c, styles, NULL);
 	free(o);
 }

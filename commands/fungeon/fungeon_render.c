@@ -121,6 +121,8 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 		         rk->winner < 0 ? "tie" : names[rk->winner]);
 		if (rk->winner < 0)
 			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (tie)");
+		else if (rk->held)
+			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (held: may not act)");
 		else if (rk->target < 0)
 			snprintf(cells[n + 2], sizeof(cells[n + 2]), "0 (no one it can hurt)");
 		else
@@ -136,13 +138,16 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 
 void
 fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
-                    const struct fungeon_cont *k, const struct thwacko_style *styles)
+                    const struct fungeon_cont *k, const struct thwacko_style *styles,
+                    bool in_hallway)
 {
 	const struct fungeon_member *m = &c->m[k->member];
 	char label[80], suffix[96], whole[256];
 
-	reply_add(out, RS_ITALIC,
-	          "Continuous %s: ", k->effect.kind == FUNGEON_EFFECT_HOLD ? "hold" : "damage");
+	reply_add(out, RS_ITALIC, "Continuous %s: ",
+	          k->hold                                 ? "hold and damage"
+	          : k->effect.kind == FUNGEON_EFFECT_HOLD ? "hold"
+	                                                  : "damage");
 	reply_add(out, 0, "%s on %s", k->effect.source, m->name);
 	reply_nl(out);
 	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
@@ -155,7 +160,9 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 		         k->annoy_res.best[0], (long long)k->xp);
 	else
 		snprintf(suffix, sizeof(suffix), " → %d, %s", k->annoy_res.best[0],
-		         k->success ? "succeeds: the effect ends" : "fails");
+		         !k->success ? "fails"
+		         : k->hold   ? "succeeds: both end"
+		                     : "succeeds: the effect ends");
 	fungeon_render_group_line(out, &k->annoy.g[0], label, styles, suffix);
 	fungeon_render_narration_lines(out, &k->annoy_nar, c, styles, NULL);
 	if (k->xp_capped)
@@ -173,7 +180,12 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 	reply_add(out, 0, "%s takes %d: %d/%d hits.", m->name, k->pain_res.taken[0], k->hits_after,
 	          fungeon_max_hits(m->level));
 	if (k->died)
-		reply_add(out, RS_BAD | RS_BOLD, " %s dies!", m->name);
+		reply_add(out, RS_BAD | RS_BOLD,
+		          in_hallway ? " %s dies! %s is out until the next hallway, and %s's "
+		                       "treasure lies in the room ahead, to plunder."
+		                     : " %s dies! %s is out until the next hallway, and %s's "
+		                       "treasure stays here to plunder.",
+		          m->name, m->player, m->name);
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &k->pain_nar, c, styles, NULL);
 }

@@ -32,9 +32,11 @@ void fungeon_render_fit_label(char *dst, size_t size, const char *src);
 void fungeon_render_group_line(struct reply *out, const struct cf_group *g, const char *label,
                                const struct thwacko_style *styles, const char *suffix);
 
-/* Renders one continuous-effect roll (hallway step 3, combat step 1). */
+/* Renders one continuous-effect roll (hallway step 3 when in_hallway,
+ * else combat step 1). */
 void fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
-                         const struct fungeon_cont *k, const struct thwacko_style *styles);
+                         const struct fungeon_cont *k, const struct thwacko_style *styles,
+                         bool in_hallway);
 
 /* The rank-by-rank table of a Painful conflict: a row per rank with each
  * roll's die there (0 once it ran out; the Thwack-O die carries its

@@ -125,6 +125,29 @@ fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned 
 	return resolve_error(c, name, kinds, err);
 }
 
+int
+fungeon_roll_use_resolve(struct fungeon_channel *c, const struct invocation *inv, const char *word,
+                         struct fungeon_part *out, struct reply *err)
+{
+	const char *slash = strchr(word, '/');
+	char mon[FUNGEON_NAME_MAX * 2 + 2];
+
+	if (slash == NULL) {
+		reply_error(err,
+		            "Name an ability as monster/ability, or monster/none; '%.40s' is not "
+		            "one.",
+		            word);
+		return -1;
+	}
+	snprintf(mon, sizeof(mon), "%.*s", (int)(slash - word), word);
+	if (fungeon_roll_part_resolve(c, mon, FGP_MONSTER, out, err) < 0 ||
+	    !fungeon_channel_may_direct(c, inv, out, err))
+		return -1;
+	if (!strcasecmp(slash + 1, "none"))
+		return 0;
+	return fungeon_roll_part_resolve(c, word, FGP_ABILITY, out, err);
+}
+
 const char *
 fungeon_roll_part_name(const struct fungeon_channel *c, const struct fungeon_part *p, char *buf,
                        size_t len)
@@ -214,20 +237,8 @@ fungeon_roll_annoy_check(const struct fungeon_channel *c, const struct fungeon_p
 				return -1;
 			}
 		}
-		if (m->dead) {
-			reply_error(out,
-			            "%s is dead: %s is out of the game until the next hallway.",
-			            m->name, m->player);
+		if (!fungeon_channel_need_in_play(c, members[i], out))
 			return -1;
-		}
-		if (m->fresh) {
-			reply_error(
-			    out,
-			    "%s is a replacement: %s is out until the next hallway, where %s "
-			    "joins the party.",
-			    m->name, m->player, m->name);
-			return -1;
-		}
 		if ((o->hold || o->continuous) && !has_effect_slot(m, o->label)) {
 			reply_error(out,
 			            "%s already suffers %d continuous effects, the most one "

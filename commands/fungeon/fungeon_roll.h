@@ -20,6 +20,13 @@
  * Returns 0, or -1 with an error reply listing what exists. */
 int fungeon_roll_part_resolve(struct fungeon_channel *c, const char *word, unsigned kinds,
                               struct fungeon_part *out, struct reply *err);
+/* Resolves a use word for the monsters the invoker directs: "monster/
+ * ability" into the ability (FGP_ABILITY), "monster/none" into the monster
+ * (FGP_MONSTER: it uses none). Whether the invoker directs the monster is
+ * checked before its ability is looked up. Returns 0, or -1 with an error
+ * reply. */
+int fungeon_roll_use_resolve(struct fungeon_channel *c, const struct invocation *inv,
+                             const char *word, struct fungeon_part *out, struct reply *err);
 /* The participant's display name ("Alba", "pit", "wasp/sting"). */
 const char *fungeon_roll_part_name(const struct fungeon_channel *c, const struct fungeon_part *p,
                                    char *buf, size_t len);

@@ -24,10 +24,6 @@
 
 #define FORM 2 /* the "v" this code writes */
 
-/* Monsters a room can hold: those made for it and one wanderer for each
- * failure of every player before it. */
-#define ROOM_MONSTERS_MAX (FUNGEON_DESIGNS_MAX + FUNGEON_PARTY_MAX * FUNGEON_WANDERERS_MAX)
-
 static void *
 fg_create(void)
 {
@@ -90,6 +86,8 @@ member_json(const struct fungeon_member *m, const struct thwacko_style *st)
 	cJSON_AddBoolToObject(o, "dead", m->dead);
 	cJSON_AddBoolToObject(o, "fresh", m->fresh);
 	cJSON_AddNumberToObject(o, "credit", (double)m->credit);
+	if (m->half)
+		cJSON_AddBoolToObject(o, "half", true);
 	wanderers = cJSON_AddArrayToObject(o, "wanderers");
 	for (int i = 0; i < m->nwander; i++)
 		cJSON_AddItemToArray(wanderers, cJSON_CreateNumber((double)m->wanderer[i]));
@@ -104,6 +102,8 @@ member_json(const struct fungeon_member *m, const struct thwacko_style *st)
 	effects = cJSON_AddArrayToObject(o, "effects");
 	for (int i = 0; i < m->neffects; i++)
 		cJSON_AddItemToArray(effects, effect_json(&m->effects[i]));
+	if (m->aim[0])
+		cJSON_AddStringToObject(o, "aim", m->aim);
 	return o;
 }
 
@@ -128,6 +128,10 @@ piece_json(enum fungeon_kind k, const struct fungeon_piece *s)
 	} else if (k == FUNGEON_MONSTER) {
 		cJSON_AddNumberToObject(o, "hits", s->hits);
 		cJSON_AddBoolToObject(o, "wanderer", s->wanderer);
+		if (s->aim[0])
+			cJSON_AddStringToObject(o, "aim", s->aim);
+		if (s->use[0])
+			cJSON_AddStringToObject(o, "use", s->use);
 	} else {
 		cJSON_AddStringToObject(o, "taken", s->taken);
 		cJSON_AddBoolToObject(o, "left", s->left);
@@ -247,11 +251,10 @@ rd_wanderers(struct fungeon_json *r, const cJSON *o, bool old, struct fungeon_me
 		return -1;
 	cJSON_ArrayForEach(x, w)
 	{
-		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int64_t)x->valuedouble ||
-		    x->valuedouble < 1 || x->valuedouble > FUNGEON_POINTS_MAX)
+		if (!fungeon_json_whole(x, 1, FUNGEON_POINTS_MAX, &m->wanderer[m->nwander]))
 			return fungeon_json_bad(r, "wanderers",
 			                        "holds something other than points 1..100000000");
-		m->wanderer[m->nwander++] = (int64_t)x->valuedouble;
+		m->nwander++;
 	}
 	return 0;
 }
@@ -293,8 +296,11 @@ fungeon_save_member(struct fungeon_json *r, const cJSON *o, bool old, struct fun
 	    fungeon_json_bool(r, o, "dead", &m->dead) ||
 	    fungeon_json_bool(r, o, "fresh", &m->fresh) ||
 	    fungeon_json_int(r, o, "credit", 0, FUNGEON_POINTS_MAX, &m->credit) ||
+	    (cJSON_GetObjectItemCaseSensitive(o, "half") != NULL &&
+	     fungeon_json_bool(r, o, "half", &m->half)) ||
 	    fungeon_json_array(r, o, "items", FUNGEON_ITEMS_MAX, false, &items, &ni) ||
 	    fungeon_json_array(r, o, "effects", FUNGEON_EFFECTS_MAX, false, &effects, &ne) ||
+	    fungeon_json_opt_str(r, o, "aim", m->aim, sizeof(m->aim), true) ||
 	    rd_wanderers(r, o, old, m))
 		return -1;
 	m->items = fungeon_json_zeroed(ni, sizeof(*m->items));
@@ -343,7 +349,9 @@ rd_piece(struct fungeon_json *r, const cJSON *o, enum fungeon_kind k, struct fun
 	if (k == FUNGEON_MONSTER)
 		return fungeon_json_i(r, o, "hits", 0, fungeon_cost_monster_hits(s->d.level),
 		                      &s->hits) ||
-		               fungeon_json_bool(r, o, "wanderer", &s->wanderer)
+		               fungeon_json_bool(r, o, "wanderer", &s->wanderer) ||
+		               fungeon_json_opt_str(r, o, "aim", s->aim, sizeof(s->aim), true) ||
+		               fungeon_json_opt_str(r, o, "use", s->use, sizeof(s->use), true)
 		           ? -1
 		           : 0;
 	return fungeon_json_str(r, o, "taken", s->taken, sizeof(s->taken), true, true) ||
@@ -365,10 +373,11 @@ rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int max, int lo
 	*n = 0;
 	cJSON_ArrayForEach(x, a)
 	{
-		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int)x->valuedouble ||
-		    x->valuedouble < lo || x->valuedouble > hi)
+		int64_t w;
+
+		if (!fungeon_json_whole(x, lo, hi, &w))
 			return fungeon_json_bad(r, key, "holds a number out of range");
-		v[(*n)++] = (int)x->valuedouble;
+		v[(*n)++] = (int)w;
 	}
 	return 0;
 }
@@ -376,7 +385,7 @@ rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int max, int lo
 static int
 rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room *room)
 {
-	static const int most[FUNGEON_KIND_COUNT] = {FUNGEON_DESIGNS_MAX, ROOM_MONSTERS_MAX,
+	static const int most[FUNGEON_KIND_COUNT] = {FUNGEON_DESIGNS_MAX, FUNGEON_ROOM_MONSTERS_MAX,
 	                                             FUNGEON_ROOM_TREASURE_MAX};
 	int party[4], n;
 	const cJSON *budgets = cJSON_GetObjectItemCaseSensitive(o, "budgets");
@@ -405,10 +414,8 @@ rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room
 		             : k == 1 ? &room->budgets.monsters
 		                      : &room->budgets.treasure;
 
-		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int64_t)x->valuedouble ||
-		    x->valuedouble < 0 || x->valuedouble > FUNGEON_COST_MAX)
+		if (!fungeon_json_whole(x, 0, FUNGEON_COST_MAX, b))
 			return fungeon_json_bad(r, "budgets", "holds a budget out of range");
-		*b = (int64_t)x->valuedouble;
 	}
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
 		const cJSON *arr, *x;

@@ -57,11 +57,12 @@ rd_order(struct fungeon_json *r, const cJSON *o, struct fungeon_channel *c)
 		return -1;
 	cJSON_ArrayForEach(x, a)
 	{
-		if (!cJSON_IsNumber(x) || x->valuedouble != (double)(int)x->valuedouble ||
-		    x->valuedouble < 0 || x->valuedouble >= c->n)
+		int64_t w;
+
+		if (!fungeon_json_whole(x, 0, c->n - 1, &w))
 			return fungeon_json_bad(r, "order",
 			                        "holds something other than a party member");
-		c->d.room.picks.order[c->d.room.picks.n++] = (int)x->valuedouble;
+		c->d.room.picks.order[c->d.room.picks.n++] = (int)w;
 	}
 	if (cJSON_GetObjectItemCaseSensitive(o, "picks_made") == NULL)
 		c->d.room.picks.made = FUNGEON_CAT_COUNT;

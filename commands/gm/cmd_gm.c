@@ -6,6 +6,7 @@
 
 #include "commands/core/registry.h"
 #include "commands/dice/rollchan.h"
+#include "commands/tension/tension_state.h"
 
 /*
  * In a thread (or forum post) the seat in force is inv->seat: the thread's
@@ -72,6 +73,19 @@ gm_release(struct invocation *inv, struct reply *out)
 	reply_cmd(out, 0, "gm claim", NULL);
 	reply_add(out, 0, ".");
 	reply_nl(out);
+	/* What stays behind the screen, and what the next GM reads. */
+	if (tension_state_hidden(inv->chan) || tension_state_hidden(inv->seat)) {
+		reply_to(out, REPLY_INVOKER);
+		reply_add(out, RS_BAD, "Tension is behind the GM's screen here:");
+		reply_add(out, 0,
+		          " whoever claims the seat next reads its value and runs the game from "
+		          "it (the changes, secret rolls and undo history behind your screen stay "
+		          "yours); ");
+		reply_cmd(out, 0, "gm claim", NULL);
+		reply_add(out, 0, " takes the seat back while nobody has.");
+		reply_nl(out);
+		reply_to(out, REPLY_CHANNEL);
+	}
 	channel_clear_gm(inv->seat);
 	channel_touch(inv->seat);
 }
@@ -208,7 +222,9 @@ const struct command cmd_gm = {
     .help = "The GM of a channel may change its settings (hazard table, Tension, ...). "
             "Anyone may claim the seat while it is empty; the GM or a channel admin "
             "releases it. Channel admins (Discord: Manage Channel; IRC: operators) may "
-            "always act as GM.",
+            "always act as GM. The screen is each GM's own: the next holder reads hidden "
+            "Tension's value, not the changes, secret rolls or undo history behind the "
+            "earlier GM's screen.",
     .subs = gm_subs,
     .default_sub = "show",
 };

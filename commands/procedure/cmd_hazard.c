@@ -5,14 +5,18 @@
 #include "commands/procedure/cmd_hazard.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/procedure/cmd_hazard_set.h"
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
+#include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
+#include "rules/base/mem.h"
 #include "rules/base/buf.h"
-#include "rules/tables/roll_table_dice.h"
+#include "rules/tables/roll_table_roll.h"
 
 /* The short name of a row: its text up to the first ':' ',' or '(' . */
 static void
@@ -34,31 +38,69 @@ has_event(const struct turn_report *r, enum turn_event_kind k)
 	return false;
 }
 
-/* A custom entry with dice in it ("1d4 giant rats") gets its own line with
- * them rolled: "3 giant rats (1d4: 3)". */
+/* Names the tables behind the GM's screen that the entry's references
+ * left as written. */
 static void
-entry_dice(struct invocation *inv, struct reply *out, const char *text)
+withheld_line(const struct tables_lookup *tl, const struct roll_table_trace *tr, struct reply *out)
 {
-	struct buf b;
+	char names[ROLL_TABLE_ROLLS_MAX * (ROLL_TABLE_NAME_MAX + 6)] = "";
+	size_t len = 0, k = 0;
 
-	buf_init(&b, 2 * ROLL_TABLE_TEXT_MAX + 512);
-	if (roll_table_dice_roll_text(text, inv->rng, &b) > 0)
-		reply_line(out, RS_BOLD, "%s", buf_str(&b));
-	buf_free(&b);
+	for (size_t i = 0; i < tr->n; i++) {
+		char quoted[ROLL_TABLE_NAME_MAX + 6];
+
+		if (!tr->step[i].missing || !tables_lookup_withheld(tl, tr->step[i].name))
+			continue;
+		snprintf(quoted, sizeof(quoted), "[[%s]]", tr->step[i].name);
+		if (strstr(names, quoted) != NULL)
+			continue;
+		len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s", k ? ", " : "",
+		                        quoted);
+		k++;
+	}
+	if (k > 0)
+		reply_line(out, RS_DIM,
+		           "%s %s behind the GM's screen while Tension is hidden, so not rolled "
+		           "where all see it.",
+		           names, k == 1 ? "is" : "are");
 }
 
-/* Behind the GM's screen: the sign's (or the encounter's) creature and its
- * roll, to the GM. */
+/* A custom entry with dice in it ("1d4 giant rats") or tables it names
+ * ("[[shifts]]") gets its own line with them rolled: "3 giant rats (1d4:
+ * 3)". */
 static void
-secret_sign(struct reply *out, const struct turn_report *r, bool encounter)
+entry_dice(struct invocation *inv, struct reply *out, const struct roll_table *t, size_t row)
 {
-	reply_to(out, REPLY_INVOKER);
-	reply_add(out, 0, "Behind the screen: %s ",
-	          encounter ? "the encounter is" : "the sign is of");
-	reply_add(out, RS_BOLD, "%s", r->sign);
-	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = %d).", r->pick.d10,
-	          r->pick.total - r->pick.d10, r->pick.total);
-	reply_nl(out);
+	struct roll_table_trace tr = {0};
+	struct tables_lookup tl;
+	struct buf b;
+
+	tables_lookup_init(&tl, inv->chan);
+	tl.screen = true; /* the entry's line is for all to see */
+	buf_init(&b, 4096);
+	if (roll_table_expand(inv->rng, t, row, &tl.lk, &tr, &b) > 0 || tr.n > 0)
+		reply_line(out, RS_BOLD, "%s%s", buf_str(&b), b.toobig ? "…" : "");
+	withheld_line(&tl, &tr, out);
+	buf_free(&b);
+	tables_lookup_clear(&tl);
+}
+
+/* Behind the GM's screen: what the encounter table decided, to whoever is
+ * behind it (the roller when GM, else the seat's holder, privately), or,
+ * with nobody in the seat, a word that it reached no one. */
+static void
+behind_screen(struct invocation *inv, struct reply *out, const struct turn_report *r,
+              const struct procedure_state *s)
+{
+	if (gm_screen_to(inv, out) == NULL) {
+		reply_line(out, RS_DIM,
+		           "Nobody holds the GM seat, so what is behind the screen reached no "
+		           "one.");
+		return;
+	}
+	if (!inv->is_gm)
+		reply_gm_aside(out, "what your hazard roll put behind the GM's screen");
+	procedure_render_behind(out, r, s);
 	reply_to(out, REPLY_CHANNEL);
 }
 
@@ -68,20 +110,31 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 {
 	struct turn_report rep;
 	struct turn_how how = {.resting = resting, .safe = s->safe, .lantern_low = s->lantern_low};
-	struct roll_table encounters;
+	struct roll_table *encounters = xmalloc(sizeof(*encounters));
+	struct tables_lookup tl;
 	bool hidden = tension_state_hidden(inv->chan);
-	char label[ROLL_TABLE_TEXT_MAX];
+	char label[ROLL_TABLE_TEXT_MAX], own[ROLL_TABLE_NAME_MAX];
 	size_t row;
 	int roll = hazard_roll(inv->rng, v, &row);
 
-	/* A delving Sign's creature comes from the channel's encounter table. */
-	tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, &encounters);
-	how.encounters = &encounters;
-	how.tension = tension_state_value(inv->chan);
+	/* An Encounter's or a Sign's creature comes from the channel's own
+	 * encounter table, by its die, on either procedure's die; else, on the
+	 * delving die, from Tension's (d10 + Tension). */
+	tables_lookup_init(&tl, inv->chan);
+	how.own = tables_use_kind(inv->chan, "encounter", encounters, own);
+	if (!how.own) {
+		tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, encounters);
+		how.tension = tension_state_value(inv->chan);
+	}
+	how.encounters = encounters;
+	how.table = own;
+	how.lookup = &tl.lk;
 	how.rng = inv->rng;
 	how.effect = v->rows[row].effect;
 	turn_report_init(&rep);
 	turn_pass(&s->clock, s->proc, &how, &rep);
+	tables_lookup_clear(&tl);
+	free(encounters);
 	channel_touch(inv->chan);
 
 	/* Compact output: the heading opens the Rolled line, and a built-in
@@ -102,16 +155,18 @@ cmd_hazard_turn(struct invocation *inv, struct reply *out, struct procedure_stat
 	if (rollchan_compact(inv->chan) && v->table == HAZARD_CUSTOM)
 		procedure_render_hazard_table(out, v, (int)row, true);
 	if (v->table == HAZARD_CUSTOM)
-		entry_dice(inv, out, v->rows[row].text);
+		entry_dice(inv, out, s->custom, row);
 	procedure_render_report(out, &rep, s, false, hidden);
 	procedure_render_footer(out, s, rollchan_show_dark(inv->chan, s->clock.lights.n == 0));
-	if (hidden && inv->is_gm &&
-	    (has_event(&rep, TE_SIGN_REMEMBERED) || has_event(&rep, TE_ENCOUNTER_ROLLED)))
-		secret_sign(out, &rep, has_event(&rep, TE_ENCOUNTER_ROLLED));
+	if (hidden && procedure_render_veils(&rep))
+		behind_screen(inv, out, &rep, s);
 	if (has_event(&rep, TE_FATIGUE_CHOICE) || has_event(&rep, TE_FATIGUE_PENDING))
 		reply_button(out, "Rest now", "rest");
+	/* Behind the screen a struck encounter gets the button too: its
+	 * absence would tell. */
 	if (has_event(&rep, TE_ENCOUNTER) || has_event(&rep, TE_SIGN_MET) ||
-	    has_event(&rep, TE_ENCOUNTER_ROLLED))
+	    has_event(&rep, TE_ENCOUNTER_ROLLED) ||
+	    (hidden && has_event(&rep, TE_ENCOUNTER_STRUCK)))
 		reply_button(out, "Surprise check", "surprise");
 }
 
@@ -122,7 +177,7 @@ hazard_roll_fn(struct invocation *inv, struct reply *out)
 	const char *tname = invocation_str(inv, "table"), *note = invocation_str(inv, "note");
 	struct hazard_view v;
 
-	if (!procedure_render_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out, "passes turns"))
 		return;
 	if (procedure_render_view(s, tname != NULL ? hazard_table_parse(tname) : (int)s->table, &v,
 	                          out) < 0)
@@ -247,12 +302,17 @@ static const struct command hazard_subs[] = {
      .desc = "Roll the hazard die: a turn passes",
      .help = "Shows the whole table with the rolled row highlighted, what the result does, "
              "then the bookkeeping: light burning down or out, rest due, delving Fatigue, the "
-             "sign's creature. A delving Encounter rolls the channel's encounter table (d10 "
-             "+ Tension; a struck entry means no encounter), or meets the creature a Sign "
-             "announced. A turn is 10 minutes. Rulings: time passes before the result "
+             "sign's creature. An Encounter meets the creature a Sign announced, or rolls "
+             "the channel's own table encounter (encounter-N on the level {/turn level} "
+             "tracks) by its die, on either die; without one, a delving Encounter rolls "
+             "Tension's encounter table (d10 + Tension). A struck entry means no encounter; "
+             "while Tension is hidden, which it was (or that it was struck) goes to the GM "
+             "alone, whoever rolled. A turn is 10 minutes. Rulings: time passes before the "
+             "result "
              "is applied (sources burn down, then a Light result flags the oldest one still "
              "lit); table: changes only the table rolled this once, light and rest still "
-             "follow the channel's procedure; an Encounter in a safe area does not happen; a "
+             "follow the channel's procedure; an Encounter in a safe area does not happen, "
+             "nor does a delving Sign find a sign there (no encounter is rolled for it); a "
              "Dungeon shift is the GM's to describe (the text's list of shifts is not part "
              "of it).",
      .opts = roll_opts,
@@ -289,7 +349,9 @@ static const struct command hazard_subs[] = {
      .desc = "Keep light and rest the exploration or the delving way",
      .help = "exploration: torch 6 turns, lantern 36, candle 6; skipping a due rest costs a "
              "CON save DC 12 per character. delving: torches last until a Burn, candles and "
-             "lanterns the expedition (48 turns); Fatigue is damage unless the party rests.",
+             "lanterns the expedition (48 turns); Fatigue is damage unless the party rests. "
+             "Ruling: a source keeps the turns it burned, so one that burned longer than the "
+             "new procedure lets it last goes out at the switch.",
      .role = ROLE_GM,
      .opts = procedure_opts,
      .fn = cmd_hazard_set_procedure},
@@ -300,13 +362,16 @@ static const struct command hazard_subs[] = {
      .fn = cmd_hazard_set_who},
     {.name = "sign",
      .desc = "Name the creature whose sign was met (the next encounter)",
-     .help = "Delving: a Sign result rolls the channel's encounter table (d10 + Tension) and "
-             "remembers that creature as the next encounter; this names another (or, "
+     .help = "A delving Sign (and an exploration Sign when the channel has a table "
+             "encounter of its own) rolls the channel's encounter table (its own by its die, "
+             "else Tension's with d10 + Tension) and remembers that creature as the next "
+             "encounter; this names another (or, "
              "without a creature, forgets it). Rulings: a newer Sign replaces the creature "
              "remembered; a struck entry leaves no sign's creature; when Tension is hidden "
-             "the creature stays behind the GM's screen until the party meets it; a GM who "
-             "reveals a clue to something hidden instead forgets the creature with {/hazard "
-             "sign creature=none}.",
+             "the creature, or that the entry was struck, stays behind the GM's screen "
+             "(whoever rolled, the GM is told privately), and so does the creature met; a GM "
+             "who reveals a clue to something hidden instead forgets the creature with "
+             "{/hazard sign creature=none}.",
      .role = ROLE_GM,
      .opts = sign_opts,
      .fn = cmd_hazard_set_sign},

@@ -57,6 +57,32 @@ show_new_table(struct reply *out, const struct procedure_state *s)
 	cmd_hazard_set_lines(out, s);
 }
 
+/* Light and rest follow procedure p from now on. A source whose life
+ * under p is spent already goes out at once, and the reply says so. */
+static void
+switch_procedure(struct reply *out, struct procedure_state *s, enum procedure p)
+{
+	struct light gone[LIGHT_MAX];
+	size_t n;
+
+	s->proc = p;
+	n = light_spent(&s->clock.lights, p, gone);
+	if (n == 0)
+		return;
+	turn_flag_clear(&s->clock);
+	for (size_t i = 0; i < n; i++) {
+		char name[100];
+
+		procedure_render_light_name(&gone[i], i == 0, name, sizeof(name));
+		reply_add(out, 0, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", name);
+	}
+	reply_add(out, 0, " %s already burned longer than the %s procedure lets %s last: ",
+	          n == 1 ? "has" : "have", hazard_procedure_name(p), n == 1 ? "it" : "them");
+	reply_add(out, RS_BAD, "%s out", n == 1 ? "it goes" : "they go");
+	reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
 void
 cmd_hazard_set_table(struct invocation *inv, struct reply *out)
 {
@@ -68,9 +94,9 @@ cmd_hazard_set_table(struct invocation *inv, struct reply *out)
 		return;
 	s->table = t;
 	if (t == HAZARD_EXPLORATION)
-		s->proc = PROC_EXPLORATION;
+		switch_procedure(out, s, PROC_EXPLORATION);
 	else if (t == HAZARD_DELVING)
-		s->proc = PROC_DELVING;
+		switch_procedure(out, s, PROC_DELVING);
 	channel_touch(inv->chan);
 	show_new_table(out, s);
 }
@@ -134,7 +160,7 @@ cmd_hazard_set_procedure(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 
-	s->proc = hazard_procedure_parse(invocation_str(inv, "procedure"));
+	switch_procedure(out, s, hazard_procedure_parse(invocation_str(inv, "procedure")));
 	channel_touch(inv->chan);
 	cmd_hazard_set_lines(out, s);
 }
@@ -153,36 +179,59 @@ cmd_hazard_set_who(struct invocation *inv, struct reply *out)
 		reply_line(out, 0, "Anyone may roll the hazard die and rest the party here now.");
 }
 
+/* "(its sign was met on turn 4)", or, for a creature the GM names when
+ * no sign was met, when. */
+static void
+sign_when(struct reply *out, const struct turn_clock *c, bool met)
+{
+	if (met)
+		reply_add(out, 0, " (its sign was met on turn %d).", c->sign_turn);
+	else if (c->sign_turn == 0)
+		reply_add(out, 0, " (named by the GM before the first turn).");
+	else
+		reply_add(out, 0, " (named by the GM on turn %d).", c->sign_turn);
+}
+
+/*
+ * /hazard sign: names the creature of the sign met (or, with none,
+ * forgets it). While Tension is hidden the channel reads one line whatever
+ * the GM did (whether a sign's creature was remembered at all depends on
+ * what the encounter table gave, behind the screen), and the GM the rest.
+ */
 void
 cmd_hazard_set_sign(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
 	const char *creature = invocation_str(inv, "creature");
+	bool forget = creature == NULL || strcasecmp(creature, "none") == 0;
+	bool hidden = tension_state_hidden(inv->chan), met = s->clock.sign_set;
 
-	if (creature == NULL || strcasecmp(creature, "none") == 0) {
-		if (!s->clock.sign_set) {
-			reply_error(out, "No sign's creature is remembered, so there is nothing to "
-			                 "forget; name one with ");
+	if (hidden) {
+		reply_line(out, 0, "The GM changed the sign's creature behind the screen.");
+		reply_to(out, REPLY_INVOKER);
+	}
+	if (forget && !met) {
+		if (!hidden) {
+			reply_error(out, "No sign's creature is remembered, so there is nothing "
+			                 "to forget; name one with ");
 			reply_cmd(out, RS_BAD, "hazard sign", "creature", "<creature>", NULL);
 			reply_add(out, RS_BAD, ".");
 			return;
 		}
-		turn_sign_set(&s->clock, "");
-		channel_touch(inv->chan);
+		reply_line(out, 0, "No sign's creature is remembered, so nothing changed.");
+		return;
+	}
+	turn_sign_set(&s->clock, forget ? "" : creature);
+	channel_touch(inv->chan);
+	if (forget) {
 		reply_line(out, 0,
 		           "The sign's creature is forgotten; the next encounter is rolled "
 		           "as usual.");
 		return;
 	}
-	turn_sign_set(&s->clock, creature);
-	channel_touch(inv->chan);
-	if (tension_state_hidden(inv->chan)) {
-		reply_line(out, 0, "The GM notes the sign's creature behind the screen.");
-		reply_to(out, REPLY_INVOKER);
-	}
 	reply_add(out, 0, "The next encounter is ");
 	reply_add(out, RS_BOLD, "%s", s->clock.sign);
-	reply_add(out, 0, " (its sign was met on turn %d).", s->clock.sign_turn);
+	sign_when(out, &s->clock, met);
 	reply_nl(out);
 }
 

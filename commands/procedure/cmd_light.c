@@ -1,6 +1,7 @@
 /* /light: the party's light sources. */
 #include "commands/procedure/cmd_light.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,10 +110,28 @@ static void
 light_refill_cmd(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *which = invocation_str(inv, "which");
 	size_t idx[LIGHT_MAX];
 	char err[200], name[100];
-	int n = light_select(&s->clock.lights, invocation_str(inv, "which"), idx, err, sizeof(err));
+	int n = light_select(&s->clock.lights, which, idx, err, sizeof(err));
 
+	/* A lantern that burned out is no longer lit, so not listed: a new
+	 * flask lights it again. */
+	if (n < 0 && (isdigit((unsigned char)which[which[0] == '#']) ||
+	              light_kind_parse(which) == LIGHT_LANTERN)) {
+		if (light_kind_parse(which) == LIGHT_LANTERN)
+			reply_error(out, "No lantern is lit (a lantern that burned out leaves ");
+		else
+			reply_error(out,
+			            "No lit lantern is numbered '%.20s' (a lantern that burned out "
+			            "leaves ",
+			            which);
+		reply_cmd(out, RS_BAD, "light list", NULL);
+		reply_add(out, RS_BAD, "); ");
+		reply_cmd(out, RS_BAD, "light add", "kind", "lantern", NULL);
+		reply_add(out, RS_BAD, " lights one again with a fresh flask.");
+		return;
+	}
 	if (n < 0) {
 		reply_error(out, "%s", err);
 		return;
@@ -197,7 +216,7 @@ static const struct command light_subs[] = {
      .fn = light_add_cmd},
     {.name = "out",
      .desc = "Put out a source, a kind (all torches) or all",
-     .help = "Running blows candles out by itself: {/turn move how=running}.",
+     .help = "Running blows candles out by itself: {/turn move pace=running}.",
      .opts = which_opts,
      .fn = light_out_cmd},
     {.name = "flicker",
@@ -220,6 +239,8 @@ static const struct command light_subs[] = {
      .fn = light_low_cmd},
     {.name = "refill",
      .desc = "Give a lantern a new flask of oil",
+     .help = "For a lantern still lit. One that burned out has left the list: {/light add "
+             "kind=lantern} lights it again with a fresh flask.",
      .opts = which_opts,
      .fn = light_refill_cmd},
     {0},

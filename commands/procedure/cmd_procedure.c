@@ -127,10 +127,10 @@ static const char exploration_cmds[] =
     "Each turn: {/hazard roll}. Traditional: {/hazard chance x=1 n=6}. Surprise: {/surprise}. "
     "Light: {/light list}. Rest: {/rest}.";
 static const char delving_cmds[] =
-    "Each turn: {/hazard roll}. Running: {/turn move how=running}. Surprise: {/surprise}. Rest: "
+    "Each turn: {/hazard roll}. Running: {/turn move pace=running}. Surprise: {/surprise}. Rest: "
     "{/rest}.";
 static const char rooms_cmds[] =
-    "Safe areas: {/safe on}. Vendors: {/vendor}, {/bargain}. Wandering: {/wander check "
+    "Safe areas: {/safe on}. Vendors: {/vendor meet}, {/bargain}. Wandering: {/wander check "
     "procedure=corridor}, {/wander check procedure=rest}. Load: {/encumbrance}. Rest: {/rest}.";
 
 static void

@@ -14,7 +14,7 @@ rest_fn(struct invocation *inv, struct reply *out)
 	int exits = (int)invocation_int(inv, "exits", 1);
 	char action[64];
 
-	if (!procedure_render_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out, "passes turns"))
 		return;
 	if (invocation_bool(inv, "hazard", true)) {
 		struct hazard_view v;

@@ -12,7 +12,7 @@ safe_show(struct invocation *inv, struct reply *out)
 		reply_add(out, 0,
 		          "The party is in a safe area: no wandering monsters, no "
 		          "fighting. ");
-		reply_cmd(out, 0, "vendor", NULL);
+		reply_cmd(out, 0, "vendor meet", NULL);
 		reply_line(out, 0, " rolls a vendor's stock.");
 		reply_button_update(out, "Leave the safe area", "safe off");
 	} else {

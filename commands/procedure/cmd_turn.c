@@ -2,11 +2,14 @@
 #include "commands/procedure/cmd_turn.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
+#include "rules/base/mem.h"
 
 /* The lit sources as a table: which, carried by, turns left. */
 void
@@ -49,27 +52,39 @@ pace_effect(enum turn_pace p)
 	}
 }
 
-/* The remembered sign's creature; behind the GM's screen when Tension is
- * hidden (the GM alone sees it, in a private part). */
+/* The remembered sign's creature. While Tension is hidden whether one is
+ * remembered at all is behind the GM's screen (a struck entry leaves
+ * none): the GM alone is told, in a private part. */
 static void
 sign_line(struct invocation *inv, struct reply *out, const struct turn_clock *c)
 {
-	bool hidden = tension_state_hidden(inv->chan) && c->sign[0] != '\0';
-
+	if (tension_state_hidden(inv->chan)) {
+		if (!inv->is_gm)
+			return;
+		reply_to(out, REPLY_INVOKER);
+		if (!c->sign_set)
+			reply_line(out, 0, "Behind the screen: no sign's creature is remembered.");
+		else if (c->sign[0] == '\0')
+			reply_line(out, 0,
+			           "Behind the screen: the next encounter is the creature whose "
+			           "sign was met on turn %d (not named yet).",
+			           c->sign_turn);
+		else
+			reply_line(out, 0,
+			           "Behind the screen: the next encounter is %s (since turn %d).",
+			           c->sign, c->sign_turn);
+		reply_to(out, REPLY_CHANNEL);
+		return;
+	}
+	if (!c->sign_set)
+		return;
 	reply_add(out, 0, "The next encounter is the creature whose sign was met on turn ");
 	reply_add(out, RS_BOLD, "%d", c->sign_turn);
-	if (hidden || c->sign[0] == '\0') {
+	if (c->sign[0] == '\0')
 		reply_add(out, 0, ".");
-		reply_nl(out);
-	} else {
+	else
 		reply_add(out, 0, ": %s.", c->sign);
-		reply_nl(out);
-	}
-	if (hidden && inv->is_gm) {
-		reply_to(out, REPLY_INVOKER);
-		reply_line(out, 0, "Behind the screen: it is %s.", c->sign);
-		reply_to(out, REPLY_CHANNEL);
-	}
+	reply_nl(out);
 }
 
 static void
@@ -92,11 +107,19 @@ turn_show(struct invocation *inv, struct reply *out)
 		reply_cmd(out, RS_BAD, "turn move", NULL);
 		reply_line(out, RS_BAD, ").");
 	}
+	if (s->level >= 0)
+		reply_line(out, 0, "Dungeon level %d.", s->level);
 	if (c->lights.n > 0)
 		cmd_turn_lights_table(out, s);
 	reply_add(out, RS_BOLD, "%d", c->since_rest);
-	reply_add(out, 0, " %s since the last rest (a rest is due after %d).",
-	          c->since_rest == 1 ? "turn" : "turns", TURN_REST_DUE);
+	reply_add(out, 0, " %s since the last rest", c->since_rest == 1 ? "turn" : "turns");
+	if (c->since_rest < TURN_REST_DUE)
+		reply_add(out, 0, "; a rest is due after %d.", TURN_REST_DUE);
+	else if (c->since_rest == TURN_REST_DUE)
+		reply_add(out, 0, ": a rest is due now.");
+	else
+		reply_add(out, 0, ": a rest is overdue (one is due every %d turns).",
+		          TURN_REST_DUE);
 	reply_nl(out);
 	if (c->fatigue_due) {
 		reply_add(out, RS_BAD,
@@ -107,8 +130,7 @@ turn_show(struct invocation *inv, struct reply *out)
 	}
 	if (c->lights.n == 0)
 		procedure_render_darkness(out, s->proc);
-	if (c->sign_set)
-		sign_line(inv, out, c);
+	sign_line(inv, out, c);
 }
 
 static void
@@ -140,12 +162,69 @@ turn_reset_fn(struct invocation *inv, struct reply *out)
 	           "remembered sign cleared. The channel's settings are kept.");
 }
 
+/* The dungeon level the party is on: shown, set (a number), or no longer
+ * tracked ("none"). A level picks the channel's tables for it
+ * (encounter-N, commands/tables/tables_use.h). */
+static void
+turn_level_fn(struct invocation *inv, struct reply *out)
+{
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *v = invocation_str(inv, "level");
+	int level = -1;
+
+	if (v == NULL) {
+		if (s->level < 0) {
+			reply_add(out, 0, "The dungeon level is not tracked here; ");
+			reply_cmd(out, 0, "turn level", "level", "1", NULL);
+			reply_line(out, 0, " tracks it.");
+		} else {
+			reply_line(out, 0, "The party is on dungeon level %d.", s->level);
+		}
+		return;
+	}
+	if (strcmp(v, "none") != 0) {
+		size_t n = strlen(v);
+
+		if (n == 0 || n > 2 || strspn(v, "0123456789") != n) {
+			reply_error(
+			    out,
+			    "'%.20s' is not a dungeon level: give a number from 0 (the safe "
+			    "area above level 1) to %d, or none to stop tracking it.",
+			    v, LEVEL_MAX);
+			return;
+		}
+		level = (v[0] - '0') * (n == 2 ? 10 : 1) + (n == 2 ? v[1] - '0' : 0);
+	}
+	if (!procedure_render_may_pass(inv, s, out, "sets the dungeon level"))
+		return;
+	if (s->level != level) {
+		s->level = level;
+		channel_touch(inv->chan);
+	}
+	if (level < 0) {
+		reply_line(out, 0, "The dungeon level is no longer tracked here.");
+		return;
+	}
+	reply_add(out, 0, "The party is on dungeon level ");
+	reply_add(out, RS_BOLD, "%d", level);
+	reply_add(out, 0, ".");
+	reply_nl(out);
+	{
+		struct roll_table *t = xmalloc(sizeof(*t));
+		char name[ROLL_TABLE_NAME_MAX];
+
+		if (tables_use_kind(inv->chan, "encounter", t, name))
+			reply_line(out, RS_DIM, "Encounters here come from the table %s.", name);
+		free(t);
+	}
+}
+
 /* The party's movement (the delving speeds): what it costs and allows. */
 static void
 turn_move_fn(struct invocation *inv, struct reply *out)
 {
 	struct procedure_state *s = procedure_state_of(inv->chan);
-	const char *how = invocation_str(inv, "how");
+	const char *how = invocation_str(inv, "pace");
 	struct light blown[LIGHT_MAX];
 	size_t n;
 
@@ -154,7 +233,7 @@ turn_move_fn(struct invocation *inv, struct reply *out)
 		           pace_effect(s->clock.pace));
 		return;
 	}
-	if (!procedure_render_may_pass(inv, s, out))
+	if (!procedure_render_may_pass(inv, s, out, "sets the party's pace"))
 		return;
 	n = turn_set_pace(&s->clock, turn_pace_parse(how), blown);
 	channel_touch(inv->chan);
@@ -175,10 +254,18 @@ turn_move_fn(struct invocation *inv, struct reply *out)
 static const char *const move_choices[] = {"crawling", "walking", "running", NULL};
 
 static const struct cmd_opt move_opts[] = {
-    {.name = "how",
+    {.name = "pace",
      .desc = "crawling, walking or running (running blows candles out)",
      .type = OPT_STRING,
      .choices = move_choices},
+    {0},
+};
+
+static const struct cmd_opt level_opts[] = {
+    {.name = "level",
+     .desc = "The dungeon level (0-99; 0: the safe area above level 1), or none",
+     .type = OPT_STRING,
+     .max = 8},
     {0},
 };
 
@@ -211,6 +298,16 @@ static const struct command turn_subs[] = {
              "the party's.",
      .opts = move_opts,
      .fn = turn_move_fn},
+    {.name = "level",
+     .desc = "The dungeon level the party is on (picks the tables encounter-N)",
+     .help = "With a level, the channel's table encounter-N (and effects-N) is what the "
+             "hazard die, the wandering checks and {/tension roll} roll there, when the "
+             "channel has one; else its table encounter, else Tension's. Without a value, "
+             "says the level; none stops tracking it. Ruling: whoever may pass turns "
+             "({/hazard who}) sets the level as the party takes the stairs; a new "
+             "expedition ({/turn reset}) keeps it.",
+     .opts = level_opts,
+     .fn = turn_level_fn},
     {.name = "reset",
      .desc = "Start a new expedition: turn 0, no lights, rest clock cleared",
      .role = ROLE_GM,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands/procedure/procedure_state.h"
+#include "commands/dice/cmd_roll.h"
 #include "commands/dice/rollchan.h"
 #include "rules/dice/dice.h"
 #include "rules/procedure/carry.h"
@@ -32,15 +33,16 @@ stock_lines(struct reply *out, const struct vendor_stock *v)
 	reply_nl(out);
 }
 
+/* A name of 1 to VENDOR_NAME_MAX bytes, words parted by single spaces. */
 static bool
 vendor_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n == 0 || n > VENDOR_NAME_MAX)
+	if (n == 0 || n > VENDOR_NAME_MAX || s[0] == ' ' || s[n - 1] == ' ')
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] < 0x21 || s[i] == 0x7f)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f || (s[i] == ' ' && s[i + 1] == ' '))
 			return false;
 	return true;
 }
@@ -69,7 +71,7 @@ vendor_fn(struct invocation *inv, struct reply *out)
 		reply_title(out, "A vendor's stock");
 		stock_lines(out, &st);
 		reply_add(out, RS_DIM, "Name the vendor (");
-		reply_cmd(out, RS_DIM, "vendor", "name", "NAME", NULL);
+		reply_cmd(out, RS_DIM, "vendor meet", "name", "NAME", NULL);
 		reply_add(out, RS_DIM, ") so the bot remembers it and rolls each deal with ");
 		reply_cmd(out, RS_DIM, "bargain", "vendor", "NAME", "item", "ITEM", "deal",
 		          "sell|buy", NULL);
@@ -85,13 +87,19 @@ vendor_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (!vendor_name_ok(name)) {
-		reply_error(out, "A vendor's name is 1 to %d bytes without spaces.",
-		            VENDOR_NAME_MAX);
+		reply_error(out,
+		            "A vendor's name is 1 to %d bytes, words parted by single spaces (got "
+		            "'%.40s').",
+		            VENDOR_NAME_MAX, name);
 		return;
 	}
 	if (s->nvendors == VENDORS_MAX) {
-		reply_error(out, "This channel remembers %d vendors already, the most it can.",
+		reply_error(out,
+		            "This channel remembers %d vendors already, the most it can; the GM "
+		            "forgets one with ",
 		            VENDORS_MAX);
+		reply_cmd(out, RS_BAD, "vendor forget", "name", "NAME", NULL);
+		reply_add(out, RS_BAD, ".");
 		return;
 	}
 	v = procedure_state_vendor_add(s);
@@ -105,6 +113,56 @@ vendor_fn(struct invocation *inv, struct reply *out)
 	          "roll", "ROLL", NULL);
 	reply_line(out, RS_DIM, " rolls it against this skill.");
 	safe_hint(out, s);
+}
+
+/* /vendor list: the vendors met here, with their skill and deals. */
+static void
+vendor_list_fn(struct invocation *inv, struct reply *out)
+{
+	static const char *const hdr[] = {"vendor", "skill", "deals tried"};
+	struct procedure_state *s = procedure_state_of(inv->chan);
+
+	if (s->nvendors == 0) {
+		reply_add(out, 0, "No vendor met here yet; ");
+		reply_cmd(out, 0, "vendor meet", "name", "NAME", NULL);
+		reply_line(out, 0, " meets one.");
+		return;
+	}
+	reply_title(out, "Vendors met here (%d of at most %d)", s->nvendors, VENDORS_MAX);
+	reply_table(out, 3, hdr);
+	for (int i = 0; i < s->nvendors; i++) {
+		const struct vendor *v = &s->vendors[i];
+		char skill[8], deals[16];
+		const char *cells[3] = {v->name, skill, deals};
+
+		snprintf(skill, sizeof(skill), "%d", v->stock.skill);
+		snprintf(deals, sizeof(deals), "%d of %d", v->ntried, VENDOR_TRIED_MAX);
+		reply_row(out, false, cells);
+	}
+}
+
+/* /vendor forget: the GM forgets a vendor met, its stock and its deals. */
+static void
+vendor_forget_fn(struct invocation *inv, struct reply *out)
+{
+	struct procedure_state *s = procedure_state_of(inv->chan);
+	const char *name = invocation_str(inv, "name");
+	struct vendor *v = procedure_state_vendor(s, name);
+	char was[VENDOR_NAME_MAX + 1];
+
+	if (v == NULL) {
+		reply_error(out, "There is no vendor '%.24s' here to forget; ", name);
+		reply_cmd(out, RS_BAD, "vendor list", NULL);
+		reply_add(out, RS_BAD, " shows those met.");
+		return;
+	}
+	snprintf(was, sizeof(was), "%s", v->name);
+	procedure_state_vendor_forget(s, v);
+	channel_touch(inv->chan);
+	reply_line(out, 0,
+	           "%s is forgotten, with its stock and its deals; meeting a vendor of that "
+	           "name again rolls a new one.",
+	           was);
 }
 
 static void
@@ -121,60 +179,27 @@ margin_text(const struct vendor_bargain_row *r, char *buf, size_t len)
 }
 
 /* The player's bargaining roll: a dice expression, or a bare modifier
- * ("+3", "-1") added to 1d20 (our reading of "a roll or modifier"). */
-static int
-bargain_roll(struct invocation *inv, const char *text, int64_t *total, char *shown, size_t len,
-             struct reply *out)
+ * ("+3", "-1") added to 1d20 (our reading of "a roll or modifier").
+ * Returns the roll (the caller frees it), or NULL with an error reply. */
+static struct dice_result *
+bargain_roll(struct invocation *inv, const char *text, struct reply *out)
 {
 	char expr[80], err[DICE_ERR_MAX];
 	struct dice_result *res;
-	const struct dice_expr *e;
 	bool modifier = (text[0] == '+' || text[0] == '-') && text[1] != '\0' &&
 	                strspn(text + 1, "0123456789") == strlen(text + 1);
 
 	snprintf(expr, sizeof(expr), "%s%.60s", modifier ? "1d20" : "", text);
 	if (dice_roll(expr, strlen(expr), inv->rng, &res, err, sizeof(err)) != DICE_OK) {
 		reply_error(out, "%s", err);
-		return -1;
+		return NULL;
 	}
-	e = dice_result_expr(res, 0);
-	if (dice_result_nexprs(res) != 1 || e->nrepeats != 1) {
+	if (dice_result_nexprs(res) != 1 || dice_result_expr(res, 0)->nrepeats != 1) {
 		dice_result_free(res);
 		reply_error(out, "A bargaining roll is one expression, like 1d20+3 or +3.");
-		return -1;
+		return NULL;
 	}
-	*total = e->repeats[0].total;
-	{
-		/* "1d20+3: [14] + 3": every die shown, as in /roll */
-		size_t used = 0;
-		int r = snprintf(shown, len, "%s:", e->source);
-
-		used = r < 0 ? 0 : (size_t)r < len ? (size_t)r : len - 1;
-		for (size_t i = 0; i < e->repeats[0].nitems && used + 1 < len; i++) {
-			const struct dice_item *it = &e->repeats[0].items[i];
-
-			if (it->kind == DICE_ITEM_TEXT) {
-				r = snprintf(shown + used, len - used, "%s%s", i ? "" : " ",
-				             it->text);
-			} else {
-				r = snprintf(shown + used, len - used, "%s[", i ? "" : " ");
-				for (size_t k = 0; k < it->group->ndice && r >= 0; k++) {
-					used += (size_t)r < len - used ? (size_t)r : len - used - 1;
-					r = snprintf(shown + used, len - used, "%s%lld",
-					             k ? ", " : "",
-					             (long long)it->group->dice[k].value);
-				}
-				if (r >= 0) {
-					used += (size_t)r < len - used ? (size_t)r : len - used - 1;
-					r = snprintf(shown + used, len - used, "]");
-				}
-			}
-			if (r >= 0)
-				used += (size_t)r < len - used ? (size_t)r : len - used - 1;
-		}
-	}
-	dice_result_free(res);
-	return 0;
+	return res;
 }
 
 static void
@@ -187,14 +212,14 @@ bargain_fn(struct invocation *inv, struct reply *out)
 	bool selling = strcmp(deal, "sell") == 0;
 	struct vendor *v = procedure_state_vendor(s, vname);
 	struct vendor_deal b;
-	char shown[160], err[200];
-	int64_t total;
+	struct dice_result *res;
+	char err[200];
 	size_t n;
 	const struct vendor_bargain_row *t = vendor_bargain_table(&n);
 
 	if (v == NULL) {
 		reply_error(out, "There is no vendor '%.24s' here; ", vname);
-		reply_cmd(out, RS_BAD, "vendor", "name", vname, NULL);
+		reply_cmd(out, RS_BAD, "vendor meet", "name", vname, NULL);
 		reply_add(out, RS_BAD, " meets one.");
 		return;
 	}
@@ -203,21 +228,22 @@ bargain_fn(struct invocation *inv, struct reply *out)
 		reply_error(out, "%s", err);
 		return;
 	}
-	if (bargain_roll(inv, rolltext != NULL ? rolltext : "1d20", &total, shown, sizeof(shown),
-	                 out) < 0)
+	if ((res = bargain_roll(inv, rolltext != NULL ? rolltext : "1d20", out)) == NULL)
 		return;
 	if (vendor_try(v, item, err, sizeof(err)) < 0) {
 		reply_error(out, "%s", err);
+		dice_result_free(res);
 		return;
 	}
 	channel_touch(inv->chan);
-	vendor_bargain(v, total, &b);
+	vendor_bargain(v, dice_result_expr(res, 0)->repeats[0].total, &b);
 	/* Compact output: the heading opens the roll's line, and the table
 	 * has the rolled row alone. */
 	rollchan_heading(inv->chan, out, "Bargaining with %s: %s %s", v->name,
 	                 selling ? "selling" : "buying", item);
-	reply_add(out, 0, "%s rolls %s = ", inv->from->user_name, shown);
-	reply_add(out, RS_BOLD, "%lld", (long long)b.roll);
+	reply_add(out, 0, "%s rolls ", inv->from->user_name);
+	cmd_roll_repeat_line(out, dice_result_expr(res, 0), 0);
+	dice_result_free(res);
 	reply_add(out, 0, " against %s's skill %d: margin ", v->name, b.skill);
 	reply_add(out, RS_BOLD, "%+lld", (long long)b.margin);
 	reply_add(out, 0, ".");
@@ -279,7 +305,41 @@ static const struct cmd_opt vendor_opts[] = {
     {.name = "name",
      .desc = "The vendor's name: remembered with its stock and skill",
      .type = OPT_STRING,
+     .flags = OPT_REST,
      .max = VENDOR_NAME_MAX},
+    {0},
+};
+
+static const struct cmd_opt forget_opts[] = {
+    {.name = "name",
+     .desc = "The vendor met to forget",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_REST,
+     .max = VENDOR_NAME_MAX},
+    {0},
+};
+
+static const struct command vendor_subs[] = {
+    {.name = "meet",
+     .desc = "Meet a vendor: its stock is rolled once, then remembered",
+     .help = "Without a name, rolls a vendor's stock once and remembers nothing. Named (words "
+             "may have spaces: {/vendor meet name=\"Old Gus\"}), the vendor is remembered in "
+             "this channel with its stock and skill, rolled once; meeting it again shows "
+             "them.",
+     .opts = vendor_opts,
+     .fn = vendor_fn},
+    {.name = "list",
+     .desc = "The vendors met here, their skill and deals",
+     .fn = vendor_list_fn,
+     .read_only = true},
+    {.name = "forget",
+     .desc = "Forget a vendor met, with its deals (GM)",
+     .help = "A channel remembers at most 16 vendors, each with at most 32 deals; the GM "
+             "forgets one that is gone for good. Its deals go with it: a vendor met again "
+             "under that name is a new one, with a new skill.",
+     .role = ROLE_GM,
+     .opts = forget_opts,
+     .fn = vendor_forget_fn},
     {0},
 };
 
@@ -330,9 +390,10 @@ const struct command cmd_vendor = {
             "remembered in this channel with its stock and skill, rolled once. Vendor rooms "
             "are safe areas ({/safe on}). Ruling: the bot rolls how many hoards; what is in "
             "each the GM generates at the dungeon's level (the text points to an online loot "
-            "generator).",
-    .opts = vendor_opts,
-    .fn = vendor_fn,
+            "generator). A channel remembers at most 16 vendors, with 32 deals each; the GM "
+            "forgets one with {/vendor forget}.",
+    .subs = vendor_subs,
+    .default_sub = "meet",
 };
 
 const struct command cmd_bargain = {

@@ -3,11 +3,18 @@
 #include "commands/procedure/cmd_wander.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/procedure/procedure_render.h"
 #include "commands/dice/rollchan.h"
+#include "commands/gm/gm_screen.h"
+#include "commands/tables/tables_use.h"
 #include "commands/tension/tension_state.h"
+#include "rules/base/mem.h"
+
+/* What exits:N takes: each check then holds it to its own range. */
+#define EXITS_ASKED_MAX 999
 
 /* The line that says what the check's die did. */
 static void
@@ -26,14 +33,22 @@ check_roll(struct reply *out, const struct wander_check *w)
 	reply_nl(out);
 }
 
-/* The encounter table's line: d10 + Tension and the entry, struck or
- * with its dice rolled. */
+/* The encounter table's line: its roll (d10 + Tension, or the channel's own
+ * table's die) and the entry, struck or with its dice rolled. */
 static void
-table_line(struct reply *out, const struct tension_pick *p, int tension)
+table_line(struct reply *out, const struct tension_pick *p, const char *table)
 {
-	reply_add(out, 0, "Encounter table: d10 + Tension = %d + %d = ", p->d10, tension);
-	reply_add(out, RS_BOLD, "%d", p->total);
-	reply_add(out, 0, ": ");
+	char how[160];
+
+	if (table[0] != '\0') {
+		tables_use_pick_text(p, table, "encounter", how, sizeof(how));
+		reply_add(out, 0, "From the %s: ", how);
+	} else {
+		reply_add(out, 0, "Encounter table: d10 + Tension = %d + %d = ", p->d10,
+		          p->total - p->d10);
+		reply_add(out, RS_BOLD, "%d", p->total);
+		reply_add(out, 0, ": ");
+	}
 	if (p->struck) {
 		reply_add(out, RS_STRUCK, "%s", p->text);
 		reply_add(out, 0, " is struck, so no encounter (the dungeon's supply is finite).");
@@ -46,10 +61,52 @@ table_line(struct reply *out, const struct tension_pick *p, int tension)
 
 /* The check's heading, then its lines; with compact output the heading
  * opens the die's line (commands/dice/rollchan.h: rollchan_heading()). */
+/* What a check found besides its die: the channel's own table rolled
+ * (rolled), or the creature whose sign was met (sign_turn >= 0). */
+struct found {
+	bool rolled;
+	const char *table;
+	int sign_turn;
+	const char *sign;
+};
+
+/* The creature the check met: the sign's, or the table's. */
 static void
-show_check(const struct channel *ch, struct reply *out, const struct wander_check *w,
-           struct odds chance, int tension)
+found_lines(struct invocation *inv, struct reply *out, const struct wander_check *w,
+            const struct found *f)
 {
+	if (f->sign_turn >= 0) {
+		reply_add(out, RS_BOLD | RS_BAD, "They are");
+		reply_add(out, 0, " the creature whose sign the party met on turn %d",
+		          f->sign_turn);
+		if (f->sign[0] != '\0')
+			reply_add(out, 0, ": %s.", f->sign);
+		else
+			reply_add(out, 0, " (the one the GM rolled for that sign).");
+		reply_nl(out);
+		return;
+	}
+	if (!f->rolled)
+		return;
+	if (tension_state_hidden(inv->chan) && w->proc != WANDER_TENSION) {
+		reply_line(out, RS_ITALIC, "What they are stays behind the GM's screen.");
+		if (gm_screen_to(inv, out) == NULL)
+			return; /* nobody holds the seat: nobody to tell */
+		if (!inv->is_gm)
+			reply_gm_aside(out, "what your wandering check put behind the GM's screen");
+		table_line(out, &w->pick, f->table);
+		reply_to(out, REPLY_CHANNEL);
+		return;
+	}
+	table_line(out, &w->pick, f->table);
+}
+
+static void
+show_check(struct invocation *inv, struct reply *out, const struct wander_check *w,
+           struct odds chance, int tension, const struct found *f)
+{
+	const struct channel *ch = inv->chan;
+
 	switch (w->proc) {
 	case WANDER_CORRIDOR:
 		rollchan_heading(ch, out, "Wandering check: corridor leg (1-in-6)");
@@ -84,12 +141,11 @@ show_check(const struct channel *ch, struct reply *out, const struct wander_chec
 		          w->d12.by_exits ? "<=" : ">", w->exits, w->roll,
 		          w->d12.by_tension ? "<=" : ">", tension);
 		reply_nl(out);
-		if (w->d12.encounter)
-			table_line(out, &w->pick, tension);
 		break;
 	default:
 		break;
 	}
+	found_lines(inv, out, w, f);
 	if (w->encounter)
 		reply_button(out, "Surprise check", "surprise");
 }
@@ -127,24 +183,35 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 	bool hidden = proc == WANDER_TENSION && tension_state_hidden(inv->chan);
 	struct odds chance = s->wander_chance;
 	struct wander_check w;
-	struct roll_table encounters;
+	struct roll_table *encounters;
+	struct tables_lookup tl;
+	char own[ROLL_TABLE_NAME_MAX], met[TURN_SIGN_MAX];
+	struct found f = {.table = own, .sign_turn = -1, .sign = met};
+	bool has_own, sign;
 
 	if (chance_arg(inv, proc, &chance, out) < 0)
 		return;
 	if (invocation_has(inv, "exits") && proc != WANDER_REST && proc != WANDER_TENSION) {
-		reply_error(out, "exits is for the rest and tension checks only, not %s.",
+		reply_error(out, "Exits count for the rest and tension checks only, not %s.",
 		            wander_name(proc));
 		return;
 	}
-	if (proc == WANDER_REST && exits < 1) {
+	/* The range is the check's: the option allows either's. */
+	if (proc == WANDER_REST && (exits < 1 || exits > WANDER_EXITS_MAX)) {
 		reply_error(out,
 		            "A resting check needs a way in for the monsters: exits must be from 1 "
-		            "to %d.",
-		            WANDER_EXITS_MAX);
+		            "to %d (got %d).",
+		            WANDER_EXITS_MAX, exits);
+		return;
+	}
+	if (proc == WANDER_TENSION && exits > WANDER_EXITS_MAX) {
+		reply_error(out,
+		            "A tension check takes exits from 0 (a sealed room) to %d (got %d).",
+		            WANDER_EXITS_MAX, exits);
 		return;
 	}
 	if (invocation_has(inv, "tension") && proc != WANDER_TENSION) {
-		reply_error(out, "tension is for the tension check only, not %s.",
+		reply_error(out, "The tension option is for the tension check only, not %s.",
 		            wander_name(proc));
 		return;
 	}
@@ -166,17 +233,36 @@ wander_check_fn(struct invocation *inv, struct reply *out)
 		reply_line(out, 0, "The GM makes a wandering check (tension) behind the screen.");
 		reply_to(out, REPLY_INVOKER);
 	}
+	/* The monsters that come are the creature a Sign announced, else
+	 * the channel's own encounter table's (by its die; the tension check
+	 * reads a table of 1-20 with d10 + Tension), else, for the tension
+	 * check, Tension's table. */
+	encounters = xmalloc(sizeof(*encounters));
+	tables_lookup_init(&tl, inv->chan);
+	has_own = tables_use_kind(inv->chan, "encounter", encounters, own);
+	sign = s->clock.sign_set;
+	if (!has_own)
+		tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, encounters);
 	if (proc == WANDER_CORRIDOR)
 		wander_corridor(inv->rng, &w);
 	else if (proc == WANDER_REST)
 		wander_rest(inv->rng, exits, &w);
 	else if (proc == WANDER_CLASSIC)
 		wander_classic(inv->rng, chance, &w);
-	else {
-		tension_state_table(inv->chan, TENSION_TABLE_ENCOUNTER, &encounters);
-		wander_tension(inv->rng, exits, tension, &encounters, &w);
+	else
+		wander_tension(inv->rng, exits, tension, sign ? NULL : encounters, &tl.lk, &w);
+	f.rolled = proc == WANDER_TENSION && w.d12.encounter && !sign;
+	if (w.encounter && sign) {
+		turn_sign_meet(&s->clock, met, &f.sign_turn);
+		channel_touch(inv->chan);
+	} else if (w.encounter && proc != WANDER_TENSION && has_own) {
+		tension_pick(inv->rng, encounters, 0, &tl.lk, &w.pick);
+		w.encounter = !w.pick.struck;
+		f.rolled = true;
 	}
-	show_check(inv->chan, out, &w, chance, tension);
+	show_check(inv, out, &w, chance, tension, &f);
+	tables_lookup_clear(&tl);
+	free(encounters);
 }
 
 static void
@@ -277,7 +363,7 @@ static const struct cmd_opt check_opts[] = {
      .desc = "The room's exits (rest 1-20, tension 0-20; default 1)",
      .type = OPT_INT,
      .min = 0,
-     .max = WANDER_EXITS_MAX},
+     .max = EXITS_ASKED_MAX},
     {.name = "chance", .desc = "Classic odds X-in-N, e.g. 2-in-6", .type = OPT_STRING, .max = 16},
     {.name = "tension",
      .desc = "Use this Tension (1-10) instead of the channel's",
@@ -322,10 +408,12 @@ static const struct command wander_subs[] = {
              "<= the channel's Tension (tension:N uses another), then d10 + Tension on the "
              "channel's encounter table; a struck entry means no encounter. When Tension is "
              "hidden, only the GM makes this check and "
-             "sees it.",
+             "sees it. Monsters that come are the creature a Sign announced (which is then "
+             "forgotten), else a roll on the channel's own table encounter (encounter-N on "
+             "level N, {/turn level}) by its die (the tension check reads a table of 1-20 "
+             "with d10 + Tension); while Tension is hidden, that roll goes to the GM alone.",
      .opts = check_opts,
-     .fn = wander_check_fn,
-     .read_only = true},
+     .fn = wander_check_fn},
     {.name = "retreat",
      .desc = "Back-to-town check per player (Fungeon): floor 2, players alice:2 bob:3",
      .help = "{/wander retreat floor=2 players=\"alice:2 bob:3\"}: retracing steps, before "

@@ -5,14 +5,15 @@
 #include <string.h>
 
 #include "commands/procedure/procedure_render.h"
+#include "commands/tables/tables_use.h"
 
 bool
 procedure_render_may_pass(struct invocation *inv, const struct procedure_state *s,
-                          struct reply *out)
+                          struct reply *out, const char *what)
 {
 	if (!s->gm_rolls || inv->is_gm)
 		return true;
-	reply_error(out, "Only the GM passes turns in this channel (");
+	reply_error(out, "Only the GM %s in this channel (", what);
 	reply_cmd(out, RS_BAD, "hazard who", "who", "gm", NULL);
 	if (channel_gm_name(inv->seat) != NULL) {
 		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->seat));
@@ -99,16 +100,21 @@ rest_due(struct reply *out, const struct turn_event *e, enum procedure p)
 	}
 }
 
-/* A delving Sign: the creature rolled on the encounter table (kept behind
- * the GM's screen when Tension is hidden), or left to the GM. */
+/* A delving Sign: the creature rolled on the encounter table, or left to
+ * the GM. */
 static void
-sign_line(struct reply *out, const struct turn_report *r, bool struck, bool hidden)
+sign_line(struct reply *out, const struct turn_report *r, bool struck)
 {
 	const struct tension_pick *p = &r->pick;
 
+	char how[160];
+
+	tables_use_pick_text(p, r->table, "encounter", how, sizeof(how));
 	if (struck) {
 		reply_add(out, 0, "The sign leads nowhere: the encounter it belongs to was struck");
-		if (!hidden)
+		if (r->table[0] != '\0')
+			reply_add(out, 0, " (%s)", how);
+		else
 			reply_add(out, 0, " (d10 + Tension = %d)", p->total);
 		reply_add(out, 0, ", so no creature is remembered.");
 		return;
@@ -121,18 +127,64 @@ sign_line(struct reply *out, const struct turn_report *r, bool struck, bool hidd
 		reply_add(out, 0, " records it).");
 		return;
 	}
-	if (hidden) {
-		reply_add(out, 0,
-		          "The party meets only a sign; the creature behind it (behind the "
-		          "GM's screen) is the next encounter.");
-		return;
-	}
 	reply_add(out, 0, "The party meets only the sign of ");
 	reply_add(out, RS_BOLD, "%s", r->sign);
+	if (r->table[0] != '\0') {
+		reply_add(out, 0, " (%s); that creature is the next encounter.", how);
+		return;
+	}
 	reply_add(out, 0, " (encounter table, d10 + Tension = %d + %d = ", p->d10,
 	          p->total - p->d10);
 	reply_add(out, RS_BOLD, "%d", p->total);
 	reply_add(out, 0, "); that creature is the next encounter.");
+}
+
+/* Whether what an event tells is behind the GM's screen while Tension is
+ * hidden: whatever the encounter table's d10 + Tension decided (the entry,
+ * or that it was struck), or the sign's creature met. */
+static bool
+veiled(enum turn_event_kind k)
+{
+	return k == TE_ENCOUNTER_ROLLED || k == TE_ENCOUNTER_STRUCK || k == TE_SIGN_MET ||
+	       k == TE_SIGN_REMEMBERED || k == TE_SIGN_STRUCK;
+}
+
+bool
+procedure_render_veils(const struct turn_report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (veiled(r->ev[i].kind))
+			return true;
+	return false;
+}
+
+/* What the channel reads of a veiled event, the same whatever is behind
+ * the screen (a struck entry said aloud would bound Tension). */
+static void
+veiled_line(struct reply *out, const struct turn_event *e, const struct procedure_state *s)
+{
+	int why = turn_surprise(&s->clock, s->proc);
+
+	if (e->kind == TE_SIGN_REMEMBERED || e->kind == TE_SIGN_STRUCK) {
+		reply_add(out, 0,
+		          "A sign of danger nearby; what it belongs to is behind the GM's screen, "
+		          "and the GM describes it.");
+		return;
+	}
+	reply_add(out, 0,
+	          "The encounter is behind the GM's screen: the GM says what the party "
+	          "meets, if anything (");
+	reply_cmd(out, 0, "surprise", NULL);
+	reply_add(out, 0, " checks who is caught off guard).");
+	if (why == TURN_NOT_SURPRISED)
+		return;
+	reply_nl(out);
+	if (why < 0)
+		reply_add(out, 0, "In total darkness, an encounter ");
+	else
+		reply_add(out, 0, "The party is %s, so an encounter ", turn_pace_name(why));
+	reply_add(out, RS_BAD, "surprises it");
+	reply_add(out, 0, ".");
 }
 
 /* Whether a source burned out on turn t (time passes before the result). */
@@ -149,11 +201,11 @@ burned_out_on(const struct turn_report *r, int t)
  * index after it. */
 static size_t
 event_line(struct reply *out, const struct turn_report *r, size_t i,
-           const struct procedure_state *s, bool hidden)
+           const struct procedure_state *s)
 {
 	const struct turn_event *e = &r->ev[i];
 	enum procedure p = s->proc;
-	char name[100];
+	char name[100], how[160];
 
 	procedure_render_light_name(&e->light, true, name, sizeof(name));
 	switch (e->kind) {
@@ -174,19 +226,15 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		break;
 	case TE_ENCOUNTER_ROLLED:
 		reply_add(out, RS_BOLD | RS_BAD, "Encounter!");
-		if (hidden) {
-			reply_add(
-			    out, 0,
-			    " A creature from the encounter table (behind the GM's screen); ");
-			reply_cmd(out, 0, "surprise", NULL);
-			reply_add(out, 0, " checks who is caught off guard.");
-			break;
+		if (r->table[0] != '\0') {
+			tables_use_pick_text(&r->pick, r->table, "encounter", how, sizeof(how));
+			reply_add(out, 0, " From the %s: ", how);
+		} else {
+			reply_add(out, 0, " From the encounter table (d10 + Tension = %d + %d = ",
+			          r->pick.d10, r->pick.total - r->pick.d10);
+			reply_add(out, RS_BOLD, "%d", r->pick.total);
+			reply_add(out, 0, "): ");
 		}
-		reply_add(out, 0,
-		          " From the encounter table (d10 + Tension = %d + %d = ", r->pick.d10,
-		          r->pick.total - r->pick.d10);
-		reply_add(out, RS_BOLD, "%d", r->pick.total);
-		reply_add(out, 0, "): ");
 		reply_add(out, RS_BOLD, "%s", r->sign);
 		reply_add(out, 0, ". ");
 		reply_cmd(out, 0, "surprise", NULL);
@@ -195,7 +243,10 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 	case TE_ENCOUNTER_STRUCK:
 		reply_add(out, RS_GOOD, "No encounter after all:");
 		reply_add(out, 0, " the encounter table's roll");
-		if (!hidden)
+		tables_use_pick_text(&r->pick, r->table, "encounter", how, sizeof(how));
+		if (r->table[0] != '\0')
+			reply_add(out, 0, " (%s)", how);
+		else
 			reply_add(out, 0, " (d10 + Tension = %d)", r->pick.total);
 		reply_add(out, 0, " is struck (defeated), and the dungeon's supply is finite.");
 		break;
@@ -219,6 +270,11 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		          "No encounter: this is a safe area, where no wandering "
 		          "monsters come.");
 		break;
+	case TE_SIGN_SAFE:
+		reply_add(out, RS_GOOD,
+		          "No sign: this is a safe area, where no wandering monsters come, so no "
+		          "encounter is rolled for one.");
+		break;
 	case TE_SIGN_HINT:
 		reply_add(out, 0,
 		          "A sign of danger nearby (noise, smell, tracks or a shadow); the "
@@ -226,7 +282,7 @@ event_line(struct reply *out, const struct turn_report *r, size_t i,
 		break;
 	case TE_SIGN_REMEMBERED:
 	case TE_SIGN_STRUCK:
-		sign_line(out, r, e->kind == TE_SIGN_STRUCK, hidden);
+		sign_line(out, r, e->kind == TE_SIGN_STRUCK);
 		break;
 	case TE_FLAG_OUT:
 	case TE_FLAG_LOW:
@@ -342,13 +398,36 @@ procedure_render_report(struct reply *out, const struct turn_report *r,
 	size_t i = 0;
 
 	while (i < r->n) {
+		/* Behind the screen, the surprise goes with the veiled line. */
+		if (hidden && r->ev[i].kind == TE_SURPRISED && procedure_render_veils(r)) {
+			i++;
+			continue;
+		}
 		if (turn_prefix)
 			reply_add(out, RS_DIM, "Turn %d: ", r->ev[i].turn);
-		i = event_line(out, r, i, s, hidden);
+		if (hidden && veiled(r->ev[i].kind)) {
+			veiled_line(out, &r->ev[i], s);
+			i++;
+		} else {
+			i = event_line(out, r, i, s);
+		}
 		reply_nl(out);
 	}
 	if (r->dropped > 0)
 		reply_line(out, RS_DIM, "(%zu more events not shown)", r->dropped);
+}
+
+void
+procedure_render_behind(struct reply *out, const struct turn_report *r,
+                        const struct procedure_state *s)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		if (!veiled(r->ev[i].kind))
+			continue;
+		reply_add(out, RS_ITALIC, "Behind the screen: ");
+		event_line(out, r, i, s);
+		reply_nl(out);
+	}
 }
 
 void

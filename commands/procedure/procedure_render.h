@@ -12,10 +12,11 @@
 #include "commands/procedure/procedure_state.h"
 #include "commands/core/registry.h"
 
-/* Returns true when the invoker may pass turns here (roll the hazard die,
- * rest); otherwise writes the refusal and returns false. */
+/* Returns true when the invoker may keep the turn procedure here (roll the
+ * hazard die, rest, set the party's pace); otherwise writes the refusal,
+ * "Only the GM <what> in this channel (...)", and returns false. */
 bool procedure_render_may_pass(struct invocation *inv, const struct procedure_state *s,
-                               struct reply *out);
+                               struct reply *out, const char *what);
 
 /* "torch #2 (alice)" or "torch #2"; with cap, "Torch #2 (alice)". */
 void procedure_render_light_name(const struct light *l, bool cap, char *buf, size_t len);
@@ -24,10 +25,18 @@ void procedure_render_light_name(const struct light *l, bool cap, char *buf, siz
 void procedure_render_time_text(int turns, char *buf, size_t len);
 
 /* One line per event of r (prefixed "Turn N:" when several turns passed),
- * read with the channel's procedure and settings s; with hidden (Tension
- * behind the GM's screen) a sign's creature and its roll are not shown. */
+ * read with the channel's procedure and settings s. With hidden (Tension
+ * behind the GM's screen) what the encounter table decided (an encounter
+ * or a sign's creature, or that its entry was struck) and a sign's
+ * creature met are told in lines that read the same whatever it was:
+ * procedure_render_behind() tells the GM. */
 void procedure_render_report(struct reply *out, const struct turn_report *r,
                              const struct procedure_state *s, bool turn_prefix, bool hidden);
+/* Whether r holds an event that hidden mode tells behind the screen. */
+bool procedure_render_veils(const struct turn_report *r);
+/* Those events as they are, each line opened "Behind the screen:". */
+void procedure_render_behind(struct reply *out, const struct turn_report *r,
+                             const struct procedure_state *s);
 
 /* The darkness line: nothing is lit, and what that means under procedure
  * proc (exploration: effectively blind; delving: -10, surprised, traps

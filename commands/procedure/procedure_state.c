@@ -9,6 +9,7 @@
 
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 /* A vendor as saved: its name, the dice of its stock (the rest follows
  * from them) and the items or lots tried. */
@@ -40,6 +41,7 @@ proc_create(void)
 	s->wander_chance = (struct odds){1, 6};
 	s->lantern_low = LIGHT_LOW_DEFAULT;
 	s->fatigue_damage = 1;
+	s->level = -1;
 	return s;
 }
 
@@ -59,9 +61,22 @@ struct vendor *
 procedure_state_vendor(struct procedure_state *s, const char *name)
 {
 	for (int i = 0; i < s->nvendors; i++)
-		if (strcasecmp(s->vendors[i].name, name) == 0)
+		if (utf8_casecmp(s->vendors[i].name, name) == 0)
 			return &s->vendors[i];
 	return NULL;
+}
+
+void
+procedure_state_vendor_forget(struct procedure_state *s, struct vendor *v)
+{
+	int i = (int)(v - s->vendors);
+
+	memmove(&s->vendors[i], &s->vendors[i + 1],
+	        (size_t)(s->nvendors - i - 1) * sizeof(s->vendors[0]));
+	if (--s->nvendors == 0) {
+		free(s->vendors);
+		s->vendors = NULL;
+	}
 }
 
 struct vendor *
@@ -151,6 +166,8 @@ proc_save(const void *p)
 		cJSON_AddNumberToObject(o, "lantern_low", s->lantern_low);
 	if (s->fatigue_damage != 1)
 		cJSON_AddNumberToObject(o, "fatigue_damage", s->fatigue_damage);
+	if (s->level >= 0)
+		cJSON_AddNumberToObject(o, "level", s->level);
 	if (s->nvendors > 0) {
 		cJSON *vs = cJSON_AddArrayToObject(o, "vendors");
 
@@ -443,11 +460,23 @@ proc_load(void *p, const cJSON *o, char *err, size_t errlen)
 	    get_int(o, "fatigue_damage", 1, FATIGUE_DAMAGE_MAX, &s->fatigue_damage, err, errlen) <
 	        0)
 		return -1;
+	/* "level" only while the channel tracks one */
+	if (cJSON_GetObjectItemCaseSensitive(o, "level") != NULL &&
+	    get_int(o, "level", 0, LEVEL_MAX, &s->level, err, errlen) < 0)
+		return -1;
 	s->table = table;
 	s->proc = proc;
 	s->wander = wander;
 	s->gm_rolls = strcmp(who, "gm") == 0;
 	return 0;
+}
+
+int
+procedure_state_level(const struct channel *ch)
+{
+	const struct procedure_state *s = channel_mod_peek(ch, CHANMOD_PROC);
+
+	return s != NULL ? s->level : -1;
 }
 
 const struct chanmod procedure_state_mod = {

@@ -20,6 +20,7 @@
 #include "rules/procedure/odds.h"
 
 #define FATIGUE_DAMAGE_MAX 20 /* delving Fatigue's damage in the harshest dungeon */
+#define LEVEL_MAX          99 /* the deepest dungeon level /turn level tracks */
 
 struct procedure_state {
 	struct turn_clock clock;
@@ -33,6 +34,8 @@ struct procedure_state {
 	bool safe;                 /* the party is in a safe area */
 	int lantern_low;           /* turns a Light result leaves a lantern, 1..LIGHT_LOW_MAX */
 	int fatigue_damage;        /* delving Fatigue's damage, 1..FATIGUE_DAMAGE_MAX */
+	int level;                 /* the dungeon level the party is on (0: a safe area's
+	                              level 0), 0..LEVEL_MAX; -1: not tracked */
 	int nvendors;              /* 0..VENDORS_MAX */
 	struct vendor *vendors;    /* nvendors vendors met, owned (NULL when none) */
 };
@@ -47,9 +50,14 @@ struct procedure_state *procedure_state_of(struct channel *ch);
  * nothing. */
 bool procedure_state_safe(const struct channel *ch);
 
-/* The vendor called name (case-insensitive), or NULL. */
+/* The dungeon level the channel tracks (/turn level), or -1. Reads only. */
+int procedure_state_level(const struct channel *ch);
+
+/* The vendor called name (case folded in every script), or NULL. */
 struct vendor *procedure_state_vendor(struct procedure_state *s, const char *name);
 /* Appends a zeroed vendor and returns it (the caller checked VENDORS_MAX). */
 struct vendor *procedure_state_vendor_add(struct procedure_state *s);
+/* Forgets the vendor v (one of s's), with its deals. */
+void procedure_state_vendor_forget(struct procedure_state *s, struct vendor *v);
 
 #endif

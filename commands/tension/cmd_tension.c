@@ -11,9 +11,8 @@
 #define SHOW_CHANGES 5 /* changes /tension shows */
 #define REASON_MAX   100
 
-/* A line "Tension ████░░░░░░ 4/10". */
-static void
-tension_cmd_bar(struct reply *out, int value)
+void
+cmd_tension_bar(struct reply *out, int value)
 {
 	char bar[TENSION_MAX * 3 + 1];
 	size_t n = 0;
@@ -26,6 +25,13 @@ tension_cmd_bar(struct reply *out, int value)
 	reply_add(out, 0, "Tension %s ", bar);
 	reply_add(out, RS_BOLD, "%d", value);
 	reply_add(out, 0, "/%d", TENSION_MAX);
+}
+
+/* A line "Tension ████░░░░░░ 4/10". */
+static void
+tension_cmd_bar(struct reply *out, int value)
+{
+	cmd_tension_bar(out, value);
 	reply_nl(out);
 }
 
@@ -55,10 +61,13 @@ change_text(const struct tension_change *c, char *buf, size_t len)
 	}
 }
 
+/* The last changes; viewer reads those made behind another GM's screen
+ * as that alone (tension_state_sees). */
 static void
-show_history(const struct tension *t, struct reply *out)
+show_history(const struct tension_state *ts, const char *viewer, struct reply *out)
 {
 	static const char *const hdr[] = {"change", "Tension", "why"};
+	const struct tension *t = &ts->track;
 	size_t first = t->nhist > SHOW_CHANGES ? t->nhist - SHOW_CHANGES : 0;
 
 	if (t->nhist == 0) {
@@ -72,7 +81,12 @@ show_history(const struct tension *t, struct reply *out)
 		const struct tension_change *c = &t->hist[i];
 		char what[32], move[32];
 		const char *cells[] = {what, move, c->reason};
+		static const char *const veiled[] = {"-", "-", "made behind another GM's screen"};
 
+		if (!tension_state_sees(ts, c, viewer)) {
+			reply_row(out, false, veiled);
+			continue;
+		}
 		change_text(c, what, sizeof(what));
 		snprintf(move, sizeof(move), "%d → %d", c->from, c->to);
 		reply_row(out, false, cells);
@@ -97,7 +111,7 @@ tension_show(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_DIM, "Mode: hidden (only the GM sees Tension and its rolls).");
 	else
 		reply_line(out, RS_DIM, "Mode: open (everyone sees Tension and its rolls).");
-	show_history(&ts->track, out);
+	show_history(ts, inv->from->user_key, out);
 }
 
 /* The reason option, without the '#' of a "# reason" label, or dflt when
@@ -116,24 +130,21 @@ reason_of(const struct invocation *inv, const char *dflt)
 	return *r != '\0' ? r : dflt;
 }
 
-/* Says what a change did, behind the screen in hidden mode. */
+/* Says what a change did, behind the screen in hidden mode: the channel
+ * reads the same line whatever the change (a "reset" would say 1). */
 static void
 changed(struct invocation *inv, struct tension_state *ts, const struct tension_change *c,
         struct reply *out)
 {
-	static const char *const verbs[] = {
-	    [TENSION_CHANGE_ADJUST] = "changed",
-	    [TENSION_CHANGE_SET] = "set",
-	    [TENSION_CHANGE_RESET] = "reset",
-	};
-	char what[80];
-	const char *verb = c->kind != TENSION_CHANGE_ADJUST ? verbs[c->kind]
-	                   : c->amount > 0                  ? "raised"
-	                                                    : "lowered";
+	const char *verb = c->kind == TENSION_CHANGE_SET     ? "set"
+	                   : c->kind == TENSION_CHANGE_RESET ? "reset"
+	                   : c->amount > 0                   ? "raised"
+	                                                     : "lowered";
 
 	channel_touch(inv->chan);
-	snprintf(what, sizeof(what), "The GM %s the Tension behind the screen.", verbs[c->kind]);
-	cmd_tension_screen(ts, out, what);
+	if (ts->hidden)
+		tension_state_screened(ts, inv->from->user_key);
+	cmd_tension_screen(ts, out, "The GM changed the Tension behind the screen.");
 	if (c->from == c->to)
 		reply_add(out, 0, "Tension stays at %d", c->to);
 	else
@@ -240,6 +251,8 @@ tension_mode(struct invocation *inv, struct reply *out)
 		return;
 	}
 	ts->hidden = hidden;
+	if (!hidden)
+		tension_state_reveal(ts, inv->from->user_key);
 	channel_touch(inv->chan);
 	if (hidden) {
 		reply_line(out, 0,
@@ -486,8 +499,10 @@ static const struct command tension_subs[] = {
      .desc = "open: everyone sees Tension; hidden: only the GM",
      .help = "Hidden mode sends the value, every change and every roll to the GM alone "
              "(ephemeral on Discord, a private message on IRC, marked private on the "
-             "console); the channel only sees that the GM did something. Ruling: "
-             "channels start open; in hidden mode the tables are shown to the GM alone.",
+             "console); the channel only sees that the GM did something, in the same words "
+             "whatever it was. Rulings: channels start open; in hidden mode the tables are "
+             "shown to the GM alone; a struck entry rolled (by a hazard roll too) is not said "
+             "aloud, since players know what they defeated: the GM alone is told.",
      .role = ROLE_GM,
      .opts = mode_opts,
      .fn = tension_mode},

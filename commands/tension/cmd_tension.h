@@ -21,4 +21,7 @@ extern const struct command cmd_tension;
  */
 void cmd_tension_screen(const struct tension_state *ts, struct reply *out, const char *what);
 
+/* "Tension ████░░░░░░ 4/10" on the current line (which stays open). */
+void cmd_tension_bar(struct reply *out, int value);
+
 #endif

@@ -3,26 +3,37 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "commands/dice/rollchan.h"
 #include "commands/procedure/procedure_state.h"
+#include "commands/tables/tables_use.h"
 #include "commands/tension/cmd_tension.h"
+#include "rules/base/mem.h"
 
-/* One d10 + Tension lookup: "  effects table: d10 6 + Tension 4 = 10 → text". */
+/* One table's roll: "  effects table: d10 6 + Tension 4 = 10 → text", or
+ * for the channel's own table "  table effects-2: d6 = 4 → text". */
 static void
-pick_line(const char *table_name, const struct roll_table *t, const struct tension_pick *p,
-          int tension, const char *nothing, struct reply *out)
+pick_line(const char *kind, const char *own, const struct roll_table *t,
+          const struct tension_pick *p, int tension, const char *nothing, struct reply *out)
 {
 	const struct roll_table_entry *e = &t->e[p->index];
 
-	reply_add(out, 0, "  %s table: d10 %d + Tension %d = ", table_name, p->d10, tension);
+	if (own[0] != '\0')
+		reply_add(out, 0, "  table %s: ", own);
+	else
+		reply_add(out, 0, "  %s table: ", kind);
+	if (p->sides == 0)
+		reply_add(out, 0, "d10 %d + Tension %d = ", p->d10, tension);
+	else
+		reply_add(out, 0, "d%d = ", p->sides);
 	reply_add(out, RS_BOLD, "%d", p->total);
 	reply_add(out, 0, " → ");
 	if (p->struck) {
 		reply_add(out, RS_STRUCK, "%s", e->text);
 		reply_add(out, RS_DIM, " (struck): %s", nothing);
-	} else if (p->ndice > 0) {
-		/* "2d4 goblins → 5 goblins (2d4: 3+2)" */
+	} else if (p->ndice > 0 || p->nested > 0) {
+		/* "2d4 goblins → 5 goblins (2d4: 3+2)", "[[guards]] → a troll" */
 		reply_add(out, 0, "%s → ", e->text);
 		reply_add(out, RS_HIGHLIGHT, "%s", p->text);
 	} else {
@@ -62,18 +73,58 @@ safe_line(bool join, struct reply *out)
 	reply_nl(out);
 }
 
+/* The channel's own table of a kind (encounter, effects) when it has one
+ * (its name into own), else Tension's: into *t. */
+static void
+table_of(struct invocation *inv, struct tension_state *ts, enum tension_table k,
+         struct roll_table *t, char *own)
+{
+	if (!tables_use_kind(inv->chan, tension_table_name(k), t, own))
+		*t = *tension_state_get_table(ts, k);
+}
+
+/* The encounter is the creature a Sign announced: its line. */
+static void
+sign_line(const char *creature, int turn, struct reply *out)
+{
+	reply_add(out, 0, "  It is the creature whose sign the party met on turn %d", turn);
+	if (creature[0] != '\0') {
+		reply_add(out, 0, ": ");
+		reply_add(out, RS_HIGHLIGHT, "%s", creature);
+	} else {
+		reply_add(out, 0, " (the one the GM rolled for that sign)");
+	}
+	reply_add(out, 0, ".");
+	reply_nl(out);
+}
+
 void
 cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
-	const struct roll_table *enc = tension_state_get_table(ts, TENSION_TABLE_ENCOUNTER);
-	const struct roll_table *eff = tension_state_get_table(ts, TENSION_TABLE_EFFECTS);
+	struct roll_table *enc = xmalloc(sizeof(*enc)), *eff = xmalloc(sizeof(*eff));
+	char own_enc[ROLL_TABLE_NAME_MAX], own_eff[ROLL_TABLE_NAME_MAX], met[TURN_SIGN_MAX];
+	const struct procedure_state *ps = channel_mod_peek(inv->chan, CHANMOD_PROC);
+	bool sign = ps != NULL && ps->clock.sign_set;
+	struct tables_lookup tl;
 	struct tension_roll r;
 	const char *event_text;
 	bool compact = rollchan_compact(inv->chan);
+	int sign_turn = 0;
 
+	table_of(inv, ts, TENSION_TABLE_ENCOUNTER, enc, own_enc);
+	table_of(inv, ts, TENSION_TABLE_EFFECTS, eff, own_eff);
+	tables_lookup_init(&tl, inv->chan);
 	tension_roll(inv->rng, ts->track.value, (int)invocation_int(inv, "exits", 1),
-	             procedure_state_safe(inv->chan), enc, eff, &r);
+	             procedure_state_safe(inv->chan), sign ? NULL : enc, eff, &tl.lk, &r);
+	tables_lookup_clear(&tl);
+	/* The next encounter rolled meets the creature a Sign announced. */
+	if (sign && r.check.encounter) {
+		turn_sign_meet(&procedure_state_of(inv->chan)->clock, met, &sign_turn);
+		channel_touch(inv->chan);
+	} else {
+		sign = false;
+	}
 	cmd_tension_screen(ts, out, "The GM made a tension roll behind the screen.");
 	/* Compact output: the heading opens the first line, and the check
 	 * follows the event on it unless an effect was rolled between them. */
@@ -92,7 +143,7 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 	if (!compact || r.event == TENSION_DE_EFFECT)
 		reply_nl(out);
 	if (r.event == TENSION_DE_EFFECT) {
-		pick_line("effects", eff, &r.effect, r.tension, "no effect", out);
+		pick_line("effects", own_eff, eff, &r.effect, r.tension, "no effect", out);
 		event_text = r.effect.text;
 	}
 
@@ -100,15 +151,20 @@ cmd_tension_roll_run(struct invocation *inv, struct reply *out)
 		safe_line(compact && r.event != TENSION_DE_EFFECT, out);
 	else
 		check_line(&r.check, compact && r.event != TENSION_DE_EFFECT, out);
-	if (r.check.encounter)
-		pick_line("encounter", enc, &r.encounter, r.tension, "no encounter", out);
+	if (sign)
+		sign_line(met, sign_turn, out);
+	else if (r.check.encounter)
+		pick_line("encounter", own_enc, enc, &r.encounter, r.tension, "no encounter", out);
 
 	if (r.event_happens && r.encounter_happens) {
 		reply_add(out, 0, "Event and encounter together: ");
 		reply_add(out, RS_ITALIC, "%s", event_text);
 		reply_add(out, 0, ", and ");
-		reply_add(out, RS_ITALIC, "%s", r.encounter.text);
+		reply_add(out, RS_ITALIC, "%s",
+		          sign ? (met[0] != '\0' ? met : "the sign's creature") : r.encounter.text);
 		reply_add(out, 0, "; weave them into one scene.");
 		reply_nl(out);
 	}
+	free(enc);
+	free(eff);
 }

@@ -2,10 +2,14 @@
 #include "commands/tension/cmd_tension_table.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "commands/tables/tables_state.h"
+#include "commands/tables/tables_use.h"
 #include "commands/tension/cmd_tension.h"
 #include "rules/base/buf.h"
+#include "rules/base/mem.h"
 
 #define EDITED "The GM changed the Tension tables behind the screen."
 
@@ -41,6 +45,50 @@ may_see(struct invocation *inv, const struct tension_state *ts, struct reply *ou
 	return true;
 }
 
+/* The table of kind k the channel's rolls use: its own (name into own),
+ * or Tension's (own ""). Into *t. */
+static void
+in_use(struct invocation *inv, struct tension_state *ts, enum tension_table k, struct roll_table *t,
+       char *own)
+{
+	if (!tables_use_kind(inv->chan, tension_table_name(k), t, own))
+		*t = *tension_state_get_table(ts, k);
+}
+
+/* Keeps t where in_use() found it. */
+static void
+keep(struct invocation *inv, struct tension_state *ts, enum tension_table k,
+     const struct roll_table *t, const char *own)
+{
+	char err[300];
+
+	/* The same entries with other marks: no limit can be passed. */
+	if (own[0] != '\0')
+		(void)tables_state_put(tables_state_of(inv->chan), own, t, err, sizeof(err));
+	else
+		*tension_state_edit_table(ts, k) = *t;
+	tension_state_edited(ts);
+	channel_touch(inv->chan);
+}
+
+/* Says when the channel's own table of kind k is rolled instead of
+ * Tension's. */
+static void
+own_note(struct invocation *inv, enum tension_table k, struct reply *out)
+{
+	struct roll_table *t = xmalloc(sizeof(*t));
+	char own[ROLL_TABLE_NAME_MAX];
+
+	if (tables_use_kind(inv->chan, tension_table_name(k), t, own)) {
+		reply_add(out, RS_DIM, "The channel's own table %s is rolled instead of this one (",
+		          own);
+		reply_cmd(out, RS_DIM, "table show", "name", own, NULL);
+		reply_add(out, RS_DIM, "); strikes go to it.");
+		reply_nl(out);
+	}
+	free(t);
+}
+
 void
 cmd_tension_table_show(struct invocation *inv, struct reply *out)
 {
@@ -55,6 +103,7 @@ cmd_tension_table_show(struct invocation *inv, struct reply *out)
 			continue;
 		show_table(tension_state_get_table(ts, (enum tension_table)k),
 		           (enum tension_table)k, out);
+		own_note(inv, (enum tension_table)k, out);
 	}
 }
 
@@ -92,6 +141,21 @@ cmd_tension_table_set(struct invocation *inv, struct reply *out)
 		reply_error(out, "The %s table was not changed: %s", tension_table_name(k), err);
 		return;
 	}
+	if (!tables_use_own(inv->chan, tension_table_name(k))) {
+		struct buf b;
+		int rc;
+
+		buf_init(&b, 1 << 16);
+		roll_table_write(&t, &b);
+		rc = tables_use_check(inv->chan, tension_table_name(k), buf_str(&b), err,
+		                      sizeof(err));
+		buf_free(&b);
+		if (rc < 0) {
+			reply_error(out, "The %s table was not changed: %s", tension_table_name(k),
+			            err);
+			return;
+		}
+	}
 	kept = keep_struck(tension_state_get_table(ts, k), &t);
 	*tension_state_edit_table(ts, k) = t;
 	tension_state_edited(ts);
@@ -105,6 +169,7 @@ cmd_tension_table_set(struct invocation *inv, struct reply *out)
 	reply_add(out, 0, ".");
 	reply_nl(out);
 	show_table(tension_state_get_table(ts, k), k, out);
+	own_note(inv, k, out);
 }
 
 void
@@ -137,21 +202,24 @@ entry_name(const struct roll_table_entry *e, char *buf, size_t len)
  * error reply. */
 static int
 find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table *k,
-           struct reply *out)
+           struct roll_table *t, char *own, struct reply *out)
 {
 	const char *what = invocation_str(inv, "entry"), *kind = invocation_str(inv, "table");
-	const struct roll_table *t;
 	int i;
 
 	*k = kind != NULL ? (enum tension_table)tension_table_find(kind) : TENSION_TABLE_ENCOUNTER;
-	t = tension_state_get_table(ts, *k);
+	in_use(inv, ts, *k, t, own);
 	i = roll_table_find(t, what);
 	if (i == -1) {
 		reply_error(out,
 		            "No %s entry matches '%s'; name a range like 9-12, a result like 10 "
 		            "or part of an entry's text (",
 		            tension_table_name(*k), what);
-		reply_cmd(out, RS_BAD, "tension table show", "kind", tension_table_name(*k), NULL);
+		if (own[0] != '\0')
+			reply_cmd(out, RS_BAD, "table show", "name", own, NULL);
+		else
+			reply_cmd(out, RS_BAD, "tension table show", "kind", tension_table_name(*k),
+			          NULL);
 		reply_add(out, RS_BAD, ").");
 	} else if (i == -2) {
 		struct buf b;
@@ -172,33 +240,45 @@ find_entry(struct invocation *inv, struct tension_state *ts, enum tension_table 
 	return i;
 }
 
+/* "the encounter table" or "the table encounter-2". */
+static void
+table_words(enum tension_table k, const char *own, char *buf, size_t len)
+{
+	if (own[0] != '\0')
+		snprintf(buf, len, "the table %s", own);
+	else
+		snprintf(buf, len, "the %s table", tension_table_name(k));
+}
+
 void
 cmd_tension_table_strike(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
+	struct roll_table *t = xmalloc(sizeof(*t));
 	enum tension_table k;
-	char name[ROLL_TABLE_TEXT_MAX + 16];
-	int i = find_entry(inv, ts, &k, out);
+	char name[ROLL_TABLE_TEXT_MAX + 16], own[ROLL_TABLE_NAME_MAX], which[64];
+	int i = find_entry(inv, ts, &k, t, own, out);
 
 	if (i < 0)
-		return;
-	entry_name(&tension_state_get_table(ts, k)->e[i], name, sizeof(name));
-	if (tension_state_get_table(ts, k)->e[i].struck) {
-		reply_error(out, "%s is already struck from the %s table; ", name,
-		            tension_table_name(k));
+		goto done;
+	entry_name(&t->e[i], name, sizeof(name));
+	table_words(k, own, which, sizeof(which));
+	if (t->e[i].struck) {
+		reply_error(out, "%s is already struck from %s; ", name, which);
 		reply_cmd(out, RS_BAD, "tension unstrike", "entry", name, NULL);
 		reply_add(out, RS_BAD, " restores it.");
-		return;
+		goto done;
 	}
-	tension_state_edit_table(ts, k)->e[i].struck = true;
-	tension_state_edited(ts);
-	channel_touch(inv->chan);
+	t->e[i].struck = true;
+	keep(inv, ts, k, t, own);
 	cmd_tension_screen(ts, out, EDITED);
 	reply_add(out, 0, "Struck ");
 	reply_add(out, RS_STRUCK, "%s", name);
-	reply_add(out, 0, " from the %s table: rolling it now means %s.", tension_table_name(k),
+	reply_add(out, 0, " from %s: rolling it now means %s.", which,
 	          k == TENSION_TABLE_ENCOUNTER ? "no encounter" : "no effect");
 	reply_nl(out);
+done:
+	free(t);
 }
 
 /* Restores every struck entry of table k, naming them in b. */
@@ -225,44 +305,49 @@ cmd_tension_table_unstrike(struct invocation *inv, struct reply *out)
 {
 	struct tension_state *ts = tension_state_of(inv->chan);
 	const char *kind = invocation_str(inv, "table");
+	struct roll_table *t = xmalloc(sizeof(*t));
 	enum tension_table k;
-	char name[ROLL_TABLE_TEXT_MAX + 16];
+	char name[ROLL_TABLE_TEXT_MAX + 16], own[ROLL_TABLE_NAME_MAX], which[64];
 	struct buf b;
 	size_t n = 0;
 	int i;
 
 	if (invocation_str(inv, "entry") != NULL) {
-		if ((i = find_entry(inv, ts, &k, out)) < 0)
-			return;
-		entry_name(&tension_state_get_table(ts, k)->e[i], name, sizeof(name));
-		if (!tension_state_get_table(ts, k)->e[i].struck) {
-			reply_error(out, "%s is not struck from the %s table.", name,
-			            tension_table_name(k));
-			return;
+		if ((i = find_entry(inv, ts, &k, t, own, out)) < 0)
+			goto done;
+		entry_name(&t->e[i], name, sizeof(name));
+		table_words(k, own, which, sizeof(which));
+		if (!t->e[i].struck) {
+			reply_error(out, "%s is not struck from %s.", name, which);
+			goto done;
 		}
-		tension_state_edit_table(ts, k)->e[i].struck = false;
-		tension_state_edited(ts);
-		channel_touch(inv->chan);
+		t->e[i].struck = false;
+		keep(inv, ts, k, t, own);
 		cmd_tension_screen(ts, out, EDITED);
-		reply_line(out, 0, "Restored %s to the %s table.", name, tension_table_name(k));
-		return;
+		reply_line(out, 0, "Restored %s to %s.", name, which);
+		goto done;
 	}
 	buf_init(&b, 1 << 14);
-	for (int j = 0; j < TENSION_TABLE_COUNT; j++)
-		if (kind == NULL || tension_table_find(kind) == j)
-			if (ts->tables[j] != NULL)
-				n += unstrike_all(
-				    tension_state_edit_table(ts, (enum tension_table)j), &b);
-	tension_state_edited(ts);
+	for (int j = 0; j < TENSION_TABLE_COUNT; j++) {
+		size_t got;
+
+		if (kind != NULL && tension_table_find(kind) != j)
+			continue;
+		in_use(inv, ts, (enum tension_table)j, t, own);
+		if ((got = unstrike_all(t, &b)) > 0)
+			keep(inv, ts, (enum tension_table)j, t, own);
+		n += got;
+	}
 	if (n == 0) {
 		cmd_tension_screen(ts, out, NULL);
 		reply_line(out, 0, "Nothing is struck%s%s%s.", kind ? " in the " : "",
 		           kind ? kind : "", kind ? " table" : "");
 	} else {
-		channel_touch(inv->chan);
 		cmd_tension_screen(ts, out, EDITED);
 		reply_line(out, 0, "Restored %zu struck %s: %s.", n, n == 1 ? "entry" : "entries",
 		           buf_str(&b));
 	}
 	buf_free(&b);
+done:
+	free(t);
 }

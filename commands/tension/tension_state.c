@@ -1,6 +1,7 @@
 /* tension_state: a channel's Tension and its persistence; see tension_state.h. */
 #include "commands/tension/tension_state.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,7 @@ ts_destroy(void *p)
 	tension_clear(&ts->track);
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++)
 		free(ts->tables[k]);
+	free(ts->screen_gm);
 	free(ts);
 }
 
@@ -110,6 +112,8 @@ save_change(const struct tension_change *c)
 	cJSON_AddNumberToObject(o, "amount", c->amount);
 	cJSON_AddBoolToObject(o, "clamped", c->clamped);
 	cJSON_AddStringToObject(o, "reason", c->reason);
+	if (c->screen != 0)
+		cJSON_AddNumberToObject(o, "screen", c->screen);
 	return o;
 }
 
@@ -143,6 +147,10 @@ ts_save(const void *p)
 
 	cJSON_AddNumberToObject(o, "value", ts->track.value);
 	cJSON_AddStringToObject(o, "mode", ts->hidden ? "hidden" : "open");
+	if (ts->screen_gm != NULL) {
+		cJSON_AddNumberToObject(o, "screen", ts->screen);
+		cJSON_AddStringToObject(o, "screen_gm", ts->screen_gm);
+	}
 	hist = cJSON_AddArrayToObject(o, "history");
 	for (size_t i = 0; i < ts->track.nhist; i++)
 		cJSON_AddItemToArray(hist, save_change(&ts->track.hist[i]));
@@ -169,9 +177,10 @@ load_int(const cJSON *o, const char *name, int lo, int hi, int *out, char *err, 
 	return 0;
 }
 
-/* Appends the change o describes to t's history. */
+/* Appends the change o describes to t's history; its screen (absent: 0)
+ * is at most screen, the state's. */
 static int
-load_change(const cJSON *o, struct tension *t, char *err, size_t errlen)
+load_change(const cJSON *o, struct tension *t, int screen, char *err, size_t errlen)
 {
 	struct tension_change got = {0}, *c = &got;
 	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(o, "kind");
@@ -200,6 +209,9 @@ load_change(const cJSON *o, struct tension *t, char *err, size_t errlen)
 		return -1;
 	}
 	c->clamped = cJSON_IsTrue(clamped);
+	if (cJSON_GetObjectItemCaseSensitive(o, "screen") != NULL &&
+	    load_int(o, "screen", 0, screen, &c->screen, err, errlen) < 0)
+		return -1;
 	len = strlen(reason->valuestring);
 	if (len >= TENSION_REASON_MAX || !utf8_valid(reason->valuestring, len)) {
 		snprintf(err, errlen, "tension: a history reason is too long or not UTF-8.");
@@ -261,6 +273,21 @@ ts_load(void *p, const cJSON *o, char *err, size_t errlen)
 		return -1;
 	}
 	ts->hidden = strcmp(mode->valuestring, "hidden") == 0;
+	if (cJSON_GetObjectItemCaseSensitive(o, "screen_gm") != NULL) {
+		const cJSON *gm = cJSON_GetObjectItemCaseSensitive(o, "screen_gm");
+
+		if (load_int(o, "screen", 1, INT_MAX - 1, &ts->screen, err, errlen) < 0)
+			return -1;
+		if (!cJSON_IsString(gm) || strlen(gm->valuestring) >= KEY_MAX ||
+		    !utf8_valid(gm->valuestring, strlen(gm->valuestring))) {
+			snprintf(err, errlen,
+			         "tension: 'screen_gm' must be a user key of at most "
+			         "%d bytes.",
+			         KEY_MAX - 1);
+			return -1;
+		}
+		ts->screen_gm = xstrdup(gm->valuestring);
+	}
 	if (!cJSON_IsArray(hist) || cJSON_GetArraySize(hist) > TENSION_HISTORY_MAX) {
 		snprintf(err, errlen, "tension: 'history' must be a list of at most %d changes.",
 		         TENSION_HISTORY_MAX);
@@ -268,7 +295,7 @@ ts_load(void *p, const cJSON *o, char *err, size_t errlen)
 	}
 	cJSON_ArrayForEach(h, hist)
 	{
-		if (load_change(h, &ts->track, err, errlen) < 0)
+		if (load_change(h, &ts->track, ts->screen, err, errlen) < 0)
 			return -1;
 	}
 	for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
@@ -283,13 +310,56 @@ ts_load(void *p, const cJSON *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* The screen of from is to's (a user's key adopted). */
+static int
+ts_rekey(void *mod, const char *from, const char *to)
+{
+	struct tension_state *ts = mod;
+
+	if (ts->screen_gm == NULL || strcmp(ts->screen_gm, from) != 0)
+		return 0;
+	free(ts->screen_gm);
+	ts->screen_gm = xstrdup(to);
+	return 1;
+}
+
 const struct chanmod tension_chanmod = {
     .name = "tension",
     .create = ts_create,
     .destroy = ts_destroy,
     .save = ts_save,
     .load = ts_load,
+    .rekey = ts_rekey,
 };
+
+void
+tension_state_screened(struct tension_state *ts, const char *gm)
+{
+	if (ts->screen_gm == NULL || strcmp(ts->screen_gm, gm) != 0) {
+		free(ts->screen_gm);
+		ts->screen_gm = xstrdup(gm);
+		ts->screen++;
+	}
+	if (ts->track.nhist > 0)
+		ts->track.hist[ts->track.nhist - 1].screen = ts->screen;
+}
+
+bool
+tension_state_sees(const struct tension_state *ts, const struct tension_change *c,
+                   const char *viewer)
+{
+	return c->screen == 0 || (c->screen == ts->screen && ts->screen_gm != NULL &&
+	                          strcmp(ts->screen_gm, viewer) == 0);
+}
+
+void
+tension_state_reveal(struct tension_state *ts, const char *viewer)
+{
+	for (size_t i = 0; i < ts->track.nhist; i++)
+		if (ts->track.hist[i].screen != 0 &&
+		    tension_state_sees(ts, &ts->track.hist[i], viewer))
+			ts->track.hist[i].screen = 0;
+}
 
 struct tension_state *
 tension_state_of(struct channel *ch)

@@ -20,6 +20,14 @@
 struct tension_state {
 	struct tension track;
 	bool hidden; /* behind the GM's screen; default open */
+	/* The GM's screen the changes are made behind while hidden: screen
+	 * counts the GMs who held one here, screen_gm (owned, NULL before any)
+	 * is the user key of the one behind it now. A change made behind it is
+	 * marked with screen (struct tension_change): a GM sees the changes of
+	 * their own screen only, so one who takes the seat later reads the
+	 * value, not what was done before. */
+	int screen;
+	char *screen_gm;
 	/* NULL: the kind's default table with nothing struck, shared (most
 	 * channels); a table of the channel's own once set or struck. Read
 	 * with tension_state_get_table, change with tension_state_edit_table. */
@@ -34,6 +42,17 @@ const struct roll_table *tension_state_get_table(const struct tension_state *ts,
 struct roll_table *tension_state_edit_table(struct tension_state *ts, enum tension_table k);
 /* Drops tables that are back to their default with nothing struck. */
 void tension_state_edited(struct tension_state *ts);
+
+/* Marks the newest change as made behind the screen of gm (a user key),
+ * whose screen it becomes when it was another's. */
+void tension_state_screened(struct tension_state *ts, const char *gm);
+/* Whether the user viewer may read change c (made in the open, or behind
+ * the viewer's own screen, the one in force). */
+bool tension_state_sees(const struct tension_state *ts, const struct tension_change *c,
+                        const char *viewer);
+/* Opening the screen: the changes made behind viewer's screen become the
+ * channel's to read; those behind an earlier GM's stay theirs. */
+void tension_state_reveal(struct tension_state *ts, const char *viewer);
 
 /* The module: fresh state is Tension 1, open, the default tables. */
 extern const struct chanmod tension_chanmod;

@@ -4,12 +4,16 @@
 #include <cJSON.h>
 #include <locale.h>
 #include <math.h>
+#include <stdalign.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/base/buf.h"
+#include "rules/base/mem.h"
 
 /* The escape of a byte below 0x20, the quote or the backslash. */
 static const char *
@@ -160,4 +164,79 @@ json_write(const cJSON *item, struct buf *out)
 	if (item == NULL || write_item(item, out) < 0)
 		return -1;
 	return out->toobig ? -1 : 0;
+}
+
+/* --- scratch trees --- */
+
+#define SCRATCH_BLOCK (64u << 10)
+
+/* A block of the arena; the first one stays between windows. */
+struct scratch_block {
+	struct scratch_block *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+static _Thread_local struct scratch_block *blocks;
+static _Thread_local int depth;
+
+/* Whether p lies in one of this thread's blocks. */
+static bool
+scratch_owns(const void *p)
+{
+	for (const struct scratch_block *b = blocks; b != NULL; b = b->next)
+		if ((const char *)p >= (const char *)b->data &&
+		    (const char *)p < (const char *)b->data + b->size)
+			return true;
+	return false;
+}
+
+void *
+json_malloc(size_t n)
+{
+	struct scratch_block *b = blocks;
+
+	if (depth == 0)
+		return xmalloc(n);
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (b == NULL || b->size - b->used < n) {
+		size_t size = n > SCRATCH_BLOCK ? n : SCRATCH_BLOCK;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->size = size;
+		b->used = 0;
+		b->next = blocks;
+		blocks = b;
+	}
+	b->used += n;
+	return (char *)b->data + b->used - n;
+}
+
+void
+json_free(void *p)
+{
+	if (p != NULL && !scratch_owns(p))
+		free(p);
+}
+
+void
+json_scratch_begin(void)
+{
+	depth++;
+}
+
+void
+json_scratch_end(void)
+{
+	if (--depth > 0)
+		return;
+	/* Everything goes at once; one block stays for the next window. */
+	while (blocks != NULL && blocks->next != NULL) {
+		struct scratch_block *b = blocks;
+
+		blocks = b->next;
+		free(b);
+	}
+	if (blocks != NULL)
+		blocks->used = 0;
 }

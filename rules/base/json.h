@@ -11,6 +11,7 @@
 #ifndef DELVER_JSON_H
 #define DELVER_JSON_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct buf;
@@ -29,5 +30,20 @@ int json_write(const struct cJSON *item, struct buf *out);
  * ""), and v in decimal digits. A full out sets its toobig flag. */
 void json_write_string(const char *s, struct buf *out);
 void json_write_int(int64_t v, struct buf *out);
+
+/*
+ * Trees built to be written and thrown away (a record's modules, /undo's
+ * encodings) are allocated from an arena of the calling thread: cJSON
+ * allocates through json_malloc and json_free (cJSON_InitHooks, done by
+ * the program), which, between json_scratch_begin() and the matching
+ * json_scratch_end(), take memory from the arena and give none back; at
+ * the end all of it goes at once. Outside such a window, and for memory
+ * not from the arena, they are xmalloc and free. A tree (or a text) made in
+ * a window must not be used after it. Windows may nest.
+ */
+void *json_malloc(size_t n);
+void json_free(void *p);
+void json_scratch_begin(void);
+void json_scratch_end(void);
 
 #endif

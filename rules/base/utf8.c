@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <utf8proc.h>
+
 size_t
 utf8_seq_len(const char *str, size_t len)
 {
@@ -85,6 +87,36 @@ utf8_cut(const char *str, size_t len, size_t max)
 	while (max > 0 && (s[max] & 0xC0) == 0x80)
 		max--;
 	return max;
+}
+
+/* The code point at *s (advancing it), folded; a byte that starts no
+ * well-formed sequence is itself, above every code point. */
+static int32_t
+folded(const char **s)
+{
+	utf8proc_int32_t cp;
+	utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)*s, -1, &cp);
+
+	if (n <= 0) {
+		cp = 0x110000 + (unsigned char)**s;
+		n = 1;
+	} else {
+		cp = utf8proc_tolower(utf8proc_toupper(cp));
+	}
+	*s += n;
+	return cp;
+}
+
+int
+utf8_casecmp(const char *a, const char *b)
+{
+	while (*a != '\0' && *b != '\0') {
+		int32_t x = folded(&a), y = folded(&b);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return (*a != '\0') - (*b != '\0');
 }
 
 void

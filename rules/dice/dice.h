@@ -231,16 +231,26 @@ int dice_normalize(const char *text, size_t len, char *out, size_t outlen, char 
                    size_t errlen);
 
 /*
- * The advantage shorthand: a trailing word adv or dis (before any
- * "# label") doubles the first plain d20 of the command and keeps the
- * better or the worse: "1d20+5 adv" is "2d20kh1+5", "d20 dis # save" is
- * "2d20kl1 # save". Writes the rewrite into buf (len bytes; DICE_TEXT_MAX
- * + 8 is enough) and returns buf; returns expr itself when it ends in
- * neither word, or when the rewrite does not fit (the engine then names
- * the length limit); returns NULL with *err set to a static sentence when
- * there is no plain d20 to double. Allocates nothing.
+ * The advantage shorthand: a roll of the command (the text between ';'s,
+ * before any "# label") whose last word is adv or dis doubles its first
+ * plain d20 and keeps the better or the worse: "1d20+5 adv" is
+ * "2d20kh1+5", "d20 dis # save" is "2d20kl1 # save", "1d20 adv; 1d20 dis"
+ * is "2d20kh1; 2d20kl1". Writes the rewrite into buf (len bytes; it is
+ * never longer than expr) and returns buf; returns expr itself when no
+ * roll ends in either word, or when buf is shorter than expr. Returns NULL
+ * with one sentence in err (errlen bytes) when such a roll has no plain
+ * d20, or when adv or dis stands anywhere but last in its roll. Allocates
+ * nothing.
  */
-const char *dice_advantage(const char *expr, char *buf, size_t len, const char **err);
+const char *dice_advantage(const char *expr, char *buf, size_t len, char *err, size_t errlen);
+
+/*
+ * The error of a rewritten command given as typed: when expr (as given to
+ * dice_advantage()) with its adv and dis words blanked out does not parse,
+ * err (errlen bytes) gets that error, whose columns are those typed;
+ * otherwise err is left as it is (the rewrite's own error).
+ */
+void dice_advantage_error(const char *expr, char *err, size_t errlen);
 
 /* The walking API: read-only views into res, valid until it is freed. */
 

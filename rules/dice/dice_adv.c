@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -18,61 +19,220 @@ term_end(int c)
 	       c == ')' || c == ';' || c == '[' || c == '#';
 }
 
-/* The first plain d20 term of expr before stop ("d20" or "1d20", not part
- * of a longer number or word), or NULL. */
+static bool
+is_ws(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* The first plain d20 term of [expr, stop) ("d20" or "1d20", not part of
+ * a longer number or word), or NULL. */
 static const char *
 first_d20(const char *expr, const char *stop)
 {
 	for (const char *p = expr; p < stop; p++) {
 		const char *d = p;
 
+		if (*p == '[') { /* a label: never dice */
+			const char *rb = memchr(p, ']', (size_t)(stop - p));
+
+			if (rb == NULL)
+				return NULL;
+			p = rb;
+			continue;
+		}
 		if (*p == '1' && (p == expr || !isdigit((unsigned char)p[-1])))
 			d = p + 1;
 		else if (p > expr &&
 		         (isdigit((unsigned char)p[-1]) || isalpha((unsigned char)p[-1])))
 			continue;
-		if ((*d == 'd' || *d == 'D') && d[1] == '2' && d[2] == '0' && term_end(d[3]))
+		if (d + 3 <= stop && (*d == 'd' || *d == 'D') && d[1] == '2' && d[2] == '0' &&
+		    term_end(d + 3 < stop ? d[3] : '\0'))
 			return p;
 	}
 	return NULL;
 }
 
-const char *
-dice_advantage(const char *expr, char *buf, size_t len, const char **err)
+/* One roll of the command: the text between ';'s (or the start, or the
+ * '#' of the command's label), and its trailing adv or dis word. */
+struct adv_roll {
+	const char *start, *end; /* the roll, trailing blanks left out */
+	const char *word;        /* its last word when that is adv or dis, else NULL */
+	bool adv;
+};
+
+/* Whether the three bytes at w are the word adv or dis (any case), and
+ * which. */
+static bool
+adv_word(const char *w, bool *adv)
 {
-	const char *hash = strchr(expr, '#'), *end = hash != NULL ? hash : expr + strlen(expr);
-	const char *w, *p, *rest;
-	size_t pre, mid, tail;
+	if (strncasecmp(w, "adv", 3) == 0)
+		*adv = true;
+	else if (strncasecmp(w, "dis", 3) == 0)
+		*adv = false;
+	else
+		return false;
+	return true;
+}
+
+/* The next roll of the command from *p; false at its end (a '#', or the
+ * NUL). Moves *p past the roll and its ';'. A "[label]" is skipped whole. */
+static bool
+next_roll(const char **p, struct adv_roll *r)
+{
+	const char *s = *p;
+
+	if (*s == '\0' || *s == '#')
+		return false;
+	r->start = s;
+	while (*s != '\0' && *s != '#' && *s != ';') {
+		if (*s == '[') {
+			const char *rb = strchr(s, ']');
+
+			s = rb != NULL ? rb : s + strlen(s) - 1;
+		}
+		s++;
+	}
+	*p = *s == ';' ? s + 1 : s;
+	while (s > r->start && is_ws(s[-1]))
+		s--;
+	r->end = s;
+	r->word = NULL;
+	if (s - r->start >= 4 && is_ws(s[-4]) && adv_word(s - 3, &r->adv))
+		r->word = s - 3;
+	return true;
+}
+
+/* The first adv or dis word of [s, stop) standing alone (not in a label,
+ * not part of a longer word), or NULL. */
+static const char *
+stray_word(const char *s, const char *stop)
+{
 	bool adv;
 
-	while (end > expr && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (end - expr < 4 || (end[-4] != ' ' && end[-4] != '\t'))
-		return expr;
-	w = end - 3;
-	if (strncasecmp(w, "adv", 3) == 0)
-		adv = true;
-	else if (strncasecmp(w, "dis", 3) == 0)
-		adv = false;
-	else
-		return expr;
-	if ((p = first_d20(expr, w)) == NULL) {
-		*err = adv ? "Adv rolls a plain d20 twice and this roll has none; write it as in "
-		             "1d20+5 adv."
-		           : "Dis rolls a plain d20 twice and this roll has none; write it as in "
-		             "1d20+5 dis.";
-		return NULL;
+	for (const char *p = s; p + 3 <= stop; p++) {
+		if (*p == '[') {
+			const char *rb = memchr(p, ']', (size_t)(stop - p));
+
+			if (rb == NULL)
+				return NULL;
+			p = rb;
+			continue;
+		}
+		if ((p == s || !isalnum((unsigned char)p[-1])) && adv_word(p, &adv) &&
+		    (p + 3 == stop || !isalnum((unsigned char)p[3])))
+			return p;
 	}
-	rest = p + (*p == '1' ? 4 : 3);
-	pre = (size_t)(p - expr);
-	mid = (size_t)(w - rest);
-	tail = hash != NULL ? strlen(hash) : 0;
-	if (len == 0 || pre + 7 + mid + tail > len - 1)
-		return expr; /* the dice engine names the length limit */
-	memcpy(buf, expr, pre);
-	memcpy(buf + pre, adv ? "2d20kh1" : "2d20kl1", 7);
-	memcpy(buf + pre + 7, rest, mid);
-	memcpy(buf + pre + 7 + mid, hash != NULL ? hash : "", tail);
-	buf[pre + 7 + mid + tail] = '\0';
+	return NULL;
+}
+
+/* The 1-based column of p in s, counting UTF-8 characters. */
+static int
+column(const char *s, const char *p)
+{
+	int col = 1;
+
+	for (; s < p; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			col++;
+	return col;
+}
+
+/* Checks every roll of expr: a lone adv or dis is its roll's last word,
+ * and that roll has a plain d20. Returns how many rolls end in one, or -1
+ * with err set. */
+static int
+adv_check(const char *expr, char *err, size_t errlen)
+{
+	struct adv_roll r;
+	const char *p = expr, *w;
+	int nrolls = 0, nadv = 0, bad = 0;
+	bool bad_adv = true;
+
+	while (next_roll(&p, &r)) {
+		nrolls++;
+		w = stray_word(r.start, r.word != NULL ? r.word : r.end);
+		if (w != NULL) {
+			snprintf(
+			    err, errlen,
+			    "The word '%.3s' at column %d must come last in its roll (before any "
+			    "';' or '# label'), as in 1d20+5 adv; 2d6.",
+			    w, column(expr, w));
+			return -1;
+		}
+		if (r.word == NULL)
+			continue;
+		nadv++;
+		if (bad == 0 && first_d20(r.start, r.word) == NULL) {
+			bad = nrolls;
+			bad_adv = r.adv;
+		}
+	}
+	if (bad == 0)
+		return nadv;
+	if (nrolls == 1)
+		snprintf(err, errlen,
+		         "%s rolls a plain d20 twice and this roll has none; write it as in 1d20+5 "
+		         "%s.",
+		         bad_adv ? "Adv" : "Dis", bad_adv ? "adv" : "dis");
+	else
+		snprintf(
+		    err, errlen,
+		    "%s rolls a plain d20 twice and roll %d of this list has none; write it as "
+		    "in 1d20+5 %s; 2d6.",
+		    bad_adv ? "Adv" : "Dis", bad, bad_adv ? "adv" : "dis");
+	return -1;
+}
+
+const char *
+dice_advantage(const char *expr, char *buf, size_t len, char *err, size_t errlen)
+{
+	struct adv_roll r;
+	const char *p = expr, *copied = expr, *d;
+	size_t n = 0, piece;
+	int nadv = adv_check(expr, err, errlen);
+
+	if (nadv <= 0)
+		return nadv < 0 ? NULL : expr;
+	/* Each roll ending in adv or dis: its first d20 becomes 2d20kh1 (or
+	 * kl1), and the blank and the word go. The rewrite is never longer than
+	 * expr. */
+	if (len <= strlen(expr))
+		return expr;
+	while (next_roll(&p, &r)) {
+		if (r.word == NULL)
+			continue;
+		d = first_d20(r.start, r.word);
+		piece = (size_t)(d - copied);
+		memcpy(buf + n, copied, piece);
+		n += piece;
+		memcpy(buf + n, r.adv ? "2d20kh1" : "2d20kl1", 7);
+		n += 7;
+		d += *d == '1' ? 4 : 3;
+		piece = (size_t)(r.word - 1 - d);
+		memcpy(buf + n, d, piece);
+		n += piece;
+		copied = r.word + 3;
+	}
+	piece = strlen(copied);
+	memcpy(buf + n, copied, piece + 1);
 	return buf;
+}
+
+void
+dice_advantage_error(const char *expr, char *err, size_t errlen)
+{
+	char typed[DICE_TEXT_MAX + 1], e[DICE_ERR_MAX];
+	struct adv_roll r;
+	const char *p = expr;
+	size_t len = strlen(expr);
+
+	if (len > DICE_TEXT_MAX)
+		return;
+	memcpy(typed, expr, len + 1);
+	while (next_roll(&p, &r))
+		if (r.word != NULL)
+			memset(typed + (r.word - expr), ' ', 3);
+	if (dice_check(typed, len, e, sizeof(e)) != DICE_OK)
+		snprintf(err, errlen, "%s", e);
 }

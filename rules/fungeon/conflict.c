@@ -239,6 +239,9 @@ conflict_pain(const struct cf_pain_part *p, int n, struct cf_pain *out)
 		rk->target = -1;
 		if (rk->winner < 0)
 			continue;
+		rk->held = p[w].held;
+		if (rk->held)
+			continue;
 		rk->target = pick_target(p, n, rk, out->hits, w);
 		if (rk->target < 0)
 			continue;

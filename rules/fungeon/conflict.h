@@ -111,12 +111,14 @@ struct cf_pain_part {
 	int side;                 /* by default a rank's point goes to the other side */
 	int hits;                 /* current hits; -1: never takes damage (a trap) */
 	int target;               /* participant it hits when it wins a rank, or -1 */
+	bool held;                /* it may not act: a rank it wins deals no damage */
 };
 
 struct cf_pain_rank {
 	int value[CF_PARTS_MAX]; /* 0 where that roll has run out */
 	int winner;              /* the single highest, or -1 for a tie */
-	int target;              /* who takes the point, or -1 (tie, or no one can) */
+	int target;              /* who takes the point, or -1 (tie, held, or no one can) */
+	bool held;               /* the winner is held and deals nothing */
 };
 
 struct cf_pain {
@@ -134,8 +136,10 @@ struct cf_pain {
  * participant that can still take damage: its chosen target when it has one
  * that can (of either side: the text lets a winner hurt any other
  * Fungeoneer or monster), else the participant of another side with the
- * lowest die at that rank (the first listed among equals). A participant at 0 hits is no longer a
- * target but its dice still count. Returns 0, or -1 when n is outside 1..CF_PARTS_MAX.
+ * lowest die at that rank (the first listed among equals); a held winner
+ * may not act and deals none (its dice still take the rank). A
+ * participant at 0 hits is no longer a target but its dice still count.
+ * Returns 0, or -1 when n is outside 1..CF_PARTS_MAX.
  */
 int conflict_pain(const struct cf_pain_part *p, int n, struct cf_pain *out);
 

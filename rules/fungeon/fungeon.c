@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 static const int64_t xp_table[] = {0, 10, 40, 80, 160, 320, 640, 1280, 2560, 5120};
 
@@ -167,6 +168,42 @@ fungeon_plunder(struct fungeon_member *from, int i, struct fungeon_member *to)
 	*it = from->items[i];
 	fungeon_item_remove(from, i);
 	return 0;
+}
+
+int
+fungeon_item_find(const struct fungeon_member *m, const char *name)
+{
+	for (int i = 0; i < m->nitems; i++)
+		if (strcasecmp(m->items[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void
+fungeon_numbered_name(const char *base, int k, char *out)
+{
+	char num[12];
+	int nl = snprintf(num, sizeof(num), "%d", k);
+	size_t keep = strlen(base), chars = utf8_len(base);
+
+	while (keep > 0 &&
+	       (chars + (size_t)nl > FUNGEON_NAME_CHARS || keep + (size_t)nl > FUNGEON_NAME_MAX)) {
+		keep = utf8_cut(base, keep, keep - 1); /* one character less */
+		chars--;
+	}
+	snprintf(out, FUNGEON_NAME_MAX + 1, "%.*s%s", (int)keep, base, num);
+}
+
+int64_t
+fungeon_sell(struct fungeon_member *m, int64_t cost)
+{
+	int64_t halves = m->credit * 2 + (m->half ? 1 : 0) + cost, before = m->credit;
+
+	if (cost < 0 || cost > FUNGEON_POINTS_MAX * 2 || halves / 2 > FUNGEON_POINTS_MAX)
+		return -1;
+	m->credit = halves / 2;
+	m->half = halves % 2 != 0;
+	return m->credit - before;
 }
 
 int

@@ -38,10 +38,11 @@
 
 #include "rules/fungeon/fungeon_cost.h"
 
-#define FUNGEON_DIE         6   /* every Fungeon die is a d6 */
-#define FUNGEON_KEY_MAX     128 /* a player's user key, with the NUL */
-#define FUNGEON_PLAYER_MAX  64  /* a player's display name, with the NUL */
-#define FUNGEON_CLASS_MAX   24  /* bytes of a class, without the NUL */
+#define FUNGEON_DIE         6                         /* every Fungeon die is a d6 */
+#define FUNGEON_KEY_MAX     128                       /* a player's user key, with the NUL */
+#define FUNGEON_PLAYER_MAX  64                        /* a player's display name, with the NUL */
+#define FUNGEON_CLASS_CHARS 40                        /* characters of a class */
+#define FUNGEON_CLASS_MAX   (4 * FUNGEON_CLASS_CHARS) /* bytes of a class, without the NUL */
 #define FUNGEON_PARTY_MAX   8
 #define FUNGEON_ITEMS_MAX   8 /* treasure one Fungeoneer carries */
 #define FUNGEON_EFFECTS_MAX 4 /* continuous effects on one Fungeoneer */
@@ -104,12 +105,16 @@ struct fungeon_member {
 	bool dead;
 	bool fresh;                              /* a replacement made since the last hallway */
 	int64_t credit;                          /* town trade points from sold treasure */
+	bool half;                               /* and half a point more (see fungeon_sell()) */
 	int nwander;                             /* 0..FUNGEON_WANDERERS_MAX */
 	int64_t wanderer[FUNGEON_WANDERERS_MAX]; /* points of each wandering monster to build */
 	int nitems;                              /* 0..FUNGEON_ITEMS_MAX */
 	struct fungeon_item *items;              /* nitems items, owned */
 	int neffects;                            /* 0..FUNGEON_EFFECTS_MAX */
 	struct fungeon_effect *effects;          /* neffects effects, owned */
+	/* Whom its player chose for its won ranks to hurt in this room's
+	 * fights (a Fungeoneer or monster), "" for the default. */
+	char aim[FUNGEON_NAME_MAX + 1];
 };
 
 struct fungeon_party {
@@ -177,6 +182,12 @@ void *fungeon_array_drop(void *p, int n, int i, size_t size);
 struct fungeon_item *fungeon_item_add(struct fungeon_member *m);
 /* Removes item i (ignored when out of range), keeping the others' order. */
 void fungeon_item_remove(struct fungeon_member *m, int i);
+/* The item of m called name (case-insensitive), or -1. */
+int fungeon_item_find(const struct fungeon_member *m, const char *name);
+/* base with the number k after it ("Gem2"), base cut short so that it is
+ * a name of at most FUNGEON_NAME_CHARS characters; out holds
+ * FUNGEON_NAME_MAX + 1. */
+void fungeon_numbered_name(const char *base, int k, char *out);
 
 /* Gives m's player one more wandering monster of `points` to build (each
  * failure on the way back builds its own; points never pool). Returns -1
@@ -184,6 +195,17 @@ void fungeon_item_remove(struct fungeon_member *m, int i);
 int fungeon_add_wanderer(struct fungeon_member *m, int64_t points);
 /* Removes wanderer i (built), keeping the others' order. */
 void fungeon_wanderer_remove(struct fungeon_member *m, int i);
+
+/*
+ * Town trading: what m sells gives half its points to spend on new
+ * treasure, rounded down on what is traded in all (Ruling: the text's
+ * "the Treasure you give up only gives you half the points", so two
+ * 1-point coins give 1), not item by item: a half point left over waits
+ * for the next sale. Adds the sale of treasure costing `cost` (>= 0) and
+ * returns the whole points it added to m's credit, or -1 (nothing changed)
+ * when the credit would pass FUNGEON_POINTS_MAX.
+ */
+int64_t fungeon_sell(struct fungeon_member *m, int64_t cost);
 
 /* Moves item i of the dead Fungeoneer `from` to the living `to` (its
  * treasure is left for the others to plunder). Returns -1 when from lives,

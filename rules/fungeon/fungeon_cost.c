@@ -10,7 +10,7 @@
 
 #include "rules/base/utf8.h"
 
-#define WORD_MAX 48
+#define WORD_MAX (FUNGEON_NAME_MAX + 1)
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -30,9 +30,15 @@ seterr(char *err, size_t errlen, const char *fmt, ...)
 bool
 fungeon_cost_name_valid(const char *s)
 {
+	return fungeon_cost_word_valid(s, FUNGEON_NAME_CHARS);
+}
+
+bool
+fungeon_cost_word_valid(const char *s, size_t chars)
+{
 	size_t n = strlen(s);
 
-	if (n == 0 || n > FUNGEON_NAME_MAX || !utf8_valid(s, n))
+	if (n == 0 || n > 4 * chars || !utf8_valid(s, n) || utf8_len(s) > chars)
 		return false;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p <= ' ' || *p == 0x7f || strchr(":,>/\"#", *p) != NULL)
@@ -117,8 +123,8 @@ read_number(struct parser *ps, const char *what, int lo, int hi, int *out)
 		v = v * 10 + (w[i] - '0');
 	}
 	if (v < lo || v > hi) {
-		seterr(ps->err, ps->errlen, "'%s' must be from %d to %d (got %ld).", what, lo, hi,
-		       v);
+		seterr(ps->err, ps->errlen, "'%s' needs a number from %d to %d after it (got %ld).",
+		       what, lo, hi, v);
 		return -1;
 	}
 	*out = (int)v;
@@ -132,7 +138,7 @@ read_name(struct parser *ps, const char *what, size_t max, char *out)
 	char w[WORD_MAX];
 	int n = next_word(&ps->p, w);
 
-	if (n <= 0 || (size_t)n > max || !fungeon_cost_name_valid(w)) {
+	if (n <= 0 || !fungeon_cost_word_valid(w, max)) {
 		seterr(ps->err, ps->errlen,
 		       "'%s' needs a word after it: 1 to %zu characters with no spaces or "
 		       ": , > / \" #.",
@@ -259,11 +265,11 @@ read_word(struct parser *ps, const struct word *tab, const char *w, void *obj, u
 	case WK_NUM:
 		return read_number(ps, d->w, d->lo, d->hi, (int *)(base + d->off));
 	case WK_NAME:
-		return read_name(ps, d->w, FUNGEON_TYPE_MAX, base + d->off);
+		return read_name(ps, d->w, FUNGEON_TYPE_CHARS, base + d->off);
 	case WK_NUM_TYPE:
 		if (read_number(ps, d->w, d->lo, d->hi, (int *)(base + d->off)) < 0)
 			return -1;
-		return read_name(ps, "resist N", FUNGEON_TYPE_MAX, base + d->off2);
+		return read_name(ps, "resist N", FUNGEON_TYPE_CHARS, base + d->off2);
 	case WK_NONE:
 		return 0;
 	}
@@ -300,7 +306,7 @@ start_ability(struct parser *ps, struct fungeon_design *d)
 		       FUNGEON_ABILITIES_MAX);
 		return -1;
 	}
-	if (read_name(ps, "ability", FUNGEON_NAME_MAX, a->name) < 0)
+	if (read_name(ps, "ability", FUNGEON_NAME_CHARS, a->name) < 0)
 		return -1;
 	for (int i = 0; i < d->nab; i++) {
 		if (!strcasecmp(d->ab[i].name, a->name)) {
@@ -675,6 +681,12 @@ fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 		lacks(msg, sizeof(msg), &n, d->annoy < 1, "annoy N, 1 point per 2 dice)",
 		      d->type[0] == '\0', "fire, poison, arrows...: type WORD)");
 	}
+	if (d->kind == FUNGEON_TRAP && d->pain < 1) {
+		seterr(err, errlen,
+		       "A trap has Pain dice as well as Annoy dice and deals damage of its Type: "
+		       "add pain N (1 point a die).");
+		return -1;
+	}
 	for (int i = 0; d->kind == FUNGEON_MONSTER && i < d->nab; i++) {
 		const struct fungeon_ability *a = &d->ab[i];
 
@@ -686,6 +698,16 @@ fungeon_cost_check(const struct fungeon_design *d, char *err, size_t errlen)
 		lacks(msg, sizeof(msg), &n, a->annoy < 1,
 		      "every special ability spends one: annoy N, 1 point per 2 dice)",
 		      a->type[0] == '\0', "fire, poison, claws...: type WORD after it)");
+	}
+	for (int i = 0; n == 0 && d->kind == FUNGEON_MONSTER && i < d->nab; i++) {
+		if (!d->ab[i].continuous || d->ab[i].pain >= 1)
+			continue;
+		seterr(err, errlen,
+		       "The ability '%s' has Continuous Damage, so it may harm the Fungeoneers, "
+		       "and an ability that may harm them has Pain dice: add pain N (1 point a "
+		       "die).",
+		       d->ab[i].name);
+		return -1;
 	}
 	if (n == 0)
 		return 0;

@@ -25,10 +25,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FUNGEON_NAME_MAX  24  /* bytes of a name, without the NUL */
-#define FUNGEON_TYPE_MAX  16  /* bytes of a damage type, without the NUL */
-#define FUNGEON_DICE_MAX  100 /* dice of one feature, and of one participant's roll */
-#define FUNGEON_LEVEL_MIN 1
+#define FUNGEON_NAME_CHARS 24                       /* characters of a name */
+#define FUNGEON_NAME_MAX   (4 * FUNGEON_NAME_CHARS) /* bytes of a name, without the NUL */
+#define FUNGEON_TYPE_CHARS 16                       /* characters of a damage type */
+#define FUNGEON_TYPE_MAX   (4 * FUNGEON_TYPE_CHARS) /* bytes of a damage type, without the NUL */
+#define FUNGEON_DICE_MAX   100 /* dice of one feature, and of one participant's roll */
+#define FUNGEON_LEVEL_MIN  1
 /* The highest level, of a Fungeoneer or a monster: the last whose XP need
  * (10 x 2^59 under the table) fits in 64 bits. The text caps none. */
 #define FUNGEON_LEVEL_MAX     60
@@ -91,9 +93,13 @@ struct fungeon_price {
 };
 
 /* Whether s is a valid name for a Fungeoneer, a design or an ability:
- * 1..FUNGEON_NAME_MAX bytes of UTF-8 with no whitespace, no control character
- * and none of : , > / " # (which the commands use as separators). */
+ * 1..FUNGEON_NAME_CHARS characters of UTF-8 with no whitespace, no control
+ * character and none of : , > / " # (which the commands use as
+ * separators). */
 bool fungeon_cost_name_valid(const char *s);
+/* The same for a word of at most `chars` characters (a Type: at most
+ * FUNGEON_TYPE_CHARS). */
+bool fungeon_cost_word_valid(const char *s, size_t chars);
 
 /* The word of a kind: "trap", "monster", "treasure". */
 const char *fungeon_cost_kind_name(enum fungeon_kind k);
@@ -123,8 +129,11 @@ int fungeon_cost_price(const struct fungeon_design *d, struct fungeon_price *p, 
 
 /*
  * The rules a design must meet to be made now (RULES.md section 4): every
- * trap and every special ability has a Type, and every special ability has
- * at least one Annoy die. Returns 0, or -1 with one sentence in err. Kept
+ * trap and every special ability has a Type, every trap has at least one
+ * Pain die (it has Annoy and Pain dice and deals damage of its Type),
+ * every special ability has at least one Annoy die, and one with
+ * Continuous Damage at least one Pain die (an ability that may harm has
+ * Pain dice). Returns 0, or -1 with one sentence in err. Kept
  * apart from fungeon_cost_price() so that a design saved before these rules
  * still loads and keeps its price; only new designs are refused.
  */

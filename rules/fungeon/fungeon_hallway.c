@@ -28,6 +28,9 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 	out->effect = *e;
 	out->bonus = fungeon_class_fits(m, e->type) && !e->universal;
 	out->hits_before = out->hits_after = m->hits;
+	for (int h = 0; e->kind == FUNGEON_EFFECT_DAMAGE && h < m->neffects; h++)
+		out->hold |= m->effects[h].kind == FUNGEON_EFFECT_HOLD &&
+		             strcmp(m->effects[h].source, e->source) == 0;
 	/* the Fungeoneer first, so that its player's Thwack-O lands on it */
 	out->annoy.ng = 2;
 	out->annoy.g[0].player = mi;
@@ -42,6 +45,13 @@ fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi,
 		out->xp = out->effect.xp;
 		out->xp_capped = fungeon_add_xp(m, out->xp) < 0;
 		fungeon_effect_remove(m, ei);
+		for (int h = 0; out->hold && h < m->neffects; h++) {
+			if (m->effects[h].kind == FUNGEON_EFFECT_HOLD &&
+			    strcmp(m->effects[h].source, out->effect.source) == 0) {
+				fungeon_effect_remove(m, h);
+				break;
+			}
+		}
 		return;
 	}
 	if (out->effect.kind != FUNGEON_EFFECT_DAMAGE || out->effect.pain < 1)
@@ -120,18 +130,21 @@ step_continuous(struct rng *rng, struct fungeon_member *m, int i,
                 void (*fn)(const struct fungeon_hall_event *, void *), void *ctx,
                 struct fungeon_cont *cont, struct fungeon_hallway_out *out)
 {
+	for (int e = 0; e < m[i].neffects;) { /* holds end first: none is rolled here */
+		struct fungeon_hall_event ev = {.member = i, .kind = FUNGEON_HALL_HOLD_ENDS};
+		struct fungeon_effect gone = m[i].effects[e];
+
+		if (gone.kind != FUNGEON_EFFECT_HOLD) {
+			e++;
+			continue;
+		}
+		fungeon_effect_remove(&m[i], e);
+		ev.effect = &gone;
+		emit(fn, ctx, &ev);
+	}
 	for (int e = 0; e < m[i].neffects && !m[i].dead;) {
 		struct fungeon_hall_event ev = {.member = i};
 
-		if (m[i].effects[e].kind == FUNGEON_EFFECT_HOLD) {
-			struct fungeon_effect gone = m[i].effects[e];
-
-			fungeon_effect_remove(&m[i], e);
-			ev.kind = FUNGEON_HALL_HOLD_ENDS;
-			ev.effect = &gone;
-			emit(fn, ctx, &ev);
-			continue;
-		}
 		fungeon_hallway_cont_roll(
 		    rng, m, i, e, roller_of != NULL ? roller_of(&m[i].effects[e], ctx) : -1, cont);
 		ev.kind = FUNGEON_HALL_CONT;
@@ -243,12 +256,32 @@ picks_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The verb of a category's name: "Traps are", "Treasure is". */
+static const char *
+is_are(enum fungeon_category k)
+{
+	return k == FUNGEON_CAT_TREASURE ? "is" : "are";
+}
+
 int
 fungeon_hallway_picks_choose(struct fungeon_picks *p, int who, enum fungeon_category k,
                              const char *const *names, char *err, size_t errlen)
 {
 	int next = fungeon_hallway_picks_next(p), left = -1, nleft = 0;
 
+	if (next < 0 && p->holder[k] == who) {
+		picks_err(err, errlen,
+		          "%s holds %s already: the last category left goes to whoever would "
+		          "choose next, and every category is chosen for this room.",
+		          names[who], fungeon_hallway_category_name(k));
+		return -1;
+	}
+	if (next < 0 && p->holder[k] >= 0) {
+		picks_err(err, errlen,
+		          "Every category is chosen for this room already: %s %s %s's.",
+		          fungeon_hallway_category_name(k), is_are(k), names[p->holder[k]]);
+		return -1;
+	}
 	if (next < 0) {
 		picks_err(err, errlen, "Every category is chosen for this room already.");
 		return -1;
@@ -261,8 +294,8 @@ fungeon_hallway_picks_choose(struct fungeon_picks *p, int who, enum fungeon_cate
 		return -1;
 	}
 	if (p->holder[k] >= 0) {
-		picks_err(err, errlen, "%s is %s's already; choose one of the others.",
-		          fungeon_hallway_category_name(k), names[p->holder[k]]);
+		picks_err(err, errlen, "%s %s %s's already; choose one of the others.",
+		          fungeon_hallway_category_name(k), is_are(k), names[p->holder[k]]);
 		return -1;
 	}
 	p->holder[k] = who;

@@ -41,6 +41,7 @@ const char *fungeon_hallway_category_name(enum fungeon_category c);
 struct fungeon_cont {
 	int member;
 	struct fungeon_effect effect; /* as rolled */
+	bool hold;                    /* continuous damage rolled for its source's hold too */
 	bool bonus;                   /* the class bonus counted (the class fits its type) */
 	struct cf_roll annoy;         /* group 0: the Fungeoneer, 1: the effect (its maker's) */
 	struct cf_narration annoy_nar;
@@ -63,6 +64,11 @@ struct fungeon_cont {
  * on a success and adds its XP; applies the damage of a failure. Dice
  * counts are bounded by construction (designs and carried magic are
  * limited so that no roll passes CF_DICE_MAX).
+ *
+ * One Annoy roll a source: continuous damage rolled while mi also suffers
+ * a hold from the same ability is that hold's roll too (out->hold): a
+ * success ends both, a failure holds mi and brings the Pain roll. A hold
+ * alone is rolled by itself. Pointers to mi's effects are stale after.
  */
 void fungeon_hallway_cont_roll(struct rng *rng, struct fungeon_member *party, int mi, int ei,
                                int roller, struct fungeon_cont *out);

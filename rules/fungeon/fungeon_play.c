@@ -33,7 +33,19 @@ int
 fungeon_play_annoy_dice(const struct fungeon_member *m, bool bonus,
                         const struct fungeon_play_obstacle *o)
 {
+	if (o->no_magic)
+		return m->level + (bonus && !o->universal ? fungeon_class_bonus(m->level) : 0);
 	return fungeon_annoy_dice(m, bonus, o->type, o->universal, NULL);
+}
+
+void
+fungeon_play_floor_obstacle(int floor, struct fungeon_play_obstacle *o)
+{
+	memset(o, 0, sizeof(*o));
+	snprintf(o->label, sizeof(o->label), "floor %d", floor);
+	o->annoy = floor;
+	o->roller = -1;
+	o->no_magic = true;
 }
 
 static void
@@ -145,9 +157,8 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 
 			if (f->dead)
 				return fail(err, errlen, "%s is dead and rolls no more.", f->name);
-			d = p[i].held ? 0
-			              : member_pain_dice(f, p[i].bonus, type, universal, resist,
-			                                 &out->resisted[i]);
+			d = member_pain_dice(f, p[i].bonus, type, universal, resist,
+			                     &out->resisted[i]);
 			player = p[i].member;
 		}
 		if (d < 0 || d > CF_DICE_MAX)
@@ -166,6 +177,7 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 		pp[i].side = p[i].member >= 0 ? 0 : 1;
 		pp[i].hits = p[i].member >= 0 ? m[p[i].member].hits : p[i].hits;
 		pp[i].target = p[i].target;
+		pp[i].held = p[i].held;
 	}
 	conflict_pain(pp, n, &out->res);
 	for (int k = 0; k < out->res.nranks; k++) {
@@ -205,11 +217,10 @@ fungeon_play_retreat(struct rng *rng, const struct fungeon_member *m, const int 
                      const bool *bonus, int floor, struct fungeon_play_retreat *out, char *err,
                      size_t errlen)
 {
-	struct fungeon_play_obstacle o = {.roller = -1};
+	struct fungeon_play_obstacle o;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(o.label, sizeof(o.label), "floor %d", floor);
-	o.annoy = floor;
+	fungeon_play_floor_obstacle(floor, &o);
 	out->floor = floor;
 	if (fungeon_play_annoy(rng, m, members, n, bonus, &o, floor, &out->annoy, err, errlen) < 0)
 		return -1;

@@ -41,6 +41,7 @@ struct fungeon_play_obstacle {
 	int annoy, pain;                /* its dice (monster abilities: level included) */
 	char type[FUNGEON_TYPE_MAX + 1];
 	bool universal;                /* no class bonus, no magic, on Annoy and Pain */
+	bool no_magic;                 /* not a trap or monster (the floor): magic adds nothing */
 	bool hold, continuous;         /* what a failure brings */
 	enum fungeon_effect_from from; /* a trap or a monster's ability */
 	int64_t xp;                    /* XP for each success against it (a trap: its cost) */
@@ -66,7 +67,8 @@ struct fungeon_play_annoy {
 
 /* The dice member m rolls against o: level, + class bonus when `bonus`
  * (the class fits) and o is not universal, + matching magic Annoy dice
- * unless o is universal. */
+ * unless o is universal or no trap or monster (magic Annoy dice count
+ * "when facing a Trap or Monster", the text's line 228). */
 int fungeon_play_annoy_dice(const struct fungeon_member *m, bool bonus,
                             const struct fungeon_play_obstacle *o);
 
@@ -92,7 +94,7 @@ struct fungeon_play_part {
 	int player;    /* who rolls an obstacle: a member index, or -1 */
 	int target;    /* the participant it hits when it wins a rank, or -1 */
 	bool bonus;    /* a member's class fits */
-	bool held;     /* a member held this turn: it rolls no dice, but can be hurt */
+	bool held;     /* a member held this turn: it rolls, but a rank it wins deals nothing */
 };
 
 /* A Painful conflict's outcome; group i of roll is participant i's dice,
@@ -116,7 +118,9 @@ struct fungeon_play_pain {
  * face is universal; `type` is the damage type they face. Resist dice:
  * `resist` of those added dice (the most Resist dice an opponent has
  * against `type`) are taken away from each member; they never add dice to
- * anyone. A held member rolls no dice. Each rank's winner hurts its target
+ * anyone. A held member may not act: it rolls its dice (making a roll it
+ * is forced to is no action), but a rank it wins deals no damage. Each
+ * rank's winner hurts its target
  * when that one can take damage (any other participant, of either side),
  * else the participant of the other side with the lowest die there. A
  * member earns the worth of the participant it deals each point to.
@@ -138,6 +142,10 @@ struct fungeon_play_retreat {
 	struct fungeon_play_annoy annoy;
 	int64_t wander[FUNGEON_PARTY_MAX]; /* points of the ONE monster each failure builds */
 };
+
+/* The floor's obstacle on the way back: floor Annoy dice, rolled by
+ * nobody, no magic against it. */
+void fungeon_play_floor_obstacle(int floor, struct fungeon_play_obstacle *o);
 
 int fungeon_play_retreat(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
                          const bool *bonus, int floor, struct fungeon_play_retreat *out, char *err,

@@ -219,8 +219,21 @@ fungeon_dungeon_may(const struct fungeon_dungeon *d, enum fungeon_act a, struct 
 			              "that floor; change floors from inside the room, after",
 			              (long long)d->room.number, d->room.floor);
 		return refuse(r, FUNGEON_ACT_NONE,
-		              "The floor is set at the entrance or from a room (after taking a "
-		              "stair), and the party is %s.",
+		              "The floor is set at the entrance or from a room, and the party is "
+		              "%s.",
+		              where);
+	case FUNGEON_ACT_STAIR:
+		if (d->phase == FUNGEON_ROOM)
+			return 0;
+		if (d->phase == FUNGEON_HALLWAY)
+			return refuse(
+			    r, FUNGEON_ACT_ENTER,
+			    "The party is in the hallway before room %lld, and a stair is "
+			    "taken from the room it is in: go in with",
+			    (long long)d->room.number);
+		return refuse(r, FUNGEON_ACT_NONE,
+		              "A downward stair is taken from the room it is in, and the party is "
+		              "%s.",
 		              where);
 	}
 	return 0;
@@ -304,6 +317,41 @@ fungeon_dungeon_set_floor(struct fungeon_dungeon *d, int floor, char *err, size_
 	}
 	d->floor = floor;
 	return 0;
+}
+
+int
+fungeon_dungeon_take_stair(struct fungeon_dungeon *d, char *err, size_t errlen)
+{
+	const struct fungeon_room *r = &d->room;
+
+	if (d->phase != FUNGEON_ROOM) {
+		snprintf(err, errlen,
+		         "A downward stair is taken from the room it is in, and the "
+		         "party is in none.");
+		return -1;
+	}
+	if (!r->stair) {
+		snprintf(err, errlen,
+		         "Room %lld has no downward stair: the Traps player places one only when "
+		         "Party Min rose in the hallway before the room.",
+		         (long long)r->number);
+		return -1;
+	}
+	if (d->floor > r->floor) {
+		snprintf(err, errlen,
+		         "The party took room %lld's stair already: the rooms to come are on "
+		         "floor %d.",
+		         (long long)r->number, d->floor);
+		return -1;
+	}
+	if (r->floor >= FUNGEON_FLOOR_MAX) {
+		snprintf(err, errlen,
+		         "Floor %d is the deepest the bot counts (a replacement there joins at "
+		         "level %d, the highest); the stair leads nowhere deeper.",
+		         FUNGEON_FLOOR_MAX, FUNGEON_LEVEL_MAX);
+		return -1;
+	}
+	return fungeon_dungeon_set_floor(d, r->floor + 1, err, errlen);
 }
 
 int64_t
@@ -393,6 +441,21 @@ fungeon_room_made(const struct fungeon_room *r, enum fungeon_kind k)
 	return n;
 }
 
+bool
+fungeon_room_hold_over(const struct fungeon_room *r, const struct fungeon_effect *e)
+{
+	const char *slash = strchr(e->source, '/');
+	char name[FUNGEON_NAME_MAX + 1];
+	const struct fungeon_piece *p;
+
+	if (e->kind != FUNGEON_EFFECT_HOLD || e->from != FUNGEON_FROM_MONSTER)
+		return false;
+	snprintf(name, sizeof(name), "%.*s",
+	         slash != NULL ? (int)(slash - e->source) : (int)strlen(e->source), e->source);
+	p = fungeon_room_find(r, FUNGEON_MONSTER, name);
+	return p == NULL || p->hits <= 0;
+}
+
 int
 fungeon_room_standing(const struct fungeon_room *r)
 {
@@ -428,17 +491,8 @@ fungeon_room_leave_items(struct fungeon_room *r, struct fungeon_member *m)
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s", m->items[0].name);
-		for (int k = 2; name_in_room(r, name) && k < 1000; k++) {
-			char num[8];
-			int nl = snprintf(num, sizeof(num), "%d", k);
-			size_t keep = strlen(m->items[0].name);
-
-			if (keep > (size_t)(FUNGEON_NAME_MAX - nl))
-				keep = (size_t)(FUNGEON_NAME_MAX - nl);
-			while (keep > 0 && ((unsigned char)m->items[0].name[keep] & 0xC0) == 0x80)
-				keep--; /* cut on a character boundary */
-			snprintf(name, sizeof(name), "%.*s%s", (int)keep, m->items[0].name, num);
-		}
+		for (int k = 2; name_in_room(r, name) && k < 1000; k++)
+			fungeon_numbered_name(m->items[0].name, k, name);
 		t = fungeon_room_add(r, FUNGEON_TREASURE);
 		snprintf(t->name, sizeof(t->name), "%s", name);
 		t->d = m->items[0].d;

@@ -45,6 +45,9 @@
 /* Treasure a room can hold: what was made for it and every item the party
  * brought in, should all of it be left by the dead. */
 #define FUNGEON_ROOM_TREASURE_MAX (FUNGEON_DESIGNS_MAX + FUNGEON_PARTY_MAX * FUNGEON_ITEMS_MAX)
+/* Monsters a room can hold: those made for it and one wanderer for each
+ * failure of every player before it. */
+#define FUNGEON_ROOM_MONSTERS_MAX (FUNGEON_DESIGNS_MAX + FUNGEON_PARTY_MAX * FUNGEON_WANDERERS_MAX)
 #define FUNGEON_PATH_MAX          64 /* floor changes one dungeon remembers */
 
 enum fungeon_phase {
@@ -86,6 +89,11 @@ struct fungeon_piece {
 	/* monsters */
 	int hits;
 	bool wanderer; /* built from wandering points on the way back */
+	/* its director's standing orders: whom its won ranks hurt ("" the
+	 * default), and the special ability it uses in each turn ("" its
+	 * first, "none" none) */
+	char aim[FUNGEON_NAME_MAX + 1];
+	char use[FUNGEON_NAME_MAX + 1];
 	/* treasure */
 	char taken[FUNGEON_NAME_MAX + 1]; /* the Fungeoneer who took it, or "" */
 	bool left;                        /* left in the room by a dead Fungeoneer */
@@ -133,7 +141,8 @@ enum fungeon_act {
 	FUNGEON_ACT_PLUNDER, /* take what the dead left */
 	FUNGEON_ACT_RETREAT, /* head back to town, or go on back */
 	FUNGEON_ACT_TRADE,   /* sell, buy, the healer */
-	FUNGEON_ACT_FLOOR,   /* set the floor of the rooms to come */
+	FUNGEON_ACT_FLOOR,   /* set the floor by hand (a correction outside the rules) */
+	FUNGEON_ACT_STAIR,   /* take the room's downward stair */
 	FUNGEON_ACT_JOIN,
 };
 
@@ -183,8 +192,19 @@ int fungeon_dungeon_floor_of(const struct fungeon_dungeon *d, int64_t n);
 /*
  * Sets the floor of the rooms to come. Returns 0, or -1 with one sentence
  * in err when the dungeon remembers FUNGEON_PATH_MAX floor changes already.
+ * By the rules the floor changes only by fungeon_dungeon_take_stair(); a
+ * floor set by any other road is a correction outside them.
  */
 int fungeon_dungeon_set_floor(struct fungeon_dungeon *d, int floor, char *err, size_t errlen);
+
+/*
+ * Takes the downward stair of the room the party is in (placed because
+ * Party Min rose in the hallway before it): the rooms to come are one
+ * floor deeper, and no deeper. Returns 0, or -1 with one sentence in err
+ * when the party is not in a room, the room has no stair, the party took
+ * it already, or the floor is FUNGEON_FLOOR_MAX.
+ */
+int fungeon_dungeon_take_stair(struct fungeon_dungeon *d, char *err, size_t errlen);
 
 /* The room the party re-enters next on the way back, or 0 when the next
  * step reaches the entrance (and town). */
@@ -210,6 +230,12 @@ int64_t fungeon_room_spent(const struct fungeon_room *r, enum fungeon_kind k);
 /* How many pieces of kind k were made for the room (left treasure and
  * wanderers aside): what FUNGEON_DESIGNS_MAX bounds. */
 int fungeon_room_made(const struct fungeon_room *r, enum fungeon_kind k);
+/* Whether effect e is a Continuous Hold whose monster (the part of its
+ * source before the '/') no longer stands in r: the hold is re-rolled in
+ * the special-ability part of combat, which a defeated monster has no
+ * more, so it ends with its monster. */
+bool fungeon_room_hold_over(const struct fungeon_room *r, const struct fungeon_effect *e);
+
 /* Monsters of the room with hits left. */
 int fungeon_room_standing(const struct fungeon_room *r);
 

@@ -184,6 +184,22 @@ light_burn(struct lights *ls, enum procedure p, struct light_change *ch)
 }
 
 size_t
+light_spent(struct lights *ls, enum procedure p, struct light *out)
+{
+	size_t n = 0, i = 0;
+
+	while (i < ls->n) {
+		if (light_left(&ls->l[i], p) == 0) {
+			out[n++] = ls->l[i];
+			light_remove(ls, i);
+			continue;
+		}
+		i++;
+	}
+	return n;
+}
+
+size_t
 light_burn_torches(struct lights *ls, struct light *out)
 {
 	size_t n = 0, i = 0;

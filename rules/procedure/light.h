@@ -89,6 +89,12 @@ int light_restore(struct lights *ls, const struct light *l);
  */
 size_t light_burn(struct lights *ls, enum procedure p, struct light_change *ch);
 
+/* Puts out every source whose life in procedure p is spent already (a
+ * change of procedure can leave a source past its life: a candle lit for
+ * 8 turns of delving lasts 6 in exploration). Writes copies of them to out
+ * (room for LIGHT_MAX), returns how many. */
+size_t light_spent(struct lights *ls, enum procedure p, struct light *out);
+
 /* Puts out every lit torch (a Burn). Writes copies of them to out (room
  * for LIGHT_MAX), returns how many. */
 size_t light_burn_torches(struct lights *ls, struct light *out);

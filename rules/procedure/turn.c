@@ -49,6 +49,7 @@ turn_report_init(struct turn_report *r)
 	r->dropped = 0;
 	r->sign[0] = '\0';
 	memset(&r->pick, 0, sizeof(r->pick));
+	r->table[0] = '\0';
 }
 
 static void
@@ -69,17 +70,23 @@ add(struct turn_report *r, enum turn_event_kind k, int turn, int value, const st
 		e->light = *l;
 }
 
-/* Delving: walking, running or total darkness mean the party is surprised
- * by every encounter. */
+int
+turn_surprise(const struct turn_clock *c, enum procedure p)
+{
+	if (p != PROC_DELVING)
+		return TURN_NOT_SURPRISED;
+	if (c->pace != PACE_CRAWLING)
+		return (int)c->pace;
+	return c->lights.n == 0 ? -1 : TURN_NOT_SURPRISED;
+}
+
 static void
 surprised(const struct turn_clock *c, enum procedure p, struct turn_report *r)
 {
-	if (p != PROC_DELVING)
-		return;
-	if (c->pace != PACE_CRAWLING)
-		add(r, TE_SURPRISED, c->turn, (int)c->pace, NULL);
-	else if (c->lights.n == 0)
-		add(r, TE_SURPRISED, c->turn, -1, NULL);
+	int why = turn_surprise(c, p);
+
+	if (why != TURN_NOT_SURPRISED)
+		add(r, TE_SURPRISED, c->turn, why, NULL);
 }
 
 /* An Encounter: the creature a Sign announced, else (delving, with an
@@ -91,10 +98,11 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 		add(r, TE_SAFE_AREA, c->turn, 0, NULL);
 		return;
 	}
-	if (!c->sign_set && p == PROC_DELVING && how->encounters != NULL) {
+	if (!c->sign_set && (p == PROC_DELVING || how->own) && how->encounters != NULL) {
 		size_t n;
 
-		tension_pick(how->rng, how->encounters, how->tension, &r->pick);
+		tension_pick(how->rng, how->encounters, how->tension, how->lookup, &r->pick);
+		snprintf(r->table, sizeof(r->table), "%s", how->table != NULL ? how->table : "");
 		if (r->pick.struck) {
 			add(r, TE_ENCOUNTER_STRUCK, c->turn, 0, NULL);
 			return;
@@ -119,14 +127,21 @@ encounter(struct turn_clock *c, enum procedure p, const struct turn_how *how, st
 }
 
 /* A delving Sign: the creature is rolled on the encounter table when there
- * is one; a newer sign replaces the one remembered. */
+ * is one; a newer sign replaces the one remembered. In a safe area, where
+ * no wandering monster goes, no encounter is rolled, so no sign is found
+ * (the one remembered stays). */
 static void
 sign(struct turn_clock *c, const struct turn_how *how, struct turn_report *r)
 {
+	if (how->safe) {
+		add(r, TE_SIGN_SAFE, c->turn, 0, NULL);
+		return;
+	}
 	c->sign_set = false;
 	c->sign[0] = '\0';
 	if (how->encounters != NULL) {
-		tension_pick(how->rng, how->encounters, how->tension, &r->pick);
+		tension_pick(how->rng, how->encounters, how->tension, how->lookup, &r->pick);
+		snprintf(r->table, sizeof(r->table), "%s", how->table != NULL ? how->table : "");
 		if (r->pick.struck) {
 			add(r, TE_SIGN_STRUCK, c->turn, 0, NULL);
 			return;
@@ -185,7 +200,10 @@ effect(struct turn_clock *c, enum procedure p, const struct turn_how *how, struc
 		encounter(c, p, how, r);
 		break;
 	case HZ_SIGN:
-		add(r, TE_SIGN_HINT, c->turn, 0, NULL);
+		if (how->own && how->encounters != NULL)
+			sign(c, how, r);
+		else
+			add(r, TE_SIGN_HINT, c->turn, 0, NULL);
 		break;
 	case HZ_SIGN_CREATURE:
 		sign(c, how, r);
@@ -322,6 +340,18 @@ void
 turn_flag_clear(struct turn_clock *c)
 {
 	c->flagged = false;
+}
+
+bool
+turn_sign_meet(struct turn_clock *c, char *out, int *sign_turn)
+{
+	if (!c->sign_set)
+		return false;
+	snprintf(out, TURN_SIGN_MAX, "%s", c->sign);
+	*sign_turn = c->sign_turn;
+	c->sign_set = false;
+	c->sign[0] = '\0';
+	return true;
 }
 
 void

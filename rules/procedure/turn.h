@@ -68,6 +68,7 @@ enum turn_event_kind {
 	TE_SIGN_HINT,        /* exploration sign: a hint of danger */
 	TE_SIGN_REMEMBERED,  /* delving sign: its creature is the next encounter */
 	TE_SIGN_STRUCK,      /* delving sign: the table's roll was struck: no creature */
+	TE_SIGN_SAFE,        /* delving sign in a safe area: none, as no monster comes */
 	TE_FLAG_OUT,         /* Light: a torch or candle sputters out */
 	TE_FLAG_LOW,         /* Light: a lantern's oil runs low (value: turns left) */
 	TE_FLAG_FLICKER,     /* Light: the source was just lit: it only flickers */
@@ -108,8 +109,10 @@ struct turn_report {
 	 * when unnamed */
 	char sign[TURN_SIGN_MAX];
 	/* TE_SIGN_REMEMBERED, TE_SIGN_STRUCK, TE_ENCOUNTER_ROLLED,
-	 * TE_ENCOUNTER_STRUCK with a table: its d10 + Tension */
+	 * TE_ENCOUNTER_STRUCK with a table: its roll, and the table's name
+	 * (how->table, "" for Tension's) */
 	struct tension_pick pick;
+	char table[ROLL_TABLE_NAME_MAX];
 };
 
 /* How one turn passes. */
@@ -119,11 +122,20 @@ struct turn_how {
 	bool safe;                 /* in a safe area: no wandering monsters */
 	int lantern_low;           /* a Light result leaves a lantern this many turns
 	                              (1..LIGHT_LOW_MAX; 0: LIGHT_LOW_DEFAULT) */
-	/* A delving Sign rolls d10 + tension on encounters for its creature
-	 * (with rng); with encounters NULL the GM names it (turn_sign_set). */
+	/* A delving Sign (and Encounter) rolls encounters for its creature
+	 * (with rng): d10 + tension on a table over 1..20 when tension >= 1,
+	 * else the table's own die (tension_pick); lookup finds the tables its
+	 * entries name (may be NULL). With encounters NULL the GM names the
+	 * creature (turn_sign_set). */
 	const struct roll_table *encounters;
 	int tension;
+	const struct roll_table_lookup *lookup;
 	struct rng *rng;
+	/* encounters is the dungeon's own table (its name, for the report):
+	 * every procedure's Encounter and Sign roll it, the exploration die's
+	 * too (whose Sign then names the next encounter as delving's does). */
+	bool own;
+	const char *table;
 };
 
 /* "crawling", "walking", "running"; and back (-1: unknown). */
@@ -136,6 +148,12 @@ int turn_pace_parse(const char *name);
  * (TE_CANDLE_BLOWN). In delving, an encounter met while walking, running
  * or in total darkness catches the party by surprise (TE_SURPRISED). */
 size_t turn_set_pace(struct turn_clock *c, enum turn_pace pace, struct light *out);
+
+/* Whether an encounter met now catches the party by surprise (delving:
+ * walking, running or total darkness): its pace, -1 for total darkness,
+ * or TURN_NOT_SURPRISED. */
+#define TURN_NOT_SURPRISED (-2)
+int turn_surprise(const struct turn_clock *c, enum procedure p);
 
 /* A fresh expedition: turn 0, nothing lit, nothing remembered. */
 void turn_clock_init(struct turn_clock *c);
@@ -158,6 +176,13 @@ int turn_flicker(struct turn_clock *c, struct light *l);
 
 /* Forgets a pending flicker (call on any change to the lights). */
 void turn_flag_clear(struct turn_clock *c);
+
+/* An encounter met outside a turn (a wandering check, a tension roll) is
+ * the creature a Sign announced, when one is remembered: returns true with
+ * its name (as named, "" when the GM never named it; out has
+ * TURN_SIGN_MAX bytes) and the turn of its sign, and forgets it. Returns
+ * false when none is remembered. */
+bool turn_sign_meet(struct turn_clock *c, char *out, int *sign_turn);
 
 /* Names the remembered sign's creature (remembering one now if none is),
  * cut to TURN_SIGN_MAX - 1 bytes on a character boundary; name "" forgets

@@ -3,9 +3,9 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "rules/base/rng.h"
+#include "rules/base/utf8.h"
 
 static const struct vendor_bargain_row bargains[] = {
     {INT_MIN, -30, 10, 1000}, {-29, -25, 20, 700},    {-24, -20, 30, 500}, {-19, -15, 40, 350},
@@ -51,7 +51,7 @@ bool
 vendor_tried(const struct vendor *v, const char *item)
 {
 	for (int i = 0; i < v->ntried; i++)
-		if (strcasecmp(v->tried[i], item) == 0)
+		if (utf8_casecmp(v->tried[i], item) == 0)
 			return true;
 	return false;
 }
@@ -60,7 +60,7 @@ int
 vendor_try(struct vendor *v, const char *item, char *err, size_t errlen)
 {
 	for (int i = 0; i < v->ntried; i++) {
-		if (strcasecmp(v->tried[i], item) != 0)
+		if (utf8_casecmp(v->tried[i], item) != 0)
 			continue;
 		snprintf(err, errlen,
 		         "%s has already dealt on %s: a buy or sell of an item or lot is tried "

@@ -42,7 +42,7 @@ struct vendor {
 	char tried[VENDOR_TRIED_MAX][VENDOR_ITEM_MAX + 1];
 };
 
-/* Whether item was dealt on with v already (case-insensitive). */
+/* Whether item was dealt on with v already (case folded: utf8_casecmp). */
 bool vendor_tried(const struct vendor *v, const char *item);
 /* Records a deal on item. Returns 0, or -1 with one sentence in err when
  * it was tried already or v remembers VENDOR_TRIED_MAX deals. */

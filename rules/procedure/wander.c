@@ -64,7 +64,7 @@ wander_classic(struct rng *r, struct odds chance, struct wander_check *out)
 
 void
 wander_tension(struct rng *r, int exits, int tension, const struct roll_table *encounters,
-               struct wander_check *out)
+               const struct roll_table_lookup *lk, struct wander_check *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->proc = WANDER_TENSION;
@@ -72,8 +72,9 @@ wander_tension(struct rng *r, int exits, int tension, const struct roll_table *e
 	out->exits = exits;
 	encounter_check(r, exits, tension, &out->d12);
 	out->roll = out->d12.roll;
-	if (out->d12.encounter) {
-		tension_pick(r, encounters, tension, &out->pick);
+	out->encounter = out->d12.encounter;
+	if (out->d12.encounter && encounters != NULL) {
+		tension_pick(r, encounters, tension, lk, &out->pick);
 		out->encounter = !out->pick.struck;
 	}
 }

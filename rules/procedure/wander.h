@@ -67,10 +67,13 @@ void wander_rest(struct rng *r, int exits, struct wander_check *out);
 void wander_classic(struct rng *r, struct odds chance, struct wander_check *out);
 /* exits 0..WANDER_EXITS_MAX (0: a sealed room, where only Tension can
  * trigger), tension 1..10. When the check triggers, rolls
- * d10 + tension on encounters (a struck entry means no encounter after all:
- * encounter is then false and pick.struck true). */
+ * encounters with tension_pick (d10 + tension on a table over 1..20; lk
+ * finds the tables its entries name, may be NULL); a struck entry means no
+ * encounter after all: encounter is then false and pick.struck true. With
+ * encounters NULL (the encounter is already known: a sign's creature) no
+ * table is rolled. */
 void wander_tension(struct rng *r, int exits, int tension, const struct roll_table *encounters,
-                    struct wander_check *out);
+                    const struct roll_table_lookup *lk, struct wander_check *out);
 
 struct retreat_player {
 	char name[RETREAT_NAME_MAX];

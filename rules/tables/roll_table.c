@@ -1,4 +1,4 @@
-/* roll_table: ranged tables; see roll_table.h. */
+/* roll_table: tables of entries over a die's results; see roll_table.h. */
 #include "rules/tables/roll_table.h"
 
 #include <ctype.h>
@@ -7,9 +7,30 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rules/base/mem.h"
 #include "rules/base/num.h"
+#include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 #include "rules/tables/roll_table_dice.h"
+
+/* The dice a ranged table's largest number may name. */
+static const int dice[] = {4, 6, 8, 10, 12, 20, ROLL_TABLE_D66, 100};
+
+/* A middle dot between spaces: IRC joins a reply's lines with it. */
+#define DOT_SEP " \xc2\xb7 "
+
+enum mode {
+	SPAN, /* ranges over a span the caller gives */
+	DIE,  /* ranges whose largest number names the die, or weights */
+};
+
+/* An entry as parsed, before the table is checked whole. */
+struct raw {
+	int lo, hi, weight;
+	size_t idx;  /* its place as written, from 1 */
+	bool zeroes; /* its hi was written "00" */
+	char text[ROLL_TABLE_TEXT_MAX];
+};
 
 static void
 trim(const char **s, size_t *len)
@@ -22,42 +43,89 @@ trim(const char **s, size_t *len)
 		(*len)--;
 }
 
-/* Parses one entry "N text" or "N-M text" of len bytes. */
-static int
-entry(const char *s, size_t len, size_t idx, struct roll_table_entry *e, char *err, size_t errlen)
+static bool
+name_char(unsigned char c)
 {
-	const char *p = s, *end = s + len;
-	char word[24];
-	size_t tl;
+	return c >= 0x80 || isalnum(c) || c == '-' || c == '_';
+}
 
-	if (num_read(&p, &e->lo) < 0)
-		goto badrange;
-	e->hi = e->lo;
-	if (p < end && (*p == '-' || *p == '.')) {
-		while (p < end && (*p == '-' || *p == '.'))
-			p++;
-		if (num_read(&p, &e->hi) < 0)
-			goto badrange;
-	}
-	if (p < end && !isspace((unsigned char)*p))
-		goto badrange;
-	if (e->hi < e->lo) {
-		snprintf(err, errlen, "entry %zu: range %d-%d is reversed; write it low-high.", idx,
-		         e->lo, e->hi);
+int
+roll_table_name(const char *name, size_t len, char *canon)
+{
+	struct buf b;
+	size_t n;
+	int rc = -1;
+
+	if (len == 0 || len > 4 * ROLL_TABLE_NAME_MAX || !utf8_valid(name, len))
 		return -1;
+	buf_init(&b, 4 * ROLL_TABLE_NAME_MAX);
+	textsafe_clean(&b, name, len);
+	n = b.len;
+	if (n == 0 || n >= ROLL_TABLE_NAME_MAX)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)b.p[i];
+
+		if (!name_char(c))
+			goto done;
+		canon[i] = (char)(c < 0x80 ? tolower(c) : c);
 	}
-	while (p < end && isspace((unsigned char)*p))
-		p++;
-	tl = (size_t)(end - p);
-	if (tl == 0) {
-		snprintf(err, errlen, "entry %zu has a range but no text.", idx);
-		return -1;
+	canon[n] = '\0';
+	rc = 0;
+done:
+	buf_free(&b);
+	return rc;
+}
+
+/* The length of a "[[name]]" at s (which starts with "[["), or 0 when the
+ * brackets do not close on a name; the canonical name goes to canon. */
+static size_t
+ref_at(const char *s, size_t len, char *canon)
+{
+	size_t n = 2;
+
+	while (n < len && n < 2 + 4 * ROLL_TABLE_NAME_MAX && s[n] != ']' && s[n] != '[' &&
+	       !isspace((unsigned char)s[n]))
+		n++;
+	if (n + 1 >= len || s[n] != ']' || s[n + 1] != ']')
+		return 0;
+	if (roll_table_name(s + 2, n - 2, canon) < 0)
+		return 0;
+	return n + 2;
+}
+
+int
+roll_table_each_ref(const char *text, int (*fn)(const char *name, void *ctx), void *ctx)
+{
+	size_t len = strlen(text);
+
+	for (size_t i = 0; i + 1 < len; i++) {
+		char name[ROLL_TABLE_NAME_MAX];
+		size_t n;
+		int rc;
+
+		if (text[i] != '[' || text[i + 1] != '[' ||
+		    (n = ref_at(text + i, len - i, name)) == 0)
+			continue;
+		if ((rc = fn(name, ctx)) != 0)
+			return rc;
+		i += n - 1;
 	}
-	if (tl >= ROLL_TABLE_TEXT_MAX) {
-		snprintf(err, errlen, "entry %zu is %zu bytes long; an entry may be at most %d.",
-		         idx, tl, ROLL_TABLE_TEXT_MAX - 1);
-		return -1;
-	}
+	return 0;
+}
+
+/*
+ * Makes an entry's text what is kept: valid UTF-8 without controls, made
+ * safe (textsafe), each [[reference]] naming a table by its canonical name,
+ * at most ROLL_TABLE_TEXT_MAX - 1 bytes, dice that can be rolled.
+ */
+static int
+entry_text(const char *p, size_t tl, size_t idx, char *out, char *err, size_t errlen)
+{
+	struct buf safe, b;
+	int refs = 0, rc = -1;
+	char why[160];
+
 	for (size_t i = 0; i < tl; i++) {
 		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f) {
 			snprintf(err, errlen, "entry %zu contains a control character.", idx);
@@ -68,26 +136,172 @@ entry(const char *s, size_t len, size_t idx, struct roll_table_entry *e, char *e
 		snprintf(err, errlen, "entry %zu is not valid UTF-8 text.", idx);
 		return -1;
 	}
-	{
-		char why[160];
+	buf_init(&safe, ROLL_TABLE_INPUT_MAX);
+	buf_init(&b, ROLL_TABLE_INPUT_MAX);
+	textsafe_clean(&safe, p, tl);
+	while (safe.len > 0 && isspace((unsigned char)safe.p[safe.len - 1]))
+		safe.p[--safe.len] = '\0';
+	for (size_t i = 0; i < safe.len; i++) {
+		if (b.len == 0 && isspace((unsigned char)safe.p[i]))
+			continue;
+		char name[ROLL_TABLE_NAME_MAX];
+		size_t n;
 
-		if (roll_table_dice_check(p, tl, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "entry %zu: %s", idx, why);
+		if (safe.p[i] != '[' || i + 1 >= safe.len || safe.p[i + 1] != '[') {
+			buf_addc(&b, safe.p[i]);
+			continue;
+		}
+		if ((n = ref_at(safe.p + i, safe.len - i, name)) == 0) {
+			snprintf(err, errlen,
+			         "entry %zu: '%.*s' is not a reference to a table; write [[name]], "
+			         "a name of letters, digits, - and _.",
+			         idx, (int)utf8_cut(safe.p + i, safe.len - i, 40), safe.p + i);
+			goto done;
+		}
+		if (++refs > ROLL_TABLE_REFS_MAX) {
+			snprintf(err, errlen,
+			         "entry %zu names more than %d tables; an entry may roll at "
+			         "most %d.",
+			         idx, ROLL_TABLE_REFS_MAX, ROLL_TABLE_REFS_MAX);
+			goto done;
+		}
+		buf_addf(&b, "[[%s]]", name);
+		i += n - 1;
+	}
+	if (b.len == 0) {
+		snprintf(err, errlen, "entry %zu has a range but no text.", idx);
+		goto done;
+	}
+	/* What textsafe removes or turns into a space may leave " · " in the
+	 * kept text, or a "· " at its start (written after "1-4: "), which part
+	 * entries when the table is read again: refused, so what /table show
+	 * writes reads back as the same table. */
+	if (strstr(buf_str(&b), DOT_SEP) != NULL || strncmp(buf_str(&b), &DOT_SEP[1], 3) == 0) {
+		snprintf(err, errlen,
+		         "entry %zu has an invisible character or line break beside '\xc2\xb7', "
+		         "which would part entries; remove it, or write the dot without spaces "
+		         "around it.",
+		         idx);
+		goto done;
+	}
+	if (b.len >= ROLL_TABLE_TEXT_MAX) {
+		snprintf(err, errlen, "entry %zu is %zu bytes long; an entry may be at most %d.",
+		         idx, b.len, ROLL_TABLE_TEXT_MAX - 1);
+		goto done;
+	}
+	if (roll_table_dice_check(b.p, b.len, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "entry %zu: %s", idx, why);
+		goto done;
+	}
+	memcpy(out, b.p, b.len + 1);
+	rc = 0;
+done:
+	buf_free(&safe);
+	buf_free(&b);
+	return rc;
+}
+
+/* Reads a number of 1 to 3 digits at *p; *zeroes tells it was "00". */
+static int
+number(const char **p, const char *end, int *v, bool *zeroes)
+{
+	const char *start = *p;
+
+	if (*p >= end || !isdigit((unsigned char)**p) || num_read(p, v) < 0)
+		return -1;
+	*zeroes = *p - start == 2 && *v == 0;
+	return 0;
+}
+
+/* Skips a range's dash: '-', '.' (as in "5..8") or an en dash. */
+static bool
+dash(const char **p, const char *end)
+{
+	bool seen = false;
+
+	for (;;) {
+		if (*p < end && (**p == '-' || **p == '.')) {
+			(*p)++;
+		} else if (end - *p >= 3 && memcmp(*p, "\xe2\x80\x93", 3) == 0) {
+			*p += 3;
+		} else {
+			return seen;
+		}
+		seen = true;
+	}
+}
+
+/* Parses one entry of len bytes: "N text", "N-M: text" or "3x text". */
+static int
+entry(const char *s, size_t len, size_t idx, struct raw *e, char *err, size_t errlen)
+{
+	const char *p = s, *end = s + len;
+	bool z = false;
+
+	memset(e, 0, sizeof(*e));
+	e->idx = idx;
+	if (number(&p, end, &e->lo, &z) < 0)
+		goto bad;
+	if (p < end &&
+	    (*p == 'x' || *p == 'X' || (end - p >= 2 && memcmp(p, "\xc3\x97", 2) == 0)) && !z) {
+		/* "3x text", "3× text" */
+		p += *p == 'x' || *p == 'X' ? 1 : 2;
+		if (p < end && *p == ':')
+			p++;
+		if (p < end && !isspace((unsigned char)*p))
+			goto bad;
+		if (e->lo < 1 || e->lo > ROLL_TABLE_WEIGHT_MAX) {
+			snprintf(err, errlen, "entry %zu: a weight must be from 1 to %d, not %d.",
+			         idx, ROLL_TABLE_WEIGHT_MAX, e->lo);
+			return -1;
+		}
+		e->weight = e->lo;
+		e->lo = e->hi = 0;
+	} else {
+		e->hi = e->lo;
+		if (dash(&p, end) && number(&p, end, &e->hi, &e->zeroes) < 0)
+			goto bad;
+		if (p < end && *p == ':')
+			p++;
+		if (p < end && !isspace((unsigned char)*p))
+			goto bad;
+		if (e->zeroes)
+			e->hi = 100;
+		if (z && e->lo == 0)
+			e->lo = 100;
+		if (e->hi < e->lo) {
+			snprintf(err, errlen,
+			         "entry %zu: range %d-%d is reversed; write it low-high.", idx,
+			         e->lo, e->hi);
 			return -1;
 		}
 	}
-	memcpy(e->text, p, tl);
-	e->text[tl] = '\0';
-	e->struck = false;
-	return 0;
-badrange:
-	tl = len < 12 ? len : 12;
-	memcpy(word, s, tl);
-	word[tl] = '\0';
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	return entry_text(p, (size_t)(end - p), idx, e->text, err, errlen);
+bad:
 	snprintf(err, errlen,
-	         "entry %zu: '%s' does not start with a range like 5 or 5-8 followed by text.", idx,
-	         word);
+	         "entry %zu: '%.*s' does not start with a range like 5 or 5-8 followed by text.",
+	         idx, (int)utf8_cut(s, len, 12), s);
 	return -1;
+}
+
+bool
+roll_table_result_ok(const struct roll_table *t, int value)
+{
+	if (value < t->lo || value > t->hi)
+		return false;
+	return t->die != ROLL_TABLE_D66 || (value % 10 >= 1 && value % 10 <= 6);
+}
+
+/* The next result of t's die after v (d66: 16 is followed by 21). */
+static int
+next_result(const struct roll_table *t, int v)
+{
+	v++;
+	while (v <= t->hi && !roll_table_result_ok(t, v))
+		v++;
+	return v;
 }
 
 /* "result 5 is" or "results 5-8 are", for coverage errors. */
@@ -100,70 +314,238 @@ span_text(int lo, int hi, char *buf, size_t len)
 		snprintf(buf, len, "results %d-%d are", lo, hi);
 }
 
-int
-roll_table_parse(const char *text, int lo, int hi, struct roll_table *out, char *err, size_t errlen)
+static int
+by_lo(const void *a, const void *b)
 {
-	struct roll_table t;
-	const char *s = text;
-	int next = lo;
+	const struct raw *x = a, *y = b;
 
-	memset(&t, 0, sizeof(t));
-	t.lo = lo;
-	t.hi = hi;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The d66 endpoints of each entry are d66 results. */
+static int
+d66_ends(const struct roll_table *t, const struct raw *r, size_t n, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		int bad = !roll_table_result_ok(t, r[i].lo) ? r[i].lo : r[i].hi;
+
+		if (roll_table_result_ok(t, r[i].lo) && roll_table_result_ok(t, r[i].hi))
+			continue;
+		snprintf(err, errlen,
+		         "entry %zu: %d is not a d66 result; a d66 reads two d6 as tens and units, "
+		         "11 to 66.",
+		         r[i].idx, bad);
+		return -1;
+	}
+	return 0;
+}
+
+/* Sorts the ranged entries r and checks that they cover t's results
+ * exactly once, naming the numbers of a gap or an overlap. */
+static int
+cover(const struct roll_table *t, struct raw *r, size_t n, char *err, size_t errlen)
+{
+	int next = t->lo;
+	char what[40];
+
+	qsort(r, n, sizeof(*r), by_lo);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].lo < t->lo || r[i].hi > t->hi) {
+			if (r[i].lo == r[i].hi)
+				snprintf(err, errlen, "entry %zu: result %d is outside %d-%d.",
+				         r[i].idx, r[i].lo, t->lo, t->hi);
+			else
+				snprintf(err, errlen, "entry %zu: range %d-%d is outside %d-%d.",
+				         r[i].idx, r[i].lo, r[i].hi, t->lo, t->hi);
+			return -1;
+		}
+	}
+	if (t->die == ROLL_TABLE_D66 && d66_ends(t, r, n, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && r[i].lo <= r[i - 1].hi) {
+			int to = r[i].hi < r[i - 1].hi ? r[i].hi : r[i - 1].hi;
+
+			span_text(r[i].lo, to, what, sizeof(what));
+			snprintf(err, errlen,
+			         "entry %zu: range %d-%d overlaps entry %zu (%d-%d): %s in both.",
+			         r[i].idx, r[i].lo, r[i].hi, r[i - 1].idx, r[i - 1].lo, r[i - 1].hi,
+			         what);
+			return -1;
+		}
+		if (r[i].lo > next) {
+			int last = next;
+
+			while (next_result(t, last) < r[i].lo)
+				last = next_result(t, last);
+			span_text(next, last, what, sizeof(what));
+			snprintf(err, errlen, "entry %zu: %s not covered by any entry.", r[i].idx,
+			         what);
+			return -1;
+		}
+		next = next_result(t, r[i].hi);
+	}
+	if (next <= t->hi) {
+		span_text(next, t->hi, what, sizeof(what));
+		snprintf(err, errlen, "%s not covered; the entries must reach %d.", what, t->hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* The die a ranged table's largest number names. */
+static int
+ranged_die(struct roll_table *t, const struct raw *r, size_t n, char *err, size_t errlen)
+{
+	int top = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].hi > top)
+			top = r[i].hi;
+	for (size_t i = 0; i < sizeof(dice) / sizeof(dice[0]); i++) {
+		if (dice[i] == top) {
+			t->die = top;
+			t->lo = top == ROLL_TABLE_D66 ? 11 : 1;
+			t->hi = top;
+			return 0;
+		}
+	}
+	snprintf(err, errlen,
+	         "the highest result is %d, which no die gives: the ranges end at 4, 6, 8, 10, "
+	         "12, 20, 66 (d66, numbered 11-66) or 100, or every entry is weighted (3x text).",
+	         top);
+	return -1;
+}
+
+/* Splits text into entries and parses each into r; *n gets how many. */
+static int
+split(const char *text, struct raw *r, size_t *n, char *err, size_t errlen)
+{
+	const char *s = text;
+
+	*n = 0;
+	if (strlen(text) > ROLL_TABLE_INPUT_MAX) {
+		snprintf(err, errlen, "the table's text is %zu bytes long; at most %d are read.",
+		         strlen(text), ROLL_TABLE_INPUT_MAX);
+		return -1;
+	}
 	while (*s != '\0') {
 		size_t len = strcspn(s, ";\n");
-		const char *e = s;
-		size_t elen = len;
+		const char *dot = strstr(s, DOT_SEP), *e = s;
+		size_t elen;
 
-		s += len;
-		if (*s != '\0')
-			s++;
+		/* " · " parts entries too: the form IRC shows a table in */
+		if (dot != NULL && (size_t)(dot - s) < len) {
+			len = (size_t)(dot - s);
+			elen = len;
+			s += len + strlen(DOT_SEP);
+		} else {
+			elen = len;
+			s += len;
+			if (*s != '\0')
+				s++;
+		}
 		trim(&e, &elen);
 		if (elen == 0)
 			continue;
-		if (t.n == ROLL_TABLE_ENTRIES_MAX) {
+		if (*n == ROLL_TABLE_ENTRIES_MAX) {
 			snprintf(err, errlen, "a table may have at most %d entries.",
 			         ROLL_TABLE_ENTRIES_MAX);
 			return -1;
 		}
-		if (entry(e, elen, t.n + 1, &t.e[t.n], err, errlen) < 0)
+		if (entry(e, elen, *n + 1, &r[*n], err, errlen) < 0)
 			return -1;
-		if (t.e[t.n].lo < lo || t.e[t.n].hi > hi) {
-			snprintf(err, errlen, "entry %zu: range %d-%d is outside %d-%d.", t.n + 1,
-			         t.e[t.n].lo, t.e[t.n].hi, lo, hi);
-			return -1;
-		}
-		if (t.e[t.n].lo < next) {
-			snprintf(err, errlen,
-			         "entry %zu: range %d-%d overlaps the entry before it.", t.n + 1,
-			         t.e[t.n].lo, t.e[t.n].hi);
-			return -1;
-		}
-		if (t.e[t.n].lo > next) {
-			char what[40];
-
-			span_text(next, t.e[t.n].lo - 1, what, sizeof(what));
-			snprintf(err, errlen, "entry %zu: %s not covered by any entry.", t.n + 1,
-			         what);
-			return -1;
-		}
-		next = t.e[t.n].hi + 1;
-		t.n++;
+		(*n)++;
 	}
-	if (t.n == 0) {
+	if (*n == 0) {
 		snprintf(err, errlen,
-		         "the table is empty; give entries like '1-4 text; 5-8 text'.");
+		         "the table is empty; give entries like '1-4: text; 5-8: text'.");
 		return -1;
 	}
-	if (next <= hi) {
-		char what[40];
-
-		span_text(next, hi, what, sizeof(what));
-		snprintf(err, errlen, "%s not covered; the entries must reach %d.", what, hi);
-		return -1;
-	}
-	*out = t;
 	return 0;
+}
+
+/* Whether the entries are all weighted or all ranged; refuses a mix. */
+static int
+one_form(const struct raw *r, size_t n, bool *weighted, char *err, size_t errlen)
+{
+	*weighted = r[0].weight > 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((r[i].weight > 0) != *weighted) {
+			snprintf(
+			    err, errlen,
+			    "entry %zu is %s but entry 1 is %s; write every entry with a range "
+			    "(5-8: text) or every one with a weight (3x text).",
+			    i + 1, r[i].weight > 0 ? "weighted" : "a range",
+			    *weighted ? "weighted" : "a range");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+parse(const char *text, enum mode m, int lo, int hi, struct roll_table *out, char *err,
+      size_t errlen)
+{
+	struct raw *r = xcalloc(ROLL_TABLE_ENTRIES_MAX, sizeof(*r));
+	struct roll_table *t = xcalloc(1, sizeof(*t));
+	size_t n;
+	int rc = -1;
+
+	if (split(text, r, &n, err, errlen) < 0 || one_form(r, n, &t->weighted, err, errlen) < 0)
+		goto done;
+	if (t->weighted && m == SPAN) {
+		snprintf(err, errlen,
+		         "entry 1 is weighted; this table's entries are ranges over %d-%d.", lo,
+		         hi);
+		goto done;
+	}
+	if (t->weighted) {
+		int sum = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			r[i].lo = sum + 1;
+			sum += r[i].weight;
+			r[i].hi = sum;
+		}
+		t->lo = 1;
+		t->hi = t->die = sum;
+	} else if (m == SPAN) {
+		t->lo = lo;
+		t->hi = t->die = hi;
+	} else if (ranged_die(t, r, n, err, errlen) < 0) {
+		goto done;
+	}
+	if (!t->weighted && cover(t, r, n, err, errlen) < 0)
+		goto done;
+	t->n = n;
+	for (size_t i = 0; i < n; i++) {
+		t->e[i].lo = r[i].lo;
+		t->e[i].hi = r[i].hi;
+		t->e[i].weight = r[i].weight;
+		memcpy(t->e[i].text, r[i].text, sizeof(t->e[i].text));
+	}
+	memcpy(out, t, sizeof(*t));
+	rc = 0;
+done:
+	free(r);
+	free(t);
+	return rc;
+}
+
+int
+roll_table_parse(const char *text, int lo, int hi, struct roll_table *out, char *err, size_t errlen)
+{
+	return parse(text, SPAN, lo, hi, out, err, errlen);
+}
+
+int
+roll_table_parse_die(const char *text, struct roll_table *out, char *err, size_t errlen)
+{
+	return parse(text, DIE, 0, 0, out, err, errlen);
 }
 
 const struct roll_table_entry *
@@ -177,7 +559,7 @@ roll_table_lookup(const struct roll_table *t, int value)
 		value = t->hi;
 	for (size_t i = 0; i < t->n; i++)
 		if (value >= t->e[i].lo && value <= t->e[i].hi)
-			return &t->e[i];
+			return roll_table_result_ok(t, value) ? &t->e[i] : NULL;
 	return NULL;
 }
 
@@ -220,10 +602,21 @@ roll_table_find(const struct roll_table *t, const char *what)
 void
 roll_table_range_text(const struct roll_table_entry *e, char *buf, size_t len)
 {
-	if (e->lo == e->hi)
+	if (e->weight > 0)
+		snprintf(buf, len, "%dx", e->weight);
+	else if (e->lo == e->hi)
 		snprintf(buf, len, "%d", e->lo);
 	else
 		snprintf(buf, len, "%d-%d", e->lo, e->hi);
+}
+
+void
+roll_table_die_text(const struct roll_table *t, char *buf, size_t len)
+{
+	if (t->weighted)
+		snprintf(buf, len, "weighted d%d", t->die);
+	else
+		snprintf(buf, len, "d%d", t->die);
 }
 
 void
@@ -234,5 +627,16 @@ roll_table_format(const struct roll_table *t, struct buf *out)
 
 		roll_table_range_text(&t->e[i], r, sizeof(r));
 		buf_addf(out, "%s%s %s", i ? "; " : "", r, t->e[i].text);
+	}
+}
+
+void
+roll_table_write(const struct roll_table *t, struct buf *out)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		char r[16];
+
+		roll_table_range_text(&t->e[i], r, sizeof(r));
+		buf_addf(out, "%s%s%s %s", i ? "\n" : "", r, t->weighted ? "" : ":", t->e[i].text);
 	}
 }

@@ -11,8 +11,6 @@
 #include "rules/base/utf8.h"
 #include "rules/dice/dice.h"
 
-/* Bytes of the "(2d4: 3+2)" notes; a longer list ends in " …". */
-#define ROLL_TABLE_NOTES_MAX 1024
 /* Dice words in one entry that are rolled; more are copied as text. */
 #define ROLLED_WORDS_MAX 8
 
@@ -27,15 +25,20 @@ dicey(const char *w, size_t len)
 }
 
 /* The length of the word that starts p[0..len), up to a blank; *core gets
- * its length without trailing punctuation. */
+ * the length of what may be dice in it: the whole word when it reads as
+ * dice ("3d6!!" explodes: '!' is notation there), else the word without its
+ * trailing punctuation ("2d4," in a sentence). */
 static size_t
 word_at(const char *p, size_t len, size_t *core)
 {
 	size_t n = 0;
+	char why[DICE_ERR_MAX];
 
 	while (n < len && p[n] != ' ' && p[n] != '\t')
 		n++;
 	*core = n;
+	if (dicey(p, n) && dice_check(p, n, why, sizeof(why)) == DICE_OK)
+		return n;
 	while (*core > 0 && strchr(".,;:!?)", p[*core - 1]) != NULL)
 		(*core)--;
 	return n;
@@ -148,22 +151,23 @@ dice_list(const struct dice_result *res, struct buf *out)
 }
 
 int
-roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
+roll_table_dice_roll_part(const char *text, size_t tlen, struct rng *rng, struct buf *out,
+                          struct buf *notes)
 {
-	struct buf notes;
-	const char *p = text;
+	const char *p = text, *end = text + tlen;
 	int rolled = 0;
 	bool one = false; /* the word before was a count of exactly 1 */
 
-	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
-	while (*p != '\0') {
-		size_t sp = strspn(p, " \t"), len, core;
+	while (p < end) {
+		size_t sp = 0, len, core;
 		struct dice_result *res = NULL;
 		char err[DICE_ERR_MAX];
 
+		while (p + sp < end && (p[sp] == ' ' || p[sp] == '\t'))
+			sp++;
 		buf_add(out, p, sp);
 		p += sp;
-		len = word_at(p, strlen(p), &core);
+		len = word_at(p, (size_t)(end - p), &core);
 		if (len == 0)
 			break;
 		if (rolled < ROLLED_WORDS_MAX && dicey(p, core) &&
@@ -175,8 +179,9 @@ roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
 
 				buf_addf(out, "%lld", (long long)total);
 				buf_add(out, p + core, len - core);
-				buf_addf(&notes, "%s%.*s: ", rolled ? "; " : "", (int)core, p);
-				dice_list(res, &notes);
+				buf_addf(notes, "%s%.*s: ", notes->len > 0 ? "; " : "", (int)core,
+				         p);
+				dice_list(res, notes);
 				rolled++;
 				dice_result_free(res);
 				one = total == 1 && core == len;
@@ -194,8 +199,25 @@ roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
 		one = false;
 		p += len;
 	}
-	if (rolled > 0)
-		buf_addf(out, " (%s%s)", buf_str(&notes), notes.toobig ? " …" : "");
+	return rolled;
+}
+
+void
+roll_table_dice_notes(const struct buf *notes, struct buf *out)
+{
+	if (notes->len > 0)
+		buf_addf(out, " (%s%s)", buf_str(notes), notes->toobig ? " …" : "");
+}
+
+int
+roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
+{
+	struct buf notes;
+	int rolled;
+
+	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
+	rolled = roll_table_dice_roll_part(text, strlen(text), rng, out, &notes);
+	roll_table_dice_notes(&notes, out);
 	buf_free(&notes);
 	return rolled;
 }

@@ -19,6 +19,22 @@ struct rng;
  */
 int roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out);
 
+/* Bytes of the notes of one entry ("2d4: 3+2; 1d6: 4"); a longer list is
+ * cut and marked. */
+#define ROLL_TABLE_NOTES_MAX 1024
+
+/*
+ * The same for len bytes of text, one part of an entry: the words go to
+ * out, and what was rolled is added to notes ("2d4: 3+2", separated by
+ * "; ") instead of being appended, so that the parts of one entry share
+ * one list (roll_table_dice_notes() appends it). Returns the number of
+ * expressions rolled.
+ */
+int roll_table_dice_roll_part(const char *text, size_t len, struct rng *rng, struct buf *out,
+                              struct buf *notes);
+/* Appends " (notes)" to out, or nothing when notes is empty. */
+void roll_table_dice_notes(const struct buf *notes, struct buf *out);
+
 /*
  * Checks the dice written inside an entry's text as roll_table_dice_roll_text()
  * would find them: a word that is dice notation but breaks a limit of

@@ -220,49 +220,65 @@ tension_dungeon_event_range(enum tension_dungeon_event e)
 	return "?";
 }
 
+/* Fills out from a pick, the entry's text as written. */
+static void
+from_pick(const struct roll_table *table, const struct roll_table_pick *p, struct tension_pick *out)
+{
+	out->sides = p->sides;
+	out->d10 = p->d10;
+	out->total = p->result;
+	out->ndice = 0;
+	out->nested = 0;
+	out->index = p->index;
+	out->struck = p->struck;
+	snprintf(out->text, sizeof(out->text), "%s", p->index >= 0 ? table->e[p->index].text : "");
+}
+
 void
 tension_pick_at(const struct roll_table *table, int d10, int tension, struct tension_pick *out)
 {
-	const struct roll_table_entry *e;
+	struct roll_table_pick p;
 
-	out->d10 = d10;
-	out->total = d10 + tension;
-	out->ndice = 0;
-	e = roll_table_lookup(table, out->total);
-	out->index = e != NULL ? (int)(e - table->e) : -1;
-	out->struck = e == NULL || e->struck;
-	snprintf(out->text, sizeof(out->text), "%s", e != NULL ? e->text : "");
+	roll_table_pick_at(table, 0, d10, d10 + tension, &p);
+	from_pick(table, &p, out);
 }
 
-/* Rolls the dice written in the picked entry into p->text. */
+/* Rolls the dice written in the picked entry, and the tables it names,
+ * into p->text. */
 static void
-roll_dice(struct rng *r, const struct roll_table *table, struct tension_pick *p)
+roll_dice(struct rng *r, const struct roll_table *table, const struct roll_table_lookup *lk,
+          struct tension_pick *p)
 {
+	struct roll_table_trace trace = {0};
 	struct buf b;
-	int n;
 
 	if (p->struck)
 		return;
-	buf_init(&b, sizeof(p->text) - 1);
-	n = roll_table_dice_roll_text(table->e[p->index].text, r, &b);
-	if (n > 0 && !b.toobig) {
-		snprintf(p->text, sizeof(p->text), "%s", buf_str(&b));
-		p->ndice = n;
-	}
+	buf_init(&b, sizeof(p->text) - 4);
+	p->ndice = roll_table_expand(r, table, (size_t)p->index, lk, &trace, &b);
+	p->nested = (int)trace.n;
+	snprintf(p->text, sizeof(p->text), "%s%s", buf_str(&b), b.toobig ? "…" : "");
 	buf_free(&b);
 }
 
 void
-tension_pick(struct rng *r, const struct roll_table *table, int tension, struct tension_pick *out)
+tension_pick(struct rng *r, const struct roll_table *table, int tension,
+             const struct roll_table_lookup *lk, struct tension_pick *out)
 {
-	tension_pick_at(table, (int)rng_die(r, 10), tension, out);
-	roll_dice(r, table, out);
+	struct roll_table_pick p;
+
+	roll_table_pick(r, table, tension, &p);
+	from_pick(table, &p, out);
+	roll_dice(r, table, lk, out);
 }
 
 void
 tension_roll(struct rng *r, int tension, int exits, bool safe, const struct roll_table *encounters,
-             const struct roll_table *effects, struct tension_roll *out)
+             const struct roll_table *effects, const struct roll_table_lookup *lk,
+             struct tension_roll *out)
 {
+	struct roll_table_pick p;
+
 	memset(out, 0, sizeof(*out));
 	out->tension = tension;
 	out->exits = exits;
@@ -271,19 +287,22 @@ tension_roll(struct rng *r, int tension, int exits, bool safe, const struct roll
 	out->event = tension_dungeon_event_of(out->event_d12);
 	out->event_happens = out->event != TENSION_DE_NOTHING;
 	if (out->event == TENSION_DE_EFFECT) {
-		tension_pick_at(effects, (int)rng_die(r, 10), tension, &out->effect);
+		roll_table_pick(r, effects, tension, &p);
+		from_pick(effects, &p, &out->effect);
 		out->event_happens = !out->effect.struck;
 	}
 	if (!safe)
 		encounter_check(r, exits, tension, &out->check);
-	if (out->check.encounter) {
-		tension_pick_at(encounters, (int)rng_die(r, 10), tension, &out->encounter);
+	out->encounter_happens = out->check.encounter;
+	if (out->check.encounter && encounters != NULL) {
+		roll_table_pick(r, encounters, tension, &p);
+		from_pick(encounters, &p, &out->encounter);
 		out->encounter_happens = !out->encounter.struck;
 	}
 	if (out->event == TENSION_DE_EFFECT)
-		roll_dice(r, effects, &out->effect);
-	if (out->check.encounter)
-		roll_dice(r, encounters, &out->encounter);
+		roll_dice(r, effects, lk, &out->effect);
+	if (out->check.encounter && encounters != NULL)
+		roll_dice(r, encounters, lk, &out->encounter);
 }
 
 /* --- default tables --- */

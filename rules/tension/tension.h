@@ -26,6 +26,7 @@
 
 #include "rules/tension/encounter.h"
 #include "rules/tables/roll_table.h"
+#include "rules/tables/roll_table_roll.h"
 
 struct rng;
 
@@ -72,6 +73,7 @@ struct tension_change {
 	int from, to; /* the value before and after */
 	int amount;   /* ADJUST: the change asked (+2, -3); else to - from */
 	bool clamped; /* the change asked would have left 1..10 */
+	int screen;   /* the caller's mark of whose screen it was made behind (0: none) */
 	char *reason; /* at most TENSION_REASON_MAX - 1 bytes; owned by the track */
 };
 
@@ -124,19 +126,24 @@ enum tension_dungeon_event tension_dungeon_event_of(int d12);
 const char *tension_dungeon_event_text(enum tension_dungeon_event e);
 const char *tension_dungeon_event_range(enum tension_dungeon_event e);
 
-/* An entry with its dice rolled: the entry's text (at most
- * ROLL_TABLE_TEXT_MAX - 1 bytes) plus roll_table_dice_roll_text's notes (at most 1024). */
-#define TENSION_ROLLED_MAX 1200
+/* An entry with its dice rolled and its references expanded: the
+ * entry's text (at most ROLL_TABLE_TEXT_MAX - 1 bytes) plus the notes of
+ * roll_table_dice_roll_text (at most ROLL_TABLE_NOTES_MAX), the same for the
+ * entries its [[references]] rolled, cut beyond (ending in "…"). */
+#define TENSION_ROLLED_MAX 2400
 
-/* A d10 + Tension lookup on a table. */
+/* A lookup on a table: d10 + Tension, or the table's own die. */
 struct tension_pick {
-	int d10;
-	int total;   /* d10 + Tension, 2..20 */
+	int sides;   /* 0: d10 + Tension; else the table's own die (roll_table_roll.h) */
+	int d10;     /* sides 0: the d10 */
+	int total;   /* the result looked up: d10 + Tension (2..20), or the die's */
 	int index;   /* the entry in the table */
 	bool struck; /* the entry was struck: nothing happens */
 	int ndice;   /* dice expressions rolled inside the entry's text */
-	/* the entry's text with its dice rolled ("5 goblins (2d4: 3+2)"); as
-	 * written when it holds no dice, is struck, or was only looked up */
+	int nested;  /* tables its [[references]] rolled */
+	/* the entry's text with its dice rolled ("5 goblins (2d4: 3+2)") and
+	 * references expanded; as written when it holds neither, is struck, or
+	 * was only looked up */
 	char text[TENSION_ROLLED_MAX];
 };
 
@@ -144,10 +151,12 @@ struct tension_pick {
  * span). Rolls nothing: text is the entry as written. */
 void tension_pick_at(const struct roll_table *table, int d10, int tension,
                      struct tension_pick *out);
-/* Rolls d10 + tension, looks it up and, unless the entry is struck, rolls
- * the dice written in it (roll_table_dice_roll_text). */
+/* Rolls the table (d10 + tension when tension >= 1 and the table covers
+ * 1..20, else its own die: roll_table_roll.h), looks the result up and,
+ * unless the entry is struck, rolls the dice written in it and the tables
+ * its [[references]] name (found through lk, which may be NULL). */
 void tension_pick(struct rng *r, const struct roll_table *table, int tension,
-                  struct tension_pick *out);
+                  const struct roll_table_lookup *lk, struct tension_pick *out);
 
 struct tension_roll {
 	int tension, exits;
@@ -169,11 +178,15 @@ struct tension_roll {
  * entries). The d12s and d10s come first so that dice inside a table never
  * change whether an encounter happens. In a safe area (safe) monsters do
  * not go, so the encounter check is not rolled at all; the dungeon event
- * still is. tension is 1..10, exits >= 0; both tables are parsed over 1..20.
+ * still is. tension is 1..10, exits >= 0. A table over 1..20 is read with
+ * d10 + Tension, any other by its own die (tension_pick); lk finds the
+ * tables the entries' [[references]] name (NULL: none). With encounters
+ * NULL (the encounter is already known: a sign's creature) no encounter
+ * table is rolled.
  */
 void tension_roll(struct rng *r, int tension, int exits, bool safe,
                   const struct roll_table *encounters, const struct roll_table *effects,
-                  struct tension_roll *out);
+                  const struct roll_table_lookup *lk, struct tension_roll *out);
 
 /* --- default tables (RULES.md section 3) --- */
 

@@ -168,6 +168,7 @@ main(void)
 	}
 	say(c, "/as p0");
 	say(c, "/fungeon entrance");
+	say(c, "/gm claim"); /* the floor by hand is the GM's */
 	say(c, "/fungeon floor 1");
 	say(c, "/fungeon hallway");
 	fc = channel_mod(state_channel(dispatch_state(d), "console:table"), CHANMOD_FUNGEON);

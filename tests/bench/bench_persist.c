@@ -3,8 +3,10 @@
  *
  * Builds BENCH_CHANNELS channel records (default 100,000; Discord-style
  * keys, a GM on each, from 10,000 users of whom half chose a Thwack-O
- * style) and commits them in one transaction, then measures: the database's
- * size, a start that loads every channel (time, resident memory) and one
+ * style; with BENCH_PLAYED=1 each also holds a full roll log and a Tension
+ * track that moved 8 times) and commits them in one transaction, then
+ * measures: the database's size against the bytes of the records it holds,
+ * a start that loads every channel (time, resident memory) and one
  * that leaves idle channels on disk, loading one channel by key,
  * committed changes per second with group commit (commands arrive per loop
  * turn, each reply held until its commit, as the transports run them) with
@@ -26,9 +28,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
 #include <uv.h>
 
 #include "bot/store/persist.h"
+#include "commands/dice/rollchan.h"
+#include "commands/tension/tension_state.h"
 #include "rules/base/rng.h"
 
 #define NUSERS 10000
@@ -53,6 +58,30 @@ rss_mb(void)
 		fclose(fp);
 	return kb / 1024;
 }
+
+/* What a channel that plays holds: a full roll log (20 rolls of a few
+ * players), and a Tension track that moved 8 times. */
+static void
+play(struct channel *ch, int g, int64_t when)
+{
+	static const char *const what[] = {"1d20+5 # attack", "2d6+3", "4d6kh3 # stealth", "1d20",
+	                                   "8d6 # fireball"};
+	static const char *const why[] = {"door", "combat", "quiet-combat", "enemy-escaped"};
+	struct rollchan *rc = rollchan_of(ch);
+	struct tension_state *ts = tension_state_of(ch);
+	char who[NAME_MAX_LEN], result[16];
+
+	for (int k = 0; k < ROLLCHAN_LOG_MAX; k++) {
+		snprintf(who, sizeof(who), "Player %d", (g + k % 4) % NUSERS);
+		snprintf(result, sizeof(result), "%d", (g * 7 + k * 13) % 30 + 1);
+		rollchan_log(rc, when - 600 + k * 30, who, what[k % 5], result);
+	}
+	for (int k = 0; k < 8; k++)
+		tension_event(&ts->track, (enum tension_event)(k % 4), why[k % 4]);
+	channel_touch(ch);
+}
+
+static bool played; /* BENCH_PLAYED=1: channels that play (play()) */
 
 static void
 build(struct state *st, long n, int64_t when)
@@ -82,6 +111,8 @@ build(struct state *st, long n, int64_t when)
 		ch = state_channel(st, key);
 		channel_set_gm(ch, gm, name);
 		channel_set_last_used(ch, when - (int64_t)(i % 86400));
+		if (played)
+			play(ch, g, when);
 	}
 }
 
@@ -91,6 +122,29 @@ file_size(const char *path)
 	struct stat sb;
 
 	return stat(path, &sb) == 0 ? (long long)sb.st_size : -1;
+}
+
+/* The bytes of the records the database at path holds: every row's key
+ * and record, and its log entries'. */
+static double
+record_bytes(const char *path)
+{
+	static const char sql[] =
+	    "SELECT (SELECT total(length(key) + length(rec)) FROM channels) + "
+	    "(SELECT total(length(key) + length(rec)) FROM users) + "
+	    "(SELECT total(length(key) + length(rec)) FROM logs)";
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	double n = -1;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			n = sqlite3_column_double(s, 0);
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	return n;
 }
 
 static int
@@ -368,6 +422,7 @@ main(int argc, char **argv)
 	double t0;
 	int failed;
 
+	played = getenv("BENCH_PLAYED") != NULL;
 	if (keep != NULL) {
 		snprintf(dir, sizeof(dir), "%s", keep);
 		snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, dir);
@@ -416,8 +471,10 @@ main(int argc, char **argv)
 	uv_run(&loop, UV_RUN_DEFAULT);
 	uv_loop_close(&loop);
 	snprintf(path, sizeof(path), "%s/" PERSIST_DB_FILE, dir);
-	printf("database                 %lld bytes (%.0f per channel)\n", file_size(path),
-	       (double)file_size(path) / (double)n);
+	printf("database                 %lld bytes (%.0f per channel), holding %.0f bytes of "
+	       "records (%.2f times)\n",
+	       file_size(path), (double)file_size(path) / (double)n, record_bytes(path),
+	       (double)file_size(path) / record_bytes(path));
 	state_free(st);
 
 	bench_start(dir, 0, "all in memory");

@@ -2,9 +2,10 @@
  * libFuzzer target for the dice engine: rolls the input with a fixed seed,
  * walks the whole result and checks the contract's invariants; also
  * checks that dice_check() agrees with dice_roll(), that the parser's
- * fast path agrees with its grammar and that dice_normalize() is
- * idempotent. Any violation aborts, which libFuzzer reports with the
- * input.
+ * fast path agrees with its grammar, that dice_normalize() is
+ * idempotent and that the advantage shorthand's rewrite is never longer
+ * than its text and its errors are sentences. Any violation aborts, which libFuzzer reports with
+ * the input.
  *
  * clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Irules \
  *     rules/rng.c rules/dice*.c tests/fuzz/fuzz_dice.c -o fuzz_dice
@@ -147,6 +148,30 @@ walk(const struct dice_result *res)
 	CHECK(dice_result_rolled(res) <= DICE_ROLLED_MAX);
 }
 
+/* dice_advantage() on the text up to its first NUL. */
+static void
+advantage(const char *data, size_t size)
+{
+	static char text[DICE_TEXT_MAX + 1], buf[DICE_TEXT_MAX + 1], err[DICE_ERR_MAX];
+	const char *r;
+	size_t n = strnlen(data, size < DICE_TEXT_MAX ? size : DICE_TEXT_MAX);
+
+	memcpy(text, data, n);
+	text[n] = '\0';
+	err[0] = '\0';
+	r = dice_advantage(text, buf, sizeof(buf), err, sizeof(err));
+	if (r == NULL) {
+		check_message(err);
+		return;
+	}
+	CHECK(r == text || r == buf);
+	CHECK(strlen(r) <= n);
+	if (r == buf && dice_check(buf, strlen(buf), err, sizeof(err)) != 0) {
+		dice_advantage_error(text, err, sizeof(err));
+		check_message(err);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -182,5 +207,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		                     sizeof(cerr)) == 0);
 		CHECK(strcmp(canon, again) == 0);
 	}
+	advantage(text, size);
 	return 0;
 }

@@ -29,8 +29,8 @@ static size_t budget;
 static bool
 is_code(unsigned char c)
 {
-	return c == 0x02 || c == 0x03 || c == 0x0f || c == 0x11 || c == 0x16 || c == 0x1d ||
-	       c == 0x1e || c == 0x1f;
+	return c == 0x02 || c == 0x03 || c == 0x04 || c == 0x0f || c == 0x11 || c == 0x16 ||
+	       c == 0x1d || c == 0x1e || c == 0x1f;
 }
 
 /* Appends the visible characters of s with the formatting of each. */

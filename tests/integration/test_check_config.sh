@@ -83,7 +83,7 @@ export CREDENTIALS_DIRECTORY
 check credential 0 "t.conf is valid; it enables discord (as many shards as Discord recommends)"
 unset CREDENTIALS_DIRECTORY
 # By hand, as the hint says: the directory the unit loads credentials from.
-check credentials-dir 0 "t.conf is valid; it enables discord (shard 0 of 1)" \
+check credentials-dir 0 "t.conf is valid; it enables discord (as many shards as Discord recommends)" \
 	--check-config --credentials-dir "$tmp/creds" --config t.conf
 check credentials-dir-missing 3 "error: t.conf:2: [discord] token_source: cannot read credential delver.discord-token ($tmp/nowhere/delver.discord-token): No such file or directory" \
 	--check-config --credentials-dir "$tmp/nowhere" --config t.conf

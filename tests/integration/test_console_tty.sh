@@ -7,7 +7,9 @@
 # character shown as its picture, never raw; replies wrapped at the
 # terminal's width on word boundaries, a new width followed; quit; the
 # history kept across runs in $XDG_STATE_HOME/delver/history; Ctrl-D;
-# under make (as make run starts it), Ctrl-C does not end make.
+# under make (as make run starts it), Ctrl-C does not end make; letters
+# outside ASCII typed, edited and recalled whole, under a UTF-8 locale
+# and under the "C" locale alike.
 . tests/integration/lib.sh
 DELVER=$(cd "$(dirname "$DELVER")" && pwd)/$(basename "$DELVER")
 tmp=$(mktemp -d)
@@ -71,14 +73,16 @@ keys() {
 	tmux -S "$SOCK" send-keys -t delver "$@"
 }
 
-# start: delver in a fresh tmux server, $WIDTH columns wide. Each run has
-# its own socket: a server just told to exit may still hold the old one.
+# start: delver in a fresh tmux server, $WIDTH columns wide, its locale
+# set by $LOCALE (env's arguments). Each run has its own socket: a server
+# just told to exit may still hold the old one.
+LOCALE="-u LC_ALL -u LC_CTYPE LANG=C.UTF-8"
 start() {
 	runs=$((runs + 1))
 	SOCK=$tmp/tmux.$runs.sock
 	rm -f "$tmp/status"
 	tmux -S "$SOCK" -f /dev/null new-session -d -s delver -x "$WIDTH" -y 50 \
-		"env HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm sh $tmp/run.sh; \
+		"env $LOCALE HOME='$tmp' XDG_STATE_HOME='$tmp/xdg' TERM=xterm sh $tmp/run.sh; \
 		echo \$? > '$tmp/status'; sleep 600" ||
 		{ echo "FAIL tmux could not start a session"; exit 1; }
 }
@@ -144,6 +148,18 @@ if screen | grep -q "$(printf '\033')"; then
 	fail "an escape character reached the screen"
 fi
 
+# Letters outside ASCII reach delver whole (libedit decodes keys with the
+# locale's character type), a wide one edited as one character.
+keys "/roll 1d6 # café 火" Enter
+wait_line "gm rolls café 火"
+keys "/as zoë" Enter
+wait_line "You are now zoë."
+last_line "zoë@table>"
+keys "/as 火火" Left BSpace Enter
+wait_line "You are now 火."
+keys "/as gm" Enter
+last_line "gm@table>"
+
 # Replies wrap on word boundaries at the width: no line is longer, and the
 # help table's descriptions keep to their column.
 keys "/help" Enter
@@ -171,12 +187,19 @@ grep -qxF '/roll\0401d20' "$tmp/xdg/delver/history" ||
 	fail "the history file does not hold '/roll 1d20'"
 
 # The history survives the restart: quit, /help (typed twice in a row,
-# kept once), the line with the escape, /gm, ... back.
+# kept once), the /as lines, the roll with a label outside ASCII, the line
+# with the escape, /gm, ... back. This run's locale is "C": the console
+# takes C.UTF-8 itself.
+LOCALE="LC_ALL=C"
 start
 last_line "gm@table>"
 keys Up
 last_line "gm@table> quit"
-keys Up Up Up
+keys Up Up Up Up Up
+last_line "gm@table> /roll 1d6 # café 火"
+keys Enter
+wait_line "gm rolls café 火"
+keys Up Up Up Up Up Up Up Up Up
 last_line "gm@table> /gm"
 keys C-u
 last_line "gm@table>"

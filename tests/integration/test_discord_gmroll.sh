@@ -11,7 +11,8 @@
 # to the GM, no DM. /log secret shows the secret rolls to the GM alone. The
 # DM channel is opened once per GM and kept; when Discord no longer knows it
 # (404, code 10003) it is opened again. A burst of secret rolls to one GM
-# meets no 429.
+# meets no 429. A player's hazard roll whose encounter is behind the screen
+# (hidden Tension) takes the same road to the GM.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
@@ -115,6 +116,18 @@ one "$(roll 2 '1d6' ',"parts":["rolls in secret","refused delver'"'"'s message (
 wait_until "i['followups'] == $((before + 1))" 10
 grep -q "could not go to channel 1300000000000000005" "$BOT_LOG" || fail "no log line for the refused channel"
 
+# A player's hazard roll while Tension is hidden goes the same road: the
+# channel reads the roll, what the encounter table gave goes to the GM, and
+# here (DMs closed, the GM's channel refused) the roller is told it did not.
+sub() { # NAME OPTIONS: a subcommand's options
+	printf '[{"type":1,"name":"%s","options":%s}]' "$1" "$2"
+}
+one "$(tmpl tension "$(sub mode '[{"type":3,"name":"mode","value":"hidden"}]')" 'hidden behind the GM' false ',"user":1')"
+one "$(tmpl hazard "$(sub table '[{"type":3,"name":"table","value":"delving"}]')" 'delving' false ',"user":1')"
+one "$(tmpl hazard "$(sub custom '[{"type":3,"name":"die","value":"d2"},{"type":3,"name":"entries","value":"1-2 Encounter"}]')" 'custom' false ',"user":1')"
+before=$(stat interactions.followups)
+one "$(tmpl hazard "$(sub roll '[]')" 'The encounter is behind the GM' false ',"user":2,"parts":["so nobody saw what your hazard roll put behind the GM'"'"'s screen"],"forbid":["From the encounter table","Behind the screen"],"forbid_public":true')"
+wait_until "i['followups'] == $((before + 1))" 10
 # /log secret: the GM alone sees them, privately; a player is refused; the
 # public log has none of them.
 one "$(tmpl log '[{"type":3,"name":"kind","value":"secret"}]' 'secret rolls here, newest first (only you see this)' true ',"user":1,"parts":["1d20 + 3 # listen","1d20 + 5 # stealth"]')"
@@ -136,4 +149,18 @@ n=$((n + 30))
 wait_until "i['answered'] == $n and r['dms'] == $((dms + 30))" 30
 [ "$(stat rest.r429)" = "$r429" ] || fail "the burst of DMs met $(($(stat rest.r429) - r429)) 429s"
 [ "$(stat rest.early)" = 0 ] || fail "a DM came before its 429's retry_after"
+
+# There, a player's hazard roll behind the screen reaches the GM by DM.
+ctl ratelimit message_create limit=50 per=1000
+one "$(tmpl tension "$(sub mode '[{"type":3,"name":"mode","value":"hidden"}]')" 'hidden behind the GM' false ',"user":3,"channel":7')"
+one "$(tmpl hazard "$(sub table '[{"type":3,"name":"table","value":"delving"}]')" 'delving' false ',"user":3,"channel":7')"
+one "$(tmpl hazard "$(sub custom '[{"type":3,"name":"die","value":"d2"},{"type":3,"name":"entries","value":"1-2 Encounter"}]')" 'custom' false ',"user":3,"channel":7')"
+dms=$(stat rest.dms)
+one "$(tmpl hazard "$(sub roll '[]')" 'The encounter is behind the GM' false ',"user":4,"channel":7,"forbid":["From the encounter table","Behind the screen"],"forbid_public":true')"
+wait_until "r['dms'] == $((dms + 1))" 10
+last=$(stat rest.dm_last)
+case "$last" in
+"From <#1300000000000000007>:"*"Behind the screen:"*"From the encounter table"*) ;;
+*) fail "the GM's direct message is: $last" ;;
+esac
 finish

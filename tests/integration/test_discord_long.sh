@@ -27,7 +27,7 @@ button() { # USER LINE [PERMISSIONS]
 # step 2 has its Painful conflict.
 button 1 "fungeon join Alba wizard 60"
 button 1 "fungeon entrance"
-button 1 "fungeon floor 1"
+button 1 "fungeon floor 1" 8 # the GM's correction: the entrance opened on 60
 button 1 "fungeon hallway"
 button 2 "fungeon join Brom fighter 1"
 button 3 "fungeon join Cora rogue 1"

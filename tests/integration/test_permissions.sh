@@ -32,7 +32,7 @@ printf 'S3cret-token-for-permissions\n' > token
 chmod 600 token
 printf '[discord]\ntoken_source = file:%s/token\n' "$tmp" > t.conf
 chmod 644 t.conf
-check "0644 config" 0 "t.conf is valid; it enables discord (shard 0 of 1)"
+check "0644 config" 0 "t.conf is valid; it enables discord (as many shards as Discord recommends)"
 chmod 666 t.conf
 check "0666 config" 3 "error: t.conf is writable by any user (mode 0666), and it decides where secrets are sent; run chmod go-w t.conf"
 chmod 664 t.conf

@@ -20,18 +20,18 @@ modes() { # modes PATH...: "mode name" per path, names relative to $top
 }
 
 # --state-dir with missing parents, under umask 022: each made 0700; the
-# database, its lock and the snapshot files 0600.
+# database, its lock and the (compressed) snapshot files 0600.
 (umask 022 && printf '/gm claim\n' | console_on "$top/a/b/c" --snapshot-interval 1)
 step_check "missing parents: started" $? "delver failed"
 got=$(modes "$top/a" "$top/a/b" "$top/a/b/c" "$top/a/b/c/delver.db" "$top/a/b/c/lock" \
-	"$top/a/b/c/snapshots" "$top/a/b/c/snapshots"/delver-*.db)
+	"$top/a/b/c/snapshots" "$top/a/b/c/snapshots"/delver-*.db.gz)
 want="700 a
 700 a/b
 700 a/b/c
 600 a/b/c/delver.db
 600 a/b/c/lock
 700 a/b/c/snapshots
-600 $(cd "$top" && echo a/b/c/snapshots/delver-*.db)"
+600 $(cd "$top" && echo a/b/c/snapshots/delver-*.db.gz)"
 [ "$got" = "$want" ]
 step_check "umask 022: directories 0700, files 0600" $? "got:
 $got"
@@ -159,7 +159,7 @@ for i in 1 2 3; do
 	printf '/gm claim\n/tension set %s\n' "$((i + 1))" | console_on "$s" --config "$top/keep.conf"
 	sleep 1.1 # one snapshot file per second at most: each run writes its own
 done
-real=$(ls "$s/snapshots" | grep -c '^delver-20[0-9]*T[0-9]*Z\.db$')
+real=$(ls "$s/snapshots" | grep -c '^delver-20[0-9]*T[0-9]*Z\.db\.gz$')
 [ "$real" -eq 2 ] && [ -f "$s/snapshots/delver-29991231T235959Z.db" ] &&
 	[ -f "$s/snapshots/delver-garbage.db" ]
 step_check "look-alike files do not count toward snapshot_keep" $? \

@@ -112,7 +112,10 @@
  *                             whatever the stream's count; "forbid":
  *                             [strings] no message answering it may hold,
  *                             "forbid_public": true checking only those
- *                             everyone in the channel sees)
+ *                             everyone in the channel sees; "submit":
+ *                             {CUSTOM_ID: TEXT}, for type 5: the newest
+ *                             modal the bot opened for that user there is
+ *                             filled in and submitted, see gateway.c)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
  *                             "ended","interactions"}], oldest first
@@ -257,6 +260,9 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "updates", (double)F.st.updates);
 	cJSON_AddNumberToObject(i, "not_offered", (double)F.st.not_offered);
 	cJSON_AddNumberToObject(i, "press_missing", (double)F.st.press_missing);
+	cJSON_AddNumberToObject(i, "modals", (double)F.st.modals);
+	cJSON_AddNumberToObject(i, "submits", (double)F.st.submits);
+	cJSON_AddNumberToObject(i, "submit_missing", (double)F.st.submit_missing);
 	cJSON_AddNumberToObject(i, "followup_cap", (double)F.st.followup_cap);
 	cJSON_AddNumberToObject(i, "messages", (double)F.st.messages);
 	cJSON_AddNumberToObject(i, "deferred_open", rest_fake_deferred_open());

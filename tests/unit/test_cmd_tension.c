@@ -381,7 +381,7 @@ hidden_mode(void **state)
 	                    "Tension raised 6 → 8 (+2): normal combat.\n"
 	                    "Tension ████████░░ 8/10\n");
 	assert_string_equal(run(f, "gm", "/tension reset"),
-	                    "The GM reset the Tension behind the screen.\n"
+	                    "The GM changed the Tension behind the screen.\n"
 	                    "[private]\n"
 	                    "Tension reset 8 → 1: back to town.\n"
 	                    "Tension █░░░░░░░░░ 1/10\n");

@@ -335,7 +335,7 @@ procedure_card_refs(void **unused)
 			assert_non_null(strstr(con, "/wander check rest"));
 		}
 		if (i == 1) {
-			assert_non_null(strstr(d, "/turn move how:running"));
+			assert_non_null(strstr(d, "/turn move pace:running"));
 			assert_non_null(strstr(irc, "!turn move running"));
 		}
 		free(d);
@@ -534,6 +534,13 @@ converted_play_refs(void **unused)
 	        "Treasure is traded in town, and the party is in room 1 on floor 1; head back "
 	        "first with /fungeon retreat.");
 	expect3(t, "alice", "/fungeon retreat",
+	        "Heading back from here leaves the dungeon at once, for town. Go with `/fungeon "
+	        "retreat confirm:true`.",
+	        "Heading back from here leaves the dungeon at once, for town. Go with !fungeon "
+	        "retreat confirm:true.",
+	        "Heading back from here leaves the dungeon at once, for town. Go with /fungeon "
+	        "retreat confirm:true.");
+	expect3(t, "alice", "/fungeon retreat confirm:true",
 	        "), and the healer sells healing magic (`/fungeon town healer`).",
 	        "), and the healer sells healing magic (!fungeon town healer).",
 	        "), and the healer sells healing magic (/fungeon town healer).");
@@ -553,9 +560,9 @@ converted_play_refs(void **unused)
 				met = true;
 				expect_reply(
 				    t, r, want,
-				    "\033[0;36m/surprise\033[0m checks who is caught off guard.",
-				    "!surprise checks who is caught off guard.",
-				    "/surprise checks who is caught off guard.");
+				    "\033[0;36m/surprise\033[0m checks who is caught off guard",
+				    "!surprise checks who is caught off guard",
+				    "/surprise checks who is caught off guard");
 			}
 			free(p);
 		}

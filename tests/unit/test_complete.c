@@ -58,7 +58,7 @@ setup(void **state)
 	run(f, "1", "fungeon join Alba fighter");
 	run(f, "1", "fungeon hallway"); /* alone: Alba's player makes the room */
 	run(f, "2", "fungeon join Brom thief");
-	run(f, "1", "fungeon trap add Spikes annoy 1 type darts");
+	run(f, "1", "fungeon trap add Spikes annoy 1 pain 1 type darts");
 	run(f, "1", "fungeon monster add Ogre level 1 ability club annoy 1 type blunt");
 	run(f, "1", "gm claim");
 	*state = f;

@@ -1593,58 +1593,87 @@ test_fast_path_agrees(void **state)
 				}
 }
 
-/* The advantage shorthand rewrites the first plain d20 and nothing else;
- * the rest of the text is kept byte for byte. */
+/* The advantage shorthand rewrites the first plain d20 of each roll that
+ * ends in adv or dis and nothing else; the rest of the text is kept byte
+ * for byte, but the blank and the word. */
 static void
 test_advantage(void **state)
 {
-	char buf[DICE_TEXT_MAX + 8], small[12], longer[DICE_TEXT_MAX + 1];
-	const char *err = NULL, *r;
+	char buf[DICE_TEXT_MAX + 1], small[11], longer[DICE_TEXT_MAX + 1], err[DICE_ERR_MAX];
+	const char *r;
 	static const char plain[] = "1d20+5", inlabel[] = "d20 # adv", glued[] = "d20adv",
-	                  word[] = "1d20 advantage", toolong[] = "d20+100 adv";
+	                  word[] = "1d20 advantage", toolong[] = "d20+100 adv",
+	                  inbracket[] = "1d20[adv] + 2";
 	static const struct {
 		const char *in, *out;
 	} rewrites[] = {
-	    {"1d20+5 adv", "2d20kh1+5 "},        {"d20 dis # save", "2d20kl1 # save"},
-	    {"D20+1d20 ADV", "2d20kh1+1d20 "},   {"4d6 + d20 adv", "4d6 + 2d20kh1 "},
-	    {"(d20+2)*2 dis", "(2d20kl1+2)*2 "}, {"1d20[hit] adv\t", "2d20kh1[hit] "},
-	    {"d20 adv #   ", "2d20kh1 #   "},    {"11d20+d20 adv", "11d20+2d20kh1 "},
+	    {"1d20+5 adv", "2d20kh1+5"},
+	    {"d20 dis # save", "2d20kl1 # save"},
+	    {"D20+1d20 ADV", "2d20kh1+1d20"},
+	    {"4d6 + d20 adv", "4d6 + 2d20kh1"},
+	    {"(d20+2)*2 dis", "(2d20kl1+2)*2"},
+	    {"1d20[hit] adv\t", "2d20kh1[hit]\t"},
+	    {"d20 adv #   ", "2d20kh1 #   "},
+	    {"11d20+d20 adv", "11d20+2d20kh1"},
+	    /* each roll of a ';' list has its own */
+	    {"1d20+5 adv; 2d6+3 # attack", "2d20kh1+5; 2d6+3 # attack"},
+	    {"1d20 adv; 1d20 dis", "2d20kh1; 2d20kl1"},
+	    {"2d6+3; 1d20+5 adv", "2d6+3; 2d20kh1+5"},
+	    {"d20[a;b] adv ;d20 dis", "2d20kh1[a;b] ;2d20kl1"},
+	    {"3x 1d20+2 adv; 1d20", "3x 2d20kh1+2; 1d20"},
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rewrites) / sizeof(rewrites[0]); i++) {
-		r = dice_advantage(rewrites[i].in, buf, sizeof(buf), &err);
+		r = dice_advantage(rewrites[i].in, buf, sizeof(buf), err, sizeof(err));
 		assert_ptr_equal(r, buf);
 		assert_string_equal(r, rewrites[i].out);
 	}
 	/* Neither word last (a label does not count): the text itself. */
-	assert_ptr_equal(dice_advantage(plain, buf, sizeof(buf), &err), plain);
-	assert_ptr_equal(dice_advantage(inlabel, buf, sizeof(buf), &err), inlabel);
-	assert_ptr_equal(dice_advantage(glued, buf, sizeof(buf), &err), glued);
-	assert_ptr_equal(dice_advantage(word, buf, sizeof(buf), &err), word);
+	assert_ptr_equal(dice_advantage(plain, buf, sizeof(buf), err, sizeof(err)), plain);
+	assert_ptr_equal(dice_advantage(inlabel, buf, sizeof(buf), err, sizeof(err)), inlabel);
+	assert_ptr_equal(dice_advantage(glued, buf, sizeof(buf), err, sizeof(err)), glued);
+	assert_ptr_equal(dice_advantage(word, buf, sizeof(buf), err, sizeof(err)), word);
+	assert_ptr_equal(dice_advantage(inbracket, buf, sizeof(buf), err, sizeof(err)), inbracket);
 	/* No plain d20 to double: refused with a sentence. */
-	assert_null(dice_advantage("2d6 adv", buf, sizeof(buf), &err));
+	assert_null(dice_advantage("2d6 adv", buf, sizeof(buf), err, sizeof(err)));
 	assert_string_equal(err, "Adv rolls a plain d20 twice and this roll has none; write it as "
 	                         "in 1d20+5 adv.");
-	err = NULL;
-	assert_null(dice_advantage("11d20 dis", buf, sizeof(buf), &err));
+	assert_null(dice_advantage("11d20 dis", buf, sizeof(buf), err, sizeof(err)));
 	assert_string_equal(err, "Dis rolls a plain d20 twice and this roll has none; write it as "
 	                         "in 1d20+5 dis.");
-	assert_null(dice_advantage("d200 adv", buf, sizeof(buf), &err));
-	assert_null(dice_advantage("2d20 adv", buf, sizeof(buf), &err));
-	/* A rewrite that does not fit gives the text back for the engine to
-	 * refuse; one that just fits (11 bytes and the NUL) is written whole. */
-	assert_ptr_equal(dice_advantage(toolong, small, sizeof(small), &err), toolong);
-	assert_string_equal(dice_advantage("d20+10 adv", small, sizeof(small), &err),
-	                    "2d20kh1+10 ");
+	assert_null(dice_advantage("d200 adv", buf, sizeof(buf), err, sizeof(err)));
+	assert_null(dice_advantage("2d20 adv", buf, sizeof(buf), err, sizeof(err)));
+	assert_null(dice_advantage("1d20 adv; 2d6 dis; 3d6", buf, sizeof(buf), err, sizeof(err)));
+	assert_string_equal(err, "Dis rolls a plain d20 twice and roll 2 of this list has none; "
+	                         "write it as in 1d20+5 dis; 2d6.");
+	/* The word anywhere but last in its roll. */
+	assert_null(dice_advantage("1d20 adv + 2", buf, sizeof(buf), err, sizeof(err)));
+	assert_string_equal(err, "The word 'adv' at column 6 must come last in its roll (before "
+	                         "any ';' or '# label'), as in 1d20+5 adv; 2d6.");
+	assert_null(dice_advantage("1d20 + 2 ; é DIS 1d20", buf, sizeof(buf), err, sizeof(err)));
+	assert_string_equal(err, "The word 'DIS' at column 14 must come last in its roll (before "
+	                         "any ';' or '# label'), as in 1d20+5 adv; 2d6.");
+	assert_null(dice_advantage("1d20 adv adv", buf, sizeof(buf), err, sizeof(err)));
+	/* A buffer shorter than the text gives the text back; the rewrite is
+	 * never longer than the text. */
+	assert_ptr_equal(dice_advantage(toolong, small, sizeof(small), err, sizeof(err)), toolong);
+	assert_string_equal(dice_advantage("d20+10 adv", small, sizeof(small), err, sizeof(err)),
+	                    "2d20kh1+10");
 	memset(longer, '1', sizeof(longer) - 1);
 	longer[sizeof(longer) - 1] = '\0';
 	memcpy(longer, "d20+", 4);
 	memcpy(longer + sizeof(longer) - 5, " adv", 4);
-	assert_ptr_equal(dice_advantage(longer, buf, sizeof(buf), &err), buf);
-	assert_int_equal(strlen(buf), DICE_TEXT_MAX + 1);
+	assert_ptr_equal(dice_advantage(longer, buf, sizeof(buf), err, sizeof(err)), buf);
+	assert_int_equal(strlen(buf), DICE_TEXT_MAX);
 	assert_memory_equal(buf, "2d20kh1+111", 11);
-	assert_memory_equal(buf + DICE_TEXT_MAX - 1, "1 ", 2);
+	/* Errors of a rewritten roll name the columns typed. */
+	snprintf(err, sizeof(err), "untouched");
+	dice_advantage_error("d20 + x adv", err, sizeof(err));
+	assert_string_equal(err, "expected a number or dice after '+' at column 7, not 'x'");
+	snprintf(err, sizeof(err), "untouched");
+	dice_advantage_error("1d20 adv; 1d6+1", err, sizeof(err));
+	assert_string_equal(err, "untouched");
 }
 
 int

@@ -28,12 +28,12 @@ test_short_line_in_id(void **state)
 	struct discord_buttons *bs = discord_buttons_new(4);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[DISCORD_CUSTOM_ID_MAX];
 
-	assert_int_equal(discord_buttons_id(bs, "roll 1d6", false, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(bs, "roll 1d6", DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
 	assert_string_equal(id, "a:roll 1d6");
 	assert_string_equal(discord_buttons_action(bs, id, NULL), "roll 1d6");
 	assert_string_equal(discord_buttons_action(NULL, id, NULL), "roll 1d6");
 	long_line(line, 98, 'x'); /* "a:" + 98 = 100: still fits */
-	assert_int_equal(discord_buttons_id(NULL, line, false, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(NULL, line, DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
 	assert_int_equal(strlen(id), 100);
 	assert_string_equal(discord_buttons_action(NULL, id, NULL), line);
 	discord_buttons_free(bs);
@@ -48,13 +48,14 @@ test_long_line_stored(void **state)
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[200];
 
 	long_line(line, 99, 'y'); /* "a:" + 99 = 101: too long */
-	assert_int_equal(discord_buttons_id(NULL, line, false, id, sizeof(id)), -1);
-	assert_int_equal(discord_buttons_id(bs, line, false, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(NULL, line, DISCORD_BUTTON_NEW, id, sizeof(id)), -1);
+	assert_int_equal(discord_buttons_id(bs, line, DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
 	assert_string_equal(id, "b:1");
 	assert_string_equal(discord_buttons_action(bs, "b:1", NULL), line);
 	assert_null(discord_buttons_action(NULL, "b:1", NULL));
 	for (int i = 2; i <= 26; i++)
-		assert_int_equal(discord_buttons_id(bs, line, false, id, sizeof(id)), 0);
+		assert_int_equal(discord_buttons_id(bs, line, DISCORD_BUTTON_NEW, id, sizeof(id)),
+		                 0);
 	assert_string_equal(id, "b:1a");
 	assert_string_equal(discord_buttons_action(bs, "b:1a", NULL), line);
 	assert_null(discord_buttons_action(bs, "b:1b", NULL)); /* not made yet */
@@ -70,7 +71,8 @@ test_eviction(void **state)
 
 	for (int i = 0; i < 6; i++) {
 		long_line(line[i], 120 + i, (char)('a' + i));
-		assert_int_equal(discord_buttons_id(bs, line[i], false, id, sizeof(id)), 0);
+		assert_int_equal(
+		    discord_buttons_id(bs, line[i], DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
 	}
 	assert_null(discord_buttons_action(bs, "b:1", NULL));
 	assert_null(discord_buttons_action(bs, "b:2", NULL));
@@ -79,8 +81,8 @@ test_eviction(void **state)
 	discord_buttons_free(bs);
 	/* A store of capacity 0 keeps one line. */
 	bs = discord_buttons_new(0);
-	assert_int_equal(discord_buttons_id(bs, line[0], false, id, sizeof(id)), 0);
-	assert_int_equal(discord_buttons_id(bs, line[1], false, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(bs, line[0], DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(bs, line[1], DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
 	assert_null(discord_buttons_action(bs, "b:1", NULL));
 	assert_string_equal(discord_buttons_action(bs, "b:2", NULL), line[1]);
 	discord_buttons_free(bs);
@@ -93,26 +95,53 @@ test_update_buttons(void **state)
 {
 	struct discord_buttons *bs = discord_buttons_new(4);
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[150];
-	bool update = false;
+	enum discord_button_kind kind = DISCORD_BUTTON_PANEL;
 
-	assert_int_equal(discord_buttons_id(bs, "safe on", true, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(bs, "safe on", DISCORD_BUTTON_UPDATE, id, sizeof(id)),
+	                 0);
 	assert_string_equal(id, "u:safe on");
-	assert_string_equal(discord_buttons_action(NULL, id, &update), "safe on");
-	assert_true(update);
-	assert_string_equal(discord_buttons_action(bs, "a:safe on", &update), "safe on");
-	assert_false(update);
+	assert_string_equal(discord_buttons_action(NULL, id, &kind), "safe on");
+	assert_int_equal(kind, DISCORD_BUTTON_UPDATE);
+	assert_string_equal(discord_buttons_action(bs, "a:safe on", &kind), "safe on");
+	assert_int_equal(kind, DISCORD_BUTTON_NEW);
 	long_line(line, 130, 'q');
-	assert_int_equal(discord_buttons_id(bs, line, true, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(bs, line, DISCORD_BUTTON_UPDATE, id, sizeof(id)), 0);
 	assert_string_equal(id, "v:1");
-	assert_string_equal(discord_buttons_action(bs, "v:1", &update), line);
-	assert_true(update);
+	assert_string_equal(discord_buttons_action(bs, "v:1", &kind), line);
+	assert_int_equal(kind, DISCORD_BUTTON_UPDATE);
 	/* The number is the line's, whichever letter asks for it. */
-	assert_string_equal(discord_buttons_action(bs, "b:1", &update), line);
-	assert_false(update);
-	assert_null(discord_buttons_action(bs, "u:", &update));
-	assert_null(discord_buttons_action(bs, "v:", &update));
-	assert_null(discord_buttons_action(bs, "v:2", &update));
-	assert_null(discord_buttons_action(bs, "ua:x", &update));
+	assert_string_equal(discord_buttons_action(bs, "b:1", &kind), line);
+	assert_int_equal(kind, DISCORD_BUTTON_NEW);
+	assert_null(discord_buttons_action(bs, "u:", &kind));
+	assert_null(discord_buttons_action(bs, "v:", &kind));
+	assert_null(discord_buttons_action(bs, "v:2", &kind));
+	assert_null(discord_buttons_action(bs, "ua:x", &kind));
+	discord_buttons_free(bs);
+}
+
+/* A panel's buttons say so ("p:", or "q:" for a stored line). */
+static void
+test_panel_buttons(void **state)
+{
+	struct discord_buttons *bs = discord_buttons_new(4);
+	char id[DISCORD_CUSTOM_ID_MAX + 1], line[150];
+	enum discord_button_kind kind = DISCORD_BUTTON_NEW;
+
+	assert_int_equal(discord_buttons_id(bs, "hazard", DISCORD_BUTTON_PANEL, id, sizeof(id)), 0);
+	assert_string_equal(id, "p:hazard");
+	/* Carried in the id: no store needed (a restart keeps it). */
+	assert_string_equal(discord_buttons_action(NULL, id, &kind), "hazard");
+	assert_int_equal(kind, DISCORD_BUTTON_PANEL);
+	long_line(line, 130, 'r');
+	assert_int_equal(discord_buttons_id(bs, line, DISCORD_BUTTON_PANEL, id, sizeof(id)), 0);
+	assert_string_equal(id, "q:1");
+	kind = DISCORD_BUTTON_NEW;
+	assert_string_equal(discord_buttons_action(bs, "q:1", &kind), line);
+	assert_int_equal(kind, DISCORD_BUTTON_PANEL);
+	assert_null(discord_buttons_action(bs, "p:", &kind));
+	assert_null(discord_buttons_action(bs, "q:2", &kind));
+	assert_int_equal(discord_buttons_id(bs, "x", (enum discord_button_kind)7, id, sizeof(id)),
+	                 -1);
 	discord_buttons_free(bs);
 }
 
@@ -124,7 +153,7 @@ test_foreign_ids(void **state)
 	char id[DISCORD_CUSTOM_ID_MAX + 1], line[150];
 
 	long_line(line, 140, 'z');
-	assert_int_equal(discord_buttons_id(bs, line, false, id, sizeof(id)), 0);
+	assert_int_equal(discord_buttons_id(bs, line, DISCORD_BUTTON_NEW, id, sizeof(id)), 0);
 	assert_null(discord_buttons_action(bs, "a:", NULL));
 	assert_null(discord_buttons_action(bs, "b:", NULL));
 	assert_null(discord_buttons_action(bs, "b:0", NULL));
@@ -141,7 +170,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_short_line_in_id), cmocka_unit_test(test_long_line_stored),
 	    cmocka_unit_test(test_eviction),         cmocka_unit_test(test_update_buttons),
-	    cmocka_unit_test(test_foreign_ids),
+	    cmocka_unit_test(test_panel_buttons),    cmocka_unit_test(test_foreign_ids),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,6 +179,31 @@ edit_public(void **unused)
 	discord_defer_free(df);
 }
 
+/* A form (MODAL) cannot open once the interaction was deferred: its
+ * message for that case edits the deferral instead. */
+static void
+edit_of_a_form(void **unused)
+{
+	struct defer *df = discord_defer_new();
+	struct defer_item *it = add(df, 1, DISCORD_INTERACTION_COMMAND, true, RX0, 0);
+	struct interact_out o;
+	char *patch;
+
+	(void)unused;
+	memset(&o, 0, sizeof(o));
+	o.callback_body = xstrdup("{\"type\":9,\"data\":{\"custom_id\":\"m:x|y\",\"title\":\"t\","
+	                          "\"components\":[]}}");
+	o.modal_late = xstrdup("{\"type\":4,\"data\":{\"content\":\"The form could not open "
+	                       "in time.\",\"flags\":64,\"allowed_mentions\":{\"parse\":[]}}}");
+	o.callback_path = xstrdup(CB);
+	assert_int_equal(discord_defer_edit(it, &o, &patch), 0);
+	assert_string_equal(patch, "{\"content\":\"The form could not open in time.\","
+	                           "\"allowed_mentions\":{\"parse\":[]}}");
+	free(patch);
+	discord_interact_out_clear(&o);
+	discord_defer_free(df);
+}
+
 /* The edit carries no ephemeral flag (the deferral decided); an error
  * edits even a public deferral (errors hide nothing); embeds stay
  * suppressed. */
@@ -313,6 +338,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(edit_of_a_form),
 	    cmocka_unit_test(due_from_creation),
 	    cmocka_unit_test(due_once_in_order),
 	    cmocka_unit_test(answered_in_time_never_deferred),

@@ -16,6 +16,7 @@
 #include "commands/help/cmd_help.h"
 #include "commands/dice/cmd_log.h"
 #include "commands/dice/cmd_roll.h"
+#include "commands/tables/cmd_table.h"
 #include "commands/procedure/cmd_wander.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/holdstore.h"
@@ -111,8 +112,9 @@ static const struct command gmcmd_cmd = {
     .name = "gmcmd", .desc = "g", .role = ROLE_GM, .fn = gmcmd_fn};
 
 static const struct command *const test_table[] = {
-    &cmd_gm,     &cmd_help,     &secret_cmd, &whisper_cmd, &pick_cmd, &gmcmd_cmd, &long_cmd,
-    &cmd_gmroll, &cmd_settings, &cmd_wander, &cmd_roll,    &cmd_log,  &huge_cmd,  NULL};
+    &cmd_gm,    &cmd_help, &secret_cmd, &whisper_cmd,  &pick_cmd,
+    &gmcmd_cmd, &long_cmd, &cmd_gmroll, &cmd_settings, &cmd_wander,
+    &cmd_roll,  &cmd_log,  &huge_cmd,   &cmd_table,    NULL};
 
 struct fixture {
 	struct state *st;
@@ -250,6 +252,58 @@ assert_message(const char *s, const char *content, bool ephemeral)
 	else
 		assert_null(flags);
 	cJSON_Delete(j);
+}
+
+/* /table set NAME alone opens a form (MODAL, type 9) with one paragraph
+ * field; its submit (MODAL_SUBMIT, type 5) saves the table from the text,
+ * line breaks and all; a submit of a form not ours is refused; a form the
+ * interaction can no longer open (it was deferred) has a message instead. */
+static void
+table_form_and_submit(void **state)
+{
+	struct fixture *f = *state;
+	cJSON *j;
+	const cJSON *d, *c;
+
+	assert_int_equal(interaction(f, "800", 2, ALICE,
+	                             "{\"name\":\"table\",\"options\":[{\"type\":1,\"name\":"
+	                             "\"set\",\"options\":[{\"type\":3,\"name\":\"name\","
+	                             "\"value\":\"loot\"}]}]}"),
+	                 INTERACT_ANSWER);
+	j = body(f->out.callback_body);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(j, "type")->valueint, 9);
+	d = cJSON_GetObjectItemCaseSensitive(j, "data");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "custom_id")),
+	                    "m:table set loot|entries");
+	assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "title")),
+	                    "/table set loot");
+	c = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(d, "components"), 0);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(c, "type")->valueint, 18);
+	c = cJSON_GetObjectItemCaseSensitive(c, "component");
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(c, "style")->valueint, 2);
+	cJSON_Delete(j);
+	/* should it have been deferred: a message saying the form could not open */
+	j = body(f->out.modal_late);
+	assert_int_equal(cJSON_GetObjectItemCaseSensitive(j, "type")->valueint, 4);
+	assert_non_null(strstr(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+	                           cJSON_GetObjectItemCaseSensitive(j, "data"), "content")),
+	                       "could not open in time"));
+	cJSON_Delete(j);
+	/* the submit */
+	assert_int_equal(interaction(f, "801", 5, ALICE,
+	                             "{\"custom_id\":\"m:table set loot|entries\",\"components\":"
+	                             "[{\"type\":18,\"component\":{\"type\":4,\"custom_id\":"
+	                             "\"entries\",\"value\":\"1-3: a rat\\n4-6: 1d4 "
+	                             "goblins\"}}]}"),
+	                 INTERACT_ANSWER);
+	assert_message(f->out.callback_body, "Saved the table **loot**: d6, 2 entries.", false);
+	assert_null(f->out.modal_late);
+	/* a form not ours */
+	assert_int_equal(
+	    interaction(f, "802", 5, ALICE, "{\"custom_id\":\"other\",\"components\":[]}"),
+	    INTERACT_ANSWER);
+	assert_message(f->out.callback_body,
+	               "That form is not one this bot opened; run the command again.", true);
 }
 
 /* A request is held by the store until its commit is over: meanwhile the
@@ -1141,6 +1195,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(table_form_and_submit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_command_reply, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_update_button, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_user_install_followups, setup, teardown),

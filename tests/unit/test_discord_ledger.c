@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bot/discord/discord_ledger.h"
 #include "rules/base/buf.h"
@@ -243,6 +246,23 @@ file_shared(void **unused)
 	assert_non_null(strstr(r.err, "was not a valid record"));
 	assert_int_equal(b->exec(b, &op, &r), 0);
 	assert_string_equal(r.err, "");
+	/* a lock held elsewhere (a process stopped while holding it) keeps
+	 * this thread 2 s at most, then fails, said */
+	{
+		struct buf lk;
+		int fd;
+
+		buf_init(&lk, 4096);
+		buf_addf(&lk, "%s/" LEDGER_LOCK_FILE, dir);
+		fd = open(buf_str(&lk), O_RDWR);
+		assert_true(fd >= 0);
+		assert_int_equal(flock(fd, LOCK_EX), 0);
+		assert_int_equal(b->exec(b, &op, &r), -1);
+		assert_non_null(strstr(r.err, "another process has held it for 2 s"));
+		close(fd);
+		assert_int_equal(b->exec(b, &op, &r), 0);
+		buf_free(&lk);
+	}
 	/* a directory that does not exist: a failure, said */
 	buf_reset(&path);
 	buf_addf(&path, "%s/nope", dir);

@@ -39,6 +39,25 @@ test_round_trip(void **state)
 	free(text);
 }
 
+/* fuzz_session: cJSON's printer wrote 7777777770499381 as 7.77777777049938e+15,
+ * which read back one less; every whole number up to 2^53 keeps its digits */
+static void
+test_large_numbers_round_trip(void **state)
+{
+	struct discord_session s = S1, got;
+	char err[256];
+	char *text;
+
+	(void)state;
+	s.seq = 9007199254740991;
+	s.intents = 7777777770499381;
+	text = discord_session_format(&s);
+	assert_non_null(strstr(text, "\"seq\":9007199254740991,\"intents\":7777777770499381,"));
+	assert_int_equal(discord_session_parse(text, strlen(text), &got, err, sizeof(err)), 0);
+	assert_true(discord_session_equal(&got, &s));
+	free(text);
+}
+
 static void
 test_rejects_bad_files(void **state)
 {
@@ -169,6 +188,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_round_trip),
+	    cmocka_unit_test(test_large_numbers_round_trip),
 	    cmocka_unit_test(test_rejects_bad_files),
 	    cmocka_unit_test(test_last_identify_ignored),
 	    cmocka_unit_test(test_save_and_load),

@@ -12,8 +12,11 @@
 
 #include <cmocka.h>
 
+#include <ctype.h>
+
 #include "bot/config/config.h"
 #include "bot/config/config_keys.h"
+#include "commands/core/invocation.h"
 #include "commands/core/registry.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -145,12 +148,273 @@ every_config_key_is_documented(void **state)
 	free((char *)k.page);
 }
 
+/* The command families whose every line the manual shows is checked
+ * against the command table (every_shown_command_exists). */
+static const char *const shown_families[] = {"fungeon", "thwacko", "xp", NULL};
+
+/* Whether word (n bytes) stands for a value in a usage line rather than
+ * being typed as it is: <name>, [level], CATEGORY, N, ±N, an ellipsis. */
+static bool
+placeholder(const char *w, size_t n)
+{
+	size_t upper = 0;
+
+	if (n == 0 || strchr("<[", w[0]) != NULL || memchr(w, '|', n) != NULL ||
+	    (n >= 3 && memcmp(w, "...", 3) == 0) || strncmp(w, "…", 3) == 0)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		upper += isupper((unsigned char)w[i]) || w[i] == '_';
+	return upper == n;
+}
+
+/* Checks one usage line ("fungeon trap add <name> <design>", alternatives
+ * as a|b, or a family alone: "fungeon monster"): its subcommand path names
+ * subcommands, in order, and each name: it gives is an option of the
+ * command it reaches. Appends what is wrong to bad. */
+static void
+check_usage(const char *line, struct buf *bad)
+{
+	const struct command *c = NULL;
+	const char *p = line;
+	int depth = 0;
+
+	while (*p != '\0') {
+		size_t n = strcspn(p, " ");
+		const char *colon = memchr(p, ':', n);
+
+		if (depth == 0) {
+			c = registry_find(p, n);
+			if (c == NULL) {
+				buf_addf(bad, "\n  %s: no command %.*s", line, (int)n, p);
+				return;
+			}
+		} else if (c->subs != NULL && depth < 3) {
+			const struct command *s = NULL;
+			size_t alt = strcspn(p, "| ");
+
+			/* each of a|b|c names a subcommand; the first is followed */
+			for (const char *a = p; a < p + n; a += alt + (a[alt] == '|')) {
+				const struct command *one;
+
+				alt = strcspn(a, "| ");
+				one = registry_find_sub(c, a, alt);
+				if (one == NULL && !placeholder(a, alt)) {
+					buf_addf(bad, "\n  %s: /%s has no subcommand %.*s", line,
+					         c->name, (int)alt, a);
+					return;
+				}
+				if (s == NULL)
+					s = one;
+			}
+			if (s == NULL)
+				return; /* a placeholder for the subcommand */
+			c = s;
+		} else if (colon != NULL && !placeholder(p + (*p == '['), (size_t)(colon - p)) &&
+		           registry_opt_index(c, p + (*p == '['),
+		                              (size_t)(colon - p) - (*p == '[')) < 0) {
+			buf_addf(bad, "\n  %s: /%s has no option %.*s", line, c->name,
+			         (int)(colon - p), p);
+			return;
+		}
+		depth++;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* Whether line only names a command or subcommand ("fungeon join",
+ * "fungeon monster add", "fungeon monster"): a name in prose, not a line
+ * as typed. */
+static bool
+names_only(const char *line)
+{
+	const struct command *c = NULL;
+
+	for (const char *p = line; *p != '\0';) {
+		size_t n = strcspn(p, " ");
+
+		c = c == NULL         ? registry_find(p, n)
+		    : c->subs != NULL ? registry_find_sub(c, p, n)
+		                      : NULL;
+		if (c == NULL)
+			return false;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return c != NULL;
+}
+
+/* Checks one command line shown in the manual (without its prefix): a
+ * usage line is read for its names (check_usage); a line as typed must
+ * parse as it stands. */
+static void
+check_shown(const char *line, struct buf *bad)
+{
+	struct invocation inv;
+	struct reply *out;
+	bool usage = false;
+
+	for (const char *p = line; *p != '\0';) {
+		size_t n = strcspn(p, " ");
+		const char *colon = memchr(p, ':', n);
+
+		if (colon != NULL)
+			usage |= *p == '[' || placeholder(colon + 1, n - (size_t)(colon + 1 - p));
+		else
+			usage |= placeholder(p, n);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	usage |= names_only(line);
+	if (usage) {
+		check_usage(line, bad);
+		return;
+	}
+	memset(&inv, 0, sizeof(inv));
+	out = reply_new();
+	if (registry_parse_in(command_table, line, strlen(line), &inv, out) < 0)
+		buf_addf(bad, "\n  %s: %s", line, reply_error_text(out));
+	invocation_clear(&inv);
+	reply_free(out);
+}
+
+/*
+ * Every line of a shown family (shown_families) the manual gives, in a
+ * code span (`...`, roff's bold), a transcript ("alice> /fungeon ...") or
+ * an IRC log ("<alice> !fungeon ..."), names commands, subcommands and
+ * options the bot has, and when it is a line as typed, the bot parses it.
+ * Play-test 2 found /fungeon annoy and /fungeon damage in the manual, which
+ * the bot never had.
+ */
+static void
+every_shown_command_exists(void **state)
+{
+	struct buf bad;
+	int seen = 0;
+
+	(void)state;
+	buf_init(&bad, 1u << 16);
+	for (size_t f = 0; f < sizeof(doc_files) / sizeof(doc_files[0]); f++) {
+		char *text = read_file(doc_files[f]);
+
+		for (const char *p = text; *p != '\0'; p++) {
+			const char *end, *start = p + 1, *nl;
+			bool span = false, roff = false;
+			char line[512];
+			size_t k = 0, n;
+			int fam = -1;
+
+			if ((*p != '/' && *p != '!') ||
+			    (p > text && !strchr(" `>(\"", p[-1]) &&
+			     !(p - text >= 3 && !strncmp(p - 3, "\\fB", 3))))
+				continue;
+			for (int i = 0; shown_families[i] != NULL && fam < 0; i++) {
+				n = strlen(shown_families[i]);
+				if (!strncmp(start, shown_families[i], n) &&
+				    (start[n] == ' ' || start[n] == '`' || start[n] == '\\' ||
+				     start[n] == '\n'))
+					fam = i;
+			}
+			if (fam < 0)
+				continue;
+			/* where the line ends: its code span, or the line */
+			nl = strchr(p, '\n');
+			{
+				const char *bop = p; /* the paragraph's start: spans may wrap */
+				int ticks = 0;
+
+				while (bop > text + 1 && !(bop[-1] == '\n' && bop[-2] == '\n'))
+					bop--;
+				for (const char *q = bop; q < p; q++) {
+					if (!strncmp(q, "```", 3)) /* a fence, not a span */
+						q += 2;
+					else
+						ticks += *q == '`';
+				}
+				span = ticks % 2 == 1;
+				roff = p - text >= 3 && !strncmp(p - 3, "\\fB", 3);
+			}
+			if (span)
+				end = strchr(start, '`');
+			else if (roff)
+				end = strstr(start, "\\fR");
+			else
+				end = nl;
+			if (end == NULL)
+				end = start + strlen(start);
+			/* a command quoted in a reply's text ends at the reply's
+			 * next clause ("Undid alice's /fungeon adjust Alba
+			 * hits:-12: Fungeon state is ...") */
+			if (span && p[-1] != '`') {
+				const char *cut = strstr(start, ": ");
+
+				if (cut != NULL && cut < end)
+					end = cut;
+			}
+			for (const char *q = start; q < end && k + 1 < sizeof(line); q++) {
+				if (*q == '\\' && q + 1 < end && q[1] == '-') /* roff's \- */
+					continue;
+				line[k++] = *q == '\n' ? ' ' : *q;
+			}
+			while (k > 0 && strchr(" .,;:)\"", line[k - 1]) != NULL)
+				k--;
+			line[k] = '\0';
+			/* a table cell's \| is a | */
+			for (char *q = line; (q = strstr(q, "\\|")) != NULL;)
+				memmove(q, q + 1, strlen(q));
+			check_shown(line, &bad);
+			seen++;
+		}
+		free(text);
+	}
+	assert_true(seen > 50);
+	if (bad.len > 0) {
+		fprintf(stderr,
+		        "command lines in README.md or the manual pages the bot does not "
+		        "have:%s\n",
+		        buf_str(&bad));
+		fail_msg("%d shown command lines checked; the bot lacks those above", seen);
+	}
+	buf_free(&bad);
+}
+
+/* delver(7)'s "A room, played" is the start of the transcript it names,
+ * line for line, so what it shows is what the bot says. */
+static void
+the_room_played_is_the_transcript(void **state)
+{
+	char *page = read_file("bot/man/delver.7.md");
+	char *want = read_file("tests/integration/transcripts/room.expected");
+	const char *block = strstr(page, "## A room, played"), *end;
+	size_t n;
+
+	(void)state;
+	assert_non_null(block);
+	block = strstr(block, "```\n");
+	assert_non_null(block);
+	block += 4;
+	end = strstr(block, "```\n");
+	assert_non_null(end);
+	n = (size_t)(end - block);
+	assert_true(n > 1000);
+	if (strncmp(block, want, n) != 0)
+		fail_msg("delver(7)'s room differs from room.expected at byte %zu",
+		         strspn(block, want));
+	free(page);
+	free(want);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(every_command_is_documented),
 	    cmocka_unit_test(every_config_key_is_documented),
+	    cmocka_unit_test(every_shown_command_exists),
+	    cmocka_unit_test(the_room_played_is_the_transcript),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

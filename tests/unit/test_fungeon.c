@@ -494,6 +494,56 @@ ending_a_trap_effect_earns_its_cost(void **unused)
 	free(c);
 }
 
+/* One Annoy roll a source: continuous damage rolled while the same ability
+ * also holds the Fungeoneer is the hold's roll too; a success ends both, a
+ * failure keeps both (and brings the Pain roll); a hold of another source
+ * is untouched. Alba (level 6) against 1 Annoy die succeeds at the first
+ * try with seed 1; Brom (level 1) against 30 fails with seed 2. */
+static void
+hold_and_damage_share_one_roll(void **unused)
+{
+	static const struct fungeon_effect hold = {.kind = FUNGEON_EFFECT_HOLD,
+	                                           .from = FUNGEON_FROM_MONSTER,
+	                                           .source = "web/bite",
+	                                           .annoy = 1};
+	struct fungeon_effect dmg = hold, other = hold;
+	struct fungeon_member m[1];
+	struct fungeon_cont *c = calloc(1, sizeof(*c));
+	struct rng *rng = rng_new_seeded(1);
+
+	(void)unused;
+	assert_non_null(c);
+	dmg.kind = FUNGEON_EFFECT_DAMAGE;
+	dmg.pain = 1;
+	snprintf(other.source, sizeof(other.source), "imp/stare");
+	fungeon_member_init(&m[0], "a", "alice", "Alba", "wizard", 6);
+	assert_int_equal(fungeon_effect_add(&m[0], &hold), 0);
+	assert_int_equal(fungeon_effect_add(&m[0], &other), 0);
+	assert_int_equal(fungeon_effect_add(&m[0], &dmg), 0);
+	fungeon_hallway_cont_roll(rng, m, 0, 2, -1, c);
+	assert_true(c->hold);
+	assert_true(c->success);
+	assert_int_equal(m[0].neffects, 1);
+	assert_string_equal(m[0].effects[0].source, "imp/stare");
+	fungeon_member_free(&m[0]);
+	rng_seed(rng, 2);
+	dmg.annoy = 30;
+	fungeon_member_init(&m[0], "b", "bob", "Brom", "fighter", 1);
+	assert_int_equal(fungeon_effect_add(&m[0], &dmg), 0);
+	assert_int_equal(fungeon_effect_add(&m[0], &hold), 0);
+	fungeon_hallway_cont_roll(rng, m, 0, 0, -1, c);
+	assert_true(c->hold);
+	assert_false(c->success);
+	assert_true(c->pained);
+	assert_int_equal(m[0].neffects, 2);
+	/* a hold alone shares nothing */
+	fungeon_hallway_cont_roll(rng, m, 0, 1, -1, c);
+	assert_false(c->hold);
+	fungeon_member_free(&m[0]);
+	rng_free(rng);
+	free(c);
+}
+
 /* Issue 13 #14 (and #11): the room's budgets are computed once, from the
  * party after replacements and level-ups, and a death later changes
  * nothing. Alba (level 1) levels to 2 in step 2; Brom (level 3, 1 hit) then
@@ -564,7 +614,13 @@ picks_follow_the_draw(void **unused)
 	assert_int_equal(fungeon_hallway_picks_next(&p), -1);
 	assert_int_equal(
 	    fungeon_hallway_picks_choose(&p, 1, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), -1);
-	assert_string_equal(err, "Every category is chosen for this room already.");
+	assert_string_equal(err,
+	                    "Every category is chosen for this room already: Traps are dan's.");
+	/* play-test 2: dan, given the last one, is told he holds it */
+	assert_int_equal(
+	    fungeon_hallway_picks_choose(&p, 3, FUNGEON_CAT_TRAPS, names, err, sizeof(err)), -1);
+	assert_string_equal(err, "dan holds Traps already: the last category left goes to whoever "
+	                         "would choose next, and every category is chosen for this room.");
 
 	d = (struct fungeon_draw){.n = 2, .order = {1, 0}};
 	fungeon_hallway_picks_start(&p, &d);
@@ -679,6 +735,7 @@ main(void)
 	    cmocka_unit_test(hallway_order),
 	    cmocka_unit_test(died_in_the_hallway_draws_nothing),
 	    cmocka_unit_test(ending_a_trap_effect_earns_its_cost),
+	    cmocka_unit_test(hold_and_damage_share_one_roll),
 	    cmocka_unit_test(draw_with_two_players),
 	    cmocka_unit_test(entrance_highest_describes),
 	};

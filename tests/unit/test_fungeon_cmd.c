@@ -68,7 +68,7 @@ long_names_stay_utf8(void **unused)
 		static const char *const cmds[] = {"/fungeon find pit", "/fungeon combat",
 		                                   "/fungeon combat"};
 
-		text = fgtable_run(t, "bob", cmds[i]);
+		text = fgtable_run(t, i == 0 ? player : "bob", cmds[i]);
 		assert_false(reply_is_error(t->last));
 		assert_true(utf8_valid(text, strlen(text)));
 		assert_non_null(strstr(text, "Aaaaaaaaaaaaaaaaaaaaaaaa (éé"));
@@ -168,6 +168,57 @@ module_load_rejects_bad_records(void **unused)
 	}
 }
 
+/* A number far past a field's range is refused with the field named, never
+ * cast first: a double out of an integer's range makes the cast undefined
+ * (fuzz_record found "wanderers":[1e52]; under UBSan this test aborts when
+ * a reader casts before it checks). */
+static void
+module_load_refuses_numbers_past_range(void **unused)
+{
+	static const struct {
+		const char *record, *err;
+	} bad[] = {
+	    {STATE("room", "1",
+	           "{\"user\":\"k\",\"player\":\"p\",\"name\":\"A\",\"class\":\"c\","
+	           "\"type\":\"\",\"style\":{\"colour\":\"red\",\"mark\":\"◆\"},\"level\":1,"
+	           "\"hits\":5,\"xp\":0,\"dead\":false,\"fresh\":false,\"credit\":0,"
+	           "\"wanderers\":[1e52],\"items\":[],\"effects\":[]}",
+	           ROOM("[]")),
+	     "Fungeon party member: 'wanderers' holds something other than points 1..100000000."},
+	    {STATE("room", "1", MEMBER("1"),
+	           "{\"number\":1,\"floor\":1,\"party\":[1e52,1,1,1],\"budgets\":[2,2,2],"
+	           "\"stair\":false,\"order\":[0],\"holders\":[0,0,0],\"made\":3,"
+	           "\"traps\":[],\"monsters\":[],\"treasure\":[]}"),
+	     "Fungeon room: 'party' holds a number out of range."},
+	    {STATE("room", "1", MEMBER("1"),
+	           "{\"number\":1,\"floor\":1,\"party\":[1,1,1,1],\"budgets\":[-1e300,2,2],"
+	           "\"stair\":false,\"order\":[0],\"holders\":[0,0,0],\"made\":3,"
+	           "\"traps\":[],\"monsters\":[],\"treasure\":[]}"),
+	     "Fungeon room: 'budgets' holds a budget out of range."},
+	    /* the form before the room model */
+	    {"{\"floor\":1,\"rooms\":0,\"xp_rule\":\"table\",\"holders\":{\"traps\":\"\","
+	     "\"monsters\":\"\",\"treasure\":\"\"},\"order\":[1e52],\"party\":[{\"user\":"
+	     "\"console:a\",\"player\":\"alice\",\"name\":\"Alba\",\"class\":\"wizard\","
+	     "\"level\":1,\"hits\":5,\"xp\":0,\"dead\":false,\"fresh\":false,\"credit\":0,"
+	     "\"wanderers\":[],\"items\":[],\"effects\":[]}],\"designs\":{\"traps\":[],"
+	     "\"monsters\":[],\"treasure\":[]}}",
+	     "Fungeon state: 'order' holds something other than a party member."},
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cJSON *j = cJSON_Parse(bad[i].record);
+		void *fresh = fungeon_mod.create();
+		char err[200] = "";
+
+		assert_non_null(j);
+		if (fungeon_mod.load(fresh, j, err, sizeof(err)) != -1)
+			fail_msg("bad record %zu loaded", i);
+		assert_string_equal(err, bad[i].err);
+		cJSON_Delete(j);
+		fungeon_mod.destroy(fresh);
+	}
+}
+
 /* A state written before the room model (no "v") reads as a party in its
  * room: the designs of that room with their states, the rest gone; the
  * makers are the categories' holders; an effect learns where it came from
@@ -245,8 +296,10 @@ bad_input_changes_nothing(void **unused)
 	     "You already play Alba here (one Fungeoneer per player); /fungeon leave first."},
 	    {"dan", "/fungeon join Dirk monk 61", NULL},
 	    {"dan", "/fungeon join Dirk monk 0", NULL},
-	    {"dan", "/fungeon join Alba monk 1", "The name Alba is taken here; pick another."},
-	    {"dan", "/fungeon join pit monk 1", "The name pit is taken here; pick another."},
+	    {"dan", "/fungeon join Alba monk 1",
+	     "The name Alba is taken here by alice's Fungeoneer; pick another."},
+	    {"dan", "/fungeon join pit monk 1",
+	     "The name pit is taken here by a trap of the room; pick another."},
 	    {"dan", "/fungeon join Di:rk monk 1", NULL},
 	    {"dan", "/fungeon join Dirk monk 1 type:two,words", NULL},
 	    {"alice", "/fungeon adjust Zed hits:-3",
@@ -265,7 +318,7 @@ bad_input_changes_nothing(void **unused)
 	     "There is no trap 'nothing' here; the room's traps are pit."},
 	    {"alice", "/fungeon find pit Zed", NULL},
 	    {"alice", "/fungeon find pit bonus:Zed", NULL},
-	    {"alice", "/fungeon trap add hole annoy 1 type fire", room},
+	    {"alice", "/fungeon trap add hole annoy 1 pain 1 type fire", room},
 	    {"alice", "/fungeon monster add imp level 1", room},
 	    {"alice", "/fungeon treasure remove coin", room},
 	    {"alice", "/fungeon pick traps", room},
@@ -273,8 +326,15 @@ bad_input_changes_nothing(void **unused)
 	    {"alice", "/fungeon entrance",
 	     "The entrance is described before a dungeon begins, and the party is in room 1 on "
 	     "floor 1; the next dungeon starts from town."},
-	    {"alice", "/fungeon combat use:goblin/bite",
+	    {"carol", "/fungeon combat use:goblin/bite",
 	     "The monster goblin has no ability 'bite'; its abilities are stab."},
+	    /* play-test 2: whether one directs the monster is asked first */
+	    {"alice", "/fungeon combat use:goblin/bite",
+	     "goblin is carol's to direct: whoever made a monster directs it (the GM may direct "
+	     "any)."},
+	    {"alice", "/fungeon combat use:goblin/none",
+	     "goblin is carol's to direct: whoever made a monster directs it (the GM may direct "
+	     "any)."},
 	    {"alice", "/fungeon combat rat",
 	     "There is no monster 'rat' here; the room's monsters are goblin."},
 	    {"alice", "/fungeon combat targets:Alba",
@@ -289,8 +349,8 @@ bad_input_changes_nothing(void **unused)
 	     "it."},
 	    {"alice", "/fungeon take coin", "Alba took coin already."},
 	    {"alice", "/fungeon use coin",
-	     "coin has no magic heal; only healing items are used up (the others add their dice "
-	     "by themselves)."},
+	     "coin has no magic to use; magic treasure is used to heal (once) or to end "
+	     "continuous damage."},
 	    {"alice", "/fungeon town sell coin",
 	     "Treasure is traded in town, and the party is in room 1 on floor 1; head back first "
 	     "with /fungeon retreat."},
@@ -324,7 +384,7 @@ thwacko_on_the_trap_player(void **unused)
 	int maker_spans = 0, victim_spans = 0, mk, victim;
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	const struct fungeon_channel *c;
-	char line[80], label[160];
+	char line[160], label[200];
 
 	fgtable_ok(t, "alice", "/fungeon join Alba wizard 2");
 	fgtable_ok(t, "bob", "/fungeon join Brom fighter 2");
@@ -786,11 +846,11 @@ room_holds_24_of_each(void **unused)
 	fgtable_ok(t, "p0", "/fungeon hallway");
 	c = fgtable_fungeon(t);
 	for (int i = 0; i < FUNGEON_DESIGNS_MAX; i++) {
-		snprintf(line, sizeof(line), "/fungeon trap add t%d annoy 1 type darts", i);
+		snprintf(line, sizeof(line), "/fungeon trap add t%d annoy 1 pain 1 type darts", i);
 		fgtable_ok(t, "p0", line);
 	}
 	assert_int_equal(c->d.room.n[FUNGEON_TRAP], FUNGEON_DESIGNS_MAX);
-	fgtable_fails_unchanged(t, "p0", "/fungeon trap add t99 annoy 1 type darts",
+	fgtable_fails_unchanged(t, "p0", "/fungeon trap add t99 annoy 1 pain 1 type darts",
 	                        "Room 1 holds 24 traps already, the most it can.");
 	fgtable_free(t);
 }
@@ -834,6 +894,7 @@ main(void)
 	    cmocka_unit_test(long_names_stay_utf8),
 	    cmocka_unit_test(thwacko_styled_in_rank_tables),
 	    cmocka_unit_test(module_load_rejects_bad_records),
+	    cmocka_unit_test(module_load_refuses_numbers_past_range),
 	    cmocka_unit_test(old_form_loads),
 	    cmocka_unit_test(bad_input_changes_nothing),
 	    cmocka_unit_test(thwacko_on_the_trap_player),

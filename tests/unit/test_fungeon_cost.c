@@ -79,6 +79,21 @@ traps_and_abilities_need_a_type(void **unused)
 	assert_string_equal(check_of(FUNGEON_TREASURE, "fancy value 1"), "");
 }
 
+/* The play-test's question on traps without Pain dice: a trap has Annoy
+ * and Pain dice (line 88) and deals a Type of damage (line 90), so a trap
+ * with no Pain die is refused; only Annoy needs a whole point (line 107). */
+static void
+traps_need_pain_dice(void **unused)
+{
+	assert_string_equal(check_of(FUNGEON_TRAP, "annoy 2 guards type spikes"),
+	                    "A trap has Pain dice as well as Annoy dice and deals damage of its "
+	                    "Type: add pain N (1 point a die).");
+	assert_string_equal(check_of(FUNGEON_TRAP, "annoy 2 unlimited type blade"),
+	                    "A trap has Pain dice as well as Annoy dice and deals damage of its "
+	                    "Type: add pain N (1 point a die).");
+	assert_string_equal(check_of(FUNGEON_TRAP, "annoy 2 pain 1 guards type spikes"), "");
+}
+
 /* Issue 13 #2: a special ability spends at least one point on Annoy dice. */
 static void
 abilities_need_annoy_dice(void **unused)
@@ -188,7 +203,7 @@ design_errors(void **unused)
 	                    "'spikes' is not a trap feature; the words are annoy N, pain N, "
 	                    "guards, unlimited, universal, continuous, type WORD.");
 	assert_string_equal(error_of(FUNGEON_TRAP, "annoy 101"),
-	                    "'annoy' must be from 0 to 100 (got 101).");
+	                    "'annoy' needs a number from 0 to 100 after it (got 101).");
 	assert_string_equal(error_of(FUNGEON_TRAP, "annoy -1"),
 	                    "'annoy' needs a number from 0 to 100 after it (got '-1').");
 	assert_string_equal(error_of(FUNGEON_TRAP, "annoy"),
@@ -208,9 +223,9 @@ design_errors(void **unused)
 	assert_string_equal(error_of(FUNGEON_MONSTER, "ability bite pain 1"),
 	                    "A monster needs its level: level N, from 1 to 60.");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 61"),
-	                    "'level' must be from 1 to 60 (got 61).");
+	                    "'level' needs a number from 1 to 60 after it (got 61).");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 0"),
-	                    "'level' must be from 1 to 60 (got 0).");
+	                    "'level' needs a number from 1 to 60 after it (got 0).");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 pain 1"),
 	                    "'pain' belongs to a special ability: write 'ability NAME' before it.");
 	assert_string_equal(error_of(FUNGEON_MONSTER, "level 2 ability bite"),
@@ -322,6 +337,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(traps_and_abilities_need_a_type),
+	    cmocka_unit_test(traps_need_pain_dice),
 	    cmocka_unit_test(abilities_need_annoy_dice),
 	    cmocka_unit_test(all_that_is_missing_at_once),
 	    cmocka_unit_test(trap_examples),

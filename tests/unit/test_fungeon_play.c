@@ -163,15 +163,12 @@ pain_outcome_damage_xp_death(void **unused)
 	rng_free(rng);
 }
 
-/* Issue 25, finding 7: a held Fungeoneer may not act, but nothing makes it
- * untouchable: it rolls no dice, so every rank of the Painful conflict
- * counts it as 0, and a monster winning a rank may hurt it. Seed 3 (5 4 2):
- * Alba rolls 5, Brom (held) nothing, the goblin (level 2) 4 2. Rank 1:
- * Alba's 5 wins and hurts the goblin. Rank 2: Alba 0, Brom 0, goblin 2:
- * the goblin hurts the lowest, the first listed, Alba; aimed at Brom, it
- * hurts Brom. */
+/* Play-test 2, deviation 3 (line 175): a held Fungeoneer may not act. It
+ * rolls its dice in the Painful conflict (making a roll it is made to
+ * make is no action) and can be hurt, but a rank it wins deals no damage.
+ * Seed 26: Alba 2, Brom (held) 3, the goblin 2 2. */
 static void
-held_rolls_nothing_and_can_be_hurt(void **unused)
+held_rolls_but_deals_nothing(void **unused)
 {
 	struct fungeon_member m[2];
 	const int lv[] = {1, 1};
@@ -181,28 +178,31 @@ held_rolls_nothing_and_can_be_hurt(void **unused)
 	    {.member = -1, .dice = 2, .hits = 6, .worth = 2, .player = -1, .target = -1},
 	};
 	struct fungeon_play_pain o;
-	struct rng *rng = rng_new_seeded(3);
+	struct rng *rng = rng_new_seeded(26);
 	char err[200];
 
 	(void)unused;
-	seed_is(3, (const int[]){5, 4, 2}, 3);
+	seed_is(26, (const int[]){2, 3, 2, 2}, 4);
 	party(m, 2, lv);
 	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
-	assert_int_equal(o.roll.g[1].n, 0); /* held: no dice */
-	assert_int_equal(o.roll.g[0].v[0], 5);
-	assert_int_equal(o.roll.g[2].v[0], 4);
-	assert_int_equal(o.roll.g[2].v[1], 2);
-	/* rank 1: Alba 5, Brom 0, goblin 4: Alba hits the goblin */
-	assert_int_equal(o.res.rank[0].winner, 0);
-	assert_int_equal(o.res.rank[0].target, 2);
+	assert_int_equal(o.roll.g[1].n, 1); /* held: it rolls all the same */
+	assert_int_equal(o.roll.g[1].v[0], 3);
+	/* rank 1: Alba 2, Brom 3, goblin 2: Brom wins, but may not act */
+	assert_int_equal(o.res.rank[0].winner, 1);
+	assert_true(o.res.rank[0].held);
+	assert_int_equal(o.res.rank[0].target, -1);
+	assert_int_equal(o.res.dealt[1], 0);
+	assert_int_equal(o.xp[1], 0);
 	/* rank 2: Alba 0, Brom 0, goblin 2: the goblin hits the first lowest */
 	assert_int_equal(o.res.rank[1].winner, 2);
+	assert_false(o.res.rank[1].held);
 	assert_int_equal(o.res.rank[1].target, 0);
 	fungeon_play_pain_apply(m, p, &o);
 	assert_int_equal(m[0].hits, 4);
+	assert_int_equal(m[1].hits, 5);
 	/* the held one is hurt when the monster aims at it */
 	p[2].target = 1;
-	rng_seed(rng, 3);
+	rng_seed(rng, 26);
 	assert_int_equal(fungeon_play_pain(rng, m, p, 3, "", true, 0, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.res.rank[1].target, 1);
 	assert_int_equal(o.res.taken[1], 1);
@@ -325,6 +325,38 @@ retreat_failures_never_pool(void **unused)
 	rng_free(rng);
 }
 
+/* Magic Annoy dice count "when facing a Trap or Monster" (line 228): not
+ * on the way back, against the Dungeon Floor, even of a universal type;
+ * a class bonus named for it still counts. A trap of any type meets the
+ * universal magic. */
+static void
+no_magic_against_the_floor(void **unused)
+{
+	struct fungeon_member m[1];
+	const int lv[] = {5}, who[] = {0};
+	const bool plain[] = {false}, bonus[] = {true};
+	struct fungeon_play_obstacle floor, trap = {.annoy = 2, .type = "fire"};
+	struct fungeon_play_retreat r;
+	struct rng *rng = rng_new_seeded(3);
+	char err[200];
+
+	(void)unused;
+	party(m, 1, lv);
+	assert_non_null(fungeon_item_add(&m[0]));
+	m[0].items[0].d = (struct fungeon_design){
+	    .kind = FUNGEON_TREASURE, .fancy = true, .annoy = 2, .universal = true};
+	fungeon_play_floor_obstacle(5, &floor);
+	assert_int_equal(fungeon_play_annoy_dice(&m[0], false, &floor), 5);
+	assert_int_equal(fungeon_play_annoy_dice(&m[0], true, &floor), 7); /* + class bonus 2 */
+	assert_int_equal(fungeon_play_annoy_dice(&m[0], false, &trap), 7); /* + magic 2 */
+	assert_int_equal(fungeon_play_retreat(rng, m, who, 1, plain, 5, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.annoy.roll.g[0].n, 5);
+	assert_int_equal(fungeon_play_retreat(rng, m, who, 1, bonus, 5, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.annoy.roll.g[0].n, 7);
+	unparty(m, 1);
+	rng_free(rng);
+}
+
 /* Bad input is an error sentence, and nothing is rolled. */
 static void
 refusals_roll_nothing(void **unused)
@@ -358,10 +390,11 @@ main(void)
 	    cmocka_unit_test(universal_annoy_has_no_bonus_or_magic),
 	    cmocka_unit_test(annoy_outcome_and_apply),
 	    cmocka_unit_test(pain_outcome_damage_xp_death),
-	    cmocka_unit_test(held_rolls_nothing_and_can_be_hurt),
+	    cmocka_unit_test(held_rolls_but_deals_nothing),
 	    cmocka_unit_test(winner_may_hurt_a_fellow),
 	    cmocka_unit_test(resist_takes_dice_away),
 	    cmocka_unit_test(retreat_failures_never_pool),
+	    cmocka_unit_test(no_magic_against_the_floor),
 	    cmocka_unit_test(refusals_roll_nothing),
 	};
 

@@ -183,6 +183,46 @@ floor_changes_are_bounded(void **unused)
 	fungeon_dungeon_clear(&d);
 }
 
+/* The play-test's deviation 2: the floor goes down only by the stair of a
+ * room whose hallway saw Party Min rise, and one floor at a time. */
+static void
+stair_leads_one_floor_down(void **unused)
+{
+	struct fungeon_dungeon d;
+	struct fungeon_party p = {.n = 1, .min = 2, .max = 2, .total = 2};
+	struct fungeon_budgets b = {0};
+	struct fungeon_refusal r;
+	char err[200];
+
+	(void)unused;
+	memset(&d, 0, sizeof(d));
+	fungeon_dungeon_begin(&d, &p);
+	assert_int_equal(fungeon_dungeon_may(&d, FUNGEON_ACT_STAIR, &r), -1);
+	assert_string_equal(r.why, "A downward stair is taken from the room it is in, and the "
+	                           "party is at the dungeon's entrance, on floor 2.");
+	assert_int_equal(fungeon_dungeon_take_stair(&d, err, sizeof(err)), -1);
+	fungeon_dungeon_hallway(&d, &p, &b, false);
+	fungeon_dungeon_enter(&d);
+	assert_int_equal(fungeon_dungeon_may(&d, FUNGEON_ACT_STAIR, &r), 0);
+	assert_int_equal(fungeon_dungeon_take_stair(&d, err, sizeof(err)), -1);
+	assert_string_equal(err, "Room 1 has no downward stair: the Traps player places one only "
+	                         "when Party Min rose in the hallway before the room.");
+	assert_int_equal(d.floor, 2);
+	fungeon_dungeon_hallway(&d, &p, &b, true);
+	fungeon_dungeon_enter(&d);
+	assert_int_equal(fungeon_dungeon_take_stair(&d, err, sizeof(err)), 0);
+	assert_int_equal(d.floor, 3);
+	assert_int_equal(fungeon_dungeon_take_stair(&d, err, sizeof(err)), -1);
+	assert_string_equal(err, "The party took room 2's stair already: the rooms to come are "
+	                         "on floor 3.");
+	assert_int_equal(d.floor, 3);
+	d.room.floor = FUNGEON_FLOOR_MAX;
+	d.floor = FUNGEON_FLOOR_MAX;
+	assert_int_equal(fungeon_dungeon_take_stair(&d, err, sizeof(err)), -1);
+	assert_int_equal(d.floor, FUNGEON_FLOOR_MAX);
+	fungeon_dungeon_clear(&d);
+}
+
 /* Death and plunder: every item a dead Fungeoneer carried is left in the
  * room, marked left, outside the budgets; a name taken there gets a
  * number, and what it took from this room is that piece again. */
@@ -294,6 +334,7 @@ main(void)
 	    cmocka_unit_test(refusals_name_what_to_do),
 	    cmocka_unit_test(life_cycle),
 	    cmocka_unit_test(floor_changes_are_bounded),
+	    cmocka_unit_test(stair_leads_one_floor_down),
 	    cmocka_unit_test(dead_leave_their_treasure),
 	    cmocka_unit_test(treasure_gate),
 	    cmocka_unit_test(member_gone),

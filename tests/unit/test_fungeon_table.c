@@ -25,7 +25,7 @@ combat_offers_next_turn(void **unused)
 
 	fgtable_ok(t, "alice", "/fungeon join Alba wizard 3");
 	fgtable_ok(t, "bob", "/fungeon join Brom fighter 3");
-	fgtable_ok(t, "carol", "/fungeon hallway");
+	fgtable_ok(t, "alice", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add goblin level 3");
 	fgtable_ok(t, "bob", "/fungeon enter waive:true");
@@ -59,7 +59,7 @@ into_room_on_floor_4(struct fgtable *t)
 	fgtable_ok(t, "alice", "/fungeon join Alba wizard 5");
 	fgtable_ok(t, "bob", "/fungeon join Brom fighter 5");
 	fgtable_ok(t, "bob", "/fungeon entrance");
-	fgtable_ok(t, "bob", "/fungeon floor 4");
+	fgtable_gm(t, "/fungeon floor 4");
 	fgtable_ok(t, "bob", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_ok(t, "bob", "/fungeon enter waive:true");
@@ -93,7 +93,12 @@ death_and_replacement_by_join(void **unused)
 	assert_int_equal(c->m[1].hits, 15);
 	assert_false(c->m[1].dead);
 	assert_true(c->m[1].fresh);
-	text = fgtable_run(t, "bob", "/fungeon hallway");
+	/* Bram waits: alice, in play, moves the party on */
+	fgtable_fails_unchanged(t, "bob", "/fungeon hallway",
+	                        "Bram is a replacement and joins the party in the next hallway; "
+	                        "until then the players whose Fungeoneers are in play move the "
+	                        "party on.");
+	text = fgtable_run(t, "alice", "/fungeon hallway");
 	assert_non_null(strstr(text, "1. Replacements\nbob's new Fungeoneer Bram (level 3) joins "
 	                             "the party.\n2. Level-ups\n"));
 	free(text);
@@ -195,7 +200,8 @@ guarded_treasure_and_plunder(void **unused)
 	fgtable_ok(t, "carol", "/fungeon join Cora rogue 3");
 	fgtable_ok(t, "alice", "/fungeon hallway");
 	fgtable_pick_all(t);
-	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit annoy 2 guards type darts");
+	fgtable_make(t, FUNGEON_CAT_TRAPS,
+	             "/fungeon trap add pit annoy 2 guards pain 1 type darts");
 	fgtable_make(t, FUNGEON_CAT_TREASURE, "/fungeon treasure add ring fancy value 1");
 	fgtable_ok(t, "alice", "/fungeon enter waive:true");
 	c = fgtable_fungeon(t);
@@ -272,7 +278,7 @@ healer_in_town(void **unused)
 	    t, "al", "/fungeon town healer",
 	    "Treasure is traded in town, and the party is in room 1 on floor 3; "
 	    "head back first with /fungeon retreat.");
-	fgtable_ok(t, "al", "/fungeon retreat");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	fgtable_ok(t, "al", "/fungeon town sell Crown"); /* 6 points: 3 of credit */
 	assert_int_equal(c->m[0].credit, 3);
 	fgtable_fails_unchanged(
@@ -300,8 +306,8 @@ class_type_brings_the_bonus(void **unused)
 	(void)unused;
 	fgtable_ok(t, "al", "/fungeon join Al \"Fire Mage\" 4 type:fire");
 	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_ok(t, "al", "/fungeon trap add column annoy 2 type fire");
-	fgtable_ok(t, "al", "/fungeon trap add spear annoy 2 type iron");
+	fgtable_ok(t, "al", "/fungeon trap add column annoy 2 pain 1 type fire");
+	fgtable_ok(t, "al", "/fungeon trap add spear annoy 2 pain 1 type iron");
 	fgtable_ok(t, "al", "/fungeon enter waive:true");
 	c = fgtable_fungeon(t);
 	c->d.room.p[FUNGEON_TRAP][0].state = FUNGEON_TRAP_FOUND;

@@ -108,6 +108,8 @@ static struct findings F;
 /* When set, a run keeps what the channel sees, whoever runs it (as for
  * the GM's commands). */
 static bool channel_view;
+/* When set, a console run keeps every part (the GM's view of the play). */
+static bool full_view;
 
 /* Whether what who runs is kept as the channel sees it only. */
 static bool
@@ -163,7 +165,24 @@ discord_id(const char *who)
 
 static void run_line(struct world *w, const char *who, const char *line, struct buf *seen);
 
-static int setup_lines = -1; /* lines of setup_gm each world runs (-1: all) */
+static int setup_lines = -1; /* lines of setup each world runs (-1: all) */
+/* The play before each case, and where what it shows goes (NULL: away). */
+static const char *const *setup = setup_gm;
+static struct buf *setup_seen;
+/* Whether each line of the play, and the case after it, rolls from a seed
+ * of its own: dice drawn depend on what is behind the screen (meeting a
+ * sign's creature rolls no table), and must not make later rolls differ. */
+static bool reseed;
+
+/* A line of the setup: the GM's, or a player's after "alice: ". */
+static void
+setup_line(struct world *w, const char *line, struct buf *seen)
+{
+	if (strncmp(line, "alice: ", 7) == 0)
+		run_line(w, "alice", line + 7, seen);
+	else
+		run_line(w, "gm", line, seen);
+}
 
 static struct world *
 world_new(enum platform kind, bool open)
@@ -208,9 +227,14 @@ world_new(enum platform kind, bool open)
 		break;
 	}
 	buf_init(&sink, 1 << 20);
-	for (int i = 0; setup_gm[i] != NULL && (setup_lines < 0 || i < setup_lines); i++)
-		if (!open || strcmp(setup_gm[i], "tension mode hidden") != 0)
-			run_line(w, "gm", setup_gm[i], &sink);
+	for (int i = 0; setup[i] != NULL && (setup_lines < 0 || i < setup_lines); i++) {
+		if (reseed)
+			rng_seed(dispatch_rng(w->d), 2000 + (uint64_t)i * 7919);
+		if (!open || strcmp(setup[i], "tension mode hidden") != 0)
+			setup_line(w, setup[i], setup_seen != NULL ? setup_seen : &sink);
+	}
+	if (reseed)
+		rng_seed(dispatch_rng(w->d), 4242);
 	run_line(w, "bob", "gmroll 1d20+7 # Nightjar", &sink);
 	buf_free(&sink);
 	return w;
@@ -241,7 +265,7 @@ static void
 console_run(struct world *w, const char *who, const char *line, struct buf *seen)
 {
 	struct buf out;
-	char as[64], marker[64];
+	char as[CMDWALK_LINE_MAX + 2], marker[64];
 	const char *cut;
 
 	buf_init(&out, 1 << 20);
@@ -251,7 +275,7 @@ console_run(struct world *w, const char *who, const char *line, struct buf *seen
 	snprintf(as, sizeof(as), "/%s", line);
 	console_handle_line(w->con, as, strlen(as), &out);
 	snprintf(marker, sizeof(marker), public_only(who) ? "(only " : "(only the GM, ");
-	cut = strstr(buf_str(&out), marker);
+	cut = full_view ? NULL : strstr(buf_str(&out), marker);
 	buf_add(seen, buf_str(&out), cut != NULL ? (size_t)(cut - buf_str(&out)) : out.len);
 	buf_free(&out);
 }
@@ -671,6 +695,189 @@ a_secret_roll_shows_who_alone(void **unused)
 	channel_view = false;
 }
 
+/*
+ * The differential walk: channels that differ only behind the screen (the
+ * Tension value and how the GM set it, which entry is struck, the sign's
+ * creature) must show a player, and the channel, the very same texts:
+ * what a player can infer (a struck entry said aloud bounds Tension, "reset"
+ * says 1) is caught though no hidden word is in it. A d2 of Encounter and
+ * Sign (delving: both roll the encounter table) is rolled by the GM and
+ * by a player; each variant meets struck entries, signs and their
+ * creatures. Each line rolls from a seed of its own (reseed).
+ */
+#define VARIANTS 3
+
+#define VARIANT(strike, change, sign, calm)                                                        \
+	{                                                                                          \
+		"gm claim",                                                                        \
+		    "tension table set encounter 1-4 Quillfang; 5-8 Morrowisp; 9-12 Gloamjaw; "    \
+		    "13-16 "                                                                       \
+		    "Vexthorn; 17-20 Drowsmire",                                                   \
+		    "tension mode hidden", "hazard table delving",                                 \
+		    "hazard custom d2 1 Encounter; 2 Sign", "tension strike " strike, change,      \
+		    "hazard roll", "alice: hazard roll", "hazard roll", "alice: hazard roll",      \
+		    "hazard sign " sign, "alice: hazard roll", "hazard roll",                      \
+		    "alice: hazard roll", calm, "alice: hazard roll", "hazard roll",               \
+		    "alice: hazard roll", NULL                                                     \
+	}
+
+static const char *const variants[VARIANTS][24] = {
+    VARIANT("Vexthorn", "tension set 8 # ambushready", "Morrowisp",
+            "tension lower amount:1 # calm"),
+    VARIANT("Quillfang", "tension reset # ambushready", "", "tension set 2 # calm"),
+    VARIANT("Gloamjaw", "tension raise amount:4 # ambushready", "none", "tension reset # calm"),
+};
+
+/* What the differential walk found. */
+static struct {
+	int cases, compared, diffs;
+	char first[8][1800];
+} D;
+
+/* Notes a difference between a (variant 0) and b (variant v) of what. */
+static void
+note_diff(const char *what, int v, const char *a, const char *b)
+{
+	size_t at = 0, line = 0;
+
+	D.compared++;
+	if (strcmp(a, b) == 0)
+		return;
+	while (a[at] == b[at])
+		at++;
+	for (size_t i = at; i > 0 && a[i - 1] != '\n'; i--)
+		line = i - 1;
+	if (D.diffs < 8)
+		snprintf(D.first[D.diffs], sizeof(D.first[0]),
+		         "%s: variant 0 and %d differ at:\n  %.300s\n  ---\n  %.300s", what, v,
+		         a + line, b + line);
+	D.diffs++;
+}
+
+/* One platform's view of line run by who, in each variant. */
+static void
+diff_views(enum platform p, const char *who, const struct cmdwalk_case *c, const char *line,
+           struct buf seen[VARIANTS])
+{
+	for (int v = 0; v < VARIANTS; v++) {
+		struct world *w;
+
+		setup = variants[v];
+		w = world_new(p, false);
+		buf_init(&seen[v], 1 << 22);
+		if (c == NULL || p != DISCORD)
+			run_line(w, who, line, &seen[v]);
+		else if (c->leaf->subs == NULL)
+			discord_event(w, who, 2, discord_data(c), &seen[v]);
+		world_free(w);
+	}
+	setup = setup_gm;
+}
+
+static void
+diff_case(void *ctx, const struct cmdwalk_case *c)
+{
+	static const char *const who[] = {"alice", "gm"};
+
+	(void)ctx;
+	D.cases++;
+	reseed = true;
+	for (int p = 0; p < NPLATFORMS; p++)
+		for (int u = 0; u < 2; u++) {
+			struct buf seen[VARIANTS];
+			char what[CMDWALK_LINE_MAX + 64];
+
+			if (u == 1 && strstr(c->line, "mode:open") != NULL &&
+			    c->leaf == registry_find_sub(registry_find("tension", 7), "mode", 4))
+				continue;
+			diff_views((enum platform)p, who[u], c, c->line, seen);
+			snprintf(what, sizeof(what), "%s, as %s: %s", platform_names[p], who[u],
+			         c->line);
+			for (int v = 1; v < VARIANTS; v++)
+				note_diff(what, v, buf_str(&seen[0]), buf_str(&seen[v]));
+			for (int v = 0; v < VARIANTS; v++)
+				buf_free(&seen[v]);
+		}
+	reseed = false;
+}
+
+/* The setup itself, as the channel and alice see it, is the same in every
+ * variant; the GM's own view of it is not (there is something to hide). */
+static void
+what_is_behind_the_screen_makes_no_difference(void **unused)
+{
+	bool gm_differs = false;
+
+	memset(&D, 0, sizeof(D));
+	log_set_level(LOG_LEVEL_WARN);
+	reseed = true;
+	for (int p = 0; p < NPLATFORMS; p++) {
+		struct buf seen[VARIANTS];
+		char what[64];
+
+		for (int v = 0; v < VARIANTS; v++) {
+			struct world *w;
+
+			buf_init(&seen[v], 1 << 22);
+			setup = variants[v];
+			setup_seen = &seen[v];
+			w = world_new((enum platform)p, false);
+			world_free(w);
+		}
+		snprintf(what, sizeof(what), "%s: the play as the channel sees it",
+		         platform_names[p]);
+		for (int v = 1; v < VARIANTS; v++)
+			note_diff(what, v, buf_str(&seen[0]), buf_str(&seen[v]));
+		for (int v = 0; v < VARIANTS; v++)
+			buf_free(&seen[v]);
+		if (p == CONSOLE) {
+			/* The GM's own view of the play in each variant: every
+			 * kind of thing hidden mode keeps behind the screen came
+			 * up, and the variants differ there. */
+			static const char *const met[] = {
+			    "is struck (defeated)",
+			    "The sign leads nowhere",
+			    "The party meets only the sign of",
+			    "Encounter! It is the creature whose sign",
+			    "Encounter! From the encounter table",
+			    "(only the GM, gm, sees this)\nBehind the screen: ",
+			    NULL,
+			};
+			struct buf gm[VARIANTS], all;
+
+			buf_init(&all, 1 << 23);
+			full_view = true;
+			for (int v = 0; v < VARIANTS; v++) {
+				buf_init(&gm[v], 1 << 22);
+				setup = variants[v];
+				setup_seen = &gm[v];
+				world_free(world_new(CONSOLE, false));
+				buf_adds(&all, buf_str(&gm[v]));
+			}
+			full_view = false;
+			for (int v = 1; v < VARIANTS; v++)
+				gm_differs |= strcmp(buf_str(&gm[0]), buf_str(&gm[v])) != 0;
+			for (size_t k = 0; met[k] != NULL; k++)
+				if (strstr(buf_str(&all), met[k]) == NULL)
+					fail_msg("the play never shows the GM '%s'", met[k]);
+			for (int v = 0; v < VARIANTS; v++)
+				buf_free(&gm[v]);
+			buf_free(&all);
+		}
+	}
+	setup = setup_gm;
+	setup_seen = NULL;
+	reseed = false;
+	cmdwalk(command_table, diff_case, NULL);
+	for (int i = 0; i < D.diffs && i < 8; i++)
+		print_message("DIFFERENCE %d: %s\n", i + 1, D.first[i]);
+	print_message("differential walk: %d cases, %d views compared, %d differences\n", D.cases,
+	              D.compared, D.diffs);
+	assert_true(gm_differs);
+	assert_true(D.cases > 200);
+	assert_int_equal(D.diffs, 0);
+}
+
 int
 main(void)
 {
@@ -678,6 +885,7 @@ main(void)
 	    cmocka_unit_test(an_open_channel_shows_them),
 	    cmocka_unit_test(hidden_means_hidden_everywhere),
 	    cmocka_unit_test(a_secret_roll_shows_who_alone),
+	    cmocka_unit_test(what_is_behind_the_screen_makes_no_difference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,6 +139,53 @@ test_errors_go_by_notice(void **state)
 	                            "usage: !gm <show|claim|release|secret-channel>\x0f\r\n");
 }
 
+/* A table typed line by line: the asker's lines that are no command join
+ * it, others' lines and the asker's commands are left alone, !table end
+ * saves it; a private conversation works the same; cancel drops it. */
+static void
+test_table_typed_line_by_line(void **state)
+{
+	struct ircfix *f = *state;
+	const char *o;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!table set loot");
+	o = out(f);
+	assert_non_null(strstr(o, "PRIVMSG #a :Send the entries of the table loot"));
+	feed(f, ":alice!a@h PRIVMSG #a :1-2: a rat");
+	feed(f, ":bob!b@h PRIVMSG #a :1-6: a trick of bob's");
+	feed(f, ":alice!a@h PRIVMSG #B :elsewhere");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG #a :!r 3");
+	assert_non_null(strstr(out(f), "PRIVMSG #a :alice: "));
+	feed(f, ":alice!a@h PRIVMSG #a :3-6: 1d4 goblins");
+	feed(f, ":bob!b@h PRIVMSG #a :!table end");
+	assert_non_null(strstr(out(f), "NOTICE bob :"));
+	feed(f, ":alice!a@h PRIVMSG #a :!table end");
+	assert_string_equal(out(f), "PRIVMSG #a :Saved the table \x02loot\x0f: d6, 2 "
+	                            "entries.\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!table show loot");
+	o = out(f);
+	assert_non_null(strstr(o, "1-2: a rat"));
+	assert_non_null(strstr(o, "3-6: 1d4 goblins"));
+	assert_null(strstr(o, "bob"));
+	/* in a private conversation: lines that name no command */
+	feed(f, ":alice!a@h PRIVMSG delver :table set mine");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG delver :1-6: a secret");
+	assert_string_equal(out(f), "");
+	feed(f, ":alice!a@h PRIVMSG delver :table end");
+	assert_non_null(strstr(out(f), "Saved the table \x02mine\x0f: d6, 1 entry."));
+	/* cancel */
+	feed(f, ":alice!a@h PRIVMSG #a :!table set x");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG #a :1-6: y");
+	feed(f, ":alice!a@h PRIVMSG #a :!table cancel");
+	assert_string_equal(out(f), "PRIVMSG #a :Dropped what you were entering for table "
+	                            "set x (1 line).\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!table end");
+	assert_non_null(strstr(out(f), "NOTICE alice :"));
+}
+
 static void
 test_operator_is_admin(void **state)
 {
@@ -300,15 +347,51 @@ test_no_injection(void **state)
 	struct ircfix *f = *state;
 
 	/* A word echoed back in an error: its control bytes are dropped. */
-	feed(f, ":alice!a@h PRIVMSG delver :gm x\x01y\x03"
-	        "04z");
+	feed(f, ":alice!a@h PRIVMSG delver :gm x\x01y\x07z");
 	assert_string_equal(out(f), "NOTICE alice :\x03"
-	                            "04\x02\x02Unknown subcommand 'xy04z'; "
+	                            "04\x02\x02Unknown subcommand 'xyz'; "
 	                            "usage: !gm <show|claim|release|secret-channel>\x0f\r\n");
 	/* A nick that cannot be a target (a hostile server): no reply at all,
 	 * rather than a line the server would read differently. */
 	feed(f, "::x!a@h PRIVMSG delver :gm");
 	assert_string_equal(out(f), "");
+}
+
+/* Formatting a client adds (bold, colours, hex colours, reverse...) is
+ * not text: the command reads the words its sender sees. */
+static void
+test_formatting_typed(void **state)
+{
+	struct ircfix *f = *state;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 7 # \x02sneak\x02");
+	assert_string_equal(out(f), "PRIVMSG #a :alice: \x1dsneak\x0f · \x03"
+	                            "10\x02\x02"
+	                            "7\x0f: 7 = \x02\x03"
+	                            "07\x02\x02"
+	                            "7\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :\x03"
+	        "04,01!roll\x03 \x1d"
+	        "7\x1d # \x04"
+	        "ff0000s\x16n\x1f"
+	        "e\x11"
+	        "ak\x0f");
+	assert_string_equal(out(f), "PRIVMSG #a :alice: \x1dsneak\x0f · \x03"
+	                            "10\x02\x02"
+	                            "7\x0f: 7 = \x02\x03"
+	                            "07\x02\x02"
+	                            "7\x0f\r\n");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	out(f);
+	feed(f, ":alice!a@h PRIVMSG #a :!tension raise 1 # \x02noise");
+	assert_non_null(strstr(out(f), "noise"));
+	/* Other control characters are refused, named where they stand. */
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 1d6 # é\x07sneak");
+	assert_string_equal(out(f), "NOTICE alice :\x03"
+	                            "04\x02\x02"
+	                            "Expression may not contain control characters (U+0007 at "
+	                            "column 8 of it); usage: !roll <expression> [label:text] "
+	                            "[private:true|false]\x0f\r\n");
 }
 
 /* A user over their rate is told once, then ignored until their bucket
@@ -903,6 +986,42 @@ test_gmroll(void **state)
 	                    "did not send your secret roll; roll again once they are back.\r\n");
 }
 
+/* A player's hazard roll while Tension is hidden: the channel reads the
+ * roll, the GM alone by NOTICE what the encounter table gave; with the GM
+ * gone from the channel the roll still stands and is shown, and the player
+ * is told what did not reach the GM. */
+static void
+test_hazard_behind_the_screen(void **state)
+{
+	struct ircfix *f = *state;
+	const char *o;
+
+	feed(f, ":alice!a@h PRIVMSG #a :!gm claim");
+	feed(f, ":alice!a@h PRIVMSG #a :!tension mode hidden");
+	feed(f, ":alice!a@h PRIVMSG #a :!hazard table delving");
+	feed(f, ":alice!a@h PRIVMSG #a :!hazard custom d2 1-2 Encounter");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!hazard");
+	o = out(f);
+	assert_memory_equal(o, "PRIVMSG #a :\x02Hazard die: turn 1\x0f", 31);
+	assert_non_null(strstr(o, "The encounter is behind the GM's screen: the GM says what the "
+	                          "party meets, if anything"));
+	assert_non_null(strstr(o, "\r\nNOTICE alice :\x1d"
+	                          "Behind the screen: \x0f\x02\x03"
+	                          "04\x02\x02"
+	                          "Encounter!\x0f From the encounter table (d10 + Tension = "));
+	assert_null(strstr(o, "NOTICE bob"));
+	feed(f, ":alice!a@h PART #a");
+	feed(f, ":bob!b@h PRIVMSG #a :!hazard");
+	o = out(f);
+	assert_memory_equal(o, "PRIVMSG #a :\x02Hazard die: turn 2\x0f", 31);
+	assert_null(strstr(o, "NOTICE alice"));
+	assert_null(strstr(o, "Behind the screen"));
+	assert_non_null(strstr(o, "\r\nNOTICE bob :The GM, alice, is not in #a under that nick, "
+	                          "so delver did not send what your hazard roll put behind the "
+	                          "GM's screen.\r\n"));
+}
+
 /* Compact output on IRC: the heading starts the hazard roll's line instead
  * of a bold title line, and the table is left out. */
 static void
@@ -966,11 +1085,12 @@ test_roll_shortcuts(void **state)
 	feed(f, ":alice!a@h PRIVMSG #a :!rol 1d6");
 	assert_string_equal(out(f), "");
 	feed(f, ":alice!a@h PRIVMSG delver :rol 1d6");
-	assert_string_equal(out(f),
-	                    "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
-	                    "are roll, gmroll, gm, tension, fungeon, thwacko, xp, hazard, turn, "
-	                    "light, rest, wander, surprise, procedure, safe, vendor, bargain, "
-	                    "encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
+	assert_string_equal(
+	    out(f),
+	    "NOTICE alice :Unknown command 'rol'; did you mean roll? The commands "
+	    "are roll, gmroll, gm, tension, table, fungeon, thwacko, xp, hazard, turn, "
+	    "light, rest, wander, surprise, procedure, safe, panel, vendor, "
+	    "bargain, encumbrance, save, saved, log, settings, undo, help (try !help).\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!hazard tabel");
 	assert_string_equal(
 	    out(f), "NOTICE alice :Unknown subcommand 'tabel' (did you mean table?); usage: "
@@ -995,6 +1115,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_prefix_commands_in_channels, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_table_typed_line_by_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_errors_go_by_notice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_operator_is_admin, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_private_messages, setup, teardown),
@@ -1003,6 +1124,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_rfc7613_keys, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_formatting_typed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_fair, setup, teardown),
@@ -1016,6 +1138,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_legacy_key_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_legacy_undo_adopted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_gmroll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hazard_behind_the_screen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compact_heading, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_roll_shortcuts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reply_held_until_committed, setup, teardown),

@@ -137,14 +137,18 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "wander hallway",
 	        "procedure must be one of corridor, rest, classic, tension");
 	refused("gm", "wander rest exits:0",
-	        "A resting check needs a way in for the monsters: exits must be from 1 to 20.");
-	refused("gm", "wander tension exits:21", "Exits must be a whole number from 0 to 20");
+	        "A resting check needs a way in for the monsters: exits must be from 1 to 20 "
+	        "(got 0).");
+	refused("gm", "wander tension exits:21",
+	        "A tension check takes exits from 0 (a sealed room) to 20 (got 21).");
+	refused("gm", "wander tension exits:1000", "Exits must be a whole number from 0 to 999");
 	refused("gm", "wander tension tension:11", "Tension must be a whole number from 1 to 10");
 	refused("gm", "wander classic chance:7-in-6", "7-in-6 is not a chance");
 	refused("gm", "wander classic chance:lots", "'lots' is not a chance");
 	refused("gm", "wander corridor chance:2", "chance is for the classic check only");
-	refused("gm", "wander corridor exits:2", "exits is for the rest and tension checks only");
-	refused("gm", "wander rest tension:3", "tension is for the tension check only");
+	refused("gm", "wander corridor exits:2",
+	        "Exits count for the rest and tension checks only");
+	refused("gm", "wander rest tension:3", "The tension option is for the tension check only");
 	refused("gm", "wander default retreat", "procedure must be one of corridor, rest");
 	refused("gm", "wander default rest chance:2", "chance is for the classic check only");
 	refused("gm", "wander retreat 0 a:1", "Floor must be a whole number from 1 to 20");
@@ -365,25 +369,43 @@ sign_rolls_the_encounter_table(void **unused)
 	ok("alice", "hazard");
 	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_null(strstr(pub, "basilisk"));
-	assert_non_null(strstr(pub, "The party meets only a sign; the creature behind it"));
+	assert_non_null(strstr(pub, "A sign of danger nearby; what it belongs to is behind the "
+	                            "GM's screen, and the GM describes it."));
 	assert_null(reply_msg(last, REPLY_INVOKER));
+	/* a player rolled it: the GM seat's holder is told, privately */
+	assert_string_equal(reply_gm_key(last), "console:gm");
+	msg_text(last, REPLY_GM, priv, sizeof(priv));
+	assert_non_null(strstr(priv, "Behind the screen: The party meets only the sign of a "
+	                             "basilisk (encounter table, d10 + Tension = "));
 	ok("alice", "turn");
 	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_null(strstr(pub, "basilisk"));
+	assert_null(strstr(pub, "sign"));
 	assert_null(reply_msg(last, REPLY_INVOKER));
 	ok("gm", "turn");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_null(strstr(pub, "sign"));
 	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
-	assert_non_null(strstr(priv, "Behind the screen: it is a basilisk."));
+	assert_non_null(
+	    strstr(priv, "Behind the screen: the next encounter is a basilisk (since turn 2)."));
 	ok("gm", "hazard");
 	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
 	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
 	assert_null(strstr(pub, "basilisk"));
-	assert_non_null(strstr(priv, "Behind the screen: the sign is of a basilisk (encounter "
-	                             "table, d10 + Tension = "));
-	/* naming it is private too */
+	assert_non_null(strstr(priv, "Behind the screen: The party meets only the sign of a "
+	                             "basilisk (encounter table, d10 + Tension = "));
+	/* naming it is private too, and forgetting it reads the same */
 	ok("gm", "hazard sign a cockatrice");
 	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
-	assert_null(strstr(pub, "cockatrice"));
+	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
+	ok("gm", "hazard sign none");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
+	ok("gm", "hazard sign none");
+	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
+	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	assert_string_equal(priv, "No sign's creature is remembered, so nothing changed.\n");
 	/* a struck entry leaves no sign's creature */
 	ok("gm", "tension mode open");
 	ok("gm", "tension strike basilisk");

@@ -408,8 +408,7 @@ test_log_entries_round_trip(void **state)
 		snprintf(lines[seq - 1], sizeof(lines[0]), "%s", buf_str(&b));
 	}
 	assert_int_equal(store_record_encode_log(m, r.mods[slot], 4, &b), -1);
-	assert_string_equal(lines[0] + 9, "{\"when\":1700000000,\"who\":\"ann\",\"what\":\"1d20 # "
-	                                  "\\\"quoted\\\"\",\"result\":\"17\"}");
+	assert_string_equal(lines[0] + 9, "[1700000000,\"ann\",\"1d20 # \\\"quoted\\\"\",\"17\"]");
 	/* A record that holds no roll state: the entries make a fresh one. */
 	snprintf(rec, sizeof(rec), "%s", "{\"t\":\"c\",\"key\":\"console:log\",\"last_used\":1}");
 	snprintf(lines[2] + 256, 200, "%08x %s", (unsigned)crc32_of(rec, strlen(rec)), rec);

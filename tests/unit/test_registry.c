@@ -177,6 +177,27 @@ choices_are_canonical(void **state)
 	assert_ptr_equal(f->inv.path[2], &set_subs[0]);
 }
 
+/* A value the next option cannot take goes to the next one that can: a
+ * word past a number to the text, a number past a choice to the number;
+ * a word that is no choice stays a slip. */
+static void
+values_go_where_they_fit(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(parse(f, "room set paint red shiny"), 0);
+	assert_false(invocation_has(&f->inv, "coats"));
+	assert_string_equal(invocation_str(&f->inv, "note"), "shiny");
+	invocation_clear(&f->inv);
+	assert_int_equal(parse(f, "say hi there"), 0);
+	assert_string_equal(invocation_str(&f->inv, "text"), "hi there");
+	invocation_clear(&f->inv);
+	/* a number past the colour is the coats: the colour is still asked */
+	assert_int_equal(parse(f, "room set paint 2"), -1);
+	assert_string_equal(reply_error_text(f->out),
+	                    "Colour is missing; usage: /room set paint <red|green> [coats] [note]");
+}
+
 static void
 expect_error(struct fixture *f, const char *line, const char *msg)
 {
@@ -196,8 +217,8 @@ errors_say_what_is_allowed(void **state)
 	expect_error(f, "room set paint red 4",
 	             "Coats must be a whole number from 1 to 3 (got '4'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
-	expect_error(f, "room set paint red x",
-	             "Coats must be a whole number from 1 to 3 (got 'x'); usage: /room set paint "
+	expect_error(f, "room set paint red x y",
+	             "Coats must be a whole number from 1 to 3 (got 'y'); usage: /room set paint "
 	             "<red|green> [coats] [note]");
 	expect_error(f, "room set paint red 1 elevenbytes",
 	             "Note may be at most 10 bytes (got 11); usage: /room set paint <red|green> "
@@ -755,6 +776,16 @@ saved_rolls(void **state)
 	plain = reply_plain(out);
 	assert_non_null(strstr(plain, "alice rolls\n2d20kh1 + 5 + 2: ["));
 	free(plain);
+	/* Its adv stays with its own roll in a ';' list. */
+	run(d, "alice", false, "/roll atk +2; 2d6 # both", out);
+	plain = reply_plain(out);
+	assert_non_null(strstr(plain, "alice rolls both\n2d20kh1 + 5 + 2: ["));
+	assert_non_null(strstr(plain, "\n2d6: ["));
+	free(plain);
+	run(d, "alice", false, "/save big 1d20 adv + 2", out);
+	assert_string_equal(reply_error_text(out),
+	                    "The word 'adv' at column 6 must come last in its roll (before any ';' "
+	                    "or '# label'), as in 1d20+5 adv; 2d6.");
 	run(d, "alice", false, "/saved delete atk", out);
 	run(d, "alice", false, "/save x2 1d6+", out);
 	assert_string_equal(reply_error_text(out),
@@ -904,7 +935,7 @@ compact_headings(void **state)
 	free(plain);
 	run(d, "gm", true, "/fungeon join Alba wizard 3", out);
 	run(d, "gm", true, "/fungeon hallway", out);
-	run(d, "gm", true, "/fungeon trap add spikes annoy 2 type iron unlimited", out);
+	run(d, "gm", true, "/fungeon trap add spikes annoy 2 pain 1 type iron unlimited", out);
 	run(d, "gm", true, "/fungeon enter waive:true", out);
 	run(d, "gm", true, "/fungeon trigger spikes", out);
 	assert_null(reply_msg(out, REPLY_CHANNEL)->title);
@@ -914,7 +945,12 @@ compact_headings(void **state)
 	           "→ 5\n"
 	           "Alba (gm): 4 3 3 → 4, fails\n"
 	           "Narrative control: gm (Alba), Thwack-O 4.\n"
-	           "spikes springs, but it has no Pain dice to roll.\n"
+	           "Alba's Pain roll against spikes (1 Pain die):\n"
+	           "  1 | ♣6 | 5 | Alba | 0 (no one it can hurt)\n"
+	           "  2 | 6 | 0 | Alba | 0 (no one it can hurt)\n"
+	           "  3 | 2 | 0 | Alba | 0 (no one it can hurt)\n"
+	           "Alba takes 0: 15/15 hits.\n"
+	           "Narrative control: gm (Alba), Thwack-O 6.\n"
 	           "spikes has Unlimited Use: it can be triggered again.\n");
 	free(plain);
 	run(d, "gm", true, "/settings compact off", out);
@@ -923,7 +959,7 @@ compact_headings(void **state)
 	                    "Wandering check: corridor leg (1-in-6)");
 	plain = reply_plain(out);
 	assert_string_equal(plain, "Wandering check: corridor leg (1-in-6)\n"
-	                           "d6: 6 → no wandering monsters.\n");
+	                           "d6: 4 → no wandering monsters.\n");
 	free(plain);
 	reply_free(out);
 	tfree(d);
@@ -938,6 +974,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hash_label_is_never_parsed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(quotes_group_words, setup, teardown),
 	    cmocka_unit_test_setup_teardown(choices_are_canonical, setup, teardown),
+	    cmocka_unit_test_setup_teardown(values_go_where_they_fit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(errors_say_what_is_allowed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(default_subcommand, setup, teardown),
 	    cmocka_unit_test_setup_teardown(too_many_words, setup, teardown),

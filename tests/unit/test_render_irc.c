@@ -152,12 +152,23 @@ test_strip(void **state)
 	                         "a\x0f \x03"
 	                         "04,05b\x03 c\x03"
 	                         "7d \x1e~~1~~\x0f \x1d\x1f\x11\x16é\x03";
+	static const char hex[] = "\x04"
+	                          "FF00aaa\x04"
+	                          "00ff00,000000b\x04"
+	                          "c,12\x04"
+	                          "000000d\x04"
+	                          "1234z";
 	struct buf b;
 
 	(void)state;
 	buf_init(&b, 1024);
 	irc_fmt_strip(&b, in, strlen(in));
 	assert_string_equal(buf_str(&b), "a b cd ~~1~~ é");
+	/* Hex colours, as some clients send them: six digits, optionally a
+	 * comma and six more; anything shorter is the code alone. */
+	buf_reset(&b);
+	irc_fmt_strip(&b, hex, strlen(hex));
+	assert_string_equal(buf_str(&b), "abc,12d1234z");
 	buf_free(&b);
 }
 

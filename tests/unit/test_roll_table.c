@@ -69,7 +69,7 @@ errors_name_the_entry(void **unused)
 	expect_error("1-4 a; 5-8 b; 9-8 c; 9-20 d", 1, 20,
 	             "entry 3: range 9-8 is reversed; write it low-high.");
 	expect_error("1-4 a; 4-8 b; 9-20 c", 1, 20,
-	             "entry 2: range 4-8 overlaps the entry before it.");
+	             "entry 2: range 4-8 overlaps entry 1 (1-4): result 4 is in both.");
 	expect_error("1-4 a; 6-20 b", 1, 20, "entry 2: result 5 is not covered by any entry.");
 	expect_error("1-4 a; 7-20 b", 1, 20, "entry 2: results 5-6 are not covered by any entry.");
 	expect_error("1-4 a; 5-19 b", 1, 20,
@@ -85,9 +85,27 @@ errors_name_the_entry(void **unused)
 	    "1-4a b", 1, 20,
 	    "entry 1: '1-4a b' does not start with a range like 5 or 5-8 followed by text.");
 	expect_error("  ;  ; ", 1, 20,
-	             "the table is empty; give entries like '1-4 text; 5-8 text'.");
+	             "the table is empty; give entries like '1-4: text; 5-8: text'.");
 	expect_error("1 a\x01; 2-20 b", 1, 20, "entry 1 contains a control character.");
 	expect_error("1 \xff; 2-20 b", 1, 20, "entry 1 is not valid UTF-8 text.");
+	/* fuzz_table: a C1 control (U+0080, U+008A) or a next-line (U+0085)
+	 * that the sanitiser removes would leave " \xc2\xb7 " in the kept text
+	 * (or "\xc2\xb7 " at its start, after "1-4: "), which reads back as two
+	 * entries */
+	expect_error("1-4 a \xc2\x80\xc2\xb7 b; 5-20 c", 1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
+	expect_error("1-4 a \xc2\xb7\xc2\x85"
+	             "b; 5-20 c",
+	             1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
+	expect_error("1-4:  \xc2\x8a\xc2\xb7 3x; 5-20 c", 1, 20,
+	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
+	             "which would part entries; remove it, or write the dot without spaces "
+	             "around it.");
 	/* issue 25, finding 15: dice an entry could never roll are refused */
 	expect_error("1 1d1000000000 bats; 2-20 b", 1, 20,
 	             "entry 1: in '1d1000000000', the dice of the term at column 1 must have "
@@ -103,7 +121,7 @@ errors_name_the_entry(void **unused)
 static void
 entry_limits(void **unused)
 {
-	char text[4096], err[200];
+	char text[8192], err[200];
 	struct roll_table t;
 	size_t off = 0;
 
@@ -115,7 +133,7 @@ entry_limits(void **unused)
 	snprintf(text + off, sizeof(text) - off, "%d too many", ROLL_TABLE_ENTRIES_MAX + 1);
 	assert_int_equal(
 	    roll_table_parse(text, 1, ROLL_TABLE_ENTRIES_MAX + 1, &t, err, sizeof(err)), -1);
-	assert_string_equal(err, "a table may have at most 40 entries.");
+	assert_string_equal(err, "a table may have at most 100 entries.");
 
 	memset(text, 'x', sizeof(text));
 	memcpy(text, "1-20 ", 5);
@@ -157,6 +175,269 @@ format_round_trips(void **unused)
 	assert_int_equal(roll_table_parse(buf_str(&b), 1, 20, &u, err, sizeof(err)), 0);
 	assert_memory_equal(&t, &u, sizeof(t));
 	buf_free(&b);
+}
+
+/* A table whose die comes from its text; fails the test on an error. */
+static void
+parse_die(const char *text, struct roll_table *t)
+{
+	char err[300] = "";
+
+	if (roll_table_parse_die(text, t, err, sizeof(err)) != 0)
+		fail_msg("'%s' did not parse: %s", text, err);
+}
+
+static void
+expect_die_error(const char *text, const char *msg)
+{
+	struct roll_table t;
+	char err[300] = "";
+
+	memset(&t, 0x5a, sizeof(t));
+	assert_int_equal(roll_table_parse_die(text, &t, err, sizeof(err)), -1);
+	assert_string_equal(err, msg);
+	assert_int_equal(((unsigned char *)&t)[0], 0x5a);
+}
+
+/* Every way of writing an entry, and the die each table's numbers name. */
+static void
+every_form_and_its_die(void **unused)
+{
+	static const struct {
+		const char *text;
+		int die, lo, hi;
+		size_t n;
+	} cases[] = {
+	    {"1: a; 2: b; 3: c; 4: d", 4, 1, 4, 4},
+	    {"1-3: a\n4-6: b", 6, 1, 6, 2},
+	    {"1-3 a; 4-6 b", 6, 1, 6, 2},  /* the colon is optional */
+	    {"1..4 a; 5–8 b", 8, 1, 8, 2}, /* "..", an en dash */
+	    {"1-5: a; 6-10: b", 10, 1, 10, 2},
+	    {"1-6: a; 7-12: b", 12, 1, 12, 2},
+	    {"1-10: a; 11-20: b", 20, 1, 20, 2},
+	    {"01-50: a; 51-00: b", 100, 1, 100, 2}, /* "00" is 100 */
+	    {"11-36: a; 41-66: b", 66, 11, 66, 2},
+	    {"3x a; 1x b", 4, 1, 4, 2}, /* weights: the die is their sum */
+	    {"2× a; 5x: b; 1x c", 8, 1, 8, 3},
+	    {"1-2: a · 3-6: b", 6, 1, 6, 2}, /* as IRC joins lines */
+	};
+	struct roll_table t;
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parse_die(cases[i].text, &t);
+		assert_int_equal(t.die, cases[i].die);
+		assert_int_equal(t.lo, cases[i].lo);
+		assert_int_equal(t.hi, cases[i].hi);
+		assert_int_equal(t.n, cases[i].n);
+		assert_string_equal(t.e[0].text, "a");
+	}
+	/* weights become ranges over their sum, in the order written */
+	parse_die("2× a; 5x: b; 1x c", &t);
+	assert_true(t.weighted);
+	assert_int_equal(t.e[1].lo, 3);
+	assert_int_equal(t.e[1].hi, 7);
+	assert_int_equal(t.e[1].weight, 5);
+	assert_string_equal(roll_table_lookup(&t, 8)->text, "c");
+	/* ranges in any order are kept sorted */
+	parse_die("5-8: b; 1-4: a", &t);
+	assert_string_equal(t.e[0].text, "a");
+	assert_int_equal(t.e[1].lo, 5);
+	/* a d66 reads tens and units: 17 is no result */
+	parse_die("11-36: a; 41-66: b", &t);
+	assert_non_null(roll_table_lookup(&t, 36));
+	assert_null(roll_table_lookup(&t, 17));
+	assert_string_equal(roll_table_lookup(&t, 41)->text, "b");
+	assert_true(roll_table_result_ok(&t, 66));
+	assert_false(roll_table_result_ok(&t, 60));
+}
+
+/* Every refusal of a table with a die of its own, each naming what and
+ * where (a gap or an overlap by its numbers). */
+static void
+die_errors_name_the_numbers(void **unused)
+{
+	(void)unused;
+	expect_die_error("1-2: a; 4-6: b", "entry 2: result 3 is not covered by any entry.");
+	expect_die_error("1-2: a; 2-6: b",
+	                 "entry 2: range 2-6 overlaps entry 1 (1-2): result 2 is in both.");
+	expect_die_error("1-4: a; 2-3: b; 5-6: c",
+	                 "entry 2: range 2-3 overlaps entry 1 (1-4): results 2-3 are in both.");
+	expect_die_error("1-3: a; 4-5: b",
+	                 "the highest result is 5, which no die gives: the ranges end at 4, 6, 8, "
+	                 "10, 12, 20, 66 (d66, numbered 11-66) or 100, or every entry is weighted "
+	                 "(3x text).");
+	expect_die_error("11-16: a; 31-66: b",
+	                 "entry 2: results 21-26 are not covered by any entry.");
+	expect_die_error("11-17: a; 21-66: b",
+	                 "entry 1: 17 is not a d66 result; a d66 reads two d6 as tens and units, "
+	                 "11 to 66.");
+	expect_die_error("1-10: a; 11-66: b", "entry 1: range 1-10 is outside 11-66.");
+	expect_die_error("0: a; 1-6: b", "entry 1: result 0 is outside 1-6.");
+	expect_die_error("2-6: a", "entry 1: result 1 is not covered by any entry.");
+	expect_die_error("1-3: a; 4-6: b; 4-6: c",
+	                 "entry 3: range 4-6 overlaps entry 2 (4-6): results 4-6 are in both.");
+	expect_die_error("1-3: a; 3x b",
+	                 "entry 2 is weighted but entry 1 is a range; write every entry with a "
+	                 "range (5-8: text) or every one with a weight (3x text).");
+	expect_die_error("0x a", "entry 1: a weight must be from 1 to 100, not 0.");
+	expect_die_error("101x a", "entry 1: a weight must be from 1 to 100, not 101.");
+	expect_die_error("3xa", "entry 1: '3xa' does not start with a range like 5 or 5-8 "
+	                        "followed by text.");
+	expect_die_error("1-6: a [[gems",
+	                 "entry 1: '[[gems' is not a reference to a table; write [[name]], a "
+	                 "name of letters, digits, - and _.");
+	expect_die_error("1-6: a [[two words]]",
+	                 "entry 1: '[[two words]]' is not a reference to a table; write [[name]], "
+	                 "a name of letters, digits, - and _.");
+	expect_die_error("1-6: [[a]] [[b]] [[c]] [[d]]",
+	                 "entry 1 names more than 3 tables; an entry may roll at most 3.");
+	expect_die_error("1-6: 1d7000000 bats",
+	                 "entry 1: in '1d7000000', the dice of the term at column 1 must have "
+	                 "between 1 and 1000000 sides (got 7000000).");
+	expect_die_error("1-6:", "entry 1 has a range but no text.");
+	/* the weighted form is the GM's tables' alone */
+	{
+		struct roll_table t;
+		char err[200];
+
+		assert_int_equal(roll_table_parse("1x a; 19x b", 1, 20, &t, err, sizeof(err)), -1);
+		assert_string_equal(err,
+		                    "entry 1 is weighted; this table's entries are ranges over "
+		                    "1-20.");
+	}
+}
+
+/* A table's text is bounded before it is read. */
+static void
+input_is_bounded(void **unused)
+{
+	char *big = malloc(ROLL_TABLE_INPUT_MAX + 2);
+	char want[120];
+
+	(void)unused;
+	memset(big, ' ', ROLL_TABLE_INPUT_MAX + 1);
+	big[ROLL_TABLE_INPUT_MAX + 1] = '\0';
+	snprintf(want, sizeof(want), "the table's text is %d bytes long; at most %d are read.",
+	         ROLL_TABLE_INPUT_MAX + 1, ROLL_TABLE_INPUT_MAX);
+	expect_die_error(big, want);
+	free(big);
+}
+
+/* Entry text is kept safe: bidi controls and invisible characters go, and
+ * a reference is written with the table's canonical name. */
+static void
+text_is_made_safe(void **unused)
+{
+	struct roll_table t;
+
+	(void)unused;
+	parse_die("1-3: a\xe2\x80\xae"
+	          "evil; 4-6: roll [[Gem\xe2\x80\x8bStones]] twice",
+	          &t);
+	assert_string_equal(t.e[0].text, "aevil");
+	assert_string_equal(t.e[1].text, "roll [[gemstones]] twice");
+}
+
+static int
+collect(const char *name, void *ctx)
+{
+	struct buf *b = ctx;
+
+	buf_addf(b, "%s,", name);
+	return 0;
+}
+
+static void
+names_and_references(void **unused)
+{
+	char c[ROLL_TABLE_NAME_MAX];
+	struct buf b;
+
+	(void)unused;
+	assert_int_equal(roll_table_name("Encounter-2", 11, c), 0);
+	assert_string_equal(c, "encounter-2");
+	assert_int_equal(roll_table_name("trésor_1", strlen("trésor_1"), c), 0);
+	assert_string_equal(c, "trésor_1");
+	assert_int_equal(roll_table_name("two words", 9, c), -1);
+	assert_int_equal(roll_table_name("a;b", 3, c), -1);
+	assert_int_equal(roll_table_name("[x]", 3, c), -1);
+	assert_int_equal(roll_table_name("", 0, c), -1);
+	assert_int_equal(roll_table_name("\xe2\x80\x8b", 3, c), -1); /* nothing but invisible */
+	assert_int_equal(roll_table_name("abcdefghijklmnopqrstuvwxyz0123456", 33, c), -1);
+	assert_int_equal(roll_table_name("abcdefghijklmnopqrstuvwxyz012345", 32, c), 0);
+	assert_int_equal(roll_table_name("\xff", 1, c), -1);
+	buf_init(&b, 200);
+	assert_int_equal(roll_table_each_ref("[[a]] and [[b-2]], [not] [[c", collect, &b), 0);
+	assert_string_equal(buf_str(&b), "a,b-2,");
+	buf_free(&b);
+}
+
+/* show -> set -> show: what roll_table_write() writes parses back into the
+ * same table, for random tables of every die and form (seeded). */
+static void
+write_round_trips_random_tables(void **unused)
+{
+	static const int dies[] = {4, 6, 8, 10, 12, 20, 66, 100};
+	static const char *const words[] = {"goblins",   "1d4 rats", "a [[gems]] chest", "2d6+1 gp",
+	                                    "ÿ ünïcode", "nothing",  "3 orcs, loud",     "an ooze"};
+	struct rng *r = rng_new_seeded(29);
+	struct roll_table *t = malloc(sizeof(*t)), *u = malloc(sizeof(*u));
+
+	(void)unused;
+	for (int round = 0; round < 500; round++) {
+		struct buf in, once, twice;
+		char err[300];
+		bool weighted = rng_die(r, 4) == 1;
+		int die = dies[rng_die(r, 8) - 1], lo = die == 66 ? 11 : 1, v = lo;
+		size_t n = 0;
+
+		buf_init(&in, ROLL_TABLE_INPUT_MAX);
+		buf_init(&once, 1 << 16);
+		buf_init(&twice, 1 << 16);
+		if (weighted) {
+			int k = (int)rng_die(r, 12);
+
+			for (int i = 0; i < k; i++)
+				buf_addf(&in, "%s%dx %s %d",
+				         i ? (rng_die(r, 2) == 1 ? ";" : "\n") : "",
+				         (int)rng_die(r, ROLL_TABLE_WEIGHT_MAX),
+				         words[rng_die(r, 8) - 1], i);
+		} else {
+			while (v <= die && n < ROLL_TABLE_ENTRIES_MAX) {
+				int w = (int)rng_die(r, 10), hi = v;
+
+				for (int i = 1; i < w && hi < die; i++) {
+					hi++;
+					if (die == 66 && hi % 10 > 6)
+						hi += 10 - hi % 10 + 1;
+				}
+				if (hi > die)
+					hi = die;
+				buf_addf(&in, "%s%d%s%d%s %s", n ? "; " : "", v, "-", hi,
+				         rng_die(r, 2) == 1 ? ":" : "", words[rng_die(r, 8) - 1]);
+				n++;
+				v = hi + 1;
+				if (die == 66 && v % 10 > 6)
+					v += 10 - v % 10 + 1;
+			}
+		}
+		if (roll_table_parse_die(buf_str(&in), t, err, sizeof(err)) != 0)
+			fail_msg("round %d: '%s': %s", round, buf_str(&in), err);
+		roll_table_write(t, &once);
+		if (roll_table_parse_die(buf_str(&once), u, err, sizeof(err)) != 0)
+			fail_msg("round %d: written '%s' does not parse: %s", round, buf_str(&once),
+			         err);
+		assert_memory_equal(t, u, sizeof(*t));
+		roll_table_write(u, &twice);
+		assert_string_equal(buf_str(&once), buf_str(&twice));
+		buf_free(&in);
+		buf_free(&once);
+		buf_free(&twice);
+	}
+	free(t);
+	free(u);
+	rng_free(r);
 }
 
 static char *
@@ -264,6 +545,12 @@ main(void)
 	    cmocka_unit_test(words_that_are_not_dice_are_kept),
 	    cmocka_unit_test(long_dice_notes_are_marked),
 	    cmocka_unit_test(one_is_followed_by_a_singular),
+	    cmocka_unit_test(every_form_and_its_die),
+	    cmocka_unit_test(die_errors_name_the_numbers),
+	    cmocka_unit_test(input_is_bounded),
+	    cmocka_unit_test(text_is_made_safe),
+	    cmocka_unit_test(names_and_references),
+	    cmocka_unit_test(write_round_trips_random_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,9 +157,7 @@ real_log(char *out, size_t len, const char *label)
 {
 	char json[200];
 
-	snprintf(json, sizeof(json),
-	         "{\"when\":1700000000,\"who\":\"ann\",\"what\":\"1d6 # %s\",\"result\":\"3\"}",
-	         label);
+	snprintf(json, sizeof(json), "[1700000000,\"ann\",\"1d6 # %s\",\"3\"]", label);
 	snprintf(out, len, "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
 }
 
@@ -542,8 +540,8 @@ restore_puts_a_snapshot_back(void **state)
 	assert_non_null(f);
 	fputs("not a database\n", f);
 	fclose(f);
-	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, bad, NULL, err, sizeof(err)),
-	                 -1);
+	assert_int_equal(
+	    store_pg_restore(pgcluster_conninfo, NULL, NULL, bad, NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "is not a whole SQLite database"));
 	load(&t, STORE_CHANNEL, "rs:a", &l);
 	assert_string_equal(l.rec, new);
@@ -557,8 +555,8 @@ restore_puts_a_snapshot_back(void **state)
 	                              NULL, NULL, NULL),
 	                 SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(store_pg_restore(pgcluster_conninfo, NULL, bad, NULL, err, sizeof(err)),
-	                 -1);
+	assert_int_equal(
+	    store_pg_restore(pgcluster_conninfo, NULL, NULL, bad, NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "the channel record 'rs:b' in "));
 	assert_non_null(strstr(err, "it holds the record of 'rs:a': the row's key column was "
 	                            "changed or damaged; nothing was changed"));
@@ -570,7 +568,7 @@ restore_puts_a_snapshot_back(void **state)
 	/* the tables exist already: PostgreSQL's "already exists, skipping"
 	 * notices go to the log's debug level, not to stderr */
 	assert_int_equal(stderrcap_begin(&cap), 0);
-	rc = store_pg_restore(pgcluster_conninfo, NULL, path, NULL, err, sizeof(err));
+	rc = store_pg_restore(pgcluster_conninfo, NULL, NULL, path, NULL, err, sizeof(err));
 	assert_string_equal(stderrcap_end(&cap), "");
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(err, "into PostgreSQL"));
@@ -623,11 +621,12 @@ restore_puts_one_channel_back(void **state)
 	commit(&t, r, 1, &c);
 
 	assert_int_equal(
-	    store_pg_restore(pgcluster_conninfo, NULL, path, "one:none", err, sizeof(err)), -1);
+	    store_pg_restore(pgcluster_conninfo, NULL, NULL, path, "one:none", err, sizeof(err)),
+	    -1);
 	assert_non_null(
 	    strstr(err, "holds no record for the channel one:none; nothing was changed"));
 	assert_int_equal(
-	    store_pg_restore(pgcluster_conninfo, NULL, path, "one:a", err, sizeof(err)), 0);
+	    store_pg_restore(pgcluster_conninfo, NULL, NULL, path, "one:a", err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "restored the channel one:a from"));
 	load(&t, STORE_CHANNEL, "one:a", &l);
 	assert_string_equal(l.rec, recs[0]);

@@ -332,7 +332,7 @@ roll(uint64_t seed, int tension, int exits, const struct roll_table *enc, struct
 
 	tension_table_default(TENSION_TABLE_ENCOUNTER, &def);
 	tension_table_default(TENSION_TABLE_EFFECTS, &eff);
-	tension_roll(r, tension, exits, false, enc != NULL ? enc : &def, &eff, out);
+	tension_roll(r, tension, exits, false, enc != NULL ? enc : &def, &eff, NULL, out);
 	rng_free(r);
 }
 
@@ -472,7 +472,7 @@ dice_in_entries_are_rolled(void **unused)
 	 * 1d6 the encounter check and its d10 are the same */
 	assert_int_equal(tension_table_parse("1-20 calm", &calm, err, sizeof(err)), 0);
 	r = rng_new_seeded(3);
-	tension_roll(r, 5, 3, false, &enc, &calm, &t);
+	tension_roll(r, 5, 3, false, &enc, &calm, NULL, &t);
 	rng_free(r);
 	assert_int_equal(t.effect.ndice, 0);
 	assert_string_equal(t.effect.text, "calm");
@@ -482,7 +482,7 @@ dice_in_entries_are_rolled(void **unused)
 	assert_int_equal(
 	    tension_table_parse("1-20 1d4 goblins and 1d6 rats", &calm, err, sizeof(err)), 0);
 	r = rng_new_seeded(1);
-	tension_pick(r, &calm, 2, &p);
+	tension_pick(r, &calm, 2, NULL, &p);
 	rng_free(r);
 	assert_int_equal(p.d10, 8);
 	assert_int_equal(p.total, 10);
@@ -495,12 +495,12 @@ dice_in_entries_are_rolled(void **unused)
 	/* struck entries and entries without dice roll nothing more than the
 	 * d10 (seed 1: d10 8, then d10 6) */
 	r = rng_new_seeded(1);
-	tension_pick(r, &enc, 1, &p); /* 8 + 1 = 9: the struck 2d4 goblins */
+	tension_pick(r, &enc, 1, NULL, &p); /* 8 + 1 = 9: the struck 2d4 goblins */
 	assert_true(p.struck);
 	assert_string_equal(p.text, "2d4 goblins");
 	assert_int_equal(rng_draws(r), 1);
 	assert_int_equal(tension_table_parse("1-20 a lost adventurer", &calm, err, sizeof(err)), 0);
-	tension_pick(r, &calm, 1, &p);
+	tension_pick(r, &calm, 1, NULL, &p);
 	assert_int_equal(p.d10, 6);
 	assert_false(p.struck);
 	assert_int_equal(p.ndice, 0);
@@ -524,7 +524,7 @@ safe_area_has_no_encounter_check(void **unused)
 	roll(3, 5, 3, NULL, &t);
 	assert_true(t.check.encounter);
 	assert_true(t.encounter_happens);
-	tension_roll(r, 5, 3, true, &enc, &eff, &t);
+	tension_roll(r, 5, 3, true, &enc, &eff, NULL, &t);
 	assert_true(t.safe);
 	assert_int_equal(t.event_d12, 9);
 	assert_int_equal(t.event, TENSION_DE_EFFECT);

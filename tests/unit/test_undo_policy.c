@@ -119,12 +119,12 @@ no_reroll_without_a_gm(void **unused)
 	run("alice", "/bargain Gus \"lot of pelts\" sell +0");
 	assert_string_equal(run("alice", "/undo"),
 	                    "Your /bargain Gus \"lot of pelts\" sell +0 rolled dice, and rolls "
-	                    "stand: only the GM may take it back, and nobody holds the GM seat "
-	                    "here.");
+	                    "stand: nobody held the GM seat when it was made, so nobody can take "
+	                    "it back.");
 	assert_string_equal(run_as("gm", true, "/undo"),
 	                    "The last change here, alice's /bargain Gus \"lot of pelts\" sell +0, "
-	                    "rolled dice, and rolls stand: only the GM may take it back, and "
-	                    "nobody holds the GM seat here.");
+	                    "rolled dice, and rolls stand: nobody held the GM seat when it was "
+	                    "made, so nobody can take it back.");
 	assert_int_equal(undo_depth(table()), 2);
 	/* The deal was tried: the vendor never prices that lot again. */
 	assert_non_null(
@@ -132,9 +132,45 @@ no_reroll_without_a_gm(void **unused)
 	assert_true(reply_is_error(last));
 	run("alice", "/hazard");
 	assert_string_equal(run("alice", "/undo"),
-	                    "Your /hazard roll rolled dice, and rolls stand: only the GM may take "
-	                    "it back, and nobody holds the GM seat here.");
+	                    "Your /hazard roll rolled dice, and rolls stand: nobody held the GM "
+	                    "seat when it was made, so nobody can take it back.");
 	assert_int_equal(undo_depth(table()), 3);
+}
+
+/* Play-test 2 of Fungeon: bo rolled with the seat empty, then claimed
+ * it to undo the roll and roll again. A roll is taken back only by the
+ * GM who held the seat when it was rolled (the same mark as the GM's
+ * screen), and holds it still: not by whoever claims it afterwards. */
+static void
+a_later_holder_cannot_undo_rolls(void **unused)
+{
+	(void)unused;
+	run("bo", "/fungeon join Brom fighter 2");
+	run("bo", "/fungeon hallway");
+	run("bo", "/gm claim");
+	assert_string_equal(run("bo", "/undo"),
+	                    "Your /fungeon hallway rolled dice, and rolls stand: nobody held the "
+	                    "GM seat when it was made, so nobody can take it back.");
+	assert_int_equal(undo_depth(table()), 2);
+	/* gm held the seat when alice rolled; the seat changes hands */
+	run("bo", "/gm release");
+	run("gm", "/gm claim");
+	run("alice", "/hazard");
+	run("gm", "/gm release");
+	run("bo", "/gm claim");
+	assert_string_equal(run("bo", "/undo"),
+	                    "The last change here, alice's /hazard roll, rolled dice, and rolls "
+	                    "stand: only the GM who held the seat when it was made may take it "
+	                    "back, while holding it.");
+	assert_string_equal(run("alice", "/undo"),
+	                    "Your /hazard roll rolled dice, and rolls stand: only the GM who held "
+	                    "the seat when it was made may take it back, while holding it.");
+	run("bo", "/gm release");
+	run("gm", "/gm claim");
+	assert_string_equal(run("gm", "/undo"),
+	                    "Undid alice's /hazard roll and the dice it rolled: dungeon procedure "
+	                    "state is as it was before.\n2 more changes can be undone; the next is "
+	                    "bo's /fungeon hallway.\n");
 }
 
 /* With a GM in the seat: the roller and another player are sent to the
@@ -262,6 +298,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(no_reroll_without_a_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_gm_takes_a_roll_back, setup, teardown),
+	    cmocka_unit_test_setup_teardown(a_later_holder_cannot_undo_rolls, setup, teardown),
 	    cmocka_unit_test_setup_teardown(a_change_without_dice_stays_undoable, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_machinery_sees_the_dice, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_mark_survives_a_restart, setup, teardown),

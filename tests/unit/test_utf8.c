@@ -91,14 +91,34 @@ repair(void **unused)
 	buf_free(&b);
 }
 
+/* Case folded in every script; bytes that are not UTF-8 compare as they
+ * are. */
+static void
+case_folded(void **unused)
+{
+	(void)unused;
+	assert_int_equal(utf8_casecmp("Émile", "émile"), 0);
+	assert_int_equal(utf8_casecmp("ÉMILE", "émile"), 0);
+	assert_int_equal(utf8_casecmp("Gus", "gUS"), 0);
+	assert_int_equal(utf8_casecmp("ΣΟΦΊΑ", "σοφία"), 0);
+	assert_int_equal(utf8_casecmp("ς", "Σ"), 0);
+	assert_true(utf8_casecmp("Emile", "Émile") != 0);
+	assert_true(utf8_casecmp("gus", "gust") < 0);
+	assert_true(utf8_casecmp("gust", "gus") > 0);
+	assert_true(utf8_casecmp("a", "b") < 0);
+	assert_int_equal(utf8_casecmp("\xff", "\xff"), 0);
+	assert_true(utf8_casecmp("\xff", "\xfe") > 0);
+	assert_true(utf8_casecmp("z", "\xfe") < 0);
+	assert_int_equal(utf8_casecmp("", ""), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(sequence_lengths),
-	    cmocka_unit_test(ill_formed_sequences),
-	    cmocka_unit_test(whole_strings),
-	    cmocka_unit_test(repair),
+	    cmocka_unit_test(sequence_lengths), cmocka_unit_test(ill_formed_sequences),
+	    cmocka_unit_test(whole_strings),    cmocka_unit_test(repair),
+	    cmocka_unit_test(case_folded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

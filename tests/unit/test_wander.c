@@ -100,7 +100,7 @@ tension(void **unused)
 		struct wander_check w;
 		int want = (int)rng_die(b, 12);
 
-		wander_tension(a, 2, 5, &t, &w);
+		wander_tension(a, 2, 5, &t, NULL, &w);
 		assert_int_equal(w.roll, want);
 		assert_int_equal(w.d12.by_exits, want <= 2);
 		assert_int_equal(w.d12.by_tension, want <= 5);
@@ -132,12 +132,12 @@ tension(void **unused)
 		struct wander_check w;
 
 		for (int i = 0; i < 100; i++) {
-			wander_tension(a, 9, 1, &t, &w);
+			wander_tension(a, 9, 1, &t, NULL, &w);
 			assert_int_equal(w.d12.encounter, w.roll <= 9);
 		}
 		/* a sealed room: only Tension can trigger */
 		for (int i = 0; i < 100; i++) {
-			wander_tension(a, 0, 3, &t, &w);
+			wander_tension(a, 0, 3, &t, NULL, &w);
 			assert_false(w.d12.by_exits);
 			assert_int_equal(w.d12.encounter, w.roll <= 3);
 		}

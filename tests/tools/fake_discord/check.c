@@ -148,6 +148,99 @@ check_message(const cJSON *msg, const char *where)
 	return 0;
 }
 
+/* A text input (type 4) as Discord's Component Reference has it: a
+ * custom_id of 1-100, a style of 1 (short) or 2 (paragraph), lengths
+ * 0-4000 and 1-4000 with min <= max, a placeholder of at most 100 and a
+ * pre-filled value of at most 4000 characters; a label (at most 45) in an
+ * action row, none inside a Label component. */
+static int
+check_text_input(const cJSON *c, bool in_label, const char *where)
+{
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
+	const cJSON *style = cJSON_GetObjectItemCaseSensitive(c, "style");
+	const cJSON *min = cJSON_GetObjectItemCaseSensitive(c, "min_length");
+	const cJSON *max = cJSON_GetObjectItemCaseSensitive(c, "max_length");
+	const cJSON *req = cJSON_GetObjectItemCaseSensitive(c, "required");
+	const char *label = str(c, "label"), *ph = str(c, "placeholder"), *v = str(c, "value");
+
+	if (!cJSON_IsNumber(type) || type->valueint != DISCORD_COMPONENT_TEXT_INPUT)
+		return bad(where, "a modal's field is not a text input (type 4)");
+	if (!len_in(str(c, "custom_id"), 1, 100))
+		return bad(where, "a text input's custom_id must be 1 to 100 characters");
+	if (!cJSON_IsNumber(style) ||
+	    (style->valueint != DISCORD_TEXT_SHORT && style->valueint != DISCORD_TEXT_PARAGRAPH))
+		return bad(where, "a text input's style must be 1 (short) or 2 (paragraph)");
+	if (in_label && cJSON_GetObjectItemCaseSensitive(c, "label") != NULL)
+		return bad(where, "a text input inside a Label component cannot have a label");
+	if (!in_label && !len_in(label, 1, DISCORD_MODAL_LABEL_MAX))
+		return bad(where, "a text input in an action row needs a label of 1 to 45 "
+		                  "characters");
+	if (min != NULL &&
+	    (!cJSON_IsNumber(min) || min->valueint < 0 || min->valueint > DISCORD_TEXT_INPUT_MAX))
+		return bad(where, "a text input's min_length must be 0 to 4000");
+	if (max != NULL &&
+	    (!cJSON_IsNumber(max) || max->valueint < 1 || max->valueint > DISCORD_TEXT_INPUT_MAX))
+		return bad(where, "a text input's max_length must be 1 to 4000");
+	if (min != NULL && max != NULL && min->valueint > max->valueint)
+		return bad(where, "a text input's min_length is above its max_length");
+	if (ph != NULL && !len_in(ph, 0, DISCORD_PLACEHOLDER_MAX))
+		return bad(where, "a text input's placeholder is over 100 characters");
+	if (v != NULL && !len_in(v, 0, DISCORD_TEXT_INPUT_MAX))
+		return bad(where, "a text input's value is over 4000 characters");
+	if (req != NULL && !cJSON_IsBool(req))
+		return bad(where, "a text input's required is not a boolean");
+	return 0;
+}
+
+int
+check_modal(const cJSON *data, const char *where)
+{
+	const cJSON *comps = cJSON_GetObjectItemCaseSensitive(data, "components"), *c;
+	int n = 0;
+
+	if (!cJSON_IsObject(data))
+		return bad(where, "a modal's data is not an object");
+	if (!len_in(str(data, "custom_id"), 1, 100))
+		return bad(where, "a modal's custom_id must be 1 to 100 characters");
+	if (!len_in(str(data, "title"), 1, DISCORD_MODAL_TITLE_MAX))
+		return bad(where, "a modal's title must be 1 to 45 characters");
+	if (!cJSON_IsArray(comps) || cJSON_GetArraySize(comps) < 1 ||
+	    cJSON_GetArraySize(comps) > DISCORD_MODAL_ROWS_MAX)
+		return bad(where, "a modal holds 1 to 5 components");
+	cJSON_ArrayForEach(c, comps)
+	{
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(c, "type");
+		int t = cJSON_IsNumber(type) ? type->valueint : 0;
+
+		n++;
+		if (t == DISCORD_COMPONENT_LABEL) {
+			const char *d = str(c, "description");
+
+			if (!len_in(str(c, "label"), 1, DISCORD_MODAL_LABEL_MAX))
+				return bad(where, "a Label component's label must be 1 to 45 "
+				                  "characters");
+			if (d != NULL && !len_in(d, 0, 100))
+				return bad(where, "a Label component's description is over 100 "
+				                  "characters");
+			if (check_text_input(cJSON_GetObjectItemCaseSensitive(c, "component"), true,
+			                     where) < 0)
+				return -1;
+		} else if (t == DISCORD_COMPONENT_ACTION_ROW) {
+			const cJSON *inner = cJSON_GetObjectItemCaseSensitive(c, "components");
+
+			if (!cJSON_IsArray(inner) || cJSON_GetArraySize(inner) != 1)
+				return bad(where,
+				           "a modal's action row holds exactly one text input");
+			if (check_text_input(inner->child, false, where) < 0)
+				return -1;
+		} else {
+			return bad(where, "a modal's component is neither a Label (18) nor an "
+			                  "action row (1)");
+		}
+	}
+	return n > 0 ? 0 : -1;
+}
+
 static bool
 valid_name(const char *s)
 {

@@ -120,6 +120,10 @@ struct inter {
 	bool deferred_eph; /* the type-5 deferral asked for flags 64 */
 	bool completed;    /* the deferred answer came */
 	int edits;         /* PATCHes of @original */
+	uint64_t user;     /* who made it */
+	/* A MODAL callback's data (the form the user then fills in and
+	 * submits, a type-5 interaction), owned; NULL when it had none. */
+	cJSON *modal;
 	UT_hash_handle hh;
 };
 
@@ -245,6 +249,9 @@ struct fake {
 		uint64_t updates;         /* messages updated by a type-7 callback */
 		uint64_t not_offered;     /* interactions Discord would not send (see payload.c) */
 		uint64_t press_missing;   /* presses with no such button in the channel */
+		uint64_t modals;          /* MODAL callbacks accepted */
+		uint64_t submits;         /* modal submits dispatched */
+		uint64_t submit_missing;  /* submits with no modal open to that user there */
 		uint64_t followup_cap;    /* follow-ups refused: past a user install's 5 */
 		uint64_t install_refused; /* registrations for user installs the app refuses */
 		uint64_t messages;        /* messages the bot made */
@@ -489,6 +496,8 @@ void msgs_fake_free(void);
 int check_message(const cJSON *msg, const char *where);
 int check_commands(const cJSON *arr, const char *where);
 int check_autocomplete(const cJSON *data, const char *where);
+/* A MODAL callback's data (type 9), as Discord's documentation bounds it. */
+int check_modal(const cJSON *data, const char *where);
 size_t utf16_len(const char *s);
 
 #endif

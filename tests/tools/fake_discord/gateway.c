@@ -679,6 +679,93 @@ press(const cJSON *t, const struct where *w, char **data, char **msg)
 	return id;
 }
 
+/*
+ * The fields of a modal filled in (the MODAL callback's data), as Discord
+ * carries a MODAL_SUBMIT (type 5): data.custom_id is the modal's; each of
+ * its components comes back with its type and the text input's custom_id
+ * and value (a Label's as {"type":18,"component":{...}}, an action row's as
+ * {"type":1,"components":[{...}]}). values maps a text input's custom_id to
+ * what the user typed; an input left out is submitted empty. A value past
+ * the input's max_length cannot be typed in Discord's client: it is the
+ * test's mistake, a violation.
+ */
+static char *
+submitted(const cJSON *modal, const cJSON *values)
+{
+	const cJSON *c;
+	cJSON *d = cJSON_CreateObject(), *comps;
+	char *out;
+
+	cJSON_AddStringToObject(
+	    d, "custom_id",
+	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(modal, "custom_id")));
+	comps = cJSON_AddArrayToObject(d, "components");
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(modal, "components"))
+	{
+		int t = cJSON_GetObjectItemCaseSensitive(c, "type")->valueint;
+		const cJSON *in = t == DISCORD_COMPONENT_LABEL
+		                      ? cJSON_GetObjectItemCaseSensitive(c, "component")
+		                      : cJSON_GetObjectItemCaseSensitive(c, "components")->child;
+		const char *id =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(in, "custom_id"));
+		const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(values, id));
+		const cJSON *max = cJSON_GetObjectItemCaseSensitive(in, "max_length");
+		cJSON *field = cJSON_CreateObject(), *o = cJSON_CreateObject();
+
+		if (v == NULL)
+			v = "";
+		if ((cJSON_IsNumber(max) && utf16_len(v) > (size_t)max->valueint) ||
+		    utf16_len(v) > DISCORD_TEXT_INPUT_MAX)
+			fake_violation("fake: a submitted value for '%s' is longer than the modal "
+			               "lets anyone type",
+			               id);
+		cJSON_AddNumberToObject(field, "type", DISCORD_COMPONENT_TEXT_INPUT);
+		cJSON_AddStringToObject(field, "custom_id", id);
+		cJSON_AddStringToObject(field, "value", v);
+		cJSON_AddNumberToObject(o, "type", t);
+		if (t == DISCORD_COMPONENT_LABEL) {
+			cJSON_AddItemToObject(o, "component", field);
+		} else {
+			cJSON *inner = cJSON_AddArrayToObject(o, "components");
+
+			cJSON_AddItemToArray(inner, field);
+		}
+		cJSON_AddItemToArray(comps, o);
+	}
+	out = cJSON_PrintUnformatted(d);
+	cJSON_Delete(d);
+	return out;
+}
+
+/* A modal submit (the template's "submit": {custom_id: value}): the newest
+ * modal the bot opened for that user in that channel and that was not
+ * submitted yet. Returns its data, or NULL when none is open. */
+static char *
+submit(const cJSON *t, uint64_t chan, uint64_t user)
+{
+	struct inter *open = NULL;
+
+	for (size_t i = norder; i > 0; i--) {
+		struct inter *it;
+		uint64_t id = order[i - 1];
+
+		HASH_FIND(hh, F.inters, &id, sizeof(id), it);
+		if (it != NULL && it->modal != NULL && it->chan == chan && it->user == user) {
+			open = it;
+			break;
+		}
+	}
+	if (open == NULL)
+		return NULL;
+	{
+		char *out = submitted(open->modal, cJSON_GetObjectItemCaseSensitive(t, "submit"));
+
+		cJSON_Delete(open->modal); /* a modal is submitted once */
+		open->modal = NULL;
+		return out;
+	}
+}
+
 /* Builds and dispatches one interaction from template t of stream st. */
 static void
 inject_one(const struct stream *st, const cJSON *t, uint64_t k)
@@ -710,10 +797,17 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 		F.st.press_missing++;
 		return;
 	}
-	if (dtext == NULL)
-		dtext = cJSON_PrintUnformatted(data);
 	if (cJSON_IsNumber(u))
 		user = 1400000000000000000ull + (uint64_t)u->valuedouble;
+	if (itype == DISCORD_INTERACTION_MODAL_SUBMIT) {
+		if ((dtext = submit(t, w.chan, user)) == NULL) {
+			F.st.submit_missing++;
+			return;
+		}
+		F.st.submits++;
+	}
+	if (dtext == NULL)
+		dtext = cJSON_PrintUnformatted(data);
 	it = xcalloc(1, sizeof(*it));
 	it->id = st->age_ms > 0 ? snowflake_aged(st->age_ms) : snowflake_now();
 	if (F.mark_id != 0 && it->id >= F.mark_id)
@@ -726,6 +820,7 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 	it->guild = w.guild;
 	it->where = w.kind;
 	it->msg = on;
+	it->user = user;
 	it->user_only = !w.guild_install;
 	msgs_fake_channel(w.chan, w.kind == WHERE_GROUP_DM || w.kind == WHERE_USER_DM ||
 	                                  w.kind == WHERE_FOREIGN
@@ -945,6 +1040,7 @@ gw_fake_free(void)
 	{
 		HASH_DEL(F.inters, it);
 		free(it->kept);
+		cJSON_Delete(it->modal);
 		free(it);
 	}
 	free(order);

@@ -199,8 +199,8 @@ payload_fake_offered(const cJSON *t, int type, struct where *w)
 	const cJSON *cmds = rest_fake_commands(F.commands_scope), *c, *found = NULL;
 	const char *guilds = strstr(F.commands_scope, "/guilds/");
 
-	if (type == DISCORD_INTERACTION_COMPONENT)
-		return true; /* pressed on a message the bot sent there */
+	if (type == DISCORD_INTERACTION_COMPONENT || type == DISCORD_INTERACTION_MODAL_SUBMIT)
+		return true; /* pressed on a message, or a form, the bot sent there */
 	cJSON_ArrayForEach(c, cmds)
 	{
 		const char *n = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "name"));

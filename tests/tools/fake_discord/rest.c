@@ -414,6 +414,29 @@ update(struct inter *it, const cJSON *data)
 	it->original = it->msg;
 }
 
+/* A MODAL callback: only a command's or a component's interaction may open
+ * a form ("not available for MODAL_SUBMIT and PING interactions", and an
+ * autocomplete takes its choices alone); its data is checked as Discord
+ * bounds it and kept for the user's submit. The template's "expect" is
+ * looked for in the modal's title. */
+static void
+modal(struct inter *it, const cJSON *data)
+{
+	const char *title = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "title"));
+
+	if (it->type != DISCORD_INTERACTION_COMMAND && it->type != DISCORD_INTERACTION_COMPONENT) {
+		fake_violation("interaction %" PRIu64 " of type %d answered with a modal (9)",
+		               it->id, it->type);
+		return;
+	}
+	if (check_modal(data, "modal callback") < 0)
+		return;
+	expectations(it, title, false);
+	F.st.modals++;
+	cJSON_Delete(it->modal);
+	it->modal = cJSON_Duplicate(data, true);
+}
+
 static void
 callback(const char *path, const char *body, size_t len, struct http_answer *a)
 {
@@ -461,10 +484,14 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	type = cJSON_GetObjectItemCaseSensitive(j, "type");
 	data = cJSON_GetObjectItemCaseSensitive(j, "data");
 	deferral = cJSON_IsNumber(type) && is_deferral(it, type->valueint);
-	/* A deferral's answer is the edit (or follow-up) that completes it. */
+	/* A deferral's answer is the edit (or follow-up) that completes it; a
+	 * modal's is its title. */
 	if (!deferral)
 		gw_fake_answered(
-		    it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "content")));
+		    it, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+		            data, cJSON_IsNumber(type) && type->valueint == DISCORD_CALLBACK_MODAL
+		                      ? "title"
+		                      : "content")));
 	if (age > FAKE_ANSWER_MS) {
 		if (F.mark_id != 0 && id >= F.mark_id)
 			F.st.mark_late++;
@@ -501,6 +528,8 @@ callback(const char *path, const char *body, size_t len, struct http_answer *a)
 	} else if (type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE &&
 	           it->type == DISCORD_INTERACTION_COMPONENT) {
 		update(it, data);
+	} else if (type->valueint == DISCORD_CALLBACK_MODAL) {
+		modal(it, data);
 	} else if (deferral) {
 		deferred(it, type->valueint, data);
 	} else {

@@ -60,6 +60,23 @@ fgtable_ok(struct fgtable *t, const char *user, const char *line)
 	free(text);
 }
 
+void
+fgtable_gm(struct fgtable *t, const char *line)
+{
+	free(fgtable_run(t, "gm", "/gm claim")); /* refused when gm holds it already */
+	fgtable_ok(t, "gm", line);
+}
+
+char *
+fgtable_said(struct fgtable *t, const char *user, const char *line)
+{
+	char *text = fgtable_run(t, user, line);
+
+	if (reply_is_error(t->last))
+		fail_msg("'%s' failed: %s", line, text);
+	return text;
+}
+
 struct fungeon_channel *
 fgtable_fungeon(struct fgtable *t)
 {
@@ -131,4 +148,64 @@ void
 fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line)
 {
 	fgtable_ok(t, fgtable_holder(t, cat), line);
+}
+
+void
+fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
+{
+	char line[80];
+
+	snprintf(line, sizeof(line), "/fungeon join Al fighter %d", lv);
+	fgtable_ok(t, "al", line);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	for (int i = 0; designs[i] != NULL; i++) {
+		enum fungeon_category k = strstr(designs[i], "/fungeon trap ") ? FUNGEON_CAT_TRAPS
+		                          : strstr(designs[i], "/fungeon monster ")
+		                              ? FUNGEON_CAT_MONSTERS
+		                              : FUNGEON_CAT_TREASURE;
+
+		fgtable_make(t, k, designs[i]);
+	}
+	fgtable_ok(t, "al", "/fungeon enter waive:true");
+}
+
+struct fungeon_channel *
+fgtable_three(struct fgtable *t, const char *const *monsters)
+{
+	struct fungeon_channel *c;
+
+	fgtable_ok(t, "al", "/fungeon join Al fighter 6");
+	fgtable_ok(t, "bo", "/fungeon join Bo fighter 6");
+	fgtable_ok(t, "cy", "/fungeon join Cy fighter 6");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	c = fgtable_fungeon(t);
+	/* the test wants cy to make the monsters: give cy the category */
+	c->d.room.picks.holder[FUNGEON_CAT_MONSTERS] = 2;
+	for (int i = 0; monsters[i] != NULL; i++)
+		fgtable_ok(t, "cy", monsters[i]);
+	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	return c;
+}
+
+void
+fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster)
+{
+	char line[40];
+
+	snprintf(line, sizeof(line), "/fungeon floor %d", floor);
+	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
+	fgtable_ok(t, "al", "/fungeon entrance");
+	fgtable_gm(t, line);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_ok(t, "al", monster);
+	fgtable_ok(t, "al", "/fungeon enter waive:true");
+}
+
+void
+fgtable_holds(const char *text, const char *want)
+{
+	if (strstr(text, want) == NULL)
+		fail_msg("no \"%s\" in:\n%s", want, text);
 }

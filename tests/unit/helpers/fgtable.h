@@ -29,10 +29,16 @@ void fgtable_free(struct fgtable *t);
 char *fgtable_run(struct fgtable *t, const char *user, const char *line);
 /* Runs line as user and fails the test when the reply is an error. */
 void fgtable_ok(struct fgtable *t, const char *user, const char *line);
+/* Runs line as user, which must succeed; returns the reply's plain text. */
+char *fgtable_said(struct fgtable *t, const char *user, const char *line);
 /* Runs line, which must fail with error (any error when NULL) and leave
  * the channel's saved state as it was. */
 void fgtable_fails_unchanged(struct fgtable *t, const char *user, const char *line,
                              const char *error);
+
+/* Runs line as the user "gm", who holds the channel's GM seat (claimed
+ * first when nobody holds it); it must succeed. */
+void fgtable_gm(struct fgtable *t, const char *line);
 
 /* The channel's Fungeon state (created when missing). */
 struct fungeon_channel *fgtable_fungeon(struct fgtable *t);
@@ -46,5 +52,19 @@ void fgtable_pick_all(struct fgtable *t);
 const char *fgtable_holder(struct fgtable *t, enum fungeon_category cat);
 /* Runs line as the holder of cat, which must succeed. */
 void fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line);
+/* Al (user al, level lv, a fighter) joins whoever joined before, and the
+ * party goes into room 1 with the design lines (NULL-terminated) made by
+ * the players holding their categories (points waived). */
+void fgtable_into_room(struct fgtable *t, int lv, const char *const *designs);
+/* Al, Bo and Cy (users al, bo, cy) at level 6 go into room 1, cy making
+ * the monster lines (NULL-terminated) as the holder of Monsters, however
+ * the draw fell; every point waived. */
+struct fungeon_channel *fgtable_three(struct fgtable *t, const char *const *monsters);
+/* Al (user al, a level 1 fighter) alone goes in at the entrance, the GM
+ * sets the floor, and al makes the monster line for room 1 (points
+ * waived), then enters it. */
+void fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster);
+/* Fails the test unless text holds want. */
+void fgtable_holds(const char *text, const char *want);
 
 #endif

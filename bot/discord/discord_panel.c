@@ -1,0 +1,268 @@
+/* discord_panel: when live panels are edited; see discord_panel.h. */
+#include "bot/discord/discord_panel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uthash.h>
+
+#include "bot/discord/discord_proto.h"
+#include "rules/base/mem.h"
+
+#undef uthash_fatal
+#define uthash_fatal(msg) abort()
+
+/* A panel found gone is remembered this long, so that the changes that
+ * still name it (until its record is cleared) do not try it again. */
+#define PANEL_FORGET_MS 60000
+
+struct pchan {
+	uint64_t chan;
+	char msg[PANEL_ID_MAX];  /* the message to edit, "" unknown */
+	char gone[PANEL_ID_MAX]; /* a message found gone, "" none */
+	/* Changes are numbered across every channel (struct discord_panels'
+	 * count), so a number given out stays meaningful when entries come
+	 * and go. */
+	uint64_t seq;   /* the newest change's number */
+	uint64_t shown; /* the message shows every change up to this number */
+	uint64_t taken; /* the newest number when the refresh on its way was taken */
+	int64_t due;    /* the next refresh, or (nothing stale) when the entry goes; 0: none */
+	int64_t paced;  /* no refresh starts before */
+	bool busy;      /* a refresh is on its way */
+	UT_hash_handle hh;
+};
+
+struct discord_panels {
+	struct pchan *set;
+	uint64_t count; /* changes counted: the newest change's number */
+};
+
+struct discord_panels *
+discord_panels_new(void)
+{
+	return xcalloc(1, sizeof(struct discord_panels));
+}
+
+void
+discord_panels_free(struct discord_panels *p)
+{
+	struct pchan *c, *tmp;
+
+	if (p == NULL)
+		return;
+	HASH_ITER(hh, p->set, c, tmp)
+	{
+		HASH_DEL(p->set, c);
+		free(c);
+	}
+	free(p);
+}
+
+static struct pchan *
+find(const struct discord_panels *p, uint64_t chan)
+{
+	struct pchan *c;
+
+	HASH_FIND(hh, p->set, &chan, sizeof(chan), c);
+	return c;
+}
+
+static struct pchan *
+get(struct discord_panels *p, uint64_t chan)
+{
+	struct pchan *c = find(p, chan);
+
+	if (c == NULL) {
+		c = xcalloc(1, sizeof(*c));
+		c->chan = chan;
+		HASH_ADD(hh, p->set, chan, sizeof(c->chan), c);
+	}
+	return c;
+}
+
+static void
+drop(struct discord_panels *p, struct pchan *c)
+{
+	HASH_DEL(p->set, c);
+	free(c);
+}
+
+static void
+copy_id(char *dst, const char *id)
+{
+	snprintf(dst, PANEL_ID_MAX, "%s", id);
+}
+
+static int64_t
+later(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* After a refresh ended or the panel was shown: the next refresh when
+ * changes are left, else when the entry may go. */
+static void
+plan(struct pchan *c, int64_t now)
+{
+	c->due = later(c->paced, now);
+}
+
+void
+discord_panels_changed(struct discord_panels *p, uint64_t chan, const char *msg, int64_t now)
+{
+	struct pchan *c = find(p, chan);
+
+	if (c != NULL && c->gone[0] != '\0' && strcmp(c->gone, msg) == 0)
+		return; /* found gone: its record is being cleared */
+	c = c != NULL ? c : get(p, chan);
+	c->gone[0] = '\0';
+	if (!c->busy)
+		copy_id(c->msg, msg);
+	/* The first change since the panel was current opens the window that
+	 * coalesces the burst; later ones join it. */
+	if (!c->busy && c->seq <= c->shown)
+		c->due = later(now + PANEL_COALESCE_MS, c->paced);
+	c->seq = ++p->count;
+}
+
+size_t
+discord_panels_take_due(struct discord_panels *p, int64_t now, uint64_t *out, size_t max)
+{
+	struct pchan *c, *tmp;
+	size_t n = 0;
+
+	HASH_ITER(hh, p->set, c, tmp)
+	{
+		if (c->busy || c->due == 0 || c->due > now)
+			continue;
+		if (c->seq <= c->shown || c->gone[0] != '\0') {
+			drop(p, c); /* current, paced out, nothing left to do */
+			continue;
+		}
+		/* The max earliest, in order of due: a later one is dropped
+		 * from a full list. */
+		if (n == max && (max == 0 || find(p, out[n - 1])->due <= c->due))
+			continue;
+		size_t i = n < max ? n++ : n - 1;
+
+		while (i > 0 && find(p, out[i - 1])->due > c->due) {
+			out[i] = out[i - 1];
+			i--;
+		}
+		out[i] = c->chan;
+	}
+	for (size_t i = 0; i < n; i++) {
+		c = find(p, out[i]);
+		c->busy = true;
+		c->taken = c->seq;
+		c->paced = now + PANEL_EDIT_MS;
+		c->due = 0;
+	}
+	return n;
+}
+
+int64_t
+discord_panels_next(const struct discord_panels *p)
+{
+	const struct pchan *c, *tmp;
+	int64_t next = INT64_MAX;
+
+	HASH_ITER(hh, p->set, c, tmp)
+	{
+		if (!c->busy && c->due != 0 && c->due < next)
+			next = c->due;
+	}
+	return next;
+}
+
+void
+discord_panels_message(struct discord_panels *p, uint64_t chan, const char *msg)
+{
+	struct pchan *c = find(p, chan);
+
+	if (c != NULL)
+		copy_id(c->msg, msg);
+}
+
+const char *
+discord_panels_message_of(const struct discord_panels *p, uint64_t chan)
+{
+	const struct pchan *c = find(p, chan);
+
+	return c != NULL ? c->msg : "";
+}
+
+void
+discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_outcome oc,
+                    int64_t now)
+{
+	struct pchan *c = find(p, chan);
+
+	if (c == NULL || !c->busy)
+		return;
+	c->busy = false;
+	switch (oc) {
+	case PANEL_EDITED:
+		if (c->taken > c->shown)
+			c->shown = c->taken;
+		plan(c, now);
+		break;
+	case PANEL_FAILED:
+		c->paced = later(c->paced, now + PANEL_RETRY_MS);
+		plan(c, now);
+		break;
+	case PANEL_GONE:
+		copy_id(c->gone, c->msg);
+		c->msg[0] = '\0';
+		c->shown = c->seq;
+		c->due = now + PANEL_FORGET_MS;
+		break;
+	case PANEL_NONE:
+		drop(p, c);
+		break;
+	}
+}
+
+uint64_t
+discord_panels_seq(const struct discord_panels *p)
+{
+	return p->count;
+}
+
+void
+discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, uint64_t seq,
+                     int64_t now)
+{
+	struct pchan *c = get(p, chan);
+
+	c->gone[0] = '\0';
+	if (!c->busy)
+		copy_id(c->msg, msg);
+	if (seq > c->shown)
+		c->shown = seq;
+	if (!c->busy && c->seq <= c->shown)
+		plan(c, now); /* nothing left: the entry goes once paced out */
+}
+
+enum discord_panel_outcome
+discord_panel_outcome(long status, int code)
+{
+	if (status >= 200 && status <= 299)
+		return PANEL_EDITED;
+	/* Deleted by someone (10008 Unknown Message), the channel gone (10003
+	 * Unknown Channel), the bot shut out of it (403: 50001 Missing Access,
+	 * 50013 Missing Permissions): no edit will do better. */
+	if ((status == 404 &&
+	     (code == DISCORD_ERROR_UNKNOWN_MESSAGE || code == DISCORD_ERROR_UNKNOWN_CHANNEL)) ||
+	    (status == 403 &&
+	     (code == DISCORD_ERROR_MISSING_ACCESS || code == DISCORD_ERROR_MISSING_PERMISSIONS)))
+		return PANEL_GONE;
+	return PANEL_FAILED;
+}
+
+size_t
+discord_panels_count(const struct discord_panels *p)
+{
+	return HASH_COUNT(p->set);
+}

@@ -1,0 +1,98 @@
+/*
+ * discord_panel: when the live panels of one Discord transport are edited,
+ * without I/O.
+ *
+ * A channel's panel (/panel, commands/panel/cmd_panel.h) is a message of
+ * the bot's that shows the channel's state; the channel's record names it.
+ * Each change to the channel committed on the command road makes the panel
+ * stale (discord_panels_changed); this module decides when the transport
+ * refreshes it (renders the panel through the command road, then edits the
+ * message with the bot token, PATCH /channels/C/messages/M):
+ *  - coalesced: a refresh is due PANEL_COALESCE_MS after the first change
+ *    it covers, so a burst of changes is one edit;
+ *  - paced: a channel's refreshes start at least PANEL_EDIT_MS apart, under
+ *    Discord's limit on one channel's message edits (5 per 5 s);
+ *  - one at a time: while a channel's refresh is on its way, changes only
+ *    count; when it is over, one more refresh covers them all;
+ *  - an edit that went marks the panel as showing every change counted
+ *    when its refresh was taken; a press of one of its buttons that showed
+ *    the panel anew (an interaction's type 7) does the same
+ *    (discord_panels_shown), so no edit repeats it;
+ *  - an edit Discord answers with the message or channel gone or out of
+ *    the bot's reach (discord_panel_outcome) forgets the panel at once: it
+ *    is not tried again (the caller also clears the channel's record);
+ *    another failure is tried again PANEL_RETRY_MS later.
+ * A channel's entry goes when its panel shows every change and its pacing
+ * is over, so memory follows the panels being edited, not every panel
+ * there is. Times are milliseconds on the caller's clock.
+ *
+ * Ownership: the struct is the caller's (discord_panels_new/_free); ids are
+ * copied.
+ */
+#ifndef DELVER_DISCORD_PANEL_H
+#define DELVER_DISCORD_PANEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PANEL_COALESCE_MS 300
+#define PANEL_EDIT_MS     1100
+#define PANEL_RETRY_MS    5000
+#define PANEL_ID_MAX      24 /* bytes of a message id, with the NUL */
+
+/* What became of a refresh. */
+enum discord_panel_outcome {
+	PANEL_EDITED, /* the message shows the panel rendered */
+	PANEL_GONE,   /* the message is gone or out of reach: forget the panel */
+	PANEL_FAILED, /* try again later */
+	PANEL_NONE,   /* the channel has no panel (its record names none) */
+};
+
+struct discord_panels;
+
+struct discord_panels *discord_panels_new(void);
+void discord_panels_free(struct discord_panels *p);
+
+/* A change to channel chan was committed at now; msg is the id of the
+ * message its record names as its panel (a message id of digits). */
+void discord_panels_changed(struct discord_panels *p, uint64_t chan, const char *msg, int64_t now);
+
+/*
+ * Up to max channels whose refresh is due at now, into out (earliest
+ * first); each is then on its way until discord_panels_done. Returns how
+ * many; fewer than max means no other is due at now.
+ */
+size_t discord_panels_take_due(struct discord_panels *p, int64_t now, uint64_t *out, size_t max);
+/* When the next refresh is due (an entry may also go then), or INT64_MAX
+ * when none is. */
+int64_t discord_panels_next(const struct discord_panels *p);
+
+/* The message to edit for chan's refresh: the id its record names, as the
+ * panel rendered for it says (authoritative: a newer /panel may have moved
+ * it). "" ends the refresh as PANEL_NONE. */
+void discord_panels_message(struct discord_panels *p, uint64_t chan, const char *msg);
+/* chan's message id as known ("" when unknown or no entry). */
+const char *discord_panels_message_of(const struct discord_panels *p, uint64_t chan);
+
+/* chan's refresh is over at now, with outcome. */
+void discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_outcome oc,
+                         int64_t now);
+
+/* The number of the newest change counted (in any channel): a render of
+ * a channel's panel asked now shows every change of it up to there. */
+uint64_t discord_panels_seq(const struct discord_panels *p);
+/* Message msg of chan was made to show the panel rendered when
+ * discord_panels_seq said seq (a button's type 7, or a new panel posted),
+ * at now: no refresh is due for the changes up to seq. */
+void discord_panels_shown(struct discord_panels *p, uint64_t chan, const char *msg, uint64_t seq,
+                          int64_t now);
+
+/* What an answer to an edit (its HTTP status, its JSON error code) means
+ * for the panel. */
+enum discord_panel_outcome discord_panel_outcome(long status, int code);
+
+/* Channels with an entry (tests, stats). */
+size_t discord_panels_count(const struct discord_panels *p);
+
+#endif

@@ -1,0 +1,159 @@
+/* snapfile: compressed snapshot files; see snapfile.h. */
+#include "bot/store/snapfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "bot/fsio.h"
+#include "bot/store/statedir.h"
+#include "rules/base/mem.h"
+
+#define CHUNK (256u << 10)
+
+bool
+snapfile_compressed(const char *path)
+{
+	unsigned char head[2];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	bool gz;
+
+	if (fd < 0)
+		return false;
+	gz = read(fd, head, 2) == 2 && head[0] == 0x1f && head[1] == 0x8b;
+	close(fd);
+	return gz;
+}
+
+/* The directory of path, into dir. */
+static void
+dir_of(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(dir, len, "%.*s", slash == NULL ? 1 : (int)(slash - path + (slash == path)),
+	         slash == NULL ? "." : path);
+}
+
+int
+snapfile_compress(const char *db, const char *gz, char *err, size_t errlen)
+{
+	char tmp[4400], dir[4400], *chunk = NULL;
+	int in = -1, out = -1, n = 0;
+	gzFile z = NULL;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", gz) >= (int)sizeof(tmp)) {
+		snprintf(err, errlen, "the snapshot's name is too long");
+		return -1;
+	}
+	unlink(tmp);
+	in = open(db, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || statedir_create_file(tmp) < 0 ||
+	    (out = open(tmp, O_WRONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "cannot compress %s into %s: %s", db, tmp, strerror(errno));
+		goto fail;
+	}
+	/* gzclose closes the descriptor it is given: a second one stays to
+	 * fsync the file. */
+	z = gzdopen(dup(out), "wb1");
+	if (z == NULL) {
+		snprintf(err, errlen, "cannot compress %s: out of memory", db);
+		goto fail;
+	}
+	chunk = xmalloc(CHUNK);
+	while ((n = (int)read(in, chunk, CHUNK)) > 0)
+		if (gzwrite(z, chunk, (unsigned)n) != n)
+			break;
+	if (n != 0 || gzclose(z) != Z_OK) {
+		if (n != 0 && z != NULL)
+			gzclose(z);
+		z = NULL;
+		snprintf(err, errlen, "cannot compress %s into %s: %s", db, tmp,
+		         errno != 0 ? strerror(errno) : "a write failed");
+		goto fail;
+	}
+	z = NULL;
+	dir_of(gz, dir, sizeof(dir));
+	if (fsio_fsync(out) < 0 || fsio_rename(tmp, gz) < 0 || fsio_fsync_dir(dir) < 0) {
+		snprintf(err, errlen, "cannot install %s: %s", gz, strerror(errno));
+		goto fail;
+	}
+	close(out);
+	close(in);
+	free(chunk);
+	fsio_unlink(db);
+	return 0;
+fail:
+	free(chunk);
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	unlink(tmp);
+	return -1;
+}
+
+int
+snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, char *err,
+                size_t errlen)
+{
+	const char *base = strrchr(file, '/');
+	size_t blen;
+	char buf[CHUNK / 4];
+	gzFile z;
+	int fd, n;
+	bool cut;
+
+	if (!snapfile_compressed(file))
+		return 0;
+	base = base != NULL ? base + 1 : file;
+	blen = strlen(base);
+	if (blen > 3 && strcmp(base + blen - 3, ".gz") == 0)
+		blen -= 3;
+	if (snprintf(out, outlen, "%s/%.*s.expanded", dir, (int)blen, base) >= (int)outlen) {
+		snprintf(err, errlen, "the name of %s is too long", file);
+		return -1;
+	}
+	unlink(out);
+	z = gzopen(file, "rb");
+	if (z == NULL || statedir_create_file(out) < 0 ||
+	    (fd = open(out, O_WRONLY | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "cannot expand %s into %s: %s", file, out, strerror(errno));
+		if (z != NULL)
+			gzclose(z);
+		unlink(out);
+		return -1;
+	}
+	while ((n = gzread(z, buf, sizeof(buf))) > 0)
+		if (fsio_write_all(fd, buf, (size_t)n) < 0)
+			break;
+	/* A stream cut short reads as an end of file: gzclose tells it
+	 * (Z_BUF_ERROR). */
+	cut = gzclose(z) != Z_OK;
+	if (n != 0 || cut || fsio_fsync(fd) < 0) {
+		snprintf(err, errlen, "cannot expand %s: %s", file,
+		         n < 0 || cut ? "it is not a whole gzip file" : strerror(errno));
+		close(fd);
+		unlink(out);
+		return -1;
+	}
+	close(fd);
+	return 1;
+}
+
+void
+snapfile_remove(const char *expanded)
+{
+	static const char *const parts[] = {"", "-wal", "-shm"};
+	char path[4500];
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", expanded, parts[i]);
+		unlink(path);
+	}
+}

@@ -1,0 +1,21 @@
+/* gm_screen: the road of what only the GM may see; see gm_screen.h. */
+#include "commands/gm/gm_screen.h"
+
+#include "commands/dice/rollchan.h"
+
+const char *
+gm_screen_to(struct invocation *inv, struct reply *out)
+{
+	const char *gm = channel_gm(inv->seat), *fallback = rollchan_secret_to(inv->seat);
+
+	if (inv->is_gm) {
+		reply_to(out, REPLY_INVOKER);
+		return inv->from->user_key;
+	}
+	if (gm == NULL)
+		return NULL;
+	reply_to_gm(out, gm, channel_gm_name(inv->seat));
+	if (fallback != NULL)
+		reply_gm_fallback(out, fallback);
+	return gm;
+}

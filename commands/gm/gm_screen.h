@@ -1,0 +1,23 @@
+/*
+ * gm_screen: the GM's screen: whose it is here, and the one road of what
+ * only the GM may see (a secret roll, the creature a hazard roll put behind
+ * the screen).
+ *
+ * Behind the screen is whoever may act as GM and runs the command (it is
+ * theirs to see: their private part), else the GM seat's holder, reached
+ * privately: a direct message on Discord (or the channel the GM set for
+ * secret rolls, /gm secret-channel, when the GM takes none), a NOTICE on
+ * IRC, a part marked as the GM's on the console.
+ */
+#ifndef DELVER_GM_SCREEN_H
+#define DELVER_GM_SCREEN_H
+
+#include "commands/core/invocation.h"
+#include "commands/core/reply.h"
+
+/* Directs what is added to out next to the one behind the screen (above)
+ * and returns that user's key; returns NULL, with out not redirected,
+ * when the invoker may not act as GM and nobody holds the seat. */
+const char *gm_screen_to(struct invocation *inv, struct reply *out);
+
+#endif

@@ -1,0 +1,242 @@
+/* /panel: the channel's state at a glance; see cmd_panel.h. */
+#include "commands/panel/cmd_panel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "commands/panel/panel_state.h"
+#include "commands/procedure/procedure_render.h"
+#include "commands/procedure/procedure_state.h"
+#include "commands/tension/cmd_tension.h"
+#include "commands/tension/tension_state.h"
+
+/* Lights named one by one; more are counted. */
+#define LIGHTS_SHOWN 3
+/* Bytes of text the lights, and the party, take at most on their line
+ * (the rest are counted), so that each of the panel's lines fits one IRC
+ * line (510 bytes less the longest prefix a server adds, about 350)
+ * whatever the names. */
+#define PART_BYTES 220
+
+/* The lit sources and their turns left, or the darkness. */
+static void
+lights_part(struct reply *out, const struct procedure_state *s)
+{
+	const struct lights *ls = &s->clock.lights;
+	size_t used = 0, i;
+
+	if (ls->n == 0) {
+		reply_add(out, RS_BAD, "Darkness: nothing is lit");
+		return;
+	}
+	reply_add(out, 0, "Lights: ");
+	for (i = 0; i < ls->n && i < LIGHTS_SHOWN; i++) {
+		char name[100];
+		int left = light_left(&ls->l[i], s->proc);
+
+		procedure_render_light_name(&ls->l[i], false, name, sizeof(name));
+		/* name, " 12 turns left" or " until a Burn", ", " */
+		used += strlen(name) + 16;
+		if (i > 0 && used > PART_BYTES)
+			break;
+		reply_add(out, 0, "%s%s ", i > 0 ? ", " : "", name);
+		if (left < 0) {
+			reply_add(out, 0, "until a Burn");
+		} else {
+			reply_add(out, left <= 1 ? RS_BOLD | RS_BAD : RS_BOLD, "%d", left);
+			reply_add(out, 0, " %s left", left == 1 ? "turn" : "turns");
+		}
+	}
+	if (i < ls->n)
+		reply_add(out, 0, " and %zu more", ls->n - i);
+}
+
+/* Line 1: the clock, the rest clock, the lights. */
+static void
+clock_line(struct reply *out, const struct procedure_state *s)
+{
+	const struct turn_clock *c = &s->clock;
+	char t[40];
+
+	procedure_render_time_text(c->turn, t, sizeof(t));
+	reply_add(out, RS_BOLD, "Turn %d", c->turn);
+	reply_add(out, 0, " (%s in the dungeon) · ", t);
+	reply_add(out, RS_BOLD, "%d", c->since_rest);
+	reply_add(out, 0, " %s since the last rest", c->since_rest == 1 ? "turn" : "turns");
+	if (c->fatigue_due)
+		reply_add(out, RS_BAD, ": rest now, or Fatigue deals 1 damage to each");
+	else if (c->since_rest >= TURN_REST_DUE)
+		reply_add(out, RS_BAD, ": a rest is due");
+	reply_add(out, 0, " · ");
+	lights_part(out, s);
+	reply_nl(out);
+}
+
+/* The hazard die the channel rolls: "delving", "classic 2-in-6". */
+static void
+hazard_part(struct reply *out, const struct procedure_state *s)
+{
+	reply_add(out, 0, "Hazard die: ");
+	if (s->table == HAZARD_CLASSIC)
+		reply_add(out, RS_BOLD, "classic %d-in-%d", s->chance.x, s->chance.n);
+	else
+		reply_add(out, RS_BOLD, "%s", hazard_table_name(s->table));
+	if (s->safe)
+		reply_add(out, 0, " · the party is in a safe area");
+}
+
+/* In a Fungeon room: which player holds each category. */
+static void
+holders_part(struct reply *out, const struct fungeon_channel *fc)
+{
+	bool any = false;
+
+	if (fc == NULL)
+		return;
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		int h = fungeon_channel_holder(fc, (enum fungeon_category)k);
+
+		if (h < 0 || h >= fc->n)
+			continue;
+		reply_add(out, 0, "%s%s: %s", any ? ", " : " · ",
+		          fungeon_hallway_category_name((enum fungeon_category)k), fc->m[h].player);
+		any = true;
+	}
+}
+
+/* Line 2: Tension (its bar when shown, else only that it is hidden), the
+ * hazard die, the category holders. */
+static void
+tension_line(struct reply *out, const struct channel *ch, const struct procedure_state *s,
+             bool show_tension)
+{
+	if (show_tension) {
+		cmd_tension_bar(out, tension_state_value(ch));
+		reply_add(out, 0, " · ");
+	} else {
+		reply_add(out, RS_DIM, "Tension: hidden behind the GM's screen · ");
+	}
+	hazard_part(out, s);
+	holders_part(out, fungeon_channel_peek(ch));
+	reply_nl(out);
+}
+
+/* Line 3, for a Fungeon party: each Fungeoneer's level, hits and XP. */
+static void
+party_line(struct reply *out, const struct fungeon_channel *fc)
+{
+	size_t used = 0;
+	int i;
+
+	if (fc == NULL || fc->n == 0)
+		return;
+	reply_add(out, 0, "Party: ");
+	for (i = 0; i < fc->n; i++) {
+		const struct fungeon_member *m = &fc->m[i];
+		char piece[FUNGEON_NAME_MAX + 80];
+		int n = snprintf(piece, sizeof(piece), ", %s L%d %d/%d hits %lld XP", m->name,
+		                 m->level, m->hits, fungeon_max_hits(m->level), (long long)m->xp);
+
+		used += n > 0 ? (size_t)n : 0;
+		if (i > 0 && used > PART_BYTES)
+			break;
+		reply_add(out, 0, "%s", i > 0 ? ", " : "");
+		reply_add(out, RS_BOLD, "%s", m->name);
+		if (m->dead) {
+			reply_add(out, RS_BAD, " (dead)");
+			continue;
+		}
+		reply_add(out, 0, " L%d ", m->level);
+		reply_add(out, m->hits <= 1 ? RS_BAD : 0, "%d/%d hits", m->hits,
+		          fungeon_max_hits(m->level));
+		reply_add(out, 0, " %lld XP", (long long)m->xp);
+	}
+	if (i < fc->n)
+		reply_add(out, 0, " and %d more", fc->n - i);
+	reply_nl(out);
+}
+
+static void
+panel_lines(struct invocation *inv, struct reply *out, bool show_tension)
+{
+	const struct procedure_state *s = procedure_state_of(inv->chan);
+
+	clock_line(out, s);
+	tension_line(out, inv->chan, s, show_tension);
+	party_line(out, fungeon_channel_peek(inv->chan));
+}
+
+static void
+panel_show(struct invocation *inv, struct reply *out)
+{
+	bool hidden = tension_state_hidden(inv->chan);
+
+	reply_panel(out, panel_state_message(inv->chan));
+	panel_lines(inv, out, !hidden);
+	reply_button_panel(out, "Next turn", "hazard");
+	reply_button_panel(out, "Rest", "rest");
+	reply_button_panel(out, "Tension +1", "tension raise amount:1 reason:from the panel");
+	reply_button_panel(out, "Wander", "wander");
+	reply_button_panel(out, "Undo", "undo");
+	if (hidden && inv->is_gm) {
+		reply_to(out, REPLY_INVOKER);
+		panel_lines(inv, out, true);
+		reply_to(out, REPLY_CHANNEL);
+	}
+}
+
+const struct command cmd_panel = {
+    .name = "panel",
+    .desc = "The dungeon's state at a glance, with buttons for the next turn, rest, Tension",
+    .help = "Shows the turn and the time in the dungeon, the turns since the last rest, the "
+            "lights and their turns left, Tension (its bar while Tension is open; in hidden "
+            "mode the GM alone sees it, in a copy of their own), the hazard die and, for a "
+            "Fungeon party, each Fungeoneer's level, hits and XP and who holds which "
+            "category. Its buttons run {/hazard roll}, {/rest}, {/tension raise amount:1}, "
+            "{/wander check} and {/undo}, with the rights of each (a player pressing the GM's "
+            "button is told why, alone). It is three lines of text, shown when asked.",
+    .fn = panel_show,
+    .read_only = true,
+};
+
+static void
+placed(struct invocation *inv, struct reply *out)
+{
+	const char *id = invocation_str(inv, "message"), *was = invocation_str(inv, "was");
+	char old[PANEL_MESSAGE_MAX];
+
+	if (id == NULL)
+		id = "";
+	if ((id[0] != '\0' && !panel_state_id_valid(id)) ||
+	    (was != NULL && !panel_state_id_valid(was))) {
+		reply_error(out,
+		            "A panel's message id is 1 to %d printable characters without spaces.",
+		            PANEL_MESSAGE_MAX - 1);
+		return;
+	}
+	snprintf(old, sizeof(old), "%s", panel_state_message(inv->chan));
+	reply_panel(out, old);
+	if (was != NULL && strcmp(old, was) != 0)
+		return;
+	panel_state_set(inv->chan, id);
+}
+
+static const struct cmd_opt placed_opts[] = {
+    {.name = "message",
+     .desc = "The id of the message showing the panel now, or nothing",
+     .type = OPT_STRING,
+     .max = PANEL_MESSAGE_MAX - 1},
+    {.name = "was",
+     .desc = "Change the record only while it names this message",
+     .type = OPT_STRING,
+     .max = PANEL_MESSAGE_MAX - 1},
+    {0},
+};
+
+const struct command cmd_panel_placed = {
+    .name = "panel-placed",
+    .desc = "Records which message shows the channel's panel (a transport's)",
+    .opts = placed_opts,
+    .fn = placed,
+};

@@ -1,0 +1,609 @@
+/* /table: the channel's own tables: set, delete, copy, and the command table. */
+#include "commands/tables/cmd_table.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "commands/tables/cmd_table_examples.h"
+#include "commands/tables/cmd_table_show.h"
+#include "commands/tables/tables_state.h"
+#include "commands/tables/tables_use.h"
+#include "commands/tension/tension_state.h"
+#include "rules/base/buf.h"
+#include "rules/base/mem.h"
+
+/* Whether the invoker may change the channel's tables: anyone while nobody
+ * holds the GM seat, the GM once someone does (an error reply otherwise). */
+static bool
+may_change(struct invocation *inv, struct reply *out)
+{
+	const char *gm = channel_gm_name(inv->seat);
+
+	if (gm == NULL || inv->is_gm)
+		return true;
+	reply_error(out, "Only the GM, %s, changes the tables here.", gm);
+	return false;
+}
+
+/* Where a change to a table behind the GM's screen is told: the channel
+ * learns only that the GM changed one. */
+static void
+screen(struct invocation *inv, const char *name, struct reply *out)
+{
+	if (!tension_state_hidden(inv->chan) || !tables_use_screened(name))
+		return;
+	reply_line(out, RS_ITALIC, "The GM changed a table behind the screen.");
+	reply_to(out, REPLY_INVOKER);
+}
+
+/* Keeps struck the entries of t that old (the table it replaces) had
+ * struck with the same range and text. Returns how many. */
+static size_t
+keep_struck(const struct roll_table *old, struct roll_table *t)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		for (size_t j = 0; j < old->n; j++)
+			if (old->e[j].struck && old->e[j].lo == t->e[i].lo &&
+			    old->e[j].hi == t->e[i].hi &&
+			    strcmp(old->e[j].text, t->e[i].text) == 0) {
+				t->e[i].struck = true;
+				kept++;
+			}
+	return kept;
+}
+
+struct missing {
+	const struct channel *ch;
+	const char *self;
+	struct buf *names;
+};
+
+static int
+note_missing(const char *name, void *ctx)
+{
+	struct missing *m = ctx;
+	struct tables_lookup tl;
+	char quoted[ROLL_TABLE_NAME_MAX + 8];
+
+	tables_lookup_init(&tl, m->ch);
+	snprintf(quoted, sizeof(quoted), "[[%s]]", name);
+	if (strcmp(name, m->self) != 0 && tables_lookup_find(&tl, name) == NULL &&
+	    strstr(buf_str(m->names), quoted) == NULL)
+		buf_addf(m->names, "%s%s", m->names->len ? ", " : "", quoted);
+	tables_lookup_clear(&tl);
+	return 0;
+}
+
+/* Says which [[references]] of text name no table here yet. */
+static void
+missing_line(const struct channel *ch, const char *self, const char *text, struct reply *out)
+{
+	struct buf names;
+	struct missing m = {ch, self, &names};
+
+	buf_init(&names, 1024);
+	roll_table_each_ref(text, note_missing, &m);
+	if (names.len > 0)
+		reply_line(out, RS_DIM,
+		           "No table here is called %s yet: until one is, rolls leave it as "
+		           "written.",
+		           buf_str(&names));
+	buf_free(&names);
+}
+
+/* /table set NAME alone asks for the entries: a form where the platform
+ * has forms, else the invoker's next lines here until /table end. */
+static void
+ask_entries(const char *name, struct reply *out)
+{
+	char line[ROLL_TABLE_NAME_MAX + 16];
+	struct reply_ask ask = {.line = line,
+	                        .opt = "entries",
+	                        .label = "Entries, one a line (or split by ;)",
+	                        .sample = "1-2: a rat\n3-5: 1d4 goblins\n6: [[loot]]",
+	                        .max = TABLES_TEXT_MAX};
+
+	snprintf(line, sizeof(line), "table set %s", name);
+	reply_ask(out, &ask);
+	reply_add(out, 0,
+	          "Send the entries of the table %s, one a line (or several on a line, "
+	          "separated by ;), then ",
+	          name);
+	reply_cmd(out, 0, "table end", NULL);
+	reply_add(out, 0, "; ");
+	reply_cmd(out, 0, "table cancel", NULL);
+	reply_add(out, 0,
+	          " drops them. Other commands work meanwhile; lines of others are not "
+	          "taken, and entries are dropped after 10 minutes without one.");
+	reply_nl(out);
+}
+
+/* /table end and /table cancel reach a command only when nothing is being
+ * entered (the transport takes them otherwise). */
+static void
+table_end(struct invocation *inv, struct reply *out)
+{
+	if (strcmp(inv->from->platform, "discord") == 0) {
+		reply_error(out, "Nothing is being entered here: on Discord, ");
+		reply_cmd(out, RS_BAD, "table set", "name", "NAME", NULL);
+		reply_add(out, RS_BAD, " alone opens a form for the entries.");
+		return;
+	}
+	reply_error(out, "No table is being entered here (entries are dropped after 10 minutes "
+	                 "without a line); start one with ");
+	reply_cmd(out, RS_BAD, "table set", "name", "NAME", NULL);
+	reply_add(out, RS_BAD, ".");
+}
+
+static void
+table_set(struct invocation *inv, struct reply *out)
+{
+	const char *entries = invocation_str(inv, "entries");
+	struct tables_state *s;
+	struct roll_table *t, *old;
+	char name[ROLL_TABLE_NAME_MAX], err[400];
+	struct buf text;
+	size_t kept = 0;
+	int at;
+
+	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
+		return;
+	if (entries == NULL) {
+		ask_entries(name, out);
+		return;
+	}
+	if (strlen(entries) > TABLES_TEXT_MAX) {
+		reply_error(
+		    out,
+		    "The table %s was not saved: its text is %zu bytes long; a table may be "
+		    "at most %d.",
+		    name, strlen(entries), TABLES_TEXT_MAX);
+		return;
+	}
+	t = xmalloc(sizeof(*t));
+	old = xmalloc(sizeof(*old));
+	buf_init(&text, 2 * TABLES_TEXT_MAX);
+	if (roll_table_parse_die(entries, t, err, sizeof(err)) < 0) {
+		reply_error(out, "The table %s was not saved: %s", name, err);
+		goto done;
+	}
+	s = tables_state_of(inv->chan);
+	if ((at = tables_state_find(s, name)) >= 0) {
+		tables_state_get(s, (size_t)at, old);
+		kept = keep_struck(old, t);
+	}
+	roll_table_write(t, &text);
+	if (tables_use_check(inv->chan, name, buf_str(&text), err, sizeof(err)) < 0 ||
+	    tables_state_put(s, name, t, err, sizeof(err)) < 0) {
+		tables_state_settle(inv->chan);
+		reply_error(out, "The table %s was not saved: %s", name, err);
+		goto done;
+	}
+	channel_touch(inv->chan);
+	screen(inv, name, out);
+	{
+		char die[32];
+
+		roll_table_die_text(t, die, sizeof(die));
+		reply_add(out, 0, "%s the table ", at >= 0 ? "Replaced" : "Saved");
+		reply_add(out, RS_BOLD, "%s", name);
+		reply_add(out, 0, ": %s, %zu %s", die, t->n, t->n == 1 ? "entry" : "entries");
+		if (kept > 0)
+			reply_add(out, 0, "; %zu unchanged %s still struck", kept,
+			          kept == 1 ? "entry is" : "entries are");
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	}
+	missing_line(inv->chan, name, buf_str(&text), out);
+	if (tables_use_screened(name)) {
+		char used[ROLL_TABLE_NAME_MAX];
+		const char *kind = strncmp(name, "effects", 7) == 0 ? "effects" : "encounter";
+
+		if (tables_use_kind(inv->chan, kind, old, used) && strcmp(used, name) == 0)
+			reply_line(out, RS_DIM,
+			           "The channel's %s rolls now use it (by its own die; Tension's "
+			           "rolls read a table of 1-20 with d10 + Tension).",
+			           kind);
+	}
+done:
+	buf_free(&text);
+	free(t);
+	free(old);
+}
+
+/* Names the tables that refer to name (they will leave it as written). */
+static void
+referrers_line(const struct tables_state *s, const char *name, struct reply *out)
+{
+	char quoted[ROLL_TABLE_NAME_MAX + 8];
+	struct buf names;
+
+	buf_init(&names, 2048);
+	snprintf(quoted, sizeof(quoted), "[[%s]]", name);
+	for (size_t i = 0; s != NULL && i < s->n; i++)
+		if (strstr(s->v[i].text, quoted) != NULL)
+			buf_addf(&names, "%s%s", names.len ? ", " : "", s->v[i].name);
+	if (names.len > 0)
+		reply_line(out, RS_DIM, "Still naming %s, which rolls now leave as written: %s.",
+		           quoted, buf_str(&names));
+	buf_free(&names);
+}
+
+static void
+table_delete(struct invocation *inv, struct reply *out)
+{
+	char name[ROLL_TABLE_NAME_MAX];
+	struct tables_state *s;
+	int at;
+
+	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
+		return;
+	at = tables_state_find(tables_state_peek(inv->chan), name);
+	if (at < 0) {
+		reply_error(out, "No table here is called %s%s; ", name,
+		            tension_table_find(name) >= 0 ? " of the channel's own (Tension's "
+		                                            "cannot be deleted)"
+		                                          : "");
+		reply_cmd(out, RS_BAD, "table list", NULL);
+		reply_add(out, RS_BAD, " shows those there are.");
+		return;
+	}
+	s = tables_state_of(inv->chan);
+	tables_state_delete(s, (size_t)at);
+	channel_touch(inv->chan);
+	screen(inv, name, out);
+	reply_add(out, 0, "Deleted the table ");
+	reply_add(out, RS_BOLD, "%s", name);
+	reply_add(out, 0, "; ");
+	reply_cmd(out, 0, "undo", NULL);
+	reply_add(out, 0, " brings it back.");
+	reply_nl(out);
+	referrers_line(s, name, out);
+	tables_state_settle(inv->chan);
+}
+
+/*
+ * The channel key that text names on the invoker's platform, into key
+ * (KEY_MAX bytes): Discord "#channel" (a mention) or its id; IRC "#channel"
+ * on the same network, ASCII letters lowered (*alt gets the same under
+ * the rfc1459 case mapping, for a server that uses it); the console, a
+ * channel's name. Returns false when text names none.
+ */
+static bool
+channel_named(const struct invocation *inv, const char *text, char *key, char *alt)
+{
+	const char *platform = inv->from->platform, *here = channel_key(inv->chan);
+	size_t n = strlen(text);
+
+	alt[0] = '\0';
+	if (strcmp(platform, "discord") == 0) {
+		if (n >= 3 && text[0] == '<' && text[1] == '#' && text[n - 1] == '>') {
+			text += 2;
+			n -= 3;
+		} else if (n >= 1 && text[0] == '#') {
+			text++;
+			n--;
+		}
+		if (n < 15 || n > 20 || strspn(text, "0123456789") < n)
+			return false;
+		snprintf(key, KEY_MAX, "discord:%.*s", (int)n, text);
+		return true;
+	}
+	if (strcmp(platform, "irc") == 0) {
+		const char *net = strchr(here, ':'), *end;
+		size_t nl, k;
+
+		if (net == NULL || (end = strchr(net + 1, ':')) == NULL || n < 2 || n > 64 ||
+		    strchr("#&", text[0]) == NULL || strpbrk(text, " ,\a") != NULL)
+			return false;
+		nl = (size_t)(end - here) + 1;
+		if (nl + n >= KEY_MAX)
+			return false;
+		memcpy(key, here, nl);
+		memcpy(alt, here, nl);
+		for (k = 0; k < n; k++) {
+			unsigned char c = (unsigned char)tolower((unsigned char)text[k]);
+
+			key[nl + k] = (char)c;
+			alt[nl + k] = c == '['    ? '{'
+			              : c == ']'  ? '}'
+			              : c == '\\' ? '|'
+			              : c == '~'  ? '^'
+			                          : (char)c;
+		}
+		key[nl + n] = alt[nl + n] = '\0';
+		return true;
+	}
+	if (text[0] == '#')
+		text++;
+	if (*text == '\0' || strlen(text) + 9 >= KEY_MAX || strpbrk(text, " :") != NULL)
+		return false;
+	snprintf(key, KEY_MAX, "console:%s", text);
+	return true;
+}
+
+/* The channel copy reads from: its record, or NULL with an error reply. */
+static struct channel *
+copy_source(struct invocation *inv, const char *from, struct reply *out)
+{
+	char key[KEY_MAX], alt[KEY_MAX];
+	struct channel *src = NULL;
+	bool failed = false;
+
+	if (!channel_named(inv, from, key, alt)) {
+		reply_error(out,
+		            "'%.40s' is not a channel here: name it as #channel (on Discord a "
+		            "mention or its id).",
+		            from);
+		return NULL;
+	}
+	src = state_channel_read(inv->state, key, &failed);
+	if (src == NULL && !failed && alt[0] != '\0' && strcmp(alt, key) != 0)
+		src = state_channel_read(inv->state, alt, &failed);
+	if (failed) {
+		reply_error(out,
+		            "The record of %.40s cannot be read just now; try again in a "
+		            "moment.",
+		            from);
+		return NULL;
+	}
+	if (src == inv->chan) {
+		reply_error(out, "That is this channel; name the channel to copy tables from.");
+		return NULL;
+	}
+	if (src == NULL || channel_gm(src) == NULL ||
+	    strcmp(channel_gm(src), inv->from->user_key) != 0) {
+		reply_error(
+		    out,
+		    "You are not the GM of %.40s: tables are copied from a channel where you "
+		    "hold the GM seat.",
+		    from);
+		return NULL;
+	}
+	if (tables_state_peek(src) == NULL) {
+		reply_error(out, "%.40s has no tables of its own to copy.", from);
+		return NULL;
+	}
+	return src;
+}
+
+/* Puts the source's table i here (nothing struck: a copy starts fresh).
+ * Returns 0, or -1 with err. */
+static int
+copy_one(struct invocation *inv, const struct tables_state *from, size_t i, struct roll_table *t,
+         char *err, size_t errlen)
+{
+	tables_state_get(from, i, t);
+	for (size_t k = 0; k < t->n; k++)
+		t->e[k].struck = false;
+	if (tables_use_check(inv->chan, from->v[i].name, from->v[i].text, err, errlen) < 0)
+		return -1;
+	return tables_state_put(tables_state_of(inv->chan), from->v[i].name, t, err, errlen);
+}
+
+static void
+table_copy(struct invocation *inv, struct reply *out)
+{
+	const char *what = invocation_str(inv, "name"), *from = invocation_str(inv, "from");
+	bool all = strcmp(what, "*") == 0;
+	char name[ROLL_TABLE_NAME_MAX] = "", err[400];
+	const struct tables_state *src;
+	struct channel *sch;
+	struct roll_table *t;
+	struct buf names, replaced;
+	cJSON *before;
+	size_t copied = 0;
+	int at = -1;
+
+	if (!all && !cmd_table_name(inv, name, out))
+		return;
+	if (!invocation_require_gm(inv, out) || (sch = copy_source(inv, from, out)) == NULL)
+		return;
+	src = tables_state_peek(sch);
+	if (!all && (at = tables_state_find(src, name)) < 0) {
+		reply_error(out, "%.40s has no table called %s.", from, name);
+		return;
+	}
+	before = tables_state_peek(inv->chan) != NULL
+	             ? tables_mod.save(tables_state_peek(inv->chan))
+	             : NULL;
+	t = xmalloc(sizeof(*t));
+	buf_init(&names, 4096);
+	buf_init(&replaced, 4096);
+	for (size_t i = 0; i < src->n; i++) {
+		if (!all && (int)i != at)
+			continue;
+		if (tables_use_own(inv->chan, src->v[i].name))
+			buf_addf(&replaced, "%s%s", replaced.len ? ", " : "", src->v[i].name);
+		if (copy_one(inv, src, i, t, err, sizeof(err)) < 0) {
+			/* all or nothing: the tables are put back as they were */
+			void *back = tables_mod.create();
+
+			if (before != NULL)
+				(void)tables_mod.load(back, before, err + strlen(err), 0);
+			channel_mod_set(inv->chan, CHANMOD_TABLES, back);
+			tables_state_settle(inv->chan);
+			reply_error(out, "Nothing was copied: the table %s: %s", src->v[i].name,
+			            err);
+			goto done;
+		}
+		buf_addf(&names, "%s%s", names.len ? ", " : "", src->v[i].name);
+		copied++;
+	}
+	channel_touch(inv->chan);
+	reply_add(out, 0, "Copied %zu %s from ", copied, copied == 1 ? "table" : "tables");
+	reply_add(out, RS_CHANNEL, "%s", channel_key(sch));
+	reply_add(out, 0, ": %s", buf_str(&names));
+	if (replaced.len > 0)
+		reply_add(out, 0, " (replacing %s here)", buf_str(&replaced));
+	reply_add(out, 0, "; nothing in them is struck.");
+	reply_nl(out);
+done:
+	cJSON_Delete(before);
+	buf_free(&names);
+	buf_free(&replaced);
+	free(t);
+}
+
+/* Suggests the tables the channel's rolls find: its own, and Tension's. */
+static void
+complete_name(struct invocation *inv, const char *partial, struct completions *out)
+{
+	const struct tables_state *s = tables_state_peek(inv->chan);
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; s != NULL && i < s->n; i++) {
+			const char *hit = strcasestr(s->v[i].name, partial);
+
+			if (hit != NULL && (hit == s->v[i].name) == (pass == 0))
+				completions_add(out, s->v[i].name);
+		}
+		for (int k = 0; k < TENSION_TABLE_COUNT; k++) {
+			const char *kind = tension_table_name((enum tension_table)k);
+			const char *hit = strcasestr(kind, partial);
+
+			if (hit != NULL && (hit == kind) == (pass == 0))
+				completions_add(out, kind);
+		}
+	}
+}
+
+#define NAME_OPT(what)                                                                             \
+	{                                                                                          \
+		.name = "name", .desc = what, .type = OPT_STRING,                                  \
+		.flags = OPT_REQUIRED | OPT_AUTOCOMPLETE, .max = 4 * ROLL_TABLE_NAME_MAX,          \
+		.complete = complete_name                                                          \
+	}
+
+static const struct cmd_opt set_opts[] = {
+    NAME_OPT("The table's name: letters, digits, - and _ (loot, encounter-2)"),
+    {.name = "entries",
+     .desc = "Entries by ';' or line: '1-2: a rat; 3-6: 1d4 goblins', or weights '3x a rat'",
+     .type = OPT_STRING,
+     .flags = OPT_REST | OPT_LINES,
+     .max = TABLES_TEXT_MAX},
+    {0},
+};
+
+static const struct cmd_opt roll_opts[] = {
+    NAME_OPT("The table to roll"),
+    {.name = "secret", .desc = "Only the GM sees the result", .type = OPT_BOOL},
+    {0},
+};
+
+static const struct cmd_opt name_opts[] = {
+    NAME_OPT("The table"),
+    {0},
+};
+
+static const struct cmd_opt copy_opts[] = {
+    NAME_OPT("The table to copy, or * for every one"),
+    {.name = "from",
+     .desc = "The channel to copy from, where you are GM: #channel",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED,
+     .max = 100},
+    {0},
+};
+
+static const struct cmd_opt examples_opts[] = {
+    {.name = "text",
+     .desc = "Only the example for this rule text",
+     .type = OPT_STRING,
+     .choices = cmd_table_example_texts},
+    {0},
+};
+
+static const struct command table_subs[] = {
+    {.name = "roll",
+     .desc = "Roll a table: the whole table, the rolled row marked",
+     .help = "The table's own die is rolled (a d66 as two d6, tens and units; a weighted "
+             "table on the sum of its weights); dice in the entry are rolled (1d4 goblins "
+             "→ 3 goblins (1d4: 3)) and each [[name]] in it rolls that table in turn, at "
+             "most 4 tables deep and 16 rolls in all, each shown on a line of its own. "
+             "secret:true sends the result to the GM alone, as {/gmroll} does; while "
+             "Tension is hidden, a roll all see leaves a reference to a table behind the "
+             "GM's screen as written. The roll goes in {/log} (a secret one in the GM's "
+             "{/log kind=secret}).",
+     .opts = roll_opts,
+     .fn = cmd_table_roll},
+    {.name = "show",
+     .desc = "Show a table as text that setting it again takes back unchanged",
+     .opts = name_opts,
+     .fn = cmd_table_show,
+     .read_only = true},
+    {.name = "list",
+     .desc = "The channel's tables, their dice and what rolls them",
+     .fn = cmd_table_list,
+     .read_only = true},
+    {.name = "set",
+     .desc = "Make or replace a table: 1-2: a rat; 3-6: 1d4 goblins",
+     .help = "Without entries, asks for them: on Discord a form to paste the whole table "
+             "into; on IRC and the console the lines you send next, until {/table end}. "
+             "Entries are separated by ';' or by lines, each 'N: text' or 'N-M: text' in "
+             "any order; the largest number names the die (4, 6, 8, 10, 12, 20, 66 for a "
+             "d66 numbered 11-66, or 100, also written 00) and the ranges must cover it "
+             "with no gap and no overlap. Or weight every entry: '3x a rat; 1x a wolf' "
+             "rolls on the sum of the weights. Dice in an entry are rolled when it comes up; "
+             "[[name]] rolls the table of that name (a table may not roll itself, even "
+             "through others, and a chain is at most 4 tables). Replacing a table keeps "
+             "struck the entries that are unchanged. Limits: 100 entries of 160 bytes, "
+             "4000 bytes a table, 32 tables and 32000 bytes a channel. While someone holds "
+             "the GM seat, only the GM changes tables.",
+     .opts = set_opts,
+     .fn = table_set},
+    {.name = "examples",
+     .desc = "A complete table for each rule text, to enter as it stands",
+     .help = "One for each text the bot plays: the D12 Tension text's encounter and effects "
+             "tables (d10 + Tension), the exploration die's wandering monsters (with a "
+             "nested table), the delving text's dungeon shifts (a d66), the safe-areas "
+             "text's level 2 wandering monsters (weighted) and, for Fungeon's Traps player, "
+             "rooms.",
+     .opts = examples_opts,
+     .fn = cmd_table_examples_fn,
+     .read_only = true},
+    {.name = "end",
+     .desc = "End the entries of a table typed line by line (IRC, console)",
+     .help = "After {/table set name=NAME} alone, the lines you send in this channel are "
+             "the table's entries, until {/table end} saves them as {/table set} would, or "
+             "{/table cancel} drops them. Only your own lines are taken, and not those "
+             "that are commands. Starting another table drops the one under way; so do 10 "
+             "minutes without a line, and a restart of the bot. On Discord, {/table set "
+             "name=NAME} alone opens a form instead.",
+     .fn = table_end},
+    {.name = "cancel", .desc = "Drop the entries of a table typed line by line", .fn = table_end},
+    {.name = "delete",
+     .desc = "Delete one of the channel's tables",
+     .opts = name_opts,
+     .fn = table_delete},
+    {.name = "copy",
+     .desc = "Copy a table (or * for all) from a channel where you are GM",
+     .help = "Copies the table of that name, or with * every table, from the channel named "
+             "by from: (where you hold the GM seat) into this one (where you are GM); a "
+             "table of the same name here is replaced. All or nothing: when a limit or a "
+             "circle of references would be passed, nothing is copied. Nothing in the "
+             "copies is struck.",
+     .opts = copy_opts,
+     .fn = table_copy},
+    {0},
+};
+
+const struct command cmd_table = {
+    .name = "table",
+    .desc = "The channel's own tables: set, roll, show, list, delete, copy",
+    .help = "A table belongs to its channel; {/table examples} shows a complete one for "
+            "each rule text. The channel's table encounter (or "
+            "encounter-N on dungeon level N, {/turn level}) is what the hazard die's "
+            "Encounter and Sign, the wandering checks and {/tension roll} roll, and "
+            "effects is Tension's effects table; without them Tension's own tables are "
+            "used. While Tension is hidden, those tables are the GM's alone to show and "
+            "roll.",
+    .subs = table_subs,
+    .default_sub = "list",
+};

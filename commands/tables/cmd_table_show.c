@@ -1,0 +1,311 @@
+/* /table roll, show and list: reading the channel's tables. */
+#include "commands/tables/cmd_table_show.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/dice/cmd_roll.h"
+#include "commands/dice/rollchan.h"
+#include "commands/tables/tables_state.h"
+#include "commands/tables/tables_use.h"
+#include "commands/tension/tension_state.h"
+#include "rules/base/mem.h"
+#include "rules/tables/roll_table_roll.h"
+
+/* Bytes of a roll's result text: an entry and those its references rolled,
+ * with their dice notes. */
+#define RESULT_MAX 4096
+
+bool
+cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
+{
+	const char *name = invocation_str(inv, "name");
+
+	if (roll_table_name(name, strlen(name), canon) == 0)
+		return true;
+	reply_error(out,
+	            "'%.40s' is not a table name: a name is 1 to 32 letters, digits, - and _, "
+	            "with no spaces (loot, encounter-2).",
+	            name);
+	return false;
+}
+
+bool
+cmd_table_may_read(struct invocation *inv, const char *name, struct reply *out)
+{
+	if (inv->is_gm || !tension_state_hidden(inv->chan) || !tables_use_screened(name))
+		return true;
+	reply_error(out,
+	            "The table %s is behind the GM's screen here (Tension is hidden): only the GM "
+	            "shows or rolls it; ",
+	            name);
+	reply_cmd(out, RS_BAD, "table roll", "name", name, "secret:", "true", NULL);
+	reply_add(out, RS_BAD, " rolls it for the GM's eyes alone.");
+	return false;
+}
+
+/* Whether the invoker reads a screened table as the GM behind the screen:
+ * the channel is told that much, the rest goes to the GM alone. */
+static void
+screen(struct invocation *inv, const char *name, const char *what, struct reply *out)
+{
+	if (!tension_state_hidden(inv->chan) || !tables_use_screened(name))
+		return;
+	reply_line(out, RS_ITALIC, "%s", what);
+	reply_to(out, REPLY_INVOKER);
+}
+
+/* The table called name as the channel's rolls find it, into *t; says so
+ * and returns false when there is none. */
+static bool
+find_table(struct invocation *inv, struct tables_lookup *tl, const char *name, struct roll_table *t,
+           struct reply *out)
+{
+	const struct roll_table *found = tables_lookup_find(tl, name);
+
+	if (found != NULL) {
+		*t = *found;
+		return true;
+	}
+	reply_error(out, "No table here is called %s; ", name);
+	reply_cmd(out, RS_BAD, "table list", NULL);
+	reply_add(out, RS_BAD, " shows those there are.");
+	(void)inv;
+	return false;
+}
+
+/* The table in a reply: each entry a row, the rolled one highlighted. */
+static void
+table_rows(struct reply *out, const struct roll_table *t, int hl)
+{
+	static const char *const hdr[] = {"roll", "entry"};
+
+	reply_table(out, 2, hdr);
+	for (size_t i = 0; i < t->n; i++) {
+		char range[16], text[ROLL_TABLE_TEXT_MAX + 16];
+		const char *cells[] = {range, text};
+
+		roll_table_range_text(&t->e[i], range, sizeof(range));
+		snprintf(text, sizeof(text), "%s%s", t->e[i].text,
+		         t->e[i].struck ? " (struck)" : "");
+		reply_row(out, (int)i == hl, cells);
+	}
+}
+
+/* "Rolled 4 on the d6", "Rolled 35 on the d66 (tens 3, units 5)". */
+static void
+die_line(struct reply *out, const struct roll_table *t, const struct roll_table_pick *p)
+{
+	char die[32];
+
+	roll_table_die_text(t, die, sizeof(die));
+	reply_add(out, 0, "Rolled ");
+	reply_add(out, RS_BOLD | RS_HIGHLIGHT, "%d", p->result);
+	reply_add(out, 0, " on the %s", die);
+	if (t->die == ROLL_TABLE_D66)
+		reply_add(out, 0, " (tens %d, units %d)", p->result / 10, p->result % 10);
+}
+
+/* The tables the entry's references rolled, one line each. */
+static void
+trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct tables_lookup *tl)
+{
+	for (size_t i = 0; i < tr->n; i++) {
+		const struct roll_table_step *s = &tr->step[i];
+
+		reply_add(out, RS_DIM, "%*s↳ ", 2 * (s->depth - 1), "");
+		if (s->missing && tables_lookup_withheld(tl, s->name)) {
+			reply_add(out, RS_DIM,
+			          "[[%s]]: behind the GM's screen while Tension is hidden, so not "
+			          "rolled where all see it.",
+			          s->name);
+		} else if (s->missing) {
+			reply_add(out, RS_DIM, "[[%s]]: no table here has that name.", s->name);
+		} else {
+			reply_add(out, RS_DIM, "%s: ", s->name);
+			if (s->pick.sides == ROLL_TABLE_D66)
+				reply_add(out, RS_DIM, "d66 ");
+			else
+				reply_add(out, RS_DIM, "d%d ", s->pick.sides);
+			reply_add(out, RS_DIM | RS_BOLD, "%d", s->pick.result);
+			reply_add(out, s->pick.struck ? RS_DIM | RS_STRUCK : RS_DIM, " → %s",
+			          s->entry);
+			if (s->pick.struck)
+				reply_add(out, RS_DIM, " (struck)");
+		}
+		reply_nl(out);
+	}
+	if (tr->unrolled > 0)
+		reply_line(
+		    out, RS_DIM,
+		    "%zu [[reference%s]] left unrolled: a roll follows at most %d tables deep "
+		    "and rolls at most %d.",
+		    tr->unrolled, tr->unrolled == 1 ? "" : "s", ROLL_TABLE_DEPTH_MAX,
+		    ROLL_TABLE_ROLLS_MAX);
+}
+
+/* Logs the roll where the channel keeps its rolls (not in a private
+ * conversation, which keeps none): a secret one (gm: the key of the GM it
+ * went to, else NULL) in the GM's secret log. */
+static void
+log_roll(struct invocation *inv, const char *name, const char *result, const char *gm)
+{
+	struct rollchan *rc;
+	char what[ROLLCHAN_WHAT_MAX];
+
+	if (inv->from->direct)
+		return;
+	rc = rollchan_of(inv->chan);
+	snprintf(what, sizeof(what), "table %s", name);
+	if (gm != NULL)
+		rollchan_log_secret(rc, inv->now, inv->from->user_name, what, result, gm);
+	else
+		rollchan_log(rc, inv->now, inv->from->user_name, what, result);
+	channel_touch(inv->chan);
+}
+
+void
+cmd_table_roll(struct invocation *inv, struct reply *out)
+{
+	bool secret = invocation_bool(inv, "secret", false), compact = rollchan_compact(inv->chan);
+	bool hidden;
+	const char *gm = NULL;
+	char name[ROLL_TABLE_NAME_MAX], die[32], action[64];
+	struct roll_table *t;
+	struct roll_table_pick p;
+	struct roll_table_trace tr = {0};
+	struct tables_lookup tl;
+	struct buf res;
+
+	if (!cmd_table_name(inv, name, out))
+		return;
+	if (!secret && !cmd_table_may_read(inv, name, out))
+		return;
+	t = xmalloc(sizeof(*t));
+	tables_lookup_init(&tl, inv->chan);
+	buf_init(&res, RESULT_MAX);
+	if (!find_table(inv, &tl, name, t, out))
+		goto done;
+	if (secret && (gm = cmd_roll_secret_to(inv, out)) == NULL)
+		goto done;
+	hidden = secret || (tension_state_hidden(inv->chan) && tables_use_screened(name));
+	/* a roll all see rolls no table behind the screen */
+	tl.screen = !hidden;
+	if (!secret)
+		screen(inv, name, "The GM rolls on a table behind the screen.", out);
+	roll_table_pick(inv->rng, t, 0, &p);
+	if (!p.struck)
+		roll_table_expand(inv->rng, t, (size_t)p.index, &tl.lk, &tr, &res);
+	roll_table_die_text(t, die, sizeof(die));
+	rollchan_heading(inv->chan, out, "%s rolls on the table %s (%s)", inv->from->user_name,
+	                 name, die);
+	if (!compact)
+		table_rows(out, t, p.index);
+	die_line(out, t, &p);
+	reply_add(out, 0, ": ");
+	if (p.struck) {
+		reply_add(out, RS_STRUCK, "%s", p.index >= 0 ? t->e[p.index].text : "");
+		reply_add(out, 0, " is struck, so nothing comes of it.");
+	} else {
+		reply_add(out, RS_BOLD, "%s%s", buf_str(&res), res.toobig ? "…" : "");
+	}
+	reply_nl(out);
+	trace_lines(out, &tr, &tl);
+	/* Behind the screen, the GM who rolls it keeps it. */
+	log_roll(inv, name, p.struck ? "struck" : buf_str(&res),
+	         secret   ? gm
+	         : hidden ? inv->from->user_key
+	                  : NULL);
+	snprintf(action, sizeof(action), "table roll %s", name);
+	if (!secret && !compact && !reply_is_error(out))
+		reply_button(out, "Roll again", action);
+done:
+	buf_free(&res);
+	tables_lookup_clear(&tl);
+	free(t);
+}
+
+void
+cmd_table_show(struct invocation *inv, struct reply *out)
+{
+	char name[ROLL_TABLE_NAME_MAX], die[32];
+	struct roll_table *t;
+	struct tables_lookup tl;
+	struct buf text, struck;
+
+	if (!cmd_table_name(inv, name, out) || !cmd_table_may_read(inv, name, out))
+		return;
+	t = xmalloc(sizeof(*t));
+	tables_lookup_init(&tl, inv->chan);
+	buf_init(&text, 2 * TABLES_TEXT_MAX);
+	buf_init(&struck, 1024);
+	if (!find_table(inv, &tl, name, t, out))
+		goto done;
+	screen(inv, name, "The GM looks at a table behind the screen.", out);
+	roll_table_die_text(t, die, sizeof(die));
+	for (size_t i = 0; i < t->n; i++) {
+		char r[16];
+
+		if (!t->e[i].struck)
+			continue;
+		roll_table_range_text(&t->e[i], r, sizeof(r));
+		buf_addf(&struck, "%s%s", struck.len ? ", " : "", r);
+	}
+	reply_title(out, "Table %s: %s, %zu %s%s%s%s", name, die, t->n,
+	            t->n == 1 ? "entry" : "entries", struck.len ? "; struck: " : "",
+	            buf_str(&struck),
+	            tables_use_own(inv->chan, name) ? ""
+	                                            : " (Tension's, the channel has none of "
+	                                              "its own by that name)");
+	roll_table_write(t, &text);
+	for (const char *p = buf_str(&text); *p != '\0';) {
+		size_t n = strcspn(p, "\n");
+
+		reply_line(out, 0, "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+done:
+	buf_free(&text);
+	buf_free(&struck);
+	tables_lookup_clear(&tl);
+	free(t);
+}
+
+void
+cmd_table_list(struct invocation *inv, struct reply *out)
+{
+	static const char *const hdr[] = {"table", "die", "entries", "rolled by"};
+	const struct tables_state *s = tables_state_peek(inv->chan);
+	char enc[ROLL_TABLE_NAME_MAX], eff[ROLL_TABLE_NAME_MAX];
+	struct roll_table *t;
+
+	if (s == NULL || s->n == 0) {
+		reply_add(out, 0, "This channel has no tables of its own yet; ");
+		reply_cmd(out, 0, "table set", "name", "NAME", "entries", "1-3: text; 4-6: text",
+		          NULL);
+		reply_add(out, 0, " makes one.");
+		reply_nl(out);
+		return;
+	}
+	t = xmalloc(sizeof(*t));
+	tables_use_kind(inv->chan, "encounter", t, enc);
+	tables_use_kind(inv->chan, "effects", t, eff);
+	reply_title(out, "Tables here: %zu of %d, %zu of %d bytes of text", s->n, TABLES_MAX,
+	            s->bytes, TABLES_BYTES_MAX);
+	reply_table(out, 4, hdr);
+	for (size_t i = 0; i < s->n; i++) {
+		char die[32], n[16];
+		const char *used = strcmp(enc, s->v[i].name) == 0
+		                       ? "encounters: hazard die, wandering checks, Tension"
+		                   : strcmp(eff, s->v[i].name) == 0 ? "Tension's effects"
+		                                                    : "";
+		const char *cells[] = {s->v[i].name, die, n, used};
+
+		tables_state_get(s, i, t);
+		roll_table_die_text(t, die, sizeof(die));
+		snprintf(n, sizeof(n), "%zu", t->n);
+		reply_row(out, false, cells);
+	}
+	free(t);
+}

@@ -1,0 +1,25 @@
+/*
+ * cmd_table_show: the subcommands of /table that read the channel's
+ * tables (roll, show, list), and what the others share with them.
+ */
+#ifndef DELVER_CMD_TABLE_SHOW_H
+#define DELVER_CMD_TABLE_SHOW_H
+
+#include <stdbool.h>
+
+#include "commands/core/registry.h"
+
+/* The name option's canonical table name into canon
+ * (ROLL_TABLE_NAME_MAX bytes); an error reply and false when it is none. */
+bool cmd_table_name(struct invocation *inv, char *canon, struct reply *out);
+
+/* Whether the invoker may see the table called name: not one behind the
+ * GM's screen while Tension is hidden, unless the GM (an error reply
+ * otherwise). */
+bool cmd_table_may_read(struct invocation *inv, const char *name, struct reply *out);
+
+void cmd_table_roll(struct invocation *inv, struct reply *out);
+void cmd_table_show(struct invocation *inv, struct reply *out);
+void cmd_table_list(struct invocation *inv, struct reply *out);
+
+#endif

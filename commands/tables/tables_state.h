@@ -1,0 +1,72 @@
+/*
+ * tables_state: a channel's own named tables (module slot CHANMOD_TABLES),
+ * the GM's library: wandering monsters per level, loot, rumours.
+ *
+ * Each table is kept as its text in the form roll_table_write() writes (one
+ * entry a line), with the entries struck from it; it is parsed when it is
+ * used, so a channel pays memory for the text it holds. Bounded:
+ * TABLES_MAX tables, TABLES_TEXT_MAX bytes of text each, TABLES_BYTES_MAX in
+ * all. Saved as {"tables":[{"name":N,"text":T,"struck":["5-8"]}]} (struck
+ * left out when empty), names in order; load() checks every table and
+ * refuses a record it cannot trust whole.
+ *
+ * Ownership: the state belongs to its channel record (channel_mod()).
+ */
+#ifndef DELVER_TABLES_STATE_H
+#define DELVER_TABLES_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "commands/core/state.h"
+#include "rules/tables/roll_table.h"
+
+#define TABLES_MAX       32    /* tables in one channel */
+#define TABLES_TEXT_MAX  4000  /* bytes of one table's text */
+#define TABLES_BYTES_MAX 32000 /* bytes of all a channel's tables' text */
+
+struct tables_item {
+	char name[ROLL_TABLE_NAME_MAX];
+	char *text; /* roll_table_write's form, owned */
+	size_t len;
+	uint8_t struck[(ROLL_TABLE_ENTRIES_MAX + 7) / 8]; /* bit i: entry i is struck */
+};
+
+struct tables_state {
+	size_t n;
+	struct tables_item *v; /* n items sorted by name, owned */
+	size_t bytes;          /* the sum of their lengths */
+};
+
+extern const struct chanmod tables_mod;
+
+/* The channel's tables, created on first use (the caller touches the
+ * channel after changing them). */
+struct tables_state *tables_state_of(struct channel *ch);
+/* The channel's tables, or NULL when it never had any. Reads only. */
+const struct tables_state *tables_state_peek(const struct channel *ch);
+
+/* The index of the table called name (canonical), or -1. */
+int tables_state_find(const struct tables_state *s, const char *name);
+
+/* Table i parsed into *out (the caller's, often on the heap: a struct
+ * roll_table is large), with its struck entries. */
+void tables_state_get(const struct tables_state *s, size_t i, struct roll_table *out);
+
+/*
+ * Stores t under name (canonical), replacing a table of that name, with t's
+ * struck entries. Returns 0, or -1 with one sentence in err when a limit
+ * would be passed (the state is then as it was).
+ */
+int tables_state_put(struct tables_state *s, const char *name, const struct roll_table *t,
+                     char *err, size_t errlen);
+
+/* Removes table i. */
+void tables_state_delete(struct tables_state *s, size_t i);
+
+/* Drops the module from ch when it holds no table (a channel keeps state
+ * only for what it holds). */
+void tables_state_settle(struct channel *ch);
+
+#endif

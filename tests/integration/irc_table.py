@@ -1,0 +1,146 @@
+"""A table typed line by line on IRC, against a real ngircd.
+
+Usage: python3 irc_table.py BUILD_DIR
+
+alice starts a table with "!table set NAME" alone and sends its entries one
+line at a time while bob talks in the channel and alice runs another
+command; bob's "!table end" is not hers; hers saves the table, which shows
+as the lines she sent. Then: the one-line form with ';', a cancel, a table
+dropped when another starts, a table too long, the same in a private
+conversation, and two users entering tables at once in one channel.
+"""
+import re
+import sys
+
+from irclib import Client, Delver, Ngircd, check, free_port, run, workdir
+
+BOT = r"^:delver!\S+ "
+
+
+def step(what):
+    print("-- " + what, flush=True)
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
+    work = workdir()
+    port = free_port()
+    server = Ngircd(work, port)
+    server.start()
+    conf = """
+[irc.local]
+host = 127.0.0.1
+port = %d
+tls = no
+nick = delver
+channels = #crawl
+user_burst = 60
+user_interval_ms = 100
+channel_burst = 60
+channel_interval_ms = 100
+flood_burst = 20
+flood_interval_ms = 100
+""" % port
+    bot = Delver(build + "/delver", work, "bot", conf)
+    bot.start(args=["--seed", "7"])
+    bot.wait_log(r"irc local: joined #crawl")
+    alice = Client(port, "alice")
+    alice.join("#crawl")
+    bob = Client(port, "bob")
+    bob.join("#crawl")
+
+    step("!table set NAME alone asks for the entries, line by line")
+    alice.say("#crawl", "!table set loot")
+    alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table loot, one a line "
+                 r".*then !table end; !table cancel drops them\.")
+
+    step("her lines join the table; bob's lines and her commands do not")
+    alice.say("#crawl", "1-2: a pouch of 2d6 silver")
+    bob.say("#crawl", "1-6: bob's joke")
+    alice.say("#crawl", "!roll 1d20")
+    alice.expect(BOT + r"PRIVMSG #crawl :alice: 1d20: \[\d+\] = \d+$")
+    alice.say("#crawl", "3-6: a gem: [[gems]]")
+    bob.say("#crawl", "!table end")
+    bob.expect(BOT + r"NOTICE bob :No table is being entered here")
+    alice.say("#crawl", "!table end")
+    alice.expect(BOT + r"PRIVMSG #crawl :Saved the table loot: d6, 2 entries\. · No table "
+                 r"here is called \[\[gems\]\] yet")
+
+    step("show -> set -> show: IRC's line, pasted back, makes the same table")
+    alice.say("#crawl", "!table show loot")
+    shown = alice.expect(BOT + r"PRIVMSG #crawl :Table loot: d6, 2 entries · (.*)$").group(1)
+    check(shown == "1-2: a pouch of 2d6 silver · 3-6: a gem: [[gems]]",
+          "the table shows as %r" % shown)
+    alice.say("#crawl", "!table set copy " + shown)
+    alice.expect(BOT + r"PRIVMSG #crawl :Saved the table copy: d6, 2 entries\.")
+    alice.say("#crawl", "!table show copy")
+    again = alice.expect(BOT + r"PRIVMSG #crawl :Table copy: d6, 2 entries · (.*)$").group(1)
+    check(again == shown, "the copy shows as %r, not %r" % (again, shown))
+
+    step("the one-line form, and a roll through the nested table")
+    alice.say("#crawl", "!table set gems 1x a ruby; 3x a pearl")
+    alice.expect(BOT + r"PRIVMSG #crawl :Saved the table gems: weighted d4, 2 entries\.")
+    alice.say("#crawl", "!table roll loot")
+    alice.expect(BOT + r"PRIVMSG #crawl :.*Rolled \d on the d6: ")
+
+    step("cancel drops it; another table drops the one under way")
+    alice.say("#crawl", "!table set scratch")
+    alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table scratch")
+    alice.say("#crawl", "1-6: nothing")
+    alice.say("#crawl", "!table cancel")
+    alice.expect(BOT + r"PRIVMSG #crawl :Dropped what you were entering for table set "
+                 r"scratch \(1 line\)\.$")
+    alice.say("#crawl", "!table set first")
+    alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table first")
+    alice.say("#crawl", "1-6: one")
+    alice.say("#crawl", "!table set second")
+    alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table second.* · What you "
+                 r"were entering for table set first was dropped for this\.$")
+    alice.say("#crawl", "1-6: two")
+    alice.say("#crawl", "!table end")
+    alice.expect(BOT + r"PRIVMSG #crawl :Saved the table second: d6, 1 entry\.")
+
+    step("two users enter tables at once in one channel")
+    alice.say("#crawl", "!table set hers")
+    alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table hers")
+    bob.say("#crawl", "!table set his")
+    bob.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table his")
+    alice.say("#crawl", "1-3: her first")
+    bob.say("#crawl", "1-6: his only")
+    alice.say("#crawl", "4-6: her second")
+    bob.say("#crawl", "!table end")
+    bob.expect(BOT + r"PRIVMSG #crawl :Saved the table his: d6, 1 entry\.")
+    alice.say("#crawl", "!table end")
+    alice.expect(BOT + r"PRIVMSG #crawl :Saved the table hers: d6, 2 entries\.")
+
+    step("a bad table is refused at the end, naming the numbers")
+    alice.say("#crawl", "!table set bad")
+    alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table bad")
+    alice.say("#crawl", "1-2: a")
+    alice.say("#crawl", "4-6: b")
+    alice.say("#crawl", "!table end")
+    alice.expect(BOT + r"NOTICE alice :The table bad was not saved: entry 2: result 3 is not "
+                 r"covered by any entry\.$")
+
+    step("a table past 4000 bytes is dropped as it grows, and said so")
+    alice.say("#crawl", "!table set huge")
+    alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table huge")
+    for i in range(1, 31):
+        alice.say("#crawl", "%d: %s" % (i, "x" * 150))
+    alice.expect(BOT + r"NOTICE alice :What you were entering for table set huge was dropped: "
+                 r"it passed 4000 bytes", timeout=20)
+    alice.say("#crawl", "!table end")
+    alice.expect(BOT + r"NOTICE alice :No table is being entered here")
+
+    step("in a private conversation, lines that name no command")
+    alice.say("delver", "table set mine")
+    alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :Send the entries of the table mine")
+    alice.say("delver", "1-6: a secret")
+    alice.say("delver", "table end")
+    alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :Saved the table mine: d6, 1 entry\.")
+
+    bot.stop()
+    server.stop()
+
+
+run(main)

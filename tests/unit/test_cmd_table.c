@@ -1,0 +1,910 @@
+/*
+ * Unit tests for /table (commands/tables) through the dispatcher: every
+ * form of /table set and every refusal (one sentence, the state left as it
+ * was), the limits, who may change tables, rolls with the rolled row marked
+ * and nested rolls shown, secret rolls and the GM's screen, the round trip
+ * show -> set -> show, list, delete and /undo, copy between channels, and
+ * the module's saved form.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/core/dispatch.h"
+#include "commands/tables/cmd_table_examples.h"
+#include "commands/tables/tables_state.h"
+#include "rules/base/buf.h"
+#include "rules/base/rng.h"
+#include "rules/tables/roll_table.h"
+
+static struct dispatch *d;
+static struct state *st;
+static struct rng *rng;
+static struct reply *last;
+static char *text; /* the last reply as plain text */
+
+static int
+setup(void **unused)
+{
+	(void)unused;
+	st = state_new();
+	rng = rng_new_seeded(99);
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
+	last = NULL;
+	text = NULL;
+	return 0;
+}
+
+static int
+teardown(void **unused)
+{
+	(void)unused;
+	reply_free(last);
+	free(text);
+	dispatch_free(d);
+	state_free(st);
+	rng_free(rng);
+	return 0;
+}
+
+/* Runs line as user in channel chan; returns the reply as plain text. */
+static const char *
+run_in(const char *chan, const char *user, const char *line)
+{
+	struct origin o;
+
+	memset(&o, 0, sizeof(o));
+	o.platform = "console";
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_free(last);
+	last = reply_new();
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
+	free(text);
+	text = reply_plain(last);
+	return text;
+}
+
+static const char *
+run(const char *user, const char *line)
+{
+	return run_in("table", user, line);
+}
+
+/* The channel's tables as saved ("" for none). */
+static char *
+saved(const char *chan)
+{
+	char key[KEY_MAX];
+	struct channel *ch;
+	const struct tables_state *s;
+	cJSON *o;
+	char *t;
+
+	snprintf(key, sizeof(key), "console:%s", chan);
+	ch = state_channel(st, key);
+	s = tables_state_peek(ch);
+	if (s == NULL)
+		return strdup("");
+	o = tables_mod.save(s);
+	t = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return t;
+}
+
+static void
+ok(const char *user, const char *line)
+{
+	run(user, line);
+	if (reply_is_error(last))
+		fail_msg("'%s' failed: %s", line, reply_error_text(last));
+}
+
+/* line is refused with exactly want, and the tables are as they were. */
+static void
+refused(const char *user, const char *line, const char *want)
+{
+	char *before = saved("table"), *after;
+
+	run(user, line);
+	if (!reply_is_error(last))
+		fail_msg("'%s' was not refused: %s", line, text);
+	if (strcmp(reply_error_text(last), want) != 0)
+		fail_msg("'%s' gave:\n  %s\nnot:\n  %s", line, reply_error_text(last), want);
+	after = saved("table");
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+}
+
+/* The tables are as saved in before (which is freed). */
+static void
+after_is(char *before)
+{
+	char *after = saved("table");
+
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+}
+
+/* The plain text contains want. */
+static void
+has(const char *want)
+{
+	if (strstr(text, want) == NULL)
+		fail_msg("no '%s' in:\n%s", want, text);
+}
+
+static void
+hasnt(const char *what)
+{
+	if (strstr(text, what) != NULL)
+		fail_msg("'%s' should not be in:\n%s", what, text);
+}
+
+/* Every form of /table set, and the die each names. */
+static void
+set_every_form(void **unused)
+{
+	(void)unused;
+	ok("al", "table set d4 1: a; 2: b; 3-4: c");
+	has("Saved the table d4: d4, 3 entries.");
+	ok("al", "table set Loot 1-2 copper; 3-6 silver");
+	has("Saved the table loot: d6, 2 entries.");
+	ok("al", "table set rumours 11-36: a tale; 41-66: a lie");
+	has("Saved the table rumours: d66, 2 entries.");
+	ok("al", "table set hoard 01-95: coins; 96-00: a crown");
+	has("Saved the table hoard: d100, 2 entries.");
+	ok("al", "table set wolves 3x a wolf; 1x the pack leader");
+	has("Saved the table wolves: weighted d4, 2 entries.");
+	ok("al", "table set order 7-8: c; 1-3: a; 4-6: b");
+	has("Saved the table order: d8, 3 entries.");
+	ok("al", "table set loot 1-6: gold");
+	has("Replaced the table loot: d6, 1 entry.");
+	/* a reference to a table not made yet is said, not refused */
+	ok("al", "table set chest 1-6: a chest of [[gems]]");
+	has("No table here is called [[gems]] yet");
+}
+
+/* Every refusal names what is wrong, and where. */
+static void
+set_every_error(void **unused)
+{
+	char big[5000], err[200];
+	struct buf b;
+
+	(void)unused;
+	ok("al", "table set keep 1-6: kept");
+	refused("al", "table set bad 1-2: a; 4-6: b",
+	        "The table bad was not saved: entry 2: result 3 is not covered by any entry.");
+	refused("al", "table set bad 1-3: a; 3-6: b",
+	        "The table bad was not saved: entry 2: range 3-6 overlaps entry 1 (1-3): result "
+	        "3 is in both.");
+	refused("al", "table set bad 1-3: a; six: b",
+	        "The table bad was not saved: entry 2: 'six: b' does not start with a range like "
+	        "5 or 5-8 followed by text.");
+	refused("al", "table set bad 4-1: a",
+	        "The table bad was not saved: entry 1: range 4-1 is reversed; write it low-high.");
+	refused("al", "table set bad 1-3: a; 4-7: b",
+	        "The table bad was not saved: the highest result is 7, which no die gives: the "
+	        "ranges end at 4, 6, 8, 10, 12, 20, 66 (d66, numbered 11-66) or 100, or every "
+	        "entry is weighted (3x text).");
+	refused("al", "table set bad 1-3: a; 2x b",
+	        "The table bad was not saved: entry 2 is weighted but entry 1 is a range; write "
+	        "every entry with a range (5-8: text) or every one with a weight (3x text).");
+	refused("al", "table set bad 1-6: [[bad]]",
+	        "The table bad was not saved: the tables would roll each other in a circle (bad → "
+	        "bad); a table may not roll itself, even through other tables.");
+	refused("al", "table set a;b 1-6: a",
+	        "'a;b' is not a table name: a name is 1 to 32 letters, digits, - and _, with no "
+	        "spaces (loot, encounter-2).");
+	/* no entries: the command asks for them (a form, or the lines that
+	 * follow), and changes nothing yet */
+	{
+		const struct reply_ask *ask;
+		char *before = saved("table");
+
+		ok("al", "table set bad");
+		ask = reply_asked(last);
+		assert_non_null(ask);
+		assert_string_equal(ask->line, "table set bad");
+		assert_string_equal(ask->opt, "entries");
+		assert_int_equal(ask->max, TABLES_TEXT_MAX);
+		has("Send the entries of the table bad, one a line");
+		after_is(before);
+	}
+	/* too many entries */
+	buf_init(&b, 8000);
+	buf_adds(&b, "table set bad ");
+	for (int i = 1; i <= ROLL_TABLE_ENTRIES_MAX + 1; i++)
+		buf_addf(&b, "%dx e;", 1);
+	refused("al", buf_str(&b),
+	        "The table bad was not saved: a table may have at most 100 entries.");
+	buf_free(&b);
+	/* an entry too long */
+	memset(big, 'x', sizeof(big));
+	memcpy(big, "table set bad 1-6: ", 19);
+	big[19 + ROLL_TABLE_TEXT_MAX] = '\0';
+	refused("al", big,
+	        "The table bad was not saved: entry 1 is 161 bytes long; an entry may be at most "
+	        "160.");
+	/* a table's text too long: the typed line's own limit comes first on text
+	 * platforms, so the option is bound as Discord binds it */
+	{
+		struct invocation inv;
+		struct reply *r = reply_new();
+		char *long_text = malloc(TABLES_TEXT_MAX + 2);
+
+		memset(&inv, 0, sizeof(inv));
+		memset(long_text, 'x', TABLES_TEXT_MAX + 1);
+		long_text[TABLES_TEXT_MAX + 1] = '\0';
+		assert_int_equal(registry_parse_in(command_table, "table set bad", 13, &inv, r), 0);
+		assert_int_equal(registry_bind(&inv, "entries", long_text, r), -1);
+		snprintf(err, sizeof(err), "%s", reply_error_text(r));
+		assert_non_null(strstr(err, "4000"));
+		invocation_clear(&inv);
+		reply_free(r);
+		free(long_text);
+	}
+}
+
+/* The limits of a channel: tables, bytes, the depth of references. */
+static void
+channel_limits(void **unused)
+{
+	char line[2100];
+
+	(void)unused;
+	for (int i = 0; i < TABLES_MAX; i++) {
+		snprintf(line, sizeof(line), "table set t%02d 1-6: entry %d", i, i);
+		ok("al", line);
+	}
+	refused("al", "table set one-more 1-6: x",
+	        "The table one-more was not saved: this channel has 32 tables, the most it may "
+	        "keep; delete one first.");
+	/* replacing one is no new table */
+	ok("al", "table set t00 1-6: changed");
+	for (int i = 0; i < TABLES_MAX; i++) {
+		snprintf(line, sizeof(line), "table delete t%02d", i);
+		ok("al", line);
+	}
+	/* bytes: 16 tables of 12 entries of 157 bytes (1934 bytes of text each:
+	 * 9 of "N: " and 3 of "NN: ", 11 newlines), then a 17th passes 32000 */
+	for (int i = 0; i <= 16; i++) {
+		size_t n = (size_t)snprintf(line, sizeof(line), "table set b%02d ", i);
+
+		for (int e = 1; e <= 12; e++)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%d: %0157d;", e, e);
+		if (i < 16)
+			ok("al", line);
+	}
+	run("al", "table list");
+	has("Tables here: 16 of 32, 30944 of 32000 bytes of text");
+	refused("al", line,
+	        "The table b16 was not saved: this channel's tables would hold 32878 bytes of "
+	        "text; they may hold at most 32000 (delete or shorten one).");
+}
+
+static void
+references_are_checked(void **unused)
+{
+	(void)unused;
+	ok("al", "table set a 1-6: [[b]]");
+	ok("al", "table set b 1-6: [[c]]");
+	ok("al", "table set c 1-6: [[d]]");
+	/* a fourth is allowed: a chain of 4 */
+	ok("al", "table set d 1-6: the end");
+	refused("al", "table set d 1-6: [[e]]",
+	        "The table d was not saved: the tables would make a chain of 5 (a → b → c → d → "
+	        "e); a roll follows at most 4 tables deep.");
+	refused("al", "table set c 1-6: [[a]]",
+	        "The table c was not saved: the tables would roll each other in a circle (c → a "
+	        "→ b → c); a table may not roll itself, even through other tables.");
+	/* through Tension's own table, which a GM's table may name */
+	ok("al", "table set x 1-6: [[encounter]]");
+	ok("gm", "gm claim");
+	refused("gm", "tension table set encounter 1-20: [[x]]",
+	        "The encounter table was not changed: the tables would roll each other in a "
+	        "circle (encounter → x → encounter); a table may not roll itself, even through "
+	        "other tables.");
+}
+
+/* While someone holds the GM seat, only the GM changes tables. */
+static void
+the_gm_seat_decides(void **unused)
+{
+	(void)unused;
+	ok("al", "table set mine 1-6: a");
+	ok("gm", "gm claim");
+	refused("al", "table set mine 1-6: b", "Only the GM, gm, changes the tables here.");
+	refused("al", "table delete mine", "Only the GM, gm, changes the tables here.");
+	/* refused before asking for entries */
+	refused("al", "table set other", "Only the GM, gm, changes the tables here.");
+	assert_null(reply_asked(last));
+	ok("gm", "table set mine 1-6: c");
+	/* anyone still rolls and reads */
+	ok("al", "table roll mine");
+	ok("al", "table show mine");
+	ok("gm", "gm release");
+	ok("al", "table set mine 1-6: d");
+}
+
+/* The whole table with the rolled row marked, and the roll's result: the
+ * expected row and dice come from the same seed. */
+static void
+roll_marks_the_rolled_row(void **unused)
+{
+	struct rng *same = rng_new_seeded(7);
+	char want[200];
+	int r, goblins;
+
+	(void)unused;
+	ok("al", "table set foes 1-2: 1d4 goblins; 3-4: an ogre; 5-6: a bat");
+	rng_seed(rng, 7);
+	r = (int)rng_die(same, 6);
+	goblins = (int)rng_die(same, 4);
+	ok("al", "table roll foes");
+	has("al rolls on the table foes (d6)\n");
+	snprintf(want, sizeof(want), "> %s",
+	         r <= 2   ? "1-2 | 1d4 goblins"
+	         : r <= 4 ? "3-4 | an ogre"
+	                  : "5-6 | a bat");
+	has(want);
+	if (r <= 2)
+		snprintf(want, sizeof(want), "Rolled %d on the d6: %d %s (1d4: %d)\n", r, goblins,
+		         goblins == 1 ? "goblin" : "goblins", goblins);
+	else
+		snprintf(want, sizeof(want), "Rolled %d on the d6: %s\n", r,
+		         r <= 4 ? "an ogre" : "a bat");
+	has(want);
+	/* one row only is marked */
+	assert_ptr_equal(strchr(text, '>'), strrchr(text, '>'));
+	/* the roll is in the channel's log */
+	run("al", "log");
+	has("table foes");
+	rng_free(same);
+}
+
+/* A d66 reads two d6 as tens and units; the rolled row is the one covering
+ * them. */
+static void
+d66_roll(void **unused)
+{
+	struct rng *same = rng_new_seeded(12);
+	char want[120];
+	int tens, units;
+
+	(void)unused;
+	ok("al", "table set rumours 11-33: an old tale; 34-66: a lie");
+	rng_seed(rng, 12);
+	tens = (int)rng_die(same, 6);
+	units = (int)rng_die(same, 6);
+	ok("al", "table roll rumours");
+	snprintf(want, sizeof(want), "Rolled %d on the d66 (tens %d, units %d): %s\n",
+	         10 * tens + units, tens, units, 10 * tens + units <= 33 ? "an old tale" : "a lie");
+	has(want);
+	rng_free(same);
+}
+
+/* A [[reference]] rolls the other table; each nested roll has a line. */
+static void
+nested_rolls_are_shown(void **unused)
+{
+	struct rng *same = rng_new_seeded(5);
+	char want[200];
+	int gem;
+	static const char *const gems[] = {"a ruby", "a pearl", "an opal", "a garnet"};
+
+	(void)unused;
+	ok("al", "table set chest 1-6: a chest with [[gems]] inside");
+	ok("al", "table set gems 1: a ruby; 2: a pearl; 3: an opal; 4: a garnet");
+	rng_seed(rng, 5);
+	(void)rng_die(same, 6);
+	gem = (int)rng_die(same, 4);
+	ok("al", "table roll chest");
+	snprintf(want, sizeof(want), ": a chest with %s inside\n", gems[gem - 1]);
+	has(want);
+	snprintf(want, sizeof(want), "↳ gems: d4 %d → %s\n", gem, gems[gem - 1]);
+	has(want);
+	rng_free(same);
+}
+
+/* secret:true: the channel learns who rolled, the GM alone the result. */
+static void
+secret_rolls_reach_the_gm_alone(void **unused)
+{
+	const struct reply_msg *m;
+	char *gm;
+
+	(void)unused;
+	ok("al", "table set trap 1-6: a hidden pit");
+	refused("al", "table roll trap secret:true",
+	        "Nobody is GM here, so a secret roll would reach nobody; the GM takes the seat "
+	        "with /gm claim, or roll in the open with /roll.");
+	ok("gm", "gm claim");
+	ok("al", "table roll trap secret:true");
+	m = reply_msg(last, REPLY_CHANNEL);
+	assert_non_null(m);
+	assert_null(reply_msg(last, REPLY_INVOKER));
+	assert_non_null(reply_msg(last, REPLY_GM));
+	assert_string_equal(reply_gm_key(last), "console:gm");
+	gm = strstr(text, "[to the GM, gm]\n");
+	assert_non_null(gm);
+	/* the channel's part says nothing of the table or its result */
+	assert_true(strstr(text, "trap") > gm);
+	assert_true(strstr(text, "hidden pit") > gm);
+	assert_true(strncmp(text, "al rolls in secret: only the GM, gm, sees the result.\n",
+	                    (size_t)(gm - text)) == 0);
+	/* not in the open log; in the GM's secret log */
+	run("al", "log");
+	hasnt("table trap");
+	run("gm", "log kind:secret");
+	has("table trap");
+	/* the GM's own: behind the screen */
+	ok("gm", "table roll trap secret:true");
+	assert_null(reply_msg(last, REPLY_GM));
+	assert_non_null(reply_msg(last, REPLY_INVOKER));
+	has("gm (GM) rolls behind the screen.\n[private]\n");
+}
+
+/* While Tension is hidden, the tables the procedures roll are the GM's. */
+static void
+hidden_tension_screens_the_encounter_tables(void **unused)
+{
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter-2 1-6: a basilisk");
+	ok("gm", "table set loot 1-6: gold");
+	ok("gm", "tension mode hidden");
+	refused("al", "table show encounter-2",
+	        "The table encounter-2 is behind the GM's screen here (Tension is hidden): only "
+	        "the GM shows or rolls it; /table roll encounter-2 secret:true rolls it for the "
+	        "GM's eyes alone.");
+	refused("al", "table roll encounter",
+	        "The table encounter is behind the GM's screen here (Tension is hidden): only the "
+	        "GM shows or rolls it; /table roll encounter secret:true rolls it for the GM's "
+	        "eyes alone.");
+	ok("al", "table roll loot");
+	ok("gm", "table roll encounter-2");
+	has("The GM rolls on a table behind the screen.\n[private]\n");
+	assert_null(strstr(strstr(text, "[private]") == NULL ? text : "", "basilisk"));
+	{
+		const char *priv = strstr(text, "[private]");
+
+		assert_non_null(priv);
+		assert_true(strstr(text, "basilisk") > priv);
+	}
+	/* not in the open log */
+	run("al", "log");
+	hasnt("encounter-2");
+	/* a change to a table is behind the screen too, and so is its /undo */
+	ok("gm", "table set encounter-2 1-6: a wyvern");
+	has("The GM changed a table behind the screen.\n[private]\n");
+	ok("gm", "undo");
+	has("gm undid a change made behind the GM's screen.\n");
+	assert_true(strstr(text, "wyvern") > strstr(text, "[private]"));
+}
+
+/* While Tension is hidden, a roll all see leaves a reference to a table
+ * behind the screen as written, at any depth, whoever rolls; a secret roll
+ * (the GM's eyes alone) rolls it. */
+static void
+hidden_tables_are_not_rolled_through_references(void **unused)
+{
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter-2 1-6: a basilisk");
+	ok("gm", "table set effects 1-6: a chill");
+	ok("gm", "table set loot 1-6: gold and [[encounter-2]]");
+	ok("gm", "table set trap 1-6: [[effects]] and [[loot]]");
+	ok("gm", "tension mode hidden");
+	ok("al", "table roll trap");
+	has("Rolled 3 on the d6: [[effects]] and gold and [[encounter-2]]\n"
+	    "↳ [[effects]]: behind the GM's screen while Tension is hidden, so not rolled where "
+	    "all see it.\n"
+	    "↳ loot: d6 4 → gold and [[encounter-2]]\n"
+	    "  ↳ [[encounter-2]]: behind the GM's screen while Tension is hidden, so not rolled "
+	    "where all see it.\n");
+	hasnt("basilisk");
+	hasnt("chill");
+	ok("gm", "table roll loot");
+	hasnt("basilisk");
+	run("al", "log");
+	hasnt("basilisk");
+	ok("al", "table roll loot secret:true");
+	assert_true(strstr(text, "gold and a basilisk") > strstr(text, "[private]"));
+	/* with Tension open, the same roll rolls them */
+	ok("gm", "tension mode open");
+	ok("al", "table roll loot");
+	has("gold and a basilisk\n");
+}
+
+/* show -> set -> show: what show writes, set takes back unchanged, for
+ * random tables (seeded). */
+static void
+show_set_show_round_trips(void **unused)
+{
+	static const int dies[] = {4, 6, 8, 10, 12, 20, 66, 100};
+	static const char *const words[] = {"1d4 goblins", "a [[gems]] box", "an ogre",
+	                                    "2d6+1 gp",    "nothing",        "rats, many"};
+	struct rng *r = rng_new_seeded(31);
+
+	(void)unused;
+	for (int round = 0; round < 40; round++) {
+		struct buf line, shown, again;
+		int die = dies[rng_die(r, 8) - 1], v = die == 66 ? 11 : 1;
+		bool weighted = rng_die(r, 3) == 1;
+		const char *body;
+
+		buf_init(&line, 2000);
+		buf_init(&shown, 8000);
+		buf_init(&again, 8000);
+		buf_adds(&line, "table set rt ");
+		if (weighted) {
+			int n = (int)rng_die(r, 8);
+
+			for (int i = 0; i < n; i++)
+				buf_addf(&line, "%dx %s %d; ", (int)rng_die(r, 9),
+				         words[rng_die(r, 6) - 1], i);
+		} else {
+			while (v <= die) {
+				int hi = v + (int)rng_die(r, die == 100 ? 30 : 4) - 1;
+
+				if (die == 66 && hi % 10 > 6)
+					hi = hi - hi % 10 + 6;
+				if (hi > die)
+					hi = die;
+				buf_addf(&line, "%d-%d: %s; ", v, hi, words[rng_die(r, 6) - 1]);
+				v = hi + 1;
+				if (die == 66 && v % 10 > 6)
+					v += 10 - v % 10 + 1;
+			}
+		}
+		ok("al", buf_str(&line));
+		ok("al", "table show rt");
+		body = strchr(text, '\n') + 1; /* after the title */
+		buf_adds(&shown, body);
+		/* the shown lines, as one would paste them back (one a line) */
+		{
+			struct buf set;
+
+			buf_init(&set, 8000);
+			buf_adds(&set, "table set rt2 ");
+			for (const char *p = buf_str(&shown); *p;) {
+				size_t n = strcspn(p, "\n");
+
+				buf_addf(&set, "%.*s; ", (int)n, p);
+				p += n + (p[n] == '\n');
+			}
+			ok("al", buf_str(&set));
+			buf_free(&set);
+		}
+		ok("al", "table show rt2");
+		buf_adds(&again, strchr(text, '\n') + 1);
+		assert_string_equal(buf_str(&shown), buf_str(&again));
+		buf_free(&line);
+		buf_free(&shown);
+		buf_free(&again);
+	}
+	rng_free(r);
+}
+
+/* A Tension table shows as text too, which both /table set and /tension
+ * table set take. */
+static void
+tension_tables_show_as_text(void **unused)
+{
+	(void)unused;
+	ok("al", "table show encounter");
+	assert_string_equal(text, "Table encounter: d20, 5 entries (Tension's, the channel has "
+	                          "none of its own by that name)\n1-4: a lost adventurer\n5-8: "
+	                          "1d4 goblins\n9-12: 2d4 goblins\n13-16: 2d6 orcs\n17-20: 4d6 "
+	                          "orcs\n");
+	ok("gm", "gm claim");
+	ok("gm", "tension table set encounter 1-4: a lost adventurer; 5-8: 1d4 goblins; 9-12: 2d4 "
+	         "goblins; 13-16: 2d6 orcs; 17-20: a dragon");
+	ok("gm", "table show encounter");
+	has("17-20: a dragon\n");
+}
+
+static void
+list_and_delete(void **unused)
+{
+	(void)unused;
+	ok("al", "table list");
+	has("This channel has no tables of its own yet; /table set NAME 1-3: text; 4-6: text "
+	    "makes one.");
+	ok("al", "table set encounter 1-6: a bat");
+	ok("al", "table set gems 3x a ruby; 1x a pearl");
+	ok("al", "table set hoard 1-6: [[gems]]");
+	ok("al", "table list");
+	assert_string_equal(text, "Tables here: 3 of 32, 43 of 32000 bytes of text\n"
+	                          "  encounter | d6 | 1 | encounters: hazard die, wandering "
+	                          "checks, Tension\n"
+	                          "  gems | weighted d4 | 2 | \n"
+	                          "  hoard | d6 | 1 | \n");
+	refused("al", "table delete nothing",
+	        "No table here is called nothing; /table list shows those there are.");
+	refused("al", "table delete effects",
+	        "No table here is called effects of the channel's own (Tension's cannot be "
+	        "deleted); /table list shows those there are.");
+	ok("al", "table delete gems");
+	assert_string_equal(text, "Deleted the table gems; /undo brings it back.\nStill naming "
+	                          "[[gems]], which rolls now leave as written: hoard.\n");
+	ok("al", "undo");
+	ok("al", "table show gems");
+	has("3x a ruby\n1x a pearl\n");
+	/* the last table deleted leaves no state */
+	ok("al", "table delete gems");
+	ok("al", "table delete hoard");
+	ok("al", "table delete encounter");
+	assert_null(tables_state_peek(state_channel(st, "console:table")));
+}
+
+/* /table copy: from a channel where the invoker holds the seat, into one
+ * where the invoker is GM; all or nothing. */
+static void
+copy_between_channels(void **unused)
+{
+	(void)unused;
+	run_in("home", "gm", "gm claim");
+	run_in("home", "gm", "table set loot 1-6: gold");
+	run_in("home", "gm", "table set gems 1-4: a ruby");
+	run_in("home", "gm", "table set deep 1-6: [[gems]]");
+	refused("gm", "table copy loot from:#home",
+	        "Only the GM can do that, and nobody is GM here yet; /gm claim makes you the GM.");
+	ok("gm", "gm claim");
+	refused("gm", "table copy loot from:#nowhere",
+	        "You are not the GM of #nowhere: tables are copied from a channel where you hold "
+	        "the GM seat.");
+	refused("gm", "table copy loot from:#table",
+	        "That is this channel; name the channel to copy tables from.");
+	refused("gm", "table copy silver from:#home", "#home has no table called silver.");
+	ok("gm", "table set loot 1-6: copper");
+	ok("gm", "table copy loot from:#home");
+	assert_string_equal(text, "Copied 1 table from console:home: loot (replacing loot here); "
+	                          "nothing in them is struck.\n");
+	ok("gm", "table show loot");
+	has("1-6: gold\n");
+	ok("gm", "table copy * from:home");
+	has("Copied 3 tables from console:home: deep, gems, loot (replacing loot here)");
+	/* someone else's channel */
+	run_in("other", "bob", "gm claim");
+	run_in("other", "bob", "table set bobs 1-6: mine");
+	refused("gm", "table copy bobs from:#other",
+	        "You are not the GM of #other: tables are copied from a channel where you hold "
+	        "the GM seat.");
+	/* all or nothing: a circle with a table here refuses the whole copy */
+	run_in("home", "gm", "table set x 1-6: [[y]]");
+	ok("gm", "table set y 1-6: [[x]]");
+	refused("gm", "table copy * from:#home",
+	        "Nothing was copied: the table x: the tables would roll each other in a circle (x "
+	        "→ y → x); a table may not roll itself, even through other tables.");
+}
+
+/* Runs line on platform as user_key in chan_key (both platform-qualified). */
+static const char *
+run_on(const char *platform, const char *chan_key, const char *user_key, const char *line)
+{
+	struct origin o;
+
+	memset(&o, 0, sizeof(o));
+	o.platform = platform;
+	snprintf(o.chan_key, sizeof(o.chan_key), "%s", chan_key);
+	snprintf(o.user_key, sizeof(o.user_key), "%s", user_key);
+	snprintf(o.user_name, sizeof(o.user_name), "gm");
+	reply_free(last);
+	last = reply_new();
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
+	free(text);
+	text = reply_plain(last);
+	return text;
+}
+
+/* /table copy names the source channel as each platform writes a channel:
+ * on Discord a mention or its id, on IRC #channel on the same network in
+ * any case (and under the rfc1459 case mapping, [ as {). */
+static void
+copy_names_the_channel_on_each_platform(void **unused)
+{
+	static const char *const home = "discord:111111111111111111",
+	                         *here = "discord:222222222222222222", *gm = "discord:42";
+
+	(void)unused;
+	run_on("discord", home, gm, "gm claim");
+	run_on("discord", home, gm, "table set loot 1-6: gold");
+	run_on("discord", here, gm, "gm claim");
+	run_on("discord", here, gm, "table copy loot from:<#111111111111111111>");
+	assert_string_equal(text, "Copied 1 table from discord:111111111111111111: loot; "
+	                          "nothing in them is struck.\n");
+	run_on("discord", here, gm, "table copy * from:111111111111111111");
+	assert_string_equal(text, "Copied 1 table from discord:111111111111111111: loot "
+	                          "(replacing loot here); nothing in them is struck.\n");
+	run_on("discord", here, gm, "table copy loot from:#general");
+	assert_true(reply_is_error(last));
+	assert_string_equal(reply_error_text(last),
+	                    "'#general' is not a channel here: name it as #channel (on Discord a "
+	                    "mention or its id).");
+
+	run_on("irc", "irc:net:#home", "irc:net:gm", "gm claim");
+	run_on("irc", "irc:net:#home", "irc:net:gm", "table set gems 1-4: a ruby");
+	run_on("irc", "irc:net:#a{b}", "irc:net:gm", "gm claim");
+	run_on("irc", "irc:net:#a{b}", "irc:net:gm", "table set odd 1-4: a pearl");
+	run_on("irc", "irc:net:#here", "irc:net:gm", "gm claim");
+	run_on("irc", "irc:net:#here", "irc:net:gm", "table copy gems from:#HOME");
+	assert_string_equal(
+	    text, "Copied 1 table from irc:net:#home: gems; nothing in them is struck.\n");
+	run_on("irc", "irc:net:#here", "irc:net:gm", "table copy odd from:#A[B]");
+	assert_string_equal(text,
+	                    "Copied 1 table from irc:net:#a{b}: odd; nothing in them is struck.\n");
+	/* another network's channel of that name is not this one's */
+	run_on("irc", "irc:other:#here", "irc:other:gm", "gm claim");
+	run_on("irc", "irc:other:#here", "irc:other:gm", "table copy gems from:#home");
+	assert_true(reply_is_error(last));
+	assert_string_equal(reply_error_text(last),
+	                    "You are not the GM of #home: tables are copied from a channel where "
+	                    "you hold the GM seat.");
+	run_on("irc", "irc:net:#here", "irc:net:gm", "table copy gems from:home");
+	assert_true(reply_is_error(last));
+	assert_string_equal(reply_error_text(last),
+	                    "'home' is not a channel here: name it as #channel (on Discord a "
+	                    "mention or its id).");
+}
+
+/* The saved form loads back to the same; a record that cannot be trusted
+ * is refused whole. */
+static void
+saved_form_round_trips(void **unused)
+{
+	static const char *const bad[] = {
+	    "{\"tables\":[{\"name\":\"Loot\",\"text\":\"1-6: a\"}]}",
+	    "{\"tables\":[{\"name\":\"b\",\"text\":\"1-6: a\"},{\"name\":\"a\",\"text\":\"1-6: "
+	    "a\"}]}",
+	    "{\"tables\":[{\"name\":\"a\",\"text\":\"1-5: a\"}]}",
+	    "{\"tables\":[{\"name\":\"a\",\"text\":\"1-6: a\",\"struck\":[\"2\"]}]}",
+	    "{\"tables\":{}}",
+	};
+	char *first, *second, err[200];
+	cJSON *o;
+	void *s;
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter 1-3: 1d4 goblins; 4-6: an ogre");
+	ok("gm", "table set gems 3x a ruby; 1x a pearl");
+	ok("gm", "tension strike ogre");
+	has("Struck 4-6 an ogre from the table encounter: rolling it now means no encounter.");
+	first = saved("table");
+	assert_non_null(strstr(first, "\"struck\":[\"4-6\"]"));
+	o = cJSON_Parse(first);
+	s = tables_mod.create();
+	assert_int_equal(tables_mod.load(s, o, err, sizeof(err)), 0);
+	cJSON_Delete(o);
+	o = tables_mod.save(s);
+	second = cJSON_PrintUnformatted(o);
+	assert_string_equal(first, second);
+	cJSON_Delete(o);
+	tables_mod.destroy(s);
+	free(first);
+	free(second);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = cJSON_Parse(bad[i]);
+		s = tables_mod.create();
+		err[0] = '\0';
+		assert_int_equal(tables_mod.load(s, o, err, sizeof(err)), -1);
+		assert_true(strncmp(err, "tables: ", 8) == 0);
+		assert_null(strchr(err, '\n'));
+		cJSON_Delete(o);
+		tables_mod.destroy(s);
+	}
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	struct buf b;
+	char chunk[4096];
+	size_t n;
+
+	assert_non_null(f);
+	buf_init(&b, 16u << 20);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return buf_take(&b);
+}
+
+/* /table examples: one table at least for each of the five rule texts,
+ * each parses and sets as it stands, and delver(7) (one entry a line) and
+ * README.md (on one line) show the very same tables. */
+static void
+examples_are_whole_and_documented(void **unused)
+{
+	size_t n;
+	const struct table_example *ex = cmd_table_examples(&n);
+	char *man = slurp("bot/man/delver.7.md"), *readme = slurp("README.md");
+	int texts = 0;
+
+	(void)unused;
+	for (size_t t = 0; cmd_table_example_texts[t] != NULL; t++) {
+		bool found = false;
+
+		for (size_t i = 0; i < n; i++)
+			found |= strcmp(ex[i].text, cmd_table_example_texts[t]) == 0;
+		assert_true(found);
+		texts++;
+	}
+	assert_int_equal(texts, 5);
+	ok("gm", "gm claim");
+	for (size_t i = 0; i < n; i++) {
+		struct buf block, line;
+		struct roll_table t;
+		char err[300];
+
+		buf_init(&block, 8192);
+		buf_init(&line, 8192);
+		if (roll_table_parse_die(ex[i].lines, &t, err, sizeof(err)) != 0)
+			fail_msg("the %s example %s: %s", ex[i].text, ex[i].name, err);
+		buf_addf(&block, "```\n/table set %s\n%s\n", ex[i].name, ex[i].lines);
+		if (strstr(man, buf_str(&block)) == NULL)
+			fail_msg("delver(7) lacks the example:\n%s", buf_str(&block));
+		buf_addf(&line, "`/table set %s ", ex[i].name);
+		for (const char *p = ex[i].lines; *p;) {
+			size_t k = strcspn(p, "\n");
+
+			buf_addf(&line, "%.*s%s", (int)k, p, p[k] == '\n' ? "; " : "`");
+			p += k + (p[k] == '\n');
+		}
+		if (strstr(readme, buf_str(&line)) == NULL)
+			fail_msg("README.md lacks the example:\n%s", buf_str(&line));
+		/* the README's line sets the table as /table examples shows it */
+		ok("gm", buf_str(&line) + 2);
+		buf_free(&block);
+		buf_free(&line);
+	}
+	ok("al", "table examples fungeon");
+	has("/table set rooms\n1: a chapel with the pews piled against one door\n");
+	hasnt("shifts");
+	free(man);
+	free(readme);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(set_every_form, setup, teardown),
+	    cmocka_unit_test_setup_teardown(set_every_error, setup, teardown),
+	    cmocka_unit_test_setup_teardown(channel_limits, setup, teardown),
+	    cmocka_unit_test_setup_teardown(references_are_checked, setup, teardown),
+	    cmocka_unit_test_setup_teardown(the_gm_seat_decides, setup, teardown),
+	    cmocka_unit_test_setup_teardown(roll_marks_the_rolled_row, setup, teardown),
+	    cmocka_unit_test_setup_teardown(d66_roll, setup, teardown),
+	    cmocka_unit_test_setup_teardown(nested_rolls_are_shown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(secret_rolls_reach_the_gm_alone, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hidden_tension_screens_the_encounter_tables, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(hidden_tables_are_not_rolled_through_references, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(show_set_show_round_trips, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tension_tables_show_as_text, setup, teardown),
+	    cmocka_unit_test_setup_teardown(list_and_delete, setup, teardown),
+	    cmocka_unit_test_setup_teardown(copy_between_channels, setup, teardown),
+	    cmocka_unit_test_setup_teardown(copy_names_the_channel_on_each_platform, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(saved_form_round_trips, setup, teardown),
+	    cmocka_unit_test_setup_teardown(examples_are_whole_and_documented, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

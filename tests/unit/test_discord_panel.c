@@ -1,0 +1,271 @@
+/* Tests for bot/discord/discord_panel: when live panels are edited
+ * (coalesced, paced, one at a time), a press's update, a panel gone. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "bot/discord/discord_panel.h"
+
+#define CH  1300000000000000000ull
+#define MSG "1600000000000000001"
+
+/* Runs the clock from `from` to `to` ms: each due refresh is taken and,
+ * trip ms later, done with oc. Records when each refresh was taken into
+ * at[] (at most max); returns how many were taken. */
+static size_t
+run(struct discord_panels *p, int64_t from, int64_t to, int64_t trip, enum discord_panel_outcome oc,
+    int64_t *at, size_t max)
+{
+	size_t n = 0;
+	int64_t done_at = -1;
+
+	for (int64_t t = from; t < to; t++) {
+		uint64_t chan;
+
+		if (done_at == t) {
+			discord_panels_done(p, CH, oc, t);
+			done_at = -1;
+		}
+		if (discord_panels_take_due(p, t, &chan, 1) == 1) {
+			assert_int_equal(chan, CH);
+			if (n < max)
+				at[n] = t;
+			n++;
+			done_at = t + trip;
+		}
+	}
+	return n;
+}
+
+/* 50 changes in 5 s (one each 100 ms): a handful of edits, none within
+ * PANEL_EDIT_MS of the one before (so at most 5 in any 5 s), the last one
+ * covering the last change. */
+static void
+test_a_busy_channel_is_coalesced_and_paced(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	int64_t at[64];
+	uint64_t seq = 0;
+	size_t n = 0;
+
+	(void)state;
+	for (int64_t t = 0; t < 8000; t++) {
+		uint64_t chan;
+
+		if (t < 5000 && t % 100 == 0)
+			discord_panels_changed(p, CH, MSG, t);
+		if (n > 0 && t == at[n - 1] + 80)
+			discord_panels_done(p, CH, PANEL_EDITED, t);
+		if (discord_panels_take_due(p, t, &chan, 1) == 1) {
+			at[n++] = t;
+			seq = discord_panels_seq(p);
+		}
+	}
+	/* The first waits for the burst (300 ms), then one per 1100 ms; the
+	 * sixth covers the last two changes. */
+	assert_int_equal(n, 6);
+	assert_int_equal(at[0], PANEL_COALESCE_MS);
+	for (size_t i = 1; i < n; i++)
+		assert_int_equal(at[i] - at[i - 1], PANEL_EDIT_MS);
+	/* The last edit began after the last change (at 4900 ms): it shows
+	 * all fifty. */
+	assert_true(at[n - 1] > 4900);
+	assert_int_equal(seq, 50);
+	/* Current and paced out: the entry is gone. */
+	assert_int_equal(discord_panels_count(p), 0);
+	discord_panels_free(p);
+}
+
+/* One change: one edit, PANEL_COALESCE_MS later; nothing stays. */
+static void
+test_one_change_one_edit(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	int64_t at[4];
+
+	(void)state;
+	discord_panels_changed(p, CH, MSG, 1000);
+	assert_int_equal(discord_panels_next(p), 1000 + PANEL_COALESCE_MS);
+	assert_string_equal(discord_panels_message_of(p, CH), MSG);
+	assert_int_equal(run(p, 1000, 5000, 50, PANEL_EDITED, at, 4), 1);
+	assert_int_equal(at[0], 1000 + PANEL_COALESCE_MS);
+	assert_int_equal(discord_panels_count(p), 0);
+	assert_int_equal(discord_panels_next(p), INT64_MAX);
+	discord_panels_free(p);
+}
+
+/* Changes while a refresh is on its way: one more edit after it covers
+ * them, paced from the one before. */
+static void
+test_changes_during_a_refresh_make_one_more(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan;
+
+	(void)state;
+	discord_panels_changed(p, CH, MSG, 0);
+	assert_int_equal(discord_panels_take_due(p, 300, &chan, 1), 1);
+	discord_panels_changed(p, CH, MSG, 310);
+	discord_panels_changed(p, CH, MSG, 320);
+	/* Nothing else is due while it is on its way. */
+	assert_int_equal(discord_panels_take_due(p, 2000, &chan, 1), 0);
+	discord_panels_done(p, CH, PANEL_EDITED, 2000);
+	/* Paced out already (300 + 1100 < 2000): due at once. */
+	assert_int_equal(discord_panels_next(p), 2000);
+	assert_int_equal(discord_panels_take_due(p, 2000, &chan, 1), 1);
+	discord_panels_done(p, CH, PANEL_EDITED, 2050);
+	assert_int_equal(discord_panels_take_due(p, 5000, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	discord_panels_free(p);
+}
+
+/* A message someone deleted: forgotten after one answer, not tried again
+ * for the changes that still name it; a new panel is edited as usual. */
+static void
+test_a_deleted_panel_is_forgotten(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	int64_t at[8];
+
+	(void)state;
+	assert_int_equal(discord_panel_outcome(404, 10008), PANEL_GONE);
+	assert_int_equal(discord_panel_outcome(404, 10003), PANEL_GONE);
+	assert_int_equal(discord_panel_outcome(403, 50001), PANEL_GONE);
+	assert_int_equal(discord_panel_outcome(403, 50013), PANEL_GONE);
+	assert_int_equal(discord_panel_outcome(200, 0), PANEL_EDITED);
+	assert_int_equal(discord_panel_outcome(429, 0), PANEL_FAILED);
+	assert_int_equal(discord_panel_outcome(0, 0), PANEL_FAILED);
+	assert_int_equal(discord_panel_outcome(404, 0), PANEL_FAILED);
+	assert_int_equal(discord_panel_outcome(500, 0), PANEL_FAILED);
+	discord_panels_changed(p, CH, MSG, 0);
+	assert_int_equal(run(p, 0, 1000, 20, PANEL_GONE, at, 8), 1);
+	for (int64_t t = 1000; t < 5000; t += 100)
+		discord_panels_changed(p, CH, MSG, t);
+	assert_int_equal(run(p, 1000, 20000, 20, PANEL_EDITED, at, 8), 0);
+	assert_string_equal(discord_panels_message_of(p, CH), "");
+	/* Remembered for a while, then the entry goes. */
+	assert_int_equal(discord_panels_count(p), 1);
+	assert_int_equal(run(p, 20000, 70000, 20, PANEL_EDITED, at, 8), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	/* A new panel there: its changes edit it. */
+	discord_panels_changed(p, CH, "1600000000000000002", 70000);
+	assert_int_equal(run(p, 70000, 72000, 20, PANEL_EDITED, at, 8), 1);
+	assert_int_equal(discord_panels_count(p), 0);
+	discord_panels_free(p);
+}
+
+/* Another failure (a 5xx, a 429 past its retries, no answer) is tried
+ * again PANEL_RETRY_MS later, once. */
+static void
+test_a_failed_edit_is_tried_again(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan;
+
+	(void)state;
+	discord_panels_changed(p, CH, MSG, 0);
+	assert_int_equal(discord_panels_take_due(p, 300, &chan, 1), 1);
+	discord_panels_done(p, CH, PANEL_FAILED, 400);
+	assert_int_equal(discord_panels_next(p), 400 + PANEL_RETRY_MS);
+	assert_int_equal(discord_panels_take_due(p, 400 + PANEL_RETRY_MS - 1, &chan, 1), 0);
+	assert_int_equal(discord_panels_take_due(p, 400 + PANEL_RETRY_MS, &chan, 1), 1);
+	discord_panels_done(p, CH, PANEL_EDITED, 400 + PANEL_RETRY_MS + 30);
+	assert_int_equal(discord_panels_take_due(p, 60000, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	discord_panels_free(p);
+}
+
+/* A press showed the panel anew (type 7) after the change it made: no edit
+ * repeats it; a change after the render still gets its edit. */
+static void
+test_a_press_that_showed_the_panel_saves_the_edit(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan, seq;
+
+	(void)state;
+	discord_panels_changed(p, CH, MSG, 0); /* the press's change, committed */
+	seq = discord_panels_seq(p);           /* the panel's render is asked */
+	discord_panels_shown(p, CH, MSG, seq, 50);
+	assert_int_equal(discord_panels_take_due(p, 1000, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	/* A change comes while the press's render is on its way. */
+	discord_panels_changed(p, CH, MSG, 2000);
+	seq = discord_panels_seq(p);
+	discord_panels_changed(p, CH, MSG, 2010);
+	discord_panels_shown(p, CH, MSG, seq, 2050);
+	assert_int_equal(discord_panels_take_due(p, 2000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	discord_panels_done(p, CH, PANEL_EDITED, 2400);
+	assert_int_equal(discord_panels_take_due(p, 9000, &chan, 1), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	/* A render asked before the channel's entry went and came back: its
+	 * number is older than any change counted since, which still gets
+	 * its edit. */
+	seq = discord_panels_seq(p);
+	discord_panels_changed(p, CH, MSG, 10000);
+	discord_panels_shown(p, CH, MSG, seq, 10050);
+	assert_int_equal(discord_panels_take_due(p, 10000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	discord_panels_free(p);
+}
+
+/* The render names the message (a newer /panel moved it) or none. */
+static void
+test_the_render_names_the_message(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t chan;
+
+	(void)state;
+	discord_panels_changed(p, CH, MSG, 0);
+	assert_int_equal(discord_panels_take_due(p, 300, &chan, 1), 1);
+	discord_panels_message(p, CH, "1600000000000000007");
+	assert_string_equal(discord_panels_message_of(p, CH), "1600000000000000007");
+	discord_panels_done(p, CH, PANEL_EDITED, 350);
+	discord_panels_changed(p, CH, "1600000000000000007", 400);
+	assert_int_equal(discord_panels_take_due(p, 2000, &chan, 1), 1);
+	discord_panels_message(p, CH, "");
+	discord_panels_done(p, CH, PANEL_NONE, 2010);
+	assert_int_equal(discord_panels_count(p), 0);
+	discord_panels_free(p);
+}
+
+/* Many channels: each paced on its own; taken earliest first, max at a
+ * time. */
+static void
+test_channels_are_apart(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t out[8];
+
+	(void)state;
+	discord_panels_changed(p, 3, MSG, 20);
+	discord_panels_changed(p, 1, MSG, 0);
+	discord_panels_changed(p, 2, MSG, 10);
+	assert_int_equal(discord_panels_take_due(p, 1000, out, 2), 2);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], 2);
+	assert_int_equal(discord_panels_take_due(p, 1000, out, 8), 1);
+	assert_int_equal(out[0], 3);
+	discord_panels_free(p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_a_busy_channel_is_coalesced_and_paced),
+	    cmocka_unit_test(test_one_change_one_edit),
+	    cmocka_unit_test(test_changes_during_a_refresh_make_one_more),
+	    cmocka_unit_test(test_a_deleted_panel_is_forgotten),
+	    cmocka_unit_test(test_a_failed_edit_is_tried_again),
+	    cmocka_unit_test(test_a_press_that_showed_the_panel_saves_the_edit),
+	    cmocka_unit_test(test_the_render_names_the_message),
+	    cmocka_unit_test(test_channels_are_apart),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

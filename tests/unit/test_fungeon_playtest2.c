@@ -1,0 +1,375 @@
+/* The second independent play-test of Fungeon
+ * (notes/playtest-fungeon-2.md), each finding played at a table as the
+ * report found it, with what the rule text wants instead: d1..d5 the
+ * deviations, o* the docs the bot disagreed with, u* usability. The undo
+ * of rolls by a later seat holder is test_undo_policy.c's; the first
+ * play-test is test_fungeon_playtest.c. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* Deviation 1 (line 254): a dead Fungeoneer's player is out of the game
+ * until the next hallway, so they no more play a combat turn or head back
+ * than take treasure; after a total party kill nobody heads back, and the
+ * players' replacements go on to that hallway. */
+static void
+d1_the_dead_do_not_move_the_party(void **unused)
+{
+	static const char *const m[] = {"/fungeon monster add rat level 6", NULL};
+	static const char *const out =
+	    "Al is dead: al is out of the game until the next hallway, and the players whose "
+	    "Fungeoneers are in play move the party on.";
+	struct fgtable *t = fgtable_new(31);
+	struct fungeon_channel *c;
+
+	(void)unused;
+	c = fgtable_three(t, m);
+	fgtable_gm(t, "/fungeon adjust Al hits:-30");
+	assert_true(c->m[0].dead);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat", out);
+	fgtable_fails_unchanged(t, "al", "/fungeon retreat confirm:true", out);
+	fgtable_fails_unchanged(t, "al", "/fungeon stair", out);
+	fgtable_ok(t, "bo", "/fungeon combat");
+	/* the whole party falls */
+	fgtable_gm(t, "/fungeon adjust Bo hits:-30");
+	fgtable_gm(t, "/fungeon adjust Cy hits:-30");
+	fgtable_fails_unchanged(t, "al", "/fungeon retreat confirm:true", out);
+	fgtable_fails_unchanged(t, "cy", "/fungeon combat", NULL);
+	fgtable_fails_unchanged(t, "al", "/fungeon hallway",
+	                        "al's Al died: the new Fungeoneer comes first in the hallway "
+	                        "(/fungeon join NAME CLASS, at level 5), or al leaves the party "
+	                        "(/fungeon leave).");
+	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
+	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter");
+	fgtable_fails_unchanged(t, "bo", "/fungeon retreat confirm:true",
+	                        "Bo2 is a replacement and joins the party in the next hallway; "
+	                        "until then the players whose Fungeoneers are in play move the "
+	                        "party on.");
+	fgtable_ok(t, "cy", "/fungeon join Cy2 fighter");
+	fgtable_ok(t, "cy", "/fungeon hallway");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	assert_true(fungeon_channel_in_play(c, 0) && fungeon_channel_in_play(c, 2));
+	fgtable_free(t);
+}
+
+/* Deviation 2 (lines 136, 252): monsters attack on sight and everyone
+ * makes the Painful conflict roll: every standing monster fights each
+ * turn; whoever made them names the ones that fight only when more stand
+ * than a turn holds (test_fungeon_played.c x1). */
+static void
+d2_every_standing_monster_fights(void **unused)
+{
+	static const char *const m[] = {"/fungeon monster add rat level 6",
+	                                "/fungeon monster add dog level 6",
+	                                "/fungeon monster add cat level 6", NULL};
+	struct fgtable *t = fgtable_new(32);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	c = fgtable_three(t, m);
+	fgtable_fails_unchanged(t, "cy", "/fungeon combat rat",
+	                        "Every standing monster fights each turn (monsters attack on "
+	                        "sight, and everyone makes the Painful conflict roll), and dog, "
+	                        "cat stand here too; name monsters only when more stand than a "
+	                        "turn holds (/fungeon combat takes them all).");
+	c->d.room.p[FUNGEON_MONSTER][2].hits = 0; /* the cat is defeated */
+	fgtable_fails_unchanged(t, "cy", "/fungeon combat rat",
+	                        "Every standing monster fights each turn (monsters attack on "
+	                        "sight, and everyone makes the Painful conflict roll), and dog "
+	                        "stands here too; name monsters only when more stand than a turn "
+	                        "holds (/fungeon combat takes them all).");
+	text = fgtable_said(t, "cy", "/fungeon combat dog rat");
+	fgtable_holds(text, "\nrat deals ");
+	fgtable_holds(text, "\ndog deals ");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Deviation 3 (line 175): a held Fungeoneer may not act; making the
+ * rolls it is made to make is no action. It rolls its dice in the Pain
+ * roll of the ability that held it and in the turn's Painful conflict, but
+ * a rank it wins deals no damage. On floor 30 the wolf (level 2, a howl of
+ * 2 + 22 Annoy dice and 2 + 2 Pain dice, a hold) holds Al (level 1): Al's
+ * die is in both Pain rolls, and every conflict names who narrates. */
+static void
+d3_the_held_roll_but_deal_nothing(void **unused)
+{
+	struct fgtable *t = fgtable_new(33);
+	char *text, *step3;
+
+	(void)unused;
+	fgtable_alone_on_floor(
+	    t, 30,
+	    "/fungeon monster add wolf level 2 ability howl annoy 22 pain 2 hold type "
+	    "sound");
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al is held and may not act this turn: Al rolls in every Painful "
+	                    "conflict, but a rank Al wins deals no damage.\n");
+	step3 = strstr(text, "3. Painful conflict\n");
+	assert_non_null(step3);
+	/* the howl's Pain roll: Al's one die against the wolf's four */
+	fgtable_holds(text, "\nAl (al, held: deals no damage): ");
+	assert_null(strstr(text, "no dice"));
+	/* step 3 too (Al stands at 1 hit); each conflict names who narrates */
+	fgtable_holds(step3, "\nAl (al, held: deals no damage): ");
+	fgtable_holds(step3, "Narrative control: al (Al), Thwack-O ");
+	*step3 = '\0';
+	fgtable_holds(text, "Narrative control: al (Al), Thwack-O ");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Deviation 4 (line 171): an ability that may harm the Fungeoneers has
+ * Pain dice; Continuous Damage harms, so an ability with it and no Pain
+ * die is refused, by cost as by add, as a trap without one is. */
+static void
+d4_continuous_damage_needs_pain_dice(void **unused)
+{
+	static const char *const want =
+	    "The ability 'goo' has Continuous Damage, so it may harm the Fungeoneers, and an "
+	    "ability that may harm them has Pain dice: add pain N (1 point a die).";
+	struct fgtable *t = fgtable_new(34);
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon monster add ooze level 2 ability goo annoy 2 continuous type acid",
+	    want);
+	fgtable_fails_unchanged(
+	    t, "al", "/fungeon cost monster level 2 ability goo annoy 2 continuous type acid",
+	    want);
+	fgtable_ok(t, "al",
+	           "/fungeon cost monster level 2 ability goo annoy 2 pain 1 continuous type acid");
+	/* a hold that harms nobody needs none */
+	fgtable_ok(t, "al", "/fungeon cost monster level 2 ability web annoy 2 hold type silk");
+	fgtable_free(t);
+}
+
+/* Deviation 5 (lines 18, 53): a Fungeoneer who joins a dungeon under way
+ * starts at level floor - 1 (at least 1), as a replacement does, however
+ * the player comes (leaving and joining again changes nothing); in town
+ * and at the entrance the level is the players' choice. */
+static void
+d5_joining_a_dungeon_under_way(void **unused)
+{
+	struct fgtable *t = fgtable_new(35);
+	const struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Anna fighter 5");
+	fgtable_ok(t, "al", "/fungeon entrance");
+	fgtable_ok(t, "di", "/fungeon join Dora fighter 5"); /* at the entrance: as in town */
+	fgtable_ok(t, "al", "/fungeon hallway");
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->d.floor, 5);
+	fgtable_ok(t, "al", "/fungeon leave");
+	fgtable_fails_unchanged(t, "al", "/fungeon join Zork fighter 9",
+	                        "A Fungeoneer who joins a dungeon under way starts at level 4 "
+	                        "(floor 5 - 1, at least 1), as a replacement does; join at level "
+	                        "4.");
+	fgtable_fails_unchanged(t, "bo", "/fungeon join Bob fighter 12",
+	                        "A Fungeoneer who joins a dungeon under way starts at level 4 "
+	                        "(floor 5 - 1, at least 1), as a replacement does; join at level "
+	                        "4.");
+	text = fgtable_said(t, "al", "/fungeon join Zork fighter");
+	assert_string_equal(text,
+	                    "al joins as Zork, level 4 fighter: 20 hits, class bonus 2, 0 XP.\n");
+	free(text);
+	fgtable_ok(t, "bo", "/fungeon join Bob fighter 4");
+	fgtable_free(t);
+}
+
+/* Docs 3: names are limited in characters, as the manual says, whatever
+ * their bytes: 13 Å (26 bytes) make a name, 24 of them too, 25 do not; a
+ * type is 16 characters, a class 40. */
+static void
+o3_names_count_characters(void **unused)
+{
+	static const char *const too_long =
+	    "A Fungeoneer's name is 1 to 24 characters with no spaces or : , > / \" #.";
+	struct fgtable *t = fgtable_new(43);
+	char *text;
+
+	(void)unused;
+	text = fgtable_said(t, "al", "/fungeon join ÅÅÅÅÅÅÅÅÅÅÅÅÅ fighter 2");
+	assert_string_equal(text, "al joins as ÅÅÅÅÅÅÅÅÅÅÅÅÅ, level 2 fighter: 10 hits, class "
+	                          "bonus 1, 0 XP.\n");
+	free(text);
+	fgtable_fails_unchanged(t, "bo", "/fungeon join ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ fighter 2",
+	                        too_long);
+	fgtable_fails_unchanged(t, "bo", "/fungeon join Bo fighter 2 type:ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ",
+	                        "A class type is one word of 1 to 16 characters (fire, frost, "
+	                        "poison) with no spaces or : , > / \" #.");
+	fgtable_fails_unchanged(t, "bo",
+	                        "/fungeon join Bo \"Ålder Puddle Thumper of the Seventh Swamp "
+	                        "Guild\" 2",
+	                        "A class is at most 40 characters (Drazzorian Puddle Thumper "
+	                        "fits); this one has 47.");
+	fgtable_ok(t, "bo",
+	           "/fungeon join ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ \"Ålder Puddle Thumper\" 2 "
+	           "type:ÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅÅ");
+	fgtable_free(t);
+}
+
+/* Docs 5: "monster/none" in a combat turn's use: is read as in orders:
+ * the monster uses no ability this turn (it still fights); and whether the
+ * invoker directs the monster is asked before its abilities are looked
+ * at. */
+static void
+o5_a_monster_uses_none_in_its_turn(void **unused)
+{
+	static const char *const m[] = {
+	    "/fungeon monster add spider level 6 ability bite annoy 2 pain 1 type fangs", NULL};
+	struct fgtable *t = fgtable_new(45);
+	char *text;
+
+	(void)unused;
+	fgtable_three(t, m);
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:spider/none",
+	                        "spider is cy's to direct: whoever made a monster directs it (the "
+	                        "GM may direct any).");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat use:spider/bit",
+	                        "spider is cy's to direct: whoever made a monster directs it (the "
+	                        "GM may direct any).");
+	text = fgtable_said(t, "cy", "/fungeon combat use:spider/none");
+	fgtable_holds(text, "\n2. Special abilities\nNone.\n3. Painful conflict\n");
+	fgtable_holds(text, "\nspider deals ");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Usability 2: a defeated monster's hold ends, but the continuous damage
+ * of the same ability goes on as a trap's does (line 177: it works like
+ * the trap feature), and the line says so rather than "free of" it all. */
+static void
+u2_a_hold_ends_its_damage_goes_on(void **unused)
+{
+	struct fungeon_effect e = {.from = FUNGEON_FROM_MONSTER,
+	                           .source = "hag/curse",
+	                           .maker = "console:al",
+	                           .annoy = 2,
+	                           .pain = 1,
+	                           .type = "hex"};
+	struct fgtable *t = fgtable_new(52);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 31,
+	                       "/fungeon monster add hag level 6 ability curse annoy 2 pain 1 hold "
+	                       "continuous type hex");
+	c = fgtable_fungeon(t);
+	e.kind = FUNGEON_EFFECT_HOLD;
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	e.kind = FUNGEON_EFFECT_DAMAGE;
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	text = fgtable_said(t, "gm", "/gm claim");
+	free(text);
+	text = fgtable_said(t, "gm", "/fungeon adjust hag hits:-18");
+	fgtable_holds(text, "\nAl is free of hag/curse's hold: hag is defeated. Its continuous "
+	                    "damage goes on until a successful Annoy roll or magic ends it.\n");
+	free(text);
+	assert_int_equal(c->m[0].neffects, 1);
+	assert_int_equal(c->m[0].effects[0].kind, FUNGEON_EFFECT_DAMAGE);
+	fgtable_free(t);
+}
+
+/* Usability 3: a death in a combat turn's first step (continuous damage)
+ * says what a death says elsewhere: out until the next hallway, and where
+ * the treasure stays; in the hallway's step 3, that it lies in the room
+ * ahead (the Ruling on dying in a hallway). */
+static void
+u3_a_death_by_continuous_damage_says_what_follows(void **unused)
+{
+	struct fungeon_effect e = {.kind = FUNGEON_EFFECT_DAMAGE,
+	                           .from = FUNGEON_FROM_MONSTER,
+	                           .source = "rat/bite",
+	                           .annoy = 30,
+	                           .pain = 30,
+	                           .type = "teeth"};
+	struct fgtable *t = fgtable_new(56);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
+	c = fgtable_fungeon(t);
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	c->m[0].hits = 1;
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
+	                    "and Al's treasure stays here to plunder.\n");
+	free(text);
+	fgtable_free(t);
+
+	t = fgtable_new(54);
+	fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
+	c = fgtable_fungeon(t);
+	e.from = FUNGEON_FROM_TRAP;
+	snprintf(e.source, sizeof(e.source), "pit");
+	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
+	c->m[0].hits = 1;
+	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	fgtable_holds(text, "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
+	                    "and Al's treasure lies in the room ahead, to plunder.\n");
+	free(text);
+	fgtable_free(t);
+}
+
+/* Usability 4: after the whole party fell, no button offers the next
+ * combat turn, and the party's line does not count the dead as levels of
+ * 0. */
+static void
+u4_after_a_total_party_kill(void **unused)
+{
+	struct fgtable *t = fgtable_new(55);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_alone_on_floor(t, 30, "/fungeon monster add rat level 30");
+	c = fgtable_fungeon(t);
+	c->m[0].hits = 1;
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "Al dies!");
+	assert_null(strstr(text, "Next combat turn"));
+	free(text);
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "\nNo Fungeoneer lives (no Party Min, Max or Total) · floor 30 · XP "
+	                    "rule: table.\n");
+	assert_null(strstr(text, "Min 0"));
+	free(text);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(d1_the_dead_do_not_move_the_party),
+	    cmocka_unit_test(d2_every_standing_monster_fights),
+	    cmocka_unit_test(d3_the_held_roll_but_deal_nothing),
+	    cmocka_unit_test(d4_continuous_damage_needs_pain_dice),
+	    cmocka_unit_test(d5_joining_a_dungeon_under_way),
+	    cmocka_unit_test(o3_names_count_characters),
+	    cmocka_unit_test(o5_a_monster_uses_none_in_its_turn),
+	    cmocka_unit_test(u2_a_hold_ends_its_damage_goes_on),
+	    cmocka_unit_test(u3_a_death_by_continuous_damage_says_what_follows),
+	    cmocka_unit_test(u4_after_a_total_party_kill),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,204 @@
+/*
+ * The GM's screen when the seat changes hands (issue 25's play-test, L3).
+ * A GM who releases the seat while Tension is hidden is told, privately,
+ * what the next holder will read. The next holder reads the current
+ * Tension value (needed to run the game) and that earlier changes were
+ * made behind another GM's screen, not their text; the secret rolls sent
+ * to the earlier GM stay theirs (/log secret shows a GM the rolls sent to
+ * them alone); the changes behind the earlier screen are neither named to
+ * the new GM by /undo nor undone by them. The earlier GM back in the seat
+ * reads them all again, and opening the screen shows the channel what was
+ * behind the opener's own screen only. The marks are saved and read back.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/dice/rollchan.h"
+#include "commands/tension/tension_state.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* The text of line run by user, which must not be an error. */
+static char *
+said(struct fgtable *t, const char *user, const char *line)
+{
+	char *text = fgtable_run(t, user, line);
+
+	if (reply_is_error(t->last))
+		fail_msg("'%s' failed: %s", line, text);
+	return text;
+}
+
+/* Checks that line run by user says want (exactly). */
+static void
+says(struct fgtable *t, const char *user, const char *line, const char *want)
+{
+	char *text = fgtable_run(t, user, line);
+
+	assert_string_equal(text, want);
+	free(text);
+}
+
+/* gm runs the game behind the screen: a change with its reason, a
+ * player's secret roll and the GM's own. */
+static void
+play_behind_the_screen(struct fgtable *t)
+{
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	fgtable_ok(t, "gm", "/tension set 8 # secret alarm");
+	fgtable_ok(t, "alice", "/gmroll 1d20+3 # alice stealth");
+	fgtable_ok(t, "gm", "/gmroll 1d20 # trap DC 14");
+}
+
+static void
+the_next_gm_reads_the_value_alone(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+	char *text;
+
+	(void)unused;
+	play_behind_the_screen(t);
+	says(t, "gm", "/gm release",
+	     "gm is no longer the GM; anyone may /gm claim.\n[private]\nTension is behind the "
+	     "GM's screen here: whoever claims the seat next reads its value and runs the game "
+	     "from it (the changes, secret rolls and undo history behind your screen stay "
+	     "yours); /gm claim takes the seat back while nobody has.\n");
+	fgtable_ok(t, "bob", "/gm claim");
+	says(t, "bob", "/tension",
+	     "[private]\nTension ████████░░ 8/10\nMode: hidden (only the GM sees Tension and "
+	     "its rolls).\nLast changes, oldest first:\n  - | - | made "
+	     "behind another GM's screen\n");
+	says(t, "bob", "/log secret",
+	     "[private]\nNo secret rolls here were sent to you (those made before you took the "
+	     "seat stay with that GM); /gmroll rolls in secret.\n");
+	says(t, "bob", "/undo",
+	     "The last change here was made behind another GM's screen, so only that GM can "
+	     "undo it.\n");
+	/* The new GM's own changes are theirs. */
+	fgtable_ok(t, "bob", "/tension raise door");
+	text = said(t, "bob", "/tension");
+	assert_non_null(strstr(text, "  - | - | made behind another GM's screen\n  +1 | 8 → 9 | "
+	                             "breaking down a stuck or locked door\n"));
+	assert_null(strstr(text, "secret alarm"));
+	free(text);
+	text = said(t, "bob", "/undo");
+	assert_non_null(strstr(text, "[private]\nUndid bob's /tension raise door: Tension state "
+	                             "is as it was before.\n"));
+	free(text);
+	/* The earlier GM back in the seat reads what was behind their screen. */
+	fgtable_ok(t, "bob", "/gm release");
+	fgtable_ok(t, "gm", "/gm claim");
+	text = said(t, "gm", "/tension");
+	assert_non_null(strstr(text, "  set 8 | 1 → 8 | secret alarm\n"));
+	free(text);
+	text = said(t, "gm", "/log secret");
+	assert_non_null(strstr(text, "The last 2 secret rolls here, newest first"));
+	assert_non_null(strstr(text, "alice stealth"));
+	free(text);
+	fgtable_free(t);
+}
+
+/* A GM who changed nothing hidden is told nothing on leaving; nor is one
+ * leaving an open channel. */
+static void
+no_word_when_nothing_is_hidden(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+
+	(void)unused;
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/tension set 8");
+	says(t, "gm", "/gm release", "gm is no longer the GM; anyone may /gm claim.\n");
+	fgtable_free(t);
+}
+
+/* After a second GM's hidden change, the first GM's stays behind their
+ * screen even once they are back; opening the screen shows the channel
+ * the opener's changes, not the earlier GM's. */
+static void
+opening_shows_the_openers_screen(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+	char *text;
+
+	(void)unused;
+	play_behind_the_screen(t);
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "bob", "/gm claim");
+	fgtable_ok(t, "bob", "/tension lower secret # a hidden door");
+	fgtable_ok(t, "bob", "/tension mode open");
+	text = said(t, "alice", "/tension");
+	assert_non_null(strstr(text, "  - | - | made behind another GM's screen\n  -1 | 8 → 7 | "
+	                             "discovering a secret (a hidden door)\n"));
+	assert_null(strstr(text, "secret alarm"));
+	free(text);
+	fgtable_free(t);
+}
+
+/* The marks survive a save and a load; damaged ones are refused. */
+static void
+screens_are_saved(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+	struct channel *ch;
+	const void *mod;
+	cJSON *o;
+	void *back;
+	char err[256], *a, *b;
+
+	(void)unused;
+	play_behind_the_screen(t);
+	ch = state_channel(t->st, "console:t");
+	for (int m = 0; m < 2; m++) {
+		const struct chanmod *cm = m == 0 ? &tension_chanmod : &rollchan_mod;
+
+		mod = channel_mod_peek(ch, m == 0 ? CHANMOD_TENSION : CHANMOD_ROLL);
+		o = cm->save(mod);
+		a = cJSON_PrintUnformatted(o);
+		assert_non_null(strstr(a, m == 0 ? "\"screen\":1,\"screen_gm\":\"console:gm\""
+		                                 : "\"gm\":\"console:gm\""));
+		back = cm->create();
+		assert_int_equal(cm->load(back, o, err, sizeof(err)), 0);
+		cJSON_Delete(o);
+		o = cm->save(back);
+		b = cJSON_PrintUnformatted(o);
+		assert_string_equal(a, b);
+		cm->destroy(back);
+		cJSON_Delete(o);
+		free(a);
+		free(b);
+	}
+	o = cJSON_Parse(
+	    "{\"value\":3,\"mode\":\"hidden\",\"screen\":1,\"screen_gm\":\"console:gm\","
+	    "\"history\":[{\"kind\":\"set\",\"from\":1,\"to\":3,\"amount\":2,"
+	    "\"clamped\":false,\"reason\":\"x\",\"screen\":2}],"
+	    "\"encounter\":{\"text\":\"1-20 a\",\"struck\":[]},"
+	    "\"effects\":{\"text\":\"1-20 b\",\"struck\":[]}}");
+	back = tension_chanmod.create();
+	assert_int_equal(tension_chanmod.load(back, o, err, sizeof(err)), -1);
+	assert_string_equal(err, "tension: 'screen' must be a whole number from 0 to 1.");
+	tension_chanmod.destroy(back);
+	cJSON_Delete(o);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(the_next_gm_reads_the_value_alone),
+	    cmocka_unit_test(no_word_when_nothing_is_hidden),
+	    cmocka_unit_test(opening_shows_the_openers_screen),
+	    cmocka_unit_test(screens_are_saved),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,398 @@
+/*
+ * Unit tests for the channel's own tables in the dungeon procedures: the
+ * hazard die's Encounter and Sign on both hazard tables (exploration and
+ * delving) roll the channel's encounter table (encounter-N on a tracked
+ * level), the sign's creature is the next encounter, the wandering checks
+ * and /tension roll do likewise, and Tension's tables stay in use when the
+ * channel has none. Every die a test expects comes from the same seed,
+ * drawn in the order the command draws it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/core/dispatch.h"
+#include "rules/base/rng.h"
+
+static struct dispatch *d;
+static struct state *st;
+static struct rng *rng;
+static struct reply *last;
+static char *text;
+
+static int
+setup(void **unused)
+{
+	(void)unused;
+	st = state_new();
+	rng = rng_new_seeded(1);
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
+	last = NULL;
+	text = NULL;
+	return 0;
+}
+
+static int
+teardown(void **unused)
+{
+	(void)unused;
+	reply_free(last);
+	free(text);
+	dispatch_free(d);
+	state_free(st);
+	rng_free(rng);
+	return 0;
+}
+
+static const char *
+run(const char *user, const char *line)
+{
+	struct origin o;
+
+	memset(&o, 0, sizeof(o));
+	o.platform = "console";
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:dungeon");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_free(last);
+	last = reply_new();
+	dispatch_line(d, &o, line, strlen(line), 1000, last);
+	free(text);
+	text = reply_plain(last);
+	if (reply_is_error(last))
+		fail_msg("'%s' failed: %s", line, reply_error_text(last));
+	return text;
+}
+
+static void
+has(const char *want)
+{
+	if (strstr(text, want) == NULL)
+		fail_msg("no '%s' in:\n%s", want, text);
+}
+
+static void
+hasnt(const char *what)
+{
+	if (strstr(text, what) != NULL)
+		fail_msg("'%s' should not be in:\n%s", what, text);
+}
+
+/* A seed whose first die of the given sides comes up want; the
+ * dispatcher's RNG is seeded with it and *same is a twin already past that
+ * first die, for the draws after it. */
+static void
+first_die(int sides, int want, struct rng **same)
+{
+	for (uint64_t seed = 1; seed < 10000; seed++) {
+		struct rng *r = rng_new_seeded(seed);
+
+		if (rng_die(r, sides) == want) {
+			rng_seed(rng, seed);
+			*same = r;
+			return;
+		}
+		rng_free(r);
+	}
+	fail_msg("no seed gives %d on a d%d", want, sides);
+}
+
+/* "K goblins (1d4: K)" from the twin's next two draws on a "1-6: 1d4
+ * goblins" table: its d6, then the d4. */
+static void
+goblins(struct rng *same, int *d6, char *buf, size_t len)
+{
+	int k;
+
+	*d6 = (int)rng_die(same, 6);
+	k = (int)rng_die(same, 4);
+	snprintf(buf, len, "%d %s (1d4: %d)", k, k == 1 ? "goblin" : "goblins", k);
+}
+
+/* The hazard die's Encounter (a 1 on both tables) rolls the channel's
+ * table by its die; without one, exploration's Encounter stays a wandering
+ * monster for the GM. */
+static void
+hazard_encounter_on_both_tables(void **unused)
+{
+	static const char *const tables[] = {"exploration", "delving"};
+	struct rng *same;
+	char want[300], foes[100];
+	int d6;
+
+	(void)unused;
+	run("gm", "gm claim");
+	first_die(6, 1, &same);
+	run("gm", "hazard roll");
+	has("A wandering monster appears");
+	rng_free(same);
+	run("gm", "table set encounter 1-6: 1d4 goblins");
+	for (int t = 0; t < 2; t++) {
+		snprintf(want, sizeof(want), "hazard table %s", tables[t]);
+		run("gm", want);
+		first_die(6, 1, &same);
+		goblins(same, &d6, foes, sizeof(foes));
+		run("gm", "hazard roll");
+		snprintf(want, sizeof(want), "Encounter! From the table encounter, d6: %d: %s.", d6,
+		         foes);
+		has(want);
+		hasnt("d10 + Tension");
+		rng_free(same);
+	}
+	/* a tracked level picks its own table */
+	run("gm", "table set encounter-3 1-6: 1d4 goblins");
+	run("gm", "turn level 3");
+	first_die(6, 1, &same);
+	goblins(same, &d6, foes, sizeof(foes));
+	run("gm", "hazard roll");
+	snprintf(want, sizeof(want), "From the table encounter-3, d6: %d: %s.", d6, foes);
+	has(want);
+	rng_free(same);
+	/* a level without a table of its own falls back to encounter */
+	run("gm", "turn level 4");
+	first_die(6, 1, &same);
+	goblins(same, &d6, foes, sizeof(foes));
+	run("gm", "hazard roll");
+	snprintf(want, sizeof(want), "From the table encounter, d6: %d: %s.", d6, foes);
+	has(want);
+	rng_free(same);
+}
+
+/* The Sign (exploration's 2, delving's 5) rolls the channel's table and
+ * meets only the sign; the next Encounter is that creature. */
+static void
+hazard_sign_on_both_tables(void **unused)
+{
+	static const struct {
+		const char *table;
+		int sign;
+	} cases[] = {{"exploration", 2}, {"delving", 5}};
+	char want[300], foes[100];
+
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: 1d4 goblins");
+	for (int c = 0; c < 2; c++) {
+		struct rng *same;
+		int d6;
+
+		snprintf(want, sizeof(want), "hazard table %s", cases[c].table);
+		run("gm", want);
+		first_die(6, cases[c].sign, &same);
+		goblins(same, &d6, foes, sizeof(foes));
+		run("gm", "hazard roll");
+		snprintf(want, sizeof(want),
+		         "The party meets only the sign of %s (table encounter, d6: %d); that "
+		         "creature is the next encounter.",
+		         foes, d6);
+		has(want);
+		rng_free(same);
+		first_die(6, 1, &same);
+		run("gm", "hazard roll");
+		snprintf(want, sizeof(want),
+		         "It is the creature whose sign the party met on turn ");
+		has(want);
+		snprintf(want, sizeof(want), ": %s.", foes);
+		has(want);
+		rng_free(same);
+	}
+}
+
+/* Without a table of its own, delving keeps Tension's (d10 + Tension) and
+ * exploration's Sign stays a hint. */
+static void
+tensions_table_without_ones_own(void **unused)
+{
+	struct rng *same;
+
+	(void)unused;
+	run("gm", "gm claim");
+	first_die(6, 2, &same);
+	run("gm", "hazard roll");
+	has("A sign of danger nearby");
+	rng_free(same);
+	run("gm", "hazard table delving");
+	first_die(6, 1, &same);
+	run("gm", "hazard roll");
+	has("From the encounter table (d10 + Tension = ");
+	rng_free(same);
+}
+
+/* A corridor check's monsters come from the channel's table, by its die. */
+static void
+wandering_checks_roll_the_table(void **unused)
+{
+	struct rng *same;
+	char want[300], foes[100];
+	int d6;
+
+	(void)unused;
+	run("al", "table set encounter 1-6: 1d4 goblins");
+	first_die(6, 1, &same);
+	goblins(same, &d6, foes, sizeof(foes));
+	run("al", "wander");
+	has("wandering monsters!");
+	snprintf(want, sizeof(want), "From the table encounter, d6: %d: %s.", d6, foes);
+	has(want);
+	rng_free(same);
+	/* a struck entry: no encounter after all */
+	run("gm", "gm claim");
+	run("gm", "tension strike goblins");
+	first_die(6, 1, &same);
+	run("al", "wander");
+	has("is struck, so no encounter");
+	rng_free(same);
+	/* the tension check reads a table of 1-20 with d10 + Tension */
+	run("gm", "tension unstrike");
+	run("gm", "table set encounter 1-10: a bat; 11-20: an ogre");
+	run("gm", "tension set 6");
+	run("al", "wander tension exits:12");
+	has("From the table encounter, d10 + Tension = ");
+}
+
+/* A creature whose sign was met is what the next wandering check (or
+ * tension roll) meets, and it is forgotten then. */
+static void
+sign_creature_meets_the_next_check(void **unused)
+{
+	struct rng *same;
+
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "hazard table delving");
+	run("gm", "table set encounter 1-6: 1d4 goblins");
+	run("gm", "hazard sign a basilisk");
+	first_die(6, 1, &same);
+	run("al", "wander");
+	has("They are the creature whose sign the party met on turn 0: a basilisk.");
+	hasnt("From the table");
+	rng_free(same);
+	run("al", "turn");
+	hasnt("basilisk");
+	/* /undo gives it back */
+	run("gm", "undo");
+	run("al", "turn");
+	has("basilisk");
+	/* a tension roll meets it too */
+	run("gm", "tension roll exits:12");
+	has("It is the creature whose sign the party met on turn 0: a basilisk.");
+	run("al", "turn");
+	hasnt("basilisk");
+}
+
+/* While Tension is hidden, a player's corridor check says monsters come;
+ * what they are reaches the GM alone. */
+static void
+hidden_wandering_roll_goes_to_the_gm(void **unused)
+{
+	struct rng *same;
+	char foes[100];
+	const char *gm;
+	int d6;
+
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: 1d4 goblins");
+	run("gm", "tension mode hidden");
+	first_die(6, 1, &same);
+	goblins(same, &d6, foes, sizeof(foes));
+	run("al", "wander");
+	gm = strstr(text, "[to the GM, gm]");
+	assert_non_null(gm);
+	has("What they are stays behind the GM's screen.");
+	assert_true(strstr(text, foes) > gm);
+	rng_free(same);
+}
+
+/* /tension roll: the channel's effects and encounter tables. */
+static void
+tension_roll_uses_the_channels_tables(void **unused)
+{
+	char want[200];
+
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: a bat");
+	run("gm", "table set effects 1-6: a chill");
+	for (int i = 0; i < 40; i++) {
+		run("gm", "tension roll exits:12");
+		has("  table encounter: d6 = ");
+		if (strstr(text, "Dungeon event: d12 ") != NULL && strstr(text, "(7-10)") != NULL)
+			has("  table effects: d6 = ");
+	}
+	/* a table of 1-20 is read with d10 + Tension */
+	run("gm", "table set encounter 1-10: a bat; 11-20: an ogre");
+	run("gm", "tension roll exits:12");
+	snprintf(want, sizeof(want), "  table encounter: d10 ");
+	has(want);
+	has(" + Tension 1 = ");
+	/* the channel's own table is said where Tension's tables are shown */
+	run("gm", "tension table show encounter");
+	has("The channel's own table encounter is rolled instead of this one");
+}
+
+/* A custom hazard entry's line is for all to see: while Tension is hidden
+ * the tables behind the screen it names stay as written, at any depth. */
+static void
+hazard_entry_keeps_hidden_tables_behind_the_screen(void **unused)
+{
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set encounter 1-6: a basilisk");
+	run("gm", "table set effects-1 1-6: a chill");
+	run("gm", "table set trap 1-6: a pit and [[encounter]]");
+	run("gm", "hazard custom d6 \"1-6 Shift: [[trap]] and [[effects-1]]\"");
+	run("gm", "tension mode hidden");
+	run("al", "hazard");
+	has("Shift: a pit and [[encounter]] and [[effects-1]]\n"
+	    "[[encounter]], [[effects-1]] are behind the GM's screen while Tension is hidden, so "
+	    "not rolled where all see it.\n");
+	hasnt("basilisk");
+	hasnt("chill");
+	run("gm", "tension mode open");
+	run("al", "hazard");
+	has("Shift: a pit and a basilisk and a chill\n");
+	hasnt("behind the GM's screen");
+}
+
+/* /tension roll shows what an entry's [[reference]] rolled, as the other
+ * procedures do, whether or not the entry holds dice. */
+static void
+tension_roll_shows_nested_rolls(void **unused)
+{
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set guards 1-4: a troll");
+	run("gm", "table set encounter 1-6: [[guards]]");
+	run("gm", "tension roll exits:12");
+	has("  table encounter: d6 = ");
+	has(" → [[guards]] → a troll\n");
+	run("gm", "table set encounter 1-6: 1d1 bats and [[guards]]");
+	run("gm", "tension roll exits:12");
+	has(" → 1d1 bats and [[guards]] → 1 bat and a troll (1d1: 1)\n");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(hazard_encounter_on_both_tables, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hazard_sign_on_both_tables, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tensions_table_without_ones_own, setup, teardown),
+	    cmocka_unit_test_setup_teardown(wandering_checks_roll_the_table, setup, teardown),
+	    cmocka_unit_test_setup_teardown(sign_creature_meets_the_next_check, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hidden_wandering_roll_goes_to_the_gm, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tension_roll_uses_the_channels_tables, setup, teardown),
+	    cmocka_unit_test_setup_teardown(tension_roll_shows_nested_rolls, setup, teardown),
+	    cmocka_unit_test_setup_teardown(hazard_entry_keeps_hidden_tables_behind_the_screen,
+	                                    setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
