@@ -125,8 +125,8 @@ struct persist {
 	 * memory nor in this set has no row, and reads no row for it (every
 	 * command by a user who keeps nothing would read one). */
 	struct keyset *away;
-	uv_idle_t resume; /* runs the requests read for in the turn after a read */
-	struct mark *marks;    /* the marks not committed yet, by id */
+	uv_idle_t resume;   /* runs the requests read for in the turn after a read */
+	struct mark *marks; /* the marks not committed yet, by id */
 	uint64_t next_expiry_ms;
 	/* group commit */
 	struct id *pending;  /* to write in the next batch */
