@@ -122,13 +122,18 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		/* Between RESUME and RESUMED, Discord replays the events after
 		 * the sequence named: this process or one before it may have
 		 * handled them (exactly once: request.h). */
-		if (discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING)
+		bool replayed = discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING;
+
+		if (replayed)
 			request_set_replayed(req);
 		discord_shard_interaction(s, strtoull(out.id, NULL, 10));
 		/* The command's road (commands/core/request.h); its answer
-		 * comes to discord_answer_request. */
+		 * comes to discord_answer_request. A replay is not deferred:
+		 * the earlier process may have answered or deferred it, and a
+		 * second callback is refused; its answer asks Discord first. */
 		dispatch_submit(dc->d, req);
-		discord_answer_hold(dc, &out, req);
+		if (!replayed)
+			discord_answer_hold(dc, &out, req);
 	}
 	discord_interact_out_clear(&out);
 }

@@ -677,10 +677,10 @@ discord_answer_request(struct request *req, void *ctx)
 	struct discord *dc = ctx;
 	struct interact_out ans, *out = &ans;
 	struct defer_item *item;
-	/* A replay that an earlier process may have answered: one it had
-	 * committed (its mark found), or one that changed nothing. */
-	bool check = request_replayed(req) &&
-	             (request_outcome(req) == REQUEST_REPLAYED || request_nchanges(req) == 0);
+	/* A replay, which an earlier process may have answered or deferred,
+	 * whether it had committed it (its mark found) or not (its
+	 * deferral, then a kill before the commit). */
+	bool check = request_replayed(req);
 	bool known = discord_interact_render(dc->it, req, out) == 0;
 	const char *webhook = discord_interact_webhook(req);
 	char path[2200];
@@ -690,7 +690,7 @@ discord_answer_request(struct request *req, void *ctx)
 	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
-	if (dc->rest == NULL || !known || (check && webhook == NULL && !out->error)) {
+	if (dc->rest == NULL || !known || (check && webhook == NULL)) {
 		/* Nothing to send, or no way to tell whether it was answered. */
 		if (dc->rest != NULL && !known)
 			log_warnx("discord: the answer kept for replayed interaction %s cannot be "

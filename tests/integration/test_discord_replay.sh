@@ -2,10 +2,10 @@
 # Exactly once across restarts (issue 26, delver(8) EXACTLY ONCE). Rounds
 # of /turn advance into one channel, 50 a second, so that the channel's
 # turn counter counts the changes applied:
-#  - 12 rounds of kill -9 at a random moment of a burst of 50, the next
+#  - 8 rounds of kill -9 at a random moment of a burst of 50, the next
 #    process started 0.2 to 0.7 s later: it resumes the session and
 #    Discord replays every event from the saved point on, handled or not;
-#  - 6 rounds of SIGTERM at a random moment of a burst (a stop, then a
+#  - 4 rounds of SIGTERM at a random moment of a burst (a stop, then a
 #    start at once);
 #  - then, on a fake whose sessions expire 2 s after their connection, a
 #    kill -9 and a start past that window: Discord does not replay, and
@@ -80,18 +80,18 @@ until [ -s "$WORK/state/discord-session-0.json" ]; do
 done
 t0=$(date +%s)
 r=0
-while [ $r -lt 12 ]; do
+while [ $r -lt 8 ]; do
 	r=$((r + 1))
 	round $r kill
 done
-while [ $r -lt 18 ]; do
+while [ $r -lt 12 ]; do
 	r=$((r + 1))
 	round $r term
 done
 bot_stop
 set -- $(turn_and_marks)
 created=$(stat interactions.created)
-echo "replay: $created interactions, 12 kill -9 and 6 SIGTERM restarts in $(($(date +%s) - t0)) s:" \
+echo "replay: $created interactions, 8 kill -9 and 4 SIGTERM restarts in $(($(date +%s) - t0)) s:" \
 	"turn $1 after each round as sent, marks $2, answered in time $(stat interactions.answered)," \
 	"late $(stat interactions.late), answered twice $(stat interactions.duplicates)" \
 	"(after a replay: $(stat interactions.replay_duplicates)), replays checked $(stat interactions.original_gets)"
