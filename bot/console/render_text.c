@@ -45,8 +45,9 @@ static void
 span(const struct reply_span *s, bool ansi, struct buf *out)
 {
 	bool mark = (s->style & RS_USER) && s->user.mark[0] != '\0';
+	bool styled = (s->style & ~RS_DETAIL) != 0; /* detail alone looks plain */
 
-	if (ansi && s->style != 0)
+	if (ansi && styled)
 		sgr_open(s->style, &s->user, out);
 	if (mark)
 		buf_adds(out, s->user.mark);
@@ -54,7 +55,7 @@ span(const struct reply_span *s, bool ansi, struct buf *out)
 		buf_addf(out, "~~%s~~", s->text);
 	else
 		buf_add(out, s->text, s->len);
-	if (ansi && s->style != 0)
+	if (ansi && styled)
 		buf_adds(out, RENDER_SGR_RESET);
 }
 
@@ -74,7 +75,8 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 		for (int c = 0; c < b->ncols; c++) {
 			buf_adds(out, b->header[c]);
 			if (c + 1 < b->ncols)
-				render_layout_pad(out, width[c] - utf8_len(b->header[c]) + 2);
+				render_layout_pad(out,
+				                  width[c] - render_layout_width(b->header[c]) + 2);
 		}
 		if (ansi)
 			buf_adds(out, RENDER_SGR_RESET);
@@ -104,7 +106,8 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 				buf_adds(out, row->cells[c]);
 			}
 			if (c < last)
-				render_layout_pad(out, width[c] - utf8_len(row->cells[c]) + 2);
+				render_layout_pad(out, width[c] -
+				                           render_layout_width(row->cells[c]) + 2);
 		}
 		if (ansi && (row->highlight || any_hl))
 			buf_adds(out, RENDER_SGR_RESET);

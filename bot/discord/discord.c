@@ -90,6 +90,24 @@ deadline_of(struct discord *dc, const cJSON *d, uint64_t rx_ns)
 	return discord_shed_deadline(dc->shed, n, wall, rx_ns);
 }
 
+/* A clock check's answer: its Date went to on_rest_date already. */
+static void
+on_clock_check(void *ctx, const struct rest_result *res)
+{
+	(void)ctx;
+	(void)res;
+}
+
+/* Asks Discord for its clock when the shed wants it (discord_shed.h):
+ * GET /gateway/bot, the cheapest call every bot may make. */
+static void
+check_clock(struct discord *dc)
+{
+	if (discord_shed_probe(dc->shed) && dc->rest != NULL && !dc->stopping)
+		discord_rest_call(dc->rest, "GET", "/gateway/bot", NULL, REST_OPTIONAL,
+		                  on_clock_check, dc);
+}
+
 void
 discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *t, const cJSON *d)
 {
@@ -104,6 +122,7 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 		discord_register_commands(dc);
 	discord_shard_touch(s); /* the resume point changed */
 	if (strcmp(t, "INTERACTION_CREATE") == 0 && (deadline = deadline_of(dc, d, rx_ns)) != 0) {
+		check_clock(dc);
 		/* When its answer could go out: now, or later behind a backlog of
 		 * answers still waiting to go out (overload). Too late then: it is
 		 * shed before it is worked out, so it costs no work and touches

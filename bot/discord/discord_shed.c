@@ -23,6 +23,13 @@ struct shed {
 	uint64_t date_start;
 	bool date_started;
 	bool receipt; /* deadlines count from receipt */
+	/* The last Date read: our wall clock and rx_ns's clock then. */
+	bool date_seen;
+	int64_t date_wall_ms;
+	uint64_t date_ns;
+	/* The last clock check asked for, and whether one waits to go. */
+	bool probed, want_probe;
+	uint64_t probe_ns;
 };
 
 struct shed *
@@ -53,6 +60,25 @@ discord_shed_skew_ms(const struct shed *s)
 	return skew > SHED_SKEW_MAX_MS ? SHED_SKEW_MAX_MS : skew;
 }
 
+/*
+ * Whether a Date read lately vouches for our clock at rx_ns (wall_ms on
+ * it): read within SHED_DATE_FRESH_MS, our wall clock not set since (it
+ * moved as the monotonic one did, within SHED_STEP_MS).
+ */
+static bool
+date_vouches(const struct shed *s, int64_t wall_ms, uint64_t rx_ns)
+{
+	int64_t mono_ms, step;
+
+	if (!s->date_seen)
+		return false;
+	mono_ms = (int64_t)(rx_ns - s->date_ns) / 1000000; /* negative when read before */
+	if (mono_ms > SHED_DATE_FRESH_MS || mono_ms < -SHED_DATE_FRESH_MS)
+		return false;
+	step = (wall_ms - s->date_wall_ms) - mono_ms;
+	return step <= SHED_STEP_MS && step >= -SHED_STEP_MS;
+}
+
 uint64_t
 discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns)
 {
@@ -78,9 +104,28 @@ discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_
 	if (age < 0)
 		age = 0;
 	left = SHED_WINDOW_MS - SHED_MARGIN_MS - age;
+	if (left <= 0 && !date_vouches(s, wall_ms, rx_ns)) {
+		/* Late by its id, and no recent Date says our clock is right:
+		 * ask for one, and until it comes count from receipt. */
+		if (!s->probed || rx_ns - s->probe_ns >= SHED_PROBE_EVERY_MS * 1000000ull) {
+			s->probed = s->want_probe = true;
+			s->probe_ns = rx_ns;
+		}
+		if (rx_ns - s->probe_ns < SHED_PROBE_WAIT_MS * 1000000ull)
+			left = SHED_WINDOW_MS - SHED_MARGIN_MS;
+	}
 	if (left <= 0)
 		return rx_ns; /* already due: too late */
 	return rx_ns + (uint64_t)left * 1000000u;
+}
+
+bool
+discord_shed_probe(struct shed *s)
+{
+	bool want = s->want_probe;
+
+	s->want_probe = false;
+	return want;
 }
 
 /* The Date headers' interval now: this period's, else the last one's. */
@@ -103,6 +148,9 @@ discord_shed_date(struct shed *s, int64_t date_s, int64_t sent_ms, int64_t recv_
 
 	if (recv_ms < sent_ms)
 		return SHED_CLOCK_SAME; /* our clock was set meanwhile: no bound */
+	s->date_seen = true;
+	s->date_wall_ms = recv_ms;
+	s->date_ns = now_ns;
 	if (!s->date_started) {
 		s->date_started = true;
 		s->date_start = now_ns;

@@ -34,6 +34,18 @@
  * trusted for ages: deadlines count from the receipt alone (age 0) until
  * the Date shows the clocks within SHED_SKEW_MAX_MS again.
  *
+ * A Date is read only when a REST answer comes, and shedding sends none:
+ * so an interaction late by its id is believed late only when a Date read
+ * in the last SHED_DATE_FRESH_MS, our wall clock not set since, vouches
+ * for our clock. Otherwise (the clock may have been set since: an NTP
+ * step, a resumed VM) a clock check is asked for (discord_shed_probe: a
+ * cheap REST call whose Date comes back to discord_shed_date), at most one
+ * every SHED_PROBE_EVERY_MS, and for SHED_PROBE_WAIT_MS after asking such
+ * an interaction counts from its receipt. So a clock set ahead while
+ * delver runs costs at most the interactions of SHED_DATE_FRESH_MS, not
+ * every one from then on; and a real backlog is still shed, but for the
+ * few answered while a check is out.
+ *
  * A callback is sent only before its deadline (discord_rest_call_until); one that
  * is not yet sent by then is dropped too. Under overload an interaction is
  * shed before it is worked out when the answers' backlog
@@ -51,6 +63,10 @@
 #define SHED_SKEW_MAX_MS      1000 /* the largest skew believed (our clock ahead) */
 #define SHED_SKEW_SPAN        (300ull * 1000000000ull) /* ns per skew-estimate period */
 #define SHED_DISCORD_EPOCH_MS 1420070400000LL          /* 2015-01-01T00:00:00Z */
+#define SHED_DATE_FRESH_MS    3000  /* a Date this recent vouches for our clock */
+#define SHED_STEP_MS          500   /* a wall clock moved this much off the monotonic was set */
+#define SHED_PROBE_WAIT_MS    2000  /* after a check is asked, late ones count from receipt */
+#define SHED_PROBE_EVERY_MS   30000 /* at most one check so often */
 
 struct shed;
 
@@ -64,6 +80,13 @@ void discord_shed_free(struct shed *s);
  * answered when the deadline is still ahead.
  */
 uint64_t discord_shed_deadline(struct shed *s, uint64_t id, int64_t wall_ms, uint64_t rx_ns);
+
+/*
+ * Whether a clock check is wanted (discord_shed.h's top): true once per
+ * request; the caller then makes a REST call whose answer's Date it
+ * passes to discord_shed_date.
+ */
+bool discord_shed_probe(struct shed *s);
 
 /* The skew estimate in ms (0 before any interaction). */
 int64_t discord_shed_skew_ms(const struct shed *s);

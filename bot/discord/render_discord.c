@@ -389,7 +389,8 @@ table_units(const struct reply_block *bl, struct units *u)
 		for (int c = 0; c < bl->ncols; c++) {
 			fence_text(&b, bl->header[c]);
 			if (c + 1 < bl->ncols)
-				render_layout_pad(&b, width[c] - utf8_len(bl->header[c]) + 2);
+				render_layout_pad(&b, width[c] -
+				                          render_layout_width(bl->header[c]) + 2);
 		}
 		buf_adds(&b, RENDER_SGR_RESET);
 		units_add(u, U_HEADER, true, &b);
@@ -416,7 +417,8 @@ table_units(const struct reply_block *bl, struct units *u)
 				fence_text(&b, row->cells[c]);
 			}
 			if (c + 1 < bl->ncols)
-				render_layout_pad(&b, width[c] - utf8_len(row->cells[c]) + 2);
+				render_layout_pad(&b, width[c] -
+				                          render_layout_width(row->cells[c]) + 2);
 		}
 		if (mark)
 			buf_adds(&b, RENDER_SGR_RESET);

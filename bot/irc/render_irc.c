@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -490,6 +491,167 @@ addressed(const struct reply_msg *m, const struct render_irc_opts *o)
 	       strcmp(b->spans[1].text, " rolls") == 0;
 }
 
+/* The dice in entries ", " apart: one each, "6x3" three, a note of the
+ * ones not shown ("… 196 more", "… 98 more rerolled") its number. */
+static size_t
+entries_dice(const char *s)
+{
+	size_t n = 0;
+
+	while (*s != '\0') {
+		size_t len = strcspn(s, ","), d = len;
+		const char *more = NULL;
+
+		for (const char *m = s; (m = strstr(m, " more")) != NULL && m < s + len; m++)
+			more = m;
+		if (more != NULL) {
+			d = (size_t)(more - s);
+		} else {
+			while (d > 0 && s[d - 1] == ' ')
+				d--;
+		}
+		if (d > 0 && isdigit((unsigned char)s[d - 1])) {
+			size_t k = d, v = 0;
+
+			while (k > 0 && isdigit((unsigned char)s[k - 1]) && d - k < 9)
+				k--;
+			for (size_t i = k; i < d; i++)
+				v = v * 10 + (size_t)(s[i] - '0');
+			n += more != NULL || (k > 0 && s[k - 1] == 'x') ? v : 1;
+		} else if (strspn(s, " ") < len) {
+			n++;
+		}
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	return n;
+}
+
+/*
+ * Writes the detail span sp (RS_DETAIL) if it fits in what is left of
+ * allow (*used so far) and returns SIZE_MAX; if not, as many of its first
+ * entries (", " apart, a styled die being one) as fit, and returns the
+ * bytes of its text written.
+ */
+static size_t
+detail_span(const struct reply_span *sp, const struct reply_span *next,
+            const struct render_irc_opts *o, size_t allow, size_t *used, bool *open,
+            struct buf *line)
+{
+	struct reply_span part = *sp;
+	bool was_open = *open;
+	size_t keep = 0;
+	struct buf t;
+
+	buf_init(&t, LOGICAL_MAX);
+	span(sp, next, o, open, &t);
+	if (!t.toobig && *used + t.len <= allow) {
+		buf_add(line, buf_str(&t), t.len);
+		*used += t.len;
+		buf_free(&t);
+		return SIZE_MAX;
+	}
+	*open = false;
+	if (was_open)
+		buf_adds(line, IRC_FMT_RESET);
+	for (const char *c = sp->text; (sp->style & ~RS_DETAIL) == 0 && *c != '\0'; c++) {
+		if (c[0] != ',' || c[1] != ' ')
+			continue;
+		part.text = xstrndup(sp->text, (size_t)(c + 2 - sp->text));
+		buf_reset(&t);
+		span(&part, NULL, o, &(bool){false}, &t);
+		free(part.text);
+		if (*used + t.len > allow)
+			break;
+		keep = (size_t)(c + 2 - sp->text);
+	}
+	if (keep > 0) {
+		part.text = xstrndup(sp->text, keep);
+		buf_reset(&t);
+		span(&part, NULL, o, &(bool){false}, &t);
+		free(part.text);
+		buf_add(line, buf_str(&t), t.len);
+		*used += t.len;
+	}
+	buf_free(&t);
+	return keep;
+}
+
+/* b's spans, the name and "rolls" left out when addr. Detail spans take
+ * at most allow bytes between them; a run of them cut short ends in how
+ * many dice it did not show: "… 52 more", or "1000 dice" when none. */
+static void
+spans_allowed(const struct reply_block *b, bool addr, size_t allow, const struct render_irc_opts *o,
+              struct buf *line)
+{
+	size_t used = 0, shown = 0, keep;
+	bool open = false;
+
+	for (size_t j = addr ? 1 : 0; j < b->nspans; j++) {
+		struct reply_span sp = b->spans[j];
+		const struct reply_span *next = j + 1 < b->nspans ? &b->spans[j + 1] : NULL;
+		size_t left;
+
+		/* "alice rolls Stealth" leaves "Stealth". */
+		if (addr && line->len == 0) {
+			if (j == 1)
+				sp.text += 6;
+			while (*sp.text == ' ')
+				sp.text++;
+			if (*sp.text == '\0')
+				continue;
+		}
+		if (!(sp.style & RS_DETAIL)) {
+			shown = 0;
+			span(&sp, next, o, &open, line);
+			continue;
+		}
+		keep = detail_span(&sp, next, o, allow, &used, &open, line);
+		if (keep == SIZE_MAX) {
+			shown++;
+			continue;
+		}
+		left = entries_dice(sp.text + keep);
+		while (j + 1 < b->nspans && (b->spans[j + 1].style & RS_DETAIL))
+			left += entries_dice(b->spans[++j].text);
+		colour(line, C_GREY);
+		if (shown > 0 || keep > 0)
+			buf_addf(line, "… %zu more" IRC_FMT_RESET, left);
+		else
+			buf_addf(line, "%zu %s" IRC_FMT_RESET, left, left == 1 ? "die" : "dice");
+		shown = 0;
+	}
+}
+
+/* A line block, into the empty line: whole when it fits the budget (or
+ * has no detail), else its detail cut to the room the rest leaves; when
+ * brief, its detail is how many dice alone (a summary keeps totals). */
+static void
+line_block(const struct reply_block *b, bool addr, bool brief, const struct render_irc_opts *o,
+           struct buf *line)
+{
+	/* "… N more" is 4 bytes longer than the "N dice" of the room counted. */
+	const size_t longer = 4;
+	bool detail = false;
+	size_t base;
+
+	for (size_t j = 0; j < b->nspans; j++)
+		detail |= (b->spans[j].style & RS_DETAIL) != 0;
+	if (!detail || !brief) {
+		spans_allowed(b, addr, SIZE_MAX, o, line);
+		if (!detail || line->len <= o->budget)
+			return;
+		buf_reset(line);
+	}
+	spans_allowed(b, addr, 0, o, line);
+	base = line->len;
+	if (brief || base + longer >= o->budget)
+		return;
+	buf_reset(line);
+	spans_allowed(b, addr, o->budget - base - longer, o, line);
+}
+
 /* The message's logical lines (uncut, formatting closed at each end);
  * with addr, the first line without its name and "rolls". */
 static void
@@ -507,8 +669,6 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 	}
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
-		size_t first = 0;
-		bool open = false;
 
 		if (b->kind == RB_TABLE) {
 			if (rolled_table(b))
@@ -519,22 +679,7 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 				table_rows(b, lay == LAYOUT_FULL, o, &line, out);
 			continue;
 		}
-		if (i == 0 && addr)
-			first = 1; /* the name: the address takes its place */
-		for (size_t j = first; j < b->nspans; j++) {
-			struct reply_span sp = b->spans[j];
-
-			/* "alice rolls Stealth" leaves "Stealth". */
-			if (i == 0 && addr && line.len == 0) {
-				if (j == 1)
-					sp.text += 6;
-				while (*sp.text == ' ')
-					sp.text++;
-				if (*sp.text == '\0')
-					continue;
-			}
-			span(&sp, j + 1 < b->nspans ? &b->spans[j + 1] : NULL, o, &open, &line);
-		}
+		line_block(b, i == 0 && addr, lay == LAYOUT_BRIEF, o, &line);
 		flush_line(&line, out);
 	}
 	buf_free(&line);

@@ -18,12 +18,15 @@
  * embedded, so user text cannot end a line, start a command or reformat
  * the reply; a word that is_nick says is someone's nick gets a zero-width
  * joiner after its first letter, so no client takes it for a mention.
- * Short lines are packed together (" · " apart) when that takes fewer IRC
- * lines; a message longer than max_lines lines is summarised, in steps
- * until it fits: tables shrink to their highlighted row (or to a list of
- * their first column); what still does not fit is cut, the last line
- * saying how much was left out. Each logical line is cut to the budget
- * (irc_fmt_split).
+ * A line with detail (RS_DETAIL: a roll's dice) longer than the budget
+ * keeps the whole entries of its detail that fit and says how many dice
+ * it left out ("… 55 more"), so what follows (the total) stays on the
+ * line. Short lines are packed together (" · " apart) when that takes
+ * fewer IRC lines; a message longer than max_lines lines is summarised,
+ * in steps until it fits: tables shrink to their highlighted row (or to a
+ * list of their first column) and detail to its count ("1000 dice"); what
+ * still does not fit is cut, the last line saying how much was left out.
+ * Each logical line is cut to the budget (irc_fmt_split).
  */
 #ifndef DELVER_RENDER_IRC_H
 #define DELVER_RENDER_IRC_H

@@ -1,7 +1,9 @@
 /* render_layout: layout shared by the renderers; see render_layout.h. */
 #include "bot/render/render_layout.h"
 
-#include "rules/base/utf8.h"
+#include <string.h>
+
+#include <utf8proc.h>
 
 int
 render_layout_ansi_colour(enum ucolour c)
@@ -16,13 +18,36 @@ render_layout_pad(struct buf *out, size_t n)
 		buf_addc(out, ' ');
 }
 
+size_t
+render_layout_width(const char *s)
+{
+	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+	utf8proc_ssize_t left = (utf8proc_ssize_t)strlen(s);
+	size_t w = 0;
+
+	while (left > 0) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate(p, left, &cp);
+
+		if (n <= 0) { /* not UTF-8 after all: a column a byte */
+			w++;
+			n = 1;
+		} else {
+			w += (size_t)utf8proc_charwidth(cp);
+		}
+		p += n;
+		left -= n;
+	}
+	return w;
+}
+
 void
 render_layout_widths(const struct reply_block *b, size_t width[RENDER_COLS_MAX])
 {
 	for (int c = 0; c < b->ncols && c < RENDER_COLS_MAX; c++) {
-		width[c] = b->header != NULL ? utf8_len(b->header[c]) : 0;
+		width[c] = b->header != NULL ? render_layout_width(b->header[c]) : 0;
 		for (size_t r = 0; r < b->nrows; r++) {
-			size_t w = utf8_len(b->rows[r].cells[c]);
+			size_t w = render_layout_width(b->rows[r].cells[c]);
 
 			if (w > width[c])
 				width[c] = w;

@@ -17,8 +17,14 @@
 #define RENDER_SGR_RESET "\033[0m" /* ends every SGR style */
 #define RENDER_COLS_MAX  16        /* table columns a renderer lays out */
 
-/* The width of each of a table's first RENDER_COLS_MAX columns: the code
- * points of its widest cell or header. */
+/* The columns the well-formed UTF-8 string s takes in a monospaced font: a
+ * wide character (CJK, most emoji) two, a combining mark or zero-width
+ * character none, any other one (the Unicode East Asian Width, as
+ * utf8proc reads it). */
+size_t render_layout_width(const char *s);
+
+/* The width of each of a table's first RENDER_COLS_MAX columns: the
+ * render_layout_width() of its widest cell or header. */
 void render_layout_widths(const struct reply_block *b, size_t width[RENDER_COLS_MAX]);
 
 /* Appends n spaces. */

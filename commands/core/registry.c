@@ -654,6 +654,17 @@ bind_tokens(struct invocation *inv, struct token *tok, size_t ntok, size_t used,
 		if (i >= 0) {
 			const char *v = strchr(tok[k].unq, ':') + 1;
 
+			/* A value given twice (type:fire type:ice, or by position
+			 * and by name) is refused rather than one silently kept. */
+			if (inv->args[i].set) {
+				snprintf(what, sizeof(what),
+				         "the option %s: is given twice (the second: %.*s); give "
+				         "each option once",
+				         c->opts[i].name, (int)(tok[k].len < 60 ? tok[k].len : 60),
+				         tok[k].p);
+				usage_error(inv, out, what);
+				goto done;
+			}
 			if (set_value(inv, &c->opts[i], &inv->args[i], v, out) < 0)
 				goto done;
 			continue;

@@ -36,6 +36,10 @@
 /* A channel: the text is its key ("discord:123"), which a renderer shows
  * as its platform refers to a channel (Discord: <#123>, a link). */
 #define RS_CHANNEL 0x1000u
+/* Detail a renderer short of room may shorten (a roll's dice between
+ * their brackets): it keeps whole entries (", " apart) from the start and
+ * writes "…" where it cut; the spans around say what counts (the total). */
+#define RS_DETAIL 0x2000u
 
 /* The colours every platform can show (Discord's ANSI palette). */
 enum ucolour {

@@ -40,6 +40,7 @@ mark(char *text, size_t *n, const char *s)
 struct plain {
 	char t[256];
 	size_t n;
+	unsigned style; /* of the gathered text */
 };
 
 static void
@@ -48,7 +49,7 @@ plain_flush(struct reply *out, struct plain *p)
 	if (p->n == 0)
 		return;
 	p->t[p->n] = '\0';
-	reply_add(out, 0, "%s", p->t);
+	reply_add(out, p->style, "%s", p->t);
 	p->n = 0;
 }
 
@@ -58,7 +59,7 @@ plain_add(struct reply *out, struct plain *p, const char *s, size_t len)
 	if (len >= sizeof(p->t) - p->n)
 		plain_flush(out, p);
 	if (len >= sizeof(p->t)) {
-		reply_add(out, 0, "%s", s);
+		reply_add(out, p->style, "%s", s);
 		return;
 	}
 	memcpy(p->t + p->n, s, len);
@@ -118,7 +119,7 @@ die_span(struct reply *out, struct plain *p, const struct dice_group *g, const s
 		return;
 	}
 	plain_flush(out, p);
-	reply_add(out, style, "%s", text);
+	reply_add(out, style | p->style, "%s", text);
 }
 
 /* The flags that show in a die's text or style. */
@@ -159,12 +160,12 @@ static void
 group_spans(struct reply *out, const struct dice_group *g)
 {
 	bool compact = g->ndice > ROLL_COMPACT_FROM;
-	struct plain p = {.n = 0};
+	struct plain p = {.n = 0, .style = RS_DETAIL};
 	size_t i = 0;
 
 	if (g->operand)
 		reply_add(out, RS_DIM, "%s→", g->notation);
-	plain_add(out, &p, "[", 1);
+	reply_add(out, 0, "[");
 	for (size_t entries = 0; i < g->ndice && entries < ROLL_SHOWN_MAX; entries++) {
 		size_t run = compact ? run_of(g, i) : 1, chain = rerolls_from(g, i);
 
@@ -178,7 +179,7 @@ group_spans(struct reply *out, const struct dice_group *g)
 			die_span(out, &p, g, &g->dice[i], 1);
 			plain_flush(out, &p);
 			snprintf(more, sizeof(more), ", … %zu more rerolled, ", chain - 2);
-			reply_add(out, RS_DIM, "%s", more);
+			reply_add(out, RS_DIM | RS_DETAIL, "%s", more);
 			die_span(out, &p, g, &g->dice[i + chain - 1], 1);
 			i += chain;
 			if (i < g->ndice) {
@@ -192,7 +193,7 @@ group_spans(struct reply *out, const struct dice_group *g)
 	}
 	plain_flush(out, &p);
 	if (i < g->ndice)
-		reply_add(out, RS_DIM, ", … %zu more", g->ndice - i);
+		reply_add(out, RS_DIM | RS_DETAIL, ", … %zu more", g->ndice - i);
 	reply_add(out, 0, "]");
 	if (g->label != NULL)
 		reply_add(out, RS_ITALIC, " %s", g->label);
@@ -454,6 +455,59 @@ cmd_roll_secret_to(struct invocation *inv, struct reply *out)
 	return gm_screen_to(inv, out);
 }
 
+/*
+ * When the expression that failed holds a word written as an option
+ * ("lable:fire") that the command has not, says so: the user meant an
+ * option, not dice. Returns whether it replied.
+ */
+static bool
+option_typo(const struct invocation *inv, const char *typed, struct reply *out)
+{
+	const char *names[CMD_MAX_OPTS], *best;
+	size_t n = 0, end = strcspn(typed, "#");
+	struct buf list;
+
+	for (const struct cmd_opt *o = inv->cmd->opts; o != NULL && o->name != NULL; o++)
+		if ((o->flags & OPT_REST) == 0 && n < CMD_MAX_OPTS)
+			names[n++] = o->name;
+	for (size_t i = 0; i < end; i++) {
+		size_t w = 0, col = 1;
+		char word[33];
+
+		if (i > 0 && typed[i - 1] != ' ')
+			continue;
+		while (i + w < end && w < sizeof(word) - 1 && islower((unsigned char)typed[i + w]))
+			w++;
+		if (w == 0 || typed[i + w] != ':')
+			continue;
+		memcpy(word, typed + i, w);
+		word[w] = '\0';
+		for (size_t k = 0; k < i; k++)
+			col += ((unsigned char)typed[k] & 0xc0) != 0x80;
+		buf_init(&list, 256);
+		for (size_t k = 0; k < n; k++)
+			buf_addf(&list, "%s%s:",
+			         k == 0       ? ""
+			         : k + 1 == n ? " and "
+			                      : ", ",
+			         names[k]);
+		best = registry_suggest(word, names, n);
+		if (best != NULL)
+			reply_error(out,
+			            "'%s:' at column %zu of the expression is no option of /%s "
+			            "(its options are %s); did you mean %s:?",
+			            word, col, inv->cmd->name, buf_str(&list), best);
+		else
+			reply_error(out,
+			            "'%s:' at column %zu of the expression is no option of /%s "
+			            "(its options are %s).",
+			            word, col, inv->cmd->name, buf_str(&list));
+		buf_free(&list);
+		return true;
+	}
+	return false;
+}
+
 static void
 roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 {
@@ -481,6 +535,8 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 
 		if (expr != written)
 			dice_advantage_error(written, err, sizeof(err));
+		if (option_typo(inv, typed, out))
+			return;
 		n = strlen(err);
 		reply_error(out, "%c%s%s", err[0] >= 'a' && err[0] <= 'z' ? err[0] - 32 : err[0],
 		            err + 1, n > 0 && err[n - 1] != '.' ? "." : "");
@@ -596,7 +652,8 @@ const struct command cmd_roll = {
     .name = "roll",
     .desc = "Roll dice: 4d6kh3, 2d20kl1+3, 3d6!, 5d10>=8, 6x 4d6kh3, 1d20+5 # attack",
     .help = "Notation: NdS (d% = d100, dF = fate); keep/drop kh kl dh dl (k = kh, d = dl; one "
-            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3); explode ! "
+            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3; keeping more than were "
+            "rolled keeps them all); explode ! "
             "(compound !!, penetrate !p); reroll r, once ro; successes >=N, failures fN; "
             "min/max; criticals cs/cf; sort s/sa/sd; + - * / ( ), where / rounds down (7/2 is "
             "3); floor() ceil() round() abs(), inside which / is exact (ceil(8d6/2)); repeat "
@@ -605,7 +662,9 @@ const struct command cmd_roll = {
             "!=N explodes on N, so not-equal is <>N. Rulings: min/max clamp explosion and "
             "reroll dice too; a penetrated die keeps its -1 through a reroll; a die's explosion "
             "or reroll chain stops after 100 extra rolls. Marks: ~~struck~~ dropped, ! "
-            "exploded, r rerolled, * success, _ failure, ** critical, __ fumble. Limits: 500 "
+            "exploded, r rerolled, * success, _ failure, ** critical, __ fumble, ^ raised by "
+            "min, v lowered by max, … a chain stopped; in a pool of over 20 dice, 6x3 is three "
+            "6s in a row. Limits: 500 "
             "bytes, 200 a label, 1000 dice a term, 1,000,000 sides, 10,000 dice a command, 20 "
             "repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the d20 "
             "twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "

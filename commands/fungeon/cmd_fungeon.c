@@ -286,7 +286,8 @@ static const struct command fungeon_subs[] = {
              "is out until the next hallway. If Party Min rose, the Traps player places a "
              "downward stair. Ruling: the room's budgets are computed once, after (1) and "
              "(2), and stay fixed for the room. The room left behind goes with all it held; "
-             "Ruling: the party may leave it with monsters standing, which stay behind.",
+             "Ruling: the party may leave it with monsters standing, which go with it: "
+             "heading back, only wandering monsters are met.",
      .fn = cmd_fungeon_hallway},
     {.name = "pick",
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
@@ -299,7 +300,7 @@ static const struct command fungeon_subs[] = {
      .desc = "Enter the room made in the hallway",
      .help = "Every category is chosen and every point spent first. Ruling: the players may "
              "go in with points unspent by waiving them ({/fungeon enter waive:true}), which "
-             "is recorded and shown.",
+             "is recorded and shown by {/fungeon party} while the party is in that room.",
      .opts = enter_opts,
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",
@@ -333,7 +334,8 @@ static const struct command fungeon_subs[] = {
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
      .help = "No class bonus (that is disarming's). A success sidesteps the trap and earns "
-             "its cost in XP; a failure makes its Pain roll against that Fungeoneer and "
+             "its cost in XP (Ruling: each time, an Unlimited trap's too); a failure makes its "
+             "Pain roll against that Fungeoneer and "
              "starts its continuous damage. Several at once each roll one die + level first; "
              "Ruling: the highest and everyone tied with it avoid it, the others make the "
              "Annoy roll. A trap without Unlimited Use springs once. A player triggers their own "
@@ -353,8 +355,10 @@ static const struct command fungeon_subs[] = {
      .desc = "One combat turn: continuous monster features, abilities, the Painful conflict",
      .help = "(1) continuous monster features are rolled, one Annoy roll for each ability "
              "(a hold and continuous damage from one ability share it): a failure costs "
-             "the turn for a hold, the Pain roll for continuous damage (a trap's continuous "
-             "damage waits for the hallway); a hold ends at once when its monster is "
+             "the turn for a hold, the Pain roll for continuous damage, where the monster "
+             "only deals damage (Ruling: the damage goes on by itself, as a trap's does; "
+             "a trap's continuous damage waits for the hallway); a hold ends at once when its "
+             "monster is "
              "defeated. Ruling: a hold is re-rolled here, with the others. (2) each monster "
              "uses its special ability: its first, unless whoever directs it chose another "
              "or none ({/fungeon orders}, or use: in their own turn). Ruling: an ability "

@@ -286,6 +286,17 @@ holders_line(const struct fungeon_channel *c, struct reply *out)
 	reply_nl(out);
 }
 
+/* Whether the recorded waiver ("room 5: ... waived by al") is of the room
+ * the party is in: it is shown there, not in later rooms or in town. */
+static bool
+waived_here(const struct fungeon_channel *c)
+{
+	char prefix[32];
+	int n = snprintf(prefix, sizeof(prefix), "room %lld:", (long long)c->d.room.number);
+
+	return c->d.phase == FUNGEON_ROOM && strncmp(c->waived, prefix, (size_t)n) == 0;
+}
+
 void
 cmd_fungeon_party(struct invocation *inv, struct reply *out)
 {
@@ -333,7 +344,7 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 			fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 		holders_line(c, out);
 	}
-	if (c->waived[0])
+	if (c->waived[0] && waived_here(c))
 		reply_line(out, RS_DIM, "Waived: %s.", c->waived);
 	if (c->d.phase == FUNGEON_TOWN || c->d.phase == FUNGEON_ENTRANCE) {
 		reply_add(out, RS_DIM, "Categories are drawn in the hallway (");
@@ -518,9 +529,12 @@ cmd_fungeon_adjust(struct invocation *inv, struct reply *out)
 		            "Fungeoneer or a monster.");
 		return;
 	}
-	reply_add(out, RS_BAD,
-	          "Adjusted by hand, outside the rules (in a dungeon only magic treasure and "
-	          "levelling up heal; ");
+	/* The reminder of how hits come back is for a Fungeoneer healed by
+	 * hand, not for every correction. */
+	reply_add(out, RS_BAD, "Adjusted by hand, outside the rules (%s",
+	          hits && dh > 0 && p.kind == FGP_MEMBER
+	              ? "in a dungeon only magic treasure and levelling up heal; "
+	              : "");
 	reply_cmd(out, RS_BAD, "undo", NULL);
 	reply_add(out, RS_BAD, " takes back a mistake):");
 	reply_nl(out);

@@ -486,8 +486,9 @@ town_buy(struct invocation *inv, struct reply *out)
 		goto done;
 	}
 	if (p->total > m->credit) {
-		reply_error(out, "%s costs %lld but %s has %lld points of credit.", name,
-		            (long long)p->total, m->name, (long long)m->credit);
+		reply_error(out, "%s costs %lld but %s has %lld point%s of credit.", name,
+		            (long long)p->total, m->name, (long long)m->credit,
+		            m->credit == 1 ? "" : "s");
 		goto done;
 	}
 	if (may_carry(m, &d, out) < 0)

@@ -428,16 +428,22 @@ fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocatio
 		anyone |= fungeon_channel_in_play(c, i);
 	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER))
 		return true;
+	/* No hallway comes on the way back: there, town is where one comes
+	 * back into the game (the Ruling on dying on the way back). */
 	if (c->m[me].dead)
 		reply_error(out,
-		            "%s is dead: %s is out of the game until the next hallway, and the "
-		            "players whose Fungeoneers are in play move the party on.",
-		            c->m[me].name, c->m[me].player);
+		            "%s is dead: %s is out of the game until %s, and the players whose "
+		            "Fungeoneers are in play move the party on.",
+		            c->m[me].name, c->m[me].player,
+		            c->d.phase == FUNGEON_RETREAT ? "the party reaches town"
+		                                          : "the next hallway");
 	else
 		reply_error(out,
-		            "%s is a replacement and joins the party in the next hallway; until "
-		            "then the players whose Fungeoneers are in play move the party on.",
-		            c->m[me].name);
+		            "%s waits to join the party %s; until then the players whose "
+		            "Fungeoneers are in play move the party on.",
+		            c->m[me].name,
+		            c->d.phase == FUNGEON_RETREAT ? "when it reaches town"
+		                                          : "in the next hallway");
 	return false;
 }
 
@@ -650,9 +656,13 @@ fungeon_channel_budget_line(struct reply *out, const struct fungeon_channel *c, 
 	          (long long)spent);
 	if (extra > 0)
 		reply_add(out, 0, ", this design %lld", (long long)extra);
-	reply_add(out, 0, ", left ");
-	reply_add(out, budget - spent - extra < 0 ? RS_BAD | RS_BOLD : RS_BOLD, "%lld",
-	          (long long)(budget - spent - extra));
+	if (budget - spent - extra < 0) {
+		reply_add(out, 0, ", over budget by ");
+		reply_add(out, RS_BAD | RS_BOLD, "%lld", (long long)(spent + extra - budget));
+	} else {
+		reply_add(out, 0, ", left ");
+		reply_add(out, RS_BOLD, "%lld", (long long)(budget - spent - extra));
+	}
 	reply_add(out, 0, ".");
 	reply_nl(out);
 }

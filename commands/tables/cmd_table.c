@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cjson/cJSON.h>
 
@@ -34,7 +35,7 @@ may_change(struct invocation *inv, struct reply *out)
 static void
 screen(struct invocation *inv, const char *name, struct reply *out)
 {
-	if (!tension_state_hidden(inv->chan) || !tables_use_screened(name))
+	if (!tension_state_hidden(inv->chan) || !tables_use_screened_in(inv->chan, name))
 		return;
 	reply_line(out, RS_ITALIC, "The GM changed a table behind the screen.");
 	reply_to(out, REPLY_INVOKER);
@@ -154,6 +155,10 @@ table_set(struct invocation *inv, struct reply *out)
 
 	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
 		return;
+	if (tables_use_level_ok(name, err, sizeof(err)) < 0) {
+		reply_error(out, "The table %s was not saved: %s", name, err);
+		return;
+	}
 	if (entries == NULL) {
 		ask_entries(name, out);
 		return;
@@ -336,7 +341,12 @@ copy_source(struct invocation *inv, const char *from, struct reply *out)
 	struct channel *src = NULL;
 	bool failed = false;
 
-	if (!channel_named(inv, from, key, alt)) {
+	if (strcmp(inv->from->platform, "irc") == 0 && strcasecmp(from, "me") == 0) {
+		/* the invoker's private messages with the bot, whose channel key is
+		 * the invoker's own (bot/irc) */
+		snprintf(key, sizeof(key), "%s", inv->from->user_key);
+		alt[0] = '\0';
+	} else if (!channel_named(inv, from, key, alt)) {
 		reply_error(out,
 		            "'%.40s' is not a channel here: name it as #channel (on Discord a "
 		            "mention or its id).",
@@ -387,6 +397,42 @@ copy_one(struct invocation *inv, const struct tables_state *from, size_t i, stru
 	return tables_state_put(tables_state_of(inv->chan), from->v[i].name, t, err, errlen);
 }
 
+struct screened_names {
+	const struct channel *ch;
+	struct buf *names;
+};
+
+static int
+note_screened(const char *name, void *ctx)
+{
+	struct screened_names *sn = ctx;
+
+	if (tables_use_screened_in(sn->ch, name))
+		buf_addf(sn->names, "%s%s", sn->names->len ? ", " : "", name);
+	return 0;
+}
+
+/* Which of the tables named in names (", " between them) are behind the
+ * GM's screen here while Tension is hidden, into found (", " between). */
+static void
+screened_among(const struct channel *ch, const char *names, struct buf *found)
+{
+	struct buf refs;
+	struct screened_names sn = {ch, found};
+
+	buf_init(&refs, 4096);
+	/* the names as [[references]], for roll_table_each_ref */
+	for (const char *p = names; *p != '\0';) {
+		size_t n = strcspn(p, ",");
+
+		buf_addf(&refs, "[[%.*s]] ", (int)n, p);
+		p += n;
+		p += strspn(p, ", ");
+	}
+	roll_table_each_ref(buf_str(&refs), note_screened, &sn);
+	buf_free(&refs);
+}
+
 static void
 table_copy(struct invocation *inv, struct reply *out)
 {
@@ -396,7 +442,7 @@ table_copy(struct invocation *inv, struct reply *out)
 	const struct tables_state *src;
 	struct channel *sch;
 	struct roll_table *t;
-	struct buf names, replaced;
+	struct buf names, replaced, screened;
 	cJSON *before;
 	size_t copied = 0;
 	int at = -1;
@@ -416,6 +462,7 @@ table_copy(struct invocation *inv, struct reply *out)
 	t = xmalloc(sizeof(*t));
 	buf_init(&names, 4096);
 	buf_init(&replaced, 4096);
+	buf_init(&screened, 4096);
 	for (size_t i = 0; i < src->n; i++) {
 		if (!all && (int)i != at)
 			continue;
@@ -437,17 +484,36 @@ table_copy(struct invocation *inv, struct reply *out)
 		copied++;
 	}
 	channel_touch(inv->chan);
+	screened_among(inv->chan, buf_str(&names), &screened);
+	if (screened.len > 0 && tension_state_hidden(inv->chan)) {
+		reply_line(out, RS_ITALIC, "The GM changed a table behind the screen.");
+		reply_to(out, REPLY_INVOKER);
+	}
 	reply_add(out, 0, "Copied %zu %s from ", copied, copied == 1 ? "table" : "tables");
-	reply_add(out, RS_CHANNEL, "%s", channel_key(sch));
+	if (strcmp(channel_key(sch), inv->from->user_key) == 0)
+		reply_add(out, 0, "your private messages");
+	else
+		reply_add(out, RS_CHANNEL, "%s", channel_key(sch));
 	reply_add(out, 0, ": %s", buf_str(&names));
 	if (replaced.len > 0)
 		reply_add(out, 0, " (replacing %s here)", buf_str(&replaced));
 	reply_add(out, 0, "; nothing in them is struck.");
 	reply_nl(out);
+	if (screened.len > 0 && !tension_state_hidden(inv->chan)) {
+		/* a GM who copies from a hidden channel may expect them screened */
+		reply_add(out, RS_DIM,
+		          "Tension is open here, so the players can show and roll %s; ",
+		          buf_str(&screened));
+		reply_cmd(out, RS_DIM, "tension mode", "mode", "hidden", NULL);
+		reply_add(out, RS_DIM, " puts %s behind the GM's screen.",
+		          screened.len > 0 && strchr(buf_str(&screened), ',') ? "them" : "it");
+		reply_nl(out);
+	}
 done:
 	cJSON_Delete(before);
 	buf_free(&names);
 	buf_free(&replaced);
+	buf_free(&screened);
 	free(t);
 }
 
@@ -457,10 +523,14 @@ complete_name(struct invocation *inv, const char *partial, struct completions *o
 {
 	const struct tables_state *s = tables_state_peek(inv->chan);
 
+	bool screen = !inv->is_gm && tension_state_hidden(inv->chan);
+
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; s != NULL && i < s->n; i++) {
 			const char *hit = strcasestr(s->v[i].name, partial);
 
+			if (screen && tables_use_screened_in(inv->chan, s->v[i].name))
+				continue;
 			if (hit != NULL && (hit == s->v[i].name) == (pass == 0))
 				completions_add(out, s->v[i].name);
 		}
@@ -505,7 +575,7 @@ static const struct cmd_opt name_opts[] = {
 static const struct cmd_opt copy_opts[] = {
     NAME_OPT("The table to copy, or * for every one"),
     {.name = "from",
-     .desc = "The channel to copy from, where you are GM: #channel",
+     .desc = "The channel to copy from, where you are GM: #channel (IRC: me, your PMs)",
      .type = OPT_STRING,
      .flags = OPT_REQUIRED,
      .max = 100},
@@ -564,7 +634,7 @@ static const struct command table_subs[] = {
              "tables (d10 + Tension), the exploration die's wandering monsters (with a "
              "nested table), the delving text's dungeon shifts (a d66), the safe-areas "
              "text's level 2 wandering monsters (weighted) and, for Fungeon's Traps player, "
-             "rooms.",
+             "rooms. {/table examples text=delving} shows one text's alone.",
      .opts = examples_opts,
      .fn = cmd_table_examples_fn,
      .read_only = true},
@@ -588,7 +658,10 @@ static const struct command table_subs[] = {
              "by from: (where you hold the GM seat) into this one (where you are GM); a "
              "table of the same name here is replaced. All or nothing: when a limit or a "
              "circle of references would be passed, nothing is copied. Nothing in the "
-             "copies is struck.",
+             "copies is struck. On IRC, from:me copies from your private messages with the "
+             "bot (claim the GM seat there too): a table behind the GM's screen is written "
+             "there, out of the players' sight. Copying such tables into a channel whose "
+             "Tension is open says that the players can read them.",
      .opts = copy_opts,
      .fn = table_copy},
     {0},
@@ -602,8 +675,8 @@ const struct command cmd_table = {
             "encounter-N on dungeon level N, {/turn level}) is what the hazard die's "
             "Encounter and Sign, the wandering checks and {/tension roll} roll, and "
             "effects is Tension's effects table; without them Tension's own tables are "
-            "used. While Tension is hidden, those tables are the GM's alone to show and "
-            "roll.",
+            "used. While Tension is hidden, those tables, and the tables they name by "
+            "[[reference]], are the GM's alone to show and roll.",
     .subs = table_subs,
     .default_sub = "list",
 };

@@ -77,6 +77,15 @@ cmd_table_examples_fn(struct invocation *inv, struct reply *out)
 	const char *which = invocation_str(inv, "text");
 
 	reply_title(out, "A table for each rule text, to enter as it stands");
+	if (which == NULL) {
+		/* first, so that a platform that shows a few lines (IRC) shows it */
+		reply_add(out, RS_DIM, "One rule text's alone: ");
+		reply_cmd(out, RS_DIM, "table examples", "text", "delving", NULL);
+		for (size_t i = 0; cmd_table_example_texts[i] != NULL; i++)
+			reply_add(out, RS_DIM, "%s%s", i ? ", " : " (", cmd_table_example_texts[i]);
+		reply_add(out, RS_DIM, ").");
+		reply_nl(out);
+	}
 	for (size_t i = 0; i < sizeof(examples) / sizeof(examples[0]); i++) {
 		const struct table_example *e = &examples[i];
 

@@ -34,7 +34,8 @@ cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
 bool
 cmd_table_may_read(struct invocation *inv, const char *name, struct reply *out)
 {
-	if (inv->is_gm || !tension_state_hidden(inv->chan) || !tables_use_screened(name))
+	if (inv->is_gm || !tension_state_hidden(inv->chan) ||
+	    !tables_use_screened_in(inv->chan, name))
 		return true;
 	reply_error(out,
 	            "The table %s is behind the GM's screen here (Tension is hidden): only the GM "
@@ -50,7 +51,7 @@ cmd_table_may_read(struct invocation *inv, const char *name, struct reply *out)
 static void
 screen(struct invocation *inv, const char *name, const char *what, struct reply *out)
 {
-	if (!tension_state_hidden(inv->chan) || !tables_use_screened(name))
+	if (!tension_state_hidden(inv->chan) || !tables_use_screened_in(inv->chan, name))
 		return;
 	reply_line(out, RS_ITALIC, "%s", what);
 	reply_to(out, REPLY_INVOKER);
@@ -189,7 +190,8 @@ cmd_table_roll(struct invocation *inv, struct reply *out)
 		goto done;
 	if (secret && (gm = cmd_roll_secret_to(inv, out)) == NULL)
 		goto done;
-	hidden = secret || (tension_state_hidden(inv->chan) && tables_use_screened(name));
+	hidden =
+	    secret || (tension_state_hidden(inv->chan) && tables_use_screened_in(inv->chan, name));
 	/* a roll all see rolls no table behind the screen */
 	tl.screen = !hidden;
 	if (!secret)
@@ -279,6 +281,7 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 	const struct tables_state *s = tables_state_peek(inv->chan);
 	char enc[ROLL_TABLE_NAME_MAX], eff[ROLL_TABLE_NAME_MAX];
 	struct roll_table *t;
+	size_t withheld = 0;
 
 	if (s == NULL || s->n == 0) {
 		reply_add(out, 0, "This channel has no tables of its own yet; ");
@@ -296,6 +299,13 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 	reply_table(out, 4, hdr);
 	for (size_t i = 0; i < s->n; i++) {
 		char die[32], n[16];
+
+		/* a player sees no row of a table behind the GM's screen */
+		if (!inv->is_gm && tension_state_hidden(inv->chan) &&
+		    tables_use_screened_in(inv->chan, s->v[i].name)) {
+			withheld++;
+			continue;
+		}
 		const char *used = strcmp(enc, s->v[i].name) == 0
 		                       ? "encounters: hazard die, wandering checks, Tension"
 		                   : strcmp(eff, s->v[i].name) == 0 ? "Tension's effects"
@@ -307,5 +317,8 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 		snprintf(n, sizeof(n), "%zu", t->n);
 		reply_row(out, false, cells);
 	}
+	if (withheld > 0)
+		reply_line(out, RS_DIM, "%zu more %s behind the GM's screen (Tension is hidden).",
+		           withheld, withheld == 1 ? "is" : "are");
 	free(t);
 }

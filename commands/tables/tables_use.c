@@ -67,7 +67,7 @@ tables_lookup_clear(struct tables_lookup *tl)
 bool
 tables_lookup_withheld(const struct tables_lookup *tl, const char *name)
 {
-	return tl->screen && tension_state_hidden(tl->ch) && tables_use_screened(name);
+	return tl->screen && tension_state_hidden(tl->ch) && tables_use_screened_in(tl->ch, name);
 }
 
 bool
@@ -130,8 +130,71 @@ tables_use_screened(const char *name)
 	return false;
 }
 
+int
+tables_use_level_ok(const char *name, char *err, size_t errlen)
+{
+	const char *digits;
+	size_t n;
+
+	if (!tables_use_screened(name) || (digits = strchr(name, '-')) == NULL)
+		return 0;
+	digits++;
+	n = strlen(digits);
+	/* LEVEL_MAX has two digits: a longer number is past it */
+	if (n <= 2 && (n == 1 || digits[0] != '0') && strtol(digits, NULL, 10) <= LEVEL_MAX)
+		return 0;
+	snprintf(err, errlen,
+	         "no dungeon level rolls %s: /turn level counts 0 to %d, and the table of "
+	         "level N is %.*s-N, written without leading zeros (%.*s-2).",
+	         name, LEVEL_MAX, (int)(digits - 1 - name), name, (int)(digits - 1 - name), name);
+	return -1;
+}
+
+struct reach {
+	const struct tables_state *s;
+	uint64_t seen; /* bit i: the channel's table i is reached */
+	size_t todo[TABLES_MAX + 1], n;
+};
+
+static int
+reach_ref(const char *name, void *ctx)
+{
+	struct reach *r = ctx;
+	int i = tables_state_find(r->s, name);
+
+	if (i >= 0 && i < 64 && !((r->seen >> i) & 1) &&
+	    r->n < sizeof(r->todo) / sizeof(r->todo[0])) {
+		r->seen |= (uint64_t)1 << i;
+		r->todo[r->n++] = (size_t)i;
+	}
+	return 0;
+}
+
+bool
+tables_use_screened_in(const struct channel *ch, const char *name)
+{
+	const struct tables_state *s = tables_state_peek(ch);
+	struct reach r = {.s = s};
+	int at;
+
+	if (tables_use_screened(name))
+		return true;
+	if (s == NULL || (at = tables_state_find(s, name)) < 0 || at >= 64)
+		return false;
+	for (size_t i = 0; i < s->n && i < 64; i++) {
+		if (tables_use_screened(s->v[i].name)) {
+			r.seen |= (uint64_t)1 << i;
+			r.todo[r.n++] = i;
+		}
+	}
+	while (r.n > 0)
+		roll_table_each_ref(s->v[r.todo[--r.n]].text, reach_ref, &r);
+	return (r.seen >> at) & 1;
+}
+
 /* The channel's tables as a graph of references (at most 64 of them). */
 #define NODES (TABLES_MAX + TENSION_TABLE_COUNT + 1)
+_Static_assert(LEVEL_MAX >= 10 && LEVEL_MAX <= 99, "a level has one or two digits");
 _Static_assert(NODES <= 64, "a node's edges are one 64-bit set");
 
 struct graph {

@@ -18,7 +18,7 @@
  * whose tables are parsed on first use and kept until tables_lookup_clear();
  * it reads the channel and changes nothing. A roll whose text everyone sees
  * while Tension is hidden sets screen: the tables behind the GM's screen
- * (tables_use_screened) are then not found, so a [[reference]] to one stays
+ * (tables_use_screened_in) are then not found, so a [[reference]] to one stays
  * as written, and tables_lookup_withheld() tells it from a missing table.
  */
 #ifndef DELVER_TABLES_USE_H
@@ -85,5 +85,16 @@ void tables_use_pick_text(const struct tension_pick *p, const char *table, const
  * is hidden: one a procedure rolls there ("encounter", "effects", and
  * their "-<level>" tables). */
 bool tables_use_screened(const char *name);
+
+/* Checks that a level's table ("encounter-<digits>", "effects-<digits>")
+ * names a level /turn level can set: 0 to LEVEL_MAX, no leading zero.
+ * Returns 0 (any other name too), or -1 with one sentence in err. */
+int tables_use_level_ok(const char *name, char *err, size_t errlen);
+
+/* Whether the channel's table called name stays behind the GM's screen
+ * while Tension is hidden: screened by its name, as above, or named by a
+ * [[reference]] of such a table, directly or through others (a hidden
+ * encounter's [[visitors]] is part of it). */
+bool tables_use_screened_in(const struct channel *ch, const char *name);
 
 #endif

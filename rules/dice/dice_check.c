@@ -5,6 +5,8 @@
  */
 #include "rules/dice/dice_impl.h"
 
+#include <stdio.h>
+
 /* Bytes of arena on the stack for parsing without a result. */
 #define CHECK_INLINE 2048
 
@@ -112,7 +114,31 @@ dice__check_faces(const struct dice_spec *sp, int64_t sides, int col, struct dic
 	                                   "compounds on"};
 	int64_t lo = sp->fate ? -1 : 1, hi = sp->fate ? 1 : sides;
 	struct dice_cmp c;
+	char die[32];
 
+	/* A clamp beyond the faces, or max under min, makes every die one
+	 * value whatever it rolled: a typo rather than a roll. */
+	if (sp->fate)
+		snprintf(die, sizeof(die), "dF");
+	else
+		snprintf(die, sizeof(die), "d%lld", (long long)sides);
+	if ((sp->have & MOD_MIN) && sp->min > hi)
+		return dice__fail(e, DICE_ESYNTAX,
+		                  "'min%lld' of the term at column %d is above the highest face "
+		                  "of its %s dice (%lld); min may be %lld to %lld",
+		                  (long long)sp->min, col, die, (long long)hi,
+		                  sp->fate ? 0LL : (long long)lo, (long long)hi);
+	if ((sp->have & MOD_MAX) && sp->max < lo)
+		return dice__fail(e, DICE_ESYNTAX,
+		                  "'max%lld' of the term at column %d is below the lowest face "
+		                  "of its %s dice (%lld); max may be %lld to %lld",
+		                  (long long)sp->max, col, die, (long long)lo, (long long)lo,
+		                  (long long)hi);
+	if ((sp->have & MOD_MIN) && (sp->have & MOD_MAX) && sp->max < sp->min)
+		return dice__fail(e, DICE_ESYNTAX,
+		                  "'max%lld' of the term at column %d is below its 'min%lld', so "
+		                  "every die would count %lld; max may not be below min",
+		                  (long long)sp->max, col, (long long)sp->min, (long long)sp->max);
 	if (sp->have & MOD_MIN) {
 		lo = lo > sp->min ? lo : sp->min;
 		hi = hi > sp->min ? hi : sp->min;

@@ -138,8 +138,8 @@ dice__check_label(struct dice_parser *p, size_t start, size_t n, size_t where)
 
 	if (n > DICE_LABEL_MAX)
 		return dice__fail(p->e, DICE_ELIMIT,
-		                  "the label at column %d is longer than %d bytes",
-		                  dice__col(p, where), DICE_LABEL_MAX);
+		                  "the label at column %d is longer than %d bytes (got %zu)",
+		                  dice__col(p, where), DICE_LABEL_MAX, n);
 	for (k = start; k < start + n; k += u) {
 		unsigned char c = (unsigned char)p->s[k];
 

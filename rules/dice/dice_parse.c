@@ -175,7 +175,7 @@ parse_dice(struct dice_parser *p, size_t pos, struct dice_node *count_expr, int6
 		sp->success = sp->explode_cp;
 		sp->have |= MOD_SUCCESS;
 	}
-	if (sp->sides_expr == NULL && (sp->have & (MOD_EXPLODE | MOD_REROLL)) &&
+	if (sp->sides_expr == NULL && (sp->have & (MOD_EXPLODE | MOD_REROLL | MOD_MIN | MOD_MAX)) &&
 	    dice__check_faces(sp, sp->sides, dice__col(p, pos), p->e) != 0)
 		return NULL;
 	dice__print_term(&o, n);
@@ -475,11 +475,70 @@ parse_command_label(struct dice_parser *p, struct dice_cmd *cmd)
 	return 0;
 }
 
+/*
+ * A syntax error at p->i said in the user's terms when its cause is
+ * plain: a decimal number ("2.5"), a Roll20 group ("{"), or a modifier
+ * cut from its dice by a blank ("4d6 kh3"). Else e's error stands.
+ */
+static int
+explain(struct dice_parser *p)
+{
+	size_t i = p->i, a, b;
+	int c = dice__at(p, i);
+
+	if (p->e->code != DICE_ESYNTAX)
+		return p->e->code;
+	if (c == '.' && i > 0 && dice__isdig(dice__at(p, i - 1))) {
+		for (a = i; a > 0 && dice__isdig(dice__at(p, a - 1)) && i - a < 12; a--)
+			;
+		for (b = i + 1; dice__isdig(dice__at(p, b)) && b - i < 12; b++)
+			;
+		p->e->code = 0;
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "'%.*s' at column %d is not a whole number, and a roll's numbers "
+		                  "are whole: / divides rounding down, round(7/2) rounds",
+		                  (int)(b - a), p->s + a, dice__col(p, a));
+	}
+	if (c == '{' || c == '}') {
+		p->e->code = 0;
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "'%c' at column %d belongs to a Roll20 group, which delver does "
+		                  "not read: keep or drop within one term (2d20kh1), or roll "
+		                  "several with ';'",
+		                  c, dice__col(p, i));
+	}
+	return p->e->code;
+}
+
+/* Whether a modifier can be read at p->i (into scratch, nothing kept). */
+static size_t
+modifier_at(const struct dice_parser *p)
+{
+	struct dice_errbuf e = {NULL, 0, 0};
+	struct dice_parser q = *p;
+	struct dice_spec sp;
+	const char *label = NULL;
+
+	memset(&sp, 0, sizeof(sp));
+	q.e = &e;
+	if (dice__parse_mods(&q, &sp, &label) != 0 || q.i == p->i || label != NULL)
+		return 0;
+	return q.i - p->i;
+}
+
 static int
 unexpected(struct dice_parser *p)
 {
 	char q[DICE_QUOTE_MAX];
+	size_t mod;
 
+	if (p->last_dice && p->i > 0 && isws(dice__at(p, p->i - 1)) && (mod = modifier_at(p)) > 0 &&
+	    mod <= 24)
+		return dice__fail(p->e, DICE_ESYNTAX,
+		                  "'%.*s' at column %d is a dice modifier, which follows its dice "
+		                  "with no blank between (4d6%.*s, not 4d6 %.*s)",
+		                  (int)mod, p->s + p->i, dice__col(p, p->i), (int)mod, p->s + p->i,
+		                  (int)mod, p->s + p->i);
 	dice__quote(p->s, p->len, p->i, false, q, sizeof(q));
 	return dice__fail(
 	    p->e, DICE_ESYNTAX,
@@ -675,7 +734,7 @@ dice__parse_grammar(const char *text, size_t len, struct dice_arena *a, struct d
 		if (st->has_repeat)
 			prev = after;
 		if ((st->root = parse_expr(&p, prev)) == NULL)
-			return e->code;
+			return explain(&p);
 		cmd->nstmt++;
 		cmd->sdice += (uint64_t)st->repeat * st->root->sdice;
 		if ((st->root->kind == NODE_DICE || st->root->kind == NODE_NUM) &&
@@ -695,8 +754,10 @@ dice__parse_grammar(const char *text, size_t len, struct dice_arena *a, struct d
 				return e->code;
 			break;
 		}
-		if (c != ';')
-			return unexpected(&p);
+		if (c != ';') {
+			unexpected(&p);
+			return explain(&p);
+		}
 		if (cmd->nstmt == DICE_EXPRS_MAX)
 			return dice__fail(e, DICE_ELIMIT,
 			                  "a roll may have at "

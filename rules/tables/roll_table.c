@@ -258,6 +258,9 @@ entry(const char *s, size_t len, size_t idx, struct raw *e, char *err, size_t er
 		e->weight = e->lo;
 		e->lo = e->hi = 0;
 	} else {
+		/* "00" is 100, alone ("00: text") or at either end of a range */
+		if (z && e->lo == 0)
+			e->lo = 100;
 		e->hi = e->lo;
 		if (dash(&p, end) && number(&p, end, &e->hi, &e->zeroes) < 0)
 			goto bad;
@@ -267,8 +270,6 @@ entry(const char *s, size_t len, size_t idx, struct raw *e, char *err, size_t er
 			goto bad;
 		if (e->zeroes)
 			e->hi = 100;
-		if (z && e->lo == 0)
-			e->lo = 100;
 		if (e->hi < e->lo) {
 			snprintf(err, errlen,
 			         "entry %zu: range %d-%d is reversed; write it low-high.", idx,
@@ -419,9 +420,42 @@ ranged_die(struct roll_table *t, const struct raw *r, size_t n, char *err, size_
 	return -1;
 }
 
+/*
+ * Where the entries start after the heading /table show writes above them
+ * ("Table loot: d6, 2 entries; struck: 3", on IRC in bold and followed by
+ * " · "), so that what is shown is taken back whole; text itself when it
+ * starts with no such heading. An entry starts with a digit, so the
+ * heading is never an entry.
+ */
+static const char *
+past_heading(const char *text)
+{
+	const char *p = text, *dot;
+	size_t n;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '\x02')
+		p++;
+	if (strncmp(p, "Table ", 6) != 0)
+		return text;
+	p += 6;
+	n = strcspn(p, ": \n");
+	if (n == 0 || p[n] != ':')
+		return text;
+	p += n + 1;
+	if (strncmp(p, " d", 2) != 0 && strncmp(p, " weighted d", 11) != 0)
+		return text;
+	n = strcspn(p, "\n");
+	dot = strstr(p, DOT_SEP);
+	if (dot != NULL && (size_t)(dot - p) < n)
+		return dot + strlen(DOT_SEP);
+	return p + n;
+}
+
 /* Splits text into entries and parses each into r; *n gets how many. */
 static int
-split(const char *text, struct raw *r, size_t *n, char *err, size_t errlen)
+split(const char *text, enum mode m, struct raw *r, size_t *n, char *err, size_t errlen)
 {
 	const char *s = text;
 
@@ -431,6 +465,8 @@ split(const char *text, struct raw *r, size_t *n, char *err, size_t errlen)
 		         strlen(text), ROLL_TABLE_INPUT_MAX);
 		return -1;
 	}
+	if (m == DIE)
+		s = past_heading(text);
 	while (*s != '\0') {
 		size_t len = strcspn(s, ";\n");
 		const char *dot = strstr(s, DOT_SEP), *e = s;
@@ -495,7 +531,7 @@ parse(const char *text, enum mode m, int lo, int hi, struct roll_table *out, cha
 	size_t n;
 	int rc = -1;
 
-	if (split(text, r, &n, err, errlen) < 0 || one_form(r, n, &t->weighted, err, errlen) < 0)
+	if (split(text, m, r, &n, err, errlen) < 0 || one_form(r, n, &t->weighted, err, errlen) < 0)
 		goto done;
 	if (t->weighted && m == SPAN) {
 		snprintf(err, errlen,

@@ -5,7 +5,8 @@
 # Either way the fake checks that every connection asks for what was
 # configured (ctl zexpect changes that within a test).
 #
-# fake_start [fake_discord args]   start the fake Discord; sets PORT
+# fake_start [fake_discord args]   start the fake Discord; sets PORT (and
+#                                  IDENTIFY_MS: its --identify-interval)
 # bot_start [transport args]       start the bot against it; sets BOT_PID
 #                                  ($BOT_EXTRA: more [bot] lines, $BOT_STATE:
 #                                  its state directory, $WORK/state by default)
@@ -37,6 +38,7 @@ export DELVER_TEST_TOKEN="$TOKEN"
 # their own state directory.
 unset RUNTIME_DIRECTORY
 FAKE_PID=""
+IDENTIFY_MS=5000
 BOT_PID=""
 OTHER_PIDS=""
 BOT_STATUS=""
@@ -64,6 +66,12 @@ trap cleanup EXIT
 
 fake_start() {
 	if [ "$DISCORD_COMPRESS" = none ]; then expect=no; else expect=yes; fi
+	IDENTIFY_MS=5000
+	prev=""
+	for a in "$@"; do
+		[ "$prev" = --identify-interval ] && IDENTIFY_MS=$a
+		prev=$a
+	done
 	"$TOOLS/fake_discord" --port-file "$WORK/port" --token "$TOKEN" \
 		--stats "$WORK/final-stats.json" --expect-compress $expect "$@" \
 		> "$WORK/fake.log" 2>&1 &
@@ -103,10 +111,11 @@ bot_start() {
 }
 
 # Discord allows one IDENTIFY per 5 s (max_concurrency 1), across restarts
-# too: waits until the fake saw the last IDENTIFY 5.2 s ago, so the next
-# bot's first IDENTIFY cannot come sooner than 5 s after it.
+# too: waits until the fake saw the last IDENTIFY that interval and 200 ms
+# ago (the fake's --identify-interval when the test shortened it), so the
+# next bot's first IDENTIFY cannot come sooner than the interval after it.
 identify_window() {
-	wait_until "g['ms_since_identify'] < 0 or g['ms_since_identify'] >= 5200" 10
+	wait_until "g['ms_since_identify'] < 0 or g['ms_since_identify'] >= $((IDENTIFY_MS + 200))" 10
 }
 
 keep_bot() {
@@ -124,13 +133,33 @@ import json, sys
 print(len([s for s in json.load(sys.stdin) if s['live']]))"
 }
 
+# poll URL EXPR SECONDS: one Python process reads the fake's JSON at URL
+# every 0.1 s until EXPR (over that JSON as j) holds; exits 1 when SECONDS
+# pass first. A poll that cannot read or evaluate counts as "not yet".
+# (A Python started for every poll cost more CPU than the bot under test.)
+poll() {
+	python3 -c '
+import json, sys, time, urllib.request
+url, expr, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
+code = compile(expr, "<wait>", "eval")
+end = time.monotonic() + limit
+while True:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as f:
+            j = json.load(f)
+        if eval(code, {"j": j}):
+            sys.exit(0)
+    except Exception:
+        pass
+    if time.monotonic() >= end:
+        sys.exit(1)
+    time.sleep(0.1)
+' "http://127.0.0.1:$PORT/_control/$1" "$2" "$3"
+}
+
 wait_live() {
-	wl=0
-	until [ "$(live)" = "$1" ]; do
-		wl=$((wl + 1))
-		[ $wl -gt $((${2:-20} * 10)) ] && fail "not $1 live sessions after ${2:-20} s: $(sessions)"
-		sleep 0.1
-	done
+	poll sessions "len([s for s in j if s['live']]) == $1" "${2:-20}" ||
+		fail "not $1 live sessions after ${2:-20} s: $(sessions)"
 }
 
 pg_start() {
@@ -183,23 +212,10 @@ print(v)' "$1"
 }
 
 wait_until() {
-	expr=$1
-	limit=$2
-	start=$(date +%s)
-	while :; do
-		if stats | python3 -c "
-import json, sys
-s = json.load(sys.stdin)
-i, g, r = s['interactions'], s['gateway'], s['rest']
-sys.exit(0 if ($expr) else 1)" 2>/dev/null; then
-			return 0
-		fi
-		if [ $(($(date +%s) - start)) -ge "$limit" ]; then
-			stats
-			fail "timed out after ${limit}s waiting for: $expr"
-		fi
-		sleep 0.1
-	done
+	poll stats "(lambda s, i, g, r: ($1))(j, j['interactions'], j['gateway'], j['rest'])" "$2" || {
+		stats
+		fail "timed out after ${2}s waiting for: $1"
+	}
 }
 
 bot_wait_exit() {

@@ -77,6 +77,15 @@ flood_interval_ms = 100
     again = alice.expect(BOT + r"PRIVMSG #crawl :Table copy: d6, 2 entries · (.*)$").group(1)
     check(again == shown, "the copy shows as %r, not %r" % (again, shown))
 
+    step("the whole line !table show sends, heading included, is taken back")
+    alice.say("#crawl", "!table show loot")
+    whole = alice.expect(BOT + r"PRIVMSG #crawl :(.*Table loot: d6, 2 entries.* · .*)$").group(1)
+    alice.say("#crawl", "!table set whole " + whole)
+    alice.expect(BOT + r"PRIVMSG #crawl :Saved the table whole: d6, 2 entries\.")
+    alice.say("#crawl", "!table show whole")
+    third = alice.expect(BOT + r"PRIVMSG #crawl :Table whole: d6, 2 entries · (.*)$").group(1)
+    check(third == shown, "the whole line pasted shows as %r, not %r" % (third, shown))
+
     step("the one-line form, and a roll through the nested table")
     alice.say("#crawl", "!table set gems 1x a ruby; 3x a pearl")
     alice.expect(BOT + r"PRIVMSG #crawl :Saved the table gems: weighted d4, 2 entries\.")
@@ -138,6 +147,24 @@ flood_interval_ms = 100
     alice.say("delver", "1-6: a secret")
     alice.say("delver", "table end")
     alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :Saved the table mine: d6, 1 entry\.")
+
+    step("a screened table written in private messages, copied from:me")
+    alice.say("#crawl", "!gm claim")
+    alice.expect(BOT + r"PRIVMSG #crawl :.*is now the GM")
+    alice.say("#crawl", "!tension mode hidden")
+    alice.expect(BOT + r"PRIVMSG #crawl :.*hidden")
+    alice.say("delver", "gm claim")
+    alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :.*GM")
+    alice.say("delver", "table set encounter 1-6: a PM wolf")
+    alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :Saved the table encounter: d6, 1 entry\.")
+    alice.say("#crawl", "!table copy encounter from:me")
+    bob.expect(BOT + r"PRIVMSG #crawl :The GM changed a table behind the screen\.$")
+    alice.expect(BOT + r"(NOTICE|PRIVMSG) alice :Copied 1 table from your private messages: "
+                 r"encounter; nothing in them is struck\.$")
+    bob.say("#crawl", "!table show encounter")
+    bob.expect(BOT + r"NOTICE bob :The table encounter is behind the GM's screen here")
+    check(not any("PM wolf" in line for line in bob.seen),
+          "bob read the screened table")
 
     bot.stop()
     server.stop()

@@ -16,7 +16,7 @@ sql() { python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1], timeout=10)
 for r in c.execute(sys.argv[2], sys.argv[3:]): print(r[0])
 c.commit()' "$DB" "$@"; }
-fake_start --heartbeat 2000 --record "$REC"
+fake_start --heartbeat 2000 --identify-interval 500 --record "$REC"
 BOT_EXTRA='evict_after = 1'
 bot_start
 wait_until "g['ready']" 10

@@ -11,7 +11,7 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 2000
+fake_start --heartbeat 2000 --identify-interval 500
 bot_start
 wait_until "g['ready'] and r['registrations'] == 1" 10
 [ "$(stat rest.commands)" -ge 2 ] || fail "fewer than 2 commands registered"

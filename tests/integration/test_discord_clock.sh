@@ -31,8 +31,38 @@ phase() {
 	bot_stop
 }
 
-fake_start --heartbeat 5000
+# The host's clock set 3.5 s ahead while delver runs (an NTP step, a
+# resumed VM), after the last REST answer: every interaction then looks
+# 3.5 s old by its id, and shedding them sent no REST request whose Date
+# could show the skew, so every one was shed from then on, blamed on
+# overload. A Date not read since the step cannot vouch for the clock: the
+# first late one asks for a clock check and all are answered.
+step_ahead() {
+	ctl clockoffset 0
+	identify_window
+	bot_start
+	wait_until "g['ready']" 15
+	inject "{\"count\":50,\"rate\":100,\"channels\":10,\"users\":20,\"templates\":[$ROLL]}"
+	wait_until "i['answered'] == $1 + 50 and i['left_to_inject'] == 0" 30
+	sleep 4 # no REST answer (no Date) meanwhile
+	ctl clockoffset -3500
+	inject "{\"count\":300,\"rate\":100,\"channels\":10,\"users\":20,\"templates\":[$ROLL]}"
+	wait_until "i['answered'] + i['late'] == $1 + 350 and i['left_to_inject'] == 0" 30
+	bot_stats
+	line=$(grep "discord stats:" "$BOT_LOG")
+	echo "$line" | grep -q "interactions answered 350, shed 0, failed 0;" ||
+		fail "interactions were shed after the clock step: $line"
+	[ "$(grep -c "this host's clock is ahead of Discord's by" "$BOT_LOG")" = 1 ] ||
+		fail "the step is not said once: $(grep "clock" "$BOT_LOG")"
+	if grep -q "could no longer be answered" "$BOT_LOG"; then
+		fail "the step was blamed on overload: $(grep "could no longer" "$BOT_LOG")"
+	fi
+	bot_stop
+}
+
+fake_start --heartbeat 5000 --identify-interval 500
 phase 3500 behind 300
 phase -3500 "ahead of" 600
+step_ahead 600
 [ "$(stat interactions.late)" = 0 ] || fail "answers came after 3 s"
 finish

@@ -9,7 +9,9 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 5000
+# Each restart IDENTIFYs 500 ms after the last (the fake's spacing, which
+# the bot takes from it; test_discord_identify_spacing keeps Discord's 5 s).
+fake_start --heartbeat 5000 --identify-interval 500
 
 expect_stop() { # expect_stop WHAT "log words" STATUS
 	bot_wait_exit 10

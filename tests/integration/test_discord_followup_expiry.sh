@@ -2,7 +2,7 @@
 # A follow-up after the interaction token's 15 minutes is refused by
 # Discord (401 "Invalid Webhook Token"): only that answer fails, it counts
 # as failed in the operator stats, and the bot goes on answering. The fake
-# holds the callback's 200 back 1.5 s; meanwhile `age` makes the
+# holds the callback's 200 back 4 s; meanwhile `age` makes the
 # interaction 15 minutes old, so its first follow-up comes too late. The
 # fake reports that follow-up as a violation: the test expects exactly that
 # one, and nothing else.
@@ -13,7 +13,7 @@ fake_start --heartbeat 2000
 bot_start
 wait_until "g['ready'] and r['registrations'] == 1" 10
 
-ctl "restslow match=/callback count=1 ms=1500"
+ctl "restslow match=/callback count=1 ms=4000"
 req=$(stat rest.requests)
 inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(tmpl roll \
 	'[{"type":3,"name":"expression","value":"10x 1000d1000"}]' 'rolls' false)]}"

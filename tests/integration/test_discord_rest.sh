@@ -10,7 +10,7 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 500
+fake_start --heartbeat 500 --identify-interval 500
 ctl rest429 match=/gateway/bot count=1 retry=0.7 global=1
 ctl rest429 match=PUT count=1 retry=0.5
 bot_start

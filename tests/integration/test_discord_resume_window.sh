@@ -6,7 +6,7 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 41250 --resume-window 2000
+fake_start --heartbeat 41250 --identify-interval 500 --resume-window 2000
 bot_start
 wait_until "g['ready']" 15
 bot_stop

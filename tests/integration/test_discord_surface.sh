@@ -20,7 +20,7 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 2000
+fake_start --heartbeat 2000 --identify-interval 500
 bot_start
 wait_until "g['ready'] and r['registrations'] == 1" 10
 cmds=$(curl -s "http://127.0.0.1:$PORT/_control/commands")

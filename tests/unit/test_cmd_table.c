@@ -879,6 +879,134 @@ examples_are_whole_and_documented(void **unused)
 	free(readme);
 }
 
+/* check-29 F7 (brief F4): while Tension is hidden, a table a screened table
+ * names, directly or through others, is screened too, and a player's
+ * /table list shows no row of a screened table. */
+static void
+screened_through_references_and_list(void **unused)
+{
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter 1-6: an ogre; 7-8: [[visitors]]");
+	ok("gm", "table set visitors 1-6: a dragon and [[hoard]]");
+	ok("gm", "table set hoard 1-6: a crown");
+	ok("gm", "table set loot 1-6: gold");
+	ok("gm", "table set wrap 1-6: [[hoard]] or [[loot]]");
+	ok("gm", "tension mode hidden");
+	refused("al", "table show visitors",
+	        "The table visitors is behind the GM's screen here (Tension is hidden): only the "
+	        "GM shows or rolls it; /table roll visitors secret:true rolls it for the GM's eyes "
+	        "alone.");
+	refused("al", "table roll hoard",
+	        "The table hoard is behind the GM's screen here (Tension is hidden): only the GM "
+	        "shows or rolls it; /table roll hoard secret:true rolls it for the GM's eyes "
+	        "alone.");
+	ok("al", "table roll wrap");
+	has("[[hoard]]: behind the GM's screen while Tension is hidden");
+	hasnt("crown");
+	ok("al", "table list");
+	has("loot");
+	has("wrap");
+	hasnt("visitors");
+	hasnt("hoard");
+	hasnt("encounter");
+	has("3 more are behind the GM's screen (Tension is hidden).\n");
+	ok("gm", "table set hoard 1-6: a sceptre");
+	has("The GM changed a table behind the screen.\n[private]\n");
+	ok("gm", "table list");
+	has("visitors");
+	hasnt("behind the GM's screen");
+	/* with Tension open, all are the players' again */
+	ok("gm", "tension mode open");
+	ok("al", "table show visitors");
+	has("1-6: a dragon and [[hoard]]\n");
+}
+
+/* check-29 F13, F12 (brief F3, F6): on IRC the GM writes a screened table in
+ * private messages with the bot and copies it from:me; a copy of tables
+ * that would be screened into a channel whose Tension is open warns. */
+static void
+copy_from_private_messages_and_screened_copies(void **unused)
+{
+	static const char *const gm = "irc:net:gm", *crypt = "irc:net:#crypt",
+	                         *tomb = "irc:net:#tomb";
+
+	(void)unused;
+	run_on("irc", gm, gm, "gm claim");
+	run_on("irc", gm, gm, "table set encounter 1-6: a PM wolf");
+	run_on("irc", crypt, gm, "gm claim");
+	run_on("irc", crypt, gm, "tension mode hidden");
+	run_on("irc", crypt, gm, "table copy encounter from:me");
+	assert_false(reply_is_error(last));
+	assert_string_equal(text, "The GM changed a table behind the screen.\n[private]\n"
+	                          "Copied 1 table from your private messages: encounter; "
+	                          "nothing in them is struck.\n");
+	run_on("irc", crypt, gm, "table show encounter");
+	assert_non_null(strstr(text, "1-6: a PM wolf"));
+	/* "me" is no channel on the console or Discord */
+	run_in("home", "gm", "gm claim");
+	ok("gm", "gm claim");
+	run("gm", "table copy encounter from:me");
+	assert_true(reply_is_error(last));
+	/* an open channel: the copy warns */
+	run_on("irc", tomb, gm, "gm claim");
+	run_on("irc", crypt, gm, "table set loot 1-6: gold");
+	run_on("irc", crypt, gm, "table set encounter 1-6: an ogre and [[visitors]]");
+	run_on("irc", crypt, gm, "table set visitors 1-6: a dragon");
+	run_on("irc", tomb, gm, "table copy * from:#crypt");
+	assert_string_equal(text,
+	                    "Copied 3 tables from irc:net:#crypt: encounter, loot, visitors; "
+	                    "nothing in them is struck.\n"
+	                    "Tension is open here, so the players can show and roll encounter, "
+	                    "visitors; /tension mode hidden puts them behind the GM's screen.\n");
+	run_on("irc", tomb, gm, "table copy loot from:#crypt");
+	assert_string_equal(text, "Copied 1 table from irc:net:#crypt: loot (replacing loot here); "
+	                          "nothing in them is struck.\n");
+}
+
+/* check-29 F15 (brief F9): a level's table that no level rolls is refused. */
+static void
+level_tables_name_a_level(void **unused)
+{
+	(void)unused;
+	refused("gm", "table set encounter-02 1-6: x",
+	        "The table encounter-02 was not saved: no dungeon level rolls encounter-02: /turn "
+	        "level counts 0 to 99, and the table of level N is encounter-N, written without "
+	        "leading zeros (encounter-2).");
+	refused("gm", "table set effects-100 1-6: x",
+	        "The table effects-100 was not saved: no dungeon level rolls effects-100: /turn "
+	        "level counts 0 to 99, and the table of level N is effects-N, written without "
+	        "leading zeros (effects-2).");
+	refused("gm", "table set encounter-00",
+	        "The table encounter-00 was not saved: no dungeon level rolls encounter-00: /turn "
+	        "level counts 0 to 99, and the table of level N is encounter-N, written without "
+	        "leading zeros (encounter-2).");
+	ok("gm", "table set encounter-0 1-6: x");
+	ok("gm", "table set encounter-99 1-6: x");
+	ok("gm", "table set encounter-10 1-6: x");
+	ok("gm", "table set encounters 1-6: x");
+}
+
+/* check-29 F11 (brief F5): /table examples says first how to ask for one
+ * rule text's alone (IRC shows the first lines of a long reply). */
+static void
+examples_name_the_one_text_form_first(void **unused)
+{
+	(void)unused;
+	ok("al", "table examples");
+	assert_int_equal(strncmp(text,
+	                         "A table for each rule text, to enter as it stands\n"
+	                         "One rule text's alone: /table examples delving (tension, "
+	                         "exploration, delving, safe-areas, fungeon).\n",
+	                         strlen("A table for each rule text, to enter as it stands\n"
+	                                "One rule text's alone: /table examples delving (tension, "
+	                                "exploration, delving, safe-areas, fungeon).\n")),
+	                 0);
+	ok("al", "table examples delving");
+	hasnt("One rule text's alone");
+	has("/table set shifts\n");
+}
+
 int
 main(void)
 {
@@ -897,6 +1025,11 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hidden_tables_are_not_rolled_through_references, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(show_set_show_round_trips, setup, teardown),
+	    cmocka_unit_test_setup_teardown(screened_through_references_and_list, setup, teardown),
+	    cmocka_unit_test_setup_teardown(copy_from_private_messages_and_screened_copies, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(level_tables_name_a_level, setup, teardown),
+	    cmocka_unit_test_setup_teardown(examples_name_the_one_text_form_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_tables_show_as_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(list_and_delete, setup, teardown),
 	    cmocka_unit_test_setup_teardown(copy_between_channels, setup, teardown),

@@ -230,13 +230,16 @@ test_keep_drop_union(void **state)
 		const char *text;
 		int64_t total, kept;
 	} t[] = {
-	    {"4d6kh3dl1", 14, 545},                          /* both drop the 2 */
-	    {"4d6kh3d1", 14, 545},      {"4d6dh1dl2", 5, 5}, /* drops the second 5, then 2 and 4 */
-	    {"4d6kh3kl1", 0, 0},                             /* kh3 drops the 2, kl1 the rest */
+	    {"4d6kh3dl1", 14, 545}, /* both drop the 2 */
+	    {"4d6kh3d1", 14, 545},
+	    {"4d6dh1dl2", 5, 5},  /* drops the second 5, then 2 and 4 */
+	    {"4d6kh3kl1", 0, 0},  /* kh3 drops the 2, kl1 the rest */
 	    {"4d6kh2kl3", 5, 5},  /* kh2 drops 2 and 4, kl3 the second 5 */
 	    {"4d6kl3dh2", 6, 24}, /* both drop the second 5, dh2 the first too */
 	    {"4d6kh1dl1", 5, 5},  /* the highest is not the lowest: kept */
 	    {"4d6kh3kl3dl1dh1", 9, 54},
+	    {"4d6kh5", 16, 2545}, /* keeping more than were rolled keeps them all */
+	    {"4d6kl9dl0", 16, 2545},
 	};
 
 	(void)state;
@@ -1141,7 +1144,7 @@ test_limits(void **state)
 	dice_result_free(res);
 	text[206] = 'a';
 	text[207] = '\0';
-	expect_err(text, DICE_ELIMIT, "the label at column 5 is longer than 200 bytes");
+	expect_err(text, DICE_ELIMIT, "the label at column 5 is longer than 200 bytes (got 201)");
 }
 
 static void
@@ -1221,9 +1224,44 @@ test_notation_errors(void **state)
 	     "modifier, an operator (+ - * /), ';', '# label' or the end "
 	     "may follow a term"},
 	    {"4d6 kh3", DICE_ESYNTAX,
-	     "unexpected 'k' at column 5; an "
-	     "operator (+ - * /), ';', '# label' or the end may follow a "
-	     "term"},
+	     "'kh3' at column 5 is a dice modifier, which follows its dice with no blank between "
+	     "(4d6kh3, not 4d6 kh3)"},
+	    {"2d6; 3d6  r<2 + 1", DICE_ESYNTAX,
+	     "'r<2' at column 11 is a dice modifier, which follows its dice with no blank between "
+	     "(4d6r<2, not 4d6 r<2)"},
+	    {"2d6 + 3 kh1", DICE_ESYNTAX,
+	     "unexpected 'k' at column 9; an operator (+ - * /), ';', '# label' or the end may "
+	     "follow a term"},
+	    {"round(2.5)", DICE_ESYNTAX,
+	     "'2.5' at column 7 is not a whole number, and a roll's numbers are whole: / divides "
+	     "rounding down, round(7/2) rounds"},
+	    {"1.5d6", DICE_ESYNTAX,
+	     "'1.5' at column 1 is not a whole number, and a roll's numbers are whole: / divides "
+	     "rounding down, round(7/2) rounds"},
+	    {"1d20 + 10.25", DICE_ESYNTAX,
+	     "'10.25' at column 8 is not a whole number, and a roll's numbers are whole: / "
+	     "divides rounding down, round(7/2) rounds"},
+	    {"{2d20}kh1", DICE_ESYNTAX,
+	     "'{' at column 1 belongs to a Roll20 group, which delver does not read: keep or drop "
+	     "within one term (2d20kh1), or roll several with ';'"},
+	    {"2d20 + {1d4}", DICE_ESYNTAX,
+	     "'{' at column 8 belongs to a Roll20 group, which delver does not read: keep or drop "
+	     "within one term (2d20kh1), or roll several with ';'"},
+	    {"4d6min7", DICE_ESYNTAX,
+	     "'min7' of the term at column 1 is above the highest face of its d6 dice (6); min "
+	     "may be 1 to 6"},
+	    {"4d6max0", DICE_ESYNTAX,
+	     "'max0' of the term at column 1 is below the lowest face of its d6 dice (1); max "
+	     "may be 1 to 6"},
+	    {"4d6min5max2", DICE_ESYNTAX,
+	     "'max2' of the term at column 1 is below its 'min5', so every die would count 2; max "
+	     "may not be below min"},
+	    {"1 + 4dFmin2", DICE_ESYNTAX,
+	     "'min2' of the term at column 5 is above the highest face of its dF dice (1); min "
+	     "may be 0 to 1"},
+	    {"(1+1)d(2*3)min9", DICE_ESYNTAX,
+	     "'min9' of the term at column 1 is above the highest face of its d6 dice (6); min "
+	     "may be 1 to 6"},
 	    {"2 d6", DICE_ESYNTAX,
 	     "unexpected 'd' at column 3; an operator "
 	     "(+ - * /), ';', '# label' or the end may follow a term"},
@@ -1364,10 +1402,10 @@ test_notation_errors(void **state)
 	    {"-(-9223372036854775807-1)", DICE_EMATH,
 	     "the negation at "
 	     "column 1 does not fit in a 64-bit integer"},
-	    {"2d6min9223372036854775807", DICE_EMATH,
-	     "the dice of "
-	     "2d6min9223372036854775807 at column 1 add up to more than "
-	     "a 64-bit integer holds"},
+	    /* min above the faces is refused before its sum could overflow. */
+	    {"2d6min9223372036854775807", DICE_ESYNTAX,
+	     "'min9223372036854775807' of the term at column 1 is above the highest face of its "
+	     "d6 dice (6); min may be 1 to 6"},
 	    {"1000d1000000*1000000000000", DICE_EMATH,
 	     "the result of '*' at "
 	     "column 13 does not fit in a 64-bit integer"},

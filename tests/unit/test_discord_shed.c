@@ -19,29 +19,33 @@ id_at(int64_t ms, unsigned seq)
 	return ((uint64_t)(ms - SHED_DISCORD_EPOCH_MS) << 22) | (seq & 0x3fffffu);
 }
 
-/* With both clocks agreeing, the first interaction sets the skew estimate
- * (its delivery time) and later ones are aged against it. */
+/* With both clocks agreeing (a Date just read says so, and the wall
+ * clock moves with the monotonic one), the first interaction sets the skew
+ * estimate (its delivery time) and later ones are aged against it. */
 static void
 ages_from_the_id(void **unused)
 {
 	struct shed *s = discord_shed_new();
 
+	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
 	/* Delivered in 4 ms: the fastest delivery seen, so age 0. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 4, RX0), RX0 + 2500 * MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 4, 1), T0, RX0), RX0 + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 4);
 	/* 1,004 ms on the way (a backlog): 1,000 ms of the window are gone. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 + 1004, RX0 + 1 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 1 - 1004, 2), T0 + 1, RX0 + 1 * MS),
 	                 RX0 + 1 * MS + 1500 * MS);
 	/* 2,504 ms: nothing left, due at once. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 + 2504, RX0 + 2 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 2 - 2504, 3), T0 + 2, RX0 + 2 * MS),
 	                 RX0 + 2 * MS);
 	/* Older still (replayed after a resume): due at once too. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 4), T0 + 60000, RX0 + 3 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 3 - 60000, 4), T0 + 3, RX0 + 3 * MS),
 	                 RX0 + 3 * MS);
 	/* Faster than the estimate: it becomes the estimate, age 0. */
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 5), T0 + 1, RX0 + 4 * MS),
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 4 - 1, 5), T0 + 4, RX0 + 4 * MS),
 	                 RX0 + 4 * MS + 2500 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), 1);
+	/* Shedding checked no clock: the Date vouched for it. */
+	assert_false(discord_shed_probe(s));
 	discord_shed_free(s);
 }
 
@@ -56,21 +60,109 @@ clock_behind(void **unused)
 	assert_int_equal(discord_shed_skew_ms(s), -4000);
 	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 - 2000, RX0 + 10 * MS),
 	                 RX0 + 10 * MS + 500 * MS);
+	/* 3 s old by its id, but no Date ever vouched for the clock: a
+	 * check is asked and it counts from receipt meanwhile. */
 	assert_int_equal(discord_shed_deadline(s, id_at(T0, 3), T0 - 1000, RX0 + 20 * MS),
-	                 RX0 + 20 * MS);
+	                 RX0 + 20 * MS + 2500 * MS);
+	assert_true(discord_shed_probe(s));
 	discord_shed_free(s);
 }
 
 /* Our clock ahead: believed up to SHED_SKEW_MAX_MS, past it the rest is
- * taken as age (so a backlog cannot pass for skew). */
+ * taken as age (so a backlog cannot pass for skew) while a Date vouches
+ * for the clock. */
 static void
 clock_ahead(void **unused)
 {
 	struct shed *s = discord_shed_new();
 
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 1), T0 + 1500, RX0), RX0 + 2000 * MS);
+	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 1500, 1), T0, RX0), RX0 + 2000 * MS);
 	assert_int_equal(discord_shed_skew_ms(s), SHED_SKEW_MAX_MS);
-	assert_int_equal(discord_shed_deadline(s, id_at(T0, 2), T0 + 3600, RX0 + MS), RX0 + MS);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + 1 - 3600, 2), T0 + 1, RX0 + MS),
+	                 RX0 + MS);
+	assert_false(discord_shed_probe(s));
+	discord_shed_free(s);
+}
+
+/* The clock set 3.5 s ahead while running, after the last Date (which no
+ * answer brings while everything is shed): an interaction late by its id
+ * asks for a clock check, once, and counts from its receipt while the
+ * check is out; the check's Date then shows the skew, and deadlines count
+ * from receipt. Without the check, every interaction from then on was
+ * shed. */
+static void
+clock_set_ahead_while_running(void **unused)
+{
+	struct shed *s = discord_shed_new();
+	uint64_t rx = RX0;
+	int64_t wall = T0;
+	struct shed_skew k;
+
+	assert_int_equal(discord_shed_date(s, wall / 1000, wall, wall, rx), SHED_CLOCK_SAME);
+	assert_int_equal(discord_shed_deadline(s, id_at(wall - 5, 1), wall, rx), rx + 2500 * MS);
+	/* 10 s later (the Date is stale), our clock 3.5 s ahead. */
+	rx += 10000 * MS;
+	wall += 10000 + 3500;
+	assert_int_equal(discord_shed_deadline(s, id_at(wall - 3500 - 5, 2), wall, rx),
+	                 rx + 2500 * MS);
+	assert_true(discord_shed_probe(s));
+	assert_false(discord_shed_probe(s)); /* asked once */
+	/* The next one, the check still out: from receipt, no new check. */
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(wall + 100 - 3500 - 5, 3), wall + 100, rx + 100 * MS),
+	    rx + 100 * MS + 2500 * MS);
+	assert_false(discord_shed_probe(s));
+	/* The check's Date: Discord's clock reads wall - 3500. */
+	assert_int_equal(
+	    discord_shed_date(s, (wall - 3500) / 1000, wall + 150, wall + 160, rx + 160 * MS),
+	    SHED_CLOCK_OFF);
+	discord_shed_skew(s, &k);
+	assert_true(k.receipt);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(wall + 200 - 3500 - 5, 4), wall + 200, rx + 200 * MS),
+	    rx + 200 * MS + 2500 * MS);
+	assert_false(discord_shed_probe(s));
+	discord_shed_free(s);
+}
+
+/* A check whose answer brings no Date (or none that helps) does not make
+ * shedding stop for good: past SHED_PROBE_WAIT_MS late ones are shed
+ * again, and the next check is asked SHED_PROBE_EVERY_MS after the last. */
+static void
+clock_check_is_paced(void **unused)
+{
+	struct shed *s = discord_shed_new();
+	uint64_t rx = RX0;
+
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5000, 1), T0, rx), rx + 2500 * MS);
+	assert_true(discord_shed_probe(s));
+	rx += SHED_PROBE_WAIT_MS * MS;
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + SHED_PROBE_WAIT_MS - 5000, 2),
+	                                       T0 + SHED_PROBE_WAIT_MS, rx),
+	                 rx);
+	assert_false(discord_shed_probe(s));
+	rx = RX0 + SHED_PROBE_EVERY_MS * MS;
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 + SHED_PROBE_EVERY_MS - 5000, 3),
+	                                       T0 + SHED_PROBE_EVERY_MS, rx),
+	                 rx + 2500 * MS);
+	assert_true(discord_shed_probe(s));
+	discord_shed_free(s);
+}
+
+/* Our wall clock set since the last Date (it moved 3.5 s more than the
+ * monotonic clock): that Date vouches for nothing, however recent. */
+static void
+clock_step_voids_the_date(void **unused)
+{
+	struct shed *s = discord_shed_new();
+
+	assert_int_equal(discord_shed_date(s, T0 / 1000, T0, T0, RX0), SHED_CLOCK_SAME);
+	assert_int_equal(discord_shed_deadline(s, id_at(T0 - 5, 1), T0, RX0), RX0 + 2500 * MS);
+	assert_int_equal(
+	    discord_shed_deadline(s, id_at(T0 + 100 - 5, 2), T0 + 100 + 3500, RX0 + 100 * MS),
+	    RX0 + 100 * MS + 2500 * MS);
+	assert_true(discord_shed_probe(s));
 	discord_shed_free(s);
 }
 
@@ -158,9 +250,15 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(ages_from_the_id),      cmocka_unit_test(clock_behind),
-	    cmocka_unit_test(clock_ahead),           cmocka_unit_test(skew_estimate_moves_on),
-	    cmocka_unit_test(date_beyond_the_bound), cmocka_unit_test(date_behind_and_within),
+	    cmocka_unit_test(ages_from_the_id),
+	    cmocka_unit_test(clock_behind),
+	    cmocka_unit_test(clock_ahead),
+	    cmocka_unit_test(skew_estimate_moves_on),
+	    cmocka_unit_test(date_beyond_the_bound),
+	    cmocka_unit_test(date_behind_and_within),
+	    cmocka_unit_test(clock_set_ahead_while_running),
+	    cmocka_unit_test(clock_check_is_paced),
+	    cmocka_unit_test(clock_step_voids_the_date),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

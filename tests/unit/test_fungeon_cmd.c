@@ -560,7 +560,7 @@ cost_shows_the_budget(void **unused)
 	                          "Doubled: unlimited use → 4, universal damage → 8\n"
 	                          "Cost: 8 points.\n"
 	                          "Traps budget of a room now: 5 (Party Max 3 + floor 2); spent 0, "
-	                          "this design 8, left -3.\n");
+	                          "this design 8, over budget by 3.\n");
 	free(text);
 	text = fgtable_run(t, "alice", "/fungeon cost treasure fancy value 1 pain 1 type fire");
 	assert_non_null(strstr(text, "Cost: 6 points. Sells in town for 3.\n"));

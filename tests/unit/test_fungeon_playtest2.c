@@ -51,7 +51,7 @@ d1_the_dead_do_not_move_the_party(void **unused)
 	fgtable_ok(t, "al", "/fungeon join Al2 fighter");
 	fgtable_ok(t, "bo", "/fungeon join Bo2 fighter");
 	fgtable_fails_unchanged(t, "bo", "/fungeon retreat confirm:true",
-	                        "Bo2 is a replacement and joins the party in the next hallway; "
+	                        "Bo2 waits to join the party in the next hallway; "
 	                        "until then the players whose Fungeoneers are in play move the "
 	                        "party on.");
 	fgtable_ok(t, "cy", "/fungeon join Cy2 fighter");
@@ -355,6 +355,113 @@ u4_after_a_total_party_kill(void **unused)
 	fgtable_free(t);
 }
 
+/* Usability 5..8: the reminder of how hits come back only when a
+ * Fungeoneer's hits go up; a design over budget says by how much rather
+ * than "left -4"; a waiver shown only in its own room; a credit of 1 is "1
+ * point" (left over from play-test 1). */
+static void
+u5_replies_say_what_fits(void **unused)
+{
+	static const char *const heal = "in a dungeon only magic treasure and levelling up heal";
+	struct fgtable *t = fgtable_new(57);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	c = fgtable_fungeon(t);
+	c->m[0].credit = 1;
+	fgtable_fails_unchanged(t, "al", "/fungeon town buy charm fancy heal 1",
+	                        "charm costs 3 but Al has 1 point of credit.");
+	text = fgtable_said(t, "al", "/fungeon adjust Al xp:+5");
+	assert_null(strstr(text, heal));
+	free(text);
+	text = fgtable_said(t, "al", "/fungeon adjust Al hits:-3");
+	assert_null(strstr(text, heal));
+	free(text);
+	text = fgtable_said(t, "al", "/fungeon adjust Al hits:+2");
+	fgtable_holds(text, heal);
+	free(text);
+	text = fgtable_said(t, "al", "/fungeon cost monster level 9");
+	fgtable_holds(text, "Monsters budget of a room now: 4 (Party Total 2 + floor 2); spent 0, "
+	                    "this design 9, over budget by 5.\n");
+	assert_null(strstr(text, "left -"));
+	free(text);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "\nWaived: room 1: ");
+	free(text);
+	fgtable_ok(t, "al", "/fungeon hallway");
+	text = fgtable_said(t, "al", "/fungeon party");
+	assert_null(strstr(text, "Waived"));
+	free(text);
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true"); /* back into room 1 */
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "heading back to town, in room 1");
+	assert_null(strstr(text, "Waived"));
+	free(text);
+	fgtable_free(t);
+}
+
+/* Usability 9: on the way back no hallway comes before town, so whoever
+ * waits to join, or is dead, is told town is where they come back. */
+static void
+u9_on_the_way_back_town_comes_next(void **unused)
+{
+	struct fgtable *t = fgtable_new(59);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+	text = fgtable_said(t, "bo", "/fungeon join Bob fighter");
+	fgtable_holds(text, "Bob joins the party when it reaches town (no hallway comes on the "
+	                    "way back).\n");
+	assert_null(strstr(text, "next hallway"));
+	free(text);
+	fgtable_fails_unchanged(t, "bo", "/fungeon combat",
+	                        "Bob waits to join the party when it reaches town; until then the "
+	                        "players whose Fungeoneers are in play move the party on.");
+	fgtable_gm(t, "/fungeon adjust Al hits:-10");
+	fgtable_fails_unchanged(t, "al", "/fungeon combat",
+	                        "Al is dead: al is out of the game until the party reaches town, "
+	                        "and the players whose Fungeoneers are in play move the party "
+	                        "on.");
+	fgtable_free(t);
+}
+
+/* Usability 10 (XP farming): line 273 pays a trap's cost for every
+ * successful Annoy roll against it, and an Unlimited trap can always be
+ * triggered (line 121): the Ruling keeps the text's words, so each
+ * sidestep pays again. Al (level 6) sidesteps a 1-Annoy-die trap twice. */
+static void
+u10_each_sidestep_of_an_unlimited_trap_pays(void **unused)
+{
+	static const char *const d[] = {
+	    "/fungeon trap add gate annoy 1 pain 1 unlimited type spikes", NULL};
+	struct fgtable *t = fgtable_new(60);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_into_room(t, 6, d);
+	c = fgtable_fungeon(t);
+	text = fgtable_said(t, "al", "/fungeon trigger gate");
+	fgtable_holds(text, "succeeds");
+	free(text);
+	assert_int_equal(c->m[0].xp, 4); /* (1 as 2 Annoy: 1, + 1 Pain) doubled */
+	text = fgtable_said(t, "al", "/fungeon trigger gate");
+	fgtable_holds(text, "succeeds");
+	free(text);
+	assert_int_equal(c->m[0].xp, 8);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -369,6 +476,9 @@ main(void)
 	    cmocka_unit_test(u2_a_hold_ends_its_damage_goes_on),
 	    cmocka_unit_test(u3_a_death_by_continuous_damage_says_what_follows),
 	    cmocka_unit_test(u4_after_a_total_party_kill),
+	    cmocka_unit_test(u5_replies_say_what_fits),
+	    cmocka_unit_test(u9_on_the_way_back_town_comes_next),
+	    cmocka_unit_test(u10_each_sidestep_of_an_unlimited_trap_pays),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,8 +77,8 @@ death_and_replacement_by_join(void **unused)
 	into_room_on_floor_4(t);
 	c = fgtable_fungeon(t);
 	text = fgtable_run(t, "bob", "/fungeon adjust Brom hits:-30");
-	assert_string_equal(text, "Adjusted by hand, outside the rules (in a dungeon only magic "
-	                          "treasure and levelling up heal; /undo takes back a mistake):\n"
+	assert_string_equal(text, "Adjusted by hand, outside the rules (/undo takes back a "
+	                          "mistake):\n"
 	                          "Brom's hits 25 → 0 of 25. Brom dies: bob is out until the next "
 	                          "hallway, and Brom's treasure stays to plunder.\n");
 	free(text);
@@ -95,7 +95,7 @@ death_and_replacement_by_join(void **unused)
 	assert_true(c->m[1].fresh);
 	/* Bram waits: alice, in play, moves the party on */
 	fgtable_fails_unchanged(t, "bob", "/fungeon hallway",
-	                        "Bram is a replacement and joins the party in the next hallway; "
+	                        "Bram waits to join the party in the next hallway; "
 	                        "until then the players whose Fungeoneers are in play move the "
 	                        "party on.");
 	text = fgtable_run(t, "alice", "/fungeon hallway");

@@ -602,6 +602,56 @@ test_reply_whole_or_refused(void **state)
 	assert_non_null(strstr(out(f), "!roll"));
 }
 
+/* A roll is one line however many dice it has: the dice shown are cut to
+ * fit (whole entries, then "…") and its total is never left out; rolls
+ * that do not fit max_lines keep their totals alone. */
+static void
+test_roll_totals_kept(void **state)
+{
+	static const char head[] = "PRIVMSG #a :alice: \x03"
+	                           "10\x02\x02"
+	                           "1d1000000!>1\x0f: [702922!, 520437!, ";
+	struct ircfix *f = *state;
+	const char *all, *p;
+	size_t lines = 0;
+
+	f->cfg.flood_burst = 4;
+	irc_conn_reconfigure(f->c, &f->cfg, NULL);
+	/* 101 dice of six digits: the first 46 fit, then how many are left. */
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 1d1000000!>1");
+	all = out(f);
+	assert_true(strncmp(all, head, strlen(head)) == 0);
+	assert_non_null(strstr(all, "438130!, \x03"
+	                            "14\x02\x02… 55 more\x0f] = \x02\x03"
+	                            "07\x02\x02"
+	                            "55366821\x0f\r\nPRIVMSG #a :"));
+	for (p = all; (p = strstr(p, "\r\n")) != NULL; p += 2)
+		lines++;
+	assert_int_equal(lines, 2); /* the roll, and the note on its capped die */
+	assert_true(strstr(all, "\r\n") - all + 2 <= 512);
+	/* Ten rolls of 1000 dice: every total, in one line. */
+	feed(f, ":alice!a@h PRIVMSG #a :!roll 10x 1000d6");
+	all = out(f);
+	assert_string_equal(strstr(all, " 9: "), " 9: \x0f[\x03"
+	                                         "14\x02\x02"
+	                                         "1000 dice\x0f] = \x02\x03"
+	                                         "07\x02\x02"
+	                                         "3466\x0f · \x03"
+	                                         "14\x02\x02"
+	                                         "10: \x0f[\x03"
+	                                         "14\x02\x02"
+	                                         "1000 dice\x0f] = \x02\x03"
+	                                         "07\x02\x02"
+	                                         "3484\x0f\r\n");
+	for (int r = 1; r <= 10; r++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "%2d: \x0f[", r);
+		assert_non_null(strstr(all, want));
+	}
+	assert_int_equal(strchr(all, '\n') - all + 1, (long)strlen(all));
+}
+
 /* Without accounts a player is their nick and user@host: the records
  * follow NICK changes, and someone else taking the nick gets none. */
 static void
@@ -1125,6 +1175,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_prefix_reloaded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_injection, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_formatting_typed, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_roll_totals_kept, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_user_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_channel_rate_fair, setup, teardown),

@@ -227,6 +227,13 @@ errors_say_what_is_allowed(void **state)
 	             "Unexpected 'extra'; usage: /room set paint <red|green> [coats] [note]");
 	expect_error(f, "room set paint",
 	             "Colour is missing; usage: /room set paint <red|green> [coats] [note]");
+	/* play-test 2: type:fire type:ice kept ice without a word */
+	expect_error(f, "room set paint red coats:1 coats:2",
+	             "The option coats: is given twice (the second: coats:2); give each option "
+	             "once; usage: /room set paint <red|green> [coats] [note]");
+	expect_error(f, "room set paint red 2 coats:3 # x",
+	             "The option coats: is given twice (the second: coats:3); give each option "
+	             "once; usage: /room set paint <red|green> [coats] [note]");
 	expect_error(
 	    f, "say loud:maybe hi",
 	    "Loud must be true or false (got 'maybe'); usage: /say <text> [loud:true|false] "

@@ -35,6 +35,30 @@ widths_count_code_points(void **unused)
 	assert_int_equal(width[2], 1);
 }
 
+/* Play-test 2: a column of emoji names was laid out one column per emoji
+ * and the rows fell out of line. A cell is as wide as a monospaced font
+ * draws it: a wide character (an emoji, CJK) two columns, a combining mark
+ * or a zero-width joiner none. */
+static void
+widths_count_display_columns(void **unused)
+{
+	char *r0[] = {"🐉🐉🐉", "日本", "b\u200do"};
+	char *r1[] = {"Al", "e\u0301e\u0301", "◆"};
+	struct reply_row rows[] = {{.cells = r0}, {.cells = r1}};
+	struct reply_block b = {.kind = RB_TABLE, .ncols = 3, .nrows = 2, .rows = rows};
+	size_t width[RENDER_COLS_MAX] = {0};
+
+	assert_int_equal(render_layout_width("🐉🐉🐉"), 6);
+	assert_int_equal(render_layout_width("b\u200do"), 2);
+	assert_int_equal(render_layout_width("e\u0301"), 1);
+	assert_int_equal(render_layout_width("▶ ◆■▲✚"), 6);
+	assert_int_equal(render_layout_width(""), 0);
+	render_layout_widths(&b, width);
+	assert_int_equal(width[0], 6);
+	assert_int_equal(width[1], 4);
+	assert_int_equal(width[2], 2);
+}
+
 static void
 pad_appends_spaces(void **unused)
 {
@@ -67,6 +91,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(widths_count_code_points),
+	    cmocka_unit_test(widths_count_display_columns),
 	    cmocka_unit_test(pad_appends_spaces),
 	    cmocka_unit_test(palette_codes),
 	};

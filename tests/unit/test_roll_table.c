@@ -531,6 +531,65 @@ long_dice_notes_are_marked(void **unused)
 	free(got);
 }
 
+/* check-29 F1: "00:" alone is the d100's 100, as in "96-99: x; 00: y". */
+static void
+double_zero_alone_is_a_hundred(void **unused)
+{
+	struct roll_table t;
+	char err[300] = "";
+
+	assert_int_equal(roll_table_parse_die("1-50: a; 51-99: b; 00: c", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.die, 100);
+	assert_int_equal(t.e[2].lo, 100);
+	assert_int_equal(t.e[2].hi, 100);
+	assert_string_equal(roll_table_lookup(&t, 100)->text, "c");
+	assert_int_equal(roll_table_parse_die("00: a; 1-99: b", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.e[1].text, "a");
+	assert_int_equal(t.e[1].lo, 100);
+	/* 00 at the start of a range is still 100, and 100-50 is reversed */
+	assert_int_equal(roll_table_parse_die("1-49: a; 00-50: b", &t, err, sizeof(err)), -1);
+	assert_string_equal(err, "entry 2: range 100-50 is reversed; write it low-high.");
+}
+
+/* check-29 F2: what /table show writes, its heading included, is read back
+ * as the same table; on IRC the heading is bold and joined by " · ". */
+static void
+shown_heading_is_taken_back(void **unused)
+{
+	struct roll_table t;
+	struct buf b;
+	char err[300] = "";
+
+	buf_init(&b, 4096);
+	assert_int_equal(roll_table_parse_die(
+	                     "Table rt: d6, 2 entries; struck: 4-6\n1-3: a rat\n4-6: 1d4 goblins",
+	                     &t, err, sizeof(err)),
+	                 0);
+	roll_table_write(&t, &b);
+	assert_string_equal(buf_str(&b), "1-3: a rat\n4-6: 1d4 goblins");
+	assert_int_equal(
+	    roll_table_parse_die("\x02Table loot: d6, 2 entries\x0f \xc2\xb7 1-3: a rat "
+	                         "\xc2\xb7 4-6: 1d4 goblins",
+	                         &t, err, sizeof(err)),
+	    0);
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.e[0].text, "a rat");
+	assert_int_equal(
+	    roll_table_parse_die("Table w: weighted d4, 2 entries (Tension's, the "
+	                         "channel has none of its own by that name)\n3x a; 1x b",
+	                         &t, err, sizeof(err)),
+	    0);
+	assert_true(t.weighted);
+	/* a heading alone is an empty table; other words are still refused */
+	assert_int_equal(roll_table_parse_die("Table x: d6, 1 entry", &t, err, sizeof(err)), -1);
+	assert_string_equal(err, "the table is empty; give entries like '1-4: text; 5-8: text'.");
+	assert_int_equal(roll_table_parse_die("Tables: d6\n1-6: a", &t, err, sizeof(err)), -1);
+	/* a Tension or hazard table (a given span) has no heading */
+	assert_int_equal(
+	    roll_table_parse("Table x: d6, 1 entry\n1-6: a", 1, 6, &t, err, sizeof(err)), -1);
+	buf_free(&b);
+}
+
 int
 main(void)
 {
@@ -551,6 +610,8 @@ main(void)
 	    cmocka_unit_test(text_is_made_safe),
 	    cmocka_unit_test(names_and_references),
 	    cmocka_unit_test(write_round_trips_random_tables),
+	    cmocka_unit_test(double_zero_alone_is_a_hundred),
+	    cmocka_unit_test(shown_heading_is_taken_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
