@@ -441,6 +441,7 @@ test_kept_answer_is_the_answer(void **state)
 	assert_string_equal(g->out.callback_path, "/interactions/1004/tok-1004/callback");
 	assert_string_equal(g->out.followup_path, "/webhooks/42/tok-1004");
 	/* Kept bytes that do not parse give nothing to send. */
+	discord_interact_out_clear(&g->out);
 	cJSON_Delete(d);
 	d = cJSON_Parse(
 	    "{\"id\":\"1005\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1005\","
