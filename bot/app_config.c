@@ -180,7 +180,8 @@ app_config_check(const struct app_opts *o)
 	buf_init(&b, 4096);
 	describe(c, &b);
 	if (c->path == NULL)
-		printf("%s does not exist: delver runs with the defaults, which enable %s\n",
+		printf("No configuration file: %s (read when --config names none) does not exist, "
+		       "so delver runs with the defaults, which enable %s\n",
 		       DELVER_CONFIG_PATH, buf_str(&b));
 	else
 		printf("%s is valid; it enables %s\n", c->path, buf_str(&b));

@@ -24,6 +24,7 @@
 #include "bot/config/config_keys.h"
 #include "bot/config/config_secret.h"
 #include "bot/config/config_value.h"
+#include "commands/core/registry.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
 
@@ -363,7 +364,21 @@ on_value(void *user, const char *section, const char *name, const char *value)
 			if (r > 0 && (size_t)r < sizeof(keys) - used)
 				used += (size_t)r;
 		}
-		fail(p, p->line, "[%s] has no key '%s'; its keys are %s", p->cur->name, name, keys);
+		{
+			const char **names = xmalloc(p->cur->kind->nkeys * sizeof(*names) + 1);
+			const char *best;
+
+			for (size_t j = 0; j < p->cur->kind->nkeys; j++)
+				names[j] = p->cur->kind->keys[j].name;
+			best = registry_suggest(name, names, p->cur->kind->nkeys);
+			if (best != NULL)
+				fail(p, p->line, "[%s] has no key '%s'; did you mean %s?",
+				     p->cur->name, name, best);
+			else
+				fail(p, p->line, "[%s] has no key '%s'; its keys are %s",
+				     p->cur->name, name, keys);
+			free(names);
+		}
 		return 0;
 	}
 	k = &p->cur->kind->keys[i];
@@ -608,6 +623,28 @@ resolve(struct parser *p, struct sect *s, const char *key, const char *source, c
 		     why);
 }
 
+/* Refuses a Discord token that cannot be one: Discord's tokens hold no
+ * blank, and delver writes the "Bot " of the Authorization header itself. */
+static void
+check_token(struct parser *p, struct sect *s, struct config_discord *d)
+{
+	const char *why = NULL, *where;
+
+	if (p->err_line != 0 || d->token == NULL)
+		return;
+	where = d->token_source;
+	if (strncasecmp(d->token, "Bot ", 4) == 0)
+		why = "starts with 'Bot ', which delver adds itself; keep the token alone there";
+	else if (strpbrk(d->token, " \t") != NULL)
+		why = "holds a blank, which no Discord token does; keep the token alone there";
+	if (why == NULL)
+		return;
+	config_secret_free(d->token);
+	d->token = NULL;
+	fail(p, s->key_line[config_keys_find(s->kind, "token_source")],
+	     "[%s] token_source: the token read from %s %s", s->name, where, why);
+}
+
 static void
 resolve_secrets(struct parser *p, unsigned secrets)
 {
@@ -618,6 +655,7 @@ resolve_secrets(struct parser *p, unsigned secrets)
 			struct config_discord *d = s->base;
 
 			resolve(p, s, "token_source", d->token_source, &d->token);
+			check_token(p, s, d);
 		} else if (s->kind == &config_kinds[KIND_IRC] && (secrets & CONFIG_SECRETS_IRC)) {
 			struct config_irc *irc = s->base;
 

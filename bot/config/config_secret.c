@@ -117,11 +117,11 @@ wipe_free(char *buf, size_t cap)
 }
 
 /*
- * Reads the file at path (what names it in messages), refusing group or
- * other permission bits when private is true.
+ * Reads the file at path (what names it in messages), refusing it when
+ * its mode has any of the permission bits in deny.
  */
 static char *
-read_file(const char *path, const char *what, bool private, char *err, size_t errlen)
+read_file(const char *path, const char *what, mode_t deny, char *err, size_t errlen)
 {
 	char *buf = NULL;
 	struct stat st;
@@ -154,7 +154,7 @@ read_file(const char *path, const char *what, bool private, char *err, size_t er
 		         what, (unsigned)st.st_uid, (unsigned)geteuid());
 		goto fail;
 	}
-	if (private && (st.st_mode & 077) != 0) {
+	if ((st.st_mode & deny) != 0) {
 		snprintf(err, errlen, "%s is open to other users (mode %04o); run chmod 600 %s",
 		         what, (unsigned)(st.st_mode & 07777), path);
 		goto fail;
@@ -184,7 +184,12 @@ read_file(const char *path, const char *what, bool private, char *err, size_t er
 		return NULL;
 	}
 	buf[len] = '\0';
-	if (len == 0 || memchr(buf, '\0', len) != NULL || !secret_ok(buf)) {
+	if (len == 0) {
+		snprintf(err, errlen, "%s is empty; it must hold the secret, on one line", what);
+		wipe_free(buf, SECRET_MAX + 2);
+		return NULL;
+	}
+	if (memchr(buf, '\0', len) != NULL || !secret_ok(buf)) {
 		snprintf(err, errlen, "%s must hold the secret alone, on one line", what);
 		wipe_free(buf, SECRET_MAX + 2);
 		return NULL;
@@ -220,6 +225,7 @@ read_credential(const char *name, char *err, size_t errlen)
 {
 	const char *dir = getenv("CREDENTIALS_DIRECTORY");
 	char path[4096], what[512];
+	struct stat st;
 	int r;
 
 	if (dir == NULL || *dir == '\0') {
@@ -238,8 +244,15 @@ read_credential(const char *name, char *err, size_t errlen)
 		return NULL;
 	}
 	snprintf(what, sizeof(what), "credential %s (%.400s)", name, path);
-	/* systemd makes the directory private to the service: no mode check. */
-	return read_file(path, what, false, err, errlen);
+	/* systemd gives the service its credentials in a directory no one else
+	 * may enter (the files may have group bits: access can come through a
+	 * group or an ACL), and its /etc/credstore is mode 0700: a file there
+	 * is private whatever its mode. A directory anyone may enter (another
+	 * --credentials-dir) keeps a secret only if the file is not readable
+	 * by every user. */
+	return read_file(path, what,
+	                 stat(dir, &st) == 0 && (st.st_mode & S_IXOTH) != 0 ? S_IROTH | S_IWOTH : 0,
+	                 err, errlen);
 }
 
 char *
@@ -250,7 +263,7 @@ config_secret_read(const char *source, char *err, size_t errlen)
 	if (prefixed(source, "env:", &rest))
 		return read_env(rest, err, errlen);
 	if (prefixed(source, "file:", &rest))
-		return read_file(rest, rest, true, err, errlen);
+		return read_file(rest, rest, 077, err, errlen);
 	if (prefixed(source, "credential:", &rest))
 		return read_credential(rest, err, errlen);
 	snprintf(err, errlen, "%s", usage_text);

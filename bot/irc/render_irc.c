@@ -442,23 +442,14 @@ table_rows(const struct reply_block *b, bool padded, const struct render_irc_opt
 	}
 }
 
-/* A table in one line: its highlighted row, or its first column. */
+/* A table that is not a roll's (a rolled one is table_rolled's) in one
+ * line: the list of its first column, a highlighted entry (help's default
+ * subcommand, a party's own member) marked, so that every entry stays
+ * named. */
 static void
 table_brief(const struct reply_block *b, const struct render_irc_opts *o, struct buf *line,
             struct irc_lines *out)
 {
-	for (size_t r = 0; r < b->nrows; r++) {
-		if (!b->rows[r].highlight)
-			continue;
-		buf_adds(line, "▶ " IRC_FMT_BOLD);
-		colour(line, C_ORANGE);
-		cells_line(b->rows[r].cells, NULL, "", b->ncols, NULL, o, line);
-		buf_adds(line, IRC_FMT_RESET " ");
-		colour(line, C_GREY);
-		buf_addf(line, "(row %zu of %zu)" IRC_FMT_RESET, r + 1, b->nrows);
-		flush_line(line, out);
-		return;
-	}
 	if (b->header != NULL) {
 		buf_adds(line, IRC_FMT_BOLD);
 		clean(line, b->header[0], o);
@@ -467,7 +458,14 @@ table_brief(const struct reply_block *b, const struct render_irc_opts *o, struct
 	for (size_t r = 0; r < b->nrows; r++) {
 		if (r > 0)
 			buf_adds(line, ", ");
+		if (b->rows[r].highlight) {
+			buf_adds(line, IRC_FMT_BOLD);
+			colour(line, C_ORANGE);
+			buf_adds(line, "▶ ");
+		}
 		clean(line, b->rows[r].cells[0], o);
+		if (b->rows[r].highlight)
+			buf_adds(line, IRC_FMT_RESET);
 	}
 	flush_line(line, out);
 }

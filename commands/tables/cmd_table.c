@@ -98,6 +98,30 @@ missing_line(const struct channel *ch, const char *self, const char *text, struc
 	buf_free(&names);
 }
 
+/* Whether another table here has a name that looks the same as name (a
+ * letter of another alphabet for a Latin one); err says which. */
+static bool
+looks_taken(const struct channel *ch, const char *name, char *err, size_t errlen)
+{
+	const struct tables_state *s = tables_state_peek(ch);
+	char mine[ROLL_TABLE_NAME_MAX], theirs[ROLL_TABLE_NAME_MAX];
+
+	roll_table_name_look(name, mine, sizeof(mine));
+	for (size_t i = 0; s != NULL && i < s->n; i++) {
+		if (strcmp(s->v[i].name, name) == 0)
+			continue;
+		roll_table_name_look(s->v[i].name, theirs, sizeof(theirs));
+		if (strcmp(mine, theirs) == 0) {
+			snprintf(err, errlen,
+			         "its name looks the same as the table %s's but is spelled with a "
+			         "letter of another alphabet; use that table's name, or another.",
+			         s->v[i].name);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* /table set NAME alone asks for the entries: a form where the platform
  * has forms, else the invoker's next lines here until /table end. */
 static void
@@ -155,6 +179,10 @@ table_set(struct invocation *inv, struct reply *out)
 
 	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
 		return;
+	if (looks_taken(inv->chan, name, err, sizeof(err))) {
+		reply_error(out, "The table %s was not saved: %s", name, err);
+		return;
+	}
 	if (tables_use_level_ok(name, err, sizeof(err)) < 0) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
 		return;
@@ -552,7 +580,7 @@ complete_name(struct invocation *inv, const char *partial, struct completions *o
 	}
 
 static const struct cmd_opt set_opts[] = {
-    NAME_OPT("The table's name: letters, digits, - and _ (loot, encounter-2)"),
+    NAME_OPT("The table's name: letters of any alphabet, digits, - and _ (loot, encounter-2)"),
     {.name = "entries",
      .desc = "Entries by ';' or line: '1-2: a rat; 3-6: 1d4 goblins', or weights '3x a rat'",
      .type = OPT_STRING,

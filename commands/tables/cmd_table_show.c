@@ -24,9 +24,15 @@ cmd_table_name(struct invocation *inv, char *canon, struct reply *out)
 
 	if (roll_table_name(name, strlen(name), canon) == 0)
 		return true;
+	/* a table saved under an earlier rule for names keeps its name */
+	if (strlen(name) < ROLL_TABLE_NAME_MAX &&
+	    tables_state_find(tables_state_peek(inv->chan), name) >= 0) {
+		snprintf(canon, ROLL_TABLE_NAME_MAX, "%s", name);
+		return true;
+	}
 	reply_error(out,
-	            "'%.40s' is not a table name: a name is 1 to 32 letters, digits, - and _, "
-	            "with no spaces (loot, encounter-2).",
+	            "'%.40s' is not a table name: a name is 1 to 32 letters (of any alphabet), "
+	            "digits, - and _, with no spaces or symbols (loot, encounter-2).",
 	            name);
 	return false;
 }

@@ -1,6 +1,7 @@
 /* tables_state: a channel's own tables and their persistence; see tables_state.h. */
 #include "commands/tables/tables_state.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/base/utf8.h"
 
 static void *
 tables_create(void)
@@ -180,7 +182,26 @@ tables_save(const void *p)
 	return o;
 }
 
-/* Loads one saved table into s (names must come in order). */
+/* Whether name was a canonical name before names were folded in every
+ * script: 1 to 32 bytes of ASCII small letters, digits, '-', '_' and any
+ * byte beyond ASCII. */
+static bool
+legacy_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n >= ROLL_TABLE_NAME_MAX || !utf8_valid(name, n))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (c < 0x80 && !islower(c) && !isdigit(c) && c != '-' && c != '_')
+			return false;
+	}
+	return true;
+}
+
+/* Loads one saved table into s (names in order, but for legacy ones). */
 static int
 load_one(struct tables_state *s, const cJSON *j, struct roll_table *t, char *err, size_t errlen)
 {
@@ -189,12 +210,27 @@ load_one(struct tables_state *s, const cJSON *j, struct roll_table *t, char *err
 	const cJSON *struck = cJSON_GetObjectItemCaseSensitive(j, "struck"), *x;
 	char canon[ROLL_TABLE_NAME_MAX], why[300];
 
-	if (name == NULL || text == NULL || roll_table_name(name, strlen(name), canon) < 0 ||
-	    strcmp(canon, name) != 0) {
+	if (name == NULL || text == NULL) {
 		snprintf(err, errlen, "tables: a table lacks a valid name or its text.");
 		return -1;
 	}
-	if (s->n > 0 && strcmp(s->v[s->n - 1].name, name) >= 0) {
+	if (roll_table_name(name, strlen(name), canon) < 0 || strcmp(canon, name) != 0) {
+		/* Saved before names were folded in every script (Äbc) and held
+		 * letters only (an emoji): read under its name folded, or as it
+		 * was when that cannot be (cmd_table_name finds it by its name). */
+		if (!legacy_name(name)) {
+			snprintf(err, errlen, "tables: a table lacks a valid name or its text.");
+			return -1;
+		}
+		if (roll_table_name(name, strlen(name), canon) < 0 ||
+		    tables_state_find(s, canon) >= 0)
+			snprintf(canon, sizeof(canon), "%s", name);
+		if (tables_state_find(s, canon) >= 0) {
+			snprintf(err, errlen, "tables: the table %s is there twice.", name);
+			return -1;
+		}
+		name = canon;
+	} else if (s->n > 0 && strcmp(s->v[s->n - 1].name, name) >= 0) {
 		snprintf(err, errlen, "tables: the table %s is out of order or twice.", name);
 		return -1;
 	}

@@ -14,7 +14,7 @@
 #                                  cleanup) so another bot can start
 # sessions                         the fake's sessions, as JSON
 # live                             how many of them are live (connected, ready)
-# wait_live N [SECONDS]            wait (20 s by default) until N are live
+# wait_live N [SECONDS]            wait (60 s by default) until N are live
 # pg_start                         a local PostgreSQL cluster for the test
 #                                  (tests/tools/pg_cluster.sh), stopped by its
 #                                  PID at exit; sets CONNINFO, and BOT_EXTRA to
@@ -34,9 +34,12 @@ TOOLS=$BUILD/tools
 WORK=$(mktemp -d /tmp/delver-discord.XXXXXX)
 TOKEN="MTEwMDAwMDAwMDAwMDAwMDAwMQ.fake.$$-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 export DELVER_TEST_TOKEN="$TOKEN"
-# The identify ledger goes to $RUNTIME_DIRECTORY when set: tests keep it in
-# their own state directory.
+# The identify ledger goes to $RUNTIME_DIRECTORY when set, else under the
+# user's runtime directory: tests keep it in their own (every process of
+# one test shares it, as on one machine).
 unset RUNTIME_DIRECTORY
+export XDG_RUNTIME_DIR="$WORK/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
 FAKE_PID=""
 IDENTIFY_MS=5000
 BOT_PID=""
@@ -157,9 +160,11 @@ while True:
 ' "http://127.0.0.1:$PORT/_control/$1" "$2" "$3"
 }
 
+# The limit is a bound, not a speed check: several processes starting on
+# one PostgreSQL server on a loaded machine took more than 30 s.
 wait_live() {
-	poll sessions "len([s for s in j if s['live']]) == $1" "${2:-20}" ||
-		fail "not $1 live sessions after ${2:-20} s: $(sessions)"
+	poll sessions "len([s for s in j if s['live']]) == $1" "${2:-60}" ||
+		fail "not $1 live sessions after ${2:-60} s: $(sessions)"
 }
 
 pg_start() {

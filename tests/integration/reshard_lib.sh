@@ -29,7 +29,7 @@ phase() {
 			i=$((i + 1))
 		done
 	fi
-	wait_live "$procs" 30
+	wait_live "$procs" 60
 	DONE=$((DONE + 64))
 	inject "{\"count\":48,\"rate\":50,\"channels\":16,\"guilds\":8,\"templates\":[$ADV]}"
 	wait_until "i['answered'] == $((DONE - 16)) and i['left_to_inject'] == 0" 30
@@ -61,7 +61,7 @@ SHOW='{"data":{"type":1,"name":"turn","options":[{"type":1,"name":"show"}]},"kee
 LOG='{"data":{"type":1,"name":"log","options":[]},"keep":true}'
 bot_start
 wait_until "g['ready']" 15
-wait_live 2 30
+wait_live 2 60
 inject "{\"count\":16,\"rate\":50,\"channels\":16,\"guilds\":8,\"templates\":[$SHOW]}"
 wait_until "i['answered'] == $((DONE + 16))" 15
 curl -s "http://127.0.0.1:$PORT/_control/channels" | python3 -c '

@@ -34,6 +34,12 @@ check() {
 
 printf '[bot]\nlog_level = debug\n' > t.conf
 check valid-console 0 "t.conf is valid; it enables the console"
+# Without --config: the default file, named as the one looked for (where
+# this machine has none, as a build machine should not).
+if [ ! -e /etc/delver/delver.conf ]; then
+	check no-config 0 "No configuration file: /etc/delver/delver.conf (read when --config names none) does not exist, so delver runs with the defaults, which enable the console" \
+		--check-config
+fi
 
 export DELVER_TEST_TOKEN=not-a-real-token
 printf '[discord]\ntoken_source = env:DELVER_TEST_TOKEN\nshard_count = 2\n[irc.libera]\nhost = irc.libera.chat\nnick = delver\nchannels = #a #b\n' > t.conf
@@ -78,6 +84,13 @@ printf '[discord]\ntoken_source = credential:delver.discord-token\n' > t.conf
 check missing-secret-credential 3 "error: t.conf:2: [discord] token_source: credential:delver.discord-token is read from \$CREDENTIALS_DIRECTORY, which systemd sets for the service (the shipped unit loads it from /etc/credstore/ with LoadCredential=delver.discord-token); outside it, name the directory with --credentials-dir (delver --check-config --credentials-dir /etc/credstore)"
 mkdir creds
 printf 'tok\n' > creds/delver.discord-token
+chmod 644 creds/delver.discord-token
+# A directory anyone may enter does not keep a file anyone may read.
+chmod 755 creds
+check credential-readable 3 "error: t.conf:2: [discord] token_source: credential delver.discord-token ($tmp/creds/delver.discord-token) is open to other users (mode 0644); run chmod 600 $tmp/creds/delver.discord-token" \
+	--check-config --credentials-dir "$tmp/creds" --config t.conf
+# One that no one else may enter does, as /etc/credstore (0700) does.
+chmod 700 creds
 CREDENTIALS_DIRECTORY=$tmp/creds
 export CREDENTIALS_DIRECTORY
 check credential 0 "t.conf is valid; it enables discord (as many shards as Discord recommends)"

@@ -24,7 +24,7 @@ sleep 1
 [ "$(stat gateway.identifies)" = 2 ] || fail "the bot identified again with the budget spent"
 [ "$(stat gateway.remaining)" = 10 ] || fail "the fake's budget is not 10 (it is $(stat gateway.remaining))"
 
-wait_live 4 30
+wait_live 4 60
 [ "$(grep -c "session starts are left" "$BOT_LOG")" = 1 ] || fail "the wait was said more than once"
 grep -q "the session budget allows new sessions again" "$BOT_LOG" ||
 	fail "the end of the wait is not said"

@@ -10,7 +10,7 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 1000
+fake_start --heartbeat 2000
 bot_start
 wait_until "g['ready']" 10
 

@@ -17,7 +17,7 @@ fails=0
 ENV_SECRET=Env-S3cret-MTIzNDU2Nzg5.GhIjKl
 FILE_SECRET=File-S3cret-hunter2-zx81
 CRED_SECRET=Cred-S3cret-q9w8e7r6t5
-mkdir creds
+mkdir -m 700 creds
 printf '%s\n' "$FILE_SECRET" > irc-pass
 chmod 600 irc-pass
 printf '%s\n' "$CRED_SECRET" > creds/delver.irc-password

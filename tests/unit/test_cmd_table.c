@@ -205,8 +205,8 @@ set_every_error(void **unused)
 	        "The table bad was not saved: the tables would roll each other in a circle (bad → "
 	        "bad); a table may not roll itself, even through other tables.");
 	refused("al", "table set a;b 1-6: a",
-	        "'a;b' is not a table name: a name is 1 to 32 letters, digits, - and _, with no "
-	        "spaces (loot, encounter-2).");
+	        "'a;b' is not a table name: a name is 1 to 32 letters (of any alphabet), digits, - "
+	        "and _, with no spaces or symbols (loot, encounter-2).");
 	/* no entries: the command asks for them (a form, or the lines that
 	 * follow), and changes nothing yet */
 	{
@@ -1007,6 +1007,51 @@ examples_name_the_one_text_form_first(void **unused)
 	has("/table set shifts\n");
 }
 
+/* check-29 F3 (brief F7): names hold letters of any alphabet, not symbols;
+ * capitals of every script are small letters; a name that looks the same
+ * as another table's is refused; a table saved under the earlier rule
+ * (Äbc, an emoji) loads and is still found by its name. */
+static void
+names_fold_in_every_script(void **unused)
+{
+	cJSON *o;
+	void *back;
+	char err[300] = "";
+
+	(void)unused;
+	ok("gm", "table set ÄBC 1-6: x");
+	has("Saved the table äbc: d6");
+	ok("gm", "table show äbc");
+	has("1-6: x\n");
+	ok("gm", "table set ЛУТ 1-6: y");
+	ok("gm", "table show лут");
+	has("1-6: y\n");
+	ok("gm", "table set Straße 1-6: z");
+	ok("gm", "table show STRASSE");
+	has("1-6: z\n");
+	refused(
+	    "gm", "table set \xf0\x9f\x90\x89 1-6: ok",
+	    "'\xf0\x9f\x90\x89' is not a table name: a name is 1 to 32 letters (of any alphabet), "
+	    "digits, - and _, with no spaces or symbols (loot, encounter-2).");
+	ok("gm", "table set loot 1-6: gold");
+	refused(
+	    "gm", "table set l\xd0\xbeot 1-6: fake",
+	    "The table l\xd0\xbeot was not saved: its name looks the same as the table loot's but "
+	    "is spelled with a letter of another alphabet; use that table's name, or another.");
+	/* the earlier rule's names */
+	o = cJSON_Parse("{\"tables\":[{\"name\":\"\xc3\x84"
+	                "bc\",\"text\":\"1-6: old\"},"
+	                "{\"name\":\"\xf0\x9f\x90\x89\",\"text\":\"1-6: dragon\"}]}");
+	back = tables_mod.create();
+	assert_int_equal(tables_mod.load(back, o, err, sizeof(err)), 0);
+	cJSON_Delete(o);
+	channel_mod_set(state_channel(st, "console:table"), CHANMOD_TABLES, back);
+	ok("al", "table show \xf0\x9f\x90\x89");
+	has("1-6: dragon\n");
+	ok("al", "table show äbc");
+	has("1-6: old\n");
+}
+
 int
 main(void)
 {
@@ -1029,6 +1074,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(copy_from_private_messages_and_screened_copies, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(level_tables_name_a_level, setup, teardown),
+	    cmocka_unit_test_setup_teardown(names_fold_in_every_script, setup, teardown),
 	    cmocka_unit_test_setup_teardown(examples_name_the_one_text_form_first, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_tables_show_as_text, setup, teardown),
 	    cmocka_unit_test_setup_teardown(list_and_delete, setup, teardown),

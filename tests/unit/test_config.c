@@ -386,6 +386,11 @@ test_unknown_key(void **state)
 	refused("[bot]\nlog_level = info\ncolour = red\n",
 	        "t.conf:3: [bot] has no key 'colour'; its keys are state_dir, snapshot_interval, "
 	        "snapshot_keep, fsync, evict_after, log_level, gm_role");
+	/* A slip of the fingers gets the key it meant. */
+	refused("[irc.n]\nhost = h\nnick = n\nchanels = #a\n",
+	        "t.conf:4: [irc.n] has no key 'chanels'; did you mean channels?");
+	refused("[bot]\nlog_levle = info\n",
+	        "t.conf:2: [bot] has no key 'log_levle'; did you mean log_level?");
 	/* A key that was removed says what replaced it. */
 	refused("[bot]\nplayers_roll_hazard = no\n",
 	        "t.conf:2: [bot] players_roll_hazard is no longer a key: the GM chooses who rolls "

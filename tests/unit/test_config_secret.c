@@ -105,6 +105,16 @@ test_env(void **state)
 	unsetenv("DELVER_TEST_TOKEN");
 	refused("env:DELVER_TEST_TOKEN", "t.conf:2: [discord] token_source: the environment "
 	                                 "variable DELVER_TEST_TOKEN is not set");
+	/* Not a token as Discord issues them: named, never echoed. */
+	setenv("DELVER_TEST_TOKEN", "Bot " TOKEN, 1);
+	refused(
+	    "env:DELVER_TEST_TOKEN",
+	    "t.conf:2: [discord] token_source: the token read from env:DELVER_TEST_TOKEN starts "
+	    "with 'Bot ', which delver adds itself; keep the token alone there");
+	setenv("DELVER_TEST_TOKEN", TOKEN " " TOKEN, 1);
+	refused("env:DELVER_TEST_TOKEN",
+	        "t.conf:2: [discord] token_source: the token read from env:DELVER_TEST_TOKEN holds "
+	        "a blank, which no Discord token does; keep the token alone there");
 	setenv("DELVER_TEST_TOKEN", TOKEN "\nPRIVMSG #x :hi", 1);
 	refused("env:DELVER_TEST_TOKEN",
 	        "t.conf:2: [discord] token_source: the environment variable DELVER_TEST_TOKEN must "
@@ -144,6 +154,12 @@ test_file(void **state)
 	         path);
 	refused(source, want);
 	put("token", "", 0600);
+	snprintf(
+	    want, sizeof(want),
+	    "t.conf:2: [discord] token_source: %s is empty; it must hold the secret, on one line",
+	    path);
+	refused(source, want);
+	put("token", "\n", 0600);
 	refused(source, want);
 
 	snprintf(source, sizeof(source), "file:%s/absent", dir);
@@ -199,12 +215,27 @@ test_credential(void **state)
 	         "(%s/discord-token): No such file or directory",
 	         dir);
 	refused("credential:discord-token", want);
-	/* systemd keeps the directory private: the file's mode is not checked. */
+	/* In a directory no one else may enter (systemd's, /etc/credstore's
+	 * 0700) the file's mode does not matter. */
 	put("discord-token", TOKEN, 0444);
 	c = load_source("credential:discord-token");
 	assert_non_null(c);
 	assert_string_equal(c->discord.token, TOKEN);
 	config_free(c);
+	/* In one anyone may enter, a file anyone may read is refused; group
+	 * bits are allowed (systemd may grant access through a group). */
+	assert_int_equal(chmod(dir, 0711), 0);
+	snprintf(want, sizeof(want),
+	         "t.conf:2: [discord] token_source: credential discord-token (%s/discord-token) is "
+	         "open to other users (mode 0444); run chmod 600 %s/discord-token",
+	         dir, dir);
+	refused("credential:discord-token", want);
+	put("discord-token", TOKEN, 0440);
+	c = load_source("credential:discord-token");
+	assert_non_null(c);
+	assert_string_equal(c->discord.token, TOKEN);
+	config_free(c);
+	assert_int_equal(chmod(dir, 0700), 0);
 	unsetenv("CREDENTIALS_DIRECTORY");
 }
 

@@ -507,6 +507,27 @@ test_render_summarise_brief(void **state)
 	                            "command:\x0f c0, c1, c2, c3, c4, c5, c6, c7");
 	render_irc_lines_free(&l);
 	reply_free(r);
+
+	/* Play-test 2: !help fungeon's subcommands, the default one
+	 * highlighted, shrank to that row alone ("▶ party … (row 4 of 25)"):
+	 * a table that is not a roll's lists its first column, the
+	 * highlighted entry marked. */
+	r = reply_new();
+	reply_table(r, 2, hdr);
+	for (int i = 0; i < 8; i++) {
+		char name[16];
+		const char *cells[] = {name, "does a great many interesting things"};
+
+		snprintf(name, sizeof(name), "c%d", i);
+		reply_row(r, i == 3, cells);
+	}
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "\x02"
+	                            "command:\x0f c0, c1, c2, \x02\x03"
+	                            "07\x02\x02▶ c3\x0f, c4, c5, c6, c7");
+	render_irc_lines_free(&l);
+	reply_free(r);
 }
 
 static void

@@ -367,6 +367,30 @@ names_and_references(void **unused)
 	assert_int_equal(roll_table_name("abcdefghijklmnopqrstuvwxyz0123456", 33, c), -1);
 	assert_int_equal(roll_table_name("abcdefghijklmnopqrstuvwxyz012345", 32, c), 0);
 	assert_int_equal(roll_table_name("\xff", 1, c), -1);
+	/* letters of every script, folded; no symbols (check-29 F3) */
+	assert_int_equal(roll_table_name("\xc3\x84"
+	                                 "BC",
+	                                 4, c),
+	                 0);
+	assert_string_equal(c, "\xc3\xa4"
+	                       "bc");
+	assert_int_equal(roll_table_name("A\xcc\x88"
+	                                 "bc",
+	                                 5, c),
+	                 0); /* A + combining diaeresis */
+	assert_string_equal(c, "\xc3\xa4"
+	                       "bc");
+	assert_int_equal(roll_table_name("\xd0\x9b\xd0\xa3\xd0\xa2", 6, c), 0);
+	assert_string_equal(c, "\xd0\xbb\xd1\x83\xd1\x82");
+	assert_int_equal(roll_table_name("\xf0\x9f\x90\x89", 4, c), -1); /* an emoji */
+	assert_int_equal(roll_table_name("\xcc\x88"
+	                                 "a",
+	                                 3, c),
+	                 -1); /* a mark first */
+	assert_int_equal(roll_table_name("a\xc2\xb7"
+	                                 "b",
+	                                 4, c),
+	                 -1); /* a middle dot */
 	buf_init(&b, 200);
 	assert_int_equal(roll_table_each_ref("[[a]] and [[b-2]], [not] [[c", collect, &b), 0);
 	assert_string_equal(buf_str(&b), "a,b-2,");
