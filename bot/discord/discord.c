@@ -140,10 +140,21 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	} else if (rc == INTERACT_ANSWER && dc->rest != NULL) {
 		discord_answer_now(dc, &out);
 	} else if (rc == INTERACT_REQUEST) {
+		/* Between RESUME and RESUMED, Discord replays the events after
+		 * the sequence named: this process or one before it may have
+		 * handled them (exactly once: request.h). */
+		bool replayed = discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING;
+
+		if (replayed)
+			request_set_replayed(req);
+		discord_shard_interaction(s, strtoull(out.id, NULL, 10));
 		/* The command's road (commands/core/request.h); its answer
-		 * comes to discord_answer_request. */
+		 * comes to discord_answer_request. A replay is not deferred:
+		 * the earlier process may have answered or deferred it, and a
+		 * second callback is refused; its answer asks Discord first. */
 		dispatch_submit(dc->d, req);
-		discord_answer_hold(dc, &out, req);
+		if (!replayed)
+			discord_answer_hold(dc, &out, req);
 	}
 	discord_interact_out_clear(&out);
 }
@@ -359,6 +370,19 @@ on_limits(void *ctx, const struct ledger_result *res)
 		         res->refused_count, res->refused_count == 1 ? "" : "s", res->refused_code,
 		         dc->recommended, set);
 		fatal_stop(dc, res->refused_code, line);
+		return;
+	}
+	if (res->status == 0 && dc->cfg_count == 0 && res->refused_count == dc->shard_count &&
+	    res->refused_recommended == dc->recommended &&
+	    (res->refused_code == DISCORD_CLOSE_SHARDING_REQUIRED ||
+	     res->refused_code == DISCORD_CLOSE_INVALID_SHARD)) {
+		/* auto: the count Discord recommends now is the one it refused;
+		 * a restart asks again, without an IDENTIFY until it changes. */
+		snprintf(line, sizeof(line),
+		         "Discord refused the %d shard%s it recommends (%d) before, and still "
+		         "recommends it; not connecting (the next start asks Discord again)",
+		         dc->shard_count, dc->shard_count == 1 ? "" : "s", res->refused_code);
+		fatal_stop(dc, 0, line);
 		return;
 	}
 	if (dc->cfg_count > 0 && dc->recommended > dc->cfg_count)
@@ -624,10 +648,25 @@ on_stop_timer(uv_timer_t *t)
 	bool idle = !shards_busy(dc) && (dc->rest == NULL || discord_rest_pending(dc->rest) == 0) &&
 	            !discord_idq_busy(dc->idq);
 
+	/* The answers that went since the stop moved the resume points on:
+	 * written before the end, unless time is up. */
+	if (idle && now < dc->stop_deadline) {
+		for (int i = 0; i < dc->nshards; i++)
+			discord_shard_save(dc->shards[i]);
+		idle = !shards_busy(dc);
+	}
 	if (idle || now >= dc->stop_deadline) {
 		uv_timer_stop(t);
 		finish_stop(dc);
 	}
+}
+
+void
+discord_interaction_over(struct discord *dc, uint64_t id)
+{
+	for (int i = 0; i < dc->nshards; i++)
+		if (discord_shard_answered(dc->shards[i], id))
+			return;
 }
 
 void

@@ -18,6 +18,7 @@
 #ifndef DELVER_DISCORD_ANSWER_H
 #define DELVER_DISCORD_ANSWER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct discord;
@@ -40,9 +41,13 @@ void discord_answer_hold(struct discord *dc, const struct interact_out *out, str
  * late. */
 void discord_answer_request(struct request *req, void *ctx);
 
-/* Sends an interaction's answer, rendered (discord_interact_render): now,
- * or as the edit of its deferral; shed when too late. out is emptied. */
-void discord_answer_deliver(struct discord *dc, struct interact_out *out);
+/* Sends the answer to req's interaction, out as rendered for it
+ * (discord_interact_render; known: false when a replay's kept answer could
+ * not be read, and nothing is sent): now, or as the edit of its deferral,
+ * or once Discord said a replay was not answered yet; shed when too late.
+ * req is freed; out is emptied. */
+void discord_answer_deliver(struct discord *dc, struct request *req, struct interact_out *out,
+                            bool known);
 
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);

@@ -136,8 +136,13 @@ int discord_interact_event(struct interact *it, const char *t, const struct cJSO
 
 /* The answer to a request this module made, answered (its answer function
  * calls it): out is filled as an autocomplete's is, with the request's
- * interaction id, type, callback path, rx_ns and deadline. */
-void discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
+ * interaction id, type, callback path, rx_ns and deadline. A replayed
+ * request's (REQUEST_REPLAYED) is the answer kept with its mark; -1 when
+ * that cannot be read (out then has nothing to send), else 0. */
+int discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
+/* "/webhooks/<application id>/<token>" of a request's interaction, or NULL
+ * when the interaction did not name its application. */
+const char *discord_interact_webhook(const struct request *req);
 
 /*
  * The live panel (discord_live.h). A /panel's reply (reply_panel) renders
@@ -152,13 +157,12 @@ void discord_interact_render(struct interact *it, struct request *req, struct in
  * did as messages of its own, its private part ephemeral
  * (discord_interact_render_press, filling out as discord_interact_render
  * does; an error, or a press with no channel message, is answered as any
- * press). discord_interact_webhook: the interaction's follow-up path, or
- * NULL.
+ * press; a replay answered before is not pressed again: its answer is the
+ * one kept, discord_answer_request).
  */
 #define PANEL_NOTE "The panel is the bot's message below; it stays current as the game changes."
 char *discord_interact_panel_body(struct interact *it, const struct reply *r);
 const char *discord_interact_pressed(const struct request *req);
-const char *discord_interact_webhook(const struct request *req);
 void discord_interact_render_press(struct interact *it, struct request *press,
                                    const struct reply *panel, struct interact_out *out);
 

@@ -383,6 +383,7 @@ pressed(struct discord_live *lv, struct job *j, struct request *req)
 	const char *msg = reply_panel_message(panel);
 	const char *on = discord_interact_pressed(j->press);
 	struct interact_out out;
+	bool known = true;
 
 	if (dc->rest == NULL)
 		return;
@@ -392,11 +393,10 @@ pressed(struct discord_live *lv, struct job *j, struct request *req)
 		arm(lv);
 	} else {
 		/* Not (or no longer) the channel's panel: a press as any. */
-		discord_interact_render(dc->it, j->press, &out);
+		known = discord_interact_render(dc->it, j->press, &out) == 0;
 	}
-	request_free(j->press);
+	discord_answer_deliver(dc, j->press, &out, known);
 	j->press = NULL;
-	discord_answer_deliver(dc, &out);
 }
 
 /* The answer to a request of this module's. */

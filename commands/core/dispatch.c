@@ -172,7 +172,7 @@ dispatch_submit(struct dispatch *d, struct request *req)
 	if (!reply_is_error(request_reply(req)) && request_line(req, &len) != NULL)
 		parse(d, req);
 	request_set_runner(req, run, d);
-	request_set_kept(req, kept, d);
+	request_on_kept(req, kept, d);
 	d->ops->submit(d->store, req);
 }
 

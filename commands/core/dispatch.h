@@ -85,7 +85,7 @@ void dispatch_submit(struct dispatch *d, struct request *req);
 
 /*
  * Who keeps the channels' live panels (commands/panel) current: once a
- * request's changes are kept (request_set_kept), fn(ctx, req, chan_key,
+ * request's changes are kept (request_on_kept), fn(ctx, req, chan_key,
  * message) is called for each channel the request changed whose record
  * names a message showing its panel, before the request is answered; so
  * every change on the road, by any command on any platform or a button,

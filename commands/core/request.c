@@ -48,10 +48,14 @@ struct request {
 	enum request_outcome outcome;
 	struct request_hold hold;
 	char key[REQUEST_KEY_MAX];
+	int (*keep)(struct request *req, struct buf *out);
+	bool replayed;
+	char *kept; /* the bytes kept with its mark (owned), or NULL */
+	size_t kept_len;
 	void *tag;
 	void (*tag_free)(void *);
-	request_kept_fn kept;
-	void *kept_ctx;
+	request_on_kept_fn on_kept;
+	void *on_kept_ctx;
 };
 
 struct request *
@@ -77,6 +81,7 @@ request_free(struct request *req)
 		reply_free(req->reply);
 	free(req->line);
 	free(req->changes);
+	free(req->kept);
 	if (req->tag_free != NULL)
 		req->tag_free(req->tag);
 	free(req);
@@ -135,9 +140,46 @@ request_now(const struct request *req)
 }
 
 void
-request_set_key(struct request *req, const char *key)
+request_set_key(struct request *req, const char *key,
+                int (*keep)(struct request *req, struct buf *out))
 {
 	snprintf(req->key, sizeof(req->key), "%s", key);
+	req->keep = keep;
+}
+
+void
+request_set_replayed(struct request *req)
+{
+	req->replayed = true;
+}
+
+bool
+request_replayed(const struct request *req)
+{
+	return req->replayed;
+}
+
+const char *
+request_kept(const struct request *req, size_t *len)
+{
+	*len = req->kept_len;
+	return req->kept;
+}
+
+int
+request_keep(struct request *req, struct buf *out)
+{
+	return req->keep != NULL ? req->keep(req, out) : -1;
+}
+
+void
+request_set_kept(struct request *req, const char *bytes, size_t len)
+{
+	free(req->kept);
+	req->kept = xmalloc(len + 1);
+	memcpy(req->kept, bytes, len);
+	req->kept[len] = '\0';
+	req->kept_len = len;
 }
 
 const char *
@@ -251,6 +293,7 @@ tell_outcome(struct request *req)
 
 	switch (req->outcome) {
 	case REQUEST_DONE:
+	case REQUEST_REPLAYED:
 		return;
 	case REQUEST_NOT_DURABLE:
 		if (!reply_is_error(r)) {
@@ -283,18 +326,18 @@ tell_outcome(struct request *req)
 }
 
 void
-request_set_kept(struct request *req, request_kept_fn fn, void *ctx)
+request_on_kept(struct request *req, request_on_kept_fn fn, void *ctx)
 {
-	req->kept = fn;
-	req->kept_ctx = ctx;
+	req->on_kept = fn;
+	req->on_kept_ctx = ctx;
 }
 
 void
 request_answer(struct request *req)
 {
-	if (req->kept != NULL && req->nchanges > 0 &&
+	if (req->on_kept != NULL && req->nchanges > 0 &&
 	    (req->outcome == REQUEST_DONE || req->outcome == REQUEST_NOT_DURABLE))
-		req->kept(req->kept_ctx, req);
+		req->on_kept(req->on_kept_ctx, req);
 	tell_outcome(req);
 	if (req->orphan || req->answer == NULL) {
 		request_free(req);

@@ -9,7 +9,8 @@
 # GM's button is refused to that player alone. A panel someone deleted is
 # forgotten after one 404 (10008), never tried again. A new /panel moves
 # the panel (the old message is deleted). The panel survives a restart,
-# kill -9 included: the next change edits it and its buttons still work.
+# kill -9 included: the next change edits it and its buttons still work;
+# a press Discord replays after a kill -9 is never pressed twice.
 # Prints the edits per second the busy channel made.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
@@ -208,5 +209,39 @@ case "$(field 3)" in
 *"Turn 61"*) ;;
 *) fail "after a restart the panel shows: $(field 3)" ;;
 esac
+
+# Presses Discord replays: 20 of the GM's "Next turn" at 10 a second,
+# kill -9 1 s in; the next process, 1 s later, resumes the session and
+# Discord sends every event after its resume point again (the fake does as
+# Discord does). A press the killed process had kept is not pressed again:
+# it gets the answer kept then, or none when it was answered (no second
+# callback, no second turn); the others run. The panel ends at turn 81.
+resumed=$(stat gateway.resumed)
+gets=$(stat interactions.original_gets)
+inject "{\"count\":20,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$(press 'Next turn' 1 'Turn' false)]}"
+n=$((n + 20))
+sleep 1
+kill -9 "$BOT_PID"
+wait "$BOT_PID" 2>/dev/null
+BOT_PID=""
+sleep 1
+bot_start
+wait_until "g['resumed'] > $resumed and g['ready']" 10
+wait_until "i['left_to_inject'] == 0" 20
+wait_until "i['answered'] + i['late'] == i['created']" 10
+wait_until "i['created'] == $n and i['answered'] == $n" 10
+sleep 3
+echo "replayed presses: $(($(stat interactions.original_gets) - gets)) checked with Discord," \
+	"second callbacks $(stat interactions.replay_duplicates)," \
+	"answered twice $(stat interactions.duplicates)"
+case "$(field 3)" in
+*"Turn 81"*) ;;
+*) fail "after 20 presses and a kill -9 the panel shows: $(field 3)" ;;
+esac
+[ "$(field 1)" = "$third" ] || fail "the replayed presses moved the panel"
+[ "$(count_panels)" = 1 ] || fail "$(count_panels) panels in the channel"
+[ "$(stat interactions.original_gets)" -gt "$gets" ] || fail "no press was replayed"
+[ "$(stat interactions.replay_duplicates)" = 0 ] ||
+	fail "$(stat interactions.replay_duplicates) replayed presses got a second callback"
 [ "$(stat rest.r429)" = 0 ] || fail "$(stat rest.r429) 429s in all"
 finish
