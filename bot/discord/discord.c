@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bot/discord/discord_cmds.h"
 #include "bot/discord/discord_defer.h"
 #include "bot/discord/discord_dm.h"
 #include "bot/discord/discord_gw.h"
@@ -450,22 +451,29 @@ dup_or_null(const char *s)
 }
 
 /* Where the bot's processes keep the identify ledger: the fleet's
- * PostgreSQL server, else the runtime directory they share, else the
- * state root. */
+ * PostgreSQL server, else the runtime directory the units give them, else
+ * this user's runtime directory on this machine (discord_ledger_home),
+ * else the state root. */
 static struct ledger_backend *
 ledger_of(const struct discord_opts *o)
 {
 	const char *rt = getenv("RUNTIME_DIRECTORY");
+	char dir[4096], err[512], key[17];
 
 	if (o->store_conninfo != NULL)
 		return discord_ledger_pg(o->store_conninfo, o->store_password);
 	if (rt != NULL && *rt != '\0') {
-		char first[4096];
-
 		/* systemd lists one directory per RuntimeDirectory= entry. */
-		snprintf(first, sizeof(first), "%.*s", (int)strcspn(rt, ":"), rt);
-		return discord_ledger_file(first);
+		snprintf(dir, sizeof(dir), "%.*s", (int)strcspn(rt, ":"), rt);
+		return discord_ledger_file(dir);
 	}
+	discord_cmds_hash(o->cfg->token != NULL ? o->cfg->token : "", "identify ledger", key);
+	if (discord_ledger_home(getenv("XDG_RUNTIME_DIR"), "/run/user", "/tmp", (unsigned)geteuid(),
+	                        key, dir, sizeof(dir), err, sizeof(err)) == 0)
+		return discord_ledger_file(dir);
+	log_warnx("discord: %s; the identify ledger stays in %s, which only processes sharing "
+	          "that state directory see",
+	          err, o->ledger_dir != NULL ? o->ledger_dir : "this process");
 	return discord_ledger_file(o->ledger_dir);
 }
 

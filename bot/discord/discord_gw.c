@@ -40,6 +40,7 @@ struct discord_gw {
 	bool in_message;           /* discord_gw_message() runs: a nested one parses elsewhere */
 	struct rng *rng;
 	char *token;
+	char *ledger;
 	char url[URL_MAX];
 	uint64_t intents;
 	int shard_id, shard_count;
@@ -116,6 +117,7 @@ discord_gw_new(const struct discord_gw_opts *o, const struct discord_gw_hooks *h
 	g->h = *h;
 	g->rng = rng;
 	g->token = xstrdup(o->token != NULL ? o->token : "");
+	g->ledger = xstrdup(o->ledger != NULL ? o->ledger : "this process");
 	discord_gw_set_url(g, o->gateway_url);
 	g->intents = o->intents;
 	g->shard_id = o->shard_id;
@@ -146,6 +148,7 @@ discord_gw_free(struct discord_gw *g)
 	/* The token is wiped before it is freed. */
 	memset(g->token, 0, strlen(g->token));
 	free(g->token);
+	free(g->ledger);
 	discord_budget_free(g->budget);
 	discord_json_free(g->json);
 	free(g);
@@ -571,6 +574,17 @@ message(struct discord_gw *g, const cJSON *root, size_t len, int64_t now)
 		if (cJSON_IsTrue(d)) {
 			log_info("discord: session interrupted; resuming");
 			close_and(g, true, jitter(g, 250), now);
+		} else if (g->state == DISCORD_GW_IDENTIFYING) {
+			/* Discord refuses an IDENTIFY so when another came in its
+			 * bucket less than 5 s before (docs/events/gateway.mdx,
+			 * Max Concurrency): a process that shares no ledger. */
+			log_warnx(
+			    "discord: Discord refused shard %d's IDENTIFY (op 9): another process "
+			    "of this bot probably identified in the same bucket without sharing "
+			    "the identify ledger in %s; identifying again",
+			    g->shard_id, g->ledger);
+			forget_session(g);
+			close_and(g, false, 1000 + jitter(g, 4000), now);
 		} else {
 			log_info("discord: session invalid; identifying again");
 			forget_session(g);

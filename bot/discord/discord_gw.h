@@ -81,7 +81,8 @@ struct discord_gw_opts {
 	const char *gateway_url; /* "wss://gateway.discord.gg" (no query) */
 	uint64_t intents;
 	int shard_id, shard_count;
-	bool compress; /* ask for compress=zlib-stream (the transport inflates) */
+	bool compress;      /* ask for compress=zlib-stream (the transport inflates) */
+	const char *ledger; /* where the identify ledger is, for a log line (copied) */
 };
 
 struct discord_gw_hooks {

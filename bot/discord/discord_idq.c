@@ -478,3 +478,9 @@ discord_idq_close(struct discord_idq *q, void (*done)(void *ctx), void *ctx)
 	uv_timer_stop(&q->timer);
 	run_next(q);
 }
+
+const char *
+discord_idq_where(const struct discord_idq *q)
+{
+	return q != NULL ? q->ledger->where : "this process";
+}

@@ -76,6 +76,8 @@ void discord_idq_refused(struct discord_idq *q, int count, int code, int recomme
 
 /* Whether a ledger operation is queued or running. */
 bool discord_idq_busy(const struct discord_idq *q);
+/* Where the ledger is, for log lines. */
+const char *discord_idq_where(const struct discord_idq *q);
 /* Shards waiting for a slot. */
 int discord_idq_waiting(const struct discord_idq *q);
 /* The budget as the ledger last said (total 0: not known yet). */

@@ -388,3 +388,67 @@ discord_ledger_file(const char *dir)
 	f->base.where = f->dir != NULL ? f->dir : "this process";
 	return &f->base;
 }
+
+/* Makes dir 0700 when missing; 0 when it is then a directory of uid's
+ * alone, else -1 with a sentence in err. */
+static int
+own_dir(const char *dir, unsigned uid, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "cannot make %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lstat(dir, &st) < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a directory", dir);
+		return -1;
+	}
+	if ((unsigned)st.st_uid != uid) {
+		snprintf(err, errlen, "%s belongs to uid %u, not to this process's uid %u", dir,
+		         (unsigned)st.st_uid, uid);
+		return -1;
+	}
+	if ((st.st_mode & 077) != 0) {
+		snprintf(err, errlen, "%s is open to others (mode %03o; 700 expected)", dir,
+		         (unsigned)(st.st_mode & 0777));
+		return -1;
+	}
+	return 0;
+}
+
+int
+discord_ledger_home(const char *xdg, const char *run_user, const char *tmp, unsigned uid,
+                    const char *key, char *out, size_t len, char *err, size_t errlen)
+{
+	char dir[4096];
+	struct stat st;
+	int n;
+
+	if (xdg != NULL && xdg[0] == '/') {
+		n = snprintf(dir, sizeof(dir), "%s/delver", xdg);
+	} else {
+		n = snprintf(dir, sizeof(dir), "%s/%u", run_user, uid);
+		if (n > 0 && (size_t)n < sizeof(dir) && stat(dir, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && (unsigned)st.st_uid == uid)
+			n = snprintf(dir, sizeof(dir), "%s/%u/delver", run_user, uid);
+		else
+			n = snprintf(dir, sizeof(dir), "%s/delver-%u", tmp, uid);
+	}
+	if (n < 0 || (size_t)n >= sizeof(dir)) {
+		snprintf(err, errlen, "the runtime directory's path is too long");
+		return -1;
+	}
+	if (own_dir(dir, uid, err, errlen) < 0)
+		return -1;
+	n = snprintf(out, len, "%s/%s", dir, key);
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(err, errlen, "the runtime directory's path is too long");
+		return -1;
+	}
+	return own_dir(out, uid, err, errlen);
+}

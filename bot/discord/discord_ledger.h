@@ -116,4 +116,18 @@ struct ledger_backend {
  * (created 0600), or, with dir NULL, in this process's memory only. */
 struct ledger_backend *discord_ledger_file(const char *dir);
 
+/*
+ * The directory where the processes of one bot on this machine that share
+ * no runtime directory still meet: base/delver/key, base being xdg (the
+ * user's $XDG_RUNTIME_DIR, when set), else run_user/UID when it is uid's
+ * directory, else tmp/delver-UID; key names the bot (a hash of its token,
+ * so that two bots of one user keep apart). Each level delver adds is made
+ * 0700 when missing, and refused when it is not a directory (a symlink is
+ * not one) owned by uid that nobody else may enter: in a shared tmp,
+ * someone else may have made it first. Returns 0 with the path in out, or
+ * -1 with one sentence in err.
+ */
+int discord_ledger_home(const char *xdg, const char *run_user, const char *tmp, unsigned uid,
+                        const char *key, char *out, size_t len, char *err, size_t errlen);
+
 #endif

@@ -259,7 +259,8 @@ discord_shard_new(struct discord *dc, const struct discord_shard_opts *o)
 	                             .intents = o->intents,
 	                             .shard_id = o->id,
 	                             .shard_count = o->count,
-	                             .compress = o->compress};
+	                             .compress = o->compress,
+	                             .ledger = discord_idq_where(o->idq)};
 	struct discord_gw_hooks gh = {.ctx = s,
 	                              .connect = hook_connect,
 	                              .close = hook_close,

@@ -34,9 +34,12 @@ TOOLS=$BUILD/tools
 WORK=$(mktemp -d /tmp/delver-discord.XXXXXX)
 TOKEN="MTEwMDAwMDAwMDAwMDAwMDAwMQ.fake.$$-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
 export DELVER_TEST_TOKEN="$TOKEN"
-# The identify ledger goes to $RUNTIME_DIRECTORY when set: tests keep it in
-# their own state directory.
+# The identify ledger goes to $RUNTIME_DIRECTORY when set, else under the
+# user's runtime directory: tests keep it in their own (every process of
+# one test shares it, as on one machine).
 unset RUNTIME_DIRECTORY
+export XDG_RUNTIME_DIR="$WORK/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
 FAKE_PID=""
 IDENTIFY_MS=5000
 BOT_PID=""

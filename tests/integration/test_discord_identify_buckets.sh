@@ -7,20 +7,24 @@
 # ready, and within each bucket the IDENTIFYs are at least the spacing
 # apart; with max_concurrency 2 both buckets are used. The fake announces
 # a spacing of 1 s (its test knob) instead of Discord's 5 s, which the bot
-# honours.
+# honours. Then again with max_concurrency 1 and a state directory each, no
+# $RUNTIME_DIRECTORY (not under systemd): they still share this user's
+# runtime directory, so one ledger (each used to keep its own, and one of
+# them got op 9).
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
 fake_start --heartbeat 5000 --shards 4 --guilds 8 --identify-interval 1000
 
-# run_pair MC: both processes at once; all four shards ready; checks.
+# run_pair MC [STATE_A STATE_B]: both processes at once (each in its own
+# state directory when given); all four shards ready; checks.
 run_pair() {
 	ctl maxconcurrency "$1"
 	skip=$(curl -s "http://127.0.0.1:$PORT/_control/identifies" |
 		python3 -c 'import json, sys; print(len(json.load(sys.stdin)))')
-	bot_start shards=0-1 shard_count=4
+	BOT_STATE=${2:-$WORK/state} bot_start shards=0-1 shard_count=4
 	keep_bot
-	bot_start shards=2-3 shard_count=4
+	BOT_STATE=${3:-$WORK/state} bot_start shards=2-3 shard_count=4
 	keep_bot
 	wait_live 4 60
 	[ "$(stat gateway.identify_op9)" = 0 ] ||
@@ -45,7 +49,7 @@ assert len(last) == $1, last
 	done
 	OTHER_PIDS=""
 	# the next run starts new sessions (none to resume)
-	rm -f "$WORK"/state/shards-*/discord-session-*.json
+	rm -f "$WORK"/state/shards-*/discord-session-*.json "$WORK"/state-*/shards-*/discord-*.json
 }
 
 run_pair 1
@@ -56,4 +60,8 @@ grep -q "running shards 2-3 of 4" "$WORK/bot2.log" || fail "the second process d
 # the next run must not meet the last IDENTIFY of this one in its bucket
 wait_until "g['ms_since_identify'] >= 1200" 10
 run_pair 2
+wait_until "g['ms_since_identify'] >= 1200" 10
+run_pair 1 "$WORK/state-a" "$WORK/state-b"
+[ -z "$(ls "$WORK"/state-a/discord-identify.json "$WORK"/state-b/discord-identify.json 2>/dev/null)" ] ||
+	fail "a process kept the identify ledger in its state directory"
 finish

@@ -2,7 +2,7 @@
 # Discord's 5 s between IDENTIFYs holds across processes. The fake holds
 # IDENTIFY unanswered (no READY, so no session to resume); the bot is
 # killed with SIGKILL right after its IDENTIFY and a new process starts at
-# once: the identify ledger in the state directory keeps when the last
+# once: the identify ledger in the runtime directory keeps when the last
 # IDENTIFY went, and the new process waits out the rest of the 5 s (the
 # fake answers an IDENTIFY sooner than 5 s after the last in its bucket
 # with op 9 and flags it as a violation, so finish fails then).
@@ -13,9 +13,8 @@ fake_start
 ctl hold on
 bot_start
 wait_until "g['identifies'] == 1" 15
-LEDGER=$WORK/state/discord-identify.json
 i=0
-until grep -q '"bucket":0,"last":[1-9]' "$LEDGER" 2>/dev/null; do
+until LEDGER=$(echo "$XDG_RUNTIME_DIR"/delver/*/discord-identify.json) && grep -q '"bucket":0,"last":[1-9]' "$LEDGER" 2>/dev/null; do
 	i=$((i + 1))
 	[ $i -gt 50 ] && fail "the identify ledger does not keep the last IDENTIFY after 5 s"
 	sleep 0.1

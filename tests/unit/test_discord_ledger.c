@@ -280,6 +280,85 @@ file_shared(void **unused)
 	tmpdir_remove(dir);
 }
 
+/* path/sub, made with mode. */
+static void
+make_at(char *out, size_t len, const char *path, const char *sub, mode_t mode)
+{
+	snprintf(out, len, "%s/%s", path, sub);
+	assert_int_equal(mkdir(out, mode), 0);
+	assert_int_equal(chmod(out, mode), 0);
+}
+
+/* Where processes of one bot without a shared runtime directory meet: the
+ * user's runtime directory, else /run/user/UID, else a directory of the
+ * user's alone in /tmp; one that someone else could have made or entered
+ * is refused. */
+static void
+home(void **unused)
+{
+	char *t = tmpdir_new();
+	unsigned uid = (unsigned)geteuid();
+	char out[4096], err[4096], want[8192], p[2048], tmp[1024], run[1024];
+	struct stat st;
+
+	/* $XDG_RUNTIME_DIR */
+	assert_int_equal(discord_ledger_home(t, "/nonexistent", "/nonexistent", uid,
+	                                     "0123456789abcdef", out, sizeof(out), err,
+	                                     sizeof(err)),
+	                 0);
+	snprintf(want, sizeof(want), "%s/delver/0123456789abcdef", t);
+	assert_string_equal(out, want);
+	assert_int_equal(lstat(out, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	/* /run/user/UID when it is the user's */
+	make_at(run, sizeof(run), t, "run", 0755);
+	snprintf(p, sizeof(p), "%s/%u", run, uid);
+	assert_int_equal(mkdir(p, 0700), 0);
+	assert_int_equal(discord_ledger_home(NULL, run, "/nonexistent", uid, "k", out, sizeof(out),
+	                                     err, sizeof(err)),
+	                 0);
+	snprintf(want, sizeof(want), "%s/%u/delver/k", run, uid);
+	assert_string_equal(out, want);
+	/* else a directory of the user's in tmp */
+	make_at(tmp, sizeof(tmp), t, "tmp", 01777);
+	assert_int_equal(discord_ledger_home("", "/nonexistent", tmp, uid, "k", out, sizeof(out),
+	                                     err, sizeof(err)),
+	                 0);
+	snprintf(want, sizeof(want), "%s/delver-%u/k", tmp, uid);
+	assert_string_equal(out, want);
+	snprintf(p, sizeof(p), "%s/delver-%u", tmp, uid);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	/* made first by someone else, open to others, or a symlink: refused */
+	assert_int_equal(chmod(p, 0755), 0);
+	assert_int_equal(discord_ledger_home(NULL, "/nonexistent", tmp, uid, "k", out, sizeof(out),
+	                                     err, sizeof(err)),
+	                 -1);
+	snprintf(want, sizeof(want), "%s is open to others (mode 755; 700 expected)", p);
+	assert_string_equal(err, want);
+	if (uid == 0) {
+		assert_int_equal(chmod(p, 0700), 0);
+		assert_int_equal(chown(p, 4242, 4242), 0);
+		assert_int_equal(discord_ledger_home(NULL, "/nonexistent", tmp, uid, "k", out,
+		                                     sizeof(out), err, sizeof(err)),
+		                 -1);
+		snprintf(want, sizeof(want), "%s belongs to uid 4242, not to this process's uid 0",
+		         p);
+		assert_string_equal(err, want);
+	}
+	snprintf(want, sizeof(want), "%s/k", p);
+	assert_int_equal(rmdir(want), 0);
+	assert_int_equal(rmdir(p), 0);
+	snprintf(p, sizeof(p), "%s/delver-%u", tmp, uid);
+	assert_int_equal(symlink(t, p), 0);
+	assert_int_equal(discord_ledger_home(NULL, "/nonexistent", tmp, uid, "k", out, sizeof(out),
+	                                     err, sizeof(err)),
+	                 -1);
+	snprintf(want, sizeof(want), "%s is not a directory", p);
+	assert_string_equal(err, want);
+	tmpdir_remove(t);
+}
+
 int
 main(void)
 {
@@ -290,6 +369,7 @@ main(void)
 	    cmocka_unit_test(refusal_kept),
 	    cmocka_unit_test(text),
 	    cmocka_unit_test(file_shared),
+	    cmocka_unit_test(home),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
