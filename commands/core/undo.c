@@ -273,13 +273,14 @@ hidden_step(const struct invocation *inv, const struct undo_step *s)
 	                         (undo_step_has(s) & 1) != 0); /* undo_ids[0] */
 }
 
-/* Whether what s is stays out of what the invoker is told: a hidden step
- * is told to the GM behind whose screen it was made alone, and only in
- * the GM's private part (gm_part), never in the channel's. */
+/* Whether what s is stays out of what the invoker is told (hidden: s is
+ * behind the screen, hidden_step): a hidden step is told to the GM behind
+ * whose screen it was made alone, and only in the GM's private part
+ * (gm_part), never in the channel's. */
 static bool
-veiled(const struct invocation *inv, const struct undo_step *s, bool gm_part)
+veiled(const struct invocation *inv, const struct undo_step *s, bool hidden, bool gm_part)
 {
-	if (!hidden_step(inv, s))
+	if (!hidden)
 		return false;
 	return !gm_part || strcmp(undo_step_text(s, UNDO_SCREEN), inv->from->user_key) != 0;
 }
@@ -303,14 +304,15 @@ put_step(struct reply *out, unsigned style, const struct undo_step *s, bool veil
 }
 
 /* What /undo says once s is undone (next: the step now newest, or NULL;
- * left: how many steps remain), in the channel's part or the GM's. */
+ * left: how many steps remain; s_hidden, next_hidden: whether each is
+ * behind the screen), in the channel's part or the GM's. */
 static void
 say_undone(struct reply *out, const struct invocation *inv, const struct undo_step *s,
-           const struct undo_step *next, size_t left, bool gm_part)
+           const struct undo_step *next, size_t left, bool s_hidden, bool next_hidden, bool gm_part)
 {
 	bool first = true;
 
-	if (veiled(inv, s, gm_part)) {
+	if (veiled(inv, s, s_hidden, gm_part)) {
 		reply_line(out, 0, "%s undid %s.", inv->from->user_name,
 		           "a change made behind the GM's screen");
 	} else {
@@ -334,7 +336,7 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 	}
 	reply_add(out, 0, "%zu more change%s can be undone; the next is ", left,
 	          left == 1 ? "" : "s");
-	put_step(out, 0, next, veiled(inv, next, gm_part));
+	put_step(out, 0, next, veiled(inv, next, next_hidden, gm_part));
 	reply_add(out, 0, ".");
 	reply_nl(out);
 }
@@ -409,7 +411,7 @@ undo_fn(struct invocation *inv, struct reply *out)
 	struct undo_step *s, *next;
 	void *fresh[UNDO_NMODS];
 	char err[256];
-	bool screened;
+	bool s_hidden, next_hidden;
 
 	if (n == 0) {
 		reply_error(out,
@@ -422,7 +424,7 @@ undo_fn(struct invocation *inv, struct reply *out)
 	if (!may_undo(inv, s, out))
 		return;
 	if (decode_step(inv->chan, s, fresh, err, sizeof(err)) < 0) {
-		if (veiled(inv, s, false)) {
+		if (veiled(inv, s, hidden_step(inv, s), false)) {
 			reply_error(out,
 			            "The last change here, made behind the GM's screen, cannot "
 			            "be undone: %s",
@@ -435,17 +437,21 @@ undo_fn(struct invocation *inv, struct reply *out)
 		return;
 	}
 	next = n > 1 ? undo_hist_step(h, n - 2) : NULL;
-	/* Read while Tension's state is still the step's (undoing may change
-	 * the mode): the channel hears of it as it was when it was made. */
-	screened = hidden_step(inv, s) || (next != NULL && hidden_step(inv, next));
-	say_undone(out, inv, s, next, n - 1, false);
-	if (screened && inv->is_gm) {
-		reply_to(out, REPLY_INVOKER);
-		say_undone(out, inv, s, next, n - 1, true);
-	}
+	/* s is read while Tension's state is still the step's: the channel
+	 * hears of it as it was when it was made. Undoing may change the mode
+	 * (undoing /tension mode open hides Tension again): next is behind
+	 * the screen when it is so before or after. */
+	s_hidden = hidden_step(inv, s);
+	next_hidden = next != NULL && hidden_step(inv, next);
 	for (int m = 0; m < UNDO_NMODS; m++)
 		if (undo_step_has(s) >> m & 1)
 			channel_mod_set(inv->chan, undo_ids[m], fresh[m]);
+	next_hidden = next_hidden || (next != NULL && hidden_step(inv, next));
+	say_undone(out, inv, s, next, n - 1, s_hidden, next_hidden, false);
+	if ((s_hidden || next_hidden) && inv->is_gm) {
+		reply_to(out, REPLY_INVOKER);
+		say_undone(out, inv, s, next, n - 1, s_hidden, next_hidden, true);
+	}
 	undo_hist_pop(h);
 	channel_touch(inv->chan);
 }

@@ -126,17 +126,20 @@ const char *
 rollchan_secret_to(const struct channel *ch)
 {
 	const struct rollchan *rc = channel_mod_peek(ch, CHANMOD_ROLL);
+	const char *gm = channel_gm(ch);
 
-	return rc != NULL && rc->secret != NULL && rc->secret->to[0] != '\0' ? rc->secret->to
-	                                                                     : NULL;
+	if (rc == NULL || rc->secret == NULL || rc->secret->to[0] == '\0' || gm == NULL)
+		return NULL;
+	return strcmp(rc->secret->to_gm, gm) == 0 ? rc->secret->to : NULL;
 }
 
 void
-rollchan_set_secret_to(struct rollchan *rc, const char *key)
+rollchan_set_secret_to(struct rollchan *rc, const char *key, const char *gm)
 {
 	if (key[0] == '\0' && rc->secret == NULL)
 		return;
 	snprintf(secret_of(rc)->to, sizeof(rc->secret->to), "%s", key);
+	snprintf(rc->secret->to_gm, sizeof(rc->secret->to_gm), "%s", key[0] != '\0' ? gm : "");
 }
 
 bool
@@ -372,6 +375,8 @@ rollchan_save_json(const void *p)
 		cJSON *s = cJSON_AddObjectToObject(o, "secret");
 
 		cJSON_AddStringToObject(s, "to", rc->secret->to);
+		if (rc->secret->to[0] != '\0')
+			cJSON_AddStringToObject(s, "to_gm", rc->secret->to_gm);
 		log = cJSON_AddArrayToObject(s, "log");
 		for (size_t i = rc->secret->n; i > 0; i--) {
 			add_entry(log, rollchan_secret_entry(rc, i - 1));
@@ -547,22 +552,27 @@ load_log(struct rollchan *rc, const cJSON *log, bool secret, char *err, size_t e
 	return 0;
 }
 
-/* Loads the optional "secret" object: {"to": KEY or "", "log": [...]}. */
+/* Loads the optional "secret" object: {"to": KEY or "", "to_gm": KEY,
+ * "log": [...]}. A "to" without "to_gm" (named before the channel was the
+ * GM's own) is kept for nobody: its GM names it again. */
 static int
 load_secret(struct rollchan *rc, const cJSON *s, char *err, size_t errlen)
 {
 	const char *to = text(s, "to", KEY_MAX);
+	const cJSON *gmj = cJSON_GetObjectItemCaseSensitive(s, "to_gm");
+	const char *gm = gmj == NULL ? "" : text(s, "to_gm", KEY_MAX);
 
 	if (s == NULL)
 		return 0;
-	if (!cJSON_IsObject(s) || to == NULL) {
+	if (!cJSON_IsObject(s) || to == NULL || gm == NULL) {
 		snprintf(err, errlen,
 		         "roll state: 'secret' must be an object with 'to' (a channel key of at "
-		         "most %d bytes, or \"\") and a 'log' array.",
+		         "most %d bytes, or \"\"), 'to_gm' (the user key of the GM who named it) "
+		         "and a 'log' array.",
 		         KEY_MAX - 1);
 		return -1;
 	}
-	rollchan_set_secret_to(rc, to);
+	rollchan_set_secret_to(rc, to, gm);
 	return load_log(rc, cJSON_GetObjectItemCaseSensitive(s, "log"), true, err, errlen);
 }
 

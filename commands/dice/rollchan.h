@@ -12,7 +12,8 @@
  * secret rolls (/gmroll), each for the GM it was sent to alone (/log
  * secret: a GM who takes the seat later does not see them); it is saved with
  * the channel's record, as is the channel where the GM reads secret rolls
- * when the GM cannot be sent a private message (/gm secret-channel).
+ * when the GM cannot be sent a private message (/gm secret-channel), with
+ * the GM who named it.
  *
  * Saved rolls ("/save fireball 8d6 # fire", then "/roll fireball") belong
  * to the channel itself (set by the GM); a player's own live in the user
@@ -76,8 +77,12 @@ struct rollchan {
 
 struct rollchan_secret {
 	/* The channel key where the GM reads secret rolls when a private
-	 * message cannot reach the GM, or "". */
+	 * message cannot reach the GM, or "", and the user key of the GM who
+	 * named it: it is that GM's alone, in force while they hold the seat
+	 * (a later holder, or a player who once held it, never reads another
+	 * GM's secret rolls there). */
 	char to[KEY_MAX];
+	char to_gm[KEY_MAX];
 	size_t n, head; /* the log's entries, and its oldest */
 	struct rollchan_entry log[ROLLCHAN_SECRET_MAX];
 	/* The user key of the GM each entry went to (as log), "" when not
@@ -107,10 +112,13 @@ const struct rollchan_entry *rollchan_secret_entry(const struct rollchan *rc, si
 const char *rollchan_secret_gm(const struct rollchan *rc, size_t i);
 size_t rollchan_secret_count(const struct rollchan *rc);
 
-/* The channel key where the GM reads secret rolls (see above), or NULL;
- * rollchan_set_secret_to takes "" for none. */
+/* The channel key where the seat's holder of ch reads secret rolls (see
+ * above): NULL when nobody holds the seat, or its holder named none (one
+ * named by someone else, an earlier holder, is not theirs).
+ * rollchan_set_secret_to names key ("" for none) for the GM gm (a user
+ * key). */
 const char *rollchan_secret_to(const struct channel *ch);
-void rollchan_set_secret_to(struct rollchan *rc, const char *key);
+void rollchan_set_secret_to(struct rollchan *rc, const char *key, const char *gm);
 
 /* Whether the channel asked for compact output (a fresh channel did not). */
 bool rollchan_compact(const struct channel *ch);

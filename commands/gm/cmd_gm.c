@@ -8,6 +8,33 @@
 #include "commands/dice/rollchan.h"
 #include "commands/tension/tension_state.h"
 
+/* Tells the new holder of seat, privately, where the secret rolls sent to
+ * them go (Discord: a direct message, else the channel they named for it,
+ * if any: one an earlier holder named is not theirs). */
+static void
+secret_road(struct invocation *inv, struct channel *seat, struct reply *out)
+{
+	const char *to = rollchan_secret_to(seat);
+
+	if (strcmp(inv->from->platform, "discord") != 0)
+		return;
+	reply_to(out, REPLY_INVOKER);
+	if (to != NULL) {
+		reply_add(out, 0,
+		          "Secret rolls reach you by direct message; when you take none, in ");
+		reply_add(out, RS_CHANNEL, "%s", to);
+		reply_add(out, 0, ", the channel you named for them.");
+	} else {
+		reply_add(out, 0,
+		          "Secret rolls reach you by direct message; if you take none from "
+		          "delver, ");
+		reply_cmd(out, 0, "gm secret-channel", "channel:", "#channel", NULL);
+		reply_add(out, 0, " names a channel or thread only you read for them.");
+	}
+	reply_nl(out);
+	reply_to(out, REPLY_CHANNEL);
+}
+
 /*
  * In a thread (or forum post) the seat in force is inv->seat: the thread's
  * own, or its channel's while it has none. Claiming there, when nobody is
@@ -49,6 +76,7 @@ gm_claim(struct invocation *inv, struct reply *out)
 	                "each of its threads."
 	              : " is now the GM of this channel.");
 	reply_nl(out);
+	secret_road(inv, target, out);
 }
 
 static void
@@ -145,9 +173,26 @@ gm_secret_channel(struct invocation *inv, struct reply *out)
 		           "Discord, where a GM may take no direct messages.");
 		return;
 	}
+	/* The channel is the seat holder's own (rollchan.h): a channel admin
+	 * who does not hold the seat may read it, not name it for them. */
+	if ((invocation_has(inv, "channel") || invocation_has(inv, "off")) &&
+	    (channel_gm(inv->seat) == NULL ||
+	     strcmp(channel_gm(inv->seat), inv->from->user_key) != 0)) {
+		if (channel_gm(inv->seat) != NULL) {
+			reply_error(
+			    out, "Only the GM, %s, names where the secret rolls sent to them go.",
+			    channel_gm_name(inv->seat));
+			return;
+		}
+		reply_error(out, "Nobody is GM here, so no secret rolls go anywhere; take the "
+		                 "seat with ");
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, " first.");
+		return;
+	}
 	if (invocation_bool(inv, "off", false)) {
 		if (to != NULL) {
-			rollchan_set_secret_to(rollchan_of(inv->seat), "");
+			rollchan_set_secret_to(rollchan_of(inv->seat), "", "");
 			channel_touch(inv->seat);
 		}
 		reply_line(out, 0,
@@ -186,7 +231,7 @@ gm_secret_channel(struct invocation *inv, struct reply *out)
 	}
 	/* Kept with the seat: a thread's secret rolls go where its channel's do. */
 	rc = rollchan_of(inv->seat);
-	rollchan_set_secret_to(rc, key);
+	rollchan_set_secret_to(rc, key, inv->from->user_key);
 	channel_touch(inv->seat);
 	reply_add(out, 0,
 	          "Secret rolls go to the GM by direct message; when the GM takes none, to ");

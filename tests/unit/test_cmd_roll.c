@@ -134,7 +134,8 @@ run_as(struct dispatch *d, const char *user, const char *line)
 static void
 rc_set_secret(struct dispatch *d, const char *key)
 {
-	rollchan_set_secret_to(rollchan_of(state_channel(dispatch_state(d), "console:t")), key);
+	rollchan_set_secret_to(rollchan_of(state_channel(dispatch_state(d), "console:t")), key,
+	                       "console:bo");
 }
 
 static void
@@ -206,6 +207,81 @@ gmroll_audiences(void **unused)
 	rc_set_secret(d, "discord:1300000000000000005");
 	r = run_as(d, "al", "/gmroll 1d4");
 	assert_string_equal(reply_gm_fallback_key(r), "discord:1300000000000000005");
+	reply_free(r);
+	dispatch_free(d);
+	rng_free(rng);
+	state_free(st);
+}
+
+/* One command on Discord, in channel 1300000000000000000, as user
+ * discord:<user> (a channel admin when admin); returns the reply. */
+static struct reply *
+run_discord(struct dispatch *d, const char *user, bool admin, const char *line)
+{
+	struct origin o = {.platform = "discord", .platform_admin = admin};
+	struct reply *r = reply_new();
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "discord:1300000000000000000");
+	snprintf(o.user_key, sizeof(o.user_key), "discord:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	dispatch_line(d, &o, line, strlen(line), 1000, r);
+	return r;
+}
+
+/* The secret rolls of the player cy go to the seat's holder, and to the
+ * channel that holder named when they take no direct message, never to a
+ * channel named by someone else: a player who held the empty seat, or
+ * the GM before, or a channel admin. A new holder is told where their
+ * secret rolls go. */
+static void
+secret_channel_is_the_gms_own(void **unused)
+{
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(5);
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
+	struct reply *r;
+
+	(void)unused;
+	reply_free(run_discord(d, "al", false, "/gm claim"));
+	reply_free(run_discord(d, "al", false, "/gm secret-channel <#1300000000000000008>"));
+	reply_free(run_discord(d, "al", false, "/gm release"));
+	r = run_discord(d, "bo", false, "/gm claim");
+	assert_plain(r, "bo is now the GM of this channel.\n[private]\nSecret rolls reach you by "
+	                "direct message; if you take none from delver, /gm secret-channel "
+	                "channel:#channel names a channel or thread only you read for them.\n");
+	reply_free(r);
+	r = run_discord(d, "cy", false, "/gmroll 1d4");
+	assert_string_equal(reply_gm_key(r), "discord:bo");
+	assert_null(reply_gm_fallback_key(r));
+	reply_free(r);
+	r = run_discord(d, "bo", false, "/gm secret-channel");
+	assert_plain(r, "[private]\nSecret rolls go to the GM by direct message only; /gm "
+	                "secret-channel channel:#channel names a channel or thread where the GM "
+	                "reads them when the GM takes no direct messages.\n");
+	reply_free(r);
+	/* A channel admin who does not hold the seat names none for bo. */
+	r = run_discord(d, "ad", true, "/gm secret-channel <#1300000000000000009>");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "Only the GM, bo, names where the secret rolls sent to them go.");
+	reply_free(r);
+	reply_free(run_discord(d, "bo", false, "/gm secret-channel <#1300000000000000005>"));
+	r = run_discord(d, "cy", false, "/gmroll 1d4");
+	assert_string_equal(reply_gm_fallback_key(r), "discord:1300000000000000005");
+	reply_free(r);
+	/* bo's channel is not al's when al holds the seat again, and is bo's
+	 * again when bo does. */
+	reply_free(run_discord(d, "bo", false, "/gm release"));
+	reply_free(run_discord(d, "al", false, "/gm claim"));
+	r = run_discord(d, "cy", false, "/gmroll 1d4");
+	assert_string_equal(reply_gm_key(r), "discord:al");
+	assert_null(reply_gm_fallback_key(r));
+	reply_free(r);
+	reply_free(run_discord(d, "al", false, "/gm release"));
+	r = run_discord(d, "bo", false, "/gm claim");
+	assert_plain(r, "bo is now the GM of this channel.\n[private]\nSecret rolls reach you by "
+	                "direct message; when you take none, in discord:1300000000000000005, the "
+	                "channel you named for them.\n");
 	reply_free(r);
 	dispatch_free(d);
 	rng_free(rng);
@@ -306,9 +382,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(small_pool_as_is), cmocka_unit_test(large_pool_compacted),
-	    cmocka_unit_test(rest_counted),     cmocka_unit_test(capped_chain_shows_the_die),
-	    cmocka_unit_test(gmroll_audiences), cmocka_unit_test(saved_rolls_follow_the_player),
+	    cmocka_unit_test(small_pool_as_is),
+	    cmocka_unit_test(large_pool_compacted),
+	    cmocka_unit_test(rest_counted),
+	    cmocka_unit_test(capped_chain_shows_the_die),
+	    cmocka_unit_test(gmroll_audiences),
+	    cmocka_unit_test(secret_channel_is_the_gms_own),
+	    cmocka_unit_test(saved_rolls_follow_the_player),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

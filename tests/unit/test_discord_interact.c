@@ -463,7 +463,11 @@ test_command_reply(void **state)
 	assert_int_equal(f->out.type, 2);
 	assert_string_equal(f->out.callback_path, "/interactions/1001/tok-1001/callback");
 	assert_message(f->out.callback_body, "**Alice** is now the GM of this channel.", false);
-	assert_null(f->out.followup_path);
+	/* Where the new GM's secret rolls go, for the GM alone (ephemeral). */
+	assert_string_equal(f->out.followup_path, "/webhooks/42/tok-1001");
+	assert_int_equal(f->out.nfollowups, 1);
+	assert_non_null(strstr(f->out.followups[0], "Secret rolls reach you by direct message"));
+	assert_non_null(strstr(f->out.followups[0], "\"flags\":64"));
 	ch = state_channel_find(f->st, "discord:1234567890123456789");
 	assert_non_null(ch);
 	assert_string_equal(channel_gm(ch), "discord:555");

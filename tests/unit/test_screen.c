@@ -190,6 +190,42 @@ screens_are_saved(void **unused)
 	fgtable_free(t);
 }
 
+/* Undoing /tension mode open hides Tension again: the step now next,
+ * made behind another GM's screen, is not named in the channel, nor to
+ * the GM who undid (issue 26's check, F5). */
+static void
+undoing_the_opening_keeps_the_earlier_screen(void **unused)
+{
+	struct fgtable *t = fgtable_new(5);
+
+	(void)unused;
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/tension mode hidden");
+	fgtable_ok(t, "gm", "/tension set 9 # ambush ready");
+	fgtable_ok(t, "gm", "/hazard table delving");
+	fgtable_ok(t, "gm", "/hazard sign a grey ooze");
+	fgtable_ok(t, "gm", "/gm release");
+	fgtable_ok(t, "carol", "/gm claim");
+	fgtable_ok(t, "carol", "/tension mode open");
+	says(t, "carol", "/undo",
+	     "Undid carol's /tension mode open: Tension state is as it was before.\n4 more "
+	     "changes can be undone; the next is a change made behind the GM's screen.\n"
+	     "[private]\nUndid carol's /tension mode open: Tension state is as it was before.\n"
+	     "4 more changes can be undone; the next is a change made behind the GM's "
+	     "screen.\n");
+	/* The GM behind whose screen it was made reads it. */
+	fgtable_ok(t, "carol", "/gm release");
+	fgtable_ok(t, "gm", "/gm claim");
+	fgtable_ok(t, "gm", "/light add torch");
+	says(
+	    t, "gm", "/undo",
+	    "Undid gm's /light add torch: dungeon procedure state is as it was before.\n4 more "
+	    "changes can be undone; the next is a change made behind the GM's screen.\n"
+	    "[private]\nUndid gm's /light add torch: dungeon procedure state is as it was before.\n"
+	    "4 more changes can be undone; the next is gm's /hazard sign a grey ooze.\n");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -198,6 +234,7 @@ main(void)
 	    cmocka_unit_test(no_word_when_nothing_is_hidden),
 	    cmocka_unit_test(opening_shows_the_openers_screen),
 	    cmocka_unit_test(screens_are_saved),
+	    cmocka_unit_test(undoing_the_opening_keeps_the_earlier_screen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
