@@ -172,7 +172,7 @@ unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
 unit-sanitize:
-	@$(MAKE) --no-print-directory SANITIZE=address,undefined unit
+	@$(MAKE) --no-print-directory SANITIZE=address,undefined,float-cast-overflow unit
 
 integration: all tools $(BUILD)/bench/bench_persist
 	@sh tests/run-integration.sh $(BUILD)

@@ -311,6 +311,7 @@ start_shards(struct discord *dc)
 	                                .intents = dc->intents,
 	                                .compress = dc->compress,
 	                                .state_dir = dc->state_dir,
+	                                .state_root = dc->state_root,
 	                                .wsctx = dc->wsctx,
 	                                .idq = dc->idq};
 
@@ -519,6 +520,7 @@ discord_start(uv_loop_t *loop, const struct discord_opts *o)
 	dc->gateway_url = dup_or_null(cfg->gateway_url);
 	dc->state_dir =
 	    dup_or_null(o->state_dir != NULL ? o->state_dir : getenv("STATE_DIRECTORY"));
+	dc->state_root = dup_or_null(o->state_root != NULL ? o->state_root : dc->state_dir);
 	discord_register_read_hash(dc, o->state_dir);
 	dc->rng = rng_new_seeded(uv_hrtime() ^ (uint64_t)getpid());
 	io.answer_ctx = dc;
@@ -659,6 +661,7 @@ discord_free(struct discord *dc)
 	free(dc->gateway_url);
 	free(dc->hash_path);
 	free(dc->state_dir);
+	free(dc->state_root);
 	if (dc->token != NULL) {
 		explicit_bzero(dc->token, strlen(dc->token));
 		free(dc->token);

@@ -70,6 +70,7 @@ struct discord_opts {
 	const struct config_discord *cfg; /* read during discord_start() only */
 	const char *gm_role;              /* [bot] gm_role, or NULL */
 	const char *state_dir;            /* the registration hashes and the session, or NULL */
+	const char *state_root; /* every process's state root (discord_shard.h), or NULL */
 	/* The identify ledger (discord_ledger.h): on the fleet's PostgreSQL
 	 * server when store_conninfo is set (store_password: NULL for libpq's
 	 * own), else in $RUNTIME_DIRECTORY when set, else in ledger_dir (the

@@ -89,7 +89,7 @@ discord_gw_fatal_reason(int code)
 {
 	switch (code) {
 	case DISCORD_CLOSE_AUTHENTICATION_FAILED:
-		return "token rejected (4004): check [discord] token";
+		return "token rejected (4004): check the token [discord] token_source names";
 	case DISCORD_CLOSE_INVALID_SHARD:
 		return "invalid shard (4010): check [discord] shard_id and shard_count";
 	case DISCORD_CLOSE_SHARDING_REQUIRED:

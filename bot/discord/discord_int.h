@@ -39,7 +39,7 @@ struct discord {
 	int cfg_count;   /* as configured: 0 auto */
 	int recommended; /* Discord's count, from GET /gateway/bot */
 	bool started;    /* the shards were made */
-	char *token, *state_dir;
+	char *token, *state_dir, *state_root;
 	bool compress;
 	struct rng *rng;
 	struct dispatch *d; /* commands go on their road through it */

@@ -613,7 +613,8 @@ stop_rest(struct rest *r, const char *lr)
 		return;
 	r->stopped = true;
 	snprintf(r->fatal_msg, sizeof(r->fatal_msg),
-	         "token rejected by Discord (401): check [discord] token (the call was %s); "
+	         "token rejected by Discord (401): check the token [discord] token_source names "
+	         "(the call was %s); "
 	         "no more REST calls will be made",
 	         lr);
 	uv_timer_start(&r->pump_timer, on_pump_timer, 0, 0);

@@ -149,6 +149,7 @@ discord_service_start(struct app *a, char *err, size_t errlen)
 	o.cfg = &c->discord;
 	o.gm_role = c->bot.gm_role;
 	o.state_dir = c->bot.state_dir;
+	o.state_root = c->bot.state_root != NULL ? c->bot.state_root : c->bot.state_dir;
 	o.ledger_dir = c->bot.state_root != NULL  ? c->bot.state_root
 	               : c->bot.state_dir != NULL ? c->bot.state_dir
 	                                          : persist_opts_default_dir();

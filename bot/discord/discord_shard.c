@@ -2,10 +2,13 @@
 #include "bot/discord/discord_shard.h"
 #include "bot/discord/discord_int.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bot/discord/discord_gw.h"
 #include "bot/discord/discord_idq.h"
@@ -134,6 +137,67 @@ discord_shard_touch(struct discord_shard *s)
 	if (s->session_path != NULL && !s->dc->stopping &&
 	    !uv_is_active((uv_handle_t *)&s->save_timer))
 		uv_timer_start(&s->save_timer, on_save_timer, SESSION_SAVE, 0);
+}
+
+/* Keeps in best the path dir/name when that file is newer than best's. */
+static void
+newer_session(const char *dir, const char *name, struct buf *best, struct timespec *best_t)
+{
+	struct buf p;
+	struct stat st;
+
+	buf_init(&p, 4096);
+	buf_addf(&p, "%s/%s", dir, name);
+	if (stat(buf_str(&p), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (buf_str(best)[0] == '\0' || st.st_mtim.tv_sec > best_t->tv_sec ||
+	     (st.st_mtim.tv_sec == best_t->tv_sec && st.st_mtim.tv_nsec > best_t->tv_nsec))) {
+		buf_reset(best);
+		buf_adds(best, buf_str(&p));
+		*best_t = st.st_mtim;
+	}
+	buf_free(&p);
+}
+
+/* Without a session file of its own, the newest one for this shard that
+ * a process of another layout saved in root (discord_shard.h) is moved in,
+ * so that the shard resumes where that process left it. */
+static void
+session_adopt(struct discord_shard *s, const char *root)
+{
+	struct buf best, sub;
+	struct timespec best_t = {0, 0};
+	struct stat st;
+	char name[64];
+	DIR *d;
+	struct dirent *e;
+
+	if (root == NULL || s->session_path == NULL || stat(s->session_path, &st) == 0 ||
+	    errno != ENOENT)
+		return;
+	snprintf(name, sizeof(name), SESSION_FILE, s->id);
+	buf_init(&best, 4096);
+	buf_init(&sub, 4096);
+	newer_session(root, name, &best, &best_t);
+	d = opendir(root);
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "shard-", 6) != 0 && strncmp(e->d_name, "shards-", 7) != 0)
+			continue;
+		buf_reset(&sub);
+		buf_addf(&sub, "%s/%s", root, e->d_name);
+		newer_session(buf_str(&sub), name, &best, &best_t);
+	}
+	if (d != NULL)
+		closedir(d);
+	if (buf_str(&best)[0] != '\0' && strcmp(buf_str(&best), s->session_path) != 0) {
+		if (rename(buf_str(&best), s->session_path) == 0)
+			log_info("discord: shard %d: took the session saved in %s", s->id,
+			         buf_str(&best));
+		else
+			log_warnx("discord: cannot move shard %d's session from %s: %s", s->id,
+			          buf_str(&best), strerror(errno));
+	}
+	buf_free(&best);
+	buf_free(&sub);
 }
 
 /* A session saved by the last process: the first connection resumes it. */
@@ -284,6 +348,7 @@ discord_shard_new(struct discord *dc, const struct discord_shard_opts *o)
 		buf_init(&p, 8192);
 		buf_addf(&p, "%s/" SESSION_FILE, o->state_dir, o->id);
 		s->session_path = buf_take(&p);
+		session_adopt(s, o->state_root);
 	}
 	uv_timer_init(dc->loop, &s->save_timer);
 	s->save_timer.data = s;

@@ -44,6 +44,12 @@ struct discord_shard_opts {
 	uint64_t intents;
 	bool compress;
 	const char *state_dir; /* the session file's directory, or NULL */
+	/* The state root of every process of the bot (state_dir itself, or
+	 * its parent): without a session file of its own, the shard takes the
+	 * newest one saved there or in a sibling shard-N or shards-A-B by a
+	 * process that ran it before (the processes were split or joined).
+	 * NULL: none. */
+	const char *state_root;
 	struct discord_wsctx *wsctx;
 	struct discord_idq *idq;
 };

@@ -215,8 +215,9 @@ load_vendors(struct procedure_state *s, const cJSON *o, char *err, size_t errlen
 		for (int i = 0; i < 5; i++) {
 			const cJSON *n = cJSON_GetArrayItem(dice, i);
 
-			if (!cJSON_IsNumber(n) || n->valuedouble != (int)n->valuedouble ||
-			    n->valuedouble < 1 || n->valuedouble > hi[i]) {
+			/* the range first: a cast of a number past int's is undefined */
+			if (!cJSON_IsNumber(n) || n->valuedouble < 1 || n->valuedouble > hi[i] ||
+			    n->valuedouble != (int)n->valuedouble) {
 				snprintf(err, errlen,
 				         "procedure state: a vendor's die is out of range.");
 				return -1;

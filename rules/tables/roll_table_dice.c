@@ -11,9 +11,6 @@
 #include "rules/base/utf8.h"
 #include "rules/dice/dice.h"
 
-/* Dice words in one entry that are rolled; more are copied as text. */
-#define ROLLED_WORDS_MAX 8
-
 /* Whether the word could be dice at all: it holds a 'd' or 'D' and starts
  * with a digit, 'd' or '('. Keeps ordinary words away from the parser. */
 static bool
@@ -44,22 +41,89 @@ word_at(const char *p, size_t len, size_t *core)
 	return n;
 }
 
+/*
+ * After a dice word p[0..n) with nothing trailing, the advantage shorthand
+ * as /roll reads it: " adv" or " dis" as the next word (trailing
+ * punctuation after it aside). Returns the length of the two words with
+ * that punctuation, *core the length through adv or dis; 0 when there is
+ * none.
+ */
+static size_t
+adv_at(const char *p, size_t len, size_t n, size_t *core)
+{
+	size_t k;
+
+	if (n + 4 > len || p[n] != ' ' ||
+	    (strncasecmp(p + n + 1, "adv", 3) != 0 && strncasecmp(p + n + 1, "dis", 3) != 0))
+		return 0;
+	k = n + 4;
+	while (k < len && strchr(".,;:!?)", p[k]) != NULL)
+		k++;
+	if (k < len && p[k] != ' ' && p[k] != '\t')
+		return 0;
+	*core = n + 4;
+	return k;
+}
+
+/*
+ * The dice expression at p[0..len) that a word starts, as the roll reads
+ * it: into expr (DICE_TEXT_MAX + 1 bytes) with adv or dis rewritten as
+ * /roll rewrites them. Returns the length consumed (the word, or the word
+ * and its adv or dis), *core the typed expression's length, or 0 when the
+ * word is no dice; rc gets dice_check's verdict (DICE_OK for none).
+ */
+static size_t
+dice_at(const char *p, size_t len, size_t *core, char *expr, int *rc, char *why, size_t whylen)
+{
+	size_t n = word_at(p, len, core), a, acore = 0;
+	char typed[DICE_TEXT_MAX + 1];
+
+	*rc = DICE_OK;
+	if (n == 0 || !dicey(p, *core) || *core > DICE_TEXT_MAX)
+		return 0;
+	if (*core == n && dice_check(p, n, why, whylen) == DICE_OK &&
+	    (a = adv_at(p, len, n, &acore)) > 0 && acore <= DICE_TEXT_MAX) {
+		snprintf(typed, sizeof(typed), "%.*s", (int)acore, p);
+		if (dice_advantage(typed, expr, DICE_TEXT_MAX + 1, why, whylen) == NULL) {
+			*rc = DICE_ESYNTAX;
+			*core = acore;
+			return a;
+		}
+		if (expr == typed || strcmp(expr, typed) == 0)
+			return 0;
+		*core = acore;
+		*rc = dice_check(expr, strlen(expr), why, whylen);
+		return *rc == DICE_OK || *rc == DICE_ELIMIT ? a : 0;
+	}
+	snprintf(expr, DICE_TEXT_MAX + 1, "%.*s", (int)*core, p);
+	*rc = dice_check(expr, *core, why, whylen);
+	return *rc == DICE_OK || *rc == DICE_ELIMIT ? n : 0;
+}
+
 int
 roll_table_dice_check(const char *text, size_t len, char *err, size_t errlen)
 {
 	size_t i = 0;
+	int words = 0;
 
 	while (i < len) {
-		size_t n, core;
-		char why[DICE_ERR_MAX];
+		size_t n, core, d;
+		char why[DICE_ERR_MAX], expr[DICE_TEXT_MAX + 1];
 		int rc;
 
 		while (i < len && (text[i] == ' ' || text[i] == '\t'))
 			i++;
 		n = word_at(text + i, len - i, &core);
-		if (dicey(text + i, core)) {
-			rc = dice_check(text + i, core, why, sizeof(why));
-			if (rc == DICE_ELIMIT) {
+		if ((d = dice_at(text + i, len - i, &core, expr, &rc, why, sizeof(why))) > 0) {
+			n = d;
+			if (rc == DICE_OK && ++words > ROLL_TABLE_DICE_WORDS_MAX) {
+				snprintf(err, errlen,
+				         "'%.*s' is dice expression %d; an entry rolls at most %d.",
+				         (int)utf8_cut(text + i, core, 40), text + i, words,
+				         ROLL_TABLE_DICE_WORDS_MAX);
+				return -1;
+			}
+			if (rc != DICE_OK) {
 				size_t wl = strlen(why);
 
 				if (wl > 0 && why[wl - 1] == '.')
@@ -150,18 +214,36 @@ dice_list(const struct dice_result *res, struct buf *out)
 	}
 }
 
+/* How many dice one rolled command rolled, dropped and rerolled ones too. */
+static int64_t
+dice_count(const struct dice_result *res)
+{
+	int64_t n = 0;
+
+	for (size_t x = 0; x < dice_result_nexprs(res); x++) {
+		const struct dice_expr *e = dice_result_expr(res, x);
+
+		for (size_t r = 0; r < e->nrepeats; r++)
+			for (size_t i = 0; i < e->repeats[r].nitems; i++)
+				if (e->repeats[r].items[i].group != NULL)
+					n += (int64_t)e->repeats[r].items[i].group->ndice;
+	}
+	return n;
+}
+
 int
-roll_table_dice_roll_part(const char *text, size_t tlen, struct rng *rng, struct buf *out,
-                          struct buf *notes)
+roll_table_dice_roll_part(const char *text, size_t tlen, struct rng *rng, int64_t *dice_left,
+                          struct buf *out, struct buf *notes)
 {
 	const char *p = text, *end = text + tlen;
 	int rolled = 0;
 	bool one = false; /* the word before was a count of exactly 1 */
 
 	while (p < end) {
-		size_t sp = 0, len, core;
+		size_t sp = 0, len, core, d, dcore;
 		struct dice_result *res = NULL;
-		char err[DICE_ERR_MAX];
+		char err[DICE_ERR_MAX], expr[DICE_TEXT_MAX + 1];
+		int rc;
 
 		while (p + sp < end && (p[sp] == ' ' || p[sp] == '\t'))
 			sp++;
@@ -170,22 +252,39 @@ roll_table_dice_roll_part(const char *text, size_t tlen, struct rng *rng, struct
 		len = word_at(p, (size_t)(end - p), &core);
 		if (len == 0)
 			break;
-		if (rolled < ROLLED_WORDS_MAX && dicey(p, core) &&
-		    dice_roll(p, core, rng, &res, err, sizeof(err)) == DICE_OK) {
+		d = dice_at(p, (size_t)(end - p), &dcore, expr, &rc, err, sizeof(err));
+		if (d > 0 && rc == DICE_OK && rolled < ROLL_TABLE_DICE_WORDS_MAX &&
+		    dice_roll(expr, strlen(expr), rng, &res, err, sizeof(err)) == DICE_OK) {
+			if (dice_count(res) > *dice_left) {
+				/* past what one command may roll: left as written, and said
+				 * there (the notes may be cut) */
+				buf_add(out, p, d);
+				if (*dice_left >= 0)
+					buf_addf(out,
+					         " (not rolled, nor any dice after it: one roll "
+					         "rolls at most %d dice)",
+					         DICE_ROLLED_MAX);
+				*dice_left = -1;
+				dice_result_free(res);
+				one = false;
+				p += d;
+				continue;
+			}
 			if (dice_result_nexprs(res) == 1 &&
 			    dice_result_expr(res, 0)->nrepeats == 1 &&
 			    dice_result_label(res) == NULL) {
 				int64_t total = dice_result_expr(res, 0)->repeats[0].total;
 
+				*dice_left -= dice_count(res);
 				buf_addf(out, "%lld", (long long)total);
-				buf_add(out, p + core, len - core);
-				buf_addf(notes, "%s%.*s: ", notes->len > 0 ? "; " : "", (int)core,
+				buf_add(out, p + dcore, d - dcore);
+				buf_addf(notes, "%s%.*s: ", notes->len > 0 ? "; " : "", (int)dcore,
 				         p);
 				dice_list(res, notes);
 				rolled++;
 				dice_result_free(res);
-				one = total == 1 && core == len;
-				p += len;
+				one = total == 1 && dcore == d;
+				p += d;
 				continue;
 			}
 			buf_add(out, p, len);
@@ -215,8 +314,10 @@ roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
 	struct buf notes;
 	int rolled;
 
+	int64_t left = DICE_ROLLED_MAX;
+
 	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
-	rolled = roll_table_dice_roll_part(text, strlen(text), rng, out, &notes);
+	rolled = roll_table_dice_roll_part(text, strlen(text), rng, &left, out, &notes);
 	roll_table_dice_notes(&notes, out);
 	buf_free(&notes);
 	return rolled;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/base/rng.h"
+#include "rules/dice/dice.h"
 #include "rules/tables/roll_table_dice.h"
 
 void
@@ -50,6 +51,7 @@ struct walk {
 	size_t rolls; /* tables rolled so far, the first included */
 	size_t unrolled;
 	int ndice;
+	int64_t dice_left; /* dice the whole roll may still roll, as /roll */
 };
 
 /* The length of "[[name]]" at s, or 0; its name into name. */
@@ -135,7 +137,8 @@ expand(struct walk *w, const struct roll_table *t, size_t index, int depth, stru
 			at = strstr(at + 1, "[[");
 		if (at == NULL)
 			at = text + len;
-		w->ndice += roll_table_dice_roll_part(p, (size_t)(at - p), w->r, out, &notes);
+		w->ndice += roll_table_dice_roll_part(p, (size_t)(at - p), w->r, &w->dice_left, out,
+		                                      &notes);
 		if (at == text + len)
 			break;
 		reference(w, name, depth, out);
@@ -150,7 +153,8 @@ roll_table_expand(struct rng *r, const struct roll_table *t, size_t index,
                   const struct roll_table_lookup *lk, struct roll_table_trace *trace,
                   struct buf *out)
 {
-	struct walk w = {.r = r, .lk = lk, .trace = trace, .rolls = 1};
+	struct walk w = {
+	    .r = r, .lk = lk, .trace = trace, .rolls = 1, .dice_left = DICE_ROLLED_MAX};
 
 	if (index >= t->n)
 		return 0;

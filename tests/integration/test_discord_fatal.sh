@@ -28,7 +28,7 @@ expect_stop() { # expect_stop WHAT "log words" STATUS
 
 for code in 4004 4010 4011 4012 4013 4014; do
 	case $code in
-	4004) msg="token rejected (4004): check [discord] token" status=6 ;;
+	4004) msg="token rejected (4004): check the token [discord] token_source names" status=6 ;;
 	4010) msg="Discord refused the 1 shard it recommended (4010); the next start" status=1 ;;
 	4011) msg="Discord refused the 1 shard it recommended (4011); the next start" status=1 ;;
 	4012) msg="invalid API version (4012)" status=9 ;;
@@ -50,7 +50,7 @@ expect_stop "privileged intents" "disallowed intents (4014)" 11
 # A token Discord does not know: REST says 401 before any gateway work.
 DELVER_TEST_TOKEN="MTEwMDAwMDAwMDAwMDAwMDAwMQ.wrong.token-xyz"
 bot_start
-expect_stop "a wrong token" "token rejected by Discord (401): check [discord] token" 6
+expect_stop "a wrong token" "token rejected by Discord (401): check the token [discord] token_source names" 6
 grep -q -F "$DELVER_TEST_TOKEN" "$BOT_LOG" && fail "the wrong token appears in the log"
 DELVER_TEST_TOKEN="$TOKEN"
 finish

@@ -589,7 +589,7 @@ test_fatal_codes(void **state)
 		teardown((void **)&w);
 	}
 	assert_string_equal(discord_gw_fatal_reason(4004),
-	                    "token rejected (4004): check [discord] token");
+	                    "token rejected (4004): check the token [discord] token_source names");
 	assert_null(discord_gw_fatal_reason(4000));
 	assert_null(discord_gw_fatal_reason(4007));
 }

@@ -188,6 +188,12 @@ bad_records(void **unused)
 	        "procedure state: 'fatigue_damage' must be a whole number from 1 to 20.");
 	refused("\"safe\":false", "\"safe\":false,\"lantern_low\":0",
 	        "procedure state: 'lantern_low' must be a whole number from 1 to 48.");
+	/* a number past int's range is refused before it is cast (fuzz_record's
+	 * finding in a Fungeon reader; the sanitized unit build checks casts) */
+	refused("\"safe\":false",
+	        "\"safe\":false,\"vendors\":[{\"name\":\"Mo\",\"dice\":[1e52,1,1,1,1],"
+	        "\"tried\":[]}]",
+	        "procedure state: a vendor's die is out of range.");
 	refused("\"safe\":false", "\"safe\":false,\"sign\":{\"turn\":0}",
 	        "procedure state: 'creature' must be text of at most 160 bytes.");
 }

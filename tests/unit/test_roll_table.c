@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rules/base/rng.h"
+#include "rules/dice/dice.h"
 #include "rules/tables/roll_table.h"
 #include "rules/tables/roll_table_dice.h"
 
@@ -614,6 +615,73 @@ shown_heading_is_taken_back(void **unused)
 	buf_free(&b);
 }
 
+/* check-29 F4/F14 (brief F8): an entry's dice are /roll's notation, adv and
+ * dis too; what cannot be rolled is refused when the table is set. */
+static void
+entry_dice_are_the_full_notation(void **unused)
+{
+	struct rng *r = rng_new_seeded(5);
+	int64_t a = rng_die(r, 20), b = rng_die(r, 20), best = a > b ? a : b;
+	struct roll_table t;
+	char want[200], err[300] = "", *got;
+	int n;
+
+	(void)unused;
+	snprintf(want, sizeof(want), "%lld to hit, (1d20 adv: %lld)", (long long)best,
+	         (long long)best);
+	got = expand("1d20 adv to hit,", 5, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(got, want);
+	free(got);
+	rng_free(r);
+	/* a word that is no dice before "dis" stays a word */
+	got = expand("a dread dis", 5, &n);
+	assert_int_equal(n, 0);
+	assert_string_equal(got, "a dread dis");
+	free(got);
+	assert_int_equal(roll_table_parse_die("1-6: 2d6 adv", &t, err, sizeof(err)), -1);
+	assert_string_equal(err, "entry 1: in '2d6 adv', adv rolls a plain d20 twice and this roll "
+	                         "has none; write it as in 1d20+5 adv.");
+	assert_int_equal(
+	    roll_table_parse_die("1-6: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 2d6", &t, err, sizeof(err)),
+	    -1);
+	assert_string_equal(err, "entry 1: '2d6' is dice expression 9; an entry rolls at most 8.");
+	assert_int_equal(roll_table_parse_die("1-6: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 dwarves", &t,
+	                                      err, sizeof(err)),
+	                 0);
+}
+
+/* One roll rolls at most DICE_ROLLED_MAX dice, as /roll: the parts of one
+ * roll share the count, and the first expression past it is left as
+ * written with a note. */
+static void
+entry_dice_share_roll_limit(void **unused)
+{
+	static const char *const part = "1000d6 1000d6 1000d6 1000d6 1000d6 1000d6 1000d6 1000d6";
+	struct rng *r = rng_new_seeded(5);
+	struct buf out, notes;
+	int64_t left = DICE_ROLLED_MAX;
+
+	(void)unused;
+	buf_init(&out, 65536);
+	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
+	assert_int_equal(roll_table_dice_roll_part(part, strlen(part), r, &left, &out, &notes), 8);
+	assert_int_equal(left, DICE_ROLLED_MAX - 8000);
+	buf_reset(&out);
+	assert_int_equal(roll_table_dice_roll_part(part, strlen(part), r, &left, &out, &notes), 2);
+	assert_int_equal(left, -1);
+	assert_non_null(strstr(buf_str(&out),
+	                       " 1000d6 (not rolled, nor any dice after it: one roll "
+	                       "rolls at most 10000 dice) 1000d6 1000d6 1000d6 1000d6 "
+	                       "1000d6"));
+	buf_reset(&out);
+	assert_int_equal(roll_table_dice_roll_part(part, strlen(part), r, &left, &out, &notes), 0);
+	assert_string_equal(buf_str(&out), part);
+	buf_free(&out);
+	buf_free(&notes);
+	rng_free(r);
+}
+
 int
 main(void)
 {
@@ -636,6 +704,8 @@ main(void)
 	    cmocka_unit_test(write_round_trips_random_tables),
 	    cmocka_unit_test(double_zero_alone_is_a_hundred),
 	    cmocka_unit_test(shown_heading_is_taken_back),
+	    cmocka_unit_test(entry_dice_are_the_full_notation),
+	    cmocka_unit_test(entry_dice_share_roll_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
