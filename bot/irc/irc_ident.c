@@ -53,8 +53,7 @@ irc_ident_seen(struct irc_ident *t, const char *key, const char *nick, const cha
 {
 	struct bound *b = NULL;
 
-	if (strlen(key) >= KEY_MAX || strlen(nick) >= IRC_NICK_MAX ||
-	    strlen(fold) >= IRC_NICK_MAX)
+	if (strlen(key) >= KEY_MAX || strlen(nick) >= IRC_NICK_MAX || strlen(fold) >= IRC_NICK_MAX)
 		return;
 	for (size_t i = 0; i < IRC_IDENT_MAX; i++) {
 		if (t->v[i].key[0] == '\0')
