@@ -139,10 +139,21 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	} else if (rc == INTERACT_ANSWER && dc->rest != NULL) {
 		discord_answer_now(dc, &out);
 	} else if (rc == INTERACT_REQUEST) {
+		/* Between RESUME and RESUMED, Discord replays the events after
+		 * the sequence named: this process or one before it may have
+		 * handled them (exactly once: request.h). */
+		bool replayed = discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING;
+
+		if (replayed)
+			request_set_replayed(req);
+		discord_shard_interaction(s, strtoull(out.id, NULL, 10));
 		/* The command's road (commands/core/request.h); its answer
-		 * comes to discord_answer_request. */
+		 * comes to discord_answer_request. A replay is not deferred:
+		 * the earlier process may have answered or deferred it, and a
+		 * second callback is refused; its answer asks Discord first. */
 		dispatch_submit(dc->d, req);
-		discord_answer_hold(dc, &out, req);
+		if (!replayed)
+			discord_answer_hold(dc, &out, req);
 	}
 	discord_interact_out_clear(&out);
 }
@@ -621,10 +632,25 @@ on_stop_timer(uv_timer_t *t)
 	bool idle = !shards_busy(dc) && (dc->rest == NULL || discord_rest_pending(dc->rest) == 0) &&
 	            !discord_idq_busy(dc->idq);
 
+	/* The answers that went since the stop moved the resume points on:
+	 * written before the end, unless time is up. */
+	if (idle && now < dc->stop_deadline) {
+		for (int i = 0; i < dc->nshards; i++)
+			discord_shard_save(dc->shards[i]);
+		idle = !shards_busy(dc);
+	}
 	if (idle || now >= dc->stop_deadline) {
 		uv_timer_stop(t);
 		finish_stop(dc);
 	}
+}
+
+void
+discord_interaction_over(struct discord *dc, uint64_t id)
+{
+	for (int i = 0; i < dc->nshards; i++)
+		if (discord_shard_answered(dc->shards[i], id))
+			return;
 }
 
 void

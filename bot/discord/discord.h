@@ -100,6 +100,8 @@ struct discord_stats {
 	uint64_t followups;
 	uint64_t dms; /* direct messages to a GM (secret rolls) Discord accepted */
 	uint64_t registrations;
+	uint64_t replayed;          /* replays checked with Discord before answering */
+	uint64_t replayed_answered; /* of those, answered by an earlier process */
 };
 
 struct app;

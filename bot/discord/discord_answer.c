@@ -112,9 +112,18 @@ record(struct discord *dc, uint64_t ns)
 	dc->lat[dc->nlat++] = ns;
 }
 
+/* The answer to interaction id is over (sent, refused or given up): a
+ * restart need not replay it (discord_seqs.h). */
+static void
+over(struct discord *dc, const char *id)
+{
+	discord_interaction_over(dc, strtoull(id, NULL, 10));
+}
+
 static void
 answer_free(struct answer *a)
 {
+	over(a->dc, a->id);
 	free(a->followup_path);
 	for (size_t i = 0; i < a->nfollowups; i++)
 		free(a->followups[i]);
@@ -123,6 +132,7 @@ answer_free(struct answer *a)
 }
 
 static void dm_start(struct answer *a);
+static void send_edit(struct discord *dc, struct defer_item *item);
 static void dm_send(struct answer *a);
 
 static void on_followup(void *ctx, const struct rest_result *res);
@@ -444,6 +454,15 @@ on_edit(void *ctx, const struct rest_result *res)
 static void
 edit_deferred(struct discord *dc, struct defer_item *item)
 {
+	send_edit(dc, item);
+	discord_defer_remove(dc->defer, item);
+}
+
+/* The answer kept in item (item->ready: its strings are taken) completes
+ * a deferral: the edit of @original, then the follow-ups. */
+static void
+send_edit(struct discord *dc, struct defer_item *item)
+{
 	struct answer *a;
 	char *patch = NULL;
 	struct buf path;
@@ -457,7 +476,7 @@ edit_deferred(struct discord *dc, struct defer_item *item)
 			log_warnx(
 			    "discord: the deferred answer to interaction %s could not be sent",
 			    item->ready.id);
-		discord_defer_remove(dc->defer, item);
+		over(dc, item->ready.id);
 		return;
 	}
 	a = answer_new(dc, &item->ready, item->rx_ns);
@@ -472,7 +491,6 @@ edit_deferred(struct discord *dc, struct defer_item *item)
 		buf_free(&path);
 		free(patch);
 	}
-	discord_defer_remove(dc->defer, item);
 }
 
 static void
@@ -505,8 +523,10 @@ on_deferred(void *ctx, const struct rest_result *res)
 		          (unsigned long long)item->id, res->status, res->len > 0 ? ": " : "",
 		          res->len > 0 ? res->body : "");
 	item->state = DEFER_LOST;
-	if (item->have_ready)
+	if (item->have_ready) {
+		over(dc, item->ready.id);
 		discord_defer_remove(dc->defer, item);
+	}
 }
 
 static void on_defer_timer(uv_timer_t *t);
@@ -583,6 +603,71 @@ discord_answer_hold(struct discord *dc, const struct interact_out *out, struct r
 	}
 }
 
+/* A replayed interaction's answer waits for Discord to say whether an
+ * earlier process answered it (GET @original). */
+struct check {
+	struct discord *dc;
+	struct interact_out out;
+	char *webhook; /* "/webhooks/<application id>/<token>" */
+};
+
+#define MESSAGE_LOADING 0x80 /* a deferral's message, not completed yet */
+
+/* Discord's word on a replayed interaction: no original response (404):
+ * nobody answered it, so the answer goes now if it still may; a deferral
+ * not completed (the LOADING flag): the answer completes it, as an edit;
+ * an original response: it was answered, and is not answered again. */
+static void
+on_original(void *ctx, const struct rest_result *res)
+{
+	struct check *c = ctx;
+	struct discord *dc = c->dc;
+	cJSON *j;
+	const cJSON *flags;
+
+	if (res->status == 404) {
+		if (c->out.deadline != 0 && uv_hrtime() >= c->out.deadline) {
+			discord_answer_count_shed(dc);
+			over(dc, c->out.id);
+		} else {
+			discord_answer_now(dc, &c->out);
+		}
+	} else if (res->status >= 200 && res->status <= 299 &&
+	           (j = cJSON_ParseWithLength(res->body, res->len)) != NULL &&
+	           (flags = cJSON_GetObjectItemCaseSensitive(j, "flags"), true)) {
+		if (cJSON_IsNumber(flags) && ((unsigned)flags->valueint & MESSAGE_LOADING) != 0) {
+			struct defer_item item = {
+			    .type = c->out.type,
+			    .private = (flags->valueint & DISCORD_FLAG_EPHEMERAL) != 0,
+			    .rx_ns = c->out.rx_ns,
+			    .deadline = c->out.deadline};
+
+			item.ready = c->out;
+			item.webhook_path = c->webhook;
+			memset(&c->out, 0, sizeof(c->out));
+			send_edit(dc, &item);
+			discord_interact_out_clear(&item.ready);
+		} else {
+			dc->stats.replayed_answered++;
+			log_debug("discord: interaction %s was answered before the restart",
+			          c->out.id);
+			over(dc, c->out.id);
+		}
+		cJSON_Delete(j);
+	} else {
+		/* Not known: answering could answer twice; at most once. */
+		if (count_failed(dc))
+			log_warnx(
+			    "discord: cannot tell whether replayed interaction %s was answered "
+			    "(%ld); it is not answered again",
+			    c->out.id, res->status);
+		over(dc, c->out.id);
+	}
+	discord_interact_out_clear(&c->out);
+	free(c->webhook);
+	free(c);
+}
+
 /* A request's answer came (its answer function; ctx: the struct discord).
  * An answer later than its deadline is shed, as an answer worked out too
  * late is; one whose interaction was deferred edits the deferral. */
@@ -592,19 +677,48 @@ discord_answer_request(struct request *req, void *ctx)
 	struct discord *dc = ctx;
 	struct interact_out ans, *out = &ans;
 	struct defer_item *item;
+	/* A replay, which an earlier process may have answered or deferred,
+	 * whether it had committed it (its mark found) or not (its
+	 * deferral, then a kill before the commit). */
+	bool check = request_replayed(req);
+	bool known = discord_interact_render(dc->it, req, out) == 0;
+	const char *webhook = discord_interact_webhook(req);
+	char path[2200];
 
-	if (dc->rest == NULL) {
-		request_free(req);
-		return;
-	}
-	discord_interact_render(dc->it, req, out);
+	snprintf(path, sizeof(path), "%s/messages/@original", webhook != NULL ? webhook : "");
 	request_free(req);
 	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
+	if (dc->rest == NULL || !known || (check && webhook == NULL)) {
+		/* Nothing to send, or no way to tell whether it was answered. */
+		if (dc->rest != NULL && !known)
+			log_warnx("discord: the answer kept for replayed interaction %s cannot be "
+			          "read; it is not answered again",
+			          out->id);
+		if (item != NULL)
+			discord_defer_remove(dc->defer, item);
+		over(dc, out->id);
+		discord_interact_out_clear(out);
+		return;
+	}
+	if (check && (item == NULL || item->state == DEFER_WAITING)) {
+		struct check *c = xcalloc(1, sizeof(*c));
+
+		if (item != NULL)
+			discord_defer_remove(dc->defer, item);
+		c->dc = dc;
+		c->out = *out;
+		c->webhook = xstrdup(webhook);
+		dc->stats.replayed++;
+		discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_ESSENTIAL,
+		                  on_original, c);
+		return;
+	}
 	if (item != NULL && item->state != DEFER_WAITING) {
 		if (item->state == DEFER_LOST) {
 			discord_defer_remove(dc->defer, item); /* counted already */
+			over(dc, out->id);
 			discord_interact_out_clear(out);
 			return;
 		}
@@ -617,9 +731,11 @@ discord_answer_request(struct request *req, void *ctx)
 	}
 	if (item != NULL)
 		discord_defer_remove(dc->defer, item); /* in time: no deferral */
-	if (out->deadline != 0 && uv_hrtime() >= out->deadline)
+	if (out->deadline != 0 && uv_hrtime() >= out->deadline) {
 		discord_answer_count_shed(dc);
-	else
+		over(dc, out->id);
+	} else {
 		discord_answer_now(dc, out);
+	}
 	discord_interact_out_clear(out);
 }

@@ -79,5 +79,8 @@ struct discord {
 /* The application id: configured, else from the first READY (or the saved
  * session), else NULL. */
 const char *discord_app_id(const struct discord *dc);
+/* discord.c: the answer to interaction id is over (sent, refused or
+ * given up): its shard's resume point may move on (discord_shard.h). */
+void discord_interaction_over(struct discord *dc, uint64_t id);
 
 #endif

@@ -658,12 +658,17 @@ autocomplete(struct interact *it, const cJSON *data, const struct origin *o, int
 
 /* A request's tag: what its answer needs of its interaction, as the event
  * gave it (an interact_out with nothing to send: id, type, paths, times),
- * the follow-ups Discord allows it (followups_allowed) and whether its
- * answer replaces the pressed message (a button's, type 7). */
+ * the follow-ups Discord allows it (followups_allowed), whether its
+ * answer replaces the pressed message (a button's, type 7), and the answer
+ * rendered when its mark was kept (reused when the reply did not change
+ * since). */
 struct tag {
 	struct interact_out ev;
 	int followups_max;
 	bool update;
+	struct interact *it;
+	struct interact_out kept;
+	bool have_kept;
 };
 
 static void
@@ -672,7 +677,84 @@ tag_free(void *p)
 	struct tag *t = p;
 
 	discord_interact_out_clear(&t->ev);
+	discord_interact_out_clear(&t->kept);
 	free(t);
+}
+
+/* The request's keep function (request_set_key): its answer as rendered
+ * now, as a JSON object: "c" the callback body, "f" the follow-ups, "d"
+ * the GM's message with "g" and "n" (the GM's id and name), "e" an error,
+ * "w" whether it uses the webhook. */
+static int
+keep(struct request *req, struct buf *out)
+{
+	struct tag *t = request_tag(req);
+	struct interact_out *k = &t->kept;
+	cJSON *o = cJSON_CreateObject(), *f;
+	char *text;
+	int rc = 0;
+
+	discord_interact_out_clear(k);
+	k->type = t->ev.type; /* render_reply counts a button's messages apart */
+	render_reply(t->it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
+	             t->followups_max, t->update, k);
+	t->have_kept = true;
+	cJSON_AddStringToObject(o, "c", k->callback_body != NULL ? k->callback_body : "");
+	f = cJSON_AddArrayToObject(o, "f");
+	for (size_t i = 0; i < k->nfollowups; i++)
+		cJSON_AddItemToArray(f, cJSON_CreateString(k->followups[i]));
+	if (k->dm_body != NULL) {
+		cJSON_AddStringToObject(o, "d", k->dm_body);
+		cJSON_AddStringToObject(o, "g", k->gm_user);
+		cJSON_AddStringToObject(o, "n", k->gm_name);
+	}
+	cJSON_AddBoolToObject(o, "e", k->error);
+	cJSON_AddBoolToObject(o, "w", k->followup_path != NULL);
+	text = cJSON_PrintUnformatted(o);
+	if (text == NULL || buf_adds(out, text) < 0)
+		rc = -1;
+	cJSON_free(text);
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* The answer kept with a replayed request's mark (keep's JSON) into out.
+ * Returns 0, or -1 when it is not such an answer. */
+static int
+restore_kept(const struct request *req, const struct tag *t, struct interact_out *out)
+{
+	size_t len;
+	const char *bytes = request_kept(req, &len);
+	cJSON *o = bytes != NULL ? cJSON_ParseWithLength(bytes, len) : NULL, *v;
+	const char *c = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "c"));
+	int rc = -1;
+
+	if (c == NULL || *c == '\0')
+		goto done;
+	out->callback_body = xstrdup(c);
+	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(o, "f"))
+	{
+		if (cJSON_IsString(v) && out->nfollowups < 2 * DISCORD_PARTS_MAX)
+			out->followups[out->nfollowups++] = xstrdup(v->valuestring);
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(o, "d")) != NULL && cJSON_IsString(v)) {
+		out->dm_body = xstrdup(v->valuestring);
+		snprintf(out->gm_user, sizeof(out->gm_user), "%s",
+		         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "g")) != NULL
+		             ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "g"))
+		             : "");
+		snprintf(out->gm_name, sizeof(out->gm_name), "%s",
+		         cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "n")) != NULL
+		             ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "n"))
+		             : "");
+	}
+	out->error = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "e"));
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "w")) && t->ev.followup_path != NULL)
+		out->followup_path = xstrdup(t->ev.followup_path);
+	rc = 0;
+done:
+	cJSON_Delete(o);
+	return rc;
 }
 
 bool
@@ -684,19 +766,40 @@ discord_interact_private(struct request *req)
 	       (reply_msg(r, REPLY_CHANNEL) == NULL && reply_msg(r, REPLY_INVOKER) != NULL);
 }
 
-void
+int
 discord_interact_render(struct interact *it, struct request *req, struct interact_out *out)
 {
-	const struct tag *t = request_tag(req);
+	struct tag *t = request_tag(req);
+	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->type = t->ev.type; /* render_reply counts a button's messages apart */
+	if (request_outcome(req) == REQUEST_REPLAYED) {
+		rc = restore_kept(req, t, out);
+	} else if (t->have_kept && request_outcome(req) == REQUEST_DONE) {
+		/* Rendered when its mark was kept, and unchanged since. */
+		*out = t->kept;
+		memset(&t->kept, 0, sizeof(t->kept));
+		t->have_kept = false;
+	} else {
+		render_reply(it, request_reply(req), t->ev.followup_path,
+		             request_origin(req)->chan_key, t->followups_max, t->update, out);
+	}
 	memcpy(out->id, t->ev.id, sizeof(out->id));
 	out->type = t->ev.type;
 	out->rx_ns = t->ev.rx_ns;
 	out->deadline = t->ev.deadline;
+	free(out->callback_path);
 	out->callback_path = xstrdup(t->ev.callback_path);
-	render_reply(it, request_reply(req), t->ev.followup_path, request_origin(req)->chan_key,
-	             t->followups_max, t->update, out);
+	return rc;
+}
+
+const char *
+discord_interact_webhook(const struct request *req)
+{
+	const struct tag *t = request_tag(req);
+
+	return t->ev.followup_path;
 }
 
 static int
@@ -758,6 +861,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	/* A command or a button: a request on the command's road, which
 	 * carries what its answer needs (out keeps what a deferral needs). */
 	t = xcalloc(1, sizeof(*t));
+	t->it = it;
 	memcpy(t->ev.id, out->id, sizeof(t->ev.id));
 	t->ev.type = out->type;
 	t->ev.callback_path = xstrdup(out->callback_path);
@@ -767,7 +871,7 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	t->followups_max = followups_allowed(d);
 	req = request_new(&o, now, it->answer, it->answer_ctx);
 	request_set_tag(req, t, tag_free);
-	request_set_key(req, out->id);
+	request_set_key(req, out->id, keep);
 	if (type->valueint == DISCORD_INTERACTION_COMPONENT) {
 		const char *cid =
 		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(data, "custom_id"));

@@ -136,8 +136,13 @@ int discord_interact_event(struct interact *it, const char *t, const struct cJSO
 
 /* The answer to a request this module made, answered (its answer function
  * calls it): out is filled as an autocomplete's is, with the request's
- * interaction id, type, callback path, rx_ns and deadline. */
-void discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
+ * interaction id, type, callback path, rx_ns and deadline. A replayed
+ * request's (REQUEST_REPLAYED) is the answer kept with its mark; -1 when
+ * that cannot be read (out then has nothing to send), else 0. */
+int discord_interact_render(struct interact *it, struct request *req, struct interact_out *out);
+/* "/webhooks/<application id>/<token>" of a request's interaction, or NULL
+ * when the interaction did not name its application. */
+const char *discord_interact_webhook(const struct request *req);
 
 /* Whether the answer to req, as its reply stands, would be private (an
  * error, or a reply to the invoker alone): ephemeral on Discord. */

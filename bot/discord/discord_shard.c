@@ -14,6 +14,7 @@
 #include "bot/discord/discord_idq.h"
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_roles.h"
+#include "bot/discord/discord_seqs.h"
 #include "bot/discord/discord_session.h"
 #include "bot/discord/discord_ws.h"
 #include "bot/log.h"
@@ -34,6 +35,7 @@ struct discord_shard {
 	struct discord_session saved;
 	bool saving, save_again;
 	uv_timer_t save_timer;
+	struct seqs *seqs; /* its interactions whose answer is not over */
 	bool started, stopped;
 	bool quiet; /* stopped: the identify queue hears no more of it (it may be closed) */
 	void (*down)(void *ctx); /* discord_shard_shutdown's done */
@@ -109,7 +111,11 @@ session_save(struct discord_shard *s)
 	snprintf(now.session_id, sizeof(now.session_id), "%s", sid);
 	snprintf(now.resume_url, sizeof(now.resume_url), "%s", url != NULL ? url : "");
 	snprintf(now.app_id, sizeof(now.app_id), "%s", app != NULL ? app : "");
-	now.seq = sid[0] != '\0' ? discord_gw_seq(s->gw) : 0;
+	/* Where a restart must resume: before the oldest interaction whose
+	 * answer is not over (discord_seqs.h). */
+	now.seq = sid[0] != '\0' ? discord_seqs_resume_at(s->seqs, discord_gw_seq(s->gw),
+	                                                  (int64_t)uv_now(dc->loop))
+	                         : 0;
 	discord_roles_export(discord_interact_roles(dc->it), now.gm_roles, sizeof(now.gm_roles));
 	if (discord_session_equal(&now, &s->saved))
 		return;
@@ -352,6 +358,7 @@ discord_shard_new(struct discord *dc, const struct discord_shard_opts *o)
 	}
 	uv_timer_init(dc->loop, &s->save_timer);
 	s->save_timer.data = s;
+	s->seqs = discord_seqs_new();
 	return s;
 }
 
@@ -379,6 +386,28 @@ discord_shard_stop(struct discord_shard *s)
 	if (s->started)
 		session_save(s);
 	discord_ws_rearm(s->ws);
+}
+
+void
+discord_shard_interaction(struct discord_shard *s, uint64_t id)
+{
+	discord_seqs_add(s->seqs, id, discord_gw_seq(s->gw), (int64_t)uv_now(s->dc->loop));
+}
+
+bool
+discord_shard_answered(struct discord_shard *s, uint64_t id)
+{
+	if (!discord_seqs_done(s->seqs, id))
+		return false;
+	discord_shard_touch(s);
+	return true;
+}
+
+void
+discord_shard_save(struct discord_shard *s)
+{
+	if (s->started)
+		session_save(s);
 }
 
 bool
@@ -411,6 +440,7 @@ discord_shard_free(struct discord_shard *s)
 		return;
 	discord_ws_free(s->ws);
 	discord_gw_free(s->gw);
+	discord_seqs_free(s->seqs);
 	free(s->session_path);
 	free(s);
 }

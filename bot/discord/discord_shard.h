@@ -11,7 +11,9 @@
  * discord-session-N.json (discord_session), written off the loop at most
  * once a second and at the stop; a start that finds it resumes that
  * session (unless it was made with other intents or another shard count),
- * so the events sent while delver was down are replayed to it.
+ * so the events sent while delver was down are replayed to it. The resume
+ * point is the sequence before the oldest of the shard's interactions
+ * whose answer is not over (discord_seqs.h), so that none is lost.
  *
  * A new session asks the transport's identify queue (discord_idq) for a
  * slot and tells it when the IDENTIFY went or the slot was not used.
@@ -75,5 +77,14 @@ struct discord_gw *discord_shard_gw(struct discord_shard *s);
 uint64_t discord_shard_rx_ns(const struct discord_shard *s);
 /* The resume point changed: written within a second. */
 void discord_shard_touch(struct discord_shard *s);
+/* Interaction id, the event being handled, is in flight (its command
+ * submitted): it holds the resume point until it is answered. */
+void discord_shard_interaction(struct discord_shard *s, uint64_t id);
+/* The answer to interaction id is over (sent, refused or given up): the
+ * resume point may move on. Returns whether id was the shard's. */
+bool discord_shard_answered(struct discord_shard *s, uint64_t id);
+/* Writes the resume point now, if it moved (after the stop: the answers
+ * that went since moved it). */
+void discord_shard_save(struct discord_shard *s);
 
 #endif

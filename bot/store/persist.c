@@ -30,8 +30,9 @@
 #undef uthash_fatal
 #define uthash_fatal(msg) abort()
 
-#define TICK_MS       1000 /* retries */
-#define SWEEP_SECONDS 60   /* between eviction sweeps */
+#define TICK_MS       1000  /* retries */
+#define SWEEP_SECONDS 60    /* between eviction sweeps */
+#define MARK_SWEEP_MS 60000 /* between expiries of the marks of handled events */
 
 static void start_batch(struct persist *p);
 static void refuse_all(struct persist *p);
@@ -126,6 +127,112 @@ collect_id(struct persist *p, const char *id)
 	if (p->collecting != NULL)
 		request_add_change(p->collecting, id);
 	p->collected++;
+}
+
+/* The mark of a handled event as a row. */
+static void
+mark_row(const struct mark *m, struct store_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	row->kind = STORE_HANDLED;
+	row->key = m->id + 2;
+	row->last_used = m->at;
+	row->rec = m->answer;
+	row->rec_len = m->len;
+}
+
+static void
+mark_free(struct persist *p, const char *id)
+{
+	struct mark *m = NULL;
+
+	HASH_FIND_STR(p->marks, id, m);
+	if (m != NULL) {
+		HASH_DEL(p->marks, m);
+		free(m->answer);
+		free(m);
+	}
+}
+
+/* Queues the mark m (owned by p from now on) for the next commit. */
+static void
+mark_add(struct persist *p, struct mark *m)
+{
+	mark_free(p, m->id); /* an earlier one of the same id (the expiry) */
+	HASH_ADD_STR(p->marks, id, m);
+	id_add(&p->pending, m->id);
+	persist__wake(p);
+}
+
+void
+persist__mark(struct persist *p, struct request *req)
+{
+	struct mark *m = xcalloc(1, sizeof(*m));
+	struct buf b;
+
+	persist__make_id(m->id, 'h', request_key(req));
+	m->at = persist__tick_clock(p);
+	buf_init(&b, STORE_RECORD_LINE_MAX);
+	if (request_keep(req, &b) < 0 || b.toobig)
+		buf_reset(&b);
+	m->answer = xmalloc(b.len + 1);
+	memcpy(m->answer, b.p != NULL ? b.p : "", b.len);
+	m->answer[b.len] = '\0';
+	m->len = b.len;
+	buf_free(&b);
+	request_add_change(req, m->id);
+	mark_add(p, m);
+}
+
+void
+persist_expire(struct persist *p)
+{
+	struct mark *m = xcalloc(1, sizeof(*m));
+
+	persist__make_id(m->id, 'h', "");
+	m->at = persist__tick_clock(p) - PERSIST_MARK_SECONDS;
+	mark_add(p, m);
+}
+
+struct marked_ctx {
+	struct request *req;
+};
+
+static int
+marked_row(const struct store_row *r, void *ctx)
+{
+	struct marked_ctx *c = ctx;
+
+	request_set_kept(c->req, r->rec, r->rec_len);
+	return 0;
+}
+
+int
+persist__marked(struct persist *p, struct request *req)
+{
+	struct marked_ctx c = {.req = req};
+	char err[1100], id[KEY_MAX + 2];
+	struct fetch *f = NULL;
+	int rc;
+
+	if (p->sqlite) {
+		rc = store_sqlite_load_now(p->be, STORE_HANDLED, request_key(req), marked_row, &c,
+		                           err, sizeof(err));
+		if (rc < 0)
+			log_error("store: cannot tell whether event '%s' was handled: %s",
+			          request_key(req), err);
+		return rc;
+	}
+	/* Another backend: the read by key the request waited for. */
+	persist__make_id(id, 'h', request_key(req));
+	HASH_FIND_STR(p->fetches, id, f);
+	if (f == NULL || f->state != FETCHED)
+		return -1;
+	rc = f->found ? 1 : 0;
+	if (f->found)
+		request_set_kept(req, f->row->rec, f->row->rec_len);
+	persist_read_free(p, f);
+	return rc;
 }
 
 static int
@@ -237,10 +344,10 @@ drop_conflicts(struct persist *p, const enum store_status *row_status, size_t n)
 			id_add(&p->pending, p->batch[i]->id);
 	HASH_ITER(hh, drop, e, tmp)
 	{
+		if (!p->sqlite && e->id[0] != 'h')
+			persist_read_start(p, e->id);
 		forget(p, e->id);
 		id_del(&p->pending, e->id);
-		if (!p->sqlite)
-			persist_read_start(p, e->id);
 	}
 	id_clear(&drop);
 }
@@ -284,7 +391,11 @@ commit_done(void *ctx, enum store_status status, const enum store_status *row_st
 		struct id *e = p->batch[i];
 		const char *key = e->id + 2;
 
-		if (row_status[i] == STORE_OK) {
+		if (row_status[i] == STORE_OK && e->id[0] == 'h') {
+			retried = retried || id_find(p->retry, e->id) != NULL;
+			id_del(&p->retry, e->id);
+			mark_free(p, e->id);
+		} else if (row_status[i] == STORE_OK) {
 			uint64_t g = e->deleted ? 0 : e->record ? e->generation + 1 : e->generation;
 
 			if (e->id[0] == 'c') {
@@ -339,6 +450,10 @@ static void
 forget(struct persist *p, const char *id)
 {
 	id_del(&p->retry, id);
+	if (id[0] == 'h') {
+		mark_free(p, id);
+		return;
+	}
 	persist__away(p, id[0], id + 2); /* whatever is stored, it is read back */
 	if (id[0] == 'c') {
 		struct channel *ch = state_channel_peek(p->st, id + 2);
@@ -441,6 +556,16 @@ row_of(struct persist *p, struct id *e, struct store_row *row, struct buf *b,
 	const char *key = e->id + 2;
 	struct channel *ch = NULL;
 
+	if (e->id[0] == 'h') {
+		struct mark *m = NULL;
+
+		HASH_FIND_STR(p->marks, e->id, m);
+		if (m == NULL)
+			return 0;
+		mark_row(m, row);
+		e->deleted = false;
+		return 1;
+	}
 	memset(row, 0, sizeof(*row));
 	row->key = key;
 	row->version = STORE_RECORD_VERSION;
@@ -658,8 +783,13 @@ retry_failed(struct persist *p)
 
 	HASH_ITER(hh, p->retry, e, tmp)
 	{
-		if (e->id[0] == 'c' ? state_channel_peek(p->st, e->id + 2) == NULL
-		                    : state_user_peek(p->st, e->id + 2) == NULL) {
+		struct mark *m = NULL;
+
+		if (e->id[0] == 'h')
+			HASH_FIND_STR(p->marks, e->id, m);
+		if (e->id[0] == 'h'   ? m == NULL
+		    : e->id[0] == 'c' ? state_channel_peek(p->st, e->id + 2) == NULL
+		                      : state_user_peek(p->st, e->id + 2) == NULL) {
 			HASH_DEL(p->retry, e);
 			free(e);
 			continue;
@@ -686,6 +816,10 @@ tick_cb(uv_timer_t *t)
 	if (now >= p->next_sweep_ms) {
 		p->next_sweep_ms = now + sweep_ms(p);
 		persist_evict(p);
+	}
+	if (now >= p->next_expiry_ms) {
+		p->next_expiry_ms = now + MARK_SWEEP_MS;
+		persist_expire(p);
 	}
 }
 
@@ -728,6 +862,8 @@ free_persist(struct persist *p)
 	id_clear(&p->retry);
 	while (p->fetches != NULL)
 		persist_read_free(p, p->fetches);
+	while (p->marks != NULL)
+		mark_free(p, p->marks->id);
 	free(p->batch);
 	keyset_free(p->away);
 	if (p->lock_fd >= 0)
@@ -868,6 +1004,7 @@ open_rest(struct persist *p, char *err, size_t errlen)
 	uv_unref((uv_handle_t *)&p->tick);
 	p->next_sweep_ms = uv_now(p->loop) + sweep_ms(p);
 	p->next_snapshot_ms = uv_now(p->loop) + (uint64_t)p->o.snapshot_interval * 1000;
+	p->next_expiry_ms = uv_now(p->loop) + MARK_SWEEP_MS;
 	return 0;
 }
 

@@ -85,6 +85,10 @@
 #include "commands/core/dispatch.h"
 
 #define PERSIST_DB_FILE "delver.db"
+/* How long the mark that a platform event was handled is kept (seconds):
+ * Discord's interaction tokens live 15 minutes, and a replay comes within
+ * its resume window, shorter than that. */
+#define PERSIST_MARK_SECONDS (15 * 60)
 /* Users known to have no row (not SQLite: see persist_open_backend), kept
  * at most; past it the least recently used are forgotten. */
 #define PERSIST_ABSENT_MAX 16384
@@ -166,6 +170,9 @@ void persist_collect(struct persist *p);
 /* True when nothing is waiting to be committed, being committed or held. */
 bool persist_settled(const struct persist *p);
 
+/* The marks of events handled more than PERSIST_MARK_SECONDS ago go with
+ * the next commit (the timer does it every minute). */
+void persist_expire(struct persist *p);
 /* Drops idle channels now (the timer does it every minute, or every
  * evict_after seconds when that is shorter); returns how many. */
 size_t persist_evict(struct persist *p);

@@ -63,6 +63,18 @@ struct fetch {
 	UT_hash_handle hh;
 };
 
+/* A mark that a platform event was handled (STORE_HANDLED), from the
+ * request that made it until its commit: id "h:KEY" ("h:" alone: the
+ * expiry of the marks handled before at), in the pending, in-flight and
+ * retry sets like a record's. */
+struct mark {
+	char id[KEY_MAX + 2];
+	int64_t at;   /* unix seconds */
+	char *answer; /* what the transport keeps (owned), NULL for the expiry */
+	size_t len;
+	UT_hash_handle hh;
+};
+
 /* Where a request held by persist is (its request_hold's state). */
 enum persist_qstate {
 	Q_WAIT = 1, /* not run: its records are being read, or an earlier
@@ -113,7 +125,9 @@ struct persist {
 	 * memory nor in this set has no row, and reads no row for it (every
 	 * command by a user who keeps nothing would read one). */
 	struct keyset *away;
-	uv_idle_t resume; /* runs the requests read for in the turn after a read */
+	uv_idle_t resume;   /* runs the requests read for in the turn after a read */
+	struct mark *marks; /* the marks not committed yet, by id */
+	uint64_t next_expiry_ms;
 	/* group commit */
 	struct id *pending;  /* to write in the next batch */
 	struct id *inflight; /* in the batch being committed */
@@ -167,6 +181,13 @@ void persist__close_step(struct persist *p);
 size_t persist__collect(struct persist *p);
 /* persist.c: starts the idle turn (a commit to start, answers to give). */
 void persist__wake(struct persist *p);
+/* persist.c: req (which changed records and carries a key) leaves its
+ * mark in the next commit, noted among its changes. */
+void persist__mark(struct persist *p, struct request *req);
+/* persist.c: whether the mark of key is stored (SQLite: read on the loop);
+ * when it is, req gets what was kept with it. Returns 1 (marked), 0 (not),
+ * -1 (cannot be read: logged). */
+int persist__marked(struct persist *p, struct request *req);
 
 /* persist_queue.c: the requests whose changes are in commits up to seq
  * are over: lost > 0, some records could not be saved; lost < 0

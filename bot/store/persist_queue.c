@@ -98,11 +98,23 @@ run_one(struct persist *p, struct request *req)
 	const char *user_key = o->user_key;
 	struct channel *ch;
 	struct user *u;
+	int marked = 0;
 
+	/* A replay of an event handled before (by a process that stopped
+	 * since) is not run again: its mark says what it answered. */
+	if (request_replayed(req) && request_key(req)[0] != '\0' &&
+	    (marked = persist__marked(p, req)) != 0) {
+		request_set_outcome(req,
+		                    marked > 0 ? REQUEST_REPLAYED : REQUEST_CHANNEL_UNREADABLE);
+		set_state(p, req, Q_DONE);
+		return;
+	}
 	request_run(req);
 	p->collecting = req;
 	persist__collect(p);
 	p->collecting = NULL;
+	if (request_nchanges(req) > 0 && request_key(req)[0] != '\0')
+		persist__mark(p, req);
 	if (request_nchanges(req) > 0) {
 		request_hold(req)->seq = p->collect_seq;
 		set_state(p, req, Q_RAN);
@@ -141,6 +153,14 @@ records(struct persist *p, struct request *req, bool restart)
 	if (o->parent_key[0] != '\0' &&
 	    persist_read_want(p, o->parent_key, o->user_key, "", restart) == 1)
 		r = 1;
+	/* A replay waits for its event's mark too (persist__marked). */
+	if (request_replayed(req) && request_key(req)[0] != '\0') {
+		int m = persist_read_want_mark(p, request_key(req), restart);
+
+		if (m < 0)
+			return -REQUEST_CHANNEL_UNREADABLE;
+		r = r > 0 || m > 0 ? 1 : 0;
+	}
 	return r;
 }
 

@@ -120,7 +120,11 @@ persist_read_start(struct persist *p, const char *id)
 	f->found = false;
 	f->state = FETCHING;
 	p->stats.reads++;
-	p->be->ops->load(p->be, id[0] == 'c' ? STORE_CHANNEL : STORE_USER, id + 2, fetched, f);
+	p->be->ops->load(p->be,
+	                 id[0] == 'c'   ? STORE_CHANNEL
+	                 : id[0] == 'u' ? STORE_USER
+	                                : STORE_HANDLED,
+	                 id + 2, fetched, f);
 }
 
 /* One record a command needs: 0 in memory (or read), 1 being read, -1 its
@@ -131,8 +135,9 @@ want_one(struct persist *p, char kind, const char *key, bool restart)
 	char id[KEY_MAX + 2];
 	struct fetch *f = NULL;
 
-	if (kind == 'c' ? state_channel_peek(p->st, key) != NULL
-	                : state_user_peek(p->st, key) != NULL)
+	if (kind == 'c'   ? state_channel_peek(p->st, key) != NULL
+	    : kind == 'u' ? state_user_peek(p->st, key) != NULL
+	                  : false)
 		return 0;
 	persist__make_id(id, kind, key);
 	HASH_FIND_STR(p->fetches, id, f);
@@ -144,6 +149,12 @@ want_one(struct persist *p, char kind, const char *key, bool restart)
 		return -1;
 	persist_read_start(p, id);
 	return 1;
+}
+
+int
+persist_read_want_mark(struct persist *p, const char *key, bool restart)
+{
+	return want_one(p, 'h', key, restart);
 }
 
 /* Whether the records of a request are in memory: see persist_read.h. */

@@ -58,8 +58,13 @@ int persist_read_fetched_user(struct user *fresh, void *ctx);
 int persist_read_want(void *ctx, const char *chan_key, const char *user_key, const char *legacy_key,
                       bool restart);
 
-/* Starts reading id ("c:KEY" or "u:KEY") back by key, unless a read of it
- * is under way. */
+/* On a backend other than SQLite, whether the mark of the handled event
+ * key was read (0: the read is over, persist__marked takes it), is being
+ * read (1), or its last read failed (-1). */
+int persist_read_want_mark(struct persist *p, const char *key, bool restart);
+
+/* Starts reading id ("c:KEY", "u:KEY" or the mark "h:KEY") back by key,
+ * unless a read of it is under way. */
 void persist_read_start(struct persist *p, const char *id);
 
 /* Whether f is a user read and found absent. */

@@ -47,7 +47,14 @@
 
 enum store_kind {
 	STORE_CHANNEL,
-	STORE_USER
+	STORE_USER,
+	/* A mark that a platform event was handled (commands/core/request.h:
+	 * exactly once), written in the batch of the changes it made: key is
+	 * the event's key, last_used when it was handled, rec what the
+	 * transport keeps to answer it again; no version, no generation (a
+	 * mark is written once and never conflicts). A mark row with key ""
+	 * and rec NULL deletes the marks handled before last_used. */
+	STORE_HANDLED,
 };
 
 enum store_status {

@@ -72,13 +72,28 @@ enum stmt {
 		               "l.seq, l.rec FROM channels c LEFT JOIN logs l ON l.key = c.key "   \
 		               "WHERE c.key = $1 ORDER BY l.seq",                                  \
 	}
-static const char *const stmt_sql[2][ST_COUNT] = {
+/* The marks of handled events (STORE_HANDLED): written once, never
+ * conflicting; ST_DELETE expires the marks handled before $1; ST_GET reads
+ * one in the tables' row shape. */
+#define MARK_STMTS                                                                                 \
+	{                                                                                          \
+		[ST_INSERT] = "INSERT INTO handled(key, at, answer) VALUES($1, $2, $3) "           \
+		              "ON CONFLICT (key) DO UPDATE SET at = excluded.at, "                 \
+		              "answer = excluded.answer",                                          \
+		[ST_DELETE] = "DELETE FROM handled WHERE at < $1",                                 \
+		[ST_GET] = "SELECT key, at, 0::integer, answer, 0::bigint FROM handled "           \
+		           "WHERE key = $1",                                                       \
+	}
+static const char *const stmt_sql[3][ST_COUNT] = {
     [STORE_CHANNEL] = STMTS("channels"),
     [STORE_USER] = STMTS("users"),
+    [STORE_HANDLED] = MARK_STMTS,
 };
 #undef STMTS
+#undef MARK_STMTS
 
-static const char *const table_name[2] = {[STORE_CHANNEL] = "channels", [STORE_USER] = "users"};
+static const char *const table_name[3] = {
+    [STORE_CHANNEL] = "channels", [STORE_USER] = "users", [STORE_HANDLED] = "handled"};
 
 /* Run in one transaction by open and after every reconnection. */
 static const char *const schema_sql[] = {
@@ -89,6 +104,8 @@ static const char *const schema_sql[] = {
     "version integer NOT NULL, rec bytea NOT NULL, generation bigint NOT NULL)",
     "CREATE TABLE IF NOT EXISTS logs(key text NOT NULL, seq bigint NOT NULL, "
     "rec bytea NOT NULL, PRIMARY KEY (key, seq))",
+    "CREATE TABLE IF NOT EXISTS handled(key text PRIMARY KEY, at bigint NOT NULL, "
+    "answer bytea NOT NULL)",
 };
 #define NSCHEMA (sizeof(schema_sql) / sizeof(schema_sql[0]))
 
@@ -234,7 +251,7 @@ finish(struct store_pg *p, struct op *o)
 static void
 stmt_name(char *out, size_t len, enum store_kind k, enum stmt s)
 {
-	snprintf(out, len, "%c%d", k == STORE_CHANNEL ? 'c' : 'u', (int)s);
+	snprintf(out, len, "%c%d", "cuh"[k], (int)s);
 }
 
 /* --- rows --- */
@@ -412,8 +429,10 @@ send_setup(struct store_pg *p)
 	for (size_t i = 0; i < NSCHEMA; i++)
 		if (!PQsendQueryParams(p->conn, schema_sql[i], 0, NULL, NULL, NULL, NULL, 0))
 			goto fail;
-	for (int t = 0; t < 2; t++) {
+	for (int t = 0; t < 3; t++) {
 		for (int s = 0; s < ST_COUNT; s++) {
+			if (stmt_sql[t][s] == NULL)
+				continue;
 			stmt_name(name, sizeof(name), (enum store_kind)t, (enum stmt)s);
 			if (!PQsendPrepare(p->conn, name, stmt_sql[t][s], 0, NULL))
 				goto fail;
@@ -802,7 +821,20 @@ send_commit(struct store_pg *p, struct op *o)
 		snprintf(ver, sizeof(ver), "%d", r->version);
 		snprintf(gen, sizeof(gen), "%" PRIu64, r->generation);
 		v[0] = r->key;
-		if (r->log_only) {
+		if (r->kind == STORE_HANDLED && r->rec == NULL) {
+			s = ST_DELETE;
+			v[0] = used;
+			np = 1;
+			fmt[3] = 0;
+		} else if (r->kind == STORE_HANDLED) {
+			s = ST_INSERT;
+			v[1] = used;
+			v[2] = r->rec;
+			len[2] = (int)r->rec_len;
+			fmt[2] = 1;
+			fmt[3] = 0;
+			np = 3;
+		} else if (r->log_only) {
 			s = ST_CURRENT;
 			v[1] = gen;
 			np = 2;
@@ -1259,8 +1291,10 @@ setup_blocking(PGconn *c, char *why, size_t whylen)
 			first_line(why, whylen, PQresultErrorMessage(r));
 		PQclear(r);
 	}
-	for (int t = 0; ok && t < 2; t++) {
+	for (int t = 0; ok && t < 3; t++) {
 		for (int s = 0; ok && s < ST_COUNT; s++) {
+			if (stmt_sql[t][s] == NULL)
+				continue;
 			stmt_name(name, sizeof(name), (enum store_kind)t, (enum stmt)s);
 			r = PQprepare(c, name, stmt_sql[t][s], 0, NULL);
 			ok = PQresultStatus(r) == PGRES_COMMAND_OK;

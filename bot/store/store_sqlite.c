@@ -43,6 +43,9 @@ enum stmt {
 	ST_LOG_TRIM,
 	ST_LOG_CLEAR,
 	ST_LOG_GET,
+	ST_PUT_MARK,
+	ST_EXPIRE_MARKS,
+	ST_GET_MARK,
 	ST_COUNT,
 };
 
@@ -81,8 +84,15 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_LOG_TRIM] = "DELETE FROM logs WHERE key = ?1 AND seq <= ?2",
     [ST_LOG_CLEAR] = "DELETE FROM logs WHERE key = ?1",
     [ST_LOG_GET] = "SELECT seq, rec FROM logs WHERE key = ?1 ORDER BY seq",
+    [ST_PUT_MARK] = "INSERT OR REPLACE INTO handled(key, at, answer) VALUES(?1, ?2, ?3)",
+    [ST_EXPIRE_MARKS] = "DELETE FROM handled WHERE at < ?1",
+    [ST_GET_MARK] = "SELECT at, 0, answer, 0 FROM handled WHERE key = ?1",
 };
 
+/* The marks of the events handled (STORE_HANDLED). */
+#define HANDLED_SCHEMA                                                                             \
+	"CREATE TABLE IF NOT EXISTS handled(key TEXT PRIMARY KEY NOT NULL, "                       \
+	"at INTEGER NOT NULL, answer BLOB NOT NULL);"
 /* Channels and users are rowid tables: a record is stored in its b-tree
  * leaf up to about 4 KB, where a table WITHOUT ROWID (as in schema 1)
  * spills any record past about 1 KB into overflow pages of their own. A
@@ -98,7 +108,8 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS logs(key TEXT NOT NULL, seq INTEGER NOT NULL, "
     "rec BLOB NOT NULL, PRIMARY KEY(key, seq)) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS gone(kind INTEGER NOT NULL, key TEXT NOT NULL, "
-    "at INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;";
+    "at INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;" HANDLED_SCHEMA;
+static const char handled_schema[] = HANDLED_SCHEMA;
 
 enum job_kind {
 	JOB_COMMIT,
@@ -142,7 +153,7 @@ struct sqlite_backend {
 	sqlite3 *db;  /* the writer: one thread at a time */
 	sqlite3 *rdb; /* read-only, on the loop */
 	sqlite3_stmt *stmt[ST_COUNT];
-	sqlite3_stmt *rget[3]; /* on rdb: channel, user, a channel's log */
+	sqlite3_stmt *rget[4]; /* on rdb: channel, user, a channel's log, mark */
 	int sync;              /* asked: 0 OFF, 1 NORMAL, 2 FULL */
 	int sync_set;          /* in force on db (changed by the worker) */
 	bool everysec;
@@ -180,6 +191,15 @@ sync_pragma(int s)
 	return s == 2   ? "PRAGMA synchronous = FULL"
 	       : s == 0 ? "PRAGMA synchronous = OFF"
 	                : "PRAGMA synchronous = NORMAL";
+}
+
+/* The statement that reads a row of kind by key. */
+static int
+get_stmt(enum store_kind kind)
+{
+	return kind == STORE_CHANNEL ? ST_GET_CHANNEL
+	       : kind == STORE_USER  ? ST_GET_USER
+	                             : ST_GET_MARK;
 }
 
 /* Fills r from a row of ST_GET_* (last_used, version, rec, generation). */
@@ -353,6 +373,18 @@ put_row(struct sqlite_backend *b, const struct store_row *r, bool check)
 	uint64_t stored = 0;
 	int rc;
 
+	if (r->kind == STORE_HANDLED) {
+		if (r->rec == NULL) {
+			s = b->stmt[ST_EXPIRE_MARKS];
+			sqlite3_bind_int64(s, 1, r->last_used);
+		} else {
+			s = b->stmt[ST_PUT_MARK];
+			sqlite3_bind_text(s, 1, r->key, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(s, 2, r->last_used);
+			sqlite3_bind_blob(s, 3, r->rec, (int)r->rec_len, SQLITE_STATIC);
+		}
+		return step_reset(s) == 0 ? STORE_OK : STORE_FAILED;
+	}
 	if (r->rec == NULL && !r->log_only) {
 		/* A deletion: nothing to delete is no conflict. */
 		rc = check ? stored_generation(b, r, &stored) : 0;
@@ -482,8 +514,7 @@ job_work(struct job *j)
 		if (rc < 0)
 			j->status = rc == -2 ? STORE_CONFLICT : STORE_FAILED;
 	} else if (j->kind == JOB_LOAD) {
-		sqlite3_stmt *s =
-		    b->stmt[j->load_kind == STORE_CHANNEL ? ST_GET_CHANNEL : ST_GET_USER];
+		sqlite3_stmt *s = b->stmt[get_stmt(j->load_kind)];
 		int rc;
 
 		struct log_read l;
@@ -752,7 +783,7 @@ free_backend(struct sqlite_backend *b)
 {
 	for (int i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(b->stmt[i]);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		sqlite3_finalize(b->rget[i]);
 	sqlite3_close(b->rdb);
 	sqlite3_close(b->db);
@@ -1104,6 +1135,10 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 		if (exec_sql(b, schema, err, errlen) < 0 || exec_sql(b, sql, err, errlen) < 0)
 			return -1;
 	}
+	/* The marks came within schema 2: a database without them gets them
+	 * (a delver that does not know them leaves them alone). */
+	if (exec_sql(b, handled_schema, err, errlen) < 0)
+		return -1;
 	for (int i = 0; i < ST_COUNT; i++) {
 		if (sqlite3_prepare_v3(b->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
 		                       &b->stmt[i], NULL) != SQLITE_OK) {
@@ -1119,7 +1154,9 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_GET_USER], -1, SQLITE_PREPARE_PERSISTENT,
 	                       &b->rget[1], NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_LOG_GET], -1, SQLITE_PREPARE_PERSISTENT,
-	                       &b->rget[2], NULL) != SQLITE_OK) {
+	                       &b->rget[2], NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(b->rdb, stmt_sql[ST_GET_MARK], -1, SQLITE_PREPARE_PERSISTENT,
+	                       &b->rget[3], NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open %s for reading: %s", b->path,
 		         b->rdb != NULL ? sqlite3_errmsg(b->rdb) : "out of memory");
 		return -1;
@@ -1185,7 +1222,7 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
                       size_t errlen)
 {
 	struct sqlite_backend *b = (struct sqlite_backend *)base;
-	sqlite3_stmt *s = b->rget[kind == STORE_CHANNEL ? 0 : 1];
+	sqlite3_stmt *s = b->rget[kind == STORE_CHANNEL ? 0 : kind == STORE_USER ? 1 : 3];
 	struct log_read l;
 	int rc;
 

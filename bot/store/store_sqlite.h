@@ -8,11 +8,14 @@
  *   (store_backend.h); gone(kind, key, at), WITHOUT ROWID, when each row was
  *   deleted (0 channels, 1 users; a channel's at is its last_used, a user's
  *   the time of the commit), so that the databases of a bot's shard
- *   processes can be merged (store_merge.h). An older database is brought
- *   to schema 2 when it is opened: schema 0 (no generation column) gets
- *   the column, every row at generation 0; schema 1's tables WITHOUT ROWID
- *   are copied into rowid tables (a record past about 1 KB took overflow
- *   pages of its own there) and the file is vacuumed.
+ *   processes can be merged (store_merge.h); handled(key, at, answer), the
+ *   marks of the platform events handled (STORE_HANDLED rows; made when
+ *   missing, as a database written before them has none). An older
+ *   database is brought to schema 2 when it is opened: schema 0 (no
+ *   generation column) gets the column, every row at generation 0; schema
+ *   1's tables WITHOUT ROWID are copied into rowid tables (a record past
+ *   about 1 KB took overflow pages of its own there) and the file is
+ *   vacuumed.
  * - One connection does the writing. Commits, loads by key and the
  *   everysec checkpoint run on a thread of the backend's own, one at a time
  *   in the order they were asked (the connection is used by one thread at a

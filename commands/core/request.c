@@ -48,6 +48,10 @@ struct request {
 	enum request_outcome outcome;
 	struct request_hold hold;
 	char key[REQUEST_KEY_MAX];
+	int (*keep)(struct request *req, struct buf *out);
+	bool replayed;
+	char *kept; /* the bytes kept with its mark (owned), or NULL */
+	size_t kept_len;
 	void *tag;
 	void (*tag_free)(void *);
 };
@@ -75,6 +79,7 @@ request_free(struct request *req)
 		reply_free(req->reply);
 	free(req->line);
 	free(req->changes);
+	free(req->kept);
 	if (req->tag_free != NULL)
 		req->tag_free(req->tag);
 	free(req);
@@ -133,9 +138,46 @@ request_now(const struct request *req)
 }
 
 void
-request_set_key(struct request *req, const char *key)
+request_set_key(struct request *req, const char *key,
+                int (*keep)(struct request *req, struct buf *out))
 {
 	snprintf(req->key, sizeof(req->key), "%s", key);
+	req->keep = keep;
+}
+
+void
+request_set_replayed(struct request *req)
+{
+	req->replayed = true;
+}
+
+bool
+request_replayed(const struct request *req)
+{
+	return req->replayed;
+}
+
+const char *
+request_kept(const struct request *req, size_t *len)
+{
+	*len = req->kept_len;
+	return req->kept;
+}
+
+int
+request_keep(struct request *req, struct buf *out)
+{
+	return req->keep != NULL ? req->keep(req, out) : -1;
+}
+
+void
+request_set_kept(struct request *req, const char *bytes, size_t len)
+{
+	free(req->kept);
+	req->kept = xmalloc(len + 1);
+	memcpy(req->kept, bytes, len);
+	req->kept[len] = '\0';
+	req->kept_len = len;
 }
 
 const char *
@@ -249,6 +291,7 @@ tell_outcome(struct request *req)
 
 	switch (req->outcome) {
 	case REQUEST_DONE:
+	case REQUEST_REPLAYED:
 		return;
 	case REQUEST_NOT_DURABLE:
 		if (!reply_is_error(r)) {

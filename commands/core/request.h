@@ -41,6 +41,7 @@
 
 #include "commands/core/invocation.h"
 #include "commands/core/reply.h"
+#include "rules/base/buf.h"
 
 #define REQUEST_KEY_MAX 48            /* bytes of a platform event's id, with the NUL */
 #define REQUEST_ID_MAX  (KEY_MAX + 2) /* bytes of a record id ("c:KEY", "u:KEY") */
@@ -63,6 +64,9 @@ enum request_outcome {
 	REQUEST_USER_UNREADABLE,    /* not run: the user's record cannot be read now */
 	REQUEST_BUSY,               /* not run: too many requests wait for reads */
 	REQUEST_STOPPING,           /* not run: the store has closed */
+	REQUEST_REPLAYED,           /* not run: a replay of a platform event whose
+	                               changes were committed before (a restart);
+	                               its answer is what was kept (request_kept) */
 };
 
 /* A request from o (copied), made at now (unix seconds), answered through
@@ -85,9 +89,22 @@ struct reply *request_reply(struct request *req);
 void request_use_reply(struct request *req, struct reply *out);
 const struct origin *request_origin(const struct request *req);
 int64_t request_now(const struct request *req);
-/* The id of the platform event the request answers ("" when none). */
-void request_set_key(struct request *req, const char *key);
+/*
+ * Exactly once (delver(8)): the id of the platform event the request
+ * answers ("" when none). The store commits a mark under this key in the
+ * same transaction as the request's changes, with what keep(req, out)
+ * writes (the answer as the transport will need it again; keep may be
+ * NULL). A request set replayed (its platform may have delivered the
+ * event to an earlier process) whose key is marked is not run again: its
+ * outcome is REQUEST_REPLAYED and request_kept holds what was kept.
+ */
+void request_set_key(struct request *req, const char *key,
+                     int (*keep)(struct request *req, struct buf *out));
 const char *request_key(const struct request *req);
+void request_set_replayed(struct request *req);
+bool request_replayed(const struct request *req);
+/* The bytes kept with the mark of a replayed request (NULL when none). */
+const char *request_kept(const struct request *req, size_t *len);
 /* The answer function's context. */
 void *request_ctx(const struct request *req);
 /* Data of the transport's carried with the request (where its answer
@@ -117,6 +134,11 @@ void request_add_change(struct request *req, const char *id);
 size_t request_nchanges(const struct request *req);
 const char *request_change(const struct request *req, size_t i);
 void request_set_outcome(struct request *req, enum request_outcome outcome);
+/* What the transport keeps with the request's mark, appended to out:
+ * 0, or -1 when there is nothing to keep (no keep function, or it failed). */
+int request_keep(struct request *req, struct buf *out);
+/* The bytes kept with the mark found for a replayed request (copied). */
+void request_set_kept(struct request *req, const char *bytes, size_t len);
 enum request_outcome request_outcome(const struct request *req);
 /*
  * What a store keeps on a request it holds: its place in the store's list

@@ -249,6 +249,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "answered", (double)F.st.answered);
 	cJSON_AddNumberToObject(i, "duplicates", (double)F.st.duplicates);
 	cJSON_AddNumberToObject(i, "replay_duplicates", (double)F.st.replay_duplicates);
+	cJSON_AddNumberToObject(i, "original_gets", (double)F.st.original_gets);
 	cJSON_AddNumberToObject(i, "shared_duplicates", (double)F.st.shared_duplicates);
 	cJSON_AddNumberToObject(i, "undelivered", (double)F.st.undelivered);
 	cJSON_AddNumberToObject(i, "fanout", (double)F.st.fanout);

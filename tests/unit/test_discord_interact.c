@@ -397,6 +397,74 @@ test_held_private_reply_defers_private(void **state)
 	dispatch_set_store(f->d, NULL, NULL);
 }
 
+/* What a command's answer keeps with its event's mark is what it renders:
+ * a replay of that interaction in another process (a new interaction
+ * layer) whose mark was found answers with exactly that, the GM's direct
+ * message included. */
+static void
+test_kept_answer_is_the_answer(void **state)
+{
+	struct fixture *f = *state, *g = fixture_new(NULL);
+	struct holdstore h = {.st = f->st}, h2 = {.st = g->st};
+	const char *json =
+	    "{\"id\":\"1004\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1004\","
+	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
+	    ",\"data\":{\"name\":\"secret\"}}";
+	struct request *req;
+	struct buf kept;
+	char *first;
+	cJSON *d = cJSON_Parse(json);
+
+	buf_init(&kept, 1 << 20);
+	dispatch_set_store(f->d, &holdstore_ops, &h);
+	assert_int_equal(
+	    discord_interact_event(f->it, "INTERACTION_CREATE", d, 1000, &f->out, &req, 7, 9, 8),
+	    INTERACT_REQUEST);
+	assert_string_equal(request_key(req), "1004");
+	dispatch_submit(f->d, req);
+	assert_int_equal(request_keep(h.req[0], &kept), 0);
+	holdstore_commit(&h, 0, REQUEST_DONE);
+	assert_message(f->out.callback_body, "Something was rolled.", false);
+	assert_int_equal(f->out.nfollowups, 1);
+	first = strdup(f->out.callback_body);
+	dispatch_set_store(g->d, &holdstore_ops, &h2);
+	assert_int_equal(
+	    discord_interact_event(g->it, "INTERACTION_CREATE", d, 1000, &g->out, &req, 7, 9, 8),
+	    INTERACT_REQUEST);
+	request_set_replayed(req);
+	dispatch_submit(g->d, req);
+	request_set_kept(h2.req[0], kept.p, kept.len);
+	holdstore_commit(&h2, 0, REQUEST_REPLAYED);
+	assert_string_equal(g->out.callback_body, first);
+	assert_int_equal(g->out.nfollowups, 1);
+	assert_string_equal(g->out.followups[0], f->out.followups[0]);
+	assert_string_equal(g->out.callback_path, "/interactions/1004/tok-1004/callback");
+	assert_string_equal(g->out.followup_path, "/webhooks/42/tok-1004");
+	/* Kept bytes that do not parse give nothing to send. */
+	discord_interact_out_clear(&g->out);
+	cJSON_Delete(d);
+	d = cJSON_Parse(
+	    "{\"id\":\"1005\",\"application_id\":\"42\",\"type\":2,\"token\":\"tok-1005\","
+	    "\"guild_id\":\"99\",\"channel_id\":\"1234567890123456789\",\"member\":" ALICE
+	    ",\"data\":{\"name\":\"secret\"}}");
+	assert_int_equal(
+	    discord_interact_event(g->it, "INTERACTION_CREATE", d, 1000, &g->out, &req, 7, 9, 8),
+	    INTERACT_REQUEST);
+	request_set_replayed(req);
+	dispatch_submit(g->d, req);
+	request_set_kept(h2.req[1], "{\"c\":", 5);
+	holdstore_commit(&h2, 1, REQUEST_REPLAYED);
+	assert_null(g->out.callback_body);
+	assert_int_equal(g->out.nfollowups, 0);
+	discord_interact_out_clear(&g->out);
+	cJSON_Delete(d);
+	free(first);
+	buf_free(&kept);
+	dispatch_set_store(f->d, NULL, NULL);
+	dispatch_set_store(g->d, NULL, NULL);
+	teardown((void **)&g);
+}
+
 /*
  * An interaction already past its deadline is shed before it is worked
  * out: a transport never touches channel state for it (no channel record
@@ -1158,6 +1226,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_autocomplete, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_seen_window, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_answer_held_for_the_commit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kept_answer_is_the_answer, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_held_private_reply_defers_private, setup,
 	                                    teardown),
 	};

@@ -952,6 +952,8 @@ struct pending_reply {
 	bool ready;
 	bool on_disk_then; /* the channel's GM was on disk when it was released */
 	int order;         /* its place among the released replies */
+	enum request_outcome outcome;
+	char kept[64]; /* what was kept with its event's mark ("": nothing) */
 };
 
 static int released;
@@ -961,7 +963,12 @@ static void
 pending_done(struct request *req, void *ctx)
 {
 	struct pending_reply *pr = ctx;
+	size_t len;
+	const char *kept = request_kept(req, &len);
 
+	pr->outcome = request_outcome(req);
+	snprintf(pr->kept, sizeof(pr->kept), "%.*s", kept != NULL ? (int)len : 0,
+	         kept != NULL ? kept : "");
 	request_free(req); /* its reply is pr->r */
 	pr->ready = true;
 	pr->order = ++released;
@@ -996,6 +1003,128 @@ static bool
 start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line)
 {
 	return start_as(b, pr, "ann", "ann", chan, line);
+}
+
+static const char *
+text_of(const struct reply *r)
+{
+	static char text[4096];
+	struct buf out;
+
+	buf_init(&out, 1 << 16);
+	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
+	snprintf(text, sizeof(text), "%s", buf_str(&out));
+	buf_free(&out);
+	return text;
+}
+
+/* What a transport keeps with a mark: its answer as it would render it. */
+static int
+keep_text(struct request *req, struct buf *out)
+{
+	return buf_addf(out, "kept %s", request_key(req));
+}
+
+/* Starts "/line" by ann in chan as the answer to platform event key, a
+ * replay or not, and waits for its answer. */
+static void
+keyed(struct bot *b, struct pending_reply *pr, const char *chan, const char *line, const char *key,
+      bool replayed)
+{
+	struct origin o = {.platform = "console"};
+	struct request *req;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->b = b;
+	pr->r = reply_new();
+	pr->chan = chan;
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	snprintf(o.user_key, sizeof(o.user_key), "console:ann");
+	snprintf(o.user_name, sizeof(o.user_name), "ann");
+	req = request_new(&o, (int64_t)time(NULL), pending_done, pr);
+	request_use_reply(req, pr->r);
+	request_set_line(req, line, strlen(line));
+	request_set_key(req, key, keep_text);
+	if (replayed)
+		request_set_replayed(req);
+	dispatch_submit(b->d, req);
+	while (!pr->ready || !persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+}
+
+/* The marks stored: "key=answer;" for each, in key order. */
+static const char *
+marks_on_disk(struct bot *b)
+{
+	static char out[1024];
+	char path[512];
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	size_t n = 0;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(
+	    sqlite3_prepare_v2(db, "SELECT key, answer FROM handled ORDER BY key", -1, &q, NULL),
+	    SQLITE_OK);
+	while (sqlite3_step(q) == SQLITE_ROW)
+		n += (size_t)snprintf(out + n, sizeof(out) - n, "%s=%.*s;",
+		                      sqlite3_column_text(q, 0), sqlite3_column_bytes(q, 1),
+		                      (const char *)sqlite3_column_blob(q, 1));
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return out;
+}
+
+/*
+ * Exactly once: a request answering a platform event leaves the event's
+ * mark in the commit that holds its changes, with what the transport
+ * keeps; one that changed nothing leaves none. After a restart, a replay
+ * of a marked event is not run again and gets back what was kept; a
+ * replay of an event never marked runs. Marks older than 15 minutes go.
+ */
+static void
+test_handled_events_are_marked_with_their_changes(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr;
+	char path[512];
+	sqlite3 *db;
+
+	keyed(b, &pr, "hall", "/gm claim", "ev-1", false);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_string_equal(text_of(pr.r), "ann is now the GM of this channel.\n");
+	reply_free(pr.r);
+	keyed(b, &pr, "hall", "/gm", "ev-2", false);
+	reply_free(pr.r);
+	assert_string_equal(marks_on_disk(b), "ev-1=kept ev-1;");
+	bot_close(b);
+	bot_open(b);
+	/* ev-1 again: not run (ann stays GM), its kept answer comes back. */
+	keyed(b, &pr, "hall", "/gm release", "ev-1", true);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept ev-1");
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	reply_free(pr.r);
+	/* A replay of an event never handled runs. */
+	keyed(b, &pr, "hall", "/gm release", "ev-3", true);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_string_equal(gm_on_disk(b, "hall"), "(absent)");
+	reply_free(pr.r);
+	assert_string_equal(marks_on_disk(b), "ev-1=kept ev-1;ev-3=kept ev-3;");
+	/* ev-1's mark made 16 minutes ago: the expiry drops it alone. */
+	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE handled SET at = at - 960 WHERE key = 'ev-1'",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	persist_expire(b->p);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(marks_on_disk(b), "ev-3=kept ev-3;");
+	bot_free(b);
 }
 
 static void
@@ -1417,19 +1546,6 @@ run_until_commit(struct bot *b, struct fake *f, struct pending_reply *pr)
 {
 	while (f->done == NULL && !pr->ready)
 		uv_run(&b->loop, UV_RUN_ONCE);
-}
-
-static const char *
-text_of(const struct reply *r)
-{
-	static char text[4096];
-	struct buf out;
-
-	buf_init(&out, 1 << 16);
-	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
-	snprintf(text, sizeof(text), "%s", buf_str(&out));
-	buf_free(&out);
-	return text;
 }
 
 static void
@@ -1962,6 +2078,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_snapshot_files_are_pruned_off_the_loop),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
+	    cmocka_unit_test(test_handled_events_are_marked_with_their_changes),
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
 	    cmocka_unit_test(test_database_without_generations_is_migrated),

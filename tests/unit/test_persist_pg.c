@@ -234,6 +234,78 @@ state_survives_a_restart(void **state)
 	bot_close(a);
 }
 
+/* What a keyed request keeps with its event's mark. */
+static int
+keep_key(struct request *req, struct buf *out)
+{
+	return buf_addf(out, "answer to %s", request_key(req));
+}
+
+struct keyed {
+	bool ready;
+	enum request_outcome outcome;
+	char kept[64];
+};
+
+static void
+keyed_done(struct request *req, void *ctx)
+{
+	struct keyed *k = ctx;
+	size_t len;
+	const char *kept = request_kept(req, &len);
+
+	k->outcome = request_outcome(req);
+	snprintf(k->kept, sizeof(k->kept), "%.*s", kept != NULL ? (int)len : 0,
+	         kept != NULL ? kept : "");
+	k->ready = true;
+	request_free(req);
+}
+
+/* "/line" by ann in chan as the answer to event key (a replay or not),
+ * waited for. */
+static void
+keyed(struct bot *b, struct keyed *k, const char *chan, const char *line, const char *key,
+      bool replayed)
+{
+	struct origin o = {.platform = "console", .user_key = "console:ann", .user_name = "ann"};
+	struct request *req;
+
+	memset(k, 0, sizeof(*k));
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	req = request_new(&o, (int64_t)time(NULL), keyed_done, k);
+	request_set_line(req, line, strlen(line));
+	request_set_key(req, key, keep_key);
+	if (replayed)
+		request_set_replayed(req);
+	dispatch_submit(b->d, req);
+	while (!k->ready || !persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+}
+
+/* Exactly once on PostgreSQL: the mark of an event handled by one process
+ * is committed with its change; a replay of that event in the next process
+ * is not run again (it waits for the mark's read) and gets the kept answer
+ * back, while one never handled runs. */
+static void
+a_replayed_event_is_not_applied_twice(void **state)
+{
+	struct bot *a = bot_open();
+	struct keyed k;
+
+	say(a, "ann", "once", "/gm claim");
+	keyed(a, &k, "once", "/turn advance", "pg-1", false);
+	assert_int_equal(k.outcome, REQUEST_DONE);
+	bot_close(a);
+	a = bot_open();
+	keyed(a, &k, "once", "/turn advance", "pg-1", true);
+	assert_int_equal(k.outcome, REQUEST_REPLAYED);
+	assert_string_equal(k.kept, "answer to pg-1");
+	keyed(a, &k, "once", "/turn advance", "pg-2", true);
+	assert_int_equal(k.outcome, REQUEST_DONE);
+	assert_int_equal(turn_of(a, "once"), 2);
+	bot_close(a);
+}
+
 /* Two processes with a copy of one channel: the second to commit is told
  * its change was not kept; its copy leaves memory, and once read again it
  * sees the other's change and its own next change is kept. */
@@ -651,6 +723,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(state_survives_a_restart),
+	    cmocka_unit_test(a_replayed_event_is_not_applied_twice),
 	    cmocka_unit_test(conflict_drops_the_channel_and_reads_it_again),
 	    cmocka_unit_test(later_changes_on_the_stale_copy_are_not_kept),
 	    cmocka_unit_test(a_command_keeps_all_its_records_or_none),

@@ -217,6 +217,7 @@ struct fake {
 		uint64_t violations;
 		uint64_t created, delivered, answered, duplicates, late, followups;
 		uint64_t replay_duplicates; /* answered again after a replay: Discord's 400 */
+		uint64_t original_gets;     /* GET @original (a replay checked) */
 		uint64_t shared_duplicates; /* answered again by another session of its shard */
 		uint64_t undelivered;       /* interactions no session's shard took */
 		uint64_t fanout;            /* interactions dispatched to several sessions */

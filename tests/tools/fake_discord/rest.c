@@ -557,6 +557,61 @@ complete(struct inter *it, const cJSON *msg, bool ok, bool eph)
 	}
 }
 
+/*
+ * GET /webhooks/APP/TOKEN/messages/@original: Discord's Get Original
+ * Interaction Response ("returns the initial Interaction response";
+ * receiving-and-responding). While an interaction has no initial response
+ * there is none to return: 404 Unknown Message (10008). After a type-5
+ * deferral not completed yet, it is the "thinking" message, whose flags
+ * carry LOADING (1 << 7) (and EPHEMERAL when the deferral asked for it).
+ * After a type-6 deferral or a type-7 update of a component it is the
+ * message the component is on. With the token expired (15 min): 401.
+ */
+static void
+original(const char *path, struct http_answer *a)
+{
+	const char *p = path + strlen("/webhooks/");
+	const char *tok = strchr(p, '/');
+	struct inter *it, *tmp, *found = NULL;
+	char body[256];
+	int flags = 0;
+
+	F.st.original_gets++;
+	if (tok == NULL || strncmp(p, F.app_id, strlen(F.app_id)) != 0) {
+		fake_violation("a webhook call for another application: %.60s", p);
+		fake_answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
+		return;
+	}
+	tok++;
+	HASH_ITER(hh, F.inters, it, tmp)
+	{
+		size_t n = strlen(it->token);
+
+		if (strncmp(tok, it->token, n) == 0 && tok[n] == '/')
+			found = it;
+	}
+	if (found == NULL) {
+		fake_violation("@original of an interaction never sent");
+		fake_answer(a, 404, "{\"message\":\"Unknown Webhook\",\"code\":10015}");
+		return;
+	}
+	if (fake_now() - found->created > FAKE_TOKEN_MS) {
+		fake_answer(a, 401, "{\"message\":\"Invalid Webhook Token\",\"code\":50027}");
+		return;
+	}
+	if (found->answers == 0 || found->original == 0) {
+		fake_answer(a, 404, "{\"message\":\"Unknown Message\",\"code\":10008}");
+		return;
+	}
+	if (found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE && !found->completed)
+		flags |= 1 << 7;
+	if (found->deferred == DISCORD_CALLBACK_DEFERRED_MESSAGE && found->deferred_eph)
+		flags |= DISCORD_FLAG_EPHEMERAL;
+	snprintf(body, sizeof(body), "{\"id\":\"%" PRIu64 "\",\"type\":20,\"flags\":%d}",
+	         found->original, flags);
+	fake_answer(a, 200, body);
+}
+
 static void
 webhook(const char *method, const char *path, const char *body, size_t len, struct http_answer *a)
 {
@@ -849,6 +904,9 @@ handle(const char *method, const char *path, const char *auth, const char *ua, c
 	} else if (strncmp(route, "POST /interactions/", 19) == 0 &&
 	           strstr(route, "/callback") != NULL) {
 		callback(path, body, len, a);
+	} else if (strncmp(route, "GET /webhooks/", 14) == 0 &&
+	           strstr(route, "/messages/@original") != NULL) {
+		original(path, a);
 	} else if (strncmp(route, "POST /webhooks/", 15) == 0 ||
 	           strncmp(route, "PATCH /webhooks/", 16) == 0) {
 		webhook(method, path, body, len, a);
