@@ -371,6 +371,19 @@ on_limits(void *ctx, const struct ledger_result *res)
 		fatal_stop(dc, res->refused_code, line);
 		return;
 	}
+	if (res->status == 0 && dc->cfg_count == 0 && res->refused_count == dc->shard_count &&
+	    res->refused_recommended == dc->recommended &&
+	    (res->refused_code == DISCORD_CLOSE_SHARDING_REQUIRED ||
+	     res->refused_code == DISCORD_CLOSE_INVALID_SHARD)) {
+		/* auto: the count Discord recommends now is the one it refused;
+		 * a restart asks again, without an IDENTIFY until it changes. */
+		snprintf(line, sizeof(line),
+		         "Discord refused the %d shard%s it recommends (%d) before, and still "
+		         "recommends it; not connecting (the next start asks Discord again)",
+		         dc->shard_count, dc->shard_count == 1 ? "" : "s", res->refused_code);
+		fatal_stop(dc, 0, line);
+		return;
+	}
 	if (dc->cfg_count > 0 && dc->recommended > dc->cfg_count)
 		log_warnx("discord: Discord recommends %d shards for this bot; running %d as "
 		          "[discord] shard_count says",

@@ -470,7 +470,7 @@ table_copy(struct invocation *inv, struct reply *out)
 	const struct tables_state *src;
 	struct channel *sch;
 	struct roll_table *t;
-	struct buf names, replaced, screened;
+	struct buf names, replaced, screened, texts;
 	cJSON *before;
 	size_t copied = 0;
 	int at = -1;
@@ -491,6 +491,7 @@ table_copy(struct invocation *inv, struct reply *out)
 	buf_init(&names, 4096);
 	buf_init(&replaced, 4096);
 	buf_init(&screened, 4096);
+	buf_init(&texts, 2 * TABLES_BYTES_MAX);
 	for (size_t i = 0; i < src->n; i++) {
 		if (!all && (int)i != at)
 			continue;
@@ -509,6 +510,7 @@ table_copy(struct invocation *inv, struct reply *out)
 			goto done;
 		}
 		buf_addf(&names, "%s%s", names.len ? ", " : "", src->v[i].name);
+		buf_addf(&texts, "%s\n", src->v[i].text);
 		copied++;
 	}
 	channel_touch(inv->chan);
@@ -527,6 +529,7 @@ table_copy(struct invocation *inv, struct reply *out)
 		reply_add(out, 0, " (replacing %s here)", buf_str(&replaced));
 	reply_add(out, 0, "; nothing in them is struck.");
 	reply_nl(out);
+	missing_line(inv->chan, "", buf_str(&texts), out);
 	if (screened.len > 0 && !tension_state_hidden(inv->chan)) {
 		/* a GM who copies from a hidden channel may expect them screened */
 		reply_add(out, RS_DIM,
@@ -542,6 +545,7 @@ done:
 	buf_free(&names);
 	buf_free(&replaced);
 	buf_free(&screened);
+	buf_free(&texts);
 	free(t);
 }
 

@@ -683,6 +683,12 @@ copy_between_channels(void **unused)
 	refused("gm", "table copy bobs from:#other",
 	        "You are not the GM of #other: tables are copied from a channel where you hold "
 	        "the GM seat.");
+	/* a reference the copy leaves without a table here is named (check-29 F9) */
+	run_in("home", "gm", "table set lone 1-6: [[nothere]] and [[loot]]");
+	ok("gm", "table copy lone from:#home");
+	assert_string_equal(text, "Copied 1 table from console:home: lone; nothing in them is "
+	                          "struck.\nNo table here is called [[nothere]] yet: until one is, "
+	                          "rolls leave it as written.\n");
 	/* all or nothing: a circle with a table here refuses the whole copy */
 	run_in("home", "gm", "table set x 1-6: [[y]]");
 	ok("gm", "table set y 1-6: [[x]]");
