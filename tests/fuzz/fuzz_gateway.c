@@ -100,17 +100,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	                             .want_write = h_want_write,
 	                             .event = h_event,
 	                             .fatal = h_fatal};
-	struct state *st = state_new();
-	struct rng *drng = rng_new_seeded(1);
-	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = drng});
+	struct state *st;
+	struct rng *drng;
+	struct dispatch *d;
 	struct world w;
-	struct interact_opts io = {
-	    .d = d, .gm_role = "Game Master", .answer = answered, .answer_ctx = &w};
+	struct interact_opts io;
 	struct rng *rng;
 	struct discord_gw *g;
 
 	if (size == 0)
 		return 0;
+	st = state_new();
+	drng = rng_new_seeded(1);
+	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = drng});
+	io = (struct interact_opts){
+	    .d = d, .gm_role = "Game Master", .answer = answered, .answer_ctx = &w};
 	log_set_level(LOG_LEVEL_ERROR);
 	rng = rng_new_seeded(2);
 	w.d = d;
