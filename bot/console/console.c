@@ -115,14 +115,22 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 	     "You are in channel"},
 	};
 
+	/* Like every command, these may start with '/', '!' or nothing (but
+	 * while a draft is open, a line without either is the draft's). */
+	if (len > 0 && (line[0] == '/' || line[0] == '!')) {
+		line++;
+		len--;
+	} else if (drafts_count(c->drafts) > 0) {
+		return false;
+	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		size_t wl = strlen(cmds[i].word);
+		size_t wl = strlen(cmds[i].word) - 1;
 		char *name = (char *)c + cmds[i].off;
 		const char *arg;
 		size_t alen;
 		char clean[NAME_MAX_LEN], err[256];
 
-		if (len < wl || strncmp(line, cmds[i].word, wl) != 0 ||
+		if (len < wl || strncmp(line, cmds[i].word + 1, wl) != 0 ||
 		    (len > wl && line[wl] != ' '))
 			continue;
 		arg = line + wl;
@@ -133,6 +141,18 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 		}
 		while (alen > 0 && arg[alen - 1] == ' ')
 			alen--;
+		/* A name in quotes ("Sir Bob") is the name without them; "" is
+		 * no name. */
+		if (alen >= 2 && (arg[0] == '"' || arg[0] == '\'') && arg[alen - 1] == arg[0]) {
+			arg++;
+			alen -= 2;
+			while (alen > 0 && arg[0] == ' ') {
+				arg++;
+				alen--;
+			}
+			while (alen > 0 && arg[alen - 1] == ' ')
+				alen--;
+		}
 		if (alen == 0) {
 			buf_addf(out, "%s %s; %s NAME changes it.\n", cmds[i].is, name,
 			         cmds[i].word);
@@ -150,10 +170,15 @@ console_command(struct console *c, const char *line, size_t len, struct buf *out
 	return false;
 }
 
-/* "quit" and "exit" (a word alone on its line) end the console. */
+/* "quit" and "exit" (a word alone on its line, after '/' or '!' or
+ * nothing, as every command) end the console. */
 static bool
 is_quit(const char *line, size_t len)
 {
+	if (len == 5 && (line[0] == '/' || line[0] == '!')) {
+		line++;
+		len--;
+	}
 	return (len == 4 && memcmp(line, "quit", 4) == 0) ||
 	       (len == 4 && memcmp(line, "exit", 4) == 0);
 }

@@ -9,6 +9,7 @@
 #include "bot/draft/draft.h"
 #include "bot/irc/irc_flood.h"
 #include "bot/irc/irc_fmt.h"
+#include "bot/irc/irc_ident.h"
 #include "bot/irc/irc_limit.h"
 #include "bot/log.h"
 #include "bot/irc/render_irc.h"
@@ -36,10 +37,11 @@ struct irc_bot {
 	struct irc_limit *ctcp;    /* CTCP answers per nick */
 	void (*reload)(void *ctx); /* asks the app to reload (SIGHUP); may be NULL */
 	void *reload_ctx;
-	struct alias *aliases; /* ALIASES_MAX, used as a ring */
-	size_t next_alias;     /* the slot the next new alias takes */
-	size_t in_flight;      /* commands submitted and not answered yet */
-	struct drafts *drafts; /* long texts typed line by line (bot/draft/draft.h) */
+	struct alias *aliases;    /* ALIASES_MAX, used as a ring */
+	size_t next_alias;        /* the slot the next new alias takes */
+	size_t in_flight;         /* commands submitted and not answered yet */
+	struct drafts *drafts;    /* long texts typed line by line (bot/draft/draft.h) */
+	struct irc_ident *idents; /* the nick each identity has now */
 };
 
 /* Commands submitted and not answered yet, at most: hundreds of seconds of
@@ -76,6 +78,7 @@ irc_bot_new(struct dispatch *d, const struct config_irc *cfg, struct irc_conn *c
 	b->ctcp = irc_limit_new(1, CTCP_INTERVAL_MS);
 	b->aliases = xcalloc(ALIASES_MAX, sizeof(*b->aliases));
 	b->drafts = drafts_new();
+	b->idents = irc_ident_new();
 	set_rates(b);
 	return b;
 }
@@ -92,6 +95,7 @@ irc_bot_free(struct irc_bot *b)
 	irc_limit_free(b->seen);
 	irc_limit_free(b->ctcp);
 	drafts_free(b->drafts);
+	irc_ident_free(b->idents);
 	free(b->aliases);
 	free(b);
 }
@@ -217,8 +221,11 @@ irc_bot_user(struct irc_bot *b, const struct irc_msg *m)
 		a->nick[0] = '\0';
 	if (!irc_line_is(m, "NICK") ||
 	    irc_conn_casefold(b->conn, irc_line_param(m, 0), now, sizeof(now)) < 0 ||
-	    make_mask(m, mask, sizeof(mask)) < 0)
+	    make_mask(m, mask, sizeof(mask)) < 0) {
+		irc_ident_quit(b->idents, old);
 		return;
+	}
+	irc_ident_nick(b->idents, old, irc_line_param(m, 0), now);
 	a = find_alias(b, now);
 	if (a != NULL)
 		a->nick[0] = '\0';
@@ -293,6 +300,8 @@ make_origin(struct irc_bot *b, const struct irc_msg *m, const char *chan, struct
 	if (n < 0 || (size_t)n >= sizeof(o->chan_key))
 		return -1;
 	snprintf(o->user_name, sizeof(o->user_name), "%s", m->nick);
+	if (irc_conn_casefold(b->conn, m->nick, who, sizeof(who)) == 0)
+		irc_ident_seen(b->idents, o->user_key, m->nick, who, irc_conn_link(b->conn));
 	return 0;
 }
 
@@ -409,21 +418,22 @@ private_cmd(const struct irc_bot *b)
 }
 
 /*
- * Whether the GM message of r may go by NOTICE to the GM seat's name: a
- * nick (no space, comma or line break, not a channel) that is in the
- * channel where the roll was made. The name is the nick the GM last used
- * for a command there (dispatch keeps it); someone else who has that nick
- * now and is in the channel would get it, which delver(8), IRC, states.
+ * The nick the GM message of r may go to by NOTICE, or NULL: the nick at
+ * which the GM seat's holder (reply_gm_key, the identity the GM-only
+ * commands check) was last seen on this link and still is, in the channel
+ * where the command was made. Whoever merely has the nick the GM last
+ * used does not get it.
  */
-static bool
-gm_here(struct irc_bot *b, const struct reply *r, const char *where)
+static const char *
+gm_nick(struct irc_bot *b, const struct reply *r, const char *where)
 {
-	const char *nick = reply_gm_name(r);
+	const char *key = reply_gm_key(r), *nick;
 
-	if (nick == NULL || nick[0] == '\0' || nick[0] == ':' || strlen(nick) >= IRC_NICK_MAX ||
-	    strpbrk(nick, " ,\r\n\a") != NULL || irc_conn_is_channel(b->conn, nick))
-		return false;
-	return irc_conn_is_channel(b->conn, where) && irc_conn_is_member(b->conn, where, nick);
+	if (key == NULL || (nick = irc_ident_find(b->idents, key, irc_conn_link(b->conn))) == NULL)
+		return NULL;
+	return irc_conn_is_channel(b->conn, where) && irc_conn_is_member(b->conn, where, nick)
+	           ? nick
+	           : NULL;
 }
 
 /*
@@ -438,13 +448,15 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 	struct irc_say *v = NULL;
 	size_t n = 0;
 
-	bool gm_away = reply_msg(r, REPLY_GM) != NULL && !gm_here(b, r, where);
-	char text[400];
+	const char *gm_to = reply_msg(r, REPLY_GM) != NULL ? gm_nick(b, r, where) : NULL;
+	bool gm_away = reply_msg(r, REPLY_GM) != NULL && gm_to == NULL;
+	char text[512];
 
 	if (gm_away)
 		snprintf(text, sizeof(text),
-		         "The GM, %.64s, is not in %.64s under that nick, so delver did not send "
-		         "%.120s%s",
+		         "The GM, %.64s, is not known to be in %.64s (no command from them "
+		         "there since they left or quit, or since delver connected), so delver "
+		         "did not send %.120s%s",
 		         reply_gm_name(r), where, reply_gm_what(r),
 		         reply_gm_is_aside(r) ? "." : "; roll again once they are back.");
 	if (reply_is_error(r) || quiet) {
@@ -459,8 +471,8 @@ send_reply(struct irc_bot *b, const struct reply *r, const char *nick, const cha
 		render_msg(b, reply_msg(r, REPLY_INVOKER), private_cmd(b), nick, nick, &keep, &v,
 		           &n);
 		if (reply_msg(r, REPLY_GM) != NULL && !gm_away)
-			render_msg(b, reply_msg(r, REPLY_GM), private_cmd(b), reply_gm_name(r),
-			           nick, &keep, &v, &n);
+			render_msg(b, reply_msg(r, REPLY_GM), private_cmd(b), gm_to, nick, &keep,
+			           &v, &n);
 	}
 	/* A refusal is counted and summed up in the log by the session. */
 	if (irc_conn_say_group(b->conn, lane, v, n, 1) == IRC_SAY_FULL) {

@@ -203,6 +203,7 @@ irc_conn_link_down(struct irc_conn *c, int64_t now)
 	if (c->st == ST_READY && now - c->ready_at >= c->t.stable)
 		c->stable = true;
 	c->st = ST_DOWN;
+	c->links++;
 	c->recycling = false;
 	c->quitting = false;
 	irc_flood_clear(c->flood);
@@ -767,6 +768,12 @@ bool
 irc_conn_ready(const struct irc_conn *c)
 {
 	return c->st == ST_READY;
+}
+
+uint64_t
+irc_conn_link(const struct irc_conn *c)
+{
+	return c->links;
 }
 
 const char *

@@ -165,6 +165,9 @@ size_t irc_conn_pending(const struct irc_conn *c);
  * irc_conn_say_group's IRC_SAY_FULL does): logged once, then summed up. */
 void irc_conn_refuse_reply(struct irc_conn *c);
 const char *irc_conn_nick(const struct irc_conn *c);
+/* The number of the current link (each time a link goes down, one more):
+ * what was seen of others on an earlier link may be stale. */
+uint64_t irc_conn_link(const struct irc_conn *c);
 bool irc_conn_has_cap(const struct irc_conn *c, const char *cap);
 /* Whether target names a channel (by the server's CHANTYPES). */
 bool irc_conn_is_channel(const struct irc_conn *c, const char *target);

@@ -47,6 +47,7 @@ struct chanrec {
 
 struct irc_conn {
 	const struct config_irc *cfg;
+	uint64_t links; /* links gone down: the number of the current one */
 	struct irc_timing t;
 	struct irc_conn_hooks h;
 	void *ctx;

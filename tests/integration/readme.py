@@ -46,8 +46,13 @@ def readme():
 
 
 def block_after(text, marker):
-    """The fenced block that follows marker."""
-    i = text.index(marker)
+    """The fenced block that follows marker (its words, however the
+    paragraph is wrapped)."""
+    words = marker.split()
+    found = re.compile(r"\s+".join(re.escape(w) for w in words)).search(text)
+    if found is None:
+        raise ValueError("README.md no longer says %r" % marker)
+    i = found.start()
     m = re.compile(r"\n```[a-z]*\n(.*?)\n```", re.S).search(text, i)
     return m.group(1)
 

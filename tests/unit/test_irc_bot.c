@@ -1009,31 +1009,50 @@ test_gmroll(void **state)
 	            "2d6\x0f: [4, 4] = \x02\x03"
 	            "07\x02\x02"
 	            "8\x0f\r\n");
-	/* The GM changes nick: the seat's name follows at the GM's next
-	 * command, and the result with it. */
+	/* The GM changes nick: the result follows the GM (the server said
+	 * that same user is alice_ now). */
 	feed(f, ":alice!a@h NICK :alice_");
-	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d4");
-	assert_string_equal(out(f), "NOTICE bob :The GM, alice, is not in #a under that nick, so "
-	                            "delver did not send your secret roll; roll again once they "
-	                            "are back.\r\n");
-	feed(f, ":alice_!a@h PRIVMSG #a :!gm");
-	assert_string_equal(out(f), "PRIVMSG #a :The GM here is \x02"
-	                            "a\xe2\x80\x8dlice_\x0f.\r\n");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
-	assert_string_equal(out(f),
-	                    "PRIVMSG #a :\x02"
-	                    "bob\x0f rolls in secret: only the GM, \x02"
-	                    "a\xe2\x80\x8dlice_\x0f, sees the result.\r\nNOTICE alice_ :\x02"
-	                    "bob\x0f rolls in secret · \x03"
-	                    "10\x02\x02"
-	                    "1d1\x0f: [1] = \x02\x03"
-	                    "07\x02\x02"
-	                    "1\x0f\r\n");
+	assert_string_equal(out(f), "PRIVMSG #a :\x02"
+	                            "bob\x0f rolls in secret: only the GM, \x02"
+	                            "alice\x0f, sees the result.\r\nNOTICE alice_ :\x02"
+	                            "bob\x0f rolls in secret · \x03"
+	                            "10\x02\x02"
+	                            "1d1\x0f: [1] = \x02\x03"
+	                            "07\x02\x02"
+	                            "1\x0f\r\n");
 	feed(f, ":alice_!a@h PART #a");
 	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
 	assert_string_equal(out(f),
-	                    "NOTICE bob :The GM, alice_, is not in #a under that nick, so delver "
-	                    "did not send your secret roll; roll again once they are back.\r\n");
+	                    "NOTICE bob :The GM, alice, is not known to be in #a (no command from "
+	                    "them there since they left or quit, or since delver connected), so "
+	                    "delver did not send your secret roll; roll again once they are "
+	                    "back.\r\n");
+	/* The GM quits; a stranger takes the nick the GM last used, and is
+	 * in the channel: the secret roll does not go to them (check-26 F1). */
+	feed(f, ":alice_!a@h JOIN #a");
+	feed(f, ":alice_!a@h PRIVMSG #a :!gm");
+	out(f);
+	feed(f, ":alice_!a@h QUIT :bye");
+	feed(f, ":alice_!evil@h JOIN #a");
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
+	assert_string_equal(out(f),
+	                    "NOTICE bob :The GM, alice_, is not known to be in #a (no command "
+	                    "from them there since they left or quit, or since delver "
+	                    "connected), so delver did not send your secret roll; roll again "
+	                    "once they are back.\r\n");
+	/* The stranger's own command does not make them the GM's nick. */
+	feed(f, ":alice_!evil@h PRIVMSG #a :!gm");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d20");
+	assert_null(strstr(out(f), "NOTICE alice_"));
+	/* The GM back, under another nick, is theirs again at their next
+	 * command. */
+	feed(f, ":alice!a@h JOIN #a");
+	feed(f, ":alice!a@h PRIVMSG #a :!gm");
+	out(f);
+	feed(f, ":bob!b@h PRIVMSG #a :!gmroll 1d1");
+	assert_non_null(strstr(out(f), "\r\nNOTICE alice :"));
 }
 
 /* A player's hazard roll while Tension is hidden: the channel reads the
@@ -1067,9 +1086,10 @@ test_hazard_behind_the_screen(void **state)
 	assert_memory_equal(o, "PRIVMSG #a :\x02Hazard die: turn 2\x0f", 31);
 	assert_null(strstr(o, "NOTICE alice"));
 	assert_null(strstr(o, "Behind the screen"));
-	assert_non_null(strstr(o, "\r\nNOTICE bob :The GM, alice, is not in #a under that nick, "
-	                          "so delver did not send what your hazard roll put behind the "
-	                          "GM's screen.\r\n"));
+	assert_non_null(strstr(o, "\r\nNOTICE bob :The GM, alice, is not known to be in #a (no "
+	                          "command from them there since they left or quit, or since "
+	                          "delver connected), so delver did not send what your hazard "
+	                          "roll put behind the GM's screen.\r\n"));
 }
 
 /* Compact output on IRC: the heading starts the hazard roll's line instead
