@@ -609,7 +609,8 @@ discord_answer_hold(struct discord *dc, const struct interact_out *out, struct r
 struct check {
 	struct discord *dc;
 	struct interact_out out;
-	char *webhook; /* "/webhooks/<application id>/<token>" */
+	char *webhook;                  /* "/webhooks/<application id>/<token>" */
+	struct discord_live_post *post; /* a /panel's panel, posted if not answered */
 };
 
 #define MESSAGE_LOADING 0x80 /* a deferral's message, not completed yet */
@@ -627,6 +628,9 @@ on_original(void *ctx, const struct rest_result *res)
 	const cJSON *flags;
 
 	if (res->status == 404) {
+		/* Nobody answered it, so nobody posted its panel either. */
+		discord_live_post_send(dc, c->post);
+		c->post = NULL;
 		if (c->out.deadline != 0 && uv_hrtime() >= c->out.deadline) {
 			discord_answer_count_shed(dc);
 			over(dc, c->out.id);
@@ -643,6 +647,8 @@ on_original(void *ctx, const struct rest_result *res)
 			    .rx_ns = c->out.rx_ns,
 			    .deadline = c->out.deadline};
 
+			discord_live_post_send(dc, c->post);
+			c->post = NULL;
 			item.ready = c->out;
 			item.webhook_path = c->webhook;
 			memset(&c->out, 0, sizeof(c->out));
@@ -664,6 +670,7 @@ on_original(void *ctx, const struct rest_result *res)
 			    c->out.id, res->status);
 		over(dc, c->out.id);
 	}
+	discord_live_post_drop(c->post);
 	discord_interact_out_clear(&c->out);
 	free(c->webhook);
 	free(c);
@@ -671,7 +678,7 @@ on_original(void *ctx, const struct rest_result *res)
 
 void
 discord_answer_deliver(struct discord *dc, struct request *req, struct interact_out *out,
-                       bool known)
+                       bool known, struct discord_live_post *post)
 {
 	struct defer_item *item;
 	/* A replay, which an earlier process may have answered or deferred,
@@ -684,6 +691,10 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 
 	snprintf(path, sizeof(path), "%s/messages/@original", webhook != NULL ? webhook : "");
 	request_free(req);
+	if (!check) {
+		discord_live_post_send(dc, post);
+		post = NULL;
+	}
 	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
@@ -697,6 +708,7 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 			discord_defer_remove(dc->defer, item);
 		over(dc, out->id);
 		discord_interact_out_clear(out);
+		discord_live_post_drop(post);
 		free(webhook);
 		return;
 	}
@@ -708,11 +720,13 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 		c->dc = dc;
 		c->out = *out;
 		c->webhook = webhook;
+		c->post = post;
 		dc->stats.replayed++;
 		discord_rest_call(dc->rest, "GET", path, NULL, REST_INTERACTION | REST_ESSENTIAL,
 		                  on_original, c);
 		return;
 	}
+	discord_live_post_send(dc, post); /* answered by this process */
 	if (item != NULL && item->state != DEFER_WAITING) {
 		if (item->state == DEFER_LOST) {
 			discord_defer_remove(dc->defer, item); /* counted already */
@@ -750,15 +764,18 @@ discord_answer_request(struct request *req, void *ctx)
 {
 	struct discord *dc = ctx;
 	struct interact_out out;
+	struct discord_live_post *post = NULL;
 	bool known;
 
-	/* A replay answered before gets the answer kept then, as it was: no
-	 * panel posted again, no press answered with the panel anew. */
+	/* A replay whose change was kept gets the answer kept then: no press
+	 * answered with the panel anew. A replayed /panel (it changes nothing,
+	 * so it has no mark) posts its panel only if Discord says nobody
+	 * answered it (discord_answer_deliver). */
 	if (dc->rest != NULL && request_outcome(req) != REQUEST_REPLAYED) {
 		if (discord_live_press(dc, req))
 			return;
-		discord_live_post(dc, req);
+		post = discord_live_post_new(dc, req);
 	}
 	known = discord_interact_render(dc->it, req, &out) == 0;
-	discord_answer_deliver(dc, req, &out, known);
+	discord_answer_deliver(dc, req, &out, known, post);
 }

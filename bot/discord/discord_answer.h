@@ -45,9 +45,12 @@ void discord_answer_request(struct request *req, void *ctx);
  * (discord_interact_render; known: false when a replay's kept answer could
  * not be read, and nothing is sent): now, or as the edit of its deferral,
  * or once Discord said a replay was not answered yet; shed when too late.
- * req is freed; out is emptied. */
+ * post (a /panel's panel, or NULL) is posted with it, a replay's only if
+ * Discord said nobody answered it. req is freed; out is emptied; post is
+ * taken. */
+struct discord_live_post;
 void discord_answer_deliver(struct discord *dc, struct request *req, struct interact_out *out,
-                            bool known);
+                            bool known, struct discord_live_post *post);
 
 /* Counts an interaction shed (too late to answer). */
 void discord_answer_count_shed(struct discord *dc);

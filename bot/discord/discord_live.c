@@ -327,28 +327,60 @@ placed(struct discord_live *lv, struct job *j, struct request *req)
 	discord_rest_call(dc->rest, "DELETE", path, NULL, REST_OPTIONAL, NULL, NULL);
 }
 
-void
-discord_live_post(struct discord *dc, struct request *req)
+struct discord_live_post {
+	struct call *c;
+	char *body;
+};
+
+struct discord_live_post *
+discord_live_post_new(struct discord *dc, struct request *req)
 {
 	struct discord_live *lv = dc->live;
 	const struct reply *r = request_reply(req);
 	uint64_t chan = chan_of(request_origin(req)->chan_key);
 	const char *webhook = discord_interact_webhook(req);
-	char *body, path[64];
-	struct call *c;
+	struct discord_live_post *p;
+	char *body;
 
 	if (lv == NULL || lv->closing || reply_panel_message(r) == NULL || reply_is_error(r) ||
 	    chan == 0 || (body = discord_interact_panel_body(dc->it, r)) == NULL)
+		return NULL;
+	p = xcalloc(1, sizeof(*p));
+	p->body = body;
+	p->c = xcalloc(1, sizeof(*p->c));
+	p->c->lv = lv;
+	p->c->chan = chan;
+	p->c->seq = discord_panels_seq(lv->p);
+	p->c->body = discord_panel_hash(body, strlen(body));
+	p->c->webhook = webhook != NULL ? xstrdup(webhook) : NULL;
+	return p;
+}
+
+void
+discord_live_post_send(struct discord *dc, struct discord_live_post *p)
+{
+	char path[64];
+
+	if (p == NULL)
 		return;
-	c = xcalloc(1, sizeof(*c));
-	c->lv = lv;
-	c->chan = chan;
-	c->seq = discord_panels_seq(lv->p);
-	c->body = discord_panel_hash(body, strlen(body));
-	c->webhook = webhook != NULL ? xstrdup(webhook) : NULL;
-	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages", chan);
-	discord_rest_call(dc->rest, "POST", path, body, 0, on_posted, c);
-	free(body);
+	if (dc->live == NULL || dc->live->closing || dc->rest == NULL) {
+		discord_live_post_drop(p);
+		return;
+	}
+	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages", p->c->chan);
+	discord_rest_call(dc->rest, "POST", path, p->body, 0, on_posted, p->c);
+	free(p->body);
+	free(p);
+}
+
+void
+discord_live_post_drop(struct discord_live_post *p)
+{
+	if (p == NULL)
+		return;
+	call_free(p->c);
+	free(p->body);
+	free(p);
 }
 
 /* --- presses --- */
@@ -395,7 +427,7 @@ pressed(struct discord_live *lv, struct job *j, struct request *req)
 		/* Not (or no longer) the channel's panel: a press as any. */
 		known = discord_interact_render(dc->it, j->press, &out) == 0;
 	}
-	discord_answer_deliver(dc, j->press, &out, known);
+	discord_answer_deliver(dc, j->press, &out, known, NULL);
 	j->press = NULL;
 }
 

@@ -48,10 +48,15 @@ void discord_live_start(struct discord *dc);
 void discord_live_close(struct discord *dc, void (*closed)(void *ctx), void *ctx);
 void discord_live_free(struct discord *dc);
 
-/* req, an interaction's request just answered: a /panel's reply is posted
- * to its channel (nothing else happens to other requests). req stays the
- * caller's. */
-void discord_live_post(struct discord *dc, struct request *req);
+/* req, an interaction's request just answered: a /panel's reply, as the
+ * panel to post to its channel (NULL for any other request; req stays the
+ * caller's). discord_live_post_send posts it, discord_live_post_drop
+ * forgets it (a replay answered before: the earlier process posted it);
+ * either frees it, and both take NULL. */
+struct discord_live_post;
+struct discord_live_post *discord_live_post_new(struct discord *dc, struct request *req);
+void discord_live_post_send(struct discord *dc, struct discord_live_post *p);
+void discord_live_post_drop(struct discord_live_post *p);
 /* req, an interaction's request just answered: when it is a press of a
  * panel's button that did something in the channel, it is kept, and
  * answered once the panel is rendered anew (true); else false. */
