@@ -84,17 +84,22 @@ snapshot_tmp_name(const char *name)
 
 /* Removes the oldest snapshot files past keep (names sort by time), and the
  * temporary files of snapshots that a crash left unfinished (only one
- * snapshot is written at a time). */
-static void
-prune(const char *dir, int keep)
+ * snapshot is written at a time). The snapshot just written (just, a file
+ * name) is never removed, and a name dated more than a day after now
+ * (late: the cutoff "YYYYMMDDTHHMMSSZ") is neither counted nor removed:
+ * no clock or file from the future pushes out the real snapshots.
+ * Returns how many such names were seen. */
+static size_t
+prune(const char *dir, int keep, const char *just, const char *late)
 {
+	size_t future = 0;
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **names = NULL, path[4300 + 300];
 	size_t n = 0, cap = 0;
 
 	if (d == NULL)
-		return;
+		return 0;
 	while ((e = readdir(d)) != NULL) {
 		if (snapshot_tmp_name(e->d_name)) {
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
@@ -103,6 +108,11 @@ prune(const char *dir, int keep)
 		}
 		if (!snapshot_name(e->d_name))
 			continue;
+		if (strncmp(e->d_name + strlen(SNAP_PREFIX), late, strlen("YYYYMMDDTHHMMSSZ")) >
+		    0) {
+			future++;
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		if (!snapshot_file(path))
 			continue;
@@ -116,13 +126,14 @@ prune(const char *dir, int keep)
 	if (n > 0)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
-		if (i + (size_t)keep < n) {
+		if (i + (size_t)keep < n && strcmp(names[i], just) != 0) {
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 			fsio_unlink(path);
 		}
 		free(names[i]);
 	}
 	free(names);
+	return future;
 }
 
 /* The snapshot's compression and the pruning of the snapshot directory,
@@ -136,6 +147,8 @@ struct prune_job {
 	char db[4200 + 64], gz[4200 + 64];
 	int keep;
 	int rc;
+	char late[32]; /* names dated after this are not counted */
+	size_t future; /* such names seen */
 	char err[1024];
 };
 
@@ -144,8 +157,12 @@ prune_work(uv_work_t *req)
 {
 	struct prune_job *j = req->data;
 
+	const char *written;
+
 	j->rc = snapfile_compress(j->db, j->gz, j->err, sizeof(j->err));
-	prune(j->dir, j->keep);
+	written = j->rc < 0 ? j->db : j->gz;
+	written = strrchr(written, '/') != NULL ? strrchr(written, '/') + 1 : written;
+	j->future = prune(j->dir, j->keep, written, j->late);
 }
 
 /* The snapshot is over: the next may start, or the close go on. */
@@ -159,6 +176,11 @@ prune_after(uv_work_t *req, int status)
 	/* The snapshot is kept as the backend wrote it. */
 	if (j->rc < 0)
 		log_warnx("store: %s; the snapshot %s is kept uncompressed", j->err, j->db);
+	if (j->future > 0)
+		log_warnx("store: %s holds %zu snapshot name%s dated more than a day ahead of "
+		          "now; delver neither counts them toward snapshot_keep nor removes them "
+		          "(check the clock, or move them away)",
+		          j->dir, j->future, j->future == 1 ? "" : "s");
 	free(j);
 	p->snapping = false;
 	if (p->closing)
@@ -184,6 +206,13 @@ snap_done(void *ctx, enum store_status status, const char *err)
 		snprintf(j->gz, sizeof(j->gz), "%.*s" SNAP_GZ,
 		         (int)(strlen(p->snap_path) - strlen(SNAP_SUFFIX)), p->snap_path);
 		j->keep = p->o.snapshot_keep > 0 ? p->o.snapshot_keep : 1;
+		{
+			time_t t = time(NULL) + 86400;
+			struct tm tm;
+
+			gmtime_r(&t, &tm);
+			strftime(j->late, sizeof(j->late), "%Y%m%dT%H%M%SZ", &tm);
+		}
 		if (uv_queue_work(p->loop, &j->req, prune_work, prune_after) == 0)
 			return; /* snapping until the pruning is done */
 		prune_work(&j->req);

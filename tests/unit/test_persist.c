@@ -776,6 +776,48 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	bot_free(b);
 }
 
+/* check-26 F2: a file named as a snapshot dated in the future (or real
+ * snapshots from a clock once set ahead) sorted after every real one, so
+ * with snapshot_keep 1 each new snapshot was removed as soon as written. */
+static void
+test_future_snapshot_names_push_out_nothing(void **state)
+{
+	static const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03,
+	                                   0x03, 0x00, 0,    0,    0, 0, 0, 0, 0, 0};
+	struct bot *b = calloc(1, sizeof(*b));
+	char snaps[512], future[1024], name[256];
+	FILE *fp;
+
+	b->dir = tmpdir_new();
+	persist_opts_default(&b->o);
+	b->o.dir = b->dir;
+	b->o.snapshot_keep = 1;
+	b->o.snapshot_on_stop = false;
+	bot_open(b);
+	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	assert_int_equal(mkdir(snaps, 0700), 0);
+	snprintf(future, sizeof(future), "%s/delver-29980101T000000Z.db.gz", snaps);
+	fp = fopen(future, "w");
+	assert_int_equal(fwrite(gz, 1, sizeof(gz), fp), sizeof(gz));
+	fclose(fp);
+	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	/* the snapshot just written stays, and so does the future name */
+	assert_int_equal(count_prefix(snaps, "delver-2", NULL, 0), 2);
+	assert_int_equal(access(future, F_OK), 0);
+	/* the next one replaces it: the future name still counts for nothing */
+	say(b, "bob", "tower", "/gm claim");
+	after(time(NULL));
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(count_prefix(snaps, "delver-2", NULL, 0), 2);
+	assert_int_equal(count_prefix(snaps, "delver-20", name, sizeof(name)), 1);
+	assert_non_null(strstr(name, ".db.gz"));
+	assert_int_equal(access(future, F_OK), 0);
+	bot_free(b);
+}
+
 /* Removals of files, and how many ran on the thread that runs the loop. */
 static pthread_t loop_thread;
 static int unlinks, unlinks_on_loop;
@@ -2077,6 +2119,7 @@ main(void)
 	    cmocka_unit_test(test_idle_users_leave_memory_and_come_back),
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_snapshot_files_are_pruned_off_the_loop),
+	    cmocka_unit_test(test_future_snapshot_names_push_out_nothing),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_handled_events_are_marked_with_their_changes),
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
