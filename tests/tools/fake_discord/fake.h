@@ -125,6 +125,7 @@ struct inter {
 	 * submits, a type-5 interaction), owned; NULL when it had none. */
 	cJSON *modal;
 	UT_hash_handle hh;
+	UT_hash_handle hh_token; /* in F.by_token, keyed by token */
 };
 
 /* A scripted REST fault. */
@@ -192,7 +193,8 @@ struct fake {
 	int64_t last_identify;
 
 	struct inter *inters;
-	uint64_t next_id; /* the least id the next interaction may have */
+	struct inter *by_token; /* the same interactions, by token */
+	uint64_t next_id;       /* the least id the next interaction may have */
 	/* interactions to inject */
 	/* interaction streams, each cycling through its templates */
 	struct stream {

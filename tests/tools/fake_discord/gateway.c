@@ -829,6 +829,7 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 	if (w.parent != 0)
 		msgs_fake_channel(w.parent, FAKE_CHAN_BOT);
 	HASH_ADD(hh, F.inters, id, sizeof(it->id), it);
+	HASH_ADD_KEYPTR(hh_token, F.by_token, it->token, strlen(it->token), it);
 	if (norder == caporder) {
 		caporder = caporder ? caporder * 2 : 4096;
 		order = xrealloc(order, caporder * sizeof(*order));
@@ -1039,6 +1040,7 @@ gw_fake_free(void)
 	HASH_ITER(hh, F.inters, it, tmp)
 	{
 		HASH_DEL(F.inters, it);
+		HASH_DELETE(hh_token, F.by_token, it);
 		free(it->kept);
 		cJSON_Delete(it->modal);
 		free(it);
