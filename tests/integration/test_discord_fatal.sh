@@ -35,6 +35,11 @@ for code in 4004 4010 4011 4012 4013 4014; do
 	4013) msg="invalid intents (4013): check [discord] intents" status=10 ;;
 	4014) msg="disallowed intents (4014)" status=11 ;;
 	esac
+	# A count Discord refused with auto is kept in the identify ledger,
+	# so that a restart spends no IDENTIFY on it (test_discord_auto_refused):
+	# each close here starts from a ledger of its own.
+	export XDG_RUNTIME_DIR="$WORK/run-$code"
+	mkdir -m 700 "$XDG_RUNTIME_DIR"
 	identify_window
 	bot_start
 	wait_until "g['ready']" 10

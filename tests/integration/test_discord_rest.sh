@@ -74,6 +74,6 @@ identify_window
 bot_start
 bot_wait_exit 10
 [ "$BOT_STATUS" = 6 ] || fail "the bot exited with '$BOT_STATUS', not 6, after the token's 401"
-[ "$(grep -c "token rejected by Discord (401): check \[discord\] token (the call was PUT /applications/" "$BOT_LOG")" = 1 ] ||
+[ "$(grep -c "token rejected by Discord (401): check the token \[discord\] token_source names (the call was PUT /applications/" "$BOT_LOG")" = 1 ] ||
 	fail "no single clear line about the bot token's 401"
 finish
