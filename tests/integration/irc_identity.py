@@ -205,10 +205,10 @@ admins = *!~alice@127.0.0.1
     check("\x1b" not in bot.log(), "a raw ESC reached the log")
 
     step("SIGTERM while a long reply is being written: it is finished, then QUIT")
-    # The help on /roll (a reply of the burst's 4 lines) at full speed
+    # The help on /tension (a reply of the burst's 4 lines) at full speed
     # first; a roll answered after it marks its end (one user's replies
     # keep their order).
-    alice.say("delver", "help roll")
+    alice.say("delver", "help tension")
     alice.say("delver", "roll 1d2")
     help_lines = []
     while True:
@@ -226,7 +226,7 @@ admins = *!~alice@127.0.0.1
     # rest one every 5 s.
     alice.say("delver", "roll 1d2")
     alice.say("delver", "roll 1d2")
-    alice.say("delver", "help roll")
+    alice.say("delver", "help tension")
     for _ in range(2):
         alice.expect(BOT + r"PRIVMSG Alice2 :Alice2 rolls · 1d2: ", timeout=15)
     got = [alice.expect(BOT + r"PRIVMSG Alice2 :(.*)$", timeout=15).group(1)]
