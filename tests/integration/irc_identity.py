@@ -139,6 +139,8 @@ admins = *!~alice@127.0.0.1
     check(not any("NOTICE" in l and ("second" in l or "sneak" in l) for _, l in thief.seen),
           "the secret roll reached the holder of the GM's last nick")
     thief.quit()
+    # The nick is free once the server has seen the thief leave (alice shares #a).
+    alice.expect(r"^:Alice2!\S+ QUIT")
     alice.send("NICK Alice2")
     alice.expect(r"^:Alice3!\S+ NICK :?Alice2$")
     bob.say("#a", "!gmroll 1d20+5 # third")

@@ -191,6 +191,8 @@ static const struct {
     {"bob", "!tension roll exits:3", 0},
     {"bob", "!tension", 0},
     {"bob", "!procedure", 0},
+    {"bob", "!procedure light", 1},
+    {"bob", "!procedure rooms vendors", 1},
     {"bob", "!vendor", 0},
     {"alice", "!encumbrance 1 40", 0},
     {"alice", "!xp", 0},
