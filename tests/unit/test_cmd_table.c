@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/console/render_text.h"
 #include "commands/core/dispatch.h"
 #include "commands/tables/cmd_table_examples.h"
 #include "commands/tables/tables_state.h"
@@ -416,6 +417,32 @@ nested_rolls_are_shown(void **unused)
 	snprintf(want, sizeof(want), "↳ gems: d4 %d → %s\n", gem, gems[gem - 1]);
 	has(want);
 	rng_free(same);
+}
+
+/* A struck entry reached through a reference is struck on its own line,
+ * the arrow before it not: "↳ encounter: d20 15 → ~~strong orcs~~". */
+static void
+struck_nested_entry_strikes_its_text_alone(void **unused)
+{
+	struct buf b;
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter 1-10: weak rats; 11-20: strong orcs");
+	ok("gm", "table set wrap 1-6: [[encounter]]");
+	ok("gm", "tension strike 11-20");
+	for (uint64_t seed = 1;; seed++) {
+		assert_true(seed < 1000);
+		rng_seed(rng, seed);
+		ok("gm", "table roll wrap");
+		if (strstr(text, "strong orcs (struck)") != NULL)
+			break;
+	}
+	buf_init(&b, 1 << 16);
+	render_text(reply_msg(last, REPLY_CHANNEL), false, &b);
+	assert_non_null(strstr(buf_str(&b), " → ~~strong orcs~~ (struck)\n"));
+	assert_null(strstr(buf_str(&b), "~~ →"));
+	buf_free(&b);
 }
 
 /* secret:true: the channel learns who rolled, the GM alone the result. */
@@ -1070,6 +1097,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(roll_marks_the_rolled_row, setup, teardown),
 	    cmocka_unit_test_setup_teardown(d66_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(nested_rolls_are_shown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(struck_nested_entry_strikes_its_text_alone, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(secret_rolls_reach_the_gm_alone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_tension_screens_the_encounter_tables, setup,
 	                                    teardown),
