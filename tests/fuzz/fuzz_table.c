@@ -4,10 +4,10 @@
  * parses must be written back (roll_table_write) as text that parses into
  * the same table and writes the same again; then every entry is rolled,
  * with a lookup that answers every [[name]] with the table itself, which
- * must stay within the limits of rules/tables/roll_table_roll.h. The same
- * text read as saved text (roll_table_load_die, which leaves the limits of
- * what an entry asks for to set time) must give the same table when the
- * strict parse takes it, and what it takes must round-trip and roll too.
+ * must stay within the limits of rules/tables/roll_table_roll.h. What is
+ * set, written as it is saved, must load (roll_table_load_die, which leaves
+ * the limits of what an entry asks for to set time) as the same table; and
+ * whatever the load parse takes must round-trip and roll too.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -84,17 +84,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (strict == 0) {
 		round_trip(t, roll_table_parse_die);
+		round_trip(t, roll_table_load_die); /* what is set is saved and loads */
 		roll_each(t);
 	} else if (strchr(err, '\n') != NULL || err[0] == '\0') {
 		abort(); /* a refusal is one sentence on one line */
 	}
 	if (roll_table_load_die(text, saved, err, sizeof(err)) == 0) {
-		if (strict == 0 && memcmp(t, saved, sizeof(*t)) != 0)
-			abort();
 		round_trip(saved, roll_table_load_die);
 		roll_each(saved);
-	} else if (strict == 0) {
-		abort(); /* what is set always loads */
 	}
 	free(saved);
 	if (roll_table_parse(text, 1, 20, t, err, sizeof(err)) == 0)
