@@ -793,6 +793,19 @@ render_as(const struct reply_msg *m, const struct render_irc_opts *o, enum layou
 	render_irc_lines_free(&logical);
 }
 
+/* The tables of m that a packed layout writes in words, without their
+ * header line (table_rows). */
+static size_t
+headers(const struct reply_msg *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nblocks; i++)
+		n += m->blocks[i].kind == RB_TABLE && m->blocks[i].header != NULL &&
+		     !rolled_table(&m->blocks[i]);
+	return n;
+}
+
 /* Appends tmp's lines to out, the first after "address: " when addr. */
 static void
 take_lines(struct irc_lines *tmp, const struct render_irc_opts *o, bool addr, size_t n,
@@ -829,11 +842,12 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 		ro.budget -= strlen(o->address) + 2;
 	else
 		addr = false;
-	/* Line for line when packing saves none (tables keep their columns),
-	 * else packed; then the steps that summarise. */
+	/* Line for line when packing saves no more than the header lines
+	 * that rows in words do without (tables keep their columns), else
+	 * packed; then the steps that summarise. */
 	render_as(m, &ro, LAYOUT_FULL, PACK_NONE, addr, &full);
 	render_as(m, &ro, LAYOUT_PACKED, PACK_WHOLE, addr, &tmp);
-	if (full.n <= tmp.n && full.n <= max) {
+	if (full.n <= tmp.n + headers(m) && full.n <= max) {
 		take_lines(&full, &ro, addr, full.n, out);
 		render_irc_lines_free(&full);
 		render_irc_lines_free(&tmp);
