@@ -17,17 +17,32 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
-/* Whether the invoker may change the channel's tables: anyone while nobody
- * holds the GM seat, the GM once someone does (an error reply otherwise). */
+/* Whether the invoker may change the channel's table name: anyone while
+ * nobody holds the GM seat, the GM once someone does (an error reply
+ * otherwise). A table behind the GM's screen (Tension hidden) is a GM's
+ * alone even while the seat is empty: a player may not read it, so may not
+ * rewrite it unseen, and a change made behind the screen is a GM's. */
 static bool
-may_change(struct invocation *inv, struct reply *out)
+may_change(struct invocation *inv, const char *name, struct reply *out)
 {
 	const char *gm = channel_gm_name(inv->seat);
 
-	if (gm == NULL || inv->is_gm)
+	if (inv->is_gm)
 		return true;
-	reply_error(out, "Only the GM, %s, changes the tables here.", gm);
-	return false;
+	if (gm != NULL) {
+		reply_error(out, "Only the GM, %s, changes the tables here.", gm);
+		return false;
+	}
+	if (tension_state_hidden(inv->chan) && tables_use_screened_in(inv->chan, name)) {
+		reply_error(out,
+		            "The table %s is behind the GM's screen here (Tension is hidden), so "
+		            "only the GM changes it, and nobody is GM here yet; ",
+		            name);
+		reply_cmd(out, RS_BAD, "gm claim", NULL);
+		reply_add(out, RS_BAD, " makes you the GM.");
+		return false;
+	}
+	return true;
 }
 
 /* Where a change to a table behind the GM's screen is told: the channel
@@ -177,7 +192,7 @@ table_set(struct invocation *inv, struct reply *out)
 	size_t kept = 0;
 	int at;
 
-	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
+	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, out))
 		return;
 	if (looks_taken(inv->chan, name, err, sizeof(err))) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
@@ -275,7 +290,7 @@ table_delete(struct invocation *inv, struct reply *out)
 	struct tables_state *s;
 	int at;
 
-	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
+	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, out))
 		return;
 	at = tables_state_find(tables_state_peek(inv->chan), name);
 	if (at < 0) {
