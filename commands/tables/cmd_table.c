@@ -591,6 +591,36 @@ complete_name(struct invocation *inv, const char *partial, struct completions *o
 	}
 }
 
+/* /table copy's name, for a GM here (copying is theirs): the tables of the
+ * channel named by from: (the invoker's, as GM there), after "*" (every
+ * one); nothing more until from: names such a channel. */
+static void
+complete_copy_name(struct invocation *inv, const char *partial, struct completions *out)
+{
+	const char *from = invocation_str(inv, "from");
+	struct reply *scratch;
+	struct channel *src;
+	const struct tables_state *s;
+
+	if (!inv->is_gm)
+		return;
+	if (strstr("*", partial) != NULL)
+		completions_add(out, "*");
+	if (from == NULL || *from == '\0')
+		return;
+	scratch = reply_new();
+	src = copy_source(inv, from, scratch);
+	reply_free(scratch);
+	s = src != NULL ? tables_state_peek(src) : NULL;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; s != NULL && i < s->n; i++) {
+			const char *hit = strcasestr(s->v[i].name, partial);
+
+			if (hit != NULL && (hit == s->v[i].name) == (pass == 0))
+				completions_add(out, s->v[i].name);
+		}
+}
+
 #define NAME_OPT(what)                                                                             \
 	{                                                                                          \
 		.name = "name", .desc = what, .type = OPT_STRING,                                  \
@@ -620,7 +650,12 @@ static const struct cmd_opt name_opts[] = {
 };
 
 static const struct cmd_opt copy_opts[] = {
-    NAME_OPT("The table to copy, or * for every one"),
+    {.name = "name",
+     .desc = "The table to copy, or * for every one",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
+     .max = 4 * ROLL_TABLE_NAME_MAX,
+     .complete = complete_copy_name},
     {.name = "from",
      .desc = "The channel to copy from, where you are GM: #channel (IRC: me, your PMs)",
      .type = OPT_STRING,
