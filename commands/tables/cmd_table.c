@@ -17,32 +17,67 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
+/* Bytes of entries a refused table hands back to the one who entered it. */
+#define HANDED_BACK_MAX 1500
+
 /* Whether the invoker may change the channel's table name: anyone while
  * nobody holds the GM seat, the GM once someone does (an error reply
  * otherwise). A table behind the GM's screen (Tension hidden) is a GM's
  * alone even while the seat is empty: a player may not read it, so may not
- * rewrite it unseen, and a change made behind the screen is a GM's. */
+ * rewrite it unseen, and a change made behind the screen is a GM's.
+ * Entries typed over several lines (a form, or lines until /table end:
+ * the seat may have been claimed meanwhile) are not lost: the refusal
+ * gives them back on one line, for the GM to set. */
 static bool
 may_change(struct invocation *inv, const char *name, struct reply *out)
 {
-	const char *gm = channel_gm_name(inv->seat);
+	const char *gm = channel_gm_name(inv->seat), *entries = invocation_str(inv, "entries");
+	bool screened;
 
 	if (inv->is_gm)
 		return true;
-	if (gm != NULL) {
+	screened = gm == NULL && tension_state_hidden(inv->chan) &&
+	           tables_use_screened_in(inv->chan, name);
+	if (gm == NULL && !screened)
+		return true;
+	if (entries != NULL && strchr(entries, '\n') != NULL) {
+		struct buf one;
+
+		buf_init(&one, HANDED_BACK_MAX);
+		for (const char *p = entries; *p != '\0';) {
+			size_t n = strcspn(p, "\n");
+
+			if (n > 0)
+				buf_addf(&one, "%s%.*s", one.len > 0 ? "; " : "", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		if (screened)
+			reply_error(
+			    out,
+			    "The table %s is behind the GM's screen here (Tension is hidden), "
+			    "so only the GM changes it, and nobody is GM here yet, so the table "
+			    "was not saved; what you entered, for the GM to set: %s%s",
+			    name, buf_str(&one), one.toobig ? " …" : "");
+		else
+			reply_error(
+			    out,
+			    "Only the GM, %s, changes the tables here, so the table was not "
+			    "saved; what you entered, for the GM to set: %s%s",
+			    gm, buf_str(&one), one.toobig ? " …" : "");
+		buf_free(&one);
+		return false;
+	}
+	if (!screened) {
 		reply_error(out, "Only the GM, %s, changes the tables here.", gm);
 		return false;
 	}
-	if (tension_state_hidden(inv->chan) && tables_use_screened_in(inv->chan, name)) {
-		reply_error(out,
-		            "The table %s is behind the GM's screen here (Tension is hidden), so "
-		            "only the GM changes it, and nobody is GM here yet; ",
-		            name);
-		reply_cmd(out, RS_BAD, "gm claim", NULL);
-		reply_add(out, RS_BAD, " makes you the GM.");
-		return false;
-	}
-	return true;
+	reply_error(out,
+	            "The table %s is behind the GM's screen here (Tension is hidden), so only "
+	            "the GM changes it, and nobody is GM here yet; ",
+	            name);
+	reply_cmd(out, RS_BAD, "gm claim", NULL);
+	reply_add(out, RS_BAD, " makes you the GM.");
+	return false;
 }
 
 /* Where a change to a table behind the GM's screen is told: the channel
