@@ -333,10 +333,11 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
-     .help = "No class bonus (that is disarming's). A success sidesteps the trap and earns "
-             "its cost in XP (Ruling: each time, an Unlimited trap's too); a failure makes its "
-             "Pain roll against that Fungeoneer and "
-             "starts its continuous damage. Several at once each roll one die + level first; "
+     .help = "No class bonus on the Annoy roll (that is disarming's). A success sidesteps "
+             "the trap and earns its cost in XP (Ruling: each time, an Unlimited trap's too); a "
+             "failure makes its Pain roll against that Fungeoneer, where the class bonus counts "
+             "when the class fits (Ruling: as in every Painful conflict), and starts its "
+             "continuous damage. Several at once each roll one die + level first; "
              "Ruling: the highest and everyone tied with it avoid it, the others make the "
              "Annoy roll. A trap without Unlimited Use springs once. A player triggers their own "
              "Fungeoneer; the trap's maker, who keeps track of it, may say who stumbles into "
