@@ -270,11 +270,13 @@ static const struct command fungeon_subs[] = {
     {.name = "entrance",
      .desc = "Into a dungeon when the players don't agree on it: the highest roll describes it",
      .help = "From town. Every player rolls one die, their Thwack-O (ties re-rolled); the "
-             "highest describes the entrance, which opens on floor = Party Min.",
+             "highest describes the entrance, which opens on floor = Party Min. Ruling: a new "
+             "dungeon begins with every living Fungeoneer's hits whole.",
      .fn = cmd_fungeon_hallway_entrance},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
-     .help = "From town (into a new dungeon), the entrance or a room, in order: (1) dead "
+     .help = "From town (into a new dungeon, where every living Fungeoneer's hits are whole "
+             "again: a Ruling), the entrance or a room, in order: (1) dead "
              "Fungeoneers are replaced at level floor - 1 (minimum 1); (2) level-ups, "
              "several at once, each level recomputing class bonus and max hits and healing "
              "5 hits; (3) continuous damage, from traps and monsters, is rolled (a success "

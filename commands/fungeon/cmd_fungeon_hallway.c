@@ -187,16 +187,41 @@ may_start(const struct fungeon_channel *c, struct reply *out)
 	return 0;
 }
 
-/* Into the dungeon from town: a new dungeon, its entrance on Party Min. */
+/* Into the dungeon from town: a new dungeon, its entrance on Party Min,
+ * every living Fungeoneer's hits whole again (a Ruling); before[i] keeps
+ * member i's hits as they were, for healed_line(). */
 static void
-begin(struct fungeon_channel *c)
+begin(struct fungeon_channel *c, int *before)
 {
 	struct fungeon_party p;
 
+	for (int i = 0; i < c->n; i++) {
+		before[i] = c->m[i].hits;
+		fungeon_heal_between_dungeons(&c->m[i]);
+	}
 	fungeon_channel_party(c, &p);
 	fungeon_dungeon_begin(&c->d, &p);
 	fungeon_channel_fallen_clear(c);
 	c->waived[0] = '\0';
+}
+
+/* Says whose hits begin() made whole, if anyone's. */
+static void
+healed_line(struct reply *out, const struct fungeon_channel *c, const int *before)
+{
+	int healed = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (c->m[i].hits == before[i])
+			continue;
+		reply_add(out, 0, "%s%s %d → %d/%d",
+		          healed++ == 0 ? "Hits heal between dungeons (a Ruling): " : ", ",
+		          c->m[i].name, before[i], c->m[i].hits, fungeon_max_hits(c->m[i].level));
+	}
+	if (healed > 0) {
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	}
 }
 
 void
@@ -207,17 +232,19 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	struct hall h = {
 	    .c = c, .styles = styles, .out = out, .compact = rollchan_compact(inv->chan)};
 	struct fungeon_hallway_out *ho;
-	int standing = fungeon_room_standing(&c->d.room), first;
-	bool dead[FUNGEON_PARTY_MAX];
+	int standing = fungeon_room_standing(&c->d.room), first, before[FUNGEON_PARTY_MAX];
+	bool dead[FUNGEON_PARTY_MAX], fresh = c->d.phase == FUNGEON_TOWN;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) ||
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
 		return;
-	if (c->d.phase == FUNGEON_TOWN)
-		begin(c);
+	if (fresh)
+		begin(c, before);
 	fungeon_channel_styles(c, inv->state, styles);
 	reply_title(out, "Hallway: room %lld next, floor %d", (long long)(c->d.rooms + 1),
 	            c->d.floor);
+	if (fresh)
+		healed_line(out, c, before);
 	if (c->d.phase == FUNGEON_ROOM && standing > 0)
 		reply_line(out, RS_DIM, "The party leaves room %lld with %d monster%s standing.",
 		           (long long)c->d.rooms, standing, standing == 1 ? "" : "s");
@@ -322,19 +349,20 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	struct fungeon_channel *c = fungeon_channel(inv);
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	struct fungeon_draw *d;
-	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0;
+	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0, before[FUNGEON_PARTY_MAX];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) ||
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
 		return;
 	for (int i = 0; i < c->n; i++)
 		idx[n++] = i;
-	begin(c);
+	begin(c, before);
 	channel_touch(inv->chan);
 	fungeon_channel_styles(c, inv->state, styles);
 	d = xmalloc(sizeof(*d));
 	fungeon_hallway_entrance(inv->rng, idx, n, d);
 	reply_title(out, "The entrance: each player rolls, the highest describes it");
+	healed_line(out, c, before);
 	draw_lines(out, c, d, styles, NULL);
 	first = d->order[0];
 	while (g < d->n && d->member[g] != first)
