@@ -102,7 +102,9 @@ static const struct cmd_opt xprule_opts[] = {
     {0},
 };
 static const struct cmd_opt enter_opts[] = {
-    {.name = "waive", .desc = "Go in with points unspent (recorded and shown)", .type = OPT_BOOL},
+    {.name = "waive",
+     .desc = "Let your categories' points left go unspent (recorded and shown)",
+     .type = OPT_BOOL},
     {0},
 };
 static const struct cmd_opt pick_opts[] = {
@@ -302,7 +304,10 @@ static const struct command fungeon_subs[] = {
      .desc = "Enter the room made in the hallway",
      .help = "Every category is chosen and every point spent first. Ruling: the players may "
              "go in with points unspent by waiving them ({/fungeon enter waive:true}), which "
-             "is recorded and shown by {/fungeon party} while the party is in that room.",
+             "is recorded and shown by {/fungeon party} while the party is in that room; "
+             "each holder waives only the points of their own categories (the GM may waive "
+             "any), and the party goes in once every category's points are spent or "
+             "waived.",
      .opts = enter_opts,
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",

@@ -376,29 +376,100 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	free(d);
 }
 
-/* Appends "Traps 2, Treasure 1" for the budgets with points unspent this
- * room; returns how many. */
-static int
-unspent(const struct fungeon_channel *c, char *buf, size_t len)
+static const char *const cat_label[] = {"Traps", "Monsters", "Treasure"};
+
+/* The points of category k left unspent in this room. */
+static int64_t
+left_of(const struct fungeon_channel *c, int k)
 {
-	static const char *const label[] = {"Traps", "Monsters", "Treasure"};
+	return fungeon_channel_budget(c, (enum fungeon_kind)k) -
+	       fungeon_channel_spent(c, (enum fungeon_kind)k);
+}
+
+/* Appends "Traps 1 (di), Monsters 25 (bo)" for the categories with
+ * points left that nobody waived; returns how many. */
+static int
+open_list(const struct fungeon_channel *c, char *buf, size_t len)
+{
+	const struct fungeon_room *r = &c->d.room;
 	size_t used = 0;
 	int n = 0;
 
 	buf[0] = '\0';
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
-		int64_t left = fungeon_channel_budget(c, (enum fungeon_kind)k) -
-		               fungeon_channel_spent(c, (enum fungeon_kind)k);
-		int r;
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		int h = fungeon_room_holder(r, (enum fungeon_category)k), w;
 
-		if (left <= 0)
+		if (left_of(c, k) <= 0 || r->waived_by[k][0])
 			continue;
-		r = snprintf(buf + used, len - used, "%s%s %lld", n ? ", " : "", label[k],
-		             (long long)left);
-		if (r < 0 || (size_t)r >= len - used)
+		w = snprintf(buf + used, len - used, "%s%s %lld (%s)", n ? ", " : "", cat_label[k],
+		             (long long)left_of(c, k), h >= 0 ? c->m[h].player : "nobody");
+		if (w < 0 || (size_t)w >= len - used)
 			break;
-		used += (size_t)r;
+		used += (size_t)w;
 		n++;
+	}
+	return n;
+}
+
+/* Appends "di: Traps 1; bo: Monsters 25" (the waived points by waiver);
+ * returns how many categories. */
+static int
+waived_list(const struct fungeon_channel *c, char *buf, size_t len)
+{
+	const struct fungeon_room *r = &c->d.room;
+	size_t used = 0;
+	int n = 0;
+	bool done[FUNGEON_CAT_COUNT] = {false};
+
+	buf[0] = '\0';
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		if (done[k] || left_of(c, k) <= 0 || !r->waived_by[k][0])
+			continue;
+		for (int j = k; j < FUNGEON_CAT_COUNT; j++) {
+			int w;
+
+			if (left_of(c, j) <= 0 || strcmp(r->waived_by[j], r->waived_by[k]) != 0)
+				continue;
+			done[j] = true;
+			w = j == k ? snprintf(buf + used, len - used, "%s%s: %s %lld",
+			                      used ? "; " : "", r->waived_by[k], cat_label[j],
+			                      (long long)left_of(c, j))
+			           : snprintf(buf + used, len - used, ", %s %lld", cat_label[j],
+			                      (long long)left_of(c, j));
+			if (w < 0 || (size_t)w >= len - used)
+				return n;
+			used += (size_t)w;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* waive:true: the caller lets the points left of the categories they hold
+ * go unspent (the GM: every category's). Returns how many categories it
+ * waived now, or -1 (an error in out, nothing changed) when it holds none
+ * of those with points left. */
+static int
+waive(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
+{
+	struct fungeon_room *r = &c->d.room;
+	int me = fungeon_channel_member_of(c, inv->from->user_key), n = 0;
+	char open[160];
+
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		if (left_of(c, k) <= 0 || r->waived_by[k][0] ||
+		    (!inv->is_gm && fungeon_room_holder(r, (enum fungeon_category)k) != me))
+			continue;
+		snprintf(r->waived_by[k], sizeof(r->waived_by[k]), "%s", inv->from->user_name);
+		n++;
+	}
+	if (n == 0 && open_list(c, open, sizeof(open)) > 0) {
+		reply_error(
+		    out,
+		    "Only a category's holder waives its points (a Ruling; the GM may waive "
+		    "any): %s.",
+		    open);
+		return -1;
 	}
 	return n;
 }
@@ -408,8 +479,8 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	const struct fungeon_room *r = &c->d.room;
-	int next = fungeon_hallway_picks_next(&r->picks);
-	char left[120];
+	int next = fungeon_hallway_picks_next(&r->picks), now = 0;
+	char open[160], waived[200];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTER, out) ||
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTER, out))
@@ -421,20 +492,36 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, ").");
 		return;
 	}
-	if (unspent(c, left, sizeof(left)) > 0) {
-		if (!invocation_bool(inv, "waive", false)) {
+	if (invocation_bool(inv, "waive", false) && (now = waive(inv, c, out)) < 0)
+		return;
+	if (open_list(c, open, sizeof(open)) > 0) {
+		if (now == 0) {
 			reply_error(out,
-			            "Room %lld's points are not all spent (%s left), and the text "
-			            "says every point is spent; spend them, or go in anyway with ",
-			            (long long)r->number, left);
+			            "Room %lld's points are not all spent (left: %s), and the text "
+			            "says every point is spent; each holder spends theirs, or lets "
+			            "them go with ",
+			            (long long)r->number, open);
 			reply_cmd(out, RS_BAD, "fungeon enter", "waive:", "true", NULL);
 			reply_add(out, RS_BAD, ".");
 			return;
 		}
-		snprintf(c->waived, sizeof(c->waived), "room %lld: %.120s unspent, waived by %.64s",
-		         (long long)r->number, left, inv->from->user_name);
-		reply_line(out, RS_BAD, "Points left unspent, waived by %s: %s.",
-		           inv->from->user_name, left);
+		channel_touch(inv->chan);
+		waived_list(c, waived, sizeof(waived));
+		reply_line(out, RS_BAD, "Points left unspent, waived by %s.", waived);
+		reply_add(out, 0,
+		          "The party goes in once the rest is spent or waived by its holders "
+		          "(left: %s) with ",
+		          open);
+		reply_cmd(out, 0, "fungeon enter", "waive:", "true", NULL);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+		return;
+	}
+	if (waived_list(c, waived, sizeof(waived)) > 0) {
+		snprintf(c->waived, sizeof(c->waived),
+		         "room %lld: points left unspent, waived by %.200s", (long long)r->number,
+		         waived);
+		reply_line(out, RS_BAD, "Points left unspent, waived by %s.", waived);
 	}
 	fungeon_dungeon_enter(&c->d);
 	channel_touch(inv->chan);

@@ -53,11 +53,60 @@ f3_hits_heal_between_dungeons(void **unused)
 	fgtable_free(t);
 }
 
+/* F4 ("Playing Fungeon": you must spend all the points you are given;
+ * Ruling: the players may waive them): a player waives the points of the
+ * categories they hold, never another's, so nobody skips the Monsters
+ * player's part of the room; the party goes in once every category's
+ * points are spent or waived; the GM may waive any. */
+static void
+f4_each_holder_waives_their_own(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+	struct fungeon_channel *c;
+	const char *mon, *trap;
+	char *text, want[200];
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "bo", "/fungeon join Bo fighter 2");
+	fgtable_ok(t, "cy", "/fungeon join Cy fighter 2");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	c = fgtable_fungeon(t);
+	mon = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
+	trap = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	assert_string_not_equal(mon, trap);
+	snprintf(want, sizeof(want),
+	         "Only a category's holder waives its points (a Ruling; the GM may waive any): "
+	         "Monsters 8 (%s).",
+	         mon);
+	fgtable_ok(t, trap, "/fungeon enter waive:true");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	if (strcmp(fgtable_holder(t, FUNGEON_CAT_TREASURE), mon) != 0)
+		fgtable_ok(t, fgtable_holder(t, FUNGEON_CAT_TREASURE), "/fungeon enter waive:true");
+	fgtable_fails_unchanged(t, trap, "/fungeon enter waive:true", want);
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	text = fgtable_said(t, mon, "/fungeon enter waive:true");
+	snprintf(want, sizeof(want), "%s: Monsters 8", mon);
+	fgtable_holds(text, want);
+	fgtable_holds(text, "The party enters room 1 on floor 2");
+	free(text);
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+
+	/* the GM waives every category at once */
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_gm(t, "/fungeon enter waive:true");
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f3_hits_heal_between_dungeons),
+	    cmocka_unit_test(f4_each_holder_waives_their_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
