@@ -197,6 +197,12 @@ static const struct cmd_opt orders_opts[] = {
      .complete = complete_fg_abilities},
     {0},
 };
+static const struct cmd_opt hallway_opts[] = {
+    {.name = "confirm",
+     .desc = "Go on though monsters stand or treasure is untaken (asked first)",
+     .type = OPT_BOOL},
+    {0},
+};
 static const struct cmd_opt retreat_opts[] = {
     WHO_LIST("Who makes the roll (the GM's choice; default: every Fungeoneer in play)"),
     BONUS,
@@ -291,7 +297,10 @@ static const struct command fungeon_subs[] = {
              "downward stair. Ruling: the room's budgets are computed once, after (1) and "
              "(2), and stay fixed for the room. The room left behind goes with all it held; "
              "Ruling: the party may leave it with monsters standing, which go with it: "
-             "heading back, only wandering monsters are met.",
+             "heading back, only wandering monsters are met. Leaving monsters standing or "
+             "treasure untaken is asked first and named: go on with "
+             "{/fungeon hallway confirm:true}.",
+     .opts = hallway_opts,
      .fn = cmd_fungeon_hallway},
     {.name = "pick",
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",

@@ -224,6 +224,86 @@ healed_line(struct reply *out, const struct fungeon_channel *c, const int *befor
 	}
 }
 
+/* Appends ", ring, potion" (the names of the room's treasure nobody took,
+ * at most a few, then "..."); returns how many there are. */
+static int
+untaken(const struct fungeon_room *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < r->n[FUNGEON_TREASURE]; i++) {
+		const struct fungeon_piece *p = &r->p[FUNGEON_TREASURE][i];
+		int w;
+
+		if (p->taken[0])
+			continue;
+		w = n < 6    ? snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->name)
+		    : n == 6 ? snprintf(buf + used, len - used, ", ...")
+		             : 0;
+		if (w > 0 && (size_t)w < len - used)
+			used += (size_t)w;
+		n++;
+	}
+	return n;
+}
+
+/* Appends ", troll1, troll2" likewise for the monsters standing. */
+static void
+standing_names(const struct fungeon_room *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
+		const struct fungeon_piece *p = &r->p[FUNGEON_MONSTER][i];
+		int w;
+
+		if (p->hits <= 0)
+			continue;
+		w = n < 6    ? snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->name)
+		    : n == 6 ? snprintf(buf + used, len - used, ", ...")
+		             : 0;
+		if (w > 0 && (size_t)w < len - used)
+			used += (size_t)w;
+		n++;
+	}
+}
+
+/* Whether the party would leave monsters standing or treasure untaken in
+ * room r. */
+static bool
+anything_behind(const struct fungeon_room *r)
+{
+	char tre[160];
+
+	return fungeon_room_standing(r) > 0 || untaken(r, tre, sizeof(tre)) > 0;
+}
+
+/* Says what the party leaves behind in room r ("room 2 with 3 monsters
+ * standing (a, b, c) and 2 treasures untaken (x, y)"), when
+ * anything_behind(). */
+static void
+left_behind(struct reply *out, const struct fungeon_room *r, unsigned style)
+{
+	int standing = fungeon_room_standing(r), treasure;
+	char mon[160], tre[160];
+
+	standing_names(r, mon, sizeof(mon));
+	treasure = untaken(r, tre, sizeof(tre));
+	reply_add(out, style, "room %lld with ", (long long)r->number);
+	if (standing > 0)
+		reply_add(out, style, "%d monster%s standing (%s)", standing,
+		          standing == 1 ? "" : "s", mon);
+	if (standing > 0 && treasure > 0)
+		reply_add(out, style, " and ");
+	if (treasure > 0)
+		reply_add(out, style, "%d treasure%s untaken (%s)", treasure,
+		          treasure == 1 ? "" : "s", tre);
+}
+
 void
 cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 {
@@ -232,12 +312,25 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	struct hall h = {
 	    .c = c, .styles = styles, .out = out, .compact = rollchan_compact(inv->chan)};
 	struct fungeon_hallway_out *ho;
-	int standing = fungeon_room_standing(&c->d.room), first, before[FUNGEON_PARTY_MAX];
+	int first, before[FUNGEON_PARTY_MAX];
 	bool dead[FUNGEON_PARTY_MAX], fresh = c->d.phase == FUNGEON_TOWN;
+	bool leaving = c->d.phase == FUNGEON_ROOM;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) ||
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
 		return;
+	/* Leaving monsters or treasure behind is for good: asked first. */
+	leaving = leaving && anything_behind(&c->d.room);
+	if (leaving && !invocation_bool(inv, "confirm", false)) {
+		reply_add(out, 0, "Going on leaves ");
+		left_behind(out, &c->d.room, 0);
+		reply_add(out, 0, " behind for good. Go with ");
+		reply_cmd(out, 0, "fungeon hallway", "confirm:", "true", NULL);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+		reply_button(out, "Go on", "fungeon hallway confirm:true");
+		return;
+	}
 	if (fresh)
 		begin(c, before);
 	fungeon_channel_styles(c, inv->state, styles);
@@ -245,9 +338,12 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	            c->d.floor);
 	if (fresh)
 		healed_line(out, c, before);
-	if (c->d.phase == FUNGEON_ROOM && standing > 0)
-		reply_line(out, RS_DIM, "The party leaves room %lld with %d monster%s standing.",
-		           (long long)c->d.rooms, standing, standing == 1 ? "" : "s");
+	if (leaving) {
+		reply_add(out, RS_DIM, "The party leaves ");
+		left_behind(out, &c->d.room, RS_DIM);
+		reply_add(out, RS_DIM, ".");
+		reply_nl(out);
+	}
 	ho = xmalloc(sizeof(*ho));
 	fungeon_channel_dead_before(c, dead);
 	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, c->d.floor, roller_of, on_event, &h, ho);

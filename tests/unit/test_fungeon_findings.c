@@ -80,7 +80,7 @@ f02_trap_continuous_damage_waits_for_the_hallway(void **unused)
 
 		if (c->d.phase == FUNGEON_HALLWAY)
 			fgtable_enter_waived(t);
-		text = fgtable_said(t, "al", "/fungeon hallway");
+		text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
 		assert_non_null(
 		    strstr(text, "3. Continuous damage\nContinuous damage: Needle on Al\n"));
 		if (c->m[0].neffects == 0) {
@@ -105,7 +105,7 @@ f03_earlier_rooms_are_left_behind(void **unused)
 
 	(void)unused;
 	fgtable_into_room(t, 6, d);
-	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
 	fgtable_enter_waived(t);
 	fgtable_fails_unchanged(t, "al", "/fungeon combat Troll",
 	                        "There is no monster 'Troll' here; the room's monsters are none.");

@@ -55,7 +55,7 @@ d1_the_dead_do_not_move_the_party(void **unused)
 	                        "until then the players whose Fungeoneers are in play move the "
 	                        "party on.");
 	fgtable_ok(t, "cy", "/fungeon join Cy2 fighter");
-	fgtable_ok(t, "cy", "/fungeon hallway");
+	fgtable_ok(t, "cy", "/fungeon hallway confirm:true");
 	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
 	assert_true(fungeon_channel_in_play(c, 0) && fungeon_channel_in_play(c, 2));
 	fgtable_free(t);

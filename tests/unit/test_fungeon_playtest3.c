@@ -101,12 +101,55 @@ f4_each_holder_waives_their_own(void **unused)
 	fgtable_free(t);
 }
 
+/* F5 ("Playing Fungeon": combat is a guaranteed result once the party piles
+ * into a room): going on to the next hallway with monsters standing or
+ * treasure untaken is asked first, naming what stays behind; with
+ * confirm:true the party goes, and the reply names it again. A room left
+ * with nothing behind goes on at once. */
+static void
+f5_going_on_asks_first(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add troll level 6",
+	                                "/fungeon treasure add ring fancy value 1",
+	                                "/fungeon treasure add potion fancy heal 1", NULL};
+	struct fgtable *t = fgtable_new(5);
+	struct fungeon_channel *c;
+	char *text, *before, *after;
+
+	(void)unused;
+	fgtable_into_room(t, 6, d);
+	c = fgtable_fungeon(t);
+	before = fgtable_saved(t);
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	assert_string_equal(text, "Going on leaves room 1 with 1 monster standing (troll) and 2 "
+	                          "treasures untaken (ring, potion) behind for good. Go with "
+	                          "/fungeon hallway confirm:true.\n");
+	free(text);
+	after = fgtable_saved(t);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "The party leaves room 1 with 1 monster standing (troll) and 2 "
+	                    "treasures untaken (ring, potion).\n");
+	free(text);
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	fgtable_enter_waived(t);
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	assert_null(strstr(text, "leaves"));
+	free(text);
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f3_hits_heal_between_dungeons),
 	    cmocka_unit_test(f4_each_holder_waives_their_own),
+	    cmocka_unit_test(f5_going_on_asks_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
