@@ -14,45 +14,12 @@
 # Prints the edits per second the busy channel made.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
+. tests/integration/panel_lib.sh
 
 fake_start --heartbeat 2000
 bot_start
 wait_until "g['ready'] and r['registrations'] == 1" 10
 CHAN=1300000000000000000
-
-n=0
-one() { # TEMPLATE: one interaction in the one channel, answered
-	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
-	wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 10
-}
-press() { # LABEL USER EXPECT PRIVATE [EXTRA]
-	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s%s}' "$1" "$2" "$3" \
-		"$4" "${5:-}"
-}
-# The panel: the bot's newest channel message with a "Next turn" button,
-# as "ID|EDITS|CONTENT" (without markdown's bold, lines joined by " / "),
-# or "none".
-panel() {
-	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
-import json, sys
-m = [x for x in json.load(sys.stdin)
-     if any(c.get("label") == "Next turn" for r in x["components"] for c in r["components"])
-     and "interaction" not in x]
-m.sort(key=lambda x: int(x["id"]))
-print("none" if not m else "%s|%d|%s" % (m[-1]["id"], m[-1]["edits"],
-                                       m[-1]["content"].replace("**", "").replace("\n", " / ")))'
-}
-count_panels() {
-	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
-import json, sys
-print(len([x for x in json.load(sys.stdin)
-           if any(c.get("label") == "Next turn" for r in x["components"] for c in r["components"])
-           and "interaction" not in x]))'
-}
-field() { # N: field N of panel's output
-	panel | cut -d'|' -f"$1"
-}
 
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
 

@@ -258,7 +258,7 @@ read_only_commands_change_nothing(void **unused)
 	run("bob", "/save fireball 8d6");
 	run("gm", "/save volley 3d6 channel:true");
 	/* A panel's message is recorded by a transport, never typed. */
-	panel_state_set(table(), "1380000000000000042");
+	panel_state_set(table(), "1380000000000000042", NULL);
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		if (chanmod_table[i] != NULL)
 			assert_non_null(channel_mod_peek(table(), (enum chanmod_id)i));
@@ -310,9 +310,10 @@ only_the_maker_or_the_gm(void **unused)
 	                    "Undid alice's /fungeon join Alba wizard 2: Fungeon state is as it "
 	                    "was before.\nNothing more can be undone here.\n");
 	assert_null(channel_mod_peek(table(), CHANMOD_FUNGEON));
-	assert_string_equal(run("alice", "/undo"),
-	                    "There is nothing to undo here: no change to Tension, Fungeon or "
-	                    "procedure state is kept (a channel keeps its last 10).");
+	assert_string_equal(
+	    run("alice", "/undo"),
+	    "There is nothing to undo here: no change to Tension, Fungeon, the "
+	    "procedure or the channel's tables is kept (a channel keeps its last 10).");
 }
 
 static void
@@ -348,9 +349,10 @@ history_is_bounded(void **unused)
 		assert_non_null(strstr(run("gm", "/undo"), "Undid gm's /tension raise 1 # more:"));
 	now = mod_text(CHANMOD_TENSION);
 	assert_string_equal(now, after2);
-	assert_string_equal(run("gm", "/undo"),
-	                    "There is nothing to undo here: no change to Tension, Fungeon or "
-	                    "procedure state is kept (a channel keeps its last 10).");
+	assert_string_equal(
+	    run("gm", "/undo"),
+	    "There is nothing to undo here: no change to Tension, Fungeon, the "
+	    "procedure or the channel's tables is kept (a channel keeps its last 10).");
 	free(after2);
 	free(now);
 }

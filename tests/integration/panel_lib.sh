@@ -1,0 +1,42 @@
+# Helpers for the Discord tests of the live panel (sourced after
+# discord_lib.sh; CHAN is the channel under test).
+#
+# one TEMPLATE        one interaction in CHAN, waited on until answered
+#                     (counted in n)
+# press LABEL USER EXPECT PRIVATE [EXTRA]
+#                     a template pressing the newest button so labelled
+# panel               the panel: the bot's newest channel message with a
+#                     "Next turn" button, as "ID|EDITS|CONTENT" (without
+#                     markdown's bold, lines joined by " / "), or "none"
+# field N             field N of panel's output
+# count_panels        how many such messages the channel holds
+n=0
+one() {
+	n=$((n + 1))
+	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 10
+}
+press() {
+	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s%s}' "$1" "$2" "$3" \
+		"$4" "${5:-}"
+}
+panel() {
+	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+m = [x for x in json.load(sys.stdin)
+     if any(c.get("label") == "Next turn" for r in x["components"] for c in r["components"])
+     and "interaction" not in x]
+m.sort(key=lambda x: int(x["id"]))
+print("none" if not m else "%s|%d|%s" % (m[-1]["id"], m[-1]["edits"],
+                                       m[-1]["content"].replace("**", "").replace("\n", " / ")))'
+}
+count_panels() {
+	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+print(len([x for x in json.load(sys.stdin)
+           if any(c.get("label") == "Next turn" for r in x["components"] for c in r["components"])
+           and "interaction" not in x]))'
+}
+field() {
+	panel | cut -d'|' -f"$1"
+}
