@@ -224,20 +224,21 @@ healed_line(struct reply *out, const struct fungeon_channel *c, const int *befor
 	}
 }
 
-/* Appends ", ring, potion" (the names of the room's treasure nobody took,
- * at most a few, then "..."); returns how many there are. */
+/* Appends "troll, rat" (the names of room r's monsters standing, or of
+ * its treasure nobody took: kind k; at most six, then "..."); returns how
+ * many there are. */
 static int
-untaken(const struct fungeon_room *r, char *buf, size_t len)
+behind_names(const struct fungeon_room *r, enum fungeon_kind k, char *buf, size_t len)
 {
 	size_t used = 0;
 	int n = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < r->n[FUNGEON_TREASURE]; i++) {
-		const struct fungeon_piece *p = &r->p[FUNGEON_TREASURE][i];
+	for (int i = 0; i < r->n[k]; i++) {
+		const struct fungeon_piece *p = &r->p[k][i];
 		int w;
 
-		if (p->taken[0])
+		if (k == FUNGEON_MONSTER ? p->hits <= 0 : p->taken[0] != '\0')
 			continue;
 		w = n < 6    ? snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->name)
 		    : n == 6 ? snprintf(buf + used, len - used, ", ...")
@@ -249,29 +250,6 @@ untaken(const struct fungeon_room *r, char *buf, size_t len)
 	return n;
 }
 
-/* Appends ", troll1, troll2" likewise for the monsters standing. */
-static void
-standing_names(const struct fungeon_room *r, char *buf, size_t len)
-{
-	size_t used = 0;
-	int n = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
-		const struct fungeon_piece *p = &r->p[FUNGEON_MONSTER][i];
-		int w;
-
-		if (p->hits <= 0)
-			continue;
-		w = n < 6    ? snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->name)
-		    : n == 6 ? snprintf(buf + used, len - used, ", ...")
-		             : 0;
-		if (w > 0 && (size_t)w < len - used)
-			used += (size_t)w;
-		n++;
-	}
-}
-
 /* Whether the party would leave monsters standing or treasure untaken in
  * room r. */
 static bool
@@ -279,7 +257,8 @@ anything_behind(const struct fungeon_room *r)
 {
 	char tre[160];
 
-	return fungeon_room_standing(r) > 0 || untaken(r, tre, sizeof(tre)) > 0;
+	return fungeon_room_standing(r) > 0 ||
+	       behind_names(r, FUNGEON_TREASURE, tre, sizeof(tre)) > 0;
 }
 
 /* Says what the party leaves behind in room r ("room 2 with 3 monsters
@@ -288,11 +267,9 @@ anything_behind(const struct fungeon_room *r)
 static void
 left_behind(struct reply *out, const struct fungeon_room *r, unsigned style)
 {
-	int standing = fungeon_room_standing(r), treasure;
 	char mon[160], tre[160];
-
-	standing_names(r, mon, sizeof(mon));
-	treasure = untaken(r, tre, sizeof(tre));
+	int standing = behind_names(r, FUNGEON_MONSTER, mon, sizeof(mon));
+	int treasure = behind_names(r, FUNGEON_TREASURE, tre, sizeof(tre));
 	reply_add(out, style, "room %lld with ", (long long)r->number);
 	if (standing > 0)
 		reply_add(out, style, "%d monster%s standing (%s)", standing,
