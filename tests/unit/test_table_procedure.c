@@ -19,21 +19,16 @@
 
 #include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/cmdrun.h"
 
-static struct dispatch *d;
-static struct state *st;
-static struct rng *rng;
-static struct reply *last;
-static char *text;
+static struct cmdrun cr;
+static const char *text;
 
 static int
 setup(void **unused)
 {
 	(void)unused;
-	st = state_new();
-	rng = rng_new_seeded(1);
-	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	last = NULL;
+	cmdrun_open(&cr, 1);
 	text = NULL;
 	return 0;
 }
@@ -42,31 +37,17 @@ static int
 teardown(void **unused)
 {
 	(void)unused;
-	reply_free(last);
-	free(text);
-	dispatch_free(d);
-	state_free(st);
-	rng_free(rng);
+	cmdrun_close(&cr);
 	return 0;
 }
 
 static const char *
 run(const char *user, const char *line)
 {
-	struct origin o;
-
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:dungeon");
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	reply_free(last);
-	last = reply_new();
-	dispatch_line(d, &o, line, strlen(line), 1000, last);
-	free(text);
-	text = reply_plain(last);
-	if (reply_is_error(last))
-		fail_msg("'%s' failed: %s", line, reply_error_text(last));
+	cmdrun_line(&cr, "dungeon", user, line, 1000);
+	text = cmdrun_plain(&cr);
+	if (reply_is_error(cr.last))
+		fail_msg("'%s' failed: %s", line, reply_error_text(cr.last));
 	return text;
 }
 
@@ -94,7 +75,7 @@ first_die(int sides, int want, struct rng **same)
 		struct rng *r = rng_new_seeded(seed);
 
 		if (rng_die(r, sides) == want) {
-			rng_seed(rng, seed);
+			rng_seed(cr.rng, seed);
 			*same = r;
 			return;
 		}
