@@ -15,21 +15,8 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 2000
-bot_start
-wait_until "g['ready'] and r['registrations'] == 1" 10
-CHAN=1300000000000000000
-
-n=0
-one() { # TEMPLATE: one interaction in the one channel, answered
-	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
-	wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 10
-}
-press() { # LABEL USER EXPECT PRIVATE [EXTRA]
-	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s%s}' "$1" "$2" "$3" \
-		"$4" "${5:-}"
-}
+one_channel_start
+ONE_ALSO="i['parts_missing'] == 0"
 # The panel: the bot's newest channel message with a "Next turn" button,
 # as "ID|EDITS|CONTENT" (without markdown's bold, lines joined by " / "),
 # or "none".
