@@ -10,6 +10,7 @@
 #                 make run needs)
 # make bench      build and run the benchmarks
 # make fuzz       build the libFuzzer targets (FUZZ_SECONDS=N make fuzz-run)
+# make man        the manual pages into build/man/ (man -l build/man/delver.7)
 # make install    PREFIX=/usr/local DESTDIR= SYSCONFDIR=/etc (all honoured);
 #                 make uninstall with the same variables reverses it
 
@@ -53,9 +54,11 @@ V ?= 0
 ifeq ($(V),1)
 Q   :=
 say := @true
+shsay := :
 else
 Q   := @
 say := @printf '  %-7s %s\n'
+shsay := printf '  %-7s %s\n'
 endif
 
 # Every .c under rules/, commands/ and bot/ (one level of subfolders: the
@@ -78,7 +81,7 @@ TOOL_BIN  := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tools/%)
 FUZZ_SECONDS ?= 30
 
 .PHONY: all run test unit unit-sanitize integration lint format bench fuzz \
-        fuzz-run deps deps-run install uninstall clean tools man
+        fuzz-run deps deps-run deps-man install uninstall clean tools man
 .DEFAULT_GOAL := all
 
 all: delver
@@ -145,25 +148,33 @@ $(BUILD)/tools/unit_filter: tests/tools/unit_filter.c $(BUILD)/gen/unit_filter_s
 -include $(CORE_OBJ:.o=.d) $(BUILD)/bot/main.d
 
 # The manual pages: delver(8) is written in roff; the others are Markdown
-# sources that lowdown turns into roff.
-man: $(MAN_OUT)
+# sources that lowdown turns into roff, marked for tbl (their tables) and
+# set ragged-right, so man shows them without warnings in any width.
+# make man also installs what writes and reads them (lowdown, man-db).
+man: deps-man $(MAN_OUT)
+	@echo "The manual pages are in build/man/; read one with: man -l build/man/delver.7"
 
 build/man/%: bot/man/%.md
 	@mkdir -p $(@D)
 	@command -v lowdown >/dev/null || \
 		{ echo "make: the manual pages need lowdown (apt-get install lowdown)" >&2; exit 1; }
-	@echo "  MAN     $@"
-	@lowdown --out-no-smarty -s -Tman -o $@ $<
+	$(say) MAN $@
+	$(Q)lowdown --out-no-smarty -s -Tman -o $@.tmp $< && \
+		{ printf "'\\\\\" t\n"; sed '/^\.TH /a .ad l' $@.tmp; } > $@ && rm -f $@.tmp
 
 build/man/delver.8: bot/man/delver.8
 	@mkdir -p $(@D)
-	cp $< $@
+	$(say) MAN $@
+	$(Q)cp $< $@
 
 deps:
 	@sh tests/deps.sh test
 
 deps-run:
 	@sh tests/deps.sh run
+
+deps-man:
+	@sh tests/deps.sh man
 
 # The console as the player gm, the name README.md's tour uses; ARGS may
 # name another (--user alice): the last --user counts.
@@ -246,28 +257,32 @@ fuzz-run: fuzz
 # The units get the installed paths; /etc/delver is created for the
 # configuration, which uninstall leaves (and the directory, unless empty).
 UNITS := delver.service delver@.service
-install: all man
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/delver $(DESTDIR)$(UNITDIR) \
+install: all $(MAN_OUT)
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/delver $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(DOCDIR)
-	install -m 0755 delver $(DESTDIR)$(BINDIR)/delver
-	for m in $(MAN_OUT); do \
-		s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s && \
-		install -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; \
+	$(say) INSTALL $(DESTDIR)$(BINDIR)/delver
+	$(Q)install -m 0755 delver $(DESTDIR)$(BINDIR)/delver
+	$(Q)for m in $(MAN_OUT); do \
+		d=$(DESTDIR)$(MANDIR)/man$${m##*.}; $(shsay) INSTALL "$$d/$${m##*/}"; \
+		install -d $$d && install -m 0644 $$m $$d/ || exit 1; \
 	done
-	install -m 0644 config/delver.conf.example $(DESTDIR)$(DOCDIR)/delver.conf.example
-	for u in $(UNITS); do \
+	$(say) INSTALL $(DESTDIR)$(DOCDIR)/delver.conf.example
+	$(Q)install -m 0644 config/delver.conf.example $(DESTDIR)$(DOCDIR)/delver.conf.example
+	$(Q)for u in $(UNITS); do \
+		$(shsay) INSTALL $(DESTDIR)$(UNITDIR)/$$u; \
 		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 			systemd/$$u > $(DESTDIR)$(UNITDIR)/$$u && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 
 uninstall:
-	for m in $(notdir $(MAN_OUT)); do rm -f $(DESTDIR)$(MANDIR)/man$${m##*.}/$$m; done
-	rm -f $(DESTDIR)$(BINDIR)/delver \
-		$(DESTDIR)$(DOCDIR)/delver.conf.example \
-		$(UNITS:%=$(DESTDIR)$(UNITDIR)/%)
-	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
-	rmdir $(DESTDIR)$(SYSCONFDIR)/delver 2>/dev/null || true
+	$(Q)for f in $(addprefix $(DESTDIR)$(MANDIR)/,$(foreach m,$(notdir $(MAN_OUT)),man$(subst .,,$(suffix $(m)))/$(m))) \
+		$(DESTDIR)$(BINDIR)/delver $(DESTDIR)$(DOCDIR)/delver.conf.example \
+		$(UNITS:%=$(DESTDIR)$(UNITDIR)/%); do \
+		[ ! -e "$$f" ] || { $(shsay) RM "$$f"; rm -f "$$f"; }; \
+	done
+	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	$(Q)rmdir $(DESTDIR)$(SYSCONFDIR)/delver 2>/dev/null || true
 
 clean:
 	rm -rf build delver

@@ -2,6 +2,7 @@
 # Installs the Debian packages delver needs, when any is missing:
 #   tests/deps.sh run    what building and running delver needs (make run)
 #   tests/deps.sh test   that and the test tools (make test, make deps)
+#   tests/deps.sh man    what writes and reads the manual pages (make man)
 # As root it runs apt-get itself (updating the package lists once first,
 # since a fresh machine may have none); otherwise it prints the exact
 # command to run and fails. It never starts, stops or kills any process.
@@ -26,11 +27,16 @@ TEST_PKGS="clang libclang-rt-14-dev clang-format valgrind python3 libcmocka-dev
 ngircd inspircd atheme-services tmux openssl curl systemd man-db groff-base lowdown procps sqlite3
 postgresql libseccomp-dev"
 
+# The manual pages: lowdown writes them from Markdown, man-db and groff show
+# them.
+MAN_PKGS="lowdown man-db groff-base"
+
 case "${1:-test}" in
 run) PKGS=$RUN_PKGS ;;
+man) PKGS=$MAN_PKGS ;;
 test) PKGS="$RUN_PKGS $TEST_PKGS" ;;
 *)
-	echo "usage: tests/deps.sh [run|test] (got '$1')" >&2
+	echo "usage: tests/deps.sh [run|test|man] (got '$1')" >&2
 	exit 2
 	;;
 esac

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bot/fsio.h"
+#include "bot/store/statedir.h"
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
@@ -245,7 +246,7 @@ wall_ms(void)
 static int
 read_rec(const char *path, struct ledger_rec *r, bool *damaged, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = statedir_open(path, O_RDONLY);
 	struct buf b;
 	char chunk[8192];
 	ssize_t n;
@@ -254,7 +255,7 @@ read_rec(const char *path, struct ledger_rec *r, bool *damaged, char *err, size_
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot read %s: %s", path, statedir_strerror(errno));
 		return -1;
 	}
 	buf_init(&b, LEDGER_FILE_MAX);
@@ -283,9 +284,10 @@ write_rec(const char *path, const struct ledger_rec *r, char *err, size_t errlen
 
 	buf_init(&tmp, 8192);
 	buf_addf(&tmp, "%s.tmp", path);
-	fd = open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = statedir_open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC);
 	if (fd < 0 || fsio_write_all(fd, text, strlen(text)) < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", buf_str(&tmp), strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s", buf_str(&tmp),
+		         statedir_strerror(errno));
 	} else if (fsio_rename(buf_str(&tmp), path) < 0) {
 		snprintf(err, errlen, "cannot rename %s to %s: %s", buf_str(&tmp), path,
 		         strerror(errno));
@@ -340,9 +342,10 @@ file_exec(struct ledger_backend *base, const struct ledger_op *op, struct ledger
 	buf_addf(&lock, "%s/" LEDGER_LOCK_FILE, f->dir);
 	buf_addf(&data, "%s/" LEDGER_FILE, f->dir);
 	r = xmalloc(sizeof(*r));
-	fd = open(buf_str(&lock), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = statedir_open(buf_str(&lock), O_RDWR | O_CREAT);
 	if (fd < 0) {
-		snprintf(err, sizeof(err), "cannot open %s: %s", buf_str(&lock), strerror(errno));
+		snprintf(err, sizeof(err), "cannot open %s: %s", buf_str(&lock),
+		         statedir_strerror(errno));
 	} else if (lock_file(fd) < 0) {
 		snprintf(err, sizeof(err), "cannot lock %s: %s", buf_str(&lock),
 		         errno == EWOULDBLOCK ? "another process has held it for 2 s"

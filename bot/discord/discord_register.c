@@ -15,6 +15,7 @@
 #include "bot/discord/discord_int.h"
 #include "bot/discord/discord_rest.h"
 #include "bot/log.h"
+#include "bot/store/statedir.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -43,11 +44,7 @@ write_hash(uv_work_t *req)
 	buf_init(&tmp, 8192);
 	buf_addf(&tmp, "%s.tmp", hw->path);
 	/* 0600 whatever the umask, as every file of the state. */
-	fd = open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
-	if (fd >= 0 && fchmod(fd, 0600) < 0) {
-		close(fd);
-		fd = -1;
-	}
+	fd = statedir_open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC);
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (f == NULL && fd >= 0)
 		close(fd);
@@ -306,6 +303,7 @@ discord_register_read_hash(struct discord *dc, const char *state_dir)
 	char line[64];
 	struct buf p;
 	FILE *f;
+	int fd;
 
 	if (state_dir == NULL)
 		state_dir = getenv("STATE_DIRECTORY");
@@ -314,9 +312,13 @@ discord_register_read_hash(struct discord *dc, const char *state_dir)
 	buf_init(&p, 8192);
 	buf_addf(&p, "%s/%s", state_dir, HASH_FILE);
 	dc->hash_path = buf_take(&p);
-	f = fopen(dc->hash_path, "r");
-	if (f == NULL)
+	fd = statedir_open(dc->hash_path, O_RDONLY);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (f == NULL) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	/* "<want> <have>": 16 hexadecimal digits each; anything else is
 	 * ignored (the commands are then compared). */
 	if (fgets(line, sizeof(line), f) != NULL && strspn(line, hex) == 16 && line[16] == ' ' &&

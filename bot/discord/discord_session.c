@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bot/fsio.h"
+#include "bot/store/statedir.h"
 #include "rules/base/buf.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
@@ -165,13 +166,13 @@ discord_session_load(const char *path, struct discord_session *out, char *err, s
 	char text[DISCORD_SESSION_FILE_MAX + 1];
 	size_t n = 0;
 	ssize_t r;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = statedir_open(path, O_RDONLY);
 
 	memset(out, 0, sizeof(*out));
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot open %s: %s", path, statedir_strerror(errno));
 		return -1;
 	}
 	while (n < sizeof(text) && (r = read(fd, text + n, sizeof(text) - n)) != 0) {
@@ -210,13 +211,10 @@ discord_session_save(const char *path, const struct discord_session *s, char *er
 		buf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
 	else
 		buf_adds(&dir, ".");
-	fd = open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0600);
-	if (fd >= 0 && fchmod(fd, 0600) < 0) { /* 0600 whatever the umask */
-		close(fd);
-		fd = -1;
-	}
+	fd = statedir_open(buf_str(&tmp), O_WRONLY | O_CREAT | O_TRUNC);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", buf_str(&tmp), strerror(errno));
+		snprintf(err, errlen, "cannot create %s: %s", buf_str(&tmp),
+		         statedir_strerror(errno));
 		goto out;
 	}
 	if (fsio_write_all(fd, text, strlen(text)) < 0 || fsio_fsync(fd) < 0) {

@@ -835,12 +835,12 @@ open_dir(struct persist *p, char *err, size_t errlen)
 	if (statedir_prepare(p->dir, err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/lock", p->dir);
-	p->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (p->lock_fd < 0 || fchmod(p->lock_fd, 0600) < 0) {
+	p->lock_fd = statedir_open(path, O_RDWR | O_CREAT);
+	if (p->lock_fd < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(e));
-		errno = e == EACCES || e == EPERM || e == EROFS ? STATEDIR_UNSAFE : e;
+		snprintf(err, errlen, "cannot open %s: %s", path, statedir_strerror(e));
+		errno = e == EACCES || e == EPERM || e == EROFS || e == ELOOP ? STATEDIR_UNSAFE : e;
 		return -1;
 	}
 	if (flock(p->lock_fd, LOCK_EX | LOCK_NB) < 0) {
@@ -933,7 +933,7 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	if (access(p->path, F_OK) == 0) {
 		if (statedir_mkdir(aside) < 0) {
 			snprintf(err, errlen, "cannot create %s: %s; nothing was changed", aside,
-			         strerror(errno));
+			         statedir_strerror(errno));
 			unlink(tmp);
 			goto out;
 		}

@@ -243,7 +243,7 @@ persist_snapshot_start(struct persist *p)
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/" SNAP_DIR, p->dir);
 	if (statedir_mkdir(dir) < 0) {
-		log_warn("store: cannot create %s", dir);
+		log_warnx("store: cannot create %s: %s", dir, statedir_strerror(errno));
 		p->stats.snapshot_failures++;
 		return -1;
 	}

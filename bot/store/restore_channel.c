@@ -19,6 +19,7 @@
 #include "bot/store/persist.h"
 #include "bot/store/persist_opts.h"
 #include "bot/store/snapfile.h"
+#include "bot/store/statedir.h"
 #include "bot/store/store_record.h"
 #include "bot/store/store_sqlite.h"
 #include "rules/base/buf.h"
@@ -318,9 +319,7 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 			         "cannot restore channel '%s': %s; nothing was changed", key, why);
 		goto out;
 	}
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		(void)fchmod(fd, 0600); /* whatever the umask */
+	fd = statedir_open(lock, O_RDWR | O_CREAT);
 	if (fd < 0 && errno == ENOENT) {
 		snprintf(err, errlen,
 		         "cannot restore channel '%s': the state directory %s does not exist; "
@@ -330,7 +329,7 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 	}
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot restore channel '%s': cannot open %s: %s", key, lock,
-		         strerror(errno));
+		         statedir_strerror(errno));
 		goto out;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bot/log.h"
 #include "bot/store/persist.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -64,18 +65,36 @@ by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whether path is a symbolic link, which is then passed over with a
+ * warning: delver never follows a link in its state directory. */
+static bool
+linked(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return false;
+	log_warnx("store: %s is a symbolic link, and delver never follows a link in its state "
+	          "directory: the channels of the database it leads to are not read",
+	          path);
+	return true;
+}
+
 /* Appends dir/delver.db to the list when that file exists and dir is not
- * own (compared as written and by inode). */
+ * own (compared as written and by inode). Neither the database nor a
+ * shard's directory under the root (inside) may be a link. */
 static void
-add_if_db(char ***list, size_t *n, const char *dir, const struct stat *own)
+add_if_db(char ***list, size_t *n, const char *dir, const struct stat *own, bool inside)
 {
 	struct stat st;
 	char db[8192];
 
+	if (inside && linked(dir))
+		return;
 	if (stat(dir, &st) == 0 && own != NULL && st.st_dev == own->st_dev &&
 	    st.st_ino == own->st_ino)
 		return;
-	if (persist_db_path(db, sizeof(db), dir) < 0 || access(db, F_OK) != 0)
+	if (persist_db_path(db, sizeof(db), dir) < 0 || access(db, F_OK) != 0 || linked(db))
 		return;
 	*list = xrealloc(*list, (*n + 2) * sizeof(**list));
 	(*list)[(*n)++] = xstrdup(db);
@@ -92,7 +111,7 @@ shard_dirs_siblings(const char *root, const char *own)
 	DIR *d;
 	struct dirent *e;
 
-	add_if_db(&list, &n, root, have_own ? &ost : NULL);
+	add_if_db(&list, &n, root, have_own ? &ost : NULL, false);
 	d = opendir(root);
 	if (d == NULL)
 		return list;
@@ -110,7 +129,7 @@ shard_dirs_siblings(const char *root, const char *own)
 
 		buf_init(&p, 8192);
 		buf_addf(&p, "%s/%s", root, names[i]);
-		add_if_db(&list, &n, buf_str(&p), have_own ? &ost : NULL);
+		add_if_db(&list, &n, buf_str(&p), have_own ? &ost : NULL, true);
 		buf_free(&p);
 		free(names[i]);
 	}

@@ -53,9 +53,9 @@ snapfile_compress(const char *db, const char *gz, char *err, size_t errlen)
 	}
 	unlink(tmp);
 	in = open(db, O_RDONLY | O_CLOEXEC);
-	if (in < 0 || statedir_create_file(tmp) < 0 ||
-	    (out = open(tmp, O_WRONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "cannot compress %s into %s: %s", db, tmp, strerror(errno));
+	if (in < 0 || statedir_create_file(tmp) < 0 || (out = statedir_open(tmp, O_WRONLY)) < 0) {
+		snprintf(err, errlen, "cannot compress %s into %s: %s", db, tmp,
+		         statedir_strerror(errno));
 		goto fail;
 	}
 	/* gzclose closes the descriptor it is given: a second one stays to
@@ -121,9 +121,9 @@ snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, cha
 	}
 	unlink(out);
 	z = gzopen(file, "rb");
-	if (z == NULL || statedir_create_file(out) < 0 ||
-	    (fd = open(out, O_WRONLY | O_CLOEXEC)) < 0) {
-		snprintf(err, errlen, "cannot expand %s into %s: %s", file, out, strerror(errno));
+	if (z == NULL || statedir_create_file(out) < 0 || (fd = statedir_open(out, O_WRONLY)) < 0) {
+		snprintf(err, errlen, "cannot expand %s into %s: %s", file, out,
+		         statedir_strerror(errno));
 		if (z != NULL)
 			gzclose(z);
 		unlink(out);

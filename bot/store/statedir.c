@@ -14,17 +14,54 @@
 
 #define PATH_MAX_LEN 4200 /* the longest state path delver builds */
 
-int
-statedir_mkdir(const char *path)
+const char *
+statedir_strerror(int e)
+{
+	if (e == ELOOP)
+		return "it is a symbolic link, and delver never follows a link in its state "
+		       "directory: remove the link, and delver makes the file itself";
+	return strerror(e);
+}
+
+/* chmod(path, mode) on the file opened, so that a link put in path's place
+ * meanwhile fails (ELOOP) instead of having its target changed, unless
+ * follow. A file delver's user may not read is changed by name without
+ * following a link (the C library's own way). Returns 0, or -1 with errno. */
+static int
+chmod_opened(const char *path, mode_t mode, bool follow)
+{
+	int fd =
+	    open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
+	int r, saved;
+
+	if (fd < 0)
+		return errno == EACCES
+		           ? fchmodat(AT_FDCWD, path, mode, follow ? 0 : AT_SYMLINK_NOFOLLOW)
+		           : -1;
+	r = fchmod(fd, mode);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return r;
+}
+
+/* mkdir(path, 0700) whatever the umask; an existing directory is kept, and
+ * so is a link to one when follow (the path the operator named). */
+static int
+mkdir_one(const char *path, bool follow)
 {
 	struct stat sb;
 
-	if (mkdir(path, 0700) == 0)
-		return chmod(path, 0700); /* the umask may have taken bits away */
+	if (mkdir(path, 0700) == 0) /* the umask may have taken bits away: */
+		return chmod_opened(path, 0700, false);
 	if (errno != EEXIST)
 		return -1;
-	if (stat(path, &sb) < 0)
+	if ((follow ? stat(path, &sb) : lstat(path, &sb)) < 0)
 		return -1;
+	if (S_ISLNK(sb.st_mode)) {
+		errno = ELOOP;
+		return -1;
+	}
 	if (!S_ISDIR(sb.st_mode)) {
 		errno = ENOTDIR;
 		return -1;
@@ -33,21 +70,43 @@ statedir_mkdir(const char *path)
 }
 
 int
+statedir_mkdir(const char *path)
+{
+	return mkdir_one(path, false);
+}
+
+int
+statedir_open(const char *path, int flags)
+{
+	int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+	int saved;
+
+	if (fd < 0 || !(flags & O_CREAT))
+		return fd;
+	if (fchmod(fd, 0600) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+int
 statedir_create_file(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0600);
+	int fd = statedir_open(path, O_WRONLY | O_CREAT | O_EXCL);
 	int saved;
 
 	if (fd < 0)
 		return -1;
-	if (fchmod(fd, 0600) < 0) {
+	if (close(fd) < 0) {
 		saved = errno;
-		close(fd);
 		unlink(path);
 		errno = saved;
 		return -1;
 	}
-	return close(fd);
+	return 0;
 }
 
 /* The inode flags of path (FS_IMMUTABLE_FL, FS_APPEND_FL), or 0 when they
@@ -55,7 +114,7 @@ statedir_create_file(const char *path)
 static long
 inode_flags(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	long flags = 0;
 
 	if (fd < 0)
@@ -118,12 +177,14 @@ statedir_mkdirs(const char *dir)
 		if (*p != '/' || p[-1] == '/')
 			continue;
 		*p = '\0';
-		if (statedir_mkdir(path) < 0)
+		if (mkdir_one(path, true) < 0)
 			return -1;
 		*p = '/';
 	}
-	return statedir_mkdir(path);
+	return mkdir_one(path, true);
 }
+
+static int check(const char *path, const char *what, bool follow, char *err, size_t errlen);
 
 int
 statedir_prepare(const char *dir, char *err, size_t errlen)
@@ -170,8 +231,10 @@ statedir_prepare(const char *dir, char *err, size_t errlen)
 		errno = STATEDIR_UNSAFE;
 		return -1;
 	}
-	/* Made by someone else with other modes: private as delver makes it. */
-	if (statedir_check_file(dir, "state directory", err, errlen) < 0)
+	/* Made by someone else with other modes: private as delver makes it.
+	 * The directory itself may be a link (systemd's DynamicUser= makes
+	 * one); nothing in it may. */
+	if (check(dir, "state directory", true, err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/lock", dir);
 	if (statedir_check_file(path, "lock file", err, errlen) < 0)
@@ -180,15 +243,25 @@ statedir_prepare(const char *dir, char *err, size_t errlen)
 	return statedir_check_file(path, "snapshot directory", err, errlen);
 }
 
-int
-statedir_check_file(const char *path, const char *what, char *err, size_t errlen)
+/* statedir_check_file; follow lets path itself be a symbolic link. */
+static int
+check(const char *path, const char *what, bool follow, char *err, size_t errlen)
 {
 	struct stat sb;
 	char why[512];
 	bool dir;
 
-	if (stat(path, &sb) < 0)
+	if ((follow ? stat(path, &sb) : lstat(path, &sb)) < 0)
 		return 0; /* delver makes it */
+	if (S_ISLNK(sb.st_mode)) {
+		snprintf(err, errlen,
+		         "the %s %s is a symbolic link, and delver never follows a link in its "
+		         "state directory (it would read and change whatever the link points "
+		         "to): remove the link, and delver makes the %s itself",
+		         what, path, what);
+		errno = STATEDIR_UNSAFE;
+		return -1;
+	}
 	dir = S_ISDIR(sb.st_mode);
 	if (!writable(path, &sb, why, sizeof(why))) {
 		snprintf(err, errlen,
@@ -199,9 +272,9 @@ statedir_check_file(const char *path, const char *what, char *err, size_t errlen
 		return -1;
 	}
 	if (sb.st_uid == geteuid() && (sb.st_mode & 077) != 0) {
-		if (chmod(path, dir ? 0700 : 0600) < 0) {
+		if (chmod_opened(path, dir ? 0700 : 0600, follow) < 0) {
 			snprintf(err, errlen, "cannot make the %s %s private (mode %s): %s", what,
-			         path, dir ? "0700" : "0600", strerror(errno));
+			         path, dir ? "0700" : "0600", statedir_strerror(errno));
 			errno = STATEDIR_UNSAFE;
 			return -1;
 		}
@@ -209,4 +282,10 @@ statedir_check_file(const char *path, const char *what, char *err, size_t errlen
 		         what, path, (unsigned)(sb.st_mode & 07777), dir ? "0700" : "0600");
 	}
 	return 0;
+}
+
+int
+statedir_check_file(const char *path, const char *what, char *err, size_t errlen)
+{
+	return check(path, what, false, err, errlen);
 }

@@ -21,6 +21,16 @@
  * umask (statedir_mkdir, statedir_create_file): the state holds what
  * players hid from each other. A state directory or file of delver's own
  * user that others could read is made so at start, and the log says so.
+ *
+ * delver never follows a symbolic link inside the state directory: a link
+ * there (lock, delver.db and its log files, snapshots/, a session file)
+ * would make delver read, write or chmod whatever it points to. The checks
+ * refuse one with a sentence naming it; what delver opens or makes there
+ * goes through statedir_open / statedir_mkdir, which fail with ELOOP on a
+ * link (statedir_strerror says so) and change modes on the opened file,
+ * never through a name. The state directory itself, and its parents, may
+ * be links: they are the path the operator named (systemd's DynamicUser=
+ * makes /var/lib/NAME a link to /var/lib/private/NAME).
  */
 #ifndef DELVER_STATEDIR_H
 #define DELVER_STATEDIR_H
@@ -46,14 +56,27 @@ int statedir_prepare(const char *dir, char *err, size_t errlen);
  */
 int statedir_check_file(const char *path, const char *what, char *err, size_t errlen);
 
-/* mkdir(path, 0700) whatever the umask. Returns 0 (also when path is
- * already a directory), or -1 with errno set. */
+/* mkdir(path, 0700) whatever the umask, in the state directory. Returns 0
+ * (also when path is already a directory), or -1 with errno set (ELOOP
+ * when path is a symbolic link, even to a directory). */
 int statedir_mkdir(const char *path);
-/* The same for each missing directory on the way to path, then path. */
+/* The same for each missing directory on the way to path, then path; as
+ * the path the operator named, each of them may be a link to a directory. */
 int statedir_mkdirs(const char *path);
 
 /* Creates path, which must not exist, as an empty file of mode 0600
  * whatever the umask. Returns 0, or -1 with errno set. */
 int statedir_create_file(const char *path);
+
+/* open(2) of a file in the state directory: never through a symbolic link
+ * (ELOOP), close-on-exec, no controlling terminal; with O_CREAT, mode 0600
+ * whatever the umask (also for a file that was there). Returns the
+ * descriptor, or -1 with errno set. */
+int statedir_open(const char *path, int flags);
+
+/* strerror(e), but for ELOOP (what statedir_open and statedir_mkdir give
+ * for a link) the clause that says delver refuses a link there and what to
+ * do: "cannot write PATH: %s" reads as one sentence. */
+const char *statedir_strerror(int e);
 
 #endif

@@ -184,7 +184,7 @@ copy_table(PGconn *c, sqlite3 *db, int fd, const char *table, char *why, size_t 
 static int
 sync_path(const char *path, bool dir)
 {
-	int fd = open(path, (dir ? O_RDONLY | O_DIRECTORY : O_RDWR) | O_CLOEXEC);
+	int fd = open(path, (dir ? O_RDONLY | O_DIRECTORY : O_RDWR | O_NOFOLLOW) | O_CLOEXEC);
 	int rc;
 
 	if (fd < 0)
@@ -222,8 +222,8 @@ store_pg_snapshot_write(const char *const *keywords, const char *const *values, 
 		snprintf(err, errlen, "cannot start the snapshot's transaction: %s", why);
 		goto out;
 	}
-	if (statedir_create_file(part) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create %s: %s", part, strerror(errno));
+	if (statedir_create_file(part) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", part, statedir_strerror(errno));
 		goto out;
 	}
 	snprintf(version, sizeof(version), "PRAGMA user_version = %d; BEGIN", STORE_SQLITE_SCHEMA);

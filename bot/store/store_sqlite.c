@@ -1089,14 +1089,15 @@ open_db(struct sqlite_backend *b, char *err, size_t errlen)
 	struct stat sb;
 	int rc;
 
+	/* A link is refused before anything is read through it. */
+	if (check_writable(b, err, errlen) < 0)
+		return -1;
 	/* SQLite takes an empty file for a new database: an empty file was cut
 	 * short (delver writes the header as it creates it). */
 	if (stat(b->path, &sb) == 0 && sb.st_size == 0) {
 		damaged(b, "the file is empty: truncated", err, errlen);
 		return -1;
 	}
-	if (check_writable(b, err, errlen) < 0)
-		return -1;
 	/* A new database is made 0600 here, whatever the umask; SQLite gives
 	 * its log files the database's mode. */
 	if (stat(b->path, &sb) < 0 && errno == ENOENT && statedir_create_file(b->path) < 0) {
@@ -1316,8 +1317,8 @@ store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen)
 	sqlite3_backup *bk;
 	int rc = -1;
 
-	if (statedir_create_file(to) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create %s: %s", to, strerror(errno));
+	if (statedir_create_file(to) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", to, statedir_strerror(errno));
 		return -1;
 	}
 	if (sqlite3_open_v2(from, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||

@@ -85,8 +85,9 @@ int store_sqlite_write_now(struct store_backend *b, const struct store_row *rows
 /* Everysec checkpoints started since open. */
 uint64_t store_sqlite_checkpoints(const struct store_backend *b);
 
-/* Copies the database at from into to (which should not exist; it is made
- * 0600) with the backup API, fsynced. Returns 0, or -1 with err. */
+/* Copies the database at from into to, which must not exist (it is made
+ * 0600; anything there, a link included, is refused) with the backup API,
+ * fsynced. Returns 0, or -1 with err. */
 int store_sqlite_copy(const char *from, const char *to, char *err, size_t errlen);
 
 #endif

@@ -65,6 +65,13 @@ const struct command *const command_table[] = {
 };
 /* clang-format on */
 
+const struct console_line console_lines[] = {
+    {"as", "/as NAME", "Play as NAME; with no name, say who you are (console)"},
+    {"channel", "/channel NAME", "Move to channel NAME; with no name, say which (console)"},
+    {"quit", "quit", "Leave delver; exit and Ctrl-D too (console)"},
+    {0},
+};
+
 /* clang-format off */
 const struct chanmod *const chanmod_table[CHANMOD_COUNT + 1] = {
     [CHANMOD_TENSION] = &tension_chanmod,

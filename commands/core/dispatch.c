@@ -130,6 +130,7 @@ parse(struct dispatch *d, struct request *req)
 		line++;
 		len--;
 	}
+	inv->from = request_origin(req); /* an unknown name's list is the platform's */
 	if (registry_parse_in(dispatch_commands(d), line, len, inv, out) < 0)
 		return;
 	inv->line = line;

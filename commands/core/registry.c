@@ -117,6 +117,44 @@ suggest_sub(const struct command *c, const char *typed, char *out, size_t len)
 		snprintf(out, len, " (did you mean %s?)", best);
 }
 
+void
+registry_unknown_add(const struct command *const *table, const char *typed, size_t len,
+                     bool console, struct reply *out)
+{
+	const char *cands[64], *best;
+	char word[41];
+	size_t n = 0, ncon = 0;
+	struct buf b;
+
+	snprintf(word, sizeof(word), "%.*s", (int)(len < 40 ? len : 40), typed);
+	buf_init(&b, 1000);
+	for (size_t i = 0; table[i] != NULL; i++) {
+		buf_addf(&b, "%s%s", i ? ", " : "", table[i]->name);
+		if (n < 64)
+			cands[n++] = table[i]->name;
+	}
+	for (size_t i = 0; console && console_lines[i].name != NULL; i++) {
+		ncon++;
+		if (n < 64)
+			cands[n++] = console_lines[i].name;
+	}
+	best = registry_suggest(word, cands, n);
+	if (best != NULL) {
+		reply_add(out, RS_BAD, "; did you mean ");
+		reply_cmd(out, RS_BAD, best, NULL);
+		reply_add(out, RS_BAD, "? The commands are %s", buf_str(&b));
+	} else {
+		reply_add(out, RS_BAD, "; the commands are %s", buf_str(&b));
+	}
+	for (size_t i = 0; i < ncon; i++)
+		reply_add(out, RS_BAD, "%s%s",
+		          i == 0          ? "; on the console also "
+		          : i + 1 == ncon ? " and "
+		                          : ", ",
+		          console_lines[i].name);
+	buf_free(&b);
+}
+
 const struct command *
 registry_find(const char *name, size_t len)
 {
@@ -747,26 +785,12 @@ registry_parse_in(const struct command *const *table, const char *line, size_t l
 	}
 	inv->path[0] = registry_find_in(table, tok[0].unq, strlen(tok[0].unq));
 	if (inv->path[0] == NULL) {
-		const char *cands[64], *best;
-		size_t n = 0;
-		struct buf b;
-
-		buf_init(&b, 1000);
-		for (size_t i = 0; table[i] != NULL; i++) {
-			buf_addf(&b, "%s%s", i ? ", " : "", table[i]->name);
-			if (n < 64)
-				cands[n++] = table[i]->name;
-		}
-		best = registry_suggest(tok[0].unq, cands, n);
-		if (best != NULL)
-			reply_error(out,
-			            "Unknown command '%.40s'; did you mean %s? The commands are %s "
-			            "(try ",
-			            tok[0].unq, best, buf_str(&b));
-		else
-			reply_error(out, "Unknown command '%.40s'; the commands are %s (try ",
-			            tok[0].unq, buf_str(&b));
-		buf_free(&b);
+		reply_error(out, "Unknown command '%.40s'", tok[0].unq);
+		registry_unknown_add(table, tok[0].unq, strlen(tok[0].unq),
+		                     inv->from != NULL && inv->from->platform != NULL &&
+		                         strcmp(inv->from->platform, "console") == 0,
+		                     out);
+		reply_add(out, RS_BAD, " (try ");
 		reply_cmd(out, RS_BAD, "help", NULL);
 		reply_add(out, RS_BAD, ").");
 		goto done;

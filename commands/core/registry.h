@@ -84,6 +84,29 @@ struct command {
 /* The top-level commands, ended by a NULL entry (commands/core/commands.c). */
 extern const struct command *const command_table[];
 
+/* A line the console answers itself (bot/console/console.c), not a command
+ * of the table: /help lists it on the console, and an unknown name there
+ * may be a slip for it. */
+struct console_line {
+	const char *name;  /* "as" */
+	const char *usage; /* "/as NAME" */
+	const char *desc;  /* one line, no full stop */
+};
+
+/* The console's own lines, ended by a zeroed entry (commands/core/commands.c). */
+extern const struct console_line console_lines[];
+
+/*
+ * Appends to the open line of out (an error naming what was typed) the
+ * closest command to typed (len bytes) among table's names, and on the
+ * console the console's own lines too, then every name:
+ * "; did you mean /roll? The commands are roll, ..., help" and, when
+ * console, "; on the console also as, channel and quit". The caller ends
+ * the sentence.
+ */
+void registry_unknown_add(const struct command *const *table, const char *typed, size_t len,
+                          bool console, struct reply *out);
+
 /* The known word closest to a mistyped one: one of the n words of cands
  * within a typing slip of typed (an edit distance of 1, or 2 for words of
  * seven letters or more; letters swapped count one), or NULL. */

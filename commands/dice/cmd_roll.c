@@ -509,10 +509,9 @@ option_typo(const struct invocation *inv, const char *typed, struct reply *out)
 }
 
 static void
-roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
+roll_run(struct invocation *inv, struct reply *out, enum roll_audience who, const char *expr,
+         const char *label)
 {
-	const char *expr = invocation_str(inv, "expression");
-	const char *label = invocation_str(inv, "label");
 	bool private = who == ROLL_PRIVATE;
 	bool compact = rollchan_compact(inv->chan);
 	struct dice_result *res = NULL;
@@ -608,10 +607,105 @@ roll_run(struct invocation *inv, struct reply *out, enum roll_audience who)
 	dice_result_free(res);
 }
 
+/*
+ * Finds a word "private:VALUE" in text at or after from (a word starts
+ * there or after a space). Returns 0 when there is none; 1 when VALUE is
+ * yes or no (*value) and out holds text without that word; -1 when VALUE
+ * is neither (bad then holds the word, for the error).
+ */
+static int
+private_word(const char *text, size_t from, bool *value, char *out, size_t outlen, char *bad,
+             size_t badlen)
+{
+	static const char *const yes[] = {"true", "yes", "on", "1"};
+	static const char *const no[] = {"false", "no", "off", "0"};
+	size_t n = strlen(text);
+
+	for (size_t i = from; i + 8 <= n; i++) {
+		size_t v = i + 8, e = v, cut = i;
+		int found = -1;
+
+		if ((i > from && text[i - 1] != ' ') || strncasecmp(text + i, "private:", 8) != 0)
+			continue;
+		while (e < n && text[e] != ' ' && text[e] != ';')
+			e++;
+		for (size_t k = 0; k < 4 && found < 0; k++) {
+			if (e - v == strlen(yes[k]) && strncasecmp(text + v, yes[k], e - v) == 0)
+				found = 1;
+			else if (e - v == strlen(no[k]) && strncasecmp(text + v, no[k], e - v) == 0)
+				found = 0;
+		}
+		if (found < 0) {
+			snprintf(bad, badlen, "%.*s", (int)(e - i < 40 ? e - i : 40), text + i);
+			return -1;
+		}
+		*value = found == 1;
+		/* The word goes with the space before it (or, first in the
+		 * text, the one after it). */
+		if (cut > from && text[cut - 1] == ' ')
+			cut--;
+		else if (e < n && text[e] == ' ')
+			e++;
+		snprintf(out, outlen, "%.*s%s", (int)cut, text, text + e);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * /roll. A private:VALUE word in the label (after " # " in the expression,
+ * or in the label option) is the option the user meant, not label text:
+ * a roll meant to be private must never go to the channel because its
+ * option was typed after the label.
+ */
 static void
 roll_fn(struct invocation *inv, struct reply *out)
 {
-	roll_run(inv, out, invocation_bool(inv, "private", false) ? ROLL_PRIVATE : ROLL_OPEN);
+	const char *expr = invocation_str(inv, "expression");
+	const char *label = invocation_str(inv, "label");
+	const char *hash = strchr(expr, '#');
+	bool private = invocation_bool(inv, "private", false), asked;
+	char exprbuf[DICE_TEXT_MAX + 1], labelbuf[DICE_LABEL_MAX + 1], bad[48];
+	int r = 0, q;
+
+	if (hash != NULL && (r = private_word(expr, (size_t)(hash - expr) + 1, &asked, exprbuf,
+	                                      sizeof(exprbuf), bad, sizeof(bad))) == 1) {
+		/* A label that was only the option goes, with its '#'. */
+		size_t h = (size_t)(hash - expr), n = strlen(exprbuf);
+
+		if (strspn(exprbuf + h + 1, " ") == n - h - 1) {
+			while (h > 0 && exprbuf[h - 1] == ' ')
+				h--;
+			exprbuf[h] = '\0';
+		}
+		expr = exprbuf;
+	}
+	if (r >= 0 && label != NULL &&
+	    (q = private_word(label, 0, &asked, labelbuf, sizeof(labelbuf), bad, sizeof(bad))) !=
+	        0) {
+		r = q;
+		label = labelbuf[strspn(labelbuf, " ")] != '\0' ? labelbuf : NULL;
+	}
+	if (r < 0) {
+		reply_error(out,
+		            "'%s' in the label of /roll asks for the private option, which takes "
+		            "true or false (",
+		            bad);
+		reply_cmd(out, RS_BAD, "roll", "expression", "1d20 # insight", "private:", "true",
+		          NULL);
+		reply_add(out, RS_BAD, " is a roll only you see).");
+		return;
+	}
+	if (r == 1 && invocation_has(inv, "private") && asked != private) {
+		reply_error(out,
+		            "The private option of /roll is given twice, as private:%s and in "
+		            "the label as private:%s; give it once.",
+		            private ? "true" : "false", asked ? "true" : "false");
+		return;
+	}
+	if (r == 1)
+	private = asked;
+	roll_run(inv, out, private ? ROLL_PRIVATE : ROLL_OPEN, expr, label);
 }
 
 static void
@@ -631,7 +725,7 @@ gmroll_fn(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, " is a roll only you see).");
 		return;
 	}
-	roll_run(inv, out, ROLL_SECRET);
+	roll_run(inv, out, ROLL_SECRET, expr, invocation_str(inv, "label"));
 }
 
 static const struct cmd_opt roll_opts[] = {
@@ -657,7 +751,8 @@ const struct command cmd_roll = {
             "(compound !!, penetrate !p); reroll r, once ro; successes >=N, failures fN; "
             "min/max; criticals cs/cf; sort s/sa/sd; + - * / ( ), where / rounds down (7/2 is "
             "3); floor() ceil() round() abs(), inside which / is exact (ceil(8d6/2)); repeat "
-            "6x; several rolls split by ';'; a label after ' # ' or in [brackets] after a term. "
+            "6x; several rolls split by ';'; a label after ' # ' or in [brackets] after a term "
+            "(private:true among its words is still the option). "
             "Compare points: =N <>N <N <=N >N >=N; a bare number means =N; right after a term "
             "!=N explodes on N, so not-equal is <>N. Rulings: min/max clamp explosion and "
             "reroll dice too; a penetrated die keeps its -1 through a reroll; a die's explosion "

@@ -6,18 +6,6 @@
 
 #include "commands/core/registry.h"
 
-/* Lines the console answers itself (bot/console/console.c), listed on the console
- * only. */
-static const struct {
-	const char *name;
-	const char *usage;
-	const char *desc;
-} console_only[] = {
-    {"as", "/as NAME", "Play as NAME; with no name, say who you are (console)"},
-    {"channel", "/channel NAME", "Move to channel NAME; with no name, say which (console)"},
-    {"quit", "quit", "Leave delver; exit and Ctrl-D too (console)"},
-};
-
 /* Appends s to dst (size bytes) from at, cut as snprintf cuts, and returns
  * the new length: the command list is written without printf, which was
  * most of /help's time. */
@@ -51,12 +39,11 @@ help_console(const char *topic, struct reply *out)
 	while (*topic == ' ' || *topic == '/')
 		topic++;
 	len = strcspn(topic, " ");
-	for (size_t i = 0; i < sizeof(console_only) / sizeof(console_only[0]); i++) {
-		if (strlen(console_only[i].name) != len ||
-		    strncmp(topic, console_only[i].name, len) != 0)
+	for (const struct console_line *l = console_lines; l->name != NULL; l++) {
+		if (strlen(l->name) != len || strncmp(topic, l->name, len) != 0)
 			continue;
-		reply_title(out, "%s", console_only[i].usage);
-		reply_line(out, 0, "%s.", console_only[i].desc);
+		reply_title(out, "%s", l->usage);
+		reply_line(out, 0, "%s.", l->desc);
 		return true;
 	}
 	return false;
@@ -117,6 +104,52 @@ help_one(const struct command *const *path, bool typed, struct reply *out)
 	}
 }
 
+/* The error for the word topic (len bytes) that names nothing under
+ * path[0..d): the closest name, then every name there. */
+static void
+no_such(const struct command *const *path, size_t d, const char *topic, size_t len, bool console,
+        struct reply *out)
+{
+	const struct command *c = d > 0 ? path[d - 1] : NULL;
+	const char *cands[32], *best;
+	char word[41], name[80] = "";
+	size_t n = 0;
+
+	snprintf(word, sizeof(word), "%.*s", (int)(len < 40 ? len : 40), topic);
+	if (c == NULL) {
+		reply_error(out, "There is no command '%s'", word);
+		registry_unknown_add(command_table, word, strlen(word), console, out);
+		reply_add(out, RS_BAD, ".");
+		return;
+	}
+	for (size_t i = 0; i < d; i++)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s", i ? " " : "",
+		         path[i]->name);
+	reply_error(out, "There is no subcommand '%s' of ", word);
+	reply_cmd(out, RS_BAD, name, NULL);
+	if (c->subs == NULL) {
+		reply_add(out, RS_BAD, ", which has none; ");
+		reply_cmd(out, RS_BAD, "help", "command", name, NULL);
+		reply_add(out, RS_BAD, " explains it.");
+		return;
+	}
+	for (const struct command *s = c->subs; s->name != NULL && n < 32; s++)
+		cands[n++] = s->name;
+	if ((best = registry_suggest(word, cands, n)) != NULL) {
+		char sub[120];
+
+		snprintf(sub, sizeof(sub), "%s %s", name, best);
+		reply_add(out, RS_BAD, "; did you mean ");
+		reply_cmd(out, RS_BAD, sub, NULL);
+		reply_add(out, RS_BAD, "? Its subcommands are ");
+	} else {
+		reply_add(out, RS_BAD, "; its subcommands are ");
+	}
+	for (size_t i = 0; i < n; i++)
+		reply_add(out, RS_BAD, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", cands[i]);
+	reply_add(out, RS_BAD, ".");
+}
+
 static void
 help_fn(struct invocation *inv, struct reply *out)
 {
@@ -141,9 +174,9 @@ help_fn(struct invocation *inv, struct reply *out)
 			}
 			reply_row(out, false, cells);
 		}
-		for (size_t i = 0;
-		     on_console(inv) && i < sizeof(console_only) / sizeof(console_only[0]); i++) {
-			const char *cells[2] = {console_only[i].usage, console_only[i].desc};
+		for (const struct console_line *l = console_lines;
+		     on_console(inv) && l->name != NULL; l++) {
+			const char *cells[2] = {l->usage, l->desc};
 
 			reply_row(out, false, cells);
 		}
@@ -165,10 +198,7 @@ help_fn(struct invocation *inv, struct reply *out)
 		path[d] =
 		    d == 0 ? registry_find(topic, len) : registry_find_sub(path[d - 1], topic, len);
 		if (path[d] == NULL) {
-			reply_error(out, "There is no command '%.*s'; ", (int)(len > 40 ? 40 : len),
-			            topic);
-			reply_cmd(out, RS_BAD, "help", NULL);
-			reply_add(out, RS_BAD, " lists them all.");
+			no_such(path, d, topic, len, on_console(inv), out);
 			return;
 		}
 		d++;

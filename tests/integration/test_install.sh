@@ -52,13 +52,25 @@ sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$man" | grep '^\.B' | sed 's/\\-/-/g' |
 	grep -o -- '--[a-z][a-z-]*' | sort -u > "$tmp/man-opts"
 diff -u "$tmp/help-opts" "$tmp/man-opts" || fail "--help and delver(8) list other options"
 [ "$(wc -l < "$tmp/help-opts")" -ge 10 ] || fail "too few options found in --help"
+# Each page is formatted as man formats it: tables through tbl, which the
+# page's first line asks for (man reads it; a page without it shows its
+# tables as roff requests), and no warning in 80 columns.
 for page in "$dest"/usr/share/man/man*/*; do
-	groff -k -Tutf8 -man -ww -z "$page" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
+	[ "$(head -n 1 "$page")" = "'\\\" t" ] ||
+		fail "$(basename "$page") does not start with the line that asks man for tbl"
+	groff -k -t -Tutf8 -man -rLL=80n -ww -z "$page" 2> "$tmp/groff" && [ ! -s "$tmp/groff" ] ||
 		{ fail "$(basename "$page") has troff warnings"; cat "$tmp/groff"; }
+	MANWIDTH=80 man -l "$page" 2> "$tmp/man" | grep -n '^ *\.\(TS\|TE\|TH\|SH\|PP\|IP\|TP\)' &&
+		fail "$(basename "$page") shows roff requests as text"
+	[ ! -s "$tmp/man" ] || { fail "man -l $(basename "$page") warns"; cat "$tmp/man"; }
 done
+# The build prints one line per file it installs or removes, as the
+# compiler's lines: no raw shell commands.
+grep -v '^  INSTALL /' "$tmp/make.log" | grep -v '^  [A-Z]* ' && fail "make install printed more than its files"
 
 make --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr > "$tmp/make.log" 2>&1 ||
 	{ cat "$tmp/make.log"; exit 1; }
+grep -v '^  RM      /' "$tmp/make.log" && fail "make uninstall printed more than its files"
 left=$(find "$dest" ! -type d -o -name '*delver*')
 [ -z "$left" ] || fail "make uninstall left: $left"
 

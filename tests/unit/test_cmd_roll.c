@@ -378,6 +378,65 @@ saved_rolls_follow_the_player(void **unused)
 	state_free(st);
 }
 
+/* private:true typed after a label is the option the user meant, never
+ * label text: the roll goes to the invoker alone (F7 of check-26), with
+ * the word out of the label, on the text platforms and in Discord's label
+ * option alike; a value that is no yes/no and a contradiction with the
+ * option given by name are refused. */
+static void
+private_after_the_label(void **unused)
+{
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(5);
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
+	struct reply *r;
+
+	r = run_as(d, "al", "/roll 1d20+7 # insight private:true");
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	assert_plain(r, "[private]\n"
+	                "al rolls insight\n"
+	                "1d20 + 7: [6] + 7 = 13\n");
+	assert_string_equal(reply_msg(r, REPLY_INVOKER)->buttons[0].action,
+	                    "roll private:true 1d20+7 # insight");
+	reply_free(r);
+	r = run_as(d, "al", "/roll 1d20 # private:yes");
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	assert_plain(r, "[private]\n"
+	                "al rolls\n"
+	                "1d20: [13] = 13\n");
+	assert_string_equal(reply_msg(r, REPLY_INVOKER)->buttons[0].action,
+	                    "roll private:true 1d20");
+	reply_free(r);
+	r = run_as(d, "al", "/roll 1d20 label:\"stealth PRIVATE:on\"");
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	assert_plain(r, "[private]\n"
+	                "al rolls stealth\n"
+	                "1d20: [13] = 13\n");
+	assert_string_equal(reply_msg(r, REPLY_INVOKER)->buttons[0].action,
+	                    "roll private:true 1d20 # stealth");
+	reply_free(r);
+	r = run_as(d, "al", "/roll 1d20 # insight private:maybe");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "'private:maybe' in the label of /roll asks for the private option, "
+	                    "which takes true or false (/roll \"1d20 # insight\" private:true is a "
+	                    "roll only you see).");
+	reply_free(r);
+	r = run_as(d, "al", "/roll 1d20 private:false # insight private:true");
+	assert_true(reply_is_error(r));
+	assert_string_equal(reply_error_text(r),
+	                    "The private option of /roll is given twice, as private:false and in "
+	                    "the label as private:true; give it once.");
+	reply_free(r);
+	/* Only a word of its own: "notprivate:true" stays label text. */
+	r = run_as(d, "al", "/roll 1d20 # notprivate:true");
+	assert_non_null(reply_msg(r, REPLY_CHANNEL));
+	reply_free(r);
+	dispatch_free(d);
+	rng_free(rng);
+	state_free(st);
+}
+
 int
 main(void)
 {
@@ -387,6 +446,7 @@ main(void)
 	    cmocka_unit_test(rest_counted),
 	    cmocka_unit_test(capped_chain_shows_the_die),
 	    cmocka_unit_test(gmroll_audiences),
+	    cmocka_unit_test(private_after_the_label),
 	    cmocka_unit_test(secret_channel_is_the_gms_own),
 	    cmocka_unit_test(saved_rolls_follow_the_player),
 	};

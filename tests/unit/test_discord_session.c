@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bot/discord/discord_session.h"
 #include "rules/base/buf.h"
@@ -183,6 +185,49 @@ test_save_and_load(void **state)
 	tmpdir_remove(dir);
 }
 
+/* A link in the state directory is never followed (check-26 F6): neither
+ * the session file nor its temporary file, whatever they point to; the
+ * target keeps its bytes and its mode. */
+static void
+test_links_not_followed(void **state)
+{
+	char *dir = tmpdir_new();
+	struct buf path, tmp, victim;
+	struct discord_session got;
+	struct stat sb;
+	char err[512], text[64] = "";
+	FILE *f;
+
+	buf_init(&path, 4096);
+	buf_init(&tmp, 4096);
+	buf_init(&victim, 4096);
+	buf_addf(&path, "%s/discord-session-0.json", dir);
+	buf_addf(&tmp, "%s/discord-session-0.json.tmp", dir);
+	buf_addf(&victim, "%s/victim", dir);
+	f = fopen(buf_str(&victim), "w");
+	fputs("not delver\n", f);
+	fclose(f);
+	assert_int_equal(chmod(buf_str(&victim), 0644), 0);
+	assert_int_equal(symlink(buf_str(&victim), buf_str(&tmp)), 0);
+	assert_int_equal(discord_session_save(buf_str(&path), &S1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is a symbolic link, and delver never follows a link in "
+	                            "its state directory"));
+	assert_int_equal(symlink(buf_str(&victim), buf_str(&path)), 0);
+	assert_int_equal(discord_session_load(buf_str(&path), &got, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, buf_str(&path)));
+	assert_non_null(strstr(err, "is a symbolic link"));
+	assert_int_equal(stat(buf_str(&victim), &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0644);
+	f = fopen(buf_str(&victim), "r");
+	assert_non_null(fgets(text, sizeof(text), f));
+	fclose(f);
+	assert_string_equal(text, "not delver\n");
+	buf_free(&path);
+	buf_free(&tmp);
+	buf_free(&victim);
+	tmpdir_remove(dir);
+}
+
 int
 main(void)
 {
@@ -192,6 +237,7 @@ main(void)
 	    cmocka_unit_test(test_rejects_bad_files),
 	    cmocka_unit_test(test_last_identify_ignored),
 	    cmocka_unit_test(test_save_and_load),
+	    cmocka_unit_test(test_links_not_followed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

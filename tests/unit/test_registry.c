@@ -482,6 +482,47 @@ roll_label_cannot_reorder_the_total(void **state)
 	tfree(d);
 }
 
+/* On the console an unknown name may be a slip for one of the console's
+ * own lines (as, channel, quit), and the list of commands names them;
+ * elsewhere they are neither guessed nor listed. */
+static void
+console_lines_in_unknown(void **state)
+{
+	struct dispatch *d = tdispatch(
+	    (struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(1)}, false);
+	struct reply *out = reply_new();
+	struct origin o = {.platform = "console"};
+	static const char *const lines[] = {"/qiut", "/help qiut"};
+	static const char *const want[] = {
+	    "Unknown command 'qiut'; did you mean /quit? The commands are roll, gmroll, gm, "
+	    "tension, table, fungeon, thwacko, xp, hazard, turn, light, rest, wander, surprise, "
+	    "procedure, safe, panel, vendor, bargain, encumbrance, save, saved, log, settings, "
+	    "undo, help; on the console also as, channel and quit (try /help).",
+	    "There is no command 'qiut'; did you mean /quit? The commands are roll, gmroll, gm, "
+	    "tension, table, fungeon, thwacko, xp, hazard, turn, light, rest, wander, surprise, "
+	    "procedure, safe, panel, vendor, bargain, encumbrance, save, saved, log, settings, "
+	    "undo, help; on the console also as, channel and quit.",
+	};
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
+	snprintf(o.user_key, sizeof(o.user_key), "console:gm");
+	snprintf(o.user_name, sizeof(o.user_name), "gm");
+	for (size_t i = 0; i < 2; i++) {
+		reply_clear(out);
+		dispatch_line(d, &o, lines[i], strlen(lines[i]), 1000, out);
+		assert_true(reply_is_error(out));
+		assert_string_equal(reply_error_text(out), want[i]);
+	}
+	run(d, "alice", false, "/qiut", out);
+	assert_string_equal(reply_error_text(out),
+	                    "Unknown command 'qiut'; the commands are roll, gmroll, gm, tension, "
+	                    "table, fungeon, thwacko, xp, hazard, turn, light, rest, wander, "
+	                    "surprise, procedure, safe, panel, vendor, bargain, encumbrance, save, "
+	                    "saved, log, settings, undo, help (try /help).");
+	reply_free(out);
+	tfree(d);
+}
+
 /* /r is /roll; a slip in a command, subcommand or choice names the word
  * meant; a bare number goes to the one amount a command takes. */
 static void
@@ -490,12 +531,23 @@ shortcuts_and_suggestions(void **state)
 	static const struct {
 		const char *line, *error;
 	} t[] = {
-	    {"/rol 2d6", "Unknown command 'rol'; did you mean roll? The commands are "},
+	    {"/rol 2d6", "Unknown command 'rol'; did you mean /roll? The commands are "},
 	    {"/hazard tabel", "Unknown subcommand 'tabel' (did you mean table?); usage: /hazard "},
 	    {"/light add torches", "Kind must be one of torch, lantern, candle (got 'torches'; did "
 	                           "you mean torch?); usage: "},
 	    {"/fungeon jion", "Unknown subcommand 'jion' (did you mean join?); usage: "},
-	    {"/lihgt", "Unknown command 'lihgt'; did you mean light? The commands are "},
+	    {"/lihgt", "Unknown command 'lihgt'; did you mean /light? The commands are "},
+	    /* /help names the closest command as the command line does. */
+	    {"/help rol", "There is no command 'rol'; did you mean /roll? The commands are roll, "
+	                  "gmroll, gm, "},
+	    {"/help zzz", "There is no command 'zzz'; the commands are roll, gmroll, gm, "},
+	    {"/help hazard tabel", "There is no subcommand 'tabel' of /hazard; did you mean "
+	                           "/hazard table? Its subcommands are roll, show, table, chance, "
+	                           "custom, procedure, who, sign and fatigue."},
+	    {"/help gm zzz", "There is no subcommand 'zzz' of /gm; its subcommands are show, "
+	                     "claim, release and secret-channel."},
+	    {"/help roll x", "There is no subcommand 'x' of /roll, which has none; /help roll "
+	                     "explains it."},
 	    /* Too far from anything, or as close to two: no guess. */
 	    {"/zzz", "Unknown command 'zzz'; the commands are "},
 	};
@@ -992,6 +1044,7 @@ main(void)
 	    cmocka_unit_test(read_only_commands_keep_no_game_state),
 	    cmocka_unit_test(roll_label_cannot_reorder_the_total),
 	    cmocka_unit_test(shortcuts_and_suggestions),
+	    cmocka_unit_test(console_lines_in_unknown),
 	    cmocka_unit_test(advantage_and_naturals),
 	    cmocka_unit_test(roll_log_and_settings),
 	    cmocka_unit_test(saved_rolls),
