@@ -189,6 +189,38 @@ render_text_columns(const char *s, size_t n)
 	return cols;
 }
 
+/* The code point at s (U+FFFD for a byte that is not UTF-8). */
+static utf8proc_int32_t
+code_point(const char *s, size_t n)
+{
+	utf8proc_int32_t cp;
+
+	if (utf8proc_iterate((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &cp) <= 0)
+		return 0xfffd;
+	return cp;
+}
+
+/*
+ * Whether a line may break between prev and cp, neither a space, as text
+ * without spaces between words breaks (Chinese, Japanese): next to a wide
+ * character, but not before closing or other punctuation (。、」！) or a
+ * length mark (ー), nor after opening punctuation (「（), nor before a
+ * combining mark. The classes are Unicode's general categories, as
+ * utf8proc reads them.
+ */
+static bool
+wide_break(utf8proc_int32_t prev, size_t prev_w, utf8proc_int32_t cp, size_t w)
+{
+	utf8proc_category_t c = utf8proc_category(cp), pc = utf8proc_category(prev);
+
+	if (w == 0 || (w < 2 && prev_w < 2))
+		return false;
+	if (c == UTF8PROC_CATEGORY_PE || c == UTF8PROC_CATEGORY_PF || c == UTF8PROC_CATEGORY_PO ||
+	    c == UTF8PROC_CATEGORY_LM)
+		return false;
+	return pc != UTF8PROC_CATEGORY_PS && pc != UTF8PROC_CATEGORY_PI;
+}
+
 /* Wraps one line (no '\n') of n bytes; see render_wrap. */
 static void
 wrap_line(const char *s, size_t n, size_t width, struct buf *out)
@@ -198,19 +230,27 @@ wrap_line(const char *s, size_t n, size_t width, struct buf *out)
 
 	for (;;) {
 		size_t col = col0, i = pos, stop = n, brk = 0, hang = 0, hang_at = 0, end;
-		size_t run = 0; /* visible spaces just before i */
+		size_t run = 0;    /* visible spaces just before i */
+		size_t prev_w = 0; /* the columns of the character before i */
+		utf8proc_int32_t prev = ' ';
 		bool found = false;
 
 		while (i < n) {
 			size_t e = csi_len(s + i, n - i), clen, w;
 			unsigned char ch = (unsigned char)s[i];
+			utf8proc_int32_t cp;
 
 			if (e > 0) {
 				i += e;
 				continue;
 			}
 			w = char_columns(s + i, n - i, &clen);
+			cp = code_point(s + i, n - i);
 			if (ch == ' ' && run == 0 && col > col0) {
+				brk = i;
+				found = true;
+			} else if (ch != ' ' && prev != ' ' && col > col0 &&
+			           wide_break(prev, prev_w, cp, w)) {
 				brk = i;
 				found = true;
 			}
@@ -223,6 +263,8 @@ wrap_line(const char *s, size_t n, size_t width, struct buf *out)
 				hang_at = i;
 			}
 			run = ch == ' ' ? run + 1 : 0;
+			prev = cp;
+			prev_w = w;
 			col += w;
 			i += clen;
 		}
@@ -231,6 +273,11 @@ wrap_line(const char *s, size_t n, size_t width, struct buf *out)
 			buf_addc(out, '\n');
 			return;
 		}
+		/* a break between the cells of a table row would leave the last
+		 * cell's text alone at the line's start: the text is cut at the
+		 * width instead, and goes on under its column */
+		if (found && first && hang_at != 0 && brk < hang_at)
+			found = false;
 		end = found ? brk : stop;
 		buf_add(out, s + pos, end - pos);
 		buf_addc(out, '\n');

@@ -19,11 +19,14 @@ void render_text(const struct reply_msg *m, bool ansi, struct buf *out);
 
 /* Appends the len bytes of text at s (lines ended by '\n'; a last line
  * without one gets one) to out, each line longer than width columns broken
- * at the last space that fits, else (a word longer than the line) at the
- * width. The lines a line breaks into are indented to where its last cell
- * begins (after its last run of two spaces, if within half the width), so
- * a table row's text stays in its column. Columns are counted as
- * render_text_columns does. A width under 20 leaves the text as it is. */
+ * at the last place that fits where a line may break (a space, or beside a
+ * wide character, as Chinese and Japanese text breaks, but not before its
+ * closing punctuation), else (a word longer than the line) at the width.
+ * The lines a line breaks into are indented to where its last cell begins
+ * (after its last run of two spaces, if within half the width), so a table
+ * row's text stays in its column; the first line is then not broken between
+ * the cells. Columns are counted as render_text_columns does. A width
+ * under 20 leaves the text as it is. */
 void render_text_wrap(const char *s, size_t len, size_t width, struct buf *out);
 /* The terminal columns of the n bytes at s: a CSI escape sequence takes
  * none, a character its East Asian width (wide: 2, combining: 0), a byte

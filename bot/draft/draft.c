@@ -16,6 +16,7 @@ struct draft {
 	struct buf text;
 	size_t lines;
 	int64_t last_ms; /* its last line, or its opening */
+	bool spent;      /* past its limit: takes lines and keeps none */
 };
 
 struct drafts {
@@ -140,8 +141,22 @@ drafts_feed(struct drafts *ds, const char *chan, const char *user, const char *t
 		*dropped = NULL;
 	if (ds->n == 0 || (d = unlink_draft(ds, chan, user, now_ms)) == NULL)
 		return DRAFT_NONE;
-	if (d->lines >= DRAFT_LINES || (d->text.len > 0 && buf_addc(&d->text, '\n') < 0) ||
-	    buf_add(&d->text, text, len) < 0) {
+	if (!d->spent &&
+	    (d->lines >= DRAFT_LINES || (d->text.len > 0 && buf_addc(&d->text, '\n') < 0) ||
+	     buf_add(&d->text, text, len) < 0)) {
+		/* what is left in its place takes the rest of the paste */
+		struct draft *rest = xcalloc(1, sizeof(*rest));
+
+		rest->chan = xstrdup(d->chan);
+		rest->user = xstrdup(d->user);
+		rest->line = xstrdup(d->line);
+		rest->opt = xstrdup(d->opt);
+		rest->max = d->max;
+		buf_init(&rest->text, 1);
+		rest->lines = d->lines + 1;
+		rest->last_ms = now_ms;
+		rest->spent = true;
+		link_draft(ds, rest);
 		if (dropped != NULL)
 			*dropped = d;
 		else
@@ -186,7 +201,7 @@ drafts_word(struct drafts *ds, const char *chan, const char *user, const char *l
 	if (ds->n == 0 || (d = unlink_draft(ds, chan, user, now_ms)) == NULL)
 		return DRAFT_WORD_NONE;
 	if (is_word(d->line, line, "end"))
-		w = DRAFT_WORD_END;
+		w = d->spent ? DRAFT_WORD_CANCEL : DRAFT_WORD_END;
 	else if (is_word(d->line, line, "cancel"))
 		w = DRAFT_WORD_CANCEL;
 	link_draft(ds, d);
@@ -251,12 +266,18 @@ draft_reply_dropped(struct reply *r, const char *line, size_t lines, size_t max,
 		reply_line(r, 0, "Dropped what you were entering for %s (%zu %s).", line, lines,
 		           lines == 1 ? "line" : "lines");
 		break;
-	case DRAFT_BIG:
+	case DRAFT_BIG: {
+		char end[64];
+
+		snprintf(end, sizeof(end), "%.*s end", (int)strcspn(line, " "), line);
 		reply_error(r,
 		            "What you were entering for %s was dropped: it passed %zu bytes (or %d "
-		            "lines), the most it takes.",
+		            "lines), the most it takes; the lines you send here until ",
 		            line, max, DRAFT_LINES);
+		reply_cmd(r, RS_BAD, end, NULL);
+		reply_add(r, RS_BAD, " are dropped with it, never run.");
 		break;
+	}
 	case DRAFT_REPLACED:
 		reply_line(r, RS_DIM, "What you were entering for %s was dropped for this.", line);
 		break;

@@ -10,8 +10,11 @@
  * the asking line: "table end") takes the text for the command, "<word>
  * cancel" drops it; so does opening another draft there, a text past the
  * ask's limit, DRAFT_IDLE_MS without a line, and a restart (drafts live in
- * memory only). At most DRAFT_MAX drafts are kept at once, the one idle
- * longest dropped for a new one. Nothing here does I/O.
+ * memory only). A draft dropped for its size leaves a spent one in its
+ * place, which takes the user's lines there and keeps none, until "<word>
+ * end" or "<word> cancel" (both then drop it) or DRAFT_IDLE_MS: the rest of
+ * a paste that was too long is never read as commands. At most DRAFT_MAX drafts are kept at once,
+ * the one idle longest dropped for a new one. Nothing here does I/O.
  *
  * Ownership: the drafts are the struct drafts'; a taken draft (drafts_take)
  * is the caller's until draft_free.
@@ -47,8 +50,9 @@ void drafts_open(struct drafts *ds, const char *chan, const char *user, const st
 
 enum draft_feed {
 	DRAFT_NONE,    /* no draft of this user here: the line is not the draft's */
-	DRAFT_TAKEN,   /* the line joined the draft */
-	DRAFT_TOO_BIG, /* the text passed the ask's limit: the draft is dropped */
+	DRAFT_TAKEN,   /* the line joined the draft (or a spent one: it is dropped) */
+	DRAFT_TOO_BIG, /* the text passed the ask's limit: the draft is dropped and a
+	                  spent one takes its place */
 };
 
 /* A line user sent in chan that is no command (len bytes, no line break).

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bot/irc/irc_fmt.h"
+#include "bot/render/render_layout.h"
 #include "commands/core/registry.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
@@ -233,7 +234,7 @@ cells_line(char *const *cells, const struct reply_row *row, const char *reopen, 
 		size_t start = out->len, w;
 
 		clean(out, cells[c], o);
-		w = utf8_len(out->p != NULL ? out->p + start : "");
+		w = render_layout_width(out->p != NULL ? out->p + start : "");
 		if (row != NULL && (row->user_cols >> c & 1u)) {
 			struct buf cell;
 
@@ -256,14 +257,14 @@ cells_line(char *const *cells, const struct reply_row *row, const char *reopen, 
 }
 
 static size_t
-clean_len(const char *s, const struct render_irc_opts *o)
+clean_width(const char *s, const struct render_irc_opts *o)
 {
 	struct buf b;
 	size_t n;
 
 	buf_init(&b, LOGICAL_MAX);
 	clean(&b, s, o);
-	n = utf8_len(buf_str(&b));
+	n = render_layout_width(buf_str(&b));
 	buf_free(&b);
 	return n;
 }
@@ -404,9 +405,9 @@ table_rows(const struct reply_block *b, bool padded, const struct render_irc_opt
 
 	for (int c = 0; padded && c < b->ncols && c < 16; c++) {
 		if (b->header != NULL)
-			width[c] = clean_len(b->header[c], o);
+			width[c] = clean_width(b->header[c], o);
 		for (size_t r = 0; r < b->nrows; r++) {
-			size_t w = clean_len(b->rows[r].cells[c], o);
+			size_t w = clean_width(b->rows[r].cells[c], o);
 
 			if (w > width[c])
 				width[c] = w;

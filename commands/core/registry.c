@@ -462,7 +462,7 @@ registry_check_required(struct invocation *inv, struct reply *out)
 		return 0;
 	for (int i = 0; c->opts[i].name != NULL; i++) {
 		if ((c->opts[i].flags & OPT_REQUIRED) && !inv->args[i].set) {
-			snprintf(what, sizeof(what), "%s is missing", c->opts[i].name);
+			snprintf(what, sizeof(what), "missing %s", c->opts[i].name);
 			usage_error(inv, out, what);
 			return -1;
 		}

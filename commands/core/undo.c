@@ -414,10 +414,11 @@ undo_fn(struct invocation *inv, struct reply *out)
 	bool s_hidden, next_hidden;
 
 	if (n == 0) {
-		reply_error(out,
-		            "There is nothing to undo here: no change to Tension, Fungeon or "
-		            "procedure state is kept (a channel keeps its last %d).",
-		            UNDO_STEPS);
+		reply_error(
+		    out,
+		    "There is nothing to undo here: no change to Tension, Fungeon, the "
+		    "procedure or the channel's tables is kept (a channel keeps its last %d).",
+		    UNDO_STEPS);
 		return;
 	}
 	s = undo_hist_step(h, n - 1);

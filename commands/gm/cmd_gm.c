@@ -106,8 +106,9 @@ gm_release(struct invocation *inv, struct reply *out)
 		reply_to(out, REPLY_INVOKER);
 		reply_add(out, RS_BAD, "Tension is behind the GM's screen here:");
 		reply_add(out, 0,
-		          " whoever claims the seat next reads its value and runs the game from "
-		          "it (the changes, secret rolls and undo history behind your screen stay "
+		          " whoever claims the seat next reads its value, the tables behind the "
+		          "screen and a Sign's creature still to come, and runs the game from them "
+		          "(the changes, secret rolls and undo history behind your screen stay "
 		          "yours); ");
 		reply_cmd(out, 0, "gm claim", NULL);
 		reply_add(out, 0, " takes the seat back while nobody has.");

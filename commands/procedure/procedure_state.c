@@ -412,7 +412,7 @@ load_custom(struct procedure_state *s, const cJSON *o, char *err, size_t errlen)
 		return -1;
 	if (s->custom == NULL)
 		s->custom = xmalloc(sizeof(*s->custom));
-	if (roll_table_parse(text, 1, die, s->custom, why, sizeof(why)) < 0) {
+	if (roll_table_load(text, 1, die, s->custom, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "procedure state: the custom table: %s", why);
 		free(s->custom);
 		s->custom = NULL;

@@ -17,15 +17,39 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
+/* Bytes of entries a refused table hands back to the one who entered it. */
+#define HANDED_BACK_MAX 1500
+
 /* Whether the invoker may change the channel's tables: anyone while nobody
- * holds the GM seat, the GM once someone does (an error reply otherwise). */
+ * holds the GM seat, the GM once someone does (an error reply otherwise).
+ * Entries typed over several lines (a form, or lines until /table end:
+ * the seat may have been claimed meanwhile) are not lost: the refusal
+ * gives them back on one line, for the GM to set. */
 static bool
 may_change(struct invocation *inv, struct reply *out)
 {
-	const char *gm = channel_gm_name(inv->seat);
+	const char *gm = channel_gm_name(inv->seat), *entries = invocation_str(inv, "entries");
 
 	if (gm == NULL || inv->is_gm)
 		return true;
+	if (entries != NULL && strchr(entries, '\n') != NULL) {
+		struct buf one;
+
+		buf_init(&one, HANDED_BACK_MAX);
+		for (const char *p = entries; *p != '\0';) {
+			size_t n = strcspn(p, "\n");
+
+			if (n > 0)
+				buf_addf(&one, "%s%.*s", one.len > 0 ? "; " : "", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		reply_error(out,
+		            "Only the GM, %s, changes the tables here, so the table was not saved; "
+		            "what you entered, for the GM to set: %s%s",
+		            gm, buf_str(&one), one.toobig ? " …" : "");
+		buf_free(&one);
+		return false;
+	}
 	reply_error(out, "Only the GM, %s, changes the tables here.", gm);
 	return false;
 }

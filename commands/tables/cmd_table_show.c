@@ -136,7 +136,8 @@ trace_lines(struct reply *out, const struct roll_table_trace *tr, const struct t
 			else
 				reply_add(out, RS_DIM, "d%d ", s->pick.sides);
 			reply_add(out, RS_DIM | RS_BOLD, "%d", s->pick.result);
-			reply_add(out, s->pick.struck ? RS_DIM | RS_STRUCK : RS_DIM, " → %s",
+			reply_add(out, RS_DIM, " → ");
+			reply_add(out, s->pick.struck ? RS_DIM | RS_STRUCK : RS_DIM, "%s",
 			          s->entry);
 			if (s->pick.struck)
 				reply_add(out, RS_DIM, " (struck)");

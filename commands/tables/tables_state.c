@@ -69,7 +69,7 @@ tables_state_get(const struct tables_state *s, size_t i, struct roll_table *out)
 
 	/* Every stored text parsed when it was stored or loaded; a failure is
 	 * a programmer error and leaves an empty table, which rolls nothing. */
-	if (roll_table_parse_die(it->text, out, err, sizeof(err)) < 0) {
+	if (roll_table_load_die(it->text, out, err, sizeof(err)) < 0) {
 		memset(out, 0, sizeof(*out));
 		return;
 	}
@@ -234,7 +234,7 @@ load_one(struct tables_state *s, const cJSON *j, struct roll_table *t, char *err
 		snprintf(err, errlen, "tables: the table %s is out of order or twice.", name);
 		return -1;
 	}
-	if (strlen(text) > TABLES_TEXT_MAX || roll_table_parse_die(text, t, why, sizeof(why)) < 0) {
+	if (strlen(text) > TABLES_TEXT_MAX || roll_table_load_die(text, t, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "tables: the table %s does not parse.", name);
 		return -1;
 	}

@@ -235,7 +235,7 @@ load_table(const cJSON *o, enum tension_table k, struct roll_table *t, char *err
 		         tension_table_name(k));
 		return -1;
 	}
-	if (tension_table_parse(text->valuestring, t, why, sizeof(why)) < 0) {
+	if (tension_table_load(text->valuestring, t, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "tension: the %s table does not parse: %s",
 		         tension_table_name(k), why);
 		return -1;

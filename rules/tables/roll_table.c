@@ -190,10 +190,15 @@ roll_table_each_ref(const char *text, int (*fn)(const char *name, void *ctx), vo
 /*
  * Makes an entry's text what is kept: valid UTF-8 without controls, made
  * safe (textsafe), each [[reference]] naming a table by its canonical name,
- * at most ROLL_TABLE_TEXT_MAX - 1 bytes, dice that can be rolled.
+ * at most ROLL_TABLE_TEXT_MAX - 1 bytes. A table being set (saved false)
+ * also keeps the limits of what an entry may ask for: references that
+ * name a table, at most ROLL_TABLE_REFS_MAX of them, dice that can be
+ * rolled (roll_table_dice_check). Saved text is read without those, so
+ * that an entry kept before a limit came still loads: a [[...]] that names
+ * no table stays text, and the roll leaves what it cannot roll as written.
  */
 static int
-entry_text(const char *p, size_t tl, size_t idx, char *out, char *err, size_t errlen)
+entry_text(const char *p, size_t tl, size_t idx, bool saved, char *out, char *err, size_t errlen)
 {
 	struct buf safe, b;
 	int refs = 0, rc = -1;
@@ -224,14 +229,18 @@ entry_text(const char *p, size_t tl, size_t idx, char *out, char *err, size_t er
 			buf_addc(&b, safe.p[i]);
 			continue;
 		}
-		if ((n = ref_at(safe.p + i, safe.len - i, name)) == 0) {
+		if ((n = ref_at(safe.p + i, safe.len - i, name)) == 0 && saved) {
+			buf_addc(&b, safe.p[i]);
+			continue;
+		}
+		if (n == 0) {
 			snprintf(err, errlen,
 			         "entry %zu: '%.*s' is not a reference to a table; write [[name]], "
 			         "a name of letters, digits, - and _.",
 			         idx, (int)utf8_cut(safe.p + i, safe.len - i, 40), safe.p + i);
 			goto done;
 		}
-		if (++refs > ROLL_TABLE_REFS_MAX) {
+		if (++refs > ROLL_TABLE_REFS_MAX && !saved) {
 			snprintf(err, errlen,
 			         "entry %zu names more than %d tables; an entry may roll at "
 			         "most %d.",
@@ -262,7 +271,7 @@ entry_text(const char *p, size_t tl, size_t idx, char *out, char *err, size_t er
 		         idx, b.len, ROLL_TABLE_TEXT_MAX - 1);
 		goto done;
 	}
-	if (roll_table_dice_check(b.p, b.len, why, sizeof(why)) < 0) {
+	if (!saved && roll_table_dice_check(b.p, b.len, why, sizeof(why)) < 0) {
 		snprintf(err, errlen, "entry %zu: %s", idx, why);
 		goto done;
 	}
@@ -304,9 +313,38 @@ dash(const char **p, const char *end)
 	}
 }
 
-/* Parses one entry of len bytes: "N text", "N-M: text" or "3x text". */
+/*
+ * Reads the end of a range after its first number at *p: "-8" (or "..8",
+ * "–8"). With spaced (a table being set, typed by hand), spaces may stand
+ * around the dash ("5 - 8", "5- 8"); a dash after spaces with no number
+ * after it is then the text's ("5 - a rat"). Returns 1 with *p past the
+ * number, 0 when no range end follows (*p unchanged), or -1 when a dash
+ * right after the number is followed by no number.
+ */
 static int
-entry(const char *s, size_t len, size_t idx, struct raw *e, char *err, size_t errlen)
+range_end(const char **p, const char *end, bool spaced, int *hi, bool *zeroes)
+{
+	const char *q = *p;
+	bool apart;
+
+	while (spaced && q < end && *q == ' ')
+		q++;
+	apart = q != *p;
+	if (!dash(&q, end))
+		return 0;
+	while (spaced && q < end && *q == ' ')
+		q++;
+	if (number(&q, end, hi, zeroes) < 0)
+		return apart ? 0 : -1;
+	*p = q;
+	return 1;
+}
+
+/* Parses one entry of len bytes: "N text", "N-M: text" or "3x text". A
+ * table being set (saved false) may have spaces in its ranges and before
+ * their colon ("1 - 3 : a"); saved text is read as it was written. */
+static int
+entry(const char *s, size_t len, size_t idx, bool saved, struct raw *e, char *err, size_t errlen)
 {
 	const char *p = s, *end = s + len;
 	bool z = false;
@@ -335,11 +373,19 @@ entry(const char *s, size_t len, size_t idx, struct raw *e, char *err, size_t er
 		if (z && e->lo == 0)
 			e->lo = 100;
 		e->hi = e->lo;
-		if (dash(&p, end) && number(&p, end, &e->hi, &e->zeroes) < 0)
+		if (range_end(&p, end, !saved, &e->hi, &e->zeroes) < 0)
 			goto bad;
+		if (!saved) {
+			const char *q = p;
+
+			while (q < end && *q == ' ')
+				q++;
+			if (q < end && *q == ':')
+				p = q;
+		}
 		if (p < end && *p == ':')
-			p++;
-		if (p < end && !isspace((unsigned char)*p))
+			p++; /* the text may follow the colon at once: "1-3:a" */
+		else if (p < end && !isspace((unsigned char)*p))
 			goto bad;
 		if (e->zeroes)
 			e->hi = 100;
@@ -352,12 +398,28 @@ entry(const char *s, size_t len, size_t idx, struct raw *e, char *err, size_t er
 	}
 	while (p < end && isspace((unsigned char)*p))
 		p++;
-	return entry_text(p, (size_t)(end - p), idx, e->text, err, errlen);
-bad:
+	return entry_text(p, (size_t)(end - p), idx, saved, e->text, err, errlen);
+bad : {
+	/* the entry's start, cut after a whole word when it is long */
+	size_t q = utf8_cut(s, len, 24);
+	bool cut = q < len;
+
+	if (cut) {
+		size_t w = q;
+
+		while (w > 0 && s[w - 1] != ' ')
+			w--;
+		while (w > 0 && s[w - 1] == ' ')
+			w--;
+		if (w > 0)
+			q = w;
+	}
 	snprintf(err, errlen,
-	         "entry %zu: '%.*s' does not start with a range like 5 or 5-8 followed by text.",
-	         idx, (int)utf8_cut(s, len, 12), s);
+	         "entry %zu: '%.*s%s' does not start with a range like 5 or 5-8 followed by "
+	         "text.",
+	         idx, (int)q, s, cut ? "…" : "");
 	return -1;
+}
 }
 
 bool
@@ -528,7 +590,7 @@ past_heading(const char *text)
 
 /* Splits text into entries and parses each into r; *n gets how many. */
 static int
-split(const char *text, enum mode m, struct raw *r, size_t *n, char *err, size_t errlen)
+split(const char *text, enum mode m, bool saved, struct raw *r, size_t *n, char *err, size_t errlen)
 {
 	const char *s = text;
 
@@ -564,7 +626,7 @@ split(const char *text, enum mode m, struct raw *r, size_t *n, char *err, size_t
 			         ROLL_TABLE_ENTRIES_MAX);
 			return -1;
 		}
-		if (entry(e, elen, *n + 1, &r[*n], err, errlen) < 0)
+		if (entry(e, elen, *n + 1, saved, &r[*n], err, errlen) < 0)
 			return -1;
 		(*n)++;
 	}
@@ -596,7 +658,7 @@ one_form(const struct raw *r, size_t n, bool *weighted, char *err, size_t errlen
 }
 
 static int
-parse(const char *text, enum mode m, int lo, int hi, struct roll_table *out, char *err,
+parse(const char *text, enum mode m, bool saved, int lo, int hi, struct roll_table *out, char *err,
       size_t errlen)
 {
 	struct raw *r = xcalloc(ROLL_TABLE_ENTRIES_MAX, sizeof(*r));
@@ -604,7 +666,8 @@ parse(const char *text, enum mode m, int lo, int hi, struct roll_table *out, cha
 	size_t n;
 	int rc = -1;
 
-	if (split(text, m, r, &n, err, errlen) < 0 || one_form(r, n, &t->weighted, err, errlen) < 0)
+	if (split(text, m, saved, r, &n, err, errlen) < 0 ||
+	    one_form(r, n, &t->weighted, err, errlen) < 0)
 		goto done;
 	if (t->weighted && m == SPAN) {
 		snprintf(err, errlen,
@@ -648,13 +711,25 @@ done:
 int
 roll_table_parse(const char *text, int lo, int hi, struct roll_table *out, char *err, size_t errlen)
 {
-	return parse(text, SPAN, lo, hi, out, err, errlen);
+	return parse(text, SPAN, false, lo, hi, out, err, errlen);
 }
 
 int
 roll_table_parse_die(const char *text, struct roll_table *out, char *err, size_t errlen)
 {
-	return parse(text, DIE, 0, 0, out, err, errlen);
+	return parse(text, DIE, false, 0, 0, out, err, errlen);
+}
+
+int
+roll_table_load(const char *text, int lo, int hi, struct roll_table *out, char *err, size_t errlen)
+{
+	return parse(text, SPAN, true, lo, hi, out, err, errlen);
+}
+
+int
+roll_table_load_die(const char *text, struct roll_table *out, char *err, size_t errlen)
+{
+	return parse(text, DIE, true, 0, 0, out, err, errlen);
 }
 
 const struct roll_table_entry *

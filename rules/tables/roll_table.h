@@ -80,6 +80,18 @@ int roll_table_parse(const char *text, int lo, int hi, struct roll_table *out, c
  */
 int roll_table_parse_die(const char *text, struct roll_table *out, char *err, size_t errlen);
 
+/*
+ * The same for text that was saved: a table read back from a channel's
+ * state, which a parse of the same text must accept whatever limits came
+ * since it was set. What a table needs to be a table is checked as above
+ * (ranges, coverage, UTF-8, lengths); the limits of what an entry asks for
+ * (how many dice and references, dice that can be rolled, references that
+ * name a table) are checked only when a table is set, by the two above.
+ */
+int roll_table_load(const char *text, int lo, int hi, struct roll_table *out, char *err,
+                    size_t errlen);
+int roll_table_load_die(const char *text, struct roll_table *out, char *err, size_t errlen);
+
 /* The entry covering value (clamped into the table's span; a d66 value
  * that no die gives, such as 17, finds nothing), or NULL. */
 const struct roll_table_entry *roll_table_lookup(const struct roll_table *t, int value);

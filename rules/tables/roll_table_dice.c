@@ -233,7 +233,7 @@ dice_count(const struct dice_result *res)
 
 int
 roll_table_dice_roll_part(const char *text, size_t tlen, struct rng *rng, int64_t *dice_left,
-                          struct buf *out, struct buf *notes)
+                          int *words_left, struct buf *out, struct buf *notes)
 {
 	const char *p = text, *end = text + tlen;
 	int rolled = 0;
@@ -253,7 +253,20 @@ roll_table_dice_roll_part(const char *text, size_t tlen, struct rng *rng, int64_
 		if (len == 0)
 			break;
 		d = dice_at(p, (size_t)(end - p), &dcore, expr, &rc, err, sizeof(err));
-		if (d > 0 && rc == DICE_OK && rolled < ROLL_TABLE_DICE_WORDS_MAX &&
+		if (d > 0 && rc == DICE_OK && *words_left <= 0) {
+			/* an entry saved before the limit was checked at set */
+			buf_add(out, p, d);
+			if (*words_left == 0)
+				buf_addf(out,
+				         " (not rolled, nor any dice after it: an entry rolls at "
+				         "most %d dice expressions)",
+				         ROLL_TABLE_DICE_WORDS_MAX);
+			*words_left = -1;
+			one = false;
+			p += d;
+			continue;
+		}
+		if (d > 0 && rc == DICE_OK &&
 		    dice_roll(expr, strlen(expr), rng, &res, err, sizeof(err)) == DICE_OK) {
 			if (dice_count(res) > *dice_left) {
 				/* past what one command may roll: left as written, and said
@@ -276,6 +289,7 @@ roll_table_dice_roll_part(const char *text, size_t tlen, struct rng *rng, int64_
 				int64_t total = dice_result_expr(res, 0)->repeats[0].total;
 
 				*dice_left -= dice_count(res);
+				(*words_left)--;
 				buf_addf(out, "%lld", (long long)total);
 				buf_add(out, p + dcore, d - dcore);
 				buf_addf(notes, "%s%.*s: ", notes->len > 0 ? "; " : "", (int)dcore,
@@ -315,9 +329,10 @@ roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out)
 	int rolled;
 
 	int64_t left = DICE_ROLLED_MAX;
+	int words = ROLL_TABLE_DICE_WORDS_MAX;
 
 	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
-	rolled = roll_table_dice_roll_part(text, strlen(text), rng, &left, out, &notes);
+	rolled = roll_table_dice_roll_part(text, strlen(text), rng, &left, &words, out, &notes);
 	roll_table_dice_notes(&notes, out);
 	buf_free(&notes);
 	return rolled;

@@ -28,7 +28,8 @@ int roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out
 #define ROLL_TABLE_NOTES_MAX 1024
 
 /* Dice expressions one entry rolls; an entry with more is refused when
- * it is set (roll_table_dice_check). */
+ * it is set (roll_table_dice_check), and one saved before that rolls its
+ * first ones and says the rest were not rolled. */
 #define ROLL_TABLE_DICE_WORDS_MAX 8
 
 /*
@@ -39,11 +40,14 @@ int roll_table_dice_roll_text(const char *text, struct rng *rng, struct buf *out
  * dice the whole command may still roll (DICE_ROLLED_MAX, as /roll, to
  * start with): each expression's dice are taken from it, and one that
  * would pass it stays as written, followed by a note in out saying so
- * (once; *dice_left is then -1, and later expressions stay as written). Returns the number of
- * expressions rolled.
+ * (once; *dice_left is then -1, and later expressions stay as written).
+ * *words_left is how many more expressions the entry may roll
+ * (ROLL_TABLE_DICE_WORDS_MAX to start with): past it an expression stays as
+ * written, followed the first time by a note saying so (*words_left is
+ * then -1). Returns the number of expressions rolled.
  */
 int roll_table_dice_roll_part(const char *text, size_t len, struct rng *rng, int64_t *dice_left,
-                              struct buf *out, struct buf *notes);
+                              int *words_left, struct buf *out, struct buf *notes);
 /* Appends " (notes)" to out, or nothing when notes is empty. */
 void roll_table_dice_notes(const struct buf *notes, struct buf *out);
 

@@ -126,6 +126,7 @@ expand(struct walk *w, const struct roll_table *t, size_t index, int depth, stru
 	const char *text = t->e[index].text, *p = text;
 	size_t len = strlen(text);
 	struct buf notes;
+	int words = ROLL_TABLE_DICE_WORDS_MAX;
 
 	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
 	while (p < text + len) {
@@ -137,8 +138,8 @@ expand(struct walk *w, const struct roll_table *t, size_t index, int depth, stru
 			at = strstr(at + 1, "[[");
 		if (at == NULL)
 			at = text + len;
-		w->ndice += roll_table_dice_roll_part(p, (size_t)(at - p), w->r, &w->dice_left, out,
-		                                      &notes);
+		w->ndice += roll_table_dice_roll_part(p, (size_t)(at - p), w->r, &w->dice_left,
+		                                      &words, out, &notes);
 		if (at == text + len)
 			break;
 		reference(w, name, depth, out);

@@ -334,6 +334,12 @@ tension_table_parse(const char *text, struct roll_table *out, char *err, size_t 
 	return roll_table_parse(text, TENSION_TABLE_LO, TENSION_TABLE_HI, out, err, errlen);
 }
 
+int
+tension_table_load(const char *text, struct roll_table *out, char *err, size_t errlen)
+{
+	return roll_table_load(text, TENSION_TABLE_LO, TENSION_TABLE_HI, out, err, errlen);
+}
+
 void
 tension_table_default(enum tension_table k, struct roll_table *out)
 {

@@ -203,7 +203,9 @@ int tension_table_find(const char *name);
 const char *tension_table_default_text(enum tension_table k);
 /* Fills *out with the default table (never fails). */
 void tension_table_default(enum tension_table k, struct roll_table *out);
-/* Parses a table of kind k over 1..20; see roll_table_parse. */
+/* Parses a table of kind k over 1..20 being set; see roll_table_parse. */
 int tension_table_parse(const char *text, struct roll_table *out, char *err, size_t errlen);
+/* The same for a table's saved text; see roll_table_load. */
+int tension_table_load(const char *text, struct roll_table *out, char *err, size_t errlen);
 
 #endif

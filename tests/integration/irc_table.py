@@ -112,15 +112,18 @@ flood_interval_ms = 100
     alice.expect(BOT + r"NOTICE alice :The table bad was not saved: entry 2: result 3 is not "
                  r"covered by any entry\.$")
 
-    step("a table past 4000 bytes is dropped as it grows, and said so")
+    step("a table past 4000 bytes is dropped as it grows, and said so; the rest of the "
+         "paste is dropped with it, never run, until !table end")
     alice.say("#crawl", "!table set huge")
     alice.expect(BOT + r"PRIVMSG #crawl :Send the entries of the table huge")
     for i in range(1, 31):
         alice.say("#crawl", "%d: %s" % (i, "x" * 150))
     alice.expect(BOT + r"NOTICE alice :What you were entering for table set huge was dropped: "
-                 r"it passed 4000 bytes", timeout=20)
+                 r"it passed 4000 bytes \(or 200 lines\), the most it takes; the lines you "
+                 r"send here until !table end are dropped with it, never run\.$", timeout=20)
     alice.say("#crawl", "!table end")
-    alice.expect(BOT + r"NOTICE alice :No table is being entered here")
+    alice.expect(BOT + r"PRIVMSG #crawl :Dropped what you were entering for table set huge "
+                 r"\(30 lines\)\.$")
 
     step("in a private conversation, lines that name no command")
     alice.say("delver", "table set mine")

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/console/render_text.h"
+#include "bot/draft/draft.h"
 #include "commands/core/dispatch.h"
 #include "commands/tables/cmd_table_examples.h"
 #include "commands/tables/tables_state.h"
@@ -397,6 +399,83 @@ nested_rolls_are_shown(void **unused)
 	snprintf(want, sizeof(want), "↳ gems: d4 %d → %s\n", gem, gems[gem - 1]);
 	has(want);
 	rng_free(same);
+}
+
+/* A struck entry reached through a reference is struck on its own line,
+ * the arrow before it not: "↳ encounter: d20 15 → ~~strong orcs~~". */
+static void
+struck_nested_entry_strikes_its_text_alone(void **unused)
+{
+	struct buf b;
+
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "table set encounter 1-10: weak rats; 11-20: strong orcs");
+	ok("gm", "table set wrap 1-6: [[encounter]]");
+	ok("gm", "tension strike 11-20");
+	for (uint64_t seed = 1;; seed++) {
+		assert_true(seed < 1000);
+		rng_seed(rng, seed);
+		ok("gm", "table roll wrap");
+		if (strstr(text, "strong orcs (struck)") != NULL)
+			break;
+	}
+	buf_init(&b, 1 << 16);
+	render_text(reply_msg(last, REPLY_CHANNEL), false, &b);
+	assert_non_null(strstr(buf_str(&b), " → ~~strong orcs~~ (struck)\n"));
+	assert_null(strstr(buf_str(&b), "~~ →"));
+	buf_free(&b);
+}
+
+/* Runs the entries a user typed line by line as the transport does at
+ * "/table end": the asking line and the text bound (draft_bind), then run. */
+static void
+end_draft(const char *user, const char *line, const char *entries)
+{
+	struct invocation inv;
+	struct origin o;
+
+	memset(&inv, 0, sizeof(inv));
+	memset(&o, 0, sizeof(o));
+	o.platform = "console";
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	reply_free(last);
+	last = reply_new();
+	assert_int_equal(draft_bind(dispatch_commands(d), line, "entries", entries, &inv, last), 0);
+	dispatch_invocation(d, &o, &inv, 1000, last);
+	free(text);
+	text = reply_plain(last);
+}
+
+/* check-29 F9: a player starts a table line by line while nobody holds the
+ * seat; the GM claims it before the end. The end is refused, and what the
+ * player typed comes back on one line for the GM to set, not lost. */
+static void
+seat_claimed_mid_entry_hands_the_entries_back(void **unused)
+{
+	(void)unused;
+	ok("al", "table set loot");
+	has("Send the entries of the table loot");
+	ok("gm", "gm claim");
+	end_draft("al", "table set loot", "1-3: a rat\n\n4-6: 1d4 goblins");
+	assert_true(reply_is_error(last));
+	assert_string_equal(reply_error_text(last),
+	                    "Only the GM, gm, changes the tables here, so the table was not saved; "
+	                    "what you entered, for the GM to set: 1-3: a rat; 4-6: 1d4 goblins");
+	{
+		char *sv = saved("table");
+
+		assert_string_equal(sv, "");
+		free(sv);
+	}
+	/* the GM sets what came back as it is */
+	ok("gm", "table set loot 1-3: a rat; 4-6: 1d4 goblins");
+	has("Saved the table loot: d6, 2 entries.");
+	/* a one-line set is in the player's own input: not repeated */
+	run("al", "table set gems 1-6: a ruby");
+	assert_string_equal(text, "Only the GM, gm, changes the tables here.\n");
 }
 
 /* secret:true: the channel learns who rolled, the GM alone the result. */
@@ -1048,6 +1127,10 @@ main(void)
 	    cmocka_unit_test_setup_teardown(roll_marks_the_rolled_row, setup, teardown),
 	    cmocka_unit_test_setup_teardown(d66_roll, setup, teardown),
 	    cmocka_unit_test_setup_teardown(nested_rolls_are_shown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(struck_nested_entry_strikes_its_text_alone, setup,
+	                                    teardown),
+	    cmocka_unit_test_setup_teardown(seat_claimed_mid_entry_hands_the_entries_back, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(secret_rolls_reach_the_gm_alone, setup, teardown),
 	    cmocka_unit_test_setup_teardown(hidden_tension_screens_the_encounter_tables, setup,
 	                                    teardown),

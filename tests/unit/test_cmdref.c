@@ -395,7 +395,7 @@ usage_per_platform(void **unused)
 	assert_non_null(strstr(i, "!encumbrance <str> <weight>"));
 	assert_non_null(strstr(d, "; usage: `/encumbrance str:N weight:N`"));
 	assert_string_equal(reply_error_text(r),
-	                    "Weight is missing; usage: /encumbrance <str> <weight>");
+	                    "Missing weight; usage: /encumbrance <str> <weight>");
 	free(d);
 	free(i);
 	free(con);

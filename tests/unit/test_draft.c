@@ -83,7 +83,8 @@ another_draft_replaces(void **unused)
 	drafts_free(ds);
 }
 
-/* A text past the ask's limit, or too many lines, drops the draft. */
+/* A text past the ask's limit, or too many lines, drops the draft; a
+ * spent one takes the rest of the paste until its end word. */
 static void
 outgrown_drafts_are_dropped(void **unused)
 {
@@ -106,8 +107,30 @@ outgrown_drafts_are_dropped(void **unused)
 		assert_int_equal(draft_max(d), 64);
 		draft_free(d);
 	}
+	/* the rest of the paste goes to the spent draft left in its place:
+	 * taken, never kept, never a command; its end or cancel drops it */
+	assert_int_equal(drafts_count(ds), 1);
+	assert_int_equal(feed(ds, "c", "alice", "roll 1d6", 3), DRAFT_TAKEN);
+	assert_int_equal(feed(ds, "c", "bob", "1", 3), DRAFT_NONE);
+	assert_int_equal(drafts_word(ds, "c", "alice", "table end", 4), DRAFT_WORD_CANCEL);
+	{
+		struct draft *d = drafts_take(ds, "c", "alice", 4);
+
+		assert_non_null(d);
+		assert_string_equal(draft_line(d), "table set loot");
+		assert_int_equal(draft_lines(d), 3);
+		assert_string_equal(draft_text(d), "");
+		draft_free(d);
+	}
 	assert_int_equal(drafts_count(ds), 0);
-	assert_int_equal(feed(ds, "c", "alice", "1", 3), DRAFT_NONE);
+	assert_int_equal(feed(ds, "c", "alice", "1", 5), DRAFT_NONE);
+	/* a spent draft idle for DRAFT_IDLE_MS is gone as any other */
+	drafts_open(ds, "c", "alice", &loot, 10, replaced, sizeof(replaced));
+	assert_int_equal(feed(ds, "c", "alice", line, 11), DRAFT_TAKEN);
+	assert_int_equal(feed(ds, "c", "alice", line, 12), DRAFT_TOO_BIG);
+	assert_int_equal(feed(ds, "c", "alice", "x", 13), DRAFT_TAKEN);
+	assert_int_equal(feed(ds, "c", "alice", "x", 13 + DRAFT_IDLE_MS + 1), DRAFT_NONE);
+	assert_int_equal(drafts_count(ds), 0);
 	/* lines */
 	{
 		struct reply_ask big = loot;
@@ -175,7 +198,8 @@ replies_say_why(void **unused)
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),
 	                    "What you were entering for table set loot was dropped: it passed 4000 "
-	                    "bytes (or 200 lines), the most it takes.");
+	                    "bytes (or 200 lines), the most it takes; the lines you send here "
+	                    "until /table end are dropped with it, never run.");
 	reply_free(r);
 }
 

@@ -137,7 +137,7 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "wander default rest chance:2", "chance is for the classic check only");
 	refused("gm", "wander retreat 0 a:1", "Floor must be a whole number from 1 to 20");
 	refused("gm", "wander retreat 2 alice", "'alice' is not a player");
-	refused("gm", "wander retreat 2", "players is missing");
+	refused("gm", "wander retreat 2", "Missing players; usage");
 	refused("gm", "light add lamp", "kind must be one of torch, lantern, candle");
 	refused("gm", "light add torch 19",
 	        "2 sources are lit and 19 more would pass the limit of 20");

@@ -409,6 +409,45 @@ test_render_injection(void **state)
 	reply_free(r);
 }
 
+static bool
+alice(void *ctx, const char *word, size_t len)
+{
+	(void)ctx;
+	return len == 5 && memcmp(word, "alice", 5) == 0;
+}
+
+/* Columns are padded by the width text takes in a monospaced font, as the
+ * console and Discord pad them: a wide character (CJK) two, the zero-width
+ * joiner that breaks a nick none, a Cyrillic letter one. */
+static void
+test_render_table_pads_by_display_width(void **state)
+{
+	static const char *const hdr[] = {"table", "what is rolled on it, each"};
+	static const char *const rows[][2] = {{"loot", "d6 of treasure in the hoard"},
+	                                      {"日本", "d8 of treasure in the hoard"},
+	                                      {"лут", "d10 of treasure in the hoard"},
+	                                      {"alice", "d12 of treasure in the hoard"}};
+	struct render_irc_opts o = opts;
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	o.is_nick = alice;
+	o.budget = 50; /* no two lines fit in one: the table is padded */
+	reply_table(r, 2, hdr);
+	for (size_t i = 0; i < 4; i++)
+		reply_row(r, false, rows[i]);
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 5);
+	assert_string_equal(l.v[0], "\x02table  what is rolled on it, each\x0f");
+	assert_string_equal(l.v[1], "loot   d6 of treasure in the hoard");
+	assert_string_equal(l.v[2], "日本   d8 of treasure in the hoard");
+	assert_string_equal(l.v[3], "лут    d10 of treasure in the hoard");
+	assert_string_equal(l.v[4], "a\u200dlice  d12 of treasure in the hoard");
+	render_irc_lines_free(&l);
+	reply_free(r);
+}
+
 static void
 test_render_long_line_split(void **state)
 {
@@ -630,6 +669,7 @@ main(void)
 	    cmocka_unit_test(test_render_table_cell_user),
 	    cmocka_unit_test(test_render_injection),
 	    cmocka_unit_test(test_render_long_line_split),
+	    cmocka_unit_test(test_render_table_pads_by_display_width),
 	    cmocka_unit_test(test_render_summarise_packs),
 	    cmocka_unit_test(test_render_summarise_brief),
 	    cmocka_unit_test(test_render_summarise_cut),

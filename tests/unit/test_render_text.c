@@ -83,6 +83,24 @@ wide_characters_take_two_columns(void **unused)
 	wraps("日本語 日本語 日本語 日本語\n", 20, "日本語 日本語 日本語\n日本語\n");
 	/* A word of wide characters is cut between two of them. */
 	wraps("日本語日本語日本語日本語\n", 20, "日本語日本語日本語日\n本語\n");
+	/* but a line does not start with closing punctuation */
+	wraps("日本語日本語日本語日。本語\n", 20, "日本語日本語日本語\n日。本語\n");
+	wraps("日本語日本語日本語「日本語」\n", 20, "日本語日本語日本語\n「日本語」\n");
+}
+
+/* check-29 F16: a table row whose text has no spaces (Japanese, a long
+ * address) keeps it in its column: the first line is filled, not broken
+ * between the cells, and the rest hangs under the text. */
+static void
+text_without_spaces_stays_in_its_column(void **unused)
+{
+	wraps("▶ 1-6   短い日本語の文章です。短い日本語の文章です。\n", 30,
+	      "▶ 1-6   短い日本語の文章です。\n        短い日本語の文章です。\n");
+	wraps("1-6   https://example.org/a/very/long/path/without/spaces\n", 30,
+	      "1-6   https://example.org/a/ve\n      ry/long/path/without/spa\n      ces\n");
+	/* words with spaces still break at a space, under the column */
+	wraps("1-6   a goblin and two wolves and a troll\n", 30,
+	      "1-6   a goblin and two wolves\n      and a troll\n");
 }
 
 static void
@@ -102,6 +120,7 @@ main(void)
 	    cmocka_unit_test(escapes_take_no_column),
 	    cmocka_unit_test(wide_characters_take_two_columns),
 	    cmocka_unit_test(narrow_width_leaves_text),
+	    cmocka_unit_test(text_without_spaces_stays_in_its_column),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -651,6 +651,111 @@ entry_dice_are_the_full_notation(void **unused)
 	                 0);
 }
 
+/* A table typed by hand may have spaces around a range's dash and before
+ * its colon (check-29 F5: "1 - 3 : a" was read as "1: - 3 : a"); what
+ * /table show writes still reads back the same, and saved text is read as
+ * it was written. A refused entry is quoted up to a whole word. */
+static void
+spaces_in_ranges_as_typed(void **unused)
+{
+	struct roll_table t, u;
+	struct buf b;
+	char err[300] = "";
+
+	(void)unused;
+	assert_int_equal(roll_table_parse_die("1 - 3 : a ; 4 - 6 : b", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.die, 6);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(t.e[0].lo, 1);
+	assert_int_equal(t.e[0].hi, 3);
+	assert_string_equal(t.e[0].text, "a");
+	assert_string_equal(t.e[1].text, "b");
+	assert_int_equal(roll_table_parse_die("1-3 :a; 4-6 : b", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.e[0].text, "a");
+	assert_string_equal(t.e[1].text, "b");
+	assert_int_equal(roll_table_parse_die("1 -3: a; 4- 6: b", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.e[1].lo, 4);
+	assert_int_equal(t.e[1].hi, 6);
+	/* a dash after spaces with no number after it is the text's */
+	assert_int_equal(roll_table_parse_die("1-4: a; 5 - a rat; 6: c", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.e[1].text, "- a rat");
+	/* texts that start with what a range could be written with come back */
+	assert_int_equal(roll_table_parse_die("1-3: - 3 x; 4: : b; 5-6: :c", &t, err, sizeof(err)),
+	                 0);
+	buf_init(&b, 4096);
+	roll_table_write(&t, &b);
+	assert_int_equal(roll_table_parse_die(buf_str(&b), &u, err, sizeof(err)), 0);
+	assert_memory_equal(&t, &u, sizeof(t));
+	assert_string_equal(u.e[0].text, "- 3 x");
+	assert_string_equal(u.e[1].text, ": b");
+	assert_string_equal(u.e[2].text, ":c");
+	buf_free(&b);
+	/* saved text keeps its reading: "1 - 3" there is "1: - 3" */
+	assert_int_equal(roll_table_load_die("1 - 3 : a; 2-6: b", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.e[0].text, "- 3 : a");
+	/* the quote of a refused entry ends on a whole word */
+	assert_int_equal(
+	    roll_table_parse_die("a long first entry with words; 1-6: b", &t, err, sizeof(err)),
+	    -1);
+	assert_string_equal(err, "entry 1: 'a long first entry with…' does not start with a range "
+	                         "like 5 or 5-8 followed by text.");
+}
+
+/* A table saved before its entries' limits were checked at set (more
+ * than ROLL_TABLE_DICE_WORDS_MAX dice expressions, more than
+ * ROLL_TABLE_REFS_MAX references, a [[...]] naming no table, dice no roll
+ * can make) loads as it was: the limits refuse it only when it is set. Its
+ * entry rolls its first 8 expressions and says the rest were not rolled. */
+static void
+saved_tables_load_past_set_limits(void **unused)
+{
+	static const char *const nine = "1-6: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 2d6 orcs";
+	static const char *const more = "1-6: [[a]] [[b]] [[c]] [[d]] [[🐉]] 1d1000000000 gems";
+	struct roll_table t;
+	char err[300] = "", *got;
+	int n;
+
+	(void)unused;
+	assert_int_equal(roll_table_parse_die(nine, &t, err, sizeof(err)), -1);
+	assert_int_equal(roll_table_load_die(nine, &t, err, sizeof(err)), 0);
+	assert_string_equal(t.e[0].text, "1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 2d6 orcs");
+	assert_int_equal(roll_table_parse(nine, 1, 6, &t, err, sizeof(err)), -1);
+	assert_int_equal(roll_table_load(nine, 1, 6, &t, err, sizeof(err)), 0);
+	assert_int_equal(roll_table_parse_die(more, &t, err, sizeof(err)), -1);
+	assert_int_equal(roll_table_load_die(more, &t, err, sizeof(err)), 0);
+	assert_string_equal(t.e[0].text, "[[a]] [[b]] [[c]] [[d]] [[🐉]] 1d1000000000 gems");
+	/* what makes a table is still checked */
+	assert_int_equal(roll_table_load_die("1-5: a", &t, err, sizeof(err)), -1);
+	assert_string_equal(err, "the highest result is 5, which no die gives: the ranges end at "
+	                         "4, 6, 8, 10, 12, 20, 66 (d66, numbered 11-66) or 100, or every "
+	                         "entry is weighted (3x text).");
+	/* the eight rolls from the same seed through rng_die directly */
+	{
+		struct rng *r = rng_new_seeded(3);
+		struct buf want, notes;
+
+		buf_init(&want, 4096);
+		buf_init(&notes, 4096);
+		for (int i = 0; i < 8; i++) {
+			long long v = (long long)rng_die(r, 6);
+
+			buf_addf(&want, "%lld ", v);
+			buf_addf(&notes, "%s1d6: %lld", i ? "; " : "", v);
+		}
+		buf_addf(&want,
+		         "2d6 (not rolled, nor any dice after it: an entry rolls at most 8 dice "
+		         "expressions) and 1d4 orcs (%s)",
+		         buf_str(&notes));
+		got = expand("1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 2d6 and 1d4 orcs", 3, &n);
+		assert_int_equal(n, 8);
+		assert_string_equal(got, buf_str(&want));
+		free(got);
+		buf_free(&want);
+		buf_free(&notes);
+		rng_free(r);
+	}
+}
+
 /* One roll rolls at most DICE_ROLLED_MAX dice, as /roll: the parts of one
  * roll share the count, and the first expression past it is left as
  * written with a note. */
@@ -661,21 +766,27 @@ entry_dice_share_roll_limit(void **unused)
 	struct rng *r = rng_new_seeded(5);
 	struct buf out, notes;
 	int64_t left = DICE_ROLLED_MAX;
+	int words = ROLL_TABLE_DICE_WORDS_MAX;
 
 	(void)unused;
 	buf_init(&out, 65536);
 	buf_init(&notes, ROLL_TABLE_NOTES_MAX);
-	assert_int_equal(roll_table_dice_roll_part(part, strlen(part), r, &left, &out, &notes), 8);
+	assert_int_equal(
+	    roll_table_dice_roll_part(part, strlen(part), r, &left, &words, &out, &notes), 8);
 	assert_int_equal(left, DICE_ROLLED_MAX - 8000);
 	buf_reset(&out);
-	assert_int_equal(roll_table_dice_roll_part(part, strlen(part), r, &left, &out, &notes), 2);
+	words = ROLL_TABLE_DICE_WORDS_MAX;
+	assert_int_equal(
+	    roll_table_dice_roll_part(part, strlen(part), r, &left, &words, &out, &notes), 2);
 	assert_int_equal(left, -1);
 	assert_non_null(strstr(buf_str(&out),
 	                       " 1000d6 (not rolled, nor any dice after it: one roll "
 	                       "rolls at most 10000 dice) 1000d6 1000d6 1000d6 1000d6 "
 	                       "1000d6"));
 	buf_reset(&out);
-	assert_int_equal(roll_table_dice_roll_part(part, strlen(part), r, &left, &out, &notes), 0);
+	words = ROLL_TABLE_DICE_WORDS_MAX;
+	assert_int_equal(
+	    roll_table_dice_roll_part(part, strlen(part), r, &left, &words, &out, &notes), 0);
 	assert_string_equal(buf_str(&out), part);
 	buf_free(&out);
 	buf_free(&notes);
@@ -705,6 +816,8 @@ main(void)
 	    cmocka_unit_test(double_zero_alone_is_a_hundred),
 	    cmocka_unit_test(shown_heading_is_taken_back),
 	    cmocka_unit_test(entry_dice_are_the_full_notation),
+	    cmocka_unit_test(saved_tables_load_past_set_limits),
+	    cmocka_unit_test(spaces_in_ranges_as_typed),
 	    cmocka_unit_test(entry_dice_share_roll_limit),
 	};
 

@@ -68,9 +68,10 @@ the_next_gm_reads_the_value_alone(void **unused)
 	play_behind_the_screen(t);
 	says(t, "gm", "/gm release",
 	     "gm is no longer the GM; anyone may /gm claim.\n[private]\nTension is behind the "
-	     "GM's screen here: whoever claims the seat next reads its value and runs the game "
-	     "from it (the changes, secret rolls and undo history behind your screen stay "
-	     "yours); /gm claim takes the seat back while nobody has.\n");
+	     "GM's screen here: whoever claims the seat next reads its value, the tables behind "
+	     "the screen and a Sign's creature still to come, and runs the game from them (the "
+	     "changes, secret rolls and undo history behind your screen stay yours); /gm claim "
+	     "takes the seat back while nobody has.\n");
 	fgtable_ok(t, "bob", "/gm claim");
 	says(t, "bob", "/tension",
 	     "[private]\nTension ████████░░ 8/10\nMode: hidden (only the GM sees Tension and "

@@ -17,7 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "commands/core/channel.h"
 #include "commands/core/dispatch.h"
+#include "rules/base/buf.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/cmdrun.h"
 
@@ -41,14 +45,31 @@ teardown(void **unused)
 	return 0;
 }
 
-static const char *
-run(const char *user, const char *line)
+/* Runs line as user in the dungeon channel into cr.last and text. */
+static void
+dispatch_as(const char *user, const char *line)
 {
 	cmdrun_line(&cr, "dungeon", user, line, 1000);
 	text = cmdrun_plain(&cr);
+}
+
+static const char *
+run(const char *user, const char *line)
+{
+	dispatch_as(user, line);
 	if (reply_is_error(cr.last))
 		fail_msg("'%s' failed: %s", line, reply_error_text(cr.last));
 	return text;
+}
+
+/* line is refused with exactly want. */
+static void
+refused_with(const char *line, const char *want)
+{
+	dispatch_as("gm", line);
+	if (!reply_is_error(cr.last))
+		fail_msg("'%s' was not refused", line);
+	assert_string_equal(reply_error_text(cr.last), want);
 }
 
 static void
@@ -318,6 +339,82 @@ tension_roll_uses_the_channels_tables(void **unused)
 	has("The channel's own table encounter is rolled instead of this one");
 }
 
+/* Saves module id of the dungeon channel, writes each eight-dice run in
+ * it as a nine-dice one (what a state saved before entries were limited to
+ * eight could hold), loads that into a fresh module and puts it in place:
+ * the load must take it. */
+static void
+resave_with_nine_dice(enum chanmod_id id)
+{
+	static const char *const eight = "1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6";
+	struct channel *ch = state_channel(cr.st, "console:dungeon");
+	const struct chanmod *m = chanmod_table[id];
+	cJSON *o = m->save(channel_mod_peek(ch, id));
+	char *json = cJSON_PrintUnformatted(o), err[300] = "";
+	struct buf b;
+	void *fresh = m->create();
+	int n = 0;
+
+	cJSON_Delete(o);
+	buf_init(&b, 1 << 20);
+	for (const char *p = json, *at; *p != '\0'; p = at + strlen(eight)) {
+		if ((at = strstr(p, eight)) == NULL) {
+			buf_adds(&b, p);
+			break;
+		}
+		buf_add(&b, p, (size_t)(at - p));
+		buf_addf(&b, "%s 1d6", eight);
+		n++;
+	}
+	assert_true(n >= 1);
+	o = cJSON_Parse(buf_str(&b));
+	if (m->load(fresh, o, err, sizeof(err)) != 0)
+		fail_msg("the %s module saved with nine dice an entry did not load: %s", m->name,
+		         err);
+	channel_mod_set(ch, id, fresh);
+	cJSON_Delete(o);
+	buf_free(&b);
+	free(json);
+}
+
+/* An entry saved with more dice than an entry may now be set with (the
+ * channel's own table, Tension's, a custom hazard die's) loads and rolls:
+ * its first eight, and a word that the rest were not rolled. Setting such
+ * an entry is refused with the limit named, on each of those tables. */
+static void
+entries_saved_past_a_limit_load_and_roll(void **unused)
+{
+	static const char *const note = "1d6 (not rolled, nor any dice after it: an entry rolls "
+	                                "at most 8 dice expressions) gems";
+
+	(void)unused;
+	run("gm", "gm claim");
+	run("gm", "table set old 1-6: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems");
+	run("gm", "tension table set encounter 1-20: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems");
+	run("gm", "hazard custom d6 \"1-6 Encounter: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems\"");
+	resave_with_nine_dice(CHANMOD_TABLES);
+	resave_with_nine_dice(CHANMOD_TENSION);
+	resave_with_nine_dice(CHANMOD_PROC);
+	run("gm", "table roll old");
+	has(note);
+	run("gm", "table roll encounter");
+	has("> 1-20 | 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems\n");
+	has(note);
+	run("gm", "hazard");
+	has(note);
+	run("gm", "table show old");
+	has("1-6: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems");
+	refused_with("table set old2 1-6: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems",
+	             "The table old2 was not saved: entry 1: '1d6' is dice expression 9; an "
+	             "entry rolls at most 8.");
+	refused_with("tension table set encounter 1-20: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems",
+	             "The encounter table was not changed: entry 1: '1d6' is dice expression 9; "
+	             "an entry rolls at most 8.");
+	refused_with("hazard custom d6 \"1-6 Encounter: 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems\"",
+	             "The d6 table was not saved: entry 1: '1d6' is dice expression 9; an entry "
+	             "rolls at most 8.");
+}
+
 /* A custom hazard entry's line is for all to see: while Tension is hidden
  * the tables behind the screen it names stay as written, at any depth. */
 static void
@@ -371,6 +468,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(hidden_wandering_roll_goes_to_the_gm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_uses_the_channels_tables, setup, teardown),
 	    cmocka_unit_test_setup_teardown(tension_roll_shows_nested_rolls, setup, teardown),
+	    cmocka_unit_test_setup_teardown(entries_saved_past_a_limit_load_and_roll, setup,
+	                                    teardown),
 	    cmocka_unit_test_setup_teardown(hazard_entry_keeps_hidden_tables_behind_the_screen,
 	                                    setup, teardown),
 	};

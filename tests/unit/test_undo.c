@@ -294,9 +294,10 @@ only_the_maker_or_the_gm(void **unused)
 	                    "Undid alice's /fungeon join Alba wizard 2: Fungeon state is as it "
 	                    "was before.\nNothing more can be undone here.\n");
 	assert_null(channel_mod_peek(table(), CHANMOD_FUNGEON));
-	assert_string_equal(run("alice", "/undo"),
-	                    "There is nothing to undo here: no change to Tension, Fungeon or "
-	                    "procedure state is kept (a channel keeps its last 10).");
+	assert_string_equal(
+	    run("alice", "/undo"),
+	    "There is nothing to undo here: no change to Tension, Fungeon, the "
+	    "procedure or the channel's tables is kept (a channel keeps its last 10).");
 }
 
 static void
@@ -332,9 +333,10 @@ history_is_bounded(void **unused)
 		assert_non_null(strstr(run("gm", "/undo"), "Undid gm's /tension raise 1 # more:"));
 	now = mod_text(CHANMOD_TENSION);
 	assert_string_equal(now, after2);
-	assert_string_equal(run("gm", "/undo"),
-	                    "There is nothing to undo here: no change to Tension, Fungeon or "
-	                    "procedure state is kept (a channel keeps its last 10).");
+	assert_string_equal(
+	    run("gm", "/undo"),
+	    "There is nothing to undo here: no change to Tension, Fungeon, the "
+	    "procedure or the channel's tables is kept (a channel keeps its last 10).");
 	free(after2);
 	free(now);
 }
