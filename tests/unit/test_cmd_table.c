@@ -415,13 +415,13 @@ struck_nested_entry_strikes_its_text_alone(void **unused)
 	ok("gm", "tension strike 11-20");
 	for (uint64_t seed = 1;; seed++) {
 		assert_true(seed < 1000);
-		rng_seed(rng, seed);
+		rng_seed(cr.rng, seed);
 		ok("gm", "table roll wrap");
 		if (strstr(text, "strong orcs (struck)") != NULL)
 			break;
 	}
 	buf_init(&b, 1 << 16);
-	render_text(reply_msg(last, REPLY_CHANNEL), false, &b);
+	render_text(reply_msg(cr.last, REPLY_CHANNEL), false, &b);
 	assert_non_null(strstr(buf_str(&b), " → ~~strong orcs~~ (struck)\n"));
 	assert_null(strstr(buf_str(&b), "~~ →"));
 	buf_free(&b);
@@ -436,17 +436,12 @@ end_draft(const char *user, const char *line, const char *entries)
 	struct origin o;
 
 	memset(&inv, 0, sizeof(inv));
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	reply_free(last);
-	last = reply_new();
-	assert_int_equal(draft_bind(dispatch_commands(d), line, "entries", entries, &inv, last), 0);
-	dispatch_invocation(d, &o, &inv, 1000, last);
-	free(text);
-	text = reply_plain(last);
+	cmdrun_console(&o, "table", user, false);
+	assert_int_equal(
+	    draft_bind(dispatch_commands(cr.d), line, "entries", entries, &inv, cmdrun_reply(&cr)),
+	    0);
+	dispatch_invocation(cr.d, &o, &inv, 1000, cr.last);
+	text = cmdrun_plain(&cr);
 }
 
 /* check-29 F9: a player starts a table line by line while nobody holds the
@@ -460,8 +455,8 @@ seat_claimed_mid_entry_hands_the_entries_back(void **unused)
 	has("Send the entries of the table loot");
 	ok("gm", "gm claim");
 	end_draft("al", "table set loot", "1-3: a rat\n\n4-6: 1d4 goblins");
-	assert_true(reply_is_error(last));
-	assert_string_equal(reply_error_text(last),
+	assert_true(reply_is_error(cr.last));
+	assert_string_equal(reply_error_text(cr.last),
 	                    "Only the GM, gm, changes the tables here, so the table was not saved; "
 	                    "what you entered, for the GM to set: 1-3: a rat; 4-6: 1d4 goblins");
 	{

@@ -38,14 +38,20 @@ cmdrun_console(struct origin *o, const char *chan, const char *user, bool admin)
 	snprintf(o->user_name, sizeof(o->user_name), "%s", user);
 }
 
-const struct reply *
-cmdrun_from(struct cmdrun *cr, const struct origin *o, const char *line, int64_t now)
+struct reply *
+cmdrun_reply(struct cmdrun *cr)
 {
 	free(cr->plain);
 	cr->plain = NULL;
 	reply_free(cr->last);
 	cr->last = reply_new();
-	dispatch_line(cr->d, o, line, strlen(line), now, cr->last);
+	return cr->last;
+}
+
+const struct reply *
+cmdrun_from(struct cmdrun *cr, const struct origin *o, const char *line, int64_t now)
+{
+	dispatch_line(cr->d, o, line, strlen(line), now, cmdrun_reply(cr));
 	return cr->last;
 }
 

@@ -37,6 +37,10 @@ const struct reply *cmdrun_from(struct cmdrun *cr, const struct origin *o, const
 const struct reply *cmdrun_line(struct cmdrun *cr, const char *chan, const char *user,
                                 const char *line, int64_t now);
 
+/* Replaces cr->last with a new empty reply and returns it, for a test
+ * that dispatches by other means (an invocation it binds itself). */
+struct reply *cmdrun_reply(struct cmdrun *cr);
+
 /* The last reply as plain text (reply_plain), valid until the next line. */
 const char *cmdrun_plain(struct cmdrun *cr);
 
