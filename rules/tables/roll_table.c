@@ -258,7 +258,8 @@ entry_text(const char *p, size_t tl, size_t idx, bool saved, char *out, char *er
 	 * kept text, or a "· " at its start (written after "1-4: "), which part
 	 * entries when the table is read again: refused, so what /table show
 	 * writes reads back as the same table. */
-	if (strstr(buf_str(&b), DOT_SEP) != NULL || strncmp(buf_str(&b), &DOT_SEP[1], 3) == 0) {
+	if (!saved &&
+	    (strstr(buf_str(&b), DOT_SEP) != NULL || strncmp(buf_str(&b), &DOT_SEP[1], 3) == 0)) {
 		snprintf(err, errlen,
 		         "entry %zu has an invisible character or line break beside '\xc2\xb7', "
 		         "which would part entries; remove it, or write the dot without spaces "
@@ -607,8 +608,9 @@ split(const char *text, enum mode m, bool saved, struct raw *r, size_t *n, char 
 		const char *dot = strstr(s, DOT_SEP), *e = s;
 		size_t elen;
 
-		/* " · " parts entries too: the form IRC shows a table in */
-		if (dot != NULL && (size_t)(dot - s) < len) {
+		/* " · " parts entries too: the form IRC shows a table in (never
+		 * saved so: saved text keeps a " · " an entry held before it did) */
+		if (!saved && dot != NULL && (size_t)(dot - s) < len) {
 			len = (size_t)(dot - s);
 			elen = len;
 			s += len + strlen(DOT_SEP);

@@ -86,7 +86,9 @@ int roll_table_parse_die(const char *text, struct roll_table *out, char *err, si
  * since it was set. What a table needs to be a table is checked as above
  * (ranges, coverage, UTF-8, lengths); the limits of what an entry asks for
  * (how many dice and references, dice that can be rolled, references that
- * name a table) are checked only when a table is set, by the two above.
+ * name a table) are checked only when a table is set, by the two above, and
+ * so are the forms of typing (spaces in a range, " · " between entries,
+ * which saved text never uses: an entry saved with one keeps it).
  */
 int roll_table_load(const char *text, int lo, int hi, struct roll_table *out, char *err,
                     size_t errlen);

@@ -724,6 +724,13 @@ saved_tables_load_past_set_limits(void **unused)
 	assert_int_equal(roll_table_parse_die(more, &t, err, sizeof(err)), -1);
 	assert_int_equal(roll_table_load_die(more, &t, err, sizeof(err)), 0);
 	assert_string_equal(t.e[0].text, "[[a]] [[b]] [[c]] [[d]] [[🐉]] 1d1000000000 gems");
+	/* an entry saved with " · " before it parted entries keeps it */
+	assert_int_equal(roll_table_parse_die("1-3: a \xc2\xb7 b\n4-6: c", &t, err, sizeof(err)),
+	                 -1);
+	assert_int_equal(roll_table_load_die("1-3: a \xc2\xb7 b\n4-6: c", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.e[0].text, "a \xc2\xb7 b");
+	assert_int_equal(roll_table_load("1-3 a \xc2\xb7 b; 4-6 c", 1, 6, &t, err, sizeof(err)), 0);
+	assert_string_equal(t.e[0].text, "a \xc2\xb7 b");
 	/* what makes a table is still checked */
 	assert_int_equal(roll_table_load_die("1-5: a", &t, err, sizeof(err)), -1);
 	assert_string_equal(err, "the highest result is 5, which no die gives: the ranges end at "
