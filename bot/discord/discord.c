@@ -338,6 +338,7 @@ start_shards(struct discord *dc)
 		dc->shards[i] = discord_shard_new(dc, &so);
 	}
 	dc->started = true;
+	discord_live_started(dc);
 	if (dc->nshards == 1)
 		log_info("discord: running shard %d of %d", dc->first, dc->shard_count);
 	else

@@ -682,6 +682,7 @@ struct tag {
 	int followups_max;
 	bool update;
 	char pressed[24]; /* a panel's button: the message pressed (its id), else "" */
+	char guild[24];   /* the guild's id, "" outside any */
 	struct interact *it;
 	struct interact_out kept;
 	bool have_kept;
@@ -826,6 +827,14 @@ discord_interact_pressed(const struct request *req)
 }
 
 const char *
+discord_interact_guild(const struct request *req)
+{
+	const struct tag *t = request_tag(req);
+
+	return t != NULL ? t->guild : "";
+}
+
+const char *
 discord_interact_webhook(const struct request *req)
 {
 	const struct tag *t = request_tag(req);
@@ -954,6 +963,13 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 	t->ev.rx_ns = rx_ns;
 	t->ev.deadline = deadline;
 	t->followups_max = followups_allowed(d);
+	{
+		const cJSON *gid = cJSON_GetObjectItemCaseSensitive(d, "guild_id");
+		uint64_t g;
+
+		if (snowflake(gid, &g))
+			memcpy(t->guild, snowflake_digits(gid), strlen(snowflake_digits(gid)) + 1);
+	}
 	req = request_new(&o, now, it->answer, it->answer_ctx);
 	request_set_tag(req, t, tag_free);
 	request_set_key(req, out->id, keep);

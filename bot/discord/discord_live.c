@@ -16,6 +16,7 @@
 #include "bot/log.h"
 #include "commands/core/dispatch.h"
 #include "commands/panel/cmd_panel.h"
+#include "commands/panel/panel_state.h"
 #include "rules/base/json.h"
 #include "rules/base/mem.h"
 
@@ -42,10 +43,11 @@ enum job_kind {
 struct job {
 	enum job_kind kind;
 	uint64_t chan;
-	uint64_t seq;           /* PRESS, PLACE: changes counted when it was rendered */
-	uint64_t body;          /* PLACE: its body's hash */
-	char msg[PANEL_ID_MAX]; /* PLACE: the message posted */
-	struct request *press;  /* PRESS: the press, answered, kept until the panel is */
+	uint64_t seq;              /* PRESS, PLACE: changes counted when it was rendered */
+	uint64_t body;             /* PLACE: its body's hash */
+	char msg[PANEL_ID_MAX];    /* PLACE: the message posted */
+	char server[PANEL_ID_MAX]; /* PLACE: the guild it is in, "" none */
+	struct request *press;     /* PRESS: the press, answered, kept until the panel is */
 };
 
 /* A call's context: a panel posted (its channel, what to tell whom) or
@@ -55,7 +57,9 @@ struct call {
 	uint64_t chan;
 	uint64_t seq, body;
 	char msg[PANEL_ID_MAX];
-	char *webhook; /* a post's: the interaction's follow-up path, or NULL */
+	char server[PANEL_ID_MAX]; /* a post's: the guild, "" none */
+	char *webhook;             /* a post's: the interaction's follow-up path, or NULL */
+	char *sent;                /* a check's: the body to send when the message differs */
 };
 
 static void
@@ -72,6 +76,7 @@ static void
 call_free(struct call *c)
 {
 	free(c->webhook);
+	free(c->sent);
 	free(c);
 }
 
@@ -97,7 +102,8 @@ chan_of(const char *key)
 static void live_answer(struct request *req, void *ctx);
 
 /* A request of the transport's own in channel chan: the panel rendered
- * (line "panel"), or bound to cmd_panel_placed (message, was). It asks as
+ * (line "panel"), or bound to cmd_panel_placed (message, was, and the
+ * job's server). It asks as
  * the bot, who holds no GM seat: the panel rendered is the channel's. */
 static void
 submit(struct discord_live *lv, struct job *j, const char *message, const char *was)
@@ -123,6 +129,8 @@ submit(struct discord_live *lv, struct job *j, const char *message, const char *
 		inv->path[0] = &cmd_panel_placed;
 		if ((message[0] != '\0' &&
 		     registry_bind(inv, "message", message, request_reply(req)) < 0) ||
+		    (j->server[0] != '\0' &&
+		     registry_bind(inv, "server", j->server, request_reply(req)) < 0) ||
 		    (was != NULL && registry_bind(inv, "was", was, request_reply(req)) < 0))
 			log_warnx("discord: the panel's message %s cannot be recorded", message);
 	}
@@ -130,8 +138,27 @@ submit(struct discord_live *lv, struct job *j, const char *message, const char *
 }
 
 static void arm(struct discord_live *lv);
+static void on_edited(void *ctx, const struct rest_result *res);
 
 /* --- edits --- */
+
+/* The panel of c's channel is gone (res said so): its record is cleared,
+ * unless a newer panel took its place meanwhile. */
+static void
+forget(struct discord_live *lv, const struct call *c, const struct rest_result *res)
+{
+	struct job *j;
+
+	if (lv->dc->rest == NULL)
+		return;
+	log_info("discord: the panel of channel %" PRIu64 " is gone (message %s: Discord "
+	         "answered %ld); it is forgotten",
+	         c->chan, c->msg, res->status);
+	j = xcalloc(1, sizeof(*j));
+	j->kind = JOB_FORGET;
+	j->chan = c->chan;
+	submit(lv, j, "", c->msg);
+}
 
 static void
 on_edited(void *ctx, const struct rest_result *res)
@@ -143,21 +170,113 @@ on_edited(void *ctx, const struct rest_result *res)
 	enum discord_panel_outcome oc = discord_panel_outcome(
 	    res->status, res->status >= 400 ? discord_rest_error_code(res) : 0);
 
-	if (oc == PANEL_GONE && lv->dc->rest != NULL) {
-		struct job *j = xcalloc(1, sizeof(*j));
-
-		log_info("discord: the panel of channel %" PRIu64 " is gone (message %s: Discord "
-		         "answered %ld); it is forgotten",
-		         c->chan, c->msg, res->status);
-		j->kind = JOB_FORGET;
-		j->chan = c->chan;
-		submit(lv, j, "", c->msg);
+	if (oc == PANEL_GONE) {
+		forget(lv, c, res);
 	} else if (oc == PANEL_FAILED && !res->shed) {
 		log_warnx("discord: the edit of the panel of channel %" PRIu64
 		          " failed (%ld); it is tried again",
 		          c->chan, res->status);
 	}
 	discord_panels_done(lv->p, c->chan, oc, now_ms(lv));
+	call_free(c);
+	arm(lv);
+}
+
+/* Edits c's message to show body. */
+static void
+edit(struct discord_live *lv, struct call *c, const char *body)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages/%s", c->chan, c->msg);
+	lv->dc->stats.panel_edits++;
+	discord_rest_call(lv->dc->rest, "PATCH", path, body, REST_OPTIONAL, on_edited, c);
+}
+
+/* Whether have holds every value of want (objects: each member of want's,
+ * recursively; arrays: as many elements, each covered; anything else:
+ * equal). Discord's message holds more than was sent (a button's id, the
+ * author...). */
+static bool
+covers(const cJSON *want, const cJSON *have)
+{
+	const cJSON *w, *h;
+
+	if (cJSON_IsObject(want)) {
+		if (!cJSON_IsObject(have))
+			return false;
+		cJSON_ArrayForEach(w, want)
+		{
+			if (!covers(w, cJSON_GetObjectItemCaseSensitive(have, w->string)))
+				return false;
+		}
+		return true;
+	}
+	if (cJSON_IsArray(want)) {
+		if (!cJSON_IsArray(have) || cJSON_GetArraySize(want) != cJSON_GetArraySize(have))
+			return false;
+		for (w = want->child, h = have->child; w != NULL; w = w->next, h = h->next)
+			if (!covers(w, h))
+				return false;
+		return true;
+	}
+	return have != NULL && cJSON_Compare(want, have, true);
+}
+
+/* Whether message msg (Discord's JSON) shows body (a message body as the
+ * panel is sent): the same content, and what body says of its embeds and
+ * components (none when it says nothing). */
+static bool
+shows(const char *msg, size_t len, const char *body)
+{
+	static const char *const keys[] = {"content", "embeds", "components"};
+	cJSON *m = cJSON_ParseWithLength(msg, len), *b = cJSON_Parse(body);
+	bool same = cJSON_IsObject(m) && cJSON_IsObject(b);
+
+	for (size_t i = 0; same && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(b, keys[i]);
+		const cJSON *h = cJSON_GetObjectItemCaseSensitive(m, keys[i]);
+
+		if (w != NULL)
+			same = covers(w, h);
+		else if (i == 0)
+			same = h == NULL || (cJSON_IsString(h) && h->valuestring[0] == '\0');
+		else
+			same = h == NULL || cJSON_GetArraySize(h) == 0;
+	}
+	cJSON_Delete(m);
+	cJSON_Delete(b);
+	return same;
+}
+
+/* A check's read of the message: gone, it is forgotten; showing the panel
+ * already, nothing is sent; else (another panel, or the read refused: the
+ * bot may lack Read Message History, which editing does not need) it is
+ * edited. */
+static void
+on_read(void *ctx, const struct rest_result *res)
+{
+	struct call *c = ctx;
+	struct discord_live *lv = c->lv;
+	int code = res->status >= 400 ? discord_rest_error_code(res) : 0;
+	char *body;
+
+	if (res->status == 404 &&
+	    (code == DISCORD_ERROR_UNKNOWN_MESSAGE || code == DISCORD_ERROR_UNKNOWN_CHANNEL)) {
+		forget(lv, c, res);
+		discord_panels_done(lv->p, c->chan, PANEL_GONE, now_ms(lv));
+	} else if (res->status >= 200 && res->status <= 299 &&
+	           shows(res->body, res->len, c->sent)) {
+		discord_panels_done(lv->p, c->chan, PANEL_EDITED, now_ms(lv));
+	} else if (!lv->closing && lv->dc->rest != NULL && !res->shed) {
+		body = c->sent;
+		c->sent = NULL;
+		edit(lv, c, body);
+		free(body);
+		return;
+	} else {
+		discord_panels_done(lv->p, c->chan, PANEL_FAILED, now_ms(lv));
+	}
 	call_free(c);
 	arm(lv);
 }
@@ -194,8 +313,13 @@ refreshed(struct discord_live *lv, struct job *j, struct request *req)
 	c->chan = j->chan;
 	snprintf(c->msg, sizeof(c->msg), "%s", msg);
 	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages/%s", j->chan, msg);
-	dc->stats.panel_edits++;
-	discord_rest_call(dc->rest, "PATCH", path, body, REST_OPTIONAL, on_edited, c);
+	if (discord_panels_checking(lv->p, j->chan)) {
+		/* What the message shows is not known here: it is read first. */
+		c->sent = body;
+		discord_rest_call(dc->rest, "GET", path, NULL, REST_OPTIONAL, on_read, c);
+		return;
+	}
+	edit(lv, c, body);
 	free(body);
 }
 
@@ -291,6 +415,7 @@ on_posted(void *ctx, const struct rest_result *res)
 		job->seq = c->seq;
 		job->body = c->body;
 		snprintf(job->msg, sizeof(job->msg), "%s", id);
+		snprintf(job->server, sizeof(job->server), "%s", c->server);
 		submit(lv, job, id, NULL);
 	} else if (res->status == 403) {
 		log_info("discord: the panel could not be posted in channel %" PRIu64
@@ -354,6 +479,7 @@ discord_live_post_new(struct discord *dc, struct request *req)
 	p->c->seq = discord_panels_seq(lv->p);
 	p->c->body = discord_panel_hash(body, strlen(body));
 	p->c->webhook = webhook != NULL ? xstrdup(webhook) : NULL;
+	snprintf(p->c->server, sizeof(p->c->server), "%s", discord_interact_guild(req));
 	return p;
 }
 
@@ -456,6 +582,63 @@ live_answer(struct request *req, void *ctx)
 		}
 	}
 	request_free(req);
+}
+
+struct start {
+	struct discord_live *lv;
+	int64_t due;
+	size_t n;
+};
+
+/* Whether this process runs the shard of a guild (id; "" none: a DM's,
+ * shard 0), as Discord routes it: (guild_id >> 22) % shard_count. */
+static bool
+runs_guild(const struct discord *dc, const char *server)
+{
+	uint64_t g;
+	int shard;
+	char *end;
+
+	if (dc->shard_count <= 0)
+		return false;
+	if (server[0] == '\0') {
+		shard = 0;
+	} else {
+		g = strtoull(server, &end, 10);
+		if (*end != '\0' || end == server)
+			return false;
+		shard = (int)((g >> 22) % (uint64_t)dc->shard_count);
+	}
+	return shard >= dc->first && shard <= dc->last;
+}
+
+static void
+start_one(const char *chan_key, const char *message, const char *server, void *ctx)
+{
+	struct start *st = ctx;
+	uint64_t chan = chan_of(chan_key);
+
+	if (chan == 0 || strlen(message) >= PANEL_ID_MAX ||
+	    strspn(message, "0123456789") != strlen(message) || !runs_guild(st->lv->dc, server))
+		return;
+	discord_panels_check(st->lv->p, chan, message, st->due);
+	st->due += PANEL_CHECK_GAP_MS;
+	st->n++;
+}
+
+void
+discord_live_started(struct discord *dc)
+{
+	struct discord_live *lv = dc->live;
+	struct start st = {.lv = lv};
+
+	if (lv == NULL || lv->closing || dc->d == NULL)
+		return;
+	st.due = now_ms(lv);
+	panel_state_each(dispatch_state(dc->d), start_one, &st);
+	if (st.n > 0)
+		log_info("discord: %zu live panel%s to check", st.n, st.n == 1 ? "" : "s");
+	arm(lv);
 }
 
 void

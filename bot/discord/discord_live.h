@@ -43,6 +43,14 @@ struct request;
 
 /* Makes the live panels (their timer on dc's loop) and watches the road. */
 void discord_live_start(struct discord *dc);
+/* The shards this process runs are known (dc's shard_count, first, last):
+ * every panel in memory whose channel is in a guild of those shards (a DM
+ * channel's: shard 0's) is checked, PANEL_CHECK_GAP_MS apart, so that
+ * after a restart each shows the channel as it is now (a kill may have
+ * come before the edit of the last changes), unless it does already; a
+ * panel found deleted meanwhile is forgotten. Channels idle past the
+ * store's evict_after are not in memory, and not checked. */
+void discord_live_started(struct discord *dc);
 /* Stops watching the road and the timer; the timer's handle closes
  * (part_closed counts it). */
 void discord_live_close(struct discord *dc, void (*closed)(void *ctx), void *ctx);

@@ -32,6 +32,8 @@ struct pchan {
 	int64_t due;      /* the next refresh, or (nothing stale) when the entry goes; 0: none */
 	int64_t paced;    /* no refresh starts before */
 	bool busy;        /* a refresh is on its way */
+	bool check;       /* the next refresh reads the message first */
+	bool checking;    /* the refresh on its way does */
 	UT_hash_handle hh;
 };
 
@@ -122,10 +124,35 @@ discord_panels_changed(struct discord_panels *p, uint64_t chan, const char *msg,
 	if (!c->busy)
 		copy_id(c->msg, msg);
 	/* The first change since the panel was current opens the window that
-	 * coalesces the burst; later ones join it. */
-	if (!c->busy && c->seq <= c->shown)
+	 * coalesces the burst; later ones join it. A check waiting for its
+	 * turn becomes this refresh. */
+	if (!c->busy && (c->seq <= c->shown || c->check)) {
 		c->due = later(now + PANEL_COALESCE_MS, c->paced);
+		c->check = false;
+	}
 	c->seq = ++p->count;
+}
+
+void
+discord_panels_check(struct discord_panels *p, uint64_t chan, const char *msg, int64_t due)
+{
+	struct pchan *c;
+
+	if (find(p, chan) != NULL)
+		return;
+	c = get(p, chan);
+	copy_id(c->msg, msg);
+	c->check = true;
+	c->due = later(due, 1); /* 0 means none */
+	c->seq = ++p->count;
+}
+
+bool
+discord_panels_checking(const struct discord_panels *p, uint64_t chan)
+{
+	const struct pchan *c = find(p, chan);
+
+	return c != NULL && c->busy && c->checking;
 }
 
 size_t
@@ -157,6 +184,8 @@ discord_panels_take_due(struct discord_panels *p, int64_t now, uint64_t *out, si
 	for (size_t i = 0; i < n; i++) {
 		c = find(p, out[i]);
 		c->busy = true;
+		c->checking = c->check;
+		c->check = false;
 		c->taken = c->seq;
 		c->paced = now + PANEL_EDIT_MS;
 		c->due = 0;
@@ -204,6 +233,7 @@ discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_
 	if (c == NULL || !c->busy)
 		return;
 	c->busy = false;
+	c->checking = false;
 	switch (oc) {
 	case PANEL_EDITED:
 		if (c->taken > c->shown)

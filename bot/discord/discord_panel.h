@@ -21,6 +21,11 @@
  *  - a refresh that renders what the message shows already (a roll added
  *    to the channel's log, a setting the panel does not show) sends no
  *    edit (discord_panels_same);
+ *  - a panel checked (discord_panels_check: after a start, when nothing
+ *    says what the message shows) is refreshed at the time given, and that
+ *    refresh first reads the message (discord_panels_checking) and edits
+ *    it only when it shows something else; a change before then makes it
+ *    an ordinary refresh, coalesced as any;
  *  - an edit Discord answers with the message or channel gone or out of
  *    the bot's reach (discord_panel_outcome) forgets the panel at once: it
  *    is not tried again (the caller also clears the channel's record);
@@ -43,6 +48,10 @@
 #define PANEL_EDIT_MS     1100
 #define PANEL_RETRY_MS    5000
 #define PANEL_ID_MAX      24 /* bytes of a message id, with the NUL */
+/* Checks after a start go this far apart: 5 a second, a tenth of
+ * Discord's global limit of 50 requests a second, so that answers to
+ * interactions never wait behind them. */
+#define PANEL_CHECK_GAP_MS 200
 
 /* What became of a refresh. */
 enum discord_panel_outcome {
@@ -60,6 +69,14 @@ void discord_panels_free(struct discord_panels *p);
 /* A change to channel chan was committed at now; msg is the id of the
  * message its record names as its panel (a message id of digits). */
 void discord_panels_changed(struct discord_panels *p, uint64_t chan, const char *msg, int64_t now);
+
+/* chan's panel, message msg, is to be checked at due (see above). A
+ * channel with an entry already (a change made it stale) is left as it
+ * is: its refresh edits. */
+void discord_panels_check(struct discord_panels *p, uint64_t chan, const char *msg, int64_t due);
+/* Whether chan's refresh on its way is a check: it reads the message
+ * first. */
+bool discord_panels_checking(const struct discord_panels *p, uint64_t chan);
 
 /*
  * Up to max channels whose refresh is due at now, into out (earliest

@@ -208,12 +208,14 @@ static void
 placed(struct invocation *inv, struct reply *out)
 {
 	const char *id = invocation_str(inv, "message"), *was = invocation_str(inv, "was");
+	const char *server = invocation_str(inv, "server");
 	char old[PANEL_MESSAGE_MAX];
 
 	if (id == NULL)
 		id = "";
 	if ((id[0] != '\0' && !panel_state_id_valid(id)) ||
-	    (was != NULL && !panel_state_id_valid(was))) {
+	    (was != NULL && !panel_state_id_valid(was)) ||
+	    (server != NULL && server[0] != '\0' && !panel_state_id_valid(server))) {
 		reply_error(out,
 		            "A panel's message id is 1 to %d printable characters without spaces.",
 		            PANEL_MESSAGE_MAX - 1);
@@ -223,7 +225,7 @@ placed(struct invocation *inv, struct reply *out)
 	reply_panel(out, old);
 	if (was != NULL && strcmp(old, was) != 0)
 		return;
-	panel_state_set(inv->chan, id);
+	panel_state_set(inv->chan, id, server);
 }
 
 static const struct cmd_opt placed_opts[] = {
@@ -233,6 +235,10 @@ static const struct cmd_opt placed_opts[] = {
      .max = PANEL_MESSAGE_MAX - 1},
     {.name = "was",
      .desc = "Change the record only while it names this message",
+     .type = OPT_STRING,
+     .max = PANEL_MESSAGE_MAX - 1},
+    {.name = "server",
+     .desc = "The id of the server the channel is in, if any",
      .type = OPT_STRING,
      .max = PANEL_MESSAGE_MAX - 1},
     {0},

@@ -27,7 +27,8 @@ extern const struct command cmd_panel;
 
 /*
  * Records which message shows the channel's panel: option "message" (an
- * id, or "" for none) and, optionally, "was": then the record changes only
+ * id, or "" for none), optionally "server" (the id of the server the
+ * channel is in), and, optionally, "was": then the record changes only
  * while it still names that message (a panel found deleted is forgotten
  * unless a newer one took its place meanwhile). The reply is marked as a
  * panel (reply_panel) whose message is the one the record named before

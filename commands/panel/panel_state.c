@@ -11,6 +11,7 @@
 
 struct panel_state {
 	char message[PANEL_MESSAGE_MAX];
+	char server[PANEL_MESSAGE_MAX]; /* "" none */
 };
 
 static void *
@@ -45,6 +46,8 @@ panel_save(const void *p)
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "message", ps->message);
+	if (ps->server[0] != '\0')
+		cJSON_AddStringToObject(o, "server", ps->server);
 	return o;
 }
 
@@ -53,17 +56,21 @@ panel_load(void *p, const cJSON *o, char *err, size_t errlen)
 {
 	struct panel_state *ps = p;
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "message");
+	const cJSON *sv = cJSON_GetObjectItemCaseSensitive(o, "server");
 
 	/* "" is a fresh state's: no message yet. */
-	if (!cJSON_IsObject(o) || cJSON_GetArraySize(o) != 1 || !cJSON_IsString(m) ||
-	    (m->valuestring[0] != '\0' && !panel_state_id_valid(m->valuestring))) {
+	if (!cJSON_IsObject(o) || cJSON_GetArraySize(o) != (sv != NULL ? 2 : 1) ||
+	    !cJSON_IsString(m) ||
+	    (m->valuestring[0] != '\0' && !panel_state_id_valid(m->valuestring)) ||
+	    (sv != NULL && (!cJSON_IsString(sv) || !panel_state_id_valid(sv->valuestring)))) {
 		snprintf(err, errlen,
-		         "panel: the record must be {\"message\": ID}, an id of up to %d "
-		         "printable characters without spaces.",
+		         "panel: the record must be {\"message\": ID} or {\"message\": ID, "
+		         "\"server\": ID}, ids of up to %d printable characters without spaces.",
 		         PANEL_MESSAGE_MAX - 1);
 		return -1;
 	}
 	snprintf(ps->message, sizeof(ps->message), "%s", m->valuestring);
+	snprintf(ps->server, sizeof(ps->server), "%s", sv != NULL ? sv->valuestring : "");
 	return 0;
 }
 
@@ -83,10 +90,20 @@ panel_state_message(const struct channel *ch)
 	return ps != NULL ? ps->message : "";
 }
 
-bool
-panel_state_set(struct channel *ch, const char *id)
+const char *
+panel_state_server(const struct channel *ch)
 {
-	if (strcmp(panel_state_message(ch), id) == 0)
+	const struct panel_state *ps = channel_mod_peek(ch, CHANMOD_PANEL);
+
+	return ps != NULL ? ps->server : "";
+}
+
+bool
+panel_state_set(struct channel *ch, const char *id, const char *server)
+{
+	if (server == NULL || id[0] == '\0')
+		server = "";
+	if (strcmp(panel_state_message(ch), id) == 0 && strcmp(panel_state_server(ch), server) == 0)
 		return false;
 	if (id[0] == '\0') {
 		channel_mod_set(ch, CHANMOD_PANEL, NULL);
@@ -94,7 +111,34 @@ panel_state_set(struct channel *ch, const char *id)
 		struct panel_state *ps = channel_mod(ch, CHANMOD_PANEL);
 
 		snprintf(ps->message, sizeof(ps->message), "%s", id);
+		snprintf(ps->server, sizeof(ps->server), "%s", server);
 	}
 	channel_touch(ch);
 	return true;
+}
+
+struct each {
+	void (*fn)(const char *, const char *, const char *, void *);
+	void *ctx;
+};
+
+static void
+each_one(struct channel *ch, void *ctx)
+{
+	const struct each *e = ctx;
+	const struct panel_state *ps = channel_mod_peek(ch, CHANMOD_PANEL);
+
+	if (ps != NULL && ps->message[0] != '\0')
+		e->fn(channel_key(ch), ps->message, ps->server, e->ctx);
+}
+
+void
+panel_state_each(struct state *st,
+                 void (*fn)(const char *chan_key, const char *message, const char *server,
+                            void *ctx),
+                 void *ctx)
+{
+	struct each e = {fn, ctx};
+
+	state_each_channel(st, each_one, &e);
 }

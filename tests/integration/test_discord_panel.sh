@@ -14,32 +14,9 @@
 # Prints the edits per second the busy channel made.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
+. tests/integration/panel_lib.sh
 
 one_channel_start
-ONE_ALSO="i['parts_missing'] == 0"
-# The panel: the bot's newest channel message with a "Next turn" button,
-# as "ID|EDITS|CONTENT" (without markdown's bold, lines joined by " / "),
-# or "none".
-panel() {
-	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
-import json, sys
-m = [x for x in json.load(sys.stdin)
-     if any(c.get("label") == "Next turn" for r in x["components"] for c in r["components"])
-     and "interaction" not in x]
-m.sort(key=lambda x: int(x["id"]))
-print("none" if not m else "%s|%d|%s" % (m[-1]["id"], m[-1]["edits"],
-                                       m[-1]["content"].replace("**", "").replace("\n", " / ")))'
-}
-count_panels() {
-	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
-import json, sys
-print(len([x for x in json.load(sys.stdin)
-           if any(c.get("label") == "Next turn" for r in x["components"] for c in r["components"])
-           and "interaction" not in x]))'
-}
-field() { # N: field N of panel's output
-	panel | cut -d'|' -f"$1"
-}
 
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
 

@@ -87,7 +87,8 @@
  * | ratelimit CLASS [limit=N] [per=MS] (a rate limit's numbers, see limits.c) | invalidlimit N
  * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
  * deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
- * CHAN, n for channel n: 403 code 50001 there) | appinstall guild|both (whether the
+ * CHAN, n for channel n: 403 code 50001 there) | nohistory CHAN (the bot lacks Read Message
+ * History there: reading a message is refused, 403 code 50001) | appinstall guild|both (whether the
  * application allows user installs, as set in the Developer Portal; both by default: commands
  * registered for user installs are refused with 400 under "guild") |
  * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
@@ -118,7 +119,8 @@
  *                             filled in and submitted, see gateway.c)
  *   GET  /_control/stats      counters and the first violations, as JSON
  *   GET  /_control/sessions   every session: [{"id","shard":[i,n],"live",
- *                             "ended","interactions"}], oldest first
+ *                             "ended","interactions","seq"}], oldest first
+ *                             (seq: the last sequence number it sent)
  *   GET  /_control/channels   per channel: {"CHAN":{"guild":G,"created":N,
  *                             "answered":N,"late":N,"ok":N,"deferred":N,
  *                             "kept":TEXT}} (late: answered after 3 s; ok:
@@ -250,6 +252,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "answered", (double)F.st.answered);
 	cJSON_AddNumberToObject(i, "duplicates", (double)F.st.duplicates);
 	cJSON_AddNumberToObject(i, "replay_duplicates", (double)F.st.replay_duplicates);
+	cJSON_AddNumberToObject(i, "replayed", (double)F.st.replayed);
 	cJSON_AddNumberToObject(i, "original_gets", (double)F.st.original_gets);
 	cJSON_AddNumberToObject(i, "shared_duplicates", (double)F.st.shared_duplicates);
 	cJSON_AddNumberToObject(i, "undelivered", (double)F.st.undelivered);
@@ -327,6 +330,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "channel_posts", (double)F.st.channel_posts);
 	cJSON_AddNumberToObject(r, "channel_edits", (double)F.st.channel_edits);
 	cJSON_AddNumberToObject(r, "channel_deletes", (double)F.st.channel_deletes);
+	cJSON_AddNumberToObject(r, "channel_gets", (double)F.st.channel_gets);
 	cJSON_AddNumberToObject(r, "missing_access", (double)F.st.missing_access);
 	cJSON_AddNumberToObject(r, "unknown_messages", (double)F.st.unknown_messages);
 	s = cJSON_Print(o);
@@ -464,6 +468,8 @@ control(struct http *h, struct http_answer *a)
 			r = msgs_fake_delete_control(body, err, sizeof(err));
 		} else if (strncmp(body, "noaccess", 8) == 0) {
 			r = msgs_fake_noaccess_control(body, err, sizeof(err));
+		} else if (strncmp(body, "nohistory", 9) == 0) {
+			r = msgs_fake_nohistory_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {
 			r = rest_fake_dm_forget(body, err, sizeof(err));
 		} else if (strncmp(body, "ratelimit", 9) == 0 ||

@@ -280,6 +280,73 @@ test_channels_are_apart(void **state)
 	discord_panels_free(p);
 }
 
+/* Checks after a start: each due at the time given, taken as a check
+ * (the message is read first); one that shows the panel already ends with
+ * no edit and its entry goes; a channel with a change pending is left as
+ * it is. */
+static void
+test_a_check_reads_first(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t out[4];
+
+	(void)state;
+	discord_panels_check(p, 1, MSG, 1000);
+	discord_panels_check(p, 2, MSG, 1000 + PANEL_CHECK_GAP_MS);
+	assert_int_equal(discord_panels_next(p), 1000);
+	assert_int_equal(discord_panels_take_due(p, 1000, out, 4), 1);
+	assert_int_equal(out[0], 1);
+	assert_true(discord_panels_checking(p, 1));
+	assert_false(discord_panels_checking(p, 2)); /* not on its way */
+	assert_string_equal(discord_panels_message_of(p, 1), MSG);
+	/* It showed the panel: an edit is not sent (the body is known now). */
+	assert_false(discord_panels_same(p, 1, 77));
+	discord_panels_done(p, 1, PANEL_EDITED, 1050);
+	assert_false(discord_panels_checking(p, 1));
+	assert_int_equal(discord_panels_take_due(p, 1000 + PANEL_CHECK_GAP_MS - 1, out, 4), 0);
+	assert_int_equal(discord_panels_take_due(p, 1000 + PANEL_CHECK_GAP_MS, out, 4), 1);
+	assert_int_equal(out[0], 2);
+	discord_panels_done(p, 2, PANEL_EDITED, 1300);
+	/* Both current; their entries go once paced out. */
+	assert_int_equal(discord_panels_take_due(p, 5000, out, 4), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	/* A change pending: the check leaves it as it is. */
+	discord_panels_changed(p, 3, MSG, 6000);
+	discord_panels_check(p, 3, MSG, 9000);
+	assert_int_equal(discord_panels_next(p), 6000 + PANEL_COALESCE_MS);
+	assert_int_equal(discord_panels_take_due(p, 6000 + PANEL_COALESCE_MS, out, 4), 1);
+	assert_false(discord_panels_checking(p, 3));
+	discord_panels_free(p);
+}
+
+/* A change to a channel whose check waits for its turn brings it forward
+ * as an ordinary refresh, coalesced (its edit shows the change; nothing
+ * is read). */
+static void
+test_a_change_turns_a_check_into_a_refresh(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	uint64_t out[2];
+
+	(void)state;
+	discord_panels_check(p, CH, MSG, 30000);
+	discord_panels_changed(p, CH, MSG, 1000);
+	assert_int_equal(discord_panels_next(p), 1000 + PANEL_COALESCE_MS);
+	assert_int_equal(discord_panels_take_due(p, 1000 + PANEL_COALESCE_MS, out, 2), 1);
+	assert_false(discord_panels_checking(p, CH));
+	discord_panels_done(p, CH, PANEL_EDITED, 1400);
+	assert_int_equal(discord_panels_take_due(p, 40000, out, 2), 0);
+	assert_int_equal(discord_panels_count(p), 0);
+	/* A check found gone: forgotten as an edit's 404 is. */
+	discord_panels_check(p, 5, MSG, 50000);
+	assert_int_equal(discord_panels_take_due(p, 50000, out, 2), 1);
+	assert_true(discord_panels_checking(p, 5));
+	discord_panels_done(p, 5, PANEL_GONE, 50010);
+	discord_panels_changed(p, 5, MSG, 50020);
+	assert_int_equal(discord_panels_take_due(p, 59000, out, 2), 0);
+	discord_panels_free(p);
+}
+
 int
 main(void)
 {
@@ -293,6 +360,8 @@ main(void)
 	    cmocka_unit_test(test_the_render_names_the_message),
 	    cmocka_unit_test(test_the_same_body_is_not_sent_again),
 	    cmocka_unit_test(test_channels_are_apart),
+	    cmocka_unit_test(test_a_check_reads_first),
+	    cmocka_unit_test(test_a_change_turns_a_check_into_a_refresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

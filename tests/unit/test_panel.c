@@ -266,9 +266,10 @@ buttons_keep_their_commands_rights(void **unused)
 	ok("gm", "/undo");
 }
 
-/* cmd_panel_placed, bound as a transport binds it: message and was. */
+/* cmd_panel_placed, bound as a transport binds it: message, server and
+ * was. */
 static const struct reply *
-placed(const char *message, const char *was)
+placed_in(const char *message, const char *server, const char *was)
 {
 	struct invocation inv;
 	struct origin o;
@@ -279,6 +280,8 @@ placed(const char *message, const char *was)
 	inv.path[0] = &cmd_panel_placed;
 	if (message != NULL && registry_bind(&inv, "message", message, r) < 0)
 		fail_msg("bind: %s", reply_error_text(r));
+	if (server != NULL && registry_bind(&inv, "server", server, r) < 0)
+		fail_msg("bind: %s", reply_error_text(r));
 	if (was != NULL && registry_bind(&inv, "was", was, r) < 0)
 		fail_msg("bind: %s", reply_error_text(r));
 	origin_of(&o, "delver");
@@ -286,6 +289,75 @@ placed(const char *message, const char *was)
 	reply_free(last);
 	last = r;
 	return r;
+}
+
+static const struct reply *
+placed(const char *message, const char *was)
+{
+	return placed_in(message, NULL, was);
+}
+
+/* What panel_state_each saw, "key message server;" each, sorted. */
+static char seen[256];
+
+static void
+see(const char *chan_key, const char *message, const char *server, void *ctx)
+{
+	size_t n = strlen(seen);
+
+	(void)ctx;
+	snprintf(seen + n, sizeof(seen) - n, "%s %s %s;", chan_key, message, server);
+}
+
+/* The server a panel was posted in is kept with its message (it tells a
+ * fleet's process which panels are its own after a start), saved only
+ * when there is one; panel_state_each finds every panel in memory. */
+static void
+the_panels_server_is_recorded(void **unused)
+{
+	char err[256];
+	cJSON *o;
+	char *text;
+	void *p;
+
+	(void)unused;
+	placed_in("1600000000000000001", "1100000000000000001", NULL);
+	assert_string_equal(panel_state_message(table()), "1600000000000000001");
+	assert_string_equal(panel_state_server(table()), "1100000000000000001");
+	o = panel_mod.save(channel_mod_peek(table(), CHANMOD_PANEL));
+	text = cJSON_PrintUnformatted(o);
+	assert_string_equal(
+	    text, "{\"message\":\"1600000000000000001\",\"server\":\"1100000000000000001\"}");
+	cJSON_free(text);
+	p = panel_mod.create();
+	assert_int_equal(panel_mod.load(p, o, err, sizeof(err)), 0);
+	cJSON_Delete(o);
+	o = panel_mod.save(p);
+	text = cJSON_PrintUnformatted(o);
+	assert_string_equal(
+	    text, "{\"message\":\"1600000000000000001\",\"server\":\"1100000000000000001\"}");
+	cJSON_free(text);
+	cJSON_Delete(o);
+	panel_mod.destroy(p);
+	/* Another channel's panel, outside any server; a channel without. */
+	assert_non_null(state_channel(dispatch_state(d), "console:other"));
+	panel_state_set(state_channel(dispatch_state(d), "console:dm"), "1600000000000000007",
+	                NULL);
+	seen[0] = '\0';
+	panel_state_each(dispatch_state(d), see, NULL);
+	assert_true(strstr(seen, "console:table 1600000000000000001 1100000000000000001;") != NULL);
+	assert_true(strstr(seen, "console:dm 1600000000000000007 ;") != NULL);
+	assert_null(strstr(seen, "console:other"));
+	assert_int_equal(strlen(seen),
+	                 strlen("console:table 1600000000000000001 "
+	                        "1100000000000000001;console:dm 1600000000000000007 ;"));
+	/* A server id the record cannot hold. */
+	placed_in("1600000000000000002", "a b", NULL);
+	assert_true(reply_is_error(last));
+	assert_string_equal(panel_state_message(table()), "1600000000000000001");
+	/* Forgotten: the server goes with the message. */
+	placed(NULL, "1600000000000000001");
+	assert_string_equal(panel_state_server(table()), "");
 }
 
 static void
@@ -336,13 +408,17 @@ the_record_is_checked(void **unused)
 	    "{\"message\":\"a b\"}",
 	    "{\"message\":\"123456789012345678901234567890123\"}",
 	    "{\"message\":\"1\",\"more\":2}",
+	    "{\"message\":\"1\",\"server\":\"\"}",
+	    "{\"message\":\"1\",\"server\":2}",
+	    "{\"message\":\"1\",\"server\":\"2\",\"more\":3}",
+	    "{\"server\":\"2\"}",
 	};
 	char err[256];
 	void *p;
 	cJSON *o;
 
 	(void)unused;
-	panel_state_set(table(), "1600000000000000009");
+	panel_state_set(table(), "1600000000000000009", NULL);
 	o = panel_mod.save(channel_mod_peek(table(), CHANMOD_PANEL));
 	p = panel_mod.create();
 	assert_int_equal(panel_mod.load(p, o, err, sizeof(err)), 0);
@@ -432,6 +508,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(every_line_fits_one_irc_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(buttons_keep_their_commands_rights, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_panels_message_is_recorded, setup, teardown),
+	    cmocka_unit_test_setup_teardown(the_panels_server_is_recorded, setup, teardown),
 	    cmocka_unit_test_setup_teardown(the_record_is_checked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(changes_reach_the_panel, setup, teardown),
 	};

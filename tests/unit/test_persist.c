@@ -1003,7 +1003,7 @@ test_every_module_round_trips_through_the_database(void **state)
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		if (chanmod_table[i] != NULL)
 			channel_mod(ch, (enum chanmod_id)i);
-	panel_state_set(ch, "1380000000000000042");
+	panel_state_set(ch, "1380000000000000042", NULL);
 	channel_touch(ch);
 	/* (a user record with nothing to keep lives only during a command) */
 	u = state_user(b->st, "console:ann");

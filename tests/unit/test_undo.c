@@ -242,7 +242,7 @@ read_only_commands_change_nothing(void **unused)
 	run("bob", "/save fireball 8d6");
 	run("gm", "/save volley 3d6 channel:true");
 	/* A panel's message is recorded by a transport, never typed. */
-	panel_state_set(table(), "1380000000000000042");
+	panel_state_set(table(), "1380000000000000042", NULL);
 	for (int i = 0; i < CHANMOD_COUNT; i++)
 		if (chanmod_table[i] != NULL)
 			assert_non_null(channel_mod_peek(table(), (enum chanmod_id)i));

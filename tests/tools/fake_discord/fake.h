@@ -219,6 +219,7 @@ struct fake {
 		uint64_t violations;
 		uint64_t created, delivered, answered, duplicates, late, followups;
 		uint64_t replay_duplicates; /* answered again after a replay: Discord's 400 */
+		uint64_t replayed;          /* interactions sent again after a RESUME */
 		uint64_t original_gets;     /* GET @original (a replay checked) */
 		uint64_t shared_duplicates; /* answered again by another session of its shard */
 		uint64_t undelivered;       /* interactions no session's shard took */
@@ -257,7 +258,7 @@ struct fake {
 		uint64_t followup_cap;    /* follow-ups refused: past a user install's 5 */
 		uint64_t install_refused; /* registrations for user installs the app refuses */
 		uint64_t messages;        /* messages the bot made */
-		uint64_t channel_posts, channel_edits, channel_deletes;
+		uint64_t channel_posts, channel_edits, channel_deletes, channel_gets;
 		uint64_t missing_access;   /* channel routes refused 403 (50001) */
 		uint64_t unknown_messages; /* channel routes refused 404 (10008) */
 		uint64_t edits;            /* PATCHes of an interaction's @original accepted */
@@ -489,6 +490,10 @@ int msgs_fake_delete_control(const char *args, char *err, size_t errlen);
 /* "noaccess CHAN": the bot may no longer view channel CHAN (a number n is
  * channel n of a stream). */
 int msgs_fake_noaccess_control(const char *args, char *err, size_t errlen);
+/* "nohistory CHAN": the bot lacks Read Message History in channel CHAN
+ * (numbered as noaccess's): reading a message there is refused, 403
+ * (50001). */
+int msgs_fake_nohistory_control(const char *args, char *err, size_t errlen);
 /* A channel message route (POST/PATCH/DELETE/GET /channels/C/messages...). */
 void msgs_fake_route(const char *method, const char *path, const char *route, const char *body,
                      size_t len, struct http_answer *a);

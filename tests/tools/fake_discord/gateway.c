@@ -378,8 +378,10 @@ mark_replayed(const char *text)
 	j = cJSON_Parse(text);
 	id = cJSON_GetStringValue(
 	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(j, "d"), "id"));
-	if (id != NULL && (it = gw_fake_interaction(strtoull(id, NULL, 10))) != NULL)
+	if (id != NULL && (it = gw_fake_interaction(strtoull(id, NULL, 10))) != NULL) {
 		it->replayed = true;
+		F.st.replayed++;
+	}
 	cJSON_Delete(j);
 }
 
@@ -882,6 +884,7 @@ gw_fake_sessions(void)
 		cJSON_AddBoolToObject(o, "live", gw_fake_live(s) != NULL);
 		cJSON_AddBoolToObject(o, "ended", s->invalid);
 		cJSON_AddNumberToObject(o, "interactions", (double)s->inters);
+		cJSON_AddNumberToObject(o, "seq", (double)s->seq);
 		cJSON_AddItemToArray(arr, o);
 	}
 	out = json_print(arr);

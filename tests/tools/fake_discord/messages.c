@@ -15,7 +15,12 @@
  * (docs/resources/message): POST /channels/C/messages makes a message
  * (200, the message); PATCH /channels/C/messages/M edits one of the bot's
  * (200); DELETE /channels/C/messages/M removes it (204); GET
- * /channels/C/messages/M reads it. A channel the bot is in (a guild channel,
+ * /channels/C/messages/M reads it, which in a guild channel needs the Read
+ * Message History permission as well as View Channel (Get Channel Message:
+ * "If operating on a guild channel, this endpoint requires the
+ * VIEW_CHANNEL and READ_MESSAGE_HISTORY permissions"; without it Discord
+ * answers 403, code 50001: the "nohistory" control), while editing or
+ * deleting the bot's own message needs neither. A channel the bot is in (a guild channel,
  * thread or forum post an interaction came from where the bot is
  * installed, or a DM channel it opened) takes them; a channel it only
  * reaches through a user install (a group DM, a DM between users, a
@@ -55,7 +60,8 @@ struct fmsg {
 
 struct fchan {
 	uint64_t id;
-	int kind; /* FAKE_CHAN_* */
+	int kind;       /* FAKE_CHAN_* */
+	bool nohistory; /* the bot lacks Read Message History there */
 	UT_hash_handle hh;
 };
 
@@ -92,6 +98,15 @@ channel_kind(uint64_t id)
 
 	HASH_FIND(hh, chans, &id, sizeof(id), c);
 	return c != NULL ? c->kind : FAKE_CHAN_UNKNOWN;
+}
+
+static struct fchan *
+chan_find(uint64_t id)
+{
+	struct fchan *c;
+
+	HASH_FIND(hh, chans, &id, sizeof(id), c);
+	return c;
 }
 
 static struct fmsg *
@@ -305,6 +320,28 @@ msgs_fake_noaccess_control(const char *args, char *err, size_t errlen)
 	return 0;
 }
 
+int
+msgs_fake_nohistory_control(const char *args, char *err, size_t errlen)
+{
+	const char *p = args + strlen("nohistory");
+	char *end;
+	uint64_t id = strtoull(p, &end, 10);
+	struct fchan *c;
+
+	if (end == p) {
+		snprintf(err, errlen, "nohistory needs a channel id or number");
+		return -1;
+	}
+	if (id < 1300000000000000000ull)
+		id += 1300000000000000000ull;
+	if ((c = chan_find(id)) == NULL) {
+		snprintf(err, errlen, "nohistory: channel %" PRIu64 " is none the bot knows", id);
+		return -1;
+	}
+	c->nohistory = true;
+	return 0;
+}
+
 void
 msgs_fake_free(void)
 {
@@ -365,6 +402,8 @@ msgs_fake_route(const char *method, const char *path, const char *route, const c
 
 	if (!reachable(chan, route, a))
 		return;
+	if (strcmp(method, "GET") == 0)
+		F.st.channel_gets++;
 	if (strncmp(rest, "/messages/", 10) == 0) {
 		id = strtoull(rest + 10, NULL, 10);
 		m = find(id);
@@ -375,6 +414,13 @@ msgs_fake_route(const char *method, const char *path, const char *route, const c
 		}
 	}
 	if (strcmp(method, "GET") == 0 && m != NULL) {
+		struct fchan *c = chan_find(chan);
+
+		if (c != NULL && c->nohistory) {
+			F.st.missing_access++;
+			fake_answer(a, 403, "{\"message\":\"Missing Access\",\"code\":50001}");
+			return;
+		}
 		answer_msg(a, id);
 		return;
 	}
