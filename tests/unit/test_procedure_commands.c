@@ -516,18 +516,18 @@ settings_shown_are_the_dies(void **unused)
 
 	ok("gm", "gm claim");
 	ok("gm", "hazard table exploration");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_null(strstr(text, "Delving Fatigue"));
 	assert_null(strstr(text, "Classic odds"));
 	assert_non_null(strstr(text, "\nWho rolls: anyone.\n"));
 	free(text);
 	ok("gm", "hazard chance 2 6");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_null(strstr(text, "Delving Fatigue"));
 	assert_non_null(strstr(text, "\nClassic odds: 2-in-6. Who rolls: anyone.\n"));
 	free(text);
 	ok("gm", "hazard table delving");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "\nDelving Fatigue: 1 damage"));
 	assert_null(strstr(text, "Classic odds"));
 	free(text);
