@@ -141,8 +141,7 @@ say(struct bot *b, const char *user, const char *chan, const char *line)
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	dispatch_line(b->d, &o, line, strlen(line), (int64_t)time(NULL), r);
 	buf_init(&out, 1 << 16);
-	if (reply_msg(r, REPLY_CHANNEL) != NULL) /* none when all of it is private */
-		render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
+	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
 	snprintf(text, sizeof(text), "%s", buf_str(&out));
 	buf_free(&out);
 	reply_free(r);
@@ -1112,8 +1111,7 @@ text_of(const struct reply *r)
 	struct buf out;
 
 	buf_init(&out, 1 << 16);
-	if (reply_msg(r, REPLY_CHANNEL) != NULL) /* none when all of it is private */
-		render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
+	render_text(reply_msg(r, REPLY_CHANNEL), false, &out);
 	snprintf(text, sizeof(text), "%s", buf_str(&out));
 	buf_free(&out);
 	return text;
