@@ -102,7 +102,9 @@ static const struct cmd_opt xprule_opts[] = {
     {0},
 };
 static const struct cmd_opt enter_opts[] = {
-    {.name = "waive", .desc = "Go in with points unspent (recorded and shown)", .type = OPT_BOOL},
+    {.name = "waive",
+     .desc = "Let your categories' points left go unspent (recorded and shown)",
+     .type = OPT_BOOL},
     {0},
 };
 static const struct cmd_opt pick_opts[] = {
@@ -195,12 +197,52 @@ static const struct cmd_opt orders_opts[] = {
      .complete = complete_fg_abilities},
     {0},
 };
+static const struct cmd_opt hallway_opts[] = {
+    {.name = "confirm",
+     .desc = "Go on though monsters stand or treasure is untaken (asked first)",
+     .type = OPT_BOOL},
+    {0},
+};
 static const struct cmd_opt retreat_opts[] = {
     WHO_LIST("Who makes the roll (the GM's choice; default: every Fungeoneer in play)"),
     BONUS,
     {.name = "confirm",
      .desc = "Turn back for good (asked before the first step back)",
      .type = OPT_BOOL},
+    {0},
+};
+
+/* What /help fungeon combat points to: the turn in full. */
+static const struct help_topic combat_topics[] = {
+    {.name = "steps",
+     .desc = "each step in full, with its rulings",
+     .text = "(1) continuous monster features are rolled, one Annoy roll for each ability "
+             "(a hold and continuous damage from one ability share it): a failure costs "
+             "the turn for a hold, the Pain roll for continuous damage, where the monster "
+             "only deals damage (Ruling: the damage goes on by itself, as a trap's does; "
+             "a trap's continuous damage waits for the hallway); a hold ends at once when its "
+             "monster is "
+             "defeated. Ruling: a hold is re-rolled here, with the others. (2) each monster "
+             "uses its special ability: its first, unless whoever directs it chose another "
+             "or none ({/fungeon orders}, or use: in their own turn). Ruling: an ability "
+             "is rolled against every Fungeoneer in the fight but those who rolled against "
+             "it in (1): one Annoy roll a turn against an ability one suffers, so a single "
+             "success breaks its hold. Those who fail face the monster's Pain dice in a "
+             "Painful conflict, where they can hurt the monster too. (3) everyone's Painful "
+             "conflict; Ruling: a held Fungeoneer may not act, but rolls as it is made to: "
+             "it can be hurt, and a rank it wins deals no damage. A rank's "
+             "winner hurts its target, any other in the fight, of either side: each player "
+             "aims their own Fungeoneer, and whoever made a monster aims it "
+             "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
+             "target, the other side's lowest die at that rank. Ruling: a tie at a rank "
+             "deals no damage. Monster attacks are universal: no class bonus or magic. "
+             "Ruling: Resist dice take that many of a Fungeoneer's class-bonus and magic "
+             "dice of their type away; they never add dice. Each point dealt to a monster "
+             "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
+             "takes at most 13 participants; beyond, the first monsters standing fight and "
+             "the others stay out, unless whoever made them names the ones that fight; "
+             "with fewer, every standing monster fights each turn. Any player whose "
+             "Fungeoneer is in play may play the turn; the GM may decide for anyone."},
     {0},
 };
 
@@ -270,11 +312,13 @@ static const struct command fungeon_subs[] = {
     {.name = "entrance",
      .desc = "Into a dungeon when the players don't agree on it: the highest roll describes it",
      .help = "From town. Every player rolls one die, their Thwack-O (ties re-rolled); the "
-             "highest describes the entrance, which opens on floor = Party Min.",
+             "highest describes the entrance, which opens on floor = Party Min. Ruling: a new "
+             "dungeon begins with every living Fungeoneer's hits whole.",
      .fn = cmd_fungeon_hallway_entrance},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
-     .help = "From town (into a new dungeon), the entrance or a room, in order: (1) dead "
+     .help = "From town (into a new dungeon, where every living Fungeoneer's hits are whole "
+             "again: a Ruling), the entrance or a room, in order: (1) dead "
              "Fungeoneers are replaced at level floor - 1 (minimum 1); (2) level-ups, "
              "several at once, each level recomputing class bonus and max hits and healing "
              "5 hits; (3) continuous damage, from traps and monsters, is rolled (a success "
@@ -287,7 +331,10 @@ static const struct command fungeon_subs[] = {
              "downward stair. Ruling: the room's budgets are computed once, after (1) and "
              "(2), and stay fixed for the room. The room left behind goes with all it held; "
              "Ruling: the party may leave it with monsters standing, which go with it: "
-             "heading back, only wandering monsters are met.",
+             "heading back, only wandering monsters are met. Leaving monsters standing or "
+             "treasure untaken is asked first and named: go on with "
+             "{/fungeon hallway confirm:true}.",
+     .opts = hallway_opts,
      .fn = cmd_fungeon_hallway},
     {.name = "pick",
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
@@ -300,7 +347,10 @@ static const struct command fungeon_subs[] = {
      .desc = "Enter the room made in the hallway",
      .help = "Every category is chosen and every point spent first. Ruling: the players may "
              "go in with points unspent by waiving them ({/fungeon enter waive:true}), which "
-             "is recorded and shown by {/fungeon party} while the party is in that room.",
+             "is recorded and shown by {/fungeon party} while the party is in that room; "
+             "each holder waives only the points of their own categories (the GM may waive "
+             "any), and the party goes in once every category's points are spent or "
+             "waived.",
      .opts = enter_opts,
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",
@@ -333,10 +383,11 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
-     .help = "No class bonus (that is disarming's). A success sidesteps the trap and earns "
-             "its cost in XP (Ruling: each time, an Unlimited trap's too); a failure makes its "
-             "Pain roll against that Fungeoneer and "
-             "starts its continuous damage. Several at once each roll one die + level first; "
+     .help = "No class bonus on the Annoy roll (that is disarming's). A success sidesteps "
+             "the trap and earns its cost in XP (Ruling: each time, an Unlimited trap's too); a "
+             "failure makes its Pain roll against that Fungeoneer, where the class bonus counts "
+             "when the class fits (Ruling: as in every Painful conflict), and starts its "
+             "continuous damage. Several at once each roll one die + level first; "
              "Ruling: the highest and everyone tied with it avoid it, the others make the "
              "Annoy roll. A trap without Unlimited Use springs once. A player triggers their own "
              "Fungeoneer; the trap's maker, who keeps track of it, may say who stumbles into "
@@ -353,33 +404,15 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_disarm},
     {.name = "combat",
      .desc = "One combat turn: continuous monster features, abilities, the Painful conflict",
-     .help = "(1) continuous monster features are rolled, one Annoy roll for each ability "
-             "(a hold and continuous damage from one ability share it): a failure costs "
-             "the turn for a hold, the Pain roll for continuous damage, where the monster "
-             "only deals damage (Ruling: the damage goes on by itself, as a trap's does; "
-             "a trap's continuous damage waits for the hallway); a hold ends at once when its "
-             "monster is "
-             "defeated. Ruling: a hold is re-rolled here, with the others. (2) each monster "
-             "uses its special ability: its first, unless whoever directs it chose another "
-             "or none ({/fungeon orders}, or use: in their own turn). Ruling: an ability "
-             "is rolled against every Fungeoneer in the fight but those who rolled against "
-             "it in (1): one Annoy roll a turn against an ability one suffers, so a single "
-             "success breaks its hold. Those who fail face the monster's Pain dice in a "
-             "Painful conflict, where they can hurt the monster too. (3) everyone's Painful "
-             "conflict; Ruling: a held Fungeoneer may not act, but rolls as it is made to: "
-             "it can be hurt, and a rank it wins deals no damage. A rank's "
-             "winner hurts its target, any other in the fight, of either side: each player "
-             "aims their own Fungeoneer, and whoever made a monster aims it "
-             "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
-             "target, the other side's lowest die at that rank. Ruling: a tie at a rank "
-             "deals no damage. Monster attacks are universal: no class bonus or magic. "
-             "Ruling: Resist dice take that many of a Fungeoneer's class-bonus and magic "
-             "dice of their type away; they never add dice. Each point dealt to a monster "
-             "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
-             "takes at most 13 participants; beyond, the first monsters standing fight and "
-             "the others stay out, unless whoever made them names the ones that fight; "
-             "with fewer, every standing monster fights each turn. Any player whose "
-             "Fungeoneer is in play may play the turn; the GM may decide for anyone.",
+     .help = "A turn has three steps. (1) Continuous monster features: one Annoy roll for "
+             "each ability; a failure costs the turn (a hold) or the Pain roll (continuous "
+             "damage). (2) Each monster uses its special ability (its first, unless "
+             "{/fungeon orders} chose another); those who fail face its Pain dice. (3) "
+             "Everyone's Painful conflict: each rank's winner hurts its target (the other "
+             "side's lowest die unless {/fungeon orders} aimed it), a tie deals nothing, and "
+             "each point dealt to a monster earns its cost in XP. Any player whose Fungeoneer "
+             "is in play may play the turn; the GM may decide for anyone.",
+     .topics = combat_topics,
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},
     {.name = "orders",

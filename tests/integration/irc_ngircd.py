@@ -153,7 +153,7 @@ channels = #t
     text = plain(conflict.string)
     if "Narrative control" not in text:
         text += bob.expect(BOT + r"PRIVMSG #b :.*Narrative control: ").string
-    check(re.search(r" · rank  Brom  rat  winner  damage · 1  \S+  \d  (Brom|rat|tie)  ", text),
+    check(re.search(r" · rank 1: Brom \S+, rat \d, winner (Brom|rat|tie), damage ", text),
           "the conflict's table is not there: %r" % text)
 
     step("a secret roll: the channel sees who rolls in secret, the GM alone the roll, by NOTICE")

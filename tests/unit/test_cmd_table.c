@@ -754,6 +754,7 @@ list_and_delete(void **unused)
 	assert_string_equal(text, "Deleted the table gems; /undo brings it back.\nStill naming "
 	                          "[[gems]], which rolls now leave as written: hoard.\n");
 	ok("al", "undo");
+	has("Undid al's /table delete gems: the channel's tables are as they were before.\n");
 	ok("al", "table show gems");
 	has("3x a ruby\n1x a pearl\n");
 	/* the last table deleted leaves no state */

@@ -169,7 +169,8 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "encumbrance -5 10", "Str must be a whole number from -4 to 10");
 	refused("gm", "encumbrance 11 10", "Str must be a whole number from -4 to 10");
 	refused("gm", "encumbrance 0 -1", "Weight must be a whole number from 0 to 100000");
-	refused("gm", "procedure dungeon", "procedure must be one of exploration, delving");
+	refused("gm", "procedure dungeon",
+	        "'dungeon' is no card (exploration, delving or rooms) and no section of one");
 }
 
 static void
