@@ -11,13 +11,9 @@ import subprocess
 import sys
 import time
 
-from irclib import Client, Delver, Ngircd, check, free_port, guarded, run, workdir
+from irclib import Client, Delver, Ngircd, check, free_port, guarded, run, step, workdir
 
 BOT = r"^:delver!\S+ "
-
-
-def step(what):
-    print("-- " + what, flush=True)
 
 
 def main():

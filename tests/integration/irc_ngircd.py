@@ -8,13 +8,9 @@ import sys
 import time
 
 from irclib import (Client, Delver, Ngircd, bad_codes, check, free_port, guarded, mentions, plain,
-                    run, workdir)
+                    run, step, workdir)
 
 BOT = r"^:delver2!\S+ "
-
-
-def step(what):
-    print("-- " + what, flush=True)
 
 
 def roll_ok(m, count, sides):

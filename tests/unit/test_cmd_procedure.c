@@ -17,32 +17,23 @@
 
 #include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/cmdrun.h"
 
-static struct dispatch *d;
-static struct state *st;
-static struct rng *rng;
-static struct reply *last;
-static char *text;
+static struct cmdrun cr;
 
 static int
 setup(void **unused)
 {
-	st = state_new();
-	rng = rng_new_seeded(1);
-	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	last = reply_new();
-	text = NULL;
+	(void)unused;
+	cmdrun_open(&cr, 1);
 	return 0;
 }
 
 static int
 teardown(void **unused)
 {
-	free(text);
-	reply_free(last);
-	dispatch_free(d);
-	state_free(st);
-	rng_free(rng);
+	(void)unused;
+	cmdrun_close(&cr);
 	return 0;
 }
 
@@ -51,18 +42,8 @@ teardown(void **unused)
 static const char *
 run(const char *line)
 {
-	struct origin o;
-
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
-	snprintf(o.user_key, sizeof(o.user_key), "console:gm");
-	snprintf(o.user_name, sizeof(o.user_name), "gm");
-	reply_clear(last);
-	dispatch_line(d, &o, line, strlen(line), 0, last);
-	free(text);
-	text = reply_plain(last);
-	return text;
+	cmdrun_line(&cr, "table", "gm", line, 0);
+	return cmdrun_plain(&cr);
 }
 
 /* Every string of want (ended by NULL) is in the card. */
