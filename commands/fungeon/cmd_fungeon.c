@@ -102,7 +102,9 @@ static const struct cmd_opt xprule_opts[] = {
     {0},
 };
 static const struct cmd_opt enter_opts[] = {
-    {.name = "waive", .desc = "Go in with points unspent (recorded and shown)", .type = OPT_BOOL},
+    {.name = "waive",
+     .desc = "Let your categories' points left go unspent (recorded and shown)",
+     .type = OPT_BOOL},
     {0},
 };
 static const struct cmd_opt pick_opts[] = {
@@ -195,6 +197,12 @@ static const struct cmd_opt orders_opts[] = {
      .complete = complete_fg_abilities},
     {0},
 };
+static const struct cmd_opt hallway_opts[] = {
+    {.name = "confirm",
+     .desc = "Go on though monsters stand or treasure is untaken (asked first)",
+     .type = OPT_BOOL},
+    {0},
+};
 static const struct cmd_opt retreat_opts[] = {
     WHO_LIST("Who makes the roll (the GM's choice; default: every Fungeoneer in play)"),
     BONUS,
@@ -270,11 +278,13 @@ static const struct command fungeon_subs[] = {
     {.name = "entrance",
      .desc = "Into a dungeon when the players don't agree on it: the highest roll describes it",
      .help = "From town. Every player rolls one die, their Thwack-O (ties re-rolled); the "
-             "highest describes the entrance, which opens on floor = Party Min.",
+             "highest describes the entrance, which opens on floor = Party Min. Ruling: a new "
+             "dungeon begins with every living Fungeoneer's hits whole.",
      .fn = cmd_fungeon_hallway_entrance},
     {.name = "hallway",
      .desc = "Between rooms: replacements, level-ups, continuous damage, category draw",
-     .help = "From town (into a new dungeon), the entrance or a room, in order: (1) dead "
+     .help = "From town (into a new dungeon, where every living Fungeoneer's hits are whole "
+             "again: a Ruling), the entrance or a room, in order: (1) dead "
              "Fungeoneers are replaced at level floor - 1 (minimum 1); (2) level-ups, "
              "several at once, each level recomputing class bonus and max hits and healing "
              "5 hits; (3) continuous damage, from traps and monsters, is rolled (a success "
@@ -287,7 +297,10 @@ static const struct command fungeon_subs[] = {
              "downward stair. Ruling: the room's budgets are computed once, after (1) and "
              "(2), and stay fixed for the room. The room left behind goes with all it held; "
              "Ruling: the party may leave it with monsters standing, which go with it: "
-             "heading back, only wandering monsters are met.",
+             "heading back, only wandering monsters are met. Leaving monsters standing or "
+             "treasure untaken is asked first and named: go on with "
+             "{/fungeon hallway confirm:true}.",
+     .opts = hallway_opts,
      .fn = cmd_fungeon_hallway},
     {.name = "pick",
      .desc = "Choose a category (traps, monsters, treasure) in the draw's order",
@@ -300,7 +313,10 @@ static const struct command fungeon_subs[] = {
      .desc = "Enter the room made in the hallway",
      .help = "Every category is chosen and every point spent first. Ruling: the players may "
              "go in with points unspent by waiving them ({/fungeon enter waive:true}), which "
-             "is recorded and shown by {/fungeon party} while the party is in that room.",
+             "is recorded and shown by {/fungeon party} while the party is in that room; "
+             "each holder waives only the points of their own categories (the GM may waive "
+             "any), and the party goes in once every category's points are spent or "
+             "waived.",
      .opts = enter_opts,
      .fn = cmd_fungeon_hallway_enter},
     {.name = "cost",
@@ -333,10 +349,11 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_find},
     {.name = "trigger",
      .desc = "Stumble into a trap or get past it: an Annoy roll against its Annoy dice",
-     .help = "No class bonus (that is disarming's). A success sidesteps the trap and earns "
-             "its cost in XP (Ruling: each time, an Unlimited trap's too); a failure makes its "
-             "Pain roll against that Fungeoneer and "
-             "starts its continuous damage. Several at once each roll one die + level first; "
+     .help = "No class bonus on the Annoy roll (that is disarming's). A success sidesteps "
+             "the trap and earns its cost in XP (Ruling: each time, an Unlimited trap's too); a "
+             "failure makes its Pain roll against that Fungeoneer, where the class bonus counts "
+             "when the class fits (Ruling: as in every Painful conflict), and starts its "
+             "continuous damage. Several at once each roll one die + level first; "
              "Ruling: the highest and everyone tied with it avoid it, the others make the "
              "Annoy roll. A trap without Unlimited Use springs once. A player triggers their own "
              "Fungeoneer; the trap's maker, who keeps track of it, may say who stumbles into "

@@ -187,16 +187,98 @@ may_start(const struct fungeon_channel *c, struct reply *out)
 	return 0;
 }
 
-/* Into the dungeon from town: a new dungeon, its entrance on Party Min. */
+/* Into the dungeon from town: a new dungeon, its entrance on Party Min,
+ * every living Fungeoneer's hits whole again (a Ruling); before[i] keeps
+ * member i's hits as they were, for healed_line(). */
 static void
-begin(struct fungeon_channel *c)
+begin(struct fungeon_channel *c, int *before)
 {
 	struct fungeon_party p;
 
+	for (int i = 0; i < c->n; i++) {
+		before[i] = c->m[i].hits;
+		fungeon_heal_between_dungeons(&c->m[i]);
+	}
 	fungeon_channel_party(c, &p);
 	fungeon_dungeon_begin(&c->d, &p);
 	fungeon_channel_fallen_clear(c);
 	c->waived[0] = '\0';
+}
+
+/* Says whose hits begin() made whole, if anyone's. */
+static void
+healed_line(struct reply *out, const struct fungeon_channel *c, const int *before)
+{
+	int healed = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (c->m[i].hits == before[i])
+			continue;
+		reply_add(out, 0, "%s%s %d → %d/%d",
+		          healed++ == 0 ? "Hits heal between dungeons (a Ruling): " : ", ",
+		          c->m[i].name, before[i], c->m[i].hits, fungeon_max_hits(c->m[i].level));
+	}
+	if (healed > 0) {
+		reply_add(out, 0, ".");
+		reply_nl(out);
+	}
+}
+
+/* Appends "troll, rat" (the names of room r's monsters standing, or of
+ * its treasure nobody took: kind k; at most six, then "..."); returns how
+ * many there are. */
+static int
+behind_names(const struct fungeon_room *r, enum fungeon_kind k, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < r->n[k]; i++) {
+		const struct fungeon_piece *p = &r->p[k][i];
+		int w;
+
+		if (k == FUNGEON_MONSTER ? p->hits <= 0 : p->taken[0] != '\0')
+			continue;
+		w = n < 6    ? snprintf(buf + used, len - used, "%s%s", n ? ", " : "", p->name)
+		    : n == 6 ? snprintf(buf + used, len - used, ", ...")
+		             : 0;
+		if (w > 0 && (size_t)w < len - used)
+			used += (size_t)w;
+		n++;
+	}
+	return n;
+}
+
+/* Whether the party would leave monsters standing or treasure untaken in
+ * room r. */
+static bool
+anything_behind(const struct fungeon_room *r)
+{
+	char tre[160];
+
+	return fungeon_room_standing(r) > 0 ||
+	       behind_names(r, FUNGEON_TREASURE, tre, sizeof(tre)) > 0;
+}
+
+/* Says what the party leaves behind in room r ("room 2 with 3 monsters
+ * standing (a, b, c) and 2 treasures untaken (x, y)"), when
+ * anything_behind(). */
+static void
+left_behind(struct reply *out, const struct fungeon_room *r, unsigned style)
+{
+	char mon[160], tre[160];
+	int standing = behind_names(r, FUNGEON_MONSTER, mon, sizeof(mon));
+	int treasure = behind_names(r, FUNGEON_TREASURE, tre, sizeof(tre));
+	reply_add(out, style, "room %lld with ", (long long)r->number);
+	if (standing > 0)
+		reply_add(out, style, "%d monster%s standing (%s)", standing,
+		          standing == 1 ? "" : "s", mon);
+	if (standing > 0 && treasure > 0)
+		reply_add(out, style, " and ");
+	if (treasure > 0)
+		reply_add(out, style, "%d treasure%s untaken (%s)", treasure,
+		          treasure == 1 ? "" : "s", tre);
 }
 
 void
@@ -207,20 +289,38 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	struct hall h = {
 	    .c = c, .styles = styles, .out = out, .compact = rollchan_compact(inv->chan)};
 	struct fungeon_hallway_out *ho;
-	int standing = fungeon_room_standing(&c->d.room), first;
-	bool dead[FUNGEON_PARTY_MAX];
+	int first, before[FUNGEON_PARTY_MAX];
+	bool dead[FUNGEON_PARTY_MAX], fresh = c->d.phase == FUNGEON_TOWN;
+	bool leaving = c->d.phase == FUNGEON_ROOM;
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_HALLWAY, out) ||
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_HALLWAY, out) || may_start(c, out) < 0)
 		return;
-	if (c->d.phase == FUNGEON_TOWN)
-		begin(c);
+	/* Leaving monsters or treasure behind is for good: asked first. */
+	leaving = leaving && anything_behind(&c->d.room);
+	if (leaving && !invocation_bool(inv, "confirm", false)) {
+		reply_add(out, 0, "Going on leaves ");
+		left_behind(out, &c->d.room, 0);
+		reply_add(out, 0, " behind for good. Go with ");
+		reply_cmd(out, 0, "fungeon hallway", "confirm:", "true", NULL);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+		reply_button(out, "Go on", "fungeon hallway confirm:true");
+		return;
+	}
+	if (fresh)
+		begin(c, before);
 	fungeon_channel_styles(c, inv->state, styles);
 	reply_title(out, "Hallway: room %lld next, floor %d", (long long)(c->d.rooms + 1),
 	            c->d.floor);
-	if (c->d.phase == FUNGEON_ROOM && standing > 0)
-		reply_line(out, RS_DIM, "The party leaves room %lld with %d monster%s standing.",
-		           (long long)c->d.rooms, standing, standing == 1 ? "" : "s");
+	if (fresh)
+		healed_line(out, c, before);
+	if (leaving) {
+		reply_add(out, RS_DIM, "The party leaves ");
+		left_behind(out, &c->d.room, RS_DIM);
+		reply_add(out, RS_DIM, ".");
+		reply_nl(out);
+	}
 	ho = xmalloc(sizeof(*ho));
 	fungeon_channel_dead_before(c, dead);
 	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, c->d.floor, roller_of, on_event, &h, ho);
@@ -322,19 +422,20 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	struct fungeon_channel *c = fungeon_channel(inv);
 	struct thwacko_style styles[FUNGEON_PARTY_MAX];
 	struct fungeon_draw *d;
-	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0;
+	int idx[FUNGEON_PARTY_MAX], n = 0, first, g = 0, before[FUNGEON_PARTY_MAX];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTRANCE, out) ||
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTRANCE, out) || may_start(c, out) < 0)
 		return;
 	for (int i = 0; i < c->n; i++)
 		idx[n++] = i;
-	begin(c);
+	begin(c, before);
 	channel_touch(inv->chan);
 	fungeon_channel_styles(c, inv->state, styles);
 	d = xmalloc(sizeof(*d));
 	fungeon_hallway_entrance(inv->rng, idx, n, d);
 	reply_title(out, "The entrance: each player rolls, the highest describes it");
+	healed_line(out, c, before);
 	draw_lines(out, c, d, styles, NULL);
 	first = d->order[0];
 	while (g < d->n && d->member[g] != first)
@@ -348,29 +449,100 @@ cmd_fungeon_hallway_entrance(struct invocation *inv, struct reply *out)
 	free(d);
 }
 
-/* Appends "Traps 2, Treasure 1" for the budgets with points unspent this
- * room; returns how many. */
-static int
-unspent(const struct fungeon_channel *c, char *buf, size_t len)
+static const char *const cat_label[] = {"Traps", "Monsters", "Treasure"};
+
+/* The points of category k left unspent in this room. */
+static int64_t
+left_of(const struct fungeon_channel *c, int k)
 {
-	static const char *const label[] = {"Traps", "Monsters", "Treasure"};
+	return fungeon_channel_budget(c, (enum fungeon_kind)k) -
+	       fungeon_channel_spent(c, (enum fungeon_kind)k);
+}
+
+/* Appends "Traps 1 (di), Monsters 25 (bo)" for the categories with
+ * points left that nobody waived; returns how many. */
+static int
+open_list(const struct fungeon_channel *c, char *buf, size_t len)
+{
+	const struct fungeon_room *r = &c->d.room;
 	size_t used = 0;
 	int n = 0;
 
 	buf[0] = '\0';
-	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
-		int64_t left = fungeon_channel_budget(c, (enum fungeon_kind)k) -
-		               fungeon_channel_spent(c, (enum fungeon_kind)k);
-		int r;
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		int h = fungeon_room_holder(r, (enum fungeon_category)k), w;
 
-		if (left <= 0)
+		if (left_of(c, k) <= 0 || r->waived_by[k][0])
 			continue;
-		r = snprintf(buf + used, len - used, "%s%s %lld", n ? ", " : "", label[k],
-		             (long long)left);
-		if (r < 0 || (size_t)r >= len - used)
+		w = snprintf(buf + used, len - used, "%s%s %lld (%s)", n ? ", " : "", cat_label[k],
+		             (long long)left_of(c, k), h >= 0 ? c->m[h].player : "nobody");
+		if (w < 0 || (size_t)w >= len - used)
 			break;
-		used += (size_t)r;
+		used += (size_t)w;
 		n++;
+	}
+	return n;
+}
+
+/* Appends "di: Traps 1; bo: Monsters 25" (the waived points by waiver);
+ * returns how many categories. */
+static int
+waived_list(const struct fungeon_channel *c, char *buf, size_t len)
+{
+	const struct fungeon_room *r = &c->d.room;
+	size_t used = 0;
+	int n = 0;
+	bool done[FUNGEON_CAT_COUNT] = {false};
+
+	buf[0] = '\0';
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		if (done[k] || left_of(c, k) <= 0 || !r->waived_by[k][0])
+			continue;
+		for (int j = k; j < FUNGEON_CAT_COUNT; j++) {
+			int w;
+
+			if (left_of(c, j) <= 0 || strcmp(r->waived_by[j], r->waived_by[k]) != 0)
+				continue;
+			done[j] = true;
+			w = j == k ? snprintf(buf + used, len - used, "%s%s: %s %lld",
+			                      used ? "; " : "", r->waived_by[k], cat_label[j],
+			                      (long long)left_of(c, j))
+			           : snprintf(buf + used, len - used, ", %s %lld", cat_label[j],
+			                      (long long)left_of(c, j));
+			if (w < 0 || (size_t)w >= len - used)
+				return n;
+			used += (size_t)w;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* waive:true: the caller lets the points left of the categories they hold
+ * go unspent (the GM: every category's). Returns how many categories it
+ * waived now, or -1 (an error in out, nothing changed) when it holds none
+ * of those with points left. */
+static int
+waive(struct invocation *inv, struct fungeon_channel *c, struct reply *out)
+{
+	struct fungeon_room *r = &c->d.room;
+	int me = fungeon_channel_member_of(c, inv->from->user_key), n = 0;
+	char open[160];
+
+	for (int k = 0; k < FUNGEON_CAT_COUNT; k++) {
+		if (left_of(c, k) <= 0 || r->waived_by[k][0] ||
+		    (!inv->is_gm && fungeon_room_holder(r, (enum fungeon_category)k) != me))
+			continue;
+		snprintf(r->waived_by[k], sizeof(r->waived_by[k]), "%s", inv->from->user_name);
+		n++;
+	}
+	if (n == 0 && open_list(c, open, sizeof(open)) > 0) {
+		reply_error(
+		    out,
+		    "Only a category's holder waives its points (a Ruling; the GM may waive "
+		    "any): %s.",
+		    open);
+		return -1;
 	}
 	return n;
 }
@@ -380,8 +552,8 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 {
 	struct fungeon_channel *c = fungeon_channel(inv);
 	const struct fungeon_room *r = &c->d.room;
-	int next = fungeon_hallway_picks_next(&r->picks);
-	char left[120];
+	int next = fungeon_hallway_picks_next(&r->picks), now = 0;
+	char open[160], waived[200];
 
 	if (!fungeon_channel_may(c, FUNGEON_ACT_ENTER, out) ||
 	    !fungeon_channel_may_move(c, inv, FUNGEON_ACT_ENTER, out))
@@ -393,20 +565,36 @@ cmd_fungeon_hallway_enter(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, ").");
 		return;
 	}
-	if (unspent(c, left, sizeof(left)) > 0) {
-		if (!invocation_bool(inv, "waive", false)) {
+	if (invocation_bool(inv, "waive", false) && (now = waive(inv, c, out)) < 0)
+		return;
+	if (open_list(c, open, sizeof(open)) > 0) {
+		if (now == 0) {
 			reply_error(out,
-			            "Room %lld's points are not all spent (%s left), and the text "
-			            "says every point is spent; spend them, or go in anyway with ",
-			            (long long)r->number, left);
+			            "Room %lld's points are not all spent (left: %s), and the text "
+			            "says every point is spent; each holder spends theirs, or lets "
+			            "them go with ",
+			            (long long)r->number, open);
 			reply_cmd(out, RS_BAD, "fungeon enter", "waive:", "true", NULL);
 			reply_add(out, RS_BAD, ".");
 			return;
 		}
-		snprintf(c->waived, sizeof(c->waived), "room %lld: %.120s unspent, waived by %.64s",
-		         (long long)r->number, left, inv->from->user_name);
-		reply_line(out, RS_BAD, "Points left unspent, waived by %s: %s.",
-		           inv->from->user_name, left);
+		channel_touch(inv->chan);
+		waived_list(c, waived, sizeof(waived));
+		reply_line(out, RS_BAD, "Points left unspent, waived by %s.", waived);
+		reply_add(out, 0,
+		          "The party goes in once the rest is spent or waived by its holders "
+		          "(left: %s) with ",
+		          open);
+		reply_cmd(out, 0, "fungeon enter", "waive:", "true", NULL);
+		reply_add(out, 0, ".");
+		reply_nl(out);
+		return;
+	}
+	if (waived_list(c, waived, sizeof(waived)) > 0) {
+		snprintf(c->waived, sizeof(c->waived),
+		         "room %lld: points left unspent, waived by %.200s", (long long)r->number,
+		         waived);
+		reply_line(out, RS_BAD, "Points left unspent, waived by %s.", waived);
 	}
 	fungeon_dungeon_enter(&c->d);
 	channel_touch(inv->chan);

@@ -286,7 +286,7 @@ holders_line(const struct fungeon_channel *c, struct reply *out)
 	reply_nl(out);
 }
 
-/* Whether the recorded waiver ("room 5: ... waived by al") is of the room
+/* Whether the recorded waiver ("room 5: ... waived by al: ...") is of the room
  * the party is in: it is shown there, not in later rooms or in town. */
 static bool
 waived_here(const struct fungeon_channel *c)

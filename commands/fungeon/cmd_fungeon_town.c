@@ -592,7 +592,8 @@ const struct command cmd_fungeon_town_subs[] = {
      .desc = "Buy healing magic with your credit and use it at once",
      .help = "Hits heal only through magic treasure: the healer sells a fancy item with "
              "Heal N (2 + N points) and you use it on the spot; like any magic it also ends "
-             "continuous damage.",
+             "continuous damage. Ruling: hits are whole again anyway when the next dungeon "
+             "begins.",
      .opts = healer_opts,
      .fn = town_healer},
     {0},

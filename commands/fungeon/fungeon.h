@@ -60,7 +60,7 @@ struct fungeon_channel {
 	int nfallen;
 	char (*fallen)[FUNGEON_KEY_MAX]; /* nfallen user keys, owned */
 	/* The last room entered with points unspent, as the players waived it
-	 * ("room 2: Traps 1 unspent, waived by alice"), or "". */
+	 * ("room 2: points left unspent, waived by alice: Traps 1"), or "". */
 	char waived[FUNGEON_WAIVED_MAX];
 };
 

@@ -156,6 +156,12 @@ room_json(const struct fungeon_room *r)
 	cJSON_AddItemToObject(o, "order", ints_json(r->picks.order, r->picks.n));
 	cJSON_AddItemToObject(o, "holders", ints_json(r->picks.holder, FUNGEON_CAT_COUNT));
 	cJSON_AddNumberToObject(o, "made", r->picks.made);
+	if (r->waived_by[0][0] || r->waived_by[1][0] || r->waived_by[2][0]) {
+		cJSON *w = cJSON_AddArrayToObject(o, "waived_by");
+
+		for (int c = 0; c < FUNGEON_CAT_COUNT; c++)
+			cJSON_AddItemToArray(w, cJSON_CreateString(r->waived_by[c]));
+	}
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++) {
 		cJSON *arr = cJSON_AddArrayToObject(o, kind_keys[k]);
 
@@ -382,6 +388,28 @@ rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int max, int lo
 	return 0;
 }
 
+/* The optional "waived_by": one player name (or "") for each category. */
+static int
+rd_waived(struct fungeon_json *r, const cJSON *o, struct fungeon_room *room)
+{
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(o, "waived_by"), *x;
+	int c = 0;
+
+	if (w == NULL)
+		return 0;
+	if (!cJSON_IsArray(w) || cJSON_GetArraySize(w) != FUNGEON_CAT_COUNT)
+		return fungeon_json_bad(r, "waived_by", "is not a name for each category");
+	cJSON_ArrayForEach(x, w)
+	{
+		if (!cJSON_IsString(x) || strlen(x->valuestring) >= sizeof(room->waived_by[c]))
+			return fungeon_json_bad(r, "waived_by",
+			                        "holds a name that is not text or too long");
+		memcpy(room->waived_by[c], x->valuestring, strlen(x->valuestring) + 1);
+		c++;
+	}
+	return 0;
+}
+
 static int
 rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room *room)
 {
@@ -400,7 +428,8 @@ rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room
 	    rd_ints(r, o, "order", FUNGEON_PARTY_MAX, 0, members - 1, room->picks.order,
 	            &room->picks.n) ||
 	    rd_ints(r, o, "holders", FUNGEON_CAT_COUNT, -1, members - 1, room->picks.holder, &n) ||
-	    fungeon_json_i(r, o, "made", 0, FUNGEON_CAT_COUNT, &room->picks.made))
+	    fungeon_json_i(r, o, "made", 0, FUNGEON_CAT_COUNT, &room->picks.made) ||
+	    rd_waived(r, o, room))
 		return -1;
 	if (n != FUNGEON_CAT_COUNT)
 		return fungeon_json_bad(r, "holders", "is not a holder for each category");

@@ -20,17 +20,25 @@
 /* Bytes of entries a refused table hands back to the one who entered it. */
 #define HANDED_BACK_MAX 1500
 
-/* Whether the invoker may change the channel's tables: anyone while nobody
- * holds the GM seat, the GM once someone does (an error reply otherwise).
+/* Whether the invoker may change the channel's table name: anyone while
+ * nobody holds the GM seat, the GM once someone does (an error reply
+ * otherwise). A table behind the GM's screen (Tension hidden) is a GM's
+ * alone even while the seat is empty: a player may not read it, so may not
+ * rewrite it unseen, and a change made behind the screen is a GM's.
  * Entries typed over several lines (a form, or lines until /table end:
  * the seat may have been claimed meanwhile) are not lost: the refusal
  * gives them back on one line, for the GM to set. */
 static bool
-may_change(struct invocation *inv, struct reply *out)
+may_change(struct invocation *inv, const char *name, struct reply *out)
 {
 	const char *gm = channel_gm_name(inv->seat), *entries = invocation_str(inv, "entries");
+	bool screened;
 
-	if (gm == NULL || inv->is_gm)
+	if (inv->is_gm)
+		return true;
+	screened = gm == NULL && tension_state_hidden(inv->chan) &&
+	           tables_use_screened_in(inv->chan, name);
+	if (gm == NULL && !screened)
 		return true;
 	if (entries != NULL && strchr(entries, '\n') != NULL) {
 		struct buf one;
@@ -43,14 +51,32 @@ may_change(struct invocation *inv, struct reply *out)
 				buf_addf(&one, "%s%.*s", one.len > 0 ? "; " : "", (int)n, p);
 			p += n + (p[n] == '\n');
 		}
-		reply_error(out,
-		            "Only the GM, %s, changes the tables here, so the table was not saved; "
-		            "what you entered, for the GM to set: %s%s",
-		            gm, buf_str(&one), one.toobig ? " …" : "");
+		if (screened)
+			reply_error(
+			    out,
+			    "The table %s is behind the GM's screen here (Tension is hidden), "
+			    "so only the GM changes it, and nobody is GM here yet, so the table "
+			    "was not saved; what you entered, for the GM to set: %s%s",
+			    name, buf_str(&one), one.toobig ? " …" : "");
+		else
+			reply_error(
+			    out,
+			    "Only the GM, %s, changes the tables here, so the table was not "
+			    "saved; what you entered, for the GM to set: %s%s",
+			    gm, buf_str(&one), one.toobig ? " …" : "");
 		buf_free(&one);
 		return false;
 	}
-	reply_error(out, "Only the GM, %s, changes the tables here.", gm);
+	if (!screened) {
+		reply_error(out, "Only the GM, %s, changes the tables here.", gm);
+		return false;
+	}
+	reply_error(out,
+	            "The table %s is behind the GM's screen here (Tension is hidden), so only "
+	            "the GM changes it, and nobody is GM here yet; ",
+	            name);
+	reply_cmd(out, RS_BAD, "gm claim", NULL);
+	reply_add(out, RS_BAD, " makes you the GM.");
 	return false;
 }
 
@@ -201,7 +227,7 @@ table_set(struct invocation *inv, struct reply *out)
 	size_t kept = 0;
 	int at;
 
-	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
+	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, out))
 		return;
 	if (looks_taken(inv->chan, name, err, sizeof(err))) {
 		reply_error(out, "The table %s was not saved: %s", name, err);
@@ -299,7 +325,7 @@ table_delete(struct invocation *inv, struct reply *out)
 	struct tables_state *s;
 	int at;
 
-	if (!cmd_table_name(inv, name, out) || !may_change(inv, out))
+	if (!cmd_table_name(inv, name, out) || !may_change(inv, name, out))
 		return;
 	at = tables_state_find(tables_state_peek(inv->chan), name);
 	if (at < 0) {
@@ -600,6 +626,36 @@ complete_name(struct invocation *inv, const char *partial, struct completions *o
 	}
 }
 
+/* /table copy's name, for a GM here (copying is theirs): the tables of the
+ * channel named by from: (the invoker's, as GM there), after "*" (every
+ * one); nothing more until from: names such a channel. */
+static void
+complete_copy_name(struct invocation *inv, const char *partial, struct completions *out)
+{
+	const char *from = invocation_str(inv, "from");
+	struct reply *scratch;
+	struct channel *src;
+	const struct tables_state *s;
+
+	if (!inv->is_gm)
+		return;
+	if (strstr("*", partial) != NULL)
+		completions_add(out, "*");
+	if (from == NULL || *from == '\0')
+		return;
+	scratch = reply_new();
+	src = copy_source(inv, from, scratch);
+	reply_free(scratch);
+	s = src != NULL ? tables_state_peek(src) : NULL;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; s != NULL && i < s->n; i++) {
+			const char *hit = strcasestr(s->v[i].name, partial);
+
+			if (hit != NULL && (hit == s->v[i].name) == (pass == 0))
+				completions_add(out, s->v[i].name);
+		}
+}
+
 #define NAME_OPT(what)                                                                             \
 	{                                                                                          \
 		.name = "name", .desc = what, .type = OPT_STRING,                                  \
@@ -629,7 +685,12 @@ static const struct cmd_opt name_opts[] = {
 };
 
 static const struct cmd_opt copy_opts[] = {
-    NAME_OPT("The table to copy, or * for every one"),
+    {.name = "name",
+     .desc = "The table to copy, or * for every one",
+     .type = OPT_STRING,
+     .flags = OPT_REQUIRED | OPT_AUTOCOMPLETE,
+     .max = 4 * ROLL_TABLE_NAME_MAX,
+     .complete = complete_copy_name},
     {.name = "from",
      .desc = "The channel to copy from, where you are GM: #channel (IRC: me, your PMs)",
      .type = OPT_STRING,

@@ -281,6 +281,31 @@ done:
 	free(t);
 }
 
+/* One row of /table list: the table at i, and which procedure rolls it. */
+static void
+list_row(const struct tables_state *s, size_t i, const char *enc, const char *eff,
+         struct roll_table *t, struct reply *out)
+{
+	char die[32], n[16];
+	const char *used = strcmp(enc, s->v[i].name) == 0
+	                       ? "encounters: hazard die, wandering checks, Tension"
+	                   : strcmp(eff, s->v[i].name) == 0 ? "Tension's effects"
+	                                                    : "";
+	const char *cells[] = {s->v[i].name, die, n, used};
+
+	tables_state_get(s, i, t);
+	roll_table_die_text(t, die, sizeof(die));
+	snprintf(n, sizeof(n), "%zu", t->n);
+	reply_row(out, false, cells);
+}
+
+/*
+ * /table list. While Tension is hidden, the channel sees no row of a table
+ * behind the GM's screen, only how many there are, whoever asks: the GM's
+ * list is in the open too, and the names of the tables behind the screen
+ * (which their change did not name to the channel) go to the GM alone,
+ * after it.
+ */
 void
 cmd_table_list(struct invocation *inv, struct reply *out)
 {
@@ -289,6 +314,7 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 	char enc[ROLL_TABLE_NAME_MAX], eff[ROLL_TABLE_NAME_MAX];
 	struct roll_table *t;
 	size_t withheld = 0;
+	bool hidden = tension_state_hidden(inv->chan);
 
 	if (s == NULL || s->n == 0) {
 		reply_add(out, 0, "This channel has no tables of its own yet; ");
@@ -305,27 +331,21 @@ cmd_table_list(struct invocation *inv, struct reply *out)
 	            s->bytes, TABLES_BYTES_MAX);
 	reply_table(out, 4, hdr);
 	for (size_t i = 0; i < s->n; i++) {
-		char die[32], n[16];
-
-		/* a player sees no row of a table behind the GM's screen */
-		if (!inv->is_gm && tension_state_hidden(inv->chan) &&
-		    tables_use_screened_in(inv->chan, s->v[i].name)) {
+		if (hidden && tables_use_screened_in(inv->chan, s->v[i].name))
 			withheld++;
-			continue;
-		}
-		const char *used = strcmp(enc, s->v[i].name) == 0
-		                       ? "encounters: hazard die, wandering checks, Tension"
-		                   : strcmp(eff, s->v[i].name) == 0 ? "Tension's effects"
-		                                                    : "";
-		const char *cells[] = {s->v[i].name, die, n, used};
-
-		tables_state_get(s, i, t);
-		roll_table_die_text(t, die, sizeof(die));
-		snprintf(n, sizeof(n), "%zu", t->n);
-		reply_row(out, false, cells);
+		else
+			list_row(s, i, enc, eff, t, out);
 	}
 	if (withheld > 0)
 		reply_line(out, RS_DIM, "%zu more %s behind the GM's screen (Tension is hidden).",
 		           withheld, withheld == 1 ? "is" : "are");
+	if (withheld > 0 && inv->is_gm) {
+		reply_to(out, REPLY_INVOKER);
+		reply_line(out, 0, "Behind your screen:");
+		reply_table(out, 4, hdr);
+		for (size_t i = 0; i < s->n; i++)
+			if (tables_use_screened_in(inv->chan, s->v[i].name))
+				list_row(s, i, enc, eff, t, out);
+	}
 	free(t);
 }

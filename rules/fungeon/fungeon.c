@@ -251,6 +251,12 @@ fungeon_heal(struct fungeon_member *m, int n)
 }
 
 int
+fungeon_heal_between_dungeons(struct fungeon_member *m)
+{
+	return fungeon_heal(m, fungeon_max_hits(m->level));
+}
+
+int
 fungeon_add_xp(struct fungeon_member *m, int64_t n)
 {
 	if (n <= 0)

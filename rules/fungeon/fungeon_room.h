@@ -106,6 +106,9 @@ struct fungeon_room {
 	struct fungeon_budgets budgets; /* from party and floor, fixed for the room */
 	bool stair;                     /* Party Min rose in its hallway: a downward stair */
 	struct fungeon_picks picks;     /* the draw's order and who holds each category */
+	/* Who let each category's points left go unspent ("" nobody yet):
+	 * its holder, or the GM (a Ruling: nobody waives another's points). */
+	char waived_by[FUNGEON_CAT_COUNT][FUNGEON_PLAYER_MAX];
 	int n[FUNGEON_KIND_COUNT];
 	struct fungeon_piece *p[FUNGEON_KIND_COUNT]; /* n[k] pieces of kind k, owned */
 };

@@ -13,8 +13,9 @@
  *            + level, the highest (and all tied with it) avoid it and the
  *            others make the Annoy roll. A success sidesteps it and earns
  *            its cost in XP; a failure forces the trap's Pain roll against
- *            that Fungeoneer alone, and starts its continuous damage. The
- *            trap springs: without Unlimited Use, once.
+ *            that Fungeoneer alone (the class bonus counting when the class
+ *            fits, as in every Painful conflict), and starts its continuous
+ *            damage. The trap springs: without Unlimited Use, once.
  *   disarm   the same roll by one Fungeoneer, the class bonus counting when
  *            the class fits. Ruling: a trap must be found first. A success
  *            disarms it (XP); a failure is a triggering.
@@ -94,9 +95,9 @@ struct fungeon_trap_out {
 /*
  * Rolls action a of members[0..n) of party m against trap t (checked with
  * fungeon_trap_check()); bonus[i] says whether members[i]'s class fits (it
- * counts when searching and disarming). roller is the member whose player
- * rolls for the trap, or -1. Returns 0, or -1 with one sentence in err
- * (nothing rolled) when a roll would pass CF_DICE_MAX dice.
+ * counts in the Annoy roll of a search or a disarming, and in every Pain roll). roller is the
+ * member whose player rolls for the trap, or -1. Returns 0, or -1 with one sentence in err (nothing
+ * rolled) when a roll would pass CF_DICE_MAX dice.
  */
 int fungeon_trap_play(struct rng *rng, const struct fungeon_member *m, const int *members, int n,
                       const bool *bonus, const struct fungeon_piece *t, int roller,

@@ -2,7 +2,8 @@
 # Discord autocomplete against state it cannot read: a channel whose saved
 # record is damaged after the start (it was left on disk, being idle) gets
 # an empty list of suggestions, not a crash; a command there is refused
-# with a clear reply; the bot goes on answering elsewhere. Autocomplete in
+# with a clear reply; the bot goes on answering elsewhere. /table copy's name
+# suggests the tables of the channel its from: names. Autocomplete in
 # a channel that never played creates no record.
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
@@ -60,9 +61,25 @@ inject "{\"count\":1,\"channels\":1,\"templates\":[{\"type\":4,\"data\":{\"type\
 wait_until "i['answered'] == 4" 10
 [ "$(choices 2)" = '["Alba"]' ] || fail "the repaired channel suggests $(choices 2)"
 
+# /table copy's name, with from: naming another channel where the same user
+# holds the GM seat, is answered with * and that channel's tables (it once
+# went unanswered: check-26 F10).
+C5=',"channel":5,"user":1'
+C6=',"channel":6,"user":1'
+inject "{\"count\":1,\"channels\":7,\"templates\":[$(tmpl gm '[{"type":1,"name":"claim"}]' 'GM' false "$C5")]}"
+wait_until "i['answered'] == 5" 10
+inject "{\"count\":1,\"channels\":7,\"templates\":[$(tmpl table '[{"type":1,"name":"set","options":[{"type":3,"name":"name","value":"rumours"},{"type":3,"name":"entries","value":"1-6: the duke lies"}]}]' 'rumours' false "$C5")]}"
+wait_until "i['answered'] == 6" 10
+inject "{\"count\":1,\"channels\":7,\"templates\":[$(tmpl gm '[{"type":1,"name":"claim"}]' 'GM' false "$C6")]}"
+wait_until "i['answered'] == 7" 10
+COPY='[{"type":1,"name":"copy","options":[{"type":3,"name":"name","value":"","focused":true},{"type":3,"name":"from","value":"<#1300000000000000005>"}]}]'
+inject "{\"count\":1,\"channels\":7,\"templates\":[{\"type\":4,\"channel\":6,\"user\":1,\"data\":{\"type\":1,\"name\":\"table\",\"options\":$COPY}}]}"
+wait_until "i['answered'] == 8" 10
+[ "$(choices 3)" = '["*", "rumours"]' ] || fail "/table copy suggests $(choices 3)"
+
 # Autocomplete in channels that never played creates no record.
 inject "{\"count\":2,\"channels\":3,\"templates\":[{\"type\":4,\"data\":{\"type\":1,\"name\":\"fungeon\",\"options\":$WHO}}]}"
-wait_until "i['answered'] == 6" 10
+wait_until "i['answered'] == 10" 10
 bot_stop
 [ "$(sql "SELECT count(*) FROM channels WHERE key IN ('discord:1300000000000000001', 'discord:1300000000000000002')")" = 0 ] ||
 	fail "autocomplete created a record for a channel that never played"

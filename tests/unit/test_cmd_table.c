@@ -573,6 +573,40 @@ hidden_tension_screens_the_encounter_tables(void **unused)
 	assert_true(strstr(text, "wyvern") > strstr(text, "[private]"));
 }
 
+/* The GM leaves the seat with Tension hidden: the tables behind the screen
+ * stay a GM's to change (check-26 F9). A player may neither replace nor
+ * delete one, nor make a new one the procedures would roll, unseen and
+ * told to the channel as the GM's; other tables stay anyone's while the
+ * seat is empty, and a player who takes the seat changes them as GM. */
+static void
+empty_seat_keeps_the_screen(void **unused)
+{
+	(void)unused;
+	ok("gm", "gm claim");
+	ok("gm", "tension mode hidden");
+	ok("gm", "table set effects-2 1-20: the vault floods");
+	ok("gm", "gm release");
+	refused("al", "table set effects-2 1-20: nothing",
+	        "The table effects-2 is behind the GM's screen here (Tension is hidden), so only "
+	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
+	refused("al", "table delete effects-2",
+	        "The table effects-2 is behind the GM's screen here (Tension is hidden), so only "
+	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
+	refused("al", "table set encounter 1-6: a rat",
+	        "The table encounter is behind the GM's screen here (Tension is hidden), so only "
+	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
+	refused("al", "table set encounter-3",
+	        "The table encounter-3 is behind the GM's screen here (Tension is hidden), so only "
+	        "the GM changes it, and nobody is GM here yet; /gm claim makes you the GM.");
+	ok("al", "table set loot 1-6: gold");
+	hasnt("GM");
+	ok("al", "gm claim");
+	ok("al", "table set effects-2 1-20: nothing");
+	has("The GM changed a table behind the screen.\n[private]\n");
+	ok("al", "undo");
+	has("al undid a change made behind the GM's screen.\n");
+}
+
 /* While Tension is hidden, a roll all see leaves a reference to a table
  * behind the screen as written, at any depth, whoever rolls; a secret roll
  * (the GM's eyes alone) rolls it. */
@@ -720,6 +754,7 @@ list_and_delete(void **unused)
 	assert_string_equal(text, "Deleted the table gems; /undo brings it back.\nStill naming "
 	                          "[[gems]], which rolls now leave as written: hoard.\n");
 	ok("al", "undo");
+	has("Undid al's /table delete gems: the channel's tables are as they were before.\n");
 	ok("al", "table show gems");
 	has("3x a ruby\n1x a pearl\n");
 	/* the last table deleted leaves no state */
@@ -998,9 +1033,13 @@ screened_through_references_and_list(void **unused)
 	has("3 more are behind the GM's screen (Tension is hidden).\n");
 	ok("gm", "table set hoard 1-6: a sceptre");
 	has("The GM changed a table behind the screen.\n[private]\n");
+	/* the GM's list is in the channel too: the rows of the tables behind
+	 * the screen go to the GM alone */
 	ok("gm", "table list");
-	has("visitors");
-	hasnt("behind the GM's screen");
+	has("3 more are behind the GM's screen (Tension is hidden).\n[private]\nBehind your "
+	    "screen:\n");
+	assert_true(strstr(text, "visitors") > strstr(text, "[private]"));
+	assert_true(strstr(text, "hoard") > strstr(text, "[private]"));
 	/* with Tension open, all are the players' again */
 	ok("gm", "tension mode open");
 	ok("al", "table show visitors");
@@ -1171,6 +1210,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(copy_names_the_channel_on_each_platform, setup,
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(saved_form_round_trips, setup, teardown),
+	    cmocka_unit_test_setup_teardown(empty_seat_keeps_the_screen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(examples_are_whole_and_documented, setup, teardown),
 	};
 

@@ -506,6 +506,8 @@ converted_play_refs(void **unused)
 	    {"carol", "/fungeon trap add pit annoy 4 pain 1 guards type spikes"},
 	    {"alice", "/fungeon treasure add gem mundane value 1"},
 	    {"alice", "/fungeon enter waive:true"},
+	    {"carol", "/fungeon enter waive:true"},
+	    {"bob", "/fungeon enter waive:true"},
 	};
 	struct table *t = table_new();
 	bool met = false;

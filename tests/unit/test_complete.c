@@ -27,19 +27,26 @@ struct fixture {
 	const char *chan; /* where suggest() asks */
 };
 
-/* Runs a console-style line in the Discord channel as user id. */
+/* Runs a console-style line in the Discord channel chan as user id. */
 static void
-run(struct fixture *f, const char *user, const char *line)
+run_in(struct fixture *f, const char *chan, const char *user, const char *line)
 {
 	struct origin o = {.platform = "discord"};
 	struct reply *r = reply_new();
 
-	snprintf(o.chan_key, sizeof(o.chan_key), "discord:" CHANNEL);
+	snprintf(o.chan_key, sizeof(o.chan_key), "discord:%s", chan);
 	snprintf(o.user_key, sizeof(o.user_key), "discord:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "u%s", user);
 	dispatch_line(f->d, &o, line, strlen(line), 1000, r);
 	assert_false(reply_is_error(r));
 	reply_free(r);
+}
+
+/* The same in the test's channel. */
+static void
+run(struct fixture *f, const char *user, const char *line)
+{
+	run_in(f, CHANNEL, user, line);
 }
 
 static int
@@ -198,6 +205,72 @@ test_tension_entries(void **state)
 	suggest(*state, "1", data, goblins + 1);
 }
 
+#define TABLE_NAME(sub, value)                                                                     \
+	snprintf(data, sizeof(data),                                                               \
+	         "{\"name\":\"table\",\"options\":[{\"type\":1,\"name\":\"%s\",\"options\":"       \
+	         "[{\"type\":3,\"name\":\"name\",\"value\":\"%s\",\"focused\":true}]}]}",          \
+	         sub, value)
+
+/* While Tension is hidden, a player's autocomplete of a table's name
+ * offers no table behind the GM's screen (check-26 F4): not its name, nor
+ * that it exists; the GM's offers it; once Tension is open, anyone's. */
+static void
+test_table_names_behind_the_screen(void **state)
+{
+	static const char *const gm[] = {"effects-9", "loot", "encounter", "effects", NULL};
+	static const char *const player[] = {"loot", "encounter", "effects", NULL};
+	static const char *const e_gm[] = {"effects-9", "encounter", "effects", NULL};
+	static const char *const e_player[] = {"encounter", "effects", NULL};
+	char data[512];
+
+	run(*state, "1", "table set loot 1-6: gold");
+	run(*state, "1", "tension mode hidden");
+	run(*state, "1", "table set effects-9 1-20: the vault floods");
+	TABLE_NAME("show", "");
+	suggest(*state, "1", data, gm);
+	suggest(*state, "3", data, player);
+	TABLE_NAME("roll", "e");
+	suggest(*state, "1", data, e_gm);
+	suggest(*state, "3", data, e_player);
+	run(*state, "1", "tension mode open");
+	TABLE_NAME("show", "");
+	suggest(*state, "3", data, gm);
+}
+
+#define COPY_NAME(value, from)                                                                     \
+	snprintf(data, sizeof(data),                                                               \
+	         "{\"name\":\"table\",\"options\":[{\"type\":1,\"name\":\"copy\",\"options\":"     \
+	         "[{\"type\":3,\"name\":\"name\",\"value\":\"%s\",\"focused\":true}%s]}]}",        \
+	         value, from)
+
+/* /table copy's name offers * and the tables of the channel named by from:
+ * where the invoker holds the GM seat, not this channel's (check-26 F10:
+ * each is answered); another channel's GM gets only *, a player nothing. */
+static void
+test_table_copy_names(void **state)
+{
+	static const char *const star[] = {"*", NULL};
+	static const char *const theirs[] = {"*", "rumours", "wm", NULL};
+	static const char *const r[] = {"rumours", NULL};
+	static const char *const none[] = {NULL};
+	char data[512];
+
+	run(*state, "1", "table set loot 1-6: gold");
+	run_in(*state, "1300000000000000005", "1", "gm claim");
+	run_in(*state, "1300000000000000005", "1", "table set rumours 1-6: the duke lies");
+	run_in(*state, "1300000000000000005", "1", "table set wm 1-6: a rat");
+	COPY_NAME("", "");
+	suggest(*state, "1", data, star);
+	COPY_NAME("", ",{\"type\":3,\"name\":\"from\",\"value\":\"<#1300000000000000005>\"}");
+	suggest(*state, "1", data, theirs);
+	COPY_NAME("R", ",{\"type\":3,\"name\":\"from\",\"value\":\"1300000000000000005\"}");
+	suggest(*state, "1", data, r);
+	/* user 9, a channel admin here, is not the GM there */
+	COPY_NAME("", ",{\"type\":3,\"name\":\"from\",\"value\":\"<#1300000000000000005>\"}");
+	suggest(*state, "9", data, star);
+	suggest(*state, "3", data, none);
+}
+
 /* A loader that knows no record but fails on the channel "broken". */
 static int
 broken_load(struct channel *fresh, void *ctx)
@@ -254,6 +327,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_fungeoneers, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_obstacles, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tension_entries, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_table_names_behind_the_screen, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_table_copy_names, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_no_record_created, setup, teardown),
 	};
 

@@ -36,7 +36,7 @@ play_a_room(struct fgtable *t)
 	fgtable_make(t, FUNGEON_CAT_MONSTERS,
 	             "/fungeon monster add goblin level 2 ability stab annoy 1 pain 1 type blade");
 	fgtable_make(t, FUNGEON_CAT_TREASURE, "/fungeon treasure add coin mundane");
-	fgtable_ok(t, "carol", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	fgtable_ok(t, "carol", "/fungeon trigger pit Cora");
 	fgtable_ok(t, "alice", "/fungeon take coin"); /* the pit guarding it was passed */
 	fgtable_ok(t, "carol", "/fungeon combat");
@@ -63,7 +63,7 @@ long_names_stay_utf8(void **unused)
 	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit annoy 2 pain 1 type acid");
 	fgtable_make(t, FUNGEON_CAT_MONSTERS,
 	             "/fungeon monster add goblin level 2 ability stab annoy 1 pain 1 type blade");
-	fgtable_ok(t, "bob", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	for (int i = 0; i < 3; i++) {
 		static const char *const cmds[] = {"/fungeon find pit", "/fungeon combat",
 		                                   "/fungeon combat"};
@@ -391,7 +391,7 @@ thwacko_on_the_trap_player(void **unused)
 	fgtable_ok(t, "bob", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit annoy 2 pain 3 type spikes");
-	fgtable_ok(t, "bob", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	c = fgtable_fungeon(t);
 	mk = fungeon_channel_holder(c, FUNGEON_CAT_TRAPS);
 	victim = 1 - mk;
@@ -440,7 +440,7 @@ thwacko_styled_in_rank_tables(void **unused)
 	fgtable_ok(t, "bob", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add rat level 2");
-	fgtable_ok(t, "bob", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	fgtable_ok(t, "alice", "/fungeon combat");
 	fungeon_channel_styles(fgtable_fungeon(t), t->st, styles);
 	m = reply_msg(t->last, REPLY_CHANNEL);
@@ -590,7 +590,7 @@ xp_rule_setting(void **unused)
 	json = fgtable_saved(t);
 	assert_non_null(strstr(json, "\"xp_rule\":\"formula\""));
 	free(json);
-	fgtable_ok(t, "alice", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	fgtable_ok(t, "alice", "/fungeon hallway");
 	assert_int_equal(c->m[0].level, 3);
 	assert_int_equal(c->m[0].hits, 15);

@@ -79,8 +79,8 @@ f02_trap_continuous_damage_waits_for_the_hallway(void **unused)
 		int64_t xp = c->m[0].xp;
 
 		if (c->d.phase == FUNGEON_HALLWAY)
-			fgtable_ok(t, "al", "/fungeon enter waive:true");
-		text = fgtable_said(t, "al", "/fungeon hallway");
+			fgtable_enter_waived(t);
+		text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
 		assert_non_null(
 		    strstr(text, "3. Continuous damage\nContinuous damage: Needle on Al\n"));
 		if (c->m[0].neffects == 0) {
@@ -105,8 +105,8 @@ f03_earlier_rooms_are_left_behind(void **unused)
 
 	(void)unused;
 	fgtable_into_room(t, 6, d);
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_ok(t, "al", "/fungeon hallway confirm:true");
+	fgtable_enter_waived(t);
 	fgtable_fails_unchanged(t, "al", "/fungeon combat Troll",
 	                        "There is no monster 'Troll' here; the room's monsters are none.");
 	fgtable_fails_unchanged(t, "al", "/fungeon combat",
@@ -271,7 +271,7 @@ f08_resist_dice(void **unused)
 	fgtable_ok(
 	    t, "al",
 	    "/fungeon monster add ice level 5 ability chill annoy 1 resist 3 fire type cold");
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	text = fgtable_said(t, "al", "/fungeon combat use:none");
 	/* the ice's attacks roll its level, 5 dice, and not 8 */
 	assert_non_null(strstr(text, "\nice: "));
@@ -393,7 +393,7 @@ f11_no_level_cap(void **unused)
 	fgtable_gm(t, "/fungeon floor 40");
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_pick_all(t);
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	c = fgtable_fungeon(t);
 	fgtable_ok(t, "bo", "/fungeon adjust Bo hits:-100");
 	fgtable_ok(t, "bo", "/fungeon join Cid rogue");
@@ -477,7 +477,7 @@ f15_smaller_ones(void **unused)
 	fgtable_ok(t, "p0", "/fungeon hallway");
 	for (int i = 0; d[i] != NULL; i++)
 		fgtable_ok(t, "p0", d[i]);
-	fgtable_ok(t, "p0", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	text = fgtable_said(t, "p0", "/fungeon trigger Dart P0");
 	assert_non_null(strstr(text, "Triggering Dart: an Annoy roll against its 1 Annoy die\n"));
 	free(text);

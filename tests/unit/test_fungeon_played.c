@@ -101,7 +101,7 @@ x1_eight_fungeoneers_and_thirteen_participants(void **unused)
 		snprintf(line, sizeof(line), "/fungeon monster add m%d level 3", i);
 		fgtable_ok(t, "p4", line);
 	}
-	fgtable_ok(t, "p4", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	text = fgtable_said(t, "p1", "/fungeon combat");
 	fgtable_holds(
 	    text, "Combat turn\nm6, m7, m8 and m9 stay out of this turn: a turn takes at most 13 "
@@ -155,7 +155,7 @@ x3_wanderers_are_built_then_fought(void **unused)
 	for (int room = 0; room < 2; room++) {
 		fgtable_ok(t, "al", "/fungeon hallway");
 		fgtable_pick_all(t);
-		fgtable_ok(t, "al", "/fungeon enter waive:true");
+		fgtable_enter_waived(t);
 	}
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	c = fgtable_fungeon(t);

@@ -55,7 +55,7 @@ d1_the_dead_do_not_move_the_party(void **unused)
 	                        "until then the players whose Fungeoneers are in play move the "
 	                        "party on.");
 	fgtable_ok(t, "cy", "/fungeon join Cy2 fighter");
-	fgtable_ok(t, "cy", "/fungeon hallway");
+	fgtable_ok(t, "cy", "/fungeon hallway confirm:true");
 	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
 	assert_true(fungeon_channel_in_play(c, 0) && fungeon_channel_in_play(c, 2));
 	fgtable_free(t);
@@ -388,7 +388,7 @@ u5_replies_say_what_fits(void **unused)
 	assert_null(strstr(text, "left -"));
 	free(text);
 	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	text = fgtable_said(t, "al", "/fungeon party");
 	fgtable_holds(text, "\nWaived: room 1: ");
 	free(text);
@@ -415,9 +415,9 @@ u9_on_the_way_back_town_comes_next(void **unused)
 	(void)unused;
 	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
 	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
 	text = fgtable_said(t, "bo", "/fungeon join Bob fighter");
 	fgtable_holds(text, "Bob joins the party when it reaches town (no hallway comes on the "

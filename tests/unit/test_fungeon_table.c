@@ -28,7 +28,7 @@ combat_offers_next_turn(void **unused)
 	fgtable_ok(t, "alice", "/fungeon hallway");
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add goblin level 3");
-	fgtable_ok(t, "bob", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	for (turns = 0; turns < 60; turns++) {
 		const struct reply_msg *m;
 
@@ -62,7 +62,7 @@ into_room_on_floor_4(struct fgtable *t)
 	fgtable_gm(t, "/fungeon floor 4");
 	fgtable_ok(t, "bob", "/fungeon hallway");
 	fgtable_pick_all(t);
-	fgtable_ok(t, "bob", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 }
 
 /* A dead Fungeoneer's player joins again at level floor - 1 (at least 1);
@@ -161,16 +161,23 @@ room_budgets_and_unspent_points(void **unused)
 	fgtable_pick_all(t);
 	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add pit annoy 2 pain 3 type spikes");
 	fgtable_fails_unchanged(t, "alice", "/fungeon enter",
-	                        "Room 1's points are not all spent (Traps 1, Monsters 7, Treasure "
-	                        "4 left), and the text says every point is spent; spend them, or "
-	                        "go in anyway with /fungeon enter waive:true.");
-	text = fgtable_run(t, "alice", "/fungeon enter waive:true");
-	assert_non_null(strstr(text, "Points left unspent, waived by alice: Traps 1, Monsters 7, "
-	                             "Treasure 4.\n"));
+	                        "Room 1's points are not all spent (left: Traps 1 (alice), "
+	                        "Monsters 7 (bob), Treasure 4 (alice)), and the text says every "
+	                        "point is spent; each holder spends theirs, or lets them go with "
+	                        "/fungeon enter waive:true.");
+	text = fgtable_said(t, "alice", "/fungeon enter waive:true");
+	assert_string_equal(text, "Points left unspent, waived by alice: Traps 1, Treasure 4.\n"
+	                          "The party goes in once the rest is spent or waived by its "
+	                          "holders (left: Monsters 7 (bob)) with /fungeon enter "
+	                          "waive:true.\n");
+	free(text);
+	text = fgtable_said(t, "bob", "/fungeon enter waive:true");
+	assert_non_null(strstr(text, "Points left unspent, waived by alice: Traps 1, Treasure 4; "
+	                             "bob: Monsters 7.\n"));
 	free(text);
 	json = fgtable_saved(t);
-	assert_non_null(strstr(json, "\"waived\":\"room 1: Traps 1, Monsters 7, Treasure 4 "
-	                             "unspent, waived by alice\""));
+	assert_non_null(strstr(json, "\"waived\":\"room 1: points left unspent, waived by alice: "
+	                             "Traps 1, Treasure 4; bob: Monsters 7\""));
 	free(json);
 	fgtable_ok(t, "bob", "/fungeon adjust Brom hits:-15");
 	assert_true(c->m[1].dead);
@@ -203,7 +210,7 @@ guarded_treasure_and_plunder(void **unused)
 	fgtable_make(t, FUNGEON_CAT_TRAPS,
 	             "/fungeon trap add pit annoy 2 guards pain 1 type darts");
 	fgtable_make(t, FUNGEON_CAT_TREASURE, "/fungeon treasure add ring fancy value 1");
-	fgtable_ok(t, "alice", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	c = fgtable_fungeon(t);
 	trapper = fgtable_holder(t, FUNGEON_CAT_TRAPS);
 	fgtable_fails_unchanged(t, "alice", "/fungeon take ring",
@@ -269,7 +276,7 @@ healer_in_town(void **unused)
 	fgtable_ok(t, "al", "/fungeon join Al fighter 3");
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_ok(t, "al", "/fungeon treasure add Crown mundane value 5");
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	c = fgtable_fungeon(t);
 	fgtable_ok(t, "al", "/fungeon take Crown");
 	assert_int_equal(c->m[0].xp, 0); /* nobody gets XP for treasure */
@@ -308,7 +315,7 @@ class_type_brings_the_bonus(void **unused)
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_ok(t, "al", "/fungeon trap add column annoy 2 pain 1 type fire");
 	fgtable_ok(t, "al", "/fungeon trap add spear annoy 2 pain 1 type iron");
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	c = fgtable_fungeon(t);
 	c->d.room.p[FUNGEON_TRAP][0].state = FUNGEON_TRAP_FOUND;
 	c->d.room.p[FUNGEON_TRAP][1].state = FUNGEON_TRAP_FOUND;

@@ -156,6 +156,63 @@ several_trigger_without_class_bonus(void **unused)
 	free(o);
 }
 
+/* Play-test 3, F1: the class bonus is left out of a trigger's Annoy roll
+ * (disarming's), never out of its Pain roll ("Painful Conflicts": level
+ * plus a class bonus if applicable). Brix, a level 4 fire mage (class
+ * bonus 2, type fire), stumbles into a fire trap, Annoy 14 / Pain 2. Seed
+ * 1: his 4 dice (no bonus) best 5 against the trap's best 6: fails. His
+ * Pain roll has 4 + 2 = 6 dice, 4 3 3 3 1 1 against the trap's 3 2: he
+ * wins the first two ranks and takes nothing (with 4 dice, 3 3 1 1 against
+ * 4 3, the trap won rank 1 and he took 1). Against the same trap with
+ * Universal Damage his Pain roll is his level alone. */
+static void
+trigger_pain_roll_counts_class_bonus(void **unused)
+{
+	struct fungeon_member m[1];
+	struct fungeon_piece t;
+	struct fungeon_price p;
+	struct fungeon_trap_out *o = calloc(1, sizeof(*o));
+	struct rng *rng = rng_new_seeded(1);
+	const int who[] = {0};
+	const bool bonus[] = {true};
+	char err[200];
+
+	(void)unused;
+	assert_non_null(o);
+	fungeon_member_init(&m[0], "bo", "bo", "Brix", "fire-mage", 4);
+	snprintf(m[0].ctype, sizeof(m[0].ctype), "fire");
+	memset(&t, 0, sizeof(t));
+	snprintf(t.name, sizeof(t.name), "flame");
+	assert_int_equal(
+	    fungeon_cost_parse(FUNGEON_TRAP, "annoy 14 pain 2 type fire", &t.d, err, sizeof(err)),
+	    0);
+	assert_int_equal(fungeon_cost_price(&t.d, &p, err, sizeof(err)), 0);
+	t.cost = p.total;
+	assert_int_equal(fungeon_trap_play(rng, m, who, 1, bonus, &t, -1, FUNGEON_TRAP_TRIGGER, o,
+	                                   err, sizeof(err)),
+	                 0);
+	assert_int_equal(o->annoy.roll.g[0].n, 4);
+	assert_int_equal(o->annoy.res.best[0], 5);
+	assert_int_equal(o->annoy.res.obstacle_best, 6);
+	assert_int_equal(o->npain, 1);
+	assert_int_equal(o->pain[0].roll.roll.g[0].n, 6);
+	assert_int_equal(o->pain[0].roll.roll.g[0].v[0], 4);
+	assert_int_equal(o->pain[0].roll.roll.g[1].v[0], 3);
+	assert_int_equal(o->pain[0].roll.res.taken[0], 0);
+	rng_free(rng);
+
+	t.d.universal = true;
+	rng = rng_new_seeded(1);
+	assert_int_equal(fungeon_trap_play(rng, m, who, 1, bonus, &t, -1, FUNGEON_TRAP_TRIGGER, o,
+	                                   err, sizeof(err)),
+	                 0);
+	assert_int_equal(o->npain, 1);
+	assert_int_equal(o->pain[0].roll.roll.g[0].n, 4);
+	fungeon_member_free(&m[0]);
+	rng_free(rng);
+	free(o);
+}
+
 /* Issue 25, finding 6: a trap is found once. Seed 5: Alba 2 and Brom 4
  * against 3 dice (its cost, 3 for this Annoy 2 / Pain 2 trap) 4 5 4 -> 5:
  * both fail and stay unaware (Ruling: they may not search it again). Then
@@ -337,6 +394,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(trigger_fails_pain_at_once_and_springs),
 	    cmocka_unit_test(several_trigger_without_class_bonus),
+	    cmocka_unit_test(trigger_pain_roll_counts_class_bonus),
 	    cmocka_unit_test(search_finds_once),
 	    cmocka_unit_test(disarm_found_trap),
 	    cmocka_unit_test(unlimited_use_triggers_again),

@@ -41,9 +41,9 @@
 
 /* What a player may never see while Tension is hidden. */
 static const char *const secrets[] = {
-    "Quillfang",  "Morrowisp",   "Gloamjaw", "Vexthorn",  "Drowsmire", "Ashveil",
-    "Brinecall",  "ambushready", "8/10",     "Tension 8", "tension 8", "→ 8",
-    "████████░░", "Nightjar",    "1d20+7",   "1d20 + 7",  "+ 7",       NULL,
+    "Quillfang",   "Morrowisp", "Gloamjaw",  "Vexthorn",  "Drowsmire",  "Ashveil",    "Brinecall",
+    "ambushready", "8/10",      "Tension 8", "tension 8", "→ 8",        "████████░░", "Nightjar",
+    "1d20+7",      "1d20 + 7",  "+ 7",       "effects-9", "Cinderhall", NULL,
 };
 
 /* The GM's play before each case: two orders, so that the newest change
@@ -55,6 +55,7 @@ static const char *const setup_gm[] = {
     "17-20 Drowsmire",
     "tension table set effects 1-10 Ashveil; 11-20 Brinecall",
     "tension mode hidden",
+    "table set effects-9 1-20: Cinderhall",
     "tension strike Gloamjaw",
     "tension roll",
     "hazard roll",
@@ -368,10 +369,14 @@ discord_event(struct world *w, const char *who, int type, cJSON *data, struct bu
 	cJSON_AddStringToObject(member, "permissions", "0");
 	cJSON_AddArrayToObject(member, "roles");
 	cJSON_AddItemToObject(ev, "data", data);
-	if (discord_interact_event(w->it, "INTERACTION_CREATE", ev, 1700000000, &out, &req, 0, 0,
-	                           0) == INTERACT_REQUEST) {
-		bool player = !public_only(who);
+	enum interact_result r = discord_interact_event(w->it, "INTERACTION_CREATE", ev, 1700000000,
+	                                                &out, &req, 0, 0, 0);
+	bool player = !public_only(who);
 
+	/* An answer at once (autocomplete, a refusal): its callback. */
+	if (r == INTERACT_ANSWER && out.callback_body != NULL)
+		discord_body(out.callback_body, player, seen);
+	if (r == INTERACT_REQUEST) {
 		/* Its road, and the loop turn that answers it. */
 		dispatch_submit(w->d, req);
 		dispatch_poll(w->d);

@@ -281,6 +281,47 @@ test_version_3_fungeon_reads(void **state)
 	store_record_clear(&back, store_record_builtin_mods());
 }
 
+/* A channel record saved before a table entry's dice were limited to 8
+ * (the channel's own table, Tension's encounter table, a custom hazard
+ * die's) is read, and written back as it was: a limit that came later is
+ * checked when a table is set, never when a record is read. */
+static void
+test_tables_past_a_later_limit_read(void **state)
+{
+	static const char nine[] = "1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6 gems";
+	char json[2048], line[2200], err[256], want[200];
+	struct store_record back;
+	struct buf out;
+
+	(void)state;
+	snprintf(json, sizeof(json),
+	         "{\"t\":\"c\",\"key\":\"console:t\",\"last_used\":5,\"mods\":{"
+	         "\"tension\":{\"value\":1,\"mode\":\"open\",\"history\":[],\"encounter\":"
+	         "{\"text\":\"1-20 %s\",\"struck\":[]},\"effects\":{\"text\":\"1-20 calm\","
+	         "\"struck\":[]}},"
+	         "\"procedure\":{\"turn\":0,\"since_rest\":0,\"rest_mark\":0,\"fatigue_due\":"
+	         "false,\"lights\":[],\"next_light\":1,\"table\":\"custom\",\"procedure\":"
+	         "\"exploration\",\"chance\":[1,6],\"who\":\"anyone\",\"custom_die\":6,"
+	         "\"custom\":\"1-6 Encounter: %s\",\"wander\":\"corridor\",\"wander_chance\":"
+	         "[1,6],\"safe\":false},"
+	         "\"tables\":{\"tables\":[{\"name\":\"old\",\"text\":\"1-6: %s\"}]}}}",
+	         nine, nine, nine);
+	snprintf(line, sizeof(line), "%08x %s", (unsigned)crc32_of(json, strlen(json)), json);
+	if (store_record_decode(line, strlen(line), STORE_RECORD_VERSION,
+	                        store_record_builtin_mods(), &back, err, sizeof(err)) != 0)
+		fail_msg("the record did not read: %s", err);
+	buf_init(&out, 1 << 20);
+	assert_int_equal(store_record_encode(&back, store_record_builtin_mods(), &out), 0);
+	snprintf(want, sizeof(want), "\"text\":\"1-20 %s\"", nine);
+	assert_non_null(strstr(buf_str(&out), want));
+	snprintf(want, sizeof(want), "\"custom\":\"1-6 Encounter: %s\"", nine);
+	assert_non_null(strstr(buf_str(&out), want));
+	snprintf(want, sizeof(want), "\"text\":\"1-6: %s\"", nine);
+	assert_non_null(strstr(buf_str(&out), want));
+	buf_free(&out);
+	store_record_clear(&back, store_record_builtin_mods());
+}
+
 /* The versions this code reads: its own and version 3; a newer one is
  * never guessed at, and an older one is refused too, before the line is
  * looked at. */
@@ -449,6 +490,7 @@ main(void)
 	    cmocka_unit_test(test_flipped_byte_is_a_checksum_error),
 	    cmocka_unit_test(test_other_versions_are_refused),
 	    cmocka_unit_test(test_version_3_fungeon_reads),
+	    cmocka_unit_test(test_tables_past_a_later_limit_read),
 	    cmocka_unit_test(test_bad_records_name_the_reason),
 	    cmocka_unit_test(test_log_entries_round_trip),
 	};

@@ -151,6 +151,17 @@ fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line)
 }
 
 void
+fgtable_enter_waived(struct fgtable *t)
+{
+	const struct fungeon_channel *c = fgtable_fungeon(t);
+
+	for (int k = 0; k < FUNGEON_CAT_COUNT && c->d.phase != FUNGEON_ROOM; k++)
+		free(fgtable_run(t, c->m[c->d.room.picks.holder[k]].player,
+		                 "/fungeon enter waive:true"));
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+}
+
+void
 fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
 {
 	char line[80];
@@ -167,7 +178,7 @@ fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
 
 		fgtable_make(t, k, designs[i]);
 	}
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 }
 
 struct fungeon_channel *
@@ -185,7 +196,7 @@ fgtable_three(struct fgtable *t, const char *const *monsters)
 	c->d.room.picks.holder[FUNGEON_CAT_MONSTERS] = 2;
 	for (int i = 0; monsters[i] != NULL; i++)
 		fgtable_ok(t, "cy", monsters[i]);
-	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	fgtable_enter_waived(t);
 	return c;
 }
 

@@ -52,6 +52,10 @@ void fgtable_pick_all(struct fgtable *t);
 const char *fgtable_holder(struct fgtable *t, enum fungeon_category cat);
 /* Runs line as the holder of cat, which must succeed. */
 void fgtable_make(struct fgtable *t, enum fungeon_category cat, const char *line);
+/* Every holder of a category lets its points left go (waive:true), in
+ * the categories' order, until the party is in the room (a holder with no
+ * points left is refused on the way, and that changes nothing). */
+void fgtable_enter_waived(struct fgtable *t);
 /* Al (user al, level lv, a fighter) joins whoever joined before, and the
  * party goes into room 1 with the design lines (NULL-terminated) made by
  * the players holding their categories (points waived). */

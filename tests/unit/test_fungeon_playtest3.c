@@ -1,0 +1,156 @@
+/* The third independent play-test of Fungeon
+ * (notes/playtest-fungeon-3.md), each finding played at a table as the
+ * report found it, with what the rule text (or a Ruling where it is
+ * silent) wants instead. F1, a trap's Pain roll, is test_fungeon_trap.c's
+ * trigger_pain_roll_counts_class_bonus. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/fungeon/fungeon_channel.h"
+#include "tests/unit/helpers/fgtable.h"
+
+/* F3 ("Heading Back to Town": hits heal only through magic treasure during
+ * one dungeon): a new dungeon begins with every living Fungeoneer's hits
+ * whole (a Ruling), whether it starts at the entrance or in a hallway;
+ * in town before it they stay as they were. */
+static void
+f3_hits_heal_between_dungeons(void **unused)
+{
+	struct fgtable *t = fgtable_new(5);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "bo", "/fungeon join Bo fighter 2");
+	for (int round = 0; round < 2; round++) {
+		fgtable_ok(t, "al", "/fungeon hallway");
+		fgtable_pick_all(t);
+		fgtable_ok(t, "al", "/fungeon enter waive:true");
+		fgtable_gm(t, "/fungeon adjust Al hits:-4");
+		fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+		c = fgtable_fungeon(t);
+		assert_int_equal(c->d.phase, FUNGEON_TOWN);
+		assert_int_equal(c->m[0].hits, 6);
+		assert_int_equal(c->m[1].hits, 10);
+		text = fgtable_said(t, "bo", round == 0 ? "/fungeon entrance" : "/fungeon hallway");
+		fgtable_holds(text, "Hits heal between dungeons (a Ruling): Al 6 → 10/10.\n");
+		assert_null(strstr(text, "Bo 10"));
+		free(text);
+		assert_int_equal(c->m[0].hits, 10);
+		if (round == 0) {
+			fgtable_ok(t, "al", "/fungeon retreat confirm:true");
+			assert_int_equal(c->d.phase, FUNGEON_TOWN);
+		}
+	}
+	fgtable_free(t);
+}
+
+/* F4 ("Playing Fungeon": you must spend all the points you are given;
+ * Ruling: the players may waive them): a player waives the points of the
+ * categories they hold, never another's, so nobody skips the Monsters
+ * player's part of the room; the party goes in once every category's
+ * points are spent or waived; the GM may waive any. */
+static void
+f4_each_holder_waives_their_own(void **unused)
+{
+	struct fgtable *t = fgtable_new(11);
+	struct fungeon_channel *c;
+	const char *mon, *trap;
+	char *text, want[200];
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "bo", "/fungeon join Bo fighter 2");
+	fgtable_ok(t, "cy", "/fungeon join Cy fighter 2");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	c = fgtable_fungeon(t);
+	mon = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
+	trap = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	assert_string_not_equal(mon, trap);
+	snprintf(want, sizeof(want),
+	         "Only a category's holder waives its points (a Ruling; the GM may waive any): "
+	         "Monsters 8 (%s).",
+	         mon);
+	fgtable_ok(t, trap, "/fungeon enter waive:true");
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	if (strcmp(fgtable_holder(t, FUNGEON_CAT_TREASURE), mon) != 0)
+		fgtable_ok(t, fgtable_holder(t, FUNGEON_CAT_TREASURE), "/fungeon enter waive:true");
+	fgtable_fails_unchanged(t, trap, "/fungeon enter waive:true", want);
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	text = fgtable_said(t, mon, "/fungeon enter waive:true");
+	snprintf(want, sizeof(want), "%s: Monsters 8", mon);
+	fgtable_holds(text, want);
+	fgtable_holds(text, "The party enters room 1 on floor 2");
+	free(text);
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+
+	/* the GM waives every category at once */
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_gm(t, "/fungeon enter waive:true");
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+	fgtable_free(t);
+}
+
+/* F5 ("Playing Fungeon": combat is a guaranteed result once the party piles
+ * into a room): going on to the next hallway with monsters standing or
+ * treasure untaken is asked first, naming what stays behind; with
+ * confirm:true the party goes, and the reply names it again. A room left
+ * with nothing behind goes on at once. */
+static void
+f5_going_on_asks_first(void **unused)
+{
+	static const char *const d[] = {"/fungeon monster add troll level 6",
+	                                "/fungeon treasure add ring fancy value 1",
+	                                "/fungeon treasure add potion fancy heal 1", NULL};
+	struct fgtable *t = fgtable_new(5);
+	struct fungeon_channel *c;
+	char *text, *before, *after;
+
+	(void)unused;
+	fgtable_into_room(t, 6, d);
+	c = fgtable_fungeon(t);
+	before = fgtable_saved(t);
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	assert_string_equal(text, "Going on leaves room 1 with 1 monster standing (troll) and 2 "
+	                          "treasures untaken (ring, potion) behind for good. Go with "
+	                          "/fungeon hallway confirm:true.\n");
+	free(text);
+	after = fgtable_saved(t);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	assert_int_equal(c->d.phase, FUNGEON_ROOM);
+	text = fgtable_said(t, "al", "/fungeon hallway confirm:true");
+	fgtable_holds(text, "The party leaves room 1 with 1 monster standing (troll) and 2 "
+	                    "treasures untaken (ring, potion).\n");
+	free(text);
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	fgtable_enter_waived(t);
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	assert_null(strstr(text, "leaves"));
+	free(text);
+	assert_int_equal(c->d.phase, FUNGEON_HALLWAY);
+	fgtable_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(f3_hits_heal_between_dungeons),
+	    cmocka_unit_test(f4_each_holder_waives_their_own),
+	    cmocka_unit_test(f5_going_on_asks_first),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
