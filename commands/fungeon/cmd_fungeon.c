@@ -255,7 +255,10 @@ static const struct command fungeon_subs[] = {
      .help = "The Traps player places a downward stair in a room when Party Min rose in the "
              "hallway before it; it leads to the next floor, and the party takes it (or "
              "not) before the next hallway. Ruling: a floor changes only by such a stair; "
-             "other stairs drawn on the map are scenery.",
+             "other stairs drawn on the map are scenery. Ruling: taking it is the party's "
+             "choice (the text says where it leads, not that it must be taken). Ruling: Party "
+             "Min rose when the room's is above the room before's, so a rise between "
+             "hallways (a player leaving) places one too.",
      .fn = cmd_fungeon_stair},
     {.name = "adjust",
      .desc = "Change hits or XP by hand, outside the rules (it says so; undo fixes mistakes)",
@@ -293,8 +296,9 @@ static const struct command fungeon_subs[] = {
              "among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
              "the next (ties re-rolled; a player chooses again only when there are fewer "
              "players than categories; a lone player holds all three). One who died in (3) "
-             "is out until the next hallway. If Party Min rose, the Traps player places a "
-             "downward stair. Ruling: the room's budgets are computed once, after (1) and "
+             "is out until the next hallway. If Party Min rose (Ruling: since the room before "
+             "was counted), the Traps player places a downward stair. Ruling: the room's budgets "
+             "are computed once, after (1) and "
              "(2), and stay fixed for the room. The room left behind goes with all it held; "
              "Ruling: the party may leave it with monsters standing, which go with it: "
              "heading back, only wandering monsters are met. Leaving monsters standing or "
