@@ -16,6 +16,34 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
+/* F2 (Monster Costs: Resist dice are bought against a Fungeoneer's Combat
+ * Bonus or magic attack type): in the turn's Painful conflict a fire mage
+ * strikes with her class bonus, and a newt's Resist die against fire takes
+ * one of those dice away, said on her dice line; without `type:` nothing
+ * is resisted. */
+static void
+f2_resist_dice_act_in_the_fight(void **unused)
+{
+	struct fgtable *t = fgtable_new(21);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 4");
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 4 type:fire");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_make(t, FUNGEON_CAT_MONSTERS,
+	             "/fungeon monster add newt level 6 ability scales annoy 1 resist 1 fire "
+	             "type fire");
+	fgtable_enter_waived(t);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "3. Painful conflict");
+	fgtable_holds(strstr(text, "3. Painful conflict"), "Brix (bo, 1 resisted)");
+	assert_null(strstr(text, "Al (al, 1 resisted)"));
+	free(text);
+	fgtable_free(t);
+}
+
 /* F3 ("Heading Back to Town": hits heal only through magic treasure during
  * one dungeon): a new dungeon begins with every living Fungeoneer's hits
  * whole (a Ruling), whether it starts at the entrance or in a hallway;
@@ -189,6 +217,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(f2_resist_dice_act_in_the_fight),
 	    cmocka_unit_test(f3_hits_heal_between_dungeons),
 	    cmocka_unit_test(f4_each_holder_waives_their_own),
 	    cmocka_unit_test(f5_going_on_asks_first),
