@@ -103,11 +103,17 @@ $(BUILD)/%.o: %.c
 	$(say) CC $*.o
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+# Every unit test links every helper of tests/unit/helpers/; the helpers'
+# objects are kept between builds, and a test or helper is rebuilt when a
+# header it includes changes.
 $(BUILD)/tests/%: tests/unit/%.c $(HELP_OBJ) $(BUILD)/libdelver.a
 	@mkdir -p $(@D)
 	$(say) CCLD $@
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(HELP_OBJ) \
-		$(BUILD)/libdelver.a $(LIBS) -lcmocka
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -MMD -MP -MF $@.d -o $@ $< \
+		$(HELP_OBJ) $(BUILD)/libdelver.a $(LIBS) -lcmocka
+
+.SECONDARY: $(HELP_OBJ)
+-include $(HELP_OBJ:.o=.d) $(UNIT_BIN:=.d)
 
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libdelver.a
 	@mkdir -p $(@D)

@@ -17,6 +17,7 @@
 #include "bot/discord/discord_shed.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #define LATENCY_MAX  (4u << 20)
@@ -198,12 +199,12 @@ tell_invoker(struct answer *a, const char *text)
 	cJSON_AddStringToObject(o, "content", text);
 	cJSON_AddNumberToObject(o, "flags", 64);
 	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
-	body = cJSON_PrintUnformatted(o);
+	body = json_print(o);
 	cJSON_Delete(o);
 	dc->stats.followups++;
 	discord_rest_call(dc->rest, "POST", a->followup_path, body,
 	                  REST_INTERACTION | REST_OPTIONAL, NULL, NULL);
-	cJSON_free(body);
+	free(body);
 	answer_free(a);
 }
 

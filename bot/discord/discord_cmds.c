@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bot/discord/discord_proto.h"
+#include "rules/base/json.h"
 #include "rules/base/utf8.h"
 
 #define DESC_MAX        100
@@ -181,7 +182,7 @@ char *
 discord_cmds_body(const struct command *const *table, enum discord_cmds_reach reach)
 {
 	cJSON *j = discord_cmds_json(table, reach);
-	char *s = cJSON_PrintUnformatted(j);
+	char *s = json_print(j);
 
 	cJSON_Delete(j);
 	return s;

@@ -9,6 +9,7 @@
 
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/render_discord.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #undef uthash_fatal
@@ -195,18 +196,18 @@ discord_defer_edit(const struct defer_item *item, struct interact_out *ans, char
 	    type->valueint == DISCORD_CALLBACK_UPDATE_MESSAGE) {
 		/* After type 6, @original is the pressed message: the update
 		 * edits it. */
-		*patch = cJSON_PrintUnformatted(data);
+		*patch = json_print(data);
 	} else if (item->type == DISCORD_INTERACTION_COMPONENT) {
 		/* Type 6 updated nothing: the answer is a new message. */
-		followup_first(ans, cJSON_PrintUnformatted(data));
+		followup_first(ans, json_print(data));
 	} else if (eph && !item->private && !ans->error) {
 		cJSON *note = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(note, "content", DEFER_PRIVATE_NOTE);
 		cJSON_AddArrayToObject(cJSON_AddObjectToObject(note, "allowed_mentions"), "parse");
-		*patch = cJSON_PrintUnformatted(note);
+		*patch = json_print(note);
 		cJSON_Delete(note);
-		followup_first(ans, cJSON_PrintUnformatted(data));
+		followup_first(ans, json_print(data));
 	} else {
 		/* An edit may set SUPPRESS_EMBEDS alone. */
 		int keep = cJSON_IsNumber(flags)
@@ -216,7 +217,7 @@ discord_defer_edit(const struct defer_item *item, struct interact_out *ans, char
 		cJSON_DeleteItemFromObjectCaseSensitive(data, "flags");
 		if (keep != 0)
 			cJSON_AddNumberToObject(data, "flags", keep);
-		*patch = cJSON_PrintUnformatted(data);
+		*patch = json_print(data);
 	}
 	cJSON_Delete(root);
 	if (ans->followup_path == NULL)

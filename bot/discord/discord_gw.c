@@ -14,6 +14,7 @@
 #include "bot/discord/discord_proto.h"
 #include "bot/log.h"
 #include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 
@@ -301,7 +302,7 @@ send_identify(struct discord_gw *g, int64_t now)
 	shard = cJSON_AddArrayToObject(d, "shard");
 	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_id));
 	cJSON_AddItemToArray(shard, cJSON_CreateNumber(g->shard_count));
-	s = cJSON_PrintUnformatted(root);
+	s = json_print(root);
 	cJSON_Delete(root);
 	g->slot_at = INT64_MIN; /* used: the identified hook tells when it is written */
 	g->identify_sent = true;
@@ -324,7 +325,7 @@ send_resume(struct discord_gw *g)
 	g->stats.resumes++;
 	discord_opstats_add(OPSTATS_RESUMES);
 	log_info("discord: resuming session at sequence %" PRId64, g->seq);
-	queue(g, cJSON_PrintUnformatted(root), false, false);
+	queue(g, json_print(root), false, false);
 	cJSON_Delete(root);
 }
 

@@ -430,9 +430,9 @@ bind_submit(struct interact *it, const cJSON *data, struct invocation *inv, stru
 
 /*
  * The body of a message or of a callback of that type (type 0: the message
- * alone), freed with free(); data is freed. Written by discord_json_write
- * into a buffer kept between answers: no cJSON_Print, no tree around the
- * message, no reallocation once the buffer has grown.
+ * alone), freed with free(); data is freed. Written by json_write
+ * into a buffer kept between answers: no tree around the message, no
+ * reallocation once the buffer has grown.
  */
 static char *
 print_body(struct interact *it, int type, cJSON *data)
@@ -443,7 +443,7 @@ print_body(struct interact *it, int type, cJSON *data)
 	if (type != 0)
 		buf_addf(&it->body, "{\"type\":%d,\"data\":", type);
 	if (json_write(data, &it->body) < 0 || (type != 0 && buf_addc(&it->body, '}') < 0)) {
-		/* Past BODY_MAX, which no message reaches: cJSON's printer. */
+		/* Past BODY_MAX, which no message reaches: written uncapped. */
 		cJSON *root = data;
 
 		if (type != 0) {
@@ -451,7 +451,7 @@ print_body(struct interact *it, int type, cJSON *data)
 			cJSON_AddNumberToObject(root, "type", type);
 			cJSON_AddItemToObject(root, "data", data);
 		}
-		s = cJSON_PrintUnformatted(root);
+		s = json_print(root);
 		cJSON_Delete(root);
 		return s;
 	}
@@ -727,10 +727,10 @@ keep(struct request *req, struct buf *out)
 	}
 	cJSON_AddBoolToObject(o, "e", k->error);
 	cJSON_AddBoolToObject(o, "w", k->followup_path != NULL);
-	text = cJSON_PrintUnformatted(o);
+	text = json_print(o);
 	if (text == NULL || buf_adds(out, text) < 0)
 		rc = -1;
-	cJSON_free(text);
+	free(text);
 	cJSON_Delete(o);
 	return rc;
 }

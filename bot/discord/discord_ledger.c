@@ -15,6 +15,7 @@
 #include "bot/fsio.h"
 #include "bot/store/statedir.h"
 #include "rules/base/buf.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #define LEDGER_FILE_MAX (256 * 1024) /* bytes of the record file read, at most */
@@ -151,7 +152,7 @@ discord_ledger_format(const struct ledger_rec *r)
 		cJSON_AddStringToObject(o, "owner", r->b[i].owner);
 		cJSON_AddItemToArray(bs, o);
 	}
-	text = cJSON_PrintUnformatted(root);
+	text = json_print(root);
 	cJSON_Delete(root);
 	return text;
 }
@@ -295,7 +296,7 @@ write_rec(const char *path, const struct ledger_rec *r, char *err, size_t errlen
 	}
 	if (fd >= 0)
 		close(fd);
-	cJSON_free(text);
+	free(text);
 	buf_free(&tmp);
 	return rc;
 }

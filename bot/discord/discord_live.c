@@ -17,6 +17,7 @@
 #include "commands/core/dispatch.h"
 #include "commands/panel/cmd_panel.h"
 #include "commands/panel/panel_state.h"
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #define DUE_BATCH 64 /* refreshes taken at a time */
@@ -386,11 +387,11 @@ note(struct discord *dc, const char *webhook, const char *text)
 	cJSON_AddStringToObject(o, "content", text);
 	cJSON_AddNumberToObject(o, "flags", DISCORD_FLAG_EPHEMERAL);
 	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
-	body = cJSON_PrintUnformatted(o);
+	body = json_print(o);
 	cJSON_Delete(o);
 	discord_rest_call(dc->rest, "POST", webhook, body, REST_INTERACTION | REST_OPTIONAL, NULL,
 	                  NULL);
-	cJSON_free(body);
+	free(body);
 }
 
 static void

@@ -11,6 +11,7 @@
 
 #include <uthash.h>
 
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #define ROLE_IDS_MAX 8
@@ -178,17 +179,17 @@ discord_roles_export(const struct roles *r, char *out, size_t cap)
 			cJSON_AddItemToArray(ids, cJSON_CreateString(id));
 		}
 		cJSON_AddItemToObject(guilds, key, ids);
-		text = cJSON_PrintUnformatted(root);
+		text = json_print(root);
 		fits = strlen(text) < cap;
-		cJSON_free(text);
+		free(text);
 		if (!fits) {
 			cJSON_DeleteItemFromObjectCaseSensitive(guilds, key);
 			break;
 		}
 	}
-	text = cJSON_PrintUnformatted(root);
+	text = json_print(root);
 	snprintf(out, cap, "%s", strlen(text) < cap ? text : "");
-	cJSON_free(text);
+	free(text);
 	cJSON_Delete(root);
 	return 0;
 }

@@ -107,16 +107,16 @@ discord_session_parse(const char *text, size_t len, struct discord_session *out,
 	out->shard_count = (int)seq->valuedouble;
 	roles = cJSON_GetObjectItemCaseSensitive(root, "gm_roles");
 	if (roles != NULL) {
-		char *rt = cJSON_IsObject(roles) ? cJSON_PrintUnformatted(roles) : NULL;
+		char *rt = cJSON_IsObject(roles) ? json_print(roles) : NULL;
 
 		if (rt == NULL || strlen(rt) >= sizeof(out->gm_roles)) {
-			cJSON_free(rt);
+			free(rt);
 			snprintf(err, errlen, "\"gm_roles\" must be an object under %zu bytes",
 			         sizeof(out->gm_roles));
 			goto out;
 		}
 		memcpy(out->gm_roles, rt, strlen(rt) + 1);
-		cJSON_free(rt);
+		free(rt);
 	}
 	r = 0;
 out:

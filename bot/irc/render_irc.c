@@ -395,7 +395,56 @@ table_rolled(const struct reply_block *b, const struct render_irc_opts *o, struc
 	flush_line(line, out);
 }
 
-/* Every row; cells padded to columns when padded, else two spaces apart. */
+/* Whether a cell says nothing ("" or "-") and is left out of a row
+ * written in words. */
+static bool
+empty_cell(const char *cell)
+{
+	return cell[0] == '\0' || strcmp(cell, "-") == 0;
+}
+
+/*
+ * A row of a table with a header, in words rather than columns (IRC has
+ * no columns to keep): "level 1: total XP 0, max hits 5, class bonus 0".
+ * The first cell names the row, after its header when it is a number;
+ * each other cell follows its header (a two-column table's second cell
+ * stands alone: "torch: Lasts 6 turns"); cells that say nothing are left
+ * out. reopen is the row's formatting, reopened after a player's cell.
+ */
+static void
+row_words(const struct reply_block *b, const struct reply_row *row, const char *reopen,
+          const struct render_irc_opts *o, struct buf *out)
+{
+	const char *sep = ": ";
+
+	if (isdigit((unsigned char)row->cells[0][0]) && !empty_cell(b->header[0])) {
+		clean(out, b->header[0], o);
+		buf_addc(out, ' ');
+	}
+	for (int c = 0; c < b->ncols; c++) {
+		if (c > 0 && empty_cell(row->cells[c]))
+			continue;
+		if (c > 0) {
+			buf_adds(out, sep);
+			sep = ", ";
+		}
+		if (c > 0 && b->ncols > 2 && !empty_cell(b->header[c])) {
+			clean(out, b->header[c], o);
+			buf_addc(out, ' ');
+		}
+		if ((row->user_cols >> c & 1u) && open_style(RS_USER, &row->user[c], out)) {
+			clean(out, row->cells[c], o);
+			buf_adds(out, IRC_FMT_RESET);
+			buf_adds(out, reopen);
+		} else {
+			clean(out, row->cells[c], o);
+		}
+	}
+}
+
+/* Every row; cells padded to columns when padded, else each row in words
+ * (row_words) when the table has a header, or its cells two spaces
+ * apart. */
 static void
 table_rows(const struct reply_block *b, bool padded, const struct render_irc_opts *o,
            struct buf *line, struct irc_lines *out)
@@ -413,8 +462,8 @@ table_rows(const struct reply_block *b, bool padded, const struct render_irc_opt
 				width[c] = w;
 		}
 	}
-	if (b->header != NULL) {
-		buf_adds(line, hl && padded ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
+	if (b->header != NULL && padded) {
+		buf_adds(line, hl ? "  " IRC_FMT_BOLD : IRC_FMT_BOLD);
 		cells_line(b->header, NULL, "", b->ncols, padded ? width : NULL, o, line);
 		buf_adds(line, IRC_FMT_RESET);
 		flush_line(line, out);
@@ -434,8 +483,11 @@ table_rows(const struct reply_block *b, bool padded, const struct render_irc_opt
 			colour(&reopen, C_GREY);
 		}
 		buf_adds(line, buf_str(&reopen));
-		cells_line(row->cells, row, buf_str(&reopen), b->ncols, padded ? width : NULL, o,
-		           line);
+		if (!padded && b->header != NULL)
+			row_words(b, row, buf_str(&reopen), o, line);
+		else
+			cells_line(row->cells, row, buf_str(&reopen), b->ncols,
+			           padded ? width : NULL, o, line);
 		buf_free(&reopen);
 		if (hl)
 			buf_adds(line, IRC_FMT_RESET);
@@ -741,6 +793,19 @@ render_as(const struct reply_msg *m, const struct render_irc_opts *o, enum layou
 	render_irc_lines_free(&logical);
 }
 
+/* The tables of m that a packed layout writes in words, without their
+ * header line (table_rows). */
+static size_t
+headers(const struct reply_msg *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nblocks; i++)
+		n += m->blocks[i].kind == RB_TABLE && m->blocks[i].header != NULL &&
+		     !rolled_table(&m->blocks[i]);
+	return n;
+}
+
 /* Appends tmp's lines to out, the first after "address: " when addr. */
 static void
 take_lines(struct irc_lines *tmp, const struct render_irc_opts *o, bool addr, size_t n,
@@ -777,11 +842,12 @@ render_irc(const struct reply_msg *m, const struct render_irc_opts *o, struct ir
 		ro.budget -= strlen(o->address) + 2;
 	else
 		addr = false;
-	/* Line for line when packing saves none (tables keep their columns),
-	 * else packed; then the steps that summarise. */
+	/* Line for line when packing saves no more than the header lines
+	 * that rows in words do without (tables keep their columns), else
+	 * packed; then the steps that summarise. */
 	render_as(m, &ro, LAYOUT_FULL, PACK_NONE, addr, &full);
 	render_as(m, &ro, LAYOUT_PACKED, PACK_WHOLE, addr, &tmp);
-	if (full.n <= tmp.n && full.n <= max) {
+	if (full.n <= tmp.n + headers(m) && full.n <= max) {
 		take_lines(&full, &ro, addr, full.n, out);
 		render_irc_lines_free(&full);
 		render_irc_lines_free(&tmp);

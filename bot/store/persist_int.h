@@ -153,6 +153,7 @@ struct persist {
 	char snap_path[4200 + 64];
 	uint64_t snap_t0;
 	uint64_t snap_appends; /* stats.appends when the last one began */
+	size_t snap_future;    /* snapshot names dated ahead, as last warned of */
 	uint64_t next_snapshot_ms;
 	/* closing */
 	bool closing, close_retried, stop_snapshot_done, backend_closed;

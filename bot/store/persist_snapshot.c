@@ -176,11 +176,14 @@ prune_after(uv_work_t *req, int status)
 	/* The snapshot is kept as the backend wrote it. */
 	if (j->rc < 0)
 		log_warnx("store: %s; the snapshot %s is kept uncompressed", j->err, j->db);
-	if (j->future > 0)
+	/* Said once for as long as the same number of such names stays, not
+	 * after every snapshot. */
+	if (j->future > 0 && j->future != p->snap_future)
 		log_warnx("store: %s holds %zu snapshot name%s dated more than a day ahead of "
 		          "now; delver neither counts them toward snapshot_keep nor removes them "
 		          "(check the clock, or move them away)",
 		          j->dir, j->future, j->future == 1 ? "" : "s");
+	p->snap_future = j->future;
 	free(j);
 	p->snapping = false;
 	if (p->closing)

@@ -61,10 +61,20 @@ enum cmd_role {
 
 typedef void (*cmd_fn)(struct invocation *inv, struct reply *out);
 
+/* A part of a command's help with a page of its own (/help roll marks):
+ * the command's help lists its topics, so that help stays short enough
+ * for IRC and still leads to everything. */
+struct help_topic {
+	const char *name; /* one lowercase word, no subcommand's name */
+	const char *desc; /* what it covers, a few words */
+	const char *text; /* trusted text as command.help: "{/path}" a reference */
+};
+
 struct command {
-	const char *name; /* lowercase, 1-32 chars */
-	const char *desc; /* one line, at most 100 chars */
-	const char *help; /* more text for /help <command>, or NULL */
+	const char *name;                /* lowercase, 1-32 chars */
+	const char *desc;                /* one line, at most 100 chars */
+	const char *help;                /* more text for /help <command>, or NULL */
+	const struct help_topic *topics; /* array ended by a zeroed entry, or NULL */
 	enum cmd_role role;
 	const struct cmd_opt *opts; /* array ended by a zeroed entry, or NULL */
 	const struct command *subs; /* array ended by a zeroed entry, or NULL */

@@ -310,7 +310,7 @@ static void
 say_undone(struct reply *out, const struct invocation *inv, const struct undo_step *s,
            const struct undo_step *next, size_t left, bool s_hidden, bool next_hidden, bool gm_part)
 {
-	bool first = true;
+	bool first = true, tables = false;
 
 	if (veiled(inv, s, s_hidden, gm_part)) {
 		reply_line(out, 0, "%s undid %s.", inv->from->user_name,
@@ -321,13 +321,23 @@ say_undone(struct reply *out, const struct invocation *inv, const struct undo_st
 		if (rolled(s))
 			reply_add(out, 0, " and the dice it rolled");
 		reply_add(out, 0, ": ");
+		/* "Tension, Fungeon state is", "the channel's tables are" */
 		for (int m = 0; m < UNDO_NMODS; m++) {
-			if (!(undo_step_has(s) >> m & 1))
+			if (!(undo_step_has(s) >> m & 1) || undo_ids[m] == CHANMOD_TABLES)
 				continue;
 			reply_add(out, 0, "%s%s", first ? "" : ", ", undo_labels[m]);
 			first = false;
 		}
-		reply_add(out, 0, " state is as it was before.");
+		if (!first)
+			reply_add(out, 0, " state");
+		for (int m = 0; m < UNDO_NMODS; m++)
+			if ((undo_step_has(s) >> m & 1) && undo_ids[m] == CHANMOD_TABLES) {
+				reply_add(out, 0, "%sthe channel's tables", first ? "" : " and ");
+				first = false;
+				tables = true;
+			}
+		reply_add(out, 0, "%s",
+		          tables ? " are as they were before." : " is as it was before.");
 		reply_nl(out);
 	}
 	if (next == NULL) {

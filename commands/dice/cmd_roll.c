@@ -742,29 +742,49 @@ static const struct cmd_opt roll_opts[] = {
     {0},
 };
 
+/* What /help roll points to: the whole notation, in parts. */
+static const struct help_topic roll_topics[] = {
+    {.name = "notation",
+     .desc = "every part of a roll",
+     .text = "NdS (d% = d100, dF = fate); keep/drop kh kl dh dl (k = kh, d = dl; one of each per "
+             "term, each on the whole pool: 4d6kh3dl1 is 4d6kh3; keeping more than were rolled "
+             "keeps them all); explode ! (compound !!, penetrate !p); reroll r, once ro; "
+             "successes >=N, failures fN; min/max; criticals cs/cf; sort s/sa/sd; + - * / ( ), "
+             "where / rounds down (7/2 is 3); floor() ceil() round() abs(), inside which / is "
+             "exact (ceil(8d6/2)); repeat 6x; several rolls split by ';'; a label after ' # ' "
+             "or in [brackets] after a term (private:true among its words is still the "
+             "option). Compare points: =N <>N <N <=N >N >=N; a bare "
+             "number means =N; right after a term !=N explodes on N, so not-equal is <>N. "
+             "1d20+5 adv (or dis) rolls the d20 twice keeping the better (worse). A roll saved "
+             "with {/save} is rolled by its name, and more may follow: "
+             "{/roll expression=\"NAME +2 # label\"}."},
+    {.name = "marks",
+     .desc = "what the dice of a result show",
+     .text = "~~struck~~ dropped, ! exploded, r rerolled, * success, _ failure, ** critical, "
+             "__ fumble, ^ raised by min, v lowered by max, … a chain stopped; in a pool of "
+             "over 20 dice, 6x3 is three 6s in a row. A lone d20's natural 20 and 1 are "
+             "marked ({/settings natural mode=off} stops that)."},
+    {.name = "rulings",
+     .desc = "where the notation leaves room",
+     .text = "min/max clamp explosion and reroll dice too; a penetrated die keeps its -1 "
+             "through a reroll; a die's explosion or reroll chain stops after 100 extra "
+             "rolls."},
+    {.name = "limits",
+     .desc = "how big a roll may be",
+     .text = "500 bytes, 200 a label, 1000 dice a term, 1,000,000 sides, 10,000 dice a "
+             "command, 20 repeats, 10 rolls."},
+    {0},
+};
+
 const struct command cmd_roll = {
     .name = "roll",
     .desc = "Roll dice: 4d6kh3, 2d20kl1+3, 3d6!, 5d10>=8, 6x 4d6kh3, 1d20+5 # attack",
-    .help = "Notation: NdS (d% = d100, dF = fate); keep/drop kh kl dh dl (k = kh, d = dl; one "
-            "of each per term, each on the whole pool: 4d6kh3dl1 is 4d6kh3; keeping more than were "
-            "rolled keeps them all); explode ! "
-            "(compound !!, penetrate !p); reroll r, once ro; successes >=N, failures fN; "
-            "min/max; criticals cs/cf; sort s/sa/sd; + - * / ( ), where / rounds down (7/2 is "
-            "3); floor() ceil() round() abs(), inside which / is exact (ceil(8d6/2)); repeat "
-            "6x; several rolls split by ';'; a label after ' # ' or in [brackets] after a term "
-            "(private:true among its words is still the option). "
-            "Compare points: =N <>N <N <=N >N >=N; a bare number means =N; right after a term "
-            "!=N explodes on N, so not-equal is <>N. Rulings: min/max clamp explosion and "
-            "reroll dice too; a penetrated die keeps its -1 through a reroll; a die's explosion "
-            "or reroll chain stops after 100 extra rolls. Marks: ~~struck~~ dropped, ! "
-            "exploded, r rerolled, * success, _ failure, ** critical, __ fumble, ^ raised by "
-            "min, v lowered by max, … a chain stopped; in a pool of over 20 dice, 6x3 is three "
-            "6s in a row. Limits: 500 "
-            "bytes, 200 a label, 1000 dice a term, 1,000,000 sides, 10,000 dice a command, 20 "
-            "repeats, 10 rolls. Shortcuts: {/r} is {/roll}; 1d20+5 adv (or dis) rolls the d20 "
-            "twice keeping the better (worse); a lone d20's natural 20 and 1 are marked "
-            "({/settings natural mode=off} stops that); {/roll expression=\"NAME +2 # label\"} "
-            "rolls a roll saved with {/save}.",
+    .help = "Keep kh3 (kl1), drop dl1 (dh1), explode !, reroll r, successes >=8; + - * / ( ), "
+            "where / rounds down (7/2 is 3) but not inside floor() ceil() round() abs() "
+            "(ceil(8d6/2)); 6x repeats, ';' splits rolls, ' # ' starts a label; 1d20+5 adv "
+            "(or dis); {/r} is {/roll}; {/roll expression=NAME} rolls a roll saved with "
+            "{/save}.",
+    .topics = roll_topics,
     .opts = roll_opts,
     .fn = roll_fn,
     .alias = "r",

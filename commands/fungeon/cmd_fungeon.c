@@ -212,6 +212,44 @@ static const struct cmd_opt retreat_opts[] = {
     {0},
 };
 
+/* What /help fungeon combat points to: the turn in full. */
+static const struct help_topic combat_topics[] = {
+    {.name = "steps",
+     .desc = "each step in full, with its rulings",
+     .text = "(1) continuous monster features are rolled, one Annoy roll for each ability "
+             "(a hold and continuous damage from one ability share it): a failure costs "
+             "the turn for a hold, the Pain roll for continuous damage, where the monster "
+             "only deals damage (Ruling: the damage goes on by itself, as a trap's does; "
+             "a trap's continuous damage waits for the hallway); a hold ends at once when its "
+             "monster is "
+             "defeated. Ruling: a hold is re-rolled here, with the others. (2) each monster "
+             "uses its special ability: its first, unless whoever directs it chose another "
+             "or none ({/fungeon orders}, or use: in their own turn). Ruling: an ability "
+             "is rolled against every Fungeoneer in the fight but those who rolled against "
+             "it in (1): one Annoy roll a turn against an ability one suffers, so a single "
+             "success breaks its hold. Those who fail face the monster's Pain dice in a "
+             "Painful conflict, where they can hurt the monster too. (3) everyone's Painful "
+             "conflict; Ruling: a held Fungeoneer may not act, but rolls as it is made to: "
+             "it can be hurt, and a rank it wins deals no damage. A rank's "
+             "winner hurts its target, any other in the fight, of either side: each player "
+             "aims their own Fungeoneer, and whoever made a monster aims it "
+             "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
+             "target, the other side's lowest die at that rank. Ruling: a tie at a rank "
+             "deals no damage. Monster attacks are universal: no magic protects against "
+             "them. Ruling: in (3) a Fungeoneer strikes with its class bonus (its Combat "
+             "Bonus) when its class has a type (type: at join, or bonus:), and a monster's "
+             "Resist dice against that type take as many of those dice away (the most any "
+             "monster in the fight has); in an ability's conflict they take the class-bonus "
+             "and magic dice of the ability's type. They never add dice. Each point dealt "
+             "to a monster earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a "
+             "turn "
+             "takes at most 13 participants; beyond, the first monsters standing fight and "
+             "the others stay out, unless whoever made them names the ones that fight; "
+             "with fewer, every standing monster fights each turn. Any player whose "
+             "Fungeoneer is in play may play the turn; the GM may decide for anyone."},
+    {0},
+};
+
 static const struct command fungeon_subs[] = {
     {.name = "join",
      .desc = "Make your Fungeoneer: name, class, level (one per player here)",
@@ -374,37 +412,15 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_trap_disarm},
     {.name = "combat",
      .desc = "One combat turn: continuous monster features, abilities, the Painful conflict",
-     .help =
-         "(1) continuous monster features are rolled, one Annoy roll for each ability "
-         "(a hold and continuous damage from one ability share it): a failure costs "
-         "the turn for a hold, the Pain roll for continuous damage, where the monster "
-         "only deals damage (Ruling: the damage goes on by itself, as a trap's does; "
-         "a trap's continuous damage waits for the hallway); a hold ends at once when its "
-         "monster is "
-         "defeated. Ruling: a hold is re-rolled here, with the others. (2) each monster "
-         "uses its special ability: its first, unless whoever directs it chose another "
-         "or none ({/fungeon orders}, or use: in their own turn). Ruling: an ability "
-         "is rolled against every Fungeoneer in the fight but those who rolled against "
-         "it in (1): one Annoy roll a turn against an ability one suffers, so a single "
-         "success breaks its hold. Those who fail face the monster's Pain dice in a "
-         "Painful conflict, where they can hurt the monster too. (3) everyone's Painful "
-         "conflict; Ruling: a held Fungeoneer may not act, but rolls as it is made to: "
-         "it can be hurt, and a rank it wins deals no damage. A rank's "
-         "winner hurts its target, any other in the fight, of either side: each player "
-         "aims their own Fungeoneer, and whoever made a monster aims it "
-         "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
-         "target, the other side's lowest die at that rank. Ruling: a tie at a rank "
-         "deals no damage. Monster attacks are universal: no magic protects against "
-         "them. Ruling: in (3) a Fungeoneer strikes with its class bonus (its Combat "
-         "Bonus) when its class has a type (type: at join, or bonus:), and a monster's "
-         "Resist dice against that type take as many of those dice away (the most any "
-         "monster in the fight has); in an ability's conflict they take the class-bonus "
-         "and magic dice of the ability's type. They never add dice. Each point dealt to a monster "
-         "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
-         "takes at most 13 participants; beyond, the first monsters standing fight and "
-         "the others stay out, unless whoever made them names the ones that fight; "
-         "with fewer, every standing monster fights each turn. Any player whose "
-         "Fungeoneer is in play may play the turn; the GM may decide for anyone.",
+     .help = "A turn has three steps. (1) Continuous monster features: one Annoy roll for "
+             "each ability; a failure costs the turn (a hold) or the Pain roll (continuous "
+             "damage). (2) Each monster uses its special ability (its first, unless "
+             "{/fungeon orders} chose another); those who fail face its Pain dice. (3) "
+             "Everyone's Painful conflict: each rank's winner hurts its target (the other "
+             "side's lowest die unless {/fungeon orders} aimed it), a tie deals nothing, and "
+             "each point dealt to a monster earns its cost in XP. Any player whose Fungeoneer "
+             "is in play may play the turn; the GM may decide for anyone.",
+     .topics = combat_topics,
      .opts = combat_opts,
      .fn = cmd_fungeon_combat},
     {.name = "orders",

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands/core/registry.h"
 
@@ -49,6 +50,61 @@ help_console(const char *topic, struct reply *out)
 	return false;
 }
 
+/* "roll" or "tension table": the names of path[0..n) for a command line. */
+static void
+path_name(const struct command *const *path, size_t n, char *name, size_t size)
+{
+	name[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		snprintf(name + strlen(name), size - strlen(name), "%s%s", i ? " " : "",
+		         path[i]->name);
+}
+
+/* "More: /help roll notation (every modifier), ..." */
+static void
+topics_line(const struct command *const *path, size_t n, const struct help_topic *t,
+            struct reply *out)
+{
+	char name[80], line[120];
+
+	path_name(path, n, name, sizeof(name));
+	reply_add(out, 0, "More: ");
+	for (size_t i = 0; t[i].name != NULL; i++) {
+		snprintf(line, sizeof(line), "%s %s", name, t[i].name);
+		if (i > 0)
+			reply_add(out, 0, ", ");
+		reply_cmd(out, 0, "help", "command", line, NULL);
+		reply_add(out, 0, " (%s)", t[i].desc);
+	}
+	reply_line(out, 0, ".");
+}
+
+/* The topic of c that word (len bytes) names, or NULL. */
+static const struct help_topic *
+find_topic(const struct command *c, const char *word, size_t len)
+{
+	for (const struct help_topic *t = c->topics; t != NULL && t->name != NULL; t++)
+		if (strlen(t->name) == len && strncasecmp(t->name, word, len) == 0)
+			return t;
+	return NULL;
+}
+
+/* One topic's page, in one paragraph: "/roll marks (what the dice of a
+ * result show): ...". */
+static void
+help_topic(const struct command *const *path, size_t n, const struct help_topic *t,
+           struct reply *out)
+{
+	char name[80];
+
+	path_name(path, n, name, sizeof(name));
+	reply_cmd(out, RS_BOLD, name, NULL);
+	reply_add(out, RS_BOLD, " %s", t->name);
+	reply_add(out, 0, " (%s): ", t->desc);
+	reply_text(out, 0, t->text);
+	reply_nl(out);
+}
+
 static void
 help_one(const struct command *const *path, bool typed, struct reply *out)
 {
@@ -67,6 +123,8 @@ help_one(const struct command *const *path, bool typed, struct reply *out)
 		reply_text(out, 0, c->help);
 		reply_nl(out);
 	}
+	if (c->topics != NULL && c->topics[0].name != NULL)
+		topics_line(path, n, c->topics, out);
 	if (c->opts != NULL && c->opts[0].name != NULL) {
 		static const char *const hdr[] = {"option", "what it is"};
 
@@ -89,11 +147,9 @@ help_one(const struct command *const *path, bool typed, struct reply *out)
 		/* Where options are named (Discord) a subcommand is always
 		 * chosen: there is no command without one to mention. */
 		if (c->default_sub != NULL && typed) {
-			char name[80] = "", sub[120];
+			char name[80], sub[120];
 
-			for (size_t i = 0; i < n; i++)
-				snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s",
-				         i ? " " : "", path[i]->name);
+			path_name(path, n, name, sizeof(name));
 			snprintf(sub, sizeof(sub), "%s %s", name, c->default_sub);
 			reply_add(out, RS_DIM, "With no subcommand, ");
 			reply_cmd(out, RS_DIM, name, NULL);
@@ -104,6 +160,34 @@ help_one(const struct command *const *path, bool typed, struct reply *out)
 	}
 }
 
+/* Ends an error about word, which names none of the n cands under name (a
+ * command line): the closest of them ("did you mean /hazard table?", or
+ * "/help roll marks" when they are topics), then all of them. */
+static void
+closest_of(const char *word, const char *name, const char *const *cands, size_t n, bool topics,
+           struct reply *out)
+{
+	const char *best = registry_suggest(word, cands, n);
+	const char *kind = topics ? "topics" : "subcommands";
+
+	if (best != NULL) {
+		char line[120];
+
+		snprintf(line, sizeof(line), "%s %s", name, best);
+		reply_add(out, RS_BAD, "; did you mean ");
+		if (topics)
+			reply_cmd(out, RS_BAD, "help", "command", line, NULL);
+		else
+			reply_cmd(out, RS_BAD, line, NULL);
+		reply_add(out, RS_BAD, "? Its %s are ", kind);
+	} else {
+		reply_add(out, RS_BAD, "; its %s are ", kind);
+	}
+	for (size_t i = 0; i < n; i++)
+		reply_add(out, RS_BAD, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", cands[i]);
+	reply_add(out, RS_BAD, ".");
+}
+
 /* The error for the word topic (len bytes) that names nothing under
  * path[0..d): the closest name, then every name there. */
 static void
@@ -111,8 +195,8 @@ no_such(const struct command *const *path, size_t d, const char *topic, size_t l
         struct reply *out)
 {
 	const struct command *c = d > 0 ? path[d - 1] : NULL;
-	const char *cands[32], *best;
-	char word[41], name[80] = "";
+	const char *cands[32];
+	char word[41], name[80];
 	size_t n = 0;
 
 	snprintf(word, sizeof(word), "%.*s", (int)(len < 40 ? len : 40), topic);
@@ -122,9 +206,15 @@ no_such(const struct command *const *path, size_t d, const char *topic, size_t l
 		reply_add(out, RS_BAD, ".");
 		return;
 	}
-	for (size_t i = 0; i < d; i++)
-		snprintf(name + strlen(name), sizeof(name) - strlen(name), "%s%s", i ? " " : "",
-		         path[i]->name);
+	path_name(path, d, name, sizeof(name));
+	if (c->subs == NULL && c->topics != NULL && c->topics[0].name != NULL) {
+		for (const struct help_topic *t = c->topics; t->name != NULL && n < 32; t++)
+			cands[n++] = t->name;
+		reply_error(out, "There is no topic '%s' in the help on ", word);
+		reply_cmd(out, RS_BAD, name, NULL);
+		closest_of(word, name, cands, n, true, out);
+		return;
+	}
 	reply_error(out, "There is no subcommand '%s' of ", word);
 	reply_cmd(out, RS_BAD, name, NULL);
 	if (c->subs == NULL) {
@@ -135,19 +225,7 @@ no_such(const struct command *const *path, size_t d, const char *topic, size_t l
 	}
 	for (const struct command *s = c->subs; s->name != NULL && n < 32; s++)
 		cands[n++] = s->name;
-	if ((best = registry_suggest(word, cands, n)) != NULL) {
-		char sub[120];
-
-		snprintf(sub, sizeof(sub), "%s %s", name, best);
-		reply_add(out, RS_BAD, "; did you mean ");
-		reply_cmd(out, RS_BAD, sub, NULL);
-		reply_add(out, RS_BAD, "? Its subcommands are ");
-	} else {
-		reply_add(out, RS_BAD, "; its subcommands are ");
-	}
-	for (size_t i = 0; i < n; i++)
-		reply_add(out, RS_BAD, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", cands[i]);
-	reply_add(out, RS_BAD, ".");
+	closest_of(word, name, cands, n, false, out);
 }
 
 static void
@@ -197,6 +275,10 @@ help_fn(struct invocation *inv, struct reply *out)
 			break;
 		path[d] =
 		    d == 0 ? registry_find(topic, len) : registry_find_sub(path[d - 1], topic, len);
+		if (path[d] == NULL && d > 0 && find_topic(path[d - 1], topic, len) != NULL) {
+			help_topic(path, d, find_topic(path[d - 1], topic, len), out);
+			return;
+		}
 		if (path[d] == NULL) {
 			no_such(path, d, topic, len, on_console(inv), out);
 			return;
@@ -238,13 +320,20 @@ help_complete(struct invocation *inv, const char *partial, struct completions *o
 				snprintf(path, sizeof(path), "%s %s", c->name, s->name);
 				offer(out, path, partial, pass == 0);
 			}
+			for (const struct help_topic *t = c->topics; t != NULL && t->name != NULL;
+			     t++) {
+				char path[80];
+
+				snprintf(path, sizeof(path), "%s %s", c->name, t->name);
+				offer(out, path, partial, pass == 0);
+			}
 		}
 	}
 }
 
 static const struct cmd_opt help_opts[] = {
     {.name = "command",
-     .desc = "A command (and subcommand) to explain",
+     .desc = "A command (and subcommand or topic) to explain",
      .type = OPT_STRING,
      .flags = OPT_REST | OPT_AUTOCOMPLETE,
      .complete = help_complete},

@@ -1,8 +1,13 @@
 /* /procedure: a compact reference card of the turn procedure. */
 #include "commands/procedure/cmd_procedure.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
+#include "commands/core/completions.h"
+#include "commands/core/registry.h"
 #include "commands/procedure/procedure_state.h"
 
 struct card_row {
@@ -133,45 +138,199 @@ static const char rooms_cmds[] =
     "Safe areas: {/safe on}. Vendors: {/vendor meet}, {/bargain}. Wandering: {/wander check "
     "procedure=corridor}, {/wander check procedure=rest}. Load: {/encumbrance}. Rest: {/rest}.";
 
+static const struct {
+	const char *name; /* as /procedure takes it */
+	const char *title;
+	const struct card_row *rows;
+	size_t n;
+	const char *cmds;
+} cards[] = {
+    {"exploration", "Exploration procedure (a turn is 10 minutes)", exploration_card,
+     sizeof(exploration_card) / sizeof(exploration_card[0]), exploration_cmds},
+    {"delving", "Delving procedure (a turn is 10 minutes)", delving_card,
+     sizeof(delving_card) / sizeof(delving_card[0]), delving_cmds},
+    {"rooms", "Room by room: safe areas, vendors, wandering monsters", rooms_card,
+     sizeof(rooms_card) / sizeof(rooms_card[0]), rooms_cmds},
+};
+
+#define NCARDS (sizeof(cards) / sizeof(cards[0]))
+
+/* The row of card k that section names: the one whose name it is, else the
+ * one whose name starts with it (case aside); NULL when none or several
+ * do. */
+static const struct card_row *
+find_section(size_t k, const char *section)
+{
+	const struct card_row *hit = NULL;
+	size_t len = strlen(section), hits = 0;
+
+	for (size_t i = 0; i < cards[k].n; i++) {
+		const char *what = cards[k].rows[i].what;
+
+		if (strcasecmp(what, section) == 0)
+			return &cards[k].rows[i];
+		if (strncasecmp(what, section, len) == 0) {
+			hit = &cards[k].rows[i];
+			hits++;
+		}
+	}
+	return hits == 1 ? hit : NULL;
+}
+
+/* "each turn": a section's name as it is typed (lower case, up to a
+ * comma: "surprise" for "Surprise, initiative"), into low (size bytes). */
+static void
+lower_name(const char *what, char *low, size_t size)
+{
+	size_t j = 0;
+
+	for (; *what != '\0' && *what != ',' && j + 1 < size; what++)
+		low[j++] = (char)tolower((unsigned char)*what);
+	low[j] = '\0';
+}
+
+/* The error for a section that names none of card k's (nor, when any, of
+ * the other cards, or a card itself): card k's sections, as typed. */
+static void
+no_section(size_t k, const char *section, bool any, struct reply *out)
+{
+	const char *names[NCARDS], *best;
+
+	for (size_t i = 0; i < NCARDS; i++)
+		names[i] = cards[i].name;
+	best = any ? registry_suggest(section, names, NCARDS) : NULL;
+	if (any)
+		reply_error(out,
+		            "'%.40s' is no card (exploration, delving or rooms) and no section of "
+		            "one%s%s%s; the %s card's sections are ",
+		            section, best != NULL ? " (did you mean " : "",
+		            best != NULL ? best : "", best != NULL ? "?)" : "", cards[k].name);
+	else
+		reply_error(out, "The %s card has no section '%.40s'; its sections are ",
+		            cards[k].name, section);
+	for (size_t i = 0; i < cards[k].n; i++) {
+		char low[40];
+
+		lower_name(cards[k].rows[i].what, low, sizeof(low));
+		reply_add(out, RS_BAD, "%s%s",
+		          i == 0                ? ""
+		          : i + 1 == cards[k].n ? " and "
+		                                : ", ",
+		          low);
+	}
+	reply_add(out, RS_BAD, ".");
+}
+
+/* One section of card k: its name and text on one line, under the card's
+ * title. */
+static void
+show_section(size_t k, const struct card_row *row, struct reply *out)
+{
+	reply_title(out, "%s", cards[k].title);
+	reply_add(out, RS_BOLD, "%s", row->what);
+	reply_line(out, 0, ": %s", row->text);
+}
+
+/* The card name names (case aside), or NCARDS. */
+static size_t
+find_card(const char *name)
+{
+	for (size_t i = 0; i < NCARDS; i++)
+		if (strcasecmp(name, cards[i].name) == 0)
+			return i;
+	return NCARDS;
+}
+
+/*
+ * /procedure [card] [section]. Typed, the first word may be the section
+ * itself (/procedure light, /procedure quick reference): a word that names
+ * no card starts the section. A section is looked for in the card named,
+ * else in the channel's, then in the others.
+ */
 static void
 procedure_fn(struct invocation *inv, struct reply *out)
 {
-	static const struct {
-		const char *title;
-		const struct card_row *rows;
-		size_t n;
-		const char *cmds;
-	} cards[] = {
-	    {"Exploration procedure (a turn is 10 minutes)", exploration_card,
-	     sizeof(exploration_card) / sizeof(exploration_card[0]), exploration_cmds},
-	    {"Delving procedure (a turn is 10 minutes)", delving_card,
-	     sizeof(delving_card) / sizeof(delving_card[0]), delving_cmds},
-	    {"Room by room: safe areas, vendors, wandering monsters", rooms_card,
-	     sizeof(rooms_card) / sizeof(rooms_card[0]), rooms_cmds},
-	};
 	const char *name = invocation_str(inv, "procedure");
-	size_t k = name == NULL                   ? (size_t)procedure_state_of(inv->chan)->proc
-	           : strcmp(name, "rooms") == 0   ? 2
-	           : strcmp(name, "delving") == 0 ? 1
-	                                          : 0;
+	const char *rest = invocation_str(inv, "section");
+	size_t k = (size_t)procedure_state_of(inv->chan)->proc, named = NCARDS;
+	char section[96];
+	const struct card_row *row = NULL;
 
-	reply_title(out, "%s", cards[k].title);
-	reply_table(out, 2, NULL);
-	for (size_t i = 0; i < cards[k].n; i++) {
-		const char *cells[2] = {cards[k].rows[i].what, cards[k].rows[i].text};
+	section[0] = '\0';
+	if (name != NULL && (named = find_card(name)) < NCARDS)
+		k = named;
+	else if (name != NULL)
+		snprintf(section, sizeof(section), "%s", name);
+	if (rest != NULL)
+		snprintf(section + strlen(section), sizeof(section) - strlen(section), "%s%s",
+		         section[0] != '\0' ? " " : "", rest);
+	if (section[0] == '\0') {
+		reply_title(out, "%s", cards[k].title);
+		reply_table(out, 2, NULL);
+		for (size_t i = 0; i < cards[k].n; i++) {
+			const char *cells[2] = {cards[k].rows[i].what, cards[k].rows[i].text};
 
-		reply_row(out, false, cells);
+			reply_row(out, false, cells);
+		}
+		reply_text(out, 0, cards[k].cmds);
+		reply_nl(out);
+		reply_text(out, RS_DIM, "One section alone: {/procedure section:light}.");
+		return;
 	}
-	reply_text(out, 0, cards[k].cmds);
+	row = find_section(k, section);
+	/* Without a card named, a section of another card will do
+	 * (/procedure vendors: the rooms card's). */
+	for (size_t i = 0; row == NULL && named == NCARDS && i < NCARDS; i++) {
+		row = find_section(i, section);
+		if (row != NULL)
+			k = i;
+	}
+	if (row == NULL)
+		no_section(k, section, named == NCARDS, out);
+	else
+		show_section(k, row, out);
 }
 
-static const char *const proc_choices[] = {"exploration", "delving", "rooms", NULL};
+/* Suggests the sections of every card, lower case, that contain the typed
+ * text. */
+static void
+section_complete(struct invocation *inv, const char *partial, struct completions *out)
+{
+	for (size_t k = 0; k < NCARDS; k++) {
+		for (size_t i = 0; i < cards[k].n; i++) {
+			char low[40];
 
+			lower_name(cards[k].rows[i].what, low, sizeof(low));
+			if (strstr(low, partial) != NULL)
+				completions_add(out, low);
+		}
+	}
+}
+
+/* Suggests the cards that contain the typed text. */
+static void
+card_complete(struct invocation *inv, const char *partial, struct completions *out)
+{
+	for (size_t k = 0; k < NCARDS; k++)
+		if (strstr(cards[k].name, partial) != NULL)
+			completions_add(out, cards[k].name);
+}
+
+/* procedure takes no choices: typed, its word may be a section
+ * (procedure_fn). */
 static const struct cmd_opt procedure_opts[] = {
     {.name = "procedure",
      .desc = "exploration, delving or rooms (default: the channel's procedure)",
      .type = OPT_STRING,
-     .choices = proc_choices},
+     .flags = OPT_AUTOCOMPLETE,
+     .max = 40,
+     .complete = card_complete},
+    {.name = "section",
+     .desc = "One section of the card: light, rest, searching, ... (default: the whole card)",
+     .type = OPT_STRING,
+     .flags = OPT_REST | OPT_AUTOCOMPLETE,
+     .max = 40,
+     .complete = section_complete},
     {0},
 };
 
@@ -179,7 +338,9 @@ const struct command cmd_procedure = {
     .name = "procedure",
     .desc = "Reference card: turn steps, movement, searching, surprise, light, rest",
     .help = "exploration and delving are the two turn procedures; rooms is the room-by-room "
-            "procedure of safe areas, vendors and wandering monsters. Ruling: delver keeps no "
+            "procedure of safe areas, vendors and wandering monsters. A section alone: "
+            "{/procedure section:light}, {/procedure procedure=rooms section=vendors} (a "
+            "section of another card is found too). Ruling: delver keeps no "
             "character sheets, inventories or maps, so movement, searches, slots, endurance, "
             "exhaustion, wounds, "
             "initiative, opposed skill rolls and rations are the table's to apply (rolled "

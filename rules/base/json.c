@@ -166,6 +166,19 @@ json_write(const cJSON *item, struct buf *out)
 	return out->toobig ? -1 : 0;
 }
 
+char *
+json_print(const cJSON *item)
+{
+	struct buf b;
+	char *text = NULL;
+
+	buf_init(&b, SIZE_MAX / 2);
+	if (json_write(item, &b) == 0)
+		text = buf_take(&b);
+	buf_free(&b);
+	return text;
+}
+
 /* --- scratch trees --- */
 
 #define SCRATCH_BLOCK (64u << 10)

@@ -26,6 +26,15 @@ struct cJSON;
  */
 int json_write(const struct cJSON *item, struct buf *out);
 
+/*
+ * The text json_write makes of item, in a new string the caller frees
+ * with free(): what delver sends and keeps is written by json_write alone.
+ * NULL when item is NULL or holds an invalid or raw node (nothing delver
+ * builds). No cap: the trees are the program's own, bounded by whoever
+ * built them; memory runs out as xmalloc says.
+ */
+char *json_print(const struct cJSON *item);
+
 /* The pieces, for a writer that needs no tree: s as a JSON string (NULL as
  * ""), and v in decimal digits. A full out sets its toobig flag. */
 void json_write_string(const char *s, struct buf *out);

@@ -26,6 +26,15 @@
 # bot_stats                        SIGUSR1 to the bot, then wait (5 s) for its stats line in $BOT_LOG
 # log_wait PATTERN SECONDS         wait for a line matching PATTERN (grep -E) in $BOT_LOG
 # bot_wait_exit SECONDS            wait for the bot to exit; sets BOT_STATUS
+# one_channel_start                the fake (a heartbeat every 2 s) and the bot,
+#                                  ready with its commands registered; sets
+#                                  CHAN, the channel of one-channel injections
+# one TEMPLATE                     inject one interaction in that channel and
+#                                  wait (10 s) until all n so far are created
+#                                  and answered, and $ONE_ALSO holds when set
+#                                  (n counts them; a test adds its own bulk)
+# press LABEL USER EXPECT PRIVATE [EXTRA]
+#                                  a template: USER presses the button LABEL
 # finish                           stop both, fail on any violation, on the
 #                                  token in any log line, or on a bot crash
 # Every helper fails the test (exit 1) with one line saying why.
@@ -265,6 +274,25 @@ bot_stop() {
 tmpl() {
 	printf '{"data":{"type":1,"name":"%s","options":%s},"expect":"%s","private":%s%s}' \
 		"$1" "$2" "$3" "$4" "${5:-}"
+}
+
+one_channel_start() {
+	fake_start --heartbeat 2000
+	bot_start
+	wait_until "g['ready'] and r['registrations'] == 1" 10
+	CHAN=1300000000000000000 # the fake's first channel (payload.c)
+	n=0
+}
+
+one() {
+	n=$((n + 1))
+	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
+	wait_until "i['created'] == $n and i['answered'] == $n${ONE_ALSO:+ and $ONE_ALSO}" 10
+}
+
+press() {
+	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s%s}' "$1" "$2" "$3" \
+		"$4" "${5:-}"
 }
 
 finish() {

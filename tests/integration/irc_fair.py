@@ -8,16 +8,12 @@ import signal
 import sys
 import time
 
-from irclib import Client, Delver, Ngircd, check, free_port, plain, run, workdir
+from irclib import Client, bot_on_ngircd, check, plain, run, step
 
 FLOODERS = ("alice", "bob", "carol")
 PER_USER = 50
 NATURAL = {20: " · Natural 20!", 1: " · Natural 1."}
 SLOW_DOWN = "You are sending commands faster than delver takes them"
-
-
-def step(what):
-    print("-- " + what, flush=True)
 
 
 def drain(clients, until):
@@ -31,21 +27,7 @@ def drain(clients, until):
 # default command limits: the target holds with the settings users get.
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
-    work = workdir()
-    port = free_port()
-    server = Ngircd(work, port)
-    server.start()
-    conf = """
-[irc.plain]
-host = 127.0.0.1
-port = %d
-tls = no
-nick = delver
-channels = #a
-""" % port
-    bot = Delver(build + "/delver", work, "bot", conf)
-    bot.start(level="info")
-    bot.wait_log(r"irc plain: joined #a")
+    port, _, bot = bot_on_ngircd(build, "plain", "#a", level="info")
     users = [Client(port, n) for n in FLOODERS]
     dave = Client(port, "dave")
     for u in users + [dave]:

@@ -11,13 +11,9 @@ import subprocess
 import sys
 import time
 
-from irclib import Client, Delver, Ngircd, check, free_port, guarded, run, workdir
+from irclib import Client, Delver, Ngircd, check, free_port, guarded, run, step, workdir
 
 BOT = r"^:delver!\S+ "
-
-
-def step(what):
-    print("-- " + what, flush=True)
 
 
 def main():
@@ -139,6 +135,8 @@ admins = *!~alice@127.0.0.1
     check(not any("NOTICE" in l and ("second" in l or "sneak" in l) for _, l in thief.seen),
           "the secret roll reached the holder of the GM's last nick")
     thief.quit()
+    # The nick is free once the server has seen the thief leave (alice shares #a).
+    alice.expect(r"^:Alice2!\S+ QUIT")
     alice.send("NICK Alice2")
     alice.expect(r"^:Alice3!\S+ NICK :?Alice2$")
     bob.say("#a", "!gmroll 1d20+5 # third")
@@ -205,10 +203,10 @@ admins = *!~alice@127.0.0.1
     check("\x1b" not in bot.log(), "a raw ESC reached the log")
 
     step("SIGTERM while a long reply is being written: it is finished, then QUIT")
-    # The help on /roll (a reply of the burst's 4 lines) at full speed
+    # The help on /tension (a reply of the burst's 4 lines) at full speed
     # first; a roll answered after it marks its end (one user's replies
     # keep their order).
-    alice.say("delver", "help roll")
+    alice.say("delver", "help tension")
     alice.say("delver", "roll 1d2")
     help_lines = []
     while True:
@@ -226,7 +224,7 @@ admins = *!~alice@127.0.0.1
     # rest one every 5 s.
     alice.say("delver", "roll 1d2")
     alice.say("delver", "roll 1d2")
-    alice.say("delver", "help roll")
+    alice.say("delver", "help tension")
     for _ in range(2):
         alice.expect(BOT + r"PRIVMSG Alice2 :Alice2 rolls · 1d2: ", timeout=15)
     got = [alice.expect(BOT + r"PRIVMSG Alice2 :(.*)$", timeout=15).group(1)]

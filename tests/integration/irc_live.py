@@ -7,7 +7,7 @@ import signal
 import sys
 import time
 
-from irclib import Client, Delver, Ngircd, check, free_port, run, workdir
+from irclib import Client, Delver, Ngircd, check, free_port, run, step, workdir
 
 CONF = """
 [irc.live]
@@ -28,10 +28,6 @@ tls = no
 nick = dsecond
 channels = #open
 """
-
-
-def step(what):
-    print("-- " + what, flush=True)
 
 
 def main():

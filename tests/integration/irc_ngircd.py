@@ -8,13 +8,9 @@ import sys
 import time
 
 from irclib import (Client, Delver, Ngircd, bad_codes, check, free_port, guarded, mentions, plain,
-                    run, workdir)
+                    run, step, workdir)
 
 BOT = r"^:delver2!\S+ "
-
-
-def step(what):
-    print("-- " + what, flush=True)
 
 
 def roll_ok(m, count, sides):
@@ -153,7 +149,7 @@ channels = #t
     text = plain(conflict.string)
     if "Narrative control" not in text:
         text += bob.expect(BOT + r"PRIVMSG #b :.*Narrative control: ").string
-    check(re.search(r" · rank  Brom  rat  winner  damage · 1  \S+  \d  (Brom|rat|tie)  ", text),
+    check(re.search(r" · rank 1: Brom \S+, rat \d, winner (Brom|rat|tie), damage ", text),
           "the conflict's table is not there: %r" % text)
 
     step("a secret roll: the channel sees who rolls in secret, the GM alone the roll, by NOTICE")

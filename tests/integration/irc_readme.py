@@ -14,7 +14,7 @@ import os
 import re
 import sys
 
-from irclib import ZWJ, Client, Delver, Fail, Ngircd, check, free_port, plain, run, workdir
+from irclib import ZWJ, Client, Fail, bot_on_ngircd, check, plain, run
 
 CHANNEL = "#crawl"
 
@@ -36,21 +36,7 @@ def session():
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
     seed, lines = session()
-    work = workdir()
-    port = free_port()
-    server = Ngircd(work, port)
-    server.start()
-    conf = """
-[irc.local]
-host = 127.0.0.1
-port = %d
-tls = no
-nick = delver
-channels = %s
-""" % (port, CHANNEL)
-    bot = Delver(build + "/delver", work, "bot", conf)
-    bot.start(args=["--seed", str(seed)])
-    bot.wait_log(r"irc local: joined " + CHANNEL)
+    port, _, bot = bot_on_ngircd(build, "local", CHANNEL, args=["--seed", str(seed)])
     alice = Client(port, "alice")
     alice.join(CHANNEL)
     bob = Client(port, "bob")

@@ -12,13 +12,9 @@ import socket
 import sys
 import time
 
-from irclib import Delver, Fail, Lines, check, run, workdir
+from irclib import Delver, Fail, Lines, check, run, step, workdir
 
 SECRET = "s3cret-pass-4-tests"
-
-
-def step(what):
-    print("-- " + what, flush=True)
 
 
 class Server:

@@ -14,13 +14,10 @@ import subprocess
 import sys
 import time
 
-from irclib import LOGS, PROCS, Client, Delver, Lines, check, free_port, run, wait_port, workdir
+from irclib import (LOGS, PROCS, Client, Delver, Lines, check, free_port, run, step, wait_port,
+                    workdir)
 
 PASSWORD = "correct-horse-7"
-
-
-def step(what):
-    print("-- " + what, flush=True)
 
 
 def make_cert(work, name, cn):

@@ -9,41 +9,22 @@ as the lines she sent. Then: the one-line form with ';', a cancel, a table
 dropped when another starts, a table too long, the same in a private
 conversation, and two users entering tables at once in one channel.
 """
-import re
 import sys
 
-from irclib import Client, Delver, Ngircd, check, free_port, run, workdir
+from irclib import Client, bot_on_ngircd, check, run, step
 
 BOT = r"^:delver!\S+ "
 
 
-def step(what):
-    print("-- " + what, flush=True)
-
-
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
-    work = workdir()
-    port = free_port()
-    server = Ngircd(work, port)
-    server.start()
-    conf = """
-[irc.local]
-host = 127.0.0.1
-port = %d
-tls = no
-nick = delver
-channels = #crawl
-user_burst = 60
+    port, server, bot = bot_on_ngircd(build, "local", "#crawl", """user_burst = 60
 user_interval_ms = 100
 channel_burst = 60
 channel_interval_ms = 100
 flood_burst = 20
 flood_interval_ms = 100
-""" % port
-    bot = Delver(build + "/delver", work, "bot", conf)
-    bot.start(args=["--seed", "7"])
-    bot.wait_log(r"irc local: joined #crawl")
+""", args=["--seed", "7"])
     alice = Client(port, "alice")
     alice.join("#crawl")
     bob = Client(port, "bob")

@@ -190,6 +190,28 @@ class Delver:
             raise Fail("delver did not stop within %d s of SIGTERM" % timeout)
 
 
+def step(what):
+    """Prints the step a test is at, so its output shows where a failure came."""
+    print("-- " + what, flush=True)
+
+
+def bot_on_ngircd(build, net, chan, settings="", level="debug", args=()):
+    """Starts a ngircd on a free port and delver (build's binary) joined to
+    chan on it, as network net: plain TCP, nick delver, settings (lines of
+    more keys for [irc.net]) after those. Returns (port, server, bot); both
+    processes are stopped when the test exits."""
+    work = workdir()
+    port = free_port()
+    server = Ngircd(work, port)
+    server.start()
+    conf = ("\n[irc.%s]\nhost = 127.0.0.1\nport = %d\ntls = no\nnick = delver\n"
+            "channels = %s\n%s" % (net, port, chan, settings))
+    bot = Delver(build + "/delver", work, "bot", conf)
+    bot.start(level=level, args=args)
+    bot.wait_log(r"irc %s: joined %s" % (net, re.escape(chan)))
+    return port, server, bot
+
+
 class Lines:
     """A line-based peer over a socket: expect() waits for a matching line."""
 

@@ -1,25 +1,15 @@
 # Helpers for the Discord tests of the live panel (sourced after
 # discord_lib.sh; CHAN is the channel under test).
 #
-# one TEMPLATE        one interaction in CHAN, waited on until answered
-#                     (counted in n)
-# press LABEL USER EXPECT PRIVATE [EXTRA]
-#                     a template pressing the newest button so labelled
+# one, press          discord_lib's; one also waits until no answer
+#                     misses a part (ONE_ALSO)
 # panel               the panel: the bot's newest channel message with a
 #                     "Next turn" button, as "ID|EDITS|CONTENT" (without
 #                     markdown's bold, lines joined by " / "), or "none"
 # field N             field N of panel's output
 # count_panels        how many such messages the channel holds
 n=0
-one() {
-	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
-	wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 10
-}
-press() {
-	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s%s}' "$1" "$2" "$3" \
-		"$4" "${5:-}"
-}
+ONE_ALSO="i['parts_missing'] == 0"
 panel() {
 	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
 import json, sys

@@ -16,10 +16,7 @@
 . tests/integration/discord_lib.sh
 . tests/integration/panel_lib.sh
 
-fake_start --heartbeat 2000
-bot_start
-wait_until "g['ready'] and r['registrations'] == 1" 10
-CHAN=1300000000000000000
+one_channel_start
 
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
 

@@ -9,20 +9,7 @@
 . tests/integration/lib.sh
 . tests/integration/discord_lib.sh
 
-fake_start --heartbeat 2000
-bot_start
-wait_until "g['ready'] and r['registrations'] == 1" 10
-CHAN=1300000000000000000
-
-n=0
-one() { # TEMPLATE: one interaction in the one channel, answered
-	n=$((n + 1))
-	inject "{\"count\":1,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$1]}"
-	wait_until "i['created'] == $n and i['answered'] == $n" 10
-}
-press() { # LABEL USER EXPECT PRIVATE
-	printf '{"type":3,"press":"%s","user":%s,"expect":"%s","private":%s}' "$1" "$2" "$3" "$4"
-}
+one_channel_start
 # The bot's messages in the channel: COUNT, or the newest's content
 messages() {
 	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '

@@ -157,6 +157,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 #include "tests/tools/fake_discord/fake.h"
 
@@ -229,10 +230,10 @@ fake_record(const char *dir, const char *what, const char *body)
 	cJSON_AddStringToObject(line, "dir", dir);
 	cJSON_AddStringToObject(line, "what", what);
 	cJSON_AddStringToObject(line, "body", buf_str(&b));
-	s = cJSON_PrintUnformatted(line);
+	s = json_print(line);
 	fprintf(F.record, "%s\n", s);
 	fflush(F.record);
-	cJSON_free(s);
+	free(s);
 	cJSON_Delete(line);
 	buf_free(&b);
 }
@@ -446,7 +447,7 @@ control(struct http *h, struct http_answer *a)
 		a->body = gw_fake_channels();
 	} else if (strcmp(h->path, "/_control/scopes") == 0) {
 		a->status = 200;
-		a->body = F.scopes != NULL ? cJSON_PrintUnformatted(F.scopes) : xstrdup("{}");
+		a->body = F.scopes != NULL ? json_print(F.scopes) : xstrdup("{}");
 	} else if (strncmp(h->path, "/_control/messages/", 19) == 0) {
 		a->status = 200;
 		a->body = msgs_fake_list(strtoull(h->path + 19, NULL, 10));
@@ -817,7 +818,7 @@ main(int argc, char **argv)
 		fprintf(f, "%s\n", s);
 		fclose(f);
 	}
-	cJSON_free(s);
+	free(s);
 	lws_sul_cancel(&F.tick);
 	lws_context_destroy(F.ctx);
 	gw_fake_free();

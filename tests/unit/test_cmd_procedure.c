@@ -17,32 +17,23 @@
 
 #include "commands/core/dispatch.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/cmdrun.h"
 
-static struct dispatch *d;
-static struct state *st;
-static struct rng *rng;
-static struct reply *last;
-static char *text;
+static struct cmdrun cr;
 
 static int
 setup(void **unused)
 {
-	st = state_new();
-	rng = rng_new_seeded(1);
-	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	last = reply_new();
-	text = NULL;
+	(void)unused;
+	cmdrun_open(&cr, 1);
 	return 0;
 }
 
 static int
 teardown(void **unused)
 {
-	free(text);
-	reply_free(last);
-	dispatch_free(d);
-	state_free(st);
-	rng_free(rng);
+	(void)unused;
+	cmdrun_close(&cr);
 	return 0;
 }
 
@@ -51,18 +42,8 @@ teardown(void **unused)
 static const char *
 run(const char *line)
 {
-	struct origin o;
-
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
-	snprintf(o.user_key, sizeof(o.user_key), "console:gm");
-	snprintf(o.user_name, sizeof(o.user_name), "gm");
-	reply_clear(last);
-	dispatch_line(d, &o, line, strlen(line), 0, last);
-	free(text);
-	text = reply_plain(last);
-	return text;
+	cmdrun_line(&cr, "table", "gm", line, 0);
+	return cmdrun_plain(&cr);
 }
 
 /* Every string of want (ended by NULL) is in the card. */
@@ -276,8 +257,54 @@ default_card_is_the_channels(void **unused)
 	run("/hazard procedure delving");
 	assert_non_null(strstr(run("/procedure"), "Delving procedure"));
 	assert_non_null(strstr(run("/procedure rooms"), "Room by room"));
-	assert_non_null(strstr(run("/procedure dungeon"),
-	                       "Procedure must be one of exploration, delving, rooms"));
+	assert_string_equal(run("/procedure dungeon"),
+	                    "'dungeon' is no card (exploration, delving or rooms) and no section "
+	                    "of one; the delving card's sections are each turn, crawling, walking, "
+	                    "running, searching, encounters, light, darkness, rest and one turn "
+	                    "each.\n");
+}
+
+/* One section alone, named as typed or by the start of its name: of the
+ * card named, else of the channel's, else of another card; a section a
+ * card lacks is refused with the card's sections. */
+static void
+one_section(void **unused)
+{
+	assert_string_equal(run("/procedure light"),
+	                    "Exploration procedure (a turn is 10 minutes)\nLight: Torch 6 turns (1 "
+	                    "hour), lantern 36 (6 hours, one flask of oil), candle 6 (1 hour). A "
+	                    "Light result flags the oldest lit source. Torch and lantern: 30 ft "
+	                    "bright light and 30 ft dim beyond; candle: 5 ft bright and 5 ft "
+	                    "dim.\n");
+	assert_string_equal(
+	    run("/procedure delving Light"),
+	    "Delving procedure (a turn is 10 minutes)\nLight: Torch: shapes 12 m, "
+	    "details 3 m, lets the party search faster, a whole slot, burns out on "
+	    "a Burn (new ones lit from the embers). Candle: shapes 6 m, details 3 "
+	    "m, 8 hours (the expedition), 10 to a slot. Lantern: candles in a case, "
+	    "shutters if wanted, the expedition, never blown out.\n");
+	assert_non_null(strstr(run("/procedure quick reference"), "\nQuick reference: 1 turn "
+	                                                          "each: move cautious;"));
+	assert_non_null(strstr(run("/procedure quick"), "\nQuick reference: 1 turn each"));
+	assert_non_null(strstr(run("/procedure vendors"),
+	                       "Room by room: safe areas, vendors, "
+	                       "wandering monsters\nVendors: 1d6 hoards"));
+	assert_non_null(strstr(run("/procedure rooms surprise"), "\nSurprise, initiative: The "
+	                                                         "surprised side only defends"));
+	assert_non_null(strstr(run("/procedure section:rest"), "\nRest: 1 turn of sitting"));
+	/* "s" starts searching and surprise: no guess. */
+	assert_string_equal(run("/procedure exploration s"),
+	                    "The exploration card has no section 's'; its sections are each turn, "
+	                    "hazard die, traditional, movement, searching, surprise, light, "
+	                    "darkvision, no light, quick reference, rest and one turn each.\n");
+	assert_string_equal(run("/procedure delving vendors"),
+	                    "The delving card has no section 'vendors'; its sections are each "
+	                    "turn, crawling, walking, running, searching, encounters, light, "
+	                    "darkness, rest and one turn each.\n");
+	assert_non_null(strstr(run("/procedure delvng"), "(did you mean delving?)"));
+	/* The whole card ends by saying how to ask for one section. */
+	assert_non_null(
+	    strstr(run("/procedure"), "\nOne section alone: /procedure section:light.\n"));
 }
 
 int
@@ -295,6 +322,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(rooms_entering_and_initiative, setup, teardown),
 	    cmocka_unit_test_setup_teardown(rooms_end_recovery_and_rations, setup, teardown),
 	    cmocka_unit_test_setup_teardown(default_card_is_the_channels, setup, teardown),
+	    cmocka_unit_test_setup_teardown(one_section, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,21 +25,16 @@
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
 #include "rules/tables/roll_table.h"
+#include "tests/unit/helpers/cmdrun.h"
 
-static struct dispatch *d;
-static struct state *st;
-static struct rng *rng;
-static struct reply *last;
-static char *text; /* the last reply as plain text */
+static struct cmdrun cr;
+static const char *text; /* the last reply as plain text */
 
 static int
 setup(void **unused)
 {
 	(void)unused;
-	st = state_new();
-	rng = rng_new_seeded(99);
-	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	last = NULL;
+	cmdrun_open(&cr, 99);
 	text = NULL;
 	return 0;
 }
@@ -48,11 +43,7 @@ static int
 teardown(void **unused)
 {
 	(void)unused;
-	reply_free(last);
-	free(text);
-	dispatch_free(d);
-	state_free(st);
-	rng_free(rng);
+	cmdrun_close(&cr);
 	return 0;
 }
 
@@ -60,18 +51,8 @@ teardown(void **unused)
 static const char *
 run_in(const char *chan, const char *user, const char *line)
 {
-	struct origin o;
-
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	reply_free(last);
-	last = reply_new();
-	dispatch_line(d, &o, line, strlen(line), 1000, last);
-	free(text);
-	text = reply_plain(last);
+	cmdrun_line(&cr, chan, user, line, 1000);
+	text = cmdrun_plain(&cr);
 	return text;
 }
 
@@ -92,7 +73,7 @@ saved(const char *chan)
 	char *t;
 
 	snprintf(key, sizeof(key), "console:%s", chan);
-	ch = state_channel(st, key);
+	ch = state_channel(cr.st, key);
 	s = tables_state_peek(ch);
 	if (s == NULL)
 		return strdup("");
@@ -106,8 +87,8 @@ static void
 ok(const char *user, const char *line)
 {
 	run(user, line);
-	if (reply_is_error(last))
-		fail_msg("'%s' failed: %s", line, reply_error_text(last));
+	if (reply_is_error(cr.last))
+		fail_msg("'%s' failed: %s", line, reply_error_text(cr.last));
 }
 
 /* line is refused with exactly want, and the tables are as they were. */
@@ -117,10 +98,10 @@ refused(const char *user, const char *line, const char *want)
 	char *before = saved("table"), *after;
 
 	run(user, line);
-	if (!reply_is_error(last))
+	if (!reply_is_error(cr.last))
 		fail_msg("'%s' was not refused: %s", line, text);
-	if (strcmp(reply_error_text(last), want) != 0)
-		fail_msg("'%s' gave:\n  %s\nnot:\n  %s", line, reply_error_text(last), want);
+	if (strcmp(reply_error_text(cr.last), want) != 0)
+		fail_msg("'%s' gave:\n  %s\nnot:\n  %s", line, reply_error_text(cr.last), want);
 	after = saved("table");
 	assert_string_equal(before, after);
 	free(before);
@@ -216,7 +197,7 @@ set_every_error(void **unused)
 		char *before = saved("table");
 
 		ok("al", "table set bad");
-		ask = reply_asked(last);
+		ask = reply_asked(cr.last);
 		assert_non_null(ask);
 		assert_string_equal(ask->line, "table set bad");
 		assert_string_equal(ask->opt, "entries");
@@ -331,7 +312,7 @@ the_gm_seat_decides(void **unused)
 	refused("al", "table delete mine", "Only the GM, gm, changes the tables here.");
 	/* refused before asking for entries */
 	refused("al", "table set other", "Only the GM, gm, changes the tables here.");
-	assert_null(reply_asked(last));
+	assert_null(reply_asked(cr.last));
 	ok("gm", "table set mine 1-6: c");
 	/* anyone still rolls and reads */
 	ok("al", "table roll mine");
@@ -351,7 +332,7 @@ roll_marks_the_rolled_row(void **unused)
 
 	(void)unused;
 	ok("al", "table set foes 1-2: 1d4 goblins; 3-4: an ogre; 5-6: a bat");
-	rng_seed(rng, 7);
+	rng_seed(cr.rng, 7);
 	r = (int)rng_die(same, 6);
 	goblins = (int)rng_die(same, 4);
 	ok("al", "table roll foes");
@@ -387,7 +368,7 @@ d66_roll(void **unused)
 
 	(void)unused;
 	ok("al", "table set rumours 11-33: an old tale; 34-66: a lie");
-	rng_seed(rng, 12);
+	rng_seed(cr.rng, 12);
 	tens = (int)rng_die(same, 6);
 	units = (int)rng_die(same, 6);
 	ok("al", "table roll rumours");
@@ -409,7 +390,7 @@ nested_rolls_are_shown(void **unused)
 	(void)unused;
 	ok("al", "table set chest 1-6: a chest with [[gems]] inside");
 	ok("al", "table set gems 1: a ruby; 2: a pearl; 3: an opal; 4: a garnet");
-	rng_seed(rng, 5);
+	rng_seed(cr.rng, 5);
 	(void)rng_die(same, 6);
 	gem = (int)rng_die(same, 4);
 	ok("al", "table roll chest");
@@ -434,13 +415,13 @@ struck_nested_entry_strikes_its_text_alone(void **unused)
 	ok("gm", "tension strike 11-20");
 	for (uint64_t seed = 1;; seed++) {
 		assert_true(seed < 1000);
-		rng_seed(rng, seed);
+		rng_seed(cr.rng, seed);
 		ok("gm", "table roll wrap");
 		if (strstr(text, "strong orcs (struck)") != NULL)
 			break;
 	}
 	buf_init(&b, 1 << 16);
-	render_text(reply_msg(last, REPLY_CHANNEL), false, &b);
+	render_text(reply_msg(cr.last, REPLY_CHANNEL), false, &b);
 	assert_non_null(strstr(buf_str(&b), " → ~~strong orcs~~ (struck)\n"));
 	assert_null(strstr(buf_str(&b), "~~ →"));
 	buf_free(&b);
@@ -455,17 +436,12 @@ end_draft(const char *user, const char *line, const char *entries)
 	struct origin o;
 
 	memset(&inv, 0, sizeof(inv));
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	reply_free(last);
-	last = reply_new();
-	assert_int_equal(draft_bind(dispatch_commands(d), line, "entries", entries, &inv, last), 0);
-	dispatch_invocation(d, &o, &inv, 1000, last);
-	free(text);
-	text = reply_plain(last);
+	cmdrun_console(&o, "table", user, false);
+	assert_int_equal(
+	    draft_bind(dispatch_commands(cr.d), line, "entries", entries, &inv, cmdrun_reply(&cr)),
+	    0);
+	dispatch_invocation(cr.d, &o, &inv, 1000, cr.last);
+	text = cmdrun_plain(&cr);
 }
 
 /* check-29 F9: a player starts a table line by line while nobody holds the
@@ -479,8 +455,8 @@ seat_claimed_mid_entry_hands_the_entries_back(void **unused)
 	has("Send the entries of the table loot");
 	ok("gm", "gm claim");
 	end_draft("al", "table set loot", "1-3: a rat\n\n4-6: 1d4 goblins");
-	assert_true(reply_is_error(last));
-	assert_string_equal(reply_error_text(last),
+	assert_true(reply_is_error(cr.last));
+	assert_string_equal(reply_error_text(cr.last),
 	                    "Only the GM, gm, changes the tables here, so the table was not saved; "
 	                    "what you entered, for the GM to set: 1-3: a rat; 4-6: 1d4 goblins");
 	{
@@ -511,11 +487,11 @@ secret_rolls_reach_the_gm_alone(void **unused)
 	        "with /gm claim, or roll in the open with /roll.");
 	ok("gm", "gm claim");
 	ok("al", "table roll trap secret:true");
-	m = reply_msg(last, REPLY_CHANNEL);
+	m = reply_msg(cr.last, REPLY_CHANNEL);
 	assert_non_null(m);
-	assert_null(reply_msg(last, REPLY_INVOKER));
-	assert_non_null(reply_msg(last, REPLY_GM));
-	assert_string_equal(reply_gm_key(last), "console:gm");
+	assert_null(reply_msg(cr.last, REPLY_INVOKER));
+	assert_non_null(reply_msg(cr.last, REPLY_GM));
+	assert_string_equal(reply_gm_key(cr.last), "console:gm");
 	gm = strstr(text, "[to the GM, gm]\n");
 	assert_non_null(gm);
 	/* the channel's part says nothing of the table or its result */
@@ -530,8 +506,8 @@ secret_rolls_reach_the_gm_alone(void **unused)
 	has("table trap");
 	/* the GM's own: behind the screen */
 	ok("gm", "table roll trap secret:true");
-	assert_null(reply_msg(last, REPLY_GM));
-	assert_non_null(reply_msg(last, REPLY_INVOKER));
+	assert_null(reply_msg(cr.last, REPLY_GM));
+	assert_non_null(reply_msg(cr.last, REPLY_INVOKER));
 	has("gm (GM) rolls behind the screen.\n[private]\n");
 }
 
@@ -754,13 +730,14 @@ list_and_delete(void **unused)
 	assert_string_equal(text, "Deleted the table gems; /undo brings it back.\nStill naming "
 	                          "[[gems]], which rolls now leave as written: hoard.\n");
 	ok("al", "undo");
+	has("Undid al's /table delete gems: the channel's tables are as they were before.\n");
 	ok("al", "table show gems");
 	has("3x a ruby\n1x a pearl\n");
 	/* the last table deleted leaves no state */
 	ok("al", "table delete gems");
 	ok("al", "table delete hoard");
 	ok("al", "table delete encounter");
-	assert_null(tables_state_peek(state_channel(st, "console:table")));
+	assert_null(tables_state_peek(state_channel(cr.st, "console:table")));
 }
 
 /* /table copy: from a channel where the invoker holds the seat, into one
@@ -821,11 +798,8 @@ run_on(const char *platform, const char *chan_key, const char *user_key, const c
 	snprintf(o.chan_key, sizeof(o.chan_key), "%s", chan_key);
 	snprintf(o.user_key, sizeof(o.user_key), "%s", user_key);
 	snprintf(o.user_name, sizeof(o.user_name), "gm");
-	reply_free(last);
-	last = reply_new();
-	dispatch_line(d, &o, line, strlen(line), 1000, last);
-	free(text);
-	text = reply_plain(last);
+	cmdrun_from(&cr, &o, line, 1000);
+	text = cmdrun_plain(&cr);
 	return text;
 }
 
@@ -849,8 +823,8 @@ copy_names_the_channel_on_each_platform(void **unused)
 	assert_string_equal(text, "Copied 1 table from discord:111111111111111111: loot "
 	                          "(replacing loot here); nothing in them is struck.\n");
 	run_on("discord", here, gm, "table copy loot from:#general");
-	assert_true(reply_is_error(last));
-	assert_string_equal(reply_error_text(last),
+	assert_true(reply_is_error(cr.last));
+	assert_string_equal(reply_error_text(cr.last),
 	                    "'#general' is not a channel here: name it as #channel (on Discord a "
 	                    "mention or its id).");
 
@@ -868,13 +842,13 @@ copy_names_the_channel_on_each_platform(void **unused)
 	/* another network's channel of that name is not this one's */
 	run_on("irc", "irc:other:#here", "irc:other:gm", "gm claim");
 	run_on("irc", "irc:other:#here", "irc:other:gm", "table copy gems from:#home");
-	assert_true(reply_is_error(last));
-	assert_string_equal(reply_error_text(last),
+	assert_true(reply_is_error(cr.last));
+	assert_string_equal(reply_error_text(cr.last),
 	                    "You are not the GM of #home: tables are copied from a channel where "
 	                    "you hold the GM seat.");
 	run_on("irc", "irc:net:#here", "irc:net:gm", "table copy gems from:home");
-	assert_true(reply_is_error(last));
-	assert_string_equal(reply_error_text(last),
+	assert_true(reply_is_error(cr.last));
+	assert_string_equal(reply_error_text(cr.last),
 	                    "'home' is not a channel here: name it as #channel (on Discord a "
 	                    "mention or its id).");
 }
@@ -1060,7 +1034,7 @@ copy_from_private_messages_and_screened_copies(void **unused)
 	run_on("irc", crypt, gm, "gm claim");
 	run_on("irc", crypt, gm, "tension mode hidden");
 	run_on("irc", crypt, gm, "table copy encounter from:me");
-	assert_false(reply_is_error(last));
+	assert_false(reply_is_error(cr.last));
 	assert_string_equal(text, "The GM changed a table behind the screen.\n[private]\n"
 	                          "Copied 1 table from your private messages: encounter; "
 	                          "nothing in them is struck.\n");
@@ -1070,7 +1044,7 @@ copy_from_private_messages_and_screened_copies(void **unused)
 	run_in("home", "gm", "gm claim");
 	ok("gm", "gm claim");
 	run("gm", "table copy encounter from:me");
-	assert_true(reply_is_error(last));
+	assert_true(reply_is_error(cr.last));
 	/* an open channel: the copy warns */
 	run_on("irc", tomb, gm, "gm claim");
 	run_on("irc", crypt, gm, "table set loot 1-6: gold");
@@ -1168,7 +1142,7 @@ names_fold_in_every_script(void **unused)
 	back = tables_mod.create();
 	assert_int_equal(tables_mod.load(back, o, err, sizeof(err)), 0);
 	cJSON_Delete(o);
-	channel_mod_set(state_channel(st, "console:table"), CHANMOD_TABLES, back);
+	channel_mod_set(state_channel(cr.st, "console:table"), CHANMOD_TABLES, back);
 	ok("al", "table show \xf0\x9f\x90\x89");
 	has("1-6: dragon\n");
 	ok("al", "table show äbc");

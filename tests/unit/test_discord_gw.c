@@ -330,6 +330,33 @@ test_zombie_resumes(void **state)
 	assert_int_equal(discord_gw_seq(w->g), 8);
 }
 
+/* A sequence past what 15 significant digits hold goes back to Discord
+ * digit for digit in RESUME (cJSON's printer wrote 7777777770499381 as
+ * 7.77777777049938e+15, which reads back as ...380). */
+static void
+test_resume_seq_exact(void **state)
+{
+	struct world *w = *state;
+	char *s;
+	size_t len;
+
+	to_ready(w);
+	msg(w, "{\"op\":0,\"s\":7777777770499381,\"t\":\"X\",\"d\":{}}");
+	assert_true(discord_gw_seq(w->g) == INT64_C(7777777770499381));
+	advance(w, w->now + 41250);
+	cJSON_Delete(frame(w));
+	advance(w, w->now + 41250); /* no ACK: a zombie, resumed */
+	discord_gw_closed(w->g, -1, w->now);
+	advance(w, w->now + 250);
+	discord_gw_opened(w->g, w->now);
+	msg(w, "{\"op\":10,\"d\":{\"heartbeat_interval\":41250}}");
+	s = discord_gw_next_frame(w->g, w->now, &len);
+	assert_non_null(s);
+	assert_non_null(strstr(s, "\"op\":6,"));
+	assert_non_null(strstr(s, "\"seq\":7777777770499381}"));
+	free(s);
+}
+
 /* A heartbeat the transport never takes (a socket that cannot write):
  * at the next beat the connection is dropped and resumed, as when an ACK
  * is missing. */
@@ -1194,6 +1221,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_identify_payload, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ready_and_heartbeats, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_zombie_resumes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_resume_seq_exact, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unwritten_heartbeat_reconnects, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_compress_in_every_url, setup_compress, teardown),
 	    cmocka_unit_test_setup_teardown(test_reconnect_op7, setup, teardown),

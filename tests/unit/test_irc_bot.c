@@ -580,9 +580,9 @@ test_reply_whole_or_refused(void **state)
 	 * them kept in reserve. */
 	for (int i = 0; i < IRC_FLOOD_TARGET_MAX - 3; i++)
 		feed(f, ":alice!a@h PRIVMSG #a :!gm");
-	/* Help on /roll takes more than 2 lines: refused whole, and she is
-	 * told. */
-	feed(f, ":alice!a@h PRIVMSG #a :!help roll");
+	/* Help on /tension takes more than 2 lines: refused whole, and she
+	 * is told. */
+	feed(f, ":alice!a@h PRIVMSG #a :!help tension");
 	/* A one-line reply still fits. */
 	feed(f, ":alice!a@h PRIVMSG #a :!roll 1d6");
 	f->cfg.flood_interval_ms = 0;
@@ -591,7 +591,7 @@ test_reply_whole_or_refused(void **state)
 	for (const char *p = all; (p = strstr(p, "PRIVMSG #a :Nobody is GM")) != NULL; p++)
 		gm++;
 	assert_int_equal(gm, IRC_FLOOD_TARGET_MAX - 3);
-	assert_null(strstr(all, "!roll"));
+	assert_null(strstr(all, "!tension"));
 	assert_non_null(strstr(all, "NOTICE alice :delver has too many replies waiting to be sent, "
 	                            "so it dropped its answer to your command; try again in a "
 	                            "minute.\r\nPRIVMSG #a :alice: \x03"
@@ -1174,12 +1174,11 @@ test_roll_shortcuts(void **state)
 	    out(f), "NOTICE alice :Unknown subcommand 'tabel' (did you mean table?); usage: "
 	            "!hazard <roll|show|table|chance|custom|procedure|who|sign|fatigue>\r\n");
 	feed(f, ":alice!a@h PRIVMSG #a :!log 2");
-	/* A table that packs into fewer lines is packed, its columns two
-	 * spaces apart. */
-	assert_string_equal(
-	    out(f), "PRIVMSG #a :The last 2 rolls here, newest first · when  who  "
-	            "roll  result · just now  a\xe2\x80\x8dlice  1d20 # a41  12 · just now  "
-	            "a\xe2\x80\x8dlice  2d20kh1 + 5 # sneak  20\r\n");
+	/* A table that packs into fewer lines is packed, each row in words. */
+	assert_string_equal(out(f),
+	                    "PRIVMSG #a :The last 2 rolls here, newest first · just now: who "
+	                    "a\xe2\x80\x8dlice, roll 1d20 # a41, result 12 · just now: who "
+	                    "a\xe2\x80\x8dlice, roll 2d20kh1 + 5 # sneak, result 20\r\n");
 	/* A lone d20's natural 20 or 1 closes its line. */
 	for (i = 0; i < 100 && strstr(o, "Natural") == NULL; i++) {
 		feed(f, ":alice!a@h PRIVMSG #a :!r d20");

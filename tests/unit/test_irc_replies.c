@@ -20,6 +20,7 @@
 #include "bot/irc/irc.h"
 #include "bot/irc/render_irc.h"
 #include "commands/core/dispatch.h"
+#include "commands/core/registry.h"
 #include "rules/base/mem.h"
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/ircdrain.h"
@@ -190,6 +191,8 @@ static const struct {
     {"bob", "!tension roll exits:3", 0},
     {"bob", "!tension", 0},
     {"bob", "!procedure", 0},
+    {"bob", "!procedure light", 1},
+    {"bob", "!procedure rooms vendors", 1},
     {"bob", "!vendor", 0},
     {"alice", "!encumbrance 1 40", 0},
     {"alice", "!xp", 0},
@@ -235,6 +238,62 @@ test_every_reply(void **state)
 	}
 }
 
+/*
+ * Help on every command, subcommand and topic, asked in a channel: none is
+ * cut, none holds a code clients cannot show, each arrives within the
+ * burst, and the help a newcomer asks first (/help, /help roll and its
+ * topics) takes at most two lines.
+ */
+static int
+help_fits(struct ircfix *f, const char *topic, size_t most)
+{
+	char text[200];
+	const char *out;
+	size_t n;
+
+	snprintf(text, sizeof(text), "!help %s", topic);
+	out = answer(f, "alice", text);
+	n = count_lines(out);
+	if (getenv("SHOW") != NULL)
+		printf("%zu <alice> %s\n%s", n, text, out);
+	assert_codes(text, out);
+	if (n == 0 || n > most) {
+		print_message("%s: %zu lines, at most %zu wanted:\n%s", text, n, most, out);
+		return 1;
+	}
+	if (strstr(out, "not shown (too long for IRC)") != NULL) {
+		print_message("%s: cut short:\n%s", text, out);
+		return 1;
+	}
+	return 0;
+}
+
+static void
+test_every_help(void **state)
+{
+	struct ircfix *f = *state;
+	size_t burst = (size_t)f->cfg.flood_burst;
+	char topic[120];
+
+	int bad = help_fits(f, "", 2);
+
+	for (size_t i = 0; command_table[i] != NULL; i++) {
+		const struct command *c = command_table[i];
+
+		bad += help_fits(f, c->name, strcmp(c->name, "roll") == 0 ? 2 : burst);
+		for (const struct command *s = c->subs; s != NULL && s->name != NULL; s++) {
+			snprintf(topic, sizeof(topic), "%s %s", c->name, s->name);
+			bad += help_fits(f, topic, burst);
+		}
+		for (const struct help_topic *t = c->topics; t != NULL && t->name != NULL; t++) {
+			snprintf(topic, sizeof(topic), "%s %s", c->name, t->name);
+			bad += help_fits(f, topic, strcmp(c->name, "roll") == 0 ? 2 : burst);
+		}
+	}
+	if (bad > 0)
+		fail_msg("%d help replies do not fit (above)", bad);
+}
+
 /* private_replies = privmsg: what is for one person goes as a private
  * message (a query window, a notification) instead of a NOTICE: errors,
  * help, private rolls and the GM's copy of a secret roll. */
@@ -273,6 +332,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_every_reply, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_private_replies_privmsg, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_every_help, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules/base/buf.h"
@@ -110,6 +111,25 @@ writes_pieces(void **unused)
 	buf_free(&b);
 }
 
+/* json_print: json_write's text as a string of its own; NULL for no tree
+ * or a raw node. */
+static void
+prints_a_string(void **unused)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *t;
+
+	cJSON_AddNumberToObject(o, "seq", 7777777770499381.0);
+	cJSON_AddStringToObject(o, "s", "a\"b");
+	t = json_print(o);
+	assert_string_equal(t, "{\"seq\":7777777770499381,\"s\":\"a\\\"b\"}");
+	free(t);
+	cJSON_AddRawToObject(o, "raw", "1");
+	assert_null(json_print(o));
+	assert_null(json_print(NULL));
+	cJSON_Delete(o);
+}
+
 /* Trees made in a scratch window come from the arena and go at its end;
  * one made before a window and deleted in it is freed for real (the
  * sanitizers' leak check would see it otherwise); nested windows end at
@@ -157,9 +177,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(writes_as_cjson_prints),
-	    cmocka_unit_test(writes_integers_exactly),
-	    cmocka_unit_test(writes_pieces),
+	    cmocka_unit_test(writes_as_cjson_prints), cmocka_unit_test(writes_integers_exactly),
+	    cmocka_unit_test(writes_pieces),          cmocka_unit_test(prints_a_string),
 	    cmocka_unit_test(scratch_trees),
 	};
 

@@ -28,6 +28,7 @@
 #include "rules/base/rng.h"
 #include "tests/unit/helpers/faultio.h"
 #include "tests/unit/helpers/faultsql.h"
+#include "tests/unit/helpers/stderrcap.h"
 #include "tests/unit/helpers/storelog.h"
 
 #define WARNING                                                                                    \
@@ -776,17 +777,12 @@ test_snapshot_files_are_kept_and_restore_the_bot(void **state)
 	bot_free(b);
 }
 
-/* check-26 F2: a file named as a snapshot dated in the future (or real
- * snapshots from a clock once set ahead) sorted after every real one, so
- * with snapshot_keep 1 each new snapshot was removed as soon as written. */
-static void
-test_future_snapshot_names_push_out_nothing(void **state)
+/* A bot keeping one snapshot (none when it stops), its snapshot
+ * directory made and named in snaps. */
+static struct bot *
+bot_keeping_one(char *snaps, size_t len)
 {
-	static const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03,
-	                                   0x03, 0x00, 0,    0,    0, 0, 0, 0, 0, 0};
 	struct bot *b = calloc(1, sizeof(*b));
-	char snaps[512], future[1024], name[256];
-	FILE *fp;
 
 	b->dir = tmpdir_new();
 	persist_opts_default(&b->o);
@@ -794,12 +790,36 @@ test_future_snapshot_names_push_out_nothing(void **state)
 	b->o.snapshot_keep = 1;
 	b->o.snapshot_on_stop = false;
 	bot_open(b);
-	snprintf(snaps, sizeof(snaps), "%s/snapshots", b->dir);
+	snprintf(snaps, len, "%s/snapshots", b->dir);
 	assert_int_equal(mkdir(snaps, 0700), 0);
-	snprintf(future, sizeof(future), "%s/delver-29980101T000000Z.db.gz", snaps);
-	fp = fopen(future, "w");
+	return b;
+}
+
+/* Writes an empty gzip file (a snapshot by its looks) named name in snaps;
+ * its path goes to path. */
+static void
+gz_named(const char *snaps, const char *name, char *path, size_t len)
+{
+	static const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03,
+	                                   0x03, 0x00, 0,    0,    0, 0, 0, 0, 0, 0};
+	FILE *fp;
+
+	snprintf(path, len, "%s/%s", snaps, name);
+	fp = fopen(path, "w");
 	assert_int_equal(fwrite(gz, 1, sizeof(gz), fp), sizeof(gz));
 	fclose(fp);
+}
+
+/* check-26 F2: a file named as a snapshot dated in the future (or real
+ * snapshots from a clock once set ahead) sorted after every real one, so
+ * with snapshot_keep 1 each new snapshot was removed as soon as written. */
+static void
+test_future_snapshot_names_push_out_nothing(void **state)
+{
+	char snaps[512], future[1024], name[256];
+	struct bot *b = bot_keeping_one(snaps, sizeof(snaps));
+
+	gz_named(snaps, "delver-29980101T000000Z.db.gz", future, sizeof(future));
 	say(b, "ann", "crypt", "/gm claim");
 	assert_int_equal(persist_snapshot(b->p), 0);
 	snapshot_wait(b);
@@ -815,6 +835,41 @@ test_future_snapshot_names_push_out_nothing(void **state)
 	assert_int_equal(count_prefix(snaps, "delver-20", name, sizeof(name)), 1);
 	assert_non_null(strstr(name, ".db.gz"));
 	assert_int_equal(access(future, F_OK), 0);
+	bot_free(b);
+}
+
+/* The warning about snapshot names dated ahead is said once while their
+ * number stays the same, not after every snapshot, and said again when it
+ * changes. */
+static void
+test_future_snapshot_warning_said_once(void **state)
+{
+	static const char *const names[] = {"delver-29980101T000000Z.db.gz",
+	                                    "delver-29990101T000000Z.db.gz"};
+	static struct stderrcap cap;
+	char snaps[512], path[1024], want[1024];
+	struct bot *b = bot_keeping_one(snaps, sizeof(snaps));
+
+	/* a first future name, two snapshots; a second, two snapshots */
+	for (int i = 0; i < 4; i++) {
+		want[0] = '\0';
+		if (i % 2 == 0) {
+			gz_named(snaps, names[i / 2], path, sizeof(path));
+			snprintf(
+			    want, sizeof(want),
+			    "warn: store: %s holds %d snapshot name%s dated more than a day ahead "
+			    "of now; delver neither counts them toward snapshot_keep nor removes "
+			    "them (check the clock, or move them away)\n",
+			    snaps, i / 2 + 1, i ? "s" : "");
+		}
+		snprintf(path, sizeof(path), "room%d", i);
+		say(b, "ann", path, "/gm claim");
+		after(time(NULL));
+		assert_int_equal(stderrcap_begin(&cap), 0);
+		assert_int_equal(persist_snapshot(b->p), 0);
+		snapshot_wait(b);
+		assert_string_equal(stderrcap_end(&cap), want);
+	}
 	bot_free(b);
 }
 
@@ -2120,6 +2175,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_snapshot_files_are_pruned_off_the_loop),
 	    cmocka_unit_test(test_future_snapshot_names_push_out_nothing),
+	    cmocka_unit_test(test_future_snapshot_warning_said_once),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_handled_events_are_marked_with_their_changes),
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),

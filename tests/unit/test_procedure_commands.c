@@ -18,47 +18,31 @@
 #include "commands/core/dispatch.h"
 #include "commands/procedure/procedure_state.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/cmdrun.h"
 
-static struct dispatch *d;
-static struct state *st;
-static struct rng *rng;
-static struct reply *last;
+static struct cmdrun cr;
 
 static int
 setup(void **unused)
 {
-	st = state_new();
-	rng = rng_new_seeded(99);
-	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	last = NULL;
+	(void)unused;
+	cmdrun_open(&cr, 99);
 	return 0;
 }
 
 static int
 teardown(void **unused)
 {
-	reply_free(last);
-	dispatch_free(d);
-	state_free(st);
-	rng_free(rng);
+	(void)unused;
+	cmdrun_close(&cr);
 	return 0;
 }
 
-/* Runs line as user in channel; the reply stays in last. */
+/* Runs line as user in channel; the reply stays in cr.last. */
 static const struct reply *
 run_in(const char *chan, const char *user, const char *line)
 {
-	struct origin o;
-
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	reply_free(last);
-	last = reply_new();
-	dispatch_line(d, &o, line, strlen(line), 0, last);
-	return last;
+	return cmdrun_line(&cr, chan, user, line, 0);
 }
 
 static const struct reply *
@@ -70,7 +54,7 @@ run(const char *user, const char *line)
 static char *
 state_text(const char *chan)
 {
-	struct channel *ch = state_channel(st, chan);
+	struct channel *ch = state_channel(cr.st, chan);
 	cJSON *o = procedure_state_mod.save(procedure_state_of(ch));
 	char *t = cJSON_PrintUnformatted(o);
 
@@ -169,7 +153,8 @@ bad_input_leaves_state(void **unused)
 	refused("gm", "encumbrance -5 10", "Str must be a whole number from -4 to 10");
 	refused("gm", "encumbrance 11 10", "Str must be a whole number from -4 to 10");
 	refused("gm", "encumbrance 0 -1", "Weight must be a whole number from 0 to 100000");
-	refused("gm", "procedure dungeon", "procedure must be one of exploration, delving");
+	refused("gm", "procedure dungeon",
+	        "'dungeon' is no card (exploration, delving or rooms) and no section of one");
 }
 
 static void
@@ -215,14 +200,14 @@ state_is_per_channel(void **unused)
 	free(other);
 	run_in("crypt", "bob", "light");
 	{
-		char *text = reply_plain(last);
+		char *text = reply_plain(cr.last);
 
 		assert_non_null(strstr(text, "Darkness"));
 		free(text);
 	}
 	run_in("table", "bob", "turn");
 	{
-		char *text = reply_plain(last);
+		char *text = reply_plain(cr.last);
 
 		assert_non_null(strstr(text, "Turn 2: 20 min in the dungeon"));
 		free(text);
@@ -236,7 +221,7 @@ roll_shows_whole_table(void **unused)
 	size_t tables = 0, hl = 0, rows = 0;
 
 	ok("gm", "hazard # listening at the door");
-	m = reply_msg(last, REPLY_CHANNEL);
+	m = reply_msg(cr.last, REPLY_CHANNEL);
 	assert_non_null(m);
 	assert_string_equal(m->title, "Hazard die: turn 1");
 	for (size_t i = 0; i < m->nblocks; i++) {
@@ -267,7 +252,7 @@ custom_table_is_used(void **unused)
 	assert_non_null(strstr(text, "\"custom\":\"1 Encounter; 2-4 Nothing\""));
 	free(text);
 	ok("gm", "hazard");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "on the d4 (custom)"));
 	free(text);
 	/* a rejected table leaves the saved one */
@@ -292,7 +277,7 @@ custom_entry_dice_are_rolled(void **unused)
 
 		snprintf(want, sizeof(want), "\nEncounter: %d giant rats (1d4: %d)\n", rats, rats);
 	}
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, want));
 	/* the table itself shows the entry as written */
 	assert_non_null(strstr(text, "1-2 | Encounter: 1d4 giant rats"));
@@ -327,12 +312,12 @@ tension_check_uses_the_channels_tension(void **unused)
 	ok("gm", "tension set 4 a loud fight");
 	ok("alice", "wander tension exits:0");  /* a sealed room, as /tension roll 0 */
 	ok("alice", "wander tension exits:12"); /* every d12 <= 12: the table is rolled */
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_non_null(strstr(pub, "D12 encounter check (exits 12, Tension 4)"));
 	assert_non_null(strstr(pub, "Encounter table: d10 + Tension = "));
 	/* an explicit tension: wins */
 	ok("alice", "wander tension exits:12 tension:9");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_non_null(strstr(pub, "(exits 12, Tension 9)"));
 	/* hidden: players may not, the GM's check is private */
 	ok("gm", "tension mode hidden");
@@ -340,8 +325,8 @@ tension_check_uses_the_channels_tension(void **unused)
 	refused("alice", "wander tension tension:3", "only the GM makes the tension check");
 	ok("alice", "wander corridor");
 	ok("gm", "wander tension exits:12");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
-	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_INVOKER, priv, sizeof(priv));
 	assert_string_equal(pub, "The GM makes a wandering check (tension) behind the screen.\n");
 	assert_non_null(strstr(priv, "(exits 12, Tension 4)"));
 	assert_non_null(strstr(priv, "Encounter table: d10 + Tension = "));
@@ -357,60 +342,60 @@ sign_rolls_the_encounter_table(void **unused)
 	ok("gm", "hazard custom d2 \"1-2 Sign\"");
 	ok("gm", "tension table set encounter 1-20 an owlbear");
 	ok("alice", "hazard");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_non_null(strstr(pub, "The party meets only the sign of an owlbear (encounter "
 	                            "table, d10 + Tension = "));
 	ok("alice", "turn");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_non_null(strstr(pub, "whose sign was met on turn 1: an owlbear."));
 	/* behind the screen: the channel never sees the creature, the GM does */
 	ok("gm", "tension mode hidden");
 	ok("gm", "tension table set encounter 1-20 a basilisk");
 	ok("alice", "hazard");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_null(strstr(pub, "basilisk"));
 	assert_non_null(strstr(pub, "A sign of danger nearby; what it belongs to is behind the "
 	                            "GM's screen, and the GM describes it."));
-	assert_null(reply_msg(last, REPLY_INVOKER));
+	assert_null(reply_msg(cr.last, REPLY_INVOKER));
 	/* a player rolled it: the GM seat's holder is told, privately */
-	assert_string_equal(reply_gm_key(last), "console:gm");
-	msg_text(last, REPLY_GM, priv, sizeof(priv));
+	assert_string_equal(reply_gm_key(cr.last), "console:gm");
+	msg_text(cr.last, REPLY_GM, priv, sizeof(priv));
 	assert_non_null(strstr(priv, "Behind the screen: The party meets only the sign of a "
 	                             "basilisk (encounter table, d10 + Tension = "));
 	ok("alice", "turn");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_null(strstr(pub, "basilisk"));
 	assert_null(strstr(pub, "sign"));
-	assert_null(reply_msg(last, REPLY_INVOKER));
+	assert_null(reply_msg(cr.last, REPLY_INVOKER));
 	ok("gm", "turn");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_null(strstr(pub, "sign"));
-	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	msg_text(cr.last, REPLY_INVOKER, priv, sizeof(priv));
 	assert_non_null(
 	    strstr(priv, "Behind the screen: the next encounter is a basilisk (since turn 2)."));
 	ok("gm", "hazard");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
-	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_INVOKER, priv, sizeof(priv));
 	assert_null(strstr(pub, "basilisk"));
 	assert_non_null(strstr(priv, "Behind the screen: The party meets only the sign of a "
 	                             "basilisk (encounter table, d10 + Tension = "));
 	/* naming it is private too, and forgetting it reads the same */
 	ok("gm", "hazard sign a cockatrice");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
 	ok("gm", "hazard sign none");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
 	ok("gm", "hazard sign none");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_string_equal(pub, "The GM changed the sign's creature behind the screen.\n");
-	msg_text(last, REPLY_INVOKER, priv, sizeof(priv));
+	msg_text(cr.last, REPLY_INVOKER, priv, sizeof(priv));
 	assert_string_equal(priv, "No sign's creature is remembered, so nothing changed.\n");
 	/* a struck entry leaves no sign's creature */
 	ok("gm", "tension mode open");
 	ok("gm", "tension strike basilisk");
 	ok("alice", "hazard");
-	msg_text(last, REPLY_CHANNEL, pub, sizeof(pub));
+	msg_text(cr.last, REPLY_CHANNEL, pub, sizeof(pub));
 	assert_non_null(strstr(pub, "The sign leads nowhere: the encounter it belongs to was "
 	                            "struck (d10 + Tension = "));
 }
@@ -424,7 +409,7 @@ exploration_light_facts(void **unused)
 	char *text;
 
 	run_in("table", "bob", "procedure exploration");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "Torch and lantern: 30 ft bright light and 30 ft dim beyond; "
 	                             "candle: 5 ft bright and 5 ft dim."));
 	assert_non_null(strstr(text, "Darkvision"));
@@ -433,11 +418,11 @@ exploration_light_facts(void **unused)
 	assert_null(strstr(text, "-10"));
 	free(text);
 	run_in("table", "bob", "light");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "effectively blind"));
 	free(text);
 	run_in("table", "bob", "procedure delving");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "-10 to movement and coordination checks"));
 	free(text);
 }
@@ -455,13 +440,13 @@ light_result_and_lantern_oil(void **unused)
 	ok("gm", "hazard custom d2 \"1-2 Light\"");
 	ok("gm", "light add lantern");
 	ok("gm", "hazard");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "Lantern #1 was just lit, so it only flickers ominously; the "
 	                             "GM may still put it out: /light out 1.\n"));
 	free(text);
 	ok("gm", "turn advance 4");
 	ok("gm", "hazard");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "Lantern #1 runs low on oil: 6 turns left (it had 30). The GM "
 	                             "may rule it only flickers: /light flicker.\n"));
 	free(text);
@@ -473,15 +458,15 @@ light_result_and_lantern_oil(void **unused)
 	assert_non_null(strstr(saved, "\"lantern_low\":2"));
 	free(saved);
 	ok("gm", "hazard");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "Lantern #1 runs low on oil: 2 turns left (it had 29)."));
 	free(text);
 	ok("gm", "hazard");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "Lantern #1 is low on oil: 1 turn left already."));
 	free(text);
 	ok("gm", "hazard show");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text,
 	                       "A Light result leaves a lantern at most 2 turns of oil (/light "
 	                       "low); a source lit just before the turn only flickers.\n"));
@@ -499,7 +484,7 @@ delving_fatigue_damage(void **unused)
 	ok("gm", "hazard table delving");
 	ok("gm", "hazard custom d2 \"1-2 Fatigue\"");
 	ok("gm", "hazard");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "Each party member takes 1 damage unless the party rests next "
 	                             "turn (/rest).\n"));
 	free(text);
@@ -510,12 +495,12 @@ delving_fatigue_damage(void **unused)
 	assert_non_null(strstr(saved, "\"fatigue_damage\":3"));
 	free(saved);
 	ok("gm", "turn advance 1");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(
 	    text, "The party did not rest after the Fatigue: each member takes 3 damage.\n"));
 	free(text);
 	ok("gm", "hazard show");
-	text = reply_plain(last);
+	text = reply_plain(cr.last);
 	assert_non_null(strstr(text, "Delving Fatigue: 3 damage to each party member unless the "
 	                             "party rests (/hazard fatigue).\n"));
 	free(text);

@@ -546,8 +546,11 @@ shortcuts_and_suggestions(void **state)
 	                           "custom, procedure, who, sign and fatigue."},
 	    {"/help gm zzz", "There is no subcommand 'zzz' of /gm; its subcommands are show, "
 	                     "claim, release and secret-channel."},
-	    {"/help roll x", "There is no subcommand 'x' of /roll, which has none; /help roll "
-	                     "explains it."},
+	    {"/help xp x", "There is no subcommand 'x' of /xp, which has none; /help xp explains "
+	                   "it."},
+	    {"/help roll mraks", "There is no topic 'mraks' in the help on /roll; did you mean "
+	                         "/help roll marks? Its topics are notation, marks, rulings and "
+	                         "limits."},
 	    /* Too far from anything, or as close to two: no guess. */
 	    {"/zzz", "Unknown command 'zzz'; the commands are "},
 	};

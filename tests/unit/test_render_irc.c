@@ -338,8 +338,48 @@ test_render_table_highlight_not_rolled(void **state)
 	assert_int_equal(l.n, 1);
 	assert_non_null(strstr(l.v[0], " · ▶ \x02\x03"
 	                               "07\x02\x02"
-	                               "bob  3\x0f"));
-	assert_non_null(strstr(l.v[0], "alice  2"));
+	                               "bob: 3\x0f"));
+	assert_non_null(strstr(l.v[0], "alice: 2"));
+	render_irc_lines_free(&l);
+	reply_free(r);
+}
+
+/* Packed, a table with a header writes each row in words, as IRC has no
+ * columns: the first cell names the row (after its header when it is a
+ * number), each other cell follows its header, a cell that says nothing
+ * ("-") is left out, and a player's cell keeps the player's colour. */
+static void
+test_render_table_rows_in_words(void **state)
+{
+	static const char *const hdr[] = {"level", "total XP", "carried by", "max hits"};
+	static const char *const hdr2[] = {"who", "mark"};
+	struct thwacko_style us = {.colour = UC_RED, .mark = "*"};
+	struct render_irc_opts o = {.budget = 400, .max_lines = 2, .prefix = "!"};
+	struct reply *r = reply_new();
+	struct irc_lines l = {0};
+
+	(void)state;
+	reply_line(r, 0, "XP by level");
+	reply_table(r, 4, hdr);
+	for (int i = 1; i <= 6; i++) {
+		char lv[8], xp[16];
+		const char *cells[] = {lv, xp, i == 2 ? "Alba" : "-", "5"};
+
+		snprintf(lv, sizeof(lv), "%d", i);
+		snprintf(xp, sizeof(xp), "%d", 10 * i);
+		reply_row(r, false, cells);
+	}
+	reply_table(r, 2, hdr2);
+	reply_row(r, false, (const char *const[]){"alice", "*4"});
+	reply_cell_user(r, 1, &us);
+	render_irc(msg(r), &o, &l);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.v[0], "XP by level · level 1: total XP 10, max hits 5 · level 2: "
+	                            "total XP 20, carried by Alba, max hits 5 · level 3: total XP "
+	                            "30, max hits 5 · level 4: total XP 40, max hits 5 · level 5: "
+	                            "total XP 50, max hits 5 · level 6: total XP 60, max hits 5 · "
+	                            "alice: \x02\x03"
+	                            "04\x02\x02*4\x0f");
 	render_irc_lines_free(&l);
 	reply_free(r);
 }
@@ -490,20 +530,19 @@ table_of_20(int rolled)
 static void
 test_render_summarise_packs(void **state)
 {
-	static const char first[] = "You rolled 7. · \x02"
-	                            "d20  what\x0f · "
-	                            "1  entry 1 · ";
+	static const char first[] = "You rolled 7. · d20 1: entry 1 · ";
 	struct reply *r = table_of_20(0);
 	struct irc_lines l = {0};
 
 	(void)state;
-	/* 22 lines do not fit 6: they are packed, every row kept. */
+	/* 22 lines do not fit 6: they are packed, every row kept, each in
+	 * words (the die's header before a row's number). */
 	render_irc(msg(r), &opts, &l);
 	assert_int_equal(l.n, 1);
 	assert_memory_equal(l.v[0], first, strlen(first));
-	assert_non_null(strstr(l.v[0], " · 7  entry 7 · "));
+	assert_non_null(strstr(l.v[0], " · d20 7: entry 7 · "));
 	assert_true(strlen(l.v[0]) <= opts.budget);
-	assert_string_equal(l.v[0] + strlen(l.v[0]) - 16, " · 20  entry 20");
+	assert_string_equal(l.v[0] + strlen(l.v[0]) - 20, " · d20 20: entry 20");
 	render_irc_lines_free(&l);
 	reply_free(r);
 }
@@ -656,6 +695,7 @@ main(void)
 	    cmocka_unit_test(test_clean),
 	    cmocka_unit_test(test_strip),
 	    cmocka_unit_test(test_render_table_highlight_not_rolled),
+	    cmocka_unit_test(test_render_table_rows_in_words),
 	    cmocka_unit_test(test_split_short_and_empty),
 	    cmocka_unit_test(test_split_at_space),
 	    cmocka_unit_test(test_split_utf8_boundary),

@@ -23,21 +23,16 @@
 #include "commands/core/dispatch.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/cmdrun.h"
 
-static struct dispatch *d;
-static struct state *st;
-static struct rng *rng;
-static struct reply *last;
-static char *text;
+static struct cmdrun cr;
+static const char *text;
 
 static int
 setup(void **unused)
 {
 	(void)unused;
-	st = state_new();
-	rng = rng_new_seeded(1);
-	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	last = NULL;
+	cmdrun_open(&cr, 1);
 	text = NULL;
 	return 0;
 }
@@ -46,38 +41,24 @@ static int
 teardown(void **unused)
 {
 	(void)unused;
-	reply_free(last);
-	free(text);
-	dispatch_free(d);
-	state_free(st);
-	rng_free(rng);
+	cmdrun_close(&cr);
 	return 0;
 }
 
-/* Runs line as user in the dungeon channel into last and text. */
+/* Runs line as user in the dungeon channel into cr.last and text. */
 static void
 dispatch_as(const char *user, const char *line)
 {
-	struct origin o;
-
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:dungeon");
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	reply_free(last);
-	last = reply_new();
-	dispatch_line(d, &o, line, strlen(line), 1000, last);
-	free(text);
-	text = reply_plain(last);
+	cmdrun_line(&cr, "dungeon", user, line, 1000);
+	text = cmdrun_plain(&cr);
 }
 
 static const char *
 run(const char *user, const char *line)
 {
 	dispatch_as(user, line);
-	if (reply_is_error(last))
-		fail_msg("'%s' failed: %s", line, reply_error_text(last));
+	if (reply_is_error(cr.last))
+		fail_msg("'%s' failed: %s", line, reply_error_text(cr.last));
 	return text;
 }
 
@@ -86,9 +67,9 @@ static void
 refused_with(const char *line, const char *want)
 {
 	dispatch_as("gm", line);
-	if (!reply_is_error(last))
+	if (!reply_is_error(cr.last))
 		fail_msg("'%s' was not refused", line);
-	assert_string_equal(reply_error_text(last), want);
+	assert_string_equal(reply_error_text(cr.last), want);
 }
 
 static void
@@ -115,7 +96,7 @@ first_die(int sides, int want, struct rng **same)
 		struct rng *r = rng_new_seeded(seed);
 
 		if (rng_die(r, sides) == want) {
-			rng_seed(rng, seed);
+			rng_seed(cr.rng, seed);
 			*same = r;
 			return;
 		}
@@ -366,7 +347,7 @@ static void
 resave_with_nine_dice(enum chanmod_id id)
 {
 	static const char *const eight = "1d6 1d6 1d6 1d6 1d6 1d6 1d6 1d6";
-	struct channel *ch = state_channel(st, "console:dungeon");
+	struct channel *ch = state_channel(cr.st, "console:dungeon");
 	const struct chanmod *m = chanmod_table[id];
 	cJSON *o = m->save(channel_mod_peek(ch, id));
 	char *json = cJSON_PrintUnformatted(o), err[300] = "";

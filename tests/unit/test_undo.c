@@ -34,21 +34,16 @@
 #include "commands/core/undo_delta.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/cmdrun.h"
 
-static struct dispatch *d;
-static struct state *st;
-static struct rng *rng;
-static struct reply *last;
+static struct cmdrun cr;
 static char text[8192];
 
 static int
 setup(void **unused)
 {
 	(void)unused;
-	st = state_new();
-	rng = rng_new_seeded(7);
-	d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
-	last = NULL;
+	cmdrun_open(&cr, 7);
 	return 0;
 }
 
@@ -56,10 +51,7 @@ static int
 teardown(void **unused)
 {
 	(void)unused;
-	reply_free(last);
-	dispatch_free(d);
-	state_free(st);
-	rng_free(rng);
+	cmdrun_close(&cr);
 	return 0;
 }
 
@@ -67,23 +59,15 @@ teardown(void **unused)
 static const char *
 run_at(const char *chan, const char *user, const char *line)
 {
-	struct origin o;
 	struct buf b;
 
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	reply_free(last);
-	last = reply_new();
-	dispatch_line(d, &o, line, strlen(line), 0, last);
-	if (reply_is_error(last)) {
-		snprintf(text, sizeof(text), "%s", reply_error_text(last));
+	cmdrun_line(&cr, chan, user, line, 0);
+	if (reply_is_error(cr.last)) {
+		snprintf(text, sizeof(text), "%s", reply_error_text(cr.last));
 		return text;
 	}
 	buf_init(&b, 1 << 20);
-	render_text(reply_msg(last, REPLY_CHANNEL), false, &b);
+	render_text(reply_msg(cr.last, REPLY_CHANNEL), false, &b);
 	snprintf(text, sizeof(text), "%s", buf_str(&b));
 	buf_free(&b);
 	return text;
@@ -99,7 +83,7 @@ run(const char *user, const char *line)
 static struct channel *
 table(void)
 {
-	return state_channel(st, "console:table");
+	return state_channel(cr.st, "console:table");
 }
 
 /* The module's saved text, or "" when it has no state (caller frees). */
@@ -132,7 +116,7 @@ record_text(const char *user)
 		store_record_of_channel(&r, table());
 	} else {
 		snprintf(key, sizeof(key), "console:%s", user);
-		store_record_of_user(&r, state_user(st, key));
+		store_record_of_user(&r, state_user(cr.st, key));
 	}
 	buf_init(&b, 1 << 20);
 	assert_int_equal(store_record_encode(&r, store_record_builtin_mods(), &b), 0);
@@ -177,7 +161,7 @@ unchanged_by(const char *line)
 		char *chan2, *gm2, *bob2;
 
 		run(users[u], line);
-		runs += !reply_is_error(last);
+		runs += !reply_is_error(cr.last);
 		chan2 = record_text(NULL);
 		gm2 = record_text("gm");
 		bob2 = record_text("bob");
@@ -475,7 +459,7 @@ bound_invocation_named_by_options(void **unused)
 	assert_int_equal(registry_bind(&inv, "who", "Alba", r), 0);
 	assert_int_equal(registry_bind(&inv, "hits", "-3", r), 0);
 	assert_int_equal(registry_check_required(&inv, r), 0);
-	dispatch_invocation(d, &o, &inv, 0, r);
+	dispatch_invocation(cr.d, &o, &inv, 0, r);
 	assert_false(reply_is_error(r));
 	reply_free(r);
 	assert_string_equal(run("alice", "/undo"),
@@ -641,10 +625,10 @@ memory_follows_content(void **unused)
 		for (size_t i = 0; lines[i] != NULL; i++)
 			run_at(chan, "gm", lines[i]);
 	}
-	reply_free(last);
-	last = NULL;
+	reply_free(cr.last);
+	cr.last = NULL;
 	m1 = mallinfo2();
-	assert_int_equal(undo_depth(state_channel(st, "console:c99")), 10);
+	assert_int_equal(undo_depth(state_channel(cr.st, "console:c99")), 10);
 	if (m1.uordblks == m0.uordblks)
 		skip(); /* a sanitizer's allocator: mallinfo2 does not see it */
 	print_message("%zu bytes per channel\n", (m1.uordblks - m0.uordblks) / CHANNELS);

@@ -26,17 +26,16 @@
 #include "commands/core/undo.h"
 #include "rules/base/buf.h"
 #include "rules/base/rng.h"
+#include "tests/unit/helpers/cmdrun.h"
 
-static struct dispatch *d;
-static struct reply *last;
+static struct cmdrun cr;
 static char text[8192];
 
 static int
 setup(void **unused)
 {
 	(void)unused;
-	d = dispatch_new(&(struct dispatch_opts){.state = state_new(), .rng = rng_new_seeded(11)});
-	last = NULL;
+	cmdrun_open(&cr, 11);
 	return 0;
 }
 
@@ -44,10 +43,7 @@ static int
 teardown(void **unused)
 {
 	(void)unused;
-	reply_free(last);
-	state_free(dispatch_state(d));
-	rng_free(dispatch_rng(d));
-	dispatch_free(d);
+	cmdrun_close(&cr);
 	return 0;
 }
 
@@ -60,24 +56,17 @@ run_as(const char *user, bool admin, const char *line)
 	struct origin o;
 	struct buf b;
 
-	memset(&o, 0, sizeof(o));
-	o.platform = "console";
-	o.platform_admin = admin;
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:table");
-	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
-	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
-	reply_free(last);
-	last = reply_new();
-	dispatch_line(d, &o, line, strlen(line), 0, last);
-	if (reply_is_error(last)) {
-		snprintf(text, sizeof(text), "%s", reply_error_text(last));
+	cmdrun_console(&o, "table", user, admin);
+	cmdrun_from(&cr, &o, line, 0);
+	if (reply_is_error(cr.last)) {
+		snprintf(text, sizeof(text), "%s", reply_error_text(cr.last));
 		return text;
 	}
 	buf_init(&b, 1 << 20);
-	render_text(reply_msg(last, REPLY_CHANNEL), false, &b);
-	if (reply_msg(last, REPLY_INVOKER) != NULL) {
+	render_text(reply_msg(cr.last, REPLY_CHANNEL), false, &b);
+	if (reply_msg(cr.last, REPLY_INVOKER) != NULL) {
 		buf_adds(&b, "(only you) ");
-		render_text(reply_msg(last, REPLY_INVOKER), false, &b);
+		render_text(reply_msg(cr.last, REPLY_INVOKER), false, &b);
 	}
 	snprintf(text, sizeof(text), "%s", buf_str(&b));
 	buf_free(&b);
@@ -93,7 +82,7 @@ run(const char *user, const char *line)
 static struct channel *
 table(void)
 {
-	return state_channel(dispatch_state(d), "console:table");
+	return state_channel(cr.st, "console:table");
 }
 
 /* The saved form of the newest undo step (caller frees). */
@@ -129,7 +118,7 @@ no_reroll_without_a_gm(void **unused)
 	/* The deal was tried: the vendor never prices that lot again. */
 	assert_non_null(
 	    strstr(run("alice", "/bargain Gus \"lot of pelts\" sell +0"), "lot of pelts"));
-	assert_true(reply_is_error(last));
+	assert_true(reply_is_error(cr.last));
 	run("alice", "/hazard");
 	assert_string_equal(run("alice", "/undo"),
 	                    "Your /hazard roll rolled dice, and rolls stand: nobody held the GM "

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #define WRITE_CLOSE ((enum lws_write_protocol)4) /* the close opcode */
@@ -673,10 +674,10 @@ press(const cJSON *t, const struct where *w, char **data, char **msg)
 	d = cJSON_CreateObject();
 	cJSON_AddStringToObject(d, "custom_id", cid);
 	cJSON_AddNumberToObject(d, "component_type", DISCORD_COMPONENT_BUTTON);
-	*data = cJSON_PrintUnformatted(d);
+	*data = json_print(d);
 	cJSON_Delete(d);
 	m = msgs_fake_json(id);
-	*msg = cJSON_PrintUnformatted(m);
+	*msg = json_print(m);
 	cJSON_Delete(m);
 	return id;
 }
@@ -734,7 +735,7 @@ submitted(const cJSON *modal, const cJSON *values)
 		}
 		cJSON_AddItemToArray(comps, o);
 	}
-	out = cJSON_PrintUnformatted(d);
+	out = json_print(d);
 	cJSON_Delete(d);
 	return out;
 }
@@ -809,7 +810,7 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 		F.st.submits++;
 	}
 	if (dtext == NULL)
-		dtext = cJSON_PrintUnformatted(data);
+		dtext = json_print(data);
 	it = xcalloc(1, sizeof(*it));
 	it->id = st->age_ms > 0 ? snowflake_aged(st->age_ms) : snowflake_now();
 	if (F.mark_id != 0 && it->id >= F.mark_id)
@@ -862,8 +863,8 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 		F.st.fanout++;
 	buf_free(&b);
 	buf_free(&who);
-	cJSON_free(dtext);
-	cJSON_free(mtext);
+	free(dtext);
+	free(mtext);
 }
 
 char *
@@ -886,7 +887,7 @@ gw_fake_sessions(void)
 		cJSON_AddNumberToObject(o, "seq", (double)s->seq);
 		cJSON_AddItemToArray(arr, o);
 	}
-	out = cJSON_PrintUnformatted(arr);
+	out = json_print(arr);
 	cJSON_Delete(arr);
 	return out;
 }
@@ -956,7 +957,7 @@ gw_fake_channels(void)
 			                         1);
 		}
 	}
-	out = cJSON_PrintUnformatted(all);
+	out = json_print(all);
 	cJSON_Delete(all);
 	cJSON_Delete(newest);
 	return out;

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #define MSGS_KEPT  20000
@@ -278,7 +279,7 @@ msgs_fake_list(uint64_t chan)
 		}
 		cJSON_AddItemToArray(arr, o);
 	}
-	out = cJSON_PrintUnformatted(arr);
+	out = json_print(arr);
 	cJSON_Delete(arr);
 	return out;
 }
@@ -360,10 +361,10 @@ static void
 answer_msg(struct http_answer *a, uint64_t id)
 {
 	cJSON *o = msgs_fake_json(id);
-	char *s = cJSON_PrintUnformatted(o);
+	char *s = json_print(o);
 
 	fake_answer(a, 200, s);
-	cJSON_free(s);
+	free(s);
 	cJSON_Delete(o);
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/base/json.h"
 #include "rules/base/mem.h"
 
 #define API "/api/v10"
@@ -208,20 +209,24 @@ put_commands(const char *path, const char *body, size_t len, struct http_answer 
 	rest_fake_set_commands(path, arr);
 	snprintf(F.commands_scope, sizeof(F.commands_scope), "%s", path);
 	F.st.registrations++;
-	out = cJSON_PrintUnformatted(arr);
+	out = json_print(arr);
 	fake_answer(a, 200, out);
-	cJSON_free(out);
+	free(out);
 }
 
+/* The registered commands as Discord answers them: every number as it was
+ * given, never rounded to 15 digits (an INTEGER option takes any integer
+ * between -2^53 and 2^53: "Application Command Option Type" in Discord's
+ * interactions documentation, so its min_value and max_value may too). */
 static void
 get_commands(const char *path, struct http_answer *a)
 {
 	const cJSON *arr = rest_fake_commands(path);
-	char *out = arr != NULL ? cJSON_PrintUnformatted(arr) : NULL;
+	char *out = arr != NULL ? json_print(arr) : NULL;
 
 	F.st.command_lists++;
 	fake_answer(a, 200, out != NULL ? out : "[]");
-	cJSON_free(out);
+	free(out);
 }
 
 /* Whether a message's flags make it ephemeral (64). */
@@ -282,7 +287,7 @@ forbid_seen(const struct inter *it, const cJSON *msg, bool eph)
 	if (!cJSON_IsArray(forbid) || msg == NULL ||
 	    (eph && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it->tmpl, "forbid_public"))))
 		return;
-	text = cJSON_PrintUnformatted(msg);
+	text = json_print(msg);
 	cJSON_ArrayForEach(f, forbid)
 	{
 		if (cJSON_IsString(f) && strstr(text, f->valuestring) != NULL)
@@ -720,10 +725,10 @@ webhook(const char *method, const char *path, const char *body, size_t len, stru
 	cJSON_Delete(j);
 	if (msg != 0) {
 		cJSON *m = msgs_fake_json(msg);
-		char *out = cJSON_PrintUnformatted(m);
+		char *out = json_print(m);
 
 		fake_answer(a, 200, out);
-		cJSON_free(out);
+		free(out);
 		cJSON_Delete(m);
 	} else {
 		fake_answer(a, 200, "{\"id\":\"1600000000000000000\",\"type\":0,\"content\":\"\"}");

@@ -30,6 +30,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "rules/base/json.h"
+
 #define DAY_MS 86400000LL
 
 int64_t
@@ -168,5 +170,5 @@ shard_fake_admit(struct conn *c, int shard_id, int shard_count)
 char *
 shard_fake_identifies(void)
 {
-	return cJSON_PrintUnformatted(F.identify_log);
+	return json_print(F.identify_log);
 }
