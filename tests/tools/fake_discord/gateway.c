@@ -280,7 +280,7 @@ ready(struct conn *c, int shard_id, int shard_count, bool sharded)
 	if (sharded)
 		buf_addf(&b, "\"shard\":[%d,%d],", shard_id, shard_count);
 	buf_adds(&b, "\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}");
-	gw_fake_emit(s, "READY", buf_str(&b), false);
+	gw_fake_emit(s, "READY", buf_str(&b), true); /* this connection's, as Resumed */
 	for (int i = 0; i < F.guilds; i++) {
 		if (!takes(s, i))
 			continue;
@@ -439,8 +439,13 @@ resume(struct conn *c, const cJSON *d)
 		}
 	}
 	F.st.resumed++;
+	/* Resumed answers this Resume: Discord replays the missed events,
+	 * then sends it (gateway#resuming). It belongs to this connection, as
+	 * Ready does, so a later Resume from an earlier sequence never gets it
+	 * replayed among the events (that would end the replay early, and
+	 * what follows would pass for new events). */
 	gw_fake_emit(s, "RESUMED", "{\"_trace\":[\"[\\\"fake-gateway\\\",{\\\"micros\\\":0}]\"]}",
-	             false);
+	             true);
 }
 
 static void
