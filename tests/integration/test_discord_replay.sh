@@ -42,6 +42,16 @@ rand() {
 	python3 -c 'import random, sys; print(random.randint(int(sys.argv[1]), int(sys.argv[2])) / 1000)' "$1" "$2"
 }
 
+# session_file: waits (3 s at most) for the session file, the resume point.
+session_file() {
+	i=0
+	until [ -s "$WORK/state/discord-session-0.json" ]; do
+		i=$((i + 1))
+		[ $i -gt 30 ] && fail "no session file 3 s after the first burst"
+		sleep 0.1
+	done
+}
+
 # round N HOW: a burst, HOW (kill or term) at a random moment of it, the
 # next bot, and the count checked once the burst is answered.
 round() {
@@ -72,12 +82,7 @@ wait_until "g['ready']" 15
 # second of the first events.
 inject "$BURST"
 wait_until "i['answered'] == 50" 10
-i=0
-until [ -s "$WORK/state/discord-session-0.json" ]; do
-	i=$((i + 1))
-	[ $i -gt 30 ] && fail "no session file 3 s after the first burst"
-	sleep 0.1
-done
+session_file
 t0=$(date +%s)
 r=0
 while [ $r -lt 8 ]; do
@@ -110,6 +115,9 @@ ctl lenient on
 bot_start
 wait_until "g['ready']" 15
 inject "{\"count\":150,\"rate\":50,\"channels\":1,\"users\":3,\"templates\":[$TURN]}"
+# A session to resume exists first: it is written within a second of the
+# first events, and a kill before that leaves nothing to try.
+session_file
 sleep "$(rand 500 1500)"
 kill -KILL "$BOT_PID"
 wait "$BOT_PID" 2>/dev/null
