@@ -16,6 +16,7 @@
 #include "commands/tension/tension_state.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
+#include "rules/tables/roll_table_name.h"
 
 /* Bytes of entries a refused table hands back to the one who entered it. */
 #define HANDED_BACK_MAX 1500

@@ -12,6 +12,7 @@
 #include "commands/tension/tension_state.h"
 #include "rules/base/mem.h"
 #include "rules/tables/roll_table_roll.h"
+#include "rules/tables/roll_table_name.h"
 
 /* Bytes of a roll's result text: an entry and those its references rolled,
  * with their dice notes. */

@@ -11,6 +11,7 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 #include "rules/base/utf8.h"
+#include "rules/tables/roll_table_name.h"
 
 static void *
 tables_create(void)

@@ -12,8 +12,7 @@
 #include "rules/base/textsafe.h"
 #include "rules/base/utf8.h"
 #include "rules/tables/roll_table_dice.h"
-
-#include <utf8proc.h>
+#include "rules/tables/roll_table_name.h"
 
 /* The dice a ranged table's largest number may name. */
 static const int dice[] = {4, 6, 8, 10, 12, 20, ROLL_TABLE_D66, 100};
@@ -43,111 +42,6 @@ trim(const char **s, size_t *len)
 	}
 	while (*len > 0 && isspace((unsigned char)(*s)[*len - 1]))
 		(*len)--;
-}
-
-/* Whether the code point cp may stand in a name: a letter or digit of any
- * script, a combining mark after one, '-' or '_'. */
-static bool
-name_cp(utf8proc_int32_t cp, bool first)
-{
-	switch (utf8proc_category(cp)) {
-	case UTF8PROC_CATEGORY_LU:
-	case UTF8PROC_CATEGORY_LL:
-	case UTF8PROC_CATEGORY_LT:
-	case UTF8PROC_CATEGORY_LM:
-	case UTF8PROC_CATEGORY_LO:
-	case UTF8PROC_CATEGORY_ND:
-	case UTF8PROC_CATEGORY_NL:
-	case UTF8PROC_CATEGORY_NO:
-		return true;
-	case UTF8PROC_CATEGORY_MN:
-	case UTF8PROC_CATEGORY_MC:
-		return !first;
-	default:
-		return cp == '-' || cp == '_';
-	}
-}
-
-int
-roll_table_name(const char *name, size_t len, char *canon)
-{
-	struct buf b;
-	utf8proc_uint8_t *folded = NULL;
-	utf8proc_ssize_t n;
-	int rc = -1;
-
-	if (len == 0 || len > 4 * ROLL_TABLE_NAME_MAX || !utf8_valid(name, len))
-		return -1;
-	buf_init(&b, 4 * ROLL_TABLE_NAME_MAX);
-	textsafe_clean(&b, name, len);
-	if (b.len == 0 || memchr(b.p, '\0', b.len) != NULL)
-		goto done;
-	for (size_t i = 0; i < b.len;) {
-		utf8proc_int32_t cp;
-		utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)b.p + i,
-		                                      (utf8proc_ssize_t)(b.len - i), &cp);
-
-		if (k <= 0 || !name_cp(cp, i == 0))
-			goto done;
-		i += (size_t)k;
-	}
-	/* capitals of every script read as small letters, and a letter and
-	 * its accent typed apart are the letter they make */
-	n = utf8proc_map((const utf8proc_uint8_t *)b.p, (utf8proc_ssize_t)b.len, &folded,
-	                 UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
-	if (n <= 0 || n >= ROLL_TABLE_NAME_MAX)
-		goto done;
-	memcpy(canon, folded, (size_t)n + 1);
-	rc = 0;
-done:
-	free(folded);
-	buf_free(&b);
-	return rc;
-}
-
-/* Latin letters that letters of other scripts look like. */
-static const struct {
-	const char *from, *to;
-} lookalike[] = {
-    {"\xd0\xb0", "a"}, {"\xd0\xb5", "e"}, {"\xd0\xbe", "o"}, {"\xd1\x80", "p"}, {"\xd1\x81", "c"},
-    {"\xd1\x83", "y"}, {"\xd1\x85", "x"}, {"\xd1\x96", "i"}, {"\xd1\x95", "s"}, {"\xd1\x98", "j"},
-    {"\xd3\x8f", "l"}, {"\xd4\x81", "d"}, {"\xd2\xbb", "h"}, {"\xd4\x9b", "q"}, {"\xd4\x9d", "w"},
-    {"\xce\xbf", "o"}, {"\xce\xb1", "a"}, {"\xce\xb9", "i"}, {"\xce\xbd", "v"}, {"\xcf\x81", "p"},
-    {"\xce\xba", "k"}, {"\xcf\x84", "t"}, {"\xcf\x85", "u"}, {"\xce\xb7", "n"},
-};
-
-void
-roll_table_name_look(const char *canon, char *out, size_t len)
-{
-	size_t o = 0;
-
-	for (const char *p = canon; *p != '\0' && o + 1 < len;) {
-		const char *to = NULL;
-		size_t k = 1;
-
-		for (size_t i = 0; i < sizeof(lookalike) / sizeof(lookalike[0]) && to == NULL;
-		     i++) {
-			size_t m = strlen(lookalike[i].from);
-
-			if (strncmp(p, lookalike[i].from, m) == 0) {
-				to = lookalike[i].to;
-				k = m;
-			}
-		}
-		if (to == NULL) {
-			k = utf8_seq_len(p, strlen(p));
-			if (k == 0)
-				k = 1;
-			if (o + k >= len)
-				break;
-			memcpy(out + o, p, k);
-			o += k;
-		} else {
-			out[o++] = to[0];
-		}
-		p += k;
-	}
-	out[o] = '\0';
 }
 
 /* The length of a "[[name]]" at s (which starts with "[["), or 0 when the
@@ -341,6 +235,26 @@ range_end(const char **p, const char *end, bool spaced, int *hi, bool *zeroes)
 	return 1;
 }
 
+/* Says that entry idx (len bytes at s) does not start with a range,
+ * quoting its start cut after a whole word when it is long. */
+static void
+not_a_range(const char *s, size_t len, size_t idx, char *err, size_t errlen)
+{
+	size_t q = utf8_cut(s, len, 24), w = q;
+	bool cut = q < len;
+
+	while (cut && w > 0 && s[w - 1] != ' ')
+		w--;
+	while (cut && w > 0 && s[w - 1] == ' ')
+		w--;
+	if (cut && w > 0)
+		q = w;
+	snprintf(err, errlen,
+	         "entry %zu: '%.*s%s' does not start with a range like 5 or 5-8 followed by "
+	         "text.",
+	         idx, (int)q, s, cut ? "…" : "");
+}
+
 /* Parses one entry of len bytes: "N text", "N-M: text" or "3x text". A
  * table being set (saved false) may have spaces in its ranges and before
  * their colon ("1 - 3 : a"); saved text is read as it was written. */
@@ -400,27 +314,9 @@ entry(const char *s, size_t len, size_t idx, bool saved, struct raw *e, char *er
 	while (p < end && isspace((unsigned char)*p))
 		p++;
 	return entry_text(p, (size_t)(end - p), idx, saved, e->text, err, errlen);
-bad : {
-	/* the entry's start, cut after a whole word when it is long */
-	size_t q = utf8_cut(s, len, 24);
-	bool cut = q < len;
-
-	if (cut) {
-		size_t w = q;
-
-		while (w > 0 && s[w - 1] != ' ')
-			w--;
-		while (w > 0 && s[w - 1] == ' ')
-			w--;
-		if (w > 0)
-			q = w;
-	}
-	snprintf(err, errlen,
-	         "entry %zu: '%.*s%s' does not start with a range like 5 or 5-8 followed by "
-	         "text.",
-	         idx, (int)q, s, cut ? "…" : "");
+bad:
+	not_a_range(s, len, idx, err, errlen);
 	return -1;
-}
 }
 
 bool

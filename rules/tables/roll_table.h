@@ -125,20 +125,6 @@ void roll_table_range_text(const struct roll_table_entry *e, char *buf, size_t l
 void roll_table_die_text(const struct roll_table *t, char *buf, size_t len);
 
 /*
- * Checks a table's name and writes its canonical form into canon
- * (ROLL_TABLE_NAME_MAX bytes): letters and digits of any script (with
- * their combining accents), '-' and '_', at most 32 bytes once capitals
- * of every script are read as small letters (Unicode case folding, NFC);
- * what rules/base/textsafe.h removes is removed first. Returns 0, or -1.
- */
-int roll_table_name(const char *name, size_t len, char *canon);
-
-/* How a canonical name looks, into out (len bytes): letters of other
- * scripts that look like Latin ones (Cyrillic о, Greek ο) as those, so
- * that two names a reader cannot tell apart look the same. */
-void roll_table_name_look(const char *canon, char *out, size_t len);
-
-/*
  * Calls fn for each [[name]] in text, in order, with the canonical name.
  * Stops and returns fn's value when it is not 0; else returns 0.
  */

@@ -12,6 +12,7 @@
 #include "rules/base/rng.h"
 #include "rules/dice/dice.h"
 #include "rules/tables/roll_table.h"
+#include "rules/tables/roll_table_name.h"
 #include "rules/tables/roll_table_dice.h"
 
 static const char *const encounter =
