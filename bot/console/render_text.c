@@ -118,6 +118,8 @@ table(const struct reply_block *b, bool ansi, struct buf *out)
 void
 render_text(const struct reply_msg *m, bool ansi, struct buf *out)
 {
+	if (m == NULL)
+		return;
 	if (m->title != NULL)
 		buf_addf(out, ansi ? "\033[1m%s" RENDER_SGR_RESET "\n" : "%s\n", m->title);
 	for (size_t i = 0; i < m->nblocks; i++) {

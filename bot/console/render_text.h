@@ -14,7 +14,8 @@
 #include "commands/core/reply.h"
 #include "rules/base/buf.h"
 
-/* Appends the message to out, every line ending in '\n'. */
+/* Appends the message to out, every line ending in '\n'; nothing for NULL
+ * (a reply with no part for that audience, as reply_msg gives). */
 void render_text(const struct reply_msg *m, bool ansi, struct buf *out);
 
 /* Appends the len bytes of text at s (lines ended by '\n'; a last line

@@ -916,6 +916,8 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	/* A compressed snapshot: its expanded copy in the directory. */
 	expanded = snapfile_expand(file, p->dir, plain, sizeof(plain), why, sizeof(why));
 	if (expanded < 0 || (expanded && store_check_file(plain, why, sizeof(why)) < 0)) {
+		if (expanded > 0)
+			snapfile_name_original(why, sizeof(why), plain, file);
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
 	}
@@ -923,6 +925,8 @@ persist_restore(const char *dir, const char *file, char *err, size_t errlen)
 	unlink(tmp);
 	if (store_sqlite_copy(expanded ? plain : file, tmp, why, sizeof(why)) < 0) {
 		unlink(tmp);
+		if (expanded > 0)
+			snapfile_name_original(why, sizeof(why), plain, file);
 		snprintf(err, errlen, "cannot restore: %s; nothing was changed", why);
 		goto out;
 	}

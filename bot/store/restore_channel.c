@@ -296,6 +296,8 @@ restore_channel(const char *dir, const char *file, const char *key, char *err, s
 	src = open_checked(expanded ? plain : file, SQLITE_OPEN_READONLY, "the snapshot file", why,
 	                   sizeof(why));
 	if (src == NULL) {
+		if (expanded > 0)
+			snapfile_name_original(why, sizeof(why), plain, file);
 		snprintf(err, errlen, "cannot restore channel '%s': %s; nothing was changed", key,
 		         why);
 		if (expanded)

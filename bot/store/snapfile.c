@@ -12,6 +12,7 @@
 
 #include "bot/fsio.h"
 #include "bot/store/statedir.h"
+#include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
 #define CHUNK (256u << 10)
@@ -156,4 +157,26 @@ snapfile_remove(const char *expanded)
 		snprintf(path, sizeof(path), "%s%s", expanded, parts[i]);
 		unlink(path);
 	}
+}
+
+void
+snapfile_name_original(char *why, size_t len, const char *plain, const char *file)
+{
+	size_t n = strlen(plain);
+	const char *at;
+	struct buf b;
+
+	if (n == 0 || len == 0 || strstr(why, plain) == NULL)
+		return;
+	buf_init(&b, len);
+	for (const char *p = why; *p != '\0'; p = at + n) {
+		if ((at = strstr(p, plain)) == NULL) {
+			buf_adds(&b, p);
+			break;
+		}
+		buf_add(&b, p, (size_t)(at - p));
+		buf_addf(&b, "%s, once expanded,", file);
+	}
+	snprintf(why, len, "%s", buf_str(&b));
+	buf_free(&b);
 }

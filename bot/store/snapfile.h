@@ -37,6 +37,11 @@ int snapfile_compress(const char *db, const char *gz, char *err, size_t errlen);
  */
 int snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, char *err,
                     size_t errlen);
+/* Says the operator's file where why names its expanded copy plain: each
+ * "PLAIN" in why becomes "FILE, once expanded," (why is rewritten in
+ * place, cut to len). */
+void snapfile_name_original(char *why, size_t len, const char *plain, const char *file);
+
 /* Removes an expanded copy, and the -wal and -shm files SQLite may have
  * made beside it when it was read. */
 void snapfile_remove(const char *expanded);

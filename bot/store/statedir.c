@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "bot/log.h"
@@ -162,6 +163,44 @@ writable(const char *path, const struct stat *sb, char *why, size_t len)
 	return false;
 }
 
+/* What makes path writable for delver, as a clause: "make it owned by uid
+ * N with mode M", or, on a file system mounted read-only, where no owner or
+ * mode helps, "mount its file system read-write ...". Returns a static
+ * buffer. */
+static const char *
+fix_for(const char *path, const char *mode)
+{
+	static char fix[160];
+	struct statvfs vfs;
+
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+		snprintf(fix, sizeof(fix),
+		         "mount its file system read-write, or name a state directory on "
+		         "another (--state-dir, [bot] state_dir)");
+	else
+		snprintf(fix, sizeof(fix), "make it owned by uid %u with mode %s",
+		         (unsigned)geteuid(), mode);
+	return fix;
+}
+
+/* The first path on the way to dir (dir itself last) that exists and is
+ * no directory, into out (dir when none is found). */
+static void
+first_file(const char *dir, char *out, size_t len)
+{
+	struct stat sb;
+
+	snprintf(out, len, "%s", dir);
+	for (char *p = out + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (stat(out, &sb) == 0 && !S_ISDIR(sb.st_mode))
+			return;
+		*p = '/';
+	}
+}
+
 int
 statedir_mkdirs(const char *dir)
 {
@@ -195,7 +234,24 @@ statedir_prepare(const char *dir, char *err, size_t errlen)
 	if (statedir_mkdirs(dir) < 0) {
 		int e = errno;
 
-		if (e == EACCES || e == EROFS || e == EPERM || e == ENOTDIR || e == EEXIST) {
+		if (e == ENOTDIR || e == EEXIST) {
+			char file[PATH_MAX_LEN];
+
+			first_file(dir, file, sizeof(file));
+			snprintf(err, errlen,
+			         "cannot create the state directory %s: %s is a file, not a "
+			         "directory; move the file away, or name another directory "
+			         "(--state-dir, [bot] state_dir)",
+			         dir, file);
+			errno = STATEDIR_UNSAFE;
+		} else if (e == EROFS) {
+			snprintf(err, errlen,
+			         "cannot create the state directory %s: its file system is mounted "
+			         "read-only; mount it read-write, or name a directory where delver "
+			         "may write (--state-dir, [bot] state_dir)",
+			         dir);
+			errno = STATEDIR_UNSAFE;
+		} else if (e == EACCES || e == EPERM) {
 			snprintf(err, errlen,
 			         "cannot create the state directory %s: %s; make it (with any "
 			         "missing parent) owned by uid %u with mode 0700, or name another "
@@ -223,11 +279,10 @@ statedir_prepare(const char *dir, char *err, size_t errlen)
 		return -1;
 	}
 	if (!writable(dir, &sb, why, sizeof(why))) {
-		snprintf(
-		    err, errlen,
-		    "the state directory %s is read-only for delver: %s; delver needs to write "
-		    "there: make it owned by uid %u with mode 0700",
-		    dir, why, (unsigned)geteuid());
+		snprintf(err, errlen,
+		         "the state directory %s is read-only for delver: %s; delver needs to "
+		         "write there: %s",
+		         dir, why, fix_for(dir, "0700"));
 		errno = STATEDIR_UNSAFE;
 		return -1;
 	}
@@ -265,9 +320,8 @@ check(const char *path, const char *what, bool follow, char *err, size_t errlen)
 	dir = S_ISDIR(sb.st_mode);
 	if (!writable(path, &sb, why, sizeof(why))) {
 		snprintf(err, errlen,
-		         "the %s %s is read-only for delver: %s; delver needs to write it: make it "
-		         "owned by uid %u with mode %s",
-		         what, path, why, (unsigned)geteuid(), dir ? "0700" : "0600");
+		         "the %s %s is read-only for delver: %s; delver needs to write it: %s",
+		         what, path, why, fix_for(path, dir ? "0700" : "0600"));
 		errno = STATEDIR_UNSAFE;
 		return -1;
 	}

@@ -4,6 +4,11 @@
  * in their user record and follow them to every channel of the platform;
  * the channel's live in its roll state (commands/dice/rollchan.h). A player's
  * own win over the channel's of the same name.
+ *
+ * What a player keeps for themselves is said to them alone (an ephemeral
+ * reply on Discord, a NOTICE on IRC): a roll saved for a later /gmroll
+ * would tell the table its modifier and label. The channel's saved rolls
+ * are everyone's, and the GM's saving or deleting one is said in the open.
  */
 #include "commands/dice/cmd_save.h"
 
@@ -77,6 +82,8 @@ save_fn(struct invocation *inv, struct reply *out)
 		if (rc != NULL && rollchan_delete(rc, inv->from->user_key, name))
 			channel_touch(inv->chan);
 	}
+	if (owner(inv)[0] != '\0')
+		reply_to(out, REPLY_INVOKER);
 	reply_add(out, 0, "Saved %s", owner(inv)[0] ? "your roll " : "the channel's roll ");
 	reply_add(out, RS_CODE, "%s", name);
 	reply_add(out, 0, " = ");
@@ -150,6 +157,7 @@ saved_list(struct invocation *inv, struct reply *out)
 	rollchan_adopt(inv->chan, inv->user);
 	rc = channel_mod_peek(inv->chan, CHANMOD_ROLL);
 	n = user_nsaved(inv->user);
+	reply_to(out, REPLY_INVOKER);
 	if (n > 0) {
 		reply_line(out, RS_BOLD, "Your saved rolls");
 		reply_table(out, 2, hdr);
@@ -179,6 +187,8 @@ saved_show(struct invocation *inv, struct reply *out)
 		reply_add(out, RS_BAD, " lists them.");
 		return;
 	}
+	if (mine)
+		reply_to(out, REPLY_INVOKER);
 	reply_add(out, RS_CODE, "%s", canon);
 	reply_add(out, 0, " = ");
 	reply_add(out, RS_CODE, "%s", roll);
@@ -206,6 +216,8 @@ saved_delete(struct invocation *inv, struct reply *out)
 	} else {
 		channel_touch(inv->chan);
 	}
+	if (owner(inv)[0] != '\0')
+		reply_to(out, REPLY_INVOKER);
 	reply_line(out, 0, "Deleted the saved roll %.24s.", name);
 }
 

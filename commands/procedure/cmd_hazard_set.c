@@ -29,15 +29,22 @@ cmd_hazard_set_lines(struct reply *out, const struct procedure_state *s)
 	reply_cmd(out, 0, "light low", NULL);
 	reply_add(out, 0, "); a source lit just before the turn only flickers.");
 	reply_nl(out);
-	reply_add(out, 0, "Delving Fatigue: ");
-	reply_add(out, RS_BOLD, "%d", s->fatigue_damage);
-	reply_add(out, 0, " damage to each party member unless the party rests (");
-	reply_cmd(out, 0, "hazard fatigue", NULL);
-	reply_add(out, 0, ").");
-	reply_nl(out);
-	reply_add(out, 0, "Classic odds: ");
-	reply_add(out, RS_BOLD, "%d-in-%d", s->chance.x, s->chance.n);
-	reply_add(out, 0, ". Who rolls: %s.", s->gm_rolls ? "the GM only" : "anyone");
+	/* Fatigue's damage matters only where Fatigue deals damage (the
+	 * delving procedure), the classic odds only to the classic die. */
+	if (s->proc != PROC_EXPLORATION) {
+		reply_add(out, 0, "Delving Fatigue: ");
+		reply_add(out, RS_BOLD, "%d", s->fatigue_damage);
+		reply_add(out, 0, " damage to each party member unless the party rests (");
+		reply_cmd(out, 0, "hazard fatigue", NULL);
+		reply_add(out, 0, ").");
+		reply_nl(out);
+	}
+	if (s->table == HAZARD_CLASSIC) {
+		reply_add(out, 0, "Classic odds: ");
+		reply_add(out, RS_BOLD, "%d-in-%d", s->chance.x, s->chance.n);
+		reply_add(out, 0, ". ");
+	}
+	reply_add(out, 0, "Who rolls: %s.", s->gm_rolls ? "the GM only" : "anyone");
 	reply_nl(out);
 }
 

@@ -7,12 +7,14 @@
 # write is refused (5), a row whose key column is not its record's key is
 # damage (4). --state-dir makes its missing parents; every directory delver
 # makes is 0700 and every file 0600 under umask 022 and 0277 alike. --restore
-# checks every record of its file before it replaces anything. A file named
-# like a snapshot that is not one never counts toward snapshot_keep.
+# checks every record of its file before it replaces anything, and names the
+# operator's file (not its expanded copy). A file named like a snapshot that
+# is not one never counts toward snapshot_keep. A state directory's path
+# through a file, and a read-only file system, are refused in their own words.
 . tests/integration/lib.sh
 set -u
 top=$(mktemp -d)
-trap 'chattr -R -i "$top" 2> /dev/null; rm -rf "$top"' EXIT
+trap 'umount "$top/ro" 2> /dev/null; chattr -R -i "$top" 2> /dev/null; rm -rf "$top"' EXIT
 fails=0
 
 modes() { # modes PATH...: "mode name" per path, names relative to $top
@@ -164,6 +166,42 @@ real=$(ls "$s/snapshots" | grep -c '^delver-20[0-9]*T[0-9]*Z\.db\.gz$')
 	[ -f "$s/snapshots/delver-garbage.db" ]
 step_check "look-alike files do not count toward snapshot_keep" $? \
 	"$(ls "$s/snapshots" | tr '\n' ' ')"
+
+# A state directory's path that names a file: exit 5, the file named.
+printf 'x\n' > "$top/afile"
+refused "a state directory that is a file" 5 \
+	"cannot create the state directory $top/afile: $top/afile is a file, not a directory; move the file away, or name another directory (--state-dir, [bot] state_dir)" "$top/afile"
+refused "a state directory under a file" 5 \
+	"cannot create the state directory $top/afile/sub/x: $top/afile is a file, not a directory; move the file away, or name another directory (--state-dir, [bot] state_dir)" "$top/afile/sub/x"
+
+# A file system mounted read-only: the advice is to mount it read-write,
+# not an owner or a mode that cannot help there.
+mkdir -m 0700 "$top/rosrc" "$top/ro"
+printf '/gm claim\n' | console_on "$top/rosrc/st"
+if mount --bind "$top/rosrc" "$top/ro" 2> /dev/null &&
+	mount -o remount,ro,bind "$top/ro" 2> /dev/null; then
+	refused "a state directory on a read-only file system" 5 \
+		"the state directory $top/ro/st is read-only for delver: its file system is mounted read-only; delver needs to write there: mount its file system read-write, or name a state directory on another (--state-dir, [bot] state_dir)" "$top/ro/st"
+	refused "a state directory to make on a read-only file system" 5 \
+		"cannot create the state directory $top/ro/new: its file system is mounted read-only; mount it read-write, or name a directory where delver may write (--state-dir, [bot] state_dir)" "$top/ro/new"
+	umount "$top/ro"
+else
+	umount "$top/ro" 2> /dev/null
+	echo "SKIP a read-only file system: mount --bind -o ro is refused here"
+fi
+
+# --restore of a compressed file that is no database names that file, not
+# the copy delver expanded it into.
+printf 'hello\n' | gzip > "$top/text.gz"
+"$DELVER" --state-dir "$r" --restore "$top/text.gz" > "$top/out" 2> "$top/err"
+rc=$?
+[ $rc -eq 1 ] && grep -qF "error: cannot restore: $top/text.gz, once expanded, is not a whole SQLite database" "$top/err" &&
+	! grep -q expanded/ "$top/err" && ! ls "$r" | grep -q '\.expanded'
+step_check "--restore of a gzip of text names the file" $? "exit $rc"
+"$DELVER" --state-dir "$r" --restore "$top/text.gz" --channel console:crypt > "$top/out" 2> "$top/err"
+rc=$?
+[ $rc -eq 1 ] && grep -qF "error: cannot restore channel 'console:crypt': the snapshot file $top/text.gz, once expanded, is damaged or not a database" "$top/err"
+step_check "--restore --channel of a gzip of text names the file" $? "exit $rc"
 
 [ "$fails" -eq 0 ] || exit 1
 echo "ok   persist_refuse"

@@ -366,8 +366,9 @@ saved_rolls_follow_the_player(void **unused)
 	}
 	reply_free(r);
 	r = run_as(d, "al", "/saved");
-	assert_plain(r, "Your saved rolls\n  atk | 1d1+5\n  zap | 3d1\nThe channel's saved rolls\n "
-	                " boom | 2d1\n  atk | 1d1+100\n");
+	assert_plain(r,
+	             "[private]\nYour saved rolls\n  atk | 1d1+5\n  zap | 3d1\nThe channel's saved "
+	             "rolls\n  boom | 2d1\n  atk | 1d1+100\n");
 	reply_free(r);
 	r = run_as(d, "al", "/saved delete zap");
 	reply_free(r);
@@ -437,6 +438,48 @@ private_after_the_label(void **unused)
 	state_free(st);
 }
 
+/* A player's own saved rolls are said to them alone: saving one for a
+ * later /gmroll must not tell the table its modifier and label (check-26
+ * F7's /save). The channel's, the GM's to save, are said in the open. */
+static void
+own_saved_rolls_are_private(void **unused)
+{
+	struct state *st = state_new();
+	struct rng *rng = rng_new_seeded(5);
+	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
+	struct reply *r;
+
+	r = run_as(d, "al", "/save sneak 1d20+9 # backstab plan");
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	assert_plain(r, "[private]\nSaved your roll sneak = 1d20+9 # backstab plan; roll it with "
+	                "/roll sneak (more may follow: /roll sneak +2).\n");
+	reply_free(r);
+	r = run_as(d, "al", "/saved show sneak");
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	reply_free(r);
+	r = run_as(d, "al", "/saved");
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	reply_free(r);
+	/* what the channel sees of the secret roll it is made for */
+	reply_free(run_as(d, "bo", "/gm claim"));
+	r = run_as(d, "al", "/gmroll sneak");
+	assert_plain(r, "al rolls in secret: only the GM, bo, sees the result.\n"
+	                "[to the GM, bo]\n"
+	                "al rolls backstab plan in secret\n"
+	                "1d20 + 9: [6] + 9 = 15\n");
+	reply_free(r);
+	r = run_as(d, "al", "/saved delete sneak");
+	assert_null(reply_msg(r, REPLY_CHANNEL));
+	reply_free(r);
+	r = run_as(d, "bo", "/save boom 2d6 channel:true");
+	assert_non_null(reply_msg(r, REPLY_CHANNEL));
+	assert_null(reply_msg(r, REPLY_INVOKER));
+	reply_free(r);
+	dispatch_free(d);
+	rng_free(rng);
+	state_free(st);
+}
+
 int
 main(void)
 {
@@ -447,6 +490,7 @@ main(void)
 	    cmocka_unit_test(capped_chain_shows_the_die),
 	    cmocka_unit_test(gmroll_audiences),
 	    cmocka_unit_test(private_after_the_label),
+	    cmocka_unit_test(own_saved_rolls_are_private),
 	    cmocka_unit_test(secret_channel_is_the_gms_own),
 	    cmocka_unit_test(saved_rolls_follow_the_player),
 	};

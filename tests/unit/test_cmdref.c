@@ -162,7 +162,10 @@ check_reply(struct table *t, const struct reply *r, bool discord, const char *wh
 static void
 rendered(const struct reply *r, char **discord, char **irc, char **console)
 {
-	const struct reply_msg *m = reply_msg(r, REPLY_CHANNEL);
+	/* the channel's part, or, for a reply that is all private, the invoker's */
+	const struct reply_msg *m = reply_msg(r, REPLY_CHANNEL) != NULL
+	                                ? reply_msg(r, REPLY_CHANNEL)
+	                                : reply_msg(r, REPLY_INVOKER);
 	struct render_irc_opts io = {.budget = 400, .max_lines = 100, .prefix = "!"};
 	struct irc_lines lines = {0};
 	cJSON *parts[DISCORD_PARTS_MAX];

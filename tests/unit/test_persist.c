@@ -958,6 +958,63 @@ channel_text(struct state *st, const char *key)
 	return buf_take(&b);
 }
 
+/* A secret roll and hidden Tension read back from the database (after a
+ * restart) stay behind the screen: a player's /log, /tension and /undo
+ * show none of the roll's dice, modifier or label, nor Tension's value and
+ * reason; the GM's /log secret has the roll. */
+/* Everything user sees of "/line" in channel (private parts included), as
+ * plain text; the caller frees it. */
+static char *
+seen_by(struct bot *b, const char *user, const char *chan, const char *line)
+{
+	struct origin o = {.platform = "console"};
+	struct reply *r = reply_new();
+	char *text;
+
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", chan);
+	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
+	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
+	dispatch_line(b->d, &o, line, strlen(line), (int64_t)time(NULL), r);
+	text = reply_plain(r);
+	reply_free(r);
+	return text;
+}
+
+static void
+test_secrets_stay_hidden_after_a_restart(void **state)
+{
+	struct bot *b = bot_new(FSYNC_EVERYSEC);
+	static const char *const lines[] = {"/log", "/log 20", "/tension", "/undo", "/panel"};
+	char *t;
+
+	say(b, "ann", "crypt", "/gm claim");
+	say(b, "ann", "crypt", "/tension mode hidden");
+	say(b, "ann", "crypt", "/tension set 8 # Ambushready");
+	say(b, "bob", "crypt", "/roll 1d6 # open");
+	say(b, "bob", "crypt", "/gmroll 1d20+7 # Nightjar");
+	assert_int_equal(flush(b), 0);
+	bot_close(b);
+	bot_open(b);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		t = seen_by(b, "bob", "crypt", lines[i]);
+		if (strstr(t, "Nightjar") != NULL || strstr(t, "+ 7") != NULL ||
+		    strstr(t, "1d20") != NULL || strstr(t, "Ambushready") != NULL ||
+		    strstr(t, "8/10") != NULL)
+			fail_msg("%s after a restart shows a secret: %s", lines[i], t);
+		free(t);
+	}
+	t = seen_by(b, "bob", "crypt", "/log");
+	assert_non_null(strstr(t, "| bob | 1d6 # open |"));
+	free(t);
+	t = seen_by(b, "ann", "crypt", "/log secret");
+	assert_non_null(strstr(t, "| bob | 1d20 + 7 # Nightjar |"));
+	free(t);
+	t = seen_by(b, "ann", "crypt", "/tension");
+	assert_non_null(strstr(t, "8/10"));
+	free(t);
+	bot_free(b);
+}
+
 static void
 test_every_module_round_trips_through_the_database(void **state)
 {
@@ -2161,6 +2218,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_always_makes_each_reply_durable),
 	    cmocka_unit_test(test_close_and_reopen_restores),
+	    cmocka_unit_test(test_secrets_stay_hidden_after_a_restart),
 	    cmocka_unit_test(test_second_instance_is_refused),
 	    cmocka_unit_test(test_failed_write_warns_keeps_answering_and_retries),
 	    cmocka_unit_test(test_failed_fsync_under_always_warns_and_retries),

@@ -506,6 +506,33 @@ delving_fatigue_damage(void **unused)
 	free(text);
 }
 
+/* The settings a table shows are those its die uses: Fatigue's damage
+ * under the delving procedure only, the classic odds on the classic die
+ * only. */
+static void
+settings_shown_are_the_dies(void **unused)
+{
+	char *text;
+
+	ok("gm", "gm claim");
+	ok("gm", "hazard table exploration");
+	text = reply_plain(cr.last);
+	assert_null(strstr(text, "Delving Fatigue"));
+	assert_null(strstr(text, "Classic odds"));
+	assert_non_null(strstr(text, "\nWho rolls: anyone.\n"));
+	free(text);
+	ok("gm", "hazard chance 2 6");
+	text = reply_plain(cr.last);
+	assert_null(strstr(text, "Delving Fatigue"));
+	assert_non_null(strstr(text, "\nClassic odds: 2-in-6. Who rolls: anyone.\n"));
+	free(text);
+	ok("gm", "hazard table delving");
+	text = reply_plain(cr.last);
+	assert_non_null(strstr(text, "\nDelving Fatigue: 1 damage"));
+	assert_null(strstr(text, "Classic odds"));
+	free(text);
+}
+
 /* RULES.md section 6: the bot rolls the deal against the vendor's skill,
  * remembered per channel, and a second try on an item is refused. */
 static void
@@ -534,6 +561,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(exploration_light_facts, setup, teardown),
 	    cmocka_unit_test_setup_teardown(light_result_and_lantern_oil, setup, teardown),
 	    cmocka_unit_test_setup_teardown(delving_fatigue_damage, setup, teardown),
+	    cmocka_unit_test_setup_teardown(settings_shown_are_the_dies, setup, teardown),
 	    cmocka_unit_test_setup_teardown(bargain_once_per_item, setup, teardown),
 	    cmocka_unit_test_setup_teardown(roll_shows_whole_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(custom_table_is_used, setup, teardown),

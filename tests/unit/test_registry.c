@@ -821,7 +821,7 @@ saved_rolls(void **state)
 	free(plain);
 	run(d, "alice", false, "/saved show fireball", out);
 	plain = reply_plain(out);
-	assert_string_equal(plain, "fireball = 8d6 # fire (yours)\n");
+	assert_string_equal(plain, "[private]\nfireball = 8d6 # fire (yours)\n");
 	free(plain);
 	/* Names that could read as dice, and rolls that do not parse. */
 	run(d, "alice", false, "/save d6 1d6", out);
