@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bot/discord/discord_answer.h"
 #include "bot/discord/discord_interact.h"
 #include "bot/discord/discord_panel.h"
 #include "bot/discord/discord_proto.h"
 #include "bot/discord/discord_rest.h"
+#include "bot/discord/discord_shed.h"
 #include "bot/log.h"
 #include "commands/core/dispatch.h"
 #include "commands/panel/cmd_panel.h"
@@ -182,12 +184,26 @@ on_edited(void *ctx, const struct rest_result *res)
 	arm(lv);
 }
 
+/* Whether message id (a snowflake: its top bits date it) is older than an
+ * hour, on the host's clock. */
+static bool
+old_message(const char *id)
+{
+	struct timespec ts;
+	int64_t made = (int64_t)(strtoull(id, NULL, 10) >> 22) + SHED_DISCORD_EPOCH_MS;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - made > PANEL_OLD_AFTER_MS;
+}
+
 /* Edits c's message to show body. */
 static void
 edit(struct discord_live *lv, struct call *c, const char *body)
 {
 	char path[96];
 
+	if (old_message(c->msg))
+		discord_panels_old(lv->p, c->chan);
 	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages/%s", c->chan, c->msg);
 	lv->dc->stats.panel_edits++;
 	discord_rest_call(lv->dc->rest, "PATCH", path, body, REST_OPTIONAL, on_edited, c);

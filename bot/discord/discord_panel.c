@@ -31,6 +31,7 @@ struct pchan {
 	uint64_t pending; /* the hash of what the refresh on its way sends, 0: none */
 	int64_t due;      /* the next refresh, or (nothing stale) when the entry goes; 0: none */
 	int64_t paced;    /* no refresh starts before */
+	int64_t started;  /* when the refresh on its way was taken */
 	bool busy;        /* a refresh is on its way */
 	bool check;       /* the next refresh reads the message first */
 	bool checking;    /* the refresh on its way does */
@@ -187,6 +188,7 @@ discord_panels_take_due(struct discord_panels *p, int64_t now, uint64_t *out, si
 		c->checking = c->check;
 		c->check = false;
 		c->taken = c->seq;
+		c->started = now;
 		c->paced = now + PANEL_EDIT_MS;
 		c->due = 0;
 	}
@@ -222,6 +224,15 @@ discord_panels_message_of(const struct discord_panels *p, uint64_t chan)
 	const struct pchan *c = find(p, chan);
 
 	return c != NULL ? c->msg : "";
+}
+
+void
+discord_panels_old(struct discord_panels *p, uint64_t chan)
+{
+	struct pchan *c = find(p, chan);
+
+	if (c != NULL && c->busy)
+		c->paced = later(c->paced, c->started + PANEL_OLD_EDIT_MS);
 }
 
 void

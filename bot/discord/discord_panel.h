@@ -11,7 +11,11 @@
  *  - coalesced: a refresh is due PANEL_COALESCE_MS after the first change
  *    it covers, so a burst of changes is one edit;
  *  - paced: a channel's refreshes start at least PANEL_EDIT_MS apart, under
- *    Discord's limit on one channel's message edits (5 per 5 s);
+ *    Discord's limit on one channel's message edits (5 per 5 s); those
+ *    that edit a message older than an hour (discord_panels_old) at least
+ *    PANEL_OLD_EDIT_MS apart, under Discord's stricter limit on such
+ *    edits (3 per 6 s in a channel, refused with code 30046, announced by
+ *    no header);
  *  - one at a time: while a channel's refresh is on its way, changes only
  *    count; when it is over, one more refresh covers them all;
  *  - an edit that went marks the panel as showing every change counted
@@ -46,8 +50,12 @@
 
 #define PANEL_COALESCE_MS 300
 #define PANEL_EDIT_MS     1100
-#define PANEL_RETRY_MS    5000
-#define PANEL_ID_MAX      24 /* bytes of a message id, with the NUL */
+#define PANEL_OLD_EDIT_MS 2100
+/* A message this old counts as older than an hour (Discord's clock may be
+ * minutes off the host's). */
+#define PANEL_OLD_AFTER_MS (55 * 60 * 1000)
+#define PANEL_RETRY_MS     5000
+#define PANEL_ID_MAX       24 /* bytes of a message id, with the NUL */
 /* Checks after a start go this far apart: 5 a second, a tenth of
  * Discord's global limit of 50 requests a second, so that answers to
  * interactions never wait behind them. */
@@ -94,6 +102,10 @@ int64_t discord_panels_next(const struct discord_panels *p);
 void discord_panels_message(struct discord_panels *p, uint64_t chan, const char *msg);
 /* chan's message id as known ("" when unknown or no entry). */
 const char *discord_panels_message_of(const struct discord_panels *p, uint64_t chan);
+
+/* chan's refresh on its way edits a message older than an hour: the next
+ * one starts PANEL_OLD_EDIT_MS after it began. */
+void discord_panels_old(struct discord_panels *p, uint64_t chan);
 
 /* chan's refresh is over at now, with outcome. */
 void discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_outcome oc,

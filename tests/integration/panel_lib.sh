@@ -8,6 +8,12 @@
 #                     markdown's bold, lines joined by " / "), or "none"
 # field N             field N of panel's output
 # count_panels        how many such messages the channel holds
+# burst WAIT TEMPLATES
+#                     50 interactions in CHAN, 10 a second (TEMPLATES in
+#                     turn), waited on until answered, then WAIT seconds
+#                     more (the last edit's pacing and trip); sets edits
+#                     (the channel's edits meanwhile) and rate ("N in S s
+#                     (R a second)")
 n=0
 ONE_ALSO="i['parts_missing'] == 0"
 panel() {
@@ -29,4 +35,15 @@ print(len([x for x in json.load(sys.stdin)
 }
 field() {
 	panel | cut -d'|' -f"$1"
+}
+burst() {
+	edits0=$(stat rest.channel_edits)
+	t0=$(date +%s.%N)
+	inject "{\"count\":50,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[$2]}"
+	n=$((n + 50))
+	wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 20
+	t1=$(date +%s.%N)
+	sleep "$1"
+	edits=$(($(stat rest.channel_edits) - edits0))
+	rate=$(python3 -c "print('%d in %.1f s (%.2f a second)' % ($edits, $t1 - $t0 + $1, $edits / ($t1 - $t0 + $1)))")
 }

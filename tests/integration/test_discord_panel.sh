@@ -42,9 +42,9 @@ first=$(field 1)
 # rests, 5 x 1 turn advanced = 35; Tension: lowered, then raised by the
 # GM's button, five times from 1 = 2; five torches lit.
 r429=$(stat rest.r429)
-t0=$(date +%s.%N)
-edits0=$(stat rest.channel_edits)
-inject "{\"count\":50,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[
+# The last change's edit: the coalescing window and the pace, then the
+# trip.
+burst 3 "
 $(press 'Next turn' 2 'Turn' false ',"parts":["Turn","Rolled"]'),
 $(tmpl hazard '[{"type":1,"name":"roll"}]' 'Rolled' false ',"user":3'),
 $(press 'Rest' 2 'Turn' false),
@@ -54,14 +54,7 @@ $(tmpl light '[{"type":1,"name":"add","options":[{"type":3,"name":"kind","value"
 $(tmpl rest '[]' 'rest' false ',"user":3'),
 $(press 'Next turn' 3 'Turn' false),
 $(tmpl turn '[{"type":1,"name":"advance"}]' 'pass' false ',"user":1'),
-$(press 'Rest' 3 'Turn' false)]}"
-n=$((n + 50))
-wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 20
-t1=$(date +%s.%N)
-# The last change's edit: the coalescing window and the pace, then the
-# trip.
-sleep 3
-edits=$(($(stat rest.channel_edits) - edits0))
+$(press 'Rest' 3 'Turn' false)"
 case "$(field 3)" in
 *"Turn 35"*"(5 h 50 min in the dungeon)"*"Tension"*" 2/10"*) ;;
 *) fail "after the burst the panel shows: $(field 3)" ;;
@@ -72,7 +65,7 @@ esac
 [ "$(stat interactions.late)" = 0 ] || fail "$(stat interactions.late) answers came after 3 s"
 [ "$(stat interactions.updates)" -ge 25 ] || fail "presses updated the panel $(stat interactions.updates) times, not 25"
 [ "$edits" -ge 1 ] || fail "the panel was never edited"
-python3 -c "import sys; print('edits: %d in %.1f s (%.2f a second) for 50 changes; longest answer %s ms' % ($edits, $t1 - $t0 + 3, $edits / ($t1 - $t0 + 3), '$(stat interactions.max_answer_ms)'))"
+echo "edits: $rate for 50 changes; longest answer $(stat interactions.max_answer_ms) ms"
 
 # A player's press of the GM's button: refused, to that player alone; the
 # panel stays as it was.
@@ -92,25 +85,18 @@ esac
 # A busy channel without presses: 50 commands in 5 s (ten hazard rolls
 # and ten rests, 20 turns; Tension raised and lowered; ten torches lit).
 # The panel follows by edits alone, paced; it ends showing turn 54.
-edits0=$(stat rest.channel_edits)
-t0=$(date +%s.%N)
-inject "{\"count\":50,\"rate\":10,\"channels\":1,\"users\":1,\"templates\":[
+burst 3 "
 $(tmpl hazard '[{"type":1,"name":"roll"}]' 'Rolled' false ',"user":2'),
 $(tmpl rest '[]' 'rest' false ',"user":3'),
 $(tmpl tension '[{"type":1,"name":"raise","options":[{"type":4,"name":"amount","value":1},{"type":3,"name":"reason","value":"noise"}]}]' 'Tension' false ',"user":1'),
 $(tmpl tension '[{"type":1,"name":"lower","options":[{"type":4,"name":"amount","value":1},{"type":3,"name":"reason","value":"quiet"}]}]' 'Tension' false ',"user":1'),
-$(tmpl light '[{"type":1,"name":"add","options":[{"type":3,"name":"kind","value":"torch"}]}]' 'torch' false ',"user":2')]}"
-n=$((n + 50))
-wait_until "i['created'] == $n and i['answered'] == $n and i['parts_missing'] == 0" 20
-t1=$(date +%s.%N)
-sleep 3
-edits=$(($(stat rest.channel_edits) - edits0))
+$(tmpl light '[{"type":1,"name":"add","options":[{"type":3,"name":"kind","value":"torch"}]}]' 'torch' false ',"user":2')"
 case "$(field 3)" in
 *"Turn 54"*"Tension"*" 2/10"*) ;;
 *) fail "after the commands the panel shows: $(field 3)" ;;
 esac
 [ "$(stat rest.r429)" = "$r429" ] || fail "the commands met $(($(stat rest.r429) - r429)) 429s"
-python3 -c "import sys; print('edits, commands alone: %d in %.1f s (%.2f a second) for 50 changes' % ($edits, $t1 - $t0 + 3, $edits / ($t1 - $t0 + 3)))"
+echo "edits, commands alone: $rate for 50 changes"
 
 # Someone deletes the panel: the next edit meets 404 (10008) and the panel
 # is forgotten: later changes try nothing.
@@ -211,4 +197,25 @@ esac
 [ "$(stat interactions.replay_duplicates)" = 0 ] ||
 	fail "$(stat interactions.replay_duplicates) replayed presses got a second callback"
 [ "$(stat rest.r429)" = 0 ] || fail "$(stat rest.r429) 429s in all"
+
+# A panel posted more than an hour ago (the fake dates it back): Discord
+# takes 3 edits of such a message per 6 s in a channel, and refuses a
+# 4th (429, 30046), which no header announces. A busy channel of 50
+# commands in 5 s meets none: the edits go 2.1 s apart; the panel ends
+# showing turn 101.
+ctl "msgage 3700000"
+one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":2')"
+wait_until "r['channel_posts'] == 4" 10
+ctl "msgage 0"
+burst 4 "
+$(tmpl hazard '[{"type":1,"name":"roll"}]' 'Rolled' false ',"user":2'),
+$(tmpl rest '[]' 'rest' false ',"user":3')"
+case "$(field 3)" in
+*"Turn 131 "*) ;;
+*) fail "after the commands the hour-old panel shows: $(field 3)" ;;
+esac
+[ "$(stat rest.old_edits_refused)" = 0 ] ||
+	fail "$(stat rest.old_edits_refused) edits of the hour-old panel refused (30046)"
+[ "$(stat rest.r429)" = 0 ] || fail "the hour-old panel met $(stat rest.r429) 429s"
+echo "edits, hour-old panel: $rate for 50 changes"
 finish

@@ -88,21 +88,17 @@
  * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
  * deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
  * CHAN, n for channel n: 403 code 50001 there) | nohistory CHAN (the bot lacks Read Message
- * History there: reading a message is refused, 403 code 50001) | appinstall guild|both (whether the
- * application allows user installs, as set in the Developer Portal; both by default: commands
- * registered for user installs are refused with 400 under "guild") |
- * shards N (GET /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the
- * guilds the bot is said to be in, for 4011; default: guilds) | shardmultiple N (a large
- * bot's count: IDENTIFY counts must be multiples of it) | maxconcurrency N (1 to 1024; the
- * buckets start afresh) | identifyinterval MS | budget TOTAL REMAINING RESET_AFTER_MS |
- * clockoffset MS
- *   POST /_control/interact   {"count":N,"rate":R,"channels":C,"users":U,
- *                              "guilds":G (channel c is in guild c % G),
- *                              "age_ms":A (optional: each is dispatched
- *                              A ms after its creation, as Discord does
- *                              when it is behind; its id says so),
- *                              "templates":[{"data":{...},"type":2,
- *                              "expect":"text","private":false,
+ * History there: reading a message is refused, 403 code 50001) | msgage MS (the bot's next
+ * messages are dated MS ago, as one posted long before: see messages.c) | appinstall guild|both
+ * (whether the application allows user installs, as set in the Developer Portal; both by default:
+ * commands registered for user installs are refused with 400 under "guild") | shards N (GET
+ * /gateway/bot's recommendation) | guilds N (1 to 1000) | guildcount N (the guilds the bot is said
+ * to be in, for 4011; default: guilds) | shardmultiple N (a large bot's count: IDENTIFY counts must
+ * be multiples of it) | maxconcurrency N (1 to 1024; the buckets start afresh) | identifyinterval
+ * MS | budget TOTAL REMAINING RESET_AFTER_MS | clockoffset MS POST /_control/interact
+ * {"count":N,"rate":R,"channels":C,"users":U, "guilds":G (channel c is in guild c % G), "age_ms":A
+ * (optional: each is dispatched A ms after its creation, as Discord does when it is behind; its id
+ * says so), "templates":[{"data":{...},"type":2, "expect":"text","private":false,
  *                              "parts":["text",...],...}]}
  *                             (parts: strings the callback and follow-ups
  *                             must hold, in this order; "where", "install",
@@ -331,6 +327,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "channel_edits", (double)F.st.channel_edits);
 	cJSON_AddNumberToObject(r, "channel_deletes", (double)F.st.channel_deletes);
 	cJSON_AddNumberToObject(r, "channel_gets", (double)F.st.channel_gets);
+	cJSON_AddNumberToObject(r, "old_edits_refused", (double)F.st.old_edits_refused);
 	cJSON_AddNumberToObject(r, "missing_access", (double)F.st.missing_access);
 	cJSON_AddNumberToObject(r, "unknown_messages", (double)F.st.unknown_messages);
 	s = cJSON_Print(o);
@@ -468,6 +465,8 @@ control(struct http *h, struct http_answer *a)
 			r = msgs_fake_delete_control(body, err, sizeof(err));
 		} else if (strncmp(body, "noaccess", 8) == 0) {
 			r = msgs_fake_noaccess_control(body, err, sizeof(err));
+		} else if (strncmp(body, "msgage", 6) == 0) {
+			r = msgs_fake_msgage_control(body, err, sizeof(err));
 		} else if (strncmp(body, "nohistory", 9) == 0) {
 			r = msgs_fake_nohistory_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {

@@ -41,6 +41,33 @@ run(struct discord_panels *p, int64_t from, int64_t to, int64_t trip, enum disco
 	return n;
 }
 
+/* A busy channel on the clock from 0 to `to` ms: 50 changes in 5 s (one
+ * each 100 ms), each refresh taken when due (old: of a message older than
+ * an hour) and done 80 ms later. Records when each refresh was taken into
+ * at[] (64 at most), the newest change counted at the last one into *seq;
+ * returns how many were taken. */
+static size_t
+busy(struct discord_panels *p, bool old, int64_t to, int64_t *at, uint64_t *seq)
+{
+	size_t n = 0;
+
+	for (int64_t t = 0; t < to; t++) {
+		uint64_t chan;
+
+		if (t < 5000 && t % 100 == 0)
+			discord_panels_changed(p, CH, MSG, t);
+		if (n > 0 && t == at[n - 1] + 80)
+			discord_panels_done(p, CH, PANEL_EDITED, t);
+		if (n < 64 && discord_panels_take_due(p, t, &chan, 1) == 1) {
+			at[n++] = t;
+			*seq = discord_panels_seq(p);
+			if (old)
+				discord_panels_old(p, CH);
+		}
+	}
+	return n;
+}
+
 /* 50 changes in 5 s (one each 100 ms): a handful of edits, none within
  * PANEL_EDIT_MS of the one before (so at most 5 in any 5 s), the last one
  * covering the last change. */
@@ -50,21 +77,10 @@ test_a_busy_channel_is_coalesced_and_paced(void **state)
 	struct discord_panels *p = discord_panels_new();
 	int64_t at[64];
 	uint64_t seq = 0;
-	size_t n = 0;
+	size_t n;
 
 	(void)state;
-	for (int64_t t = 0; t < 8000; t++) {
-		uint64_t chan;
-
-		if (t < 5000 && t % 100 == 0)
-			discord_panels_changed(p, CH, MSG, t);
-		if (n > 0 && t == at[n - 1] + 80)
-			discord_panels_done(p, CH, PANEL_EDITED, t);
-		if (discord_panels_take_due(p, t, &chan, 1) == 1) {
-			at[n++] = t;
-			seq = discord_panels_seq(p);
-		}
-	}
+	n = busy(p, false, 8000, at, &seq);
 	/* The first waits for the burst (300 ms), then one per 1100 ms; the
 	 * sixth covers the last two changes. */
 	assert_int_equal(n, 6);
@@ -347,6 +363,34 @@ test_a_change_turns_a_check_into_a_refresh(void **state)
 	discord_panels_free(p);
 }
 
+/* A message older than an hour: its edits start PANEL_OLD_EDIT_MS apart
+ * (at most 3 in any 6 s); a busy channel still ends with an edit that
+ * covers its last change. */
+static void
+test_an_old_message_is_edited_slower(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	int64_t at[64];
+	uint64_t seq = 0;
+	size_t n;
+
+	(void)state;
+	n = busy(p, true, 12000, at, &seq);
+	assert_int_equal(n, 4);
+	assert_int_equal(at[0], PANEL_COALESCE_MS);
+	for (size_t i = 1; i < n; i++)
+		assert_int_equal(at[i] - at[i - 1], PANEL_OLD_EDIT_MS);
+	for (size_t i = 3; i < n; i++)
+		assert_true(at[i] - at[i - 3] >= 6000);
+	assert_true(at[n - 1] > 4900);
+	assert_int_equal(seq, 50);
+	assert_int_equal(discord_panels_count(p), 0);
+	/* Not on its way: nothing changes. */
+	discord_panels_old(p, CH);
+	assert_int_equal(discord_panels_count(p), 0);
+	discord_panels_free(p);
+}
+
 int
 main(void)
 {
@@ -362,6 +406,7 @@ main(void)
 	    cmocka_unit_test(test_channels_are_apart),
 	    cmocka_unit_test(test_a_check_reads_first),
 	    cmocka_unit_test(test_a_change_turns_a_check_into_a_refresh),
+	    cmocka_unit_test(test_an_old_message_is_edited_slower),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

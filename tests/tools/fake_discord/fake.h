@@ -259,9 +259,10 @@ struct fake {
 		uint64_t install_refused; /* registrations for user installs the app refuses */
 		uint64_t messages;        /* messages the bot made */
 		uint64_t channel_posts, channel_edits, channel_deletes, channel_gets;
-		uint64_t missing_access;   /* channel routes refused 403 (50001) */
-		uint64_t unknown_messages; /* channel routes refused 404 (10008) */
-		uint64_t edits;            /* PATCHes of an interaction's @original accepted */
+		uint64_t old_edits_refused; /* edits of hour-old messages refused (30046) */
+		uint64_t missing_access;    /* channel routes refused 403 (50001) */
+		uint64_t unknown_messages;  /* channel routes refused 404 (10008) */
+		uint64_t edits;             /* PATCHes of an interaction's @original accepted */
 		/* of the deferrals, those of type 6 (a component's) */
 		uint64_t deferred_updates;
 	} st;
@@ -314,6 +315,9 @@ struct conn *gw_fake_live(struct session *s);
 /* Guild number i's id (consecutive numbers on consecutive shards), and its
  * Game Master role's id. */
 uint64_t gw_fake_guild_snowflake(int i);
+/* A new snowflake on the fake's wall clock, dated age_ms ago when age_ms
+ * > 0 (unique, and growing while age_ms stays 0). */
+uint64_t gw_fake_snowflake(int age_ms);
 uint64_t gw_fake_gm_role_of(int i);
 /* Dispatches event t with data d to every session that takes guild
  * number `guild` (-1: a DM, shard 0 only) and may still receive events
@@ -497,6 +501,9 @@ int msgs_fake_noaccess_control(const char *args, char *err, size_t errlen);
  * (numbered as noaccess's): reading a message there is refused, 403
  * (50001). */
 int msgs_fake_nohistory_control(const char *args, char *err, size_t errlen);
+/* "msgage MS": the messages the bot makes from now on are dated MS ago
+ * (their ids say so), as a message posted long before; 0 ends it. */
+int msgs_fake_msgage_control(const char *args, char *err, size_t errlen);
 /* A channel message route (POST/PATCH/DELETE/GET /channels/C/messages...). */
 void msgs_fake_route(const char *method, const char *path, const char *route, const char *body,
                      size_t len, struct http_answer *a);

@@ -658,6 +658,12 @@ snowflake_aged(int age_ms)
 	return (((fresh >> 22) - (uint64_t)age_ms) << 22) | (n++ & 0x3fffffu);
 }
 
+uint64_t
+gw_fake_snowflake(int age_ms)
+{
+	return age_ms > 0 ? snowflake_aged(age_ms) : snowflake_now();
+}
+
 /* A component's press (the template's "press": a button label): the
  * newest message of the channel with that button, as Discord carries it
  * (data.custom_id, message). Returns the message's id, 0 when none has it. */

@@ -27,10 +27,17 @@
  * server without the bot) answers 403 with code 50001 (Missing Access);
  * any other channel is a violation and 404 code 10003; a message that is
  * not there (never made, or deleted: see the "msgdelete" control) 404
- * code 10008. Their rate limits are per channel (limits.c). A body is
- * checked as every message of the bot's is (check.c: Discord's limits, and
- * an empty allowed_mentions, so that nothing the bot writes pings), an
- * edit's too; a channel message cannot be ephemeral.
+ * code 10008. Messages older than an hour take fewer edits: "Messages
+ * older than 1 hour may only be edited 3 times per 6-second window per
+ * channel" (Edit Message, as discord-userdoccers documents it); a 4th is
+ * refused with 429, code 30046 ("Maximum number of edits to messages older
+ * than 1 hour reached", in Discord's list of JSON error codes), which no
+ * rate-limit header announces. A message's age is read from its id, a
+ * snowflake of the fake's wall clock; the "msgage" control dates the next
+ * ones back, so a test need not wait an hour. Their rate limits are per channel (limits.c). A body
+ * is checked as every message of the bot's is (check.c: Discord's limits, and an empty
+ * allowed_mentions, so that nothing the bot writes pings), an edit's too; a channel message cannot
+ * be ephemeral.
  *
  * At most MSGS_KEPT messages are kept; older ones are forgotten.
  */
@@ -46,6 +53,10 @@
 
 #define MSGS_KEPT  20000
 #define CHANS_KEPT 4096
+#define OLD_MS     (60 * 60 * 1000) /* a message older than this is "old" */
+#define OLD_EDITS  3                /* edits of old messages a channel takes */
+#define OLD_PER_MS 6000             /* in any window of this long */
+#define EPOCH_MS   1420070400000ll  /* Discord's, in snowflakes */
 
 struct fmsg {
 	uint64_t id, chan;
@@ -62,13 +73,17 @@ struct fchan {
 	uint64_t id;
 	int kind;       /* FAKE_CHAN_* */
 	bool nohistory; /* the bot lacks Read Message History there */
+	/* when the last OLD_EDITS edits of old messages went (fake_now), a
+	 * ring */
+	int64_t old_edits[OLD_EDITS];
+	int old_next;
 	UT_hash_handle hh;
 };
 
 static struct fmsg *msgs;
 static uint64_t ring[MSGS_KEPT]; /* ids in creation order, for eviction */
 static size_t ring_next, nmsgs;
-static uint64_t next_msg = 1600000000000000000ull;
+static int msg_age_ms; /* "msgage": new messages are dated this long ago */
 static struct fchan *chans;
 static size_t nchans;
 
@@ -150,7 +165,7 @@ msgs_fake_post(uint64_t chan, uint64_t inter, const cJSON *body, bool ephemeral)
 {
 	struct fmsg *m = xcalloc(1, sizeof(*m)), *old;
 
-	m->id = next_msg++;
+	m->id = gw_fake_snowflake(msg_age_ms);
 	m->chan = chan;
 	m->inter = inter;
 	m->ephemeral = ephemeral;
@@ -321,6 +336,52 @@ msgs_fake_noaccess_control(const char *args, char *err, size_t errlen)
 }
 
 int
+msgs_fake_msgage_control(const char *args, char *err, size_t errlen)
+{
+	const char *p = args + strlen("msgage");
+	char *end;
+	long ms = strtol(p, &end, 10);
+
+	if (end == p || ms < 0 || ms > 30L * 24 * 3600 * 1000) {
+		snprintf(err, errlen, "msgage needs 0 to 30 days in ms");
+		return -1;
+	}
+	msg_age_ms = (int)ms;
+	return 0;
+}
+
+/* Whether an edit of message m is refused as one too many of a channel's
+ * old messages (a is then answered); else it is counted. */
+static bool
+old_edit_refused(const struct fmsg *m, struct http_answer *a)
+{
+	struct fchan *c = chan_find(m->chan);
+	int64_t oldest, now = fake_now();
+	char body[256];
+
+	if (c == NULL || fake_wall_ms() - ((int64_t)(m->id >> 22) + EPOCH_MS) <= OLD_MS)
+		return false;
+	oldest = c->old_edits[c->old_next];
+	if (oldest != 0 && now - oldest < OLD_PER_MS) {
+		int64_t wait = OLD_PER_MS - (now - oldest);
+
+		F.st.r429++;
+		F.st.old_edits_refused++;
+		snprintf(body, sizeof(body),
+		         "{\"message\":\"Maximum number of edits to messages older than 1 hour "
+		         "reached. Try again later.\",\"code\":30046,\"retry_after\":%.3f,"
+		         "\"global\":false}",
+		         (double)wait / 1000.0);
+		fake_answer(a, 429, body);
+		fake_header(a, "Retry-After", "%d", (int)((wait + 999) / 1000));
+		return true;
+	}
+	c->old_edits[c->old_next] = now;
+	c->old_next = (c->old_next + 1) % OLD_EDITS;
+	return false;
+}
+
+int
 msgs_fake_nohistory_control(const char *args, char *err, size_t errlen)
 {
 	const char *p = args + strlen("nohistory");
@@ -440,6 +501,10 @@ msgs_fake_route(const char *method, const char *path, const char *route, const c
 	    ((int)cJSON_GetObjectItemCaseSensitive(j, "flags")->valuedouble & 64))
 		fake_violation("%s: a channel message cannot be ephemeral (flags 64)", route);
 	if (strcmp(method, "PATCH") == 0 && m != NULL) {
+		if (old_edit_refused(m, a)) {
+			cJSON_Delete(j);
+			return;
+		}
 		msgs_fake_edit(id, j);
 		F.st.channel_edits++;
 		answer_msg(a, id);
