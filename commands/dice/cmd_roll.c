@@ -803,18 +803,28 @@ static const struct cmd_opt gmroll_opts[] = {
     {0},
 };
 
+/* What /help gmroll points to. */
+static const struct help_topic gmroll_topics[] = {
+    {.name = "delivery",
+     .desc = "how the GM gets a secret roll, and where it is kept",
+     .text = "The roll goes to the GM who holds the seat alone: on Discord by direct "
+             "message, or, when the GM takes none, to the channel the GM set with "
+             "{/gm secret-channel} (the roller is told where); on IRC by NOTICE, on the "
+             "console as a line marked for the GM. With several GMs (a Discord GM role, "
+             "channel admins) only the seat's holder gets it. The GM's own roll: the channel "
+             "sees that the GM rolled, the GM alone the result. Secret rolls are not in "
+             "{/log}, but the GM's {/log kind=secret} has them."},
+    {0},
+};
+
 const struct command cmd_gmroll = {
     .name = "gmroll",
     .desc = "Roll in secret: only the GM sees the result (the GM's own: behind the screen)",
     .help = "A blind roll, as Roll20's gmroll: the channel sees only who rolls in secret (not "
-            "the dice, the modifier or the label); the roll goes to the GM who holds the seat "
-            "({/gm claim}) alone: on Discord by direct message, or, when the GM takes none, "
-            "to the channel the GM set with {/gm secret-channel} (the roller is told where); "
-            "on IRC by NOTICE, on the console as a line marked for the GM. With several GMs "
-            "(a Discord GM role, channel admins) only the seat's holder gets it. The GM's own "
-            "{/gmroll} stays behind the screen: the channel sees that the GM rolled, the GM "
-            "alone the result. The notation, saved rolls and adv/dis are those of {/roll}; "
-            "secret rolls are not in {/log}, but the GM's {/log kind=secret} has them.",
+            "the dice, the modifier or the label); the GM who holds the seat ({/gm claim}) "
+            "alone sees the roll, and the GM's own {/gmroll} stays behind the screen. The "
+            "notation, saved rolls and adv/dis are those of {/roll}.",
+    .topics = gmroll_topics,
     .opts = gmroll_opts,
     .fn = gmroll_fn,
 };

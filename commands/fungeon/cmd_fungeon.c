@@ -235,10 +235,14 @@ static const struct help_topic combat_topics[] = {
              "aims their own Fungeoneer, and whoever made a monster aims it "
              "({/fungeon orders}, or targets: in their own turn). Ruling: without a "
              "target, the other side's lowest die at that rank. Ruling: a tie at a rank "
-             "deals no damage. Monster attacks are universal: no class bonus or magic. "
-             "Ruling: Resist dice take that many of a Fungeoneer's class-bonus and magic "
-             "dice of their type away; they never add dice. Each point dealt to a monster "
-             "earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a turn "
+             "deals no damage. Monster attacks are universal: no magic protects against "
+             "them. Ruling: in (3) a Fungeoneer strikes with its class bonus (its Combat "
+             "Bonus) when its class has a type (type: at join, or bonus:), and a monster's "
+             "Resist dice against that type take as many of those dice away (the most any "
+             "monster in the fight has); in an ability's conflict they take the class-bonus "
+             "and magic dice of the ability's type. They never add dice. Each point dealt "
+             "to a monster earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a "
+             "turn "
              "takes at most 13 participants; beyond, the first monsters standing fight and "
              "the others stay out, unless whoever made them names the ones that fight; "
              "with fewer, every standing monster fights each turn. Any player whose "
@@ -289,7 +293,10 @@ static const struct command fungeon_subs[] = {
      .help = "The Traps player places a downward stair in a room when Party Min rose in the "
              "hallway before it; it leads to the next floor, and the party takes it (or "
              "not) before the next hallway. Ruling: a floor changes only by such a stair; "
-             "other stairs drawn on the map are scenery.",
+             "other stairs drawn on the map are scenery. Ruling: taking it is the party's "
+             "choice (the text says where it leads, not that it must be taken). Ruling: Party "
+             "Min rose when the room's is above the room before's, so a rise between "
+             "hallways (a player leaving) places one too.",
      .fn = cmd_fungeon_stair},
     {.name = "adjust",
      .desc = "Change hits or XP by hand, outside the rules (it says so; undo fixes mistakes)",
@@ -327,8 +334,9 @@ static const struct command fungeon_subs[] = {
              "among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
              "the next (ties re-rolled; a player chooses again only when there are fewer "
              "players than categories; a lone player holds all three). One who died in (3) "
-             "is out until the next hallway. If Party Min rose, the Traps player places a "
-             "downward stair. Ruling: the room's budgets are computed once, after (1) and "
+             "is out until the next hallway. If Party Min rose (Ruling: since the room before "
+             "was counted), the Traps player places a downward stair. Ruling: the room's budgets "
+             "are computed once, after (1) and "
              "(2), and stay fixed for the room. The room left behind goes with all it held; "
              "Ruling: the party may leave it with monsters standing, which go with it: "
              "heading back, only wandering monsters are met. Leaving monsters standing or "

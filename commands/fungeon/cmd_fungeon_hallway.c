@@ -323,7 +323,9 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 	}
 	ho = xmalloc(sizeof(*ho));
 	fungeon_channel_dead_before(c, dead);
-	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, c->d.floor, roller_of, on_event, &h, ho);
+	fungeon_hallway(inv->rng, c->m, c->n, c->xp_rule, c->d.floor,
+	                c->d.room.number > 0 ? c->d.room.party.min : 0, roller_of, on_event, &h,
+	                ho);
 	fungeon_dungeon_hallway(&c->d, &ho->counted, &ho->budgets, ho->stair);
 	fungeon_channel_new_room(c);
 	fungeon_hallway_picks_start(&c->d.room.picks, &ho->draw);
@@ -333,7 +335,7 @@ cmd_fungeon_hallway(struct invocation *inv, struct reply *out)
 		reply_line(out, RS_BOLD,
 		           "Party Min rose from %d to %d: whoever makes the Traps places a "
 		           "downward stair to floor %d in the room.",
-		           ho->before.min, ho->counted.min, c->d.floor + 1);
+		           ho->min_from, ho->counted.min, c->d.floor + 1);
 	for (int k = 0; k < FUNGEON_KIND_COUNT; k++)
 		fungeon_channel_budget_line(out, c, (enum fungeon_kind)k, 0);
 	if (ho->draw.n == 0) {

@@ -13,6 +13,26 @@
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
+/* The most Resist dice an opposing monster of parts[0..n) has against
+ * `type` ("" none). */
+static int
+resist_vs(const struct fungeon_part *parts, int n, const char *type)
+{
+	int most = 0;
+
+	for (int k = 0; k < n && type[0]; k++) {
+		const struct fungeon_design *d;
+
+		if (parts[k].kind == FGP_MEMBER)
+			continue;
+		d = &parts[k].s->d;
+		for (int a = 0; a < d->nab; a++)
+			if (d->ab[a].resist > most && !strcasecmp(d->ab[a].resist_type, type))
+				most = d->ab[a].resist;
+	}
+	return most;
+}
+
 /* The damage the Fungeoneers face: universal if any opponent deals
  * universal damage (monsters' attacks always do), of the first typed
  * opponent's type otherwise; and the most Resist dice an opposing monster
@@ -34,17 +54,7 @@ faced(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 		if (!type->type[0] && o.type[0])
 			*type = o;
 	}
-	for (int k = 0; k < n && type->type[0]; k++) {
-		const struct fungeon_design *d;
-
-		if (parts[k].kind == FGP_MEMBER)
-			continue;
-		d = &parts[k].s->d;
-		for (int a = 0; a < d->nab; a++)
-			if (d->ab[a].resist > *resist &&
-			    !strcasecmp(d->ab[a].resist_type, type->type))
-				*resist = d->ab[a].resist;
-	}
+	*resist = resist_vs(parts, n, type->type);
 }
 
 /* The Pain dice an obstacle participant rolls. */
@@ -135,6 +145,44 @@ check_one(const struct fungeon_channel *c, const struct fungeon_part *p, struct 
 	return 0;
 }
 
+/*
+ * Participant i of parts[0..n) as the rules take it. In a fight with the
+ * monsters' attacks (a combat turn's Painful conflict) a member strikes:
+ * its class bonus counts when its class has a type (or bonus: names it),
+ * less the Resist dice a monster there has against that type (a Ruling);
+ * elsewhere it counts when the class fits the damage faced.
+ */
+static struct fungeon_play_part
+part_of(const struct fungeon_channel *c, const struct fungeon_part *parts, int n, int i,
+        const char *bonus, const char *type)
+{
+	const struct fungeon_part *p = &parts[i];
+	bool attacks = false;
+
+	for (int k = 0; k < n; k++)
+		attacks |= parts[k].kind == FGP_MONSTER;
+	if (p->kind != FGP_MEMBER)
+		return (struct fungeon_play_part){
+		    .member = -1,
+		    .dice = obstacle_dice(p),
+		    .hits = p->s->hits, /* an ability: its monster's */
+		    .worth = p->s->cost,
+		    .player = fungeon_channel_roller(c, p->s->maker),
+		    .target = p->target,
+		};
+	return (struct fungeon_play_part){
+	    .member = p->member,
+	    .hits = -1,
+	    .player = p->member,
+	    .target = p->target,
+	    .bonus = fungeon_channel_bonus_for(c, bonus, p->member,
+	                                       attacks ? c->m[p->member].ctype : type),
+	    .held = p->held,
+	    .strikes = attacks,
+	    .resist = attacks ? resist_vs(parts, n, c->m[p->member].ctype) : 0,
+	};
+}
+
 int
 fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n, const char *bonus,
                    struct reply *out)
@@ -180,12 +228,12 @@ fungeon_pain_check(struct fungeon_channel *c, struct fungeon_part *parts, int n,
 	faced(c, parts, n, &type, &universal, &resist);
 	for (int i = 0; i < n; i++) {
 		char name[FUNGEON_SOURCE_MAX];
-		int d = parts[i].kind == FGP_MEMBER
-		            ? fungeon_pain_dice(
-		                  &c->m[parts[i].member],
-		                  fungeon_channel_bonus_for(c, bonus, parts[i].member, type.type),
-		                  type.type, universal, NULL)
-		            : obstacle_dice(&parts[i]);
+		struct fungeon_play_part pp = part_of(c, parts, n, i, bonus, type.type);
+		int resisted,
+		    d = parts[i].kind == FGP_MEMBER
+		            ? fungeon_play_member_dice(&c->m[parts[i].member], &pp, type.type,
+		                                       universal, resist, &resisted)
+		            : pp.dice;
 
 		if (parts[i].target_name[0] && find_target(c, parts, n, i, out) < 0)
 			return -1;
@@ -272,21 +320,8 @@ fungeon_pain_run(struct invocation *inv, struct fungeon_channel *c, struct funge
 
 	faced(c, parts, n, &type, &universal, &resist);
 	for (int i = 0; i < n; i++) {
-		const struct fungeon_part *p = &parts[i];
-
-		fungeon_roll_part_name(c, p, names[i], sizeof(names[i]));
-		pp[i] = (struct fungeon_play_part){
-		    .member = p->kind == FGP_MEMBER ? p->member : -1,
-		    .dice = p->kind == FGP_MEMBER ? 0 : obstacle_dice(p),
-		    .hits = p->kind == FGP_MEMBER ? -1 : p->s->hits, /* an ability: its monster */
-		    .worth = p->kind == FGP_MEMBER ? 0 : p->s->cost,
-		    .player =
-		        p->kind == FGP_MEMBER ? p->member : fungeon_channel_roller(c, p->s->maker),
-		    .target = p->target,
-		    .bonus = p->kind == FGP_MEMBER &&
-		             fungeon_channel_bonus_for(c, bonus, p->member, type.type),
-		    .held = p->kind == FGP_MEMBER && p->held,
-		};
+		fungeon_roll_part_name(c, &parts[i], names[i], sizeof(names[i]));
+		pp[i] = part_of(c, parts, n, i, bonus, type.type);
 	}
 	if (fungeon_play_pain(inv->rng, c->m, pp, n, type.type, universal, resist, o, err,
 	                      sizeof(err)) < 0) {

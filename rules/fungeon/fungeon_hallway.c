@@ -159,7 +159,8 @@ step_continuous(struct rng *rng, struct fungeon_member *m, int i,
 
 void
 fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_xp_rule rule,
-                int floor, int (*roller_of)(const struct fungeon_effect *e, void *ctx),
+                int floor, int last_min,
+                int (*roller_of)(const struct fungeon_effect *e, void *ctx),
                 void (*fn)(const struct fungeon_hall_event *ev, void *ctx), void *ctx,
                 struct fungeon_hallway_out *out)
 {
@@ -194,7 +195,8 @@ fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_x
 	}
 	fungeon_party_math(m, n, &out->counted);
 	fungeon_budgets(&out->counted, floor, &out->budgets); /* once, after steps 1 and 2 */
-	out->stair = out->before.n > 0 && out->counted.n > 0 && out->counted.min > out->before.min;
+	out->min_from = last_min > 0 ? last_min : out->before.min;
+	out->stair = out->min_from > 0 && out->counted.n > 0 && out->counted.min > out->min_from;
 	/* 3. continuous effects: holds end with the fight; damage rolls */
 	for (int i = 0; i < n; i++)
 		step_continuous(rng, m, i, roller_of, fn, ctx, cont, out);

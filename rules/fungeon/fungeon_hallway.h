@@ -13,7 +13,11 @@
  *      choosing goes round again, with more someone gets none. A player
  *      whose Fungeoneer died in step 3 is out until the next hallway.
  * If Party Min rose during the hallway, the Traps player must place a
- * downward stair.
+ * downward stair. Ruling: it rose when the Party Min the room's budgets are
+ * counted at passes the one the room before was counted at (or, with no
+ * room before, the party's as the hallway began), so a rise between two
+ * hallways (a player leaving, the lowest dying without a replacement)
+ * brings the stair too.
  *
  * fungeon_hallway() mutates the party and reports each step, in order, to a
  * callback (which renders it; tests record the order). Pure apart from the
@@ -117,6 +121,7 @@ struct fungeon_hall_event {
 /* What a hallway decided for the room after it. */
 struct fungeon_hallway_out {
 	struct fungeon_party before;  /* the party as the hallway found it */
+	int min_from;                 /* the Party Min a rise is counted from */
 	struct fungeon_party counted; /* after steps 1 and 2: the room's budgets count it */
 	struct fungeon_budgets budgets;
 	bool stair; /* Party Min rose: the Traps player places a downward stair */
@@ -131,10 +136,12 @@ struct fungeon_hallway_out {
  * member whose player rolls for effect e (its maker), or -1. Clears the
  * fresh marks. The room's budgets are computed once from the party after
  * steps 1 and 2, so that a death in step 3 or later in the room changes
- * nothing; out receives them, the draw and who died in step 3.
+ * nothing; out receives them, the draw and who died in step 3. last_min is
+ * the Party Min the room before was counted at, or 0 when there is none.
  */
 void fungeon_hallway(struct rng *rng, struct fungeon_member *m, int n, enum fungeon_xp_rule rule,
-                     int floor, int (*roller_of)(const struct fungeon_effect *e, void *ctx),
+                     int floor, int last_min,
+                     int (*roller_of)(const struct fungeon_effect *e, void *ctx),
                      void (*fn)(const struct fungeon_hall_event *ev, void *ctx), void *ctx,
                      struct fungeon_hallway_out *out);
 

@@ -126,16 +126,23 @@ fungeon_play_annoy_apply(struct fungeon_member *m, struct fungeon_play_annoy *a)
 	}
 }
 
-/* The Pain dice member f rolls: level, + what its class bonus and magic
- * add, less the Resist dice against them (*resisted: how many). */
-static int
-member_pain_dice(const struct fungeon_member *f, bool bonus, const char *type, bool universal,
-                 int resist, int *resisted)
+int
+fungeon_play_member_dice(const struct fungeon_member *f, const struct fungeon_play_part *p,
+                         const char *type, bool universal, int resist, int *resisted)
 {
-	int all = fungeon_pain_dice(f, bonus, type, universal, NULL), added = all - f->level;
+	int all, added;
 
+	if (p->strikes) {
+		all = fungeon_pain_dice(f, false, type, universal, NULL);
+		added = p->bonus ? fungeon_class_bonus(f->level) : 0;
+		resist = p->resist;
+	} else {
+		all = fungeon_pain_dice(f, p->bonus, type, universal, NULL);
+		added = all - f->level;
+		all -= added;
+	}
 	*resisted = resist <= 0 ? 0 : resist < added ? resist : added;
-	return all - *resisted;
+	return all + added - *resisted;
 }
 
 int
@@ -157,8 +164,8 @@ fungeon_play_pain(struct rng *rng, const struct fungeon_member *m,
 
 			if (f->dead)
 				return fail(err, errlen, "%s is dead and rolls no more.", f->name);
-			d = member_pain_dice(f, p[i].bonus, type, universal, resist,
-			                     &out->resisted[i]);
+			d = fungeon_play_member_dice(f, &p[i], type, universal, resist,
+			                             &out->resisted[i]);
 			player = p[i].member;
 		}
 		if (d < 0 || d > CF_DICE_MAX)

@@ -363,7 +363,7 @@ hallway_order(void **unused)
 
 	assert_non_null(out);
 	m[0].hits = 0;
-	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, NULL, record, &t, out);
+	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, 0, NULL, record, &t, out);
 	assert_int_equal(t.n, 7);
 	assert_int_equal(t.kind[0], FUNGEON_HALL_DUE);
 	assert_int_equal(t.member[0], 0);
@@ -394,7 +394,7 @@ hallway_order(void **unused)
 	/* a second hallway: nothing due but the dead, no stair */
 	memset(&t, 0, sizeof(t));
 	fungeon_member_free(&m[2]); /* its effects end: it carried nothing else */
-	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, NULL, record, &t, out);
+	fungeon_hallway(rng, m, 4, FUNGEON_XP_TABLE, 4, 0, NULL, record, &t, out);
 	assert_int_equal(t.n, 2);
 	assert_int_equal(t.kind[0], FUNGEON_HALL_DUE);
 	assert_int_equal(t.kind[1], FUNGEON_HALL_DRAW);
@@ -433,7 +433,7 @@ died_in_the_hallway_draws_nothing(void **unused)
 	                                                       .pain = 100,
 	                                                       .xp = 8}),
 	    0);
-	fungeon_hallway(rng, m, 3, FUNGEON_XP_TABLE, 1, NULL, record, &t, out);
+	fungeon_hallway(rng, m, 3, FUNGEON_XP_TABLE, 1, 0, NULL, record, &t, out);
 	assert_true(m[1].dead);
 	assert_int_equal(out->ndead, 1);
 	assert_int_equal(out->dead[0], 1);
@@ -569,7 +569,7 @@ room_budgets_fixed_after_step_two(void **unused)
 	                                                       .annoy = 6,
 	                                                       .pain = 6}),
 	    0);
-	fungeon_hallway(rng, m, 2, FUNGEON_XP_TABLE, 1, NULL, record, &t, out);
+	fungeon_hallway(rng, m, 2, FUNGEON_XP_TABLE, 1, 0, NULL, record, &t, out);
 	assert_int_equal(m[0].level, 2);
 	assert_true(m[1].dead);
 	assert_int_equal(out->budgets.traps, 4);

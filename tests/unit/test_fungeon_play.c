@@ -244,6 +244,21 @@ winner_may_hurt_a_fellow(void **unused)
 	rng_free(rng);
 }
 
+/* Alba, level 4, class type fire (class bonus 2), wearing a fire ring
+ * (+1 Pain die against fire). */
+static void
+fire_mage(struct fungeon_member *m)
+{
+	const int lv[] = {4};
+	struct fungeon_item *it;
+
+	party(m, 1, lv);
+	snprintf(m->ctype, sizeof(m->ctype), "fire");
+	it = fungeon_item_add(m);
+	it->d = (struct fungeon_design){.kind = FUNGEON_TREASURE, .fancy = true, .pain = 1};
+	snprintf(it->d.type, sizeof(it->d.type), "fire");
+}
+
 /* Issue 25, finding 8: Resist dice never add to the monster's roll; they
  * take away a Fungeoneer's dice of their type (class bonus and magic), and
  * against universal damage, where those dice are cancelled already, they
@@ -253,8 +268,6 @@ static void
 resist_takes_dice_away(void **unused)
 {
 	struct fungeon_member m;
-	const int lv[] = {4};
-	struct fungeon_item *it;
 	struct fungeon_play_part p[2] = {
 	    {.member = 0, .target = -1, .bonus = true},
 	    {.member = -1, .dice = 5, .hits = -1, .player = -1, .target = -1},
@@ -264,11 +277,7 @@ resist_takes_dice_away(void **unused)
 	char err[200];
 
 	(void)unused;
-	party(&m, 1, lv);
-	snprintf(m.ctype, sizeof(m.ctype), "fire");
-	it = fungeon_item_add(&m);
-	it->d = (struct fungeon_design){.kind = FUNGEON_TREASURE, .fancy = true, .pain = 1};
-	snprintf(it->d.type, sizeof(it->d.type), "fire");
+	fire_mage(&m);
 	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "fire", false, 0, &o, err, sizeof(err)),
 	                 0);
 	assert_int_equal(o.roll.g[0].n, 7);
@@ -288,6 +297,46 @@ resist_takes_dice_away(void **unused)
 	                 0);
 	assert_int_equal(o.roll.g[0].n, 4);
 	assert_int_equal(o.resisted[0], 0);
+	unparty(&m, 1);
+	rng_free(rng);
+}
+
+/* Play-test 3, F2: in a combat turn's Painful conflict a Fungeoneer
+ * strikes: its class bonus is its Combat Bonus and counts though the
+ * monsters' attacks are universal (Ruling: the text's Resist dice are
+ * bought against a Combat Bonus type), magic protection does not; a
+ * monster's Resist dice against its class type take those dice away.
+ * Alba, level 4, class type fire (bonus 2), with a fire ring (+1 Pain):
+ * 4 + 2 = 6 dice; against a monster with 1 Resist die vs fire, 5. */
+static void
+a_striker_s_combat_bonus_meets_resist_dice(void **unused)
+{
+	struct fungeon_member m;
+	struct fungeon_play_part p[2] = {
+	    {.member = 0, .target = -1, .bonus = true, .strikes = true},
+	    {.member = -1, .dice = 4, .hits = 12, .player = -1, .target = -1},
+	};
+	struct fungeon_play_pain o;
+	struct rng *rng = rng_new_seeded(3);
+	char err[200];
+
+	(void)unused;
+	fire_mage(&m);
+	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.roll.g[0].n, 6);
+	assert_int_equal(o.resisted[0], 0);
+	p[0].resist = 1;
+	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.roll.g[0].n, 5);
+	assert_int_equal(o.resisted[0], 1);
+	assert_int_equal(o.roll.g[1].n, 4);
+	p[0].resist = 9; /* never below the level */
+	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.roll.g[0].n, 4);
+	assert_int_equal(o.resisted[0], 2);
+	p[0].strikes = false; /* defending against universal damage: level alone */
+	assert_int_equal(fungeon_play_pain(rng, &m, p, 2, "", true, 0, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.roll.g[0].n, 4);
 	unparty(&m, 1);
 	rng_free(rng);
 }
@@ -393,6 +442,7 @@ main(void)
 	    cmocka_unit_test(held_rolls_but_deals_nothing),
 	    cmocka_unit_test(winner_may_hurt_a_fellow),
 	    cmocka_unit_test(resist_takes_dice_away),
+	    cmocka_unit_test(a_striker_s_combat_bonus_meets_resist_dice),
 	    cmocka_unit_test(retreat_failures_never_pool),
 	    cmocka_unit_test(no_magic_against_the_floor),
 	    cmocka_unit_test(refusals_roll_nothing),

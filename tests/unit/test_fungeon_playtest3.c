@@ -16,6 +16,34 @@
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
+/* F2 (Monster Costs: Resist dice are bought against a Fungeoneer's Combat
+ * Bonus or magic attack type): in the turn's Painful conflict a fire mage
+ * strikes with her class bonus, and a newt's Resist die against fire takes
+ * one of those dice away, said on her dice line; without `type:` nothing
+ * is resisted. */
+static void
+f2_resist_dice_act_in_the_fight(void **unused)
+{
+	struct fgtable *t = fgtable_new(21);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 4");
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 4 type:fire");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_make(t, FUNGEON_CAT_MONSTERS,
+	             "/fungeon monster add newt level 6 ability scales annoy 1 resist 1 fire "
+	             "type fire");
+	fgtable_enter_waived(t);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	fgtable_holds(text, "3. Painful conflict");
+	fgtable_holds(strstr(text, "3. Painful conflict"), "Brix (bo, 1 resisted)");
+	assert_null(strstr(text, "Al (al, 1 resisted)"));
+	free(text);
+	fgtable_free(t);
+}
+
 /* F3 ("Heading Back to Town": hits heal only through magic treasure during
  * one dungeon): a new dungeon begins with every living Fungeoneer's hits
  * whole (a Ruling), whether it starts at the entrance or in a hallway;
@@ -143,13 +171,57 @@ f5_going_on_asks_first(void **unused)
 	fgtable_free(t);
 }
 
+/* F9 ("Playing Fungeon": if the Party Min increased, the Traps player
+ * places a downward stair): a rise between two hallways counts too (a
+ * Ruling: the Party Min of the room before is the one compared). Al
+ * (level 3) and Bo (level 5) count room 1 at Party Min 3; Al leaves in
+ * that hallway; room 2's hallway counts Party Min 5, so it has a stair to
+ * the floor below, and the party can take it there. */
+static void
+f9_a_rise_between_hallways_brings_the_stair(void **unused)
+{
+	struct fgtable *t = fgtable_new(9);
+	struct fungeon_channel *c;
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 3");
+	fgtable_ok(t, "bo", "/fungeon join Bo fighter 5");
+	fgtable_ok(t, "bo", "/fungeon entrance");
+	c = fgtable_fungeon(t);
+	assert_int_equal(c->d.floor, 3);
+	fgtable_ok(t, "bo", "/fungeon hallway");
+	assert_int_equal(c->d.room.party.min, 3);
+	assert_false(c->d.room.stair);
+	fgtable_ok(t, "al", "/fungeon leave");
+	fgtable_pick_all(t);
+	fgtable_enter_waived(t);
+	text = fgtable_said(t, "bo", "/fungeon hallway");
+	fgtable_holds(text, "Party Min rose from 3 to 5: whoever makes the Traps places a downward "
+	                    "stair to floor 4 in the room.\n");
+	free(text);
+	assert_true(c->d.room.stair);
+	fgtable_pick_all(t);
+	fgtable_enter_waived(t);
+	fgtable_ok(t, "bo", "/fungeon stair");
+	assert_int_equal(c->d.floor, 4);
+	/* counted at 5 now: the next hallway brings no stair */
+	text = fgtable_said(t, "bo", "/fungeon hallway");
+	assert_null(strstr(text, "Party Min rose"));
+	free(text);
+	assert_false(c->d.room.stair);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(f2_resist_dice_act_in_the_fight),
 	    cmocka_unit_test(f3_hits_heal_between_dungeons),
 	    cmocka_unit_test(f4_each_holder_waives_their_own),
 	    cmocka_unit_test(f5_going_on_asks_first),
+	    cmocka_unit_test(f9_a_rise_between_hallways_brings_the_stair),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
