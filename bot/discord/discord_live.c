@@ -174,12 +174,15 @@ on_edited(void *ctx, const struct rest_result *res)
 
 	if (oc == PANEL_GONE) {
 		forget(lv, c, res);
-	} else if (oc == PANEL_FAILED && !res->shed) {
+	}
+	if (discord_panels_done(lv->p, c->chan, oc, now_ms(lv)))
+		log_warnx("discord: the edit of the panel of channel %" PRIu64
+		          " failed %d times in a row (the last: %ld); it waits for the next change",
+		          c->chan, PANEL_RETRIES, res->status);
+	else if (oc == PANEL_FAILED && !res->shed)
 		log_warnx("discord: the edit of the panel of channel %" PRIu64
 		          " failed (%ld); it is tried again",
 		          c->chan, res->status);
-	}
-	discord_panels_done(lv->p, c->chan, oc, now_ms(lv));
 	call_free(c);
 	arm(lv);
 }

@@ -32,6 +32,7 @@ struct pchan {
 	int64_t due;      /* the next refresh, or (nothing stale) when the entry goes; 0: none */
 	int64_t paced;    /* no refresh starts before */
 	int64_t started;  /* when the refresh on its way was taken */
+	int fails;        /* refreshes failed in a row */
 	bool busy;        /* a refresh is on its way */
 	bool check;       /* the next refresh reads the message first */
 	bool checking;    /* the refresh on its way does */
@@ -235,18 +236,19 @@ discord_panels_old(struct discord_panels *p, uint64_t chan)
 		c->paced = later(c->paced, c->started + PANEL_OLD_EDIT_MS);
 }
 
-void
+bool
 discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_outcome oc,
                     int64_t now)
 {
 	struct pchan *c = find(p, chan);
 
 	if (c == NULL || !c->busy)
-		return;
+		return false;
 	c->busy = false;
 	c->checking = false;
 	switch (oc) {
 	case PANEL_EDITED:
+		c->fails = 0;
 		if (c->taken > c->shown)
 			c->shown = c->taken;
 		if (c->pending != 0)
@@ -255,8 +257,12 @@ discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_
 		plan(c, now);
 		break;
 	case PANEL_FAILED:
+		if (++c->fails >= PANEL_RETRIES) {
+			drop(p, c); /* the next change makes it anew */
+			return true;
+		}
 		c->pending = 0;
-		c->paced = later(c->paced, now + PANEL_RETRY_MS);
+		c->paced = later(c->paced, now + ((int64_t)PANEL_RETRY_MS << (c->fails - 1)));
 		plan(c, now);
 		break;
 	case PANEL_GONE:
@@ -269,6 +275,7 @@ discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_
 		drop(p, c);
 		break;
 	}
+	return false;
 }
 
 uint64_t

@@ -33,7 +33,11 @@
  *  - an edit Discord answers with the message or channel gone or out of
  *    the bot's reach (discord_panel_outcome) forgets the panel at once: it
  *    is not tried again (the caller also clears the channel's record);
- *    another failure is tried again PANEL_RETRY_MS later.
+ *    another failure is tried again PANEL_RETRY_MS later, then twice and
+ *    four times that, and after PANEL_RETRIES failures in a row the
+ *    refresh is given up (discord_panels_done says so) until the next
+ *    change: a message Discord keeps refusing (an archived thread's, one
+ *    the limits shed) is not tried forever.
  * A channel's entry goes when its panel shows every change and its pacing
  * is over, so memory follows the panels being edited, not every panel
  * there is. Times are milliseconds on the caller's clock.
@@ -55,6 +59,7 @@
  * minutes off the host's). */
 #define PANEL_OLD_AFTER_MS (55 * 60 * 1000)
 #define PANEL_RETRY_MS     5000
+#define PANEL_RETRIES      4
 #define PANEL_ID_MAX       24 /* bytes of a message id, with the NUL */
 /* Checks after a start go this far apart: 5 a second, a tenth of
  * Discord's global limit of 50 requests a second, so that answers to
@@ -107,8 +112,9 @@ const char *discord_panels_message_of(const struct discord_panels *p, uint64_t c
  * one starts PANEL_OLD_EDIT_MS after it began. */
 void discord_panels_old(struct discord_panels *p, uint64_t chan);
 
-/* chan's refresh is over at now, with outcome. */
-void discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_outcome oc,
+/* chan's refresh is over at now, with outcome. Returns true when that
+ * gave the refresh up (PANEL_RETRIES failures in a row). */
+bool discord_panels_done(struct discord_panels *p, uint64_t chan, enum discord_panel_outcome oc,
                          int64_t now);
 
 /* The number of the newest change counted (in any channel): a render of

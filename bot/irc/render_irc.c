@@ -13,7 +13,6 @@
 #include "commands/core/registry.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
-#include "rules/base/utf8.h"
 
 #define LOGICAL_MAX   (64 * 1024) /* bytes of one logical line before cutting */
 #define NICK_SCAN_MAX 64          /* bytes of the longest nick looked for */
@@ -303,7 +302,7 @@ rolled_table(const struct reply_block *b)
 
 /* The short name of a table entry: its text up to the first ':', ',' or
  * '(' (the name a roll's own line gives it: "Fatigue"), at most max
- * characters. */
+ * columns (a wide character takes two). */
 static void
 entry_name(const char *cell, size_t max, const struct render_irc_opts *o, struct buf *out)
 {
@@ -315,8 +314,8 @@ entry_name(const char *cell, size_t max, const struct render_irc_opts *o, struct
 	if (n == 0)
 		n = strlen(cell);
 	name = xstrndup(cell, n);
-	if (utf8_len(name) > max) {
-		name[utf8_cut(name, n, max - 1)] = '\0';
+	if (render_layout_width(name) > max) {
+		name[render_layout_cut(name, max - 1)] = '\0';
 		clean(out, name, o);
 		buf_adds(out, "…");
 	} else {
@@ -721,6 +720,8 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
 
+		if (lay == LAYOUT_BRIEF && b->working)
+			continue;
 		if (b->kind == RB_TABLE) {
 			if (rolled_table(b))
 				table_rolled(b, o, &line, out);

@@ -41,6 +41,29 @@ render_layout_width(const char *s)
 	return w;
 }
 
+size_t
+render_layout_cut(const char *s, size_t cols)
+{
+	const utf8proc_uint8_t *p = (const utf8proc_uint8_t *)s;
+	utf8proc_ssize_t left = (utf8proc_ssize_t)strlen(s);
+	size_t w = 0, at = 0;
+
+	while (left > 0) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate(p + at, left, &cp);
+		size_t cw = n <= 0 ? 1 : (size_t)utf8proc_charwidth(cp);
+
+		if (n <= 0)
+			n = 1;
+		if (w + cw > cols)
+			break;
+		w += cw;
+		at += (size_t)n;
+		left -= n;
+	}
+	return at;
+}
+
 void
 render_layout_widths(const struct reply_block *b, size_t width[RENDER_COLS_MAX])
 {

@@ -23,6 +23,11 @@
  * utf8proc reads it). */
 size_t render_layout_width(const char *s);
 
+/* The bytes of the longest start of the well-formed UTF-8 string s that
+ * takes at most cols columns (render_layout_width), ending on a character
+ * boundary, with the combining marks after its last character. */
+size_t render_layout_cut(const char *s, size_t cols);
+
 /* The width of each of a table's first RENDER_COLS_MAX columns: the
  * render_layout_width() of its widest cell or header. */
 void render_layout_widths(const struct reply_block *b, size_t width[RENDER_COLS_MAX]);

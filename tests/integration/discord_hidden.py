@@ -5,9 +5,10 @@ Usage: discord_hidden.py PORT
 Walks every command and subcommand the bot registered (the command table as
 Discord holds it: a new command is walked with no change here), as
 tests/unit/helpers/cmdwalk.c walks the table, in channels where the GM (user
-1) hid Tension at 8, set both tables to entries no other text uses, struck
-one, changed Tension with a reason, rolled Tension and the hazard die, and
-a player (user 3) made a secret roll:
+1) hid Tension at 8, set both tables to entries no other text uses, made a
+table of its own behind the screen (effects-9), struck one, changed Tension
+with a reason, rolled Tension and the hazard die, and a player (user 3)
+made a secret roll:
   - as a player (user 2) in channels 0 and 1 (the two orders of the setup:
     the newest change is a hazard roll, or the hidden change), with
     autocomplete of every option that has it: no message answering them
@@ -33,7 +34,8 @@ BASE = "http://127.0.0.1:%s/_control" % PORT
 
 SECRETS = ["Quillfang", "Morrowisp", "Gloamjaw", "Vexthorn", "Drowsmire", "Ashveil",
            "Brinecall", "ambushready", "8/10", "Tension 8", "tension 8", "\u2192 8",
-           "\u2588" * 8 + "\u2591\u2591", "Nightjar", "1d20+7", "1d20 + 7", "+ 7"]
+           "\u2588" * 8 + "\u2591\u2591", "Nightjar", "1d20+7", "1d20 + 7", "+ 7",
+           "effects-9", "Cinderhall"]
 
 # (user, path, {option: value}) in order; the last is left out in the
 # second order.
@@ -44,6 +46,7 @@ SETUP = [
                                                            "17-20 Drowsmire"}),
     (1, "tension table set", {"kind": "effects", "text": "1-10 Ashveil; 11-20 Brinecall"}),
     (1, "tension mode", {"mode": "hidden"}),
+    (1, "table set", {"name": "effects-9", "entries": "1-20: Cinderhall"}),
     (1, "tension strike", {"entry": "Gloamjaw"}),
     (1, "tension roll", {}),
 ] + [(1, "hazard roll", {})] * 6 + [

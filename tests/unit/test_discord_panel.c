@@ -195,6 +195,44 @@ test_a_failed_edit_is_tried_again(void **state)
 	discord_panels_free(p);
 }
 
+/* Failures in a row: tried again 5, 10, 20 s later, then given up until
+ * the next change (which starts afresh); a success between resets the
+ * count. */
+static void
+test_failures_are_given_up(void **state)
+{
+	struct discord_panels *p = discord_panels_new();
+	int64_t t = 300, wait = PANEL_RETRY_MS;
+	uint64_t chan;
+
+	(void)state;
+	discord_panels_changed(p, CH, MSG, 0);
+	for (int i = 1; i < PANEL_RETRIES; i++) {
+		assert_int_equal(discord_panels_take_due(p, t, &chan, 1), 1);
+		assert_false(discord_panels_done(p, CH, PANEL_FAILED, t + 10));
+		assert_int_equal(discord_panels_next(p), t + 10 + wait);
+		t += 10 + wait;
+		wait *= 2;
+	}
+	assert_int_equal(t, 300 + 3 * 10 + 5000 + 10000 + 20000);
+	assert_int_equal(discord_panels_take_due(p, t, &chan, 1), 1);
+	assert_true(discord_panels_done(p, CH, PANEL_FAILED, t + 10));
+	assert_int_equal(discord_panels_count(p), 0);
+	assert_int_equal(discord_panels_next(p), INT64_MAX);
+	/* The next change: a refresh as any, its failures counted afresh. */
+	discord_panels_changed(p, CH, MSG, 100000);
+	assert_int_equal(discord_panels_take_due(p, 100000 + PANEL_COALESCE_MS, &chan, 1), 1);
+	assert_false(discord_panels_done(p, CH, PANEL_FAILED, 100400));
+	assert_int_equal(discord_panels_take_due(p, 100400 + PANEL_RETRY_MS, &chan, 1), 1);
+	assert_false(discord_panels_done(p, CH, PANEL_EDITED, 105500));
+	discord_panels_changed(p, CH, MSG, 106000);
+	/* Paced from the refresh before (taken at 105400). */
+	assert_int_equal(discord_panels_take_due(p, 105400 + PANEL_EDIT_MS, &chan, 1), 1);
+	assert_false(discord_panels_done(p, CH, PANEL_FAILED, 106600));
+	assert_int_equal(discord_panels_next(p), 106600 + PANEL_RETRY_MS);
+	discord_panels_free(p);
+}
+
 /* A press showed the panel anew (type 7) after the change it made: no edit
  * repeats it; a change after the render still gets its edit. */
 static void
@@ -400,6 +438,7 @@ main(void)
 	    cmocka_unit_test(test_changes_during_a_refresh_make_one_more),
 	    cmocka_unit_test(test_a_deleted_panel_is_forgotten),
 	    cmocka_unit_test(test_a_failed_edit_is_tried_again),
+	    cmocka_unit_test(test_failures_are_given_up),
 	    cmocka_unit_test(test_a_press_that_showed_the_panel_saves_the_edit),
 	    cmocka_unit_test(test_the_render_names_the_message),
 	    cmocka_unit_test(test_the_same_body_is_not_sent_again),

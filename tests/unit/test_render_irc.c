@@ -257,26 +257,34 @@ test_render_command_prefix(void **state)
 	reply_free(r);
 }
 
+/* A rolled two-row table (die in hdr, the second row rolled) as IRC shows
+ * it: one line, checked against want. */
 static void
-test_render_table_highlight(void **state)
+rolled_two_rows(const char *die, const char *first, const char *second, const char *want)
 {
-	static const char *const hdr[] = {"d6", "encounter"};
-	static const char *const r1[] = {"1", "rats"};
-	static const char *const r2[] = {"2", "bats"};
+	const char *const hdr[] = {die, "encounter"};
+	const char *const r1[] = {"1", first};
+	const char *const r2[] = {"2", second};
 	struct reply *r = reply_new();
 	struct irc_lines l = {0};
 
-	(void)state;
 	reply_table(r, 2, hdr);
 	reply_row(r, false, r1);
 	reply_row(r, true, r2);
-	/* A rolled table is one line: each row's die and the short name of
-	 * its entry, the rolled one bold in brackets. */
 	render_irc(msg(r), &opts, &l);
 	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0], "1 rats · \x02[2 bats]\x0f");
+	assert_string_equal(l.v[0], want);
 	render_irc_lines_free(&l);
 	reply_free(r);
+}
+
+static void
+test_render_table_highlight(void **state)
+{
+	(void)state;
+	/* A rolled table is one line: each row's die and the short name of
+	 * its entry, the rolled one bold in brackets. */
+	rolled_two_rows("d6", "rats", "bats", "1 rats · \x02[2 bats]\x0f");
 }
 
 /* A rolled table's entries by their short names (up to ':', ',' or '(',
@@ -447,6 +455,16 @@ test_render_injection(void **state)
 	                            "07\x02\x02x  QUIT :a  VERSION\x0f");
 	render_irc_lines_free(&l);
 	reply_free(r);
+}
+
+/* A rolled table's short entry names are cut by the columns they take: a
+ * name of wide characters at half as many characters as a Latin one. */
+static void
+test_render_rolled_line_cuts_by_width(void **state)
+{
+	(void)state;
+	rolled_two_rows("roll", "日本語の長い名前の遭遇がここにありますよね", "rats",
+	                "1 日本語の長い名前の遭遇… · \x02[2 rats]\x0f");
 }
 
 static bool
@@ -710,6 +728,7 @@ main(void)
 	    cmocka_unit_test(test_render_injection),
 	    cmocka_unit_test(test_render_long_line_split),
 	    cmocka_unit_test(test_render_table_pads_by_display_width),
+	    cmocka_unit_test(test_render_rolled_line_cuts_by_width),
 	    cmocka_unit_test(test_render_summarise_packs),
 	    cmocka_unit_test(test_render_summarise_brief),
 	    cmocka_unit_test(test_render_summarise_cut),

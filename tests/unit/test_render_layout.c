@@ -53,6 +53,12 @@ widths_count_display_columns(void **unused)
 	assert_int_equal(render_layout_width("e\u0301"), 1);
 	assert_int_equal(render_layout_width("▶ ◆■▲✚"), 6);
 	assert_int_equal(render_layout_width(""), 0);
+	/* a cut by columns ends on a character, its accents kept */
+	assert_int_equal(render_layout_cut("日本語", 5), 6);
+	assert_int_equal(render_layout_cut("日本語", 6), 9);
+	assert_int_equal(render_layout_cut("e\u0301x", 1), 3);
+	assert_int_equal(render_layout_cut("abc", 10), 3);
+	assert_int_equal(render_layout_cut("", 3), 0);
 	render_layout_widths(&b, width);
 	assert_int_equal(width[0], 6);
 	assert_int_equal(width[1], 4);
