@@ -45,6 +45,39 @@ f2_resist_dice_act_in_the_fight(void **unused)
 	fgtable_free(t);
 }
 
+/* F7: an ability with no Pain dice, hold or continuous damage (one that
+ * carries Resist dice only) brings nothing on a failure, so step 2 says so
+ * and rolls nothing for it. */
+static void
+f7_an_ability_that_can_do_nothing_is_not_rolled(void **unused)
+{
+	struct fgtable *t = fgtable_new(21);
+	char *text, *step2, *step3;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 4");
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 4 type:fire");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_make(t, FUNGEON_CAT_MONSTERS,
+	             "/fungeon monster add newt level 6 ability scales annoy 1 resist 1 fire "
+	             "type fire");
+	fgtable_enter_waived(t);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	step2 = strstr(text, "2. Special abilities\n");
+	step3 = strstr(text, "3. Painful conflict\n");
+	assert_non_null(step2);
+	assert_non_null(step3);
+	*step3 = '\0';
+	assert_string_equal(step2,
+	                    "2. Special abilities\nnewt/scales: level + 1 Annoy die, no Pain "
+	                    "dice\nIt has no Pain dice, hold or continuous damage: a failure "
+	                    "would bring nothing, so it is not rolled (its Resist dice still "
+	                    "act).\n");
+	free(text);
+	fgtable_free(t);
+}
+
 /* F3 ("Heading Back to Town": hits heal only through magic treasure during
  * one dungeon): a new dungeon begins with every living Fungeoneer's hits
  * whole (a Ruling), whether it starts at the entrance or in a hallway;
@@ -336,6 +369,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f2_resist_dice_act_in_the_fight),
+	    cmocka_unit_test(f7_an_ability_that_can_do_nothing_is_not_rolled),
 	    cmocka_unit_test(f3_hits_heal_between_dungeons),
 	    cmocka_unit_test(f4_each_holder_waives_their_own),
 	    cmocka_unit_test(f5_going_on_asks_first),
