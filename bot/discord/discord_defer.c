@@ -17,17 +17,88 @@
 
 #define MS 1000000ull /* ns */
 
-/* An item in the table (hashed by id; uthash iterates in insertion order). */
+/* An item in the table (hashed by id), and while it waits in the heap of
+ * waiting items too. */
 struct entry {
 	struct defer_item item;
+	uint64_t seq;   /* the order it was added in */
+	size_t heap_at; /* its place in the heap plus one; 0 once it waits no more */
 	UT_hash_handle hh;
 };
 
 struct defer {
 	struct entry *items;
+	/* The waiting items as a binary min-heap by due, then by the order
+	 * they were added: the earliest due is heap[0]. */
+	struct entry **heap;
+	size_t nheap, heap_cap;
+	uint64_t seq;
 	/* At or before the earliest due of a waiting item (0: none waits). */
 	uint64_t next;
 };
+
+/* Whether a comes before b: due earlier, or added earlier at the same due. */
+static bool
+heap_before(const struct entry *a, const struct entry *b)
+{
+	return a->item.due != b->item.due ? a->item.due < b->item.due : a->seq < b->seq;
+}
+
+static void
+heap_set(struct defer *df, size_t i, struct entry *e)
+{
+	df->heap[i] = e;
+	e->heap_at = i + 1;
+}
+
+/* Moves the entry at i up, then down, to its place. */
+static void
+heap_fix(struct defer *df, size_t i)
+{
+	struct entry *e = df->heap[i];
+
+	while (i > 0 && heap_before(e, df->heap[(i - 1) / 2])) {
+		heap_set(df, i, df->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= df->nheap)
+			break;
+		if (c + 1 < df->nheap && heap_before(df->heap[c + 1], df->heap[c]))
+			c++;
+		if (!heap_before(df->heap[c], e))
+			break;
+		heap_set(df, i, df->heap[c]);
+		i = c;
+	}
+	heap_set(df, i, e);
+}
+
+static void
+heap_push(struct defer *df, struct entry *e)
+{
+	if (df->nheap == df->heap_cap) {
+		df->heap_cap = df->heap_cap ? 2 * df->heap_cap : 64;
+		df->heap = xrealloc(df->heap, df->heap_cap * sizeof(*df->heap));
+	}
+	heap_set(df, df->nheap++, e);
+	heap_fix(df, df->nheap - 1);
+}
+
+/* Takes e out of the heap (it waits no more). */
+static void
+heap_remove(struct defer *df, struct entry *e)
+{
+	size_t i = e->heap_at - 1;
+
+	e->heap_at = 0;
+	if (i != --df->nheap) {
+		heap_set(df, i, df->heap[df->nheap]);
+		heap_fix(df, i);
+	}
+}
 
 struct defer *
 discord_defer_new(void)
@@ -56,6 +127,7 @@ discord_defer_free(struct defer *df)
 		HASH_DEL(df->items, e);
 		entry_free(e);
 	}
+	free(df->heap);
 	free(df);
 }
 
@@ -91,7 +163,9 @@ discord_defer_add(struct defer *df, uint64_t id, int type, bool private, const c
 	e->item.deadline = deadline;
 	e->item.due = discord_defer_due_at(rx_ns, deadline);
 	e->item.state = DEFER_WAITING;
+	e->seq = df->seq++;
 	HASH_ADD(hh, df->items, item.id, sizeof(e->item.id), e);
+	heap_push(df, e);
 	if (df->next == 0 || e->item.due < df->next)
 		df->next = e->item.due;
 	return &e->item;
@@ -112,6 +186,8 @@ discord_defer_remove(struct defer *df, struct defer_item *item)
 	struct entry *e = (struct entry *)item; /* item is an entry's first member */
 
 	HASH_DEL(df->items, e);
+	if (e->heap_at != 0)
+		heap_remove(df, e);
 	entry_free(e);
 	/* df->next may now be early: the next take_due corrects it. */
 }
@@ -125,27 +201,18 @@ discord_defer_count(const struct defer *df)
 size_t
 discord_defer_take_due(struct defer *df, uint64_t now_ns, struct defer_item **out, size_t max)
 {
-	struct entry *e, *tmp;
-	uint64_t next = 0;
 	size_t n = 0;
 
 	if (df->next == 0 || df->next > now_ns)
 		return 0; /* nothing can be due yet */
-	HASH_ITER(hh, df->items, e, tmp)
-	{
-		struct defer_item *it = &e->item;
+	while (n < max && df->nheap > 0 && df->heap[0]->item.due <= now_ns) {
+		struct entry *e = df->heap[0];
 
-		if (it->state != DEFER_WAITING)
-			continue;
-		if (it->due <= now_ns && n < max) {
-			it->state = DEFER_SENDING;
-			out[n++] = it;
-			continue;
-		}
-		if (next == 0 || it->due < next)
-			next = it->due;
+		heap_remove(df, e);
+		e->item.state = DEFER_SENDING;
+		out[n++] = &e->item;
 	}
-	df->next = next;
+	df->next = df->nheap > 0 ? df->heap[0]->item.due : 0;
 	return n;
 }
 

@@ -108,9 +108,11 @@ void discord_defer_remove(struct defer *df, struct defer_item *item);
 size_t discord_defer_count(const struct defer *df);
 
 /*
- * Up to max waiting items due at now_ns, earliest first among equals in
- * the order they were added, into out; each becomes DEFER_SENDING. Returns
- * how many. When it returns less than max, no waiting item is due at now_ns.
+ * Up to max waiting items due at now_ns, the earliest due first (equal
+ * dues in the order they were added), into out; each becomes
+ * DEFER_SENDING. Returns how many. When it returns less than max, no
+ * waiting item is due at now_ns. Its cost grows with how many it takes, not
+ * with how many are held.
  */
 size_t discord_defer_take_due(struct defer *df, uint64_t now_ns, struct defer_item **out,
                               size_t max);

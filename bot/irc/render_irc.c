@@ -720,6 +720,8 @@ logical_lines(const struct reply_msg *m, const struct render_irc_opts *o, enum l
 	for (size_t i = 0; i < m->nblocks; i++) {
 		const struct reply_block *b = &m->blocks[i];
 
+		if (lay == LAYOUT_BRIEF && b->working)
+			continue;
 		if (b->kind == RB_TABLE) {
 			if (rolled_table(b))
 				table_rolled(b, o, &line, out);

@@ -568,6 +568,15 @@ reply_nl(struct reply *r)
 }
 
 void
+reply_working(struct reply *r)
+{
+	struct reply_msg *m = &r->msg[r->cur];
+
+	if (m->nblocks > 0)
+		m->blocks[m->nblocks - 1].working = true;
+}
+
+void
 reply_line(struct reply *r, unsigned style, const char *fmt, ...)
 {
 	va_list ap;

@@ -126,6 +126,10 @@ struct reply_block {
 	char **header; /* ncols strings, or NULL for no header */
 	size_t nrows;
 	struct reply_row *rows;
+	/* How a result was reached (a conflict's dice, its rank table), which a
+	 * renderer short of room may leave out: the lines that say the result
+	 * stay (reply_working). */
+	bool working;
 };
 
 struct reply_button {
@@ -253,6 +257,9 @@ void reply_text(struct reply *r, unsigned style, const char *text);
 /* Ends the current line; the next span starts a new one. A call with no
  * open line adds an empty line. */
 void reply_nl(struct reply *r);
+/* Marks the block last ended (a line after reply_nl, or a table) as
+ * working (struct reply_block.working); nothing when there is none. */
+void reply_working(struct reply *r);
 /* A whole line of one style: reply_add then reply_nl. */
 void reply_line(struct reply *r, unsigned style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

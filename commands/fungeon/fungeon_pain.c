@@ -281,6 +281,8 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 				reply_add(out, RS_GOOD | RS_BOLD, " %s is defeated!", p->s->name);
 		}
 		reply_nl(out);
+		if (o->res.dealt[i] == 0 && o->res.taken[i] == 0 && o->xp[i] == 0)
+			reply_working(out); /* nothing changed for it */
 	}
 }
 

@@ -46,6 +46,8 @@ fungeon_render_group_line(struct reply *out, const struct cf_group *g, const cha
 	if (suffix != NULL && *suffix)
 		reply_add(out, 0, "%s", suffix);
 	reply_nl(out);
+	if (suffix == NULL || !*suffix) /* dice alone: how a result was reached */
+		reply_working(out);
 }
 
 void
@@ -81,6 +83,7 @@ fungeon_render_narration_lines(struct reply *out, const struct cf_narration *n,
 				next = n->round[k][p];
 		}
 		reply_nl(out);
+		reply_working(out); /* the narrator line names the outcome */
 		tie = next;
 	}
 	final = n->nrounds > 0 ? n->round[n->nrounds - 1][n->winner] : n->value[n->winner];
@@ -134,6 +137,7 @@ fungeon_render_pain_table(struct reply *out, const char *const *names,
 			if (k == g[i]->thwacko && g[i]->player >= 0 && g[i]->player < c->n)
 				reply_cell_user(out, i + 1, &styles[g[i]->player]);
 	}
+	reply_working(out);
 }
 
 void
@@ -152,6 +156,7 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 	reply_nl(out);
 	snprintf(suffix, sizeof(suffix), " → %d", k->annoy_res.obstacle_best);
 	fungeon_render_group_line(out, &k->annoy.g[1], k->effect.source, styles, suffix);
+	reply_working(out); /* its best shows in whether the sufferer fails */
 	/* A long player name is cut short here, as in every roll's label. */
 	snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
 	fungeon_render_fit_label(label, sizeof(label), whole);
@@ -199,6 +204,7 @@ fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
 
 	snprintf(suffix, sizeof(suffix), " → %d", a->res.obstacle_best);
 	fungeon_render_group_line(out, &a->roll.g[a->n], o->label, styles, suffix);
+	reply_working(out); /* its best shows in who fails */
 	for (int i = 0; i < a->n; i++) {
 		const struct fungeon_member *m = &c->m[a->member[i]];
 
@@ -211,5 +217,7 @@ fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
 		snprintf(whole, sizeof(whole), "%s (%s)", m->name, m->player);
 		fungeon_render_fit_label(label, sizeof(label), whole);
 		fungeon_render_group_line(out, &a->roll.g[i], label, styles, suffix);
+		if (!a->fails[i] && a->xp[i] == 0)
+			reply_working(out); /* nothing follows from it */
 	}
 }

@@ -28,7 +28,8 @@ void fungeon_render_annoy(struct reply *out, const struct fungeon_channel *c,
 /* Copies src into dst[size], cut short on a character boundary. */
 void fungeon_render_fit_label(char *dst, size_t size, const char *src);
 /* Renders group g as "label: 6 ◆4 1" (the Thwack-O die in its player's
- * style), then the suffix; ends the line. */
+ * style), then the suffix; ends the line, a working one without a suffix
+ * (reply_working). */
 void fungeon_render_group_line(struct reply *out, const struct cf_group *g, const char *label,
                                const struct thwacko_style *styles, const char *suffix);
 

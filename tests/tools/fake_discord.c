@@ -265,9 +265,9 @@ stats_json(void)
 	cJSON_AddNumberToObject(i, "submit_missing", (double)F.st.submit_missing);
 	cJSON_AddNumberToObject(i, "followup_cap", (double)F.st.followup_cap);
 	cJSON_AddNumberToObject(i, "messages", (double)F.st.messages);
-	cJSON_AddNumberToObject(i, "deferred_open", rest_fake_deferred_open());
+	cJSON_AddNumberToObject(i, "deferred_open", F.deferred_open);
 	cJSON_AddNumberToObject(i, "edits", (double)F.st.edits);
-	cJSON_AddNumberToObject(i, "parts_missing", rest_fake_parts_missing());
+	cJSON_AddNumberToObject(i, "parts_missing", F.parts_missing);
 	cJSON_AddNumberToObject(i, "max_answer_ms", (double)F.st.max_answer_ms);
 	cJSON_AddNumberToObject(i, "left_to_inject", gw_fake_left());
 	cJSON_AddNumberToObject(i, "mark_created", (double)F.st.mark_created);

@@ -122,6 +122,32 @@ due_in_batches(void **unused)
 	discord_defer_free(df);
 }
 
+/* More due than one call takes, added in another order than their dues:
+ * the earliest dues go first, equal dues in the order they were added;
+ * items answered meanwhile are never taken. */
+static void
+earliest_due_first(void **unused)
+{
+	static const uint64_t want[] = {7, 5, 6, 3, 1};
+	struct defer *df = discord_defer_new();
+	struct defer_item *out[2];
+	size_t got = 0, k;
+
+	/* ids 1..8 received 80, 70, ..., 10 ms after RX0; 5 and 6 at once */
+	for (uint64_t i = 1; i <= 8; i++)
+		add(df, i, DISCORD_INTERACTION_COMMAND, false,
+		    RX0 + (i == 6 ? 40 : 90 - 10 * i) * MS, 0);
+	discord_defer_remove(df, discord_defer_find(df, 8));
+	discord_defer_remove(df, discord_defer_find(df, 4));
+	discord_defer_remove(df, discord_defer_find(df, 2));
+	while ((k = discord_defer_take_due(df, RX0 + 5000 * MS, out, 2)) > 0)
+		for (size_t i = 0; i < k; i++, got++)
+			assert_int_equal(out[i]->id, want[got]);
+	assert_int_equal(got, 5);
+	assert_int_equal(discord_defer_next(df), 0);
+	discord_defer_free(df);
+}
+
 static void
 bodies(void **unused)
 {
@@ -343,6 +369,7 @@ main(void)
 	    cmocka_unit_test(due_once_in_order),
 	    cmocka_unit_test(answered_in_time_never_deferred),
 	    cmocka_unit_test(due_in_batches),
+	    cmocka_unit_test(earliest_due_first),
 	    cmocka_unit_test(bodies),
 	    cmocka_unit_test(edit_public),
 	    cmocka_unit_test(edit_drops_the_ephemeral_flag),

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bot/irc/render_irc.h"
 #include "commands/fungeon/fungeon_channel.h"
 #include "tests/unit/helpers/fgtable.h"
 
@@ -213,6 +214,50 @@ f9_a_rise_between_hallways_brings_the_stair(void **unused)
 	fgtable_free(t);
 }
 
+/* Previous round (IRC): a combat turn's reply fits the channel's
+ * max_lines on IRC. Four Fungeoneers against three monsters, one with a
+ * continuous sting: at the default 4 lines of 400 bytes every turn fits
+ * whole once the working (the dice, the rank tables, what changed
+ * nothing) is left out, never cut with "not shown"; each result of the
+ * turn's Painful conflict that changed something is there. */
+static void
+irc_combat_turns_fit_max_lines(void **unused)
+{
+	struct fgtable *t = fgtable_new(21);
+	struct render_irc_opts io = {.budget = 400, .max_lines = 4, .prefix = "!"};
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 3");
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 3 type:fire");
+	fgtable_ok(t, "cy", "/fungeon join Cy rogue 3");
+	fgtable_ok(t, "di", "/fungeon join Di cleric 3");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_make(t, FUNGEON_CAT_MONSTERS,
+	             "/fungeon monster add newt level 1 ability sting annoy 2 pain 1 continuous "
+	             "type fire");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add rat level 3");
+	fgtable_make(t, FUNGEON_CAT_MONSTERS,
+	             "/fungeon monster add toad level 2 ability tongue annoy 2 pain 2 type slime");
+	fgtable_enter_waived(t);
+	for (int turn = 0; turn < 4; turn++) {
+		struct irc_lines lines = {0};
+		char *text = fgtable_said(t, "al", "/fungeon combat");
+		const char *step3 = strstr(text, "3. Painful conflict");
+
+		render_irc(reply_msg(t->last, REPLY_CHANNEL), &io, &lines);
+		assert_true(lines.n <= 4);
+		for (size_t i = 0; i < lines.n; i++)
+			assert_null(strstr(lines.v[i], "not shown"));
+		/* the last line ends with the turn's narrator, so nothing was cut */
+		assert_non_null(strstr(lines.v[lines.n - 1], "Narrative control"));
+		assert_non_null(step3);
+		render_irc_lines_free(&lines);
+		free(text);
+	}
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -222,6 +267,7 @@ main(void)
 	    cmocka_unit_test(f4_each_holder_waives_their_own),
 	    cmocka_unit_test(f5_going_on_asks_first),
 	    cmocka_unit_test(f9_a_rise_between_hallways_brings_the_stair),
+	    cmocka_unit_test(irc_combat_turns_fit_max_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

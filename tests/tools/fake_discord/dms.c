@@ -9,10 +9,48 @@
 
 #include "rules/base/mem.h"
 
+/* DM channel i's id: the fake numbers them in the order it opens them. */
+#define DM_CHAN0 1500000000000000000ull
+
 static bool
 digits(const char *s, size_t n)
 {
 	return n > 0 && strspn(s, "0123456789") >= n;
+}
+
+/* The place of the DM channel with user that is not gone, or -1. */
+static int
+dm_of_user(uint64_t user)
+{
+	for (int i = 0; i < F.ndms; i++)
+		if (F.dms[i].user == user && !F.dms[i].gone)
+			return i;
+	return -1;
+}
+
+/* The place of the DM channel chan (one the bot opened, gone or not), or
+ * -1: its id says it. */
+static int
+dm_of_chan(uint64_t chan)
+{
+	return chan >= DM_CHAN0 && chan - DM_CHAN0 < (uint64_t)F.ndms ? (int)(chan - DM_CHAN0) : -1;
+}
+
+/* The DM channel with user, opened when there is none: its place, or -1
+ * when the fake holds no more. */
+static int
+dm_open(uint64_t user)
+{
+	int i = dm_of_user(user);
+
+	if (i >= 0)
+		return i;
+	if (F.ndms == (int)(sizeof(F.dms) / sizeof(F.dms[0])))
+		return -1;
+	i = F.ndms++;
+	F.dms[i].user = user;
+	F.dms[i].chan = DM_CHAN0 + (uint64_t)i;
+	return i;
 }
 
 /* POST /users/@me/channels {"recipient_id": USER}: the DM channel with
@@ -34,17 +72,9 @@ dms_fake_open(const char *body, size_t len, struct http_answer *a)
 	}
 	user = strtoull(rid, NULL, 10);
 	cJSON_Delete(j);
-	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
-		;
-	if (i == F.ndms) {
-		if (F.ndms == (int)(sizeof(F.dms) / sizeof(F.dms[0]))) {
-			fake_answer(a, 400,
-			            "{\"message\":\"fake: too many DM channels\",\"code\":0}");
-			return;
-		}
-		F.dms[F.ndms].user = user;
-		F.dms[F.ndms].chan = 1500000000000000000ull + (uint64_t)F.ndms;
-		F.ndms++;
+	if ((i = dm_open(user)) < 0) {
+		fake_answer(a, 400, "{\"message\":\"fake: too many DM channels\",\"code\":0}");
+		return;
 	}
 	F.st.dm_channels++;
 	snprintf(out, sizeof(out),
@@ -60,10 +90,7 @@ dms_fake_open(const char *body, size_t len, struct http_answer *a)
 bool
 dms_fake_channel(uint64_t chan)
 {
-	for (int i = 0; i < F.ndms; i++)
-		if (F.dms[i].chan == chan)
-			return true;
-	return false;
+	return dm_of_chan(chan) >= 0;
 }
 
 /* POST /channels/ID/messages to a DM channel the bot opened; refused with
@@ -77,10 +104,9 @@ dms_fake_message(const char *path, const char *body, size_t len, struct http_ans
 	char out[256];
 	int i;
 
-	for (i = 0; i < F.ndms && F.dms[i].chan != chan; i++)
-		;
-	if (i == F.ndms || F.dms[i].gone) {
-		if (i == F.ndms)
+	i = dm_of_chan(chan);
+	if (i < 0 || F.dms[i].gone) {
+		if (i < 0)
 			fake_violation(
 			    "a message to channel %" PRIu64 ", no DM channel the bot opened", chan);
 		else
@@ -126,16 +152,9 @@ rest_fake_dm_closed(const char *args, char *err, size_t errlen)
 	}
 	if (user < 1400000000000000000ull)
 		user += 1400000000000000000ull;
-	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
-		;
-	if (i == F.ndms) {
-		if (F.ndms == (int)(sizeof(F.dms) / sizeof(F.dms[0]))) {
-			snprintf(err, errlen, "too many DM channels");
-			return -1;
-		}
-		F.dms[i].user = user;
-		F.dms[i].chan = 1500000000000000000ull + (uint64_t)i;
-		F.ndms++;
+	if ((i = dm_open(user)) < 0) {
+		snprintf(err, errlen, "too many DM channels");
+		return -1;
 	}
 	F.dms[i].closed = !off;
 	return 0;
@@ -155,9 +174,7 @@ rest_fake_dm_forget(const char *args, char *err, size_t errlen)
 	}
 	if (user < 1400000000000000000ull)
 		user += 1400000000000000000ull;
-	for (i = 0; i < F.ndms && (F.dms[i].user != user || F.dms[i].gone); i++)
-		;
-	if (i == F.ndms) {
+	if ((i = dm_of_user(user)) < 0) {
 		snprintf(err, errlen, "no DM channel with user %" PRIu64, user);
 		return -1;
 	}

@@ -276,7 +276,11 @@ struct fake {
 		bool closed, gone;
 	} dms[64];
 	int ndms;
-	char *dm_last;     /* the content of the last direct message accepted */
+	char *dm_last; /* the content of the last direct message accepted */
+	/* Interactions whose answer still lacks a part of its template's
+	 * "parts", and those deferred whose answer has not come: kept as they
+	 * change (rest_fake_counts), so /stats reads them without a walk. */
+	int parts_missing, deferred_open;
 	uint64_t mark_id;  /* the first id after the last "mark" */
 	cJSON *violations; /* the first 100, as strings */
 };
@@ -398,10 +402,9 @@ int rest_fake_dm_forget(const char *args, char *err, size_t errlen);
 const cJSON *rest_fake_commands(const char *scope);
 /* Holds arr (taken) as scope's command set, with the fields Discord adds. */
 void rest_fake_set_commands(const char *scope, cJSON *arr);
-/* Interactions whose answer still lacks some of its template's "parts". */
-int rest_fake_parts_missing(void);
-/* Interactions deferred whose answer has not come yet. */
-int rest_fake_deferred_open(void);
+/* Adds sign (1 or -1) times its share to F.parts_missing and
+ * F.deferred_open: -1 before it changes, 1 after (and 1 when it is made). */
+void rest_fake_counts(const struct inter *it, int sign);
 /* At exit: each such interaction, and each deferral never followed by its
  * answer (unless lenient), is a violation. */
 void rest_fake_final(void);

@@ -839,6 +839,7 @@ inject_one(const struct stream *st, const cJSON *t, uint64_t k)
 		msgs_fake_channel(w.parent, FAKE_CHAN_BOT);
 	HASH_ADD(hh, F.inters, id, sizeof(it->id), it);
 	HASH_ADD_KEYPTR(hh_token, F.by_token, it->token, strlen(it->token), it);
+	rest_fake_counts(it, 1);
 	if (norder == caporder) {
 		caporder = caporder ? caporder * 2 : 4096;
 		order = xrealloc(order, caporder * sizeof(*order));

@@ -267,11 +267,13 @@ parts_seen(struct inter *it, const cJSON *msg)
 
 	if (!cJSON_IsArray(parts) || c == NULL)
 		return;
+	rest_fake_counts(it, -1);
 	while ((want = cJSON_GetStringValue(cJSON_GetArrayItem(parts, it->parts))) != NULL &&
 	       (at = strstr(c, want)) != NULL) {
 		c = at + strlen(want);
 		it->parts++;
 	}
+	rest_fake_counts(it, 1);
 }
 
 /* The template's "forbid": strings no message answering it may hold
@@ -306,26 +308,11 @@ parts_missing(const struct inter *it)
 	return cJSON_IsArray(parts) && it->parts < cJSON_GetArraySize(parts);
 }
 
-int
-rest_fake_parts_missing(void)
+void
+rest_fake_counts(const struct inter *it, int sign)
 {
-	struct inter *it, *tmp;
-	int n = 0;
-
-	HASH_ITER(hh, F.inters, it, tmp)
-	n += parts_missing(it);
-	return n;
-}
-
-int
-rest_fake_deferred_open(void)
-{
-	struct inter *it, *tmp;
-	int n = 0;
-
-	HASH_ITER(hh, F.inters, it, tmp)
-	n += it->deferred != 0 && !it->completed;
-	return n;
+	F.parts_missing += sign * parts_missing(it);
+	F.deferred_open += sign * (it->deferred != 0 && !it->completed);
 }
 
 void
@@ -370,7 +357,9 @@ deferred(struct inter *it, int type, const cJSON *data)
 {
 	const cJSON *f;
 
+	rest_fake_counts(it, -1);
 	it->deferred = type;
+	rest_fake_counts(it, 1);
 	F.st.deferred++;
 	if (type == DISCORD_CALLBACK_DEFERRED_UPDATE) {
 		/* @original is now the message the button is on. */
@@ -553,7 +542,9 @@ complete(struct inter *it, const cJSON *msg, bool ok, bool eph)
 	const char *content =
 	    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(msg, "content"));
 
+	rest_fake_counts(it, -1);
 	it->completed = true;
+	rest_fake_counts(it, 1);
 	gw_fake_answered(it, content);
 	if (ok) {
 		expectations(it, content, eph);
