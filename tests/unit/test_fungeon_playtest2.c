@@ -267,20 +267,19 @@ u2_a_hold_ends_its_damage_goes_on(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_alone_on_floor(t, 31,
-	                       "/fungeon monster add hag level 6 ability curse annoy 2 pain 1 hold "
-	                       "continuous type hex");
-	c = fgtable_fungeon(t);
+	c = fgtable_alone_on_floor(
+	    t, 31,
+	    "/fungeon monster add hag level 6 ability curse annoy 2 pain 1 hold "
+	    "continuous type hex");
 	e.kind = FUNGEON_EFFECT_HOLD;
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	e.kind = FUNGEON_EFFECT_DAMAGE;
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	text = fgtable_said(t, "gm", "/gm claim");
 	free(text);
-	text = fgtable_said(t, "gm", "/fungeon adjust hag hits:-18");
-	fgtable_holds(text, "\nAl is free of hag/curse's hold: hag is defeated. Its continuous "
-	                    "damage goes on until a successful Annoy roll or magic ends it.\n");
-	free(text);
+	fgtable_says(t, "gm", "/fungeon adjust hag hits:-18",
+	             "\nAl is free of hag/curse's hold: hag is defeated. Its continuous "
+	             "damage goes on until a successful Annoy roll or magic ends it.\n");
 	assert_int_equal(c->m[0].neffects, 1);
 	assert_int_equal(c->m[0].effects[0].kind, FUNGEON_EFFECT_DAMAGE);
 	fgtable_free(t);
@@ -301,31 +300,26 @@ u3_a_death_by_continuous_damage_says_what_follows(void **unused)
 	                           .type = "teeth"};
 	struct fgtable *t = fgtable_new(56);
 	struct fungeon_channel *c;
-	char *text;
 
 	(void)unused;
-	fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
-	c = fgtable_fungeon(t);
+	c = fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	c->m[0].hits = 1;
-	text = fgtable_said(t, "al", "/fungeon combat");
-	fgtable_holds(text, "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
-	                    "and Al's treasure stays here to plunder.\n");
-	free(text);
+	fgtable_says(t, "al", "/fungeon combat",
+	             "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
+	             "and Al's treasure stays here to plunder.\n");
 	fgtable_free(t);
 
 	t = fgtable_new(54);
-	fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
-	c = fgtable_fungeon(t);
+	c = fgtable_alone_on_floor(t, 1, "/fungeon monster add rat level 1");
 	e.from = FUNGEON_FROM_TRAP;
 	snprintf(e.source, sizeof(e.source), "pit");
 	assert_int_equal(fungeon_effect_add(&c->m[0], &e), 0);
 	c->m[0].hits = 1;
 	c->d.room.p[FUNGEON_MONSTER][0].hits = 0;
-	text = fgtable_said(t, "al", "/fungeon hallway");
-	fgtable_holds(text, "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
-	                    "and Al's treasure lies in the room ahead, to plunder.\n");
-	free(text);
+	fgtable_says(t, "al", "/fungeon hallway",
+	             "Al takes 1: 0/5 hits. Al dies! al is out until the next hallway, "
+	             "and Al's treasure lies in the room ahead, to plunder.\n");
 	fgtable_free(t);
 }
 
@@ -340,8 +334,7 @@ u4_after_a_total_party_kill(void **unused)
 	char *text;
 
 	(void)unused;
-	fgtable_alone_on_floor(t, 30, "/fungeon monster add rat level 30");
-	c = fgtable_fungeon(t);
+	c = fgtable_alone_on_floor(t, 30, "/fungeon monster add rat level 30");
 	c->m[0].hits = 1;
 	text = fgtable_said(t, "al", "/fungeon combat");
 	fgtable_holds(text, "Al dies!");
@@ -379,9 +372,7 @@ u5_replies_say_what_fits(void **unused)
 	text = fgtable_said(t, "al", "/fungeon adjust Al hits:-3");
 	assert_null(strstr(text, heal));
 	free(text);
-	text = fgtable_said(t, "al", "/fungeon adjust Al hits:+2");
-	fgtable_holds(text, heal);
-	free(text);
+	fgtable_says(t, "al", "/fungeon adjust Al hits:+2", heal);
 	text = fgtable_said(t, "al", "/fungeon cost monster level 9");
 	fgtable_holds(text, "Monsters budget of a room now: 4 (Party Total 2 + floor 2); spent 0, "
 	                    "this design 9, over budget by 5.\n");
@@ -389,9 +380,7 @@ u5_replies_say_what_fits(void **unused)
 	free(text);
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_enter_waived(t);
-	text = fgtable_said(t, "al", "/fungeon party");
-	fgtable_holds(text, "\nWaived: room 1: ");
-	free(text);
+	fgtable_says(t, "al", "/fungeon party", "\nWaived: room 1: ");
 	fgtable_ok(t, "al", "/fungeon hallway");
 	text = fgtable_said(t, "al", "/fungeon party");
 	assert_null(strstr(text, "Waived"));
@@ -446,18 +435,13 @@ u10_each_sidestep_of_an_unlimited_trap_pays(void **unused)
 	    "/fungeon trap add gate annoy 1 pain 1 unlimited type spikes", NULL};
 	struct fgtable *t = fgtable_new(60);
 	struct fungeon_channel *c;
-	char *text;
 
 	(void)unused;
 	fgtable_into_room(t, 6, d);
 	c = fgtable_fungeon(t);
-	text = fgtable_said(t, "al", "/fungeon trigger gate");
-	fgtable_holds(text, "succeeds");
-	free(text);
+	fgtable_says(t, "al", "/fungeon trigger gate", "succeeds");
 	assert_int_equal(c->m[0].xp, 4); /* (1 as 2 Annoy: 1, + 1 Pain) doubled */
-	text = fgtable_said(t, "al", "/fungeon trigger gate");
-	fgtable_holds(text, "succeeds");
-	free(text);
+	fgtable_says(t, "al", "/fungeon trigger gate", "succeeds");
 	assert_int_equal(c->m[0].xp, 8);
 	fgtable_free(t);
 }

@@ -77,6 +77,15 @@ fgtable_said(struct fgtable *t, const char *user, const char *line)
 	return text;
 }
 
+void
+fgtable_says(struct fgtable *t, const char *user, const char *line, const char *want)
+{
+	char *text = fgtable_said(t, user, line);
+
+	fgtable_holds(text, want);
+	free(text);
+}
+
 struct fungeon_channel *
 fgtable_fungeon(struct fgtable *t)
 {
@@ -200,7 +209,7 @@ fgtable_three(struct fgtable *t, const char *const *monsters)
 	return c;
 }
 
-void
+struct fungeon_channel *
 fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster)
 {
 	char line[40];
@@ -212,6 +221,7 @@ fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster)
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_ok(t, "al", monster);
 	fgtable_ok(t, "al", "/fungeon enter waive:true");
+	return fgtable_fungeon(t);
 }
 
 void

@@ -31,6 +31,8 @@ char *fgtable_run(struct fgtable *t, const char *user, const char *line);
 void fgtable_ok(struct fgtable *t, const char *user, const char *line);
 /* Runs line as user, which must succeed; returns the reply's plain text. */
 char *fgtable_said(struct fgtable *t, const char *user, const char *line);
+/* Runs line as user, which must succeed with a reply that holds want. */
+void fgtable_says(struct fgtable *t, const char *user, const char *line, const char *want);
 /* Runs line, which must fail with error (any error when NULL) and leave
  * the channel's saved state as it was. */
 void fgtable_fails_unchanged(struct fgtable *t, const char *user, const char *line,
@@ -66,8 +68,8 @@ void fgtable_into_room(struct fgtable *t, int lv, const char *const *designs);
 struct fungeon_channel *fgtable_three(struct fgtable *t, const char *const *monsters);
 /* Al (user al, a level 1 fighter) alone goes in at the entrance, the GM
  * sets the floor, and al makes the monster line for room 1 (points
- * waived), then enters it. */
-void fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster);
+ * waived), then enters it; returns the channel's Fungeon state. */
+struct fungeon_channel *fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster);
 /* Fails the test unless text holds want. */
 void fgtable_holds(const char *text, const char *want);
 
