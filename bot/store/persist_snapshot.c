@@ -48,25 +48,6 @@ snapshot_name(const char *name)
 	return true;
 }
 
-/* Whether the file begins as every SQLite database does, or (compressed)
- * as a gzip file: only a file that is a snapshot counts toward
- * snapshot_keep (and is ever removed). */
-static bool
-snapshot_file(const char *path)
-{
-	static const char magic[16] = "SQLite format 3";
-	char head[16];
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
-	     memcmp(head, magic, sizeof(magic)) == 0;
-	close(fd);
-	return ok || snapfile_compressed(path);
-}
-
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -114,7 +95,7 @@ prune(const char *dir, int keep, const char *just, const char *late)
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!snapshot_file(path))
+		if (!snapfile_is_snapshot(path))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;

@@ -180,3 +180,23 @@ snapfile_name_original(char *why, size_t len, const char *plain, const char *fil
 	snprintf(why, len, "%s", buf_str(&b));
 	buf_free(&b);
 }
+
+bool
+snapfile_is_snapshot(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW), n;
+	gzFile z;
+
+	if (fd < 0)
+		return false;
+	/* gzread passes a file that is not gzip through as it is. */
+	if ((z = gzdopen(fd, "rb")) == NULL) {
+		close(fd);
+		return false;
+	}
+	n = gzread(z, head, sizeof(head));
+	gzclose(z);
+	return n == (int)sizeof(head) && memcmp(head, magic, sizeof(magic)) == 0;
+}

@@ -37,6 +37,11 @@ int snapfile_compress(const char *db, const char *gz, char *err, size_t errlen);
  */
 int snapfile_expand(const char *file, const char *dir, char *out, size_t outlen, char *err,
                     size_t errlen);
+/* Whether path, never through a symbolic link, begins as every SQLite
+ * database does, itself or (compressed) once expanded: what counts as a
+ * snapshot file. A gzip file of anything else is not one. */
+bool snapfile_is_snapshot(const char *path);
+
 /* Says the operator's file where why names its expanded copy plain: each
  * "PLAIN" in why becomes "FILE, once expanded," (why is rewritten in
  * place, cut to len). */

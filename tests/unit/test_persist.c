@@ -5,6 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <zlib.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
@@ -835,6 +837,29 @@ test_future_snapshot_names_push_out_nothing(void **state)
 	assert_int_equal(count_prefix(snaps, "delver-20", name, sizeof(name)), 1);
 	assert_non_null(strstr(name, ".db.gz"));
 	assert_int_equal(access(future, F_OK), 0);
+	bot_free(b);
+}
+
+/* check-26 F2: a gzip file of something other than a database, named as
+ * an older snapshot, is no snapshot: it neither counts toward
+ * snapshot_keep nor is removed with the old ones. */
+static void
+test_gzip_of_text_is_no_snapshot(void **state)
+{
+	char snaps[512], path[1024];
+	struct bot *b = bot_keeping_one(snaps, sizeof(snaps));
+	gzFile z;
+
+	snprintf(path, sizeof(path), "%s/delver-20000101T000000Z.db.gz", snaps);
+	z = gzopen(path, "wb");
+	assert_non_null(z);
+	assert_int_equal(gzputs(z, "hello, not a database\n"), 22);
+	assert_int_equal(gzclose(z), Z_OK);
+	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(count_prefix(snaps, "delver-20", NULL, 0), 2);
 	bot_free(b);
 }
 
@@ -2233,6 +2258,7 @@ main(void)
 	    cmocka_unit_test(test_snapshot_files_are_kept_and_restore_the_bot),
 	    cmocka_unit_test(test_snapshot_files_are_pruned_off_the_loop),
 	    cmocka_unit_test(test_future_snapshot_names_push_out_nothing),
+	    cmocka_unit_test(test_gzip_of_text_is_no_snapshot),
 	    cmocka_unit_test(test_future_snapshot_warning_said_once),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_handled_events_are_marked_with_their_changes),
