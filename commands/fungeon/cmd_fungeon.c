@@ -267,7 +267,8 @@ static const struct command fungeon_subs[] = {
     {.name = "leave",
      .desc = "Take your Fungeoneer out of the party",
      .help = "What it carried stays in the room. Ruling: the categories it held in this "
-             "room pass to the highest roller left.",
+             "room pass to the highest roller left; the monsters you made follow the defaults "
+             "from then on (only the GM directs them).",
      .fn = cmd_fungeon_leave},
     {.name = "sheet",
      .desc = "A Fungeoneer's sheet: hits, XP, effects and their sources, treasure",

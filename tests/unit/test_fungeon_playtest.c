@@ -215,8 +215,8 @@ p4_who_decides_what_in_a_fight(void **unused)
 	assert_string_equal(text, "Al's won ranks hurt the other side's lowest die again (the "
 	                          "default).\n");
 	free(text);
-	/* a wandering monster is its builder's; a monster whose maker left is
-	 * the Monsters holder's */
+	/* a wandering monster is its builder's; a monster whose maker left
+	 * follows the defaults (play-test 3, F11): only the GM directs it */
 	w = &c->d.room.p[FUNGEON_MONSTER][1];
 	w->wanderer = true;
 	snprintf(w->maker, sizeof(w->maker), "console:bo");
@@ -226,10 +226,14 @@ p4_who_decides_what_in_a_fight(void **unused)
 	fgtable_ok(t, "bo", "/fungeon orders targets:imp>Al");
 	w->wanderer = false;
 	snprintf(w->maker, sizeof(w->maker), "console:gone");
-	fgtable_fails_unchanged(t, "bo", "/fungeon orders targets:imp>Al",
-	                        "imp is cy's to direct: whoever made a monster directs it (the GM "
-	                        "may direct any).");
-	fgtable_ok(t, "cy", "/fungeon orders targets:imp>Cy");
+	fgtable_fails_unchanged(
+	    t, "bo", "/fungeon orders targets:imp>Al",
+	    "Nobody in play directs imp now (its maker has left or is out of "
+	    "the game), so it follows the defaults; only the GM may direct it.");
+	fgtable_fails_unchanged(
+	    t, "cy", "/fungeon orders targets:imp>Cy",
+	    "Nobody in play directs imp now (its maker has left or is out of "
+	    "the game), so it follows the defaults; only the GM may direct it.");
 	fgtable_free(t);
 }
 
