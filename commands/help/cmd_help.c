@@ -89,17 +89,17 @@ find_topic(const struct command *c, const char *word, size_t len)
 	return NULL;
 }
 
-/* One topic's page, in one paragraph: "/roll marks (what the dice of a
- * result show): ...". */
+/* One topic's page, in one paragraph, headed by the line that asks for it:
+ * "/help roll marks (what the dice of a result show): ...". */
 static void
 help_topic(const struct command *const *path, size_t n, const struct help_topic *t,
            struct reply *out)
 {
-	char name[80];
+	char name[80], line[120];
 
 	path_name(path, n, name, sizeof(name));
-	reply_cmd(out, RS_BOLD, name, NULL);
-	reply_add(out, RS_BOLD, " %s", t->name);
+	snprintf(line, sizeof(line), "%s %s", name, t->name);
+	reply_cmd(out, RS_BOLD, "help", "command", line, NULL);
 	reply_add(out, 0, " (%s): ", t->desc);
 	reply_text(out, 0, t->text);
 	reply_nl(out);

@@ -509,18 +509,26 @@ static const struct command tension_subs[] = {
     {0},
 };
 
+/* What /help tension points to. */
+static const struct help_topic tension_topics[] = {
+    {.name = "rulings",
+     .desc = "where the rules are silent",
+     .text = "the GM makes each tension roll (the bot never rolls one by itself: it cannot see "
+             "rooms or lingering); a new dungeon starts at 1 and reset (back to town) returns "
+             "to 1; a change past 1 or 10 is clamped and the reply says so; the last 32 "
+             "changes are kept with their reasons and {/tension show} shows the last 5; "
+             "changes, rolls, strikes and table edits are for the GM; channels start in open "
+             "mode."},
+    {0},
+};
+
 const struct command cmd_tension = {
     .name = "tension",
     .desc = "D12 Tension: the GM's tension track, tension rolls and encounter tables",
     .help = "Tension runs from 1 to 10; the GM raises it for doors and fights, lowers it "
             "for traps, secrets, prisoners and objectives, and makes tension rolls when "
-            "the party enters an empty room or lingers. Rulings: the GM makes each tension "
-            "roll (the bot never rolls one by itself: it cannot see rooms or lingering); a "
-            "new dungeon starts at 1 and reset (back to town) returns to 1; a change past 1 "
-            "or 10 is clamped "
-            "and the reply says so; the last 32 changes are kept with their reasons and "
-            "{/tension show} shows the last 5; changes, rolls, strikes and table edits are for "
-            "the GM; channels start in open mode.",
+            "the party enters an empty room or lingers.",
+    .topics = tension_topics,
     .subs = tension_subs,
     .default_sub = "show",
 };

@@ -203,7 +203,7 @@ admins = *!~alice@127.0.0.1
     check("\x1b" not in bot.log(), "a raw ESC reached the log")
 
     step("SIGTERM while a long reply is being written: it is finished, then QUIT")
-    # The help on /tension (a reply of the burst's 4 lines) at full speed
+    # The help on /tension (a reply of 3 lines or more) at full speed
     # first; a roll answered after it marks its end (one user's replies
     # keep their order).
     alice.say("delver", "help tension")
