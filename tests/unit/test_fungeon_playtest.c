@@ -38,7 +38,7 @@ p1_the_entrance_opens_on_party_min(void **unused)
 	                        "rules: the entrance opens on Party Min, and a downward stair "
 	                        "leads one floor deeper (/fungeon stair).");
 	text = fgtable_said(t, "bo", "/fungeon party");
-	fgtable_holds(text, "Party Min 2 · Max 3 · Total 5 · floor 2 · XP rule: table.");
+	fgtable_holds(text, "Party now: Min 2 · Max 3 · Total 5 · floor 2 · XP rule: table.");
 	free(text);
 	c = fgtable_fungeon(t);
 	free(fgtable_run(t, "gm", "/gm claim"));

@@ -364,6 +364,28 @@ f6_no_xp_from_one_s_own_trap(void **unused)
 	fgtable_free(t);
 }
 
+/* F8 (wording): in town the party line names no floor (there is no
+ * dungeon), and says the figures are the party's now; a level-up line
+ * names the class bonus only when it changes. */
+static void
+f8_party_and_level_up_words(void **unused)
+{
+	struct fgtable *t = fgtable_new(8);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "Party now: Min 2 · Max 2 · Total 2 · no floor in town (a new dungeon "
+	                    "opens on Party Min) · XP rule: table.\n");
+	free(text);
+	fgtable_gm(t, "/fungeon adjust Al xp:40");
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	fgtable_holds(text, "Al level 2 → 3: max hits 10 → 15, hits 10 → 15 (5 per level).\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -377,6 +399,7 @@ main(void)
 	    cmocka_unit_test(f9_a_rise_between_hallways_brings_the_stair),
 	    cmocka_unit_test(irc_combat_turns_fit_max_lines),
 	    cmocka_unit_test(f10_a_mark_is_one_player_s),
+	    cmocka_unit_test(f8_party_and_level_up_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
