@@ -224,7 +224,9 @@ static const struct help_topic combat_topics[] = {
              "monster is "
              "defeated. Ruling: a hold is re-rolled here, with the others. (2) each monster "
              "uses its special ability: its first, unless whoever directs it chose another "
-             "or none ({/fungeon orders}, or use: in their own turn). Ruling: an ability "
+             "or none ({/fungeon orders}, or use: in their own turn); one with no Pain dice, "
+             "hold or continuous damage is not rolled, as a failure would bring nothing. Ruling: "
+             "an ability "
              "is rolled against every Fungeoneer in the fight but those who rolled against "
              "it in (1): one Annoy roll a turn against an ability one suffers, so a single "
              "success breaks its hold. Those who fail face the monster's Pain dice in a "
@@ -265,7 +267,8 @@ static const struct command fungeon_subs[] = {
     {.name = "leave",
      .desc = "Take your Fungeoneer out of the party",
      .help = "What it carried stays in the room. Ruling: the categories it held in this "
-             "room pass to the highest roller left.",
+             "room pass to the highest roller left; the monsters you made follow the defaults "
+             "from then on (only the GM directs them).",
      .fn = cmd_fungeon_leave},
     {.name = "sheet",
      .desc = "A Fungeoneer's sheet: hits, XP, effects and their sources, treasure",
@@ -385,7 +388,9 @@ static const struct command fungeon_subs[] = {
      .desc = "Search for a trap: Annoy rolls against as many dice as its cost",
      .help = "A success finds the trap without triggering it and earns its cost in XP. "
              "Ruling: a Fungeoneer who fails stays in blissful ignorance and may not search "
-             "that trap again; a trap found is not searched for again. Each player searches "
+             "that trap again; a trap found is not searched for again. Ruling: the trap's "
+             "maker's own Fungeoneer earns no XP against it (here or triggering, disarming). Each "
+             "player searches "
              "with their own Fungeoneer; the GM may name anyone.",
      .opts = find_opts,
      .fn = cmd_fungeon_trap_find},

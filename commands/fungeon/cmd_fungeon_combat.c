@@ -550,6 +550,12 @@ use_ability(struct invocation *inv, struct fungeon_channel *c, struct turn *t,
 			targets[nt++] = i;
 	}
 	ability_line(out, &o, use->s->d.level);
+	if (o.pain == 0 && !o.hold && !o.continuous) {
+		reply_line(out, RS_DIM,
+		           "It has no Pain dice, hold or continuous damage: a failure would bring "
+		           "nothing, so it is not rolled (its Resist dice still act).");
+		return;
+	}
 	if (nt == 0) {
 		if (skipped > 0)
 			reply_line(

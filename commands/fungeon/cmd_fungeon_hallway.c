@@ -110,11 +110,12 @@ on_event(const struct fungeon_hall_event *ev, void *ctx)
 		enter_step(h, 2);
 		reply_add(out, RS_BOLD, "%s", m->name);
 		reply_add(out, RS_GOOD, " level %d → %d", ev->up->from, ev->up->to);
-		reply_add(out, 0,
-		          ": max hits %d → %d, class bonus %d → %d, hits %d → %d (5 per "
-		          "level).",
-		          ev->up->max_before, ev->up->max_after, ev->up->bonus_before,
-		          ev->up->bonus_after, ev->up->hits_before, ev->up->hits_after);
+		reply_add(out, 0, ": max hits %d → %d", ev->up->max_before, ev->up->max_after);
+		if (ev->up->bonus_after != ev->up->bonus_before)
+			reply_add(out, 0, ", class bonus %d → %d", ev->up->bonus_before,
+			          ev->up->bonus_after);
+		reply_add(out, 0, ", hits %d → %d (5 per level).", ev->up->hits_before,
+		          ev->up->hits_after);
 		reply_nl(out);
 		break;
 	case FUNGEON_HALL_HOLD_ENDS:

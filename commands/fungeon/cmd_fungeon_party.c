@@ -258,6 +258,10 @@ floor_words(const struct fungeon_channel *c, unsigned style, struct reply *out)
 	bool in_room = d->phase == FUNGEON_ROOM || (d->phase == FUNGEON_RETREAT && d->back > 0);
 	int here = in_room ? d->room.floor : fungeon_channel_floor(c);
 
+	if (d->phase == FUNGEON_TOWN) {
+		reply_add(out, style, "no floor in town (a new dungeon opens on Party Min)");
+		return;
+	}
 	reply_add(out, style, "floor %d", here);
 	if (d->phase == FUNGEON_ROOM && d->floor != here)
 		reply_add(out, style, " (the rooms to come: floor %d)", d->floor);
@@ -333,7 +337,8 @@ cmd_fungeon_party(struct invocation *inv, struct reply *out)
 		reply_row(out, !strcmp(m->user_key, inv->from->user_key), cells);
 	}
 	if (p.n > 0)
-		reply_add(out, 0, "Party Min %d · Max %d · Total %d · ", p.min, p.max, p.total);
+		reply_add(out, 0, "Party now: Min %d · Max %d · Total %d · ", p.min, p.max,
+		          p.total);
 	else
 		reply_add(out, 0, "No Fungeoneer lives (no Party Min, Max or Total) · ");
 	floor_words(c, 0, out);

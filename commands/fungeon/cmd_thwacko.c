@@ -39,8 +39,9 @@ sample(struct reply *out, const char *who, const struct thwacko_style *s, bool c
 	reply_nl(out);
 }
 
-/* Whether st is another player's die in this channel's party: then an
- * error reply, for the dice must be told apart. */
+/* Whether st's mark is another player's in this channel's party: then an
+ * error reply, for the dice must be told apart where colour does not
+ * show (the mark is what tells them apart there). */
 static bool
 clashes(struct invocation *inv, const struct thwacko_style *st, struct reply *out)
 {
@@ -52,12 +53,15 @@ clashes(struct invocation *inv, const struct thwacko_style *st, struct reply *ou
 	fungeon_channel_styles(c, inv->state, all);
 	for (int i = 0; i < c->n; i++) {
 		if (strcmp(c->m[i].user_key, inv->from->user_key) == 0 ||
-		    all[i].colour != st->colour || strcmp(all[i].mark, st->mark) != 0)
+		    strcmp(all[i].mark, st->mark) != 0)
 			continue;
-		reply_error(out,
-		            "That is %s's Thwack-O die in this party (%s, mark %s); choose another "
-		            "colour or mark, so that the dice can be told apart.",
-		            c->m[i].player, thwacko_style_colour_name(st->colour), st->mark);
+		reply_error(
+		    out,
+		    "Mark %s is %s's Thwack-O die's in this party (%s, mark %s); choose "
+		    "another mark, so that the dice can be told apart where colour does not "
+		    "show.",
+		    st->mark, c->m[i].player, thwacko_style_colour_name(all[i].colour),
+		    all[i].mark);
 		return true;
 	}
 	return false;
@@ -139,7 +143,7 @@ static const struct command thwacko_subs[] = {
      .fn = thwacko_show,
      .read_only = true},
     {.name = "style",
-     .desc = "Choose your Thwack-O die's colour and mark",
+     .desc = "Choose your Thwack-O die's colour and mark (a mark nobody else in the party has)",
      .opts = style_opts,
      .fn = thwacko_style},
     {0},

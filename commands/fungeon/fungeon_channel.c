@@ -365,8 +365,6 @@ fungeon_channel_director(const struct fungeon_channel *c, const struct fungeon_p
 {
 	int i = p->maker[0] ? fungeon_channel_member_of(c, p->maker) : -1;
 
-	if (i < 0 && !p->wanderer)
-		i = fungeon_channel_holder(c, FUNGEON_CAT_MONSTERS);
 	return fungeon_channel_in_play(c, i) ? i : -1;
 }
 
@@ -400,7 +398,8 @@ fungeon_channel_may_direct(const struct fungeon_channel *c, const struct invocat
 		            p->s->name, c->m[d].player);
 	else
 		reply_error(out,
-		            "Nobody in play directs %s now (its maker is out of the game), so it "
+		            "Nobody in play directs %s now (its maker has left or is out of the "
+		            "game), so it "
 		            "follows the defaults; only the GM may direct it.",
 		            p->s->name);
 	return false;

@@ -106,9 +106,10 @@ int fungeon_channel_roller(const struct fungeon_channel *c, const char *maker);
  * Who decides what. A player decides for their own Fungeoneer; the player
  * who made a monster (the room's Monsters player, or whoever built a
  * wandering one) directs it, its abilities and its targets, while their
- * Fungeoneer is in play; a monster of the room whose maker is gone from
- * the party is the Monsters holder's. The GM, where a channel has one,
- * may decide for anyone. What nobody directs follows the defaults.
+ * Fungeoneer is in play. A monster whose maker has left the party follows
+ * the defaults, as one whose maker is out of the game does (a Ruling: no
+ * player inherits a monster to fight against themself). The GM, where a
+ * channel has one, may decide for anyone.
  */
 /* The member directing monster p, or -1. */
 int fungeon_channel_director(const struct fungeon_channel *c, const struct fungeon_piece *p);

@@ -20,7 +20,9 @@
  *            the class fits. Ruling: a trap must be found first. A success
  *            disarms it (XP); a failure is a triggering.
  * Magic Annoy and Pain dice of the trap's type count unless it deals
- * Universal Damage, which also cancels the class bonus.
+ * Universal Damage, which also cancels the class bonus. Ruling: the
+ * Fungeoneer of the trap's maker earns no XP against it (the player knows
+ * where it is and what it does).
  *
  * fungeon_trap_check() says whether an action may be taken against the
  * trap now; fungeon_trap_play() rolls it into an outcome; nothing changes

@@ -38,7 +38,7 @@ p1_the_entrance_opens_on_party_min(void **unused)
 	                        "rules: the entrance opens on Party Min, and a downward stair "
 	                        "leads one floor deeper (/fungeon stair).");
 	text = fgtable_said(t, "bo", "/fungeon party");
-	fgtable_holds(text, "Party Min 2 · Max 3 · Total 5 · floor 2 · XP rule: table.");
+	fgtable_holds(text, "Party now: Min 2 · Max 3 · Total 5 · floor 2 · XP rule: table.");
 	free(text);
 	c = fgtable_fungeon(t);
 	free(fgtable_run(t, "gm", "/gm claim"));
@@ -215,8 +215,8 @@ p4_who_decides_what_in_a_fight(void **unused)
 	assert_string_equal(text, "Al's won ranks hurt the other side's lowest die again (the "
 	                          "default).\n");
 	free(text);
-	/* a wandering monster is its builder's; a monster whose maker left is
-	 * the Monsters holder's */
+	/* a wandering monster is its builder's; a monster whose maker left
+	 * follows the defaults (play-test 3, F11): only the GM directs it */
 	w = &c->d.room.p[FUNGEON_MONSTER][1];
 	w->wanderer = true;
 	snprintf(w->maker, sizeof(w->maker), "console:bo");
@@ -226,10 +226,14 @@ p4_who_decides_what_in_a_fight(void **unused)
 	fgtable_ok(t, "bo", "/fungeon orders targets:imp>Al");
 	w->wanderer = false;
 	snprintf(w->maker, sizeof(w->maker), "console:gone");
-	fgtable_fails_unchanged(t, "bo", "/fungeon orders targets:imp>Al",
-	                        "imp is cy's to direct: whoever made a monster directs it (the GM "
-	                        "may direct any).");
-	fgtable_ok(t, "cy", "/fungeon orders targets:imp>Cy");
+	fgtable_fails_unchanged(
+	    t, "bo", "/fungeon orders targets:imp>Al",
+	    "Nobody in play directs imp now (its maker has left or is out of "
+	    "the game), so it follows the defaults; only the GM may direct it.");
+	fgtable_fails_unchanged(
+	    t, "cy", "/fungeon orders targets:imp>Cy",
+	    "Nobody in play directs imp now (its maker has left or is out of "
+	    "the game), so it follows the defaults; only the GM may direct it.");
 	fgtable_free(t);
 }
 
@@ -487,9 +491,9 @@ u4_names_that_clash(void **unused)
 	snprintf(line, sizeof(line), "/thwacko style %s %s",
 	         thwacko_style_colour_name(st[0].colour), st[0].mark);
 	snprintf(want, sizeof(want),
-	         "That is bo's Thwack-O die in this party (%s, mark %s); choose another colour or "
-	         "mark, so that the dice can be told apart.",
-	         thwacko_style_colour_name(st[0].colour), st[0].mark);
+	         "Mark %s is bo's Thwack-O die's in this party (%s, mark %s); choose another mark, "
+	         "so that the dice can be told apart where colour does not show.",
+	         st[0].mark, thwacko_style_colour_name(st[0].colour), st[0].mark);
 	text = fgtable_run(t, "al", line);
 	assert_true(reply_is_error(t->last));
 	assert_string_equal(reply_error_text(t->last), want);

@@ -45,6 +45,39 @@ f2_resist_dice_act_in_the_fight(void **unused)
 	fgtable_free(t);
 }
 
+/* F7: an ability with no Pain dice, hold or continuous damage (one that
+ * carries Resist dice only) brings nothing on a failure, so step 2 says so
+ * and rolls nothing for it. */
+static void
+f7_an_ability_that_can_do_nothing_is_not_rolled(void **unused)
+{
+	struct fgtable *t = fgtable_new(21);
+	char *text, *step2, *step3;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 4");
+	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 4 type:fire");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	fgtable_make(t, FUNGEON_CAT_MONSTERS,
+	             "/fungeon monster add newt level 6 ability scales annoy 1 resist 1 fire "
+	             "type fire");
+	fgtable_enter_waived(t);
+	text = fgtable_said(t, "al", "/fungeon combat");
+	step2 = strstr(text, "2. Special abilities\n");
+	step3 = strstr(text, "3. Painful conflict\n");
+	assert_non_null(step2);
+	assert_non_null(step3);
+	*step3 = '\0';
+	assert_string_equal(step2,
+	                    "2. Special abilities\nnewt/scales: level + 1 Annoy die, no Pain "
+	                    "dice\nIt has no Pain dice, hold or continuous damage: a failure "
+	                    "would bring nothing, so it is not rolled (its Resist dice still "
+	                    "act).\n");
+	free(text);
+	fgtable_free(t);
+}
+
 /* F3 ("Heading Back to Town": hits heal only through magic treasure during
  * one dungeon): a new dungeon begins with every living Fungeoneer's hits
  * whole (a Ruling), whether it starts at the entrance or in a hallway;
@@ -258,16 +291,115 @@ irc_combat_turns_fit_max_lines(void **unused)
 	fgtable_free(t);
 }
 
+/* F10: a mark is what tells the Thwack-O dice apart where colour does not
+ * show (plain IRC, screen readers): a mark another player of the party
+ * uses is refused in any colour; a mark nobody uses is taken. */
+static void
+f10_a_mark_is_one_player_s(void **unused)
+{
+	struct fgtable *t = fgtable_new(3);
+	struct fungeon_channel *c;
+	struct thwacko_style st[FUNGEON_PARTY_MAX];
+	char line[120], want[300];
+	const char *other;
+
+	(void)unused;
+	fgtable_ok(t, "bo", "/fungeon join Bo fighter 2");
+	fgtable_ok(t, "cy", "/fungeon join Cy rogue 2");
+	c = fgtable_fungeon(t);
+	fungeon_channel_styles(c, t->st, st);
+	other = st[0].colour == UC_BLUE ? "green" : "blue";
+	snprintf(line, sizeof(line), "/thwacko style %s %s", other, st[0].mark);
+	snprintf(want, sizeof(want),
+	         "Mark %s is bo's Thwack-O die's in this party (%s, mark %s); choose another mark, "
+	         "so that the dice can be told apart where colour does not show.",
+	         st[0].mark, thwacko_style_colour_name(st[0].colour), st[0].mark);
+	fgtable_fails_unchanged(t, "cy", line, want);
+	fgtable_ok(t, "cy",
+	           strcmp(st[0].mark, "★") ? "/thwacko style blue ★" : "/thwacko style blue ♣");
+	fgtable_free(t);
+}
+
+/* F6 (a Ruling where the text is silent): the player who made a trap
+ * knows where it is and what it does, so their own Fungeoneer earns no XP
+ * against it, finding or disarming it; another's Fungeoneer earns its cost.
+ * Both level 6 against the 2 dice of a 1 Annoy / 1 Pain trap (cost 2). */
+static void
+f6_no_xp_from_one_s_own_trap(void **unused)
+{
+	struct fgtable *t = fgtable_new(6);
+	struct fungeon_channel *c;
+	const char *maker, *other;
+	char line[160];
+	int mk, ot;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 6");
+	fgtable_ok(t, "bo", "/fungeon join Bo fighter 6");
+	fgtable_ok(t, "al", "/fungeon hallway");
+	fgtable_pick_all(t);
+	maker = fgtable_holder(t, FUNGEON_CAT_TRAPS);
+	other = strcmp(maker, "al") ? "al" : "bo";
+	mk = strcmp(maker, "al") ? 1 : 0;
+	ot = 1 - mk;
+	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add t1 annoy 1 pain 1 type darts");
+	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add t2 annoy 1 pain 1 type darts");
+	fgtable_enter_waived(t);
+	c = fgtable_fungeon(t);
+	snprintf(line, sizeof(line), "/fungeon find t1 %s", c->m[mk].name);
+	fgtable_ok(t, maker, line);
+	assert_int_equal(fungeon_room_find(&c->d.room, FUNGEON_TRAP, "t1")->state,
+	                 FUNGEON_TRAP_FOUND);
+	assert_int_equal(c->m[mk].xp, 0);
+	snprintf(line, sizeof(line), "/fungeon disarm t1 %s", c->m[mk].name);
+	fgtable_ok(t, maker, line);
+	assert_int_equal(fungeon_room_find(&c->d.room, FUNGEON_TRAP, "t1")->state,
+	                 FUNGEON_TRAP_DISARMED);
+	assert_int_equal(c->m[mk].xp, 0);
+	snprintf(line, sizeof(line), "/fungeon find t2 %s", c->m[ot].name);
+	fgtable_ok(t, other, line);
+	assert_int_equal(fungeon_room_find(&c->d.room, FUNGEON_TRAP, "t2")->state,
+	                 FUNGEON_TRAP_FOUND);
+	assert_int_equal(c->m[ot].xp, 2);
+	fgtable_free(t);
+}
+
+/* F8 (wording): in town the party line names no floor (there is no
+ * dungeon), and says the figures are the party's now; a level-up line
+ * names the class bonus only when it changes. */
+static void
+f8_party_and_level_up_words(void **unused)
+{
+	struct fgtable *t = fgtable_new(8);
+	char *text;
+
+	(void)unused;
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	text = fgtable_said(t, "al", "/fungeon party");
+	fgtable_holds(text, "Party now: Min 2 · Max 2 · Total 2 · no floor in town (a new dungeon "
+	                    "opens on Party Min) · XP rule: table.\n");
+	free(text);
+	fgtable_gm(t, "/fungeon adjust Al xp:40");
+	text = fgtable_said(t, "al", "/fungeon hallway");
+	fgtable_holds(text, "Al level 2 → 3: max hits 10 → 15, hits 10 → 15 (5 per level).\n");
+	free(text);
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(f2_resist_dice_act_in_the_fight),
+	    cmocka_unit_test(f7_an_ability_that_can_do_nothing_is_not_rolled),
 	    cmocka_unit_test(f3_hits_heal_between_dungeons),
 	    cmocka_unit_test(f4_each_holder_waives_their_own),
 	    cmocka_unit_test(f5_going_on_asks_first),
+	    cmocka_unit_test(f6_no_xp_from_one_s_own_trap),
 	    cmocka_unit_test(f9_a_rise_between_hallways_brings_the_stair),
 	    cmocka_unit_test(irc_combat_turns_fit_max_lines),
+	    cmocka_unit_test(f10_a_mark_is_one_player_s),
+	    cmocka_unit_test(f8_party_and_level_up_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
