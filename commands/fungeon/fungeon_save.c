@@ -415,7 +415,7 @@ rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room
 {
 	static const int most[FUNGEON_KIND_COUNT] = {FUNGEON_DESIGNS_MAX, FUNGEON_ROOM_MONSTERS_MAX,
 	                                             FUNGEON_ROOM_TREASURE_MAX};
-	int party[4], n;
+	int party[4], n, np;
 	const cJSON *budgets = cJSON_GetObjectItemCaseSensitive(o, "budgets");
 
 	r->where = "room";
@@ -423,7 +423,7 @@ rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room
 		return fungeon_json_bad(r, "room", "is missing");
 	if (fungeon_json_int(r, o, "number", 0, INT64_MAX, &room->number) ||
 	    fungeon_json_i(r, o, "floor", 0, FUNGEON_FLOOR_MAX, &room->floor) ||
-	    rd_ints(r, o, "party", 4, 0, FUNGEON_PARTY_MAX * FUNGEON_LEVEL_MAX, party, &n) ||
+	    rd_ints(r, o, "party", 4, 0, FUNGEON_PARTY_MAX * FUNGEON_LEVEL_MAX, party, &np) ||
 	    fungeon_json_bool(r, o, "stair", &room->stair) ||
 	    rd_ints(r, o, "order", FUNGEON_PARTY_MAX, 0, members - 1, room->picks.order,
 	            &room->picks.n) ||
@@ -433,6 +433,10 @@ rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room
 		return -1;
 	if (n != FUNGEON_CAT_COUNT)
 		return fungeon_json_bad(r, "holders", "is not a holder for each category");
+	/* Size, lowest level, highest level, levels in all: every version
+	 * wrote the four. */
+	if (np != 4)
+		return fungeon_json_bad(r, "party", "is not the party's four figures");
 	room->party = (struct fungeon_party){
 	    .n = party[0], .min = party[1], .max = party[2], .total = party[3]};
 	if (!cJSON_IsArray(budgets) || cJSON_GetArraySize(budgets) != 3)
