@@ -467,7 +467,8 @@ static const struct command fungeon_subs[] = {
              "of level + floor points (points from separate failures never pool), built "
              "with {/fungeon monster add name=NAME design=DESIGN}. The party goes on once "
              "they are built and beaten. Ruling: each room is re-entered at the floor it "
-             "was on. Ruling: a Fungeoneer who dies on the way back is replaced in town. Heading "
+             "was on. Ruling: a Fungeoneer who dies on the way back is replaced in town; "
+             "should the whole party fall, any of its players takes it on to town. Heading "
              "back is for good, so the first step back asks to be confirmed (confirm:true). "
              "Every player rolls; who: names who rolls, and is the GM's.",
      .opts = retreat_opts,
