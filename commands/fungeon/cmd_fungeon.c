@@ -437,8 +437,11 @@ static const struct command fungeon_subs[] = {
              "use:goblin/bite}, or goblin/none; by default its first). The GM may give "
              "anyone's orders. Orders hold for the room's fights, until changed (who>none "
              "goes back to the default, the other side's lowest die); an aim at one who is "
-             "not in a conflict leaves the default there. Without options, the room's "
-             "orders are listed.",
+             "not in a conflict leaves the default there. Orders lapse with those they "
+             "concern: when a Fungeoneer dies or leaves, its aim, every aim at it and the "
+             "orders of the monsters its player made go (those monsters follow the "
+             "defaults); a defeated monster's orders and the aims at it go too. Without "
+             "options, the room's orders are listed.",
      .opts = orders_opts,
      .fn = cmd_fungeon_orders},
     {.name = "take",

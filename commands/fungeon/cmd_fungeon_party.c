@@ -158,6 +158,7 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 	if (c->m[me].dead && c->d.phase != FUNGEON_TOWN)
 		fungeon_channel_fallen_add(c, c->m[me].user_key);
 	fungeon_room_leave_items(&c->d.room, &c->m[me]);
+	fungeon_channel_orders_lapse(c, me);
 	fungeon_channel_member_remove(c, me);
 	if (c->n == 0) { /* the party is gone: so is its dungeon */
 		fungeon_dungeon_town(&c->d);
@@ -436,6 +437,7 @@ adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, stru
 		reply_line(out, 0, "%s's hits %d → %d of %d%s.", p->s->name, before, p->s->hits,
 		           max, p->s->hits == 0 ? ": defeated" : "");
 		fungeon_channel_lift_holds(c, out);
+		fungeon_channel_orders_lapse(c, -1);
 		return;
 	}
 	m = &c->m[p->member];

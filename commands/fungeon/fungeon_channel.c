@@ -289,9 +289,44 @@ fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before)
 		fungeon_room_leave_items(&c->d.room, &c->m[i]);
 		if (c->d.phase != FUNGEON_TOWN)
 			fungeon_channel_fallen_add(c, c->m[i].user_key);
+		fungeon_channel_orders_lapse(c, i);
 		n++;
 	}
+	fungeon_channel_orders_lapse(c, -1);
 	return n;
+}
+
+/* Forgets every standing aim at the participant called name. */
+static void
+unaim(struct fungeon_channel *c, const char *name)
+{
+	struct fungeon_room *r = &c->d.room;
+
+	for (int i = 0; i < c->n; i++)
+		if (!strcasecmp(c->m[i].aim, name))
+			c->m[i].aim[0] = '\0';
+	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++)
+		if (!strcasecmp(r->p[FUNGEON_MONSTER][i].aim, name))
+			r->p[FUNGEON_MONSTER][i].aim[0] = '\0';
+}
+
+void
+fungeon_channel_orders_lapse(struct fungeon_channel *c, int gone)
+{
+	struct fungeon_room *r = &c->d.room;
+
+	if (gone >= 0) {
+		c->m[gone].aim[0] = '\0';
+		unaim(c, c->m[gone].name);
+	}
+	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
+		struct fungeon_piece *p = &r->p[FUNGEON_MONSTER][i];
+
+		if (p->hits <= 0)
+			unaim(c, p->name);
+		if (p->hits <= 0 || (gone >= 0 && !strcmp(p->maker, c->m[gone].user_key)))
+			p->aim[0] = p->use[0] = '\0';
+	}
 }
 
 int

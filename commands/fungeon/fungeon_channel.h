@@ -89,6 +89,12 @@ void fungeon_channel_fallen_clear(struct fungeon_channel *c);
  * is remembered as fallen. Returns how many died. */
 void fungeon_channel_dead_before(const struct fungeon_channel *c, bool *dead);
 int fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before);
+/* Standing orders (/fungeon orders) lapse with those they concern: member
+ * gone (when not -1), fallen or leaving, takes along its own aim, every aim
+ * at it and the orders of the monsters its player made, which follow the
+ * defaults from then on; a defeated monster takes its orders and every aim
+ * at it. fungeon_channel_deaths() calls it for each death. */
+void fungeon_channel_orders_lapse(struct fungeon_channel *c, int gone);
 
 /* Ends every Continuous Hold whose monster no longer stands in the room,
  * a line each in out ("Brinks is free of spider/web's hold: spider is
