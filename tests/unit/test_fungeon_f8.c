@@ -139,8 +139,9 @@ retreat_steps_go_on(void **unused)
 			assert_null(strstr(text, "Go on back"));
 			assert_false(has_button(t, "Go on", "fungeon retreat"));
 		} else {
-			fgtable_holds(text, "Go on back with /fungeon retreat: the rolls before room "
-			                    "1.\n");
+			fgtable_holds(text,
+			              "Go on back with /fungeon retreat: the rolls before room "
+			              "1.\n");
 			assert_true(has_button(t, "Go on", "fungeon retreat"));
 		}
 		free(text);
