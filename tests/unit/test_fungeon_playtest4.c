@@ -153,6 +153,84 @@ p1_orders_lapse_when_their_maker_leaves(void **unused)
 	fgtable_free(t);
 }
 
+/* Fails unless the n dice of the party in channel chan all differ in
+ * their marks. */
+static void
+marks_differ(struct fgtable *t, const char *chan)
+{
+	struct thwacko_style st[FUNGEON_PARTY_MAX];
+	const struct fungeon_channel *c;
+
+	t->chan = chan;
+	c = fgtable_fungeon(t);
+	fungeon_channel_styles(c, t->st, st);
+	for (int i = 0; i < c->n; i++)
+		for (int k = i + 1; k < c->n; k++)
+			if (strcmp(st[i].mark, st[k].mark) == 0)
+				fail_msg("in %s, %s and %s both have mark %s", chan, c->m[i].player,
+				         c->m[k].player, st[i].mark);
+}
+
+/* P7 (line 6: each player's Thwack-O die is told apart from the others;
+ * line 244: whoever rolled highest on it narrates): a chosen style holds in
+ * every channel, so a mark taken in one party can come in from another,
+ * by joining or by a style chosen elsewhere. No two dice of a party share
+ * a mark even then: the one who brings the clash keeps its default in that
+ * party, and is told so. */
+static void
+p7_no_two_dice_of_a_party_share_a_mark(void **unused)
+{
+	struct fgtable *t = fgtable_new(64);
+	struct thwacko_style st[FUNGEON_PARTY_MAX];
+	char *text, line[80], want[200];
+
+	(void)unused;
+	/* al chose ★ at table t; p2 chose ★ too at table u, where al was not */
+	fgtable_ok(t, "al", "/fungeon join Al fighter 2");
+	fgtable_ok(t, "al", "/thwacko style pink ★");
+	t->chan = "u";
+	fgtable_ok(t, "p2", "/fungeon join Pol fighter 2");
+	fgtable_ok(t, "p2", "/thwacko style red ★");
+	/* al joins u: p2's ★ was here first */
+	text = fgtable_said(t, "al", "/fungeon join Al2 fighter 2");
+	fgtable_holds(text, "Thwack-O mark ★ is another player's in this party, so al's die here "
+	                    "is ");
+	free(text);
+	marks_differ(t, "u");
+	fungeon_channel_styles(fgtable_fungeon(t), t->st, st);
+	assert_string_equal(st[0].mark, "★");
+	text = fgtable_said(t, "al", "/thwacko show");
+	snprintf(want, sizeof(want),
+	         "al (you): 6 (%s, mark %s, default here: mark ★ is another player's in this "
+	         "party)",
+	         thwacko_style_colour_name(st[1].colour), st[1].mark);
+	fgtable_holds(text, want);
+	free(text);
+	/* p1 joins t with a default mark; al then chooses that mark at u,
+	 * where nobody has it: at t, p1's die keeps it and al's does not */
+	t->chan = "t";
+	fgtable_ok(t, "p1", "/fungeon join Pia fighter 2");
+	fungeon_channel_styles(fgtable_fungeon(t), t->st, st);
+	t->chan = "u";
+	snprintf(line, sizeof(line), "/thwacko style green %s", st[1].mark);
+	fgtable_ok(t, "al", line);
+	marks_differ(t, "u");
+	marks_differ(t, "t");
+	{
+		struct thwacko_style now[FUNGEON_PARTY_MAX];
+
+		fungeon_channel_styles(fgtable_fungeon(t), t->st, now);
+		assert_string_equal(now[1].mark, st[1].mark); /* p1's default stays */
+	}
+	/* and where it is typed, a mark another die has is refused */
+	t->chan = "u";
+	fgtable_fails_unchanged(t, "al", "/thwacko style green ★",
+	                        "Mark ★ is p2's Thwack-O die's in this party (red, mark ★); choose "
+	                        "another mark, so that the dice can be told apart where colour "
+	                        "does not show.");
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -161,6 +239,7 @@ main(void)
 	    cmocka_unit_test(p8_the_fallen_wait_while_one_stands),
 	    cmocka_unit_test(p1_orders_lapse_with_those_they_concern),
 	    cmocka_unit_test(p1_orders_lapse_when_their_maker_leaves),
+	    cmocka_unit_test(p7_no_two_dice_of_a_party_share_a_mark),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
