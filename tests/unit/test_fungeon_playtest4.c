@@ -231,6 +231,74 @@ p7_no_two_dice_of_a_party_share_a_mark(void **unused)
 	fgtable_free(t);
 }
 
+/* Eight level 1 Fungeoneers (q1..q8) in room 1 on floor 1, with the nine
+ * level 1 monsters k1..k9 made by the holder of Monsters, whose user name
+ * is returned. */
+static const char *
+eight_against_nine(struct fgtable *t)
+{
+	const char *maker;
+
+	for (int i = 1; i <= 8; i++) {
+		char user[8], line[64];
+
+		snprintf(user, sizeof(user), "q%d", i);
+		snprintf(line, sizeof(line), "/fungeon join Q%d fighter 1", i);
+		fgtable_ok(t, user, line);
+	}
+	fgtable_ok(t, "q1", "/fungeon hallway");
+	fgtable_pick_all(t);
+	maker = fgtable_holder(t, FUNGEON_CAT_MONSTERS);
+	for (int i = 1; i <= 9; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "/fungeon monster add k%d level 1", i);
+		fgtable_ok(t, maker, line);
+	}
+	fgtable_enter_waived(t);
+	return maker;
+}
+
+/* P11 (Monsters, line 136: the maker must have them attack; line 246:
+ * combat is sure once the party piles into a room; Ruling: a turn takes
+ * at most 13 participants): with 8 Fungeoneers a turn holds 5 of the 9
+ * monsters, and naming picks which 5 fight, not how few: the ones named
+ * come first and the next standing fill the places left. */
+static void
+p11_naming_picks_which_monsters_fight_not_how_few(void **unused)
+{
+	struct fgtable *t = fgtable_new(160);
+	const char *maker;
+	char *text, *step3;
+
+	(void)unused;
+	maker = eight_against_nine(t);
+	fgtable_fails_unchanged(t, maker, "/fungeon combat k1 k1",
+	                        "k1 is named twice; name each participant once.");
+	text = fgtable_said(t, maker, "/fungeon combat k9");
+	fgtable_holds(text, "k1, k2, k3 and k4 fill the places the names leave: naming picks "
+	                    "which monsters fight, and a turn takes as many as it holds.\n");
+	fgtable_holds(text, "k5, k6, k7 and k8 stay out of this turn");
+	step3 = strstr(text, "3. Painful conflict");
+	assert_non_null(step3);
+	for (int i = 1; i <= 9; i++) {
+		char who[16];
+
+		snprintf(who, sizeof(who), "\nk%d deals", i);
+		if ((strstr(step3, who) != NULL) != (i <= 4 || i == 9))
+			fail_msg("k%d %s the Painful conflict", i,
+			         i <= 4 || i == 9 ? "is not in" : "is in");
+	}
+	free(text);
+	{
+		const struct reply_msg *m = reply_msg(t->last, REPLY_CHANNEL);
+
+		assert_int_equal(m->nbuttons, 1);
+		assert_string_equal(m->buttons[0].action, "fungeon combat k9");
+	}
+	fgtable_free(t);
+}
+
 int
 main(void)
 {
@@ -240,6 +308,7 @@ main(void)
 	    cmocka_unit_test(p1_orders_lapse_with_those_they_concern),
 	    cmocka_unit_test(p1_orders_lapse_when_their_maker_leaves),
 	    cmocka_unit_test(p7_no_two_dice_of_a_party_share_a_mark),
+	    cmocka_unit_test(p11_naming_picks_which_monsters_fight_not_how_few),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
