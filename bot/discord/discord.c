@@ -594,7 +594,8 @@ part_closed(void *ctx)
 	struct discord *dc = ctx;
 
 	if (--dc->closing == 0) {
-		discord_wsctx_shutdown(dc->wsctx);
+		if (dc->ws_down)
+			discord_wsctx_shutdown(dc->wsctx);
 		if (dc->on_stopped != NULL)
 			dc->on_stopped(dc->stopped_ctx);
 	}
@@ -683,6 +684,16 @@ discord_stop(struct discord *dc, void (*done)(void *ctx), void *ctx)
 		discord_shard_stop(dc->shards[i]);
 	dc->stop_deadline = (int64_t)uv_now(dc->loop) + STOP_GRACE;
 	uv_timer_start(&dc->stop_timer, on_stop_timer, 0, 20);
+}
+
+void
+discord_shutdown(struct discord *dc)
+{
+	if (dc == NULL || dc->ws_down)
+		return;
+	dc->ws_down = true;
+	if (dc->stopped && dc->closing == 0)
+		discord_wsctx_shutdown(dc->wsctx);
 }
 
 void
