@@ -605,6 +605,19 @@ discord_answer_hold(struct discord *dc, const struct interact_out *out, struct r
 	}
 }
 
+/* A /panel's answer says why its panel was not posted (refusal), instead
+ * of what was rendered: one private message. */
+static void
+refuse(struct discord *dc, struct interact_out *out, const char *refusal)
+{
+	free(out->callback_body);
+	out->callback_body = discord_interact_note_body(dc->it, refusal);
+	for (size_t i = 0; i < out->nfollowups; i++)
+		free(out->followups[i]);
+	out->nfollowups = 0;
+	out->error = true;
+}
+
 /* A replayed interaction's answer waits for Discord to say whether an
  * earlier process answered it (GET @original). */
 struct check {
@@ -612,56 +625,91 @@ struct check {
 	struct interact_out out;
 	char *webhook;                  /* "/webhooks/<application id>/<token>" */
 	struct discord_live_post *post; /* a /panel's panel, posted if not answered */
+	bool loading;                   /* the earlier process deferred it: the answer edits */
+	bool loading_private;           /* that deferral is ephemeral */
 };
 
 #define MESSAGE_LOADING 0x80 /* a deferral's message, not completed yet */
 
+static void
+check_free(struct check *c)
+{
+	discord_live_post_drop(c->post);
+	discord_interact_out_clear(&c->out);
+	free(c->webhook);
+	free(c);
+}
+
+/* A replay nobody answered, or whose deferral nobody completed, is
+ * answered (refusal: its panel was not posted, and why; NULL else). */
+static void
+check_answer(struct check *c, const char *refusal)
+{
+	struct discord *dc = c->dc;
+
+	if (refusal != NULL)
+		refuse(dc, &c->out, refusal);
+	if (c->loading) {
+		struct defer_item item = {.type = c->out.type,
+		                          .private = c->loading_private,
+		                          .rx_ns = c->out.rx_ns,
+		                          .deadline = c->out.deadline};
+
+		item.ready = c->out;
+		item.webhook_path = c->webhook;
+		memset(&c->out, 0, sizeof(c->out));
+		send_edit(dc, &item);
+		discord_interact_out_clear(&item.ready);
+	} else if (c->out.deadline != 0 && uv_hrtime() >= c->out.deadline) {
+		discord_answer_count_shed(dc);
+		over(dc, c->out.id);
+	} else {
+		discord_answer_now(dc, &c->out);
+	}
+	check_free(c);
+}
+
+static void
+check_posted(void *ctx, const char *refusal)
+{
+	check_answer(ctx, refusal);
+}
+
 /* Discord's word on a replayed interaction: no original response (404):
  * nobody answered it, so the answer goes now if it still may; a deferral
  * not completed (the LOADING flag): the answer completes it, as an edit;
- * an original response: it was answered, and is not answered again. */
+ * an original response: it was answered, and is not answered again. A
+ * /panel answered by nobody posts its panel first, and its answer says
+ * what became of it. */
 static void
 on_original(void *ctx, const struct rest_result *res)
 {
 	struct check *c = ctx;
 	struct discord *dc = c->dc;
+	struct discord_live_post *post;
 	cJSON *j;
 	const cJSON *flags;
+	char why[400];
 
 	if (res->status == 404) {
-		/* Nobody answered it, so nobody posted its panel either. */
-		discord_live_post_send(dc, c->post);
-		c->post = NULL;
-		if (c->out.deadline != 0 && uv_hrtime() >= c->out.deadline) {
-			discord_answer_count_shed(dc);
-			over(dc, c->out.id);
-		} else {
-			discord_answer_now(dc, &c->out);
-		}
+		c->loading = false;
 	} else if (res->status >= 200 && res->status <= 299 &&
 	           (j = cJSON_ParseWithLength(res->body, res->len)) != NULL &&
 	           (flags = cJSON_GetObjectItemCaseSensitive(j, "flags"), true)) {
-		if (cJSON_IsNumber(flags) && ((unsigned)flags->valueint & MESSAGE_LOADING) != 0) {
-			struct defer_item item = {
-			    .type = c->out.type,
-			    .private = (flags->valueint & DISCORD_FLAG_EPHEMERAL) != 0,
-			    .rx_ns = c->out.rx_ns,
-			    .deadline = c->out.deadline};
+		bool loading =
+		    cJSON_IsNumber(flags) && ((unsigned)flags->valueint & MESSAGE_LOADING) != 0;
 
-			discord_live_post_send(dc, c->post);
-			c->post = NULL;
-			item.ready = c->out;
-			item.webhook_path = c->webhook;
-			memset(&c->out, 0, sizeof(c->out));
-			send_edit(dc, &item);
-			discord_interact_out_clear(&item.ready);
-		} else {
+		c->loading = loading;
+		c->loading_private = loading && (flags->valueint & DISCORD_FLAG_EPHEMERAL) != 0;
+		cJSON_Delete(j);
+		if (!loading) {
 			dc->stats.replayed_answered++;
 			log_debug("discord: interaction %s was answered before the restart",
 			          c->out.id);
 			over(dc, c->out.id);
+			check_free(c);
+			return;
 		}
-		cJSON_Delete(j);
 	} else {
 		/* Not known: answering could answer twice; at most once. */
 		if (count_failed(dc))
@@ -670,11 +718,95 @@ on_original(void *ctx, const struct rest_result *res)
 			    "(%ld); it is not answered again",
 			    c->out.id, res->status);
 		over(dc, c->out.id);
+		check_free(c);
+		return;
 	}
-	discord_live_post_drop(c->post);
-	discord_interact_out_clear(&c->out);
-	free(c->webhook);
-	free(c);
+	/* Nobody answered it, so nobody posted its panel either. */
+	if ((post = c->post) != NULL) {
+		c->post = NULL;
+		if (discord_live_post_send(dc, post, check_posted, c, why, sizeof(why)) == 0)
+			return;
+		check_answer(c, why);
+		return;
+	}
+	check_answer(c, NULL);
+}
+
+/* The answer to out's interaction, which no earlier process answered:
+ * now, or as the edit of this process's deferral once Discord took it;
+ * shed when too late. out is emptied. */
+static void
+answer_here(struct discord *dc, struct interact_out *out)
+{
+	struct defer_item *item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
+
+	if (item != NULL)
+		item->req = NULL; /* answered: gone */
+	if (dc->rest == NULL || (item != NULL && item->state == DEFER_LOST)) {
+		/* Nothing to send, or the deferral failed (counted already). */
+		if (item != NULL)
+			discord_defer_remove(dc->defer, item);
+		over(dc, out->id);
+		discord_interact_out_clear(out);
+		return;
+	}
+	if (item != NULL && item->state != DEFER_WAITING) {
+		/* Deferred: the answer edits the deferral, once Discord took it. */
+		item->ready = *out;
+		item->have_ready = true;
+		memset(out, 0, sizeof(*out));
+		if (item->state == DEFER_SENT)
+			edit_deferred(dc, item);
+		return;
+	}
+	if (item != NULL)
+		discord_defer_remove(dc->defer, item); /* in time: no deferral */
+	if (out->deadline != 0 && uv_hrtime() >= out->deadline) {
+		discord_answer_count_shed(dc);
+		over(dc, out->id);
+	} else {
+		discord_answer_now(dc, out);
+	}
+	discord_interact_out_clear(out);
+}
+
+/* A /panel's answer, waiting for its panel's post: its request (NULL once
+ * freed: a replay this process deferred) and its answer as rendered. */
+struct posting {
+	struct discord *dc;
+	struct request *req;
+	struct interact_out out;
+};
+
+static void
+panel_posted(void *ctx, const char *refusal)
+{
+	struct posting *p = ctx;
+
+	if (refusal != NULL)
+		refuse(p->dc, &p->out, refusal);
+	if (p->req != NULL)
+		discord_answer_deliver(p->dc, p->req, &p->out, true, NULL);
+	else
+		answer_here(p->dc, &p->out);
+	free(p);
+}
+
+/* Posts a /panel's panel, then sends its answer (req: its request, or
+ * NULL), saying what became of the panel; out is taken. */
+static void
+post_then_answer(struct discord *dc, struct request *req, struct interact_out *out,
+                 struct discord_live_post *post)
+{
+	struct posting *p = xcalloc(1, sizeof(*p));
+	char why[400];
+
+	p->dc = dc;
+	p->req = req;
+	p->out = *out;
+	memset(out, 0, sizeof(*out));
+	if (discord_live_post_send(dc, post, panel_posted, p, why, sizeof(why)) < 0)
+		panel_posted(p, why);
 }
 
 void
@@ -692,10 +824,6 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 
 	snprintf(path, sizeof(path), "%s/messages/@original", webhook != NULL ? webhook : "");
 	request_free(req);
-	if (!check) {
-		discord_live_post_send(dc, post);
-		post = NULL;
-	}
 	item = discord_defer_find(dc->defer, strtoull(out->id, NULL, 10));
 	if (item != NULL)
 		item->req = NULL; /* answered: gone */
@@ -727,39 +855,23 @@ discord_answer_deliver(struct discord *dc, struct request *req, struct interact_
 		                  on_original, c);
 		return;
 	}
-	discord_live_post_send(dc, post); /* answered by this process */
-	if (item != NULL && item->state != DEFER_WAITING) {
-		if (item->state == DEFER_LOST) {
-			discord_defer_remove(dc->defer, item); /* counted already */
-			over(dc, out->id);
-			discord_interact_out_clear(out);
-			free(webhook);
-			return;
-		}
-		/* Deferred: the answer edits the deferral, once Discord took it. */
-		item->ready = *out;
-		item->have_ready = true;
-		memset(out, 0, sizeof(*out));
-		if (item->state == DEFER_SENT)
-			edit_deferred(dc, item);
-		free(webhook);
+	free(webhook);
+	if (post != NULL && item != NULL && item->state != DEFER_LOST) {
+		/* A replayed /panel this process deferred: Discord took that
+		 * deferral, so nobody answered it before. */
+		post_then_answer(dc, NULL, out, post);
 		return;
 	}
-	if (item != NULL)
-		discord_defer_remove(dc->defer, item); /* in time: no deferral */
-	if (out->deadline != 0 && uv_hrtime() >= out->deadline) {
-		discord_answer_count_shed(dc);
-		over(dc, out->id);
-	} else {
-		discord_answer_now(dc, out);
-	}
-	discord_interact_out_clear(out);
-	free(webhook);
+	discord_live_post_drop(post);
+	answer_here(dc, out);
 }
 
 /* A request's answer came (its answer function; ctx: the struct discord).
  * A press of a panel's button waits for the panel rendered anew; a
- * /panel's panel goes to the channel (discord_live.h). */
+ * /panel's panel goes to the channel first (discord_live.h), and its
+ * answer says whether it went: once, when that is known (meanwhile the
+ * interaction is deferred, as any late answer, if Discord's 3 s run
+ * short). */
 void
 discord_answer_request(struct request *req, void *ctx)
 {
@@ -778,5 +890,9 @@ discord_answer_request(struct request *req, void *ctx)
 		post = discord_live_post_new(dc, req);
 	}
 	known = discord_interact_render(dc->it, req, &out) == 0;
+	if (post != NULL && !request_replayed(req)) {
+		post_then_answer(dc, req, &out, post);
+		return;
+	}
 	discord_answer_deliver(dc, req, &out, known, post);
 }

@@ -3,7 +3,10 @@
  * for discord.c.
  *
  * An interaction's answer goes as its callback, then its follow-ups in
- * order, then (for a GM's secret roll) a direct message to the GM. A
+ * order, then (for a GM's secret roll) a direct message to the GM. This
+ * module alone writes to an interaction's webhook, and only once Discord
+ * took its initial response (the callback, or the deferral the answer
+ * edits): a follow-up before it would be refused. A
  * command's interaction is kept in the deferral table (discord_defer.h)
  * while its request is on its way, and deferred if it is late; once
  * answered it is sent, or edits the deferral.
@@ -38,16 +41,17 @@ void discord_answer_hold(struct discord *dc, const struct interact_out *out, str
 
 /* The answer function of the requests of interactions (ctx: the struct
  * discord): the answer is sent, edits its deferral, or is shed when too
- * late. */
+ * late. A /panel's is sent once its panel's post is answered, saying
+ * "posted" or why not (discord_live.h); the deferral covers a slow post. */
 void discord_answer_request(struct request *req, void *ctx);
 
 /* Sends the answer to req's interaction, out as rendered for it
  * (discord_interact_render; known: false when a replay's kept answer could
  * not be read, and nothing is sent): now, or as the edit of its deferral,
  * or once Discord said a replay was not answered yet; shed when too late.
- * post (a /panel's panel, or NULL) is posted with it, a replay's only if
- * Discord said nobody answered it. req is freed; out is emptied; post is
- * taken. */
+ * post (a replayed /panel's panel, or NULL) is posted first, only if
+ * Discord said nobody answered it, and the answer says what became of it.
+ * req is freed; out is emptied; post is taken. */
 struct discord_live_post;
 void discord_answer_deliver(struct discord *dc, struct request *req, struct interact_out *out,
                             bool known, struct discord_live_post *post);

@@ -681,8 +681,11 @@ struct tag {
 	struct interact_out ev;
 	int followups_max;
 	bool update;
-	char pressed[24]; /* a panel's button: the message pressed (its id), else "" */
-	char guild[24];   /* the guild's id, "" outside any */
+	char pressed[24];   /* a panel's button: the message pressed (its id), else "" */
+	char guild[24];     /* the guild's id, "" outside any */
+	uint64_t app_perms; /* the bot's permissions in the channel (app_permissions) */
+	bool have_perms;    /* app_permissions was given */
+	bool thread;        /* the channel is a thread */
 	struct interact *it;
 	struct interact_out kept;
 	bool have_kept;
@@ -778,9 +781,37 @@ bool
 discord_interact_private(struct request *req)
 {
 	const struct reply *r = request_reply(req);
+	const struct tag *t = request_tag(req);
 
+	/* A /panel's answer is the invoker's alone; its panel is posted. */
+	if (t != NULL && t->ev.type == DISCORD_INTERACTION_COMMAND &&
+	    reply_panel_message(r) != NULL)
+		return true;
 	return reply_is_error(r) ||
 	       (reply_msg(r, REPLY_CHANNEL) == NULL && reply_msg(r, REPLY_INVOKER) != NULL);
+}
+
+bool
+discord_interact_app_permissions(const struct request *req, uint64_t *perms, bool *thread)
+{
+	const struct tag *t = request_tag(req);
+
+	if (t == NULL)
+		return false;
+	*perms = t->app_perms;
+	*thread = t->thread;
+	return t->have_perms;
+}
+
+char *
+discord_interact_note_body(struct interact *it, const char *text)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "content", text);
+	cJSON_AddNumberToObject(o, "flags", DISCORD_FLAG_EPHEMERAL);
+	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
+	return print_body(it, DISCORD_CALLBACK_MESSAGE, o);
 }
 
 /* The id, type, times and callback path of t's interaction into out. */
@@ -969,6 +1000,21 @@ interaction(struct interact *it, const cJSON *d, int64_t now, struct interact_ou
 
 		if (snowflake(gid, &g))
 			memcpy(t->guild, snowflake_digits(gid), strlen(snowflake_digits(gid)) + 1);
+	}
+	{
+		/* A decimal string: Discord's bitsets pass 2^53. */
+		const char *perms =
+		    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(d, "app_permissions"));
+		const cJSON *ctype = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(d, "channel"), "type");
+		char *end;
+
+		if (perms != NULL && perms[0] >= '0' && perms[0] <= '9' && strlen(perms) <= 20) {
+			errno = 0;
+			t->app_perms = strtoull(perms, &end, 10);
+			t->have_perms = *end == '\0' && errno == 0;
+		}
+		t->thread = cJSON_IsNumber(ctype) && is_thread(ctype->valueint);
 	}
 	req = request_new(&o, now, it->answer, it->answer_ctx);
 	request_set_tag(req, t, tag_free);

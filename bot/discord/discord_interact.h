@@ -163,15 +163,26 @@ const char *discord_interact_guild(const struct request *req);
  * press; a replay answered before is not pressed again: its answer is the
  * one kept, discord_answer_request).
  */
-#define PANEL_NOTE "The panel is the bot's message below; it stays current as the game changes."
+#define PANEL_NOTE                                                                                 \
+	"Panel posted: it is the bot's message below, and it stays current as the game changes."
 char *discord_interact_panel_body(struct interact *it, const struct reply *r);
 const char *discord_interact_pressed(const struct request *req);
 void discord_interact_render_press(struct interact *it, struct request *press,
                                    const struct reply *panel, struct interact_out *out);
 
 /* Whether the answer to req, as its reply stands, would be private (an
- * error, or a reply to the invoker alone): ephemeral on Discord. */
+ * error, a reply to the invoker alone, a /panel's): ephemeral on Discord. */
 bool discord_interact_private(struct request *req);
+
+/* The bot's permissions in the channel of req's interaction, as Discord
+ * gave them (app_permissions, a bitset of discord_proto.h's
+ * DISCORD_PERM_*), into *perms, and whether that channel is a thread;
+ * false (*perms not to be read) when the interaction gave none. */
+bool discord_interact_app_permissions(const struct request *req, uint64_t *perms, bool *thread);
+
+/* A callback body (type 4) answering with text, to the invoker alone and
+ * pinging nobody; owned by the caller. */
+char *discord_interact_note_body(struct interact *it, const char *text);
 
 void discord_interact_out_clear(struct interact_out *out);
 

@@ -60,8 +60,11 @@ struct call {
 	uint64_t seq, body;
 	char msg[PANEL_ID_MAX];
 	char server[PANEL_ID_MAX]; /* a post's: the guild, "" none */
-	char *webhook;             /* a post's: the interaction's follow-up path, or NULL */
-	char *sent;                /* a check's: the body to send when the message differs */
+	bool thread;               /* a post's: the channel is a thread */
+	/* a post's: told what became of it (discord_live_post_send) */
+	void (*done)(void *ctx, const char *refusal);
+	void *done_ctx;
+	char *sent; /* a check's: the body to send when the message differs */
 };
 
 static void
@@ -77,7 +80,6 @@ job_free(void *p)
 static void
 call_free(struct call *c)
 {
-	free(c->webhook);
 	free(c->sent);
 	free(c);
 }
@@ -393,24 +395,39 @@ on_stale(void *ctx, const struct request *req, const char *chan_key, const char 
 
 /* --- a new panel --- */
 
-/* Tells the invoker of a /panel, ephemerally, what became of it. */
+/* Why the panel could not be posted in c's channel, as one sentence into
+ * why: Discord answered status with JSON error code (0 none). */
 static void
-note(struct discord *dc, const char *webhook, const char *text)
+refusal(const struct call *c, long status, int code, char *why, size_t len)
 {
-	cJSON *o;
-	char *body;
+	const char *send = c->thread ? "Send Messages in Threads" : "Send Messages";
 
-	if (webhook == NULL || dc->rest == NULL)
-		return;
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "content", text);
-	cJSON_AddNumberToObject(o, "flags", DISCORD_FLAG_EPHEMERAL);
-	cJSON_AddArrayToObject(cJSON_AddObjectToObject(o, "allowed_mentions"), "parse");
-	body = json_print(o);
-	cJSON_Delete(o);
-	discord_rest_call(dc->rest, "POST", webhook, body, REST_INTERACTION | REST_OPTIONAL, NULL,
-	                  NULL);
-	free(body);
+	if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS && c->server[0] == '\0')
+		snprintf(why, len,
+		         "delver may not post in this conversation (Discord answered Missing "
+		         "Access), so the panel was not posted: it can post only in its own direct "
+		         "messages and in the channels of servers it was added to.");
+	else if (status == 403 && code == DISCORD_ERROR_MISSING_ACCESS)
+		snprintf(why, len,
+		         "delver cannot see this channel (Discord answered Missing Access), so the "
+		         "panel was not posted: the bot must be in this server and have the View "
+		         "Channel and %s permissions here.",
+		         send);
+	else if (status == 403)
+		snprintf(why, len,
+		         "delver may not post in this channel (Discord answered Missing "
+		         "Permissions), so the panel was not posted: it needs the %s permission "
+		         "here, as well as View Channel.",
+		         send);
+	else if (status == 0)
+		snprintf(why, len,
+		         "Discord could not be reached, so the panel was not posted; run /panel "
+		         "again in a minute.");
+	else
+		snprintf(why, len,
+		         "Discord did not take the panel (it answered %ld), so it was not posted; "
+		         "run /panel again in a minute.",
+		         status);
 }
 
 static void
@@ -420,6 +437,7 @@ on_posted(void *ctx, const struct rest_result *res)
 	struct discord_live *lv = c->lv;
 	cJSON *j = NULL;
 	const char *id = NULL;
+	char why[400];
 
 	if (res->status >= 200 && res->status <= 299) {
 		j = cJSON_ParseWithLength(res->body, res->len);
@@ -435,19 +453,24 @@ on_posted(void *ctx, const struct rest_result *res)
 		job->body = c->body;
 		snprintf(job->msg, sizeof(job->msg), "%s", id);
 		snprintf(job->server, sizeof(job->server), "%s", c->server);
-		submit(lv, job, id, NULL);
-	} else if (res->status == 403) {
-		log_info("discord: the panel could not be posted in channel %" PRIu64
-		         " (403: %.120s)",
-		         c->chan, res->len > 0 ? res->body : "");
-		note(lv->dc, c->webhook,
-		     "delver may not post in this channel (Discord answered 403), so the panel "
-		     "was not made: it needs the View Channel and Send Messages permissions here.");
-	} else if (!res->shed) {
-		log_warnx("discord: the panel could not be posted in channel %" PRIu64 " (%ld)",
-		          c->chan, res->status);
-		note(lv->dc, c->webhook,
-		     "Discord did not take the panel, so it was not made; try /panel again.");
+		if (!lv->closing)
+			submit(lv, job, id, NULL);
+		else
+			job_free(job);
+		c->done(c->done_ctx, NULL);
+	} else {
+		int code = res->status >= 400 ? discord_rest_error_code(res) : 0;
+
+		if (res->status == 403)
+			log_info("discord: the panel could not be posted in channel %" PRIu64
+			         " (403, code %d)",
+			         c->chan, code);
+		else if (!res->shed && res->status != 0)
+			log_warnx("discord: the panel could not be posted in channel %" PRIu64
+			          " (%ld)",
+			          c->chan, res->status);
+		refusal(c, res->status, code, why, sizeof(why));
+		c->done(c->done_ctx, why);
 	}
 	cJSON_Delete(j);
 	call_free(c);
@@ -475,6 +498,8 @@ placed(struct discord_live *lv, struct job *j, struct request *req)
 struct discord_live_post {
 	struct call *c;
 	char *body;
+	uint64_t perms; /* the bot's permissions in the channel, when have_perms */
+	bool have_perms;
 };
 
 struct discord_live_post *
@@ -483,7 +508,6 @@ discord_live_post_new(struct discord *dc, struct request *req)
 	struct discord_live *lv = dc->live;
 	const struct reply *r = request_reply(req);
 	uint64_t chan = chan_of(request_origin(req)->chan_key);
-	const char *webhook = discord_interact_webhook(req);
 	struct discord_live_post *p;
 	char *body;
 
@@ -497,26 +521,51 @@ discord_live_post_new(struct discord *dc, struct request *req)
 	p->c->chan = chan;
 	p->c->seq = discord_panels_seq(lv->p);
 	p->c->body = discord_panel_hash(body, strlen(body));
-	p->c->webhook = webhook != NULL ? xstrdup(webhook) : NULL;
 	snprintf(p->c->server, sizeof(p->c->server), "%s", discord_interact_guild(req));
+	p->have_perms = discord_interact_app_permissions(req, &p->perms, &p->c->thread);
 	return p;
 }
 
-void
-discord_live_post_send(struct discord *dc, struct discord_live_post *p)
+int
+discord_live_post_send(struct discord *dc, struct discord_live_post *p,
+                       void (*done)(void *ctx, const char *refusal), void *ctx, char *why,
+                       size_t len)
 {
 	char path[64];
+	uint64_t need =
+	    DISCORD_PERM_VIEW_CHANNEL |
+	    (p->c->thread ? DISCORD_PERM_SEND_MESSAGES_IN_THREADS : DISCORD_PERM_SEND_MESSAGES);
 
-	if (p == NULL)
-		return;
 	if (dc->live == NULL || dc->live->closing || dc->rest == NULL) {
+		refusal(p->c, 0, 0, why, len);
 		discord_live_post_drop(p);
-		return;
+		return -1;
 	}
+	/* In a server, Discord says what the bot may do in the channel: a post
+	 * it would refuse (403, an invalid request) is not tried. Outside any
+	 * server app_permissions does not tell. */
+	if (p->have_perms && p->c->server[0] != '\0' && (p->perms & need) != need) {
+		refusal(p->c, 403,
+		        (p->perms & DISCORD_PERM_VIEW_CHANNEL) == 0
+		            ? DISCORD_ERROR_MISSING_ACCESS
+		            : DISCORD_ERROR_MISSING_PERMISSIONS,
+		        why, len);
+		log_info("discord: the panel is not posted in channel %" PRIu64
+		         ": the bot's permissions there lack %s",
+		         p->c->chan,
+		         (p->perms & DISCORD_PERM_VIEW_CHANNEL) == 0 ? "View Channel"
+		         : p->c->thread                              ? "Send Messages in Threads"
+		                                                     : "Send Messages");
+		discord_live_post_drop(p);
+		return -1;
+	}
+	p->c->done = done;
+	p->c->done_ctx = ctx;
 	snprintf(path, sizeof(path), "/channels/%" PRIu64 "/messages", p->c->chan);
 	discord_rest_call(dc->rest, "POST", path, p->body, 0, on_posted, p->c);
 	free(p->body);
 	free(p);
+	return 0;
 }
 
 void

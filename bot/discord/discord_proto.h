@@ -174,5 +174,11 @@ enum discord_button_style {
 #define DISCORD_PERM_ADMINISTRATOR   (1ULL << 3)
 #define DISCORD_PERM_MANAGE_CHANNELS (1ULL << 4)
 #define DISCORD_PERM_MANAGE_GUILD    (1ULL << 5)
+/* Bits of the bot's app_permissions that posting a message of its own in
+ * a channel needs (Create Message: Send Messages in a guild channel, Send
+ * Messages in Threads in a thread; View Channel to reach it at all). */
+#define DISCORD_PERM_VIEW_CHANNEL             (1ULL << 10)
+#define DISCORD_PERM_SEND_MESSAGES            (1ULL << 11)
+#define DISCORD_PERM_SEND_MESSAGES_IN_THREADS (1ULL << 38)
 
 #endif

@@ -437,8 +437,11 @@ static const struct command fungeon_subs[] = {
              "use:goblin/bite}, or goblin/none; by default its first). The GM may give "
              "anyone's orders. Orders hold for the room's fights, until changed (who>none "
              "goes back to the default, the other side's lowest die); an aim at one who is "
-             "not in a conflict leaves the default there. Without options, the room's "
-             "orders are listed.",
+             "not in a conflict leaves the default there. Orders lapse with those they "
+             "concern: when a Fungeoneer dies or leaves, its aim, every aim at it and the "
+             "orders of the monsters its player made go (those monsters follow the "
+             "defaults); a defeated monster's orders and the aims at it go too. Without "
+             "options, the room's orders are listed.",
      .opts = orders_opts,
      .fn = cmd_fungeon_orders},
     {.name = "take",
@@ -467,7 +470,8 @@ static const struct command fungeon_subs[] = {
              "of level + floor points (points from separate failures never pool), built "
              "with {/fungeon monster add name=NAME design=DESIGN}. The party goes on once "
              "they are built and beaten. Ruling: each room is re-entered at the floor it "
-             "was on. Ruling: a Fungeoneer who dies on the way back is replaced in town. Heading "
+             "was on. Ruling: a Fungeoneer who dies on the way back is replaced in town; "
+             "should the whole party fall, any of its players takes it on to town. Heading "
              "back is for good, so the first step back asks to be confirmed (confirm:true). "
              "Every player rolls; who: names who rolls, and is the GM's.",
      .opts = retreat_opts,

@@ -158,6 +158,7 @@ cmd_fungeon_leave(struct invocation *inv, struct reply *out)
 	if (c->m[me].dead && c->d.phase != FUNGEON_TOWN)
 		fungeon_channel_fallen_add(c, c->m[me].user_key);
 	fungeon_room_leave_items(&c->d.room, &c->m[me]);
+	fungeon_channel_orders_lapse(c, me);
 	fungeon_channel_member_remove(c, me);
 	if (c->n == 0) { /* the party is gone: so is its dungeon */
 		fungeon_dungeon_town(&c->d);
@@ -199,9 +200,11 @@ sheet_of(const struct fungeon_channel *c, int i, struct reply *out)
 		reply_line(out, RS_GOOD, "Level-up due in the hallway: the XP reach level %d.",
 		           fungeon_level_for_xp(c->xp_rule, m->xp));
 	if (m->dead) {
-		reply_add(out, RS_BAD,
-		          "Dead: %s is out until the next hallway and makes a new one (",
-		          m->player);
+		if (c->d.phase == FUNGEON_TOWN)
+			reply_add(out, RS_BAD, "Dead: %s makes a new one (", m->player);
+		else
+			reply_add(out, RS_BAD, "Dead: %s is out until %s and makes a new one (",
+			          m->player, fungeon_channel_out_until(c));
 		reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS", NULL);
 		if (c->d.phase != FUNGEON_TOWN)
 			reply_add(out, RS_BAD, ", at level %d",
@@ -434,6 +437,7 @@ adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, stru
 		reply_line(out, 0, "%s's hits %d → %d of %d%s.", p->s->name, before, p->s->hits,
 		           max, p->s->hits == 0 ? ": defeated" : "");
 		fungeon_channel_lift_holds(c, out);
+		fungeon_channel_orders_lapse(c, -1);
 		return;
 	}
 	m = &c->m[p->member];
@@ -447,9 +451,8 @@ adjust_hits(struct fungeon_channel *c, const struct fungeon_part *p, int n, stru
 	          fungeon_max_hits(m->level));
 	if (m->dead)
 		reply_add(out, RS_BAD | RS_BOLD,
-		          " %s dies: %s is out until the next hallway, and %s's treasure stays to "
-		          "plunder.",
-		          m->name, m->player, m->name);
+		          " %s dies: %s is out until %s, and %s's treasure stays to plunder.",
+		          m->name, m->player, fungeon_channel_out_until(c), m->name);
 	reply_nl(out);
 	fungeon_channel_deaths(c, dead);
 }

@@ -375,6 +375,16 @@ cmd_fungeon_town_retreat(struct invocation *inv, struct reply *out)
 		return;
 	}
 	if (next == 0 || n == 0) {
+		if (n == 0) { /* the whole party fell on the way back */
+			reply_add(out, RS_BAD,
+			          "Nobody of the party is left in play, so nobody rolls or fights "
+			          "on the rest of the way back: the fallen come back into the game "
+			          "in town, where each makes a new Fungeoneer (");
+			reply_cmd(out, RS_BAD, "fungeon join", "name", "NAME", "class", "CLASS",
+			          NULL);
+			reply_add(out, RS_BAD, ").");
+			reply_nl(out);
+		}
 		lift_holds(c);
 		reach_town(inv, c, out);
 		return;

@@ -58,9 +58,9 @@ render_pain(struct reply *out, const struct fungeon_channel *c, const struct fun
 	          fungeon_max_hits(m->level));
 	if (p->roll.died[0])
 		reply_add(out, RS_BAD | RS_BOLD,
-		          " %s dies! %s is out until the next hallway, and %s's treasure stays "
-		          "here to plunder.",
-		          m->name, m->player, m->name);
+		          " %s dies! %s is out until %s, and %s's treasure stays here to "
+		          "plunder.",
+		          m->name, m->player, fungeon_channel_out_until(c), m->name);
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &p->roll.nar, c, styles, NULL);
 }

@@ -289,9 +289,44 @@ fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before)
 		fungeon_room_leave_items(&c->d.room, &c->m[i]);
 		if (c->d.phase != FUNGEON_TOWN)
 			fungeon_channel_fallen_add(c, c->m[i].user_key);
+		fungeon_channel_orders_lapse(c, i);
 		n++;
 	}
+	fungeon_channel_orders_lapse(c, -1);
 	return n;
+}
+
+/* Forgets every standing aim at the participant called name. */
+static void
+unaim(struct fungeon_channel *c, const char *name)
+{
+	struct fungeon_room *r = &c->d.room;
+
+	for (int i = 0; i < c->n; i++)
+		if (!strcasecmp(c->m[i].aim, name))
+			c->m[i].aim[0] = '\0';
+	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++)
+		if (!strcasecmp(r->p[FUNGEON_MONSTER][i].aim, name))
+			r->p[FUNGEON_MONSTER][i].aim[0] = '\0';
+}
+
+void
+fungeon_channel_orders_lapse(struct fungeon_channel *c, int gone)
+{
+	struct fungeon_room *r = &c->d.room;
+
+	if (gone >= 0) {
+		c->m[gone].aim[0] = '\0';
+		unaim(c, c->m[gone].name);
+	}
+	for (int i = 0; i < r->n[FUNGEON_MONSTER]; i++) {
+		struct fungeon_piece *p = &r->p[FUNGEON_MONSTER][i];
+
+		if (p->hits <= 0)
+			unaim(c, p->name);
+		if (p->hits <= 0 || (gone >= 0 && !strcmp(p->maker, c->m[gone].user_key)))
+			p->aim[0] = p->use[0] = '\0';
+	}
 }
 
 int
@@ -342,14 +377,22 @@ fungeon_channel_in_play(const struct fungeon_channel *c, int i)
 	return i >= 0 && i < c->n && !c->m[i].dead && !c->m[i].fresh;
 }
 
+const char *
+fungeon_channel_out_until(const struct fungeon_channel *c)
+{
+	/* No hallway comes on the way back: there, town is where one comes
+	 * back into the game (the Ruling on dying on the way back). */
+	return c->d.phase == FUNGEON_RETREAT ? "the party reaches town" : "the next hallway";
+}
+
 bool
 fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out)
 {
 	const struct fungeon_member *m = &c->m[i];
 
 	if (m->dead)
-		reply_error(out, "%s is dead: %s is out of the game until the next hallway.",
-		            m->name, m->player);
+		reply_error(out, "%s is dead: %s is out of the game until %s.", m->name, m->player,
+		            fungeon_channel_out_until(c));
 	else if (m->fresh)
 		reply_error(out,
 		            "%s is a replacement: %s is out until the next hallway, where %s joins "
@@ -425,17 +468,16 @@ fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocatio
 		return true;
 	for (int i = 0; i < c->n; i++)
 		anyone |= fungeon_channel_in_play(c, i);
-	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER))
+	/* With the whole party fallen, its players go on to where they come
+	 * back into the game: the hallway, or town on the way back. */
+	if (!anyone && (a == FUNGEON_ACT_HALLWAY || a == FUNGEON_ACT_ENTER ||
+	                (a == FUNGEON_ACT_RETREAT && c->d.phase == FUNGEON_RETREAT)))
 		return true;
-	/* No hallway comes on the way back: there, town is where one comes
-	 * back into the game (the Ruling on dying on the way back). */
 	if (c->m[me].dead)
 		reply_error(out,
 		            "%s is dead: %s is out of the game until %s, and the players whose "
 		            "Fungeoneers are in play move the party on.",
-		            c->m[me].name, c->m[me].player,
-		            c->d.phase == FUNGEON_RETREAT ? "the party reaches town"
-		                                          : "the next hallway");
+		            c->m[me].name, c->m[me].player, fungeon_channel_out_until(c));
 	else
 		reply_error(out,
 		            "%s waits to join the party %s; until then the players whose "

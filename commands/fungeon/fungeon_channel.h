@@ -89,6 +89,12 @@ void fungeon_channel_fallen_clear(struct fungeon_channel *c);
  * is remembered as fallen. Returns how many died. */
 void fungeon_channel_dead_before(const struct fungeon_channel *c, bool *dead);
 int fungeon_channel_deaths(struct fungeon_channel *c, const bool *dead_before);
+/* Standing orders (/fungeon orders) lapse with those they concern: member
+ * gone (when not -1), fallen or leaving, takes along its own aim, every aim
+ * at it and the orders of the monsters its player made, which follow the
+ * defaults from then on; a defeated monster takes its orders and every aim
+ * at it. fungeon_channel_deaths() calls it for each death. */
+void fungeon_channel_orders_lapse(struct fungeon_channel *c, int gone);
 
 /* Ends every Continuous Hold whose monster no longer stands in the room,
  * a line each in out ("Brinks is free of spider/web's hold: spider is
@@ -124,7 +130,8 @@ bool fungeon_channel_may_direct(const struct fungeon_channel *c, const struct in
  * dead Fungeoneer's player is out until the next hallway, as is one whose
  * replacement waits for it; when nobody of the party is in play, though,
  * any of its players goes on to that hallway (entering the room made for
- * it, and the hallway itself). Else an error reply. */
+ * it, and the hallway itself), or on the way back heads on to town. Else
+ * an error reply. */
 bool fungeon_channel_may_move(const struct fungeon_channel *c, const struct invocation *inv,
                               enum fungeon_act a, struct reply *out);
 /* Whether a living player has a wandering monster left to build in the
@@ -138,6 +145,10 @@ void fungeon_channel_new_room(struct fungeon_channel *c);
 /* Whether member i is alive and in play (not a replacement waiting for the
  * hallway). */
 bool fungeon_channel_in_play(const struct fungeon_channel *c, int i);
+/* Until when a player whose Fungeoneer falls now is out of the game: "the
+ * next hallway", or on the way back, where no hallway is ahead, "the party
+ * reaches town". */
+const char *fungeon_channel_out_until(const struct fungeon_channel *c);
 /* The same, else an error reply saying why member i is out of play (dead,
  * or a replacement waiting for the next hallway). */
 bool fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct reply *out);

@@ -271,9 +271,10 @@ render(const struct fungeon_channel *c, const struct fungeon_part *parts, int n,
 				          m->name);
 			if (o->died[i])
 				reply_add(out, RS_BAD | RS_BOLD,
-				          " %s dies! %s is out until the next hallway, and %s's "
-				          "treasure stays here to plunder.",
-				          m->name, m->player, m->name);
+				          " %s dies! %s is out until %s, and %s's treasure stays "
+				          "here to plunder.",
+				          m->name, m->player, fungeon_channel_out_until(c),
+				          m->name);
 		} else {
 			reply_add(out, 0, "%d/%d hits.", o->hits[i] < 0 ? 0 : o->hits[i],
 			          fungeon_cost_monster_hits(p->s->d.level));

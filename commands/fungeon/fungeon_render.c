@@ -186,11 +186,11 @@ fungeon_render_cont(struct reply *out, const struct fungeon_channel *c,
 	          fungeon_max_hits(m->level));
 	if (k->died)
 		reply_add(out, RS_BAD | RS_BOLD,
-		          in_hallway ? " %s dies! %s is out until the next hallway, and %s's "
-		                       "treasure lies in the room ahead, to plunder."
-		                     : " %s dies! %s is out until the next hallway, and %s's "
-		                       "treasure stays here to plunder.",
-		          m->name, m->player, m->name);
+		          in_hallway ? " %s dies! %s is out until %s, and %s's treasure lies "
+		                       "in the room ahead, to plunder."
+		                     : " %s dies! %s is out until %s, and %s's treasure stays "
+		                       "here to plunder.",
+		          m->name, m->player, fungeon_channel_out_until(c), m->name);
 	reply_nl(out);
 	fungeon_render_narration_lines(out, &k->pain_nar, c, styles, NULL);
 }

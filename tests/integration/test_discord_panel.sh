@@ -22,7 +22,7 @@ one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
 
 # /panel: one message of the bot's (not an interaction's answer), with the
 # five buttons; the GM is told, alone.
-one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":1')"
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":1')"
 wait_until "r['channel_posts'] == 1" 10
 [ "$(field 3)" != "" ] || fail "no panel in the channel: $(panel)"
 case "$(field 3)" in
@@ -112,7 +112,7 @@ sleep 3
 [ "$(panel)" = none ] || fail "a panel is still shown: $(panel)"
 
 # A new /panel, then another: the second moves it (the first is deleted).
-one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":2')"
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":2')"
 wait_until "r['channel_posts'] == 2" 10
 second=$(field 1)
 case "$(field 3)" in
@@ -120,7 +120,7 @@ case "$(field 3)" in
 *) fail "the new panel shows: $(field 3)" ;;
 esac
 deletes=$(stat rest.channel_deletes)
-one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":2')"
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":2')"
 wait_until "r['channel_posts'] == 3 and r['channel_deletes'] == $((deletes + 1))" 10
 third=$(field 1)
 [ "$third" != "$second" ] || fail "the panel did not move"
@@ -204,7 +204,7 @@ esac
 # commands in 5 s meets none: the edits go 2.1 s apart; the panel ends
 # showing turn 101.
 ctl "msgage 3700000"
-one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":2')"
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":2')"
 wait_until "r['channel_posts'] == 4" 10
 ctl "msgage 0"
 burst 4 "

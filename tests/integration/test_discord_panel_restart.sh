@@ -105,7 +105,7 @@ fake_start --heartbeat 41250
 bot_start
 wait_until "g['ready'] and r['registrations'] == 1" 10
 one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
-one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":1')"
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":1')"
 wait_until "r['channel_posts'] == 1" 10
 first=$(field 1)
 wait_record "{\"message\":\"$first\",\"server\":\"$GUILD\"}"
@@ -114,7 +114,7 @@ wait_record "{\"message\":\"$first\",\"server\":\"$GUILD\"}"
 # deleted), then a kill -9 before the resume point passed it.
 settle
 snap
-one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":1')"
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":1')"
 wait_until "r['channel_posts'] == 2 and r['channel_deletes'] == 1" 10
 kill_early
 restart "$resumed"
@@ -203,7 +203,7 @@ grep -q "live panel" "$BOT_LOG" && fail "a forgotten panel was checked: $(grep '
 
 # A new panel, where the bot may not read the history: the start's check
 # is refused (403, 50001), so it edits the panel instead.
-one "$(tmpl panel '[]' 'The panel is the bot'\''s message below' true ',"user":1')"
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":1')"
 wait_until "r['channel_posts'] == 3" 10
 third=$(field 1)
 wait_record "{\"message\":\"$third\",\"server\":\"$GUILD\"}"

@@ -88,7 +88,8 @@
  * (invalid requests in 10 minutes that get the IP banned; 10,000) | msgdelete ID (someone
  * deleted that message of the bot's) | noaccess CHAN (the bot may no longer view channel
  * CHAN, n for channel n: 403 code 50001 there) | nohistory CHAN (the bot lacks Read Message
- * History there: reading a message is refused, 403 code 50001) | msgage MS (the bot's next
+ * History there: reading a message is refused, 403 code 50001) | nosend CHAN [off] (the bot
+ * lacks Send Messages there: posting is refused, 403 code 50013) | msgage MS (the bot's next
  * messages are dated MS ago, as one posted long before: see messages.c) | appinstall guild|both
  * (whether the application allows user installs, as set in the Developer Portal; both by default:
  * commands registered for user installs are refused with 400 under "guild") | shards N (GET
@@ -324,6 +325,7 @@ stats_json(void)
 	cJSON_AddNumberToObject(r, "dms_unknown", (double)F.st.dms_unknown);
 	cJSON_AddStringToObject(r, "dm_last", F.dm_last != NULL ? F.dm_last : "");
 	cJSON_AddNumberToObject(r, "channel_posts", (double)F.st.channel_posts);
+	cJSON_AddNumberToObject(r, "posts_refused", (double)F.st.posts_refused);
 	cJSON_AddNumberToObject(r, "channel_edits", (double)F.st.channel_edits);
 	cJSON_AddNumberToObject(r, "channel_deletes", (double)F.st.channel_deletes);
 	cJSON_AddNumberToObject(r, "channel_gets", (double)F.st.channel_gets);
@@ -469,6 +471,8 @@ control(struct http *h, struct http_answer *a)
 			r = msgs_fake_msgage_control(body, err, sizeof(err));
 		} else if (strncmp(body, "nohistory", 9) == 0) {
 			r = msgs_fake_nohistory_control(body, err, sizeof(err));
+		} else if (strncmp(body, "nosend", 6) == 0) {
+			r = msgs_fake_nosend_control(body, err, sizeof(err));
 		} else if (strncmp(body, "dmforget", 8) == 0) {
 			r = rest_fake_dm_forget(body, err, sizeof(err));
 		} else if (strncmp(body, "ratelimit", 9) == 0 ||

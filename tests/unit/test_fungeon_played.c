@@ -152,14 +152,7 @@ x3_wanderers_are_built_then_fought(void **unused)
 	(void)unused;
 	fgtable_ok(t, "al", "/fungeon join Al fighter 1");
 	fgtable_ok(t, "bo", "/fungeon join Bo fighter 1");
-	for (int room = 0; room < 2; room++) {
-		fgtable_ok(t, "al", "/fungeon hallway");
-		fgtable_pick_all(t);
-		fgtable_enter_waived(t);
-	}
-	fgtable_ok(t, "al", "/fungeon retreat confirm:true");
-	c = fgtable_fungeon(t);
-	assert_int_equal(c->d.phase, FUNGEON_RETREAT);
+	c = fgtable_heading_back(t);
 	c->m[0].nwander = c->m[1].nwander = 0; /* whatever the rolls: one each */
 	assert_int_equal(fungeon_add_wanderer(&c->m[0], 2), 0);
 	assert_int_equal(fungeon_add_wanderer(&c->m[1], 2), 0);

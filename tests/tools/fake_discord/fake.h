@@ -258,7 +258,7 @@ struct fake {
 		uint64_t followup_cap;    /* follow-ups refused: past a user install's 5 */
 		uint64_t install_refused; /* registrations for user installs the app refuses */
 		uint64_t messages;        /* messages the bot made */
-		uint64_t channel_posts, channel_edits, channel_deletes, channel_gets;
+		uint64_t channel_posts, channel_edits, channel_deletes, channel_gets, posts_refused;
 		uint64_t old_edits_refused; /* edits of hour-old messages refused (30046) */
 		uint64_t missing_access;    /* channel routes refused 403 (50001) */
 		uint64_t unknown_messages;  /* channel routes refused 404 (10008) */
@@ -501,6 +501,14 @@ int msgs_fake_noaccess_control(const char *args, char *err, size_t errlen);
  * (numbered as noaccess's): reading a message there is refused, 403
  * (50001). */
 int msgs_fake_nohistory_control(const char *args, char *err, size_t errlen);
+/* "nosend CHAN [off]": the bot lacks Send Messages in channel CHAN
+ * (numbered as noaccess's): posting a message there is refused, 403
+ * (50013), and the channel's interactions carry app_permissions without
+ * it; "off" gives it back. */
+int msgs_fake_nosend_control(const char *args, char *err, size_t errlen);
+/* The bot's permissions in chan, perms as the place would give them less
+ * what a control took away there. */
+uint64_t msgs_fake_app_permissions(uint64_t chan, uint64_t perms);
 /* "msgage MS": the messages the bot makes from now on are dated MS ago
  * (their ids say so), as a message posted long before; 0 ends it. */
 int msgs_fake_msgage_control(const char *args, char *err, size_t errlen);

@@ -27,12 +27,18 @@
  * server without the bot) answers 403 with code 50001 (Missing Access);
  * any other channel is a violation and 404 code 10003; a message that is
  * not there (never made, or deleted: see the "msgdelete" control) 404
- * code 10008. Messages older than an hour take fewer edits: "Messages
- * older than 1 hour may only be edited 3 times per 6-second window per
- * channel" (Edit Message, as discord-userdoccers documents it); a 4th is
- * refused with 429, code 30046 ("Maximum number of edits to messages older
- * than 1 hour reached", in Discord's list of JSON error codes), which no
- * rate-limit header announces. A message's age is read from its id, a
+ * code 10008. Posting a message in a guild channel needs Send Messages
+ * (Send Messages in Threads in a thread): "If operating on a guild
+ * channel, this endpoint requires the SEND_MESSAGES permission to be
+ * present on the current user" (Create Message); without it Discord
+ * answers 403, code 50013 (Missing Permissions): the "nosend" control,
+ * which also takes those bits out of the app_permissions that the
+ * channel's interactions carry ("Bitwise set of permissions the app has
+ * within the channel the interaction was sent from", Interaction Object). Messages older than an
+ * hour take fewer edits: "Messages older than 1 hour may only be edited 3 times per 6-second window
+ * per channel" (Edit Message, as discord-userdoccers documents it); a 4th is refused with 429, code
+ * 30046 ("Maximum number of edits to messages older than 1 hour reached", in Discord's list of JSON
+ * error codes), which no rate-limit header announces. A message's age is read from its id, a
  * snowflake of the fake's wall clock; the "msgage" control dates the next
  * ones back, so a test need not wait an hour. Their rate limits are per channel (limits.c). A body
  * is checked as every message of the bot's is (check.c: Discord's limits, and an empty
@@ -73,6 +79,7 @@ struct fchan {
 	uint64_t id;
 	int kind;       /* FAKE_CHAN_* */
 	bool nohistory; /* the bot lacks Read Message History there */
+	bool nosend;    /* the bot lacks Send Messages there */
 	/* when the last OLD_EDITS edits of old messages went (fake_now), a
 	 * ring */
 	int64_t old_edits[OLD_EDITS];
@@ -403,6 +410,40 @@ msgs_fake_nohistory_control(const char *args, char *err, size_t errlen)
 	return 0;
 }
 
+int
+msgs_fake_nosend_control(const char *args, char *err, size_t errlen)
+{
+	const char *p = args + strlen("nosend");
+	char *end;
+	uint64_t id = strtoull(p, &end, 10);
+	struct fchan *c;
+
+	if (end == p) {
+		snprintf(err, errlen, "nosend needs a channel id or number");
+		return -1;
+	}
+	if (id < 1300000000000000000ull)
+		id += 1300000000000000000ull;
+	if (chan_find(id) == NULL)
+		msgs_fake_channel(id, FAKE_CHAN_UNKNOWN);
+	if ((c = chan_find(id)) == NULL) {
+		snprintf(err, errlen, "nosend: too many channels");
+		return -1;
+	}
+	c->nosend = strstr(end, "off") == NULL;
+	return 0;
+}
+
+uint64_t
+msgs_fake_app_permissions(uint64_t chan, uint64_t perms)
+{
+	struct fchan *c = chan_find(chan);
+
+	if (c != NULL && c->nosend)
+		perms &= ~((1ull << 11) | (1ull << 38)); /* SEND_MESSAGES(_IN_THREADS) */
+	return perms;
+}
+
 void
 msgs_fake_free(void)
 {
@@ -508,6 +549,10 @@ msgs_fake_route(const char *method, const char *path, const char *route, const c
 		msgs_fake_edit(id, j);
 		F.st.channel_edits++;
 		answer_msg(a, id);
+	} else if (strcmp(method, "POST") == 0 && m == NULL && strcmp(rest, "/messages") == 0 &&
+	           chan_find(chan) != NULL && chan_find(chan)->nosend) {
+		F.st.posts_refused++;
+		fake_answer(a, 403, "{\"message\":\"Missing Permissions\",\"code\":50013}");
 	} else if (strcmp(method, "POST") == 0 && m == NULL && strcmp(rest, "/messages") == 0) {
 		F.st.channel_posts++;
 		answer_msg(a, msgs_fake_post(chan, 0, j, false));

@@ -263,10 +263,11 @@ payload_fake_write(struct buf *b, const struct where *w, const char *who, uint64
 	}
 	if (w->user_install)
 		buf_addf(b, "%s\"1\":\"%" PRIu64 "\"", sep, user);
-	buf_addf(b, "},\"app_permissions\":\"%s\",",
-	         w->kind == WHERE_BOT_DM ? PERMS_BOT_DM
-	         : dm                    ? PERMS_PRIVATE
-	                                 : PERMS_GUILD);
+	buf_addf(b, "},\"app_permissions\":\"%" PRIu64 "\",",
+	         msgs_fake_app_permissions(w->chan, strtoull(w->kind == WHERE_BOT_DM ? PERMS_BOT_DM
+	                                                     : dm                    ? PERMS_PRIVATE
+	                                                                             : PERMS_GUILD,
+	                                                     NULL, 10)));
 	/* The channel, as the partial channel object of the interaction. */
 	buf_addf(b, "\"channel\":{\"id\":\"%" PRIu64 "\",\"type\":%s", w->chan,
 	         channel_type(w->kind));

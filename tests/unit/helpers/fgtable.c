@@ -42,7 +42,7 @@ fgtable_run(struct fgtable *t, const char *user, const char *line)
 {
 	struct origin o = {.platform = "console"};
 
-	snprintf(o.chan_key, sizeof(o.chan_key), "console:t");
+	snprintf(o.chan_key, sizeof(o.chan_key), "console:%s", t->chan != NULL ? t->chan : "t");
 	snprintf(o.user_key, sizeof(o.user_key), "console:%s", user);
 	snprintf(o.user_name, sizeof(o.user_name), "%s", user);
 	reply_clear(t->last);
@@ -86,16 +86,26 @@ fgtable_says(struct fgtable *t, const char *user, const char *line, const char *
 	free(text);
 }
 
+/* The channel typed in. */
+static struct channel *
+chan_of(struct fgtable *t)
+{
+	char key[80];
+
+	snprintf(key, sizeof(key), "console:%s", t->chan != NULL ? t->chan : "t");
+	return state_channel(t->st, key);
+}
+
 struct fungeon_channel *
 fgtable_fungeon(struct fgtable *t)
 {
-	return channel_mod(state_channel(t->st, "console:t"), CHANMOD_FUNGEON);
+	return channel_mod(chan_of(t), CHANMOD_FUNGEON);
 }
 
 char *
 fgtable_saved(struct fgtable *t)
 {
-	const void *mod = channel_mod_peek(state_channel(t->st, "console:t"), CHANMOD_FUNGEON);
+	const void *mod = channel_mod_peek(chan_of(t), CHANMOD_FUNGEON);
 	cJSON *j;
 	char *s;
 
@@ -188,6 +198,22 @@ fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
 		fgtable_make(t, k, designs[i]);
 	}
 	fgtable_enter_waived(t);
+}
+
+struct fungeon_channel *
+fgtable_heading_back(struct fgtable *t)
+{
+	struct fungeon_channel *c = fgtable_fungeon(t);
+
+	for (int room = 0; room < 2; room++) {
+		fgtable_ok(t, c->m[0].player, "/fungeon hallway");
+		fgtable_pick_all(t);
+		fgtable_enter_waived(t);
+	}
+	fgtable_ok(t, c->m[0].player, "/fungeon retreat confirm:true");
+	assert_int_equal(c->d.phase, FUNGEON_RETREAT);
+	assert_int_equal(c->d.room.number, 1);
+	return c;
 }
 
 struct fungeon_channel *

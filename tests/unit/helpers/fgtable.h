@@ -1,6 +1,6 @@
 /*
  * fgtable: a Fungeon table for the unit tests: players typing commands in
- * one channel ("console:t") of a fresh state with a seeded rng, and the
+ * one channel ("console:t", or the one chan names) of a fresh state with a seeded rng, and the
  * steps every test of a room repeats (the choosing of categories in the
  * draw's order, a piece made by the player who holds its category).
  *
@@ -20,6 +20,9 @@ struct fgtable {
 	struct rng *rng;
 	struct dispatch *d;
 	struct reply *last;
+	/* the console channel typed in, "t" while NULL; the other functions
+	 * below (the Fungeon state, the steps) follow it too */
+	const char *chan;
 };
 
 struct fgtable *fgtable_new(uint64_t seed);
@@ -70,6 +73,10 @@ struct fungeon_channel *fgtable_three(struct fgtable *t, const char *const *mons
  * sets the floor, and al makes the monster line for room 1 (points
  * waived), then enters it; returns the channel's Fungeon state. */
 struct fungeon_channel *fgtable_alone_on_floor(struct fgtable *t, int floor, const char *monster);
+/* Whoever joined goes through rooms 1 and 2 (points waived) and heads
+ * back from room 2, so that the party is on the way back in room 1;
+ * returns the channel's Fungeon state. */
+struct fungeon_channel *fgtable_heading_back(struct fgtable *t);
 /* Fails the test unless text holds want. */
 void fgtable_holds(const char *text, const char *want);
 

@@ -1,0 +1,99 @@
+#!/bin/sh
+# Discord: /panel where the bot may not post. Its answer waits for the
+# panel's post and says, once and to the invoker alone, either that the
+# panel was posted or why not, naming the permission the bot lacks; never
+# "posted" then a contradicting line, never a follow-up before the
+# interaction's initial response (the fake counts that as a violation).
+#  - 5 /panel where the bot lacks Send Messages, as the interaction's
+#    app_permissions say: answered at once, nothing posted;
+#  - 5 /panel where the interaction says it may post but Discord refuses
+#    the post (403, Missing Permissions): answered after the post;
+#  - 1 /panel whose post takes 2.5 s: deferred in time (type 5,
+#    ephemeral), then "posted" as the deferral's edit;
+#  - 1 /panel where it may post: "posted", once.
+. tests/integration/lib.sh
+. tests/integration/discord_lib.sh
+. tests/integration/panel_lib.sh
+
+one_channel_start
+
+one "$(tmpl gm '[{"type":1,"name":"claim"}]' 'is now the GM' false ',"user":1')"
+
+# The messages answering interactions in CHAN, from the id after $1:
+# "N M E" = interactions answered, messages in all, ephemeral messages;
+# then every message's content, one a line.
+answers() {
+	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+after = int(sys.argv[1])
+m = [x for x in json.load(sys.stdin) if "interaction" in x and int(x["interaction"]) > after]
+m.sort(key=lambda x: int(x["id"]))
+print(len({x["interaction"] for x in m}), len(m), len([x for x in m if x["flags"] & 64]))
+for x in m: print(x["content"].replace("\n", " / "))' "$1"
+}
+last_id() {
+	curl -s "http://127.0.0.1:$PORT/_control/messages/$CHAN" | python3 -c '
+import json, sys
+print(max([int(x["interaction"]) for x in json.load(sys.stdin) if "interaction" in x] + [0]))'
+}
+
+# Send Messages taken away: the interaction says so; nothing is posted.
+ctl "nosend $CHAN"
+from=$(last_id)
+for i in 1 2 3 4 5; do
+	one "$(tmpl panel '[]' 'delver may not post in this channel' true ',"user":1')"
+done
+answers "$from" > "$WORK/nosend.txt"
+[ "$(head -n 1 "$WORK/nosend.txt")" = "5 5 5" ] ||
+	fail "5 refused /panel got (interactions, messages, private): $(head -n 1 "$WORK/nosend.txt")"
+[ "$(grep -c 'it needs the Send Messages permission here' "$WORK/nosend.txt")" = 5 ] ||
+	fail "the refusals do not name Send Messages: $(cat "$WORK/nosend.txt")"
+grep -q 'Panel posted' "$WORK/nosend.txt" && fail "a refused /panel said it was posted"
+[ "$(stat rest.channel_posts)" = 0 ] || fail "a panel was posted where the bot may not post"
+[ "$(stat rest.posts_refused)" = 0 ] || fail "the bot tried $(stat rest.posts_refused) posts it knew would be refused"
+
+# The interaction says the bot may post, but Discord refuses the post.
+ctl "nosend $CHAN off"
+ctl "rest403 match=/channels/$CHAN/messages count=5"
+from=$(last_id)
+for i in 1 2 3 4 5; do
+	one "$(tmpl panel '[]' 'delver may not post in this channel' true ',"user":1')"
+done
+answers "$from" > "$WORK/refused.txt"
+[ "$(head -n 1 "$WORK/refused.txt")" = "5 5 5" ] ||
+	fail "5 refused /panel got (interactions, messages, private): $(head -n 1 "$WORK/refused.txt")"
+[ "$(grep -c 'Missing Permissions), so the panel was not posted: it needs the Send Messages permission' "$WORK/refused.txt")" = 5 ] ||
+	fail "the refusals: $(cat "$WORK/refused.txt")"
+grep -q 'Panel posted' "$WORK/refused.txt" && fail "a refused /panel said it was posted"
+[ "$(stat rest.r403)" = 5 ] || fail "$(stat rest.r403) posts refused, not 5"
+[ "$(stat rest.channel_posts)" = 0 ] || fail "a panel was posted"
+[ "$(stat violations)" = 0 ] || fail "the fake saw violations: $(stat violation_list)"
+[ "$(stat interactions.late)" = 0 ] || fail "$(stat interactions.late) answers came after 3 s"
+
+# A post that takes 2.5 s: the interaction is deferred in time, privately,
+# and the deferral says "posted" once the post is answered.
+deferred=$(stat interactions.deferred)
+ctl "restslow match=/channels/$CHAN/messages count=1 ms=2500"
+from=$(last_id)
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":1')"
+wait_until "r['channel_posts'] == 1" 10
+[ "$(stat interactions.deferred)" = $((deferred + 1)) ] || fail "the slow post's /panel was not deferred"
+answers "$from" > "$WORK/slow.txt"
+[ "$(head -n 1 "$WORK/slow.txt")" = "1 1 1" ] ||
+	fail "the slow /panel got (interactions, messages, private): $(cat "$WORK/slow.txt")"
+[ "$(count_panels)" = 1 ] || fail "$(count_panels) panels in the channel"
+
+# Where it may post: one answer, "posted"; the panel moved.
+first=$(field 1)
+from=$(last_id)
+one "$(tmpl panel '[]' 'Panel posted' true ',"user":1')"
+wait_until "r['channel_posts'] == 2 and r['channel_deletes'] == 1" 10
+answers "$from" > "$WORK/posted.txt"
+[ "$(head -n 1 "$WORK/posted.txt")" = "1 1 1" ] ||
+	fail "the /panel got (interactions, messages, private): $(cat "$WORK/posted.txt")"
+[ "$(grep -c 'Panel posted' "$WORK/posted.txt")" = 1 ] || fail "the answer: $(cat "$WORK/posted.txt")"
+[ "$(field 1)" != "$first" ] || fail "the panel did not move"
+[ "$(count_panels)" = 1 ] || fail "$(count_panels) panels in the channel"
+[ "$(stat violations)" = 0 ] || fail "the fake saw violations: $(stat violation_list)"
+echo "refused: 10 answered once each; slow post: deferred, then posted"
+finish
