@@ -84,8 +84,14 @@ invocation_require_gm(struct invocation *inv, struct reply *out)
 		reply_error(out, "Only the GM can do that here; the GM is %s.", gm);
 	else {
 		reply_error(out, "Only the GM can do that, and nobody is GM here yet; ");
-		reply_cmd(out, RS_BAD, "gm claim", NULL);
-		reply_add(out, RS_BAD, " makes you the GM.");
+		invocation_claim_hint(out);
 	}
 	return false;
+}
+
+void
+invocation_claim_hint(struct reply *out)
+{
+	reply_cmd(out, RS_BAD, "gm claim", NULL);
+	reply_add(out, RS_BAD, " makes you the GM.");
 }

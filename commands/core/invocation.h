@@ -89,4 +89,9 @@ void invocation_seat(struct invocation *inv);
 /* Writes the refusal for a non-GM and returns false, or returns true. */
 bool invocation_require_gm(struct invocation *inv, struct reply *out);
 
+/* Ends a refusal that says nobody holds the GM seat: "/gm claim makes you
+ * the GM." (the command as the invoker's platform types it), in the
+ * refusal's style. Every GM check that finds the seat empty ends so. */
+void invocation_claim_hint(struct reply *out);
+
 #endif

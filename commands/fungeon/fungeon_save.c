@@ -366,25 +366,36 @@ rd_piece(struct fungeon_json *r, const cJSON *o, enum fungeon_kind k, struct fun
 	           : 0;
 }
 
-/* A list of up to max whole numbers lo..hi into v; *n gets how many. */
+/* The list under key: from least to most whole numbers, each lo..hi, into
+ * v (room for most); *n (when not NULL) gets how many. A list of any other
+ * length is refused, in one sentence naming the length allowed. */
 static int
-rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int max, int lo, int hi, int *v,
-        int *n)
+rd_ints(struct fungeon_json *r, const cJSON *o, const char *key, int least, int most, int lo,
+        int hi, int *v, int *n)
 {
-	const cJSON *a, *x;
-	int count;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+	int count = 0;
 
-	if (fungeon_json_array(r, o, key, max, false, &a, &count) < 0)
-		return -1;
-	*n = 0;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < least || cJSON_GetArraySize(a) > most) {
+		char what[64];
+
+		if (least == most)
+			snprintf(what, sizeof(what), "is not a list of %d whole numbers", least);
+		else
+			snprintf(what, sizeof(what), "is not a list of %d to %d whole numbers",
+			         least, most);
+		return fungeon_json_bad(r, key, what);
+	}
 	cJSON_ArrayForEach(x, a)
 	{
 		int64_t w;
 
 		if (!fungeon_json_whole(x, lo, hi, &w))
 			return fungeon_json_bad(r, key, "holds a number out of range");
-		v[(*n)++] = (int)w;
+		v[count++] = (int)w;
 	}
+	if (n != NULL)
+		*n = count;
 	return 0;
 }
 
@@ -415,7 +426,7 @@ rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room
 {
 	static const int most[FUNGEON_KIND_COUNT] = {FUNGEON_DESIGNS_MAX, FUNGEON_ROOM_MONSTERS_MAX,
 	                                             FUNGEON_ROOM_TREASURE_MAX};
-	int party[4], n, np;
+	int party[4];
 	const cJSON *budgets = cJSON_GetObjectItemCaseSensitive(o, "budgets");
 
 	r->where = "room";
@@ -423,20 +434,17 @@ rd_room(struct fungeon_json *r, const cJSON *o, int members, struct fungeon_room
 		return fungeon_json_bad(r, "room", "is missing");
 	if (fungeon_json_int(r, o, "number", 0, INT64_MAX, &room->number) ||
 	    fungeon_json_i(r, o, "floor", 0, FUNGEON_FLOOR_MAX, &room->floor) ||
-	    rd_ints(r, o, "party", 4, 0, FUNGEON_PARTY_MAX * FUNGEON_LEVEL_MAX, party, &np) ||
+	    /* Size, lowest level, highest level, levels in all: every
+	     * version wrote the four. */
+	    rd_ints(r, o, "party", 4, 4, 0, FUNGEON_PARTY_MAX * FUNGEON_LEVEL_MAX, party, NULL) ||
 	    fungeon_json_bool(r, o, "stair", &room->stair) ||
-	    rd_ints(r, o, "order", FUNGEON_PARTY_MAX, 0, members - 1, room->picks.order,
+	    rd_ints(r, o, "order", 0, FUNGEON_PARTY_MAX, 0, members - 1, room->picks.order,
 	            &room->picks.n) ||
-	    rd_ints(r, o, "holders", FUNGEON_CAT_COUNT, -1, members - 1, room->picks.holder, &n) ||
+	    rd_ints(r, o, "holders", FUNGEON_CAT_COUNT, FUNGEON_CAT_COUNT, -1, members - 1,
+	            room->picks.holder, NULL) ||
 	    fungeon_json_i(r, o, "made", 0, FUNGEON_CAT_COUNT, &room->picks.made) ||
 	    rd_waived(r, o, room))
 		return -1;
-	if (n != FUNGEON_CAT_COUNT)
-		return fungeon_json_bad(r, "holders", "is not a holder for each category");
-	/* Size, lowest level, highest level, levels in all: every version
-	 * wrote the four. */
-	if (np != 4)
-		return fungeon_json_bad(r, "party", "is not the party's four figures");
 	room->party = (struct fungeon_party){
 	    .n = party[0], .min = party[1], .max = party[2], .total = party[3]};
 	if (!cJSON_IsArray(budgets) || cJSON_GetArraySize(budgets) != 3)

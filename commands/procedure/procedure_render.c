@@ -19,8 +19,7 @@ procedure_render_may_pass(struct invocation *inv, const struct procedure_state *
 		reply_add(out, RS_BAD, "); the GM is %s.", channel_gm_name(inv->seat));
 	} else {
 		reply_add(out, RS_BAD, "), and nobody is GM yet; ");
-		reply_cmd(out, RS_BAD, "gm claim", NULL);
-		reply_add(out, RS_BAD, " makes you the GM.");
+		invocation_claim_hint(out);
 	}
 	return false;
 }

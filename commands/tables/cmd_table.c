@@ -76,8 +76,7 @@ may_change(struct invocation *inv, const char *name, struct reply *out)
 	            "The table %s is behind the GM's screen here (Tension is hidden), so only "
 	            "the GM changes it, and nobody is GM here yet; ",
 	            name);
-	reply_cmd(out, RS_BAD, "gm claim", NULL);
-	reply_add(out, RS_BAD, " makes you the GM.");
+	invocation_claim_hint(out);
 	return false;
 }
 

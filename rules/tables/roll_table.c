@@ -148,16 +148,14 @@ entry_text(const char *p, size_t tl, size_t idx, bool saved, char *out, char *er
 		snprintf(err, errlen, "entry %zu has a range but no text.", idx);
 		goto done;
 	}
-	/* What textsafe removes or turns into a space may leave " · " in the
-	 * kept text, or a "· " at its start (written after "1-4: "), which part
-	 * entries when the table is read again: refused, so what /table show
-	 * writes reads back as the same table. */
-	if (!saved &&
-	    (strstr(buf_str(&b), DOT_SEP) != NULL || strncmp(buf_str(&b), &DOT_SEP[1], 3) == 0)) {
+	/* The entries were split where the text made safe shows " · " (split),
+	 * so none holds one; but text that starts with "· " ("1-4:· a") is
+	 * shown after "1-4: ", where the two read back as two entries: refused,
+	 * so what /table show writes reads back as the same table. */
+	if (!saved && strncmp(buf_str(&b), &DOT_SEP[1], 3) == 0) {
 		snprintf(err, errlen,
-		         "entry %zu has an invisible character or line break beside '\xc2\xb7', "
-		         "which would part entries; remove it, or write the dot without spaces "
-		         "around it.",
+		         "entry %zu starts with '\xc2\xb7' and a space, which would part it from "
+		         "its range when the table is shown; leave out the space after the dot.",
 		         idx);
 		goto done;
 	}
@@ -485,11 +483,47 @@ past_heading(const char *text)
 	return p + n;
 }
 
-/* Splits text into entries and parses each into r; *n gets how many. */
+/*
+ * Appends text to out made safe as an entry's kept text is (textsafe), run
+ * by run between the ASCII separators and controls, which are kept as they
+ * are: ';' and line breaks part entries, and any other control is refused
+ * in the entry that holds it. A run that is not valid UTF-8 is kept as it
+ * is (its entry is refused). Nothing grows: out needs no more room than
+ * text.
+ */
+static void
+made_safe(const char *text, struct buf *out)
+{
+	const char *p = text;
+
+	while (*p != '\0') {
+		size_t n = 0;
+
+		while (p[n] != '\0' && p[n] != ';' && (unsigned char)p[n] >= 0x20 && p[n] != 0x7f)
+			n++;
+		if (utf8_valid(p, n))
+			textsafe_clean(out, p, n);
+		else
+			buf_add(out, p, n);
+		p += n;
+		if (*p != '\0')
+			buf_addc(out, *p++);
+	}
+}
+
+/*
+ * Splits text into entries and parses each into r; *n gets how many. The
+ * entries are found in the text made safe (made_safe), the text that is
+ * kept and shown: what textsafe removes or turns into a space cannot hide
+ * a " · " that parts entries, nor make one that the table shows but its
+ * entries do not.
+ */
 static int
 split(const char *text, enum mode m, bool saved, struct raw *r, size_t *n, char *err, size_t errlen)
 {
-	const char *s = text;
+	struct buf safe;
+	const char *s;
+	int rc = -1;
 
 	*n = 0;
 	if (strlen(text) > ROLL_TABLE_INPUT_MAX) {
@@ -497,8 +531,11 @@ split(const char *text, enum mode m, bool saved, struct raw *r, size_t *n, char 
 		         strlen(text), ROLL_TABLE_INPUT_MAX);
 		return -1;
 	}
+	buf_init(&safe, ROLL_TABLE_INPUT_MAX + 1);
+	made_safe(text, &safe);
+	s = buf_str(&safe);
 	if (m == DIE)
-		s = past_heading(text);
+		s = past_heading(s);
 	while (*s != '\0') {
 		size_t len = strcspn(s, ";\n");
 		const char *dot = strstr(s, DOT_SEP), *e = s;
@@ -522,18 +559,21 @@ split(const char *text, enum mode m, bool saved, struct raw *r, size_t *n, char 
 		if (*n == ROLL_TABLE_ENTRIES_MAX) {
 			snprintf(err, errlen, "a table may have at most %d entries.",
 			         ROLL_TABLE_ENTRIES_MAX);
-			return -1;
+			goto done;
 		}
 		if (entry(e, elen, *n + 1, saved, &r[*n], err, errlen) < 0)
-			return -1;
+			goto done;
 		(*n)++;
 	}
 	if (*n == 0) {
 		snprintf(err, errlen,
 		         "the table is empty; give entries like '1-4: text; 5-8: text'.");
-		return -1;
+		goto done;
 	}
-	return 0;
+	rc = 0;
+done:
+	buf_free(&safe);
+	return rc;
 }
 
 /* Whether the entries are all weighted or all ranged; refuses a mix. */

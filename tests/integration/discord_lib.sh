@@ -88,12 +88,7 @@ fake_start() {
 		--stats "$WORK/final-stats.json" --expect-compress $expect "$@" \
 		> "$WORK/fake.log" 2>&1 &
 	FAKE_PID=$!
-	i=0
-	while [ ! -s "$WORK/port" ]; do
-		i=$((i + 1))
-		[ $i -gt 100 ] && fail "the fake Discord did not start"
-		sleep 0.05
-	done
+	file_wait "$WORK/port" 5 || fail "the fake Discord did not start"
 	PORT=$(cat "$WORK/port")
 	REST="http://127.0.0.1:$PORT/api/v10"
 }

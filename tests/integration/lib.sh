@@ -27,6 +27,12 @@
 # console_on DIR [delver args...] < input
 #   The console as the user gm on the state directory DIR (no colour),
 #   stdout to $top/out and stderr to $top/err; returns delver's status.
+#
+# file_wait PATH SECONDS
+#   Waits until PATH is a file with something in it, or a socket (what a
+#   process that starts writes for the test: a port file, a session file,
+#   a notify socket); returns 1 when SECONDS (a whole number) pass first,
+#   and the caller says what is missing.
 set -u
 BUILD=${1:-build/default}
 DELVER=${DELVER:-$BUILD/delver}
@@ -90,4 +96,14 @@ console_on() {
 	shift
 	"$DELVER" --console --color never --user gm --state-dir "$cdir" "$@" \
 		> "$top/out" 2> "$top/err"
+}
+
+file_wait() {
+	fw_i=0
+	until [ -s "$1" ] || [ -S "$1" ]; do
+		fw_i=$((fw_i + 1))
+		[ "$fw_i" -gt $(($2 * 20)) ] && return 1
+		sleep 0.05
+	done
+	return 0
 }

@@ -89,16 +89,11 @@ start() {
 
 # ended: waits up to 20 s for delver to exit 0.
 ended() {
-	i=0
-	while [ ! -s "$tmp/status" ]; do
-		i=$((i + 1))
-		if [ "$i" -gt 200 ]; then
-			fail "delver did not exit ($1); the screen shows:"
-			screen
-			return 1
-		fi
-		sleep 0.1
-	done
+	if ! file_wait "$tmp/status" 20; then
+		fail "delver did not exit ($1); the screen shows:"
+		screen
+		return 1
+	fi
 	[ "$(cat "$tmp/status")" = 0 ] || fail "delver exited $(cat "$tmp/status") ($1)"
 	tmux -S "$SOCK" kill-server 2>/dev/null
 }
@@ -224,11 +219,7 @@ last_line "gm@table> /gm claim"
 keys C-c
 last_line "gm@table>"
 keys "quit" Enter
-i=0
-while [ ! -s "$tmp/status" ] && [ "$i" -lt 200 ]; do
-	i=$((i + 1))
-	sleep 0.1
-done
+file_wait "$tmp/status" 20 || : # ended says so
 if screen | grep -q "Interrupt"; then
 	fail "make reported an interrupt: $(screen | grep Interrupt)"
 fi

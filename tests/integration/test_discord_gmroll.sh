@@ -76,8 +76,7 @@ ctl dmclosed 1
 before=$(stat interactions.followups)
 one "$(roll 2 '1d6')"
 wait_until "r['dms_refused'] == 1 and i['followups'] == $((before + 1))" 10
-grep -q "takes no direct messages" "$BOT_LOG" ||
-	grep -q "the GM takes no direct messages" "$BOT_LOG" || fail "no log line for the refused DM"
+log_wait "the GM takes no direct messages" 10
 [ "$(stat rest.dms)" = 4 ] || fail "a DM went to a GM whose DMs are closed"
 
 # The next secret roll is not tried: Discord counts every 403 toward its
@@ -114,7 +113,7 @@ ctl noaccess 5
 before=$(stat interactions.followups)
 one "$(roll 2 '1d6' ',"parts":["rolls in secret","refused delver'"'"'s message (Discord answered 403), so nobody saw your secret roll"]')"
 wait_until "i['followups'] == $((before + 1))" 10
-grep -q "could not go to channel 1300000000000000005" "$BOT_LOG" || fail "no log line for the refused channel"
+log_wait "could not go to channel 1300000000000000005" 10
 
 # A player's hazard roll while Tension is hidden goes the same road: the
 # channel reads the roll, what the encounter table gave goes to the GM, and

@@ -44,12 +44,8 @@ rand() {
 
 # session_file: waits (3 s at most) for the session file, the resume point.
 session_file() {
-	i=0
-	until [ -s "$WORK/state/discord-session-0.json" ]; do
-		i=$((i + 1))
-		[ $i -gt 30 ] && fail "no session file 3 s after the first burst"
-		sleep 0.1
-	done
+	file_wait "$WORK/state/discord-session-0.json" 3 ||
+		fail "no session file 3 s after the first burst"
 }
 
 # round N HOW: a burst, HOW (kill or term) at a random moment of it, the

@@ -21,9 +21,8 @@ add "$(tmpl roll '[{"type":3,"name":"expression","value":"1d20+3"}]' 'rolls' fal
 add "$(tmpl gm '[{"type":1,"name":"show"}]' GM false)"
 inject "{\"count\":300,\"rate\":10,\"channels\":7,\"users\":5,\"templates\":[$T]}"
 
-sleep 5
 SESSION=$WORK/state/discord-session-0.json
-[ -s "$SESSION" ] || fail "no session file in the state directory after 5 s"
+file_wait "$SESSION" 20 || fail "no session file in the state directory after 20 s"
 grep -F -q -- "$TOKEN" "$SESSION" && fail "the session file holds the token"
 
 # systemctl restart: SIGTERM, then a new process at once

@@ -75,10 +75,7 @@ while True:
     conns.append(c)
 ' "$WORK/hole" &
 HOLE_PID=$!
-i=0
-while [ ! -s "$WORK/hole" ]; do
-	i=$((i + 1)); [ $i -gt 100 ] && fail "the silent listener did not start"; sleep 0.05
-done
+file_wait "$WORK/hole" 5 || fail "the silent listener did not start"
 fresh_start "gateway_url=ws://127.0.0.1:$(cat "$WORK/hole")"
 sleep 2
 term connecting

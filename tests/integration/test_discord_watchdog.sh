@@ -16,12 +16,7 @@ NOTES=$WORK/notify.txt
 python3 tests/integration/notify_listen.py "$WORK/notify" "$NOTES" &
 LISTENER=$!
 trap 'kill $LISTENER 2>/dev/null; cleanup' EXIT
-i=0
-until [ -S "$WORK/notify" ]; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "the notify listener did not start"
-	sleep 0.05
-done
+file_wait "$WORK/notify" 5 || fail "the notify listener did not start"
 pings() { grep -c '^WATCHDOG=1$' "$NOTES"; }
 wait_pings() { # N SECONDS: until at least N pings in all
 	i=0

@@ -131,8 +131,7 @@ with open(sys.argv[2], "w") as out:
 EOF
 python3 notify.py "$tmp/notify" notes &
 npid=$!
-i=0
-while [ ! -S "$tmp/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+file_wait "$tmp/notify" 5 || fail "the notify listener did not start"
 printf '[console]\nenabled = no\n' > d.conf
 NOTIFY_SOCKET=$tmp/notify WATCHDOG_USEC=200000 "$DELVER" --config d.conf < /dev/null > out 2> err &
 pid=$!

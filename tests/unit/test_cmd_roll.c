@@ -387,35 +387,32 @@ saved_rolls_follow_the_player(void **unused)
 static void
 private_after_the_label(void **unused)
 {
+	/* In this order (the rolls follow one seeded rng): what is typed, the
+	 * invoker's reply, and its button's action. */
+	static const struct {
+		const char *line, *plain, *action;
+	} privately[] = {
+	    {"/roll 1d20+7 # insight private:true",
+	     "[private]\nal rolls insight\n1d20 + 7: [6] + 7 = 13\n",
+	     "roll private:true 1d20+7 # insight"},
+	    {"/roll 1d20 # private:yes", "[private]\nal rolls\n1d20: [13] = 13\n",
+	     "roll private:true 1d20"},
+	    {"/roll 1d20 label:\"stealth PRIVATE:on\"",
+	     "[private]\nal rolls stealth\n1d20: [13] = 13\n", "roll private:true 1d20 # stealth"},
+	};
 	struct state *st = state_new();
 	struct rng *rng = rng_new_seeded(5);
 	struct dispatch *d = dispatch_new(&(struct dispatch_opts){.state = st, .rng = rng});
 	struct reply *r;
 
-	r = run_as(d, "al", "/roll 1d20+7 # insight private:true");
-	assert_null(reply_msg(r, REPLY_CHANNEL));
-	assert_plain(r, "[private]\n"
-	                "al rolls insight\n"
-	                "1d20 + 7: [6] + 7 = 13\n");
-	assert_string_equal(reply_msg(r, REPLY_INVOKER)->buttons[0].action,
-	                    "roll private:true 1d20+7 # insight");
-	reply_free(r);
-	r = run_as(d, "al", "/roll 1d20 # private:yes");
-	assert_null(reply_msg(r, REPLY_CHANNEL));
-	assert_plain(r, "[private]\n"
-	                "al rolls\n"
-	                "1d20: [13] = 13\n");
-	assert_string_equal(reply_msg(r, REPLY_INVOKER)->buttons[0].action,
-	                    "roll private:true 1d20");
-	reply_free(r);
-	r = run_as(d, "al", "/roll 1d20 label:\"stealth PRIVATE:on\"");
-	assert_null(reply_msg(r, REPLY_CHANNEL));
-	assert_plain(r, "[private]\n"
-	                "al rolls stealth\n"
-	                "1d20: [13] = 13\n");
-	assert_string_equal(reply_msg(r, REPLY_INVOKER)->buttons[0].action,
-	                    "roll private:true 1d20 # stealth");
-	reply_free(r);
+	for (size_t i = 0; i < sizeof(privately) / sizeof(privately[0]); i++) {
+		r = run_as(d, "al", privately[i].line);
+		assert_null(reply_msg(r, REPLY_CHANNEL));
+		assert_plain(r, privately[i].plain);
+		assert_string_equal(reply_msg(r, REPLY_INVOKER)->buttons[0].action,
+		                    privately[i].action);
+		reply_free(r);
+	}
 	r = run_as(d, "al", "/roll 1d20 # insight private:maybe");
 	assert_true(reply_is_error(r));
 	assert_string_equal(reply_error_text(r),

@@ -221,17 +221,24 @@ test_table_names_behind_the_screen(void **state)
 	static const char *const player[] = {"loot", "encounter", "effects", NULL};
 	static const char *const e_gm[] = {"effects-9", "encounter", "effects", NULL};
 	static const char *const e_player[] = {"encounter", "effects", NULL};
+	static const struct {
+		const char *sub, *value, *user;
+		const char *const *want;
+	} hidden[] = {
+	    {"show", "", "1", gm},
+	    {"show", "", "3", player},
+	    {"roll", "e", "1", e_gm},
+	    {"roll", "e", "3", e_player},
+	};
 	char data[512];
 
 	run(*state, "1", "table set loot 1-6: gold");
 	run(*state, "1", "tension mode hidden");
 	run(*state, "1", "table set effects-9 1-20: the vault floods");
-	TABLE_NAME("show", "");
-	suggest(*state, "1", data, gm);
-	suggest(*state, "3", data, player);
-	TABLE_NAME("roll", "e");
-	suggest(*state, "1", data, e_gm);
-	suggest(*state, "3", data, e_player);
+	for (size_t i = 0; i < sizeof(hidden) / sizeof(hidden[0]); i++) {
+		TABLE_NAME(hidden[i].sub, hidden[i].value);
+		suggest(*state, hidden[i].user, data, hidden[i].want);
+	}
 	run(*state, "1", "tension mode open");
 	TABLE_NAME("show", "");
 	suggest(*state, "3", data, gm);
@@ -253,22 +260,29 @@ test_table_copy_names(void **state)
 	static const char *const theirs[] = {"*", "rumours", "wm", NULL};
 	static const char *const r[] = {"rumours", NULL};
 	static const char *const none[] = {NULL};
+#define FROM5 ",{\"type\":3,\"name\":\"from\",\"value\":\"<#1300000000000000005>\"}"
+	static const struct {
+		const char *user, *value, *from;
+		const char *const *want;
+	} cases[] = {
+	    {"1", "", "", star},
+	    {"1", "", FROM5, theirs},
+	    {"1", "R", ",{\"type\":3,\"name\":\"from\",\"value\":\"1300000000000000005\"}", r},
+	    /* user 9, a channel admin here, is not the GM there */
+	    {"9", "", FROM5, star},
+	    {"3", "", FROM5, none},
+	};
+#undef FROM5
 	char data[512];
 
 	run(*state, "1", "table set loot 1-6: gold");
 	run_in(*state, "1300000000000000005", "1", "gm claim");
 	run_in(*state, "1300000000000000005", "1", "table set rumours 1-6: the duke lies");
 	run_in(*state, "1300000000000000005", "1", "table set wm 1-6: a rat");
-	COPY_NAME("", "");
-	suggest(*state, "1", data, star);
-	COPY_NAME("", ",{\"type\":3,\"name\":\"from\",\"value\":\"<#1300000000000000005>\"}");
-	suggest(*state, "1", data, theirs);
-	COPY_NAME("R", ",{\"type\":3,\"name\":\"from\",\"value\":\"1300000000000000005\"}");
-	suggest(*state, "1", data, r);
-	/* user 9, a channel admin here, is not the GM there */
-	COPY_NAME("", ",{\"type\":3,\"name\":\"from\",\"value\":\"<#1300000000000000005>\"}");
-	suggest(*state, "9", data, star);
-	suggest(*state, "3", data, none);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		COPY_NAME(cases[i].value, cases[i].from);
+		suggest(*state, cases[i].user, data, cases[i].want);
+	}
 }
 
 /* A loader that knows no record but fails on the channel "broken". */

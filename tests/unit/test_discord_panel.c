@@ -68,32 +68,50 @@ busy(struct discord_panels *p, bool old, int64_t to, int64_t *at, uint64_t *seq)
 	return n;
 }
 
-/* 50 changes in 5 s (one each 100 ms): a handful of edits, none within
- * PANEL_EDIT_MS of the one before (so at most 5 in any 5 s), the last one
- * covering the last change. */
+/* 50 changes in 5 s (one each 100 ms), in a channel whose panel message
+ * is new and in one whose message is older than an hour: a handful of
+ * edits, the first after the burst's wait (PANEL_COALESCE_MS), then each
+ * PANEL_EDIT_MS after the one before (at most 5 in any 5 s) or, for the
+ * old message, PANEL_OLD_EDIT_MS (at most 3 in any 6 s); the last edit
+ * began after the last change (at 4900 ms), so it shows all fifty. Then
+ * the entry is gone, and a message found old while not on its way changes
+ * nothing. */
 static void
-test_a_busy_channel_is_coalesced_and_paced(void **state)
+test_busy_channels_are_coalesced_and_paced(void **state)
 {
-	struct discord_panels *p = discord_panels_new();
-	int64_t at[64];
-	uint64_t seq = 0;
-	size_t n;
+	static const struct {
+		bool old;
+		int64_t until; /* ms the channel is watched */
+		size_t edits;
+		int64_t gap;   /* ms between two edits */
+		size_t most;   /* edits at most ... */
+		int64_t in_ms; /* ... in any window this long */
+	} cases[] = {
+	    /* the sixth edit covers the last two changes */
+	    {false, 8000, 6, PANEL_EDIT_MS, 5, 5000},
+	    {true, 12000, 4, PANEL_OLD_EDIT_MS, 3, 6000},
+	};
 
 	(void)state;
-	n = busy(p, false, 8000, at, &seq);
-	/* The first waits for the burst (300 ms), then one per 1100 ms; the
-	 * sixth covers the last two changes. */
-	assert_int_equal(n, 6);
-	assert_int_equal(at[0], PANEL_COALESCE_MS);
-	for (size_t i = 1; i < n; i++)
-		assert_int_equal(at[i] - at[i - 1], PANEL_EDIT_MS);
-	/* The last edit began after the last change (at 4900 ms): it shows
-	 * all fifty. */
-	assert_true(at[n - 1] > 4900);
-	assert_int_equal(seq, 50);
-	/* Current and paced out: the entry is gone. */
-	assert_int_equal(discord_panels_count(p), 0);
-	discord_panels_free(p);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct discord_panels *p = discord_panels_new();
+		int64_t at[64] = {0};
+		uint64_t seq = 0;
+		size_t n = busy(p, cases[k].old, cases[k].until, at, &seq);
+
+		assert_int_equal(n, cases[k].edits);
+		assert_int_equal(at[0], PANEL_COALESCE_MS);
+		for (size_t i = 1; i < n; i++)
+			assert_int_equal(at[i] - at[i - 1], cases[k].gap);
+		for (size_t i = cases[k].most; i < n; i++)
+			assert_true(at[i] - at[i - cases[k].most] >= cases[k].in_ms);
+		assert_true(at[n - 1] > 4900);
+		assert_int_equal(seq, 50);
+		assert_int_equal(discord_panels_count(p), 0);
+		discord_panels_old(p, CH);
+		assert_int_equal(discord_panels_count(p), 0);
+		discord_panels_free(p);
+	}
 }
 
 /* One change: one edit, PANEL_COALESCE_MS later; nothing stays. */
@@ -401,39 +419,11 @@ test_a_change_turns_a_check_into_a_refresh(void **state)
 	discord_panels_free(p);
 }
 
-/* A message older than an hour: its edits start PANEL_OLD_EDIT_MS apart
- * (at most 3 in any 6 s); a busy channel still ends with an edit that
- * covers its last change. */
-static void
-test_an_old_message_is_edited_slower(void **state)
-{
-	struct discord_panels *p = discord_panels_new();
-	int64_t at[64];
-	uint64_t seq = 0;
-	size_t n;
-
-	(void)state;
-	n = busy(p, true, 12000, at, &seq);
-	assert_int_equal(n, 4);
-	assert_int_equal(at[0], PANEL_COALESCE_MS);
-	for (size_t i = 1; i < n; i++)
-		assert_int_equal(at[i] - at[i - 1], PANEL_OLD_EDIT_MS);
-	for (size_t i = 3; i < n; i++)
-		assert_true(at[i] - at[i - 3] >= 6000);
-	assert_true(at[n - 1] > 4900);
-	assert_int_equal(seq, 50);
-	assert_int_equal(discord_panels_count(p), 0);
-	/* Not on its way: nothing changes. */
-	discord_panels_old(p, CH);
-	assert_int_equal(discord_panels_count(p), 0);
-	discord_panels_free(p);
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_a_busy_channel_is_coalesced_and_paced),
+	    cmocka_unit_test(test_busy_channels_are_coalesced_and_paced),
 	    cmocka_unit_test(test_one_change_one_edit),
 	    cmocka_unit_test(test_changes_during_a_refresh_make_one_more),
 	    cmocka_unit_test(test_a_deleted_panel_is_forgotten),
@@ -445,7 +435,6 @@ main(void)
 	    cmocka_unit_test(test_channels_are_apart),
 	    cmocka_unit_test(test_a_check_reads_first),
 	    cmocka_unit_test(test_a_change_turns_a_check_into_a_refresh),
-	    cmocka_unit_test(test_an_old_message_is_edited_slower),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -805,6 +805,47 @@ module_load_rejects_one_past_the_limits(void **unused)
 	fungeon_mod.destroy(c);
 }
 
+/* A room's lists of numbers of fixed length (the party's four figures, a
+ * holder for each of the three categories) are refused at any other
+ * length, and the draw's order past the party's most, in one sentence
+ * naming the length allowed; nothing is read past what the list holds. */
+static void
+module_load_refuses_room_lists_of_another_length(void **unused)
+{
+	static const struct {
+		const char *key;
+		int drop, add;
+		const char *error;
+	} cases[] = {
+	    {"party", 1, 0, "Fungeon room: 'party' is not a list of 4 whole numbers."},
+	    {"party", 0, 1, "Fungeon room: 'party' is not a list of 4 whole numbers."},
+	    {"holders", 1, 0, "Fungeon room: 'holders' is not a list of 3 whole numbers."},
+	    {"holders", 0, 1, "Fungeon room: 'holders' is not a list of 3 whole numbers."},
+	    {"order", 0, FUNGEON_PARTY_MAX, /* one order already */
+	     "Fungeon room: 'order' is not a list of 0 to 8 whole numbers."},
+	};
+	struct fungeon_channel *c = fungeon_mod.create();
+	char err[200];
+
+	fill(c, FUNGEON_PARTY_MAX, 1, 1, 1);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fungeon_channel *fresh = fungeon_mod.create();
+		cJSON *j = fungeon_mod.save(c);
+		cJSON *list = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "room"), cases[i].key);
+
+		assert_non_null(list);
+		if (cases[i].drop)
+			cJSON_DeleteItemFromArray(list, 0);
+		for (int k = 0; k < cases[i].add; k++)
+			cJSON_AddItemToArray(list, cJSON_CreateNumber(0));
+		assert_int_equal(fungeon_mod.load(fresh, j, err, sizeof(err)), -1);
+		assert_string_equal(err, cases[i].error);
+		cJSON_Delete(j);
+		fungeon_mod.destroy(fresh);
+	}
+	fungeon_mod.destroy(c);
+}
+
 /* At each maximum, adding one more is the same one-sentence error as
  * ever, and the state (its saved text) is unchanged. */
 static void
@@ -906,6 +947,7 @@ main(void)
 	    cmocka_unit_test(module_round_trip_one),
 	    cmocka_unit_test(module_round_trip_full),
 	    cmocka_unit_test(module_load_rejects_one_past_the_limits),
+	    cmocka_unit_test(module_load_refuses_room_lists_of_another_length),
 	    cmocka_unit_test(limits_at_the_maximum),
 	    cmocka_unit_test(room_holds_24_of_each),
 	    cmocka_unit_test(memory_tracks_what_the_channel_holds),

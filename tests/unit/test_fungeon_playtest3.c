@@ -22,6 +22,10 @@
  * strikes with her class bonus, and a newt's Resist die against fire takes
  * one of those dice away, said on her dice line; without `type:` nothing
  * is resisted. */
+/* A newt whose scales resist fire and can do nothing else (F2, F7). */
+static const char *const newt[] = {
+    "/fungeon monster add newt level 6 ability scales annoy 1 resist 1 fire type fire", NULL};
+
 static void
 f2_resist_dice_act_in_the_fight(void **unused)
 {
@@ -31,12 +35,7 @@ f2_resist_dice_act_in_the_fight(void **unused)
 	(void)unused;
 	fgtable_ok(t, "al", "/fungeon join Al fighter 4");
 	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 4 type:fire");
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
-	fgtable_make(t, FUNGEON_CAT_MONSTERS,
-	             "/fungeon monster add newt level 6 ability scales annoy 1 resist 1 fire "
-	             "type fire");
-	fgtable_enter_waived(t);
+	fgtable_room_made(t, newt);
 	text = fgtable_said(t, "al", "/fungeon combat");
 	fgtable_holds(text, "3. Painful conflict");
 	fgtable_holds(strstr(text, "3. Painful conflict"), "Brix (bo, 1 resisted)");
@@ -57,12 +56,7 @@ f7_an_ability_that_can_do_nothing_is_not_rolled(void **unused)
 	(void)unused;
 	fgtable_ok(t, "al", "/fungeon join Al fighter 4");
 	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 4 type:fire");
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
-	fgtable_make(t, FUNGEON_CAT_MONSTERS,
-	             "/fungeon monster add newt level 6 ability scales annoy 1 resist 1 fire "
-	             "type fire");
-	fgtable_enter_waived(t);
+	fgtable_room_made(t, newt);
 	text = fgtable_said(t, "al", "/fungeon combat");
 	step2 = strstr(text, "2. Special abilities\n");
 	step3 = strstr(text, "3. Painful conflict\n");
@@ -256,6 +250,10 @@ f9_a_rise_between_hallways_brings_the_stair(void **unused)
 static void
 irc_combat_turns_fit_max_lines(void **unused)
 {
+	static const char *const monsters[] = {
+	    "/fungeon monster add newt level 1 ability sting annoy 2 pain 1 continuous type fire",
+	    "/fungeon monster add rat level 3",
+	    "/fungeon monster add toad level 2 ability tongue annoy 2 pain 2 type slime", NULL};
 	struct fgtable *t = fgtable_new(21);
 	struct render_irc_opts io = {.budget = 400, .max_lines = 4, .prefix = "!"};
 
@@ -264,15 +262,7 @@ irc_combat_turns_fit_max_lines(void **unused)
 	fgtable_ok(t, "bo", "/fungeon join Brix fire-mage 3 type:fire");
 	fgtable_ok(t, "cy", "/fungeon join Cy rogue 3");
 	fgtable_ok(t, "di", "/fungeon join Di cleric 3");
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
-	fgtable_make(t, FUNGEON_CAT_MONSTERS,
-	             "/fungeon monster add newt level 1 ability sting annoy 2 pain 1 continuous "
-	             "type fire");
-	fgtable_make(t, FUNGEON_CAT_MONSTERS, "/fungeon monster add rat level 3");
-	fgtable_make(t, FUNGEON_CAT_MONSTERS,
-	             "/fungeon monster add toad level 2 ability tongue annoy 2 pain 2 type slime");
-	fgtable_enter_waived(t);
+	fgtable_room_made(t, monsters);
 	for (int turn = 0; turn < 4; turn++) {
 		struct irc_lines lines = {0};
 		char *text = fgtable_said(t, "al", "/fungeon combat");
@@ -327,6 +317,8 @@ f10_a_mark_is_one_player_s(void **unused)
 static void
 f6_no_xp_from_one_s_own_trap(void **unused)
 {
+	static const char *const traps[] = {"/fungeon trap add t1 annoy 1 pain 1 type darts",
+	                                    "/fungeon trap add t2 annoy 1 pain 1 type darts", NULL};
 	struct fgtable *t = fgtable_new(6);
 	struct fungeon_channel *c;
 	const char *maker, *other;
@@ -336,15 +328,11 @@ f6_no_xp_from_one_s_own_trap(void **unused)
 	(void)unused;
 	fgtable_ok(t, "al", "/fungeon join Al fighter 6");
 	fgtable_ok(t, "bo", "/fungeon join Bo fighter 6");
-	fgtable_ok(t, "al", "/fungeon hallway");
-	fgtable_pick_all(t);
+	fgtable_room_made(t, traps);
 	maker = fgtable_holder(t, FUNGEON_CAT_TRAPS);
 	other = strcmp(maker, "al") ? "al" : "bo";
 	mk = strcmp(maker, "al") ? 1 : 0;
 	ot = 1 - mk;
-	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add t1 annoy 1 pain 1 type darts");
-	fgtable_make(t, FUNGEON_CAT_TRAPS, "/fungeon trap add t2 annoy 1 pain 1 type darts");
-	fgtable_enter_waived(t);
 	c = fgtable_fungeon(t);
 	snprintf(line, sizeof(line), "/fungeon find t1 %s", c->m[mk].name);
 	fgtable_ok(t, maker, line);

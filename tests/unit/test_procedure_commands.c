@@ -94,86 +94,95 @@ ok(const char *user, const char *line)
 static void
 bad_input_leaves_state(void **unused)
 {
+	static const struct {
+		const char *line, *want;
+	} bad[] = {
+	    {"hazard table dungeon", "table must be one of exploration, delving, classic, custom"},
+	    {"hazard table custom", "no custom hazard table yet"},
+	    {"hazard roll table:custom", "no custom hazard table yet"},
+	    {"hazard chance 7 6", "7-in-6 is not a chance; X must be from 1 to 6 on a d6."},
+	    {"hazard chance 0 6", "X must be a whole number from 1 to 100"},
+	    {"hazard chance 1 101", "N must be a whole number from 2 to 100"},
+	    {"hazard custom d8 \"\"", "the table is empty"},
+	    {"hazard custom d8 \"1 a; 3-8 b\"",
+	     "The d8 table was not saved: entry 2: result 2 is not covered by any entry."},
+	    {"hazard custom d8 \"1-3 a; 3-8 b\"", "entry 2: range 3-8 overlaps"},
+	    {"hazard custom d8 \"1-4 a; 5-7 b\"", "result 8 is not covered"},
+	    {"hazard custom d6 \"1-4 a; 5-8 b\"", "range 5-8 is outside 1-6"},
+	    {"hazard custom d1 \"1 a\"", "'d1' is not a die for a hazard table"},
+	    {"hazard procedure dungeon", "procedure must be one of exploration, delving"},
+	    {"hazard who everyone", "who must be one of anyone, gm"},
+	    {"hazard sign", "No sign's creature is remembered"},
+	    {"hazard frob", "(got 'frob'); usage: /hazard roll"},
+	    {"turn advance 100000", "Turns must be a whole number from 1 to 144"},
+	    {"turn advance 0", "Turns must be a whole number from 1 to 144"},
+	    {"wander hallway", "procedure must be one of corridor, rest, classic, tension"},
+	    {"wander rest exits:0",
+	     "A resting check needs a way in for the monsters: exits must be from 1 to 20 "
+	     "(got 0)."},
+	    {"wander tension exits:21",
+	     "A tension check takes exits from 0 (a sealed room) to 20 (got 21)."},
+	    {"wander tension exits:1000", "Exits must be a whole number from 0 to 999"},
+	    {"wander tension tension:11", "Tension must be a whole number from 1 to 10"},
+	    {"wander classic chance:7-in-6", "7-in-6 is not a chance"},
+	    {"wander classic chance:lots", "'lots' is not a chance"},
+	    {"wander corridor chance:2", "chance is for the classic check only"},
+	    {"wander corridor exits:2", "Exits count for the rest and tension checks only"},
+	    {"wander rest tension:3", "The tension option is for the tension check only"},
+	    {"wander default retreat", "procedure must be one of corridor, rest"},
+	    {"wander default rest chance:2", "chance is for the classic check only"},
+	    {"wander retreat 0 a:1", "Floor must be a whole number from 1 to 20"},
+	    {"wander retreat 2 alice", "'alice' is not a player"},
+	    {"wander retreat 2", "Missing players; usage"},
+	    {"light add lamp", "kind must be one of torch, lantern, candle"},
+	    {"light add torch 19", "2 sources are lit and 19 more would pass the limit of 20"},
+	    {"light add torch 0", "Count must be a whole number from 1 to 20"},
+	    {"light out 9", "No lit source is numbered '9'"},
+	    {"light out candle", "No candle is lit."},
+	    {"light refill 1", "Torch #1 (alice) is not a lantern"},
+	    {"light flicker", "There is no Light result this turn"},
+	    {"rest exits:0", "Exits must be a whole number from 1 to 20"},
+	    {"surprise 21", "N must be a whole number from 1 to 20"},
+	    {"surprise forced:true", "give monsters:N too"},
+	    {"bargain Bob ring sell", "There is no vendor 'Bob' here"},
+	    {"encumbrance -5 10", "Str must be a whole number from -4 to 10"},
+	    {"encumbrance 11 10", "Str must be a whole number from -4 to 10"},
+	    {"encumbrance 0 -1", "Weight must be a whole number from 0 to 100000"},
+	    {"procedure dungeon",
+	     "'dungeon' is no card (exploration, delving or rooms) and no section of one"},
+	};
+
 	ok("gm", "gm claim");
 	ok("gm", "light add torch 2 alice");
 	ok("gm", "turn advance 1");
-	refused("gm", "hazard table dungeon",
-	        "table must be one of exploration, delving, classic, custom");
-	refused("gm", "hazard table custom", "no custom hazard table yet");
-	refused("gm", "hazard roll table:custom", "no custom hazard table yet");
-	refused("gm", "hazard chance 7 6",
-	        "7-in-6 is not a chance; X must be from 1 to 6 on a d6.");
-	refused("gm", "hazard chance 0 6", "X must be a whole number from 1 to 100");
-	refused("gm", "hazard chance 1 101", "N must be a whole number from 2 to 100");
-	refused("gm", "hazard custom d8 \"\"", "the table is empty");
-	refused("gm", "hazard custom d8 \"1 a; 3-8 b\"",
-	        "The d8 table was not saved: entry 2: result 2 is not covered by any entry.");
-	refused("gm", "hazard custom d8 \"1-3 a; 3-8 b\"", "entry 2: range 3-8 overlaps");
-	refused("gm", "hazard custom d8 \"1-4 a; 5-7 b\"", "result 8 is not covered");
-	refused("gm", "hazard custom d6 \"1-4 a; 5-8 b\"", "range 5-8 is outside 1-6");
-	refused("gm", "hazard custom d1 \"1 a\"", "'d1' is not a die for a hazard table");
-	refused("gm", "hazard procedure dungeon", "procedure must be one of exploration, delving");
-	refused("gm", "hazard who everyone", "who must be one of anyone, gm");
-	refused("gm", "hazard sign", "No sign's creature is remembered");
-	refused("gm", "hazard frob", "(got 'frob'); usage: /hazard roll");
-	refused("gm", "turn advance 100000", "Turns must be a whole number from 1 to 144");
-	refused("gm", "turn advance 0", "Turns must be a whole number from 1 to 144");
-	refused("gm", "wander hallway",
-	        "procedure must be one of corridor, rest, classic, tension");
-	refused("gm", "wander rest exits:0",
-	        "A resting check needs a way in for the monsters: exits must be from 1 to 20 "
-	        "(got 0).");
-	refused("gm", "wander tension exits:21",
-	        "A tension check takes exits from 0 (a sealed room) to 20 (got 21).");
-	refused("gm", "wander tension exits:1000", "Exits must be a whole number from 0 to 999");
-	refused("gm", "wander tension tension:11", "Tension must be a whole number from 1 to 10");
-	refused("gm", "wander classic chance:7-in-6", "7-in-6 is not a chance");
-	refused("gm", "wander classic chance:lots", "'lots' is not a chance");
-	refused("gm", "wander corridor chance:2", "chance is for the classic check only");
-	refused("gm", "wander corridor exits:2",
-	        "Exits count for the rest and tension checks only");
-	refused("gm", "wander rest tension:3", "The tension option is for the tension check only");
-	refused("gm", "wander default retreat", "procedure must be one of corridor, rest");
-	refused("gm", "wander default rest chance:2", "chance is for the classic check only");
-	refused("gm", "wander retreat 0 a:1", "Floor must be a whole number from 1 to 20");
-	refused("gm", "wander retreat 2 alice", "'alice' is not a player");
-	refused("gm", "wander retreat 2", "Missing players; usage");
-	refused("gm", "light add lamp", "kind must be one of torch, lantern, candle");
-	refused("gm", "light add torch 19",
-	        "2 sources are lit and 19 more would pass the limit of 20");
-	refused("gm", "light add torch 0", "Count must be a whole number from 1 to 20");
-	refused("gm", "light out 9", "No lit source is numbered '9'");
-	refused("gm", "light out candle", "No candle is lit.");
-	refused("gm", "light refill 1", "Torch #1 (alice) is not a lantern");
-	refused("gm", "light flicker", "There is no Light result this turn");
-	refused("gm", "rest exits:0", "Exits must be a whole number from 1 to 20");
-	refused("gm", "surprise 21", "N must be a whole number from 1 to 20");
-	refused("gm", "surprise forced:true", "give monsters:N too");
-	refused("gm", "bargain Bob ring sell", "There is no vendor 'Bob' here");
-	refused("gm", "encumbrance -5 10", "Str must be a whole number from -4 to 10");
-	refused("gm", "encumbrance 11 10", "Str must be a whole number from -4 to 10");
-	refused("gm", "encumbrance 0 -1", "Weight must be a whole number from 0 to 100000");
-	refused("gm", "procedure dungeon",
-	        "'dungeon' is no card (exploration, delving or rooms) and no section of one");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused("gm", bad[i].line, bad[i].want);
 }
 
 static void
 gm_only_settings(void **unused)
 {
+	static const struct {
+		const char *line, *want;
+	} gms[] = {
+	    {"hazard table delving", "Only the GM can do that here; the GM is gm."},
+	    {"hazard chance 2 6", "the GM is gm"},
+	    {"hazard custom d6 \"1-6 a\"", "the GM is gm"},
+	    {"hazard procedure delving", "the GM is gm"},
+	    {"hazard who gm", "the GM is gm"},
+	    {"hazard sign owlbear", "the GM is gm"},
+	    {"turn advance 2", "the GM is gm"},
+	    {"turn reset", "the GM is gm"},
+	    {"wander default rest", "the GM is gm"},
+	    {"safe on", "the GM is gm"},
+	    {"light flicker", "the GM is gm"},
+	    {"light low 3", "the GM is gm"},
+	    {"hazard fatigue 2", "the GM is gm"},
+	};
+
 	ok("gm", "gm claim");
-	refused("alice", "hazard table delving", "Only the GM can do that here; the GM is gm.");
-	refused("alice", "hazard chance 2 6", "the GM is gm");
-	refused("alice", "hazard custom d6 \"1-6 a\"", "the GM is gm");
-	refused("alice", "hazard procedure delving", "the GM is gm");
-	refused("alice", "hazard who gm", "the GM is gm");
-	refused("alice", "hazard sign owlbear", "the GM is gm");
-	refused("alice", "turn advance 2", "the GM is gm");
-	refused("alice", "turn reset", "the GM is gm");
-	refused("alice", "wander default rest", "the GM is gm");
-	refused("alice", "safe on", "the GM is gm");
-	refused("alice", "light flicker", "the GM is gm");
-	refused("alice", "light low 3", "the GM is gm");
-	refused("alice", "hazard fatigue 2", "the GM is gm");
+	for (size_t i = 0; i < sizeof(gms) / sizeof(gms[0]); i++)
+		refused("alice", gms[i].line, gms[i].want);
 	/* anyone may roll by default; the GM can keep the die */
 	ok("alice", "hazard");
 	ok("gm", "hazard who gm");

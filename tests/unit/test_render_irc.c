@@ -44,105 +44,70 @@ test_clean(void **state)
 	buf_free(&b);
 }
 
+/* irc_fmt_split: lines of at most budget bytes, cut at a space when there
+ * is one, never inside a character or a colour code, each line going on in
+ * the formatting the one before left open. */
 static void
-test_split_short_and_empty(void **state)
+test_split(void **state)
 {
-	struct irc_lines l = split("hello world", 100);
+	static const struct {
+		const char *in;
+		size_t budget;
+		const char *out[3]; /* the lines, then NULL */
+	} cases[] = {
+	    {"hello world", 100, {"hello world", NULL}},
+	    {"", 100, {NULL}},
+	    {"aaaa bbbb cccc dddd eeee ffff", 24, {"aaaa bbbb cccc dddd eeee", "ffff", NULL}},
+	    /* 20 two-byte characters and no space: cut every 12 characters */
+	    {"éééééééééééééééééééé", 25, {"éééééééééééé", "éééééééé", NULL}},
+	    /* bold and a colour go on in the next line */
+	    {"\x02\x03"
+	     "04hello world this is long",
+	     24,
+	     {"\x02\x03"
+	      "04hello world this is",
+	      "\x02\x03"
+	      "04long",
+	      NULL}},
+	    /* a reset before the cut: the next line starts plain */
+	    {"\x02"
+	     "bold\x0f plain words go on here",
+	     24,
+	     {"\x02"
+	      "bold\x0f plain words go on",
+	      "here", NULL}},
+	    /* the budget ends inside "\x0304,05": the code moves whole */
+	    {"abcdefghijklmnopqrstu\x03"
+	     "04,05xyz",
+	     24,
+	     {"abcdefghijklmnopqrstu",
+	      "\x03"
+	      "04,05xyz",
+	      NULL}},
+	    /* a line in colour that starts with ",5" gets a guard, so that the
+	     * text is not read as a background colour */
+	    {"\x03"
+	     "04aaaaaaaaaaaaaaaaaaa ,5 gold",
+	     24,
+	     {"\x03"
+	      "04aaaaaaaaaaaaaaaaaaa",
+	      "\x03"
+	      "04\x02\x02,5 gold",
+	      NULL}},
+	};
 
 	(void)state;
-	assert_int_equal(l.n, 1);
-	assert_string_equal(l.v[0], "hello world");
-	render_irc_lines_free(&l);
-	l = split("", 100);
-	assert_int_equal(l.n, 0);
-}
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct irc_lines l = split(cases[k].in, cases[k].budget);
+		size_t n = 0;
 
-static void
-test_split_at_space(void **state)
-{
-	struct irc_lines l = split("aaaa bbbb cccc dddd eeee ffff", 24);
-
-	(void)state;
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "aaaa bbbb cccc dddd eeee");
-	assert_string_equal(l.v[1], "ffff");
-	render_irc_lines_free(&l);
-}
-
-static void
-test_split_utf8_boundary(void **state)
-{
-	/* 20 two-byte characters and no space: cut every 12 characters. */
-	char s[64] = "";
-	struct irc_lines l;
-
-	(void)state;
-	for (int i = 0; i < 20; i++)
-		memcpy(s + 2 * i, "é", 3);
-	l = split(s, 25);
-	assert_int_equal(l.n, 2);
-	assert_int_equal(strlen(l.v[0]), 24);
-	assert_int_equal(strlen(l.v[1]), 16);
-	render_irc_lines_free(&l);
-}
-
-static void
-test_split_reapplies_formatting(void **state)
-{
-	struct irc_lines l = split("\x02\x03"
-	                           "04hello world this is long",
-	                           24);
-
-	(void)state;
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "\x02\x03"
-	                            "04hello world this is");
-	assert_string_equal(l.v[1], "\x02\x03"
-	                            "04long");
-	render_irc_lines_free(&l);
-	/* A reset before the cut: the continuation starts plain. */
-	l = split("\x02"
-	          "bold\x0f plain words go on here",
-	          24);
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "\x02"
-	                            "bold\x0f plain words go on");
-	assert_string_equal(l.v[1], "here");
-	render_irc_lines_free(&l);
-}
-
-static void
-test_split_never_inside_colour(void **state)
-{
-	/* The budget ends inside "\x0304,05": the code moves whole. */
-	struct irc_lines l = split("abcdefghijklmnopqrstu\x03"
-	                           "04,05xyz",
-	                           24);
-
-	(void)state;
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "abcdefghijklmnopqrstu");
-	assert_string_equal(l.v[1], "\x03"
-	                            "04,05xyz");
-	render_irc_lines_free(&l);
-}
-
-static void
-test_split_comma_guard(void **state)
-{
-	/* A continuation in colour that starts with ",5" gets a guard so the
-	 * text is not read as a background colour. */
-	struct irc_lines l = split("\x03"
-	                           "04aaaaaaaaaaaaaaaaaaa ,5 gold",
-	                           24);
-
-	(void)state;
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.v[0], "\x03"
-	                            "04aaaaaaaaaaaaaaaaaaa");
-	assert_string_equal(l.v[1], "\x03"
-	                            "04\x02\x02,5 gold");
-	render_irc_lines_free(&l);
+		while (cases[k].out[n] != NULL)
+			n++;
+		assert_int_equal(l.n, n);
+		for (size_t i = 0; i < n; i++)
+			assert_string_equal(l.v[i], cases[k].out[i]);
+		render_irc_lines_free(&l);
+	}
 }
 
 static void
@@ -714,12 +679,7 @@ main(void)
 	    cmocka_unit_test(test_strip),
 	    cmocka_unit_test(test_render_table_highlight_not_rolled),
 	    cmocka_unit_test(test_render_table_rows_in_words),
-	    cmocka_unit_test(test_split_short_and_empty),
-	    cmocka_unit_test(test_split_at_space),
-	    cmocka_unit_test(test_split_utf8_boundary),
-	    cmocka_unit_test(test_split_reapplies_formatting),
-	    cmocka_unit_test(test_split_never_inside_colour),
-	    cmocka_unit_test(test_split_comma_guard),
+	    cmocka_unit_test(test_split),
 	    cmocka_unit_test(test_render_spans),
 	    cmocka_unit_test(test_render_table_highlight),
 	    cmocka_unit_test(test_render_table_rolled_line),

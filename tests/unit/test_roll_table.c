@@ -90,24 +90,24 @@ errors_name_the_entry(void **unused)
 	             "the table is empty; give entries like '1-4: text; 5-8: text'.");
 	expect_error("1 a\x01; 2-20 b", 1, 20, "entry 1 contains a control character.");
 	expect_error("1 \xff; 2-20 b", 1, 20, "entry 1 is not valid UTF-8 text.");
-	/* fuzz_table: a C1 control (U+0080, U+008A) or a next-line (U+0085)
-	 * that the sanitiser removes would leave " \xc2\xb7 " in the kept text
-	 * (or "\xc2\xb7 " at its start, after "1-4: "), which reads back as two
-	 * entries */
+	/* fuzz_table: a C1 control (U+0080, U+008A) that the sanitiser
+	 * removes, or a next-line (U+0085) it turns into a space, beside a
+	 * middle dot leaves " \xc2\xb7 " in the text made safe: the entries
+	 * part there, as the kept text shows them (so "b" stands alone, and
+	 * "1-4:" is left with no text) */
 	expect_error("1-4 a \xc2\x80\xc2\xb7 b; 5-20 c", 1, 20,
-	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
-	             "which would part entries; remove it, or write the dot without spaces "
-	             "around it.");
+	             "entry 2: 'b' does not start with a range like 5 or 5-8 followed by text.");
 	expect_error("1-4 a \xc2\xb7\xc2\x85"
 	             "b; 5-20 c",
 	             1, 20,
-	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
-	             "which would part entries; remove it, or write the dot without spaces "
-	             "around it.");
+	             "entry 2: 'b' does not start with a range like 5 or 5-8 followed by text.");
 	expect_error("1-4:  \xc2\x8a\xc2\xb7 3x; 5-20 c", 1, 20,
-	             "entry 1 has an invisible character or line break beside '\xc2\xb7', "
-	             "which would part entries; remove it, or write the dot without spaces "
-	             "around it.");
+	             "entry 1 has a range but no text.");
+	/* text that starts with "\xc2\xb7 " would part from its range once shown
+	 * after "1-4: " */
+	expect_error("1-4:\xc2\xb7 a; 5-20 c", 1, 20,
+	             "entry 1 starts with '\xc2\xb7' and a space, which would part it from "
+	             "its range when the table is shown; leave out the space after the dot.");
 	/* issue 25, finding 15: dice an entry could never roll are refused */
 	expect_error("1 1d1000000000 bats; 2-20 b", 1, 20,
 	             "entry 1: in '1d1000000000', the dice of the term at column 1 must have "
@@ -339,6 +339,14 @@ text_is_made_safe(void **unused)
 	          &t);
 	assert_string_equal(t.e[0].text, "aevil");
 	assert_string_equal(t.e[1].text, "roll [[gemstones]] twice");
+	/* Entries part where the text made safe shows " \xc2\xb7 " (IRC's
+	 * form): a zero-width space or a line separator (U+2028, made a space)
+	 * beside the dot neither hides it nor parts the kept text unseen. */
+	parse_die("1-3: a \xe2\x80\x8b\xc2\xb7 4-5: b\xe2\x80\xa8\xc2\xb7 6: c", &t);
+	assert_int_equal(t.n, 3);
+	assert_string_equal(t.e[0].text, "a");
+	assert_string_equal(t.e[1].text, "b");
+	assert_string_equal(t.e[2].text, "c");
 }
 
 static int

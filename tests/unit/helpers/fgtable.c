@@ -181,12 +181,8 @@ fgtable_enter_waived(struct fgtable *t)
 }
 
 void
-fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
+fgtable_room_made(struct fgtable *t, const char *const *designs)
 {
-	char line[80];
-
-	snprintf(line, sizeof(line), "/fungeon join Al fighter %d", lv);
-	fgtable_ok(t, "al", line);
 	fgtable_ok(t, "al", "/fungeon hallway");
 	fgtable_pick_all(t);
 	for (int i = 0; designs[i] != NULL; i++) {
@@ -198,6 +194,16 @@ fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
 		fgtable_make(t, k, designs[i]);
 	}
 	fgtable_enter_waived(t);
+}
+
+void
+fgtable_into_room(struct fgtable *t, int lv, const char *const *designs)
+{
+	char line[80];
+
+	snprintf(line, sizeof(line), "/fungeon join Al fighter %d", lv);
+	fgtable_ok(t, "al", line);
+	fgtable_room_made(t, designs);
 }
 
 struct fungeon_channel *
