@@ -136,7 +136,12 @@ discord_on_shard_event(struct discord *dc, struct discord_shard *s, const char *
 	rc = discord_interact_event(dc->it, t, d, (int64_t)time(NULL), &out, &req, rx_ns, deadline,
 	                            send_ns);
 	if (rc == INTERACT_SHED) {
-		discord_answer_count_shed(dc); /* not even worked out: too late already */
+		/* Not even worked out: too late already. A replay may be one an
+		 * earlier process answered: Discord says which. */
+		if (discord_gw_state(discord_shard_gw(s)) == DISCORD_GW_RESUMING)
+			discord_answer_late_replay(dc, d);
+		else
+			discord_answer_count_shed(dc);
 	} else if (rc == INTERACT_ANSWER && dc->rest != NULL) {
 		discord_answer_now(dc, &out);
 	} else if (rc == INTERACT_REQUEST) {
