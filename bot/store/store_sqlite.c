@@ -1270,6 +1270,38 @@ store_sqlite_load_now(struct store_backend *base, enum store_kind kind, const ch
 }
 
 int
+store_sqlite_marks(struct store_backend *base, size_t limit,
+                   void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx), void *ctx,
+                   char *err, size_t errlen)
+{
+	struct sqlite_backend *b = (struct sqlite_backend *)base;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(b->db,
+	                       "SELECT key, at, length(answer) FROM handled ORDER BY at DESC "
+	                       "LIMIT ?1",
+	                       -1, &s, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
+		return -1;
+	}
+	sqlite3_bind_int64(s, 1, (sqlite3_int64)limit);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(s, 0);
+
+		if (key != NULL)
+			fn(key, sqlite3_column_int64(s, 1), (size_t)sqlite3_column_int64(s, 2),
+			   ctx);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		snprintf(err, errlen, "cannot read %s: %s", b->path, sqlite3_errmsg(b->db));
+		return -1;
+	}
+	return 0;
+}
+
+int
 store_sqlite_idle_keys(struct store_backend *base, int64_t used_since,
                        void (*fn)(const char *key, void *ctx), void *ctx, char *err, size_t errlen)
 {

@@ -75,6 +75,14 @@ int store_sqlite_idle_keys(struct store_backend *b, int64_t used_since,
                            void (*fn)(const char *key, void *ctx), void *ctx, char *err,
                            size_t errlen);
 
+/* Calls fn with the key, time and answer length of the newest marks of
+ * handled events stored (STORE_HANDLED), limit at most, newest first, on
+ * the calling thread: at start-up. Returns 0, or -1 with one sentence in
+ * err. */
+int store_sqlite_marks(struct store_backend *b, size_t limit,
+                       void (*fn)(const char *key, int64_t at, size_t answer_len, void *ctx),
+                       void *ctx, char *err, size_t errlen);
+
 /* Writes rows[0..n) in one transaction with synchronous FULL, now, on the
  * calling thread, ignoring generations (each row is stored at generation
  * 1): the import of an old state directory at open. Returns 0, or -1 with

@@ -165,8 +165,8 @@ static const struct cmd_opt disarm_opts[] = {
 };
 static const struct cmd_opt combat_opts[] = {
     {.name = "monsters",
-     .desc = "The monsters fighting, named only when more stand than a turn holds (default: "
-             "all standing)",
+     .desc = "Monsters to fight first, when more stand than a turn holds (the next standing "
+             "fill the rest)",
      .type = OPT_STRING,
      .flags = OPT_REST | OPT_AUTOCOMPLETE,
      .max = 400,
@@ -246,8 +246,10 @@ static const struct help_topic combat_topics[] = {
              "to a monster earns XP equal to its cost. Ruling: holds end with the fight. Ruling: a "
              "turn "
              "takes at most 13 participants; beyond, the first monsters standing fight and "
-             "the others stay out, unless whoever made them names the ones that fight; "
-             "with fewer, every standing monster fights each turn. Any player whose "
+             "the others stay out, unless whoever made them names the ones that fight "
+             "first, the next standing filling the places left (naming picks which monsters "
+             "fight, never how few); with fewer, every standing monster fights each turn. Any "
+             "player whose "
              "Fungeoneer is in play may play the turn; the GM may decide for anyone."},
     {0},
 };

@@ -63,6 +63,29 @@ join_words(struct invocation *inv, const struct fungeon_channel *c, struct reply
 	return 0;
 }
 
+/* Says so when member i's player chose a Thwack-O mark another die of
+ * this party has already: their die keeps another here. */
+static void
+mark_taken_here(struct invocation *inv, const struct fungeon_channel *c, int i, struct reply *out)
+{
+	const struct thwacko_style *mine = user_style(inv->user);
+	struct thwacko_style all[FUNGEON_PARTY_MAX];
+
+	if (mine == NULL)
+		return;
+	fungeon_channel_styles(c, inv->state, all);
+	if (strcmp(all[i].mark, mine->mark) == 0)
+		return;
+	reply_add(out, 0,
+	          "Thwack-O mark %s is another player's in this party, so %s's die here is ",
+	          mine->mark, c->m[i].player);
+	reply_add_user(out, &all[i], RS_BOLD, "6");
+	reply_add(out, 0, " (%s, mark %s; ", thwacko_style_colour_name(all[i].colour), all[i].mark);
+	reply_cmd(out, 0, "thwacko style", NULL);
+	reply_add(out, 0, " chooses another).");
+	reply_nl(out);
+}
+
 void
 cmd_fungeon_join(struct invocation *inv, struct reply *out)
 {
@@ -143,6 +166,7 @@ cmd_fungeon_join(struct invocation *inv, struct reply *out)
 	else if (m->fresh)
 		reply_add(out, 0, " %s joins the party in the next hallway.", m->name);
 	reply_nl(out);
+	mark_taken_here(inv, c, (int)(m - c->m), out);
 }
 
 void

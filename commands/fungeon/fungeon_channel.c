@@ -522,14 +522,45 @@ fungeon_channel_roller(const struct fungeon_channel *c, const char *maker)
 	return fungeon_channel_in_play(c, i) ? i : -1;
 }
 
+static bool
+mark_taken(const struct thwacko_style *taken, int n, const char *mark)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(taken[i].mark, mark))
+			return true;
+	return false;
+}
+
 void
 fungeon_channel_styles(const struct fungeon_channel *c, struct state *st, struct thwacko_style *out)
 {
+	struct thwacko_style taken[FUNGEON_PARTY_MAX];
+	bool chosen[FUNGEON_PARTY_MAX];
+	int nt = 0;
+
 	for (int i = 0; i < c->n; i++) {
 		const struct user *u = state_user_find(st, c->m[i].user_key);
-		const struct thwacko_style *chosen = u != NULL ? user_style(u) : NULL;
+		const struct thwacko_style *mine = u != NULL ? user_style(u) : NULL;
 
-		out[i] = chosen != NULL ? *chosen : c->style[i];
+		chosen[i] = mine != NULL;
+		out[i] = mine != NULL ? *mine : c->style[i];
+	}
+	/* Defaults first, then chosen styles, each in joining order: a die
+	 * whose mark one placed before it has takes its party default, or
+	 * failing that the first free one. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < c->n; i++) {
+			if (chosen[i] != (pass == 1))
+				continue;
+			if (mark_taken(taken, nt, out[i].mark)) {
+				if (chosen[i] && !mark_taken(taken, nt, c->style[i].mark))
+					out[i] = c->style[i];
+				else
+					thwacko_style_distinct(c->m[i].user_key, taken, nt,
+					                       &out[i]);
+			}
+			taken[nt++] = out[i];
+		}
 	}
 }
 

@@ -155,7 +155,10 @@ bool fungeon_channel_need_in_play(const struct fungeon_channel *c, int i, struct
 
 /* Every member's Thwack-O style: the one its player chose, else the default
  * it was given when it joined (stable: others joining or leaving change
- * nothing). */
+ * nothing). No two members' dice share a mark: a player's chosen style
+ * applies in every channel, so where its mark is another member's die's
+ * already (a default, or chosen by one who joined before), that player's
+ * die keeps its party default here, or the first mark free. */
 void fungeon_channel_styles(const struct fungeon_channel *c, struct state *st,
                             struct thwacko_style *out);
 /* The default style a player joining now gets: distinct from the party's

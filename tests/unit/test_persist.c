@@ -22,6 +22,7 @@
 
 #include "bot/fsio.h"
 #include "bot/store/crc32.h"
+#include "bot/store/markset.h"
 #include "bot/store/persist.h"
 #include "bot/console/render_text.h"
 #include "bot/store/store_record.h"
@@ -1265,10 +1266,10 @@ keep_text(struct request *req, struct buf *out)
 }
 
 /* Starts "/line" by ann in chan as the answer to platform event key, a
- * replay or not, and waits for its answer. */
+ * replay or not. */
 static void
-keyed(struct bot *b, struct pending_reply *pr, const char *chan, const char *line, const char *key,
-      bool replayed)
+keyed_start(struct bot *b, struct pending_reply *pr, const char *chan, const char *line,
+            const char *key, bool replayed)
 {
 	struct origin o = {.platform = "console"};
 	struct request *req;
@@ -1287,6 +1288,14 @@ keyed(struct bot *b, struct pending_reply *pr, const char *chan, const char *lin
 	if (replayed)
 		request_set_replayed(req);
 	dispatch_submit(b->d, req);
+}
+
+/* The same, and waits for its answer. */
+static void
+keyed(struct bot *b, struct pending_reply *pr, const char *chan, const char *line, const char *key,
+      bool replayed)
+{
+	keyed_start(b, pr, chan, line, key, replayed);
 	while (!pr->ready || !persist_settled(b->p))
 		uv_run(&b->loop, UV_RUN_ONCE);
 }
@@ -1363,6 +1372,148 @@ test_handled_events_are_marked_with_their_changes(void **state)
 	while (!persist_settled(b->p))
 		uv_run(&b->loop, UV_RUN_ONCE);
 	assert_string_equal(marks_on_disk(b), "ev-3=kept ev-3;");
+	bot_free(b);
+}
+
+/* Runs sql on the bot's database (closed or not). */
+static void
+sql(struct bot *b, const char *text)
+{
+	char path[512];
+	sqlite3 *db;
+
+	snprintf(path, sizeof(path), "%s/delver.db", b->dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, text, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/*
+ * A replay is told from memory when memory can tell: the answers of the
+ * marks stored at open, and the set of the marks stored (a key not in it
+ * was never marked) cost no read. A mark made since open is in the set
+ * without its answer: that replay reads it by key, off the loop, and
+ * waits, while a command of another channel is answered first.
+ */
+static void
+test_replays_are_told_from_memory(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr, other;
+	uint64_t reads;
+
+	keyed(b, &pr, "hall", "/gm claim", "ev-1", false);
+	reply_free(pr.r);
+	bot_close(b);
+	bot_open(b);
+	reads = stats(b).reads;
+	keyed(b, &pr, "hall", "/gm release", "ev-1", true);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept ev-1");
+	reply_free(pr.r);
+	keyed(b, &pr, "cellar", "/gm claim", "ev-2", true); /* never handled */
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	reply_free(pr.r);
+	assert_int_equal(stats(b).reads, reads);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	assert_string_equal(gm_on_disk(b, "cellar"), "console:ann");
+	/* ev-2 again: its mark is stored, its answer not in memory. */
+	released = 0;
+	keyed_start(b, &pr, "cellar", "/gm release", "ev-2", true);
+	assert_true(start(b, &other, "attic", "/gm"));
+	while (!pr.ready || !other.ready || !persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_int_equal(other.order, 1);
+	assert_int_equal(pr.order, 2);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept ev-2");
+	assert_int_equal(stats(b).reads, reads + 1);
+	assert_string_equal(gm_on_disk(b, "cellar"), "console:ann");
+	reply_free(pr.r);
+	reply_free(other.r);
+	bot_free(b);
+}
+
+/* Marks older than 15 minutes read at open are known until the expiry
+ * deletes them; after it, a replay of one runs, with no read. */
+static void
+test_expired_marks_leave_memory_with_their_rows(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr;
+	uint64_t reads;
+
+	bot_close(b);
+	sql(b, "INSERT INTO handled(key, at, answer) VALUES('old-1', strftime('%s') - 1000, "
+	       "'kept old-1'), ('old-2', strftime('%s') - 1000, 'kept old-2')");
+	bot_open(b);
+	reads = stats(b).reads;
+	keyed(b, &pr, "hall", "/gm claim", "old-1", true);
+	assert_int_equal(pr.outcome, REQUEST_REPLAYED);
+	assert_string_equal(pr.kept, "kept old-1");
+	reply_free(pr.r);
+	persist_expire(b->p);
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	assert_string_equal(marks_on_disk(b), "");
+	keyed(b, &pr, "hall", "/gm claim", "old-2", true);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	assert_int_equal(stats(b).reads, reads);
+	reply_free(pr.r);
+	bot_free(b);
+}
+
+/* Past the set's bound at open (more marks stored than it keeps), memory
+ * cannot tell a key never marked: its replay reads the store first. */
+static void
+test_past_the_bound_a_replay_reads_its_mark(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	struct pending_reply pr;
+	char text[256];
+	uint64_t reads;
+
+	bot_close(b);
+	snprintf(text, sizeof(text),
+	         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %u) "
+	         "INSERT INTO handled(key, at, answer) SELECT 'fill-' || i, strftime('%%s'), 'a' "
+	         "FROM n",
+	         MARKSET_MAX + 1);
+	sql(b, text);
+	bot_open(b);
+	reads = stats(b).reads;
+	keyed(b, &pr, "hall", "/gm claim", "ev-new", true);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_int_equal(stats(b).reads, reads + 1);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	reply_free(pr.r);
+	bot_free(b);
+}
+
+/* Answers go in the order the requests came, save that each waits for the
+ * one before it in its channel: a burst over two channels, a change first
+ * in each. */
+static void
+test_answers_go_in_order_behind_their_channel(void **state)
+{
+	struct bot *b = bot_new(FSYNC_ALWAYS);
+	static const char *const chans[6] = {"a", "a", "b", "b", "a", "b"};
+	static const char *const lines[6] = {"/gm claim", "/gm", "/gm", "/gm claim", "/gm", "/gm"};
+	static const int order[6] = {2, 3, 1, 4, 5, 6};
+	struct pending_reply pr[6];
+
+	say(b, "ann", "c0", "/gm");
+	released = 0;
+	for (int i = 0; i < 6; i++)
+		assert_true(start(b, &pr[i], chans[i], lines[i]));
+	while (!persist_settled(b->p))
+		uv_run(&b->loop, UV_RUN_ONCE);
+	for (int i = 0; i < 6; i++) {
+		assert_true(pr[i].ready);
+		assert_int_equal(pr[i].order, order[i]);
+		reply_free(pr[i].r);
+	}
 	bot_free(b);
 }
 
@@ -2322,6 +2473,10 @@ main(void)
 	    cmocka_unit_test(test_future_snapshot_warning_said_once),
 	    cmocka_unit_test(test_every_module_round_trips_through_the_database),
 	    cmocka_unit_test(test_handled_events_are_marked_with_their_changes),
+	    cmocka_unit_test(test_replays_are_told_from_memory),
+	    cmocka_unit_test(test_expired_marks_leave_memory_with_their_rows),
+	    cmocka_unit_test(test_past_the_bound_a_replay_reads_its_mark),
+	    cmocka_unit_test(test_answers_go_in_order_behind_their_channel),
 	    cmocka_unit_test(test_one_transaction_per_loop_turn),
 	    cmocka_unit_test(test_replies_of_a_channel_leave_in_order),
 	    cmocka_unit_test(test_database_without_generations_is_migrated),
