@@ -263,7 +263,8 @@ static const struct command fungeon_subs[] = {
              "starts at level floor - 1 (at least 1) for the rest of that dungeon and waits "
              "for the next hallway, as does anyone joining while the party is in a room. "
              "Ruling: anyone joining a dungeon under way starts at floor - 1 (at least 1), as "
-             "a replacement does; in town and at the entrance the level is yours to choose.",
+             "a replacement does (a level typed is taken as that one, and said so); in town "
+             "and at the entrance the level is yours to choose.",
      .opts = join_opts,
      .fn = cmd_fungeon_join},
     {.name = "leave",
@@ -323,8 +324,9 @@ static const struct command fungeon_subs[] = {
      .fn = cmd_fungeon_xprule},
     {.name = "entrance",
      .desc = "Into a dungeon when the players don't agree on it: the highest roll describes it",
-     .help = "From town. Every player rolls one die, their Thwack-O (ties re-rolled); the "
-             "highest describes the entrance, which opens on floor = Party Min. Ruling: a new "
+     .help = "From town. Every player rolls one die, their Thwack-O (a tie for the highest "
+             "re-rolled, the others not); the highest describes the entrance, which opens on floor "
+             "= Party Min. Ruling: a new "
              "dungeon begins with every living Fungeoneer's hits whole.",
      .fn = cmd_fungeon_hallway_entrance},
     {.name = "hallway",
@@ -337,7 +339,9 @@ static const struct command fungeon_subs[] = {
              "against a trap's earns its cost in XP), and holds end; (4) every player whose "
              "Fungeoneer lives rolls one die, their Thwack-O: the highest chooses first "
              "among Traps, Monsters, Treasure with {/fungeon pick category=CATEGORY}, then "
-             "the next (ties re-rolled; a player chooses again only when there are fewer "
+             "the next (Ruling: a tie that reaches into the first three places is re-rolled, "
+             "shown tied group by tied group; one below them decides nothing and stays; a "
+             "player chooses again only when there are fewer "
              "players than categories; a lone player holds all three). One who died in (3) "
              "is out until the next hallway. If Party Min rose (Ruling: since the room before "
              "was counted), the Traps player places a downward stair. Ruling: the room's budgets "

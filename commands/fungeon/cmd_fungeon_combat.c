@@ -762,6 +762,8 @@ cmd_fungeon_combat(struct invocation *inv, struct reply *out)
 			          ": the treasure can be taken unless a trap guards it");
 		reply_add(out, RS_GOOD, ".");
 		reply_nl(out);
+		if (c->d.phase == FUNGEON_RETREAT)
+			fungeon_channel_go_on_back(c, out);
 	}
 	free(t);
 }
