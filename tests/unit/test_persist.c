@@ -833,6 +833,31 @@ bot_keeping_one(char *snaps, size_t len)
 	return b;
 }
 
+/* A copy whose writes were lost on the way fails --restore's check
+ * (store_check.h) and never takes a snapshot's name; the next whole one
+ * does. */
+static void
+test_a_damaged_snapshot_copy_is_not_kept(void **state)
+{
+	char snaps[512];
+	struct bot *b = bot_keeping_one(snaps, sizeof(snaps));
+
+	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(flush(b), 0);
+	faultio_arm(FAULTIO_WRITE, 1, 0, true); /* every write lost */
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	faultio_off();
+	assert_int_equal(stats(b).snapshots, 0);
+	assert_int_equal(stats(b).snapshot_failures, 1);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 0);
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 1);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 1);
+	bot_free(b);
+}
+
 /* Writes an empty gzip file (a snapshot by its looks) named name in snaps;
  * its path goes to path. */
 static void
@@ -1489,6 +1514,30 @@ test_answers_go_in_order_behind_their_channel(void **state)
 		assert_int_equal(pr[i].order, order[i]);
 		reply_free(pr[i].r);
 	}
+	bot_free(b);
+}
+
+/* The everysec checkpoint goes beside the commits: while its fsync
+ * hangs, a change is committed and answered. */
+static void
+test_a_checkpoint_holds_no_commit(void **state)
+{
+	struct bot *b = bot_new(FSYNC_EVERYSEC);
+	struct pending_reply pr;
+	bool answered;
+
+	say(b, "ann", "crypt", "/gm claim");
+	faultsql_hold_syncs(true);
+	SPIN_UNTIL(b, 0, faultsql_syncs_waiting() == 1); /* the checkpoint's, of the WAL */
+	assert_int_equal(stats(b).checkpoints, 1);
+	assert_true(start(b, &pr, "hall", "/gm claim"));
+	SPIN_UNTIL(b, 0, pr.ready);
+	answered = pr.ready;
+	faultsql_hold_syncs(false);
+	assert_true(answered);
+	assert_int_equal(pr.outcome, REQUEST_DONE);
+	assert_string_equal(gm_on_disk(b, "hall"), "console:ann");
+	reply_free(pr.r);
 	bot_free(b);
 }
 
@@ -2435,6 +2484,7 @@ main(void)
 	    cmocka_unit_test(test_failed_fsync_under_always_warns_and_retries),
 	    cmocka_unit_test(test_disk_full_refuses_the_change_and_recovers),
 	    cmocka_unit_test(test_everysec_fsyncs_in_the_background),
+	    cmocka_unit_test(test_a_checkpoint_holds_no_commit),
 	    cmocka_unit_test(test_one_transaction_per_command),
 	    cmocka_unit_test(test_idle_channels_leave_memory_and_come_back),
 	    cmocka_unit_test(test_records_without_rows_are_not_read),
@@ -2468,6 +2518,7 @@ main(void)
 	    cmocka_unit_test(test_waiting_commands_keep_their_order_across_two_keys),
 	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),
+	    cmocka_unit_test(test_a_damaged_snapshot_copy_is_not_kept),
 	};
 
 	faultsql_install();
