@@ -15,7 +15,9 @@
 #include "bot/log.h"
 #include "bot/fsio.h"
 #include "bot/store/persist.h"
+#include "bot/store/snapfile.h"
 #include "bot/store/statedir.h"
+#include "bot/store/store_check.h"
 #include "rules/base/buf.h"
 #include "rules/base/mem.h"
 
@@ -725,6 +727,17 @@ snap_work(uv_work_t *req)
 		unlink(w->tmp);
 		return;
 	}
+	/* A copy takes a snapshot's name only once --restore would take it
+	 * back (store_check.h). */
+	if (store_check_file(w->tmp, why, sizeof(why)) < 0) {
+		snprintf(w->err, sizeof(w->err),
+		         "the copy failed its check, so it is not kept: %.*s",
+		         (int)sizeof(w->err) - 64, why);
+		snapfile_remove(w->tmp);
+		return;
+	}
+	/* Reading it (in WAL mode, as its source) left these beside it. */
+	snapfile_remove_sides(w->tmp);
 	if (fsio_rename(w->tmp, w->path) < 0 || fsio_fsync_dir(w->dir) < 0) {
 		snprintf(w->err, sizeof(w->err), "cannot install %s: %s", w->path, strerror(errno));
 		unlink(w->tmp);

@@ -833,6 +833,31 @@ bot_keeping_one(char *snaps, size_t len)
 	return b;
 }
 
+/* A copy whose writes were lost on the way fails --restore's check
+ * (store_check.h) and never takes a snapshot's name; the next whole one
+ * does. */
+static void
+test_a_damaged_snapshot_copy_is_not_kept(void **state)
+{
+	char snaps[512];
+	struct bot *b = bot_keeping_one(snaps, sizeof(snaps));
+
+	say(b, "ann", "crypt", "/gm claim");
+	assert_int_equal(flush(b), 0);
+	faultio_arm(FAULTIO_WRITE, 1, 0, true); /* every write lost */
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	faultio_off();
+	assert_int_equal(stats(b).snapshots, 0);
+	assert_int_equal(stats(b).snapshot_failures, 1);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 0);
+	assert_int_equal(persist_snapshot(b->p), 0);
+	snapshot_wait(b);
+	assert_int_equal(stats(b).snapshots, 1);
+	assert_int_equal(count_prefix(snaps, "delver-", NULL, 0), 1);
+	bot_free(b);
+}
+
 /* Writes an empty gzip file (a snapshot by its looks) named name in snaps;
  * its path goes to path. */
 static void
@@ -2468,6 +2493,7 @@ main(void)
 	    cmocka_unit_test(test_waiting_commands_keep_their_order_across_two_keys),
 	    cmocka_unit_test(test_a_failed_user_read_refuses_the_command),
 	    cmocka_unit_test(test_options_from_the_command_line),
+	    cmocka_unit_test(test_a_damaged_snapshot_copy_is_not_kept),
 	};
 
 	faultsql_install();

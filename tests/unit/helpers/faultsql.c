@@ -35,7 +35,9 @@ static int
 f_write(sqlite3_file *f, const void *p, int n, sqlite3_int64 off)
 {
 	if (faultio_check(FAULTIO_WRITE))
-		return errno == ENOSPC ? SQLITE_FULL : SQLITE_IOERR_WRITE;
+		return errno == 0        ? SQLITE_OK /* lost: faultio.h */
+		       : errno == ENOSPC ? SQLITE_FULL
+		                         : SQLITE_IOERR_WRITE;
 	return REAL(f)->pMethods->xWrite(REAL(f), p, n, off);
 }
 
